@@ -1,0 +1,113 @@
+// A view of a dense, row-major tensor in host memory: what every CPU reference
+// kernel reads and writes. The view does not own its data.
+#pragma once
+
+#include <NvInferRuntimeBase.h>
+
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <span>
+#include <vector>
+
+namespace kiln::cpu
+{
+
+using Shape = std::vector<int64_t>;
+
+inline int64_t volume(Shape const& shape)
+{
+    return std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
+}
+
+//! Row-major strides, in elements.
+inline Shape contiguousStrides(Shape const& shape)
+{
+    Shape strides(shape.size(), 1);
+    for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    {
+        strides[i] = strides[i + 1] * shape[i + 1];
+    }
+    return strides;
+}
+
+//! Bytes per element; 0 for types that are not byte-addressable (kINT4, kFP4).
+inline size_t elementSize(nvinfer1::DataType type)
+{
+    using nvinfer1::DataType;
+    switch (type)
+    {
+    case DataType::kFLOAT:
+    case DataType::kINT32: return 4;
+    case DataType::kHALF:
+    case DataType::kBF16: return 2;
+    case DataType::kINT8:
+    case DataType::kUINT8:
+    case DataType::kBOOL:
+    case DataType::kFP8:
+    case DataType::kE8M0: return 1;
+    case DataType::kINT64: return 8;
+    case DataType::kINT4:
+    case DataType::kFP4: return 0;
+    }
+    return 0;
+}
+
+struct TensorView
+{
+    nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
+    Shape shape;
+    void* data{nullptr};
+
+    int64_t count() const
+    {
+        return volume(shape);
+    }
+    int32_t rank() const
+    {
+        return static_cast<int32_t>(shape.size());
+    }
+    template <typename T>
+    T* as() const
+    {
+        return static_cast<T*>(data);
+    }
+};
+
+//! A read-only view.
+struct ConstTensorView
+{
+    nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
+    Shape shape;
+    void const* data{nullptr};
+
+    ConstTensorView() = default;
+    ConstTensorView(nvinfer1::DataType t, Shape s, void const* d)
+        : type(t)
+        , shape(std::move(s))
+        , data(d)
+    {
+    }
+    ConstTensorView(TensorView const& v) // NOLINT: a mutable view is also a read-only one
+        : type(v.type)
+        , shape(v.shape)
+        , data(v.data)
+    {
+    }
+
+    int64_t count() const
+    {
+        return volume(shape);
+    }
+    int32_t rank() const
+    {
+        return static_cast<int32_t>(shape.size());
+    }
+    template <typename T>
+    T const* as() const
+    {
+        return static_cast<T const*>(data);
+    }
+};
+
+} // namespace kiln::cpu

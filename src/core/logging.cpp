@@ -1,0 +1,75 @@
+#include "core/logging.h"
+
+#include <kiln/Logging.h>
+
+#include <atomic>
+#include <cstdio>
+
+namespace kiln
+{
+namespace
+{
+
+char const* severityTag(Severity severity)
+{
+    switch (severity)
+    {
+    case Severity::kINTERNAL_ERROR: return "F";
+    case Severity::kERROR: return "E";
+    case Severity::kWARNING: return "W";
+    case Severity::kINFO: return "I";
+    case Severity::kVERBOSE: return "V";
+    }
+    return "?";
+}
+
+class StderrLogger final : public nvinfer1::ILogger
+{
+public:
+    void log(Severity severity, char const* msg) noexcept override
+    {
+        if (severity <= Severity::kWARNING)
+        {
+            std::fprintf(stderr, "[kiln] [%s] %s\n", severityTag(severity), msg);
+        }
+    }
+};
+
+StderrLogger gDefaultLogger;
+std::atomic<nvinfer1::ILogger*> gLogger{&gDefaultLogger};
+
+} // namespace
+
+void setLogger(nvinfer1::ILogger* logger) noexcept
+{
+    gLogger.store(logger ? logger : &gDefaultLogger);
+}
+
+nvinfer1::ILogger& globalLogger() noexcept
+{
+    return *gLogger.load();
+}
+
+void log(nvinfer1::ILogger* logger, Severity severity, std::string const& msg) noexcept
+{
+    try
+    {
+        (logger ? *logger : globalLogger()).log(severity, msg.c_str());
+    }
+    catch (...)
+    {
+        // A logger that throws must not take Kiln down with it.
+    }
+}
+
+void log(Severity severity, std::string const& msg) noexcept
+{
+    log(nullptr, severity, msg);
+}
+
+} // namespace kiln
+
+extern "C" nvinfer1::ILogger* getLogger() noexcept
+{
+    return &kiln::globalLogger();
+}
