@@ -3,6 +3,7 @@
 #ifndef NV_INFER_H
 #define NV_INFER_H
 
+#include "NvInferLayerEnums.h"
 #include "NvInferLegacyDims.h"
 #include "NvInferRuntime.h"
 
