@@ -376,4 +376,6 @@ private:
 #define REGISTER_TENSORRT_PLUGIN(name) \
     static nvinfer1::PluginRegistrar<name> pluginRegistrar##name {}
 
+#include "NvInferRuntimeEngine.h"
+
 #endif // NV_INFER_RUNTIME_H

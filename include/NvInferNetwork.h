@@ -1,0 +1,630 @@
+// Kiln: the network definition: tensors, layers and INetworkDefinition.
+// Kiln implements these interfaces; applications only call them.
+#ifndef NV_INFER_NETWORK_H
+#define NV_INFER_NETWORK_H
+
+#include "NvInferLayerEnums.h"
+#include "NvInferRuntime.h"
+
+namespace nvinfer1
+{
+
+class IBuilder;
+class ILayer;
+
+enum class LayerType : int32_t
+{
+    kCONVOLUTION = 0,
+    kCAST = 1,
+    kACTIVATION = 2,
+    kPOOLING = 3,
+    kLRN = 4,
+    kSCALE = 5,
+    kSOFTMAX = 6,
+    kDECONVOLUTION = 7,
+    kCONCATENATION = 8,
+    kELEMENTWISE = 9,
+    kPLUGIN = 10,
+    kUNARY = 11,
+    kPADDING = 12,
+    kSHUFFLE = 13,
+    kREDUCE = 14,
+    kTOPK = 15,
+    kGATHER = 16,
+    kMATRIX_MULTIPLY = 17,
+    kRAGGED_SOFTMAX = 18,
+    kCONSTANT = 19,
+    kIDENTITY = 20,
+    kPLUGIN_V2 = 21,
+    kSLICE = 22,
+    kSHAPE = 23,
+    kPARAMETRIC_RELU = 24,
+    kRESIZE = 25,
+    kTRIP_LIMIT = 26,
+    kRECURRENCE = 27,
+    kITERATOR = 28,
+    kLOOP_OUTPUT = 29,
+    kSELECT = 30,
+    kFILL = 31,
+    kQUANTIZE = 32,
+    kDEQUANTIZE = 33,
+    kCONDITION = 34,
+    kCONDITIONAL_INPUT = 35,
+    kCONDITIONAL_OUTPUT = 36,
+    kSCATTER = 37,
+    kEINSUM = 38,
+    kASSERTION = 39,
+    kONE_HOT = 40,
+    kNON_ZERO = 41,
+    kGRID_SAMPLE = 42,
+    kNMS = 43,
+    kREVERSE_SEQUENCE = 44,
+    kNORMALIZATION = 45,
+    kPLUGIN_V3 = 46,
+    kSQUEEZE = 47,
+    kUNSQUEEZE = 48,
+    kCUMULATIVE = 49,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<LayerType>
+{
+    static constexpr int32_t kVALUE = 50;
+};
+} // namespace impl
+
+using TensorFormats = uint32_t;
+
+//! A tensor of the network: a network input, a layer output, or both a layer output and a network output.
+class ITensor : public INoCopy
+{
+public:
+    virtual void setName(char const* name) noexcept = 0;
+    virtual char const* getName() const noexcept = 0;
+    //! Network inputs only; -1 marks a dimension given at run time.
+    virtual void setDimensions(Dims const& dimensions) noexcept = 0;
+    //! For a layer output, -1 marks a dimension known only at run time.
+    virtual Dims getDimensions() const noexcept = 0;
+    virtual void setType(DataType type) noexcept = 0;
+    virtual DataType getType() const noexcept = 0;
+    virtual bool isNetworkInput() const noexcept = 0;
+    virtual bool isNetworkOutput() const noexcept = 0;
+    //! A bit per TensorFormat that an I/O tensor may use (default: kLINEAR).
+    virtual void setAllowedFormats(TensorFormats formats) noexcept = 0;
+    virtual TensorFormats getAllowedFormats() const noexcept = 0;
+    //! True if the tensor holds shape values computed while shapes are inferred (e.g. IShapeLayer's output).
+    virtual bool isShapeTensor() const noexcept = 0;
+    virtual bool isExecutionTensor() const noexcept = 0;
+    virtual void setDimensionName(int32_t index, char const* name) noexcept = 0;
+    virtual char const* getDimensionName(int32_t index) const noexcept = 0;
+
+protected:
+    ~ITensor() noexcept override = default;
+};
+
+class ILayer : public INoCopy
+{
+public:
+    virtual LayerType getType() const noexcept = 0;
+    virtual void setName(char const* name) noexcept = 0;
+    virtual char const* getName() const noexcept = 0;
+    virtual int32_t getNbInputs() const noexcept = 0;
+    virtual ITensor* getInput(int32_t index) const noexcept = 0;
+    virtual int32_t getNbOutputs() const noexcept = 0;
+    virtual ITensor* getOutput(int32_t index) const noexcept = 0;
+    //! Replaces an input; index == getNbInputs() appends an optional input where the layer has one.
+    virtual void setInput(int32_t index, ITensor& tensor) noexcept = 0;
+    //! The precision the layer computes in (a constraint under kOBEY/kPREFER_PRECISION_CONSTRAINTS).
+    virtual void setPrecision(DataType dataType) noexcept = 0;
+    virtual DataType getPrecision() const noexcept = 0;
+    virtual bool precisionIsSet() const noexcept = 0;
+    virtual void resetPrecision() noexcept = 0;
+    virtual void setOutputType(int32_t index, DataType dataType) noexcept = 0;
+    virtual DataType getOutputType(int32_t index) const noexcept = 0;
+    virtual bool outputTypeIsSet(int32_t index) const noexcept = 0;
+    virtual void resetOutputType(int32_t index) noexcept = 0;
+    virtual void setMetadata(char const* metadata) noexcept = 0;
+    virtual char const* getMetadata() const noexcept = 0;
+
+protected:
+    ~ILayer() noexcept override = default;
+};
+
+class IConvolutionLayer : public ILayer
+{
+public:
+    virtual void setNbOutputMaps(int64_t nbOutputMaps) noexcept = 0;
+    virtual int64_t getNbOutputMaps() const noexcept = 0;
+    virtual void setNbGroups(int64_t nbGroups) noexcept = 0;
+    virtual int64_t getNbGroups() const noexcept = 0;
+    virtual void setKernelWeights(Weights weights) noexcept = 0;
+    virtual Weights getKernelWeights() const noexcept = 0;
+    virtual void setBiasWeights(Weights weights) noexcept = 0;
+    virtual Weights getBiasWeights() const noexcept = 0;
+    virtual void setPrePadding(Dims const& padding) noexcept = 0;
+    virtual Dims getPrePadding() const noexcept = 0;
+    virtual void setPostPadding(Dims const& padding) noexcept = 0;
+    virtual Dims getPostPadding() const noexcept = 0;
+    virtual void setPaddingMode(PaddingMode paddingMode) noexcept = 0;
+    virtual PaddingMode getPaddingMode() const noexcept = 0;
+    virtual void setKernelSizeNd(Dims const& kernelSize) noexcept = 0;
+    virtual Dims getKernelSizeNd() const noexcept = 0;
+    virtual void setStrideNd(Dims const& stride) noexcept = 0;
+    virtual Dims getStrideNd() const noexcept = 0;
+    //! Sets pre- and post-padding.
+    virtual void setPaddingNd(Dims const& padding) noexcept = 0;
+    virtual Dims getPaddingNd() const noexcept = 0;
+    virtual void setDilationNd(Dims const& dilation) noexcept = 0;
+    virtual Dims getDilationNd() const noexcept = 0;
+
+protected:
+    ~IConvolutionLayer() noexcept override = default;
+};
+
+class IDeconvolutionLayer : public ILayer
+{
+public:
+    virtual void setNbOutputMaps(int64_t nbOutputMaps) noexcept = 0;
+    virtual int64_t getNbOutputMaps() const noexcept = 0;
+    virtual void setNbGroups(int64_t nbGroups) noexcept = 0;
+    virtual int64_t getNbGroups() const noexcept = 0;
+    virtual void setKernelWeights(Weights weights) noexcept = 0;
+    virtual Weights getKernelWeights() const noexcept = 0;
+    virtual void setBiasWeights(Weights weights) noexcept = 0;
+    virtual Weights getBiasWeights() const noexcept = 0;
+    virtual void setPrePadding(Dims const& padding) noexcept = 0;
+    virtual Dims getPrePadding() const noexcept = 0;
+    virtual void setPostPadding(Dims const& padding) noexcept = 0;
+    virtual Dims getPostPadding() const noexcept = 0;
+    virtual void setPaddingMode(PaddingMode paddingMode) noexcept = 0;
+    virtual PaddingMode getPaddingMode() const noexcept = 0;
+    virtual void setKernelSizeNd(Dims const& kernelSize) noexcept = 0;
+    virtual Dims getKernelSizeNd() const noexcept = 0;
+    virtual void setStrideNd(Dims const& stride) noexcept = 0;
+    virtual Dims getStrideNd() const noexcept = 0;
+    virtual void setPaddingNd(Dims const& padding) noexcept = 0;
+    virtual Dims getPaddingNd() const noexcept = 0;
+    virtual void setDilationNd(Dims const& dilation) noexcept = 0;
+    virtual Dims getDilationNd() const noexcept = 0;
+
+protected:
+    ~IDeconvolutionLayer() noexcept override = default;
+};
+
+class IPoolingLayer : public ILayer
+{
+public:
+    virtual void setPoolingType(PoolingType type) noexcept = 0;
+    virtual PoolingType getPoolingType() const noexcept = 0;
+    virtual void setBlendFactor(float blendFactor) noexcept = 0;
+    virtual float getBlendFactor() const noexcept = 0;
+    //! Default true: padding is not counted in an average.
+    virtual void setAverageCountExcludesPadding(bool exclusive) noexcept = 0;
+    virtual bool getAverageCountExcludesPadding() const noexcept = 0;
+    virtual void setPrePadding(Dims const& padding) noexcept = 0;
+    virtual Dims getPrePadding() const noexcept = 0;
+    virtual void setPostPadding(Dims const& padding) noexcept = 0;
+    virtual Dims getPostPadding() const noexcept = 0;
+    virtual void setPaddingMode(PaddingMode paddingMode) noexcept = 0;
+    virtual PaddingMode getPaddingMode() const noexcept = 0;
+    virtual void setWindowSizeNd(Dims const& windowSize) noexcept = 0;
+    virtual Dims getWindowSizeNd() const noexcept = 0;
+    virtual void setStrideNd(Dims const& stride) noexcept = 0;
+    virtual Dims getStrideNd() const noexcept = 0;
+    virtual void setPaddingNd(Dims const& padding) noexcept = 0;
+    virtual Dims getPaddingNd() const noexcept = 0;
+
+protected:
+    ~IPoolingLayer() noexcept override = default;
+};
+
+class IActivationLayer : public ILayer
+{
+public:
+    virtual void setActivationType(ActivationType type) noexcept = 0;
+    virtual ActivationType getActivationType() const noexcept = 0;
+    virtual void setAlpha(float alpha) noexcept = 0;
+    virtual void setBeta(float beta) noexcept = 0;
+    virtual float getAlpha() const noexcept = 0;
+    virtual float getBeta() const noexcept = 0;
+
+protected:
+    ~IActivationLayer() noexcept override = default;
+};
+
+class IElementWiseLayer : public ILayer
+{
+public:
+    virtual void setOperation(ElementWiseOperation op) noexcept = 0;
+    virtual ElementWiseOperation getOperation() const noexcept = 0;
+
+protected:
+    ~IElementWiseLayer() noexcept override = default;
+};
+
+class IScaleLayer : public ILayer
+{
+public:
+    virtual void setMode(ScaleMode mode) noexcept = 0;
+    virtual ScaleMode getMode() const noexcept = 0;
+    virtual void setShift(Weights shift) noexcept = 0;
+    virtual Weights getShift() const noexcept = 0;
+    virtual void setScale(Weights scale) noexcept = 0;
+    virtual Weights getScale() const noexcept = 0;
+    virtual void setPower(Weights power) noexcept = 0;
+    virtual Weights getPower() const noexcept = 0;
+    virtual int32_t getChannelAxis() const noexcept = 0;
+    virtual void setChannelAxis(int32_t channelAxis) noexcept = 0;
+
+protected:
+    ~IScaleLayer() noexcept override = default;
+};
+
+class ISoftMaxLayer : public ILayer
+{
+public:
+    //! A bitmask with exactly one bit: the axis the softmax runs over.
+    virtual void setAxes(uint32_t axes) noexcept = 0;
+    virtual uint32_t getAxes() const noexcept = 0;
+
+protected:
+    ~ISoftMaxLayer() noexcept override = default;
+};
+
+class IConcatenationLayer : public ILayer
+{
+public:
+    virtual void setAxis(int32_t axis) noexcept = 0;
+    virtual int32_t getAxis() const noexcept = 0;
+
+protected:
+    ~IConcatenationLayer() noexcept override = default;
+};
+
+struct Permutation
+{
+    int32_t order[Dims::MAX_DIMS];
+};
+
+class IShuffleLayer : public ILayer
+{
+public:
+    virtual void setFirstTranspose(Permutation permutation) noexcept = 0;
+    virtual Permutation getFirstTranspose() const noexcept = 0;
+    //! 0 copies the input's extent (when zeroIsPlaceholder), -1 is inferred.
+    virtual void setReshapeDimensions(Dims const& dimensions) noexcept = 0;
+    virtual Dims getReshapeDimensions() const noexcept = 0;
+    // setInput(1, shapeTensor) gives the reshape dimensions at run time.
+    using ILayer::setInput;
+    virtual void setSecondTranspose(Permutation permutation) noexcept = 0;
+    virtual Permutation getSecondTranspose() const noexcept = 0;
+    virtual void setZeroIsPlaceholder(bool zeroIsPlaceholder) noexcept = 0;
+    virtual bool getZeroIsPlaceholder() const noexcept = 0;
+
+protected:
+    ~IShuffleLayer() noexcept override = default;
+};
+
+class IMatrixMultiplyLayer : public ILayer
+{
+public:
+    virtual void setOperation(int32_t index, MatrixOperation op) noexcept = 0;
+    virtual MatrixOperation getOperation(int32_t index) const noexcept = 0;
+
+protected:
+    ~IMatrixMultiplyLayer() noexcept override = default;
+};
+
+class IConstantLayer : public ILayer
+{
+public:
+    virtual void setWeights(Weights weights) noexcept = 0;
+    virtual Weights getWeights() const noexcept = 0;
+    virtual void setDimensions(Dims const& dimensions) noexcept = 0;
+    virtual Dims getDimensions() const noexcept = 0;
+
+protected:
+    ~IConstantLayer() noexcept override = default;
+};
+
+class IUnaryLayer : public ILayer
+{
+public:
+    virtual void setOperation(UnaryOperation op) noexcept = 0;
+    virtual UnaryOperation getOperation() const noexcept = 0;
+
+protected:
+    ~IUnaryLayer() noexcept override = default;
+};
+
+class IReduceLayer : public ILayer
+{
+public:
+    virtual void setOperation(ReduceOperation op) noexcept = 0;
+    virtual ReduceOperation getOperation() const noexcept = 0;
+    virtual void setReduceAxes(uint32_t reduceAxes) noexcept = 0;
+    virtual uint32_t getReduceAxes() const noexcept = 0;
+    virtual void setKeepDimensions(bool keepDimensions) noexcept = 0;
+    virtual bool getKeepDimensions() const noexcept = 0;
+
+protected:
+    ~IReduceLayer() noexcept override = default;
+};
+
+class ISliceLayer : public ILayer
+{
+public:
+    virtual void setStart(Dims const& start) noexcept = 0;
+    virtual Dims getStart() const noexcept = 0;
+    virtual void setSize(Dims const& size) noexcept = 0;
+    virtual Dims getSize() const noexcept = 0;
+    virtual void setStride(Dims const& stride) noexcept = 0;
+    virtual Dims getStride() const noexcept = 0;
+    virtual void setMode(SampleMode mode) noexcept = 0;
+    virtual SampleMode getMode() const noexcept = 0;
+    // setInput(1..3, shapeTensor) give start, size and stride at run time; setInput(4, t) the fill value.
+    using ILayer::setInput;
+
+protected:
+    ~ISliceLayer() noexcept override = default;
+};
+
+class ITopKLayer : public ILayer
+{
+public:
+    virtual void setOperation(TopKOperation op) noexcept = 0;
+    virtual TopKOperation getOperation() const noexcept = 0;
+    //! Any k: Kiln has no 3840 cap.
+    virtual void setK(int32_t k) noexcept = 0;
+    virtual int32_t getK() const noexcept = 0;
+    virtual void setReduceAxes(uint32_t reduceAxes) noexcept = 0;
+    virtual uint32_t getReduceAxes() const noexcept = 0;
+    virtual bool setIndicesType(DataType type) noexcept = 0;
+    virtual DataType getIndicesType() const noexcept = 0;
+    using ILayer::setInput;
+
+protected:
+    ~ITopKLayer() noexcept override = default;
+};
+
+class IIdentityLayer : public ILayer
+{
+protected:
+    ~IIdentityLayer() noexcept override = default;
+};
+
+class ICastLayer : public ILayer
+{
+public:
+    virtual void setToType(DataType toType) noexcept = 0;
+    virtual DataType getToType() const noexcept = 0;
+
+protected:
+    ~ICastLayer() noexcept override = default;
+};
+
+class IResizeLayer : public ILayer
+{
+public:
+    virtual void setOutputDimensions(Dims const& dimensions) noexcept = 0;
+    virtual Dims getOutputDimensions() const noexcept = 0;
+    virtual void setScales(float const* scales, int32_t nbScales) noexcept = 0;
+    //! Copies up to size scales into scales; returns how many there are (-1 if none were set).
+    virtual int32_t getScales(int32_t size, float* scales) const noexcept = 0;
+    virtual void setResizeMode(InterpolationMode interpolationMode) noexcept = 0;
+    virtual InterpolationMode getResizeMode() const noexcept = 0;
+    using ILayer::setInput;
+    virtual void setCoordinateTransformation(ResizeCoordinateTransformation coordTransform) noexcept = 0;
+    virtual ResizeCoordinateTransformation getCoordinateTransformation() const noexcept = 0;
+    virtual void setSelectorForSinglePixel(ResizeSelector selector) noexcept = 0;
+    virtual ResizeSelector getSelectorForSinglePixel() const noexcept = 0;
+    virtual void setNearestRounding(ResizeRoundMode value) noexcept = 0;
+    virtual ResizeRoundMode getNearestRounding() const noexcept = 0;
+    virtual void setCubicCoeff(float A) noexcept = 0;
+    virtual float getCubicCoeff() const noexcept = 0;
+    virtual void setExcludeOutside(bool excludeFlag) noexcept = 0;
+    virtual bool getExcludeOutside() const noexcept = 0;
+
+protected:
+    ~IResizeLayer() noexcept override = default;
+};
+
+class IGatherLayer : public ILayer
+{
+public:
+    virtual void setGatherAxis(int32_t axis) noexcept = 0;
+    virtual int32_t getGatherAxis() const noexcept = 0;
+    virtual void setNbElementWiseDims(int32_t elementWiseDims) noexcept = 0;
+    virtual int32_t getNbElementWiseDims() const noexcept = 0;
+    virtual void setMode(GatherMode mode) noexcept = 0;
+    virtual GatherMode getMode() const noexcept = 0;
+
+protected:
+    ~IGatherLayer() noexcept override = default;
+};
+
+class INormalizationLayer : public ILayer
+{
+public:
+    virtual void setEpsilon(float eps) noexcept = 0;
+    virtual float getEpsilon() const noexcept = 0;
+    virtual void setAxes(uint32_t axesMask) noexcept = 0;
+    virtual uint32_t getAxes() const noexcept = 0;
+    virtual void setNbGroups(int64_t nbGroups) noexcept = 0;
+    virtual int64_t getNbGroups() const noexcept = 0;
+    virtual void setComputePrecision(DataType type) noexcept = 0;
+    virtual DataType getComputePrecision() const noexcept = 0;
+
+protected:
+    ~INormalizationLayer() noexcept override = default;
+};
+
+class IPaddingLayer : public ILayer
+{
+public:
+    virtual void setPrePaddingNd(Dims const& padding) noexcept = 0;
+    virtual Dims getPrePaddingNd() const noexcept = 0;
+    virtual void setPostPaddingNd(Dims const& padding) noexcept = 0;
+    virtual Dims getPostPaddingNd() const noexcept = 0;
+
+protected:
+    ~IPaddingLayer() noexcept override = default;
+};
+
+class ISelectLayer : public ILayer
+{
+protected:
+    ~ISelectLayer() noexcept override = default;
+};
+
+class IShapeLayer : public ILayer
+{
+protected:
+    ~IShapeLayer() noexcept override = default;
+};
+
+class IFillLayer : public ILayer
+{
+public:
+    virtual void setDimensions(Dims const& dimensions) noexcept = 0;
+    virtual Dims getDimensions() const noexcept = 0;
+    virtual void setOperation(FillOperation op) noexcept = 0;
+    virtual FillOperation getOperation() const noexcept = 0;
+    virtual void setAlpha(double alpha) noexcept = 0;
+    virtual double getAlpha() const noexcept = 0;
+    virtual void setBeta(double beta) noexcept = 0;
+    virtual double getBeta() const noexcept = 0;
+    using ILayer::setInput;
+    virtual void setToType(DataType toType) noexcept = 0;
+    virtual DataType getToType() const noexcept = 0;
+
+protected:
+    ~IFillLayer() noexcept override = default;
+};
+
+class IOneHotLayer : public ILayer
+{
+public:
+    virtual void setAxis(int32_t axis) noexcept = 0;
+    virtual int32_t getAxis() const noexcept = 0;
+
+protected:
+    ~IOneHotLayer() noexcept override = default;
+};
+
+class IPluginV2Layer : public ILayer
+{
+public:
+    virtual IPluginV2& getPlugin() noexcept = 0;
+
+protected:
+    ~IPluginV2Layer() noexcept override = default;
+};
+
+class IPluginV3Layer : public ILayer
+{
+public:
+    virtual IPluginV3& getPlugin() noexcept = 0;
+
+protected:
+    ~IPluginV3Layer() noexcept override = default;
+};
+
+enum class NetworkDefinitionCreationFlag : int32_t
+{
+    kEXPLICIT_BATCH = 0, //!< Ignored: every network has an explicit batch dimension.
+    kSTRONGLY_TYPED = 1,
+    kPREFER_AOT_PYTHON_PLUGINS = 2,
+    kPREFER_JIT_PYTHON_PLUGINS = 3,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<NetworkDefinitionCreationFlag>
+{
+    static constexpr int32_t kVALUE = 4;
+};
+} // namespace impl
+
+using NetworkDefinitionCreationFlags = uint32_t;
+
+//! The graph an application builds layer by layer. Owns its layers and tensors.
+//! Methods that add a layer return nullptr (and log why) when their arguments are invalid.
+class INetworkDefinition : public INoCopy
+{
+public:
+    virtual ITensor* addInput(char const* name, DataType type, Dims const& dimensions) noexcept = 0;
+    virtual void markOutput(ITensor& tensor) noexcept = 0;
+    virtual void unmarkOutput(ITensor& tensor) noexcept = 0;
+
+    virtual IActivationLayer* addActivation(ITensor& input, ActivationType type) noexcept = 0;
+    virtual IElementWiseLayer* addElementWise(ITensor& input1, ITensor& input2, ElementWiseOperation op) noexcept = 0;
+    virtual IUnaryLayer* addUnary(ITensor& input, UnaryOperation operation) noexcept = 0;
+    virtual IScaleLayer* addScale(ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power) noexcept
+        = 0;
+    virtual IScaleLayer* addScaleNd(
+        ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power, int32_t channelAxis) noexcept
+        = 0;
+    virtual ISoftMaxLayer* addSoftMax(ITensor& input) noexcept = 0;
+    virtual IConcatenationLayer* addConcatenation(ITensor* const* inputs, int32_t nbInputs) noexcept = 0;
+    virtual IShuffleLayer* addShuffle(ITensor& input) noexcept = 0;
+    virtual IMatrixMultiplyLayer* addMatrixMultiply(
+        ITensor& input0, MatrixOperation op0, ITensor& input1, MatrixOperation op1) noexcept
+        = 0;
+    virtual IConstantLayer* addConstant(Dims const& dimensions, Weights weights) noexcept = 0;
+    virtual IReduceLayer* addReduce(
+        ITensor& input, ReduceOperation operation, uint32_t reduceAxes, bool keepDimensions) noexcept
+        = 0;
+    virtual ISliceLayer* addSlice(ITensor& input, Dims const& start, Dims const& size, Dims const& stride) noexcept = 0;
+    virtual ITopKLayer* addTopK(ITensor& input, TopKOperation op, int32_t k, uint32_t reduceAxes) noexcept = 0;
+    virtual ITopKLayer* addTopK(
+        ITensor& input, TopKOperation op, int32_t k, uint32_t reduceAxes, DataType indicesType) noexcept
+        = 0;
+    virtual IIdentityLayer* addIdentity(ITensor& input) noexcept = 0;
+    virtual ICastLayer* addCast(ITensor& input, DataType toType) noexcept = 0;
+    virtual IResizeLayer* addResize(ITensor& input) noexcept = 0;
+    virtual IGatherLayer* addGather(ITensor& data, ITensor& indices, int32_t axis) noexcept = 0;
+    virtual IGatherLayer* addGatherV2(ITensor& data, ITensor& indices, GatherMode mode) noexcept = 0;
+    virtual INormalizationLayer* addNormalization(
+        ITensor& input, ITensor& scale, ITensor& bias, uint32_t axesMask) noexcept
+        = 0;
+    virtual IPaddingLayer* addPaddingNd(ITensor& input, Dims const& prePadding, Dims const& postPadding) noexcept = 0;
+    virtual ISelectLayer* addSelect(ITensor& condition, ITensor& thenInput, ITensor& elseInput) noexcept = 0;
+    virtual IShapeLayer* addShape(ITensor& input) noexcept = 0;
+    virtual IFillLayer* addFill(Dims const& dimensions, FillOperation op, DataType outputType) noexcept = 0;
+    virtual IOneHotLayer* addOneHot(ITensor& indices, ITensor& values, ITensor& depth, int32_t axis) noexcept = 0;
+    virtual IConvolutionLayer* addConvolutionNd(
+        ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
+        = 0;
+    virtual IDeconvolutionLayer* addDeconvolutionNd(
+        ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
+        = 0;
+    virtual IPoolingLayer* addPoolingNd(ITensor& input, PoolingType type, Dims const& windowSize) noexcept = 0;
+    //! Kiln keeps the network's own clone of plugin; the caller still owns (and destroys) plugin.
+    virtual IPluginV2Layer* addPluginV2(ITensor* const* inputs, int32_t nbInputs, IPluginV2& plugin) noexcept = 0;
+    virtual IPluginV3Layer* addPluginV3(ITensor* const* inputs, int32_t nbInputs, ITensor* const* shapeInputs,
+        int32_t nbShapeInputs, IPluginV3& plugin) noexcept
+        = 0;
+
+    virtual int32_t getNbLayers() const noexcept = 0;
+    virtual ILayer* getLayer(int32_t index) const noexcept = 0;
+    virtual int32_t getNbInputs() const noexcept = 0;
+    virtual ITensor* getInput(int32_t index) const noexcept = 0;
+    virtual int32_t getNbOutputs() const noexcept = 0;
+    virtual ITensor* getOutput(int32_t index) const noexcept = 0;
+    virtual void removeTensor(ITensor& tensor) noexcept = 0;
+    virtual void setName(char const* name) noexcept = 0;
+    virtual char const* getName() const noexcept = 0;
+    virtual NetworkDefinitionCreationFlags getFlags() const noexcept = 0;
+    virtual bool getFlag(NetworkDefinitionCreationFlag networkDefinitionCreationFlag) const noexcept = 0;
+    virtual IBuilder& getBuilder() const noexcept = 0;
+
+    ~INetworkDefinition() noexcept override = default;
+};
+
+} // namespace nvinfer1
+
+#endif // NV_INFER_NETWORK_H

@@ -1,0 +1,132 @@
+// Kiln: runtime, engine and execution context (included by NvInferRuntime.h).
+#ifndef NV_INFER_RUNTIME_ENGINE_H
+#define NV_INFER_RUNTIME_ENGINE_H
+
+#include "NvInferRuntime.h"
+
+namespace nvinfer1
+{
+
+class ICudaEngine;
+class IExecutionContext;
+
+//! Memory that Kiln allocated and the caller owns (delete it), e.g. a serialized plan.
+class IHostMemory : public INoCopy
+{
+public:
+    ~IHostMemory() noexcept override = default;
+    virtual void* data() const noexcept = 0;
+    virtual std::size_t size() const noexcept = 0;
+    virtual DataType type() const noexcept = 0;
+};
+
+enum class OptProfileSelector : int32_t
+{
+    kMIN = 0,
+    kOPT = 1,
+    kMAX = 2,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<OptProfileSelector>
+{
+    static constexpr int32_t kVALUE = 3;
+};
+} // namespace impl
+
+enum class ExecutionContextAllocationStrategy : int32_t
+{
+    kSTATIC = 0,
+    kON_PROFILE_CHANGE = 1,
+    kUSER_MANAGED = 2,
+};
+
+//! Loads plans. Delete it after the engines it made.
+class IRuntime : public INoCopy
+{
+public:
+    ~IRuntime() noexcept override = default;
+    //! nullptr (with the reason logged) for a plan that is truncated, corrupted,
+    //! from another format version, or that needs a plugin that is not registered.
+    virtual ICudaEngine* deserializeCudaEngine(void const* blob, std::size_t size) noexcept = 0;
+    virtual void setGpuAllocator(IGpuAllocator* allocator) noexcept = 0;
+    virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
+    virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
+    virtual ILogger* getLogger() const noexcept = 0;
+    virtual IPluginRegistry& getPluginRegistry() noexcept = 0;
+    virtual bool setMaxThreads(int32_t maxThreads) noexcept = 0;
+    virtual int32_t getMaxThreads() const noexcept = 0;
+};
+
+//! A built network, immutable and shared by its execution contexts.
+class ICudaEngine : public INoCopy
+{
+public:
+    ~ICudaEngine() noexcept override = default;
+    virtual int32_t getNbIOTensors() const noexcept = 0;
+    virtual char const* getIOTensorName(int32_t index) const noexcept = 0;
+    //! Dims with -1 where the extent is chosen at run time; {-1, {}} for an unknown name.
+    virtual Dims getTensorShape(char const* tensorName) const noexcept = 0;
+    virtual DataType getTensorDataType(char const* tensorName) const noexcept = 0;
+    virtual TensorIOMode getTensorIOMode(char const* tensorName) const noexcept = 0;
+    virtual TensorFormat getTensorFormat(char const* tensorName) const noexcept = 0;
+    virtual int32_t getNbOptimizationProfiles() const noexcept = 0;
+    virtual Dims getProfileShape(char const* tensorName, int32_t profileIndex, OptProfileSelector select) const noexcept
+        = 0;
+    virtual int32_t getNbLayers() const noexcept = 0;
+    virtual IHostMemory* serialize() const noexcept = 0;
+    virtual IExecutionContext* createExecutionContext(
+        ExecutionContextAllocationStrategy strategy = ExecutionContextAllocationStrategy::kSTATIC) noexcept
+        = 0;
+    virtual char const* getName() const noexcept = 0;
+    virtual bool isShapeInferenceIO(char const* tensorName) const noexcept = 0;
+    virtual TensorLocation getTensorLocation(char const* tensorName) const noexcept = 0;
+    virtual int64_t getDeviceMemorySizeV2() const noexcept = 0;
+};
+
+//! The state of one inference stream: shapes, tensor addresses, plugin clones,
+//! scratch memory. One thread at a time; several contexts run at once.
+class IExecutionContext : public INoCopy
+{
+public:
+    ~IExecutionContext() noexcept override = default;
+    virtual ICudaEngine const& getEngine() const noexcept = 0;
+    virtual void setName(char const* name) noexcept = 0;
+    virtual char const* getName() const noexcept = 0;
+    virtual bool setInputShape(char const* tensorName, Dims const& dims) noexcept = 0;
+    //! For outputs, the shape resolved from the current input shapes.
+    virtual Dims getTensorShape(char const* tensorName) const noexcept = 0;
+    virtual bool allInputDimensionsSpecified() const noexcept = 0;
+    virtual bool setTensorAddress(char const* tensorName, void* data) noexcept = 0;
+    virtual void const* getTensorAddress(char const* tensorName) const noexcept = 0;
+    virtual bool setInputTensorAddress(char const* tensorName, void const* data) noexcept = 0;
+    virtual void* getOutputTensorAddress(char const* tensorName) const noexcept = 0;
+    virtual bool setOptimizationProfileAsync(int32_t profileIndex, cudaStream_t stream) noexcept = 0;
+    virtual int32_t getOptimizationProfile() const noexcept = 0;
+    //! Runs the network on stream (the CPU backend accepts a null stream and runs synchronously).
+    virtual bool enqueueV3(cudaStream_t stream) noexcept = 0;
+    //! Synchronous execution; bindings[i] is the address of I/O tensor i, in getIOTensorName order.
+    virtual bool executeV2(void* const* bindings) noexcept = 0;
+    virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
+    virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
+};
+
+} // namespace nvinfer1
+
+extern "C" TENSORRTAPI void* createInferRuntime_INTERNAL(void* logger, int32_t version) noexcept;
+
+namespace nvinfer1
+{
+namespace
+{
+//! Creates a runtime that loads plans; logger must outlive it.
+inline IRuntime* createInferRuntime(ILogger& logger) noexcept
+{
+    return static_cast<IRuntime*>(createInferRuntime_INTERNAL(&logger, NV_TENSORRT_VERSION));
+}
+} // namespace
+} // namespace nvinfer1
+
+#endif // NV_INFER_RUNTIME_ENGINE_H

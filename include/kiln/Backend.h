@@ -1,0 +1,24 @@
+// Kiln extension: choosing the backend an engine is built for.
+#pragma once
+
+#include <NvInfer.h>
+
+namespace kiln
+{
+
+enum class Backend : int32_t
+{
+    kDEFAULT = 0, //!< CUDA when Kiln was built with CUDA and a GPU is present, else CPU
+    kCPU = 1,     //!< runs anywhere; the numerical reference. Tensor addresses are host memory.
+    kCUDA = 2,    //!< NVIDIA GPUs. Tensor addresses are device memory, as in TensorRT.
+};
+
+//! Sets the backend that buildSerializedNetwork builds for. False if config is not Kiln's.
+bool setBackend(nvinfer1::IBuilderConfig& config, Backend backend) noexcept;
+Backend getBackend(nvinfer1::IBuilderConfig const& config) noexcept;
+//! What kDEFAULT resolves to on this machine.
+Backend defaultBackend() noexcept;
+//! The backend's name: "cpu" or "cuda".
+char const* backendName(Backend backend) noexcept;
+
+} // namespace kiln

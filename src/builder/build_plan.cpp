@@ -1,0 +1,401 @@
+#include "builder/build_plan.h"
+
+#include "backend/cpu/tensor_view.h"
+#include "builder/memory_plan.h"
+#include "core/host_memory.h"
+#include "core/logging.h"
+#include "plan/expr_table.h"
+#include "plan/plan_format.h"
+#include "shape/evaluate.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+namespace kiln::builder
+{
+namespace
+{
+
+using network::Network;
+using network::Tensor;
+
+//! Reports build progress to the application's IProgressMonitor, if it set one.
+class Progress
+{
+public:
+    Progress(nvinfer1::IProgressMonitor* monitor, char const* phase, int32_t steps)
+        : mMonitor(monitor)
+        , mPhase(phase)
+    {
+        if (mMonitor)
+        {
+            mMonitor->phaseStart(mPhase, nullptr, steps);
+        }
+    }
+    ~Progress()
+    {
+        if (mMonitor)
+        {
+            mMonitor->phaseFinish(mPhase);
+        }
+    }
+    //! False if the application cancelled the build.
+    bool step()
+    {
+        return mMonitor == nullptr || mMonitor->stepComplete(mPhase, mStep++);
+    }
+
+private:
+    nvinfer1::IProgressMonitor* mMonitor;
+    char const* mPhase;
+    int32_t mStep{0};
+};
+
+std::string dimsText(nvinfer1::Dims const& dims)
+{
+    std::string text = "(";
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        text += (i ? ", " : "") + std::to_string(dims.d[i]);
+    }
+    return text + ")";
+}
+
+bool hasRuntimeDims(Tensor const& input)
+{
+    nvinfer1::Dims const dims = input.getDimensions();
+    return std::any_of(dims.d, dims.d + dims.nbDims, [](int64_t d) { return d < 0; });
+}
+
+//! The profiles to build for: the application's, or one made of the fixed input shapes.
+bool resolveProfiles(Network const& network, BuilderConfig const& config, std::vector<plan::ProfileRecord>& profiles)
+{
+    bool const dynamic = std::any_of(
+        network.inputs().begin(), network.inputs().end(), [](Tensor const* input) { return hasRuntimeDims(*input); });
+    if (config.profiles().empty())
+    {
+        if (dynamic)
+        {
+            logError("IBuilder::buildSerializedNetwork: the network has inputs with runtime dimensions (-1) but the "
+                     "configuration has no optimization profile; add one with IBuilderConfig::addOptimizationProfile");
+            return false;
+        }
+        plan::ProfileRecord fixed;
+        for (Tensor const* input : network.inputs())
+        {
+            nvinfer1::Dims const dims = input->getDimensions();
+            fixed.inputs.push_back({dims, dims, dims});
+        }
+        profiles.push_back(std::move(fixed));
+        return true;
+    }
+    for (size_t p = 0; p < config.profiles().size(); ++p)
+    {
+        ProfileShapes const& profile = config.profiles()[p];
+        plan::ProfileRecord record;
+        for (Tensor const* input : network.inputs())
+        {
+            nvinfer1::Dims const declared = input->getDimensions();
+            auto it = profile.inputs.find(input->name());
+            if (it == profile.inputs.end())
+            {
+                if (hasRuntimeDims(*input))
+                {
+                    logError("IBuilder::buildSerializedNetwork: optimization profile " + std::to_string(p)
+                        + " gives no dimensions for input \"" + input->name() + "\" " + dimsText(declared));
+                    return false;
+                }
+                record.inputs.push_back({declared, declared, declared});
+                continue;
+            }
+            for (nvinfer1::Dims const& dims : it->second)
+            {
+                bool matches = dims.nbDims == declared.nbDims;
+                for (int32_t i = 0; matches && i < dims.nbDims; ++i)
+                {
+                    matches = declared.d[i] < 0 || declared.d[i] == dims.d[i];
+                }
+                if (!matches)
+                {
+                    logError("IBuilder::buildSerializedNetwork: optimization profile " + std::to_string(p)
+                        + " gives input \"" + input->name() + "\" the dimensions " + dimsText(dims)
+                        + ", which do not fit its declared dimensions " + dimsText(declared));
+                    return false;
+                }
+            }
+            record.inputs.push_back(it->second);
+        }
+        for (auto const& [name, bounds] : profile.inputs)
+        {
+            bool const known = std::any_of(network.inputs().begin(), network.inputs().end(),
+                [&](Tensor const* input) { return input->name() == name; });
+            if (!known)
+            {
+                logWarning("optimization profile " + std::to_string(p) + " names \"" + name
+                    + "\", which is not an input of the network; ignored");
+            }
+        }
+        profiles.push_back(std::move(record));
+    }
+    return true;
+}
+
+} // namespace
+
+std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig& config)
+{
+    Backend backend = config.backend() == Backend::kDEFAULT ? defaultBackend() : config.backend();
+    if (backend == Backend::kCUDA)
+    {
+        logError("IBuilder::buildSerializedNetwork: the CUDA backend is not available in this build of Kiln yet; "
+                 "build for the CPU backend (kiln::setBackend(config, kiln::Backend::kCPU))");
+        return nullptr;
+    }
+    if (network.outputs().empty())
+    {
+        logError("IBuilder::buildSerializedNetwork: the network has no outputs; mark at least one with markOutput");
+        return nullptr;
+    }
+    std::set<std::string> ioNames;
+    for (auto const* list : {&network.inputs(), &network.outputs()})
+    {
+        for (Tensor const* tensor : *list)
+        {
+            if (tensor->isNetworkInput() && tensor->isNetworkOutput() && list == &network.outputs())
+            {
+                continue;
+            }
+            if (!ioNames.insert(tensor->name()).second)
+            {
+                logError("IBuilder::buildSerializedNetwork: two input/output tensors are named \"" + tensor->name()
+                    + "\"; I/O tensor names must be unique");
+                return nullptr;
+            }
+        }
+    }
+
+    Progress progress(config.getProgressMonitor(), "Building plan", 4);
+
+    // Pass 2: symbolic shapes and types.
+    network::NetworkFacts facts;
+    std::string error;
+    if (!network.inferAll(facts, error))
+    {
+        logError("IBuilder::buildSerializedNetwork: " + error);
+        return nullptr;
+    }
+    if (!progress.step())
+    {
+        logError("IBuilder::buildSerializedNetwork: cancelled by the progress monitor");
+        return nullptr;
+    }
+
+    // Pass 3: profiles, and every shape at each profile's min, opt and max.
+    plan::PlanModel model;
+    model.backend = backend;
+    model.networkName = network.getName();
+    if (!resolveProfiles(network, config, model.profiles))
+    {
+        return nullptr;
+    }
+    std::vector<Tensor const*> tensors; // plan order: inputs, then layer outputs in layer order
+    for (Tensor const* input : network.inputs())
+    {
+        tensors.push_back(input);
+    }
+    std::unordered_map<Tensor const*, network::Layer const*> producers;
+    for (auto const& layer : network.layers())
+    {
+        for (Tensor const* output : layer->outputs())
+        {
+            tensors.push_back(output);
+            producers[output] = layer.get();
+        }
+    }
+    std::vector<int64_t> maxBytes(tensors.size(), 0);
+    for (size_t p = 0; p < model.profiles.size(); ++p)
+    {
+        for (int32_t select = 0; select < 3; ++select)
+        {
+            shape::SymbolValues values;
+            for (size_t i = 0; i < network.inputs().size(); ++i)
+            {
+                auto const& symbols = facts.inputSymbols.at(network.inputs()[i]);
+                nvinfer1::Dims const& dims = model.profiles[p].inputs[i][select];
+                for (size_t axis = 0; axis < symbols.size(); ++axis)
+                {
+                    if (symbols[axis] != nullptr)
+                    {
+                        values.set(symbols[axis]->symbolId(), dims.d[axis]);
+                    }
+                }
+            }
+            shape::Evaluator evaluator(values, shape::SizeTensorValue::kUPPER);
+            for (size_t t = 0; t < tensors.size(); ++t)
+            {
+                network::TensorFacts const& tf = facts.tensors.at(tensors[t]);
+                int64_t elements = 1;
+                for (int32_t axis = 0; axis < tf.dims.nbDims; ++axis)
+                {
+                    auto const& expr = *facts.exprs->adopt(tf.dims.d[axis]);
+                    shape::EvalResult extent = evaluator.evaluate(expr);
+                    if (!extent.ok() || *extent.value < 0)
+                    {
+                        static char const* const kSelectors[] = {"kMIN", "kOPT", "kMAX"};
+                        auto producer = producers.find(tensors[t]);
+                        logError("IBuilder::buildSerializedNetwork: layer \""
+                            + (producer != producers.end() ? producer->second->name() : tensors[t]->name())
+                            + "\": dimension " + std::to_string(axis) + " of \"" + tensors[t]->name()
+                            + "\" at profile " + std::to_string(p) + " " + kSelectors[select] + ": "
+                            + (extent.ok() ? "negative (" + std::to_string(*extent.value) + ")" : extent.error));
+                        return nullptr;
+                    }
+                    elements *= *extent.value;
+                }
+                int64_t const bytes = elements * static_cast<int64_t>(cpu::elementSize(tf.type));
+                maxBytes[t] = std::max(maxBytes[t], bytes);
+            }
+        }
+    }
+    if (!progress.step())
+    {
+        logError("IBuilder::buildSerializedNetwork: cancelled by the progress monitor");
+        return nullptr;
+    }
+
+    // The plan's tensors and shape expressions.
+    std::unordered_map<Tensor const*, int32_t> tensorIndex;
+    for (size_t t = 0; t < tensors.size(); ++t)
+    {
+        tensorIndex[tensors[t]] = static_cast<int32_t>(t);
+    }
+    std::unordered_map<shape::SymbolId, int32_t> symbolIndex;
+    for (size_t i = 0; i < network.inputs().size(); ++i)
+    {
+        auto const& symbols = facts.inputSymbols.at(network.inputs()[i]);
+        for (size_t axis = 0; axis < symbols.size(); ++axis)
+        {
+            if (symbols[axis] != nullptr)
+            {
+                symbolIndex[symbols[axis]->symbolId()] = static_cast<int32_t>(model.symbols.size());
+                model.symbols.push_back({static_cast<int32_t>(i), static_cast<int32_t>(axis)});
+            }
+        }
+    }
+    plan::ExprTableWriter exprTable(model.exprs, [&](shape::SymbolId id) {
+        auto it = symbolIndex.find(id);
+        return it == symbolIndex.end() ? -1 : it->second;
+    });
+    for (size_t t = 0; t < tensors.size(); ++t)
+    {
+        network::TensorFacts const& tf = facts.tensors.at(tensors[t]);
+        plan::TensorRecord record;
+        record.name = tensors[t]->name();
+        record.type = tf.type;
+        for (int32_t axis = 0; axis < tf.dims.nbDims; ++axis)
+        {
+            record.dims.push_back(exprTable.add(*facts.exprs->adopt(tf.dims.d[axis])));
+        }
+        if (tf.values)
+        {
+            record.values.emplace();
+            for (auto const* value : *tf.values)
+            {
+                record.values->push_back(exprTable.add(*facts.exprs->adopt(value)));
+            }
+        }
+        if (!exprTable.error().empty())
+        {
+            logError("IBuilder::buildSerializedNetwork: tensor \"" + record.name + "\": " + exprTable.error());
+            return nullptr;
+        }
+        record.ioMode = tensors[t]->isNetworkInput() ? nvinfer1::TensorIOMode::kINPUT
+            : tensors[t]->isNetworkOutput()          ? nvinfer1::TensorIOMode::kOUTPUT
+                                                     : nvinfer1::TensorIOMode::kNONE;
+        record.maxBytes = maxBytes[t];
+        model.tensors.push_back(std::move(record));
+    }
+    for (size_t i = 0; i < network.inputs().size(); ++i)
+    {
+        model.ioTensors.push_back(static_cast<int32_t>(i));
+    }
+    for (Tensor const* output : network.outputs())
+    {
+        if (!output->isNetworkInput())
+        {
+            model.ioTensors.push_back(tensorIndex.at(output));
+        }
+    }
+
+    // Layers.
+    for (auto const& layer : network.layers())
+    {
+        plan::LayerRecord record;
+        record.type = layer->params().type();
+        record.name = layer->name();
+        for (Tensor const* input : layer->inputs())
+        {
+            record.inputs.push_back(input ? tensorIndex.at(input) : -1);
+        }
+        for (Tensor const* output : layer->outputs())
+        {
+            record.outputs.push_back(tensorIndex.at(output));
+        }
+        plan::ByteWriter params;
+        layer->params().write(params);
+        record.params = params.take();
+        model.layers.push_back(std::move(record));
+    }
+    if (!progress.step())
+    {
+        logError("IBuilder::buildSerializedNetwork: cancelled by the progress monitor");
+        return nullptr;
+    }
+
+    // Pass 5: activation memory. Step s is layer s; I/O tensors live in the application's buffers.
+    std::vector<BufferRequest> requests;
+    std::vector<size_t> requestTensor;
+    for (size_t t = 0; t < model.tensors.size(); ++t)
+    {
+        if (model.tensors[t].ioMode != nvinfer1::TensorIOMode::kNONE)
+        {
+            continue;
+        }
+        BufferRequest request{maxBytes[t], -1, -1};
+        for (size_t s = 0; s < model.layers.size(); ++s)
+        {
+            auto const& layer = model.layers[s];
+            bool const writes = std::count(layer.outputs.begin(), layer.outputs.end(), static_cast<int32_t>(t)) > 0;
+            bool const reads = std::count(layer.inputs.begin(), layer.inputs.end(), static_cast<int32_t>(t)) > 0;
+            if (writes && request.firstStep < 0)
+            {
+                request.firstStep = static_cast<int32_t>(s);
+            }
+            if (writes || reads)
+            {
+                request.lastStep = static_cast<int32_t>(s);
+            }
+        }
+        requests.push_back(request);
+        requestTensor.push_back(t);
+    }
+    MemoryPlan const memory = planMemory(requests);
+    for (size_t r = 0; r < requests.size(); ++r)
+    {
+        model.tensors[requestTensor[r]].arenaOffset = memory.offsets[r];
+    }
+    model.arenaBytes = memory.totalBytes;
+    if (!progress.step())
+    {
+        logError("IBuilder::buildSerializedNetwork: cancelled by the progress monitor");
+        return nullptr;
+    }
+
+    logInfo("Built a plan for the " + std::string(backendName(backend)) + " backend: "
+        + std::to_string(model.layers.size()) + " layers, " + std::to_string(model.arenaBytes)
+        + " bytes of activation memory");
+    return std::make_unique<HostMemory>(plan::writePlan(model));
+}
+
+} // namespace kiln::builder

@@ -1,0 +1,26 @@
+// buildSerializedNetwork's work: from a network and a configuration to plan bytes.
+//
+// The passes, in order:
+//   1. check the network (outputs, names) and resolve the backend;
+//   2. infer every tensor's shape symbolically and its type (network/inference.h);
+//   3. check the optimization profiles and evaluate every shape at each profile's
+//      kMIN, kOPT and kMAX, so a shape error names its layer at build time;
+//   4. prepare plugin layers (format negotiation, configuration, workspace sizes);
+//   5. plan activation memory by tensor lifetimes (memory_plan.h);
+//   6. write the plan (plan/plan_format.h).
+#pragma once
+
+#include "builder/builder_config.h"
+#include "network/network.h"
+
+#include <NvInfer.h>
+
+#include <memory>
+
+namespace kiln::builder
+{
+
+//! The plan, or nullptr after logging why the build failed.
+std::unique_ptr<nvinfer1::IHostMemory> buildPlan(network::Network& network, BuilderConfig& config);
+
+} // namespace kiln::builder

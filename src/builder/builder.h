@@ -1,0 +1,58 @@
+// IBuilder: makes networks, configurations and profiles, and builds plans.
+#pragma once
+
+#include "builder/optimization_profile.h"
+
+#include <NvInfer.h>
+
+#include <memory>
+#include <vector>
+
+namespace kiln::builder
+{
+
+class Builder final : public nvinfer1::IBuilder
+{
+public:
+    explicit Builder(nvinfer1::ILogger& logger);
+
+    bool platformHasFastFp16() const noexcept override;
+    int32_t getNbDLACores() const noexcept override
+    {
+        return 0;
+    }
+    nvinfer1::IBuilderConfig* createBuilderConfig() noexcept override;
+    nvinfer1::INetworkDefinition* createNetworkV2(nvinfer1::NetworkDefinitionCreationFlags flags) noexcept override;
+    nvinfer1::IOptimizationProfile* createOptimizationProfile() noexcept override;
+    void setErrorRecorder(nvinfer1::IErrorRecorder* recorder) noexcept override
+    {
+        mRecorder = recorder;
+    }
+    nvinfer1::IErrorRecorder* getErrorRecorder() const noexcept override
+    {
+        return mRecorder;
+    }
+    void reset() noexcept override {}
+    nvinfer1::IHostMemory* buildSerializedNetwork(
+        nvinfer1::INetworkDefinition& network, nvinfer1::IBuilderConfig& config) noexcept override;
+    bool isNetworkSupported(
+        nvinfer1::INetworkDefinition const& network, nvinfer1::IBuilderConfig const& config) const noexcept override;
+    nvinfer1::ILogger* getLogger() const noexcept override
+    {
+        return &mLogger;
+    }
+    bool setMaxThreads(int32_t maxThreads) noexcept override;
+    int32_t getMaxThreads() const noexcept override
+    {
+        return mMaxThreads;
+    }
+    nvinfer1::IPluginRegistry& getPluginRegistry() noexcept override;
+
+private:
+    nvinfer1::ILogger& mLogger;
+    nvinfer1::IErrorRecorder* mRecorder{nullptr};
+    int32_t mMaxThreads{1};
+    std::vector<std::unique_ptr<OptimizationProfile>> mProfiles;
+};
+
+} // namespace kiln::builder

@@ -1,0 +1,94 @@
+#include "builder/builder_config.h"
+
+#include "core/logging.h"
+
+namespace kiln::builder
+{
+
+BuilderConfig::BuilderConfig()
+{
+    reset();
+}
+
+void BuilderConfig::reset() noexcept
+{
+    mFlags = 0;
+    mProfiles.clear();
+    mPoolLimits.fill(0);
+    // Like TensorRT, the workspace may use all memory unless limited.
+    mPoolLimits[static_cast<size_t>(nvinfer1::MemoryPoolType::kWORKSPACE)] = SIZE_MAX;
+    mMonitor = nullptr;
+    mOptimizationLevel = 3;
+    mBackend = Backend::kDEFAULT;
+}
+
+int32_t BuilderConfig::addOptimizationProfile(nvinfer1::IOptimizationProfile const* profile) noexcept
+{
+    auto const* ours = dynamic_cast<OptimizationProfile const*>(profile);
+    if (ours == nullptr)
+    {
+        logError("IBuilderConfig::addOptimizationProfile: the profile is null or was not made by "
+                 "IBuilder::createOptimizationProfile");
+        return -1;
+    }
+    std::string const error = ours->shapes().validationError();
+    if (!error.empty())
+    {
+        logError("IBuilderConfig::addOptimizationProfile: invalid profile: " + error);
+        return -1;
+    }
+    mProfiles.push_back(ours->shapes());
+    return static_cast<int32_t>(mProfiles.size()) - 1;
+}
+
+void BuilderConfig::setMemoryPoolLimit(nvinfer1::MemoryPoolType pool, std::size_t poolSize) noexcept
+{
+    auto const index = static_cast<size_t>(pool);
+    if (index >= mPoolLimits.size())
+    {
+        logError("IBuilderConfig::setMemoryPoolLimit: unknown pool " + std::to_string(index));
+        return;
+    }
+    mPoolLimits[index] = poolSize;
+}
+
+std::size_t BuilderConfig::getMemoryPoolLimit(nvinfer1::MemoryPoolType pool) const noexcept
+{
+    auto const index = static_cast<size_t>(pool);
+    return index < mPoolLimits.size() ? mPoolLimits[index] : 0;
+}
+
+} // namespace kiln::builder
+
+namespace kiln
+{
+
+bool setBackend(nvinfer1::IBuilderConfig& config, Backend backend) noexcept
+{
+    auto* ours = dynamic_cast<builder::BuilderConfig*>(&config);
+    if (ours == nullptr)
+    {
+        return false;
+    }
+    ours->setBackend(backend);
+    return true;
+}
+
+Backend getBackend(nvinfer1::IBuilderConfig const& config) noexcept
+{
+    auto const* ours = dynamic_cast<builder::BuilderConfig const*>(&config);
+    return ours ? ours->backend() : Backend::kDEFAULT;
+}
+
+char const* backendName(Backend backend) noexcept
+{
+    switch (backend)
+    {
+    case Backend::kCPU: return "cpu";
+    case Backend::kCUDA: return "cuda";
+    case Backend::kDEFAULT: return "default";
+    }
+    return "unknown";
+}
+
+} // namespace kiln

@@ -1,0 +1,88 @@
+// IBuilderConfig: flags, memory limits, optimization profiles, progress monitor, backend.
+#pragma once
+
+#include "builder/optimization_profile.h"
+
+#include <kiln/Backend.h>
+
+#include <NvInfer.h>
+
+#include <array>
+#include <vector>
+
+namespace kiln::builder
+{
+
+class BuilderConfig final : public nvinfer1::IBuilderConfig
+{
+public:
+    BuilderConfig();
+
+    void setFlags(nvinfer1::BuilderFlags builderFlags) noexcept override
+    {
+        mFlags = builderFlags;
+    }
+    nvinfer1::BuilderFlags getFlags() const noexcept override
+    {
+        return mFlags;
+    }
+    void clearFlag(nvinfer1::BuilderFlag flag) noexcept override
+    {
+        mFlags &= ~(1U << static_cast<uint32_t>(flag));
+    }
+    void setFlag(nvinfer1::BuilderFlag flag) noexcept override
+    {
+        mFlags |= 1U << static_cast<uint32_t>(flag);
+    }
+    bool getFlag(nvinfer1::BuilderFlag flag) const noexcept override
+    {
+        return (mFlags & (1U << static_cast<uint32_t>(flag))) != 0;
+    }
+    void reset() noexcept override;
+    int32_t addOptimizationProfile(nvinfer1::IOptimizationProfile const* profile) noexcept override;
+    int32_t getNbOptimizationProfiles() const noexcept override
+    {
+        return static_cast<int32_t>(mProfiles.size());
+    }
+    void setMemoryPoolLimit(nvinfer1::MemoryPoolType pool, std::size_t poolSize) noexcept override;
+    std::size_t getMemoryPoolLimit(nvinfer1::MemoryPoolType pool) const noexcept override;
+    void setProgressMonitor(nvinfer1::IProgressMonitor* monitor) noexcept override
+    {
+        mMonitor = monitor;
+    }
+    nvinfer1::IProgressMonitor* getProgressMonitor() const noexcept override
+    {
+        return mMonitor;
+    }
+    void setBuilderOptimizationLevel(int32_t level) noexcept override
+    {
+        mOptimizationLevel = level;
+    }
+    int32_t getBuilderOptimizationLevel() noexcept override
+    {
+        return mOptimizationLevel;
+    }
+
+    std::vector<ProfileShapes> const& profiles() const
+    {
+        return mProfiles;
+    }
+    Backend backend() const
+    {
+        return mBackend;
+    }
+    void setBackend(Backend backend)
+    {
+        mBackend = backend;
+    }
+
+private:
+    nvinfer1::BuilderFlags mFlags{0};
+    std::vector<ProfileShapes> mProfiles;
+    std::array<std::size_t, 6> mPoolLimits{};
+    nvinfer1::IProgressMonitor* mMonitor{nullptr};
+    int32_t mOptimizationLevel{3};
+    Backend mBackend{Backend::kDEFAULT};
+};
+
+} // namespace kiln::builder

@@ -1,0 +1,29 @@
+// Places activation tensors in one block of memory, letting tensors whose
+// lifetimes do not overlap share bytes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace kiln::builder
+{
+
+struct BufferRequest
+{
+    int64_t bytes{0};
+    int32_t firstStep{0}; //!< the step that writes it
+    int32_t lastStep{0};  //!< the last step that reads it
+};
+
+struct MemoryPlan
+{
+    std::vector<int64_t> offsets; //!< one per request
+    int64_t totalBytes{0};
+};
+
+//! Every buffer is aligned to `alignment` bytes. Greedy: largest buffers first,
+//! each at the lowest offset that does not collide with a placed buffer alive at
+//! the same time.
+MemoryPlan planMemory(std::vector<BufferRequest> const& requests, int64_t alignment = 256);
+
+} // namespace kiln::builder

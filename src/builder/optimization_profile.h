@@ -1,0 +1,48 @@
+// IOptimizationProfile: min/opt/max shapes per network input.
+#pragma once
+
+#include <NvInfer.h>
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kiln::builder
+{
+
+//! The shapes a profile holds (copyable, unlike the profile object itself).
+struct ProfileShapes
+{
+    //! The dimensions given for every input, indexed by OptProfileSelector.
+    using Bounds = std::array<nvinfer1::Dims, 3>;
+    std::map<std::string, Bounds> inputs;
+    std::map<std::string, std::array<bool, 3>> set;
+    std::map<std::string, std::array<std::vector<int32_t>, 3>> shapeValues;
+
+    //! Why the profile is not valid (empty when valid).
+    std::string validationError() const;
+};
+
+class OptimizationProfile final : public nvinfer1::IOptimizationProfile
+{
+public:
+    bool setDimensions(
+        char const* inputName, nvinfer1::OptProfileSelector select, nvinfer1::Dims const& dims) noexcept override;
+    nvinfer1::Dims getDimensions(char const* inputName, nvinfer1::OptProfileSelector select) const noexcept override;
+    bool setShapeValues(char const* inputName, nvinfer1::OptProfileSelector select, int32_t const* values,
+        int32_t nbValues) noexcept override;
+    int32_t getNbShapeValues(char const* inputName) const noexcept override;
+    int32_t const* getShapeValues(char const* inputName, nvinfer1::OptProfileSelector select) const noexcept override;
+    bool isValid() const noexcept override;
+
+    ProfileShapes const& shapes() const
+    {
+        return mShapes;
+    }
+
+private:
+    ProfileShapes mShapes;
+};
+
+} // namespace kiln::builder

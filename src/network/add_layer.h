@@ -1,0 +1,52 @@
+// Network::addLayer, the common path of every INetworkDefinition::add* method.
+// A header because it is a template instantiated by the add* methods' file.
+#pragma once
+
+#include "core/logging.h"
+#include "network/network.h"
+
+namespace kiln::network
+{
+
+template <typename LayerClass, typename Params>
+LayerClass* Network::addLayer(char const* kindName, std::vector<nvinfer1::ITensor*> const& inputs, Params params,
+    int32_t minInputs, int32_t maxInputs)
+{
+    if (!checkInputs(kindName, inputs))
+    {
+        return nullptr;
+    }
+    std::vector<Tensor*> tensors;
+    for (nvinfer1::ITensor* input : inputs)
+    {
+        tensors.push_back(static_cast<Tensor*>(input));
+    }
+    int32_t const number = nextLayerNumber();
+    std::string name = "(Unnamed Layer* " + std::to_string(number) + ") [" + kindName + "]";
+    auto layer = std::make_unique<LayerClass>(*this, std::move(name), std::move(tensors), std::move(params),
+        minInputs, maxInputs);
+    LayerClass* raw = layer.get();
+    raw->createOutputs(raw->params().nbOutputs());
+    mLayers.push_back(std::move(layer));
+    invalidate();
+    // Like TensorRT, reject a layer whose shapes cannot be inferred right away.
+    std::string error;
+    NetworkFacts facts;
+    if (!inferAll(facts, error))
+    {
+        logError(std::string("INetworkDefinition::add") + kindName + ": " + error);
+        for (Tensor* output : raw->outputs())
+        {
+            std::erase_if(mTensors, [&](auto const& t) { return t.get() == output; });
+        }
+        mLayers.pop_back();
+        invalidate();
+        return nullptr;
+    }
+    mFacts = std::move(facts);
+    mFactsValid = true;
+    refreshShapes();
+    return raw;
+}
+
+} // namespace kiln::network

@@ -1,0 +1,213 @@
+// A layer of a network: its kind's parameters (LayerParams, the one description
+// of the kind that the builder, the plan and every backend read), its tensors,
+// and the precision requests of the application.
+#pragma once
+
+#include "network/inference.h"
+#include "network/tensor.h"
+#include "plan/byte_io.h"
+
+#include <NvInfer.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::network
+{
+
+class Network;
+
+//! Everything that describes one layer kind, apart from its tensors.
+class LayerParams
+{
+public:
+    virtual ~LayerParams() = default;
+    virtual nvinfer1::LayerType type() const = 0;
+    virtual int32_t nbOutputs() const
+    {
+        return 1;
+    }
+    //! Output shapes (as expressions) and types from the inputs' facts.
+    virtual bool infer(InferenceContext& ctx) const = 0;
+    virtual void write(plan::ByteWriter& writer) const = 0;
+    virtual bool read(plan::ByteReader& reader) = 0;
+    virtual std::unique_ptr<LayerParams> clone() const = 0;
+};
+
+//! The network's record of a layer; LayerBase<Api, Params> is the object the
+//! application holds through the TensorRT interface.
+class Layer
+{
+public:
+    Layer(Network& network, std::string name, std::vector<Tensor*> inputs, int32_t minInputs, int32_t maxInputs);
+    virtual ~Layer() = default;
+
+    virtual nvinfer1::ILayer& api() = 0;
+    virtual LayerParams const& params() const = 0;
+
+    std::string const& name() const
+    {
+        return mName;
+    }
+    std::vector<Tensor*> const& inputs() const
+    {
+        return mInputs;
+    }
+    std::vector<Tensor*> const& outputs() const
+    {
+        return mOutputs;
+    }
+    std::optional<nvinfer1::DataType> precision() const
+    {
+        return mPrecision;
+    }
+    std::optional<nvinfer1::DataType> requestedOutputType(int32_t index) const
+    {
+        return index < static_cast<int32_t>(mOutputTypes.size()) ? mOutputTypes[index] : std::nullopt;
+    }
+    //! Creates the layer's output tensors (called once, by the network).
+    void createOutputs(int32_t count);
+
+protected:
+    // Shared implementation of nvinfer1::ILayer for LayerBase.
+    void setLayerName(char const* name);
+    bool setLayerInput(int32_t index, Tensor& tensor);
+    void setLayerPrecision(std::optional<nvinfer1::DataType> type)
+    {
+        mPrecision = type;
+    }
+    void setLayerOutputType(int32_t index, std::optional<nvinfer1::DataType> type);
+    Network& network() const
+    {
+        return mNetwork;
+    }
+    std::string mMetadata;
+
+private:
+    Network& mNetwork;
+    std::string mName;
+    std::vector<Tensor*> mInputs;
+    std::vector<Tensor*> mOutputs;
+    int32_t mMinInputs;
+    int32_t mMaxInputs;
+    std::optional<nvinfer1::DataType> mPrecision;
+    std::vector<std::optional<nvinfer1::DataType>> mOutputTypes;
+};
+
+//! Implements the nvinfer1::ILayer part of a layer interface once for every kind.
+template <typename Api, typename Params>
+class LayerBase : public Api, public Layer
+{
+public:
+    LayerBase(Network& network, std::string name, std::vector<Tensor*> inputs, Params params, int32_t minInputs,
+        int32_t maxInputs)
+        : Layer(network, std::move(name), std::move(inputs), minInputs, maxInputs)
+        , mParams(std::move(params))
+    {
+    }
+
+    nvinfer1::ILayer& api() override
+    {
+        return *this;
+    }
+    LayerParams const& params() const override
+    {
+        return mParams;
+    }
+
+    nvinfer1::LayerType getType() const noexcept override
+    {
+        return mParams.type();
+    }
+    void setName(char const* name) noexcept override
+    {
+        setLayerName(name);
+    }
+    char const* getName() const noexcept override
+    {
+        return name().c_str();
+    }
+    int32_t getNbInputs() const noexcept override
+    {
+        return static_cast<int32_t>(inputs().size());
+    }
+    nvinfer1::ITensor* getInput(int32_t index) const noexcept override
+    {
+        return index >= 0 && index < getNbInputs() ? inputs()[index] : nullptr;
+    }
+    int32_t getNbOutputs() const noexcept override
+    {
+        return static_cast<int32_t>(outputs().size());
+    }
+    nvinfer1::ITensor* getOutput(int32_t index) const noexcept override
+    {
+        return index >= 0 && index < getNbOutputs() ? outputs()[index] : nullptr;
+    }
+    void setInput(int32_t index, nvinfer1::ITensor& tensor) noexcept override
+    {
+        setLayerInput(index, static_cast<Tensor&>(tensor));
+    }
+    void setPrecision(nvinfer1::DataType dataType) noexcept override
+    {
+        setLayerPrecision(dataType);
+    }
+    nvinfer1::DataType getPrecision() const noexcept override
+    {
+        return precision().value_or(nvinfer1::DataType::kFLOAT);
+    }
+    bool precisionIsSet() const noexcept override
+    {
+        return precision().has_value();
+    }
+    void resetPrecision() noexcept override
+    {
+        setLayerPrecision(std::nullopt);
+    }
+    void setOutputType(int32_t index, nvinfer1::DataType dataType) noexcept override
+    {
+        setLayerOutputType(index, dataType);
+    }
+    nvinfer1::DataType getOutputType(int32_t index) const noexcept override
+    {
+        auto requested = requestedOutputType(index);
+        if (requested)
+        {
+            return *requested;
+        }
+        nvinfer1::ITensor* output = getOutput(index);
+        return output ? output->getType() : nvinfer1::DataType::kFLOAT;
+    }
+    bool outputTypeIsSet(int32_t index) const noexcept override
+    {
+        return requestedOutputType(index).has_value();
+    }
+    void resetOutputType(int32_t index) noexcept override
+    {
+        setLayerOutputType(index, std::nullopt);
+    }
+    void setMetadata(char const* metadata) noexcept override
+    {
+        mMetadata = metadata ? metadata : "";
+    }
+    char const* getMetadata() const noexcept override
+    {
+        return mMetadata.c_str();
+    }
+
+protected:
+    Params& mutableParams()
+    {
+        return mParams;
+    }
+    Params const& typedParams() const
+    {
+        return mParams;
+    }
+
+private:
+    Params mParams;
+};
+
+} // namespace kiln::network

@@ -1,0 +1,150 @@
+#include "network/layers/elementwise.h"
+
+#include "network/network.h"
+
+namespace kiln::network
+{
+namespace
+{
+
+using nvinfer1::DataType;
+using nvinfer1::ElementWiseOperation;
+
+bool isLogical(ElementWiseOperation op)
+{
+    return op == ElementWiseOperation::kAND || op == ElementWiseOperation::kOR || op == ElementWiseOperation::kXOR;
+}
+
+bool isComparison(ElementWiseOperation op)
+{
+    return op == ElementWiseOperation::kEQUAL || op == ElementWiseOperation::kGREATER
+        || op == ElementWiseOperation::kLESS;
+}
+
+//! Shape-value arithmetic for integer shape tensors (sizes computed from shapes).
+nvinfer1::IDimensionExpr const* combineValues(
+    nvinfer1::IExprBuilder& builder, ElementWiseOperation op, nvinfer1::IDimensionExpr const* a,
+    nvinfer1::IDimensionExpr const* b)
+{
+    using nvinfer1::DimensionOperation;
+    switch (op)
+    {
+    case ElementWiseOperation::kSUM: return builder.operation(DimensionOperation::kSUM, *a, *b);
+    case ElementWiseOperation::kSUB: return builder.operation(DimensionOperation::kSUB, *a, *b);
+    case ElementWiseOperation::kPROD: return builder.operation(DimensionOperation::kPROD, *a, *b);
+    case ElementWiseOperation::kMAX: return builder.operation(DimensionOperation::kMAX, *a, *b);
+    case ElementWiseOperation::kMIN: return builder.operation(DimensionOperation::kMIN, *a, *b);
+    case ElementWiseOperation::kFLOOR_DIV: return builder.operation(DimensionOperation::kFLOOR_DIV, *a, *b);
+    case ElementWiseOperation::kEQUAL: return builder.operation(DimensionOperation::kEQUAL, *a, *b);
+    case ElementWiseOperation::kLESS: return builder.operation(DimensionOperation::kLESS, *a, *b);
+    case ElementWiseOperation::kGREATER: return builder.operation(DimensionOperation::kLESS, *b, *a);
+    default: return nullptr; // kDIV truncates toward zero, kPOW, logical ops: not shape arithmetic
+    }
+}
+
+} // namespace
+
+bool broadcastShapes(InferenceContext& ctx, int32_t first, int32_t second, std::vector<Dim>& out)
+{
+    int32_t const rank = ctx.rank(first);
+    if (ctx.rank(second) != rank)
+    {
+        return ctx.fail("inputs " + std::to_string(first) + " and " + std::to_string(second) + " have ranks "
+            + std::to_string(rank) + " and " + std::to_string(ctx.rank(second))
+            + "; broadcasting needs equal ranks (insert 1-extents with a shuffle)");
+    }
+    out.clear();
+    for (int32_t i = 0; i < rank; ++i)
+    {
+        Dim a = ctx.dim(first, i);
+        Dim b = ctx.dim(second, i);
+        if (a.isConstant() && b.isConstant())
+        {
+            if (a.constant() != b.constant() && a.constant() != 1 && b.constant() != 1)
+            {
+                return ctx.fail("dimension " + std::to_string(i) + " does not broadcast: "
+                    + std::to_string(a.constant()) + " vs " + std::to_string(b.constant()));
+            }
+            out.push_back(a.constant() == 1 ? b : a);
+        }
+        else if (a.isConstant() && a.constant() == 1)
+        {
+            out.push_back(b);
+        }
+        else if ((b.isConstant() && b.constant() == 1) || a.get() == b.get())
+        {
+            out.push_back(a);
+        }
+        else
+        {
+            // Equal at run time, or one of them 1: the larger is the result.
+            out.push_back(a.max(b));
+        }
+    }
+    return true;
+}
+
+bool ElementWiseParams::infer(InferenceContext& ctx) const
+{
+    if (ctx.nbInputs() != 2 || !ctx.hasInput(0) || !ctx.hasInput(1))
+    {
+        return ctx.fail("an element-wise layer takes exactly two inputs");
+    }
+    DataType const type = ctx.input(0).type;
+    if (ctx.input(1).type != type)
+    {
+        return ctx.fail("the two inputs have different types; insert a cast layer");
+    }
+    if (isLogical(operation) != (type == DataType::kBOOL))
+    {
+        return ctx.fail(isLogical(operation) ? "logical operations (AND, OR, XOR) take BOOL inputs"
+                                             : "this operation does not take BOOL inputs");
+    }
+    std::vector<Dim> dims;
+    if (!broadcastShapes(ctx, 0, 1, dims))
+    {
+        return false;
+    }
+    DataType const outputType = isComparison(operation) ? DataType::kBOOL : type;
+    if (!ctx.setOutput(0, outputType, dims))
+    {
+        return false;
+    }
+    auto const& a = ctx.input(0).values;
+    auto const& b = ctx.input(1).values;
+    if (a && b && (a->size() == b->size() || a->size() == 1 || b->size() == 1) && outputType != DataType::kBOOL)
+    {
+        size_t const count = std::max(a->size(), b->size());
+        std::vector<nvinfer1::IDimensionExpr const*> values;
+        for (size_t i = 0; i < count; ++i)
+        {
+            auto const* value = combineValues(
+                ctx.builder(), operation, (*a)[a->size() == 1 ? 0 : i], (*b)[b->size() == 1 ? 0 : i]);
+            if (value == nullptr)
+            {
+                return true; // not shape arithmetic: an ordinary tensor
+            }
+            values.push_back(value);
+        }
+        ctx.output(0).values = std::move(values);
+    }
+    return true;
+}
+
+void ElementWiseParams::write(plan::ByteWriter& writer) const
+{
+    plan::writeEnum(writer, operation);
+}
+
+bool ElementWiseParams::read(plan::ByteReader& reader)
+{
+    return plan::readEnum(reader, operation, "element-wise operation");
+}
+
+void ElementWiseLayer::setOperation(nvinfer1::ElementWiseOperation op) noexcept
+{
+    mutableParams().operation = op;
+    network().invalidate();
+}
+
+} // namespace kiln::network

@@ -1,0 +1,40 @@
+// IElementWiseLayer: a binary operation with broadcasting (equal ranks, extents equal or 1).
+#pragma once
+
+#include "network/layer.h"
+
+namespace kiln::network
+{
+
+struct ElementWiseParams final : LayerParams
+{
+    nvinfer1::ElementWiseOperation operation{nvinfer1::ElementWiseOperation::kSUM};
+
+    nvinfer1::LayerType type() const override
+    {
+        return nvinfer1::LayerType::kELEMENTWISE;
+    }
+    bool infer(InferenceContext& ctx) const override;
+    void write(plan::ByteWriter& writer) const override;
+    bool read(plan::ByteReader& reader) override;
+    std::unique_ptr<LayerParams> clone() const override
+    {
+        return std::make_unique<ElementWiseParams>(*this);
+    }
+};
+
+class ElementWiseLayer final : public LayerBase<nvinfer1::IElementWiseLayer, ElementWiseParams>
+{
+public:
+    using LayerBase::LayerBase;
+    void setOperation(nvinfer1::ElementWiseOperation op) noexcept override;
+    nvinfer1::ElementWiseOperation getOperation() const noexcept override
+    {
+        return typedParams().operation;
+    }
+};
+
+//! The broadcast shape of two inputs of equal rank, or a message why they do not broadcast.
+bool broadcastShapes(InferenceContext& ctx, int32_t first, int32_t second, std::vector<Dim>& out);
+
+} // namespace kiln::network

@@ -1,0 +1,293 @@
+#include "network/network.h"
+
+#include "core/logging.h"
+
+#include <algorithm>
+
+namespace kiln::network
+{
+
+Network::Network(nvinfer1::IBuilder& builder, nvinfer1::NetworkDefinitionCreationFlags flags)
+    : mBuilder(builder)
+    , mFlags(flags)
+{
+}
+
+Network::~Network() noexcept = default;
+
+bool Network::owns(nvinfer1::ITensor const* tensor) const
+{
+    return std::any_of(mTensors.begin(), mTensors.end(), [&](auto const& t) { return t.get() == tensor; });
+}
+
+Tensor* Network::createTensor(std::string name)
+{
+    mTensors.push_back(std::make_unique<Tensor>(*this, std::move(name), nvinfer1::DataType::kFLOAT, nvinfer1::Dims{}));
+    return mTensors.back().get();
+}
+
+bool Network::checkInputs(char const* what, std::vector<nvinfer1::ITensor*> const& inputs) const
+{
+    for (size_t i = 0; i < inputs.size(); ++i)
+    {
+        if (inputs[i] == nullptr)
+        {
+            logError(std::string("INetworkDefinition::") + what + ": input " + std::to_string(i) + " is null");
+            return false;
+        }
+        if (!owns(inputs[i]))
+        {
+            logError(std::string("INetworkDefinition::") + what + ": input " + std::to_string(i) + " (\""
+                + inputs[i]->getName() + "\") does not belong to this network");
+            return false;
+        }
+    }
+    return true;
+}
+
+nvinfer1::ITensor* Network::addInput(char const* name, nvinfer1::DataType type, nvinfer1::Dims const& dims) noexcept
+{
+    if (name == nullptr || *name == '\0')
+    {
+        logError("INetworkDefinition::addInput: the name is null or empty");
+        return nullptr;
+    }
+    if (dims.nbDims < 0 || dims.nbDims > nvinfer1::Dims::MAX_DIMS)
+    {
+        logError(std::string("INetworkDefinition::addInput: rank ") + std::to_string(dims.nbDims) + " of input \"" + name
+            + "\" is out of range (0 to 8)");
+        return nullptr;
+    }
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        if (dims.d[i] < -1)
+        {
+            logError(std::string("INetworkDefinition::addInput: dimension ") + std::to_string(i) + " of input \"" + name
+                + "\" is " + std::to_string(dims.d[i]) + " (use -1 for a dimension given at run time)");
+            return nullptr;
+        }
+    }
+    for (Tensor* input : mInputs)
+    {
+        if (input->name() == name)
+        {
+            logError(std::string("INetworkDefinition::addInput: there is already an input named \"") + name + "\"");
+            return nullptr;
+        }
+    }
+    mTensors.push_back(std::make_unique<Tensor>(*this, name, type, dims));
+    Tensor* tensor = mTensors.back().get();
+    tensor->setNetworkInput(true);
+    mInputs.push_back(tensor);
+    invalidate();
+    return tensor;
+}
+
+void Network::markOutput(nvinfer1::ITensor& tensor) noexcept
+{
+    if (!owns(&tensor))
+    {
+        logError(std::string("INetworkDefinition::markOutput: tensor \"") + tensor.getName()
+            + "\" does not belong to this network");
+        return;
+    }
+    auto* t = static_cast<Tensor*>(&tensor);
+    if (std::find(mOutputs.begin(), mOutputs.end(), t) == mOutputs.end())
+    {
+        t->setNetworkOutput(true);
+        mOutputs.push_back(t);
+    }
+}
+
+void Network::unmarkOutput(nvinfer1::ITensor& tensor) noexcept
+{
+    auto* t = static_cast<Tensor*>(&tensor);
+    auto it = std::find(mOutputs.begin(), mOutputs.end(), t);
+    if (it == mOutputs.end())
+    {
+        logError(std::string("INetworkDefinition::unmarkOutput: tensor \"") + tensor.getName()
+            + "\" is not a network output");
+        return;
+    }
+    t->setNetworkOutput(false);
+    mOutputs.erase(it);
+}
+
+int32_t Network::getNbLayers() const noexcept
+{
+    return static_cast<int32_t>(mLayers.size());
+}
+
+nvinfer1::ILayer* Network::getLayer(int32_t index) const noexcept
+{
+    return index >= 0 && index < getNbLayers() ? &mLayers[index]->api() : nullptr;
+}
+
+int32_t Network::getNbInputs() const noexcept
+{
+    return static_cast<int32_t>(mInputs.size());
+}
+
+nvinfer1::ITensor* Network::getInput(int32_t index) const noexcept
+{
+    return index >= 0 && index < getNbInputs() ? mInputs[index] : nullptr;
+}
+
+int32_t Network::getNbOutputs() const noexcept
+{
+    return static_cast<int32_t>(mOutputs.size());
+}
+
+nvinfer1::ITensor* Network::getOutput(int32_t index) const noexcept
+{
+    return index >= 0 && index < getNbOutputs() ? mOutputs[index] : nullptr;
+}
+
+void Network::removeTensor(nvinfer1::ITensor& tensor) noexcept
+{
+    auto* t = static_cast<Tensor*>(&tensor);
+    if (!owns(t))
+    {
+        logError("INetworkDefinition::removeTensor: the tensor does not belong to this network");
+        return;
+    }
+    bool const used = std::any_of(mLayers.begin(), mLayers.end(), [&](auto const& layer) {
+        return std::find(layer->inputs().begin(), layer->inputs().end(), t) != layer->inputs().end();
+    });
+    if (used || t->producer() != nullptr)
+    {
+        logError("INetworkDefinition::removeTensor: \"" + t->name() + "\" is still produced or used by a layer");
+        return;
+    }
+    std::erase(mInputs, t);
+    std::erase(mOutputs, t);
+    std::erase_if(mTensors, [&](auto const& owned) { return owned.get() == t; });
+    invalidate();
+}
+
+void Network::setName(char const* name) noexcept
+{
+    mName = name ? name : "";
+}
+
+char const* Network::getName() const noexcept
+{
+    return mName.c_str();
+}
+
+nvinfer1::NetworkDefinitionCreationFlags Network::getFlags() const noexcept
+{
+    return mFlags;
+}
+
+bool Network::getFlag(nvinfer1::NetworkDefinitionCreationFlag flag) const noexcept
+{
+    return (mFlags & (1U << static_cast<uint32_t>(flag))) != 0;
+}
+
+nvinfer1::IBuilder& Network::getBuilder() const noexcept
+{
+    return mBuilder;
+}
+
+bool Network::inferAll(NetworkFacts& facts, std::string& error) const
+{
+    facts = NetworkFacts{};
+    shape::ExprBuilder& exprs = *facts.exprs;
+    for (Tensor* input : mInputs)
+    {
+        nvinfer1::Dims const dims = input->getDimensions();
+        TensorFacts inputFacts;
+        inputFacts.type = input->getType();
+        inputFacts.dims.nbDims = dims.nbDims;
+        std::vector<shape::Expr const*> symbols(dims.nbDims, nullptr);
+        for (int32_t i = 0; i < dims.nbDims; ++i)
+        {
+            if (dims.d[i] < 0)
+            {
+                symbols[i] = exprs.newSymbol(input->name() + ".d" + std::to_string(i));
+                inputFacts.dims.d[i] = symbols[i];
+            }
+            else
+            {
+                inputFacts.dims.d[i] = exprs.constant(dims.d[i]);
+            }
+        }
+        facts.inputSymbols[input] = std::move(symbols);
+        facts.tensors[input] = std::move(inputFacts);
+    }
+    for (auto const& layer : mLayers)
+    {
+        std::vector<TensorFacts const*> inputFacts;
+        for (Tensor* input : layer->inputs())
+        {
+            auto it = input ? facts.tensors.find(input) : facts.tensors.end();
+            if (input != nullptr && it == facts.tensors.end())
+            {
+                error = "layer \"" + layer->name() + "\": input \"" + input->name()
+                    + "\" is neither a network input nor produced by an earlier layer";
+                return false;
+            }
+            inputFacts.push_back(input ? &it->second : nullptr);
+        }
+        InferenceContext ctx(exprs, std::move(inputFacts), static_cast<int32_t>(layer->outputs().size()));
+        if (!layer->params().infer(ctx))
+        {
+            error = "layer \"" + layer->name() + "\": " + (ctx.error().empty() ? "shape inference failed" : ctx.error());
+            return false;
+        }
+        for (size_t i = 0; i < layer->outputs().size(); ++i)
+        {
+            TensorFacts& out = ctx.outputs()[i];
+            if (auto requested = layer->requestedOutputType(static_cast<int32_t>(i)))
+            {
+                out.type = *requested;
+            }
+            else if (layer->outputs()[i]->typeRequested())
+            {
+                out.type = layer->outputs()[i]->getType();
+            }
+            facts.tensors[layer->outputs()[i]] = std::move(out);
+        }
+    }
+    return true;
+}
+
+bool Network::refreshShapes() const
+{
+    if (!mFactsValid)
+    {
+        std::string error;
+        NetworkFacts facts;
+        if (!inferAll(facts, error))
+        {
+            logError("network shape inference: " + error);
+            return false;
+        }
+        mFacts = std::move(facts);
+        mFactsValid = true;
+    }
+    for (auto const& [tensor, facts] : mFacts.tensors)
+    {
+        if (tensor->isNetworkInput())
+        {
+            continue;
+        }
+        auto* mutableTensor = const_cast<Tensor*>(tensor);
+        nvinfer1::Dims dims{};
+        dims.nbDims = facts.dims.nbDims;
+        for (int32_t i = 0; i < dims.nbDims; ++i)
+        {
+            dims.d[i] = facts.dims.d[i]->isConstant() ? facts.dims.d[i]->getConstantValue() : -1;
+        }
+        mutableTensor->setInferredDimensions(dims);
+        if (!tensor->typeRequested())
+        {
+            mutableTensor->setInferredType(facts.type);
+        }
+        mutableTensor->setShapeTensor(facts.values.has_value());
+    }
+    return true;
+}
+
+} // namespace kiln::network

@@ -1,0 +1,150 @@
+// The network an application builds (the object behind INetworkDefinition).
+#pragma once
+
+#include "network/inference.h"
+#include "network/layer.h"
+#include "network/tensor.h"
+#include "shape/expr_builder.h"
+
+#include <NvInfer.h>
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace kiln::network
+{
+
+//! Shapes and types of every tensor of a network, inferred symbolically.
+struct NetworkFacts
+{
+    std::unique_ptr<shape::ExprBuilder> exprs = std::make_unique<shape::ExprBuilder>();
+    std::unordered_map<Tensor const*, TensorFacts> tensors;
+    //! For each network input, the symbol of each dimension given as -1 (nullptr where fixed).
+    std::unordered_map<Tensor const*, std::vector<shape::Expr const*>> inputSymbols;
+};
+
+class Network final : public nvinfer1::INetworkDefinition
+{
+public:
+    Network(nvinfer1::IBuilder& builder, nvinfer1::NetworkDefinitionCreationFlags flags);
+    ~Network() noexcept override;
+
+    // nvinfer1::INetworkDefinition
+    nvinfer1::ITensor* addInput(char const* name, nvinfer1::DataType type, nvinfer1::Dims const& dims) noexcept override;
+    void markOutput(nvinfer1::ITensor& tensor) noexcept override;
+    void unmarkOutput(nvinfer1::ITensor& tensor) noexcept override;
+    nvinfer1::IActivationLayer* addActivation(nvinfer1::ITensor& input, nvinfer1::ActivationType type) noexcept override;
+    nvinfer1::IElementWiseLayer* addElementWise(
+        nvinfer1::ITensor& input1, nvinfer1::ITensor& input2, nvinfer1::ElementWiseOperation op) noexcept override;
+    nvinfer1::IUnaryLayer* addUnary(nvinfer1::ITensor& input, nvinfer1::UnaryOperation operation) noexcept override;
+    nvinfer1::IScaleLayer* addScale(nvinfer1::ITensor& input, nvinfer1::ScaleMode mode, nvinfer1::Weights shift,
+        nvinfer1::Weights scale, nvinfer1::Weights power) noexcept override;
+    nvinfer1::IScaleLayer* addScaleNd(nvinfer1::ITensor& input, nvinfer1::ScaleMode mode, nvinfer1::Weights shift,
+        nvinfer1::Weights scale, nvinfer1::Weights power, int32_t channelAxis) noexcept override;
+    nvinfer1::ISoftMaxLayer* addSoftMax(nvinfer1::ITensor& input) noexcept override;
+    nvinfer1::IConcatenationLayer* addConcatenation(nvinfer1::ITensor* const* inputs, int32_t nbInputs) noexcept override;
+    nvinfer1::IShuffleLayer* addShuffle(nvinfer1::ITensor& input) noexcept override;
+    nvinfer1::IMatrixMultiplyLayer* addMatrixMultiply(nvinfer1::ITensor& input0, nvinfer1::MatrixOperation op0,
+        nvinfer1::ITensor& input1, nvinfer1::MatrixOperation op1) noexcept override;
+    nvinfer1::IConstantLayer* addConstant(nvinfer1::Dims const& dimensions, nvinfer1::Weights weights) noexcept override;
+    nvinfer1::IReduceLayer* addReduce(nvinfer1::ITensor& input, nvinfer1::ReduceOperation operation,
+        uint32_t reduceAxes, bool keepDimensions) noexcept override;
+    nvinfer1::ISliceLayer* addSlice(nvinfer1::ITensor& input, nvinfer1::Dims const& start, nvinfer1::Dims const& size,
+        nvinfer1::Dims const& stride) noexcept override;
+    nvinfer1::ITopKLayer* addTopK(
+        nvinfer1::ITensor& input, nvinfer1::TopKOperation op, int32_t k, uint32_t reduceAxes) noexcept override;
+    nvinfer1::ITopKLayer* addTopK(nvinfer1::ITensor& input, nvinfer1::TopKOperation op, int32_t k, uint32_t reduceAxes,
+        nvinfer1::DataType indicesType) noexcept override;
+    nvinfer1::IIdentityLayer* addIdentity(nvinfer1::ITensor& input) noexcept override;
+    nvinfer1::ICastLayer* addCast(nvinfer1::ITensor& input, nvinfer1::DataType toType) noexcept override;
+    nvinfer1::IResizeLayer* addResize(nvinfer1::ITensor& input) noexcept override;
+    nvinfer1::IGatherLayer* addGather(nvinfer1::ITensor& data, nvinfer1::ITensor& indices, int32_t axis) noexcept override;
+    nvinfer1::IGatherLayer* addGatherV2(
+        nvinfer1::ITensor& data, nvinfer1::ITensor& indices, nvinfer1::GatherMode mode) noexcept override;
+    nvinfer1::INormalizationLayer* addNormalization(nvinfer1::ITensor& input, nvinfer1::ITensor& scale,
+        nvinfer1::ITensor& bias, uint32_t axesMask) noexcept override;
+    nvinfer1::IPaddingLayer* addPaddingNd(
+        nvinfer1::ITensor& input, nvinfer1::Dims const& prePadding, nvinfer1::Dims const& postPadding) noexcept override;
+    nvinfer1::ISelectLayer* addSelect(
+        nvinfer1::ITensor& condition, nvinfer1::ITensor& thenInput, nvinfer1::ITensor& elseInput) noexcept override;
+    nvinfer1::IShapeLayer* addShape(nvinfer1::ITensor& input) noexcept override;
+    nvinfer1::IFillLayer* addFill(
+        nvinfer1::Dims const& dimensions, nvinfer1::FillOperation op, nvinfer1::DataType outputType) noexcept override;
+    nvinfer1::IOneHotLayer* addOneHot(
+        nvinfer1::ITensor& indices, nvinfer1::ITensor& values, nvinfer1::ITensor& depth, int32_t axis) noexcept override;
+    nvinfer1::IConvolutionLayer* addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
+        nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
+    nvinfer1::IDeconvolutionLayer* addDeconvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
+        nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
+    nvinfer1::IPoolingLayer* addPoolingNd(
+        nvinfer1::ITensor& input, nvinfer1::PoolingType type, nvinfer1::Dims const& windowSize) noexcept override;
+    nvinfer1::IPluginV2Layer* addPluginV2(
+        nvinfer1::ITensor* const* inputs, int32_t nbInputs, nvinfer1::IPluginV2& plugin) noexcept override;
+    nvinfer1::IPluginV3Layer* addPluginV3(nvinfer1::ITensor* const* inputs, int32_t nbInputs,
+        nvinfer1::ITensor* const* shapeInputs, int32_t nbShapeInputs, nvinfer1::IPluginV3& plugin) noexcept override;
+    int32_t getNbLayers() const noexcept override;
+    nvinfer1::ILayer* getLayer(int32_t index) const noexcept override;
+    int32_t getNbInputs() const noexcept override;
+    nvinfer1::ITensor* getInput(int32_t index) const noexcept override;
+    int32_t getNbOutputs() const noexcept override;
+    nvinfer1::ITensor* getOutput(int32_t index) const noexcept override;
+    void removeTensor(nvinfer1::ITensor& tensor) noexcept override;
+    void setName(char const* name) noexcept override;
+    char const* getName() const noexcept override;
+    nvinfer1::NetworkDefinitionCreationFlags getFlags() const noexcept override;
+    bool getFlag(nvinfer1::NetworkDefinitionCreationFlag flag) const noexcept override;
+    nvinfer1::IBuilder& getBuilder() const noexcept override;
+
+    // For the builder and for layers.
+    std::vector<std::unique_ptr<Layer>> const& layers() const
+    {
+        return mLayers;
+    }
+    std::vector<Tensor*> const& inputs() const
+    {
+        return mInputs;
+    }
+    std::vector<Tensor*> const& outputs() const
+    {
+        return mOutputs;
+    }
+    bool owns(nvinfer1::ITensor const* tensor) const;
+    //! A new tensor owned by the network (for layer outputs).
+    Tensor* createTensor(std::string name);
+    //! Something that shapes depend on changed: infer again when next asked.
+    void invalidate()
+    {
+        mFactsValid = false;
+    }
+    //! Infers (if needed) the shapes of every tensor and copies them onto the tensors.
+    //! False, with the message logged, when a layer's inference fails.
+    bool refreshShapes() const;
+    //! Infers every tensor's facts afresh into facts. error names the failing layer.
+    bool inferAll(NetworkFacts& facts, std::string& error) const;
+    //! The next "(Unnamed Layer* N)" number.
+    int32_t nextLayerNumber()
+    {
+        return mLayerCounter++;
+    }
+
+private:
+    template <typename LayerType, typename Params>
+    LayerType* addLayer(char const* kindName, std::vector<nvinfer1::ITensor*> const& inputs, Params params,
+        int32_t minInputs, int32_t maxInputs);
+    bool checkInputs(char const* what, std::vector<nvinfer1::ITensor*> const& inputs) const;
+
+    nvinfer1::IBuilder& mBuilder;
+    nvinfer1::NetworkDefinitionCreationFlags mFlags;
+    std::string mName;
+    std::vector<std::unique_ptr<Tensor>> mTensors;
+    std::vector<std::unique_ptr<Layer>> mLayers;
+    std::vector<Tensor*> mInputs;
+    std::vector<Tensor*> mOutputs;
+    int32_t mLayerCounter{0};
+    mutable NetworkFacts mFacts;
+    mutable bool mFactsValid{false};
+};
+
+} // namespace kiln::network

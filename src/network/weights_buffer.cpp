@@ -1,0 +1,115 @@
+#include "network/weights_buffer.h"
+
+#include "core/half.h"
+
+#include <cstring>
+
+namespace kiln::network
+{
+
+size_t weightsElementSize(nvinfer1::DataType type)
+{
+    using nvinfer1::DataType;
+    switch (type)
+    {
+    case DataType::kFLOAT:
+    case DataType::kINT32: return 4;
+    case DataType::kHALF:
+    case DataType::kBF16: return 2;
+    case DataType::kINT8:
+    case DataType::kUINT8:
+    case DataType::kBOOL: return 1;
+    case DataType::kINT64: return 8;
+    default: return 0;
+    }
+}
+
+WeightsBuffer::WeightsBuffer(nvinfer1::Weights const& weights)
+    : mType(weights.type)
+    , mCount(weights.count > 0 ? weights.count : 0)
+{
+    size_t const bytes = static_cast<size_t>(mCount) * weightsElementSize(mType);
+    if (bytes > 0 && weights.values != nullptr)
+    {
+        mBytes.resize(bytes);
+        std::memcpy(mBytes.data(), weights.values, bytes);
+    }
+    else
+    {
+        mCount = 0;
+    }
+}
+
+std::vector<float> WeightsBuffer::toFloat() const
+{
+    using nvinfer1::DataType;
+    std::vector<float> out(static_cast<size_t>(mCount));
+    for (int64_t i = 0; i < mCount; ++i)
+    {
+        uint8_t const* p = mBytes.data() + i * weightsElementSize(mType);
+        switch (mType)
+        {
+        case DataType::kFLOAT: std::memcpy(&out[i], p, 4); break;
+        case DataType::kHALF:
+        {
+            uint16_t bits;
+            std::memcpy(&bits, p, 2);
+            out[i] = halfBitsToFloat(bits);
+            break;
+        }
+        case DataType::kBF16:
+        {
+            uint16_t bits;
+            std::memcpy(&bits, p, 2);
+            out[i] = bf16BitsToFloat(bits);
+            break;
+        }
+        case DataType::kINT32:
+        {
+            int32_t v;
+            std::memcpy(&v, p, 4);
+            out[i] = static_cast<float>(v);
+            break;
+        }
+        case DataType::kINT64:
+        {
+            int64_t v;
+            std::memcpy(&v, p, 8);
+            out[i] = static_cast<float>(v);
+            break;
+        }
+        case DataType::kINT8: out[i] = static_cast<float>(static_cast<int8_t>(*p)); break;
+        case DataType::kUINT8:
+        case DataType::kBOOL: out[i] = static_cast<float>(*p); break;
+        default: out[i] = 0.0f; break;
+        }
+    }
+    return out;
+}
+
+void WeightsBuffer::write(plan::ByteWriter& writer) const
+{
+    plan::writeEnum(writer, mType);
+    writer.write(mCount);
+    writer.writeBytes(mBytes.data(), mBytes.size());
+}
+
+bool WeightsBuffer::read(plan::ByteReader& reader, char const* what)
+{
+    uint8_t const* data = nullptr;
+    size_t size = 0;
+    if (!plan::readEnum(reader, mType, what) || !reader.read(mCount, what) || !reader.readBytes(data, size, what))
+    {
+        return false;
+    }
+    size_t const elementSize = weightsElementSize(mType);
+    if (mCount < 0 || elementSize == 0 || size != static_cast<size_t>(mCount) * elementSize)
+    {
+        return reader.fail(std::string(what) + ": " + std::to_string(size) + " bytes do not hold "
+            + std::to_string(mCount) + " elements of the stored type");
+    }
+    mBytes.assign(data, data + size);
+    return true;
+}
+
+} // namespace kiln::network

@@ -1,0 +1,58 @@
+// A copy of nvinfer1::Weights that the network owns, so the application's
+// buffers need not outlive the build (TensorRT requires that they do).
+#pragma once
+
+#include "plan/byte_io.h"
+
+#include <NvInferRuntime.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln::network
+{
+
+class WeightsBuffer
+{
+public:
+    WeightsBuffer() = default;
+    //! Copies count elements of type from weights.values (nothing when count is 0).
+    explicit WeightsBuffer(nvinfer1::Weights const& weights);
+
+    nvinfer1::Weights view() const
+    {
+        return nvinfer1::Weights{mType, mBytes.empty() ? nullptr : mBytes.data(), mCount};
+    }
+    nvinfer1::DataType type() const
+    {
+        return mType;
+    }
+    int64_t count() const
+    {
+        return mCount;
+    }
+    bool empty() const
+    {
+        return mCount == 0;
+    }
+    void const* data() const
+    {
+        return mBytes.data();
+    }
+    //! The elements as float, whatever the stored type (FP32, FP16, BF16, INT8, INT32, INT64).
+    std::vector<float> toFloat() const;
+
+    void write(plan::ByteWriter& writer) const;
+    bool read(plan::ByteReader& reader, char const* what);
+
+private:
+    nvinfer1::DataType mType{nvinfer1::DataType::kFLOAT};
+    int64_t mCount{0};
+    std::vector<uint8_t> mBytes;
+};
+
+//! Bytes per element of weights of the given type; 0 when weights cannot have that type.
+size_t weightsElementSize(nvinfer1::DataType type);
+
+} // namespace kiln::network

@@ -1,0 +1,83 @@
+#include "plan/expr_table.h"
+
+namespace kiln::plan
+{
+
+int32_t ExprTableWriter::add(shape::Expr const& root)
+{
+    // Iterative post-order walk: operands get their indices before the node that uses them.
+    std::vector<std::pair<shape::Expr const*, bool>> stack{{&root, false}};
+    while (!stack.empty())
+    {
+        auto [expr, operandsDone] = stack.back();
+        stack.pop_back();
+        if (mIndex.count(expr) != 0)
+        {
+            continue;
+        }
+        ExprNode node;
+        node.kind = static_cast<uint8_t>(expr->kind());
+        switch (expr->kind())
+        {
+        case shape::ExprKind::kCONSTANT: node.value = expr->constantValue(); break;
+        case shape::ExprKind::kSYMBOL:
+            node.symbol = mSymbolIndex(expr->symbolId());
+            if (node.symbol < 0)
+            {
+                mError = "the runtime dimension \"" + std::string(expr->symbolName())
+                    + "\" is not a dimension of a network input";
+                return -1;
+            }
+            break;
+        case shape::ExprKind::kOPERATION:
+            if (!operandsDone)
+            {
+                stack.push_back({expr, true});
+                stack.push_back({&expr->second(), false});
+                stack.push_back({&expr->first(), false});
+                continue;
+            }
+            node.op = expr->operation();
+            node.first = mIndex.at(&expr->first());
+            node.second = mIndex.at(&expr->second());
+            break;
+        case shape::ExprKind::kSIZE_TENSOR:
+            mError = "data-dependent output sizes (size tensors) cannot be stored in a plan yet";
+            return -1;
+        }
+        mIndex[expr] = static_cast<int32_t>(mNodes.size());
+        mNodes.push_back(node);
+    }
+    return mIndex.at(&root);
+}
+
+bool rebuildExprTable(std::vector<ExprNode> const& nodes, shape::ExprBuilder& builder,
+    std::vector<shape::Expr const*> const& symbols, std::vector<shape::Expr const*>& out, std::string& error)
+{
+    out.assign(nodes.size(), nullptr);
+    for (size_t i = 0; i < nodes.size(); ++i)
+    {
+        ExprNode const& node = nodes[i];
+        switch (static_cast<shape::ExprKind>(node.kind))
+        {
+        case shape::ExprKind::kCONSTANT: out[i] = builder.constant(node.value); break;
+        case shape::ExprKind::kSYMBOL:
+            out[i] = node.symbol >= 0 && static_cast<size_t>(node.symbol) < symbols.size() ? symbols[node.symbol] : nullptr;
+            break;
+        case shape::ExprKind::kOPERATION:
+            // Indices were validated to refer to earlier nodes.
+            out[i] = builder.apply(node.op, out[node.first], out[node.second]);
+            break;
+        default: out[i] = nullptr; break;
+        }
+        if (out[i] == nullptr)
+        {
+            error = "shape expression " + std::to_string(i) + " cannot be rebuilt"
+                + (builder.lastError().empty() ? std::string() : ": " + builder.lastError());
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace kiln::plan

@@ -1,0 +1,44 @@
+// Shape expressions in a plan: written as a table of nodes (operands before the
+// nodes that use them) and rebuilt into an ExprBuilder when the plan is loaded.
+#pragma once
+
+#include "plan/plan_model.h"
+#include "shape/expr_builder.h"
+
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace kiln::plan
+{
+
+class ExprTableWriter
+{
+public:
+    //! symbolIndex maps a builder symbol to its PlanModel::symbols index (-1 if it has none).
+    ExprTableWriter(std::vector<ExprNode>& nodes, std::function<int32_t(shape::SymbolId)> symbolIndex)
+        : mNodes(nodes)
+        , mSymbolIndex(std::move(symbolIndex))
+    {
+    }
+    //! The node index of expr, adding it and its operands as needed; -1 (with error()) if it cannot be stored.
+    int32_t add(shape::Expr const& expr);
+    std::string const& error() const
+    {
+        return mError;
+    }
+
+private:
+    std::vector<ExprNode>& mNodes;
+    std::function<int32_t(shape::SymbolId)> mSymbolIndex;
+    std::unordered_map<shape::Expr const*, int32_t> mIndex;
+    std::string mError;
+};
+
+//! Rebuilds every node of the table in builder. symbols[i] is the expression of
+//! PlanModel::symbols[i]. False with a message if a node cannot be rebuilt.
+bool rebuildExprTable(std::vector<ExprNode> const& nodes, shape::ExprBuilder& builder,
+    std::vector<shape::Expr const*> const& symbols, std::vector<shape::Expr const*>& out, std::string& error);
+
+} // namespace kiln::plan

@@ -1,0 +1,482 @@
+#include "plan/plan_format.h"
+
+#include "plan/byte_io.h"
+
+#include <cstring>
+
+namespace kiln::plan
+{
+namespace
+{
+
+// Bounds on counts read from a plan, so a corrupted count cannot ask for gigabytes
+// before the reader notices the data is not there.
+constexpr uint32_t kMaxCount = 1U << 24;
+
+bool readCount(ByteReader& reader, uint32_t& count, char const* what)
+{
+    if (!reader.read(count, what))
+    {
+        return false;
+    }
+    if (count > kMaxCount || count > reader.remaining())
+    {
+        return reader.fail(std::string(what) + ": count " + std::to_string(count) + " is impossible here");
+    }
+    return true;
+}
+
+void writeIndices(ByteWriter& writer, std::vector<int32_t> const& indices)
+{
+    writer.write(static_cast<uint32_t>(indices.size()));
+    for (int32_t i : indices)
+    {
+        writer.write(i);
+    }
+}
+
+bool readIndices(ByteReader& reader, std::vector<int32_t>& indices, char const* what)
+{
+    uint32_t count = 0;
+    if (!readCount(reader, count, what))
+    {
+        return false;
+    }
+    indices.resize(count);
+    for (auto& i : indices)
+    {
+        if (!reader.read(i, what))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+void writePayload(ByteWriter& w, PlanModel const& m)
+{
+    w.write(static_cast<int32_t>(m.backend == Backend::kCUDA ? Backend::kCUDA : Backend::kCPU));
+    w.writeString(m.networkName);
+
+    w.write(static_cast<uint32_t>(m.manifest.size()));
+    for (auto const& p : m.manifest)
+    {
+        w.writeString(p.name);
+        w.writeString(p.version);
+        w.writeString(p.pluginNamespace);
+        w.writeString(p.interfaceKind);
+        w.writeString(p.library);
+    }
+
+    w.write(static_cast<uint32_t>(m.exprs.size()));
+    for (auto const& e : m.exprs)
+    {
+        w.write(e.kind);
+        writeEnum(w, e.op);
+        w.write(e.value);
+        w.write(e.symbol);
+        w.write(e.first);
+        w.write(e.second);
+    }
+
+    w.write(static_cast<uint32_t>(m.symbols.size()));
+    for (auto const& s : m.symbols)
+    {
+        w.write(s.tensor);
+        w.write(s.axis);
+    }
+
+    w.write(static_cast<uint32_t>(m.tensors.size()));
+    for (auto const& t : m.tensors)
+    {
+        w.writeString(t.name);
+        writeEnum(w, t.type);
+        writeEnum(w, t.format);
+        writeIndices(w, t.dims);
+        w.write(static_cast<uint8_t>(t.values.has_value()));
+        if (t.values)
+        {
+            writeIndices(w, *t.values);
+        }
+        writeEnum(w, t.ioMode);
+        w.write(t.arenaOffset);
+        w.write(t.maxBytes);
+    }
+    writeIndices(w, m.ioTensors);
+
+    w.write(static_cast<uint32_t>(m.layers.size()));
+    for (auto const& l : m.layers)
+    {
+        writeEnum(w, l.type);
+        w.writeString(l.name);
+        writeIndices(w, l.inputs);
+        writeIndices(w, l.outputs);
+        w.writeBytes(l.params.data(), l.params.size());
+    }
+
+    w.write(static_cast<uint32_t>(m.profiles.size()));
+    for (auto const& p : m.profiles)
+    {
+        w.write(static_cast<uint32_t>(p.inputs.size()));
+        for (auto const& bounds : p.inputs)
+        {
+            for (auto const& dims : bounds)
+            {
+                w.writeDims(dims);
+            }
+        }
+    }
+    w.write(m.arenaBytes);
+    w.write(m.workspaceBytes);
+}
+
+bool readPayload(ByteReader& r, PlanModel& m)
+{
+    uint32_t count = 0;
+    int32_t backend = 0;
+    if (!r.read(backend, "backend") || !r.readString(m.networkName, "network name"))
+    {
+        return false;
+    }
+    if (backend != static_cast<int32_t>(Backend::kCPU) && backend != static_cast<int32_t>(Backend::kCUDA))
+    {
+        return r.fail("unknown backend " + std::to_string(backend));
+    }
+    m.backend = static_cast<Backend>(backend);
+
+    if (!readCount(r, count, "plugin manifest"))
+    {
+        return false;
+    }
+    m.manifest.resize(count);
+    for (auto& p : m.manifest)
+    {
+        if (!r.readString(p.name, "plugin name") || !r.readString(p.version, "plugin version")
+            || !r.readString(p.pluginNamespace, "plugin namespace") || !r.readString(p.interfaceKind, "plugin interface")
+            || !r.readString(p.library, "plugin library"))
+        {
+            return false;
+        }
+    }
+
+    if (!readCount(r, count, "shape expressions"))
+    {
+        return false;
+    }
+    m.exprs.resize(count);
+    for (auto& e : m.exprs)
+    {
+        if (!r.read(e.kind, "expression kind") || !readEnum(r, e.op, "expression operation")
+            || !r.read(e.value, "expression value") || !r.read(e.symbol, "expression symbol")
+            || !r.read(e.first, "expression operand") || !r.read(e.second, "expression operand"))
+        {
+            return false;
+        }
+    }
+
+    if (!readCount(r, count, "symbols"))
+    {
+        return false;
+    }
+    m.symbols.resize(count);
+    for (auto& s : m.symbols)
+    {
+        if (!r.read(s.tensor, "symbol tensor") || !r.read(s.axis, "symbol axis"))
+        {
+            return false;
+        }
+    }
+
+    if (!readCount(r, count, "tensors"))
+    {
+        return false;
+    }
+    m.tensors.resize(count);
+    for (auto& t : m.tensors)
+    {
+        uint8_t hasValues = 0;
+        if (!r.readString(t.name, "tensor name") || !readEnum(r, t.type, "tensor type")
+            || !readEnum(r, t.format, "tensor format") || !readIndices(r, t.dims, "tensor dimensions")
+            || !r.read(hasValues, "tensor values flag"))
+        {
+            return false;
+        }
+        if (hasValues != 0)
+        {
+            t.values.emplace();
+            if (!readIndices(r, *t.values, "tensor values"))
+            {
+                return false;
+            }
+        }
+        if (!readEnum(r, t.ioMode, "tensor I/O mode") || !r.read(t.arenaOffset, "tensor offset")
+            || !r.read(t.maxBytes, "tensor size"))
+        {
+            return false;
+        }
+    }
+    if (!readIndices(r, m.ioTensors, "I/O tensors"))
+    {
+        return false;
+    }
+
+    if (!readCount(r, count, "layers"))
+    {
+        return false;
+    }
+    m.layers.resize(count);
+    for (auto& l : m.layers)
+    {
+        uint8_t const* params = nullptr;
+        size_t paramsSize = 0;
+        if (!readEnum(r, l.type, "layer type") || !r.readString(l.name, "layer name")
+            || !readIndices(r, l.inputs, "layer inputs") || !readIndices(r, l.outputs, "layer outputs")
+            || !r.readBytes(params, paramsSize, "layer parameters"))
+        {
+            return false;
+        }
+        l.params.assign(params, params + paramsSize);
+    }
+
+    if (!readCount(r, count, "optimization profiles"))
+    {
+        return false;
+    }
+    m.profiles.resize(count);
+    for (auto& p : m.profiles)
+    {
+        uint32_t inputs = 0;
+        if (!readCount(r, inputs, "profile inputs"))
+        {
+            return false;
+        }
+        p.inputs.resize(inputs);
+        for (auto& bounds : p.inputs)
+        {
+            for (auto& dims : bounds)
+            {
+                if (!r.readDims(dims, "profile dimensions"))
+                {
+                    return false;
+                }
+            }
+        }
+    }
+    return r.read(m.arenaBytes, "activation memory size") && r.read(m.workspaceBytes, "workspace size");
+}
+
+//! Cross-references that the payload's syntax cannot guarantee.
+bool validate(PlanModel const& m, std::string& error)
+{
+    auto const nbExprs = static_cast<int32_t>(m.exprs.size());
+    auto const nbTensors = static_cast<int32_t>(m.tensors.size());
+    for (int32_t i = 0; i < nbExprs; ++i)
+    {
+        ExprNode const& e = m.exprs[i];
+        bool const isOperation = e.kind == 2;
+        bool const isSymbol = e.kind == 1;
+        bool const operandsOk = isOperation ? (e.first >= 0 && e.first < i && e.second >= 0 && e.second < i)
+                                            : (e.first == -1 && e.second == -1);
+        bool const symbolOk = isSymbol ? (e.symbol >= 0 && e.symbol < static_cast<int32_t>(m.symbols.size()))
+                                       : e.symbol == -1;
+        if (!operandsOk || !symbolOk || e.kind > 2)
+        {
+            error = "shape expression " + std::to_string(i) + " is malformed";
+            return false;
+        }
+    }
+    auto exprIndexOk = [&](int32_t index) { return index >= 0 && index < nbExprs; };
+    for (auto const& t : m.tensors)
+    {
+        if (t.dims.size() > static_cast<size_t>(nvinfer1::Dims::MAX_DIMS))
+        {
+            error = "tensor \"" + t.name + "\" has too many dimensions";
+            return false;
+        }
+        for (int32_t d : t.dims)
+        {
+            if (!exprIndexOk(d))
+            {
+                error = "tensor \"" + t.name + "\" refers to a missing shape expression";
+                return false;
+            }
+        }
+        if (t.values)
+        {
+            for (int32_t v : *t.values)
+            {
+                if (!exprIndexOk(v))
+                {
+                    error = "tensor \"" + t.name + "\" refers to a missing shape expression";
+                    return false;
+                }
+            }
+        }
+        if (t.arenaOffset < -1 || t.maxBytes < 0 || (t.arenaOffset >= 0 && t.arenaOffset + t.maxBytes > m.arenaBytes))
+        {
+            error = "tensor \"" + t.name + "\" lies outside the activation memory";
+            return false;
+        }
+    }
+    for (auto const& s : m.symbols)
+    {
+        if (s.tensor < 0 || s.tensor >= nbTensors || s.axis < 0
+            || s.axis >= static_cast<int32_t>(m.tensors[s.tensor].dims.size()))
+        {
+            error = "a runtime dimension refers to a missing tensor dimension";
+            return false;
+        }
+    }
+    for (int32_t io : m.ioTensors)
+    {
+        if (io < 0 || io >= nbTensors)
+        {
+            error = "an I/O tensor index is out of range";
+            return false;
+        }
+    }
+    for (auto const& l : m.layers)
+    {
+        for (int32_t t : l.inputs)
+        {
+            if (t < -1 || t >= nbTensors)
+            {
+                error = "layer \"" + l.name + "\" refers to a missing tensor";
+                return false;
+            }
+        }
+        for (int32_t t : l.outputs)
+        {
+            if (t < 0 || t >= nbTensors)
+            {
+                error = "layer \"" + l.name + "\" refers to a missing tensor";
+                return false;
+            }
+        }
+    }
+    size_t nbInputs = 0;
+    for (int32_t io : m.ioTensors)
+    {
+        nbInputs += m.tensors[io].ioMode == nvinfer1::TensorIOMode::kINPUT ? 1 : 0;
+    }
+    for (auto const& p : m.profiles)
+    {
+        if (p.inputs.size() != nbInputs)
+        {
+            error = "an optimization profile does not cover every input";
+            return false;
+        }
+    }
+    if (m.arenaBytes < 0 || m.workspaceBytes < 0)
+    {
+        error = "negative memory sizes";
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+uint64_t planChecksum(uint8_t const* header, uint8_t const* payload, size_t payloadSize)
+{
+    // Covers the header's first 24 bytes too, so no byte of the file can change unnoticed.
+    return fnv1a64(payload, payloadSize, fnv1a64(header, kPlanHeaderSize - sizeof(uint64_t)));
+}
+
+uint64_t fnv1a64(uint8_t const* data, size_t size, uint64_t hash)
+{
+    for (size_t i = 0; i < size; ++i)
+    {
+        hash ^= data[i];
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+std::vector<uint8_t> writePlan(PlanModel const& model)
+{
+    ByteWriter payload;
+    writePayload(payload, model);
+    std::vector<uint8_t> const& body = payload.bytes();
+
+    ByteWriter file;
+    for (char c : kPlanMagic)
+    {
+        file.write(c);
+    }
+    file.write(kPlanFormatVersion);
+    file.write(static_cast<uint32_t>(KILN_VERSION));
+    file.write(static_cast<uint64_t>(body.size()));
+    file.write(planChecksum(file.bytes().data(), body.data(), body.size()));
+    std::vector<uint8_t> bytes = file.take();
+    bytes.insert(bytes.end(), body.begin(), body.end());
+    return bytes;
+}
+
+bool readPlan(void const* data, size_t size, PlanModel& model, std::string& error)
+{
+    if (size < kPlanHeaderSize)
+    {
+        error = "the plan is truncated: " + std::to_string(size) + " bytes, less than the "
+            + std::to_string(kPlanHeaderSize) + "-byte header";
+        return false;
+    }
+    if (data == nullptr)
+    {
+        error = "the plan data is null";
+        return false;
+    }
+    auto const* bytes = static_cast<uint8_t const*>(data);
+    if (std::memcmp(bytes, kPlanMagic, sizeof(kPlanMagic)) != 0)
+    {
+        bool const tensorRT = size >= 4 && std::memcmp(bytes, "ftrt", 4) == 0;
+        error = tensorRT ? "this is a TensorRT plan, not a Kiln plan; rebuild it with Kiln from the network or ONNX model"
+                         : "this is not a Kiln plan (the file does not start with \"KILNPLAN\")";
+        return false;
+    }
+    ByteReader header(bytes + sizeof(kPlanMagic), kPlanHeaderSize - sizeof(kPlanMagic));
+    uint32_t version = 0;
+    uint32_t writer = 0;
+    uint64_t payloadSize = 0;
+    uint64_t checksum = 0;
+    header.read(version, "format version");
+    header.read(writer, "Kiln version");
+    header.read(payloadSize, "payload size");
+    header.read(checksum, "checksum");
+    if (version != kPlanFormatVersion)
+    {
+        error = "the plan has format version " + std::to_string(version) + " (written by Kiln "
+            + std::to_string(writer / 10000) + "." + std::to_string(writer / 100 % 100) + "."
+            + std::to_string(writer % 100) + "); this Kiln (" KILN_VERSION_STRING ") reads format version "
+            + std::to_string(kPlanFormatVersion) + ": rebuild the plan";
+        return false;
+    }
+    if (payloadSize != size - kPlanHeaderSize)
+    {
+        error = "the plan is " + std::string(payloadSize > size - kPlanHeaderSize ? "truncated" : "followed by extra data")
+            + ": its header announces " + std::to_string(payloadSize) + " payload bytes, the file has "
+            + std::to_string(size - kPlanHeaderSize);
+        return false;
+    }
+    uint8_t const* payload = bytes + kPlanHeaderSize;
+    if (planChecksum(bytes, payload, payloadSize) != checksum)
+    {
+        error = "the plan is corrupted: its checksum does not match its contents";
+        return false;
+    }
+    ByteReader reader(payload, payloadSize);
+    model = PlanModel{};
+    if (!readPayload(reader, model))
+    {
+        error = "the plan is malformed: " + reader.error();
+        return false;
+    }
+    if (reader.remaining() != 0)
+    {
+        error = "the plan is malformed: " + std::to_string(reader.remaining()) + " unread bytes at its end";
+        return false;
+    }
+    return validate(model, error);
+}
+
+} // namespace kiln::plan

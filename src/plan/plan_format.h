@@ -1,0 +1,38 @@
+// Kiln's plan file: a fixed header, then a checksummed payload.
+//
+//   offset  size  field
+//        0     8  magic "KILNPLAN"
+//        8     4  format version (kPlanFormatVersion)
+//       12     4  Kiln version that wrote it (KILN_VERSION)
+//       16     8  payload size in bytes
+//       24     8  FNV-1a 64 checksum of bytes 0-23 and the payload
+//       32     -  payload: PlanModel, written field by field (plan_format.cpp)
+//
+// Reading checks the magic, the version, the size and the checksum before it
+// parses anything, and parses with bounds checks, so a truncated, corrupted or
+// foreign file gives one clear error.
+#pragma once
+
+#include "plan/plan_model.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln::plan
+{
+
+inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
+inline constexpr uint32_t kPlanFormatVersion = 1;
+inline constexpr size_t kPlanHeaderSize = 32;
+
+std::vector<uint8_t> writePlan(PlanModel const& model);
+
+//! False with a message naming what is wrong; model is then unspecified.
+bool readPlan(void const* data, size_t size, PlanModel& model, std::string& error);
+
+uint64_t fnv1a64(uint8_t const* data, size_t size, uint64_t hash = 0xcbf29ce484222325ULL);
+//! The checksum stored at byte 24: header bytes 0-23, then the payload.
+uint64_t planChecksum(uint8_t const* header, uint8_t const* payload, size_t payloadSize);
+
+} // namespace kiln::plan

@@ -1,0 +1,89 @@
+// What a plan holds, in memory. The builder fills one in and writes it
+// (plan_format.h); the runtime reads one back and builds an engine from it.
+#pragma once
+
+#include <kiln/Backend.h>
+
+#include <NvInfer.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::plan
+{
+
+//! One node of the shape-expression table; operands refer to earlier nodes.
+struct ExprNode
+{
+    uint8_t kind{0}; //!< shape::ExprKind
+    nvinfer1::DimensionOperation op{nvinfer1::DimensionOperation::kSUM};
+    int64_t value{0};      //!< constants
+    int32_t symbol{-1};    //!< symbols: index into PlanModel::symbols
+    int32_t first{-1};     //!< operations: node indices
+    int32_t second{-1};
+};
+
+//! A runtime dimension: dimension `axis` of I/O tensor `tensor`.
+struct SymbolRecord
+{
+    int32_t tensor{-1};
+    int32_t axis{-1};
+};
+
+struct TensorRecord
+{
+    std::string name;
+    nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
+    nvinfer1::TensorFormat format{nvinfer1::TensorFormat::kLINEAR};
+    std::vector<int32_t> dims; //!< expression node per dimension
+    std::optional<std::vector<int32_t>> values; //!< shape tensors: expression node per value
+    nvinfer1::TensorIOMode ioMode{nvinfer1::TensorIOMode::kNONE};
+    //! Where the tensor lives in a context's activation memory; -1 for I/O and shape-only tensors.
+    int64_t arenaOffset{-1};
+    int64_t maxBytes{0};
+};
+
+struct LayerRecord
+{
+    nvinfer1::LayerType type{nvinfer1::LayerType::kIDENTITY};
+    std::string name;
+    std::vector<int32_t> inputs;  //!< tensor indices; -1 for an optional input not given
+    std::vector<int32_t> outputs; //!< tensor indices
+    std::vector<uint8_t> params;  //!< LayerParams::write
+};
+
+//! Per I/O input tensor (in ioTensors order, inputs only): kMIN, kOPT, kMAX.
+struct ProfileRecord
+{
+    std::vector<std::array<nvinfer1::Dims, 3>> inputs;
+};
+
+//! A plugin the plan needs, and the library its creator came from when the plan was built.
+struct PluginRequirement
+{
+    std::string name;
+    std::string version;
+    std::string pluginNamespace;
+    std::string interfaceKind; //!< "IPluginV2", "IPluginV2Ext", "IPluginV2IOExt", "IPluginV2DynamicExt", "IPluginV3"
+    std::string library;       //!< empty when it came from the application itself
+};
+
+struct PlanModel
+{
+    Backend backend{Backend::kCPU};
+    std::string networkName;
+    std::vector<PluginRequirement> manifest;
+    std::vector<ExprNode> exprs;
+    std::vector<SymbolRecord> symbols;
+    std::vector<TensorRecord> tensors;
+    std::vector<int32_t> ioTensors; //!< I/O tensors in getIOTensorName order
+    std::vector<LayerRecord> layers;
+    std::vector<ProfileRecord> profiles;
+    int64_t arenaBytes{0};
+    int64_t workspaceBytes{0};
+};
+
+} // namespace kiln::plan

@@ -1,0 +1,242 @@
+#include "runtime/engine.h"
+
+#include "core/host_memory.h"
+#include "core/logging.h"
+#include "network/layers/layer_factory.h"
+#include "plan/expr_table.h"
+#include "plan/plan_format.h"
+#include "runtime/execution_context.h"
+
+#include <cstring>
+#include <new>
+
+namespace kiln::runtime
+{
+
+Engine::Engine(plan::PlanModel model)
+    : mModel(std::move(model))
+    , mBuilder(std::make_unique<shape::ExprBuilder>())
+{
+}
+
+std::unique_ptr<Engine> Engine::create(plan::PlanModel model, std::string& error)
+{
+    std::unique_ptr<Engine> engine(new Engine(std::move(model)));
+    plan::PlanModel const& m = engine->mModel;
+    if (m.backend != Backend::kCPU)
+    {
+        error = "the plan was built for the " + std::string(backendName(m.backend))
+            + " backend, which this build of Kiln cannot run";
+        return nullptr;
+    }
+    for (auto const& symbol : m.symbols)
+    {
+        engine->mSymbols.push_back(engine->mBuilder->newSymbol(
+            m.tensors[symbol.tensor].name + ".d" + std::to_string(symbol.axis)));
+    }
+    if (!plan::rebuildExprTable(m.exprs, *engine->mBuilder, engine->mSymbols, engine->mExprs, error))
+    {
+        error = "the plan is malformed: " + error;
+        return nullptr;
+    }
+    for (auto const& layer : m.layers)
+    {
+        std::unique_ptr<network::LayerParams> params = network::makeLayerParams(layer.type);
+        if (params == nullptr)
+        {
+            error = "layer \"" + layer.name + "\" is of kind " + std::to_string(static_cast<int32_t>(layer.type))
+                + ", which this build of Kiln cannot run";
+            return nullptr;
+        }
+        plan::ByteReader reader(layer.params.data(), layer.params.size());
+        if (!params->read(reader) || reader.remaining() != 0)
+        {
+            error = "the plan is malformed: the parameters of layer \"" + layer.name + "\" "
+                + (reader.ok() ? "have unread bytes" : "cannot be read: " + reader.error());
+            return nullptr;
+        }
+        engine->mLayerParams.push_back(std::move(params));
+    }
+    return engine;
+}
+
+int32_t Engine::ioTensorIndex(char const* name, char const* caller) const
+{
+    if (name != nullptr)
+    {
+        for (int32_t index : mModel.ioTensors)
+        {
+            if (mModel.tensors[index].name == name)
+            {
+                return index;
+            }
+        }
+    }
+    std::string known;
+    for (int32_t index : mModel.ioTensors)
+    {
+        known += (known.empty() ? "\"" : ", \"") + mModel.tensors[index].name + "\"";
+    }
+    logError(std::string(caller) + ": no input or output is named \"" + (name ? name : "(null)") + "\" (the engine has "
+        + known + ")");
+    return -1;
+}
+
+int32_t Engine::inputPosition(int32_t tensorIndex) const
+{
+    int32_t position = 0;
+    for (int32_t index : mModel.ioTensors)
+    {
+        if (mModel.tensors[index].ioMode == nvinfer1::TensorIOMode::kINPUT)
+        {
+            if (index == tensorIndex)
+            {
+                return position;
+            }
+            ++position;
+        }
+    }
+    return -1;
+}
+
+void Engine::bindSymbols(std::vector<nvinfer1::Dims> const& inputShapes, shape::SymbolValues& values) const
+{
+    for (size_t i = 0; i < mModel.symbols.size(); ++i)
+    {
+        plan::SymbolRecord const& symbol = mModel.symbols[i];
+        values.set(mSymbols[i]->symbolId(), inputShapes[symbol.tensor].d[symbol.axis]);
+    }
+}
+
+int32_t Engine::getNbIOTensors() const noexcept
+{
+    return static_cast<int32_t>(mModel.ioTensors.size());
+}
+
+char const* Engine::getIOTensorName(int32_t index) const noexcept
+{
+    if (index < 0 || index >= getNbIOTensors())
+    {
+        return nullptr;
+    }
+    return mModel.tensors[mModel.ioTensors[index]].name.c_str();
+}
+
+nvinfer1::Dims Engine::getTensorShape(char const* tensorName) const noexcept
+{
+    int32_t const index = ioTensorIndex(tensorName, "ICudaEngine::getTensorShape");
+    if (index < 0)
+    {
+        return nvinfer1::Dims{-1, {}};
+    }
+    nvinfer1::Dims dims{};
+    auto const& record = mModel.tensors[index];
+    dims.nbDims = static_cast<int32_t>(record.dims.size());
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        shape::Expr const& expr = dimExpr(record.dims[i]);
+        dims.d[i] = expr.isConstant() ? expr.getConstantValue() : -1;
+    }
+    return dims;
+}
+
+nvinfer1::DataType Engine::getTensorDataType(char const* tensorName) const noexcept
+{
+    int32_t const index = ioTensorIndex(tensorName, "ICudaEngine::getTensorDataType");
+    return index < 0 ? nvinfer1::DataType::kFLOAT : mModel.tensors[index].type;
+}
+
+nvinfer1::TensorIOMode Engine::getTensorIOMode(char const* tensorName) const noexcept
+{
+    // Not an error to ask about another name: TensorRT answers kNONE.
+    if (tensorName != nullptr)
+    {
+        for (int32_t index : mModel.ioTensors)
+        {
+            if (mModel.tensors[index].name == tensorName)
+            {
+                return mModel.tensors[index].ioMode;
+            }
+        }
+    }
+    return nvinfer1::TensorIOMode::kNONE;
+}
+
+nvinfer1::TensorFormat Engine::getTensorFormat(char const* tensorName) const noexcept
+{
+    int32_t const index = ioTensorIndex(tensorName, "ICudaEngine::getTensorFormat");
+    return index < 0 ? nvinfer1::TensorFormat::kLINEAR : mModel.tensors[index].format;
+}
+
+int32_t Engine::getNbOptimizationProfiles() const noexcept
+{
+    return static_cast<int32_t>(mModel.profiles.size());
+}
+
+nvinfer1::Dims Engine::getProfileShape(
+    char const* tensorName, int32_t profileIndex, nvinfer1::OptProfileSelector select) const noexcept
+{
+    int32_t const index = ioTensorIndex(tensorName, "ICudaEngine::getProfileShape");
+    int32_t const position = index < 0 ? -1 : inputPosition(index);
+    auto const selector = static_cast<int32_t>(select);
+    if (position < 0 || profileIndex < 0 || profileIndex >= getNbOptimizationProfiles() || selector < 0 || selector > 2)
+    {
+        return nvinfer1::Dims{-1, {}};
+    }
+    return mModel.profiles[profileIndex].inputs[position][selector];
+}
+
+int32_t Engine::getNbLayers() const noexcept
+{
+    return static_cast<int32_t>(mModel.layers.size());
+}
+
+nvinfer1::IHostMemory* Engine::serialize() const noexcept
+{
+    try
+    {
+        return new HostMemory(plan::writePlan(mModel));
+    }
+    catch (std::exception const& e)
+    {
+        logError(std::string("ICudaEngine::serialize: ") + e.what());
+        return nullptr;
+    }
+}
+
+nvinfer1::IExecutionContext* Engine::createExecutionContext(nvinfer1::ExecutionContextAllocationStrategy) noexcept
+{
+    try
+    {
+        return new ExecutionContext(*this);
+    }
+    catch (std::exception const& e)
+    {
+        logError(std::string("ICudaEngine::createExecutionContext: ") + e.what());
+        return nullptr;
+    }
+}
+
+char const* Engine::getName() const noexcept
+{
+    return mModel.networkName.c_str();
+}
+
+bool Engine::isShapeInferenceIO(char const* tensorName) const noexcept
+{
+    int32_t const index = ioTensorIndex(tensorName, "ICudaEngine::isShapeInferenceIO");
+    return index >= 0 && mModel.tensors[index].values.has_value();
+}
+
+nvinfer1::TensorLocation Engine::getTensorLocation(char const*) const noexcept
+{
+    // On the CPU backend every tensor is in host memory.
+    return nvinfer1::TensorLocation::kHOST;
+}
+
+int64_t Engine::getDeviceMemorySizeV2() const noexcept
+{
+    return mModel.arenaBytes + mModel.workspaceBytes;
+}
+
+} // namespace kiln::runtime

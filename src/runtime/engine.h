@@ -1,0 +1,73 @@
+// ICudaEngine: a loaded plan. Immutable once created, so contexts on several
+// threads share it without locks.
+#pragma once
+
+#include "network/layer.h"
+#include "plan/plan_model.h"
+#include "shape/evaluate.h"
+#include "shape/expr_builder.h"
+
+#include <NvInfer.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kiln::runtime
+{
+
+class Engine final : public nvinfer1::ICudaEngine
+{
+public:
+    //! nullptr with error set if the plan names a layer kind or plugin this process cannot run.
+    static std::unique_ptr<Engine> create(plan::PlanModel model, std::string& error);
+
+    int32_t getNbIOTensors() const noexcept override;
+    char const* getIOTensorName(int32_t index) const noexcept override;
+    nvinfer1::Dims getTensorShape(char const* tensorName) const noexcept override;
+    nvinfer1::DataType getTensorDataType(char const* tensorName) const noexcept override;
+    nvinfer1::TensorIOMode getTensorIOMode(char const* tensorName) const noexcept override;
+    nvinfer1::TensorFormat getTensorFormat(char const* tensorName) const noexcept override;
+    int32_t getNbOptimizationProfiles() const noexcept override;
+    nvinfer1::Dims getProfileShape(
+        char const* tensorName, int32_t profileIndex, nvinfer1::OptProfileSelector select) const noexcept override;
+    int32_t getNbLayers() const noexcept override;
+    nvinfer1::IHostMemory* serialize() const noexcept override;
+    nvinfer1::IExecutionContext* createExecutionContext(
+        nvinfer1::ExecutionContextAllocationStrategy strategy) noexcept override;
+    char const* getName() const noexcept override;
+    bool isShapeInferenceIO(char const* tensorName) const noexcept override;
+    nvinfer1::TensorLocation getTensorLocation(char const* tensorName) const noexcept override;
+    int64_t getDeviceMemorySizeV2() const noexcept override;
+
+    // For execution contexts.
+    plan::PlanModel const& model() const
+    {
+        return mModel;
+    }
+    //! The tensor index of an I/O tensor, or -1 (with an error logged, naming `caller`).
+    int32_t ioTensorIndex(char const* name, char const* caller) const;
+    //! The position of an I/O tensor among the inputs (for profiles), or -1.
+    int32_t inputPosition(int32_t tensorIndex) const;
+    shape::Expr const& dimExpr(int32_t exprIndex) const
+    {
+        return *mExprs[exprIndex];
+    }
+    //! Binds every runtime dimension from the shapes of the inputs (by tensor index).
+    void bindSymbols(std::vector<nvinfer1::Dims> const& inputShapes, shape::SymbolValues& values) const;
+    network::LayerParams const& layerParams(size_t layer) const
+    {
+        return *mLayerParams[layer];
+    }
+
+private:
+    explicit Engine(plan::PlanModel model);
+
+    plan::PlanModel mModel;
+    std::unique_ptr<shape::ExprBuilder> mBuilder;
+    std::vector<shape::Expr const*> mExprs;   //!< by plan expression index
+    std::vector<shape::Expr const*> mSymbols; //!< by plan symbol index
+    std::vector<std::unique_ptr<network::LayerParams>> mLayerParams;
+};
+
+} // namespace kiln::runtime

@@ -1,0 +1,285 @@
+#include "runtime/execution_context.h"
+
+#include "backend/cpu/layer_runner.h"
+#include "backend/cpu/tensor_view.h"
+#include "core/logging.h"
+
+namespace kiln::runtime
+{
+namespace
+{
+
+std::string dimsText(nvinfer1::Dims const& dims)
+{
+    std::string text = "(";
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        text += (i ? ", " : "") + std::to_string(dims.d[i]);
+    }
+    return text + ")";
+}
+
+cpu::Shape toShape(nvinfer1::Dims const& dims)
+{
+    return cpu::Shape(dims.d, dims.d + dims.nbDims);
+}
+
+} // namespace
+
+ExecutionContext::ExecutionContext(Engine const& engine)
+    : mEngine(engine)
+{
+    auto const& model = engine.model();
+    mInputShapes.resize(model.tensors.size(), nvinfer1::Dims{-1, {}});
+    mAddresses.resize(model.tensors.size());
+    for (int32_t io : model.ioTensors)
+    {
+        if (model.tensors[io].ioMode == nvinfer1::TensorIOMode::kINPUT)
+        {
+            // Inputs whose shape is fixed need no setInputShape.
+            mInputShapes[io] = engine.getTensorShape(model.tensors[io].name.c_str());
+        }
+    }
+    // Allocated once (kSTATIC): sized for the largest shapes of every profile.
+    mArena.reset(new std::byte[static_cast<size_t>(model.arenaBytes) + 1]);
+}
+
+void ExecutionContext::reportError(std::string const& message)
+{
+    logError(message);
+    if (mRecorder != nullptr)
+    {
+        mRecorder->reportError(nvinfer1::ErrorCode::kFAILED_EXECUTION, message.c_str());
+    }
+}
+
+bool ExecutionContext::setInputShape(char const* tensorName, nvinfer1::Dims const& dims) noexcept
+{
+    int32_t const index = mEngine.ioTensorIndex(tensorName, "IExecutionContext::setInputShape");
+    if (index < 0)
+    {
+        return false;
+    }
+    auto const& record = mEngine.model().tensors[index];
+    if (record.ioMode != nvinfer1::TensorIOMode::kINPUT)
+    {
+        reportError("IExecutionContext::setInputShape: \"" + record.name + "\" is an output");
+        return false;
+    }
+    auto const& bounds = mEngine.model().profiles[mProfile].inputs[mEngine.inputPosition(index)];
+    bool fits = dims.nbDims == bounds[0].nbDims;
+    for (int32_t i = 0; fits && i < dims.nbDims; ++i)
+    {
+        fits = bounds[0].d[i] <= dims.d[i] && dims.d[i] <= bounds[2].d[i];
+    }
+    if (!fits)
+    {
+        reportError("IExecutionContext::setInputShape: " + dimsText(dims) + " for \"" + record.name
+            + "\" is outside optimization profile " + std::to_string(mProfile) + " (min " + dimsText(bounds[0])
+            + ", max " + dimsText(bounds[2]) + ")");
+        return false;
+    }
+    mInputShapes[index] = dims;
+    mShapesValid = false;
+    return true;
+}
+
+bool ExecutionContext::allInputDimensionsSpecified() const noexcept
+{
+    for (int32_t io : mEngine.model().ioTensors)
+    {
+        if (mEngine.model().tensors[io].ioMode == nvinfer1::TensorIOMode::kINPUT)
+        {
+            nvinfer1::Dims const& dims = mInputShapes[io];
+            if (dims.nbDims < 0 || std::any_of(dims.d, dims.d + dims.nbDims, [](int64_t d) { return d < 0; }))
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+nvinfer1::Dims ExecutionContext::getTensorShape(char const* tensorName) const noexcept
+{
+    int32_t const index = mEngine.ioTensorIndex(tensorName, "IExecutionContext::getTensorShape");
+    if (index < 0)
+    {
+        return nvinfer1::Dims{-1, {}};
+    }
+    if (mEngine.model().tensors[index].ioMode == nvinfer1::TensorIOMode::kINPUT)
+    {
+        return mInputShapes[index];
+    }
+    std::string error;
+    if (!const_cast<ExecutionContext*>(this)->resolveShapes(error))
+    {
+        return mEngine.getTensorShape(tensorName); // -1 where not yet known
+    }
+    return mShapes[index];
+}
+
+bool ExecutionContext::setTensorAddress(char const* tensorName, void* data) noexcept
+{
+    int32_t const index = mEngine.ioTensorIndex(tensorName, "IExecutionContext::setTensorAddress");
+    if (index < 0)
+    {
+        return false;
+    }
+    mAddresses[index] = data;
+    return true;
+}
+
+void const* ExecutionContext::getTensorAddress(char const* tensorName) const noexcept
+{
+    int32_t const index = mEngine.ioTensorIndex(tensorName, "IExecutionContext::getTensorAddress");
+    return index < 0 ? nullptr : mAddresses[index].value_or(nullptr);
+}
+
+bool ExecutionContext::setInputTensorAddress(char const* tensorName, void const* data) noexcept
+{
+    return setTensorAddress(tensorName, const_cast<void*>(data));
+}
+
+void* ExecutionContext::getOutputTensorAddress(char const* tensorName) const noexcept
+{
+    int32_t const index = mEngine.ioTensorIndex(tensorName, "IExecutionContext::getOutputTensorAddress");
+    return index < 0 ? nullptr : mAddresses[index].value_or(nullptr);
+}
+
+bool ExecutionContext::setOptimizationProfileAsync(int32_t profileIndex, cudaStream_t) noexcept
+{
+    if (profileIndex < 0 || profileIndex >= mEngine.getNbOptimizationProfiles())
+    {
+        reportError("IExecutionContext::setOptimizationProfileAsync: profile " + std::to_string(profileIndex)
+            + " does not exist (the engine has " + std::to_string(mEngine.getNbOptimizationProfiles()) + ")");
+        return false;
+    }
+    mProfile = profileIndex;
+    mShapesValid = false;
+    return true;
+}
+
+bool ExecutionContext::resolveShapes(std::string& error)
+{
+    if (mShapesValid)
+    {
+        return true;
+    }
+    if (!allInputDimensionsSpecified())
+    {
+        error = "not every input shape is known; call setInputShape for each input with runtime dimensions";
+        return false;
+    }
+    auto const& model = mEngine.model();
+    shape::SymbolValues values;
+    mEngine.bindSymbols(mInputShapes, values);
+    shape::Evaluator evaluator(values);
+    mShapes.assign(model.tensors.size(), nvinfer1::Dims{});
+    for (size_t t = 0; t < model.tensors.size(); ++t)
+    {
+        auto const& record = model.tensors[t];
+        nvinfer1::Dims& dims = mShapes[t];
+        dims.nbDims = static_cast<int32_t>(record.dims.size());
+        int64_t elements = 1;
+        for (int32_t axis = 0; axis < dims.nbDims; ++axis)
+        {
+            shape::EvalResult const extent = evaluator.evaluate(mEngine.dimExpr(record.dims[axis]));
+            if (!extent.ok() || *extent.value < 0)
+            {
+                error = "dimension " + std::to_string(axis) + " of \"" + record.name + "\": "
+                    + (extent.ok() ? "negative" : extent.error);
+                return false;
+            }
+            dims.d[axis] = *extent.value;
+            elements *= dims.d[axis];
+        }
+        if (record.arenaOffset >= 0 && elements * static_cast<int64_t>(cpu::elementSize(record.type)) > record.maxBytes)
+        {
+            error = "\"" + record.name + "\" needs more memory than planned for optimization profile "
+                + std::to_string(mProfile) + "; are the input shapes within the profile?";
+            return false;
+        }
+    }
+    mShapesValid = true;
+    return true;
+}
+
+bool ExecutionContext::run(std::string& error)
+{
+    auto const& model = mEngine.model();
+    for (int32_t io : model.ioTensors)
+    {
+        if (!mAddresses[io].has_value() || (*mAddresses[io] == nullptr && model.tensors[io].maxBytes > 0))
+        {
+            error = "no address was set for \"" + model.tensors[io].name + "\" (setTensorAddress)";
+            return false;
+        }
+    }
+    if (!resolveShapes(error))
+    {
+        return false;
+    }
+    auto addressOf = [&](int32_t t) -> std::byte* {
+        auto const& record = model.tensors[t];
+        return record.arenaOffset >= 0 ? mArena.get() + record.arenaOffset : static_cast<std::byte*>(*mAddresses[t]);
+    };
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        auto const& layer = model.layers[l];
+        std::vector<cpu::ConstTensorView> inputs;
+        for (int32_t t : layer.inputs)
+        {
+            inputs.push_back(t < 0 ? cpu::ConstTensorView{}
+                                   : cpu::ConstTensorView(model.tensors[t].type, toShape(mShapes[t]), addressOf(t)));
+        }
+        std::vector<cpu::TensorView> outputs;
+        for (int32_t t : layer.outputs)
+        {
+            outputs.push_back(cpu::TensorView{model.tensors[t].type, toShape(mShapes[t]), addressOf(t)});
+        }
+        std::string layerError;
+        if (!cpu::runLayer(mEngine.layerParams(l), inputs, outputs, layerError))
+        {
+            error = "layer \"" + layer.name + "\": " + layerError;
+            return false;
+        }
+    }
+    return true;
+}
+
+bool ExecutionContext::enqueueV3(cudaStream_t) noexcept
+{
+    try
+    {
+        std::string error;
+        if (!run(error))
+        {
+            reportError("IExecutionContext::enqueueV3: " + error);
+            return false;
+        }
+        return true;
+    }
+    catch (std::exception const& e)
+    {
+        reportError(std::string("IExecutionContext::enqueueV3: internal error: ") + e.what());
+        return false;
+    }
+}
+
+bool ExecutionContext::executeV2(void* const* bindings) noexcept
+{
+    if (bindings == nullptr)
+    {
+        reportError("IExecutionContext::executeV2: bindings is null");
+        return false;
+    }
+    auto const& model = mEngine.model();
+    for (size_t i = 0; i < model.ioTensors.size(); ++i)
+    {
+        mAddresses[model.ioTensors[i]] = bindings[i];
+    }
+    return enqueueV3(nullptr);
+}
+
+} // namespace kiln::runtime

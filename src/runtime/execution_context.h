@@ -1,0 +1,73 @@
+// IExecutionContext: input shapes, tensor addresses and activation memory of one
+// inference stream, and the loop that runs the engine's layers on the CPU backend.
+#pragma once
+
+#include "runtime/engine.h"
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::runtime
+{
+
+class ExecutionContext final : public nvinfer1::IExecutionContext
+{
+public:
+    explicit ExecutionContext(Engine const& engine);
+
+    nvinfer1::ICudaEngine const& getEngine() const noexcept override
+    {
+        return mEngine;
+    }
+    void setName(char const* name) noexcept override
+    {
+        mName = name ? name : "";
+    }
+    char const* getName() const noexcept override
+    {
+        return mName.c_str();
+    }
+    bool setInputShape(char const* tensorName, nvinfer1::Dims const& dims) noexcept override;
+    nvinfer1::Dims getTensorShape(char const* tensorName) const noexcept override;
+    bool allInputDimensionsSpecified() const noexcept override;
+    bool setTensorAddress(char const* tensorName, void* data) noexcept override;
+    void const* getTensorAddress(char const* tensorName) const noexcept override;
+    bool setInputTensorAddress(char const* tensorName, void const* data) noexcept override;
+    void* getOutputTensorAddress(char const* tensorName) const noexcept override;
+    bool setOptimizationProfileAsync(int32_t profileIndex, cudaStream_t stream) noexcept override;
+    int32_t getOptimizationProfile() const noexcept override
+    {
+        return mProfile;
+    }
+    bool enqueueV3(cudaStream_t stream) noexcept override;
+    bool executeV2(void* const* bindings) noexcept override;
+    void setErrorRecorder(nvinfer1::IErrorRecorder* recorder) noexcept override
+    {
+        mRecorder = recorder;
+    }
+    nvinfer1::IErrorRecorder* getErrorRecorder() const noexcept override
+    {
+        return mRecorder;
+    }
+
+private:
+    //! Every tensor's concrete shape for the current input shapes; false with error set.
+    bool resolveShapes(std::string& error);
+    bool run(std::string& error);
+    void reportError(std::string const& message);
+
+    Engine const& mEngine;
+    std::string mName;
+    int32_t mProfile{0};
+    std::vector<nvinfer1::Dims> mInputShapes;        //!< by tensor index (inputs only)
+    std::vector<std::optional<void*>> mAddresses;    //!< by tensor index (I/O only)
+    std::vector<nvinfer1::Dims> mShapes;             //!< by tensor index, valid when mShapesValid
+    bool mShapesValid{false};
+    std::unique_ptr<std::byte[]> mArena;
+    nvinfer1::IErrorRecorder* mRecorder{nullptr};
+};
+
+} // namespace kiln::runtime

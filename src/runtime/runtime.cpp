@@ -1,0 +1,73 @@
+#include "runtime/runtime.h"
+
+#include "core/logging.h"
+#include "plan/plan_format.h"
+#include "runtime/engine.h"
+
+#include <kiln/Logging.h>
+
+#include <new>
+
+namespace kiln::runtime
+{
+
+nvinfer1::ICudaEngine* Runtime::deserializeCudaEngine(void const* blob, std::size_t size) noexcept
+{
+    try
+    {
+        plan::PlanModel model;
+        std::string error;
+        if (!plan::readPlan(blob, size, model, error))
+        {
+            logError("IRuntime::deserializeCudaEngine: " + error);
+            return nullptr;
+        }
+        std::unique_ptr<Engine> engine = Engine::create(std::move(model), error);
+        if (engine == nullptr)
+        {
+            logError("IRuntime::deserializeCudaEngine: " + error);
+            return nullptr;
+        }
+        return engine.release();
+    }
+    catch (std::exception const& e)
+    {
+        logError(std::string("IRuntime::deserializeCudaEngine: internal error: ") + e.what());
+        return nullptr;
+    }
+}
+
+nvinfer1::IPluginRegistry& Runtime::getPluginRegistry() noexcept
+{
+    return *::getPluginRegistry();
+}
+
+bool Runtime::setMaxThreads(int32_t maxThreads) noexcept
+{
+    if (maxThreads < 1)
+    {
+        return false;
+    }
+    mMaxThreads = maxThreads;
+    return true;
+}
+
+} // namespace kiln::runtime
+
+extern "C" void* createInferRuntime_INTERNAL(void* logger, int32_t version) noexcept
+{
+    if (logger == nullptr)
+    {
+        kiln::logError("createInferRuntime: the logger is null");
+        return nullptr;
+    }
+    if (version / 10000 != NV_TENSORRT_MAJOR)
+    {
+        kiln::logError("createInferRuntime: headers of API version " + std::to_string(version)
+            + " do not match the library (" + std::to_string(NV_TENSORRT_VERSION) + ")");
+        return nullptr;
+    }
+    auto* iLogger = static_cast<nvinfer1::ILogger*>(logger);
+    kiln::setLogger(iLogger);
+    return static_cast<nvinfer1::IRuntime*>(new (std::nothrow) kiln::runtime::Runtime(*iLogger));
+}

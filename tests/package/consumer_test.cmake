@@ -1,0 +1,20 @@
+# Run with cmake -P: install, configure the consumer, build it, run it.
+function(run_step description)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "${description} failed (${result}):\n${out}\n${err}")
+  endif()
+  message(STATUS "${description}: ok")
+  set(LAST_OUTPUT "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${SCRATCH_DIR})
+set(prefix ${SCRATCH_DIR}/prefix)
+run_step("install Kiln" ${CMAKE_COMMAND} --install ${KILN_BUILD_DIR} --prefix ${prefix})
+run_step("configure consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${SCRATCH_DIR}/build
+  -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix})
+run_step("build consumer" ${CMAKE_COMMAND} --build ${SCRATCH_DIR}/build)
+run_step("run consumer" ${SCRATCH_DIR}/build/consumer)
+if(NOT LAST_OUTPUT MATCHES "found ConsumerPlugin version 2 in namespace consumer")
+  message(FATAL_ERROR "consumer printed something unexpected:\n${LAST_OUTPUT}")
+endif()

@@ -1,0 +1,131 @@
+// Bad plans: truncated, corrupted, from another format version, or not a Kiln plan
+// at all. Each must give a null engine and one clear error, never a crash.
+#include "plan/plan_format.h"
+#include "test_logger.h"
+
+#include <NvInfer.h>
+#include <kiln/Backend.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <random>
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+
+std::vector<uint8_t> smallPlan(kiln::test::RecordingLogger& logger)
+{
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    ITensor* x = network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
+    auto* relu = network->addActivation(*x, ActivationType::kLEAKY_RELU);
+    relu->setAlpha(0.5f);
+    network->markOutput(*relu->getOutput(0));
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, kiln::Backend::kCPU);
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    auto const* bytes = static_cast<uint8_t const*>(plan->data());
+    return std::vector<uint8_t>(bytes, bytes + plan->size());
+}
+
+ICudaEngine* load(IRuntime& runtime, std::vector<uint8_t> const& bytes)
+{
+    return runtime.deserializeCudaEngine(bytes.data(), bytes.size());
+}
+
+TEST(PlanFormat, RoundTripThroughEngineSerialize)
+{
+    kiln::test::RecordingLogger logger;
+    std::vector<uint8_t> const plan = smallPlan(logger);
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(load(*runtime, plan));
+    ASSERT_NE(engine, nullptr) << logger.errors();
+    std::unique_ptr<IHostMemory> again(engine->serialize());
+    ASSERT_EQ(again->size(), plan.size());
+    EXPECT_EQ(std::memcmp(again->data(), plan.data(), plan.size()), 0);
+}
+
+TEST(PlanFormat, EveryTruncationFailsCleanly)
+{
+    kiln::test::RecordingLogger logger;
+    std::vector<uint8_t> const plan = smallPlan(logger);
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    for (size_t size = 0; size < plan.size(); ++size)
+    {
+        std::vector<uint8_t> truncated(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(size));
+        logger.messages.clear();
+        EXPECT_EQ(load(*runtime, truncated), nullptr) << "size " << size;
+        EXPECT_NE(logger.errors().find("truncated"), std::string::npos) << "size " << size << ": " << logger.errors();
+    }
+}
+
+TEST(PlanFormat, ByteFlipsAreDetected)
+{
+    kiln::test::RecordingLogger logger;
+    std::vector<uint8_t> const plan = smallPlan(logger);
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::mt19937 random(1234);
+    for (int trial = 0; trial < 500; ++trial)
+    {
+        std::vector<uint8_t> corrupted = plan;
+        size_t const position = random() % corrupted.size();
+        corrupted[position] ^= static_cast<uint8_t>(1 + random() % 255);
+        logger.messages.clear();
+        EXPECT_EQ(load(*runtime, corrupted), nullptr) << "flip at " << position;
+        EXPECT_FALSE(logger.errors().empty()) << "flip at " << position;
+    }
+}
+
+TEST(PlanFormat, NewerFormatVersionIsRejectedWithAdvice)
+{
+    kiln::test::RecordingLogger logger;
+    std::vector<uint8_t> plan = smallPlan(logger);
+    uint32_t const newer = kiln::plan::kPlanFormatVersion + 1;
+    std::memcpy(plan.data() + 8, &newer, sizeof(newer));
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    EXPECT_EQ(load(*runtime, plan), nullptr);
+    EXPECT_NE(logger.errors().find("format version " + std::to_string(newer)), std::string::npos) << logger.errors();
+    EXPECT_NE(logger.errors().find("rebuild the plan"), std::string::npos);
+}
+
+TEST(PlanFormat, ForeignFilesAreNamed)
+{
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::vector<uint8_t> tensorRT(64, 0);
+    std::memcpy(tensorRT.data(), "ftrt", 4);
+    EXPECT_EQ(load(*runtime, tensorRT), nullptr);
+    EXPECT_NE(logger.errors().find("TensorRT plan"), std::string::npos) << logger.errors();
+    std::vector<uint8_t> text(64, 'a');
+    EXPECT_EQ(load(*runtime, text), nullptr);
+    EXPECT_NE(logger.errors().find("not a Kiln plan"), std::string::npos) << logger.errors();
+    EXPECT_EQ(runtime->deserializeCudaEngine(nullptr, 10), nullptr);
+}
+
+TEST(PlanFormat, ChecksumValidPayloadWithBadContentIsRejected)
+{
+    // A payload that passes the checksum but is not a plan: the parser's own checks must catch it.
+    std::vector<uint8_t> payload(100, 0xFF);
+    kiln::plan::PlanModel model;
+    std::string error;
+    std::vector<uint8_t> file(kiln::plan::kPlanHeaderSize);
+    std::memcpy(file.data(), kiln::plan::kPlanMagic, 8);
+    uint32_t const version = kiln::plan::kPlanFormatVersion;
+    uint32_t const writer = 0;
+    uint64_t const size = payload.size();
+    std::memcpy(file.data() + 8, &version, 4);
+    std::memcpy(file.data() + 12, &writer, 4);
+    std::memcpy(file.data() + 16, &size, 8);
+    uint64_t const checksum = kiln::plan::planChecksum(file.data(), payload.data(), payload.size());
+    std::memcpy(file.data() + 24, &checksum, 8);
+    file.insert(file.end(), payload.begin(), payload.end());
+    EXPECT_FALSE(kiln::plan::readPlan(file.data(), file.size(), model, error));
+    EXPECT_NE(error.find("malformed"), std::string::npos) << error;
+}
+
+} // namespace

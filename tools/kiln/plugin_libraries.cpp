@@ -1,0 +1,37 @@
+#include "plugin_libraries.h"
+
+#include <NvInferPlugin.h>
+
+#include <dlfcn.h>
+
+#include <cstdio>
+
+namespace kiln::cli
+{
+
+bool loadPluginLibraries(PluginLibraries const& libraries)
+{
+    initLibNvInferPlugins(getLogger(), "");
+    for (auto const& path : libraries.staticLibraries)
+    {
+        std::fprintf(stderr, "Loading supplied plugin library: %s\n", path.c_str());
+        // RTLD_GLOBAL: plugins in one library may use symbols of another, as under trtexec.
+        if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr)
+        {
+            std::fprintf(stderr, "kiln: cannot load plugin library %s: %s\n", path.c_str(), dlerror());
+            return false;
+        }
+    }
+    for (auto const& path : libraries.dynamicLibraries)
+    {
+        std::fprintf(stderr, "Loading dynamic plugin library: %s\n", path.c_str());
+        if (getPluginRegistry()->loadLibrary(path.c_str()) == nullptr)
+        {
+            std::fprintf(stderr, "kiln: cannot load plugin library %s (see the error above)\n", path.c_str());
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace kiln::cli
