@@ -2,10 +2,13 @@
 
 #include "backend/cpu/tensor_view.h"
 #include "builder/memory_plan.h"
+#include "builder/prepare_plugin.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
 #include "plan/expr_table.h"
+#include "network/plugin_layer.h"
 #include "plan/plan_format.h"
+#include "plugin/registry.h"
 #include "shape/evaluate.h"
 
 #include <algorithm>
@@ -214,6 +217,9 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         }
     }
     std::vector<int64_t> maxBytes(tensors.size(), 0);
+    // evaluated[t][p][select]: tensor t's dimensions at profile p's kMIN, kOPT or kMAX.
+    std::vector<std::vector<std::array<nvinfer1::Dims, 3>>> evaluated(
+        tensors.size(), std::vector<std::array<nvinfer1::Dims, 3>>(model.profiles.size()));
     for (size_t p = 0; p < model.profiles.size(); ++p)
     {
         for (int32_t select = 0; select < 3; ++select)
@@ -236,6 +242,8 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
             {
                 network::TensorFacts const& tf = facts.tensors.at(tensors[t]);
                 int64_t elements = 1;
+                nvinfer1::Dims& concrete = evaluated[t][p][select];
+                concrete.nbDims = tf.dims.nbDims;
                 for (int32_t axis = 0; axis < tf.dims.nbDims; ++axis)
                 {
                     auto const& expr = *facts.exprs->adopt(tf.dims.d[axis]);
@@ -252,6 +260,7 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
                         return nullptr;
                     }
                     elements *= *extent.value;
+                    concrete.d[axis] = *extent.value;
                 }
                 int64_t const bytes = elements * static_cast<int64_t>(cpu::elementSize(tf.type));
                 maxBytes[t] = std::max(maxBytes[t], bytes);
@@ -343,7 +352,49 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
             record.outputs.push_back(tensorIndex.at(output));
         }
         plan::ByteWriter params;
-        layer->params().write(params);
+        if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&layer->params()))
+        {
+            network::PluginParams prepared = *plugin;
+            auto describeTensors = [&](std::vector<Tensor*> const& list) {
+                std::vector<PluginTensorInfo> infos;
+                for (Tensor const* tensor : list)
+                {
+                    int32_t const t = tensorIndex.at(tensor);
+                    network::TensorFacts const& tf = facts.tensors.at(tensor);
+                    nvinfer1::Dims dims{};
+                    dims.nbDims = tf.dims.nbDims;
+                    for (int32_t axis = 0; axis < dims.nbDims; ++axis)
+                    {
+                        dims.d[axis] = tf.dims.d[axis]->isConstant() ? tf.dims.d[axis]->getConstantValue() : -1;
+                    }
+                    infos.push_back({tf.type, dims, evaluated[t]});
+                }
+                return infos;
+            };
+            std::string pluginError;
+            if (!preparePlugin(prepared, describeTensors(layer->inputs()), describeTensors(layer->outputs()),
+                    config.getFlag(nvinfer1::BuilderFlag::kFP16), pluginError))
+            {
+                logError("IBuilder::buildSerializedNetwork: layer \"" + layer->name() + "\": " + pluginError);
+                return nullptr;
+            }
+            plugin::CreatorMatch const creator = plugin::globalPluginRegistry().findCreator(
+                prepared.payload.name, prepared.payload.version, prepared.payload.pluginNamespace);
+            prepared.library = creator.library;
+            if (creator.creator == nullptr)
+            {
+                logWarning("layer \"" + layer->name() + "\": plugin " + prepared.adapter->description()
+                    + " has no registered creator; the plan will load only where one is registered");
+            }
+            model.manifest.push_back({prepared.payload.name, prepared.payload.version, prepared.payload.pluginNamespace,
+                plugin::familyName(prepared.family), prepared.library});
+            model.workspaceBytes = std::max(model.workspaceBytes, prepared.workspaceBytes);
+            prepared.write(params);
+        }
+        else
+        {
+            layer->params().write(params);
+        }
         record.params = params.take();
         model.layers.push_back(std::move(record));
     }

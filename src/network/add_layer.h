@@ -8,9 +8,9 @@
 namespace kiln::network
 {
 
-template <typename LayerClass, typename Params>
+template <typename LayerClass, typename Params, typename... Extra>
 LayerClass* Network::addLayer(char const* kindName, std::vector<nvinfer1::ITensor*> const& inputs, Params params,
-    int32_t minInputs, int32_t maxInputs)
+    int32_t minInputs, int32_t maxInputs, Extra&&... extra)
 {
     if (!checkInputs(kindName, inputs))
     {
@@ -24,7 +24,7 @@ LayerClass* Network::addLayer(char const* kindName, std::vector<nvinfer1::ITenso
     int32_t const number = nextLayerNumber();
     std::string name = "(Unnamed Layer* " + std::to_string(number) + ") [" + kindName + "]";
     auto layer = std::make_unique<LayerClass>(*this, std::move(name), std::move(tensors), std::move(params),
-        minInputs, maxInputs);
+        minInputs, maxInputs, std::forward<Extra>(extra)...);
     LayerClass* raw = layer.get();
     raw->createOutputs(raw->params().nbOutputs());
     mLayers.push_back(std::move(layer));

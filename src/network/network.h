@@ -130,9 +130,9 @@ public:
     }
 
 private:
-    template <typename LayerType, typename Params>
+    template <typename LayerType, typename Params, typename... Extra>
     LayerType* addLayer(char const* kindName, std::vector<nvinfer1::ITensor*> const& inputs, Params params,
-        int32_t minInputs, int32_t maxInputs);
+        int32_t minInputs, int32_t maxInputs, Extra&&... extra);
     bool checkInputs(char const* what, std::vector<nvinfer1::ITensor*> const& inputs) const;
 
     nvinfer1::IBuilder& mBuilder;

@@ -4,6 +4,9 @@
 #include "core/logging.h"
 #include "network/add_layer.h"
 #include "network/layers/layer_kinds.h"
+#include "network/layers/layer_utils.h"
+
+#include <bit>
 
 namespace kiln::network
 {
@@ -15,6 +18,33 @@ T* notYetSupported(char const* method)
 {
     logError(std::string("INetworkDefinition::") + method + " is not supported by Kiln yet");
     return nullptr;
+}
+
+//! The checks and defaults convolution and deconvolution share.
+bool makeFilterParams(char const* method, int64_t nbOutputMaps, nvinfer1::Dims const& kernelSize,
+    nvinfer1::Weights const& kernelWeights, nvinfer1::Weights const& biasWeights, WindowedFilterParams& params)
+{
+    if (nbOutputMaps < 1)
+    {
+        logError(std::string("INetworkDefinition::") + method + ": the number of output maps ("
+            + std::to_string(nbOutputMaps) + ") must be positive");
+        return false;
+    }
+    if (!checkDims(kernelSize, method, "the kernel size", 1, nvinfer1::Dims::MAX_DIMS - 2, 1)
+        || !checkWeights(kernelWeights, method, "kernel") || !checkWeights(biasWeights, method, "bias"))
+    {
+        return false;
+    }
+    if (kernelWeights.count == 0)
+    {
+        logError(std::string("INetworkDefinition::") + method + ": the kernel weights are empty");
+        return false;
+    }
+    params.nbOutputMaps = nbOutputMaps;
+    params.setDefaults(kernelSize);
+    params.kernel = WeightsBuffer(kernelWeights);
+    params.bias = WeightsBuffer(biasWeights);
+    return true;
 }
 
 } // namespace
@@ -34,47 +64,103 @@ nvinfer1::IElementWiseLayer* Network::addElementWise(
     return addLayer<ElementWiseLayer>("ElementWise", {&input1, &input2}, params, 2, 2);
 }
 
-nvinfer1::IUnaryLayer* Network::addUnary(nvinfer1::ITensor&, nvinfer1::UnaryOperation) noexcept
+nvinfer1::IUnaryLayer* Network::addUnary(nvinfer1::ITensor& input, nvinfer1::UnaryOperation operation) noexcept
 {
-    return notYetSupported<nvinfer1::IUnaryLayer>("addUnary");
+    UnaryParams params;
+    params.operation = operation;
+    return addLayer<UnaryLayer>("Unary", {&input}, params, 1, 1);
 }
 
-nvinfer1::IScaleLayer* Network::addScale(
-    nvinfer1::ITensor&, nvinfer1::ScaleMode, nvinfer1::Weights, nvinfer1::Weights, nvinfer1::Weights) noexcept
+nvinfer1::IScaleLayer* Network::addScale(nvinfer1::ITensor& input, nvinfer1::ScaleMode mode, nvinfer1::Weights shift,
+    nvinfer1::Weights scale, nvinfer1::Weights power) noexcept
 {
-    return notYetSupported<nvinfer1::IScaleLayer>("addScale");
+    // addScale is addScaleNd with the channel axis of NCHW.
+    return addScaleNd(input, mode, shift, scale, power, 1);
 }
 
-nvinfer1::IScaleLayer* Network::addScaleNd(nvinfer1::ITensor&, nvinfer1::ScaleMode, nvinfer1::Weights,
-    nvinfer1::Weights, nvinfer1::Weights, int32_t) noexcept
+nvinfer1::IScaleLayer* Network::addScaleNd(nvinfer1::ITensor& input, nvinfer1::ScaleMode mode,
+    nvinfer1::Weights shift, nvinfer1::Weights scale, nvinfer1::Weights power, int32_t channelAxis) noexcept
 {
-    return notYetSupported<nvinfer1::IScaleLayer>("addScaleNd");
+    if (!checkWeights(shift, "addScale", "shift") || !checkWeights(scale, "addScale", "scale")
+        || !checkWeights(power, "addScale", "power"))
+    {
+        return nullptr;
+    }
+    if (channelAxis < 0)
+    {
+        logError("INetworkDefinition::addScale: channel axis " + std::to_string(channelAxis) + " is negative");
+        return nullptr;
+    }
+    ScaleParams params;
+    params.mode = mode;
+    params.channelAxis = channelAxis;
+    params.shift = WeightsBuffer(shift);
+    params.scale = WeightsBuffer(scale);
+    params.power = WeightsBuffer(power);
+    return addLayer<ScaleLayer>("Scale", {&input}, std::move(params), 1, 1);
 }
 
-nvinfer1::ISoftMaxLayer* Network::addSoftMax(nvinfer1::ITensor&) noexcept
+nvinfer1::ISoftMaxLayer* Network::addSoftMax(nvinfer1::ITensor& input) noexcept
 {
-    return notYetSupported<nvinfer1::ISoftMaxLayer>("addSoftMax");
+    // TensorRT's default axis: rank - 3 (the C of NCHW) for rank >= 3, else axis 0.
+    int32_t const rank = input.getDimensions().nbDims;
+    SoftMaxParams params;
+    params.axes = 1U << (rank >= 3 ? rank - 3 : 0);
+    return addLayer<SoftMaxLayer>("SoftMax", {&input}, params, 1, 1);
 }
 
-nvinfer1::IConcatenationLayer* Network::addConcatenation(nvinfer1::ITensor* const*, int32_t) noexcept
+nvinfer1::IConcatenationLayer* Network::addConcatenation(nvinfer1::ITensor* const* inputs, int32_t nbInputs) noexcept
 {
-    return notYetSupported<nvinfer1::IConcatenationLayer>("addConcatenation");
+    if (inputs == nullptr || nbInputs < 1)
+    {
+        logError("INetworkDefinition::addConcatenation: needs at least one input (got " + std::to_string(nbInputs)
+            + (inputs == nullptr ? ", inputs is null)" : ")"));
+        return nullptr;
+    }
+    std::vector<nvinfer1::ITensor*> tensors(inputs, inputs + nbInputs);
+    ConcatenationParams params;
+    int32_t const rank = tensors[0] ? tensors[0]->getDimensions().nbDims : 0;
+    params.axis = rank >= 3 ? rank - 3 : 0;
+    return addLayer<ConcatenationLayer>("Concatenation", tensors, params, nbInputs, nbInputs);
 }
 
-nvinfer1::IShuffleLayer* Network::addShuffle(nvinfer1::ITensor&) noexcept
+nvinfer1::IShuffleLayer* Network::addShuffle(nvinfer1::ITensor& input) noexcept
 {
-    return notYetSupported<nvinfer1::IShuffleLayer>("addShuffle");
+    return addLayer<ShuffleLayer>("Shuffle", {&input}, ShuffleParams{}, 1, 2);
 }
 
-nvinfer1::IMatrixMultiplyLayer* Network::addMatrixMultiply(
-    nvinfer1::ITensor&, nvinfer1::MatrixOperation, nvinfer1::ITensor&, nvinfer1::MatrixOperation) noexcept
+nvinfer1::IMatrixMultiplyLayer* Network::addMatrixMultiply(nvinfer1::ITensor& input0,
+    nvinfer1::MatrixOperation op0, nvinfer1::ITensor& input1, nvinfer1::MatrixOperation op1) noexcept
 {
-    return notYetSupported<nvinfer1::IMatrixMultiplyLayer>("addMatrixMultiply");
+    MatrixMultiplyParams params;
+    params.op0 = op0;
+    params.op1 = op1;
+    return addLayer<MatrixMultiplyLayer>("MatrixMultiply", {&input0, &input1}, params, 2, 2);
 }
 
-nvinfer1::IConstantLayer* Network::addConstant(nvinfer1::Dims const&, nvinfer1::Weights) noexcept
+nvinfer1::IConstantLayer* Network::addConstant(nvinfer1::Dims const& dimensions, nvinfer1::Weights weights) noexcept
 {
-    return notYetSupported<nvinfer1::IConstantLayer>("addConstant");
+    if (!checkWeights(weights, "addConstant", "constant")
+        || !checkDims(dimensions, "addConstant", "the dimensions", 0, nvinfer1::Dims::MAX_DIMS, 0))
+    {
+        return nullptr;
+    }
+    if (weightsElementSize(weights.type) == 0)
+    {
+        logError("INetworkDefinition::addConstant: weights of type " + std::to_string(static_cast<int32_t>(weights.type))
+            + " are not supported");
+        return nullptr;
+    }
+    if (weights.count != dimsVolume(dimensions))
+    {
+        logError("INetworkDefinition::addConstant: the weights count " + std::to_string(weights.count)
+            + " does not match the volume " + std::to_string(dimsVolume(dimensions)) + " of the dimensions");
+        return nullptr;
+    }
+    ConstantParams params;
+    params.dimensions = dimensions;
+    params.weights = WeightsBuffer(weights);
+    return addLayer<ConstantLayer>("Constant", {}, std::move(params), 0, 0);
 }
 
 nvinfer1::IReduceLayer* Network::addReduce(nvinfer1::ITensor&, nvinfer1::ReduceOperation, uint32_t, bool) noexcept
@@ -99,14 +185,16 @@ nvinfer1::ITopKLayer* Network::addTopK(
     return notYetSupported<nvinfer1::ITopKLayer>("addTopK");
 }
 
-nvinfer1::IIdentityLayer* Network::addIdentity(nvinfer1::ITensor&) noexcept
+nvinfer1::IIdentityLayer* Network::addIdentity(nvinfer1::ITensor& input) noexcept
 {
-    return notYetSupported<nvinfer1::IIdentityLayer>("addIdentity");
+    return addLayer<IdentityLayer>("Identity", {&input}, IdentityParams{}, 1, 1);
 }
 
-nvinfer1::ICastLayer* Network::addCast(nvinfer1::ITensor&, nvinfer1::DataType) noexcept
+nvinfer1::ICastLayer* Network::addCast(nvinfer1::ITensor& input, nvinfer1::DataType toType) noexcept
 {
-    return notYetSupported<nvinfer1::ICastLayer>("addCast");
+    CastParams params;
+    params.toType = toType;
+    return addLayer<CastLayer>("Cast", {&input}, params, 1, 1);
 }
 
 nvinfer1::IResizeLayer* Network::addResize(nvinfer1::ITensor&) noexcept
@@ -140,9 +228,9 @@ nvinfer1::ISelectLayer* Network::addSelect(nvinfer1::ITensor&, nvinfer1::ITensor
     return notYetSupported<nvinfer1::ISelectLayer>("addSelect");
 }
 
-nvinfer1::IShapeLayer* Network::addShape(nvinfer1::ITensor&) noexcept
+nvinfer1::IShapeLayer* Network::addShape(nvinfer1::ITensor& input) noexcept
 {
-    return notYetSupported<nvinfer1::IShapeLayer>("addShape");
+    return addLayer<ShapeLayer>("Shape", {&input}, ShapeParams{}, 1, 1);
 }
 
 nvinfer1::IFillLayer* Network::addFill(nvinfer1::Dims const&, nvinfer1::FillOperation, nvinfer1::DataType) noexcept
@@ -155,21 +243,43 @@ nvinfer1::IOneHotLayer* Network::addOneHot(nvinfer1::ITensor&, nvinfer1::ITensor
     return notYetSupported<nvinfer1::IOneHotLayer>("addOneHot");
 }
 
-nvinfer1::IConvolutionLayer* Network::addConvolutionNd(
-    nvinfer1::ITensor&, int64_t, nvinfer1::Dims const&, nvinfer1::Weights, nvinfer1::Weights) noexcept
+nvinfer1::IConvolutionLayer* Network::addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
+    nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept
 {
-    return notYetSupported<nvinfer1::IConvolutionLayer>("addConvolutionNd");
+    ConvolutionParams params;
+    if (!makeFilterParams("addConvolutionNd", nbOutputMaps, kernelSize, kernelWeights, biasWeights, params))
+    {
+        return nullptr;
+    }
+    return addLayer<ConvolutionLayer>("Convolution", {&input}, std::move(params), 1, 1);
 }
 
-nvinfer1::IDeconvolutionLayer* Network::addDeconvolutionNd(
-    nvinfer1::ITensor&, int64_t, nvinfer1::Dims const&, nvinfer1::Weights, nvinfer1::Weights) noexcept
+nvinfer1::IDeconvolutionLayer* Network::addDeconvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
+    nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept
 {
-    return notYetSupported<nvinfer1::IDeconvolutionLayer>("addDeconvolutionNd");
+    DeconvolutionParams params;
+    if (!makeFilterParams("addDeconvolutionNd", nbOutputMaps, kernelSize, kernelWeights, biasWeights, params))
+    {
+        return nullptr;
+    }
+    return addLayer<DeconvolutionLayer>("Deconvolution", {&input}, std::move(params), 1, 1);
 }
 
-nvinfer1::IPoolingLayer* Network::addPoolingNd(nvinfer1::ITensor&, nvinfer1::PoolingType, nvinfer1::Dims const&) noexcept
+nvinfer1::IPoolingLayer* Network::addPoolingNd(
+    nvinfer1::ITensor& input, nvinfer1::PoolingType type, nvinfer1::Dims const& windowSize) noexcept
 {
-    return notYetSupported<nvinfer1::IPoolingLayer>("addPoolingNd");
+    if (!checkDims(windowSize, "addPoolingNd", "the window size", 1, nvinfer1::Dims::MAX_DIMS - 1, 1))
+    {
+        return nullptr;
+    }
+    PoolingParams params;
+    params.poolingType = type;
+    params.windowSize = windowSize;
+    // TensorRT's defaults: stride 1, no padding.
+    params.stride = filledDims(windowSize.nbDims, 1);
+    params.prePadding = filledDims(windowSize.nbDims, 0);
+    params.postPadding = filledDims(windowSize.nbDims, 0);
+    return addLayer<PoolingLayer>("Pooling", {&input}, params, 1, 1);
 }
 
 } // namespace kiln::network

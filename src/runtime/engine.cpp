@@ -3,6 +3,7 @@
 #include "core/host_memory.h"
 #include "core/logging.h"
 #include "network/layers/layer_factory.h"
+#include "network/plugin_layer.h"
 #include "plan/expr_table.h"
 #include "plan/plan_format.h"
 #include "runtime/execution_context.h"
@@ -12,6 +13,29 @@
 
 namespace kiln::runtime
 {
+namespace
+{
+
+//! Recreates a plan's plugin through the registry and initialises it, as TensorRT
+//! does when it deserializes an engine.
+bool instantiatePlugin(network::PluginParams& params, std::string const& layerName, std::string& error)
+{
+    std::unique_ptr<plugin::PluginAdapter> adapter
+        = plugin::recreatePlugin(params.payload, layerName, params.library, error);
+    if (adapter == nullptr)
+    {
+        return false;
+    }
+    if (!adapter->initialize(error))
+    {
+        error = "layer \"" + layerName + "\": plugin " + adapter->description() + ": " + error;
+        return false;
+    }
+    params.adapter = std::move(adapter);
+    return true;
+}
+
+} // namespace
 
 Engine::Engine(plan::PlanModel model)
     : mModel(std::move(model))
@@ -41,7 +65,9 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, std::string& error
     }
     for (auto const& layer : m.layers)
     {
-        std::unique_ptr<network::LayerParams> params = network::makeLayerParams(layer.type);
+        bool const isPlugin = layer.type == nvinfer1::LayerType::kPLUGIN_V2 || layer.type == nvinfer1::LayerType::kPLUGIN_V3;
+        std::unique_ptr<network::LayerParams> params
+            = isPlugin ? std::make_unique<network::PluginParams>() : network::makeLayerParams(layer.type);
         if (params == nullptr)
         {
             error = "layer \"" + layer.name + "\" is of kind " + std::to_string(static_cast<int32_t>(layer.type))
@@ -53,6 +79,10 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, std::string& error
         {
             error = "the plan is malformed: the parameters of layer \"" + layer.name + "\" "
                 + (reader.ok() ? "have unread bytes" : "cannot be read: " + reader.error());
+            return nullptr;
+        }
+        if (isPlugin && !instantiatePlugin(static_cast<network::PluginParams&>(*params), layer.name, error))
+        {
             return nullptr;
         }
         engine->mLayerParams.push_back(std::move(params));

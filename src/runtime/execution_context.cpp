@@ -4,6 +4,8 @@
 #include "backend/cpu/tensor_view.h"
 #include "core/logging.h"
 
+#include <stdexcept>
+
 namespace kiln::runtime
 {
 namespace
@@ -42,6 +44,20 @@ ExecutionContext::ExecutionContext(Engine const& engine)
     }
     // Allocated once (kSTATIC): sized for the largest shapes of every profile.
     mArena.reset(new std::byte[static_cast<size_t>(model.arenaBytes) + 1]);
+    // Each context runs its own clones of the engine's plugins, attached to it.
+    mPlugins.resize(model.layers.size());
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&engine.layerParams(l)))
+        {
+            std::string error;
+            mPlugins[l] = PluginRunner::attach(*plugin, error);
+            if (mPlugins[l] == nullptr)
+            {
+                throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + error);
+            }
+        }
+    }
 }
 
 void ExecutionContext::reportError(std::string const& message)
@@ -239,7 +255,9 @@ bool ExecutionContext::run(std::string& error)
             outputs.push_back(cpu::TensorView{model.tensors[t].type, toShape(mShapes[t]), addressOf(t)});
         }
         std::string layerError;
-        if (!cpu::runLayer(mEngine.layerParams(l), inputs, outputs, layerError))
+        bool const ok = mPlugins[l] ? mPlugins[l]->run(inputs, outputs, layerError)
+                                    : cpu::runLayer(mEngine.layerParams(l), inputs, outputs, layerError);
+        if (!ok)
         {
             error = "layer \"" + layer.name + "\": " + layerError;
             return false;

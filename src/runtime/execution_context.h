@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runtime/engine.h"
+#include "runtime/plugin_runner.h"
 
 #include <cstddef>
 #include <memory>
@@ -16,6 +17,7 @@ namespace kiln::runtime
 class ExecutionContext final : public nvinfer1::IExecutionContext
 {
 public:
+    //! Throws std::runtime_error (naming the plugin) if a plugin cannot be attached.
     explicit ExecutionContext(Engine const& engine);
 
     nvinfer1::ICudaEngine const& getEngine() const noexcept override
@@ -67,6 +69,7 @@ private:
     std::vector<nvinfer1::Dims> mShapes;             //!< by tensor index, valid when mShapesValid
     bool mShapesValid{false};
     std::unique_ptr<std::byte[]> mArena;
+    std::vector<std::unique_ptr<PluginRunner>> mPlugins; //!< by layer; null for built-in layers
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
 };
 

@@ -1,9 +1,21 @@
 #include "backend/cpu/layer_runner.h"
 
 #include "backend/cpu/kernels/nn/activation.h"
+#include "backend/cpu/kernels/nn/convolution.h"
+#include "backend/cpu/kernels/nn/deconvolution.h"
 #include "backend/cpu/kernels/nn/element_wise.h"
+#include "backend/cpu/kernels/nn/pooling.h"
+#include "backend/cpu/kernels/nn/scale.h"
+#include "backend/cpu/kernels/nn/softmax.h"
+#include "backend/cpu/kernels/nn/unary.h"
+#include "backend/cpu/kernels/tensor/cast.h"
+#include "backend/cpu/kernels/tensor/concatenation.h"
+#include "backend/cpu/kernels/tensor/matrix_multiply.h"
+#include "backend/cpu/kernels/tensor/shuffle.h"
+#include "network/layers/layer_utils.h"
 #include "network/layers/layer_kinds.h"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace kiln::cpu
@@ -25,6 +37,156 @@ void runElementWiseLayer(network::ElementWiseParams const& p, std::vector<ConstT
     runElementWise(params, in[0], in[1], out[0]);
 }
 
+//! A weights buffer as a read-only view of the given shape (an empty view for no weights).
+ConstTensorView weightsView(network::WeightsBuffer const& weights, Shape shape)
+{
+    if (weights.empty())
+    {
+        return ConstTensorView(weights.type(), Shape{0}, nullptr);
+    }
+    return ConstTensorView(weights.type(), std::move(shape), weights.data());
+}
+
+template <typename KernelParams>
+KernelParams filterKernelParams(network::WindowedFilterParams const& p)
+{
+    KernelParams params;
+    params.nbOutputMaps = p.nbOutputMaps;
+    params.kernelSize = network::dimsToVector(p.kernelSize);
+    params.stride = network::dimsToVector(p.stride);
+    params.prePadding = network::dimsToVector(p.prePadding);
+    params.postPadding = network::dimsToVector(p.postPadding);
+    params.dilation = network::dimsToVector(p.dilation);
+    params.nbGroups = p.nbGroups;
+    params.paddingMode = p.paddingMode;
+    return params;
+}
+
+void runConvolutionLayer(network::ConvolutionParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    Shape kernelShape{p.nbOutputMaps, in[0].shape[1] / p.nbGroups};
+    for (int64_t extent : network::dimsToVector(p.kernelSize))
+    {
+        kernelShape.push_back(extent);
+    }
+    runConvolution(filterKernelParams<ConvolutionParams>(p), in[0], weightsView(p.kernel, kernelShape),
+        weightsView(p.bias, Shape{p.nbOutputMaps}), out[0]);
+}
+
+void runDeconvolutionLayer(network::DeconvolutionParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    Shape kernelShape{in[0].shape[1], p.nbOutputMaps / p.nbGroups};
+    for (int64_t extent : network::dimsToVector(p.kernelSize))
+    {
+        kernelShape.push_back(extent);
+    }
+    runDeconvolution(filterKernelParams<DeconvolutionParams>(p), in[0], weightsView(p.kernel, kernelShape),
+        weightsView(p.bias, Shape{p.nbOutputMaps}), out[0]);
+}
+
+void runPoolingLayer(network::PoolingParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    PoolingParams params;
+    params.type = p.poolingType;
+    params.windowSize = network::dimsToVector(p.windowSize);
+    params.stride = network::dimsToVector(p.stride);
+    params.prePadding = network::dimsToVector(p.prePadding);
+    params.postPadding = network::dimsToVector(p.postPadding);
+    params.paddingMode = p.paddingMode;
+    params.blendFactor = p.blendFactor;
+    params.averageCountExcludesPadding = p.averageCountExcludesPadding;
+    runPooling(params, in[0], out[0]);
+}
+
+void runScaleLayer(network::ScaleParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    ScaleParams params{p.mode, p.channelAxis};
+    auto view = [](network::WeightsBuffer const& w) { return weightsView(w, Shape{w.count()}); };
+    runScale(params, in[0], view(p.shift), view(p.scale), view(p.power), out[0]);
+}
+
+void runSoftMaxLayer(network::SoftMaxParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    runSoftmax(SoftmaxParams{p.axes}, in[0], out[0]);
+}
+
+void runConcatenationLayer(network::ConcatenationParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    concatenation(in, out[0], Concatenation{p.axis});
+}
+
+void runShuffleLayer(network::ShuffleParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    // Inference resolved the reshape (placeholders, -1, the shape input) into the output shape; undoing the
+    // second transpose on that shape gives the reshape's result, which the kernel takes without placeholders.
+    Shuffle params;
+    params.firstTranspose.assign(p.firstTranspose.order, p.firstTranspose.order + in[0].rank());
+    params.secondTranspose.assign(p.secondTranspose.order, p.secondTranspose.order + out[0].rank());
+    Shape reshaped(out[0].shape.size());
+    for (size_t i = 0; i < reshaped.size(); ++i)
+    {
+        reshaped[static_cast<size_t>(params.secondTranspose[i])] = out[0].shape[i];
+    }
+    params.reshapeDimensions = reshaped;
+    params.zeroIsPlaceholder = false;
+    shuffle(in[0], out[0], params);
+}
+
+void runMatrixMultiplyLayer(network::MatrixMultiplyParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    matrixMultiply(in[0], in[1], out[0], MatrixMultiply{p.op0, p.op1});
+}
+
+void runConstantLayer(network::ConstantParams const& p, std::vector<ConstTensorView> const&,
+    std::vector<TensorView> const& out)
+{
+    size_t const bytes = static_cast<size_t>(p.weights.count()) * elementSize(p.weights.type());
+    if (out[0].type != p.weights.type() || out[0].count() != p.weights.count())
+    {
+        // The application asked for another output type: convert the weights.
+        cast(weightsView(p.weights, out[0].shape), out[0]);
+        return;
+    }
+    if (bytes > 0)
+    {
+        std::memcpy(out[0].data, p.weights.data(), bytes);
+    }
+}
+
+void runUnaryLayer(network::UnaryParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    runUnary(UnaryParams{p.operation}, in[0], out[0]);
+}
+
+void runCopyOrCastLayer(std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out)
+{
+    cast(in[0], out[0]);
+}
+
+void runShapeLayer(std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out)
+{
+    for (size_t i = 0; i < in[0].shape.size(); ++i)
+    {
+        if (out[0].type == nvinfer1::DataType::kINT32)
+        {
+            out[0].as<int32_t>()[i] = static_cast<int32_t>(in[0].shape[i]);
+        }
+        else
+        {
+            out[0].as<int64_t>()[i] = in[0].shape[i];
+        }
+    }
+}
+
 } // namespace
 
 bool runLayer(network::LayerParams const& params, std::vector<ConstTensorView> const& inputs,
@@ -41,6 +203,39 @@ bool runLayer(network::LayerParams const& params, std::vector<ConstTensorView> c
         case LayerType::kELEMENTWISE:
             runElementWiseLayer(static_cast<network::ElementWiseParams const&>(params), inputs, outputs);
             return true;
+        case LayerType::kCONVOLUTION:
+            runConvolutionLayer(static_cast<network::ConvolutionParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kDECONVOLUTION:
+            runDeconvolutionLayer(static_cast<network::DeconvolutionParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kPOOLING:
+            runPoolingLayer(static_cast<network::PoolingParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kSCALE:
+            runScaleLayer(static_cast<network::ScaleParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kSOFTMAX:
+            runSoftMaxLayer(static_cast<network::SoftMaxParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kCONCATENATION:
+            runConcatenationLayer(static_cast<network::ConcatenationParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kSHUFFLE:
+            runShuffleLayer(static_cast<network::ShuffleParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kMATRIX_MULTIPLY:
+            runMatrixMultiplyLayer(static_cast<network::MatrixMultiplyParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kCONSTANT:
+            runConstantLayer(static_cast<network::ConstantParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kUNARY:
+            runUnaryLayer(static_cast<network::UnaryParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kIDENTITY:
+        case LayerType::kCAST: runCopyOrCastLayer(inputs, outputs); return true;
+        case LayerType::kSHAPE: runShapeLayer(inputs, outputs); return true;
         default:
             error = "the CPU backend has no kernel for layer kind " + std::to_string(static_cast<int32_t>(params.type()));
             return false;

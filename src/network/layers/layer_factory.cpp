@@ -12,6 +12,19 @@ std::unique_ptr<LayerParams> makeLayerParams(nvinfer1::LayerType type)
     {
     case LayerType::kACTIVATION: return std::make_unique<ActivationParams>();
     case LayerType::kELEMENTWISE: return std::make_unique<ElementWiseParams>();
+    case LayerType::kCONVOLUTION: return std::make_unique<ConvolutionParams>();
+    case LayerType::kDECONVOLUTION: return std::make_unique<DeconvolutionParams>();
+    case LayerType::kPOOLING: return std::make_unique<PoolingParams>();
+    case LayerType::kSCALE: return std::make_unique<ScaleParams>();
+    case LayerType::kSHUFFLE: return std::make_unique<ShuffleParams>();
+    case LayerType::kCONCATENATION: return std::make_unique<ConcatenationParams>();
+    case LayerType::kMATRIX_MULTIPLY: return std::make_unique<MatrixMultiplyParams>();
+    case LayerType::kCONSTANT: return std::make_unique<ConstantParams>();
+    case LayerType::kSOFTMAX: return std::make_unique<SoftMaxParams>();
+    case LayerType::kUNARY: return std::make_unique<UnaryParams>();
+    case LayerType::kIDENTITY: return std::make_unique<IdentityParams>();
+    case LayerType::kCAST: return std::make_unique<CastParams>();
+    case LayerType::kSHAPE: return std::make_unique<ShapeParams>();
     default: return nullptr;
     }
 }

@@ -1,0 +1,74 @@
+#include "backend/cpu/kernels/tensor/cumulative.h"
+
+#include "backend/cpu/kernels/tensor/element_access.h"
+#include "backend/cpu/kernels/tensor/shape_utils.h"
+
+namespace kiln::cpu
+{
+namespace
+{
+
+using namespace tensor_detail;
+
+constexpr char const* kKernel = "cumulative";
+
+} // namespace
+
+void cumulative(ConstTensorView const& input, TensorView const& output, Cumulative const& params)
+{
+    expectShape(output.shape, input.shape, kKernel, "output");
+    if (input.type != output.type)
+    {
+        fail(kKernel, std::string("input is ") + typeName(input.type) + " but output is " + typeName(output.type));
+    }
+    if (params.operation != nvinfer1::CumulativeOperation::kSUM)
+    {
+        fail(kKernel, "unknown CumulativeOperation");
+    }
+    bool const integer = isIntegerType(input.type);
+    if (!integer && !isFloatingType(input.type))
+    {
+        fail(kKernel, std::string("unsupported type ") + typeName(input.type));
+    }
+    int32_t const axis = normalizeAxis(params.axis, input.rank(), kKernel);
+    if (input.count() == 0)
+    {
+        return;
+    }
+    int64_t const extent = input.shape[static_cast<size_t>(axis)];
+    int64_t inner = 1;
+    for (size_t d = static_cast<size_t>(axis) + 1; d < input.shape.size(); ++d)
+    {
+        inner *= input.shape[d];
+    }
+    int64_t const outer = input.count() / (extent * inner);
+    for (int64_t o = 0; o < outer; ++o)
+    {
+        for (int64_t i = 0; i < inner; ++i)
+        {
+            double realSum = 0.0;
+            uint64_t integerSum = 0; // unsigned: wraps instead of overflowing
+            for (int64_t step = 0; step < extent; ++step)
+            {
+                int64_t const j = params.reverse ? extent - 1 - step : step;
+                int64_t const position = (o * extent + j) * inner + i;
+                if (integer)
+                {
+                    uint64_t const value = static_cast<uint64_t>(readInteger(input.data, input.type, position));
+                    uint64_t const result = params.exclusive ? integerSum : integerSum + value;
+                    integerSum += value;
+                    writeInteger(output.data, output.type, position, static_cast<int64_t>(result));
+                }
+                else
+                {
+                    double const value = readFloat(input.data, input.type, position);
+                    double const result = params.exclusive ? realSum : realSum + value;
+                    realSum += value;
+                    writeFloat(output.data, output.type, position, static_cast<float>(result));
+                }
+            }
+        }
+    }
+}
+
+} // namespace kiln::cpu

@@ -1,0 +1,134 @@
+// Element access for the tensor-manipulation kernels: one element of a view read as a number, or a
+// number stored into one element, whatever the storage type. Kept in tensor_detail so that it cannot
+// collide with the similar helper of kernels/nn/ (the lead merges the two later).
+#pragma once
+
+#include "backend/cpu/tensor_view.h"
+#include "core/half.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cpu::tensor_detail
+{
+
+using nvinfer1::DataType;
+
+inline bool isFloatingType(DataType type)
+{
+    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
+}
+
+inline bool isIntegerType(DataType type)
+{
+    return type == DataType::kINT32 || type == DataType::kINT64;
+}
+
+inline char const* typeName(DataType type)
+{
+    switch (type)
+    {
+    case DataType::kFLOAT: return "FP32";
+    case DataType::kHALF: return "FP16";
+    case DataType::kINT8: return "INT8";
+    case DataType::kINT32: return "INT32";
+    case DataType::kBOOL: return "BOOL";
+    case DataType::kUINT8: return "UINT8";
+    case DataType::kFP8: return "FP8";
+    case DataType::kBF16: return "BF16";
+    case DataType::kINT64: return "INT64";
+    case DataType::kINT4: return "INT4";
+    case DataType::kFP4: return "FP4";
+    case DataType::kE8M0: return "E8M0";
+    }
+    return "unknown";
+}
+
+//! Element `index` of an FP32, FP16 or BF16 buffer as a float.
+inline float readFloat(void const* data, DataType type, int64_t index)
+{
+    switch (type)
+    {
+    case DataType::kFLOAT: return static_cast<float const*>(data)[index];
+    case DataType::kHALF: return halfBitsToFloat(static_cast<uint16_t const*>(data)[index]);
+    case DataType::kBF16: return bf16BitsToFloat(static_cast<uint16_t const*>(data)[index]);
+    default: throw std::invalid_argument(std::string("expected a floating-point tensor, got ") + typeName(type));
+    }
+}
+
+//! Stores `value` into element `index` of an FP32, FP16 or BF16 buffer (16-bit types round to nearest even).
+inline void writeFloat(void* data, DataType type, int64_t index, float value)
+{
+    switch (type)
+    {
+    case DataType::kFLOAT: static_cast<float*>(data)[index] = value; return;
+    case DataType::kHALF: static_cast<uint16_t*>(data)[index] = floatToHalfBits(value); return;
+    case DataType::kBF16: static_cast<uint16_t*>(data)[index] = floatToBf16Bits(value); return;
+    default: throw std::invalid_argument(std::string("expected a floating-point tensor, got ") + typeName(type));
+    }
+}
+
+//! Element `index` of an INT32 or INT64 tensor (indices, axes, integer data).
+inline int64_t readInteger(void const* data, DataType type, int64_t index)
+{
+    switch (type)
+    {
+    case DataType::kINT32: return static_cast<int32_t const*>(data)[index];
+    case DataType::kINT64: return static_cast<int64_t const*>(data)[index];
+    default: throw std::invalid_argument(std::string("expected an INT32 or INT64 tensor, got ") + typeName(type));
+    }
+}
+
+//! Stores `value` into an INT32 (wrapping, as two's complement narrowing does) or INT64 element.
+inline void writeInteger(void* data, DataType type, int64_t index, int64_t value)
+{
+    switch (type)
+    {
+    case DataType::kINT32: static_cast<int32_t*>(data)[index] = static_cast<int32_t>(value); return;
+    case DataType::kINT64: static_cast<int64_t*>(data)[index] = value; return;
+    default: throw std::invalid_argument(std::string("expected an INT32 or INT64 tensor, got ") + typeName(type));
+    }
+}
+
+//! Throws unless the element size is one a byte-copying kernel handles.
+inline size_t byteSizeOf(DataType type, char const* kernel)
+{
+    size_t const size = elementSize(type);
+    if (size == 0)
+    {
+        throw std::invalid_argument(std::string(kernel) + ": sub-byte type " + typeName(type) + " is not supported");
+    }
+    return size;
+}
+
+//! The bytes of `value` stored as one element of `type` (fill values of slice, pad and fill). Integers
+//! truncate toward zero and saturate; BOOL is value != 0.
+inline std::array<uint8_t, 8> encodeScalar(DataType type, double value)
+{
+    std::array<uint8_t, 8> bytes{};
+    auto store = [&bytes](auto element) { std::memcpy(bytes.data(), &element, sizeof(element)); };
+    auto saturate = [value](double low, double high) { return std::isnan(value) ? 0.0 : std::clamp(value, low, high); };
+    switch (type)
+    {
+    case DataType::kFLOAT: store(static_cast<float>(value)); break;
+    case DataType::kHALF: store(floatToHalfBits(static_cast<float>(value))); break;
+    case DataType::kBF16: store(floatToBf16Bits(static_cast<float>(value))); break;
+    case DataType::kINT8: store(static_cast<int8_t>(saturate(-128.0, 127.0))); break;
+    case DataType::kUINT8: store(static_cast<uint8_t>(saturate(0.0, 255.0))); break;
+    case DataType::kINT32: store(static_cast<int32_t>(saturate(-2147483648.0, 2147483647.0))); break;
+    case DataType::kINT64:
+        // 2^63 itself is not an int64; the largest double below it is.
+        store(static_cast<int64_t>(saturate(-9223372036854775808.0, 9223372036854774784.0)));
+        break;
+    case DataType::kBOOL: store(static_cast<uint8_t>(value != 0.0 ? 1 : 0)); break;
+    default: throw std::invalid_argument(std::string("cannot encode a scalar as ") + typeName(type));
+    }
+    return bytes;
+}
+
+} // namespace kiln::cpu::tensor_detail

@@ -1,0 +1,156 @@
+#include "backend/cpu/kernels/tensor/matrix_multiply.h"
+
+#include "backend/cpu/kernels/tensor/element_access.h"
+#include "backend/cpu/kernels/tensor/shape_utils.h"
+
+#include <vector>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+using nvinfer1::MatrixOperation;
+using namespace tensor_detail;
+
+constexpr char const* kKernel = "matrixMultiply";
+
+//! One operand seen as a batch of rows x cols matrices (a vector is a 1 x K row or a K x 1 column).
+struct Operand
+{
+    Shape batch;
+    int64_t rows{1};
+    int64_t cols{1};
+    int64_t rowStride{0}; //!< element stride between rows of op(input)
+    int64_t colStride{0}; //!< element stride between columns of op(input)
+};
+
+Operand describe(Shape const& shape, MatrixOperation op, bool isLeft)
+{
+    size_t const matrixRank = op == MatrixOperation::kVECTOR ? 1 : 2;
+    if (shape.size() < matrixRank)
+    {
+        fail(kKernel, "operand of shape " + toString(shape) + " has too few dims for its matrix operation");
+    }
+    Operand operand;
+    operand.batch.assign(shape.begin(), shape.end() - static_cast<int64_t>(matrixRank));
+    if (op == MatrixOperation::kVECTOR)
+    {
+        // The left vector is a single row, the right vector a single column.
+        int64_t const length = shape.back();
+        operand.rows = isLeft ? 1 : length;
+        operand.cols = isLeft ? length : 1;
+        operand.rowStride = isLeft ? 0 : 1;
+        operand.colStride = isLeft ? 1 : 0;
+        return operand;
+    }
+    int64_t const storedRows = shape[shape.size() - 2];
+    int64_t const storedCols = shape.back();
+    bool const transposed = op == MatrixOperation::kTRANSPOSE;
+    operand.rows = transposed ? storedCols : storedRows;
+    operand.cols = transposed ? storedRows : storedCols;
+    operand.rowStride = transposed ? 1 : storedCols;
+    operand.colStride = transposed ? storedCols : 1;
+    return operand;
+}
+
+Shape broadcastBatch(Operand const& a, Operand const& b)
+{
+    if (a.batch.size() != b.batch.size())
+    {
+        fail(kKernel,
+            "operands have different numbers of batch dims: " + toString(a.batch) + " and " + toString(b.batch));
+    }
+    return broadcastShapes(a.batch, b.batch, kKernel);
+}
+
+} // namespace
+
+Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, MatrixMultiply const& params)
+{
+    Operand const a = describe(input0, params.op0, true);
+    Operand const b = describe(input1, params.op1, false);
+    if (a.cols != b.rows)
+    {
+        fail(kKernel, "inner dimensions differ: " + std::to_string(a.cols) + " and " + std::to_string(b.rows) +
+                " (shapes " + toString(input0) + " and " + toString(input1) + ")");
+    }
+    Shape output = broadcastBatch(a, b);
+    if (params.op0 != MatrixOperation::kVECTOR)
+    {
+        output.push_back(a.rows);
+    }
+    if (params.op1 != MatrixOperation::kVECTOR)
+    {
+        output.push_back(b.cols);
+    }
+    return output;
+}
+
+void matrixMultiply(
+    ConstTensorView const& input0, ConstTensorView const& input1, TensorView const& output, MatrixMultiply const& params)
+{
+    expectShape(output.shape, matrixMultiplyOutputShape(input0.shape, input1.shape, params), kKernel, "output");
+    Operand const a = describe(input0.shape, params.op0, true);
+    Operand const b = describe(input1.shape, params.op1, false);
+    Shape const batch = broadcastBatch(a, b);
+    int64_t const m = a.rows;
+    int64_t const k = a.cols;
+    int64_t const n = b.cols;
+    if (volume(batch) * m * n == 0)
+    {
+        return;
+    }
+
+    // Strides of whole matrices along the batch dims; 0 where an operand broadcasts.
+    auto matrixBatchStrides = [&](Operand const& operand)
+    {
+        Shape strides = broadcastStrides(operand.batch, batch, kKernel);
+        for (int64_t& stride : strides)
+        {
+            stride *= operand.rows * operand.cols;
+        }
+        return strides;
+    };
+    Shape outputStrides = contiguousStrides(batch);
+    for (int64_t& stride : outputStrides)
+    {
+        stride *= m * n;
+    }
+
+    // Operand rows are converted to float once per batch so the inner loop does not re-decode them.
+    std::vector<float> left(static_cast<size_t>(m * k));
+    std::vector<float> right(static_cast<size_t>(k * n));
+    forEachIndex<3>(batch, {matrixBatchStrides(a), matrixBatchStrides(b), outputStrides},
+        [&](std::array<int64_t, 3> const& offsets)
+        {
+            for (int64_t i = 0; i < m; ++i)
+            {
+                for (int64_t p = 0; p < k; ++p)
+                {
+                    left[i * k + p] = readFloat(input0.data, input0.type, offsets[0] + i * a.rowStride + p * a.colStride);
+                }
+            }
+            for (int64_t p = 0; p < k; ++p)
+            {
+                for (int64_t j = 0; j < n; ++j)
+                {
+                    right[p * n + j] = readFloat(input1.data, input1.type, offsets[1] + p * b.rowStride + j * b.colStride);
+                }
+            }
+            for (int64_t i = 0; i < m; ++i)
+            {
+                for (int64_t j = 0; j < n; ++j)
+                {
+                    double sum = 0.0;
+                    for (int64_t p = 0; p < k; ++p)
+                    {
+                        sum += static_cast<double>(left[i * k + p]) * static_cast<double>(right[p * n + j]);
+                    }
+                    writeFloat(output.data, output.type, offsets[2] + i * n + j, static_cast<float>(sum));
+                }
+            }
+        });
+}
+
+} // namespace kiln::cpu

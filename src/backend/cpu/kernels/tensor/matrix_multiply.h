@@ -1,0 +1,28 @@
+// IMatrixMultiplyLayer (ONNX MatMul; Gemm once its transposes are folded into the operations).
+//
+// op(input) is the operand: kNONE uses the last two dims as a matrix, kTRANSPOSE swaps them, kVECTOR
+// takes the last dim as a vector. Remaining leading dims are batch dims: both operands must have as many,
+// and an extent of 1 broadcasts. Output: batch + {M, N} (matrix*matrix), + {M} (matrix*vector),
+// + {N} (vector*matrix), or batch alone (vector*vector).
+#pragma once
+
+#include "backend/cpu/tensor_view.h"
+
+#include <NvInferLayerEnums.h>
+
+namespace kiln::cpu
+{
+
+struct MatrixMultiply
+{
+    nvinfer1::MatrixOperation op0{nvinfer1::MatrixOperation::kNONE};
+    nvinfer1::MatrixOperation op1{nvinfer1::MatrixOperation::kNONE};
+};
+
+Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, MatrixMultiply const& params);
+
+//! FP32, FP16 or BF16 operands and output (mixed allowed); products are summed in double.
+void matrixMultiply(
+    ConstTensorView const& input0, ConstTensorView const& input1, TensorView const& output, MatrixMultiply const& params);
+
+} // namespace kiln::cpu

@@ -1,0 +1,27 @@
+// IOneHotLayer (ONNX OneHot).
+//
+// The output has the indices' shape with a new dim of extent `depth` inserted at `axis` (in
+// [-(rank + 1), rank]; -1 appends it). Element j along it is values[1] ("on") where the index equals j
+// and values[0] ("off") elsewhere. Negative indices count from depth; indices outside [-depth, depth)
+// give an all-off row, as ONNX specifies. Indices: INT32 or INT64; values: two elements of any
+// byte-addressable type (the output's), copied as bytes.
+#pragma once
+
+#include "backend/cpu/tensor_view.h"
+
+#include <cstdint>
+
+namespace kiln::cpu
+{
+
+struct OneHot
+{
+    int32_t axis{-1};
+};
+
+Shape oneHotOutputShape(Shape const& indices, int64_t depth, OneHot const& params);
+
+void oneHot(ConstTensorView const& indices, ConstTensorView const& values, int64_t depth, TensorView const& output,
+    OneHot const& params);
+
+} // namespace kiln::cpu

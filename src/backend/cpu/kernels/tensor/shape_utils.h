@@ -1,0 +1,145 @@
+// Shape arithmetic and strided iteration shared by the tensor-manipulation kernels.
+#pragma once
+
+#include "backend/cpu/tensor_view.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cpu::tensor_detail
+{
+
+inline std::string toString(Shape const& shape)
+{
+    std::string text = "[";
+    for (size_t i = 0; i < shape.size(); ++i)
+    {
+        text += (i ? ", " : "") + std::to_string(shape[i]);
+    }
+    return text + "]";
+}
+
+[[noreturn]] inline void fail(char const* kernel, std::string const& message)
+{
+    throw std::invalid_argument(std::string(kernel) + ": " + message);
+}
+
+//! Maps an axis in [-rank, rank) to [0, rank).
+inline int32_t normalizeAxis(int64_t axis, int64_t rank, char const* kernel)
+{
+    if (axis < -rank || axis >= rank)
+    {
+        fail(kernel, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+    }
+    return static_cast<int32_t>(axis < 0 ? axis + rank : axis);
+}
+
+inline void expectShape(Shape const& actual, Shape const& expected, char const* kernel, char const* what)
+{
+    if (actual != expected)
+    {
+        fail(kernel, std::string(what) + " has shape " + toString(actual) + ", expected " + toString(expected));
+    }
+}
+
+inline void expectValidShape(Shape const& shape, char const* kernel, char const* what)
+{
+    for (int64_t extent : shape)
+    {
+        if (extent < 0)
+        {
+            fail(kernel, std::string(what) + " has a negative extent: " + toString(shape));
+        }
+    }
+}
+
+//! Numpy broadcasting: shapes are aligned on the right, and an extent of 1 stretches to the other's.
+inline Shape broadcastShapes(Shape const& a, Shape const& b, char const* kernel)
+{
+    size_t const rank = std::max(a.size(), b.size());
+    Shape result(rank);
+    for (size_t i = 0; i < rank; ++i)
+    {
+        int64_t const ea = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+        int64_t const eb = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+        if (ea != eb && ea != 1 && eb != 1)
+        {
+            fail(kernel, "shapes " + toString(a) + " and " + toString(b) + " do not broadcast");
+        }
+        result[i] = ea == 1 ? eb : ea;
+    }
+    return result;
+}
+
+//! Element strides that read `shape` as if broadcast to `target` (0 along stretched or missing dims).
+inline Shape broadcastStrides(Shape const& shape, Shape const& target, char const* kernel)
+{
+    if (shape.size() > target.size())
+    {
+        fail(kernel, "cannot broadcast " + toString(shape) + " to " + toString(target));
+    }
+    Shape const dense = contiguousStrides(shape);
+    size_t const offset = target.size() - shape.size();
+    Shape strides(target.size(), 0);
+    for (size_t i = 0; i < shape.size(); ++i)
+    {
+        if (shape[i] == target[i + offset])
+        {
+            strides[i + offset] = shape[i] == 1 ? 0 : dense[i];
+        }
+        else if (shape[i] != 1)
+        {
+            fail(kernel, "cannot broadcast " + toString(shape) + " to " + toString(target));
+        }
+    }
+    return strides;
+}
+
+//! Calls body(offsets) for every index of `shape` in row-major order, where offsets[k] is the index's
+//! dot product with strides[k]. Keeps the offsets up to date incrementally instead of recomputing them.
+template <size_t N, typename Body>
+void forEachIndex(Shape const& shape, std::array<Shape, N> const& strides, Body&& body)
+{
+    if (volume(shape) == 0)
+    {
+        return;
+    }
+    size_t const rank = shape.size();
+    Shape index(rank, 0);
+    std::array<int64_t, N> offsets{};
+    while (true)
+    {
+        body(offsets);
+        size_t dim = rank;
+        while (dim > 0)
+        {
+            --dim;
+            if (++index[dim] < shape[dim])
+            {
+                for (size_t k = 0; k < N; ++k)
+                {
+                    offsets[k] += strides[k][dim];
+                }
+                break;
+            }
+            for (size_t k = 0; k < N; ++k)
+            {
+                offsets[k] -= strides[k][dim] * (shape[dim] - 1);
+            }
+            index[dim] = 0;
+            if (dim == 0)
+            {
+                return;
+            }
+        }
+        if (rank == 0)
+        {
+            return;
+        }
+    }
+}
+
+} // namespace kiln::cpu::tensor_detail

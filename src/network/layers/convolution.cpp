@@ -1,0 +1,122 @@
+#include "network/layers/convolution.h"
+
+#include "network/layers/layer_utils.h"
+#include "network/layers/type_rules.h"
+
+namespace kiln::network
+{
+
+void WindowedFilterParams::setDefaults(nvinfer1::Dims const& size)
+{
+    kernelSize = size;
+    stride = filledDims(size.nbDims, 1);
+    prePadding = filledDims(size.nbDims, 0);
+    postPadding = filledDims(size.nbDims, 0);
+    dilation = filledDims(size.nbDims, 1);
+}
+
+bool WindowedFilterParams::inferFilter(InferenceContext& ctx, bool transposed) const
+{
+    char const* const kind = transposed ? "deconvolution" : "convolution";
+    if (!ctx.hasInput(0) || ctx.nbInputs() != 1)
+    {
+        return ctx.fail(std::string("a ") + kind + " takes one input (kernel and bias as weights)");
+    }
+    int32_t const spatial = kernelSize.nbDims;
+    if (ctx.rank(0) != spatial + 2)
+    {
+        return ctx.fail("the input has rank " + std::to_string(ctx.rank(0)) + "; a " + std::to_string(spatial)
+            + "-d " + kind + " needs rank " + std::to_string(spatial + 2) + " (N, C, spatial...)");
+    }
+    if (!isFloatType(ctx.input(0).type))
+    {
+        return ctx.fail(std::string(kind) + " takes FLOAT, HALF or BF16 input, not " + typeName(ctx.input(0).type));
+    }
+    if (stride.nbDims != spatial || prePadding.nbDims != spatial || postPadding.nbDims != spatial
+        || dilation.nbDims != spatial)
+    {
+        return ctx.fail("stride, padding and dilation need " + std::to_string(spatial) + " entries (one per spatial axis)");
+    }
+    if (nbGroups < 1 || nbOutputMaps < 1)
+    {
+        return ctx.fail("the number of output maps and of groups must be positive");
+    }
+    Dim const channels = ctx.dim(0, 1);
+    if (!channels.isConstant())
+    {
+        return ctx.fail(std::string("the channel dimension of a ") + kind + " input must be known at build time");
+    }
+    int64_t const c = channels.constant();
+    if (c % nbGroups != 0 || nbOutputMaps % nbGroups != 0)
+    {
+        return ctx.fail("input channels (" + std::to_string(c) + ") and output maps (" + std::to_string(nbOutputMaps)
+            + ") must both be divisible by the number of groups (" + std::to_string(nbGroups) + ")");
+    }
+    // TensorRT applications add the layer and set the group count afterwards, and this inference also runs when
+    // the layer is added: accept weights that fit some group count dividing C and K; the kernel checks the exact
+    // count when it runs.
+    auto kernelCount = [&](int64_t groups) {
+        return (transposed ? c * (nbOutputMaps / groups) : nbOutputMaps * (c / groups)) * dimsVolume(kernelSize);
+    };
+    bool fitsSomeGroupCount = false;
+    for (int64_t groups = 1; groups <= c && !fitsSomeGroupCount; ++groups)
+    {
+        fitsSomeGroupCount = c % groups == 0 && nbOutputMaps % groups == 0 && kernel.count() == kernelCount(groups);
+    }
+    if (!fitsSomeGroupCount)
+    {
+        return ctx.fail("the kernel weights have " + std::to_string(kernel.count()) + " values; expected "
+            + std::to_string(kernelCount(nbGroups)) + " for " + std::to_string(nbGroups) + " group(s)");
+    }
+    if (!bias.empty() && bias.count() != nbOutputMaps)
+    {
+        return ctx.fail("the bias weights have " + std::to_string(bias.count()) + " values; expected 0 or "
+            + std::to_string(nbOutputMaps));
+    }
+    std::vector<Dim> dims{ctx.dim(0, 0), ctx.constant(nbOutputMaps)};
+    for (int32_t axis = 0; axis < spatial; ++axis)
+    {
+        if (stride.d[axis] < 1 || dilation.d[axis] < 1 || kernelSize.d[axis] < 1)
+        {
+            return ctx.fail("kernel size, stride and dilation must be positive on every spatial axis");
+        }
+        int64_t const window = 1 + dilation.d[axis] * (kernelSize.d[axis] - 1);
+        Dim const in = ctx.dim(0, axis + 2);
+        Dim const out = transposed
+            ? transposedWindowExtent(ctx, in, window, stride.d[axis], prePadding.d[axis], postPadding.d[axis],
+                paddingMode, axis)
+            : slidingWindowExtent(ctx, in, window, stride.d[axis], prePadding.d[axis], postPadding.d[axis],
+                paddingMode, axis);
+        if (out.get() == nullptr)
+        {
+            return false;
+        }
+        dims.push_back(out);
+    }
+    return ctx.setOutput(0, ctx.input(0).type, dims);
+}
+
+void WindowedFilterParams::writeFilter(plan::ByteWriter& writer) const
+{
+    writer.write(nbOutputMaps);
+    writer.write(nbGroups);
+    writer.writeDims(kernelSize);
+    writer.writeDims(stride);
+    writer.writeDims(prePadding);
+    writer.writeDims(postPadding);
+    writer.writeDims(dilation);
+    plan::writeEnum(writer, paddingMode);
+    kernel.write(writer);
+    bias.write(writer);
+}
+
+bool WindowedFilterParams::readFilter(plan::ByteReader& reader)
+{
+    return reader.read(nbOutputMaps, "output maps") && reader.read(nbGroups, "groups")
+        && reader.readDims(kernelSize, "kernel size") && reader.readDims(stride, "stride")
+        && reader.readDims(prePadding, "pre-padding") && reader.readDims(postPadding, "post-padding")
+        && reader.readDims(dilation, "dilation") && plan::readEnum(reader, paddingMode, "padding mode")
+        && kernel.read(reader, "kernel weights") && bias.read(reader, "bias weights");
+}
+
+} // namespace kiln::network

@@ -1,0 +1,120 @@
+#include "network/layers/layer_utils.h"
+
+#include "core/logging.h"
+
+namespace kiln::network
+{
+
+bool checkWeights(nvinfer1::Weights const& weights, char const* method, char const* what)
+{
+    if (weights.count < 0)
+    {
+        logError(std::string("INetworkDefinition::") + method + ": " + what + " weights have a negative count ("
+            + std::to_string(weights.count) + ")");
+        return false;
+    }
+    if (weights.count > 0 && weights.values == nullptr)
+    {
+        logError(std::string("INetworkDefinition::") + method + ": " + what + " weights have count "
+            + std::to_string(weights.count) + " but null values");
+        return false;
+    }
+    return true;
+}
+
+bool checkDims(nvinfer1::Dims const& dims, char const* method, char const* what, int32_t minRank, int32_t maxRank,
+    int64_t minValue)
+{
+    std::string const prefix = std::string("INetworkDefinition::") + method + ": " + what;
+    if (dims.nbDims < minRank || dims.nbDims > maxRank)
+    {
+        logError(prefix + " has " + std::to_string(dims.nbDims) + " dimensions; expected " + std::to_string(minRank)
+            + " to " + std::to_string(maxRank));
+        return false;
+    }
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        if (dims.d[i] < minValue)
+        {
+            logError(prefix + " entry " + std::to_string(i) + " is " + std::to_string(dims.d[i]) + "; must be at least "
+                + std::to_string(minValue));
+            return false;
+        }
+    }
+    return true;
+}
+
+nvinfer1::Dims filledDims(int32_t rank, int64_t value)
+{
+    nvinfer1::Dims dims{};
+    dims.nbDims = rank;
+    for (int32_t i = 0; i < rank; ++i)
+    {
+        dims.d[i] = value;
+    }
+    return dims;
+}
+
+int64_t dimsVolume(nvinfer1::Dims const& dims)
+{
+    int64_t product = 1;
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        product *= dims.d[i];
+    }
+    return product;
+}
+
+std::vector<int64_t> dimsToVector(nvinfer1::Dims const& dims)
+{
+    return std::vector<int64_t>(dims.d, dims.d + std::max(dims.nbDims, 0));
+}
+
+Dim slidingWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int64_t stride, int64_t prePadding,
+    int64_t postPadding, nvinfer1::PaddingMode mode, int32_t axis)
+{
+    using nvinfer1::PaddingMode;
+    if (mode == PaddingMode::kSAME_UPPER || mode == PaddingMode::kSAME_LOWER)
+    {
+        return input.ceilDiv(stride);
+    }
+    Dim const span = input + (prePadding + postPadding - window);
+    if (span.isConstant() && span.constant() < 0)
+    {
+        ctx.fail("the window extent " + std::to_string(window) + " exceeds the padded input extent "
+            + std::to_string(span.constant() + window) + " on spatial axis " + std::to_string(axis));
+        return {};
+    }
+    Dim const steps = mode == PaddingMode::kEXPLICIT_ROUND_UP ? span.ceilDiv(stride) : span.floorDiv(stride);
+    return steps + 1;
+}
+
+Dim transposedWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int64_t stride, int64_t prePadding,
+    int64_t postPadding, nvinfer1::PaddingMode mode, int32_t axis)
+{
+    using nvinfer1::PaddingMode;
+    Dim const full = (input - 1) * stride + window;
+    if (mode == PaddingMode::kSAME_UPPER || mode == PaddingMode::kSAME_LOWER)
+    {
+        return (input * stride).min(full);
+    }
+    Dim const extent = full - (prePadding + postPadding);
+    if (extent.isConstant() && extent.constant() < 0)
+    {
+        ctx.fail("the padding " + std::to_string(prePadding) + " + " + std::to_string(postPadding)
+            + " exceeds the output extent on spatial axis " + std::to_string(axis));
+        return {};
+    }
+    return extent;
+}
+
+int32_t normalizeAxis(int64_t axis, int32_t rank)
+{
+    if (axis < -rank || axis >= rank)
+    {
+        return -1;
+    }
+    return static_cast<int32_t>(axis < 0 ? axis + rank : axis);
+}
+
+} // namespace kiln::network

@@ -1,0 +1,41 @@
+// Small helpers that several layer kinds share: argument checks of the add* methods,
+// Dims conversions, and the sliding-window output extent as a dimension expression.
+#pragma once
+
+#include "network/inference.h"
+
+#include <NvInfer.h>
+
+#include <string>
+#include <vector>
+
+namespace kiln::network
+{
+
+//! False (with an error naming method and what) when weights have a negative count or null values for count > 0.
+bool checkWeights(nvinfer1::Weights const& weights, char const* method, char const* what);
+
+//! False (with an error) when dims has a rank outside [minRank, maxRank] or an entry below minValue.
+bool checkDims(nvinfer1::Dims const& dims, char const* method, char const* what, int32_t minRank, int32_t maxRank,
+    int64_t minValue);
+
+//! Dims of the given rank, every entry value.
+nvinfer1::Dims filledDims(int32_t rank, int64_t value);
+
+int64_t dimsVolume(nvinfer1::Dims const& dims);
+
+std::vector<int64_t> dimsToVector(nvinfer1::Dims const& dims);
+
+//! The output extent of convolution and pooling along one spatial axis (TensorRT's PaddingMode formulas):
+//! a null Dim with ctx.fail(...) when the window does not fit a constant input.
+Dim slidingWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int64_t stride, int64_t prePadding,
+    int64_t postPadding, nvinfer1::PaddingMode mode, int32_t axis);
+
+//! The output extent of a deconvolution along one spatial axis.
+Dim transposedWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int64_t stride, int64_t prePadding,
+    int64_t postPadding, nvinfer1::PaddingMode mode, int32_t axis);
+
+//! An axis in [-rank, rank) made non-negative; -1 when out of range.
+int32_t normalizeAxis(int64_t axis, int32_t rank);
+
+} // namespace kiln::network

@@ -1,0 +1,75 @@
+#include "network/layers/pooling.h"
+
+#include "network/layers/layer_utils.h"
+#include "network/layers/type_rules.h"
+
+namespace kiln::network
+{
+
+bool PoolingParams::infer(InferenceContext& ctx) const
+{
+    if (!ctx.hasInput(0) || ctx.nbInputs() != 1)
+    {
+        return ctx.fail("a pooling layer takes one input");
+    }
+    int32_t const spatial = windowSize.nbDims;
+    int32_t const rank = ctx.rank(0);
+    if (rank < spatial + 1)
+    {
+        return ctx.fail("the input has rank " + std::to_string(rank) + "; a " + std::to_string(spatial)
+            + "-d pooling needs at least rank " + std::to_string(spatial + 1));
+    }
+    if (!isFloatType(ctx.input(0).type))
+    {
+        return ctx.fail("pooling takes FLOAT, HALF or BF16 input, not " + typeName(ctx.input(0).type));
+    }
+    if (stride.nbDims != spatial || prePadding.nbDims != spatial || postPadding.nbDims != spatial)
+    {
+        return ctx.fail("stride and padding need " + std::to_string(spatial) + " entries (one per spatial axis)");
+    }
+    std::vector<Dim> dims;
+    for (int32_t axis = 0; axis < rank - spatial; ++axis)
+    {
+        dims.push_back(ctx.dim(0, axis));
+    }
+    for (int32_t axis = 0; axis < spatial; ++axis)
+    {
+        if (stride.d[axis] < 1 || windowSize.d[axis] < 1)
+        {
+            return ctx.fail("window size and stride must be positive on every spatial axis");
+        }
+        Dim const out = slidingWindowExtent(ctx, ctx.dim(0, rank - spatial + axis), windowSize.d[axis], stride.d[axis],
+            prePadding.d[axis], postPadding.d[axis], paddingMode, axis);
+        if (out.get() == nullptr)
+        {
+            return false;
+        }
+        dims.push_back(out);
+    }
+    return ctx.setOutput(0, ctx.input(0).type, dims);
+}
+
+void PoolingParams::write(plan::ByteWriter& writer) const
+{
+    plan::writeEnum(writer, poolingType);
+    writer.writeDims(windowSize);
+    writer.writeDims(stride);
+    writer.writeDims(prePadding);
+    writer.writeDims(postPadding);
+    plan::writeEnum(writer, paddingMode);
+    writer.write(blendFactor);
+    writer.write(static_cast<uint8_t>(averageCountExcludesPadding));
+}
+
+bool PoolingParams::read(plan::ByteReader& reader)
+{
+    uint8_t exclusive = 1;
+    bool const ok = plan::readEnum(reader, poolingType, "pooling type") && reader.readDims(windowSize, "window size")
+        && reader.readDims(stride, "stride") && reader.readDims(prePadding, "pre-padding")
+        && reader.readDims(postPadding, "post-padding") && plan::readEnum(reader, paddingMode, "padding mode")
+        && reader.read(blendFactor, "blend factor") && reader.read(exclusive, "average count excludes padding");
+    averageCountExcludesPadding = exclusive != 0;
+    return ok;
+}
+
+} // namespace kiln::network

@@ -1,0 +1,85 @@
+// IScaleLayer: output = (input * scale + shift) ^ power, with uniform, per-channel or per-element weights.
+#pragma once
+
+#include "network/layer.h"
+#include "network/network.h"
+#include "network/weights_buffer.h"
+
+namespace kiln::network
+{
+
+struct ScaleParams final : LayerParams
+{
+    nvinfer1::ScaleMode mode{nvinfer1::ScaleMode::kUNIFORM};
+    int32_t channelAxis{1};
+    WeightsBuffer shift;
+    WeightsBuffer scale;
+    WeightsBuffer power;
+
+    nvinfer1::LayerType type() const override
+    {
+        return nvinfer1::LayerType::kSCALE;
+    }
+    bool infer(InferenceContext& ctx) const override;
+    void write(plan::ByteWriter& writer) const override;
+    bool read(plan::ByteReader& reader) override;
+    std::unique_ptr<LayerParams> clone() const override
+    {
+        return std::make_unique<ScaleParams>(*this);
+    }
+};
+
+class ScaleLayer final : public LayerBase<nvinfer1::IScaleLayer, ScaleParams>
+{
+public:
+    using LayerBase::LayerBase;
+    void setMode(nvinfer1::ScaleMode mode) noexcept override
+    {
+        change().mode = mode;
+    }
+    nvinfer1::ScaleMode getMode() const noexcept override
+    {
+        return typedParams().mode;
+    }
+    void setShift(nvinfer1::Weights shift) noexcept override
+    {
+        change().shift = WeightsBuffer(shift);
+    }
+    nvinfer1::Weights getShift() const noexcept override
+    {
+        return typedParams().shift.view();
+    }
+    void setScale(nvinfer1::Weights scale) noexcept override
+    {
+        change().scale = WeightsBuffer(scale);
+    }
+    nvinfer1::Weights getScale() const noexcept override
+    {
+        return typedParams().scale.view();
+    }
+    void setPower(nvinfer1::Weights power) noexcept override
+    {
+        change().power = WeightsBuffer(power);
+    }
+    nvinfer1::Weights getPower() const noexcept override
+    {
+        return typedParams().power.view();
+    }
+    int32_t getChannelAxis() const noexcept override
+    {
+        return typedParams().channelAxis;
+    }
+    void setChannelAxis(int32_t channelAxis) noexcept override
+    {
+        change().channelAxis = channelAxis;
+    }
+
+private:
+    ScaleParams& change()
+    {
+        network().invalidate();
+        return mutableParams();
+    }
+};
+
+} // namespace kiln::network

@@ -1,0 +1,49 @@
+// ISoftMaxLayer: softmax along the one axis set in the axes bitmask. TensorRT's default axis, fixed when the
+// layer is added, is rank - 3 for inputs of rank 3 or more (the C of NCHW) and 0 below.
+#pragma once
+
+#include "network/layer.h"
+#include "network/network.h"
+
+namespace kiln::network
+{
+
+struct SoftMaxParams final : LayerParams
+{
+    uint32_t axes{1U};
+
+    nvinfer1::LayerType type() const override
+    {
+        return nvinfer1::LayerType::kSOFTMAX;
+    }
+    bool infer(InferenceContext& ctx) const override;
+    void write(plan::ByteWriter& writer) const override
+    {
+        writer.write(axes);
+    }
+    bool read(plan::ByteReader& reader) override
+    {
+        return reader.read(axes, "softmax axes");
+    }
+    std::unique_ptr<LayerParams> clone() const override
+    {
+        return std::make_unique<SoftMaxParams>(*this);
+    }
+};
+
+class SoftMaxLayer final : public LayerBase<nvinfer1::ISoftMaxLayer, SoftMaxParams>
+{
+public:
+    using LayerBase::LayerBase;
+    void setAxes(uint32_t axes) noexcept override
+    {
+        network().invalidate();
+        mutableParams().axes = axes;
+    }
+    uint32_t getAxes() const noexcept override
+    {
+        return typedParams().axes;
+    }
+};
+
+} // namespace kiln::network

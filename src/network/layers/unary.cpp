@@ -1,0 +1,92 @@
+#include "network/layers/unary.h"
+
+#include "network/layers/type_rules.h"
+
+namespace kiln::network
+{
+namespace
+{
+
+using nvinfer1::DataType;
+using nvinfer1::UnaryOperation;
+
+bool oneInput(InferenceContext& ctx, char const* kind)
+{
+    if (ctx.nbInputs() != 1 || !ctx.hasInput(0))
+    {
+        return ctx.fail(std::string("a ") + kind + " layer takes one input");
+    }
+    return true;
+}
+
+} // namespace
+
+bool UnaryParams::infer(InferenceContext& ctx) const
+{
+    if (!oneInput(ctx, "unary"))
+    {
+        return false;
+    }
+    DataType const type = ctx.input(0).type;
+    bool const logical = operation == UnaryOperation::kNOT;
+    bool const integerOk = operation == UnaryOperation::kABS || operation == UnaryOperation::kNEG
+        || operation == UnaryOperation::kSIGN;
+    if (logical ? type != DataType::kBOOL : !(isFloatType(type) || (integerOk && isIntegerType(type))))
+    {
+        return ctx.fail("unary operation " + std::to_string(static_cast<int32_t>(operation)) + " does not take "
+            + typeName(type) + " input");
+    }
+    DataType const outputType = operation == UnaryOperation::kISINF || operation == UnaryOperation::kISNAN
+        ? DataType::kBOOL
+        : type;
+    return ctx.setOutput(0, outputType, ctx.input(0).dims);
+}
+
+bool IdentityParams::infer(InferenceContext& ctx) const
+{
+    if (!oneInput(ctx, "identity"))
+    {
+        return false;
+    }
+    if (!ctx.setOutput(0, ctx.input(0).type, ctx.input(0).dims))
+    {
+        return false;
+    }
+    ctx.output(0).values = ctx.input(0).values;
+    return true;
+}
+
+bool CastParams::infer(InferenceContext& ctx) const
+{
+    if (!oneInput(ctx, "cast"))
+    {
+        return false;
+    }
+    if (!ctx.setOutput(0, toType, ctx.input(0).dims))
+    {
+        return false;
+    }
+    if (toType == DataType::kINT32 || toType == DataType::kINT64)
+    {
+        ctx.output(0).values = ctx.input(0).values; // integer shape values survive an integer cast
+    }
+    return true;
+}
+
+bool ShapeParams::infer(InferenceContext& ctx) const
+{
+    if (!oneInput(ctx, "shape"))
+    {
+        return false;
+    }
+    int32_t const rank = ctx.rank(0);
+    if (!ctx.setOutput(0, DataType::kINT64, std::vector<Dim>{ctx.constant(rank)}))
+    {
+        return false;
+    }
+    std::vector<nvinfer1::IDimensionExpr const*> values(ctx.input(0).dims.d, ctx.input(0).dims.d + rank);
+    ctx.output(0).values = std::move(values);
+    return true;
+}
+
+} // namespace kiln::network

@@ -1,0 +1,109 @@
+#include "network/plugin_layer.h"
+
+namespace kiln::network
+{
+
+bool PluginParams::infer(InferenceContext& ctx) const
+{
+    if (adapter == nullptr)
+    {
+        return ctx.fail("the plugin layer has no plugin");
+    }
+    int32_t const nbInputs = ctx.nbInputs() - nbShapeInputs;
+    std::vector<nvinfer1::DataType> inputTypes;
+    std::vector<nvinfer1::DimsExprs> inputs;
+    for (int32_t i = 0; i < nbInputs; ++i)
+    {
+        inputTypes.push_back(ctx.input(i).type);
+        inputs.push_back(ctx.input(i).dims);
+    }
+    std::vector<nvinfer1::DimsExprs> shapeInputs;
+    for (int32_t i = nbInputs; i < ctx.nbInputs(); ++i)
+    {
+        auto const& values = ctx.input(i).values;
+        if (!values || values->size() > static_cast<size_t>(nvinfer1::Dims::MAX_DIMS))
+        {
+            return ctx.fail("shape input " + std::to_string(i - nbInputs)
+                + " is not a shape tensor whose values are known while shapes are inferred");
+        }
+        nvinfer1::DimsExprs exprs{};
+        exprs.nbDims = static_cast<int32_t>(values->size());
+        std::copy(values->begin(), values->end(), exprs.d);
+        shapeInputs.push_back(exprs);
+    }
+    std::string error;
+    std::vector<nvinfer1::DataType> outputTypes;
+    std::vector<nvinfer1::DimsExprs> outputs;
+    if (!adapter->outputTypes(inputTypes, outputTypes, error)
+        || !adapter->outputShapes(inputs, shapeInputs, ctx.builder(), outputs, error))
+    {
+        return ctx.fail("plugin " + adapter->description() + ": " + error);
+    }
+    if (static_cast<int32_t>(outputs.size()) != static_cast<int32_t>(ctx.outputs().size()))
+    {
+        return ctx.fail("plugin " + adapter->description() + " now reports " + std::to_string(outputs.size())
+            + " outputs, not " + std::to_string(ctx.outputs().size()));
+    }
+    for (size_t i = 0; i < outputs.size(); ++i)
+    {
+        if (!ctx.setOutput(static_cast<int32_t>(i), outputTypes[i], outputs[i]))
+        {
+            return ctx.fail("plugin " + adapter->description() + ": " + ctx.error());
+        }
+    }
+    return true;
+}
+
+void PluginParams::write(plan::ByteWriter& writer) const
+{
+    writer.write(static_cast<int32_t>(family));
+    writer.writeString(payload.name);
+    writer.writeString(payload.version);
+    writer.writeString(payload.pluginNamespace);
+    writer.writeBytes(payload.bytes.data(), payload.bytes.size());
+    writer.writeString(library);
+    writer.write(nbShapeInputs);
+    writer.write(outputCount);
+    writer.write(static_cast<uint32_t>(ioTypes.size()));
+    for (nvinfer1::DataType type : ioTypes)
+    {
+        plan::writeEnum(writer, type);
+    }
+    writer.write(workspaceBytes);
+}
+
+bool PluginParams::read(plan::ByteReader& reader)
+{
+    int32_t rawFamily = 0;
+    uint8_t const* bytes = nullptr;
+    size_t size = 0;
+    uint32_t nbTypes = 0;
+    if (!reader.read(rawFamily, "plugin interface") || !reader.readString(payload.name, "plugin name")
+        || !reader.readString(payload.version, "plugin version")
+        || !reader.readString(payload.pluginNamespace, "plugin namespace")
+        || !reader.readBytes(bytes, size, "plugin data") || !reader.readString(library, "plugin library")
+        || !reader.read(nbShapeInputs, "plugin shape inputs") || !reader.read(outputCount, "plugin outputs")
+        || !reader.read(nbTypes, "plugin tensor types"))
+    {
+        return false;
+    }
+    if (rawFamily < 0 || rawFamily > static_cast<int32_t>(plugin::PluginFamily::kV3) || outputCount < 0
+        || nbShapeInputs < 0 || nbTypes > reader.remaining())
+    {
+        return reader.fail("the plugin layer's record is malformed");
+    }
+    family = static_cast<plugin::PluginFamily>(rawFamily);
+    payload.family = family;
+    payload.bytes.assign(bytes, bytes + size);
+    ioTypes.resize(nbTypes);
+    for (auto& type : ioTypes)
+    {
+        if (!plan::readEnum(reader, type, "plugin tensor type"))
+        {
+            return false;
+        }
+    }
+    return reader.read(workspaceBytes, "plugin workspace size");
+}
+
+} // namespace kiln::network

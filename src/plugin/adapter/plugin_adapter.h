@@ -1,0 +1,131 @@
+// One internal interface over every plugin family (IPluginV2, V2Ext, V2IOExt,
+// V2DynamicExt, V3), so nothing else in Kiln branches on the plugin's kind.
+// Adapters own their plugin object and release it the way its family requires
+// (destroy() for V2, delete for V3).
+#pragma once
+
+#include <NvInfer.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kiln::plugin
+{
+
+enum class PluginFamily : int32_t
+{
+    kV2 = 0,
+    kV2_EXT = 1,
+    kV2_IOEXT = 2,
+    kV2_DYNAMICEXT = 3,
+    kV3 = 4,
+};
+
+//! "IPluginV2", "IPluginV2Ext", ... as users know them.
+char const* familyName(PluginFamily family);
+
+//! What a plan stores to find and recreate a plugin at load time.
+struct PluginPayload
+{
+    std::string name;
+    std::string version;
+    std::string pluginNamespace;
+    PluginFamily family{PluginFamily::kV2_DYNAMICEXT};
+    std::vector<uint8_t> bytes; //!< V2: serialize(); V3: the fields of getFieldsToSerialize, encoded (fields.h)
+};
+
+class PluginAdapter
+{
+public:
+    virtual ~PluginAdapter() = default;
+
+    PluginFamily family() const
+    {
+        return mFamily;
+    }
+    //! Type, version and namespace as the plugin reports them now.
+    std::string const& name() const
+    {
+        return mName;
+    }
+    std::string const& version() const
+    {
+        return mVersion;
+    }
+    std::string const& pluginNamespace() const
+    {
+        return mNamespace;
+    }
+    //! For messages: name, version and namespace.
+    std::string description() const;
+
+    virtual int32_t nbOutputs() = 0;
+    //! Output types from input types.
+    virtual bool outputTypes(std::vector<nvinfer1::DataType> const& inputTypes,
+        std::vector<nvinfer1::DataType>& outputTypes, std::string& error)
+        = 0;
+    //! Output shapes as expressions. For the V2 families without dynamic shapes,
+    //! the leading dimension is the batch, which the plugin does not see.
+    virtual bool outputShapes(std::vector<nvinfer1::DimsExprs> const& inputs,
+        std::vector<nvinfer1::DimsExprs> const& shapeInputs, nvinfer1::IExprBuilder& builder,
+        std::vector<nvinfer1::DimsExprs>& outputs, std::string& error)
+        = 0;
+    //! The format negotiation question for position pos; only inOut[0..pos] are meaningful.
+    virtual bool supportsCombination(int32_t pos, std::vector<nvinfer1::DynamicPluginTensorDesc> const& inOut,
+        int32_t nbInputs, int32_t nbOutputs)
+        = 0;
+    //! The build-time configuration for one profile (descs hold the profile's bounds).
+    virtual bool configure(std::vector<nvinfer1::DynamicPluginTensorDesc> const& inputs,
+        std::vector<nvinfer1::DynamicPluginTensorDesc> const& outputs, std::string& error)
+        = 0;
+    virtual size_t workspaceSize(std::vector<nvinfer1::DynamicPluginTensorDesc> const& inputs,
+        std::vector<nvinfer1::DynamicPluginTensorDesc> const& outputs)
+        = 0;
+    //! V2 families: initialize(). V3: nothing (V3 plugins are created initialised).
+    virtual bool initialize(std::string& error) = 0;
+    virtual std::unique_ptr<PluginAdapter> clone(std::string& error) = 0;
+    virtual bool serialize(PluginPayload& payload, std::string& error) = 0;
+
+    //! A copy for one execution context: V2Ext and later clone + attachToContext,
+    //! V3 attachToContext (which returns a clone). nullptr with error on failure.
+    virtual std::unique_ptr<PluginAdapter> attachToContext(std::string& error) = 0;
+    //! Concrete shapes for the next run (DynamicExt: configurePlugin; V3: onShapeChange).
+    virtual bool shapesChanged(std::vector<nvinfer1::PluginTensorDesc> const& inputs,
+        std::vector<nvinfer1::PluginTensorDesc> const& outputs, std::string& error)
+        = 0;
+    //! Runs the plugin on host memory through kiln::IHostPlugin.
+    virtual bool runOnHost(std::vector<nvinfer1::PluginTensorDesc> const& inputs,
+        std::vector<nvinfer1::PluginTensorDesc> const& outputs, void const* const* inputData, void* const* outputData,
+        void* workspace, std::string& error)
+        = 0;
+    //! True if the plugin implements kiln::IHostPlugin (can run on the CPU backend).
+    virtual bool hasHostExecution() = 0;
+
+protected:
+    PluginAdapter(PluginFamily family, std::string name, std::string version, std::string ns)
+        : mFamily(family)
+        , mName(std::move(name))
+        , mVersion(std::move(version))
+        , mNamespace(std::move(ns))
+    {
+    }
+
+private:
+    PluginFamily mFamily;
+    std::string mName;
+    std::string mVersion;
+    std::string mNamespace;
+};
+
+//! Takes ownership of plugin. nullptr with error if its identity cannot be read.
+std::unique_ptr<PluginAdapter> adaptPluginV2(nvinfer1::IPluginV2* plugin, std::string& error);
+std::unique_ptr<PluginAdapter> adaptPluginV3(nvinfer1::IPluginV3* plugin, std::string& error);
+
+//! Recreates a plugin from a plan's payload through the plugin registry. On a
+//! missing creator, error names the plugin, the library the plan says it came
+//! from, and the closest registered creators.
+std::unique_ptr<PluginAdapter> recreatePlugin(
+    PluginPayload const& payload, std::string const& layerName, std::string const& library, std::string& error);
+
+} // namespace kiln::plugin

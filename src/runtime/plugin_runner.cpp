@@ -1,0 +1,112 @@
+#include "runtime/plugin_runner.h"
+
+#include "backend/cpu/kernels/tensor/cast.h"
+
+namespace kiln::runtime
+{
+namespace
+{
+
+nvinfer1::PluginTensorDesc describe(cpu::Shape const& shape, nvinfer1::DataType type)
+{
+    nvinfer1::PluginTensorDesc desc{};
+    desc.dims.nbDims = static_cast<int32_t>(shape.size());
+    std::copy(shape.begin(), shape.end(), desc.dims.d);
+    desc.type = type;
+    desc.format = nvinfer1::TensorFormat::kLINEAR;
+    desc.scale = -1.0f;
+    return desc;
+}
+
+} // namespace
+
+std::unique_ptr<PluginRunner> PluginRunner::attach(network::PluginParams const& params, std::string& error)
+{
+    std::unique_ptr<plugin::PluginAdapter> attached = params.adapter->attachToContext(error);
+    if (attached == nullptr)
+    {
+        error = "plugin " + params.adapter->description() + ": " + error;
+        return nullptr;
+    }
+    std::unique_ptr<PluginRunner> runner(new PluginRunner(params, std::move(attached)));
+    runner->mWorkspace.resize(static_cast<size_t>(params.workspaceBytes));
+    return runner;
+}
+
+bool PluginRunner::run(
+    std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs, std::string& error)
+{
+    size_t const nbInputs = inputs.size() - static_cast<size_t>(mParams.nbShapeInputs);
+    size_t const nbTensors = nbInputs + outputs.size();
+    if (mParams.ioTypes.size() != nbTensors)
+    {
+        error = "the plan's negotiated types do not match the layer's tensors";
+        return false;
+    }
+    std::vector<cpu::Shape> shapes;
+    for (size_t i = 0; i < nbInputs; ++i)
+    {
+        shapes.push_back(inputs[i].shape);
+    }
+    for (auto const& output : outputs)
+    {
+        shapes.push_back(output.shape);
+    }
+    std::vector<nvinfer1::PluginTensorDesc> inDescs, outDescs;
+    for (size_t i = 0; i < nbTensors; ++i)
+    {
+        (i < nbInputs ? inDescs : outDescs).push_back(describe(shapes[i], mParams.ioTypes[i]));
+    }
+    if (shapes != mLastShapes)
+    {
+        if (!mPlugin->shapesChanged(inDescs, outDescs, error))
+        {
+            error = "plugin " + mPlugin->description() + ": " + error;
+            return false;
+        }
+        mLastShapes = shapes;
+    }
+
+    // Convert inputs the plugin wants in another type; give it scratch for such outputs.
+    mConverted.resize(nbTensors);
+    std::vector<void const*> inData(nbInputs);
+    std::vector<void*> outData(outputs.size());
+    for (size_t i = 0; i < nbInputs; ++i)
+    {
+        inData[i] = inputs[i].data;
+        if (inputs[i].type != mParams.ioTypes[i])
+        {
+            cpu::TensorView converted{mParams.ioTypes[i], inputs[i].shape, nullptr};
+            mConverted[i].resize(static_cast<size_t>(converted.count()) * cpu::elementSize(converted.type));
+            converted.data = mConverted[i].data();
+            cpu::cast(inputs[i], converted);
+            inData[i] = converted.data;
+        }
+    }
+    for (size_t o = 0; o < outputs.size(); ++o)
+    {
+        size_t const t = nbInputs + o;
+        outData[o] = outputs[o].data;
+        if (outputs[o].type != mParams.ioTypes[t])
+        {
+            mConverted[t].resize(static_cast<size_t>(outputs[o].count()) * cpu::elementSize(mParams.ioTypes[t]));
+            outData[o] = mConverted[t].data();
+        }
+    }
+    if (!mPlugin->runOnHost(inDescs, outDescs, inData.data(), outData.data(), mWorkspace.data(), error))
+    {
+        error = "plugin " + mPlugin->description() + ": " + error;
+        return false;
+    }
+    for (size_t o = 0; o < outputs.size(); ++o)
+    {
+        size_t const t = nbInputs + o;
+        if (outputs[o].type != mParams.ioTypes[t])
+        {
+            cpu::cast(cpu::ConstTensorView(mParams.ioTypes[t], outputs[o].shape, mConverted[t].data()), outputs[o]);
+        }
+    }
+    return true;
+}
+
+} // namespace kiln::runtime

@@ -1,0 +1,129 @@
+// Select, cast and broadcastTo: element-by-element copies.
+#include "backend/cpu/kernels/tensor/broadcast.h"
+#include "backend/cpu/kernels/tensor/cast.h"
+#include "backend/cpu/kernels/tensor/select.h"
+
+#include "tensor_test_utils.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <stdexcept>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+using nvinfer1::DataType;
+using test::Tensor;
+
+TEST(Select, BroadcastsConditionThenAndElse)
+{
+    Tensor<uint8_t> const condition({2, 1}, {1, 0}, DataType::kBOOL);
+    Tensor<int64_t> const thenInput({1, 3}, {1, 2, 3});
+    Tensor<int64_t> const elseInput({}, {9});
+    Shape const shape = selectOutputShape(condition.shape, thenInput.shape, elseInput.shape);
+    EXPECT_EQ(shape, (Shape{2, 3}));
+    auto out = Tensor<int64_t>::zeros(shape);
+    select(condition.cview(), thenInput.cview(), elseInput.cview(), out.view());
+    EXPECT_EQ(out.values, (std::vector<int64_t>{1, 2, 3, 9, 9, 9}));
+}
+
+TEST(Select, Fp16AndErrors)
+{
+    Tensor<uint8_t> const condition({3}, {0, 1, 0}, DataType::kBOOL);
+    Tensor<uint16_t> const thenInput({3}, test::toHalf({1, 2, 3}));
+    Tensor<uint16_t> const elseInput({1}, test::toHalf({-1}));
+    auto out = Tensor<uint16_t>::zeros({3});
+    select(condition.cview(), thenInput.cview(), elseInput.cview(), out.view());
+    EXPECT_EQ(test::fromHalf(out.values), (std::vector<float>{-1, 2, -1}));
+    EXPECT_THROW(selectOutputShape({2}, {3}, {1}), std::invalid_argument);
+    Tensor<uint8_t> const notBool({3}, {0, 1, 0});
+    EXPECT_THROW(select(notBool.cview(), thenInput.cview(), elseInput.cview(), out.view()), std::invalid_argument);
+    // An empty condition: nothing touched.
+    select(ConstTensorView(DataType::kBOOL, {0}, nullptr), ConstTensorView(DataType::kHALF, {1}, nullptr),
+        ConstTensorView(DataType::kHALF, {1}, nullptr), test::emptyView({0}, DataType::kHALF));
+}
+
+template <typename From, typename To>
+std::vector<To> castValues(std::vector<From> const& values, DataType from, DataType to)
+{
+    Tensor<From> const input({static_cast<int64_t>(values.size())}, values, from);
+    auto out = Tensor<To>::zeros(input.shape, to);
+    cast(input.cview(), out.view());
+    return out.values;
+}
+
+TEST(Cast, FloatToIntegersTruncatesTowardZeroAndSaturates)
+{
+    std::vector<float> const values{1.7f, -1.7f, 2.5f, -0.5f, 300.0f, -200.0f};
+    EXPECT_EQ((castValues<float, int32_t>(values, DataType::kFLOAT, DataType::kINT32)),
+        (std::vector<int32_t>{1, -1, 2, 0, 300, -200}));
+    EXPECT_EQ((castValues<float, int64_t>(values, DataType::kFLOAT, DataType::kINT64)),
+        (std::vector<int64_t>{1, -1, 2, 0, 300, -200}));
+    EXPECT_EQ((castValues<float, int8_t>(values, DataType::kFLOAT, DataType::kINT8)),
+        (std::vector<int8_t>{1, -1, 2, 0, 127, -128}));
+    EXPECT_EQ((castValues<float, uint8_t>(values, DataType::kFLOAT, DataType::kUINT8)),
+        (std::vector<uint8_t>{1, 0, 2, 0, 255, 0}));
+}
+
+TEST(Cast, BoolIsValueNotZero)
+{
+    float const nan = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_EQ((castValues<float, uint8_t>({0.0f, -0.0f, 0.5f, nan, -3.0f}, DataType::kFLOAT, DataType::kBOOL)),
+        (std::vector<uint8_t>{0, 0, 1, 1, 1}));
+    EXPECT_EQ((castValues<int64_t, uint8_t>({0, 5, -1}, DataType::kINT64, DataType::kBOOL)),
+        (std::vector<uint8_t>{0, 1, 1}));
+    EXPECT_EQ((castValues<uint8_t, float>({0, 1}, DataType::kBOOL, DataType::kFLOAT)), (std::vector<float>{0, 1}));
+    EXPECT_EQ((castValues<uint8_t, int32_t>({0, 1}, DataType::kBOOL, DataType::kINT32)), (std::vector<int32_t>{0, 1}));
+}
+
+TEST(Cast, IntegersWrapAndFloatsRound)
+{
+    int64_t const wide = (int64_t{1} << 32) + 5;
+    EXPECT_EQ((castValues<int64_t, int32_t>({wide, -1}, DataType::kINT64, DataType::kINT32)),
+        (std::vector<int32_t>{5, -1}));
+    EXPECT_EQ((castValues<int32_t, uint8_t>({257, -1}, DataType::kINT32, DataType::kUINT8)),
+        (std::vector<uint8_t>{1, 255}));
+    EXPECT_EQ((castValues<float, uint16_t>({0.1f, 70000.0f}, DataType::kFLOAT, DataType::kHALF)),
+        (std::vector<uint16_t>{floatToHalfBits(0.1f), 0x7C00}));
+    EXPECT_EQ((castValues<float, uint16_t>({0.1f}, DataType::kFLOAT, DataType::kBF16)),
+        (std::vector<uint16_t>{floatToBf16Bits(0.1f)}));
+    EXPECT_EQ((castValues<uint16_t, uint16_t>({floatToHalfBits(1.5f)}, DataType::kHALF, DataType::kBF16)),
+        (std::vector<uint16_t>{floatToBf16Bits(1.5f)}));
+    EXPECT_EQ((castValues<int32_t, uint16_t>({-3}, DataType::kINT32, DataType::kHALF)),
+        (std::vector<uint16_t>{floatToHalfBits(-3.0f)}));
+    EXPECT_EQ((castValues<int8_t, float>({-128, 7}, DataType::kINT8, DataType::kFLOAT)), (std::vector<float>{-128, 7}));
+    EXPECT_EQ((castValues<int64_t, int64_t>({wide}, DataType::kINT64, DataType::kINT64)), (std::vector<int64_t>{wide}));
+}
+
+TEST(Cast, EmptyAndErrors)
+{
+    cast(ConstTensorView(DataType::kFLOAT, {0, 2}, nullptr), test::emptyView({0, 2}, DataType::kINT32));
+    Tensor<float> const input({2}, {1, 2});
+    auto out = Tensor<int32_t>::zeros({3});
+    EXPECT_THROW(cast(input.cview(), out.view()), std::invalid_argument);
+    auto right = Tensor<int32_t>::zeros({2});
+    EXPECT_THROW(cast(input.cview(), right.view(), Cast{DataType::kINT64}), std::invalid_argument);
+    cast(input.cview(), right.view(), Cast{DataType::kINT32});
+    EXPECT_EQ(right.values, (std::vector<int32_t>{1, 2}));
+}
+
+TEST(BroadcastTo, ExpandAlongMissingAndUnitDims)
+{
+    Tensor<int32_t> const column({3, 1}, {1, 2, 3});
+    Shape const shape = expandOutputShape(column.shape, {2, 1, 2});
+    EXPECT_EQ(shape, (Shape{2, 3, 2}));
+    auto out = Tensor<int32_t>::zeros(shape);
+    broadcastTo(column.cview(), out.view());
+    EXPECT_EQ(out.values, (std::vector<int32_t>{1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3}));
+    // ONNX Expand may also keep the input's larger extent where the request says 1.
+    EXPECT_EQ(expandOutputShape({3, 1}, {1, 4}), (Shape{3, 4}));
+    auto wrong = Tensor<int32_t>::zeros({2, 2});
+    EXPECT_THROW(broadcastTo(column.cview(), wrong.view()), std::invalid_argument);
+    broadcastTo(column.cview(), test::emptyView({0, 3, 1}, DataType::kINT32));
+}
+
+} // namespace
+} // namespace kiln::cpu

@@ -1,0 +1,110 @@
+#include "backend/cpu/kernels/tensor/matrix_multiply.h"
+
+#include "tensor_test_utils.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+using nvinfer1::MatrixOperation;
+using nvinfer1::DataType;
+using test::Tensor;
+
+// A = [[1, 2, 3], [4, 5, 6]], B = [[7, 8], [9, 10], [11, 12]], A * B = [[58, 64], [139, 154]].
+Tensor<float> const kA({2, 3}, {1, 2, 3, 4, 5, 6});
+Tensor<float> const kB({3, 2}, {7, 8, 9, 10, 11, 12});
+
+std::vector<float> multiply(Tensor<float> const& a, Tensor<float> const& b, MatrixMultiply const& params)
+{
+    auto out = Tensor<float>::zeros(matrixMultiplyOutputShape(a.shape, b.shape, params));
+    matrixMultiply(a.cview(), b.cview(), out.view(), params);
+    return out.values;
+}
+
+TEST(MatrixMultiply, PlainMatrices)
+{
+    EXPECT_EQ(matrixMultiplyOutputShape(kA.shape, kB.shape, {}), (Shape{2, 2}));
+    EXPECT_EQ(multiply(kA, kB, {}), (std::vector<float>{58, 64, 139, 154}));
+}
+
+TEST(MatrixMultiply, TransposedOperands)
+{
+    Tensor<float> const aT({3, 2}, {1, 4, 2, 5, 3, 6});
+    Tensor<float> const bT({2, 3}, {7, 9, 11, 8, 10, 12});
+    std::vector<float> const expected{58, 64, 139, 154};
+    EXPECT_EQ(multiply(aT, kB, {MatrixOperation::kTRANSPOSE, MatrixOperation::kNONE}), expected);
+    EXPECT_EQ(multiply(kA, bT, {MatrixOperation::kNONE, MatrixOperation::kTRANSPOSE}), expected);
+    EXPECT_EQ(multiply(aT, bT, {MatrixOperation::kTRANSPOSE, MatrixOperation::kTRANSPOSE}), expected);
+}
+
+TEST(MatrixMultiply, VectorOperands)
+{
+    Tensor<float> const v3({3}, {1, 2, 3});
+    Tensor<float> const ones({3}, {1, 1, 1});
+    Tensor<float> const w3({3}, {4, 5, 6});
+    MatrixMultiply const vectorTimesMatrix{MatrixOperation::kVECTOR, MatrixOperation::kNONE};
+    EXPECT_EQ(matrixMultiplyOutputShape(v3.shape, kB.shape, vectorTimesMatrix), (Shape{2}));
+    EXPECT_EQ(multiply(v3, kB, vectorTimesMatrix), (std::vector<float>{58, 64}));
+    MatrixMultiply const matrixTimesVector{MatrixOperation::kNONE, MatrixOperation::kVECTOR};
+    EXPECT_EQ(multiply(kA, ones, matrixTimesVector), (std::vector<float>{6, 15}));
+    MatrixMultiply const dot{MatrixOperation::kVECTOR, MatrixOperation::kVECTOR};
+    EXPECT_EQ(matrixMultiplyOutputShape(v3.shape, w3.shape, dot), Shape{});
+    EXPECT_EQ(multiply(v3, w3, dot), (std::vector<float>{32}));
+    // A batch of vectors against a batch of matrices.
+    Tensor<float> const vectors({2, 2}, {1, 0, 0, 1});
+    Tensor<float> const matrices({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+    EXPECT_EQ(multiply(vectors, matrices, vectorTimesMatrix), (std::vector<float>{1, 2, 7, 8}));
+}
+
+TEST(MatrixMultiply, BroadcastsBatchDims)
+{
+    // a: two 1x2 matrices along dim 0; b: two 2x1 matrices along dim 1; output batch [2, 2].
+    Tensor<float> const a({2, 1, 1, 2}, {1, 2, 3, 4});
+    Tensor<float> const b({1, 2, 2, 1}, {1, 1, 1, -1});
+    EXPECT_EQ(matrixMultiplyOutputShape(a.shape, b.shape, {}), (Shape{2, 2, 1, 1}));
+    EXPECT_EQ(multiply(a, b, {}), (std::vector<float>{3, -1, 7, -1}));
+}
+
+TEST(MatrixMultiply, Fp16StorageRoundsThroughHalf)
+{
+    Tensor<uint16_t> const a({1, 2}, test::toHalf({0.1f, 0.2f}));
+    Tensor<uint16_t> const b({2, 1}, test::toHalf({0.3f, 0.4f}));
+    auto out = Tensor<uint16_t>::zeros({1, 1});
+    matrixMultiply(a.cview(), b.cview(), out.view(), {});
+    float const ha = halfBitsToFloat(a.values[0]);
+    float const hb = halfBitsToFloat(a.values[1]);
+    float const hc = halfBitsToFloat(b.values[0]);
+    float const hd = halfBitsToFloat(b.values[1]);
+    double const exact = static_cast<double>(ha) * hc + static_cast<double>(hb) * hd;
+    EXPECT_EQ(out.values[0], floatToHalfBits(static_cast<float>(exact)));
+    EXPECT_NEAR(halfBitsToFloat(out.values[0]), 0.11f, 1e-3f);
+}
+
+TEST(MatrixMultiply, EmptyTensors)
+{
+    // K = 0: every output is an empty sum.
+    Tensor<float> const a({2, 0}, {});
+    Tensor<float> const b({0, 2}, {});
+    auto out = Tensor<float>::zeros({2, 2}, DataType::kFLOAT, 99.0f);
+    matrixMultiply(a.cview(), b.cview(), out.view(), {});
+    EXPECT_EQ(out.values, (std::vector<float>{0, 0, 0, 0}));
+    // M = 0: nothing is read or written.
+    matrixMultiply(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), kB.cview(), test::emptyView({0, 2}), {});
+}
+
+TEST(MatrixMultiply, RejectsInconsistentShapes)
+{
+    EXPECT_THROW(matrixMultiplyOutputShape({2, 3}, {2, 2}, {}), std::invalid_argument);
+    EXPECT_THROW(matrixMultiplyOutputShape({2, 2, 3}, {3, 2}, {}), std::invalid_argument);
+    EXPECT_THROW(matrixMultiplyOutputShape({2, 2, 3}, {3, 3, 2}, {}), std::invalid_argument);
+    auto out = Tensor<float>::zeros({2, 3});
+    EXPECT_THROW(matrixMultiply(kA.cview(), kB.cview(), out.view(), {}), std::invalid_argument);
+}
+
+} // namespace
+} // namespace kiln::cpu

@@ -1,0 +1,131 @@
+#include "backend/cpu/kernels/tensor/reduce.h"
+
+#include "tensor_test_utils.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+using nvinfer1::ReduceOperation;
+using nvinfer1::DataType;
+using test::Tensor;
+
+// [[1, 2, 3], [4, 5, 6]]
+Tensor<float> const kInput({2, 3}, {1, 2, 3, 4, 5, 6});
+
+template <typename T>
+Tensor<T> run(Tensor<T> const& input, Reduce const& params)
+{
+    auto out = Tensor<T>::zeros(reduceOutputShape(input.shape, params), input.type);
+    reduce(input.cview(), out.view(), params);
+    return out;
+}
+
+struct ReduceCase
+{
+    ReduceOperation operation;
+    uint32_t axes;
+    Shape keptShape;
+    Shape droppedShape;
+    std::vector<float> expected;
+};
+
+TEST(Reduce, EveryOperationWithAndWithoutKeepDimensions)
+{
+    std::vector<ReduceCase> const cases{
+        {ReduceOperation::kSUM, 0b10, {2, 1}, {2}, {6, 15}},
+        {ReduceOperation::kSUM, 0b01, {1, 3}, {3}, {5, 7, 9}},
+        {ReduceOperation::kPROD, 0b01, {1, 3}, {3}, {4, 10, 18}},
+        {ReduceOperation::kPROD, 0b11, {1, 1}, {}, {720}},
+        {ReduceOperation::kMAX, 0b10, {2, 1}, {2}, {3, 6}},
+        {ReduceOperation::kMAX, 0b11, {1, 1}, {}, {6}},
+        {ReduceOperation::kMIN, 0b10, {2, 1}, {2}, {1, 4}},
+        {ReduceOperation::kMIN, 0b01, {1, 3}, {3}, {1, 2, 3}},
+        {ReduceOperation::kAVG, 0b01, {1, 3}, {3}, {2.5f, 3.5f, 4.5f}},
+        {ReduceOperation::kAVG, 0b11, {1, 1}, {}, {3.5f}},
+        {ReduceOperation::kSUM, 0b00, {2, 3}, {2, 3}, {1, 2, 3, 4, 5, 6}},
+    };
+    for (ReduceCase const& c : cases)
+    {
+        for (bool keep : {true, false})
+        {
+            Reduce const params{c.operation, c.axes, keep};
+            auto const out = run(kInput, params);
+            EXPECT_EQ(out.shape, keep ? c.keptShape : c.droppedShape);
+            EXPECT_EQ(out.values, c.expected) << "operation " << static_cast<int>(c.operation) << " axes " << c.axes;
+        }
+    }
+}
+
+TEST(Reduce, MiddleAxis)
+{
+    // [[[0, 1], [2, 3]], [[4, 5], [6, 7]]] summed over dim 1.
+    Tensor<float> const input({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+    EXPECT_EQ(run(input, {ReduceOperation::kSUM, 0b010, false}).values, (std::vector<float>{2, 4, 10, 12}));
+    EXPECT_EQ(run(input, {ReduceOperation::kMAX, 0b101, true}).values, (std::vector<float>{5, 7}));
+}
+
+TEST(Reduce, Integers)
+{
+    Tensor<int32_t> const i32({2, 3}, {1, -2, 3, 4, 5, -6});
+    EXPECT_EQ(run(i32, {ReduceOperation::kSUM, 0b10, false}).values, (std::vector<int32_t>{2, 3}));
+    EXPECT_EQ(run(i32, {ReduceOperation::kPROD, 0b10, false}).values, (std::vector<int32_t>{-6, -120}));
+    EXPECT_EQ(run(i32, {ReduceOperation::kMAX, 0b01, false}).values, (std::vector<int32_t>{4, 5, 3}));
+    EXPECT_EQ(run(i32, {ReduceOperation::kMIN, 0b01, false}).values, (std::vector<int32_t>{1, -2, -6}));
+    EXPECT_EQ(run(i32, {ReduceOperation::kAVG, 0b10, false}).values, (std::vector<int32_t>{0, 1}));
+    // Beyond 2^53: exact in int64, where a double accumulator would round.
+    int64_t const big = (int64_t{1} << 60) + 1;
+    Tensor<int64_t> const i64({2}, {big, 2});
+    EXPECT_EQ(run(i64, {ReduceOperation::kSUM, 0b1, false}).values, (std::vector<int64_t>{big + 2}));
+    EXPECT_EQ(run(i64, {ReduceOperation::kMAX, 0b1, false}).values, (std::vector<int64_t>{big}));
+}
+
+TEST(Reduce, NanPropagatesThroughMaxAndMin)
+{
+    float const nan = std::numeric_limits<float>::quiet_NaN();
+    Tensor<float> const input({3}, {1, nan, 3});
+    EXPECT_TRUE(std::isnan(run(input, {ReduceOperation::kMAX, 1, false}).values[0]));
+    EXPECT_TRUE(std::isnan(run(input, {ReduceOperation::kMIN, 1, false}).values[0]));
+}
+
+TEST(Reduce, Fp16StorageRoundsThroughHalf)
+{
+    Tensor<uint16_t> const input({2}, test::toHalf({0.1f, 0.2f}));
+    auto const out = run(input, {ReduceOperation::kAVG, 1, false});
+    double const exact
+        = (static_cast<double>(halfBitsToFloat(input.values[0])) + halfBitsToFloat(input.values[1])) / 2.0;
+    EXPECT_EQ(out.values[0], floatToHalfBits(static_cast<float>(exact)));
+}
+
+TEST(Reduce, EmptyReductionGivesIdentity)
+{
+    Tensor<float> const input({2, 0}, {});
+    float const inf = std::numeric_limits<float>::infinity();
+    EXPECT_EQ(run(input, {ReduceOperation::kSUM, 0b10, false}).values, (std::vector<float>{0, 0}));
+    EXPECT_EQ(run(input, {ReduceOperation::kPROD, 0b10, false}).values, (std::vector<float>{1, 1}));
+    EXPECT_EQ(run(input, {ReduceOperation::kMAX, 0b10, false}).values, (std::vector<float>{-inf, -inf}));
+    EXPECT_EQ(run(input, {ReduceOperation::kMIN, 0b10, false}).values, (std::vector<float>{inf, inf}));
+    EXPECT_TRUE(std::isnan(run(input, {ReduceOperation::kAVG, 0b10, false}).values[0]));
+    Tensor<int32_t> const ints({0, 2}, {});
+    EXPECT_EQ(run(ints, {ReduceOperation::kMAX, 0b01, false}).values,
+        (std::vector<int32_t>{std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::min()}));
+    // An empty output: nothing touched.
+    reduce(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), test::emptyView({0}), {ReduceOperation::kSUM, 0b10});
+}
+
+TEST(Reduce, RejectsBadArguments)
+{
+    EXPECT_THROW(reduceOutputShape({2, 3}, {ReduceOperation::kSUM, 0b100}), std::invalid_argument);
+    auto out = Tensor<float>::zeros({3});
+    EXPECT_THROW(reduce(kInput.cview(), out.view(), {ReduceOperation::kSUM, 0b10}), std::invalid_argument);
+}
+
+} // namespace
+} // namespace kiln::cpu

@@ -1,0 +1,133 @@
+// Fill (Range, ConstantOfShape), one-hot, cumulative sum and Trilu.
+#include "backend/cpu/kernels/tensor/cumulative.h"
+#include "backend/cpu/kernels/tensor/fill.h"
+#include "backend/cpu/kernels/tensor/one_hot.h"
+#include "backend/cpu/kernels/tensor/trilu.h"
+
+#include "tensor_test_utils.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+using nvinfer1::DataType;
+using test::Tensor;
+
+TEST(Fill, LinspaceOneAndTwoDims)
+{
+    auto row = Tensor<float>::zeros({4});
+    fill(row.view(), Fill{nvinfer1::FillOperation::kLINSPACE, 2.0, {3.0}});
+    EXPECT_EQ(row.values, (std::vector<float>{2, 5, 8, 11}));
+    auto grid = Tensor<float>::zeros({2, 3});
+    fill(grid.view(), Fill{nvinfer1::FillOperation::kLINSPACE, 1.0, {10.0, 1.0}});
+    EXPECT_EQ(grid.values, (std::vector<float>{1, 2, 3, 11, 12, 13}));
+    // Range(10, 0, -3) in INT64.
+    auto ints = Tensor<int64_t>::zeros({rangeLength(int64_t{10}, int64_t{0}, int64_t{-3})});
+    fill(ints.view(), Fill{nvinfer1::FillOperation::kLINSPACE, 10.0, {-3.0}});
+    EXPECT_EQ(ints.values, (std::vector<int64_t>{10, 7, 4, 1}));
+    auto half = Tensor<uint16_t>::zeros({2});
+    fill(half.view(), Fill{nvinfer1::FillOperation::kLINSPACE, 0.1, {0.1}});
+    EXPECT_EQ(half.values, (std::vector<uint16_t>{floatToHalfBits(0.1f), floatToHalfBits(0.2f)}));
+}
+
+TEST(Fill, RangeLengthAndErrors)
+{
+    EXPECT_EQ(rangeLength(int64_t{0}, int64_t{10}, int64_t{3}), 4);
+    EXPECT_EQ(rangeLength(int64_t{0}, int64_t{9}, int64_t{3}), 3);
+    EXPECT_EQ(rangeLength(int64_t{5}, int64_t{1}, int64_t{2}), 0);
+    EXPECT_EQ(rangeLength(1.0, 2.0, 0.3), 4);
+    EXPECT_THROW(rangeLength(0.0, 1.0, 0.0), std::invalid_argument);
+    auto out = Tensor<float>::zeros({2, 2});
+    EXPECT_THROW(fill(out.view(), Fill{nvinfer1::FillOperation::kLINSPACE, 0.0, {1.0}}), std::invalid_argument);
+    EXPECT_THROW(fill(out.view(), Fill{nvinfer1::FillOperation::kRANDOM_UNIFORM, 0.0, {1.0, 1.0}}),
+        std::invalid_argument);
+    fill(test::emptyView({0}), Fill{});
+}
+
+TEST(Fill, ConstantOfShape)
+{
+    Tensor<int64_t> const value({1}, {7});
+    auto out = Tensor<int64_t>::zeros({2, 2});
+    fillWithValue(out.view(), value.cview());
+    EXPECT_EQ(out.values, (std::vector<int64_t>{7, 7, 7, 7}));
+    fillWithValue(test::emptyView({0}, DataType::kINT64), value.cview());
+}
+
+TEST(OneHot, LastAndFirstAxis)
+{
+    Tensor<int64_t> const indices({3}, {0, -1, 5});
+    Tensor<float> const values({2}, {0, 1});
+    EXPECT_EQ(oneHotOutputShape(indices.shape, 3, {}), (Shape{3, 3}));
+    auto last = Tensor<float>::zeros({3, 3}, DataType::kFLOAT, -9.0f);
+    oneHot(indices.cview(), values.cview(), 3, last.view(), {});
+    EXPECT_EQ(last.values, (std::vector<float>{1, 0, 0, 0, 0, 1, 0, 0, 0}));
+    auto first = Tensor<float>::zeros({3, 3}, DataType::kFLOAT, -9.0f);
+    oneHot(indices.cview(), values.cview(), 3, first.view(), OneHot{0});
+    EXPECT_EQ(first.values, (std::vector<float>{1, 0, 0, 0, 0, 0, 0, 1, 0}));
+    // A middle axis, INT32 indices and INT8 values.
+    Tensor<int32_t> const matrix({2, 2}, {1, 0, 0, 1});
+    Tensor<int8_t> const onOff({2}, {-1, 5});
+    auto middle = Tensor<int8_t>::zeros(oneHotOutputShape(matrix.shape, 2, OneHot{1}));
+    EXPECT_EQ(middle.shape, (Shape{2, 2, 2}));
+    oneHot(matrix.cview(), onOff.cview(), 2, middle.view(), OneHot{1});
+    EXPECT_EQ(middle.values, (std::vector<int8_t>{-1, 5, 5, -1, 5, -1, -1, 5}));
+    EXPECT_THROW(oneHotOutputShape({2}, 3, OneHot{2}), std::invalid_argument);
+}
+
+TEST(Cumulative, ExclusiveAndReverse)
+{
+    Tensor<float> const input({4}, {1, 2, 3, 4});
+    auto run = [&](bool exclusive, bool reverse)
+    {
+        auto out = Tensor<float>::zeros({4});
+        cumulative(input.cview(), out.view(), Cumulative{nvinfer1::CumulativeOperation::kSUM, exclusive, reverse, 0});
+        return out.values;
+    };
+    EXPECT_EQ(run(false, false), (std::vector<float>{1, 3, 6, 10}));
+    EXPECT_EQ(run(true, false), (std::vector<float>{0, 1, 3, 6}));
+    EXPECT_EQ(run(false, true), (std::vector<float>{10, 9, 7, 4}));
+    EXPECT_EQ(run(true, true), (std::vector<float>{9, 7, 4, 0}));
+}
+
+TEST(Cumulative, OuterAxisIntegersAndHalf)
+{
+    Tensor<int32_t> const input({2, 3}, {1, 2, 3, 4, 5, 6});
+    auto out = Tensor<int32_t>::zeros({2, 3});
+    cumulative(input.cview(), out.view(), Cumulative{nvinfer1::CumulativeOperation::kSUM, false, false, -2});
+    EXPECT_EQ(out.values, (std::vector<int32_t>{1, 2, 3, 5, 7, 9}));
+    Tensor<uint16_t> const half({3}, test::toHalf({0.1f, 0.2f, 0.3f}));
+    auto halfOut = Tensor<uint16_t>::zeros({3});
+    cumulative(half.cview(), halfOut.view(), Cumulative{});
+    std::vector<float> const h = test::fromHalf(half.values);
+    EXPECT_EQ(halfOut.values[2], floatToHalfBits(static_cast<float>(static_cast<double>(h[0]) + h[1] + h[2])));
+    cumulative(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), test::emptyView({0, 3}), Cumulative{});
+}
+
+TEST(Trilu, UpperLowerAndDiagonalOffset)
+{
+    Tensor<int32_t> const input({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+    auto run = [&](bool upper, int64_t k)
+    {
+        auto out = Tensor<int32_t>::zeros({3, 3}, DataType::kINT32, -9);
+        trilu(input.cview(), out.view(), Trilu{upper, k});
+        return out.values;
+    };
+    EXPECT_EQ(run(true, 0), (std::vector<int32_t>{1, 2, 3, 0, 5, 6, 0, 0, 9}));
+    EXPECT_EQ(run(true, 1), (std::vector<int32_t>{0, 2, 3, 0, 0, 6, 0, 0, 0}));
+    EXPECT_EQ(run(false, 0), (std::vector<int32_t>{1, 0, 0, 4, 5, 0, 7, 8, 9}));
+    EXPECT_EQ(run(false, -1), (std::vector<int32_t>{0, 0, 0, 4, 0, 0, 7, 8, 0}));
+    // A batch of 2x3 matrices in FP16.
+    Tensor<uint16_t> const batch({2, 2, 3}, test::toHalf({1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6}));
+    auto out = Tensor<uint16_t>::zeros({2, 2, 3});
+    trilu(batch.cview(), out.view(), Trilu{false, 0});
+    EXPECT_EQ(test::fromHalf(out.values), (std::vector<float>{1, 0, 0, 4, 5, 0, 1, 0, 0, 4, 5, 0}));
+    trilu(ConstTensorView(DataType::kFLOAT, {0, 3, 3}, nullptr), test::emptyView({0, 3, 3}), Trilu{});
+}
+
+} // namespace
+} // namespace kiln::cpu

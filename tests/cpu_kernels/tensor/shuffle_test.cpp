@@ -1,0 +1,111 @@
+#include "backend/cpu/kernels/tensor/shuffle.h"
+
+#include "tensor_test_utils.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+using nvinfer1::DataType;
+using test::Tensor;
+
+TEST(Transpose, MatrixForEveryElementSize)
+{
+    auto check = [](auto sample)
+    {
+        using T = decltype(sample);
+        Tensor<T> const input({2, 3}, {0, 1, 2, 3, 4, 5});
+        auto out = Tensor<T>::zeros({3, 2});
+        transpose(input.cview(), out.view(), {1, 0});
+        EXPECT_EQ(out.values, (std::vector<T>{0, 3, 1, 4, 2, 5}));
+    };
+    check(uint8_t{});
+    check(uint16_t{});
+    check(float{});
+    check(int64_t{});
+}
+
+TEST(Transpose, OrderNamesTheInputDimOfEachOutputDim)
+{
+    // out[k, 0, i] = in[0, i, k] = 3 * i + k.
+    Tensor<int32_t> const input({1, 2, 3}, {0, 1, 2, 3, 4, 5});
+    EXPECT_EQ(transposeShape(input.shape, {2, 0, 1}), (Shape{3, 1, 2}));
+    auto out = Tensor<int32_t>::zeros({3, 1, 2});
+    transpose(input.cview(), out.view(), {2, 0, 1});
+    EXPECT_EQ(out.values, (std::vector<int32_t>{0, 3, 1, 4, 2, 5}));
+    EXPECT_THROW(transposeShape(input.shape, {0, 0, 1}), std::invalid_argument);
+    EXPECT_THROW(transposeShape(input.shape, {0, 1}), std::invalid_argument);
+    EXPECT_THROW(transposeShape(input.shape, {0, 1, 3}), std::invalid_argument);
+}
+
+TEST(ReshapeDimensions, PlaceholdersAndInference)
+{
+    Shape const input{2, 3, 4};
+    EXPECT_EQ(resolveReshapeDimensions(input, {0, -1}, true), (Shape{2, 12}));
+    EXPECT_EQ(resolveReshapeDimensions(input, {-1}, true), (Shape{24}));
+    EXPECT_EQ(resolveReshapeDimensions(input, {0, 0, 0, 1}, true), (Shape{2, 3, 4, 1}));
+    EXPECT_EQ(resolveReshapeDimensions(input, {-1, 0, 2}, true), (Shape{4, 3, 2}));
+    EXPECT_EQ(resolveReshapeDimensions(input, {4, 6}, false), (Shape{4, 6}));
+    // Without placeholders a 0 is a real extent: only valid when the input is empty too.
+    EXPECT_EQ(resolveReshapeDimensions({0, 3}, {0, 7}, false), (Shape{0, 7}));
+    EXPECT_EQ(resolveReshapeDimensions({0, 3}, {0, 3}, true), (Shape{0, 3}));
+    EXPECT_EQ(resolveReshapeDimensions({}, {1, -1}, true), (Shape{1, 1}));
+}
+
+TEST(ReshapeDimensions, Errors)
+{
+    Shape const input{2, 3, 4};
+    EXPECT_THROW(resolveReshapeDimensions(input, {-1, -1}, true), std::invalid_argument);
+    EXPECT_THROW(resolveReshapeDimensions(input, {5, -1}, true), std::invalid_argument);
+    EXPECT_THROW(resolveReshapeDimensions(input, {5, 5}, true), std::invalid_argument);
+    EXPECT_THROW(resolveReshapeDimensions(input, {-2, -12}, true), std::invalid_argument);
+    EXPECT_THROW(resolveReshapeDimensions(input, {0, 0, 0, 0}, true), std::invalid_argument); // no 4th input dim
+    EXPECT_THROW(resolveReshapeDimensions(input, {0, 24}, false), std::invalid_argument);
+    EXPECT_THROW(resolveReshapeDimensions({0, 3}, {0, -1}, false), std::invalid_argument);
+}
+
+TEST(Shuffle, BothTransposesAroundAReshape)
+{
+    // [[0, 1, 2], [3, 4, 5]] -> transpose -> [[0, 3], [1, 4], [2, 5]] -> reshape [2, 3] -> [[0, 3, 1], [4, 2, 5]]
+    // -> transpose -> [[0, 4], [3, 2], [1, 5]].
+    Tensor<float> const input({2, 3}, {0, 1, 2, 3, 4, 5});
+    Shuffle const params{{1, 0}, Shape{2, 3}, true, {1, 0}};
+    EXPECT_EQ(shuffleOutputShape(input.shape, params), (Shape{3, 2}));
+    auto out = Tensor<float>::zeros({3, 2});
+    shuffle(input.cview(), out.view(), params);
+    EXPECT_EQ(out.values, (std::vector<float>{0, 4, 3, 2, 1, 5}));
+}
+
+TEST(Shuffle, DepthToSpaceAsTwoShuffles)
+{
+    // ONNX DepthToSpace (DCR, blocksize 2) on N=1, C=4, H=1, W=2 where channel c holds [2c, 2c + 1]:
+    // reshape [N, 2, 2, C/4, H, W] + transpose [0, 3, 4, 1, 5, 2], then reshape [N, C/4, 2H, 2W].
+    Tensor<int32_t> const input({1, 4, 1, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+    Shuffle const first{{}, Shape{1, 2, 2, 1, 1, 2}, true, {0, 3, 4, 1, 5, 2}};
+    auto middle = Tensor<int32_t>::zeros(shuffleOutputShape(input.shape, first));
+    shuffle(input.cview(), middle.view(), first);
+    Shuffle const second{{}, Shape{0, 0, 2, 4}, true, {}};
+    auto out = Tensor<int32_t>::zeros(shuffleOutputShape(middle.shape, second));
+    EXPECT_EQ(out.shape, (Shape{1, 1, 2, 4}));
+    shuffle(middle.cview(), out.view(), second);
+    EXPECT_EQ(out.values, (std::vector<int32_t>{0, 2, 1, 3, 4, 6, 5, 7}));
+}
+
+TEST(Shuffle, ReshapeOnlyAndEmpty)
+{
+    Tensor<int64_t> const input({2, 2}, {1, 2, 3, 4});
+    Shuffle const params{{}, Shape{-1}, true, {}};
+    auto out = Tensor<int64_t>::zeros({4});
+    shuffle(input.cview(), out.view(), params);
+    EXPECT_EQ(out.values, (std::vector<int64_t>{1, 2, 3, 4}));
+    Shuffle const empty{{1, 0}, Shape{0, 0}, true, {1, 0}};
+    shuffle(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), test::emptyView({0, 3}), empty);
+}
+
+} // namespace
+} // namespace kiln::cpu
