@@ -207,13 +207,19 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
     {
         tensors.push_back(input);
     }
+    std::vector<network::Layer const*> order;
+    if (!network.topologicalOrder(order, error))
+    {
+        logError("IBuilder::buildSerializedNetwork: " + error);
+        return nullptr;
+    }
     std::unordered_map<Tensor const*, network::Layer const*> producers;
-    for (auto const& layer : network.layers())
+    for (network::Layer const* layer : order)
     {
         for (Tensor const* output : layer->outputs())
         {
             tensors.push_back(output);
-            producers[output] = layer.get();
+            producers[output] = layer;
         }
     }
     std::vector<int64_t> maxBytes(tensors.size(), 0);
@@ -337,8 +343,8 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         }
     }
 
-    // Layers.
-    for (auto const& layer : network.layers())
+    // Layers, each after the producers of its inputs.
+    for (network::Layer const* layer : order)
     {
         plan::LayerRecord record;
         record.type = layer->params().type();

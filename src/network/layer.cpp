@@ -44,7 +44,7 @@ void Layer::setLayerName(char const* name)
 bool Layer::setLayerInput(int32_t index, Tensor& tensor)
 {
     int32_t const count = static_cast<int32_t>(mInputs.size());
-    if (index < 0 || index > count || index >= mMaxInputs)
+    if (index < 0 || index >= mMaxInputs)
     {
         logError("ILayer::setInput on layer \"" + mName + "\": input index " + std::to_string(index)
             + " is out of range (the layer takes " + std::to_string(mMinInputs) + " to " + std::to_string(mMaxInputs)
@@ -57,14 +57,12 @@ bool Layer::setLayerInput(int32_t index, Tensor& tensor)
             + "\" does not belong to this network");
         return false;
     }
-    if (index == count)
+    if (index >= count)
     {
-        mInputs.push_back(&tensor);
+        // Optional inputs in between stay empty (null), as TensorRT allows.
+        mInputs.resize(index + 1, nullptr);
     }
-    else
-    {
-        mInputs[index] = &tensor;
-    }
+    mInputs[index] = &tensor;
     mNetwork.invalidate();
     return true;
 }

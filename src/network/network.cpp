@@ -3,6 +3,7 @@
 #include "core/logging.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace kiln::network
 {
@@ -190,6 +191,51 @@ nvinfer1::IBuilder& Network::getBuilder() const noexcept
     return mBuilder;
 }
 
+bool Network::topologicalOrder(std::vector<Layer const*>& order, std::string& error) const
+{
+    // Depth-first, visiting each layer's producers first; a layer met again while
+    // still on the path closes a cycle.
+    enum class Mark : uint8_t { kNONE, kVISITING, kDONE };
+    std::unordered_map<Layer const*, Mark> marks;
+    order.clear();
+    std::vector<std::pair<Layer const*, size_t>> stack;
+    for (auto const& root : mLayers)
+    {
+        if (marks[root.get()] != Mark::kNONE)
+        {
+            continue;
+        }
+        stack.push_back({root.get(), 0});
+        marks[root.get()] = Mark::kVISITING;
+        while (!stack.empty())
+        {
+            auto& [layer, next] = stack.back();
+            if (next < layer->inputs().size())
+            {
+                Tensor const* input = layer->inputs()[next++];
+                Layer const* producer = input ? input->producer() : nullptr;
+                if (producer == nullptr || marks[producer] == Mark::kDONE)
+                {
+                    continue;
+                }
+                if (marks[producer] == Mark::kVISITING)
+                {
+                    error = "layer \"" + producer->name() + "\" depends on its own output (a cycle through \""
+                        + input->name() + "\")";
+                    return false;
+                }
+                marks[producer] = Mark::kVISITING;
+                stack.push_back({producer, 0});
+                continue;
+            }
+            marks[layer] = Mark::kDONE;
+            order.push_back(layer);
+            stack.pop_back();
+        }
+    }
+    return true;
+}
+
 bool Network::inferAll(NetworkFacts& facts, std::string& error) const
 {
     facts = NetworkFacts{};
@@ -216,7 +262,12 @@ bool Network::inferAll(NetworkFacts& facts, std::string& error) const
         facts.inputSymbols[input] = std::move(symbols);
         facts.tensors[input] = std::move(inputFacts);
     }
-    for (auto const& layer : mLayers)
+    std::vector<Layer const*> order;
+    if (!topologicalOrder(order, error))
+    {
+        return false;
+    }
+    for (Layer const* layer : order)
     {
         std::vector<TensorFacts const*> inputFacts;
         for (Tensor* input : layer->inputs())

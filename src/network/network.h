@@ -121,6 +121,9 @@ public:
     //! Infers (if needed) the shapes of every tensor and copies them onto the tensors.
     //! False, with the message logged, when a layer's inference fails.
     bool refreshShapes() const;
+    //! The layers ordered so that each comes after the producers of its inputs
+    //! (setInput can make a layer depend on one added later). False with error on a cycle.
+    bool topologicalOrder(std::vector<Layer const*>& order, std::string& error) const;
     //! Infers every tensor's facts afresh into facts. error names the failing layer.
     bool inferAll(NetworkFacts& facts, std::string& error) const;
     //! The next "(Unnamed Layer* N)" number.

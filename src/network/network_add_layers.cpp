@@ -7,6 +7,7 @@
 #include "network/layers/layer_utils.h"
 
 #include <bit>
+#include <cstdint>
 
 namespace kiln::network
 {
@@ -163,26 +164,58 @@ nvinfer1::IConstantLayer* Network::addConstant(nvinfer1::Dims const& dimensions,
     return addLayer<ConstantLayer>("Constant", {}, std::move(params), 0, 0);
 }
 
-nvinfer1::IReduceLayer* Network::addReduce(nvinfer1::ITensor&, nvinfer1::ReduceOperation, uint32_t, bool) noexcept
+nvinfer1::IReduceLayer* Network::addReduce(
+    nvinfer1::ITensor& input, nvinfer1::ReduceOperation operation, uint32_t reduceAxes, bool keepDimensions) noexcept
 {
-    return notYetSupported<nvinfer1::IReduceLayer>("addReduce");
+    ReduceParams params;
+    params.operation = operation;
+    params.reduceAxes = reduceAxes;
+    params.keepDimensions = keepDimensions;
+    return addLayer<ReduceLayer>("Reduce", {&input}, params, 1, 1);
 }
 
-nvinfer1::ISliceLayer* Network::addSlice(
-    nvinfer1::ITensor&, nvinfer1::Dims const&, nvinfer1::Dims const&, nvinfer1::Dims const&) noexcept
+nvinfer1::ISliceLayer* Network::addSlice(nvinfer1::ITensor& input, nvinfer1::Dims const& start,
+    nvinfer1::Dims const& size, nvinfer1::Dims const& stride) noexcept
 {
-    return notYetSupported<nvinfer1::ISliceLayer>("addSlice");
-}
-
-nvinfer1::ITopKLayer* Network::addTopK(nvinfer1::ITensor&, nvinfer1::TopKOperation, int32_t, uint32_t) noexcept
-{
-    return notYetSupported<nvinfer1::ITopKLayer>("addTopK");
+    // Start and stride may be negative; only the size is bounded below.
+    if (!checkDims(start, "addSlice", "the start", 0, nvinfer1::Dims::MAX_DIMS, INT64_MIN)
+        || !checkDims(size, "addSlice", "the size", 0, nvinfer1::Dims::MAX_DIMS, 0)
+        || !checkDims(stride, "addSlice", "the stride", 0, nvinfer1::Dims::MAX_DIMS, INT64_MIN))
+    {
+        return nullptr;
+    }
+    SliceParams params;
+    params.start = start;
+    params.size = size;
+    params.stride = stride;
+    return addLayer<SliceLayer>("Slice", {&input}, params, 1, 5);
 }
 
 nvinfer1::ITopKLayer* Network::addTopK(
-    nvinfer1::ITensor&, nvinfer1::TopKOperation, int32_t, uint32_t, nvinfer1::DataType) noexcept
+    nvinfer1::ITensor& input, nvinfer1::TopKOperation op, int32_t k, uint32_t reduceAxes) noexcept
 {
-    return notYetSupported<nvinfer1::ITopKLayer>("addTopK");
+    return addTopK(input, op, k, reduceAxes, nvinfer1::DataType::kINT32);
+}
+
+nvinfer1::ITopKLayer* Network::addTopK(nvinfer1::ITensor& input, nvinfer1::TopKOperation op, int32_t k,
+    uint32_t reduceAxes, nvinfer1::DataType indicesType) noexcept
+{
+    if (k < 1)
+    {
+        logError("INetworkDefinition::addTopK: k (" + std::to_string(k) + ") must be positive");
+        return nullptr;
+    }
+    if (indicesType != nvinfer1::DataType::kINT32 && indicesType != nvinfer1::DataType::kINT64)
+    {
+        logError("INetworkDefinition::addTopK: the indices type must be INT32 or INT64");
+        return nullptr;
+    }
+    TopKParams params;
+    params.operation = op;
+    params.k = k;
+    params.reduceAxes = reduceAxes;
+    params.indicesType = indicesType;
+    return addLayer<TopKLayer>("TopK", {&input}, params, 1, 1);
 }
 
 nvinfer1::IIdentityLayer* Network::addIdentity(nvinfer1::ITensor& input) noexcept
@@ -202,30 +235,64 @@ nvinfer1::IResizeLayer* Network::addResize(nvinfer1::ITensor&) noexcept
     return notYetSupported<nvinfer1::IResizeLayer>("addResize");
 }
 
-nvinfer1::IGatherLayer* Network::addGather(nvinfer1::ITensor&, nvinfer1::ITensor&, int32_t) noexcept
+nvinfer1::IGatherLayer* Network::addGather(nvinfer1::ITensor& data, nvinfer1::ITensor& indices, int32_t axis) noexcept
 {
-    return notYetSupported<nvinfer1::IGatherLayer>("addGather");
+    GatherParams params;
+    params.gatherAxis = axis;
+    return addLayer<GatherLayer>("Gather", {&data, &indices}, params, 2, 2);
 }
 
-nvinfer1::IGatherLayer* Network::addGatherV2(nvinfer1::ITensor&, nvinfer1::ITensor&, nvinfer1::GatherMode) noexcept
+nvinfer1::IGatherLayer* Network::addGatherV2(
+    nvinfer1::ITensor& data, nvinfer1::ITensor& indices, nvinfer1::GatherMode mode) noexcept
 {
-    return notYetSupported<nvinfer1::IGatherLayer>("addGatherV2");
+    if (static_cast<int32_t>(mode) < 0 || static_cast<int32_t>(mode) >= nvinfer1::EnumMax<nvinfer1::GatherMode>())
+    {
+        logError("INetworkDefinition::addGatherV2: gather mode " + std::to_string(static_cast<int32_t>(mode))
+            + " is out of range");
+        return nullptr;
+    }
+    GatherParams params;
+    params.mode = mode;
+    return addLayer<GatherLayer>("Gather", {&data, &indices}, params, 2, 2);
 }
 
 nvinfer1::INormalizationLayer* Network::addNormalization(
-    nvinfer1::ITensor&, nvinfer1::ITensor&, nvinfer1::ITensor&, uint32_t) noexcept
+    nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::ITensor& bias, uint32_t axesMask) noexcept
 {
-    return notYetSupported<nvinfer1::INormalizationLayer>("addNormalization");
+    if (axesMask == 0)
+    {
+        logError("INetworkDefinition::addNormalization: the axes mask is empty");
+        return nullptr;
+    }
+    NormalizationParams params;
+    params.axes = axesMask;
+    return addLayer<NormalizationLayer>("Normalization", {&input, &scale, &bias}, params, 3, 3);
 }
 
-nvinfer1::IPaddingLayer* Network::addPaddingNd(nvinfer1::ITensor&, nvinfer1::Dims const&, nvinfer1::Dims const&) noexcept
+nvinfer1::IPaddingLayer* Network::addPaddingNd(
+    nvinfer1::ITensor& input, nvinfer1::Dims const& prePadding, nvinfer1::Dims const& postPadding) noexcept
 {
-    return notYetSupported<nvinfer1::IPaddingLayer>("addPaddingNd");
+    if (!checkDims(prePadding, "addPaddingNd", "the pre-padding", 0, nvinfer1::Dims::MAX_DIMS, INT64_MIN)
+        || !checkDims(postPadding, "addPaddingNd", "the post-padding", 0, nvinfer1::Dims::MAX_DIMS, INT64_MIN))
+    {
+        return nullptr;
+    }
+    if (prePadding.nbDims != postPadding.nbDims)
+    {
+        logError("INetworkDefinition::addPaddingNd: the pre-padding has " + std::to_string(prePadding.nbDims)
+            + " dimensions but the post-padding " + std::to_string(postPadding.nbDims));
+        return nullptr;
+    }
+    PaddingParams params;
+    params.prePadding = prePadding;
+    params.postPadding = postPadding;
+    return addLayer<PaddingLayer>("Padding", {&input}, params, 1, 1);
 }
 
-nvinfer1::ISelectLayer* Network::addSelect(nvinfer1::ITensor&, nvinfer1::ITensor&, nvinfer1::ITensor&) noexcept
+nvinfer1::ISelectLayer* Network::addSelect(
+    nvinfer1::ITensor& condition, nvinfer1::ITensor& thenInput, nvinfer1::ITensor& elseInput) noexcept
 {
-    return notYetSupported<nvinfer1::ISelectLayer>("addSelect");
+    return addLayer<SelectLayer>("Select", {&condition, &thenInput, &elseInput}, SelectParams{}, 3, 3);
 }
 
 nvinfer1::IShapeLayer* Network::addShape(nvinfer1::ITensor& input) noexcept

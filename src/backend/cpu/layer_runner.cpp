@@ -4,14 +4,22 @@
 #include "backend/cpu/kernels/nn/convolution.h"
 #include "backend/cpu/kernels/nn/deconvolution.h"
 #include "backend/cpu/kernels/nn/element_wise.h"
+#include "backend/cpu/kernels/nn/normalization.h"
 #include "backend/cpu/kernels/nn/pooling.h"
 #include "backend/cpu/kernels/nn/scale.h"
 #include "backend/cpu/kernels/nn/softmax.h"
 #include "backend/cpu/kernels/nn/unary.h"
 #include "backend/cpu/kernels/tensor/cast.h"
 #include "backend/cpu/kernels/tensor/concatenation.h"
+#include "backend/cpu/kernels/tensor/element_access.h"
+#include "backend/cpu/kernels/tensor/gather.h"
 #include "backend/cpu/kernels/tensor/matrix_multiply.h"
+#include "backend/cpu/kernels/tensor/padding.h"
+#include "backend/cpu/kernels/tensor/reduce.h"
+#include "backend/cpu/kernels/tensor/select.h"
 #include "backend/cpu/kernels/tensor/shuffle.h"
+#include "backend/cpu/kernels/tensor/slice.h"
+#include "backend/cpu/kernels/tensor/top_k.h"
 #include "network/layers/layer_utils.h"
 #include "network/layers/layer_kinds.h"
 
@@ -187,6 +195,92 @@ void runShapeLayer(std::vector<ConstTensorView> const& in, std::vector<TensorVie
     }
 }
 
+void runReduceLayer(network::ReduceParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    reduce(in[0], out[0], Reduce{p.operation, p.reduceAxes, p.keepDimensions});
+}
+
+//! Slice start/size/stride: the shape-tensor input's run-time values when given, else the static dims.
+Shape sliceParam(std::vector<ConstTensorView> const& in, size_t index, nvinfer1::Dims const& fixed)
+{
+    if (index < in.size())
+    {
+        Shape values(static_cast<size_t>(in[index].count()));
+        for (size_t i = 0; i < values.size(); ++i)
+        {
+            values[i] = tensor_detail::readInteger(in[index].data, in[index].type, static_cast<int64_t>(i));
+        }
+        return values;
+    }
+    return network::dimsToVector(fixed);
+}
+
+//! A 0-D tensor's value as a double, whatever its type.
+double scalarValue(ConstTensorView const& view)
+{
+    using nvinfer1::DataType;
+    switch (view.type)
+    {
+    case DataType::kFLOAT:
+    case DataType::kHALF:
+    case DataType::kBF16: return tensor_detail::readFloat(view.data, view.type, 0);
+    case DataType::kINT32:
+    case DataType::kINT64: return static_cast<double>(tensor_detail::readInteger(view.data, view.type, 0));
+    case DataType::kINT8: return *static_cast<int8_t const*>(view.data);
+    case DataType::kUINT8:
+    case DataType::kBOOL: return *static_cast<uint8_t const*>(view.data);
+    default: throw std::invalid_argument("slice: the fill value's type is not supported");
+    }
+}
+
+void runSliceLayer(network::SliceParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    Slice params;
+    params.start = sliceParam(in, 1, p.start);
+    params.size = out[0].shape; // inference resolved the size (static or from input 2)
+    params.stride = sliceParam(in, 3, p.stride);
+    params.mode = p.mode;
+    if (in.size() > 4)
+    {
+        params.fillValue = scalarValue(in[4]);
+    }
+    slice(in[0], out[0], params);
+}
+
+void runGatherLayer(network::GatherParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    gather(in[0], in[1], out[0], Gather{p.gatherAxis, p.numElementWiseDims, p.mode});
+}
+
+void runTopKLayer(network::TopKParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    topK(in[0], out[0], out[1], TopK{p.operation, p.k, p.reduceAxes});
+}
+
+void runPaddingLayer(network::PaddingParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    Padding params;
+    params.prePadding = network::dimsToVector(p.prePadding);
+    params.postPadding = network::dimsToVector(p.postPadding);
+    padding(in[0], out[0], params);
+}
+
+void runNormalizationLayer(network::NormalizationParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    runNormalization(NormalizationParams{p.axes, p.epsilon, p.nbGroups}, in[0], in[1], in[2], out[0]);
+}
+
+void runSelectLayer(std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out)
+{
+    select(in[0], in[1], in[2], out[0]);
+}
+
 } // namespace
 
 bool runLayer(network::LayerParams const& params, std::vector<ConstTensorView> const& inputs,
@@ -236,6 +330,25 @@ bool runLayer(network::LayerParams const& params, std::vector<ConstTensorView> c
         case LayerType::kIDENTITY:
         case LayerType::kCAST: runCopyOrCastLayer(inputs, outputs); return true;
         case LayerType::kSHAPE: runShapeLayer(inputs, outputs); return true;
+        case LayerType::kREDUCE:
+            runReduceLayer(static_cast<network::ReduceParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kSLICE:
+            runSliceLayer(static_cast<network::SliceParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kGATHER:
+            runGatherLayer(static_cast<network::GatherParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kTOPK:
+            runTopKLayer(static_cast<network::TopKParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kPADDING:
+            runPaddingLayer(static_cast<network::PaddingParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kSELECT: runSelectLayer(inputs, outputs); return true;
+        case LayerType::kNORMALIZATION:
+            runNormalizationLayer(static_cast<network::NormalizationParams const&>(params), inputs, outputs);
+            return true;
         default:
             error = "the CPU backend has no kernel for layer kind " + std::to_string(static_cast<int32_t>(params.type()));
             return false;

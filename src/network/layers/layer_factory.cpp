@@ -25,6 +25,13 @@ std::unique_ptr<LayerParams> makeLayerParams(nvinfer1::LayerType type)
     case LayerType::kIDENTITY: return std::make_unique<IdentityParams>();
     case LayerType::kCAST: return std::make_unique<CastParams>();
     case LayerType::kSHAPE: return std::make_unique<ShapeParams>();
+    case LayerType::kREDUCE: return std::make_unique<ReduceParams>();
+    case LayerType::kSLICE: return std::make_unique<SliceParams>();
+    case LayerType::kGATHER: return std::make_unique<GatherParams>();
+    case LayerType::kTOPK: return std::make_unique<TopKParams>();
+    case LayerType::kPADDING: return std::make_unique<PaddingParams>();
+    case LayerType::kSELECT: return std::make_unique<SelectParams>();
+    case LayerType::kNORMALIZATION: return std::make_unique<NormalizationParams>();
     default: return nullptr;
     }
 }

@@ -1,0 +1,153 @@
+#include "backend/cpu/kernels/nn/convolution.h"
+
+#include "backend/cpu/kernels/nn/broadcast.h"
+#include "backend/cpu/kernels/nn/element_access.h"
+#include "backend/cpu/kernels/nn/sliding_window.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+struct ConvolutionGeometry
+{
+    Shape stride;
+    Shape dilation;
+    WindowGeometry window;
+    Shape outputShape;
+};
+
+ConvolutionGeometry resolveGeometry(Shape const& inputShape, ConvolutionParams const& params)
+{
+    if (inputShape.size() < 3)
+    {
+        throw std::invalid_argument("convolution: input " + shapeToString(inputShape)
+            + " needs a batch, a channel and at least one spatial axis");
+    }
+    size_t const spatialRank = inputShape.size() - 2;
+    if (params.kernelSize.size() != spatialRank)
+    {
+        throw std::invalid_argument("convolution: kernelSize " + shapeToString(params.kernelSize) + " for input "
+            + shapeToString(inputShape));
+    }
+    if (params.nbGroups < 1 || inputShape[1] % params.nbGroups != 0 || params.nbOutputMaps < 0
+        || params.nbOutputMaps % params.nbGroups != 0)
+    {
+        throw std::invalid_argument("convolution: " + std::to_string(inputShape[1]) + " input channels and "
+            + std::to_string(params.nbOutputMaps) + " output maps must both divide into "
+            + std::to_string(params.nbGroups) + " groups");
+    }
+    ConvolutionGeometry geometry;
+    geometry.stride = spatialParameter(params.stride, spatialRank, 1, "convolution stride");
+    geometry.dilation = spatialParameter(params.dilation, spatialRank, 1, "convolution dilation");
+    Shape const inputSize(inputShape.begin() + 2, inputShape.end());
+    geometry.window = forwardWindowGeometry(inputSize, dilatedWindow(params.kernelSize, geometry.dilation),
+        geometry.stride, spatialParameter(params.prePadding, spatialRank, 0, "convolution prePadding"),
+        spatialParameter(params.postPadding, spatialRank, 0, "convolution postPadding"), params.paddingMode);
+    geometry.outputShape = {inputShape[0], params.nbOutputMaps};
+    geometry.outputShape.insert(
+        geometry.outputShape.end(), geometry.window.outputSize.begin(), geometry.window.outputSize.end());
+    return geometry;
+}
+
+} // namespace
+
+Shape convolutionOutputShape(Shape const& inputShape, ConvolutionParams const& params)
+{
+    return resolveGeometry(inputShape, params).outputShape;
+}
+
+void runConvolution(ConvolutionParams const& params, ConstTensorView const& input, ConstTensorView const& kernel,
+    ConstTensorView const& bias, TensorView const& output)
+{
+    ConvolutionGeometry const geometry = resolveGeometry(input.shape, params);
+    int64_t const groups = params.nbGroups;
+    int64_t const outputMaps = params.nbOutputMaps;
+    int64_t const channelsPerGroup = input.shape[1] / groups;
+    Shape expectedKernel{outputMaps, channelsPerGroup};
+    expectedKernel.insert(expectedKernel.end(), params.kernelSize.begin(), params.kernelSize.end());
+    requireShape(kernel.shape, expectedKernel, "convolution kernel");
+    bool const hasBias = bias.count() > 0;
+    if (hasBias)
+    {
+        requireShape(bias.shape, Shape{outputMaps}, "convolution bias");
+        requireFloatingPoint(bias, "convolution bias");
+    }
+    requireShape(output.shape, geometry.outputShape, "convolution output");
+    requireFloatingPoint(input, "convolution input");
+    requireFloatingPoint(kernel, "convolution kernel");
+    requireFloatingPoint(output, "convolution output");
+    if (output.count() == 0)
+    {
+        return;
+    }
+
+    std::vector<float> const x = loadAllAsFloat(input);
+    std::vector<float> const w = loadAllAsFloat(kernel);
+    std::vector<float> const b = hasBias ? loadAllAsFloat(bias) : std::vector<float>(outputMaps, 0.0F);
+
+    size_t const spatialRank = params.kernelSize.size();
+    Shape const inputSize(input.shape.begin() + 2, input.shape.end());
+    Shape const inputStrides = contiguousStrides(inputSize);
+    Shape const& outputSize = geometry.window.outputSize;
+    int64_t const inputPlane = volume(inputSize);
+    int64_t const outputPlane = volume(outputSize);
+    int64_t const kernelPlane = volume(params.kernelSize);
+    int64_t const batch = input.shape[0];
+    int64_t const mapsPerGroup = outputMaps / groups;
+
+    // For one output position: which kernel taps land inside the input, and where (padding taps are skipped).
+    std::vector<int64_t> tapKernelOffset;
+    std::vector<int64_t> tapInputOffset;
+    tapKernelOffset.reserve(static_cast<size_t>(kernelPlane));
+    tapInputOffset.reserve(static_cast<size_t>(kernelPlane));
+
+    Shape outputIndex(spatialRank, 0);
+    Shape kernelIndex(spatialRank, 0);
+    for (int64_t position = 0; position < outputPlane; ++position, advanceIndex(outputIndex, outputSize))
+    {
+        tapKernelOffset.clear();
+        tapInputOffset.clear();
+        for (int64_t tap = 0; tap < kernelPlane; ++tap, advanceIndex(kernelIndex, params.kernelSize))
+        {
+            int64_t inputOffset = 0;
+            bool inside = true;
+            for (size_t axis = 0; axis < spatialRank && inside; ++axis)
+            {
+                int64_t const coordinate = outputIndex[axis] * geometry.stride[axis]
+                    - geometry.window.prePadding[axis] + kernelIndex[axis] * geometry.dilation[axis];
+                inside = coordinate >= 0 && coordinate < inputSize[axis];
+                inputOffset += coordinate * inputStrides[axis];
+            }
+            if (inside)
+            {
+                tapKernelOffset.push_back(tap);
+                tapInputOffset.push_back(inputOffset);
+            }
+        }
+        for (int64_t n = 0; n < batch; ++n)
+        {
+            for (int64_t map = 0; map < outputMaps; ++map)
+            {
+                int64_t const firstChannel = (map / mapsPerGroup) * channelsPerGroup;
+                double sum = b[static_cast<size_t>(map)];
+                for (int64_t c = 0; c < channelsPerGroup; ++c)
+                {
+                    float const* inputPlaneData = x.data() + ((n * input.shape[1] + firstChannel + c) * inputPlane);
+                    float const* kernelPlaneData = w.data() + ((map * channelsPerGroup + c) * kernelPlane);
+                    for (size_t t = 0; t < tapInputOffset.size(); ++t)
+                    {
+                        sum += static_cast<double>(inputPlaneData[tapInputOffset[t]])
+                            * static_cast<double>(kernelPlaneData[tapKernelOffset[t]]);
+                    }
+                }
+                storeFloat(output, (n * outputMaps + map) * outputPlane + position, static_cast<float>(sum));
+            }
+        }
+    }
+}
+
+} // namespace kiln::cpu

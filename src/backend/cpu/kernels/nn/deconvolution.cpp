@@ -1,0 +1,157 @@
+#include "backend/cpu/kernels/nn/deconvolution.h"
+
+#include "backend/cpu/kernels/nn/broadcast.h"
+#include "backend/cpu/kernels/nn/element_access.h"
+#include "backend/cpu/kernels/nn/sliding_window.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+struct DeconvolutionGeometry
+{
+    Shape stride;
+    Shape dilation;
+    WindowGeometry window;
+    Shape outputShape;
+};
+
+DeconvolutionGeometry resolveGeometry(Shape const& inputShape, DeconvolutionParams const& params)
+{
+    if (inputShape.size() < 3)
+    {
+        throw std::invalid_argument("deconvolution: input " + shapeToString(inputShape)
+            + " needs a batch, a channel and at least one spatial axis");
+    }
+    size_t const spatialRank = inputShape.size() - 2;
+    if (params.kernelSize.size() != spatialRank)
+    {
+        throw std::invalid_argument("deconvolution: kernelSize " + shapeToString(params.kernelSize)
+            + " for input " + shapeToString(inputShape));
+    }
+    if (params.nbGroups < 1 || inputShape[1] % params.nbGroups != 0 || params.nbOutputMaps < 0
+        || params.nbOutputMaps % params.nbGroups != 0)
+    {
+        throw std::invalid_argument("deconvolution: " + std::to_string(inputShape[1]) + " input channels and "
+            + std::to_string(params.nbOutputMaps) + " output maps must both divide into "
+            + std::to_string(params.nbGroups) + " groups");
+    }
+    DeconvolutionGeometry geometry;
+    geometry.stride = spatialParameter(params.stride, spatialRank, 1, "deconvolution stride");
+    geometry.dilation = spatialParameter(params.dilation, spatialRank, 1, "deconvolution dilation");
+    Shape const inputSize(inputShape.begin() + 2, inputShape.end());
+    geometry.window = transposedWindowGeometry(inputSize, dilatedWindow(params.kernelSize, geometry.dilation),
+        geometry.stride, spatialParameter(params.prePadding, spatialRank, 0, "deconvolution prePadding"),
+        spatialParameter(params.postPadding, spatialRank, 0, "deconvolution postPadding"), params.paddingMode);
+    geometry.outputShape = {inputShape[0], params.nbOutputMaps};
+    geometry.outputShape.insert(
+        geometry.outputShape.end(), geometry.window.outputSize.begin(), geometry.window.outputSize.end());
+    return geometry;
+}
+
+} // namespace
+
+Shape deconvolutionOutputShape(Shape const& inputShape, DeconvolutionParams const& params)
+{
+    return resolveGeometry(inputShape, params).outputShape;
+}
+
+void runDeconvolution(DeconvolutionParams const& params, ConstTensorView const& input, ConstTensorView const& kernel,
+    ConstTensorView const& bias, TensorView const& output)
+{
+    DeconvolutionGeometry const geometry = resolveGeometry(input.shape, params);
+    int64_t const groups = params.nbGroups;
+    int64_t const inputChannels = input.shape[1];
+    int64_t const outputMaps = params.nbOutputMaps;
+    int64_t const channelsPerGroup = inputChannels / groups;
+    int64_t const mapsPerGroup = outputMaps / groups;
+    Shape expectedKernel{inputChannels, mapsPerGroup};
+    expectedKernel.insert(expectedKernel.end(), params.kernelSize.begin(), params.kernelSize.end());
+    requireShape(kernel.shape, expectedKernel, "deconvolution kernel");
+    bool const hasBias = bias.count() > 0;
+    if (hasBias)
+    {
+        requireShape(bias.shape, Shape{outputMaps}, "deconvolution bias");
+        requireFloatingPoint(bias, "deconvolution bias");
+    }
+    requireShape(output.shape, geometry.outputShape, "deconvolution output");
+    requireFloatingPoint(input, "deconvolution input");
+    requireFloatingPoint(kernel, "deconvolution kernel");
+    requireFloatingPoint(output, "deconvolution output");
+    if (output.count() == 0)
+    {
+        return;
+    }
+
+    std::vector<float> const x = loadAllAsFloat(input);
+    std::vector<float> const w = loadAllAsFloat(kernel);
+    std::vector<float> const b = hasBias ? loadAllAsFloat(bias) : std::vector<float>(outputMaps, 0.0F);
+
+    size_t const spatialRank = params.kernelSize.size();
+    Shape const inputSize(input.shape.begin() + 2, input.shape.end());
+    Shape const inputStrides = contiguousStrides(inputSize);
+    Shape const& outputSize = geometry.window.outputSize;
+    int64_t const inputPlane = volume(inputSize);
+    int64_t const outputPlane = volume(outputSize);
+    int64_t const kernelPlane = volume(params.kernelSize);
+    int64_t const batch = input.shape[0];
+
+    std::vector<int64_t> tapKernelOffset;
+    std::vector<int64_t> tapInputOffset;
+    tapKernelOffset.reserve(static_cast<size_t>(kernelPlane));
+    tapInputOffset.reserve(static_cast<size_t>(kernelPlane));
+
+    Shape outputIndex(spatialRank, 0);
+    Shape kernelIndex(spatialRank, 0);
+    for (int64_t position = 0; position < outputPlane; ++position, advanceIndex(outputIndex, outputSize))
+    {
+        // Output o receives input i through tap k when i * stride + k * dilation == o + prePadding.
+        tapKernelOffset.clear();
+        tapInputOffset.clear();
+        for (int64_t tap = 0; tap < kernelPlane; ++tap, advanceIndex(kernelIndex, params.kernelSize))
+        {
+            int64_t inputOffset = 0;
+            bool hits = true;
+            for (size_t axis = 0; axis < spatialRank && hits; ++axis)
+            {
+                int64_t const scaled = outputIndex[axis] + geometry.window.prePadding[axis]
+                    - kernelIndex[axis] * geometry.dilation[axis];
+                int64_t const coordinate = scaled / geometry.stride[axis];
+                hits = scaled >= 0 && scaled % geometry.stride[axis] == 0 && coordinate < inputSize[axis];
+                inputOffset += coordinate * inputStrides[axis];
+            }
+            if (hits)
+            {
+                tapKernelOffset.push_back(tap);
+                tapInputOffset.push_back(inputOffset);
+            }
+        }
+        for (int64_t n = 0; n < batch; ++n)
+        {
+            for (int64_t map = 0; map < outputMaps; ++map)
+            {
+                int64_t const group = map / mapsPerGroup;
+                int64_t const mapInGroup = map % mapsPerGroup;
+                double sum = b[static_cast<size_t>(map)];
+                for (int64_t c = 0; c < channelsPerGroup; ++c)
+                {
+                    int64_t const channel = group * channelsPerGroup + c;
+                    float const* inputPlaneData = x.data() + (n * inputChannels + channel) * inputPlane;
+                    float const* kernelPlaneData = w.data() + (channel * mapsPerGroup + mapInGroup) * kernelPlane;
+                    for (size_t t = 0; t < tapInputOffset.size(); ++t)
+                    {
+                        sum += static_cast<double>(inputPlaneData[tapInputOffset[t]])
+                            * static_cast<double>(kernelPlaneData[tapKernelOffset[t]]);
+                    }
+                }
+                storeFloat(output, (n * outputMaps + map) * outputPlane + position, static_cast<float>(sum));
+            }
+        }
+    }
+}
+
+} // namespace kiln::cpu

@@ -1,0 +1,130 @@
+// Reading and writing single elements of a tensor without repeating the type switch in every kernel.
+// Floating-point storage (kFLOAT, kHALF, kBF16) is read and written as float; a write to kHALF or kBF16
+// rounds to nearest even, which is exactly what storing an FP32 result in that format does.
+// Integer and BOOL storage is read and written as int64_t (writes wrap to the storage width).
+#pragma once
+
+#include "backend/cpu/tensor_view.h"
+#include "core/half.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace kiln::cpu
+{
+
+inline bool isFloatingPoint(nvinfer1::DataType type)
+{
+    using nvinfer1::DataType;
+    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
+}
+
+//! Types read and written exactly through int64_t: kINT32, kINT64, kINT8, kUINT8 and kBOOL.
+inline bool isIntegral(nvinfer1::DataType type)
+{
+    using nvinfer1::DataType;
+    return type == DataType::kINT32 || type == DataType::kINT64 || type == DataType::kINT8 || type == DataType::kUINT8
+        || type == DataType::kBOOL;
+}
+
+//! Element `index` of `data` (stored as `type`) as float. Integer and BOOL storage converts exactly where it can.
+//! Types that are not byte-addressable read as 0: validate the type once before the loop (requireType below).
+inline float loadFloat(void const* data, nvinfer1::DataType type, int64_t index)
+{
+    using nvinfer1::DataType;
+    switch (type)
+    {
+    case DataType::kFLOAT: return static_cast<float const*>(data)[index];
+    case DataType::kHALF: return halfBitsToFloat(static_cast<uint16_t const*>(data)[index]);
+    case DataType::kBF16: return bf16BitsToFloat(static_cast<uint16_t const*>(data)[index]);
+    case DataType::kINT32: return static_cast<float>(static_cast<int32_t const*>(data)[index]);
+    case DataType::kINT64: return static_cast<float>(static_cast<int64_t const*>(data)[index]);
+    case DataType::kINT8: return static_cast<float>(static_cast<int8_t const*>(data)[index]);
+    case DataType::kUINT8: return static_cast<float>(static_cast<uint8_t const*>(data)[index]);
+    case DataType::kBOOL: return static_cast<uint8_t const*>(data)[index] != 0 ? 1.0F : 0.0F;
+    default: return 0.0F;
+    }
+}
+
+//! Stores `value` as element `index`; kHALF and kBF16 round to nearest even. Only floating-point types are written.
+inline void storeFloat(void* data, nvinfer1::DataType type, int64_t index, float value)
+{
+    using nvinfer1::DataType;
+    switch (type)
+    {
+    case DataType::kFLOAT: static_cast<float*>(data)[index] = value; break;
+    case DataType::kHALF: static_cast<uint16_t*>(data)[index] = floatToHalfBits(value); break;
+    case DataType::kBF16: static_cast<uint16_t*>(data)[index] = floatToBf16Bits(value); break;
+    default: break;
+    }
+}
+
+//! Element `index` of an integral tensor as int64_t; BOOL reads as 0 or 1 (any non-zero byte is true).
+inline int64_t loadInt(void const* data, nvinfer1::DataType type, int64_t index)
+{
+    using nvinfer1::DataType;
+    switch (type)
+    {
+    case DataType::kINT32: return static_cast<int32_t const*>(data)[index];
+    case DataType::kINT64: return static_cast<int64_t const*>(data)[index];
+    case DataType::kINT8: return static_cast<int8_t const*>(data)[index];
+    case DataType::kUINT8: return static_cast<uint8_t const*>(data)[index];
+    case DataType::kBOOL: return static_cast<uint8_t const*>(data)[index] != 0 ? 1 : 0;
+    default: return 0;
+    }
+}
+
+//! Stores `value` as element `index` of an integral tensor, wrapping to the storage width (two's complement);
+//! BOOL stores 1 for any non-zero value.
+inline void storeInt(void* data, nvinfer1::DataType type, int64_t index, int64_t value)
+{
+    using nvinfer1::DataType;
+    switch (type)
+    {
+    case DataType::kINT32: static_cast<int32_t*>(data)[index] = static_cast<int32_t>(value); break;
+    case DataType::kINT64: static_cast<int64_t*>(data)[index] = value; break;
+    case DataType::kINT8: static_cast<int8_t*>(data)[index] = static_cast<int8_t>(value); break;
+    case DataType::kUINT8: static_cast<uint8_t*>(data)[index] = static_cast<uint8_t>(value); break;
+    case DataType::kBOOL: static_cast<uint8_t*>(data)[index] = value != 0 ? 1 : 0; break;
+    default: break;
+    }
+}
+
+inline float loadFloat(ConstTensorView const& view, int64_t index)
+{
+    return loadFloat(view.data, view.type, index);
+}
+
+inline void storeFloat(TensorView const& view, int64_t index, float value)
+{
+    storeFloat(view.data, view.type, index, value);
+}
+
+inline int64_t loadInt(ConstTensorView const& view, int64_t index)
+{
+    return loadInt(view.data, view.type, index);
+}
+
+inline void storeInt(TensorView const& view, int64_t index, int64_t value)
+{
+    storeInt(view.data, view.type, index, value);
+}
+
+//! The whole tensor converted to float once, so that kernels with irregular access index a plain array.
+std::vector<float> loadAllAsFloat(ConstTensorView const& view);
+
+//! "kFLOAT", "kHALF", ...: for error messages.
+std::string dataTypeName(nvinfer1::DataType type);
+
+//! Throws std::invalid_argument naming `what` unless `view` has a floating-point type.
+void requireFloatingPoint(ConstTensorView const& view, char const* what);
+
+//! Throws std::invalid_argument naming `what` unless `shape` equals `expected`.
+void requireShape(Shape const& shape, Shape const& expected, char const* what);
+
+//! "[2, 3, 4]": for error messages.
+std::string shapeToString(Shape const& shape);
+
+} // namespace kiln::cpu

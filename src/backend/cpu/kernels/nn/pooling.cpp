@@ -1,0 +1,134 @@
+#include "backend/cpu/kernels/nn/pooling.h"
+
+#include "backend/cpu/kernels/nn/broadcast.h"
+#include "backend/cpu/kernels/nn/element_access.h"
+#include "backend/cpu/kernels/nn/sliding_window.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+struct PoolingGeometry
+{
+    Shape stride;
+    WindowGeometry window;
+    Shape outputShape;
+};
+
+PoolingGeometry resolveGeometry(Shape const& inputShape, PoolingParams const& params)
+{
+    size_t const spatialRank = params.windowSize.size();
+    if (spatialRank == 0 || inputShape.size() < spatialRank)
+    {
+        throw std::invalid_argument("pooling: window " + shapeToString(params.windowSize) + " for input "
+            + shapeToString(inputShape));
+    }
+    size_t const leadingRank = inputShape.size() - spatialRank;
+    PoolingGeometry geometry;
+    geometry.stride = spatialParameter(params.stride, spatialRank, 1, "pooling stride");
+    Shape const inputSize(inputShape.begin() + static_cast<std::ptrdiff_t>(leadingRank), inputShape.end());
+    geometry.window = forwardWindowGeometry(inputSize, params.windowSize, geometry.stride,
+        spatialParameter(params.prePadding, spatialRank, 0, "pooling prePadding"),
+        spatialParameter(params.postPadding, spatialRank, 0, "pooling postPadding"), params.paddingMode);
+    geometry.outputShape.assign(inputShape.begin(), inputShape.begin() + static_cast<std::ptrdiff_t>(leadingRank));
+    geometry.outputShape.insert(
+        geometry.outputShape.end(), geometry.window.outputSize.begin(), geometry.window.outputSize.end());
+    return geometry;
+}
+
+} // namespace
+
+Shape poolingOutputShape(Shape const& inputShape, PoolingParams const& params)
+{
+    return resolveGeometry(inputShape, params).outputShape;
+}
+
+void runPooling(PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
+{
+    PoolingGeometry const geometry = resolveGeometry(input.shape, params);
+    requireShape(output.shape, geometry.outputShape, "pooling output");
+    requireFloatingPoint(input, "pooling input");
+    requireFloatingPoint(output, "pooling output");
+    if (output.count() == 0)
+    {
+        return;
+    }
+
+    size_t const spatialRank = params.windowSize.size();
+    size_t const leadingRank = input.shape.size() - spatialRank;
+    Shape const inputSize(input.shape.begin() + static_cast<std::ptrdiff_t>(leadingRank), input.shape.end());
+    Shape const inputStrides = contiguousStrides(inputSize);
+    Shape const& outputSize = geometry.window.outputSize;
+    Shape const& pre = geometry.window.prePadding;
+    Shape const& post = geometry.window.postPadding;
+    int64_t const inputPlane = volume(inputSize);
+    int64_t const outputPlane = volume(outputSize);
+    int64_t const planes = output.count() / outputPlane;
+
+    // Per output position: the window clipped to the input (first..last) and its count over the padded input.
+    Shape first(spatialRank);
+    Shape extent(spatialRank);
+    Shape windowIndex(spatialRank);
+    Shape outputIndex(spatialRank, 0);
+    for (int64_t position = 0; position < outputPlane; ++position, advanceIndex(outputIndex, outputSize))
+    {
+        int64_t paddedCount = 1;
+        int64_t inputCount = 1;
+        for (size_t axis = 0; axis < spatialRank; ++axis)
+        {
+            int64_t const start = outputIndex[axis] * geometry.stride[axis] - pre[axis];
+            int64_t const end = start + params.windowSize[axis];
+            paddedCount *= std::max<int64_t>(0, std::min(end, inputSize[axis] + post[axis]) - std::max(start, -pre[axis]));
+            first[axis] = std::max<int64_t>(start, 0);
+            extent[axis] = std::max<int64_t>(0, std::min(end, inputSize[axis]) - first[axis]);
+            inputCount *= extent[axis];
+        }
+        int64_t const divisor = params.averageCountExcludesPadding ? inputCount : paddedCount;
+
+        for (int64_t plane = 0; plane < planes; ++plane)
+        {
+            double sum = 0.0;
+            float maximum = -std::numeric_limits<float>::infinity();
+            if (inputCount > 0)
+            {
+                std::fill(windowIndex.begin(), windowIndex.end(), 0);
+                do
+                {
+                    int64_t offset = plane * inputPlane;
+                    for (size_t axis = 0; axis < spatialRank; ++axis)
+                    {
+                        offset += (first[axis] + windowIndex[axis]) * inputStrides[axis];
+                    }
+                    float const value = loadFloat(input, offset);
+                    sum += value;
+                    // NaN propagates through max, as it does through the average.
+                    if (!std::isnan(maximum) && (std::isnan(value) || value > maximum))
+                    {
+                        maximum = value;
+                    }
+                } while (advanceIndex(windowIndex, extent));
+            }
+            float const maxPart = inputCount > 0 ? maximum : 0.0F;
+            float const averagePart = divisor > 0 ? static_cast<float>(sum / static_cast<double>(divisor)) : 0.0F;
+            float result = maxPart;
+            if (params.type == nvinfer1::PoolingType::kAVERAGE)
+            {
+                result = averagePart;
+            }
+            else if (params.type == nvinfer1::PoolingType::kMAX_AVERAGE_BLEND)
+            {
+                result = (1.0F - params.blendFactor) * maxPart + params.blendFactor * averagePart;
+            }
+            storeFloat(output, plane * outputPlane + position, result);
+        }
+    }
+}
+
+} // namespace kiln::cpu

@@ -1,0 +1,25 @@
+// ISoftMaxLayer (and ONNX Softmax opset 13): softmax along one axis, stable against overflow by subtracting the
+// axis maximum; the sum of exponentials accumulates in double. LogSoftmax is composed by the parser.
+#pragma once
+
+#include "backend/cpu/tensor_view.h"
+
+#include <cstdint>
+
+namespace kiln::cpu
+{
+
+//! TensorRT's ISoftMaxLayer parameters: `axes` is a bitmask with exactly one bit set (bit i = axis i).
+struct SoftmaxParams
+{
+    uint32_t axes{1U};
+};
+
+//! TensorRT's default softmax axis for an input of `rank`: axis rank - 3 (the C of NCHW), or 0 below rank 3.
+uint32_t defaultSoftmaxAxes(int32_t rank);
+
+//! Writes `output` (same shape as `input`; both floating-point). In-place use is allowed. Throws
+//! std::invalid_argument unless `axes` names exactly one axis of the input.
+void runSoftmax(SoftmaxParams const& params, ConstTensorView const& input, TensorView const& output);
+
+} // namespace kiln::cpu

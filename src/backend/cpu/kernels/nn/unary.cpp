@@ -1,0 +1,151 @@
+#include "backend/cpu/kernels/nn/unary.h"
+
+#include "backend/cpu/kernels/nn/element_access.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+using nvinfer1::DataType;
+using nvinfer1::UnaryOperation;
+
+bool isIntegerOperation(UnaryOperation op)
+{
+    return op == UnaryOperation::kABS || op == UnaryOperation::kNEG || op == UnaryOperation::kSIGN;
+}
+
+bool producesBool(UnaryOperation op)
+{
+    return op == UnaryOperation::kISINF || op == UnaryOperation::kISNAN || op == UnaryOperation::kNOT;
+}
+
+int64_t integerUnary(UnaryOperation op, int64_t x)
+{
+    // Negation through unsigned arithmetic wraps instead of overflowing; the store wraps to the storage width.
+    int64_t const negated = static_cast<int64_t>(0U - static_cast<uint64_t>(x));
+    switch (op)
+    {
+    case UnaryOperation::kABS: return x < 0 ? negated : x;
+    case UnaryOperation::kNEG: return negated;
+    case UnaryOperation::kSIGN: return (x > 0) - (x < 0);
+    default: return 0;
+    }
+}
+
+} // namespace
+
+float roundHalfToEven(float x)
+{
+    if (!std::isfinite(x))
+    {
+        return x;
+    }
+    float const lower = std::floor(x);
+    float const fraction = x - lower; // exact: both are floats within one unit of each other
+    if (fraction > 0.5F)
+    {
+        return lower + 1.0F;
+    }
+    if (fraction < 0.5F)
+    {
+        return lower;
+    }
+    return std::fmod(lower, 2.0F) == 0.0F ? lower : lower + 1.0F;
+}
+
+float applyUnary(UnaryOperation op, float x)
+{
+    switch (op)
+    {
+    case UnaryOperation::kEXP: return std::exp(x);
+    case UnaryOperation::kLOG: return std::log(x);
+    case UnaryOperation::kSQRT: return std::sqrt(x);
+    case UnaryOperation::kRECIP: return 1.0F / x;
+    case UnaryOperation::kABS: return std::fabs(x);
+    case UnaryOperation::kNEG: return -x;
+    case UnaryOperation::kSIN: return std::sin(x);
+    case UnaryOperation::kCOS: return std::cos(x);
+    case UnaryOperation::kTAN: return std::tan(x);
+    case UnaryOperation::kSINH: return std::sinh(x);
+    case UnaryOperation::kCOSH: return std::cosh(x);
+    case UnaryOperation::kASIN: return std::asin(x);
+    case UnaryOperation::kACOS: return std::acos(x);
+    case UnaryOperation::kATAN: return std::atan(x);
+    case UnaryOperation::kASINH: return std::asinh(x);
+    case UnaryOperation::kACOSH: return std::acosh(x);
+    case UnaryOperation::kATANH: return std::atanh(x);
+    case UnaryOperation::kCEIL: return std::ceil(x);
+    case UnaryOperation::kFLOOR: return std::floor(x);
+    case UnaryOperation::kERF: return std::erf(x);
+    case UnaryOperation::kNOT: return 0.0F;
+    case UnaryOperation::kSIGN: return std::isnan(x) ? x : static_cast<float>((x > 0.0F) - (x < 0.0F));
+    case UnaryOperation::kROUND: return roundHalfToEven(x);
+    case UnaryOperation::kISINF: return std::isinf(x) ? 1.0F : 0.0F;
+    case UnaryOperation::kISNAN: return std::isnan(x) ? 1.0F : 0.0F;
+    }
+    return x;
+}
+
+DataType unaryOutputType(UnaryOperation op, DataType inputType)
+{
+    if (static_cast<int32_t>(op) < 0 || static_cast<int32_t>(op) >= nvinfer1::EnumMax<UnaryOperation>())
+    {
+        throw std::invalid_argument("unary: unknown UnaryOperation");
+    }
+    bool const integer = inputType == DataType::kINT32 || inputType == DataType::kINT64 || inputType == DataType::kINT8;
+    if (op == UnaryOperation::kNOT ? inputType == DataType::kBOOL
+                                   : isFloatingPoint(inputType) || (integer && isIntegerOperation(op)))
+    {
+        return producesBool(op) ? DataType::kBOOL : inputType;
+    }
+    throw std::invalid_argument("unary: operation " + std::to_string(static_cast<int32_t>(op)) + " does not take "
+        + dataTypeName(inputType));
+}
+
+void runUnary(UnaryParams const& params, ConstTensorView const& input, TensorView const& output)
+{
+    UnaryOperation const op = params.op;
+    DataType const outputType = unaryOutputType(op, input.type);
+    if (output.type != outputType)
+    {
+        throw std::invalid_argument("unary: output type " + dataTypeName(output.type) + ", expected "
+            + dataTypeName(outputType));
+    }
+    requireShape(output.shape, input.shape, "unary output");
+    int64_t const count = input.count();
+    if (op == UnaryOperation::kNOT)
+    {
+        for (int64_t i = 0; i < count; ++i)
+        {
+            storeInt(output, i, loadInt(input, i) == 0 ? 1 : 0);
+        }
+    }
+    else if (!isFloatingPoint(input.type))
+    {
+        for (int64_t i = 0; i < count; ++i)
+        {
+            storeInt(output, i, integerUnary(op, loadInt(input, i)));
+        }
+    }
+    else if (producesBool(op))
+    {
+        for (int64_t i = 0; i < count; ++i)
+        {
+            storeInt(output, i, applyUnary(op, loadFloat(input, i)) != 0.0F ? 1 : 0);
+        }
+    }
+    else
+    {
+        for (int64_t i = 0; i < count; ++i)
+        {
+            storeFloat(output, i, applyUnary(op, loadFloat(input, i)));
+        }
+    }
+}
+
+} // namespace kiln::cpu

@@ -1,0 +1,67 @@
+// IGatherLayer: kDEFAULT gathers slices along one axis, kELEMENT one element per index, kND coordinate tuples
+// (the last indices dim) into the leading data dims; numElementWiseDims leading dims are shared batch dims.
+#pragma once
+
+#include "network/layer.h"
+#include "network/network.h"
+
+namespace kiln::network
+{
+
+struct GatherParams final : LayerParams
+{
+    int32_t gatherAxis{0};
+    int32_t numElementWiseDims{0};
+    nvinfer1::GatherMode mode{nvinfer1::GatherMode::kDEFAULT};
+
+    nvinfer1::LayerType type() const override
+    {
+        return nvinfer1::LayerType::kGATHER;
+    }
+    bool infer(InferenceContext& ctx) const override;
+    void write(plan::ByteWriter& writer) const override;
+    bool read(plan::ByteReader& reader) override;
+    std::unique_ptr<LayerParams> clone() const override
+    {
+        return std::make_unique<GatherParams>(*this);
+    }
+};
+
+class GatherLayer final : public LayerBase<nvinfer1::IGatherLayer, GatherParams>
+{
+public:
+    using LayerBase::LayerBase;
+    void setGatherAxis(int32_t axis) noexcept override
+    {
+        change().gatherAxis = axis;
+    }
+    int32_t getGatherAxis() const noexcept override
+    {
+        return typedParams().gatherAxis;
+    }
+    void setNbElementWiseDims(int32_t elementWiseDims) noexcept override
+    {
+        change().numElementWiseDims = elementWiseDims;
+    }
+    int32_t getNbElementWiseDims() const noexcept override
+    {
+        return typedParams().numElementWiseDims;
+    }
+    void setMode(nvinfer1::GatherMode mode) noexcept override
+    {
+        change().mode = mode;
+    }
+    nvinfer1::GatherMode getMode() const noexcept override
+    {
+        return typedParams().mode;
+    }
+
+private:
+    GatherParams& change()
+    {
+        network().invalidate();
+        return mutableParams();
+    }
+};
+
+} // namespace kiln::network

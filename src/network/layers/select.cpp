@@ -1,0 +1,62 @@
+#include "network/layers/select.h"
+
+#include "network/layers/type_rules.h"
+
+#include <algorithm>
+
+namespace kiln::network
+{
+
+bool SelectParams::infer(InferenceContext& ctx) const
+{
+    if (ctx.nbInputs() != 3 || !ctx.hasInput(0) || !ctx.hasInput(1) || !ctx.hasInput(2))
+    {
+        return ctx.fail("a select layer takes condition, then and else inputs");
+    }
+    if (ctx.input(0).type != nvinfer1::DataType::kBOOL)
+    {
+        return ctx.fail("the select condition must be BOOL, not " + typeName(ctx.input(0).type));
+    }
+    if (ctx.input(1).type != ctx.input(2).type)
+    {
+        return ctx.fail("the select then (" + typeName(ctx.input(1).type) + ") and else ("
+            + typeName(ctx.input(2).type) + ") inputs must have one type");
+    }
+    // Like TensorRT's element-wise layers: all inputs have one rank, and an extent of 1 stretches.
+    int32_t const rank = ctx.rank(0);
+    if (ctx.rank(1) != rank || ctx.rank(2) != rank)
+    {
+        return ctx.fail("the select inputs have ranks " + std::to_string(rank) + ", " + std::to_string(ctx.rank(1))
+            + " and " + std::to_string(ctx.rank(2)) + "; they must be equal");
+    }
+    std::vector<Dim> dims;
+    for (int32_t i = 0; i < rank; ++i)
+    {
+        Dim result;
+        for (int32_t input = 0; input < 3; ++input)
+        {
+            Dim const d = ctx.dim(input, i);
+            if (d.isConstant() && d.constant() == 1)
+            {
+                continue; // stretches to the others
+            }
+            if (result.get() == nullptr)
+            {
+                result = d;
+            }
+            else if (result.isConstant() && d.isConstant() && result.constant() != d.constant())
+            {
+                return ctx.fail("the select inputs' extents " + std::to_string(result.constant()) + " and "
+                    + std::to_string(d.constant()) + " along axis " + std::to_string(i) + " do not broadcast");
+            }
+            else if (!(result.isConstant() && d.isConstant()))
+            {
+                result = result.max(d); // equal at run time or one of them is 1
+            }
+        }
+        dims.push_back(result.get() != nullptr ? result : ctx.constant(1));
+    }
+    return ctx.setOutput(0, ctx.input(1).type, dims);
+}
+
+} // namespace kiln::network

@@ -1,0 +1,175 @@
+#include "network/layers/slice.h"
+
+#include "network/layers/type_rules.h"
+
+#include <optional>
+
+namespace kiln::network
+{
+namespace
+{
+
+char const* const kParamNames[] = {"start", "size", "stride"};
+
+//! One of start/size/stride as expressions: from shape-tensor input `index` when given, else the static dims.
+bool sliceParam(InferenceContext& ctx, int32_t index, nvinfer1::Dims const& fixed, std::vector<Dim>& result)
+{
+    int32_t const rank = ctx.rank(0);
+    char const* const name = kParamNames[index - 1];
+    result.clear();
+    if (ctx.hasInput(index))
+    {
+        TensorFacts const& facts = ctx.input(index);
+        if (facts.dims.nbDims != 1 || !facts.values)
+        {
+            return ctx.fail(std::string("the slice ") + name + " (input " + std::to_string(index)
+                + ") must be a 1-D shape tensor whose values are known while shapes are inferred");
+        }
+        for (auto const* value : *facts.values)
+        {
+            result.push_back(Dim(ctx.builder(), value));
+        }
+    }
+    else
+    {
+        for (int32_t i = 0; i < fixed.nbDims; ++i)
+        {
+            result.push_back(ctx.constant(fixed.d[i]));
+        }
+    }
+    if (static_cast<int32_t>(result.size()) != rank)
+    {
+        return ctx.fail(std::string("the slice ") + name + " has " + std::to_string(result.size())
+            + " entries but the input has rank " + std::to_string(rank));
+    }
+    return true;
+}
+
+//! The input coordinate `coordinate` reads along an axis of `extent` under `mode`; nullopt for the fill value
+//! or a coordinate the mode cannot sample.
+std::optional<int64_t> sampled(int64_t coordinate, int64_t extent, nvinfer1::SampleMode mode)
+{
+    if (coordinate >= 0 && coordinate < extent)
+    {
+        return coordinate;
+    }
+    if (extent <= 0)
+    {
+        return std::nullopt;
+    }
+    switch (mode)
+    {
+    case nvinfer1::SampleMode::kWRAP: return ((coordinate % extent) + extent) % extent;
+    case nvinfer1::SampleMode::kCLAMP: return coordinate < 0 ? 0 : extent - 1;
+    case nvinfer1::SampleMode::kREFLECT:
+    {
+        if (extent == 1)
+        {
+            return 0;
+        }
+        int64_t const period = 2 * (extent - 1);
+        int64_t const folded = ((coordinate % period) + period) % period;
+        return folded < extent ? folded : period - folded;
+    }
+    default: return std::nullopt;
+    }
+}
+
+//! Slicing a 1-D shape tensor with constant parameters keeps its values known (e.g. Shape -> Slice -> Reshape).
+void propagateValues(InferenceContext& ctx, Dim const& start, Dim const& size, Dim const& stride,
+    nvinfer1::SampleMode mode)
+{
+    TensorFacts const& data = ctx.input(0);
+    if (!data.values || data.dims.nbDims != 1 || !start.isConstant() || !size.isConstant() || !stride.isConstant())
+    {
+        return;
+    }
+    int64_t const extent = static_cast<int64_t>(data.values->size());
+    std::vector<nvinfer1::IDimensionExpr const*> values;
+    for (int64_t i = 0; i < size.constant(); ++i)
+    {
+        std::optional<int64_t> const from = sampled(start.constant() + i * stride.constant(), extent, mode);
+        if (!from)
+        {
+            return; // a fill value (or an error the runtime reports): not a known shape value
+        }
+        values.push_back((*data.values)[static_cast<size_t>(*from)]);
+    }
+    ctx.output(0).values = std::move(values);
+}
+
+} // namespace
+
+bool SliceParams::infer(InferenceContext& ctx) const
+{
+    if (!ctx.hasInput(0) || ctx.nbInputs() > 5)
+    {
+        return ctx.fail("a slice takes a data input and optional start, size, stride and fill inputs");
+    }
+    int32_t const rank = ctx.rank(0);
+    std::vector<Dim> starts;
+    std::vector<Dim> sizes;
+    std::vector<Dim> strides;
+    if (!sliceParam(ctx, 1, start, starts) || !sliceParam(ctx, 2, size, sizes) || !sliceParam(ctx, 3, stride, strides))
+    {
+        return false;
+    }
+    for (int32_t i = 0; i < rank; ++i)
+    {
+        if (sizes[i].isConstant() && sizes[i].constant() < 0)
+        {
+            return ctx.fail("slice size " + std::to_string(i) + " is negative (" + std::to_string(sizes[i].constant())
+                + ")");
+        }
+        Dim const extent = ctx.dim(0, i);
+        bool const known = extent.isConstant() && starts[i].isConstant() && sizes[i].isConstant()
+            && strides[i].isConstant();
+        if (mode == nvinfer1::SampleMode::kSTRICT_BOUNDS && known && sizes[i].constant() > 0)
+        {
+            int64_t const first = starts[i].constant();
+            int64_t const last = first + (sizes[i].constant() - 1) * strides[i].constant();
+            if (first < 0 || first >= extent.constant() || last < 0 || last >= extent.constant())
+            {
+                return ctx.fail("slice along axis " + std::to_string(i) + " reads coordinates " + std::to_string(first)
+                    + " to " + std::to_string(last) + " outside the extent " + std::to_string(extent.constant())
+                    + " (kSTRICT_BOUNDS)");
+            }
+        }
+    }
+    if (ctx.hasInput(4))
+    {
+        if (mode != nvinfer1::SampleMode::kFILL)
+        {
+            return ctx.fail("a slice fill value (input 4) needs SampleMode::kFILL");
+        }
+        if (ctx.rank(4) != 0 || ctx.input(4).type != ctx.input(0).type)
+        {
+            return ctx.fail("the slice fill value (input 4) must be a 0-D tensor of the data's type");
+        }
+    }
+    if (!ctx.setOutput(0, ctx.input(0).type, sizes))
+    {
+        return false;
+    }
+    if (rank == 1)
+    {
+        propagateValues(ctx, starts[0], sizes[0], strides[0], mode);
+    }
+    return true;
+}
+
+void SliceParams::write(plan::ByteWriter& writer) const
+{
+    writer.writeDims(start);
+    writer.writeDims(size);
+    writer.writeDims(stride);
+    plan::writeEnum(writer, mode);
+}
+
+bool SliceParams::read(plan::ByteReader& reader)
+{
+    return reader.readDims(start, "slice start") && reader.readDims(size, "slice size")
+        && reader.readDims(stride, "slice stride") && plan::readEnum(reader, mode, "slice mode");
+}
+
+} // namespace kiln::network

@@ -1,0 +1,77 @@
+// ISliceLayer: output element i along dim d reads input coordinate start[d] + i * stride[d]; the output shape
+// is `size`. Start, size and stride may instead come from 1-D shape tensors (inputs 1, 2, 3) whose values are
+// known while shapes are inferred; input 4 is the kFILL value (a 0-D tensor of the data's type).
+#pragma once
+
+#include "network/layer.h"
+#include "network/network.h"
+
+namespace kiln::network
+{
+
+struct SliceParams final : LayerParams
+{
+    nvinfer1::Dims start{};
+    nvinfer1::Dims size{};
+    nvinfer1::Dims stride{};
+    nvinfer1::SampleMode mode{nvinfer1::SampleMode::kSTRICT_BOUNDS};
+
+    nvinfer1::LayerType type() const override
+    {
+        return nvinfer1::LayerType::kSLICE;
+    }
+    bool infer(InferenceContext& ctx) const override;
+    void write(plan::ByteWriter& writer) const override;
+    bool read(plan::ByteReader& reader) override;
+    std::unique_ptr<LayerParams> clone() const override
+    {
+        return std::make_unique<SliceParams>(*this);
+    }
+};
+
+class SliceLayer final : public LayerBase<nvinfer1::ISliceLayer, SliceParams>
+{
+public:
+    using LayerBase::LayerBase;
+    void setStart(nvinfer1::Dims const& start) noexcept override
+    {
+        change().start = start;
+    }
+    nvinfer1::Dims getStart() const noexcept override
+    {
+        return typedParams().start;
+    }
+    void setSize(nvinfer1::Dims const& size) noexcept override
+    {
+        change().size = size;
+    }
+    nvinfer1::Dims getSize() const noexcept override
+    {
+        return typedParams().size;
+    }
+    void setStride(nvinfer1::Dims const& stride) noexcept override
+    {
+        change().stride = stride;
+    }
+    nvinfer1::Dims getStride() const noexcept override
+    {
+        return typedParams().stride;
+    }
+    void setMode(nvinfer1::SampleMode mode) noexcept override
+    {
+        change().mode = mode;
+    }
+    nvinfer1::SampleMode getMode() const noexcept override
+    {
+        return typedParams().mode;
+    }
+
+private:
+    SliceParams& change()
+    {
+        network().invalidate();
+        return mutableParams();
+    }
+};
+
+} // namespace kiln::network

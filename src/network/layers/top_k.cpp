@@ -1,0 +1,72 @@
+#include "network/layers/top_k.h"
+
+#include "core/logging.h"
+#include "network/layers/type_rules.h"
+
+#include <bit>
+
+namespace kiln::network
+{
+
+bool TopKLayer::setIndicesType(nvinfer1::DataType type) noexcept
+{
+    if (type != nvinfer1::DataType::kINT32 && type != nvinfer1::DataType::kINT64)
+    {
+        logError("ITopKLayer::setIndicesType: the indices type must be INT32 or INT64, not " + typeName(type));
+        return false;
+    }
+    change().indicesType = type;
+    return true;
+}
+
+bool TopKParams::infer(InferenceContext& ctx) const
+{
+    if (ctx.nbInputs() != 1 || !ctx.hasInput(0))
+    {
+        return ctx.fail("a top-k layer takes one input");
+    }
+    nvinfer1::DataType const type = ctx.input(0).type;
+    if (!isFloatType(type) && type != nvinfer1::DataType::kINT32 && type != nvinfer1::DataType::kINT64)
+    {
+        return ctx.fail("a top-k layer does not take " + typeName(type) + " input");
+    }
+    int32_t const rank = ctx.rank(0);
+    if (std::popcount(reduceAxes) != 1 || std::countr_zero(reduceAxes) >= rank)
+    {
+        return ctx.fail("top-k reduce axes " + std::to_string(reduceAxes)
+            + " must name exactly one axis of the input's rank " + std::to_string(rank));
+    }
+    int32_t const axis = std::countr_zero(reduceAxes);
+    if (k < 1)
+    {
+        return ctx.fail("top-k k is " + std::to_string(k) + "; must be positive");
+    }
+    Dim const extent = ctx.dim(0, axis);
+    if (extent.isConstant() && k > extent.constant())
+    {
+        return ctx.fail("top-k k " + std::to_string(k) + " exceeds the extent " + std::to_string(extent.constant())
+            + " of axis " + std::to_string(axis));
+    }
+    std::vector<Dim> dims;
+    for (int32_t i = 0; i < rank; ++i)
+    {
+        dims.push_back(i == axis ? ctx.constant(k) : ctx.dim(0, i));
+    }
+    return ctx.setOutput(0, type, dims) && ctx.setOutput(1, indicesType, dims);
+}
+
+void TopKParams::write(plan::ByteWriter& writer) const
+{
+    plan::writeEnum(writer, operation);
+    writer.write(k);
+    writer.write(reduceAxes);
+    plan::writeEnum(writer, indicesType);
+}
+
+bool TopKParams::read(plan::ByteReader& reader)
+{
+    return plan::readEnum(reader, operation, "top-k operation") && reader.read(k, "top-k k")
+        && reader.read(reduceAxes, "top-k axes") && plan::readEnum(reader, indicesType, "top-k indices type");
+}
+
+} // namespace kiln::network

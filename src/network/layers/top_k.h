@@ -1,0 +1,77 @@
+// ITopKLayer: the k largest or smallest elements along one axis (output 0) and their indices (output 1, INT32 or
+// INT64). Any k up to the axis extent: Kiln has no 3840 cap.
+#pragma once
+
+#include "network/layer.h"
+#include "network/network.h"
+
+namespace kiln::network
+{
+
+struct TopKParams final : LayerParams
+{
+    nvinfer1::TopKOperation operation{nvinfer1::TopKOperation::kMAX};
+    int32_t k{1};
+    uint32_t reduceAxes{0};
+    nvinfer1::DataType indicesType{nvinfer1::DataType::kINT32};
+
+    nvinfer1::LayerType type() const override
+    {
+        return nvinfer1::LayerType::kTOPK;
+    }
+    int32_t nbOutputs() const override
+    {
+        return 2;
+    }
+    bool infer(InferenceContext& ctx) const override;
+    void write(plan::ByteWriter& writer) const override;
+    bool read(plan::ByteReader& reader) override;
+    std::unique_ptr<LayerParams> clone() const override
+    {
+        return std::make_unique<TopKParams>(*this);
+    }
+};
+
+class TopKLayer final : public LayerBase<nvinfer1::ITopKLayer, TopKParams>
+{
+public:
+    using LayerBase::LayerBase;
+    void setOperation(nvinfer1::TopKOperation op) noexcept override
+    {
+        change().operation = op;
+    }
+    nvinfer1::TopKOperation getOperation() const noexcept override
+    {
+        return typedParams().operation;
+    }
+    void setK(int32_t k) noexcept override
+    {
+        change().k = k;
+    }
+    int32_t getK() const noexcept override
+    {
+        return typedParams().k;
+    }
+    void setReduceAxes(uint32_t reduceAxes) noexcept override
+    {
+        change().reduceAxes = reduceAxes;
+    }
+    uint32_t getReduceAxes() const noexcept override
+    {
+        return typedParams().reduceAxes;
+    }
+    bool setIndicesType(nvinfer1::DataType type) noexcept override;
+    nvinfer1::DataType getIndicesType() const noexcept override
+    {
+        return typedParams().indicesType;
+    }
+
+private:
+    TopKParams& change()
+    {
+        network().invalidate();
+        return mutableParams();
+    }
+};
+
+} // namespace kiln::network

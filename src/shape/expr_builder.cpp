@@ -1,0 +1,464 @@
+#include "shape/expr_builder.h"
+
+#include "shape/arithmetic.h"
+#include "shape/print.h"
+
+#include <limits>
+#include <new>
+#include <utility>
+
+namespace kiln::shape
+{
+namespace
+{
+
+using nvinfer1::DimensionOperation;
+using nvinfer1::IDimensionExpr;
+
+uint64_t mix(uint64_t seed, uint64_t value)
+{
+    // splitmix64's finaliser over the combined words: cheap, and spreads small integers well.
+    uint64_t x = seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+uint64_t kindSeed(ExprKind kind)
+{
+    return mix(0x6b696c6eULL, static_cast<uint64_t>(kind));
+}
+
+//! The order of commutative operands: non-constants first (by structure, then age), constants last by value.
+bool comesBefore(Expr const& a, Expr const& b)
+{
+    if (a.isConstant() != b.isConstant())
+    {
+        return !a.isConstant();
+    }
+    if (a.isConstant())
+    {
+        return a.constantValue() < b.constantValue();
+    }
+    if (a.structuralHash() != b.structuralHash())
+    {
+        return a.structuralHash() < b.structuralHash();
+    }
+    return a.index() < b.index();
+}
+
+bool isConstantEqualTo(Expr const& expr, int64_t value)
+{
+    return expr.isConstant() && expr.constantValue() == value;
+}
+
+bool isPositiveConstant(Expr const& expr)
+{
+    return expr.isConstant() && expr.constantValue() > 0;
+}
+
+//! True for op(x, c) with a constant c: the shape (x op c1) op c2 that some rules fold.
+bool hasConstantSecond(Expr const& expr, DimensionOperation op)
+{
+    return expr.isOperation() && expr.operation() == op && expr.second().isConstant();
+}
+
+//! Hides where a pointer came from, so that the null test on an address taken from a reference survives
+//! optimisation: plugins do pass *nullptr when they chain on a failed operation().
+IDimensionExpr const* launder(IDimensionExpr const* pointer) noexcept
+{
+#if defined(__GNUC__)
+    asm("" : "+r"(pointer));
+#endif
+    return pointer;
+}
+
+std::string describeFailure(DimensionOperation op, Expr const& first, Expr const& second, ArithmeticError error)
+{
+    std::string message = operationName(op);
+    message += '(';
+    appendExpr(message, first);
+    message += ", ";
+    appendExpr(message, second);
+    message += error == ArithmeticError::kDIVISION_BY_ZERO ? "): division by zero" : "): int64 overflow";
+    return message;
+}
+
+} // namespace
+
+bool ExprBuilder::NodeKey::operator==(NodeKey const& other) const noexcept
+{
+    return kind == other.kind && op == other.op && value == other.value && first == other.first
+        && second == other.second;
+}
+
+size_t ExprBuilder::NodeKeyHash::operator()(NodeKey const& key) const noexcept
+{
+    return static_cast<size_t>(key.hash);
+}
+
+ExprBuilder::NodeKey ExprBuilder::makeKey(
+    ExprKind kind, DimensionOperation op, int64_t value, Expr const* first, Expr const* second) noexcept
+{
+    // From operands' structural hashes rather than their addresses, so that the hash (which becomes the node's
+    // structural hash) is the same in every builder.
+    uint64_t hash = mix(kindSeed(kind), static_cast<uint64_t>(op));
+    hash = mix(hash, static_cast<uint64_t>(value));
+    hash = mix(hash, first != nullptr ? first->structuralHash() : 0);
+    hash = mix(hash, second != nullptr ? second->structuralHash() : 0);
+    return {kind, op, value, first, second, hash};
+}
+
+ExprBuilder::ExprBuilder() = default;
+ExprBuilder::~ExprBuilder() noexcept = default;
+
+Expr const* ExprBuilder::constant(int64_t value) noexcept
+{
+    try
+    {
+        NodeKey const key = makeKey(ExprKind::kCONSTANT, DimensionOperation::kSUM, value, nullptr, nullptr);
+        auto const found = mInterned.find(key);
+        if (found != mInterned.end())
+        {
+            return found->second;
+        }
+        Expr::Fields fields;
+        fields.kind = ExprKind::kCONSTANT;
+        fields.value = value;
+        fields.hash = key.hash;
+        Expr const* node = createNode(fields);
+        mInterned.emplace(key, node);
+        return node;
+    }
+    catch (std::bad_alloc const&)
+    {
+        recordError("out of memory creating a dimension constant");
+        return nullptr;
+    }
+}
+
+Expr const* ExprBuilder::operation(
+    DimensionOperation op, IDimensionExpr const& first, IDimensionExpr const& second) noexcept
+{
+    try
+    {
+        if (!isValidOperation(op))
+        {
+            recordError("invalid DimensionOperation value " + std::to_string(static_cast<int32_t>(op)));
+            return nullptr;
+        }
+        Expr const* a = operandOf(launder(&first), "first operand");
+        Expr const* b = a != nullptr ? operandOf(launder(&second), "second operand") : nullptr;
+        if (a == nullptr || b == nullptr)
+        {
+            return nullptr;
+        }
+        return makeOperation(op, a, b);
+    }
+    catch (std::bad_alloc const&)
+    {
+        recordError("out of memory creating a dimension expression");
+        return nullptr;
+    }
+}
+
+Expr const* ExprBuilder::apply(DimensionOperation op, Expr const* first, Expr const* second) noexcept
+{
+    if (first == nullptr || second == nullptr)
+    {
+        return nullptr;
+    }
+    return operation(op, *first, *second);
+}
+
+Expr const* ExprBuilder::declareSizeTensor(int32_t outputIndex, IDimensionExpr const& opt, IDimensionExpr const& upper)
+{
+    if (outputIndex < 0)
+    {
+        recordError("declareSizeTensor: negative output index " + std::to_string(outputIndex));
+        return nullptr;
+    }
+    Expr const* optimum = operandOf(launder(&opt), "declareSizeTensor optimum");
+    Expr const* bound = optimum != nullptr ? operandOf(launder(&upper), "declareSizeTensor upper bound") : nullptr;
+    if (optimum == nullptr || bound == nullptr)
+    {
+        return nullptr;
+    }
+    std::string name = "out" + std::to_string(outputIndex) + ".size";
+    if (findSymbol(name) != nullptr)
+    {
+        name += '#' + std::to_string(symbolCount());
+    }
+    Expr::Fields fields;
+    fields.kind = ExprKind::kSIZE_TENSOR;
+    fields.symbolId = symbolCount();
+    fields.outputIndex = outputIndex;
+    fields.first = optimum;
+    fields.second = bound;
+    fields.name = storeName(name);
+    fields.hash = mix(kindSeed(ExprKind::kSIZE_TENSOR), static_cast<uint64_t>(fields.symbolId));
+    Expr const* node = createNode(fields);
+    mSymbols.push_back(node);
+    mSymbolByName.emplace(fields.name, fields.symbolId);
+    return node;
+}
+
+Expr const* ExprBuilder::newSymbol(std::string_view name)
+{
+    Expr::Fields fields;
+    fields.kind = ExprKind::kSYMBOL;
+    fields.symbolId = symbolCount();
+    fields.name = storeName(name);
+    fields.hash = mix(kindSeed(ExprKind::kSYMBOL), static_cast<uint64_t>(fields.symbolId));
+    Expr const* node = createNode(fields);
+    mSymbols.push_back(node);
+    mSymbolByName.emplace(fields.name, fields.symbolId); // keeps the first of equal names
+    return node;
+}
+
+Expr const* ExprBuilder::findSymbol(std::string_view name) const noexcept
+{
+    auto const found = mSymbolByName.find(name);
+    return found != mSymbolByName.end() ? mSymbols[static_cast<size_t>(found->second)] : nullptr;
+}
+
+Expr const* ExprBuilder::symbol(SymbolId id) const noexcept
+{
+    return id >= 0 && id < symbolCount() ? mSymbols[static_cast<size_t>(id)] : nullptr;
+}
+
+void ExprBuilder::renameSymbol(SymbolId id, std::string_view name)
+{
+    Expr const* node = symbol(id);
+    if (node == nullptr)
+    {
+        return;
+    }
+    auto const old = mSymbolByName.find(node->symbolName());
+    if (old != mSymbolByName.end() && old->second == id)
+    {
+        mSymbolByName.erase(old);
+    }
+    std::string_view const stored = storeName(name);
+    // The node is ours and lives in mNodes; only its label changes, never what it means.
+    mNodes[node->index()].rename(stored);
+    mSymbolByName.emplace(stored, id);
+}
+
+SymbolId ExprBuilder::symbolCount() const noexcept
+{
+    return static_cast<SymbolId>(mSymbols.size());
+}
+
+Expr const* ExprBuilder::adopt(IDimensionExpr const* expr) noexcept
+{
+    try
+    {
+        return operandOf(launder(expr), "expression");
+    }
+    catch (std::bad_alloc const&)
+    {
+        recordError("out of memory adopting a dimension expression");
+        return nullptr;
+    }
+}
+
+uint32_t ExprBuilder::nodeCount() const noexcept
+{
+    return static_cast<uint32_t>(mNodes.size());
+}
+
+std::string const& ExprBuilder::lastError() const noexcept
+{
+    return mLastError;
+}
+
+size_t ExprBuilder::errorCount() const noexcept
+{
+    return mErrorCount;
+}
+
+void ExprBuilder::clearErrors() noexcept
+{
+    mLastError.clear();
+    mErrorCount = 0;
+}
+
+void ExprBuilder::recordError(std::string message) noexcept
+{
+    mLastError = std::move(message);
+    ++mErrorCount;
+}
+
+Expr const* ExprBuilder::operandOf(IDimensionExpr const* expr, char const* role)
+{
+    if (expr == nullptr)
+    {
+        recordError(std::string(role) + " is null (did an earlier operation fail?)");
+        return nullptr;
+    }
+    auto const* node = dynamic_cast<Expr const*>(expr);
+    if (node != nullptr && &node->owner() == this)
+    {
+        return node;
+    }
+    // A constant means the same everywhere; anything else names runtime values of another builder.
+    if (expr->isConstant())
+    {
+        return constant(expr->getConstantValue());
+    }
+    recordError(std::string(role) + " belongs to another expression builder");
+    return nullptr;
+}
+
+Expr const* ExprBuilder::makeOperation(DimensionOperation op, Expr const* first, Expr const* second)
+{
+    if (first->isConstant() && second->isConstant())
+    {
+        ArithmeticResult const result = applyOperation(op, first->constantValue(), second->constantValue());
+        if (!result.ok())
+        {
+            recordError(describeFailure(op, *first, *second, result.error));
+            return nullptr;
+        }
+        return constant(result.value);
+    }
+    if (isCommutative(op) && comesBefore(*second, *first))
+    {
+        std::swap(first, second);
+    }
+    return simplify(op, first, second);
+}
+
+Expr const* ExprBuilder::simplify(DimensionOperation op, Expr const* first, Expr const* second)
+{
+    // Commutative operands are in canonical order here, so a constant operand of a commutative op is `second`.
+    Expr const& x = *first;
+    Expr const& y = *second;
+    switch (op)
+    {
+    case DimensionOperation::kSUM:
+        if (isConstantEqualTo(y, 0))
+        {
+            return first;
+        }
+        if (y.isConstant() && hasConstantSecond(x, DimensionOperation::kSUM))
+        {
+            ArithmeticResult const c = applyOperation(op, x.second().constantValue(), y.constantValue());
+            if (c.ok())
+            {
+                return makeOperation(op, &x.first(), constant(c.value));
+            }
+        }
+        break;
+    case DimensionOperation::kSUB:
+        if (first == second)
+        {
+            return constant(0);
+        }
+        if (y.isConstant() && y.constantValue() != std::numeric_limits<int64_t>::min())
+        {
+            // One canonical form for "x plus a constant", so that (x + 2) - 3 and x - 1 meet.
+            return makeOperation(DimensionOperation::kSUM, first, constant(-y.constantValue()));
+        }
+        break;
+    case DimensionOperation::kPROD:
+        if (isConstantEqualTo(y, 1))
+        {
+            return first;
+        }
+        if (isConstantEqualTo(y, 0))
+        {
+            return second;
+        }
+        if (y.isConstant() && hasConstantSecond(x, DimensionOperation::kPROD))
+        {
+            ArithmeticResult const c = applyOperation(op, x.second().constantValue(), y.constantValue());
+            if (c.ok())
+            {
+                return makeOperation(op, &x.first(), constant(c.value));
+            }
+        }
+        break;
+    case DimensionOperation::kMAX:
+    case DimensionOperation::kMIN:
+        if (first == second)
+        {
+            return first;
+        }
+        if (y.isConstant() && hasConstantSecond(x, op))
+        {
+            ArithmeticResult const c = applyOperation(op, x.second().constantValue(), y.constantValue());
+            return makeOperation(op, &x.first(), constant(c.value));
+        }
+        break;
+    case DimensionOperation::kEQUAL:
+        if (first == second)
+        {
+            return constant(1);
+        }
+        break;
+    case DimensionOperation::kLESS:
+        if (first == second)
+        {
+            return constant(0);
+        }
+        break;
+    case DimensionOperation::kFLOOR_DIV:
+    case DimensionOperation::kCEIL_DIV:
+        if (isConstantEqualTo(y, 0))
+        {
+            recordError(describeFailure(op, x, y, ArithmeticError::kDIVISION_BY_ZERO));
+            return nullptr;
+        }
+        if (isConstantEqualTo(y, 1))
+        {
+            return first;
+        }
+        // Rounding twice the same way by positive divisors equals rounding once by their product.
+        if (isPositiveConstant(y) && hasConstantSecond(x, op) && isPositiveConstant(x.second()))
+        {
+            ArithmeticResult const c
+                = applyOperation(DimensionOperation::kPROD, x.second().constantValue(), y.constantValue());
+            if (c.ok())
+            {
+                return makeOperation(op, &x.first(), constant(c.value));
+            }
+        }
+        break;
+    }
+    return internOperation(op, first, second);
+}
+
+Expr const* ExprBuilder::internOperation(DimensionOperation op, Expr const* first, Expr const* second)
+{
+    NodeKey const key = makeKey(ExprKind::kOPERATION, op, 0, first, second);
+    auto const found = mInterned.find(key);
+    if (found != mInterned.end())
+    {
+        return found->second;
+    }
+    Expr::Fields fields;
+    fields.kind = ExprKind::kOPERATION;
+    fields.op = op;
+    fields.first = first;
+    fields.second = second;
+    fields.hash = key.hash;
+    Expr const* node = createNode(fields);
+    mInterned.emplace(key, node);
+    return node;
+}
+
+Expr const* ExprBuilder::createNode(Expr::Fields fields)
+{
+    fields.index = nodeCount();
+    fields.owner = this;
+    return &mNodes.emplace_back(Expr::CreationKey{}, fields);
+}
+
+std::string_view ExprBuilder::storeName(std::string_view name)
+{
+    return mNames.emplace_back(name);
+}
+
+} // namespace kiln::shape
