@@ -1,11 +1,14 @@
 #include "plugins_command.h"
 
+#include "plugin/registry.h"
+
 #include <NvInferRuntime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace kiln::cli
@@ -43,6 +46,7 @@ struct CreatorSummary
     std::string pluginNamespace;
     std::string interface;
     nvinfer1::PluginFieldCollection const* fields{nullptr};
+    std::string library;
 };
 
 CreatorSummary summarize(nvinfer1::IPluginCreatorInterface& creator)
@@ -81,6 +85,7 @@ int listPlugins(PluginLibraries const& libraries)
     for (int32_t i = 0; i < count; ++i)
     {
         summaries.push_back(summarize(*creators[i]));
+        summaries.back().library = plugin::globalPluginRegistry().libraryOf(creators[i]);
     }
     std::sort(summaries.begin(), summaries.end(), [](auto const& a, auto const& b) {
         return std::tie(a.pluginNamespace, a.name, a.version) < std::tie(b.pluginNamespace, b.name, b.version);
@@ -91,6 +96,7 @@ int listPlugins(PluginLibraries const& libraries)
     {
         std::printf("\n%s  version %s  namespace \"%s\"  (%s)\n", s.name.c_str(), s.version.c_str(),
             s.pluginNamespace.c_str(), s.interface.c_str());
+        std::printf("    from %s\n", s.library.empty() ? "the application or Kiln itself" : s.library.c_str());
         if (s.fields == nullptr || s.fields->nbFields == 0)
         {
             std::printf("    (no fields)\n");
