@@ -1,9 +1,10 @@
-// A logger for tests: keeps every message, prints errors.
+// A logger for tests: keeps every message. Thread-safe, as TensorRT requires of loggers.
 #pragma once
 
 #include <NvInfer.h>
 
 #include <cstdio>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,13 @@ class RecordingLogger final : public nvinfer1::ILogger
 public:
     void log(Severity severity, char const* msg) noexcept override
     {
+        std::lock_guard<std::mutex> lock(mMutex);
         messages.emplace_back(severity, msg);
     }
     //! Every error message joined, for assertions about what a failure said.
     std::string errors() const
     {
+        std::lock_guard<std::mutex> lock(mMutex);
         std::string all;
         for (auto const& [severity, text] : messages)
         {
@@ -31,6 +34,9 @@ public:
         return all;
     }
     std::vector<std::pair<Severity, std::string>> messages;
+
+private:
+    mutable std::mutex mMutex;
 };
 
 } // namespace kiln::test

@@ -57,12 +57,13 @@ CreatorSummary summarize(nvinfer1::IPluginCreatorInterface& creator)
     {
         auto& v2 = static_cast<nvinfer1::IPluginCreator&>(creator);
         summary = {v2.getPluginName(), v2.getPluginVersion(), v2.getPluginNamespace(), "IPluginV2 family",
-            v2.getFieldNames()};
+            v2.getFieldNames(), {}};
     }
     else if (std::strcmp(kind, "PLUGIN CREATOR_V3ONE") == 0)
     {
         auto& v3 = static_cast<nvinfer1::IPluginCreatorV3One&>(creator);
-        summary = {v3.getPluginName(), v3.getPluginVersion(), v3.getPluginNamespace(), "IPluginV3", v3.getFieldNames()};
+        summary = {v3.getPluginName(), v3.getPluginVersion(), v3.getPluginNamespace(), "IPluginV3", v3.getFieldNames(),
+            {}};
     }
     else
     {
