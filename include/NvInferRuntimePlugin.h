@@ -63,18 +63,25 @@ public:
     virtual size_t getWorkspaceSize(int32_t maxBatchSize) const = 0;
 
     //! The enqueue that Kiln calls (TensorRT 8 and later: outputs are void* const*).
-    //! Plugins written for TensorRT 7 override the void** form below instead; this
-    //! default forwards to it. Overriding either form is enough.
+    //! Plugins written for TensorRT 7 override the void** form below instead. Each
+    //! form's default calls the other, so a caller of either form reaches whichever
+    //! one the plugin overrides; a plugin that overrides neither gets
+    //! kKILN_ENQUEUE_NOT_IMPLEMENTED instead of endless recursion.
     virtual int32_t enqueue(
         int32_t batchSize, void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream)
     {
-        return enqueue(batchSize, inputs, const_cast<void**>(outputs), workspace, stream);
+        EnqueueForwarding forwarding(this);
+        return forwarding.looped() ? kKILN_ENQUEUE_NOT_IMPLEMENTED
+                                   : enqueue(batchSize, inputs, const_cast<void**>(outputs), workspace, stream);
     }
     //! TensorRT 7's enqueue (outputs were void**). See above.
     virtual int32_t enqueue(
-        int32_t /*batchSize*/, void const* const* /*inputs*/, void** /*outputs*/, void* /*workspace*/, cudaStream_t)
+        int32_t batchSize, void const* const* inputs, void** outputs, void* workspace, cudaStream_t stream)
     {
-        return kKILN_ENQUEUE_NOT_IMPLEMENTED;
+        EnqueueForwarding forwarding(this);
+        return forwarding.looped()
+            ? kKILN_ENQUEUE_NOT_IMPLEMENTED
+            : enqueue(batchSize, inputs, static_cast<void* const*>(outputs), workspace, stream);
     }
 
     virtual size_t getSerializationSize() const = 0;
@@ -92,6 +99,39 @@ protected:
     IPluginV2(IPluginV2&&) = default;
     IPluginV2& operator=(IPluginV2 const&) & = default;
     IPluginV2& operator=(IPluginV2&&) & = default;
+
+private:
+    //! Marks, for this thread, the plugin whose default enqueue is forwarding to the
+    //! other form; meeting the same plugin again means neither form is overridden.
+    class EnqueueForwarding
+    {
+    public:
+        explicit EnqueueForwarding(IPluginV2 const* plugin)
+            : mPrevious(current())
+            , mLooped(mPrevious == plugin)
+        {
+            current() = plugin;
+        }
+        ~EnqueueForwarding()
+        {
+            current() = mPrevious;
+        }
+        EnqueueForwarding(EnqueueForwarding const&) = delete;
+        EnqueueForwarding& operator=(EnqueueForwarding const&) = delete;
+        bool looped() const
+        {
+            return mLooped;
+        }
+
+    private:
+        static IPluginV2 const*& current()
+        {
+            static thread_local IPluginV2 const* plugin = nullptr;
+            return plugin;
+        }
+        IPluginV2 const* mPrevious;
+        bool mLooped;
+    };
 };
 
 class IPluginV2Ext : public IPluginV2

@@ -119,6 +119,49 @@ TEST(EnqueueShim, Trt7OverrideIsReachedThroughTheTrt8Form)
     EXPECT_EQ(plugin.seenStream, stream);
 }
 
+//! A TensorRT 8/10 style plugin: overrides only the void* const* enqueue.
+class Trt8RecordingPlugin : public BarePlugin
+{
+public:
+    int32_t enqueue(int32_t batchSize, void const* const*, void* const* outputs, void*, cudaStream_t) noexcept override
+    {
+        ++calls;
+        seenBatch = batchSize;
+        seenOutputs = outputs;
+        return 0;
+    }
+    int calls{0};
+    int32_t seenBatch{-1};
+    void* const* seenOutputs{nullptr};
+};
+
+TEST(EnqueueShim, Trt8OverrideIsReachedThroughTheTrt8Form)
+{
+    Trt8RecordingPlugin plugin;
+    IPluginV2& base = plugin;
+    void const* inputs[1] = {nullptr};
+    void* outputs[1] = {nullptr};
+    void* const* constOutputs = outputs;
+    EXPECT_EQ(base.enqueue(3, inputs, constOutputs, nullptr, nullptr), 0);
+    EXPECT_EQ(plugin.calls, 1);
+    EXPECT_EQ(plugin.seenBatch, 3);
+    EXPECT_EQ(plugin.seenOutputs, constOutputs);
+}
+
+// With TensorRT 8/10 there is one enqueue, so code that passes a void** outputs array
+// reaches the plugin's override. With Kiln's headers that call binds to the TensorRT 7
+// overload, whose default forwards to the TensorRT 8 form the plugin overrides.
+TEST(EnqueueShim, Trt8OverrideIsReachedWhenCalledWithVoidStarStar)
+{
+    Trt8RecordingPlugin plugin;
+    IPluginV2& base = plugin;
+    void const* inputs[1] = {nullptr};
+    void* outputs[1] = {nullptr};
+    EXPECT_EQ(base.enqueue(3, inputs, outputs, nullptr, nullptr), 0);
+    EXPECT_EQ(plugin.calls, 1);
+    EXPECT_EQ(plugin.seenOutputs, outputs);
+}
+
 TEST(EnqueueShim, PluginWithoutEnqueueReportsNotImplemented)
 {
     BarePlugin plugin;

@@ -142,12 +142,13 @@ TEST_F(SeedPluginsOnGpu, FooPluginMatchesHost)
         DeviceBuffer y(n * 4);
         void const* ins[1] = {x.get()};
         void* outs[1] = {y.get()};
+        void* const* constOuts = outs; // the form Kiln's engine calls (see EnqueueShim.DISABLED_*)
         IPluginV2& base = plugin;
         if (half)
         {
             std::vector<uint16_t> const hx = toHalf(values);
             x.upload(hx);
-            ASSERT_EQ(base.enqueue(batch, ins, outs, nullptr, mStream), 0);
+            ASSERT_EQ(base.enqueue(batch, ins, constOuts, nullptr, mStream), 0);
             ASSERT_EQ(cudaStreamSynchronize(mStream), cudaSuccess);
             std::vector<uint16_t> want(n);
             ASSERT_EQ(runHost<uint16_t>(plugin, {full}, {&hx}, full, want), 0);
@@ -156,7 +157,7 @@ TEST_F(SeedPluginsOnGpu, FooPluginMatchesHost)
         else
         {
             x.upload(values);
-            ASSERT_EQ(base.enqueue(batch, ins, outs, nullptr, mStream), 0);
+            ASSERT_EQ(base.enqueue(batch, ins, constOuts, nullptr, mStream), 0);
             ASSERT_EQ(cudaStreamSynchronize(mStream), cudaSuccess);
             std::vector<float> want(n);
             ASSERT_EQ(runHost<float>(plugin, {full}, {&values}, full, want), 0);
