@@ -138,9 +138,10 @@ protected:
     IPluginV2DynamicExt& operator=(IPluginV2DynamicExt const&) & = default;
     IPluginV2DynamicExt& operator=(IPluginV2DynamicExt&&) & = default;
 
-private:
-    // The static-shape methods, replaced by the overloads above; final so that
-    // plugins need not (and cannot) implement them.
+protected:
+    // The static-shape methods, replaced by the overloads above: final so that plugins
+    // need not (and cannot) implement them, protected (as in TensorRT 7) so that the
+    // `using IPluginV2DynamicExt::enqueue;` lines of plugins of that era compile.
     void configurePlugin(Dims const*, int32_t, Dims const*, int32_t, DataType const*, DataType const*, bool const*,
         bool const*, PluginFormat, int32_t) final
     {

@@ -214,8 +214,9 @@ protected:
             (static_cast<uint32_t>(PluginVersion::kV2_IOEXT) << 24U) | (static_cast<uint32_t>(NV_TENSORRT_VERSION) & 0xFFFFFFU));
     }
 
-private:
-    // Replaced by the overloads above; final so that plugins need not implement them.
+protected:
+    // Replaced by the overloads above: final so that plugins need not implement them,
+    // protected (as in TensorRT 7) so that `using IPluginV2IOExt::configurePlugin;` compiles.
     void configurePlugin(Dims const*, int32_t, Dims const*, int32_t, DataType const*, DataType const*, bool const*,
         bool const*, PluginFormat, int32_t) final
     {
