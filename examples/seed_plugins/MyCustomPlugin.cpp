@@ -100,7 +100,11 @@ DimsExprs MyCustomPlugin::getOutputDimensions(
 int MyCustomPlugin::initialize()
 {
 #ifdef KILN_WITH_CUDA
-    if (!_initialized)
+    // Without a GPU the plugin still runs on Kiln's CPU backend (enqueueHost), which
+    // reads the host copies; the device copies are made only where there is a device.
+    int deviceCount = 0;
+    bool const hasGpu = cudaGetDeviceCount(&deviceCount) == cudaSuccess && deviceCount > 0;
+    if (!_initialized && hasGpu)
     {
         if (cuda::uploadFloats(_weight.data(), _weight.size(), &_d_weight) != 0
             || cuda::uploadFloats(_bias.data(), _bias.size(), &_d_bias) != 0)
@@ -165,6 +169,10 @@ int MyCustomPlugin::enqueue(const PluginTensorDesc* inputDesc, const PluginTenso
     if (!_initialized && initialize() != 0)
     {
         return 1;
+    }
+    if (_in_channel > 0 && _d_weight == nullptr)
+    {
+        return 1; // initialized without a GPU: there are no device copies of the weights
     }
     return cuda::launchChannelAffine(
         inputs[0], outputs[0], type == DataType::kHALF, _d_weight, _d_bias, outer, _in_channel, inner, stream);

@@ -5,6 +5,7 @@
 #include <NvInferRuntime.h>
 
 #include <cstdio>
+#include <string>
 
 namespace
 {
@@ -34,16 +35,16 @@ public:
     }
     void setPluginNamespace(char const* ns) noexcept override
     {
-        mNamespace = ns;
+        mNamespace = ns ? ns : "";
     }
     char const* getPluginNamespace() const noexcept override
     {
-        return mNamespace;
+        return mNamespace.c_str();
     }
 
 private:
     nvinfer1::PluginFieldCollection mFields{};
-    char const* mNamespace{""};
+    std::string mNamespace; // a copy: the caller's string need not outlive the call
 };
 
 } // namespace
