@@ -2,7 +2,7 @@
 
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
-#include "backend/cpu/kernels/nn/sliding_window.h"
+#include "backend/cpu/kernels/nn/kernel_geometry.h"
 
 #include <stdexcept>
 #include <string>
@@ -12,45 +12,11 @@ namespace kiln::cpu
 namespace
 {
 
-struct ConvolutionGeometry
+KernelGeometry resolveGeometry(Shape const& inputShape, ConvolutionParams const& params)
 {
-    Shape stride;
-    Shape dilation;
-    WindowGeometry window;
-    Shape outputShape;
-};
-
-ConvolutionGeometry resolveGeometry(Shape const& inputShape, ConvolutionParams const& params)
-{
-    if (inputShape.size() < 3)
-    {
-        throw std::invalid_argument("convolution: input " + shapeToString(inputShape)
-            + " needs a batch, a channel and at least one spatial axis");
-    }
-    size_t const spatialRank = inputShape.size() - 2;
-    if (params.kernelSize.size() != spatialRank)
-    {
-        throw std::invalid_argument("convolution: kernelSize " + shapeToString(params.kernelSize) + " for input "
-            + shapeToString(inputShape));
-    }
-    if (params.nbGroups < 1 || inputShape[1] % params.nbGroups != 0 || params.nbOutputMaps < 0
-        || params.nbOutputMaps % params.nbGroups != 0)
-    {
-        throw std::invalid_argument("convolution: " + std::to_string(inputShape[1]) + " input channels and "
-            + std::to_string(params.nbOutputMaps) + " output maps must both divide into "
-            + std::to_string(params.nbGroups) + " groups");
-    }
-    ConvolutionGeometry geometry;
-    geometry.stride = spatialParameter(params.stride, spatialRank, 1, "convolution stride");
-    geometry.dilation = spatialParameter(params.dilation, spatialRank, 1, "convolution dilation");
-    Shape const inputSize(inputShape.begin() + 2, inputShape.end());
-    geometry.window = forwardWindowGeometry(inputSize, dilatedWindow(params.kernelSize, geometry.dilation),
-        geometry.stride, spatialParameter(params.prePadding, spatialRank, 0, "convolution prePadding"),
-        spatialParameter(params.postPadding, spatialRank, 0, "convolution postPadding"), params.paddingMode);
-    geometry.outputShape = {inputShape[0], params.nbOutputMaps};
-    geometry.outputShape.insert(
-        geometry.outputShape.end(), geometry.window.outputSize.begin(), geometry.window.outputSize.end());
-    return geometry;
+    return resolveKernelGeometry("convolution", WindowDirection::kFORWARD, inputShape,
+        {params.nbOutputMaps, params.nbGroups, params.kernelSize, params.stride, params.prePadding, params.postPadding,
+            params.dilation, params.paddingMode});
 }
 
 } // namespace
@@ -63,7 +29,7 @@ Shape convolutionOutputShape(Shape const& inputShape, ConvolutionParams const& p
 void runConvolution(ConvolutionParams const& params, ConstTensorView const& input, ConstTensorView const& kernel,
     ConstTensorView const& bias, TensorView const& output)
 {
-    ConvolutionGeometry const geometry = resolveGeometry(input.shape, params);
+    KernelGeometry const geometry = resolveGeometry(input.shape, params);
     int64_t const groups = params.nbGroups;
     int64_t const outputMaps = params.nbOutputMaps;
     int64_t const channelsPerGroup = input.shape[1] / groups;
