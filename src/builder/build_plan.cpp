@@ -2,6 +2,7 @@
 
 #include "backend/cpu/tensor_view.h"
 #include "builder/memory_plan.h"
+#include "builder/precision.h"
 #include "builder/prepare_plugin.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
@@ -213,6 +214,12 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         logError("IBuilder::buildSerializedNetwork: " + error);
         return nullptr;
     }
+    PrecisionChoice precision;
+    if (!choosePrecisions(network, order, facts, config, precision, error))
+    {
+        logError("IBuilder::buildSerializedNetwork: " + error);
+        return nullptr;
+    }
     std::unordered_map<Tensor const*, network::Layer const*> producers;
     for (network::Layer const* layer : order)
     {
@@ -268,7 +275,7 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
                     elements *= *extent.value;
                     concrete.d[axis] = *extent.value;
                 }
-                int64_t const bytes = elements * static_cast<int64_t>(cpu::elementSize(tf.type));
+                int64_t const bytes = elements * static_cast<int64_t>(cpu::elementSize(precision.storage.at(tensors[t])));
                 maxBytes[t] = std::max(maxBytes[t], bytes);
             }
         }
@@ -307,7 +314,7 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         network::TensorFacts const& tf = facts.tensors.at(tensors[t]);
         plan::TensorRecord record;
         record.name = tensors[t]->name();
-        record.type = tf.type;
+        record.type = precision.storage.at(tensors[t]);
         for (int32_t axis = 0; axis < tf.dims.nbDims; ++axis)
         {
             record.dims.push_back(exprTable.add(*facts.exprs->adopt(tf.dims.d[axis])));
@@ -373,7 +380,7 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
                     {
                         dims.d[axis] = tf.dims.d[axis]->isConstant() ? tf.dims.d[axis]->getConstantValue() : -1;
                     }
-                    infos.push_back({tf.type, dims, evaluated[t]});
+                    infos.push_back({precision.storage.at(tensor), dims, evaluated[t]});
                 }
                 return infos;
             };
@@ -382,6 +389,16 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
                     config.getFlag(nvinfer1::BuilderFlag::kFP16), pluginError))
             {
                 logError("IBuilder::buildSerializedNetwork: layer \"" + layer->name() + "\": " + pluginError);
+                return nullptr;
+            }
+            uint64_t const workspaceLimit = config.getMemoryPoolLimit(nvinfer1::MemoryPoolType::kWORKSPACE);
+            if (static_cast<uint64_t>(prepared.workspaceBytes) > workspaceLimit)
+            {
+                logError("IBuilder::buildSerializedNetwork: layer \"" + layer->name() + "\": plugin "
+                    + prepared.adapter->description() + " needs " + std::to_string(prepared.workspaceBytes)
+                    + " bytes of workspace (getWorkspaceSize), more than the workspace pool's limit of "
+                    + std::to_string(workspaceLimit)
+                    + " bytes; raise it with IBuilderConfig::setMemoryPoolLimit(MemoryPoolType::kWORKSPACE, ...)");
                 return nullptr;
             }
             plugin::CreatorMatch const creator = plugin::globalPluginRegistry().findCreator(
@@ -400,6 +417,8 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         else
         {
             layer->params().write(params);
+            record.precision = precision.precisionOf(*layer);
+            record.ioTypes = precision.ioTypes(*layer);
         }
         record.params = params.take();
         model.layers.push_back(std::move(record));

@@ -112,6 +112,13 @@ void writePayload(ByteWriter& w, PlanModel const& m)
         writeIndices(w, l.inputs);
         writeIndices(w, l.outputs);
         w.writeBytes(l.params.data(), l.params.size());
+        w.write(static_cast<uint8_t>(l.precision.has_value()));
+        writeEnum(w, l.precision.value_or(nvinfer1::DataType::kFLOAT));
+        w.write(static_cast<uint32_t>(l.ioTypes.size()));
+        for (nvinfer1::DataType type : l.ioTypes)
+        {
+            writeEnum(w, type);
+        }
     }
 
     w.write(static_cast<uint32_t>(m.profiles.size()));
@@ -236,6 +243,26 @@ bool readPayload(ByteReader& r, PlanModel& m)
             return false;
         }
         l.params.assign(params, params + paramsSize);
+        uint8_t hasPrecision = 0;
+        nvinfer1::DataType precision{};
+        uint32_t nbIoTypes = 0;
+        if (!r.read(hasPrecision, "layer precision flag") || !readEnum(r, precision, "layer precision")
+            || !readCount(r, nbIoTypes, "layer I/O types"))
+        {
+            return false;
+        }
+        if (hasPrecision)
+        {
+            l.precision = precision;
+        }
+        l.ioTypes.resize(nbIoTypes);
+        for (auto& type : l.ioTypes)
+        {
+            if (!readEnum(r, type, "layer I/O type"))
+            {
+                return false;
+            }
+        }
     }
 
     if (!readCount(r, count, "optimization profiles"))
@@ -352,6 +379,12 @@ bool validate(PlanModel const& m, std::string& error)
                 error = "layer \"" + l.name + "\" refers to a missing tensor";
                 return false;
             }
+        }
+        if (!l.ioTypes.empty() && l.ioTypes.size() != l.inputs.size() + l.outputs.size())
+        {
+            error = "layer \"" + l.name + "\" has I/O types for " + std::to_string(l.ioTypes.size())
+                + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
+            return false;
         }
     }
     size_t nbInputs = 0;

@@ -23,7 +23,8 @@ namespace kiln::plan
 {
 
 inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
-inline constexpr uint32_t kPlanFormatVersion = 1;
+// Version 2: layers carry their chosen precision and I/O types.
+inline constexpr uint32_t kPlanFormatVersion = 2;
 inline constexpr size_t kPlanHeaderSize = 32;
 
 std::vector<uint8_t> writePlan(PlanModel const& model);

@@ -53,6 +53,12 @@ struct LayerRecord
     std::vector<int32_t> inputs;  //!< tensor indices; -1 for an optional input not given
     std::vector<int32_t> outputs; //!< tensor indices
     std::vector<uint8_t> params;  //!< LayerParams::write
+    //! The precision the builder chose for a built-in layer's floating-point data; none for layers that do not
+    //! compute on floating-point data, and for plugins (their types are negotiated and kept in their params).
+    std::optional<nvinfer1::DataType> precision;
+    //! The types the layer reads and writes, inputs then outputs; empty when they are the tensors' own types.
+    //! Where one differs from its tensor's type, the runtime converts (TensorRT's reformatting).
+    std::vector<nvinfer1::DataType> ioTypes;
 };
 
 //! Per I/O input tensor (in ioTensors order, inputs only): kMIN, kOPT, kMAX.

@@ -46,6 +46,7 @@ ExecutionContext::ExecutionContext(Engine const& engine)
     mArena.reset(new std::byte[static_cast<size_t>(model.arenaBytes) + 1]);
     // Each context runs its own clones of the engine's plugins, attached to it.
     mPlugins.resize(model.layers.size());
+    mReformatters.resize(model.layers.size());
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&engine.layerParams(l)))
@@ -221,6 +222,37 @@ bool ExecutionContext::resolveShapes(std::string& error)
     return true;
 }
 
+bool ExecutionContext::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
+    std::vector<cpu::TensorView> const& outputs, std::string& error)
+{
+    auto const& types = mEngine.model().layers[l].ioTypes;
+    if (types.empty())
+    {
+        return cpu::runLayer(mEngine.layerParams(l), inputs, outputs, error);
+    }
+    // The layer runs at its chosen precision; convert where its tensors are stored in other types.
+    Reformatter& reformatter = mReformatters[l];
+    std::vector<cpu::ConstTensorView> read;
+    for (size_t i = 0; i < inputs.size(); ++i)
+    {
+        read.push_back(reformatter.read(i, inputs[i], types[i]));
+    }
+    std::vector<cpu::TensorView> written;
+    for (size_t o = 0; o < outputs.size(); ++o)
+    {
+        written.push_back(reformatter.write(inputs.size() + o, outputs[o], types[inputs.size() + o]));
+    }
+    if (!cpu::runLayer(mEngine.layerParams(l), read, written, error))
+    {
+        return false;
+    }
+    for (size_t o = 0; o < outputs.size(); ++o)
+    {
+        reformatter.commit(inputs.size() + o, outputs[o], types[inputs.size() + o]);
+    }
+    return true;
+}
+
 bool ExecutionContext::run(std::string& error)
 {
     auto const& model = mEngine.model();
@@ -256,7 +288,7 @@ bool ExecutionContext::run(std::string& error)
         }
         std::string layerError;
         bool const ok = mPlugins[l] ? mPlugins[l]->run(inputs, outputs, layerError)
-                                    : cpu::runLayer(mEngine.layerParams(l), inputs, outputs, layerError);
+                                    : runBuiltInLayer(l, inputs, outputs, layerError);
         if (!ok)
         {
             error = "layer \"" + layer.name + "\": " + layerError;

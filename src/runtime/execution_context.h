@@ -4,6 +4,7 @@
 
 #include "runtime/engine.h"
 #include "runtime/plugin_runner.h"
+#include "runtime/reformatter.h"
 
 #include <cstddef>
 #include <memory>
@@ -59,6 +60,9 @@ private:
     //! Every tensor's concrete shape for the current input shapes; false with error set.
     bool resolveShapes(std::string& error);
     bool run(std::string& error);
+    //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
+    bool runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
+        std::vector<cpu::TensorView> const& outputs, std::string& error);
     void reportError(std::string const& message);
 
     Engine const& mEngine;
@@ -70,6 +74,7 @@ private:
     bool mShapesValid{false};
     std::unique_ptr<std::byte[]> mArena;
     std::vector<std::unique_ptr<PluginRunner>> mPlugins; //!< by layer; null for built-in layers
+    std::vector<Reformatter> mReformatters;               //!< by layer: built-in layers' type conversions
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
 };
 

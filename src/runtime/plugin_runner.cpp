@@ -1,6 +1,5 @@
 #include "runtime/plugin_runner.h"
 
-#include "backend/cpu/kernels/tensor/cast.h"
 
 namespace kiln::runtime
 {
@@ -67,31 +66,16 @@ bool PluginRunner::run(
         mLastShapes = shapes;
     }
 
-    // Convert inputs the plugin wants in another type; give it scratch for such outputs.
-    mConverted.resize(nbTensors);
+    // Inputs and outputs in the types the plugin negotiated, converted where the tensors are stored otherwise.
     std::vector<void const*> inData(nbInputs);
     std::vector<void*> outData(outputs.size());
     for (size_t i = 0; i < nbInputs; ++i)
     {
-        inData[i] = inputs[i].data;
-        if (inputs[i].type != mParams.ioTypes[i])
-        {
-            cpu::TensorView converted{mParams.ioTypes[i], inputs[i].shape, nullptr};
-            mConverted[i].resize(static_cast<size_t>(converted.count()) * cpu::elementSize(converted.type));
-            converted.data = mConverted[i].data();
-            cpu::cast(inputs[i], converted);
-            inData[i] = converted.data;
-        }
+        inData[i] = mReformatter.read(i, inputs[i], mParams.ioTypes[i]).data;
     }
     for (size_t o = 0; o < outputs.size(); ++o)
     {
-        size_t const t = nbInputs + o;
-        outData[o] = outputs[o].data;
-        if (outputs[o].type != mParams.ioTypes[t])
-        {
-            mConverted[t].resize(static_cast<size_t>(outputs[o].count()) * cpu::elementSize(mParams.ioTypes[t]));
-            outData[o] = mConverted[t].data();
-        }
+        outData[o] = mReformatter.write(nbInputs + o, outputs[o], mParams.ioTypes[nbInputs + o]).data;
     }
     if (!mPlugin->runOnHost(inDescs, outDescs, inData.data(), outData.data(), mWorkspace.data(), error))
     {
@@ -100,11 +84,7 @@ bool PluginRunner::run(
     }
     for (size_t o = 0; o < outputs.size(); ++o)
     {
-        size_t const t = nbInputs + o;
-        if (outputs[o].type != mParams.ioTypes[t])
-        {
-            cpu::cast(cpu::ConstTensorView(mParams.ioTypes[t], outputs[o].shape, mConverted[t].data()), outputs[o]);
-        }
+        mReformatter.commit(nbInputs + o, outputs[o], mParams.ioTypes[nbInputs + o]);
     }
     return true;
 }

@@ -5,6 +5,7 @@
 
 #include "backend/cpu/tensor_view.h"
 #include "network/plugin_layer.h"
+#include "runtime/reformatter.h"
 
 #include <memory>
 #include <string>
@@ -33,7 +34,7 @@ private:
     network::PluginParams const& mParams;
     std::unique_ptr<plugin::PluginAdapter> mPlugin;
     std::vector<cpu::Shape> mLastShapes; //!< inputs then outputs, as of the last shapesChanged call
-    std::vector<std::vector<std::byte>> mConverted; //!< per tensor, when its type differs from the plugin's
+    Reformatter mReformatter; //!< slots: the plugin's inputs, then its outputs
     std::vector<std::byte> mWorkspace;
 };
 

@@ -22,20 +22,31 @@ public:
     //! Every error message joined, for assertions about what a failure said.
     std::string errors() const
     {
+        return joined(Severity::kERROR);
+    }
+    //! Every warning (and error) joined.
+    std::string warnings() const
+    {
+        return joined(Severity::kWARNING);
+    }
+    std::vector<std::pair<Severity, std::string>> messages;
+
+private:
+    //! Messages of `worst` severity or more severe, one per line.
+    std::string joined(Severity worst) const
+    {
         std::lock_guard<std::mutex> lock(mMutex);
         std::string all;
         for (auto const& [severity, text] : messages)
         {
-            if (severity <= Severity::kERROR)
+            if (severity <= worst)
             {
                 all += text + "\n";
             }
         }
         return all;
     }
-    std::vector<std::pair<Severity, std::string>> messages;
 
-private:
     mutable std::mutex mMutex;
 };
 

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <thread>
 
 namespace
@@ -48,6 +49,10 @@ protected:
         {
             config->setFlag(BuilderFlag::kFP16);
         }
+        if (workspaceLimit)
+        {
+            config->setMemoryPoolLimit(MemoryPoolType::kWORKSPACE, *workspaceLimit);
+        }
         IOptimizationProfile* profile = builder->createOptimizationProfile();
         profile->setDimensions("x", OptProfileSelector::kMIN, Dims{2, {1, 4}});
         profile->setDimensions("x", OptProfileSelector::kOPT, Dims{2, {2, 4}});
@@ -71,6 +76,7 @@ protected:
     }
 
     kiln::test::RecordingLogger logger;
+    std::optional<size_t> workspaceLimit; //!< IBuilderConfig's kWORKSPACE pool limit, where a test sets one
     std::unique_ptr<IBuilder> builder;
     std::unique_ptr<IRuntime> runtime;
 };
@@ -209,6 +215,20 @@ TEST_F(PluginLifecycle, HalfOnlyPluginGetsConversionsAroundIt)
         float const expected = kiln::roundThroughHalf(2.0f * kiln::roundThroughHalf(x[i]));
         EXPECT_EQ(y[i], expected) << i;
     }
+}
+
+TEST_F(PluginLifecycle, WorkspaceBeyondThePoolLimitFailsTheBuild)
+{
+    kiln::test::HostRecordingPlugin plugin(RecorderOptions{}); // asks for 64 bytes of workspace
+    workspaceLimit = 63;
+    EXPECT_EQ(build(plugin), nullptr);
+    EXPECT_NE(logger.errors().find("plugin Recorder (version 1, namespace \"\") needs 64 bytes of workspace "
+                                   "(getWorkspaceSize), more than the workspace pool's limit of 63 bytes"),
+        std::string::npos)
+        << logger.errors();
+
+    workspaceLimit = 64;
+    EXPECT_NE(build(plugin), nullptr) << logger.errors();
 }
 
 TEST_F(PluginLifecycle, ContextsOnSeveralThreadsAgreeWithOneThread)

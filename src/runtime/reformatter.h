@@ -1,0 +1,34 @@
+// The conversions around one layer when the types it reads and writes differ from
+// the types its tensors are stored in: an FP16 layer reading an FP32 network input,
+// an FP32-only plugin between FP16 layers. TensorRT inserts reformatting layers for
+// these; Kiln converts into scratch buffers that the reformatter keeps between runs.
+#pragma once
+
+#include "backend/cpu/tensor_view.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace kiln::runtime
+{
+
+class Reformatter
+{
+public:
+    //! `stored` as the layer reads it: the tensor itself, or a copy converted to `wanted`.
+    cpu::ConstTensorView read(size_t slot, cpu::ConstTensorView const& stored, nvinfer1::DataType wanted);
+
+    //! Where the layer writes a tensor stored as `stored`: the tensor itself, or scratch of type `wanted`.
+    cpu::TensorView write(size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted);
+
+    //! After the layer ran: converts what it wrote into the slot's scratch (where `wanted` differs) into `stored`.
+    void commit(size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted) const;
+
+private:
+    //! The slot's scratch, sized for `count` elements of `type`.
+    void* scratch(size_t slot, nvinfer1::DataType type, int64_t count);
+
+    std::vector<std::vector<std::byte>> mSlots; //!< by slot: a layer's inputs, then its outputs
+};
+
+} // namespace kiln::runtime
