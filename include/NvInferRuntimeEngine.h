@@ -86,6 +86,15 @@ public:
     virtual int64_t getDeviceMemorySizeV2() const noexcept = 0;
 };
 
+//! Receives each layer's execution time from a context it was given to (IExecutionContext::setProfiler).
+//! Kiln's CPU backend reports host wall-clock time.
+class IProfiler
+{
+public:
+    virtual void reportLayerTime(char const* layerName, float ms) noexcept = 0;
+    virtual ~IProfiler() noexcept = default;
+};
+
 //! The state of one inference stream: shapes, tensor addresses, plugin clones,
 //! scratch memory. One thread at a time; several contexts run at once.
 class IExecutionContext : public INoCopy
@@ -111,6 +120,14 @@ public:
     virtual bool executeV2(void* const* bindings) noexcept = 0;
     virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
     virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
+    //! Per-layer times of every later run go to `profiler` (nullptr: none); it must outlive its use.
+    virtual void setProfiler(IProfiler* profiler) noexcept = 0;
+    virtual IProfiler* getProfiler() const noexcept = 0;
+    //! True (the default): each run reports its layer times itself. False: only reportToProfiler reports them.
+    virtual void setEnqueueEmitsProfile(bool enqueueEmitsProfile) noexcept = 0;
+    virtual bool getEnqueueEmitsProfile() const noexcept = 0;
+    //! Reports the last run's layer times to the profiler; false if no profiler is set.
+    virtual bool reportToProfiler() const noexcept = 0;
 };
 
 } // namespace nvinfer1

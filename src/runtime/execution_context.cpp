@@ -4,6 +4,7 @@
 #include "backend/cpu/tensor_view.h"
 #include "core/logging.h"
 
+#include <chrono>
 #include <stdexcept>
 
 namespace kiln::runtime
@@ -268,6 +269,10 @@ bool ExecutionContext::run(std::string& error)
     {
         return false;
     }
+    if (mProfiler != nullptr)
+    {
+        mLayerMs.assign(model.layers.size(), 0.0F);
+    }
     auto addressOf = [&](int32_t t) -> std::byte* {
         auto const& record = model.tensors[t];
         return record.arenaOffset >= 0 ? mArena.get() + record.arenaOffset : static_cast<std::byte*>(*mAddresses[t]);
@@ -287,13 +292,32 @@ bool ExecutionContext::run(std::string& error)
             outputs.push_back(cpu::TensorView{model.tensors[t].type, toShape(mShapes[t]), addressOf(t)});
         }
         std::string layerError;
+        auto const start = std::chrono::steady_clock::now();
         bool const ok = mPlugins[l] ? mPlugins[l]->run(inputs, outputs, layerError)
                                     : runBuiltInLayer(l, inputs, outputs, layerError);
+        if (mProfiler != nullptr)
+        {
+            mLayerMs[l] = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();
+        }
         if (!ok)
         {
             error = "layer \"" + layer.name + "\": " + layerError;
             return false;
         }
+    }
+    return true;
+}
+
+bool ExecutionContext::reportToProfiler() const noexcept
+{
+    if (mProfiler == nullptr)
+    {
+        return false;
+    }
+    auto const& layers = mEngine.model().layers;
+    for (size_t l = 0; l < mLayerMs.size() && l < layers.size(); ++l)
+    {
+        mProfiler->reportLayerTime(layers[l].name.c_str(), mLayerMs[l]);
     }
     return true;
 }
@@ -307,6 +331,10 @@ bool ExecutionContext::enqueueV3(cudaStream_t) noexcept
         {
             reportError("IExecutionContext::enqueueV3: " + error);
             return false;
+        }
+        if (mEnqueueEmitsProfile)
+        {
+            reportToProfiler();
         }
         return true;
     }

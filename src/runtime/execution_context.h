@@ -55,6 +55,23 @@ public:
     {
         return mRecorder;
     }
+    void setProfiler(nvinfer1::IProfiler* profiler) noexcept override
+    {
+        mProfiler = profiler;
+    }
+    nvinfer1::IProfiler* getProfiler() const noexcept override
+    {
+        return mProfiler;
+    }
+    void setEnqueueEmitsProfile(bool enqueueEmitsProfile) noexcept override
+    {
+        mEnqueueEmitsProfile = enqueueEmitsProfile;
+    }
+    bool getEnqueueEmitsProfile() const noexcept override
+    {
+        return mEnqueueEmitsProfile;
+    }
+    bool reportToProfiler() const noexcept override;
 
 private:
     //! Every tensor's concrete shape for the current input shapes; false with error set.
@@ -76,6 +93,9 @@ private:
     std::vector<std::unique_ptr<PluginRunner>> mPlugins; //!< by layer; null for built-in layers
     std::vector<Reformatter> mReformatters;               //!< by layer: built-in layers' type conversions
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
+    nvinfer1::IProfiler* mProfiler{nullptr};
+    bool mEnqueueEmitsProfile{true};
+    std::vector<float> mLayerMs; //!< by layer: the last profiled run's times, in milliseconds
 };
 
 } // namespace kiln::runtime

@@ -1,0 +1,94 @@
+// IExecutionContext's profiler: every layer's time is reported once per run, by name and
+// in execution order, either by enqueueV3 itself or by an explicit reportToProfiler.
+#include "../layers/layer_harness.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+using kiln::test::LayerHarness;
+
+class RecordingProfiler final : public IProfiler
+{
+public:
+    void reportLayerTime(char const* layerName, float ms) noexcept override
+    {
+        reports.emplace_back(layerName, ms);
+    }
+    std::vector<std::pair<std::string, float>> reports;
+};
+
+//! x -> relu ("first") -> abs ("second") -> y.
+struct TwoLayers
+{
+    LayerHarness h;
+    std::vector<float> x{-1, 2}, y{0, 0};
+
+    TwoLayers()
+    {
+        ITensor* input = h.network->addInput("x", DataType::kFLOAT, Dims{1, {2}});
+        ILayer* first = h.network->addActivation(*input, ActivationType::kRELU);
+        first->setName("first");
+        ILayer* second = h.network->addUnary(*first->getOutput(0), UnaryOperation::kABS);
+        second->setName("second");
+        h.output(second, "y");
+    }
+    bool run()
+    {
+        return h.run({{"x", x.data()}}, {{"y", y.data()}});
+    }
+};
+
+std::vector<std::string> namesOf(RecordingProfiler const& profiler)
+{
+    std::vector<std::string> names;
+    for (auto const& [name, ms] : profiler.reports)
+    {
+        EXPECT_GE(ms, 0.0F) << name;
+        names.push_back(name);
+    }
+    return names;
+}
+
+TEST(Profiler, EachRunReportsEveryLayerInOrder)
+{
+    TwoLayers net;
+    ASSERT_TRUE(net.h.build());
+    RecordingProfiler profiler;
+    net.h.context->setProfiler(&profiler);
+    EXPECT_EQ(net.h.context->getProfiler(), &profiler);
+    EXPECT_TRUE(net.h.context->getEnqueueEmitsProfile());
+    ASSERT_TRUE(net.run());
+    ASSERT_TRUE(net.run());
+    EXPECT_EQ(namesOf(profiler), (std::vector<std::string>{"first", "second", "first", "second"}));
+    EXPECT_EQ(net.y, (std::vector<float>{0, 2}));
+}
+
+TEST(Profiler, WithoutEmittingOnlyReportToProfilerReports)
+{
+    TwoLayers net;
+    ASSERT_TRUE(net.h.build());
+    RecordingProfiler profiler;
+    net.h.context->setProfiler(&profiler);
+    net.h.context->setEnqueueEmitsProfile(false);
+    ASSERT_TRUE(net.run());
+    EXPECT_TRUE(profiler.reports.empty());
+    EXPECT_TRUE(net.h.context->reportToProfiler());
+    EXPECT_EQ(namesOf(profiler), (std::vector<std::string>{"first", "second"}));
+}
+
+TEST(Profiler, ReportToProfilerWithoutAProfilerFails)
+{
+    TwoLayers net;
+    ASSERT_TRUE(net.h.build());
+    ASSERT_TRUE(net.run());
+    EXPECT_FALSE(net.h.context->reportToProfiler());
+}
+
+} // namespace
