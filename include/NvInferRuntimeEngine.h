@@ -9,6 +9,14 @@ namespace nvinfer1
 
 class ICudaEngine;
 class IExecutionContext;
+class IEngineInspector;
+
+//! How IEngineInspector writes what it reports.
+enum class LayerInformationFormat : int32_t
+{
+    kONELINE = 0, //!< one line per layer
+    kJSON = 1,    //!< a JSON object per layer; the engine as {"Layers": [...], "Bindings": [...]}
+};
 
 //! Memory that Kiln allocated and the caller owns (delete it), e.g. a serialized plan.
 class IHostMemory : public INoCopy
@@ -84,6 +92,9 @@ public:
     virtual bool isShapeInferenceIO(char const* tensorName) const noexcept = 0;
     virtual TensorLocation getTensorLocation(char const* tensorName) const noexcept = 0;
     virtual int64_t getDeviceMemorySizeV2() const noexcept = 0;
+    //! Describes the engine's layers (delete it before the engine). Kiln always gives the detailed view:
+    //! layer types, chosen precisions, tensor types and shapes, and for plugins where their creator came from.
+    virtual IEngineInspector* createEngineInspector() const noexcept = 0;
 };
 
 //! Receives each layer's execution time from a context it was given to (IExecutionContext::setProfiler).
@@ -128,6 +139,23 @@ public:
     virtual bool getEnqueueEmitsProfile() const noexcept = 0;
     //! Reports the last run's layer times to the profiler; false if no profiler is set.
     virtual bool reportToProfiler() const noexcept = 0;
+};
+
+//! What an engine is made of, layer by layer. Shapes are concrete when an execution context whose input
+//! shapes are known is set, else -1 where they are decided at run time.
+class IEngineInspector : public INoCopy
+{
+public:
+    ~IEngineInspector() noexcept override = default;
+    //! The context must belong to the inspected engine; nullptr to inspect without one.
+    virtual bool setExecutionContext(IExecutionContext const* context) noexcept = 0;
+    virtual IExecutionContext const* getExecutionContext() const noexcept = 0;
+    //! Valid until the next call on this inspector; nullptr for a layer index out of range.
+    virtual char const* getLayerInformation(int32_t layerIndex, LayerInformationFormat format) const noexcept = 0;
+    //! Valid until the next call on this inspector.
+    virtual char const* getEngineInformation(LayerInformationFormat format) const noexcept = 0;
+    virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
+    virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
 };
 
 } // namespace nvinfer1

@@ -6,6 +6,7 @@
 #include "network/plugin_layer.h"
 #include "plan/expr_table.h"
 #include "plan/plan_format.h"
+#include "runtime/engine_inspector.h"
 #include "runtime/execution_context.h"
 
 #include <cstring>
@@ -267,6 +268,11 @@ nvinfer1::TensorLocation Engine::getTensorLocation(char const*) const noexcept
 int64_t Engine::getDeviceMemorySizeV2() const noexcept
 {
     return mModel.arenaBytes + mModel.workspaceBytes;
+}
+
+nvinfer1::IEngineInspector* Engine::createEngineInspector() const noexcept
+{
+    return new (std::nothrow) EngineInspector(*this);
 }
 
 } // namespace kiln::runtime

@@ -39,6 +39,7 @@ public:
     bool isShapeInferenceIO(char const* tensorName) const noexcept override;
     nvinfer1::TensorLocation getTensorLocation(char const* tensorName) const noexcept override;
     int64_t getDeviceMemorySizeV2() const noexcept override;
+    nvinfer1::IEngineInspector* createEngineInspector() const noexcept override;
 
     // For execution contexts.
     plan::PlanModel const& model() const

@@ -178,12 +178,8 @@ bool ExecutionContext::setOptimizationProfileAsync(int32_t profileIndex, cudaStr
     return true;
 }
 
-bool ExecutionContext::resolveShapes(std::string& error)
+bool ExecutionContext::computeShapes(std::vector<nvinfer1::Dims>& shapes, std::string& error) const
 {
-    if (mShapesValid)
-    {
-        return true;
-    }
     if (!allInputDimensionsSpecified())
     {
         error = "not every input shape is known; call setInputShape for each input with runtime dimensions";
@@ -193,11 +189,11 @@ bool ExecutionContext::resolveShapes(std::string& error)
     shape::SymbolValues values;
     mEngine.bindSymbols(mInputShapes, values);
     shape::Evaluator evaluator(values);
-    mShapes.assign(model.tensors.size(), nvinfer1::Dims{});
+    shapes.assign(model.tensors.size(), nvinfer1::Dims{});
     for (size_t t = 0; t < model.tensors.size(); ++t)
     {
         auto const& record = model.tensors[t];
-        nvinfer1::Dims& dims = mShapes[t];
+        nvinfer1::Dims& dims = shapes[t];
         dims.nbDims = static_cast<int32_t>(record.dims.size());
         int64_t elements = 1;
         for (int32_t axis = 0; axis < dims.nbDims; ++axis)
@@ -219,8 +215,16 @@ bool ExecutionContext::resolveShapes(std::string& error)
             return false;
         }
     }
-    mShapesValid = true;
     return true;
+}
+
+bool ExecutionContext::resolveShapes(std::string& error)
+{
+    if (!mShapesValid)
+    {
+        mShapesValid = computeShapes(mShapes, error);
+    }
+    return mShapesValid;
 }
 
 bool ExecutionContext::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,

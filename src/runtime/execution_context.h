@@ -73,6 +73,10 @@ public:
     }
     bool reportToProfiler() const noexcept override;
 
+    //! Every tensor's shape (by plan tensor index) for the current input shapes; false with `error` if they are
+    //! not all known or do not fit the plan.
+    bool computeShapes(std::vector<nvinfer1::Dims>& shapes, std::string& error) const;
+
 private:
     //! Every tensor's concrete shape for the current input shapes; false with error set.
     bool resolveShapes(std::string& error);

@@ -8,6 +8,7 @@
 #include <kiln/Backend.h>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <memory>
@@ -229,6 +230,24 @@ TEST_F(PluginLifecycle, WorkspaceBeyondThePoolLimitFailsTheBuild)
 
     workspaceLimit = 64;
     EXPECT_NE(build(plugin), nullptr) << logger.errors();
+}
+
+TEST_F(PluginLifecycle, InspectorNamesThePluginAndWhatThePlanNeeds)
+{
+    kiln::test::HostRecordingPlugin plugin(RecorderOptions{});
+    std::unique_ptr<IHostMemory> plan = build(plugin);
+    ASSERT_NE(plan, nullptr) << logger.errors();
+    std::unique_ptr<ICudaEngine> engine = load(*plan);
+    ASSERT_NE(engine, nullptr) << logger.errors();
+    std::unique_ptr<IEngineInspector> inspector(engine->createEngineInspector());
+    auto const info = nlohmann::json::parse(inspector->getEngineInformation(LayerInformationFormat::kJSON));
+    nlohmann::json const expectedPlugin{{"Name", "Recorder"}, {"Version", "1"}, {"Namespace", ""},
+        {"Interface", "IPluginV2DynamicExt"}, {"Library", ""}};
+    EXPECT_EQ(info["PluginsNeeded"], nlohmann::json::array({expectedPlugin}));
+    ASSERT_EQ(info["Layers"].size(), 1U);
+    EXPECT_EQ(info["Layers"][0]["LayerType"], "PluginV2");
+    EXPECT_EQ(info["Layers"][0]["Plugin"], expectedPlugin);
+    EXPECT_FALSE(info["Layers"][0].contains("Precision")); // plugins negotiate types; no precision is chosen
 }
 
 TEST_F(PluginLifecycle, ContextsOnSeveralThreadsAgreeWithOneThread)

@@ -1,0 +1,12 @@
+// TensorRT's layer kinds by name, for what Kiln reports about an engine.
+#pragma once
+
+#include <NvInferNetwork.h>
+
+namespace kiln::runtime
+{
+
+//! "Convolution", "ElementWise", "PluginV2", ...; "Unknown" for a value outside the enum.
+char const* layerTypeName(nvinfer1::LayerType type);
+
+} // namespace kiln::runtime
