@@ -79,6 +79,15 @@ protected:
         mPrecision = type;
     }
     void setLayerOutputType(int32_t index, std::optional<nvinfer1::DataType> type);
+    //! Empties optional input `index`: TensorRT's static setters (ITopKLayer::setK, IFillLayer::setAlpha, ...)
+    //! reset the input that would override the value they set. The caller invalidates the network's shapes.
+    void clearLayerInput(int32_t index)
+    {
+        if (index >= mMinInputs && index < static_cast<int32_t>(mInputs.size()))
+        {
+            mInputs[index] = nullptr;
+        }
+    }
     Network& network() const
     {
         return mNetwork;

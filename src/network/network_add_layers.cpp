@@ -14,13 +14,6 @@ namespace kiln::network
 namespace
 {
 
-template <typename T>
-T* notYetSupported(char const* method)
-{
-    logError(std::string("INetworkDefinition::") + method + " is not supported by Kiln yet");
-    return nullptr;
-}
-
 //! The checks and defaults convolution and deconvolution share.
 bool makeFilterParams(char const* method, int64_t nbOutputMaps, nvinfer1::Dims const& kernelSize,
     nvinfer1::Weights const& kernelWeights, nvinfer1::Weights const& biasWeights, WindowedFilterParams& params)
@@ -215,7 +208,8 @@ nvinfer1::ITopKLayer* Network::addTopK(nvinfer1::ITensor& input, nvinfer1::TopKO
     params.k = k;
     params.reduceAxes = reduceAxes;
     params.indicesType = indicesType;
-    return addLayer<TopKLayer>("TopK", {&input}, params, 1, 1);
+    // Input 1, set later with setInput, may give k as a 0-D shape tensor.
+    return addLayer<TopKLayer>("TopK", {&input}, params, 1, 2);
 }
 
 nvinfer1::IIdentityLayer* Network::addIdentity(nvinfer1::ITensor& input) noexcept
@@ -230,9 +224,11 @@ nvinfer1::ICastLayer* Network::addCast(nvinfer1::ITensor& input, nvinfer1::DataT
     return addLayer<CastLayer>("Cast", {&input}, params, 1, 1);
 }
 
-nvinfer1::IResizeLayer* Network::addResize(nvinfer1::ITensor&) noexcept
+nvinfer1::IResizeLayer* Network::addResize(nvinfer1::ITensor& input) noexcept
 {
-    return notYetSupported<nvinfer1::IResizeLayer>("addResize");
+    // Until the application sets output dimensions, scales or the output-shape input (1), the output has the
+    // input's shape.
+    return addLayer<ResizeLayer>("Resize", {&input}, ResizeParams{}, 1, 2);
 }
 
 nvinfer1::IGatherLayer* Network::addGather(nvinfer1::ITensor& data, nvinfer1::ITensor& indices, int32_t axis) noexcept
@@ -300,14 +296,27 @@ nvinfer1::IShapeLayer* Network::addShape(nvinfer1::ITensor& input) noexcept
     return addLayer<ShapeLayer>("Shape", {&input}, ShapeParams{}, 1, 1);
 }
 
-nvinfer1::IFillLayer* Network::addFill(nvinfer1::Dims const&, nvinfer1::FillOperation, nvinfer1::DataType) noexcept
+nvinfer1::IFillLayer* Network::addFill(
+    nvinfer1::Dims const& dimensions, nvinfer1::FillOperation op, nvinfer1::DataType outputType) noexcept
 {
-    return notYetSupported<nvinfer1::IFillLayer>("addFill");
+    if (!checkDims(dimensions, "addFill", "the dimensions", 0, nvinfer1::Dims::MAX_DIMS, 0))
+    {
+        return nullptr;
+    }
+    FillParams params;
+    params.dimensions = dimensions;
+    params.operation = op;
+    params.toType = outputType;
+    // No inputs yet: the shape (0), alpha (1) and beta (2) may be set later with setInput.
+    return addLayer<FillLayer>("Fill", {}, params, 0, 3);
 }
 
-nvinfer1::IOneHotLayer* Network::addOneHot(nvinfer1::ITensor&, nvinfer1::ITensor&, nvinfer1::ITensor&, int32_t) noexcept
+nvinfer1::IOneHotLayer* Network::addOneHot(
+    nvinfer1::ITensor& indices, nvinfer1::ITensor& values, nvinfer1::ITensor& depth, int32_t axis) noexcept
 {
-    return notYetSupported<nvinfer1::IOneHotLayer>("addOneHot");
+    OneHotParams params;
+    params.axis = axis;
+    return addLayer<OneHotLayer>("OneHot", {&indices, &values, &depth}, params, 3, 3);
 }
 
 nvinfer1::IConvolutionLayer* Network::addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,

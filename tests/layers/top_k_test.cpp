@@ -1,4 +1,4 @@
-// ITopKLayer end to end on the CPU backend: values and indices outputs, any k.
+// ITopKLayer end to end on the CPU backend: values and indices outputs, any k, k from a shape tensor (input 1).
 #include "round_trip.h"
 
 namespace
@@ -63,6 +63,110 @@ TEST(TopKLayer, LargeKAndRuntimeDimensions)
     EXPECT_EQ(values[3999], 1000.0F);
     EXPECT_EQ(indices[4000], 4999);
     EXPECT_EQ(indices[7999], 1000);
+}
+
+ITensor* int32Scalar(LayerHarness& h, int32_t const& value)
+{
+    IConstantLayer* layer = h.network->addConstant(Dims{0, {}}, Weights{DataType::kINT32, &value, 1});
+    EXPECT_NE(layer, nullptr) << h.logger.errors();
+    return layer->getOutput(0);
+}
+
+TEST(TopKLayer, KFromAConstantShapeTensor)
+{
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 5}});
+    ITopKLayer* layer = h.network->addTopK(*x, TopKOperation::kMIN, 1, 2U);
+    ASSERT_NE(layer, nullptr) << h.logger.errors();
+    int32_t const three = 3;
+    layer->setInput(1, *int32Scalar(h, three));
+    EXPECT_EQ(layer->getNbInputs(), 2);
+    EXPECT_EQ(layer->getK(), -1); // TensorRT's answer while input 1 gives k
+    EXPECT_EQ(layer->getOutput(0)->getDimensions().d[1], 3);
+    h.output(layer, "values", 0);
+    h.output(layer, "indices", 1);
+    ASSERT_TRUE(h.build());
+    kiln::test::expectRoundTrip(h);
+    EXPECT_EQ(h.shapeOf("values"), (std::vector<int64_t>{2, 3}));
+    std::vector<float> const input{5, 1, 4, 2, 3, 0, 9, -1, 8, 7};
+    std::vector<float> values(6);
+    std::vector<int32_t> indices(6);
+    ASSERT_TRUE(h.run({{"x", input.data()}}, {{"values", values.data()}, {"indices", indices.data()}}));
+    expectNear(values, {1, 2, 3, -1, 0, 7});
+    EXPECT_EQ(indices, (std::vector<int32_t>{1, 3, 4, 2, 0, 4}));
+    // setK goes back to a static k and removes the k input, as in TensorRT.
+    layer->setK(2);
+    EXPECT_EQ(layer->getInput(1), nullptr);
+    EXPECT_EQ(layer->getK(), 2);
+}
+
+TEST(TopKLayer, KFromARuntimeShape)
+{
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {-1, -1}});
+    ITensor* kSource = h.network->addInput("kSource", DataType::kFLOAT, Dims{1, {-1}});
+    // k = kSource.d0: the shape of kSource reshaped to 0-D, a value known only as an expression at build time.
+    IShapeLayer* shape = h.network->addShape(*kSource);
+    ASSERT_NE(shape, nullptr) << h.logger.errors();
+    IShuffleLayer* scalar = h.network->addShuffle(*shape->getOutput(0));
+    ASSERT_NE(scalar, nullptr) << h.logger.errors();
+    scalar->setReshapeDimensions(Dims{0, {}});
+    ITopKLayer* layer = h.network->addTopK(*x, TopKOperation::kMAX, 1, 2U, DataType::kINT64);
+    ASSERT_NE(layer, nullptr) << h.logger.errors();
+    layer->setInput(1, *scalar->getOutput(0));
+    h.output(layer, "values", 0);
+    h.output(layer, "indices", 1);
+    h.setProfile("x", Dims{2, {1, 4}}, Dims{2, {2, 5}}, Dims{2, {4, 8}});
+    h.setProfile("kSource", Dims{1, {1}}, Dims{1, {2}}, Dims{1, {4}});
+    ASSERT_TRUE(h.build());
+    kiln::test::expectRoundTrip(h);
+    ASSERT_TRUE(h.context->setInputShape("x", Dims{2, {2, 5}}));
+    ASSERT_TRUE(h.context->setInputShape("kSource", Dims{1, {2}}));
+    EXPECT_EQ(h.shapeOf("values"), (std::vector<int64_t>{2, 2}));
+    std::vector<float> const input{5, 1, 4, 2, 3, 0, 9, -1, 8, 7};
+    std::vector<float> const kValues(2, 0.0F);
+    std::vector<float> values(4);
+    std::vector<int64_t> indices(4);
+    ASSERT_TRUE(h.run({{"x", input.data()}, {"kSource", kValues.data()}},
+        {{"values", values.data()}, {"indices", indices.data()}}));
+    expectNear(values, {5, 4, 9, 8});
+    EXPECT_EQ(indices, (std::vector<int64_t>{0, 2, 1, 3}));
+    // Another k at run time: kSource of extent 4.
+    ASSERT_TRUE(h.context->setInputShape("kSource", Dims{1, {4}}));
+    EXPECT_EQ(h.shapeOf("indices"), (std::vector<int64_t>{2, 4}));
+    std::vector<float> const moreK(4, 0.0F);
+    std::vector<float> values4(8);
+    std::vector<int64_t> indices4(8);
+    ASSERT_TRUE(h.run({{"x", input.data()}, {"kSource", moreK.data()}},
+        {{"values", values4.data()}, {"indices", indices4.data()}}));
+    expectNear(values4, {5, 4, 3, 2, 9, 8, 7, 0});
+    EXPECT_EQ(indices4, (std::vector<int64_t>{0, 2, 4, 3, 1, 3, 4, 0}));
+}
+
+TEST(TopKLayer, BadKInputs)
+{
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 5}});
+    int32_t const six = 6;
+    int32_t const zero = 0;
+    ITensor* sixK = int32Scalar(h, six);
+    ITensor* zeroK = int32Scalar(h, zero);
+    ITensor* floatK = h.network->addInput("k", DataType::kFLOAT, Dims{0, {}});
+    ITopKLayer* layer = h.network->addTopK(*x, TopKOperation::kMAX, 1, 2U);
+    ASSERT_NE(layer, nullptr) << h.logger.errors();
+    layer->setName("topk");
+    // Adding any layer infers every layer's shapes again: a bad k is reported with the top-k layer's name.
+    layer->setInput(1, *sixK);
+    EXPECT_EQ(h.network->addIdentity(*x), nullptr);
+    EXPECT_TRUE(kiln::test::errorMentions(h, "layer \"topk\": top-k k 6 exceeds the extent 5 of axis 1"))
+        << h.logger.errors();
+    layer->setInput(1, *zeroK);
+    EXPECT_EQ(h.network->addIdentity(*x), nullptr);
+    EXPECT_TRUE(kiln::test::errorMentions(h, "top-k k is 0; must be positive")) << h.logger.errors();
+    layer->setInput(1, *floatK);
+    EXPECT_EQ(h.network->addIdentity(*x), nullptr);
+    EXPECT_TRUE(kiln::test::errorMentions(h, "the top-k k (input 1) must be a 0-D INT32 or INT64 tensor, not a 0-D FLOAT"))
+        << h.logger.errors();
 }
 
 TEST(TopKLayer, ArgumentErrors)

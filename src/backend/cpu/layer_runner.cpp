@@ -12,10 +12,14 @@
 #include "backend/cpu/kernels/tensor/cast.h"
 #include "backend/cpu/kernels/tensor/concatenation.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
+#include "backend/cpu/kernels/tensor/fill.h"
 #include "backend/cpu/kernels/tensor/gather.h"
 #include "backend/cpu/kernels/tensor/matrix_multiply.h"
+#include "backend/cpu/kernels/tensor/one_hot.h"
 #include "backend/cpu/kernels/tensor/padding.h"
+#include "backend/cpu/kernels/tensor/random_fill.h"
 #include "backend/cpu/kernels/tensor/reduce.h"
+#include "backend/cpu/kernels/tensor/resize.h"
 #include "backend/cpu/kernels/tensor/select.h"
 #include "backend/cpu/kernels/tensor/shuffle.h"
 #include "backend/cpu/kernels/tensor/slice.h"
@@ -55,6 +59,19 @@ ConstTensorView weightsView(network::WeightsBuffer const& weights, Shape shape)
     return ConstTensorView(weights.type(), std::move(shape), weights.data());
 }
 
+//! The kernel weights viewed as `shape`, after checking they hold that many values: shape inference lets weights
+//! for another group count through while the count is the default 1 (applications set it after add*).
+ConstTensorView filterWeightsView(network::WindowedFilterParams const& p, Shape const& shape, char const* kind)
+{
+    if (p.kernel.count() != volume(shape))
+    {
+        throw std::invalid_argument(std::string("the ") + kind + " kernel weights hold " + std::to_string(p.kernel.count())
+            + " values but " + std::to_string(p.nbGroups) + " group(s) of this input need " + std::to_string(volume(shape))
+            + " (is the group count set with setNbGroups?)");
+    }
+    return weightsView(p.kernel, shape);
+}
+
 template <typename KernelParams>
 KernelParams filterKernelParams(network::WindowedFilterParams const& p)
 {
@@ -78,7 +95,7 @@ void runConvolutionLayer(network::ConvolutionParams const& p, std::vector<ConstT
     {
         kernelShape.push_back(extent);
     }
-    runConvolution(filterKernelParams<ConvolutionParams>(p), in[0], weightsView(p.kernel, kernelShape),
+    runConvolution(filterKernelParams<ConvolutionParams>(p), in[0], filterWeightsView(p, kernelShape, "convolution"),
         weightsView(p.bias, Shape{p.nbOutputMaps}), out[0]);
 }
 
@@ -90,7 +107,8 @@ void runDeconvolutionLayer(network::DeconvolutionParams const& p, std::vector<Co
     {
         kernelShape.push_back(extent);
     }
-    runDeconvolution(filterKernelParams<DeconvolutionParams>(p), in[0], weightsView(p.kernel, kernelShape),
+    runDeconvolution(filterKernelParams<DeconvolutionParams>(p), in[0],
+        filterWeightsView(p, kernelShape, "deconvolution"),
         weightsView(p.bias, Shape{p.nbOutputMaps}), out[0]);
 }
 
@@ -201,6 +219,23 @@ void runReduceLayer(network::ReduceParams const& p, std::vector<ConstTensorView>
     reduce(in[0], out[0], Reduce{p.operation, p.reduceAxes, p.keepDimensions});
 }
 
+//! Whether optional input `index` was given (an input left empty arrives as a view without data).
+bool hasInput(std::vector<ConstTensorView> const& in, size_t index)
+{
+    return index < in.size() && (in[index].data != nullptr || in[index].count() == 0);
+}
+
+//! The integer values of a shape-tensor input (INT32 or INT64), read at run time.
+Shape integerValues(ConstTensorView const& view)
+{
+    Shape values(static_cast<size_t>(view.count()));
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        values[i] = tensor_detail::readInteger(view.data, view.type, static_cast<int64_t>(i));
+    }
+    return values;
+}
+
 //! Slice start/size/stride: the shape-tensor input's run-time values when given, else the static dims.
 Shape sliceParam(std::vector<ConstTensorView> const& in, size_t index, nvinfer1::Dims const& fixed)
 {
@@ -258,7 +293,89 @@ void runGatherLayer(network::GatherParams const& p, std::vector<ConstTensorView>
 void runTopKLayer(network::TopKParams const& p, std::vector<ConstTensorView> const& in,
     std::vector<TensorView> const& out)
 {
-    topK(in[0], out[0], out[1], TopK{p.operation, p.k, p.reduceAxes});
+    // Input 1, when given, holds k; the kernel checks it against the axis extent and the outputs' shape.
+    int64_t const k = hasInput(in, 1) ? tensor_detail::readInteger(in[1].data, in[1].type, 0) : p.k;
+    if (k < 1)
+    {
+        throw std::invalid_argument("top-k: k (input 1) is " + std::to_string(k) + "; must be positive");
+    }
+    topK(in[0], out[0], out[1], TopK{p.operation, k, p.reduceAxes});
+}
+
+void runResizeLayer(network::ResizeParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    Resize params;
+    params.resizeMode = p.resizeMode;
+    params.coordinateTransformation = p.coordinateTransformation;
+    params.selectorForSinglePixel = p.selectorForSinglePixel;
+    params.nearestRounding = p.nearestRounding;
+    params.cubicCoeff = p.cubicCoeff;
+    params.excludeOutside = p.excludeOutside;
+    if (hasInput(in, 1))
+    {
+        params.outputDimensions = integerValues(in[1]); // the kernel checks them against the output's shape
+    }
+    else if (!p.scales.empty() && !p.hasOutputDimensions)
+    {
+        params.scales = p.scales; // given scales also drive the coordinate mapping, as ONNX specifies
+    }
+    else
+    {
+        params.outputDimensions = out[0].shape; // the static output dimensions, or the input's shape
+    }
+    resize(in[0], out[0], params);
+}
+
+//! Element `index` of a fill's alpha or beta input as a double, whatever its numeric type.
+double numberAt(ConstTensorView const& view, int64_t index)
+{
+    if (tensor_detail::isFloatingType(view.type))
+    {
+        return tensor_detail::readFloat(view.data, view.type, index);
+    }
+    return static_cast<double>(tensor_detail::readInteger(view.data, view.type, index));
+}
+
+void runFillLayer(network::FillParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    // Alpha (input 1) and beta (input 2) each come from their input when it is given, else from the parameters.
+    double const alpha = hasInput(in, 1) ? numberAt(in[1], 0) : p.alpha;
+    if (p.operation != nvinfer1::FillOperation::kLINSPACE)
+    {
+        randomFill(out[0], RandomFill{p.operation, alpha, hasInput(in, 2) ? numberAt(in[2], 0) : p.beta});
+        return;
+    }
+    Fill params;
+    params.operation = p.operation;
+    params.alpha = alpha;
+    params.beta.clear();
+    if (hasInput(in, 2))
+    {
+        for (int64_t i = 0; i < in[2].count(); ++i)
+        {
+            params.beta.push_back(numberAt(in[2], i));
+        }
+    }
+    else if (out[0].rank() == 1)
+    {
+        params.beta.push_back(p.beta);
+    }
+    else if (out[0].rank() > 1)
+    {
+        throw std::invalid_argument("fill: a kLINSPACE fill of rank " + std::to_string(out[0].rank())
+            + " needs beta as input 2, one delta per output dim (a static beta is a single delta, for 0-D and 1-D "
+              "outputs)");
+    }
+    fill(out[0], params);
+}
+
+void runOneHotLayer(network::OneHotParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    int64_t const depth = tensor_detail::readInteger(in[2].data, in[2].type, 0);
+    oneHot(in[0], in[1], depth, out[0], OneHot{p.axis});
 }
 
 void runPaddingLayer(network::PaddingParams const& p, std::vector<ConstTensorView> const& in,
@@ -348,6 +465,15 @@ bool runLayer(network::LayerParams const& params, std::vector<ConstTensorView> c
         case LayerType::kSELECT: runSelectLayer(inputs, outputs); return true;
         case LayerType::kNORMALIZATION:
             runNormalizationLayer(static_cast<network::NormalizationParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kRESIZE:
+            runResizeLayer(static_cast<network::ResizeParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kFILL:
+            runFillLayer(static_cast<network::FillParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kONE_HOT:
+            runOneHotLayer(static_cast<network::OneHotParams const&>(params), inputs, outputs);
             return true;
         default:
             error = "the CPU backend has no kernel for layer kind " + std::to_string(static_cast<int32_t>(params.type()));

@@ -47,23 +47,28 @@ bool WindowedFilterParams::inferFilter(InferenceContext& ctx, bool transposed) c
         return ctx.fail(std::string("the channel dimension of a ") + kind + " input must be known at build time");
     }
     int64_t const c = channels.constant();
-    if (c % nbGroups != 0 || nbOutputMaps % nbGroups != 0)
+    if (c % nbGroups != 0)
     {
-        return ctx.fail("input channels (" + std::to_string(c) + ") and output maps (" + std::to_string(nbOutputMaps)
-            + ") must both be divisible by the number of groups (" + std::to_string(nbGroups) + ")");
+        return ctx.fail("the input's " + std::to_string(c) + " channels are not divisible by the " + kind + "'s "
+            + std::to_string(nbGroups) + " groups");
     }
-    // TensorRT applications add the layer and set the group count afterwards, and this inference also runs when
-    // the layer is added: accept weights that fit some group count dividing C and K; the kernel checks the exact
-    // count when it runs.
+    if (nbOutputMaps % nbGroups != 0)
+    {
+        return ctx.fail("the " + std::to_string(nbOutputMaps) + " output maps are not divisible by the " + kind + "'s "
+            + std::to_string(nbGroups) + " groups");
+    }
     auto kernelCount = [&](int64_t groups) {
         return (transposed ? c * (nbOutputMaps / groups) : nbOutputMaps * (c / groups)) * dimsVolume(kernelSize);
     };
-    bool fitsSomeGroupCount = false;
-    for (int64_t groups = 1; groups <= c && !fitsSomeGroupCount; ++groups)
+    // TensorRT applications add the layer with weights for their group count and call setNbGroups afterwards, and
+    // shapes are inferred when a layer is added: while the count is the default 1, weights that fit some count
+    // dividing C and K pass (the CPU runner checks the exact count); a count the application set must fit exactly.
+    bool fits = kernel.count() == kernelCount(nbGroups);
+    for (int64_t groups = 2; groups <= c && !fits && nbGroups == 1; ++groups)
     {
-        fitsSomeGroupCount = c % groups == 0 && nbOutputMaps % groups == 0 && kernel.count() == kernelCount(groups);
+        fits = c % groups == 0 && nbOutputMaps % groups == 0 && kernel.count() == kernelCount(groups);
     }
-    if (!fitsSomeGroupCount)
+    if (!fits)
     {
         return ctx.fail("the kernel weights have " + std::to_string(kernel.count()) + " values; expected "
             + std::to_string(kernelCount(nbGroups)) + " for " + std::to_string(nbGroups) + " group(s)");

@@ -32,6 +32,9 @@ std::unique_ptr<LayerParams> makeLayerParams(nvinfer1::LayerType type)
     case LayerType::kPADDING: return std::make_unique<PaddingParams>();
     case LayerType::kSELECT: return std::make_unique<SelectParams>();
     case LayerType::kNORMALIZATION: return std::make_unique<NormalizationParams>();
+    case LayerType::kRESIZE: return std::make_unique<ResizeParams>();
+    case LayerType::kFILL: return std::make_unique<FillParams>();
+    case LayerType::kONE_HOT: return std::make_unique<OneHotParams>();
     default: return nullptr;
     }
 }

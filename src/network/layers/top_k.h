@@ -1,5 +1,6 @@
 // ITopKLayer: the k largest or smallest elements along one axis (output 0) and their indices (output 1, INT32 or
-// INT64). Any k up to the axis extent: Kiln has no 3840 cap.
+// INT64). Any k up to the axis extent: Kiln has no 3840 cap. As in TensorRT 10, k may instead come from input 1, a
+// 0-D INT32/INT64 shape tensor that overrides the static k (getK() is then -1, and setK() removes that input).
 #pragma once
 
 #include "network/layer.h"
@@ -47,10 +48,11 @@ public:
     void setK(int32_t k) noexcept override
     {
         change().k = k;
+        clearLayerInput(1);
     }
     int32_t getK() const noexcept override
     {
-        return typedParams().k;
+        return getInput(1) != nullptr ? -1 : typedParams().k;
     }
     void setReduceAxes(uint32_t reduceAxes) noexcept override
     {

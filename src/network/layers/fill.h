@@ -1,0 +1,103 @@
+// IFillLayer: generates a tensor. kLINSPACE: element (i0, i1, ...) = alpha + sum_d beta[d] * i_d; a static beta is
+// one delta, so static kLINSPACE runs for 0-D and 1-D outputs only (TensorRT fails otherwise too), and input 2 gives
+// one delta per output dim. kRANDOM_UNIFORM: uniform in [alpha, beta]; kRANDOM_NORMAL: mean alpha, deviation beta.
+// The shape (input 0, a 1-D INT32/INT64 shape tensor), alpha (input 1, 0-D) and beta (input 2) may come from
+// tensors. TensorRT wants alpha and beta both static or both inputs; Kiln takes the static value of the one not
+// given (applications set the two inputs one after the other, and shapes are inferred whenever a layer is added).
+// TensorRT's defaults: alpha 0, beta 1, FLOAT output.
+#pragma once
+
+#include "network/layer.h"
+#include "network/network.h"
+
+namespace kiln::network
+{
+
+struct FillParams final : LayerParams
+{
+    nvinfer1::Dims dimensions{};
+    nvinfer1::FillOperation operation{nvinfer1::FillOperation::kLINSPACE};
+    double alpha{0.0};
+    double beta{1.0};
+    nvinfer1::DataType toType{nvinfer1::DataType::kFLOAT};
+
+    nvinfer1::LayerType type() const override
+    {
+        return nvinfer1::LayerType::kFILL;
+    }
+    bool infer(InferenceContext& ctx) const override;
+    void write(plan::ByteWriter& writer) const override;
+    bool read(plan::ByteReader& reader) override;
+    std::unique_ptr<LayerParams> clone() const override
+    {
+        return std::make_unique<FillParams>(*this);
+    }
+};
+
+class FillLayer final : public LayerBase<nvinfer1::IFillLayer, FillParams>
+{
+public:
+    using LayerBase::LayerBase;
+    //! Each static setter removes the input that would override it, as in TensorRT.
+    void setDimensions(nvinfer1::Dims const& dimensions) noexcept override
+    {
+        change().dimensions = dimensions;
+        clearLayerInput(0);
+    }
+    //! nbDims -1 while input 0 gives the shape.
+    nvinfer1::Dims getDimensions() const noexcept override
+    {
+        if (getInput(0) != nullptr)
+        {
+            nvinfer1::Dims none{};
+            none.nbDims = -1;
+            return none;
+        }
+        return typedParams().dimensions;
+    }
+    void setOperation(nvinfer1::FillOperation op) noexcept override
+    {
+        change().operation = op;
+    }
+    nvinfer1::FillOperation getOperation() const noexcept override
+    {
+        return typedParams().operation;
+    }
+    void setAlpha(double alpha) noexcept override
+    {
+        change().alpha = alpha;
+        clearLayerInput(1);
+    }
+    //! -1 while input 1 gives alpha (TensorRT's documented value).
+    double getAlpha() const noexcept override
+    {
+        return getInput(1) != nullptr ? -1.0 : typedParams().alpha;
+    }
+    void setBeta(double beta) noexcept override
+    {
+        change().beta = beta;
+        clearLayerInput(2);
+    }
+    //! -1 while input 2 gives beta.
+    double getBeta() const noexcept override
+    {
+        return getInput(2) != nullptr ? -1.0 : typedParams().beta;
+    }
+    void setToType(nvinfer1::DataType toType) noexcept override
+    {
+        change().toType = toType;
+    }
+    nvinfer1::DataType getToType() const noexcept override
+    {
+        return typedParams().toType;
+    }
+
+private:
+    FillParams& change()
+    {
+        network().invalidate();
+        return mutableParams();
+    }
+};
+
+} // namespace kiln::network
