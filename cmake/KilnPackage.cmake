@@ -1,8 +1,9 @@
 # Installs Kiln as a CMake package: find_package(Kiln CONFIG REQUIRED), then link
-# Kiln::kiln (and Kiln::plugins), after which <NvInfer.h> works as with TensorRT.
+# Kiln::kiln (and Kiln::plugins, Kiln::onnxparser), after which <NvInfer.h> and <NvOnnxParser.h> work as with
+# TensorRT.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS kiln kiln_plugins EXPORT KilnTargets
+install(TARGETS kiln kiln_plugins kiln_onnxparser EXPORT KilnTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

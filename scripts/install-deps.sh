@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config ccache
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
+  libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
 )
 
 missing=()

@@ -1,0 +1,303 @@
+// Slice, Split and Pad, all through ISliceLayer (Pad uses its fill, reflect, clamp and wrap modes).
+// Extents known only at run time are handled with shape tensors.
+#include "onnx/importers/importers.h"
+#include "onnx/import_error.h"
+#include "onnx/network_helpers.h"
+#include "onnx/shape_tensors.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace kiln::onnxparser
+{
+namespace
+{
+
+using nvinfer1::ElementWiseOperation;
+using nvinfer1::ITensor;
+
+//! A slice whose start, size and stride are 1-D INT64 tensors (constants when everything is known).
+ITensor& sliceWith(ImportContext& ctx, ITensor& input, ITensor& start, ITensor& size, ITensor& stride,
+    nvinfer1::SampleMode mode = nvinfer1::SampleMode::kSTRICT_BOUNDS, ITensor* fill = nullptr)
+{
+    nvinfer1::Dims zeros{};
+    zeros.nbDims = rankOf(input);
+    auto& layer = ctx.check(ctx.network().addSlice(input, zeros, zeros, zeros), "slice");
+    layer.setInput(1, start);
+    layer.setInput(2, size);
+    layer.setInput(3, stride);
+    layer.setMode(mode);
+    if (fill != nullptr)
+    {
+        layer.setInput(4, *fill);
+    }
+    return *layer.getOutput(0);
+}
+
+ITensor& scalarShape(ImportContext& ctx, int64_t value)
+{
+    return int64Constant(ctx, {value});
+}
+
+//! ONNX's clamping of a start or end of a positive-step slice along an extent known only at run time.
+ITensor& clampedBound(ImportContext& ctx, int64_t bound, ITensor& extent)
+{
+    if (bound >= 0)
+    {
+        return shapeMath(ctx, scalarShape(ctx, bound), extent, ElementWiseOperation::kMIN);
+    }
+    ITensor& fromEnd = shapeMath(ctx, extent, scalarShape(ctx, bound), ElementWiseOperation::kSUM);
+    return shapeMath(ctx, fromEnd, scalarShape(ctx, 0), ElementWiseOperation::kMAX);
+}
+
+struct AxisSlice
+{
+    int64_t start;
+    int64_t end;
+    int64_t step;
+};
+
+std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
+{
+    ITensor& input = inputTensor(ctx, node, 0);
+    int32_t const rank = rankOf(input);
+    std::vector<int64_t> starts;
+    std::vector<int64_t> ends;
+    std::vector<int64_t> axes;
+    std::vector<int64_t> steps;
+    if (ctx.opset() < 10)
+    {
+        starts = node.attrInts("starts");
+        ends = node.attrInts("ends");
+        axes = node.attrInts("axes");
+    }
+    else
+    {
+        starts = constantInts(node, 1, "starts");
+        ends = constantInts(node, 2, "ends");
+        if (node.hasInput(3))
+        {
+            axes = constantInts(node, 3, "axes");
+        }
+        if (node.hasInput(4))
+        {
+            steps = constantInts(node, 4, "steps");
+        }
+    }
+    if (axes.empty())
+    {
+        for (size_t i = 0; i < starts.size(); ++i)
+        {
+            axes.push_back(static_cast<int64_t>(i));
+        }
+    }
+    if (steps.empty())
+    {
+        steps.assign(starts.size(), 1);
+    }
+    if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    {
+        fail(ErrorCode::kINVALID_NODE, "starts, ends, axes and steps must have the same length");
+    }
+    std::vector<std::optional<AxisSlice>> perAxis(static_cast<size_t>(rank));
+    for (size_t i = 0; i < starts.size(); ++i)
+    {
+        int32_t const axis = normalizeAxis(axes[i], rank);
+        if (perAxis[axis])
+        {
+            fail(ErrorCode::kINVALID_NODE, "axis " + std::to_string(axes[i]) + " is sliced twice");
+        }
+        if (steps[i] == 0)
+        {
+            fail(ErrorCode::kINVALID_NODE, "a step is 0");
+        }
+        perAxis[axis] = AxisSlice{starts[i], ends[i], steps[i]};
+    }
+    ITensor& shape = shapeOf(ctx, input);
+    std::vector<ITensor*> startPieces;
+    std::vector<ITensor*> sizePieces;
+    std::vector<int64_t> strides;
+    for (int32_t axis = 0; axis < rank; ++axis)
+    {
+        ITensor& extent = gatherDims(ctx, shape, {axis});
+        if (!perAxis[axis])
+        {
+            startPieces.push_back(&scalarShape(ctx, 0));
+            sizePieces.push_back(&extent);
+            strides.push_back(1);
+            continue;
+        }
+        AxisSlice const s = *perAxis[axis];
+        strides.push_back(s.step);
+        int64_t const d = staticExtent(input, axis);
+        if (d >= 0)
+        {
+            auto wrap = [d](int64_t v) { return v < 0 ? v + d : v; };
+            int64_t first = 0;
+            int64_t count = 0;
+            if (s.step > 0)
+            {
+                first = std::clamp<int64_t>(wrap(s.start), 0, d);
+                int64_t const last = std::clamp<int64_t>(wrap(s.end), 0, d);
+                count = std::max<int64_t>(0, (last - first + s.step - 1) / s.step);
+            }
+            else
+            {
+                first = std::clamp<int64_t>(wrap(s.start), 0, d - 1);
+                int64_t const last = std::clamp<int64_t>(wrap(s.end), -1, d - 1);
+                count = std::max<int64_t>(0, (first - last + (-s.step) - 1) / (-s.step));
+            }
+            startPieces.push_back(&scalarShape(ctx, count == 0 ? 0 : first));
+            sizePieces.push_back(&scalarShape(ctx, count));
+            continue;
+        }
+        if (s.step < 0)
+        {
+            fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC, "negative steps need the sliced extent known at build time");
+        }
+        ITensor& first = clampedBound(ctx, s.start, extent);
+        ITensor& last = clampedBound(ctx, s.end, extent);
+        ITensor& span = shapeMath(ctx, shapeMath(ctx, last, first, ElementWiseOperation::kSUB),
+            scalarShape(ctx, s.step - 1), ElementWiseOperation::kSUM);
+        ITensor& count = shapeMath(ctx, shapeMath(ctx, span, scalarShape(ctx, s.step), ElementWiseOperation::kFLOOR_DIV),
+            scalarShape(ctx, 0), ElementWiseOperation::kMAX);
+        startPieces.push_back(&first);
+        sizePieces.push_back(&count);
+    }
+    return single(sliceWith(ctx, input, concatShapes(ctx, startPieces), concatShapes(ctx, sizePieces),
+        int64Constant(ctx, strides)));
+}
+
+std::vector<Value> importSplit(ImportContext& ctx, Node const& node)
+{
+    ITensor& input = inputTensor(ctx, node, 0);
+    int32_t const rank = rankOf(input);
+    int32_t const axis = normalizeAxis(node.attrInt("axis", 0), rank);
+    std::vector<int64_t> sizes;
+    if (ctx.opset() >= 13 && node.hasInput(1))
+    {
+        sizes = constantInts(node, 1, "split");
+    }
+    else if (ctx.opset() < 13)
+    {
+        sizes = node.attrInts("split");
+    }
+    int64_t const extent = staticExtent(input, axis);
+    if (sizes.empty())
+    {
+        int64_t const parts = node.attrInt("num_outputs", node.nbOutputs());
+        if (extent < 0)
+        {
+            fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC, "an even Split needs the split extent known at build time");
+        }
+        // As ONNX: parts of ceil(extent / parts), the last one smaller if needed.
+        int64_t const chunk = (extent + parts - 1) / parts;
+        for (int64_t i = 0, left = extent; i < parts; ++i, left -= chunk)
+        {
+            sizes.push_back(std::min(chunk, std::max<int64_t>(left, 0)));
+        }
+    }
+    if (static_cast<int32_t>(sizes.size()) != node.nbOutputs())
+    {
+        fail(ErrorCode::kINVALID_NODE, "split gives " + std::to_string(sizes.size()) + " sizes for "
+                + std::to_string(node.nbOutputs()) + " outputs");
+    }
+    ITensor& shape = shapeOf(ctx, input);
+    ITensor& before = dimsRange(ctx, shape, 0, axis);
+    ITensor& after = dimsRange(ctx, shape, axis + 1, rank);
+    std::vector<int64_t> ones(static_cast<size_t>(rank), 1);
+    std::vector<Value> outputs;
+    int64_t offset = 0;
+    for (int64_t size : sizes)
+    {
+        std::vector<int64_t> start(static_cast<size_t>(rank), 0);
+        start[axis] = offset;
+        ITensor& sizeTensor = concatShapes(ctx, {&before, &scalarShape(ctx, size), &after});
+        outputs.emplace_back(&sliceWith(ctx, input, int64Constant(ctx, start), sizeTensor, int64Constant(ctx, ones)));
+        offset += size;
+    }
+    return outputs;
+}
+
+std::vector<Value> importPad(ImportContext& ctx, Node const& node)
+{
+    ITensor& input = inputTensor(ctx, node, 0);
+    int32_t const rank = rankOf(input);
+    std::string const mode = node.attrString("mode", "constant");
+    std::vector<int64_t> pads;
+    double value = 0;
+    std::vector<int64_t> axes;
+    if (ctx.opset() < 11)
+    {
+        pads = node.attrInts("pads");
+        value = node.attrFloat("value", 0.0F);
+    }
+    else
+    {
+        pads = constantInts(node, 1, "pads");
+        if (node.hasInput(2))
+        {
+            if (!isConstantInput(node, 2))
+            {
+                fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, "constant_value must be an initializer or a Constant");
+            }
+            value = node.input(2).constant().toDouble().at(0);
+        }
+        if (node.hasInput(3))
+        {
+            axes = constantInts(node, 3, "axes");
+        }
+    }
+    if (axes.empty())
+    {
+        for (int32_t i = 0; i < rank; ++i)
+        {
+            axes.push_back(i);
+        }
+    }
+    if (pads.size() != 2 * axes.size())
+    {
+        fail(ErrorCode::kINVALID_NODE, "pads has " + std::to_string(pads.size()) + " values; expected "
+                + std::to_string(2 * axes.size()));
+    }
+    std::vector<int64_t> start(static_cast<size_t>(rank), 0);
+    std::vector<int64_t> growth(static_cast<size_t>(rank), 0);
+    for (size_t i = 0; i < axes.size(); ++i)
+    {
+        int32_t const axis = normalizeAxis(axes[i], rank);
+        start[axis] = -pads[i];
+        growth[axis] = pads[i] + pads[i + axes.size()];
+    }
+    nvinfer1::SampleMode sampleMode = nvinfer1::SampleMode::kFILL;
+    if (mode == "reflect")
+    {
+        sampleMode = nvinfer1::SampleMode::kREFLECT;
+    }
+    else if (mode == "edge")
+    {
+        sampleMode = nvinfer1::SampleMode::kCLAMP;
+    }
+    else if (mode == "wrap")
+    {
+        sampleMode = nvinfer1::SampleMode::kWRAP;
+    }
+    else if (mode != "constant")
+    {
+        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR, "mode \"" + mode + "\" is not one of constant, reflect, edge, wrap");
+    }
+    ITensor& size = shapeMath(ctx, shapeOf(ctx, input), int64Constant(ctx, growth), ElementWiseOperation::kSUM);
+    ITensor* fill = sampleMode == nvinfer1::SampleMode::kFILL ? &scalarConstant(ctx, value, input.getType(), 0) : nullptr;
+    std::vector<int64_t> const ones(static_cast<size_t>(rank), 1);
+    return single(sliceWith(ctx, input, int64Constant(ctx, start), size, int64Constant(ctx, ones), sampleMode, fill));
+}
+
+} // namespace
+
+void registerSliceOpImporters(ImporterTable& table)
+{
+    table.add("Slice", importSlice);
+    table.add("Split", importSplit);
+    table.add("Pad", importPad);
+}
+
+} // namespace kiln::onnxparser

@@ -1,0 +1,62 @@
+// The object behind nvonnxparser::IParser.
+#pragma once
+
+#include "onnx/parser_error.h"
+#include "onnx/plugin_owner.h"
+#include "onnx/tensor_reader.h"
+
+#include <NvOnnxParser.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kiln::onnxparser
+{
+
+class Parser final : public nvonnxparser::IParser
+{
+public:
+    Parser(nvinfer1::INetworkDefinition& network, nvinfer1::ILogger& logger);
+
+    bool parse(void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath) noexcept override;
+    bool parseFromFile(char const* onnxModelFile, int verbosity) noexcept override;
+    bool supportsModel(void const* serializedOnnxModel, size_t serializedOnnxModelSize,
+        SubGraphCollection_t& subGraphCollection, char const* modelPath) noexcept override;
+    bool parseWithWeightDescriptors(void const* serializedOnnxModel, size_t serializedOnnxModelSize) noexcept override;
+    bool supportsOperator(char const* opName) const noexcept override;
+    int getNbErrors() const noexcept override;
+    nvonnxparser::IParserError const* getError(int index) const noexcept override;
+    void clearErrors() noexcept override;
+    char const* const* getUsedVCPluginLibraries(int64_t& nbPluginLibs) const noexcept override;
+    void setFlags(nvonnxparser::OnnxParserFlags onnxParserFlags) noexcept override;
+    nvonnxparser::OnnxParserFlags getFlags() const noexcept override;
+    void clearFlag(nvonnxparser::OnnxParserFlag onnxParserFlag) noexcept override;
+    void setFlag(nvonnxparser::OnnxParserFlag onnxParserFlag) noexcept override;
+    bool getFlag(nvonnxparser::OnnxParserFlag onnxParserFlag) const noexcept override;
+    nvinfer1::ITensor const* getLayerOutputTensor(char const* name, int64_t i) noexcept override;
+    bool supportsModelV2(
+        void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath) noexcept override;
+    int64_t getNbSubgraphs() noexcept override;
+    bool isSubgraphSupported(int64_t const index) noexcept override;
+    int64_t* getSubgraphNodes(int64_t const index, int64_t& subgraphLength) noexcept override;
+
+private:
+    bool parseWith(void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath,
+        nvinfer1::ILogger& logger) noexcept;
+    void addError(ErrorRecord record);
+    //! Logs every error recorded since index first.
+    void logErrorsFrom(size_t first, nvinfer1::ILogger& logger);
+
+    nvinfer1::INetworkDefinition& mNetwork;
+    nvinfer1::ILogger& mLogger;
+    nvonnxparser::OnnxParserFlags mFlags{1U << static_cast<uint32_t>(nvonnxparser::OnnxParserFlag::kNATIVE_INSTANCENORM)};
+    std::vector<ParserError> mErrors;
+    ConstantStore mStore;
+    PluginOwner mPlugins;
+    std::map<std::string, std::vector<nvinfer1::ITensor*>> mNodeOutputs;
+    //! supportsModelV2's answer: runs of consecutive nodes, each supported or not.
+    std::vector<std::pair<std::vector<int64_t>, bool>> mSubgraphs;
+};
+
+} // namespace kiln::onnxparser

@@ -1,0 +1,79 @@
+// What an ONNX value name stands for while a graph is imported: a network tensor, or constant data
+// (an initializer or a Constant node's output) that importers can read, e.g. a kernel or a shape.
+#pragma once
+
+#include <NvInfer.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kiln::onnxparser
+{
+
+//! Constant data owned by the parser (ImportContext's store), with its ONNX shape.
+struct ConstantData
+{
+    nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
+    std::vector<int64_t> shape;
+    void const* data{nullptr};
+    //! The name it has in the model, for messages and for naming its constant layer.
+    std::string name;
+
+    int64_t count() const;
+    nvinfer1::Weights weights() const
+    {
+        return nvinfer1::Weights{type, data, count()};
+    }
+    nvinfer1::Dims dims() const;
+    //! The values converted to int64 / double (any stored type).
+    std::vector<int64_t> toInt64() const;
+    std::vector<double> toDouble() const;
+    std::vector<float> toFloat() const;
+};
+
+class Value
+{
+public:
+    Value() = default;
+    explicit Value(nvinfer1::ITensor* tensor)
+        : mTensor(tensor)
+    {
+    }
+    explicit Value(ConstantData constant)
+        : mConstant(std::move(constant))
+        , mIsConstant(true)
+    {
+    }
+    //! An optional input or output that the node leaves out (empty name).
+    bool empty() const
+    {
+        return mTensor == nullptr && !mIsConstant;
+    }
+    bool isConstant() const
+    {
+        return mIsConstant;
+    }
+    bool isTensor() const
+    {
+        return mTensor != nullptr;
+    }
+    nvinfer1::ITensor* tensor() const
+    {
+        return mTensor;
+    }
+    ConstantData const& constant() const
+    {
+        return mConstant;
+    }
+
+private:
+    nvinfer1::ITensor* mTensor{nullptr};
+    ConstantData mConstant;
+    bool mIsConstant{false};
+};
+
+//! Bytes per element of the types the parser stores (BOOL, INT8, UINT8: 1).
+size_t elementSize(nvinfer1::DataType type);
+
+} // namespace kiln::onnxparser

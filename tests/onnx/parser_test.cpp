@@ -1,0 +1,212 @@
+// The ONNX parser on small models built in C++: results checked against values computed by hand.
+#include "onnx_harness.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace kiln::test
+{
+namespace
+{
+
+constexpr int32_t kFloat = ::onnx::TensorProto::FLOAT;
+
+TEST(OnnxParser, ConvReluGlobalPoolGemmMatchesHandComputedValues)
+{
+    // x [1, 1, 2, 2] -> Conv 1x1 (2 maps: *1 + 0.5, *-1 + 0) -> Relu -> GlobalAveragePool -> Flatten -> Gemm.
+    ModelBuilder m;
+    m.input("x", kFloat, {1, 1, 2, 2});
+    m.floats("w", {2, 1, 1, 1}, {1.0F, -1.0F});
+    m.floats("b", {2}, {0.5F, 0.0F});
+    m.floats("fc", {2, 1}, {2.0F, 3.0F});
+    m.floats("fc_bias", {1}, {1.0F});
+    m.node("Conv", {"x", "w", "b"}, {"conv"}, "conv1");
+    m.node("Relu", {"conv"}, {"relu"});
+    m.node("GlobalAveragePool", {"relu"}, {"pool"});
+    m.node("Flatten", {"pool"}, {"flat"});
+    m.node("Gemm", {"flat", "fc", "fc_bias"}, {"y"});
+    m.output("y", kFloat);
+
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    ASSERT_EQ(h.network->getNbInputs(), 1);
+    ASSERT_EQ(h.network->getNbOutputs(), 1);
+    EXPECT_STREQ(h.network->getOutput(0)->getName(), "y");
+    ASSERT_TRUE(h.build());
+    std::vector<float> const x{1.0F, -2.0F, 3.0F, 0.0F};
+    std::vector<float> y(1);
+    ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
+    // Map 0: relu(x + 0.5) = 1.5, 0, 3.5, 0.5 -> mean 1.375. Map 1: relu(-x) = 0, 2, 0, 0 -> mean 0.5.
+    // y = 2 * 1.375 + 3 * 0.5 + 1.
+    expectNear(y, {2.0F * 1.375F + 3.0F * 0.5F + 1.0F});
+}
+
+TEST(OnnxParser, ShapeComputationsStayDynamic)
+{
+    // Reshape x [N, 2, 3] to [N, 6] with a shape computed from Shape -> Gather -> Unsqueeze -> Concat.
+    ModelBuilder m;
+    m.input("x", kFloat, {-1, 2, 3});
+    m.int64s("zero", {}, {0});
+    m.int64s("axes", {1}, {0});
+    m.int64s("six", {1}, {6});
+    m.node("Shape", {"x"}, {"shape"});
+    m.node("Gather", {"shape", "zero"}, {"batch"});
+    m.node("Unsqueeze", {"batch", "axes"}, {"batch1"});
+    auto& concat = m.node("Concat", {"batch1", "six"}, {"target"});
+    setInt(concat, "axis", 0);
+    m.node("Reshape", {"x", "target"}, {"y"});
+    m.output("y", kFloat);
+
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    EXPECT_EQ(h.network->getInput(0)->getDimensions().d[0], -1);
+    EXPECT_STREQ(h.network->getInput(0)->getDimensionName(0), "N");
+    h.setProfile("x", nvinfer1::Dims{3, {1, 2, 3}}, nvinfer1::Dims{3, {2, 2, 3}}, nvinfer1::Dims{3, {4, 2, 3}});
+    ASSERT_TRUE(h.build());
+    std::vector<float> x(12);
+    for (size_t i = 0; i < x.size(); ++i)
+    {
+        x[i] = static_cast<float>(i);
+    }
+    std::vector<float> y(12, -1.0F);
+    ASSERT_TRUE(h.context->setInputShape("x", nvinfer1::Dims{3, {2, 2, 3}}));
+    ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
+    EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{2, 6}));
+    expectNear(y, x);
+}
+
+TEST(OnnxParser, BroadcastsLowerRankOperandsAndKeepsTypes)
+{
+    // ONNX broadcasting: [2, 3] + [3]; then Equal gives BOOL, Where picks.
+    ModelBuilder m;
+    m.input("a", kFloat, {2, 3});
+    m.floats("row", {3}, {10.0F, 20.0F, 30.0F});
+    m.floats("limit", {}, {22.0F});
+    m.node("Add", {"a", "row"}, {"sum"});
+    m.node("Greater", {"sum", "limit"}, {"big"});
+    m.node("Where", {"big", "sum", "a"}, {"y"});
+    m.output("y", kFloat);
+
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    ASSERT_TRUE(h.build());
+    std::vector<float> const a{1, 2, 3, 4, 5, 6};
+    std::vector<float> y(6);
+    ASSERT_TRUE(h.run({{"a", a.data()}}, {{"y", y.data()}}));
+    // sums 11 22 33 / 14 25 36; > 22 keeps the sum, else a.
+    expectNear(y, {1, 2, 33, 4, 25, 36});
+}
+
+TEST(OnnxParser, ReadsWeightsFromExternalDataNextToTheModel)
+{
+    std::filesystem::path const dir = std::filesystem::temp_directory_path() / "kiln_onnx_external_test";
+    std::filesystem::create_directories(dir);
+    std::vector<float> const weights{2.0F, -1.0F, 0.5F};
+    {
+        std::ofstream file(dir / "weights.bin", std::ios::binary);
+        std::vector<char> padding(16, 0);
+        file.write(padding.data(), static_cast<std::streamsize>(padding.size()));
+        file.write(reinterpret_cast<char const*>(weights.data()), static_cast<std::streamsize>(weights.size() * sizeof(float)));
+    }
+    ModelBuilder m;
+    m.input("x", kFloat, {3});
+    auto& w = m.floats("w", {3}, {});
+    w.set_data_location(::onnx::TensorProto::EXTERNAL);
+    auto addEntry = [&](char const* key, std::string const& value) {
+        auto* entry = w.add_external_data();
+        entry->set_key(key);
+        entry->set_value(value);
+    };
+    addEntry("location", "weights.bin");
+    addEntry("offset", "16");
+    addEntry("length", "12");
+    m.node("Mul", {"x", "w"}, {"y"});
+    m.output("y", kFloat);
+    std::string const modelPath = (dir / "model.onnx").string();
+    {
+        std::ofstream file(modelPath, std::ios::binary);
+        file << m.bytes();
+    }
+
+    {
+        OnnxHarness h;
+        ASSERT_TRUE(h.parser->parseFromFile(modelPath.c_str(), static_cast<int>(nvinfer1::ILogger::Severity::kWARNING)))
+            << h.parserErrors();
+        ASSERT_TRUE(h.build());
+        std::vector<float> const x{1.0F, 2.0F, 4.0F};
+        std::vector<float> y(3);
+        ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
+        expectNear(y, {2.0F, -2.0F, 2.0F});
+    }
+    {
+        // The same model from memory without its path cannot find the file.
+        OnnxHarness fromMemory;
+        EXPECT_FALSE(fromMemory.parse(m.bytes()));
+        EXPECT_NE(fromMemory.parserErrors().find("weights.bin"), std::string::npos) << fromMemory.parserErrors();
+    }
+    {
+        // A missing file is named.
+        std::filesystem::remove(dir / "weights.bin");
+        OnnxHarness missing;
+        EXPECT_FALSE(missing.parse(m.bytes(), modelPath.c_str()));
+        EXPECT_NE(missing.parserErrors().find("cannot be opened"), std::string::npos) << missing.parserErrors();
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST(OnnxParser, FlagsAndQueries)
+{
+    OnnxHarness h;
+    EXPECT_TRUE(h.parser->getFlag(nvonnxparser::OnnxParserFlag::kNATIVE_INSTANCENORM));
+    EXPECT_FALSE(h.parser->getFlag(nvonnxparser::OnnxParserFlag::kENABLE_PLUGIN_OVERRIDE));
+    h.parser->setFlag(nvonnxparser::OnnxParserFlag::kENABLE_PLUGIN_OVERRIDE);
+    EXPECT_TRUE(h.parser->getFlag(nvonnxparser::OnnxParserFlag::kENABLE_PLUGIN_OVERRIDE));
+    h.parser->clearFlag(nvonnxparser::OnnxParserFlag::kENABLE_PLUGIN_OVERRIDE);
+    EXPECT_FALSE(h.parser->getFlag(nvonnxparser::OnnxParserFlag::kENABLE_PLUGIN_OVERRIDE));
+    h.parser->setFlags(0);
+    EXPECT_EQ(h.parser->getFlags(), 0U);
+    EXPECT_TRUE(h.parser->supportsOperator("Conv"));
+    EXPECT_FALSE(h.parser->supportsOperator("NoSuchOp"));
+    EXPECT_FALSE(h.parser->supportsOperator(nullptr));
+    EXPECT_EQ(getNvOnnxParserVersion(), NV_ONNX_PARSER_VERSION);
+}
+
+TEST(OnnxParser, SupportsModelReportsUnsupportedNodes)
+{
+    ModelBuilder m;
+    m.input("x", kFloat, {2});
+    m.node("Relu", {"x"}, {"a"});
+    m.node("NoSuchOp", {"a"}, {"b"});
+    m.node("Relu", {"b"}, {"y"});
+    m.output("y", kFloat);
+    OnnxHarness h;
+    std::string const bytes = m.bytes();
+    SubGraphCollection_t subgraphs;
+    EXPECT_FALSE(h.parser->supportsModel(bytes.data(), bytes.size(), subgraphs));
+    ASSERT_EQ(subgraphs.size(), 3U);
+    EXPECT_TRUE(subgraphs[0].second);
+    EXPECT_FALSE(subgraphs[1].second);
+    EXPECT_EQ(subgraphs[1].first, std::vector<size_t>{1});
+    EXPECT_EQ(h.parser->getNbSubgraphs(), 3);
+}
+
+TEST(OnnxParser, LayerOutputsAreFoundByNodeName)
+{
+    ModelBuilder m;
+    m.input("x", kFloat, {2});
+    m.node("Relu", {"x"}, {"y"}, "my_relu");
+    m.output("y", kFloat);
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    nvinfer1::ITensor const* output = h.parser->getLayerOutputTensor("my_relu", 0);
+    ASSERT_NE(output, nullptr);
+    EXPECT_STREQ(output->getName(), "y");
+    EXPECT_EQ(h.parser->getLayerOutputTensor("my_relu", 1), nullptr);
+    EXPECT_EQ(h.parser->getLayerOutputTensor("nobody", 0), nullptr);
+}
+
+} // namespace
+} // namespace kiln::test
