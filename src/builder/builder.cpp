@@ -15,6 +15,7 @@ namespace kiln::builder
 
 Builder::Builder(nvinfer1::ILogger& logger)
     : mLogger(logger)
+    , mLoggerLease(logger)
 {
 }
 
@@ -107,6 +108,5 @@ extern "C" void* createInferBuilder_INTERNAL(void* logger, int32_t version) noex
         return nullptr;
     }
     auto* iLogger = static_cast<nvinfer1::ILogger*>(logger);
-    kiln::setLogger(iLogger);
     return static_cast<nvinfer1::IBuilder*>(new (std::nothrow) kiln::builder::Builder(*iLogger));
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "builder/optimization_profile.h"
+#include "core/logging.h"
 
 #include <NvInfer.h>
 
@@ -50,6 +51,7 @@ public:
 
 private:
     nvinfer1::ILogger& mLogger;
+    LoggerLease mLoggerLease; //!< Kiln logs to mLogger while this builder lives
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
     int32_t mMaxThreads{1};
     std::vector<std::unique_ptr<OptimizationProfile>> mProfiles;

@@ -2,7 +2,11 @@
 
 #include <kiln/Logging.h>
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
+#include <mutex>
+#include <vector>
 #include <cstdio>
 
 namespace kiln
@@ -38,11 +42,37 @@ public:
 StderrLogger gDefaultLogger;
 std::atomic<nvinfer1::ILogger*> gLogger{&gDefaultLogger};
 
+// Leases, oldest first, and the logger under them (the default one, or what kiln::setLogger set).
+std::mutex gLeaseMutex;
+std::vector<nvinfer1::ILogger*> gLeases;
+nvinfer1::ILogger* gBaseLogger{&gDefaultLogger};
+
 } // namespace
 
 void setLogger(nvinfer1::ILogger* logger) noexcept
 {
-    gLogger.store(logger ? logger : &gDefaultLogger);
+    std::lock_guard<std::mutex> lock(gLeaseMutex);
+    gBaseLogger = logger ? logger : &gDefaultLogger;
+    gLogger.store(gBaseLogger);
+}
+
+LoggerLease::LoggerLease(nvinfer1::ILogger& logger)
+    : mLogger(&logger)
+{
+    std::lock_guard<std::mutex> lock(gLeaseMutex);
+    gLeases.push_back(mLogger);
+    gLogger.store(mLogger);
+}
+
+LoggerLease::~LoggerLease()
+{
+    std::lock_guard<std::mutex> lock(gLeaseMutex);
+    auto const it = std::find(gLeases.rbegin(), gLeases.rend(), mLogger);
+    if (it != gLeases.rend())
+    {
+        gLeases.erase(std::next(it).base());
+    }
+    gLogger.store(gLeases.empty() ? gBaseLogger : gLeases.back());
 }
 
 nvinfer1::ILogger& globalLogger() noexcept

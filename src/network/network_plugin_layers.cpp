@@ -1,5 +1,6 @@
-// addPluginV2 / addPluginV3. As in TensorRT, the network keeps its own clone of
-// the plugin, so the application may destroy its object right after adding it.
+// addPluginV2 / addPluginV3. The network builds from its own clone of the plugin, so
+// the build never reaches into the application's object. getPlugin() returns the
+// application's object, as TensorRT's does: it must outlive any call to getPlugin().
 #include "core/logging.h"
 #include "network/add_layer.h"
 #include "network/plugin_layer.h"

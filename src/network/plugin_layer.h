@@ -53,7 +53,8 @@ public:
         , mOriginal(original)
     {
     }
-    //! The plugin the application passed to addPluginV2 (as TensorRT returns it).
+    //! The plugin the application passed to addPluginV2, as TensorRT returns it (the build uses the network's
+    //! clone, so changes made through it after adding do not reach the plan).
     nvinfer1::IPluginV2& getPlugin() noexcept override
     {
         return mOriginal;

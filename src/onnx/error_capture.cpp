@@ -2,9 +2,8 @@
 
 #include "core/logging.h"
 
-#include <kiln/Logging.h>
-
 #include <mutex>
+#include <optional>
 
 namespace kiln::onnxparser
 {
@@ -41,6 +40,7 @@ public:
 std::mutex gInstallMutex;
 ForwardingLogger gForwarder;
 int gActiveCount = 0;
+std::optional<LoggerLease> gForwarderLease; //!< held while any capture is active
 
 } // namespace
 
@@ -51,10 +51,7 @@ ErrorCapture::ErrorCapture()
     if (gActiveCount++ == 0)
     {
         gForwarder.mTarget = &kiln::globalLogger();
-        if (gForwarder.mTarget != &gForwarder)
-        {
-            kiln::setLogger(&gForwarder);
-        }
+        gForwarderLease.emplace(gForwarder);
     }
     tActiveCapture = this;
 }
@@ -63,10 +60,10 @@ ErrorCapture::~ErrorCapture()
 {
     tActiveCapture = mOuter;
     std::lock_guard<std::mutex> lock(gInstallMutex);
-    // Put the application's logger back, unless it set another one meanwhile.
-    if (--gActiveCount == 0 && &kiln::globalLogger() == &gForwarder)
+    // Ending the lease puts the logger that was in charge before back in charge.
+    if (--gActiveCount == 0)
     {
-        kiln::setLogger(gForwarder.mTarget);
+        gForwarderLease.reset();
     }
 }
 

@@ -68,6 +68,5 @@ extern "C" void* createInferRuntime_INTERNAL(void* logger, int32_t version) noex
         return nullptr;
     }
     auto* iLogger = static_cast<nvinfer1::ILogger*>(logger);
-    kiln::setLogger(iLogger);
     return static_cast<nvinfer1::IRuntime*>(new (std::nothrow) kiln::runtime::Runtime(*iLogger));
 }

@@ -1,6 +1,8 @@
 // IRuntime: loads plans into engines.
 #pragma once
 
+#include "core/logging.h"
+
 #include <NvInfer.h>
 
 namespace kiln::runtime
@@ -11,6 +13,7 @@ class Runtime final : public nvinfer1::IRuntime
 public:
     explicit Runtime(nvinfer1::ILogger& logger)
         : mLogger(logger)
+        , mLoggerLease(logger)
     {
     }
     nvinfer1::ICudaEngine* deserializeCudaEngine(void const* blob, std::size_t size) noexcept override;
@@ -39,6 +42,7 @@ public:
 
 private:
     nvinfer1::ILogger& mLogger;
+    LoggerLease mLoggerLease; //!< Kiln logs to mLogger while this runtime lives
     nvinfer1::IGpuAllocator* mAllocator{nullptr};
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
     int32_t mMaxThreads{1};

@@ -1,9 +1,11 @@
 #include "core/logging.h"
 
+#include <NvInfer.h>
 #include <kiln/Logging.h>
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -50,4 +52,36 @@ TEST(Logging, ThrowingLoggerDoesNotPropagate)
     kiln::setLogger(&logger);
     EXPECT_NO_THROW(kiln::logError("boom"));
     kiln::setLogger(nullptr);
+}
+
+// Builders and runtimes lease the global logger: when one is destroyed, Kiln goes back to the logger of the
+// newest builder or runtime still alive, never to one whose owner has gone.
+TEST(Logging, DestroyingABuilderHandsLoggingBackToTheNewestOneAlive)
+{
+    RecordingLogger first;
+    RecordingLogger second;
+    std::unique_ptr<nvinfer1::IBuilder> firstBuilder(nvinfer1::createInferBuilder(first));
+    std::unique_ptr<nvinfer1::IRuntime> secondRuntime(nvinfer1::createInferRuntime(second));
+    EXPECT_EQ(getLogger(), &second);
+
+    secondRuntime.reset();
+    EXPECT_EQ(getLogger(), &first);
+    kiln::logWarning("to the first");
+    ASSERT_FALSE(first.messages.empty());
+    EXPECT_EQ(first.messages.back().second, "to the first");
+
+    firstBuilder.reset();
+    EXPECT_NE(getLogger(), &first);
+}
+
+TEST(Logging, AnOlderOwnerEndingKeepsTheNewerLogger)
+{
+    RecordingLogger older;
+    RecordingLogger newer;
+    std::unique_ptr<nvinfer1::IRuntime> olderRuntime(nvinfer1::createInferRuntime(older));
+    std::unique_ptr<nvinfer1::IRuntime> newerRuntime(nvinfer1::createInferRuntime(newer));
+    olderRuntime.reset();
+    EXPECT_EQ(getLogger(), &newer);
+    newerRuntime.reset();
+    EXPECT_NE(getLogger(), &newer);
 }
