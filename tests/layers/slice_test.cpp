@@ -99,6 +99,23 @@ TEST(SliceLayer, ShapeTensorParametersAndFillValue)
     expectNear(y, {4, 5, -7, -7});
 }
 
+TEST(SliceLayer, OnlyTheStrideFromATensorKeepsTheStaticStart)
+{
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {6}});
+    ITensor* stride = int64Constant(h, {2});
+    // Input 3 set alone: inputs 1 and 2 stay empty, and the static start 1 and size 2 hold.
+    ISliceLayer* layer = h.network->addSlice(*x, Dims{1, {1}}, Dims{1, {2}}, Dims{1, {1}});
+    ASSERT_NE(layer, nullptr) << h.logger.errors();
+    layer->setInput(3, *stride);
+    h.output(layer, "y");
+    ASSERT_TRUE(h.build());
+    std::vector<float> const input = iota(6);
+    std::vector<float> y(2);
+    ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
+    expectNear(y, {1, 3});
+}
+
 TEST(SliceLayer, RuntimeDimensionsAndShapeValues)
 {
     LayerHarness h;

@@ -239,7 +239,7 @@ Shape integerValues(ConstTensorView const& view)
 //! Slice start/size/stride: the shape-tensor input's run-time values when given, else the static dims.
 Shape sliceParam(std::vector<ConstTensorView> const& in, size_t index, nvinfer1::Dims const& fixed)
 {
-    if (index < in.size())
+    if (hasInput(in, index))
     {
         Shape values(static_cast<size_t>(in[index].count()));
         for (size_t i = 0; i < values.size(); ++i)
@@ -277,7 +277,7 @@ void runSliceLayer(network::SliceParams const& p, std::vector<ConstTensorView> c
     params.size = out[0].shape; // inference resolved the size (static or from input 2)
     params.stride = sliceParam(in, 3, p.stride);
     params.mode = p.mode;
-    if (in.size() > 4)
+    if (hasInput(in, 4))
     {
         params.fillValue = scalarValue(in[4]);
     }

@@ -1,5 +1,6 @@
 #include "network/layers/elementwise.h"
 
+#include "network/layers/type_rules.h"
 #include "network/network.h"
 
 namespace kiln::network
@@ -99,6 +100,13 @@ bool ElementWiseParams::infer(InferenceContext& ctx) const
     {
         return ctx.fail(isLogical(operation) ? "logical operations (AND, OR, XOR) take BOOL inputs"
                                              : "this operation does not take BOOL inputs");
+    }
+    // What the CPU reference computes in: floats, and signed integers wide enough for arithmetic.
+    bool const supported = type == DataType::kBOOL || type == DataType::kFLOAT || type == DataType::kHALF
+        || type == DataType::kBF16 || type == DataType::kINT8 || type == DataType::kINT32 || type == DataType::kINT64;
+    if (!supported)
+    {
+        return ctx.fail("element-wise operations do not take " + typeName(type) + " inputs; cast them first");
     }
     std::vector<Dim> dims;
     if (!broadcastShapes(ctx, 0, 1, dims))
