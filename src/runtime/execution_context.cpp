@@ -1,6 +1,5 @@
 #include "runtime/execution_context.h"
 
-#include "backend/cpu/layer_runner.h"
 #include "backend/cpu/tensor_view.h"
 #include "core/logging.h"
 
@@ -43,23 +42,7 @@ ExecutionContext::ExecutionContext(Engine const& engine)
             mInputShapes[io] = engine.getTensorShape(model.tensors[io].name.c_str());
         }
     }
-    // Allocated once (kSTATIC): sized for the largest shapes of every profile.
-    mArena.reset(new std::byte[static_cast<size_t>(model.arenaBytes) + 1]);
-    // Each context runs its own clones of the engine's plugins, attached to it.
-    mPlugins.resize(model.layers.size());
-    mReformatters.resize(model.layers.size());
-    for (size_t l = 0; l < model.layers.size(); ++l)
-    {
-        if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&engine.layerParams(l)))
-        {
-            std::string error;
-            mPlugins[l] = PluginRunner::attach(*plugin, error);
-            if (mPlugins[l] == nullptr)
-            {
-                throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + error);
-            }
-        }
-    }
+    mExecutor = makeLayerExecutor(engine);
 }
 
 void ExecutionContext::reportError(std::string const& message)
@@ -227,38 +210,7 @@ bool ExecutionContext::resolveShapes(std::string& error)
     return mShapesValid;
 }
 
-bool ExecutionContext::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
-    std::vector<cpu::TensorView> const& outputs, std::string& error)
-{
-    auto const& types = mEngine.model().layers[l].ioTypes;
-    if (types.empty())
-    {
-        return cpu::runLayer(mEngine.layerParams(l), inputs, outputs, error);
-    }
-    // The layer runs at its chosen precision; convert where its tensors are stored in other types.
-    Reformatter& reformatter = mReformatters[l];
-    std::vector<cpu::ConstTensorView> read;
-    for (size_t i = 0; i < inputs.size(); ++i)
-    {
-        read.push_back(reformatter.read(i, inputs[i], types[i]));
-    }
-    std::vector<cpu::TensorView> written;
-    for (size_t o = 0; o < outputs.size(); ++o)
-    {
-        written.push_back(reformatter.write(inputs.size() + o, outputs[o], types[inputs.size() + o]));
-    }
-    if (!cpu::runLayer(mEngine.layerParams(l), read, written, error))
-    {
-        return false;
-    }
-    for (size_t o = 0; o < outputs.size(); ++o)
-    {
-        reformatter.commit(inputs.size() + o, outputs[o], types[inputs.size() + o]);
-    }
-    return true;
-}
-
-bool ExecutionContext::run(std::string& error)
+bool ExecutionContext::run(cudaStream_t stream, std::string& error)
 {
     auto const& model = mEngine.model();
     for (int32_t io : model.ioTensors)
@@ -279,7 +231,8 @@ bool ExecutionContext::run(std::string& error)
     }
     auto addressOf = [&](int32_t t) -> std::byte* {
         auto const& record = model.tensors[t];
-        return record.arenaOffset >= 0 ? mArena.get() + record.arenaOffset : static_cast<std::byte*>(*mAddresses[t]);
+        return record.arenaOffset >= 0 ? mExecutor->arena() + record.arenaOffset
+                                       : static_cast<std::byte*>(*mAddresses[t]);
     };
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
@@ -297,8 +250,7 @@ bool ExecutionContext::run(std::string& error)
         }
         std::string layerError;
         auto const start = std::chrono::steady_clock::now();
-        bool const ok = mPlugins[l] ? mPlugins[l]->run(inputs, outputs, layerError)
-                                    : runBuiltInLayer(l, inputs, outputs, layerError);
+        bool const ok = mExecutor->runLayer(l, inputs, outputs, stream, layerError);
         if (mProfiler != nullptr)
         {
             mLayerMs[l] = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -326,12 +278,12 @@ bool ExecutionContext::reportToProfiler() const noexcept
     return true;
 }
 
-bool ExecutionContext::enqueueV3(cudaStream_t) noexcept
+bool ExecutionContext::enqueueV3(cudaStream_t stream) noexcept
 {
     try
     {
         std::string error;
-        if (!run(error))
+        if (!run(stream, error))
         {
             reportError("IExecutionContext::enqueueV3: " + error);
             return false;

@@ -1,10 +1,9 @@
 // IExecutionContext: input shapes, tensor addresses and activation memory of one
-// inference stream, and the loop that runs the engine's layers on the CPU backend.
+// inference stream, and the loop over the engine's layers; the backend's LayerExecutor does each layer's work.
 #pragma once
 
 #include "runtime/engine.h"
-#include "runtime/plugin_runner.h"
-#include "runtime/reformatter.h"
+#include "runtime/layer_executor.h"
 
 #include <cstddef>
 #include <memory>
@@ -80,10 +79,7 @@ public:
 private:
     //! Every tensor's concrete shape for the current input shapes; false with error set.
     bool resolveShapes(std::string& error);
-    bool run(std::string& error);
-    //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
-    bool runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
-        std::vector<cpu::TensorView> const& outputs, std::string& error);
+    bool run(cudaStream_t stream, std::string& error);
     void reportError(std::string const& message);
 
     Engine const& mEngine;
@@ -93,9 +89,7 @@ private:
     std::vector<std::optional<void*>> mAddresses;    //!< by tensor index (I/O only)
     std::vector<nvinfer1::Dims> mShapes;             //!< by tensor index, valid when mShapesValid
     bool mShapesValid{false};
-    std::unique_ptr<std::byte[]> mArena;
-    std::vector<std::unique_ptr<PluginRunner>> mPlugins; //!< by layer; null for built-in layers
-    std::vector<Reformatter> mReformatters;               //!< by layer: built-in layers' type conversions
+    std::unique_ptr<LayerExecutor> mExecutor; //!< the backend's memory and layer work
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
     nvinfer1::IProfiler* mProfiler{nullptr};
     bool mEnqueueEmitsProfile{true};

@@ -1,0 +1,70 @@
+#include "runtime/cpu_executor.h"
+
+#include "backend/cpu/layer_runner.h"
+#include "network/plugin_layer.h"
+
+#include <stdexcept>
+
+namespace kiln::runtime
+{
+
+CpuExecutor::CpuExecutor(Engine const& engine)
+    : mEngine(engine)
+{
+    auto const& model = engine.model();
+    // Allocated once (kSTATIC): sized for the largest shapes of every profile.
+    mArena.reset(new std::byte[static_cast<size_t>(model.arenaBytes) + 1]);
+    // Each context runs its own clones of the engine's plugins, attached to it.
+    mPlugins.resize(model.layers.size());
+    mReformatters.resize(model.layers.size());
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&engine.layerParams(l)))
+        {
+            std::string error;
+            mPlugins[l] = PluginRunner::attach(*plugin, error);
+            if (mPlugins[l] == nullptr)
+            {
+                throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + error);
+            }
+        }
+    }
+}
+
+bool CpuExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
+    std::vector<cpu::TensorView> const& outputs, cudaStream_t, std::string& error)
+{
+    return mPlugins[l] ? mPlugins[l]->run(inputs, outputs, error) : runBuiltInLayer(l, inputs, outputs, error);
+}
+
+bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
+    std::vector<cpu::TensorView> const& outputs, std::string& error)
+{
+    auto const& types = mEngine.model().layers[l].ioTypes;
+    if (types.empty())
+    {
+        return cpu::runLayer(mEngine.layerParams(l), inputs, outputs, error);
+    }
+    Reformatter& reformatter = mReformatters[l];
+    std::vector<cpu::ConstTensorView> read;
+    for (size_t i = 0; i < inputs.size(); ++i)
+    {
+        read.push_back(reformatter.read(i, inputs[i], types[i]));
+    }
+    std::vector<cpu::TensorView> written;
+    for (size_t o = 0; o < outputs.size(); ++o)
+    {
+        written.push_back(reformatter.write(inputs.size() + o, outputs[o], types[inputs.size() + o]));
+    }
+    if (!cpu::runLayer(mEngine.layerParams(l), read, written, error))
+    {
+        return false;
+    }
+    for (size_t o = 0; o < outputs.size(); ++o)
+    {
+        reformatter.commit(inputs.size() + o, outputs[o], types[inputs.size() + o]);
+    }
+    return true;
+}
+
+} // namespace kiln::runtime

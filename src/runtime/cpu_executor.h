@@ -1,0 +1,36 @@
+// The CPU backend's executor: host activation memory, the reference kernels, and
+// plugins through kiln::IHostPlugin.
+#pragma once
+
+#include "runtime/layer_executor.h"
+#include "runtime/plugin_runner.h"
+#include "runtime/reformatter.h"
+
+namespace kiln::runtime
+{
+
+class CpuExecutor final : public LayerExecutor
+{
+public:
+    //! Throws std::runtime_error naming the plugin if one cannot attach to the context.
+    explicit CpuExecutor(Engine const& engine);
+
+    std::byte* arena() override
+    {
+        return mArena.get();
+    }
+    bool runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
+        std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
+
+private:
+    //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
+    bool runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
+        std::vector<cpu::TensorView> const& outputs, std::string& error);
+
+    Engine const& mEngine;
+    std::unique_ptr<std::byte[]> mArena;
+    std::vector<std::unique_ptr<PluginRunner>> mPlugins; //!< by layer; null for built-in layers
+    std::vector<Reformatter> mReformatters;               //!< by layer: built-in layers' type conversions
+};
+
+} // namespace kiln::runtime

@@ -1,0 +1,37 @@
+// How an execution context runs the engine's layers on one backend: the context's
+// activation memory, and each layer's work. The context itself (shapes, addresses,
+// the layer loop, profiling) is the same for every backend.
+#pragma once
+
+#include "backend/cpu/tensor_view.h"
+#include "runtime/engine.h"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kiln::runtime
+{
+
+class LayerExecutor
+{
+public:
+    virtual ~LayerExecutor() = default;
+
+    //! The context's activation memory, sized for the plan's arena: host memory on the CPU backend, device
+    //! memory on the CUDA backend.
+    virtual std::byte* arena() = 0;
+
+    //! Runs layer `l`. The views describe its tensors in the backend's memory; on the CUDA backend the work is
+    //! queued on `stream` and the call returns without waiting for it.
+    virtual bool runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
+        std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
+        = 0;
+};
+
+//! The executor for the engine's backend. Throws std::runtime_error (naming the plugin or the reason) if it cannot
+//! be made: a plugin that cannot attach to the context, no GPU for a CUDA plan, no memory.
+std::unique_ptr<LayerExecutor> makeLayerExecutor(Engine const& engine);
+
+} // namespace kiln::runtime
