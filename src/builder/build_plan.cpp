@@ -1,5 +1,6 @@
 #include "builder/build_plan.h"
 
+#include "backend/backend_support.h"
 #include "backend/cpu/tensor_view.h"
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
@@ -150,10 +151,10 @@ bool resolveProfiles(Network const& network, BuilderConfig const& config, std::v
 std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig& config)
 {
     Backend backend = config.backend() == Backend::kDEFAULT ? defaultBackend() : config.backend();
-    if (backend == Backend::kCUDA)
+    if (backend == Backend::kCUDA && !cudaBackendBuilt())
     {
-        logError("IBuilder::buildSerializedNetwork: the CUDA backend is not available in this build of Kiln yet; "
-                 "build for the CPU backend (kiln::setBackend(config, kiln::Backend::kCPU))");
+        logError("IBuilder::buildSerializedNetwork: this build of Kiln has no CUDA backend (it was built without "
+                 "CUDA); build for the CPU backend (kiln::setBackend(config, kiln::Backend::kCPU))");
         return nullptr;
     }
     if (network.outputs().empty())
@@ -386,7 +387,7 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
             };
             std::string pluginError;
             if (!preparePlugin(prepared, describeTensors(layer->inputs()), describeTensors(layer->outputs()),
-                    config.getFlag(nvinfer1::BuilderFlag::kFP16), pluginError))
+                    config.getFlag(nvinfer1::BuilderFlag::kFP16), backend, pluginError))
             {
                 logError("IBuilder::buildSerializedNetwork: layer \"" + layer->name() + "\": " + pluginError);
                 return nullptr;
@@ -416,6 +417,11 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         }
         else
         {
+            if (std::string const why = unsupportedOnBackend(layer->params(), backend); !why.empty())
+            {
+                logError("IBuilder::buildSerializedNetwork: layer \"" + layer->name() + "\": " + why);
+                return nullptr;
+            }
             layer->params().write(params);
             record.precision = precision.precisionOf(*layer);
             record.ioTypes = precision.ioTypes(*layer);

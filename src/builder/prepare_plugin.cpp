@@ -142,10 +142,10 @@ private:
 } // namespace
 
 bool preparePlugin(network::PluginParams& params, std::vector<PluginTensorInfo> const& inputs,
-    std::vector<PluginTensorInfo> const& outputs, bool preferHalf, std::string& error)
+    std::vector<PluginTensorInfo> const& outputs, bool preferHalf, Backend backend, std::string& error)
 {
     std::string const who = "plugin " + params.adapter->description();
-    if (!params.adapter->hasHostExecution())
+    if (backend == Backend::kCPU && !params.adapter->hasHostExecution())
     {
         error = who + " does not implement kiln::IHostPlugin, so it cannot run on the CPU backend "
                       "(see include/kiln/HostPlugin.h)";

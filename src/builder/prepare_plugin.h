@@ -3,6 +3,8 @@
 // initialize, serialize), on a clone of the network's plugin.
 #pragma once
 
+#include <kiln/Backend.h>
+
 #include "network/plugin_layer.h"
 
 #include <NvInfer.h>
@@ -24,6 +26,6 @@ struct PluginTensorInfo
 
 //! Fills params' ioTypes, workspaceBytes and payload. False with error naming the plugin.
 bool preparePlugin(network::PluginParams& params, std::vector<PluginTensorInfo> const& inputs,
-    std::vector<PluginTensorInfo> const& outputs, bool preferHalf, std::string& error);
+    std::vector<PluginTensorInfo> const& outputs, bool preferHalf, Backend backend, std::string& error);
 
 } // namespace kiln::builder

@@ -22,7 +22,7 @@ CpuExecutor::CpuExecutor(Engine const& engine)
         if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&engine.layerParams(l)))
         {
             std::string error;
-            mPlugins[l] = PluginRunner::attach(*plugin, error);
+            mPlugins[l] = PluginRunner::attach(*plugin, PluginRunner::Memory::kHOST, error);
             if (mPlugins[l] == nullptr)
             {
                 throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + error);
@@ -34,7 +34,7 @@ CpuExecutor::CpuExecutor(Engine const& engine)
 bool CpuExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
     std::vector<cpu::TensorView> const& outputs, cudaStream_t, std::string& error)
 {
-    return mPlugins[l] ? mPlugins[l]->run(inputs, outputs, error) : runBuiltInLayer(l, inputs, outputs, error);
+    return mPlugins[l] ? mPlugins[l]->run(inputs, outputs, nullptr, error) : runBuiltInLayer(l, inputs, outputs, error);
 }
 
 bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
@@ -45,16 +45,16 @@ bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> co
     {
         return cpu::runLayer(mEngine.layerParams(l), inputs, outputs, error);
     }
-    Reformatter& reformatter = mReformatters[l];
+    HostReformatter& reformatter = mReformatters[l];
     std::vector<cpu::ConstTensorView> read;
     for (size_t i = 0; i < inputs.size(); ++i)
     {
-        read.push_back(reformatter.read(i, inputs[i], types[i]));
+        read.push_back(reformatter.read(i, inputs[i], types[i], nullptr));
     }
     std::vector<cpu::TensorView> written;
     for (size_t o = 0; o < outputs.size(); ++o)
     {
-        written.push_back(reformatter.write(inputs.size() + o, outputs[o], types[inputs.size() + o]));
+        written.push_back(reformatter.write(inputs.size() + o, outputs[o], types[inputs.size() + o], nullptr));
     }
     if (!cpu::runLayer(mEngine.layerParams(l), read, written, error))
     {
@@ -62,7 +62,7 @@ bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> co
     }
     for (size_t o = 0; o < outputs.size(); ++o)
     {
-        reformatter.commit(inputs.size() + o, outputs[o], types[inputs.size() + o]);
+        reformatter.commit(inputs.size() + o, outputs[o], types[inputs.size() + o], nullptr);
     }
     return true;
 }

@@ -21,6 +21,11 @@ public:
     }
     bool runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
         std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
+    //! The CPU backend runs synchronously: nothing to wait for.
+    bool synchronize(cudaStream_t, std::string&) override
+    {
+        return true;
+    }
 
 private:
     //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
@@ -30,7 +35,7 @@ private:
     Engine const& mEngine;
     std::unique_ptr<std::byte[]> mArena;
     std::vector<std::unique_ptr<PluginRunner>> mPlugins; //!< by layer; null for built-in layers
-    std::vector<Reformatter> mReformatters;               //!< by layer: built-in layers' type conversions
+    std::vector<HostReformatter> mReformatters;           //!< by layer: built-in layers' type conversions
 };
 
 } // namespace kiln::runtime

@@ -1,5 +1,6 @@
 #include "runtime/engine.h"
 
+#include "backend/backend_support.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
 #include "network/layers/layer_factory.h"
@@ -48,10 +49,18 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, std::string& error
 {
     std::unique_ptr<Engine> engine(new Engine(std::move(model)));
     plan::PlanModel const& m = engine->mModel;
-    if (m.backend != Backend::kCPU)
+    if (m.backend == Backend::kCUDA)
     {
-        error = "the plan was built for the " + std::string(backendName(m.backend))
-            + " backend, which this build of Kiln cannot run";
+        std::string why;
+        if (!cudaDeviceUsable(why))
+        {
+            error = "the plan was built for the CUDA backend, which cannot run here: " + why;
+            return nullptr;
+        }
+    }
+    else if (m.backend != Backend::kCPU)
+    {
+        error = "the plan names an unknown backend (" + std::to_string(static_cast<int32_t>(m.backend)) + ")";
         return nullptr;
     }
     for (auto const& symbol : m.symbols)

@@ -4,7 +4,7 @@
 #include "network/layers/type_rules.h"
 #include "network/plugin_layer.h"
 #include "runtime/execution_context.h"
-#include "runtime/layer_type_name.h"
+#include "network/layer_type_name.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,7 +43,7 @@ LayerDescription describe(Engine const& engine, size_t l, std::vector<nvinfer1::
 {
     plan::PlanModel const& model = engine.model();
     plan::LayerRecord const& record = model.layers[l];
-    LayerDescription layer{record.name, layerTypeName(record.type), record.precision, {}, {}, nullptr};
+    LayerDescription layer{record.name, network::layerTypeName(record.type), record.precision, {}, {}, nullptr};
     layer.plugin = dynamic_cast<network::PluginParams const*>(&engine.layerParams(l));
 
     // The types the layer works in: the plugin's negotiated ones (its shape inputs keep theirs), the

@@ -313,7 +313,17 @@ bool ExecutionContext::executeV2(void* const* bindings) noexcept
     {
         mAddresses[model.ioTensors[i]] = bindings[i];
     }
-    return enqueueV3(nullptr);
+    if (!enqueueV3(nullptr))
+    {
+        return false;
+    }
+    std::string error;
+    if (!mExecutor->synchronize(nullptr, error))
+    {
+        reportError("IExecutionContext::executeV2: " + error);
+        return false;
+    }
+    return true;
 }
 
 } // namespace kiln::runtime

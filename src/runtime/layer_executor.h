@@ -28,6 +28,9 @@ public:
     virtual bool runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
         std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
         = 0;
+
+    //! Waits for the work queued on `stream` (executeV2 is synchronous); false with `error` if it failed.
+    virtual bool synchronize(cudaStream_t stream, std::string& error) = 0;
 };
 
 //! The executor for the engine's backend. Throws std::runtime_error (naming the plugin or the reason) if it cannot

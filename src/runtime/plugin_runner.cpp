@@ -1,5 +1,6 @@
 #include "runtime/plugin_runner.h"
 
+#include "runtime/device_support.h"
 
 namespace kiln::runtime
 {
@@ -19,7 +20,27 @@ nvinfer1::PluginTensorDesc describe(cpu::Shape const& shape, nvinfer1::DataType 
 
 } // namespace
 
-std::unique_ptr<PluginRunner> PluginRunner::attach(network::PluginParams const& params, std::string& error)
+PluginRunner::PluginRunner(
+    network::PluginParams const& params, std::unique_ptr<plugin::PluginAdapter> plugin, Memory memory)
+    : mParams(params)
+    , mPlugin(std::move(plugin))
+    , mMemory(memory)
+{
+    auto const bytes = static_cast<size_t>(params.workspaceBytes);
+    if (memory == Memory::kHOST)
+    {
+        mReformatter = std::make_unique<HostReformatter>();
+        mWorkspace = std::shared_ptr<std::byte>(new std::byte[bytes + 1], std::default_delete<std::byte[]>());
+    }
+    else
+    {
+        mReformatter = makeDeviceReformatter();
+        mWorkspace = allocateDeviceMemory(bytes);
+    }
+}
+
+std::unique_ptr<PluginRunner> PluginRunner::attach(
+    network::PluginParams const& params, Memory memory, std::string& error)
 {
     std::unique_ptr<plugin::PluginAdapter> attached = params.adapter->attachToContext(error);
     if (attached == nullptr)
@@ -27,13 +48,11 @@ std::unique_ptr<PluginRunner> PluginRunner::attach(network::PluginParams const& 
         error = "plugin " + params.adapter->description() + ": " + error;
         return nullptr;
     }
-    std::unique_ptr<PluginRunner> runner(new PluginRunner(params, std::move(attached)));
-    runner->mWorkspace.resize(static_cast<size_t>(params.workspaceBytes));
-    return runner;
+    return std::unique_ptr<PluginRunner>(new PluginRunner(params, std::move(attached), memory));
 }
 
-bool PluginRunner::run(
-    std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs, std::string& error)
+bool PluginRunner::run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
+    cudaStream_t stream, std::string& error)
 {
     size_t const nbInputs = inputs.size() - static_cast<size_t>(mParams.nbShapeInputs);
     size_t const nbTensors = nbInputs + outputs.size();
@@ -71,20 +90,23 @@ bool PluginRunner::run(
     std::vector<void*> outData(outputs.size());
     for (size_t i = 0; i < nbInputs; ++i)
     {
-        inData[i] = mReformatter.read(i, inputs[i], mParams.ioTypes[i]).data;
+        inData[i] = mReformatter->read(i, inputs[i], mParams.ioTypes[i], stream).data;
     }
     for (size_t o = 0; o < outputs.size(); ++o)
     {
-        outData[o] = mReformatter.write(nbInputs + o, outputs[o], mParams.ioTypes[nbInputs + o]).data;
+        outData[o] = mReformatter->write(nbInputs + o, outputs[o], mParams.ioTypes[nbInputs + o], stream).data;
     }
-    if (!mPlugin->runOnHost(inDescs, outDescs, inData.data(), outData.data(), mWorkspace.data(), error))
+    bool const ran = mMemory == Memory::kHOST
+        ? mPlugin->runOnHost(inDescs, outDescs, inData.data(), outData.data(), mWorkspace.get(), error)
+        : mPlugin->runOnDevice(inDescs, outDescs, inData.data(), outData.data(), mWorkspace.get(), stream, error);
+    if (!ran)
     {
         error = "plugin " + mPlugin->description() + ": " + error;
         return false;
     }
     for (size_t o = 0; o < outputs.size(); ++o)
     {
-        mReformatter.commit(nbInputs + o, outputs[o], mParams.ioTypes[nbInputs + o]);
+        mReformatter->commit(nbInputs + o, outputs[o], mParams.ioTypes[nbInputs + o], stream);
     }
     return true;
 }

@@ -1,6 +1,8 @@
 // One plugin layer in one execution context: the context's own attached clone of
-// the engine's plugin, and the conversions between the tensors' types and the
-// types the plugin negotiated at build time.
+// the engine's plugin, its workspace, and the conversions between the tensors' types
+// and the types the plugin negotiated at build time. On the CPU backend the plugin
+// runs through kiln::IHostPlugin on host memory; on the CUDA backend its own
+// enqueue runs on device memory and the context's stream.
 #pragma once
 
 #include "backend/cpu/tensor_view.h"
@@ -17,25 +19,28 @@ namespace kiln::runtime
 class PluginRunner
 {
 public:
-    //! Attaches a clone of the engine's plugin to this context; nullptr with error on failure.
-    static std::unique_ptr<PluginRunner> attach(network::PluginParams const& params, std::string& error);
+    enum class Memory
+    {
+        kHOST,   //!< CPU backend
+        kDEVICE, //!< CUDA backend
+    };
 
-    //! Runs the plugin; tells it first if the shapes changed since the last run.
+    //! Attaches a clone of the engine's plugin to this context; nullptr with error on failure.
+    static std::unique_ptr<PluginRunner> attach(network::PluginParams const& params, Memory memory, std::string& error);
+
+    //! Runs the plugin (queued on `stream` on the device); tells it first if the shapes changed since the last run.
     bool run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
-        std::string& error);
+        cudaStream_t stream, std::string& error);
 
 private:
-    PluginRunner(network::PluginParams const& params, std::unique_ptr<plugin::PluginAdapter> plugin)
-        : mParams(params)
-        , mPlugin(std::move(plugin))
-    {
-    }
+    PluginRunner(network::PluginParams const& params, std::unique_ptr<plugin::PluginAdapter> plugin, Memory memory);
 
     network::PluginParams const& mParams;
     std::unique_ptr<plugin::PluginAdapter> mPlugin;
+    Memory mMemory;
     std::vector<cpu::Shape> mLastShapes; //!< inputs then outputs, as of the last shapesChanged call
-    Reformatter mReformatter; //!< slots: the plugin's inputs, then its outputs
-    std::vector<std::byte> mWorkspace;
+    std::unique_ptr<Reformatter> mReformatter; //!< slots: the plugin's inputs, then its outputs
+    std::shared_ptr<std::byte> mWorkspace;     //!< host or device memory of params.workspaceBytes
 };
 
 } // namespace kiln::runtime

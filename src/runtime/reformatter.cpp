@@ -2,10 +2,11 @@
 
 #include "backend/cpu/kernels/tensor/cast.h"
 
+
 namespace kiln::runtime
 {
 
-void* Reformatter::scratch(size_t slot, nvinfer1::DataType type, int64_t count)
+void* HostReformatter::scratch(size_t slot, nvinfer1::DataType type, int64_t count)
 {
     if (slot >= mSlots.size())
     {
@@ -15,7 +16,8 @@ void* Reformatter::scratch(size_t slot, nvinfer1::DataType type, int64_t count)
     return mSlots[slot].data();
 }
 
-cpu::ConstTensorView Reformatter::read(size_t slot, cpu::ConstTensorView const& stored, nvinfer1::DataType wanted)
+cpu::ConstTensorView HostReformatter::read(
+    size_t slot, cpu::ConstTensorView const& stored, nvinfer1::DataType wanted, cudaStream_t)
 {
     if (stored.data == nullptr || stored.type == wanted)
     {
@@ -26,7 +28,7 @@ cpu::ConstTensorView Reformatter::read(size_t slot, cpu::ConstTensorView const& 
     return converted;
 }
 
-cpu::TensorView Reformatter::write(size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted)
+cpu::TensorView HostReformatter::write(size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted, cudaStream_t)
 {
     if (stored.type == wanted)
     {
@@ -35,7 +37,7 @@ cpu::TensorView Reformatter::write(size_t slot, cpu::TensorView const& stored, n
     return cpu::TensorView{wanted, stored.shape, scratch(slot, wanted, stored.count())};
 }
 
-void Reformatter::commit(size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted) const
+void HostReformatter::commit(size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted, cudaStream_t)
 {
     if (stored.type == wanted)
     {

@@ -101,6 +101,12 @@ public:
         = 0;
     //! True if the plugin implements kiln::IHostPlugin (can run on the CPU backend).
     virtual bool hasHostExecution() = 0;
+    //! Runs the plugin's own enqueue on device memory and `stream` (the CUDA backend). The static-shape V2
+    //! families get the leading dimension of the first input as their batch size.
+    virtual bool runOnDevice(std::vector<nvinfer1::PluginTensorDesc> const& inputs,
+        std::vector<nvinfer1::PluginTensorDesc> const& outputs, void const* const* inputData, void* const* outputData,
+        void* workspace, cudaStream_t stream, std::string& error)
+        = 0;
 
 protected:
     PluginAdapter(PluginFamily family, std::string name, std::string version, std::string ns)

@@ -387,6 +387,37 @@ public:
         return dynamic_cast<kiln::IHostPlugin*>(mPlugin) != nullptr;
     }
 
+    bool runOnDevice(std::vector<PluginTensorDesc> const& inputs, std::vector<PluginTensorDesc> const& outputs,
+        void const* const* inputData, void* const* outputData, void* workspace, cudaStream_t stream,
+        std::string& error) override
+    {
+        int32_t status = 0;
+        if (mDynamic != nullptr)
+        {
+            status = callPlugin(description(), "runtime", "enqueue", "", -1, [&] {
+                return mDynamic->enqueue(inputs.data(), outputs.data(), inputData, outputData, workspace, stream);
+            });
+        }
+        else
+        {
+            PluginTensorDesc const* first = !inputs.empty() ? inputs.data() : outputs.data();
+            auto const batch = static_cast<int32_t>(first != nullptr && first->dims.nbDims > 0 ? first->dims.d[0] : 1);
+            status = callPlugin(description(), "runtime", "enqueue", "batchSize " + std::to_string(batch), -1,
+                [&] { return mPlugin->enqueue(batch, inputData, outputData, workspace, stream); });
+        }
+        if (status == nvinfer1::kKILN_ENQUEUE_NOT_IMPLEMENTED)
+        {
+            error = "it overrides neither form of IPluginV2::enqueue";
+            return false;
+        }
+        if (status != 0)
+        {
+            error = "enqueue returned " + std::to_string(status);
+            return false;
+        }
+        return true;
+    }
+
 private:
     nvinfer1::IPluginV2* mPlugin;
     nvinfer1::IPluginV2Ext* mExt;

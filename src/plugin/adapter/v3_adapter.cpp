@@ -253,6 +253,27 @@ public:
         return hostPlugin() != nullptr;
     }
 
+    bool runOnDevice(std::vector<PluginTensorDesc> const& inputs, std::vector<PluginTensorDesc> const& outputs,
+        void const* const* inputData, void* const* outputData, void* workspace, cudaStream_t stream,
+        std::string& error) override
+    {
+        nvinfer1::IPluginV3OneRuntime* runtime = runtimeCapability();
+        if (runtime == nullptr)
+        {
+            error = "it has no IPluginV3OneRuntime capability";
+            return false;
+        }
+        int32_t const status = callPlugin(description(), "runtime", "enqueue", "", -1, [&] {
+            return runtime->enqueue(inputs.data(), outputs.data(), inputData, outputData, workspace, stream);
+        });
+        if (status != 0)
+        {
+            error = "enqueue returned " + std::to_string(status);
+            return false;
+        }
+        return true;
+    }
+
 private:
     nvinfer1::IPluginV3OneBuild* buildCapability()
     {

@@ -3,10 +3,10 @@
 
 #include <NvInferNetwork.h>
 
-namespace kiln::runtime
+namespace kiln::network
 {
 
 //! "Convolution", "ElementWise", "PluginV2", ...; "Unknown" for a value outside the enum.
 char const* layerTypeName(nvinfer1::LayerType type);
 
-} // namespace kiln::runtime
+} // namespace kiln::network

@@ -1,6 +1,6 @@
-#include "runtime/layer_type_name.h"
+#include "network/layer_type_name.h"
 
-namespace kiln::runtime
+namespace kiln::network
 {
 
 char const* layerTypeName(nvinfer1::LayerType type)
@@ -62,4 +62,4 @@ char const* layerTypeName(nvinfer1::LayerType type)
     }
 }
 
-} // namespace kiln::runtime
+} // namespace kiln::network

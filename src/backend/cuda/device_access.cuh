@@ -1,0 +1,78 @@
+// Reading and writing one element of a device tensor of any supported type, and the
+// launch shape every elementwise-style kernel uses.
+#pragma once
+
+#include <NvInferRuntimeBase.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+namespace kiln::cuda::device
+{
+
+using nvinfer1::DataType;
+
+__device__ inline bool isFloatType(DataType type)
+{
+    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
+}
+
+//! Element `i` of a floating-point tensor as a float.
+__device__ inline float loadFloat(void const* data, DataType type, int64_t i)
+{
+    switch (type)
+    {
+    case DataType::kHALF: return __half2float(static_cast<__half const*>(data)[i]);
+    case DataType::kBF16: return __bfloat162float(static_cast<__nv_bfloat16 const*>(data)[i]);
+    default: return static_cast<float const*>(data)[i];
+    }
+}
+
+//! Stores `value` into a floating-point tensor, rounding to nearest even for FP16 and BF16.
+__device__ inline void storeFloat(void* data, DataType type, int64_t i, float value)
+{
+    switch (type)
+    {
+    case DataType::kHALF: static_cast<__half*>(data)[i] = __float2half_rn(value); break;
+    case DataType::kBF16: static_cast<__nv_bfloat16*>(data)[i] = __float2bfloat16_rn(value); break;
+    default: static_cast<float*>(data)[i] = value; break;
+    }
+}
+
+//! Element `i` of an integer or BOOL tensor.
+__device__ inline int64_t loadInteger(void const* data, DataType type, int64_t i)
+{
+    switch (type)
+    {
+    case DataType::kINT8: return static_cast<int8_t const*>(data)[i];
+    case DataType::kUINT8:
+    case DataType::kBOOL: return static_cast<uint8_t const*>(data)[i];
+    case DataType::kINT32: return static_cast<int32_t const*>(data)[i];
+    default: return static_cast<int64_t const*>(data)[i];
+    }
+}
+
+//! Stores `value` into an integer tensor, wrapping as two's complement (BOOL stores value != 0).
+__device__ inline void storeInteger(void* data, DataType type, int64_t i, int64_t value)
+{
+    switch (type)
+    {
+    case DataType::kINT8: static_cast<int8_t*>(data)[i] = static_cast<int8_t>(value); break;
+    case DataType::kUINT8: static_cast<uint8_t*>(data)[i] = static_cast<uint8_t>(value); break;
+    case DataType::kBOOL: static_cast<uint8_t*>(data)[i] = value != 0 ? 1 : 0; break;
+    case DataType::kINT32: static_cast<int32_t*>(data)[i] = static_cast<int32_t>(value); break;
+    default: static_cast<int64_t*>(data)[i] = value; break;
+    }
+}
+
+constexpr int kThreadsPerBlock = 256;
+
+//! Enough blocks for `count` elements with grid-stride loops, capped so huge tensors reuse threads.
+inline unsigned blocksFor(int64_t count)
+{
+    int64_t const blocks = (count + kThreadsPerBlock - 1) / kThreadsPerBlock;
+    return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > 65535 * 8 ? 65535 * 8 : blocks));
+}
+
+} // namespace kiln::cuda::device

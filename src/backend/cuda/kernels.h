@@ -1,0 +1,30 @@
+// Kiln's own CUDA kernels for built-in layers. Each queues its work on `stream` and
+// returns at once; the views describe device memory. They throw std::invalid_argument
+// for types or shapes they do not take, before anything is queued.
+#pragma once
+
+#include "backend/cpu/tensor_view.h"
+
+#include <NvInferLayerEnums.h>
+#include <cuda_runtime_api.h>
+
+namespace kiln::cuda
+{
+
+using cpu::ConstTensorView;
+using cpu::TensorView;
+
+//! Converts between FP32, FP16, BF16, INT8, UINT8, INT32, INT64 and BOOL with the CPU reference's rules
+//! (backend/cpu/kernels/tensor/cast.h); the same type on both sides is a copy.
+void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaStream_t stream);
+
+//! IActivationLayer: every ActivationType, computed in float over FP32, FP16 or BF16 tensors.
+void activationOnDevice(nvinfer1::ActivationType type, float alpha, float beta, ConstTensorView const& input,
+    TensorView const& output, cudaStream_t stream);
+
+//! IElementWiseLayer with numpy-style broadcasting of extents of 1, as the CPU reference computes it
+//! (backend/cpu/kernels/nn/element_wise.h).
+void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView const& first,
+    ConstTensorView const& second, TensorView const& output, cudaStream_t stream);
+
+} // namespace kiln::cuda

@@ -1,0 +1,120 @@
+#include "runtime/cuda_executor.h"
+
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/layer_runner.h"
+#include "network/layers/layer_kinds.h"
+#include "runtime/device_support.h"
+
+#include <stdexcept>
+
+namespace kiln::runtime
+{
+
+CudaExecutor::CudaExecutor(Engine const& engine)
+    : mEngine(engine)
+{
+    auto const& model = engine.model();
+    mArena = allocateDeviceMemory(static_cast<size_t>(model.arenaBytes));
+    mConstants.resize(model.layers.size());
+    mPlugins.resize(model.layers.size());
+    mReformatters.resize(model.layers.size());
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        network::LayerParams const& params = engine.layerParams(l);
+        if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&params))
+        {
+            std::string error;
+            mPlugins[l] = PluginRunner::attach(*plugin, PluginRunner::Memory::kDEVICE, error);
+            if (mPlugins[l] == nullptr)
+            {
+                throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + error);
+            }
+            continue;
+        }
+        if (std::string const why = cuda::unsupportedReason(params); !why.empty())
+        {
+            throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + why);
+        }
+        if (auto const* constant = dynamic_cast<network::ConstantParams const*>(&params))
+        {
+            // Uploaded once, so that running the layer is a device-to-device copy.
+            size_t const bytes = static_cast<size_t>(constant->weights.count()) * cpu::elementSize(constant->weights.type());
+            mConstants[l] = allocateDeviceMemory(bytes);
+            cuda::check(cudaMemcpy(mConstants[l].get(), constant->weights.data(), bytes, cudaMemcpyHostToDevice),
+                "uploading a constant layer's weights");
+        }
+        mReformatters[l] = makeDeviceReformatter();
+    }
+}
+
+bool CudaExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
+    std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
+{
+    if (mPlugins[l] == nullptr)
+    {
+        return runBuiltInLayer(l, inputs, outputs, stream, error);
+    }
+    if (!mPlugins[l]->run(inputs, outputs, stream, error))
+    {
+        return false;
+    }
+    // A launch the plugin got wrong shows up here, without waiting for the GPU; name the plugin while we know it.
+    if (cudaError_t const status = cudaGetLastError(); status != cudaSuccess)
+    {
+        error = "CUDA error after the plugin's enqueue: " + std::string(cudaGetErrorName(status)) + " ("
+            + cudaGetErrorString(status) + ")";
+        return false;
+    }
+    return true;
+}
+
+bool CudaExecutor::synchronize(cudaStream_t stream, std::string& error)
+{
+    if (cudaError_t const status = cudaStreamSynchronize(stream); status != cudaSuccess)
+    {
+        error = "the GPU work failed: " + std::string(cudaGetErrorName(status)) + " (" + cudaGetErrorString(status) + ")";
+        return false;
+    }
+    return true;
+}
+
+bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
+    std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
+{
+    network::LayerParams const& params = mEngine.layerParams(l);
+    auto const& types = mEngine.model().layers[l].ioTypes;
+    if (types.empty())
+    {
+        return cuda::runLayer(params, inputs, outputs, mConstants[l].get(), stream, error);
+    }
+    Reformatter& reformatter = *mReformatters[l];
+    try
+    {
+        std::vector<cpu::ConstTensorView> read;
+        for (size_t i = 0; i < inputs.size(); ++i)
+        {
+            read.push_back(reformatter.read(i, inputs[i], types[i], stream));
+        }
+        std::vector<cpu::TensorView> written;
+        for (size_t o = 0; o < outputs.size(); ++o)
+        {
+            written.push_back(reformatter.write(inputs.size() + o, outputs[o], types[inputs.size() + o], stream));
+        }
+        if (!cuda::runLayer(params, read, written, mConstants[l].get(), stream, error))
+        {
+            return false;
+        }
+        for (size_t o = 0; o < outputs.size(); ++o)
+        {
+            reformatter.commit(inputs.size() + o, outputs[o], types[inputs.size() + o], stream);
+        }
+        return true;
+    }
+    catch (std::exception const& e)
+    {
+        error = e.what();
+        return false;
+    }
+}
+
+} // namespace kiln::runtime

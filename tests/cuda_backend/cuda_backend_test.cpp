@@ -1,0 +1,334 @@
+// The CUDA backend runs the same networks as the CPU reference and agrees with it: every
+// activation, every element-wise operation with broadcasting, constants and casts, a seed
+// plugin's own CUDA kernel, FP16 conversions, and two contexts on two streams at once.
+// Tolerances are the issue's: FP32 atol 1e-5 + rtol 1e-4, FP16 atol 2.5e-3 + rtol 1e-3.
+#include "test_logger.h"
+
+#include <MyCustomPlugin.h>
+#include <NvInfer.h>
+#include <kiln/Backend.h>
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+
+bool gpuPresent()
+{
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+#define SKIP_WITHOUT_GPU()                                                                                             \
+    if (!gpuPresent())                                                                                                 \
+    {                                                                                                                  \
+        GTEST_SKIP() << "no CUDA GPU on this machine";                                                                 \
+    }
+
+//! Adds layers to a network and marks its outputs; the same function builds both backends' networks.
+using NetworkMaker = std::function<void(INetworkDefinition&)>;
+
+struct Tensor
+{
+    DataType type{DataType::kFLOAT};
+    std::vector<int64_t> shape;
+    std::vector<uint8_t> bytes;
+};
+
+template <typename T>
+Tensor tensorOf(DataType type, std::vector<int64_t> shape, std::vector<T> const& values)
+{
+    Tensor t{type, std::move(shape), std::vector<uint8_t>(values.size() * sizeof(T))};
+    std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+    return t;
+}
+
+//! Builds with `maker` for `backend`, runs once with `inputs` (host data, copied to the device for CUDA) and returns
+//! every output by name.
+std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker const& maker,
+    std::map<std::string, Tensor> const& inputs, bool fp16 = false, cudaStream_t stream = nullptr)
+{
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    maker(*network);
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, backend);
+    if (fp16)
+    {
+        config->setFlag(BuilderFlag::kFP16);
+    }
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    EXPECT_NE(plan, nullptr) << logger.errors();
+    if (!plan)
+    {
+        return {};
+    }
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(plan->data(), plan->size()));
+    EXPECT_NE(engine, nullptr) << logger.errors();
+    if (!engine)
+    {
+        return {};
+    }
+    std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+    bool const device = backend == kiln::Backend::kCUDA;
+    std::vector<void*> deviceBuffers;
+    std::map<std::string, Tensor> outputs;
+    for (int32_t i = 0; i < engine->getNbIOTensors(); ++i)
+    {
+        char const* name = engine->getIOTensorName(i);
+        Dims const dims = engine->getTensorShape(name);
+        size_t elements = 1;
+        for (int32_t d = 0; d < dims.nbDims; ++d)
+        {
+            elements *= static_cast<size_t>(dims.d[d]);
+        }
+        DataType const type = engine->getTensorDataType(name);
+        size_t const bytes = elements * (type == DataType::kHALF ? 2 : type == DataType::kINT64 ? 8 : type == DataType::kBOOL ? 1 : 4);
+        Tensor* host = nullptr;
+        if (engine->getTensorIOMode(name) == TensorIOMode::kINPUT)
+        {
+            host = const_cast<Tensor*>(&inputs.at(name));
+            EXPECT_EQ(host->bytes.size(), bytes) << name;
+        }
+        else
+        {
+            outputs[name] = Tensor{type, std::vector<int64_t>(dims.d, dims.d + dims.nbDims), std::vector<uint8_t>(bytes)};
+            host = &outputs[name];
+        }
+        void* address = host->bytes.data();
+        if (device)
+        {
+            EXPECT_EQ(cudaMalloc(&address, bytes + 1), cudaSuccess);
+            deviceBuffers.push_back(address);
+            if (engine->getTensorIOMode(name) == TensorIOMode::kINPUT)
+            {
+                EXPECT_EQ(cudaMemcpy(address, host->bytes.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+            }
+        }
+        EXPECT_TRUE(context->setTensorAddress(name, address));
+    }
+    EXPECT_TRUE(context->enqueueV3(stream)) << logger.errors();
+    if (device)
+    {
+        EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+        size_t next = 0;
+        for (int32_t i = 0; i < engine->getNbIOTensors(); ++i)
+        {
+            char const* name = engine->getIOTensorName(i);
+            void* address = deviceBuffers[next++];
+            if (engine->getTensorIOMode(name) == TensorIOMode::kOUTPUT)
+            {
+                Tensor& host = outputs[name];
+                EXPECT_EQ(cudaMemcpy(host.bytes.data(), address, host.bytes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+            }
+        }
+        for (void* address : deviceBuffers)
+        {
+            cudaFree(address);
+        }
+    }
+    return outputs;
+}
+
+std::vector<float> floatsOf(Tensor const& t)
+{
+    std::vector<float> values(t.bytes.size() / sizeof(float));
+    std::memcpy(values.data(), t.bytes.data(), t.bytes.size());
+    return values;
+}
+
+void expectClose(Tensor const& gpu, Tensor const& cpu, double atol, double rtol, std::string const& what)
+{
+    ASSERT_EQ(gpu.type, cpu.type) << what;
+    ASSERT_EQ(gpu.bytes.size(), cpu.bytes.size()) << what;
+    if (gpu.type != DataType::kFLOAT)
+    {
+        EXPECT_EQ(gpu.bytes, cpu.bytes) << what;
+        return;
+    }
+    std::vector<float> const a = floatsOf(gpu);
+    std::vector<float> const e = floatsOf(cpu);
+    for (size_t i = 0; i < a.size(); ++i)
+    {
+        if (std::isnan(e[i]))
+        {
+            EXPECT_TRUE(std::isnan(a[i])) << what << " element " << i;
+            continue;
+        }
+        EXPECT_NEAR(a[i], e[i], atol + rtol * std::fabs(e[i])) << what << " element " << i;
+    }
+}
+
+std::vector<float> spread(size_t count, float low, float high)
+{
+    std::vector<float> values(count);
+    for (size_t i = 0; i < count; ++i)
+    {
+        values[i] = low + (high - low) * static_cast<float>(i) / static_cast<float>(count - 1);
+    }
+    return values;
+}
+
+void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string, Tensor> const& inputs, bool fp16,
+    std::string const& what)
+{
+    auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, fp16);
+    auto const gpu = runOn(kiln::Backend::kCUDA, maker, inputs, fp16);
+    ASSERT_EQ(cpu.size(), gpu.size()) << what;
+    for (auto const& [name, expected] : cpu)
+    {
+        expectClose(gpu.at(name), expected, fp16 ? 2.5e-3 : 1e-5, fp16 ? 1e-3 : 1e-4, what + " output " + name);
+    }
+}
+
+TEST(CudaBackend, EveryActivationAgreesWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    std::vector<float> values = spread(257, -6.0F, 6.0F);
+    values.push_back(NAN);
+    Tensor const x = tensorOf(DataType::kFLOAT, {static_cast<int64_t>(values.size())}, values);
+    for (int32_t t = 0; t < EnumMax<ActivationType>(); ++t)
+    {
+        for (bool fp16 : {false, true})
+        {
+            NetworkMaker const maker = [t](INetworkDefinition& network) {
+                ITensor* input = network.addInput("x", DataType::kFLOAT, Dims{1, {258}});
+                IActivationLayer* layer = network.addActivation(*input, static_cast<ActivationType>(t));
+                layer->setAlpha(0.3F);
+                layer->setBeta(1.7F);
+                layer->getOutput(0)->setName("y");
+                network.markOutput(*layer->getOutput(0));
+            };
+            expectBackendsAgree(maker, {{"x", x}}, fp16, "activation " + std::to_string(t) + (fp16 ? " fp16" : ""));
+        }
+    }
+}
+
+TEST(CudaBackend, EveryElementWiseOperationBroadcastsAsOnTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    Tensor const a = tensorOf(DataType::kFLOAT, {2, 1, 4}, spread(8, -3.5F, 4.0F));
+    Tensor const b = tensorOf(DataType::kFLOAT, {1, 3, 4}, spread(12, 0.25F, 2.5F));
+    Tensor const ia = tensorOf(DataType::kINT32, {2, 1, 4}, std::vector<int32_t>{-7, -3, 0, 5, 9, 12, -1, 2});
+    Tensor const ib = tensorOf(DataType::kINT32, {1, 3, 4}, std::vector<int32_t>{2, -2, 3, 0, 1, 4, -3, 2, 5, 1, 2, -4});
+    using Op = ElementWiseOperation;
+    for (Op op : {Op::kSUM, Op::kPROD, Op::kMAX, Op::kMIN, Op::kSUB, Op::kDIV, Op::kPOW, Op::kFLOOR_DIV, Op::kEQUAL,
+             Op::kGREATER, Op::kLESS})
+    {
+        for (DataType type : {DataType::kFLOAT, DataType::kINT32})
+        {
+            NetworkMaker const maker = [op, type](INetworkDefinition& network) {
+                ITensor* first = network.addInput("a", type, Dims{3, {2, 1, 4}});
+                ITensor* second = network.addInput("b", type, Dims{3, {1, 3, 4}});
+                IElementWiseLayer* layer = network.addElementWise(*first, *second, op);
+                layer->getOutput(0)->setName("y");
+                network.markOutput(*layer->getOutput(0));
+            };
+            bool const ints = type == DataType::kINT32;
+            expectBackendsAgree(maker, {{"a", ints ? ia : a}, {"b", ints ? ib : b}}, false,
+                "element-wise " + std::to_string(static_cast<int32_t>(op)) + (ints ? " INT32" : " FLOAT"));
+        }
+    }
+}
+
+TEST(CudaBackend, ConstantsCastsAndFp16Conversions)
+{
+    SKIP_WITHOUT_GPU();
+    static std::vector<int32_t> const offsets{1, -2, 3, -4};
+    NetworkMaker const maker = [](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{1, {4}});
+        IConstantLayer* constant
+            = network.addConstant(Dims{1, {4}}, Weights{DataType::kINT32, offsets.data(), 4});
+        ICastLayer* cast = network.addCast(*constant->getOutput(0), DataType::kFLOAT);
+        IElementWiseLayer* sum = network.addElementWise(*x, *cast->getOutput(0), ElementWiseOperation::kSUM);
+        IIdentityLayer* copy = network.addIdentity(*sum->getOutput(0));
+        copy->getOutput(0)->setName("y");
+        network.markOutput(*copy->getOutput(0));
+    };
+    Tensor const x = tensorOf(DataType::kFLOAT, {4}, std::vector<float>{0.5F, 1.0001F, -2.25F, 100.0F});
+    for (bool fp16 : {false, true})
+    {
+        auto const gpu = runOn(kiln::Backend::kCUDA, maker, {{"x", x}}, fp16);
+        // Hand-computed: x + offsets; in FP16 1.0001 rounds to 1 first, so -2 + 1 = -1 exactly.
+        std::vector<float> const expected = fp16 ? std::vector<float>{1.5F, -1.0F, 0.75F, 96.0F}
+                                                 : std::vector<float>{1.5F, 1.0001F - 2.0F, 0.75F, 96.0F};
+        ASSERT_EQ(gpu.count("y"), 1U);
+        std::vector<float> const y = floatsOf(gpu.at("y"));
+        for (size_t i = 0; i < 4; ++i)
+        {
+            EXPECT_NEAR(y[i], expected[i], 1e-6) << (fp16 ? "fp16 " : "fp32 ") << i;
+        }
+    }
+}
+
+TEST(CudaBackend, ASeedPluginRunsItsOwnKernel)
+{
+    SKIP_WITHOUT_GPU();
+    NetworkMaker const maker = [](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {2, 3, 4, 5}});
+        kiln_seed::MyCustomPlugin plugin(3, std::vector<float>{0.5F, -1.0F, 2.0F}, std::vector<float>{0.1F, 0.2F, -0.3F});
+        IPluginV2Layer* layer = network.addPluginV2(&x, 1, plugin);
+        IActivationLayer* relu = network.addActivation(*layer->getOutput(0), ActivationType::kRELU);
+        relu->getOutput(0)->setName("y");
+        network.markOutput(*relu->getOutput(0));
+    };
+    Tensor const x = tensorOf(DataType::kFLOAT, {2, 3, 4, 5}, spread(120, -5.0F, 7.0F));
+    expectBackendsAgree(maker, {{"x", x}}, false, "MyCustomPlugin + relu");
+}
+
+TEST(CudaBackend, TwoContextsOnTwoStreamsAgreeWithOneAtATime)
+{
+    SKIP_WITHOUT_GPU();
+    NetworkMaker const maker = [](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{1, {1 << 16}});
+        IActivationLayer* layer = network.addActivation(*x, ActivationType::kGELU_ERF);
+        layer->getOutput(0)->setName("y");
+        network.markOutput(*layer->getOutput(0));
+    };
+    Tensor const x = tensorOf(DataType::kFLOAT, {1 << 16}, spread(1 << 16, -4.0F, 4.0F));
+    auto const reference = runOn(kiln::Backend::kCUDA, maker, {{"x", x}});
+    cudaStream_t first = nullptr;
+    cudaStream_t second = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&first, cudaStreamNonBlocking), cudaSuccess);
+    ASSERT_EQ(cudaStreamCreateWithFlags(&second, cudaStreamNonBlocking), cudaSuccess);
+    auto const onFirst = runOn(kiln::Backend::kCUDA, maker, {{"x", x}}, false, first);
+    auto const onSecond = runOn(kiln::Backend::kCUDA, maker, {{"x", x}}, false, second);
+    EXPECT_EQ(onFirst.at("y").bytes, reference.at("y").bytes);
+    EXPECT_EQ(onSecond.at("y").bytes, reference.at("y").bytes);
+    cudaStreamDestroy(first);
+    cudaStreamDestroy(second);
+}
+
+TEST(CudaBackend, ALayerWithoutAKernelFailsTheBuildNamingIt)
+{
+    // Building for the CUDA backend needs no GPU, so this runs everywhere CUDA was built.
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    ITensor* x = network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
+    ISoftMaxLayer* softmax = network->addSoftMax(*x);
+    softmax->setName("probabilities");
+    network->markOutput(*softmax->getOutput(0));
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, kiln::Backend::kCUDA);
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    EXPECT_EQ(plan, nullptr);
+    EXPECT_NE(logger.errors().find("layer \"probabilities\": the CUDA backend has no kernel for SoftMax layers yet"),
+        std::string::npos)
+        << logger.errors();
+}
+
+} // namespace
