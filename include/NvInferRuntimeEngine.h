@@ -98,7 +98,7 @@ public:
 };
 
 //! Receives each layer's execution time from a context it was given to (IExecutionContext::setProfiler).
-//! Kiln's CPU backend reports host wall-clock time.
+//! Kiln reports host wall-clock time on the CPU backend, and GPU time (CUDA events) on the CUDA backend.
 class IProfiler
 {
 public:

@@ -6,6 +6,9 @@
 #include "runtime/plugin_runner.h"
 #include "runtime/reformatter.h"
 
+#include <chrono>
+#include <utility>
+
 namespace kiln::runtime
 {
 
@@ -26,6 +29,20 @@ public:
     {
         return true;
     }
+    void beginTiming(size_t l, cudaStream_t) override
+    {
+        mTimes.resize(mEngine.model().layers.size());
+        mTimes[l].first = std::chrono::steady_clock::now();
+    }
+    void endTiming(size_t l, cudaStream_t) override
+    {
+        mTimes[l].second = std::chrono::steady_clock::now();
+    }
+    float elapsedMs(size_t l) override
+    {
+        return l < mTimes.size() ? std::chrono::duration<float, std::milli>(mTimes[l].second - mTimes[l].first).count()
+                                 : 0.0F;
+    }
 
 private:
     //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
@@ -36,6 +53,8 @@ private:
     std::unique_ptr<std::byte[]> mArena;
     std::vector<std::unique_ptr<PluginRunner>> mPlugins; //!< by layer; null for built-in layers
     std::vector<HostReformatter> mReformatters;           //!< by layer: built-in layers' type conversions
+    using TimePoint = std::chrono::steady_clock::time_point;
+    std::vector<std::pair<TimePoint, TimePoint>> mTimes;  //!< by layer: the last profiled run's start and end
 };
 
 } // namespace kiln::runtime

@@ -117,4 +117,42 @@ bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> c
     }
 }
 
+CudaExecutor::~CudaExecutor()
+{
+    for (auto const& [start, end] : mEvents)
+    {
+        cudaEventDestroy(start);
+        cudaEventDestroy(end);
+    }
+}
+
+void CudaExecutor::beginTiming(size_t l, cudaStream_t stream)
+{
+    if (mEvents.empty())
+    {
+        mEvents.resize(mEngine.model().layers.size());
+        for (auto& [start, end] : mEvents)
+        {
+            cuda::check(cudaEventCreate(&start), "creating a profiling event");
+            cuda::check(cudaEventCreate(&end), "creating a profiling event");
+        }
+    }
+    cudaEventRecord(mEvents[l].first, stream);
+}
+
+void CudaExecutor::endTiming(size_t l, cudaStream_t stream)
+{
+    cudaEventRecord(mEvents[l].second, stream);
+}
+
+float CudaExecutor::elapsedMs(size_t l)
+{
+    float ms = 0.0F;
+    if (l < mEvents.size() && cudaEventSynchronize(mEvents[l].second) == cudaSuccess)
+    {
+        cudaEventElapsedTime(&ms, mEvents[l].first, mEvents[l].second);
+    }
+    return ms;
+}
+
 } // namespace kiln::runtime

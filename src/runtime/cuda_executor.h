@@ -7,6 +7,8 @@
 #include "runtime/plugin_runner.h"
 #include "runtime/reformatter.h"
 
+#include <utility>
+
 namespace kiln::runtime
 {
 
@@ -23,6 +25,10 @@ public:
     bool runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
         std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
     bool synchronize(cudaStream_t stream, std::string& error) override;
+    void beginTiming(size_t l, cudaStream_t stream) override;
+    void endTiming(size_t l, cudaStream_t stream) override;
+    float elapsedMs(size_t l) override;
+    ~CudaExecutor() override;
 
 private:
     bool runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
@@ -33,6 +39,7 @@ private:
     std::vector<std::shared_ptr<std::byte>> mConstants;     //!< by layer: constant layers' weights on the device
     std::vector<std::unique_ptr<PluginRunner>> mPlugins;     //!< by layer; null for built-in layers
     std::vector<std::unique_ptr<Reformatter>> mReformatters; //!< by layer: built-in layers' type conversions
+    std::vector<std::pair<cudaEvent_t, cudaEvent_t>> mEvents; //!< by layer, for profiling: made on first use
 };
 
 } // namespace kiln::runtime

@@ -3,7 +3,6 @@
 #include "backend/cpu/tensor_view.h"
 #include "core/logging.h"
 
-#include <chrono>
 #include <stdexcept>
 
 namespace kiln::runtime
@@ -225,10 +224,7 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     {
         return false;
     }
-    if (mProfiler != nullptr)
-    {
-        mLayerMs.assign(model.layers.size(), 0.0F);
-    }
+    mProfiledLayers = 0;
     auto addressOf = [&](int32_t t) -> std::byte* {
         auto const& record = model.tensors[t];
         return record.arenaOffset >= 0 ? mExecutor->arena() + record.arenaOffset
@@ -249,11 +245,15 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
             outputs.push_back(cpu::TensorView{model.tensors[t].type, toShape(mShapes[t]), addressOf(t)});
         }
         std::string layerError;
-        auto const start = std::chrono::steady_clock::now();
+        if (mProfiler != nullptr)
+        {
+            mExecutor->beginTiming(l, stream);
+        }
         bool const ok = mExecutor->runLayer(l, inputs, outputs, stream, layerError);
         if (mProfiler != nullptr)
         {
-            mLayerMs[l] = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();
+            mExecutor->endTiming(l, stream);
+            mProfiledLayers = l + 1;
         }
         if (!ok)
         {
@@ -271,9 +271,9 @@ bool ExecutionContext::reportToProfiler() const noexcept
         return false;
     }
     auto const& layers = mEngine.model().layers;
-    for (size_t l = 0; l < mLayerMs.size() && l < layers.size(); ++l)
+    for (size_t l = 0; l < mProfiledLayers; ++l)
     {
-        mProfiler->reportLayerTime(layers[l].name.c_str(), mLayerMs[l]);
+        mProfiler->reportLayerTime(layers[l].name.c_str(), mExecutor->elapsedMs(l));
     }
     return true;
 }

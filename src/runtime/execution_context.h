@@ -93,7 +93,7 @@ private:
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
     nvinfer1::IProfiler* mProfiler{nullptr};
     bool mEnqueueEmitsProfile{true};
-    std::vector<float> mLayerMs; //!< by layer: the last profiled run's times, in milliseconds
+    size_t mProfiledLayers{0}; //!< how many layers the last run timed (all, unless it failed or had no profiler)
 };
 
 } // namespace kiln::runtime

@@ -31,6 +31,13 @@ public:
 
     //! Waits for the work queued on `stream` (executeV2 is synchronous); false with `error` if it failed.
     virtual bool synchronize(cudaStream_t stream, std::string& error) = 0;
+
+    //! Profiling: the start and the end of layer `l`'s work on `stream`.
+    virtual void beginTiming(size_t l, cudaStream_t stream) = 0;
+    virtual void endTiming(size_t l, cudaStream_t stream) = 0;
+    //! Layer `l`'s time between its last begin and end, in milliseconds: host time on the CPU backend, GPU time
+    //! on the CUDA backend (where this waits for that work to finish).
+    virtual float elapsedMs(size_t l) = 0;
 };
 
 //! The executor for the engine's backend. Throws std::runtime_error (naming the plugin or the reason) if it cannot

@@ -312,6 +312,59 @@ TEST(CudaBackend, TwoContextsOnTwoStreamsAgreeWithOneAtATime)
     cudaStreamDestroy(second);
 }
 
+class LayerNames final : public IProfiler
+{
+public:
+    void reportLayerTime(char const* layerName, float ms) noexcept override
+    {
+        names.emplace_back(layerName);
+        times.push_back(ms);
+    }
+    std::vector<std::string> names;
+    std::vector<float> times;
+};
+
+TEST(CudaBackend, TheProfilerGetsGpuTimesPerLayer)
+{
+    SKIP_WITHOUT_GPU();
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    ITensor* x = network->addInput("x", DataType::kFLOAT, Dims{1, {1 << 20}});
+    IActivationLayer* first = network->addActivation(*x, ActivationType::kGELU_TANH);
+    first->setName("gelu");
+    IElementWiseLayer* second
+        = network->addElementWise(*first->getOutput(0), *first->getOutput(0), ElementWiseOperation::kPROD);
+    second->setName("square");
+    second->getOutput(0)->setName("y");
+    network->markOutput(*second->getOutput(0));
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, kiln::Backend::kCUDA);
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    ASSERT_NE(plan, nullptr) << logger.errors();
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(plan->data(), plan->size()));
+    std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+    void* input = nullptr;
+    void* output = nullptr;
+    ASSERT_EQ(cudaMalloc(&input, sizeof(float) << 20), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&output, sizeof(float) << 20), cudaSuccess);
+    ASSERT_EQ(cudaMemset(input, 0, sizeof(float) << 20), cudaSuccess);
+    context->setTensorAddress("x", input);
+    context->setTensorAddress("y", output);
+    LayerNames profiler;
+    context->setProfiler(&profiler);
+    ASSERT_TRUE(context->enqueueV3(nullptr)) << logger.errors();
+    EXPECT_EQ(profiler.names, (std::vector<std::string>{"gelu", "square"}));
+    for (float ms : profiler.times)
+    {
+        // Measured on the GPU: a kernel over a million elements spans more than the events' resolution.
+        EXPECT_GT(ms, 0.0F);
+    }
+    cudaFree(input);
+    cudaFree(output);
+}
+
 TEST(CudaBackend, ALayerWithoutAKernelFailsTheBuildNamingIt)
 {
     // Building for the CUDA backend needs no GPU, so this runs everywhere CUDA was built.
