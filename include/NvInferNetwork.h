@@ -514,6 +514,20 @@ protected:
     ~IOneHotLayer() noexcept override = default;
 };
 
+class ICumulativeLayer : public ILayer
+{
+public:
+    virtual bool setOperation(CumulativeOperation op) noexcept = 0;
+    virtual CumulativeOperation getOperation() const noexcept = 0;
+    virtual void setExclusive(bool exclusive) noexcept = 0;
+    virtual bool getExclusive() const noexcept = 0;
+    virtual void setReverse(bool reverse) noexcept = 0;
+    virtual bool getReverse() const noexcept = 0;
+
+protected:
+    ~ICumulativeLayer() noexcept override = default;
+};
+
 class IPluginV2Layer : public ILayer
 {
 public:
@@ -596,6 +610,8 @@ public:
     virtual IShapeLayer* addShape(ITensor& input) noexcept = 0;
     virtual IFillLayer* addFill(Dims const& dimensions, FillOperation op, DataType outputType) noexcept = 0;
     virtual IOneHotLayer* addOneHot(ITensor& indices, ITensor& values, ITensor& depth, int32_t axis) noexcept = 0;
+    virtual ICumulativeLayer* addCumulative(
+        ITensor& input, ITensor& axis, CumulativeOperation operation, bool exclusive, bool reverse) noexcept = 0;
     virtual IConvolutionLayer* addConvolutionNd(
         ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
         = 0;

@@ -8,14 +8,25 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  python3 python3-pip
 )
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The ONNX architecture tests compare with ONNX Runtime, from PyPI (tests/requirements.txt). Debian's own Python
+# refuses system-wide pip installs (PEP 668) unless told otherwise; a pyenv or venv Python accepts them as they are.
+install_python_requirements() {
+  local requirements
+  requirements="$(dirname "$0")/../tests/requirements.txt"
+  python3 -m pip install -q -r "$requirements" \
+    || python3 -m pip install -q --break-system-packages -r "$requirements"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages already installed"
+  install_python_requirements
   exit 0
 fi
 
@@ -25,3 +36,4 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
 $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+install_python_requirements

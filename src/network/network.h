@@ -74,6 +74,8 @@ public:
         nvinfer1::Dims const& dimensions, nvinfer1::FillOperation op, nvinfer1::DataType outputType) noexcept override;
     nvinfer1::IOneHotLayer* addOneHot(
         nvinfer1::ITensor& indices, nvinfer1::ITensor& values, nvinfer1::ITensor& depth, int32_t axis) noexcept override;
+    nvinfer1::ICumulativeLayer* addCumulative(nvinfer1::ITensor& input, nvinfer1::ITensor& axis,
+        nvinfer1::CumulativeOperation operation, bool exclusive, bool reverse) noexcept override;
     nvinfer1::IConvolutionLayer* addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
         nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
     nvinfer1::IDeconvolutionLayer* addDeconvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,

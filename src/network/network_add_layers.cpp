@@ -319,6 +319,16 @@ nvinfer1::IOneHotLayer* Network::addOneHot(
     return addLayer<OneHotLayer>("OneHot", {&indices, &values, &depth}, params, 3, 3);
 }
 
+nvinfer1::ICumulativeLayer* Network::addCumulative(nvinfer1::ITensor& input, nvinfer1::ITensor& axis,
+    nvinfer1::CumulativeOperation operation, bool exclusive, bool reverse) noexcept
+{
+    CumulativeParams params;
+    params.operation = operation;
+    params.exclusive = exclusive;
+    params.reverse = reverse;
+    return addLayer<CumulativeLayer>("Cumulative", {&input, &axis}, params, 2, 2);
+}
+
 nvinfer1::IConvolutionLayer* Network::addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
     nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept
 {

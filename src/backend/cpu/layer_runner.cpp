@@ -16,6 +16,7 @@
 #include "backend/cpu/kernels/tensor/gather.h"
 #include "backend/cpu/kernels/tensor/matrix_multiply.h"
 #include "backend/cpu/kernels/tensor/one_hot.h"
+#include "backend/cpu/kernels/tensor/cumulative.h"
 #include "backend/cpu/kernels/tensor/padding.h"
 #include "backend/cpu/kernels/tensor/random_fill.h"
 #include "backend/cpu/kernels/tensor/reduce.h"
@@ -378,6 +379,13 @@ void runOneHotLayer(network::OneHotParams const& p, std::vector<ConstTensorView>
     oneHot(in[0], in[1], depth, out[0], OneHot{p.axis});
 }
 
+void runCumulativeLayer(network::CumulativeParams const& p, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out)
+{
+    auto const axis = static_cast<int32_t>(tensor_detail::readInteger(in[1].data, in[1].type, 0));
+    cumulative(in[0], out[0], Cumulative{p.operation, p.exclusive, p.reverse, axis});
+}
+
 void runPaddingLayer(network::PaddingParams const& p, std::vector<ConstTensorView> const& in,
     std::vector<TensorView> const& out)
 {
@@ -474,6 +482,9 @@ bool runLayer(network::LayerParams const& params, std::vector<ConstTensorView> c
             return true;
         case LayerType::kONE_HOT:
             runOneHotLayer(static_cast<network::OneHotParams const&>(params), inputs, outputs);
+            return true;
+        case LayerType::kCUMULATIVE:
+            runCumulativeLayer(static_cast<network::CumulativeParams const&>(params), inputs, outputs);
             return true;
         default:
             error = "the CPU backend has no kernel for layer kind " + std::to_string(static_cast<int32_t>(params.type()));

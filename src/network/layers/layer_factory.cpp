@@ -35,6 +35,7 @@ std::unique_ptr<LayerParams> makeLayerParams(nvinfer1::LayerType type)
     case LayerType::kRESIZE: return std::make_unique<ResizeParams>();
     case LayerType::kFILL: return std::make_unique<FillParams>();
     case LayerType::kONE_HOT: return std::make_unique<OneHotParams>();
+    case LayerType::kCUMULATIVE: return std::make_unique<CumulativeParams>();
     default: return nullptr;
     }
 }

@@ -11,6 +11,7 @@
 #include "network/layers/matrix_multiply.h"
 #include "network/layers/normalization.h"
 #include "network/layers/one_hot.h"
+#include "network/layers/cumulative.h"
 #include "network/layers/padding.h"
 #include "network/layers/pooling.h"
 #include "network/layers/reduce.h"

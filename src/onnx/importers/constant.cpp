@@ -1,5 +1,5 @@
-// Ops that make data: Constant, ConstantOfShape and Range (with constant bounds). Their outputs stay
-// constant data where possible, so that importers downstream can read the values.
+// Ops that make data: Constant, ConstantOfShape and Range (a fill layer when its bounds are known only at run
+// time). Their outputs stay constant data where possible, so that importers downstream can read the values.
 #include "onnx/importers/importers.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
@@ -93,12 +93,70 @@ std::vector<Value> importConstantOfShape(ImportContext& ctx, Node const& node)
     return single(broadcastTo(ctx, ctx.tensor(Value(element)), shape));
 }
 
+//! Range's element count, max(ceil((limit - start) / delta), 0), as a 1-D INT64 tensor of one element. For
+//! integer types it is computed exactly in INT64 as -floor((start - limit) / delta), which keeps it a shape tensor
+//! when the bounds are; for FLOAT it goes through float division and a ceil.
+nvinfer1::ITensor& rangeCount(ImportContext& ctx, nvinfer1::ITensor& start, nvinfer1::ITensor& limit,
+    nvinfer1::ITensor& delta)
+{
+    using Op = nvinfer1::ElementWiseOperation;
+    nvinfer1::ITensor* count = nullptr;
+    if (start.getType() == DataType::kFLOAT)
+    {
+        nvinfer1::ITensor& steps = elementWise(ctx, elementWise(ctx, limit, start, Op::kSUB), delta, Op::kDIV);
+        count = &castTo(ctx, unary(ctx, steps, nvinfer1::UnaryOperation::kCEIL), DataType::kINT64);
+    }
+    else
+    {
+        nvinfer1::ITensor& first = castTo(ctx, start, DataType::kINT64);
+        nvinfer1::ITensor& last = castTo(ctx, limit, DataType::kINT64);
+        nvinfer1::ITensor& step = castTo(ctx, delta, DataType::kINT64);
+        nvinfer1::ITensor& floored = elementWise(ctx, elementWise(ctx, first, last, Op::kSUB), step, Op::kFLOOR_DIV);
+        count = &elementWise(ctx, scalarConstant(ctx, 0.0, DataType::kINT64, 0), floored, Op::kSUB);
+    }
+    nvinfer1::ITensor& nonNegative
+        = elementWise(ctx, *count, scalarConstant(ctx, 0.0, DataType::kINT64, 0), Op::kMAX);
+    return reshape(ctx, nonNegative, std::vector<int64_t>{1});
+}
+
+//! Range with bounds known only at run time: a kLINSPACE fill whose length, start and step are tensors.
+std::vector<Value> importRuntimeRange(ImportContext& ctx, Node const& node)
+{
+    nvinfer1::ITensor& start = inputTensor(ctx, node, 0);
+    nvinfer1::ITensor& limit = inputTensor(ctx, node, 1);
+    nvinfer1::ITensor& delta = inputTensor(ctx, node, 2);
+    DataType const type = start.getType();
+    if (type != DataType::kFLOAT && type != DataType::kINT32 && type != DataType::kINT64)
+    {
+        fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "Range supports FLOAT, INT32 and INT64");
+    }
+    if (limit.getType() != type || delta.getType() != type)
+    {
+        fail(ErrorCode::kINVALID_NODE, "Range's start, limit and delta must have one type");
+    }
+    for (nvinfer1::ITensor* bound : {&start, &limit, &delta})
+    {
+        if (rankOf(*bound) != 0)
+        {
+            fail(ErrorCode::kINVALID_NODE, "Range's start, limit and delta must be scalars (0-D)");
+        }
+    }
+    // The count decides the output's extent, so Kiln must know it while shapes are inferred.
+    nvinfer1::ITensor& count = requireShapeValues(rangeCount(ctx, start, limit, delta), "Range's length");
+    nvinfer1::Dims empty{};
+    empty.nbDims = 1;
+    auto& fill = ctx.check(ctx.network().addFill(empty, nvinfer1::FillOperation::kLINSPACE, type), "range fill");
+    fill.setInput(0, count);
+    fill.setInput(1, start);
+    fill.setInput(2, reshape(ctx, delta, std::vector<int64_t>{1})); // one delta for the one output dim
+    return single(*fill.getOutput(0));
+}
+
 std::vector<Value> importRange(ImportContext& ctx, Node const& node)
 {
     if (!isConstantInput(node, 0) || !isConstantInput(node, 1) || !isConstantInput(node, 2))
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT,
-            "Range needs start, limit and delta to be initializers or Constants (Kiln has no fill layer yet)");
+        return importRuntimeRange(ctx, node);
     }
     ConstantData const& startData = node.input(0).constant();
     double const start = startData.toDouble().at(0);

@@ -186,8 +186,36 @@ std::vector<Value> importConcat(ImportContext& ctx, Node const& node)
         fail(ErrorCode::kINVALID_NODE, "Concat needs at least one input");
     }
     int32_t const axis = normalizeAxis(node.attrInt("axis"), rankOf(*inputs[0]));
-    auto& layer = ctx.check(ctx.network().addConcatenation(inputs.data(), static_cast<int32_t>(inputs.size())), "concatenation");
+    // Kiln's network checks a concatenation's shapes as soon as it is added, along the default axis (rank - 3), where
+    // ONNX's inputs may legitimately differ (e.g. a concat along the last of 5 dims). So the layer starts with input 0
+    // in every slot, which always fits, gets its axis, and then takes the real inputs.
+    for (size_t i = 1; i < inputs.size(); ++i)
+    {
+        // The placeholders below postpone the network's own check to the build; check what is known now.
+        if (rankOf(*inputs[i]) != rankOf(*inputs[0]))
+        {
+            fail(ErrorCode::kINVALID_NODE, "input " + std::to_string(i) + " has rank " + std::to_string(rankOf(*inputs[i]))
+                    + " but input 0 has rank " + std::to_string(rankOf(*inputs[0])));
+        }
+        for (int32_t d = 0; d < rankOf(*inputs[0]); ++d)
+        {
+            int64_t const mine = staticExtent(*inputs[i], d);
+            int64_t const first = staticExtent(*inputs[0], d);
+            if (d != axis && mine >= 0 && first >= 0 && mine != first)
+            {
+                fail(ErrorCode::kINVALID_NODE, "input " + std::to_string(i) + " has extent " + std::to_string(mine)
+                        + " on axis " + std::to_string(d) + " where input 0 has " + std::to_string(first));
+            }
+        }
+    }
+    std::vector<ITensor*> const placeholders(inputs.size(), inputs[0]);
+    auto& layer = ctx.check(
+        ctx.network().addConcatenation(placeholders.data(), static_cast<int32_t>(placeholders.size())), "concatenation");
     layer.setAxis(axis);
+    for (size_t i = 1; i < inputs.size(); ++i)
+    {
+        layer.setInput(static_cast<int32_t>(i), *inputs[i]);
+    }
     return single(*layer.getOutput(0));
 }
 

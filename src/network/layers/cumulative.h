@@ -1,0 +1,62 @@
+// ICumulativeLayer (TensorRT 10, ONNX CumSum): a running kSUM of input 0 along the axis given by input 1, a 0-D
+// INT32/INT64 tensor whose value must be known at build time (as TensorRT requires). exclusive leaves each element
+// out of its own sum; reverse runs from the end of the axis. The output has the input's shape and type (FLOAT, HALF,
+// BF16, INT32 or INT64).
+#pragma once
+
+#include "network/layer.h"
+#include "network/network.h"
+
+namespace kiln::network
+{
+
+struct CumulativeParams final : LayerParams
+{
+    nvinfer1::CumulativeOperation operation{nvinfer1::CumulativeOperation::kSUM};
+    bool exclusive{false};
+    bool reverse{false};
+
+    nvinfer1::LayerType type() const override
+    {
+        return nvinfer1::LayerType::kCUMULATIVE;
+    }
+    bool infer(InferenceContext& ctx) const override;
+    void write(plan::ByteWriter& writer) const override;
+    bool read(plan::ByteReader& reader) override;
+    std::unique_ptr<LayerParams> clone() const override
+    {
+        return std::make_unique<CumulativeParams>(*this);
+    }
+};
+
+class CumulativeLayer final : public LayerBase<nvinfer1::ICumulativeLayer, CumulativeParams>
+{
+public:
+    using LayerBase::LayerBase;
+    //! False (and no change) for an operation TensorRT does not define.
+    bool setOperation(nvinfer1::CumulativeOperation op) noexcept override;
+    nvinfer1::CumulativeOperation getOperation() const noexcept override
+    {
+        return typedParams().operation;
+    }
+    void setExclusive(bool exclusive) noexcept override
+    {
+        network().invalidate();
+        mutableParams().exclusive = exclusive;
+    }
+    bool getExclusive() const noexcept override
+    {
+        return typedParams().exclusive;
+    }
+    void setReverse(bool reverse) noexcept override
+    {
+        network().invalidate();
+        mutableParams().reverse = reverse;
+    }
+    bool getReverse() const noexcept override
+    {
+        return typedParams().reverse;
+    }
+};
+
+} // namespace kiln::network

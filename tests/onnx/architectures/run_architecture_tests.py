@@ -1,0 +1,53 @@
+"""CTest entry: ResNet-, MobileNetV2- and YOLO-head-shaped models and single-op models run in Kiln and in ONNX
+Runtime, compared within fp32 tolerances. Usage: run_architecture_tests.py PATH/TO/onnx_run_model.
+Exits 77 (CTest's SKIP_RETURN_CODE for this test) when onnx, onnxruntime or numpy cannot be imported."""
+
+import sys
+
+SKIP = 77
+
+try:
+    import numpy  # noqa: F401
+    import onnx  # noqa: F401
+    import onnxruntime  # noqa: F401
+except ImportError as missing:
+    print(f"SKIPPED: {missing}; install them with: python3 -m pip install -r tests/requirements.txt")
+    sys.exit(SKIP)
+
+import math
+
+import models
+from kiln_vs_onnxruntime import compare
+
+
+def conv_tolerance(longest_reduction):
+    # Kiln and ONNX Runtime sum a convolution's or matmul's products in different orders; fp32 rounding of a sum of n
+    # terms grows like sqrt(n) ulps, so the absolute tolerance scales with sqrt(n / 16) once n exceeds 16.
+    return 1e-5 * max(1.0, math.sqrt(longest_reduction / 16.0))
+
+
+def main():
+    runner = sys.argv[1]
+    cases = [
+        # Longest reductions: ResNet's 3x3 convolution over 32 channels (288 terms); MobileNetV2's 1x1 projection
+        # over 48 channels; the YOLO head's 1x1 convolution over 24 channels.
+        (*models.resnet(), conv_tolerance(32 * 9)),
+        (*models.mobilenet_v2(), conv_tolerance(48)),
+        (*models.yolo_head(), conv_tolerance(24)),
+    ]
+    # The YOLO head scales boxes by up to 119 pixels: its relative tolerance is what matters there.
+    cases += [(*m, 1e-5) for m in models.op_models()]
+    failures = []
+    for model, inputs, atol in cases:
+        try:
+            compare(runner, model, inputs, atol=atol)
+            print(f"ok    {model.graph.name}")
+        except AssertionError as error:
+            failures.append(str(error))
+            print(f"FAIL  {error}")
+    print(f"{len(cases) - len(failures)} of {len(cases)} models match ONNX Runtime")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+// Bad uses of the Resize, Einsum, CumSum, Trilu, Range and Concat importers: each fails to parse with an error
+// that names the node, its op and the reason, and nothing crashes. (Their values are checked against ONNX's node
+// tests and ONNX Runtime elsewhere.)
+#include "onnx_harness.h"
+
+namespace
+{
+
+using kiln::test::ModelBuilder;
+using kiln::test::OnnxHarness;
+
+constexpr int32_t kFloat = ::onnx::TensorProto::FLOAT;
+constexpr int32_t kInt64 = ::onnx::TensorProto::INT64;
+
+//! Parses m, expects exactly one error at node 0 named "bad" with the code, whose text contains `text`.
+void expectNodeError(ModelBuilder const& m, nvonnxparser::ErrorCode code, std::string const& op, char const* text)
+{
+    OnnxHarness h;
+    EXPECT_FALSE(h.parse(m.bytes()));
+    ASSERT_EQ(h.parser->getNbErrors(), 1) << h.parserErrors();
+    nvonnxparser::IParserError const* error = h.parser->getError(0);
+    EXPECT_EQ(error->code(), code) << error->desc();
+    EXPECT_STREQ(error->nodeName(), "bad");
+    EXPECT_EQ(error->nodeOperator(), op);
+    EXPECT_NE(std::string(error->desc()).find(text), std::string::npos) << error->desc();
+}
+
+TEST(OnnxNewOpErrors, EinsumEllipsisAndDiagonalAreUnsupported)
+{
+    for (auto const& [equation, text] : {std::pair{"...ij->...ji", "ellipsis"}, std::pair{"ii->i", "diagonals"}})
+    {
+        ModelBuilder m;
+        m.input("x", kFloat, {3, 3});
+        kiln::test::setString(m.node("Einsum", {"x"}, {"y"}, "bad"), "equation", equation);
+        m.output("y", kFloat);
+        expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_ATTR, "Einsum", text);
+    }
+    ModelBuilder m;
+    m.input("x", kFloat, {3, 3});
+    kiln::test::setString(m.node("Einsum", {"x"}, {"y"}, "bad"), "equation", "ijk->i");
+    m.output("y", kFloat);
+    expectNodeError(m, nvonnxparser::ErrorCode::kINVALID_NODE, "Einsum", "has rank 2 but its labels are \"ijk\"");
+}
+
+TEST(OnnxNewOpErrors, ResizeModesTensorRTLacksAreNamed)
+{
+    ModelBuilder m(13);
+    m.input("x", kFloat, {1, 1, 2, 2});
+    m.floats("roi", {0}, {});
+    m.floats("scales", {4}, {1, 1, 2, 2});
+    kiln::test::setString(m.node("Resize", {"x", "roi", "scales"}, {"y"}, "bad"), "coordinate_transformation_mode",
+        "tf_crop_and_resize");
+    m.output("y", kFloat);
+    expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_ATTR, "Resize", "tf_crop_and_resize");
+
+    ModelBuilder wrongRank(13);
+    wrongRank.input("x", kFloat, {1, 1, 2, 2});
+    wrongRank.floats("roi", {0}, {});
+    wrongRank.floats("scales", {2}, {2, 2});
+    wrongRank.node("Resize", {"x", "roi", "scales"}, {"y"}, "bad");
+    wrongRank.output("y", kFloat);
+    expectNodeError(wrongRank, nvonnxparser::ErrorCode::kINVALID_NODE, "Resize", "2 scales or sizes for an input of rank 4");
+}
+
+TEST(OnnxNewOpErrors, CumSumAxisMustBeConstant)
+{
+    ModelBuilder m;
+    m.input("x", kFloat, {4});
+    m.input("axis", kInt64, {});
+    m.node("CumSum", {"x", "axis"}, {"y"}, "bad");
+    m.output("y", kFloat);
+    expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_INPUT, "CumSum", "input 1 (axis)");
+}
+
+TEST(OnnxNewOpErrors, TriluNeedsRankTwo)
+{
+    ModelBuilder m(14);
+    m.input("x", kFloat, {4});
+    m.node("Trilu", {"x"}, {"y"}, "bad");
+    m.output("y", kFloat);
+    expectNodeError(m, nvonnxparser::ErrorCode::kINVALID_NODE, "Trilu", "rank 2 or more");
+}
+
+TEST(OnnxNewOpErrors, RangeFromDataIsNamed)
+{
+    // Bounds read from a graph input are data, not shapes: the output's length would depend on input values.
+    ModelBuilder m(13);
+    m.input("limit", kInt64, {});
+    m.int64s("start", {}, {0});
+    m.int64s("delta", {}, {1});
+    m.node("Range", {"start", "limit", "delta"}, {"y"}, "bad");
+    m.output("y", kInt64);
+    expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_INPUT, "Range", "Range's length");
+}
+
+TEST(OnnxNewOpErrors, ConcatExtentMismatchIsNamed)
+{
+    ModelBuilder m;
+    m.input("a", kFloat, {2, 3});
+    m.input("b", kFloat, {3, 3});
+    kiln::test::setInt(m.node("Concat", {"a", "b"}, {"y"}, "bad"), "axis", 1);
+    m.output("y", kFloat);
+    expectNodeError(m, nvonnxparser::ErrorCode::kINVALID_NODE, "Concat", "input 1 has extent 3 on axis 0 where input 0 has 2");
+}
+
+} // namespace
