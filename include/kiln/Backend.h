@@ -16,8 +16,12 @@ enum class Backend : int32_t
 //! Sets the backend that buildSerializedNetwork builds for. False if config is not Kiln's.
 bool setBackend(nvinfer1::IBuilderConfig& config, Backend backend) noexcept;
 Backend getBackend(nvinfer1::IBuilderConfig const& config) noexcept;
-//! What kDEFAULT resolves to on this machine.
+//! What kDEFAULT resolves to on this machine. Today that is kCPU everywhere: the CUDA backend does not run every
+//! layer yet, so it is chosen explicitly (see README).
 Backend defaultBackend() noexcept;
+//! Whether plans for `backend` can be built and run here: kCPU always; kCUDA when Kiln was built with CUDA and a
+//! GPU is usable.
+bool backendAvailable(Backend backend) noexcept;
 //! The backend's name: "cpu" or "cuda".
 char const* backendName(Backend backend) noexcept;
 

@@ -1,27 +1,54 @@
-// kiln: Kiln's command line. Subcommands: plugins.
+// kiln: Kiln's command line. `kiln [trtexec flags]` builds, runs and times a model as trtexec
+// does; `kiln inspect PLAN` and `kiln plugins` are subcommands.
+#include "inspect_command.h"
 #include "plugins_command.h"
+#include "run_command.h"
 
 #include <NvInferVersion.h>
 
 #include <CLI/CLI.hpp>
 
+#include <cstring>
+
+namespace
+{
+
+int runPlugins(int argc, char** argv)
+{
+    CLI::App app{"kiln plugins: list the registered plugin creators with their fields"};
+    kiln::cli::PluginLibraries libraries;
+    app.add_option("--staticPlugins", libraries.staticLibraries,
+        "Plugin library to dlopen; its REGISTER_TENSORRT_PLUGIN creators register (repeatable)");
+    std::vector<std::string> deprecated; // its own list: two options bound to one vector overwrite each other
+    app.add_option("--plugins", deprecated, "Deprecated spelling of --staticPlugins");
+    app.add_option("--dynamicPlugins", libraries.dynamicLibraries,
+        "Plugin library to load through IPluginRegistry::loadLibrary (repeatable)");
+    CLI11_PARSE(app, argc, argv);
+    libraries.staticLibraries.insert(libraries.staticLibraries.end(), deprecated.begin(), deprecated.end());
+    return kiln::cli::listPlugins(libraries);
+}
+
+int runInspect(int argc, char** argv)
+{
+    CLI::App app{"kiln inspect: the plugins, tensors, layers and memory plan of a plan file"};
+    std::string plan;
+    app.add_option("PLAN", plan, "The plan file (from --saveEngine)")->required();
+    CLI11_PARSE(app, argc, argv);
+    return kiln::cli::inspectPlan(plan);
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
-    CLI::App app{"kiln " KILN_VERSION_STRING ": an inference engine for TensorRT plugins"};
-    app.require_subcommand(1);
-
-    kiln::cli::PluginLibraries libraries;
-    CLI::App* plugins = app.add_subcommand("plugins", "List the registered plugin creators with their fields");
-    plugins->add_option("--staticPlugins", libraries.staticLibraries,
-        "Plugin library to dlopen; its REGISTER_TENSORRT_PLUGIN creators register (repeatable)");
-    plugins->add_option("--plugins", libraries.staticLibraries, "Deprecated spelling of --staticPlugins");
-    plugins->add_option("--dynamicPlugins", libraries.dynamicLibraries,
-        "Plugin library to load through IPluginRegistry::loadLibrary (repeatable)");
-
-    CLI11_PARSE(app, argc, argv);
-    if (plugins->parsed())
+    // Subcommands are words; everything else is the trtexec-style main command.
+    if (argc > 1 && std::strcmp(argv[1], "plugins") == 0)
     {
-        return kiln::cli::listPlugins(libraries);
+        return runPlugins(argc - 1, argv + 1);
     }
-    return 0;
+    if (argc > 1 && std::strcmp(argv[1], "inspect") == 0)
+    {
+        return runInspect(argc - 1, argv + 1);
+    }
+    return kiln::cli::runMainCommand(argc, argv);
 }

@@ -1,0 +1,527 @@
+// The kiln command run as a user runs trtexec: flags, report lines, plan round trips, inputs and
+// outputs against values worked out by hand, comparison with the CPU reference, and errors.
+#include "kiln_runner.h"
+#include "test_models.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <regex>
+
+namespace
+{
+
+using kiln::test::readText;
+using kiln::test::runKiln;
+using kiln::test::ScratchDir;
+using nlohmann::json;
+
+std::string const kDefaultModel = DEFAULT_MODEL;
+std::string const kSeedPlugins = std::string("--staticPlugins=") + SEED_PLUGINS;
+std::string const kWrongPlugin = std::string("--staticPlugins=") + WRONG_PLUGIN;
+// Keeps timing short: no warm-up, no minimum duration, a few iterations.
+std::vector<std::string> const kQuick{"--warmUp=0", "--duration=0", "--iterations=3"};
+
+std::vector<std::string> operator+(std::vector<std::string> a, std::vector<std::string> const& b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+bool contains(std::string const& text, std::string const& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+TEST(KilnCommand, PrintsTrtexecPerformanceSummary)
+{
+    auto const run = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins} + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "&&&& RUNNING Kiln.kiln")) << run.output;
+    EXPECT_TRUE(contains(run.output, "=== Performance summary ===")) << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(\[I\] Throughput: [0-9.e+]+ qps)"))) << run.output;
+    for (char const* metric : {"Latency", "Enqueue Time", "H2D Latency", "Compute Time", "D2H Latency"})
+    {
+        std::regex const line(std::string(R"(\[I\] )") + metric
+            + R"(: min = \S+ ms, max = \S+ ms, mean = \S+ ms, median = \S+ ms, percentile\(90%\) = \S+ ms, )"
+              R"(percentile\(95%\) = \S+ ms, percentile\(99%\) = \S+ ms)");
+        EXPECT_TRUE(std::regex_search(run.output, line)) << metric << "\n" << run.output;
+    }
+    EXPECT_FALSE(contains(run.output, "GPU Compute Time")) << "the CPU backend has no GPU";
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(Total Host Walltime: \S+ s)")));
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(Total Compute Time: \S+ s)")));
+    EXPECT_TRUE(contains(run.output, "H2D and D2H Latency are 0"));
+    EXPECT_TRUE(contains(run.output, "&&&& PASSED Kiln.kiln"));
+    EXPECT_TRUE(contains(run.output, "# " + std::string(KILN_EXE) + " --onnx=" + kDefaultModel));
+}
+
+TEST(KilnCommand, IterationsAndPercentileFlagsShapeTheReport)
+{
+    auto const run = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--warmUp=0", "--duration=0", "--iterations=7",
+        "--percentile=50,99.5"});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "Timing trace has 7 queries")) << run.output;
+    EXPECT_TRUE(contains(run.output, "percentile(50%) = "));
+    EXPECT_TRUE(contains(run.output, "percentile(99.5%) = "));
+    EXPECT_FALSE(contains(run.output, "percentile(90%)"));
+}
+
+TEST(KilnCommand, DurationKeepsRunningPastTheIterations)
+{
+    auto const run
+        = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--warmUp=50", "--duration=0.3", "--iterations=1"});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(run.output, match, std::regex(R"(Timing trace has (\d+) queries over (\S+) s)")));
+    EXPECT_GT(std::stoi(match[1]), 1);
+    EXPECT_GE(std::stod(match[2]), 0.3);
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(Warmup completed [1-9]\d* queries over 50 ms)")));
+}
+
+TEST(KilnCommand, SavedPlanLoadsAndGivesTheSameOutputs)
+{
+    ScratchDir dir;
+    auto const built = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins,
+                                   "--saveEngine=" + dir.path("model.plan"), "--exportOutput=" + dir.path("built.json")}
+        + kQuick);
+    ASSERT_EQ(built.exitCode, 0) << built.output;
+    auto const loaded = runKiln(std::vector<std::string>{"--loadEngine=" + dir.path("model.plan"), kSeedPlugins,
+                                    "--exportOutput=" + dir.path("loaded.json")}
+        + kQuick);
+    ASSERT_EQ(loaded.exitCode, 0) << loaded.output;
+    json const a = json::parse(readText(dir.path("built.json")));
+    json const b = json::parse(readText(dir.path("loaded.json")));
+    ASSERT_EQ(a.size(), 1U);
+    EXPECT_EQ(a[0]["name"], "probabilities");
+    EXPECT_EQ(a[0]["dimensions"], "1x10");
+    EXPECT_EQ(a, b);
+    double sum = 0;
+    for (auto const& v : a[0]["values"])
+    {
+        sum += v.get<double>();
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-5) << "the default model ends in a softmax";
+}
+
+TEST(KilnCommand, Fp16FlagBuildsLayersInHalfPrecision)
+{
+    ScratchDir dir;
+    auto const built = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--fp16", "--skipInference",
+        "--saveEngine=" + dir.path("fp16.plan")});
+    ASSERT_EQ(built.exitCode, 0) << built.output;
+    auto const inspected = runKiln({"inspect", dir.path("fp16.plan")});
+    EXPECT_TRUE(std::regex_search(inspected.output, std::regex(R"(conv1 +Convolution +precision FP16)")))
+        << inspected.output;
+    EXPECT_TRUE(std::regex_search(inspected.output,
+        std::regex(
+            R"(channel_scale +PluginV2 +precision - +in FP16 -> out FP16, row-major linear, runs MyCustomPlugin version 1)")))
+        << "the plugin takes FP16 when allowed";
+}
+
+TEST(KilnCommand, SkipInferenceBuildsAndSavesOnly)
+{
+    ScratchDir dir;
+    auto const run = runKiln(
+        {"--onnx=" + kDefaultModel, kSeedPlugins, "--skipInference", "--saveEngine=" + dir.path("model.plan")});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_FALSE(contains(run.output, "Performance summary"));
+    EXPECT_TRUE(contains(run.output, "Skipped inference phase since --skipInference is added."));
+    EXPECT_EQ(readText(dir.path("model.plan")).substr(0, 8), "KILNPLAN");
+}
+
+TEST(KilnCommand, LoadInputsAndExportOutputAgreeWithHandWorkedValues)
+{
+    ScratchDir dir;
+    kiln::test::writeDoubleReluModel(dir.path("double_relu.onnx"));
+    float const x[] = {-1.0F, 0.5F, 2.0F, -3.0F, 4.0F, 0.0F};
+    kiln::test::writeBytes(dir.path("x.bin"), x, sizeof(x));
+    // The input name quoted, as trtexec allows.
+    auto const run
+        = runKiln(std::vector<std::string>{"--onnx=" + dir.path("double_relu.onnx"), "--shapes='x':2x3",
+                      "--loadInputs='x':" + dir.path("x.bin"), "--exportOutput=" + dir.path("out.json"), "--dumpOutput"}
+            + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    json const out = json::parse(readText(dir.path("out.json")));
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_EQ(out[0]["name"], "y");
+    EXPECT_EQ(out[0]["dimensions"], "2x3");
+    EXPECT_EQ(out[0]["values"], json({0.0, 1.0, 4.0, 0.0, 8.0, 0.0}));
+    EXPECT_TRUE(contains(run.output, "Output Tensors:"));
+    EXPECT_TRUE(contains(run.output, "y: (2x3)"));
+    EXPECT_TRUE(contains(run.output, "0 1 4 0 8 0"));
+    EXPECT_TRUE(contains(run.output, "Input \"x\": FP32 2x3 (from --loadInputs)"));
+}
+
+TEST(KilnCommand, ProfileShapesTheRunAndExportsTheShapes)
+{
+    ScratchDir dir;
+    kiln::test::writeDoubleReluModel(dir.path("double_relu.onnx"));
+    auto const run = runKiln(std::vector<std::string>{"--onnx=" + dir.path("double_relu.onnx"), "--minShapes=x:1x3",
+                                 "--optShapes=x:4x3", "--maxShapes=x:8x3", "--exportOutput=" + dir.path("opt.json")}
+        + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_EQ(json::parse(readText(dir.path("opt.json")))[0]["dimensions"], "4x3") << "runs at the opt shape";
+    auto const at6 = runKiln(
+        std::vector<std::string>{"--onnx=" + dir.path("double_relu.onnx"), "--minShapes=x:1x3", "--optShapes=x:4x3",
+            "--maxShapes=x:8x3", "--shapes=x:6x3", "--exportOutput=" + dir.path("six.json")}
+        + kQuick);
+    ASSERT_EQ(at6.exitCode, 0) << at6.output;
+    EXPECT_EQ(json::parse(readText(dir.path("six.json")))[0]["dimensions"], "6x3");
+}
+
+TEST(KilnCommand, DynamicInputWithoutShapesRunsAtOneWithTrtexecsWarning)
+{
+    ScratchDir dir;
+    kiln::test::writeDoubleReluModel(dir.path("double_relu.onnx"));
+    auto const run = runKiln(std::vector<std::string>{"--onnx=" + dir.path("double_relu.onnx")} + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output,
+        "Dynamic dimensions required for input: x, but no shapes were provided. "
+        "Automatically overriding shape to: 1x3"))
+        << run.output;
+}
+
+TEST(KilnCommand, ExportTimesHasOneTraceEntryPerInference)
+{
+    ScratchDir dir;
+    auto const run = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--warmUp=0", "--duration=0", "--iterations=5",
+        "--exportTimes=" + dir.path("times.json")});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    json const times = json::parse(readText(dir.path("times.json")));
+    ASSERT_EQ(times.size(), 5U);
+    for (auto const& t : times)
+    {
+        for (char const* key : {"startEnqMs", "endEnqMs", "startH2dMs", "endH2dMs", "startComputeMs", "endComputeMs",
+                 "startD2hMs", "endD2hMs", "h2dMs", "computeMs", "d2hMs", "latencyMs"})
+        {
+            EXPECT_TRUE(t.contains(key)) << key;
+        }
+        EXPECT_NEAR(
+            t["computeMs"].get<double>(), t["endComputeMs"].get<double>() - t["startComputeMs"].get<double>(), 1e-9);
+        EXPECT_EQ(t["h2dMs"].get<double>(), 0.0);
+    }
+    EXPECT_LE(times[0]["endComputeMs"].get<double>(), times[1]["startComputeMs"].get<double>());
+}
+
+TEST(KilnCommand, DumpProfileListsLayersWithPluginsByName)
+{
+    ScratchDir dir;
+    auto const run = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins, "--dumpProfile",
+                                 "--exportProfile=" + dir.path("profile.json")}
+        + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "=== Profile (3 iterations ) ===")) << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(channel_scale \[plugin MyCustomPlugin\] +\S+ +\S+)")))
+        << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(Total +\S+ +\S+ +\S+ +100\.0)")));
+    json const profile = json::parse(readText(dir.path("profile.json")));
+    ASSERT_GT(profile.size(), 1U);
+    EXPECT_EQ(profile[0]["count"], 3);
+    double percent = 0;
+    bool sawPlugin = false;
+    for (size_t i = 1; i < profile.size(); ++i)
+    {
+        percent += profile[i]["percentage"].get<double>();
+        sawPlugin = sawPlugin || profile[i]["name"] == "channel_scale";
+        EXPECT_NEAR(profile[i]["averageMs"].get<double>() * 3, profile[i]["timeMs"].get<double>(), 1e-9);
+    }
+    EXPECT_TRUE(sawPlugin);
+    EXPECT_NEAR(percent, 100.0, 1e-6);
+}
+
+TEST(KilnCommand, ProfileCoversTheMeasuredInferencesOnly)
+{
+    auto const run = runKiln(
+        {"--onnx=" + kDefaultModel, kSeedPlugins, "--warmUp=20", "--duration=0", "--iterations=4", "--dumpProfile"});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(Warmup completed [1-9]\d* queries)"))) << run.output;
+    EXPECT_TRUE(contains(run.output, "Timing trace has 4 queries"));
+    EXPECT_TRUE(contains(run.output, "=== Profile (4 iterations ) ==="));
+}
+
+TEST(KilnCommand, SeparateProfileRunProfilesAsManyRunsAsWereTimed)
+{
+    auto const run = runKiln(
+        std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins, "--dumpProfile", "--separateProfileRun"}
+        + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "=== Profile (3 iterations ) ===")) << run.output;
+}
+
+TEST(KilnCommand, ExportLayerInfoDescribesThePluginLayer)
+{
+    ScratchDir dir;
+    auto const run = runKiln(
+        {"--onnx=" + kDefaultModel, kSeedPlugins, "--skipInference", "--exportLayerInfo=" + dir.path("layers.json")});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    json const info = json::parse(readText(dir.path("layers.json")));
+    ASSERT_TRUE(info.contains("Layers"));
+    bool sawPlugin = false;
+    for (auto const& layer : info["Layers"])
+    {
+        if (layer.contains("Plugin"))
+        {
+            sawPlugin = true;
+            EXPECT_EQ(layer["Name"], "channel_scale");
+            EXPECT_EQ(layer["Plugin"]["Name"], "MyCustomPlugin");
+        }
+    }
+    EXPECT_TRUE(sawPlugin);
+    EXPECT_EQ(info["Bindings"], json({"input", "probabilities"}));
+}
+
+TEST(KilnCommand, SeveralInferenceStreamsRunTogether)
+{
+    auto const run = runKiln(
+        {"--onnx=" + kDefaultModel, kSeedPlugins, "--warmUp=0", "--duration=0", "--iterations=8", "--infStreams=2"});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(run.output, match, std::regex(R"(Timing trace has (\d+) queries)")));
+    EXPECT_GE(std::stoi(match[1]), 8);
+}
+
+TEST(KilnCommand, GpuOnlyFlagsAreAcceptedAndSaidToHaveNoEffectOnTheCpu)
+{
+    ScratchDir dir;
+    auto const run = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins, "--useCudaGraph",
+                                 "--noDataTransfers", "--useSpinWait", "--timingCacheFile=" + dir.path("cache"),
+                                 "--memPoolSize=workspace:64M", "--backend=cpu", "--device=0"}
+        + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    for (char const* flag : {"--useCudaGraph", "--noDataTransfers", "--useSpinWait", "--timingCacheFile"})
+    {
+        EXPECT_TRUE(contains(run.output, std::string(flag) + " has no effect on the CPU backend")) << flag;
+    }
+}
+
+TEST(KilnCommand, VerboseLogsKilnsOwnMessages)
+{
+    auto const run = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins, "--verbose"} + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "] [V] ")) << run.output;
+    EXPECT_TRUE(contains(run.output, "=== Explanations of the performance metrics ==="));
+    auto const quiet = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins} + kQuick);
+    EXPECT_FALSE(contains(quiet.output, "] [V] "));
+}
+
+TEST(KilnCommand, BuildProgressIsPlainLinesWhenNotOnATerminal)
+{
+    auto const run = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--skipInference"});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(\[I\] \[build\] \S.*: \d+ steps)"))) << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(\[I\] \[build\] \S.*: done)")));
+    EXPECT_FALSE(contains(run.output, "\r"));
+}
+
+TEST(KilnCommand, HelpListsTrtexecAndKilnFlags)
+{
+    auto const run = runKiln({"--help"});
+    EXPECT_EQ(run.exitCode, 0);
+    for (char const* flag : {"--onnx", "--loadEngine", "--saveEngine", "--shapes", "--memPoolSize", "--loadInputs",
+             "--exportOutput", "--dumpProfile", "--backend", "--compare", "--compareLayers", "--atol"})
+    {
+        EXPECT_TRUE(contains(run.output, flag)) << flag;
+    }
+}
+
+// --- Comparison with the CPU reference -------------------------------------------------------
+
+TEST(KilnCompare, DefaultModelMatchesTheReference)
+{
+    auto const run
+        = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins, "--compare=cpu"} + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "Output \"probabilities\" (1x10): max abs diff = 0")) << run.output;
+    EXPECT_TRUE(contains(run.output, "Comparison with the CPU reference: PASSED"));
+}
+
+TEST(KilnCompare, CorrectFp32PathOfTheWrongPluginPasses)
+{
+    ScratchDir dir;
+    kiln::test::writeWrongPluginModel(dir.path("wrong.onnx"));
+    auto const run
+        = runKiln(std::vector<std::string>{"--onnx=" + dir.path("wrong.onnx"), kWrongPlugin, "--compare=cpu"} + kQuick);
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "&&&& PASSED"));
+}
+
+TEST(KilnCompare, CatchesAPluginWhoseFp16PathIsWrong)
+{
+    ScratchDir dir;
+    kiln::test::writeWrongPluginModel(dir.path("wrong.onnx"));
+    auto const run = runKiln(std::vector<std::string>{"--onnx=" + dir.path("wrong.onnx"), kWrongPlugin, "--fp16",
+                                 "--compare=cpu", "--atol=1e-2", "--rtol=1e-2"}
+        + kQuick);
+    EXPECT_EQ(run.exitCode, 1) << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(\[E\] Output "y" \(1x8\): max abs diff = 1\b.*FAILED)")))
+        << run.output;
+    EXPECT_TRUE(contains(run.output, "Comparison with the CPU reference: FAILED"));
+    EXPECT_TRUE(contains(run.output, "&&&& FAILED Kiln.kiln"));
+}
+
+TEST(KilnCompare, CompareLayersNamesThePluginAsTheFirstDivergingLayer)
+{
+    ScratchDir dir;
+    kiln::test::writeWrongPluginModel(dir.path("wrong.onnx"));
+    auto const run = runKiln(std::vector<std::string>{"--onnx=" + dir.path("wrong.onnx"), kWrongPlugin, "--fp16",
+                                 "--compare=cpu", "--compareLayers", "--atol=1e-2", "--rtol=1e-2"}
+        + kQuick);
+    EXPECT_EQ(run.exitCode, 1) << run.output;
+    EXPECT_TRUE(contains(run.output, "Layer \"relu_in\" output \"a\" (1x8)")) << run.output;
+    EXPECT_TRUE(contains(run.output, "First diverging layer: \"doubler\" (output \"b\")")) << run.output;
+    EXPECT_FALSE(contains(run.output, "Layer \"relu_out\"")) << "the comparison stops at the first divergence";
+}
+
+// --- kiln inspect ------------------------------------------------------------------------------
+
+TEST(KilnInspect, ShowsManifestLayersAndMemoryPlan)
+{
+    ScratchDir dir;
+    auto const built = runKiln(
+        {"--onnx=" + kDefaultModel, kSeedPlugins, "--skipInference", "--saveEngine=" + dir.path("model.plan")});
+    ASSERT_EQ(built.exitCode, 0) << built.output;
+    // No plugin library is loaded: inspecting reads the file only.
+    auto const run = runKiln({"inspect", dir.path("model.plan")});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "cpu backend")) << run.output;
+    EXPECT_TRUE(std::regex_search(run.output,
+        std::regex(
+            R"(Plugins needed \(1\):\n  MyCustomPlugin version 1 namespace "" \(IPluginV2DynamicExt\), from \S*libkiln_seed_plugins\.so)")))
+        << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(input +input +FP32 +\[1, 3, 16, 16\])")));
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(output +probabilities +FP32 +\[1, 10\])")));
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(conv1 +Convolution +precision FP32)")));
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(channel_scale +PluginV2)")));
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(Memory plan: [1-9]\d* bytes of activations)")));
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(conv1_out +offset +\d+ +up to +8192 bytes)")))
+        << "8 channels x 16 x 16 floats";
+}
+
+TEST(KilnInspect, ShowsSymbolicShapesAndProfiles)
+{
+    ScratchDir dir;
+    kiln::test::writeDoubleReluModel(dir.path("double_relu.onnx"));
+    auto const built = runKiln({"--onnx=" + dir.path("double_relu.onnx"), "--minShapes=x:1x3", "--optShapes=x:4x3",
+        "--maxShapes=x:8x3", "--skipInference", "--saveEngine=" + dir.path("model.plan")});
+    ASSERT_EQ(built.exitCode, 0) << built.output;
+    auto const run = runKiln({"inspect", dir.path("model.plan")});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(input +x +FP32 +\[x\.d0, 3\])"))) << run.output;
+    EXPECT_TRUE(contains(run.output, "profile 0: min 1x3, opt 4x3, max 8x3"));
+    EXPECT_TRUE(contains(run.output, "Plugins needed (0):"));
+}
+
+// --- Errors: one clear message and a non-zero exit ------------------------------------------------
+
+struct ErrorCase
+{
+    std::vector<std::string> args;
+    std::string message;
+};
+
+void expectError(ErrorCase const& c)
+{
+    auto const run = runKiln(c.args);
+    EXPECT_NE(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, c.message)) << "expected: " << c.message << "\n" << run.output;
+}
+
+TEST(KilnErrors, UnknownFlag)
+{
+    expectError(
+        {{"--onnx=" + kDefaultModel, "--noSuchFlag=3"}, "unknown flag --noSuchFlag (kiln --help lists the flags)"});
+}
+
+TEST(KilnErrors, MissingModelFile)
+{
+    expectError({{"--onnx=/nonexistent/model.onnx"}, "--onnx: cannot read \"/nonexistent/model.onnx\""});
+    expectError({{"--loadEngine=/nonexistent/model.plan"}, "--loadEngine: cannot open \"/nonexistent/model.plan\""});
+}
+
+TEST(KilnErrors, FileThatIsNotAnOnnxModel)
+{
+    ScratchDir dir;
+    std::string const junk = "not a model";
+    kiln::test::writeBytes(dir.path("junk.onnx"), junk.data(), junk.size());
+    expectError({{"--onnx=" + dir.path("junk.onnx")}, "Failed to parse the ONNX model " + dir.path("junk.onnx")});
+}
+
+TEST(KilnErrors, NoModel)
+{
+    expectError({{"--iterations=3"}, "no model: give --onnx=MODEL.onnx or --loadEngine=PLAN"});
+}
+
+TEST(KilnErrors, BadShapeSpecs)
+{
+    expectError({{"--onnx=" + kDefaultModel, "--shapes=input:1x3xax16"},
+        "--shapes: \"input:1x3xax16\": \"a\" is not a dimension"});
+    expectError({{"--onnx=" + kDefaultModel, "--minShapes=input:1x3x16x16"},
+        "--minShapes, --optShapes and --maxShapes go together"});
+    ScratchDir dir;
+    kiln::test::writeDoubleReluModel(dir.path("double_relu.onnx"));
+    expectError({{"--onnx=" + dir.path("double_relu.onnx"), "--shapes=z:1x3"},
+        "--shapes: \"z\" is not an input of the network; its inputs are x"});
+}
+
+TEST(KilnErrors, BadFlagValues)
+{
+    expectError({{"--onnx=" + kDefaultModel, "--memPoolSize=workspace:lots"}, "--memPoolSize: \"workspace:lots\""});
+    expectError({{"--onnx=" + kDefaultModel, "--percentile=101"}, "--percentile: \"101\" is not a percentile"});
+    expectError({{"--onnx=" + kDefaultModel, "--backend=tpu"}, "--backend: \"tpu\" is not a backend"});
+    expectError({{"--onnx=" + kDefaultModel, "--compare=gpu"}, "--compare: \"gpu\" is not a reference"});
+    expectError({{"--onnx=" + kDefaultModel, "--iterations=0"}, "--iterations must be at least 1"});
+}
+
+TEST(KilnErrors, CudaBackendThatIsNotThere)
+{
+    expectError({{"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda"}, "--backend=cuda: "});
+}
+
+TEST(KilnErrors, LoadInputsOfTheWrongSizeOrName)
+{
+    ScratchDir dir;
+    kiln::test::writeDoubleReluModel(dir.path("double_relu.onnx"));
+    float const x[] = {1.0F, 2.0F};
+    kiln::test::writeBytes(dir.path("x.bin"), x, sizeof(x));
+    expectError({{"--onnx=" + dir.path("double_relu.onnx"), "--shapes=x:2x3", "--loadInputs=x:" + dir.path("x.bin")},
+        "holds 8 bytes, but input \"x\" (FP32, shape 2x3) needs 24"});
+    expectError({{"--onnx=" + dir.path("double_relu.onnx"), "--loadInputs=w:" + dir.path("x.bin")},
+        "--loadInputs: \"w\" is not an input of the network"});
+    expectError({{"--onnx=" + dir.path("double_relu.onnx"), "--loadInputs=x:/nonexistent/x.bin"},
+        "--loadInputs: cannot open \"/nonexistent/x.bin\""});
+}
+
+TEST(KilnErrors, ModelWithAPluginOpWhoseLibraryIsNotLoaded)
+{
+    expectError({{"--onnx=" + kDefaultModel}, "MyCustomPlugin"});
+    expectError({{"--onnx=" + kDefaultModel},
+        "if an unsupported op is a plugin, load its library with --staticPlugins or --dynamicPlugins"});
+}
+
+TEST(KilnErrors, PlanThatNeedsAnUnloadedPlugin)
+{
+    ScratchDir dir;
+    auto const built = runKiln(
+        {"--onnx=" + kDefaultModel, kSeedPlugins, "--skipInference", "--saveEngine=" + dir.path("model.plan")});
+    ASSERT_EQ(built.exitCode, 0) << built.output;
+    auto const run = runKiln(std::vector<std::string>{"--loadEngine=" + dir.path("model.plan")} + kQuick);
+    EXPECT_EQ(run.exitCode, 1);
+    EXPECT_TRUE(contains(run.output, "MyCustomPlugin")) << run.output;
+    EXPECT_TRUE(contains(run.output, "--staticPlugins=LIB")) << run.output;
+    EXPECT_TRUE(contains(run.output, "&&&& FAILED"));
+}
+
+TEST(KilnErrors, CompareNeedsTheModel)
+{
+    expectError({{"--loadEngine=x.plan", "--compare=cpu"},
+        "--compare builds the CPU reference from the model: it needs --onnx"});
+    expectError({{"--onnx=" + kDefaultModel, "--compareLayers"}, "--compareLayers refines --compare"});
+}
+
+TEST(KilnErrors, InspectOfAMissingFileOrANonPlan)
+{
+    expectError({{"inspect", "/nonexistent/model.plan"}, "cannot open \"/nonexistent/model.plan\""});
+    expectError({{"inspect", kDefaultModel}, "is not a plan Kiln can read"});
+}
+
+} // namespace

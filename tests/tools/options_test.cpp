@@ -1,0 +1,104 @@
+// The main command's flags: trtexec's defaults, values reaching the options, and refused combinations.
+#include "options.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using namespace kiln::cli;
+
+ParseOutcome parse(std::vector<std::string> args, Options& options, std::string& error)
+{
+    args.insert(args.begin(), "kiln");
+    std::vector<char*> argv;
+    for (std::string& arg : args)
+    {
+        argv.push_back(arg.data());
+    }
+    return parseOptions(static_cast<int>(argv.size()), argv.data(), options, error);
+}
+
+TEST(Options, TrtexecDefaults)
+{
+    Options o;
+    std::string error;
+    ASSERT_EQ(parse({"--onnx=m.onnx"}, o, error), ParseOutcome::kRUN) << error;
+    EXPECT_EQ(o.iterations, 10);
+    EXPECT_EQ(o.warmUpMs, 200.0F);
+    EXPECT_EQ(o.durationS, 3.0F);
+    EXPECT_EQ(o.avgRuns, 10);
+    EXPECT_EQ(o.percentiles, (std::vector<float>{90, 95, 99}));
+    EXPECT_EQ(o.infStreams, 1);
+    EXPECT_FALSE(o.fp16);
+    EXPECT_EQ(o.backend, kiln::defaultBackend());
+    EXPECT_FALSE(o.compare);
+    EXPECT_EQ(o.commandLine, "kiln --onnx=m.onnx");
+}
+
+TEST(Options, ValuesReachTheOptions)
+{
+    Options o;
+    std::string error;
+    ASSERT_EQ(
+        parse({"--onnx", "m.onnx", "--fp16", "--iterations=4", "--warmUp=0", "--duration=1.5", "--avgRuns=2",
+                  "--percentile=99", "--shapes=x:2x3", "--minShapes=x:1x3", "--optShapes=x:2x3", "--maxShapes=x:4x3",
+                  "--memPoolSize=workspace:2K", "--loadInputs=x:a.bin", "--loadInputs='y':b.bin",
+                  "--staticPlugins=a.so", "--plugins=b.so", "--dynamicPlugins=c.so", "--backend=cpu", "--compare=cpu",
+                  "--atol=0.1", "--rtol=0.2", "--compareLayers", "--exportOutput=o.json"},
+            o, error),
+        ParseOutcome::kRUN)
+        << error;
+    EXPECT_TRUE(o.fp16);
+    EXPECT_EQ(o.iterations, 4);
+    EXPECT_EQ(o.warmUpMs, 0.0F);
+    EXPECT_EQ(o.durationS, 1.5F);
+    EXPECT_EQ(o.percentiles, (std::vector<float>{99}));
+    ASSERT_EQ(o.shapes.size(), 1U);
+    EXPECT_EQ(o.maxShapes[0].dims.d[0], 4);
+    ASSERT_EQ(o.memPoolSizes.size(), 1U);
+    EXPECT_EQ(o.memPoolSizes[0].bytes, 2048U);
+    ASSERT_EQ(o.loadInputs.size(), 2U);
+    EXPECT_EQ(o.loadInputs[1].name, "y");
+    EXPECT_EQ(o.loadInputs[1].value, "b.bin");
+    EXPECT_EQ(o.plugins.staticLibraries, (std::vector<std::string>{"a.so", "b.so"}));
+    EXPECT_EQ(o.plugins.dynamicLibraries, (std::vector<std::string>{"c.so"}));
+    EXPECT_EQ(o.backend, kiln::Backend::kCPU);
+    EXPECT_TRUE(o.compare);
+    EXPECT_TRUE(o.compareLayers);
+    EXPECT_EQ(o.atol, 0.1);
+    EXPECT_EQ(o.rtol, 0.2);
+    EXPECT_EQ(o.exportOutput, "o.json");
+}
+
+TEST(Options, RefusedInputsNameTheProblem)
+{
+    struct Case
+    {
+        std::vector<std::string> args;
+        std::string message;
+    };
+    for (Case const& c : std::vector<Case>{
+             {{"--onnx=m.onnx", "--bogus"}, "unknown flag --bogus"},
+             {{"--onnx=m.onnx", "stray"}, "unexpected argument stray"},
+             {{}, "no model"},
+             {{"--onnx=m.onnx", "--loadEngine=p.plan"}, "--onnx and --loadEngine both give the model"},
+             {{"--loadEngine=p.plan", "--fp16"}, "are build flags"},
+             {{"--onnx=m.onnx", "--optShapes=x:1"}, "go together"},
+             {{"--onnx=m.onnx", "--iterations=x"}, "--iterations"},
+             {{"--onnx=m.onnx", "--warmUp=-1"}, "--warmUp must not be negative"},
+             {{"--onnx=m.onnx", "--infStreams=0"}, "--infStreams must be at least 1"},
+             {{"--onnx=m.onnx", "--compare=cpu", "--skipInference"}, "cannot go with --skipInference"},
+         })
+    {
+        Options o;
+        std::string error;
+        EXPECT_EQ(parse(c.args, o, error), ParseOutcome::kERROR) << c.message;
+        EXPECT_NE(error.find(c.message), std::string::npos) << "expected \"" << c.message << "\" in: " << error;
+    }
+}
+
+} // namespace

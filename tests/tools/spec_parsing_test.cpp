@@ -1,0 +1,130 @@
+// The flag-value grammars: shape lists, name:file lists, memory pool sizes, percentiles.
+#include "spec_parsing.h"
+
+#include <gtest/gtest.h>
+
+namespace
+{
+
+using namespace kiln::cli;
+
+std::vector<int64_t> extents(nvinfer1::Dims const& d)
+{
+    return std::vector<int64_t>(d.d, d.d + d.nbDims);
+}
+
+TEST(ShapeSpecs, ParsesSeveralInputs)
+{
+    std::vector<ShapeSpec> specs;
+    std::string error;
+    ASSERT_TRUE(parseShapeSpecs("input:1x3x224x224,mask:1x224", specs, error)) << error;
+    ASSERT_EQ(specs.size(), 2U);
+    EXPECT_EQ(specs[0].name, "input");
+    EXPECT_EQ(extents(specs[0].dims), (std::vector<int64_t>{1, 3, 224, 224}));
+    EXPECT_EQ(specs[1].name, "mask");
+    EXPECT_EQ(extents(specs[1].dims), (std::vector<int64_t>{1, 224}));
+}
+
+TEST(ShapeSpecs, QuotedNamesMayHoldColonsAndCommas)
+{
+    std::vector<ShapeSpec> specs;
+    std::string error;
+    ASSERT_TRUE(parseShapeSpecs("'in:0':2x3,'a,b':4", specs, error)) << error;
+    ASSERT_EQ(specs.size(), 2U);
+    EXPECT_EQ(specs[0].name, "in:0");
+    EXPECT_EQ(extents(specs[0].dims), (std::vector<int64_t>{2, 3}));
+    EXPECT_EQ(specs[1].name, "a,b");
+    EXPECT_EQ(extents(specs[1].dims), (std::vector<int64_t>{4}));
+}
+
+TEST(ShapeSpecs, UnquotedNameEndsAtTheLastColon)
+{
+    std::vector<ShapeSpec> specs;
+    std::string error;
+    ASSERT_TRUE(parseShapeSpecs("input:0:1x3", specs, error)) << error;
+    EXPECT_EQ(specs[0].name, "input:0");
+    EXPECT_EQ(extents(specs[0].dims), (std::vector<int64_t>{1, 3}));
+}
+
+TEST(ShapeSpecs, EmptyValueIsAScalar)
+{
+    std::vector<ShapeSpec> specs;
+    std::string error;
+    ASSERT_TRUE(parseShapeSpecs("s:", specs, error)) << error;
+    EXPECT_EQ(specs[0].dims.nbDims, 0);
+}
+
+TEST(ShapeSpecs, RejectsWhatIsNotAShape)
+{
+    std::vector<ShapeSpec> specs;
+    std::string error;
+    EXPECT_FALSE(parseShapeSpecs("x:1x-3", specs, error));
+    EXPECT_NE(error.find("\"-3\" is not a dimension"), std::string::npos) << error;
+    EXPECT_FALSE(parseShapeSpecs("x:1xx3", specs, error));
+    EXPECT_FALSE(parseShapeSpecs("x1x3", specs, error));
+    EXPECT_NE(error.find("expected name:value"), std::string::npos) << error;
+    EXPECT_FALSE(parseShapeSpecs("'x:1x3", specs, error));
+    EXPECT_NE(error.find("no closing quote"), std::string::npos) << error;
+    EXPECT_FALSE(parseShapeSpecs(":1x3", specs, error));
+    EXPECT_FALSE(parseShapeSpecs("x:1x2x3x4x5x6x7x8x9", specs, error));
+    EXPECT_NE(error.find("more than 8 dimensions"), std::string::npos) << error;
+    EXPECT_FALSE(parseShapeSpecs("x:1,x:2", specs, error));
+    EXPECT_NE(error.find("given twice"), std::string::npos) << error;
+}
+
+TEST(NameValueLists, LoadInputsStyle)
+{
+    std::vector<NameValue> entries;
+    std::string error;
+    ASSERT_TRUE(parseNameValueList("'x':/tmp/a.bin,y:b.bin", entries, error)) << error;
+    ASSERT_EQ(entries.size(), 2U);
+    EXPECT_EQ(entries[0].name, "x");
+    EXPECT_EQ(entries[0].value, "/tmp/a.bin");
+    EXPECT_EQ(entries[1].name, "y");
+    EXPECT_EQ(entries[1].value, "b.bin");
+    EXPECT_FALSE(parseNameValueList("", entries, error));
+}
+
+TEST(MemPoolSizes, BareNumbersAreMiBAndSuffixesScale)
+{
+    std::vector<PoolSize> pools;
+    std::string error;
+    ASSERT_TRUE(parseMemPoolSizes("workspace:1024", pools, error)) << error;
+    EXPECT_EQ(pools[0].pool, "workspace");
+    EXPECT_EQ(pools[0].bytes, 1024ULL << 20);
+    ASSERT_TRUE(parseMemPoolSizes("workspace:2G,dlaSRAM:512K,tacticSharedMem:100B,dlaLocalDRAM:1.5M", pools, error));
+    EXPECT_EQ(pools[0].bytes, 2ULL << 30);
+    EXPECT_EQ(pools[1].bytes, 512ULL << 10);
+    EXPECT_EQ(pools[2].bytes, 100U);
+    EXPECT_EQ(pools[3].bytes, 3ULL << 19);
+}
+
+TEST(MemPoolSizes, RejectsUnknownPoolsAndNonNumbers)
+{
+    std::vector<PoolSize> pools;
+    std::string error;
+    EXPECT_FALSE(parseMemPoolSizes("scratch:1", pools, error));
+    EXPECT_NE(error.find("unknown memory pool \"scratch\""), std::string::npos) << error;
+    EXPECT_FALSE(parseMemPoolSizes("workspace:1T", pools, error));
+    EXPECT_FALSE(parseMemPoolSizes("workspace:-1", pools, error));
+    EXPECT_FALSE(parseMemPoolSizes("workspace:", pools, error));
+}
+
+TEST(Percentiles, ParsesAndChecksTheRange)
+{
+    std::vector<float> p;
+    std::string error;
+    ASSERT_TRUE(parsePercentiles("90,95,99.9,0,100", p, error)) << error;
+    EXPECT_EQ(p, (std::vector<float>{90.0F, 95.0F, 99.9F, 0.0F, 100.0F}));
+    EXPECT_FALSE(parsePercentiles("90,", p, error));
+    EXPECT_FALSE(parsePercentiles("-1", p, error));
+    EXPECT_FALSE(parsePercentiles("ninety", p, error));
+}
+
+TEST(DimsText, JoinsExtentsWithX)
+{
+    EXPECT_EQ(dimsToString(nvinfer1::Dims{4, {1, 3, 224, 224}}), "1x3x224x224");
+    EXPECT_EQ(dimsToString(nvinfer1::Dims{0, {}}), "");
+}
+
+} // namespace

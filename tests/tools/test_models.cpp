@@ -1,0 +1,84 @@
+#include "test_models.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <fstream>
+#include <vector>
+
+namespace kiln::test
+{
+namespace
+{
+
+onnx::ModelProto emptyModel(std::string const& name)
+{
+    onnx::ModelProto model;
+    model.set_ir_version(8);
+    model.set_producer_name("kiln tests/tools");
+    onnx::OperatorSetIdProto* opset = model.add_opset_import();
+    opset->set_domain("");
+    opset->set_version(13);
+    model.mutable_graph()->set_name(name);
+    return model;
+}
+
+//! dims: a negative extent becomes the symbolic dimension "N".
+void addValue(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, std::string const& name,
+    std::vector<int64_t> const& dims)
+{
+    onnx::ValueInfoProto* value = list->Add();
+    value->set_name(name);
+    onnx::TypeProto_Tensor* type = value->mutable_type()->mutable_tensor_type();
+    type->set_elem_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : dims)
+    {
+        auto* dim = type->mutable_shape()->add_dim();
+        d < 0 ? dim->set_dim_param("N") : dim->set_dim_value(d);
+    }
+}
+
+void addNode(onnx::GraphProto& graph, std::string const& op, std::string const& name,
+    std::vector<std::string> const& inputs, std::string const& output)
+{
+    onnx::NodeProto* node = graph.add_node();
+    node->set_op_type(op);
+    node->set_name(name);
+    for (auto const& input : inputs)
+    {
+        node->add_input(input);
+    }
+    node->add_output(output);
+}
+
+void save(onnx::ModelProto const& model, std::string const& path)
+{
+    std::ofstream file(path, std::ios::binary);
+    model.SerializeToOstream(&file);
+}
+
+} // namespace
+
+void writeDoubleReluModel(std::string const& path)
+{
+    onnx::ModelProto model = emptyModel("double_relu");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    addValue(graph.mutable_input(), "x", {-1, 3});
+    addValue(graph.mutable_output(), "y", {-1, 3});
+    addNode(graph, "Relu", "relu", {"x"}, "r");
+    addNode(graph, "Add", "twice", {"r", "r"}, "y");
+    save(model, path);
+}
+
+void writeWrongPluginModel(std::string const& path)
+{
+    onnx::ModelProto model = emptyModel("wrong_plugin");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    addValue(graph.mutable_input(), "x", {1, 8});
+    addValue(graph.mutable_output(), "y", {1, 8});
+    addNode(graph, "Relu", "relu_in", {"x"}, "a");
+    addNode(graph, "HalfWrongDoubler", "doubler", {"a"}, "b");
+    addNode(graph, "Relu", "relu_out", {"b"}, "y");
+    save(model, path);
+}
+
+} // namespace kiln::test

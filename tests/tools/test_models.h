@@ -1,0 +1,15 @@
+// Small ONNX models for the kiln command's tests, written with the ONNX library's protobuf classes.
+#pragma once
+
+#include <string>
+
+namespace kiln::test
+{
+
+//! y = relu(x) + relu(x) with x of shape [N, 3] (N dynamic): outputs are easy to work out by hand.
+void writeDoubleReluModel(std::string const& path);
+
+//! x [1, 8] -> Relu "relu_in" -> HalfWrongDoubler "doubler" (the test plugin, wrong in FP16) -> Relu "relu_out" -> y.
+void writeWrongPluginModel(std::string const& path);
+
+} // namespace kiln::test

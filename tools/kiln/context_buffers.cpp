@@ -1,0 +1,116 @@
+#include "context_buffers.h"
+
+#include "cli_logger.h"
+#include "spec_parsing.h"
+
+namespace kiln::cli
+{
+namespace
+{
+
+double msSince(std::chrono::steady_clock::time_point origin)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - origin).count();
+}
+
+} // namespace
+
+bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor> const& inputs,
+    StreamSettings const& settings, std::string& error)
+{
+    mSettings = settings;
+    mContext.reset(engine.createExecutionContext());
+    if (mContext == nullptr)
+    {
+        error = "cannot create an execution context (see the error above)";
+        return false;
+    }
+    mInputs = inputs;
+    for (HostTensor const& input : mInputs)
+    {
+        if (!mContext->setInputShape(input.name.c_str(), input.dims))
+        {
+            error = "input \"" + input.name + "\" cannot take the shape " + dimsToString(input.dims)
+                + " (see the error above; --shapes sets it)";
+            return false;
+        }
+    }
+    if (!mContext->allInputDimensionsSpecified())
+    {
+        error = "not every input shape is known; give the dynamic ones with --shapes";
+        return false;
+    }
+    mOutputs.clear();
+    for (int32_t i = 0; i < engine.getNbIOTensors(); ++i)
+    {
+        char const* name = engine.getIOTensorName(i);
+        if (engine.getTensorIOMode(name) != nvinfer1::TensorIOMode::kOUTPUT)
+        {
+            continue;
+        }
+        HostTensor output{name, engine.getTensorDataType(name), mContext->getTensorShape(name), {}};
+        if (output.dims.nbDims < 0)
+        {
+            error = "the shape of output \"" + output.name + "\" cannot be resolved (see the error above)";
+            return false;
+        }
+        output.bytes.assign(static_cast<size_t>(output.elementCount()) * elementSize(output.type), 0);
+        mOutputs.push_back(std::move(output));
+    }
+
+    bool const onDevice = settings.backend == Backend::kCUDA;
+    if (onDevice && !mDevice.allocate(settings.device, mInputs, mOutputs, error))
+    {
+        return false;
+    }
+    for (size_t i = 0; i < mInputs.size(); ++i)
+    {
+        void* address = onDevice ? mDevice.inputAddress(i) : mInputs[i].bytes.data();
+        mContext->setTensorAddress(mInputs[i].name.c_str(), address);
+    }
+    for (size_t o = 0; o < mOutputs.size(); ++o)
+    {
+        void* address = onDevice ? mDevice.outputAddress(o) : mOutputs[o].bytes.data();
+        mContext->setTensorAddress(mOutputs[o].name.c_str(), address);
+    }
+    if (onDevice && !settings.transfers)
+    {
+        // --noDataTransfers: the inputs are copied once, here, and the timed inferences copy nothing.
+        InferenceTrace ignored;
+        return mDevice.infer([](cudaStream_t) { return true; }, mInputs, mOutputs, true, false,
+            std::chrono::steady_clock::now(), ignored, error);
+    }
+    return true;
+}
+
+bool ContextBuffers::infer(std::chrono::steady_clock::time_point origin, InferenceTrace& trace, std::string& error)
+{
+    if (mSettings.backend == Backend::kCUDA)
+    {
+        return mDevice.infer([this](cudaStream_t stream) { return mContext->enqueueV3(stream); }, mInputs, mOutputs,
+            mSettings.transfers, mSettings.spinWait, origin, trace, error);
+    }
+    trace.enqStart = msSince(origin);
+    bool const ok = mContext->enqueueV3(nullptr);
+    trace.enqEnd = msSince(origin);
+    // No transfers on the CPU: H2D ends where it starts, at the enqueue, and so does D2H at its end.
+    trace.h2dStart = trace.h2dEnd = trace.computeStart = trace.enqStart;
+    trace.computeEnd = trace.d2hStart = trace.d2hEnd = trace.enqEnd;
+    if (!ok)
+    {
+        error = "inference failed (see the error above)";
+    }
+    return ok;
+}
+
+std::vector<HostTensor> const& ContextBuffers::outputs()
+{
+    std::string error;
+    if (mSettings.backend == Backend::kCUDA && !mSettings.transfers && !mDevice.download(mOutputs, error))
+    {
+        logError(error);
+    }
+    return mOutputs;
+}
+
+} // namespace kiln::cli

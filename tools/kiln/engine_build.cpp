@@ -1,0 +1,237 @@
+#include "engine_build.h"
+
+#include "build_progress.h"
+#include "cli_logger.h"
+#include "host_tensor.h"
+
+#include <NvOnnxParser.h>
+
+#include <algorithm>
+#include <fstream>
+#include <unistd.h>
+
+namespace kiln::cli
+{
+namespace
+{
+
+using nvinfer1::Dims;
+using nvinfer1::OptProfileSelector;
+
+bool parseModel(std::string const& path, nvinfer1::INetworkDefinition& network, bool verbose)
+{
+    if (!std::ifstream(path).good())
+    {
+        logError("--onnx: cannot read \"" + path + "\" (no such file, or not readable)");
+        return false;
+    }
+    std::unique_ptr<nvonnxparser::IParser> parser(nvonnxparser::createParser(network, logger()));
+    if (parser == nullptr)
+    {
+        logError("cannot create the ONNX parser");
+        return false;
+    }
+    logInfo("Parsing ONNX model " + path);
+    int const verbosity
+        = static_cast<int>(verbose ? nvinfer1::ILogger::Severity::kVERBOSE : nvinfer1::ILogger::Severity::kWARNING);
+    if (parser->parseFromFile(path.c_str(), verbosity))
+    {
+        return true;
+    }
+    // The parser has logged each error with its node; add only what to do about a missing plugin.
+    bool unsupportedNode = false;
+    for (int i = 0; i < parser->getNbErrors(); ++i)
+    {
+        unsupportedNode = unsupportedNode || parser->getError(i)->code() == nvonnxparser::ErrorCode::kUNSUPPORTED_NODE;
+    }
+    logError("Failed to parse the ONNX model " + path
+        + (unsupportedNode ? "; if an unsupported op is a plugin, load its library with --staticPlugins or "
+                             "--dynamicPlugins"
+                           : ""));
+    return false;
+}
+
+ShapeSpec const* findSpec(std::vector<ShapeSpec> const& specs, char const* name)
+{
+    auto const it = std::find_if(specs.begin(), specs.end(), [&](ShapeSpec const& s) { return s.name == name; });
+    return it == specs.end() ? nullptr : &*it;
+}
+
+bool checkSpecNames(std::vector<ShapeSpec> const& specs, char const* flag, nvinfer1::INetworkDefinition& network)
+{
+    for (ShapeSpec const& spec : specs)
+    {
+        bool found = false;
+        std::string names;
+        for (int32_t i = 0; i < network.getNbInputs(); ++i)
+        {
+            found = found || spec.name == network.getInput(i)->getName();
+            names += (i == 0 ? "" : ", ") + std::string(network.getInput(i)->getName());
+        }
+        if (!found)
+        {
+            logError(
+                std::string(flag) + ": \"" + spec.name + "\" is not an input of the network; its inputs are " + names);
+            return false;
+        }
+    }
+    return true;
+}
+
+//! One optimization profile from --minShapes/--optShapes/--maxShapes, else --shapes, else the inputs'
+//! dynamic dimensions set to 1 (as trtexec does, with a warning).
+bool addProfile(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition& network, nvinfer1::IBuilderConfig& config,
+    Options const& options)
+{
+    for (auto const& [specs, flag] :
+        {std::pair{&options.shapes, "--shapes"}, std::pair{&options.minShapes, "--minShapes"},
+            std::pair{&options.optShapes, "--optShapes"}, std::pair{&options.maxShapes, "--maxShapes"}})
+    {
+        if (!checkSpecNames(*specs, flag, network))
+        {
+            return false;
+        }
+    }
+    nvinfer1::IOptimizationProfile* profile = builder.createOptimizationProfile();
+    bool needed = false;
+    for (int32_t i = 0; i < network.getNbInputs(); ++i)
+    {
+        nvinfer1::ITensor* input = network.getInput(i);
+        char const* name = input->getName();
+        Dims const declared = input->getDimensions();
+        bool const dynamic = std::any_of(declared.d, declared.d + declared.nbDims, [](int64_t d) { return d < 0; });
+        if (!dynamic)
+        {
+            continue;
+        }
+        needed = true;
+        Dims shapes[3];
+        if (ShapeSpec const* min = findSpec(options.minShapes, name))
+        {
+            ShapeSpec const* opt = findSpec(options.optShapes, name);
+            ShapeSpec const* max = findSpec(options.maxShapes, name);
+            if (opt == nullptr || max == nullptr)
+            {
+                logError("input \"" + std::string(name)
+                    + "\" needs a shape in each of --minShapes, --optShapes and "
+                      "--maxShapes");
+                return false;
+            }
+            shapes[0] = min->dims;
+            shapes[1] = opt->dims;
+            shapes[2] = max->dims;
+        }
+        else if (ShapeSpec const* fixed = findSpec(options.shapes, name))
+        {
+            shapes[0] = shapes[1] = shapes[2] = fixed->dims;
+        }
+        else
+        {
+            Dims ones = declared;
+            std::replace_if(
+                ones.d, ones.d + ones.nbDims, [](int64_t d) { return d < 0; }, int64_t{1});
+            logWarning("Dynamic dimensions required for input: " + std::string(name)
+                + ", but no shapes were provided. Automatically overriding shape to: " + dimsToString(ones));
+            shapes[0] = shapes[1] = shapes[2] = ones;
+        }
+        profile->setDimensions(name, OptProfileSelector::kMIN, shapes[0]);
+        profile->setDimensions(name, OptProfileSelector::kOPT, shapes[1]);
+        profile->setDimensions(name, OptProfileSelector::kMAX, shapes[2]);
+    }
+    if (needed && config.addOptimizationProfile(profile) < 0)
+    {
+        logError("the optimization profile from the shape flags is invalid (see the error above)");
+        return false;
+    }
+    return true;
+}
+
+void configure(nvinfer1::IBuilderConfig& config, Options const& options, BuildRequest const& request)
+{
+    setBackend(config, request.backend);
+    if (request.fp16)
+    {
+        config.setFlag(nvinfer1::BuilderFlag::kFP16);
+    }
+    for (PoolSize const& pool : options.memPoolSizes)
+    {
+        if (pool.pool == "workspace")
+        {
+            config.setMemoryPoolLimit(nvinfer1::MemoryPoolType::kWORKSPACE, pool.bytes);
+        }
+    }
+}
+
+//! Marks every output of every layer (except shape computations) as a network output. With reduced
+//! precision the marked FP32 tensors become FP16 outputs: an FP32 output would make the builder run
+//! the layer in FP32 (a plugin's output type is negotiated with its tensor's), hiding what it does in FP16.
+void markLayerOutputs(nvinfer1::INetworkDefinition& network, bool fp16, std::vector<LayerOutputs>& layers)
+{
+    layers.clear();
+    for (int32_t l = 0; l < network.getNbLayers(); ++l)
+    {
+        nvinfer1::ILayer* layer = network.getLayer(l);
+        if (layer->getType() == nvinfer1::LayerType::kSHAPE || layer->getType() == nvinfer1::LayerType::kCONSTANT)
+        {
+            continue;
+        }
+        LayerOutputs entry{layer->getName(), {}};
+        for (int32_t o = 0; o < layer->getNbOutputs(); ++o)
+        {
+            nvinfer1::ITensor* tensor = layer->getOutput(o);
+            if (tensor == nullptr || tensor->isShapeTensor())
+            {
+                continue;
+            }
+            if (!tensor->isNetworkOutput())
+            {
+                network.markOutput(*tensor);
+                if (fp16 && tensor->getType() == nvinfer1::DataType::kFLOAT)
+                {
+                    tensor->setType(nvinfer1::DataType::kHALF);
+                }
+            }
+            entry.tensors.emplace_back(tensor->getName());
+        }
+        if (!entry.tensors.empty())
+        {
+            layers.push_back(std::move(entry));
+        }
+    }
+}
+
+} // namespace
+
+std::unique_ptr<nvinfer1::IHostMemory> buildFromOnnx(
+    Options const& options, BuildRequest const& request, std::vector<LayerOutputs>* layers)
+{
+    std::unique_ptr<nvinfer1::IBuilder> builder(nvinfer1::createInferBuilder(logger()));
+    std::unique_ptr<nvinfer1::INetworkDefinition> network(builder->createNetworkV2(0));
+    if (!parseModel(options.onnx, *network, options.verbose))
+    {
+        return nullptr;
+    }
+    if (request.markLayerOutputs && layers != nullptr)
+    {
+        markLayerOutputs(*network, request.fp16, *layers);
+    }
+    std::unique_ptr<nvinfer1::IBuilderConfig> config(builder->createBuilderConfig());
+    configure(*config, options, request);
+    if (!addProfile(*builder, *network, *config, options))
+    {
+        return nullptr;
+    }
+    BuildProgress progress(isatty(STDOUT_FILENO) != 0);
+    if (request.showProgress)
+    {
+        config->setProgressMonitor(&progress);
+    }
+    std::unique_ptr<nvinfer1::IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    if (plan == nullptr)
+    {
+        logError("Engine could not be created from network (see the error above)");
+    }
+    return plan;
+}
+
+} // namespace kiln::cli

@@ -1,0 +1,143 @@
+#include "input_data.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+namespace kiln::cli
+{
+namespace
+{
+
+std::string inputNames(nvinfer1::ICudaEngine const& engine)
+{
+    std::string names;
+    for (int32_t i = 0; i < engine.getNbIOTensors(); ++i)
+    {
+        char const* name = engine.getIOTensorName(i);
+        if (engine.getTensorIOMode(name) == nvinfer1::TensorIOMode::kINPUT)
+        {
+            names += (names.empty() ? "" : ", ") + std::string(name);
+        }
+    }
+    return names;
+}
+
+bool isInput(nvinfer1::ICudaEngine const& engine, std::string const& name)
+{
+    return engine.getTensorIOMode(name.c_str()) == nvinfer1::TensorIOMode::kINPUT;
+}
+
+//! The shape to run input `name` at.
+nvinfer1::Dims chooseShape(nvinfer1::ICudaEngine const& engine, Options const& options, char const* name)
+{
+    for (ShapeSpec const& spec : options.shapes)
+    {
+        if (spec.name == name)
+        {
+            return spec.dims;
+        }
+    }
+    nvinfer1::Dims dims = engine.getTensorShape(name);
+    bool const dynamic = std::any_of(dims.d, dims.d + dims.nbDims, [](int64_t d) { return d < 0; });
+    if (dynamic && engine.getNbOptimizationProfiles() > 0)
+    {
+        dims = engine.getProfileShape(name, 0, nvinfer1::OptProfileSelector::kOPT);
+    }
+    return dims;
+}
+
+} // namespace
+
+bool readRawTensor(std::string const& path, HostTensor& tensor, std::string& error)
+{
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+    {
+        error = "--loadInputs: cannot open \"" + path + "\" (input \"" + tensor.name + "\")";
+        return false;
+    }
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    if (bytes.size() != tensor.bytes.size())
+    {
+        error = "--loadInputs: \"" + path + "\" holds " + std::to_string(bytes.size()) + " bytes, but input \""
+            + tensor.name + "\" (" + dataTypeName(tensor.type) + ", shape " + dimsToString(tensor.dims) + ") needs "
+            + std::to_string(tensor.bytes.size());
+        return false;
+    }
+    tensor.bytes = std::move(bytes);
+    return true;
+}
+
+bool makeInputs(
+    nvinfer1::ICudaEngine const& engine, Options const& options, std::vector<HostTensor>& inputs, std::string& error)
+{
+    for (ShapeSpec const& spec : options.shapes)
+    {
+        if (!isInput(engine, spec.name))
+        {
+            error = "--shapes: \"" + spec.name + "\" is not an input of the network; its inputs are "
+                + inputNames(engine);
+            return false;
+        }
+    }
+    std::set<std::string> loaded;
+    for (NameValue const& entry : options.loadInputs)
+    {
+        if (!isInput(engine, entry.name))
+        {
+            error = "--loadInputs: \"" + entry.name + "\" is not an input of the network; its inputs are "
+                + inputNames(engine);
+            return false;
+        }
+        if (!loaded.insert(entry.name).second)
+        {
+            error = "--loadInputs: input \"" + entry.name + "\" is given twice";
+            return false;
+        }
+    }
+
+    inputs.clear();
+    uint32_t seed = 1;
+    for (int32_t i = 0; i < engine.getNbIOTensors(); ++i)
+    {
+        char const* name = engine.getIOTensorName(i);
+        if (engine.getTensorIOMode(name) != nvinfer1::TensorIOMode::kINPUT)
+        {
+            continue;
+        }
+        HostTensor tensor{name, engine.getTensorDataType(name), chooseShape(engine, options, name), {}};
+        if (std::any_of(tensor.dims.d, tensor.dims.d + tensor.dims.nbDims, [](int64_t d) { return d < 0; }))
+        {
+            error = "input \"" + tensor.name + "\" has dynamic dimensions (" + dimsToString(tensor.dims)
+                + "); give its shape with --shapes=" + tensor.name + ":...";
+            return false;
+        }
+        size_t const size = elementSize(tensor.type);
+        if (size == 0)
+        {
+            error = "input \"" + tensor.name + "\" is " + dataTypeName(tensor.type) + ", which kiln cannot fill";
+            return false;
+        }
+        tensor.bytes.assign(static_cast<size_t>(tensor.elementCount()) * size, 0);
+        auto const file = std::find_if(options.loadInputs.begin(), options.loadInputs.end(),
+            [&](NameValue const& entry) { return entry.name == tensor.name; });
+        if (file != options.loadInputs.end())
+        {
+            if (!readRawTensor(file->value, tensor, error))
+            {
+                return false;
+            }
+        }
+        else
+        {
+            fillRandom(tensor, seed);
+        }
+        ++seed;
+        inputs.push_back(std::move(tensor));
+    }
+    return true;
+}
+
+} // namespace kiln::cli

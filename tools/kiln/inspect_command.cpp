@@ -1,0 +1,207 @@
+#include "inspect_command.h"
+
+#include "host_tensor.h"
+#include "loaded_engine.h"
+#include "network/plugin_layer.h"
+#include "plan/byte_io.h"
+#include "plan/plan_format.h"
+#include "network/layer_type_name.h"
+#include "shape/expr.h"
+
+#include <cstdio>
+
+namespace kiln::cli
+{
+namespace
+{
+
+using kiln::plan::PlanModel;
+
+char const* operationSymbol(nvinfer1::DimensionOperation op)
+{
+    using nvinfer1::DimensionOperation;
+    switch (op)
+    {
+    case DimensionOperation::kSUM: return "+";
+    case DimensionOperation::kPROD: return "*";
+    case DimensionOperation::kMAX: return "max";
+    case DimensionOperation::kMIN: return "min";
+    case DimensionOperation::kSUB: return "-";
+    case DimensionOperation::kEQUAL: return "==";
+    case DimensionOperation::kLESS: return "<";
+    case DimensionOperation::kFLOOR_DIV: return "floordiv";
+    case DimensionOperation::kCEIL_DIV: return "ceildiv";
+    }
+    return "?";
+}
+
+//! A dimension as written in the plan's expression table: a number, "x.d0", or "(a + b)".
+std::string expression(PlanModel const& model, int32_t node, int depth = 0)
+{
+    if (node < 0 || static_cast<size_t>(node) >= model.exprs.size() || depth > 32)
+    {
+        return "?";
+    }
+    plan::ExprNode const& e = model.exprs[static_cast<size_t>(node)];
+    switch (static_cast<shape::ExprKind>(e.kind))
+    {
+    case shape::ExprKind::kCONSTANT: return std::to_string(e.value);
+    case shape::ExprKind::kSYMBOL:
+    {
+        if (e.symbol < 0 || static_cast<size_t>(e.symbol) >= model.symbols.size())
+        {
+            return "?";
+        }
+        plan::SymbolRecord const& s = model.symbols[static_cast<size_t>(e.symbol)];
+        return model.tensors[static_cast<size_t>(s.tensor)].name + ".d" + std::to_string(s.axis);
+    }
+    case shape::ExprKind::kOPERATION:
+        return "(" + expression(model, e.first, depth + 1) + " " + operationSymbol(e.op) + " "
+            + expression(model, e.second, depth + 1) + ")";
+    case shape::ExprKind::kSIZE_TENSOR: return "size";
+    }
+    return "?";
+}
+
+std::string shapeOf(PlanModel const& model, plan::TensorRecord const& tensor)
+{
+    std::string text = "[";
+    for (size_t i = 0; i < tensor.dims.size(); ++i)
+    {
+        text += (i == 0 ? "" : ", ") + expression(model, tensor.dims[i]);
+    }
+    return text + "]";
+}
+
+//! A plugin layer's record (its plugin and negotiated types); read without the plugin's library.
+bool readPluginParams(plan::LayerRecord const& layer, network::PluginParams& params)
+{
+    bool const isPlugin
+        = layer.type == nvinfer1::LayerType::kPLUGIN_V2 || layer.type == nvinfer1::LayerType::kPLUGIN_V3;
+    plan::ByteReader reader(layer.params.data(), layer.params.size());
+    return isPlugin && params.read(reader);
+}
+
+std::string typesOf(PlanModel const& model, plan::LayerRecord const& layer)
+{
+    // The layer's types, inputs then outputs: a plugin's negotiated ones (its shape inputs, listed last
+    // among the inputs, keep their tensors' types), else the builder's choice; where neither says, the
+    // tensor's own type.
+    std::vector<nvinfer1::DataType> types = layer.ioTypes;
+    network::PluginParams plugin;
+    if (readPluginParams(layer, plugin))
+    {
+        types = plugin.ioTypes;
+        size_t const dataInputs = layer.inputs.size() - static_cast<size_t>(plugin.nbShapeInputs);
+        for (size_t i = dataInputs; i < layer.inputs.size() && i <= types.size(); ++i)
+        {
+            int32_t const tensor = layer.inputs[i];
+            types.insert(types.begin() + static_cast<std::ptrdiff_t>(i),
+                tensor >= 0 ? model.tensors[static_cast<size_t>(tensor)].type : nvinfer1::DataType::kFLOAT);
+        }
+    }
+    auto typeAt = [&](size_t slot, int32_t tensor) {
+        if (slot < types.size())
+        {
+            return std::string(dataTypeName(types[slot]));
+        }
+        return tensor >= 0 ? std::string(dataTypeName(model.tensors[static_cast<size_t>(tensor)].type))
+                           : std::string("-");
+    };
+    std::string in;
+    std::string out;
+    for (size_t i = 0; i < layer.inputs.size(); ++i)
+    {
+        in += (i == 0 ? "" : ",") + typeAt(i, layer.inputs[i]);
+    }
+    for (size_t o = 0; o < layer.outputs.size(); ++o)
+    {
+        out += (o == 0 ? "" : ",") + typeAt(layer.inputs.size() + o, layer.outputs[o]);
+    }
+    return "in " + (in.empty() ? "-" : in) + " -> out " + (out.empty() ? "-" : out);
+}
+
+} // namespace
+
+int inspectPlan(std::string const& path)
+{
+    std::vector<uint8_t> bytes;
+    std::string error;
+    if (!readFile(path, "kiln inspect", bytes, error))
+    {
+        std::fprintf(stderr, "kiln: %s\n", error.c_str());
+        return 1;
+    }
+    PlanModel model;
+    if (!plan::readPlan(bytes.data(), bytes.size(), model, error))
+    {
+        std::fprintf(stderr, "kiln: inspect: \"%s\" is not a plan Kiln can read: %s\n", path.c_str(), error.c_str());
+        return 1;
+    }
+    std::printf("Plan %s: %zu bytes, format version %u, %s backend, network \"%s\"\n", path.c_str(), bytes.size(),
+        plan::kPlanFormatVersion, backendName(model.backend), model.networkName.c_str());
+
+    std::printf("\nPlugins needed (%zu):\n", model.manifest.size());
+    for (plan::PluginRequirement const& p : model.manifest)
+    {
+        std::printf("  %s version %s namespace \"%s\" (%s), from %s\n", p.name.c_str(), p.version.c_str(),
+            p.pluginNamespace.c_str(), p.interfaceKind.c_str(),
+            p.library.empty() ? "the application that built the plan" : p.library.c_str());
+    }
+
+    std::printf("\nI/O tensors (%zu):\n", model.ioTensors.size());
+    size_t inputIndex = 0;
+    for (int32_t t : model.ioTensors)
+    {
+        plan::TensorRecord const& tensor = model.tensors[static_cast<size_t>(t)];
+        bool const isInput = tensor.ioMode == nvinfer1::TensorIOMode::kINPUT;
+        std::printf("  %-6s %-20s %-5s %s\n", isInput ? "input" : "output", tensor.name.c_str(),
+            dataTypeName(tensor.type), shapeOf(model, tensor).c_str());
+        for (size_t p = 0; isInput && p < model.profiles.size(); ++p)
+        {
+            if (inputIndex < model.profiles[p].inputs.size())
+            {
+                auto const& [min, opt, max] = model.profiles[p].inputs[inputIndex];
+                auto dims = [](nvinfer1::Dims const& d) {
+                    std::string s;
+                    for (int32_t i = 0; i < d.nbDims; ++i)
+                    {
+                        s += (i == 0 ? "" : "x") + std::to_string(d.d[i]);
+                    }
+                    return s;
+                };
+                std::printf("         profile %zu: min %s, opt %s, max %s\n", p, dims(min).c_str(), dims(opt).c_str(),
+                    dims(max).c_str());
+            }
+        }
+        inputIndex += isInput ? 1 : 0;
+    }
+
+    std::printf("\nLayers (%zu):\n", model.layers.size());
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        plan::LayerRecord const& layer = model.layers[l];
+        network::PluginParams plugin;
+        std::string const runs = readPluginParams(layer, plugin)
+            ? ", runs " + plugin.payload.name + " version " + plugin.payload.version
+            : "";
+        std::printf("  %3zu %-28s %-14s precision %-5s %s, row-major linear%s\n", l, layer.name.c_str(),
+            network::layerTypeName(layer.type), layer.precision ? dataTypeName(*layer.precision) : "-",
+            typesOf(model, layer).c_str(), runs.c_str());
+    }
+
+    std::printf("\nMemory plan: %lld bytes of activations (shared by tensors whose lifetimes do not overlap), "
+                "%lld bytes of workspace\n",
+        static_cast<long long>(model.arenaBytes), static_cast<long long>(model.workspaceBytes));
+    for (plan::TensorRecord const& tensor : model.tensors)
+    {
+        if (tensor.arenaOffset >= 0)
+        {
+            std::printf("  %-28s offset %10lld  up to %10lld bytes\n", tensor.name.c_str(),
+                static_cast<long long>(tensor.arenaOffset), static_cast<long long>(tensor.maxBytes));
+        }
+    }
+    return 0;
+}
+
+} // namespace kiln::cli

@@ -1,0 +1,273 @@
+#include "options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <NvInferVersion.h>
+
+#include <iostream>
+
+namespace kiln::cli
+{
+namespace
+{
+
+//! The raw text of the flags whose values have their own grammar (spec_parsing.h).
+struct RawSpecs
+{
+    std::string shapes;
+    std::string minShapes;
+    std::string optShapes;
+    std::string maxShapes;
+    std::string memPoolSize;
+    std::string percentile;
+    std::vector<std::string> loadInputs;
+    //! --plugins: its own list, since two options bound to one vector overwrite each other in CLI11.
+    std::vector<std::string> deprecatedPlugins;
+    std::string backend;
+    std::string compare;
+};
+
+void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
+{
+    // Model and plan.
+    app.add_option("--onnx", o.onnx, "ONNX model to parse, build and run");
+    app.add_option("--loadEngine", o.loadEngine, "Load a plan (Kiln's serialized engine) instead of building one");
+    app.add_option("--saveEngine", o.saveEngine, "Save the built plan to this file");
+
+    // Build.
+    app.add_flag("--fp16", o.fp16, "Allow FP16 precision in addition to FP32 (default = disabled)");
+    app.add_option("--shapes", raw.shapes,
+        "Inference shapes of dynamic inputs: name:1x3x224x224[,name:...] (names may be quoted with ')");
+    app.add_option("--minShapes", raw.minShapes, "Build a profile with these minimum shapes (name:1x3x224x224,...)");
+    app.add_option("--optShapes", raw.optShapes, "Build a profile with these optimum shapes (name:1x3x224x224,...)");
+    app.add_option("--maxShapes", raw.maxShapes, "Build a profile with these maximum shapes (name:1x3x224x224,...)");
+    app.add_option("--memPoolSize", raw.memPoolSize,
+        "Memory pool limits: workspace:N[,pool:N]; N in MiB, or with the suffix B, K, M or G");
+    app.add_option("--timingCacheFile", o.timingCacheFile,
+        "Timing cache file (accepted; Kiln's CPU backend does "
+        "not time tactics, so it has no effect there)");
+    app.add_option("--staticPlugins", o.plugins.staticLibraries, "Plugin library to dlopen (repeatable)");
+    app.add_option("--plugins", raw.deprecatedPlugins, "Deprecated spelling of --staticPlugins");
+    app.add_option("--dynamicPlugins", o.plugins.dynamicLibraries,
+        "Plugin library to load through IPluginRegistry::loadLibrary (repeatable)");
+    app.add_option("--backend", raw.backend,
+        std::string("Backend to build for and run on: cpu or cuda (default = ") + backendName(defaultBackend()) + ")");
+
+    // Inference.
+    app.add_flag("--skipInference", o.skipInference, "Build (and save) the plan, then exit without running it");
+    app.add_option("--iterations", o.iterations, "Run at least N inference iterations (default = 10)");
+    app.add_option("--warmUp", o.warmUpMs, "Run for N milliseconds to warm up before measuring (default = 200)");
+    app.add_option("--duration", o.durationS, "Run at least N seconds of measured inferences (default = 3)");
+    app.add_option("--avgRuns", o.avgRuns, "Report averages over N consecutive iterations (default = 10)");
+    app.add_option("--percentile", raw.percentile, "Report these percentiles, in [0, 100] (default = 90,95,99)");
+    app.add_option("--infStreams", o.infStreams, "Run inferences on N streams (contexts) at once (default = 1)");
+    app.add_option("--device", o.device, "Select the CUDA device N (default = 0)");
+    app.add_flag("--useCudaGraph", o.useCudaGraph,
+        "Use CUDA graphs to run the engine (accepted; kiln does not capture graphs yet, and the CPU backend has none)");
+    app.add_flag("--noDataTransfers", o.noDataTransfers,
+        "Do not copy inputs to and outputs from the device (no effect on the CPU backend)");
+    app.add_flag(
+        "--useSpinWait", o.useSpinWait, "Spin-wait for the GPU instead of blocking (no effect on the CPU backend)");
+    app.add_option("--loadInputs", raw.loadInputs,
+        "Read inputs from raw binary files of the input's type: name:file[,name:file] (names may be quoted with ')");
+
+    // Reporting.
+    app.add_flag("--verbose", o.verbose, "Log verbosely");
+    app.add_flag("--dumpOutput", o.dumpOutput, "Print the outputs of the last inference");
+    app.add_flag("--dumpProfile", o.dumpProfile, "Print the time of each layer");
+    app.add_flag("--separateProfileRun", o.separateProfileRun,
+        "Time the layers in a separate run, so profiling does not affect the performance summary");
+    app.add_option("--exportTimes", o.exportTimes, "Write the timing of every inference to this JSON file");
+    app.add_option("--exportOutput", o.exportOutput, "Write the outputs to this JSON file");
+    app.add_option("--exportProfile", o.exportProfile, "Write the per-layer times to this JSON file");
+    app.add_option("--exportLayerInfo", o.exportLayerInfo, "Write the engine's layer information to this JSON file");
+
+    // Comparison (Kiln's own).
+    app.add_option("--compare", raw.compare,
+        "Also run the model on the CPU reference (FP32) with the same inputs and compare every output: cpu");
+    app.add_option("--atol", o.atol, "Absolute tolerance of --compare (default = 1e-5)");
+    app.add_option("--rtol", o.rtol, "Relative tolerance of --compare (default = 1e-5)");
+    app.add_flag("--compareLayers", o.compareLayers,
+        "With --compare: compare every layer's outputs and name the first layer that diverges");
+}
+
+bool parseShapesFlag(char const* flag, std::string const& text, std::vector<ShapeSpec>& specs, std::string& error)
+{
+    if (text.empty())
+    {
+        return true;
+    }
+    if (!parseShapeSpecs(text, specs, error))
+    {
+        error = std::string(flag) + ": " + error;
+        return false;
+    }
+    return true;
+}
+
+bool checkValues(Options& o, RawSpecs const& raw, std::string& error)
+{
+    o.plugins.staticLibraries.insert(
+        o.plugins.staticLibraries.end(), raw.deprecatedPlugins.begin(), raw.deprecatedPlugins.end());
+    if (!parseShapesFlag("--shapes", raw.shapes, o.shapes, error)
+        || !parseShapesFlag("--minShapes", raw.minShapes, o.minShapes, error)
+        || !parseShapesFlag("--optShapes", raw.optShapes, o.optShapes, error)
+        || !parseShapesFlag("--maxShapes", raw.maxShapes, o.maxShapes, error))
+    {
+        return false;
+    }
+    bool const anyProfile = !o.minShapes.empty() || !o.optShapes.empty() || !o.maxShapes.empty();
+    bool const fullProfile = !o.minShapes.empty() && !o.optShapes.empty() && !o.maxShapes.empty();
+    if (anyProfile && !fullProfile)
+    {
+        error = "--minShapes, --optShapes and --maxShapes go together: give all three";
+        return false;
+    }
+    if (!raw.memPoolSize.empty() && !parseMemPoolSizes(raw.memPoolSize, o.memPoolSizes, error))
+    {
+        error = "--memPoolSize: " + error;
+        return false;
+    }
+    if (!raw.percentile.empty() && !parsePercentiles(raw.percentile, o.percentiles, error))
+    {
+        error = "--percentile: " + error;
+        return false;
+    }
+    for (std::string const& text : raw.loadInputs)
+    {
+        std::vector<NameValue> entries;
+        if (!parseNameValueList(text, entries, error))
+        {
+            error = "--loadInputs: " + error;
+            return false;
+        }
+        o.loadInputs.insert(o.loadInputs.end(), entries.begin(), entries.end());
+    }
+    if (raw.backend.empty())
+    {
+        o.backend = defaultBackend();
+    }
+    else if (raw.backend == "cpu")
+    {
+        o.backend = Backend::kCPU;
+    }
+    else if (raw.backend == "cuda")
+    {
+        o.backend = Backend::kCUDA;
+    }
+    else
+    {
+        error = "--backend: \"" + raw.backend + "\" is not a backend; expected cpu or cuda";
+        return false;
+    }
+    if (!raw.compare.empty() && raw.compare != "cpu")
+    {
+        error = "--compare: \"" + raw.compare + "\" is not a reference Kiln has; expected --compare=cpu";
+        return false;
+    }
+    o.compare = !raw.compare.empty();
+
+    struct NumericFlag
+    {
+        char const* flag;
+        double value;
+    };
+    for (auto const& [flag, value] : {NumericFlag{"--iterations", double(o.iterations)},
+             NumericFlag{"--avgRuns", double(o.avgRuns)}, NumericFlag{"--infStreams", double(o.infStreams)}})
+    {
+        if (value < 1)
+        {
+            error = std::string(flag) + " must be at least 1";
+            return false;
+        }
+    }
+    for (auto const& [flag, value] : {NumericFlag{"--warmUp", o.warmUpMs}, NumericFlag{"--duration", o.durationS},
+             NumericFlag{"--atol", o.atol}, NumericFlag{"--rtol", o.rtol}, NumericFlag{"--device", double(o.device)}})
+    {
+        if (value < 0)
+        {
+            error = std::string(flag) + " must not be negative";
+            return false;
+        }
+    }
+    return true;
+}
+
+bool checkCombinations(Options const& o, std::string& error)
+{
+    if (o.onnx.empty() == o.loadEngine.empty())
+    {
+        error = o.onnx.empty() ? "no model: give --onnx=MODEL.onnx or --loadEngine=PLAN"
+                               : "--onnx and --loadEngine both give the model: use one";
+        return false;
+    }
+    if (!o.loadEngine.empty() && (!o.minShapes.empty() || o.fp16 || !o.memPoolSizes.empty()))
+    {
+        error = "--minShapes/--optShapes/--maxShapes, --fp16 and --memPoolSize are build flags; a plan from "
+                "--loadEngine is already built";
+        return false;
+    }
+    if (o.compare && o.onnx.empty())
+    {
+        error = "--compare builds the CPU reference from the model: it needs --onnx (a plan from --loadEngine "
+                "cannot be rebuilt)";
+        return false;
+    }
+    if (o.compareLayers && !o.compare)
+    {
+        error = "--compareLayers refines --compare: add --compare=cpu";
+        return false;
+    }
+    if (o.compare && o.skipInference)
+    {
+        error = "--compare runs the model: it cannot go with --skipInference";
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+ParseOutcome parseOptions(int argc, char** argv, Options& options, std::string& error)
+{
+    for (int i = 0; i < argc; ++i)
+    {
+        options.commandLine += (i == 0 ? "" : " ") + std::string(argv[i]);
+    }
+
+    CLI::App app{"kiln " KILN_VERSION_STRING ": builds, times and checks models with trtexec's flags.\n"
+                 "Subcommands: kiln inspect PLAN, kiln plugins [--staticPlugins=LIB ...]"};
+    app.allow_extras();
+    RawSpecs raw;
+    addFlags(app, options, raw);
+    try
+    {
+        app.parse(argc, argv);
+    }
+    catch (CLI::CallForHelp const&)
+    {
+        std::cout << app.help();
+        return ParseOutcome::kHELP;
+    }
+    catch (CLI::ParseError const& e)
+    {
+        error = e.what();
+        return ParseOutcome::kERROR;
+    }
+    std::vector<std::string> const extras = app.remaining();
+    if (!extras.empty())
+    {
+        std::string const& first = extras.front();
+        bool const isFlag = first.rfind("-", 0) == 0;
+        error = (isFlag ? "unknown flag " + first.substr(0, first.find('=')) : "unexpected argument " + first)
+            + " (kiln --help lists the flags)";
+        return ParseOutcome::kERROR;
+    }
+    if (!checkValues(options, raw, error) || !checkCombinations(options, error))
+    {
+        return ParseOutcome::kERROR;
+    }
+    return ParseOutcome::kRUN;
+}
+
+} // namespace kiln::cli

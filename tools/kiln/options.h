@@ -1,0 +1,85 @@
+// The main command's options: trtexec's flags with trtexec's defaults, and Kiln's own.
+#pragma once
+
+#include "plugin_libraries.h"
+#include "spec_parsing.h"
+
+#include <kiln/Backend.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::cli
+{
+
+struct Options
+{
+    // Model and plan.
+    std::string onnx;
+    std::string loadEngine;
+    std::string saveEngine;
+
+    // Build.
+    bool fp16{false};
+    std::vector<ShapeSpec> shapes; //!< inference shapes; also the profile when no min/opt/max is given
+    std::vector<ShapeSpec> minShapes;
+    std::vector<ShapeSpec> optShapes;
+    std::vector<ShapeSpec> maxShapes;
+    std::vector<PoolSize> memPoolSizes;
+    std::string timingCacheFile;
+    PluginLibraries plugins;
+    Backend backend{Backend::kCPU};
+
+    // Inference.
+    bool skipInference{false};
+    int32_t iterations{10};
+    float warmUpMs{200.0F};
+    float durationS{3.0F};
+    int32_t avgRuns{10};
+    std::vector<float> percentiles{90.0F, 95.0F, 99.0F};
+    int32_t infStreams{1};
+    int32_t device{0};
+    bool useCudaGraph{false};
+    bool noDataTransfers{false};
+    bool useSpinWait{false};
+    std::vector<NameValue> loadInputs; //!< tensor name, file
+
+    // Reporting.
+    bool verbose{false};
+    bool dumpOutput{false};
+    bool dumpProfile{false};
+    bool separateProfileRun{false};
+    std::string exportTimes;
+    std::string exportOutput;
+    std::string exportProfile;
+    std::string exportLayerInfo;
+
+    // Comparison with the CPU reference (Kiln's own).
+    bool compare{false};
+    double atol{1e-5};
+    double rtol{1e-5};
+    bool compareLayers{false};
+
+    //! The command line as typed, for the &&&& lines.
+    std::string commandLine;
+
+    bool profiling() const
+    {
+        return dumpProfile || !exportProfile.empty();
+    }
+};
+
+enum class ParseOutcome
+{
+    kRUN,   //!< options are valid: run
+    kHELP,  //!< --help was printed: exit 0
+    kERROR, //!< error holds what is wrong: exit non-zero
+};
+
+//! Parses the main command's flags (argv[0] is the program). Checks every value and the combinations
+//! that cannot work (e.g. neither --onnx nor --loadEngine).
+ParseOutcome parseOptions(int argc, char** argv, Options& options, std::string& error);
+
+} // namespace kiln::cli

@@ -1,0 +1,270 @@
+#include "run_command.h"
+
+#include "cli_logger.h"
+#include "context_buffers.h"
+#include "engine_build.h"
+#include "exports.h"
+#include "input_data.h"
+#include "layer_profiler.h"
+#include "loaded_engine.h"
+#include "options.h"
+#include "performance_report.h"
+#include "reference_compare.h"
+#include "timing_loop.h"
+
+#include <NvInferVersion.h>
+#include <kiln/Logging.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+namespace kiln::cli
+{
+namespace
+{
+
+constexpr char const* kTestName = "Kiln.kiln [Kiln v" KILN_VERSION_STRING "]";
+
+int finish(bool passed, std::string const& commandLine)
+{
+    std::fflush(stderr);
+    std::printf("&&&& %s %s # %s\n", passed ? "PASSED" : "FAILED", kTestName, commandLine.c_str());
+    std::fflush(stdout);
+    return passed ? 0 : 1;
+}
+
+//! Says which accepted flags do nothing on the chosen backend, so nobody reads the numbers as if they did.
+void noteIneffectiveFlags(Options const& o)
+{
+    if (o.backend == Backend::kCUDA)
+    {
+        if (o.useCudaGraph)
+        {
+            logWarning("--useCudaGraph: kiln does not capture CUDA graphs yet; inferences are enqueued directly");
+        }
+        return;
+    }
+    for (auto const& [set, flag] : {std::pair{o.useCudaGraph, "--useCudaGraph"},
+             std::pair{o.noDataTransfers, "--noDataTransfers"}, std::pair{o.useSpinWait, "--useSpinWait"},
+             std::pair{!o.timingCacheFile.empty(), "--timingCacheFile"}, std::pair{o.device != 0, "--device"}})
+    {
+        if (set)
+        {
+            logWarning(std::string(flag) + " has no effect on the CPU backend (accepted for trtexec compatibility)");
+        }
+    }
+    for (PoolSize const& pool : o.memPoolSizes)
+    {
+        if (pool.pool != "workspace")
+        {
+            logWarning("--memPoolSize: the " + pool.pool + " pool has no effect in Kiln (there is no DLA)");
+        }
+    }
+}
+
+//! Labels each plugin layer in the profile with the plugin it runs.
+void labelPluginLayers(nvinfer1::ICudaEngine const& engine, LayerProfiler& profiler)
+{
+    std::unique_ptr<nvinfer1::IEngineInspector> inspector(engine.createEngineInspector());
+    if (inspector == nullptr)
+    {
+        return;
+    }
+    for (int32_t l = 0; l < engine.getNbLayers(); ++l)
+    {
+        char const* info = inspector->getLayerInformation(l, nvinfer1::LayerInformationFormat::kJSON);
+        nlohmann::json const layer = nlohmann::json::parse(info ? info : "", nullptr, false);
+        if (layer.is_object() && layer.contains("Plugin") && layer.contains("Name"))
+        {
+            profiler.setLabel(
+                layer["Name"].get<std::string>(), "plugin " + layer["Plugin"].value("Name", std::string("?")));
+        }
+    }
+}
+
+bool savePlan(std::string const& path, void const* data, size_t size)
+{
+    std::ofstream file(path, std::ios::binary);
+    if (!file.write(static_cast<char const*>(data), static_cast<std::streamsize>(size)))
+    {
+        logError("--saveEngine: cannot write \"" + path + "\"");
+        return false;
+    }
+    logInfo("Engine saved to " + path);
+    return true;
+}
+
+//! The engine to run: loaded from --loadEngine, or built from --onnx (and saved with --saveEngine).
+bool obtainEngine(Options const& o, LoadedEngine& loaded)
+{
+    std::string error;
+    if (!o.loadEngine.empty())
+    {
+        std::vector<uint8_t> plan;
+        if (!readFile(o.loadEngine, "--loadEngine", plan, error))
+        {
+            logError(error);
+            return false;
+        }
+        logInfo("Loading the engine from " + o.loadEngine);
+        return loadEngine(plan.data(), plan.size(), o.loadEngine, loaded)
+            && (o.saveEngine.empty() || savePlan(o.saveEngine, plan.data(), plan.size()));
+    }
+    std::unique_ptr<nvinfer1::IHostMemory> plan
+        = buildFromOnnx(o, BuildRequest{o.backend, o.fp16, false, /*showProgress=*/true});
+    if (plan == nullptr)
+    {
+        return false;
+    }
+    logInfo("Engine built: " + std::to_string(plan->size()) + " bytes, for the " + std::string(backendName(o.backend))
+        + " backend");
+    if (!o.saveEngine.empty() && !savePlan(o.saveEngine, plan->data(), plan->size()))
+    {
+        return false;
+    }
+    return loadEngine(plan->data(), plan->size(), "the built plan", loaded);
+}
+
+void logInputs(Options const& o, std::vector<HostTensor> const& inputs)
+{
+    for (HostTensor const& input : inputs)
+    {
+        bool const loaded = std::any_of(
+            o.loadInputs.begin(), o.loadInputs.end(), [&](NameValue const& entry) { return entry.name == input.name; });
+        logInfo("Input \"" + input.name + "\": " + dataTypeName(input.type) + " " + dimsToString(input.dims)
+            + (loaded ? " (from --loadInputs)" : " (random values)"));
+    }
+}
+
+//! The measured loop (profiled unless --separateProfileRun), then the separate profiling run if asked for.
+bool timeAndProfile(Options const& o, std::vector<ContextBuffers*> const& streams, LayerProfiler& profiler,
+    TimingResult& timing, std::string& error)
+{
+    logInfo("Starting inference");
+    bool const profileTimedRun = o.profiling() && !o.separateProfileRun;
+    if (!runTimingLoop(streams, o, profileTimedRun ? &profiler : nullptr, timing, error))
+    {
+        return false;
+    }
+    if (!o.profiling() || !o.separateProfileRun)
+    {
+        return true;
+    }
+    // As many inferences as were timed, with the profiler attached.
+    for (ContextBuffers* stream : streams)
+    {
+        stream->context().setProfiler(&profiler);
+    }
+    int32_t const runs = static_cast<int32_t>(timing.traces.size() / streams.size());
+    return runInferences(streams, std::max(runs, 1), error);
+}
+
+//! The report, the profile, the dumps and the exports.
+bool reportResults(Options const& o, TimingResult const& timing, LayerProfiler const& profiler,
+    std::vector<HostTensor> const& outputs, std::string& error)
+{
+    printPerformanceReport(timing, o, o.backend);
+    if (o.dumpProfile)
+    {
+        profiler.print();
+    }
+    if (o.dumpOutput)
+    {
+        dumpOutputs(outputs);
+    }
+    return (o.exportProfile.empty() || profiler.exportJson(o.exportProfile, error))
+        && (o.exportTimes.empty() || exportTimes(o.exportTimes, timing.traces, error))
+        && (o.exportOutput.empty() || exportOutputs(o.exportOutput, outputs, error));
+}
+
+bool runInference(Options const& o, nvinfer1::ICudaEngine& engine)
+{
+    std::string error;
+    std::vector<HostTensor> inputs;
+    if (!makeInputs(engine, o, inputs, error))
+    {
+        logError(error);
+        return false;
+    }
+    logInputs(o, inputs);
+    std::vector<ContextBuffers> buffers(static_cast<size_t>(o.infStreams));
+    std::vector<ContextBuffers*> streams;
+    StreamSettings const settings{o.backend, o.device, !o.noDataTransfers, o.useSpinWait};
+    for (ContextBuffers& stream : buffers)
+    {
+        if (!stream.setUp(engine, inputs, settings, error))
+        {
+            logError(error);
+            return false;
+        }
+        streams.push_back(&stream);
+    }
+    LayerProfiler profiler;
+    labelPluginLayers(engine, profiler);
+    TimingResult timing;
+    bool const ran
+        = (o.exportLayerInfo.empty() || exportLayerInfo(o.exportLayerInfo, engine, &buffers[0].context(), error))
+        && timeAndProfile(o, streams, profiler, timing, error)
+        && reportResults(o, timing, profiler, buffers[0].outputs(), error);
+    if (!ran)
+    {
+        logError(error);
+        return false;
+    }
+    return !o.compare || compareWithReference(o, inputs, buffers[0].outputs());
+}
+
+} // namespace
+
+int runMainCommand(int argc, char** argv)
+{
+    Options o;
+    std::string error;
+    ParseOutcome const outcome = parseOptions(argc, argv, o, error);
+    if (outcome == ParseOutcome::kHELP)
+    {
+        return 0;
+    }
+    std::printf("&&&& RUNNING %s # %s\n", kTestName, o.commandLine.c_str());
+    std::fflush(stdout);
+    if (outcome == ParseOutcome::kERROR)
+    {
+        logError(error);
+        return finish(false, o.commandLine);
+    }
+    logger().setVerbose(o.verbose);
+    if (!backendAvailable(o.backend))
+    {
+        logError("--backend=cuda: the CUDA backend is not available (this build of Kiln has no CUDA backend, or "
+                 "no GPU was found); use --backend=cpu");
+        return finish(false, o.commandLine);
+    }
+    noteIneffectiveFlags(o);
+    kiln::setLogger(&logger()); // initLibNvInferPlugins and the registry report through it too
+    if (!loadPluginLibraries(o.plugins))
+    {
+        return finish(false, o.commandLine);
+    }
+
+    LoadedEngine loaded;
+    if (!obtainEngine(o, loaded))
+    {
+        return finish(false, o.commandLine);
+    }
+    if (o.skipInference)
+    {
+        if (!o.exportLayerInfo.empty() && !exportLayerInfo(o.exportLayerInfo, *loaded.engine, nullptr, error))
+        {
+            logError(error);
+            return finish(false, o.commandLine);
+        }
+        logInfo("Skipped inference phase since --skipInference is added.");
+        return finish(true, o.commandLine);
+    }
+    return finish(runInference(o, *loaded.engine), o.commandLine);
+}
+
+} // namespace kiln::cli

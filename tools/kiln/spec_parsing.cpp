@@ -1,0 +1,225 @@
+#include "spec_parsing.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <set>
+
+namespace kiln::cli
+{
+namespace
+{
+
+//! Parses all of text as a non-negative integer.
+bool parseCount(std::string const& text, int64_t& value)
+{
+    if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    {
+        return false;
+    }
+    auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc{} && end == text.data() + text.size();
+}
+
+bool parseNumber(std::string const& text, double& value)
+{
+    auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return !text.empty() && ec == std::errc{} && end == text.data() + text.size() && std::isfinite(value);
+}
+
+//! Splits at commas that are not inside single quotes.
+std::vector<std::string> splitEntries(std::string const& text)
+{
+    std::vector<std::string> entries(1);
+    bool quoted = false;
+    for (char c : text)
+    {
+        if (c == '\'')
+        {
+            quoted = !quoted;
+        }
+        if (c == ',' && !quoted)
+        {
+            entries.emplace_back();
+            continue;
+        }
+        entries.back() += c;
+    }
+    return entries;
+}
+
+} // namespace
+
+bool parseNameValueList(std::string const& text, std::vector<NameValue>& entries, std::string& error)
+{
+    entries.clear();
+    if (text.empty())
+    {
+        error = "the list is empty; expected name:value[,name:value...]";
+        return false;
+    }
+    for (std::string const& entry : splitEntries(text))
+    {
+        NameValue item;
+        size_t separator = std::string::npos;
+        if (!entry.empty() && entry.front() == '\'')
+        {
+            size_t const close = entry.find('\'', 1);
+            if (close == std::string::npos)
+            {
+                error = "\"" + entry + "\": the quoted name has no closing quote";
+                return false;
+            }
+            item.name = entry.substr(1, close - 1);
+            separator = close + 1;
+            if (separator >= entry.size() || entry[separator] != ':')
+            {
+                error = "\"" + entry + "\": expected ':' after the quoted name";
+                return false;
+            }
+        }
+        else
+        {
+            separator = entry.rfind(':');
+            if (separator == std::string::npos)
+            {
+                error = "\"" + entry + "\": expected name:value";
+                return false;
+            }
+            item.name = entry.substr(0, separator);
+        }
+        if (item.name.empty())
+        {
+            error = "\"" + entry + "\": the name is empty";
+            return false;
+        }
+        item.value = entry.substr(separator + 1);
+        entries.push_back(std::move(item));
+    }
+    return true;
+}
+
+bool parseShapeSpecs(std::string const& text, std::vector<ShapeSpec>& specs, std::string& error)
+{
+    specs.clear();
+    std::vector<NameValue> entries;
+    if (!parseNameValueList(text, entries, error))
+    {
+        return false;
+    }
+    std::set<std::string> seen;
+    for (auto const& [name, value] : entries)
+    {
+        if (!seen.insert(name).second)
+        {
+            error = "the shape of \"" + name + "\" is given twice";
+            return false;
+        }
+        ShapeSpec spec{name, {}};
+        if (!value.empty())
+        {
+            size_t start = 0;
+            while (true)
+            {
+                size_t const x = value.find('x', start);
+                std::string const extent = value.substr(start, x == std::string::npos ? std::string::npos : x - start);
+                int64_t parsed = 0;
+                if (!parseCount(extent, parsed))
+                {
+                    error = "\"" + name + ":" + value + "\": \"" + extent
+                        + "\" is not a dimension; expected extents like 1x3x224x224";
+                    return false;
+                }
+                if (spec.dims.nbDims == nvinfer1::Dims::MAX_DIMS)
+                {
+                    error = "\"" + name + ":" + value + "\" has more than " + std::to_string(nvinfer1::Dims::MAX_DIMS)
+                        + " dimensions";
+                    return false;
+                }
+                spec.dims.d[spec.dims.nbDims++] = parsed;
+                if (x == std::string::npos)
+                {
+                    break;
+                }
+                start = x + 1;
+            }
+        }
+        specs.push_back(spec);
+    }
+    return true;
+}
+
+bool parseMemPoolSizes(std::string const& text, std::vector<PoolSize>& pools, std::string& error)
+{
+    pools.clear();
+    std::vector<NameValue> entries;
+    if (!parseNameValueList(text, entries, error))
+    {
+        return false;
+    }
+    static std::set<std::string> const known{
+        "workspace", "dlaSRAM", "dlaLocalDRAM", "dlaGlobalDRAM", "tacticSharedMem"};
+    for (auto const& [name, value] : entries)
+    {
+        if (known.count(name) == 0)
+        {
+            error = "unknown memory pool \"" + name
+                + "\"; expected workspace, dlaSRAM, dlaLocalDRAM, dlaGlobalDRAM or tacticSharedMem";
+            return false;
+        }
+        std::string number = value;
+        double unit = 1024.0 * 1024.0; // trtexec: a bare number is MiB
+        if (!number.empty())
+        {
+            switch (number.back())
+            {
+            case 'B': unit = 1; break;
+            case 'K': unit = 1024.0; break;
+            case 'M': unit = 1024.0 * 1024.0; break;
+            case 'G': unit = 1024.0 * 1024.0 * 1024.0; break;
+            default: break;
+            }
+            if (number.back() == 'B' || number.back() == 'K' || number.back() == 'M' || number.back() == 'G')
+            {
+                number.pop_back();
+            }
+        }
+        double size = 0;
+        if (!parseNumber(number, size) || size < 0)
+        {
+            error = "\"" + name + ":" + value
+                + "\": the size must be a non-negative number of MiB, or a number with the suffix B, K, M or G";
+            return false;
+        }
+        pools.push_back({name, static_cast<std::size_t>(size * unit)});
+    }
+    return true;
+}
+
+bool parsePercentiles(std::string const& text, std::vector<float>& percentiles, std::string& error)
+{
+    percentiles.clear();
+    for (std::string const& entry : splitEntries(text))
+    {
+        double value = 0;
+        if (!parseNumber(entry, value) || value < 0 || value > 100)
+        {
+            error = "\"" + entry + "\" is not a percentile; expected numbers in [0, 100] like 90,95,99";
+            return false;
+        }
+        percentiles.push_back(static_cast<float>(value));
+    }
+    return true;
+}
+
+std::string dimsToString(nvinfer1::Dims const& dims)
+{
+    std::string text;
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        text += (i == 0 ? "" : "x") + std::to_string(dims.d[i]);
+    }
+    return text;
+}
+
+} // namespace kiln::cli

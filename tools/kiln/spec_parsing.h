@@ -1,0 +1,50 @@
+// The grammars of trtexec's flag values: "name:1x3x224x224,other:...", "name:file",
+// "workspace:1G", "90,95,99". Each parser returns false with a message naming what is wrong.
+#pragma once
+
+#include <NvInferRuntimeBase.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kiln::cli
+{
+
+//! One "name:value" entry of a comma-separated list.
+struct NameValue
+{
+    std::string name;
+    std::string value;
+};
+
+//! Splits "a:x,'b,c:d':y" into entries. A name in single quotes may hold ',' and ':'; an unquoted
+//! name ends at the entry's last ':' (as trtexec splits), so "input:0:1x3" names "input:0".
+bool parseNameValueList(std::string const& text, std::vector<NameValue>& entries, std::string& error);
+
+struct ShapeSpec
+{
+    std::string name;
+    nvinfer1::Dims dims{};
+};
+
+//! --shapes/--minShapes/--optShapes/--maxShapes: "name:1x3x224x224,...". Extents are non-negative
+//! integers; an empty value is a scalar. A name given twice is an error.
+bool parseShapeSpecs(std::string const& text, std::vector<ShapeSpec>& specs, std::string& error);
+
+//! --memPoolSize: "workspace:1024,dlaSRAM:1M". A bare number is MiB; suffixes B, K, M, G (powers of 1024).
+struct PoolSize
+{
+    std::string pool;
+    std::size_t bytes{0};
+};
+bool parseMemPoolSizes(std::string const& text, std::vector<PoolSize>& pools, std::string& error);
+
+//! --percentile: "90,95,99", each in [0, 100].
+bool parsePercentiles(std::string const& text, std::vector<float>& percentiles, std::string& error);
+
+//! "1x3x224x224" (dims of rank 0 print as "").
+std::string dimsToString(nvinfer1::Dims const& dims);
+
+} // namespace kiln::cli
