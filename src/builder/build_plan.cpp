@@ -131,8 +131,9 @@ bool resolveProfiles(Network const& network, BuilderConfig const& config, std::v
             }
             record.inputs.push_back(it->second);
         }
-        for (auto const& [name, bounds] : profile.inputs)
+        for (auto const& entry : profile.inputs)
         {
+            std::string const& name = entry.first; // not a structured binding: C++17 lambdas cannot capture those
             bool const known = std::any_of(network.inputs().begin(), network.inputs().end(),
                 [&](Tensor const* input) { return input->name() == name; });
             if (!known)
