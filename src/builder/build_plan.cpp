@@ -423,8 +423,17 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
                 logError("IBuilder::buildSerializedNetwork: layer \"" + layer->name() + "\": " + why);
                 return nullptr;
             }
-            layer->params().write(params);
             record.precision = precision.precisionOf(*layer);
+            if (record.precision == nvinfer1::DataType::kHALF || record.precision == nvinfer1::DataType::kBF16)
+            {
+                std::unique_ptr<network::LayerParams> reduced = layer->params().clone();
+                reduced->storeWeightsAs(*record.precision);
+                reduced->write(params);
+            }
+            else
+            {
+                layer->params().write(params);
+            }
             record.ioTypes = precision.ioTypes(*layer);
         }
         record.params = params.take();

@@ -34,6 +34,9 @@ public:
     virtual void write(plan::ByteWriter& writer) const = 0;
     virtual bool read(plan::ByteReader& reader) = 0;
     virtual std::unique_ptr<LayerParams> clone() const = 0;
+    //! For a layer the builder runs in reduced precision: keeps its floating-point weights in `type`, as TensorRT
+    //! does, so the plan stores what FP16 kernels read and the CPU reference sees the same rounded weights.
+    virtual void storeWeightsAs(nvinfer1::DataType /*type*/) {}
 };
 
 //! The network's record of a layer; LayerBase<Api, Params> is the object the

@@ -112,4 +112,31 @@ bool WeightsBuffer::read(plan::ByteReader& reader, char const* what)
     return true;
 }
 
+WeightsBuffer WeightsBuffer::storedAs(nvinfer1::DataType type) const
+{
+    using nvinfer1::DataType;
+    auto const isFloat = [](DataType t) { return t == DataType::kFLOAT || t == DataType::kHALF || t == DataType::kBF16; };
+    if (!isFloat(mType) || !isFloat(type) || type == mType)
+    {
+        return *this;
+    }
+    std::vector<float> const values = toFloat();
+    WeightsBuffer converted;
+    converted.mType = type;
+    converted.mCount = mCount;
+    converted.mBytes.resize(static_cast<size_t>(mCount) * weightsElementSize(type));
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        uint8_t* p = converted.mBytes.data() + i * weightsElementSize(type);
+        if (type == DataType::kFLOAT)
+        {
+            std::memcpy(p, &values[i], 4);
+            continue;
+        }
+        uint16_t const bits = type == DataType::kHALF ? floatToHalfBits(values[i]) : floatToBf16Bits(values[i]);
+        std::memcpy(p, &bits, 2);
+    }
+    return converted;
+}
+
 } // namespace kiln::network

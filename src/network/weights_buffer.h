@@ -42,6 +42,9 @@ public:
     }
     //! The elements as float, whatever the stored type (FP32, FP16, BF16, INT8, INT32, INT64).
     std::vector<float> toFloat() const;
+    //! Floating-point weights stored as `type` (kFLOAT, kHALF or kBF16, rounded to nearest even); weights of other
+    //! types unchanged.
+    WeightsBuffer storedAs(nvinfer1::DataType type) const;
 
     void write(plan::ByteWriter& writer) const;
     bool read(plan::ByteReader& reader, char const* what);

@@ -2,6 +2,7 @@
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/layer_runner.h"
+#include "backend/cuda/scale_layer.h"
 #include "network/layers/layer_kinds.h"
 #include "runtime/device_support.h"
 
@@ -18,6 +19,7 @@ CudaExecutor::CudaExecutor(Engine const& engine)
     mConstants.resize(model.layers.size());
     mPlugins.resize(model.layers.size());
     mReformatters.resize(model.layers.size());
+    mDeviceLayers.resize(model.layers.size());
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         network::LayerParams const& params = engine.layerParams(l);
@@ -43,7 +45,22 @@ CudaExecutor::CudaExecutor(Engine const& engine)
             cuda::check(cudaMemcpy(mConstants[l].get(), constant->weights.data(), bytes, cudaMemcpyHostToDevice),
                 "uploading a constant layer's weights");
         }
+        if (auto const* scale = dynamic_cast<network::ScaleParams const*>(&params))
+        {
+            // Packed and uploaded once, like a constant's weights.
+            std::vector<float> const packed = cuda::packScaleWeights(*scale);
+            mConstants[l] = allocateDeviceMemory(packed.size() * sizeof(float));
+            cuda::check(cudaMemcpy(mConstants[l].get(), packed.data(), packed.size() * sizeof(float),
+                            cudaMemcpyHostToDevice),
+                "uploading a scale layer's weights");
+        }
         mReformatters[l] = makeDeviceReformatter();
+        // The type the layer reads its first input in: the builder's choice, else the tensor's own.
+        auto const& record = model.layers[l];
+        nvinfer1::DataType const dataType = !record.ioTypes.empty() ? record.ioTypes[0]
+            : !record.inputs.empty() && record.inputs[0] >= 0 ? model.tensors[record.inputs[0]].type
+                                                                : nvinfer1::DataType::kFLOAT;
+        mDeviceLayers[l] = cuda::makeDeviceLayer(params, dataType, mHandles);
     }
 }
 
@@ -83,13 +100,22 @@ bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> c
 {
     network::LayerParams const& params = mEngine.layerParams(l);
     auto const& types = mEngine.model().layers[l].ioTypes;
-    if (types.empty())
-    {
-        return cuda::runLayer(params, inputs, outputs, mConstants[l].get(), stream, error);
-    }
+    cuda::DeviceLayer* const deviceLayer = mDeviceLayers[l].get();
+    auto runIt = [&](std::vector<cpu::ConstTensorView> const& in, std::vector<cpu::TensorView> const& out) {
+        if (deviceLayer == nullptr)
+        {
+            return cuda::runLayer(params, in, out, mConstants[l].get(), stream, error);
+        }
+        deviceLayer->run(in, out, stream);
+        return true;
+    };
     Reformatter& reformatter = *mReformatters[l];
     try
     {
+        if (types.empty())
+        {
+            return runIt(inputs, outputs);
+        }
         std::vector<cpu::ConstTensorView> read;
         for (size_t i = 0; i < inputs.size(); ++i)
         {
@@ -100,7 +126,7 @@ bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> c
         {
             written.push_back(reformatter.write(inputs.size() + o, outputs[o], types[inputs.size() + o], stream));
         }
-        if (!cuda::runLayer(params, read, written, mConstants[l].get(), stream, error))
+        if (!runIt(read, written))
         {
             return false;
         }

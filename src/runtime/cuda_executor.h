@@ -3,6 +3,7 @@
 // queued on the stream given to enqueueV3 without synchronising.
 #pragma once
 
+#include "backend/cuda/device_layer.h"
 #include "runtime/layer_executor.h"
 #include "runtime/plugin_runner.h"
 #include "runtime/reformatter.h"
@@ -39,6 +40,8 @@ private:
     std::vector<std::shared_ptr<std::byte>> mConstants;     //!< by layer: constant layers' weights on the device
     std::vector<std::unique_ptr<PluginRunner>> mPlugins;     //!< by layer; null for built-in layers
     std::vector<std::unique_ptr<Reformatter>> mReformatters; //!< by layer: built-in layers' type conversions
+    cuda::LibraryHandles mHandles;                            //!< before the layers that use them (destroyed after)
+    std::vector<std::unique_ptr<cuda::DeviceLayer>> mDeviceLayers; //!< by layer: layers with device state
     std::vector<std::pair<cudaEvent_t, cudaEvent_t>> mEvents; //!< by layer, for profiling: made on first use
 };
 

@@ -74,6 +74,26 @@ TEST(Precision, Fp16LayersReadFp32InputsRoundedToHalf)
     EXPECT_EQ(out, (std::vector<float>{1.0F, 0.0999755859375F, 0.0F, 65504.0F}));
 }
 
+TEST(Precision, Fp16LayersKeepTheirWeightsInHalf)
+{
+    for (bool fp16 : {false, true})
+    {
+        LayerHarness h;
+        ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{4, {1, 1, 1, 1}});
+        std::vector<float> const kernel{1.0001F};
+        h.output(h.network->addConvolutionNd(*x, 1, Dims{2, {1, 1}}, kiln::test::floatWeights(kernel), Weights{}), "y");
+        if (fp16)
+        {
+            h.config->setFlag(BuilderFlag::kFP16);
+        }
+        ASSERT_TRUE(h.build());
+        std::vector<float> in{1.0F}, out(1);
+        ASSERT_TRUE(h.run({{"x", in.data()}}, {{"y", out.data()}}));
+        // In FP16 the weight 1.0001 is stored as the half 1 (TensorRT's FP16 kernels read half weights).
+        EXPECT_EQ(out[0], fp16 ? 1.0F : 1.0001F);
+    }
+}
+
 TEST(Precision, DataMovementLayersConvertAtTheNetworkOutput)
 {
     LayerHarness h;

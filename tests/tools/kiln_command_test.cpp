@@ -3,6 +3,8 @@
 #include "kiln_runner.h"
 #include "test_models.h"
 
+#include <kiln/Backend.h>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -474,7 +476,24 @@ TEST(KilnErrors, BadFlagValues)
 
 TEST(KilnErrors, CudaBackendThatIsNotThere)
 {
+    if (kiln::backendAvailable(kiln::Backend::kCUDA))
+    {
+        GTEST_SKIP() << "this machine has the CUDA backend (KilnOnGpu tests it)";
+    }
     expectError({{"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda"}, "--backend=cuda: "});
+}
+
+TEST(KilnOnGpu, DefaultModelMatchesTheCpuReference)
+{
+    if (!kiln::backendAvailable(kiln::Backend::kCUDA))
+    {
+        GTEST_SKIP() << "no CUDA backend or no GPU here";
+    }
+    auto const run = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda", "--compare=cpu",
+        "--iterations=20", "--duration=0", "--warmUp=0"});
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "GPU Compute Time: min = ")) << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(&&&& PASSED)"))) << run.output;
 }
 
 TEST(KilnErrors, LoadInputsOfTheWrongSizeOrName)

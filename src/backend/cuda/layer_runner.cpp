@@ -1,6 +1,16 @@
 #include "backend/cuda/layer_runner.h"
 
 #include "backend/cuda/kernels.h"
+#include "backend/cuda/concatenation.h"
+#include "backend/cuda/gather.h"
+#include "backend/cuda/layer_adapters.h"
+#include "backend/cuda/reduce.h"
+#include "backend/cuda/scale_layer.h"
+#include "backend/cuda/select.h"
+#include "backend/cuda/slice.h"
+#include "backend/cuda/softmax.h"
+#include "backend/cuda/unary.h"
+#include "network/layers/layer_utils.h"
 #include "network/layers/layer_kinds.h"
 #include "network/layer_type_name.h"
 
@@ -18,10 +28,32 @@ std::string unsupportedReason(network::LayerParams const& params)
     case LayerType::kELEMENTWISE:
     case LayerType::kIDENTITY:
     case LayerType::kCAST:
-    case LayerType::kCONSTANT: return {};
+    case LayerType::kCONSTANT:
+    case LayerType::kUNARY:
+    case LayerType::kSOFTMAX:
+    case LayerType::kSHUFFLE:
+    case LayerType::kCONCATENATION:
+    case LayerType::kPOOLING:
+    case LayerType::kREDUCE:
+    case LayerType::kSCALE:
+    case LayerType::kSLICE:
+    case LayerType::kPADDING:
+    case LayerType::kSELECT:
+    case LayerType::kCONVOLUTION:     // device_layer.h
+    case LayerType::kMATRIX_MULTIPLY: // device_layer.h
+        return {};
+    case LayerType::kGATHER:
+        if (static_cast<network::GatherParams const&>(params).mode == nvinfer1::GatherMode::kND)
+        {
+            return "the CUDA backend has no kernel for kND Gather layers yet (it runs kDEFAULT and kELEMENT); build "
+                   "for the CPU backend";
+        }
+        return {};
     default:
         return std::string("the CUDA backend has no kernel for ") + network::layerTypeName(params.type())
-            + " layers yet (it runs Activation, ElementWise, Identity, Cast, Constant and plugin layers); build for "
+            + " layers yet (it runs Activation, ElementWise, Identity, Cast, Constant, Unary, SoftMax, Convolution, "
+              "MatrixMultiply, "
+              "Shuffle, Concatenation, Pooling, Reduce, Scale, Slice, Gather, Padding, Select and plugin layers); build for "
               "the CPU backend";
     }
 }
@@ -52,6 +84,48 @@ bool runLayer(network::LayerParams const& params, std::vector<cpu::ConstTensorVi
             castOnDevice(cpu::ConstTensorView(p.weights.type(), out[0].shape, constantData), out[0], stream);
             return true;
         }
+        case LayerType::kUNARY:
+            unaryOnDevice(static_cast<network::UnaryParams const&>(params).operation, in[0], out[0], stream);
+            return true;
+        case LayerType::kSOFTMAX:
+            softmaxOnDevice(static_cast<network::SoftMaxParams const&>(params).axes, in[0], out[0], stream);
+            return true;
+        case LayerType::kSHUFFLE:
+            runShuffleLayerOnDevice(static_cast<network::ShuffleParams const&>(params), in, out, stream);
+            return true;
+        case LayerType::kCONCATENATION:
+            concatenationOnDevice(static_cast<network::ConcatenationParams const&>(params).axis, in, out[0], stream);
+            return true;
+        case LayerType::kPOOLING:
+            runPoolingLayerOnDevice(static_cast<network::PoolingParams const&>(params), in, out, stream);
+            return true;
+        case LayerType::kREDUCE:
+        {
+            auto const& p = static_cast<network::ReduceParams const&>(params);
+            reduceOnDevice(p.operation, p.reduceAxes, p.keepDimensions, in[0], out[0], stream);
+            return true;
+        }
+        case LayerType::kSCALE:
+            // constantData: the weights the executor uploaded (packScaleWeights).
+            runScaleLayerOnDevice(static_cast<network::ScaleParams const&>(params), constantData, in[0], out[0], stream);
+            return true;
+        case LayerType::kSLICE:
+            runSliceLayerOnDevice(static_cast<network::SliceParams const&>(params), in, out, stream);
+            return true;
+        case LayerType::kGATHER:
+        {
+            auto const& p = static_cast<network::GatherParams const&>(params);
+            gatherOnDevice(p.mode, p.gatherAxis, p.numElementWiseDims, in[0], in[1], out[0], stream);
+            return true;
+        }
+        case LayerType::kPADDING:
+        {
+            auto const& p = static_cast<network::PaddingParams const&>(params);
+            paddingOnDevice(network::dimsToVector(p.prePadding), network::dimsToVector(p.postPadding), in[0], out[0],
+                stream);
+            return true;
+        }
+        case LayerType::kSELECT: selectOnDevice(in[0], in[1], in[2], out[0], stream); return true;
         default: error = unsupportedReason(params); return false;
         }
     }

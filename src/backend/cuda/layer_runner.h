@@ -16,8 +16,8 @@ namespace kiln::cuda
 //! Empty when the CUDA backend can run the layer; else why not, for the builder's error.
 std::string unsupportedReason(network::LayerParams const& params);
 
-//! Queues the layer's work on `stream`. Constant layers read their weights from `constantData` (device memory the
-//! caller uploaded). False with `error` saying what is wrong.
+//! Queues the layer's work on `stream`. Constant and Scale layers read their weights from `constantData` (device
+//! memory the caller uploaded). False with `error` saying what is wrong.
 bool runLayer(network::LayerParams const& params, std::vector<cpu::ConstTensorView> const& inputs,
     std::vector<cpu::TensorView> const& outputs, void const* constantData, cudaStream_t stream, std::string& error);
 

@@ -28,10 +28,19 @@ struct WindowedFilterParams
     bool inferFilter(InferenceContext& ctx, bool transposed) const;
     void writeFilter(plan::ByteWriter& writer) const;
     bool readFilter(plan::ByteReader& reader);
+    void storeFilterWeightsAs(nvinfer1::DataType type)
+    {
+        kernel = kernel.storedAs(type);
+        bias = bias.storedAs(type);
+    }
 };
 
 struct ConvolutionParams final : LayerParams, WindowedFilterParams
 {
+    void storeWeightsAs(nvinfer1::DataType type) override
+    {
+        storeFilterWeightsAs(type);
+    }
     nvinfer1::LayerType type() const override
     {
         return nvinfer1::LayerType::kCONVOLUTION;
@@ -56,6 +65,10 @@ struct ConvolutionParams final : LayerParams, WindowedFilterParams
 
 struct DeconvolutionParams final : LayerParams, WindowedFilterParams
 {
+    void storeWeightsAs(nvinfer1::DataType type) override
+    {
+        storeFilterWeightsAs(type);
+    }
     nvinfer1::LayerType type() const override
     {
         return nvinfer1::LayerType::kDECONVOLUTION;

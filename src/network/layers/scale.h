@@ -12,6 +12,13 @@ struct ScaleParams final : LayerParams
 {
     nvinfer1::ScaleMode mode{nvinfer1::ScaleMode::kUNIFORM};
     int32_t channelAxis{1};
+
+    void storeWeightsAs(nvinfer1::DataType type) override
+    {
+        shift = shift.storedAs(type);
+        scale = scale.storedAs(type);
+        power = power.storedAs(type);
+    }
     WeightsBuffer shift;
     WeightsBuffer scale;
     WeightsBuffer power;

@@ -1,0 +1,47 @@
+#include "backend/cuda/device_layer.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cuda
+{
+
+LibraryHandles::~LibraryHandles()
+{
+    if (mCudnn != nullptr)
+    {
+        cudnnDestroy(mCudnn);
+    }
+    if (mCublas != nullptr)
+    {
+        cublasDestroy(mCublas);
+    }
+}
+
+cudnnHandle_t LibraryHandles::cudnn(cudaStream_t stream)
+{
+    if (mCudnn == nullptr)
+    {
+        if (cudnnStatus_t const status = cudnnCreate(&mCudnn); status != CUDNN_STATUS_SUCCESS)
+        {
+            throw std::runtime_error(std::string("cuDNN could not start: ") + cudnnGetErrorString(status));
+        }
+    }
+    cudnnSetStream(mCudnn, stream);
+    return mCudnn;
+}
+
+cublasHandle_t LibraryHandles::cublas(cudaStream_t stream)
+{
+    if (mCublas == nullptr)
+    {
+        if (cublasStatus_t const status = cublasCreate(&mCublas); status != CUBLAS_STATUS_SUCCESS)
+        {
+            throw std::runtime_error(std::string("cuBLAS could not start: ") + cublasGetStatusString(status));
+        }
+    }
+    cublasSetStream(mCublas, stream);
+    return mCublas;
+}
+
+} // namespace kiln::cuda

@@ -1,0 +1,161 @@
+#include "backend/cuda/pooling.h"
+
+#include "backend/cpu/kernels/nn/sliding_window.h"
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/device_access.cuh"
+#include "backend/cuda/strided_index.cuh"
+
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using device::DataType;
+using device::kMaxRank;
+
+//! Where the windows fall, per spatial axis.
+struct Windows
+{
+    int32_t rank{0};
+    int64_t inputSize[kMaxRank]{};
+    int64_t outputSize[kMaxRank]{};
+    int64_t window[kMaxRank]{};
+    int64_t stride[kMaxRank]{};
+    int64_t pre[kMaxRank]{};
+    int64_t post[kMaxRank]{};
+    nvinfer1::PoolingType type{nvinfer1::PoolingType::kMAX};
+    float blendFactor{0.0F};
+    bool excludePadding{true};
+    int64_t inputPlane{1};
+    int64_t outputPlane{1};
+};
+
+//! One thread per output element; neighbouring threads take neighbouring output positions of one plane, so their
+//! windows overlap and their loads share cache lines.
+__global__ void poolingKernel(void const* input, DataType inType, void* output, DataType outType, Windows w,
+    int64_t count)
+{
+    KILN_GRID_STRIDE_LOOP(i, count)
+    {
+        int64_t const plane = i / w.outputPlane;
+        int64_t position = i % w.outputPlane;
+        // The window clipped to the input (first, extent), and the counts the average divides by.
+        int64_t first[kMaxRank];
+        int64_t extent[kMaxRank];
+        int64_t inputStride[kMaxRank];
+        int64_t paddedCount = 1;
+        int64_t inputCount = 1;
+        int64_t stride = 1;
+        for (int32_t axis = w.rank - 1; axis >= 0; --axis)
+        {
+            int64_t const coordinate = position % w.outputSize[axis];
+            position /= w.outputSize[axis];
+            int64_t const start = coordinate * w.stride[axis] - w.pre[axis];
+            int64_t const end = start + w.window[axis];
+            int64_t const paddedEnd = end < w.inputSize[axis] + w.post[axis] ? end : w.inputSize[axis] + w.post[axis];
+            int64_t const paddedStart = start > -w.pre[axis] ? start : -w.pre[axis];
+            paddedCount *= paddedEnd > paddedStart ? paddedEnd - paddedStart : 0;
+            first[axis] = start > 0 ? start : 0;
+            int64_t const clippedEnd = end < w.inputSize[axis] ? end : w.inputSize[axis];
+            extent[axis] = clippedEnd > first[axis] ? clippedEnd - first[axis] : 0;
+            inputCount *= extent[axis];
+            inputStride[axis] = stride;
+            stride *= w.inputSize[axis];
+        }
+        // Summed in double, as the CPU does, so long windows lose nothing to float rounding.
+        double sum = 0.0;
+        float maximum = -INFINITY;
+        int64_t const base = plane * w.inputPlane;
+        for (int64_t k = 0; k < inputCount; ++k)
+        {
+            int64_t rest = k;
+            int64_t offset = base;
+            for (int32_t axis = w.rank - 1; axis >= 0; --axis)
+            {
+                offset += (first[axis] + rest % extent[axis]) * inputStride[axis];
+                rest /= extent[axis];
+            }
+            float const value = device::loadFloat(input, inType, offset);
+            sum += value;
+            // NaN propagates through max, as it does through the average.
+            if (!isnan(maximum) && (isnan(value) || value > maximum))
+            {
+                maximum = value;
+            }
+        }
+        int64_t const divisor = w.excludePadding ? inputCount : paddedCount;
+        float const maxPart = inputCount > 0 ? maximum : 0.0F;
+        float const averagePart = divisor > 0 ? static_cast<float>(sum / static_cast<double>(divisor)) : 0.0F;
+        float result = maxPart;
+        if (w.type == nvinfer1::PoolingType::kAVERAGE)
+        {
+            result = averagePart;
+        }
+        else if (w.type == nvinfer1::PoolingType::kMAX_AVERAGE_BLEND)
+        {
+            result = (1.0F - w.blendFactor) * maxPart + w.blendFactor * averagePart;
+        }
+        device::storeFloat(output, outType, i, result);
+    }
+}
+
+bool isFloat(DataType type)
+{
+    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
+}
+
+} // namespace
+
+void poolingOnDevice(cpu::PoolingParams const& params, cpu::ConstTensorView const& input,
+    cpu::TensorView const& output, cudaStream_t stream)
+{
+    // The CPU reference's geometry, so that both backends place windows and pad identically.
+    if (output.shape != cpu::poolingOutputShape(input.shape, params))
+    {
+        throw std::invalid_argument("pooling: the output's shape is not the pooled input's");
+    }
+    if (!isFloat(input.type) || !isFloat(output.type))
+    {
+        throw std::invalid_argument("pooling: the CUDA backend takes FP32, FP16 or BF16 tensors");
+    }
+    size_t const rank = params.windowSize.size();
+    if (rank > static_cast<size_t>(kMaxRank))
+    {
+        throw std::invalid_argument("pooling: at most 8 spatial axes");
+    }
+    int64_t const count = output.count();
+    if (count == 0)
+    {
+        return;
+    }
+    size_t const leading = input.shape.size() - rank;
+    cpu::Shape const inputSize(input.shape.begin() + static_cast<std::ptrdiff_t>(leading), input.shape.end());
+    cpu::Shape const stride = cpu::spatialParameter(params.stride, rank, 1, "pooling stride");
+    cpu::WindowGeometry const geometry = cpu::forwardWindowGeometry(inputSize, params.windowSize, stride,
+        cpu::spatialParameter(params.prePadding, rank, 0, "pooling prePadding"),
+        cpu::spatialParameter(params.postPadding, rank, 0, "pooling postPadding"), params.paddingMode);
+    Windows w;
+    w.rank = static_cast<int32_t>(rank);
+    w.type = params.type;
+    w.blendFactor = params.blendFactor;
+    w.excludePadding = params.averageCountExcludesPadding;
+    for (size_t axis = 0; axis < rank; ++axis)
+    {
+        w.inputSize[axis] = inputSize[axis];
+        w.outputSize[axis] = geometry.outputSize[axis];
+        w.window[axis] = params.windowSize[axis];
+        w.stride[axis] = stride[axis];
+        w.pre[axis] = geometry.prePadding[axis];
+        w.post[axis] = geometry.postPadding[axis];
+        w.inputPlane *= inputSize[axis];
+        w.outputPlane *= geometry.outputSize[axis];
+    }
+    poolingKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
+        input.data, input.type, output.data, output.type, w, count);
+    check(cudaGetLastError(), "pooling: launching the kernel");
+}
+
+} // namespace kiln::cuda

@@ -1,0 +1,245 @@
+#include "backend/cuda/reduce.h"
+
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/device_access.cuh"
+#include "backend/cuda/strided_index.cuh"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using device::DataType;
+using device::StridedShape;
+using nvinfer1::ReduceOperation;
+
+//! Which input elements each output element combines: `kept` maps an output index to its first input element,
+//! `reduced` maps 0..reducedCount to the offsets of the rest.
+struct Reduction
+{
+    ReduceOperation op{ReduceOperation::kSUM};
+    StridedShape kept;
+    StridedShape reduced;
+    int64_t reducedCount{1};
+    int64_t outputCount{0};
+};
+
+//! Floating-point accumulation, combining as the CPU's fold does so NaN propagates through max and min.
+__device__ double combineFloat(ReduceOperation op, double a, double b)
+{
+    switch (op)
+    {
+    case ReduceOperation::kPROD: return a * b;
+    case ReduceOperation::kMAX: return (isnan(a) || a >= b) ? a : b;
+    case ReduceOperation::kMIN: return (isnan(a) || a <= b) ? a : b;
+    default: return a + b;
+    }
+}
+
+__device__ double identityFloat(ReduceOperation op)
+{
+    switch (op)
+    {
+    case ReduceOperation::kPROD: return 1.0;
+    case ReduceOperation::kMAX: return -INFINITY;
+    case ReduceOperation::kMIN: return INFINITY;
+    default: return 0.0;
+    }
+}
+
+//! Integer accumulation in int64, wrapping through unsigned arithmetic instead of overflowing.
+__device__ int64_t combineInteger(ReduceOperation op, int64_t a, int64_t b)
+{
+    switch (op)
+    {
+    case ReduceOperation::kPROD: return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+    case ReduceOperation::kMAX: return a > b ? a : b;
+    case ReduceOperation::kMIN: return a < b ? a : b;
+    default: return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+    }
+}
+
+__device__ int64_t identityInteger(ReduceOperation op, DataType type)
+{
+    bool const is32 = type == DataType::kINT32;
+    switch (op)
+    {
+    case ReduceOperation::kPROD: return 1;
+    case ReduceOperation::kMAX: return is32 ? INT32_MIN : INT64_MIN;
+    case ReduceOperation::kMIN: return is32 ? INT32_MAX : INT64_MAX;
+    default: return 0;
+    }
+}
+
+//! One accumulator type per family, so the kernels below are written once.
+struct FloatFold
+{
+    using Value = double;
+    __device__ static Value identity(ReduceOperation op, DataType) { return identityFloat(op); }
+    __device__ static Value combine(ReduceOperation op, Value a, Value b) { return combineFloat(op, a, b); }
+    __device__ static Value load(void const* data, DataType type, int64_t i)
+    {
+        return static_cast<double>(device::loadFloat(data, type, i));
+    }
+    __device__ static void store(void* data, DataType type, int64_t i, ReduceOperation op, Value v, int64_t n)
+    {
+        if (op == ReduceOperation::kAVG)
+        {
+            v = n == 0 ? NAN : v / static_cast<double>(n);
+        }
+        device::storeFloat(data, type, i, static_cast<float>(v));
+    }
+    __device__ static Value shuffle(Value v, int offset) { return __shfl_xor_sync(0xffffffffU, v, offset); }
+};
+
+struct IntegerFold
+{
+    using Value = int64_t;
+    __device__ static Value identity(ReduceOperation op, DataType type) { return identityInteger(op, type); }
+    __device__ static Value combine(ReduceOperation op, Value a, Value b) { return combineInteger(op, a, b); }
+    __device__ static Value load(void const* data, DataType type, int64_t i) { return device::loadInteger(data, type, i); }
+    __device__ static void store(void* data, DataType type, int64_t i, ReduceOperation op, Value v, int64_t n)
+    {
+        if (op == ReduceOperation::kAVG)
+        {
+            v = n == 0 ? 0 : v / n;
+        }
+        device::storeInteger(data, type, i, v);
+    }
+    __device__ static Value shuffle(Value v, int offset)
+    {
+        return static_cast<Value>(__shfl_xor_sync(0xffffffffU, static_cast<long long>(v), offset));
+    }
+};
+
+//! The innermost input axis is reduced: one warp per output, lanes reading neighbouring elements, combined with
+//! warp shuffles.
+template <typename Fold>
+__global__ void warpPerOutputKernel(void const* input, DataType inType, void* output, DataType outType, Reduction r)
+{
+    int const lane = threadIdx.x % 32;
+    int64_t const warps = static_cast<int64_t>(gridDim.x) * (blockDim.x / 32);
+    for (int64_t o = blockIdx.x * static_cast<int64_t>(blockDim.x / 32) + threadIdx.x / 32; o < r.outputCount;
+         o += warps)
+    {
+        int64_t const base = device::stridedOffset(o, r.kept);
+        typename Fold::Value acc = Fold::identity(r.op, inType);
+        for (int64_t k = lane; k < r.reducedCount; k += 32)
+        {
+            acc = Fold::combine(r.op, acc, Fold::load(input, inType, base + device::stridedOffset(k, r.reduced)));
+        }
+        for (int offset = 16; offset > 0; offset /= 2)
+        {
+            acc = Fold::combine(r.op, acc, Fold::shuffle(acc, offset));
+        }
+        if (lane == 0)
+        {
+            Fold::store(output, outType, o, r.op, acc, r.reducedCount);
+        }
+    }
+}
+
+//! A kept axis is innermost: one thread per output; neighbouring threads read neighbouring elements at each step.
+template <typename Fold>
+__global__ void threadPerOutputKernel(void const* input, DataType inType, void* output, DataType outType, Reduction r)
+{
+    KILN_GRID_STRIDE_LOOP(o, r.outputCount)
+    {
+        int64_t const base = device::stridedOffset(o, r.kept);
+        typename Fold::Value acc = Fold::identity(r.op, inType);
+        for (int64_t k = 0; k < r.reducedCount; ++k)
+        {
+            acc = Fold::combine(r.op, acc, Fold::load(input, inType, base + device::stridedOffset(k, r.reduced)));
+        }
+        Fold::store(output, outType, o, r.op, acc, r.reducedCount);
+    }
+}
+
+template <typename Fold>
+void launch(bool innermostReduced, cpu::ConstTensorView const& input, cpu::TensorView const& output,
+    Reduction const& r, cudaStream_t stream)
+{
+    if (innermostReduced)
+    {
+        constexpr int64_t kWarpsPerBlock = device::kThreadsPerBlock / 32;
+        int64_t const blocks = (r.outputCount + kWarpsPerBlock - 1) / kWarpsPerBlock;
+        warpPerOutputKernel<Fold><<<static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8),
+            device::kThreadsPerBlock, 0, stream>>>(input.data, input.type, output.data, output.type, r);
+    }
+    else
+    {
+        threadPerOutputKernel<Fold><<<device::blocksFor(r.outputCount), device::kThreadsPerBlock, 0, stream>>>(
+            input.data, input.type, output.data, output.type, r);
+    }
+}
+
+} // namespace
+
+void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, cpu::ConstTensorView const& input,
+    cpu::TensorView const& output, cudaStream_t stream)
+{
+    size_t const rank = input.shape.size();
+    if (rank < 32 && (axes >> rank) != 0)
+    {
+        throw std::invalid_argument("reduce: reduceAxes mask has bits beyond rank " + std::to_string(rank));
+    }
+    if (input.type != output.type)
+    {
+        throw std::invalid_argument("reduce: the input and output types differ");
+    }
+    bool const floats = input.type == DataType::kFLOAT || input.type == DataType::kHALF || input.type == DataType::kBF16;
+    if (!floats && input.type != DataType::kINT32 && input.type != DataType::kINT64)
+    {
+        throw std::invalid_argument("reduce: the CUDA backend takes FP32, FP16, BF16, INT32 or INT64");
+    }
+    std::vector<int64_t> const strides = device::rowMajorStrides(input.shape);
+    std::vector<int64_t> keptExtents, keptStrides, reducedExtents, reducedStrides, expected;
+    Reduction r;
+    r.op = op;
+    for (size_t d = 0; d < rank; ++d)
+    {
+        if ((axes >> d) & 1U)
+        {
+            reducedExtents.push_back(input.shape[d]);
+            reducedStrides.push_back(strides[d]);
+            r.reducedCount *= input.shape[d];
+            if (keepDimensions)
+            {
+                expected.push_back(1);
+            }
+        }
+        else
+        {
+            keptExtents.push_back(input.shape[d]);
+            keptStrides.push_back(strides[d]);
+            expected.push_back(input.shape[d]);
+        }
+    }
+    if (output.shape != expected)
+    {
+        throw std::invalid_argument("reduce: the output's shape is not the reduced input's");
+    }
+    r.outputCount = output.count();
+    if (r.outputCount == 0)
+    {
+        return;
+    }
+    r.kept = device::makeStridedShape(keptExtents, keptStrides);
+    r.reduced = device::makeStridedShape(reducedExtents, reducedStrides);
+    bool const innermostReduced = rank > 0 && ((axes >> (rank - 1)) & 1U) != 0;
+    if (floats)
+    {
+        launch<FloatFold>(innermostReduced, input, output, r, stream);
+    }
+    else
+    {
+        launch<IntegerFold>(innermostReduced, input, output, r, stream);
+    }
+    check(cudaGetLastError(), "reduce: launching the kernel");
+}
+
+} // namespace kiln::cuda

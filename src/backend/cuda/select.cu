@@ -1,0 +1,78 @@
+#include "backend/cuda/select.h"
+
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/device_access.cuh"
+#include "backend/cuda/strided_index.cuh"
+
+#include <stdexcept>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using device::StridedShape;
+
+template <typename T>
+__global__ void selectKernel(uint8_t const* condition, T const* thenInput, T const* elseInput, T* output,
+    StridedShape conditionAt, StridedShape thenAt, StridedShape elseAt, int64_t count)
+{
+    KILN_GRID_STRIDE_LOOP(i, count)
+    {
+        output[i] = condition[device::stridedOffset(i, conditionAt)] != 0 ? thenInput[device::stridedOffset(i, thenAt)]
+                                                                          : elseInput[device::stridedOffset(i, elseAt)];
+    }
+}
+
+//! The output's extents with `input`'s strides, 0 where an extent of 1 (or a missing leading dim) broadcasts.
+StridedShape broadcastTo(cpu::Shape const& input, cpu::Shape const& output)
+{
+    if (input.size() > output.size())
+    {
+        throw std::invalid_argument("select: an input has a higher rank than the output");
+    }
+    size_t const lead = output.size() - input.size();
+    std::vector<int64_t> const inputStrides = device::rowMajorStrides(input);
+    std::vector<int64_t> strides(output.size(), 0);
+    for (size_t d = 0; d < input.size(); ++d)
+    {
+        if (input[d] != output[lead + d] && input[d] != 1)
+        {
+            throw std::invalid_argument("select: an input's shape does not broadcast to the output's");
+        }
+        strides[lead + d] = input[d] == output[lead + d] ? inputStrides[d] : 0;
+    }
+    return device::makeStridedShape(output, strides);
+}
+
+} // namespace
+
+void selectOnDevice(cpu::ConstTensorView const& condition, cpu::ConstTensorView const& thenInput,
+    cpu::ConstTensorView const& elseInput, cpu::TensorView const& output, cudaStream_t stream)
+{
+    if (condition.type != nvinfer1::DataType::kBOOL)
+    {
+        throw std::invalid_argument("select: the condition must be BOOL");
+    }
+    if (thenInput.type != output.type || elseInput.type != output.type)
+    {
+        throw std::invalid_argument("select: then, else and output must have the same type");
+    }
+    StridedShape const conditionAt = broadcastTo(condition.shape, output.shape);
+    StridedShape const thenAt = broadcastTo(thenInput.shape, output.shape);
+    StridedShape const elseAt = broadcastTo(elseInput.shape, output.shape);
+    int64_t const count = output.count();
+    if (count == 0)
+    {
+        return;
+    }
+    device::withElementOfSize(cpu::elementSize(output.type), "select", [&](auto element) {
+        using T = decltype(element);
+        selectKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<uint8_t const*>(condition.data), static_cast<T const*>(thenInput.data),
+            static_cast<T const*>(elseInput.data), static_cast<T*>(output.data), conditionAt, thenAt, elseAt, count);
+    });
+    check(cudaGetLastError(), "select: launching the kernel");
+}
+
+} // namespace kiln::cuda

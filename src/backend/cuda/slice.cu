@@ -1,0 +1,278 @@
+#include "backend/cuda/slice.h"
+
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/device_access.cuh"
+#include "backend/cuda/strided_index.cuh"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using device::DataType;
+using device::kMaxRank;
+using nvinfer1::SampleMode;
+
+struct SliceGeometry
+{
+    int32_t rank{0};
+    int64_t inputExtents[kMaxRank]{};
+    int64_t inputStrides[kMaxRank]{};
+    int64_t outputExtents[kMaxRank]{};
+    int64_t start[kMaxRank]{};
+    int64_t stride[kMaxRank]{};
+    void const* startData{nullptr}; //!< device values replacing `start` when set
+    DataType startType{DataType::kINT32};
+    void const* strideData{nullptr};
+    DataType strideType{DataType::kINT32};
+    void const* fillData{nullptr}; //!< a device scalar replacing `fillBits` when set
+    DataType fillType{DataType::kFLOAT};
+    uint64_t fillBits{0}; //!< the fill value already in the output's type
+    DataType outputType{DataType::kFLOAT};
+    SampleMode mode{SampleMode::kSTRICT_BOUNDS};
+};
+
+__host__ __device__ int64_t positiveModulo(int64_t value, int64_t modulus)
+{
+    int64_t const remainder = value % modulus;
+    return remainder < 0 ? remainder + modulus : remainder;
+}
+
+//! The input coordinate that `c` reads along an axis of `extent` (not 0, which the host rules out except for
+//! kFILL), or -1 for the fill value: the CPU's sampleCoordinate, with kSTRICT_BOUNDS clamping (see slice.h).
+__device__ int64_t sample(int64_t c, int64_t extent, SampleMode mode)
+{
+    if (c >= 0 && c < extent)
+    {
+        return c;
+    }
+    switch (mode)
+    {
+    case SampleMode::kFILL: return -1;
+    case SampleMode::kWRAP: return positiveModulo(c, extent);
+    case SampleMode::kREFLECT:
+    {
+        if (extent == 1)
+        {
+            return 0;
+        }
+        int64_t const period = 2 * (extent - 1);
+        int64_t const phase = positiveModulo(c, period);
+        return phase < extent ? phase : period - phase;
+    }
+    default: return c < 0 ? 0 : extent - 1; // kCLAMP, and kSTRICT_BOUNDS kept in bounds
+    }
+}
+
+//! A value converted to `type` as the CPU's encodeScalar does: floats round, integers truncate and saturate.
+__device__ uint64_t encodeFill(double value, DataType type)
+{
+    auto saturate = [value](double low, double high) { return isnan(value) ? 0.0 : fmin(fmax(value, low), high); };
+    uint64_t bits = 0;
+    switch (type)
+    {
+    case DataType::kFLOAT: device::storeFloat(&bits, type, 0, static_cast<float>(value)); break;
+    case DataType::kHALF:
+    case DataType::kBF16: device::storeFloat(&bits, type, 0, static_cast<float>(value)); break;
+    case DataType::kINT8: device::storeInteger(&bits, type, 0, static_cast<int64_t>(saturate(-128.0, 127.0))); break;
+    case DataType::kUINT8: device::storeInteger(&bits, type, 0, static_cast<int64_t>(saturate(0.0, 255.0))); break;
+    case DataType::kINT32:
+        device::storeInteger(&bits, type, 0, static_cast<int64_t>(saturate(-2147483648.0, 2147483647.0)));
+        break;
+    case DataType::kINT64:
+        device::storeInteger(&bits, type, 0, static_cast<int64_t>(saturate(-9223372036854775808.0, 9223372036854774784.0)));
+        break;
+    case DataType::kBOOL: device::storeInteger(&bits, type, 0, value != 0.0 ? 1 : 0); break;
+    default: break;
+    }
+    return bits;
+}
+
+template <typename T>
+__global__ void sliceKernel(T const* input, T* output, SliceGeometry g, int64_t count)
+{
+    // Device parameters are read once per block, not once per element.
+    __shared__ int64_t start[kMaxRank];
+    __shared__ int64_t stride[kMaxRank];
+    __shared__ T fill;
+    if (threadIdx.x < g.rank)
+    {
+        start[threadIdx.x] = g.startData ? device::loadInteger(g.startData, g.startType, threadIdx.x) : g.start[threadIdx.x];
+        stride[threadIdx.x]
+            = g.strideData ? device::loadInteger(g.strideData, g.strideType, threadIdx.x) : g.stride[threadIdx.x];
+    }
+    if (threadIdx.x == 0)
+    {
+        uint64_t bits = g.fillBits;
+        if (g.fillData != nullptr)
+        {
+            bool const floats = g.fillType == DataType::kFLOAT || g.fillType == DataType::kHALF
+                || g.fillType == DataType::kBF16;
+            double const value = floats ? static_cast<double>(device::loadFloat(g.fillData, g.fillType, 0))
+                                        : static_cast<double>(device::loadInteger(g.fillData, g.fillType, 0));
+            bits = encodeFill(value, g.outputType);
+        }
+        memcpy(&fill, &bits, sizeof(T));
+    }
+    __syncthreads();
+    KILN_GRID_STRIDE_LOOP(i, count)
+    {
+        int64_t rest = i;
+        int64_t offset = 0;
+        bool inside = true;
+        for (int32_t axis = g.rank - 1; axis >= 0; --axis)
+        {
+            int64_t const c = rest % g.outputExtents[axis];
+            rest /= g.outputExtents[axis];
+            int64_t const source = sample(start[axis] + c * stride[axis], g.inputExtents[axis], g.mode);
+            inside = inside && source >= 0;
+            offset += source * g.inputStrides[axis];
+        }
+        output[i] = inside ? input[offset] : fill;
+    }
+}
+
+//! The fill value in `type`'s bytes, as encodeFill computes it on the device.
+uint64_t encodeOnHost(double value, DataType type)
+{
+    auto saturate = [value](double low, double high) { return value != value ? 0.0 : std::fmin(std::fmax(value, low), high); };
+    uint64_t bits = 0;
+    auto put = [&bits](auto element) { std::memcpy(&bits, &element, sizeof(element)); };
+    switch (type)
+    {
+    case DataType::kFLOAT: put(static_cast<float>(value)); break;
+    case DataType::kHALF: put(__float2half_rn(static_cast<float>(value))); break;
+    case DataType::kBF16: put(__float2bfloat16_rn(static_cast<float>(value))); break;
+    case DataType::kINT8: put(static_cast<int8_t>(saturate(-128.0, 127.0))); break;
+    case DataType::kUINT8: put(static_cast<uint8_t>(saturate(0.0, 255.0))); break;
+    case DataType::kINT32: put(static_cast<int32_t>(saturate(-2147483648.0, 2147483647.0))); break;
+    case DataType::kINT64: put(static_cast<int64_t>(saturate(-9223372036854775808.0, 9223372036854774784.0))); break;
+    case DataType::kBOOL: put(static_cast<uint8_t>(value != 0.0 ? 1 : 0)); break;
+    default: throw std::invalid_argument("slice: the fill value cannot be written in the output's type");
+    }
+    return bits;
+}
+
+bool isIndexType(DataType type)
+{
+    return type == DataType::kINT32 || type == DataType::kINT64;
+}
+
+} // namespace
+
+void sliceOnDevice(SliceParameters const& params, cpu::ConstTensorView const& input, cpu::TensorView const& output,
+    cudaStream_t stream)
+{
+    size_t const rank = input.shape.size();
+    bool const deviceStart = params.startTensor.data != nullptr;
+    bool const deviceStride = params.strideTensor.data != nullptr;
+    if ((deviceStart ? static_cast<size_t>(params.startTensor.count()) : params.start.size()) != rank
+        || (deviceStride ? static_cast<size_t>(params.strideTensor.count()) : params.stride.size()) != rank
+        || output.shape.size() != rank)
+    {
+        throw std::invalid_argument("slice: start, size and stride must each have one entry per input dim (rank "
+            + std::to_string(rank) + ")");
+    }
+    if ((deviceStart && !isIndexType(params.startTensor.type)) || (deviceStride && !isIndexType(params.strideTensor.type)))
+    {
+        throw std::invalid_argument("slice: start and stride tensors must be INT32 or INT64");
+    }
+    if (input.type != output.type)
+    {
+        throw std::invalid_argument("slice: the input and output types differ");
+    }
+    if (rank > static_cast<size_t>(kMaxRank))
+    {
+        throw std::invalid_argument("slice: the CUDA backend takes tensors of rank at most 8");
+    }
+    int64_t const count = output.count();
+    if (count == 0)
+    {
+        return;
+    }
+    SliceGeometry g;
+    g.rank = static_cast<int32_t>(rank);
+    g.mode = params.mode;
+    g.outputType = output.type;
+    std::vector<int64_t> const strides = device::rowMajorStrides(input.shape);
+    for (size_t d = 0; d < rank; ++d)
+    {
+        g.inputExtents[d] = input.shape[d];
+        g.inputStrides[d] = strides[d];
+        g.outputExtents[d] = output.shape[d];
+        g.start[d] = deviceStart ? 0 : params.start[d];
+        g.stride[d] = deviceStride ? 0 : params.stride[d];
+        if (input.shape[d] == 0 && params.mode != nvinfer1::SampleMode::kFILL)
+        {
+            throw std::invalid_argument("slice: cannot sample an empty axis except in kFILL mode");
+        }
+        // Coordinates are linear in i, so the first and last show whether any leaves the input.
+        if (params.mode == nvinfer1::SampleMode::kSTRICT_BOUNDS && !deviceStart && !deviceStride)
+        {
+            int64_t const last = g.start[d] + (output.shape[d] - 1) * g.stride[d];
+            for (int64_t c : {g.start[d], last})
+            {
+                if (c < 0 || c >= input.shape[d])
+                {
+                    throw std::invalid_argument("slice: coordinate " + std::to_string(c)
+                        + " is outside an axis of extent " + std::to_string(input.shape[d])
+                        + " in kSTRICT_BOUNDS mode");
+                }
+            }
+        }
+    }
+    g.startData = params.startTensor.data;
+    g.startType = params.startTensor.type;
+    g.strideData = params.strideTensor.data;
+    g.strideType = params.strideTensor.type;
+    if (params.mode == nvinfer1::SampleMode::kFILL)
+    {
+        // Only kFILL needs the value in the output type, so the other modes serve every type.
+        if (params.fillTensor.data != nullptr)
+        {
+            g.fillData = params.fillTensor.data;
+            g.fillType = params.fillTensor.type;
+        }
+        else
+        {
+            g.fillBits = encodeOnHost(params.fillValue, output.type);
+        }
+    }
+    device::withElementOfSize(cpu::elementSize(output.type), "slice", [&](auto element) {
+        using T = decltype(element);
+        sliceKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<T const*>(input.data), static_cast<T*>(output.data), g, count);
+    });
+    check(cudaGetLastError(), "slice: launching the kernel");
+}
+
+void paddingOnDevice(std::vector<int64_t> const& prePadding, std::vector<int64_t> const& postPadding,
+    cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream)
+{
+    size_t const rank = input.shape.size();
+    if (prePadding.size() != postPadding.size() || prePadding.size() > rank || output.shape.size() != rank)
+    {
+        throw std::invalid_argument("padding: pre- and post-padding must name the same innermost dims of the input");
+    }
+    // A pad is a slice that starts before the input and fills what lies outside it with zeros.
+    SliceParameters slice;
+    slice.start.assign(rank, 0);
+    slice.stride.assign(rank, 1);
+    slice.mode = nvinfer1::SampleMode::kFILL;
+    size_t const first = rank - prePadding.size();
+    for (size_t i = 0; i < prePadding.size(); ++i)
+    {
+        slice.start[first + i] = -prePadding[i];
+        if (output.shape[first + i] != input.shape[first + i] + prePadding[i] + postPadding[i])
+        {
+            throw std::invalid_argument("padding: the output's shape is not the padded input's");
+        }
+    }
+    sliceOnDevice(slice, input, output, stream);
+}
+
+} // namespace kiln::cuda

@@ -1,0 +1,213 @@
+// Runs one network on the CUDA backend and on the CPU reference and compares the outputs:
+// what every CUDA backend test needs.
+#pragma once
+
+#include "test_logger.h"
+
+#include <NvInfer.h>
+#include <kiln/Backend.h>
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kiln::test
+{
+
+using namespace nvinfer1;
+
+inline bool gpuPresent()
+{
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+#define SKIP_WITHOUT_GPU()                                                                                             \
+    if (!kiln::test::gpuPresent())                                                                                 \
+    {                                                                                                                  \
+        GTEST_SKIP() << "no CUDA GPU on this machine";                                                                 \
+    }
+
+//! Adds layers to a network and marks its outputs; the same function builds both backends' networks.
+using NetworkMaker = std::function<void(INetworkDefinition&)>;
+
+struct Tensor
+{
+    DataType type{DataType::kFLOAT};
+    std::vector<int64_t> shape;
+    std::vector<uint8_t> bytes;
+};
+
+template <typename T>
+Tensor tensorOf(DataType type, std::vector<int64_t> shape, std::vector<T> const& values)
+{
+    Tensor t{type, std::move(shape), std::vector<uint8_t>(values.size() * sizeof(T))};
+    std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+    return t;
+}
+
+//! Builds with `maker` for `backend`, runs once with `inputs` (host data, copied to the device for CUDA) and returns
+//! every output by name.
+inline size_t bytesPerElement(DataType type)
+{
+    switch (type)
+    {
+    case DataType::kINT64: return 8;
+    case DataType::kFLOAT:
+    case DataType::kINT32: return 4;
+    case DataType::kHALF:
+    case DataType::kBF16: return 2;
+    default: return 1;
+    }
+}
+
+inline std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker const& maker,
+    std::map<std::string, Tensor> const& inputs, bool fp16 = false, cudaStream_t stream = nullptr)
+{
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    maker(*network);
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, backend);
+    if (fp16)
+    {
+        config->setFlag(BuilderFlag::kFP16);
+    }
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    EXPECT_NE(plan, nullptr) << logger.errors();
+    if (!plan)
+    {
+        return {};
+    }
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(plan->data(), plan->size()));
+    EXPECT_NE(engine, nullptr) << logger.errors();
+    if (!engine)
+    {
+        return {};
+    }
+    std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+    bool const device = backend == kiln::Backend::kCUDA;
+    std::vector<void*> deviceBuffers;
+    std::map<std::string, Tensor> outputs;
+    for (int32_t i = 0; i < engine->getNbIOTensors(); ++i)
+    {
+        char const* name = engine->getIOTensorName(i);
+        Dims const dims = engine->getTensorShape(name);
+        size_t elements = 1;
+        for (int32_t d = 0; d < dims.nbDims; ++d)
+        {
+            elements *= static_cast<size_t>(dims.d[d]);
+        }
+        DataType const type = engine->getTensorDataType(name);
+        size_t const bytes = elements * bytesPerElement(type);
+        Tensor* host = nullptr;
+        if (engine->getTensorIOMode(name) == TensorIOMode::kINPUT)
+        {
+            host = const_cast<Tensor*>(&inputs.at(name));
+            EXPECT_EQ(host->bytes.size(), bytes) << name;
+        }
+        else
+        {
+            outputs[name] = Tensor{type, std::vector<int64_t>(dims.d, dims.d + dims.nbDims), std::vector<uint8_t>(bytes)};
+            host = &outputs[name];
+        }
+        void* address = host->bytes.data();
+        if (device)
+        {
+            EXPECT_EQ(cudaMalloc(&address, bytes + 1), cudaSuccess);
+            deviceBuffers.push_back(address);
+            if (engine->getTensorIOMode(name) == TensorIOMode::kINPUT)
+            {
+                EXPECT_EQ(cudaMemcpy(address, host->bytes.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+            }
+        }
+        EXPECT_TRUE(context->setTensorAddress(name, address));
+    }
+    EXPECT_TRUE(context->enqueueV3(stream)) << logger.errors();
+    if (device)
+    {
+        EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+        size_t next = 0;
+        for (int32_t i = 0; i < engine->getNbIOTensors(); ++i)
+        {
+            char const* name = engine->getIOTensorName(i);
+            void* address = deviceBuffers[next++];
+            if (engine->getTensorIOMode(name) == TensorIOMode::kOUTPUT)
+            {
+                Tensor& host = outputs[name];
+                EXPECT_EQ(cudaMemcpy(host.bytes.data(), address, host.bytes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+            }
+        }
+        for (void* address : deviceBuffers)
+        {
+            cudaFree(address);
+        }
+    }
+    return outputs;
+}
+
+inline std::vector<float> floatsOf(Tensor const& t)
+{
+    std::vector<float> values(t.bytes.size() / sizeof(float));
+    std::memcpy(values.data(), t.bytes.data(), t.bytes.size());
+    return values;
+}
+
+inline void expectClose(Tensor const& gpu, Tensor const& cpu, double atol, double rtol, std::string const& what)
+{
+    ASSERT_EQ(gpu.type, cpu.type) << what;
+    ASSERT_EQ(gpu.bytes.size(), cpu.bytes.size()) << what;
+    if (gpu.type != DataType::kFLOAT)
+    {
+        EXPECT_EQ(gpu.bytes, cpu.bytes) << what;
+        return;
+    }
+    std::vector<float> const a = floatsOf(gpu);
+    std::vector<float> const e = floatsOf(cpu);
+    for (size_t i = 0; i < a.size(); ++i)
+    {
+        if (std::isnan(e[i]))
+        {
+            EXPECT_TRUE(std::isnan(a[i])) << what << " element " << i;
+            continue;
+        }
+        if (a[i] == e[i]) // infinities included, whose difference is NaN
+        {
+            continue;
+        }
+        EXPECT_NEAR(a[i], e[i], atol + rtol * std::fabs(e[i])) << what << " element " << i;
+    }
+}
+
+inline std::vector<float> spread(size_t count, float low, float high)
+{
+    std::vector<float> values(count);
+    for (size_t i = 0; i < count; ++i)
+    {
+        values[i] = low + (high - low) * static_cast<float>(i) / static_cast<float>(count - 1);
+    }
+    return values;
+}
+
+inline void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string, Tensor> const& inputs, bool fp16,
+    std::string const& what)
+{
+    auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, fp16);
+    auto const gpu = runOn(kiln::Backend::kCUDA, maker, inputs, fp16);
+    ASSERT_EQ(cpu.size(), gpu.size()) << what;
+    for (auto const& [name, expected] : cpu)
+    {
+        expectClose(gpu.at(name), expected, fp16 ? 2.5e-3 : 1e-5, fp16 ? 1e-3 : 1e-4, what + " output " + name);
+    }
+}
+
+} // namespace kiln::test

@@ -1,0 +1,90 @@
+// The CUDA backend's Gather layer against the CPU reference: kDEFAULT along every axis with negative indices, INT32
+// and INT64 indices, one element-wise (batch) dim, kELEMENT, INT32 and FP16 data.
+#include "backend_comparison.h"
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+
+NetworkMaker gatherOf(GatherMode mode, int32_t axis, int32_t batchDims, Dims const& indexDims, DataType dataType,
+    DataType indexType)
+{
+    return [=](INetworkDefinition& network) {
+        ITensor* data = network.addInput("data", dataType, Dims{3, {3, 4, 5}});
+        ITensor* indices = network.addInput("indices", indexType, indexDims);
+        IGatherLayer* layer = network.addGatherV2(*data, *indices, mode);
+        layer->setGatherAxis(axis);
+        layer->setNbElementWiseDims(batchDims);
+        layer->getOutput(0)->setName("y");
+        network.markOutput(*layer->getOutput(0));
+    };
+}
+
+Tensor indicesOf(DataType type, std::vector<int64_t> const& shape, std::vector<int64_t> const& values)
+{
+    if (type == DataType::kINT64)
+    {
+        return tensorOf(type, shape, values);
+    }
+    return tensorOf(type, shape, std::vector<int32_t>(values.begin(), values.end()));
+}
+
+TEST(CudaBackendGather, DefaultModeOnEveryAxis)
+{
+    SKIP_WITHOUT_GPU();
+    Tensor const data = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
+    std::vector<int32_t> ints(60);
+    for (int32_t i = 0; i < 60; ++i)
+    {
+        ints[static_cast<size_t>(i)] = i * 11 - 100;
+    }
+    Tensor const intData = tensorOf(DataType::kINT32, {3, 4, 5}, ints);
+    for (int32_t axis : {0, 1, 2, -1})
+    {
+        for (DataType indexType : {DataType::kINT32, DataType::kINT64})
+        {
+            // Indices of shape [2, 3], some negative (counting from the end), valid for an extent of 3 or more.
+            Tensor const indices = indicesOf(indexType, {2, 3}, {0, 2, -1, 1, -3, 2});
+            auto maker = [&](DataType dataType) {
+                return gatherOf(GatherMode::kDEFAULT, axis, 0, Dims{2, {2, 3}}, dataType, indexType);
+            };
+            std::string const what = "axis " + std::to_string(axis) + (indexType == DataType::kINT64 ? " int64" : "");
+            expectBackendsAgree(maker(DataType::kFLOAT), {{"data", data}, {"indices", indices}}, false, what);
+            expectBackendsAgree(maker(DataType::kFLOAT), {{"data", data}, {"indices", indices}}, true, what + " fp16");
+            expectBackendsAgree(maker(DataType::kINT32), {{"data", intData}, {"indices", indices}}, false, what + " int32");
+        }
+    }
+}
+
+TEST(CudaBackendGather, OneElementWiseDim)
+{
+    SKIP_WITHOUT_GPU();
+    Tensor const data = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
+    Tensor const indices = indicesOf(DataType::kINT32, {3, 2}, {0, 3, -1, 2, 1, 1});
+    expectBackendsAgree(gatherOf(GatherMode::kDEFAULT, 1, 1, Dims{2, {3, 2}}, DataType::kFLOAT, DataType::kINT32),
+        {{"data", data}, {"indices", indices}}, false, "batch dim on axis 1");
+    Tensor const last = indicesOf(DataType::kINT32, {3, 2}, {4, 0, -2, 3, 1, -5});
+    expectBackendsAgree(gatherOf(GatherMode::kDEFAULT, 2, 1, Dims{2, {3, 2}}, DataType::kFLOAT, DataType::kINT32),
+        {{"data", data}, {"indices", last}}, false, "batch dim on axis 2");
+}
+
+TEST(CudaBackendGather, ElementMode)
+{
+    SKIP_WITHOUT_GPU();
+    Tensor const data = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
+    std::vector<int64_t> values(2 * 4 * 3);
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        values[i] = static_cast<int64_t>(i * 7 % 5) - 2; // in [-2, 2], valid for every axis of extent >= 3
+    }
+    for (int32_t axis : {0, 1, 2})
+    {
+        Tensor const indices = indicesOf(DataType::kINT64, {2, 4, 3}, values);
+        expectBackendsAgree(gatherOf(GatherMode::kELEMENT, axis, 0, Dims{3, {2, 4, 3}}, DataType::kFLOAT, DataType::kINT64),
+            {{"data", data}, {"indices", indices}}, false, "element axis " + std::to_string(axis));
+    }
+}
+
+} // namespace

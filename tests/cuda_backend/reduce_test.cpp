@@ -1,0 +1,110 @@
+// The CUDA backend's Reduce layer against the CPU reference: every ReduceOperation over the innermost axis (warp per
+// output), an outer or middle axis (thread per output), several axes and all of them, with and without
+// keepDimensions, FP32, FP16 and INT32, NaN through max and min, a long row, and reductions over nothing.
+#include "backend_comparison.h"
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+
+NetworkMaker reduceOf(Dims const& dims, DataType type, ReduceOperation op, uint32_t axes, bool keep)
+{
+    return [=](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", type, dims);
+        IReduceLayer* layer = network.addReduce(*x, op, axes, keep);
+        layer->getOutput(0)->setName("y");
+        network.markOutput(*layer->getOutput(0));
+    };
+}
+
+std::vector<ReduceOperation> const kOperations{ReduceOperation::kSUM, ReduceOperation::kPROD, ReduceOperation::kMAX,
+    ReduceOperation::kMIN, ReduceOperation::kAVG};
+
+TEST(CudaBackendReduce, EveryOperationOverEveryKindOfAxisSet)
+{
+    SKIP_WITHOUT_GPU();
+    Dims const dims{3, {3, 5, 7}};
+    // Values near 1 keep products finite.
+    Tensor const x = tensorOf(DataType::kFLOAT, {3, 5, 7}, spread(105, 0.6F, 1.5F));
+    std::vector<int32_t> ints(105);
+    for (size_t i = 0; i < ints.size(); ++i)
+    {
+        ints[i] = static_cast<int32_t>(i % 7) - 3 + static_cast<int32_t>(i % 2);
+    }
+    Tensor const xi = tensorOf(DataType::kINT32, {3, 5, 7}, ints);
+    for (ReduceOperation op : kOperations)
+    {
+        for (uint32_t axes : {4U, 1U, 2U, 5U, 3U, 7U})
+        {
+            for (bool keep : {false, true})
+            {
+                std::string const what = "op " + std::to_string(static_cast<int32_t>(op)) + " axes "
+                    + std::to_string(axes) + (keep ? " keep" : "");
+                expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, axes, keep), {{"x", x}}, false, what);
+                expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, axes, keep), {{"x", x}}, true, what + " fp16");
+                expectBackendsAgree(reduceOf(dims, DataType::kINT32, op, axes, keep), {{"x", xi}}, false, what + " int32");
+            }
+        }
+    }
+}
+
+TEST(CudaBackendReduce, NanPropagatesThroughMaxAndMin)
+{
+    SKIP_WITHOUT_GPU();
+    std::vector<float> values = spread(12, -3.0F, 3.0F);
+    values[1] = NAN;
+    values[10] = NAN;
+    for (ReduceOperation op : kOperations)
+    {
+        for (uint32_t axes : {1U, 2U})
+        {
+            expectBackendsAgree(reduceOf(Dims{2, {3, 4}}, DataType::kFLOAT, op, axes, false),
+                {{"x", tensorOf(DataType::kFLOAT, {3, 4}, values)}}, false,
+                "nan op " + std::to_string(static_cast<int32_t>(op)) + " axes " + std::to_string(axes));
+        }
+    }
+}
+
+TEST(CudaBackendReduce, ALongRowSumsAsOnTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    Tensor const x = tensorOf(DataType::kFLOAT, {2, 5000}, spread(10000, -1.0F, 1.3F));
+    for (ReduceOperation op : {ReduceOperation::kSUM, ReduceOperation::kAVG, ReduceOperation::kMAX})
+    {
+        expectBackendsAgree(reduceOf(Dims{2, {2, 5000}}, DataType::kFLOAT, op, 2U, true), {{"x", x}}, false,
+            "long row op " + std::to_string(static_cast<int32_t>(op)));
+        expectBackendsAgree(reduceOf(Dims{2, {2, 5000}}, DataType::kFLOAT, op, 3U, false), {{"x", x}}, false,
+            "everything op " + std::to_string(static_cast<int32_t>(op)));
+    }
+}
+
+TEST(CudaBackendReduce, ReducingNothingGivesTheIdentity)
+{
+    SKIP_WITHOUT_GPU();
+    // The reduced axis is empty inside the network (a slice of extent 0); the output is not.
+    for (DataType type : {DataType::kFLOAT, DataType::kINT32})
+    {
+        for (ReduceOperation op : kOperations)
+        {
+            if (type == DataType::kFLOAT && (op == ReduceOperation::kMAX || op == ReduceOperation::kMIN))
+            {
+                continue; // +-inf, which the comparison cannot take; INT32 covers max and min
+            }
+            NetworkMaker const maker = [type, op](INetworkDefinition& network) {
+                ITensor* x = network.addInput("x", type, Dims{2, {3, 4}});
+                ISliceLayer* empty = network.addSlice(*x, Dims{2, {0, 0}}, Dims{2, {3, 0}}, Dims{2, {1, 1}});
+                IReduceLayer* layer = network.addReduce(*empty->getOutput(0), op, 2U, false);
+                layer->getOutput(0)->setName("y");
+                network.markOutput(*layer->getOutput(0));
+            };
+            Tensor const x = type == DataType::kFLOAT ? tensorOf(type, {3, 4}, spread(12, -1.0F, 1.0F))
+                                                      : tensorOf(type, {3, 4}, std::vector<int32_t>(12, 5));
+            expectBackendsAgree(maker, {{"x", x}}, false,
+                "empty op " + std::to_string(static_cast<int32_t>(op)) + (type == DataType::kINT32 ? " int32" : ""));
+        }
+    }
+}
+
+} // namespace

@@ -1,0 +1,80 @@
+// The CUDA backend's Select layer against the CPU reference: condition, then and else of one shape and broadcast
+// against each other (extents of 1), FP32, FP16 and INT32 values.
+#include "backend_comparison.h"
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+
+NetworkMaker selectOf(Dims const& condition, Dims const& thenDims, Dims const& elseDims, DataType type)
+{
+    return [=](INetworkDefinition& network) {
+        ITensor* c = network.addInput("c", DataType::kBOOL, condition);
+        ITensor* t = network.addInput("t", type, thenDims);
+        ITensor* e = network.addInput("e", type, elseDims);
+        ISelectLayer* layer = network.addSelect(*c, *t, *e);
+        layer->getOutput(0)->setName("y");
+        network.markOutput(*layer->getOutput(0));
+    };
+}
+
+std::vector<int64_t> shapeOf(Dims const& dims)
+{
+    return std::vector<int64_t>(dims.d, dims.d + dims.nbDims);
+}
+
+size_t volumeOf(Dims const& dims)
+{
+    size_t v = 1;
+    for (int32_t d = 0; d < dims.nbDims; ++d)
+    {
+        v *= static_cast<size_t>(dims.d[d]);
+    }
+    return v;
+}
+
+TEST(CudaBackendSelect, SameShapesAndBroadcasts)
+{
+    SKIP_WITHOUT_GPU();
+    struct Case
+    {
+        std::string name;
+        Dims condition;
+        Dims thenDims;
+        Dims elseDims;
+    };
+    for (Case const& c : {Case{"same shapes", Dims{3, {2, 3, 4}}, Dims{3, {2, 3, 4}}, Dims{3, {2, 3, 4}}},
+             Case{"broadcast", Dims{3, {2, 1, 4}}, Dims{3, {1, 3, 4}}, Dims{3, {2, 3, 1}}},
+             Case{"scalar-like", Dims{3, {1, 1, 1}}, Dims{3, {2, 3, 4}}, Dims{3, {1, 1, 4}}}})
+    {
+        std::vector<uint8_t> flags(volumeOf(c.condition));
+        for (size_t i = 0; i < flags.size(); ++i)
+        {
+            flags[i] = static_cast<uint8_t>((i * 5 + 1) % 3 == 0 ? 0 : 1);
+        }
+        Tensor const condition = tensorOf(DataType::kBOOL, shapeOf(c.condition), flags);
+        std::vector<int32_t> thenInts(volumeOf(c.thenDims));
+        std::vector<int32_t> elseInts(volumeOf(c.elseDims));
+        for (size_t i = 0; i < thenInts.size(); ++i)
+        {
+            thenInts[i] = static_cast<int32_t>(i) + 100;
+        }
+        for (size_t i = 0; i < elseInts.size(); ++i)
+        {
+            elseInts[i] = -static_cast<int32_t>(i) - 1;
+        }
+        std::map<std::string, Tensor> const floats{{"c", condition},
+            {"t", tensorOf(DataType::kFLOAT, shapeOf(c.thenDims), spread(thenInts.size(), 1.0F, 2.0F))},
+            {"e", tensorOf(DataType::kFLOAT, shapeOf(c.elseDims), spread(elseInts.size(), -2.0F, -1.0F))}};
+        std::map<std::string, Tensor> const integers{{"c", condition},
+            {"t", tensorOf(DataType::kINT32, shapeOf(c.thenDims), thenInts)},
+            {"e", tensorOf(DataType::kINT32, shapeOf(c.elseDims), elseInts)}};
+        expectBackendsAgree(selectOf(c.condition, c.thenDims, c.elseDims, DataType::kFLOAT), floats, false, c.name);
+        expectBackendsAgree(selectOf(c.condition, c.thenDims, c.elseDims, DataType::kFLOAT), floats, true, c.name + " fp16");
+        expectBackendsAgree(selectOf(c.condition, c.thenDims, c.elseDims, DataType::kINT32), integers, false, c.name + " int32");
+    }
+}
+
+} // namespace

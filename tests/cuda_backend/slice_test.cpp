@@ -1,0 +1,95 @@
+// The CUDA backend's Slice layer against the CPU reference: static start/size/stride with positive, negative and
+// zero strides in every SampleMode, a fill value from a tensor, start and stride from tensors (read on the device),
+// INT32 and FP16 data, and an empty output inside a network.
+#include "backend_comparison.h"
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+
+struct Case
+{
+    std::string name;
+    Dims start;
+    Dims size;
+    Dims stride;
+    SampleMode mode;
+};
+
+NetworkMaker sliceOf(Case const& c, DataType type)
+{
+    return [c, type](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", type, Dims{3, {3, 4, 5}});
+        // The network checks kSTRICT_BOUNDS when the layer is added: add an in-bounds slice, then set the mode first.
+        ISliceLayer* layer = network.addSlice(*x, Dims{3, {0, 0, 0}}, Dims{3, {1, 1, 1}}, Dims{3, {1, 1, 1}});
+        layer->setMode(c.mode);
+        layer->setStart(c.start);
+        layer->setStride(c.stride); // before the size, so that each step stays within a kSTRICT_BOUNDS input
+        layer->setSize(c.size);
+        layer->getOutput(0)->setName("y");
+        network.markOutput(*layer->getOutput(0));
+    };
+}
+
+TEST(CudaBackendSlice, EverySampleModeAgreesWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    std::vector<Case> const cases{
+        {"strict", Dims{3, {1, 0, 1}}, Dims{3, {2, 2, 3}}, Dims{3, {1, 2, 1}}, SampleMode::kSTRICT_BOUNDS},
+        {"strict reversed", Dims{3, {2, 3, 4}}, Dims{3, {3, 4, 5}}, Dims{3, {-1, -1, -1}}, SampleMode::kSTRICT_BOUNDS},
+        {"strict repeated", Dims{3, {1, 2, 0}}, Dims{3, {2, 3, 5}}, Dims{3, {0, 0, 1}}, SampleMode::kSTRICT_BOUNDS},
+        {"wrap", Dims{3, {-2, 1, 3}}, Dims{3, {7, 9, 11}}, Dims{3, {1, 2, -1}}, SampleMode::kWRAP},
+        {"clamp", Dims{3, {-2, -1, 3}}, Dims{3, {7, 9, 6}}, Dims{3, {1, 1, 1}}, SampleMode::kCLAMP},
+        {"fill", Dims{3, {-1, 2, -2}}, Dims{3, {5, 4, 9}}, Dims{3, {1, 1, 1}}, SampleMode::kFILL},
+        {"reflect", Dims{3, {-4, -5, 2}}, Dims{3, {11, 13, 12}}, Dims{3, {1, 1, -1}}, SampleMode::kREFLECT},
+    };
+    std::vector<int32_t> ints(60);
+    for (int32_t i = 0; i < 60; ++i)
+    {
+        ints[static_cast<size_t>(i)] = 3 * i - 50;
+    }
+    Tensor const floats = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
+    Tensor const integers = tensorOf(DataType::kINT32, {3, 4, 5}, ints);
+    for (Case const& c : cases)
+    {
+        expectBackendsAgree(sliceOf(c, DataType::kFLOAT), {{"x", floats}}, false, c.name);
+        expectBackendsAgree(sliceOf(c, DataType::kFLOAT), {{"x", floats}}, true, c.name + " fp16");
+        expectBackendsAgree(sliceOf(c, DataType::kINT32), {{"x", integers}}, false, c.name + " int32");
+    }
+}
+
+TEST(CudaBackendSlice, StartStrideAndFillFromTensors)
+{
+    SKIP_WITHOUT_GPU();
+    static std::vector<int32_t> const start{-1, 3, 5};
+    static std::vector<int32_t> const stride{1, -1, -2};
+    static std::vector<float> const fill{7.25F};
+    for (SampleMode mode : {SampleMode::kFILL, SampleMode::kWRAP, SampleMode::kCLAMP, SampleMode::kREFLECT})
+    {
+        NetworkMaker const maker = [mode](INetworkDefinition& network) {
+            ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{3, {3, 4, 5}});
+            IConstantLayer* starts = network.addConstant(Dims{1, {3}}, Weights{DataType::kINT32, start.data(), 3});
+            IConstantLayer* strides = network.addConstant(Dims{1, {3}}, Weights{DataType::kINT32, stride.data(), 3});
+            ISliceLayer* layer = network.addSlice(*x, Dims{3, {0, 0, 0}}, Dims{3, {1, 1, 1}}, Dims{3, {1, 1, 1}});
+            layer->setMode(mode); // before the size, which leaves the input's bounds
+            layer->setSize(Dims{3, {4, 5, 4}});
+            layer->setInput(1, *starts->getOutput(0));
+            layer->setInput(3, *strides->getOutput(0));
+            if (mode == SampleMode::kFILL)
+            {
+                IConstantLayer* value = network.addConstant(Dims{0, {}}, Weights{DataType::kFLOAT, fill.data(), 1});
+                layer->setInput(4, *value->getOutput(0));
+            }
+            layer->getOutput(0)->setName("y");
+            network.markOutput(*layer->getOutput(0));
+        };
+        Tensor const x = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
+        std::string const what = "tensor parameters, mode " + std::to_string(static_cast<int32_t>(mode));
+        expectBackendsAgree(maker, {{"x", x}}, false, what);
+        expectBackendsAgree(maker, {{"x", x}}, true, what + " fp16");
+    }
+}
+
+} // namespace
