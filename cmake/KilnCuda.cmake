@@ -32,6 +32,10 @@ if(NOT KILN_CUDA STREQUAL "OFF")
       # Hopper (the GPU machines) natively, plus PTX that later GPUs can compile.
       set(CMAKE_CUDA_ARCHITECTURES 90)
     endif()
+    # C++17 for CUDA sources: nvcc and g++ agree on it everywhere, and CMake versions before 3.26 do not know
+    # the flag for nvcc's C++20 (the rest of Kiln is C++20).
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     enable_language(CUDA)
     add_library(kiln_cudnn INTERFACE)
     target_include_directories(kiln_cudnn INTERFACE ${KILN_CUDNN_INCLUDE_DIR})
