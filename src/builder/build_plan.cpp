@@ -418,7 +418,12 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         }
         else
         {
-            if (std::string const why = unsupportedOnBackend(layer->params(), backend); !why.empty())
+            // Layers that only compute shape tensors (values known from the input shapes) need no kernel: the
+            // runtime evaluates their values on the host.
+            bool const computesShapesOnly = std::all_of(layer->outputs().begin(), layer->outputs().end(),
+                [&](Tensor const* output) { return facts.tensors.at(output).values.has_value(); });
+            if (std::string const why = unsupportedOnBackend(layer->params(), backend);
+                !why.empty() && !computesShapesOnly)
             {
                 logError("IBuilder::buildSerializedNetwork: layer \"" + layer->name() + "\": " + why);
                 return nullptr;

@@ -92,4 +92,20 @@ struct PlanModel
     int64_t workspaceBytes{0};
 };
 
+//! Whether every output of layer `l` is a shape tensor whose values the plan gives as expressions of the input
+//! shapes: such a layer can be computed on the host without running it (the CUDA backend does so).
+inline bool computesShapesOnly(PlanModel const& model, size_t l)
+{
+    for (int32_t t : model.layers[l].outputs)
+    {
+        TensorRecord const& tensor = model.tensors[t];
+        bool const integers = tensor.type == nvinfer1::DataType::kINT32 || tensor.type == nvinfer1::DataType::kINT64;
+        if (!tensor.values.has_value() || !integers)
+        {
+            return false;
+        }
+    }
+    return !model.layers[l].outputs.empty();
+}
+
 } // namespace kiln::plan

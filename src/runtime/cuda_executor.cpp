@@ -6,6 +6,7 @@
 #include "network/layers/layer_kinds.h"
 #include "runtime/device_support.h"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace kiln::runtime
@@ -33,7 +34,7 @@ CudaExecutor::CudaExecutor(Engine const& engine)
             }
             continue;
         }
-        if (std::string const why = cuda::unsupportedReason(params); !why.empty())
+        if (std::string const why = cuda::unsupportedReason(params); !why.empty() && !plan::computesShapesOnly(model, l))
         {
             throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + why);
         }
@@ -83,6 +84,27 @@ bool CudaExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& i
         return false;
     }
     return true;
+}
+
+void CudaExecutor::writeShapeValues(
+    cpu::TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream)
+{
+    std::vector<uint8_t> bytes(values.size() * cpu::elementSize(output.type));
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        if (output.type == nvinfer1::DataType::kINT32)
+        {
+            auto const value = static_cast<int32_t>(values[i]);
+            std::memcpy(bytes.data() + i * 4, &value, 4);
+        }
+        else
+        {
+            std::memcpy(bytes.data() + i * 8, &values[i], 8);
+        }
+    }
+    // From pageable memory the copy is staged before cudaMemcpyAsync returns, so `bytes` may go right after.
+    cuda::check(cudaMemcpyAsync(output.data, bytes.data(), bytes.size(), cudaMemcpyHostToDevice, stream),
+        "writing a shape tensor's values");
 }
 
 bool CudaExecutor::synchronize(cudaStream_t stream, std::string& error)

@@ -26,6 +26,11 @@ public:
     bool runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
         std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
     bool synchronize(cudaStream_t stream, std::string& error) override;
+    bool evaluatesShapesOnHost() const override
+    {
+        return true;
+    }
+    void writeShapeValues(cpu::TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream) override;
     void beginTiming(size_t l, cudaStream_t stream) override;
     void endTiming(size_t l, cudaStream_t stream) override;
     float elapsedMs(size_t l) override;

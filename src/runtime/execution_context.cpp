@@ -249,7 +249,9 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
         {
             mExecutor->beginTiming(l, stream);
         }
-        bool const ok = mExecutor->runLayer(l, inputs, outputs, stream, layerError);
+        bool const ok = mExecutor->evaluatesShapesOnHost() && plan::computesShapesOnly(model, l)
+            ? writeShapeValues(l, outputs, stream, layerError)
+            : mExecutor->runLayer(l, inputs, outputs, stream, layerError);
         if (mProfiler != nullptr)
         {
             mExecutor->endTiming(l, stream);
@@ -260,6 +262,32 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
             error = "layer \"" + layer.name + "\": " + layerError;
             return false;
         }
+    }
+    return true;
+}
+
+bool ExecutionContext::writeShapeValues(
+    size_t l, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
+{
+    auto const& model = mEngine.model();
+    shape::SymbolValues symbols;
+    mEngine.bindSymbols(mInputShapes, symbols);
+    shape::Evaluator evaluator(symbols);
+    for (size_t o = 0; o < outputs.size(); ++o)
+    {
+        plan::TensorRecord const& record = model.tensors[model.layers[l].outputs[o]];
+        std::vector<int64_t> values;
+        for (int32_t expr : *record.values)
+        {
+            shape::EvalResult const value = evaluator.evaluate(mEngine.dimExpr(expr));
+            if (!value.ok())
+            {
+                error = "the values of \"" + record.name + "\": " + value.error;
+                return false;
+            }
+            values.push_back(*value.value);
+        }
+        mExecutor->writeShapeValues(outputs[o], values, stream);
     }
     return true;
 }

@@ -80,6 +80,8 @@ private:
     //! Every tensor's concrete shape for the current input shapes; false with error set.
     bool resolveShapes(std::string& error);
     bool run(cudaStream_t stream, std::string& error);
+    //! For a backend that evaluates shape computations on the host: layer `l`'s output values, from the input shapes.
+    bool writeShapeValues(size_t l, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error);
     void reportError(std::string const& message);
 
     Engine const& mEngine;

@@ -32,6 +32,12 @@ public:
     //! Waits for the work queued on `stream` (executeV2 is synchronous); false with `error` if it failed.
     virtual bool synchronize(cudaStream_t stream, std::string& error) = 0;
 
+    //! Whether layers that only compute shape tensors are evaluated on the host (writeShapeValues) rather than run.
+    virtual bool evaluatesShapesOnHost() const = 0;
+    //! Stores a shape tensor's values, computed on the host, into `output` (INT32 or INT64).
+    virtual void writeShapeValues(cpu::TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream)
+        = 0;
+
     //! Profiling: the start and the end of layer `l`'s work on `stream`.
     virtual void beginTiming(size_t l, cudaStream_t stream) = 0;
     virtual void endTiming(size_t l, cudaStream_t stream) = 0;
