@@ -130,6 +130,32 @@ TEST(CudaBackend, TwoContextsOnTwoStreamsAgreeWithOneAtATime)
     cudaStreamDestroy(second);
 }
 
+TEST(CudaBackend, ShapeComputationsAreEvaluatedOnTheHost)
+{
+    SKIP_WITHOUT_GPU();
+    // x -> Shape -> Gather(0) -> Concat(6) -> the reshape of x: a Flatten as ONNX exports express it. The CUDA
+    // backend has no Shape kernel; the shape tensors' values come from the input shapes instead.
+    static std::vector<int32_t> const first{0};
+    static std::vector<int32_t> const six{6};
+    NetworkMaker const maker = [](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{3, {2, 2, 3}});
+        IShapeLayer* shape = network.addShape(*x);
+        shape->setOutputType(0, DataType::kINT32);
+        IConstantLayer* index = network.addConstant(Dims{1, {1}}, Weights{DataType::kINT32, first.data(), 1});
+        IGatherLayer* batch = network.addGather(*shape->getOutput(0), *index->getOutput(0), 0);
+        IConstantLayer* rest = network.addConstant(Dims{1, {1}}, Weights{DataType::kINT32, six.data(), 1});
+        ITensor* parts[] = {batch->getOutput(0), rest->getOutput(0)};
+        IConcatenationLayer* dims = network.addConcatenation(parts, 2);
+        IShuffleLayer* flatten = network.addShuffle(*x);
+        flatten->setInput(1, *dims->getOutput(0));
+        IActivationLayer* relu = network.addActivation(*flatten->getOutput(0), ActivationType::kRELU);
+        relu->getOutput(0)->setName("y");
+        network.markOutput(*relu->getOutput(0));
+    };
+    Tensor const x = tensorOf(DataType::kFLOAT, {2, 2, 3}, spread(12, -3.0F, 3.0F));
+    expectBackendsAgree(maker, {{"x", x}}, false, "flatten through shape tensors");
+}
+
 class LayerNames final : public IProfiler
 {
 public:
