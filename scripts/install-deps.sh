@@ -9,6 +9,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   python3 python3-pip
+  clang libclang-rt-14-dev  # the ONNX parser's fuzz test (libFuzzer)
 )
 
 missing=()
