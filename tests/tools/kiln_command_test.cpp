@@ -483,6 +483,15 @@ TEST(KilnErrors, CudaBackendThatIsNotThere)
     expectError({{"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda"}, "--backend=cuda: "});
 }
 
+TEST(KilnBackends, TheDefaultIsTheGpuWhereOneIsUsable)
+{
+    auto const run = kiln::test::runKilnAsIs({"--onnx=" + kDefaultModel, kSeedPlugins, "--iterations=2", "--duration=0",
+        "--warmUp=0"});
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    bool const gpu = kiln::backendAvailable(kiln::Backend::kCUDA);
+    EXPECT_TRUE(contains(run.output, gpu ? "for the cuda backend" : "for the cpu backend")) << run.output;
+}
+
 TEST(KilnOnGpu, DefaultModelMatchesTheCpuReference)
 {
     if (!kiln::backendAvailable(kiln::Backend::kCUDA))

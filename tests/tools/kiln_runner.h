@@ -31,8 +31,10 @@ private:
     std::string mPath;
 };
 
-//! Runs KILN_EXE with args (each passed as one shell word).
-KilnRun runKiln(std::vector<std::string> const& args);
+//! Runs KILN_EXE with args (each passed as one shell word), on the CPU backend unless args choose one.
+KilnRun runKiln(std::vector<std::string> args);
+//! The same, with the arguments exactly as given (runKiln adds --backend=cpu when the test chose no backend).
+KilnRun runKilnAsIs(std::vector<std::string> const& args);
 
 std::string readText(std::string const& path);
 void writeBytes(std::string const& path, void const* data, size_t size);

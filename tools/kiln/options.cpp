@@ -51,7 +51,7 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
     app.add_option("--dynamicPlugins", o.plugins.dynamicLibraries,
         "Plugin library to load through IPluginRegistry::loadLibrary (repeatable)");
     app.add_option("--backend", raw.backend,
-        std::string("Backend to build for and run on: cpu or cuda (default = ") + backendName(defaultBackend()) + ")");
+        "Backend to build for and run on: cpu or cuda (default = cuda where a GPU is usable, else cpu)");
 
     // Inference.
     app.add_flag("--skipInference", o.skipInference, "Build (and save) the plan, then exit without running it");
@@ -145,7 +145,9 @@ bool checkValues(Options& o, RawSpecs const& raw, std::string& error)
     }
     if (raw.backend.empty())
     {
-        o.backend = defaultBackend();
+        // trtexec's habit: the GPU when there is one (Kiln's library default stays the CPU until the CUDA backend
+        // runs every layer; a network it cannot run there fails to build with an error naming the layer).
+        o.backend = backendAvailable(Backend::kCUDA) ? Backend::kCUDA : Backend::kCPU;
     }
     else if (raw.backend == "cpu")
     {
