@@ -34,7 +34,7 @@ public:
     {
         return false;
     }
-    void writeShapeValues(cpu::TensorView const&, std::vector<int64_t> const&, cudaStream_t) override {}
+    void writeShapeValues(int32_t, cpu::TensorView const&, std::vector<int64_t> const&, cudaStream_t) override {}
     void beginTiming(size_t l, cudaStream_t) override
     {
         mTimes.resize(mEngine.model().layers.size());

@@ -76,18 +76,27 @@ bool CudaExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& i
     {
         return false;
     }
-    // A launch the plugin got wrong shows up here, without waiting for the GPU; name the plugin while we know it.
-    if (cudaError_t const status = cudaGetLastError(); status != cudaSuccess)
+    // What the plugin got wrong shows up here, without waiting for the GPU; name the plugin while we know it.
+    cudaError_t const status = cudaGetLastError();
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &capture) == cudaSuccess && capture == cudaStreamCaptureStatusInvalidated)
     {
-        error = "CUDA error after the plugin's enqueue: " + std::string(cudaGetErrorName(status)) + " ("
-            + cudaGetErrorString(status) + ")";
+        error = "plugin " + mPlugins[l]->description() + " broke the CUDA graph capture of the stream (its enqueue "
+            + "synchronised, or used memory or streams a graph cannot hold)"
+            + (status != cudaSuccess ? std::string(": ") + cudaGetErrorString(status) : std::string());
+        return false;
+    }
+    if (status != cudaSuccess)
+    {
+        error = "CUDA error after the enqueue of plugin " + mPlugins[l]->description() + ": "
+            + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
         return false;
     }
     return true;
 }
 
 void CudaExecutor::writeShapeValues(
-    cpu::TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream)
+    int32_t tensor, cpu::TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream)
 {
     std::vector<uint8_t> bytes(values.size() * cpu::elementSize(output.type));
     for (size_t i = 0; i < values.size(); ++i)
@@ -102,9 +111,30 @@ void CudaExecutor::writeShapeValues(
             std::memcpy(bytes.data() + i * 8, &values[i], 8);
         }
     }
-    // From pageable memory the copy is staged before cudaMemcpyAsync returns, so `bytes` may go right after.
-    cuda::check(cudaMemcpyAsync(output.data, bytes.data(), bytes.size(), cudaMemcpyHostToDevice, stream),
+    ShapeStaging& staging = mShapeStaging[tensor];
+    if (staging.host == nullptr || staging.bytes != bytes)
+    {
+        if (staging.copied != nullptr)
+        {
+            // The shapes changed: the previous copy out of this memory must have happened before it is rewritten.
+            cuda::check(cudaEventSynchronize(staging.copied), "waiting for a shape-values copy");
+        }
+        else
+        {
+            cuda::check(cudaEventCreateWithFlags(&staging.copied, cudaEventDisableTiming), "creating an event");
+        }
+        if (staging.host == nullptr || staging.bytes.size() < bytes.size())
+        {
+            void* pinned = nullptr;
+            cuda::check(cudaMallocHost(&pinned, bytes.size() + 1), "allocating pinned memory for shape values");
+            staging.host = std::shared_ptr<std::byte>(static_cast<std::byte*>(pinned), [](std::byte* p) { cudaFreeHost(p); });
+        }
+        std::memcpy(staging.host.get(), bytes.data(), bytes.size());
+        staging.bytes = std::move(bytes);
+    }
+    cuda::check(cudaMemcpyAsync(output.data, staging.host.get(), staging.bytes.size(), cudaMemcpyHostToDevice, stream),
         "writing a shape tensor's values");
+    cuda::check(cudaEventRecord(staging.copied, stream), "recording a shape-values copy");
 }
 
 bool CudaExecutor::synchronize(cudaStream_t stream, std::string& error)
@@ -171,6 +201,10 @@ CudaExecutor::~CudaExecutor()
     {
         cudaEventDestroy(start);
         cudaEventDestroy(end);
+    }
+    for (auto const& [tensor, staging] : mShapeStaging)
+    {
+        cudaEventDestroy(staging.copied);
     }
 }
 

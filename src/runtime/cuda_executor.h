@@ -8,6 +8,7 @@
 #include "runtime/plugin_runner.h"
 #include "runtime/reformatter.h"
 
+#include <unordered_map>
 #include <utility>
 
 namespace kiln::runtime
@@ -30,7 +31,8 @@ public:
     {
         return true;
     }
-    void writeShapeValues(cpu::TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream) override;
+    void writeShapeValues(int32_t tensor, cpu::TensorView const& output, std::vector<int64_t> const& values,
+        cudaStream_t stream) override;
     void beginTiming(size_t l, cudaStream_t stream) override;
     void endTiming(size_t l, cudaStream_t stream) override;
     float elapsedMs(size_t l) override;
@@ -48,6 +50,16 @@ private:
     cuda::LibraryHandles mHandles;                            //!< before the layers that use them (destroyed after)
     std::vector<std::unique_ptr<cuda::DeviceLayer>> mDeviceLayers; //!< by layer: layers with device state
     std::vector<std::pair<cudaEvent_t, cudaEvent_t>> mEvents; //!< by layer, for profiling: made on first use
+
+    //! A shape tensor's values in pinned host memory, the source of their copy to the device: pinned, so that the
+    //! copy is asynchronous and a CUDA graph can capture it; rewritten only when the values change.
+    struct ShapeStaging
+    {
+        std::shared_ptr<std::byte> host;
+        std::vector<uint8_t> bytes;   //!< what `host` holds
+        cudaEvent_t copied{nullptr};  //!< recorded after the last copy out of `host`
+    };
+    std::unordered_map<int32_t, ShapeStaging> mShapeStaging; //!< by plan tensor index
 };
 
 } // namespace kiln::runtime

@@ -287,7 +287,7 @@ bool ExecutionContext::writeShapeValues(
             }
             values.push_back(*value.value);
         }
-        mExecutor->writeShapeValues(outputs[o], values, stream);
+        mExecutor->writeShapeValues(model.layers[l].outputs[o], outputs[o], values, stream);
     }
     return true;
 }

@@ -34,8 +34,10 @@ public:
 
     //! Whether layers that only compute shape tensors are evaluated on the host (writeShapeValues) rather than run.
     virtual bool evaluatesShapesOnHost() const = 0;
-    //! Stores a shape tensor's values, computed on the host, into `output` (INT32 or INT64).
-    virtual void writeShapeValues(cpu::TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream)
+    //! Stores the values of shape tensor `tensor` (the plan's index), computed on the host, into `output` (INT32 or
+    //! INT64).
+    virtual void writeShapeValues(
+        int32_t tensor, cpu::TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream)
         = 0;
 
     //! Profiling: the start and the end of layer `l`'s work on `stream`.

@@ -28,6 +28,12 @@ public:
     //! Attaches a clone of the engine's plugin to this context; nullptr with error on failure.
     static std::unique_ptr<PluginRunner> attach(network::PluginParams const& params, Memory memory, std::string& error);
 
+    //! "Name (version V, namespace "N")", for messages.
+    std::string description() const
+    {
+        return mPlugin->description();
+    }
+
     //! Runs the plugin (queued on `stream` on the device); tells it first if the shapes changed since the last run.
     bool run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
         cudaStream_t stream, std::string& error);

@@ -156,6 +156,87 @@ TEST(CudaBackend, ShapeComputationsAreEvaluatedOnTheHost)
     expectBackendsAgree(maker, {{"x", x}}, false, "flatten through shape tensors");
 }
 
+TEST(CudaBackend, ACapturedGraphReplaysAsEnqueueRuns)
+{
+    SKIP_WITHOUT_GPU();
+    // A convolution (cuDNN), a seed plugin's own kernel, and a flatten whose shape tensors come from the host.
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    ITensor* x = network->addInput("x", DataType::kFLOAT, Dims{4, {1, 3, 8, 8}});
+    std::vector<float> const kernel = spread(3 * 3 * 9, -0.4F, 0.5F);
+    IConvolutionLayer* conv = network->addConvolutionNd(
+        *x, 3, Dims{2, {3, 3}}, Weights{DataType::kFLOAT, kernel.data(), static_cast<int64_t>(kernel.size())}, Weights{});
+    conv->setPaddingNd(Dims{2, {1, 1}});
+    ITensor* convOut = conv->getOutput(0);
+    kiln_seed::MyCustomPlugin plugin(3, std::vector<float>{0.5F, -1.0F, 2.0F}, std::vector<float>{0.1F, 0.2F, -0.3F});
+    IPluginV2Layer* custom = network->addPluginV2(&convOut, 1, plugin);
+    IShapeLayer* shape = network->addShape(*custom->getOutput(0));
+    shape->setOutputType(0, DataType::kINT32);
+    static std::vector<int32_t> const first{0};
+    static std::vector<int32_t> const rest{192};
+    IConstantLayer* index = network->addConstant(Dims{1, {1}}, Weights{DataType::kINT32, first.data(), 1});
+    IGatherLayer* batch = network->addGather(*shape->getOutput(0), *index->getOutput(0), 0);
+    IConstantLayer* features = network->addConstant(Dims{1, {1}}, Weights{DataType::kINT32, rest.data(), 1});
+    ITensor* parts[] = {batch->getOutput(0), features->getOutput(0)};
+    IShuffleLayer* flatten = network->addShuffle(*custom->getOutput(0));
+    flatten->setInput(1, *network->addConcatenation(parts, 2)->getOutput(0));
+    flatten->getOutput(0)->setName("y");
+    network->markOutput(*flatten->getOutput(0));
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, kiln::Backend::kCUDA);
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    ASSERT_NE(plan, nullptr) << logger.errors();
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(plan->data(), plan->size()));
+    std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+
+    size_t const inBytes = 3 * 8 * 8 * sizeof(float);
+    size_t const outBytes = 192 * sizeof(float);
+    void* input = nullptr;
+    void* output = nullptr;
+    ASSERT_EQ(cudaMalloc(&input, inBytes), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&output, outBytes), cudaSuccess);
+    context->setTensorAddress("x", input);
+    context->setTensorAddress("y", output);
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    auto runWith = [&](std::vector<float> const& values, bool replay, cudaGraphExec_t exec) {
+        EXPECT_EQ(cudaMemcpy(input, values.data(), inBytes, cudaMemcpyHostToDevice), cudaSuccess);
+        if (replay)
+        {
+            EXPECT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+        }
+        else
+        {
+            EXPECT_TRUE(context->enqueueV3(stream)) << logger.errors();
+        }
+        EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+        std::vector<float> result(192);
+        EXPECT_EQ(cudaMemcpy(result.data(), output, outBytes, cudaMemcpyDeviceToHost), cudaSuccess);
+        return result;
+    };
+    std::vector<float> const one = spread(192, -2.0F, 2.0F);
+    std::vector<float> const two = spread(192, 3.0F, -1.0F);
+    runWith(one, false, nullptr); // the first run makes the allocations a graph must not contain
+
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+    ASSERT_TRUE(context->enqueueV3(stream)) << logger.errors();
+    cudaGraph_t graph = nullptr;
+    ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+    cudaGraphExec_t exec = nullptr;
+    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+
+    // The graph reads the input buffer when it runs: new values give what enqueueV3 gives for them.
+    EXPECT_EQ(runWith(two, true, exec), runWith(two, false, nullptr));
+    EXPECT_EQ(runWith(one, true, exec), runWith(one, false, nullptr));
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(stream);
+    cudaFree(input);
+    cudaFree(output);
+}
+
 class LayerNames final : public IProfiler
 {
 public:

@@ -483,6 +483,20 @@ TEST(KilnErrors, CudaBackendThatIsNotThere)
     expectError({{"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda"}, "--backend=cuda: "});
 }
 
+TEST(KilnOnGpu, UseCudaGraphCapturesOneInferenceAndReplaysIt)
+{
+    if (!kiln::backendAvailable(kiln::Backend::kCUDA))
+    {
+        GTEST_SKIP() << "no CUDA backend or no GPU here";
+    }
+    auto const run = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda",
+                                 "--useCudaGraph", "--compare=cpu"}
+        + kQuick);
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "Captured one inference into a CUDA graph")) << run.output;
+    EXPECT_TRUE(contains(run.output, "&&&& PASSED")) << run.output;
+}
+
 TEST(KilnBackends, TheDefaultIsTheGpuWhereOneIsUsable)
 {
     auto const run = kiln::test::runKilnAsIs({"--onnx=" + kDefaultModel, kSeedPlugins, "--iterations=2", "--duration=0",

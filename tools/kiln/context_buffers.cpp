@@ -73,6 +73,19 @@ bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor
         void* address = onDevice ? mDevice.outputAddress(o) : mOutputs[o].bytes.data();
         mContext->setTensorAddress(mOutputs[o].name.c_str(), address);
     }
+    if (onDevice && settings.cudaGraph)
+    {
+        std::string why;
+        mGraphCaptured = mDevice.captureGraph([this](cudaStream_t stream) { return mContext->enqueueV3(stream); }, why);
+        if (mGraphCaptured)
+        {
+            logInfo("Captured one inference into a CUDA graph; the timed inferences replay it");
+        }
+        else
+        {
+            logWarning("--useCudaGraph: " + why + "; inferences are enqueued directly");
+        }
+    }
     if (onDevice && !settings.transfers)
     {
         // --noDataTransfers: the inputs are copied once, here, and the timed inferences copy nothing.
@@ -87,8 +100,10 @@ bool ContextBuffers::infer(std::chrono::steady_clock::time_point origin, Inferen
 {
     if (mSettings.backend == Backend::kCUDA)
     {
-        return mDevice.infer([this](cudaStream_t stream) { return mContext->enqueueV3(stream); }, mInputs, mOutputs,
-            mSettings.transfers, mSettings.spinWait, origin, trace, error);
+        auto const enqueue = [this](cudaStream_t stream) {
+            return mGraphCaptured ? mDevice.launchGraph(stream) : mContext->enqueueV3(stream);
+        };
+        return mDevice.infer(enqueue, mInputs, mOutputs, mSettings.transfers, mSettings.spinWait, origin, trace, error);
     }
     trace.enqStart = msSince(origin);
     bool const ok = mContext->enqueueV3(nullptr);

@@ -25,6 +25,7 @@ struct StreamSettings
     int32_t device{0};
     bool transfers{true}; //!< CUDA: copy inputs in and outputs out at every inference (!--noDataTransfers)
     bool spinWait{false}; //!< CUDA: spin on the last event instead of blocking (--useSpinWait)
+    bool cudaGraph{false}; //!< CUDA: capture one inference into a CUDA graph and replay it (--useCudaGraph)
 };
 
 class ContextBuffers
@@ -53,6 +54,7 @@ private:
     std::vector<HostTensor> mInputs;
     std::vector<HostTensor> mOutputs;
     DeviceIo mDevice; //!< CUDA backend only
+    bool mGraphCaptured{false};
 };
 
 } // namespace kiln::cli

@@ -47,6 +47,14 @@ DeviceIo::~DeviceIo()
             cudaEventDestroy(static_cast<cudaEvent_t>(event));
         }
     }
+    if (mGraphExec != nullptr)
+    {
+        cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(mGraphExec));
+    }
+    if (mGraph != nullptr)
+    {
+        cudaGraphDestroy(static_cast<cudaGraph_t>(mGraph));
+    }
     if (mStream != nullptr)
     {
         cudaStreamDestroy(static_cast<cudaStream_t>(mStream));
@@ -165,6 +173,49 @@ bool DeviceIo::download(std::vector<HostTensor>& outputs, std::string& error)
     return true;
 }
 
+bool DeviceIo::captureGraph(std::function<bool(cudaStream_t)> const& enqueue, std::string& error)
+{
+    auto stream = static_cast<cudaStream_t>(mStream);
+    // One inference first, outside the capture: it makes the allocations a graph must not contain.
+    if (!enqueue(stream) || !check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", error))
+    {
+        error = error.empty() ? "enqueueV3 failed (see the error above)" : error;
+        return false;
+    }
+    if (!check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture", error))
+    {
+        return false;
+    }
+    bool const enqueued = enqueue(stream);
+    cudaGraph_t graph = nullptr;
+    cudaError_t const ended = cudaStreamEndCapture(stream, &graph);
+    if (!enqueued || ended != cudaSuccess)
+    {
+        error = !enqueued ? "enqueueV3 failed while capturing (see the error above)"
+                          : std::string("capturing the inference failed: ") + cudaGetErrorString(ended);
+        if (graph != nullptr)
+        {
+            cudaGraphDestroy(graph);
+        }
+        cudaGetLastError(); // the failed capture's error is reported here, not by a later call
+        return false;
+    }
+    cudaGraphExec_t exec = nullptr;
+    if (!check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate", error))
+    {
+        cudaGraphDestroy(graph);
+        return false;
+    }
+    mGraph = graph;
+    mGraphExec = exec;
+    return true;
+}
+
+bool DeviceIo::launchGraph(cudaStream_t stream)
+{
+    return cudaGraphLaunch(static_cast<cudaGraphExec_t>(mGraphExec), stream) == cudaSuccess;
+}
+
 #else // no CUDA in this build
 
 namespace
@@ -190,6 +241,17 @@ bool DeviceIo::infer(std::function<bool(cudaStream_t)> const&, std::vector<HostT
 bool DeviceIo::download(std::vector<HostTensor>&, std::string& error)
 {
     error = kNoCuda;
+    return false;
+}
+
+bool DeviceIo::captureGraph(std::function<bool(cudaStream_t)> const&, std::string& error)
+{
+    error = kNoCuda;
+    return false;
+}
+
+bool DeviceIo::launchGraph(cudaStream_t)
+{
     return false;
 }
 

@@ -45,11 +45,19 @@ public:
     //! Copies the outputs from the device (after runs without transfers).
     bool download(std::vector<HostTensor>& outputs, std::string& error);
 
+    //! --useCudaGraph: records what `enqueue` queues on the stream into a CUDA graph; false with `error` when the
+    //! work cannot be captured (the caller then enqueues directly, as trtexec does).
+    bool captureGraph(std::function<bool(cudaStream_t)> const& enqueue, std::string& error);
+    //! Launches the captured graph on `stream` (an enqueue function for infer).
+    bool launchGraph(cudaStream_t stream);
+
 private:
     std::vector<void*> mInputs;
     std::vector<void*> mOutputs;
     void* mStream{nullptr};
     void* mEvents[4]{}; //!< before H2D, after H2D, after compute, after D2H
+    void* mGraph{nullptr};     //!< the captured graph (cudaGraph_t), with --useCudaGraph
+    void* mGraphExec{nullptr}; //!< its executable instance (cudaGraphExec_t)
 };
 
 } // namespace kiln::cli

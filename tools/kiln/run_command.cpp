@@ -41,10 +41,6 @@ void noteIneffectiveFlags(Options const& o)
 {
     if (o.backend == Backend::kCUDA)
     {
-        if (o.useCudaGraph)
-        {
-            logWarning("--useCudaGraph: kiln does not capture CUDA graphs yet; inferences are enqueued directly");
-        }
         return;
     }
     for (auto const& [set, flag] : {std::pair{o.useCudaGraph, "--useCudaGraph"},
@@ -192,7 +188,7 @@ bool runInference(Options const& o, nvinfer1::ICudaEngine& engine)
     logInputs(o, inputs);
     std::vector<ContextBuffers> buffers(static_cast<size_t>(o.infStreams));
     std::vector<ContextBuffers*> streams;
-    StreamSettings const settings{o.backend, o.device, !o.noDataTransfers, o.useSpinWait};
+    StreamSettings const settings{o.backend, o.device, !o.noDataTransfers, o.useSpinWait, o.useCudaGraph};
     for (ContextBuffers& stream : buffers)
     {
         if (!stream.setUp(engine, inputs, settings, error))
