@@ -1,5 +1,8 @@
 #include "host_tensor.h"
 
+#include "backend/cpu/tensor_view.h"
+#include "core/half.h"
+
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -25,55 +28,6 @@ void store(std::vector<uint8_t>& bytes, int64_t i, T value)
     std::memcpy(bytes.data() + i * static_cast<int64_t>(sizeof(T)), &value, sizeof(T));
 }
 
-float halfToFloat(uint16_t h)
-{
-    int const sign = (h >> 15) ? -1 : 1;
-    int const exponent = (h >> 10) & 0x1F;
-    int const mantissa = h & 0x3FF;
-    if (exponent == 0)
-    {
-        return sign * std::ldexp(static_cast<float>(mantissa), -24);
-    }
-    if (exponent == 31)
-    {
-        return mantissa == 0 ? sign * INFINITY : NAN;
-    }
-    return sign * std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
-}
-
-//! Round to nearest even, as Kiln stores FP16 (finite inputs in [-1, 1] only need the normal path).
-uint16_t floatToHalf(float f)
-{
-    uint32_t bits;
-    std::memcpy(&bits, &f, 4);
-    uint32_t const sign = (bits >> 16) & 0x8000;
-    int32_t const exponent = static_cast<int32_t>((bits >> 23) & 0xFF) - 127 + 15;
-    uint32_t mantissa = bits & 0x7FFFFF;
-    if (exponent <= 0)
-    {
-        // Subnormal or zero: shift the implicit bit in, then round.
-        if (exponent < -10)
-        {
-            return static_cast<uint16_t>(sign);
-        }
-        mantissa |= 0x800000;
-        uint32_t const shift = static_cast<uint32_t>(14 - exponent);
-        uint32_t half = mantissa >> shift;
-        uint32_t const rest = mantissa & ((1U << shift) - 1);
-        uint32_t const midpoint = 1U << (shift - 1);
-        half += (rest > midpoint || (rest == midpoint && (half & 1))) ? 1 : 0;
-        return static_cast<uint16_t>(sign | half);
-    }
-    if (exponent >= 31)
-    {
-        return static_cast<uint16_t>(sign | 0x7C00);
-    }
-    uint32_t half = (static_cast<uint32_t>(exponent) << 10) | (mantissa >> 13);
-    uint32_t const rest = mantissa & 0x1FFF;
-    half += (rest > 0x1000 || (rest == 0x1000 && (half & 1))) ? 1 : 0;
-    return static_cast<uint16_t>(sign | half);
-}
-
 float fp8e4m3ToFloat(uint8_t v)
 {
     int const sign = (v >> 7) ? -1 : 1;
@@ -94,22 +48,7 @@ float fp8e4m3ToFloat(uint8_t v)
 
 size_t elementSize(DataType type)
 {
-    switch (type)
-    {
-    case DataType::kFLOAT:
-    case DataType::kINT32: return 4;
-    case DataType::kHALF:
-    case DataType::kBF16: return 2;
-    case DataType::kINT8:
-    case DataType::kUINT8:
-    case DataType::kBOOL:
-    case DataType::kFP8:
-    case DataType::kE8M0: return 1;
-    case DataType::kINT64: return 8;
-    case DataType::kINT4:
-    case DataType::kFP4: return 0;
-    }
-    return 0;
+    return cpu::elementSize(type);
 }
 
 int64_t volume(nvinfer1::Dims const& dims)
@@ -157,14 +96,8 @@ double HostTensor::value(int64_t i) const
     switch (type)
     {
     case DataType::kFLOAT: return load<float>(bytes, i);
-    case DataType::kHALF: return halfToFloat(load<uint16_t>(bytes, i));
-    case DataType::kBF16:
-    {
-        uint32_t const bits = static_cast<uint32_t>(load<uint16_t>(bytes, i)) << 16;
-        float f;
-        std::memcpy(&f, &bits, 4);
-        return f;
-    }
+    case DataType::kHALF: return halfBitsToFloat(load<uint16_t>(bytes, i));
+    case DataType::kBF16: return bf16BitsToFloat(load<uint16_t>(bytes, i));
     case DataType::kINT8: return load<int8_t>(bytes, i);
     case DataType::kUINT8: return load<uint8_t>(bytes, i);
     case DataType::kBOOL: return load<uint8_t>(bytes, i) != 0 ? 1.0 : 0.0;
@@ -189,15 +122,8 @@ void fillRandom(HostTensor& t, uint32_t seed)
         switch (t.type)
         {
         case DataType::kFLOAT: store(t.bytes, i, real(engine)); break;
-        case DataType::kHALF: store(t.bytes, i, floatToHalf(real(engine))); break;
-        case DataType::kBF16:
-        {
-            float const f = real(engine);
-            uint32_t bits;
-            std::memcpy(&bits, &f, 4);
-            store(t.bytes, i, static_cast<uint16_t>(bits >> 16));
-            break;
-        }
+        case DataType::kHALF: store(t.bytes, i, floatToHalfBits(real(engine))); break;
+        case DataType::kBF16: store(t.bytes, i, floatToBf16Bits(real(engine))); break;
         case DataType::kINT8: store(t.bytes, i, static_cast<int8_t>(small(engine))); break;
         case DataType::kUINT8: store(t.bytes, i, static_cast<uint8_t>(small(engine))); break;
         case DataType::kBOOL: store(t.bytes, i, static_cast<uint8_t>(small(engine) & 1)); break;
