@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Downloads the Debian packages the GPU machine lacks (it has no network) into .debs/, which the `device`
+# tool carries there: run this once on the development machine, then call the device tool with
+# carry=[".debs"] (see README.md here). .debs/ is kept out of git (.git/info/exclude).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+grep -qx '/.debs/' .git/info/exclude 2>/dev/null || echo '/.debs/' >> .git/info/exclude
+mkdir -p .debs
+cp scripts/device/check.sh scripts/device/bench.sh .debs/
+cd .debs
+apt-get download nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev googletest \
+  libonnx-dev libonnx1 libonnxifi libprotobuf-dev libprotobuf32 libprotobuf-lite32 protobuf-compiler libprotoc32 \
+  libonnx-testdata
