@@ -1,10 +1,10 @@
 #!/bin/bash
 # On the GPU machine (see README.md): builds a source tree with CUDA and runs its tests.
-#   device-check.sh [REGEX] [SOURCE]   REGEX: ctest -R filter (all tests if empty); SOURCE: folder to build,
-#                                      .snap by default, "." for the working tree as it was sent;
-#   device-check.sh REGEX SOURCE TARGET  builds only TARGET (e.g. cuda_backend_test).
+#   check.sh [REGEX] [SOURCE] [TARGETS]   REGEX: ctest -R filter (all tests if empty); SOURCE: the folder to
+#                                         build, "." (the working tree as sent) by default; TARGETS: build only
+#                                         these (e.g. "cuda_backend_test"), everything if empty.
 cd "$(dirname "$0")/.."
-source_dir=${2:-.snap}
+source_dir=${2:-.}
 build_dir=/tmp/build-$([ "$source_dir" = . ] && echo tree || echo snap)
 mkdir -p /tmp/deps
 for p in nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev googletest; do
