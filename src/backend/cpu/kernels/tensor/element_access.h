@@ -1,8 +1,9 @@
-// Element access for the tensor-manipulation kernels: one element of a view read as a number, or a
-// number stored into one element, whatever the storage type. Kept in tensor_detail so that it cannot
-// collide with the similar helper of kernels/nn/ (the lead merges the two later).
+// Element access for the tensor-manipulation kernels: the shared loads and stores of nn/element_access.h,
+// checked against the types these kernels take (floating point, or INT32/INT64 indices and axes), with
+// errors that name types as trtexec does ("FP32", "FP16").
 #pragma once
 
+#include "backend/cpu/kernels/nn/element_access.h"
 #include "backend/cpu/tensor_view.h"
 #include "core/half.h"
 
@@ -49,50 +50,44 @@ inline char const* typeName(DataType type)
     return "unknown";
 }
 
-//! Element `index` of an FP32, FP16 or BF16 buffer as a float.
+//! Element `index` of an FP32, FP16 or BF16 buffer as a float; other types throw.
 inline float readFloat(void const* data, DataType type, int64_t index)
 {
-    switch (type)
+    if (!isFloatingType(type))
     {
-    case DataType::kFLOAT: return static_cast<float const*>(data)[index];
-    case DataType::kHALF: return halfBitsToFloat(static_cast<uint16_t const*>(data)[index]);
-    case DataType::kBF16: return bf16BitsToFloat(static_cast<uint16_t const*>(data)[index]);
-    default: throw std::invalid_argument(std::string("expected a floating-point tensor, got ") + typeName(type));
+        throw std::invalid_argument(std::string("expected a floating-point tensor, got ") + typeName(type));
     }
+    return loadFloat(data, type, index);
 }
 
 //! Stores `value` into element `index` of an FP32, FP16 or BF16 buffer (16-bit types round to nearest even).
 inline void writeFloat(void* data, DataType type, int64_t index, float value)
 {
-    switch (type)
+    if (!isFloatingType(type))
     {
-    case DataType::kFLOAT: static_cast<float*>(data)[index] = value; return;
-    case DataType::kHALF: static_cast<uint16_t*>(data)[index] = floatToHalfBits(value); return;
-    case DataType::kBF16: static_cast<uint16_t*>(data)[index] = floatToBf16Bits(value); return;
-    default: throw std::invalid_argument(std::string("expected a floating-point tensor, got ") + typeName(type));
+        throw std::invalid_argument(std::string("expected a floating-point tensor, got ") + typeName(type));
     }
+    storeFloat(data, type, index, value);
 }
 
-//! Element `index` of an INT32 or INT64 tensor (indices, axes, integer data).
+//! Element `index` of an INT32 or INT64 tensor (indices, axes, integer data); other types throw.
 inline int64_t readInteger(void const* data, DataType type, int64_t index)
 {
-    switch (type)
+    if (!isIntegerType(type))
     {
-    case DataType::kINT32: return static_cast<int32_t const*>(data)[index];
-    case DataType::kINT64: return static_cast<int64_t const*>(data)[index];
-    default: throw std::invalid_argument(std::string("expected an INT32 or INT64 tensor, got ") + typeName(type));
+        throw std::invalid_argument(std::string("expected an INT32 or INT64 tensor, got ") + typeName(type));
     }
+    return loadInt(data, type, index);
 }
 
 //! Stores `value` into an INT32 (wrapping, as two's complement narrowing does) or INT64 element.
 inline void writeInteger(void* data, DataType type, int64_t index, int64_t value)
 {
-    switch (type)
+    if (!isIntegerType(type))
     {
-    case DataType::kINT32: static_cast<int32_t*>(data)[index] = static_cast<int32_t>(value); return;
-    case DataType::kINT64: static_cast<int64_t*>(data)[index] = value; return;
-    default: throw std::invalid_argument(std::string("expected an INT32 or INT64 tensor, got ") + typeName(type));
+        throw std::invalid_argument(std::string("expected an INT32 or INT64 tensor, got ") + typeName(type));
     }
+    storeInt(data, type, index, value);
 }
 
 //! Throws unless the element size is one a byte-copying kernel handles.
