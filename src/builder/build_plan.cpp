@@ -14,6 +14,7 @@
 #include "shape/evaluate.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -147,6 +148,23 @@ bool resolveProfiles(Network const& network, BuilderConfig const& config, std::v
     return true;
 }
 
+//! Profile `p`'s shape values for input `name` at `select` (setShapeValues), if it gives them.
+std::optional<std::vector<int64_t>> shapeValuesOf(
+    BuilderConfig const& config, size_t p, std::string const& name, int32_t select)
+{
+    if (p >= config.profiles().size())
+    {
+        return std::nullopt;
+    }
+    auto const& given = config.profiles()[p].shapeValues;
+    auto const it = given.find(name);
+    if (it == given.end() || it->second[select].empty())
+    {
+        return std::nullopt;
+    }
+    return std::vector<int64_t>(it->second[select].begin(), it->second[select].end());
+}
+
 } // namespace
 
 std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig& config)
@@ -240,9 +258,11 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         for (int32_t select = 0; select < 3; ++select)
         {
             shape::SymbolValues values;
+            std::string unboundShapeInputs; // shape-tensor inputs this profile gives no values for
             for (size_t i = 0; i < network.inputs().size(); ++i)
             {
-                auto const& symbols = facts.inputSymbols.at(network.inputs()[i]);
+                Tensor const* input = network.inputs()[i];
+                auto const& symbols = facts.inputSymbols.at(input);
                 nvinfer1::Dims const& dims = model.profiles[p].inputs[i][select];
                 for (size_t axis = 0; axis < symbols.size(); ++axis)
                 {
@@ -250,6 +270,21 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
                     {
                         values.set(symbols[axis]->symbolId(), dims.d[axis]);
                     }
+                }
+                auto const valueSymbols = facts.inputValueSymbols.find(input);
+                if (valueSymbols == facts.inputValueSymbols.end())
+                {
+                    continue;
+                }
+                std::optional<std::vector<int64_t>> const given = shapeValuesOf(config, p, input->name(), select);
+                if (!given || given->size() != valueSymbols->second.size())
+                {
+                    unboundShapeInputs += (unboundShapeInputs.empty() ? "\"" : ", \"") + input->name() + "\"";
+                    continue;
+                }
+                for (size_t v = 0; v < given->size(); ++v)
+                {
+                    values.set(valueSymbols->second[v]->symbolId(), (*given)[v]);
                 }
             }
             shape::Evaluator evaluator(values, shape::SizeTensorValue::kUPPER);
@@ -267,11 +302,15 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
                     {
                         static char const* const kSelectors[] = {"kMIN", "kOPT", "kMAX"};
                         auto producer = producers.find(tensors[t]);
+                        std::string const hint = unboundShapeInputs.empty() ? std::string()
+                            : " (the shapes depend on the values of " + unboundShapeInputs
+                                + ": give them for every profile with IOptimizationProfile::setShapeValues)";
                         logError("IBuilder::buildSerializedNetwork: layer \""
                             + (producer != producers.end() ? producer->second->name() : tensors[t]->name())
                             + "\": dimension " + std::to_string(axis) + " of \"" + tensors[t]->name()
                             + "\" at profile " + std::to_string(p) + " " + kSelectors[select] + ": "
-                            + (extent.ok() ? "negative (" + std::to_string(*extent.value) + ")" : extent.error));
+                            + (extent.ok() ? "negative (" + std::to_string(*extent.value) + ")" : extent.error)
+                            + hint);
                         return nullptr;
                     }
                     elements *= *extent.value;
@@ -307,9 +346,30 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
             }
         }
     }
+    // A shape-tensor input's value symbols enter the plan only where some expression uses them: an INT32/INT64
+    // input that no shape depends on stays an ordinary input, read by layers from wherever its data lives.
+    std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> valueSymbolOwners; // input, value index
+    for (size_t i = 0; i < network.inputs().size(); ++i)
+    {
+        auto const it = facts.inputValueSymbols.find(network.inputs()[i]);
+        for (size_t v = 0; it != facts.inputValueSymbols.end() && v < it->second.size(); ++v)
+        {
+            valueSymbolOwners[it->second[v]->symbolId()] = {static_cast<int32_t>(i), static_cast<int32_t>(v)};
+        }
+    }
     plan::ExprTableWriter exprTable(model.exprs, [&](shape::SymbolId id) {
-        auto it = symbolIndex.find(id);
-        return it == symbolIndex.end() ? -1 : it->second;
+        if (auto it = symbolIndex.find(id); it != symbolIndex.end())
+        {
+            return it->second;
+        }
+        auto const owner = valueSymbolOwners.find(id);
+        if (owner == valueSymbolOwners.end())
+        {
+            return -1;
+        }
+        symbolIndex[id] = static_cast<int32_t>(model.symbols.size());
+        model.symbols.push_back({owner->second.first, owner->second.second, plan::SymbolRecord::Kind::kVALUE});
+        return symbolIndex[id];
     });
     for (size_t t = 0; t < tensors.size(); ++t)
     {
@@ -321,7 +381,7 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         {
             record.dims.push_back(exprTable.add(*facts.exprs->adopt(tf.dims.d[axis])));
         }
-        if (tf.values)
+        if (tf.values && !tensors[t]->isNetworkInput()) // inputs' values: below, once their use is known
         {
             record.values.emplace();
             for (auto const* value : *tf.values)
@@ -342,6 +402,25 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
     }
     for (size_t i = 0; i < network.inputs().size(); ++i)
     {
+        bool const shapeInput = std::any_of(model.symbols.begin(), model.symbols.end(), [&](plan::SymbolRecord const& s) {
+            return s.kind == plan::SymbolRecord::Kind::kVALUE && s.tensor == static_cast<int32_t>(i);
+        });
+        if (shapeInput)
+        {
+            if (backend == Backend::kCUDA)
+            {
+                logError("IBuilder::buildSerializedNetwork: input \"" + network.inputs()[i]->name()
+                    + "\" is a shape tensor (shapes depend on its values), which the CUDA backend does not take yet; "
+                      "build for the CPU backend");
+                return nullptr;
+            }
+            auto& record = model.tensors[i];
+            record.values.emplace();
+            for (auto const* value : *facts.tensors.at(network.inputs()[i]).values)
+            {
+                record.values->push_back(exprTable.add(*facts.exprs->adopt(value)));
+            }
+        }
         model.ioTensors.push_back(static_cast<int32_t>(i));
     }
     for (Tensor const* output : network.outputs())

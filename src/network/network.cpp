@@ -3,6 +3,7 @@
 #include "core/logging.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace kiln::network
@@ -236,6 +237,30 @@ bool Network::topologicalOrder(std::vector<Layer const*>& order, std::string& er
     return true;
 }
 
+namespace
+{
+
+//! How many values `input` holds if it can be a shape tensor (INT32/INT64, 0-D or 1-D of at most 8 values, as
+//! shapes are); none otherwise.
+std::optional<int64_t> shapeValueCount(Tensor const& input)
+{
+    nvinfer1::Dims const dims = input.getDimensions();
+    bool const integers
+        = input.getType() == nvinfer1::DataType::kINT32 || input.getType() == nvinfer1::DataType::kINT64;
+    if (!integers || dims.nbDims > 1)
+    {
+        return std::nullopt;
+    }
+    int64_t const count = dims.nbDims == 0 ? 1 : dims.d[0];
+    if (count < 0 || count > nvinfer1::Dims::MAX_DIMS)
+    {
+        return std::nullopt;
+    }
+    return count;
+}
+
+} // namespace
+
 bool Network::inferAll(NetworkFacts& facts, std::string& error) const
 {
     facts = NetworkFacts{};
@@ -260,6 +285,17 @@ bool Network::inferAll(NetworkFacts& facts, std::string& error) const
             }
         }
         facts.inputSymbols[input] = std::move(symbols);
+        if (std::optional<int64_t> const count = shapeValueCount(*input))
+        {
+            std::vector<shape::Expr const*> valueSymbols;
+            inputFacts.values.emplace();
+            for (int64_t v = 0; v < *count; ++v)
+            {
+                valueSymbols.push_back(exprs.newSymbol(input->name() + ".v" + std::to_string(v)));
+                inputFacts.values->push_back(valueSymbols.back());
+            }
+            facts.inputValueSymbols[input] = std::move(valueSymbols);
+        }
         facts.tensors[input] = std::move(inputFacts);
     }
     std::vector<Layer const*> order;
@@ -320,11 +356,13 @@ bool Network::refreshShapes() const
     }
     for (auto const& [tensor, facts] : mFacts.tensors)
     {
+        auto* mutableTensor = const_cast<Tensor*>(tensor);
+        // An input that can be a shape tensor (its values have symbols) reports itself as one.
+        mutableTensor->setShapeTensor(facts.values.has_value());
         if (tensor->isNetworkInput())
         {
             continue;
         }
-        auto* mutableTensor = const_cast<Tensor*>(tensor);
         nvinfer1::Dims dims{};
         dims.nbDims = facts.dims.nbDims;
         for (int32_t i = 0; i < dims.nbDims; ++i)
@@ -336,7 +374,6 @@ bool Network::refreshShapes() const
         {
             mutableTensor->setInferredType(facts.type);
         }
-        mutableTensor->setShapeTensor(facts.values.has_value());
     }
     return true;
 }

@@ -23,6 +23,10 @@ struct NetworkFacts
     std::unordered_map<Tensor const*, TensorFacts> tensors;
     //! For each network input, the symbol of each dimension given as -1 (nullptr where fixed).
     std::unordered_map<Tensor const*, std::vector<shape::Expr const*>> inputSymbols;
+    //! For each input that can be a shape tensor (INT32/INT64, 0-D or 1-D with at most 8 values): a symbol per
+    //! value. Where a shape depends on them, the input is a shape tensor: its values bound the profile
+    //! (IOptimizationProfile::setShapeValues) and are read from host memory at run time.
+    std::unordered_map<Tensor const*, std::vector<shape::Expr const*>> inputValueSymbols;
 };
 
 class Network final : public nvinfer1::INetworkDefinition

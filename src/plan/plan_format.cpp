@@ -84,6 +84,7 @@ void writePayload(ByteWriter& w, PlanModel const& m)
     {
         w.write(s.tensor);
         w.write(s.axis);
+        w.write(static_cast<uint8_t>(s.kind));
     }
 
     w.write(static_cast<uint32_t>(m.tensors.size()));
@@ -188,10 +189,16 @@ bool readPayload(ByteReader& r, PlanModel& m)
     m.symbols.resize(count);
     for (auto& s : m.symbols)
     {
-        if (!r.read(s.tensor, "symbol tensor") || !r.read(s.axis, "symbol axis"))
+        uint8_t kind = 0;
+        if (!r.read(s.tensor, "symbol tensor") || !r.read(s.axis, "symbol axis") || !r.read(kind, "symbol kind"))
         {
             return false;
         }
+        if (kind > static_cast<uint8_t>(SymbolRecord::Kind::kVALUE))
+        {
+            return r.fail("unknown symbol kind " + std::to_string(kind));
+        }
+        s.kind = static_cast<SymbolRecord::Kind>(kind);
     }
 
     if (!readCount(r, count, "tensors"))
@@ -347,10 +354,19 @@ bool validate(PlanModel const& m, std::string& error)
     }
     for (auto const& s : m.symbols)
     {
-        if (s.tensor < 0 || s.tensor >= nbTensors || s.axis < 0
-            || s.axis >= static_cast<int32_t>(m.tensors[s.tensor].dims.size()))
+        if (s.tensor < 0 || s.tensor >= nbTensors || s.axis < 0)
         {
-            error = "a runtime dimension refers to a missing tensor dimension";
+            error = "a runtime value refers to a missing tensor";
+            return false;
+        }
+        TensorRecord const& t = m.tensors[s.tensor];
+        bool const integers = t.type == nvinfer1::DataType::kINT32 || t.type == nvinfer1::DataType::kINT64;
+        bool const fits = s.kind == SymbolRecord::Kind::kDIMENSION
+            ? s.axis < static_cast<int32_t>(t.dims.size())
+            : integers && t.ioMode == nvinfer1::TensorIOMode::kINPUT && t.values && s.axis < static_cast<int32_t>(t.values->size());
+        if (!fits)
+        {
+            error = "a runtime value refers to a missing tensor dimension or shape value";
             return false;
         }
     }

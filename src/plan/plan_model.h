@@ -26,11 +26,18 @@ struct ExprNode
     int32_t second{-1};
 };
 
-//! A runtime dimension: dimension `axis` of I/O tensor `tensor`.
+//! A value known only at run time: dimension `axis` of input `tensor`, or (kVALUE) element `axis` of a shape-tensor
+//! input, which the application passes in host memory as TensorRT's shape tensors are.
 struct SymbolRecord
 {
+    enum class Kind : uint8_t
+    {
+        kDIMENSION = 0,
+        kVALUE = 1,
+    };
     int32_t tensor{-1};
     int32_t axis{-1};
+    Kind kind{Kind::kDIMENSION};
 };
 
 struct TensorRecord

@@ -10,6 +10,7 @@
 #include "runtime/engine_inspector.h"
 #include "runtime/execution_context.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -139,13 +140,30 @@ int32_t Engine::inputPosition(int32_t tensorIndex) const
     return -1;
 }
 
-void Engine::bindSymbols(std::vector<nvinfer1::Dims> const& inputShapes, shape::SymbolValues& values) const
+void Engine::bindSymbols(std::vector<nvinfer1::Dims> const& inputShapes,
+    std::vector<std::vector<int64_t>> const& shapeInputValues, shape::SymbolValues& values) const
 {
     for (size_t i = 0; i < mModel.symbols.size(); ++i)
     {
         plan::SymbolRecord const& symbol = mModel.symbols[i];
+        if (symbol.kind == plan::SymbolRecord::Kind::kVALUE)
+        {
+            auto const& given = shapeInputValues[symbol.tensor];
+            if (static_cast<size_t>(symbol.axis) < given.size())
+            {
+                values.set(mSymbols[i]->symbolId(), given[symbol.axis]);
+            }
+            continue;
+        }
         values.set(mSymbols[i]->symbolId(), inputShapes[symbol.tensor].d[symbol.axis]);
     }
+}
+
+bool Engine::isShapeInput(int32_t tensor) const
+{
+    return std::any_of(mModel.symbols.begin(), mModel.symbols.end(), [tensor](plan::SymbolRecord const& s) {
+        return s.kind == plan::SymbolRecord::Kind::kVALUE && s.tensor == tensor;
+    });
 }
 
 int32_t Engine::getNbIOTensors() const noexcept

@@ -54,8 +54,12 @@ public:
     {
         return *mExprs[exprIndex];
     }
-    //! Binds every runtime dimension from the shapes of the inputs (by tensor index).
-    void bindSymbols(std::vector<nvinfer1::Dims> const& inputShapes, shape::SymbolValues& values) const;
+    //! Binds every runtime value: dimensions from the inputs' shapes, shape-tensor values from `shapeInputValues`
+    //! (both by tensor index).
+    void bindSymbols(std::vector<nvinfer1::Dims> const& inputShapes,
+        std::vector<std::vector<int64_t>> const& shapeInputValues, shape::SymbolValues& values) const;
+    //! Whether input `tensor` is a shape tensor: some shape depends on its values, read from host memory.
+    bool isShapeInput(int32_t tensor) const;
     network::LayerParams const& layerParams(size_t layer) const
     {
         return *mLayerParams[layer];

@@ -42,6 +42,10 @@ ExecutionContext::ExecutionContext(Engine const& engine)
         }
     }
     mExecutor = makeLayerExecutor(engine);
+    for (int32_t io : model.ioTensors)
+    {
+        mHasShapeInputs = mHasShapeInputs || engine.isShapeInput(io);
+    }
 }
 
 void ExecutionContext::reportError(std::string const& message)
@@ -168,8 +172,13 @@ bool ExecutionContext::computeShapes(std::vector<nvinfer1::Dims>& shapes, std::s
         return false;
     }
     auto const& model = mEngine.model();
+    std::vector<std::vector<int64_t>> shapeInputValues;
+    if (!readShapeInputValues(shapeInputValues, error))
+    {
+        return false;
+    }
     shape::SymbolValues values;
-    mEngine.bindSymbols(mInputShapes, values);
+    mEngine.bindSymbols(mInputShapes, shapeInputValues, values);
     shape::Evaluator evaluator(values);
     shapes.assign(model.tensors.size(), nvinfer1::Dims{});
     for (size_t t = 0; t < model.tensors.size(); ++t)
@@ -200,9 +209,37 @@ bool ExecutionContext::computeShapes(std::vector<nvinfer1::Dims>& shapes, std::s
     return true;
 }
 
+bool ExecutionContext::readShapeInputValues(std::vector<std::vector<int64_t>>& values, std::string& error) const
+{
+    auto const& model = mEngine.model();
+    values.assign(model.tensors.size(), {});
+    for (int32_t io : model.ioTensors)
+    {
+        if (!mEngine.isShapeInput(io))
+        {
+            continue;
+        }
+        auto const& record = model.tensors[io];
+        if (!mAddresses[io].has_value() || *mAddresses[io] == nullptr)
+        {
+            error = "\"" + record.name + "\" is a shape tensor: give the host memory holding its values with "
+                "setInputTensorAddress (or setTensorAddress) first";
+            return false;
+        }
+        void const* data = *mAddresses[io];
+        for (size_t v = 0; v < record.values->size(); ++v)
+        {
+            values[io].push_back(record.type == nvinfer1::DataType::kINT32 ? static_cast<int32_t const*>(data)[v]
+                                                                           : static_cast<int64_t const*>(data)[v]);
+        }
+    }
+    return true;
+}
+
 bool ExecutionContext::resolveShapes(std::string& error)
 {
-    if (!mShapesValid)
+    // Shape-tensor inputs are read from host memory every time: their values may change without a call.
+    if (!mShapesValid || mHasShapeInputs)
     {
         mShapesValid = computeShapes(mShapes, error);
     }
@@ -214,6 +251,10 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     auto const& model = mEngine.model();
     for (int32_t io : model.ioTensors)
     {
+        if (mEngine.isShapeInput(io))
+        {
+            continue; // readShapeInputValues says what is missing
+        }
         if (!mAddresses[io].has_value() || (*mAddresses[io] == nullptr && model.tensors[io].maxBytes > 0))
         {
             error = "no address was set for \"" + model.tensors[io].name + "\" (setTensorAddress)";
@@ -270,8 +311,13 @@ bool ExecutionContext::writeShapeValues(
     size_t l, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
 {
     auto const& model = mEngine.model();
+    std::vector<std::vector<int64_t>> shapeInputValues;
+    if (!readShapeInputValues(shapeInputValues, error))
+    {
+        return false;
+    }
     shape::SymbolValues symbols;
-    mEngine.bindSymbols(mInputShapes, symbols);
+    mEngine.bindSymbols(mInputShapes, shapeInputValues, symbols);
     shape::Evaluator evaluator(symbols);
     for (size_t o = 0; o < outputs.size(); ++o)
     {

@@ -225,10 +225,12 @@ TEST(FillLayer, BadParametersNameTheLayer)
         "a kRANDOM_NORMAL fill cannot make INT32 output", FillOperation::kRANDOM_NORMAL);
     expectBuildError(
         [](LayerHarness& h, IFillLayer& layer) {
+            // A shape-tensor input: its values must bound the profile (none is given here).
             ITensor* dims = h.network->addInput("dims", DataType::kINT32, Dims{1, {2}});
             layer.setInput(0, *dims);
         },
-        "the fill shape (input 0) must be a 1-D shape tensor whose values are known");
+        "the shapes depend on the values of \"dims\": give them for every profile with "
+        "IOptimizationProfile::setShapeValues");
 }
 
 TEST(FillLayer, AddFillRejectsBadArguments)

@@ -267,11 +267,12 @@ TEST(ResizeLayer, BadParametersNameTheLayer)
         "the resize output shape (input 1) must be a 1-D INT32 or INT64 tensor, not a 1-D FLOAT tensor");
     expectBuildError(
         [](LayerHarness& h, IResizeLayer& layer) {
-            // A network input's values are not known while shapes are inferred.
+            // A shape-tensor input: its values must bound the profile (none is given here).
             ITensor* ints = h.network->addInput("shape", DataType::kINT32, Dims{1, {2}});
             layer.setInput(1, *ints);
         },
-        "whose values are known while shapes are inferred");
+        "the shapes depend on the values of \"shape\": give them for every profile with "
+        "IOptimizationProfile::setShapeValues");
 }
 
 TEST(ResizeLayer, SetScalesRejectsNullAndEmpty)

@@ -83,13 +83,14 @@ TEST(OnnxNewOpErrors, TriluNeedsRankTwo)
 
 TEST(OnnxNewOpErrors, RangeFromDataIsNamed)
 {
-    // Bounds read from a graph input are data, not shapes: the output's length would depend on input values.
+    // Floating-point bounds read from a graph input are data, not shapes: the output's length would depend on
+    // input values. (An INT64 bound from a graph input is a shape tensor, which a profile bounds.)
     ModelBuilder m(13);
-    m.input("limit", kInt64, {});
-    m.int64s("start", {}, {0});
-    m.int64s("delta", {}, {1});
+    m.input("limit", kFloat, {});
+    m.floats("start", {}, {0.0F});
+    m.floats("delta", {}, {1.0F});
     m.node("Range", {"start", "limit", "delta"}, {"y"}, "bad");
-    m.output("y", kInt64);
+    m.output("y", kFloat);
     expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_INPUT, "Range", "Range's length");
 }
 

@@ -208,6 +208,24 @@ Result runTest(fs::path const& dir, std::string const& bytes, bool baked)
             }
             dynamic = true;
         }
+        if (input->isShapeTensor() && i < static_cast<int32_t>(firstInputs.size()))
+        {
+            // A shape-tensor input (a reshape's shape, say): the profile takes the test's values as its bounds.
+            ConstantData const data = kiln::onnxparser::readTensor(firstInputs[i], "", store);
+            std::vector<int32_t> values(static_cast<size_t>(data.count()));
+            for (size_t v = 0; v < values.size(); ++v)
+            {
+                values[v] = data.type == nvinfer1::DataType::kINT64
+                    ? static_cast<int32_t>(static_cast<int64_t const*>(data.data)[v])
+                    : static_cast<int32_t const*>(data.data)[v];
+            }
+            for (auto selector : {nvinfer1::OptProfileSelector::kMIN, nvinfer1::OptProfileSelector::kOPT,
+                     nvinfer1::OptProfileSelector::kMAX})
+            {
+                profile->setShapeValues(input->getName(), selector, values.data(), static_cast<int32_t>(values.size()));
+            }
+            dynamic = true;
+        }
     }
     if (dynamic)
     {
@@ -397,13 +415,13 @@ void writeReport(std::ostream& out, std::vector<Result> const& results, std::map
            "`tests/onnx/architectures` against ONNX Runtime in FLOAT (every CumSum mode; matmul, batch matmul, "
            "transpose, sums, inner/outer products, attention scores, implicit output, three operands). The same "
            "types affect ReduceLogSumExp and several Cast/CastLike/Mod/Max/Min/Pow variants.\n"
-        << "- **Inputs Kiln needs at build time, fed as graph inputs** (\"pass (constant inputs)\": Conv and "
-           "ConvTranspose kernels, Reshape/Expand/Tile/ConstantOfShape shapes, Slice/Split/Squeeze/Unsqueeze/ReduceSum "
-           "axes and bounds, Pad pads, TopK's K, Resize's scales and sizes, Range's bounds): Kiln's convolution layers "
-           "take kernels as build-time weights only, and Kiln has no shape-tensor network inputs (no "
-           "`IOptimizationProfile::setShapeValues`), so a value that decides an output shape must come from "
-           "initializers, Constants or shapes. Computed from shapes (as exporters do), they stay dynamic: "
-           "`tests/onnx/architectures` runs a Shape/Gather/Concat/Reshape flatten and a Range over a shape.\n"
+        << "- **Inputs Kiln needs at build time, fed as graph inputs** (\"pass (constant inputs)\"): Conv and "
+           "ConvTranspose kernels (Kiln's convolution layers take kernels as build-time weights only), and the "
+           "parameters some importers "
+           "still read from initializers only: Slice/Split/Squeeze/Unsqueeze/Reduce* axes and bounds, Pad pads, "
+           "TopK's K, Resize's scales. Values that decide shapes (Reshape's shape, Expand, Tile, ConstantOfShape, "
+           "Range) may come from graph inputs: they are shape-tensor inputs whose values the runner gives as the "
+           "profile's bounds (`IOptimizationProfile::setShapeValues`) and reads from host memory at run time.\n"
         << "- **Resize**: `tf_crop_and_resize` (region of interest and extrapolation value), antialias and "
            "`keep_aspect_ratio_policy` have no counterpart in TensorRT's resize layer. "
            "`test_resize_downsample_scales_{linear,cubic}_align_corners` differ because ONNX 1.12's reference maps "

@@ -89,9 +89,32 @@ bool ShuffleParams::infer(InferenceContext& ctx) const
         int32_t inferred = -1;
         Dim known = ctx.constant(1);
         std::vector<Dim> result = *requested;
+        // Values known only at run time (a shape-tensor input's) may still be 0 or -1 then: their extents are
+        // written as expressions that choose, with 0/1 flags, what a constant 0 or -1 would have meant.
+        struct RunTimeSlot
+        {
+            int32_t index;
+            Dim isMinusOne;
+            Dim resolved;
+        };
+        std::vector<RunTimeSlot> runTimeSlots;
+        Dim const one = ctx.constant(1);
         for (int32_t i = 0; i < static_cast<int32_t>(result.size()); ++i)
         {
             Dim const& value = result[i];
+            if (!value.isConstant())
+            {
+                Dim resolved = value;
+                if (zeroIsPlaceholder && i < static_cast<int32_t>(dims.size()))
+                {
+                    Dim const isZero = value.equal(ctx.constant(0));
+                    resolved = isZero * dims[i] + (one - isZero) * value;
+                }
+                Dim const isMinusOne = value.equal(ctx.constant(-1));
+                known = known * (isMinusOne + (one - isMinusOne) * resolved);
+                runTimeSlots.push_back({i, isMinusOne, resolved});
+                continue;
+            }
             if (value.isConstant() && value.constant() == 0 && zeroIsPlaceholder)
             {
                 if (i >= static_cast<int32_t>(dims.size()))
@@ -122,8 +145,16 @@ bool ShuffleParams::infer(InferenceContext& ctx) const
             {
                 return ctx.fail("a -1 reshape dimension cannot be inferred when another dimension is 0");
             }
-            result[inferred] = volume.floorDiv(known);
+            result[inferred] = runTimeSlots.empty() ? volume.floorDiv(known) : volume.floorDiv(known.max(one));
             known = known * result[inferred];
+        }
+        if (!runTimeSlots.empty())
+        {
+            Dim const inferredExtent = volume.floorDiv(known.max(one));
+            for (RunTimeSlot const& slot : runTimeSlots)
+            {
+                result[slot.index] = slot.isMinusOne * inferredExtent + (one - slot.isMinusOne) * slot.resolved;
+            }
         }
         if (volume.isConstant() && known.isConstant() && volume.constant() != known.constant())
         {
