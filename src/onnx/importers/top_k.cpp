@@ -21,13 +21,23 @@ std::vector<Value> importTopK(ImportContext& ctx, Node const& node)
 {
     ITensor& input = inputTensor(ctx, node, 0);
     int32_t const axis = normalizeAxis(node.attrInt("axis", -1), rankOf(input));
-    int64_t const k = ctx.opset() < 10 ? node.attrInt("k") : constantInts(node, 1, "K").at(0);
     if (node.attrInt("sorted", 1) == 0)
     {
         // Unsorted output may be in any order; sorted order is one of them.
         ctx.log(nvinfer1::ILogger::Severity::kVERBOSE, node.describe() + ": sorted = 0 returns sorted values");
     }
     TopKOperation const op = node.attrInt("largest", 1) != 0 ? TopKOperation::kMAX : TopKOperation::kMIN;
+    if (ctx.opset() >= 10 && !isConstantInput(node, 1))
+    {
+        // K known only at run time (a shape tensor, say from a graph input): the layer's input 1, as a 0-D tensor.
+        ITensor& k = requireShapeValues(inputTensor(ctx, node, 1), "K");
+        auto& scalar = ctx.check(ctx.network().addShuffle(k), "K as a scalar");
+        scalar.setReshapeDimensions(nvinfer1::Dims{0, {}});
+        auto& layer = topK(ctx, input, op, 1, axis);
+        layer.setInput(1, *scalar.getOutput(0));
+        return {Value(layer.getOutput(0)), Value(layer.getOutput(1))};
+    }
+    int64_t const k = ctx.opset() < 10 ? node.attrInt("k") : constantInts(node, 1, "K").at(0);
     auto& layer = topK(ctx, input, op, k, axis);
     return {Value(layer.getOutput(0)), Value(layer.getOutput(1))};
 }
