@@ -50,12 +50,49 @@ ITensor& clampedBound(ImportContext& ctx, int64_t bound, ITensor& extent)
     return shapeMath(ctx, fromEnd, scalarShape(ctx, 0), ElementWiseOperation::kMAX);
 }
 
+//! ONNX's wrapping and clamping of a start or end known only at run time (a shape tensor), for a positive
+//! step: a negative bound counts from the end, then the bound is clamped to [0, extent]. The sign is found
+//! without comparisons: floor(bound / 2^62) is -1 for a negative bound and 0 otherwise.
+ITensor& clampedBound(ImportContext& ctx, ITensor& bound, ITensor& extent)
+{
+    ITensor& below = shapeMath(ctx, bound, scalarShape(ctx, int64_t{1} << 62), ElementWiseOperation::kFLOOR_DIV);
+    ITensor& negative = shapeMath(ctx, scalarShape(ctx, 0), below, ElementWiseOperation::kSUB);
+    ITensor& wrapped = shapeMath(
+        ctx, bound, shapeMath(ctx, negative, extent, ElementWiseOperation::kPROD), ElementWiseOperation::kSUM);
+    return shapeMath(ctx, shapeMath(ctx, wrapped, scalarShape(ctx, 0), ElementWiseOperation::kMAX), extent,
+        ElementWiseOperation::kMIN);
+}
+
 struct AxisSlice
 {
     int64_t start;
     int64_t end;
     int64_t step;
+    ITensor* startTensor{nullptr}; //!< the start when known only at run time (then `start` is unused)
+    ITensor* endTensor{nullptr};   //!< likewise for the end
 };
+
+//! Slice's starts or ends (input `index`): constants, or a shape tensor whose elements are gathered per axis.
+struct Bounds
+{
+    std::vector<int64_t> constants;
+    ITensor* tensor{nullptr};
+};
+
+Bounds sliceBounds(ImportContext& ctx, Node const& node, int32_t index, char const* what)
+{
+    if (isConstantInput(node, index))
+    {
+        return Bounds{constantInts(node, index, what), nullptr};
+    }
+    ITensor& tensor = requireShapeValues(inputTensor(ctx, node, index), what);
+    nvinfer1::Dims const dims = tensor.getDimensions();
+    if (dims.nbDims != 1 || dims.d[0] < 0)
+    {
+        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, std::string(what) + " must be a 1-D tensor of known length");
+    }
+    return Bounds{std::vector<int64_t>(static_cast<size_t>(dims.d[0]), 0), &tensor};
+}
 
 std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
 {
@@ -65,6 +102,8 @@ std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
     std::vector<int64_t> ends;
     std::vector<int64_t> axes;
     std::vector<int64_t> steps;
+    Bounds startBounds;
+    Bounds endBounds;
     if (ctx.opset() < 10)
     {
         starts = node.attrInts("starts");
@@ -73,8 +112,10 @@ std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
     }
     else
     {
-        starts = constantInts(node, 1, "starts");
-        ends = constantInts(node, 2, "ends");
+        startBounds = sliceBounds(ctx, node, 1, "starts");
+        endBounds = sliceBounds(ctx, node, 2, "ends");
+        starts = startBounds.constants;
+        ends = endBounds.constants;
         if (node.hasInput(3))
         {
             axes = constantInts(node, 3, "axes");
@@ -112,6 +153,15 @@ std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
             fail(ErrorCode::kINVALID_NODE, "a step is 0");
         }
         perAxis[axis] = AxisSlice{starts[i], ends[i], steps[i]};
+        auto const element = static_cast<int64_t>(i);
+        if (startBounds.tensor != nullptr)
+        {
+            perAxis[axis]->startTensor = &gatherDims(ctx, *startBounds.tensor, {element});
+        }
+        if (endBounds.tensor != nullptr)
+        {
+            perAxis[axis]->endTensor = &gatherDims(ctx, *endBounds.tensor, {element});
+        }
     }
     ITensor& shape = shapeOf(ctx, input);
     std::vector<ITensor*> startPieces;
@@ -130,7 +180,8 @@ std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
         AxisSlice const s = *perAxis[axis];
         strides.push_back(s.step);
         int64_t const d = staticExtent(input, axis);
-        if (d >= 0)
+        bool const boundsKnown = s.startTensor == nullptr && s.endTensor == nullptr;
+        if (d >= 0 && boundsKnown)
         {
             auto wrap = [d](int64_t v) { return v < 0 ? v + d : v; };
             int64_t first = 0;
@@ -153,10 +204,11 @@ std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
         }
         if (s.step < 0)
         {
-            fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC, "negative steps need the sliced extent known at build time");
+            fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC,
+                "negative steps need the sliced extent and the bounds known at build time");
         }
-        ITensor& first = clampedBound(ctx, s.start, extent);
-        ITensor& last = clampedBound(ctx, s.end, extent);
+        ITensor& first = s.startTensor ? clampedBound(ctx, *s.startTensor, extent) : clampedBound(ctx, s.start, extent);
+        ITensor& last = s.endTensor ? clampedBound(ctx, *s.endTensor, extent) : clampedBound(ctx, s.end, extent);
         ITensor& span = shapeMath(ctx, shapeMath(ctx, last, first, ElementWiseOperation::kSUB),
             scalarShape(ctx, s.step - 1), ElementWiseOperation::kSUM);
         ITensor& count = shapeMath(ctx, shapeMath(ctx, span, scalarShape(ctx, s.step), ElementWiseOperation::kFLOOR_DIV),
