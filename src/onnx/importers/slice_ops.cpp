@@ -279,6 +279,7 @@ std::vector<Value> importPad(ImportContext& ctx, Node const& node)
     std::vector<int64_t> pads;
     double value = 0;
     std::vector<int64_t> axes;
+    ITensor* runTimePads = nullptr; // pads known only at run time (a shape tensor)
     if (ctx.opset() < 11)
     {
         pads = node.attrInts("pads");
@@ -286,7 +287,19 @@ std::vector<Value> importPad(ImportContext& ctx, Node const& node)
     }
     else
     {
-        pads = constantInts(node, 1, "pads");
+        if (isConstantInput(node, 1))
+        {
+            pads = constantInts(node, 1, "pads");
+        }
+        else
+        {
+            runTimePads = &requireShapeValues(inputTensor(ctx, node, 1), "pads");
+            if (runTimePads->getDimensions().nbDims != 1 || runTimePads->getDimensions().d[0] != 2 * rank)
+            {
+                fail(ErrorCode::kINVALID_NODE, "pads must hold " + std::to_string(2 * rank) + " values");
+            }
+            pads.assign(static_cast<size_t>(2 * rank), 0); // placeholders; the tensor gives the values
+        }
         if (node.hasInput(2))
         {
             if (!isConstantInput(node, 2))
@@ -297,6 +310,10 @@ std::vector<Value> importPad(ImportContext& ctx, Node const& node)
         }
         if (node.hasInput(3))
         {
+            if (runTimePads != nullptr)
+            {
+                fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, "axes together with pads known only at run time");
+            }
             axes = constantInts(node, 3, "axes");
         }
     }
@@ -337,10 +354,27 @@ std::vector<Value> importPad(ImportContext& ctx, Node const& node)
     {
         fail(ErrorCode::kUNSUPPORTED_NODE_ATTR, "mode \"" + mode + "\" is not one of constant, reflect, edge, wrap");
     }
-    ITensor& size = shapeMath(ctx, shapeOf(ctx, input), int64Constant(ctx, growth), ElementWiseOperation::kSUM);
+    ITensor* startTensor = &int64Constant(ctx, start);
+    ITensor* growthTensor = &int64Constant(ctx, growth);
+    if (runTimePads != nullptr)
+    {
+        // pads = [begin_0 .. begin_{r-1}, end_0 .. end_{r-1}]: the slice starts at -begin and grows by begin + end.
+        std::vector<int64_t> beginIndices(static_cast<size_t>(rank));
+        std::vector<int64_t> endIndices(static_cast<size_t>(rank));
+        for (int32_t axis = 0; axis < rank; ++axis)
+        {
+            beginIndices[axis] = axis;
+            endIndices[axis] = rank + axis;
+        }
+        ITensor& begin = gatherDims(ctx, *runTimePads, beginIndices);
+        ITensor& end = gatherDims(ctx, *runTimePads, endIndices);
+        startTensor = &shapeMath(ctx, int64Constant(ctx, start), begin, ElementWiseOperation::kSUB);
+        growthTensor = &shapeMath(ctx, begin, end, ElementWiseOperation::kSUM);
+    }
+    ITensor& size = shapeMath(ctx, shapeOf(ctx, input), *growthTensor, ElementWiseOperation::kSUM);
     ITensor* fill = sampleMode == nvinfer1::SampleMode::kFILL ? &scalarConstant(ctx, value, input.getType(), 0) : nullptr;
     std::vector<int64_t> const ones(static_cast<size_t>(rank), 1);
-    return single(sliceWith(ctx, input, int64Constant(ctx, start), size, int64Constant(ctx, ones), sampleMode, fill));
+    return single(sliceWith(ctx, input, *startTensor, size, int64Constant(ctx, ones), sampleMode, fill));
 }
 
 } // namespace
