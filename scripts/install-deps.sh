@@ -22,7 +22,9 @@ install_python_requirements() {
   local requirements
   requirements="$(dirname "$0")/../tests/requirements.txt"
   python3 -m pip install -q -r "$requirements" \
-    || python3 -m pip install -q --break-system-packages -r "$requirements"
+    || python3 -m pip install -q --break-system-packages -r "$requirements" \
+    || echo "install-deps: WARNING: could not install $requirements from PyPI;" \
+            "the ONNX Runtime comparison test will report itself as skipped" >&2
 }
 
 if [ ${#missing[@]} -eq 0 ]; then
