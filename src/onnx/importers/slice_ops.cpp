@@ -220,12 +220,45 @@ std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
         int64Constant(ctx, strides)));
 }
 
+//! Split whose part sizes are known only at run time (a shape tensor): part i starts at the sum of the sizes
+//! before it.
+std::vector<Value> splitByRunTimeSizes(ImportContext& ctx, Node const& node, ITensor& input, int32_t axis)
+{
+    int32_t const rank = rankOf(input);
+    ITensor& sizes = requireShapeValues(inputTensor(ctx, node, 1), "split");
+    if (sizes.getDimensions().nbDims != 1 || sizes.getDimensions().d[0] != node.nbOutputs())
+    {
+        fail(ErrorCode::kINVALID_NODE, "split must hold one size per output (" + std::to_string(node.nbOutputs()) + ")");
+    }
+    ITensor& shape = shapeOf(ctx, input);
+    ITensor& before = dimsRange(ctx, shape, 0, axis);
+    ITensor& after = dimsRange(ctx, shape, axis + 1, rank);
+    ITensor& zerosBefore = int64Constant(ctx, std::vector<int64_t>(static_cast<size_t>(axis), 0));
+    ITensor& zerosAfter = int64Constant(ctx, std::vector<int64_t>(static_cast<size_t>(rank - axis - 1), 0));
+    std::vector<int64_t> const ones(static_cast<size_t>(rank), 1);
+    std::vector<Value> outputs;
+    ITensor* offset = &scalarShape(ctx, 0);
+    for (int32_t i = 0; i < node.nbOutputs(); ++i)
+    {
+        ITensor& size = gatherDims(ctx, sizes, {i});
+        ITensor& start = concatShapes(ctx, {&zerosBefore, offset, &zerosAfter});
+        ITensor& extent = concatShapes(ctx, {&before, &size, &after});
+        outputs.emplace_back(&sliceWith(ctx, input, start, extent, int64Constant(ctx, ones)));
+        offset = &shapeMath(ctx, *offset, size, ElementWiseOperation::kSUM);
+    }
+    return outputs;
+}
+
 std::vector<Value> importSplit(ImportContext& ctx, Node const& node)
 {
     ITensor& input = inputTensor(ctx, node, 0);
     int32_t const rank = rankOf(input);
     int32_t const axis = normalizeAxis(node.attrInt("axis", 0), rank);
     std::vector<int64_t> sizes;
+    if (ctx.opset() >= 13 && node.hasInput(1) && !isConstantInput(node, 1))
+    {
+        return splitByRunTimeSizes(ctx, node, input, axis);
+    }
     if (ctx.opset() >= 13 && node.hasInput(1))
     {
         sizes = constantInts(node, 1, "split");
