@@ -221,6 +221,15 @@ def op_models():
                             [("roi", np.array([], np.float32)), ("scales", np.array([], np.float32)),
                              ("sizes", np.array([1, 2, 7, 3], np.int64))]))
     models.append(range_from_shape())
+    # Ops of the issue's list that ONNX 1.12's node tests do not cover yet (added in opsets 18 and 20).
+    activations = rand(2, 3, 4, 5) * 3
+    models.append(single_op("gelu_erf", "Gelu", {"x": activations}, [2, 3, 4, 5], opset=20))
+    models.append(single_op("gelu_tanh", "Gelu", {"x": activations}, [2, 3, 4, 5], {"approximate": "tanh"},
+                            opset=20))
+    models.append(single_op("mish", "Mish", {"x": activations}, [2, 3, 4, 5], opset=18))
+    models.append(single_op("group_normalization", "GroupNormalization", {"x": rand(2, 6, 4, 5)}, [2, 6, 4, 5],
+                            {"num_groups": 3, "epsilon": 1e-5},
+                            [("scale", rand(3)), ("bias", rand(3))], opset=18))
     return models
 
 
