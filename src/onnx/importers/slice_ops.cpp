@@ -313,6 +313,7 @@ std::vector<Value> importPad(ImportContext& ctx, Node const& node)
     double value = 0;
     std::vector<int64_t> axes;
     ITensor* runTimePads = nullptr; // pads known only at run time (a shape tensor)
+    ITensor* runTimeFill = nullptr; // constant_value known only at run time
     if (ctx.opset() < 11)
     {
         pads = node.attrInts("pads");
@@ -333,13 +334,16 @@ std::vector<Value> importPad(ImportContext& ctx, Node const& node)
             }
             pads.assign(static_cast<size_t>(2 * rank), 0); // placeholders; the tensor gives the values
         }
-        if (node.hasInput(2))
+        if (node.hasInput(2) && isConstantInput(node, 2))
         {
-            if (!isConstantInput(node, 2))
-            {
-                fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, "constant_value must be an initializer or a Constant");
-            }
             value = node.input(2).constant().toDouble().at(0);
+        }
+        else if (node.hasInput(2))
+        {
+            // A fill value known only at run time: the slice's fill input, as a 0-D tensor.
+            auto& scalar = ctx.check(ctx.network().addShuffle(inputTensor(ctx, node, 2)), "constant_value as a scalar");
+            scalar.setReshapeDimensions(nvinfer1::Dims{0, {}});
+            runTimeFill = scalar.getOutput(0);
         }
         if (node.hasInput(3))
         {
@@ -405,7 +409,11 @@ std::vector<Value> importPad(ImportContext& ctx, Node const& node)
         growthTensor = &shapeMath(ctx, begin, end, ElementWiseOperation::kSUM);
     }
     ITensor& size = shapeMath(ctx, shapeOf(ctx, input), *growthTensor, ElementWiseOperation::kSUM);
-    ITensor* fill = sampleMode == nvinfer1::SampleMode::kFILL ? &scalarConstant(ctx, value, input.getType(), 0) : nullptr;
+    ITensor* fill = nullptr;
+    if (sampleMode == nvinfer1::SampleMode::kFILL)
+    {
+        fill = runTimeFill != nullptr ? runTimeFill : &scalarConstant(ctx, value, input.getType(), 0);
+    }
     std::vector<int64_t> const ones(static_cast<size_t>(rank), 1);
     return single(sliceWith(ctx, input, *startTensor, size, int64Constant(ctx, ones), sampleMode, fill));
 }
