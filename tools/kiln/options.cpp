@@ -44,8 +44,7 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
     app.add_option("--memPoolSize", raw.memPoolSize,
         "Memory pool limits: workspace:N[,pool:N]; N in MiB, or with the suffix B, K, M or G");
     app.add_option("--timingCacheFile", o.timingCacheFile,
-        "Timing cache file (accepted; Kiln's CPU backend does "
-        "not time tactics, so it has no effect there)");
+        "Timing cache file (accepted; Kiln does not time tactics yet on either backend, so it has no effect)");
     app.add_option("--staticPlugins", o.plugins.staticLibraries, "Plugin library to dlopen (repeatable)");
     app.add_option("--plugins", raw.deprecatedPlugins, "Deprecated spelling of --staticPlugins");
     app.add_option("--dynamicPlugins", o.plugins.dynamicLibraries,
@@ -63,7 +62,7 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
     app.add_option("--infStreams", o.infStreams, "Run inferences on N streams (contexts) at once (default = 1)");
     app.add_option("--device", o.device, "Select the CUDA device N (default = 0)");
     app.add_flag("--useCudaGraph", o.useCudaGraph,
-        "Use CUDA graphs to run the engine (accepted; kiln does not capture graphs yet, and the CPU backend has none)");
+        "Capture one inference into a CUDA graph and replay it (CUDA backend; no effect on the CPU backend)");
     app.add_flag("--noDataTransfers", o.noDataTransfers,
         "Do not copy inputs to and outputs from the device (no effect on the CPU backend)");
     app.add_flag(
