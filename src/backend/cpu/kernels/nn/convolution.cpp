@@ -35,25 +35,15 @@ void runConvolution(ConvolutionParams const& params, ConstTensorView const& inpu
     int64_t const channelsPerGroup = input.shape[1] / groups;
     Shape expectedKernel{outputMaps, channelsPerGroup};
     expectedKernel.insert(expectedKernel.end(), params.kernelSize.begin(), params.kernelSize.end());
-    requireShape(kernel.shape, expectedKernel, "convolution kernel");
-    bool const hasBias = bias.count() > 0;
-    if (hasBias)
-    {
-        requireShape(bias.shape, Shape{outputMaps}, "convolution bias");
-        requireFloatingPoint(bias, "convolution bias");
-    }
-    requireShape(output.shape, geometry.outputShape, "convolution output");
-    requireFloatingPoint(input, "convolution input");
-    requireFloatingPoint(kernel, "convolution kernel");
-    requireFloatingPoint(output, "convolution output");
+    FilterOperands const operands = loadFilterOperands(
+        "convolution", expectedKernel, geometry.outputShape, outputMaps, input, kernel, bias, output);
     if (output.count() == 0)
     {
         return;
     }
-
-    std::vector<float> const x = loadAllAsFloat(input);
-    std::vector<float> const w = loadAllAsFloat(kernel);
-    std::vector<float> const b = hasBias ? loadAllAsFloat(bias) : std::vector<float>(outputMaps, 0.0F);
+    std::vector<float> const& x = operands.input;
+    std::vector<float> const& w = operands.kernel;
+    std::vector<float> const& b = operands.bias;
 
     size_t const spatialRank = params.kernelSize.size();
     Shape const inputSize(input.shape.begin() + 2, input.shape.end());

@@ -37,25 +37,15 @@ void runDeconvolution(DeconvolutionParams const& params, ConstTensorView const& 
     int64_t const mapsPerGroup = outputMaps / groups;
     Shape expectedKernel{inputChannels, mapsPerGroup};
     expectedKernel.insert(expectedKernel.end(), params.kernelSize.begin(), params.kernelSize.end());
-    requireShape(kernel.shape, expectedKernel, "deconvolution kernel");
-    bool const hasBias = bias.count() > 0;
-    if (hasBias)
-    {
-        requireShape(bias.shape, Shape{outputMaps}, "deconvolution bias");
-        requireFloatingPoint(bias, "deconvolution bias");
-    }
-    requireShape(output.shape, geometry.outputShape, "deconvolution output");
-    requireFloatingPoint(input, "deconvolution input");
-    requireFloatingPoint(kernel, "deconvolution kernel");
-    requireFloatingPoint(output, "deconvolution output");
+    FilterOperands const operands = loadFilterOperands(
+        "deconvolution", expectedKernel, geometry.outputShape, outputMaps, input, kernel, bias, output);
     if (output.count() == 0)
     {
         return;
     }
-
-    std::vector<float> const x = loadAllAsFloat(input);
-    std::vector<float> const w = loadAllAsFloat(kernel);
-    std::vector<float> const b = hasBias ? loadAllAsFloat(bias) : std::vector<float>(outputMaps, 0.0F);
+    std::vector<float> const& x = operands.input;
+    std::vector<float> const& w = operands.kernel;
+    std::vector<float> const& b = operands.bias;
 
     size_t const spatialRank = params.kernelSize.size();
     Shape const inputSize(input.shape.begin() + 2, input.shape.end());

@@ -46,4 +46,24 @@ KernelGeometry resolveKernelGeometry(
     return geometry;
 }
 
+FilterOperands loadFilterOperands(char const* layer, Shape const& expectedKernel, Shape const& outputShape,
+    int64_t outputMaps, ConstTensorView const& input, ConstTensorView const& kernel, ConstTensorView const& bias,
+    TensorView const& output)
+{
+    std::string const name = layer;
+    requireShape(kernel.shape, expectedKernel, (name + " kernel").c_str());
+    bool const hasBias = bias.count() > 0;
+    if (hasBias)
+    {
+        requireShape(bias.shape, Shape{outputMaps}, (name + " bias").c_str());
+        requireFloatingPoint(bias, (name + " bias").c_str());
+    }
+    requireShape(output.shape, outputShape, (name + " output").c_str());
+    requireFloatingPoint(input, (name + " input").c_str());
+    requireFloatingPoint(kernel, (name + " kernel").c_str());
+    requireFloatingPoint(output, (name + " output").c_str());
+    return FilterOperands{loadAllAsFloat(input), loadAllAsFloat(kernel),
+        hasBias ? loadAllAsFloat(bias) : std::vector<float>(static_cast<size_t>(outputMaps), 0.0F)};
+}
+
 } // namespace kiln::cpu

@@ -6,6 +6,8 @@
 
 #include <NvInferLayerEnums.h>
 
+#include <vector>
+
 namespace kiln::cpu
 {
 
@@ -35,6 +37,20 @@ struct KernelWindowParams
     Shape const& dilation;
     nvinfer1::PaddingMode paddingMode;
 };
+
+//! A convolution's or deconvolution's operands, read as float.
+struct FilterOperands
+{
+    std::vector<float> input;
+    std::vector<float> kernel;
+    std::vector<float> bias; //!< zeros where the layer has no bias
+};
+
+//! Checks the operands' shapes (the kernel against `expectedKernel`, a bias against [outputMaps], the output
+//! against `outputShape`) and floating-point types, naming `layer`, then reads them as float.
+FilterOperands loadFilterOperands(char const* layer, Shape const& expectedKernel, Shape const& outputShape,
+    int64_t outputMaps, ConstTensorView const& input, ConstTensorView const& kernel, ConstTensorView const& bias,
+    TensorView const& output);
 
 //! Checks the parameters against inputShape [N, C, spatial...] and places the window.
 //! Throws std::invalid_argument whose message starts with `layer`.
