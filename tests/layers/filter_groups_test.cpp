@@ -10,15 +10,6 @@ using kiln::test::errorMentions;
 using kiln::test::floatWeights;
 using kiln::test::LayerHarness;
 
-//! Builds the network and expects it to fail, saying `message`.
-void expectBuildFails(LayerHarness& h, char const* message)
-{
-    kiln::setBackend(*h.config, kiln::Backend::kCPU);
-    std::unique_ptr<IHostMemory> plan(h.builder->buildSerializedNetwork(*h.network, *h.config));
-    EXPECT_EQ(plan, nullptr);
-    EXPECT_TRUE(errorMentions(h, message)) << h.logger.errors();
-}
-
 TEST(FilterGroups, ChannelsNotDivisibleByGroups)
 {
     LayerHarness h;
@@ -30,7 +21,7 @@ TEST(FilterGroups, ChannelsNotDivisibleByGroups)
     conv->setName("conv");
     conv->setNbGroups(3);
     h.output(conv, "y");
-    expectBuildFails(h, "layer \"conv\": the input's 4 channels are not divisible by the convolution's 3 groups");
+    h.expectBuildToFail("layer \"conv\": the input's 4 channels are not divisible by the convolution's 3 groups");
 }
 
 TEST(FilterGroups, OutputMapsNotDivisibleByGroups)
@@ -43,7 +34,7 @@ TEST(FilterGroups, OutputMapsNotDivisibleByGroups)
     conv->setName("conv");
     conv->setNbGroups(4);
     h.output(conv, "y");
-    expectBuildFails(h, "layer \"conv\": the 2 output maps are not divisible by the convolution's 4 groups");
+    h.expectBuildToFail("layer \"conv\": the 2 output maps are not divisible by the convolution's 4 groups");
 }
 
 TEST(FilterGroups, DeconvolutionChannelsNotDivisibleByGroups)
@@ -56,7 +47,7 @@ TEST(FilterGroups, DeconvolutionChannelsNotDivisibleByGroups)
     deconv->setName("deconv");
     deconv->setNbGroups(2);
     h.output(deconv, "y");
-    expectBuildFails(h, "layer \"deconv\": the input's 3 channels are not divisible by the deconvolution's 2 groups");
+    h.expectBuildToFail("layer \"deconv\": the input's 3 channels are not divisible by the deconvolution's 2 groups");
 }
 
 TEST(FilterGroups, WeightsMustFitTheGroupCountSet)
@@ -70,7 +61,7 @@ TEST(FilterGroups, WeightsMustFitTheGroupCountSet)
     conv->setName("conv");
     conv->setNbGroups(4);
     h.output(conv, "y");
-    expectBuildFails(h, "layer \"conv\": the kernel weights have 8 values; expected 4 for 4 group(s)");
+    h.expectBuildToFail("layer \"conv\": the kernel weights have 8 values; expected 4 for 4 group(s)");
 }
 
 TEST(FilterGroups, WeightsForAGroupCountNeverSetFailWhenRun)

@@ -73,6 +73,18 @@ struct LayerHarness
         return context != nullptr;
     }
 
+    //! Builds as the configuration says and expects it to fail with an error containing `message`.
+    void expectBuildToFail(std::string const& message)
+    {
+        if (profile != nullptr)
+        {
+            config->addOptimizationProfile(profile);
+        }
+        std::unique_ptr<nvinfer1::IHostMemory> failed(builder->buildSerializedNetwork(*network, *config));
+        EXPECT_EQ(failed, nullptr);
+        EXPECT_NE(logger.errors().find(message), std::string::npos) << logger.errors();
+    }
+
     //! Runs with the given input and output buffers (by name); false on failure.
     bool run(std::map<std::string, void const*> const& inputs, std::map<std::string, void*> const& outputs)
     {

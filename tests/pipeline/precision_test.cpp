@@ -171,12 +171,7 @@ TEST(Precision, AnImpossibleObeyedConstraintFailsNamingTheLayer)
     AddChain chain;
     chain.h.config->setFlag(BuilderFlag::kOBEY_PRECISION_CONSTRAINTS);
     chain.plusOne->setPrecision(DataType::kINT8);
-    kiln::setBackend(*chain.h.config, kiln::Backend::kCPU);
-    std::unique_ptr<IHostMemory> plan(chain.h.builder->buildSerializedNetwork(*chain.h.network, *chain.h.config));
-    EXPECT_EQ(plan, nullptr);
-    EXPECT_NE(chain.h.logger.errors().find("layer \"plusOne\" must compute in INT8 (kOBEY_PRECISION_CONSTRAINTS)"),
-        std::string::npos)
-        << chain.h.logger.errors();
+    chain.h.expectBuildToFail("layer \"plusOne\" must compute in INT8 (kOBEY_PRECISION_CONSTRAINTS)");
 }
 
 TEST(Precision, AnImpossiblePreferredConstraintFallsBackWithAWarning)
@@ -197,10 +192,7 @@ TEST(Precision, StronglyTypedNetworksRejectTheFp16Flag)
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {4}});
     h.output(h.network->addActivation(*x, ActivationType::kRELU), "y");
     h.config->setFlag(BuilderFlag::kFP16);
-    kiln::setBackend(*h.config, kiln::Backend::kCPU);
-    std::unique_ptr<IHostMemory> plan(h.builder->buildSerializedNetwork(*h.network, *h.config));
-    EXPECT_EQ(plan, nullptr);
-    EXPECT_NE(h.logger.errors().find("the network is strongly typed"), std::string::npos) << h.logger.errors();
+    h.expectBuildToFail("the network is strongly typed");
 }
 
 } // namespace
