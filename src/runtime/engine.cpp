@@ -43,7 +43,15 @@ bool instantiatePlugin(network::PluginParams& params, std::string const& layerNa
 Engine::Engine(plan::PlanModel model)
     : mModel(std::move(model))
     , mBuilder(std::make_unique<shape::ExprBuilder>())
+    , mShapeInputs(mModel.tensors.size(), false)
 {
+    for (plan::SymbolRecord const& symbol : mModel.symbols)
+    {
+        if (symbol.kind == plan::SymbolRecord::Kind::kVALUE)
+        {
+            mShapeInputs[static_cast<size_t>(symbol.tensor)] = true; // readPlan checked the index
+        }
+    }
 }
 
 std::unique_ptr<Engine> Engine::create(plan::PlanModel model, std::string& error)
@@ -161,9 +169,7 @@ void Engine::bindSymbols(std::vector<nvinfer1::Dims> const& inputShapes,
 
 bool Engine::isShapeInput(int32_t tensor) const
 {
-    return std::any_of(mModel.symbols.begin(), mModel.symbols.end(), [tensor](plan::SymbolRecord const& s) {
-        return s.kind == plan::SymbolRecord::Kind::kVALUE && s.tensor == tensor;
-    });
+    return mShapeInputs[static_cast<size_t>(tensor)];
 }
 
 int32_t Engine::getNbIOTensors() const noexcept

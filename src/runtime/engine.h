@@ -73,6 +73,7 @@ private:
     std::vector<shape::Expr const*> mExprs;   //!< by plan expression index
     std::vector<shape::Expr const*> mSymbols; //!< by plan symbol index
     std::vector<std::unique_ptr<network::LayerParams>> mLayerParams;
+    std::vector<bool> mShapeInputs; //!< by tensor: an input whose values some shape depends on
 };
 
 } // namespace kiln::runtime

@@ -166,19 +166,18 @@ bool ExecutionContext::setOptimizationProfileAsync(int32_t profileIndex, cudaStr
 
 bool ExecutionContext::computeShapes(std::vector<nvinfer1::Dims>& shapes, std::string& error) const
 {
-    if (!allInputDimensionsSpecified())
+    shape::SymbolValues values;
+    return computeShapes(shapes, values, error);
+}
+
+bool ExecutionContext::computeShapes(
+    std::vector<nvinfer1::Dims>& shapes, shape::SymbolValues& values, std::string& error) const
+{
+    if (!bindRunTimeValues(values, error))
     {
-        error = "not every input shape is known; call setInputShape for each input with runtime dimensions";
         return false;
     }
     auto const& model = mEngine.model();
-    std::vector<std::vector<int64_t>> shapeInputValues;
-    if (!readShapeInputValues(shapeInputValues, error))
-    {
-        return false;
-    }
-    shape::SymbolValues values;
-    mEngine.bindSymbols(mInputShapes, shapeInputValues, values);
     shape::Evaluator evaluator(values);
     shapes.assign(model.tensors.size(), nvinfer1::Dims{});
     for (size_t t = 0; t < model.tensors.size(); ++t)
@@ -209,10 +208,15 @@ bool ExecutionContext::computeShapes(std::vector<nvinfer1::Dims>& shapes, std::s
     return true;
 }
 
-bool ExecutionContext::readShapeInputValues(std::vector<std::vector<int64_t>>& values, std::string& error) const
+bool ExecutionContext::bindRunTimeValues(shape::SymbolValues& values, std::string& error) const
 {
+    if (!allInputDimensionsSpecified())
+    {
+        error = "not every input shape is known; call setInputShape for each input with runtime dimensions";
+        return false;
+    }
     auto const& model = mEngine.model();
-    values.assign(model.tensors.size(), {});
+    std::vector<std::vector<int64_t>> shapeInputValues(model.tensors.size());
     for (int32_t io : model.ioTensors)
     {
         if (!mEngine.isShapeInput(io))
@@ -229,10 +233,12 @@ bool ExecutionContext::readShapeInputValues(std::vector<std::vector<int64_t>>& v
         void const* data = *mAddresses[io];
         for (size_t v = 0; v < record.values->size(); ++v)
         {
-            values[io].push_back(record.type == nvinfer1::DataType::kINT32 ? static_cast<int32_t const*>(data)[v]
-                                                                           : static_cast<int64_t const*>(data)[v]);
+            shapeInputValues[io].push_back(record.type == nvinfer1::DataType::kINT32
+                    ? static_cast<int32_t const*>(data)[v]
+                    : static_cast<int64_t const*>(data)[v]);
         }
     }
+    mEngine.bindSymbols(mInputShapes, shapeInputValues, values);
     return true;
 }
 
@@ -241,7 +247,8 @@ bool ExecutionContext::resolveShapes(std::string& error)
     // Shape-tensor inputs are read from host memory every time: their values may change without a call.
     if (!mShapesValid || mHasShapeInputs)
     {
-        mShapesValid = computeShapes(mShapes, error);
+        mBoundValues = shape::SymbolValues{};
+        mShapesValid = computeShapes(mShapes, mBoundValues, error);
     }
     return mShapesValid;
 }
@@ -311,14 +318,7 @@ bool ExecutionContext::writeShapeValues(
     size_t l, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
 {
     auto const& model = mEngine.model();
-    std::vector<std::vector<int64_t>> shapeInputValues;
-    if (!readShapeInputValues(shapeInputValues, error))
-    {
-        return false;
-    }
-    shape::SymbolValues symbols;
-    mEngine.bindSymbols(mInputShapes, shapeInputValues, symbols);
-    shape::Evaluator evaluator(symbols);
+    shape::Evaluator evaluator(mBoundValues); // bound by resolveShapes for this run
     for (size_t o = 0; o < outputs.size(); ++o)
     {
         plan::TensorRecord const& record = model.tensors[model.layers[l].outputs[o]];

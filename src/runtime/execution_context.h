@@ -80,9 +80,11 @@ private:
     //! Every tensor's concrete shape for the current input shapes; false with error set.
     bool resolveShapes(std::string& error);
     bool run(cudaStream_t stream, std::string& error);
-    //! The values of every shape-tensor input (by tensor index; empty for other tensors), read from the host
-    //! memory the application gave; false with `error` naming an input without it.
-    bool readShapeInputValues(std::vector<std::vector<int64_t>>& values, std::string& error) const;
+    //! Binds every run-time value: input dimensions, and shape-tensor inputs' values read from the host memory the
+    //! application gave; false with `error` naming what is missing.
+    bool bindRunTimeValues(shape::SymbolValues& values, std::string& error) const;
+    //! computeShapes that also keeps the values it bound.
+    bool computeShapes(std::vector<nvinfer1::Dims>& shapes, shape::SymbolValues& values, std::string& error) const;
     //! For a backend that evaluates shape computations on the host: layer `l`'s output values, from the input shapes.
     bool writeShapeValues(size_t l, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error);
     void reportError(std::string const& message);
@@ -95,6 +97,7 @@ private:
     std::vector<nvinfer1::Dims> mShapes;             //!< by tensor index, valid when mShapesValid
     bool mShapesValid{false};
     bool mHasShapeInputs{false}; //!< some shape depends on input values, so shapes are resolved on every use
+    shape::SymbolValues mBoundValues; //!< the run-time values mShapes were computed from
     std::unique_ptr<LayerExecutor> mExecutor; //!< the backend's memory and layer work
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
     nvinfer1::IProfiler* mProfiler{nullptr};
