@@ -40,31 +40,10 @@ bool CpuExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& in
 bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
     std::vector<cpu::TensorView> const& outputs, std::string& error)
 {
-    auto const& types = mEngine.model().layers[l].ioTypes;
-    if (types.empty())
-    {
-        return cpu::runLayer(mEngine.layerParams(l), inputs, outputs, error);
-    }
-    HostReformatter& reformatter = mReformatters[l];
-    std::vector<cpu::ConstTensorView> read;
-    for (size_t i = 0; i < inputs.size(); ++i)
-    {
-        read.push_back(reformatter.read(i, inputs[i], types[i], nullptr));
-    }
-    std::vector<cpu::TensorView> written;
-    for (size_t o = 0; o < outputs.size(); ++o)
-    {
-        written.push_back(reformatter.write(inputs.size() + o, outputs[o], types[inputs.size() + o], nullptr));
-    }
-    if (!cpu::runLayer(mEngine.layerParams(l), read, written, error))
-    {
-        return false;
-    }
-    for (size_t o = 0; o < outputs.size(); ++o)
-    {
-        reformatter.commit(inputs.size() + o, outputs[o], types[inputs.size() + o], nullptr);
-    }
-    return true;
+    return mReformatters[l].around(mEngine.model().layers[l].ioTypes, inputs, outputs, nullptr,
+        [&](std::vector<cpu::ConstTensorView> const& in, std::vector<cpu::TensorView> const& out) {
+            return cpu::runLayer(mEngine.layerParams(l), in, out, error);
+        });
 }
 
 } // namespace kiln::runtime

@@ -151,42 +151,18 @@ bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> c
     std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
 {
     network::LayerParams const& params = mEngine.layerParams(l);
-    auto const& types = mEngine.model().layers[l].ioTypes;
     cuda::DeviceLayer* const deviceLayer = mDeviceLayers[l].get();
-    auto runIt = [&](std::vector<cpu::ConstTensorView> const& in, std::vector<cpu::TensorView> const& out) {
-        if (deviceLayer == nullptr)
-        {
-            return cuda::runLayer(params, in, out, mConstants[l].get(), stream, error);
-        }
-        deviceLayer->run(in, out, stream);
-        return true;
-    };
-    Reformatter& reformatter = *mReformatters[l];
     try
     {
-        if (types.empty())
-        {
-            return runIt(inputs, outputs);
-        }
-        std::vector<cpu::ConstTensorView> read;
-        for (size_t i = 0; i < inputs.size(); ++i)
-        {
-            read.push_back(reformatter.read(i, inputs[i], types[i], stream));
-        }
-        std::vector<cpu::TensorView> written;
-        for (size_t o = 0; o < outputs.size(); ++o)
-        {
-            written.push_back(reformatter.write(inputs.size() + o, outputs[o], types[inputs.size() + o], stream));
-        }
-        if (!runIt(read, written))
-        {
-            return false;
-        }
-        for (size_t o = 0; o < outputs.size(); ++o)
-        {
-            reformatter.commit(inputs.size() + o, outputs[o], types[inputs.size() + o], stream);
-        }
-        return true;
+        return mReformatters[l]->around(mEngine.model().layers[l].ioTypes, inputs, outputs, stream,
+            [&](std::vector<cpu::ConstTensorView> const& in, std::vector<cpu::TensorView> const& out) {
+                if (deviceLayer == nullptr)
+                {
+                    return cuda::runLayer(params, in, out, mConstants[l].get(), stream, error);
+                }
+                deviceLayer->run(in, out, stream);
+                return true;
+            });
     }
     catch (std::exception const& e)
     {

@@ -14,48 +14,26 @@ namespace
 
 class DeviceReformatter final : public Reformatter
 {
-public:
-    cpu::ConstTensorView read(
-        size_t slot, cpu::ConstTensorView const& stored, nvinfer1::DataType wanted, cudaStream_t stream) override
-    {
-        if (stored.data == nullptr || stored.type == wanted)
-        {
-            return stored;
-        }
-        cpu::TensorView converted{wanted, stored.shape, scratch(slot, wanted, stored.count(), stream)};
-        cuda::castOnDevice(stored, converted, stream);
-        return converted;
-    }
-
-    cpu::TensorView write(
-        size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted, cudaStream_t stream) override
-    {
-        if (stored.type == wanted)
-        {
-            return stored;
-        }
-        return cpu::TensorView{wanted, stored.shape, scratch(slot, wanted, stored.count(), stream)};
-    }
-
-    void commit(size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted, cudaStream_t stream) override
-    {
-        if (stored.type != wanted)
-        {
-            cuda::castOnDevice(cpu::ConstTensorView(wanted, stored.shape, mSlots.at(slot).data()), stored, stream);
-        }
-    }
-
-private:
-    void* scratch(size_t slot, nvinfer1::DataType type, int64_t count, cudaStream_t stream)
+protected:
+    void* scratch(size_t slot, size_t bytes, cudaStream_t stream) override
     {
         if (slot >= mSlots.size())
         {
             mSlots.resize(slot + 1);
         }
-        mSlots[slot].reserve(static_cast<size_t>(count) * cpu::elementSize(type), stream);
+        mSlots[slot].reserve(bytes, stream);
         return mSlots[slot].data();
     }
+    void* scratchOf(size_t slot) override
+    {
+        return mSlots.at(slot).data();
+    }
+    void convert(cpu::ConstTensorView const& from, cpu::TensorView const& to, cudaStream_t stream) override
+    {
+        cuda::castOnDevice(from, to, stream);
+    }
 
+private:
     std::vector<cuda::DeviceBuffer> mSlots; //!< by slot: a layer's inputs, then its outputs
 };
 

@@ -2,48 +2,54 @@
 
 #include "backend/cpu/kernels/tensor/cast.h"
 
-
 namespace kiln::runtime
 {
 
-void* HostReformatter::scratch(size_t slot, nvinfer1::DataType type, int64_t count)
-{
-    if (slot >= mSlots.size())
-    {
-        mSlots.resize(slot + 1);
-    }
-    mSlots[slot].resize(static_cast<size_t>(count) * cpu::elementSize(type));
-    return mSlots[slot].data();
-}
-
-cpu::ConstTensorView HostReformatter::read(
-    size_t slot, cpu::ConstTensorView const& stored, nvinfer1::DataType wanted, cudaStream_t)
+cpu::ConstTensorView Reformatter::read(
+    size_t slot, cpu::ConstTensorView const& stored, nvinfer1::DataType wanted, cudaStream_t stream)
 {
     if (stored.data == nullptr || stored.type == wanted)
     {
         return stored;
     }
-    cpu::TensorView converted{wanted, stored.shape, scratch(slot, wanted, stored.count())};
-    cpu::cast(stored, converted);
+    size_t const bytes = static_cast<size_t>(stored.count()) * cpu::elementSize(wanted);
+    cpu::TensorView converted{wanted, stored.shape, scratch(slot, bytes, stream)};
+    convert(stored, converted, stream);
     return converted;
 }
 
-cpu::TensorView HostReformatter::write(size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted, cudaStream_t)
+cpu::TensorView Reformatter::write(
+    size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted, cudaStream_t stream)
 {
     if (stored.type == wanted)
     {
         return stored;
     }
-    return cpu::TensorView{wanted, stored.shape, scratch(slot, wanted, stored.count())};
+    size_t const bytes = static_cast<size_t>(stored.count()) * cpu::elementSize(wanted);
+    return cpu::TensorView{wanted, stored.shape, scratch(slot, bytes, stream)};
 }
 
-void HostReformatter::commit(size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted, cudaStream_t)
+void Reformatter::commit(size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted, cudaStream_t stream)
 {
-    if (stored.type == wanted)
+    if (stored.type != wanted)
     {
-        return;
+        convert(cpu::ConstTensorView(wanted, stored.shape, scratchOf(slot)), stored, stream);
     }
-    cpu::cast(cpu::ConstTensorView(wanted, stored.shape, mSlots.at(slot).data()), stored);
+}
+
+void* HostReformatter::scratch(size_t slot, size_t bytes, cudaStream_t)
+{
+    if (slot >= mSlots.size())
+    {
+        mSlots.resize(slot + 1);
+    }
+    mSlots[slot].resize(bytes);
+    return mSlots[slot].data();
+}
+
+void HostReformatter::convert(cpu::ConstTensorView const& from, cpu::TensorView const& to, cudaStream_t)
+{
+    cpu::cast(from, to);
 }
 
 } // namespace kiln::runtime
