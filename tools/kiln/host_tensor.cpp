@@ -1,5 +1,6 @@
 #include "host_tensor.h"
 
+#include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/tensor_view.h"
 #include "core/half.h"
 
@@ -63,22 +64,7 @@ int64_t volume(nvinfer1::Dims const& dims)
 
 char const* dataTypeName(DataType type)
 {
-    switch (type)
-    {
-    case DataType::kFLOAT: return "FP32";
-    case DataType::kHALF: return "FP16";
-    case DataType::kINT8: return "INT8";
-    case DataType::kINT32: return "INT32";
-    case DataType::kBOOL: return "BOOL";
-    case DataType::kUINT8: return "UINT8";
-    case DataType::kFP8: return "FP8";
-    case DataType::kBF16: return "BF16";
-    case DataType::kINT64: return "INT64";
-    case DataType::kINT4: return "INT4";
-    case DataType::kFP4: return "FP4";
-    case DataType::kE8M0: return "E8M0";
-    }
-    return "UNKNOWN";
+    return cpu::tensor_detail::typeName(type); // trtexec's names: FP32, FP16, INT32, ...
 }
 
 bool isFloatingPoint(DataType type)
