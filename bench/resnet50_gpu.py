@@ -72,8 +72,10 @@ def export_deep_chain(path, depth):
 
 def kiln_figures(kiln, onnx_path, input_name, shape, fp16, seconds):
     """Runs kiln and reads trtexec's report: latency median and p99 (ms), throughput (qps), enqueue median."""
+    # --noDataTransfers: PyTorch's figures below time the model on tensors already on the GPU, so Kiln's must not
+    # include copying the batch in and out (at batch 256 that copy alone takes longer than the model).
     args = [kiln, f"--onnx={onnx_path}", "--backend=cuda", f"--shapes={input_name}:{shape}",
-            f"--duration={seconds}", "--warmUp=500", "--percentile=99"]
+            f"--duration={seconds}", "--warmUp=500", "--percentile=99", "--noDataTransfers"]
     if fp16:
         args.append("--fp16")
     run = subprocess.run(args, capture_output=True, text=True)

@@ -110,6 +110,37 @@ protected:
     IProgressMonitor& operator=(IProgressMonitor&&) & = default;
 };
 
+//! A timing cache's key: a digest of one layer configuration the builder timed.
+struct TimingCacheKey
+{
+    uint8_t data[16];
+};
+
+//! What the cache holds for a key: the tactic chosen and how long it took.
+struct TimingCacheValue
+{
+    uint64_t tacticHash;
+    float timingMSec;
+};
+
+//! The builder's timings of layer configurations on one device, shared between builds; made by
+//! IBuilderConfig::createTimingCache and serialized to be loaded by later builds.
+class ITimingCache : public INoCopy
+{
+public:
+    ~ITimingCache() noexcept override = default;
+    virtual IHostMemory* serialize() const noexcept = 0;
+    //! Adds the entries of `inputCache` that this cache lacks; false when it was made on another device or by
+    //! another Kiln and `ignoreMismatch` is false.
+    virtual bool combine(ITimingCache const& inputCache, bool ignoreMismatch) noexcept = 0;
+    virtual bool reset() noexcept = 0;
+    //! Writes up to `capacity` keys to `keyBuffer` (which may be null to ask the count); returns the number of keys.
+    virtual int64_t queryKeys(TimingCacheKey* keyBuffer, int64_t capacity) const noexcept = 0;
+    //! The value of `key`; a value with tacticHash UINT64_MAX when the cache has none.
+    virtual TimingCacheValue query(TimingCacheKey const& key) const noexcept = 0;
+    virtual bool update(TimingCacheKey const& key, TimingCacheValue const& value) noexcept = 0;
+};
+
 class IBuilderConfig : public INoCopy
 {
 public:
@@ -129,6 +160,12 @@ public:
     virtual IProgressMonitor* getProgressMonitor() const noexcept = 0;
     virtual void setBuilderOptimizationLevel(int32_t level) noexcept = 0;
     virtual int32_t getBuilderOptimizationLevel() noexcept = 0;
+    //! A timing cache read from `blob` (`size` 0: an empty one); nullptr when the blob is not a timing cache.
+    virtual ITimingCache* createTimingCache(void const* blob, std::size_t size) const noexcept = 0;
+    //! Builds with this config read and extend `cache`, which must outlive them; false when it was made on another
+    //! device and `ignoreMismatch` is false.
+    virtual bool setTimingCache(ITimingCache const& cache, bool ignoreMismatch) noexcept = 0;
+    virtual ITimingCache const* getTimingCache() const noexcept = 0;
 };
 
 class IBuilder : public INoCopy
@@ -152,6 +189,10 @@ public:
     virtual bool setMaxThreads(int32_t maxThreads) noexcept = 0;
     virtual int32_t getMaxThreads() const noexcept = 0;
     virtual IPluginRegistry& getPluginRegistry() noexcept = 0;
+    //! The allocator for the device memory the builder uses. Accepted but not used yet: what Kiln's builder
+    //! allocates while it builds (buffers for timing kernels) comes from Kiln's default allocator. Engines and
+    //! contexts take the allocator of the runtime that loads the plan (IRuntime::setGpuAllocator).
+    virtual void setGpuAllocator(IGpuAllocator* /*allocator*/) noexcept {}
 };
 
 } // namespace nvinfer1

@@ -305,7 +305,7 @@ struct EnumMaxImpl<ILogger::Severity>
 
 enum class AllocatorFlag : int32_t
 {
-    kRESIZABLE = 0,
+    kRESIZABLE = 0, //!< the allocation may later be resized with reallocate
 };
 
 namespace impl
@@ -321,27 +321,36 @@ using AllocatorFlags = uint32_t;
 
 namespace v_1_0
 {
-//! Device memory allocator; the application may supply its own.
+//! Device memory allocator; the application may supply its own (IRuntime::setGpuAllocator). Kiln allocates all of
+//! an execution context's device memory through it: activations, constants, scratch and plugin workspaces. Kiln
+//! passes alignment 256 and flags 0. A failed allocation returns nullptr; allocate(0) returns nullptr too. Calls
+//! may come from several threads at once (one per execution context), so an implementation must be thread-safe.
 class IGpuAllocator : public IVersionedInterface
 {
 public:
+    //! Memory usable on every stream once this returns. Deprecated in TensorRT 10: implement allocateAsync.
     virtual void* allocate(uint64_t const size, uint64_t const alignment, AllocatorFlags const flags) = 0;
     ~IGpuAllocator() override = default;
     IGpuAllocator() = default;
 
+    //! Grows or shrinks an allocation made with AllocatorFlag::kRESIZABLE, keeping its contents; nullptr (the old
+    //! memory still valid) when it cannot. Kiln itself never asks for resizable memory.
     virtual void* reallocate(void* const /*baseAddr*/, uint64_t /*alignment*/, uint64_t /*newSize*/)
     {
         return nullptr;
     }
 
+    //! Releases memory no work uses any more. Deprecated in TensorRT 10: implement deallocateAsync.
     virtual bool deallocate(void* const memory) = 0;
 
+    //! Memory that work queued on `stream` after this call may use (other streams must synchronise with it first).
     virtual void* allocateAsync(
         uint64_t const size, uint64_t const alignment, AllocatorFlags const flags, cudaStream_t /*stream*/)
     {
         return allocate(size, alignment, flags);
     }
 
+    //! Releases memory once the work queued on `stream` before this call is done.
     virtual bool deallocateAsync(void* const memory, cudaStream_t /*stream*/)
     {
         return deallocate(memory);
@@ -358,9 +367,42 @@ protected:
     IGpuAllocator& operator=(IGpuAllocator const&) & = default;
     IGpuAllocator& operator=(IGpuAllocator&&) & = default;
 };
+
+//! An allocator that implements only the stream-ordered calls; the synchronous ones use the default stream.
+class IGpuAsyncAllocator : public IGpuAllocator
+{
+public:
+    IGpuAsyncAllocator() = default;
+    ~IGpuAsyncAllocator() override = default;
+
+    void* allocateAsync(uint64_t const size, uint64_t const alignment, AllocatorFlags const flags,
+        cudaStream_t /*stream*/) override = 0;
+    bool deallocateAsync(void* const memory, cudaStream_t /*stream*/) override = 0;
+
+    void* allocate(uint64_t const size, uint64_t const alignment, AllocatorFlags const flags) override
+    {
+        return allocateAsync(size, alignment, flags, nullptr);
+    }
+    bool deallocate(void* const memory) override
+    {
+        return deallocateAsync(memory, nullptr);
+    }
+
+    InterfaceInfo getInterfaceInfo() const override
+    {
+        return {"IGpuAllocator", 1, 0};
+    }
+
+protected:
+    IGpuAsyncAllocator(IGpuAsyncAllocator const&) = default;
+    IGpuAsyncAllocator(IGpuAsyncAllocator&&) = default;
+    IGpuAsyncAllocator& operator=(IGpuAsyncAllocator const&) & = default;
+    IGpuAsyncAllocator& operator=(IGpuAsyncAllocator&&) & = default;
+};
 } // namespace v_1_0
 
 using IGpuAllocator = v_1_0::IGpuAllocator;
+using IGpuAsyncAllocator = v_1_0::IGpuAsyncAllocator;
 
 //! Base of the classes that Kiln implements and hands out by pointer: no copies.
 class INoCopy

@@ -44,12 +44,23 @@ struct EnumMaxImpl<OptProfileSelector>
 };
 } // namespace impl
 
+//! Where an execution context's device memory (activations and plugin workspaces) comes from.
 enum class ExecutionContextAllocationStrategy : int32_t
 {
-    kSTATIC = 0,
-    kON_PROFILE_CHANGE = 1,
-    kUSER_MANAGED = 2,
+    kSTATIC = 0,            //!< the context allocates, at creation, enough for every profile
+    kON_PROFILE_CHANGE = 1, //!< the context allocates for the selected profile (in Kiln: the same as kSTATIC,
+                            //!< because a plan keeps one memory layout for all its profiles)
+    kUSER_MANAGED = 2,      //!< the application gives the memory: IExecutionContext::setDeviceMemoryV2
 };
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<ExecutionContextAllocationStrategy>
+{
+    static constexpr int32_t kVALUE = 3;
+};
+} // namespace impl
 
 //! Loads plans. Delete it after the engines it made.
 class IRuntime : public INoCopy
@@ -59,6 +70,8 @@ public:
     //! nullptr (with the reason logged) for a plan that is truncated, corrupted,
     //! from another format version, or that needs a plugin that is not registered.
     virtual ICudaEngine* deserializeCudaEngine(void const* blob, std::size_t size) noexcept = 0;
+    //! The allocator for the device memory of the engines deserialized after this call and of their contexts
+    //! (nullptr: Kiln's default, which pools through CUDA's stream-ordered allocator). It must outlive them.
     virtual void setGpuAllocator(IGpuAllocator* allocator) noexcept = 0;
     virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
     virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
@@ -85,13 +98,35 @@ public:
         = 0;
     virtual int32_t getNbLayers() const noexcept = 0;
     virtual IHostMemory* serialize() const noexcept = 0;
+    //! nullptr (with the reason logged) when a plugin cannot attach or the memory cannot be allocated; the engine
+    //! stays usable. With kUSER_MANAGED the context owns no activation memory until setDeviceMemoryV2.
     virtual IExecutionContext* createExecutionContext(
         ExecutionContextAllocationStrategy strategy = ExecutionContextAllocationStrategy::kSTATIC) noexcept
         = 0;
+    //! Deprecated in TensorRT 10: createExecutionContext(ExecutionContextAllocationStrategy::kUSER_MANAGED).
+    IExecutionContext* createExecutionContextWithoutDeviceMemory() noexcept
+    {
+        return createExecutionContext(ExecutionContextAllocationStrategy::kUSER_MANAGED);
+    }
     virtual char const* getName() const noexcept = 0;
     virtual bool isShapeInferenceIO(char const* tensorName) const noexcept = 0;
     virtual TensorLocation getTensorLocation(char const* tensorName) const noexcept = 0;
+    //! The bytes of memory a context needs (what a kUSER_MANAGED context must be given): activations and plugin
+    //! workspaces, in device memory on the CUDA backend and in host memory on Kiln's CPU backend.
     virtual int64_t getDeviceMemorySizeV2() const noexcept = 0;
+    //! The same for one optimization profile; -1 (with an error reported) for a profile that does not exist.
+    virtual int64_t getDeviceMemorySizeForProfileV2(int32_t profileIndex) const noexcept = 0;
+    //! Deprecated in TensorRT 10.1: getDeviceMemorySizeV2.
+    size_t getDeviceMemorySize() const noexcept
+    {
+        return static_cast<size_t>(getDeviceMemorySizeV2());
+    }
+    //! Deprecated in TensorRT 10.1: getDeviceMemorySizeForProfileV2 (0 here for a profile that does not exist).
+    size_t getDeviceMemorySizeForProfile(int32_t profileIndex) const noexcept
+    {
+        int64_t const size = getDeviceMemorySizeForProfileV2(profileIndex);
+        return size < 0 ? 0 : static_cast<size_t>(size);
+    }
     //! Describes the engine's layers (delete it before the engine). Kiln always gives the detailed view:
     //! layer types, chosen precisions, tensor types and shapes, and for plugins where their creator came from.
     virtual IEngineInspector* createEngineInspector() const noexcept = 0;
@@ -139,6 +174,17 @@ public:
     virtual bool getEnqueueEmitsProfile() const noexcept = 0;
     //! Reports the last run's layer times to the profiler; false if no profiler is set.
     virtual bool reportToProfiler() const noexcept = 0;
+    //! Gives a kUSER_MANAGED context its memory: at least ICudaEngine::getDeviceMemorySizeV2() bytes (`size`),
+    //! 256-byte aligned, in device memory on the CUDA backend and in host memory on Kiln's CPU backend. The memory
+    //! is in use from enqueueV3 until the work it queued is done. An error (and the memory not taken) when it is
+    //! too small, misaligned, or the context allocates its own memory.
+    virtual void setDeviceMemoryV2(void* memory, int64_t size) noexcept = 0;
+    //! Deprecated in TensorRT 10.1: setDeviceMemoryV2, trusting that the memory is large enough.
+    virtual void setDeviceMemory(void* memory) noexcept = 0;
+    //! The bytes of memory the context needs for its current input shapes and profile; 0 (with an error reported)
+    //! when they are not all known or do not fit the profile. Kiln's plan keeps every tensor at a fixed place sized
+    //! for the profiles' largest shapes, so this is getDeviceMemorySizeV2() for any valid shapes.
+    virtual size_t updateDeviceMemorySizeForShapes() noexcept = 0;
 };
 
 //! What an engine is made of, layer by layer. Shapes are concrete when an execution context whose input

@@ -16,8 +16,7 @@ enum class Backend : int32_t
 //! Sets the backend that buildSerializedNetwork builds for. False if config is not Kiln's.
 bool setBackend(nvinfer1::IBuilderConfig& config, Backend backend) noexcept;
 Backend getBackend(nvinfer1::IBuilderConfig const& config) noexcept;
-//! What kDEFAULT resolves to on this machine. Today that is kCPU everywhere: the CUDA backend does not run every
-//! layer yet, so it is chosen explicitly (see README).
+//! What kDEFAULT resolves to on this machine: kCUDA where backendAvailable(kCUDA), as in TensorRT; else kCPU.
 Backend defaultBackend() noexcept;
 //! Whether plans for `backend` can be built and run here: kCPU always; kCUDA when Kiln was built with CUDA and a
 //! GPU is usable.

@@ -8,9 +8,9 @@ namespace kiln
 
 Backend defaultBackend() noexcept
 {
-    // Becomes "CUDA when available" once the CUDA backend runs every layer the CPU backend runs; until then a
-    // network would build or not depending on the machine.
-    return Backend::kCPU;
+    // The CUDA backend runs every layer the CPU backend runs, so a network builds on either: the GPU where there
+    // is one, as a TensorRT user expects.
+    return backendAvailable(Backend::kCUDA) ? Backend::kCUDA : Backend::kCPU;
 }
 
 bool backendAvailable(Backend backend) noexcept

@@ -2,10 +2,14 @@
 
 #if defined(KILN_WITH_CUDA) && KILN_WITH_CUDA
 #define KILN_HAS_CUDA_BACKEND 1
+#include "backend/cuda/convolution_timing.h"
 #include "backend/cuda/layer_runner.h"
 
 #include <cuda_runtime_api.h>
+#include <cudnn.h>
 #endif
+
+#include <exception>
 
 namespace kiln
 {
@@ -49,6 +53,47 @@ std::string unsupportedOnBackend(network::LayerParams const& params, Backend bac
     (void) params;
     (void) backend;
     return {};
+}
+
+std::unique_ptr<CudaConvolutionTimer> makeCudaConvolutionTimer(std::string& why)
+{
+    if (!cudaDeviceUsable(why))
+    {
+        return nullptr;
+    }
+#ifdef KILN_HAS_CUDA_BACKEND
+    try
+    {
+        return std::make_unique<cuda::ConvolutionTimer>();
+    }
+    catch (std::exception const& e)
+    {
+        why = e.what();
+    }
+#endif
+    return nullptr;
+}
+
+std::string cudaDeviceIdentity()
+{
+    std::string why;
+    if (!cudaDeviceUsable(why))
+    {
+        return {};
+    }
+#ifdef KILN_HAS_CUDA_BACKEND
+    int device = 0;
+    cudaDeviceProp properties{};
+    if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&properties, device) != cudaSuccess)
+    {
+        cudaGetLastError();
+        return {};
+    }
+    return std::string(properties.name) + ", sm_" + std::to_string(properties.major) + std::to_string(properties.minor)
+        + ", cuDNN " + std::to_string(cudnnGetVersion());
+#else
+    return {};
+#endif
 }
 
 } // namespace kiln

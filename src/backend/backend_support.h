@@ -2,10 +2,13 @@
 // the runtime before it loads one.
 #pragma once
 
+#include "backend/cpu/tensor_view.h"
 #include "network/layer.h"
+#include "network/layers/convolution.h"
 
 #include <kiln/Backend.h>
 
+#include <memory>
 #include <string>
 
 namespace kiln
@@ -19,5 +22,29 @@ bool cudaDeviceUsable(std::string& why);
 
 //! Empty when `backend` can run the built-in layer; else why it cannot.
 std::string unsupportedOnBackend(network::LayerParams const& params, Backend backend);
+
+//! The builder's stopwatch for CUDA convolutions (cuda::ConvolutionTimer).
+class CudaConvolutionTimer
+{
+public:
+    struct Result
+    {
+        int32_t algorithm{-1}; //!< a cudnnConvolutionFwdAlgo_t
+        float milliseconds{0};
+    };
+    virtual ~CudaConvolutionTimer() = default;
+    //! The fastest cuDNN algorithm for `params` on an input of `inputShape` in `type` whose workspace fits in
+    //! `workspaceLimit` bytes. Throws std::runtime_error (or std::invalid_argument) saying why none can be timed.
+    virtual Result fastest(network::ConvolutionParams const& params, cpu::Shape const& inputShape,
+        nvinfer1::DataType type, size_t workspaceLimit)
+        = 0;
+};
+
+//! A timer on the current GPU; nullptr with `why` where there is none, or no CUDA backend.
+std::unique_ptr<CudaConvolutionTimer> makeCudaConvolutionTimer(std::string& why);
+
+//! What makes timings on this machine's GPU comparable: its name, compute capability and the cuDNN version; empty
+//! where no GPU is usable. Timing caches record it.
+std::string cudaDeviceIdentity();
 
 } // namespace kiln

@@ -2,6 +2,8 @@
 
 #include "backend/backend_support.h"
 #include "backend/cpu/tensor_view.h"
+#include "builder/convolution_fusion.h"
+#include "builder/convolution_tuning.h"
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
 #include "builder/prepare_plugin.h"
@@ -407,13 +409,6 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         });
         if (shapeInput)
         {
-            if (backend == Backend::kCUDA)
-            {
-                logError("IBuilder::buildSerializedNetwork: input \"" + network.inputs()[i]->name()
-                    + "\" is a shape tensor (shapes depend on its values), which the CUDA backend does not take yet; "
-                      "build for the CPU backend");
-                return nullptr;
-            }
             auto& record = model.tensors[i];
             record.values.emplace();
             for (auto const* value : *facts.tensors.at(network.inputs()[i]).values)
@@ -529,16 +524,48 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         return nullptr;
     }
 
+    if (backend == Backend::kCUDA)
+    {
+        fuseConvolutionEpilogues(model);
+        std::string const device = cudaDeviceIdentity();
+        TimingCache buildCache(device); // this build's own, where the application gave none or disabled sharing
+        bool const shared = config.timingCache() != nullptr && !config.getFlag(nvinfer1::BuilderFlag::kDISABLE_TIMING_CACHE);
+        std::string noTimer;
+        std::unique_ptr<CudaConvolutionTimer> const timer = makeCudaConvolutionTimer(noTimer);
+        if (timer == nullptr)
+        {
+            logInfo("Convolution algorithms are not timed (" + noTimer
+                + "); cuDNN's heuristics choose them when a context first runs");
+        }
+        ConvolutionTuning const tuning{shared ? *config.timingCache() : buildCache, timer.get(), device,
+            config.getMemoryPoolLimit(nvinfer1::MemoryPoolType::kWORKSPACE),
+            config.getFlag(nvinfer1::BuilderFlag::kERROR_ON_TIMING_CACHE_MISS)};
+        auto optShape = [&](int32_t tensor) {
+            nvinfer1::Dims const& dims = evaluated[tensor][0][1];
+            return cpu::Shape(dims.d, dims.d + dims.nbDims);
+        };
+        std::string tuningError;
+        if (!tuneConvolutions(model, optShape, tuning, tuningError))
+        {
+            logError("IBuilder::buildSerializedNetwork: " + tuningError);
+            return nullptr;
+        }
+    }
+
     // Pass 5: activation memory. Step s is layer s; I/O tensors live in the application's buffers.
     std::vector<BufferRequest> requests;
     std::vector<size_t> requestTensor;
     for (size_t t = 0; t < model.tensors.size(); ++t)
     {
-        if (model.tensors[t].ioMode != nvinfer1::TensorIOMode::kNONE)
+        // A shape-tensor input lives in host memory (as in TensorRT); a CUDA plan's layers read a device copy of its
+        // values, which the context writes into activation memory before the first layer runs.
+        bool const deviceCopyOfShapeInput = backend == Backend::kCUDA && model.tensors[t].values.has_value()
+            && model.tensors[t].ioMode == nvinfer1::TensorIOMode::kINPUT;
+        if (model.tensors[t].ioMode != nvinfer1::TensorIOMode::kNONE && !deviceCopyOfShapeInput)
         {
             continue;
         }
-        BufferRequest request{maxBytes[t], -1, -1};
+        BufferRequest request{maxBytes[t], deviceCopyOfShapeInput ? 0 : -1, deviceCopyOfShapeInput ? 0 : -1};
         for (size_t s = 0; s < model.layers.size(); ++s)
         {
             auto const& layer = model.layers[s];
@@ -552,6 +579,10 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
             {
                 request.lastStep = static_cast<int32_t>(s);
             }
+        }
+        if (request.lastStep < 0)
+        {
+            continue; // read and written by no layer: an intermediate tensor of a fused chain
         }
         requests.push_back(request);
         requestTensor.push_back(t);

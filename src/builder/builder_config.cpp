@@ -1,5 +1,6 @@
 #include "builder/builder_config.h"
 
+#include "backend/backend_support.h"
 #include "core/logging.h"
 
 namespace kiln::builder
@@ -20,6 +21,7 @@ void BuilderConfig::reset() noexcept
     mMonitor = nullptr;
     mOptimizationLevel = 3;
     mBackend = Backend::kDEFAULT;
+    mTimingCache = nullptr;
 }
 
 int32_t BuilderConfig::addOptimizationProfile(nvinfer1::IOptimizationProfile const* profile) noexcept
@@ -56,6 +58,45 @@ std::size_t BuilderConfig::getMemoryPoolLimit(nvinfer1::MemoryPoolType pool) con
 {
     auto const index = static_cast<size_t>(pool);
     return index < mPoolLimits.size() ? mPoolLimits[index] : 0;
+}
+
+nvinfer1::ITimingCache* BuilderConfig::createTimingCache(void const* blob, std::size_t size) const noexcept
+{
+    if (size == 0)
+    {
+        return new TimingCache(cudaDeviceIdentity());
+    }
+    if (blob == nullptr)
+    {
+        logError("IBuilderConfig::createTimingCache: the blob is null but its size is " + std::to_string(size));
+        return nullptr;
+    }
+    std::string error;
+    std::unique_ptr<TimingCache> cache = TimingCache::parse(blob, size, error);
+    if (cache == nullptr)
+    {
+        logError("IBuilderConfig::createTimingCache: " + error);
+    }
+    return cache.release();
+}
+
+bool BuilderConfig::setTimingCache(nvinfer1::ITimingCache const& cache, bool ignoreMismatch) noexcept
+{
+    auto* ours = dynamic_cast<TimingCache*>(const_cast<nvinfer1::ITimingCache*>(&cache));
+    if (ours == nullptr)
+    {
+        logError("IBuilderConfig::setTimingCache: the cache was not made by IBuilderConfig::createTimingCache");
+        return false;
+    }
+    std::string const device = cudaDeviceIdentity();
+    if (!ignoreMismatch && !ours->acceptsTimingsFrom(device))
+    {
+        logError("IBuilderConfig::setTimingCache: the cache holds timings from another device (" + ours->device()
+            + "; this one is " + device + "); pass ignoreMismatch = true to use them anyway");
+        return false;
+    }
+    mTimingCache = ours;
+    return true;
 }
 
 } // namespace kiln::builder

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "builder/optimization_profile.h"
+#include "builder/timing_cache.h"
 
 #include <kiln/Backend.h>
 
@@ -63,6 +64,19 @@ public:
         return mOptimizationLevel;
     }
 
+    nvinfer1::ITimingCache* createTimingCache(void const* blob, std::size_t size) const noexcept override;
+    bool setTimingCache(nvinfer1::ITimingCache const& cache, bool ignoreMismatch) noexcept override;
+    nvinfer1::ITimingCache const* getTimingCache() const noexcept override
+    {
+        return mTimingCache;
+    }
+    //! The cache builds read and add to: the application's (TensorRT's builder, too, updates the cache it was
+    //! given), or nullptr.
+    TimingCache* timingCache() const
+    {
+        return mTimingCache;
+    }
+
     std::vector<ProfileShapes> const& profiles() const
     {
         return mProfiles;
@@ -83,6 +97,7 @@ private:
     nvinfer1::IProgressMonitor* mMonitor{nullptr};
     int32_t mOptimizationLevel{3};
     Backend mBackend{Backend::kDEFAULT};
+    TimingCache* mTimingCache{nullptr};
 };
 
 } // namespace kiln::builder

@@ -24,7 +24,8 @@ namespace kiln::plan
 
 inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
 // Version 2: layers carry their chosen precision and I/O types. Version 3: symbols may be shape-tensor input values.
-inline constexpr uint32_t kPlanFormatVersion = 3;
+// Version 4: convolutions carry fused epilogues and a timed cuDNN algorithm.
+inline constexpr uint32_t kPlanFormatVersion = 4;
 inline constexpr size_t kPlanHeaderSize = 32;
 
 std::vector<uint8_t> writePlan(PlanModel const& model);

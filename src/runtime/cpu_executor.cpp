@@ -3,17 +3,17 @@
 #include "backend/cpu/layer_runner.h"
 #include "network/plugin_layer.h"
 
+#include <new>
 #include <stdexcept>
+#include <string>
 
 namespace kiln::runtime
 {
 
-CpuExecutor::CpuExecutor(Engine const& engine)
+CpuExecutor::CpuExecutor(Engine const& engine, plugin::ContextResources const& resources)
     : mEngine(engine)
 {
     auto const& model = engine.model();
-    // Allocated once (kSTATIC): sized for the largest shapes of every profile.
-    mArena.reset(new std::byte[static_cast<size_t>(model.arenaBytes) + 1]);
     // Each context runs its own clones of the engine's plugins, attached to it.
     mPlugins.resize(model.layers.size());
     mReformatters.resize(model.layers.size());
@@ -22,7 +22,7 @@ CpuExecutor::CpuExecutor(Engine const& engine)
         if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&engine.layerParams(l)))
         {
             std::string error;
-            mPlugins[l] = PluginRunner::attach(*plugin, PluginRunner::Memory::kHOST, error);
+            mPlugins[l] = PluginRunner::attach(*plugin, PluginRunner::Memory::kHOST, resources, error);
             if (mPlugins[l] == nullptr)
             {
                 throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + error);
@@ -31,10 +31,24 @@ CpuExecutor::CpuExecutor(Engine const& engine)
     }
 }
 
+void CpuExecutor::allocateContextMemory()
+{
+    // Allocated once: the plan's memory layout fits the largest shapes of every profile.
+    size_t const bytes = static_cast<size_t>(mEngine.getDeviceMemorySizeV2());
+    mOwnedMemory.reset(new (std::nothrow) std::byte[bytes + 1]);
+    if (mOwnedMemory == nullptr)
+    {
+        throw std::runtime_error("out of host memory: could not allocate " + std::to_string(bytes + 1)
+            + " bytes for the context's activations and plugin workspace");
+    }
+    mContextMemory = mOwnedMemory.get();
+}
+
 bool CpuExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
     std::vector<cpu::TensorView> const& outputs, cudaStream_t, std::string& error)
 {
-    return mPlugins[l] ? mPlugins[l]->run(inputs, outputs, nullptr, error) : runBuiltInLayer(l, inputs, outputs, error);
+    return mPlugins[l] ? mPlugins[l]->run(inputs, outputs, mContextMemory + mEngine.workspaceOffset(), nullptr, error)
+                       : runBuiltInLayer(l, inputs, outputs, error);
 }
 
 bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,

@@ -15,13 +15,11 @@ namespace kiln::runtime
 class CpuExecutor final : public LayerExecutor
 {
 public:
-    //! Throws std::runtime_error naming the plugin if one cannot attach to the context.
-    explicit CpuExecutor(Engine const& engine);
+    //! Throws std::runtime_error naming the plugin if one cannot attach to the context (given `resources`, whose
+    //! recorder is all a CPU context lends).
+    CpuExecutor(Engine const& engine, plugin::ContextResources const& resources);
 
-    std::byte* arena() override
-    {
-        return mArena.get();
-    }
+    void allocateContextMemory() override;
     bool runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
         std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
     //! The CPU backend runs synchronously: nothing to wait for.
@@ -56,7 +54,7 @@ private:
         std::vector<cpu::TensorView> const& outputs, std::string& error);
 
     Engine const& mEngine;
-    std::unique_ptr<std::byte[]> mArena;
+    std::unique_ptr<std::byte[]> mOwnedMemory; //!< the context memory, unless the application gives it
     std::vector<std::unique_ptr<PluginRunner>> mPlugins; //!< by layer; null for built-in layers
     std::vector<HostReformatter> mReformatters;           //!< by layer: built-in layers' type conversions
     using TimePoint = std::chrono::steady_clock::time_point;

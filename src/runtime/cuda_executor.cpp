@@ -1,6 +1,7 @@
 #include "runtime/cuda_executor.h"
 
 #include "backend/cuda/cuda_error.h"
+#include "backend/cuda/default_gpu_allocator.h"
 #include "backend/cuda/layer_runner.h"
 #include "backend/cuda/scale_layer.h"
 #include "network/layers/layer_kinds.h"
@@ -12,57 +13,92 @@
 namespace kiln::runtime
 {
 
-CudaExecutor::CudaExecutor(Engine const& engine)
+CudaExecutor::CudaExecutor(Engine const& engine, plugin::ContextResources& resources)
     : mEngine(engine)
+    , mAllocator(engine.gpuAllocator() != nullptr ? *engine.gpuAllocator() : cuda::defaultGpuAllocator())
+    , mOwnedMemory(mAllocator)
 {
     auto const& model = engine.model();
-    mArena = allocateDeviceMemory(static_cast<size_t>(model.arenaBytes));
-    mConstants.resize(model.layers.size());
+    resources.allocator = &mAllocator;
+    mConstants.reserve(model.layers.size());
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        mConstants.emplace_back(mAllocator);
+    }
     mPlugins.resize(model.layers.size());
     mReformatters.resize(model.layers.size());
     mDeviceLayers.resize(model.layers.size());
+    // The layers' own buffers (a convolution's weights and workspace) come from the context's allocator too.
+    cuda::AllocatorScope const scope(mAllocator);
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
-        network::LayerParams const& params = engine.layerParams(l);
-        if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&params))
+        try
         {
-            std::string error;
-            mPlugins[l] = PluginRunner::attach(*plugin, PluginRunner::Memory::kDEVICE, error);
-            if (mPlugins[l] == nullptr)
-            {
-                throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + error);
-            }
-            continue;
+            prepareLayer(l, resources);
         }
-        if (std::string const why = cuda::unsupportedReason(params); !why.empty() && !plan::computesShapesOnly(model, l))
+        catch (std::exception const& e)
         {
-            throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + why);
+            throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + e.what());
         }
-        if (auto const* constant = dynamic_cast<network::ConstantParams const*>(&params))
-        {
-            // Uploaded once, so that running the layer is a device-to-device copy.
-            size_t const bytes = static_cast<size_t>(constant->weights.count()) * cpu::elementSize(constant->weights.type());
-            mConstants[l] = allocateDeviceMemory(bytes);
-            cuda::check(cudaMemcpy(mConstants[l].get(), constant->weights.data(), bytes, cudaMemcpyHostToDevice),
-                "uploading a constant layer's weights");
-        }
-        if (auto const* scale = dynamic_cast<network::ScaleParams const*>(&params))
-        {
-            // Packed and uploaded once, like a constant's weights.
-            std::vector<float> const packed = cuda::packScaleWeights(*scale);
-            mConstants[l] = allocateDeviceMemory(packed.size() * sizeof(float));
-            cuda::check(cudaMemcpy(mConstants[l].get(), packed.data(), packed.size() * sizeof(float),
-                            cudaMemcpyHostToDevice),
-                "uploading a scale layer's weights");
-        }
-        mReformatters[l] = makeDeviceReformatter();
-        // The type the layer reads its first input in: the builder's choice, else the tensor's own.
-        auto const& record = model.layers[l];
-        nvinfer1::DataType const dataType = !record.ioTypes.empty() ? record.ioTypes[0]
-            : !record.inputs.empty() && record.inputs[0] >= 0 ? model.tensors[record.inputs[0]].type
-                                                                : nvinfer1::DataType::kFLOAT;
-        mDeviceLayers[l] = cuda::makeDeviceLayer(params, dataType, mHandles);
     }
+}
+
+void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
+{
+    auto const& model = mEngine.model();
+    network::LayerParams const& params = mEngine.layerParams(l);
+    if (auto const* pluginParams = dynamic_cast<network::PluginParams const*>(&params))
+    {
+        if (plugin::receivesLibraryHandles(pluginParams->adapter->family()) && resources.cudnn == nullptr)
+        {
+            // Made for the first plugin that takes them; bound to the enqueue stream before each plugin runs.
+            resources.cudnn = mHandles.cudnn(nullptr);
+            resources.cublas = mHandles.cublas(nullptr);
+        }
+        std::string error;
+        mPlugins[l] = PluginRunner::attach(*pluginParams, PluginRunner::Memory::kDEVICE, resources, error);
+        if (mPlugins[l] == nullptr)
+        {
+            throw std::runtime_error(error);
+        }
+        return;
+    }
+    if (std::string const why = cuda::unsupportedReason(params); !why.empty() && !plan::computesShapesOnly(model, l))
+    {
+        throw std::runtime_error(why);
+    }
+    if (auto const* constant = dynamic_cast<network::ConstantParams const*>(&params))
+    {
+        // Uploaded once, so that running the layer is a device-to-device copy.
+        size_t const bytes
+            = static_cast<size_t>(constant->weights.count()) * cpu::elementSize(constant->weights.type());
+        mConstants[l] = cuda::DeviceBuffer(mAllocator, bytes, "the constant's weights");
+        cuda::check(cudaMemcpy(mConstants[l].data(), constant->weights.data(), bytes, cudaMemcpyHostToDevice),
+            "uploading a constant layer's weights");
+    }
+    if (auto const* scale = dynamic_cast<network::ScaleParams const*>(&params))
+    {
+        // Packed and uploaded once, like a constant's weights.
+        std::vector<float> const packed = cuda::packScaleWeights(*scale);
+        mConstants[l] = cuda::DeviceBuffer(mAllocator, packed.size() * sizeof(float), "the scale layer's weights");
+        cuda::check(cudaMemcpy(mConstants[l].data(), packed.data(), packed.size() * sizeof(float),
+                        cudaMemcpyHostToDevice),
+            "uploading a scale layer's weights");
+    }
+    mReformatters[l] = makeDeviceReformatter(mAllocator);
+    // The type the layer reads its first input in: the builder's choice, else the tensor's own.
+    auto const& record = model.layers[l];
+    nvinfer1::DataType const dataType = !record.ioTypes.empty() ? record.ioTypes[0]
+        : !record.inputs.empty() && record.inputs[0] >= 0 ? model.tensors[record.inputs[0]].type
+                                                            : nvinfer1::DataType::kFLOAT;
+    mDeviceLayers[l] = cuda::makeDeviceLayer(params, dataType, mHandles);
+}
+
+void CudaExecutor::allocateContextMemory()
+{
+    mOwnedMemory = cuda::DeviceBuffer(mAllocator, static_cast<size_t>(mEngine.getDeviceMemorySizeV2()),
+        "the context's activations and plugin workspace");
+    mContextMemory = mOwnedMemory.data();
 }
 
 bool CudaExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
@@ -72,8 +108,17 @@ bool CudaExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& i
     {
         return runBuiltInLayer(l, inputs, outputs, stream, error);
     }
-    if (!mPlugins[l]->run(inputs, outputs, stream, error))
+    try
     {
+        mHandles.bind(stream);
+        if (!mPlugins[l]->run(inputs, outputs, mContextMemory + mEngine.workspaceOffset(), stream, error))
+        {
+            return false;
+        }
+    }
+    catch (std::exception const& e)
+    {
+        error = e.what(); // the conversions' scratch could not be allocated
         return false;
     }
     // What the plugin got wrong shows up here, without waiting for the GPU; name the plugin while we know it.
@@ -158,7 +203,7 @@ bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> c
             [&](std::vector<cpu::ConstTensorView> const& in, std::vector<cpu::TensorView> const& out) {
                 if (deviceLayer == nullptr)
                 {
-                    return cuda::runLayer(params, in, out, mConstants[l].get(), stream, error);
+                    return cuda::runLayer(params, in, out, mConstants[l].data(), stream, error);
                 }
                 deviceLayer->run(in, out, stream);
                 return true;

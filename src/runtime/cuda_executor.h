@@ -1,8 +1,11 @@
 // The CUDA backend's executor: device activation memory, constants uploaded once per
 // context, Kiln's CUDA kernels for built-in layers, and plugins' own enqueue, all
-// queued on the stream given to enqueueV3 without synchronising.
+// queued on the stream given to enqueueV3 without synchronising. All its device memory
+// comes from the context's allocator, which forwards to the runtime's.
 #pragma once
 
+#include "backend/cuda/context_gpu_allocator.h"
+#include "backend/cuda/device_buffer.h"
 #include "backend/cuda/device_layer.h"
 #include "runtime/layer_executor.h"
 #include "runtime/plugin_runner.h"
@@ -17,13 +20,12 @@ namespace kiln::runtime
 class CudaExecutor final : public LayerExecutor
 {
 public:
-    //! Throws std::runtime_error naming the plugin or the reason when the context cannot be made.
-    explicit CudaExecutor(Engine const& engine);
+    //! Lends the context's plugins its allocator and, for the IPluginV2Ext families, its cuDNN and cuBLAS handles
+    //! (through `resources`). Throws std::runtime_error naming the layer and the reason (a plugin that cannot
+    //! attach, memory that cannot be allocated) when the context cannot be made.
+    CudaExecutor(Engine const& engine, plugin::ContextResources& resources);
 
-    std::byte* arena() override
-    {
-        return mArena.get();
-    }
+    void allocateContextMemory() override;
     bool runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
         std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
     bool synchronize(cudaStream_t stream, std::string& error) override;
@@ -42,12 +44,18 @@ private:
     bool runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
         std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error);
 
+    //! Sets up layer `l`: attaches its plugin, or uploads its weights and makes its device state.
+    void prepareLayer(size_t l, plugin::ContextResources& resources);
+
+    // Declared before what uses them, so destroyed after it: the allocator outlives every buffer and plugin, the
+    // handles every plugin (detachFromContext comes before they go) and device layer.
     Engine const& mEngine;
-    std::shared_ptr<std::byte> mArena;
-    std::vector<std::shared_ptr<std::byte>> mConstants;     //!< by layer: constant layers' weights on the device
+    cuda::ContextGpuAllocator mAllocator;
+    cuda::LibraryHandles mHandles;
+    cuda::DeviceBuffer mOwnedMemory;                         //!< the context memory, unless the application gives it
+    std::vector<cuda::DeviceBuffer> mConstants;              //!< by layer: constant and scale layers' weights
     std::vector<std::unique_ptr<PluginRunner>> mPlugins;     //!< by layer; null for built-in layers
     std::vector<std::unique_ptr<Reformatter>> mReformatters; //!< by layer: built-in layers' type conversions
-    cuda::LibraryHandles mHandles;                            //!< before the layers that use them (destroyed after)
     std::vector<std::unique_ptr<cuda::DeviceLayer>> mDeviceLayers; //!< by layer: layers with device state
     std::vector<std::pair<cudaEvent_t, cudaEvent_t>> mEvents; //!< by layer, for profiling: made on first use
 

@@ -1,8 +1,7 @@
-// What the runtime needs from the CUDA backend (CUDA builds): device memory, conversions
-// in device memory, and the executor.
+// What the runtime needs from the CUDA backend (CUDA builds): conversions in device memory,
+// and the executor.
 #include "runtime/device_support.h"
 
-#include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/kernels.h"
 #include "runtime/cuda_executor.h"
@@ -14,14 +13,20 @@ namespace
 
 class DeviceReformatter final : public Reformatter
 {
+public:
+    explicit DeviceReformatter(nvinfer1::IGpuAllocator& allocator)
+        : mAllocator(allocator)
+    {
+    }
+
 protected:
     void* scratch(size_t slot, size_t bytes, cudaStream_t stream) override
     {
-        if (slot >= mSlots.size())
+        while (slot >= mSlots.size())
         {
-            mSlots.resize(slot + 1);
+            mSlots.emplace_back(mAllocator);
         }
-        mSlots[slot].reserve(bytes, stream);
+        mSlots[slot].reserve(bytes, stream, "a type conversion's scratch");
         return mSlots[slot].data();
     }
     void* scratchOf(size_t slot) override
@@ -34,26 +39,20 @@ protected:
     }
 
 private:
+    nvinfer1::IGpuAllocator& mAllocator;
     std::vector<cuda::DeviceBuffer> mSlots; //!< by slot: a layer's inputs, then its outputs
 };
 
 } // namespace
 
-std::shared_ptr<std::byte> allocateDeviceMemory(size_t bytes)
+std::unique_ptr<Reformatter> makeDeviceReformatter(nvinfer1::IGpuAllocator& allocator)
 {
-    void* memory = nullptr;
-    cuda::check(cudaMalloc(&memory, bytes > 0 ? bytes : 1), "allocating device memory");
-    return std::shared_ptr<std::byte>(static_cast<std::byte*>(memory), [](std::byte* data) { cudaFree(data); });
+    return std::make_unique<DeviceReformatter>(allocator);
 }
 
-std::unique_ptr<Reformatter> makeDeviceReformatter()
+std::unique_ptr<LayerExecutor> makeCudaExecutor(Engine const& engine, plugin::ContextResources& resources)
 {
-    return std::make_unique<DeviceReformatter>();
-}
-
-std::unique_ptr<LayerExecutor> makeCudaExecutor(Engine const& engine)
-{
-    return std::make_unique<CudaExecutor>(engine);
+    return std::make_unique<CudaExecutor>(engine, resources);
 }
 
 } // namespace kiln::runtime

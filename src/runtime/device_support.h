@@ -2,22 +2,20 @@
 // without CUDA these throw std::runtime_error, and no CUDA plan gets this far anyway.
 #pragma once
 
+#include "plugin/adapter/plugin_adapter.h"
 #include "runtime/layer_executor.h"
 #include "runtime/reformatter.h"
 
-#include <cstddef>
 #include <memory>
 
 namespace kiln::runtime
 {
 
-//! `bytes` of device memory (at least one byte), released when the last owner lets go.
-std::shared_ptr<std::byte> allocateDeviceMemory(size_t bytes);
+//! Converts in device memory, queued on the stream; its scratch comes from `allocator`, which must outlive it.
+std::unique_ptr<Reformatter> makeDeviceReformatter(nvinfer1::IGpuAllocator& allocator);
 
-//! Converts in device memory, queued on the stream.
-std::unique_ptr<Reformatter> makeDeviceReformatter();
-
-//! The CUDA backend's executor for `engine`. Throws std::runtime_error when there is no usable GPU.
-std::unique_ptr<LayerExecutor> makeCudaExecutor(Engine const& engine);
+//! The CUDA backend's executor for `engine`; it fills in `resources` (handles, allocator) for the context's
+//! plugins. Throws std::runtime_error when there is no usable GPU or no memory.
+std::unique_ptr<LayerExecutor> makeCudaExecutor(Engine const& engine, plugin::ContextResources& resources);
 
 } // namespace kiln::runtime

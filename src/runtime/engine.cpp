@@ -54,9 +54,10 @@ Engine::Engine(plan::PlanModel model)
     }
 }
 
-std::unique_ptr<Engine> Engine::create(plan::PlanModel model, std::string& error)
+std::unique_ptr<Engine> Engine::create(plan::PlanModel model, nvinfer1::IGpuAllocator* allocator, std::string& error)
 {
     std::unique_ptr<Engine> engine(new Engine(std::move(model)));
+    engine->mAllocator = allocator;
     plan::PlanModel const& m = engine->mModel;
     if (m.backend == Backend::kCUDA)
     {
@@ -268,11 +269,20 @@ nvinfer1::IHostMemory* Engine::serialize() const noexcept
     }
 }
 
-nvinfer1::IExecutionContext* Engine::createExecutionContext(nvinfer1::ExecutionContextAllocationStrategy) noexcept
+nvinfer1::IExecutionContext* Engine::createExecutionContext(
+    nvinfer1::ExecutionContextAllocationStrategy strategy) noexcept
 {
+    auto const value = static_cast<int32_t>(strategy);
+    if (value < 0 || value >= nvinfer1::EnumMax<nvinfer1::ExecutionContextAllocationStrategy>())
+    {
+        logError("ICudaEngine::createExecutionContext: " + std::to_string(value)
+            + " is not an ExecutionContextAllocationStrategy");
+        return nullptr;
+    }
     try
     {
-        return new ExecutionContext(*this);
+        // A context that cannot be made leaves nothing behind: the engine holds no memory of its contexts.
+        return new ExecutionContext(*this, strategy);
     }
     catch (std::exception const& e)
     {
@@ -298,9 +308,27 @@ nvinfer1::TensorLocation Engine::getTensorLocation(char const*) const noexcept
     return nvinfer1::TensorLocation::kHOST;
 }
 
+int64_t Engine::workspaceOffset() const
+{
+    constexpr int64_t kAlignment = 256; // as the builder's memory plan aligns each tensor
+    return (mModel.arenaBytes + kAlignment - 1) / kAlignment * kAlignment;
+}
+
 int64_t Engine::getDeviceMemorySizeV2() const noexcept
 {
-    return mModel.arenaBytes + mModel.workspaceBytes;
+    return workspaceOffset() + mModel.workspaceBytes;
+}
+
+int64_t Engine::getDeviceMemorySizeForProfileV2(int32_t profileIndex) const noexcept
+{
+    if (profileIndex < 0 || profileIndex >= getNbOptimizationProfiles())
+    {
+        logError("ICudaEngine::getDeviceMemorySizeForProfileV2: profile " + std::to_string(profileIndex)
+            + " does not exist (the engine has " + std::to_string(getNbOptimizationProfiles()) + ")");
+        return -1;
+    }
+    // The plan places every tensor once, sized for the largest shapes of every profile: one size fits them all.
+    return getDeviceMemorySizeV2();
 }
 
 nvinfer1::IEngineInspector* Engine::createEngineInspector() const noexcept

@@ -19,8 +19,10 @@ namespace kiln::runtime
 class Engine final : public nvinfer1::ICudaEngine
 {
 public:
-    //! nullptr with error set if the plan names a layer kind or plugin this process cannot run.
-    static std::unique_ptr<Engine> create(plan::PlanModel model, std::string& error);
+    //! nullptr with error set if the plan names a layer kind or plugin this process cannot run. The engine's
+    //! contexts allocate their device memory through `allocator` (nullptr: Kiln's default).
+    static std::unique_ptr<Engine> create(
+        plan::PlanModel model, nvinfer1::IGpuAllocator* allocator, std::string& error);
 
     int32_t getNbIOTensors() const noexcept override;
     char const* getIOTensorName(int32_t index) const noexcept override;
@@ -39,6 +41,7 @@ public:
     bool isShapeInferenceIO(char const* tensorName) const noexcept override;
     nvinfer1::TensorLocation getTensorLocation(char const* tensorName) const noexcept override;
     int64_t getDeviceMemorySizeV2() const noexcept override;
+    int64_t getDeviceMemorySizeForProfileV2(int32_t profileIndex) const noexcept override;
     nvinfer1::IEngineInspector* createEngineInspector() const noexcept override;
 
     // For execution contexts.
@@ -64,6 +67,14 @@ public:
     {
         return *mLayerParams[layer];
     }
+    //! Where the plugins' workspace starts in a context's memory: after the activations (the plan's arena), aligned
+    //! as the arena's tensors are. Plugins run one after another, so they share it.
+    int64_t workspaceOffset() const;
+    //! The allocator of the runtime that deserialized the engine; nullptr for Kiln's default.
+    nvinfer1::IGpuAllocator* gpuAllocator() const
+    {
+        return mAllocator;
+    }
 
 private:
     explicit Engine(plan::PlanModel model);
@@ -74,6 +85,7 @@ private:
     std::vector<shape::Expr const*> mSymbols; //!< by plan symbol index
     std::vector<std::unique_ptr<network::LayerParams>> mLayerParams;
     std::vector<bool> mShapeInputs; //!< by tensor: an input whose values some shape depends on
+    nvinfer1::IGpuAllocator* mAllocator{nullptr};
 };
 
 } // namespace kiln::runtime

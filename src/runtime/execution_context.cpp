@@ -3,6 +3,7 @@
 #include "backend/cpu/tensor_view.h"
 #include "core/logging.h"
 
+#include <cstdint>
 #include <stdexcept>
 
 namespace kiln::runtime
@@ -27,8 +28,9 @@ cpu::Shape toShape(nvinfer1::Dims const& dims)
 
 } // namespace
 
-ExecutionContext::ExecutionContext(Engine const& engine)
+ExecutionContext::ExecutionContext(Engine const& engine, nvinfer1::ExecutionContextAllocationStrategy strategy)
     : mEngine(engine)
+    , mStrategy(strategy)
 {
     auto const& model = engine.model();
     mInputShapes.resize(model.tensors.size(), nvinfer1::Dims{-1, {}});
@@ -41,19 +43,25 @@ ExecutionContext::ExecutionContext(Engine const& engine)
             mInputShapes[io] = engine.getTensorShape(model.tensors[io].name.c_str());
         }
     }
-    mExecutor = makeLayerExecutor(engine);
+    mExecutor = makeLayerExecutor(engine, mResources);
+    if (strategy != nvinfer1::ExecutionContextAllocationStrategy::kUSER_MANAGED)
+    {
+        // kON_PROFILE_CHANGE too: the plan's one memory layout serves every profile, so there is nothing to
+        // allocate again when the profile changes.
+        mExecutor->allocateContextMemory();
+    }
     for (int32_t io : model.ioTensors)
     {
         mHasShapeInputs = mHasShapeInputs || engine.isShapeInput(io);
     }
 }
 
-void ExecutionContext::reportError(std::string const& message)
+void ExecutionContext::reportError(std::string const& message, nvinfer1::ErrorCode code)
 {
     logError(message);
-    if (mRecorder != nullptr)
+    if (mResources.recorder != nullptr)
     {
-        mRecorder->reportError(nvinfer1::ErrorCode::kFAILED_EXECUTION, message.c_str());
+        mResources.recorder->reportError(code, message.c_str());
     }
 }
 
@@ -256,6 +264,13 @@ bool ExecutionContext::resolveShapes(std::string& error)
 bool ExecutionContext::run(cudaStream_t stream, std::string& error)
 {
     auto const& model = mEngine.model();
+    if (mExecutor->contextMemory() == nullptr && mEngine.getDeviceMemorySizeV2() > 0)
+    {
+        error = "the context has no memory for its activations: it was created with "
+                "ExecutionContextAllocationStrategy::kUSER_MANAGED, so give it at least "
+            + std::to_string(mEngine.getDeviceMemorySizeV2()) + " bytes with setDeviceMemoryV2 first";
+        return false;
+    }
     for (int32_t io : model.ioTensors)
     {
         if (mEngine.isShapeInput(io))
@@ -275,9 +290,20 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     mProfiledLayers = 0;
     auto addressOf = [&](int32_t t) -> std::byte* {
         auto const& record = model.tensors[t];
-        return record.arenaOffset >= 0 ? mExecutor->arena() + record.arenaOffset
+        return record.arenaOffset >= 0 ? mExecutor->contextMemory() + record.arenaOffset
                                        : static_cast<std::byte*>(*mAddresses[t]);
     };
+    // A CUDA plan's layers read shape-tensor inputs from device copies, which the builder placed in activation
+    // memory; the application's host memory holds the values.
+    for (int32_t io : model.ioTensors)
+    {
+        plan::TensorRecord const& record = model.tensors[io];
+        if (mEngine.isShapeInput(io) && record.arenaOffset >= 0
+            && !writeShapeValues(io, cpu::TensorView{record.type, toShape(mShapes[io]), addressOf(io)}, stream, error))
+        {
+            return false;
+        }
+    }
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         auto const& layer = model.layers[l];
@@ -317,24 +343,33 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
 bool ExecutionContext::writeShapeValues(
     size_t l, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
 {
-    auto const& model = mEngine.model();
-    shape::Evaluator evaluator(mBoundValues); // bound by resolveShapes for this run
     for (size_t o = 0; o < outputs.size(); ++o)
     {
-        plan::TensorRecord const& record = model.tensors[model.layers[l].outputs[o]];
-        std::vector<int64_t> values;
-        for (int32_t expr : *record.values)
+        if (!writeShapeValues(mEngine.model().layers[l].outputs[o], outputs[o], stream, error))
         {
-            shape::EvalResult const value = evaluator.evaluate(mEngine.dimExpr(expr));
-            if (!value.ok())
-            {
-                error = "the values of \"" + record.name + "\": " + value.error;
-                return false;
-            }
-            values.push_back(*value.value);
+            return false;
         }
-        mExecutor->writeShapeValues(model.layers[l].outputs[o], outputs[o], values, stream);
     }
+    return true;
+}
+
+bool ExecutionContext::writeShapeValues(
+    int32_t tensor, cpu::TensorView const& view, cudaStream_t stream, std::string& error)
+{
+    plan::TensorRecord const& record = mEngine.model().tensors[tensor];
+    shape::Evaluator evaluator(mBoundValues); // bound by resolveShapes for this run
+    std::vector<int64_t> values;
+    for (int32_t expr : *record.values)
+    {
+        shape::EvalResult const value = evaluator.evaluate(mEngine.dimExpr(expr));
+        if (!value.ok())
+        {
+            error = "the values of \"" + record.name + "\": " + value.error;
+            return false;
+        }
+        values.push_back(*value.value);
+    }
+    mExecutor->writeShapeValues(tensor, view, values, stream);
     return true;
 }
 
@@ -398,6 +433,77 @@ bool ExecutionContext::executeV2(void* const* bindings) noexcept
         return false;
     }
     return true;
+}
+
+void ExecutionContext::setDeviceMemoryV2(void* memory, int64_t size) noexcept
+{
+    try
+    {
+        constexpr uintptr_t kAlignment = 256; // TensorRT's rule; the plan aligns its tensors to it too
+        int64_t const needed = mEngine.getDeviceMemorySizeV2();
+        std::string const caller = "IExecutionContext::setDeviceMemoryV2: ";
+        if (mStrategy != nvinfer1::ExecutionContextAllocationStrategy::kUSER_MANAGED)
+        {
+            reportError(caller + "the context allocates its own memory; only a context created with "
+                    "ExecutionContextAllocationStrategy::kUSER_MANAGED takes memory from the application",
+                nvinfer1::ErrorCode::kINVALID_STATE);
+            return;
+        }
+        if (memory == nullptr && needed > 0)
+        {
+            reportError(caller + "the memory is null; the context needs " + std::to_string(needed) + " bytes",
+                nvinfer1::ErrorCode::kINVALID_ARGUMENT);
+            return;
+        }
+        if (size < needed)
+        {
+            reportError(caller + std::to_string(size) + " bytes are too few: the context needs "
+                    + std::to_string(needed) + " (ICudaEngine::getDeviceMemorySizeV2)",
+                nvinfer1::ErrorCode::kINVALID_ARGUMENT);
+            return;
+        }
+        if (reinterpret_cast<uintptr_t>(memory) % kAlignment != 0)
+        {
+            reportError(caller + "the memory must be " + std::to_string(kAlignment) + "-byte aligned",
+                nvinfer1::ErrorCode::kINVALID_ARGUMENT);
+            return;
+        }
+        mExecutor->useContextMemory(static_cast<std::byte*>(memory));
+    }
+    catch (std::exception const& e)
+    {
+        reportError(std::string("IExecutionContext::setDeviceMemoryV2: internal error: ") + e.what(),
+            nvinfer1::ErrorCode::kINTERNAL_ERROR);
+    }
+}
+
+void ExecutionContext::setDeviceMemory(void* memory) noexcept
+{
+    // No size is given: the application promises what getDeviceMemorySize() asked for.
+    setDeviceMemoryV2(memory, mEngine.getDeviceMemorySizeV2());
+}
+
+size_t ExecutionContext::updateDeviceMemorySizeForShapes() noexcept
+{
+    try
+    {
+        std::string error;
+        if (!resolveShapes(error))
+        {
+            reportError("IExecutionContext::updateDeviceMemorySizeForShapes: " + error,
+                nvinfer1::ErrorCode::kINVALID_STATE);
+            return 0;
+        }
+        // Every tensor has a fixed place in the plan's layout, sized for the profiles' largest shapes: smaller
+        // shapes leave holes rather than a shorter block.
+        return static_cast<size_t>(mEngine.getDeviceMemorySizeV2());
+    }
+    catch (std::exception const& e)
+    {
+        reportError(std::string("IExecutionContext::updateDeviceMemorySizeForShapes: internal error: ") + e.what(),
+            nvinfer1::ErrorCode::kINTERNAL_ERROR);
+        return 0;
+    }
 }
 
 } // namespace kiln::runtime

@@ -1,5 +1,10 @@
 // IExecutionContext: input shapes, tensor addresses and activation memory of one
 // inference stream, and the loop over the engine's layers; the backend's LayerExecutor does each layer's work.
+//
+// The context's memory (activations, then plugin workspace) is the context's own (kSTATIC,
+// kON_PROFILE_CHANGE) or the application's (kUSER_MANAGED). It lives where the plan's backend
+// keeps activations: device memory for CUDA plans, host memory for CPU plans, so that the
+// same calls (getDeviceMemorySizeV2, setDeviceMemoryV2) work for both.
 #pragma once
 
 #include "runtime/engine.h"
@@ -17,8 +22,9 @@ namespace kiln::runtime
 class ExecutionContext final : public nvinfer1::IExecutionContext
 {
 public:
-    //! Throws std::runtime_error (naming the plugin) if a plugin cannot be attached.
-    explicit ExecutionContext(Engine const& engine);
+    //! Throws std::runtime_error (naming the plugin, or what could not be allocated and its size) if a plugin
+    //! cannot be attached or memory cannot be allocated.
+    ExecutionContext(Engine const& engine, nvinfer1::ExecutionContextAllocationStrategy strategy);
 
     nvinfer1::ICudaEngine const& getEngine() const noexcept override
     {
@@ -48,11 +54,11 @@ public:
     bool executeV2(void* const* bindings) noexcept override;
     void setErrorRecorder(nvinfer1::IErrorRecorder* recorder) noexcept override
     {
-        mRecorder = recorder;
+        mResources.recorder = recorder;
     }
     nvinfer1::IErrorRecorder* getErrorRecorder() const noexcept override
     {
-        return mRecorder;
+        return mResources.recorder;
     }
     void setProfiler(nvinfer1::IProfiler* profiler) noexcept override
     {
@@ -71,6 +77,9 @@ public:
         return mEnqueueEmitsProfile;
     }
     bool reportToProfiler() const noexcept override;
+    void setDeviceMemoryV2(void* memory, int64_t size) noexcept override;
+    void setDeviceMemory(void* memory) noexcept override;
+    size_t updateDeviceMemorySizeForShapes() noexcept override;
 
     //! Every tensor's shape (by plan tensor index) for the current input shapes; false with `error` if they are
     //! not all known or do not fit the plan.
@@ -87,9 +96,12 @@ private:
     bool computeShapes(std::vector<nvinfer1::Dims>& shapes, shape::SymbolValues& values, std::string& error) const;
     //! For a backend that evaluates shape computations on the host: layer `l`'s output values, from the input shapes.
     bool writeShapeValues(size_t l, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error);
-    void reportError(std::string const& message);
+    //! Writes shape tensor `tensor`'s values, evaluated for this run, into `view` (device memory on CUDA).
+    bool writeShapeValues(int32_t tensor, cpu::TensorView const& view, cudaStream_t stream, std::string& error);
+    void reportError(std::string const& message, nvinfer1::ErrorCode code = nvinfer1::ErrorCode::kFAILED_EXECUTION);
 
     Engine const& mEngine;
+    nvinfer1::ExecutionContextAllocationStrategy mStrategy;
     std::string mName;
     int32_t mProfile{0};
     std::vector<nvinfer1::Dims> mInputShapes;        //!< by tensor index (inputs only)
@@ -98,8 +110,8 @@ private:
     bool mShapesValid{false};
     bool mHasShapeInputs{false}; //!< some shape depends on input values, so shapes are resolved on every use
     shape::SymbolValues mBoundValues; //!< the run-time values mShapes were computed from
+    plugin::ContextResources mResources;      //!< lent to the plugins; before mExecutor, so it outlives them
     std::unique_ptr<LayerExecutor> mExecutor; //!< the backend's memory and layer work
-    nvinfer1::IErrorRecorder* mRecorder{nullptr};
     nvinfer1::IProfiler* mProfiler{nullptr};
     bool mEnqueueEmitsProfile{true};
     size_t mProfiledLayers{0}; //!< how many layers the last run timed (all, unless it failed or had no profiler)

@@ -6,13 +6,13 @@
 namespace kiln::runtime
 {
 
-std::unique_ptr<LayerExecutor> makeLayerExecutor(Engine const& engine)
+std::unique_ptr<LayerExecutor> makeLayerExecutor(Engine const& engine, plugin::ContextResources& resources)
 {
     if (engine.model().backend == Backend::kCUDA)
     {
-        return makeCudaExecutor(engine);
+        return makeCudaExecutor(engine, resources);
     }
-    return std::make_unique<CpuExecutor>(engine);
+    return std::make_unique<CpuExecutor>(engine, resources);
 }
 
 } // namespace kiln::runtime

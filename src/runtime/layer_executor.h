@@ -4,6 +4,7 @@
 #pragma once
 
 #include "backend/cpu/tensor_view.h"
+#include "plugin/adapter/plugin_adapter.h"
 #include "runtime/engine.h"
 
 #include <cstddef>
@@ -19,9 +20,21 @@ class LayerExecutor
 public:
     virtual ~LayerExecutor() = default;
 
-    //! The context's activation memory, sized for the plan's arena: host memory on the CPU backend, device
-    //! memory on the CUDA backend.
-    virtual std::byte* arena() = 0;
+    //! The context's memory, Engine::getDeviceMemorySizeV2() bytes: the activations (the plan's arena), then the
+    //! plugins' workspace at Engine::workspaceOffset(). Host memory on the CPU backend, device memory on the CUDA
+    //! backend. Null while a kUSER_MANAGED context has been given none.
+    std::byte* contextMemory() const
+    {
+        return mContextMemory;
+    }
+    //! Memory the application owns and gives the context (kUSER_MANAGED).
+    void useContextMemory(std::byte* memory)
+    {
+        mContextMemory = memory;
+    }
+    //! Allocates the context memory, which the executor then owns (kSTATIC and kON_PROFILE_CHANGE). Throws
+    //! std::runtime_error naming the size when out of memory.
+    virtual void allocateContextMemory() = 0;
 
     //! Runs layer `l`. The views describe its tensors in the backend's memory; on the CUDA backend the work is
     //! queued on `stream` and the call returns without waiting for it.
@@ -46,10 +59,14 @@ public:
     //! Layer `l`'s time between its last begin and end, in milliseconds: host time on the CPU backend, GPU time
     //! on the CUDA backend (where this waits for that work to finish).
     virtual float elapsedMs(size_t l) = 0;
+
+protected:
+    std::byte* mContextMemory{nullptr};
 };
 
-//! The executor for the engine's backend. Throws std::runtime_error (naming the plugin or the reason) if it cannot
-//! be made: a plugin that cannot attach to the context, no GPU for a CUDA plan, no memory.
-std::unique_ptr<LayerExecutor> makeLayerExecutor(Engine const& engine);
+//! The executor for the engine's backend, with the engine's plugins attached to the context; the CUDA backend fills
+//! in `resources` (handles, allocator) first. Throws std::runtime_error (naming the plugin or the reason) if it
+//! cannot be made: a plugin that cannot attach to the context, no GPU for a CUDA plan, no memory.
+std::unique_ptr<LayerExecutor> makeLayerExecutor(Engine const& engine, plugin::ContextResources& resources);
 
 } // namespace kiln::runtime

@@ -15,17 +15,12 @@ namespace
 
 } // namespace
 
-std::shared_ptr<std::byte> allocateDeviceMemory(size_t)
+std::unique_ptr<Reformatter> makeDeviceReformatter(nvinfer1::IGpuAllocator&)
 {
     noCuda();
 }
 
-std::unique_ptr<Reformatter> makeDeviceReformatter()
-{
-    noCuda();
-}
-
-std::unique_ptr<LayerExecutor> makeCudaExecutor(Engine const&)
+std::unique_ptr<LayerExecutor> makeCudaExecutor(Engine const&, plugin::ContextResources&)
 {
     noCuda();
 }

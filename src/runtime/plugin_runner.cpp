@@ -20,39 +20,30 @@ nvinfer1::PluginTensorDesc describe(cpu::Shape const& shape, nvinfer1::DataType 
 
 } // namespace
 
-PluginRunner::PluginRunner(
-    network::PluginParams const& params, std::unique_ptr<plugin::PluginAdapter> plugin, Memory memory)
+PluginRunner::PluginRunner(network::PluginParams const& params, std::unique_ptr<plugin::PluginAdapter> plugin,
+    Memory memory, plugin::ContextResources const& resources)
     : mParams(params)
     , mPlugin(std::move(plugin))
     , mMemory(memory)
+    , mReformatter(memory == Memory::kHOST ? std::make_unique<HostReformatter>()
+                                           : makeDeviceReformatter(*resources.allocator))
 {
-    auto const bytes = static_cast<size_t>(params.workspaceBytes);
-    if (memory == Memory::kHOST)
-    {
-        mReformatter = std::make_unique<HostReformatter>();
-        mWorkspace = std::shared_ptr<std::byte>(new std::byte[bytes + 1], std::default_delete<std::byte[]>());
-    }
-    else
-    {
-        mReformatter = makeDeviceReformatter();
-        mWorkspace = allocateDeviceMemory(bytes);
-    }
 }
 
-std::unique_ptr<PluginRunner> PluginRunner::attach(
-    network::PluginParams const& params, Memory memory, std::string& error)
+std::unique_ptr<PluginRunner> PluginRunner::attach(network::PluginParams const& params, Memory memory,
+    plugin::ContextResources const& resources, std::string& error)
 {
-    std::unique_ptr<plugin::PluginAdapter> attached = params.adapter->attachToContext(error);
+    std::unique_ptr<plugin::PluginAdapter> attached = params.adapter->attachToContext(resources, error);
     if (attached == nullptr)
     {
         error = "plugin " + params.adapter->description() + ": " + error;
         return nullptr;
     }
-    return std::unique_ptr<PluginRunner>(new PluginRunner(params, std::move(attached), memory));
+    return std::unique_ptr<PluginRunner>(new PluginRunner(params, std::move(attached), memory, resources));
 }
 
 bool PluginRunner::run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
-    cudaStream_t stream, std::string& error)
+    void* workspace, cudaStream_t stream, std::string& error)
 {
     size_t const nbInputs = inputs.size() - static_cast<size_t>(mParams.nbShapeInputs);
     size_t const nbTensors = nbInputs + outputs.size();
@@ -97,8 +88,8 @@ bool PluginRunner::run(std::vector<cpu::ConstTensorView> const& inputs, std::vec
         outData[o] = mReformatter->write(nbInputs + o, outputs[o], mParams.ioTypes[nbInputs + o], stream).data;
     }
     bool const ran = mMemory == Memory::kHOST
-        ? mPlugin->runOnHost(inDescs, outDescs, inData.data(), outData.data(), mWorkspace.get(), error)
-        : mPlugin->runOnDevice(inDescs, outDescs, inData.data(), outData.data(), mWorkspace.get(), stream, error);
+        ? mPlugin->runOnHost(inDescs, outDescs, inData.data(), outData.data(), workspace, error)
+        : mPlugin->runOnDevice(inDescs, outDescs, inData.data(), outData.data(), workspace, stream, error);
     if (!ran)
     {
         error = "plugin " + mPlugin->description() + ": " + error;

@@ -1,8 +1,9 @@
 // One plugin layer in one execution context: the context's own attached clone of
-// the engine's plugin, its workspace, and the conversions between the tensors' types
-// and the types the plugin negotiated at build time. On the CPU backend the plugin
-// runs through kiln::IHostPlugin on host memory; on the CUDA backend its own
-// enqueue runs on device memory and the context's stream.
+// the engine's plugin, and the conversions between the tensors' types and the types
+// the plugin negotiated at build time. On the CPU backend the plugin runs through
+// kiln::IHostPlugin on host memory; on the CUDA backend its own enqueue runs on device
+// memory and the context's stream. Its workspace is in the context's memory, shared
+// by the context's plugins, which run one after another.
 #pragma once
 
 #include "backend/cpu/tensor_view.h"
@@ -25,8 +26,10 @@ public:
         kDEVICE, //!< CUDA backend
     };
 
-    //! Attaches a clone of the engine's plugin to this context; nullptr with error on failure.
-    static std::unique_ptr<PluginRunner> attach(network::PluginParams const& params, Memory memory, std::string& error);
+    //! Attaches a clone of the engine's plugin to the context that lends `resources` (which must outlive the
+    //! runner; on the device, its allocator provides the conversions' scratch); nullptr with error on failure.
+    static std::unique_ptr<PluginRunner> attach(network::PluginParams const& params, Memory memory,
+        plugin::ContextResources const& resources, std::string& error);
 
     //! "Name (version V, namespace "N")", for messages.
     std::string description() const
@@ -34,19 +37,21 @@ public:
         return mPlugin->description();
     }
 
-    //! Runs the plugin (queued on `stream` on the device); tells it first if the shapes changed since the last run.
+    //! Runs the plugin (queued on `stream` on the device) with `workspace`, at least the plan's workspace size for
+    //! it; tells it first if the shapes changed since the last run. Throws std::runtime_error when the conversions'
+    //! scratch cannot be allocated.
     bool run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
-        cudaStream_t stream, std::string& error);
+        void* workspace, cudaStream_t stream, std::string& error);
 
 private:
-    PluginRunner(network::PluginParams const& params, std::unique_ptr<plugin::PluginAdapter> plugin, Memory memory);
+    PluginRunner(network::PluginParams const& params, std::unique_ptr<plugin::PluginAdapter> plugin, Memory memory,
+        plugin::ContextResources const& resources);
 
     network::PluginParams const& mParams;
     std::unique_ptr<plugin::PluginAdapter> mPlugin;
     Memory mMemory;
     std::vector<cpu::Shape> mLastShapes; //!< inputs then outputs, as of the last shapesChanged call
     std::unique_ptr<Reformatter> mReformatter; //!< slots: the plugin's inputs, then its outputs
-    std::shared_ptr<std::byte> mWorkspace;     //!< host or device memory of params.workspaceBytes
 };
 
 } // namespace kiln::runtime

@@ -22,7 +22,7 @@ nvinfer1::ICudaEngine* Runtime::deserializeCudaEngine(void const* blob, std::siz
             logError("IRuntime::deserializeCudaEngine: " + error);
             return nullptr;
         }
-        std::unique_ptr<Engine> engine = Engine::create(std::move(model), error);
+        std::unique_ptr<Engine> engine = Engine::create(std::move(model), mAllocator, error);
         if (engine == nullptr)
         {
             logError("IRuntime::deserializeCudaEngine: " + error);

@@ -290,23 +290,12 @@ TEST(CudaBackend, TheProfilerGetsGpuTimesPerLayer)
     cudaFree(output);
 }
 
-TEST(CudaBackend, ALayerWithoutAKernelFailsTheBuildNamingIt)
+TEST(CudaBackend, TheDefaultBackendIsTheGpuWherePresent)
 {
-    // Building for the CUDA backend needs no GPU, so this runs everywhere CUDA was built.
-    kiln::test::RecordingLogger logger;
-    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
-    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
-    ITensor* x = network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
-    ITopKLayer* top = network->addTopK(*x, TopKOperation::kMAX, 2, 1U << 1);
-    top->setName("best");
-    network->markOutput(*top->getOutput(0));
-    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
-    kiln::setBackend(*config, kiln::Backend::kCUDA);
-    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
-    EXPECT_EQ(plan, nullptr);
-    EXPECT_NE(logger.errors().find("layer \"best\": the CUDA backend has no kernel for TopK layers yet"),
-        std::string::npos)
-        << logger.errors();
+    // As in TensorRT, a config that names no backend builds for the GPU; without one, for the CPU.
+    kiln::Backend const expected = gpuPresent() ? kiln::Backend::kCUDA : kiln::Backend::kCPU;
+    EXPECT_EQ(kiln::defaultBackend(), expected);
+    EXPECT_EQ(kiln::backendAvailable(kiln::Backend::kCUDA), gpuPresent());
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // The CUDA backend's Gather layer against the CPU reference: kDEFAULT along every axis with negative indices, INT32
-// and INT64 indices, one element-wise (batch) dim, kELEMENT, INT32 and FP16 data.
+// and INT64 indices, one element-wise (batch) dim, kELEMENT, kND with 1 to 3 coordinates per tuple and 0 to 2
+// element-wise dims, INT32 and FP16 data.
 #include "backend_comparison.h"
 
 namespace
@@ -84,6 +85,52 @@ TEST(CudaBackendGather, ElementMode)
         Tensor const indices = indicesOf(DataType::kINT64, {2, 4, 3}, values);
         expectBackendsAgree(gatherOf(GatherMode::kELEMENT, axis, 0, Dims{3, {2, 4, 3}}, DataType::kFLOAT, DataType::kINT64),
             {{"data", data}, {"indices", indices}}, false, "element axis " + std::to_string(axis));
+    }
+}
+
+TEST(CudaBackendGather, NdMode)
+{
+    SKIP_WITHOUT_GPU();
+    Tensor const data = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
+    std::vector<int32_t> ints(60);
+    for (int32_t i = 0; i < 60; ++i)
+    {
+        ints[static_cast<size_t>(i)] = 7 - i * 13;
+    }
+    Tensor const intData = tensorOf(DataType::kINT32, {3, 4, 5}, ints);
+    struct Case
+    {
+        std::string name;
+        int32_t batchDims;
+        std::vector<int64_t> indexShape;
+        std::vector<int64_t> values; //!< valid for the data dims they address (3, 4, 5 after the batch dims)
+    };
+    std::vector<Case> const cases{
+        {"k 1 picks rows", 0, {2, 1}, {2, -1}},
+        {"k 2", 0, {3, 2}, {0, 3, -1, -4, 2, 1}},
+        {"k 3 picks elements", 0, {2, 2, 3}, {0, 0, 0, 2, 3, 4, -3, -1, -5, 1, 2, -2}},
+        {"one batch dim, k 1", 1, {3, 2, 1}, {0, 3, -1, 2, -4, 1}},
+        {"one batch dim, k 2", 1, {3, 2}, {1, 4, -1, 0, 2, -2}},
+        {"two batch dims, k 1", 2, {3, 4, 1}, {0, 4, -1, 2, 3, -5, 1, 1, 2, 0, -2, 4}},
+        {"two batch dims, tuples", 2, {3, 4, 2, 1},
+            {0, 4, -1, 2, 3, -5, 1, 1, 2, 0, -2, 4, 4, 3, 2, 1, 0, -1, -2, -3, -4, -5, 0, 1}},
+    };
+    for (Case const& c : cases)
+    {
+        Dims indexDims{static_cast<int32_t>(c.indexShape.size()), {}};
+        std::copy(c.indexShape.begin(), c.indexShape.end(), indexDims.d);
+        for (DataType indexType : {DataType::kINT32, DataType::kINT64})
+        {
+            Tensor const indices = indicesOf(indexType, c.indexShape, c.values);
+            std::string const what = c.name + (indexType == DataType::kINT64 ? " int64" : "");
+            auto maker = [&](DataType dataType) {
+                return gatherOf(GatherMode::kND, 0, c.batchDims, indexDims, dataType, indexType);
+            };
+            expectBackendsAgree(maker(DataType::kFLOAT), {{"data", data}, {"indices", indices}}, false, what);
+            expectBackendsAgree(maker(DataType::kFLOAT), {{"data", data}, {"indices", indices}}, true, what + " fp16");
+            expectBackendsAgree(
+                maker(DataType::kINT32), {{"data", intData}, {"indices", indices}}, false, what + " int32");
+        }
     }
 }
 

@@ -116,14 +116,4 @@ TEST(ShapeInputs, AnIntegerInputNoShapeDependsOnStaysOrdinary)
     EXPECT_EQ(y, (std::vector<float>{13, 11}));
 }
 
-#if defined(KILN_WITH_CUDA)
-TEST(ShapeInputs, TheCudaBackendRefusesThemByName)
-{
-    ReshapeByInput net;
-    kiln::setBackend(*net.h.config, kiln::Backend::kCUDA);
-    net.h.expectBuildToFail("input \"s\" is a shape tensor (shapes depend on its values), which the CUDA backend "
-                            "does not take yet");
-}
-#endif
-
 } // namespace

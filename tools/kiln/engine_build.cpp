@@ -3,6 +3,7 @@
 #include "build_progress.h"
 #include "cli_logger.h"
 #include "host_tensor.h"
+#include "timing_cache_file.h"
 
 #include <NvOnnxParser.h>
 
@@ -221,6 +222,16 @@ std::unique_ptr<nvinfer1::IHostMemory> buildFromOnnx(
     {
         return nullptr;
     }
+    // Only the CUDA backend times tactics; a --compare=cpu reference build leaves the cache alone.
+    std::unique_ptr<nvinfer1::ITimingCache> timingCache;
+    if (!options.timingCacheFile.empty() && request.backend == Backend::kCUDA)
+    {
+        timingCache = attachTimingCache(*config, options.timingCacheFile);
+        if (timingCache == nullptr)
+        {
+            return nullptr;
+        }
+    }
     BuildProgress progress(isatty(STDOUT_FILENO) != 0);
     if (request.showProgress)
     {
@@ -230,6 +241,11 @@ std::unique_ptr<nvinfer1::IHostMemory> buildFromOnnx(
     if (plan == nullptr)
     {
         logError("Engine could not be created from network (see the error above)");
+        return nullptr;
+    }
+    if (timingCache != nullptr && !saveTimingCache(*timingCache, options.timingCacheFile))
+    {
+        return nullptr;
     }
     return plan;
 }

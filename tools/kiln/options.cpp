@@ -44,7 +44,7 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
     app.add_option("--memPoolSize", raw.memPoolSize,
         "Memory pool limits: workspace:N[,pool:N]; N in MiB, or with the suffix B, K, M or G");
     app.add_option("--timingCacheFile", o.timingCacheFile,
-        "Timing cache file (accepted; Kiln does not time tactics yet on either backend, so it has no effect)");
+        "Timing cache file: read when it exists, then rewritten with the build's new timings (CUDA backend)");
     app.add_option("--staticPlugins", o.plugins.staticLibraries, "Plugin library to dlopen (repeatable)");
     app.add_option("--plugins", raw.deprecatedPlugins, "Deprecated spelling of --staticPlugins");
     app.add_option("--dynamicPlugins", o.plugins.dynamicLibraries,

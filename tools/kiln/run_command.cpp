@@ -39,11 +39,6 @@ int finish(bool passed, std::string const& commandLine)
 //! Says which accepted flags do nothing on the chosen backend, so nobody reads the numbers as if they did.
 void noteIneffectiveFlags(Options const& o)
 {
-    if (o.backend == Backend::kCUDA && !o.timingCacheFile.empty())
-    {
-        logWarning("--timingCacheFile has no effect: Kiln's CUDA backend does not time tactics yet (accepted for "
-                   "trtexec compatibility)");
-    }
     for (auto const& [set, flag] : {std::pair{o.useCudaGraph, "--useCudaGraph"},
              std::pair{o.noDataTransfers, "--noDataTransfers"}, std::pair{o.useSpinWait, "--useSpinWait"},
              std::pair{!o.timingCacheFile.empty(), "--timingCacheFile"}, std::pair{o.device != 0, "--device"}})

@@ -91,6 +91,10 @@ KernelParams filterKernelParams(network::WindowedFilterParams const& p)
 void runConvolutionLayer(network::ConvolutionParams const& p, std::vector<ConstTensorView> const& in,
     std::vector<TensorView> const& out)
 {
+    if (p.epilogue.any())
+    {
+        throw std::invalid_argument("convolution: fused epilogues belong to CUDA plans; the CPU runs them unfused");
+    }
     Shape kernelShape{p.nbOutputMaps, in[0].shape[1] / p.nbGroups};
     for (int64_t extent : network::dimsToVector(p.kernelSize))
     {

@@ -1,7 +1,11 @@
-// Device memory owned by one object. Growing is stream-ordered (cudaMallocAsync and
-// cudaFreeAsync), so a buffer that grows inside enqueueV3 does not synchronise the
-// device, and CUDA's memory pool recycles what is released.
+// Device memory owned by one object, allocated through an IGpuAllocator: the execution
+// context's (the runtime's allocator, or Kiln's default). Every piece of device memory the
+// CUDA backend owns is a DeviceBuffer: a context's activations, uploaded weights, scratch.
+// Growing is stream-ordered (allocateAsync and deallocateAsync), so a buffer that grows
+// inside enqueueV3 does not synchronise the device.
 #pragma once
+
+#include <NvInferRuntime.h>
 
 #include <cuda_runtime_api.h>
 
@@ -13,10 +17,15 @@ namespace kiln::cuda
 class DeviceBuffer
 {
 public:
-    DeviceBuffer() = default;
-    //! `bytes` of device memory, ready for any stream (allocated synchronously, as at context creation). Throws
-    //! std::runtime_error when out of memory.
-    explicit DeviceBuffer(size_t bytes);
+    //! Empty. It allocates through the allocator in scope on this thread when it is made (AllocatorScope), else
+    //! through Kiln's default allocator.
+    DeviceBuffer();
+    //! Empty. It allocates through `allocator`, which must outlive it.
+    explicit DeviceBuffer(nvinfer1::IGpuAllocator& allocator);
+    //! `bytes` of device memory, ready for any stream (allocated synchronously, as at context creation), through
+    //! the allocator in scope as above. Throws std::runtime_error naming `what` and the size when out of memory.
+    explicit DeviceBuffer(size_t bytes, char const* what = "device memory");
+    DeviceBuffer(nvinfer1::IGpuAllocator& allocator, size_t bytes, char const* what);
     ~DeviceBuffer();
     DeviceBuffer(DeviceBuffer&& other) noexcept;
     DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
@@ -32,12 +41,30 @@ public:
         return mSize;
     }
     //! Makes the buffer at least `bytes` large for work on `stream`, without synchronising; old contents are lost.
-    void reserve(size_t bytes, cudaStream_t stream);
+    //! Throws std::runtime_error naming `what` and the size when out of memory, leaving the buffer empty.
+    void reserve(size_t bytes, cudaStream_t stream, char const* what = "scratch memory");
 
 private:
+    void release();
+
+    nvinfer1::IGpuAllocator* mAllocator;
     std::byte* mData{nullptr};
     size_t mSize{0};
-    cudaStream_t mStream{nullptr}; //!< the stream of the last reserve: where the memory was last used
+};
+
+//! While it lives, DeviceBuffers made on this thread without an allocator allocate through `allocator`. An execution
+//! context holds one while it makes its layers, so that the layers' buffers come from the context's allocator
+//! without every layer constructor passing it on.
+class AllocatorScope
+{
+public:
+    explicit AllocatorScope(nvinfer1::IGpuAllocator& allocator);
+    ~AllocatorScope();
+    AllocatorScope(AllocatorScope const&) = delete;
+    AllocatorScope& operator=(AllocatorScope const&) = delete;
+
+private:
+    nvinfer1::IGpuAllocator* mOuter; //!< the scope this one hides, restored when it ends
 };
 
 } // namespace kiln::cuda

@@ -1,7 +1,9 @@
 #include "backend/cuda/device_layer.h"
 
 #include "backend/cuda/convolution_layer.h"
+#include "backend/cuda/deconvolution_layer.h"
 #include "backend/cuda/matrix_multiply_layer.h"
+#include "backend/cuda/topk.h"
 
 namespace kiln::cuda
 {
@@ -14,8 +16,12 @@ std::unique_ptr<DeviceLayer> makeDeviceLayer(
     case nvinfer1::LayerType::kCONVOLUTION:
         return std::make_unique<ConvolutionLayer>(
             static_cast<network::ConvolutionParams const&>(params), dataType, handles);
+    case nvinfer1::LayerType::kDECONVOLUTION:
+        return std::make_unique<DeconvolutionLayer>(
+            static_cast<network::DeconvolutionParams const&>(params), dataType, handles);
     case nvinfer1::LayerType::kMATRIX_MULTIPLY:
         return std::make_unique<MatrixMultiplyLayer>(static_cast<network::MatrixMultiplyParams const&>(params), handles);
+    case nvinfer1::LayerType::kTOPK: return std::make_unique<TopKLayer>(static_cast<network::TopKParams const&>(params));
     default: return nullptr;
     }
 }

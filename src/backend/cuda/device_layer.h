@@ -4,34 +4,14 @@
 #pragma once
 
 #include "backend/cpu/tensor_view.h"
+#include "backend/cuda/library_handles.h"
 #include "network/layer.h"
-
-#include <cublas_v2.h>
-#include <cudnn.h>
 
 #include <memory>
 #include <vector>
 
 namespace kiln::cuda
 {
-
-//! cuDNN and cuBLAS handles of one execution context, made when a layer first needs them.
-class LibraryHandles
-{
-public:
-    LibraryHandles() = default;
-    ~LibraryHandles();
-    LibraryHandles(LibraryHandles const&) = delete;
-    LibraryHandles& operator=(LibraryHandles const&) = delete;
-
-    //! The handle, bound to `stream`. Throws std::runtime_error if the library cannot start.
-    cudnnHandle_t cudnn(cudaStream_t stream);
-    cublasHandle_t cublas(cudaStream_t stream);
-
-private:
-    cudnnHandle_t mCudnn{nullptr};
-    cublasHandle_t mCublas{nullptr};
-};
 
 class DeviceLayer
 {

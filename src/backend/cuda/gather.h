@@ -1,5 +1,6 @@
 // IGatherLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/gather.h): kDEFAULT (with 0 or 1
-// element-wise dims) and kELEMENT. Indices are INT32 or INT64 and negative ones count from the end.
+// element-wise dims), kELEMENT and kND (with any number of element-wise dims). Indices are INT32 or INT64 and
+// negative ones count from the end.
 #pragma once
 
 #include "backend/cpu/tensor_view.h"
@@ -14,7 +15,8 @@ namespace kiln::cuda
 
 //! Data of any byte-addressable type. The indices are read on the device, so an index still out of range (which the
 //! CPU reference rejects) cannot be reported without waiting for the GPU: its output elements are written as zero
-//! bytes instead. Throws std::invalid_argument for kND and for shapes the CPU reference refuses.
+//! bytes instead (for kND: the whole slice a tuple with such an index picks). Throws std::invalid_argument for shapes
+//! the CPU reference refuses.
 void gatherOnDevice(nvinfer1::GatherMode mode, int32_t axis, int32_t numElementWiseDims,
     cpu::ConstTensorView const& data, cpu::ConstTensorView const& indices, cpu::TensorView const& output,
     cudaStream_t stream);

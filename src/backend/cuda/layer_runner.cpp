@@ -2,9 +2,14 @@
 
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/concatenation.h"
+#include "backend/cuda/cumulative.h"
+#include "backend/cuda/fill.h"
 #include "backend/cuda/gather.h"
 #include "backend/cuda/layer_adapters.h"
+#include "backend/cuda/normalization.h"
+#include "backend/cuda/one_hot.h"
 #include "backend/cuda/reduce.h"
+#include "backend/cuda/resize.h"
 #include "backend/cuda/scale_layer.h"
 #include "backend/cuda/select.h"
 #include "backend/cuda/slice.h"
@@ -39,22 +44,20 @@ std::string unsupportedReason(network::LayerParams const& params)
     case LayerType::kSLICE:
     case LayerType::kPADDING:
     case LayerType::kSELECT:
-    case LayerType::kCONVOLUTION:     // device_layer.h
-    case LayerType::kMATRIX_MULTIPLY: // device_layer.h
-        return {};
+    case LayerType::kFILL:
+    case LayerType::kONE_HOT:
+    case LayerType::kNORMALIZATION:
     case LayerType::kGATHER:
-        if (static_cast<network::GatherParams const&>(params).mode == nvinfer1::GatherMode::kND)
-        {
-            return "the CUDA backend has no kernel for kND Gather layers yet (it runs kDEFAULT and kELEMENT); build "
-                   "for the CPU backend";
-        }
+    case LayerType::kCONVOLUTION:     // device_layer.h
+    case LayerType::kDECONVOLUTION:   // device_layer.h
+    case LayerType::kMATRIX_MULTIPLY: // device_layer.h
+    case LayerType::kRESIZE:
+    case LayerType::kCUMULATIVE:
+    case LayerType::kTOPK: // device_layer.h
         return {};
     default:
-        return std::string("the CUDA backend has no kernel for ") + network::layerTypeName(params.type())
-            + " layers yet (it runs Activation, ElementWise, Identity, Cast, Constant, Unary, SoftMax, Convolution, "
-              "MatrixMultiply, "
-              "Shuffle, Concatenation, Pooling, Reduce, Scale, Slice, Gather, Padding, Select and plugin layers); build for "
-              "the CPU backend";
+        // Every layer type the network API makes has a kernel; this guards plans from a future Kiln.
+        return std::string("the CUDA backend has no kernel for ") + network::layerTypeName(params.type()) + " layers";
     }
 }
 
@@ -126,6 +129,35 @@ bool runLayer(network::LayerParams const& params, std::vector<cpu::ConstTensorVi
             return true;
         }
         case LayerType::kSELECT: selectOnDevice(in[0], in[1], in[2], out[0], stream); return true;
+        case LayerType::kFILL:
+        {
+            // Alpha (input 1) and beta (input 2) come from their inputs when given; the shape (input 0) already
+            // decided the output's shape.
+            auto const& p = static_cast<network::FillParams const&>(params);
+            auto operand = [&](size_t index, double value) {
+                return FillOperand{value, index < in.size() ? in[index] : cpu::ConstTensorView{}};
+            };
+            fillOnDevice(p.operation, operand(1, p.alpha), operand(2, p.beta), out[0], stream);
+            return true;
+        }
+        case LayerType::kONE_HOT:
+            oneHotOnDevice(static_cast<network::OneHotParams const&>(params).axis, in[0], in[1], out[0], stream);
+            return true;
+        case LayerType::kNORMALIZATION:
+        {
+            auto const& p = static_cast<network::NormalizationParams const&>(params);
+            normalizationOnDevice(p.axes, p.epsilon, p.nbGroups, in[0], in[1], in[2], out[0], stream);
+            return true;
+        }
+        case LayerType::kRESIZE:
+            runResizeLayerOnDevice(static_cast<network::ResizeParams const&>(params), in, out, stream);
+            return true;
+        case LayerType::kCUMULATIVE:
+        {
+            auto const& p = static_cast<network::CumulativeParams const&>(params);
+            cumulativeOnDevice(p.operation, p.exclusive, p.reverse, in[0], in[1], out[0], stream);
+            return true;
+        }
         default: error = unsupportedReason(params); return false;
         }
     }

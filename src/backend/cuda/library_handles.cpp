@@ -1,4 +1,4 @@
-#include "backend/cuda/device_layer.h"
+#include "backend/cuda/library_handles.h"
 
 #include <stdexcept>
 #include <string>
@@ -42,6 +42,18 @@ cublasHandle_t LibraryHandles::cublas(cudaStream_t stream)
     }
     cublasSetStream(mCublas, stream);
     return mCublas;
+}
+
+void LibraryHandles::bind(cudaStream_t stream)
+{
+    if (mCudnn != nullptr)
+    {
+        cudnnSetStream(mCudnn, stream);
+    }
+    if (mCublas != nullptr)
+    {
+        cublasSetStream(mCublas, stream);
+    }
 }
 
 } // namespace kiln::cuda

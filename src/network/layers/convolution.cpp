@@ -124,4 +124,26 @@ bool WindowedFilterParams::readFilter(plan::ByteReader& reader)
         && kernel.read(reader, "kernel weights") && bias.read(reader, "bias weights");
 }
 
+void ConvolutionParams::write(plan::ByteWriter& writer) const
+{
+    writeFilter(writer);
+    writer.write(static_cast<uint8_t>(epilogue.addsResidual));
+    writer.write(static_cast<uint8_t>(epilogue.relu));
+    writer.write(cudnnAlgorithm);
+}
+
+bool ConvolutionParams::read(plan::ByteReader& reader)
+{
+    uint8_t addsResidual = 0;
+    uint8_t relu = 0;
+    if (!readFilter(reader) || !reader.read(addsResidual, "fused residual") || !reader.read(relu, "fused ReLU")
+        || !reader.read(cudnnAlgorithm, "cuDNN algorithm"))
+    {
+        return false;
+    }
+    epilogue.addsResidual = addsResidual != 0;
+    epilogue.relu = relu != 0;
+    return true;
+}
+
 } // namespace kiln::network

@@ -35,8 +35,26 @@ struct WindowedFilterParams
     }
 };
 
+//! What the builder fuses into a convolution of a CUDA plan (never set through the API): the layer then writes
+//! relu(convolution + bias [+ its second input]) instead of the convolution alone, as TensorRT's fusions do.
+struct ConvolutionEpilogue
+{
+    bool addsResidual{false}; //!< the layer's second input, shaped as the output, is added (a ResNet shortcut)
+    bool relu{false};
+
+    bool any() const
+    {
+        return addsResidual || relu;
+    }
+};
+
 struct ConvolutionParams final : LayerParams, WindowedFilterParams
 {
+    ConvolutionEpilogue epilogue;
+    //! The cuDNN forward algorithm the builder timed fastest for a CUDA plan; -1 leaves the choice to cuDNN's
+    //! heuristics when a context first runs the layer (CPU plans, and builds without timing).
+    int32_t cudnnAlgorithm{-1};
+
     void storeWeightsAs(nvinfer1::DataType type) override
     {
         storeFilterWeightsAs(type);
@@ -49,14 +67,8 @@ struct ConvolutionParams final : LayerParams, WindowedFilterParams
     {
         return inferFilter(ctx, false);
     }
-    void write(plan::ByteWriter& writer) const override
-    {
-        writeFilter(writer);
-    }
-    bool read(plan::ByteReader& reader) override
-    {
-        return readFilter(reader);
-    }
+    void write(plan::ByteWriter& writer) const override;
+    bool read(plan::ByteReader& reader) override;
     std::unique_ptr<LayerParams> clone() const override
     {
         return std::make_unique<ConvolutionParams>(*this);

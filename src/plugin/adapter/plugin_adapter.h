@@ -25,6 +25,13 @@ enum class PluginFamily : int32_t
 //! "IPluginV2", "IPluginV2Ext", ... as users know them.
 char const* familyName(PluginFamily family);
 
+//! Whether the family's attachToContext takes cuDNN and cuBLAS handles: IPluginV2Ext and the families derived from it.
+inline bool receivesLibraryHandles(PluginFamily family)
+{
+    return family == PluginFamily::kV2_EXT || family == PluginFamily::kV2_IOEXT
+        || family == PluginFamily::kV2_DYNAMICEXT;
+}
+
 //! What a plan stores to find and recreate a plugin at load time.
 struct PluginPayload
 {
@@ -33,6 +40,16 @@ struct PluginPayload
     std::string pluginNamespace;
     PluginFamily family{PluginFamily::kV2_DYNAMICEXT};
     std::vector<uint8_t> bytes; //!< V2: serialize(); V3: the fields of getFieldsToSerialize, encoded (fields.h)
+};
+
+//! What an execution context lends the plugins attached to it. The context owns it and it outlives them; the
+//! recorder is the context's current one. On the CPU backend cudnn, cublas and allocator are null.
+struct ContextResources
+{
+    cudnnContext* cudnn{nullptr};
+    cublasContext* cublas{nullptr};
+    nvinfer1::IGpuAllocator* allocator{nullptr};
+    nvinfer1::IErrorRecorder* recorder{nullptr};
 };
 
 class PluginAdapter
@@ -87,9 +104,10 @@ public:
     virtual std::unique_ptr<PluginAdapter> clone(std::string& error) = 0;
     virtual bool serialize(PluginPayload& payload, std::string& error) = 0;
 
-    //! A copy for one execution context: V2Ext and later clone + attachToContext,
-    //! V3 attachToContext (which returns a clone). nullptr with error on failure.
-    virtual std::unique_ptr<PluginAdapter> attachToContext(std::string& error) = 0;
+    //! A copy for one execution context: V2Ext and later clone + attachToContext (given the context's cuDNN and
+    //! cuBLAS handles and allocator), V3 attachToContext (which returns a clone; its IPluginResourceContext answers
+    //! from `resources`, which must outlive the copy). nullptr with error on failure.
+    virtual std::unique_ptr<PluginAdapter> attachToContext(ContextResources const& resources, std::string& error) = 0;
     //! Concrete shapes for the next run (DynamicExt: configurePlugin; V3: onShapeChange).
     virtual bool shapesChanged(std::vector<nvinfer1::PluginTensorDesc> const& inputs,
         std::vector<nvinfer1::PluginTensorDesc> const& outputs, std::string& error)

@@ -325,7 +325,7 @@ public:
         }) || (error = "serialize threw", false);
     }
 
-    std::unique_ptr<PluginAdapter> attachToContext(std::string& error) override
+    std::unique_ptr<PluginAdapter> attachToContext(ContextResources const& resources, std::string& error) override
     {
         std::unique_ptr<PluginAdapter> copy = clone(error);
         if (copy == nullptr)
@@ -335,9 +335,12 @@ public:
         auto& v2 = static_cast<V2Adapter&>(*copy);
         if (v2.mExt)
         {
-            // The CPU backend has no cuDNN, cuBLAS or device allocator to offer.
-            callPlugin(description(), "runtime", "attachToContext", "cudnn null, cublas null, allocator null", 0, [&] {
-                v2.mExt->attachToContext(nullptr, nullptr, nullptr);
+            // On the CPU backend there is no cuDNN, cuBLAS or device allocator to offer: all three are null.
+            auto const given = [](void const* p) { return p ? "given" : "null"; };
+            std::string const what = std::string("cudnn ") + given(resources.cudnn) + ", cublas "
+                + given(resources.cublas) + ", allocator " + given(resources.allocator);
+            callPlugin(description(), "runtime", "attachToContext", what, 0, [&] {
+                v2.mExt->attachToContext(resources.cudnn, resources.cublas, resources.allocator);
                 return 0;
             });
             v2.mAttached = true;

@@ -14,18 +14,26 @@ using nvinfer1::DimsExprs;
 using nvinfer1::DynamicPluginTensorDesc;
 using nvinfer1::PluginTensorDesc;
 
-//! What a V3 plugin gets from its execution context on the CPU backend.
-class HostResourceContext final : public nvinfer1::IPluginResourceContext
+//! What a V3 plugin gets from its execution context: the context's allocator (null on the CPU backend) and its
+//! error recorder as it is when asked, since the application may set one after the plugin attached.
+class ResourceContext final : public nvinfer1::IPluginResourceContext
 {
 public:
+    explicit ResourceContext(ContextResources const& resources)
+        : mResources(resources)
+    {
+    }
     nvinfer1::IGpuAllocator* getGpuAllocator() const noexcept override
     {
-        return nullptr;
+        return mResources.allocator;
     }
     nvinfer1::IErrorRecorder* getErrorRecorder() const noexcept override
     {
-        return nullptr;
+        return mResources.recorder;
     }
+
+private:
+    ContextResources const& mResources;
 };
 
 class V3Adapter final : public PluginAdapter
@@ -188,7 +196,8 @@ public:
         return true;
     }
 
-    std::unique_ptr<PluginAdapter> attachToContext(std::string& error) override
+    std::unique_ptr<PluginAdapter> attachToContext(
+        ContextResources const& contextResources, std::string& error) override
     {
         auto* runtime = runtimeCapability();
         if (runtime == nullptr)
@@ -196,7 +205,7 @@ public:
             error = "it has no runtime capability";
             return nullptr;
         }
-        auto resources = std::make_unique<HostResourceContext>();
+        auto resources = std::make_unique<ResourceContext>(contextResources);
         nvinfer1::IPluginV3* attached = callPlugin(description(), "runtime", "attachToContext", "",
             static_cast<nvinfer1::IPluginV3*>(nullptr), [&] { return runtime->attachToContext(resources.get()); });
         if (attached == nullptr)
@@ -299,7 +308,7 @@ private:
     }
 
     nvinfer1::IPluginV3* mPlugin;
-    std::unique_ptr<HostResourceContext> mResources;
+    std::unique_ptr<ResourceContext> mResources;
 };
 
 } // namespace

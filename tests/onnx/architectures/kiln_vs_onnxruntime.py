@@ -1,4 +1,5 @@
-"""Runs one ONNX model in ONNX Runtime and in Kiln (through the onnx_run_model executable) and compares outputs."""
+"""Runs one ONNX model in ONNX Runtime and in Kiln (through the onnx_run_model executable, on its CPU or CUDA backend)
+and compares outputs."""
 
 import os
 import subprocess
@@ -19,23 +20,33 @@ def run_onnxruntime(model, inputs):
     return session.run(None, dict(zip(names, inputs)))
 
 
-def run_kiln(runner, model, inputs):
+RUNNER_SKIPPED = 77  # onnx_run_model's exit code when the backend cannot run on this machine or in this build
+
+
+class BackendUnavailable(Exception):
+    """onnx_run_model cannot run the asked-for backend here; the message is its reason."""
+
+
+def run_kiln(runner, model, inputs, backend="cpu"):
     with tempfile.TemporaryDirectory() as work:
         path = os.path.join(work, "model.onnx")
         onnx.save(model, path)
         for i, value in enumerate(inputs):
             np.save(os.path.join(work, f"input_{i}.npy"), np.ascontiguousarray(value))
-        done = subprocess.run([runner, path, work], capture_output=True, text=True)
+        done = subprocess.run([runner, path, work, f"--backend={backend}"], capture_output=True, text=True)
+        if done.returncode == RUNNER_SKIPPED:
+            raise BackendUnavailable(done.stderr.strip())
         if done.returncode != 0:
             raise AssertionError(f"Kiln failed on {model.graph.name}: {done.stderr.strip()}")
         return [np.load(os.path.join(work, f"output_{i}.npy")) for i in range(len(model.graph.output))]
 
 
-def compare(runner, model, inputs, atol=1e-5, rtol=1e-4):
-    """Raises AssertionError naming the model, output and worst element when Kiln and ONNX Runtime disagree."""
+def compare(runner, model, inputs, atol=1e-5, rtol=1e-4, backend="cpu"):
+    """Raises AssertionError naming the model, output and worst element when Kiln (on `backend`) and ONNX Runtime
+    disagree, and BackendUnavailable when the runner cannot run `backend` here."""
     onnx.checker.check_model(model, full_check=True)
     expected = run_onnxruntime(model, inputs)
-    actual = run_kiln(runner, model, inputs)
+    actual = run_kiln(runner, model, inputs, backend)
     for output, want, got in zip(model.graph.output, expected, actual):
         if want.shape != got.shape:
             raise AssertionError(f"{model.graph.name}: output {output.name} has shape {got.shape}, "

@@ -1,11 +1,10 @@
 #include "backend/cpu/kernels/tensor/random_fill.h"
 
+#include "backend/cpu/kernels/tensor/counter_random.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
 #include <cmath>
-#include <numbers>
-#include <random>
 
 namespace kiln::cpu
 {
@@ -16,15 +15,6 @@ using nvinfer1::FillOperation;
 using namespace tensor_detail;
 
 constexpr char const* kKernel = "randomFill";
-
-//! Any constant works; a fixed one makes every run reproducible.
-constexpr uint64_t kSeed = 0x6b696c6eULL;
-
-//! Uniform in [0, 1): the generator's top 53 bits, the precision of a double.
-double unitInterval(std::mt19937_64& engine)
-{
-    return static_cast<double>(engine() >> 11) * 0x1.0p-53;
-}
 
 } // namespace
 
@@ -52,22 +42,12 @@ void randomFill(TensorView const& output, RandomFill const& params)
     {
         fail(kKernel, "the standard deviation beta (" + std::to_string(params.beta) + ") is negative");
     }
-    std::mt19937_64 engine(kSeed);
     int64_t const count = output.count();
     for (int64_t i = 0; i < count; ++i)
     {
-        double value = 0.0;
-        if (uniform)
-        {
-            value = params.alpha + (params.beta - params.alpha) * unitInterval(engine);
-        }
-        else
-        {
-            // Box-Muller: 1 - u lies in (0, 1], so the logarithm is finite.
-            double const radius = std::sqrt(-2.0 * std::log(1.0 - unitInterval(engine)));
-            double const angle = 2.0 * std::numbers::pi * unitInterval(engine);
-            value = params.alpha + params.beta * radius * std::cos(angle);
-        }
+        auto const element = static_cast<uint64_t>(i);
+        double const value = uniform ? counter_random::uniformElement(params.alpha, params.beta, element)
+                                     : counter_random::normalElement(params.alpha, params.beta, element);
         writeFloat(output.data, output.type, i, static_cast<float>(value));
     }
 }

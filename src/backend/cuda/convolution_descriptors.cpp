@@ -1,0 +1,182 @@
+#include "backend/cuda/convolution_descriptors.h"
+
+#include "backend/cpu/kernels/nn/kernel_geometry.h"
+#include "backend/cuda/cuda_error.h"
+#include "core/half.h"
+#include "network/layers/layer_utils.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+std::vector<int> toInts(cpu::Shape const& shape)
+{
+    return std::vector<int>(shape.begin(), shape.end());
+}
+
+//! Fully packed NCHW-style strides.
+std::vector<int> packedStrides(std::vector<int> const& dims)
+{
+    std::vector<int> strides(dims.size(), 1);
+    for (int i = static_cast<int>(dims.size()) - 2; i >= 0; --i)
+    {
+        strides[i] = strides[i + 1] * dims[i + 1];
+    }
+    return strides;
+}
+
+} // namespace
+
+void checkCudnn(cudnnStatus_t status, char const* what)
+{
+    if (status != CUDNN_STATUS_SUCCESS)
+    {
+        throw std::runtime_error(std::string("convolution: ") + what + ": " + cudnnGetErrorString(status));
+    }
+}
+
+cudnnDataType_t cudnnConvolutionType(nvinfer1::DataType type)
+{
+    switch (type)
+    {
+    case nvinfer1::DataType::kFLOAT: return CUDNN_DATA_FLOAT;
+    case nvinfer1::DataType::kHALF: return CUDNN_DATA_HALF;
+    default: throw std::invalid_argument("convolution: the CUDA backend convolves FP32 or FP16 data");
+    }
+}
+
+ConvolutionDescriptors::ConvolutionDescriptors()
+{
+    checkCudnn(cudnnCreateTensorDescriptor(&input), "creating a descriptor");
+    checkCudnn(cudnnCreateTensorDescriptor(&output), "creating a descriptor");
+    checkCudnn(cudnnCreateTensorDescriptor(&bias), "creating a descriptor");
+    checkCudnn(cudnnCreateFilterDescriptor(&filter), "creating a descriptor");
+    checkCudnn(cudnnCreateConvolutionDescriptor(&convolution), "creating a descriptor");
+}
+
+ConvolutionDescriptors::~ConvolutionDescriptors()
+{
+    cudnnDestroyTensorDescriptor(input);
+    cudnnDestroyTensorDescriptor(output);
+    cudnnDestroyTensorDescriptor(bias);
+    cudnnDestroyFilterDescriptor(filter);
+    cudnnDestroyConvolutionDescriptor(convolution);
+}
+
+void ConvolutionDescriptors::describe(network::WindowedFilterParams const& params, cpu::Shape const& inputShape,
+    nvinfer1::DataType type, bool transposed)
+{
+    cpu::Shape const kernelSize = network::dimsToVector(params.kernelSize);
+    cpu::KernelGeometry const geometry = cpu::resolveKernelGeometry(transposed ? "deconvolution" : "convolution",
+        transposed ? cpu::WindowDirection::kTRANSPOSED : cpu::WindowDirection::kFORWARD, inputShape,
+        {params.nbOutputMaps, params.nbGroups, kernelSize, network::dimsToVector(params.stride),
+            network::dimsToVector(params.prePadding), network::dimsToVector(params.postPadding),
+            network::dimsToVector(params.dilation), params.paddingMode});
+    size_t const spatial = kernelSize.size();
+    if (geometry.window.prePadding != geometry.window.postPadding)
+    {
+        throw std::invalid_argument(std::string(transposed ? "deconvolution" : "convolution")
+            + ": the CUDA backend pads symmetrically only (cuDNN); this layer pads differently before and after");
+    }
+    // cuDNN wants at least two spatial axes: a 1-D convolution becomes a 2-D one over a height of 1.
+    auto widen = [spatial](cpu::Shape values, int64_t fill) {
+        if (spatial == 1)
+        {
+            values.insert(values.begin(), fill);
+        }
+        return values;
+    };
+    cpu::Shape inDims = inputShape;
+    cpu::Shape outDims = geometry.outputShape;
+    if (spatial == 1)
+    {
+        inDims.insert(inDims.begin() + 2, 1);
+        outDims.insert(outDims.begin() + 2, 1);
+    }
+    // Kernels are [K, C / groups, k...] for a convolution, [C, K / groups, k...] for a deconvolution: both are
+    // cuDNN's [forward outputs, forward inputs / groups, k...] of the forward convolution.
+    cpu::Shape filterDims = transposed ? cpu::Shape{inputShape[1], params.nbOutputMaps / params.nbGroups}
+                                       : cpu::Shape{params.nbOutputMaps, inputShape[1] / params.nbGroups};
+    for (int64_t k : widen(kernelSize, 1))
+    {
+        filterDims.push_back(k);
+    }
+    cudnnDataType_t const dataType = cudnnConvolutionType(type);
+    std::vector<int> const in = toInts(inDims);
+    std::vector<int> const out = toInts(outDims);
+    std::vector<int> const kernel = toInts(filterDims);
+    checkCudnn(cudnnSetTensorNdDescriptor(input, dataType, static_cast<int>(in.size()), in.data(), packedStrides(in).data()),
+        "describing the input");
+    checkCudnn(cudnnSetTensorNdDescriptor(output, dataType, static_cast<int>(out.size()), out.data(),
+                   packedStrides(out).data()),
+        "describing the output");
+    checkCudnn(cudnnSetFilterNdDescriptor(filter, dataType, CUDNN_TENSOR_NCHW, static_cast<int>(kernel.size()),
+                   kernel.data()),
+        "describing the kernel");
+    std::vector<int> const pads = toInts(widen(geometry.window.prePadding, 0));
+    std::vector<int> const strides = toInts(widen(geometry.stride, 1));
+    std::vector<int> const dilations = toInts(widen(geometry.dilation, 1));
+    checkCudnn(cudnnSetConvolutionNdDescriptor(convolution, static_cast<int>(pads.size()), pads.data(), strides.data(),
+                   dilations.data(), CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+        "describing the convolution");
+    checkCudnn(cudnnSetConvolutionGroupCount(convolution, static_cast<int>(params.nbGroups)), "setting the groups");
+    checkCudnn(cudnnSetConvolutionMathType(
+                   convolution, type == nvinfer1::DataType::kHALF ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH),
+        "choosing the math");
+    std::vector<int> biasDims(out.size(), 1);
+    biasDims[1] = out[1];
+    checkCudnn(cudnnSetTensorNdDescriptor(
+                   bias, dataType, static_cast<int>(biasDims.size()), biasDims.data(), packedStrides(biasDims).data()),
+        "describing the bias");
+    mType = type;
+    mOutputShape = geometry.outputShape;
+}
+
+int64_t ConvolutionDescriptors::workspaceBytes(cudnnHandle_t handle, cudnnConvolutionFwdAlgo_t algorithm) const
+{
+    size_t bytes = 0;
+    if (cudnnGetConvolutionForwardWorkspaceSize(handle, input, filter, convolution, output, algorithm, &bytes)
+        != CUDNN_STATUS_SUCCESS)
+    {
+        return -1;
+    }
+    return static_cast<int64_t>(bytes);
+}
+
+DeviceBuffer uploadWeights(network::WeightsBuffer const& weights, nvinfer1::DataType type)
+{
+    size_t const count = static_cast<size_t>(weights.count());
+    if (weights.type() != nvinfer1::DataType::kFLOAT && weights.type() != nvinfer1::DataType::kHALF)
+    {
+        throw std::invalid_argument("convolution: the CUDA backend takes FP32 or FP16 weights");
+    }
+    std::vector<float> values(count);
+    for (size_t i = 0; i < count; ++i)
+    {
+        values[i] = weights.type() == nvinfer1::DataType::kFLOAT
+            ? static_cast<float const*>(weights.data())[i]
+            : halfBitsToFloat(static_cast<uint16_t const*>(weights.data())[i]);
+    }
+    DeviceBuffer buffer(count * cpu::elementSize(type));
+    if (type == nvinfer1::DataType::kHALF)
+    {
+        std::vector<uint16_t> halves(count);
+        for (size_t i = 0; i < count; ++i)
+        {
+            halves[i] = floatToHalfBits(values[i]);
+        }
+        check(cudaMemcpy(buffer.data(), halves.data(), count * 2, cudaMemcpyHostToDevice), "uploading weights");
+    }
+    else
+    {
+        check(cudaMemcpy(buffer.data(), values.data(), count * 4, cudaMemcpyHostToDevice), "uploading weights");
+    }
+    return buffer;
+}
+
+} // namespace kiln::cuda

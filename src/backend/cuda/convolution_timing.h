@@ -1,0 +1,36 @@
+// The builder's choice of a convolution's cuDNN algorithm: every algorithm cuDNN offers is run
+// on the GPU at the layer's shape (cudnnFindConvolutionForwardAlgorithmEx), and the fastest wins.
+#pragma once
+
+#include "backend/backend_support.h"
+
+#include <cudnn.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace kiln::cuda
+{
+
+//! One build's timer: a cuDNN handle and scratch buffers, kept for all the layers it times.
+class ConvolutionTimer final : public CudaConvolutionTimer
+{
+public:
+    //! Throws std::runtime_error when cuDNN cannot start.
+    ConvolutionTimer();
+    ~ConvolutionTimer() override;
+    ConvolutionTimer(ConvolutionTimer const&) = delete;
+    ConvolutionTimer& operator=(ConvolutionTimer const&) = delete;
+
+    //! FP32 is timed without TF32, as the layer runs.
+    Result fastest(network::ConvolutionParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type,
+        size_t workspaceLimit) override;
+
+private:
+    struct Scratch;
+    cudnnHandle_t mHandle{nullptr};
+    std::unique_ptr<Scratch> mScratch;
+};
+
+} // namespace kiln::cuda

@@ -1,0 +1,297 @@
+#include "backend/cuda/normalization.h"
+
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/device_access.cuh"
+#include "backend/cuda/strided_index.cuh"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using device::DataType;
+
+//! Offsets into the input (and output), the scale and the bias.
+struct Offsets
+{
+    int64_t input;
+    int64_t scale;
+    int64_t bias;
+};
+
+//! A row-major walk over some axes of the input, with the strides each of the three tensors has along them (0 where
+//! a weight broadcasts). One walk enumerates the groups (the axes that are not normalized, and the channel group),
+//! the other the members of one group.
+struct Walk
+{
+    int32_t rank;
+    int64_t extents[device::kMaxRank];
+    int64_t input[device::kMaxRank];
+    int64_t scale[device::kMaxRank];
+    int64_t bias[device::kMaxRank];
+};
+
+__device__ Offsets offsetsOf(int64_t linear, Walk const& walk)
+{
+    Offsets offsets{0, 0, 0};
+    for (int32_t axis = walk.rank - 1; axis >= 0; --axis)
+    {
+        int64_t const coordinate = linear % walk.extents[axis];
+        linear /= walk.extents[axis];
+        offsets.input += coordinate * walk.input[axis];
+        offsets.scale += coordinate * walk.scale[axis];
+        offsets.bias += coordinate * walk.bias[axis];
+    }
+    return offsets;
+}
+
+struct Tensors
+{
+    void const* input;
+    DataType inputType;
+    void const* scale;
+    DataType scaleType;
+    void const* bias;
+    DataType biasType;
+    void* output;
+    DataType outputType;
+};
+
+//! The largest block: long groups use it (bounded for the compiler, so that the registers fit such a block).
+constexpr unsigned kMaxThreads = 1024;
+
+//! The sum of every thread's `value`, returned to every thread. Blocks are whole warps, at most 32 of them.
+__device__ double blockSum(double value, double* partial)
+{
+    for (int offset = 16; offset > 0; offset /= 2)
+    {
+        value += __shfl_xor_sync(0xffffffffU, value, offset);
+    }
+    if (threadIdx.x % 32 == 0)
+    {
+        partial[threadIdx.x / 32] = value;
+    }
+    __syncthreads();
+    double total = 0.0;
+    for (unsigned warp = 0; warp < blockDim.x / 32; ++warp)
+    {
+        total += partial[warp];
+    }
+    __syncthreads(); // `partial` is rewritten by the next call
+    return total;
+}
+
+//! One block per group: the mean, then the squared deviations from it (two passes, which avoid the cancellation of
+//! sum-of-squares formulas), both summed in double as the CPU does, then the normalized values. The last step is in
+//! double too with explicit _rn operations, the CPU's unfused multiply and add, so the results differ from the
+//! CPU's only through the order of the sums.
+__global__ void __launch_bounds__(kMaxThreads) normalizationKernel(Tensors t, Walk groups, Walk members,
+    int64_t groupCount, int64_t memberCount, double epsilon)
+{
+    __shared__ double partial[32];
+    for (int64_t group = blockIdx.x; group < groupCount; group += gridDim.x)
+    {
+        Offsets const base = offsetsOf(group, groups);
+        double sum = 0.0;
+        for (int64_t k = threadIdx.x; k < memberCount; k += blockDim.x)
+        {
+            sum += device::loadFloat(t.input, t.inputType, base.input + offsetsOf(k, members).input);
+        }
+        double const mean = blockSum(sum, partial) / static_cast<double>(memberCount);
+        double squares = 0.0;
+        for (int64_t k = threadIdx.x; k < memberCount; k += blockDim.x)
+        {
+            double const deviation
+                = device::loadFloat(t.input, t.inputType, base.input + offsetsOf(k, members).input) - mean;
+            squares += deviation * deviation;
+        }
+        double const variance = blockSum(squares, partial) / static_cast<double>(memberCount);
+        double const inverseDeviation = 1.0 / sqrt(variance + epsilon);
+        for (int64_t k = threadIdx.x; k < memberCount; k += blockDim.x)
+        {
+            Offsets const o = offsetsOf(k, members);
+            int64_t const i = base.input + o.input;
+            double const normalized = __dmul_rn(device::loadFloat(t.input, t.inputType, i) - mean, inverseDeviation);
+            double const scale = device::loadFloat(t.scale, t.scaleType, base.scale + o.scale);
+            double const bias = device::loadFloat(t.bias, t.biasType, base.bias + o.bias);
+            double const result = __dadd_rn(__dmul_rn(normalized, scale), bias);
+            device::storeFloat(t.output, t.outputType, i, __double2float_rn(result));
+        }
+    }
+}
+
+bool isFloat(DataType type)
+{
+    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
+}
+
+//! One axis of a walk, before the axes are split between the two walks.
+struct WalkAxis
+{
+    int64_t extent;
+    bool normalized;
+    int64_t input;
+    int64_t scale;
+    int64_t bias;
+};
+
+//! The axes of one kind as a walk, without extents of 1 and with neighbours merged where every tensor's strides
+//! allow (a layer normalization over the last axes walks one contiguous axis).
+Walk walkOf(std::vector<WalkAxis> const& axes, bool normalized)
+{
+    std::vector<WalkAxis> kept;
+    for (WalkAxis const& axis : axes)
+    {
+        if (axis.normalized != normalized || axis.extent == 1)
+        {
+            continue;
+        }
+        if (!kept.empty())
+        {
+            WalkAxis& outer = kept.back();
+            if (outer.input == axis.input * axis.extent && outer.scale == axis.scale * axis.extent
+                && outer.bias == axis.bias * axis.extent)
+            {
+                outer = WalkAxis{outer.extent * axis.extent, normalized, axis.input, axis.scale, axis.bias};
+                continue;
+            }
+        }
+        kept.push_back(axis);
+    }
+    if (kept.size() > static_cast<size_t>(device::kMaxRank))
+    {
+        throw std::invalid_argument("normalization: the CUDA backend takes tensors of rank at most 8");
+    }
+    Walk walk{};
+    walk.rank = static_cast<int32_t>(kept.size());
+    for (size_t a = 0; a < kept.size(); ++a)
+    {
+        walk.extents[a] = kept[a].extent;
+        walk.input[a] = kept[a].input;
+        walk.scale[a] = kept[a].scale;
+        walk.bias[a] = kept[a].bias;
+    }
+    return walk;
+}
+
+//! How a weight tensor is read along each input axis, with the CPU's broadcasting rules: strides of its own shape,
+//! 0 where it has extent 1. With groups, a weight with extent nbGroups on axis 1 (and nbGroups != channels) holds
+//! one weight per group.
+struct WeightStrides
+{
+    std::vector<int64_t> strides;
+    bool perGroup{false};
+};
+
+WeightStrides weightStridesOf(cpu::ConstTensorView const& weights, cpu::Shape const& input, int64_t nbGroups,
+    char const* what)
+{
+    WeightStrides result;
+    int64_t const channels = input.size() >= 2 ? input[1] : 1;
+    result.perGroup = nbGroups > 1 && weights.rank() >= 2 && weights.shape[1] == nbGroups && nbGroups != channels;
+    if (weights.shape.size() != input.size())
+    {
+        throw std::invalid_argument(std::string("normalization: the ") + what + " has rank "
+            + std::to_string(weights.rank()) + ", not the input's " + std::to_string(input.size()));
+    }
+    result.strides = device::rowMajorStrides(weights.shape);
+    for (size_t axis = 0; axis < input.size(); ++axis)
+    {
+        int64_t const extent = weights.shape[axis];
+        if (axis == 1 && result.perGroup)
+        {
+            continue;
+        }
+        if (extent != input[axis] && extent != 1)
+        {
+            throw std::invalid_argument(std::string("normalization: the ") + what + " does not broadcast to the input");
+        }
+        if (extent == 1)
+        {
+            result.strides[axis] = 0;
+        }
+    }
+    return result;
+}
+
+} // namespace
+
+void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, cpu::ConstTensorView const& input,
+    cpu::ConstTensorView const& scale, cpu::ConstTensorView const& bias, cpu::TensorView const& output,
+    cudaStream_t stream)
+{
+    if (output.shape != input.shape)
+    {
+        throw std::invalid_argument("normalization: the output's shape is not the input's");
+    }
+    if (!isFloat(input.type) || !isFloat(scale.type) || !isFloat(bias.type) || !isFloat(output.type))
+    {
+        throw std::invalid_argument("normalization: input, scale, bias and output must be FP32, FP16 or BF16");
+    }
+    int32_t const rank = input.rank();
+    if (rank < 32 && (axes >> rank) != 0)
+    {
+        throw std::invalid_argument("normalization: axes mask " + std::to_string(axes) + " names an axis beyond rank "
+            + std::to_string(rank));
+    }
+    bool const grouped = nbGroups > 1;
+    if (grouped && (rank < 2 || input.shape[1] % nbGroups != 0))
+    {
+        throw std::invalid_argument(
+            "normalization: " + std::to_string(nbGroups) + " groups do not divide the channels of the input");
+    }
+    WeightStrides const scaleStrides = weightStridesOf(scale, input.shape, nbGroups, "scale");
+    WeightStrides const biasStrides = weightStridesOf(bias, input.shape, nbGroups, "bias");
+    if (input.count() == 0)
+    {
+        return;
+    }
+
+    std::vector<int64_t> const inputStrides = device::rowMajorStrides(input.shape);
+    std::vector<WalkAxis> walkAxes;
+    for (size_t axis = 0; axis < input.shape.size(); ++axis)
+    {
+        int64_t const s = scaleStrides.strides[axis];
+        int64_t const b = biasStrides.strides[axis];
+        if (grouped && axis == 1)
+        {
+            // The channel axis as (group, channel within the group): the group picks the statistics, the channel
+            // within it is one more normalized axis. A per-group weight does not move with the channel within.
+            int64_t const perGroup = input.shape[1] / nbGroups;
+            walkAxes.push_back(WalkAxis{nbGroups, false, perGroup * inputStrides[1],
+                scaleStrides.perGroup ? s : perGroup * s, biasStrides.perGroup ? b : perGroup * b});
+            walkAxes.push_back(WalkAxis{
+                perGroup, true, inputStrides[1], scaleStrides.perGroup ? 0 : s, biasStrides.perGroup ? 0 : b});
+            continue;
+        }
+        bool const normalized = ((axes >> axis) & 1U) != 0;
+        walkAxes.push_back(WalkAxis{input.shape[axis], normalized, inputStrides[axis], s, b});
+    }
+    Walk const groups = walkOf(walkAxes, false);
+    Walk const members = walkOf(walkAxes, true);
+    int64_t groupCount = 1;
+    for (int32_t a = 0; a < groups.rank; ++a)
+    {
+        groupCount *= groups.extents[a];
+    }
+    int64_t const memberCount = input.count() / groupCount;
+
+    // Whole warps, no more than a group has members (small groups leave few threads idle); long groups get the
+    // largest block, since one block reads its group three times.
+    int64_t const warps = (memberCount + 31) / 32;
+    unsigned const threads
+        = memberCount >= 8192 ? kMaxThreads : static_cast<unsigned>(std::min<int64_t>(warps, 8) * 32);
+    auto const blocks = static_cast<unsigned>(std::min<int64_t>(groupCount, int64_t{1} << 20));
+    Tensors const tensors{
+        input.data, input.type, scale.data, scale.type, bias.data, bias.type, output.data, output.type};
+    normalizationKernel<<<blocks, threads, 0, stream>>>(
+        tensors, groups, members, groupCount, memberCount, static_cast<double>(epsilon));
+    check(cudaGetLastError(), "normalization: launching the kernel");
+}
+
+} // namespace kiln::cuda

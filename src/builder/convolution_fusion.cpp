@@ -1,0 +1,267 @@
+#include "builder/convolution_fusion.h"
+
+#include "network/layers/activation.h"
+#include "network/layers/convolution.h"
+#include "network/layers/elementwise.h"
+#include "plan/byte_io.h"
+
+#include <optional>
+
+namespace kiln::builder
+{
+namespace
+{
+
+using nvinfer1::LayerType;
+
+//! The type layer `record` reads (slot < inputs) or writes at `slot`: its own I/O types, else the tensor's.
+nvinfer1::DataType typeAt(plan::PlanModel const& model, plan::LayerRecord const& record, size_t slot)
+{
+    if (!record.ioTypes.empty())
+    {
+        return record.ioTypes.at(slot);
+    }
+    int32_t const tensor = slot < record.inputs.size() ? record.inputs[slot] : record.outputs[slot - record.inputs.size()];
+    return model.tensors[tensor].type;
+}
+
+template <typename Params>
+std::optional<Params> paramsOf(plan::LayerRecord const& record)
+{
+    Params params;
+    plan::ByteReader reader(record.params.data(), record.params.size());
+    if (!params.read(reader))
+    {
+        return std::nullopt;
+    }
+    return params;
+}
+
+bool isRelu(plan::LayerRecord const& record)
+{
+    if (record.type != LayerType::kACTIVATION)
+    {
+        return false;
+    }
+    auto const params = paramsOf<network::ActivationParams>(record);
+    return params && params->activation == nvinfer1::ActivationType::kRELU;
+}
+
+bool isSum(plan::LayerRecord const& record)
+{
+    if (record.type != LayerType::kELEMENTWISE)
+    {
+        return false;
+    }
+    auto const params = paramsOf<network::ElementWiseParams>(record);
+    return params && params->operation == nvinfer1::ElementWiseOperation::kSUM;
+}
+
+//! Whether two expression nodes stand for the same value: the same node, or equal constants.
+bool sameExpr(plan::PlanModel const& model, int32_t a, int32_t b)
+{
+    if (a == b)
+    {
+        return true;
+    }
+    plan::ExprNode const& x = model.exprs[a];
+    plan::ExprNode const& y = model.exprs[b];
+    return x.kind == y.kind && x.kind == static_cast<uint8_t>(shape::ExprKind::kCONSTANT) && x.value == y.value;
+}
+
+bool sameShape(plan::PlanModel const& model, int32_t a, int32_t b)
+{
+    std::vector<int32_t> const& x = model.tensors[a].dims;
+    std::vector<int32_t> const& y = model.tensors[b].dims;
+    if (x.size() != y.size())
+    {
+        return false;
+    }
+    for (size_t axis = 0; axis < x.size(); ++axis)
+    {
+        if (!sameExpr(model, x[axis], y[axis]))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+class Fuser
+{
+public:
+    explicit Fuser(plan::PlanModel& model)
+        : mModel(model)
+        , mReaders(model.tensors.size())
+    {
+        for (size_t l = 0; l < model.layers.size(); ++l)
+        {
+            for (int32_t t : model.layers[l].inputs)
+            {
+                if (t >= 0)
+                {
+                    mReaders[t].push_back(l);
+                }
+            }
+        }
+    }
+
+    void run()
+    {
+        std::vector<bool> absorbed(mModel.layers.size(), false);
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            if (absorbed[l])
+            {
+                continue;
+            }
+            std::vector<size_t> const chain = chainFrom(l);
+            if (chain.size() < 2)
+            {
+                continue;
+            }
+            // The fused layer runs where the chain's last layer ran: by then a residual is computed too.
+            mModel.layers[chain.back()] = fused(chain);
+            for (size_t i = 0; i + 1 < chain.size(); ++i)
+            {
+                absorbed[chain[i]] = true;
+            }
+        }
+        std::vector<plan::LayerRecord> kept;
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            if (!absorbed[l])
+            {
+                kept.push_back(std::move(mModel.layers[l]));
+            }
+        }
+        mModel.layers = std::move(kept);
+    }
+
+private:
+    //! The layer that alone reads layer `l`'s only output, when that output is an internal activation.
+    std::optional<size_t> soleReader(size_t l) const
+    {
+        plan::LayerRecord const& record = mModel.layers[l];
+        if (record.outputs.size() != 1)
+        {
+            return std::nullopt;
+        }
+        plan::TensorRecord const& tensor = mModel.tensors[record.outputs[0]];
+        std::vector<size_t> const& readers = mReaders[record.outputs[0]];
+        if (tensor.ioMode != nvinfer1::TensorIOMode::kNONE || tensor.values || readers.size() != 1)
+        {
+            return std::nullopt;
+        }
+        return readers[0];
+    }
+
+    //! Whether `record` computes in `precision` and reads and writes only `type`.
+    bool computesIn(plan::LayerRecord const& record, std::optional<nvinfer1::DataType> precision,
+        nvinfer1::DataType type) const
+    {
+        if (record.precision != precision)
+        {
+            return false;
+        }
+        for (size_t slot = 0; slot < record.inputs.size() + record.outputs.size(); ++slot)
+        {
+            if (typeAt(mModel, record, slot) != type)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    //! Layer indices of the chain starting at convolution `l` (convolution, [sum,] ReLU), or fewer than two.
+    std::vector<size_t> chainFrom(size_t l) const
+    {
+        plan::LayerRecord const& convolution = mModel.layers[l];
+        if (convolution.type != LayerType::kCONVOLUTION || convolution.inputs.size() != 1)
+        {
+            return {};
+        }
+        auto const params = paramsOf<network::ConvolutionParams>(convolution);
+        if (!params || params->epilogue.any())
+        {
+            return {};
+        }
+        nvinfer1::DataType const type = typeAt(mModel, convolution, 1);
+        std::vector<size_t> chain{l};
+        std::optional<size_t> next = soleReader(l);
+        if (next && isSum(mModel.layers[*next]) && computesIn(mModel.layers[*next], convolution.precision, type))
+        {
+            plan::LayerRecord const& sum = mModel.layers[*next];
+            int32_t const convolved = convolution.outputs[0];
+            int32_t const residual = sum.inputs[0] == convolved ? sum.inputs[1] : sum.inputs[0];
+            if (residual == convolved || !sameShape(mModel, residual, convolved) || !sameShape(mModel, sum.outputs[0], convolved))
+            {
+                return {};
+            }
+            chain.push_back(*next);
+            next = soleReader(*next);
+        }
+        // cuDNN fuses the addition only together with an activation (its identity activation is limited to one
+        // algorithm), so a chain without a ReLU stays as it is.
+        if (!next || !isRelu(mModel.layers[*next]) || !computesIn(mModel.layers[*next], convolution.precision, type))
+        {
+            return {};
+        }
+        chain.push_back(*next);
+        return chain;
+    }
+
+    plan::LayerRecord fused(std::vector<size_t> const& chain) const
+    {
+        plan::LayerRecord const& convolution = mModel.layers[chain.front()];
+        plan::LayerRecord const& last = mModel.layers[chain.back()];
+        network::ConvolutionParams params = *paramsOf<network::ConvolutionParams>(convolution);
+        params.epilogue.relu = true;
+        plan::LayerRecord record;
+        record.type = LayerType::kCONVOLUTION;
+        record.precision = convolution.precision;
+        record.inputs = convolution.inputs;
+        record.outputs = last.outputs;
+        for (size_t l : chain)
+        {
+            record.name += (record.name.empty() ? "" : " + ") + mModel.layers[l].name;
+        }
+        if (chain.size() == 3)
+        {
+            plan::LayerRecord const& sum = mModel.layers[chain[1]];
+            params.epilogue.addsResidual = true;
+            record.inputs.push_back(sum.inputs[0] == convolution.outputs[0] ? sum.inputs[1] : sum.inputs[0]);
+        }
+        // Reads its input as the convolution did, the residual and output in the type the chain computed in.
+        nvinfer1::DataType const type = typeAt(mModel, convolution, 1);
+        record.ioTypes = {typeAt(mModel, convolution, 0)};
+        record.ioTypes.resize(record.inputs.size() + record.outputs.size(), type);
+        bool tensorsOwnTypes = true;
+        for (size_t slot = 0; slot < record.ioTypes.size(); ++slot)
+        {
+            int32_t const tensor = slot < record.inputs.size() ? record.inputs[slot] : record.outputs[0];
+            tensorsOwnTypes = tensorsOwnTypes && mModel.tensors[tensor].type == record.ioTypes[slot];
+        }
+        if (tensorsOwnTypes)
+        {
+            record.ioTypes.clear();
+        }
+        plan::ByteWriter writer;
+        params.write(writer);
+        record.params = writer.take();
+        return record;
+    }
+
+    plan::PlanModel& mModel;
+    std::vector<std::vector<size_t>> mReaders; //!< by tensor: the layers that read it
+};
+
+} // namespace
+
+void fuseConvolutionEpilogues(plan::PlanModel& model)
+{
+    Fuser(model).run();
+}
+
+} // namespace kiln::builder

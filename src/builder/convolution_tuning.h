@@ -1,0 +1,31 @@
+// The builder's tactic choice for CUDA convolutions: each one's cuDNN algorithm is timed on
+// the GPU at its input's shape in the first profile's kOPT (or found in the timing cache) and
+// stored in the plan, so that contexts run the fastest algorithm without searching.
+#pragma once
+
+#include "backend/backend_support.h"
+#include "builder/timing_cache.h"
+#include "plan/plan_model.h"
+
+#include <functional>
+#include <string>
+
+namespace kiln::builder
+{
+
+struct ConvolutionTuning
+{
+    TimingCache& cache;
+    CudaConvolutionTimer* timer{nullptr}; //!< nullptr where no GPU is usable: only cached choices are taken
+    std::string device;                   //!< cudaDeviceIdentity() of the timer's GPU
+    size_t workspaceLimit{0};
+    bool errorOnCacheMiss{false}; //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
+};
+
+//! Sets the cuDNN algorithm of every convolution in `model`; `optShape(t)` is tensor t's shape at the first
+//! profile's kOPT. Returns false with `error` naming the layer when timing fails or, with errorOnCacheMiss, when
+//! the cache lacks a configuration.
+bool tuneConvolutions(plan::PlanModel& model, std::function<cpu::Shape(int32_t)> const& optShape,
+    ConvolutionTuning const& tuning, std::string& error);
+
+} // namespace kiln::builder

@@ -1,0 +1,167 @@
+// The builder's convolution fusions in CUDA plans: which chains become one layer (read from the plan, without a
+// GPU), and that fused layers compute what the CPU reference computes unfused.
+#include "backend_comparison.h"
+#include "plan/plan_format.h"
+
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+
+struct FilterWeights
+{
+    std::vector<float> kernel;
+    std::vector<float> bias;
+};
+
+//! A 3x3 same-padded convolution from `channels` to `channels` maps, with small weights that vary by position so
+//! that a misplaced element shows.
+FilterWeights filterOf(int64_t channels, float phase)
+{
+    FilterWeights w;
+    w.kernel.resize(static_cast<size_t>(channels * channels * 9));
+    for (size_t i = 0; i < w.kernel.size(); ++i)
+    {
+        w.kernel[i] = 0.05F * static_cast<float>(static_cast<int64_t>((i * 7 + 3) % 11) - 5) + 0.01F * phase;
+    }
+    for (int64_t c = 0; c < channels; ++c)
+    {
+        w.bias.push_back(0.1F * static_cast<float>(c % 5) - 0.2F + 0.05F * phase);
+    }
+    return w;
+}
+
+ITensor& convolve(INetworkDefinition& network, ITensor& input, int64_t channels, FilterWeights const& w,
+    char const* name)
+{
+    Weights const kernel{DataType::kFLOAT, w.kernel.data(), static_cast<int64_t>(w.kernel.size())};
+    Weights const bias{DataType::kFLOAT, w.bias.data(), static_cast<int64_t>(w.bias.size())};
+    IConvolutionLayer* conv = network.addConvolutionNd(input, channels, Dims{2, {3, 3}}, kernel, bias);
+    conv->setPaddingNd(Dims{2, {1, 1}});
+    conv->setName(name);
+    return *conv->getOutput(0);
+}
+
+ITensor& relu(INetworkDefinition& network, ITensor& input, char const* name)
+{
+    IActivationLayer* layer = network.addActivation(input, ActivationType::kRELU);
+    layer->setName(name);
+    return *layer->getOutput(0);
+}
+
+ITensor& add(INetworkDefinition& network, ITensor& a, ITensor& b, char const* name)
+{
+    IElementWiseLayer* layer = network.addElementWise(a, b, ElementWiseOperation::kSUM);
+    layer->setName(name);
+    return *layer->getOutput(0);
+}
+
+constexpr int64_t kChannels = 8;
+Dims const kShape{4, {2, kChannels, 7, 6}};
+
+//! A ResNet basic block: relu(conv2(relu(conv1(x))) + x), then a convolution whose output is also read twice (by a
+//! ReLU and a network output), which must stay unfused.
+NetworkMaker residualBlock(FilterWeights const& first, FilterWeights const& second, FilterWeights const& third)
+{
+    return [&first, &second, &third](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, kShape);
+        ITensor& hidden = relu(network, convolve(network, *x, kChannels, first, "conv1"), "relu1");
+        ITensor& y = relu(network, add(network, convolve(network, hidden, kChannels, second, "conv2"), *x, "add"), "relu2");
+        ITensor& shared = convolve(network, y, kChannels, third, "conv3");
+        ITensor& z = relu(network, shared, "relu3");
+        shared.setName("shared");
+        z.setName("z");
+        network.markOutput(shared);
+        network.markOutput(z);
+    };
+}
+
+//! The layers of the CUDA plan built from `maker`, read from the plan itself: building needs no GPU, loading does.
+std::vector<std::string> layerNamesOfCudaPlan(NetworkMaker const& maker)
+{
+    RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    maker(*network);
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, kiln::Backend::kCUDA);
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    EXPECT_NE(plan, nullptr) << logger.errors();
+    std::vector<std::string> names;
+    kiln::plan::PlanModel model;
+    std::string error;
+    if (plan != nullptr && kiln::plan::readPlan(plan->data(), plan->size(), model, error))
+    {
+        for (kiln::plan::LayerRecord const& layer : model.layers)
+        {
+            names.push_back(layer.name);
+        }
+    }
+    EXPECT_EQ(error, "");
+    return names;
+}
+
+TEST(CudaBackendFusion, ConvolutionChainsEndingInAReluBecomeOneLayer)
+{
+    // Building and inspecting a CUDA plan needs no GPU.
+    FilterWeights const a = filterOf(kChannels, 0);
+    FilterWeights const b = filterOf(kChannels, 1);
+    FilterWeights const c = filterOf(kChannels, 2);
+    std::vector<std::string> const expected{"conv1 + relu1", "conv2 + add + relu2", "conv3", "relu3"};
+    EXPECT_EQ(layerNamesOfCudaPlan(residualBlock(a, b, c)), expected);
+}
+
+TEST(CudaBackendFusion, AnAdditionWithoutAReluAndABroadcastResidualStayUnfused)
+{
+    FilterWeights const a = filterOf(kChannels, 0);
+    std::vector<float> const perChannel(kChannels, 0.5F);
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, kShape);
+        // conv + add of a [1, C, 1, 1] constant (broadcast: cuDNN's residual must match the output's shape) + relu.
+        IConstantLayer* constant = network.addConstant(Dims{4, {1, kChannels, 1, 1}},
+            Weights{DataType::kFLOAT, perChannel.data(), kChannels});
+        constant->setName("shift");
+        ITensor& y = relu(network, add(network, convolve(network, *x, kChannels, a, "conv1"),
+                                           *constant->getOutput(0), "add1"), "relu1");
+        // conv + add of the input, no ReLU after.
+        ITensor& z = add(network, convolve(network, y, kChannels, a, "conv2"), *x, "add2");
+        z.setName("z");
+        network.markOutput(z);
+    };
+    std::vector<std::string> const expected{"shift", "conv1", "add1", "relu1", "conv2", "add2"};
+    EXPECT_EQ(layerNamesOfCudaPlan(maker), expected);
+}
+
+TEST(CudaBackendFusion, FusedLayersAgreeWithTheUnfusedCpuReference)
+{
+    SKIP_WITHOUT_GPU();
+    FilterWeights const a = filterOf(kChannels, 0);
+    FilterWeights const b = filterOf(kChannels, 1);
+    FilterWeights const c = filterOf(kChannels, 2);
+    Tensor const x = tensorOf(DataType::kFLOAT, {2, kChannels, 7, 6}, spread(2 * kChannels * 7 * 6, -1.5F, 1.7F));
+    expectBackendsAgree(residualBlock(a, b, c), {{"x", x}}, false, "fp32");
+    expectBackendsAgree(residualBlock(a, b, c), {{"x", x}}, true, "fp16");
+}
+
+TEST(CudaBackendFusion, AFusedConvolutionWithoutBiasGetsZeros)
+{
+    SKIP_WITHOUT_GPU();
+    FilterWeights const a = filterOf(kChannels, 3);
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, kShape);
+        Weights const kernel{DataType::kFLOAT, a.kernel.data(), static_cast<int64_t>(a.kernel.size())};
+        IConvolutionLayer* conv = network.addConvolutionNd(*x, kChannels, Dims{2, {3, 3}}, kernel, Weights{});
+        conv->setPaddingNd(Dims{2, {1, 1}});
+        ITensor& y = relu(network, *conv->getOutput(0), "relu");
+        y.setName("y");
+        network.markOutput(y);
+    };
+    Tensor const x = tensorOf(DataType::kFLOAT, {2, kChannels, 7, 6}, spread(2 * kChannels * 7 * 6, -2.0F, 1.0F));
+    expectBackendsAgree(maker, {{"x", x}}, false, "fp32");
+    expectBackendsAgree(maker, {{"x", x}}, true, "fp16");
+}
+
+} // namespace

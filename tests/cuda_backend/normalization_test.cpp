@@ -1,0 +1,165 @@
+// The CUDA backend's Normalization layer against the CPU reference: instance, layer and group normalization (one
+// weight per channel and one per group), axes masks that are not contiguous, broadcast scale and bias, epsilon, a
+// requested compute precision, groups of one element and groups far longer than a block, and data whose mean dwarfs
+// its spread (where a careless reduction loses the deviations). FP32 and FP16 (the kFP16 flag).
+#include "backend_comparison.h"
+
+#include <cmath>
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+
+struct Case
+{
+    std::string name;
+    Dims input;
+    uint32_t axes;
+    Dims scale;
+    Dims bias;
+    int64_t nbGroups{1};
+    float epsilon{1e-5F};
+    float offset{0.0F}; //!< added to every input value
+    DataType computePrecision{DataType::kFLOAT};
+};
+
+std::vector<int64_t> shapeOf(Dims const& dims)
+{
+    return std::vector<int64_t>(dims.d, dims.d + dims.nbDims);
+}
+
+size_t volumeOf(Dims const& dims)
+{
+    size_t v = 1;
+    for (int32_t d = 0; d < dims.nbDims; ++d)
+    {
+        v *= static_cast<size_t>(dims.d[d]);
+    }
+    return v;
+}
+
+NetworkMaker normalizationOf(Case const& c)
+{
+    return [=](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, c.input);
+        ITensor* scale = network.addInput("scale", DataType::kFLOAT, c.scale);
+        ITensor* bias = network.addInput("bias", DataType::kFLOAT, c.bias);
+        INormalizationLayer* layer = network.addNormalization(*x, *scale, *bias, c.axes);
+        ASSERT_NE(layer, nullptr);
+        layer->setNbGroups(c.nbGroups);
+        layer->setEpsilon(c.epsilon);
+        layer->setComputePrecision(c.computePrecision);
+        layer->getOutput(0)->setName("y");
+        network.markOutput(*layer->getOutput(0));
+    };
+}
+
+//! `count` weights from `low` towards `high` (one weight is `low`).
+std::vector<float> weightsOf(size_t count, float low, float high)
+{
+    return count == 1 ? std::vector<float>{low} : spread(count, low, high);
+}
+
+std::map<std::string, Tensor> inputsOf(Case const& c)
+{
+    // Uneven values (not a ramp, whose groups would all look alike), different in every group.
+    std::vector<float> x(volumeOf(c.input));
+    for (size_t i = 0; i < x.size(); ++i)
+    {
+        x[i] = c.offset + 3.0F * std::sin(0.7F * static_cast<float>(i)) + 0.1F * static_cast<float>(i % 7);
+    }
+    return {{"x", tensorOf(DataType::kFLOAT, shapeOf(c.input), x)},
+        {"scale", tensorOf(DataType::kFLOAT, shapeOf(c.scale), weightsOf(volumeOf(c.scale), 0.5F, 1.5F))},
+        {"bias", tensorOf(DataType::kFLOAT, shapeOf(c.bias), weightsOf(volumeOf(c.bias), -1.0F, 1.0F))}};
+}
+
+void expectAgreement(std::vector<Case> const& cases)
+{
+    for (Case const& c : cases)
+    {
+        std::map<std::string, Tensor> const inputs = inputsOf(c);
+        expectBackendsAgree(normalizationOf(c), inputs, false, c.name);
+        expectBackendsAgree(normalizationOf(c), inputs, true, c.name + " fp16");
+    }
+}
+
+constexpr uint32_t axis(int32_t a)
+{
+    return 1U << a;
+}
+
+TEST(CudaBackendNormalization, InstanceAndLayerNormalization)
+{
+    SKIP_WITHOUT_GPU();
+    expectAgreement({
+        {"instance 4-D", Dims{4, {2, 3, 5, 7}}, axis(2) | axis(3), Dims{4, {1, 3, 1, 1}}, Dims{4, {1, 3, 1, 1}}},
+        {"instance 3-D", Dims{3, {2, 5, 13}}, axis(2), Dims{3, {1, 5, 1}}, Dims{3, {1, 5, 1}}},
+        {"layer, last axis", Dims{3, {3, 4, 37}}, axis(2), Dims{3, {1, 1, 37}}, Dims{3, {1, 1, 37}}},
+        {"layer, last two axes", Dims{3, {3, 4, 37}}, axis(1) | axis(2), Dims{3, {1, 4, 37}}, Dims{3, {1, 4, 37}}},
+        {"every axis", Dims{3, {3, 5, 7}}, axis(0) | axis(1) | axis(2), Dims{3, {1, 1, 1}}, Dims{3, {3, 5, 7}}},
+        {"scale and bias broadcast differently", Dims{3, {2, 9, 11}}, axis(1) | axis(2), Dims{3, {1, 1, 11}},
+            Dims{3, {1, 9, 1}}},
+    });
+}
+
+TEST(CudaBackendNormalization, GroupNormalization)
+{
+    SKIP_WITHOUT_GPU();
+    expectAgreement({
+        {"one weight per channel", Dims{4, {2, 6, 5, 3}}, axis(2) | axis(3), Dims{4, {1, 6, 1, 1}},
+            Dims{4, {1, 6, 1, 1}}, 3},
+        {"one weight per group", Dims{4, {2, 6, 5, 3}}, axis(2) | axis(3), Dims{4, {1, 3, 1, 1}},
+            Dims{4, {1, 3, 1, 1}}, 3},
+        {"per-group scale, per-channel bias", Dims{4, {2, 6, 5, 3}}, axis(2) | axis(3), Dims{4, {1, 3, 1, 1}},
+            Dims{4, {1, 6, 1, 1}}, 3},
+        {"axis 1 in the mask", Dims{4, {2, 6, 5, 3}}, axis(1) | axis(2) | axis(3), Dims{4, {1, 6, 1, 1}},
+            Dims{4, {1, 6, 1, 1}}, 2},
+        {"as many groups as channels", Dims{4, {2, 4, 3, 3}}, axis(2) | axis(3), Dims{4, {1, 4, 1, 1}},
+            Dims{4, {1, 4, 1, 1}}, 4},
+        {"3-D", Dims{3, {3, 10, 7}}, axis(2), Dims{3, {1, 10, 1}}, Dims{3, {1, 10, 1}}, 5},
+    });
+}
+
+TEST(CudaBackendNormalization, MasksEpsilonAndPrecision)
+{
+    SKIP_WITHOUT_GPU();
+    expectAgreement({
+        {"axes 0 and 2", Dims{4, {4, 3, 5, 2}}, axis(0) | axis(2), Dims{4, {4, 1, 5, 1}}, Dims{4, {4, 1, 5, 1}}},
+        {"axes 1 and 3", Dims{4, {4, 3, 5, 2}}, axis(1) | axis(3), Dims{4, {1, 3, 1, 2}}, Dims{4, {1, 1, 1, 1}}},
+        {"groups of one element", Dims{4, {2, 3, 1, 1}}, axis(2) | axis(3), Dims{4, {1, 3, 1, 1}},
+            Dims{4, {1, 3, 1, 1}}},
+        {"large epsilon", Dims{3, {2, 3, 17}}, axis(2), Dims{3, {1, 1, 17}}, Dims{3, {1, 1, 17}}, 1, 0.5F},
+        {"half compute precision asked", Dims{3, {2, 3, 17}}, axis(2), Dims{3, {1, 1, 17}}, Dims{3, {1, 1, 17}}, 1,
+            1e-5F, 0.0F, DataType::kHALF},
+    });
+}
+
+TEST(CudaBackendNormalization, GroupsLongerThanABlock)
+{
+    SKIP_WITHOUT_GPU();
+    expectAgreement({
+        {"layer over 5000", Dims{2, {2, 5000}}, axis(1), Dims{2, {1, 5000}}, Dims{2, {1, 5000}}},
+        {"layer over 3 x 3000", Dims{3, {2, 3, 3000}}, axis(1) | axis(2), Dims{3, {1, 3, 3000}},
+            Dims{3, {1, 3, 3000}}},
+        {"instance over 97 x 101", Dims{4, {1, 2, 97, 101}}, axis(2) | axis(3), Dims{4, {1, 2, 1, 1}},
+            Dims{4, {1, 2, 1, 1}}},
+        {"group over 4 x 40 x 41", Dims{4, {2, 8, 40, 41}}, axis(2) | axis(3), Dims{4, {1, 8, 1, 1}},
+            Dims{4, {1, 8, 1, 1}}, 2},
+        {"first axis over 3001", Dims{2, {3001, 3}}, axis(0), Dims{2, {3001, 1}}, Dims{2, {1, 3}}},
+    });
+}
+
+TEST(CudaBackendNormalization, MeanFarFromZero)
+{
+    SKIP_WITHOUT_GPU();
+    // Values 1000 +- 3: a float sum of thousands of them loses the deviations' digits; the GPU must not.
+    expectAgreement({
+        {"offset layer", Dims{2, {2, 4096}}, axis(1), Dims{2, {1, 4096}}, Dims{2, {1, 4096}}, 1, 1e-5F, 1000.0F},
+        {"offset group", Dims{4, {1, 4, 30, 50}}, axis(2) | axis(3), Dims{4, {1, 4, 1, 1}}, Dims{4, {1, 4, 1, 1}}, 2,
+            1e-5F, 1000.0F},
+    });
+}
+
+} // namespace
