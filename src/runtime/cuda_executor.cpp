@@ -108,27 +108,37 @@ bool CudaExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& i
     {
         return runBuiltInLayer(l, inputs, outputs, stream, error);
     }
+    bool ran = false;
     try
     {
         mHandles.bind(stream);
-        if (!mPlugins[l]->run(inputs, outputs, mContextMemory + mEngine.workspaceOffset(), stream, error))
-        {
-            return false;
-        }
+        ran = mPlugins[l]->run(inputs, outputs, mContextMemory + mEngine.workspaceOffset(), stream, error);
     }
     catch (std::exception const& e)
     {
         error = e.what(); // the conversions' scratch could not be allocated
         return false;
     }
-    // What the plugin got wrong shows up here, without waiting for the GPU; name the plugin while we know it.
+    // What the plugin got wrong shows up here, without waiting for the GPU; name the plugin while we know it. A
+    // broken capture comes first: the plugin's later calls on the stream then fail too, and its own error (such as
+    // enqueue returning non-zero) would hide the cause.
     cudaError_t const status = cudaGetLastError();
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     if (cudaStreamIsCapturing(stream, &capture) == cudaSuccess && capture == cudaStreamCaptureStatusInvalidated)
     {
         error = "plugin " + mPlugins[l]->description() + " broke the CUDA graph capture of the stream (its enqueue "
             + "synchronised, or used memory or streams a graph cannot hold)"
-            + (status != cudaSuccess ? std::string(": ") + cudaGetErrorString(status) : std::string());
+            + (status != cudaSuccess ? std::string(": ") + cudaGetErrorString(status) : std::string())
+            + (ran ? std::string() : "; then: " + error);
+        return false;
+    }
+    if (!ran)
+    {
+        if (status != cudaSuccess)
+        {
+            error += std::string(" (and CUDA reports ") + cudaGetErrorName(status) + ": " + cudaGetErrorString(status)
+                + ")";
+        }
         return false;
     }
     if (status != cudaSuccess)

@@ -126,8 +126,11 @@ struct ProbeLog
     static inline std::vector<cublasContext*> cublas;
     static inline std::vector<IGpuAllocator*> allocators;
     static inline std::vector<bool> handlesOnTheEnqueueStream; //!< one per enqueue
+    //! Makes enqueue wait for its stream, which a stream being captured into a CUDA graph does not allow.
+    static inline bool synchronizeInEnqueue = false;
     static void clear()
     {
+        synchronizeInEnqueue = false;
         cudnn.clear();
         cublas.clear();
         allocators.clear();
@@ -173,6 +176,10 @@ public:
             && cudnnGetStream(mCudnn, &cudnnStream) == CUDNN_STATUS_SUCCESS && cublasStream == stream
             && cudnnStream == stream;
         ProbeLog::handlesOnTheEnqueueStream.push_back(bound);
+        if (ProbeLog::synchronizeInEnqueue)
+        {
+            cudaStreamSynchronize(stream); // fails, and invalidates the capture, while the stream is captured
+        }
         int64_t elements = 1;
         for (int32_t i = 0; i < inputDesc[0].dims.nbDims; ++i)
         {
@@ -591,6 +598,66 @@ TEST(CudaDeviceMemory, OutOfMemoryIsAClearErrorAndTheEngineStaysUsable)
     EXPECT_EQ(y, expectedOutput());
     context.reset();
     EXPECT_EQ(allocator.live(), 0U);
+}
+
+TEST(CudaDeviceMemory, APluginThatBreaksAGraphCaptureIsNamed)
+{
+    SKIP_WITHOUT_GPU();
+    ProbeEngine probe(nullptr);
+    ASSERT_NE(probe.engine, nullptr);
+    ProbeLog::clear();
+    std::unique_ptr<IExecutionContext> context(probe.engine->createExecutionContext());
+    ASSERT_NE(context, nullptr) << probe.logger.errors();
+    DeviceIO io;
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    // One run before capturing, as TensorRT asks too: it lets the context grow its scratch outside the graph.
+    std::vector<float> y;
+    ASSERT_TRUE(io.run(*context, stream, y)) << probe.logger.errors();
+    ProbeLog::synchronizeInEnqueue = true;
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+    EXPECT_FALSE(context->enqueueV3(stream));
+    cudaGraph_t graph = nullptr;
+    EXPECT_NE(cudaStreamEndCapture(stream, &graph), cudaSuccess); // the capture was invalidated
+    cudaGetLastError();
+    EXPECT_NE(probe.logger.errors().find("plugin KilnAllocatorProbe"), std::string::npos) << probe.logger.errors();
+    EXPECT_NE(probe.logger.errors().find("broke the CUDA graph capture"), std::string::npos) << probe.logger.errors();
+
+    // Outside a capture the same context runs as before.
+    ProbeLog::synchronizeInEnqueue = false;
+    ASSERT_TRUE(io.run(*context, stream, y)) << probe.logger.errors();
+    EXPECT_EQ(y, expectedOutput());
+    cudaStreamDestroy(stream);
+}
+
+TEST(CudaDeviceMemory, ScratchThatWouldGrowInsideAGraphCaptureIsAClearError)
+{
+    SKIP_WITHOUT_GPU();
+    ProbeEngine probe(nullptr);
+    ASSERT_NE(probe.engine, nullptr);
+    std::unique_ptr<IExecutionContext> context(probe.engine->createExecutionContext());
+    ASSERT_NE(context, nullptr) << probe.logger.errors();
+    DeviceIO io;
+    ASSERT_TRUE(context->setInputTensorAddress("x", io.x));
+    ASSERT_TRUE(context->setTensorAddress("y", io.y));
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    // The first run converts around the FP16 plugin in scratch it has not allocated yet: inside a capture that
+    // memory would belong to the graph.
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+    EXPECT_FALSE(context->enqueueV3(stream));
+    cudaGraph_t graph = nullptr;
+    if (cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph != nullptr)
+    {
+        cudaGraphDestroy(graph);
+    }
+    cudaGetLastError();
+    EXPECT_NE(probe.logger.errors().find("run enqueueV3 once with these shapes before capturing"), std::string::npos)
+        << probe.logger.errors();
+    std::vector<float> y;
+    ASSERT_TRUE(io.run(*context, stream, y)) << probe.logger.errors();
+    EXPECT_EQ(y, expectedOutput());
+    cudaStreamDestroy(stream);
 }
 
 } // namespace

@@ -100,6 +100,14 @@ void DeviceBuffer::reserve(size_t bytes, cudaStream_t stream, char const* what)
     {
         return;
     }
+    // Memory allocated while the stream is captured would belong to the graph, not to this buffer.
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &capture) == cudaSuccess && capture != cudaStreamCaptureStatusNone)
+    {
+        throw std::runtime_error(std::string(what) + ": " + std::to_string(bytes)
+            + " bytes of scratch must be allocated, which cannot happen while the stream is captured into a CUDA "
+              "graph; run enqueueV3 once with these shapes before capturing (as TensorRT asks too)");
+    }
     // The application orders a context's enqueues (the work of the last one is done, or `stream` waits for it), so
     // released on `stream` the old memory is past its last use; the stream of the last call may be gone by now.
     if (mData != nullptr)

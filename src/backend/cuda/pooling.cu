@@ -33,6 +33,20 @@ struct Windows
     int64_t outputPlane{1};
 };
 
+//! A window's result from its maximum and sum over `inputCount` input elements (`paddedCount` with padding).
+__device__ float pooled(Windows const& w, float maximum, double sum, int64_t inputCount, int64_t paddedCount)
+{
+    int64_t const divisor = w.excludePadding ? inputCount : paddedCount;
+    float const maxPart = inputCount > 0 ? maximum : 0.0F;
+    float const averagePart = divisor > 0 ? static_cast<float>(sum / static_cast<double>(divisor)) : 0.0F;
+    switch (w.type)
+    {
+    case nvinfer1::PoolingType::kAVERAGE: return averagePart;
+    case nvinfer1::PoolingType::kMAX_AVERAGE_BLEND: return (1.0F - w.blendFactor) * maxPart + w.blendFactor * averagePart;
+    default: return maxPart;
+    }
+}
+
 //! One thread per output element; neighbouring threads take neighbouring output positions of one plane, so their
 //! windows overlap and their loads share cache lines.
 __global__ void poolingKernel(void const* input, DataType inType, void* output, DataType outType, Windows w,
@@ -86,19 +100,7 @@ __global__ void poolingKernel(void const* input, DataType inType, void* output, 
                 maximum = value;
             }
         }
-        int64_t const divisor = w.excludePadding ? inputCount : paddedCount;
-        float const maxPart = inputCount > 0 ? maximum : 0.0F;
-        float const averagePart = divisor > 0 ? static_cast<float>(sum / static_cast<double>(divisor)) : 0.0F;
-        float result = maxPart;
-        if (w.type == nvinfer1::PoolingType::kAVERAGE)
-        {
-            result = averagePart;
-        }
-        else if (w.type == nvinfer1::PoolingType::kMAX_AVERAGE_BLEND)
-        {
-            result = (1.0F - w.blendFactor) * maxPart + w.blendFactor * averagePart;
-        }
-        device::storeFloat(output, outType, i, result);
+        device::storeFloat(output, outType, i, pooled(w, maximum, sum, inputCount, paddedCount));
     }
 }
 
@@ -152,19 +154,7 @@ __global__ void pooling2dKernel(void const* input, DataType inType, void* output
                 }
             }
         }
-        int64_t const divisor = w.excludePadding ? inputCount : paddedCount;
-        float const maxPart = inputCount > 0 ? maximum : 0.0F;
-        float const averagePart = divisor > 0 ? static_cast<float>(sum / static_cast<double>(divisor)) : 0.0F;
-        float result = maxPart;
-        if (w.type == nvinfer1::PoolingType::kAVERAGE)
-        {
-            result = averagePart;
-        }
-        else if (w.type == nvinfer1::PoolingType::kMAX_AVERAGE_BLEND)
-        {
-            result = (1.0F - w.blendFactor) * maxPart + w.blendFactor * averagePart;
-        }
-        device::storeFloat(output, outType, i, result);
+        device::storeFloat(output, outType, i, pooled(w, maximum, sum, inputCount, paddedCount));
     }
 }
 
