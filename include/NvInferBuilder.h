@@ -189,9 +189,9 @@ public:
     virtual bool setMaxThreads(int32_t maxThreads) noexcept = 0;
     virtual int32_t getMaxThreads() const noexcept = 0;
     virtual IPluginRegistry& getPluginRegistry() noexcept = 0;
-    //! The allocator for the device memory the builder uses. Accepted but not used yet: what Kiln's builder
-    //! allocates while it builds (buffers for timing kernels) comes from Kiln's default allocator. Engines and
-    //! contexts take the allocator of the runtime that loads the plan (IRuntime::setGpuAllocator).
+    //! The allocator for the device memory the builder uses while it builds (the buffers it times convolutions
+    //! in); nullptr: Kiln's default. Engines and contexts take the allocator of the runtime that loads the plan
+    //! (IRuntime::setGpuAllocator).
     virtual void setGpuAllocator(IGpuAllocator* /*allocator*/) noexcept {}
 };
 

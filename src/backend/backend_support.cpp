@@ -55,7 +55,7 @@ std::string unsupportedOnBackend(network::LayerParams const& params, Backend bac
     return {};
 }
 
-std::unique_ptr<CudaConvolutionTimer> makeCudaConvolutionTimer(std::string& why)
+std::unique_ptr<CudaConvolutionTimer> makeCudaConvolutionTimer(nvinfer1::IGpuAllocator* allocator, std::string& why)
 {
     if (!cudaDeviceUsable(why))
     {
@@ -64,12 +64,14 @@ std::unique_ptr<CudaConvolutionTimer> makeCudaConvolutionTimer(std::string& why)
 #ifdef KILN_HAS_CUDA_BACKEND
     try
     {
-        return std::make_unique<cuda::ConvolutionTimer>();
+        return std::make_unique<cuda::ConvolutionTimer>(allocator);
     }
     catch (std::exception const& e)
     {
         why = e.what();
     }
+#else
+    (void) allocator;
 #endif
     return nullptr;
 }

@@ -40,8 +40,9 @@ public:
         = 0;
 };
 
-//! A timer on the current GPU; nullptr with `why` where there is none, or no CUDA backend.
-std::unique_ptr<CudaConvolutionTimer> makeCudaConvolutionTimer(std::string& why);
+//! A timer on the current GPU whose buffers come from `allocator` (nullptr: Kiln's default); nullptr with `why`
+//! where there is no GPU, or no CUDA backend.
+std::unique_ptr<CudaConvolutionTimer> makeCudaConvolutionTimer(nvinfer1::IGpuAllocator* allocator, std::string& why);
 
 //! What makes timings on this machine's GPU comparable: its name, compute capability and the cuDNN version; empty
 //! where no GPU is usable. Timing caches record it.

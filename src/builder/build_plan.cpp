@@ -169,7 +169,7 @@ std::optional<std::vector<int64_t>> shapeValuesOf(
 
 } // namespace
 
-std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig& config)
+std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig& config, nvinfer1::IGpuAllocator* allocator)
 {
     Backend backend = config.backend() == Backend::kDEFAULT ? defaultBackend() : config.backend();
     if (backend == Backend::kCUDA && !cudaBackendBuilt())
@@ -531,7 +531,7 @@ std::unique_ptr<nvinfer1::IHostMemory> buildPlan(Network& network, BuilderConfig
         TimingCache buildCache(device); // this build's own, where the application gave none or disabled sharing
         bool const shared = config.timingCache() != nullptr && !config.getFlag(nvinfer1::BuilderFlag::kDISABLE_TIMING_CACHE);
         std::string noTimer;
-        std::unique_ptr<CudaConvolutionTimer> const timer = makeCudaConvolutionTimer(noTimer);
+        std::unique_ptr<CudaConvolutionTimer> const timer = makeCudaConvolutionTimer(allocator, noTimer);
         if (timer == nullptr)
         {
             logInfo("Convolution algorithms are not timed (" + noTimer

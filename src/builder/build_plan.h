@@ -21,6 +21,7 @@ namespace kiln::builder
 {
 
 //! The plan, or nullptr after logging why the build failed.
-std::unique_ptr<nvinfer1::IHostMemory> buildPlan(network::Network& network, BuilderConfig& config);
+std::unique_ptr<nvinfer1::IHostMemory> buildPlan(
+    network::Network& network, BuilderConfig& config, nvinfer1::IGpuAllocator* allocator = nullptr);
 
 } // namespace kiln::builder

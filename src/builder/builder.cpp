@@ -60,7 +60,7 @@ nvinfer1::IHostMemory* Builder::buildSerializedNetwork(
     }
     try
     {
-        return buildPlan(*ours, *ourConfig).release();
+        return buildPlan(*ours, *ourConfig, mAllocator).release();
     }
     catch (std::exception const& e)
     {

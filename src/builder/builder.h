@@ -25,6 +25,10 @@ public:
     nvinfer1::IBuilderConfig* createBuilderConfig() noexcept override;
     nvinfer1::INetworkDefinition* createNetworkV2(nvinfer1::NetworkDefinitionCreationFlags flags) noexcept override;
     nvinfer1::IOptimizationProfile* createOptimizationProfile() noexcept override;
+    void setGpuAllocator(nvinfer1::IGpuAllocator* allocator) noexcept override
+    {
+        mAllocator = allocator;
+    }
     void setErrorRecorder(nvinfer1::IErrorRecorder* recorder) noexcept override
     {
         mRecorder = recorder;
@@ -53,6 +57,7 @@ private:
     nvinfer1::ILogger& mLogger;
     LoggerLease mLoggerLease; //!< Kiln logs to mLogger while this builder lives
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
+    nvinfer1::IGpuAllocator* mAllocator{nullptr}; //!< nullptr: Kiln's default
     int32_t mMaxThreads{1};
     std::vector<std::unique_ptr<OptimizationProfile>> mProfiles;
 };

@@ -5,6 +5,7 @@
 #include "plan/byte_io.h"
 #include "plan/plan_format.h"
 
+#include <map>
 #include <vector>
 
 namespace
@@ -64,6 +65,52 @@ std::vector<int32_t> algorithmsIn(IHostMemory const& plan)
         algorithms.push_back(params.cudnnAlgorithm);
     }
     return algorithms;
+}
+
+//! Allocates with cudaMalloc and remembers what is live, to see that the builder's buffers come from it.
+class TrackingAllocator final : public IGpuAllocator
+{
+public:
+    void* allocate(uint64_t const size, uint64_t const, AllocatorFlags const) noexcept override
+    {
+        void* memory = nullptr;
+        if (cudaMalloc(&memory, size) != cudaSuccess)
+        {
+            return nullptr;
+        }
+        live[memory] = size;
+        ++allocations;
+        return memory;
+    }
+    bool deallocate(void* const memory) noexcept override
+    {
+        if (live.erase(memory) == 0)
+        {
+            return false;
+        }
+        return cudaFree(memory) == cudaSuccess;
+    }
+    std::map<void*, uint64_t> live;
+    int32_t allocations{0};
+};
+
+TEST(CudaBackendTiming, TheBuildersAllocatorHoldsTheTimingBuffers)
+{
+    SKIP_WITHOUT_GPU();
+    TrackingAllocator allocator;
+    RecordingLogger logger;
+    {
+        std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+        builder->setGpuAllocator(&allocator);
+        std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+        threeConvolutions(*network);
+        std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+        kiln::setBackend(*config, kiln::Backend::kCUDA);
+        std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+        ASSERT_NE(plan, nullptr) << logger.errors();
+    }
+    EXPECT_GE(allocator.allocations, 4) << "input, kernel, output and workspace of the timing";
+    EXPECT_TRUE(allocator.live.empty()) << "the build gave every buffer back";
 }
 
 TEST(CudaBackendTiming, ACacheMissIsAnErrorWhenAskedFor)

@@ -36,8 +36,9 @@ struct ConvolutionTimer::Scratch
     DeviceBuffer workspace;
 };
 
-ConvolutionTimer::ConvolutionTimer()
-    : mScratch(std::make_unique<Scratch>())
+ConvolutionTimer::ConvolutionTimer(nvinfer1::IGpuAllocator* allocator)
+    : mAllocator(allocator)
+    , mScratch(std::make_unique<Scratch>())
 {
     checkCudnn(cudnnCreate(&mHandle), "starting cuDNN to time algorithms");
 }
@@ -56,10 +57,11 @@ CudaConvolutionTimer::Result ConvolutionTimer::fastest(network::ConvolutionParam
     // Kernel [K, C / groups, k...].
     size_t const kernelElements = static_cast<size_t>(params.nbOutputMaps * (inputShape[1] / params.nbGroups))
         * elementsOf(cpu::Shape(params.kernelSize.d, params.kernelSize.d + params.kernelSize.nbDims));
-    auto grow = [](DeviceBuffer& buffer, size_t bytes) {
+    auto grow = [this](DeviceBuffer& buffer, size_t bytes) {
         if (buffer.size() < bytes)
         {
-            buffer = DeviceBuffer(bytes);
+            char const* const what = "buffers to time convolution algorithms in";
+            buffer = mAllocator != nullptr ? DeviceBuffer(*mAllocator, bytes, what) : DeviceBuffer(bytes, what);
             cudaMemset(buffer.data(), 0, bytes);
         }
     };

@@ -17,8 +17,8 @@ namespace kiln::cuda
 class ConvolutionTimer final : public CudaConvolutionTimer
 {
 public:
-    //! Throws std::runtime_error when cuDNN cannot start.
-    ConvolutionTimer();
+    //! Buffers come from `allocator` (nullptr: Kiln's default). Throws std::runtime_error when cuDNN cannot start.
+    explicit ConvolutionTimer(nvinfer1::IGpuAllocator* allocator);
     ~ConvolutionTimer() override;
     ConvolutionTimer(ConvolutionTimer const&) = delete;
     ConvolutionTimer& operator=(ConvolutionTimer const&) = delete;
@@ -29,6 +29,7 @@ public:
 
 private:
     struct Scratch;
+    nvinfer1::IGpuAllocator* mAllocator;
     cudnnHandle_t mHandle{nullptr};
     std::unique_ptr<Scratch> mScratch;
 };
