@@ -1,18 +1,23 @@
 // The seed documents' workflow, one process per phase, as a user would write it:
 //
-//   seed_workflow build <plugin library> <plugin> <plan file>
+//   seed_workflow build <plugin library> <plugin> <plan file> [cpu|cuda]
 //       loads the library (its REGISTER_TENSORRT_PLUGIN creators register), finds the
 //       creator in getPluginRegistry(), fills a PluginFieldCollection from
 //       getFieldNames(), creates the plugin, adds it to a network, builds with a
 //       dynamic batch profile and writes the plan;
-//   seed_workflow run <plugin library or "none"> <plugin> <plan file>
+//   seed_workflow run <plugin library or "none"> <plugin> <plan file> [cpu|cuda]
 //       loads the library, deserializes the plan, runs two batch sizes and checks
-//       the outputs against values computed here.
+//       the outputs against values computed here (with cuda, in device memory, so
+//       the plugins' CUDA kernels run). Exit code 77: cuda asked for, but no GPU.
 //
 // <plugin> is MyCustomPlugin (IPluginV2DynamicExt), FooPlugin (IPluginV2IOExt),
 // CustomPlugin (IPluginV2) or ScaledAdd (IPluginV3). Exit code 0 means success.
 #include <NvInfer.h>
 #include <kiln/Backend.h>
+
+#if defined(KILN_WITH_CUDA) && KILN_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #include <dlfcn.h>
 
@@ -57,6 +62,68 @@ int fail(std::string const& message)
     std::fprintf(stderr, "seed_workflow: %s\n", message.c_str());
     return 1;
 }
+
+constexpr int kNoGpu = 77;
+
+//! Where the tensors of a run live: host vectors, or (CUDA backend) device copies of them.
+class TensorMemory
+{
+public:
+    explicit TensorMemory(bool device)
+        : mDevice(device)
+    {
+    }
+    ~TensorMemory()
+    {
+#if defined(KILN_WITH_CUDA) && KILN_WITH_CUDA
+        for (void* buffer : mBuffers)
+        {
+            cudaFree(buffer);
+        }
+#endif
+    }
+    TensorMemory(TensorMemory const&) = delete;
+    TensorMemory& operator=(TensorMemory const&) = delete;
+
+    //! The address to give the context for `values`; null when device memory cannot be had.
+    void* address(std::vector<float>& values)
+    {
+        if (!mDevice)
+        {
+            return values.data();
+        }
+        void* buffer = nullptr;
+#if defined(KILN_WITH_CUDA) && KILN_WITH_CUDA
+        size_t const bytes = values.size() * sizeof(float);
+        if (cudaMalloc(&buffer, bytes) != cudaSuccess
+            || cudaMemcpy(buffer, values.data(), bytes, cudaMemcpyHostToDevice) != cudaSuccess)
+        {
+            return nullptr;
+        }
+        mBuffers.push_back(buffer);
+#endif
+        return buffer;
+    }
+    //! Copies the device buffer at `address` back into `values` (nothing to do for host memory).
+    bool read(void const* address, std::vector<float>& values) const
+    {
+#if defined(KILN_WITH_CUDA) && KILN_WITH_CUDA
+        if (mDevice)
+        {
+            return cudaDeviceSynchronize() == cudaSuccess
+                && cudaMemcpy(values.data(), address, values.size() * sizeof(float), cudaMemcpyDeviceToHost)
+                == cudaSuccess;
+        }
+#endif
+        (void) address;
+        (void) values;
+        return true;
+    }
+
+private:
+    bool mDevice;
+    std::vector<void*> mBuffers;
+};
 
 //! The fields the seeds' user code fills in, by the names getFieldNames reports.
 std::vector<PluginField> fieldsFor(std::string const& plugin, PluginFieldCollection const& names)
@@ -111,7 +178,7 @@ float expected(std::string const& plugin, float x, float second, int64_t channel
     return x + kAlpha * second; // ScaledAdd
 }
 
-int build(std::string const& plugin, std::string const& planPath)
+int build(std::string const& plugin, std::string const& planPath, kiln::Backend backend)
 {
     StderrLogger logger;
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
@@ -163,7 +230,7 @@ int build(std::string const& plugin, std::string const& planPath)
     network->markOutput(*layer->getOutput(0));
 
     std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
-    kiln::setBackend(*config, kiln::Backend::kCPU);
+    kiln::setBackend(*config, backend);
     IOptimizationProfile* profile = builder->createOptimizationProfile();
     for (char const* input : {"x", "b"})
     {
@@ -185,7 +252,7 @@ int build(std::string const& plugin, std::string const& planPath)
     return 0;
 }
 
-int run(std::string const& plugin, std::string const& planPath)
+int run(std::string const& plugin, std::string const& planPath, kiln::Backend backend)
 {
     std::ifstream file(planPath, std::ios::binary);
     std::vector<char> plan((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
@@ -212,19 +279,21 @@ int run(std::string const& plugin, std::string const& planPath)
             b[i] = static_cast<float>(i % 5);
         }
         Dims const shape{4, {batch, kChannels, kHeight, kWidth}};
+        TensorMemory memory(backend == kiln::Backend::kCUDA);
+        void* const yAddress = memory.address(y);
         context->setInputShape("x", shape);
-        context->setTensorAddress("x", x.data());
+        context->setTensorAddress("x", memory.address(x));
         if (twoInputs)
         {
             context->setInputShape("b", shape);
-            context->setTensorAddress("b", b.data());
+            context->setTensorAddress("b", memory.address(b));
         }
-        context->setTensorAddress("y", y.data());
+        context->setTensorAddress("y", yAddress);
         if (context->getTensorShape("y").d[0] != batch)
         {
             return fail("output batch is " + std::to_string(context->getTensorShape("y").d[0]));
         }
-        if (!context->enqueueV3(nullptr))
+        if (!context->enqueueV3(nullptr) || !memory.read(yAddress, y))
         {
             return fail("enqueueV3 failed for batch " + std::to_string(batch));
         }
@@ -247,14 +316,21 @@ int run(std::string const& plugin, std::string const& planPath)
 
 int main(int argc, char** argv)
 {
-    if (argc != 5 || (std::strcmp(argv[1], "build") != 0 && std::strcmp(argv[1], "run") != 0))
+    if (argc < 5 || argc > 6 || (std::strcmp(argv[1], "build") != 0 && std::strcmp(argv[1], "run") != 0))
     {
-        return fail("usage: seed_workflow build|run <plugin library|none> <plugin> <plan file>");
+        return fail("usage: seed_workflow build|run <plugin library|none> <plugin> <plan file> [cpu|cuda]");
+    }
+    kiln::Backend const backend = argc == 6 && std::strcmp(argv[5], "cuda") == 0 ? kiln::Backend::kCUDA
+                                                                                 : kiln::Backend::kCPU;
+    if (backend == kiln::Backend::kCUDA && !kiln::backendAvailable(kiln::Backend::kCUDA))
+    {
+        std::fprintf(stderr, "seed_workflow: no usable CUDA GPU (or no CUDA backend in this build)\n");
+        return kNoGpu;
     }
     std::string const library = argv[2];
     if (library != "none" && dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr)
     {
         return fail(std::string("cannot load ") + library + ": " + dlerror());
     }
-    return std::strcmp(argv[1], "build") == 0 ? build(argv[3], argv[4]) : run(argv[3], argv[4]);
+    return std::strcmp(argv[1], "build") == 0 ? build(argv[3], argv[4], backend) : run(argv[3], argv[4], backend);
 }

@@ -2,6 +2,8 @@
 // interface: one builds and writes the plan, the other loads and runs it.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <array>
 #include <cstdio>
 #include <string>
@@ -49,6 +51,23 @@ TEST_P(SeedWorkflow, BuildInOneProcessRunInAnother)
     Result const built = runTool("build " + library + " " + plugin + " " + planPath(plugin));
     ASSERT_EQ(built.status, 0) << built.output;
     Result const ran = runTool("run " + library + " " + plugin + " " + planPath(plugin));
+    EXPECT_EQ(ran.status, 0) << ran.output;
+    EXPECT_NE(ran.output.find("outputs match for batch 3 and batch 1"), std::string::npos) << ran.output;
+}
+
+TEST_P(SeedWorkflow, BuildInOneProcessRunInAnotherOnTheGpu)
+{
+    // The same two processes with a CUDA plan: the plugins' own CUDA kernels run on device memory.
+    std::string const plugin = GetParam();
+    std::string const library = SEED_PLUGIN_LIBRARY;
+    std::string const plan = planPath(plugin + "_cuda");
+    Result const built = runTool("build " + library + " " + plugin + " " + plan + " cuda");
+    if (WIFEXITED(built.status) && WEXITSTATUS(built.status) == 77)
+    {
+        GTEST_SKIP() << built.output;
+    }
+    ASSERT_EQ(built.status, 0) << built.output;
+    Result const ran = runTool("run " + library + " " + plugin + " " + plan + " cuda");
     EXPECT_EQ(ran.status, 0) << ran.output;
     EXPECT_NE(ran.output.find("outputs match for batch 3 and batch 1"), std::string::npos) << ran.output;
 }
