@@ -14,17 +14,6 @@ namespace
 
 using nvinfer1::LayerType;
 
-//! The type layer `record` reads (slot < inputs) or writes at `slot`: its own I/O types, else the tensor's.
-nvinfer1::DataType typeAt(plan::PlanModel const& model, plan::LayerRecord const& record, size_t slot)
-{
-    if (!record.ioTypes.empty())
-    {
-        return record.ioTypes.at(slot);
-    }
-    int32_t const tensor = slot < record.inputs.size() ? record.inputs[slot] : record.outputs[slot - record.inputs.size()];
-    return model.tensors[tensor].type;
-}
-
 template <typename Params>
 std::optional<Params> paramsOf(plan::LayerRecord const& record)
 {
@@ -166,7 +155,7 @@ private:
         }
         for (size_t slot = 0; slot < record.inputs.size() + record.outputs.size(); ++slot)
         {
-            if (typeAt(mModel, record, slot) != type)
+            if (plan::slotType(mModel, record, slot) != type)
             {
                 return false;
             }
@@ -187,7 +176,7 @@ private:
         {
             return {};
         }
-        nvinfer1::DataType const type = typeAt(mModel, convolution, 1);
+        nvinfer1::DataType const type = plan::slotType(mModel, convolution, 1);
         std::vector<size_t> chain{l};
         std::optional<size_t> next = soleReader(l);
         if (next && isSum(mModel.layers[*next]) && computesIn(mModel.layers[*next], convolution.precision, type))
@@ -234,8 +223,8 @@ private:
             record.inputs.push_back(sum.inputs[0] == convolution.outputs[0] ? sum.inputs[1] : sum.inputs[0]);
         }
         // Reads its input as the convolution did, the residual and output in the type the chain computed in.
-        nvinfer1::DataType const type = typeAt(mModel, convolution, 1);
-        record.ioTypes = {typeAt(mModel, convolution, 0)};
+        nvinfer1::DataType const type = plan::slotType(mModel, convolution, 1);
+        record.ioTypes = {plan::slotType(mModel, convolution, 0)};
         record.ioTypes.resize(record.inputs.size() + record.outputs.size(), type);
         bool tensorsOwnTypes = true;
         for (size_t slot = 0; slot < record.ioTypes.size(); ++slot)

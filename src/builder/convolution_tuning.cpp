@@ -57,7 +57,7 @@ bool tuneConvolutions(plan::PlanModel& model, std::function<cpu::Shape(int32_t)>
             return false;
         }
         // The type the layer reads, as the CUDA executor decides it.
-        nvinfer1::DataType const type = !record.ioTypes.empty() ? record.ioTypes[0] : model.tensors[record.inputs[0]].type;
+        nvinfer1::DataType const type = plan::slotType(model, record, 0);
         cpu::Shape const input = optShape(record.inputs[0]);
         std::string const description = describe(params, input, type, tuning.workspaceLimit);
         std::optional<nvinfer1::TimingCacheValue> choice = tuning.cache.find(description);

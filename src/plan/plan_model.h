@@ -115,4 +115,16 @@ inline bool computesShapesOnly(PlanModel const& model, size_t l)
     return !model.layers[l].outputs.empty();
 }
 
+//! The type `layer` reads (slot < its input count) or writes at `slot` (inputs, then outputs): its own I/O types
+//! where the builder chose them, else the tensor's. The slot must hold a tensor (not an absent optional input).
+inline nvinfer1::DataType slotType(PlanModel const& model, LayerRecord const& layer, size_t slot)
+{
+    if (!layer.ioTypes.empty())
+    {
+        return layer.ioTypes.at(slot);
+    }
+    size_t const inputs = layer.inputs.size();
+    return model.tensors[slot < inputs ? layer.inputs[slot] : layer.outputs[slot - inputs]].type;
+}
+
 } // namespace kiln::plan

@@ -88,9 +88,9 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
     mReformatters[l] = makeDeviceReformatter(mAllocator);
     // The type the layer reads its first input in: the builder's choice, else the tensor's own.
     auto const& record = model.layers[l];
-    nvinfer1::DataType const dataType = !record.ioTypes.empty() ? record.ioTypes[0]
-        : !record.inputs.empty() && record.inputs[0] >= 0 ? model.tensors[record.inputs[0]].type
-                                                            : nvinfer1::DataType::kFLOAT;
+    nvinfer1::DataType const dataType = !record.ioTypes.empty() || (!record.inputs.empty() && record.inputs[0] >= 0)
+        ? plan::slotType(model, record, 0)
+        : nvinfer1::DataType::kFLOAT;
     mDeviceLayers[l] = cuda::makeDeviceLayer(params, dataType, mHandles);
 }
 

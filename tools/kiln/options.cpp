@@ -144,9 +144,7 @@ bool checkValues(Options& o, RawSpecs const& raw, std::string& error)
     }
     if (raw.backend.empty())
     {
-        // trtexec's habit: the GPU when there is one (Kiln's library default stays the CPU until the CUDA backend
-        // runs every layer; a network it cannot run there fails to build with an error naming the layer).
-        o.backend = backendAvailable(Backend::kCUDA) ? Backend::kCUDA : Backend::kCPU;
+        o.backend = defaultBackend(); // the GPU when there is one, as trtexec and Kiln's library do
     }
     else if (raw.backend == "cpu")
     {
