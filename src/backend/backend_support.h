@@ -29,13 +29,18 @@ class CudaConvolutionTimer
 public:
     struct Result
     {
-        int32_t algorithm{-1}; //!< a cudnnConvolutionFwdAlgo_t
+        int32_t algorithm{-1}; //!< a cudnnConvolutionFwdAlgo_t, or a cudnnConvolutionBwdDataAlgo_t
         float milliseconds{0};
     };
     virtual ~CudaConvolutionTimer() = default;
-    //! The fastest cuDNN algorithm for `params` on an input of `inputShape` in `type` whose workspace fits in
-    //! `workspaceLimit` bytes. Throws std::runtime_error (or std::invalid_argument) saying why none can be timed.
+    //! The fastest cuDNN algorithm for `params` on an input of `inputShape` in `type`, stored in `format`, whose
+    //! workspace fits in `workspaceLimit` bytes. Throws std::runtime_error (or std::invalid_argument) saying why none
+    //! can be timed.
     virtual Result fastest(network::ConvolutionParams const& params, cpu::Shape const& inputShape,
+        nvinfer1::DataType type, cpu::TensorFormat format, size_t workspaceLimit)
+        = 0;
+    //! The same for deconvolution `params` (kLINEAR): the fastest of cuDNN's backward-data algorithms.
+    virtual Result fastestDeconvolution(network::DeconvolutionParams const& params, cpu::Shape const& inputShape,
         nvinfer1::DataType type, size_t workspaceLimit)
         = 0;
 };

@@ -2,8 +2,10 @@
 
 #include "backend/backend_support.h"
 #include "backend/cpu/tensor_view.h"
+#include "builder/channels_last.h"
 #include "builder/convolution_fusion.h"
 #include "builder/convolution_tuning.h"
+#include "builder/matrix_multiply_fusion.h"
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
 #include "builder/prepare_plugin.h"
@@ -563,10 +565,13 @@ private:
         return true;
     }
 
-    //! Pass 4, CUDA plans: convolution fusions, then each convolution's cuDNN algorithm by timing.
+    //! Pass 4, CUDA plans: convolution fusions, channels-last regions, then each convolution's cuDNN algorithm by
+    //! timing.
     bool optimizeForCuda()
     {
         fuseConvolutionEpilogues(mModel);
+        fuseMatrixMultiplyEpilogues(mModel);
+        chooseChannelsLast(mModel);
         std::string const device = cudaDeviceIdentity();
         TimingCache buildCache(device); // this build's own, where the application gave none or disabled sharing
         bool const shared

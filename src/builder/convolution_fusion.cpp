@@ -1,9 +1,7 @@
 #include "builder/convolution_fusion.h"
 
-#include "network/layers/activation.h"
+#include "builder/layer_matching.h"
 #include "network/layers/convolution.h"
-#include "network/layers/elementwise.h"
-#include "plan/byte_io.h"
 
 #include <optional>
 
@@ -14,85 +12,13 @@ namespace
 
 using nvinfer1::LayerType;
 
-template <typename Params>
-std::optional<Params> paramsOf(plan::LayerRecord const& record)
-{
-    Params params;
-    plan::ByteReader reader(record.params.data(), record.params.size());
-    if (!params.read(reader))
-    {
-        return std::nullopt;
-    }
-    return params;
-}
-
-bool isRelu(plan::LayerRecord const& record)
-{
-    if (record.type != LayerType::kACTIVATION)
-    {
-        return false;
-    }
-    auto const params = paramsOf<network::ActivationParams>(record);
-    return params && params->activation == nvinfer1::ActivationType::kRELU;
-}
-
-bool isSum(plan::LayerRecord const& record)
-{
-    if (record.type != LayerType::kELEMENTWISE)
-    {
-        return false;
-    }
-    auto const params = paramsOf<network::ElementWiseParams>(record);
-    return params && params->operation == nvinfer1::ElementWiseOperation::kSUM;
-}
-
-//! Whether two expression nodes stand for the same value: the same node, or equal constants.
-bool sameExpr(plan::PlanModel const& model, int32_t a, int32_t b)
-{
-    if (a == b)
-    {
-        return true;
-    }
-    plan::ExprNode const& x = model.exprs[a];
-    plan::ExprNode const& y = model.exprs[b];
-    return x.kind == y.kind && x.kind == static_cast<uint8_t>(shape::ExprKind::kCONSTANT) && x.value == y.value;
-}
-
-bool sameShape(plan::PlanModel const& model, int32_t a, int32_t b)
-{
-    std::vector<int32_t> const& x = model.tensors[a].dims;
-    std::vector<int32_t> const& y = model.tensors[b].dims;
-    if (x.size() != y.size())
-    {
-        return false;
-    }
-    for (size_t axis = 0; axis < x.size(); ++axis)
-    {
-        if (!sameExpr(model, x[axis], y[axis]))
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
 class Fuser
 {
 public:
     explicit Fuser(plan::PlanModel& model)
         : mModel(model)
-        , mReaders(model.tensors.size())
+        , mReaders(readersOf(model))
     {
-        for (size_t l = 0; l < model.layers.size(); ++l)
-        {
-            for (int32_t t : model.layers[l].inputs)
-            {
-                if (t >= 0)
-                {
-                    mReaders[t].push_back(l);
-                }
-            }
-        }
     }
 
     void run()
@@ -128,40 +54,11 @@ public:
     }
 
 private:
-    //! The layer that alone reads layer `l`'s only output, when that output is an internal activation.
     std::optional<size_t> soleReader(size_t l) const
     {
-        plan::LayerRecord const& record = mModel.layers[l];
-        if (record.outputs.size() != 1)
-        {
-            return std::nullopt;
-        }
-        plan::TensorRecord const& tensor = mModel.tensors[record.outputs[0]];
-        std::vector<size_t> const& readers = mReaders[record.outputs[0]];
-        if (tensor.ioMode != nvinfer1::TensorIOMode::kNONE || tensor.values || readers.size() != 1)
-        {
-            return std::nullopt;
-        }
-        return readers[0];
+        return builder::soleReader(mModel, mReaders, l);
     }
 
-    //! Whether `record` computes in `precision` and reads and writes only `type`.
-    bool computesIn(plan::LayerRecord const& record, std::optional<nvinfer1::DataType> precision,
-        nvinfer1::DataType type) const
-    {
-        if (record.precision != precision)
-        {
-            return false;
-        }
-        for (size_t slot = 0; slot < record.inputs.size() + record.outputs.size(); ++slot)
-        {
-            if (plan::slotType(mModel, record, slot) != type)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
 
     //! Layer indices of the chain starting at convolution `l` (convolution, [sum,] ReLU), or fewer than two.
     std::vector<size_t> chainFrom(size_t l) const
@@ -179,7 +76,10 @@ private:
         nvinfer1::DataType const type = plan::slotType(mModel, convolution, 1);
         std::vector<size_t> chain{l};
         std::optional<size_t> next = soleReader(l);
-        if (next && isSum(mModel.layers[*next]) && computesIn(mModel.layers[*next], convolution.precision, type))
+        auto joins = [&](size_t layer) {
+            return computesIn(mModel, mModel.layers[layer], convolution.precision, type);
+        };
+        if (next && isSum(mModel.layers[*next]) && joins(*next))
         {
             plan::LayerRecord const& sum = mModel.layers[*next];
             int32_t const convolved = convolution.outputs[0];
@@ -193,7 +93,7 @@ private:
         }
         // cuDNN fuses the addition only together with an activation (its identity activation is limited to one
         // algorithm), so a chain without a ReLU stays as it is.
-        if (!next || !isRelu(mModel.layers[*next]) || !computesIn(mModel.layers[*next], convolution.precision, type))
+        if (!next || !isRelu(mModel.layers[*next]) || !joins(*next))
         {
             return {};
         }

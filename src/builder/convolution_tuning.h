@@ -1,6 +1,7 @@
-// The builder's tactic choice for CUDA convolutions: each one's cuDNN algorithm is timed on
-// the GPU at its input's shape in the first profile's kOPT (or found in the timing cache) and
-// stored in the plan, so that contexts run the fastest algorithm without searching.
+// The builder's tactic choice for CUDA convolutions and deconvolutions: each one's cuDNN
+// algorithm is timed on the GPU at its input's shape in the first profile's kOPT (or found in
+// the timing cache) and stored in the plan, so that contexts run the fastest algorithm
+// without searching.
 #pragma once
 
 #include "backend/backend_support.h"
@@ -22,7 +23,7 @@ struct ConvolutionTuning
     bool errorOnCacheMiss{false}; //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
 };
 
-//! Sets the cuDNN algorithm of every convolution in `model`; `optShape(t)` is tensor t's shape at the first
+//! Sets the cuDNN algorithm of every convolution and deconvolution in `model`; `optShape(t)` is tensor t's shape at the first
 //! profile's kOPT. Returns false with `error` naming the layer when timing fails or, with errorOnCacheMiss, when
 //! the cache lacks a configuration.
 bool tuneConvolutions(plan::PlanModel& model, std::function<cpu::Shape(int32_t)> const& optShape,

@@ -2,6 +2,7 @@
 
 #include "plan/byte_io.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kiln::plan
@@ -119,6 +120,11 @@ void writePayload(ByteWriter& w, PlanModel const& m)
         for (nvinfer1::DataType type : l.ioTypes)
         {
             writeEnum(w, type);
+        }
+        w.write(static_cast<uint32_t>(l.ioFormats.size()));
+        for (nvinfer1::TensorFormat format : l.ioFormats)
+        {
+            writeEnum(w, format);
         }
     }
 
@@ -270,6 +276,19 @@ bool readPayload(ByteReader& r, PlanModel& m)
                 return false;
             }
         }
+        uint32_t nbIoFormats = 0;
+        if (!readCount(r, nbIoFormats, "layer I/O formats"))
+        {
+            return false;
+        }
+        l.ioFormats.resize(nbIoFormats);
+        for (auto& format : l.ioFormats)
+        {
+            if (!readEnum(r, format, "layer I/O format"))
+            {
+                return false;
+            }
+        }
     }
 
     if (!readCount(r, count, "optimization profiles"))
@@ -300,6 +319,12 @@ bool readPayload(ByteReader& r, PlanModel& m)
 }
 
 //! Cross-references that the payload's syntax cannot guarantee.
+//! The formats a plan may store tensors in: row-major, and channels-last (CUDA plans' FP16 convolution chains).
+bool storableFormat(nvinfer1::TensorFormat format)
+{
+    return format == nvinfer1::TensorFormat::kLINEAR || format == nvinfer1::TensorFormat::kHWC;
+}
+
 bool validate(PlanModel const& m, std::string& error)
 {
     auto const nbExprs = static_cast<int32_t>(m.exprs.size());
@@ -351,6 +376,11 @@ bool validate(PlanModel const& m, std::string& error)
             error = "tensor \"" + t.name + "\" lies outside the activation memory";
             return false;
         }
+        if (!storableFormat(t.format) || (t.format != nvinfer1::TensorFormat::kLINEAR && t.dims.size() < 3))
+        {
+            error = "tensor \"" + t.name + "\" is stored in a format Kiln does not store tensors in";
+            return false;
+        }
     }
     for (auto const& s : m.symbols)
     {
@@ -399,6 +429,17 @@ bool validate(PlanModel const& m, std::string& error)
         if (!l.ioTypes.empty() && l.ioTypes.size() != l.inputs.size() + l.outputs.size())
         {
             error = "layer \"" + l.name + "\" has I/O types for " + std::to_string(l.ioTypes.size())
+                + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
+            return false;
+        }
+        if (!std::all_of(l.ioFormats.begin(), l.ioFormats.end(), storableFormat))
+        {
+            error = "layer \"" + l.name + "\" reads or writes a format Kiln does not store tensors in";
+            return false;
+        }
+        if (!l.ioFormats.empty() && l.ioFormats.size() != l.inputs.size() + l.outputs.size())
+        {
+            error = "layer \"" + l.name + "\" has I/O formats for " + std::to_string(l.ioFormats.size())
                 + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
             return false;
         }

@@ -24,8 +24,10 @@ namespace kiln::plan
 
 inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
 // Version 2: layers carry their chosen precision and I/O types. Version 3: symbols may be shape-tensor input values.
-// Version 4: convolutions carry fused epilogues and a timed cuDNN algorithm.
-inline constexpr uint32_t kPlanFormatVersion = 4;
+// Version 4: convolutions carry fused epilogues and a timed cuDNN algorithm. Version 5: tensors may be stored
+// channels-last (kHWC), and layers carry the formats they read and write; deconvolutions carry a timed algorithm;
+// matrix multiplies carry a fused bias and ReLU.
+inline constexpr uint32_t kPlanFormatVersion = 5;
 inline constexpr size_t kPlanHeaderSize = 32;
 
 std::vector<uint8_t> writePlan(PlanModel const& model);

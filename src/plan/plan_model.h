@@ -44,6 +44,7 @@ struct TensorRecord
 {
     std::string name;
     nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
+    //! How the tensor is stored: kLINEAR, or kHWC inside the FP16 convolution chains of CUDA plans.
     nvinfer1::TensorFormat format{nvinfer1::TensorFormat::kLINEAR};
     std::vector<int32_t> dims; //!< expression node per dimension
     std::optional<std::vector<int32_t>> values; //!< shape tensors: expression node per value
@@ -66,6 +67,8 @@ struct LayerRecord
     //! The types the layer reads and writes, inputs then outputs; empty when they are the tensors' own types.
     //! Where one differs from its tensor's type, the runtime converts (TensorRT's reformatting).
     std::vector<nvinfer1::DataType> ioTypes;
+    //! The formats the layer reads and writes, likewise; empty when they are the tensors' own formats.
+    std::vector<nvinfer1::TensorFormat> ioFormats;
 };
 
 //! Per I/O input tensor (in ioTensors order, inputs only): kMIN, kOPT, kMAX.
@@ -125,6 +128,17 @@ inline nvinfer1::DataType slotType(PlanModel const& model, LayerRecord const& la
     }
     size_t const inputs = layer.inputs.size();
     return model.tensors[slot < inputs ? layer.inputs[slot] : layer.outputs[slot - inputs]].type;
+}
+
+//! The format `layer` reads or writes at `slot`, as slotType does for types.
+inline nvinfer1::TensorFormat slotFormat(PlanModel const& model, LayerRecord const& layer, size_t slot)
+{
+    if (!layer.ioFormats.empty())
+    {
+        return layer.ioFormats.at(slot);
+    }
+    size_t const inputs = layer.inputs.size();
+    return model.tensors[slot < inputs ? layer.inputs[slot] : layer.outputs[slot - inputs]].format;
 }
 
 } // namespace kiln::plan

@@ -54,7 +54,8 @@ bool CpuExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& in
 bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
     std::vector<cpu::TensorView> const& outputs, std::string& error)
 {
-    return mReformatters[l].around(mEngine.model().layers[l].ioTypes, inputs, outputs, nullptr,
+    plan::LayerRecord const& record = mEngine.model().layers[l];
+    return mReformatters[l].around(record.ioTypes, record.ioFormats, inputs, outputs, nullptr,
         [&](std::vector<cpu::ConstTensorView> const& in, std::vector<cpu::TensorView> const& out) {
             return cpu::runLayer(mEngine.layerParams(l), in, out, error);
         });

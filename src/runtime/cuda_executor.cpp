@@ -86,12 +86,14 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
             "uploading a scale layer's weights");
     }
     mReformatters[l] = makeDeviceReformatter(mAllocator);
-    // The type the layer reads its first input in: the builder's choice, else the tensor's own.
+    // The type and format the layer reads its first input in: the builder's choice, else the tensor's own.
     auto const& record = model.layers[l];
-    nvinfer1::DataType const dataType = !record.ioTypes.empty() || (!record.inputs.empty() && record.inputs[0] >= 0)
-        ? plan::slotType(model, record, 0)
-        : nvinfer1::DataType::kFLOAT;
-    mDeviceLayers[l] = cuda::makeDeviceLayer(params, dataType, mHandles);
+    bool const readsInput = !record.inputs.empty() && record.inputs[0] >= 0;
+    nvinfer1::DataType const dataType
+        = !record.ioTypes.empty() || readsInput ? plan::slotType(model, record, 0) : nvinfer1::DataType::kFLOAT;
+    cpu::TensorFormat const format
+        = !record.ioFormats.empty() || readsInput ? plan::slotFormat(model, record, 0) : cpu::TensorFormat::kLINEAR;
+    mDeviceLayers[l] = cuda::makeDeviceLayer(params, dataType, format, mHandles);
 }
 
 void CudaExecutor::allocateContextMemory()
@@ -209,7 +211,8 @@ bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> c
     cuda::DeviceLayer* const deviceLayer = mDeviceLayers[l].get();
     try
     {
-        return mReformatters[l]->around(mEngine.model().layers[l].ioTypes, inputs, outputs, stream,
+        plan::LayerRecord const& record = mEngine.model().layers[l];
+        return mReformatters[l]->around(record.ioTypes, record.ioFormats, inputs, outputs, stream,
             [&](std::vector<cpu::ConstTensorView> const& in, std::vector<cpu::TensorView> const& out) {
                 if (deviceLayer == nullptr)
                 {

@@ -3,7 +3,7 @@
 #include "runtime/device_support.h"
 
 #include "backend/cuda/device_buffer.h"
-#include "backend/cuda/kernels.h"
+#include "backend/cuda/reformat.h"
 #include "runtime/cuda_executor.h"
 
 namespace kiln::runtime
@@ -26,7 +26,7 @@ protected:
         {
             mSlots.emplace_back(mAllocator);
         }
-        mSlots[slot].reserve(bytes, stream, "a type conversion's scratch");
+        mSlots[slot].reserve(bytes, stream, "a reformatting's scratch");
         return mSlots[slot].data();
     }
     void* scratchOf(size_t slot) override
@@ -35,7 +35,7 @@ protected:
     }
     void convert(cpu::ConstTensorView const& from, cpu::TensorView const& to, cudaStream_t stream) override
     {
-        cuda::castOnDevice(from, to, stream);
+        cuda::reformatOnDevice(from, to, stream);
     }
 
 private:

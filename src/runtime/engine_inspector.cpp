@@ -20,6 +20,7 @@ struct TensorUse
 {
     std::string name;
     nvinfer1::DataType type;
+    nvinfer1::TensorFormat format;
     std::vector<int64_t> dims;
 };
 
@@ -33,9 +34,10 @@ struct LayerDescription
     network::PluginParams const* plugin{nullptr};
 };
 
-std::string formatOf(nvinfer1::DataType type)
+std::string formatOf(nvinfer1::DataType type, nvinfer1::TensorFormat format)
 {
-    return "Row major linear " + network::typeName(type);
+    return (format == nvinfer1::TensorFormat::kHWC ? "Channels last (HWC) " : "Row major linear ")
+        + network::typeName(type);
 }
 
 //! Layer `l` with the types it reads and writes and, where `shapes` is given, concrete shapes.
@@ -60,7 +62,10 @@ LayerDescription describe(Engine const& engine, size_t l, std::vector<nvinfer1::
     }
     auto use = [&](int32_t t, size_t slot) {
         plan::TensorRecord const& tensor = model.tensors[t];
-        TensorUse u{tensor.name, slot < types.size() ? types[slot] : tensor.type, {}};
+        // Plugins read and write linear data; built-in layers, the formats the builder chose.
+        nvinfer1::TensorFormat const format
+            = layer.plugin != nullptr ? nvinfer1::TensorFormat::kLINEAR : plan::slotFormat(model, record, slot);
+        TensorUse u{tensor.name, slot < types.size() ? types[slot] : tensor.type, format, {}};
         for (size_t axis = 0; axis < tensor.dims.size(); ++axis)
         {
             shape::Expr const& extent = engine.dimExpr(tensor.dims[axis]);
@@ -88,7 +93,7 @@ json toJson(LayerDescription const& layer)
         json array = json::array();
         for (TensorUse const& t : list)
         {
-            array.push_back({{"Name", t.name}, {"Dimensions", t.dims}, {"Format/Datatype", formatOf(t.type)}});
+            array.push_back({{"Name", t.name}, {"Dimensions", t.dims}, {"Format/Datatype", formatOf(t.type, t.format)}});
         }
         return array;
     };

@@ -311,12 +311,14 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
         for (int32_t t : layer.inputs)
         {
             inputs.push_back(t < 0 ? cpu::ConstTensorView{}
-                                   : cpu::ConstTensorView(model.tensors[t].type, toShape(mShapes[t]), addressOf(t)));
+                                   : cpu::ConstTensorView(model.tensors[t].type, toShape(mShapes[t]), addressOf(t),
+                                       model.tensors[t].format));
         }
         std::vector<cpu::TensorView> outputs;
         for (int32_t t : layer.outputs)
         {
-            outputs.push_back(cpu::TensorView{model.tensors[t].type, toShape(mShapes[t]), addressOf(t)});
+            outputs.push_back(
+                cpu::TensorView{model.tensors[t].type, toShape(mShapes[t]), addressOf(t), model.tensors[t].format});
         }
         std::string layerError;
         if (mProfiler != nullptr)

@@ -76,16 +76,17 @@ bool PluginRunner::run(std::vector<cpu::ConstTensorView> const& inputs, std::vec
         mLastShapes = shapes;
     }
 
-    // Inputs and outputs in the types the plugin negotiated, converted where the tensors are stored otherwise.
+    // Inputs and outputs in the types the plugin negotiated, linear, converted where the tensors are stored otherwise.
+    auto wanted = [&](size_t slot) { return SlotLayout{mParams.ioTypes[slot], cpu::TensorFormat::kLINEAR}; };
     std::vector<void const*> inData(nbInputs);
     std::vector<void*> outData(outputs.size());
     for (size_t i = 0; i < nbInputs; ++i)
     {
-        inData[i] = mReformatter->read(i, inputs[i], mParams.ioTypes[i], stream).data;
+        inData[i] = mReformatter->read(i, inputs[i], wanted(i), stream).data;
     }
     for (size_t o = 0; o < outputs.size(); ++o)
     {
-        outData[o] = mReformatter->write(nbInputs + o, outputs[o], mParams.ioTypes[nbInputs + o], stream).data;
+        outData[o] = mReformatter->write(nbInputs + o, outputs[o], wanted(nbInputs + o), stream).data;
     }
     bool const ran = mMemory == Memory::kHOST
         ? mPlugin->runOnHost(inDescs, outDescs, inData.data(), outData.data(), workspace, error)
@@ -97,7 +98,7 @@ bool PluginRunner::run(std::vector<cpu::ConstTensorView> const& inputs, std::vec
     }
     for (size_t o = 0; o < outputs.size(); ++o)
     {
-        mReformatter->commit(nbInputs + o, outputs[o], mParams.ioTypes[nbInputs + o], stream);
+        mReformatter->commit(nbInputs + o, outputs[o], wanted(nbInputs + o), stream);
     }
     return true;
 }

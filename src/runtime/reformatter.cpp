@@ -1,39 +1,48 @@
 #include "runtime/reformatter.h"
 
-#include "backend/cpu/kernels/tensor/cast.h"
+#include "backend/cpu/kernels/tensor/reformat.h"
 
 namespace kiln::runtime
 {
 
-cpu::ConstTensorView Reformatter::read(
-    size_t slot, cpu::ConstTensorView const& stored, nvinfer1::DataType wanted, cudaStream_t stream)
+namespace
 {
-    if (stored.data == nullptr || stored.type == wanted)
+
+bool matches(cpu::ConstTensorView const& stored, SlotLayout wanted)
+{
+    return stored.type == wanted.type && stored.format == wanted.format;
+}
+
+} // namespace
+
+cpu::ConstTensorView Reformatter::read(
+    size_t slot, cpu::ConstTensorView const& stored, SlotLayout wanted, cudaStream_t stream)
+{
+    if (stored.data == nullptr || matches(stored, wanted))
     {
         return stored;
     }
-    size_t const bytes = static_cast<size_t>(stored.count()) * cpu::elementSize(wanted);
-    cpu::TensorView converted{wanted, stored.shape, scratch(slot, bytes, stream)};
+    size_t const bytes = static_cast<size_t>(stored.count()) * cpu::elementSize(wanted.type);
+    cpu::TensorView converted{wanted.type, stored.shape, scratch(slot, bytes, stream), wanted.format};
     convert(stored, converted, stream);
     return converted;
 }
 
-cpu::TensorView Reformatter::write(
-    size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted, cudaStream_t stream)
+cpu::TensorView Reformatter::write(size_t slot, cpu::TensorView const& stored, SlotLayout wanted, cudaStream_t stream)
 {
-    if (stored.type == wanted)
+    if (matches(stored, wanted))
     {
         return stored;
     }
-    size_t const bytes = static_cast<size_t>(stored.count()) * cpu::elementSize(wanted);
-    return cpu::TensorView{wanted, stored.shape, scratch(slot, bytes, stream)};
+    size_t const bytes = static_cast<size_t>(stored.count()) * cpu::elementSize(wanted.type);
+    return cpu::TensorView{wanted.type, stored.shape, scratch(slot, bytes, stream), wanted.format};
 }
 
-void Reformatter::commit(size_t slot, cpu::TensorView const& stored, nvinfer1::DataType wanted, cudaStream_t stream)
+void Reformatter::commit(size_t slot, cpu::TensorView const& stored, SlotLayout wanted, cudaStream_t stream)
 {
-    if (stored.type != wanted)
+    if (!matches(stored, wanted))
     {
-        convert(cpu::ConstTensorView(wanted, stored.shape, scratchOf(slot)), stored, stream);
+        convert(cpu::ConstTensorView(wanted.type, stored.shape, scratchOf(slot), wanted.format), stored, stream);
     }
 }
 
@@ -49,7 +58,7 @@ void* HostReformatter::scratch(size_t slot, size_t bytes, cudaStream_t)
 
 void HostReformatter::convert(cpu::ConstTensorView const& from, cpu::TensorView const& to, cudaStream_t)
 {
-    cpu::cast(from, to);
+    cpu::reformat(from, to);
 }
 
 } // namespace kiln::runtime

@@ -2,6 +2,7 @@
 // what every CUDA backend test needs.
 #pragma once
 
+#include "plan/plan_format.h"
 #include "test_logger.h"
 
 #include <NvInfer.h>
@@ -208,6 +209,41 @@ inline void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string,
     {
         expectClose(gpu.at(name), expected, fp16 ? 2.5e-3 : 1e-5, fp16 ? 1e-3 : 1e-4, what + " output " + name);
     }
+}
+
+//! The CUDA plan built from `maker` (with kFP16 where `fp16`), read back: building needs no GPU, loading does.
+inline kiln::plan::PlanModel cudaPlanOf(NetworkMaker const& maker, bool fp16 = false)
+{
+    RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    maker(*network);
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, kiln::Backend::kCUDA);
+    if (fp16)
+    {
+        config->setFlag(BuilderFlag::kFP16);
+    }
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    EXPECT_NE(plan, nullptr) << logger.errors();
+    kiln::plan::PlanModel model;
+    std::string error;
+    if (plan != nullptr)
+    {
+        EXPECT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
+    }
+    return model;
+}
+
+//! The names of the layers of the CUDA plan built from `maker`.
+inline std::vector<std::string> layerNamesOfCudaPlan(NetworkMaker const& maker)
+{
+    std::vector<std::string> names;
+    for (kiln::plan::LayerRecord const& layer : cudaPlanOf(maker).layers)
+    {
+        names.push_back(layer.name);
+    }
+    return names;
 }
 
 } // namespace kiln::test

@@ -1,5 +1,6 @@
 // The builder's timing of cuDNN algorithms: the choice lands in the plan, the timing cache answers a second build
 // without timing (the same plan comes out), and a cache miss is an error when the application asks for that.
+// Deconvolutions' backward-data algorithms are timed the same way.
 #include "backend_comparison.h"
 #include "network/layers/convolution.h"
 #include "plan/byte_io.h"
@@ -154,6 +155,46 @@ TEST(CudaBackendTiming, TimedAlgorithmsAgreeWithTheCpu)
     Tensor const x = tensorOf(DataType::kFLOAT, {2, 4, 9, 8}, spread(2 * 4 * 9 * 8, -1.0F, 2.0F));
     expectBackendsAgree(threeConvolutions, {{"x", x}}, false, "fp32");
     expectBackendsAgree(threeConvolutions, {{"x", x}}, true, "fp16");
+}
+
+//! A strided deconvolution (upsampling, as in a decoder) from 4 to 3 maps.
+void oneDeconvolution(INetworkDefinition& network)
+{
+    ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {2, 4, 5, 6}});
+    Weights const kernel{DataType::kFLOAT, kKernel.data(), 4 * 3 * 9};
+    IDeconvolutionLayer* up = network.addDeconvolutionNd(*x, 3, Dims{2, {3, 3}}, kernel, Weights{});
+    up->setStrideNd(Dims{2, {2, 2}});
+    up->setPaddingNd(Dims{2, {1, 1}});
+    up->getOutput(0)->setName("y");
+    network.markOutput(*up->getOutput(0));
+}
+
+TEST(CudaBackendTiming, DeconvolutionsAreTimedAndCachedToo)
+{
+    SKIP_WITHOUT_GPU();
+    RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    oneDeconvolution(*network);
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, kiln::Backend::kCUDA);
+    std::unique_ptr<ITimingCache> cache(config->createTimingCache(nullptr, 0));
+    ASSERT_TRUE(config->setTimingCache(*cache, false));
+    std::unique_ptr<IHostMemory> const plan(builder->buildSerializedNetwork(*network, *config));
+    ASSERT_NE(plan, nullptr) << logger.errors();
+    EXPECT_EQ(cache->queryKeys(nullptr, 0), 1);
+    kiln::plan::PlanModel model;
+    std::string error;
+    ASSERT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
+    ASSERT_EQ(model.layers.size(), 1U);
+    kiln::network::DeconvolutionParams params;
+    kiln::plan::ByteReader reader(model.layers[0].params.data(), model.layers[0].params.size());
+    ASSERT_TRUE(params.read(reader));
+    EXPECT_GE(params.cudnnAlgorithm, 0) << "a deconvolution of a plan built on a GPU carries its timed algorithm";
+
+    Tensor const x = tensorOf(DataType::kFLOAT, {2, 4, 5, 6}, spread(2 * 4 * 5 * 6, -1.0F, 2.0F));
+    expectBackendsAgree(oneDeconvolution, {{"x", x}}, false, "fp32");
+    expectBackendsAgree(oneDeconvolution, {{"x", x}}, true, "fp16");
 }
 
 } // namespace

@@ -590,7 +590,7 @@ TEST(CudaDeviceMemory, OutOfMemoryIsAClearErrorAndTheEngineStaysUsable)
     std::vector<float> y;
     EXPECT_FALSE(io.run(*context, nullptr, y));
     errors = probe.logger.errors();
-    EXPECT_NE(errors.find(std::to_string(kCount * 2) + " bytes for a type conversion's scratch"), std::string::npos)
+    EXPECT_NE(errors.find(std::to_string(kCount * 2) + " bytes for a reformatting's scratch"), std::string::npos)
         << errors;
     // The context itself is still usable once memory is available.
     allocator.failWhen({});

@@ -1,7 +1,6 @@
 // The builder's convolution fusions in CUDA plans: which chains become one layer (read from the plan, without a
 // GPU), and that fused layers compute what the CPU reference computes unfused.
 #include "backend_comparison.h"
-#include "plan/plan_format.h"
 
 #include <vector>
 
@@ -77,31 +76,6 @@ NetworkMaker residualBlock(FilterWeights const& first, FilterWeights const& seco
         network.markOutput(shared);
         network.markOutput(z);
     };
-}
-
-//! The layers of the CUDA plan built from `maker`, read from the plan itself: building needs no GPU, loading does.
-std::vector<std::string> layerNamesOfCudaPlan(NetworkMaker const& maker)
-{
-    RecordingLogger logger;
-    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
-    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
-    maker(*network);
-    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
-    kiln::setBackend(*config, kiln::Backend::kCUDA);
-    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
-    EXPECT_NE(plan, nullptr) << logger.errors();
-    std::vector<std::string> names;
-    kiln::plan::PlanModel model;
-    std::string error;
-    if (plan != nullptr && kiln::plan::readPlan(plan->data(), plan->size(), model, error))
-    {
-        for (kiln::plan::LayerRecord const& layer : model.layers)
-        {
-            names.push_back(layer.name);
-        }
-    }
-    EXPECT_EQ(error, "");
-    return names;
 }
 
 TEST(CudaBackendFusion, ConvolutionChainsEndingInAReluBecomeOneLayer)

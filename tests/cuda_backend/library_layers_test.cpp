@@ -1,4 +1,4 @@
-// Convolution and deconvolution (cuDNN) and matrix multiply (cuBLAS) on the CUDA backend
+// Convolution and deconvolution (cuDNN) and matrix multiply (cuBLASLt) on the CUDA backend
 // against the CPU reference: strides, padding, dilation, groups, bias, 1-D and 3-D filters;
 // transposes, vectors and batch broadcasting; FP32 and FP16.
 #include "backend_comparison.h"

@@ -128,4 +128,35 @@ TEST(PlanFormat, ChecksumValidPayloadWithBadContentIsRejected)
     EXPECT_NE(error.find("malformed"), std::string::npos) << error;
 }
 
+TEST(PlanFormat, FormatsKilnDoesNotStoreAreRejected)
+{
+    // A well-formed plan whose tensor or layer claims a vectorized format, or a channels-last matrix: a runtime would
+    // read such data wrongly, so the reader refuses the plan and says why.
+    kiln::test::RecordingLogger logger;
+    std::vector<uint8_t> const bytes = smallPlan(logger);
+    kiln::plan::PlanModel model;
+    std::string error;
+    ASSERT_TRUE(kiln::plan::readPlan(bytes.data(), bytes.size(), model, error)) << error;
+
+    auto rejection = [](kiln::plan::PlanModel const& changed) {
+        std::vector<uint8_t> const written = kiln::plan::writePlan(changed);
+        kiln::plan::PlanModel read;
+        std::string why;
+        EXPECT_FALSE(kiln::plan::readPlan(written.data(), written.size(), read, why));
+        return why;
+    };
+    kiln::plan::PlanModel vectorized = model;
+    vectorized.tensors[0].format = TensorFormat::kCHW32;
+    EXPECT_NE(rejection(vectorized).find("format Kiln does not store"), std::string::npos);
+    kiln::plan::PlanModel channelsLastMatrix = model;
+    channelsLastMatrix.tensors[0].format = TensorFormat::kHWC; // x is [2, 3]: no spatial axis
+    EXPECT_NE(rejection(channelsLastMatrix).find("format Kiln does not store"), std::string::npos);
+    kiln::plan::PlanModel layerFormat = model;
+    layerFormat.layers[0].ioFormats = {TensorFormat::kHWC8, TensorFormat::kLINEAR};
+    EXPECT_NE(rejection(layerFormat).find("reads or writes a format"), std::string::npos);
+    kiln::plan::PlanModel tooFew = model;
+    tooFew.layers[0].ioFormats = {TensorFormat::kLINEAR};
+    EXPECT_NE(rejection(tooFew).find("I/O formats for 1 tensors"), std::string::npos);
+}
+
 } // namespace

@@ -173,7 +173,12 @@ void runShuffleLayer(network::ShuffleParams const& p, std::vector<ConstTensorVie
 void runMatrixMultiplyLayer(network::MatrixMultiplyParams const& p, std::vector<ConstTensorView> const& in,
     std::vector<TensorView> const& out)
 {
-    matrixMultiply(in[0], in[1], out[0], MatrixMultiply{p.op0, p.op1});
+    // Only CUDA plans get fused epilogues, but the reference runs every form of the params, so that one plan is
+    // right on both backends.
+    MatrixMultiply params{p.op0, p.op1};
+    params.bias = weightsView(p.epilogue.bias, Shape{p.epilogue.bias.count()});
+    params.relu = p.epilogue.relu;
+    matrixMultiply(in[0], in[1], out[0], params);
 }
 
 void runConstantLayer(network::ConstantParams const& p, std::vector<ConstTensorView> const&,

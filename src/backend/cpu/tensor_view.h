@@ -1,5 +1,5 @@
-// A view of a dense, row-major tensor in host memory: what every CPU reference
-// kernel reads and writes. The view does not own its data.
+// A view of a dense tensor: what every kernel reads and writes, in host memory for the
+// CPU reference and in device memory for the CUDA backend. The view does not own its data.
 #pragma once
 
 #include <NvInferRuntimeBase.h>
@@ -53,11 +53,17 @@ inline size_t elementSize(nvinfer1::DataType type)
     return 0;
 }
 
+//! How a view's elements lie in memory. The shape is always the logical one ([N, C, spatial...]); kLINEAR is
+//! row-major, kHWC keeps the channel axis (1) innermost, as the CUDA backend stores FP16 convolution chains.
+//! Kernels other than those that say so take kLINEAR only; the builder and the reformatter see to it.
+using TensorFormat = nvinfer1::TensorFormat;
+
 struct TensorView
 {
     nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
     Shape shape;
     void* data{nullptr};
+    TensorFormat format{TensorFormat::kLINEAR};
 
     int64_t count() const
     {
@@ -80,18 +86,21 @@ struct ConstTensorView
     nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
     Shape shape;
     void const* data{nullptr};
+    TensorFormat format{TensorFormat::kLINEAR};
 
     ConstTensorView() = default;
-    ConstTensorView(nvinfer1::DataType t, Shape s, void const* d)
+    ConstTensorView(nvinfer1::DataType t, Shape s, void const* d, TensorFormat f = TensorFormat::kLINEAR)
         : type(t)
         , shape(std::move(s))
         , data(d)
+        , format(f)
     {
     }
     ConstTensorView(TensorView const& v) // NOLINT: a mutable view is also a read-only one
         : type(v.type)
         , shape(v.shape)
         , data(v.data)
+        , format(v.format)
     {
     }
 

@@ -1,10 +1,12 @@
 #include "backend/cuda/convolution_descriptors.h"
 
 #include "backend/cpu/kernels/nn/kernel_geometry.h"
+#include "backend/cpu/kernels/tensor/reformat.h"
 #include "backend/cuda/cuda_error.h"
 #include "core/half.h"
 #include "network/layers/layer_utils.h"
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,6 +29,25 @@ std::vector<int> packedStrides(std::vector<int> const& dims)
     {
         strides[i] = strides[i + 1] * dims[i + 1];
     }
+    return strides;
+}
+
+//! Strides of [N, C, spatial...] stored in `format`: kHWC keeps the channels innermost, then the spatial axes in
+//! order, then the batch.
+std::vector<int> stridesIn(std::vector<int> const& dims, cpu::TensorFormat format)
+{
+    if (format != cpu::TensorFormat::kHWC)
+    {
+        return packedStrides(dims);
+    }
+    std::vector<int> strides(dims.size(), 1);
+    int stride = dims[1];
+    for (int i = static_cast<int>(dims.size()) - 1; i >= 2; --i)
+    {
+        strides[i] = stride;
+        stride *= dims[i];
+    }
+    strides[0] = stride;
     return strides;
 }
 
@@ -69,7 +90,19 @@ ConvolutionDescriptors::~ConvolutionDescriptors()
 }
 
 void ConvolutionDescriptors::describe(network::WindowedFilterParams const& params, cpu::Shape const& inputShape,
-    nvinfer1::DataType type, bool transposed)
+    nvinfer1::DataType type, cpu::TensorFormat format)
+{
+    describe(params, inputShape, type, format, false);
+}
+
+void ConvolutionDescriptors::describeTransposed(
+    network::WindowedFilterParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type)
+{
+    describe(params, inputShape, type, cpu::TensorFormat::kLINEAR, true);
+}
+
+void ConvolutionDescriptors::describe(network::WindowedFilterParams const& params, cpu::Shape const& inputShape,
+    nvinfer1::DataType type, cpu::TensorFormat format, bool transposed)
 {
     cpu::Shape const kernelSize = network::dimsToVector(params.kernelSize);
     cpu::KernelGeometry const geometry = cpu::resolveKernelGeometry(transposed ? "deconvolution" : "convolution",
@@ -110,12 +143,14 @@ void ConvolutionDescriptors::describe(network::WindowedFilterParams const& param
     std::vector<int> const in = toInts(inDims);
     std::vector<int> const out = toInts(outDims);
     std::vector<int> const kernel = toInts(filterDims);
-    checkCudnn(cudnnSetTensorNdDescriptor(input, dataType, static_cast<int>(in.size()), in.data(), packedStrides(in).data()),
+    checkCudnn(cudnnSetTensorNdDescriptor(
+                   input, dataType, static_cast<int>(in.size()), in.data(), stridesIn(in, format).data()),
         "describing the input");
-    checkCudnn(cudnnSetTensorNdDescriptor(output, dataType, static_cast<int>(out.size()), out.data(),
-                   packedStrides(out).data()),
+    checkCudnn(cudnnSetTensorNdDescriptor(
+                   output, dataType, static_cast<int>(out.size()), out.data(), stridesIn(out, format).data()),
         "describing the output");
-    checkCudnn(cudnnSetFilterNdDescriptor(filter, dataType, CUDNN_TENSOR_NCHW, static_cast<int>(kernel.size()),
+    cudnnTensorFormat_t const kernelFormat = format == cpu::TensorFormat::kHWC ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
+    checkCudnn(cudnnSetFilterNdDescriptor(filter, dataType, kernelFormat, static_cast<int>(kernel.size()),
                    kernel.data()),
         "describing the kernel");
     std::vector<int> const pads = toInts(widen(geometry.window.prePadding, 0));
@@ -146,6 +181,55 @@ int64_t ConvolutionDescriptors::workspaceBytes(cudnnHandle_t handle, cudnnConvol
         return -1;
     }
     return static_cast<int64_t>(bytes);
+}
+
+int64_t ConvolutionDescriptors::workspaceBytes(cudnnHandle_t handle, cudnnConvolutionBwdDataAlgo_t algorithm) const
+{
+    // The backward pass reads the layer's input as dy and writes its output as dx.
+    size_t bytes = 0;
+    if (cudnnGetConvolutionBackwardDataWorkspaceSize(handle, filter, input, convolution, output, algorithm, &bytes)
+        != CUDNN_STATUS_SUCCESS)
+    {
+        return -1;
+    }
+    return static_cast<int64_t>(bytes);
+}
+
+int64_t cudnnChannels(network::ConvolutionParams const& params, int64_t channels, nvinfer1::DataType type,
+    cpu::TensorFormat format)
+{
+    bool const tensorCores = type == nvinfer1::DataType::kHALF && format == cpu::TensorFormat::kHWC;
+    return tensorCores && params.nbGroups == 1 ? (channels + 7) / 8 * 8 : channels;
+}
+
+DeviceBuffer uploadKernel(
+    network::ConvolutionParams const& params, nvinfer1::DataType type, cpu::TensorFormat format, int64_t channels)
+{
+    if (format != cpu::TensorFormat::kHWC)
+    {
+        return uploadWeights(params.kernel, type);
+    }
+    // Each output map's [C / groups, k...] block becomes [k..., C / groups], then each tap's channels are widened to
+    // `channels` with zeros: the bytes move, the values do not.
+    network::WeightsBuffer const& kernel = params.kernel;
+    int64_t const maps = params.nbOutputMaps;
+    int64_t const taps = cpu::volume(network::dimsToVector(params.kernelSize));
+    if (maps <= 0 || taps <= 0 || kernel.count() % (maps * taps) != 0)
+    {
+        throw std::invalid_argument("convolution: the kernel's size does not match its output maps and window");
+    }
+    int64_t const given = kernel.count() / (maps * taps);
+    size_t const element = cpu::elementSize(kernel.type());
+    std::vector<std::byte> reordered(static_cast<size_t>(kernel.count()) * element);
+    cpu::transposeBatched(kernel.data(), reordered.data(), maps, given, taps, element);
+    std::vector<std::byte> widened(static_cast<size_t>(maps * taps * channels) * element);
+    for (int64_t tap = 0; tap < maps * taps; ++tap)
+    {
+        std::memcpy(widened.data() + static_cast<size_t>(tap * channels) * element,
+            reordered.data() + static_cast<size_t>(tap * given) * element, static_cast<size_t>(given) * element);
+    }
+    return uploadWeights(
+        network::WeightsBuffer(nvinfer1::Weights{kernel.type(), widened.data(), maps * taps * channels}), type);
 }
 
 DeviceBuffer uploadWeights(network::WeightsBuffer const& weights, nvinfer1::DataType type)

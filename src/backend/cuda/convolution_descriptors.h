@@ -21,6 +21,18 @@ cudnnDataType_t cudnnConvolutionType(nvinfer1::DataType type);
 //! Weights in `type` on the device: FP32 as given, or rounded to FP16 once here rather than on every run.
 DeviceBuffer uploadWeights(network::WeightsBuffer const& weights, nvinfer1::DataType type);
 
+//! The channel count cuDNN convolves `channels` input channels as: FP16 tensor-core kernels for kHWC data want a
+//! multiple of 8 (as TensorRT's kHWC8 pads), so an ungrouped convolution of 3 channels (an RGB image) reads 8, the
+//! rest zeros. Unchanged elsewhere.
+int64_t cudnnChannels(network::ConvolutionParams const& params, int64_t channels, nvinfer1::DataType type,
+    cpu::TensorFormat format);
+
+//! A convolution's kernel [K, C / groups, k...] uploaded as uploadWeights does, in the order cuDNN reads it for data
+//! in `format`: as given for kLINEAR, [K, k..., C / groups] for kHWC, with zeros for the channels beyond C up to
+//! `channels` (cudnnChannels).
+DeviceBuffer uploadKernel(network::ConvolutionParams const& params, nvinfer1::DataType type, cpu::TensorFormat format,
+    int64_t channels);
+
 class ConvolutionDescriptors
 {
 public:
@@ -29,12 +41,16 @@ public:
     ConvolutionDescriptors(ConvolutionDescriptors const&) = delete;
     ConvolutionDescriptors& operator=(ConvolutionDescriptors const&) = delete;
 
-    //! Describes `params` on an input of `inputShape` in `type`, a deconvolution when `transposed`. `input` and
-    //! `output` describe the layer's own input and output (for a deconvolution, cuDNN's dy and dx). FP32 computes
-    //! without TF32 (CUDNN_FMA_MATH), so results agree with the CPU reference; FP16 on tensor cores. Throws
-    //! std::invalid_argument for what cuDNN cannot do (asymmetric padding).
+    //! Describes convolution `params` on an input of `inputShape` in `type`, its data and kernel stored in
+    //! `format` (kLINEAR or kHWC). FP32 computes without TF32 (CUDNN_FMA_MATH), so results agree with the CPU
+    //! reference; FP16 on tensor cores. Throws std::invalid_argument for what cuDNN cannot do (asymmetric padding).
     void describe(network::WindowedFilterParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type,
-        bool transposed = false);
+        cpu::TensorFormat format);
+
+    //! The same for deconvolution `params` (kLINEAR), as cuDNN's backward-data pass: `input` and `output` describe
+    //! the layer's own input and output, cuDNN's dy and dx.
+    void describeTransposed(
+        network::WindowedFilterParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type);
 
     //! Whether cuDNN may run `candidate` here with the math type `describe` asked for.
     template <typename AlgorithmPerformance>
@@ -47,6 +63,8 @@ public:
 
     //! Bytes of workspace `algorithm` needs, or -1 when cuDNN cannot run it for this description.
     int64_t workspaceBytes(cudnnHandle_t handle, cudnnConvolutionFwdAlgo_t algorithm) const;
+    //! The same for a deconvolution's backward-data `algorithm`.
+    int64_t workspaceBytes(cudnnHandle_t handle, cudnnConvolutionBwdDataAlgo_t algorithm) const;
 
     cpu::Shape const& outputShape() const
     {
@@ -60,6 +78,9 @@ public:
     cudnnConvolutionDescriptor_t convolution{nullptr};
 
 private:
+    void describe(network::WindowedFilterParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type,
+        cpu::TensorFormat format, bool transposed);
+
     nvinfer1::DataType mType{nvinfer1::DataType::kFLOAT};
     cpu::Shape mOutputShape;
 };

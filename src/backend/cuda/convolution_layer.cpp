@@ -1,38 +1,41 @@
 #include "backend/cuda/convolution_layer.h"
 
-#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/reformat.h"
+#include "network/layers/layer_utils.h"
 
 #include <stdexcept>
 #include <string>
 
 namespace kiln::cuda
 {
-ConvolutionLayer::ConvolutionLayer(
-    network::ConvolutionParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles)
-    : mParams(params)
-    , mDataType(dataType)
-    , mHandles(handles)
-    , mKernel(uploadWeights(params.kernel, dataType))
+
+ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, nvinfer1::DataType dataType,
+    cpu::TensorFormat format, LibraryHandles& handles)
+    : FilterLayer("convolution", params, dataType, format, handles)
+    , mParams(params)
 {
-    cudnnConvolutionType(dataType); // rejects other types now, not at the first run
-    if (!params.bias.empty())
-    {
-        mBias = uploadWeights(params.bias, dataType);
-    }
-    else if (params.epilogue.any())
+    int64_t const taps = cpu::volume(network::dimsToVector(params.kernelSize));
+    int64_t const channels = params.nbOutputMaps > 0 && taps > 0
+        ? params.kernel.count() / (params.nbOutputMaps * taps) * params.nbGroups
+        : 0;
+    mChannels = cudnnChannels(params, channels, dataType, format);
+    mKernel = uploadKernel(params, dataType, format, mChannels / params.nbGroups);
+    if (params.epilogue.any() && mBias.data() == nullptr)
     {
         // cuDNN's fused convolution always adds a bias: give it zeros.
         std::vector<float> const values(static_cast<size_t>(params.nbOutputMaps), 0.0F);
         mBias = uploadWeights(network::WeightsBuffer(nvinfer1::Weights{nvinfer1::DataType::kFLOAT, values.data(),
-                           static_cast<int64_t>(values.size())}),
+                                  static_cast<int64_t>(values.size())}),
             dataType);
     }
-    if (params.epilogue.any())
+    if (mBias.data() != nullptr)
     {
         checkCudnn(cudnnCreateActivationDescriptor(&mActivation), "creating a descriptor");
         // NaN stays NaN through the ReLU, as on the CPU reference.
-        checkCudnn(cudnnSetActivationDescriptor(mActivation, CUDNN_ACTIVATION_RELU, CUDNN_PROPAGATE_NAN, 0.0),
-            "describing the ReLU");
+        checkCudnn(cudnnSetActivationDescriptor(mActivation,
+                       params.epilogue.relu ? CUDNN_ACTIVATION_RELU : CUDNN_ACTIVATION_IDENTITY, CUDNN_PROPAGATE_NAN,
+                       0.0),
+            "describing the fused activation");
     }
 }
 
@@ -44,10 +47,19 @@ ConvolutionLayer::~ConvolutionLayer()
     }
 }
 
-void ConvolutionLayer::prepare(cpu::Shape const& inputShape, cudaStream_t stream)
+size_t ConvolutionLayer::prepare(cpu::Shape const& inputShape, cudnnHandle_t handle)
 {
-    mDescriptors.describe(mParams, inputShape, mDataType);
-    cudnnHandle_t const handle = mHandles.cudnn(stream);
+    cpu::Shape shape = inputShape;
+    if (shape.size() > 1 && shape[1] != mChannels)
+    {
+        if (mChannels != cudnnChannels(mParams, shape[1], mDataType, mFormat))
+        {
+            throw std::invalid_argument("convolution: the input has " + std::to_string(shape[1])
+                + " channels, which the kernel's weights do not fit");
+        }
+        shape[1] = mChannels;
+    }
+    mDescriptors.describe(mParams, shape, mDataType, mFormat);
     // The builder timed its algorithm at one shape; should cuDNN refuse it at this one, its heuristics choose.
     int64_t workspace = -1;
     if (mParams.cudnnAlgorithm >= 0)
@@ -64,8 +76,7 @@ void ConvolutionLayer::prepare(cpu::Shape const& inputShape, cudaStream_t stream
     {
         throw std::runtime_error("convolution: cuDNN cannot size the workspace of its own algorithm choice");
     }
-    mWorkspaceBytes = static_cast<size_t>(workspace);
-    mPreparedShape = inputShape;
+    return static_cast<size_t>(workspace);
 }
 
 cudnnConvolutionFwdAlgo_t ConvolutionLayer::heuristicAlgorithm(cudnnHandle_t handle) const
@@ -83,53 +94,54 @@ cudnnConvolutionFwdAlgo_t ConvolutionLayer::heuristicAlgorithm(cudnnHandle_t han
             return candidates[i].algo;
         }
     }
-    throw std::runtime_error("convolution: cuDNN offers no algorithm for this shape");
+    noAlgorithm();
 }
 
-void ConvolutionLayer::run(
-    std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream)
+bool ConvolutionLayer::fusesEpilogue() const
 {
-    if (inputs[0].type != mDataType || outputs[0].type != mDataType)
+    return mParams.epilogue.any()
+        || (mBias.data() != nullptr && mAlgorithm == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
+}
+
+void ConvolutionLayer::compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,
+    cudnnHandle_t handle, cudaStream_t stream)
+{
+    void const* input = inputs[0].data;
+    if (inputs[0].shape[1] != mChannels)
     {
-        throw std::invalid_argument("convolution: the tensors' types differ from the type the layer was prepared for");
+        size_t const bytes = static_cast<size_t>(inputs[0].count() / inputs[0].shape[1] * mChannels)
+            * cpu::elementSize(mDataType);
+        mPaddedInput.reserve(bytes, stream, "a convolution's channel-padded input");
+        padChannelsOnDevice(inputs[0], mPaddedInput.data(), mChannels, stream);
+        input = mPaddedInput.data();
     }
-    if (inputs[0].shape != mPreparedShape)
-    {
-        prepare(inputs[0].shape, stream);
-    }
-    if (outputs[0].count() == 0)
-    {
-        return;
-    }
-    mWorkspace.reserve(mWorkspaceBytes, stream);
-    cudnnHandle_t const handle = mHandles.cudnn(stream);
     float const one = 1.0F;
     float const zero = 0.0F;
-    if (mParams.epilogue.any())
+    if (!fusesEpilogue())
     {
-        // relu(convolution + residual + bias) in one call; without a residual, alpha2 = 0 lets z alias the output.
-        bool const residual = mParams.epilogue.addsResidual;
-        if (residual && (inputs.size() < 2 || inputs[1].type != mDataType || inputs[1].shape != outputs[0].shape))
-        {
-            throw std::invalid_argument("convolution: the fused residual input differs from the output in shape or type");
-        }
-        float const alpha2 = residual ? 1.0F : 0.0F;
-        void const* z = residual ? inputs[1].data : outputs[0].data;
-        checkCudnn(cudnnConvolutionBiasActivationForward(handle, &one, mDescriptors.input, inputs[0].data,
-                       mDescriptors.filter, mKernel.data(), mDescriptors.convolution, mAlgorithm, mWorkspace.data(),
-                       mWorkspaceBytes, &alpha2, mDescriptors.output, z, mDescriptors.bias, mBias.data(), mActivation,
-                       mDescriptors.output, outputs[0].data),
-            "running with the fused epilogue");
+        checkCudnn(cudnnConvolutionForward(handle, &one, mDescriptors.input, input, mDescriptors.filter,
+                       mKernel.data(), mDescriptors.convolution, mAlgorithm, mWorkspace.data(), mWorkspaceBytes, &zero,
+                       mDescriptors.output, output.data),
+            "running");
+        addBias(handle, output);
         return;
     }
-    checkCudnn(cudnnConvolutionForward(handle, &one, mDescriptors.input, inputs[0].data, mDescriptors.filter,
-                   mKernel.data(), mDescriptors.convolution, mAlgorithm, mWorkspace.data(), mWorkspaceBytes, &zero,
-                   mDescriptors.output, outputs[0].data),
-        "running");
-    if (mBias.data() != nullptr)
+    // activation(convolution + residual + bias) in one call; without a residual, alpha2 = 0 lets z alias the output.
+    bool const residual = mParams.epilogue.addsResidual;
+    if (residual
+        && (inputs.size() < 2 || inputs[1].type != mDataType || inputs[1].shape != output.shape
+            || inputs[1].format != mFormat))
     {
-        checkCudnn(cudnnAddTensor(handle, &one, mDescriptors.bias, mBias.data(), &one, mDescriptors.output, outputs[0].data), "adding the bias");
+        throw std::invalid_argument(
+            "convolution: the fused residual input differs from the output in shape, type or format");
     }
+    float const alpha2 = residual ? 1.0F : 0.0F;
+    void const* z = residual ? inputs[1].data : output.data;
+    checkCudnn(cudnnConvolutionBiasActivationForward(handle, &one, mDescriptors.input, input, mDescriptors.filter,
+                   mKernel.data(), mDescriptors.convolution, mAlgorithm, mWorkspace.data(), mWorkspaceBytes, &alpha2,
+                   mDescriptors.output, z, mDescriptors.bias, mBias.data(), mActivation, mDescriptors.output,
+                   output.data),
+        "running with the fused epilogue");
 }
 
 } // namespace kiln::cuda

@@ -1,44 +1,40 @@
-// IConvolutionLayer on the GPU through cuDNN: weights uploaded once in the layer's data
-// type, descriptors prepared again only when the input shape changes. The algorithm is the
-// one the builder timed, else cuDNN's heuristic choice. A fused ReLU (and residual) runs in
-// the same cuDNN call. FP32 runs without TF32, so results match the CPU reference to FP32
-// tolerances; FP16 uses tensor cores with FP32 accumulation.
+// IConvolutionLayer on the GPU through cuDNN. The algorithm is the one the builder timed,
+// else cuDNN's heuristic choice. A fused ReLU (and residual) runs in the same cuDNN call.
+// FP32 runs without TF32, so results match the CPU reference to FP32 tolerances; FP16 uses
+// tensor cores with FP32 accumulation. Data may be kLINEAR or kHWC, as the builder chose
+// (FP16 tensor cores run fastest channels-last, with a multiple of 8 channels: an RGB input
+// is widened with zero channels first).
 #pragma once
 
-#include "backend/cuda/convolution_descriptors.h"
-#include "backend/cuda/device_buffer.h"
-#include "backend/cuda/device_layer.h"
-#include "network/layers/convolution.h"
+#include "backend/cuda/filter_layer.h"
 
 namespace kiln::cuda
 {
 
-class ConvolutionLayer final : public DeviceLayer
+class ConvolutionLayer final : public FilterLayer
 {
 public:
-    ConvolutionLayer(network::ConvolutionParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles);
+    //! Reads and writes data of `dataType` stored in `format`.
+    ConvolutionLayer(network::ConvolutionParams const& params, nvinfer1::DataType dataType, cpu::TensorFormat format,
+        LibraryHandles& handles);
     ~ConvolutionLayer() override;
 
-    void run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
-        cudaStream_t stream) override;
-
 private:
-    //! Descriptors and algorithm for `inputShape`; throws std::invalid_argument for what cuDNN cannot do.
-    void prepare(cpu::Shape const& inputShape, cudaStream_t stream);
+    size_t prepare(cpu::Shape const& inputShape, cudnnHandle_t handle) override;
+    void compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,
+        cudnnHandle_t handle, cudaStream_t stream) override;
     //! cuDNN's fastest guess for the prepared descriptors, for plans built without timing.
     cudnnConvolutionFwdAlgo_t heuristicAlgorithm(cudnnHandle_t handle) const;
 
+    //! Whether this run adds the bias (and any fused epilogue) in cuDNN's fused call: always with an epilogue, and
+    //! for a bias alone where the algorithm allows it (cuDNN fuses an identity activation with one algorithm only).
+    bool fusesEpilogue() const;
+
     network::ConvolutionParams const& mParams;
-    nvinfer1::DataType mDataType;
-    LibraryHandles& mHandles;
-    DeviceBuffer mKernel;
-    DeviceBuffer mBias; //!< empty when the layer has no bias and no fused epilogue (which needs one)
-    DeviceBuffer mWorkspace;
-    cpu::Shape mPreparedShape; //!< the input shape the descriptors below describe
-    ConvolutionDescriptors mDescriptors;
-    cudnnActivationDescriptor_t mActivation{nullptr}; //!< the fused ReLU, when the builder fused one
+    int64_t mChannels{0}; //!< the input channels cuDNN reads (cudnnChannels): more than the tensor's when padded
+    DeviceBuffer mPaddedInput; //!< the input widened to mChannels, when that differs from the tensor's channels
+    cudnnActivationDescriptor_t mActivation{nullptr}; //!< the fused ReLU, or identity for a bias alone
     cudnnConvolutionFwdAlgo_t mAlgorithm{CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM};
-    size_t mWorkspaceBytes{0};
 };
 
 } // namespace kiln::cuda

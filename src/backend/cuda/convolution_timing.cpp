@@ -1,6 +1,5 @@
 #include "backend/cuda/convolution_timing.h"
 
-#include "backend/cuda/convolution_descriptors.h"
 #include "backend/cuda/device_buffer.h"
 
 #include <algorithm>
@@ -48,15 +47,10 @@ ConvolutionTimer::~ConvolutionTimer()
     cudnnDestroy(mHandle);
 }
 
-CudaConvolutionTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams const& params, cpu::Shape const& inputShape,
-    nvinfer1::DataType type, size_t workspaceLimit)
+size_t ConvolutionTimer::prepareScratch(ConvolutionDescriptors const& descriptors, int64_t kernelElements,
+    cpu::Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit)
 {
-    ConvolutionDescriptors descriptors;
-    descriptors.describe(params, inputShape, type);
     size_t const element = cpu::elementSize(type);
-    // Kernel [K, C / groups, k...].
-    size_t const kernelElements = static_cast<size_t>(params.nbOutputMaps * (inputShape[1] / params.nbGroups))
-        * elementsOf(cpu::Shape(params.kernelSize.d, params.kernelSize.d + params.kernelSize.nbDims));
     auto grow = [this](DeviceBuffer& buffer, size_t bytes) {
         if (buffer.size() < bytes)
         {
@@ -66,19 +60,17 @@ CudaConvolutionTimer::Result ConvolutionTimer::fastest(network::ConvolutionParam
         }
     };
     grow(mScratch->input, elementsOf(inputShape) * element);
-    grow(mScratch->kernel, kernelElements * element);
+    grow(mScratch->kernel, static_cast<size_t>(kernelElements) * element);
     grow(mScratch->output, elementsOf(descriptors.outputShape()) * element);
     size_t const workspace = std::min(workspaceLimit, kMaxTimingWorkspace);
     grow(mScratch->workspace, workspace);
+    return workspace;
+}
 
-    int found = 0;
-    cudnnConvolutionFwdAlgoPerf_t results[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-    checkCudnn(cudnnFindConvolutionForwardAlgorithmEx(mHandle, descriptors.input, mScratch->input.data(),
-                   descriptors.filter, mScratch->kernel.data(), descriptors.convolution, descriptors.output,
-                   mScratch->output.data(), CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, results,
-                   mScratch->workspace.data(), workspace),
-        "timing algorithms");
-    // cuDNN sorts the results by time; the first it ran with the math type the layer runs in wins.
+template <typename Performance>
+CudaConvolutionTimer::Result ConvolutionTimer::firstAccepted(
+    ConvolutionDescriptors const& descriptors, Performance const* results, int found, size_t workspace) const
+{
     for (int i = 0; i < found; ++i)
     {
         if (descriptors.accepts(results[i]) && results[i].memory <= workspace)
@@ -88,6 +80,45 @@ CudaConvolutionTimer::Result ConvolutionTimer::fastest(network::ConvolutionParam
     }
     throw std::runtime_error("convolution: no cuDNN algorithm ran within the workspace limit of "
         + std::to_string(workspace) + " bytes");
+}
+
+CudaConvolutionTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams const& params,
+    cpu::Shape const& inputShape, nvinfer1::DataType type, cpu::TensorFormat format, size_t workspaceLimit)
+{
+    // Timed as the layer will run: with the input channels cuDNN reads (padded for FP16 tensor cores).
+    cpu::Shape shape = inputShape;
+    shape[1] = cudnnChannels(params, shape[1], type, format);
+    ConvolutionDescriptors descriptors;
+    descriptors.describe(params, shape, type, format);
+    // Padding widens each output map's kernel by the added channels (it happens only without groups).
+    int64_t const kernelElements
+        = shape[1] == inputShape[1] ? params.kernel.count() : params.kernel.count() / inputShape[1] * shape[1];
+    size_t const workspace = prepareScratch(descriptors, kernelElements, shape, type, workspaceLimit);
+    int found = 0;
+    cudnnConvolutionFwdAlgoPerf_t results[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    checkCudnn(cudnnFindConvolutionForwardAlgorithmEx(mHandle, descriptors.input, mScratch->input.data(),
+                   descriptors.filter, mScratch->kernel.data(), descriptors.convolution, descriptors.output,
+                   mScratch->output.data(), CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, results,
+                   mScratch->workspace.data(), workspace),
+        "timing algorithms");
+    return firstAccepted(descriptors, results, found, workspace);
+}
+
+CudaConvolutionTimer::Result ConvolutionTimer::fastestDeconvolution(network::DeconvolutionParams const& params,
+    cpu::Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit)
+{
+    ConvolutionDescriptors descriptors;
+    descriptors.describeTransposed(params, inputShape, type);
+    size_t const workspace = prepareScratch(descriptors, params.kernel.count(), inputShape, type, workspaceLimit);
+    int found = 0;
+    cudnnConvolutionBwdDataAlgoPerf_t results[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+    // The layer's input is cuDNN's dy, its output dx.
+    checkCudnn(cudnnFindConvolutionBackwardDataAlgorithmEx(mHandle, descriptors.filter, mScratch->kernel.data(),
+                   descriptors.input, mScratch->input.data(), descriptors.convolution, descriptors.output,
+                   mScratch->output.data(), CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &found, results,
+                   mScratch->workspace.data(), workspace),
+        "timing deconvolution algorithms");
+    return firstAccepted(descriptors, results, found, workspace);
 }
 
 } // namespace kiln::cuda

@@ -1,8 +1,10 @@
-// The builder's choice of a convolution's cuDNN algorithm: every algorithm cuDNN offers is run
-// on the GPU at the layer's shape (cudnnFindConvolutionForwardAlgorithmEx), and the fastest wins.
+// The builder's choice of a convolution's or deconvolution's cuDNN algorithm: every algorithm
+// cuDNN offers is run on the GPU at the layer's shape (cudnnFindConvolutionForwardAlgorithmEx,
+// cudnnFindConvolutionBackwardDataAlgorithmEx), and the fastest wins.
 #pragma once
 
 #include "backend/backend_support.h"
+#include "backend/cuda/convolution_descriptors.h"
 
 #include <cudnn.h>
 
@@ -25,9 +27,19 @@ public:
 
     //! FP32 is timed without TF32, as the layer runs.
     Result fastest(network::ConvolutionParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type,
-        size_t workspaceLimit) override;
+        cpu::TensorFormat format, size_t workspaceLimit) override;
+    Result fastestDeconvolution(network::DeconvolutionParams const& params, cpu::Shape const& inputShape,
+        nvinfer1::DataType type, size_t workspaceLimit) override;
 
 private:
+    //! Grows the scratch buffers for the layer `descriptors` describe; returns the workspace offered to cuDNN.
+    size_t prepareScratch(ConvolutionDescriptors const& descriptors, int64_t kernelElements,
+        cpu::Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit);
+    //! The first of cuDNN's `results` (sorted by time) that runs in the layer's math type, within `workspace`.
+    template <typename Performance>
+    Result firstAccepted(ConvolutionDescriptors const& descriptors, Performance const* results, int found,
+        size_t workspace) const;
+
     struct Scratch;
     nvinfer1::IGpuAllocator* mAllocator;
     cudnnHandle_t mHandle{nullptr};

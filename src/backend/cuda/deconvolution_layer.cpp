@@ -1,6 +1,5 @@
 #include "backend/cuda/deconvolution_layer.h"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace kiln::cuda
@@ -8,72 +7,63 @@ namespace kiln::cuda
 
 DeconvolutionLayer::DeconvolutionLayer(
     network::DeconvolutionParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles)
-    : mParams(params)
-    , mDataType(dataType)
-    , mHandles(handles)
-    , mKernel(uploadWeights(params.kernel, dataType))
+    : FilterLayer("deconvolution", params, dataType, cpu::TensorFormat::kLINEAR, handles)
+    , mParams(params)
 {
-    cudnnConvolutionType(dataType); // rejects other types now, not at the first run
-    if (!params.bias.empty())
-    {
-        mBias = uploadWeights(params.bias, dataType);
-    }
+    mKernel = uploadWeights(params.kernel, dataType);
 }
 
-void DeconvolutionLayer::prepare(cpu::Shape const& inputShape, cudaStream_t stream)
+size_t DeconvolutionLayer::prepare(cpu::Shape const& inputShape, cudnnHandle_t handle)
 {
-    mDescriptors.describe(mParams, inputShape, mDataType, true);
-    cudnnHandle_t const handle = mHandles.cudnn(stream);
+    mDescriptors.describeTransposed(mParams, inputShape, mDataType);
+    // As for convolutions: the builder's timed choice where cuDNN takes it at this shape, else its heuristics.
+    int64_t workspace = -1;
+    if (mParams.cudnnAlgorithm >= 0)
+    {
+        mAlgorithm = static_cast<cudnnConvolutionBwdDataAlgo_t>(mParams.cudnnAlgorithm);
+        workspace = mDescriptors.workspaceBytes(handle, mAlgorithm);
+    }
+    if (workspace < 0)
+    {
+        mAlgorithm = heuristicAlgorithm(handle);
+        workspace = mDescriptors.workspaceBytes(handle, mAlgorithm);
+    }
+    if (workspace < 0)
+    {
+        throw std::runtime_error("deconvolution: cuDNN cannot size the workspace of its own algorithm choice");
+    }
+    return static_cast<size_t>(workspace);
+}
+
+cudnnConvolutionBwdDataAlgo_t DeconvolutionLayer::heuristicAlgorithm(cudnnHandle_t handle) const
+{
     int found = 0;
     cudnnConvolutionBwdDataAlgoPerf_t candidates[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
     checkCudnn(cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, mDescriptors.filter, mDescriptors.input,
                    mDescriptors.convolution, mDescriptors.output, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &found,
                    candidates),
         "choosing a deconvolution algorithm");
-    // The heuristics rank by expected speed; take the first that runs with the math type asked for.
-    cudnnConvolutionBwdDataAlgoPerf_t* const end = candidates + found;
-    cudnnConvolutionBwdDataAlgoPerf_t const* const chosen = std::find_if(
-        candidates, end, [&](cudnnConvolutionBwdDataAlgoPerf_t const& c) { return mDescriptors.accepts(c); });
-    if (chosen == end)
+    for (int i = 0; i < found; ++i)
     {
-        throw std::runtime_error("deconvolution: cuDNN offers no algorithm for this shape");
+        // The heuristics rank by expected speed; take the first that runs with the math type asked for.
+        if (mDescriptors.accepts(candidates[i]))
+        {
+            return candidates[i].algo;
+        }
     }
-    mAlgorithm = chosen->algo;
-    checkCudnn(cudnnGetConvolutionBackwardDataWorkspaceSize(handle, mDescriptors.filter, mDescriptors.input,
-                   mDescriptors.convolution, mDescriptors.output, mAlgorithm, &mWorkspaceBytes),
-        "sizing the deconvolution's workspace");
-    mPreparedShape = inputShape;
+    noAlgorithm();
 }
 
-void DeconvolutionLayer::run(
-    std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream)
+void DeconvolutionLayer::compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,
+    cudnnHandle_t handle, cudaStream_t)
 {
-    if (inputs[0].type != mDataType || outputs[0].type != mDataType)
-    {
-        throw std::invalid_argument("deconvolution: the tensors' types differ from the type the layer was prepared for");
-    }
-    if (inputs[0].shape != mPreparedShape)
-    {
-        prepare(inputs[0].shape, stream);
-    }
-    if (outputs[0].count() == 0)
-    {
-        return;
-    }
-    mWorkspace.reserve(mWorkspaceBytes, stream);
-    cudnnHandle_t const handle = mHandles.cudnn(stream);
     float const one = 1.0F;
     float const zero = 0.0F;
     checkCudnn(cudnnConvolutionBackwardData(handle, &one, mDescriptors.filter, mKernel.data(), mDescriptors.input,
                    inputs[0].data, mDescriptors.convolution, mAlgorithm, mWorkspace.data(), mWorkspaceBytes, &zero,
-                   mDescriptors.output, outputs[0].data),
+                   mDescriptors.output, output.data),
         "running the deconvolution");
-    if (mBias.data() != nullptr)
-    {
-        checkCudnn(cudnnAddTensor(handle, &one, mDescriptors.bias, mBias.data(), &one, mDescriptors.output,
-                       outputs[0].data),
-            "adding the deconvolution's bias");
-    }
+    addBias(handle, output);
 }
 
 } // namespace kiln::cuda

@@ -1,38 +1,29 @@
 // IDeconvolutionLayer on the GPU through cuDNN: the backward-data pass of the convolution
-// that maps the layer's output back to its input, then the bias. Weights are uploaded once;
-// descriptors and algorithm are chosen again only when the input shape changes. FP32 runs
-// without TF32, as the convolution does.
+// that maps the layer's output back to its input, then the bias. The algorithm is the one
+// the builder timed, else cuDNN's heuristic choice. FP32 runs without TF32, as the
+// convolution does; data is kLINEAR.
 #pragma once
 
-#include "backend/cuda/convolution_descriptors.h"
-#include "backend/cuda/device_buffer.h"
-#include "backend/cuda/device_layer.h"
-#include "network/layers/convolution.h"
+#include "backend/cuda/filter_layer.h"
 
 namespace kiln::cuda
 {
 
-class DeconvolutionLayer final : public DeviceLayer
+class DeconvolutionLayer final : public FilterLayer
 {
 public:
-    DeconvolutionLayer(network::DeconvolutionParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles);
-
-    void run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
-        cudaStream_t stream) override;
+    DeconvolutionLayer(
+        network::DeconvolutionParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles);
 
 private:
-    void prepare(cpu::Shape const& inputShape, cudaStream_t stream);
+    size_t prepare(cpu::Shape const& inputShape, cudnnHandle_t handle) override;
+    void compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,
+        cudnnHandle_t handle, cudaStream_t stream) override;
+    //! cuDNN's fastest guess for the prepared descriptors, for plans built without timing.
+    cudnnConvolutionBwdDataAlgo_t heuristicAlgorithm(cudnnHandle_t handle) const;
 
     network::DeconvolutionParams const& mParams;
-    nvinfer1::DataType mDataType;
-    LibraryHandles& mHandles;
-    DeviceBuffer mKernel;
-    DeviceBuffer mBias; //!< empty when the layer has no bias
-    DeviceBuffer mWorkspace;
-    cpu::Shape mPreparedShape;
-    ConvolutionDescriptors mDescriptors;
     cudnnConvolutionBwdDataAlgo_t mAlgorithm{CUDNN_CONVOLUTION_BWD_DATA_ALGO_1};
-    size_t mWorkspaceBytes{0};
 };
 
 } // namespace kiln::cuda

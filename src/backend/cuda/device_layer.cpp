@@ -8,19 +8,20 @@
 namespace kiln::cuda
 {
 
-std::unique_ptr<DeviceLayer> makeDeviceLayer(
-    network::LayerParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles)
+std::unique_ptr<DeviceLayer> makeDeviceLayer(network::LayerParams const& params, nvinfer1::DataType dataType,
+    cpu::TensorFormat format, LibraryHandles& handles)
 {
     switch (params.type())
     {
     case nvinfer1::LayerType::kCONVOLUTION:
         return std::make_unique<ConvolutionLayer>(
-            static_cast<network::ConvolutionParams const&>(params), dataType, handles);
+            static_cast<network::ConvolutionParams const&>(params), dataType, format, handles);
     case nvinfer1::LayerType::kDECONVOLUTION:
         return std::make_unique<DeconvolutionLayer>(
             static_cast<network::DeconvolutionParams const&>(params), dataType, handles);
     case nvinfer1::LayerType::kMATRIX_MULTIPLY:
-        return std::make_unique<MatrixMultiplyLayer>(static_cast<network::MatrixMultiplyParams const&>(params), handles);
+        return std::make_unique<MatrixMultiplyLayer>(
+            static_cast<network::MatrixMultiplyParams const&>(params), dataType, handles);
     case nvinfer1::LayerType::kTOPK: return std::make_unique<TopKLayer>(static_cast<network::TopKParams const&>(params));
     default: return nullptr;
     }

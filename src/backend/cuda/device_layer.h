@@ -23,9 +23,9 @@ public:
         = 0;
 };
 
-//! The stateful implementation of `params` for data of type `dataType` (the type the layer reads), or nullptr when
-//! the layer is stateless. Throws std::runtime_error when it cannot be made.
-std::unique_ptr<DeviceLayer> makeDeviceLayer(
-    network::LayerParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles);
+//! The stateful implementation of `params` for data of type `dataType` stored in `format` (as the layer reads its
+//! first input), or nullptr when the layer is stateless. Throws std::runtime_error when it cannot be made.
+std::unique_ptr<DeviceLayer> makeDeviceLayer(network::LayerParams const& params, nvinfer1::DataType dataType,
+    cpu::TensorFormat format, LibraryHandles& handles);
 
 } // namespace kiln::cuda

@@ -16,6 +16,10 @@ LibraryHandles::~LibraryHandles()
     {
         cublasDestroy(mCublas);
     }
+    if (mCublasLt != nullptr)
+    {
+        cublasLtDestroy(mCublasLt);
+    }
 }
 
 cudnnHandle_t LibraryHandles::cudnn(cudaStream_t stream)
@@ -42,6 +46,18 @@ cublasHandle_t LibraryHandles::cublas(cudaStream_t stream)
     }
     cublasSetStream(mCublas, stream);
     return mCublas;
+}
+
+cublasLtHandle_t LibraryHandles::cublasLt()
+{
+    if (mCublasLt == nullptr)
+    {
+        if (cublasStatus_t const status = cublasLtCreate(&mCublasLt); status != CUBLAS_STATUS_SUCCESS)
+        {
+            throw std::runtime_error(std::string("cuBLASLt could not start: ") + cublasLtGetStatusString(status));
+        }
+    }
+    return mCublasLt;
 }
 
 void LibraryHandles::bind(cudaStream_t stream)

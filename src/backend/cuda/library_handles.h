@@ -1,7 +1,8 @@
-// cuDNN and cuBLAS handles of one execution context: its cuDNN/cuBLAS layers use them, and
-// so do its V2 plugins, which receive them in IPluginV2Ext::attachToContext.
+// cuDNN, cuBLAS and cuBLASLt handles of one execution context: its library layers use them,
+// and its V2 plugins receive the cuDNN and cuBLAS ones in IPluginV2Ext::attachToContext.
 #pragma once
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cudnn.h>
 
@@ -20,6 +21,8 @@ public:
     //! The handle, bound to `stream`. Throws std::runtime_error if the library cannot start.
     cudnnHandle_t cudnn(cudaStream_t stream);
     cublasHandle_t cublas(cudaStream_t stream);
+    //! Throws likewise. Unbound: cuBLASLt takes the stream with each call instead.
+    cublasLtHandle_t cublasLt();
 
     //! Binds the handles made so far to `stream`: a plugin given them at attachToContext then queues the library's
     //! work on the stream its enqueue runs on, even if it does not set the stream itself.
@@ -28,6 +31,7 @@ public:
 private:
     cudnnHandle_t mCudnn{nullptr};
     cublasHandle_t mCublas{nullptr};
+    cublasLtHandle_t mCublasLt{nullptr};
 };
 
 } // namespace kiln::cuda

@@ -5,6 +5,8 @@
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
 
+#include <algorithm>
+#include <climits>
 #include <stdexcept>
 #include <string>
 
@@ -158,6 +160,65 @@ __global__ void pooling2dKernel(void const* input, DataType inType, void* output
     }
 }
 
+//! Two spatial axes over kHWC data ([N, H, W, C] in memory). A block row per output row of one image (blockIdx.y:
+//! image * outputHeight + y), its threads across the row's (x, channel) pairs: neighbouring threads read the
+//! neighbouring channels of one pixel, and the index arithmetic is 32-bit and done once per row where it can be.
+__global__ void poolingChannelsLastKernel(void const* input, DataType inType, void* output, DataType outType,
+    Windows w, int32_t channels, int32_t rows)
+{
+    auto const inputHeight = static_cast<int32_t>(w.inputSize[0]);
+    auto const inputWidth = static_cast<int32_t>(w.inputSize[1]);
+    auto const outputHeight = static_cast<int32_t>(w.outputSize[0]);
+    int32_t const rowLength = static_cast<int32_t>(w.outputSize[1]) * channels;
+    bool const averages = w.type != nvinfer1::PoolingType::kMAX;
+    for (int32_t row = blockIdx.y; row < rows; row += gridDim.y)
+    {
+        int32_t const image = row / outputHeight;
+        int32_t const outputY = row - image * outputHeight;
+        int32_t const startY = outputY * static_cast<int32_t>(w.stride[0]) - static_cast<int32_t>(w.pre[0]);
+        int32_t const endY = startY + static_cast<int32_t>(w.window[0]);
+        int32_t const firstY = max(startY, 0);
+        int32_t const lastY = min(endY, inputHeight);
+        int32_t const paddedRows
+            = min(endY, inputHeight + static_cast<int32_t>(w.post[0])) - max(startY, -static_cast<int32_t>(w.pre[0]));
+        int64_t const imageBase = static_cast<int64_t>(image) * inputHeight * inputWidth * channels;
+        for (int32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < rowLength; j += blockDim.x * gridDim.x)
+        {
+            int32_t const outputX = j / channels;
+            int32_t const channel = j - outputX * channels;
+            int32_t const startX = outputX * static_cast<int32_t>(w.stride[1]) - static_cast<int32_t>(w.pre[1]);
+            int32_t const endX = startX + static_cast<int32_t>(w.window[1]);
+            int32_t const firstX = max(startX, 0);
+            int32_t const lastX = min(endX, inputWidth);
+            int32_t const paddedColumns
+                = min(endX, inputWidth + static_cast<int32_t>(w.post[1])) - max(startX, -static_cast<int32_t>(w.pre[1]));
+            int64_t const inputCount = static_cast<int64_t>(max(lastY - firstY, 0)) * max(lastX - firstX, 0);
+            int64_t const paddedCount = static_cast<int64_t>(max(paddedRows, 0)) * max(paddedColumns, 0);
+            double sum = 0.0;
+            float maximum = -INFINITY;
+            for (int32_t y = firstY; y < lastY; ++y)
+            {
+                for (int32_t x = firstX; x < lastX; ++x)
+                {
+                    float const value = device::loadFloat(
+                        input, inType, imageBase + static_cast<int64_t>(y * inputWidth + x) * channels + channel);
+                    if (averages)
+                    {
+                        sum += value;
+                    }
+                    // NaN propagates through max, as it does through the average.
+                    if (!isnan(maximum) && (isnan(value) || value > maximum))
+                    {
+                        maximum = value;
+                    }
+                }
+            }
+            device::storeFloat(output, outType, static_cast<int64_t>(row) * rowLength + j,
+                pooled(w, maximum, sum, inputCount, paddedCount));
+        }
+    }
+}
+
 bool isFloat(DataType type)
 {
     return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
@@ -181,6 +242,18 @@ void poolingOnDevice(cpu::PoolingParams const& params, cpu::ConstTensorView cons
     if (rank > static_cast<size_t>(kMaxRank))
     {
         throw std::invalid_argument("pooling: at most 8 spatial axes");
+    }
+    bool const channelsLast = input.format == cpu::TensorFormat::kHWC;
+    if (input.format != output.format || (input.format != cpu::TensorFormat::kLINEAR && !channelsLast))
+    {
+        throw std::invalid_argument("pooling: the CUDA backend pools kLINEAR and kHWC tensors");
+    }
+    bool const fitsInt32 = input.rank() == 4 && input.shape[1] * input.shape[2] * input.shape[3] <= INT32_MAX
+        && input.shape[0] * input.shape[2] <= INT32_MAX;
+    if (channelsLast && (rank != 2 || !fitsInt32))
+    {
+        throw std::invalid_argument("pooling: kHWC tensors are pooled over two spatial axes, with fewer than 2^31 "
+                                    "elements per image and rows in the batch");
     }
     int64_t const count = output.count();
     if (count == 0)
@@ -209,7 +282,18 @@ void poolingOnDevice(cpu::PoolingParams const& params, cpu::ConstTensorView cons
         w.inputPlane *= inputSize[axis];
         w.outputPlane *= geometry.outputSize[axis];
     }
-    if (rank == 2)
+    if (channelsLast)
+    {
+        // A block of 256 threads covers 256 (x, channel) pairs of an output row; rows beyond the grid's 65535 loop.
+        int64_t const rowLength = geometry.outputSize[1] * input.shape[1];
+        int64_t const rows = input.shape[0] * geometry.outputSize[0];
+        dim3 const grid(static_cast<unsigned>(std::min<int64_t>((rowLength + device::kThreadsPerBlock - 1)
+                                                   / device::kThreadsPerBlock, 65535)),
+            static_cast<unsigned>(std::min<int64_t>(rows, 65535)));
+        poolingChannelsLastKernel<<<grid, device::kThreadsPerBlock, 0, stream>>>(input.data, input.type, output.data,
+            output.type, w, static_cast<int32_t>(input.shape[1]), static_cast<int32_t>(rows));
+    }
+    else if (rank == 2)
     {
         pooling2dKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
             input.data, input.type, output.data, output.type, w, count);

@@ -196,7 +196,12 @@ void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, cpu:
     {
         throw std::invalid_argument("reduce: the CUDA backend takes FP32, FP16, BF16, INT32 or INT64");
     }
-    std::vector<int64_t> const strides = device::rowMajorStrides(input.shape);
+    if (output.format != cpu::TensorFormat::kLINEAR)
+    {
+        throw std::invalid_argument("reduce: the CUDA backend writes kLINEAR outputs");
+    }
+    // The input may be stored channels-last: only the strides through which its logical axes are read change.
+    std::vector<int64_t> const strides = device::storedStrides(input.shape, input.format);
     std::vector<int64_t> keptExtents, keptStrides, reducedExtents, reducedStrides, expected;
     Reduction r;
     r.op = op;
@@ -230,7 +235,9 @@ void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, cpu:
     }
     r.kept = device::makeStridedShape(keptExtents, keptStrides);
     r.reduced = device::makeStridedShape(reducedExtents, reducedStrides);
-    bool const innermostReduced = rank > 0 && ((axes >> (rank - 1)) & 1U) != 0;
+    // Whether the axis adjacent in memory is reduced: then a warp per output reads neighbouring elements.
+    size_t const innermost = input.format == cpu::TensorFormat::kHWC && rank >= 3 ? 1 : rank - 1;
+    bool const innermostReduced = rank > 0 && ((axes >> innermost) & 1U) != 0;
     if (floats)
     {
         launch<FloatFold>(innermostReduced, input, output, r, stream);

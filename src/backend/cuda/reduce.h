@@ -13,7 +13,8 @@ namespace kiln::cuda
 
 //! Every ReduceOperation over the axes bit i of `axes` names; the output has the kept dims (and 1 for each reduced
 //! one with keepDimensions). FP32/FP16/BF16 accumulate in double (max/min propagate NaN; avg of nothing is NaN);
-//! INT32/INT64 wrap and avg truncates toward zero. Reducing nothing gives the operation's identity.
+//! INT32/INT64 wrap and avg truncates toward zero. Reducing nothing gives the operation's identity. The input may be
+//! stored kLINEAR or kHWC (read through its strides); the output is kLINEAR.
 void reduceOnDevice(nvinfer1::ReduceOperation op, uint32_t axes, bool keepDimensions,
     cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream);
 

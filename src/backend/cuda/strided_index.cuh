@@ -47,6 +47,25 @@ inline std::vector<int64_t> rowMajorStrides(std::vector<int64_t> const& extents)
     return strides;
 }
 
+//! The strides of the logical axes [N, C, spatial...] of a tensor stored in `format`: row-major for kLINEAR; for
+//! kHWC the channels innermost, then the spatial axes in order, then the batch.
+inline std::vector<int64_t> storedStrides(std::vector<int64_t> const& extents, nvinfer1::TensorFormat format)
+{
+    if (format != nvinfer1::TensorFormat::kHWC || extents.size() < 3)
+    {
+        return rowMajorStrides(extents);
+    }
+    std::vector<int64_t> strides(extents.size(), 1);
+    int64_t stride = extents[1];
+    for (size_t axis = extents.size() - 1; axis >= 2; --axis)
+    {
+        strides[axis] = stride;
+        stride *= extents[axis];
+    }
+    strides[0] = stride;
+    return strides;
+}
+
 //! A StridedShape from host vectors; throws beyond kMaxRank.
 inline StridedShape makeStridedShape(std::vector<int64_t> const& extents, std::vector<int64_t> const& strides)
 {

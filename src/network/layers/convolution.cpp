@@ -113,6 +113,7 @@ void WindowedFilterParams::writeFilter(plan::ByteWriter& writer) const
     plan::writeEnum(writer, paddingMode);
     kernel.write(writer);
     bias.write(writer);
+    writer.write(cudnnAlgorithm);
 }
 
 bool WindowedFilterParams::readFilter(plan::ByteReader& reader)
@@ -121,7 +122,8 @@ bool WindowedFilterParams::readFilter(plan::ByteReader& reader)
         && reader.readDims(kernelSize, "kernel size") && reader.readDims(stride, "stride")
         && reader.readDims(prePadding, "pre-padding") && reader.readDims(postPadding, "post-padding")
         && reader.readDims(dilation, "dilation") && plan::readEnum(reader, paddingMode, "padding mode")
-        && kernel.read(reader, "kernel weights") && bias.read(reader, "bias weights");
+        && kernel.read(reader, "kernel weights") && bias.read(reader, "bias weights")
+        && reader.read(cudnnAlgorithm, "cuDNN algorithm");
 }
 
 void ConvolutionParams::write(plan::ByteWriter& writer) const
@@ -129,15 +131,13 @@ void ConvolutionParams::write(plan::ByteWriter& writer) const
     writeFilter(writer);
     writer.write(static_cast<uint8_t>(epilogue.addsResidual));
     writer.write(static_cast<uint8_t>(epilogue.relu));
-    writer.write(cudnnAlgorithm);
 }
 
 bool ConvolutionParams::read(plan::ByteReader& reader)
 {
     uint8_t addsResidual = 0;
     uint8_t relu = 0;
-    if (!readFilter(reader) || !reader.read(addsResidual, "fused residual") || !reader.read(relu, "fused ReLU")
-        || !reader.read(cudnnAlgorithm, "cuDNN algorithm"))
+    if (!readFilter(reader) || !reader.read(addsResidual, "fused residual") || !reader.read(relu, "fused ReLU"))
     {
         return false;
     }

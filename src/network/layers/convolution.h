@@ -22,6 +22,10 @@ struct WindowedFilterParams
     nvinfer1::PaddingMode paddingMode{nvinfer1::PaddingMode::kEXPLICIT_ROUND_DOWN};
     WeightsBuffer kernel;
     WeightsBuffer bias;
+    //! The cuDNN algorithm the builder timed fastest for a CUDA plan (forward for a convolution, backward-data for a
+    //! deconvolution); -1 leaves the choice to cuDNN's heuristics when a context first runs the layer (CPU plans,
+    //! and builds without timing).
+    int32_t cudnnAlgorithm{-1};
 
     //! Sets the kernel size and TensorRT's default stride, padding and dilation for that many spatial axes.
     void setDefaults(nvinfer1::Dims const& size);
@@ -51,9 +55,6 @@ struct ConvolutionEpilogue
 struct ConvolutionParams final : LayerParams, WindowedFilterParams
 {
     ConvolutionEpilogue epilogue;
-    //! The cuDNN forward algorithm the builder timed fastest for a CUDA plan; -1 leaves the choice to cuDNN's
-    //! heuristics when a context first runs the layer (CPU plans, and builds without timing).
-    int32_t cudnnAlgorithm{-1};
 
     void storeWeightsAs(nvinfer1::DataType type) override
     {

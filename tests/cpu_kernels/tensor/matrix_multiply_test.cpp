@@ -97,6 +97,46 @@ TEST(MatrixMultiply, EmptyTensors)
     matrixMultiply(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), kB.cview(), test::emptyView({0, 2}), {});
 }
 
+TEST(MatrixMultiply, BiasAndReluEpilogue)
+{
+    // A * B = [[58, 64], [139, 154]]; the bias is added to every row, then the ReLU clamps.
+    Tensor<float> const bias({2}, {-100, -150});
+    MatrixMultiply params;
+    params.bias = bias.cview();
+    EXPECT_EQ(multiply(kA, kB, params), (std::vector<float>{-42, -86, 39, 4}));
+    params.relu = true;
+    EXPECT_EQ(multiply(kA, kB, params), (std::vector<float>{0, 0, 39, 4}));
+    // A ReLU alone, and a bias stored in FP16.
+    MatrixMultiply reluOnly;
+    reluOnly.relu = true;
+    Tensor<float> const negated({2, 3}, {-1, -2, -3, 4, 5, 6});
+    EXPECT_EQ(multiply(negated, kB, reluOnly), (std::vector<float>{0, 0, 139, 154}));
+    Tensor<uint16_t> const halfBias({2}, test::toHalf({0.5f, -0.25f}));
+    MatrixMultiply halfParams;
+    halfParams.bias = halfBias.cview();
+    EXPECT_EQ(multiply(kA, kB, halfParams), (std::vector<float>{58.5f, 63.75f, 139.5f, 153.75f}));
+    // Batches share the bias.
+    Tensor<float> const twice({2, 2, 3}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6});
+    EXPECT_EQ(multiply(twice, Tensor<float>({1, 3, 2}, kB.values), params),
+        (std::vector<float>{0, 0, 39, 4, 0, 0, 39, 4}));
+}
+
+TEST(MatrixMultiply, RejectsABiasThatDoesNotFit)
+{
+    auto out = Tensor<float>::zeros({2, 2});
+    Tensor<float> const three({3}, {1, 2, 3});
+    MatrixMultiply params;
+    params.bias = three.cview();
+    EXPECT_THROW(matrixMultiply(kA.cview(), kB.cview(), out.view(), params), std::invalid_argument);
+    // A vector result has no columns to add a bias to.
+    Tensor<float> const one({1}, {1});
+    Tensor<float> const v2({2}, {1, 1});
+    MatrixMultiply vector{MatrixOperation::kNONE, MatrixOperation::kVECTOR};
+    vector.bias = one.cview();
+    auto column = Tensor<float>::zeros({3});
+    EXPECT_THROW(matrixMultiply(kB.cview(), v2.cview(), column.view(), vector), std::invalid_argument);
+}
+
 TEST(MatrixMultiply, RejectsInconsistentShapes)
 {
     EXPECT_THROW(matrixMultiplyOutputShape({2, 3}, {2, 2}, {}), std::invalid_argument);

@@ -54,6 +54,30 @@ Operand describe(Shape const& shape, MatrixOperation op, bool isLeft)
     return operand;
 }
 
+//! The epilogue's bias as doubles, one per output column; empty when there is none.
+std::vector<double> biasValues(MatrixMultiply const& params, int64_t columns)
+{
+    if (params.bias.data == nullptr)
+    {
+        return {};
+    }
+    if (params.op0 == MatrixOperation::kVECTOR || params.op1 == MatrixOperation::kVECTOR)
+    {
+        fail(kKernel, "a bias is added per output column, which needs two matrix operands");
+    }
+    if (params.bias.count() != columns)
+    {
+        fail(kKernel, "the bias has " + std::to_string(params.bias.count()) + " values for " + std::to_string(columns)
+                + " output columns");
+    }
+    std::vector<double> values(static_cast<size_t>(columns));
+    for (int64_t j = 0; j < columns; ++j)
+    {
+        values[static_cast<size_t>(j)] = readFloat(params.bias.data, params.bias.type, j);
+    }
+    return values;
+}
+
 Shape broadcastBatch(Operand const& a, Operand const& b)
 {
     if (a.batch.size() != b.batch.size())
@@ -97,6 +121,7 @@ void matrixMultiply(
     int64_t const m = a.rows;
     int64_t const k = a.cols;
     int64_t const n = b.cols;
+    std::vector<double> const bias = biasValues(params, n);
     if (volume(batch) * m * n == 0)
     {
         return;
@@ -142,10 +167,14 @@ void matrixMultiply(
             {
                 for (int64_t j = 0; j < n; ++j)
                 {
-                    double sum = 0.0;
+                    double sum = bias.empty() ? 0.0 : bias[static_cast<size_t>(j)];
                     for (int64_t p = 0; p < k; ++p)
                     {
                         sum += static_cast<double>(left[i * k + p]) * static_cast<double>(right[p * n + j]);
+                    }
+                    if (params.relu && sum < 0.0)
+                    {
+                        sum = 0.0;
                     }
                     writeFloat(output.data, output.type, offsets[2] + i * n + j, static_cast<float>(sum));
                 }

@@ -17,6 +17,11 @@ struct MatrixMultiply
 {
     nvinfer1::MatrixOperation op0{nvinfer1::MatrixOperation::kNONE};
     nvinfer1::MatrixOperation op1{nvinfer1::MatrixOperation::kNONE};
+    //! Epilogue (what the builder fuses in CUDA plans): `bias` (FP32, FP16 or BF16; one value per output column,
+    //! both operands matrices) is added to every output row, then `relu` clamps negatives to 0 (NaN stays NaN).
+    //! Both apply before the one rounding to the output type. A bias without data adds nothing.
+    ConstTensorView bias{};
+    bool relu{false};
 };
 
 Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, MatrixMultiply const& params);

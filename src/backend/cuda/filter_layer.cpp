@@ -1,0 +1,64 @@
+#include "backend/cuda/filter_layer.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cuda
+{
+
+FilterLayer::FilterLayer(char const* kind, network::WindowedFilterParams const& params, nvinfer1::DataType dataType,
+    cpu::TensorFormat format, LibraryHandles& handles)
+    : mKind(kind)
+    , mDataType(dataType)
+    , mFormat(format)
+    , mHandles(handles)
+{
+    cudnnConvolutionType(dataType); // rejects other types now, not at the first run
+    if (!params.bias.empty())
+    {
+        mBias = uploadWeights(params.bias, dataType);
+    }
+}
+
+void FilterLayer::run(
+    std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream)
+{
+    for (cpu::ConstTensorView const& tensor : {inputs[0], cpu::ConstTensorView(outputs[0])})
+    {
+        if (tensor.type != mDataType || tensor.format != mFormat)
+        {
+            throw std::invalid_argument(std::string(mKind)
+                + ": the tensors' types or formats differ from those the layer was prepared for");
+        }
+    }
+    cudnnHandle_t const handle = mHandles.cudnn(stream);
+    if (inputs[0].shape != mPreparedShape)
+    {
+        mWorkspaceBytes = prepare(inputs[0].shape, handle);
+        mPreparedShape = inputs[0].shape;
+    }
+    if (outputs[0].count() == 0)
+    {
+        return;
+    }
+    mWorkspace.reserve(mWorkspaceBytes, stream);
+    compute(inputs, outputs[0], handle, stream);
+}
+
+void FilterLayer::addBias(cudnnHandle_t handle, cpu::TensorView const& output) const
+{
+    if (mBias.data() == nullptr)
+    {
+        return;
+    }
+    float const one = 1.0F;
+    checkCudnn(cudnnAddTensor(handle, &one, mDescriptors.bias, mBias.data(), &one, mDescriptors.output, output.data),
+        "adding the bias");
+}
+
+void FilterLayer::noAlgorithm() const
+{
+    throw std::runtime_error(std::string(mKind) + ": cuDNN offers no algorithm for this shape");
+}
+
+} // namespace kiln::cuda

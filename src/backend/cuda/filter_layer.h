@@ -1,0 +1,57 @@
+// What the CUDA convolution and deconvolution layers share: weights uploaded once in the
+// layer's data type, cuDNN descriptors and an algorithm prepared again only when the input
+// shape changes, a workspace that grows to the largest shape run, and the bias.
+#pragma once
+
+#include "backend/cuda/convolution_descriptors.h"
+#include "backend/cuda/device_buffer.h"
+#include "backend/cuda/device_layer.h"
+#include "network/layers/convolution.h"
+
+#include <string>
+
+namespace kiln::cuda
+{
+
+class FilterLayer : public DeviceLayer
+{
+public:
+    //! Checks the tensors against what the layer was made for, prepares for a new input shape, then computes.
+    void run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
+        cudaStream_t stream) final;
+
+protected:
+    //! `kind` names the layer in errors ("convolution"). Uploads the bias; the subclass uploads its kernel.
+    FilterLayer(char const* kind, network::WindowedFilterParams const& params, nvinfer1::DataType dataType,
+        cpu::TensorFormat format, LibraryHandles& handles);
+
+    //! Describes the layer at `inputShape` into mDescriptors and chooses its algorithm: the builder's where cuDNN
+    //! takes it at this shape, else cuDNN's heuristics. Returns the workspace bytes the algorithm needs.
+    virtual size_t prepare(cpu::Shape const& inputShape, cudnnHandle_t handle) = 0;
+
+    //! Queues the layer's work; the workspace holds what prepare asked for.
+    virtual void compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,
+        cudnnHandle_t handle, cudaStream_t stream)
+        = 0;
+
+    //! Adds the bias (if the layer has one) to `output`, which compute wrote.
+    void addBias(cudnnHandle_t handle, cpu::TensorView const& output) const;
+
+    //! Throws std::runtime_error naming the layer kind when cuDNN offers nothing.
+    [[noreturn]] void noAlgorithm() const;
+
+    char const* const mKind;
+    nvinfer1::DataType const mDataType;
+    cpu::TensorFormat const mFormat;
+    DeviceBuffer mKernel;
+    DeviceBuffer mBias; //!< empty when the layer has no bias (a fused convolution gives zeros)
+    DeviceBuffer mWorkspace;
+    size_t mWorkspaceBytes{0};
+    ConvolutionDescriptors mDescriptors;
+
+private:
+    LibraryHandles& mHandles;
+    cpu::Shape mPreparedShape; //!< the input shape the descriptors describe
+};
+
+} // namespace kiln::cuda

@@ -1,0 +1,183 @@
+#include "backend/cuda/matrix_multiply_descriptors.h"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+cudaDataType_t cudaType(nvinfer1::DataType type)
+{
+    switch (type)
+    {
+    case nvinfer1::DataType::kFLOAT: return CUDA_R_32F;
+    case nvinfer1::DataType::kHALF: return CUDA_R_16F;
+    default: throw std::invalid_argument("matrix multiply: the CUDA backend multiplies FP32 or FP16 matrices");
+    }
+}
+
+template <typename T>
+void setMatmulAttribute(cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_t attribute, T const& value,
+    char const* what)
+{
+    checkCublasLt(cublasLtMatmulDescSetAttribute(desc, attribute, &value, sizeof(value)), what);
+}
+
+//! A column-major layout of `matrix` for `batches` matrices, one every `matrix.batchStride` elements.
+cublasLtMatrixLayout_t makeLayout(GemmMatrix const& matrix, cudaDataType_t type, int64_t batches, char const* what)
+{
+    cublasLtMatrixLayout_t layout = nullptr;
+    checkCublasLt(cublasLtMatrixLayoutCreate(&layout, type, static_cast<uint64_t>(matrix.rows),
+                      static_cast<uint64_t>(matrix.cols), matrix.ld),
+        what);
+    auto const count = static_cast<int32_t>(batches);
+    cublasStatus_t status
+        = cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count));
+    if (status == CUBLAS_STATUS_SUCCESS)
+    {
+        status = cublasLtMatrixLayoutSetAttribute(
+            layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &matrix.batchStride, sizeof(matrix.batchStride));
+    }
+    if (status != CUBLAS_STATUS_SUCCESS)
+    {
+        cublasLtMatrixLayoutDestroy(layout);
+        checkCublasLt(status, what);
+    }
+    return layout;
+}
+
+//! The preference that the heuristics choose by, destroyed with this object.
+class Preference
+{
+public:
+    Preference()
+    {
+        checkCublasLt(cublasLtMatmulPreferenceCreate(&mPreference), "creating a heuristic preference");
+    }
+    ~Preference()
+    {
+        cublasLtMatmulPreferenceDestroy(mPreference);
+    }
+    Preference(Preference const&) = delete;
+    Preference& operator=(Preference const&) = delete;
+
+    template <typename T>
+    void set(cublasLtMatmulPreferenceAttributes_t attribute, T const& value)
+    {
+        checkCublasLt(cublasLtMatmulPreferenceSetAttribute(mPreference, attribute, &value, sizeof(value)),
+            "setting a heuristic preference");
+    }
+    cublasLtMatmulPreference_t get() const
+    {
+        return mPreference;
+    }
+
+private:
+    cublasLtMatmulPreference_t mPreference{nullptr};
+};
+
+} // namespace
+
+void checkCublasLt(cublasStatus_t status, char const* what)
+{
+    if (status != CUBLAS_STATUS_SUCCESS)
+    {
+        throw std::runtime_error(std::string("matrix multiply: cuBLASLt failed ") + what + ": "
+            + cublasLtGetStatusName(status) + " (" + cublasLtGetStatusString(status) + ")");
+    }
+}
+
+uint32_t addressAlignment(void const* address)
+{
+    auto const bits = reinterpret_cast<uintptr_t>(address);
+    uint32_t alignment = 256;
+    while (alignment > 1 && bits % alignment != 0)
+    {
+        alignment /= 2;
+    }
+    return alignment;
+}
+
+MatrixMultiplyDescriptors::~MatrixMultiplyDescriptors()
+{
+    release();
+}
+
+void MatrixMultiplyDescriptors::release()
+{
+    if (matmul != nullptr)
+    {
+        cublasLtMatmulDescDestroy(matmul);
+    }
+    for (cublasLtMatrixLayout_t layout : {first, second, output})
+    {
+        if (layout != nullptr)
+        {
+            cublasLtMatrixLayoutDestroy(layout);
+        }
+    }
+    matmul = nullptr;
+    first = nullptr;
+    second = nullptr;
+    output = nullptr;
+}
+
+void MatrixMultiplyDescriptors::describe(
+    GemmGeometry const& geometry, nvinfer1::DataType type, GemmEpilogue const& epilogue)
+{
+    release();
+    cudaDataType_t const dataType = cudaType(type);
+    if (geometry.batches > std::numeric_limits<int32_t>::max())
+    {
+        throw std::invalid_argument(
+            "matrix multiply: " + std::to_string(geometry.batches) + " batches are more than cuBLASLt takes");
+    }
+    mGeometry = geometry;
+    checkCublasLt(cublasLtMatmulDescCreate(&matmul, CUBLAS_COMPUTE_32F, CUDA_R_32F), "creating a matmul descriptor");
+    cublasOperation_t const transA = geometry.first.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cublasOperation_t const transB = geometry.second.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+    setMatmulAttribute(matmul, CUBLASLT_MATMUL_DESC_TRANSA, transA, "setting the first operand's transpose");
+    setMatmulAttribute(matmul, CUBLASLT_MATMUL_DESC_TRANSB, transB, "setting the second operand's transpose");
+    // The output is column-major n x m, so the layer's bias over its n columns is cuBLASLt's bias over D's rows.
+    cublasLtEpilogue_t const mode = epilogue.bias != nullptr
+        ? (epilogue.relu ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_BIAS)
+        : (epilogue.relu ? CUBLASLT_EPILOGUE_RELU : CUBLASLT_EPILOGUE_DEFAULT);
+    setMatmulAttribute(matmul, CUBLASLT_MATMUL_DESC_EPILOGUE, mode, "setting the epilogue");
+    if (epilogue.bias != nullptr)
+    {
+        // Set before choosing the algorithm: the heuristics read the pointer's alignment. The bias batch stride
+        // stays 0, one bias for every batch.
+        setMatmulAttribute(matmul, CUBLASLT_MATMUL_DESC_BIAS_POINTER, epilogue.bias, "setting the bias");
+    }
+    first = makeLayout(geometry.first, dataType, geometry.batches, "describing the first operand");
+    second = makeLayout(geometry.second, dataType, geometry.batches, "describing the second operand");
+    output = makeLayout(geometry.output, dataType, geometry.batches, "describing the output");
+}
+
+cublasLtMatmulHeuristicResult_t MatrixMultiplyDescriptors::chooseAlgorithm(
+    cublasLtHandle_t handle, GemmAlignments const& alignments, size_t maxWorkspaceBytes) const
+{
+    Preference preference;
+    preference.set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, static_cast<uint64_t>(maxWorkspaceBytes));
+    preference.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, alignments.first);
+    preference.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, alignments.second);
+    preference.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, alignments.output);
+    preference.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, alignments.output);
+    cublasLtMatmulHeuristicResult_t result{};
+    int found = 0;
+    cublasStatus_t const status = cublasLtMatmulAlgoGetHeuristic(
+        handle, matmul, first, second, output, output, preference.get(), 1, &result, &found);
+    if (status == CUBLAS_STATUS_NOT_SUPPORTED || (status == CUBLAS_STATUS_SUCCESS && found == 0))
+    {
+        throw std::runtime_error("matrix multiply: cuBLASLt has no algorithm for a product of "
+            + std::to_string(mGeometry.m) + " x " + std::to_string(mGeometry.k) + " by " + std::to_string(mGeometry.k)
+            + " x " + std::to_string(mGeometry.n) + " matrices (" + std::to_string(mGeometry.batches) + " batches)");
+    }
+    checkCublasLt(status, "choosing an algorithm");
+    return result;
+}
+
+} // namespace kiln::cuda

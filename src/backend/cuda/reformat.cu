@@ -1,0 +1,188 @@
+#include "backend/cuda/reformat.h"
+
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/device_access.cuh"
+#include "backend/cuda/kernels.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using device::DataType;
+
+constexpr int kTile = 32;
+constexpr int kRowsPerPass = 8; //!< a block is kTile x kRowsPerPass threads; each moves kTile / kRowsPerPass elements
+
+//! An element as the tile holds it: its own bits when the type does not change (NaN payloads survive), else its
+//! value as a float's bits.
+__device__ unsigned int loadElement(void const* data, DataType from, DataType to, int64_t i)
+{
+    if (from != to)
+    {
+        return __float_as_uint(device::loadFloat(data, from, i));
+    }
+    return from == DataType::kFLOAT ? static_cast<unsigned int const*>(data)[i] : static_cast<uint16_t const*>(data)[i];
+}
+
+__device__ void storeElement(void* data, DataType from, DataType to, int64_t i, unsigned int element)
+{
+    if (from != to)
+    {
+        device::storeFloat(data, to, i, __uint_as_float(element));
+    }
+    else if (to == DataType::kFLOAT)
+    {
+        static_cast<unsigned int*>(data)[i] = element;
+    }
+    else
+    {
+        static_cast<uint16_t*>(data)[i] = static_cast<uint16_t>(element);
+    }
+}
+
+//! Transposes each of the batch's rows x columns matrices through a shared-memory tile, so that both the reads and
+//! the writes are coalesced, converting the type on the way. Blocks: (column tiles, row tiles, batches).
+__global__ void transposeKernel(void const* input, DataType from, void* output, DataType to, int64_t batches,
+    int64_t rows, int64_t columns)
+{
+    __shared__ unsigned int tile[kTile][kTile + 1]; // +1: the transposed reads hit distinct banks
+    int64_t const row0 = static_cast<int64_t>(blockIdx.y) * kTile;
+    int64_t const column0 = static_cast<int64_t>(blockIdx.x) * kTile;
+    for (int64_t batch = blockIdx.z; batch < batches; batch += gridDim.z)
+    {
+        int64_t const base = batch * rows * columns;
+        for (int r = threadIdx.y; r < kTile; r += kRowsPerPass)
+        {
+            int64_t const row = row0 + r;
+            int64_t const column = column0 + threadIdx.x;
+            if (row < rows && column < columns)
+            {
+                tile[r][threadIdx.x] = loadElement(input, from, to, base + row * columns + column);
+            }
+        }
+        __syncthreads();
+        // The output is columns x rows: its row is the input's column.
+        for (int c = threadIdx.y; c < kTile; c += kRowsPerPass)
+        {
+            int64_t const column = column0 + c;
+            int64_t const row = row0 + threadIdx.x;
+            if (row < rows && column < columns)
+            {
+                storeElement(output, from, to, base + column * rows + row, tile[threadIdx.x][c]);
+            }
+        }
+        __syncthreads(); // the tile is refilled for the next batch
+    }
+}
+
+//! One thread per pixel copies its channels and zeros the rest: no division per element, and a warp writes one
+//! contiguous run of pixels.
+template <typename Element>
+__global__ void padChannelsKernel(Element const* input, Element* output, int64_t channels, int64_t padded,
+    int64_t pixels)
+{
+    for (int64_t pixel = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; pixel < pixels;
+         pixel += static_cast<int64_t>(blockDim.x) * gridDim.x)
+    {
+        Element const* from = input + pixel * channels;
+        Element* to = output + pixel * padded;
+        for (int64_t channel = 0; channel < padded; ++channel)
+        {
+            to[channel] = channel < channels ? from[channel] : Element{0};
+        }
+    }
+}
+
+bool floatingPoint(nvinfer1::DataType type)
+{
+    return type == nvinfer1::DataType::kFLOAT || type == nvinfer1::DataType::kHALF
+        || type == nvinfer1::DataType::kBF16;
+}
+
+bool storedFormat(cpu::TensorFormat format)
+{
+    return format == cpu::TensorFormat::kLINEAR || format == cpu::TensorFormat::kHWC;
+}
+
+} // namespace
+
+void reformatOnDevice(cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream)
+{
+    if (!storedFormat(input.format) || !storedFormat(output.format))
+    {
+        throw std::invalid_argument("reformat: Kiln stores tensors as kLINEAR or kHWC only");
+    }
+    if (input.shape != output.shape)
+    {
+        throw std::invalid_argument("reformat: the output's shape differs from the input's");
+    }
+    if (input.format == output.format)
+    {
+        castOnDevice(input, output, stream);
+        return;
+    }
+    if (input.rank() < 3 || !floatingPoint(input.type) || !floatingPoint(output.type))
+    {
+        throw std::invalid_argument("reformat: moving between kLINEAR and kHWC takes FP32, FP16 or BF16 tensors of "
+            "[N, C, spatial...]; this one has " + std::to_string(input.rank()) + " axes");
+    }
+    if (output.count() == 0)
+    {
+        return;
+    }
+    int64_t const batches = input.shape[0];
+    int64_t const channels = input.shape[1];
+    int64_t const spatial = input.count() / (batches * channels);
+    bool const toChannelsLast = output.format == cpu::TensorFormat::kHWC;
+    int64_t const rows = toChannelsLast ? channels : spatial;
+    int64_t const columns = toChannelsLast ? spatial : channels;
+    int64_t const rowTiles = (rows + kTile - 1) / kTile;
+    int64_t const columnTiles = (columns + kTile - 1) / kTile;
+    if (rowTiles > 65535 || columnTiles > int64_t{0x7FFFFFFF})
+    {
+        throw std::invalid_argument("reformat: the tensor has more channels or spatial positions than one launch covers");
+    }
+    dim3 const grid(static_cast<unsigned>(columnTiles), static_cast<unsigned>(rowTiles),
+        static_cast<unsigned>(std::min<int64_t>(batches, 65535)));
+    transposeKernel<<<grid, dim3(kTile, kRowsPerPass), 0, stream>>>(
+        input.data, input.type, output.data, output.type, batches, rows, columns);
+    check(cudaGetLastError(), "reformat: launching the kernel");
+}
+
+void padChannelsOnDevice(cpu::ConstTensorView const& input, void* output, int64_t channels, cudaStream_t stream)
+{
+    if (input.format != cpu::TensorFormat::kHWC || input.rank() < 3 || channels < input.shape[1])
+    {
+        throw std::invalid_argument("padding channels: the input must be kHWC [N, C, spatial...] of at most as many "
+                                    "channels as the padded layout has");
+    }
+    if (input.count() == 0)
+    {
+        return;
+    }
+    int64_t const pixels = input.count() / input.shape[1];
+    size_t const element = cpu::elementSize(input.type);
+    unsigned const blocks = device::blocksFor(pixels);
+    if (element == 2)
+    {
+        padChannelsKernel<uint16_t><<<blocks, device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<uint16_t const*>(input.data), static_cast<uint16_t*>(output), input.shape[1], channels, pixels);
+    }
+    else if (element == 4)
+    {
+        padChannelsKernel<uint32_t><<<blocks, device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<uint32_t const*>(input.data), static_cast<uint32_t*>(output), input.shape[1], channels, pixels);
+    }
+    else
+    {
+        throw std::invalid_argument("padding channels: takes 2- and 4-byte elements");
+    }
+    check(cudaGetLastError(), "padding channels: launching the kernel");
+}
+
+} // namespace kiln::cuda

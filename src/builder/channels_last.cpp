@@ -1,0 +1,118 @@
+#include "builder/channels_last.h"
+
+#include "builder/layer_matching.h"
+#include "network/layers/pooling.h"
+
+namespace kiln::builder
+{
+namespace
+{
+
+using nvinfer1::LayerType;
+using nvinfer1::TensorFormat;
+
+bool fourDimensional(plan::PlanModel const& model, int32_t tensor)
+{
+    return tensor >= 0 && model.tensors[tensor].dims.size() == 4;
+}
+
+//! An FP16 2-D convolution (fused or not): the layers channels-last regions are made for.
+bool startsRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    return layer.type == LayerType::kCONVOLUTION && fourDimensional(model, layer.inputs[0])
+        && plan::slotType(model, layer, 0) == nvinfer1::DataType::kHALF
+        && plan::slotType(model, layer, layer.inputs.size()) == nvinfer1::DataType::kHALF;
+}
+
+//! A layer that computes the same on kHWC data as on kLINEAR, or has a kHWC kernel: it continues a region that
+//! reaches one of its inputs.
+bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    if (layer.outputs.size() != 1 || !fourDimensional(model, layer.outputs[0]))
+    {
+        return false;
+    }
+    switch (layer.type)
+    {
+    case LayerType::kACTIVATION:
+    case LayerType::kUNARY: return true;
+    case LayerType::kELEMENTWISE:
+        // Element by element only where nothing broadcasts: a broadcast walks the axes in the linear order.
+        for (int32_t input : layer.inputs)
+        {
+            if (input < 0 || !sameShape(model, input, layer.outputs[0]))
+            {
+                return false;
+            }
+        }
+        return true;
+    case LayerType::kPOOLING:
+    {
+        // The CUDA pooling kernel's channels-last variant pools over two spatial axes.
+        auto const params = paramsOf<network::PoolingParams>(layer);
+        return params && params->windowSize.nbDims == 2;
+    }
+    default: return false;
+    }
+}
+
+bool readsChannelsLast(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    for (int32_t input : layer.inputs)
+    {
+        if (input >= 0 && model.tensors[input].format == TensorFormat::kHWC)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+//! `formats` (one per slot) as the layer's I/O formats, or none where they are its tensors' own.
+void recordFormats(plan::PlanModel const& model, plan::LayerRecord& layer, std::vector<TensorFormat> formats)
+{
+    bool ownFormats = true;
+    for (size_t slot = 0; slot < formats.size(); ++slot)
+    {
+        int32_t const tensor
+            = slot < layer.inputs.size() ? layer.inputs[slot] : layer.outputs[slot - layer.inputs.size()];
+        ownFormats = ownFormats && (tensor < 0 || model.tensors[tensor].format == formats[slot]);
+    }
+    layer.ioFormats = ownFormats ? std::vector<TensorFormat>{} : std::move(formats);
+}
+
+} // namespace
+
+void chooseChannelsLast(plan::PlanModel& model)
+{
+    // Layers run in order, so a layer's inputs have their formats by the time it is decided.
+    for (plan::LayerRecord& layer : model.layers)
+    {
+        size_t const slots = layer.inputs.size() + layer.outputs.size();
+        bool const channelsLast = startsRegion(model, layer)
+            || (continuesRegion(model, layer) && readsChannelsLast(model, layer));
+        if (layer.type == LayerType::kREDUCE)
+        {
+            // The CUDA reduction reads a channels-last input through its strides, and writes a linear output: the
+            // global average pooling that ends a convolutional network needs no conversion.
+            layer.ioFormats.clear();
+            continue;
+        }
+        if (!channelsLast)
+        {
+            recordFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kLINEAR));
+            continue;
+        }
+        for (int32_t output : layer.outputs)
+        {
+            // The application's buffers are linear: an output of the network is converted as it is written.
+            if (model.tensors[output].ioMode == nvinfer1::TensorIOMode::kNONE)
+            {
+                model.tensors[output].format = TensorFormat::kHWC;
+            }
+        }
+        recordFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kHWC));
+    }
+}
+
+} // namespace kiln::builder

@@ -1,0 +1,20 @@
+// The builder's choice of tensor formats for CUDA plans. FP16 convolutions run on tensor
+// cores fastest with channels-last data (cuDNN's NHWC, TensorRT's kHWC); stored NCHW, cuDNN
+// would transpose every convolution's input and output on the way. So the FP16 2-D
+// convolutions, and the element-wise, activation and pooling layers between them, read and
+// write kHWC tensors; reductions read them as they are; other layers, plugins and the
+// network's I/O stay kLINEAR, and the runtime's reformatter converts at the edges of each
+// channels-last region.
+#pragma once
+
+#include "plan/plan_model.h"
+
+namespace kiln::builder
+{
+
+//! Sets the formats of `model`'s tensors, and the formats each layer reads and writes where they differ from its
+//! tensors'. Runs after the convolution fusions (a fused layer keeps its residual in the output's format) and before
+//! the convolutions are timed (the timing depends on the format).
+void chooseChannelsLast(plan::PlanModel& model);
+
+} // namespace kiln::builder

@@ -1,0 +1,147 @@
+#include "builder/layer_matching.h"
+
+#include "network/layers/activation.h"
+#include "network/layers/elementwise.h"
+#include "shape/expr.h"
+
+namespace kiln::builder
+{
+
+bool isRelu(plan::LayerRecord const& record)
+{
+    if (record.type != nvinfer1::LayerType::kACTIVATION)
+    {
+        return false;
+    }
+    auto const params = paramsOf<network::ActivationParams>(record);
+    return params && params->activation == nvinfer1::ActivationType::kRELU;
+}
+
+bool isSum(plan::LayerRecord const& record)
+{
+    if (record.type != nvinfer1::LayerType::kELEMENTWISE)
+    {
+        return false;
+    }
+    auto const params = paramsOf<network::ElementWiseParams>(record);
+    return params && params->operation == nvinfer1::ElementWiseOperation::kSUM;
+}
+
+bool sameExpr(plan::PlanModel const& model, int32_t a, int32_t b)
+{
+    if (a == b)
+    {
+        return true;
+    }
+    plan::ExprNode const& x = model.exprs[a];
+    plan::ExprNode const& y = model.exprs[b];
+    return x.kind == y.kind && x.kind == static_cast<uint8_t>(shape::ExprKind::kCONSTANT) && x.value == y.value;
+}
+
+bool sameShape(plan::PlanModel const& model, int32_t a, int32_t b)
+{
+    std::vector<int32_t> const& x = model.tensors[a].dims;
+    std::vector<int32_t> const& y = model.tensors[b].dims;
+    if (x.size() != y.size())
+    {
+        return false;
+    }
+    for (size_t axis = 0; axis < x.size(); ++axis)
+    {
+        if (!sameExpr(model, x[axis], y[axis]))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::optional<std::vector<int64_t>> constantDims(plan::PlanModel const& model, int32_t t)
+{
+    std::vector<int64_t> extents;
+    for (int32_t node : model.tensors[t].dims)
+    {
+        plan::ExprNode const& expr = model.exprs[node];
+        if (expr.kind != static_cast<uint8_t>(shape::ExprKind::kCONSTANT))
+        {
+            return std::nullopt;
+        }
+        extents.push_back(expr.value);
+    }
+    return extents;
+}
+
+std::vector<std::vector<size_t>> readersOf(plan::PlanModel const& model)
+{
+    std::vector<std::vector<size_t>> readers(model.tensors.size());
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        for (int32_t t : model.layers[l].inputs)
+        {
+            if (t >= 0)
+            {
+                readers[t].push_back(l);
+            }
+        }
+    }
+    return readers;
+}
+
+std::optional<size_t> soleReader(
+    plan::PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l)
+{
+    plan::LayerRecord const& record = model.layers[l];
+    if (record.outputs.size() != 1)
+    {
+        return std::nullopt;
+    }
+    plan::TensorRecord const& tensor = model.tensors[record.outputs[0]];
+    std::vector<size_t> const& tensorReaders = readers[record.outputs[0]];
+    if (tensor.ioMode != nvinfer1::TensorIOMode::kNONE || tensor.values || tensorReaders.size() != 1)
+    {
+        return std::nullopt;
+    }
+    return tensorReaders[0];
+}
+
+bool computesIn(plan::PlanModel const& model, plan::LayerRecord const& record,
+    std::optional<nvinfer1::DataType> precision, nvinfer1::DataType type)
+{
+    if (record.precision != precision)
+    {
+        return false;
+    }
+    for (size_t slot = 0; slot < record.inputs.size() + record.outputs.size(); ++slot)
+    {
+        if (slot < record.inputs.size() && record.inputs[slot] < 0)
+        {
+            continue; // an optional input not given is read in no type
+        }
+        if (plan::slotType(model, record, slot) != type)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool linearThroughout(plan::PlanModel const& model, plan::LayerRecord const& record)
+{
+    size_t const inputs = record.inputs.size();
+    for (size_t slot = 0; slot < inputs + record.outputs.size(); ++slot)
+    {
+        int32_t const t = slot < inputs ? record.inputs[slot] : record.outputs[slot - inputs];
+        if (t < 0)
+        {
+            continue;
+        }
+        if (plan::slotFormat(model, record, slot) != nvinfer1::TensorFormat::kLINEAR
+            || model.tensors[t].format != nvinfer1::TensorFormat::kLINEAR)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace kiln::builder

@@ -1,0 +1,56 @@
+// What the builder's fusion passes ask of a recorded plan: a layer's parameters, whether it is a
+// ReLU or a sum, whether two tensors have one shape, and who reads a tensor. Shared by the
+// convolution and matrix multiply fusions.
+#pragma once
+
+#include "plan/byte_io.h"
+#include "plan/plan_model.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace kiln::builder
+{
+
+//! The record's parameters, or none when they do not read as `Params`.
+template <typename Params>
+std::optional<Params> paramsOf(plan::LayerRecord const& record)
+{
+    Params params;
+    plan::ByteReader reader(record.params.data(), record.params.size());
+    if (!params.read(reader))
+    {
+        return std::nullopt;
+    }
+    return params;
+}
+
+bool isRelu(plan::LayerRecord const& record);
+bool isSum(plan::LayerRecord const& record);
+
+//! Whether two expression nodes stand for the same value: the same node, or equal constants.
+bool sameExpr(plan::PlanModel const& model, int32_t a, int32_t b);
+//! Whether tensors `a` and `b` have the same dimensions (as expressions, so also where they are not constants).
+bool sameShape(plan::PlanModel const& model, int32_t a, int32_t b);
+
+//! Tensor `t`'s extents where every one is a build-time constant.
+std::optional<std::vector<int64_t>> constantDims(plan::PlanModel const& model, int32_t t);
+
+//! By tensor: the indices of the layers that read it.
+std::vector<std::vector<size_t>> readersOf(plan::PlanModel const& model);
+
+//! The layer that alone reads layer `l`'s only output, when that output is an internal activation (not a network
+//! output, not a shape tensor); `readers` is readersOf(model).
+std::optional<size_t> soleReader(
+    plan::PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l);
+
+//! Whether `record` computes in `precision` and reads and writes only `type`.
+bool computesIn(plan::PlanModel const& model, plan::LayerRecord const& record,
+    std::optional<nvinfer1::DataType> precision, nvinfer1::DataType type);
+
+//! Whether `record` reads and writes every tensor row-major (kLINEAR), as it and its tensors are stored.
+bool linearThroughout(plan::PlanModel const& model, plan::LayerRecord const& record);
+
+} // namespace kiln::builder

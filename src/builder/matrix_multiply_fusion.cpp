@@ -1,0 +1,321 @@
+#include "builder/matrix_multiply_fusion.h"
+
+#include "builder/layer_matching.h"
+#include "network/layers/constant.h"
+#include "network/layers/matrix_multiply.h"
+#include "shape/expr.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace kiln::builder
+{
+namespace
+{
+
+using nvinfer1::DataType;
+using nvinfer1::LayerType;
+using nvinfer1::MatrixOperation;
+
+bool isFloat(DataType type)
+{
+    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
+}
+
+//! Whether a tensor of these extents has at most one extent other than 1: a shuffle of such a tensor (transposes
+//! and reshapes alike) keeps its elements in order, so the bias a shuffled constant makes is the constant's values.
+bool atMostOneAxis(std::vector<int64_t> const& extents)
+{
+    return std::count_if(extents.begin(), extents.end(), [](int64_t e) { return e != 1; }) <= 1;
+}
+
+struct Bias
+{
+    network::WeightsBuffer values;
+    std::vector<size_t> producers; //!< the layers that made the bias tensor, from the sum's side back to the constant
+};
+
+struct Chain
+{
+    std::vector<size_t> layers; //!< matrix multiply, then a sum, a ReLU or both
+    std::optional<Bias> bias;
+    bool relu{false};
+};
+
+class Fuser
+{
+public:
+    explicit Fuser(plan::PlanModel& model)
+        : mModel(model)
+        , mReaders(readersOf(model))
+        , mProducers(model.tensors.size(), -1)
+        , mRemoved(model.layers.size(), false)
+    {
+        for (size_t l = 0; l < model.layers.size(); ++l)
+        {
+            for (int32_t t : model.layers[l].outputs)
+            {
+                mProducers[t] = static_cast<int64_t>(l);
+            }
+        }
+    }
+
+    void run()
+    {
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            if (mRemoved[l])
+            {
+                continue;
+            }
+            std::optional<Chain> const chain = chainFrom(l);
+            if (!chain)
+            {
+                continue;
+            }
+            plan::LayerRecord record = fused(*chain);
+            for (size_t member : chain->layers)
+            {
+                stopReading(member);
+            }
+            for (size_t i = 0; i + 1 < chain->layers.size(); ++i)
+            {
+                mRemoved[chain->layers[i]] = true;
+            }
+            // The fused layer runs where the chain's last layer ran.
+            size_t const at = chain->layers.back();
+            mModel.layers[at] = std::move(record);
+            for (int32_t t : mModel.layers[at].inputs)
+            {
+                mReaders[t].push_back(at);
+            }
+            if (chain->bias)
+            {
+                dropUnread(chain->bias->producers);
+            }
+        }
+        std::vector<plan::LayerRecord> kept;
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            if (!mRemoved[l])
+            {
+                kept.push_back(std::move(mModel.layers[l]));
+            }
+        }
+        mModel.layers = std::move(kept);
+    }
+
+private:
+    std::optional<int64_t> constantExtent(int32_t tensor, size_t axis) const
+    {
+        std::vector<int32_t> const& dims = mModel.tensors[tensor].dims;
+        if (axis >= dims.size())
+        {
+            return std::nullopt;
+        }
+        plan::ExprNode const& expr = mModel.exprs[dims[axis]];
+        if (expr.kind != static_cast<uint8_t>(shape::ExprKind::kCONSTANT))
+        {
+            return std::nullopt;
+        }
+        return expr.value;
+    }
+
+    std::optional<size_t> soleReader(size_t l) const
+    {
+        return builder::soleReader(mModel, mReaders, l);
+    }
+
+    //! Whether layer `l` can join a chain that computes in `precision` on `type`.
+    bool joins(size_t l, std::optional<DataType> precision, DataType type) const
+    {
+        plan::LayerRecord const& record = mModel.layers[l];
+        return record.outputs.size() == 1 && computesIn(mModel, record, precision, type)
+            && linearThroughout(mModel, record);
+    }
+
+    //! The values of `tensor` when it is a row of `columns` values ([1, N] or [N]) that a constant holds, directly
+    //! or through shuffles that keep its elements in order.
+    std::optional<Bias> biasFrom(int32_t tensor, int64_t columns, DataType type) const
+    {
+        std::optional<std::vector<int64_t>> const dims = constantDims(mModel, tensor);
+        bool const row = dims
+            && ((dims->size() == 2 && (*dims)[0] == 1 && (*dims)[1] == columns)
+                || (dims->size() == 1 && (*dims)[0] == columns));
+        if (!row)
+        {
+            return std::nullopt;
+        }
+        Bias bias;
+        while (bias.producers.size() < mModel.layers.size())
+        {
+            int64_t const p = mProducers[tensor];
+            std::optional<std::vector<int64_t>> const extents = constantDims(mModel, tensor);
+            if (p < 0 || mRemoved[p] || !extents || !atMostOneAxis(*extents))
+            {
+                return std::nullopt;
+            }
+            plan::LayerRecord const& producer = mModel.layers[p];
+            bias.producers.push_back(static_cast<size_t>(p));
+            if (producer.type == LayerType::kCONSTANT)
+            {
+                auto const params = paramsOf<network::ConstantParams>(producer);
+                if (!params || params->weights.count() != columns || !isFloat(params->weights.type()))
+                {
+                    return std::nullopt;
+                }
+                // Stored as the sum read it, so that it adds what the unfused chain would.
+                bias.values = params->weights.storedAs(type);
+                return bias;
+            }
+            if (producer.type != LayerType::kSHUFFLE || producer.inputs.empty() || producer.inputs[0] < 0)
+            {
+                return std::nullopt;
+            }
+            tensor = producer.inputs[0];
+        }
+        return std::nullopt;
+    }
+
+    //! The chain starting at matrix multiply `l`, when it has more than the matrix multiply.
+    std::optional<Chain> chainFrom(size_t l) const
+    {
+        plan::LayerRecord const& product = mModel.layers[l];
+        if (product.type != LayerType::kMATRIX_MULTIPLY || product.inputs.size() != 2 || product.inputs[0] < 0
+            || product.inputs[1] < 0 || product.outputs.size() != 1 || !linearThroughout(mModel, product))
+        {
+            return std::nullopt;
+        }
+        auto const params = paramsOf<network::MatrixMultiplyParams>(product);
+        auto const matrix = [](MatrixOperation op) {
+            return op == MatrixOperation::kNONE || op == MatrixOperation::kTRANSPOSE;
+        };
+        int32_t const out = product.outputs[0];
+        // 2-D, as a fully connected layer: the bias is one row for the whole output.
+        if (!params || params->epilogue.any() || !matrix(params->op0) || !matrix(params->op1)
+            || mModel.tensors[out].dims.size() != 2)
+        {
+            return std::nullopt;
+        }
+        // cuBLASLt's epilogue has no form for an empty sum, so the inner extent must be known not to be 0.
+        std::optional<int64_t> const inner
+            = constantExtent(product.inputs[0], params->op0 == MatrixOperation::kNONE ? 1 : 0);
+        std::optional<int64_t> const columns = constantExtent(out, 1);
+        if (!inner || *inner <= 0)
+        {
+            return std::nullopt;
+        }
+        DataType const type = plan::slotType(mModel, product, 2);
+        Chain chain{{l}, std::nullopt, false};
+        std::optional<size_t> next = soleReader(l);
+        if (next && isSum(mModel.layers[*next]) && joins(*next, product.precision, type))
+        {
+            plan::LayerRecord const& sum = mModel.layers[*next];
+            if (sum.inputs.size() != 2 || !columns || !sameShape(mModel, sum.outputs[0], out))
+            {
+                return std::nullopt;
+            }
+            int32_t const addend = sum.inputs[0] == out ? sum.inputs[1] : sum.inputs[0];
+            if (addend == out || addend < 0)
+            {
+                return std::nullopt;
+            }
+            chain.bias = biasFrom(addend, *columns, type);
+            if (!chain.bias)
+            {
+                return std::nullopt;
+            }
+            chain.layers.push_back(*next);
+            next = soleReader(*next);
+        }
+        if (next && isRelu(mModel.layers[*next]) && joins(*next, product.precision, type))
+        {
+            chain.layers.push_back(*next);
+            chain.relu = true;
+        }
+        if (chain.layers.size() < 2)
+        {
+            return std::nullopt;
+        }
+        return chain;
+    }
+
+    plan::LayerRecord fused(Chain const& chain) const
+    {
+        plan::LayerRecord const& product = mModel.layers[chain.layers.front()];
+        plan::LayerRecord const& last = mModel.layers[chain.layers.back()];
+        network::MatrixMultiplyParams params = *paramsOf<network::MatrixMultiplyParams>(product);
+        if (chain.bias)
+        {
+            params.epilogue.bias = chain.bias->values;
+        }
+        params.epilogue.relu = chain.relu;
+        plan::LayerRecord record;
+        record.type = LayerType::kMATRIX_MULTIPLY;
+        record.precision = product.precision;
+        record.inputs = product.inputs;
+        record.outputs = last.outputs;
+        for (size_t l : chain.layers)
+        {
+            record.name += (record.name.empty() ? "" : " + ") + mModel.layers[l].name;
+        }
+        // Reads its inputs as the matrix multiply did, and writes in the type the chain computed in.
+        record.ioTypes = {plan::slotType(mModel, product, 0), plan::slotType(mModel, product, 1),
+            plan::slotType(mModel, product, 2)};
+        bool tensorsOwnTypes = true;
+        for (size_t slot = 0; slot < record.ioTypes.size(); ++slot)
+        {
+            int32_t const tensor = slot < record.inputs.size() ? record.inputs[slot] : record.outputs[0];
+            tensorsOwnTypes = tensorsOwnTypes && mModel.tensors[tensor].type == record.ioTypes[slot];
+        }
+        if (tensorsOwnTypes)
+        {
+            record.ioTypes.clear();
+        }
+        plan::ByteWriter writer;
+        params.write(writer);
+        record.params = writer.take();
+        return record;
+    }
+
+    //! Takes layer `l` off the reader lists of the tensors it reads.
+    void stopReading(size_t l)
+    {
+        for (int32_t t : mModel.layers[l].inputs)
+        {
+            if (t >= 0)
+            {
+                std::erase(mReaders[t], l);
+            }
+        }
+    }
+
+    //! Removes the bias's producers, from the sum's side back, while nothing reads what they make any more.
+    void dropUnread(std::vector<size_t> const& producers)
+    {
+        for (size_t p : producers)
+        {
+            int32_t const made = mModel.layers[p].outputs[0];
+            if (!mReaders[made].empty() || mModel.tensors[made].ioMode != nvinfer1::TensorIOMode::kNONE)
+            {
+                return;
+            }
+            stopReading(p);
+            mRemoved[p] = true;
+        }
+    }
+
+    plan::PlanModel& mModel;
+    std::vector<std::vector<size_t>> mReaders; //!< by tensor: the layers that read it, kept current while fusing
+    std::vector<int64_t> mProducers;           //!< by tensor: the layer that writes it, or -1
+    std::vector<bool> mRemoved;                //!< by layer: absorbed into a fused layer, or no longer needed
+};
+
+} // namespace
+
+void fuseMatrixMultiplyEpilogues(plan::PlanModel& model)
+{
+    Fuser(model).run();
+}
+
+} // namespace kiln::builder

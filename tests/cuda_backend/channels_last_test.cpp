@@ -1,0 +1,271 @@
+// Channels-last (kHWC) regions in FP16 CUDA plans: which tensors the builder stores channels-last and where layers
+// convert (read from the plan, without a GPU), that such plans compute what the CPU reference computes, and the
+// reformatting kernel against the CPU's.
+#include "backend/cpu/kernels/tensor/reformat.h"
+#include "backend/cuda/reformat.h"
+#include "backend_comparison.h"
+#include "core/half.h"
+
+#include <map>
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+
+//! Small weights that vary by position, so that a misplaced channel or tap shows.
+std::vector<float> weightsOf(size_t count, float phase)
+{
+    std::vector<float> values(count);
+    for (size_t i = 0; i < count; ++i)
+    {
+        values[i] = 0.04F * static_cast<float>(static_cast<int64_t>((i * 7 + 3) % 13) - 6) + 0.01F * phase;
+    }
+    return values;
+}
+
+//! Weights outlive the network that refers to them until the plan is built.
+struct Filters
+{
+    std::vector<std::vector<float>> storage;
+
+    Weights add(size_t count, float phase)
+    {
+        storage.push_back(weightsOf(count, phase));
+        return Weights{DataType::kFLOAT, storage.back().data(), static_cast<int64_t>(count)};
+    }
+};
+
+ITensor& convolve(INetworkDefinition& network, Filters& filters, ITensor& input, int64_t inputs, int64_t outputs,
+    int64_t kernel, int64_t groups, int64_t stride, char const* name)
+{
+    size_t const taps = static_cast<size_t>(outputs * (inputs / groups) * kernel * kernel);
+    IConvolutionLayer* conv = network.addConvolutionNd(input, outputs, Dims{2, {kernel, kernel}},
+        filters.add(taps, static_cast<float>(outputs)), filters.add(static_cast<size_t>(outputs), 1.0F));
+    conv->setPaddingNd(Dims{2, {kernel / 2, kernel / 2}});
+    conv->setStrideNd(Dims{2, {stride, stride}});
+    conv->setNbGroups(groups);
+    conv->setName(name);
+    return *conv->getOutput(0);
+}
+
+ITensor& named(ILayer* layer, char const* name)
+{
+    layer->setName(name);
+    layer->getOutput(0)->setName(name);
+    return *layer->getOutput(0);
+}
+
+Dims const kInputShape{4, {2, 3, 12, 10}};
+
+//! A ResNet-like stem and block, then the edges of the region: a broadcast addition and an activation after it
+//! (linear), a convolution to 5 maps (not a multiple of 8), average pooling into a network output, and a reduction.
+NetworkMaker stemAndBlock(std::shared_ptr<Filters> const& filters)
+{
+    return [filters](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, kInputShape);
+        ITensor& conv1 = convolve(network, *filters, *x, 3, 16, 3, 1, 1, "conv1");
+        ITensor& a = named(network.addActivation(conv1, ActivationType::kRELU), "a");
+        IPoolingLayer* maxPool = network.addPoolingNd(a, PoolingType::kMAX, Dims{2, {3, 3}});
+        maxPool->setStrideNd(Dims{2, {2, 2}});
+        maxPool->setPaddingNd(Dims{2, {1, 1}});
+        ITensor& p = named(maxPool, "p");
+        ITensor& conv2 = convolve(network, *filters, p, 16, 16, 3, 1, 1, "conv2");
+        ITensor& sum = named(network.addElementWise(conv2, p, ElementWiseOperation::kSUM), "sum");
+        ITensor& b = named(network.addActivation(sum, ActivationType::kRELU), "b");
+        ITensor& c = convolve(network, *filters, b, 16, 16, 3, 4, 2, "c");
+        c.setName("c");
+        IConstantLayer* shift = network.addConstant(Dims{4, {1, 16, 1, 1}}, filters->add(16, 2.0F));
+        ITensor& d = named(network.addElementWise(c, *shift->getOutput(0), ElementWiseOperation::kSUM), "d");
+        ITensor& e = named(network.addActivation(d, ActivationType::kSIGMOID), "e");
+        ITensor& f = convolve(network, *filters, e, 16, 5, 1, 1, 1, "f");
+        f.setName("f");
+        IPoolingLayer* averagePool = network.addPoolingNd(f, PoolingType::kAVERAGE, Dims{2, {2, 2}});
+        ITensor& y = named(averagePool, "y");
+        // Reductions read channels-last tensors through their strides: over the spatial axes (global average
+        // pooling), over the channels, and over a channel and a spatial axis at once.
+        ITensor& z = named(network.addReduce(c, ReduceOperation::kAVG, 0b1100, false), "z");
+        ITensor& v = named(network.addReduce(c, ReduceOperation::kSUM, 0b0010, false), "v");
+        ITensor& w = named(network.addReduce(b, ReduceOperation::kMAX, 0b0110, true), "w");
+        for (ITensor* output : {&y, &z, &v, &w})
+        {
+            network.markOutput(*output);
+        }
+    };
+}
+
+TensorFormat formatOfTensor(kiln::plan::PlanModel const& model, std::string const& name)
+{
+    for (kiln::plan::TensorRecord const& tensor : model.tensors)
+    {
+        if (tensor.name == name)
+        {
+            return tensor.format;
+        }
+    }
+    ADD_FAILURE() << "no tensor " << name;
+    return TensorFormat::kLINEAR;
+}
+
+//! The formats layer `name` reads and writes, slot by slot.
+std::vector<TensorFormat> formatsOfLayer(kiln::plan::PlanModel const& model, std::string const& name)
+{
+    for (kiln::plan::LayerRecord const& layer : model.layers)
+    {
+        if (layer.name == name)
+        {
+            std::vector<TensorFormat> formats;
+            for (size_t slot = 0; slot < layer.inputs.size() + layer.outputs.size(); ++slot)
+            {
+                formats.push_back(kiln::plan::slotFormat(model, layer, slot));
+            }
+            return formats;
+        }
+    }
+    ADD_FAILURE() << "no layer " << name;
+    return {};
+}
+
+constexpr TensorFormat kHWC = TensorFormat::kHWC;
+constexpr TensorFormat kLINEAR = TensorFormat::kLINEAR;
+
+TEST(CudaBackendChannelsLast, Fp16ConvolutionRegionsAreStoredChannelsLast)
+{
+    // Building and reading a CUDA plan needs no GPU.
+    auto const filters = std::make_shared<Filters>();
+    kiln::plan::PlanModel const model = cudaPlanOf(stemAndBlock(filters), true);
+    std::map<std::string, TensorFormat> const expected{{"x", kLINEAR}, {"a", kHWC}, {"p", kHWC}, {"b", kHWC},
+        {"c", kHWC}, {"d", kLINEAR}, {"e", kLINEAR}, {"f", kHWC}, {"y", kLINEAR}, {"z", kLINEAR}, {"v", kLINEAR}, {"w", kLINEAR}};
+    for (auto const& [name, format] : expected)
+    {
+        EXPECT_EQ(formatOfTensor(model, name), format) << name;
+    }
+    // The first convolution converts the FP32 linear input as it reads it; the broadcast addition reads a
+    // channels-last tensor linear; the reduction reads it as it is stored; the average pooling writes the network's
+    // output linear through a conversion.
+    EXPECT_EQ(formatsOfLayer(model, "conv1 + a"), (std::vector<TensorFormat>{kHWC, kHWC}));
+    EXPECT_EQ(formatsOfLayer(model, "conv2 + sum + b"), (std::vector<TensorFormat>{kHWC, kHWC, kHWC}));
+    EXPECT_EQ(formatsOfLayer(model, "d"), (std::vector<TensorFormat>{kLINEAR, kLINEAR, kLINEAR}));
+    EXPECT_EQ(formatsOfLayer(model, "f"), (std::vector<TensorFormat>{kHWC, kHWC}));
+    EXPECT_EQ(formatsOfLayer(model, "y"), (std::vector<TensorFormat>{kHWC, kHWC}));
+    EXPECT_EQ(formatsOfLayer(model, "z"), (std::vector<TensorFormat>{kHWC, kLINEAR}));
+}
+
+TEST(CudaBackendChannelsLast, Fp32PlansStayLinear)
+{
+    auto const filters = std::make_shared<Filters>();
+    kiln::plan::PlanModel const model = cudaPlanOf(stemAndBlock(filters), false);
+    for (kiln::plan::TensorRecord const& tensor : model.tensors)
+    {
+        EXPECT_EQ(tensor.format, kLINEAR) << tensor.name;
+    }
+    for (kiln::plan::LayerRecord const& layer : model.layers)
+    {
+        EXPECT_TRUE(layer.ioFormats.empty()) << layer.name;
+    }
+}
+
+TEST(CudaBackendChannelsLast, ChannelsLastPlansAgreeWithTheCpuReference)
+{
+    SKIP_WITHOUT_GPU();
+    auto const filters = std::make_shared<Filters>();
+    int64_t const count = 2 * 3 * 12 * 10;
+    Tensor const x = tensorOf(DataType::kFLOAT, {2, 3, 12, 10}, spread(static_cast<size_t>(count), -2.0F, 2.5F));
+    expectBackendsAgree(stemAndBlock(filters), {{"x", x}}, true, "fp16, channels last");
+    expectBackendsAgree(stemAndBlock(filters), {{"x", x}}, false, "fp32, linear");
+}
+
+//! Device memory holding `bytes`, freed at the end of the scope.
+struct DeviceCopy
+{
+    void* data{nullptr};
+    explicit DeviceCopy(std::vector<uint8_t> const& bytes)
+    {
+        EXPECT_EQ(cudaMalloc(&data, bytes.size()), cudaSuccess);
+        EXPECT_EQ(cudaMemcpy(data, bytes.data(), bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    }
+    ~DeviceCopy()
+    {
+        cudaFree(data);
+    }
+    std::vector<uint8_t> read(size_t size) const
+    {
+        std::vector<uint8_t> bytes(size);
+        EXPECT_EQ(cudaMemcpy(bytes.data(), data, size, cudaMemcpyDeviceToHost), cudaSuccess);
+        return bytes;
+    }
+};
+
+//! `input` reformatted on the GPU and by the CPU reference, byte for byte.
+void expectReformatsAgree(Tensor const& input, TensorFormat from, DataType toType, TensorFormat to)
+{
+    size_t const outBytes = input.bytes.size() / bytesPerElement(input.type) * bytesPerElement(toType);
+    std::vector<uint8_t> expected(outBytes);
+    kiln::cpu::reformat(kiln::cpu::ConstTensorView(input.type, input.shape, input.bytes.data(), from),
+        kiln::cpu::TensorView{toType, input.shape, expected.data(), to});
+    DeviceCopy const source(input.bytes);
+    DeviceCopy const target(std::vector<uint8_t>(outBytes, 0xAB));
+    kiln::cuda::reformatOnDevice(kiln::cpu::ConstTensorView(input.type, input.shape, source.data, from),
+        kiln::cpu::TensorView{toType, input.shape, target.data, to}, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(target.read(outBytes), expected);
+}
+
+TEST(CudaBackendChannelsLast, TheReformatKernelAgreesWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    // Extents that are not multiples of the kernel's 32x32 tiles, a batch, and one spatial axis or three.
+    for (std::vector<int64_t> const& shape : std::vector<std::vector<int64_t>>{
+             {3, 37, 5, 7}, {2, 3, 50, 41}, {1, 64, 1, 1}, {2, 40, 33}, {2, 5, 3, 4, 6}})
+    {
+        size_t const count = static_cast<size_t>(kiln::cpu::volume(shape));
+        Tensor const values = tensorOf(DataType::kFLOAT, shape, spread(count, -3.0F, 70000.0F));
+        std::string const what = "shape of " + std::to_string(shape.size()) + " axes, " + std::to_string(count);
+        SCOPED_TRACE(what);
+        expectReformatsAgree(values, kLINEAR, DataType::kFLOAT, kHWC);
+        expectReformatsAgree(values, kHWC, DataType::kFLOAT, kLINEAR);
+        expectReformatsAgree(values, kLINEAR, DataType::kHALF, kHWC); // 70000 overflows to infinity
+        expectReformatsAgree(values, kHWC, DataType::kHALF, kLINEAR);
+    }
+}
+
+TEST(CudaBackendChannelsLast, MovingFp16KeepsNaNPayloads)
+{
+    SKIP_WITHOUT_GPU();
+    // A NaN with a payload (0x7D01) and a negative one: a same-type move copies their bits, as the CPU does.
+    std::vector<uint16_t> const bits{0x7D01, 0x3C00, 0xFE03, 0x0001, 0xC000, 0x7C00};
+    Tensor const halves = tensorOf(DataType::kHALF, {1, 2, 3, 1}, bits);
+    expectReformatsAgree(halves, kLINEAR, DataType::kHALF, kHWC);
+    expectReformatsAgree(halves, kHWC, DataType::kHALF, kLINEAR);
+}
+
+TEST(CudaBackendChannelsLast, PaddingChannelsAddsZerosAfterEachPixelsChannels)
+{
+    SKIP_WITHOUT_GPU();
+    // [N=2, C=3, H=1, W=2] channels-last: four pixels of three channels, widened to eight.
+    std::vector<uint16_t> pixels(12);
+    for (size_t i = 0; i < pixels.size(); ++i)
+    {
+        pixels[i] = static_cast<uint16_t>(0x3C00 + i); // distinct FP16 values, copied bit for bit
+    }
+    DeviceCopy const source(tensorOf(DataType::kHALF, {2, 3, 1, 2}, pixels).bytes);
+    DeviceCopy const target(std::vector<uint8_t>(4 * 8 * 2, 0xAB));
+    kiln::cuda::padChannelsOnDevice(kiln::cpu::ConstTensorView(DataType::kHALF, {2, 3, 1, 2}, source.data, kHWC),
+        target.data, 8, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<uint8_t> const bytes = target.read(4 * 8 * 2);
+    std::vector<uint16_t> padded(4 * 8);
+    std::memcpy(padded.data(), bytes.data(), bytes.size());
+    for (size_t pixel = 0; pixel < 4; ++pixel)
+    {
+        for (size_t channel = 0; channel < 8; ++channel)
+        {
+            uint16_t const expected = channel < 3 ? pixels[pixel * 3 + channel] : 0;
+            EXPECT_EQ(padded[pixel * 8 + channel], expected) << "pixel " << pixel << " channel " << channel;
+        }
+    }
+}
+
+} // namespace
