@@ -71,6 +71,18 @@ cudnnDataType_t cudnnConvolutionType(nvinfer1::DataType type)
     }
 }
 
+bool transformsData(cudnnConvolutionFwdAlgo_t algorithm)
+{
+    return algorithm == CUDNN_CONVOLUTION_FWD_ALGO_FFT || algorithm == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING
+        || algorithm == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
+}
+
+bool transformsData(cudnnConvolutionBwdDataAlgo_t algorithm)
+{
+    return algorithm == CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT || algorithm == CUDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING
+        || algorithm == CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED;
+}
+
 ConvolutionDescriptors::ConvolutionDescriptors()
 {
     checkCudnn(cudnnCreateTensorDescriptor(&input), "creating a descriptor");

@@ -33,6 +33,10 @@ int64_t cudnnChannels(network::ConvolutionParams const& params, int64_t channels
 DeviceBuffer uploadKernel(network::ConvolutionParams const& params, nvinfer1::DataType type, cpu::TensorFormat format,
     int64_t channels);
 
+//! Whether `algorithm` convolves in a transformed domain (FFT, unfused Winograd) rather than directly.
+bool transformsData(cudnnConvolutionFwdAlgo_t algorithm);
+bool transformsData(cudnnConvolutionBwdDataAlgo_t algorithm);
+
 class ConvolutionDescriptors
 {
 public:
@@ -57,8 +61,12 @@ public:
     bool accepts(AlgorithmPerformance const& candidate) const
     {
         // FP32 must not fall back to TF32 tensor-op math, which would lose the agreement with the CPU reference.
-        return candidate.status == CUDNN_STATUS_SUCCESS
-            && (mType == nvinfer1::DataType::kHALF || candidate.mathType == CUDNN_FMA_MATH);
+        // FP16 must not go through FFT or unfused Winograd transforms, whose FP16 intermediates lose more than the
+        // FP16 tolerance allows (seen as 2-ulp errors in a deconvolution when timing chose one). Neither may
+        // accumulate through atomics, whose order changes from run to run: a plan gives the same results every run.
+        return candidate.status == CUDNN_STATUS_SUCCESS && candidate.determinism == CUDNN_DETERMINISTIC
+            && (mType == nvinfer1::DataType::kHALF ? !transformsData(candidate.algo)
+                                                    : candidate.mathType == CUDNN_FMA_MATH);
     }
 
     //! Bytes of workspace `algorithm` needs, or -1 when cuDNN cannot run it for this description.

@@ -80,6 +80,31 @@ __global__ void transposeKernel(void const* input, DataType from, void* output, 
     }
 }
 
+//! The same transposition where one side has fewer than kTile elements (an RGB image's 3 channels), which would
+//! leave most of a tile's threads idle: a thread per element of the long side, looping over the narrow side, so
+//! that the reads of each step are coalesced and each thread writes (or reads) its narrow run contiguously.
+__global__ void transposeNarrowKernel(void const* input, DataType from, void* output, DataType to, int64_t batches,
+    int64_t rows, int64_t columns, bool narrowRows)
+{
+    int64_t const length = narrowRows ? columns : rows;
+    int64_t const narrow = narrowRows ? rows : columns;
+    for (int64_t batch = blockIdx.y; batch < batches; batch += gridDim.y)
+    {
+        int64_t const base = batch * rows * columns;
+        for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < length;
+             i += static_cast<int64_t>(blockDim.x) * gridDim.x)
+        {
+            for (int64_t j = 0; j < narrow; ++j)
+            {
+                int64_t const row = narrowRows ? j : i;
+                int64_t const column = narrowRows ? i : j;
+                storeElement(output, from, to, base + column * rows + row,
+                    loadElement(input, from, to, base + row * columns + column));
+            }
+        }
+    }
+}
+
 //! One thread per pixel copies its channels and zeros the rest: no division per element, and a warp writes one
 //! contiguous run of pixels.
 template <typename Element>
@@ -141,6 +166,15 @@ void reformatOnDevice(cpu::ConstTensorView const& input, cpu::TensorView const& 
     bool const toChannelsLast = output.format == cpu::TensorFormat::kHWC;
     int64_t const rows = toChannelsLast ? channels : spatial;
     int64_t const columns = toChannelsLast ? spatial : channels;
+    if (rows < kTile || columns < kTile)
+    {
+        int64_t const length = rows < kTile ? columns : rows;
+        dim3 const grid(device::blocksFor(length), static_cast<unsigned>(std::min<int64_t>(batches, 65535)));
+        transposeNarrowKernel<<<grid, device::kThreadsPerBlock, 0, stream>>>(
+            input.data, input.type, output.data, output.type, batches, rows, columns, rows < kTile);
+        check(cudaGetLastError(), "reformat: launching the kernel");
+        return;
+    }
     int64_t const rowTiles = (rows + kTile - 1) / kTile;
     int64_t const columnTiles = (columns + kTile - 1) / kTile;
     if (rowTiles > 65535 || columnTiles > int64_t{0x7FFFFFFF})
