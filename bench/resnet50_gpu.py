@@ -4,12 +4,14 @@
 Exports torchvision's ResNet-50 (weights=None, eval mode) to ONNX, runs it with `kiln --backend=cuda`
 (trtexec's flags; its report gives latency and throughput), and times the same model in PyTorch eager,
 eager replayed from a CUDA graph, and torch.compile(mode="max-autotune"), at each batch size in FP32 and
-FP16. PyTorch runs channels_last with TF32 off, as the figures in the issue were taken. Prints one table.
+FP16. PyTorch runs channels_last with TF32 off, as the figures in the issue were taken. Prints one table,
+a row as soon as it is measured.
 
 Usage: resnet50_gpu.py --kiln build/tools/kiln/kiln [--batches 1,32,256] [--precisions fp32,fp16]
                        [--compile-batches 1,256] [--compile-precisions fp16] [--seconds 2]
 torch.compile's autotuning takes minutes per shape; --compile-batches and --compile-precisions limit it
-(empty: skip it).
+(empty: skip it). The whole table takes longer than one 10-minute command on the GPU machine: run it in
+parts (scripts/device/README.md).
 """
 import argparse
 import os
@@ -164,38 +166,39 @@ def main():
     compile_batches = {int(b) for b in args.compile_batches.split(",") if b}
     compile_precisions = {p for p in args.compile_precisions.split(",") if p}
     print(f"GPU: {torch.cuda.get_device_name(0)}; PyTorch {torch.__version__}; Kiln: {args.kiln}")
-    rows = []
+    # Each row is printed as soon as it is measured: a run cut short (the GPU machine's 10-minute limit on one
+    # command) still leaves what it measured.
+    print(f"{'precision':<9} {'batch':>5}  {'engine':<28} {'median ms':>10} {'p99 ms':>9} {'images/s':>10}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         onnx_path = os.path.join(folder, "resnet50.onnx")
         export_resnet50(onnx_path)
         for precision in precisions:
             fp16 = precision == "fp16"
             for batch in batches:
-                figures = {"Kiln (CUDA backend)": kiln_figures(args.kiln, onnx_path, "input", f"{batch}x3x224x224",
-                                                               fp16, args.seconds)}
-                compile_it = batch in compile_batches and precision in compile_precisions
+                print_row(precision, batch, "Kiln (CUDA backend)",
+                          kiln_figures(args.kiln, onnx_path, "input", f"{batch}x3x224x224", fp16, args.seconds))
                 if not args.kiln_only:
-                    figures.update(pytorch_figures(batch, fp16, args.seconds, compile_it))
-                for engine, f in figures.items():
-                    rows.append((precision.upper(), batch, engine, f))
-                    print(f"  measured {precision} batch {batch} {engine}", file=sys.stderr, flush=True)
+                    compile_it = batch in compile_batches and precision in compile_precisions
+                    for engine, figures in pytorch_figures(batch, fp16, args.seconds, compile_it).items():
+                        print_row(precision, batch, engine, figures)
         chain_path = os.path.join(folder, "chain.onnx")
         export_deep_chain(chain_path, args.layers_model_depth)
         chain = kiln_figures(args.kiln, chain_path, "x", "1x64", False, args.seconds)
-
-    print()
-    print(f"{'precision':<9} {'batch':>5}  {'engine':<28} {'median ms':>10} {'p99 ms':>9} {'images/s':>10}")
-    for precision, batch, engine, f in rows:
-        if "error" in f:
-            print(f"{precision:<9} {batch:>5}  {engine:<28} failed: {f['error']}")
-            continue
-        print(f"{precision:<9} {batch:>5}  {engine:<28} {f['median']:>10.3f} {f['p99']:>9.3f} {f['qps'] * batch:>10.0f}")
     print()
     if "error" in chain:
         print(f"enqueueV3 host time, {args.layers_model_depth}-layer network: failed: {chain['error']}")
     else:
         print(f"enqueueV3 host time, {args.layers_model_depth}-layer network (kiln's Enqueue Time, median): "
               f"{chain['enqueue'] * 1000:.1f} us")
+
+
+def print_row(precision, batch, engine, figures):
+    name = precision.upper()
+    if "error" in figures:
+        print(f"{name:<9} {batch:>5}  {engine:<28} failed: {figures['error']}", flush=True)
+        return
+    print(f"{name:<9} {batch:>5}  {engine:<28} {figures['median']:>10.3f} {figures['p99']:>9.3f} "
+          f"{figures['qps'] * batch:>10.0f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,4 +4,5 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/.."
 source "$here/build-kiln.sh"
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-python3 bench/resnet50_gpu.py --kiln "$kiln" "$@" 2>&1 | tee $OUT/resnet50_gpu.txt
+# The table on stdout (and in resnet50_gpu.txt); export warnings and torch.compile's autotuning reports in a log.
+python3 bench/resnet50_gpu.py --kiln "$kiln" "$@" 2> $OUT/resnet50_gpu.log | tee $OUT/resnet50_gpu.txt

@@ -565,8 +565,8 @@ private:
         return true;
     }
 
-    //! Pass 4, CUDA plans: convolution fusions, channels-last regions, then each convolution's cuDNN algorithm by
-    //! timing.
+    //! Pass 4, CUDA plans: convolution and matrix multiply fusions, channels-last regions, then each convolution's
+    //! and deconvolution's cuDNN algorithm by timing.
     bool optimizeForCuda()
     {
         fuseConvolutionEpilogues(mModel);
