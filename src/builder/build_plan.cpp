@@ -565,13 +565,18 @@ private:
         return true;
     }
 
-    //! Pass 4, CUDA plans: convolution and matrix multiply fusions, channels-last regions, then each convolution's
-    //! and deconvolution's cuDNN algorithm by timing.
+    //! Pass 4, CUDA plans: convolution and matrix multiply fusions, channels-last regions (as the configuration's
+    //! ConvolutionLayout says: by default kept where they time faster), then each convolution's and deconvolution's
+    //! cuDNN algorithm by timing.
     bool optimizeForCuda()
     {
         fuseConvolutionEpilogues(mModel);
         fuseMatrixMultiplyEpilogues(mModel);
-        chooseChannelsLast(mModel);
+        ConvolutionLayout const layout = mConfig.convolutionLayout();
+        if (layout != ConvolutionLayout::kLINEAR)
+        {
+            chooseChannelsLast(mModel);
+        }
         std::string const device = cudaDeviceIdentity();
         TimingCache buildCache(device); // this build's own, where the application gave none or disabled sharing
         bool const shared
@@ -591,6 +596,18 @@ private:
             return cpu::Shape(dims.d, dims.d + dims.nbDims);
         };
         std::string tuningError;
+        bool channelsLastFaster = true;
+        if (layout == ConvolutionLayout::kBY_TIMING
+            && !channelsLastIsFaster(mModel, optShape, tuning, channelsLastFaster, tuningError))
+        {
+            logError("IBuilder::buildSerializedNetwork: " + tuningError);
+            return false;
+        }
+        if (!channelsLastFaster)
+        {
+            logInfo("FP16 convolutions stay linear (NCHW): at this shape cuDNN's linear algorithms time faster");
+            storeLinear(mModel);
+        }
         if (!tuneConvolutions(mModel, optShape, tuning, tuningError))
         {
             logError("IBuilder::buildSerializedNetwork: " + tuningError);

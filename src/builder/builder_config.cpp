@@ -21,6 +21,7 @@ void BuilderConfig::reset() noexcept
     mMonitor = nullptr;
     mOptimizationLevel = 3;
     mBackend = Backend::kDEFAULT;
+    mConvolutionLayout = ConvolutionLayout::kBY_TIMING;
     mTimingCache = nullptr;
 }
 
@@ -113,6 +114,23 @@ bool setBackend(nvinfer1::IBuilderConfig& config, Backend backend) noexcept
     }
     ours->setBackend(backend);
     return true;
+}
+
+bool setConvolutionLayout(nvinfer1::IBuilderConfig& config, ConvolutionLayout layout) noexcept
+{
+    auto* ours = dynamic_cast<builder::BuilderConfig*>(&config);
+    if (ours == nullptr)
+    {
+        return false;
+    }
+    ours->setConvolutionLayout(layout);
+    return true;
+}
+
+ConvolutionLayout getConvolutionLayout(nvinfer1::IBuilderConfig const& config) noexcept
+{
+    auto const* ours = dynamic_cast<builder::BuilderConfig const*>(&config);
+    return ours ? ours->convolutionLayout() : ConvolutionLayout::kBY_TIMING;
 }
 
 Backend getBackend(nvinfer1::IBuilderConfig const& config) noexcept

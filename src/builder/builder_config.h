@@ -5,6 +5,7 @@
 #include "builder/timing_cache.h"
 
 #include <kiln/Backend.h>
+#include <kiln/ConvolutionLayout.h>
 
 #include <NvInfer.h>
 
@@ -89,6 +90,14 @@ public:
     {
         mBackend = backend;
     }
+    ConvolutionLayout convolutionLayout() const
+    {
+        return mConvolutionLayout;
+    }
+    void setConvolutionLayout(ConvolutionLayout layout)
+    {
+        mConvolutionLayout = layout;
+    }
 
 private:
     nvinfer1::BuilderFlags mFlags{0};
@@ -97,6 +106,7 @@ private:
     nvinfer1::IProgressMonitor* mMonitor{nullptr};
     int32_t mOptimizationLevel{3};
     Backend mBackend{Backend::kDEFAULT};
+    ConvolutionLayout mConvolutionLayout{ConvolutionLayout::kBY_TIMING};
     TimingCache* mTimingCache{nullptr};
 };
 

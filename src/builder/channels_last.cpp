@@ -88,9 +88,6 @@ void chooseChannelsLast(plan::PlanModel& model)
     // Layers run in order, so a layer's inputs have their formats by the time it is decided.
     for (plan::LayerRecord& layer : model.layers)
     {
-        size_t const slots = layer.inputs.size() + layer.outputs.size();
-        bool const channelsLast = startsRegion(model, layer)
-            || (continuesRegion(model, layer) && readsChannelsLast(model, layer));
         if (layer.type == LayerType::kREDUCE)
         {
             // The CUDA reduction reads a channels-last input through its strides, and writes a linear output: the
@@ -98,6 +95,9 @@ void chooseChannelsLast(plan::PlanModel& model)
             layer.ioFormats.clear();
             continue;
         }
+        size_t const slots = layer.inputs.size() + layer.outputs.size();
+        bool const channelsLast = startsRegion(model, layer)
+            || (continuesRegion(model, layer) && readsChannelsLast(model, layer));
         if (!channelsLast)
         {
             recordFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kLINEAR));
@@ -112,6 +112,18 @@ void chooseChannelsLast(plan::PlanModel& model)
             }
         }
         recordFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kHWC));
+    }
+}
+
+void storeLinear(plan::PlanModel& model)
+{
+    for (plan::TensorRecord& tensor : model.tensors)
+    {
+        tensor.format = TensorFormat::kLINEAR;
+    }
+    for (plan::LayerRecord& layer : model.layers)
+    {
+        layer.ioFormats.clear();
     }
 }
 

@@ -17,4 +17,7 @@ namespace kiln::builder
 //! the convolutions are timed (the timing depends on the format).
 void chooseChannelsLast(plan::PlanModel& model);
 
+//! Undoes chooseChannelsLast: every tensor kLINEAR, and no layer reads or writes another format.
+void storeLinear(plan::PlanModel& model);
+
 } // namespace kiln::builder

@@ -40,60 +40,84 @@ std::string describe(char const* kind, network::WindowedFilterParams const& para
     return text.str();
 }
 
-//! Times (or looks up) the algorithm of one layer whose parameters are `Params`, and stores it in the record.
 template <typename Params>
-bool tune(plan::PlanModel& model, plan::LayerRecord& record, cpu::Shape const& input, ConvolutionTuning const& tuning,
-    std::string& error)
+std::optional<Params> readParams(plan::LayerRecord const& record, std::string& error)
 {
-    constexpr bool transposed = std::is_same_v<Params, network::DeconvolutionParams>;
-    char const* const kind = transposed ? "deconvolution" : "convolution";
     Params params;
     plan::ByteReader reader(record.params.data(), record.params.size());
     if (!params.read(reader))
     {
         error = "layer \"" + record.name + "\": its parameters cannot be read back: " + reader.error();
-        return false;
+        return std::nullopt;
     }
-    // The type and format the layer reads, as the CUDA executor decides them.
-    nvinfer1::DataType const type = plan::slotType(model, record, 0);
-    nvinfer1::TensorFormat const format = plan::slotFormat(model, record, 0);
-    std::string const description = describe(kind, params, input, type, format, tuning.workspaceLimit);
-    std::optional<nvinfer1::TimingCacheValue> choice = tuning.cache.find(description);
+    return params;
+}
+
+//! The algorithm, and its time, for layer `record` (parameters `params`) on an input of `input` in `type` stored in
+//! `format`: the cache's, else timed on the GPU and recorded in the cache; none where neither can answer (no GPU).
+//! False with `error` when timing fails, or when the cache misses under kERROR_ON_TIMING_CACHE_MISS.
+template <typename Params>
+bool choose(plan::LayerRecord const& record, Params const& params, cpu::Shape const& input, nvinfer1::DataType type,
+    nvinfer1::TensorFormat format, ConvolutionTuning const& tuning, std::optional<nvinfer1::TimingCacheValue>& choice,
+    std::string& error)
+{
+    constexpr bool transposed = std::is_same_v<Params, network::DeconvolutionParams>;
+    std::string const description
+        = describe(transposed ? "deconvolution" : "convolution", params, input, type, format, tuning.workspaceLimit);
+    choice = tuning.cache.find(description);
     if (!choice && tuning.errorOnCacheMiss)
     {
         error = "layer \"" + record.name + "\": the timing cache has no entry for it (" + description
             + ") and BuilderFlag::kERROR_ON_TIMING_CACHE_MISS is set";
         return false;
     }
-    if (!choice && tuning.timer != nullptr)
+    if (choice || tuning.timer == nullptr)
     {
-        try
+        return true;
+    }
+    try
+    {
+        CudaConvolutionTimer::Result timed;
+        if constexpr (transposed)
         {
-            CudaConvolutionTimer::Result timed;
-            if constexpr (transposed)
-            {
-                timed = tuning.timer->fastestDeconvolution(params, input, type, tuning.workspaceLimit);
-            }
-            else
-            {
-                timed = tuning.timer->fastest(params, input, type, format, tuning.workspaceLimit);
-            }
-            choice = nvinfer1::TimingCacheValue{static_cast<uint64_t>(timed.algorithm), timed.milliseconds};
-            tuning.cache.record(description, *choice, tuning.device);
+            timed = tuning.timer->fastestDeconvolution(params, input, type, tuning.workspaceLimit);
         }
-        catch (std::exception const& e)
+        else
         {
-            error = "layer \"" + record.name + "\": timing its cuDNN algorithms failed: " + e.what();
-            return false;
+            timed = tuning.timer->fastest(params, input, type, format, tuning.workspaceLimit);
         }
+        choice = nvinfer1::TimingCacheValue{static_cast<uint64_t>(timed.algorithm), timed.milliseconds};
+        tuning.cache.record(description, *choice, tuning.device);
+        return true;
+    }
+    catch (std::exception const& e)
+    {
+        error = "layer \"" + record.name + "\": timing its cuDNN algorithms failed: " + e.what();
+        return false;
+    }
+}
+
+//! Chooses the algorithm of one layer whose parameters are `Params` and stores it in the record.
+template <typename Params>
+bool tune(plan::PlanModel& model, plan::LayerRecord& record, cpu::Shape const& input, ConvolutionTuning const& tuning,
+    std::string& error)
+{
+    std::optional<Params> params = readParams<Params>(record, error);
+    std::optional<nvinfer1::TimingCacheValue> choice;
+    // The type and format the layer reads, as the CUDA executor decides them.
+    if (!params
+        || !choose(record, *params, input, plan::slotType(model, record, 0), plan::slotFormat(model, record, 0), tuning,
+            choice, error))
+    {
+        return false;
     }
     if (!choice)
     {
         return true; // no GPU to time on: cuDNN's heuristics choose when a context first runs the layer
     }
-    params.cudnnAlgorithm = static_cast<int32_t>(choice->tacticHash);
+    params->cudnnAlgorithm = static_cast<int32_t>(choice->tacticHash);
     plan::ByteWriter writer;
-    params.write(writer);
+    params->write(writer);
     record.params = writer.take();
     return true;
 }
@@ -120,6 +144,45 @@ bool tuneConvolutions(plan::PlanModel& model, std::function<cpu::Shape(int32_t)>
             return false;
         }
     }
+    return true;
+}
+
+bool channelsLastIsFaster(plan::PlanModel const& model, std::function<cpu::Shape(int32_t)> const& optShape,
+    ConvolutionTuning const& tuning, bool& faster, std::string& error)
+{
+    faster = true;
+    double channelsLastMs = 0.0;
+    double linearMs = 0.0;
+    for (plan::LayerRecord const& record : model.layers)
+    {
+        bool const channelsLast = record.type == nvinfer1::LayerType::kCONVOLUTION
+            && plan::slotFormat(model, record, 0) == nvinfer1::TensorFormat::kHWC;
+        if (!channelsLast)
+        {
+            continue;
+        }
+        std::optional<network::ConvolutionParams> const params = readParams<network::ConvolutionParams>(record, error);
+        if (!params)
+        {
+            return false;
+        }
+        cpu::Shape const input = optShape(record.inputs[0]);
+        nvinfer1::DataType const type = plan::slotType(model, record, 0);
+        std::optional<nvinfer1::TimingCacheValue> inChannelsLast;
+        std::optional<nvinfer1::TimingCacheValue> inLinear;
+        if (!choose(record, *params, input, type, nvinfer1::TensorFormat::kHWC, tuning, inChannelsLast, error)
+            || !choose(record, *params, input, type, nvinfer1::TensorFormat::kLINEAR, tuning, inLinear, error))
+        {
+            return false;
+        }
+        if (!inChannelsLast || !inLinear)
+        {
+            return true; // nothing to compare by: channels-last, which cuDNN's FP16 tensor cores are made for
+        }
+        channelsLastMs += inChannelsLast->timingMSec;
+        linearMs += inLinear->timingMSec;
+    }
+    faster = channelsLastMs <= linearMs;
     return true;
 }
 

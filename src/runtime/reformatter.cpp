@@ -8,9 +8,10 @@ namespace kiln::runtime
 namespace
 {
 
-bool matches(cpu::ConstTensorView const& stored, SlotLayout wanted)
+//! Whether a tensor stored in `type` and `format` is already as `wanted`.
+bool matches(nvinfer1::DataType type, cpu::TensorFormat format, SlotLayout wanted)
 {
-    return stored.type == wanted.type && stored.format == wanted.format;
+    return type == wanted.type && format == wanted.format;
 }
 
 } // namespace
@@ -18,7 +19,7 @@ bool matches(cpu::ConstTensorView const& stored, SlotLayout wanted)
 cpu::ConstTensorView Reformatter::read(
     size_t slot, cpu::ConstTensorView const& stored, SlotLayout wanted, cudaStream_t stream)
 {
-    if (stored.data == nullptr || matches(stored, wanted))
+    if (stored.data == nullptr || matches(stored.type, stored.format, wanted))
     {
         return stored;
     }
@@ -30,7 +31,7 @@ cpu::ConstTensorView Reformatter::read(
 
 cpu::TensorView Reformatter::write(size_t slot, cpu::TensorView const& stored, SlotLayout wanted, cudaStream_t stream)
 {
-    if (matches(stored, wanted))
+    if (matches(stored.type, stored.format, wanted))
     {
         return stored;
     }
@@ -40,7 +41,7 @@ cpu::TensorView Reformatter::write(size_t slot, cpu::TensorView const& stored, S
 
 void Reformatter::commit(size_t slot, cpu::TensorView const& stored, SlotLayout wanted, cudaStream_t stream)
 {
-    if (!matches(stored, wanted))
+    if (!matches(stored.type, stored.format, wanted))
     {
         convert(cpu::ConstTensorView(wanted.type, stored.shape, scratchOf(slot), wanted.format), stored, stream);
     }

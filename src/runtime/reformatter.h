@@ -47,18 +47,20 @@ public:
         {
             return layer(inputs, outputs);
         }
-        auto wanted = [&](size_t slot, cpu::ConstTensorView const& stored) {
-            return SlotLayout{types.empty() ? stored.type : types[slot], formats.empty() ? stored.format : formats[slot]};
+        // Where the builder chose nothing, a slot is read or written as its tensor is stored.
+        auto wanted = [&](size_t slot, nvinfer1::DataType type, cpu::TensorFormat format) {
+            return SlotLayout{types.empty() ? type : types[slot], formats.empty() ? format : formats[slot]};
         };
         std::vector<cpu::ConstTensorView> read;
         for (size_t i = 0; i < inputs.size(); ++i)
         {
-            read.push_back(this->read(i, inputs[i], wanted(i, inputs[i]), stream));
+            read.push_back(this->read(i, inputs[i], wanted(i, inputs[i].type, inputs[i].format), stream));
         }
         std::vector<cpu::TensorView> written;
         for (size_t o = 0; o < outputs.size(); ++o)
         {
-            written.push_back(write(inputs.size() + o, outputs[o], wanted(inputs.size() + o, outputs[o]), stream));
+            size_t const slot = inputs.size() + o;
+            written.push_back(write(slot, outputs[o], wanted(slot, outputs[o].type, outputs[o].format), stream));
         }
         if (!layer(read, written))
         {
@@ -66,7 +68,8 @@ public:
         }
         for (size_t o = 0; o < outputs.size(); ++o)
         {
-            commit(inputs.size() + o, outputs[o], wanted(inputs.size() + o, outputs[o]), stream);
+            size_t const slot = inputs.size() + o;
+            commit(slot, outputs[o], wanted(slot, outputs[o].type, outputs[o].format), stream);
         }
         return true;
     }

@@ -7,6 +7,7 @@
 
 #include <NvInfer.h>
 #include <kiln/Backend.h>
+#include <kiln/ConvolutionLayout.h>
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -38,6 +39,8 @@ inline bool gpuPresent()
 
 //! Adds layers to a network and marks its outputs; the same function builds both backends' networks.
 using NetworkMaker = std::function<void(INetworkDefinition&)>;
+//! Sets what a test needs of the builder's configuration beyond the backend and kFP16 (may be empty).
+using BuildSettings = std::function<void(IBuilderConfig&)>;
 
 struct Tensor
 {
@@ -70,7 +73,8 @@ inline size_t bytesPerElement(DataType type)
 }
 
 inline std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker const& maker,
-    std::map<std::string, Tensor> const& inputs, bool fp16 = false, cudaStream_t stream = nullptr)
+    std::map<std::string, Tensor> const& inputs, bool fp16 = false, cudaStream_t stream = nullptr,
+    BuildSettings const& settings = {})
 {
     kiln::test::RecordingLogger logger;
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
@@ -81,6 +85,10 @@ inline std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker c
     if (fp16)
     {
         config->setFlag(BuilderFlag::kFP16);
+    }
+    if (settings)
+    {
+        settings(*config);
     }
     std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
     EXPECT_NE(plan, nullptr) << logger.errors();
@@ -200,10 +208,10 @@ inline std::vector<float> spread(size_t count, float low, float high)
 }
 
 inline void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string, Tensor> const& inputs, bool fp16,
-    std::string const& what)
+    std::string const& what, BuildSettings const& settings = {})
 {
-    auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, fp16);
-    auto const gpu = runOn(kiln::Backend::kCUDA, maker, inputs, fp16);
+    auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, fp16, nullptr, settings);
+    auto const gpu = runOn(kiln::Backend::kCUDA, maker, inputs, fp16, nullptr, settings);
     ASSERT_EQ(cpu.size(), gpu.size()) << what;
     for (auto const& [name, expected] : cpu)
     {
@@ -212,7 +220,7 @@ inline void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string,
 }
 
 //! The CUDA plan built from `maker` (with kFP16 where `fp16`), read back: building needs no GPU, loading does.
-inline kiln::plan::PlanModel cudaPlanOf(NetworkMaker const& maker, bool fp16 = false)
+inline kiln::plan::PlanModel cudaPlanOf(NetworkMaker const& maker, bool fp16 = false, BuildSettings const& settings = {})
 {
     RecordingLogger logger;
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
@@ -223,6 +231,10 @@ inline kiln::plan::PlanModel cudaPlanOf(NetworkMaker const& maker, bool fp16 = f
     if (fp16)
     {
         config->setFlag(BuilderFlag::kFP16);
+    }
+    if (settings)
+    {
+        settings(*config);
     }
     std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
     EXPECT_NE(plan, nullptr) << logger.errors();

@@ -37,6 +37,7 @@ TEST(Options, TrtexecDefaults)
     // trtexec's habit: the GPU where one is usable.
     EXPECT_EQ(o.backend, kiln::backendAvailable(kiln::Backend::kCUDA) ? kiln::Backend::kCUDA : kiln::Backend::kCPU);
     EXPECT_FALSE(o.compare);
+    EXPECT_EQ(o.convolutionLayout, kiln::ConvolutionLayout::kBY_TIMING);
     EXPECT_EQ(o.commandLine, "kiln --onnx=m.onnx");
 }
 
@@ -49,7 +50,7 @@ TEST(Options, ValuesReachTheOptions)
                   "--percentile=99", "--shapes=x:2x3", "--minShapes=x:1x3", "--optShapes=x:2x3", "--maxShapes=x:4x3",
                   "--memPoolSize=workspace:2K", "--loadInputs=x:a.bin", "--loadInputs='y':b.bin",
                   "--staticPlugins=a.so", "--plugins=b.so", "--dynamicPlugins=c.so", "--backend=cpu", "--compare=cpu",
-                  "--atol=0.1", "--rtol=0.2", "--compareLayers", "--exportOutput=o.json"},
+                  "--atol=0.1", "--rtol=0.2", "--compareLayers", "--exportOutput=o.json", "--convolutionLayout=hwc"},
             o, error),
         ParseOutcome::kRUN)
         << error;
@@ -73,6 +74,10 @@ TEST(Options, ValuesReachTheOptions)
     EXPECT_EQ(o.atol, 0.1);
     EXPECT_EQ(o.rtol, 0.2);
     EXPECT_EQ(o.exportOutput, "o.json");
+    EXPECT_EQ(o.convolutionLayout, kiln::ConvolutionLayout::kCHANNELS_LAST);
+    Options linear;
+    ASSERT_EQ(parse({"--onnx=m.onnx", "--convolutionLayout=linear"}, linear, error), ParseOutcome::kRUN) << error;
+    EXPECT_EQ(linear.convolutionLayout, kiln::ConvolutionLayout::kLINEAR);
 }
 
 TEST(Options, RefusedInputsNameTheProblem)
@@ -93,6 +98,8 @@ TEST(Options, RefusedInputsNameTheProblem)
              {{"--onnx=m.onnx", "--warmUp=-1"}, "--warmUp must not be negative"},
              {{"--onnx=m.onnx", "--infStreams=0"}, "--infStreams must be at least 1"},
              {{"--onnx=m.onnx", "--compare=cpu", "--skipInference"}, "cannot go with --skipInference"},
+             {{"--onnx=m.onnx", "--convolutionLayout=nhwc"}, "expected timed, hwc or linear"},
+             {{"--loadEngine=p.plan", "--convolutionLayout=linear"}, "are build flags"},
          })
     {
         Options o;

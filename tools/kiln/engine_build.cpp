@@ -150,6 +150,7 @@ bool addProfile(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition& netwo
 void configure(nvinfer1::IBuilderConfig& config, Options const& options, BuildRequest const& request)
 {
     setBackend(config, request.backend);
+    setConvolutionLayout(config, options.convolutionLayout);
     if (request.fp16)
     {
         config.setFlag(nvinfer1::BuilderFlag::kFP16);

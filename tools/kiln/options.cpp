@@ -24,6 +24,7 @@ struct RawSpecs
     //! --plugins: its own list, since two options bound to one vector overwrite each other in CLI11.
     std::vector<std::string> deprecatedPlugins;
     std::string backend;
+    std::string convolutionLayout;
     std::string compare;
 };
 
@@ -49,6 +50,9 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
     app.add_option("--plugins", raw.deprecatedPlugins, "Deprecated spelling of --staticPlugins");
     app.add_option("--dynamicPlugins", o.plugins.dynamicLibraries,
         "Plugin library to load through IPluginRegistry::loadLibrary (repeatable)");
+    app.add_option("--convolutionLayout", raw.convolutionLayout,
+        "How FP16 convolution chains are stored on the CUDA backend: timed (channels-last where it times faster), "
+        "hwc (always channels-last) or linear (default = timed)");
     app.add_option("--backend", raw.backend,
         "Backend to build for and run on: cpu or cuda (default = cuda where a GPU is usable, else cpu)");
 
@@ -159,6 +163,20 @@ bool checkValues(Options& o, RawSpecs const& raw, std::string& error)
         error = "--backend: \"" + raw.backend + "\" is not a backend; expected cpu or cuda";
         return false;
     }
+    if (raw.convolutionLayout == "hwc")
+    {
+        o.convolutionLayout = kiln::ConvolutionLayout::kCHANNELS_LAST;
+    }
+    else if (raw.convolutionLayout == "linear")
+    {
+        o.convolutionLayout = kiln::ConvolutionLayout::kLINEAR;
+    }
+    else if (!raw.convolutionLayout.empty() && raw.convolutionLayout != "timed")
+    {
+        error = "--convolutionLayout: \"" + raw.convolutionLayout
+            + "\" is not a layout; expected timed, hwc or linear";
+        return false;
+    }
     if (!raw.compare.empty() && raw.compare != "cpu")
     {
         error = "--compare: \"" + raw.compare + "\" is not a reference Kiln has; expected --compare=cpu";
@@ -200,10 +218,12 @@ bool checkCombinations(Options const& o, std::string& error)
                                : "--onnx and --loadEngine both give the model: use one";
         return false;
     }
-    if (!o.loadEngine.empty() && (!o.minShapes.empty() || o.fp16 || !o.memPoolSizes.empty()))
+    bool const buildFlags = !o.minShapes.empty() || o.fp16 || !o.memPoolSizes.empty()
+        || o.convolutionLayout != kiln::ConvolutionLayout::kBY_TIMING;
+    if (!o.loadEngine.empty() && buildFlags)
     {
-        error = "--minShapes/--optShapes/--maxShapes, --fp16 and --memPoolSize are build flags; a plan from "
-                "--loadEngine is already built";
+        error = "--minShapes/--optShapes/--maxShapes, --fp16, --memPoolSize and --convolutionLayout are build flags; "
+                "a plan from --loadEngine is already built";
         return false;
     }
     if (o.compare && o.onnx.empty())

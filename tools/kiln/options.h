@@ -5,6 +5,7 @@
 #include "spec_parsing.h"
 
 #include <kiln/Backend.h>
+#include <kiln/ConvolutionLayout.h>
 
 #include <cstddef>
 #include <optional>
@@ -29,6 +30,7 @@ struct Options
     std::vector<ShapeSpec> maxShapes;
     std::vector<PoolSize> memPoolSizes;
     std::string timingCacheFile;
+    kiln::ConvolutionLayout convolutionLayout{kiln::ConvolutionLayout::kBY_TIMING};
     PluginLibraries plugins;
     Backend backend{Backend::kCPU};
 

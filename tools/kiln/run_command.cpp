@@ -41,7 +41,8 @@ void noteIneffectiveFlags(Options const& o)
 {
     for (auto const& [set, flag] : {std::pair{o.useCudaGraph, "--useCudaGraph"},
              std::pair{o.noDataTransfers, "--noDataTransfers"}, std::pair{o.useSpinWait, "--useSpinWait"},
-             std::pair{!o.timingCacheFile.empty(), "--timingCacheFile"}, std::pair{o.device != 0, "--device"}})
+             std::pair{!o.timingCacheFile.empty(), "--timingCacheFile"}, std::pair{o.device != 0, "--device"},
+             std::pair{o.convolutionLayout != kiln::ConvolutionLayout::kBY_TIMING, "--convolutionLayout"}})
     {
         if (set && o.backend != Backend::kCUDA)
         {

@@ -23,13 +23,12 @@ FilterLayer::FilterLayer(char const* kind, network::WindowedFilterParams const& 
 void FilterLayer::run(
     std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream)
 {
-    for (cpu::ConstTensorView const& tensor : {inputs[0], cpu::ConstTensorView(outputs[0])})
+    bool const prepared = inputs[0].type == mDataType && inputs[0].format == mFormat && outputs[0].type == mDataType
+        && outputs[0].format == mFormat;
+    if (!prepared)
     {
-        if (tensor.type != mDataType || tensor.format != mFormat)
-        {
-            throw std::invalid_argument(std::string(mKind)
-                + ": the tensors' types or formats differ from those the layer was prepared for");
-        }
+        throw std::invalid_argument(
+            std::string(mKind) + ": the tensors' types or formats differ from those the layer was prepared for");
     }
     cudnnHandle_t const handle = mHandles.cudnn(stream);
     if (inputs[0].shape != mPreparedShape)
