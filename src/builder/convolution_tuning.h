@@ -32,8 +32,8 @@ bool tuneConvolutions(plan::PlanModel& model, std::function<cpu::Shape(int32_t)>
 //! Whether the convolutions chooseChannelsLast stored channels-last in `model` run faster so, in sum, than linear,
 //! by their timings at the first profile's kOPT (timed now, or found in the cache; both kept in the cache). So
 //! TensorRT chooses formats by timing: channels-last wins for FP16 at large batches, but cuDNN's linear kernels
-//! can win at batch 1. `faster` is true where nothing can answer (no GPU and no cache entry). False with `error` as
-//! tuneConvolutions fails.
+//! can win at batch 1. `faster` is true where nothing can answer (no GPU and no cache entry, or a layout cuDNN cannot
+//! time). False with `error` when the cache misses under kERROR_ON_TIMING_CACHE_MISS.
 bool channelsLastIsFaster(plan::PlanModel const& model, std::function<cpu::Shape(int32_t)> const& optShape,
     ConvolutionTuning const& tuning, bool& faster, std::string& error);
 

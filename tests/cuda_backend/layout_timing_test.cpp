@@ -8,6 +8,7 @@
 
 #include <kiln/ConvolutionLayout.h>
 
+#include <stdexcept>
 #include <vector>
 
 namespace
@@ -29,6 +30,10 @@ public:
         kiln::cpu::TensorFormat format, size_t) override
     {
         ++calls;
+        if (failsLinear && format == TensorFormat::kLINEAR)
+        {
+            throw std::runtime_error("convolution: no cuDNN algorithm ran within the workspace limit");
+        }
         return format == TensorFormat::kHWC ? Result{1, mChannelsLastMs} : Result{0, mLinearMs};
     }
     Result fastestDeconvolution(kiln::network::DeconvolutionParams const&, kiln::cpu::Shape const&, DataType,
@@ -38,6 +43,7 @@ public:
         return Result{0, mLinearMs};
     }
     int32_t calls{0};
+    bool failsLinear{false}; //!< as if cuDNN could not time the linear layout
 
 private:
     float mChannelsLastMs;
@@ -142,8 +148,15 @@ TEST(CudaBackendLayoutTiming, WithNothingToTimeByChannelsLastStays)
     Comparison const untimed = compare(model, cache, nullptr);
     EXPECT_TRUE(untimed.ok && untimed.channelsLastFaster) << untimed.error;
 
+    // A layout that cannot be timed leaves the comparison undecided rather than failing the build.
+    FixedTimer failing(2.0F, 1.0F);
+    failing.failsLinear = true;
+    Comparison const undecided = compare(model, cache, &failing);
+    EXPECT_TRUE(undecided.ok && undecided.channelsLastFaster) << undecided.error;
+
     // With the miss flag, an empty cache is an error that names the layer, as for the algorithm choice itself.
-    Comparison const strict = compare(model, cache, nullptr, true);
+    kiln::builder::TimingCache emptyCache("stand-in GPU");
+    Comparison const strict = compare(model, emptyCache, nullptr, true);
     EXPECT_FALSE(strict.ok);
     EXPECT_NE(strict.error.find("kERROR_ON_TIMING_CACHE_MISS"), std::string::npos) << strict.error;
 }
