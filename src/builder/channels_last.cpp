@@ -68,19 +68,6 @@ bool readsChannelsLast(plan::PlanModel const& model, plan::LayerRecord const& la
     return false;
 }
 
-//! `formats` (one per slot) as the layer's I/O formats, or none where they are its tensors' own.
-void recordFormats(plan::PlanModel const& model, plan::LayerRecord& layer, std::vector<TensorFormat> formats)
-{
-    bool ownFormats = true;
-    for (size_t slot = 0; slot < formats.size(); ++slot)
-    {
-        int32_t const tensor
-            = slot < layer.inputs.size() ? layer.inputs[slot] : layer.outputs[slot - layer.inputs.size()];
-        ownFormats = ownFormats && (tensor < 0 || model.tensors[tensor].format == formats[slot]);
-    }
-    layer.ioFormats = ownFormats ? std::vector<TensorFormat>{} : std::move(formats);
-}
-
 } // namespace
 
 void chooseChannelsLast(plan::PlanModel& model)
@@ -100,7 +87,7 @@ void chooseChannelsLast(plan::PlanModel& model)
             || (continuesRegion(model, layer) && readsChannelsLast(model, layer));
         if (!channelsLast)
         {
-            recordFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kLINEAR));
+            setIoFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kLINEAR));
             continue;
         }
         for (int32_t output : layer.outputs)
@@ -111,7 +98,7 @@ void chooseChannelsLast(plan::PlanModel& model)
                 model.tensors[output].format = TensorFormat::kHWC;
             }
         }
-        recordFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kHWC));
+        setIoFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kHWC));
     }
 }
 

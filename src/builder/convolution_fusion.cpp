@@ -84,7 +84,8 @@ private:
             plan::LayerRecord const& sum = mModel.layers[*next];
             int32_t const convolved = convolution.outputs[0];
             int32_t const residual = sum.inputs[0] == convolved ? sum.inputs[1] : sum.inputs[0];
-            if (residual == convolved || !sameShape(mModel, residual, convolved) || !sameShape(mModel, sum.outputs[0], convolved))
+            if (residual == convolved || !sameShape(mModel, residual, convolved)
+                || !sameShape(mModel, sum.outputs[0], convolved))
             {
                 return {};
             }
@@ -123,19 +124,9 @@ private:
             record.inputs.push_back(sum.inputs[0] == convolution.outputs[0] ? sum.inputs[1] : sum.inputs[0]);
         }
         // Reads its input as the convolution did, the residual and output in the type the chain computed in.
-        nvinfer1::DataType const type = plan::slotType(mModel, convolution, 1);
-        record.ioTypes = {plan::slotType(mModel, convolution, 0)};
-        record.ioTypes.resize(record.inputs.size() + record.outputs.size(), type);
-        bool tensorsOwnTypes = true;
-        for (size_t slot = 0; slot < record.ioTypes.size(); ++slot)
-        {
-            int32_t const tensor = slot < record.inputs.size() ? record.inputs[slot] : record.outputs[0];
-            tensorsOwnTypes = tensorsOwnTypes && mModel.tensors[tensor].type == record.ioTypes[slot];
-        }
-        if (tensorsOwnTypes)
-        {
-            record.ioTypes.clear();
-        }
+        std::vector<nvinfer1::DataType> types{plan::slotType(mModel, convolution, 0)};
+        types.resize(record.inputs.size() + record.outputs.size(), plan::slotType(mModel, convolution, 1));
+        setIoTypes(mModel, record, std::move(types));
         plan::ByteWriter writer;
         params.write(writer);
         record.params = writer.take();

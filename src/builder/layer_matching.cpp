@@ -125,6 +125,39 @@ bool computesIn(plan::PlanModel const& model, plan::LayerRecord const& record,
     return true;
 }
 
+namespace
+{
+
+//! `values` (one per slot) where some differs from the slot's tensor's own `property`, else nothing: the plan stores
+//! a layer's I/O types and formats only where the runtime must convert.
+template <typename Value, typename Property>
+std::vector<Value> unlessTensorsOwn(
+    plan::PlanModel const& model, plan::LayerRecord const& record, std::vector<Value> values, Property property)
+{
+    size_t const inputs = record.inputs.size();
+    for (size_t slot = 0; slot < values.size(); ++slot)
+    {
+        int32_t const t = slot < inputs ? record.inputs[slot] : record.outputs[slot - inputs];
+        if (t >= 0 && model.tensors[t].*property != values[slot])
+        {
+            return values;
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+void setIoTypes(plan::PlanModel const& model, plan::LayerRecord& record, std::vector<nvinfer1::DataType> types)
+{
+    record.ioTypes = unlessTensorsOwn(model, record, std::move(types), &plan::TensorRecord::type);
+}
+
+void setIoFormats(plan::PlanModel const& model, plan::LayerRecord& record, std::vector<nvinfer1::TensorFormat> formats)
+{
+    record.ioFormats = unlessTensorsOwn(model, record, std::move(formats), &plan::TensorRecord::format);
+}
+
 bool linearThroughout(plan::PlanModel const& model, plan::LayerRecord const& record)
 {
     size_t const inputs = record.inputs.size();

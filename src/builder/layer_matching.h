@@ -50,6 +50,11 @@ std::optional<size_t> soleReader(
 bool computesIn(plan::PlanModel const& model, plan::LayerRecord const& record,
     std::optional<nvinfer1::DataType> precision, nvinfer1::DataType type);
 
+//! `types` (one per slot: inputs, then outputs) as the record's I/O types, or none where each is its tensor's own.
+void setIoTypes(plan::PlanModel const& model, plan::LayerRecord& record, std::vector<nvinfer1::DataType> types);
+//! The same for I/O formats.
+void setIoFormats(plan::PlanModel const& model, plan::LayerRecord& record, std::vector<nvinfer1::TensorFormat> formats);
+
 //! Whether `record` reads and writes every tensor row-major (kLINEAR), as it and its tensors are stored.
 bool linearThroughout(plan::PlanModel const& model, plan::LayerRecord const& record);
 

@@ -260,18 +260,12 @@ private:
             record.name += (record.name.empty() ? "" : " + ") + mModel.layers[l].name;
         }
         // Reads its inputs as the matrix multiply did, and writes in the type the chain computed in.
-        record.ioTypes = {plan::slotType(mModel, product, 0), plan::slotType(mModel, product, 1),
-            plan::slotType(mModel, product, 2)};
-        bool tensorsOwnTypes = true;
-        for (size_t slot = 0; slot < record.ioTypes.size(); ++slot)
+        std::vector<DataType> types;
+        for (size_t slot = 0; slot < 3; ++slot)
         {
-            int32_t const tensor = slot < record.inputs.size() ? record.inputs[slot] : record.outputs[0];
-            tensorsOwnTypes = tensorsOwnTypes && mModel.tensors[tensor].type == record.ioTypes[slot];
+            types.push_back(plan::slotType(mModel, product, slot));
         }
-        if (tensorsOwnTypes)
-        {
-            record.ioTypes.clear();
-        }
+        setIoTypes(mModel, record, std::move(types));
         plan::ByteWriter writer;
         params.write(writer);
         record.params = writer.take();

@@ -72,11 +72,10 @@ inline size_t bytesPerElement(DataType type)
     }
 }
 
-inline std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker const& maker,
-    std::map<std::string, Tensor> const& inputs, bool fp16 = false, cudaStream_t stream = nullptr,
-    BuildSettings const& settings = {})
+//! The plan `maker`'s network builds into for `backend` (with kFP16 where `fp16`), or null with the failure checked.
+inline std::unique_ptr<IHostMemory> buildPlan(RecordingLogger& logger, kiln::Backend backend, NetworkMaker const& maker,
+    bool fp16, BuildSettings const& settings)
 {
-    kiln::test::RecordingLogger logger;
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
     std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
     maker(*network);
@@ -92,6 +91,15 @@ inline std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker c
     }
     std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
     EXPECT_NE(plan, nullptr) << logger.errors();
+    return plan;
+}
+
+inline std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker const& maker,
+    std::map<std::string, Tensor> const& inputs, bool fp16 = false, cudaStream_t stream = nullptr,
+    BuildSettings const& settings = {})
+{
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IHostMemory> const plan = buildPlan(logger, backend, maker, fp16, settings);
     if (!plan)
     {
         return {};
@@ -220,24 +228,11 @@ inline void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string,
 }
 
 //! The CUDA plan built from `maker` (with kFP16 where `fp16`), read back: building needs no GPU, loading does.
-inline kiln::plan::PlanModel cudaPlanOf(NetworkMaker const& maker, bool fp16 = false, BuildSettings const& settings = {})
+inline kiln::plan::PlanModel cudaPlanOf(
+    NetworkMaker const& maker, bool fp16 = false, BuildSettings const& settings = {})
 {
     RecordingLogger logger;
-    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
-    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
-    maker(*network);
-    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
-    kiln::setBackend(*config, kiln::Backend::kCUDA);
-    if (fp16)
-    {
-        config->setFlag(BuilderFlag::kFP16);
-    }
-    if (settings)
-    {
-        settings(*config);
-    }
-    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
-    EXPECT_NE(plan, nullptr) << logger.errors();
+    std::unique_ptr<IHostMemory> const plan = buildPlan(logger, kiln::Backend::kCUDA, maker, fp16, settings);
     kiln::plan::PlanModel model;
     std::string error;
     if (plan != nullptr)

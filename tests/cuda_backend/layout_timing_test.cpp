@@ -4,6 +4,7 @@
 #include "backend_comparison.h"
 #include "builder/channels_last.h"
 #include "builder/convolution_tuning.h"
+#include "builder/layer_matching.h"
 #include "builder/timing_cache.h"
 
 #include <kiln/ConvolutionLayout.h>
@@ -64,17 +65,6 @@ void twoConvolutions(INetworkDefinition& network)
     network.markOutput(*second->getOutput(0));
 }
 
-//! A tensor's shape from its dimensions' expressions, which are constants in this network.
-kiln::cpu::Shape constantShape(kiln::plan::PlanModel const& model, int32_t tensor)
-{
-    kiln::cpu::Shape shape;
-    for (int32_t node : model.tensors[tensor].dims)
-    {
-        shape.push_back(model.exprs[node].value);
-    }
-    return shape;
-}
-
 struct Comparison
 {
     bool ok{false};
@@ -88,7 +78,8 @@ Comparison compare(kiln::plan::PlanModel const& model, kiln::builder::TimingCach
     kiln::builder::ConvolutionTuning const tuning{cache, timer, "stand-in GPU", size_t{1} << 30, errorOnCacheMiss};
     Comparison result;
     result.ok = kiln::builder::channelsLastIsFaster(
-        model, [&](int32_t t) { return constantShape(model, t); }, tuning, result.channelsLastFaster, result.error);
+        model, [&](int32_t t) { return kiln::builder::constantDims(model, t).value(); }, tuning,
+        result.channelsLastFaster, result.error);
     return result;
 }
 

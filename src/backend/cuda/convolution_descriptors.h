@@ -9,6 +9,8 @@
 
 #include <cudnn.h>
 
+#include <cstdint>
+
 namespace kiln::cuda
 {
 
@@ -67,6 +69,22 @@ public:
         return candidate.status == CUDNN_STATUS_SUCCESS && candidate.determinism == CUDNN_DETERMINISTIC
             && (mType == nvinfer1::DataType::kHALF ? !transformsData(candidate.algo)
                                                     : candidate.mathType == CUDNN_FMA_MATH);
+    }
+
+    //! The first of cuDNN's `candidates` (ranked by speed, heuristic or timed) that this description accepts and that
+    //! needs at most `workspaceLimit` bytes, or nullptr.
+    template <typename AlgorithmPerformance>
+    AlgorithmPerformance const* firstAccepted(
+        AlgorithmPerformance const* candidates, int found, size_t workspaceLimit = SIZE_MAX) const
+    {
+        for (int i = 0; i < found; ++i)
+        {
+            if (accepts(candidates[i]) && candidates[i].memory <= workspaceLimit)
+            {
+                return &candidates[i];
+            }
+        }
+        return nullptr;
     }
 
     //! Bytes of workspace `algorithm` needs, or -1 when cuDNN cannot run it for this description.

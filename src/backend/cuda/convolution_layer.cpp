@@ -60,23 +60,7 @@ size_t ConvolutionLayer::prepare(cpu::Shape const& inputShape, cudnnHandle_t han
         shape[1] = mChannels;
     }
     mDescriptors.describe(mParams, shape, mDataType, mFormat);
-    // The builder timed its algorithm at one shape; should cuDNN refuse it at this one, its heuristics choose.
-    int64_t workspace = -1;
-    if (mParams.cudnnAlgorithm >= 0)
-    {
-        mAlgorithm = static_cast<cudnnConvolutionFwdAlgo_t>(mParams.cudnnAlgorithm);
-        workspace = mDescriptors.workspaceBytes(handle, mAlgorithm);
-    }
-    if (workspace < 0)
-    {
-        mAlgorithm = heuristicAlgorithm(handle);
-        workspace = mDescriptors.workspaceBytes(handle, mAlgorithm);
-    }
-    if (workspace < 0)
-    {
-        throw std::runtime_error("convolution: cuDNN cannot size the workspace of its own algorithm choice");
-    }
-    return static_cast<size_t>(workspace);
+    return storedOrHeuristic(handle, mParams.cudnnAlgorithm, mAlgorithm, [&] { return heuristicAlgorithm(handle); });
 }
 
 cudnnConvolutionFwdAlgo_t ConvolutionLayer::heuristicAlgorithm(cudnnHandle_t handle) const
@@ -86,15 +70,7 @@ cudnnConvolutionFwdAlgo_t ConvolutionLayer::heuristicAlgorithm(cudnnHandle_t han
     checkCudnn(cudnnGetConvolutionForwardAlgorithm_v7(handle, mDescriptors.input, mDescriptors.filter,
                    mDescriptors.convolution, mDescriptors.output, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, candidates),
         "choosing an algorithm");
-    for (int i = 0; i < found; ++i)
-    {
-        // The heuristics rank by expected speed; take the first that runs with the math type asked for.
-        if (mDescriptors.accepts(candidates[i]))
-        {
-            return candidates[i].algo;
-        }
-    }
-    noAlgorithm();
+    return heuristicChoice(candidates, found);
 }
 
 bool ConvolutionLayer::fusesEpilogue() const

@@ -71,15 +71,13 @@ template <typename Performance>
 CudaConvolutionTimer::Result ConvolutionTimer::firstAccepted(
     ConvolutionDescriptors const& descriptors, Performance const* results, int found, size_t workspace) const
 {
-    for (int i = 0; i < found; ++i)
+    Performance const* const chosen = descriptors.firstAccepted(results, found, workspace);
+    if (chosen == nullptr)
     {
-        if (descriptors.accepts(results[i]) && results[i].memory <= workspace)
-        {
-            return {static_cast<int32_t>(results[i].algo), results[i].time};
-        }
+        throw std::runtime_error("convolution: no cuDNN algorithm ran within the workspace limit of "
+            + std::to_string(workspace) + " bytes");
     }
-    throw std::runtime_error("convolution: no cuDNN algorithm ran within the workspace limit of "
-        + std::to_string(workspace) + " bytes");
+    return {static_cast<int32_t>(chosen->algo), chosen->time};
 }
 
 CudaConvolutionTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams const& params,

@@ -16,23 +16,7 @@ DeconvolutionLayer::DeconvolutionLayer(
 size_t DeconvolutionLayer::prepare(cpu::Shape const& inputShape, cudnnHandle_t handle)
 {
     mDescriptors.describeTransposed(mParams, inputShape, mDataType);
-    // As for convolutions: the builder's timed choice where cuDNN takes it at this shape, else its heuristics.
-    int64_t workspace = -1;
-    if (mParams.cudnnAlgorithm >= 0)
-    {
-        mAlgorithm = static_cast<cudnnConvolutionBwdDataAlgo_t>(mParams.cudnnAlgorithm);
-        workspace = mDescriptors.workspaceBytes(handle, mAlgorithm);
-    }
-    if (workspace < 0)
-    {
-        mAlgorithm = heuristicAlgorithm(handle);
-        workspace = mDescriptors.workspaceBytes(handle, mAlgorithm);
-    }
-    if (workspace < 0)
-    {
-        throw std::runtime_error("deconvolution: cuDNN cannot size the workspace of its own algorithm choice");
-    }
-    return static_cast<size_t>(workspace);
+    return storedOrHeuristic(handle, mParams.cudnnAlgorithm, mAlgorithm, [&] { return heuristicAlgorithm(handle); });
 }
 
 cudnnConvolutionBwdDataAlgo_t DeconvolutionLayer::heuristicAlgorithm(cudnnHandle_t handle) const
@@ -43,15 +27,7 @@ cudnnConvolutionBwdDataAlgo_t DeconvolutionLayer::heuristicAlgorithm(cudnnHandle
                    mDescriptors.convolution, mDescriptors.output, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &found,
                    candidates),
         "choosing a deconvolution algorithm");
-    for (int i = 0; i < found; ++i)
-    {
-        // The heuristics rank by expected speed; take the first that runs with the math type asked for.
-        if (mDescriptors.accepts(candidates[i]))
-        {
-            return candidates[i].algo;
-        }
-    }
-    noAlgorithm();
+    return heuristicChoice(candidates, found);
 }
 
 void DeconvolutionLayer::compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,

@@ -60,4 +60,9 @@ void FilterLayer::noAlgorithm() const
     throw std::runtime_error(std::string(mKind) + ": cuDNN offers no algorithm for this shape");
 }
 
+void FilterLayer::cannotSizeWorkspace() const
+{
+    throw std::runtime_error(std::string(mKind) + ": cuDNN cannot size the workspace of its own algorithm choice");
+}
+
 } // namespace kiln::cuda

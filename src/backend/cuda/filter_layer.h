@@ -37,8 +37,41 @@ protected:
     //! Adds the bias (if the layer has one) to `output`, which compute wrote.
     void addBias(cudnnHandle_t handle, cpu::TensorView const& output) const;
 
-    //! Throws std::runtime_error naming the layer kind when cuDNN offers nothing.
-    [[noreturn]] void noAlgorithm() const;
+    //! The builder's `stored` algorithm (-1: none) where cuDNN takes it at the described shape, else `heuristic()`'s
+    //! (the builder timed at one shape; at another cuDNN may refuse its choice). Sets `algorithm` and returns the
+    //! workspace bytes it needs.
+    template <typename Algorithm, typename Heuristic>
+    size_t storedOrHeuristic(cudnnHandle_t handle, int32_t stored, Algorithm& algorithm, Heuristic heuristic) const
+    {
+        int64_t workspace = -1;
+        if (stored >= 0)
+        {
+            algorithm = static_cast<Algorithm>(stored);
+            workspace = mDescriptors.workspaceBytes(handle, algorithm);
+        }
+        if (workspace < 0)
+        {
+            algorithm = heuristic();
+            workspace = mDescriptors.workspaceBytes(handle, algorithm);
+        }
+        if (workspace < 0)
+        {
+            cannotSizeWorkspace();
+        }
+        return static_cast<size_t>(workspace);
+    }
+
+    //! The first of cuDNN's heuristic `candidates` (ranked by expected speed) that runs with the math type asked for.
+    template <typename Performance>
+    auto heuristicChoice(Performance const* candidates, int found) const
+    {
+        Performance const* const chosen = mDescriptors.firstAccepted(candidates, found);
+        if (chosen == nullptr)
+        {
+            noAlgorithm();
+        }
+        return chosen->algo;
+    }
 
     char const* const mKind;
     nvinfer1::DataType const mDataType;
@@ -50,6 +83,10 @@ protected:
     ConvolutionDescriptors mDescriptors;
 
 private:
+    //! Throw std::runtime_error naming the layer kind.
+    [[noreturn]] void noAlgorithm() const;
+    [[noreturn]] void cannotSizeWorkspace() const;
+
     LibraryHandles& mHandles;
     cpu::Shape mPreparedShape; //!< the input shape the descriptors describe
 };

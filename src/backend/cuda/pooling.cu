@@ -49,6 +49,53 @@ __device__ float pooled(Windows const& w, float maximum, double sum, int64_t inp
     }
 }
 
+//! Where one output position's window falls along spatial `axis`: [first, last) clipped to the input, and how many
+//! positions of the padded input it covers (what averages that count padding divide by).
+template <typename Index>
+struct AxisWindow
+{
+    Index first;
+    Index last;
+    Index padded;
+
+    __device__ Index inside() const
+    {
+        return last > first ? last - first : 0;
+    }
+};
+
+template <typename Index>
+__device__ AxisWindow<Index> axisWindow(Windows const& w, int axis, Index position)
+{
+    auto const pre = static_cast<Index>(w.pre[axis]);
+    auto const size = static_cast<Index>(w.inputSize[axis]);
+    Index const start = position * static_cast<Index>(w.stride[axis]) - pre;
+    Index const end = start + static_cast<Index>(w.window[axis]);
+    Index const padded = min(end, size + static_cast<Index>(w.post[axis])) - max(start, -pre);
+    return {max(start, Index{0}), min(end, size), max(padded, Index{0})};
+}
+
+//! A window's values folded as the CPU folds them: the maximum, through which NaN propagates, and (for averages)
+//! the sum in double, so long windows lose nothing to float rounding.
+struct WindowFold
+{
+    bool averages;
+    double sum{0.0};
+    float maximum{-INFINITY};
+
+    __device__ void add(float value)
+    {
+        if (averages)
+        {
+            sum += value;
+        }
+        if (!isnan(maximum) && (isnan(value) || value > maximum))
+        {
+            maximum = value;
+        }
+    }
+};
+
 //! One thread per output element; neighbouring threads take neighbouring output positions of one plane, so their
 //! windows overlap and their loads share cache lines.
 __global__ void poolingKernel(void const* input, DataType inType, void* output, DataType outType, Windows w,
@@ -69,21 +116,15 @@ __global__ void poolingKernel(void const* input, DataType inType, void* output, 
         {
             int64_t const coordinate = position % w.outputSize[axis];
             position /= w.outputSize[axis];
-            int64_t const start = coordinate * w.stride[axis] - w.pre[axis];
-            int64_t const end = start + w.window[axis];
-            int64_t const paddedEnd = end < w.inputSize[axis] + w.post[axis] ? end : w.inputSize[axis] + w.post[axis];
-            int64_t const paddedStart = start > -w.pre[axis] ? start : -w.pre[axis];
-            paddedCount *= paddedEnd > paddedStart ? paddedEnd - paddedStart : 0;
-            first[axis] = start > 0 ? start : 0;
-            int64_t const clippedEnd = end < w.inputSize[axis] ? end : w.inputSize[axis];
-            extent[axis] = clippedEnd > first[axis] ? clippedEnd - first[axis] : 0;
+            AxisWindow<int64_t> const span = axisWindow(w, axis, coordinate);
+            paddedCount *= span.padded;
+            first[axis] = span.first;
+            extent[axis] = span.inside();
             inputCount *= extent[axis];
             inputStride[axis] = stride;
             stride *= w.inputSize[axis];
         }
-        // Summed in double, as the CPU does, so long windows lose nothing to float rounding.
-        double sum = 0.0;
-        float maximum = -INFINITY;
+        WindowFold fold{true};
         int64_t const base = plane * w.inputPlane;
         for (int64_t k = 0; k < inputCount; ++k)
         {
@@ -94,15 +135,9 @@ __global__ void poolingKernel(void const* input, DataType inType, void* output, 
                 offset += (first[axis] + rest % extent[axis]) * inputStride[axis];
                 rest /= extent[axis];
             }
-            float const value = device::loadFloat(input, inType, offset);
-            sum += value;
-            // NaN propagates through max, as it does through the average.
-            if (!isnan(maximum) && (isnan(value) || value > maximum))
-            {
-                maximum = value;
-            }
+            fold.add(device::loadFloat(input, inType, offset));
         }
-        device::storeFloat(output, outType, i, pooled(w, maximum, sum, inputCount, paddedCount));
+        device::storeFloat(output, outType, i, pooled(w, fold.maximum, fold.sum, inputCount, paddedCount));
     }
 }
 
@@ -112,51 +147,25 @@ __global__ void poolingKernel(void const* input, DataType inType, void* output, 
 __global__ void pooling2dKernel(void const* input, DataType inType, void* output, DataType outType, Windows w,
     int64_t count)
 {
-    int64_t const inputHeight = w.inputSize[0];
     int64_t const inputWidth = w.inputSize[1];
     KILN_GRID_STRIDE_LOOP(i, count)
     {
         int64_t const plane = i / w.outputPlane;
         int64_t const position = i - plane * w.outputPlane;
         int64_t const outputY = position / w.outputSize[1];
-        int64_t const outputX = position - outputY * w.outputSize[1];
-        int64_t const startY = outputY * w.stride[0] - w.pre[0];
-        int64_t const startX = outputX * w.stride[1] - w.pre[1];
-        int64_t const endY = startY + w.window[0];
-        int64_t const endX = startX + w.window[1];
-        // The window clipped to the input, and to the padded input for averages that count padding.
-        int64_t const firstY = max(startY, int64_t{0});
-        int64_t const firstX = max(startX, int64_t{0});
-        int64_t const lastY = min(endY, inputHeight);
-        int64_t const lastX = min(endX, inputWidth);
-        int64_t const paddedRows = min(endY, inputHeight + w.post[0]) - max(startY, -w.pre[0]);
-        int64_t const paddedColumns = min(endX, inputWidth + w.post[1]) - max(startX, -w.pre[1]);
-        int64_t const rows = lastY > firstY ? lastY - firstY : 0;
-        int64_t const columns = lastX > firstX ? lastX - firstX : 0;
-        int64_t const inputCount = rows * columns;
-        int64_t const paddedCount = (paddedRows > 0 ? paddedRows : 0) * (paddedColumns > 0 ? paddedColumns : 0);
-        bool const averages = w.type != nvinfer1::PoolingType::kMAX;
-        // Summed in double, as the CPU does, so long windows lose nothing to float rounding.
-        double sum = 0.0;
-        float maximum = -INFINITY;
+        AxisWindow<int64_t> const rows = axisWindow(w, 0, outputY);
+        AxisWindow<int64_t> const columns = axisWindow(w, 1, position - outputY * w.outputSize[1]);
+        WindowFold fold{w.type != nvinfer1::PoolingType::kMAX};
         int64_t const base = plane * w.inputPlane;
-        for (int64_t y = firstY; y < lastY; ++y)
+        for (int64_t y = rows.first; y < rows.last; ++y)
         {
-            for (int64_t x = firstX; x < lastX; ++x)
+            for (int64_t x = columns.first; x < columns.last; ++x)
             {
-                float const value = device::loadFloat(input, inType, base + y * inputWidth + x);
-                if (averages)
-                {
-                    sum += value;
-                }
-                // NaN propagates through max, as it does through the average.
-                if (!isnan(maximum) && (isnan(value) || value > maximum))
-                {
-                    maximum = value;
-                }
+                fold.add(device::loadFloat(input, inType, base + y * inputWidth + x));
             }
         }
-        device::storeFloat(output, outType, i, pooled(w, maximum, sum, inputCount, paddedCount));
+        device::storeFloat(output, outType, i,
+            pooled(w, fold.maximum, fold.sum, rows.inside() * columns.inside(), rows.padded * columns.padded));
     }
 }
 
@@ -170,51 +179,29 @@ __global__ void poolingChannelsLastKernel(void const* input, DataType inType, vo
     auto const inputWidth = static_cast<int32_t>(w.inputSize[1]);
     auto const outputHeight = static_cast<int32_t>(w.outputSize[0]);
     int32_t const rowLength = static_cast<int32_t>(w.outputSize[1]) * channels;
-    bool const averages = w.type != nvinfer1::PoolingType::kMAX;
     for (int32_t row = blockIdx.y; row < rows; row += gridDim.y)
     {
         int32_t const image = row / outputHeight;
-        int32_t const outputY = row - image * outputHeight;
-        int32_t const startY = outputY * static_cast<int32_t>(w.stride[0]) - static_cast<int32_t>(w.pre[0]);
-        int32_t const endY = startY + static_cast<int32_t>(w.window[0]);
-        int32_t const firstY = max(startY, 0);
-        int32_t const lastY = min(endY, inputHeight);
-        int32_t const paddedRows
-            = min(endY, inputHeight + static_cast<int32_t>(w.post[0])) - max(startY, -static_cast<int32_t>(w.pre[0]));
+        AxisWindow<int32_t> const windowRows = axisWindow(w, 0, row - image * outputHeight);
         int64_t const imageBase = static_cast<int64_t>(image) * inputHeight * inputWidth * channels;
         for (int32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < rowLength; j += blockDim.x * gridDim.x)
         {
             int32_t const outputX = j / channels;
             int32_t const channel = j - outputX * channels;
-            int32_t const startX = outputX * static_cast<int32_t>(w.stride[1]) - static_cast<int32_t>(w.pre[1]);
-            int32_t const endX = startX + static_cast<int32_t>(w.window[1]);
-            int32_t const firstX = max(startX, 0);
-            int32_t const lastX = min(endX, inputWidth);
-            int32_t const paddedColumns
-                = min(endX, inputWidth + static_cast<int32_t>(w.post[1])) - max(startX, -static_cast<int32_t>(w.pre[1]));
-            int64_t const inputCount = static_cast<int64_t>(max(lastY - firstY, 0)) * max(lastX - firstX, 0);
-            int64_t const paddedCount = static_cast<int64_t>(max(paddedRows, 0)) * max(paddedColumns, 0);
-            double sum = 0.0;
-            float maximum = -INFINITY;
-            for (int32_t y = firstY; y < lastY; ++y)
+            AxisWindow<int32_t> const windowColumns = axisWindow(w, 1, outputX);
+            WindowFold fold{w.type != nvinfer1::PoolingType::kMAX};
+            for (int32_t y = windowRows.first; y < windowRows.last; ++y)
             {
-                for (int32_t x = firstX; x < lastX; ++x)
+                for (int32_t x = windowColumns.first; x < windowColumns.last; ++x)
                 {
-                    float const value = device::loadFloat(
-                        input, inType, imageBase + static_cast<int64_t>(y * inputWidth + x) * channels + channel);
-                    if (averages)
-                    {
-                        sum += value;
-                    }
-                    // NaN propagates through max, as it does through the average.
-                    if (!isnan(maximum) && (isnan(value) || value > maximum))
-                    {
-                        maximum = value;
-                    }
+                    fold.add(device::loadFloat(
+                        input, inType, imageBase + static_cast<int64_t>(y * inputWidth + x) * channels + channel));
                 }
             }
+            int64_t const inputCount = static_cast<int64_t>(windowRows.inside()) * windowColumns.inside();
+            int64_t const paddedCount = static_cast<int64_t>(windowRows.padded) * windowColumns.padded;
             device::storeFloat(output, outType, static_cast<int64_t>(row) * rowLength + j,
-                pooled(w, maximum, sum, inputCount, paddedCount));
+                pooled(w, fold.maximum, fold.sum, inputCount, paddedCount));
         }
     }
 }
