@@ -22,10 +22,23 @@ std::string dimsText(nvinfer1::Dims const& dims)
     return text;
 }
 
-//! Everything that decides which algorithm is fastest (not the weights' values, nor the fused epilogue, which
-//! cuDNN applies after any algorithm).
-std::string describe(char const* kind, network::WindowedFilterParams const& params, cpu::Shape const& input,
-    nvinfer1::DataType type, nvinfer1::TensorFormat format, size_t workspaceLimit)
+//! What of a layer's epilogue decides its algorithm: a convolution's graph engines are ranked for the graph with its
+//! bias and fused epilogue.
+std::string epilogueText(network::ConvolutionParams const& params)
+{
+    return " bias " + std::to_string(!params.bias.empty()) + " residual "
+        + std::to_string(params.epilogue.addsResidual) + " relu " + std::to_string(params.epilogue.relu);
+}
+
+std::string epilogueText(network::DeconvolutionParams const&)
+{
+    return "";
+}
+
+//! Everything that decides which algorithm is fastest (not the weights' values).
+template <typename Params>
+std::string describe(char const* kind, Params const& params, cpu::Shape const& input, nvinfer1::DataType type,
+    nvinfer1::TensorFormat format, size_t workspaceLimit)
 {
     std::ostringstream text;
     text << kind << " type " << static_cast<int32_t>(type) << " format " << static_cast<int32_t>(format) << " input ";
@@ -36,7 +49,7 @@ std::string describe(char const* kind, network::WindowedFilterParams const& para
     text << " maps " << params.nbOutputMaps << " groups " << params.nbGroups << " kernel " << dimsText(params.kernelSize)
          << " stride " << dimsText(params.stride) << " pre " << dimsText(params.prePadding) << " post "
          << dimsText(params.postPadding) << " dilation " << dimsText(params.dilation) << " mode "
-         << static_cast<int32_t>(params.paddingMode) << " workspace " << workspaceLimit;
+         << static_cast<int32_t>(params.paddingMode) << " workspace " << workspaceLimit << epilogueText(params);
     return text.str();
 }
 

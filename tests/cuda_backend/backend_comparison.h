@@ -57,8 +57,6 @@ Tensor tensorOf(DataType type, std::vector<int64_t> shape, std::vector<T> const&
     return t;
 }
 
-//! Builds with `maker` for `backend`, runs once with `inputs` (host data, copied to the device for CUDA) and returns
-//! every output by name.
 inline size_t bytesPerElement(DataType type)
 {
     switch (type)
@@ -94,18 +92,13 @@ inline std::unique_ptr<IHostMemory> buildPlan(RecordingLogger& logger, kiln::Bac
     return plan;
 }
 
-inline std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker const& maker,
-    std::map<std::string, Tensor> const& inputs, bool fp16 = false, cudaStream_t stream = nullptr,
-    BuildSettings const& settings = {})
+//! Loads serialized plan `blob`, for `backend`, runs it once with `inputs` and returns every output by name.
+inline std::map<std::string, Tensor> runPlan(kiln::Backend backend, std::vector<uint8_t> const& blob,
+    std::map<std::string, Tensor> const& inputs, cudaStream_t stream = nullptr)
 {
     kiln::test::RecordingLogger logger;
-    std::unique_ptr<IHostMemory> const plan = buildPlan(logger, backend, maker, fp16, settings);
-    if (!plan)
-    {
-        return {};
-    }
     std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
-    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(plan->data(), plan->size()));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(blob.data(), blob.size()));
     EXPECT_NE(engine, nullptr) << logger.errors();
     if (!engine)
     {
@@ -170,6 +163,22 @@ inline std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker c
         }
     }
     return outputs;
+}
+
+//! Builds with `maker` for `backend`, runs once with `inputs` (host data, copied to the device for CUDA) and returns
+//! every output by name.
+inline std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker const& maker,
+    std::map<std::string, Tensor> const& inputs, bool fp16 = false, cudaStream_t stream = nullptr,
+    BuildSettings const& settings = {})
+{
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IHostMemory> const plan = buildPlan(logger, backend, maker, fp16, settings);
+    if (!plan)
+    {
+        return {};
+    }
+    auto const* bytes = static_cast<uint8_t const*>(plan->data());
+    return runPlan(backend, std::vector<uint8_t>(bytes, bytes + plan->size()), inputs, stream);
 }
 
 inline std::vector<float> floatsOf(Tensor const& t)

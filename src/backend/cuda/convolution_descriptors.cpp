@@ -21,36 +21,6 @@ std::vector<int> toInts(cpu::Shape const& shape)
     return std::vector<int>(shape.begin(), shape.end());
 }
 
-//! Fully packed NCHW-style strides.
-std::vector<int> packedStrides(std::vector<int> const& dims)
-{
-    std::vector<int> strides(dims.size(), 1);
-    for (int i = static_cast<int>(dims.size()) - 2; i >= 0; --i)
-    {
-        strides[i] = strides[i + 1] * dims[i + 1];
-    }
-    return strides;
-}
-
-//! Strides of [N, C, spatial...] stored in `format`: kHWC keeps the channels innermost, then the spatial axes in
-//! order, then the batch.
-std::vector<int> stridesIn(std::vector<int> const& dims, cpu::TensorFormat format)
-{
-    if (format != cpu::TensorFormat::kHWC)
-    {
-        return packedStrides(dims);
-    }
-    std::vector<int> strides(dims.size(), 1);
-    int stride = dims[1];
-    for (int i = static_cast<int>(dims.size()) - 1; i >= 2; --i)
-    {
-        strides[i] = stride;
-        stride *= dims[i];
-    }
-    strides[0] = stride;
-    return strides;
-}
-
 } // namespace
 
 void checkCudnn(cudnnStatus_t status, char const* what)
@@ -113,61 +83,96 @@ void ConvolutionDescriptors::describeTransposed(
     describe(params, inputShape, type, cpu::TensorFormat::kLINEAR, true);
 }
 
-void ConvolutionDescriptors::describe(network::WindowedFilterParams const& params, cpu::Shape const& inputShape,
-    nvinfer1::DataType type, cpu::TensorFormat format, bool transposed)
+ConvolutionGeometry convolutionGeometry(
+    network::WindowedFilterParams const& params, cpu::Shape const& inputShape, bool transposed)
 {
+    char const* const kind = transposed ? "deconvolution" : "convolution";
     cpu::Shape const kernelSize = network::dimsToVector(params.kernelSize);
-    cpu::KernelGeometry const geometry = cpu::resolveKernelGeometry(transposed ? "deconvolution" : "convolution",
+    cpu::KernelGeometry const geometry = cpu::resolveKernelGeometry(kind,
         transposed ? cpu::WindowDirection::kTRANSPOSED : cpu::WindowDirection::kFORWARD, inputShape,
         {params.nbOutputMaps, params.nbGroups, kernelSize, network::dimsToVector(params.stride),
             network::dimsToVector(params.prePadding), network::dimsToVector(params.postPadding),
             network::dimsToVector(params.dilation), params.paddingMode});
-    size_t const spatial = kernelSize.size();
     if (geometry.window.prePadding != geometry.window.postPadding)
     {
-        throw std::invalid_argument(std::string(transposed ? "deconvolution" : "convolution")
+        throw std::invalid_argument(std::string(kind)
             + ": the CUDA backend pads symmetrically only (cuDNN); this layer pads differently before and after");
     }
     // cuDNN wants at least two spatial axes: a 1-D convolution becomes a 2-D one over a height of 1.
-    auto widen = [spatial](cpu::Shape values, int64_t fill) {
-        if (spatial == 1)
+    bool const widened = kernelSize.size() == 1;
+    auto widen = [widened](cpu::Shape values, int64_t fill) {
+        if (widened)
         {
             values.insert(values.begin(), fill);
         }
         return values;
     };
-    cpu::Shape inDims = inputShape;
-    cpu::Shape outDims = geometry.outputShape;
-    if (spatial == 1)
+    ConvolutionGeometry shapes;
+    shapes.layerOutput = geometry.outputShape;
+    shapes.input = inputShape;
+    shapes.output = geometry.outputShape;
+    if (widened)
     {
-        inDims.insert(inDims.begin() + 2, 1);
-        outDims.insert(outDims.begin() + 2, 1);
+        shapes.input.insert(shapes.input.begin() + 2, 1);
+        shapes.output.insert(shapes.output.begin() + 2, 1);
     }
     // Kernels are [K, C / groups, k...] for a convolution, [C, K / groups, k...] for a deconvolution: both are
     // cuDNN's [forward outputs, forward inputs / groups, k...] of the forward convolution.
-    cpu::Shape filterDims = transposed ? cpu::Shape{inputShape[1], params.nbOutputMaps / params.nbGroups}
-                                       : cpu::Shape{params.nbOutputMaps, inputShape[1] / params.nbGroups};
+    shapes.filter = transposed ? cpu::Shape{inputShape[1], params.nbOutputMaps / params.nbGroups}
+                               : cpu::Shape{params.nbOutputMaps, inputShape[1] / params.nbGroups};
     for (int64_t k : widen(kernelSize, 1))
     {
-        filterDims.push_back(k);
+        shapes.filter.push_back(k);
     }
+    shapes.padding = widen(geometry.window.prePadding, 0);
+    shapes.stride = widen(geometry.stride, 1);
+    shapes.dilation = widen(geometry.dilation, 1);
+    return shapes;
+}
+
+cpu::Shape stridesIn(cpu::Shape const& dims, cpu::TensorFormat format)
+{
+    cpu::Shape strides(dims.size(), 1);
+    if (format != cpu::TensorFormat::kHWC)
+    {
+        for (int i = static_cast<int>(dims.size()) - 2; i >= 0; --i)
+        {
+            strides[i] = strides[i + 1] * dims[i + 1];
+        }
+        return strides;
+    }
+    // Channels innermost, then the spatial axes in order, then the batch (or the output maps, for a kernel).
+    int64_t stride = dims[1];
+    for (int i = static_cast<int>(dims.size()) - 1; i >= 2; --i)
+    {
+        strides[i] = stride;
+        stride *= dims[i];
+    }
+    strides[0] = stride;
+    return strides;
+}
+
+void ConvolutionDescriptors::describe(network::WindowedFilterParams const& params, cpu::Shape const& inputShape,
+    nvinfer1::DataType type, cpu::TensorFormat format, bool transposed)
+{
+    ConvolutionGeometry const geometry = convolutionGeometry(params, inputShape, transposed);
     cudnnDataType_t const dataType = cudnnConvolutionType(type);
-    std::vector<int> const in = toInts(inDims);
-    std::vector<int> const out = toInts(outDims);
-    std::vector<int> const kernel = toInts(filterDims);
-    checkCudnn(cudnnSetTensorNdDescriptor(
-                   input, dataType, static_cast<int>(in.size()), in.data(), stridesIn(in, format).data()),
+    std::vector<int> const in = toInts(geometry.input);
+    std::vector<int> const out = toInts(geometry.output);
+    std::vector<int> const kernel = toInts(geometry.filter);
+    checkCudnn(cudnnSetTensorNdDescriptor(input, dataType, static_cast<int>(in.size()), in.data(),
+                   toInts(stridesIn(geometry.input, format)).data()),
         "describing the input");
-    checkCudnn(cudnnSetTensorNdDescriptor(
-                   output, dataType, static_cast<int>(out.size()), out.data(), stridesIn(out, format).data()),
+    checkCudnn(cudnnSetTensorNdDescriptor(output, dataType, static_cast<int>(out.size()), out.data(),
+                   toInts(stridesIn(geometry.output, format)).data()),
         "describing the output");
     cudnnTensorFormat_t const kernelFormat = format == cpu::TensorFormat::kHWC ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
     checkCudnn(cudnnSetFilterNdDescriptor(filter, dataType, kernelFormat, static_cast<int>(kernel.size()),
                    kernel.data()),
         "describing the kernel");
-    std::vector<int> const pads = toInts(widen(geometry.window.prePadding, 0));
-    std::vector<int> const strides = toInts(widen(geometry.stride, 1));
-    std::vector<int> const dilations = toInts(widen(geometry.dilation, 1));
+    std::vector<int> const pads = toInts(geometry.padding);
+    std::vector<int> const strides = toInts(geometry.stride);
+    std::vector<int> const dilations = toInts(geometry.dilation);
     checkCudnn(cudnnSetConvolutionNdDescriptor(convolution, static_cast<int>(pads.size()), pads.data(), strides.data(),
                    dilations.data(), CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
         "describing the convolution");
@@ -175,13 +180,13 @@ void ConvolutionDescriptors::describe(network::WindowedFilterParams const& param
     checkCudnn(cudnnSetConvolutionMathType(
                    convolution, type == nvinfer1::DataType::kHALF ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH),
         "choosing the math");
-    std::vector<int> biasDims(out.size(), 1);
+    cpu::Shape biasDims(out.size(), 1);
     biasDims[1] = out[1];
-    checkCudnn(cudnnSetTensorNdDescriptor(
-                   bias, dataType, static_cast<int>(biasDims.size()), biasDims.data(), packedStrides(biasDims).data()),
+    checkCudnn(cudnnSetTensorNdDescriptor(bias, dataType, static_cast<int>(biasDims.size()), toInts(biasDims).data(),
+                   toInts(stridesIn(biasDims, cpu::TensorFormat::kLINEAR)).data()),
         "describing the bias");
     mType = type;
-    mOutputShape = geometry.outputShape;
+    mOutputShape = geometry.layerOutput;
 }
 
 int64_t ConvolutionDescriptors::workspaceBytes(cudnnHandle_t handle, cudnnConvolutionFwdAlgo_t algorithm) const

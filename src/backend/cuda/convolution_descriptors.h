@@ -35,6 +35,29 @@ int64_t cudnnChannels(network::ConvolutionParams const& params, int64_t channels
 DeviceBuffer uploadKernel(network::ConvolutionParams const& params, nvinfer1::DataType type, cpu::TensorFormat format,
     int64_t channels);
 
+//! cuDNN's view of a (de)convolution at one input shape: dims [N, C, spatial...] of its input and output, its kernel
+//! [forward outputs, forward inputs / groups, k...], and the window, all with at least two spatial axes (a 1-D layer
+//! runs over a height of 1); padding is symmetric.
+struct ConvolutionGeometry
+{
+    cpu::Shape input;
+    cpu::Shape output;
+    cpu::Shape filter;
+    cpu::Shape padding;
+    cpu::Shape stride;
+    cpu::Shape dilation;
+    cpu::Shape layerOutput; //!< the layer's own output shape, before any widening
+};
+
+//! The geometry of `params` on an input of `inputShape` (a deconvolution's when `transposed`). Throws
+//! std::invalid_argument for what cuDNN cannot do (asymmetric padding).
+ConvolutionGeometry convolutionGeometry(
+    network::WindowedFilterParams const& params, cpu::Shape const& inputShape, bool transposed);
+
+//! Strides of `dims` ([N, C, spatial...], or a kernel's [K, C, k...]) stored in `format`: packed for kLINEAR; for kHWC
+//! the channels innermost, then the spatial axes in order, then the outermost axis.
+cpu::Shape stridesIn(cpu::Shape const& dims, cpu::TensorFormat format);
+
 //! Whether `algorithm` convolves in a transformed domain (FFT, unfused Winograd) rather than directly.
 bool transformsData(cudnnConvolutionFwdAlgo_t algorithm);
 bool transformsData(cudnnConvolutionBwdDataAlgo_t algorithm);

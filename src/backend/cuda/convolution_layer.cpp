@@ -60,7 +60,21 @@ size_t ConvolutionLayer::prepare(cpu::Shape const& inputShape, cudnnHandle_t han
         shape[1] = mChannels;
     }
     mDescriptors.describe(mParams, shape, mDataType, mFormat);
-    return storedOrHeuristic(handle, mParams.cudnnAlgorithm, mAlgorithm, [&] { return heuristicAlgorithm(handle); });
+    mGraphPlan.reset();
+    mGraph.reset();
+    int32_t const stored = mParams.cudnnAlgorithm;
+    if (stored >= kGraphEngineChoice)
+    {
+        mGraph.emplace(handle, mParams, !mParams.bias.empty(), shape, mDataType, mFormat);
+        mGraphPlan = mGraph->planOrFirstWorking(stored - kGraphEngineChoice);
+        if (mGraphPlan)
+        {
+            return static_cast<size_t>(mGraphPlan->workspaceBytes());
+        }
+        mGraph.reset(); // no graph engine takes this shape: the per-call API's heuristics choose
+    }
+    return storedOrHeuristic(handle, stored < kGraphEngineChoice ? stored : -1, mAlgorithm,
+        [&] { return heuristicAlgorithm(handle); });
 }
 
 cudnnConvolutionFwdAlgo_t ConvolutionLayer::heuristicAlgorithm(cudnnHandle_t handle) const
@@ -79,6 +93,22 @@ bool ConvolutionLayer::fusesEpilogue() const
         || (mBias.data() != nullptr && mAlgorithm == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
 }
 
+void const* ConvolutionLayer::residualOf(
+    std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output) const
+{
+    if (!mParams.epilogue.addsResidual)
+    {
+        return nullptr;
+    }
+    if (inputs.size() < 2 || inputs[1].type != mDataType || inputs[1].shape != output.shape
+        || inputs[1].format != mFormat)
+    {
+        throw std::invalid_argument(
+            "convolution: the fused residual input differs from the output in shape, type or format");
+    }
+    return inputs[1].data;
+}
+
 void ConvolutionLayer::compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,
     cudnnHandle_t handle, cudaStream_t stream)
 {
@@ -90,6 +120,12 @@ void ConvolutionLayer::compute(std::vector<cpu::ConstTensorView> const& inputs, 
         mPaddedInput.reserve(bytes, stream, "a convolution's channel-padded input");
         padChannelsOnDevice(inputs[0], mPaddedInput.data(), mChannels, stream);
         input = mPaddedInput.data();
+    }
+    void const* const residual = residualOf(inputs, output);
+    if (mGraphPlan)
+    {
+        mGraphPlan->execute(handle, {input, mKernel.data(), mBias.data(), residual, output.data, mWorkspace.data()});
+        return;
     }
     float const one = 1.0F;
     float const zero = 0.0F;
@@ -103,16 +139,8 @@ void ConvolutionLayer::compute(std::vector<cpu::ConstTensorView> const& inputs, 
         return;
     }
     // activation(convolution + residual + bias) in one call; without a residual, alpha2 = 0 lets z alias the output.
-    bool const residual = mParams.epilogue.addsResidual;
-    if (residual
-        && (inputs.size() < 2 || inputs[1].type != mDataType || inputs[1].shape != output.shape
-            || inputs[1].format != mFormat))
-    {
-        throw std::invalid_argument(
-            "convolution: the fused residual input differs from the output in shape, type or format");
-    }
-    float const alpha2 = residual ? 1.0F : 0.0F;
-    void const* z = residual ? inputs[1].data : output.data;
+    float const alpha2 = residual != nullptr ? 1.0F : 0.0F;
+    void const* z = residual != nullptr ? residual : output.data;
     checkCudnn(cudnnConvolutionBiasActivationForward(handle, &one, mDescriptors.input, input, mDescriptors.filter,
                    mKernel.data(), mDescriptors.convolution, mAlgorithm, mWorkspace.data(), mWorkspaceBytes, &alpha2,
                    mDescriptors.output, z, mDescriptors.bias, mBias.data(), mActivation, mDescriptors.output,

@@ -1,12 +1,16 @@
-// IConvolutionLayer on the GPU through cuDNN. The algorithm is the one the builder timed,
-// else cuDNN's heuristic choice. A fused ReLU (and residual) runs in the same cuDNN call.
+// IConvolutionLayer on the GPU through cuDNN. The algorithm is the one the builder timed, else
+// cuDNN's heuristic choice: an engine of cuDNN's graph API (convolution_graph.h) or an algorithm of
+// its per-call API. A fused bias, ReLU and residual run in the same cuDNN call.
 // FP32 runs without TF32, so results match the CPU reference to FP32 tolerances; FP16 uses
 // tensor cores with FP32 accumulation. Data may be kLINEAR or kHWC, as the builder chose
 // (FP16 tensor cores run fastest channels-last, with a multiple of 8 channels: an RGB input
 // is widened with zero channels first).
 #pragma once
 
+#include "backend/cuda/convolution_graph.h"
 #include "backend/cuda/filter_layer.h"
+
+#include <optional>
 
 namespace kiln::cuda
 {
@@ -30,11 +34,18 @@ private:
     //! for a bias alone where the algorithm allows it (cuDNN fuses an identity activation with one algorithm only).
     bool fusesEpilogue() const;
 
+    //! The input's residual operand, checked against the output, or nullptr without one.
+    void const* residualOf(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output) const;
+
     network::ConvolutionParams const& mParams;
     int64_t mChannels{0}; //!< the input channels cuDNN reads (cudnnChannels): more than the tensor's when padded
     DeviceBuffer mPaddedInput; //!< the input widened to mChannels, when that differs from the tensor's channels
     cudnnActivationDescriptor_t mActivation{nullptr}; //!< the fused ReLU, or identity for a bias alone
     cudnnConvolutionFwdAlgo_t mAlgorithm{CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM};
+    //! The graph and plan of the builder's graph-engine choice at the prepared shape; empty when the per-call API
+    //! runs the layer (mAlgorithm).
+    std::optional<ConvolutionGraph> mGraph;
+    std::optional<ConvolutionGraphPlan> mGraphPlan;
 };
 
 } // namespace kiln::cuda

@@ -1,6 +1,8 @@
-// The builder's choice of a convolution's or deconvolution's cuDNN algorithm: every algorithm
-// cuDNN offers is run on the GPU at the layer's shape (cudnnFindConvolutionForwardAlgorithmEx,
-// cudnnFindConvolutionBackwardDataAlgorithmEx), and the fastest wins.
+// The builder's choice of a convolution's or deconvolution's cuDNN algorithm: every algorithm of
+// cuDNN's per-call API is run on the GPU at the layer's shape (cudnnFindConvolutionForwardAlgorithmEx,
+// cudnnFindConvolutionBackwardDataAlgorithmEx), and for a convolution also the first engines that
+// cuDNN's graph API ranks for the layer with its fused epilogue (convolution_graph.h). The
+// fastest wins.
 #pragma once
 
 #include "backend/backend_support.h"
@@ -8,6 +10,7 @@
 
 #include <cudnn.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +38,12 @@ private:
     //! Grows the scratch buffers for the layer `descriptors` describe; returns the workspace offered to cuDNN.
     size_t prepareScratch(ConvolutionDescriptors const& descriptors, int64_t kernelElements,
         cpu::Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit);
+    //! The fastest of the first graph engines for the convolution, timed as the layer runs them (epilogue
+    //! included); none when no graph engine takes it.
+    std::optional<Result> fastestGraphEngine(network::ConvolutionParams const& params, cpu::Shape const& inputShape,
+        nvinfer1::DataType type, cpu::TensorFormat format, size_t workspace);
+    //! The mean time of `run` over a few runs on the default stream, after one that loads its kernels.
+    float timeRuns(std::function<void()> const& run);
     //! The first of cuDNN's `results` (sorted by time) that runs in the layer's math type, within `workspace`.
     template <typename Performance>
     Result firstAccepted(ConvolutionDescriptors const& descriptors, Performance const* results, int found,
@@ -43,6 +52,8 @@ private:
     struct Scratch;
     nvinfer1::IGpuAllocator* mAllocator;
     cudnnHandle_t mHandle{nullptr};
+    cudaEvent_t mStart{nullptr};
+    cudaEvent_t mStop{nullptr};
     std::unique_ptr<Scratch> mScratch;
 };
 

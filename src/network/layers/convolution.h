@@ -23,8 +23,9 @@ struct WindowedFilterParams
     WeightsBuffer kernel;
     WeightsBuffer bias;
     //! The cuDNN algorithm the builder timed fastest for a CUDA plan (forward for a convolution, backward-data for a
-    //! deconvolution); -1 leaves the choice to cuDNN's heuristics when a context first runs the layer (CPU plans,
-    //! and builds without timing).
+    //! deconvolution; a convolution's may instead name an engine of cuDNN's graph API, see
+    //! backend/cuda/convolution_graph.h); -1 leaves the choice to cuDNN's heuristics when a context first runs the
+    //! layer (CPU plans, and builds without timing).
     int32_t cudnnAlgorithm{-1};
 
     //! Sets the kernel size and TensorRT's default stride, padding and dilation for that many spatial axes.

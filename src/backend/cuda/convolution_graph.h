@@ -1,0 +1,130 @@
+// A convolution and the epilogue the builder fused into it, as one cuDNN operation graph:
+//     output = relu(convolution(input, kernel) + bias + residual)
+// with each stage after the convolution present only where the layer has it. Where cuDNN has no
+// precompiled engine for the residual (Hopper, cuDNN 9, offers only engines that compile their
+// kernels at run time), the graph stops before it and one more kernel adds the residual and the
+// ReLU after it (residual.h). cuDNN's heuristics
+// rank the engine configurations that can run the graph; the builder times the first few and
+// stores the rank of the fastest in the plan, and a context makes that rank's execution plan
+// again. Engines are those of cuDNN's graph API, which includes Hopper's own kernels that the
+// older per-call API does not reach.
+#pragma once
+
+#include "backend/cpu/tensor_view.h"
+#include "backend/cuda/cudnn_backend.h"
+#include "network/layers/convolution.h"
+
+#include <deque>
+#include <optional>
+#include <vector>
+
+namespace kiln::cuda
+{
+
+//! A convolution's stored cuDNN choice (WindowedFilterParams::cudnnAlgorithm) is a cudnnConvolutionFwdAlgo_t of the
+//! per-call API below this value, and from it on the rank of a ConvolutionGraph candidate: kGraphEngineChoice + rank.
+constexpr int32_t kGraphEngineChoice = 1000;
+
+//! Where a graph's tensors are for one run: the bias and residual only where the graph has them.
+struct ConvolutionGraphData
+{
+    void const* input{nullptr};
+    void const* kernel{nullptr};
+    void const* bias{nullptr};
+    void const* residual{nullptr};
+    void* output{nullptr};
+    void* workspace{nullptr};
+};
+
+//! The part of the epilogue that runs after the graph, where the graph leaves it out.
+struct ResidualPass
+{
+    bool present{false};
+    bool relu{false};
+    int64_t count{0}; //!< output elements
+    nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
+};
+
+//! One engine configuration made ready to run a graph at its shape.
+class ConvolutionGraphPlan
+{
+public:
+    ConvolutionGraphPlan(
+        BackendDescriptor plan, int64_t workspaceBytes, bool bias, bool residualInGraph, ResidualPass const& after)
+        : mPlan(std::move(plan))
+        , mWorkspaceBytes(workspaceBytes)
+        , mBias(bias)
+        , mResidualInGraph(residualInGraph)
+        , mAfter(after)
+    {
+    }
+
+    int64_t workspaceBytes() const
+    {
+        return mWorkspaceBytes;
+    }
+
+    //! Queues the graph (and any residual pass) on `handle`'s stream. Throws std::invalid_argument when a tensor is
+    //! not 16-byte aligned, as the graph was described, and std::runtime_error when cuDNN fails.
+    void execute(cudnnHandle_t handle, ConvolutionGraphData const& data) const;
+
+private:
+    BackendDescriptor mPlan;
+    int64_t mWorkspaceBytes;
+    bool mBias;
+    bool mResidualInGraph;
+    ResidualPass mAfter;
+};
+
+class ConvolutionGraph
+{
+public:
+    //! The graph of convolution `params`, with its fused epilogue and a bias when `bias`, on an input of
+    //! `inputShape` (the channels cuDNN reads, see cudnnChannels) in `type`, stored in `format`. FP32 computes
+    //! without TF32, FP16 on tensor cores with FP32 accumulation. Throws std::runtime_error when cuDNN refuses
+    //! the graph, std::invalid_argument for what cuDNN cannot describe.
+    ConvolutionGraph(cudnnHandle_t handle, network::ConvolutionParams const& params, bool bias,
+        cpu::Shape const& inputShape, nvinfer1::DataType type, cpu::TensorFormat format);
+
+    //! How many engine configurations cuDNN's heuristics rank for the graph, less those whose numerics the layer
+    //! does not allow (see keepsNumerics).
+    int64_t candidateCount() const
+    {
+        return static_cast<int64_t>(mConfigs.size());
+    }
+
+    //! The execution plan of candidate `rank` (0: cuDNN's first choice), or nullopt where the engine cannot run the
+    //! graph after all, or needs more than `workspaceLimit` bytes.
+    std::optional<ConvolutionGraphPlan> plan(int64_t rank, int64_t workspaceLimit = INT64_MAX) const;
+
+    //! The plan of candidate `rank` where it can be made, else of the first candidate that can; nullopt when none
+    //! can.
+    std::optional<ConvolutionGraphPlan> planOrFirstWorking(int64_t rank) const;
+
+    cpu::Shape const& outputShape() const
+    {
+        return mOutputShape;
+    }
+
+private:
+    //! Describes the graph, with the residual (and the ReLU after it) or without, and ranks its engines.
+    void describe(network::ConvolutionParams const& params, cpu::Shape const& inputShape, cpu::TensorFormat format,
+        bool residualInGraph);
+
+    //! Whether an engine with these notes computes as the layer must: deterministically; FP32 without TF32 or
+    //! FP16 down-conversion; no FFT or Winograd transforms and no FP16 accumulation, whose rounding exceeds the
+    //! FP16 tolerance; and without compiling kernels at run time, which would make every context slow to start.
+    bool keepsNumerics(BackendDescriptor const& config) const;
+
+    cudnnHandle_t mHandle;
+    nvinfer1::DataType mType;
+    bool mBias;
+    bool mResidualInGraph{false};
+    ResidualPass mAfter;
+    cpu::Shape mOutputShape;
+    std::deque<BackendDescriptor> mParts; //!< what the graph refers to (a deque keeps references valid as it grows)
+    std::optional<BackendDescriptor> mGraph;
+    std::vector<BackendDescriptor> mConfigs; //!< ranked by cuDNN, best first
+};
+
+} // namespace kiln::cuda
