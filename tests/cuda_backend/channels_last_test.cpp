@@ -192,6 +192,11 @@ TEST(CudaBackendChannelsLast, ChannelsLastPlansAgreeWithTheCpuReference)
     expectBackendsAgree(stemAndBlock(filters), {{"x", x}}, true, "fp16, channels last", alwaysChannelsLast);
     expectBackendsAgree(stemAndBlock(filters), {{"x", x}}, true, "fp16, as timed");
     expectBackendsAgree(stemAndBlock(filters), {{"x", x}}, false, "fp32, linear");
+    // A NaN goes through the first convolution and its ReLU into the max pooling, and must come out of it.
+    std::vector<float> withNan = spread(static_cast<size_t>(count), -2.0F, 2.5F);
+    withNan[12 * 10 + 5 * 10 + 4] = NAN;
+    expectBackendsAgree(stemAndBlock(filters), {{"x", tensorOf(DataType::kFLOAT, {2, 3, 12, 10}, withNan)}}, true,
+        "fp16, channels last, a NaN", alwaysChannelsLast);
 }
 
 //! Device memory holding `bytes`, freed at the end of the scope.

@@ -5,6 +5,8 @@
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
 
+#include <cuda_fp16.h>
+
 #include <algorithm>
 #include <climits>
 #include <stdexcept>
@@ -206,6 +208,56 @@ __global__ void poolingChannelsLastKernel(void const* input, DataType inType, vo
     }
 }
 
+//! Max pooling of FP16 kHWC data with a multiple of 8 channels (a ResNet stem's): one thread per 8 channels of an
+//! output pixel, each window position read as one 16-byte vector and folded 2 channels at a time. The general kernel
+//! above reads 2 bytes per thread and load, and runs at a tenth of the memory's speed on such tensors.
+__global__ void maxPoolHalf8Kernel(uint4 const* input, uint4* output, Windows w, int32_t groups, int64_t count)
+{
+    auto const inputHeight = static_cast<int64_t>(w.inputSize[0]);
+    auto const inputWidth = static_cast<int64_t>(w.inputSize[1]);
+    auto const outputHeight = static_cast<int64_t>(w.outputSize[0]);
+    auto const outputWidth = static_cast<int64_t>(w.outputSize[1]);
+    for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count; i += int64_t{gridDim.x} * blockDim.x)
+    {
+        int64_t const pixel = i / groups;
+        int64_t const group = i - pixel * groups;
+        int64_t const x = pixel % outputWidth;
+        int64_t const y = pixel / outputWidth % outputHeight;
+        int64_t const image = pixel / (outputWidth * outputHeight);
+        AxisWindow<int64_t> const rows = axisWindow(w, 0, y);
+        AxisWindow<int64_t> const columns = axisWindow(w, 1, x);
+        __half2 const lowest = __float2half2_rn(-INFINITY);
+        __half2 maximum[4] = {lowest, lowest, lowest, lowest};
+        for (int64_t row = rows.first; row < rows.last; ++row)
+        {
+            for (int64_t column = columns.first; column < columns.last; ++column)
+            {
+                uint4 const loaded = input[((image * inputHeight + row) * inputWidth + column) * groups + group];
+                __half2 const* const values = reinterpret_cast<__half2 const*>(&loaded);
+                for (int k = 0; k < 4; ++k)
+                {
+                    maximum[k] = __hmax2_nan(maximum[k], values[k]); // NaN propagates, as on the CPU
+                }
+            }
+        }
+        if (rows.inside() == 0 || columns.inside() == 0)
+        {
+            __half2 const zero = __float2half2_rn(0.0F); // a window wholly in the padding pools to 0
+            maximum[0] = maximum[1] = maximum[2] = maximum[3] = zero;
+        }
+        output[i] = *reinterpret_cast<uint4 const*>(maximum);
+    }
+}
+
+//! Whether maxPoolHalf8Kernel takes this pooling.
+bool takesHalf8(cpu::PoolingParams const& params, cpu::ConstTensorView const& input, cpu::TensorView const& output)
+{
+    auto const aligned = [](void const* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; };
+    return params.type == nvinfer1::PoolingType::kMAX && input.type == DataType::kHALF
+        && output.type == DataType::kHALF && input.format == cpu::TensorFormat::kHWC && input.rank() == 4
+        && input.shape[1] % 8 == 0 && aligned(input.data) && aligned(output.data);
+}
+
 bool isFloat(DataType type)
 {
     return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
@@ -269,7 +321,14 @@ void poolingOnDevice(cpu::PoolingParams const& params, cpu::ConstTensorView cons
         w.inputPlane *= inputSize[axis];
         w.outputPlane *= geometry.outputSize[axis];
     }
-    if (channelsLast)
+    if (channelsLast && takesHalf8(params, input, output))
+    {
+        int64_t const vectors = count / 8;
+        maxPoolHalf8Kernel<<<device::blocksFor(vectors), device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<uint4 const*>(input.data), static_cast<uint4*>(output.data), w,
+            static_cast<int32_t>(input.shape[1] / 8), vectors);
+    }
+    else if (channelsLast)
     {
         // A block of 256 threads covers 256 (x, channel) pairs of an output row; rows beyond the grid's 65535 loop.
         int64_t const rowLength = geometry.outputSize[1] * input.shape[1];
