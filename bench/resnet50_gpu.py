@@ -2,10 +2,10 @@
 """ResNet-50 on the GPU: Kiln's CUDA backend beside PyTorch, in one run (issue 5's benchmark).
 
 Exports torchvision's ResNet-50 (weights=None, eval mode) to ONNX, runs it with `kiln --backend=cuda`
-(trtexec's flags; its report gives latency and throughput), and times the same model in PyTorch eager,
-eager replayed from a CUDA graph, and torch.compile(mode="max-autotune"), at each batch size in FP32 and
-FP16. PyTorch runs channels_last with TF32 off, as the figures in the issue were taken. Prints one table,
-a row as soon as it is measured.
+(trtexec's flags; its report gives latency and throughput), enqueued directly and replayed from a CUDA
+graph, and times the same model in PyTorch eager, eager replayed from a CUDA graph, and
+torch.compile(mode="max-autotune"), at each batch size in FP32 and FP16. PyTorch runs channels_last with
+TF32 off, as the figures in the issue were taken. Prints one table, a row as soon as it is measured.
 
 Usage: resnet50_gpu.py --kiln build/tools/kiln/kiln [--batches 1,32,256] [--precisions fp32,fp16]
                        [--compile-batches 1,256] [--compile-precisions fp16] [--seconds 2]
@@ -72,14 +72,18 @@ def export_deep_chain(path, depth):
     export_onnx(Chain().eval(), torch.randn(1, 64), path, ["x"], ["y"], None)
 
 
-def kiln_figures(kiln, onnx_path, input_name, shape, fp16, seconds):
-    """Runs kiln and reads trtexec's report: latency median and p99 (ms), throughput (qps), enqueue median."""
+def kiln_figures(kiln, onnx_path, input_name, shape, fp16, seconds, cuda_graph=False):
+    """Runs kiln and reads trtexec's report: latency median and p99 (ms), throughput (qps), enqueue median.
+    With cuda_graph, kiln replays one inference captured into a CUDA graph (--useCudaGraph), as torch.compile's
+    max-autotune mode replays its own."""
     # --noDataTransfers: PyTorch's figures below time the model on tensors already on the GPU, so Kiln's must not
     # include copying the batch in and out (at batch 256 that copy alone takes longer than the model).
     args = [kiln, f"--onnx={onnx_path}", "--backend=cuda", f"--shapes={input_name}:{shape}",
             f"--duration={seconds}", "--warmUp=500", "--percentile=99", "--noDataTransfers"]
     if fp16:
         args.append("--fp16")
+    if cuda_graph:
+        args.append("--useCudaGraph")
     run = subprocess.run(args, capture_output=True, text=True)
     report = run.stdout + run.stderr
     if run.returncode != 0:
@@ -175,8 +179,11 @@ def main():
         for precision in precisions:
             fp16 = precision == "fp16"
             for batch in batches:
+                shape = f"{batch}x3x224x224"
                 print_row(precision, batch, "Kiln (CUDA backend)",
-                          kiln_figures(args.kiln, onnx_path, "input", f"{batch}x3x224x224", fp16, args.seconds))
+                          kiln_figures(args.kiln, onnx_path, "input", shape, fp16, args.seconds))
+                print_row(precision, batch, "Kiln + CUDA graph",
+                          kiln_figures(args.kiln, onnx_path, "input", shape, fp16, args.seconds, cuda_graph=True))
                 if not args.kiln_only:
                     compile_it = batch in compile_batches and precision in compile_precisions
                     for engine, figures in pytorch_figures(batch, fp16, args.seconds, compile_it).items():
