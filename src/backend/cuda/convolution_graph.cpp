@@ -153,8 +153,8 @@ void ConvolutionGraph::describe(network::ConvolutionParams const& params, cpu::S
     ConvolutionGeometry const geometry = convolutionGeometry(params, inputShape, false);
     mOutputShape = geometry.layerOutput;
     mResidualInGraph = residualInGraph;
-    mAfter = ResidualPass{params.epilogue.addsResidual && !residualInGraph, params.epilogue.relu, cpu::volume(mOutputShape),
-        mType};
+    bool const residualAfter = params.epilogue.addsResidual && !residualInGraph;
+    mAfter = ResidualPass{residualAfter, params.epilogue.relu, cpu::volume(mOutputShape), mType};
     cudnnDataType_t const dataType = cudnnConvolutionType(mType);
     bool const bias = mBias;
     cudnnDataType_t const accumulator = CUDNN_DATA_FLOAT;
@@ -248,8 +248,8 @@ void ConvolutionGraph::describe(network::ConvolutionParams const& params, cpu::S
             .set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &heuristic, "ranking engines")
             .finalize("ranking engines");
         int64_t count = 0;
-        checkBackend(cudnnBackendGetAttribute(
-                         ranking.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr),
+        checkBackend(cudnnBackendGetAttribute(ranking.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
+                         CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr),
             "counting engines");
         std::vector<BackendDescriptor> configs;
         std::vector<cudnnBackendDescriptor_t> handles;
@@ -281,8 +281,8 @@ bool ConvolutionGraph::keepsNumerics(BackendDescriptor const& config) const
     BackendDescriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
     cudnnBackendDescriptor_t engineHandle = engine.get();
     int64_t count = 0;
-    checkBackend(cudnnBackendGetAttribute(
-                     config.get(), CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &engineHandle),
+    checkBackend(cudnnBackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                     &count, &engineHandle),
         "reading an engine");
     auto const numerics = notesOf<cudnnBackendNumericalNote_t>(
         engine, CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE, CUDNN_NUMERICAL_NOTE_TYPE_COUNT);

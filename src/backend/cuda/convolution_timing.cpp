@@ -152,8 +152,9 @@ float ConvolutionTimer::timeRuns(std::function<void()> const& run)
     return milliseconds / kTimedRuns;
 }
 
-std::optional<CudaConvolutionTimer::Result> ConvolutionTimer::fastestGraphEngine(network::ConvolutionParams const& params,
-    cpu::Shape const& inputShape, nvinfer1::DataType type, cpu::TensorFormat format, size_t workspace)
+std::optional<CudaConvolutionTimer::Result> ConvolutionTimer::fastestGraphEngine(
+    network::ConvolutionParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type,
+    cpu::TensorFormat format, size_t workspace)
 {
     std::optional<ConvolutionGraph> graph;
     try
