@@ -65,8 +65,15 @@ size_t ConvolutionLayer::prepare(cpu::Shape const& inputShape, cudnnHandle_t han
     int32_t const stored = mParams.cudnnAlgorithm;
     if (stored >= kGraphEngineChoice)
     {
-        mGraph.emplace(handle, mParams, !mParams.bias.empty(), shape, mDataType, mFormat);
-        mGraphPlan = mGraph->planOrFirstWorking(stored - kGraphEngineChoice);
+        try
+        {
+            mGraph.emplace(handle, mParams, !mParams.bias.empty(), shape, mDataType, mFormat);
+            mGraphPlan = mGraph->planOrFirstWorking(stored - kGraphEngineChoice);
+        }
+        catch (std::runtime_error const&)
+        {
+            // cuDNN refuses the graph at this shape (the builder timed another): the per-call API runs it.
+        }
         if (mGraphPlan)
         {
             return static_cast<size_t>(mGraphPlan->workspaceBytes());
