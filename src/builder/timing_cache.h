@@ -1,5 +1,5 @@
 // ITimingCache: what the builder measured (today: each convolution configuration's fastest
-// cuDNN algorithm), keyed by a digest of the configuration and tied to the GPU and the Kiln
+// cuDNN algorithm or graph engine), keyed by a digest of the configuration and tied to the GPU and the Kiln
 // that measured it, so that later builds on the same machine skip the timing.
 #pragma once
 
