@@ -1,0 +1,99 @@
+// The builder's convolution tuning without a GPU, through a stand-in timer: convolutions that differ only in their
+// fused epilogue are timed apart (cuDNN's graph engines are ranked for the graph with its epilogue, so a rank timed
+// for one epilogue means nothing for another), identical ones share one timing, and a graph-engine choice lands in
+// the plan as the timer gave it.
+#include "backend/cuda/convolution_graph.h"
+#include "backend_comparison.h"
+#include "builder/convolution_tuning.h"
+#include "builder/layer_matching.h"
+#include "builder/timing_cache.h"
+#include "plan/byte_io.h"
+
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+
+//! Answers every convolution with graph engine rank 3, and records the epilogue of each one it is asked to time.
+class RecordingTimer final : public kiln::CudaConvolutionTimer
+{
+public:
+    Result fastest(kiln::network::ConvolutionParams const& params, kiln::cpu::Shape const&, DataType,
+        kiln::cpu::TensorFormat, size_t) override
+    {
+        relus.push_back(params.epilogue.relu);
+        return Result{kiln::cuda::kGraphEngineChoice + 3, 1.0F};
+    }
+    Result fastestDeconvolution(kiln::network::DeconvolutionParams const&, kiln::cpu::Shape const&, DataType,
+        size_t) override
+    {
+        return Result{0, 1.0F};
+    }
+    std::vector<bool> relus; //!< per timing: whether the convolution had a fused ReLU
+};
+
+std::vector<float> const kKernel = spread(8 * 8 * 9, -0.3F, 0.4F);
+std::vector<float> const kBias = spread(8, -0.1F, 0.2F);
+
+//! Three 3x3 convolutions over 8 channels with the same geometry and weights; only the first has a ReLU after it,
+//! which the builder fuses into it.
+void threeAlike(INetworkDefinition& network)
+{
+    ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {1, 8, 6, 6}});
+    Weights const kernel{DataType::kFLOAT, kKernel.data(), static_cast<int64_t>(kKernel.size())};
+    Weights const bias{DataType::kFLOAT, kBias.data(), static_cast<int64_t>(kBias.size())};
+    ITensor* t = x;
+    for (int i = 0; i < 3; ++i)
+    {
+        IConvolutionLayer* conv = network.addConvolutionNd(*t, 8, Dims{2, {3, 3}}, kernel, bias);
+        conv->setPaddingNd(Dims{2, {1, 1}});
+        t = conv->getOutput(0);
+        if (i == 0)
+        {
+            t = network.addActivation(*t, ActivationType::kRELU)->getOutput(0);
+        }
+    }
+    t->setName("y");
+    network.markOutput(*t);
+}
+
+std::vector<kiln::network::ConvolutionParams> convolutionsOf(kiln::plan::PlanModel const& model)
+{
+    std::vector<kiln::network::ConvolutionParams> convolutions;
+    for (kiln::plan::LayerRecord const& layer : model.layers)
+    {
+        if (layer.type == LayerType::kCONVOLUTION)
+        {
+            kiln::plan::ByteReader reader(layer.params.data(), layer.params.size());
+            EXPECT_TRUE(convolutions.emplace_back().read(reader)) << reader.error();
+        }
+    }
+    return convolutions;
+}
+
+TEST(CudaBackendConvolutionTuning, EpiloguesAreTimedApartAndGraphChoicesLandInThePlan)
+{
+    kiln::plan::PlanModel model = cudaPlanOf(threeAlike);
+    std::vector<kiln::network::ConvolutionParams> const built = convolutionsOf(model);
+    ASSERT_EQ(built.size(), 3U);
+    ASSERT_TRUE(built[0].epilogue.relu) << "the first convolution's ReLU is fused into it";
+
+    kiln::builder::TimingCache cache("stand-in GPU");
+    RecordingTimer timer;
+    kiln::builder::ConvolutionTuning const tuning{cache, &timer, "stand-in GPU", size_t{1} << 30, false};
+    std::string error;
+    ASSERT_TRUE(kiln::builder::tuneConvolutions(
+        model, [&](int32_t t) { return kiln::builder::constantDims(model, t).value(); }, tuning, error))
+        << error;
+    // One timing with the ReLU, one for the two convolutions without: the same geometry, timed apart.
+    EXPECT_EQ(timer.relus, (std::vector<bool>{true, false}));
+    for (kiln::network::ConvolutionParams const& params : convolutionsOf(model))
+    {
+        EXPECT_EQ(params.cudnnAlgorithm, kiln::cuda::kGraphEngineChoice + 3);
+    }
+}
+
+} // namespace
