@@ -224,6 +224,32 @@ inline std::vector<float> spread(size_t count, float low, float high)
     return values;
 }
 
+//! Small weights that vary by position, so that a misplaced channel or tap shows.
+inline std::vector<float> weightsOf(size_t count, float phase)
+{
+    std::vector<float> values(count);
+    for (size_t i = 0; i < count; ++i)
+    {
+        values[i] = 0.04F * static_cast<float>(static_cast<int64_t>((i * 7 + 3) % 13) - 6) + 0.01F * phase;
+    }
+    return values;
+}
+
+//! A named ReLU of `input`, and a named sum of `a` and `b`: the layers the builder fuses into what precedes them.
+inline ITensor& relu(INetworkDefinition& network, ITensor& input, char const* name)
+{
+    IActivationLayer* layer = network.addActivation(input, ActivationType::kRELU);
+    layer->setName(name);
+    return *layer->getOutput(0);
+}
+
+inline ITensor& add(INetworkDefinition& network, ITensor& a, ITensor& b, char const* name)
+{
+    IElementWiseLayer* layer = network.addElementWise(a, b, ElementWiseOperation::kSUM);
+    layer->setName(name);
+    return *layer->getOutput(0);
+}
+
 inline void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string, Tensor> const& inputs, bool fp16,
     std::string const& what, BuildSettings const& settings = {})
 {

@@ -15,17 +15,6 @@ namespace
 using namespace nvinfer1;
 using namespace kiln::test;
 
-//! Small weights that vary by position, so that a misplaced channel or tap shows.
-std::vector<float> weightsOf(size_t count, float phase)
-{
-    std::vector<float> values(count);
-    for (size_t i = 0; i < count; ++i)
-    {
-        values[i] = 0.04F * static_cast<float>(static_cast<int64_t>((i * 7 + 3) % 13) - 6) + 0.01F * phase;
-    }
-    return values;
-}
-
 //! Weights outlive the network that refers to them until the plan is built.
 struct Filters
 {

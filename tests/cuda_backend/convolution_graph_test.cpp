@@ -15,17 +15,6 @@ namespace
 using namespace nvinfer1;
 using namespace kiln::test;
 
-//! Weights that vary by position, so that a misplaced element shows.
-std::vector<float> weightsOf(size_t count, float phase)
-{
-    std::vector<float> values(count);
-    for (size_t i = 0; i < count; ++i)
-    {
-        values[i] = 0.04F * static_cast<float>(static_cast<int64_t>((i * 7 + 3) % 13) - 6) + 0.01F * phase;
-    }
-    return values;
-}
-
 struct Layers
 {
     std::vector<float> stem = weightsOf(16 * 3 * 9, 1.0F);

@@ -44,20 +44,6 @@ ITensor& convolve(INetworkDefinition& network, ITensor& input, int64_t channels,
     return *conv->getOutput(0);
 }
 
-ITensor& relu(INetworkDefinition& network, ITensor& input, char const* name)
-{
-    IActivationLayer* layer = network.addActivation(input, ActivationType::kRELU);
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
-
-ITensor& add(INetworkDefinition& network, ITensor& a, ITensor& b, char const* name)
-{
-    IElementWiseLayer* layer = network.addElementWise(a, b, ElementWiseOperation::kSUM);
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
-
 constexpr int64_t kChannels = 8;
 Dims const kShape{4, {2, kChannels, 7, 6}};
 

@@ -52,20 +52,6 @@ ITensor& constant(INetworkDefinition& network, Dims const& dims, std::vector<flo
     return *layer->getOutput(0);
 }
 
-ITensor& add(INetworkDefinition& network, ITensor& a, ITensor& b, char const* name)
-{
-    IElementWiseLayer* layer = network.addElementWise(a, b, ElementWiseOperation::kSUM);
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
-
-ITensor& relu(INetworkDefinition& network, ITensor& input, char const* name)
-{
-    IActivationLayer* layer = network.addActivation(input, ActivationType::kRELU);
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
-
 void output(INetworkDefinition& network, ITensor& tensor, char const* name)
 {
     tensor.setName(name);
