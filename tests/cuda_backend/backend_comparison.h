@@ -224,6 +224,22 @@ inline std::vector<float> spread(size_t count, float low, float high)
     return values;
 }
 
+//! The extents of `dims`, as a Tensor's shape, and how many elements they hold.
+inline std::vector<int64_t> shapeOf(Dims const& dims)
+{
+    return std::vector<int64_t>(dims.d, dims.d + dims.nbDims);
+}
+
+inline size_t volumeOf(Dims const& dims)
+{
+    size_t volume = 1;
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        volume *= static_cast<size_t>(dims.d[i]);
+    }
+    return volume;
+}
+
 //! Small weights that vary by position, so that a misplaced channel or tap shows.
 inline std::vector<float> weightsOf(size_t count, float phase)
 {

@@ -140,18 +140,8 @@ TEST(CudaLibraryLayers, MatrixMultipliesAgreeWithTheCpu)
             product->getOutput(0)->setName("y");
             network.markOutput(*product->getOutput(0));
         };
-        auto volumeOf = [](Dims const& d) {
-            int64_t v = 1;
-            for (int32_t i = 0; i < d.nbDims; ++i)
-            {
-                v *= d.d[i];
-            }
-            return static_cast<size_t>(v);
-        };
-        Tensor const a = tensorOf(DataType::kFLOAT, std::vector<int64_t>(c.a.d, c.a.d + c.a.nbDims),
-            spread(volumeOf(c.a), -1.5F, 1.25F));
-        Tensor const b = tensorOf(DataType::kFLOAT, std::vector<int64_t>(c.b.d, c.b.d + c.b.nbDims),
-            spread(volumeOf(c.b), 0.75F, -1.0F));
+        Tensor const a = tensorOf(DataType::kFLOAT, shapeOf(c.a), spread(volumeOf(c.a), -1.5F, 1.25F));
+        Tensor const b = tensorOf(DataType::kFLOAT, shapeOf(c.b), spread(volumeOf(c.b), 0.75F, -1.0F));
         for (bool fp16 : {false, true})
         {
             expectBackendsAgree(maker, {{"a", a}, {"b", b}}, fp16, std::string("matrix multiply ") + c.name + (fp16 ? " fp16" : ""));

@@ -29,21 +29,6 @@ std::vector<float> valuesOf(size_t count, uint32_t seed, float scale)
     return values;
 }
 
-size_t volumeOf(Dims const& dims)
-{
-    size_t volume = 1;
-    for (int32_t i = 0; i < dims.nbDims; ++i)
-    {
-        volume *= static_cast<size_t>(dims.d[i]);
-    }
-    return volume;
-}
-
-std::vector<int64_t> extentsOf(Dims const& dims)
-{
-    return std::vector<int64_t>(dims.d, dims.d + dims.nbDims);
-}
-
 ITensor& constant(INetworkDefinition& network, Dims const& dims, std::vector<float> const& values, char const* name)
 {
     IConstantLayer* layer
@@ -109,8 +94,8 @@ struct FullyConnected
 
     std::map<std::string, Tensor> inputs() const
     {
-        return {{"a", tensorOf(DataType::kFLOAT, extentsOf(a), valuesOf(volumeOf(a), 1, scale))},
-            {"b", tensorOf(DataType::kFLOAT, extentsOf(b), valuesOf(volumeOf(b), 2, scale))}};
+        return {{"a", tensorOf(DataType::kFLOAT, shapeOf(a), valuesOf(volumeOf(a), 1, scale))},
+            {"b", tensorOf(DataType::kFLOAT, shapeOf(b), valuesOf(volumeOf(b), 2, scale))}};
     }
 };
 

@@ -25,21 +25,6 @@ struct Case
     DataType computePrecision{DataType::kFLOAT};
 };
 
-std::vector<int64_t> shapeOf(Dims const& dims)
-{
-    return std::vector<int64_t>(dims.d, dims.d + dims.nbDims);
-}
-
-size_t volumeOf(Dims const& dims)
-{
-    size_t v = 1;
-    for (int32_t d = 0; d < dims.nbDims; ++d)
-    {
-        v *= static_cast<size_t>(dims.d[d]);
-    }
-    return v;
-}
-
 NetworkMaker normalizationOf(Case const& c)
 {
     return [=](INetworkDefinition& network) {

@@ -28,11 +28,6 @@ NetworkMaker oneHotOf(Dims const& indexDims, DataType indexType, DataType valueT
     };
 }
 
-std::vector<int64_t> shapeOf(Dims const& dims)
-{
-    return std::vector<int64_t>(dims.d, dims.d + dims.nbDims);
-}
-
 Tensor indicesOf(DataType type, Dims const& dims, int64_t depth)
 {
     size_t count = 1;

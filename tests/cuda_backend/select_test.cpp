@@ -20,21 +20,6 @@ NetworkMaker selectOf(Dims const& condition, Dims const& thenDims, Dims const& e
     };
 }
 
-std::vector<int64_t> shapeOf(Dims const& dims)
-{
-    return std::vector<int64_t>(dims.d, dims.d + dims.nbDims);
-}
-
-size_t volumeOf(Dims const& dims)
-{
-    size_t v = 1;
-    for (int32_t d = 0; d < dims.nbDims; ++d)
-    {
-        v *= static_cast<size_t>(dims.d[d]);
-    }
-    return v;
-}
-
 TEST(CudaBackendSelect, SameShapesAndBroadcasts)
 {
     SKIP_WITHOUT_GPU();
