@@ -13,6 +13,10 @@
 namespace kiln::test
 {
 
+//! The probe's name and version, which its plugin and its creator must report alike.
+inline constexpr char const* kResourceProbeName = "KilnResourceProbe";
+inline constexpr char const* kResourceProbeVersion = "1";
+
 //! What the probes saw, in order; tests clear it first. One test at a time uses it.
 struct ResourceProbeLog
 {
@@ -58,11 +62,11 @@ public:
     // IPluginV3OneCore
     char const* getPluginName() const noexcept override
     {
-        return "KilnResourceProbe";
+        return kResourceProbeName;
     }
     char const* getPluginVersion() const noexcept override
     {
-        return "1";
+        return kResourceProbeVersion;
     }
     char const* getPluginNamespace() const noexcept override
     {
@@ -162,11 +166,11 @@ public:
     }
     char const* getPluginName() const noexcept override
     {
-        return "KilnResourceProbe";
+        return kResourceProbeName;
     }
     char const* getPluginVersion() const noexcept override
     {
-        return "1";
+        return kResourceProbeVersion;
     }
     char const* getPluginNamespace() const noexcept override
     {
