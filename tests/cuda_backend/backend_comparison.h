@@ -181,6 +181,29 @@ inline std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker c
     return runPlan(backend, std::vector<uint8_t>(bytes, bytes + plan->size()), inputs, stream);
 }
 
+//! Device memory holding `bytes`, freed at the end of the scope.
+struct DeviceCopy
+{
+    void* data{nullptr};
+    explicit DeviceCopy(std::vector<uint8_t> const& bytes)
+    {
+        EXPECT_EQ(cudaMalloc(&data, bytes.size()), cudaSuccess);
+        EXPECT_EQ(cudaMemcpy(data, bytes.data(), bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    }
+    DeviceCopy(DeviceCopy const&) = delete;
+    DeviceCopy& operator=(DeviceCopy const&) = delete;
+    ~DeviceCopy()
+    {
+        cudaFree(data);
+    }
+    std::vector<uint8_t> read(size_t size) const
+    {
+        std::vector<uint8_t> bytes(size);
+        EXPECT_EQ(cudaMemcpy(bytes.data(), data, size, cudaMemcpyDeviceToHost), cudaSuccess);
+        return bytes;
+    }
+};
+
 inline std::vector<float> floatsOf(Tensor const& t)
 {
     std::vector<float> values(t.bytes.size() / sizeof(float));

@@ -188,27 +188,6 @@ TEST(CudaBackendChannelsLast, ChannelsLastPlansAgreeWithTheCpuReference)
         "fp16, channels last, a NaN", alwaysChannelsLast);
 }
 
-//! Device memory holding `bytes`, freed at the end of the scope.
-struct DeviceCopy
-{
-    void* data{nullptr};
-    explicit DeviceCopy(std::vector<uint8_t> const& bytes)
-    {
-        EXPECT_EQ(cudaMalloc(&data, bytes.size()), cudaSuccess);
-        EXPECT_EQ(cudaMemcpy(data, bytes.data(), bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
-    }
-    ~DeviceCopy()
-    {
-        cudaFree(data);
-    }
-    std::vector<uint8_t> read(size_t size) const
-    {
-        std::vector<uint8_t> bytes(size);
-        EXPECT_EQ(cudaMemcpy(bytes.data(), data, size, cudaMemcpyDeviceToHost), cudaSuccess);
-        return bytes;
-    }
-};
-
 //! `input` reformatted on the GPU and by the CPU reference, byte for byte.
 void expectReformatsAgree(Tensor const& input, TensorFormat from, DataType toType, TensorFormat to)
 {

@@ -114,6 +114,46 @@ TEST(CudaConvolutionGraph, EveryEngineAgreesWithTheCpuInFp32)
     expectEveryGraphEngineAgrees(false, kiln::ConvolutionLayout::kBY_TIMING, "FP32");
 }
 
+TEST(CudaConvolutionGraph, ARunOnOtherAddressesReadsAndWritesThoseAddresses)
+{
+    // A graph plan keeps the cuDNN variant pack naming the addresses of its last run (finalizing one per run costs
+    // host time). In FP32 the first convolution reads the input binding and the last writes the output binding, so
+    // one context run on two sets of buffers, then on the first set again with new contents, must see each change.
+    SKIP_WITHOUT_GPU();
+    Layers const layers;
+    NetworkMaker const maker = stemBlockTail(layers);
+    auto const linear
+        = [](IBuilderConfig& config) { kiln::setConvolutionLayout(config, kiln::ConvolutionLayout::kLINEAR); };
+    std::vector<uint8_t> const blob = withGraphEngine(cudaPlanOf(maker, false, linear), 0);
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(blob.data(), blob.size()));
+    ASSERT_NE(engine, nullptr) << logger.errors();
+    std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+    size_t const outputBytes = volumeOf(engine->getTensorShape("y")) * sizeof(float);
+    std::vector<Tensor> inputs;
+    for (float const high : {1.7F, -0.4F, 3.1F})
+    {
+        inputs.push_back(tensorOf(DataType::kFLOAT, {2, 3, 12, 10}, spread(2 * 3 * 12 * 10, -1.5F, high)));
+    }
+    DeviceCopy const firstInput(inputs[0].bytes);
+    DeviceCopy const secondInput(inputs[1].bytes);
+    DeviceCopy const firstOutput{std::vector<uint8_t>(outputBytes)};
+    DeviceCopy const secondOutput{std::vector<uint8_t>(outputBytes)};
+    auto const expectRun = [&](DeviceCopy const& input, DeviceCopy const& output, Tensor const& x, char const* what) {
+        ASSERT_EQ(cudaMemcpy(input.data, x.bytes.data(), x.bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
+        ASSERT_TRUE(context->setTensorAddress("x", input.data));
+        ASSERT_TRUE(context->setTensorAddress("y", output.data));
+        ASSERT_TRUE(context->enqueueV3(nullptr)) << logger.errors();
+        ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+        Tensor const y{DataType::kFLOAT, shapeOf(engine->getTensorShape("y")), output.read(outputBytes)};
+        expectClose(y, runOn(kiln::Backend::kCPU, maker, {{"x", x}}).at("y"), 1e-5, 1e-4, what);
+    };
+    expectRun(firstInput, firstOutput, inputs[0], "the first buffers");
+    expectRun(secondInput, secondOutput, inputs[1], "other buffers");
+    expectRun(firstInput, firstOutput, inputs[2], "the first buffers again, with new contents");
+}
+
 TEST(CudaConvolutionGraph, FusedGraphsHaveEnginesThatKeepTheNumerics)
 {
     // Without candidates every graph choice would quietly fall back to the per-call API, and the tests above would

@@ -90,13 +90,31 @@ bool has(std::vector<Note> const& notes, Note note)
     return false;
 }
 
+bool sameAddresses(ConvolutionGraphData const& a, ConvolutionGraphData const& b)
+{
+    return a.input == b.input && a.kernel == b.kernel && a.bias == b.bias && a.residual == b.residual
+        && a.output == b.output && a.workspace == b.workspace;
+}
+
 } // namespace
 
-void ConvolutionGraphPlan::execute(cudnnHandle_t handle, ConvolutionGraphData const& data) const
+BackendDescriptor const& ConvolutionGraphPlan::packFor(ConvolutionGraphData const& data)
 {
+    if (mPack && sameAddresses(mPackData, data))
+    {
+        return *mPack;
+    }
+    void const* const tensors[]{data.input, data.kernel, data.output, data.bias, data.residual};
+    for (void const* pointer : tensors)
+    {
+        if (reinterpret_cast<uintptr_t>(pointer) % kAlignment != 0)
+        {
+            throw std::invalid_argument("convolution: the CUDA backend needs tensors aligned to "
+                + std::to_string(kAlignment) + " bytes; one of this layer's is not (check the addresses bound)");
+        }
+    }
     std::vector<int64_t> ids{kINPUT, kKERNEL, kOUTPUT};
     std::vector<void*> pointers{const_cast<void*>(data.input), const_cast<void*>(data.kernel), data.output};
-    std::vector<void const*> checked{data.input, data.kernel, data.output, data.bias, data.residual};
     if (mBias)
     {
         ids.push_back(kBIAS);
@@ -107,14 +125,6 @@ void ConvolutionGraphPlan::execute(cudnnHandle_t handle, ConvolutionGraphData co
         ids.push_back(kRESIDUAL);
         pointers.push_back(const_cast<void*>(data.residual));
     }
-    for (void const* pointer : checked)
-    {
-        if (reinterpret_cast<uintptr_t>(pointer) % kAlignment != 0)
-        {
-            throw std::invalid_argument("convolution: the CUDA backend needs tensors aligned to "
-                + std::to_string(kAlignment) + " bytes; one of this layer's is not (check the addresses bound)");
-        }
-    }
     void* workspace = data.workspace;
     BackendDescriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
     pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, ids, "naming the tensors of a run")
@@ -122,7 +132,14 @@ void ConvolutionGraphPlan::execute(cudnnHandle_t handle, ConvolutionGraphData co
             pointers.data(), "giving the tensors of a run")
         .set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace, "giving the workspace")
         .finalize("preparing a run");
-    checkBackend(cudnnBackendExecute(handle, mPlan.get(), pack.get()), "running");
+    mPack = std::move(pack);
+    mPackData = data;
+    return *mPack;
+}
+
+void ConvolutionGraphPlan::execute(cudnnHandle_t handle, ConvolutionGraphData const& data)
+{
+    checkBackend(cudnnBackendExecute(handle, mPlan.get(), packFor(data).get()), "running");
     if (mAfter.present)
     {
         cudaStream_t stream = nullptr;

@@ -65,14 +65,20 @@ public:
 
     //! Queues the graph (and any residual pass) on `handle`'s stream. Throws std::invalid_argument when a tensor is
     //! not 16-byte aligned, as the graph was described, and std::runtime_error when cuDNN fails.
-    void execute(cudnnHandle_t handle, ConvolutionGraphData const& data) const;
+    void execute(cudnnHandle_t handle, ConvolutionGraphData const& data);
 
 private:
+    //! The variant pack naming `data`'s tensors, made again only when an address changed: finalizing one costs
+    //! host time on every enqueue, and a context's addresses usually stay the same from run to run.
+    BackendDescriptor const& packFor(ConvolutionGraphData const& data);
+
     BackendDescriptor mPlan;
     int64_t mWorkspaceBytes;
     bool mBias;
     bool mResidualInGraph;
     ResidualPass mAfter;
+    std::optional<BackendDescriptor> mPack;
+    ConvolutionGraphData mPackData; //!< the addresses mPack names
 };
 
 class ConvolutionGraph

@@ -170,7 +170,7 @@ std::optional<CudaConvolutionTimer::Result> ConvolutionTimer::fastestGraphEngine
     std::optional<Result> fastest;
     for (int64_t rank = 0; rank < std::min(graph->candidateCount(), kGraphEnginesTimed); ++rank)
     {
-        std::optional<ConvolutionGraphPlan> const plan = graph->plan(rank, static_cast<int64_t>(workspace));
+        std::optional<ConvolutionGraphPlan> plan = graph->plan(rank, static_cast<int64_t>(workspace));
         if (!plan)
         {
             continue;
