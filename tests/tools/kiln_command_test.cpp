@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <regex>
 
 namespace
@@ -517,6 +518,38 @@ TEST(KilnOnGpu, DefaultModelMatchesTheCpuReference)
     EXPECT_EQ(run.exitCode, 0) << run.output;
     EXPECT_TRUE(contains(run.output, "GPU Compute Time: min = ")) << run.output;
     EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(&&&& PASSED)"))) << run.output;
+}
+
+TEST(KilnOnGpu, QueuedInferencesAreTracedInTheirOrderAndGiveTheReferenceOutputs)
+{
+    // The loop keeps two inferences queued on the stream; each trace's device times must still follow the one
+    // before, and the outputs copied out through the pinned buffers must be the CPU's.
+    if (!kiln::backendAvailable(kiln::Backend::kCUDA))
+    {
+        GTEST_SKIP() << "no CUDA backend or no GPU here";
+    }
+    ScratchDir dir;
+    auto const run = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda", "--compare=cpu",
+        "--warmUp=0", "--duration=0", "--iterations=20", "--exportTimes=" + dir.path("times.json")});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "&&&& PASSED")) << run.output;
+    json const times = json::parse(readText(dir.path("times.json")));
+    ASSERT_EQ(times.size(), 20U);
+    double const slack = 1e-3; // ms: event times are exact to about 0.5 us
+    double previousEnd = 0;
+    for (auto const& t : times)
+    {
+        std::vector<double> device;
+        for (char const* key : {"startH2dMs", "endH2dMs", "startComputeMs", "endComputeMs", "startD2hMs", "endD2hMs"})
+        {
+            device.push_back(t[key].get<double>());
+        }
+        EXPECT_TRUE(std::is_sorted(device.begin(), device.end())) << t.dump();
+        EXPECT_GE(device.front(), previousEnd - slack) << t.dump();
+        EXPECT_GT(t["h2dMs"].get<double>(), 0.0) << "inputs are copied at every inference: " << t.dump();
+        EXPECT_LE(t["startEnqMs"].get<double>(), t["endEnqMs"].get<double>()) << t.dump();
+        previousEnd = device.back();
+    }
 }
 
 TEST(KilnErrors, LoadInputsOfTheWrongSizeOrName)

@@ -90,21 +90,33 @@ bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor
     {
         // --noDataTransfers: the inputs are copied once, here, and the timed inferences copy nothing.
         InferenceTrace ignored;
-        return mDevice.infer([](cudaStream_t) { return true; }, mInputs, mOutputs, true, false,
-            std::chrono::steady_clock::now(), ignored, error);
+        return mDevice.start([](cudaStream_t) { return true; }, true, std::chrono::steady_clock::now(), error)
+            && mDevice.finish(false, ignored, error);
     }
     return true;
 }
 
-bool ContextBuffers::infer(std::chrono::steady_clock::time_point origin, InferenceTrace& trace, std::string& error)
+int32_t ContextBuffers::depth() const
+{
+    return mSettings.backend == Backend::kCUDA ? DeviceIo::kDepth : 1;
+}
+
+bool ContextBuffers::start(std::chrono::steady_clock::time_point origin, std::string& error)
 {
     if (mSettings.backend == Backend::kCUDA)
     {
         auto const enqueue = [this](cudaStream_t stream) {
             return mGraphCaptured ? mDevice.launchGraph(stream) : mContext->enqueueV3(stream);
         };
-        return mDevice.infer(enqueue, mInputs, mOutputs, mSettings.transfers, mSettings.spinWait, origin, trace, error);
+        if (!mDevice.start(enqueue, mSettings.transfers, origin, error))
+        {
+            mInFlight = 0;
+            return false;
+        }
+        ++mInFlight;
+        return true;
     }
+    InferenceTrace& trace = mCpuTrace;
     trace.enqStart = msSince(origin);
     bool const ok = mContext->enqueueV3(nullptr);
     trace.enqEnd = msSince(origin);
@@ -114,14 +126,40 @@ bool ContextBuffers::infer(std::chrono::steady_clock::time_point origin, Inferen
     if (!ok)
     {
         error = "inference failed (see the error above)";
+        return false;
     }
-    return ok;
+    ++mInFlight;
+    return true;
+}
+
+bool ContextBuffers::finish(InferenceTrace& trace, std::string& error)
+{
+    if (mInFlight == 0)
+    {
+        error = "internal error: waiting for an inference when none is queued";
+        return false;
+    }
+    --mInFlight;
+    if (mSettings.backend == Backend::kCUDA)
+    {
+        return mDevice.finish(mSettings.spinWait, trace, error);
+    }
+    trace = mCpuTrace;
+    return true;
 }
 
 std::vector<HostTensor> const& ContextBuffers::outputs()
 {
+    if (mSettings.backend != Backend::kCUDA)
+    {
+        return mOutputs;
+    }
     std::string error;
-    if (mSettings.backend == Backend::kCUDA && !mSettings.transfers && !mDevice.download(mOutputs, error))
+    if (mSettings.transfers)
+    {
+        mDevice.readOutputs(mOutputs);
+    }
+    else if (!mDevice.download(mOutputs, error))
     {
         logError(error);
     }

@@ -36,15 +36,30 @@ public:
     bool setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor> const& inputs, StreamSettings const& settings,
         std::string& error);
 
-    //! One inference, with its timeline in ms since origin. On the CPU backend enqueueV3 computes
-    //! before it returns, so enqueue and compute cover the same span and the transfers take no time.
-    bool infer(std::chrono::steady_clock::time_point origin, InferenceTrace& trace, std::string& error);
+    //! How many inferences start queues before finish must wait for one: DeviceIo::kDepth on the CUDA backend,
+    //! where the host prepares the next while the GPU runs the last, and 1 on the CPU backend, which computes
+    //! inside enqueueV3.
+    int32_t depth() const;
+    int32_t inFlight() const
+    {
+        return mInFlight;
+    }
+    //! Queues one inference; at most depth() may be queued.
+    bool start(std::chrono::steady_clock::time_point origin, std::string& error);
+    //! Waits for the oldest queued inference and gives its timeline, in ms since the origin given to start. On the
+    //! CPU backend enqueue and compute cover the same span and the transfers take no time.
+    bool finish(InferenceTrace& trace, std::string& error);
+    //! One inference, start to finish, with nothing else queued.
+    bool infer(std::chrono::steady_clock::time_point origin, InferenceTrace& trace, std::string& error)
+    {
+        return start(origin, error) && finish(trace, error);
+    }
 
     nvinfer1::IExecutionContext& context()
     {
         return *mContext;
     }
-    //! Outputs in I/O order, holding what the last inference wrote (read back from the device
+    //! Outputs in I/O order, holding what the last inference wrote, once none is queued (read back from the device
     //! first when transfers are off).
     std::vector<HostTensor> const& outputs();
 
@@ -55,6 +70,8 @@ private:
     std::vector<HostTensor> mOutputs;
     DeviceIo mDevice; //!< CUDA backend only
     bool mGraphCaptured{false};
+    int32_t mInFlight{0};
+    InferenceTrace mCpuTrace; //!< the CPU backend's queued inference, done by start
 };
 
 } // namespace kiln::cli

@@ -28,10 +28,34 @@ double msSince(std::chrono::steady_clock::time_point origin)
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - origin).count();
 }
 
+void destroyEvent(void* event)
+{
+    if (event != nullptr)
+    {
+        cudaEventDestroy(static_cast<cudaEvent_t>(event));
+    }
+}
+
+bool createEvent(void*& event, std::string& error)
+{
+    cudaEvent_t created = nullptr;
+    if (!check(cudaEventCreate(&created), "cudaEventCreate", error))
+    {
+        return false;
+    }
+    event = created;
+    return true;
+}
+
 } // namespace
 
 DeviceIo::~DeviceIo()
 {
+    if (mStream != nullptr)
+    {
+        // Queued inferences still write the buffers freed below.
+        cudaStreamSynchronize(static_cast<cudaStream_t>(mStream));
+    }
     for (void* p : mInputs)
     {
         cudaFree(p);
@@ -40,13 +64,22 @@ DeviceIo::~DeviceIo()
     {
         cudaFree(p);
     }
-    for (void* event : mEvents)
+    for (void* p : mPinnedInputs)
     {
-        if (event != nullptr)
+        cudaFreeHost(p);
+    }
+    for (void* p : mPinnedOutputs)
+    {
+        cudaFreeHost(p);
+    }
+    for (Slot& slot : mSlots)
+    {
+        for (void* event : slot.events)
         {
-            cudaEventDestroy(static_cast<cudaEvent_t>(event));
+            destroyEvent(event);
         }
     }
+    destroyEvent(mOriginEvent);
     if (mGraphExec != nullptr)
     {
         cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(mGraphExec));
@@ -74,68 +107,118 @@ bool DeviceIo::allocate(
         return false;
     }
     mStream = stream;
-    for (void*& slot : mEvents)
+    if (!createEvent(mOriginEvent, error))
     {
-        cudaEvent_t event = nullptr;
-        if (!check(cudaEventCreate(&event), "cudaEventCreate", error))
-        {
-            return false;
-        }
-        slot = event;
+        return false;
     }
-    auto allocateAll = [&](std::vector<HostTensor> const& tensors, std::vector<void*>& pointers) {
-        for (HostTensor const& t : tensors)
+    for (Slot& slot : mSlots)
+    {
+        for (void*& event : slot.events)
         {
-            void* p = nullptr;
-            // At least one byte, so empty tensors still get a distinct address.
-            if (!check(cudaMalloc(&p, std::max<size_t>(t.bytes.size(), 1)), "cudaMalloc", error))
+            if (!createEvent(event, error))
             {
                 return false;
             }
-            pointers.push_back(p);
+        }
+    }
+    auto allocateAll = [&](std::vector<HostTensor> const& tensors, std::vector<void*>& onDevice,
+                           std::vector<void*>& pinned) {
+        for (HostTensor const& t : tensors)
+        {
+            // At least one byte, so empty tensors still get a distinct address.
+            size_t const bytes = std::max<size_t>(t.bytes.size(), 1);
+            void* p = nullptr;
+            if (!check(cudaMalloc(&p, bytes), "cudaMalloc", error))
+            {
+                return false;
+            }
+            onDevice.push_back(p);
+            if (!check(cudaMallocHost(&p, bytes), "cudaMallocHost", error))
+            {
+                return false;
+            }
+            pinned.push_back(p);
         }
         return true;
     };
-    return allocateAll(inputs, mInputs) && allocateAll(outputs, mOutputs);
+    if (!allocateAll(inputs, mInputs, mPinnedInputs) || !allocateAll(outputs, mOutputs, mPinnedOutputs))
+    {
+        return false;
+    }
+    for (size_t i = 0; i < inputs.size(); ++i)
+    {
+        std::copy(inputs[i].bytes.begin(), inputs[i].bytes.end(), static_cast<uint8_t*>(mPinnedInputs[i]));
+        mInputBytes.push_back(inputs[i].bytes.size());
+    }
+    for (HostTensor const& output : outputs)
+    {
+        mOutputBytes.push_back(output.bytes.size());
+    }
+    return true;
 }
 
-bool DeviceIo::infer(std::function<bool(cudaStream_t)> const& enqueue, std::vector<HostTensor> const& inputs,
-    std::vector<HostTensor>& outputs, bool transfers, bool spinWait, std::chrono::steady_clock::time_point origin,
-    InferenceTrace& trace, std::string& error)
+bool DeviceIo::start(std::function<bool(cudaStream_t)> const& enqueue, bool transfers,
+    std::chrono::steady_clock::time_point origin, std::string& error)
 {
-    auto stream = static_cast<cudaStream_t>(mStream);
-    auto event = [&](int i) { return static_cast<cudaEvent_t>(mEvents[i]); };
-    // The stream is idle here (each inference waits for the one before), so the first event marks
-    // the current host time on the device's timeline too.
-    trace.h2dStart = msSince(origin);
-    bool ok = check(cudaEventRecord(event(0), stream), "cudaEventRecord", error);
-    for (size_t i = 0; ok && transfers && i < inputs.size(); ++i)
+    if (mInFlight == kDepth)
     {
-        ok = check(
-            cudaMemcpyAsync(mInputs[i], inputs[i].bytes.data(), inputs[i].bytes.size(), cudaMemcpyHostToDevice, stream),
+        error = "internal error: an inference was started with " + std::to_string(kDepth) + " already queued";
+        return false;
+    }
+    auto stream = static_cast<cudaStream_t>(mStream);
+    Slot& slot = mSlots[(mOldest + mInFlight) % kDepth];
+    auto event = [&](int i) { return static_cast<cudaEvent_t>(slot.events[i]); };
+    bool ok = true;
+    if (mInFlight == 0)
+    {
+        // Nothing is queued, so the stream is idle and an event recorded now passes at once: at this host time.
+        mOriginMs = msSince(origin);
+        ok = check(cudaEventRecord(static_cast<cudaEvent_t>(mOriginEvent), stream), "cudaEventRecord", error);
+    }
+    ok = ok && check(cudaEventRecord(event(0), stream), "cudaEventRecord", error);
+    for (size_t i = 0; ok && transfers && i < mInputs.size(); ++i)
+    {
+        ok = check(cudaMemcpyAsync(mInputs[i], mPinnedInputs[i], mInputBytes[i], cudaMemcpyHostToDevice, stream),
             "cudaMemcpyAsync (inputs)", error);
     }
     ok = ok && check(cudaEventRecord(event(1), stream), "cudaEventRecord", error);
-    trace.enqStart = msSince(origin);
+    slot.trace.enqStart = msSince(origin);
     if (ok && !enqueue(stream))
     {
         error = "enqueueV3 failed (see the error above)";
         ok = false;
     }
-    trace.enqEnd = msSince(origin);
+    slot.trace.enqEnd = msSince(origin);
     ok = ok && check(cudaEventRecord(event(2), stream), "cudaEventRecord", error);
-    for (size_t i = 0; ok && transfers && i < outputs.size(); ++i)
+    for (size_t i = 0; ok && transfers && i < mOutputs.size(); ++i)
     {
-        ok = check(cudaMemcpyAsync(
-                       outputs[i].bytes.data(), mOutputs[i], outputs[i].bytes.size(), cudaMemcpyDeviceToHost, stream),
+        ok = check(cudaMemcpyAsync(mPinnedOutputs[i], mOutputs[i], mOutputBytes[i], cudaMemcpyDeviceToHost, stream),
             "cudaMemcpyAsync (outputs)", error);
     }
     ok = ok && check(cudaEventRecord(event(3), stream), "cudaEventRecord", error);
     if (!ok)
     {
+        // What is queued is given up: the caller stops at the first error.
         cudaStreamSynchronize(stream);
+        mInFlight = 0;
         return false;
     }
+    ++mInFlight;
+    return true;
+}
+
+bool DeviceIo::finish(bool spinWait, InferenceTrace& trace, std::string& error)
+{
+    if (mInFlight == 0)
+    {
+        error = "internal error: waiting for an inference when none is queued";
+        return false;
+    }
+    Slot const& slot = mSlots[mOldest];
+    mOldest = (mOldest + 1) % kDepth;
+    --mInFlight;
+    auto event = [&](int i) { return static_cast<cudaEvent_t>(slot.events[i]); };
+    bool ok = true;
     if (spinWait)
     {
         cudaError_t status = cudaErrorNotReady;
@@ -148,16 +231,28 @@ bool DeviceIo::infer(std::function<bool(cudaStream_t)> const& enqueue, std::vect
     {
         ok = check(cudaEventSynchronize(event(3)), "cudaEventSynchronize", error);
     }
-    float h2d = 0;
-    float compute = 0;
-    float d2h = 0;
-    ok = ok && check(cudaEventElapsedTime(&h2d, event(0), event(1)), "cudaEventElapsedTime", error)
-        && check(cudaEventElapsedTime(&compute, event(1), event(2)), "cudaEventElapsedTime", error)
-        && check(cudaEventElapsedTime(&d2h, event(2), event(3)), "cudaEventElapsedTime", error);
-    trace.h2dEnd = trace.computeStart = trace.h2dStart + h2d;
-    trace.computeEnd = trace.d2hStart = trace.computeStart + compute;
-    trace.d2hEnd = trace.d2hStart + d2h;
+    // Each event's time on the host's clock: the origin event's host time plus the device time between them.
+    float times[4] = {};
+    for (int i = 0; ok && i < 4; ++i)
+    {
+        ok = check(cudaEventElapsedTime(&times[i], static_cast<cudaEvent_t>(mOriginEvent), event(i)),
+            "cudaEventElapsedTime", error);
+    }
+    trace = slot.trace;
+    trace.h2dStart = mOriginMs + times[0];
+    trace.h2dEnd = trace.computeStart = mOriginMs + times[1];
+    trace.computeEnd = trace.d2hStart = mOriginMs + times[2];
+    trace.d2hEnd = mOriginMs + times[3];
     return ok;
+}
+
+void DeviceIo::readOutputs(std::vector<HostTensor>& outputs) const
+{
+    for (size_t i = 0; i < outputs.size(); ++i)
+    {
+        auto const* pinned = static_cast<uint8_t const*>(mPinnedOutputs[i]);
+        std::copy(pinned, pinned + outputs[i].bytes.size(), outputs[i].bytes.begin());
+    }
 }
 
 bool DeviceIo::download(std::vector<HostTensor>& outputs, std::string& error)
@@ -231,11 +326,21 @@ bool DeviceIo::allocate(int32_t, std::vector<HostTensor> const&, std::vector<Hos
     return false;
 }
 
-bool DeviceIo::infer(std::function<bool(cudaStream_t)> const&, std::vector<HostTensor> const&, std::vector<HostTensor>&,
-    bool, bool, std::chrono::steady_clock::time_point, InferenceTrace&, std::string& error)
+bool DeviceIo::start(
+    std::function<bool(cudaStream_t)> const&, bool, std::chrono::steady_clock::time_point, std::string& error)
 {
     error = kNoCuda;
     return false;
+}
+
+bool DeviceIo::finish(bool, InferenceTrace&, std::string& error)
+{
+    error = kNoCuda;
+    return false;
+}
+
+void DeviceIo::readOutputs(std::vector<HostTensor>&) const
+{
 }
 
 bool DeviceIo::download(std::vector<HostTensor>&, std::string& error)

@@ -39,36 +39,63 @@ bool runTimingLoop(std::vector<ContextBuffers*> const& streams, Options const& o
     auto loop = [&](size_t s) {
         ContextBuffers& stream = *streams[s];
         StreamRun& run = runs[s];
-        // Warm-up: inferences until --warmUp ms have passed (none for --warmUp=0).
-        while (msSince(origin) < options.warmUpMs && !failed)
-        {
+        auto finishOldest = [&](std::vector<InferenceTrace>& done) {
             InferenceTrace trace;
-            if (!stream.infer(origin, trace, run.error))
+            if (!stream.finish(trace, run.error))
             {
-                run.error = "during warm-up: " + run.error;
-                failed = true;
-                return;
+                return false;
             }
-            run.warmup.push_back(trace);
+            done.push_back(trace);
+            return true;
+        };
+        // Queues one more inference, first waiting for the oldest when stream.depth() are queued: the host
+        // prepares the next inference while the GPU runs the last, as in trtexec's loop.
+        auto step = [&](std::vector<InferenceTrace>& done) {
+            return (stream.inFlight() < stream.depth() || finishOldest(done)) && stream.start(origin, run.error);
+        };
+        auto drain = [&](std::vector<InferenceTrace>& done) {
+            while (stream.inFlight() > 0)
+            {
+                if (!finishOldest(done))
+                {
+                    return false;
+                }
+            }
+            return true;
+        };
+        // Warm-up: inferences until --warmUp ms have passed (none for --warmUp=0).
+        bool warmedUp = true;
+        while (warmedUp && msSince(origin) < options.warmUpMs && !failed)
+        {
+            warmedUp = step(run.warmup);
+        }
+        if (!warmedUp || !drain(run.warmup))
+        {
+            run.error = "during warm-up: " + run.error;
+            failed = true;
+            return;
         }
         if (profiler != nullptr)
         {
             stream.context().setProfiler(profiler);
         }
-        // Measured: until the streams together ran --iterations inferences and each stream's own measured
+        // Measured: until the streams together started --iterations inferences and each stream's own measured
         // span (first start to last end, so the reported walltime covers it) reaches --duration.
         double const durationMs = options.durationS * 1000.0;
         auto spanMs = [&run] { return run.measured.back().d2hEnd - run.measured.front().h2dStart; };
-        while (!failed && (measuredQueries.load() < options.iterations || run.measured.empty() || spanMs() < durationMs))
+        while (!failed
+            && (measuredQueries.load() < options.iterations || run.measured.empty() || spanMs() < durationMs))
         {
-            InferenceTrace trace;
-            if (!stream.infer(origin, trace, run.error))
+            if (!step(run.measured))
             {
                 failed = true;
                 return;
             }
-            run.measured.push_back(trace);
             ++measuredQueries;
+        }
+        if (!drain(run.measured))
+        {
+            failed = true;
         }
     };
 
