@@ -127,6 +127,16 @@ Dims const k5x7{2, {5, 7}};
 Dims const k7x3{2, {7, 3}};
 Dims const kRow3{2, {1, 3}};
 
+//! Inputs a [5, 7] and b [7, 3] of `network` and their product, a layer named `name`.
+ITensor& productOfInputs(INetworkDefinition& network, char const* name = "fc")
+{
+    ITensor* a = network.addInput("a", DataType::kFLOAT, k5x7);
+    ITensor* b = network.addInput("b", DataType::kFLOAT, k7x3);
+    IMatrixMultiplyLayer* product = network.addMatrixMultiply(*a, Op::kNONE, *b, Op::kNONE);
+    product->setName(name);
+    return *product->getOutput(0);
+}
+
 // ---- Which chains fuse (no GPU needed) ----
 
 TEST(CudaMatrixMultiplyFusion, BiasAndReluBecomeTheProductsEpilogue)
@@ -176,12 +186,9 @@ TEST(CudaMatrixMultiplyFusion, ABiasThatSomethingElseReadsStays)
 {
     std::vector<float> const bias = valuesOf(3, 7, 0.5F);
     auto maker = [&](INetworkDefinition& network) {
-        ITensor* a = network.addInput("a", DataType::kFLOAT, k5x7);
-        ITensor* b = network.addInput("b", DataType::kFLOAT, k7x3);
-        IMatrixMultiplyLayer* product = network.addMatrixMultiply(*a, Op::kNONE, *b, Op::kNONE);
-        product->setName("fc");
+        ITensor& product = productOfInputs(network);
         ITensor& row = constant(network, kRow3, bias, "bias");
-        output(network, relu(network, add(network, *product->getOutput(0), row, "add"), "relu"), "y");
+        output(network, relu(network, add(network, product, row, "add"), "relu"), "y");
         output(network, relu(network, row, "bias relu"), "z");
     };
     std::vector<std::string> const expected{"bias", "fc + add + relu", "bias relu"};
@@ -205,22 +212,15 @@ TEST(CudaMatrixMultiplyFusion, ChainsThatCannotFuseStayAsTheyAre)
     // The product is itself a network output: the sum must still read it.
     std::vector<float> const bias = valuesOf(3, 7, 0.5F);
     auto productIsOutput = [&](INetworkDefinition& network) {
-        ITensor* a = network.addInput("a", DataType::kFLOAT, k5x7);
-        ITensor* b = network.addInput("b", DataType::kFLOAT, k7x3);
-        IMatrixMultiplyLayer* product = network.addMatrixMultiply(*a, Op::kNONE, *b, Op::kNONE);
-        product->setName("fc");
-        ITensor& sum = add(network, *product->getOutput(0), constant(network, kRow3, bias, "bias"), "add");
+        ITensor& product = productOfInputs(network);
+        ITensor& sum = add(network, product, constant(network, kRow3, bias, "bias"), "add");
         output(network, relu(network, sum, "relu"), "y");
-        output(network, *product->getOutput(0), "p");
+        output(network, product, "p");
     };
     EXPECT_EQ(layerNamesOfCudaPlan(productIsOutput), all);
     // The sum is a network output: the product and bias fuse, and the ReLU reads their result.
     auto sumIsOutput = [&](INetworkDefinition& network) {
-        ITensor* a = network.addInput("a", DataType::kFLOAT, k5x7);
-        ITensor* b = network.addInput("b", DataType::kFLOAT, k7x3);
-        IMatrixMultiplyLayer* product = network.addMatrixMultiply(*a, Op::kNONE, *b, Op::kNONE);
-        product->setName("fc");
-        ITensor& sum = add(network, *product->getOutput(0), constant(network, kRow3, bias, "bias"), "add");
+        ITensor& sum = add(network, productOfInputs(network), constant(network, kRow3, bias, "bias"), "add");
         output(network, relu(network, sum, "relu"), "y");
         output(network, sum, "s");
     };
