@@ -108,13 +108,7 @@ bool ContextBuffers::start(std::chrono::steady_clock::time_point origin, std::st
         auto const enqueue = [this](cudaStream_t stream) {
             return mGraphCaptured ? mDevice.launchGraph(stream) : mContext->enqueueV3(stream);
         };
-        if (!mDevice.start(enqueue, mSettings.transfers, origin, error))
-        {
-            mInFlight = 0;
-            return false;
-        }
-        ++mInFlight;
-        return true;
+        return mDevice.start(enqueue, mSettings.transfers, origin, error);
     }
     InferenceTrace& trace = mCpuTrace;
     trace.enqStart = msSince(origin);
@@ -128,22 +122,22 @@ bool ContextBuffers::start(std::chrono::steady_clock::time_point origin, std::st
         error = "inference failed (see the error above)";
         return false;
     }
-    ++mInFlight;
+    mCpuQueued = true;
     return true;
 }
 
 bool ContextBuffers::finish(InferenceTrace& trace, std::string& error)
 {
-    if (mInFlight == 0)
-    {
-        error = "internal error: waiting for an inference when none is queued";
-        return false;
-    }
-    --mInFlight;
     if (mSettings.backend == Backend::kCUDA)
     {
         return mDevice.finish(mSettings.spinWait, trace, error);
     }
+    if (!mCpuQueued)
+    {
+        error = "internal error: waiting for an inference when none is queued";
+        return false;
+    }
+    mCpuQueued = false;
     trace = mCpuTrace;
     return true;
 }

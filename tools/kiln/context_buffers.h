@@ -42,7 +42,7 @@ public:
     int32_t depth() const;
     int32_t inFlight() const
     {
-        return mInFlight;
+        return mSettings.backend == Backend::kCUDA ? mDevice.inFlight() : static_cast<int32_t>(mCpuQueued);
     }
     //! Queues one inference; at most depth() may be queued.
     bool start(std::chrono::steady_clock::time_point origin, std::string& error);
@@ -70,8 +70,8 @@ private:
     std::vector<HostTensor> mOutputs;
     DeviceIo mDevice; //!< CUDA backend only
     bool mGraphCaptured{false};
-    int32_t mInFlight{0};
-    InferenceTrace mCpuTrace; //!< the CPU backend's queued inference, done by start
+    bool mCpuQueued{false};   //!< the CPU backend's inference, done by start, waits for finish
+    InferenceTrace mCpuTrace; //!< its timeline
 };
 
 } // namespace kiln::cli
