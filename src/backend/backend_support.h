@@ -2,7 +2,7 @@
 // the runtime before it loads one.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "network/layer.h"
 #include "network/layers/convolution.h"
 
@@ -36,11 +36,11 @@ public:
     //! The fastest cuDNN algorithm for `params` on an input of `inputShape` in `type`, stored in `format`, whose
     //! workspace fits in `workspaceLimit` bytes. Throws std::runtime_error (or std::invalid_argument) saying why none
     //! can be timed.
-    virtual Result fastest(network::ConvolutionParams const& params, cpu::Shape const& inputShape,
-        nvinfer1::DataType type, cpu::TensorFormat format, size_t workspaceLimit)
+    virtual Result fastest(network::ConvolutionParams const& params, Shape const& inputShape,
+        nvinfer1::DataType type, TensorFormat format, size_t workspaceLimit)
         = 0;
     //! The same for deconvolution `params` (kLINEAR): the fastest of cuDNN's backward-data algorithms.
-    virtual Result fastestDeconvolution(network::DeconvolutionParams const& params, cpu::Shape const& inputShape,
+    virtual Result fastestDeconvolution(network::DeconvolutionParams const& params, Shape const& inputShape,
         nvinfer1::DataType type, size_t workspaceLimit)
         = 0;
 };

@@ -1,7 +1,8 @@
 #include "builder/build_plan.h"
 
 #include "backend/backend_support.h"
-#include "backend/cpu/tensor_view.h"
+#include "core/dims_text.h"
+#include "core/tensor_view.h"
 #include "builder/channels_last.h"
 #include "builder/convolution_fusion.h"
 #include "builder/convolution_tuning.h"
@@ -61,16 +62,6 @@ private:
     char const* mPhase;
     int32_t mStep{0};
 };
-
-std::string dimsText(nvinfer1::Dims const& dims)
-{
-    std::string text = "(";
-    for (int32_t i = 0; i < dims.nbDims; ++i)
-    {
-        text += (i ? ", " : "") + std::to_string(dims.d[i]);
-    }
-    return text + ")";
-}
 
 bool hasRuntimeDims(Tensor const& input)
 {
@@ -358,7 +349,7 @@ private:
                         concrete.d[axis] = *extent.value;
                     }
                     int64_t const bytes
-                        = elements * static_cast<int64_t>(cpu::elementSize(mPrecision.storage.at(mTensors[t])));
+                        = elements * static_cast<int64_t>(elementSize(mPrecision.storage.at(mTensors[t])));
                     mMaxBytes[t] = std::max(mMaxBytes[t], bytes);
                 }
             }
@@ -593,7 +584,7 @@ private:
             mConfig.getFlag(nvinfer1::BuilderFlag::kERROR_ON_TIMING_CACHE_MISS)};
         auto optShape = [&](int32_t tensor) {
             nvinfer1::Dims const& dims = mEvaluated[tensor][0][1];
-            return cpu::Shape(dims.d, dims.d + dims.nbDims);
+            return Shape(dims.d, dims.d + dims.nbDims);
         };
         std::string tuningError;
         bool channelsLastFaster = true;

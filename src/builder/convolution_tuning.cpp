@@ -1,5 +1,6 @@
 #include "builder/convolution_tuning.h"
 
+#include "core/dims_text.h"
 #include "plan/byte_io.h"
 
 #include <exception>
@@ -11,16 +12,6 @@ namespace kiln::builder
 {
 namespace
 {
-
-std::string dimsText(nvinfer1::Dims const& dims)
-{
-    std::string text;
-    for (int32_t i = 0; i < dims.nbDims; ++i)
-    {
-        text += (i > 0 ? "x" : "") + std::to_string(dims.d[i]);
-    }
-    return text;
-}
 
 //! What of a layer's epilogue decides its algorithm: a convolution's graph engines are ranked for the graph with its
 //! bias and fused epilogue.
@@ -37,7 +28,7 @@ std::string epilogueText(network::DeconvolutionParams const&)
 
 //! Everything that decides which algorithm is fastest (not the weights' values).
 template <typename Params>
-std::string describe(char const* kind, Params const& params, cpu::Shape const& input, nvinfer1::DataType type,
+std::string describe(char const* kind, Params const& params, Shape const& input, nvinfer1::DataType type,
     nvinfer1::TensorFormat format, size_t workspaceLimit)
 {
     std::ostringstream text;
@@ -46,9 +37,9 @@ std::string describe(char const* kind, Params const& params, cpu::Shape const& i
     {
         text << (i > 0 ? "x" : "") << input[i];
     }
-    text << " maps " << params.nbOutputMaps << " groups " << params.nbGroups << " kernel " << dimsText(params.kernelSize)
-         << " stride " << dimsText(params.stride) << " pre " << dimsText(params.prePadding) << " post "
-         << dimsText(params.postPadding) << " dilation " << dimsText(params.dilation) << " mode "
+    text << " maps " << params.nbOutputMaps << " groups " << params.nbGroups << " kernel " << dimsSpec(params.kernelSize)
+         << " stride " << dimsSpec(params.stride) << " pre " << dimsSpec(params.prePadding) << " post "
+         << dimsSpec(params.postPadding) << " dilation " << dimsSpec(params.dilation) << " mode "
          << static_cast<int32_t>(params.paddingMode) << " workspace " << workspaceLimit << epilogueText(params);
     return text.str();
 }
@@ -79,7 +70,7 @@ enum class TimingFailure
 //! False with `error` when the cache misses under kERROR_ON_TIMING_CACHE_MISS, or when timing fails and `onFailure`
 //! says that is an error.
 template <typename Params>
-bool choose(plan::LayerRecord const& record, Params const& params, cpu::Shape const& input, nvinfer1::DataType type,
+bool choose(plan::LayerRecord const& record, Params const& params, Shape const& input, nvinfer1::DataType type,
     nvinfer1::TensorFormat format, ConvolutionTuning const& tuning, std::optional<nvinfer1::TimingCacheValue>& choice,
     std::string& error, TimingFailure onFailure = TimingFailure::kERROR)
 {
@@ -125,7 +116,7 @@ bool choose(plan::LayerRecord const& record, Params const& params, cpu::Shape co
 
 //! Chooses the algorithm of one layer whose parameters are `Params` and stores it in the record.
 template <typename Params>
-bool tune(plan::PlanModel& model, plan::LayerRecord& record, cpu::Shape const& input, ConvolutionTuning const& tuning,
+bool tune(plan::PlanModel& model, plan::LayerRecord& record, Shape const& input, ConvolutionTuning const& tuning,
     std::string& error)
 {
     std::optional<Params> params = readParams<Params>(record, error);
@@ -150,7 +141,7 @@ bool tune(plan::PlanModel& model, plan::LayerRecord& record, cpu::Shape const& i
 
 } // namespace
 
-bool tuneConvolutions(plan::PlanModel& model, std::function<cpu::Shape(int32_t)> const& optShape,
+bool tuneConvolutions(plan::PlanModel& model, std::function<Shape(int32_t)> const& optShape,
     ConvolutionTuning const& tuning, std::string& error)
 {
     for (plan::LayerRecord& record : model.layers)
@@ -161,7 +152,7 @@ bool tuneConvolutions(plan::PlanModel& model, std::function<cpu::Shape(int32_t)>
         {
             continue;
         }
-        cpu::Shape const input = optShape(record.inputs[0]);
+        Shape const input = optShape(record.inputs[0]);
         bool const tuned = record.type == nvinfer1::LayerType::kCONVOLUTION
             ? tune<network::ConvolutionParams>(model, record, input, tuning, error)
             : tune<network::DeconvolutionParams>(model, record, input, tuning, error);
@@ -173,7 +164,7 @@ bool tuneConvolutions(plan::PlanModel& model, std::function<cpu::Shape(int32_t)>
     return true;
 }
 
-bool channelsLastIsFaster(plan::PlanModel const& model, std::function<cpu::Shape(int32_t)> const& optShape,
+bool channelsLastIsFaster(plan::PlanModel const& model, std::function<Shape(int32_t)> const& optShape,
     ConvolutionTuning const& tuning, bool& faster, std::string& error)
 {
     faster = true;
@@ -192,7 +183,7 @@ bool channelsLastIsFaster(plan::PlanModel const& model, std::function<cpu::Shape
         {
             return false;
         }
-        cpu::Shape const input = optShape(record.inputs[0]);
+        Shape const input = optShape(record.inputs[0]);
         nvinfer1::DataType const type = plan::slotType(model, record, 0);
         std::optional<nvinfer1::TimingCacheValue> inChannelsLast;
         std::optional<nvinfer1::TimingCacheValue> inLinear;

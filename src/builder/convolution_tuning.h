@@ -26,7 +26,7 @@ struct ConvolutionTuning
 //! Sets the cuDNN algorithm of every convolution and deconvolution in `model`; `optShape(t)` is tensor t's shape at the first
 //! profile's kOPT. Returns false with `error` naming the layer when timing fails or, with errorOnCacheMiss, when
 //! the cache lacks a configuration.
-bool tuneConvolutions(plan::PlanModel& model, std::function<cpu::Shape(int32_t)> const& optShape,
+bool tuneConvolutions(plan::PlanModel& model, std::function<Shape(int32_t)> const& optShape,
     ConvolutionTuning const& tuning, std::string& error);
 
 //! Whether the convolutions chooseChannelsLast stored channels-last in `model` run faster so, in sum, than linear,
@@ -34,7 +34,7 @@ bool tuneConvolutions(plan::PlanModel& model, std::function<cpu::Shape(int32_t)>
 //! TensorRT chooses formats by timing: channels-last wins for FP16 at large batches, but cuDNN's linear kernels
 //! can win at batch 1. `faster` is true where nothing can answer (no GPU and no cache entry, or a layout cuDNN cannot
 //! time). False with `error` when the cache misses under kERROR_ON_TIMING_CACHE_MISS.
-bool channelsLastIsFaster(plan::PlanModel const& model, std::function<cpu::Shape(int32_t)> const& optShape,
+bool channelsLastIsFaster(plan::PlanModel const& model, std::function<Shape(int32_t)> const& optShape,
     ConvolutionTuning const& tuning, bool& faster, std::string& error);
 
 } // namespace kiln::builder

@@ -1,5 +1,6 @@
 #include "builder/optimization_profile.h"
 
+#include "core/dims_text.h"
 #include "core/logging.h"
 
 namespace kiln::builder
@@ -15,16 +16,6 @@ int32_t selectorIndex(nvinfer1::OptProfileSelector select)
 bool validSelector(nvinfer1::OptProfileSelector select)
 {
     return selectorIndex(select) >= 0 && selectorIndex(select) < 3;
-}
-
-std::string dimsText(nvinfer1::Dims const& dims)
-{
-    std::string text = "(";
-    for (int32_t i = 0; i < dims.nbDims; ++i)
-    {
-        text += (i ? ", " : "") + std::to_string(dims.d[i]);
-    }
-    return text + ")";
 }
 
 } // namespace

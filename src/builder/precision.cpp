@@ -1,7 +1,7 @@
 #include "builder/precision.h"
 
 #include "core/logging.h"
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 #include "network/plugin_layer.h"
 
 namespace kiln::builder
@@ -12,11 +12,6 @@ namespace
 using nvinfer1::BuilderFlag;
 using nvinfer1::DataType;
 using nvinfer1::LayerType;
-
-bool isFloat(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
 
 //! Layers whose output types are their meaning (a cast, a copy, stored weights, a shape), so no precision applies.
 bool keepsItsTypes(network::Layer const& layer)
@@ -47,7 +42,7 @@ bool computesOnFloats(network::Layer const& layer, network::NetworkFacts const& 
     {
         for (network::Tensor const* tensor : *list)
         {
-            if (tensor != nullptr && isFloat(facts.tensors.at(tensor).type))
+            if (tensor != nullptr && isFloatType(facts.tensors.at(tensor).type))
             {
                 return true;
             }
@@ -80,7 +75,7 @@ std::vector<DataType> PrecisionChoice::ioTypes(network::Layer const& layer) cons
     bool converts = false;
     auto add = [&](network::Tensor const* tensor, bool parameter) {
         DataType const stored = tensor ? storage.at(tensor) : DataType::kFLOAT;
-        DataType const used = tensor && isFloat(stored) && !parameter ? *precision : stored;
+        DataType const used = tensor && isFloatType(stored) && !parameter ? *precision : stored;
         converts = converts || used != stored;
         types.push_back(used);
     };
@@ -133,21 +128,21 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
                 {
                     ++ignoredConstraints;
                 }
-                else if (isFloat(*asked))
+                else if (isFloatType(*asked))
                 {
                     precision = asked;
                 }
                 else if (obey)
                 {
-                    error = "layer \"" + layer->name() + "\" must compute in " + network::typeName(*asked)
+                    error = "layer \"" + layer->name() + "\" must compute in " + dataTypeName(*asked)
                         + " (kOBEY_PRECISION_CONSTRAINTS), but Kiln computes floating-point layers in FLOAT, "
                           "HALF or BF16";
                     return false;
                 }
                 else
                 {
-                    logWarning("layer \"" + layer->name() + "\" prefers " + network::typeName(*asked)
-                        + ", which Kiln has no implementation for; it computes in " + network::typeName(reduced));
+                    logWarning("layer \"" + layer->name() + "\" prefers " + dataTypeName(*asked)
+                        + ", which Kiln has no implementation for; it computes in " + dataTypeName(reduced));
                 }
             }
             choice.layers[layer] = *precision;
@@ -156,7 +151,7 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
         {
             network::Tensor const* output = layer->outputs()[i];
             DataType const inferred = facts.tensors.at(output).type;
-            bool const free = precision && isFloat(inferred) && !output->isNetworkOutput()
+            bool const free = precision && isFloatType(inferred) && !output->isNetworkOutput()
                 && !outputTypeWasAsked(*layer, i);
             choice.storage[output] = free ? *precision : inferred;
         }

@@ -1,6 +1,6 @@
 #include "builder/prepare_plugin.h"
 
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 #include <algorithm>
 
@@ -18,7 +18,7 @@ constexpr int32_t kCombinationLimit = 100;
 //! needed), then the other float types the CPU backend converts to and from.
 std::vector<DataType> candidateTypes(DataType own, bool preferHalf)
 {
-    if (!network::isFloatType(own))
+    if (!isFloatType(own))
     {
         return {own};
     }
@@ -91,7 +91,7 @@ public:
         std::string tried;
         for (auto const& type : mRejected[pos])
         {
-            tried += (tried.empty() ? "" : ", ") + network::typeName(type) + "/LINEAR";
+            tried += (tried.empty() ? "" : ", ") + dataTypeName(type) + "/LINEAR";
         }
         return "no supported format combination: position " + std::to_string(pos) + " (" + which + ") rejected " + tried
             + " after " + std::to_string(mTried) + " question(s)" + (mLimitHit ? " (stopped at the limit of 100)" : "");

@@ -7,19 +7,6 @@
 namespace kiln::onnxparser
 {
 
-size_t elementSize(nvinfer1::DataType type)
-{
-    switch (type)
-    {
-    case nvinfer1::DataType::kFLOAT:
-    case nvinfer1::DataType::kINT32: return 4;
-    case nvinfer1::DataType::kHALF:
-    case nvinfer1::DataType::kBF16: return 2;
-    case nvinfer1::DataType::kINT64: return 8;
-    default: return 1;
-    }
-}
-
 int64_t ConstantData::count() const
 {
     int64_t n = 1;

@@ -2,6 +2,8 @@
 // (an initializer or a Constant node's output) that importers can read, e.g. a kernel or a shape.
 #pragma once
 
+#include "core/data_type.h"
+
 #include <NvInfer.h>
 
 #include <cstdint>
@@ -73,7 +75,5 @@ private:
     bool mIsConstant{false};
 };
 
-//! Bytes per element of the types the parser stores (BOOL, INT8, UINT8: 1).
-size_t elementSize(nvinfer1::DataType type);
 
 } // namespace kiln::onnxparser

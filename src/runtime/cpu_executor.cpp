@@ -44,19 +44,19 @@ void CpuExecutor::allocateContextMemory()
     mContextMemory = mOwnedMemory.get();
 }
 
-bool CpuExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
-    std::vector<cpu::TensorView> const& outputs, cudaStream_t, std::string& error)
+bool CpuExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
+    std::vector<TensorView> const& outputs, cudaStream_t, std::string& error)
 {
     return mPlugins[l] ? mPlugins[l]->run(inputs, outputs, mContextMemory + mEngine.workspaceOffset(), nullptr, error)
                        : runBuiltInLayer(l, inputs, outputs, error);
 }
 
-bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
-    std::vector<cpu::TensorView> const& outputs, std::string& error)
+bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
+    std::vector<TensorView> const& outputs, std::string& error)
 {
     plan::LayerRecord const& record = mEngine.model().layers[l];
     return mReformatters[l].around(record.ioTypes, record.ioFormats, inputs, outputs, nullptr,
-        [&](std::vector<cpu::ConstTensorView> const& in, std::vector<cpu::TensorView> const& out) {
+        [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
             return cpu::runLayer(mEngine.layerParams(l), in, out, error);
         });
 }

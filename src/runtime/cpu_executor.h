@@ -20,8 +20,8 @@ public:
     CpuExecutor(Engine const& engine, plugin::ContextResources const& resources);
 
     void allocateContextMemory() override;
-    bool runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
-        std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
+    bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
+        std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
     //! The CPU backend runs synchronously: nothing to wait for.
     bool synchronize(cudaStream_t, std::string&) override
     {
@@ -32,7 +32,7 @@ public:
     {
         return false;
     }
-    void writeShapeValues(int32_t, cpu::TensorView const&, std::vector<int64_t> const&, cudaStream_t) override {}
+    void writeShapeValues(int32_t, TensorView const&, std::vector<int64_t> const&, cudaStream_t) override {}
     void beginTiming(size_t l, cudaStream_t) override
     {
         mTimes.resize(mEngine.model().layers.size());
@@ -50,8 +50,8 @@ public:
 
 private:
     //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
-    bool runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
-        std::vector<cpu::TensorView> const& outputs, std::string& error);
+    bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
+        std::vector<TensorView> const& outputs, std::string& error);
 
     Engine const& mEngine;
     std::unique_ptr<std::byte[]> mOwnedMemory; //!< the context memory, unless the application gives it

@@ -71,7 +71,7 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
     {
         // Uploaded once, so that running the layer is a device-to-device copy.
         size_t const bytes
-            = static_cast<size_t>(constant->weights.count()) * cpu::elementSize(constant->weights.type());
+            = static_cast<size_t>(constant->weights.count()) * elementSize(constant->weights.type());
         mConstants[l] = cuda::DeviceBuffer(mAllocator, bytes, "the constant's weights");
         cuda::check(cudaMemcpy(mConstants[l].data(), constant->weights.data(), bytes, cudaMemcpyHostToDevice),
             "uploading a constant layer's weights");
@@ -91,8 +91,8 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
     bool const readsInput = !record.inputs.empty() && record.inputs[0] >= 0;
     nvinfer1::DataType const dataType
         = !record.ioTypes.empty() || readsInput ? plan::slotType(model, record, 0) : nvinfer1::DataType::kFLOAT;
-    cpu::TensorFormat const format
-        = !record.ioFormats.empty() || readsInput ? plan::slotFormat(model, record, 0) : cpu::TensorFormat::kLINEAR;
+    TensorFormat const format
+        = !record.ioFormats.empty() || readsInput ? plan::slotFormat(model, record, 0) : TensorFormat::kLINEAR;
     mDeviceLayers[l] = cuda::makeDeviceLayer(params, dataType, format, mHandles);
 }
 
@@ -103,8 +103,8 @@ void CudaExecutor::allocateContextMemory()
     mContextMemory = mOwnedMemory.data();
 }
 
-bool CudaExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
-    std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
+bool CudaExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
+    std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error)
 {
     if (mPlugins[l] == nullptr)
     {
@@ -153,9 +153,9 @@ bool CudaExecutor::runLayer(size_t l, std::vector<cpu::ConstTensorView> const& i
 }
 
 void CudaExecutor::writeShapeValues(
-    int32_t tensor, cpu::TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream)
+    int32_t tensor, TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream)
 {
-    std::vector<uint8_t> bytes(values.size() * cpu::elementSize(output.type));
+    std::vector<uint8_t> bytes(values.size() * elementSize(output.type));
     for (size_t i = 0; i < values.size(); ++i)
     {
         if (output.type == nvinfer1::DataType::kINT32)
@@ -204,8 +204,8 @@ bool CudaExecutor::synchronize(cudaStream_t stream, std::string& error)
     return true;
 }
 
-bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
-    std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
+bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
+    std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error)
 {
     network::LayerParams const& params = mEngine.layerParams(l);
     cuda::DeviceLayer* const deviceLayer = mDeviceLayers[l].get();
@@ -213,7 +213,7 @@ bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> c
     {
         plan::LayerRecord const& record = mEngine.model().layers[l];
         return mReformatters[l]->around(record.ioTypes, record.ioFormats, inputs, outputs, stream,
-            [&](std::vector<cpu::ConstTensorView> const& in, std::vector<cpu::TensorView> const& out) {
+            [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
                 if (deviceLayer == nullptr)
                 {
                     return cuda::runLayer(params, in, out, mConstants[l].data(), stream, error);

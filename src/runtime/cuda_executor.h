@@ -26,14 +26,14 @@ public:
     CudaExecutor(Engine const& engine, plugin::ContextResources& resources);
 
     void allocateContextMemory() override;
-    bool runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
-        std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
+    bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
+        std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
     bool synchronize(cudaStream_t stream, std::string& error) override;
     bool evaluatesShapesOnHost() const override
     {
         return true;
     }
-    void writeShapeValues(int32_t tensor, cpu::TensorView const& output, std::vector<int64_t> const& values,
+    void writeShapeValues(int32_t tensor, TensorView const& output, std::vector<int64_t> const& values,
         cudaStream_t stream) override;
     void beginTiming(size_t l, cudaStream_t stream) override;
     void endTiming(size_t l, cudaStream_t stream) override;
@@ -41,8 +41,8 @@ public:
     ~CudaExecutor() override;
 
 private:
-    bool runBuiltInLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
-        std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error);
+    bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
+        std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error);
 
     //! Sets up layer `l`: attaches its plugin, or uploads its weights and makes its device state.
     void prepareLayer(size_t l, plugin::ContextResources& resources);

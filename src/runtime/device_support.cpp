@@ -33,7 +33,7 @@ protected:
     {
         return mSlots.at(slot).data();
     }
-    void convert(cpu::ConstTensorView const& from, cpu::TensorView const& to, cudaStream_t stream) override
+    void convert(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) override
     {
         cuda::reformatOnDevice(from, to, stream);
     }

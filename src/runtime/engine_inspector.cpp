@@ -1,7 +1,7 @@
 #include "runtime/engine_inspector.h"
 
 #include "core/logging.h"
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 #include "network/plugin_layer.h"
 #include "runtime/execution_context.h"
 #include "network/layer_type_name.h"
@@ -37,7 +37,7 @@ struct LayerDescription
 std::string formatOf(nvinfer1::DataType type, nvinfer1::TensorFormat format)
 {
     return (format == nvinfer1::TensorFormat::kHWC ? "Channels last (HWC) " : "Row major linear ")
-        + network::typeName(type);
+        + dataTypeName(type);
 }
 
 //! Layer `l` with the types it reads and writes and, where `shapes` is given, concrete shapes.
@@ -101,7 +101,7 @@ json toJson(LayerDescription const& layer)
         {"Outputs", tensors(layer.outputs)}};
     if (layer.precision)
     {
-        object["Precision"] = network::typeName(*layer.precision);
+        object["Precision"] = dataTypeName(*layer.precision);
     }
     if (layer.plugin != nullptr)
     {
@@ -118,7 +118,7 @@ std::string oneLine(LayerDescription const& layer)
         std::string text;
         for (TensorUse const& t : list)
         {
-            text += (text.empty() ? "" : ", ") + t.name + " " + network::typeName(t.type) + " [";
+            text += (text.empty() ? "" : ", ") + t.name + " " + dataTypeName(t.type) + " [";
             for (size_t axis = 0; axis < t.dims.size(); ++axis)
             {
                 text += (axis ? "," : "") + std::to_string(t.dims[axis]);
@@ -130,7 +130,7 @@ std::string oneLine(LayerDescription const& layer)
     std::string line = layer.name + " [" + layer.type + "]";
     if (layer.precision)
     {
-        line += " precision " + network::typeName(*layer.precision);
+        line += " precision " + dataTypeName(*layer.precision);
     }
     if (layer.plugin != nullptr)
     {

@@ -1,6 +1,7 @@
 #include "runtime/execution_context.h"
 
-#include "backend/cpu/tensor_view.h"
+#include "core/dims_text.h"
+#include "core/tensor_view.h"
 #include "core/logging.h"
 
 #include <cstdint>
@@ -11,19 +12,9 @@ namespace kiln::runtime
 namespace
 {
 
-std::string dimsText(nvinfer1::Dims const& dims)
+Shape toShape(nvinfer1::Dims const& dims)
 {
-    std::string text = "(";
-    for (int32_t i = 0; i < dims.nbDims; ++i)
-    {
-        text += (i ? ", " : "") + std::to_string(dims.d[i]);
-    }
-    return text + ")";
-}
-
-cpu::Shape toShape(nvinfer1::Dims const& dims)
-{
-    return cpu::Shape(dims.d, dims.d + dims.nbDims);
+    return Shape(dims.d, dims.d + dims.nbDims);
 }
 
 } // namespace
@@ -206,7 +197,7 @@ bool ExecutionContext::computeShapes(
             dims.d[axis] = *extent.value;
             elements *= dims.d[axis];
         }
-        if (record.arenaOffset >= 0 && elements * static_cast<int64_t>(cpu::elementSize(record.type)) > record.maxBytes)
+        if (record.arenaOffset >= 0 && elements * static_cast<int64_t>(elementSize(record.type)) > record.maxBytes)
         {
             error = "\"" + record.name + "\" needs more memory than planned for optimization profile "
                 + std::to_string(mProfile) + "; are the input shapes within the profile?";
@@ -299,7 +290,7 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     {
         plan::TensorRecord const& record = model.tensors[io];
         if (mEngine.isShapeInput(io) && record.arenaOffset >= 0
-            && !writeShapeValues(io, cpu::TensorView{record.type, toShape(mShapes[io]), addressOf(io)}, stream, error))
+            && !writeShapeValues(io, TensorView{record.type, toShape(mShapes[io]), addressOf(io)}, stream, error))
         {
             return false;
         }
@@ -307,18 +298,18 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         auto const& layer = model.layers[l];
-        std::vector<cpu::ConstTensorView> inputs;
+        std::vector<ConstTensorView> inputs;
         for (int32_t t : layer.inputs)
         {
-            inputs.push_back(t < 0 ? cpu::ConstTensorView{}
-                                   : cpu::ConstTensorView(model.tensors[t].type, toShape(mShapes[t]), addressOf(t),
+            inputs.push_back(t < 0 ? ConstTensorView{}
+                                   : ConstTensorView(model.tensors[t].type, toShape(mShapes[t]), addressOf(t),
                                        model.tensors[t].format));
         }
-        std::vector<cpu::TensorView> outputs;
+        std::vector<TensorView> outputs;
         for (int32_t t : layer.outputs)
         {
             outputs.push_back(
-                cpu::TensorView{model.tensors[t].type, toShape(mShapes[t]), addressOf(t), model.tensors[t].format});
+                TensorView{model.tensors[t].type, toShape(mShapes[t]), addressOf(t), model.tensors[t].format});
         }
         std::string layerError;
         if (mProfiler != nullptr)
@@ -343,7 +334,7 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
 }
 
 bool ExecutionContext::writeShapeValues(
-    size_t l, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
+    size_t l, std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error)
 {
     for (size_t o = 0; o < outputs.size(); ++o)
     {
@@ -356,7 +347,7 @@ bool ExecutionContext::writeShapeValues(
 }
 
 bool ExecutionContext::writeShapeValues(
-    int32_t tensor, cpu::TensorView const& view, cudaStream_t stream, std::string& error)
+    int32_t tensor, TensorView const& view, cudaStream_t stream, std::string& error)
 {
     plan::TensorRecord const& record = mEngine.model().tensors[tensor];
     shape::Evaluator evaluator(mBoundValues); // bound by resolveShapes for this run

@@ -95,9 +95,9 @@ private:
     //! computeShapes that also keeps the values it bound.
     bool computeShapes(std::vector<nvinfer1::Dims>& shapes, shape::SymbolValues& values, std::string& error) const;
     //! For a backend that evaluates shape computations on the host: layer `l`'s output values, from the input shapes.
-    bool writeShapeValues(size_t l, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error);
+    bool writeShapeValues(size_t l, std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error);
     //! Writes shape tensor `tensor`'s values, evaluated for this run, into `view` (device memory on CUDA).
-    bool writeShapeValues(int32_t tensor, cpu::TensorView const& view, cudaStream_t stream, std::string& error);
+    bool writeShapeValues(int32_t tensor, TensorView const& view, cudaStream_t stream, std::string& error);
     void reportError(std::string const& message, nvinfer1::ErrorCode code = nvinfer1::ErrorCode::kFAILED_EXECUTION);
 
     Engine const& mEngine;

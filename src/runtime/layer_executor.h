@@ -3,7 +3,7 @@
 // the layer loop, profiling) is the same for every backend.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "plugin/adapter/plugin_adapter.h"
 #include "runtime/engine.h"
 
@@ -38,8 +38,8 @@ public:
 
     //! Runs layer `l`. The views describe its tensors in the backend's memory; on the CUDA backend the work is
     //! queued on `stream` and the call returns without waiting for it.
-    virtual bool runLayer(size_t l, std::vector<cpu::ConstTensorView> const& inputs,
-        std::vector<cpu::TensorView> const& outputs, cudaStream_t stream, std::string& error)
+    virtual bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
+        std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error)
         = 0;
 
     //! Waits for the work queued on `stream` (executeV2 is synchronous); false with `error` if it failed.
@@ -50,7 +50,7 @@ public:
     //! Stores the values of shape tensor `tensor` (the plan's index), computed on the host, into `output` (INT32 or
     //! INT64).
     virtual void writeShapeValues(
-        int32_t tensor, cpu::TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream)
+        int32_t tensor, TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream)
         = 0;
 
     //! Profiling: the start and the end of layer `l`'s work on `stream`.

@@ -7,7 +7,7 @@ namespace kiln::runtime
 namespace
 {
 
-nvinfer1::PluginTensorDesc describe(cpu::Shape const& shape, nvinfer1::DataType type)
+nvinfer1::PluginTensorDesc describe(Shape const& shape, nvinfer1::DataType type)
 {
     nvinfer1::PluginTensorDesc desc{};
     desc.dims.nbDims = static_cast<int32_t>(shape.size());
@@ -42,7 +42,7 @@ std::unique_ptr<PluginRunner> PluginRunner::attach(network::PluginParams const& 
     return std::unique_ptr<PluginRunner>(new PluginRunner(params, std::move(attached), memory, resources));
 }
 
-bool PluginRunner::run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
+bool PluginRunner::run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
     void* workspace, cudaStream_t stream, std::string& error)
 {
     size_t const nbInputs = inputs.size() - static_cast<size_t>(mParams.nbShapeInputs);
@@ -52,7 +52,7 @@ bool PluginRunner::run(std::vector<cpu::ConstTensorView> const& inputs, std::vec
         error = "the plan's negotiated types do not match the layer's tensors";
         return false;
     }
-    std::vector<cpu::Shape> shapes;
+    std::vector<Shape> shapes;
     for (size_t i = 0; i < nbInputs; ++i)
     {
         shapes.push_back(inputs[i].shape);
@@ -77,7 +77,7 @@ bool PluginRunner::run(std::vector<cpu::ConstTensorView> const& inputs, std::vec
     }
 
     // Inputs and outputs in the types the plugin negotiated, linear, converted where the tensors are stored otherwise.
-    auto wanted = [&](size_t slot) { return SlotLayout{mParams.ioTypes[slot], cpu::TensorFormat::kLINEAR}; };
+    auto wanted = [&](size_t slot) { return SlotLayout{mParams.ioTypes[slot], TensorFormat::kLINEAR}; };
     std::vector<void const*> inData(nbInputs);
     std::vector<void*> outData(outputs.size());
     for (size_t i = 0; i < nbInputs; ++i)

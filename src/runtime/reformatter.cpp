@@ -9,41 +9,41 @@ namespace
 {
 
 //! Whether a tensor stored in `type` and `format` is already as `wanted`.
-bool matches(nvinfer1::DataType type, cpu::TensorFormat format, SlotLayout wanted)
+bool matches(nvinfer1::DataType type, TensorFormat format, SlotLayout wanted)
 {
     return type == wanted.type && format == wanted.format;
 }
 
 } // namespace
 
-cpu::ConstTensorView Reformatter::read(
-    size_t slot, cpu::ConstTensorView const& stored, SlotLayout wanted, cudaStream_t stream)
+ConstTensorView Reformatter::read(
+    size_t slot, ConstTensorView const& stored, SlotLayout wanted, cudaStream_t stream)
 {
     if (stored.data == nullptr || matches(stored.type, stored.format, wanted))
     {
         return stored;
     }
-    size_t const bytes = static_cast<size_t>(stored.count()) * cpu::elementSize(wanted.type);
-    cpu::TensorView converted{wanted.type, stored.shape, scratch(slot, bytes, stream), wanted.format};
+    size_t const bytes = static_cast<size_t>(stored.count()) * elementSize(wanted.type);
+    TensorView converted{wanted.type, stored.shape, scratch(slot, bytes, stream), wanted.format};
     convert(stored, converted, stream);
     return converted;
 }
 
-cpu::TensorView Reformatter::write(size_t slot, cpu::TensorView const& stored, SlotLayout wanted, cudaStream_t stream)
+TensorView Reformatter::write(size_t slot, TensorView const& stored, SlotLayout wanted, cudaStream_t stream)
 {
     if (matches(stored.type, stored.format, wanted))
     {
         return stored;
     }
-    size_t const bytes = static_cast<size_t>(stored.count()) * cpu::elementSize(wanted.type);
-    return cpu::TensorView{wanted.type, stored.shape, scratch(slot, bytes, stream), wanted.format};
+    size_t const bytes = static_cast<size_t>(stored.count()) * elementSize(wanted.type);
+    return TensorView{wanted.type, stored.shape, scratch(slot, bytes, stream), wanted.format};
 }
 
-void Reformatter::commit(size_t slot, cpu::TensorView const& stored, SlotLayout wanted, cudaStream_t stream)
+void Reformatter::commit(size_t slot, TensorView const& stored, SlotLayout wanted, cudaStream_t stream)
 {
     if (!matches(stored.type, stored.format, wanted))
     {
-        convert(cpu::ConstTensorView(wanted.type, stored.shape, scratchOf(slot), wanted.format), stored, stream);
+        convert(ConstTensorView(wanted.type, stored.shape, scratchOf(slot), wanted.format), stored, stream);
     }
 }
 
@@ -57,7 +57,7 @@ void* HostReformatter::scratch(size_t slot, size_t bytes, cudaStream_t)
     return mSlots[slot].data();
 }
 
-void HostReformatter::convert(cpu::ConstTensorView const& from, cpu::TensorView const& to, cudaStream_t)
+void HostReformatter::convert(ConstTensorView const& from, TensorView const& to, cudaStream_t)
 {
     cpu::reformat(from, to);
 }

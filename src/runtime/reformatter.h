@@ -6,7 +6,7 @@
 // in device memory on the CUDA backend.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cstddef>
 #include <memory>
@@ -19,7 +19,7 @@ namespace kiln::runtime
 struct SlotLayout
 {
     nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
-    cpu::TensorFormat format{cpu::TensorFormat::kLINEAR};
+    TensorFormat format{TensorFormat::kLINEAR};
 };
 
 class Reformatter
@@ -28,19 +28,19 @@ public:
     virtual ~Reformatter() = default;
 
     //! `stored` as the layer reads it: the tensor itself, or a copy converted to `wanted`.
-    cpu::ConstTensorView read(size_t slot, cpu::ConstTensorView const& stored, SlotLayout wanted, cudaStream_t stream);
+    ConstTensorView read(size_t slot, ConstTensorView const& stored, SlotLayout wanted, cudaStream_t stream);
 
     //! Where the layer writes a tensor stored as `stored`: the tensor itself, or scratch laid out as `wanted`.
-    cpu::TensorView write(size_t slot, cpu::TensorView const& stored, SlotLayout wanted, cudaStream_t stream);
+    TensorView write(size_t slot, TensorView const& stored, SlotLayout wanted, cudaStream_t stream);
 
     //! After the layer ran: converts what it wrote into the slot's scratch (where `wanted` differs) into `stored`.
-    void commit(size_t slot, cpu::TensorView const& stored, SlotLayout wanted, cudaStream_t stream);
+    void commit(size_t slot, TensorView const& stored, SlotLayout wanted, cudaStream_t stream);
 
     //! Runs `layer(inputs, outputs)` on the tensors in the `types` and `formats` the builder chose (inputs, then
     //! outputs; either empty for the tensors' own), converting before and after where they are stored otherwise.
     template <typename Layer>
-    bool around(std::vector<nvinfer1::DataType> const& types, std::vector<cpu::TensorFormat> const& formats,
-        std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
+    bool around(std::vector<nvinfer1::DataType> const& types, std::vector<TensorFormat> const& formats,
+        std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
         cudaStream_t stream, Layer&& layer)
     {
         if (types.empty() && formats.empty())
@@ -48,15 +48,15 @@ public:
             return layer(inputs, outputs);
         }
         // Where the builder chose nothing, a slot is read or written as its tensor is stored.
-        auto wanted = [&](size_t slot, nvinfer1::DataType type, cpu::TensorFormat format) {
+        auto wanted = [&](size_t slot, nvinfer1::DataType type, TensorFormat format) {
             return SlotLayout{types.empty() ? type : types[slot], formats.empty() ? format : formats[slot]};
         };
-        std::vector<cpu::ConstTensorView> read;
+        std::vector<ConstTensorView> read;
         for (size_t i = 0; i < inputs.size(); ++i)
         {
             read.push_back(this->read(i, inputs[i], wanted(i, inputs[i].type, inputs[i].format), stream));
         }
-        std::vector<cpu::TensorView> written;
+        std::vector<TensorView> written;
         for (size_t o = 0; o < outputs.size(); ++o)
         {
             size_t const slot = inputs.size() + o;
@@ -80,7 +80,7 @@ protected:
     //! The slot's scratch as last sized.
     virtual void* scratchOf(size_t slot) = 0;
     //! Converts `from` into `to` (same shape; the type, the format or both differ) in the backend's memory.
-    virtual void convert(cpu::ConstTensorView const& from, cpu::TensorView const& to, cudaStream_t stream) = 0;
+    virtual void convert(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) = 0;
 };
 
 //! Converts in host memory with the CPU reference's reformat (the stream is ignored).
@@ -92,7 +92,7 @@ protected:
     {
         return mSlots.at(slot).data();
     }
-    void convert(cpu::ConstTensorView const& from, cpu::TensorView const& to, cudaStream_t stream) override;
+    void convert(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) override;
 
 private:
     std::vector<std::vector<std::byte>> mSlots; //!< by slot: a layer's inputs, then its outputs

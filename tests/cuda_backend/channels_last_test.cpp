@@ -193,12 +193,12 @@ void expectReformatsAgree(Tensor const& input, TensorFormat from, DataType toTyp
 {
     size_t const outBytes = input.bytes.size() / bytesPerElement(input.type) * bytesPerElement(toType);
     std::vector<uint8_t> expected(outBytes);
-    kiln::cpu::reformat(kiln::cpu::ConstTensorView(input.type, input.shape, input.bytes.data(), from),
-        kiln::cpu::TensorView{toType, input.shape, expected.data(), to});
+    kiln::cpu::reformat(kiln::ConstTensorView(input.type, input.shape, input.bytes.data(), from),
+        kiln::TensorView{toType, input.shape, expected.data(), to});
     DeviceCopy const source(input.bytes);
     DeviceCopy const target(std::vector<uint8_t>(outBytes, 0xAB));
-    kiln::cuda::reformatOnDevice(kiln::cpu::ConstTensorView(input.type, input.shape, source.data, from),
-        kiln::cpu::TensorView{toType, input.shape, target.data, to}, nullptr);
+    kiln::cuda::reformatOnDevice(kiln::ConstTensorView(input.type, input.shape, source.data, from),
+        kiln::TensorView{toType, input.shape, target.data, to}, nullptr);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     EXPECT_EQ(target.read(outBytes), expected);
 }
@@ -210,7 +210,7 @@ TEST(CudaBackendChannelsLast, TheReformatKernelAgreesWithTheCpu)
     for (std::vector<int64_t> const& shape : std::vector<std::vector<int64_t>>{
              {3, 37, 5, 7}, {2, 3, 50, 41}, {1, 64, 1, 1}, {2, 40, 33}, {2, 5, 3, 4, 6}})
     {
-        size_t const count = static_cast<size_t>(kiln::cpu::volume(shape));
+        size_t const count = static_cast<size_t>(kiln::volume(shape));
         Tensor const values = tensorOf(DataType::kFLOAT, shape, spread(count, -3.0F, 70000.0F));
         std::string const what = "shape of " + std::to_string(shape.size()) + " axes, " + std::to_string(count);
         SCOPED_TRACE(what);
@@ -242,7 +242,7 @@ TEST(CudaBackendChannelsLast, PaddingChannelsAddsZerosAfterEachPixelsChannels)
     }
     DeviceCopy const source(tensorOf(DataType::kHALF, {2, 3, 1, 2}, pixels).bytes);
     DeviceCopy const target(std::vector<uint8_t>(4 * 8 * 2, 0xAB));
-    kiln::cuda::padChannelsOnDevice(kiln::cpu::ConstTensorView(DataType::kHALF, {2, 3, 1, 2}, source.data, kHWC),
+    kiln::cuda::padChannelsOnDevice(kiln::ConstTensorView(DataType::kHALF, {2, 3, 1, 2}, source.data, kHWC),
         target.data, 8, nullptr);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::vector<uint8_t> const bytes = target.read(4 * 8 * 2);

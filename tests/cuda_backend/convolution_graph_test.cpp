@@ -170,12 +170,12 @@ TEST(CudaConvolutionGraph, FusedGraphsHaveEnginesThatKeepTheNumerics)
     params.epilogue.addsResidual = true;
     params.epilogue.relu = true;
     kiln::cuda::ConvolutionGraph const half(
-        handle, params, true, {2, 16, 12, 10}, DataType::kHALF, kiln::cpu::TensorFormat::kHWC);
+        handle, params, true, {2, 16, 12, 10}, DataType::kHALF, kiln::TensorFormat::kHWC);
     EXPECT_GT(half.candidateCount(), 0) << "FP16 channels-last, bias, residual and ReLU";
     EXPECT_TRUE(half.planOrFirstWorking(0).has_value());
     params.epilogue = {};
     kiln::cuda::ConvolutionGraph const single(
-        handle, params, false, {2, 16, 12, 10}, DataType::kFLOAT, kiln::cpu::TensorFormat::kLINEAR);
+        handle, params, false, {2, 16, 12, 10}, DataType::kFLOAT, kiln::TensorFormat::kLINEAR);
     EXPECT_GT(single.candidateCount(), 0) << "FP32 linear, convolution alone";
     cudnnDestroy(handle);
 }

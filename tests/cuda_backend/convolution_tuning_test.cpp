@@ -21,13 +21,13 @@ using namespace kiln::test;
 class RecordingTimer final : public kiln::CudaConvolutionTimer
 {
 public:
-    Result fastest(kiln::network::ConvolutionParams const& params, kiln::cpu::Shape const&, DataType,
-        kiln::cpu::TensorFormat, size_t) override
+    Result fastest(kiln::network::ConvolutionParams const& params, kiln::Shape const&, DataType,
+        kiln::TensorFormat, size_t) override
     {
         relus.push_back(params.epilogue.relu);
         return Result{kiln::cuda::kGraphEngineChoice + 3, 1.0F};
     }
-    Result fastestDeconvolution(kiln::network::DeconvolutionParams const&, kiln::cpu::Shape const&, DataType,
+    Result fastestDeconvolution(kiln::network::DeconvolutionParams const&, kiln::Shape const&, DataType,
         size_t) override
     {
         return Result{0, 1.0F};

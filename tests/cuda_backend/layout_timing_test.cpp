@@ -27,8 +27,8 @@ public:
         , mLinearMs(linearMs)
     {
     }
-    Result fastest(kiln::network::ConvolutionParams const&, kiln::cpu::Shape const&, DataType,
-        kiln::cpu::TensorFormat format, size_t) override
+    Result fastest(kiln::network::ConvolutionParams const&, kiln::Shape const&, DataType,
+        kiln::TensorFormat format, size_t) override
     {
         ++calls;
         if (failsLinear && format == TensorFormat::kLINEAR)
@@ -37,7 +37,7 @@ public:
         }
         return format == TensorFormat::kHWC ? Result{1, mChannelsLastMs} : Result{0, mLinearMs};
     }
-    Result fastestDeconvolution(kiln::network::DeconvolutionParams const&, kiln::cpu::Shape const&, DataType,
+    Result fastestDeconvolution(kiln::network::DeconvolutionParams const&, kiln::Shape const&, DataType,
         size_t) override
     {
         ++calls;

@@ -125,6 +125,8 @@ TEST(LayerErrors, ArgumentsAreCheckedAndNamed)
     ISoftMaxLayer* softmax = h.network->addSoftMax(*y);
     ASSERT_NE(softmax, nullptr);
     EXPECT_EQ(softmax->getAxes(), 1U); // rank 2: axis 0
+    ITensor* image = h.network->addInput("image", DataType::kFLOAT, Dims{4, {1, 3, 2, 2}});
+    EXPECT_EQ(h.network->addSoftMax(*image)->getAxes(), 1U << 1); // rank 4: axis rank - 3 = 1, the C of NCHW
     ITensor* bytes = h.network->addInput("bytes", DataType::kUINT8, Dims{1, {4}});
     EXPECT_EQ(h.network->addElementWise(*bytes, *bytes, ElementWiseOperation::kSUM), nullptr);
     EXPECT_NE(h.logger.errors().find("element-wise operations do not take UINT8 inputs; cast them first"),

@@ -44,9 +44,9 @@ TEST(MatrixMultiplyEpilogue, TheCpuBackendAddsTheBiasThenAppliesTheRelu)
     std::vector<float> const a{1, 2, 3, 4, 5, 6};
     std::vector<float> const b{1, 0, 1, 2, 1, 0};
     std::vector<float> y(4, -99.0F);
-    kiln::cpu::ConstTensorView const aView(DataType::kFLOAT, {2, 3}, a.data());
-    kiln::cpu::ConstTensorView const bView(DataType::kFLOAT, {2, 3}, b.data());
-    kiln::cpu::TensorView const yView{DataType::kFLOAT, {2, 2}, y.data()};
+    kiln::ConstTensorView const aView(DataType::kFLOAT, {2, 3}, a.data());
+    kiln::ConstTensorView const bView(DataType::kFLOAT, {2, 3}, b.data());
+    kiln::TensorView const yView{DataType::kFLOAT, {2, 2}, y.data()};
     std::string error;
     // + [-5, 0.5]: [[-1, 4.5], [5, 13.5]]; the ReLU clamps the -1.
     ASSERT_TRUE(kiln::cpu::runLayer(withEpilogue({-5.0F, 0.5F}, true), {aView, bView}, {yView}, error)) << error;

@@ -279,7 +279,7 @@ Result runTest(fs::path const& dir, std::string const& bytes, bool baked)
                 count *= std::max<int64_t>(dims.d[d], 0);
             }
             outputBuffers.emplace_back(
-                static_cast<size_t>(std::max<int64_t>(count, 1)) * kiln::onnxparser::elementSize(network->getOutput(i)->getType()));
+                static_cast<size_t>(std::max<int64_t>(count, 1)) * kiln::elementSize(network->getOutput(i)->getType()));
             context->setTensorAddress(name, outputBuffers.back().data());
         }
         if (!context->enqueueV3(nullptr))

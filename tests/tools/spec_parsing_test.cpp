@@ -123,8 +123,8 @@ TEST(Percentiles, ParsesAndChecksTheRange)
 
 TEST(DimsText, JoinsExtentsWithX)
 {
-    EXPECT_EQ(dimsToString(nvinfer1::Dims{4, {1, 3, 224, 224}}), "1x3x224x224");
-    EXPECT_EQ(dimsToString(nvinfer1::Dims{0, {}}), "");
+    EXPECT_EQ(kiln::dimsSpec(nvinfer1::Dims{4, {1, 3, 224, 224}}), "1x3x224x224");
+    EXPECT_EQ(kiln::dimsSpec(nvinfer1::Dims{0, {}}), "");
 }
 
 } // namespace

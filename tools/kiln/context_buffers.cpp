@@ -30,7 +30,7 @@ bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor
     {
         if (!mContext->setInputShape(input.name.c_str(), input.dims))
         {
-            error = "input \"" + input.name + "\" cannot take the shape " + dimsToString(input.dims)
+            error = "input \"" + input.name + "\" cannot take the shape " + dimsSpec(input.dims)
                 + " (see the error above; --shapes sets it)";
             return false;
         }

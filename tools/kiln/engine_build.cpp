@@ -132,7 +132,7 @@ bool addProfile(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition& netwo
             std::replace_if(
                 ones.d, ones.d + ones.nbDims, [](int64_t d) { return d < 0; }, int64_t{1});
             logWarning("Dynamic dimensions required for input: " + std::string(name)
-                + ", but no shapes were provided. Automatically overriding shape to: " + dimsToString(ones));
+                + ", but no shapes were provided. Automatically overriding shape to: " + dimsSpec(ones));
             shapes[0] = shapes[1] = shapes[2] = ones;
         }
         profile->setDimensions(name, OptProfileSelector::kMIN, shapes[0]);

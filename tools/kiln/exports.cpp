@@ -29,7 +29,8 @@ bool writeFile(std::string const& path, std::string const& text, char const* fla
 nlohmann::ordered_json jsonValue(HostTensor const& t, int64_t i)
 {
     double const v = t.value(i);
-    if (!isFloatingPoint(t.type))
+    bool const floating = isFloatType(t.type) || t.type == nvinfer1::DataType::kFP8;
+    if (!floating)
     {
         return static_cast<int64_t>(v);
     }
@@ -61,7 +62,7 @@ bool exportOutputs(std::string const& path, std::vector<HostTensor> const& outpu
         {
             values.push_back(jsonValue(t, i));
         }
-        all.push_back({{"name", t.name}, {"dimensions", dimsToString(t.dims)}, {"values", std::move(values)}});
+        all.push_back({{"name", t.name}, {"dimensions", dimsSpec(t.dims)}, {"values", std::move(values)}});
     }
     return writeFile(path, all.dump(2) + "\n", "--exportOutput", error);
 }
@@ -71,7 +72,7 @@ void dumpOutputs(std::vector<HostTensor> const& outputs)
     logInfo("Output Tensors:");
     for (HostTensor const& t : outputs)
     {
-        logInfo(t.name + ": (" + dimsToString(t.dims) + ")");
+        logInfo(t.name + ": (" + dimsSpec(t.dims) + ")");
         std::ostringstream values;
         for (int64_t i = 0; i < t.elementCount(); ++i)
         {

@@ -1,7 +1,7 @@
 #include "host_tensor.h"
 
 #include "backend/cpu/kernels/tensor/element_access.h"
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "core/half.h"
 
 #include <cmath>
@@ -47,11 +47,6 @@ float fp8e4m3ToFloat(uint8_t v)
 
 } // namespace
 
-size_t elementSize(DataType type)
-{
-    return cpu::elementSize(type);
-}
-
 int64_t volume(nvinfer1::Dims const& dims)
 {
     int64_t count = 1;
@@ -60,16 +55,6 @@ int64_t volume(nvinfer1::Dims const& dims)
         count *= dims.d[i];
     }
     return count;
-}
-
-char const* dataTypeName(DataType type)
-{
-    return cpu::tensor_detail::typeName(type); // trtexec's names: FP32, FP16, INT32, ...
-}
-
-bool isFloatingPoint(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16 || type == DataType::kFP8;
 }
 
 int64_t HostTensor::elementCount() const

@@ -2,6 +2,8 @@
 // numbers whatever the type (for dumps, exports and comparisons).
 #pragma once
 
+#include "core/data_type.h"
+
 #include <NvInferRuntime.h>
 
 #include <cstdint>
@@ -23,12 +25,7 @@ struct HostTensor
     double value(int64_t i) const;
 };
 
-//! Bytes per element; 0 for the sub-byte types Kiln does not run (INT4, FP4).
-size_t elementSize(nvinfer1::DataType type);
 int64_t volume(nvinfer1::Dims const& dims);
-//! "FP32", "FP16", "INT32", ...
-char const* dataTypeName(nvinfer1::DataType type);
-bool isFloatingPoint(nvinfer1::DataType type);
 
 //! Fills t with deterministic pseudo-random values, as trtexec fills inputs it was not given:
 //! floating point in [-1, 1], integers in [0, 4] (small, so they are safe as indices), bool 0 or 1.

@@ -62,7 +62,7 @@ bool readRawTensor(std::string const& path, HostTensor& tensor, std::string& err
     if (bytes.size() != tensor.bytes.size())
     {
         error = "--loadInputs: \"" + path + "\" holds " + std::to_string(bytes.size()) + " bytes, but input \""
-            + tensor.name + "\" (" + dataTypeName(tensor.type) + ", shape " + dimsToString(tensor.dims) + ") needs "
+            + tensor.name + "\" (" + trtexecTypeName(tensor.type) + ", shape " + dimsSpec(tensor.dims) + ") needs "
             + std::to_string(tensor.bytes.size());
         return false;
     }
@@ -110,14 +110,14 @@ bool makeInputs(
         HostTensor tensor{name, engine.getTensorDataType(name), chooseShape(engine, options, name), {}};
         if (std::any_of(tensor.dims.d, tensor.dims.d + tensor.dims.nbDims, [](int64_t d) { return d < 0; }))
         {
-            error = "input \"" + tensor.name + "\" has dynamic dimensions (" + dimsToString(tensor.dims)
+            error = "input \"" + tensor.name + "\" has dynamic dimensions (" + dimsSpec(tensor.dims)
                 + "); give its shape with --shapes=" + tensor.name + ":...";
             return false;
         }
         size_t const size = elementSize(tensor.type);
         if (size == 0)
         {
-            error = "input \"" + tensor.name + "\" is " + dataTypeName(tensor.type) + ", which kiln cannot fill";
+            error = "input \"" + tensor.name + "\" is " + trtexecTypeName(tensor.type) + ", which kiln cannot fill";
             return false;
         }
         tensor.bytes.assign(static_cast<size_t>(tensor.elementCount()) * size, 0);

@@ -1,5 +1,6 @@
 #include "inspect_command.h"
 
+#include "core/dims_text.h"
 #include "host_tensor.h"
 #include "loaded_engine.h"
 #include "network/plugin_layer.h"
@@ -103,9 +104,9 @@ std::string typesOf(PlanModel const& model, plan::LayerRecord const& layer)
     auto typeAt = [&](size_t slot, int32_t tensor) {
         if (slot < types.size())
         {
-            return std::string(dataTypeName(types[slot]));
+            return std::string(trtexecTypeName(types[slot]));
         }
-        return tensor >= 0 ? std::string(dataTypeName(model.tensors[static_cast<size_t>(tensor)].type))
+        return tensor >= 0 ? std::string(trtexecTypeName(model.tensors[static_cast<size_t>(tensor)].type))
                            : std::string("-");
     };
     std::string in;
@@ -156,22 +157,14 @@ int inspectPlan(std::string const& path)
         plan::TensorRecord const& tensor = model.tensors[static_cast<size_t>(t)];
         bool const isInput = tensor.ioMode == nvinfer1::TensorIOMode::kINPUT;
         std::printf("  %-6s %-20s %-5s %s\n", isInput ? "input" : "output", tensor.name.c_str(),
-            dataTypeName(tensor.type), shapeOf(model, tensor).c_str());
+            trtexecTypeName(tensor.type).c_str(), shapeOf(model, tensor).c_str());
         for (size_t p = 0; isInput && p < model.profiles.size(); ++p)
         {
             if (inputIndex < model.profiles[p].inputs.size())
             {
                 auto const& [min, opt, max] = model.profiles[p].inputs[inputIndex];
-                auto dims = [](nvinfer1::Dims const& d) {
-                    std::string s;
-                    for (int32_t i = 0; i < d.nbDims; ++i)
-                    {
-                        s += (i == 0 ? "" : "x") + std::to_string(d.d[i]);
-                    }
-                    return s;
-                };
-                std::printf("         profile %zu: min %s, opt %s, max %s\n", p, dims(min).c_str(), dims(opt).c_str(),
-                    dims(max).c_str());
+                std::printf("         profile %zu: min %s, opt %s, max %s\n", p, dimsSpec(min).c_str(),
+                    dimsSpec(opt).c_str(), dimsSpec(max).c_str());
             }
         }
         inputIndex += isInput ? 1 : 0;
@@ -186,7 +179,7 @@ int inspectPlan(std::string const& path)
             ? ", runs " + plugin.payload.name + " version " + plugin.payload.version
             : "";
         std::printf("  %3zu %-28s %-14s precision %-5s %s, row-major linear%s\n", l, layer.name.c_str(),
-            network::layerTypeName(layer.type), layer.precision ? dataTypeName(*layer.precision) : "-",
+            network::layerTypeName(layer.type), layer.precision ? trtexecTypeName(*layer.precision).c_str() : "-",
             typesOf(model, layer).c_str(), runs.c_str());
     }
 

@@ -72,7 +72,7 @@ bool compareOutputs(
             continue;
         }
         TensorComparison const c = compareTensors(*under, ref, tolerance);
-        std::string const line = "Output \"" + ref.name + "\" (" + dimsToString(ref.dims) + "): " + c.describe() + ": "
+        std::string const line = "Output \"" + ref.name + "\" (" + dimsSpec(ref.dims) + "): " + c.describe() + ": "
             + (c.passed() ? "PASSED" : "FAILED");
         c.passed() ? logInfo(line) : logError(line);
         allPassed = allPassed && c.passed();
@@ -98,7 +98,7 @@ bool compareLayers(std::vector<LayerOutputs> const& layers, std::vector<HostTens
                 continue;
             }
             TensorComparison const c = compareTensors(*under, *ref, tolerance);
-            logInfo("Layer \"" + layer.layer + "\" output \"" + tensor + "\" (" + dimsToString(ref->dims)
+            logInfo("Layer \"" + layer.layer + "\" output \"" + tensor + "\" (" + dimsSpec(ref->dims)
                 + "): " + c.describe() + ": " + (c.passed() ? "OK" : "DIVERGES"));
             if (!c.passed())
             {

@@ -127,7 +127,7 @@ void logInputs(Options const& o, std::vector<HostTensor> const& inputs)
     {
         bool const loaded = std::any_of(
             o.loadInputs.begin(), o.loadInputs.end(), [&](NameValue const& entry) { return entry.name == input.name; });
-        logInfo("Input \"" + input.name + "\": " + dataTypeName(input.type) + " " + dimsToString(input.dims)
+        logInfo("Input \"" + input.name + "\": " + trtexecTypeName(input.type) + " " + dimsSpec(input.dims)
             + (loaded ? " (from --loadInputs)" : " (random values)"));
     }
 }

@@ -212,14 +212,4 @@ bool parsePercentiles(std::string const& text, std::vector<float>& percentiles, 
     return true;
 }
 
-std::string dimsToString(nvinfer1::Dims const& dims)
-{
-    std::string text;
-    for (int32_t i = 0; i < dims.nbDims; ++i)
-    {
-        text += (i == 0 ? "" : "x") + std::to_string(dims.d[i]);
-    }
-    return text;
-}
-
 } // namespace kiln::cli

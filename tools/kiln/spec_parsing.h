@@ -2,6 +2,8 @@
 // "workspace:1G", "90,95,99". Each parser returns false with a message naming what is wrong.
 #pragma once
 
+#include "core/dims_text.h"
+
 #include <NvInferRuntimeBase.h>
 
 #include <cstddef>
@@ -43,8 +45,5 @@ bool parseMemPoolSizes(std::string const& text, std::vector<PoolSize>& pools, st
 
 //! --percentile: "90,95,99", each in [0, 100].
 bool parsePercentiles(std::string const& text, std::vector<float>& percentiles, std::string& error);
-
-//! "1x3x224x224" (dims of rank 0 print as "").
-std::string dimsToString(nvinfer1::Dims const& dims);
 
 } // namespace kiln::cli

@@ -12,7 +12,7 @@ TensorComparison compareTensors(HostTensor const& actual, HostTensor const& refe
 {
     TensorComparison c;
     c.shapesMatch
-        = dimsToString(actual.dims) == dimsToString(reference.dims) && actual.dims.nbDims == reference.dims.nbDims;
+        = dimsSpec(actual.dims) == dimsSpec(reference.dims) && actual.dims.nbDims == reference.dims.nbDims;
     if (!c.shapesMatch)
     {
         return c;

@@ -340,7 +340,7 @@ void runResizeLayer(network::ResizeParams const& p, std::vector<ConstTensorView>
 //! Element `index` of a fill's alpha or beta input as a double, whatever its numeric type.
 double numberAt(ConstTensorView const& view, int64_t index)
 {
-    if (tensor_detail::isFloatingType(view.type))
+    if (isFloatType(view.type))
     {
         return tensor_detail::readFloat(view.data, view.type, index);
     }

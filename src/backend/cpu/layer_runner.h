@@ -2,7 +2,7 @@
 // reference kernel.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "network/layer.h"
 
 #include <string>

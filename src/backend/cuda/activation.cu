@@ -63,12 +63,6 @@ __global__ void activationKernel(ActivationType type, float alpha, float beta, v
     }
 }
 
-bool isFloat(nvinfer1::DataType type)
-{
-    return type == nvinfer1::DataType::kFLOAT || type == nvinfer1::DataType::kHALF
-        || type == nvinfer1::DataType::kBF16;
-}
-
 } // namespace
 
 void activationOnDevice(nvinfer1::ActivationType type, float alpha, float beta, ConstTensorView const& input,
@@ -78,7 +72,7 @@ void activationOnDevice(nvinfer1::ActivationType type, float alpha, float beta, 
     {
         throw std::invalid_argument("activation: the output's shape differs from the input's");
     }
-    if (!isFloat(input.type) || !isFloat(output.type))
+    if (!isFloatType(input.type) || !isFloatType(output.type))
     {
         throw std::invalid_argument("activation: the CUDA backend takes FP32, FP16 or BF16 tensors");
     }

@@ -37,14 +37,14 @@ __global__ void castKernel(void const* input, DataType from, void* output, DataT
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
          i += static_cast<int64_t>(blockDim.x) * gridDim.x)
     {
-        bool const fromFloat = device::isFloatType(from);
+        bool const fromFloat = isFloatType(from);
         if (to == DataType::kBOOL)
         {
             bool const truth = fromFloat ? device::loadFloat(input, from, i) != 0.0F || isnan(device::loadFloat(input, from, i))
                                          : device::loadInteger(input, from, i) != 0;
             device::storeInteger(output, to, i, truth ? 1 : 0);
         }
-        else if (device::isFloatType(to))
+        else if (isFloatType(to))
         {
             float const value = fromFloat ? device::loadFloat(input, from, i)
                                           : static_cast<float>(device::loadInteger(input, from, i));
@@ -94,7 +94,7 @@ void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaSt
     }
     if (input.type == output.type)
     {
-        check(cudaMemcpyAsync(output.data, input.data, static_cast<size_t>(count) * cpu::elementSize(input.type),
+        check(cudaMemcpyAsync(output.data, input.data, static_cast<size_t>(count) * elementSize(input.type),
                   cudaMemcpyDeviceToDevice, stream),
             "cast: copying");
         return;

@@ -46,8 +46,8 @@ __global__ void concatenationKernel(Batch batch, T* output, int64_t count)
 
 } // namespace
 
-void concatenationOnDevice(int32_t axis, std::vector<cpu::ConstTensorView> const& inputs,
-    cpu::TensorView const& output, cudaStream_t stream)
+void concatenationOnDevice(int32_t axis, std::vector<ConstTensorView> const& inputs,
+    TensorView const& output, cudaStream_t stream)
 {
     int32_t const rank = output.rank();
     if (axis < -rank || axis >= rank)
@@ -114,7 +114,7 @@ void concatenationOnDevice(int32_t axis, std::vector<cpu::ConstTensorView> const
         {
             continue;
         }
-        device::withElementOfSize(cpu::elementSize(output.type), "concatenation", [&](auto element) {
+        device::withElementOfSize(elementSize(output.type), "concatenation", [&](auto element) {
             using T = decltype(element);
             concatenationKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
                 batch, static_cast<T*>(output.data), count);

@@ -16,7 +16,7 @@ namespace kiln::cuda
 namespace
 {
 
-std::vector<int> toInts(cpu::Shape const& shape)
+std::vector<int> toInts(Shape const& shape)
 {
     return std::vector<int>(shape.begin(), shape.end());
 }
@@ -71,23 +71,23 @@ ConvolutionDescriptors::~ConvolutionDescriptors()
     cudnnDestroyConvolutionDescriptor(convolution);
 }
 
-void ConvolutionDescriptors::describe(network::WindowedFilterParams const& params, cpu::Shape const& inputShape,
-    nvinfer1::DataType type, cpu::TensorFormat format)
+void ConvolutionDescriptors::describe(network::WindowedFilterParams const& params, Shape const& inputShape,
+    nvinfer1::DataType type, TensorFormat format)
 {
     describe(params, inputShape, type, format, false);
 }
 
 void ConvolutionDescriptors::describeTransposed(
-    network::WindowedFilterParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type)
+    network::WindowedFilterParams const& params, Shape const& inputShape, nvinfer1::DataType type)
 {
-    describe(params, inputShape, type, cpu::TensorFormat::kLINEAR, true);
+    describe(params, inputShape, type, TensorFormat::kLINEAR, true);
 }
 
 ConvolutionGeometry convolutionGeometry(
-    network::WindowedFilterParams const& params, cpu::Shape const& inputShape, bool transposed)
+    network::WindowedFilterParams const& params, Shape const& inputShape, bool transposed)
 {
     char const* const kind = transposed ? "deconvolution" : "convolution";
-    cpu::Shape const kernelSize = network::dimsToVector(params.kernelSize);
+    Shape const kernelSize = network::dimsToVector(params.kernelSize);
     cpu::KernelGeometry const geometry = cpu::resolveKernelGeometry(kind,
         transposed ? cpu::WindowDirection::kTRANSPOSED : cpu::WindowDirection::kFORWARD, inputShape,
         {params.nbOutputMaps, params.nbGroups, kernelSize, network::dimsToVector(params.stride),
@@ -100,7 +100,7 @@ ConvolutionGeometry convolutionGeometry(
     }
     // cuDNN wants at least two spatial axes: a 1-D convolution becomes a 2-D one over a height of 1.
     bool const widened = kernelSize.size() == 1;
-    auto widen = [widened](cpu::Shape values, int64_t fill) {
+    auto widen = [widened](Shape values, int64_t fill) {
         if (widened)
         {
             values.insert(values.begin(), fill);
@@ -118,8 +118,8 @@ ConvolutionGeometry convolutionGeometry(
     }
     // Kernels are [K, C / groups, k...] for a convolution, [C, K / groups, k...] for a deconvolution: both are
     // cuDNN's [forward outputs, forward inputs / groups, k...] of the forward convolution.
-    shapes.filter = transposed ? cpu::Shape{inputShape[1], params.nbOutputMaps / params.nbGroups}
-                               : cpu::Shape{params.nbOutputMaps, inputShape[1] / params.nbGroups};
+    shapes.filter = transposed ? Shape{inputShape[1], params.nbOutputMaps / params.nbGroups}
+                               : Shape{params.nbOutputMaps, inputShape[1] / params.nbGroups};
     for (int64_t k : widen(kernelSize, 1))
     {
         shapes.filter.push_back(k);
@@ -130,10 +130,10 @@ ConvolutionGeometry convolutionGeometry(
     return shapes;
 }
 
-cpu::Shape stridesIn(cpu::Shape const& dims, cpu::TensorFormat format)
+Shape stridesIn(Shape const& dims, TensorFormat format)
 {
-    cpu::Shape strides(dims.size(), 1);
-    if (format != cpu::TensorFormat::kHWC)
+    Shape strides(dims.size(), 1);
+    if (format != TensorFormat::kHWC)
     {
         for (int i = static_cast<int>(dims.size()) - 2; i >= 0; --i)
         {
@@ -152,8 +152,8 @@ cpu::Shape stridesIn(cpu::Shape const& dims, cpu::TensorFormat format)
     return strides;
 }
 
-void ConvolutionDescriptors::describe(network::WindowedFilterParams const& params, cpu::Shape const& inputShape,
-    nvinfer1::DataType type, cpu::TensorFormat format, bool transposed)
+void ConvolutionDescriptors::describe(network::WindowedFilterParams const& params, Shape const& inputShape,
+    nvinfer1::DataType type, TensorFormat format, bool transposed)
 {
     ConvolutionGeometry const geometry = convolutionGeometry(params, inputShape, transposed);
     cudnnDataType_t const dataType = cudnnConvolutionType(type);
@@ -166,7 +166,7 @@ void ConvolutionDescriptors::describe(network::WindowedFilterParams const& param
     checkCudnn(cudnnSetTensorNdDescriptor(output, dataType, static_cast<int>(out.size()), out.data(),
                    toInts(stridesIn(geometry.output, format)).data()),
         "describing the output");
-    cudnnTensorFormat_t const kernelFormat = format == cpu::TensorFormat::kHWC ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
+    cudnnTensorFormat_t const kernelFormat = format == TensorFormat::kHWC ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
     checkCudnn(cudnnSetFilterNdDescriptor(filter, dataType, kernelFormat, static_cast<int>(kernel.size()),
                    kernel.data()),
         "describing the kernel");
@@ -180,10 +180,10 @@ void ConvolutionDescriptors::describe(network::WindowedFilterParams const& param
     checkCudnn(cudnnSetConvolutionMathType(
                    convolution, type == nvinfer1::DataType::kHALF ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH),
         "choosing the math");
-    cpu::Shape biasDims(out.size(), 1);
+    Shape biasDims(out.size(), 1);
     biasDims[1] = out[1];
     checkCudnn(cudnnSetTensorNdDescriptor(bias, dataType, static_cast<int>(biasDims.size()), toInts(biasDims).data(),
-                   toInts(stridesIn(biasDims, cpu::TensorFormat::kLINEAR)).data()),
+                   toInts(stridesIn(biasDims, TensorFormat::kLINEAR)).data()),
         "describing the bias");
     mType = type;
     mOutputShape = geometry.layerOutput;
@@ -213,16 +213,16 @@ int64_t ConvolutionDescriptors::workspaceBytes(cudnnHandle_t handle, cudnnConvol
 }
 
 int64_t cudnnChannels(network::ConvolutionParams const& params, int64_t channels, nvinfer1::DataType type,
-    cpu::TensorFormat format)
+    TensorFormat format)
 {
-    bool const tensorCores = type == nvinfer1::DataType::kHALF && format == cpu::TensorFormat::kHWC;
+    bool const tensorCores = type == nvinfer1::DataType::kHALF && format == TensorFormat::kHWC;
     return tensorCores && params.nbGroups == 1 ? (channels + 7) / 8 * 8 : channels;
 }
 
 DeviceBuffer uploadKernel(
-    network::ConvolutionParams const& params, nvinfer1::DataType type, cpu::TensorFormat format, int64_t channels)
+    network::ConvolutionParams const& params, nvinfer1::DataType type, TensorFormat format, int64_t channels)
 {
-    if (format != cpu::TensorFormat::kHWC)
+    if (format != TensorFormat::kHWC)
     {
         return uploadWeights(params.kernel, type);
     }
@@ -230,13 +230,13 @@ DeviceBuffer uploadKernel(
     // `channels` with zeros: the bytes move, the values do not.
     network::WeightsBuffer const& kernel = params.kernel;
     int64_t const maps = params.nbOutputMaps;
-    int64_t const taps = cpu::volume(network::dimsToVector(params.kernelSize));
+    int64_t const taps = volume(network::dimsToVector(params.kernelSize));
     if (maps <= 0 || taps <= 0 || kernel.count() % (maps * taps) != 0)
     {
         throw std::invalid_argument("convolution: the kernel's size does not match its output maps and window");
     }
     int64_t const given = kernel.count() / (maps * taps);
-    size_t const element = cpu::elementSize(kernel.type());
+    size_t const element = elementSize(kernel.type());
     std::vector<std::byte> reordered(static_cast<size_t>(kernel.count()) * element);
     cpu::transposeBatched(kernel.data(), reordered.data(), maps, given, taps, element);
     std::vector<std::byte> widened(static_cast<size_t>(maps * taps * channels) * element);
@@ -263,7 +263,7 @@ DeviceBuffer uploadWeights(network::WeightsBuffer const& weights, nvinfer1::Data
             ? static_cast<float const*>(weights.data())[i]
             : halfBitsToFloat(static_cast<uint16_t const*>(weights.data())[i]);
     }
-    DeviceBuffer buffer(count * cpu::elementSize(type));
+    DeviceBuffer buffer(count * elementSize(type));
     if (type == nvinfer1::DataType::kHALF)
     {
         std::vector<uint16_t> halves(count);

@@ -3,7 +3,7 @@
 // backward-data pass of the convolution that maps its output back to its input.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "backend/cuda/device_buffer.h"
 #include "network/layers/convolution.h"
 
@@ -27,12 +27,12 @@ DeviceBuffer uploadWeights(network::WeightsBuffer const& weights, nvinfer1::Data
 //! multiple of 8 (as TensorRT's kHWC8 pads), so an ungrouped convolution of 3 channels (an RGB image) reads 8, the
 //! rest zeros. Unchanged elsewhere.
 int64_t cudnnChannels(network::ConvolutionParams const& params, int64_t channels, nvinfer1::DataType type,
-    cpu::TensorFormat format);
+    TensorFormat format);
 
 //! A convolution's kernel [K, C / groups, k...] uploaded as uploadWeights does, in the order cuDNN reads it for data
 //! in `format`: as given for kLINEAR, [K, k..., C / groups] for kHWC, with zeros for the channels beyond C up to
 //! `channels` (cudnnChannels).
-DeviceBuffer uploadKernel(network::ConvolutionParams const& params, nvinfer1::DataType type, cpu::TensorFormat format,
+DeviceBuffer uploadKernel(network::ConvolutionParams const& params, nvinfer1::DataType type, TensorFormat format,
     int64_t channels);
 
 //! cuDNN's view of a (de)convolution at one input shape: dims [N, C, spatial...] of its input and output, its kernel
@@ -40,23 +40,23 @@ DeviceBuffer uploadKernel(network::ConvolutionParams const& params, nvinfer1::Da
 //! runs over a height of 1); padding is symmetric.
 struct ConvolutionGeometry
 {
-    cpu::Shape input;
-    cpu::Shape output;
-    cpu::Shape filter;
-    cpu::Shape padding;
-    cpu::Shape stride;
-    cpu::Shape dilation;
-    cpu::Shape layerOutput; //!< the layer's own output shape, before any widening
+    Shape input;
+    Shape output;
+    Shape filter;
+    Shape padding;
+    Shape stride;
+    Shape dilation;
+    Shape layerOutput; //!< the layer's own output shape, before any widening
 };
 
 //! The geometry of `params` on an input of `inputShape` (a deconvolution's when `transposed`). Throws
 //! std::invalid_argument for what cuDNN cannot do (asymmetric padding).
 ConvolutionGeometry convolutionGeometry(
-    network::WindowedFilterParams const& params, cpu::Shape const& inputShape, bool transposed);
+    network::WindowedFilterParams const& params, Shape const& inputShape, bool transposed);
 
 //! Strides of `dims` ([N, C, spatial...], or a kernel's [K, C, k...]) stored in `format`: packed for kLINEAR; for kHWC
 //! the channels innermost, then the spatial axes in order, then the outermost axis.
-cpu::Shape stridesIn(cpu::Shape const& dims, cpu::TensorFormat format);
+Shape stridesIn(Shape const& dims, TensorFormat format);
 
 //! Whether `algorithm` convolves in a transformed domain (FFT, unfused Winograd) rather than directly.
 bool transformsData(cudnnConvolutionFwdAlgo_t algorithm);
@@ -73,13 +73,13 @@ public:
     //! Describes convolution `params` on an input of `inputShape` in `type`, its data and kernel stored in
     //! `format` (kLINEAR or kHWC). FP32 computes without TF32 (CUDNN_FMA_MATH), so results agree with the CPU
     //! reference; FP16 on tensor cores. Throws std::invalid_argument for what cuDNN cannot do (asymmetric padding).
-    void describe(network::WindowedFilterParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type,
-        cpu::TensorFormat format);
+    void describe(network::WindowedFilterParams const& params, Shape const& inputShape, nvinfer1::DataType type,
+        TensorFormat format);
 
     //! The same for deconvolution `params` (kLINEAR), as cuDNN's backward-data pass: `input` and `output` describe
     //! the layer's own input and output, cuDNN's dy and dx.
     void describeTransposed(
-        network::WindowedFilterParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type);
+        network::WindowedFilterParams const& params, Shape const& inputShape, nvinfer1::DataType type);
 
     //! Whether cuDNN may run `candidate` here with the math type `describe` asked for.
     template <typename AlgorithmPerformance>
@@ -115,7 +115,7 @@ public:
     //! The same for a deconvolution's backward-data `algorithm`.
     int64_t workspaceBytes(cudnnHandle_t handle, cudnnConvolutionBwdDataAlgo_t algorithm) const;
 
-    cpu::Shape const& outputShape() const
+    Shape const& outputShape() const
     {
         return mOutputShape;
     }
@@ -127,11 +127,11 @@ public:
     cudnnConvolutionDescriptor_t convolution{nullptr};
 
 private:
-    void describe(network::WindowedFilterParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type,
-        cpu::TensorFormat format, bool transposed);
+    void describe(network::WindowedFilterParams const& params, Shape const& inputShape, nvinfer1::DataType type,
+        TensorFormat format, bool transposed);
 
     nvinfer1::DataType mType{nvinfer1::DataType::kFLOAT};
-    cpu::Shape mOutputShape;
+    Shape mOutputShape;
 };
 
 } // namespace kiln::cuda

@@ -27,7 +27,7 @@ enum TensorId : int64_t
 constexpr int64_t kAlignment = 16;
 
 BackendDescriptor tensor(
-    int64_t id, cpu::Shape const& dims, cpu::Shape const& strides, cudnnDataType_t type, bool isVirtual)
+    int64_t id, Shape const& dims, Shape const& strides, cudnnDataType_t type, bool isVirtual)
 {
     BackendDescriptor described(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
     described.set(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &type, "describing a tensor's type")
@@ -149,7 +149,7 @@ void ConvolutionGraphPlan::execute(cudnnHandle_t handle, ConvolutionGraphData co
 }
 
 ConvolutionGraph::ConvolutionGraph(cudnnHandle_t handle, network::ConvolutionParams const& params, bool bias,
-    cpu::Shape const& inputShape, nvinfer1::DataType type, cpu::TensorFormat format)
+    Shape const& inputShape, nvinfer1::DataType type, TensorFormat format)
     : mHandle(handle)
     , mType(type)
     , mBias(bias)
@@ -164,18 +164,18 @@ ConvolutionGraph::ConvolutionGraph(cudnnHandle_t handle, network::ConvolutionPar
     }
 }
 
-void ConvolutionGraph::describe(network::ConvolutionParams const& params, cpu::Shape const& inputShape,
-    cpu::TensorFormat format, bool residualInGraph)
+void ConvolutionGraph::describe(network::ConvolutionParams const& params, Shape const& inputShape,
+    TensorFormat format, bool residualInGraph)
 {
     ConvolutionGeometry const geometry = convolutionGeometry(params, inputShape, false);
     mOutputShape = geometry.layerOutput;
     mResidualInGraph = residualInGraph;
     bool const residualAfter = params.epilogue.addsResidual && !residualInGraph;
-    mAfter = ResidualPass{residualAfter, params.epilogue.relu, cpu::volume(mOutputShape), mType};
+    mAfter = ResidualPass{residualAfter, params.epilogue.relu, volume(mOutputShape), mType};
     cudnnDataType_t const dataType = cudnnConvolutionType(mType);
     bool const bias = mBias;
     cudnnDataType_t const accumulator = CUDNN_DATA_FLOAT;
-    cpu::Shape const outputStrides = stridesIn(geometry.output, format);
+    Shape const outputStrides = stridesIn(geometry.output, format);
 
     BackendDescriptor const& input
         = mParts.emplace_back(tensor(kINPUT, geometry.input, stridesIn(geometry.input, format), dataType, false));
@@ -218,10 +218,10 @@ void ConvolutionGraph::describe(network::ConvolutionParams const& params, cpu::S
     std::vector<Stage> stages;
     if (bias)
     {
-        cpu::Shape biasDims(geometry.output.size(), 1);
+        Shape biasDims(geometry.output.size(), 1);
         biasDims[1] = geometry.output[1];
         BackendDescriptor const& biasTensor = mParts.emplace_back(
-            tensor(kBIAS, biasDims, stridesIn(biasDims, cpu::TensorFormat::kLINEAR), dataType, false));
+            tensor(kBIAS, biasDims, stridesIn(biasDims, TensorFormat::kLINEAR), dataType, false));
         stages.push_back({CUDNN_POINTWISE_ADD, &biasTensor});
     }
     if (residualInGraph)

@@ -9,7 +9,7 @@
 // which the older per-call API does not.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "backend/cuda/cudnn_backend.h"
 #include "network/layers/convolution.h"
 
@@ -89,7 +89,7 @@ public:
     //! without TF32, FP16 on tensor cores with FP32 accumulation. Throws std::runtime_error when cuDNN refuses
     //! the graph, std::invalid_argument for what cuDNN cannot describe.
     ConvolutionGraph(cudnnHandle_t handle, network::ConvolutionParams const& params, bool bias,
-        cpu::Shape const& inputShape, nvinfer1::DataType type, cpu::TensorFormat format);
+        Shape const& inputShape, nvinfer1::DataType type, TensorFormat format);
 
     //! How many engine configurations cuDNN's heuristics rank for the graph, less those whose numerics the layer
     //! does not allow (see keepsNumerics).
@@ -106,14 +106,14 @@ public:
     //! can.
     std::optional<ConvolutionGraphPlan> planOrFirstWorking(int64_t rank) const;
 
-    cpu::Shape const& outputShape() const
+    Shape const& outputShape() const
     {
         return mOutputShape;
     }
 
 private:
     //! Describes the graph, with the residual (and the ReLU after it) or without, and ranks its engines.
-    void describe(network::ConvolutionParams const& params, cpu::Shape const& inputShape, cpu::TensorFormat format,
+    void describe(network::ConvolutionParams const& params, Shape const& inputShape, TensorFormat format,
         bool residualInGraph);
 
     //! Whether an engine with these notes computes as the layer must: deterministically; FP32 without TF32 or
@@ -126,7 +126,7 @@ private:
     bool mBias;
     bool mResidualInGraph{false};
     ResidualPass mAfter;
-    cpu::Shape mOutputShape;
+    Shape mOutputShape;
     std::deque<BackendDescriptor> mParts; //!< what the graph refers to (a deque keeps references valid as it grows)
     std::optional<BackendDescriptor> mGraph;
     std::vector<BackendDescriptor> mConfigs; //!< ranked by cuDNN, best first

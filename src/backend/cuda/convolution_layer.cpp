@@ -10,11 +10,11 @@ namespace kiln::cuda
 {
 
 ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, nvinfer1::DataType dataType,
-    cpu::TensorFormat format, LibraryHandles& handles)
+    TensorFormat format, LibraryHandles& handles)
     : FilterLayer("convolution", params, dataType, format, handles)
     , mParams(params)
 {
-    int64_t const taps = cpu::volume(network::dimsToVector(params.kernelSize));
+    int64_t const taps = volume(network::dimsToVector(params.kernelSize));
     int64_t const channels = params.nbOutputMaps > 0 && taps > 0
         ? params.kernel.count() / (params.nbOutputMaps * taps) * params.nbGroups
         : 0;
@@ -47,9 +47,9 @@ ConvolutionLayer::~ConvolutionLayer()
     }
 }
 
-size_t ConvolutionLayer::prepare(cpu::Shape const& inputShape, cudnnHandle_t handle)
+size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
 {
-    cpu::Shape shape = inputShape;
+    Shape shape = inputShape;
     if (shape.size() > 1 && shape[1] != mChannels)
     {
         if (mChannels != cudnnChannels(mParams, shape[1], mDataType, mFormat))
@@ -101,7 +101,7 @@ bool ConvolutionLayer::fusesEpilogue() const
 }
 
 void const* ConvolutionLayer::residualOf(
-    std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output) const
+    std::vector<ConstTensorView> const& inputs, TensorView const& output) const
 {
     if (!mParams.epilogue.addsResidual)
     {
@@ -116,14 +116,14 @@ void const* ConvolutionLayer::residualOf(
     return inputs[1].data;
 }
 
-void ConvolutionLayer::compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,
+void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, TensorView const& output,
     cudnnHandle_t handle, cudaStream_t stream)
 {
     void const* input = inputs[0].data;
     if (inputs[0].shape[1] != mChannels)
     {
         size_t const bytes = static_cast<size_t>(inputs[0].count() / inputs[0].shape[1] * mChannels)
-            * cpu::elementSize(mDataType);
+            * elementSize(mDataType);
         mPaddedInput.reserve(bytes, stream, "a convolution's channel-padded input");
         padChannelsOnDevice(inputs[0], mPaddedInput.data(), mChannels, stream);
         input = mPaddedInput.data();

@@ -19,13 +19,13 @@ class ConvolutionLayer final : public FilterLayer
 {
 public:
     //! Reads and writes data of `dataType` stored in `format`.
-    ConvolutionLayer(network::ConvolutionParams const& params, nvinfer1::DataType dataType, cpu::TensorFormat format,
+    ConvolutionLayer(network::ConvolutionParams const& params, nvinfer1::DataType dataType, TensorFormat format,
         LibraryHandles& handles);
     ~ConvolutionLayer() override;
 
 private:
-    size_t prepare(cpu::Shape const& inputShape, cudnnHandle_t handle) override;
-    void compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,
+    size_t prepare(Shape const& inputShape, cudnnHandle_t handle) override;
+    void compute(std::vector<ConstTensorView> const& inputs, TensorView const& output,
         cudnnHandle_t handle, cudaStream_t stream) override;
     //! cuDNN's fastest guess for the prepared descriptors, for plans built without timing.
     cudnnConvolutionFwdAlgo_t heuristicAlgorithm(cudnnHandle_t handle) const;
@@ -35,7 +35,7 @@ private:
     bool fusesEpilogue() const;
 
     //! The input's residual operand, checked against the output, or nullptr without one.
-    void const* residualOf(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output) const;
+    void const* residualOf(std::vector<ConstTensorView> const& inputs, TensorView const& output) const;
 
     network::ConvolutionParams const& mParams;
     int64_t mChannels{0}; //!< the input channels cuDNN reads (cudnnChannels): more than the tensor's when padded

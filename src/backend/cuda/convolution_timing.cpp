@@ -12,7 +12,7 @@ namespace kiln::cuda
 namespace
 {
 
-size_t elementsOf(cpu::Shape const& shape)
+size_t elementsOf(Shape const& shape)
 {
     size_t count = 1;
     for (int64_t extent : shape)
@@ -63,9 +63,9 @@ ConvolutionTimer::~ConvolutionTimer()
 }
 
 size_t ConvolutionTimer::prepareScratch(ConvolutionDescriptors const& descriptors, int64_t kernelElements,
-    cpu::Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit)
+    Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit)
 {
-    size_t const element = cpu::elementSize(type);
+    size_t const element = elementSize(type);
     auto grow = [this](DeviceBuffer& buffer, size_t bytes) {
         if (buffer.size() < bytes)
         {
@@ -99,10 +99,10 @@ CudaConvolutionTimer::Result ConvolutionTimer::firstAccepted(
 }
 
 CudaConvolutionTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams const& params,
-    cpu::Shape const& inputShape, nvinfer1::DataType type, cpu::TensorFormat format, size_t workspaceLimit)
+    Shape const& inputShape, nvinfer1::DataType type, TensorFormat format, size_t workspaceLimit)
 {
     // Timed as the layer will run: with the input channels cuDNN reads (padded for FP16 tensor cores).
-    cpu::Shape shape = inputShape;
+    Shape shape = inputShape;
     shape[1] = cudnnChannels(params, shape[1], type, format);
     ConvolutionDescriptors descriptors;
     descriptors.describe(params, shape, type, format);
@@ -153,8 +153,8 @@ float ConvolutionTimer::timeRuns(std::function<void()> const& run)
 }
 
 std::optional<CudaConvolutionTimer::Result> ConvolutionTimer::fastestGraphEngine(
-    network::ConvolutionParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type,
-    cpu::TensorFormat format, size_t workspace)
+    network::ConvolutionParams const& params, Shape const& inputShape, nvinfer1::DataType type,
+    TensorFormat format, size_t workspace)
 {
     std::optional<ConvolutionGraph> graph;
     try
@@ -185,7 +185,7 @@ std::optional<CudaConvolutionTimer::Result> ConvolutionTimer::fastestGraphEngine
 }
 
 CudaConvolutionTimer::Result ConvolutionTimer::fastestDeconvolution(network::DeconvolutionParams const& params,
-    cpu::Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit)
+    Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit)
 {
     ConvolutionDescriptors descriptors;
     descriptors.describeTransposed(params, inputShape, type);

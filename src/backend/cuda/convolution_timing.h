@@ -29,19 +29,19 @@ public:
     ConvolutionTimer& operator=(ConvolutionTimer const&) = delete;
 
     //! FP32 is timed without TF32, as the layer runs.
-    Result fastest(network::ConvolutionParams const& params, cpu::Shape const& inputShape, nvinfer1::DataType type,
-        cpu::TensorFormat format, size_t workspaceLimit) override;
-    Result fastestDeconvolution(network::DeconvolutionParams const& params, cpu::Shape const& inputShape,
+    Result fastest(network::ConvolutionParams const& params, Shape const& inputShape, nvinfer1::DataType type,
+        TensorFormat format, size_t workspaceLimit) override;
+    Result fastestDeconvolution(network::DeconvolutionParams const& params, Shape const& inputShape,
         nvinfer1::DataType type, size_t workspaceLimit) override;
 
 private:
     //! Grows the scratch buffers for the layer `descriptors` describe; returns the workspace offered to cuDNN.
     size_t prepareScratch(ConvolutionDescriptors const& descriptors, int64_t kernelElements,
-        cpu::Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit);
+        Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit);
     //! The fastest of the first graph engines for the convolution, timed as the layer runs them (epilogue
     //! included); none when no graph engine takes it.
-    std::optional<Result> fastestGraphEngine(network::ConvolutionParams const& params, cpu::Shape const& inputShape,
-        nvinfer1::DataType type, cpu::TensorFormat format, size_t workspace);
+    std::optional<Result> fastestGraphEngine(network::ConvolutionParams const& params, Shape const& inputShape,
+        nvinfer1::DataType type, TensorFormat format, size_t workspace);
     //! The mean time of `run` over a few runs on the default stream, after one that loads its kernels.
     float timeRuns(std::function<void()> const& run);
     //! The first of cuDNN's `results` (sorted by time) that runs in the layer's math type, within `workspace`.

@@ -172,20 +172,10 @@ __global__ void cumulativeKernel(void const* input, void* output, DataType type,
     }
 }
 
-bool isFloating(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
-
-bool isInteger(DataType type)
-{
-    return type == DataType::kINT32 || type == DataType::kINT64;
-}
-
 } // namespace
 
 void cumulativeOnDevice(nvinfer1::CumulativeOperation operation, bool exclusive, bool reverse,
-    cpu::ConstTensorView const& input, cpu::ConstTensorView const& axis, cpu::TensorView const& output,
+    ConstTensorView const& input, ConstTensorView const& axis, TensorView const& output,
     cudaStream_t stream)
 {
     if (operation != nvinfer1::CumulativeOperation::kSUM)
@@ -196,12 +186,12 @@ void cumulativeOnDevice(nvinfer1::CumulativeOperation operation, bool exclusive,
     {
         throw std::invalid_argument("cumulative: the output's shape and type must be the input's");
     }
-    bool const integer = isInteger(input.type);
-    if (!integer && !isFloating(input.type))
+    bool const integer = isIndexType(input.type);
+    if (!integer && !isFloatType(input.type))
     {
         throw std::invalid_argument("cumulative: the input must be FP32, FP16, BF16, INT32 or INT64");
     }
-    if (!isInteger(axis.type) || axis.count() != 1 || axis.data == nullptr)
+    if (!isIndexType(axis.type) || axis.count() != 1 || axis.data == nullptr)
     {
         throw std::invalid_argument("cumulative: the axis (input 1) must be one INT32 or INT64 value");
     }

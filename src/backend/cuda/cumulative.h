@@ -2,7 +2,7 @@
 // along one axis, exclusive (each element left out of its own sum) and/or reverse (from the end of the axis).
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 #include <cuda_runtime_api.h>
@@ -15,7 +15,7 @@ namespace kiln::cuda
 //! nothing waits for the GPU (an axis still out of range leaves the output unwritten). FP32/FP16/BF16 accumulate
 //! in double and round on store; INT32/INT64 wrap. Throws std::invalid_argument for other types or operations.
 void cumulativeOnDevice(nvinfer1::CumulativeOperation operation, bool exclusive, bool reverse,
-    cpu::ConstTensorView const& input, cpu::ConstTensorView const& axis, cpu::TensorView const& output,
+    ConstTensorView const& input, ConstTensorView const& axis, TensorView const& output,
     cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -7,13 +7,13 @@ namespace kiln::cuda
 
 DeconvolutionLayer::DeconvolutionLayer(
     network::DeconvolutionParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles)
-    : FilterLayer("deconvolution", params, dataType, cpu::TensorFormat::kLINEAR, handles)
+    : FilterLayer("deconvolution", params, dataType, TensorFormat::kLINEAR, handles)
     , mParams(params)
 {
     mKernel = uploadWeights(params.kernel, dataType);
 }
 
-size_t DeconvolutionLayer::prepare(cpu::Shape const& inputShape, cudnnHandle_t handle)
+size_t DeconvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
 {
     mDescriptors.describeTransposed(mParams, inputShape, mDataType);
     return storedOrHeuristic(handle, mParams.cudnnAlgorithm, mAlgorithm, [&] { return heuristicAlgorithm(handle); });
@@ -30,7 +30,7 @@ cudnnConvolutionBwdDataAlgo_t DeconvolutionLayer::heuristicAlgorithm(cudnnHandle
     return heuristicChoice(candidates, found);
 }
 
-void DeconvolutionLayer::compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,
+void DeconvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, TensorView const& output,
     cudnnHandle_t handle, cudaStream_t)
 {
     float const one = 1.0F;

@@ -16,8 +16,8 @@ public:
         network::DeconvolutionParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles);
 
 private:
-    size_t prepare(cpu::Shape const& inputShape, cudnnHandle_t handle) override;
-    void compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,
+    size_t prepare(Shape const& inputShape, cudnnHandle_t handle) override;
+    void compute(std::vector<ConstTensorView> const& inputs, TensorView const& output,
         cudnnHandle_t handle, cudaStream_t stream) override;
     //! cuDNN's fastest guess for the prepared descriptors, for plans built without timing.
     cudnnConvolutionBwdDataAlgo_t heuristicAlgorithm(cudnnHandle_t handle) const;

@@ -2,6 +2,8 @@
 // launch shape every elementwise-style kernel uses.
 #pragma once
 
+#include "core/data_type.h"
+
 #include <NvInferRuntimeBase.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -12,11 +14,6 @@ namespace kiln::cuda::device
 {
 
 using nvinfer1::DataType;
-
-__device__ inline bool isFloatType(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
 
 //! Element `i` of a floating-point tensor as a float. NaNs keep their sign and payload, as the CPU reference's
 //! conversions keep them (the hardware's conversions may make every NaN the same).

@@ -9,7 +9,7 @@ namespace kiln::cuda
 {
 
 std::unique_ptr<DeviceLayer> makeDeviceLayer(network::LayerParams const& params, nvinfer1::DataType dataType,
-    cpu::TensorFormat format, LibraryHandles& handles)
+    TensorFormat format, LibraryHandles& handles)
 {
     switch (params.type())
     {

@@ -3,7 +3,7 @@
 // every inference. Stateless layers go through layer_runner.h instead.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "backend/cuda/library_handles.h"
 #include "network/layer.h"
 
@@ -18,7 +18,7 @@ class DeviceLayer
 public:
     virtual ~DeviceLayer() = default;
     //! Queues the layer's work on `stream`. Throws std::invalid_argument or std::runtime_error saying what is wrong.
-    virtual void run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
+    virtual void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
         cudaStream_t stream)
         = 0;
 };
@@ -26,6 +26,6 @@ public:
 //! The stateful implementation of `params` for data of type `dataType` stored in `format` (as the layer reads its
 //! first input), or nullptr when the layer is stateless. Throws std::runtime_error when it cannot be made.
 std::unique_ptr<DeviceLayer> makeDeviceLayer(network::LayerParams const& params, nvinfer1::DataType dataType,
-    cpu::TensorFormat format, LibraryHandles& handles);
+    TensorFormat format, LibraryHandles& handles);
 
 } // namespace kiln::cuda

@@ -118,7 +118,7 @@ __global__ void elementWiseKernel(ElementWiseOperation op, void const* first, vo
             a += coordinate * index.firstStrides[axis];
             b += coordinate * index.secondStrides[axis];
         }
-        bool const floats = device::isFloatType(inType);
+        bool const floats = isFloatType(inType);
         if (isComparison(op))
         {
             bool result = false;
@@ -157,7 +157,7 @@ __global__ void elementWiseKernel(ElementWiseOperation op, void const* first, vo
 }
 
 //! Row-major strides of `shape`, with 0 where an extent of 1 is broadcast to a larger output extent.
-void broadcastStrides(cpu::Shape const& shape, cpu::Shape const& out, int64_t* strides)
+void broadcastStrides(Shape const& shape, Shape const& out, int64_t* strides)
 {
     int64_t stride = 1;
     for (int64_t axis = static_cast<int64_t>(shape.size()) - 1; axis >= 0; --axis)

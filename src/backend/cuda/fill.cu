@@ -32,7 +32,7 @@ __device__ double operandAt(Operand const& operand, int64_t i)
     {
         return operand.value;
     }
-    if (device::isFloatType(operand.type))
+    if (isFloatType(operand.type))
     {
         return static_cast<double>(device::loadFloat(operand.tensor, operand.type, i));
     }
@@ -113,11 +113,6 @@ __global__ void randomFillKernel(void* output, DataType type, bool uniform, Oper
     }
 }
 
-bool isFloat(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
-
 bool isIndex(DataType type)
 {
     return type == DataType::kINT32 || type == DataType::kINT64;
@@ -129,7 +124,7 @@ Operand operandOf(FillOperand const& operand, char const* what)
     {
         return Operand{operand.value, nullptr, DataType::kFLOAT};
     }
-    if (!isFloat(operand.input.type) && !isIndex(operand.input.type))
+    if (!isFloatType(operand.input.type) && !isIndex(operand.input.type))
     {
         throw std::invalid_argument(std::string("fill: ") + what + " must be FP32, FP16, BF16, INT32 or INT64");
     }
@@ -159,7 +154,7 @@ void checkStaticRandomBounds(bool uniform, FillOperand const& alpha, FillOperand
     }
 }
 
-Linspace linspaceOf(FillOperand const& alpha, FillOperand const& beta, cpu::TensorView const& output)
+Linspace linspaceOf(FillOperand const& alpha, FillOperand const& beta, TensorView const& output)
 {
     int32_t const rank = output.rank();
     if (rank > device::kMaxRank)
@@ -191,12 +186,12 @@ Linspace linspaceOf(FillOperand const& alpha, FillOperand const& beta, cpu::Tens
 } // namespace
 
 void fillOnDevice(FillOperation operation, FillOperand const& alpha, FillOperand const& beta,
-    cpu::TensorView const& output, cudaStream_t stream)
+    TensorView const& output, cudaStream_t stream)
 {
     int64_t const count = output.count();
     if (operation == FillOperation::kLINSPACE)
     {
-        if (!isFloat(output.type) && !isIndex(output.type))
+        if (!isFloatType(output.type) && !isIndex(output.type))
         {
             throw std::invalid_argument("fill: kLINSPACE makes FP32, FP16, BF16, INT32 or INT64 output");
         }
@@ -218,7 +213,7 @@ void fillOnDevice(FillOperation operation, FillOperand const& alpha, FillOperand
     }
     else if (operation == FillOperation::kRANDOM_UNIFORM || operation == FillOperation::kRANDOM_NORMAL)
     {
-        if (!isFloat(output.type))
+        if (!isFloatType(output.type))
         {
             throw std::invalid_argument("randomFill: the output must be FP32, FP16 or BF16");
         }

@@ -3,7 +3,7 @@
 // the CPU's own generator (counter_random.h), so both backends give the same tensor.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 #include <cuda_runtime_api.h>
@@ -17,7 +17,7 @@ namespace kiln::cuda
 struct FillOperand
 {
     double value{0.0};
-    cpu::ConstTensorView input{}; //!< the default view (no data, one element) stands for no input
+    ConstTensorView input{}; //!< the default view (no data, one element) stands for no input
 
     //! As the CPU runner decides it: a given input has data, or no elements (and then may have no data).
     bool fromInput() const
@@ -32,6 +32,6 @@ struct FillOperand
 //! minimum above its maximum or a negative deviation. Random bounds from inputs are checked on the device: where
 //! the CPU would refuse them, every output element is NaN instead.
 void fillOnDevice(nvinfer1::FillOperation operation, FillOperand const& alpha, FillOperand const& beta,
-    cpu::TensorView const& output, cudaStream_t stream);
+    TensorView const& output, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -7,7 +7,7 @@ namespace kiln::cuda
 {
 
 FilterLayer::FilterLayer(char const* kind, network::WindowedFilterParams const& params, nvinfer1::DataType dataType,
-    cpu::TensorFormat format, LibraryHandles& handles)
+    TensorFormat format, LibraryHandles& handles)
     : mKind(kind)
     , mDataType(dataType)
     , mFormat(format)
@@ -21,7 +21,7 @@ FilterLayer::FilterLayer(char const* kind, network::WindowedFilterParams const& 
 }
 
 void FilterLayer::run(
-    std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream)
+    std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, cudaStream_t stream)
 {
     bool const prepared = inputs[0].type == mDataType && inputs[0].format == mFormat && outputs[0].type == mDataType
         && outputs[0].format == mFormat;
@@ -44,7 +44,7 @@ void FilterLayer::run(
     compute(inputs, outputs[0], handle, stream);
 }
 
-void FilterLayer::addBias(cudnnHandle_t handle, cpu::TensorView const& output) const
+void FilterLayer::addBias(cudnnHandle_t handle, TensorView const& output) const
 {
     if (mBias.data() == nullptr)
     {

@@ -17,25 +17,25 @@ class FilterLayer : public DeviceLayer
 {
 public:
     //! Checks the tensors against what the layer was made for, prepares for a new input shape, then computes.
-    void run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
+    void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
         cudaStream_t stream) final;
 
 protected:
     //! `kind` names the layer in errors ("convolution"). Uploads the bias; the subclass uploads its kernel.
     FilterLayer(char const* kind, network::WindowedFilterParams const& params, nvinfer1::DataType dataType,
-        cpu::TensorFormat format, LibraryHandles& handles);
+        TensorFormat format, LibraryHandles& handles);
 
     //! Describes the layer at `inputShape` into mDescriptors and chooses its algorithm: the builder's where cuDNN
     //! takes it at this shape, else cuDNN's heuristics. Returns the workspace bytes the algorithm needs.
-    virtual size_t prepare(cpu::Shape const& inputShape, cudnnHandle_t handle) = 0;
+    virtual size_t prepare(Shape const& inputShape, cudnnHandle_t handle) = 0;
 
     //! Queues the layer's work; the workspace holds what prepare asked for.
-    virtual void compute(std::vector<cpu::ConstTensorView> const& inputs, cpu::TensorView const& output,
+    virtual void compute(std::vector<ConstTensorView> const& inputs, TensorView const& output,
         cudnnHandle_t handle, cudaStream_t stream)
         = 0;
 
     //! Adds the bias (if the layer has one) to `output`, which compute wrote.
-    void addBias(cudnnHandle_t handle, cpu::TensorView const& output) const;
+    void addBias(cudnnHandle_t handle, TensorView const& output) const;
 
     //! The builder's `stored` algorithm (-1: none) where cuDNN takes it at the described shape, else `heuristic()`'s
     //! (the builder timed at one shape; at another cuDNN may refuse its choice). Sets `algorithm` and returns the
@@ -75,7 +75,7 @@ protected:
 
     char const* const mKind;
     nvinfer1::DataType const mDataType;
-    cpu::TensorFormat const mFormat;
+    TensorFormat const mFormat;
     DeviceBuffer mKernel;
     DeviceBuffer mBias; //!< empty when the layer has no bias (a fused convolution gives zeros)
     DeviceBuffer mWorkspace;
@@ -88,7 +88,7 @@ private:
     [[noreturn]] void cannotSizeWorkspace() const;
 
     LibraryHandles& mHandles;
-    cpu::Shape mPreparedShape; //!< the input shape the descriptors describe
+    Shape mPreparedShape; //!< the input shape the descriptors describe
 };
 
 } // namespace kiln::cuda

@@ -90,7 +90,7 @@ __global__ void ndGatherKernel(T const* data, void const* indices, DataType inde
     }
 }
 
-int64_t product(cpu::Shape const& shape, size_t begin, size_t end)
+int64_t product(Shape const& shape, size_t begin, size_t end)
 {
     int64_t p = 1;
     for (size_t d = begin; d < end; ++d)
@@ -111,8 +111,8 @@ size_t normalizedAxis(int32_t axis, int32_t rank)
     return static_cast<size_t>(axis < 0 ? axis + rank : axis);
 }
 
-void defaultGather(int32_t axis, int32_t numElementWiseDims, cpu::ConstTensorView const& data,
-    cpu::ConstTensorView const& indices, cpu::TensorView const& output, size_t bytes, cudaStream_t stream)
+void defaultGather(int32_t axis, int32_t numElementWiseDims, ConstTensorView const& data,
+    ConstTensorView const& indices, TensorView const& output, size_t bytes, cudaStream_t stream)
 {
     size_t const a = normalizedAxis(axis, data.rank());
     auto const batchDims = static_cast<size_t>(numElementWiseDims);
@@ -122,7 +122,7 @@ void defaultGather(int32_t axis, int32_t numElementWiseDims, cpu::ConstTensorVie
         throw std::invalid_argument(
             "gather: kDEFAULT needs numElementWiseDims 0, or 1 with gatherAxis >= 1 and a shared first dim");
     }
-    cpu::Shape expected(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(a));
+    Shape expected(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(a));
     expected.insert(expected.end(), indices.shape.begin() + static_cast<std::ptrdiff_t>(batchDims), indices.shape.end());
     expected.insert(expected.end(), data.shape.begin() + static_cast<std::ptrdiff_t>(a) + 1, data.shape.end());
     if (output.shape != expected)
@@ -143,8 +143,8 @@ void defaultGather(int32_t axis, int32_t numElementWiseDims, cpu::ConstTensorVie
     });
 }
 
-void elementGather(int32_t axis, int32_t numElementWiseDims, cpu::ConstTensorView const& data,
-    cpu::ConstTensorView const& indices, cpu::TensorView const& output, size_t bytes, cudaStream_t stream)
+void elementGather(int32_t axis, int32_t numElementWiseDims, ConstTensorView const& data,
+    ConstTensorView const& indices, TensorView const& output, size_t bytes, cudaStream_t stream)
 {
     size_t const a = normalizedAxis(axis, data.rank());
     bool valid = numElementWiseDims == 0 && indices.shape.size() == data.shape.size() && output.shape == indices.shape;
@@ -175,8 +175,8 @@ void elementGather(int32_t axis, int32_t numElementWiseDims, cpu::ConstTensorVie
 }
 
 //! kND ignores the gather axis, as the CPU reference does.
-void ndGather(int32_t numElementWiseDims, cpu::ConstTensorView const& data, cpu::ConstTensorView const& indices,
-    cpu::TensorView const& output, size_t bytes, cudaStream_t stream)
+void ndGather(int32_t numElementWiseDims, ConstTensorView const& data, ConstTensorView const& indices,
+    TensorView const& output, size_t bytes, cudaStream_t stream)
 {
     auto const batchDims = static_cast<size_t>(numElementWiseDims);
     if (numElementWiseDims < 0 || indices.shape.empty() || batchDims >= indices.shape.size()
@@ -200,7 +200,7 @@ void ndGather(int32_t numElementWiseDims, cpu::ConstTensorView const& data, cpu:
             + " must lie in [1, " + std::to_string(data.shape.size() - batchDims) + "]");
     }
     auto const k = static_cast<size_t>(coordinateCount);
-    cpu::Shape expected(indices.shape.begin(), indices.shape.end() - 1);
+    Shape expected(indices.shape.begin(), indices.shape.end() - 1);
     expected.insert(expected.end(), data.shape.begin() + static_cast<std::ptrdiff_t>(batchDims + k), data.shape.end());
     if (output.shape != expected)
     {
@@ -236,7 +236,7 @@ void ndGather(int32_t numElementWiseDims, cpu::ConstTensorView const& data, cpu:
 } // namespace
 
 void gatherOnDevice(nvinfer1::GatherMode mode, int32_t axis, int32_t numElementWiseDims,
-    cpu::ConstTensorView const& data, cpu::ConstTensorView const& indices, cpu::TensorView const& output,
+    ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output,
     cudaStream_t stream)
 {
     if (indices.type != DataType::kINT32 && indices.type != DataType::kINT64)
@@ -247,7 +247,7 @@ void gatherOnDevice(nvinfer1::GatherMode mode, int32_t axis, int32_t numElementW
     {
         throw std::invalid_argument("gather: the data and output types differ");
     }
-    size_t const bytes = cpu::elementSize(data.type);
+    size_t const bytes = elementSize(data.type);
     switch (mode)
     {
     case nvinfer1::GatherMode::kDEFAULT:

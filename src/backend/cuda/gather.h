@@ -3,7 +3,7 @@
 // negative ones count from the end.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 #include <cuda_runtime_api.h>
@@ -18,7 +18,7 @@ namespace kiln::cuda
 //! bytes instead (for kND: the whole slice a tuple with such an index picks). Throws std::invalid_argument for shapes
 //! the CPU reference refuses.
 void gatherOnDevice(nvinfer1::GatherMode mode, int32_t axis, int32_t numElementWiseDims,
-    cpu::ConstTensorView const& data, cpu::ConstTensorView const& indices, cpu::TensorView const& output,
+    ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output,
     cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -3,7 +3,7 @@
 // for types or shapes they do not take, before anything is queued.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 #include <cuda_runtime_api.h>
@@ -11,8 +11,6 @@
 namespace kiln::cuda
 {
 
-using cpu::ConstTensorView;
-using cpu::TensorView;
 
 //! Converts between FP32, FP16, BF16, INT8, UINT8, INT32, INT64 and BOOL with the CPU reference's rules
 //! (backend/cpu/kernels/tensor/cast.h); the same type on both sides is a copy.

@@ -11,23 +11,23 @@ namespace
 {
 
 //! Optional input `index` when it was given with data (an input left empty arrives as a view without data).
-cpu::ConstTensorView optionalInput(std::vector<cpu::ConstTensorView> const& in, size_t index)
+ConstTensorView optionalInput(std::vector<ConstTensorView> const& in, size_t index)
 {
-    return index < in.size() && in[index].data != nullptr ? in[index] : cpu::ConstTensorView{};
+    return index < in.size() && in[index].data != nullptr ? in[index] : ConstTensorView{};
 }
 
 } // namespace
 
-void runShuffleLayerOnDevice(network::ShuffleParams const& params, std::vector<cpu::ConstTensorView> const& in,
-    std::vector<cpu::TensorView> const& out, cudaStream_t stream)
+void runShuffleLayerOnDevice(network::ShuffleParams const& params, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out, cudaStream_t stream)
 {
     std::vector<int32_t> const first(params.firstTranspose.order, params.firstTranspose.order + in[0].rank());
     std::vector<int32_t> const second(params.secondTranspose.order, params.secondTranspose.order + out[0].rank());
     shuffleOnDevice(first, second, in[0], out[0], stream);
 }
 
-void runSliceLayerOnDevice(network::SliceParams const& params, std::vector<cpu::ConstTensorView> const& in,
-    std::vector<cpu::TensorView> const& out, cudaStream_t stream)
+void runSliceLayerOnDevice(network::SliceParams const& params, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out, cudaStream_t stream)
 {
     SliceParameters slice;
     slice.mode = params.mode;
@@ -45,8 +45,8 @@ void runSliceLayerOnDevice(network::SliceParams const& params, std::vector<cpu::
     sliceOnDevice(slice, in[0], out[0], stream);
 }
 
-void runPoolingLayerOnDevice(network::PoolingParams const& params, std::vector<cpu::ConstTensorView> const& in,
-    std::vector<cpu::TensorView> const& out, cudaStream_t stream)
+void runPoolingLayerOnDevice(network::PoolingParams const& params, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out, cudaStream_t stream)
 {
     cpu::PoolingParams pooling;
     pooling.type = params.poolingType;

@@ -2,7 +2,7 @@
 // what layer_runner.cpp calls for them, kept apart so the dispatch stays one line per case.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "network/layers/layer_kinds.h"
 
 #include <cuda_runtime_api.h>
@@ -13,15 +13,15 @@ namespace kiln::cuda
 {
 
 //! The transposes for the input's and the output's ranks; the output shape already holds the resolved reshape.
-void runShuffleLayerOnDevice(network::ShuffleParams const& params, std::vector<cpu::ConstTensorView> const& in,
-    std::vector<cpu::TensorView> const& out, cudaStream_t stream);
+void runShuffleLayerOnDevice(network::ShuffleParams const& params, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out, cudaStream_t stream);
 
 //! Static start/stride, or inputs 1 and 3 (device tensors) when given; the size is the output's shape; input 4 is
 //! the fill value.
-void runSliceLayerOnDevice(network::SliceParams const& params, std::vector<cpu::ConstTensorView> const& in,
-    std::vector<cpu::TensorView> const& out, cudaStream_t stream);
+void runSliceLayerOnDevice(network::SliceParams const& params, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out, cudaStream_t stream);
 
-void runPoolingLayerOnDevice(network::PoolingParams const& params, std::vector<cpu::ConstTensorView> const& in,
-    std::vector<cpu::TensorView> const& out, cudaStream_t stream);
+void runPoolingLayerOnDevice(network::PoolingParams const& params, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -61,8 +61,8 @@ std::string unsupportedReason(network::LayerParams const& params)
     }
 }
 
-bool runLayer(network::LayerParams const& params, std::vector<cpu::ConstTensorView> const& in,
-    std::vector<cpu::TensorView> const& out, void const* constantData, cudaStream_t stream, std::string& error)
+bool runLayer(network::LayerParams const& params, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out, void const* constantData, cudaStream_t stream, std::string& error)
 {
     using nvinfer1::LayerType;
     try
@@ -84,7 +84,7 @@ bool runLayer(network::LayerParams const& params, std::vector<cpu::ConstTensorVi
         case LayerType::kCONSTANT:
         {
             auto const& p = static_cast<network::ConstantParams const&>(params);
-            castOnDevice(cpu::ConstTensorView(p.weights.type(), out[0].shape, constantData), out[0], stream);
+            castOnDevice(ConstTensorView(p.weights.type(), out[0].shape, constantData), out[0], stream);
             return true;
         }
         case LayerType::kUNARY:
@@ -135,7 +135,7 @@ bool runLayer(network::LayerParams const& params, std::vector<cpu::ConstTensorVi
             // decided the output's shape.
             auto const& p = static_cast<network::FillParams const&>(params);
             auto operand = [&](size_t index, double value) {
-                return FillOperand{value, index < in.size() ? in[index] : cpu::ConstTensorView{}};
+                return FillOperand{value, index < in.size() ? in[index] : ConstTensorView{}};
             };
             fillOnDevice(p.operation, operand(1, p.alpha), operand(2, p.beta), out[0], stream);
             return true;

@@ -2,7 +2,7 @@
 // can run today, and the dispatch from a layer's parameters to its kernel.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "network/layer.h"
 
 #include <cuda_runtime_api.h>
@@ -18,7 +18,7 @@ std::string unsupportedReason(network::LayerParams const& params);
 
 //! Queues the layer's work on `stream`. Constant and Scale layers read their weights from `constantData` (device
 //! memory the caller uploaded). False with `error` saying what is wrong.
-bool runLayer(network::LayerParams const& params, std::vector<cpu::ConstTensorView> const& inputs,
-    std::vector<cpu::TensorView> const& outputs, void const* constantData, cudaStream_t stream, std::string& error);
+bool runLayer(network::LayerParams const& params, std::vector<ConstTensorView> const& inputs,
+    std::vector<TensorView> const& outputs, void const* constantData, cudaStream_t stream, std::string& error);
 
 } // namespace kiln::cuda

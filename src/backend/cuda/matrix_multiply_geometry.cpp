@@ -17,11 +17,11 @@ struct Operand
     int64_t rows{0};
     int64_t cols{0};
     bool transposed{false};
-    cpu::Shape batch;
+    Shape batch;
 };
 
 //! `shape` under `op`: a vector is one row (first input) or one column (second input).
-Operand describe(cpu::Shape const& shape, MatrixOperation op, bool first)
+Operand describe(Shape const& shape, MatrixOperation op, bool first)
 {
     Operand operand;
     if (op == MatrixOperation::kVECTOR)
@@ -50,14 +50,14 @@ Operand describe(cpu::Shape const& shape, MatrixOperation op, bool first)
 }
 
 //! The output's batch axes: each the larger of the inputs' extents (where they broadcast, one of them is 1).
-cpu::Shape outputBatch(Operand const& left, Operand const& right)
+Shape outputBatch(Operand const& left, Operand const& right)
 {
     if (left.batch.size() != right.batch.size())
     {
         throw std::invalid_argument("matrix multiply: the inputs have " + std::to_string(left.batch.size()) + " and "
             + std::to_string(right.batch.size()) + " batch axes; they need as many");
     }
-    cpu::Shape batch(left.batch.size());
+    Shape batch(left.batch.size());
     for (size_t axis = 0; axis < batch.size(); ++axis)
     {
         int64_t const a = left.batch[axis];
@@ -74,9 +74,9 @@ cpu::Shape outputBatch(Operand const& left, Operand const& right)
 
 //! The distance between consecutive matrices of an operand: its size, or 0 when its batch extents are all 1 and
 //! it is repeated for every batch of the output.
-int64_t batchStride(Operand const& operand, cpu::Shape const& batch, char const* name)
+int64_t batchStride(Operand const& operand, Shape const& batch, char const* name)
 {
-    if (cpu::volume(operand.batch) == 1)
+    if (volume(operand.batch) == 1)
     {
         return 0;
     }
@@ -91,7 +91,7 @@ int64_t batchStride(Operand const& operand, cpu::Shape const& batch, char const*
 } // namespace
 
 GemmGeometry gemmGeometry(
-    cpu::Shape const& input0, MatrixOperation op0, cpu::Shape const& input1, MatrixOperation op1)
+    Shape const& input0, MatrixOperation op0, Shape const& input1, MatrixOperation op1)
 {
     Operand const left = describe(input0, op0, true);
     Operand const right = describe(input1, op1, false);
@@ -100,12 +100,12 @@ GemmGeometry gemmGeometry(
         throw std::invalid_argument("matrix multiply: the inner extents differ (" + std::to_string(left.cols) + " and "
             + std::to_string(right.rows) + ")");
     }
-    cpu::Shape const batch = outputBatch(left, right);
+    Shape const batch = outputBatch(left, right);
     GemmGeometry g;
     g.m = left.rows;
     g.n = right.cols;
     g.k = left.cols;
-    g.batches = cpu::volume(batch);
+    g.batches = volume(batch);
     // A row-major r x c matrix is, column-major, its c x r transpose with leading dimension c. The leading
     // dimensions stay at least 1, as the library requires, for vectors and empty extents alike.
     g.first.transposed = right.transposed;

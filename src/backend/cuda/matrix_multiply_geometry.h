@@ -4,7 +4,7 @@
 // without CUDA, so that the mapping is tested on machines without a GPU.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 
@@ -39,6 +39,6 @@ struct GemmGeometry
 //! batch extents all 1) gets a stride of 0; other partial broadcasts, and inner extents that differ, throw
 //! std::invalid_argument.
 GemmGeometry gemmGeometry(
-    cpu::Shape const& input0, nvinfer1::MatrixOperation op0, cpu::Shape const& input1, nvinfer1::MatrixOperation op1);
+    Shape const& input0, nvinfer1::MatrixOperation op0, Shape const& input1, nvinfer1::MatrixOperation op1);
 
 } // namespace kiln::cuda

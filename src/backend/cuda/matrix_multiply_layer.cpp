@@ -22,7 +22,7 @@ DeviceBuffer uploadBias(network::WeightsBuffer const& bias, nvinfer1::DataType t
         throw std::invalid_argument("matrix multiply: the CUDA backend multiplies FP32 or FP16 matrices");
     }
     network::WeightsBuffer const stored = bias.storedAs(type);
-    size_t const bytes = static_cast<size_t>(stored.count()) * cpu::elementSize(type);
+    size_t const bytes = static_cast<size_t>(stored.count()) * elementSize(type);
     DeviceBuffer buffer(bytes, "the matrix multiply's fused bias");
     check(cudaMemcpy(buffer.data(), stored.data(), bytes, cudaMemcpyHostToDevice),
         "matrix multiply: uploading the fused bias");
@@ -55,11 +55,11 @@ void MatrixMultiplyLayer::prepare(Problem const& problem, GemmGeometry const& ge
 }
 
 void MatrixMultiplyLayer::run(
-    std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs, cudaStream_t stream)
+    std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, cudaStream_t stream)
 {
-    cpu::ConstTensorView const& a = inputs[0];
-    cpu::ConstTensorView const& b = inputs[1];
-    cpu::TensorView const& c = outputs[0];
+    ConstTensorView const& a = inputs[0];
+    ConstTensorView const& b = inputs[1];
+    TensorView const& c = outputs[0];
     if (a.type != b.type || a.type != c.type)
     {
         throw std::invalid_argument("matrix multiply: both inputs and the output must have one type");
@@ -93,7 +93,7 @@ void MatrixMultiplyLayer::run(
             throw std::invalid_argument("matrix multiply: the CUDA backend cannot add a fused bias to a product over "
                                         "an inner extent of 0");
         }
-        check(cudaMemsetAsync(c.data, 0, static_cast<size_t>(c.count()) * cpu::elementSize(c.type), stream),
+        check(cudaMemsetAsync(c.data, 0, static_cast<size_t>(c.count()) * elementSize(c.type), stream),
             "matrix multiply: zeroing a product over an inner extent of 0");
         return;
     }

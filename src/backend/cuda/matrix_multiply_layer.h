@@ -22,15 +22,15 @@ public:
     MatrixMultiplyLayer(
         network::MatrixMultiplyParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles);
 
-    void run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
+    void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
         cudaStream_t stream) override;
 
 private:
     //! What the descriptors and the algorithm depend on.
     struct Problem
     {
-        cpu::Shape input0;
-        cpu::Shape input1;
+        Shape input0;
+        Shape input1;
         GemmAlignments alignments;
 
         bool operator==(Problem const&) const = default;

@@ -125,11 +125,6 @@ __global__ void __launch_bounds__(kMaxThreads) normalizationKernel(Tensors t, Wa
     }
 }
 
-bool isFloat(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
-
 //! One axis of a walk, before the axes are split between the two walks.
 struct WalkAxis
 {
@@ -188,7 +183,7 @@ struct WeightStrides
     bool perGroup{false};
 };
 
-WeightStrides weightStridesOf(cpu::ConstTensorView const& weights, cpu::Shape const& input, int64_t nbGroups,
+WeightStrides weightStridesOf(ConstTensorView const& weights, Shape const& input, int64_t nbGroups,
     char const* what)
 {
     WeightStrides result;
@@ -221,15 +216,15 @@ WeightStrides weightStridesOf(cpu::ConstTensorView const& weights, cpu::Shape co
 
 } // namespace
 
-void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, cpu::ConstTensorView const& input,
-    cpu::ConstTensorView const& scale, cpu::ConstTensorView const& bias, cpu::TensorView const& output,
+void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, ConstTensorView const& input,
+    ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output,
     cudaStream_t stream)
 {
     if (output.shape != input.shape)
     {
         throw std::invalid_argument("normalization: the output's shape is not the input's");
     }
-    if (!isFloat(input.type) || !isFloat(scale.type) || !isFloat(bias.type) || !isFloat(output.type))
+    if (!isFloatType(input.type) || !isFloatType(scale.type) || !isFloatType(bias.type) || !isFloatType(output.type))
     {
         throw std::invalid_argument("normalization: input, scale, bias and output must be FP32, FP16 or BF16");
     }

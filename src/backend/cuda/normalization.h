@@ -5,7 +5,7 @@
 // or not axis 1 is in the mask). Instance, layer and group normalization are all this one kernel.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cuda_runtime_api.h>
 
@@ -19,8 +19,8 @@ namespace kiln::cuda
 //! affine step are computed in double, as on the CPU, whatever the layer's compute precision asks for (a
 //! precision above the request). Output may alias the input. Throws std::invalid_argument where the CPU reference
 //! refuses the shapes, axes or types.
-void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, cpu::ConstTensorView const& input,
-    cpu::ConstTensorView const& scale, cpu::ConstTensorView const& bias, cpu::TensorView const& output,
+void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, ConstTensorView const& input,
+    ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output,
     cudaStream_t stream);
 
 } // namespace kiln::cuda

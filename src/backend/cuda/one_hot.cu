@@ -34,8 +34,8 @@ __global__ void oneHotKernel(void const* indices, DataType indexType, T const* v
 
 } // namespace
 
-void oneHotOnDevice(int32_t axis, cpu::ConstTensorView const& indices, cpu::ConstTensorView const& values,
-    cpu::TensorView const& output, cudaStream_t stream)
+void oneHotOnDevice(int32_t axis, ConstTensorView const& indices, ConstTensorView const& values,
+    TensorView const& output, cudaStream_t stream)
 {
     int32_t const outputRank = output.rank();
     if (outputRank != indices.rank() + 1 || axis < -outputRank || axis >= outputRank)
@@ -44,7 +44,7 @@ void oneHotOnDevice(int32_t axis, cpu::ConstTensorView const& indices, cpu::Cons
             + std::to_string(indices.rank() + 1));
     }
     auto const a = static_cast<size_t>(axis < 0 ? axis + outputRank : axis);
-    cpu::Shape expected = indices.shape;
+    Shape expected = indices.shape;
     expected.insert(expected.begin() + static_cast<std::ptrdiff_t>(a), output.shape[a]);
     if (output.shape != expected)
     {
@@ -69,7 +69,7 @@ void oneHotOnDevice(int32_t axis, cpu::ConstTensorView const& indices, cpu::Cons
     {
         inner *= indices.shape[d];
     }
-    device::withElementOfSize(cpu::elementSize(output.type), "oneHot", [&](auto element) {
+    device::withElementOfSize(elementSize(output.type), "oneHot", [&](auto element) {
         using T = decltype(element);
         oneHotKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(indices.data, indices.type,
             static_cast<T const*>(values.data), static_cast<T*>(output.data), depth, inner, count);

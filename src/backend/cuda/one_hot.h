@@ -3,7 +3,7 @@
 // counting from depth) is j, else values[0] ("off"). Indices outside [-depth, depth) give an all-off row.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cuda_runtime_api.h>
 
@@ -16,7 +16,7 @@ namespace kiln::cuda
 //! The depth is the output's extent along the axis: the layer's depth input is a shape tensor whose value already
 //! decided that shape, so the kernel does not read it. Throws std::invalid_argument for shapes and types the CPU
 //! reference refuses.
-void oneHotOnDevice(int32_t axis, cpu::ConstTensorView const& indices, cpu::ConstTensorView const& values,
-    cpu::TensorView const& output, cudaStream_t stream);
+void oneHotOnDevice(int32_t axis, ConstTensorView const& indices, ConstTensorView const& values,
+    TensorView const& output, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -250,30 +250,25 @@ __global__ void maxPoolHalf8Kernel(uint4 const* input, uint4* output, Windows w,
 }
 
 //! Whether maxPoolHalf8Kernel takes this pooling.
-bool takesHalf8(cpu::PoolingParams const& params, cpu::ConstTensorView const& input, cpu::TensorView const& output)
+bool takesHalf8(cpu::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     auto const aligned = [](void const* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; };
     return params.type == nvinfer1::PoolingType::kMAX && input.type == DataType::kHALF
-        && output.type == DataType::kHALF && input.format == cpu::TensorFormat::kHWC && input.rank() == 4
+        && output.type == DataType::kHALF && input.format == TensorFormat::kHWC && input.rank() == 4
         && input.shape[1] % 8 == 0 && aligned(input.data) && aligned(output.data);
-}
-
-bool isFloat(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
 }
 
 } // namespace
 
-void poolingOnDevice(cpu::PoolingParams const& params, cpu::ConstTensorView const& input,
-    cpu::TensorView const& output, cudaStream_t stream)
+void poolingOnDevice(cpu::PoolingParams const& params, ConstTensorView const& input,
+    TensorView const& output, cudaStream_t stream)
 {
     // The CPU reference's geometry, so that both backends place windows and pad identically.
     if (output.shape != cpu::poolingOutputShape(input.shape, params))
     {
         throw std::invalid_argument("pooling: the output's shape is not the pooled input's");
     }
-    if (!isFloat(input.type) || !isFloat(output.type))
+    if (!isFloatType(input.type) || !isFloatType(output.type))
     {
         throw std::invalid_argument("pooling: the CUDA backend takes FP32, FP16 or BF16 tensors");
     }
@@ -282,8 +277,8 @@ void poolingOnDevice(cpu::PoolingParams const& params, cpu::ConstTensorView cons
     {
         throw std::invalid_argument("pooling: at most 8 spatial axes");
     }
-    bool const channelsLast = input.format == cpu::TensorFormat::kHWC;
-    if (input.format != output.format || (input.format != cpu::TensorFormat::kLINEAR && !channelsLast))
+    bool const channelsLast = input.format == TensorFormat::kHWC;
+    if (input.format != output.format || (input.format != TensorFormat::kLINEAR && !channelsLast))
     {
         throw std::invalid_argument("pooling: the CUDA backend pools kLINEAR and kHWC tensors");
     }
@@ -300,8 +295,8 @@ void poolingOnDevice(cpu::PoolingParams const& params, cpu::ConstTensorView cons
         return;
     }
     size_t const leading = input.shape.size() - rank;
-    cpu::Shape const inputSize(input.shape.begin() + static_cast<std::ptrdiff_t>(leading), input.shape.end());
-    cpu::Shape const stride = cpu::spatialParameter(params.stride, rank, 1, "pooling stride");
+    Shape const inputSize(input.shape.begin() + static_cast<std::ptrdiff_t>(leading), input.shape.end());
+    Shape const stride = cpu::spatialParameter(params.stride, rank, 1, "pooling stride");
     cpu::WindowGeometry const geometry = cpu::forwardWindowGeometry(inputSize, params.windowSize, stride,
         cpu::spatialParameter(params.prePadding, rank, 0, "pooling prePadding"),
         cpu::spatialParameter(params.postPadding, rank, 0, "pooling postPadding"), params.paddingMode);

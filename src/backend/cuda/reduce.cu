@@ -160,7 +160,7 @@ __global__ void threadPerOutputKernel(void const* input, DataType inType, void* 
 }
 
 template <typename Fold>
-void launch(bool innermostReduced, cpu::ConstTensorView const& input, cpu::TensorView const& output,
+void launch(bool innermostReduced, ConstTensorView const& input, TensorView const& output,
     Reduction const& r, cudaStream_t stream)
 {
     if (innermostReduced)
@@ -179,8 +179,8 @@ void launch(bool innermostReduced, cpu::ConstTensorView const& input, cpu::Tenso
 
 } // namespace
 
-void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, cpu::ConstTensorView const& input,
-    cpu::TensorView const& output, cudaStream_t stream)
+void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, ConstTensorView const& input,
+    TensorView const& output, cudaStream_t stream)
 {
     size_t const rank = input.shape.size();
     if (rank < 32 && (axes >> rank) != 0)
@@ -196,7 +196,7 @@ void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, cpu:
     {
         throw std::invalid_argument("reduce: the CUDA backend takes FP32, FP16, BF16, INT32 or INT64");
     }
-    if (output.format != cpu::TensorFormat::kLINEAR)
+    if (output.format != TensorFormat::kLINEAR)
     {
         throw std::invalid_argument("reduce: the CUDA backend writes kLINEAR outputs");
     }
@@ -236,7 +236,7 @@ void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, cpu:
     r.kept = device::makeStridedShape(keptExtents, keptStrides);
     r.reduced = device::makeStridedShape(reducedExtents, reducedStrides);
     // Whether the axis adjacent in memory is reduced: then a warp per output reads neighbouring elements.
-    size_t const innermost = input.format == cpu::TensorFormat::kHWC && rank >= 3 ? 1 : rank - 1;
+    size_t const innermost = input.format == TensorFormat::kHWC && rank >= 3 ? 1 : rank - 1;
     bool const innermostReduced = rank > 0 && ((axes >> innermost) & 1U) != 0;
     if (floats)
     {

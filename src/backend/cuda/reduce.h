@@ -1,7 +1,7 @@
 // IReduceLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/reduce.h).
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 #include <cuda_runtime_api.h>
@@ -16,6 +16,6 @@ namespace kiln::cuda
 //! INT32/INT64 wrap and avg truncates toward zero. Reducing nothing gives the operation's identity. The input may be
 //! stored kLINEAR or kHWC (read through its strides); the output is kLINEAR.
 void reduceOnDevice(nvinfer1::ReduceOperation op, uint32_t axes, bool keepDimensions,
-    cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream);
+    ConstTensorView const& input, TensorView const& output, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -123,20 +123,14 @@ __global__ void padChannelsKernel(Element const* input, Element* output, int64_t
     }
 }
 
-bool floatingPoint(nvinfer1::DataType type)
+bool storedFormat(TensorFormat format)
 {
-    return type == nvinfer1::DataType::kFLOAT || type == nvinfer1::DataType::kHALF
-        || type == nvinfer1::DataType::kBF16;
-}
-
-bool storedFormat(cpu::TensorFormat format)
-{
-    return format == cpu::TensorFormat::kLINEAR || format == cpu::TensorFormat::kHWC;
+    return format == TensorFormat::kLINEAR || format == TensorFormat::kHWC;
 }
 
 } // namespace
 
-void reformatOnDevice(cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream)
+void reformatOnDevice(ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
     if (!storedFormat(input.format) || !storedFormat(output.format))
     {
@@ -151,7 +145,7 @@ void reformatOnDevice(cpu::ConstTensorView const& input, cpu::TensorView const& 
         castOnDevice(input, output, stream);
         return;
     }
-    if (input.rank() < 3 || !floatingPoint(input.type) || !floatingPoint(output.type))
+    if (input.rank() < 3 || !isFloatType(input.type) || !isFloatType(output.type))
     {
         throw std::invalid_argument("reformat: moving between kLINEAR and kHWC takes FP32, FP16 or BF16 tensors of "
             "[N, C, spatial...]; this one has " + std::to_string(input.rank()) + " axes");
@@ -163,7 +157,7 @@ void reformatOnDevice(cpu::ConstTensorView const& input, cpu::TensorView const& 
     int64_t const batches = input.shape[0];
     int64_t const channels = input.shape[1];
     int64_t const spatial = input.count() / (batches * channels);
-    bool const toChannelsLast = output.format == cpu::TensorFormat::kHWC;
+    bool const toChannelsLast = output.format == TensorFormat::kHWC;
     int64_t const rows = toChannelsLast ? channels : spatial;
     int64_t const columns = toChannelsLast ? spatial : channels;
     if (rows < kTile || columns < kTile)
@@ -188,9 +182,9 @@ void reformatOnDevice(cpu::ConstTensorView const& input, cpu::TensorView const& 
     check(cudaGetLastError(), "reformat: launching the kernel");
 }
 
-void padChannelsOnDevice(cpu::ConstTensorView const& input, void* output, int64_t channels, cudaStream_t stream)
+void padChannelsOnDevice(ConstTensorView const& input, void* output, int64_t channels, cudaStream_t stream)
 {
-    if (input.format != cpu::TensorFormat::kHWC || input.rank() < 3 || channels < input.shape[1])
+    if (input.format != TensorFormat::kHWC || input.rank() < 3 || channels < input.shape[1])
     {
         throw std::invalid_argument("padding channels: the input must be kHWC [N, C, spatial...] of at most as many "
                                     "channels as the padded layout has");
@@ -200,7 +194,7 @@ void padChannelsOnDevice(cpu::ConstTensorView const& input, void* output, int64_
         return;
     }
     int64_t const pixels = input.count() / input.shape[1];
-    size_t const element = cpu::elementSize(input.type);
+    size_t const element = elementSize(input.type);
     unsigned const blocks = device::blocksFor(pixels);
     if (element == 2)
     {

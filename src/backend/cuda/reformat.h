@@ -3,7 +3,7 @@
 // (backend/cpu/kernels/tensor/reformat.h).
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cuda_runtime_api.h>
 
@@ -12,10 +12,10 @@ namespace kiln::cuda
 
 //! `input` into `output` on `stream`. A change of format takes FP32, FP16 and BF16 tensors of at least three axes;
 //! a change of type alone, whatever castOnDevice takes. Throws std::invalid_argument otherwise.
-void reformatOnDevice(cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream);
+void reformatOnDevice(ConstTensorView const& input, TensorView const& output, cudaStream_t stream);
 
 //! Copies kHWC `input` [N, C, spatial...] into `output`, laid out as the same tensor with `channels` (at least C)
 //! channels per pixel, those beyond C zero: the channel padding FP16 tensor-core convolutions want.
-void padChannelsOnDevice(cpu::ConstTensorView const& input, void* output, int64_t channels, cudaStream_t stream);
+void padChannelsOnDevice(ConstTensorView const& input, void* output, int64_t channels, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -1,6 +1,7 @@
 #include "backend/cuda/resize.h"
 
 #include "backend/cuda/cuda_error.h"
+#include "core/dims_text.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
 
@@ -216,28 +217,13 @@ __global__ void interpolateKernel(void const* input, DataType inType, void* outp
     }
 }
 
-bool isFloating(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
-
-std::string shapeText(cpu::Shape const& shape)
-{
-    std::string text = "[";
-    for (size_t d = 0; d < shape.size(); ++d)
-    {
-        text += (d == 0 ? "" : ", ") + std::to_string(shape[d]);
-    }
-    return text + "]";
-}
-
 } // namespace
 
-void resizeOnDevice(cpu::Resize const& params, cpu::ConstTensorView const& input, cpu::TensorView const& output,
+void resizeOnDevice(cpu::Resize const& params, ConstTensorView const& input, TensorView const& output,
     cudaStream_t stream)
 {
     // The CPU reference's own shape rules (it throws for inconsistent parameters).
-    cpu::Shape const expected = cpu::resizeOutputShape(input.shape, params);
+    Shape const expected = cpu::resizeOutputShape(input.shape, params);
     if (output.shape != expected)
     {
         throw std::invalid_argument(
@@ -292,7 +278,7 @@ void resizeOnDevice(cpu::Resize const& params, cpu::ConstTensorView const& input
         {
             throw std::invalid_argument("resize: kNEAREST needs the same input and output types");
         }
-        device::withElementOfSize(cpu::elementSize(input.type), "resize", [&](auto element) {
+        device::withElementOfSize(elementSize(input.type), "resize", [&](auto element) {
             using T = decltype(element);
             nearestKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
                 static_cast<T const*>(input.data), static_cast<T*>(output.data), g, count);
@@ -300,7 +286,7 @@ void resizeOnDevice(cpu::Resize const& params, cpu::ConstTensorView const& input
     }
     else if (params.resizeMode == InterpolationMode::kLINEAR || params.resizeMode == InterpolationMode::kCUBIC)
     {
-        if (!isFloating(input.type) || !isFloating(output.type))
+        if (!isFloatType(input.type) || !isFloatType(output.type))
         {
             throw std::invalid_argument("resize: kLINEAR and kCUBIC need FP32, FP16 or BF16 tensors");
         }
@@ -314,8 +300,8 @@ void resizeOnDevice(cpu::Resize const& params, cpu::ConstTensorView const& input
     check(cudaGetLastError(), "resize: launching the kernel");
 }
 
-void runResizeLayerOnDevice(network::ResizeParams const& params, std::vector<cpu::ConstTensorView> const& in,
-    std::vector<cpu::TensorView> const& out, cudaStream_t stream)
+void runResizeLayerOnDevice(network::ResizeParams const& params, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out, cudaStream_t stream)
 {
     cpu::Resize resize;
     resize.resizeMode = params.resizeMode;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "backend/cpu/kernels/tensor/resize.h"
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "network/layers/resize.h"
 
 #include <cuda_runtime_api.h>
@@ -17,12 +17,12 @@ namespace kiln::cuda
 //! `params` as cpu::resize takes them (outputDimensions or scales set). kNEAREST copies any byte-addressable type;
 //! kLINEAR and kCUBIC read and write FP32/FP16/BF16 and blend in double, adding in the CPU's order so that results
 //! are its own to the bit. Throws std::invalid_argument for what the CPU reference refuses.
-void resizeOnDevice(cpu::Resize const& params, cpu::ConstTensorView const& input, cpu::TensorView const& output,
+void resizeOnDevice(cpu::Resize const& params, ConstTensorView const& input, TensorView const& output,
     cudaStream_t stream);
 
 //! The layer's parameters as the CPU backend's runner passes them: input 1 (a shape tensor in device memory) and
 //! static output dimensions give the output's already resolved shape; otherwise given scales drive the mapping.
-void runResizeLayerOnDevice(network::ResizeParams const& params, std::vector<cpu::ConstTensorView> const& in,
-    std::vector<cpu::TensorView> const& out, cudaStream_t stream);
+void runResizeLayerOnDevice(network::ResizeParams const& params, std::vector<ConstTensorView> const& in,
+    std::vector<TensorView> const& out, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -33,17 +33,12 @@ __global__ void scaleKernel(void const* input, DataType inType, void* output, Da
     }
 }
 
-bool isFloat(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
-
 } // namespace
 
 void scaleOnDevice(nvinfer1::ScaleMode mode, int32_t channelAxis, DeviceScaleWeights const& weights,
-    cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream)
+    ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
-    if (input.shape != output.shape || !isFloat(input.type) || !isFloat(output.type))
+    if (input.shape != output.shape || !isFloatType(input.type) || !isFloatType(output.type))
     {
         throw std::invalid_argument("scale: input and output must be FP32, FP16 or BF16 of one shape");
     }

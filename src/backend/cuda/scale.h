@@ -2,7 +2,7 @@
 // output = (input * scale + shift) ^ power with uniform, per-channel or per-element weights.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 #include <cuda_runtime_api.h>
@@ -27,6 +27,6 @@ struct DeviceScaleWeights
 //! mode needs (1; the channel axis' extent; the volume from the channel axis on). Throws std::invalid_argument
 //! otherwise.
 void scaleOnDevice(nvinfer1::ScaleMode mode, int32_t channelAxis, DeviceScaleWeights const& weights,
-    cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream);
+    ConstTensorView const& input, TensorView const& output, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -16,15 +16,15 @@ std::vector<float> packScaleWeights(network::ScaleParams const& params)
         if (!weights->empty() && weights->count() > 0)
         {
             std::vector<float> const values = cpu::loadAllAsFloat(
-                cpu::ConstTensorView(weights->type(), cpu::Shape{weights->count()}, weights->data()));
+                ConstTensorView(weights->type(), Shape{weights->count()}, weights->data()));
             packed.insert(packed.end(), values.begin(), values.end());
         }
     }
     return packed;
 }
 
-void runScaleLayerOnDevice(network::ScaleParams const& params, void const* packed, cpu::ConstTensorView const& input,
-    cpu::TensorView const& output, cudaStream_t stream)
+void runScaleLayerOnDevice(network::ScaleParams const& params, void const* packed, ConstTensorView const& input,
+    TensorView const& output, cudaStream_t stream)
 {
     if (packed == nullptr)
     {

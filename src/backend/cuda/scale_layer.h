@@ -2,7 +2,7 @@
 // constant's weights), and every run reads them there.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "network/layers/scale.h"
 
 #include <cuda_runtime_api.h>
@@ -16,7 +16,7 @@ namespace kiln::cuda
 std::vector<float> packScaleWeights(network::ScaleParams const& params);
 
 //! Runs the layer reading `packed`: device memory holding packScaleWeights(params).
-void runScaleLayerOnDevice(network::ScaleParams const& params, void const* packed, cpu::ConstTensorView const& input,
-    cpu::TensorView const& output, cudaStream_t stream);
+void runScaleLayerOnDevice(network::ScaleParams const& params, void const* packed, ConstTensorView const& input,
+    TensorView const& output, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -25,7 +25,7 @@ __global__ void selectKernel(uint8_t const* condition, T const* thenInput, T con
 }
 
 //! The output's extents with `input`'s strides, 0 where an extent of 1 (or a missing leading dim) broadcasts.
-StridedShape broadcastTo(cpu::Shape const& input, cpu::Shape const& output)
+StridedShape broadcastTo(Shape const& input, Shape const& output)
 {
     if (input.size() > output.size())
     {
@@ -47,8 +47,8 @@ StridedShape broadcastTo(cpu::Shape const& input, cpu::Shape const& output)
 
 } // namespace
 
-void selectOnDevice(cpu::ConstTensorView const& condition, cpu::ConstTensorView const& thenInput,
-    cpu::ConstTensorView const& elseInput, cpu::TensorView const& output, cudaStream_t stream)
+void selectOnDevice(ConstTensorView const& condition, ConstTensorView const& thenInput,
+    ConstTensorView const& elseInput, TensorView const& output, cudaStream_t stream)
 {
     if (condition.type != nvinfer1::DataType::kBOOL)
     {
@@ -66,7 +66,7 @@ void selectOnDevice(cpu::ConstTensorView const& condition, cpu::ConstTensorView 
     {
         return;
     }
-    device::withElementOfSize(cpu::elementSize(output.type), "select", [&](auto element) {
+    device::withElementOfSize(elementSize(output.type), "select", [&](auto element) {
         using T = decltype(element);
         selectKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
             static_cast<uint8_t const*>(condition.data), static_cast<T const*>(thenInput.data),

@@ -2,7 +2,7 @@
 // output = condition ? then : else, element by element, with numpy broadcasting of all three.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cuda_runtime_api.h>
 
@@ -11,7 +11,7 @@ namespace kiln::cuda
 
 //! The condition is BOOL (any nonzero byte is true); then, else and output share one byte-addressable type.
 //! Inputs of lower rank are aligned to the output's last dims. Throws std::invalid_argument otherwise.
-void selectOnDevice(cpu::ConstTensorView const& condition, cpu::ConstTensorView const& thenInput,
-    cpu::ConstTensorView const& elseInput, cpu::TensorView const& output, cudaStream_t stream);
+void selectOnDevice(ConstTensorView const& condition, ConstTensorView const& thenInput,
+    ConstTensorView const& elseInput, TensorView const& output, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -63,7 +63,7 @@ void requirePermutation(std::vector<int32_t> const& order, size_t rank, char con
 } // namespace
 
 void shuffleOnDevice(std::vector<int32_t> const& firstTranspose, std::vector<int32_t> const& secondTranspose,
-    cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream)
+    ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
     requirePermutation(firstTranspose, input.shape.size(), "first");
     requirePermutation(secondTranspose, output.shape.size(), "second");
@@ -72,7 +72,7 @@ void shuffleOnDevice(std::vector<int32_t> const& firstTranspose, std::vector<int
         throw std::invalid_argument("shuffle: the output must have the input's type and element count");
     }
     int64_t const count = output.count();
-    size_t const bytes = cpu::elementSize(input.type);
+    size_t const bytes = elementSize(input.type);
     if (count == 0)
     {
         return;

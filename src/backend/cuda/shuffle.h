@@ -3,7 +3,7 @@
 // (placeholders, -1, a shape-tensor input), so the reshape is only a reinterpretation.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cuda_runtime_api.h>
 
@@ -17,6 +17,6 @@ namespace kiln::cuda
 //! reshaped[secondTranspose[i]]). Every byte-addressable type; input and output share it. One kernel, or one
 //! device-to-device copy when neither transpose moves anything.
 void shuffleOnDevice(std::vector<int32_t> const& firstTranspose, std::vector<int32_t> const& secondTranspose,
-    cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream);
+    ConstTensorView const& input, TensorView const& output, cudaStream_t stream);
 
 } // namespace kiln::cuda

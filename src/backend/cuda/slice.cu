@@ -157,14 +157,9 @@ uint64_t encodeOnHost(double value, DataType type)
     return bits;
 }
 
-bool isIndexType(DataType type)
-{
-    return type == DataType::kINT32 || type == DataType::kINT64;
-}
-
 } // namespace
 
-void sliceOnDevice(SliceParameters const& params, cpu::ConstTensorView const& input, cpu::TensorView const& output,
+void sliceOnDevice(SliceParameters const& params, ConstTensorView const& input, TensorView const& output,
     cudaStream_t stream)
 {
     size_t const rank = input.shape.size();
@@ -242,7 +237,7 @@ void sliceOnDevice(SliceParameters const& params, cpu::ConstTensorView const& in
             g.fillBits = encodeOnHost(params.fillValue, output.type);
         }
     }
-    device::withElementOfSize(cpu::elementSize(output.type), "slice", [&](auto element) {
+    device::withElementOfSize(elementSize(output.type), "slice", [&](auto element) {
         using T = decltype(element);
         sliceKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
             static_cast<T const*>(input.data), static_cast<T*>(output.data), g, count);
@@ -251,7 +246,7 @@ void sliceOnDevice(SliceParameters const& params, cpu::ConstTensorView const& in
 }
 
 void paddingOnDevice(std::vector<int64_t> const& prePadding, std::vector<int64_t> const& postPadding,
-    cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream)
+    ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
     size_t const rank = input.shape.size();
     if (prePadding.size() != postPadding.size() || prePadding.size() > rank || output.shape.size() != rank)

@@ -3,7 +3,7 @@
 // outside the input. Also IPaddingLayer, which is a kFILL slice starting before the input.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 #include <cuda_runtime_api.h>
@@ -22,20 +22,20 @@ struct SliceParameters
 {
     std::vector<int64_t> start;
     std::vector<int64_t> stride;
-    cpu::ConstTensorView startTensor;
-    cpu::ConstTensorView strideTensor;
-    cpu::ConstTensorView fillTensor;
+    ConstTensorView startTensor;
+    ConstTensorView strideTensor;
+    ConstTensorView fillTensor;
     double fillValue{0.0};
     nvinfer1::SampleMode mode{nvinfer1::SampleMode::kSTRICT_BOUNDS};
 };
 
 //! The output's shape is the slice's size. Input and output share a byte-addressable type. Throws
 //! std::invalid_argument where the CPU reference does, as far as host values show it.
-void sliceOnDevice(SliceParameters const& params, cpu::ConstTensorView const& input, cpu::TensorView const& output,
+void sliceOnDevice(SliceParameters const& params, ConstTensorView const& input, TensorView const& output,
     cudaStream_t stream);
 
 //! IPaddingLayer: zeros before and after the innermost prePadding.size() dims; negative amounts crop.
 void paddingOnDevice(std::vector<int64_t> const& prePadding, std::vector<int64_t> const& postPadding,
-    cpu::ConstTensorView const& input, cpu::TensorView const& output, cudaStream_t stream);
+    ConstTensorView const& input, TensorView const& output, cudaStream_t stream);
 
 } // namespace kiln::cuda

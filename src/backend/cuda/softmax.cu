@@ -167,17 +167,12 @@ int32_t singleAxis(uint32_t axes, int32_t rank)
     return -1;
 }
 
-bool isFloat(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
-
 } // namespace
 
-void softmaxOnDevice(uint32_t axes, cpu::ConstTensorView const& input, cpu::TensorView const& output,
+void softmaxOnDevice(uint32_t axes, ConstTensorView const& input, TensorView const& output,
     cudaStream_t stream)
 {
-    if (input.shape != output.shape || !isFloat(input.type) || !isFloat(output.type))
+    if (input.shape != output.shape || !isFloatType(input.type) || !isFloatType(output.type))
     {
         throw std::invalid_argument("softmax: input and output must be FP32, FP16 or BF16 of one shape");
     }

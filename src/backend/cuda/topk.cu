@@ -77,7 +77,7 @@ template <typename Key>
 __device__ Key rankKey(void const* input, DataType type, int64_t i, bool largestFirst)
 {
     Key key;
-    if (device::isFloatType(type))
+    if (isFloatType(type))
     {
         key = static_cast<Key>(floatRankKey(device::loadFloat(input, type, i)));
     }
@@ -234,8 +234,8 @@ size_t sortTemporaryBytes(int64_t chunkRows, int64_t extent, cudaStream_t stream
 }
 
 template <typename Key, typename T>
-void sortRowsAndWritePicks(Rows const& rows, bool largestFirst, cpu::ConstTensorView const& input,
-    cpu::TensorView const& values, cpu::TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream)
+void sortRowsAndWritePicks(Rows const& rows, bool largestFirst, ConstTensorView const& input,
+    TensorView const& values, TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream)
 {
     int64_t const n = rows.extent;
     int64_t const rowsPerChunk
@@ -284,8 +284,8 @@ void sortRowsAndWritePicks(Rows const& rows, bool largestFirst, cpu::ConstTensor
 }
 
 template <typename Key, typename T>
-void topKOfRows(Rows const& rows, bool largestFirst, cpu::ConstTensorView const& input, cpu::TensorView const& values,
-    cpu::TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream)
+void topKOfRows(Rows const& rows, bool largestFirst, ConstTensorView const& input, TensorView const& values,
+    TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream)
 {
     if (rows.k <= kFewPicks && rows.k * rows.extent <= kSelectionWork)
     {
@@ -302,15 +302,10 @@ void topKOfRows(Rows const& rows, bool largestFirst, cpu::ConstTensorView const&
     sortRowsAndWritePicks<Key, T>(rows, largestFirst, input, values, indices, scratch, stream);
 }
 
-bool isIndexType(DataType type)
-{
-    return type == DataType::kINT32 || type == DataType::kINT64;
-}
-
 } // namespace
 
-void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, cpu::ConstTensorView const& input,
-    cpu::TensorView const& values, cpu::TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream)
+void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, ConstTensorView const& input,
+    TensorView const& values, TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream)
 {
     int32_t axis = 0;
     while (axis < 31 && (reduceAxes & (1U << axis)) == 0)
@@ -328,7 +323,7 @@ void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, cpu::C
         throw std::invalid_argument("top-k: k is " + std::to_string(k) + "; must be in [1, "
             + std::to_string(input.shape[a]) + "] (the extent of axis " + std::to_string(axis) + ")");
     }
-    cpu::Shape expected = input.shape;
+    Shape expected = input.shape;
     expected[a] = k;
     if (values.shape != expected || indices.shape != expected)
     {
@@ -379,7 +374,7 @@ void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, cpu::C
     }
 }
 
-void TopKLayer::run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
+void TopKLayer::run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
     cudaStream_t stream)
 {
     if (outputs.size() != 2)

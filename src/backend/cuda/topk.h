@@ -4,7 +4,7 @@
 // -0 and +0 are equal.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/device_layer.h"
 #include "network/layers/top_k.h"
@@ -21,8 +21,8 @@ namespace kiln::cuda
 //! it must be 1 to the axis extent. Values have the input's type (FP32, FP16, BF16, INT32, INT64) and are copied
 //! exactly; indices are INT32 or INT64. Large k sorts every row with CUB, in `scratch` (grown on the stream as
 //! needed). Throws std::invalid_argument for what the CPU reference refuses.
-void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, cpu::ConstTensorView const& input,
-    cpu::TensorView const& values, cpu::TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream);
+void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, ConstTensorView const& input,
+    TensorView const& values, TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream);
 
 //! The layer in one execution context. Its only state is the sort's scratch memory: kept for the context's life,
 //! so that runs after the first allocate nothing, and allocated through the context's allocator (a DeviceBuffer
@@ -37,7 +37,7 @@ public:
     }
 
     //! Input 1, when given, held k; the outputs' shape already has it.
-    void run(std::vector<cpu::ConstTensorView> const& inputs, std::vector<cpu::TensorView> const& outputs,
+    void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
         cudaStream_t stream) override;
 
 private:

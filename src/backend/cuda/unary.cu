@@ -70,7 +70,7 @@ __device__ int64_t applyInteger(UnaryOperation op, int64_t x)
 __global__ void unaryKernel(UnaryOperation op, void const* input, DataType inType, void* output, DataType outType,
     int64_t count)
 {
-    bool const floats = device::isFloatType(inType);
+    bool const floats = isFloatType(inType);
     bool const toBool = outType == DataType::kBOOL;
     KILN_GRID_STRIDE_LOOP(i, count)
     {
@@ -95,7 +95,7 @@ __global__ void unaryKernel(UnaryOperation op, void const* input, DataType inTyp
 
 } // namespace
 
-void unaryOnDevice(UnaryOperation op, cpu::ConstTensorView const& input, cpu::TensorView const& output,
+void unaryOnDevice(UnaryOperation op, ConstTensorView const& input, TensorView const& output,
     cudaStream_t stream)
 {
     // The CPU reference decides which types each operation takes, so both backends refuse the same ones.

@@ -1,6 +1,6 @@
 #include "network/layers/activation.h"
 
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 #include "network/network.h"
 
 namespace kiln::network
@@ -14,7 +14,7 @@ bool ActivationParams::infer(InferenceContext& ctx) const
     }
     if (!isFloatType(ctx.input(0).type) && ctx.input(0).type != nvinfer1::DataType::kINT8)
     {
-        return ctx.fail("activations take FLOAT, HALF, BF16 or INT8 inputs, not " + typeName(ctx.input(0).type));
+        return ctx.fail("activations take FLOAT, HALF, BF16 or INT8 inputs, not " + dataTypeName(ctx.input(0).type));
     }
     return ctx.setOutput(0, ctx.input(0).type, ctx.input(0).dims);
 }

@@ -1,7 +1,7 @@
 #include "network/layers/convolution.h"
 
 #include "network/layers/layer_utils.h"
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 namespace kiln::network
 {
@@ -30,7 +30,7 @@ bool WindowedFilterParams::inferFilter(InferenceContext& ctx, bool transposed) c
     }
     if (!isFloatType(ctx.input(0).type))
     {
-        return ctx.fail(std::string(kind) + " takes FLOAT, HALF or BF16 input, not " + typeName(ctx.input(0).type));
+        return ctx.fail(std::string(kind) + " takes FLOAT, HALF or BF16 input, not " + dataTypeName(ctx.input(0).type));
     }
     if (stride.nbDims != spatial || prePadding.nbDims != spatial || postPadding.nbDims != spatial
         || dilation.nbDims != spatial)

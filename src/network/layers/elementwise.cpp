@@ -1,6 +1,6 @@
 #include "network/layers/elementwise.h"
 
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 #include "network/network.h"
 
 namespace kiln::network
@@ -106,7 +106,7 @@ bool ElementWiseParams::infer(InferenceContext& ctx) const
         || type == DataType::kBF16 || type == DataType::kINT8 || type == DataType::kINT32 || type == DataType::kINT64;
     if (!supported)
     {
-        return ctx.fail("element-wise operations do not take " + typeName(type) + " inputs; cast them first");
+        return ctx.fail("element-wise operations do not take " + dataTypeName(type) + " inputs; cast them first");
     }
     std::vector<Dim> dims;
     if (!broadcastShapes(ctx, 0, 1, dims))

@@ -1,7 +1,7 @@
 #include "network/layers/fill.h"
 
 #include "network/layers/shape_input.h"
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 #include <cmath>
 
@@ -76,7 +76,7 @@ bool checkAlphaBetaInputs(FillParams const& p, InferenceContext& ctx, int32_t ra
         std::string const which = index == 1 ? "alpha (input 1)" : "beta (input 2)";
         if (!isFloatType(facts.type) && !isIndexType(facts.type))
         {
-            return ctx.fail("the fill " + which + " must be FLOAT, HALF, BF16, INT32 or INT64, not " + typeName(facts.type));
+            return ctx.fail("the fill " + which + " must be FLOAT, HALF, BF16, INT32 or INT64, not " + dataTypeName(facts.type));
         }
         bool const deltas = index == 2 && p.operation == FillOperation::kLINSPACE;
         if (!deltas && facts.dims.nbDims != 0)
@@ -98,8 +98,8 @@ bool checkAlphaBetaInputs(FillParams const& p, InferenceContext& ctx, int32_t ra
     }
     if (ctx.hasInput(1) && ctx.hasInput(2) && ctx.input(1).type != ctx.input(2).type)
     {
-        return ctx.fail("the fill alpha (input 1) is " + typeName(ctx.input(1).type) + " but beta (input 2) is "
-            + typeName(ctx.input(2).type) + "; they must have one type");
+        return ctx.fail("the fill alpha (input 1) is " + dataTypeName(ctx.input(1).type) + " but beta (input 2) is "
+            + dataTypeName(ctx.input(2).type) + "; they must have one type");
     }
     return true;
 }
@@ -121,7 +121,7 @@ bool checkStaticAlphaBeta(FillParams const& p, InferenceContext& ctx)
         if (isIndexType(p.toType)
             && ((alphaStatic && std::fabs(p.alpha) > kInt64Limit) || (betaStatic && std::fabs(p.beta) > kInt64Limit)))
         {
-            return ctx.fail("the fill alpha and beta are out of the range of " + typeName(p.toType));
+            return ctx.fail("the fill alpha and beta are out of the range of " + dataTypeName(p.toType));
         }
         return true;
     case FillOperation::kRANDOM_UNIFORM:
@@ -205,7 +205,7 @@ bool FillParams::infer(InferenceContext& ctx) const
     }
     if (operation == FillOperation::kLINSPACE ? !isFloatType(toType) && !isIndexType(toType) : !isFloatType(toType))
     {
-        return ctx.fail(std::string("a ") + operationName(operation) + " fill cannot make " + typeName(toType)
+        return ctx.fail(std::string("a ") + operationName(operation) + " fill cannot make " + dataTypeName(toType)
             + " output (it makes FLOAT, HALF, BF16"
             + (operation == FillOperation::kLINSPACE ? ", INT32 or INT64)" : ")"));
     }

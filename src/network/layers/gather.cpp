@@ -1,7 +1,7 @@
 #include "network/layers/gather.h"
 
 #include "network/layers/layer_utils.h"
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 namespace kiln::network
 {
@@ -102,7 +102,7 @@ bool GatherParams::infer(InferenceContext& ctx) const
     nvinfer1::DataType const indicesType = ctx.input(1).type;
     if (indicesType != nvinfer1::DataType::kINT32 && indicesType != nvinfer1::DataType::kINT64)
     {
-        return ctx.fail("gather indices must be INT32 or INT64, not " + typeName(indicesType));
+        return ctx.fail("gather indices must be INT32 or INT64, not " + dataTypeName(indicesType));
     }
     int32_t const dataRank = ctx.rank(0);
     if (numElementWiseDims < 0 || (mode == GatherMode::kDEFAULT && numElementWiseDims > 1)

@@ -1,7 +1,7 @@
 #include "network/layers/matrix_multiply.h"
 
 #include "core/logging.h"
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 namespace kiln::network
 {

@@ -1,6 +1,6 @@
 #include "network/layers/normalization.h"
 
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 namespace kiln::network
 {

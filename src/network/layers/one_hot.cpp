@@ -1,7 +1,7 @@
 #include "network/layers/one_hot.h"
 
 #include "network/layers/shape_input.h"
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 namespace kiln::network
 {
@@ -15,7 +15,7 @@ bool OneHotParams::infer(InferenceContext& ctx) const
     TensorFacts const& indices = ctx.input(0);
     if (!isIndexType(indices.type))
     {
-        return ctx.fail("one-hot indices (input 0) must be INT32 or INT64, not " + typeName(indices.type));
+        return ctx.fail("one-hot indices (input 0) must be INT32 or INT64, not " + dataTypeName(indices.type));
     }
     TensorFacts const& values = ctx.input(1);
     Dim const valueCount = values.dims.nbDims == 1 ? ctx.dim(1, 0) : Dim();
@@ -25,7 +25,7 @@ bool OneHotParams::infer(InferenceContext& ctx) const
     }
     if (values.type == nvinfer1::DataType::kINT4 || values.type == nvinfer1::DataType::kFP4)
     {
-        return ctx.fail("one-hot values (input 1) cannot be " + typeName(values.type) + " (not byte-addressable)");
+        return ctx.fail("one-hot values (input 1) cannot be " + dataTypeName(values.type) + " (not byte-addressable)");
     }
     std::vector<Dim> depth;
     if (!shapeInputValues(ctx, 2, 0, "the one-hot depth", depth))

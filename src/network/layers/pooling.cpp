@@ -1,7 +1,7 @@
 #include "network/layers/pooling.h"
 
 #include "network/layers/layer_utils.h"
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 namespace kiln::network
 {
@@ -21,7 +21,7 @@ bool PoolingParams::infer(InferenceContext& ctx) const
     }
     if (!isFloatType(ctx.input(0).type))
     {
-        return ctx.fail("pooling takes FLOAT, HALF or BF16 input, not " + typeName(ctx.input(0).type));
+        return ctx.fail("pooling takes FLOAT, HALF or BF16 input, not " + dataTypeName(ctx.input(0).type));
     }
     if (stride.nbDims != spatial || prePadding.nbDims != spatial || postPadding.nbDims != spatial)
     {

@@ -1,6 +1,6 @@
 #include "network/layers/reduce.h"
 
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 namespace kiln::network
 {
@@ -15,7 +15,7 @@ bool ReduceParams::infer(InferenceContext& ctx) const
     // The CPU kernel accumulates floats in double and integers exactly; 8-bit and boolean data have no reduce.
     if (!isFloatType(type) && type != nvinfer1::DataType::kINT32 && type != nvinfer1::DataType::kINT64)
     {
-        return ctx.fail("a reduce layer does not take " + typeName(type) + " input");
+        return ctx.fail("a reduce layer does not take " + dataTypeName(type) + " input");
     }
     int32_t const rank = ctx.rank(0);
     if (rank < 32 && (reduceAxes >> rank) != 0)

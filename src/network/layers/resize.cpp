@@ -2,7 +2,7 @@
 
 #include "core/logging.h"
 #include "network/layers/shape_input.h"
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 #include <algorithm>
 #include <cmath>
@@ -181,11 +181,11 @@ bool ResizeParams::infer(InferenceContext& ctx) const
     nvinfer1::DataType const type = ctx.input(0).type;
     if (resizeMode != nvinfer1::InterpolationMode::kNEAREST && !isFloatType(type))
     {
-        return ctx.fail("kLINEAR and kCUBIC resize FLOAT, HALF or BF16 input, not " + typeName(type));
+        return ctx.fail("kLINEAR and kCUBIC resize FLOAT, HALF or BF16 input, not " + dataTypeName(type));
     }
     if (type == nvinfer1::DataType::kINT4 || type == nvinfer1::DataType::kFP4)
     {
-        return ctx.fail("a resize does not take " + typeName(type) + " input (not byte-addressable)");
+        return ctx.fail("a resize does not take " + dataTypeName(type) + " input (not byte-addressable)");
     }
     std::vector<Dim> dims;
     return outputShape(*this, ctx, dims) && ctx.setOutput(0, type, dims);

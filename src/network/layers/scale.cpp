@@ -1,6 +1,6 @@
 #include "network/layers/scale.h"
 
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 namespace kiln::network
 {
@@ -13,7 +13,7 @@ bool ScaleParams::infer(InferenceContext& ctx) const
     }
     if (!isFloatType(ctx.input(0).type))
     {
-        return ctx.fail("scale takes FLOAT, HALF or BF16 input, not " + typeName(ctx.input(0).type));
+        return ctx.fail("scale takes FLOAT, HALF or BF16 input, not " + dataTypeName(ctx.input(0).type));
     }
     int32_t const rank = ctx.rank(0);
     if (channelAxis < 0 || channelAxis >= rank)

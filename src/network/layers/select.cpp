@@ -1,6 +1,6 @@
 #include "network/layers/select.h"
 
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 #include <algorithm>
 
@@ -15,12 +15,12 @@ bool SelectParams::infer(InferenceContext& ctx) const
     }
     if (ctx.input(0).type != nvinfer1::DataType::kBOOL)
     {
-        return ctx.fail("the select condition must be BOOL, not " + typeName(ctx.input(0).type));
+        return ctx.fail("the select condition must be BOOL, not " + dataTypeName(ctx.input(0).type));
     }
     if (ctx.input(1).type != ctx.input(2).type)
     {
-        return ctx.fail("the select then (" + typeName(ctx.input(1).type) + ") and else ("
-            + typeName(ctx.input(2).type) + ") inputs must have one type");
+        return ctx.fail("the select then (" + dataTypeName(ctx.input(1).type) + ") and else ("
+            + dataTypeName(ctx.input(2).type) + ") inputs must have one type");
     }
     // Like TensorRT's element-wise layers: all inputs have one rank, and an extent of 1 stretches.
     int32_t const rank = ctx.rank(0);

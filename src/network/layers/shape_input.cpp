@@ -1,6 +1,6 @@
 #include "network/layers/shape_input.h"
 
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 namespace kiln::network
 {
@@ -14,7 +14,7 @@ bool shapeInputValues(InferenceContext& ctx, int32_t index, int32_t rank, char c
     if (!isIndexType(facts.type) || facts.dims.nbDims != rank)
     {
         return ctx.fail(where + " must be " + shape + " INT32 or INT64 tensor, not a " + std::to_string(facts.dims.nbDims)
-            + "-D " + typeName(facts.type) + " tensor");
+            + "-D " + dataTypeName(facts.type) + " tensor");
     }
     if (!facts.values)
     {

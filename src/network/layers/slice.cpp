@@ -1,6 +1,6 @@
 #include "network/layers/slice.h"
 
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 #include <optional>
 

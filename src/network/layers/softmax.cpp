@@ -1,6 +1,6 @@
 #include "network/layers/softmax.h"
 
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 #include <bit>
 
@@ -15,7 +15,7 @@ bool SoftMaxParams::infer(InferenceContext& ctx) const
     }
     if (!isFloatType(ctx.input(0).type))
     {
-        return ctx.fail("softmax takes FLOAT, HALF or BF16 input, not " + typeName(ctx.input(0).type));
+        return ctx.fail("softmax takes FLOAT, HALF or BF16 input, not " + dataTypeName(ctx.input(0).type));
     }
     int32_t const rank = ctx.rank(0);
     if (std::popcount(axes) != 1 || std::countr_zero(axes) >= std::max(rank, 1))

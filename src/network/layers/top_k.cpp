@@ -2,7 +2,7 @@
 
 #include "core/logging.h"
 #include "network/layers/shape_input.h"
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 #include <bit>
 
@@ -13,7 +13,7 @@ bool TopKLayer::setIndicesType(nvinfer1::DataType type) noexcept
 {
     if (type != nvinfer1::DataType::kINT32 && type != nvinfer1::DataType::kINT64)
     {
-        logError("ITopKLayer::setIndicesType: the indices type must be INT32 or INT64, not " + typeName(type));
+        logError("ITopKLayer::setIndicesType: the indices type must be INT32 or INT64, not " + dataTypeName(type));
         return false;
     }
     change().indicesType = type;
@@ -29,7 +29,7 @@ bool TopKParams::infer(InferenceContext& ctx) const
     nvinfer1::DataType const type = ctx.input(0).type;
     if (!isFloatType(type) && !isIndexType(type))
     {
-        return ctx.fail("a top-k layer does not take " + typeName(type) + " input");
+        return ctx.fail("a top-k layer does not take " + dataTypeName(type) + " input");
     }
     int32_t const rank = ctx.rank(0);
     if (std::popcount(reduceAxes) != 1 || std::countr_zero(reduceAxes) >= rank)

@@ -1,6 +1,6 @@
 #include "network/layers/unary.h"
 
-#include "network/layers/type_rules.h"
+#include "core/data_type.h"
 
 namespace kiln::network
 {
@@ -34,7 +34,7 @@ bool UnaryParams::infer(InferenceContext& ctx) const
     if (logical ? type != DataType::kBOOL : !(isFloatType(type) || (integerOk && isIntegerType(type))))
     {
         return ctx.fail("unary operation " + std::to_string(static_cast<int32_t>(operation)) + " does not take "
-            + typeName(type) + " input");
+            + dataTypeName(type) + " input");
     }
     DataType const outputType = operation == UnaryOperation::kISINF || operation == UnaryOperation::kISNAN
         ? DataType::kBOOL

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "backend/cpu/kernels/nn/element_access.h"
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "core/half.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,4 @@
-// Select, cast and broadcastTo: element-by-element copies.
-#include "backend/cpu/kernels/tensor/broadcast.h"
+// Select and cast: element-by-element copies.
 #include "backend/cpu/kernels/tensor/cast.h"
 #include "backend/cpu/kernels/tensor/select.h"
 
@@ -108,21 +107,6 @@ TEST(Cast, EmptyAndErrors)
     EXPECT_THROW(cast(input.cview(), right.view(), Cast{DataType::kINT64}), std::invalid_argument);
     cast(input.cview(), right.view(), Cast{DataType::kINT32});
     EXPECT_EQ(right.values, (std::vector<int32_t>{1, 2}));
-}
-
-TEST(BroadcastTo, ExpandAlongMissingAndUnitDims)
-{
-    Tensor<int32_t> const column({3, 1}, {1, 2, 3});
-    Shape const shape = expandOutputShape(column.shape, {2, 1, 2});
-    EXPECT_EQ(shape, (Shape{2, 3, 2}));
-    auto out = Tensor<int32_t>::zeros(shape);
-    broadcastTo(column.cview(), out.view());
-    EXPECT_EQ(out.values, (std::vector<int32_t>{1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3}));
-    // ONNX Expand may also keep the input's larger extent where the request says 1.
-    EXPECT_EQ(expandOutputShape({3, 1}, {1, 4}), (Shape{3, 4}));
-    auto wrong = Tensor<int32_t>::zeros({2, 2});
-    EXPECT_THROW(broadcastTo(column.cview(), wrong.view()), std::invalid_argument);
-    broadcastTo(column.cview(), test::emptyView({0, 3, 1}, DataType::kINT32));
 }
 
 } // namespace

@@ -1,8 +1,7 @@
-// Fill (Range, ConstantOfShape), one-hot, cumulative sum and Trilu.
+// Fill (Range, ConstantOfShape), one-hot and cumulative sum.
 #include "backend/cpu/kernels/tensor/cumulative.h"
 #include "backend/cpu/kernels/tensor/fill.h"
 #include "backend/cpu/kernels/tensor/one_hot.h"
-#include "backend/cpu/kernels/tensor/trilu.h"
 
 #include "tensor_test_utils.h"
 
@@ -106,27 +105,6 @@ TEST(Cumulative, OuterAxisIntegersAndHalf)
     std::vector<float> const h = test::fromHalf(half.values);
     EXPECT_EQ(halfOut.values[2], floatToHalfBits(static_cast<float>(static_cast<double>(h[0]) + h[1] + h[2])));
     cumulative(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), test::emptyView({0, 3}), Cumulative{});
-}
-
-TEST(Trilu, UpperLowerAndDiagonalOffset)
-{
-    Tensor<int32_t> const input({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
-    auto run = [&](bool upper, int64_t k)
-    {
-        auto out = Tensor<int32_t>::zeros({3, 3}, DataType::kINT32, -9);
-        trilu(input.cview(), out.view(), Trilu{upper, k});
-        return out.values;
-    };
-    EXPECT_EQ(run(true, 0), (std::vector<int32_t>{1, 2, 3, 0, 5, 6, 0, 0, 9}));
-    EXPECT_EQ(run(true, 1), (std::vector<int32_t>{0, 2, 3, 0, 0, 6, 0, 0, 0}));
-    EXPECT_EQ(run(false, 0), (std::vector<int32_t>{1, 0, 0, 4, 5, 0, 7, 8, 9}));
-    EXPECT_EQ(run(false, -1), (std::vector<int32_t>{0, 0, 0, 4, 0, 0, 7, 8, 0}));
-    // A batch of 2x3 matrices in FP16.
-    Tensor<uint16_t> const batch({2, 2, 3}, test::toHalf({1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6}));
-    auto out = Tensor<uint16_t>::zeros({2, 2, 3});
-    trilu(batch.cview(), out.view(), Trilu{false, 0});
-    EXPECT_EQ(test::fromHalf(out.values), (std::vector<float>{1, 0, 0, 4, 5, 0, 1, 0, 0, 4, 5, 0}));
-    trilu(ConstTensorView(DataType::kFLOAT, {0, 3, 3}, nullptr), test::emptyView({0, 3, 3}), Trilu{});
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 // Small owning buffers for the tensor-kernel tests: values written in the test, viewed as tensors.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "core/half.h"
 
 #include <cstdint>

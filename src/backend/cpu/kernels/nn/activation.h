@@ -16,7 +16,7 @@
 //   kGELU_TANH         0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

@@ -2,7 +2,7 @@
 // equal or one of them is 1, which then repeats. (Rank alignment by prepending 1s is the parser's job.)
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <array>
 #include <cstdint>

@@ -6,7 +6,7 @@
 // Padding contributes zeros. Sums accumulate in double.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

@@ -7,7 +7,7 @@
 // the kernel gathers those contributions per output element, summing in double.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

@@ -4,7 +4,7 @@
 // Integer and BOOL storage is read and written as int64_t (writes wrap to the storage width).
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/dims_text.h"
 #include "core/half.h"
 
 #include <cstdint>
@@ -14,12 +14,6 @@
 
 namespace kiln::cpu
 {
-
-inline bool isFloatingPoint(nvinfer1::DataType type)
-{
-    using nvinfer1::DataType;
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
 
 //! Types read and written exactly through int64_t: kINT32, kINT64, kINT8, kUINT8 and kBOOL.
 inline bool isIntegral(nvinfer1::DataType type)
@@ -115,8 +109,6 @@ inline void storeInt(TensorView const& view, int64_t index, int64_t value)
 //! The whole tensor converted to float once, so that kernels with irregular access index a plain array.
 std::vector<float> loadAllAsFloat(ConstTensorView const& view);
 
-//! "kFLOAT", "kHALF", ...: for error messages.
-std::string dataTypeName(nvinfer1::DataType type);
 
 //! Throws std::invalid_argument naming `what` unless `view` has a floating-point type.
 void requireFloatingPoint(ConstTensorView const& view, char const* what);
@@ -124,7 +116,5 @@ void requireFloatingPoint(ConstTensorView const& view, char const* what);
 //! Throws std::invalid_argument naming `what` unless `shape` equals `expected`.
 void requireShape(Shape const& shape, Shape const& expected, char const* what);
 
-//! "[2, 3, 4]": for error messages.
-std::string shapeToString(Shape const& shape);
 
 } // namespace kiln::cpu

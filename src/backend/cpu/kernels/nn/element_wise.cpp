@@ -162,7 +162,7 @@ DataType elementWiseOutputType(ElementWiseOperation op, DataType inputType)
     {
         throw std::invalid_argument("element-wise: unknown ElementWiseOperation");
     }
-    bool const numeric = isFloatingPoint(inputType) || inputType == DataType::kINT32
+    bool const numeric = isFloatType(inputType) || inputType == DataType::kINT32
         || inputType == DataType::kINT64 || inputType == DataType::kINT8;
     if (isComparison(op) && (numeric || inputType == DataType::kBOOL))
     {
@@ -203,7 +203,7 @@ void runElementWise(ElementWiseParams const& params, ConstTensorView const& firs
     }
 
     BroadcastWalker walker(output.shape, {first.shape, second.shape});
-    bool const floatInputs = isFloatingPoint(first.type);
+    bool const floatInputs = isFloatType(first.type);
     for (int64_t i = 0; i < count; ++i, walker.next())
     {
         int64_t const a = walker.offset(0);

@@ -15,13 +15,13 @@ KernelGeometry resolveKernelGeometry(
     if (inputShape.size() < 3)
     {
         throw std::invalid_argument(
-            name + ": input " + shapeToString(inputShape) + " needs a batch, a channel and at least one spatial axis");
+            name + ": input " + shapeText(inputShape) + " needs a batch, a channel and at least one spatial axis");
     }
     size_t const spatialRank = inputShape.size() - 2;
     if (params.kernelSize.size() != spatialRank)
     {
         throw std::invalid_argument(
-            name + ": kernelSize " + shapeToString(params.kernelSize) + " for input " + shapeToString(inputShape));
+            name + ": kernelSize " + shapeText(params.kernelSize) + " for input " + shapeText(inputShape));
     }
     if (params.nbGroups < 1 || inputShape[1] % params.nbGroups != 0 || params.nbOutputMaps < 0
         || params.nbOutputMaps % params.nbGroups != 0)

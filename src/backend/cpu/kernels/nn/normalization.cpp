@@ -60,7 +60,7 @@ void runNormalization(NormalizationParams const& params, ConstTensorView const& 
     if (grouped && (rank < 2 || input.shape[1] % params.nbGroups != 0))
     {
         throw std::invalid_argument("normalization: " + std::to_string(params.nbGroups)
-            + " groups do not divide the channels of " + shapeToString(input.shape));
+            + " groups do not divide the channels of " + shapeText(input.shape));
     }
 
     std::vector<float> scaleStorage;

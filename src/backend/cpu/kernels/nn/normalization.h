@@ -8,7 +8,7 @@
 // [1, nbGroups, 1, ...] (one weight per group, as ONNX GroupNormalization-18 has). Statistics accumulate in double.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cstdint>
 

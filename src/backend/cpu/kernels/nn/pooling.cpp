@@ -27,8 +27,8 @@ PoolingGeometry resolveGeometry(Shape const& inputShape, PoolingParams const& pa
     size_t const spatialRank = params.windowSize.size();
     if (spatialRank == 0 || inputShape.size() < spatialRank)
     {
-        throw std::invalid_argument("pooling: window " + shapeToString(params.windowSize) + " for input "
-            + shapeToString(inputShape));
+        throw std::invalid_argument("pooling: window " + shapeText(params.windowSize) + " for input "
+            + shapeText(inputShape));
     }
     size_t const leadingRank = inputShape.size() - spatialRank;
     PoolingGeometry geometry;

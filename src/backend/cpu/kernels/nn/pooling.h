@@ -3,7 +3,7 @@
 // Global pooling is a window equal to the spatial extent.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

@@ -34,7 +34,7 @@ int64_t scaleWeightCount(ScaleParams const& params, Shape const& inputShape)
     if (params.channelAxis < 0 || params.channelAxis >= static_cast<int32_t>(inputShape.size()))
     {
         throw std::invalid_argument("scale: channelAxis " + std::to_string(params.channelAxis)
-            + " outside input " + shapeToString(inputShape));
+            + " outside input " + shapeText(inputShape));
     }
     switch (params.mode)
     {

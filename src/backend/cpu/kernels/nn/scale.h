@@ -6,7 +6,7 @@
 //   kELEMENTWISE  one weight per element of the axes from channelAxis to the last (shared by the leading axes)
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

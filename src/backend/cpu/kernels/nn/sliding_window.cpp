@@ -37,7 +37,7 @@ void checkRanks(Shape const& inputSize, Shape const& window, Shape const& stride
         if (stride[axis] < 1 || window[axis] < 1)
         {
             throw std::invalid_argument("sliding window: stride and window extents must be positive, got stride "
-                + shapeToString(stride) + " and window " + shapeToString(window));
+                + shapeText(stride) + " and window " + shapeText(window));
         }
     }
 }
@@ -78,7 +78,7 @@ Shape dilatedWindow(Shape const& windowSize, Shape const& dilation)
     {
         if (dilation[axis] < 1)
         {
-            throw std::invalid_argument("dilation must be positive, got " + shapeToString(dilation));
+            throw std::invalid_argument("dilation must be positive, got " + shapeText(dilation));
         }
         extent[axis] = 1 + dilation[axis] * (windowSize[axis] - 1);
     }

@@ -2,7 +2,7 @@
 // TensorRT's PaddingMode formulas. Shared so that every layer and its output-shape function agree.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

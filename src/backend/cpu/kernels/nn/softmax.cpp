@@ -12,11 +12,6 @@
 namespace kiln::cpu
 {
 
-uint32_t defaultSoftmaxAxes(int32_t rank)
-{
-    return 1U << std::max(0, rank - 3);
-}
-
 void runSoftmax(SoftmaxParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     requireShape(output.shape, input.shape, "softmax output");

@@ -2,7 +2,7 @@
 // axis maximum; the sum of exponentials accumulates in double. LogSoftmax is composed by the parser.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cstdint>
 
@@ -14,9 +14,6 @@ struct SoftmaxParams
 {
     uint32_t axes{1U};
 };
-
-//! TensorRT's default softmax axis for an input of `rank`: axis rank - 3 (the C of NCHW), or 0 below rank 3.
-uint32_t defaultSoftmaxAxes(int32_t rank);
 
 //! Writes `output` (same shape as `input`; both floating-point). In-place use is allowed. Throws
 //! std::invalid_argument unless `axes` names exactly one axis of the input.

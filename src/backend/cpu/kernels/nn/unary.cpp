@@ -99,7 +99,7 @@ DataType unaryOutputType(UnaryOperation op, DataType inputType)
     }
     bool const integer = inputType == DataType::kINT32 || inputType == DataType::kINT64 || inputType == DataType::kINT8;
     if (op == UnaryOperation::kNOT ? inputType == DataType::kBOOL
-                                   : isFloatingPoint(inputType) || (integer && isIntegerOperation(op)))
+                                   : isFloatType(inputType) || (integer && isIntegerOperation(op)))
     {
         return producesBool(op) ? DataType::kBOOL : inputType;
     }
@@ -125,7 +125,7 @@ void runUnary(UnaryParams const& params, ConstTensorView const& input, TensorVie
             storeInt(output, i, loadInt(input, i) == 0 ? 1 : 0);
         }
     }
-    else if (!isFloatingPoint(input.type))
+    else if (!isFloatType(input.type))
     {
         for (int64_t i = 0; i < count; ++i)
         {

@@ -8,7 +8,7 @@
 //   kBOOL                   kNOT.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

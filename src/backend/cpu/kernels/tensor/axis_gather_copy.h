@@ -2,7 +2,7 @@
 // table (or none, for a fill value). Slice, pad, tile and nearest resize are all this copy.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cstdint>
 #include <vector>

@@ -60,7 +60,7 @@ void cast(ConstTensorView const& input, TensorView const& output)
     expectShape(output.shape, input.shape, kKernel, "output");
     if (!isCastable(input.type) || !isCastable(output.type))
     {
-        fail(kKernel, std::string("cannot cast ") + typeName(input.type) + " to " + typeName(output.type));
+        fail(kKernel, std::string("cannot cast ") + dataTypeName(input.type) + " to " + dataTypeName(output.type));
     }
     int64_t const count = input.count();
     if (count == 0)
@@ -72,8 +72,8 @@ void cast(ConstTensorView const& input, TensorView const& output)
         std::memmove(output.data, input.data, static_cast<size_t>(count) * elementSize(input.type));
         return;
     }
-    bool const fromFloat = isFloatingType(input.type);
-    bool const toFloat = isFloatingType(output.type);
+    bool const fromFloat = isFloatType(input.type);
+    bool const toFloat = isFloatType(output.type);
     size_t const outputBytes = elementSize(output.type);
     for (int64_t i = 0; i < count; ++i)
     {

@@ -7,7 +7,7 @@
 // The same type on both sides is a plain copy.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <stdexcept>
 

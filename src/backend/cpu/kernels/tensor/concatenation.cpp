@@ -35,7 +35,7 @@ Shape concatenationOutputShape(std::span<Shape const> inputs, Concatenation cons
         }
         if (!compatible)
         {
-            fail(kKernel, "input shapes " + toString(inputs[0]) + " and " + toString(shape) +
+            fail(kKernel, "input shapes " + shapeText(inputs[0]) + " and " + shapeText(shape) +
                     " differ outside axis " + std::to_string(axis));
         }
         output[static_cast<size_t>(axis)] += shape[static_cast<size_t>(axis)];
@@ -51,7 +51,7 @@ void concatenation(std::span<ConstTensorView const> inputs, TensorView const& ou
     {
         if (input.type != output.type)
         {
-            fail(kKernel, std::string("input is ") + typeName(input.type) + " but output is " + typeName(output.type));
+            fail(kKernel, std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
         }
         shapes.push_back(input.shape);
     }

@@ -2,7 +2,7 @@
 // Copies bytes, so every byte-addressable type works.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cstdint>
 #include <span>

@@ -19,16 +19,16 @@ void cumulative(ConstTensorView const& input, TensorView const& output, Cumulati
     expectShape(output.shape, input.shape, kKernel, "output");
     if (input.type != output.type)
     {
-        fail(kKernel, std::string("input is ") + typeName(input.type) + " but output is " + typeName(output.type));
+        fail(kKernel, std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
     }
     if (params.operation != nvinfer1::CumulativeOperation::kSUM)
     {
         fail(kKernel, "unknown CumulativeOperation");
     }
-    bool const integer = isIntegerType(input.type);
-    if (!integer && !isFloatingType(input.type))
+    bool const integer = isIndexType(input.type);
+    if (!integer && !isFloatType(input.type))
     {
-        fail(kKernel, std::string("unsupported type ") + typeName(input.type));
+        fail(kKernel, std::string("unsupported type ") + dataTypeName(input.type));
     }
     int32_t const axis = normalizeAxis(params.axis, input.rank(), kKernel);
     if (input.count() == 0)

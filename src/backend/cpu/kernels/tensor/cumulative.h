@@ -5,7 +5,7 @@
 // FP32/FP16/BF16 accumulate in double and round on store; INT32/INT64 are exact (wrapping on overflow).
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

@@ -1,10 +1,9 @@
 // Element access for the tensor-manipulation kernels: the shared loads and stores of nn/element_access.h,
-// checked against the types these kernels take (floating point, or INT32/INT64 indices and axes), with
-// errors that name types as trtexec does ("FP32", "FP16").
+// checked against the types these kernels take (floating point, or INT32/INT64 indices and axes).
 #pragma once
 
 #include "backend/cpu/kernels/nn/element_access.h"
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 #include "core/half.h"
 
 #include <algorithm>
@@ -20,42 +19,12 @@ namespace kiln::cpu::tensor_detail
 
 using nvinfer1::DataType;
 
-inline bool isFloatingType(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
-
-inline bool isIntegerType(DataType type)
-{
-    return type == DataType::kINT32 || type == DataType::kINT64;
-}
-
-inline char const* typeName(DataType type)
-{
-    switch (type)
-    {
-    case DataType::kFLOAT: return "FP32";
-    case DataType::kHALF: return "FP16";
-    case DataType::kINT8: return "INT8";
-    case DataType::kINT32: return "INT32";
-    case DataType::kBOOL: return "BOOL";
-    case DataType::kUINT8: return "UINT8";
-    case DataType::kFP8: return "FP8";
-    case DataType::kBF16: return "BF16";
-    case DataType::kINT64: return "INT64";
-    case DataType::kINT4: return "INT4";
-    case DataType::kFP4: return "FP4";
-    case DataType::kE8M0: return "E8M0";
-    }
-    return "unknown";
-}
-
 //! Element `index` of an FP32, FP16 or BF16 buffer as a float; other types throw.
 inline float readFloat(void const* data, DataType type, int64_t index)
 {
-    if (!isFloatingType(type))
+    if (!isFloatType(type))
     {
-        throw std::invalid_argument(std::string("expected a floating-point tensor, got ") + typeName(type));
+        throw std::invalid_argument(std::string("expected a floating-point tensor, got ") + dataTypeName(type));
     }
     return loadFloat(data, type, index);
 }
@@ -63,9 +32,9 @@ inline float readFloat(void const* data, DataType type, int64_t index)
 //! Stores `value` into element `index` of an FP32, FP16 or BF16 buffer (16-bit types round to nearest even).
 inline void writeFloat(void* data, DataType type, int64_t index, float value)
 {
-    if (!isFloatingType(type))
+    if (!isFloatType(type))
     {
-        throw std::invalid_argument(std::string("expected a floating-point tensor, got ") + typeName(type));
+        throw std::invalid_argument(std::string("expected a floating-point tensor, got ") + dataTypeName(type));
     }
     storeFloat(data, type, index, value);
 }
@@ -73,9 +42,9 @@ inline void writeFloat(void* data, DataType type, int64_t index, float value)
 //! Element `index` of an INT32 or INT64 tensor (indices, axes, integer data); other types throw.
 inline int64_t readInteger(void const* data, DataType type, int64_t index)
 {
-    if (!isIntegerType(type))
+    if (!isIndexType(type))
     {
-        throw std::invalid_argument(std::string("expected an INT32 or INT64 tensor, got ") + typeName(type));
+        throw std::invalid_argument(std::string("expected an INT32 or INT64 tensor, got ") + dataTypeName(type));
     }
     return loadInt(data, type, index);
 }
@@ -83,9 +52,9 @@ inline int64_t readInteger(void const* data, DataType type, int64_t index)
 //! Stores `value` into an INT32 (wrapping, as two's complement narrowing does) or INT64 element.
 inline void writeInteger(void* data, DataType type, int64_t index, int64_t value)
 {
-    if (!isIntegerType(type))
+    if (!isIndexType(type))
     {
-        throw std::invalid_argument(std::string("expected an INT32 or INT64 tensor, got ") + typeName(type));
+        throw std::invalid_argument(std::string("expected an INT32 or INT64 tensor, got ") + dataTypeName(type));
     }
     storeInt(data, type, index, value);
 }
@@ -96,7 +65,7 @@ inline size_t byteSizeOf(DataType type, char const* kernel)
     size_t const size = elementSize(type);
     if (size == 0)
     {
-        throw std::invalid_argument(std::string(kernel) + ": sub-byte type " + typeName(type) + " is not supported");
+        throw std::invalid_argument(std::string(kernel) + ": sub-byte type " + dataTypeName(type) + " is not supported");
     }
     return size;
 }
@@ -121,7 +90,7 @@ inline std::array<uint8_t, 8> encodeScalar(DataType type, double value)
         store(static_cast<int64_t>(saturate(-9223372036854775808.0, 9223372036854774784.0)));
         break;
     case DataType::kBOOL: store(static_cast<uint8_t>(value != 0.0 ? 1 : 0)); break;
-    default: throw std::invalid_argument(std::string("cannot encode a scalar as ") + typeName(type));
+    default: throw std::invalid_argument(std::string("cannot encode a scalar as ") + dataTypeName(type));
     }
     return bytes;
 }

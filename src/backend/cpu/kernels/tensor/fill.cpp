@@ -29,10 +29,10 @@ void fill(TensorView const& output, Fill const& params)
         fail(kKernel, "beta needs one delta per output dim: " + std::to_string(params.beta.size()) + " for rank " +
                 std::to_string(output.shape.size()));
     }
-    bool const integer = isIntegerType(output.type);
-    if (!integer && !isFloatingType(output.type))
+    bool const integer = isIndexType(output.type);
+    if (!integer && !isFloatType(output.type))
     {
-        fail(kKernel, std::string("unsupported type ") + typeName(output.type));
+        fail(kKernel, std::string("unsupported type ") + dataTypeName(output.type));
     }
     if (output.count() == 0)
     {

@@ -5,7 +5,7 @@
 // int64 (alpha and beta truncated to integers). The random operations are not reference kernels.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

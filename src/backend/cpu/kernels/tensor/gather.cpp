@@ -44,8 +44,8 @@ void checkBatchDims(Shape const& data, Shape const& indices, int32_t count)
     {
         if (data[static_cast<size_t>(d)] != indices[static_cast<size_t>(d)])
         {
-            fail(kKernel, "element-wise dim " + std::to_string(d) + " differs between data " + toString(data) +
-                    " and indices " + toString(indices));
+            fail(kKernel, "element-wise dim " + std::to_string(d) + " differs between data " + shapeText(data) +
+                    " and indices " + shapeText(indices));
         }
     }
 }
@@ -160,7 +160,7 @@ Shape gatherOutputShape(Shape const& data, Shape const& indices, Gather const& p
         {
             if (d != axis && indices[d] > data[d])
             {
-                fail(kKernel, "kELEMENT indices " + toString(indices) + " exceed data " + toString(data) +
+                fail(kKernel, "kELEMENT indices " + shapeText(indices) + " exceed data " + shapeText(data) +
                         " outside the gather axis");
             }
         }
@@ -193,11 +193,11 @@ void gather(ConstTensorView const& data, ConstTensorView const& indices, TensorV
     expectShape(output.shape, gatherOutputShape(data.shape, indices.shape, params), kKernel, "output");
     if (data.type != output.type)
     {
-        fail(kKernel, std::string("data is ") + typeName(data.type) + " but output is " + typeName(output.type));
+        fail(kKernel, std::string("data is ") + dataTypeName(data.type) + " but output is " + dataTypeName(output.type));
     }
-    if (!isIntegerType(indices.type))
+    if (!isIndexType(indices.type))
     {
-        fail(kKernel, std::string("indices must be INT32 or INT64, not ") + typeName(indices.type));
+        fail(kKernel, std::string("indices must be INT32 or INT64, not ") + dataTypeName(indices.type));
     }
     size_t const bytes = byteSizeOf(data.type, kKernel);
     if (output.count() == 0)

@@ -9,7 +9,7 @@
 // Copies bytes, so the data may be of every byte-addressable type.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

@@ -30,7 +30,7 @@ Operand describe(Shape const& shape, MatrixOperation op, bool isLeft)
     size_t const matrixRank = op == MatrixOperation::kVECTOR ? 1 : 2;
     if (shape.size() < matrixRank)
     {
-        fail(kKernel, "operand of shape " + toString(shape) + " has too few dims for its matrix operation");
+        fail(kKernel, "operand of shape " + shapeText(shape) + " has too few dims for its matrix operation");
     }
     Operand operand;
     operand.batch.assign(shape.begin(), shape.end() - static_cast<int64_t>(matrixRank));
@@ -83,7 +83,7 @@ Shape broadcastBatch(Operand const& a, Operand const& b)
     if (a.batch.size() != b.batch.size())
     {
         fail(kKernel,
-            "operands have different numbers of batch dims: " + toString(a.batch) + " and " + toString(b.batch));
+            "operands have different numbers of batch dims: " + shapeText(a.batch) + " and " + shapeText(b.batch));
     }
     return broadcastShapes(a.batch, b.batch, kKernel);
 }
@@ -97,7 +97,7 @@ Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, Matrix
     if (a.cols != b.rows)
     {
         fail(kKernel, "inner dimensions differ: " + std::to_string(a.cols) + " and " + std::to_string(b.rows) +
-                " (shapes " + toString(input0) + " and " + toString(input1) + ")");
+                " (shapes " + shapeText(input0) + " and " + shapeText(input1) + ")");
     }
     Shape output = broadcastBatch(a, b);
     if (params.op0 != MatrixOperation::kVECTOR)

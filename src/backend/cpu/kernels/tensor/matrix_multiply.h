@@ -6,7 +6,7 @@
 // + {N} (vector*matrix), or batch alone (vector*vector).
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

@@ -33,9 +33,9 @@ void oneHot(ConstTensorView const& indices, ConstTensorView const& values, int64
     OneHot const& params)
 {
     expectShape(output.shape, oneHotOutputShape(indices.shape, depth, params), kKernel, "output");
-    if (!isIntegerType(indices.type))
+    if (!isIndexType(indices.type))
     {
-        fail(kKernel, std::string("indices must be INT32 or INT64, not ") + typeName(indices.type));
+        fail(kKernel, std::string("indices must be INT32 or INT64, not ") + dataTypeName(indices.type));
     }
     if (values.count() != 2 || values.type != output.type)
     {

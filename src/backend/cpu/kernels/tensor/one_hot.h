@@ -7,7 +7,7 @@
 // byte-addressable type (the output's), copied as bytes.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cstdint>
 

@@ -7,7 +7,7 @@
 // Sampling is relative to the uncropped input. Copies bytes, so every byte-addressable type works.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cstdint>
 

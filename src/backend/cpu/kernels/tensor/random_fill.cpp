@@ -24,9 +24,9 @@ void randomFill(TensorView const& output, RandomFill const& params)
     {
         fail(kKernel, "the operation must be kRANDOM_UNIFORM or kRANDOM_NORMAL");
     }
-    if (!isFloatingType(output.type))
+    if (!isFloatType(output.type))
     {
-        fail(kKernel, std::string("the output must be FP32, FP16 or BF16, not ") + typeName(output.type));
+        fail(kKernel, std::string("the output must be FP32, FP16 or BF16, not ") + dataTypeName(output.type));
     }
     if (!std::isfinite(params.alpha) || !std::isfinite(params.beta))
     {

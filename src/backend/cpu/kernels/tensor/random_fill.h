@@ -8,7 +8,7 @@
 // Box-Muller transform. Output: FP32, FP16 or BF16.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

@@ -165,7 +165,7 @@ void reduce(ConstTensorView const& input, TensorView const& output, Reduce const
     expectShape(output.shape, reduceOutputShape(input.shape, params), kKernel, "output");
     if (input.type != output.type)
     {
-        fail(kKernel, std::string("input is ") + typeName(input.type) + " but output is " + typeName(output.type));
+        fail(kKernel, std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
     }
     int64_t reducedCount = 1;
     for (size_t i = 0; i < input.shape.size(); ++i)
@@ -179,17 +179,17 @@ void reduce(ConstTensorView const& input, TensorView const& output, Reduce const
     {
         return;
     }
-    if (isFloatingType(input.type))
+    if (isFloatType(input.type))
     {
         reduceFloat(input, output, params, reducedCount);
     }
-    else if (isIntegerType(input.type))
+    else if (isIndexType(input.type))
     {
         reduceInteger(input, output, params, reducedCount);
     }
     else
     {
-        fail(kKernel, std::string("unsupported type ") + typeName(input.type));
+        fail(kKernel, std::string("unsupported type ") + dataTypeName(input.type));
     }
 }
 

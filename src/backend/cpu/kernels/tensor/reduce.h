@@ -5,7 +5,7 @@
 // type's lowest integer), min +inf (the type's highest integer), avg NaN (0 for integers).
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

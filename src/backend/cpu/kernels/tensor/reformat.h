@@ -3,7 +3,7 @@
 // backend stores FP16 convolution chains as kHWC, and this is the reference for its copies.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 namespace kiln::cpu
 {

@@ -139,7 +139,7 @@ struct TapBlender
 void interpolate(ConstTensorView const& input, TensorView const& output, Resize const& params,
     std::vector<double> const& scales)
 {
-    if (!isFloatingType(input.type) || !isFloatingType(output.type))
+    if (!isFloatType(input.type) || !isFloatType(output.type))
     {
         fail(kKernel, "kLINEAR and kCUBIC need FP32, FP16 or BF16 tensors");
     }
@@ -175,7 +175,7 @@ void nearest(ConstTensorView const& input, TensorView const& output, Resize cons
 {
     if (input.type != output.type)
     {
-        fail(kKernel, std::string("input is ") + typeName(input.type) + " but output is " + typeName(output.type));
+        fail(kKernel, std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
     }
     byteSizeOf(input.type, kKernel);
     if (input.count() == 0)
@@ -209,7 +209,7 @@ Shape resizeOutputShape(Shape const& input, Resize const& params)
         expectValidShape(params.outputDimensions, kKernel, "outputDimensions");
         if (params.outputDimensions.size() != input.size())
         {
-            fail(kKernel, "outputDimensions " + toString(params.outputDimensions) + " do not match rank " +
+            fail(kKernel, "outputDimensions " + shapeText(params.outputDimensions) + " do not match rank " +
                     std::to_string(input.size()));
         }
         return params.outputDimensions;

@@ -14,7 +14,7 @@
 // kNEAREST copies bytes (every byte-addressable type); kLINEAR and kCUBIC read and write FP32/FP16/BF16.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

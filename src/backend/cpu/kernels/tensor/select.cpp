@@ -27,7 +27,7 @@ void select(ConstTensorView const& condition, ConstTensorView const& thenInput, 
     expectShape(output.shape, selectOutputShape(condition.shape, thenInput.shape, elseInput.shape), kKernel, "output");
     if (condition.type != DataType::kBOOL)
     {
-        fail(kKernel, std::string("condition must be BOOL, not ") + typeName(condition.type));
+        fail(kKernel, std::string("condition must be BOOL, not ") + dataTypeName(condition.type));
     }
     if (thenInput.type != output.type || elseInput.type != output.type)
     {

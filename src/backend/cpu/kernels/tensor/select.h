@@ -3,7 +3,7 @@
 // type of any byte-addressable size, copied as bytes.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 namespace kiln::cpu
 {

@@ -1,7 +1,7 @@
 // Shape arithmetic and strided iteration shared by the tensor-manipulation kernels.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/dims_text.h"
 
 #include <algorithm>
 #include <array>
@@ -11,16 +11,6 @@
 
 namespace kiln::cpu::tensor_detail
 {
-
-inline std::string toString(Shape const& shape)
-{
-    std::string text = "[";
-    for (size_t i = 0; i < shape.size(); ++i)
-    {
-        text += (i ? ", " : "") + std::to_string(shape[i]);
-    }
-    return text + "]";
-}
 
 [[noreturn]] inline void fail(char const* kernel, std::string const& message)
 {
@@ -41,7 +31,7 @@ inline void expectShape(Shape const& actual, Shape const& expected, char const* 
 {
     if (actual != expected)
     {
-        fail(kernel, std::string(what) + " has shape " + toString(actual) + ", expected " + toString(expected));
+        fail(kernel, std::string(what) + " has shape " + shapeText(actual) + ", expected " + shapeText(expected));
     }
 }
 
@@ -51,7 +41,7 @@ inline void expectValidShape(Shape const& shape, char const* kernel, char const*
     {
         if (extent < 0)
         {
-            fail(kernel, std::string(what) + " has a negative extent: " + toString(shape));
+            fail(kernel, std::string(what) + " has a negative extent: " + shapeText(shape));
         }
     }
 }
@@ -67,7 +57,7 @@ inline Shape broadcastShapes(Shape const& a, Shape const& b, char const* kernel)
         int64_t const eb = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
         if (ea != eb && ea != 1 && eb != 1)
         {
-            fail(kernel, "shapes " + toString(a) + " and " + toString(b) + " do not broadcast");
+            fail(kernel, "shapes " + shapeText(a) + " and " + shapeText(b) + " do not broadcast");
         }
         result[i] = ea == 1 ? eb : ea;
     }
@@ -79,7 +69,7 @@ inline Shape broadcastStrides(Shape const& shape, Shape const& target, char cons
 {
     if (shape.size() > target.size())
     {
-        fail(kernel, "cannot broadcast " + toString(shape) + " to " + toString(target));
+        fail(kernel, "cannot broadcast " + shapeText(shape) + " to " + shapeText(target));
     }
     Shape const dense = contiguousStrides(shape);
     size_t const offset = target.size() - shape.size();
@@ -92,7 +82,7 @@ inline Shape broadcastStrides(Shape const& shape, Shape const& target, char cons
         }
         else if (shape[i] != 1)
         {
-            fail(kernel, "cannot broadcast " + toString(shape) + " to " + toString(target));
+            fail(kernel, "cannot broadcast " + shapeText(shape) + " to " + shapeText(target));
         }
     }
     return strides;

@@ -41,7 +41,7 @@ Shape resolveReshapeDimensions(Shape const& input, Shape const& reshapeDimension
         {
             if (inferredIndex >= 0)
             {
-                fail(kKernel, "reshape dimensions " + toString(reshapeDimensions) + " have more than one -1");
+                fail(kKernel, "reshape dimensions " + shapeText(reshapeDimensions) + " have more than one -1");
             }
             inferredIndex = static_cast<int64_t>(i);
             continue;
@@ -54,8 +54,8 @@ Shape resolveReshapeDimensions(Shape const& input, Shape const& reshapeDimension
         {
             if (i >= input.size())
             {
-                fail(kKernel, "placeholder 0 at index " + std::to_string(i) + " of " + toString(reshapeDimensions) +
-                        " has no input dim to copy (input " + toString(input) + ")");
+                fail(kKernel, "placeholder 0 at index " + std::to_string(i) + " of " + shapeText(reshapeDimensions) +
+                        " has no input dim to copy (input " + shapeText(input) + ")");
             }
             extent = input[i];
         }
@@ -68,19 +68,19 @@ Shape resolveReshapeDimensions(Shape const& input, Shape const& reshapeDimension
         if (hasZero)
         {
             // An extent of 0 makes the -1 ambiguous (any value gives volume 0), as ONNX's allowzero says.
-            fail(kKernel, "cannot infer -1 in " + toString(reshapeDimensions) + " next to a zero extent");
+            fail(kKernel, "cannot infer -1 in " + shapeText(reshapeDimensions) + " next to a zero extent");
         }
         if (inputVolume % knownVolume != 0)
         {
-            fail(kKernel, "cannot reshape " + toString(input) + " to " + toString(reshapeDimensions) +
+            fail(kKernel, "cannot reshape " + shapeText(input) + " to " + shapeText(reshapeDimensions) +
                     ": volume " + std::to_string(inputVolume) + " is not a multiple of " + std::to_string(knownVolume));
         }
         output[static_cast<size_t>(inferredIndex)] = inputVolume / knownVolume;
     }
     else if (knownVolume != inputVolume)
     {
-        fail(kKernel, "cannot reshape " + toString(input) + " (volume " + std::to_string(inputVolume) + ") to " +
-                toString(output) + " (volume " + std::to_string(knownVolume) + ")");
+        fail(kKernel, "cannot reshape " + shapeText(input) + " (volume " + std::to_string(inputVolume) + ") to " +
+                shapeText(output) + " (volume " + std::to_string(knownVolume) + ")");
     }
     return output;
 }
@@ -126,7 +126,7 @@ void transpose(ConstTensorView const& input, TensorView const& output, std::vect
     expectShape(output.shape, transposeShape(input.shape, order), "transpose", "output");
     if (input.type != output.type)
     {
-        fail("transpose", std::string("input is ") + typeName(input.type) + " but output is " + typeName(output.type));
+        fail("transpose", std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
     }
     size_t const bytes = byteSizeOf(input.type, "transpose");
     if (output.count() == 0)

@@ -6,7 +6,7 @@
 // the kernel itself sees only the resolved shapes.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <cstdint>
 #include <optional>

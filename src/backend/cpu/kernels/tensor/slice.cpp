@@ -72,7 +72,7 @@ void slice(ConstTensorView const& input, TensorView const& output, Slice const& 
     expectShape(output.shape, params.size, kKernel, "output");
     if (input.type != output.type)
     {
-        fail(kKernel, std::string("input is ") + typeName(input.type) + " but output is " + typeName(output.type));
+        fail(kKernel, std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
     }
     byteSizeOf(output.type, kKernel);
     if (output.count() == 0)

@@ -8,7 +8,7 @@
 // The output shape is `size`. Copies bytes, so every byte-addressable type works.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

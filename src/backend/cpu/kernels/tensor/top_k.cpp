@@ -129,30 +129,30 @@ void topK(ConstTensorView const& input, TensorView const& values, TensorView con
     expectShape(indices.shape, expected, kKernel, "indices");
     if (values.type != input.type)
     {
-        fail(kKernel, std::string("values are ") + typeName(values.type) + " but input is " + typeName(input.type));
+        fail(kKernel, std::string("values are ") + dataTypeName(values.type) + " but input is " + dataTypeName(input.type));
     }
-    if (!isIntegerType(indices.type))
+    if (!isIndexType(indices.type))
     {
-        fail(kKernel, std::string("indices must be INT32 or INT64, not ") + typeName(indices.type));
+        fail(kKernel, std::string("indices must be INT32 or INT64, not ") + dataTypeName(indices.type));
     }
     int32_t const axis = reducedAxis(input.shape, params.reduceAxes);
     if (values.count() == 0)
     {
         return;
     }
-    if (isFloatingType(input.type))
+    if (isFloatType(input.type))
     {
         selectRows<float>(input, values, indices, params, axis,
             [&](int64_t i) { return readFloat(input.data, input.type, i); });
     }
-    else if (isIntegerType(input.type))
+    else if (isIndexType(input.type))
     {
         selectRows<int64_t>(input, values, indices, params, axis,
             [&](int64_t i) { return readInteger(input.data, input.type, i); });
     }
     else
     {
-        fail(kKernel, std::string("unsupported type ") + typeName(input.type));
+        fail(kKernel, std::string("unsupported type ") + dataTypeName(input.type));
     }
 }
 

@@ -5,7 +5,7 @@
 // number (first for kMAX, last for kMIN). Any k up to the axis extent: no 3840 cap. O(n log k) per row.
 #pragma once
 
-#include "backend/cpu/tensor_view.h"
+#include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 

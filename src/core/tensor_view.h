@@ -2,6 +2,8 @@
 // CPU reference and in device memory for the CUDA backend. The view does not own its data.
 #pragma once
 
+#include "core/data_type.h"
+
 #include <NvInferRuntimeBase.h>
 
 #include <cstdint>
@@ -10,7 +12,7 @@
 #include <span>
 #include <vector>
 
-namespace kiln::cpu
+namespace kiln
 {
 
 using Shape = std::vector<int64_t>;
@@ -29,28 +31,6 @@ inline Shape contiguousStrides(Shape const& shape)
         strides[i] = strides[i + 1] * shape[i + 1];
     }
     return strides;
-}
-
-//! Bytes per element; 0 for types that are not byte-addressable (kINT4, kFP4).
-inline size_t elementSize(nvinfer1::DataType type)
-{
-    using nvinfer1::DataType;
-    switch (type)
-    {
-    case DataType::kFLOAT:
-    case DataType::kINT32: return 4;
-    case DataType::kHALF:
-    case DataType::kBF16: return 2;
-    case DataType::kINT8:
-    case DataType::kUINT8:
-    case DataType::kBOOL:
-    case DataType::kFP8:
-    case DataType::kE8M0: return 1;
-    case DataType::kINT64: return 8;
-    case DataType::kINT4:
-    case DataType::kFP4: return 0;
-    }
-    return 0;
 }
 
 //! How a view's elements lie in memory. The shape is always the logical one ([N, C, spatial...]); kLINEAR is
@@ -119,4 +99,4 @@ struct ConstTensorView
     }
 };
 
-} // namespace kiln::cpu
+} // namespace kiln
