@@ -13,27 +13,10 @@ using nvinfer1::BuilderFlag;
 using nvinfer1::DataType;
 using nvinfer1::LayerType;
 
-//! Layers whose output types are their meaning (a cast, a copy, stored weights, a shape), so no precision applies.
+//! Plugins negotiate their own types, and some built-in layers' types are their meaning.
 bool keepsItsTypes(network::Layer const& layer)
 {
-    if (dynamic_cast<network::PluginParams const*>(&layer.params()) != nullptr)
-    {
-        return true;
-    }
-    switch (layer.params().type())
-    {
-    case LayerType::kCONSTANT:
-    case LayerType::kCAST:
-    case LayerType::kIDENTITY:
-    case LayerType::kSHAPE: return true;
-    default: return false;
-    }
-}
-
-//! Inputs that parameterise a layer rather than carry its data; they keep their type whatever the precision.
-bool isParameterInput(network::Layer const& layer, size_t index)
-{
-    return layer.params().type() == LayerType::kRESIZE && index == 1; // the scales or output shape
+    return dynamic_cast<network::PluginParams const*>(&layer.params()) != nullptr || layer.params().keepsItsTypes();
 }
 
 bool computesOnFloats(network::Layer const& layer, network::NetworkFacts const& facts)
@@ -81,7 +64,7 @@ std::vector<DataType> PrecisionChoice::ioTypes(network::Layer const& layer) cons
     };
     for (size_t i = 0; i < layer.inputs().size(); ++i)
     {
-        add(layer.inputs()[i], isParameterInput(layer, i));
+        add(layer.inputs()[i], layer.params().isParameterInput(i));
     }
     for (network::Tensor const* output : layer.outputs())
     {

@@ -6,6 +6,7 @@
 #include "network/inference.h"
 #include "network/tensor.h"
 #include "plan/byte_io.h"
+#include "plan/field_io.h"
 
 #include <NvInfer.h>
 
@@ -37,6 +38,62 @@ public:
     //! For a layer the builder runs in reduced precision: keeps its floating-point weights in `type`, as TensorRT
     //! does, so the plan stores what FP16 kernels read and the CPU reference sees the same rounded weights.
     virtual void storeWeightsAs(nvinfer1::DataType /*type*/) {}
+    //! Whether the layer's output types are its meaning (a cast, a copy, stored weights, a shape), so that no
+    //! precision the builder chooses applies to it.
+    virtual bool keepsItsTypes() const
+    {
+        return false;
+    }
+    //! Whether input `index` parameterises the layer (a resize's scales) rather than carries its data: it keeps its
+    //! type whatever the layer's precision.
+    virtual bool isParameterInput(size_t /*index*/) const
+    {
+        return false;
+    }
+};
+
+//! LayerParams for the built-in layer kind `Self`, of type `kType`, from the one list of its fields that `Self`
+//! declares, which both writes and reads the plan (plan/field_io.h):
+//!     template <typename Self, typename Field> static void fields(Self& self, Field&& field);
+template <typename Self, nvinfer1::LayerType kType>
+class LayerParamsOf : public LayerParams
+{
+public:
+    static constexpr nvinfer1::LayerType kLayerType = kType;
+
+    nvinfer1::LayerType type() const final
+    {
+        return kType;
+    }
+    void write(plan::ByteWriter& writer) const final
+    {
+        Self::fields(static_cast<Self const&>(*this), plan::FieldWriter(writer));
+    }
+    bool read(plan::ByteReader& reader) final
+    {
+        Self::fields(static_cast<Self&>(*this), plan::FieldReader(reader));
+        // Fields that read well one by one but cannot be right together.
+        if (std::string error = static_cast<Self const&>(*this).planError(); reader.ok() && !error.empty())
+        {
+            reader.fail(std::move(error));
+        }
+        return reader.ok();
+    }
+    std::unique_ptr<LayerParams> clone() const final
+    {
+        return std::make_unique<Self>(static_cast<Self const&>(*this));
+    }
+
+    //! A kind without fields (select, identity, shape) lists none.
+    template <typename Any, typename Field>
+    static void fields(Any& /*self*/, Field&& /*field*/)
+    {
+    }
+    //! Why fields read from a plan, each well formed, cannot be right together; empty when they can.
+    std::string planError() const
+    {
+        return {};
+    }
 };
 
 //! The network's record of a layer; LayerBase<Api, Params> is the object the

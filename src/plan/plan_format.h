@@ -26,8 +26,9 @@ inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
 // Version 2: layers carry their chosen precision and I/O types. Version 3: symbols may be shape-tensor input values.
 // Version 4: convolutions carry fused epilogues and a timed cuDNN algorithm. Version 5: tensors may be stored
 // channels-last (kHWC), and layers carry the formats they read and write; deconvolutions carry a timed algorithm;
-// matrix multiplies carry a fused bias and ReLU.
-inline constexpr uint32_t kPlanFormatVersion = 5;
+// matrix multiplies carry a fused bias and ReLU. Version 6: each layer kind's parameters are written from its field
+// list (network/layer.h), vectors and optional values length-prefixed.
+inline constexpr uint32_t kPlanFormatVersion = 6;
 inline constexpr size_t kPlanHeaderSize = 32;
 
 std::vector<uint8_t> writePlan(PlanModel const& model);

@@ -3,7 +3,7 @@
 #include "backend/backend_support.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
-#include "network/layers/layer_factory.h"
+#include "network/layers/layer_kinds.h"
 #include "network/plugin_layer.h"
 #include "plan/expr_table.h"
 #include "plan/plan_format.h"

@@ -19,19 +19,6 @@ bool ActivationParams::infer(InferenceContext& ctx) const
     return ctx.setOutput(0, ctx.input(0).type, ctx.input(0).dims);
 }
 
-void ActivationParams::write(plan::ByteWriter& writer) const
-{
-    plan::writeEnum(writer, activation);
-    writer.write(alpha);
-    writer.write(beta);
-}
-
-bool ActivationParams::read(plan::ByteReader& reader)
-{
-    return plan::readEnum(reader, activation, "activation type") && reader.read(alpha, "activation alpha")
-        && reader.read(beta, "activation beta");
-}
-
 void ActivationLayer::setActivationType(nvinfer1::ActivationType type) noexcept
 {
     mutableParams().activation = type;

@@ -6,23 +6,21 @@
 namespace kiln::network
 {
 
-struct ActivationParams final : LayerParams
+struct ActivationParams final : LayerParamsOf<ActivationParams, nvinfer1::LayerType::kACTIVATION>
 {
     nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};
     float alpha{0.0f};
     float beta{0.0f};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kACTIVATION;
+        field(self.activation, "activation type");
+        field(self.alpha, "activation alpha");
+        field(self.beta, "activation beta");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<ActivationParams>(*this);
-    }
 };
 
 class ActivationLayer final : public LayerBase<nvinfer1::IActivationLayer, ActivationParams>

@@ -7,28 +7,18 @@
 namespace kiln::network
 {
 
-struct ConcatenationParams final : LayerParams
+struct ConcatenationParams final : LayerParamsOf<ConcatenationParams, nvinfer1::LayerType::kCONCATENATION>
 {
     //! TensorRT's default, fixed when the layer is added: rank - 3, or 0 for ranks below 3.
     int32_t axis{0};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kCONCATENATION;
+        field(self.axis, "concatenation axis");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override
-    {
-        writer.write(axis);
-    }
-    bool read(plan::ByteReader& reader) override
-    {
-        return reader.read(axis, "concatenation axis");
-    }
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<ConcatenationParams>(*this);
-    }
 };
 
 class ConcatenationLayer final : public LayerBase<nvinfer1::IConcatenationLayer, ConcatenationParams>

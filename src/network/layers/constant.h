@@ -9,28 +9,22 @@
 namespace kiln::network
 {
 
-struct ConstantParams final : LayerParams
+struct ConstantParams final : LayerParamsOf<ConstantParams, nvinfer1::LayerType::kCONSTANT>
 {
     nvinfer1::Dims dimensions{};
     WeightsBuffer weights;
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kCONSTANT;
+        field(self.dimensions, "constant dimensions");
+        field(self.weights, "constant weights");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override
+    bool keepsItsTypes() const override
     {
-        writer.writeDims(dimensions);
-        weights.write(writer);
-    }
-    bool read(plan::ByteReader& reader) override
-    {
-        return reader.readDims(dimensions, "constant dimensions") && weights.read(reader, "constant weights");
-    }
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<ConstantParams>(*this);
+        return true;
     }
 };
 

@@ -101,49 +101,4 @@ bool WindowedFilterParams::inferFilter(InferenceContext& ctx, bool transposed) c
     return ctx.setOutput(0, ctx.input(0).type, dims);
 }
 
-void WindowedFilterParams::writeFilter(plan::ByteWriter& writer) const
-{
-    writer.write(nbOutputMaps);
-    writer.write(nbGroups);
-    writer.writeDims(kernelSize);
-    writer.writeDims(stride);
-    writer.writeDims(prePadding);
-    writer.writeDims(postPadding);
-    writer.writeDims(dilation);
-    plan::writeEnum(writer, paddingMode);
-    kernel.write(writer);
-    bias.write(writer);
-    writer.write(cudnnAlgorithm);
-}
-
-bool WindowedFilterParams::readFilter(plan::ByteReader& reader)
-{
-    return reader.read(nbOutputMaps, "output maps") && reader.read(nbGroups, "groups")
-        && reader.readDims(kernelSize, "kernel size") && reader.readDims(stride, "stride")
-        && reader.readDims(prePadding, "pre-padding") && reader.readDims(postPadding, "post-padding")
-        && reader.readDims(dilation, "dilation") && plan::readEnum(reader, paddingMode, "padding mode")
-        && kernel.read(reader, "kernel weights") && bias.read(reader, "bias weights")
-        && reader.read(cudnnAlgorithm, "cuDNN algorithm");
-}
-
-void ConvolutionParams::write(plan::ByteWriter& writer) const
-{
-    writeFilter(writer);
-    writer.write(static_cast<uint8_t>(epilogue.addsResidual));
-    writer.write(static_cast<uint8_t>(epilogue.relu));
-}
-
-bool ConvolutionParams::read(plan::ByteReader& reader)
-{
-    uint8_t addsResidual = 0;
-    uint8_t relu = 0;
-    if (!readFilter(reader) || !reader.read(addsResidual, "fused residual") || !reader.read(relu, "fused ReLU"))
-    {
-        return false;
-    }
-    epilogue.addsResidual = addsResidual != 0;
-    epilogue.relu = relu != 0;
-    return true;
-}
-
 } // namespace kiln::network

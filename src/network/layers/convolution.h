@@ -31,8 +31,21 @@ struct WindowedFilterParams
     //! Sets the kernel size and TensorRT's default stride, padding and dilation for that many spatial axes.
     void setDefaults(nvinfer1::Dims const& size);
     bool inferFilter(InferenceContext& ctx, bool transposed) const;
-    void writeFilter(plan::ByteWriter& writer) const;
-    bool readFilter(plan::ByteReader& reader);
+    template <typename Self, typename Field>
+    static void filterFields(Self& self, Field&& field)
+    {
+        field(self.nbOutputMaps, "output maps");
+        field(self.nbGroups, "groups");
+        field(self.kernelSize, "kernel size");
+        field(self.stride, "stride");
+        field(self.prePadding, "pre-padding");
+        field(self.postPadding, "post-padding");
+        field(self.dilation, "dilation");
+        field(self.paddingMode, "padding mode");
+        field(self.kernel, "kernel weights");
+        field(self.bias, "bias weights");
+        field(self.cudnnAlgorithm, "cuDNN algorithm");
+    }
     void storeFilterWeightsAs(nvinfer1::DataType type)
     {
         kernel = kernel.storedAs(type);
@@ -53,55 +66,47 @@ struct ConvolutionEpilogue
     }
 };
 
-struct ConvolutionParams final : LayerParams, WindowedFilterParams
+struct ConvolutionParams final
+    : LayerParamsOf<ConvolutionParams, nvinfer1::LayerType::kCONVOLUTION>
+    , WindowedFilterParams
 {
     ConvolutionEpilogue epilogue;
+
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
+    {
+        filterFields(self, field);
+        field(self.epilogue.addsResidual, "fused residual");
+        field(self.epilogue.relu, "fused ReLU");
+    }
 
     void storeWeightsAs(nvinfer1::DataType type) override
     {
         storeFilterWeightsAs(type);
-    }
-    nvinfer1::LayerType type() const override
-    {
-        return nvinfer1::LayerType::kCONVOLUTION;
     }
     bool infer(InferenceContext& ctx) const override
     {
         return inferFilter(ctx, false);
     }
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<ConvolutionParams>(*this);
-    }
 };
 
-struct DeconvolutionParams final : LayerParams, WindowedFilterParams
+struct DeconvolutionParams final
+    : LayerParamsOf<DeconvolutionParams, nvinfer1::LayerType::kDECONVOLUTION>
+    , WindowedFilterParams
 {
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
+    {
+        filterFields(self, field);
+    }
+
     void storeWeightsAs(nvinfer1::DataType type) override
     {
         storeFilterWeightsAs(type);
     }
-    nvinfer1::LayerType type() const override
-    {
-        return nvinfer1::LayerType::kDECONVOLUTION;
-    }
     bool infer(InferenceContext& ctx) const override
     {
         return inferFilter(ctx, true);
-    }
-    void write(plan::ByteWriter& writer) const override
-    {
-        writeFilter(writer);
-    }
-    bool read(plan::ByteReader& reader) override
-    {
-        return readFilter(reader);
-    }
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<DeconvolutionParams>(*this);
     }
 };
 

@@ -45,27 +45,6 @@ bool CumulativeParams::infer(InferenceContext& ctx) const
     return ctx.setOutput(0, input.type, dims);
 }
 
-void CumulativeParams::write(plan::ByteWriter& writer) const
-{
-    plan::writeEnum(writer, operation);
-    writer.write(static_cast<uint8_t>(exclusive ? 1 : 0));
-    writer.write(static_cast<uint8_t>(reverse ? 1 : 0));
-}
-
-bool CumulativeParams::read(plan::ByteReader& reader)
-{
-    uint8_t exclusiveByte = 0;
-    uint8_t reverseByte = 0;
-    if (!plan::readEnum(reader, operation, "cumulative operation") || !reader.read(exclusiveByte, "cumulative exclusive")
-        || !reader.read(reverseByte, "cumulative reverse"))
-    {
-        return false;
-    }
-    exclusive = exclusiveByte != 0;
-    reverse = reverseByte != 0;
-    return true;
-}
-
 bool CumulativeLayer::setOperation(nvinfer1::CumulativeOperation op) noexcept
 {
     if (static_cast<int32_t>(op) < 0 || static_cast<int32_t>(op) >= nvinfer1::EnumMax<nvinfer1::CumulativeOperation>())

@@ -10,23 +10,21 @@
 namespace kiln::network
 {
 
-struct CumulativeParams final : LayerParams
+struct CumulativeParams final : LayerParamsOf<CumulativeParams, nvinfer1::LayerType::kCUMULATIVE>
 {
     nvinfer1::CumulativeOperation operation{nvinfer1::CumulativeOperation::kSUM};
     bool exclusive{false};
     bool reverse{false};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kCUMULATIVE;
+        field(self.operation, "cumulative operation");
+        field(self.exclusive, "cumulative exclusive");
+        field(self.reverse, "cumulative reverse");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<CumulativeParams>(*this);
-    }
 };
 
 class CumulativeLayer final : public LayerBase<nvinfer1::ICumulativeLayer, CumulativeParams>

@@ -139,16 +139,6 @@ bool ElementWiseParams::infer(InferenceContext& ctx) const
     return true;
 }
 
-void ElementWiseParams::write(plan::ByteWriter& writer) const
-{
-    plan::writeEnum(writer, operation);
-}
-
-bool ElementWiseParams::read(plan::ByteReader& reader)
-{
-    return plan::readEnum(reader, operation, "element-wise operation");
-}
-
 void ElementWiseLayer::setOperation(nvinfer1::ElementWiseOperation op) noexcept
 {
     mutableParams().operation = op;

@@ -6,21 +6,17 @@
 namespace kiln::network
 {
 
-struct ElementWiseParams final : LayerParams
+struct ElementWiseParams final : LayerParamsOf<ElementWiseParams, nvinfer1::LayerType::kELEMENTWISE>
 {
     nvinfer1::ElementWiseOperation operation{nvinfer1::ElementWiseOperation::kSUM};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kELEMENTWISE;
+        field(self.operation, "element-wise operation");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<ElementWiseParams>(*this);
-    }
 };
 
 class ElementWiseLayer final : public LayerBase<nvinfer1::IElementWiseLayer, ElementWiseParams>

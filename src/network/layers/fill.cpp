@@ -223,20 +223,4 @@ bool FillParams::infer(InferenceContext& ctx) const
     return true;
 }
 
-void FillParams::write(plan::ByteWriter& writer) const
-{
-    writer.writeDims(dimensions);
-    plan::writeEnum(writer, operation);
-    writer.write(alpha);
-    writer.write(beta);
-    plan::writeEnum(writer, toType);
-}
-
-bool FillParams::read(plan::ByteReader& reader)
-{
-    return reader.readDims(dimensions, "fill dimensions") && plan::readEnum(reader, operation, "fill operation")
-        && reader.read(alpha, "fill alpha") && reader.read(beta, "fill beta")
-        && plan::readEnum(reader, toType, "fill output type");
-}
-
 } // namespace kiln::network

@@ -13,7 +13,7 @@
 namespace kiln::network
 {
 
-struct FillParams final : LayerParams
+struct FillParams final : LayerParamsOf<FillParams, nvinfer1::LayerType::kFILL>
 {
     nvinfer1::Dims dimensions{};
     nvinfer1::FillOperation operation{nvinfer1::FillOperation::kLINSPACE};
@@ -21,17 +21,17 @@ struct FillParams final : LayerParams
     double beta{1.0};
     nvinfer1::DataType toType{nvinfer1::DataType::kFLOAT};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kFILL;
+        field(self.dimensions, "fill dimensions");
+        field(self.operation, "fill operation");
+        field(self.alpha, "fill alpha");
+        field(self.beta, "fill beta");
+        field(self.toType, "fill output type");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<FillParams>(*this);
-    }
 };
 
 class FillLayer final : public LayerBase<nvinfer1::IFillLayer, FillParams>

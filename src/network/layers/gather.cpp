@@ -150,17 +150,4 @@ bool GatherParams::infer(InferenceContext& ctx) const
     return true;
 }
 
-void GatherParams::write(plan::ByteWriter& writer) const
-{
-    writer.write(gatherAxis);
-    writer.write(numElementWiseDims);
-    plan::writeEnum(writer, mode);
-}
-
-bool GatherParams::read(plan::ByteReader& reader)
-{
-    return reader.read(gatherAxis, "gather axis") && reader.read(numElementWiseDims, "gather element-wise dims")
-        && plan::readEnum(reader, mode, "gather mode");
-}
-
 } // namespace kiln::network

@@ -8,23 +8,21 @@
 namespace kiln::network
 {
 
-struct GatherParams final : LayerParams
+struct GatherParams final : LayerParamsOf<GatherParams, nvinfer1::LayerType::kGATHER>
 {
     int32_t gatherAxis{0};
     int32_t numElementWiseDims{0};
     nvinfer1::GatherMode mode{nvinfer1::GatherMode::kDEFAULT};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kGATHER;
+        field(self.gatherAxis, "gather axis");
+        field(self.numElementWiseDims, "gather element-wise dims");
+        field(self.mode, "gather mode");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<GatherParams>(*this);
-    }
 };
 
 class GatherLayer final : public LayerBase<nvinfer1::IGatherLayer, GatherParams>

@@ -1,17 +1,19 @@
-// Every layer kind's parameters and API class.
+// Every built-in layer kind, listed once. A kind's description (its header below: parameters, field list, shape
+// and type rules, API class) is all the network, the plan and the builder need; each backend runs it through the
+// kernel it declares for its parameter struct, and the CPU backend must have one for every kind listed here.
 #pragma once
 
 #include "network/layers/activation.h"
 #include "network/layers/concatenation.h"
 #include "network/layers/constant.h"
 #include "network/layers/convolution.h"
+#include "network/layers/cumulative.h"
 #include "network/layers/elementwise.h"
 #include "network/layers/fill.h"
 #include "network/layers/gather.h"
 #include "network/layers/matrix_multiply.h"
 #include "network/layers/normalization.h"
 #include "network/layers/one_hot.h"
-#include "network/layers/cumulative.h"
 #include "network/layers/padding.h"
 #include "network/layers/pooling.h"
 #include "network/layers/reduce.h"
@@ -23,3 +25,62 @@
 #include "network/layers/softmax.h"
 #include "network/layers/top_k.h"
 #include "network/layers/unary.h"
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+//! X(parameter struct) for every built-in layer kind; each struct names its nvinfer1::LayerType as kLayerType.
+#define KILN_FOR_EACH_LAYER_KIND(X)                                                                                   \
+    X(ActivationParams)                                                                                               \
+    X(CastParams)                                                                                                     \
+    X(ConcatenationParams)                                                                                            \
+    X(ConstantParams)                                                                                                 \
+    X(ConvolutionParams)                                                                                              \
+    X(CumulativeParams)                                                                                               \
+    X(DeconvolutionParams)                                                                                            \
+    X(ElementWiseParams)                                                                                              \
+    X(FillParams)                                                                                                     \
+    X(GatherParams)                                                                                                   \
+    X(IdentityParams)                                                                                                 \
+    X(MatrixMultiplyParams)                                                                                           \
+    X(NormalizationParams)                                                                                            \
+    X(OneHotParams)                                                                                                   \
+    X(PaddingParams)                                                                                                  \
+    X(PoolingParams)                                                                                                  \
+    X(ReduceParams)                                                                                                   \
+    X(ResizeParams)                                                                                                   \
+    X(ScaleParams)                                                                                                    \
+    X(SelectParams)                                                                                                   \
+    X(ShapeParams)                                                                                                    \
+    X(ShuffleParams)                                                                                                  \
+    X(SliceParams)                                                                                                    \
+    X(SoftMaxParams)                                                                                                  \
+    X(TopKParams)                                                                                                     \
+    X(UnaryParams)
+
+namespace kiln::network
+{
+
+//! Empty parameters of a built-in kind, to be filled by LayerParams::read when a plan is loaded; nullptr for a kind
+//! Kiln does not implement.
+std::unique_ptr<LayerParams> makeLayerParams(nvinfer1::LayerType type);
+
+//! Calls `visitor` with `params` as its own parameter struct (ActivationParams const&, ...) and returns what it
+//! returns. Throws std::invalid_argument for parameters of no built-in kind (a plugin's).
+template <typename Visitor>
+decltype(auto) visitLayerParams(LayerParams const& params, Visitor&& visitor)
+{
+    switch (params.type())
+    {
+#define KILN_VISIT_KIND(Params)                                                                                        \
+    case Params::kLayerType: return visitor(static_cast<Params const&>(params));
+        KILN_FOR_EACH_LAYER_KIND(KILN_VISIT_KIND)
+#undef KILN_VISIT_KIND
+    default: break;
+    }
+    throw std::invalid_argument(
+        "layer kind " + std::to_string(static_cast<int32_t>(params.type())) + " is not a built-in layer kind");
+}
+
+} // namespace kiln::network

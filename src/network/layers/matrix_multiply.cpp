@@ -75,43 +75,22 @@ bool MatrixMultiplyParams::infer(InferenceContext& ctx) const
     return ctx.setOutput(0, ctx.input(0).type, dims);
 }
 
-void MatrixMultiplyParams::write(plan::ByteWriter& writer) const
+std::string MatrixMultiplyParams::planError() const
 {
-    plan::writeEnum(writer, op0);
-    plan::writeEnum(writer, op1);
-    epilogue.bias.write(writer);
-    writer.write(static_cast<uint8_t>(epilogue.relu));
-}
-
-bool MatrixMultiplyParams::read(plan::ByteReader& reader)
-{
-    using nvinfer1::DataType;
-    uint8_t relu = 0;
-    if (!plan::readEnum(reader, op0, "operation 0") || !plan::readEnum(reader, op1, "operation 1")
-        || !epilogue.bias.read(reader, "fused bias") || !reader.read(relu, "fused ReLU"))
-    {
-        return false;
-    }
-    if (relu > 1)
-    {
-        return reader.fail("fused ReLU: value " + std::to_string(relu) + " is neither 0 nor 1");
-    }
-    epilogue.relu = relu != 0;
     if (epilogue.bias.empty())
     {
-        return true;
+        return {};
     }
-    DataType const biasType = epilogue.bias.type();
-    if (biasType != DataType::kFLOAT && biasType != DataType::kHALF && biasType != DataType::kBF16)
+    if (!isFloatType(epilogue.bias.type()))
     {
-        return reader.fail("fused bias: its values must be FLOAT, HALF or BF16");
+        return "fused bias: its values must be FLOAT, HALF or BF16";
     }
     // The bias is indexed by output column, which a vector operand does not have.
     if (op0 == nvinfer1::MatrixOperation::kVECTOR || op1 == nvinfer1::MatrixOperation::kVECTOR)
     {
-        return reader.fail("fused bias: it needs two matrix operands, not vectors");
+        return "fused bias: it needs two matrix operands, not vectors";
     }
-    return true;
+    return {};
 }
 
 void MatrixMultiplyLayer::setOperation(int32_t index, nvinfer1::MatrixOperation op) noexcept

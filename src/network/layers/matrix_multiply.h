@@ -21,27 +21,28 @@ struct MatrixMultiplyEpilogue
     }
 };
 
-struct MatrixMultiplyParams final : LayerParams
+struct MatrixMultiplyParams final : LayerParamsOf<MatrixMultiplyParams, nvinfer1::LayerType::kMATRIX_MULTIPLY>
 {
     nvinfer1::MatrixOperation op0{nvinfer1::MatrixOperation::kNONE};
     nvinfer1::MatrixOperation op1{nvinfer1::MatrixOperation::kNONE};
     MatrixMultiplyEpilogue epilogue;
 
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
+    {
+        field(self.op0, "operation 0");
+        field(self.op1, "operation 1");
+        field(self.epilogue.bias, "fused bias");
+        field(self.epilogue.relu, "fused ReLU");
+    }
+
     void storeWeightsAs(nvinfer1::DataType type) override
     {
         epilogue.bias = epilogue.bias.storedAs(type);
     }
-    nvinfer1::LayerType type() const override
-    {
-        return nvinfer1::LayerType::kMATRIX_MULTIPLY;
-    }
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<MatrixMultiplyParams>(*this);
-    }
+    //! Why a fused bias read from a plan cannot be right, or empty.
+    std::string planError() const;
 };
 
 class MatrixMultiplyLayer final : public LayerBase<nvinfer1::IMatrixMultiplyLayer, MatrixMultiplyParams>

@@ -46,19 +46,4 @@ bool NormalizationParams::infer(InferenceContext& ctx) const
     return ctx.setOutput(0, type, ctx.input(0).dims);
 }
 
-void NormalizationParams::write(plan::ByteWriter& writer) const
-{
-    writer.write(axes);
-    writer.write(epsilon);
-    writer.write(nbGroups);
-    plan::writeEnum(writer, computePrecision);
-}
-
-bool NormalizationParams::read(plan::ByteReader& reader)
-{
-    return reader.read(axes, "normalization axes") && reader.read(epsilon, "normalization epsilon")
-        && reader.read(nbGroups, "normalization groups")
-        && plan::readEnum(reader, computePrecision, "normalization compute precision");
-}
-
 } // namespace kiln::network

@@ -8,24 +8,23 @@
 namespace kiln::network
 {
 
-struct NormalizationParams final : LayerParams
+struct NormalizationParams final : LayerParamsOf<NormalizationParams, nvinfer1::LayerType::kNORMALIZATION>
 {
     uint32_t axes{0};
     float epsilon{1e-5F};
     int64_t nbGroups{1};
     nvinfer1::DataType computePrecision{nvinfer1::DataType::kFLOAT};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kNORMALIZATION;
+        field(self.axes, "normalization axes");
+        field(self.epsilon, "normalization epsilon");
+        field(self.nbGroups, "normalization groups");
+        field(self.computePrecision, "normalization compute precision");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<NormalizationParams>(*this);
-    }
 };
 
 class NormalizationLayer final : public LayerBase<nvinfer1::INormalizationLayer, NormalizationParams>

@@ -10,27 +10,17 @@
 namespace kiln::network
 {
 
-struct OneHotParams final : LayerParams
+struct OneHotParams final : LayerParamsOf<OneHotParams, nvinfer1::LayerType::kONE_HOT>
 {
     int32_t axis{-1};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kONE_HOT;
+        field(self.axis, "one-hot axis");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override
-    {
-        writer.write(axis);
-    }
-    bool read(plan::ByteReader& reader) override
-    {
-        return reader.read(axis, "one-hot axis");
-    }
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<OneHotParams>(*this);
-    }
 };
 
 class OneHotLayer final : public LayerBase<nvinfer1::IOneHotLayer, OneHotParams>

@@ -7,29 +7,19 @@
 namespace kiln::network
 {
 
-struct PaddingParams final : LayerParams
+struct PaddingParams final : LayerParamsOf<PaddingParams, nvinfer1::LayerType::kPADDING>
 {
     nvinfer1::Dims prePadding{};
     nvinfer1::Dims postPadding{};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kPADDING;
+        field(self.prePadding, "pre-padding");
+        field(self.postPadding, "post-padding");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override
-    {
-        writer.writeDims(prePadding);
-        writer.writeDims(postPadding);
-    }
-    bool read(plan::ByteReader& reader) override
-    {
-        return reader.readDims(prePadding, "pre-padding") && reader.readDims(postPadding, "post-padding");
-    }
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<PaddingParams>(*this);
-    }
 };
 
 class PaddingLayer final : public LayerBase<nvinfer1::IPaddingLayer, PaddingParams>

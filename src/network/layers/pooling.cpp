@@ -49,27 +49,4 @@ bool PoolingParams::infer(InferenceContext& ctx) const
     return ctx.setOutput(0, ctx.input(0).type, dims);
 }
 
-void PoolingParams::write(plan::ByteWriter& writer) const
-{
-    plan::writeEnum(writer, poolingType);
-    writer.writeDims(windowSize);
-    writer.writeDims(stride);
-    writer.writeDims(prePadding);
-    writer.writeDims(postPadding);
-    plan::writeEnum(writer, paddingMode);
-    writer.write(blendFactor);
-    writer.write(static_cast<uint8_t>(averageCountExcludesPadding));
-}
-
-bool PoolingParams::read(plan::ByteReader& reader)
-{
-    uint8_t exclusive = 1;
-    bool const ok = plan::readEnum(reader, poolingType, "pooling type") && reader.readDims(windowSize, "window size")
-        && reader.readDims(stride, "stride") && reader.readDims(prePadding, "pre-padding")
-        && reader.readDims(postPadding, "post-padding") && plan::readEnum(reader, paddingMode, "padding mode")
-        && reader.read(blendFactor, "blend factor") && reader.read(exclusive, "average count excludes padding");
-    averageCountExcludesPadding = exclusive != 0;
-    return ok;
-}
-
 } // namespace kiln::network

@@ -7,7 +7,7 @@
 namespace kiln::network
 {
 
-struct PoolingParams final : LayerParams
+struct PoolingParams final : LayerParamsOf<PoolingParams, nvinfer1::LayerType::kPOOLING>
 {
     nvinfer1::PoolingType poolingType{nvinfer1::PoolingType::kMAX};
     nvinfer1::Dims windowSize{};
@@ -18,17 +18,20 @@ struct PoolingParams final : LayerParams
     float blendFactor{0.0F};
     bool averageCountExcludesPadding{true};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kPOOLING;
+        field(self.poolingType, "pooling type");
+        field(self.windowSize, "window size");
+        field(self.stride, "stride");
+        field(self.prePadding, "pre-padding");
+        field(self.postPadding, "post-padding");
+        field(self.paddingMode, "padding mode");
+        field(self.blendFactor, "blend factor");
+        field(self.averageCountExcludesPadding, "average count excludes padding");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<PoolingParams>(*this);
-    }
 };
 
 class PoolingLayer final : public LayerBase<nvinfer1::IPoolingLayer, PoolingParams>

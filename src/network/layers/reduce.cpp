@@ -41,20 +41,4 @@ bool ReduceParams::infer(InferenceContext& ctx) const
     return ctx.setOutput(0, type, dims);
 }
 
-void ReduceParams::write(plan::ByteWriter& writer) const
-{
-    plan::writeEnum(writer, operation);
-    writer.write(reduceAxes);
-    writer.write(static_cast<uint8_t>(keepDimensions));
-}
-
-bool ReduceParams::read(plan::ByteReader& reader)
-{
-    uint8_t keep = 0;
-    bool const ok = plan::readEnum(reader, operation, "reduce operation") && reader.read(reduceAxes, "reduce axes")
-        && reader.read(keep, "keep dimensions");
-    keepDimensions = keep != 0;
-    return ok;
-}
-
 } // namespace kiln::network

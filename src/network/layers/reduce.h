@@ -8,23 +8,21 @@
 namespace kiln::network
 {
 
-struct ReduceParams final : LayerParams
+struct ReduceParams final : LayerParamsOf<ReduceParams, nvinfer1::LayerType::kREDUCE>
 {
     nvinfer1::ReduceOperation operation{nvinfer1::ReduceOperation::kSUM};
     uint32_t reduceAxes{0};
     bool keepDimensions{false};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kREDUCE;
+        field(self.operation, "reduce operation");
+        field(self.reduceAxes, "reduce axes");
+        field(self.keepDimensions, "keep dimensions");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<ReduceParams>(*this);
-    }
 };
 
 class ReduceLayer final : public LayerBase<nvinfer1::IReduceLayer, ReduceParams>

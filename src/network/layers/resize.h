@@ -12,7 +12,7 @@
 namespace kiln::network
 {
 
-struct ResizeParams final : LayerParams
+struct ResizeParams final : LayerParamsOf<ResizeParams, nvinfer1::LayerType::kRESIZE>
 {
     bool hasOutputDimensions{false};
     nvinfer1::Dims outputDimensions{};
@@ -25,16 +25,25 @@ struct ResizeParams final : LayerParams
     float cubicCoeff{-0.75F};
     bool excludeOutside{false};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kRESIZE;
+        field(self.hasOutputDimensions, "resize output dimensions flag");
+        field(self.outputDimensions, "resize output dimensions");
+        field(self.scales, "resize scales");
+        field(self.resizeMode, "resize mode");
+        field(self.coordinateTransformation, "resize coordinate transformation");
+        field(self.selectorForSinglePixel, "resize selector");
+        field(self.nearestRounding, "resize nearest rounding");
+        field(self.cubicCoeff, "resize cubic coefficient");
+        field(self.excludeOutside, "resize exclude outside");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
+    //! Input 1 gives the output shape or the scales.
+    bool isParameterInput(size_t index) const override
     {
-        return std::make_unique<ResizeParams>(*this);
+        return index == 1;
     }
 };
 

@@ -47,19 +47,4 @@ bool ScaleParams::infer(InferenceContext& ctx) const
     return ctx.setOutput(0, ctx.input(0).type, ctx.input(0).dims);
 }
 
-void ScaleParams::write(plan::ByteWriter& writer) const
-{
-    plan::writeEnum(writer, mode);
-    writer.write(channelAxis);
-    shift.write(writer);
-    scale.write(writer);
-    power.write(writer);
-}
-
-bool ScaleParams::read(plan::ByteReader& reader)
-{
-    return plan::readEnum(reader, mode, "scale mode") && reader.read(channelAxis, "channel axis")
-        && shift.read(reader, "shift") && scale.read(reader, "scale") && power.read(reader, "power");
-}
-
 } // namespace kiln::network

@@ -8,10 +8,23 @@
 namespace kiln::network
 {
 
-struct ScaleParams final : LayerParams
+struct ScaleParams final : LayerParamsOf<ScaleParams, nvinfer1::LayerType::kSCALE>
 {
     nvinfer1::ScaleMode mode{nvinfer1::ScaleMode::kUNIFORM};
     int32_t channelAxis{1};
+    WeightsBuffer shift;
+    WeightsBuffer scale;
+    WeightsBuffer power;
+
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
+    {
+        field(self.mode, "scale mode");
+        field(self.channelAxis, "channel axis");
+        field(self.shift, "shift");
+        field(self.scale, "scale");
+        field(self.power, "power");
+    }
 
     void storeWeightsAs(nvinfer1::DataType type) override
     {
@@ -19,21 +32,7 @@ struct ScaleParams final : LayerParams
         scale = scale.storedAs(type);
         power = power.storedAs(type);
     }
-    WeightsBuffer shift;
-    WeightsBuffer scale;
-    WeightsBuffer power;
-
-    nvinfer1::LayerType type() const override
-    {
-        return nvinfer1::LayerType::kSCALE;
-    }
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<ScaleParams>(*this);
-    }
 };
 
 class ScaleLayer final : public LayerBase<nvinfer1::IScaleLayer, ScaleParams>

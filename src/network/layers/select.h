@@ -7,22 +7,9 @@
 namespace kiln::network
 {
 
-struct SelectParams final : LayerParams
+struct SelectParams final : LayerParamsOf<SelectParams, nvinfer1::LayerType::kSELECT>
 {
-    nvinfer1::LayerType type() const override
-    {
-        return nvinfer1::LayerType::kSELECT;
-    }
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter&) const override {}
-    bool read(plan::ByteReader&) override
-    {
-        return true;
-    }
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<SelectParams>(*this);
-    }
 };
 
 class SelectLayer final : public LayerBase<nvinfer1::ISelectLayer, SelectParams>

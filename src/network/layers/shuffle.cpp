@@ -179,26 +179,4 @@ bool ShuffleParams::infer(InferenceContext& ctx) const
     return true;
 }
 
-void ShuffleParams::write(plan::ByteWriter& writer) const
-{
-    writer.write(firstTranspose);
-    writer.write(static_cast<uint8_t>(reshape.has_value()));
-    writer.writeDims(reshape.value_or(nvinfer1::Dims{}));
-    writer.write(secondTranspose);
-    writer.write(static_cast<uint8_t>(zeroIsPlaceholder));
-}
-
-bool ShuffleParams::read(plan::ByteReader& reader)
-{
-    uint8_t hasReshape = 0;
-    uint8_t placeholder = 1;
-    nvinfer1::Dims dims{};
-    bool const ok = reader.read(firstTranspose, "first transpose") && reader.read(hasReshape, "reshape flag")
-        && reader.readDims(dims, "reshape dimensions") && reader.read(secondTranspose, "second transpose")
-        && reader.read(placeholder, "zero is placeholder");
-    reshape = hasReshape ? std::optional(dims) : std::nullopt;
-    zeroIsPlaceholder = placeholder != 0;
-    return ok;
-}
-
 } // namespace kiln::network

@@ -10,26 +10,25 @@
 namespace kiln::network
 {
 
-struct ShuffleParams final : LayerParams
+struct ShuffleParams final : LayerParamsOf<ShuffleParams, nvinfer1::LayerType::kSHUFFLE>
 {
     nvinfer1::Permutation firstTranspose{identityPermutation()};
+
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
+    {
+        field(self.firstTranspose, "first transpose");
+        field(self.reshape, "reshape dimensions");
+        field(self.secondTranspose, "second transpose");
+        field(self.zeroIsPlaceholder, "zero is placeholder");
+    }
     std::optional<nvinfer1::Dims> reshape; //!< none: no reshape (unless input 1 gives the dimensions)
     nvinfer1::Permutation secondTranspose{identityPermutation()};
     bool zeroIsPlaceholder{true};
 
     static nvinfer1::Permutation identityPermutation();
 
-    nvinfer1::LayerType type() const override
-    {
-        return nvinfer1::LayerType::kSHUFFLE;
-    }
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<ShuffleParams>(*this);
-    }
 };
 
 class ShuffleLayer final : public LayerBase<nvinfer1::IShuffleLayer, ShuffleParams>

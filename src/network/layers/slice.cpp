@@ -158,18 +158,4 @@ bool SliceParams::infer(InferenceContext& ctx) const
     return true;
 }
 
-void SliceParams::write(plan::ByteWriter& writer) const
-{
-    writer.writeDims(start);
-    writer.writeDims(size);
-    writer.writeDims(stride);
-    plan::writeEnum(writer, mode);
-}
-
-bool SliceParams::read(plan::ByteReader& reader)
-{
-    return reader.readDims(start, "slice start") && reader.readDims(size, "slice size")
-        && reader.readDims(stride, "slice stride") && plan::readEnum(reader, mode, "slice mode");
-}
-
 } // namespace kiln::network

@@ -9,24 +9,23 @@
 namespace kiln::network
 {
 
-struct SliceParams final : LayerParams
+struct SliceParams final : LayerParamsOf<SliceParams, nvinfer1::LayerType::kSLICE>
 {
     nvinfer1::Dims start{};
     nvinfer1::Dims size{};
     nvinfer1::Dims stride{};
     nvinfer1::SampleMode mode{nvinfer1::SampleMode::kSTRICT_BOUNDS};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kSLICE;
+        field(self.start, "slice start");
+        field(self.size, "slice size");
+        field(self.stride, "slice stride");
+        field(self.mode, "slice mode");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<SliceParams>(*this);
-    }
 };
 
 class SliceLayer final : public LayerBase<nvinfer1::ISliceLayer, SliceParams>

@@ -8,27 +8,17 @@
 namespace kiln::network
 {
 
-struct SoftMaxParams final : LayerParams
+struct SoftMaxParams final : LayerParamsOf<SoftMaxParams, nvinfer1::LayerType::kSOFTMAX>
 {
     uint32_t axes{1U};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kSOFTMAX;
+        field(self.axes, "softmax axes");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override
-    {
-        writer.write(axes);
-    }
-    bool read(plan::ByteReader& reader) override
-    {
-        return reader.read(axes, "softmax axes");
-    }
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<SoftMaxParams>(*this);
-    }
 };
 
 class SoftMaxLayer final : public LayerBase<nvinfer1::ISoftMaxLayer, SoftMaxParams>

@@ -67,18 +67,4 @@ bool TopKParams::infer(InferenceContext& ctx) const
     return ctx.setOutput(0, type, dims) && ctx.setOutput(1, indicesType, dims);
 }
 
-void TopKParams::write(plan::ByteWriter& writer) const
-{
-    plan::writeEnum(writer, operation);
-    writer.write(k);
-    writer.write(reduceAxes);
-    plan::writeEnum(writer, indicesType);
-}
-
-bool TopKParams::read(plan::ByteReader& reader)
-{
-    return plan::readEnum(reader, operation, "top-k operation") && reader.read(k, "top-k k")
-        && reader.read(reduceAxes, "top-k axes") && plan::readEnum(reader, indicesType, "top-k indices type");
-}
-
 } // namespace kiln::network

@@ -9,28 +9,27 @@
 namespace kiln::network
 {
 
-struct TopKParams final : LayerParams
+struct TopKParams final : LayerParamsOf<TopKParams, nvinfer1::LayerType::kTOPK>
 {
     nvinfer1::TopKOperation operation{nvinfer1::TopKOperation::kMAX};
     int32_t k{1};
     uint32_t reduceAxes{0};
     nvinfer1::DataType indicesType{nvinfer1::DataType::kINT32};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kTOPK;
+        field(self.operation, "top-k operation");
+        field(self.k, "top-k k");
+        field(self.reduceAxes, "top-k axes");
+        field(self.indicesType, "top-k indices type");
     }
+
     int32_t nbOutputs() const override
     {
         return 2;
     }
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<TopKParams>(*this);
-    }
 };
 
 class TopKLayer final : public LayerBase<nvinfer1::ITopKLayer, TopKParams>

@@ -7,27 +7,17 @@
 namespace kiln::network
 {
 
-struct UnaryParams final : LayerParams
+struct UnaryParams final : LayerParamsOf<UnaryParams, nvinfer1::LayerType::kUNARY>
 {
     nvinfer1::UnaryOperation operation{nvinfer1::UnaryOperation::kEXP};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kUNARY;
+        field(self.operation, "unary operation");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override
-    {
-        plan::writeEnum(writer, operation);
-    }
-    bool read(plan::ByteReader& reader) override
-    {
-        return plan::readEnum(reader, operation, "unary operation");
-    }
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<UnaryParams>(*this);
-    }
 };
 
 class UnaryLayer final : public LayerBase<nvinfer1::IUnaryLayer, UnaryParams>
@@ -46,21 +36,12 @@ public:
 };
 
 //! Identity copies its input; its output type may be changed with setOutputType (a conversion).
-struct IdentityParams final : LayerParams
+struct IdentityParams final : LayerParamsOf<IdentityParams, nvinfer1::LayerType::kIDENTITY>
 {
-    nvinfer1::LayerType type() const override
-    {
-        return nvinfer1::LayerType::kIDENTITY;
-    }
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter&) const override {}
-    bool read(plan::ByteReader&) override
+    bool keepsItsTypes() const override
     {
         return true;
-    }
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<IdentityParams>(*this);
     }
 };
 
@@ -70,26 +51,20 @@ public:
     using LayerBase::LayerBase;
 };
 
-struct CastParams final : LayerParams
+struct CastParams final : LayerParamsOf<CastParams, nvinfer1::LayerType::kCAST>
 {
     nvinfer1::DataType toType{nvinfer1::DataType::kFLOAT};
 
-    nvinfer1::LayerType type() const override
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
     {
-        return nvinfer1::LayerType::kCAST;
+        field(self.toType, "cast type");
     }
+
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override
+    bool keepsItsTypes() const override
     {
-        plan::writeEnum(writer, toType);
-    }
-    bool read(plan::ByteReader& reader) override
-    {
-        return plan::readEnum(reader, toType, "cast type");
-    }
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<CastParams>(*this);
+        return true;
     }
 };
 
@@ -109,21 +84,12 @@ public:
 };
 
 //! The input's dimensions as a 1-D INT64 shape tensor.
-struct ShapeParams final : LayerParams
+struct ShapeParams final : LayerParamsOf<ShapeParams, nvinfer1::LayerType::kSHAPE>
 {
-    nvinfer1::LayerType type() const override
-    {
-        return nvinfer1::LayerType::kSHAPE;
-    }
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter&) const override {}
-    bool read(plan::ByteReader&) override
+    bool keepsItsTypes() const override
     {
         return true;
-    }
-    std::unique_ptr<LayerParams> clone() const override
-    {
-        return std::make_unique<ShapeParams>(*this);
     }
 };
 

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/nn/activation.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 
 #include <algorithm>
@@ -77,6 +78,11 @@ void runActivation(ActivationParams const& params, ConstTensorView const& input,
     {
         storeFloat(output, i, activate(params, loadFloat(input, i)));
     }
+}
+
+void run(network::ActivationParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    runActivation(ActivationParams{p.activation, p.alpha, p.beta}, in[0], out[0]);
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/nn/convolution.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 #include "backend/cpu/kernels/nn/kernel_geometry.h"
@@ -104,6 +105,21 @@ void runConvolution(ConvolutionParams const& params, ConstTensorView const& inpu
             }
         }
     }
+}
+
+void run(network::ConvolutionParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    if (p.epilogue.any())
+    {
+        throw std::invalid_argument("convolution: fused epilogues belong to CUDA plans; the CPU runs them unfused");
+    }
+    Shape kernelShape{p.nbOutputMaps, in[0].shape[1] / p.nbGroups};
+    for (int64_t extent : network::dimsToVector(p.kernelSize))
+    {
+        kernelShape.push_back(extent);
+    }
+    runConvolution(filterKernelParams<ConvolutionParams>(p), in[0], filterWeightsView(p, kernelShape, "convolution"),
+        weightsView(p.bias, Shape{p.nbOutputMaps}), out[0]);
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/nn/deconvolution.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 #include "backend/cpu/kernels/nn/kernel_geometry.h"
@@ -108,6 +109,18 @@ void runDeconvolution(DeconvolutionParams const& params, ConstTensorView const& 
             }
         }
     }
+}
+
+void run(network::DeconvolutionParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    Shape kernelShape{in[0].shape[1], p.nbOutputMaps / p.nbGroups};
+    for (int64_t extent : network::dimsToVector(p.kernelSize))
+    {
+        kernelShape.push_back(extent);
+    }
+    runDeconvolution(filterKernelParams<DeconvolutionParams>(p), in[0],
+        filterWeightsView(p, kernelShape, "deconvolution"),
+        weightsView(p.bias, Shape{p.nbOutputMaps}), out[0]);
 }
 
 } // namespace kiln::cpu

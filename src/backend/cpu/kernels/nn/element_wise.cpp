@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/nn/element_wise.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 
@@ -227,6 +228,13 @@ void runElementWise(ElementWiseParams const& params, ConstTensorView const& firs
             storeInt(output, i, integerArithmetic(op, loadInt(first, a), loadInt(second, b)));
         }
     }
+}
+
+void run(network::ElementWiseParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    ElementWiseParams params;
+    params.op = p.operation;
+    runElementWise(params, in[0], in[1], out[0]);
 }
 
 } // namespace kiln::cpu

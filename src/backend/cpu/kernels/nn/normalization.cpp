@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/nn/normalization.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 
@@ -141,6 +142,11 @@ void runNormalization(NormalizationParams const& params, ConstTensorView const& 
         double const result = normalized * loadFloat(scaleView, walker.offset(0)) + loadFloat(biasView, walker.offset(1));
         storeFloat(output, i, static_cast<float>(result));
     }
+}
+
+void run(network::NormalizationParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    runNormalization(NormalizationParams{p.axes, p.epsilon, p.nbGroups}, in[0], in[1], in[2], out[0]);
 }
 
 } // namespace kiln::cpu

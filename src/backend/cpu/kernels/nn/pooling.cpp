@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/nn/pooling.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 #include "backend/cpu/kernels/nn/sliding_window.h"
@@ -129,6 +130,20 @@ void runPooling(PoolingParams const& params, ConstTensorView const& input, Tenso
             storeFloat(output, plane * outputPlane + position, result);
         }
     }
+}
+
+void run(network::PoolingParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    PoolingParams params;
+    params.type = p.poolingType;
+    params.windowSize = network::dimsToVector(p.windowSize);
+    params.stride = network::dimsToVector(p.stride);
+    params.prePadding = network::dimsToVector(p.prePadding);
+    params.postPadding = network::dimsToVector(p.postPadding);
+    params.paddingMode = p.paddingMode;
+    params.blendFactor = p.blendFactor;
+    params.averageCountExcludesPadding = p.averageCountExcludesPadding;
+    runPooling(params, in[0], out[0]);
 }
 
 } // namespace kiln::cpu

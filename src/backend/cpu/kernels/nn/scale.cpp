@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/nn/scale.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 
 #include <cmath>
@@ -76,6 +77,13 @@ void runScale(ScaleParams const& params, ConstTensorView const& input, ConstTens
         }
         storeFloat(output, i, value);
     }
+}
+
+void run(network::ScaleParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    ScaleParams params{p.mode, p.channelAxis};
+    auto view = [](network::WeightsBuffer const& w) { return weightsView(w, Shape{w.count()}); };
+    runScale(params, in[0], view(p.shift), view(p.scale), view(p.power), out[0]);
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/nn/softmax.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 
 #include <algorithm>
@@ -55,6 +56,11 @@ void runSoftmax(SoftmaxParams const& params, ConstTensorView const& input, Tenso
             }
         }
     }
+}
+
+void run(network::SoftMaxParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    runSoftmax(SoftmaxParams{p.axes}, in[0], out[0]);
 }
 
 } // namespace kiln::cpu

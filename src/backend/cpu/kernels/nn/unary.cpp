@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/nn/unary.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 
 #include <cmath>
@@ -146,6 +147,11 @@ void runUnary(UnaryParams const& params, ConstTensorView const& input, TensorVie
             storeFloat(output, i, applyUnary(op, loadFloat(input, i)));
         }
     }
+}
+
+void run(network::UnaryParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    runUnary(UnaryParams{p.operation}, in[0], out[0]);
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/cast.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
@@ -93,6 +94,46 @@ void cast(ConstTensorView const& input, TensorView const& output)
             auto const bytes = encodeScalar(output.type, static_cast<double>(readFloat(input.data, input.type, i)));
             std::memcpy(static_cast<uint8_t*>(output.data) + static_cast<size_t>(i) * outputBytes, bytes.data(),
                 outputBytes);
+        }
+    }
+}
+
+void run(network::ConstantParams const& p, LayerInputs const& /*inputs*/, LayerOutputs const& out)
+{
+    size_t const bytes = static_cast<size_t>(p.weights.count()) * elementSize(p.weights.type());
+    if (out[0].type != p.weights.type() || out[0].count() != p.weights.count())
+    {
+        // The application asked for another output type: convert the weights.
+        cast(weightsView(p.weights, out[0].shape), out[0]);
+        return;
+    }
+    if (bytes > 0)
+    {
+        std::memcpy(out[0].data, p.weights.data(), bytes);
+    }
+}
+
+void run(network::IdentityParams const& /*params*/, LayerInputs const& in, LayerOutputs const& out)
+{
+    cast(in[0], out[0]);
+}
+
+void run(network::CastParams const& /*params*/, LayerInputs const& in, LayerOutputs const& out)
+{
+    cast(in[0], out[0]);
+}
+
+void run(network::ShapeParams const& /*params*/, LayerInputs const& in, LayerOutputs const& out)
+{
+    for (size_t i = 0; i < in[0].shape.size(); ++i)
+    {
+        if (out[0].type == nvinfer1::DataType::kINT32)
+        {
+            out[0].as<int32_t>()[i] = static_cast<int32_t>(in[0].shape[i]);
+        }
+        else
+        {
+            out[0].as<int64_t>()[i] = in[0].shape[i];
         }
     }
 }

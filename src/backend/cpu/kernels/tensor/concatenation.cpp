@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/concatenation.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
@@ -85,6 +86,11 @@ void concatenation(std::span<ConstTensorView const> inputs, TensorView const& ou
         }
         destinationBase += inputRowBytes;
     }
+}
+
+void run(network::ConcatenationParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    concatenation(in, out[0], Concatenation{p.axis});
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/cumulative.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
@@ -69,6 +70,12 @@ void cumulative(ConstTensorView const& input, TensorView const& output, Cumulati
             }
         }
     }
+}
+
+void run(network::CumulativeParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    auto const axis = static_cast<int32_t>(tensor_detail::readInteger(in[1].data, in[1].type, 0));
+    cumulative(in[0], out[0], Cumulative{p.operation, p.exclusive, p.reverse, axis});
 }
 
 } // namespace kiln::cpu

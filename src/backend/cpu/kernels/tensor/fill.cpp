@@ -1,6 +1,8 @@
 #include "backend/cpu/kernels/tensor/fill.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
+#include "backend/cpu/kernels/tensor/random_fill.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
 #include <cmath>
@@ -113,6 +115,39 @@ int64_t rangeLength(int64_t start, int64_t limit, int64_t delta)
         ++quotient;
     }
     return std::max<int64_t>(quotient, 0);
+}
+
+void run(network::FillParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    // Alpha (input 1) and beta (input 2) each come from their input when it is given, else from the parameters.
+    double const alpha = hasInput(in, 1) ? numberAt(in[1], 0) : p.alpha;
+    if (p.operation != nvinfer1::FillOperation::kLINSPACE)
+    {
+        randomFill(out[0], RandomFill{p.operation, alpha, hasInput(in, 2) ? numberAt(in[2], 0) : p.beta});
+        return;
+    }
+    Fill params;
+    params.operation = p.operation;
+    params.alpha = alpha;
+    params.beta.clear();
+    if (hasInput(in, 2))
+    {
+        for (int64_t i = 0; i < in[2].count(); ++i)
+        {
+            params.beta.push_back(numberAt(in[2], i));
+        }
+    }
+    else if (out[0].rank() == 1)
+    {
+        params.beta.push_back(p.beta);
+    }
+    else if (out[0].rank() > 1)
+    {
+        throw std::invalid_argument("fill: a kLINSPACE fill of rank " + std::to_string(out[0].rank())
+            + " needs beta as input 2, one delta per output dim (a static beta is a single delta, for 0-D and 1-D "
+              "outputs)");
+    }
+    fill(out[0], params);
 }
 
 } // namespace kiln::cpu

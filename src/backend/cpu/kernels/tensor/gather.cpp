@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/gather.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
@@ -210,6 +211,11 @@ void gather(ConstTensorView const& data, ConstTensorView const& indices, TensorV
     case GatherMode::kELEMENT: gatherElements(data, indices, output, params, bytes); return;
     case GatherMode::kND: gatherNd(data, indices, output, params, bytes); return;
     }
+}
+
+void run(network::GatherParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    gather(in[0], in[1], out[0], Gather{p.gatherAxis, p.numElementWiseDims, p.mode});
 }
 
 } // namespace kiln::cpu

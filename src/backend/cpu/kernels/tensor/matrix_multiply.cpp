@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/matrix_multiply.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
@@ -180,6 +181,16 @@ void matrixMultiply(
                 }
             }
         });
+}
+
+void run(network::MatrixMultiplyParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    // Only CUDA plans get fused epilogues, but the reference runs every form of the params, so that one plan is
+    // right on both backends.
+    MatrixMultiply params{p.op0, p.op1};
+    params.bias = weightsView(p.epilogue.bias, Shape{p.epilogue.bias.count()});
+    params.relu = p.epilogue.relu;
+    matrixMultiply(in[0], in[1], out[0], params);
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/one_hot.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
@@ -70,6 +71,12 @@ void oneHot(ConstTensorView const& indices, ConstTensorView const& values, int64
             }
         }
     }
+}
+
+void run(network::OneHotParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    int64_t const depth = tensor_detail::readInteger(in[2].data, in[2].type, 0);
+    oneHot(in[0], in[1], depth, out[0], OneHot{p.axis});
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/padding.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 #include "backend/cpu/kernels/tensor/slice.h"
 
@@ -68,6 +69,14 @@ void padding(ConstTensorView const& input, TensorView const& output, Padding con
         window.start[first + i] = -params.prePadding[i];
     }
     slice(input, output, window);
+}
+
+void run(network::PaddingParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    Padding params;
+    params.prePadding = network::dimsToVector(p.prePadding);
+    params.postPadding = network::dimsToVector(p.postPadding);
+    padding(in[0], out[0], params);
 }
 
 } // namespace kiln::cpu

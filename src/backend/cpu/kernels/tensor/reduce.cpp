@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/reduce.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
@@ -191,6 +192,11 @@ void reduce(ConstTensorView const& input, TensorView const& output, Reduce const
     {
         fail(kKernel, std::string("unsupported type ") + dataTypeName(input.type));
     }
+}
+
+void run(network::ReduceParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    reduce(in[0], out[0], Reduce{p.operation, p.reduceAxes, p.keepDimensions});
 }
 
 } // namespace kiln::cpu

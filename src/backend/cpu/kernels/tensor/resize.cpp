@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/resize.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/axis_gather_copy.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
@@ -252,6 +253,30 @@ void resize(ConstTensorView const& input, TensorView const& output, Resize const
     {
         interpolate(input, output, params, scales);
     }
+}
+
+void run(network::ResizeParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    Resize params;
+    params.resizeMode = p.resizeMode;
+    params.coordinateTransformation = p.coordinateTransformation;
+    params.selectorForSinglePixel = p.selectorForSinglePixel;
+    params.nearestRounding = p.nearestRounding;
+    params.cubicCoeff = p.cubicCoeff;
+    params.excludeOutside = p.excludeOutside;
+    if (hasInput(in, 1))
+    {
+        params.outputDimensions = integerValues(in[1]); // the kernel checks them against the output's shape
+    }
+    else if (!p.scales.empty() && !p.hasOutputDimensions)
+    {
+        params.scales = p.scales; // given scales also drive the coordinate mapping, as ONNX specifies
+    }
+    else
+    {
+        params.outputDimensions = out[0].shape; // the static output dimensions, or the input's shape
+    }
+    resize(in[0], out[0], params);
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/select.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
@@ -53,6 +54,11 @@ void select(ConstTensorView const& condition, ConstTensorView const& thenInput, 
             std::memcpy(destination, source, bytes);
             destination += bytes;
         });
+}
+
+void run(network::SelectParams const& /*params*/, LayerInputs const& in, LayerOutputs const& out)
+{
+    select(in[0], in[1], in[2], out[0]);
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/shuffle.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
@@ -179,6 +180,23 @@ void shuffle(ConstTensorView const& input, TensorView const& output, Shuffle con
     std::vector<uint8_t> staging(static_cast<size_t>(input.count()) * bytes);
     transpose(input, TensorView{input.type, afterFirst, staging.data()}, params.firstTranspose);
     transpose(ConstTensorView(input.type, beforeSecond, staging.data()), output, params.secondTranspose);
+}
+
+void run(network::ShuffleParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    // Inference resolved the reshape (placeholders, -1, the shape input) into the output shape; undoing the
+    // second transpose on that shape gives the reshape's result, which the kernel takes without placeholders.
+    Shuffle params;
+    params.firstTranspose.assign(p.firstTranspose.order, p.firstTranspose.order + in[0].rank());
+    params.secondTranspose.assign(p.secondTranspose.order, p.secondTranspose.order + out[0].rank());
+    Shape reshaped(out[0].shape.size());
+    for (size_t i = 0; i < reshaped.size(); ++i)
+    {
+        reshaped[static_cast<size_t>(params.secondTranspose[i])] = out[0].shape[i];
+    }
+    params.reshapeDimensions = reshaped;
+    params.zeroIsPlaceholder = false;
+    shuffle(in[0], out[0], params);
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/slice.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/axis_gather_copy.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
@@ -96,6 +97,31 @@ void slice(ConstTensorView const& input, TensorView const& output, Slice const& 
         fill = encodeScalar(output.type, params.fillValue);
     }
     copyByAxisTables(input, output, sources, fill.data());
+}
+
+namespace
+{
+
+//! Slice start/size/stride: the shape-tensor input's run-time values when given, else the static dims.
+Shape sliceParam(LayerInputs const& in, size_t index, nvinfer1::Dims const& fixed)
+{
+    return hasInput(in, index) ? integerValues(in[index]) : network::dimsToVector(fixed);
+}
+
+} // namespace
+
+void run(network::SliceParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    Slice params;
+    params.start = sliceParam(in, 1, p.start);
+    params.size = out[0].shape; // inference resolved the size (static or from input 2)
+    params.stride = sliceParam(in, 3, p.stride);
+    params.mode = p.mode;
+    if (hasInput(in, 4))
+    {
+        params.fillValue = numberAt(in[4], 0);
+    }
+    slice(in[0], out[0], params);
 }
 
 } // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/tensor/top_k.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
@@ -154,6 +155,17 @@ void topK(ConstTensorView const& input, TensorView const& values, TensorView con
     {
         fail(kKernel, std::string("unsupported type ") + dataTypeName(input.type));
     }
+}
+
+void run(network::TopKParams const& p, LayerInputs const& in, LayerOutputs const& out)
+{
+    // Input 1, when given, holds k; the kernel checks it against the axis extent and the outputs' shape.
+    int64_t const k = hasInput(in, 1) ? tensor_detail::readInteger(in[1].data, in[1].type, 0) : p.k;
+    if (k < 1)
+    {
+        throw std::invalid_argument("top-k: k (input 1) is " + std::to_string(k) + "; must be positive");
+    }
+    topK(in[0], out[0], out[1], TopK{p.operation, k, p.reduceAxes});
 }
 
 } // namespace kiln::cpu

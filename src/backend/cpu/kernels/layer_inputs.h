@@ -1,0 +1,47 @@
+// What the CPU backend's layer entry points (layer_kernels.h) share to read a layer's inputs and weights: optional
+// inputs, shape-tensor values read at run time, scalars of any type, and weights viewed as tensors.
+#pragma once
+
+#include "backend/cpu/layer_kernels.h"
+#include "network/layers/layer_utils.h"
+#include "network/weights_buffer.h"
+
+#include <cstdint>
+
+namespace kiln::cpu
+{
+
+//! Whether optional input `index` was given (an input left empty arrives as a view without data).
+bool hasInput(LayerInputs const& inputs, size_t index);
+
+//! The integer values of a shape-tensor input (INT32 or INT64), read at run time.
+Shape integerValues(ConstTensorView const& view);
+
+//! Element `index` of a numeric tensor as a double, whatever its type (floating point, INT32/INT64, INT8, UINT8,
+//! BOOL).
+double numberAt(ConstTensorView const& view, int64_t index);
+
+//! A weights buffer as a read-only view of the given shape (an empty view for no weights).
+ConstTensorView weightsView(network::WeightsBuffer const& weights, Shape shape);
+
+//! A (de)convolution's kernel weights viewed as `shape`, after checking they hold that many values: shape inference
+//! lets weights for another group count through while the count is the default 1 (applications set it after add*).
+ConstTensorView filterWeightsView(network::WindowedFilterParams const& params, Shape const& shape, char const* kind);
+
+//! The network's (de)convolution parameters as the reference kernel's parameter struct.
+template <typename KernelParams>
+KernelParams filterKernelParams(network::WindowedFilterParams const& p)
+{
+    KernelParams params;
+    params.nbOutputMaps = p.nbOutputMaps;
+    params.kernelSize = network::dimsToVector(p.kernelSize);
+    params.stride = network::dimsToVector(p.stride);
+    params.prePadding = network::dimsToVector(p.prePadding);
+    params.postPadding = network::dimsToVector(p.postPadding);
+    params.dilation = network::dimsToVector(p.dilation);
+    params.nbGroups = p.nbGroups;
+    params.paddingMode = p.paddingMode;
+    return params;
+}
+
+} // namespace kiln::cpu
