@@ -1,7 +1,7 @@
 // Which backend kiln::Backend::kDEFAULT means on this machine.
 #include <kiln/Backend.h>
 
-#include "backend/backend_support.h"
+#include "backend/backend.h"
 
 namespace kiln
 {
@@ -15,8 +15,9 @@ Backend defaultBackend() noexcept
 
 bool backendAvailable(Backend backend) noexcept
 {
+    backend::Implementation const* implementation = backend::implementation(backend);
     std::string why;
-    return backend == Backend::kCPU || (backend == Backend::kCUDA && cudaBackendBuilt() && cudaDeviceUsable(why));
+    return implementation != nullptr && implementation->usable(why);
 }
 
 } // namespace kiln

@@ -1,15 +1,10 @@
 #include "builder/build_plan.h"
 
-#include "backend/backend_support.h"
-#include "core/dims_text.h"
-#include "core/tensor_view.h"
-#include "builder/channels_last.h"
-#include "builder/convolution_fusion.h"
-#include "builder/convolution_tuning.h"
-#include "builder/matrix_multiply_fusion.h"
+#include "backend/backend.h"
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
 #include "builder/prepare_plugin.h"
+#include "core/dims_text.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
 #include "plan/expr_table.h"
@@ -169,6 +164,7 @@ public:
         , mConfig(config)
         , mAllocator(allocator)
         , mBackend(config.backend() == Backend::kDEFAULT ? defaultBackend() : config.backend())
+        , mImplementation(backend::implementation(mBackend))
     {
     }
 
@@ -188,7 +184,7 @@ public:
             return false;
         };
         if (!inferShapes() || !step() || !evaluateShapes() || !step() || !recordTensors() || !recordLayers()
-            || !step() || (mBackend == Backend::kCUDA && !optimizeForCuda()))
+            || !step() || !optimizeForBackend())
         {
             return nullptr;
         }
@@ -207,7 +203,7 @@ private:
     //! Pass 1: the backend exists in this build, and the network has outputs and unique I/O names.
     bool checkNetwork()
     {
-        if (mBackend == Backend::kCUDA && !cudaBackendBuilt())
+        if (mImplementation == nullptr)
         {
             logError("IBuilder::buildSerializedNetwork: this build of Kiln has no CUDA backend (it was built without "
                      "CUDA); build for the CPU backend (kiln::setBackend(config, kiln::Backend::kCPU))");
@@ -531,7 +527,7 @@ private:
                 // runtime evaluates their values on the host.
                 bool const computesShapesOnly = std::all_of(layer->outputs().begin(), layer->outputs().end(),
                     [&](Tensor const* output) { return mFacts.tensors.at(output).values.has_value(); });
-                if (std::string const why = unsupportedOnBackend(layer->params(), mBackend);
+                if (std::string const why = mImplementation->unsupportedReason(layer->params());
                     !why.empty() && !computesShapesOnly)
                 {
                     logError("IBuilder::buildSerializedNetwork: layer \"" + layer->name() + "\": " + why);
@@ -556,52 +552,26 @@ private:
         return true;
     }
 
-    //! Pass 4, CUDA plans: convolution and matrix multiply fusions, channels-last regions (as the configuration's
-    //! ConvolutionLayout says: by default kept where they time faster), then each convolution's and deconvolution's
-    //! cuDNN algorithm by timing.
-    bool optimizeForCuda()
+    //! Pass 4: the backend's own passes (the CUDA backend's fusions, storage formats and algorithm timing).
+    bool optimizeForBackend()
     {
-        fuseConvolutionEpilogues(mModel);
-        fuseMatrixMultiplyEpilogues(mModel);
-        ConvolutionLayout const layout = mConfig.convolutionLayout();
-        if (layout != ConvolutionLayout::kLINEAR)
+        backend::PassOptions options;
+        options.convolutionLayout = mConfig.convolutionLayout();
+        if (!mConfig.getFlag(nvinfer1::BuilderFlag::kDISABLE_TIMING_CACHE))
         {
-            chooseChannelsLast(mModel);
+            options.timingCache = mConfig.timingCache();
         }
-        std::string const device = cudaDeviceIdentity();
-        TimingCache buildCache(device); // this build's own, where the application gave none or disabled sharing
-        bool const shared
-            = mConfig.timingCache() != nullptr && !mConfig.getFlag(nvinfer1::BuilderFlag::kDISABLE_TIMING_CACHE);
-        std::string noTimer;
-        std::unique_ptr<CudaConvolutionTimer> const timer = makeCudaConvolutionTimer(mAllocator, noTimer);
-        if (timer == nullptr)
-        {
-            logInfo("Convolution algorithms are not timed (" + noTimer
-                + "); cuDNN's heuristics choose them when a context first runs");
-        }
-        ConvolutionTuning const tuning{shared ? *mConfig.timingCache() : buildCache, timer.get(), device,
-            mConfig.getMemoryPoolLimit(nvinfer1::MemoryPoolType::kWORKSPACE),
-            mConfig.getFlag(nvinfer1::BuilderFlag::kERROR_ON_TIMING_CACHE_MISS)};
-        auto optShape = [&](int32_t tensor) {
+        options.errorOnTimingCacheMiss = mConfig.getFlag(nvinfer1::BuilderFlag::kERROR_ON_TIMING_CACHE_MISS);
+        options.workspaceLimit = mConfig.getMemoryPoolLimit(nvinfer1::MemoryPoolType::kWORKSPACE);
+        options.allocator = mAllocator;
+        options.optShape = [&](int32_t tensor) {
             nvinfer1::Dims const& dims = mEvaluated[tensor][0][1];
             return Shape(dims.d, dims.d + dims.nbDims);
         };
-        std::string tuningError;
-        bool channelsLastFaster = true;
-        if (layout == ConvolutionLayout::kBY_TIMING
-            && !channelsLastIsFaster(mModel, optShape, tuning, channelsLastFaster, tuningError))
+        std::string error;
+        if (!mImplementation->optimize(mModel, options, error))
         {
-            logError("IBuilder::buildSerializedNetwork: " + tuningError);
-            return false;
-        }
-        if (!channelsLastFaster)
-        {
-            logInfo("FP16 convolutions stay linear (NCHW): at this shape cuDNN's linear algorithms time faster");
-            storeLinear(mModel);
-        }
-        if (!tuneConvolutions(mModel, optShape, tuning, tuningError))
-        {
-            logError("IBuilder::buildSerializedNetwork: " + tuningError);
+            logError("IBuilder::buildSerializedNetwork: " + error);
             return false;
         }
         return true;
@@ -614,10 +584,10 @@ private:
         std::vector<size_t> requestTensor;
         for (size_t t = 0; t < mModel.tensors.size(); ++t)
         {
-            // A shape-tensor input lives in host memory (as in TensorRT); a CUDA plan's layers read a device copy of
+            // A shape-tensor input lives in host memory (as in TensorRT); a device backend's layers read a copy of
             // its values, which the context writes into activation memory before the first layer runs.
-            bool const deviceCopyOfShapeInput = mBackend == Backend::kCUDA && mModel.tensors[t].values.has_value()
-                && mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kINPUT;
+            bool const deviceCopyOfShapeInput = mImplementation->copiesShapeInputs()
+                && mModel.tensors[t].values.has_value() && mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kINPUT;
             if (mModel.tensors[t].ioMode != nvinfer1::TensorIOMode::kNONE && !deviceCopyOfShapeInput)
             {
                 continue;
@@ -656,6 +626,7 @@ private:
     BuilderConfig& mConfig;
     nvinfer1::IGpuAllocator* mAllocator;
     Backend mBackend;
+    backend::Implementation const* mImplementation; //!< nullptr where this build lacks the backend
     network::NetworkFacts mFacts;
     plan::PlanModel mModel;
     std::vector<Tensor const*> mTensors; //!< plan order: inputs, then layer outputs in layer order

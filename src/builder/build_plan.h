@@ -7,9 +7,8 @@
 //      each profile's kMIN, kOPT and kMAX, so a shape error names its layer at build time;
 //      then record the plan's tensors and layers, preparing plugin layers (format
 //      negotiation, configuration, workspace sizes);
-//   4. for CUDA plans: fuse convolution and matrix multiply epilogues, store FP16 convolution
-//      chains channels-last, and time cuDNN algorithms (convolution_fusion.h,
-//      matrix_multiply_fusion.h, channels_last.h, convolution_tuning.h);
+//   4. the backend's own passes (backend/backend.h: the CUDA backend fuses epilogues, stores
+//      FP16 convolution chains channels-last and times cuDNN algorithms);
 //   5. plan activation memory by tensor lifetimes (memory_plan.h);
 //   6. write the plan (plan/plan_format.h).
 #pragma once

@@ -1,6 +1,6 @@
 #include "builder/builder_config.h"
 
-#include "backend/backend_support.h"
+#include "backend/backend.h"
 #include "core/logging.h"
 
 namespace kiln::builder
@@ -61,11 +61,18 @@ std::size_t BuilderConfig::getMemoryPoolLimit(nvinfer1::MemoryPoolType pool) con
     return index < mPoolLimits.size() ? mPoolLimits[index] : 0;
 }
 
+std::string BuilderConfig::timedDevice() const
+{
+    backend::Implementation const* implementation
+        = backend::implementation(mBackend == Backend::kDEFAULT ? defaultBackend() : mBackend);
+    return implementation != nullptr ? implementation->deviceIdentity() : std::string();
+}
+
 nvinfer1::ITimingCache* BuilderConfig::createTimingCache(void const* blob, std::size_t size) const noexcept
 {
     if (size == 0)
     {
-        return new TimingCache(cudaDeviceIdentity());
+        return new backend::TimingCache(timedDevice());
     }
     if (blob == nullptr)
     {
@@ -73,7 +80,7 @@ nvinfer1::ITimingCache* BuilderConfig::createTimingCache(void const* blob, std::
         return nullptr;
     }
     std::string error;
-    std::unique_ptr<TimingCache> cache = TimingCache::parse(blob, size, error);
+    std::unique_ptr<backend::TimingCache> cache = backend::TimingCache::parse(blob, size, error);
     if (cache == nullptr)
     {
         logError("IBuilderConfig::createTimingCache: " + error);
@@ -83,13 +90,13 @@ nvinfer1::ITimingCache* BuilderConfig::createTimingCache(void const* blob, std::
 
 bool BuilderConfig::setTimingCache(nvinfer1::ITimingCache const& cache, bool ignoreMismatch) noexcept
 {
-    auto* ours = dynamic_cast<TimingCache*>(const_cast<nvinfer1::ITimingCache*>(&cache));
+    auto* ours = dynamic_cast<backend::TimingCache*>(const_cast<nvinfer1::ITimingCache*>(&cache));
     if (ours == nullptr)
     {
         logError("IBuilderConfig::setTimingCache: the cache was not made by IBuilderConfig::createTimingCache");
         return false;
     }
-    std::string const device = cudaDeviceIdentity();
+    std::string const device = timedDevice();
     if (!ignoreMismatch && !ours->acceptsTimingsFrom(device))
     {
         logError("IBuilderConfig::setTimingCache: the cache holds timings from another device (" + ours->device()

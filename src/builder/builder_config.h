@@ -2,7 +2,7 @@
 #pragma once
 
 #include "builder/optimization_profile.h"
-#include "builder/timing_cache.h"
+#include "backend/timing_cache.h"
 
 #include <kiln/Backend.h>
 #include <kiln/ConvolutionLayout.h>
@@ -73,10 +73,12 @@ public:
     }
     //! The cache builds read and add to: the application's (TensorRT's builder, too, updates the cache it was
     //! given), or nullptr.
-    TimingCache* timingCache() const
+    backend::TimingCache* timingCache() const
     {
         return mTimingCache;
     }
+    //! The device the configured backend times kernels on (timing caches record it); empty where it times nothing.
+    std::string timedDevice() const;
 
     std::vector<ProfileShapes> const& profiles() const
     {
@@ -107,7 +109,7 @@ private:
     int32_t mOptimizationLevel{3};
     Backend mBackend{Backend::kDEFAULT};
     ConvolutionLayout mConvolutionLayout{ConvolutionLayout::kBY_TIMING};
-    TimingCache* mTimingCache{nullptr};
+    backend::TimingCache* mTimingCache{nullptr};
 };
 
 } // namespace kiln::builder

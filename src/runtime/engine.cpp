@@ -1,6 +1,6 @@
 #include "runtime/engine.h"
 
-#include "backend/backend_support.h"
+#include "backend/backend.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
 #include "network/layers/layer_kinds.h"
@@ -59,18 +59,18 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, nvinfer1::IGpuAllo
     std::unique_ptr<Engine> engine(new Engine(std::move(model)));
     engine->mAllocator = allocator;
     plan::PlanModel const& m = engine->mModel;
-    if (m.backend == Backend::kCUDA)
+    engine->mImplementation = backend::implementation(m.backend);
+    if (engine->mImplementation == nullptr)
     {
-        std::string why;
-        if (!cudaDeviceUsable(why))
-        {
-            error = "the plan was built for the CUDA backend, which cannot run here: " + why;
-            return nullptr;
-        }
+        error = m.backend == Backend::kCUDA
+            ? "the plan was built for the CUDA backend, which this build of Kiln does not have (it was built without "
+              "CUDA)"
+            : "the plan names an unknown backend (" + std::to_string(static_cast<int32_t>(m.backend)) + ")";
+        return nullptr;
     }
-    else if (m.backend != Backend::kCPU)
+    if (std::string why; !engine->mImplementation->usable(why))
     {
-        error = "the plan names an unknown backend (" + std::to_string(static_cast<int32_t>(m.backend)) + ")";
+        error = "the plan was built for the CUDA backend, which cannot run here: " + why; // the CPU runs everywhere
         return nullptr;
     }
     for (auto const& symbol : m.symbols)

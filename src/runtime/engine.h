@@ -2,6 +2,7 @@
 // threads share it without locks.
 #pragma once
 
+#include "backend/backend.h"
 #include "network/layer.h"
 #include "plan/plan_model.h"
 #include "shape/evaluate.h"
@@ -75,6 +76,16 @@ public:
     {
         return mAllocator;
     }
+    //! The plan's backend.
+    backend::Implementation const& implementation() const
+    {
+        return *mImplementation;
+    }
+    //! What an execution context's executor needs of the engine.
+    backend::LoadedPlan loadedPlan() const
+    {
+        return {&mModel, &mLayerParams, getDeviceMemorySizeV2(), workspaceOffset(), mAllocator};
+    }
 
 private:
     explicit Engine(plan::PlanModel model);
@@ -86,6 +97,7 @@ private:
     std::vector<std::unique_ptr<network::LayerParams>> mLayerParams;
     std::vector<bool> mShapeInputs; //!< by tensor: an input whose values some shape depends on
     nvinfer1::IGpuAllocator* mAllocator{nullptr};
+    backend::Implementation const* mImplementation{nullptr};
 };
 
 } // namespace kiln::runtime

@@ -34,7 +34,7 @@ ExecutionContext::ExecutionContext(Engine const& engine, nvinfer1::ExecutionCont
             mInputShapes[io] = engine.getTensorShape(model.tensors[io].name.c_str());
         }
     }
-    mExecutor = makeLayerExecutor(engine, mResources);
+    mExecutor = engine.implementation().makeExecutor(engine.loadedPlan(), mResources);
     if (strategy != nvinfer1::ExecutionContextAllocationStrategy::kUSER_MANAGED)
     {
         // kON_PROFILE_CHANGE too: the plan's one memory layout serves every profile, so there is nothing to

@@ -1,5 +1,5 @@
 // IExecutionContext: input shapes, tensor addresses and activation memory of one
-// inference stream, and the loop over the engine's layers; the backend's LayerExecutor does each layer's work.
+// inference stream, and the loop over the engine's layers; the backend's Executor does each layer's work.
 //
 // The context's memory (activations, then plugin workspace) is the context's own (kSTATIC,
 // kON_PROFILE_CHANGE) or the application's (kUSER_MANAGED). It lives where the plan's backend
@@ -8,7 +8,7 @@
 #pragma once
 
 #include "runtime/engine.h"
-#include "runtime/layer_executor.h"
+#include "backend/executor.h"
 
 #include <cstddef>
 #include <memory>
@@ -111,7 +111,7 @@ private:
     bool mHasShapeInputs{false}; //!< some shape depends on input values, so shapes are resolved on every use
     shape::SymbolValues mBoundValues; //!< the run-time values mShapes were computed from
     plugin::ContextResources mResources;      //!< lent to the plugins; before mExecutor, so it outlives them
-    std::unique_ptr<LayerExecutor> mExecutor; //!< the backend's memory and layer work
+    std::unique_ptr<backend::Executor> mExecutor; //!< the backend's memory and layer work
     nvinfer1::IProfiler* mProfiler{nullptr};
     bool mEnqueueEmitsProfile{true};
     size_t mProfiledLayers{0}; //!< how many layers the last run timed (all, unless it failed or had no profiler)

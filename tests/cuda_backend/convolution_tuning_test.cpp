@@ -4,9 +4,9 @@
 // the plan as the timer gave it.
 #include "backend/cuda/convolution_graph.h"
 #include "backend_comparison.h"
-#include "builder/convolution_tuning.h"
-#include "builder/layer_matching.h"
-#include "builder/timing_cache.h"
+#include "backend/cuda/passes/convolution_tuning.h"
+#include "plan/plan_graph.h"
+#include "backend/timing_cache.h"
 #include "plan/byte_io.h"
 
 #include <vector>
@@ -18,7 +18,7 @@ using namespace nvinfer1;
 using namespace kiln::test;
 
 //! Answers every convolution with graph engine rank 3, and records the epilogue of each one it is asked to time.
-class RecordingTimer final : public kiln::CudaConvolutionTimer
+class RecordingTimer final : public kiln::cuda::AlgorithmTimer
 {
 public:
     Result fastest(kiln::network::ConvolutionParams const& params, kiln::Shape const&, DataType,
@@ -81,12 +81,12 @@ TEST(CudaBackendConvolutionTuning, EpiloguesAreTimedApartAndGraphChoicesLandInTh
     ASSERT_EQ(built.size(), 3U);
     ASSERT_TRUE(built[0].epilogue.relu) << "the first convolution's ReLU is fused into it";
 
-    kiln::builder::TimingCache cache("stand-in GPU");
+    kiln::backend::TimingCache cache("stand-in GPU");
     RecordingTimer timer;
-    kiln::builder::ConvolutionTuning const tuning{cache, &timer, "stand-in GPU", size_t{1} << 30, false};
+    kiln::cuda::ConvolutionTuning const tuning{cache, &timer, "stand-in GPU", size_t{1} << 30, false};
     std::string error;
-    ASSERT_TRUE(kiln::builder::tuneConvolutions(
-        model, [&](int32_t t) { return kiln::builder::constantDims(model, t).value(); }, tuning, error))
+    ASSERT_TRUE(kiln::cuda::tuneConvolutions(
+        model, [&](int32_t t) { return kiln::plan::constantDims(model, t).value(); }, tuning, error))
         << error;
     // One timing with the ReLU, one for the two convolutions without: the same geometry, timed apart.
     EXPECT_EQ(timer.relus, (std::vector<bool>{true, false}));

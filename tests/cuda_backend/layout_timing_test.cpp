@@ -2,10 +2,10 @@
 // stand-in with fixed times, so the choice is checked without a GPU; the real timer is tests/cuda_backend's
 // convolution_timing_test.
 #include "backend_comparison.h"
-#include "builder/channels_last.h"
-#include "builder/convolution_tuning.h"
-#include "builder/layer_matching.h"
-#include "builder/timing_cache.h"
+#include "backend/cuda/passes/channels_last.h"
+#include "backend/cuda/passes/convolution_tuning.h"
+#include "plan/plan_graph.h"
+#include "backend/timing_cache.h"
 
 #include <kiln/ConvolutionLayout.h>
 
@@ -19,7 +19,7 @@ using namespace nvinfer1;
 using namespace kiln::test;
 
 //! Reports `channelsLastMs` for every channels-last convolution and `linearMs` for every linear one, counting calls.
-class FixedTimer final : public kiln::CudaConvolutionTimer
+class FixedTimer final : public kiln::cuda::AlgorithmTimer
 {
 public:
     FixedTimer(float channelsLastMs, float linearMs)
@@ -72,13 +72,13 @@ struct Comparison
     std::string error;
 };
 
-Comparison compare(kiln::plan::PlanModel const& model, kiln::builder::TimingCache& cache,
-    kiln::CudaConvolutionTimer* timer, bool errorOnCacheMiss = false)
+Comparison compare(kiln::plan::PlanModel const& model, kiln::backend::TimingCache& cache,
+    kiln::cuda::AlgorithmTimer* timer, bool errorOnCacheMiss = false)
 {
-    kiln::builder::ConvolutionTuning const tuning{cache, timer, "stand-in GPU", size_t{1} << 30, errorOnCacheMiss};
+    kiln::cuda::ConvolutionTuning const tuning{cache, timer, "stand-in GPU", size_t{1} << 30, errorOnCacheMiss};
     Comparison result;
-    result.ok = kiln::builder::channelsLastIsFaster(
-        model, [&](int32_t t) { return kiln::builder::constantDims(model, t).value(); }, tuning,
+    result.ok = kiln::cuda::channelsLastIsFaster(
+        model, [&](int32_t t) { return kiln::plan::constantDims(model, t).value(); }, tuning,
         result.channelsLastFaster, result.error);
     return result;
 }
@@ -108,7 +108,7 @@ TEST(CudaBackendLayoutTiming, TheFasterLayoutByTheConvolutionsTimesWins)
     kiln::plan::PlanModel model = channelsLastPlan();
     ASSERT_TRUE(anyChannelsLast(model));
 
-    kiln::builder::TimingCache cache("stand-in GPU");
+    kiln::backend::TimingCache cache("stand-in GPU");
     FixedTimer slowerChannelsLast(2.0F, 1.0F);
     Comparison const first = compare(model, cache, &slowerChannelsLast);
     ASSERT_TRUE(first.ok) << first.error;
@@ -119,12 +119,12 @@ TEST(CudaBackendLayoutTiming, TheFasterLayoutByTheConvolutionsTimesWins)
     EXPECT_TRUE(second.ok && !second.channelsLastFaster);
     EXPECT_EQ(slowerChannelsLast.calls, 4);
 
-    kiln::builder::TimingCache otherCache("stand-in GPU");
+    kiln::backend::TimingCache otherCache("stand-in GPU");
     FixedTimer fasterChannelsLast(0.5F, 1.0F);
     Comparison const third = compare(model, otherCache, &fasterChannelsLast);
     EXPECT_TRUE(third.ok && third.channelsLastFaster) << third.error;
 
-    kiln::builder::storeLinear(model);
+    kiln::cuda::storeLinear(model);
     EXPECT_FALSE(anyChannelsLast(model));
     for (kiln::plan::LayerRecord const& layer : model.layers)
     {
@@ -135,7 +135,7 @@ TEST(CudaBackendLayoutTiming, TheFasterLayoutByTheConvolutionsTimesWins)
 TEST(CudaBackendLayoutTiming, WithNothingToTimeByChannelsLastStays)
 {
     kiln::plan::PlanModel const model = channelsLastPlan();
-    kiln::builder::TimingCache cache("stand-in GPU");
+    kiln::backend::TimingCache cache("stand-in GPU");
     Comparison const untimed = compare(model, cache, nullptr);
     EXPECT_TRUE(untimed.ok && untimed.channelsLastFaster) << untimed.error;
 
@@ -146,7 +146,7 @@ TEST(CudaBackendLayoutTiming, WithNothingToTimeByChannelsLastStays)
     EXPECT_TRUE(undecided.ok && undecided.channelsLastFaster) << undecided.error;
 
     // With the miss flag, an empty cache is an error that names the layer, as for the algorithm choice itself.
-    kiln::builder::TimingCache emptyCache("stand-in GPU");
+    kiln::backend::TimingCache emptyCache("stand-in GPU");
     Comparison const strict = compare(model, emptyCache, nullptr, true);
     EXPECT_FALSE(strict.ok);
     EXPECT_NE(strict.error.find("kERROR_ON_TIMING_CACHE_MISS"), std::string::npos) << strict.error;

@@ -1,6 +1,6 @@
 // ITimingCache without a GPU: what serialization keeps, what a damaged cache file gives, how caches combine
 // across devices, and the key/value interface. (Timing itself and reuse across builds: tests/cuda_backend.)
-#include "builder/timing_cache.h"
+#include "backend/timing_cache.h"
 #include "test_logger.h"
 
 #include <NvInfer.h>
@@ -16,7 +16,7 @@ namespace
 {
 
 using namespace nvinfer1;
-using kiln::builder::TimingCache;
+using kiln::backend::TimingCache;
 
 std::vector<uint8_t> bytesOf(ITimingCache const& cache)
 {

@@ -86,7 +86,7 @@ size_t ConvolutionTimer::prepareScratch(ConvolutionDescriptors const& descriptor
 }
 
 template <typename Performance>
-CudaConvolutionTimer::Result ConvolutionTimer::firstAccepted(
+AlgorithmTimer::Result ConvolutionTimer::firstAccepted(
     ConvolutionDescriptors const& descriptors, Performance const* results, int found, size_t workspace) const
 {
     Performance const* const chosen = descriptors.firstAccepted(results, found, workspace);
@@ -98,7 +98,7 @@ CudaConvolutionTimer::Result ConvolutionTimer::firstAccepted(
     return {static_cast<int32_t>(chosen->algo), chosen->time};
 }
 
-CudaConvolutionTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams const& params,
+AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams const& params,
     Shape const& inputShape, nvinfer1::DataType type, TensorFormat format, size_t workspaceLimit)
 {
     // Timed as the layer will run: with the input channels cuDNN reads (padded for FP16 tensor cores).
@@ -152,7 +152,7 @@ float ConvolutionTimer::timeRuns(std::function<void()> const& run)
     return milliseconds / kTimedRuns;
 }
 
-std::optional<CudaConvolutionTimer::Result> ConvolutionTimer::fastestGraphEngine(
+std::optional<AlgorithmTimer::Result> ConvolutionTimer::fastestGraphEngine(
     network::ConvolutionParams const& params, Shape const& inputShape, nvinfer1::DataType type,
     TensorFormat format, size_t workspace)
 {
@@ -184,7 +184,7 @@ std::optional<CudaConvolutionTimer::Result> ConvolutionTimer::fastestGraphEngine
     return fastest;
 }
 
-CudaConvolutionTimer::Result ConvolutionTimer::fastestDeconvolution(network::DeconvolutionParams const& params,
+AlgorithmTimer::Result ConvolutionTimer::fastestDeconvolution(network::DeconvolutionParams const& params,
     Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit)
 {
     ConvolutionDescriptors descriptors;

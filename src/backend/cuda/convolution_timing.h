@@ -5,7 +5,7 @@
 // fastest wins.
 #pragma once
 
-#include "backend/backend_support.h"
+#include "backend/cuda/passes/convolution_tuning.h"
 #include "backend/cuda/convolution_descriptors.h"
 
 #include <cudnn.h>
@@ -19,7 +19,7 @@ namespace kiln::cuda
 {
 
 //! One build's timer: a cuDNN handle and scratch buffers, kept for all the layers it times.
-class ConvolutionTimer final : public CudaConvolutionTimer
+class ConvolutionTimer final : public AlgorithmTimer
 {
 public:
     //! Buffers come from `allocator` (nullptr: Kiln's default). Throws std::runtime_error when cuDNN cannot start.

@@ -1,8 +1,8 @@
-#include "runtime/reformatter.h"
+#include "backend/reformatter.h"
 
 #include "backend/cpu/kernels/tensor/reformat.h"
 
-namespace kiln::runtime
+namespace kiln::backend
 {
 
 namespace
@@ -62,4 +62,4 @@ void HostReformatter::convert(ConstTensorView const& from, TensorView const& to,
     cpu::reformat(from, to);
 }
 
-} // namespace kiln::runtime
+} // namespace kiln::backend

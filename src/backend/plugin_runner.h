@@ -8,13 +8,13 @@
 
 #include "core/tensor_view.h"
 #include "network/plugin_layer.h"
-#include "runtime/reformatter.h"
+#include "backend/reformatter.h"
 
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace kiln::runtime
+namespace kiln::backend
 {
 
 class PluginRunner
@@ -27,9 +27,9 @@ public:
     };
 
     //! Attaches a clone of the engine's plugin to the context that lends `resources` (which must outlive the
-    //! runner; on the device, its allocator provides the conversions' scratch); nullptr with error on failure.
+    //! runner); `reformatter` converts in `memory`. nullptr with error on failure.
     static std::unique_ptr<PluginRunner> attach(network::PluginParams const& params, Memory memory,
-        plugin::ContextResources const& resources, std::string& error);
+        std::unique_ptr<Reformatter> reformatter, plugin::ContextResources const& resources, std::string& error);
 
     //! "Name (version V, namespace "N")", for messages.
     std::string description() const
@@ -45,7 +45,7 @@ public:
 
 private:
     PluginRunner(network::PluginParams const& params, std::unique_ptr<plugin::PluginAdapter> plugin, Memory memory,
-        plugin::ContextResources const& resources);
+        std::unique_ptr<Reformatter> reformatter);
 
     network::PluginParams const& mParams;
     std::unique_ptr<plugin::PluginAdapter> mPlugin;
@@ -54,4 +54,4 @@ private:
     std::unique_ptr<Reformatter> mReformatter; //!< slots: the plugin's inputs, then its outputs
 };
 
-} // namespace kiln::runtime
+} // namespace kiln::backend

@@ -1,28 +1,46 @@
-// How an execution context runs the engine's layers on one backend: the context's
-// activation memory, and each layer's work. The context itself (shapes, addresses,
-// the layer loop, profiling) is the same for every backend.
+// How an execution context runs a plan's layers on one backend: the context's
+// activation memory, and each layer's work, lowered once when the context is made.
+// The context itself (shapes, addresses, the layer loop, profiling) is the same for
+// every backend.
 #pragma once
 
 #include "core/tensor_view.h"
+#include "network/layer.h"
+#include "plan/plan_model.h"
 #include "plugin/adapter/plugin_adapter.h"
-#include "runtime/engine.h"
 
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace kiln::runtime
+namespace kiln::backend
 {
 
-class LayerExecutor
+//! What an executor needs of a loaded plan (runtime::Engine gives it): the plan, its layers' parameters, the size of
+//! a context's memory and where the plugins' workspace starts in it, and the runtime's allocator.
+struct LoadedPlan
+{
+    plan::PlanModel const* model{nullptr};
+    std::vector<std::unique_ptr<network::LayerParams>> const* layerParams{nullptr}; //!< by layer
+    int64_t contextMemoryBytes{0}; //!< the activations (the plan's arena), then the plugins' workspace
+    int64_t workspaceOffset{0};
+    nvinfer1::IGpuAllocator* allocator{nullptr}; //!< IRuntime::setGpuAllocator's; nullptr: Kiln's default
+
+    network::LayerParams const& params(size_t layer) const
+    {
+        return *(*layerParams)[layer];
+    }
+};
+
+class Executor
 {
 public:
-    virtual ~LayerExecutor() = default;
+    virtual ~Executor() = default;
 
-    //! The context's memory, Engine::getDeviceMemorySizeV2() bytes: the activations (the plan's arena), then the
-    //! plugins' workspace at Engine::workspaceOffset(). Host memory on the CPU backend, device memory on the CUDA
-    //! backend. Null while a kUSER_MANAGED context has been given none.
+    //! The context's memory, LoadedPlan::contextMemoryBytes: the activations (the plan's arena), then the plugins'
+    //! workspace at LoadedPlan::workspaceOffset. Host memory on the CPU backend, device memory on the CUDA backend.
+    //! Null while a kUSER_MANAGED context has been given none.
     std::byte* contextMemory() const
     {
         return mContextMemory;
@@ -64,9 +82,4 @@ protected:
     std::byte* mContextMemory{nullptr};
 };
 
-//! The executor for the engine's backend, with the engine's plugins attached to the context; the CUDA backend fills
-//! in `resources` (handles, allocator) first. Throws std::runtime_error (naming the plugin or the reason) if it
-//! cannot be made: a plugin that cannot attach to the context, no GPU for a CUDA plan, no memory.
-std::unique_ptr<LayerExecutor> makeLayerExecutor(Engine const& engine, plugin::ContextResources& resources);
-
-} // namespace kiln::runtime
+} // namespace kiln::backend

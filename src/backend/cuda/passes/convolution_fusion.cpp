@@ -1,11 +1,11 @@
-#include "builder/convolution_fusion.h"
+#include "backend/cuda/passes/convolution_fusion.h"
 
-#include "builder/layer_matching.h"
+#include "plan/plan_graph.h"
 #include "network/layers/convolution.h"
 
 #include <optional>
 
-namespace kiln::builder
+namespace kiln::cuda
 {
 namespace
 {
@@ -17,7 +17,7 @@ class Fuser
 public:
     explicit Fuser(plan::PlanModel& model)
         : mModel(model)
-        , mReaders(readersOf(model))
+        , mReaders(plan::readersOf(model))
     {
     }
 
@@ -56,7 +56,7 @@ public:
 private:
     std::optional<size_t> soleReader(size_t l) const
     {
-        return builder::soleReader(mModel, mReaders, l);
+        return plan::soleReader(mModel, mReaders, l);
     }
 
 
@@ -68,7 +68,7 @@ private:
         {
             return {};
         }
-        auto const params = paramsOf<network::ConvolutionParams>(convolution);
+        auto const params = plan::paramsOf<network::ConvolutionParams>(convolution);
         if (!params || params->epilogue.any())
         {
             return {};
@@ -77,15 +77,15 @@ private:
         std::vector<size_t> chain{l};
         std::optional<size_t> next = soleReader(l);
         auto joins = [&](size_t layer) {
-            return computesIn(mModel, mModel.layers[layer], convolution.precision, type);
+            return plan::computesIn(mModel, mModel.layers[layer], convolution.precision, type);
         };
-        if (next && isSum(mModel.layers[*next]) && joins(*next))
+        if (next && plan::isSum(mModel.layers[*next]) && joins(*next))
         {
             plan::LayerRecord const& sum = mModel.layers[*next];
             int32_t const convolved = convolution.outputs[0];
             int32_t const residual = sum.inputs[0] == convolved ? sum.inputs[1] : sum.inputs[0];
-            if (residual == convolved || !sameShape(mModel, residual, convolved)
-                || !sameShape(mModel, sum.outputs[0], convolved))
+            if (residual == convolved || !plan::sameShape(mModel, residual, convolved)
+                || !plan::sameShape(mModel, sum.outputs[0], convolved))
             {
                 return {};
             }
@@ -94,7 +94,7 @@ private:
         }
         // cuDNN fuses the addition only together with an activation (its identity activation is limited to one
         // algorithm), so a chain without a ReLU stays as it is.
-        if (!next || !isRelu(mModel.layers[*next]) || !joins(*next))
+        if (!next || !plan::isRelu(mModel.layers[*next]) || !joins(*next))
         {
             return {};
         }
@@ -106,7 +106,7 @@ private:
     {
         plan::LayerRecord const& convolution = mModel.layers[chain.front()];
         plan::LayerRecord const& last = mModel.layers[chain.back()];
-        network::ConvolutionParams params = *paramsOf<network::ConvolutionParams>(convolution);
+        network::ConvolutionParams params = *plan::paramsOf<network::ConvolutionParams>(convolution);
         params.epilogue.relu = true;
         plan::LayerRecord record;
         record.type = LayerType::kCONVOLUTION;
@@ -126,7 +126,7 @@ private:
         // Reads its input as the convolution did, the residual and output in the type the chain computed in.
         std::vector<nvinfer1::DataType> types{plan::slotType(mModel, convolution, 0)};
         types.resize(record.inputs.size() + record.outputs.size(), plan::slotType(mModel, convolution, 1));
-        setIoTypes(mModel, record, std::move(types));
+        plan::setIoTypes(mModel, record, std::move(types));
         plan::ByteWriter writer;
         params.write(writer);
         record.params = writer.take();
@@ -144,4 +144,4 @@ void fuseConvolutionEpilogues(plan::PlanModel& model)
     Fuser(model).run();
 }
 
-} // namespace kiln::builder
+} // namespace kiln::cuda

@@ -1,4 +1,4 @@
-#include "builder/convolution_tuning.h"
+#include "backend/cuda/passes/convolution_tuning.h"
 
 #include "core/dims_text.h"
 #include "plan/byte_io.h"
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <type_traits>
 
-namespace kiln::builder
+namespace kiln::cuda
 {
 namespace
 {
@@ -90,7 +90,7 @@ bool choose(plan::LayerRecord const& record, Params const& params, Shape const& 
     }
     try
     {
-        CudaConvolutionTimer::Result timed;
+        AlgorithmTimer::Result timed;
         if constexpr (transposed)
         {
             timed = tuning.timer->fastestDeconvolution(params, input, type, tuning.workspaceLimit);
@@ -206,4 +206,4 @@ bool channelsLastIsFaster(plan::PlanModel const& model, std::function<Shape(int3
     return true;
 }
 
-} // namespace kiln::builder
+} // namespace kiln::cuda

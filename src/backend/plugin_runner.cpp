@@ -1,8 +1,6 @@
-#include "runtime/plugin_runner.h"
+#include "backend/plugin_runner.h"
 
-#include "runtime/device_support.h"
-
-namespace kiln::runtime
+namespace kiln::backend
 {
 namespace
 {
@@ -21,17 +19,16 @@ nvinfer1::PluginTensorDesc describe(Shape const& shape, nvinfer1::DataType type)
 } // namespace
 
 PluginRunner::PluginRunner(network::PluginParams const& params, std::unique_ptr<plugin::PluginAdapter> plugin,
-    Memory memory, plugin::ContextResources const& resources)
+    Memory memory, std::unique_ptr<Reformatter> reformatter)
     : mParams(params)
     , mPlugin(std::move(plugin))
     , mMemory(memory)
-    , mReformatter(memory == Memory::kHOST ? std::make_unique<HostReformatter>()
-                                           : makeDeviceReformatter(*resources.allocator))
+    , mReformatter(std::move(reformatter))
 {
 }
 
 std::unique_ptr<PluginRunner> PluginRunner::attach(network::PluginParams const& params, Memory memory,
-    plugin::ContextResources const& resources, std::string& error)
+    std::unique_ptr<Reformatter> reformatter, plugin::ContextResources const& resources, std::string& error)
 {
     std::unique_ptr<plugin::PluginAdapter> attached = params.adapter->attachToContext(resources, error);
     if (attached == nullptr)
@@ -39,7 +36,7 @@ std::unique_ptr<PluginRunner> PluginRunner::attach(network::PluginParams const& 
         error = "plugin " + params.adapter->description() + ": " + error;
         return nullptr;
     }
-    return std::unique_ptr<PluginRunner>(new PluginRunner(params, std::move(attached), memory, resources));
+    return std::unique_ptr<PluginRunner>(new PluginRunner(params, std::move(attached), memory, std::move(reformatter)));
 }
 
 bool PluginRunner::run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
@@ -103,4 +100,4 @@ bool PluginRunner::run(std::vector<ConstTensorView> const& inputs, std::vector<T
     return true;
 }
 
-} // namespace kiln::runtime
+} // namespace kiln::backend

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace kiln::builder
+namespace kiln::backend
 {
 
 class TimingCache final : public nvinfer1::ITimingCache
@@ -52,4 +52,4 @@ private:
     std::map<Key, nvinfer1::TimingCacheValue> mEntries;
 };
 
-} // namespace kiln::builder
+} // namespace kiln::backend

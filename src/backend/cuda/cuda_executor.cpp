@@ -1,24 +1,24 @@
-#include "runtime/cuda_executor.h"
+#include "backend/cuda/cuda_executor.h"
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/default_gpu_allocator.h"
 #include "backend/cuda/layer_runner.h"
 #include "backend/cuda/scale_layer.h"
 #include "network/layers/layer_kinds.h"
-#include "runtime/device_support.h"
+#include "backend/cuda/device_reformatter.h"
 
 #include <cstring>
 #include <stdexcept>
 
-namespace kiln::runtime
+namespace kiln::cuda
 {
 
-CudaExecutor::CudaExecutor(Engine const& engine, plugin::ContextResources& resources)
-    : mEngine(engine)
-    , mAllocator(engine.gpuAllocator() != nullptr ? *engine.gpuAllocator() : cuda::defaultGpuAllocator())
+CudaExecutor::CudaExecutor(backend::LoadedPlan const& plan, plugin::ContextResources& resources)
+    : mPlan(plan)
+    , mAllocator(plan.allocator != nullptr ? *plan.allocator : defaultGpuAllocator())
     , mOwnedMemory(mAllocator)
 {
-    auto const& model = engine.model();
+    auto const& model = *plan.model;
     resources.allocator = &mAllocator;
     mConstants.reserve(model.layers.size());
     for (size_t l = 0; l < model.layers.size(); ++l)
@@ -29,7 +29,7 @@ CudaExecutor::CudaExecutor(Engine const& engine, plugin::ContextResources& resou
     mReformatters.resize(model.layers.size());
     mDeviceLayers.resize(model.layers.size());
     // The layers' own buffers (a convolution's weights and workspace) come from the context's allocator too.
-    cuda::AllocatorScope const scope(mAllocator);
+    AllocatorScope const scope(mAllocator);
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         try
@@ -45,8 +45,8 @@ CudaExecutor::CudaExecutor(Engine const& engine, plugin::ContextResources& resou
 
 void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
 {
-    auto const& model = mEngine.model();
-    network::LayerParams const& params = mEngine.layerParams(l);
+    auto const& model = *mPlan.model;
+    network::LayerParams const& params = mPlan.params(l);
     if (auto const* pluginParams = dynamic_cast<network::PluginParams const*>(&params))
     {
         if (plugin::receivesLibraryHandles(pluginParams->adapter->family()) && resources.cudnn == nullptr)
@@ -56,14 +56,15 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
             resources.cublas = mHandles.cublas(nullptr);
         }
         std::string error;
-        mPlugins[l] = PluginRunner::attach(*pluginParams, PluginRunner::Memory::kDEVICE, resources, error);
+        mPlugins[l] = backend::PluginRunner::attach(*pluginParams, backend::PluginRunner::Memory::kDEVICE,
+            makeDeviceReformatter(mAllocator), resources, error);
         if (mPlugins[l] == nullptr)
         {
             throw std::runtime_error(error);
         }
         return;
     }
-    if (std::string const why = cuda::unsupportedReason(params); !why.empty() && !plan::computesShapesOnly(model, l))
+    if (std::string const why = unsupportedReason(params); !why.empty() && !plan::computesShapesOnly(model, l))
     {
         throw std::runtime_error(why);
     }
@@ -72,16 +73,16 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
         // Uploaded once, so that running the layer is a device-to-device copy.
         size_t const bytes
             = static_cast<size_t>(constant->weights.count()) * elementSize(constant->weights.type());
-        mConstants[l] = cuda::DeviceBuffer(mAllocator, bytes, "the constant's weights");
-        cuda::check(cudaMemcpy(mConstants[l].data(), constant->weights.data(), bytes, cudaMemcpyHostToDevice),
+        mConstants[l] = DeviceBuffer(mAllocator, bytes, "the constant's weights");
+        check(cudaMemcpy(mConstants[l].data(), constant->weights.data(), bytes, cudaMemcpyHostToDevice),
             "uploading a constant layer's weights");
     }
     if (auto const* scale = dynamic_cast<network::ScaleParams const*>(&params))
     {
         // Packed and uploaded once, like a constant's weights.
-        std::vector<float> const packed = cuda::packScaleWeights(*scale);
-        mConstants[l] = cuda::DeviceBuffer(mAllocator, packed.size() * sizeof(float), "the scale layer's weights");
-        cuda::check(cudaMemcpy(mConstants[l].data(), packed.data(), packed.size() * sizeof(float),
+        std::vector<float> const packed = packScaleWeights(*scale);
+        mConstants[l] = DeviceBuffer(mAllocator, packed.size() * sizeof(float), "the scale layer's weights");
+        check(cudaMemcpy(mConstants[l].data(), packed.data(), packed.size() * sizeof(float),
                         cudaMemcpyHostToDevice),
             "uploading a scale layer's weights");
     }
@@ -93,12 +94,12 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
         = !record.ioTypes.empty() || readsInput ? plan::slotType(model, record, 0) : nvinfer1::DataType::kFLOAT;
     TensorFormat const format
         = !record.ioFormats.empty() || readsInput ? plan::slotFormat(model, record, 0) : TensorFormat::kLINEAR;
-    mDeviceLayers[l] = cuda::makeDeviceLayer(params, dataType, format, mHandles);
+    mDeviceLayers[l] = makeDeviceLayer(params, dataType, format, mHandles);
 }
 
 void CudaExecutor::allocateContextMemory()
 {
-    mOwnedMemory = cuda::DeviceBuffer(mAllocator, static_cast<size_t>(mEngine.getDeviceMemorySizeV2()),
+    mOwnedMemory = DeviceBuffer(mAllocator, static_cast<size_t>(mPlan.contextMemoryBytes),
         "the context's activations and plugin workspace");
     mContextMemory = mOwnedMemory.data();
 }
@@ -114,7 +115,7 @@ bool CudaExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs
     try
     {
         mHandles.bind(stream);
-        ran = mPlugins[l]->run(inputs, outputs, mContextMemory + mEngine.workspaceOffset(), stream, error);
+        ran = mPlugins[l]->run(inputs, outputs, mContextMemory + mPlan.workspaceOffset, stream, error);
     }
     catch (std::exception const& e)
     {
@@ -174,24 +175,24 @@ void CudaExecutor::writeShapeValues(
         if (staging.copied != nullptr)
         {
             // The shapes changed: the previous copy out of this memory must have happened before it is rewritten.
-            cuda::check(cudaEventSynchronize(staging.copied), "waiting for a shape-values copy");
+            check(cudaEventSynchronize(staging.copied), "waiting for a shape-values copy");
         }
         else
         {
-            cuda::check(cudaEventCreateWithFlags(&staging.copied, cudaEventDisableTiming), "creating an event");
+            check(cudaEventCreateWithFlags(&staging.copied, cudaEventDisableTiming), "creating an event");
         }
         if (staging.host == nullptr || staging.bytes.size() < bytes.size())
         {
             void* pinned = nullptr;
-            cuda::check(cudaMallocHost(&pinned, bytes.size() + 1), "allocating pinned memory for shape values");
+            check(cudaMallocHost(&pinned, bytes.size() + 1), "allocating pinned memory for shape values");
             staging.host = std::shared_ptr<std::byte>(static_cast<std::byte*>(pinned), [](std::byte* p) { cudaFreeHost(p); });
         }
         std::memcpy(staging.host.get(), bytes.data(), bytes.size());
         staging.bytes = std::move(bytes);
     }
-    cuda::check(cudaMemcpyAsync(output.data, staging.host.get(), staging.bytes.size(), cudaMemcpyHostToDevice, stream),
+    check(cudaMemcpyAsync(output.data, staging.host.get(), staging.bytes.size(), cudaMemcpyHostToDevice, stream),
         "writing a shape tensor's values");
-    cuda::check(cudaEventRecord(staging.copied, stream), "recording a shape-values copy");
+    check(cudaEventRecord(staging.copied, stream), "recording a shape-values copy");
 }
 
 bool CudaExecutor::synchronize(cudaStream_t stream, std::string& error)
@@ -207,11 +208,11 @@ bool CudaExecutor::synchronize(cudaStream_t stream, std::string& error)
 bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
     std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error)
 {
-    network::LayerParams const& params = mEngine.layerParams(l);
-    cuda::DeviceLayer* const deviceLayer = mDeviceLayers[l].get();
+    network::LayerParams const& params = mPlan.params(l);
+    DeviceLayer* const deviceLayer = mDeviceLayers[l].get();
     try
     {
-        plan::LayerRecord const& record = mEngine.model().layers[l];
+        plan::LayerRecord const& record = mPlan.model->layers[l];
         return mReformatters[l]->around(record.ioTypes, record.ioFormats, inputs, outputs, stream,
             [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
                 if (deviceLayer == nullptr)
@@ -246,11 +247,11 @@ void CudaExecutor::beginTiming(size_t l, cudaStream_t stream)
 {
     if (mEvents.empty())
     {
-        mEvents.resize(mEngine.model().layers.size());
+        mEvents.resize(mPlan.model->layers.size());
         for (auto& [start, end] : mEvents)
         {
-            cuda::check(cudaEventCreate(&start), "creating a profiling event");
-            cuda::check(cudaEventCreate(&end), "creating a profiling event");
+            check(cudaEventCreate(&start), "creating a profiling event");
+            check(cudaEventCreate(&end), "creating a profiling event");
         }
     }
     cudaEventRecord(mEvents[l].first, stream);
@@ -271,4 +272,4 @@ float CudaExecutor::elapsedMs(size_t l)
     return ms;
 }
 
-} // namespace kiln::runtime
+} // namespace kiln::cuda

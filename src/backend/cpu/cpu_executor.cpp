@@ -1,4 +1,4 @@
-#include "runtime/cpu_executor.h"
+#include "backend/cpu/cpu_executor.h"
 
 #include "backend/cpu/layer_runner.h"
 #include "network/plugin_layer.h"
@@ -7,22 +7,23 @@
 #include <stdexcept>
 #include <string>
 
-namespace kiln::runtime
+namespace kiln::cpu
 {
 
-CpuExecutor::CpuExecutor(Engine const& engine, plugin::ContextResources const& resources)
-    : mEngine(engine)
+CpuExecutor::CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResources const& resources)
+    : mPlan(plan)
 {
-    auto const& model = engine.model();
+    auto const& model = *plan.model;
     // Each context runs its own clones of the engine's plugins, attached to it.
     mPlugins.resize(model.layers.size());
     mReformatters.resize(model.layers.size());
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
-        if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&engine.layerParams(l)))
+        if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&plan.params(l)))
         {
             std::string error;
-            mPlugins[l] = PluginRunner::attach(*plugin, PluginRunner::Memory::kHOST, resources, error);
+            mPlugins[l] = backend::PluginRunner::attach(*plugin, backend::PluginRunner::Memory::kHOST,
+                std::make_unique<backend::HostReformatter>(), resources, error);
             if (mPlugins[l] == nullptr)
             {
                 throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + error);
@@ -34,7 +35,7 @@ CpuExecutor::CpuExecutor(Engine const& engine, plugin::ContextResources const& r
 void CpuExecutor::allocateContextMemory()
 {
     // Allocated once: the plan's memory layout fits the largest shapes of every profile.
-    size_t const bytes = static_cast<size_t>(mEngine.getDeviceMemorySizeV2());
+    size_t const bytes = static_cast<size_t>(mPlan.contextMemoryBytes);
     mOwnedMemory.reset(new (std::nothrow) std::byte[bytes + 1]);
     if (mOwnedMemory == nullptr)
     {
@@ -47,18 +48,18 @@ void CpuExecutor::allocateContextMemory()
 bool CpuExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
     std::vector<TensorView> const& outputs, cudaStream_t, std::string& error)
 {
-    return mPlugins[l] ? mPlugins[l]->run(inputs, outputs, mContextMemory + mEngine.workspaceOffset(), nullptr, error)
+    return mPlugins[l] ? mPlugins[l]->run(inputs, outputs, mContextMemory + mPlan.workspaceOffset, nullptr, error)
                        : runBuiltInLayer(l, inputs, outputs, error);
 }
 
 bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
     std::vector<TensorView> const& outputs, std::string& error)
 {
-    plan::LayerRecord const& record = mEngine.model().layers[l];
+    plan::LayerRecord const& record = mPlan.model->layers[l];
     return mReformatters[l].around(record.ioTypes, record.ioFormats, inputs, outputs, nullptr,
         [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
-            return cpu::runLayer(mEngine.layerParams(l), in, out, error);
+            return cpu::runLayer(mPlan.params(l), in, out, error);
         });
 }
 
-} // namespace kiln::runtime
+} // namespace kiln::cpu

@@ -1,6 +1,6 @@
-// What the builder's fusion passes ask of a recorded plan: a layer's parameters, whether it is a
-// ReLU or a sum, whether two tensors have one shape, and who reads a tensor. Shared by the
-// convolution and matrix multiply fusions.
+// What backends' build passes ask of a recorded plan: a layer's parameters, whether it is a
+// ReLU or a sum, whether two tensors have one shape, and who reads a tensor; and the edits
+// they make to a layer's I/O types and formats.
 #pragma once
 
 #include "plan/byte_io.h"
@@ -11,15 +11,15 @@
 #include <optional>
 #include <vector>
 
-namespace kiln::builder
+namespace kiln::plan
 {
 
 //! The record's parameters, or none when they do not read as `Params`.
 template <typename Params>
-std::optional<Params> paramsOf(plan::LayerRecord const& record)
+std::optional<Params> paramsOf(LayerRecord const& record)
 {
     Params params;
-    plan::ByteReader reader(record.params.data(), record.params.size());
+    ByteReader reader(record.params.data(), record.params.size());
     if (!params.read(reader))
     {
         return std::nullopt;
@@ -27,35 +27,35 @@ std::optional<Params> paramsOf(plan::LayerRecord const& record)
     return params;
 }
 
-bool isRelu(plan::LayerRecord const& record);
-bool isSum(plan::LayerRecord const& record);
+bool isRelu(LayerRecord const& record);
+bool isSum(LayerRecord const& record);
 
 //! Whether two expression nodes stand for the same value: the same node, or equal constants.
-bool sameExpr(plan::PlanModel const& model, int32_t a, int32_t b);
+bool sameExpr(PlanModel const& model, int32_t a, int32_t b);
 //! Whether tensors `a` and `b` have the same dimensions (as expressions, so also where they are not constants).
-bool sameShape(plan::PlanModel const& model, int32_t a, int32_t b);
+bool sameShape(PlanModel const& model, int32_t a, int32_t b);
 
 //! Tensor `t`'s extents where every one is a build-time constant.
-std::optional<std::vector<int64_t>> constantDims(plan::PlanModel const& model, int32_t t);
+std::optional<std::vector<int64_t>> constantDims(PlanModel const& model, int32_t t);
 
 //! By tensor: the indices of the layers that read it.
-std::vector<std::vector<size_t>> readersOf(plan::PlanModel const& model);
+std::vector<std::vector<size_t>> readersOf(PlanModel const& model);
 
 //! The layer that alone reads layer `l`'s only output, when that output is an internal activation (not a network
 //! output, not a shape tensor); `readers` is readersOf(model).
 std::optional<size_t> soleReader(
-    plan::PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l);
+    PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l);
 
 //! Whether `record` computes in `precision` and reads and writes only `type`.
-bool computesIn(plan::PlanModel const& model, plan::LayerRecord const& record,
+bool computesIn(PlanModel const& model, LayerRecord const& record,
     std::optional<nvinfer1::DataType> precision, nvinfer1::DataType type);
 
 //! `types` (one per slot: inputs, then outputs) as the record's I/O types, or none where each is its tensor's own.
-void setIoTypes(plan::PlanModel const& model, plan::LayerRecord& record, std::vector<nvinfer1::DataType> types);
+void setIoTypes(PlanModel const& model, LayerRecord& record, std::vector<nvinfer1::DataType> types);
 //! The same for I/O formats.
-void setIoFormats(plan::PlanModel const& model, plan::LayerRecord& record, std::vector<nvinfer1::TensorFormat> formats);
+void setIoFormats(PlanModel const& model, LayerRecord& record, std::vector<nvinfer1::TensorFormat> formats);
 
 //! Whether `record` reads and writes every tensor row-major (kLINEAR), as it and its tensors are stored.
-bool linearThroughout(plan::PlanModel const& model, plan::LayerRecord const& record);
+bool linearThroughout(PlanModel const& model, LayerRecord const& record);
 
-} // namespace kiln::builder
+} // namespace kiln::plan

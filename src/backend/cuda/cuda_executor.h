@@ -7,23 +7,23 @@
 #include "backend/cuda/context_gpu_allocator.h"
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/device_layer.h"
-#include "runtime/layer_executor.h"
-#include "runtime/plugin_runner.h"
-#include "runtime/reformatter.h"
+#include "backend/executor.h"
+#include "backend/plugin_runner.h"
+#include "backend/reformatter.h"
 
 #include <unordered_map>
 #include <utility>
 
-namespace kiln::runtime
+namespace kiln::cuda
 {
 
-class CudaExecutor final : public LayerExecutor
+class CudaExecutor final : public backend::Executor
 {
 public:
     //! Lends the context's plugins its allocator and, for the IPluginV2Ext families, its cuDNN and cuBLAS handles
     //! (through `resources`). Throws std::runtime_error naming the layer and the reason (a plugin that cannot
     //! attach, memory that cannot be allocated) when the context cannot be made.
-    CudaExecutor(Engine const& engine, plugin::ContextResources& resources);
+    CudaExecutor(backend::LoadedPlan const& plan, plugin::ContextResources& resources);
 
     void allocateContextMemory() override;
     bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
@@ -49,14 +49,14 @@ private:
 
     // Declared before what uses them, so destroyed after it: the allocator outlives every buffer and plugin, the
     // handles every plugin (detachFromContext comes before they go) and device layer.
-    Engine const& mEngine;
-    cuda::ContextGpuAllocator mAllocator;
-    cuda::LibraryHandles mHandles;
-    cuda::DeviceBuffer mOwnedMemory;                         //!< the context memory, unless the application gives it
-    std::vector<cuda::DeviceBuffer> mConstants;              //!< by layer: constant and scale layers' weights
-    std::vector<std::unique_ptr<PluginRunner>> mPlugins;     //!< by layer; null for built-in layers
-    std::vector<std::unique_ptr<Reformatter>> mReformatters; //!< by layer: built-in layers' type conversions
-    std::vector<std::unique_ptr<cuda::DeviceLayer>> mDeviceLayers; //!< by layer: layers with device state
+    backend::LoadedPlan mPlan;
+    ContextGpuAllocator mAllocator;
+    LibraryHandles mHandles;
+    DeviceBuffer mOwnedMemory;                         //!< the context memory, unless the application gives it
+    std::vector<DeviceBuffer> mConstants;              //!< by layer: constant and scale layers' weights
+    std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins;     //!< by layer; null for built-in layers
+    std::vector<std::unique_ptr<backend::Reformatter>> mReformatters; //!< by layer: built-in layers' type conversions
+    std::vector<std::unique_ptr<DeviceLayer>> mDeviceLayers; //!< by layer: layers with device state
     std::vector<std::pair<cudaEvent_t, cudaEvent_t>> mEvents; //!< by layer, for profiling: made on first use
 
     //! A shape tensor's values in pinned host memory, the source of their copy to the device: pinned, so that the
@@ -70,4 +70,4 @@ private:
     std::unordered_map<int32_t, ShapeStaging> mShapeStaging; //!< by plan tensor index
 };
 
-} // namespace kiln::runtime
+} // namespace kiln::cuda

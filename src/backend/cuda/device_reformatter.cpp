@@ -1,17 +1,16 @@
-// What the runtime needs from the CUDA backend (CUDA builds): conversions in device memory,
-// and the executor.
-#include "runtime/device_support.h"
+#include "backend/cuda/device_reformatter.h"
 
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/reformat.h"
-#include "runtime/cuda_executor.h"
 
-namespace kiln::runtime
+#include <vector>
+
+namespace kiln::cuda
 {
 namespace
 {
 
-class DeviceReformatter final : public Reformatter
+class DeviceReformatter final : public backend::Reformatter
 {
 public:
     explicit DeviceReformatter(nvinfer1::IGpuAllocator& allocator)
@@ -35,24 +34,19 @@ protected:
     }
     void convert(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) override
     {
-        cuda::reformatOnDevice(from, to, stream);
+        reformatOnDevice(from, to, stream);
     }
 
 private:
     nvinfer1::IGpuAllocator& mAllocator;
-    std::vector<cuda::DeviceBuffer> mSlots; //!< by slot: a layer's inputs, then its outputs
+    std::vector<DeviceBuffer> mSlots; //!< by slot: a layer's inputs, then its outputs
 };
 
 } // namespace
 
-std::unique_ptr<Reformatter> makeDeviceReformatter(nvinfer1::IGpuAllocator& allocator)
+std::unique_ptr<backend::Reformatter> makeDeviceReformatter(nvinfer1::IGpuAllocator& allocator)
 {
     return std::make_unique<DeviceReformatter>(allocator);
 }
 
-std::unique_ptr<LayerExecutor> makeCudaExecutor(Engine const& engine, plugin::ContextResources& resources)
-{
-    return std::make_unique<CudaExecutor>(engine, resources);
-}
-
-} // namespace kiln::runtime
+} // namespace kiln::cuda

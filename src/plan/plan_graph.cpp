@@ -1,13 +1,13 @@
-#include "builder/layer_matching.h"
+#include "plan/plan_graph.h"
 
 #include "network/layers/activation.h"
 #include "network/layers/elementwise.h"
 #include "shape/expr.h"
 
-namespace kiln::builder
+namespace kiln::plan
 {
 
-bool isRelu(plan::LayerRecord const& record)
+bool isRelu(LayerRecord const& record)
 {
     if (record.type != nvinfer1::LayerType::kACTIVATION)
     {
@@ -17,7 +17,7 @@ bool isRelu(plan::LayerRecord const& record)
     return params && params->activation == nvinfer1::ActivationType::kRELU;
 }
 
-bool isSum(plan::LayerRecord const& record)
+bool isSum(LayerRecord const& record)
 {
     if (record.type != nvinfer1::LayerType::kELEMENTWISE)
     {
@@ -27,18 +27,18 @@ bool isSum(plan::LayerRecord const& record)
     return params && params->operation == nvinfer1::ElementWiseOperation::kSUM;
 }
 
-bool sameExpr(plan::PlanModel const& model, int32_t a, int32_t b)
+bool sameExpr(PlanModel const& model, int32_t a, int32_t b)
 {
     if (a == b)
     {
         return true;
     }
-    plan::ExprNode const& x = model.exprs[a];
-    plan::ExprNode const& y = model.exprs[b];
+    ExprNode const& x = model.exprs[a];
+    ExprNode const& y = model.exprs[b];
     return x.kind == y.kind && x.kind == static_cast<uint8_t>(shape::ExprKind::kCONSTANT) && x.value == y.value;
 }
 
-bool sameShape(plan::PlanModel const& model, int32_t a, int32_t b)
+bool sameShape(PlanModel const& model, int32_t a, int32_t b)
 {
     std::vector<int32_t> const& x = model.tensors[a].dims;
     std::vector<int32_t> const& y = model.tensors[b].dims;
@@ -56,12 +56,12 @@ bool sameShape(plan::PlanModel const& model, int32_t a, int32_t b)
     return true;
 }
 
-std::optional<std::vector<int64_t>> constantDims(plan::PlanModel const& model, int32_t t)
+std::optional<std::vector<int64_t>> constantDims(PlanModel const& model, int32_t t)
 {
     std::vector<int64_t> extents;
     for (int32_t node : model.tensors[t].dims)
     {
-        plan::ExprNode const& expr = model.exprs[node];
+        ExprNode const& expr = model.exprs[node];
         if (expr.kind != static_cast<uint8_t>(shape::ExprKind::kCONSTANT))
         {
             return std::nullopt;
@@ -71,7 +71,7 @@ std::optional<std::vector<int64_t>> constantDims(plan::PlanModel const& model, i
     return extents;
 }
 
-std::vector<std::vector<size_t>> readersOf(plan::PlanModel const& model)
+std::vector<std::vector<size_t>> readersOf(PlanModel const& model)
 {
     std::vector<std::vector<size_t>> readers(model.tensors.size());
     for (size_t l = 0; l < model.layers.size(); ++l)
@@ -88,14 +88,14 @@ std::vector<std::vector<size_t>> readersOf(plan::PlanModel const& model)
 }
 
 std::optional<size_t> soleReader(
-    plan::PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l)
+    PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l)
 {
-    plan::LayerRecord const& record = model.layers[l];
+    LayerRecord const& record = model.layers[l];
     if (record.outputs.size() != 1)
     {
         return std::nullopt;
     }
-    plan::TensorRecord const& tensor = model.tensors[record.outputs[0]];
+    TensorRecord const& tensor = model.tensors[record.outputs[0]];
     std::vector<size_t> const& tensorReaders = readers[record.outputs[0]];
     if (tensor.ioMode != nvinfer1::TensorIOMode::kNONE || tensor.values || tensorReaders.size() != 1)
     {
@@ -104,7 +104,7 @@ std::optional<size_t> soleReader(
     return tensorReaders[0];
 }
 
-bool computesIn(plan::PlanModel const& model, plan::LayerRecord const& record,
+bool computesIn(PlanModel const& model, LayerRecord const& record,
     std::optional<nvinfer1::DataType> precision, nvinfer1::DataType type)
 {
     if (record.precision != precision)
@@ -117,7 +117,7 @@ bool computesIn(plan::PlanModel const& model, plan::LayerRecord const& record,
         {
             continue; // an optional input not given is read in no type
         }
-        if (plan::slotType(model, record, slot) != type)
+        if (slotType(model, record, slot) != type)
         {
             return false;
         }
@@ -132,7 +132,7 @@ namespace
 //! a layer's I/O types and formats only where the runtime must convert.
 template <typename Value, typename Property>
 std::vector<Value> unlessTensorsOwn(
-    plan::PlanModel const& model, plan::LayerRecord const& record, std::vector<Value> values, Property property)
+    PlanModel const& model, LayerRecord const& record, std::vector<Value> values, Property property)
 {
     size_t const inputs = record.inputs.size();
     for (size_t slot = 0; slot < values.size(); ++slot)
@@ -148,17 +148,17 @@ std::vector<Value> unlessTensorsOwn(
 
 } // namespace
 
-void setIoTypes(plan::PlanModel const& model, plan::LayerRecord& record, std::vector<nvinfer1::DataType> types)
+void setIoTypes(PlanModel const& model, LayerRecord& record, std::vector<nvinfer1::DataType> types)
 {
-    record.ioTypes = unlessTensorsOwn(model, record, std::move(types), &plan::TensorRecord::type);
+    record.ioTypes = unlessTensorsOwn(model, record, std::move(types), &TensorRecord::type);
 }
 
-void setIoFormats(plan::PlanModel const& model, plan::LayerRecord& record, std::vector<nvinfer1::TensorFormat> formats)
+void setIoFormats(PlanModel const& model, LayerRecord& record, std::vector<nvinfer1::TensorFormat> formats)
 {
-    record.ioFormats = unlessTensorsOwn(model, record, std::move(formats), &plan::TensorRecord::format);
+    record.ioFormats = unlessTensorsOwn(model, record, std::move(formats), &TensorRecord::format);
 }
 
-bool linearThroughout(plan::PlanModel const& model, plan::LayerRecord const& record)
+bool linearThroughout(PlanModel const& model, LayerRecord const& record)
 {
     size_t const inputs = record.inputs.size();
     for (size_t slot = 0; slot < inputs + record.outputs.size(); ++slot)
@@ -168,7 +168,7 @@ bool linearThroughout(plan::PlanModel const& model, plan::LayerRecord const& rec
         {
             continue;
         }
-        if (plan::slotFormat(model, record, slot) != nvinfer1::TensorFormat::kLINEAR
+        if (slotFormat(model, record, slot) != nvinfer1::TensorFormat::kLINEAR
             || model.tensors[t].format != nvinfer1::TensorFormat::kLINEAR)
         {
             return false;
@@ -177,4 +177,4 @@ bool linearThroughout(plan::PlanModel const& model, plan::LayerRecord const& rec
     return true;
 }
 
-} // namespace kiln::builder
+} // namespace kiln::plan

@@ -1,4 +1,4 @@
-#include "builder/timing_cache.h"
+#include "backend/timing_cache.h"
 
 #include "core/host_memory.h"
 #include "plan/byte_io.h"
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <limits>
 
-namespace kiln::builder
+namespace kiln::backend
 {
 namespace
 {
@@ -214,4 +214,4 @@ TimingCache::Key TimingCache::bytesOf(nvinfer1::TimingCacheKey const& key)
     return bytes;
 }
 
-} // namespace kiln::builder
+} // namespace kiln::backend

@@ -4,20 +4,43 @@
 // without searching.
 #pragma once
 
-#include "backend/backend_support.h"
-#include "builder/timing_cache.h"
+#include "backend/timing_cache.h"
+#include "core/tensor_view.h"
+#include "network/layers/convolution.h"
 #include "plan/plan_model.h"
 
 #include <functional>
 #include <string>
 
-namespace kiln::builder
+namespace kiln::cuda
 {
+
+//! The builder's stopwatch for cuDNN's convolution algorithms (ConvolutionTimer on the GPU; tests stand in for it).
+class AlgorithmTimer
+{
+public:
+    struct Result
+    {
+        int32_t algorithm{-1}; //!< a cudnnConvolutionFwdAlgo_t, or a cudnnConvolutionBwdDataAlgo_t
+        float milliseconds{0};
+    };
+    virtual ~AlgorithmTimer() = default;
+    //! The fastest cuDNN algorithm for `params` on an input of `inputShape` in `type`, stored in `format`, whose
+    //! workspace fits in `workspaceLimit` bytes. Throws std::runtime_error (or std::invalid_argument) saying why none
+    //! can be timed.
+    virtual Result fastest(network::ConvolutionParams const& params, Shape const& inputShape, nvinfer1::DataType type,
+        TensorFormat format, size_t workspaceLimit)
+        = 0;
+    //! The same for deconvolution `params` (kLINEAR): the fastest of cuDNN's backward-data algorithms.
+    virtual Result fastestDeconvolution(network::DeconvolutionParams const& params, Shape const& inputShape,
+        nvinfer1::DataType type, size_t workspaceLimit)
+        = 0;
+};
 
 struct ConvolutionTuning
 {
-    TimingCache& cache;
-    CudaConvolutionTimer* timer{nullptr}; //!< nullptr where no GPU is usable: only cached choices are taken
+    backend::TimingCache& cache;
+    AlgorithmTimer* timer{nullptr}; //!< nullptr where no GPU is usable: only cached choices are taken
     std::string device;                   //!< cudaDeviceIdentity() of the timer's GPU
     size_t workspaceLimit{0};
     bool errorOnCacheMiss{false}; //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
@@ -37,4 +60,4 @@ bool tuneConvolutions(plan::PlanModel& model, std::function<Shape(int32_t)> cons
 bool channelsLastIsFaster(plan::PlanModel const& model, std::function<Shape(int32_t)> const& optShape,
     ConvolutionTuning const& tuning, bool& faster, std::string& error);
 
-} // namespace kiln::builder
+} // namespace kiln::cuda

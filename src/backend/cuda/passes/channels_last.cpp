@@ -1,9 +1,9 @@
-#include "builder/channels_last.h"
+#include "backend/cuda/passes/channels_last.h"
 
-#include "builder/layer_matching.h"
+#include "plan/plan_graph.h"
 #include "network/layers/pooling.h"
 
-namespace kiln::builder
+namespace kiln::cuda
 {
 namespace
 {
@@ -40,7 +40,7 @@ bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& laye
         // Element by element only where nothing broadcasts: a broadcast walks the axes in the linear order.
         for (int32_t input : layer.inputs)
         {
-            if (input < 0 || !sameShape(model, input, layer.outputs[0]))
+            if (input < 0 || !plan::sameShape(model, input, layer.outputs[0]))
             {
                 return false;
             }
@@ -49,7 +49,7 @@ bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& laye
     case LayerType::kPOOLING:
     {
         // The CUDA pooling kernel's channels-last variant pools over two spatial axes.
-        auto const params = paramsOf<network::PoolingParams>(layer);
+        auto const params = plan::paramsOf<network::PoolingParams>(layer);
         return params && params->windowSize.nbDims == 2;
     }
     default: return false;
@@ -87,7 +87,7 @@ void chooseChannelsLast(plan::PlanModel& model)
             || (continuesRegion(model, layer) && readsChannelsLast(model, layer));
         if (!channelsLast)
         {
-            setIoFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kLINEAR));
+            plan::setIoFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kLINEAR));
             continue;
         }
         for (int32_t output : layer.outputs)
@@ -98,7 +98,7 @@ void chooseChannelsLast(plan::PlanModel& model)
                 model.tensors[output].format = TensorFormat::kHWC;
             }
         }
-        setIoFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kHWC));
+        plan::setIoFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kHWC));
     }
 }
 
@@ -114,4 +114,4 @@ void storeLinear(plan::PlanModel& model)
     }
 }
 
-} // namespace kiln::builder
+} // namespace kiln::cuda

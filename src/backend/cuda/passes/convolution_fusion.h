@@ -5,7 +5,7 @@
 
 #include "plan/plan_model.h"
 
-namespace kiln::builder
+namespace kiln::cuda
 {
 
 //! Rewrites `model`'s layer list in place. Runs after every layer is recorded and before memory planning; the
@@ -13,4 +13,4 @@ namespace kiln::builder
 //! its intermediate tensors and every layer in it computes in the same precision on the same types.
 void fuseConvolutionEpilogues(plan::PlanModel& model);
 
-} // namespace kiln::builder
+} // namespace kiln::cuda

@@ -9,7 +9,7 @@
 
 #include "plan/plan_model.h"
 
-namespace kiln::builder
+namespace kiln::cuda
 {
 
 //! Sets the formats of `model`'s tensors, and the formats each layer reads and writes where they differ from its
@@ -20,4 +20,4 @@ void chooseChannelsLast(plan::PlanModel& model);
 //! Undoes chooseChannelsLast: every tensor kLINEAR, and no layer reads or writes another format.
 void storeLinear(plan::PlanModel& model);
 
-} // namespace kiln::builder
+} // namespace kiln::cuda

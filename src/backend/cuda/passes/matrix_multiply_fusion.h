@@ -6,7 +6,7 @@
 
 #include "plan/plan_model.h"
 
-namespace kiln::builder
+namespace kiln::cuda
 {
 
 //! Rewrites `model`'s layer list in place. Runs after every layer is recorded and before memory planning; the
@@ -15,4 +15,4 @@ namespace kiln::builder
 //! that made the bias (a constant, and shuffles of it) stay where something else still reads them.
 void fuseMatrixMultiplyEpilogues(plan::PlanModel& model);
 
-} // namespace kiln::builder
+} // namespace kiln::cuda

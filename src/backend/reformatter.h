@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-namespace kiln::runtime
+namespace kiln::backend
 {
 
 //! How a layer reads or writes one tensor.
@@ -98,4 +98,4 @@ private:
     std::vector<std::vector<std::byte>> mSlots; //!< by slot: a layer's inputs, then its outputs
 };
 
-} // namespace kiln::runtime
+} // namespace kiln::backend

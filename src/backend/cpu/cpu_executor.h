@@ -2,22 +2,22 @@
 // plugins through kiln::IHostPlugin.
 #pragma once
 
-#include "runtime/layer_executor.h"
-#include "runtime/plugin_runner.h"
-#include "runtime/reformatter.h"
+#include "backend/executor.h"
+#include "backend/plugin_runner.h"
+#include "backend/reformatter.h"
 
 #include <chrono>
 #include <utility>
 
-namespace kiln::runtime
+namespace kiln::cpu
 {
 
-class CpuExecutor final : public LayerExecutor
+class CpuExecutor final : public backend::Executor
 {
 public:
     //! Throws std::runtime_error naming the plugin if one cannot attach to the context (given `resources`, whose
     //! recorder is all a CPU context lends).
-    CpuExecutor(Engine const& engine, plugin::ContextResources const& resources);
+    CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResources const& resources);
 
     void allocateContextMemory() override;
     bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
@@ -35,7 +35,7 @@ public:
     void writeShapeValues(int32_t, TensorView const&, std::vector<int64_t> const&, cudaStream_t) override {}
     void beginTiming(size_t l, cudaStream_t) override
     {
-        mTimes.resize(mEngine.model().layers.size());
+        mTimes.resize(mPlan.model->layers.size());
         mTimes[l].first = std::chrono::steady_clock::now();
     }
     void endTiming(size_t l, cudaStream_t) override
@@ -53,12 +53,12 @@ private:
     bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
         std::vector<TensorView> const& outputs, std::string& error);
 
-    Engine const& mEngine;
+    backend::LoadedPlan mPlan;
     std::unique_ptr<std::byte[]> mOwnedMemory; //!< the context memory, unless the application gives it
-    std::vector<std::unique_ptr<PluginRunner>> mPlugins; //!< by layer; null for built-in layers
-    std::vector<HostReformatter> mReformatters;           //!< by layer: built-in layers' type conversions
+    std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins; //!< by layer; null for built-in layers
+    std::vector<backend::HostReformatter> mReformatters;           //!< by layer: built-in layers' type conversions
     using TimePoint = std::chrono::steady_clock::time_point;
     std::vector<std::pair<TimePoint, TimePoint>> mTimes;  //!< by layer: the last profiled run's start and end
 };
 
-} // namespace kiln::runtime
+} // namespace kiln::cpu

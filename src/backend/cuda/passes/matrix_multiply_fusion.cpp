@@ -1,6 +1,6 @@
-#include "builder/matrix_multiply_fusion.h"
+#include "backend/cuda/passes/matrix_multiply_fusion.h"
 
-#include "builder/layer_matching.h"
+#include "plan/plan_graph.h"
 #include "network/layers/constant.h"
 #include "network/layers/matrix_multiply.h"
 #include "shape/expr.h"
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <optional>
 
-namespace kiln::builder
+namespace kiln::cuda
 {
 namespace
 {
@@ -47,7 +47,7 @@ class Fuser
 public:
     explicit Fuser(plan::PlanModel& model)
         : mModel(model)
-        , mReaders(readersOf(model))
+        , mReaders(plan::readersOf(model))
         , mProducers(model.tensors.size(), -1)
         , mRemoved(model.layers.size(), false)
     {
@@ -123,22 +123,22 @@ private:
 
     std::optional<size_t> soleReader(size_t l) const
     {
-        return builder::soleReader(mModel, mReaders, l);
+        return plan::soleReader(mModel, mReaders, l);
     }
 
     //! Whether layer `l` can join a chain that computes in `precision` on `type`.
     bool joins(size_t l, std::optional<DataType> precision, DataType type) const
     {
         plan::LayerRecord const& record = mModel.layers[l];
-        return record.outputs.size() == 1 && computesIn(mModel, record, precision, type)
-            && linearThroughout(mModel, record);
+        return record.outputs.size() == 1 && plan::computesIn(mModel, record, precision, type)
+            && plan::linearThroughout(mModel, record);
     }
 
     //! The values of `tensor` when it is a row of `columns` values ([1, N] or [N]) that a constant holds, directly
     //! or through shuffles that keep its elements in order.
     std::optional<Bias> biasFrom(int32_t tensor, int64_t columns, DataType type) const
     {
-        std::optional<std::vector<int64_t>> const dims = constantDims(mModel, tensor);
+        std::optional<std::vector<int64_t>> const dims = plan::constantDims(mModel, tensor);
         bool const row = dims
             && ((dims->size() == 2 && (*dims)[0] == 1 && (*dims)[1] == columns)
                 || (dims->size() == 1 && (*dims)[0] == columns));
@@ -150,7 +150,7 @@ private:
         while (bias.producers.size() < mModel.layers.size())
         {
             int64_t const p = mProducers[tensor];
-            std::optional<std::vector<int64_t>> const extents = constantDims(mModel, tensor);
+            std::optional<std::vector<int64_t>> const extents = plan::constantDims(mModel, tensor);
             if (p < 0 || mRemoved[p] || !extents || !atMostOneAxis(*extents))
             {
                 return std::nullopt;
@@ -159,7 +159,7 @@ private:
             bias.producers.push_back(static_cast<size_t>(p));
             if (producer.type == LayerType::kCONSTANT)
             {
-                auto const params = paramsOf<network::ConstantParams>(producer);
+                auto const params = plan::paramsOf<network::ConstantParams>(producer);
                 if (!params || params->weights.count() != columns || !isFloat(params->weights.type()))
                 {
                     return std::nullopt;
@@ -182,11 +182,11 @@ private:
     {
         plan::LayerRecord const& product = mModel.layers[l];
         if (product.type != LayerType::kMATRIX_MULTIPLY || product.inputs.size() != 2 || product.inputs[0] < 0
-            || product.inputs[1] < 0 || product.outputs.size() != 1 || !linearThroughout(mModel, product))
+            || product.inputs[1] < 0 || product.outputs.size() != 1 || !plan::linearThroughout(mModel, product))
         {
             return std::nullopt;
         }
-        auto const params = paramsOf<network::MatrixMultiplyParams>(product);
+        auto const params = plan::paramsOf<network::MatrixMultiplyParams>(product);
         auto const matrix = [](MatrixOperation op) {
             return op == MatrixOperation::kNONE || op == MatrixOperation::kTRANSPOSE;
         };
@@ -208,10 +208,10 @@ private:
         DataType const type = plan::slotType(mModel, product, 2);
         Chain chain{{l}, std::nullopt, false};
         std::optional<size_t> next = soleReader(l);
-        if (next && isSum(mModel.layers[*next]) && joins(*next, product.precision, type))
+        if (next && plan::isSum(mModel.layers[*next]) && joins(*next, product.precision, type))
         {
             plan::LayerRecord const& sum = mModel.layers[*next];
-            if (sum.inputs.size() != 2 || !columns || !sameShape(mModel, sum.outputs[0], out))
+            if (sum.inputs.size() != 2 || !columns || !plan::sameShape(mModel, sum.outputs[0], out))
             {
                 return std::nullopt;
             }
@@ -228,7 +228,7 @@ private:
             chain.layers.push_back(*next);
             next = soleReader(*next);
         }
-        if (next && isRelu(mModel.layers[*next]) && joins(*next, product.precision, type))
+        if (next && plan::isRelu(mModel.layers[*next]) && joins(*next, product.precision, type))
         {
             chain.layers.push_back(*next);
             chain.relu = true;
@@ -244,7 +244,7 @@ private:
     {
         plan::LayerRecord const& product = mModel.layers[chain.layers.front()];
         plan::LayerRecord const& last = mModel.layers[chain.layers.back()];
-        network::MatrixMultiplyParams params = *paramsOf<network::MatrixMultiplyParams>(product);
+        network::MatrixMultiplyParams params = *plan::paramsOf<network::MatrixMultiplyParams>(product);
         if (chain.bias)
         {
             params.epilogue.bias = chain.bias->values;
@@ -265,7 +265,7 @@ private:
         {
             types.push_back(plan::slotType(mModel, product, slot));
         }
-        setIoTypes(mModel, record, std::move(types));
+        plan::setIoTypes(mModel, record, std::move(types));
         plan::ByteWriter writer;
         params.write(writer);
         record.params = writer.take();
@@ -312,4 +312,4 @@ void fuseMatrixMultiplyEpilogues(plan::PlanModel& model)
     Fuser(model).run();
 }
 
-} // namespace kiln::builder
+} // namespace kiln::cuda

@@ -1,0 +1,73 @@
+// One interface for every backend (CPU, CUDA): whether it can run here, which built-in layers it runs, the build
+// passes it applies to a plan made for it, and the executor that runs one execution context's layers. The builder
+// and the runtime know backends only through this interface; nothing outside src/backend/cuda/ includes CUDA.
+#pragma once
+
+#include "backend/executor.h"
+#include "backend/timing_cache.h"
+#include "core/tensor_view.h"
+#include "network/layer.h"
+#include "plan/plan_model.h"
+
+#include <kiln/Backend.h>
+#include <kiln/ConvolutionLayout.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace kiln::backend
+{
+
+//! What a backend's build passes may use besides the plan: the builder configuration's choices, and the tensors'
+//! shapes at the first profile's kOPT (what kernels are timed at).
+struct PassOptions
+{
+    ConvolutionLayout convolutionLayout{ConvolutionLayout::kBY_TIMING};
+    TimingCache* timingCache{nullptr}; //!< the application's (IBuilderConfig::setTimingCache); nullptr: none
+    bool errorOnTimingCacheMiss{false}; //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
+    size_t workspaceLimit{0};           //!< the workspace pool's limit, for the kernels timed
+    nvinfer1::IGpuAllocator* allocator{nullptr}; //!< the builder's (IBuilder::setGpuAllocator); nullptr: Kiln's
+    std::function<Shape(int32_t)> optShape;      //!< tensor t's shape at the first profile's kOPT
+};
+
+class Implementation
+{
+public:
+    virtual ~Implementation() = default;
+
+    //! Whether plans for this backend can be built and run on this machine now; else false with `why`.
+    virtual bool usable(std::string& why) const = 0;
+
+    //! Empty when this backend runs the built-in layer `params`; else why not, for the builder's error.
+    virtual std::string unsupportedReason(network::LayerParams const& params) const = 0;
+
+    //! The backend's own passes over a plan recorded for it, in their order: fusions, storage formats, kernels
+    //! chosen by timing. False with `error` naming the layer when one fails.
+    virtual bool optimize(plan::PlanModel& model, PassOptions const& options, std::string& error) const = 0;
+
+    //! The executor of one execution context of `plan`, which lowers every layer to the backend's work and attaches
+    //! the plan's plugins to the context (filling in `resources` first). Throws std::runtime_error naming the layer
+    //! and the reason when it cannot be made.
+    virtual std::unique_ptr<Executor> makeExecutor(LoadedPlan const& plan, plugin::ContextResources& resources) const
+        = 0;
+
+    //! Whether a context copies shape-tensor inputs (which the application gives in host memory, as TensorRT's) into
+    //! its activation memory, for layers that read them in device memory.
+    virtual bool copiesShapeInputs() const
+    {
+        return false;
+    }
+
+    //! What makes timings taken for this backend comparable (timing caches record it): the device and the libraries'
+    //! versions; empty where nothing is timed or no device is usable.
+    virtual std::string deviceIdentity() const
+    {
+        return {};
+    }
+};
+
+//! The implementation of `kind` in this build of Kiln; nullptr for kCUDA in a build without CUDA, and for kDEFAULT.
+Implementation const* implementation(Backend kind);
+
+} // namespace kiln::backend

@@ -1,0 +1,132 @@
+#include "backend/cuda/cuda_backend.h"
+
+#include "backend/cuda/convolution_timing.h"
+#include "backend/cuda/cuda_executor.h"
+#include "backend/cuda/layer_runner.h"
+#include "backend/cuda/passes/channels_last.h"
+#include "backend/cuda/passes/convolution_fusion.h"
+#include "backend/cuda/passes/convolution_tuning.h"
+#include "backend/cuda/passes/matrix_multiply_fusion.h"
+#include "core/logging.h"
+
+#include <cuda_runtime_api.h>
+#include <cudnn.h>
+
+#include <exception>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+//! A timer on the current GPU whose buffers come from `allocator` (nullptr: Kiln's default); nullptr with `why`
+//! where cuDNN cannot start.
+std::unique_ptr<AlgorithmTimer> makeTimer(nvinfer1::IGpuAllocator* allocator, std::string& why)
+{
+    try
+    {
+        return std::make_unique<ConvolutionTimer>(allocator);
+    }
+    catch (std::exception const& e)
+    {
+        why = e.what();
+    }
+    return nullptr;
+}
+
+class CudaBackend final : public backend::Implementation
+{
+public:
+    bool usable(std::string& why) const override
+    {
+        int count = 0;
+        cudaError_t const status = cudaGetDeviceCount(&count);
+        if (status != cudaSuccess || count == 0)
+        {
+            why = status != cudaSuccess ? std::string("no usable CUDA GPU: ") + cudaGetErrorString(status)
+                                        : std::string("no CUDA GPU is present");
+            cudaGetLastError(); // clear the error, so that it does not surface in a later CUDA call
+            return false;
+        }
+        return true;
+    }
+
+    std::string unsupportedReason(network::LayerParams const& params) const override
+    {
+        return cuda::unsupportedReason(params);
+    }
+
+    //! Convolution and matrix multiply fusions, channels-last regions (as the configuration's ConvolutionLayout says:
+    //! by default kept where they time faster), then each convolution's and deconvolution's cuDNN algorithm by
+    //! timing.
+    bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
+    {
+        fuseConvolutionEpilogues(model);
+        fuseMatrixMultiplyEpilogues(model);
+        if (options.convolutionLayout != ConvolutionLayout::kLINEAR)
+        {
+            chooseChannelsLast(model);
+        }
+        std::string const device = deviceIdentity();
+        backend::TimingCache buildCache(device); // this build's own, where the application gave none
+        std::string noTimer;
+        std::unique_ptr<AlgorithmTimer> const timer
+            = usable(noTimer) ? makeTimer(options.allocator, noTimer) : nullptr;
+        if (timer == nullptr)
+        {
+            logInfo("Convolution algorithms are not timed (" + noTimer
+                + "); cuDNN's heuristics choose them when a context first runs");
+        }
+        ConvolutionTuning const tuning{options.timingCache != nullptr ? *options.timingCache : buildCache,
+            timer.get(), device, options.workspaceLimit, options.errorOnTimingCacheMiss};
+        bool channelsLastFaster = true;
+        if (options.convolutionLayout == ConvolutionLayout::kBY_TIMING
+            && !channelsLastIsFaster(model, options.optShape, tuning, channelsLastFaster, error))
+        {
+            return false;
+        }
+        if (!channelsLastFaster)
+        {
+            logInfo("FP16 convolutions stay linear (NCHW): at this shape cuDNN's linear algorithms time faster");
+            storeLinear(model);
+        }
+        return tuneConvolutions(model, options.optShape, tuning, error);
+    }
+
+    std::unique_ptr<backend::Executor> makeExecutor(
+        backend::LoadedPlan const& plan, plugin::ContextResources& resources) const override
+    {
+        return std::make_unique<CudaExecutor>(plan, resources);
+    }
+
+    bool copiesShapeInputs() const override
+    {
+        return true;
+    }
+
+    //! The GPU's name and compute capability, and cuDNN's version.
+    std::string deviceIdentity() const override
+    {
+        std::string why;
+        int device = 0;
+        cudaDeviceProp properties{};
+        if (!usable(why) || cudaGetDevice(&device) != cudaSuccess
+            || cudaGetDeviceProperties(&properties, device) != cudaSuccess)
+        {
+            cudaGetLastError();
+            return {};
+        }
+        return std::string(properties.name) + ", sm_" + std::to_string(properties.major)
+            + std::to_string(properties.minor) + ", cuDNN " + std::to_string(cudnnGetVersion());
+    }
+};
+
+} // namespace
+
+backend::Implementation const& cudaBackend()
+{
+    static CudaBackend const backend;
+    return backend;
+}
+
+} // namespace kiln::cuda
