@@ -17,19 +17,18 @@
 namespace kiln::backend
 {
 
-//! What an executor needs of a loaded plan (runtime::Engine gives it): the plan, its layers' parameters, the size of
-//! a context's memory and where the plugins' workspace starts in it, and the runtime's allocator.
+//! What an executor needs of a loaded plan (runtime::Engine gives it): the plan (its plugins recreated), the size of a
+//! context's memory and where the plugins' workspace starts in it, and the runtime's allocator.
 struct LoadedPlan
 {
     plan::PlanModel const* model{nullptr};
-    std::vector<std::unique_ptr<network::LayerParams>> const* layerParams{nullptr}; //!< by layer
     int64_t contextMemoryBytes{0}; //!< the activations (the plan's arena), then the plugins' workspace
     int64_t workspaceOffset{0};
     nvinfer1::IGpuAllocator* allocator{nullptr}; //!< IRuntime::setGpuAllocator's; nullptr: Kiln's default
 
     network::LayerParams const& params(size_t layer) const
     {
-        return *(*layerParams)[layer];
+        return *model->layers[layer].params;
     }
 };
 

@@ -471,7 +471,6 @@ private:
             {
                 record.outputs.push_back(mTensorIndex.at(output));
             }
-            plan::ByteWriter params;
             if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&layer->params()))
             {
                 network::PluginParams prepared = *plugin;
@@ -519,7 +518,7 @@ private:
                 mModel.manifest.push_back({prepared.payload.name, prepared.payload.version,
                     prepared.payload.pluginNamespace, plugin::familyName(prepared.family), prepared.library});
                 mModel.workspaceBytes = std::max(mModel.workspaceBytes, prepared.workspaceBytes);
-                prepared.write(params);
+                record.params = std::make_shared<network::PluginParams>(std::move(prepared));
             }
             else
             {
@@ -534,19 +533,14 @@ private:
                     return false;
                 }
                 record.precision = mPrecision.precisionOf(*layer);
+                std::unique_ptr<network::LayerParams> params = layer->params().clone();
                 if (record.precision == nvinfer1::DataType::kHALF || record.precision == nvinfer1::DataType::kBF16)
                 {
-                    std::unique_ptr<network::LayerParams> reduced = layer->params().clone();
-                    reduced->storeWeightsAs(*record.precision);
-                    reduced->write(params);
+                    params->storeWeightsAs(*record.precision);
                 }
-                else
-                {
-                    layer->params().write(params);
-                }
+                record.params = std::move(params);
                 record.ioTypes = mPrecision.ioTypes(*layer);
             }
-            record.params = params.take();
             mModel.layers.push_back(std::move(record));
         }
         return true;

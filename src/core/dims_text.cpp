@@ -32,4 +32,9 @@ std::string dimsSpec(nvinfer1::Dims const& dims)
     return joined(dims.d, static_cast<size_t>(std::max(dims.nbDims, 0)), "x");
 }
 
+std::string shapeSpec(Shape const& shape)
+{
+    return joined(shape.data(), shape.size(), "x");
+}
+
 } // namespace kiln

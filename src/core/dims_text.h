@@ -18,5 +18,6 @@ std::string shapeText(Shape const& shape);
 
 //! "1x3x224x224": trtexec's spelling (its --shapes flag, and the keys of timing caches).
 std::string dimsSpec(nvinfer1::Dims const& dims);
+std::string shapeSpec(Shape const& shape);
 
 } // namespace kiln

@@ -72,11 +72,6 @@ public:
     bool read(plan::ByteReader& reader) final
     {
         Self::fields(static_cast<Self&>(*this), plan::FieldReader(reader));
-        // Fields that read well one by one but cannot be right together.
-        if (std::string error = static_cast<Self const&>(*this).planError(); reader.ok() && !error.empty())
-        {
-            reader.fail(std::move(error));
-        }
         return reader.ok();
     }
     std::unique_ptr<LayerParams> clone() const final
@@ -88,11 +83,6 @@ public:
     template <typename Any, typename Field>
     static void fields(Any& /*self*/, Field&& /*field*/)
     {
-    }
-    //! Why fields read from a plan, each well formed, cannot be right together; empty when they can.
-    std::string planError() const
-    {
-        return {};
     }
 };
 

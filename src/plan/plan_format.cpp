@@ -1,5 +1,8 @@
 #include "plan/plan_format.h"
 
+#include "core/data_type.h"
+#include "network/layers/layer_kinds.h"
+#include "network/plugin_layer.h"
 #include "plan/byte_io.h"
 
 #include <algorithm>
@@ -51,6 +54,27 @@ bool readIndices(ByteReader& reader, std::vector<int32_t>& indices, char const* 
             return false;
         }
     }
+    return true;
+}
+
+//! Layer `l`'s parameters, from the `size` bytes at `data` that its kind wrote; false with the reason in `reader`.
+bool readLayerParams(LayerRecord& l, uint8_t const* data, size_t size, ByteReader& reader)
+{
+    bool const isPlugin = l.type == nvinfer1::LayerType::kPLUGIN_V2 || l.type == nvinfer1::LayerType::kPLUGIN_V3;
+    std::unique_ptr<network::LayerParams> params
+        = isPlugin ? std::make_unique<network::PluginParams>() : network::makeLayerParams(l.type);
+    if (params == nullptr)
+    {
+        return reader.fail("layer \"" + l.name + "\" is of kind " + std::to_string(static_cast<int32_t>(l.type))
+            + ", which this build of Kiln cannot run");
+    }
+    ByteReader paramsReader(data, size);
+    if (!params->read(paramsReader) || paramsReader.remaining() != 0)
+    {
+        return reader.fail("the parameters of layer \"" + l.name + "\" "
+            + (paramsReader.ok() ? "have unread bytes" : "cannot be read: " + paramsReader.error()));
+    }
+    l.params = std::move(params);
     return true;
 }
 
@@ -113,7 +137,9 @@ void writePayload(ByteWriter& w, PlanModel const& m)
         w.writeString(l.name);
         writeIndices(w, l.inputs);
         writeIndices(w, l.outputs);
-        w.writeBytes(l.params.data(), l.params.size());
+        ByteWriter params;
+        l.params->write(params);
+        w.writeBytes(params.bytes().data(), params.bytes().size());
         w.write(static_cast<uint8_t>(l.precision.has_value()));
         writeEnum(w, l.precision.value_or(nvinfer1::DataType::kFLOAT));
         w.write(static_cast<uint32_t>(l.ioTypes.size()));
@@ -126,6 +152,8 @@ void writePayload(ByteWriter& w, PlanModel const& m)
         {
             writeEnum(w, format);
         }
+        Epilogue::fields(l.epilogue, FieldWriter(w));
+        w.writeBytes(l.backendChoice.data(), l.backendChoice.size());
     }
 
     w.write(static_cast<uint32_t>(m.profiles.size()));
@@ -255,7 +283,10 @@ bool readPayload(ByteReader& r, PlanModel& m)
         {
             return false;
         }
-        l.params.assign(params, params + paramsSize);
+        if (!readLayerParams(l, params, paramsSize, r))
+        {
+            return false;
+        }
         uint8_t hasPrecision = 0;
         nvinfer1::DataType precision{};
         uint32_t nbIoTypes = 0;
@@ -289,6 +320,14 @@ bool readPayload(ByteReader& r, PlanModel& m)
                 return false;
             }
         }
+        uint8_t const* choice = nullptr;
+        size_t choiceSize = 0;
+        Epilogue::fields(l.epilogue, FieldReader(r));
+        if (!r.readBytes(choice, choiceSize, "layer backend choice"))
+        {
+            return false;
+        }
+        l.backendChoice.assign(choice, choice + choiceSize);
     }
 
     if (!readCount(r, count, "optimization profiles"))
@@ -441,6 +480,16 @@ bool validate(PlanModel const& m, std::string& error)
         {
             error = "layer \"" + l.name + "\" has I/O formats for " + std::to_string(l.ioFormats.size())
                 + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
+            return false;
+        }
+        if (!l.epilogue.bias.empty() && !isFloatType(l.epilogue.bias.type()))
+        {
+            error = "layer \"" + l.name + "\": its fused bias must be FLOAT, HALF or BF16";
+            return false;
+        }
+        if (l.epilogue.addsResidual && (l.inputs.empty() || l.inputs.back() < 0))
+        {
+            error = "layer \"" + l.name + "\" adds a residual but has no input to take it from";
             return false;
         }
     }

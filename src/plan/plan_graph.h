@@ -3,7 +3,6 @@
 // they make to a layer's I/O types and formats.
 #pragma once
 
-#include "plan/byte_io.h"
 #include "plan/plan_model.h"
 
 #include <cstddef>
@@ -14,17 +13,11 @@
 namespace kiln::plan
 {
 
-//! The record's parameters, or none when they do not read as `Params`.
+//! The record's parameters as `Params`, or nullptr when it is a layer of another kind.
 template <typename Params>
-std::optional<Params> paramsOf(LayerRecord const& record)
+Params const* paramsOf(LayerRecord const& record)
 {
-    Params params;
-    ByteReader reader(record.params.data(), record.params.size());
-    if (!params.read(reader))
-    {
-        return std::nullopt;
-    }
-    return params;
+    return dynamic_cast<Params const*>(record.params.get());
 }
 
 bool isRelu(LayerRecord const& record);

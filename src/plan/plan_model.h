@@ -2,12 +2,16 @@
 // (plan_format.h); the runtime reads one back and builds an engine from it.
 #pragma once
 
+#include "network/layer.h"
+#include "network/weights_buffer.h"
+
 #include <kiln/Backend.h>
 
 #include <NvInfer.h>
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,13 +58,36 @@ struct TensorRecord
     int64_t maxBytes{0};
 };
 
+//! What a backend's fusion pass folded into a layer after its own computation (never set through the API, and
+//! never in CPU plans today): the layer writes relu(result + bias + residual), each part only where it is set.
+struct Epilogue
+{
+    network::WeightsBuffer bias; //!< added along the output's last axis (a matrix multiply's columns); empty: none
+    bool addsResidual{false};    //!< the layer's last input, shaped as its output, is added (a ResNet shortcut)
+    bool relu{false};
+
+    bool any() const
+    {
+        return !bias.empty() || addsResidual || relu;
+    }
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
+    {
+        field(self.bias, "fused bias");
+        field(self.addsResidual, "fused residual");
+        field(self.relu, "fused ReLU");
+    }
+};
+
 struct LayerRecord
 {
     nvinfer1::LayerType type{nvinfer1::LayerType::kIDENTITY};
     std::string name;
     std::vector<int32_t> inputs;  //!< tensor indices; -1 for an optional input not given
     std::vector<int32_t> outputs; //!< tensor indices
-    std::vector<uint8_t> params;  //!< LayerParams::write
+    //! The layer's description (network/layers/, or a plugin's network::PluginParams). Shared, never changed: a pass
+    //! that changes a layer gives it new parameters.
+    std::shared_ptr<network::LayerParams const> params;
     //! The precision the builder chose for a built-in layer's floating-point data; none for layers that do not
     //! compute on floating-point data, and for plugins (their types are negotiated and kept in their params).
     std::optional<nvinfer1::DataType> precision;
@@ -69,6 +96,10 @@ struct LayerRecord
     std::vector<nvinfer1::DataType> ioTypes;
     //! The formats the layer reads and writes, likewise; empty when they are the tensors' own formats.
     std::vector<nvinfer1::TensorFormat> ioFormats;
+    Epilogue epilogue;
+    //! What the plan's backend chose for the layer (the CUDA backend: a convolution's timed algorithm), in that
+    //! backend's own encoding; empty where it chose nothing.
+    std::vector<uint8_t> backendChoice;
 };
 
 //! Per I/O input tensor (in ioTensors order, inputs only): kMIN, kOPT, kMAX.

@@ -3,7 +3,6 @@
 #include "backend/backend.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
-#include "network/layers/layer_kinds.h"
 #include "network/plugin_layer.h"
 #include "plan/expr_table.h"
 #include "plan/plan_format.h"
@@ -83,29 +82,18 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, nvinfer1::IGpuAllo
         error = "the plan is malformed: " + error;
         return nullptr;
     }
-    for (auto const& layer : m.layers)
+    // Each plugin is recreated through the registry, as TensorRT does when it deserializes an engine.
+    for (plan::LayerRecord& layer : engine->mModel.layers)
     {
-        bool const isPlugin = layer.type == nvinfer1::LayerType::kPLUGIN_V2 || layer.type == nvinfer1::LayerType::kPLUGIN_V3;
-        std::unique_ptr<network::LayerParams> params
-            = isPlugin ? std::make_unique<network::PluginParams>() : network::makeLayerParams(layer.type);
-        if (params == nullptr)
+        if (auto const* plugin = dynamic_cast<network::PluginParams const*>(layer.params.get()))
         {
-            error = "layer \"" + layer.name + "\" is of kind " + std::to_string(static_cast<int32_t>(layer.type))
-                + ", which this build of Kiln cannot run";
-            return nullptr;
+            auto instantiated = std::make_shared<network::PluginParams>(*plugin);
+            if (!instantiatePlugin(*instantiated, layer.name, error))
+            {
+                return nullptr;
+            }
+            layer.params = std::move(instantiated);
         }
-        plan::ByteReader reader(layer.params.data(), layer.params.size());
-        if (!params->read(reader) || reader.remaining() != 0)
-        {
-            error = "the plan is malformed: the parameters of layer \"" + layer.name + "\" "
-                + (reader.ok() ? "have unread bytes" : "cannot be read: " + reader.error());
-            return nullptr;
-        }
-        if (isPlugin && !instantiatePlugin(static_cast<network::PluginParams&>(*params), layer.name, error))
-        {
-            return nullptr;
-        }
-        engine->mLayerParams.push_back(std::move(params));
     }
     return engine;
 }

@@ -66,7 +66,7 @@ public:
     bool isShapeInput(int32_t tensor) const;
     network::LayerParams const& layerParams(size_t layer) const
     {
-        return *mLayerParams[layer];
+        return *mModel.layers[layer].params;
     }
     //! Where the plugins' workspace starts in a context's memory: after the activations (the plan's arena), aligned
     //! as the arena's tensors are. Plugins run one after another, so they share it.
@@ -84,7 +84,7 @@ public:
     //! What an execution context's executor needs of the engine.
     backend::LoadedPlan loadedPlan() const
     {
-        return {&mModel, &mLayerParams, getDeviceMemorySizeV2(), workspaceOffset(), mAllocator};
+        return {&mModel, getDeviceMemorySizeV2(), workspaceOffset(), mAllocator};
     }
 
 private:
@@ -94,7 +94,6 @@ private:
     std::unique_ptr<shape::ExprBuilder> mBuilder;
     std::vector<shape::Expr const*> mExprs;   //!< by plan expression index
     std::vector<shape::Expr const*> mSymbols; //!< by plan symbol index
-    std::vector<std::unique_ptr<network::LayerParams>> mLayerParams;
     std::vector<bool> mShapeInputs; //!< by tensor: an input whose values some shape depends on
     nvinfer1::IGpuAllocator* mAllocator{nullptr};
     backend::Implementation const* mImplementation{nullptr};

@@ -1,6 +1,7 @@
 // Convolutions run through engines of cuDNN's graph API (convolution_graph.h): every engine the builder may choose
 // among, forced in turn into every convolution of a plan, computes what the CPU reference computes, with the
 // fused bias, residual and ReLU; in FP16 channels-last and linear, and in FP32 (no TF32).
+#include "backend/cuda/algorithm_choice.h"
 #include "backend/cuda/convolution_graph.h"
 #include "backend_comparison.h"
 #include "plan/byte_io.h"
@@ -66,13 +67,7 @@ std::vector<uint8_t> withGraphEngine(kiln::plan::PlanModel model, int32_t rank)
         {
             continue;
         }
-        kiln::network::ConvolutionParams params;
-        kiln::plan::ByteReader reader(layer.params.data(), layer.params.size());
-        EXPECT_TRUE(params.read(reader)) << reader.error();
-        params.cudnnAlgorithm = kiln::cuda::kGraphEngineChoice + rank;
-        kiln::plan::ByteWriter writer;
-        params.write(writer);
-        layer.params = writer.take();
+        layer.backendChoice = kiln::cuda::AlgorithmChoice::graphEngine(rank).encode();
     }
     return kiln::plan::writePlan(model);
 }
@@ -167,15 +162,15 @@ TEST(CudaConvolutionGraph, FusedGraphsHaveEnginesThatKeepTheNumerics)
     params.nbOutputMaps = 16;
     params.kernel = kiln::network::WeightsBuffer(weights(layers.block));
     params.bias = kiln::network::WeightsBuffer(weights(layers.blockBias));
-    params.epilogue.addsResidual = true;
-    params.epilogue.relu = true;
+    kiln::plan::Epilogue epilogue;
+    epilogue.addsResidual = true;
+    epilogue.relu = true;
     kiln::cuda::ConvolutionGraph const half(
-        handle, params, true, {2, 16, 12, 10}, DataType::kHALF, kiln::TensorFormat::kHWC);
+        handle, params, epilogue, true, {2, 16, 12, 10}, DataType::kHALF, kiln::TensorFormat::kHWC);
     EXPECT_GT(half.candidateCount(), 0) << "FP16 channels-last, bias, residual and ReLU";
     EXPECT_TRUE(half.planOrFirstWorking(0).has_value());
-    params.epilogue = {};
     kiln::cuda::ConvolutionGraph const single(
-        handle, params, false, {2, 16, 12, 10}, DataType::kFLOAT, kiln::TensorFormat::kLINEAR);
+        handle, params, kiln::plan::Epilogue{}, false, {2, 16, 12, 10}, DataType::kFLOAT, kiln::TensorFormat::kLINEAR);
     EXPECT_GT(single.candidateCount(), 0) << "FP32 linear, convolution alone";
     cudnnDestroy(handle);
 }

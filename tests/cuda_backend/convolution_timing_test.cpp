@@ -1,6 +1,7 @@
 // The builder's timing of cuDNN algorithms: the choice lands in the plan, the timing cache answers a second build
 // without timing (the same plan comes out), and a cache miss is an error when the application asks for that.
 // Deconvolutions' backward-data algorithms are timed the same way.
+#include "backend/cuda/algorithm_choice.h"
 #include "backend_comparison.h"
 #include "network/layers/convolution.h"
 #include "plan/byte_io.h"
@@ -52,6 +53,7 @@ std::unique_ptr<IHostMemory> buildWith(RecordingLogger& logger, ITimingCache* ca
     return std::unique_ptr<IHostMemory>(builder->buildSerializedNetwork(*network, *config));
 }
 
+//! Each layer's timed algorithm; -1 for a layer that carries none.
 std::vector<int32_t> algorithmsIn(IHostMemory const& plan)
 {
     kiln::plan::PlanModel model;
@@ -60,10 +62,7 @@ std::vector<int32_t> algorithmsIn(IHostMemory const& plan)
     std::vector<int32_t> algorithms;
     for (auto const& layer : model.layers)
     {
-        kiln::network::ConvolutionParams params;
-        kiln::plan::ByteReader reader(layer.params.data(), layer.params.size());
-        EXPECT_TRUE(params.read(reader));
-        algorithms.push_back(params.cudnnAlgorithm);
+        algorithms.push_back(kiln::cuda::AlgorithmChoice::decode(layer.backendChoice).index);
     }
     return algorithms;
 }
@@ -187,10 +186,8 @@ TEST(CudaBackendTiming, DeconvolutionsAreTimedAndCachedToo)
     std::string error;
     ASSERT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
     ASSERT_EQ(model.layers.size(), 1U);
-    kiln::network::DeconvolutionParams params;
-    kiln::plan::ByteReader reader(model.layers[0].params.data(), model.layers[0].params.size());
-    ASSERT_TRUE(params.read(reader));
-    EXPECT_GE(params.cudnnAlgorithm, 0) << "a deconvolution of a plan built on a GPU carries its timed algorithm";
+    EXPECT_GE(kiln::cuda::AlgorithmChoice::decode(model.layers[0].backendChoice).index, 0)
+        << "a deconvolution of a plan built on a GPU carries its timed algorithm";
 
     Tensor const x = tensorOf(DataType::kFLOAT, {2, 4, 5, 6}, spread(2 * 4 * 5 * 6, -1.0F, 2.0F));
     expectBackendsAgree(oneDeconvolution, {{"x", x}}, false, "fp32");

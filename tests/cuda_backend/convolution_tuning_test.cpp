@@ -21,16 +21,16 @@ using namespace kiln::test;
 class RecordingTimer final : public kiln::cuda::AlgorithmTimer
 {
 public:
-    Result fastest(kiln::network::ConvolutionParams const& params, kiln::Shape const&, DataType,
-        kiln::TensorFormat, size_t) override
+    Result fastest(kiln::network::ConvolutionParams const&, kiln::plan::Epilogue const& epilogue, kiln::Shape const&,
+        DataType, kiln::TensorFormat, size_t) override
     {
-        relus.push_back(params.epilogue.relu);
-        return Result{kiln::cuda::kGraphEngineChoice + 3, 1.0F};
+        relus.push_back(epilogue.relu);
+        return Result{kiln::cuda::AlgorithmChoice::graphEngine(3), 1.0F};
     }
     Result fastestDeconvolution(kiln::network::DeconvolutionParams const&, kiln::Shape const&, DataType,
         size_t) override
     {
-        return Result{0, 1.0F};
+        return Result{kiln::cuda::AlgorithmChoice::perCall(0), 1.0F};
     }
     std::vector<bool> relus; //!< per timing: whether the convolution had a fused ReLU
 };
@@ -60,24 +60,18 @@ void threeAlike(INetworkDefinition& network)
     network.markOutput(*t);
 }
 
-std::vector<kiln::network::ConvolutionParams> convolutionsOf(kiln::plan::PlanModel const& model)
+std::vector<kiln::plan::LayerRecord> convolutionsOf(kiln::plan::PlanModel const& model)
 {
-    std::vector<kiln::network::ConvolutionParams> convolutions;
-    for (kiln::plan::LayerRecord const& layer : model.layers)
-    {
-        if (layer.type == LayerType::kCONVOLUTION)
-        {
-            kiln::plan::ByteReader reader(layer.params.data(), layer.params.size());
-            EXPECT_TRUE(convolutions.emplace_back().read(reader)) << reader.error();
-        }
-    }
+    std::vector<kiln::plan::LayerRecord> convolutions;
+    std::copy_if(model.layers.begin(), model.layers.end(), std::back_inserter(convolutions),
+        [](kiln::plan::LayerRecord const& layer) { return layer.type == LayerType::kCONVOLUTION; });
     return convolutions;
 }
 
 TEST(CudaBackendConvolutionTuning, EpiloguesAreTimedApartAndGraphChoicesLandInThePlan)
 {
     kiln::plan::PlanModel model = cudaPlanOf(threeAlike);
-    std::vector<kiln::network::ConvolutionParams> const built = convolutionsOf(model);
+    std::vector<kiln::plan::LayerRecord> const built = convolutionsOf(model);
     ASSERT_EQ(built.size(), 3U);
     ASSERT_TRUE(built[0].epilogue.relu) << "the first convolution's ReLU is fused into it";
 
@@ -90,9 +84,10 @@ TEST(CudaBackendConvolutionTuning, EpiloguesAreTimedApartAndGraphChoicesLandInTh
         << error;
     // One timing with the ReLU, one for the two convolutions without: the same geometry, timed apart.
     EXPECT_EQ(timer.relus, (std::vector<bool>{true, false}));
-    for (kiln::network::ConvolutionParams const& params : convolutionsOf(model))
+    for (kiln::plan::LayerRecord const& convolution : convolutionsOf(model))
     {
-        EXPECT_EQ(params.cudnnAlgorithm, kiln::cuda::kGraphEngineChoice + 3);
+        EXPECT_EQ(kiln::cuda::AlgorithmChoice::decode(convolution.backendChoice),
+            kiln::cuda::AlgorithmChoice::graphEngine(3));
     }
 }
 

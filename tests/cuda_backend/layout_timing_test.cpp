@@ -27,7 +27,7 @@ public:
         , mLinearMs(linearMs)
     {
     }
-    Result fastest(kiln::network::ConvolutionParams const&, kiln::Shape const&, DataType,
+    Result fastest(kiln::network::ConvolutionParams const&, kiln::plan::Epilogue const&, kiln::Shape const&, DataType,
         kiln::TensorFormat format, size_t) override
     {
         ++calls;
@@ -35,13 +35,14 @@ public:
         {
             throw std::runtime_error("convolution: no cuDNN algorithm ran within the workspace limit");
         }
-        return format == TensorFormat::kHWC ? Result{1, mChannelsLastMs} : Result{0, mLinearMs};
+        return format == TensorFormat::kHWC ? Result{kiln::cuda::AlgorithmChoice::perCall(1), mChannelsLastMs}
+                                            : Result{kiln::cuda::AlgorithmChoice::perCall(0), mLinearMs};
     }
     Result fastestDeconvolution(kiln::network::DeconvolutionParams const&, kiln::Shape const&, DataType,
         size_t) override
     {
         ++calls;
-        return Result{0, mLinearMs};
+        return Result{kiln::cuda::AlgorithmChoice::perCall(0), mLinearMs};
     }
     int32_t calls{0};
     bool failsLinear{false}; //!< as if cuDNN could not time the linear layout

@@ -1,12 +1,14 @@
 // The epilogue the builder fuses into matrix multiplies of CUDA plans (a bias per output column,
-// then a ReLU): how the params keep it in a plan, that a damaged plan fails to read with a clear
-// error, and that the CPU backend computes it too, so that such params are right on both backends.
+// then a ReLU): how the plan's layer record keeps it, that a damaged record fails to read with a
+// clear error, and that the CPU backend computes it too, so that fused layers have a reference.
 #include "backend/cpu/layer_runner.h"
 #include "network/layers/matrix_multiply.h"
 #include "plan/byte_io.h"
+#include "plan/plan_model.h"
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <vector>
 
 namespace
@@ -14,6 +16,7 @@ namespace
 
 using kiln::network::MatrixMultiplyParams;
 using kiln::network::WeightsBuffer;
+using kiln::plan::Epilogue;
 using nvinfer1::DataType;
 using nvinfer1::MatrixOperation;
 
@@ -22,19 +25,30 @@ WeightsBuffer floatWeights(std::vector<float> const& values)
     return WeightsBuffer(nvinfer1::Weights{DataType::kFLOAT, values.data(), static_cast<int64_t>(values.size())});
 }
 
-MatrixMultiplyParams withEpilogue(std::vector<float> const& bias, bool relu)
+Epilogue epilogueOf(std::vector<float> const& bias, bool relu)
 {
-    MatrixMultiplyParams params;
-    params.op1 = MatrixOperation::kTRANSPOSE;
-    params.epilogue.bias = floatWeights(bias);
-    params.epilogue.relu = relu;
-    return params;
+    Epilogue epilogue;
+    epilogue.bias = floatWeights(bias);
+    epilogue.relu = relu;
+    return epilogue;
 }
 
-std::vector<uint8_t> bytesOf(MatrixMultiplyParams const& params)
+//! a b^T with the given epilogue, as a plan records it.
+kiln::plan::LayerRecord transposedProductWith(Epilogue epilogue)
+{
+    auto params = std::make_shared<MatrixMultiplyParams>();
+    params->op1 = MatrixOperation::kTRANSPOSE;
+    kiln::plan::LayerRecord record;
+    record.type = nvinfer1::LayerType::kMATRIX_MULTIPLY;
+    record.params = std::move(params);
+    record.epilogue = std::move(epilogue);
+    return record;
+}
+
+std::vector<uint8_t> bytesOf(Epilogue const& epilogue)
 {
     kiln::plan::ByteWriter writer;
-    params.write(writer);
+    Epilogue::fields(epilogue, kiln::plan::FieldWriter(writer));
     return writer.take();
 }
 
@@ -48,64 +62,61 @@ TEST(MatrixMultiplyEpilogue, TheCpuBackendAddsTheBiasThenAppliesTheRelu)
     kiln::ConstTensorView const bView(DataType::kFLOAT, {2, 3}, b.data());
     kiln::TensorView const yView{DataType::kFLOAT, {2, 2}, y.data()};
     std::string error;
+    auto run = [&](Epilogue const& epilogue) {
+        return kiln::cpu::runLayer(transposedProductWith(epilogue), {aView, bView}, {yView}, error);
+    };
     // + [-5, 0.5]: [[-1, 4.5], [5, 13.5]]; the ReLU clamps the -1.
-    ASSERT_TRUE(kiln::cpu::runLayer(withEpilogue({-5.0F, 0.5F}, true), {aView, bView}, {yView}, error)) << error;
+    ASSERT_TRUE(run(epilogueOf({-5.0F, 0.5F}, true))) << error;
     EXPECT_EQ(y, (std::vector<float>{0.0F, 4.5F, 5.0F, 13.5F}));
-    ASSERT_TRUE(kiln::cpu::runLayer(withEpilogue({-5.0F, 0.5F}, false), {aView, bView}, {yView}, error)) << error;
+    ASSERT_TRUE(run(epilogueOf({-5.0F, 0.5F}, false))) << error;
     EXPECT_EQ(y, (std::vector<float>{-1.0F, 4.5F, 5.0F, 13.5F}));
-    ASSERT_TRUE(kiln::cpu::runLayer(withEpilogue({}, false), {aView, bView}, {yView}, error)) << error;
+    ASSERT_TRUE(run(epilogueOf({}, false))) << error;
     EXPECT_EQ(y, (std::vector<float>{4.0F, 4.0F, 10.0F, 13.0F}));
     // A bias of the wrong length is an error, not a read past its end.
-    EXPECT_FALSE(kiln::cpu::runLayer(withEpilogue({1.0F, 2.0F, 3.0F}, false), {aView, bView}, {yView}, error));
+    EXPECT_FALSE(run(epilogueOf({1.0F, 2.0F, 3.0F}, false)));
     EXPECT_NE(error.find("bias"), std::string::npos) << error;
 }
 
 TEST(MatrixMultiplyEpilogue, ThePlanKeepsIt)
 {
-    std::vector<uint8_t> const bytes = bytesOf(withEpilogue({0.25F, -1.5F, 3.0F}, true));
-    MatrixMultiplyParams read;
+    std::vector<uint8_t> const bytes = bytesOf(epilogueOf({0.25F, -1.5F, 3.0F}, true));
+    Epilogue read;
     kiln::plan::ByteReader reader(bytes.data(), bytes.size());
-    ASSERT_TRUE(read.read(reader)) << reader.error();
+    Epilogue::fields(read, kiln::plan::FieldReader(reader));
+    ASSERT_TRUE(reader.ok()) << reader.error();
     EXPECT_EQ(reader.remaining(), 0U);
-    EXPECT_EQ(read.op0, MatrixOperation::kNONE);
-    EXPECT_EQ(read.op1, MatrixOperation::kTRANSPOSE);
-    EXPECT_TRUE(read.epilogue.relu);
-    EXPECT_EQ(read.epilogue.bias.toFloat(), (std::vector<float>{0.25F, -1.5F, 3.0F}));
+    EXPECT_TRUE(read.relu);
+    EXPECT_EQ(read.bias.toFloat(), (std::vector<float>{0.25F, -1.5F, 3.0F}));
     // Without an epilogue, too.
-    std::vector<uint8_t> const plain = bytesOf(MatrixMultiplyParams{});
+    std::vector<uint8_t> const plain = bytesOf(Epilogue{});
     kiln::plan::ByteReader plainReader(plain.data(), plain.size());
-    ASSERT_TRUE(read.read(plainReader)) << plainReader.error();
-    EXPECT_FALSE(read.epilogue.any());
+    Epilogue::fields(read, kiln::plan::FieldReader(plainReader));
+    ASSERT_TRUE(plainReader.ok()) << plainReader.error();
+    EXPECT_FALSE(read.any());
     // Stored in the layer's precision.
-    MatrixMultiplyParams half = withEpilogue({0.25F, -1.5F}, false);
-    half.storeWeightsAs(DataType::kHALF);
-    EXPECT_EQ(half.epilogue.bias.type(), DataType::kHALF);
-    EXPECT_EQ(half.epilogue.bias.toFloat(), (std::vector<float>{0.25F, -1.5F}));
+    WeightsBuffer const half = epilogueOf({0.25F, -1.5F}, false).bias.storedAs(DataType::kHALF);
+    EXPECT_EQ(half.type(), DataType::kHALF);
+    EXPECT_EQ(half.toFloat(), (std::vector<float>{0.25F, -1.5F}));
 }
 
-TEST(MatrixMultiplyEpilogue, DamagedParamsFailToReadWithAClearError)
+TEST(MatrixMultiplyEpilogue, DamagedRecordsFailToReadWithAClearError)
 {
-    std::vector<uint8_t> const bytes = bytesOf(withEpilogue({0.25F, -1.5F, 3.0F}, true));
+    std::vector<uint8_t> const bytes = bytesOf(epilogueOf({0.25F, -1.5F, 3.0F}, true));
     for (size_t size = 0; size < bytes.size(); ++size)
     {
-        MatrixMultiplyParams read;
+        Epilogue read;
         kiln::plan::ByteReader reader(bytes.data(), size);
-        EXPECT_FALSE(read.read(reader)) << "size " << size;
+        Epilogue::fields(read, kiln::plan::FieldReader(reader));
+        EXPECT_FALSE(reader.ok()) << "size " << size;
         EXPECT_NE(reader.error().find("truncated"), std::string::npos) << "size " << size << ": " << reader.error();
     }
     std::vector<uint8_t> badRelu = bytes;
     badRelu.back() = 2;
-    MatrixMultiplyParams read;
+    Epilogue read;
     kiln::plan::ByteReader reluReader(badRelu.data(), badRelu.size());
-    EXPECT_FALSE(read.read(reluReader));
+    Epilogue::fields(read, kiln::plan::FieldReader(reluReader));
+    EXPECT_FALSE(reluReader.ok());
     EXPECT_NE(reluReader.error().find("fused ReLU"), std::string::npos) << reluReader.error();
-    // A bias needs output columns, which a vector operand does not give.
-    MatrixMultiplyParams vector = withEpilogue({1.0F}, false);
-    vector.op1 = MatrixOperation::kVECTOR;
-    std::vector<uint8_t> const vectorBytes = bytesOf(vector);
-    kiln::plan::ByteReader vectorReader(vectorBytes.data(), vectorBytes.size());
-    EXPECT_FALSE(read.read(vectorReader));
-    EXPECT_NE(vectorReader.error().find("fused bias"), std::string::npos) << vectorReader.error();
 }
 
 } // namespace

@@ -100,17 +100,5 @@ TEST(FieldIo, CorruptedFieldsAreNamed)
     EXPECT_NE(error.find("exceeds the bytes left"), std::string::npos) << error;
 }
 
-TEST(FieldIo, FieldsThatCannotBeRightTogetherAreRefused)
-{
-    network::MatrixMultiplyParams params;
-    params.op0 = nvinfer1::MatrixOperation::kVECTOR;
-    float const bias[2] = {1, 2};
-    params.epilogue.bias = network::WeightsBuffer(nvinfer1::Weights{nvinfer1::DataType::kFLOAT, bias, 2});
-    network::MatrixMultiplyParams read;
-    std::string error;
-    EXPECT_FALSE(roundTrip(params, read, error));
-    EXPECT_EQ(error, "fused bias: it needs two matrix operands, not vectors");
-}
-
 } // namespace
 } // namespace kiln::plan

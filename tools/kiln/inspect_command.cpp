@@ -74,13 +74,11 @@ std::string shapeOf(PlanModel const& model, plan::TensorRecord const& tensor)
     return text + "]";
 }
 
-//! A plugin layer's record (its plugin and negotiated types); read without the plugin's library.
-bool readPluginParams(plan::LayerRecord const& layer, network::PluginParams& params)
+//! A plugin layer's record (its plugin and negotiated types), as the plan holds it without the plugin's library;
+//! nullptr for a built-in layer.
+network::PluginParams const* pluginParamsOf(plan::LayerRecord const& layer)
 {
-    bool const isPlugin
-        = layer.type == nvinfer1::LayerType::kPLUGIN_V2 || layer.type == nvinfer1::LayerType::kPLUGIN_V3;
-    plan::ByteReader reader(layer.params.data(), layer.params.size());
-    return isPlugin && params.read(reader);
+    return dynamic_cast<network::PluginParams const*>(layer.params.get());
 }
 
 std::string typesOf(PlanModel const& model, plan::LayerRecord const& layer)
@@ -89,11 +87,11 @@ std::string typesOf(PlanModel const& model, plan::LayerRecord const& layer)
     // among the inputs, keep their tensors' types), else the builder's choice; where neither says, the
     // tensor's own type.
     std::vector<nvinfer1::DataType> types = layer.ioTypes;
-    network::PluginParams plugin;
-    if (readPluginParams(layer, plugin))
+    network::PluginParams const* plugin = pluginParamsOf(layer);
+    if (plugin != nullptr)
     {
-        types = plugin.ioTypes;
-        size_t const dataInputs = layer.inputs.size() - static_cast<size_t>(plugin.nbShapeInputs);
+        types = plugin->ioTypes;
+        size_t const dataInputs = layer.inputs.size() - static_cast<size_t>(plugin->nbShapeInputs);
         for (size_t i = dataInputs; i < layer.inputs.size() && i <= types.size(); ++i)
         {
             int32_t const tensor = layer.inputs[i];
@@ -174,10 +172,9 @@ int inspectPlan(std::string const& path)
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         plan::LayerRecord const& layer = model.layers[l];
-        network::PluginParams plugin;
-        std::string const runs = readPluginParams(layer, plugin)
-            ? ", runs " + plugin.payload.name + " version " + plugin.payload.version
-            : "";
+        network::PluginParams const* plugin = pluginParamsOf(layer);
+        std::string const runs
+            = plugin != nullptr ? ", runs " + plugin->payload.name + " version " + plugin->payload.version : "";
         std::printf("  %3zu %-28s %-14s precision %-5s %s, row-major linear%s\n", l, layer.name.c_str(),
             network::layerTypeName(layer.type), layer.precision ? trtexecTypeName(*layer.precision).c_str() : "-",
             typesOf(model, layer).c_str(), runs.c_str());

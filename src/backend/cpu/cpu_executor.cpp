@@ -58,7 +58,7 @@ bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& 
     plan::LayerRecord const& record = mPlan.model->layers[l];
     return mReformatters[l].around(record.ioTypes, record.ioFormats, inputs, outputs, nullptr,
         [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
-            return cpu::runLayer(mPlan.params(l), in, out, error);
+            return cpu::runLayer(record, in, out, error);
         });
 }
 

@@ -1,9 +1,9 @@
-// Runs one layer on the CPU backend: maps the layer kind's parameters onto its
-// reference kernel.
+// Runs one layer of a plan on the CPU backend: its kind's reference kernel (layer_kernels.h), then the epilogue a
+// fusion folded into it, if any.
 #pragma once
 
 #include "core/tensor_view.h"
-#include "network/layer.h"
+#include "plan/plan_model.h"
 
 #include <string>
 #include <vector>
@@ -11,8 +11,8 @@
 namespace kiln::cpu
 {
 
-//! False with error set when the layer kind has no CPU kernel or the kernel rejects its input.
-bool runLayer(network::LayerParams const& params, std::vector<ConstTensorView> const& inputs,
+//! False with error set when the kernel rejects its input.
+bool runLayer(plan::LayerRecord const& record, std::vector<ConstTensorView> const& inputs,
     std::vector<TensorView> const& outputs, std::string& error);
 
 } // namespace kiln::cpu

@@ -148,30 +148,30 @@ void ConvolutionGraphPlan::execute(cudnnHandle_t handle, ConvolutionGraphData co
     }
 }
 
-ConvolutionGraph::ConvolutionGraph(cudnnHandle_t handle, network::ConvolutionParams const& params, bool bias,
-    Shape const& inputShape, nvinfer1::DataType type, TensorFormat format)
+ConvolutionGraph::ConvolutionGraph(cudnnHandle_t handle, network::ConvolutionParams const& params,
+    plan::Epilogue const& epilogue, bool bias, Shape const& inputShape, nvinfer1::DataType type, TensorFormat format)
     : mHandle(handle)
     , mType(type)
     , mBias(bias)
 {
-    bool const residual = params.epilogue.addsResidual;
-    describe(params, inputShape, format, residual);
+    bool const residual = epilogue.addsResidual;
+    describe(params, epilogue, inputShape, format, residual);
     if (residual && mConfigs.empty())
     {
         mParts.clear();
         mGraph.reset();
-        describe(params, inputShape, format, false);
+        describe(params, epilogue, inputShape, format, false);
     }
 }
 
-void ConvolutionGraph::describe(network::ConvolutionParams const& params, Shape const& inputShape,
-    TensorFormat format, bool residualInGraph)
+void ConvolutionGraph::describe(network::ConvolutionParams const& params, plan::Epilogue const& epilogue,
+    Shape const& inputShape, TensorFormat format, bool residualInGraph)
 {
     ConvolutionGeometry const geometry = convolutionGeometry(params, inputShape, false);
     mOutputShape = geometry.layerOutput;
     mResidualInGraph = residualInGraph;
-    bool const residualAfter = params.epilogue.addsResidual && !residualInGraph;
-    mAfter = ResidualPass{residualAfter, params.epilogue.relu, volume(mOutputShape), mType};
+    bool const residualAfter = epilogue.addsResidual && !residualInGraph;
+    mAfter = ResidualPass{residualAfter, epilogue.relu, volume(mOutputShape), mType};
     cudnnDataType_t const dataType = cudnnConvolutionType(mType);
     bool const bias = mBias;
     cudnnDataType_t const accumulator = CUDNN_DATA_FLOAT;
@@ -181,10 +181,10 @@ void ConvolutionGraph::describe(network::ConvolutionParams const& params, Shape 
         = mParts.emplace_back(tensor(kINPUT, geometry.input, stridesIn(geometry.input, format), dataType, false));
     BackendDescriptor const& kernel
         = mParts.emplace_back(tensor(kKERNEL, geometry.filter, stridesIn(geometry.filter, format), dataType, false));
-    bool const epilogue = bias || residualInGraph || (params.epilogue.relu && !mAfter.present);
+    bool const hasStages = bias || residualInGraph || (epilogue.relu && !mAfter.present);
     // The convolution writes the output directly, or an FP32 intermediate that the epilogue carries on.
-    BackendDescriptor const* result = &mParts.emplace_back(tensor(epilogue ? kINTERMEDIATES : kOUTPUT, geometry.output,
-        outputStrides, epilogue ? accumulator : dataType, epilogue));
+    BackendDescriptor const* result = &mParts.emplace_back(tensor(hasStages ? kINTERMEDIATES : kOUTPUT,
+        geometry.output, outputStrides, hasStages ? accumulator : dataType, hasStages));
 
     cudnnConvolutionMode_t const mode = CUDNN_CROSS_CORRELATION;
     BackendDescriptor& window = mParts.emplace_back(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR);
@@ -230,7 +230,7 @@ void ConvolutionGraph::describe(network::ConvolutionParams const& params, Shape 
             = mParts.emplace_back(tensor(kRESIDUAL, geometry.output, outputStrides, dataType, false));
         stages.push_back({CUDNN_POINTWISE_ADD, &residual});
     }
-    if (params.epilogue.relu && !mAfter.present)
+    if (epilogue.relu && !mAfter.present)
     {
         stages.push_back({CUDNN_POINTWISE_RELU_FWD, nullptr});
     }

@@ -12,6 +12,7 @@
 #include "core/tensor_view.h"
 #include "backend/cuda/cudnn_backend.h"
 #include "network/layers/convolution.h"
+#include "plan/plan_model.h"
 
 #include <deque>
 #include <optional>
@@ -19,10 +20,6 @@
 
 namespace kiln::cuda
 {
-
-//! A convolution's stored cuDNN choice (WindowedFilterParams::cudnnAlgorithm) is a cudnnConvolutionFwdAlgo_t of the
-//! per-call API below this value, and from it on the rank of a ConvolutionGraph candidate: kGraphEngineChoice + rank.
-constexpr int32_t kGraphEngineChoice = 1000;
 
 //! Where a graph's tensors are for one run: the bias and residual only where the graph has them.
 struct ConvolutionGraphData
@@ -84,12 +81,12 @@ private:
 class ConvolutionGraph
 {
 public:
-    //! The graph of convolution `params`, with its fused epilogue and a bias when `bias`, on an input of
+    //! The graph of convolution `params`, with its fused `epilogue` and a bias when `bias`, on an input of
     //! `inputShape` (the channels cuDNN reads, see cudnnChannels) in `type`, stored in `format`. FP32 computes
     //! without TF32, FP16 on tensor cores with FP32 accumulation. Throws std::runtime_error when cuDNN refuses
     //! the graph, std::invalid_argument for what cuDNN cannot describe.
-    ConvolutionGraph(cudnnHandle_t handle, network::ConvolutionParams const& params, bool bias,
-        Shape const& inputShape, nvinfer1::DataType type, TensorFormat format);
+    ConvolutionGraph(cudnnHandle_t handle, network::ConvolutionParams const& params, plan::Epilogue const& epilogue,
+        bool bias, Shape const& inputShape, nvinfer1::DataType type, TensorFormat format);
 
     //! How many engine configurations cuDNN's heuristics rank for the graph, less those whose numerics the layer
     //! does not allow (see keepsNumerics).
@@ -113,8 +110,8 @@ public:
 
 private:
     //! Describes the graph, with the residual (and the ReLU after it) or without, and ranks its engines.
-    void describe(network::ConvolutionParams const& params, Shape const& inputShape, TensorFormat format,
-        bool residualInGraph);
+    void describe(network::ConvolutionParams const& params, plan::Epilogue const& epilogue, Shape const& inputShape,
+        TensorFormat format, bool residualInGraph);
 
     //! Whether an engine with these notes computes as the layer must: deterministically; FP32 without TF32 or
     //! FP16 down-conversion; no FFT or Winograd transforms and no FP16 accumulation, whose rounding exceeds the

@@ -9,10 +9,11 @@
 namespace kiln::cuda
 {
 
-ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, nvinfer1::DataType dataType,
-    TensorFormat format, LibraryHandles& handles)
-    : FilterLayer("convolution", params, dataType, format, handles)
+ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, plan::Epilogue const& epilogue,
+    AlgorithmChoice choice, nvinfer1::DataType dataType, TensorFormat format, LibraryHandles& handles)
+    : FilterLayer("convolution", params, choice, dataType, format, handles)
     , mParams(params)
+    , mEpilogue(epilogue)
 {
     int64_t const taps = volume(network::dimsToVector(params.kernelSize));
     int64_t const channels = params.nbOutputMaps > 0 && taps > 0
@@ -20,7 +21,7 @@ ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, nvi
         : 0;
     mChannels = cudnnChannels(params, channels, dataType, format);
     mKernel = uploadKernel(params, dataType, format, mChannels / params.nbGroups);
-    if (params.epilogue.any() && mBias.data() == nullptr)
+    if (epilogue.any() && mBias.data() == nullptr)
     {
         // cuDNN's fused convolution always adds a bias: give it zeros.
         std::vector<float> const values(static_cast<size_t>(params.nbOutputMaps), 0.0F);
@@ -33,7 +34,7 @@ ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, nvi
         checkCudnn(cudnnCreateActivationDescriptor(&mActivation), "creating a descriptor");
         // NaN stays NaN through the ReLU, as on the CPU reference.
         checkCudnn(cudnnSetActivationDescriptor(mActivation,
-                       params.epilogue.relu ? CUDNN_ACTIVATION_RELU : CUDNN_ACTIVATION_IDENTITY, CUDNN_PROPAGATE_NAN,
+                       epilogue.relu ? CUDNN_ACTIVATION_RELU : CUDNN_ACTIVATION_IDENTITY, CUDNN_PROPAGATE_NAN,
                        0.0),
             "describing the fused activation");
     }
@@ -62,13 +63,12 @@ size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
     mDescriptors.describe(mParams, shape, mDataType, mFormat);
     mGraphPlan.reset();
     mGraph.reset();
-    int32_t const stored = mParams.cudnnAlgorithm;
-    if (stored >= kGraphEngineChoice)
+    if (mChoice.source == AlgorithmChoice::Source::kGRAPH_ENGINE)
     {
         try
         {
-            mGraph.emplace(handle, mParams, !mParams.bias.empty(), shape, mDataType, mFormat);
-            mGraphPlan = mGraph->planOrFirstWorking(stored - kGraphEngineChoice);
+            mGraph.emplace(handle, mParams, mEpilogue, !mParams.bias.empty(), shape, mDataType, mFormat);
+            mGraphPlan = mGraph->planOrFirstWorking(mChoice.index);
         }
         catch (std::runtime_error const&)
         {
@@ -80,8 +80,7 @@ size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
         }
         mGraph.reset(); // no graph engine takes this shape: the per-call API's heuristics choose
     }
-    return storedOrHeuristic(handle, stored < kGraphEngineChoice ? stored : -1, mAlgorithm,
-        [&] { return heuristicAlgorithm(handle); });
+    return storedOrHeuristic(handle, mAlgorithm, [&] { return heuristicAlgorithm(handle); });
 }
 
 cudnnConvolutionFwdAlgo_t ConvolutionLayer::heuristicAlgorithm(cudnnHandle_t handle) const
@@ -96,14 +95,14 @@ cudnnConvolutionFwdAlgo_t ConvolutionLayer::heuristicAlgorithm(cudnnHandle_t han
 
 bool ConvolutionLayer::fusesEpilogue() const
 {
-    return mParams.epilogue.any()
+    return mEpilogue.any()
         || (mBias.data() != nullptr && mAlgorithm == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
 }
 
 void const* ConvolutionLayer::residualOf(
     std::vector<ConstTensorView> const& inputs, TensorView const& output) const
 {
-    if (!mParams.epilogue.addsResidual)
+    if (!mEpilogue.addsResidual)
     {
         return nullptr;
     }

@@ -9,6 +9,7 @@
 
 #include "backend/cuda/convolution_graph.h"
 #include "backend/cuda/filter_layer.h"
+#include "plan/plan_model.h"
 
 #include <optional>
 
@@ -18,9 +19,10 @@ namespace kiln::cuda
 class ConvolutionLayer final : public FilterLayer
 {
 public:
-    //! Reads and writes data of `dataType` stored in `format`.
-    ConvolutionLayer(network::ConvolutionParams const& params, nvinfer1::DataType dataType, TensorFormat format,
-        LibraryHandles& handles);
+    //! Runs `params` with the fused `epilogue` and the builder's algorithm `choice`, on data of `dataType` stored in
+    //! `format`.
+    ConvolutionLayer(network::ConvolutionParams const& params, plan::Epilogue const& epilogue, AlgorithmChoice choice,
+        nvinfer1::DataType dataType, TensorFormat format, LibraryHandles& handles);
     ~ConvolutionLayer() override;
 
 private:
@@ -38,6 +40,7 @@ private:
     void const* residualOf(std::vector<ConstTensorView> const& inputs, TensorView const& output) const;
 
     network::ConvolutionParams const& mParams;
+    plan::Epilogue const& mEpilogue;
     int64_t mChannels{0}; //!< the input channels cuDNN reads (cudnnChannels): more than the tensor's when padded
     DeviceBuffer mPaddedInput; //!< the input widened to mChannels, when that differs from the tensor's channels
     cudnnActivationDescriptor_t mActivation{nullptr}; //!< the fused ReLU, or identity for a bias alone

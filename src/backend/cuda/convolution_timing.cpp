@@ -95,11 +95,12 @@ AlgorithmTimer::Result ConvolutionTimer::firstAccepted(
         throw std::runtime_error("convolution: no cuDNN algorithm ran within the workspace limit of "
             + std::to_string(workspace) + " bytes");
     }
-    return {static_cast<int32_t>(chosen->algo), chosen->time};
+    return {AlgorithmChoice::perCall(static_cast<int32_t>(chosen->algo)), chosen->time};
 }
 
 AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams const& params,
-    Shape const& inputShape, nvinfer1::DataType type, TensorFormat format, size_t workspaceLimit)
+    plan::Epilogue const& epilogue, Shape const& inputShape, nvinfer1::DataType type, TensorFormat format,
+    size_t workspaceLimit)
 {
     // Timed as the layer will run: with the input channels cuDNN reads (padded for FP16 tensor cores).
     Shape shape = inputShape;
@@ -117,7 +118,7 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
                    mScratch->output.data(), CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, results,
                    mScratch->workspace.data(), workspace),
         "timing algorithms");
-    std::optional<Result> const graph = fastestGraphEngine(params, shape, type, format, workspace);
+    std::optional<Result> const graph = fastestGraphEngine(params, epilogue, shape, type, format, workspace);
     if (descriptors.firstAccepted(results, found, workspace) == nullptr && graph)
     {
         return *graph;
@@ -125,7 +126,7 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
     Result perCall = firstAccepted(descriptors, results, found, workspace);
     // cudnnFind's own times run high (up to twice a warm run's, at batch 256): the winner is timed again as the graph
     // engines are. Its time leaves out the epilogue, which the graph engines' include, so it wins close calls.
-    auto const algorithm = static_cast<cudnnConvolutionFwdAlgo_t>(perCall.algorithm);
+    auto const algorithm = static_cast<cudnnConvolutionFwdAlgo_t>(perCall.choice.index);
     float const one = 1.0F;
     float const zero = 0.0F;
     perCall.milliseconds = timeRuns([&] {
@@ -152,14 +153,14 @@ float ConvolutionTimer::timeRuns(std::function<void()> const& run)
     return milliseconds / kTimedRuns;
 }
 
-std::optional<AlgorithmTimer::Result> ConvolutionTimer::fastestGraphEngine(
-    network::ConvolutionParams const& params, Shape const& inputShape, nvinfer1::DataType type,
-    TensorFormat format, size_t workspace)
+std::optional<AlgorithmTimer::Result> ConvolutionTimer::fastestGraphEngine(network::ConvolutionParams const& params,
+    plan::Epilogue const& epilogue, Shape const& inputShape, nvinfer1::DataType type, TensorFormat format,
+    size_t workspace)
 {
     std::optional<ConvolutionGraph> graph;
     try
     {
-        graph.emplace(mHandle, params, !params.bias.empty(), inputShape, type, format);
+        graph.emplace(mHandle, params, epilogue, !params.bias.empty(), inputShape, type, format);
     }
     catch (std::runtime_error const&)
     {
@@ -178,7 +179,7 @@ std::optional<AlgorithmTimer::Result> ConvolutionTimer::fastestGraphEngine(
         float const milliseconds = timeRuns([&] { plan->execute(mHandle, data); });
         if (!fastest || milliseconds < fastest->milliseconds)
         {
-            fastest = Result{kGraphEngineChoice + static_cast<int32_t>(rank), milliseconds};
+            fastest = Result{AlgorithmChoice::graphEngine(static_cast<int32_t>(rank)), milliseconds};
         }
     }
     return fastest;

@@ -29,8 +29,8 @@ public:
     ConvolutionTimer& operator=(ConvolutionTimer const&) = delete;
 
     //! FP32 is timed without TF32, as the layer runs.
-    Result fastest(network::ConvolutionParams const& params, Shape const& inputShape, nvinfer1::DataType type,
-        TensorFormat format, size_t workspaceLimit) override;
+    Result fastest(network::ConvolutionParams const& params, plan::Epilogue const& epilogue, Shape const& inputShape,
+        nvinfer1::DataType type, TensorFormat format, size_t workspaceLimit) override;
     Result fastestDeconvolution(network::DeconvolutionParams const& params, Shape const& inputShape,
         nvinfer1::DataType type, size_t workspaceLimit) override;
 
@@ -40,8 +40,8 @@ private:
         Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit);
     //! The fastest of the first graph engines for the convolution, timed as the layer runs them (epilogue
     //! included); none when no graph engine takes it.
-    std::optional<Result> fastestGraphEngine(network::ConvolutionParams const& params, Shape const& inputShape,
-        nvinfer1::DataType type, TensorFormat format, size_t workspace);
+    std::optional<Result> fastestGraphEngine(network::ConvolutionParams const& params, plan::Epilogue const& epilogue,
+        Shape const& inputShape, nvinfer1::DataType type, TensorFormat format, size_t workspace);
     //! The mean time of `run` over a few runs on the default stream, after one that loads its kernels.
     float timeRuns(std::function<void()> const& run);
     //! The first of cuDNN's `results` (sorted by time) that runs in the layer's math type, within `workspace`.

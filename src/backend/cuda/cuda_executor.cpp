@@ -94,7 +94,7 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
         = !record.ioTypes.empty() || readsInput ? plan::slotType(model, record, 0) : nvinfer1::DataType::kFLOAT;
     TensorFormat const format
         = !record.ioFormats.empty() || readsInput ? plan::slotFormat(model, record, 0) : TensorFormat::kLINEAR;
-    mDeviceLayers[l] = makeDeviceLayer(params, dataType, format, mHandles);
+    mDeviceLayers[l] = makeDeviceLayer(record, dataType, format, mHandles);
 }
 
 void CudaExecutor::allocateContextMemory()

@@ -5,9 +5,9 @@
 namespace kiln::cuda
 {
 
-DeconvolutionLayer::DeconvolutionLayer(
-    network::DeconvolutionParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles)
-    : FilterLayer("deconvolution", params, dataType, TensorFormat::kLINEAR, handles)
+DeconvolutionLayer::DeconvolutionLayer(network::DeconvolutionParams const& params, AlgorithmChoice choice,
+    nvinfer1::DataType dataType, LibraryHandles& handles)
+    : FilterLayer("deconvolution", params, choice, dataType, TensorFormat::kLINEAR, handles)
     , mParams(params)
 {
     mKernel = uploadWeights(params.kernel, dataType);
@@ -16,7 +16,7 @@ DeconvolutionLayer::DeconvolutionLayer(
 size_t DeconvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
 {
     mDescriptors.describeTransposed(mParams, inputShape, mDataType);
-    return storedOrHeuristic(handle, mParams.cudnnAlgorithm, mAlgorithm, [&] { return heuristicAlgorithm(handle); });
+    return storedOrHeuristic(handle, mAlgorithm, [&] { return heuristicAlgorithm(handle); });
 }
 
 cudnnConvolutionBwdDataAlgo_t DeconvolutionLayer::heuristicAlgorithm(cudnnHandle_t handle) const

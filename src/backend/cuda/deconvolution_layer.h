@@ -12,8 +12,8 @@ namespace kiln::cuda
 class DeconvolutionLayer final : public FilterLayer
 {
 public:
-    DeconvolutionLayer(
-        network::DeconvolutionParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles);
+    DeconvolutionLayer(network::DeconvolutionParams const& params, AlgorithmChoice choice, nvinfer1::DataType dataType,
+        LibraryHandles& handles);
 
 private:
     size_t prepare(Shape const& inputShape, cudnnHandle_t handle) override;

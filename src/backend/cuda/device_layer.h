@@ -6,6 +6,7 @@
 #include "core/tensor_view.h"
 #include "backend/cuda/library_handles.h"
 #include "network/layer.h"
+#include "plan/plan_model.h"
 
 #include <memory>
 #include <vector>
@@ -23,9 +24,9 @@ public:
         = 0;
 };
 
-//! The stateful implementation of `params` for data of type `dataType` stored in `format` (as the layer reads its
-//! first input), or nullptr when the layer is stateless. Throws std::runtime_error when it cannot be made.
-std::unique_ptr<DeviceLayer> makeDeviceLayer(network::LayerParams const& params, nvinfer1::DataType dataType,
+//! The stateful implementation of plan layer `record` for data of type `dataType` stored in `format` (as the layer
+//! reads its first input), or nullptr when the layer is stateless. Throws std::runtime_error when it cannot be made.
+std::unique_ptr<DeviceLayer> makeDeviceLayer(plan::LayerRecord const& record, nvinfer1::DataType dataType,
     TensorFormat format, LibraryHandles& handles);
 
 } // namespace kiln::cuda

@@ -6,9 +6,10 @@
 namespace kiln::cuda
 {
 
-FilterLayer::FilterLayer(char const* kind, network::WindowedFilterParams const& params, nvinfer1::DataType dataType,
-    TensorFormat format, LibraryHandles& handles)
+FilterLayer::FilterLayer(char const* kind, network::WindowedFilterParams const& params, AlgorithmChoice choice,
+    nvinfer1::DataType dataType, TensorFormat format, LibraryHandles& handles)
     : mKind(kind)
+    , mChoice(choice)
     , mDataType(dataType)
     , mFormat(format)
     , mHandles(handles)

@@ -3,6 +3,7 @@
 // shape changes, a workspace that grows to the largest shape run, and the bias.
 #pragma once
 
+#include "backend/cuda/algorithm_choice.h"
 #include "backend/cuda/convolution_descriptors.h"
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/device_layer.h"
@@ -21,9 +22,10 @@ public:
         cudaStream_t stream) final;
 
 protected:
-    //! `kind` names the layer in errors ("convolution"). Uploads the bias; the subclass uploads its kernel.
-    FilterLayer(char const* kind, network::WindowedFilterParams const& params, nvinfer1::DataType dataType,
-        TensorFormat format, LibraryHandles& handles);
+    //! `kind` names the layer in errors ("convolution"); `choice` is the builder's algorithm. Uploads the bias; the
+    //! subclass uploads its kernel.
+    FilterLayer(char const* kind, network::WindowedFilterParams const& params, AlgorithmChoice choice,
+        nvinfer1::DataType dataType, TensorFormat format, LibraryHandles& handles);
 
     //! Describes the layer at `inputShape` into mDescriptors and chooses its algorithm: the builder's where cuDNN
     //! takes it at this shape, else cuDNN's heuristics. Returns the workspace bytes the algorithm needs.
@@ -37,16 +39,16 @@ protected:
     //! Adds the bias (if the layer has one) to `output`, which compute wrote.
     void addBias(cudnnHandle_t handle, TensorView const& output) const;
 
-    //! The builder's `stored` algorithm (-1: none) where cuDNN takes it at the described shape, else `heuristic()`'s
+    //! The builder's per-call algorithm (mChoice) where cuDNN takes it at the described shape, else `heuristic()`'s
     //! (the builder timed at one shape; at another cuDNN may refuse its choice). Sets `algorithm` and returns the
     //! workspace bytes it needs.
     template <typename Algorithm, typename Heuristic>
-    size_t storedOrHeuristic(cudnnHandle_t handle, int32_t stored, Algorithm& algorithm, Heuristic heuristic) const
+    size_t storedOrHeuristic(cudnnHandle_t handle, Algorithm& algorithm, Heuristic heuristic) const
     {
         int64_t workspace = -1;
-        if (stored >= 0)
+        if (mChoice.source == AlgorithmChoice::Source::kPER_CALL)
         {
-            algorithm = static_cast<Algorithm>(stored);
+            algorithm = static_cast<Algorithm>(mChoice.index);
             workspace = mDescriptors.workspaceBytes(handle, algorithm);
         }
         if (workspace < 0)
@@ -74,6 +76,7 @@ protected:
     }
 
     char const* const mKind;
+    AlgorithmChoice const mChoice;
     nvinfer1::DataType const mDataType;
     TensorFormat const mFormat;
     DeviceBuffer mKernel;

@@ -31,22 +31,23 @@ DeviceBuffer uploadBias(network::WeightsBuffer const& bias, nvinfer1::DataType t
 
 } // namespace
 
-MatrixMultiplyLayer::MatrixMultiplyLayer(
-    network::MatrixMultiplyParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles)
+MatrixMultiplyLayer::MatrixMultiplyLayer(network::MatrixMultiplyParams const& params, plan::Epilogue const& epilogue,
+    nvinfer1::DataType dataType, LibraryHandles& handles)
     : mParams(params)
+    , mEpilogue(epilogue)
     , mDataType(dataType)
     , mHandles(handles)
 {
-    if (!params.epilogue.bias.empty())
+    if (!epilogue.bias.empty())
     {
-        mBias = uploadBias(params.epilogue.bias, dataType);
+        mBias = uploadBias(epilogue.bias, dataType);
     }
 }
 
 void MatrixMultiplyLayer::prepare(Problem const& problem, GemmGeometry const& geometry)
 {
     mPrepared.reset();
-    mDescriptors.describe(geometry, mDataType, GemmEpilogue{mBias.data(), mParams.epilogue.relu});
+    mDescriptors.describe(geometry, mDataType, GemmEpilogue{mBias.data(), mEpilogue.relu});
     cublasLtMatmulHeuristicResult_t const choice
         = mDescriptors.chooseAlgorithm(mHandles.cublasLt(), problem.alignments, kMaxWorkspaceBytes);
     mAlgorithm = choice.algo;
@@ -78,17 +79,17 @@ void MatrixMultiplyLayer::run(
         throw std::invalid_argument("matrix multiply: the output holds " + std::to_string(c.count())
             + " values where the product has " + std::to_string(geometry.batches * geometry.m * geometry.n));
     }
-    if (!mParams.epilogue.bias.empty() && mParams.epilogue.bias.count() != geometry.n)
+    if (!mEpilogue.bias.empty() && mEpilogue.bias.count() != geometry.n)
     {
         throw std::invalid_argument("matrix multiply: the fused bias has "
-            + std::to_string(mParams.epilogue.bias.count()) + " values for " + std::to_string(geometry.n)
+            + std::to_string(mEpilogue.bias.count()) + " values for " + std::to_string(geometry.n)
             + " output columns");
     }
     if (geometry.k == 0)
     {
         // An empty sum is 0 (and so is its ReLU); cuBLASLt takes no empty inner extent. The builder fuses a bias
         // only where the inner extent is a constant other than 0.
-        if (!mParams.epilogue.bias.empty())
+        if (!mEpilogue.bias.empty())
         {
             throw std::invalid_argument("matrix multiply: the CUDA backend cannot add a fused bias to a product over "
                                         "an inner extent of 0");

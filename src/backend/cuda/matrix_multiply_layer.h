@@ -9,6 +9,7 @@
 #include "backend/cuda/device_layer.h"
 #include "backend/cuda/matrix_multiply_descriptors.h"
 #include "network/layers/matrix_multiply.h"
+#include "plan/plan_model.h"
 
 #include <optional>
 
@@ -19,8 +20,8 @@ class MatrixMultiplyLayer final : public DeviceLayer
 {
 public:
     //! `dataType`: the type the layer reads and writes, in which the fused bias is uploaded.
-    MatrixMultiplyLayer(
-        network::MatrixMultiplyParams const& params, nvinfer1::DataType dataType, LibraryHandles& handles);
+    MatrixMultiplyLayer(network::MatrixMultiplyParams const& params, plan::Epilogue const& epilogue,
+        nvinfer1::DataType dataType, LibraryHandles& handles);
 
     void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
         cudaStream_t stream) override;
@@ -39,6 +40,7 @@ private:
     void prepare(Problem const& problem, GemmGeometry const& geometry);
 
     network::MatrixMultiplyParams const& mParams;
+    plan::Epilogue const& mEpilogue;
     nvinfer1::DataType mDataType;
     LibraryHandles& mHandles;
     DeviceBuffer mBias; //!< the fused bias in mDataType; empty without one

@@ -22,11 +22,6 @@ struct WindowedFilterParams
     nvinfer1::PaddingMode paddingMode{nvinfer1::PaddingMode::kEXPLICIT_ROUND_DOWN};
     WeightsBuffer kernel;
     WeightsBuffer bias;
-    //! The cuDNN algorithm the builder timed fastest for a CUDA plan (forward for a convolution, backward-data for a
-    //! deconvolution; a convolution's may instead name an engine of cuDNN's graph API, see
-    //! backend/cuda/convolution_graph.h); -1 leaves the choice to cuDNN's heuristics when a context first runs the
-    //! layer (CPU plans, and builds without timing).
-    int32_t cudnnAlgorithm{-1};
 
     //! Sets the kernel size and TensorRT's default stride, padding and dilation for that many spatial axes.
     void setDefaults(nvinfer1::Dims const& size);
@@ -44,7 +39,6 @@ struct WindowedFilterParams
         field(self.paddingMode, "padding mode");
         field(self.kernel, "kernel weights");
         field(self.bias, "bias weights");
-        field(self.cudnnAlgorithm, "cuDNN algorithm");
     }
     void storeFilterWeightsAs(nvinfer1::DataType type)
     {
@@ -53,31 +47,14 @@ struct WindowedFilterParams
     }
 };
 
-//! What the builder fuses into a convolution of a CUDA plan (never set through the API): the layer then writes
-//! relu(convolution + bias [+ its second input]) instead of the convolution alone, as TensorRT's fusions do.
-struct ConvolutionEpilogue
-{
-    bool addsResidual{false}; //!< the layer's second input, shaped as the output, is added (a ResNet shortcut)
-    bool relu{false};
-
-    bool any() const
-    {
-        return addsResidual || relu;
-    }
-};
-
 struct ConvolutionParams final
     : LayerParamsOf<ConvolutionParams, nvinfer1::LayerType::kCONVOLUTION>
     , WindowedFilterParams
 {
-    ConvolutionEpilogue epilogue;
-
     template <typename Self, typename Field>
     static void fields(Self& self, Field&& field)
     {
         filterFields(self, field);
-        field(self.epilogue.addsResidual, "fused residual");
-        field(self.epilogue.relu, "fused ReLU");
     }
 
     void storeWeightsAs(nvinfer1::DataType type) override

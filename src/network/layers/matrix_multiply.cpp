@@ -66,31 +66,7 @@ bool MatrixMultiplyParams::infer(InferenceContext& ctx) const
         return ctx.fail("the reduced dimensions differ: " + std::to_string(k0.constant()) + " vs "
             + std::to_string(k1.constant()));
     }
-    if (!epilogue.bias.empty() && !dims.empty() && dims.back().isConstant()
-        && dims.back().constant() != epilogue.bias.count())
-    {
-        return ctx.fail("the fused bias has " + std::to_string(epilogue.bias.count()) + " values for "
-            + std::to_string(dims.back().constant()) + " output columns");
-    }
     return ctx.setOutput(0, ctx.input(0).type, dims);
-}
-
-std::string MatrixMultiplyParams::planError() const
-{
-    if (epilogue.bias.empty())
-    {
-        return {};
-    }
-    if (!isFloatType(epilogue.bias.type()))
-    {
-        return "fused bias: its values must be FLOAT, HALF or BF16";
-    }
-    // The bias is indexed by output column, which a vector operand does not have.
-    if (op0 == nvinfer1::MatrixOperation::kVECTOR || op1 == nvinfer1::MatrixOperation::kVECTOR)
-    {
-        return "fused bias: it needs two matrix operands, not vectors";
-    }
-    return {};
 }
 
 void MatrixMultiplyLayer::setOperation(int32_t index, nvinfer1::MatrixOperation op) noexcept

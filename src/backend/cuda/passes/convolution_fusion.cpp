@@ -68,8 +68,7 @@ private:
         {
             return {};
         }
-        auto const params = plan::paramsOf<network::ConvolutionParams>(convolution);
-        if (!params || params->epilogue.any())
+        if (convolution.epilogue.any())
         {
             return {};
         }
@@ -106,10 +105,10 @@ private:
     {
         plan::LayerRecord const& convolution = mModel.layers[chain.front()];
         plan::LayerRecord const& last = mModel.layers[chain.back()];
-        network::ConvolutionParams params = *plan::paramsOf<network::ConvolutionParams>(convolution);
-        params.epilogue.relu = true;
         plan::LayerRecord record;
         record.type = LayerType::kCONVOLUTION;
+        record.params = convolution.params;
+        record.epilogue.relu = true;
         record.precision = convolution.precision;
         record.inputs = convolution.inputs;
         record.outputs = last.outputs;
@@ -120,16 +119,13 @@ private:
         if (chain.size() == 3)
         {
             plan::LayerRecord const& sum = mModel.layers[chain[1]];
-            params.epilogue.addsResidual = true;
+            record.epilogue.addsResidual = true;
             record.inputs.push_back(sum.inputs[0] == convolution.outputs[0] ? sum.inputs[1] : sum.inputs[0]);
         }
         // Reads its input as the convolution did, the residual and output in the type the chain computed in.
         std::vector<nvinfer1::DataType> types{plan::slotType(mModel, convolution, 0)};
         types.resize(record.inputs.size() + record.outputs.size(), plan::slotType(mModel, convolution, 1));
         plan::setIoTypes(mModel, record, std::move(types));
-        plan::ByteWriter writer;
-        params.write(writer);
-        record.params = writer.take();
         return record;
     }
 

@@ -1,7 +1,7 @@
 #include "backend/cuda/passes/convolution_tuning.h"
 
 #include "core/dims_text.h"
-#include "plan/byte_io.h"
+#include "plan/plan_graph.h"
 
 #include <exception>
 #include <optional>
@@ -15,47 +15,38 @@ namespace
 
 //! What of a layer's epilogue decides its algorithm: a convolution's graph engines are ranked for the graph with its
 //! bias and fused epilogue.
-std::string epilogueText(network::ConvolutionParams const& params)
+std::string epilogueText(network::ConvolutionParams const& params, plan::Epilogue const& epilogue)
 {
     return " bias " + std::to_string(!params.bias.empty()) + " residual "
-        + std::to_string(params.epilogue.addsResidual) + " relu " + std::to_string(params.epilogue.relu);
+        + std::to_string(epilogue.addsResidual) + " relu " + std::to_string(epilogue.relu);
 }
 
-std::string epilogueText(network::DeconvolutionParams const&)
+std::string epilogueText(network::DeconvolutionParams const&, plan::Epilogue const&)
 {
     return "";
 }
 
 //! Everything that decides which algorithm is fastest (not the weights' values).
 template <typename Params>
-std::string describe(char const* kind, Params const& params, Shape const& input, nvinfer1::DataType type,
-    nvinfer1::TensorFormat format, size_t workspaceLimit)
+std::string describe(char const* kind, Params const& params, plan::Epilogue const& epilogue, Shape const& input,
+    nvinfer1::DataType type, nvinfer1::TensorFormat format, size_t workspaceLimit)
 {
     std::ostringstream text;
-    text << kind << " type " << static_cast<int32_t>(type) << " format " << static_cast<int32_t>(format) << " input ";
-    for (size_t i = 0; i < input.size(); ++i)
-    {
-        text << (i > 0 ? "x" : "") << input[i];
-    }
-    text << " maps " << params.nbOutputMaps << " groups " << params.nbGroups << " kernel " << dimsSpec(params.kernelSize)
-         << " stride " << dimsSpec(params.stride) << " pre " << dimsSpec(params.prePadding) << " post "
-         << dimsSpec(params.postPadding) << " dilation " << dimsSpec(params.dilation) << " mode "
-         << static_cast<int32_t>(params.paddingMode) << " workspace " << workspaceLimit << epilogueText(params);
+    text << kind << " type " << static_cast<int32_t>(type) << " format " << static_cast<int32_t>(format) << " input "
+         << shapeSpec(input) << " maps " << params.nbOutputMaps << " groups " << params.nbGroups << " kernel "
+         << dimsSpec(params.kernelSize) << " stride " << dimsSpec(params.stride) << " pre "
+         << dimsSpec(params.prePadding) << " post " << dimsSpec(params.postPadding) << " dilation "
+         << dimsSpec(params.dilation) << " mode " << static_cast<int32_t>(params.paddingMode) << " workspace "
+         << workspaceLimit << epilogueText(params, epilogue);
     return text.str();
 }
 
-template <typename Params>
-std::optional<Params> readParams(plan::LayerRecord const& record, std::string& error)
+//! A timed algorithm, and how long it took.
+struct Timing
 {
-    Params params;
-    plan::ByteReader reader(record.params.data(), record.params.size());
-    if (!params.read(reader))
-    {
-        error = "layer \"" + record.name + "\": its parameters cannot be read back: " + reader.error();
-        return std::nullopt;
-    }
-    return params;
-}
+    AlgorithmChoice choice;
+    float milliseconds{0};
+};
 
 //! What choose does when timing fails: the algorithm a plan runs must be timed, but a layout comparison can do
 //! without one.
@@ -71,20 +62,24 @@ enum class TimingFailure
 //! says that is an error.
 template <typename Params>
 bool choose(plan::LayerRecord const& record, Params const& params, Shape const& input, nvinfer1::DataType type,
-    nvinfer1::TensorFormat format, ConvolutionTuning const& tuning, std::optional<nvinfer1::TimingCacheValue>& choice,
-    std::string& error, TimingFailure onFailure = TimingFailure::kERROR)
+    nvinfer1::TensorFormat format, ConvolutionTuning const& tuning, std::optional<Timing>& timing, std::string& error,
+    TimingFailure onFailure = TimingFailure::kERROR)
 {
     constexpr bool transposed = std::is_same_v<Params, network::DeconvolutionParams>;
-    std::string const description
-        = describe(transposed ? "deconvolution" : "convolution", params, input, type, format, tuning.workspaceLimit);
-    choice = tuning.cache.find(description);
-    if (!choice && tuning.errorOnCacheMiss)
+    std::string const description = describe(transposed ? "deconvolution" : "convolution", params, record.epilogue,
+        input, type, format, tuning.workspaceLimit);
+    if (std::optional<nvinfer1::TimingCacheValue> const cached = tuning.cache.find(description))
+    {
+        timing = Timing{AlgorithmChoice::fromTactic(cached->tacticHash), cached->timingMSec};
+        return true;
+    }
+    if (tuning.errorOnCacheMiss)
     {
         error = "layer \"" + record.name + "\": the timing cache has no entry for it (" + description
             + ") and BuilderFlag::kERROR_ON_TIMING_CACHE_MISS is set";
         return false;
     }
-    if (choice || tuning.timer == nullptr)
+    if (tuning.timer == nullptr)
     {
         return true;
     }
@@ -97,10 +92,11 @@ bool choose(plan::LayerRecord const& record, Params const& params, Shape const& 
         }
         else
         {
-            timed = tuning.timer->fastest(params, input, type, format, tuning.workspaceLimit);
+            timed = tuning.timer->fastest(params, record.epilogue, input, type, format, tuning.workspaceLimit);
         }
-        choice = nvinfer1::TimingCacheValue{static_cast<uint64_t>(timed.algorithm), timed.milliseconds};
-        tuning.cache.record(description, *choice, tuning.device);
+        timing = Timing{timed.choice, timed.milliseconds};
+        tuning.cache.record(
+            description, nvinfer1::TimingCacheValue{timed.choice.tactic(), timed.milliseconds}, tuning.device);
         return true;
     }
     catch (std::exception const& e)
@@ -114,28 +110,20 @@ bool choose(plan::LayerRecord const& record, Params const& params, Shape const& 
     }
 }
 
-//! Chooses the algorithm of one layer whose parameters are `Params` and stores it in the record.
+//! Chooses the algorithm of one layer whose parameters are `Params` and keeps it as the layer's backend choice.
 template <typename Params>
 bool tune(plan::PlanModel& model, plan::LayerRecord& record, Shape const& input, ConvolutionTuning const& tuning,
     std::string& error)
 {
-    std::optional<Params> params = readParams<Params>(record, error);
-    std::optional<nvinfer1::TimingCacheValue> choice;
+    std::optional<Timing> timing;
     // The type and format the layer reads, as the CUDA executor decides them.
-    if (!params
-        || !choose(record, *params, input, plan::slotType(model, record, 0), plan::slotFormat(model, record, 0), tuning,
-            choice, error))
+    if (!choose(record, *plan::paramsOf<Params>(record), input, plan::slotType(model, record, 0),
+            plan::slotFormat(model, record, 0), tuning, timing, error))
     {
         return false;
     }
-    if (!choice)
-    {
-        return true; // no GPU to time on: cuDNN's heuristics choose when a context first runs the layer
-    }
-    params->cudnnAlgorithm = static_cast<int32_t>(choice->tacticHash);
-    plan::ByteWriter writer;
-    params->write(writer);
-    record.params = writer.take();
+    // Without a GPU to time on, cuDNN's heuristics choose when a context first runs the layer.
+    record.backendChoice = timing ? timing->choice.encode() : std::vector<uint8_t>{};
     return true;
 }
 
@@ -178,19 +166,15 @@ bool channelsLastIsFaster(plan::PlanModel const& model, std::function<Shape(int3
         {
             continue;
         }
-        std::optional<network::ConvolutionParams> const params = readParams<network::ConvolutionParams>(record, error);
-        if (!params)
-        {
-            return false;
-        }
+        auto const& params = *plan::paramsOf<network::ConvolutionParams>(record);
         Shape const input = optShape(record.inputs[0]);
         nvinfer1::DataType const type = plan::slotType(model, record, 0);
-        std::optional<nvinfer1::TimingCacheValue> inChannelsLast;
-        std::optional<nvinfer1::TimingCacheValue> inLinear;
+        std::optional<Timing> inChannelsLast;
+        std::optional<Timing> inLinear;
         // A layout cuDNN cannot time here is no reason to fail the build: the comparison is left undecided.
-        if (!choose(record, *params, input, type, nvinfer1::TensorFormat::kHWC, tuning, inChannelsLast, error,
+        if (!choose(record, params, input, type, nvinfer1::TensorFormat::kHWC, tuning, inChannelsLast, error,
                 TimingFailure::kNO_CHOICE)
-            || !choose(record, *params, input, type, nvinfer1::TensorFormat::kLINEAR, tuning, inLinear, error,
+            || !choose(record, params, input, type, nvinfer1::TensorFormat::kLINEAR, tuning, inLinear, error,
                 TimingFailure::kNO_CHOICE))
         {
             return false;
@@ -199,8 +183,8 @@ bool channelsLastIsFaster(plan::PlanModel const& model, std::function<Shape(int3
         {
             return true; // nothing to compare by: channels-last, which cuDNN's FP16 tensor cores are made for
         }
-        channelsLastMs += inChannelsLast->timingMSec;
-        linearMs += inLinear->timingMSec;
+        channelsLastMs += inChannelsLast->milliseconds;
+        linearMs += inLinear->milliseconds;
     }
     faster = channelsLastMs <= linearMs;
     return true;

@@ -4,6 +4,7 @@
 // without searching.
 #pragma once
 
+#include "backend/cuda/algorithm_choice.h"
 #include "backend/timing_cache.h"
 #include "core/tensor_view.h"
 #include "network/layers/convolution.h"
@@ -21,15 +22,15 @@ class AlgorithmTimer
 public:
     struct Result
     {
-        int32_t algorithm{-1}; //!< a cudnnConvolutionFwdAlgo_t, or a cudnnConvolutionBwdDataAlgo_t
+        AlgorithmChoice choice;
         float milliseconds{0};
     };
     virtual ~AlgorithmTimer() = default;
-    //! The fastest cuDNN algorithm for `params` on an input of `inputShape` in `type`, stored in `format`, whose
-    //! workspace fits in `workspaceLimit` bytes. Throws std::runtime_error (or std::invalid_argument) saying why none
-    //! can be timed.
-    virtual Result fastest(network::ConvolutionParams const& params, Shape const& inputShape, nvinfer1::DataType type,
-        TensorFormat format, size_t workspaceLimit)
+    //! The fastest cuDNN algorithm for `params` with the fused `epilogue` on an input of `inputShape` in `type`,
+    //! stored in `format`, whose workspace fits in `workspaceLimit` bytes. Throws std::runtime_error (or
+    //! std::invalid_argument) saying why none can be timed.
+    virtual Result fastest(network::ConvolutionParams const& params, plan::Epilogue const& epilogue,
+        Shape const& inputShape, nvinfer1::DataType type, TensorFormat format, size_t workspaceLimit)
         = 0;
     //! The same for deconvolution `params` (kLINEAR): the fastest of cuDNN's backward-data algorithms.
     virtual Result fastestDeconvolution(network::DeconvolutionParams const& params, Shape const& inputShape,
@@ -46,7 +47,7 @@ struct ConvolutionTuning
     bool errorOnCacheMiss{false}; //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
 };
 
-//! Sets the cuDNN algorithm of every convolution and deconvolution in `model`; `optShape(t)` is tensor t's shape at the first
+//! Sets the cuDNN algorithm of every convolution and deconvolution in `model` (its backend choice); `optShape(t)` is tensor t's shape at the first
 //! profile's kOPT. Returns false with `error` naming the layer when timing fails or, with errorOnCacheMiss, when
 //! the cache lacks a configuration.
 bool tuneConvolutions(plan::PlanModel& model, std::function<Shape(int32_t)> const& optShape,

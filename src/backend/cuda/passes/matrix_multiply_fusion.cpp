@@ -1,8 +1,9 @@
 #include "backend/cuda/passes/matrix_multiply_fusion.h"
 
-#include "plan/plan_graph.h"
+#include "core/data_type.h"
 #include "network/layers/constant.h"
 #include "network/layers/matrix_multiply.h"
+#include "plan/plan_graph.h"
 #include "shape/expr.h"
 
 #include <algorithm>
@@ -16,11 +17,6 @@ namespace
 using nvinfer1::DataType;
 using nvinfer1::LayerType;
 using nvinfer1::MatrixOperation;
-
-bool isFloat(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
 
 //! Whether a tensor of these extents has at most one extent other than 1: a shuffle of such a tensor (transposes
 //! and reshapes alike) keeps its elements in order, so the bias a shuffled constant makes is the constant's values.
@@ -160,7 +156,7 @@ private:
             if (producer.type == LayerType::kCONSTANT)
             {
                 auto const params = plan::paramsOf<network::ConstantParams>(producer);
-                if (!params || params->weights.count() != columns || !isFloat(params->weights.type()))
+                if (!params || params->weights.count() != columns || !isFloatType(params->weights.type()))
                 {
                     return std::nullopt;
                 }
@@ -192,7 +188,7 @@ private:
         };
         int32_t const out = product.outputs[0];
         // 2-D, as a fully connected layer: the bias is one row for the whole output.
-        if (!params || params->epilogue.any() || !matrix(params->op0) || !matrix(params->op1)
+        if (!params || product.epilogue.any() || !matrix(params->op0) || !matrix(params->op1)
             || mModel.tensors[out].dims.size() != 2)
         {
             return std::nullopt;
@@ -244,14 +240,14 @@ private:
     {
         plan::LayerRecord const& product = mModel.layers[chain.layers.front()];
         plan::LayerRecord const& last = mModel.layers[chain.layers.back()];
-        network::MatrixMultiplyParams params = *plan::paramsOf<network::MatrixMultiplyParams>(product);
-        if (chain.bias)
-        {
-            params.epilogue.bias = chain.bias->values;
-        }
-        params.epilogue.relu = chain.relu;
         plan::LayerRecord record;
         record.type = LayerType::kMATRIX_MULTIPLY;
+        record.params = product.params;
+        if (chain.bias)
+        {
+            record.epilogue.bias = chain.bias->values;
+        }
+        record.epilogue.relu = chain.relu;
         record.precision = product.precision;
         record.inputs = product.inputs;
         record.outputs = last.outputs;
@@ -266,9 +262,6 @@ private:
             types.push_back(plan::slotType(mModel, product, slot));
         }
         plan::setIoTypes(mModel, record, std::move(types));
-        plan::ByteWriter writer;
-        params.write(writer);
-        record.params = writer.take();
         return record;
     }
 

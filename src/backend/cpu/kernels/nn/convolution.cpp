@@ -109,10 +109,6 @@ void runConvolution(ConvolutionParams const& params, ConstTensorView const& inpu
 
 void run(network::ConvolutionParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    if (p.epilogue.any())
-    {
-        throw std::invalid_argument("convolution: fused epilogues belong to CUDA plans; the CPU runs them unfused");
-    }
     Shape kernelShape{p.nbOutputMaps, in[0].shape[1] / p.nbGroups};
     for (int64_t extent : network::dimsToVector(p.kernelSize))
     {

@@ -185,12 +185,7 @@ void matrixMultiply(
 
 void run(network::MatrixMultiplyParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    // Only CUDA plans get fused epilogues, but the reference runs every form of the params, so that one plan is
-    // right on both backends.
-    MatrixMultiply params{p.op0, p.op1};
-    params.bias = weightsView(p.epilogue.bias, Shape{p.epilogue.bias.count()});
-    params.relu = p.epilogue.relu;
-    matrixMultiply(in[0], in[1], out[0], params);
+    matrixMultiply(in[0], in[1], out[0], MatrixMultiply{p.op0, p.op1});
 }
 
 } // namespace kiln::cpu

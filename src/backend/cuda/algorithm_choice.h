@@ -1,0 +1,45 @@
+// Which cuDNN kernel a convolution or deconvolution of a CUDA plan runs, as the builder's timing chose it. The plan
+// keeps it as the layer's backend choice (plan::LayerRecord::backendChoice), timing caches as a tactic.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace kiln::cuda
+{
+
+struct AlgorithmChoice
+{
+    enum class Source : int32_t
+    {
+        kHEURISTIC = 0,    //!< nothing timed: cuDNN's heuristics choose when a context first runs the layer
+        kPER_CALL = 1,     //!< `index` is a cudnnConvolutionFwdAlgo_t (or BwdDataAlgo_t for a deconvolution)
+        kGRAPH_ENGINE = 2, //!< `index` is the rank of an engine of cuDNN's graph API (convolution_graph.h)
+    };
+    Source source{Source::kHEURISTIC};
+    int32_t index{-1};
+
+    static AlgorithmChoice perCall(int32_t algorithm)
+    {
+        return {Source::kPER_CALL, algorithm};
+    }
+    static AlgorithmChoice graphEngine(int32_t rank)
+    {
+        return {Source::kGRAPH_ENGINE, rank};
+    }
+    bool operator==(AlgorithmChoice const& other) const
+    {
+        return source == other.source && index == other.index;
+    }
+
+    //! As the plan keeps it; empty for kHEURISTIC.
+    std::vector<uint8_t> encode() const;
+    //! What encode wrote (empty: kHEURISTIC). Throws std::runtime_error for bytes that are no choice.
+    static AlgorithmChoice decode(std::vector<uint8_t> const& bytes);
+
+    //! As a timing cache's tactic.
+    uint64_t tactic() const;
+    static AlgorithmChoice fromTactic(uint64_t tactic);
+};
+
+} // namespace kiln::cuda
