@@ -1,4 +1,4 @@
-// Owning host tensors for the neural-network kernel tests, and the weights that layer parameters take.
+// Owning host tensors for the neural-network kernel tests, and the Dims and weights that layer parameters take.
 #pragma once
 
 #include "backend/cpu/kernels/nn/element_access.h"
@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -87,6 +88,15 @@ inline HostTensor ints(DataType type, Shape shape, std::vector<int64_t> const& v
 inline ConstTensorView none()
 {
     return ConstTensorView(DataType::kFLOAT, Shape{0}, nullptr);
+}
+
+//! Extents as a layer parameter (window size, stride, padding, dilation); {} leaves the parameter empty.
+inline nvinfer1::Dims dimsOf(Shape const& extents)
+{
+    nvinfer1::Dims dims{};
+    dims.nbDims = static_cast<int32_t>(extents.size());
+    std::copy(extents.begin(), extents.end(), dims.d);
+    return dims;
 }
 
 //! A tensor's values as a layer's weights (none() gives no weights).
