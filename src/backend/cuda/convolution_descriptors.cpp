@@ -89,10 +89,7 @@ ConvolutionGeometry convolutionGeometry(
     char const* const kind = transposed ? "deconvolution" : "convolution";
     Shape const kernelSize = network::dimsToVector(params.kernelSize);
     cpu::KernelGeometry const geometry = cpu::resolveKernelGeometry(kind,
-        transposed ? cpu::WindowDirection::kTRANSPOSED : cpu::WindowDirection::kFORWARD, inputShape,
-        {params.nbOutputMaps, params.nbGroups, kernelSize, network::dimsToVector(params.stride),
-            network::dimsToVector(params.prePadding), network::dimsToVector(params.postPadding),
-            network::dimsToVector(params.dilation), params.paddingMode});
+        transposed ? cpu::WindowDirection::kTRANSPOSED : cpu::WindowDirection::kFORWARD, inputShape, params);
     if (geometry.window.prePadding != geometry.window.postPadding)
     {
         throw std::invalid_argument(std::string(kind)

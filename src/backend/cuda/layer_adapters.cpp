@@ -48,16 +48,7 @@ void runSliceLayerOnDevice(network::SliceParams const& params, std::vector<Const
 void runPoolingLayerOnDevice(network::PoolingParams const& params, std::vector<ConstTensorView> const& in,
     std::vector<TensorView> const& out, cudaStream_t stream)
 {
-    cpu::PoolingParams pooling;
-    pooling.type = params.poolingType;
-    pooling.windowSize = network::dimsToVector(params.windowSize);
-    pooling.stride = network::dimsToVector(params.stride);
-    pooling.prePadding = network::dimsToVector(params.prePadding);
-    pooling.postPadding = network::dimsToVector(params.postPadding);
-    pooling.paddingMode = params.paddingMode;
-    pooling.blendFactor = params.blendFactor;
-    pooling.averageCountExcludesPadding = params.averageCountExcludesPadding;
-    poolingOnDevice(pooling, in[0], out[0], stream);
+    poolingOnDevice(params, in[0], out[0], stream);
 }
 
 } // namespace kiln::cuda

@@ -4,6 +4,7 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
+#include "network/layers/layer_utils.h"
 
 #include <cuda_fp16.h>
 
@@ -250,17 +251,17 @@ __global__ void maxPoolHalf8Kernel(uint4 const* input, uint4* output, Windows w,
 }
 
 //! Whether maxPoolHalf8Kernel takes this pooling.
-bool takesHalf8(cpu::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
+bool takesHalf8(network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     auto const aligned = [](void const* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; };
-    return params.type == nvinfer1::PoolingType::kMAX && input.type == DataType::kHALF
+    return params.poolingType == nvinfer1::PoolingType::kMAX && input.type == DataType::kHALF
         && output.type == DataType::kHALF && input.format == TensorFormat::kHWC && input.rank() == 4
         && input.shape[1] % 8 == 0 && aligned(input.data) && aligned(output.data);
 }
 
 } // namespace
 
-void poolingOnDevice(cpu::PoolingParams const& params, ConstTensorView const& input,
+void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const& input,
     TensorView const& output, cudaStream_t stream)
 {
     // The CPU reference's geometry, so that both backends place windows and pad identically.
@@ -272,7 +273,8 @@ void poolingOnDevice(cpu::PoolingParams const& params, ConstTensorView const& in
     {
         throw std::invalid_argument("pooling: the CUDA backend takes FP32, FP16 or BF16 tensors");
     }
-    size_t const rank = params.windowSize.size();
+    Shape const windowSize = network::dimsToVector(params.windowSize);
+    size_t const rank = windowSize.size();
     if (rank > static_cast<size_t>(kMaxRank))
     {
         throw std::invalid_argument("pooling: at most 8 spatial axes");
@@ -297,19 +299,19 @@ void poolingOnDevice(cpu::PoolingParams const& params, ConstTensorView const& in
     size_t const leading = input.shape.size() - rank;
     Shape const inputSize(input.shape.begin() + static_cast<std::ptrdiff_t>(leading), input.shape.end());
     Shape const stride = cpu::spatialParameter(params.stride, rank, 1, "pooling stride");
-    cpu::WindowGeometry const geometry = cpu::forwardWindowGeometry(inputSize, params.windowSize, stride,
+    cpu::WindowGeometry const geometry = cpu::forwardWindowGeometry(inputSize, windowSize, stride,
         cpu::spatialParameter(params.prePadding, rank, 0, "pooling prePadding"),
         cpu::spatialParameter(params.postPadding, rank, 0, "pooling postPadding"), params.paddingMode);
     Windows w;
     w.rank = static_cast<int32_t>(rank);
-    w.type = params.type;
+    w.type = params.poolingType;
     w.blendFactor = params.blendFactor;
     w.excludePadding = params.averageCountExcludesPadding;
     for (size_t axis = 0; axis < rank; ++axis)
     {
         w.inputSize[axis] = inputSize[axis];
         w.outputSize[axis] = geometry.outputSize[axis];
-        w.window[axis] = params.windowSize[axis];
+        w.window[axis] = windowSize[axis];
         w.stride[axis] = stride[axis];
         w.pre[axis] = geometry.prePadding[axis];
         w.post[axis] = geometry.postPadding[axis];

@@ -11,7 +11,7 @@ namespace kiln::cuda
 
 //! Same parameters and rules as cpu::runPooling (FP32/FP16/BF16; NaN propagates through max and average; a window
 //! over padding only gives 0). Throws std::invalid_argument for inconsistent parameters or shapes.
-void poolingOnDevice(cpu::PoolingParams const& params, ConstTensorView const& input,
+void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const& input,
     TensorView const& output, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -13,12 +13,21 @@ namespace
 
 using nvinfer1::ActivationType;
 
+network::ActivationParams activationParams(ActivationType type, float alpha = 0.0F, float beta = 0.0F)
+{
+    network::ActivationParams params;
+    params.activation = type;
+    params.alpha = alpha;
+    params.beta = beta;
+    return params;
+}
+
 std::vector<float> activated(ActivationType type, std::vector<float> const& values, float alpha = 0.0F,
     float beta = 0.0F)
 {
     HostTensor const input = floats({static_cast<int64_t>(values.size())}, values);
     HostTensor output = zeros(DataType::kFLOAT, input.shape);
-    runActivation(ActivationParams{type, alpha, beta}, input.constView(), output.view());
+    runActivation(activationParams(type, alpha, beta), input.constView(), output.view());
     return output.floats();
 }
 
@@ -75,7 +84,7 @@ TEST(Activation, HalfStorageRoundsTheFloatResultInPlace)
     HostTensor halfTensor = floats({6}, values, DataType::kHALF);
     HostTensor const reference = floats({6}, halfTensor.floats());
     HostTensor referenceOutput = zeros(DataType::kFLOAT, {6});
-    ActivationParams const params{ActivationType::kGELU_TANH, 0.0F, 0.0F};
+    network::ActivationParams const params = activationParams(ActivationType::kGELU_TANH, 0.0F, 0.0F);
     runActivation(params, reference.constView(), referenceOutput.view());
     runActivation(params, halfTensor.constView(), halfTensor.view()); // in place
     expectHalfRoundingOf(halfTensor, referenceOutput);
@@ -85,12 +94,13 @@ TEST(Activation, EmptyAndMismatched)
 {
     HostTensor const empty = zeros(DataType::kFLOAT, {3, 0});
     HostTensor emptyOutput = zeros(DataType::kFLOAT, {3, 0});
-    EXPECT_NO_THROW(runActivation(ActivationParams{}, empty.constView(), emptyOutput.view()));
+    EXPECT_NO_THROW(runActivation(network::ActivationParams{}, empty.constView(), emptyOutput.view()));
     HostTensor const input = floats({2}, {1, 2});
     HostTensor wrong = zeros(DataType::kFLOAT, {3});
-    EXPECT_THROW(runActivation(ActivationParams{}, input.constView(), wrong.view()), std::invalid_argument);
+    EXPECT_THROW(runActivation(network::ActivationParams{}, input.constView(), wrong.view()), std::invalid_argument);
     HostTensor intOutput = zeros(DataType::kINT32, {2});
-    EXPECT_THROW(runActivation(ActivationParams{}, input.constView(), intOutput.view()), std::invalid_argument);
+    EXPECT_THROW(
+        runActivation(network::ActivationParams{}, input.constView(), intOutput.view()), std::invalid_argument);
 }
 
 } // namespace

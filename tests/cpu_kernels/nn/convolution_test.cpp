@@ -12,11 +12,13 @@ namespace
 
 using nvinfer1::PaddingMode;
 
-HostTensor convolve(ConvolutionParams const& params, HostTensor const& input, HostTensor const& kernel,
+HostTensor convolve(network::ConvolutionParams params, HostTensor const& input, HostTensor const& kernel,
     ConstTensorView const& bias, DataType outputType = DataType::kFLOAT)
 {
+    params.kernel = weightsOf(kernel.constView());
+    params.bias = weightsOf(bias);
     HostTensor output = zeros(outputType, convolutionOutputShape(input.shape, params));
-    runConvolution(params, input.constView(), kernel.constView(), bias, output.view());
+    runConvolution(params, input.constView(), output.view());
     return output;
 }
 
@@ -102,13 +104,13 @@ void checkAgainstNaive(NaiveProblem const& p, size_t spatialRank, bool withBias,
     std::vector<float> const biasValues = withBias ? smallIntegers(p.maps, seed + 2) : std::vector<float>{};
     HostTensor const bias = floats({withBias ? p.maps : 0}, biasValues);
 
-    ConvolutionParams params;
+    network::ConvolutionParams params;
     params.nbOutputMaps = p.maps;
-    params.kernelSize = tail(p.kernelSize);
-    params.stride = tail(p.stride);
-    params.dilation = tail(p.dilation);
-    params.prePadding = tail(p.pre);
-    params.postPadding = tail(p.post);
+    params.kernelSize = dimsOf(tail(p.kernelSize));
+    params.stride = dimsOf(tail(p.stride));
+    params.dilation = dimsOf(tail(p.dilation));
+    params.prePadding = dimsOf(tail(p.pre));
+    params.postPadding = dimsOf(tail(p.post));
     params.nbGroups = p.groups;
     HostTensor const output = convolve(params, input, kernel, bias.constView());
 
@@ -129,9 +131,9 @@ TEST(Convolution, TwoDimensionalByHand)
     HostTensor const input = floats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
     HostTensor const kernel = floats({1, 1, 2, 2}, {1, 2, 3, 4});
     HostTensor const bias = floats({1}, {0.5F});
-    ConvolutionParams params;
+    network::ConvolutionParams params;
     params.nbOutputMaps = 1;
-    params.kernelSize = {2, 2};
+    params.kernelSize = dimsOf({2, 2});
     HostTensor const output = convolve(params, input, kernel, bias.constView());
     EXPECT_EQ(output.shape, (Shape{1, 1, 2, 2}));
     expectNear(output.floats(), {37.5F, 47.5F, 67.5F, 77.5F}, 0.0F);
@@ -141,9 +143,9 @@ TEST(Convolution, SamePaddingWithEvenKernel)
 {
     HostTensor const input = floats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
     HostTensor const kernel = floats({1, 1, 2, 2}, {1, 2, 3, 4});
-    ConvolutionParams params;
+    network::ConvolutionParams params;
     params.nbOutputMaps = 1;
-    params.kernelSize = {2, 2};
+    params.kernelSize = dimsOf({2, 2});
     // P = 1 per axis. kSAME_UPPER pads after: the last row and column see zeros.
     params.paddingMode = PaddingMode::kSAME_UPPER;
     HostTensor output = convolve(params, input, kernel, none());
@@ -160,11 +162,11 @@ TEST(Convolution, OneDimensionalStrideAndDilation)
     // Input 1..7, kernel [1, 1, 1], dilation 2 (DK = 5), stride 2: O = (7 - 5) / 2 + 1 = 2.
     HostTensor const input = floats({1, 1, 7}, {1, 2, 3, 4, 5, 6, 7});
     HostTensor const kernel = floats({1, 1, 3}, {1, 1, 1});
-    ConvolutionParams params;
+    network::ConvolutionParams params;
     params.nbOutputMaps = 1;
-    params.kernelSize = {3};
-    params.stride = {2};
-    params.dilation = {2};
+    params.kernelSize = dimsOf({3});
+    params.stride = dimsOf({2});
+    params.dilation = dimsOf({2});
     HostTensor const output = convolve(params, input, kernel, none());
     EXPECT_EQ(output.shape, (Shape{1, 1, 2}));
     expectNear(output.floats(), {1 + 3 + 5, 3 + 5 + 7}, 0.0F);
@@ -175,9 +177,9 @@ TEST(Convolution, GroupsAndDepthwiseByHand)
     // Two channels [2, 3], two groups: map 0 sees channel 0 only, map 1 channel 1 only.
     HostTensor const input = floats({1, 2, 1, 1}, {2, 3});
     HostTensor const kernel = floats({2, 1, 1, 1}, {10, 100});
-    ConvolutionParams params;
+    network::ConvolutionParams params;
     params.nbOutputMaps = 2;
-    params.kernelSize = {1, 1};
+    params.kernelSize = dimsOf({1, 1});
     params.nbGroups = 2;
     expectNear(convolve(params, input, kernel, none()).floats(), {20, 300}, 0.0F);
     // Depthwise with a channel multiplier of 2: maps 0 and 1 read channel 0, maps 2 and 3 channel 1.
@@ -192,10 +194,10 @@ TEST(Convolution, RoundUpAddsAWindowThatHangsOver)
     // second window [3, 4] reads x(3) and one position past the input (zero).
     HostTensor const input = floats({1, 1, 4}, {1, 2, 3, 4});
     HostTensor const kernel = floats({1, 1, 2}, {1, 10});
-    ConvolutionParams params;
+    network::ConvolutionParams params;
     params.nbOutputMaps = 1;
-    params.kernelSize = {2};
-    params.stride = {3};
+    params.kernelSize = dimsOf({2});
+    params.stride = dimsOf({3});
     expectNear(convolve(params, input, kernel, none()).floats(), {21}, 0.0F);
     params.paddingMode = PaddingMode::kEXPLICIT_ROUND_UP;
     expectNear(convolve(params, input, kernel, none()).floats(), {21, 4}, 0.0F);
@@ -223,9 +225,9 @@ TEST(Convolution, HalfStorageRoundsTheFloatResult)
     // Values whose sums are not representable in FP16, so the rounding is visible.
     std::vector<float> const inputValues{0.1F, 0.7F, -1.3F, 2.9F, 0.33F, -0.77F, 1.01F, 3.3F, -2.2F};
     std::vector<float> const kernelValues{0.25F, -1.5F, 0.125F, 2.0F};
-    ConvolutionParams params;
+    network::ConvolutionParams params;
     params.nbOutputMaps = 1;
-    params.kernelSize = {2, 2};
+    params.kernelSize = dimsOf({2, 2});
     HostTensor const halfInput = floats({1, 1, 3, 3}, inputValues, DataType::kHALF);
     HostTensor const halfKernel = floats({1, 1, 2, 2}, kernelValues, DataType::kHALF);
     HostTensor const halfOutput = convolve(params, halfInput, halfKernel, none(), DataType::kHALF);
@@ -239,32 +241,33 @@ TEST(Convolution, EmptyBatchTouchesNoMemory)
 {
     HostTensor const input = zeros(DataType::kFLOAT, {0, 1, 3, 3});
     HostTensor const kernel = floats({2, 1, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
-    ConvolutionParams params;
+    network::ConvolutionParams params;
     params.nbOutputMaps = 2;
-    params.kernelSize = {2, 2};
+    params.kernelSize = dimsOf({2, 2});
+    params.kernel = weightsOf(kernel.constView());
     HostTensor output = zeros(DataType::kFLOAT, convolutionOutputShape(input.shape, params));
     EXPECT_EQ(output.shape, (Shape{0, 2, 2, 2}));
     EXPECT_EQ(output.view().data, nullptr);
-    EXPECT_NO_THROW(runConvolution(params, input.constView(), kernel.constView(), none(), output.view()));
+    EXPECT_NO_THROW(runConvolution(params, input.constView(), output.view()));
 }
 
 TEST(Convolution, RejectsInconsistentInput)
 {
-    ConvolutionParams params;
+    network::ConvolutionParams params;
     params.nbOutputMaps = 2;
-    params.kernelSize = {2, 2};
+    params.kernelSize = dimsOf({2, 2});
     params.nbGroups = 2;
     EXPECT_THROW(convolutionOutputShape({1, 3, 4, 4}, params), std::invalid_argument); // 3 channels, 2 groups
     params.nbGroups = 1;
     HostTensor const input = zeros(DataType::kFLOAT, {1, 1, 3, 3});
     HostTensor const wrongKernel = zeros(DataType::kFLOAT, {2, 1, 3, 3});
     HostTensor output = zeros(DataType::kFLOAT, {1, 2, 2, 2});
-    EXPECT_THROW(runConvolution(params, input.constView(), wrongKernel.constView(), none(), output.view()),
-        std::invalid_argument);
+    params.kernel = weightsOf(wrongKernel.constView());
+    EXPECT_THROW(runConvolution(params, input.constView(), output.view()), std::invalid_argument);
     HostTensor const kernel = zeros(DataType::kFLOAT, {2, 1, 2, 2});
     HostTensor wrongOutput = zeros(DataType::kFLOAT, {1, 2, 3, 3});
-    EXPECT_THROW(runConvolution(params, input.constView(), kernel.constView(), none(), wrongOutput.view()),
-        std::invalid_argument);
+    params.kernel = weightsOf(kernel.constView());
+    EXPECT_THROW(runConvolution(params, input.constView(), wrongOutput.view()), std::invalid_argument);
 }
 
 } // namespace

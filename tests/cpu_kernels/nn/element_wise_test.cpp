@@ -14,11 +14,18 @@ namespace
 
 using Op = nvinfer1::ElementWiseOperation;
 
+network::ElementWiseParams operation(Op op)
+{
+    network::ElementWiseParams params;
+    params.operation = op;
+    return params;
+}
+
 HostTensor apply(Op op, HostTensor const& a, HostTensor const& b)
 {
     HostTensor output
         = zeros(elementWiseOutputType(op, a.type), elementWiseOutputShape(a.shape, b.shape));
-    runElementWise(ElementWiseParams{op}, a.constView(), b.constView(), output.view());
+    runElementWise(operation(op), a.constView(), b.constView(), output.view());
     return output;
 }
 
@@ -138,10 +145,10 @@ TEST(ElementWise, TypeRules)
     HostTensor const f = floats({1}, {1});
     HostTensor const i = ints(DataType::kINT32, {1}, {1});
     HostTensor output = zeros(DataType::kFLOAT, {1});
-    EXPECT_THROW(runElementWise(ElementWiseParams{Op::kSUM}, f.constView(), i.constView(), output.view()),
+    EXPECT_THROW(runElementWise(operation(Op::kSUM), f.constView(), i.constView(), output.view()),
         std::invalid_argument);
     HostTensor boolOutput = zeros(DataType::kBOOL, {1});
-    EXPECT_THROW(runElementWise(ElementWiseParams{Op::kSUM}, f.constView(), f.constView(), boolOutput.view()),
+    EXPECT_THROW(runElementWise(operation(Op::kSUM), f.constView(), f.constView(), boolOutput.view()),
         std::invalid_argument);
 }
 

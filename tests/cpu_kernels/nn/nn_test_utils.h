@@ -1,12 +1,14 @@
-// Owning host tensors for the neural-network kernel tests, filled from values written in the test.
+// Owning host tensors for the neural-network kernel tests, and the Dims and weights that layer parameters take.
 #pragma once
 
 #include "backend/cpu/kernels/nn/element_access.h"
 #include "core/tensor_view.h"
 #include "core/half.h"
+#include "network/weights_buffer.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -86,6 +88,21 @@ inline HostTensor ints(DataType type, Shape shape, std::vector<int64_t> const& v
 inline ConstTensorView none()
 {
     return ConstTensorView(DataType::kFLOAT, Shape{0}, nullptr);
+}
+
+//! Extents as a layer parameter (window size, stride, padding, dilation); {} leaves the parameter empty.
+inline nvinfer1::Dims dimsOf(Shape const& extents)
+{
+    nvinfer1::Dims dims{};
+    dims.nbDims = static_cast<int32_t>(extents.size());
+    std::copy(extents.begin(), extents.end(), dims.d);
+    return dims;
+}
+
+//! A tensor's values as a layer's weights (none() gives no weights).
+inline network::WeightsBuffer weightsOf(ConstTensorView const& values)
+{
+    return network::WeightsBuffer(nvinfer1::Weights{values.type, values.data, values.count()});
 }
 
 inline void expectNear(std::vector<float> const& actual, std::vector<float> const& expected, float tolerance = 1e-5F)

@@ -11,8 +11,17 @@ namespace kiln::cpu::test
 namespace
 {
 
-std::vector<float> normalize(NormalizationParams const& params, HostTensor const& input, HostTensor const& scale,
-    HostTensor const& bias)
+network::NormalizationParams normalization(uint32_t axes, float epsilon, int64_t nbGroups)
+{
+    network::NormalizationParams params;
+    params.axes = axes;
+    params.epsilon = epsilon;
+    params.nbGroups = nbGroups;
+    return params;
+}
+
+std::vector<float> normalize(network::NormalizationParams const& params, HostTensor const& input,
+    HostTensor const& scale, HostTensor const& bias)
 {
     HostTensor output = zeros(DataType::kFLOAT, input.shape);
     runNormalization(params, input.constView(), scale.constView(), bias.constView(), output.view());
@@ -28,7 +37,7 @@ TEST(Normalization, LayerNormOverTheLastAxis)
     HostTensor const input = floats({2, 4}, {1, 2, 3, 4, 2, 2, 2, 2});
     HostTensor const scale = floats({1, 4}, {1, 1, 2, 2});
     HostTensor const bias = floats({1, 4}, {0, 0, 0, 1});
-    NormalizationParams params{1U << 1, 0.0F, 1};
+    network::NormalizationParams params = normalization(1U << 1, 0.0F, 1);
     // A constant row has variance 0; epsilon keeps it finite (0 / sqrt(eps) = 0).
     params.epsilon = 1e-5F;
     float const far = 1.5F / std::sqrt(1.25F + 1e-5F);
@@ -43,7 +52,7 @@ TEST(Normalization, InstanceNormPerChannel)
     HostTensor const input = floats({1, 2, 2}, {1, 3, 10, 20});
     HostTensor const scale = floats({1, 2, 1}, {2, 3});
     HostTensor const bias = floats({1, 2, 1}, {0.5F, -0.5F});
-    expectNear(normalize(NormalizationParams{1U << 2, 0.0F, 1}, input, scale, bias), {-1.5F, 2.5F, -3.5F, 2.5F});
+    expectNear(normalize(normalization(1U << 2, 0.0F, 1), input, scale, bias), {-1.5F, 2.5F, -3.5F, 2.5F});
 }
 
 TEST(Normalization, GroupNormWithPerChannelAndPerGroupWeights)
@@ -52,7 +61,7 @@ TEST(Normalization, GroupNormWithPerChannelAndPerGroupWeights)
     HostTensor const input = floats({1, 4, 2}, {1, 2, 3, 4, 10, 20, 30, 40});
     HostTensor const zero = floats({1, 4, 1}, {0, 0, 0, 0});
     HostTensor const perChannel = floats({1, 4, 1}, {1, 2, 3, 4});
-    NormalizationParams const params{1U << 2, 0.0F, 2};
+    network::NormalizationParams const params = normalization(1U << 2, 0.0F, 2);
     expectNear(normalize(params, input, perChannel, zero),
         {-kFar, -kNear, 2 * kNear, 2 * kFar, -3 * kFar, -3 * kNear, 4 * kNear, 4 * kFar});
     // One weight per group (ONNX GroupNormalization-18).
@@ -67,7 +76,7 @@ TEST(Normalization, HalfStorageRoundsTheFloatResult)
     HostTensor const half = floats({1, 2, 3}, {0.1F, 0.7F, -1.3F, 2.9F, 0.33F, 5.0F}, DataType::kHALF);
     HostTensor const scale = floats({1, 1, 3}, {1.1F, 0.9F, 1.0F});
     HostTensor const bias = floats({1, 1, 3}, {0.0F, 0.2F, -0.2F});
-    NormalizationParams const params{1U << 2, 1e-5F, 1};
+    network::NormalizationParams const params = normalization(1U << 2, 1e-5F, 1);
     HostTensor halfOutput = zeros(DataType::kHALF, {1, 2, 3});
     runNormalization(params, half.constView(), scale.constView(), bias.constView(), halfOutput.view());
     HostTensor const reference = floats({1, 2, 3}, half.floats());
@@ -80,13 +89,13 @@ TEST(Normalization, EmptyAndInvalid)
 {
     HostTensor const empty = zeros(DataType::kFLOAT, {0, 4});
     HostTensor const weights = floats({1, 4}, {1, 1, 1, 1});
-    EXPECT_NO_THROW(normalize(NormalizationParams{2U, 1e-5F, 1}, empty, weights, weights));
+    EXPECT_NO_THROW(normalize(normalization(2U, 1e-5F, 1), empty, weights, weights));
     HostTensor const input = floats({1, 3, 1}, {1, 2, 3});
     HostTensor const three = floats({1, 3, 1}, {1, 1, 1});
-    EXPECT_THROW(normalize(NormalizationParams{4U, 1e-5F, 2}, input, three, three), std::invalid_argument);
-    EXPECT_THROW(normalize(NormalizationParams{8U, 1e-5F, 1}, input, three, three), std::invalid_argument);
+    EXPECT_THROW(normalize(normalization(4U, 1e-5F, 2), input, three, three), std::invalid_argument);
+    EXPECT_THROW(normalize(normalization(8U, 1e-5F, 1), input, three, three), std::invalid_argument);
     HostTensor const wrong = floats({1, 2, 1}, {1, 1});
-    EXPECT_THROW(normalize(NormalizationParams{4U, 1e-5F, 1}, input, wrong, wrong), std::invalid_argument);
+    EXPECT_THROW(normalize(normalization(4U, 1e-5F, 1), input, wrong, wrong), std::invalid_argument);
 }
 
 } // namespace

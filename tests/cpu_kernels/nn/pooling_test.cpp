@@ -15,19 +15,19 @@ namespace
 using nvinfer1::PaddingMode;
 using nvinfer1::PoolingType;
 
-HostTensor pool(PoolingParams const& params, HostTensor const& input, DataType outputType = DataType::kFLOAT)
+HostTensor pool(network::PoolingParams const& params, HostTensor const& input, DataType outputType = DataType::kFLOAT)
 {
     HostTensor output = zeros(outputType, poolingOutputShape(input.shape, params));
     runPooling(params, input.constView(), output.view());
     return output;
 }
 
-PoolingParams window(PoolingType type, Shape size, Shape stride)
+network::PoolingParams window(PoolingType type, Shape const& size, Shape const& stride)
 {
-    PoolingParams params;
-    params.type = type;
-    params.windowSize = std::move(size);
-    params.stride = std::move(stride);
+    network::PoolingParams params;
+    params.poolingType = type;
+    params.windowSize = dimsOf(size);
+    params.stride = dimsOf(stride);
     return params;
 }
 
@@ -41,7 +41,7 @@ TEST(Pooling, MaxAverageAndBlendByHand)
     expectNear(output.floats(), {6, 8, 14, 16}, 0.0F);
     expectNear(pool(window(PoolingType::kAVERAGE, {2, 2}, {2, 2}), kFourByFour).floats(), {3.5, 5.5, 11.5, 13.5}, 0.0F);
     // Blend 0.25: 0.75 * max + 0.25 * average.
-    PoolingParams blend = window(PoolingType::kMAX_AVERAGE_BLEND, {2, 2}, {2, 2});
+    network::PoolingParams blend = window(PoolingType::kMAX_AVERAGE_BLEND, {2, 2}, {2, 2});
     blend.blendFactor = 0.25F;
     expectNear(pool(blend, kFourByFour).floats(), {5.375F, 7.375F, 13.375F, 15.375F}, 0.0F);
 }
@@ -50,8 +50,8 @@ TEST(Pooling, AveragePaddingCountedOrNot)
 {
     // 2x2 windows at stride 1 with one row and column of padding before: O = 3x3.
     HostTensor const input = floats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
-    PoolingParams params = window(PoolingType::kAVERAGE, {2, 2}, {1, 1});
-    params.prePadding = {1, 1};
+    network::PoolingParams params = window(PoolingType::kAVERAGE, {2, 2}, {1, 1});
+    params.prePadding = dimsOf({1, 1});
     HostTensor const excluded = pool(params, input);
     EXPECT_EQ(excluded.shape, (Shape{1, 1, 3, 3}));
     // Corner window holds x(0,0) only; edge windows hold two elements; inner windows four.
@@ -65,13 +65,13 @@ TEST(Pooling, IncludedPaddingStopsAtThePaddedInput)
     // [1..5], window 2, stride 2. Rounding up adds a window [4, 6) whose second slot lies beyond the (unpadded)
     // input: it is neither input nor padding, so it is not counted even when padding is.
     HostTensor const input = floats({1, 1, 5}, {1, 2, 3, 4, 5});
-    PoolingParams params = window(PoolingType::kAVERAGE, {2}, {2});
+    network::PoolingParams params = window(PoolingType::kAVERAGE, {2}, {2});
     params.paddingMode = PaddingMode::kEXPLICIT_ROUND_UP;
     params.averageCountExcludesPadding = false;
     expectNear(pool(params, input).floats(), {1.5, 3.5, 5}, 0.0F);
     // With a post-padding of 1 (rounding down) that slot is padding: counted (2.5) or not (5).
     params.paddingMode = PaddingMode::kEXPLICIT_ROUND_DOWN;
-    params.postPadding = {1};
+    params.postPadding = dimsOf({1});
     expectNear(pool(params, input).floats(), {1.5, 3.5, 2.5}, 0.0F);
     params.averageCountExcludesPadding = true;
     expectNear(pool(params, input).floats(), {1.5, 3.5, 5}, 0.0F);
@@ -80,8 +80,8 @@ TEST(Pooling, IncludedPaddingStopsAtThePaddedInput)
 TEST(Pooling, MaxIgnoresPaddingForNegativeInputs)
 {
     HostTensor const input = floats({1, 1, 3}, {-1, -2, -3});
-    PoolingParams params = window(PoolingType::kMAX, {2}, {1});
-    params.prePadding = {1};
+    network::PoolingParams params = window(PoolingType::kMAX, {2}, {1});
+    params.prePadding = dimsOf({1});
     expectNear(pool(params, input).floats(), {-1, -1, -2}, 0.0F);
 }
 
@@ -89,10 +89,10 @@ TEST(Pooling, SamePaddingModes)
 {
     HostTensor const input = floats({1, 1, 4}, {1, 2, 3, 4});
     // Window 3, stride 1: P = 2, one each side.
-    PoolingParams params = window(PoolingType::kMAX, {3}, {1});
+    network::PoolingParams params = window(PoolingType::kMAX, {3}, {1});
     params.paddingMode = PaddingMode::kSAME_UPPER;
     expectNear(pool(params, input).floats(), {2, 3, 4, 4}, 0.0F);
-    params.type = PoolingType::kAVERAGE;
+    params.poolingType = PoolingType::kAVERAGE;
     expectNear(pool(params, input).floats(), {1.5, 2, 3, 3.5}, 0.0F);
     // Even window 2 on [1, 2, 3]: P = 1, after the data (UPPER) or before it (LOWER).
     HostTensor const odd = floats({1, 1, 3}, {1, 2, 3});
@@ -128,7 +128,7 @@ TEST(Pooling, HalfStorageRoundsTheFloatResult)
 {
     std::vector<float> const values{0.1F, 0.2F, 0.3F, 0.7F, 1.1F, 1.3F, 2.9F, 0.01F, 5.5F};
     HostTensor const halfInput = floats({1, 1, 3, 3}, values, DataType::kHALF);
-    PoolingParams params = window(PoolingType::kAVERAGE, {2, 2}, {1, 1});
+    network::PoolingParams params = window(PoolingType::kAVERAGE, {2, 2}, {1, 1});
     HostTensor const halfOutput = pool(params, halfInput, DataType::kHALF);
     expectHalfRoundingOf(halfOutput, pool(params, floats({1, 1, 3, 3}, halfInput.floats())));
 }
@@ -136,7 +136,7 @@ TEST(Pooling, HalfStorageRoundsTheFloatResult)
 TEST(Pooling, EmptyAndInvalid)
 {
     HostTensor const input = zeros(DataType::kFLOAT, {2, 0, 4, 4});
-    PoolingParams params = window(PoolingType::kMAX, {2, 2}, {2, 2});
+    network::PoolingParams params = window(PoolingType::kMAX, {2, 2}, {2, 2});
     HostTensor output = zeros(DataType::kFLOAT, poolingOutputShape(input.shape, params));
     EXPECT_EQ(output.shape, (Shape{2, 0, 2, 2}));
     EXPECT_NO_THROW(runPooling(params, input.constView(), output.view()));

@@ -12,11 +12,23 @@ namespace
 
 using nvinfer1::ScaleMode;
 
-std::vector<float> scaled(ScaleParams const& params, HostTensor const& input, ConstTensorView const& shift,
-    ConstTensorView const& scale, ConstTensorView const& power)
+//! A scale layer's parameters, its weights taken from test tensors (none() for an absent list).
+network::ScaleParams scaling(ScaleMode mode, int32_t channelAxis, ConstTensorView const& shift = none(),
+    ConstTensorView const& scale = none(), ConstTensorView const& power = none())
+{
+    network::ScaleParams params;
+    params.mode = mode;
+    params.channelAxis = channelAxis;
+    params.shift = weightsOf(shift);
+    params.scale = weightsOf(scale);
+    params.power = weightsOf(power);
+    return params;
+}
+
+std::vector<float> scaled(network::ScaleParams const& params, HostTensor const& input)
 {
     HostTensor output = zeros(DataType::kFLOAT, input.shape);
-    runScale(params, input.constView(), shift, scale, power, output.view());
+    runScale(params, input.constView(), output.view());
     return output.floats();
 }
 
@@ -27,15 +39,15 @@ TEST(Scale, UniformWithAllThreeTerms)
     HostTensor const shift = floats({1}, {1});
     HostTensor const scale = floats({1}, {2});
     HostTensor const power = floats({1}, {2});
-    expectNear(scaled(ScaleParams{ScaleMode::kUNIFORM, 1}, input, shift.constView(), scale.constView(),
-                   power.constView()),
+    expectNear(
+        scaled(scaling(ScaleMode::kUNIFORM, 1, shift.constView(), scale.constView(), power.constView()), input),
         {9, 25, 49, 81}, 0.0F);
 }
 
 TEST(Scale, EmptyWeightsAreIdentity)
 {
     HostTensor const input = floats({1, 2, 1, 1}, {-1.5F, 3});
-    expectNear(scaled(ScaleParams{ScaleMode::kCHANNEL, 1}, input, none(), none(), none()), {-1.5F, 3}, 0.0F);
+    expectNear(scaled(scaling(ScaleMode::kCHANNEL, 1, none(), none(), none()), input), {-1.5F, 3}, 0.0F);
 }
 
 TEST(Scale, PerChannelOnAnyAxis)
@@ -43,10 +55,10 @@ TEST(Scale, PerChannelOnAnyAxis)
     HostTensor const input = floats({1, 2, 2}, {1, 2, 3, 4});
     HostTensor const scale = floats({2}, {10, 100});
     // Channel axis 1 (NCHW-like): channel 0 holds 1, 2; channel 1 holds 3, 4.
-    expectNear(scaled(ScaleParams{ScaleMode::kCHANNEL, 1}, input, none(), scale.constView(), none()),
+    expectNear(scaled(scaling(ScaleMode::kCHANNEL, 1, none(), scale.constView(), none()), input),
         {10, 20, 300, 400}, 0.0F);
     // Channel axis 2 (channels last): the weights alternate.
-    expectNear(scaled(ScaleParams{ScaleMode::kCHANNEL, 2}, input, none(), scale.constView(), none()),
+    expectNear(scaled(scaling(ScaleMode::kCHANNEL, 2, none(), scale.constView(), none()), input),
         {10, 200, 30, 400}, 0.0F);
 }
 
@@ -56,7 +68,7 @@ TEST(Scale, ElementwiseSharedAcrossLeadingAxes)
     HostTensor const input = floats({2, 2, 1}, {1, 2, 3, 4});
     HostTensor const shift = floats({2}, {0.5F, 0.5F});
     HostTensor const scale = floats({2}, {1, -1});
-    expectNear(scaled(ScaleParams{ScaleMode::kELEMENTWISE, 1}, input, shift.constView(), scale.constView(), none()),
+    expectNear(scaled(scaling(ScaleMode::kELEMENTWISE, 1, shift.constView(), scale.constView(), none()), input),
         {1.5F, -1.5F, 3.5F, -3.5F}, 0.0F);
 }
 
@@ -66,12 +78,12 @@ TEST(Scale, BatchNormFoldedIntoScaleAndShiftInHalf)
     HostTensor const half = floats({1, 2, 2}, values, DataType::kHALF);
     HostTensor const shift = floats({2}, {0.1F, -0.3F});
     HostTensor const scale = floats({2}, {1.7F, 0.35F});
-    ScaleParams const params{ScaleMode::kCHANNEL, 1};
+    network::ScaleParams const params = scaling(ScaleMode::kCHANNEL, 1, shift.constView(), scale.constView(), none());
     HostTensor halfOutput = zeros(DataType::kHALF, {1, 2, 2});
-    runScale(params, half.constView(), shift.constView(), scale.constView(), none(), halfOutput.view());
+    runScale(params, half.constView(), halfOutput.view());
     HostTensor const reference = floats({1, 2, 2}, half.floats());
     HostTensor floatOutput = zeros(DataType::kFLOAT, {1, 2, 2});
-    runScale(params, reference.constView(), shift.constView(), scale.constView(), none(), floatOutput.view());
+    runScale(params, reference.constView(), floatOutput.view());
     expectHalfRoundingOf(halfOutput, floatOutput);
 }
 
@@ -80,15 +92,15 @@ TEST(Scale, RejectsWrongCountsAndAxes)
     HostTensor const input = floats({1, 2, 2}, {1, 2, 3, 4});
     HostTensor const three = floats({3}, {1, 2, 3});
     HostTensor output = zeros(DataType::kFLOAT, {1, 2, 2});
-    EXPECT_THROW(runScale(ScaleParams{ScaleMode::kCHANNEL, 1}, input.constView(), none(), three.constView(), none(),
+    EXPECT_THROW(runScale(scaling(ScaleMode::kCHANNEL, 1, none(), three.constView(), none()), input.constView(),
                      output.view()),
         std::invalid_argument);
-    EXPECT_THROW(scaleWeightCount(ScaleParams{ScaleMode::kCHANNEL, 3}, input.shape), std::invalid_argument);
-    EXPECT_EQ(scaleWeightCount(ScaleParams{ScaleMode::kELEMENTWISE, 1}, {5, 2, 3, 4}), 24);
+    EXPECT_THROW(scaleWeightCount(scaling(ScaleMode::kCHANNEL, 3), input.shape), std::invalid_argument);
+    EXPECT_EQ(scaleWeightCount(scaling(ScaleMode::kELEMENTWISE, 1), {5, 2, 3, 4}), 24);
     HostTensor const empty = zeros(DataType::kFLOAT, {0, 2, 2});
     HostTensor emptyOutput = zeros(DataType::kFLOAT, {0, 2, 2});
     HostTensor const two = floats({2}, {1, 2});
-    EXPECT_NO_THROW(runScale(ScaleParams{ScaleMode::kCHANNEL, 1}, empty.constView(), none(), two.constView(), none(),
+    EXPECT_NO_THROW(runScale(scaling(ScaleMode::kCHANNEL, 1, none(), two.constView(), none()), empty.constView(),
         emptyOutput.view()));
 }
 

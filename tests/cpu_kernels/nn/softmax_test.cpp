@@ -11,10 +11,17 @@ namespace kiln::cpu::test
 namespace
 {
 
+network::SoftMaxParams alongAxes(uint32_t axes)
+{
+    network::SoftMaxParams params;
+    params.axes = axes;
+    return params;
+}
+
 std::vector<float> softmax(HostTensor const& input, uint32_t axes)
 {
     HostTensor output = zeros(DataType::kFLOAT, input.shape);
-    runSoftmax(SoftmaxParams{axes}, input.constView(), output.view());
+    runSoftmax(alongAxes(axes), input.constView(), output.view());
     return output.floats();
 }
 
@@ -50,8 +57,8 @@ TEST(Softmax, HalfInPlaceRoundsTheFloatResult)
     HostTensor half = floats({2, 3}, {0.1F, 1.7F, -2.3F, 4.0F, 4.0F, 3.9F}, DataType::kHALF);
     HostTensor const reference = floats({2, 3}, half.floats());
     HostTensor floatOutput = zeros(DataType::kFLOAT, {2, 3});
-    runSoftmax(SoftmaxParams{2U}, reference.constView(), floatOutput.view());
-    runSoftmax(SoftmaxParams{2U}, half.constView(), half.view());
+    runSoftmax(alongAxes(2U), reference.constView(), floatOutput.view());
+    runSoftmax(alongAxes(2U), half.constView(), half.view());
     expectHalfRoundingOf(half, floatOutput);
 }
 
@@ -59,12 +66,12 @@ TEST(Softmax, AxesMaskAndEmpty)
 {
     HostTensor const input = floats({2, 2}, {1, 2, 3, 4});
     HostTensor output = zeros(DataType::kFLOAT, {2, 2});
-    EXPECT_THROW(runSoftmax(SoftmaxParams{3U}, input.constView(), output.view()), std::invalid_argument);
-    EXPECT_THROW(runSoftmax(SoftmaxParams{4U}, input.constView(), output.view()), std::invalid_argument);
-    EXPECT_THROW(runSoftmax(SoftmaxParams{0U}, input.constView(), output.view()), std::invalid_argument);
+    EXPECT_THROW(runSoftmax(alongAxes(3U), input.constView(), output.view()), std::invalid_argument);
+    EXPECT_THROW(runSoftmax(alongAxes(4U), input.constView(), output.view()), std::invalid_argument);
+    EXPECT_THROW(runSoftmax(alongAxes(0U), input.constView(), output.view()), std::invalid_argument);
     HostTensor const empty = zeros(DataType::kFLOAT, {0, 3});
     HostTensor emptyOutput = zeros(DataType::kFLOAT, {0, 3});
-    EXPECT_NO_THROW(runSoftmax(SoftmaxParams{2U}, empty.constView(), emptyOutput.view()));
+    EXPECT_NO_THROW(runSoftmax(alongAxes(2U), empty.constView(), emptyOutput.view()));
 }
 
 } // namespace

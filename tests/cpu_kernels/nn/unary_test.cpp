@@ -17,8 +17,10 @@ using Op = nvinfer1::UnaryOperation;
 
 HostTensor apply(Op op, HostTensor const& input)
 {
+    network::UnaryParams params;
+    params.operation = op;
     HostTensor output = zeros(unaryOutputType(op, input.type), input.shape);
-    runUnary(UnaryParams{op}, input.constView(), output.view());
+    runUnary(params, input.constView(), output.view());
     return output;
 }
 

@@ -28,20 +28,4 @@ ConstTensorView weightsView(network::WeightsBuffer const& weights, Shape shape);
 //! lets weights for another group count through while the count is the default 1 (applications set it after add*).
 ConstTensorView filterWeightsView(network::WindowedFilterParams const& params, Shape const& shape, char const* kind);
 
-//! The network's (de)convolution parameters as the reference kernel's parameter struct.
-template <typename KernelParams>
-KernelParams filterKernelParams(network::WindowedFilterParams const& p)
-{
-    KernelParams params;
-    params.nbOutputMaps = p.nbOutputMaps;
-    params.kernelSize = network::dimsToVector(p.kernelSize);
-    params.stride = network::dimsToVector(p.stride);
-    params.prePadding = network::dimsToVector(p.prePadding);
-    params.postPadding = network::dimsToVector(p.postPadding);
-    params.dilation = network::dimsToVector(p.dilation);
-    params.nbGroups = p.nbGroups;
-    params.paddingMode = p.paddingMode;
-    return params;
-}
-
 } // namespace kiln::cpu

@@ -32,13 +32,13 @@ double sigmoid(double x)
 
 } // namespace
 
-float activate(ActivationParams const& params, float x)
+float activate(network::ActivationParams const& params, float x)
 {
     using nvinfer1::ActivationType;
     double const v = x;
     double const alpha = params.alpha;
     double const beta = params.beta;
-    switch (params.type)
+    switch (params.activation)
     {
     case ActivationType::kRELU: return std::isnan(x) ? x : std::max(x, 0.0F);
     case ActivationType::kSIGMOID: return static_cast<float>(sigmoid(v));
@@ -63,13 +63,14 @@ float activate(ActivationParams const& params, float x)
     return x;
 }
 
-void runActivation(ActivationParams const& params, ConstTensorView const& input, TensorView const& output)
+void runActivation(
+    network::ActivationParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     requireShape(output.shape, input.shape, "activation output");
     requireFloatingPoint(input, "activation input");
     requireFloatingPoint(output, "activation output");
-    if (static_cast<int32_t>(params.type) < 0
-        || static_cast<int32_t>(params.type) >= nvinfer1::EnumMax<nvinfer1::ActivationType>())
+    if (static_cast<int32_t>(params.activation) < 0
+        || static_cast<int32_t>(params.activation) >= nvinfer1::EnumMax<nvinfer1::ActivationType>())
     {
         throw std::invalid_argument("activation: unknown ActivationType");
     }
@@ -80,9 +81,9 @@ void runActivation(ActivationParams const& params, ConstTensorView const& input,
     }
 }
 
-void run(network::ActivationParams const& p, LayerInputs const& in, LayerOutputs const& out)
+void run(network::ActivationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
-    runActivation(ActivationParams{p.activation, p.alpha, p.beta}, in[0], out[0]);
+    runActivation(params, inputs[0], outputs[0]);
 }
 
 } // namespace kiln::cpu

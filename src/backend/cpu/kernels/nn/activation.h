@@ -17,25 +17,17 @@
 #pragma once
 
 #include "core/tensor_view.h"
-
-#include <NvInferLayerEnums.h>
+#include "network/layers/activation.h"
 
 namespace kiln::cpu
 {
 
-//! TensorRT's IActivationLayer parameters (alpha and beta default to 0 as in TensorRT).
-struct ActivationParams
-{
-    nvinfer1::ActivationType type{nvinfer1::ActivationType::kRELU};
-    float alpha{0.0F};
-    float beta{0.0F};
-};
-
 //! The activation of one value, in float (double inside where cancellation would hurt).
-float activate(ActivationParams const& params, float x);
+float activate(network::ActivationParams const& params, float x);
 
 //! Writes `output` (same shape as `input`; both floating-point, any of kFLOAT/kHALF/kBF16). In-place use
 //! (output aliasing input) is allowed. Throws std::invalid_argument on a shape or type mismatch.
-void runActivation(ActivationParams const& params, ConstTensorView const& input, TensorView const& output);
+void runActivation(
+    network::ActivationParams const& params, ConstTensorView const& input, TensorView const& output);
 
 } // namespace kiln::cpu

@@ -4,6 +4,7 @@
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 #include "backend/cpu/kernels/nn/kernel_geometry.h"
+#include "network/layers/layer_utils.h"
 
 #include <stdexcept>
 #include <string>
@@ -13,31 +14,30 @@ namespace kiln::cpu
 namespace
 {
 
-KernelGeometry resolveGeometry(Shape const& inputShape, ConvolutionParams const& params)
+KernelGeometry resolveGeometry(Shape const& inputShape, network::ConvolutionParams const& params)
 {
-    return resolveKernelGeometry("convolution", WindowDirection::kFORWARD, inputShape,
-        {params.nbOutputMaps, params.nbGroups, params.kernelSize, params.stride, params.prePadding, params.postPadding,
-            params.dilation, params.paddingMode});
+    return resolveKernelGeometry("convolution", WindowDirection::kFORWARD, inputShape, params);
 }
 
 } // namespace
 
-Shape convolutionOutputShape(Shape const& inputShape, ConvolutionParams const& params)
+Shape convolutionOutputShape(Shape const& inputShape, network::ConvolutionParams const& params)
 {
     return resolveGeometry(inputShape, params).outputShape;
 }
 
-void runConvolution(ConvolutionParams const& params, ConstTensorView const& input, ConstTensorView const& kernel,
-    ConstTensorView const& bias, TensorView const& output)
+void runConvolution(
+    network::ConvolutionParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     KernelGeometry const geometry = resolveGeometry(input.shape, params);
+    Shape const kernelSize = network::dimsToVector(params.kernelSize);
     int64_t const groups = params.nbGroups;
     int64_t const outputMaps = params.nbOutputMaps;
     int64_t const channelsPerGroup = input.shape[1] / groups;
-    Shape expectedKernel{outputMaps, channelsPerGroup};
-    expectedKernel.insert(expectedKernel.end(), params.kernelSize.begin(), params.kernelSize.end());
-    FilterOperands const operands = loadFilterOperands(
-        "convolution", expectedKernel, geometry.outputShape, outputMaps, input, kernel, bias, output);
+    Shape kernelShape{outputMaps, channelsPerGroup};
+    kernelShape.insert(kernelShape.end(), kernelSize.begin(), kernelSize.end());
+    FilterOperands const operands
+        = loadFilterOperands("convolution", params, kernelShape, geometry.outputShape, input, output);
     if (output.count() == 0)
     {
         return;
@@ -46,13 +46,13 @@ void runConvolution(ConvolutionParams const& params, ConstTensorView const& inpu
     std::vector<float> const& w = operands.kernel;
     std::vector<float> const& b = operands.bias;
 
-    size_t const spatialRank = params.kernelSize.size();
+    size_t const spatialRank = kernelSize.size();
     Shape const inputSize(input.shape.begin() + 2, input.shape.end());
     Shape const inputStrides = contiguousStrides(inputSize);
     Shape const& outputSize = geometry.window.outputSize;
     int64_t const inputPlane = volume(inputSize);
     int64_t const outputPlane = volume(outputSize);
-    int64_t const kernelPlane = volume(params.kernelSize);
+    int64_t const kernelPlane = volume(kernelSize);
     int64_t const batch = input.shape[0];
     int64_t const mapsPerGroup = outputMaps / groups;
 
@@ -68,7 +68,7 @@ void runConvolution(ConvolutionParams const& params, ConstTensorView const& inpu
     {
         tapKernelOffset.clear();
         tapInputOffset.clear();
-        for (int64_t tap = 0; tap < kernelPlane; ++tap, advanceIndex(kernelIndex, params.kernelSize))
+        for (int64_t tap = 0; tap < kernelPlane; ++tap, advanceIndex(kernelIndex, kernelSize))
         {
             int64_t inputOffset = 0;
             bool inside = true;
@@ -107,15 +107,9 @@ void runConvolution(ConvolutionParams const& params, ConstTensorView const& inpu
     }
 }
 
-void run(network::ConvolutionParams const& p, LayerInputs const& in, LayerOutputs const& out)
+void run(network::ConvolutionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
-    Shape kernelShape{p.nbOutputMaps, in[0].shape[1] / p.nbGroups};
-    for (int64_t extent : network::dimsToVector(p.kernelSize))
-    {
-        kernelShape.push_back(extent);
-    }
-    runConvolution(filterKernelParams<ConvolutionParams>(p), in[0], filterWeightsView(p, kernelShape, "convolution"),
-        weightsView(p.bias, Shape{p.nbOutputMaps}), out[0]);
+    runConvolution(params, inputs[0], outputs[0]);
 }
 
 } // namespace kiln::cpu

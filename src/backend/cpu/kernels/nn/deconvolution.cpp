@@ -4,6 +4,7 @@
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 #include "backend/cpu/kernels/nn/kernel_geometry.h"
+#include "network/layers/layer_utils.h"
 
 #include <stdexcept>
 #include <string>
@@ -13,33 +14,32 @@ namespace kiln::cpu
 namespace
 {
 
-KernelGeometry resolveGeometry(Shape const& inputShape, DeconvolutionParams const& params)
+KernelGeometry resolveGeometry(Shape const& inputShape, network::DeconvolutionParams const& params)
 {
-    return resolveKernelGeometry("deconvolution", WindowDirection::kTRANSPOSED, inputShape,
-        {params.nbOutputMaps, params.nbGroups, params.kernelSize, params.stride, params.prePadding, params.postPadding,
-            params.dilation, params.paddingMode});
+    return resolveKernelGeometry("deconvolution", WindowDirection::kTRANSPOSED, inputShape, params);
 }
 
 } // namespace
 
-Shape deconvolutionOutputShape(Shape const& inputShape, DeconvolutionParams const& params)
+Shape deconvolutionOutputShape(Shape const& inputShape, network::DeconvolutionParams const& params)
 {
     return resolveGeometry(inputShape, params).outputShape;
 }
 
-void runDeconvolution(DeconvolutionParams const& params, ConstTensorView const& input, ConstTensorView const& kernel,
-    ConstTensorView const& bias, TensorView const& output)
+void runDeconvolution(
+    network::DeconvolutionParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     KernelGeometry const geometry = resolveGeometry(input.shape, params);
+    Shape const kernelSize = network::dimsToVector(params.kernelSize);
     int64_t const groups = params.nbGroups;
     int64_t const inputChannels = input.shape[1];
     int64_t const outputMaps = params.nbOutputMaps;
     int64_t const channelsPerGroup = inputChannels / groups;
     int64_t const mapsPerGroup = outputMaps / groups;
-    Shape expectedKernel{inputChannels, mapsPerGroup};
-    expectedKernel.insert(expectedKernel.end(), params.kernelSize.begin(), params.kernelSize.end());
-    FilterOperands const operands = loadFilterOperands(
-        "deconvolution", expectedKernel, geometry.outputShape, outputMaps, input, kernel, bias, output);
+    Shape kernelShape{inputChannels, mapsPerGroup};
+    kernelShape.insert(kernelShape.end(), kernelSize.begin(), kernelSize.end());
+    FilterOperands const operands
+        = loadFilterOperands("deconvolution", params, kernelShape, geometry.outputShape, input, output);
     if (output.count() == 0)
     {
         return;
@@ -48,13 +48,13 @@ void runDeconvolution(DeconvolutionParams const& params, ConstTensorView const& 
     std::vector<float> const& w = operands.kernel;
     std::vector<float> const& b = operands.bias;
 
-    size_t const spatialRank = params.kernelSize.size();
+    size_t const spatialRank = kernelSize.size();
     Shape const inputSize(input.shape.begin() + 2, input.shape.end());
     Shape const inputStrides = contiguousStrides(inputSize);
     Shape const& outputSize = geometry.window.outputSize;
     int64_t const inputPlane = volume(inputSize);
     int64_t const outputPlane = volume(outputSize);
-    int64_t const kernelPlane = volume(params.kernelSize);
+    int64_t const kernelPlane = volume(kernelSize);
     int64_t const batch = input.shape[0];
 
     std::vector<int64_t> tapKernelOffset;
@@ -69,7 +69,7 @@ void runDeconvolution(DeconvolutionParams const& params, ConstTensorView const& 
         // Output o receives input i through tap k when i * stride + k * dilation == o + prePadding.
         tapKernelOffset.clear();
         tapInputOffset.clear();
-        for (int64_t tap = 0; tap < kernelPlane; ++tap, advanceIndex(kernelIndex, params.kernelSize))
+        for (int64_t tap = 0; tap < kernelPlane; ++tap, advanceIndex(kernelIndex, kernelSize))
         {
             int64_t inputOffset = 0;
             bool hits = true;
@@ -111,16 +111,9 @@ void runDeconvolution(DeconvolutionParams const& params, ConstTensorView const& 
     }
 }
 
-void run(network::DeconvolutionParams const& p, LayerInputs const& in, LayerOutputs const& out)
+void run(network::DeconvolutionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
-    Shape kernelShape{in[0].shape[1], p.nbOutputMaps / p.nbGroups};
-    for (int64_t extent : network::dimsToVector(p.kernelSize))
-    {
-        kernelShape.push_back(extent);
-    }
-    runDeconvolution(filterKernelParams<DeconvolutionParams>(p), in[0],
-        filterWeightsView(p, kernelShape, "deconvolution"),
-        weightsView(p.bias, Shape{p.nbOutputMaps}), out[0]);
+    runDeconvolution(params, inputs[0], outputs[0]);
 }
 
 } // namespace kiln::cpu

@@ -181,15 +181,15 @@ DataType elementWiseOutputType(ElementWiseOperation op, DataType inputType)
         + " does not take " + dataTypeName(inputType) + " inputs");
 }
 
-void runElementWise(ElementWiseParams const& params, ConstTensorView const& first, ConstTensorView const& second,
-    TensorView const& output)
+void runElementWise(network::ElementWiseParams const& params, ConstTensorView const& first,
+    ConstTensorView const& second, TensorView const& output)
 {
     if (first.type != second.type)
     {
         throw std::invalid_argument("element-wise: input types differ (" + dataTypeName(first.type) + " and "
             + dataTypeName(second.type) + ")");
     }
-    ElementWiseOperation const op = params.op;
+    ElementWiseOperation const op = params.operation;
     DataType const outputType = elementWiseOutputType(op, first.type);
     if (output.type != outputType)
     {
@@ -230,11 +230,9 @@ void runElementWise(ElementWiseParams const& params, ConstTensorView const& firs
     }
 }
 
-void run(network::ElementWiseParams const& p, LayerInputs const& in, LayerOutputs const& out)
+void run(network::ElementWiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
-    ElementWiseParams params;
-    params.op = p.operation;
-    runElementWise(params, in[0], in[1], out[0]);
+    runElementWise(params, inputs[0], inputs[1], outputs[0]);
 }
 
 } // namespace kiln::cpu

@@ -12,16 +12,10 @@
 #pragma once
 
 #include "core/tensor_view.h"
-
-#include <NvInferLayerEnums.h>
+#include "network/layers/elementwise.h"
 
 namespace kiln::cpu
 {
-
-struct ElementWiseParams
-{
-    nvinfer1::ElementWiseOperation op{nvinfer1::ElementWiseOperation::kSUM};
-};
 
 //! The broadcast shape of the two inputs; throws std::invalid_argument when they do not broadcast.
 Shape elementWiseOutputShape(Shape const& first, Shape const& second);
@@ -31,7 +25,7 @@ nvinfer1::DataType elementWiseOutputType(nvinfer1::ElementWiseOperation op, nvin
 
 //! Writes `output` (shape elementWiseOutputShape, type elementWiseOutputType). Throws std::invalid_argument on
 //! mismatched types or shapes. The output may alias an input of the same shape.
-void runElementWise(ElementWiseParams const& params, ConstTensorView const& first, ConstTensorView const& second,
-    TensorView const& output);
+void runElementWise(network::ElementWiseParams const& params, ConstTensorView const& first,
+    ConstTensorView const& second, TensorView const& output);
 
 } // namespace kiln::cpu

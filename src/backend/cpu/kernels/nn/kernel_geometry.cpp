@@ -1,6 +1,8 @@
 #include "backend/cpu/kernels/nn/kernel_geometry.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/element_access.h"
+#include "network/layers/layer_utils.h"
 
 #include <stdexcept>
 #include <string>
@@ -8,8 +10,8 @@
 namespace kiln::cpu
 {
 
-KernelGeometry resolveKernelGeometry(
-    char const* layer, WindowDirection direction, Shape const& inputShape, KernelWindowParams const& params)
+KernelGeometry resolveKernelGeometry(char const* layer, WindowDirection direction, Shape const& inputShape,
+    network::WindowedFilterParams const& params)
 {
     std::string const name = layer;
     if (inputShape.size() < 3)
@@ -18,10 +20,11 @@ KernelGeometry resolveKernelGeometry(
             name + ": input " + shapeText(inputShape) + " needs a batch, a channel and at least one spatial axis");
     }
     size_t const spatialRank = inputShape.size() - 2;
-    if (params.kernelSize.size() != spatialRank)
+    Shape const kernelSize = network::dimsToVector(params.kernelSize);
+    if (kernelSize.size() != spatialRank)
     {
         throw std::invalid_argument(
-            name + ": kernelSize " + shapeText(params.kernelSize) + " for input " + shapeText(inputShape));
+            name + ": kernelSize " + shapeText(kernelSize) + " for input " + shapeText(inputShape));
     }
     if (params.nbGroups < 1 || inputShape[1] % params.nbGroups != 0 || params.nbOutputMaps < 0
         || params.nbOutputMaps % params.nbGroups != 0)
@@ -36,7 +39,7 @@ KernelGeometry resolveKernelGeometry(
     Shape const prePadding = spatialParameter(params.prePadding, spatialRank, 0, (name + " prePadding").c_str());
     Shape const postPadding = spatialParameter(params.postPadding, spatialRank, 0, (name + " postPadding").c_str());
     Shape const inputSize(inputShape.begin() + 2, inputShape.end());
-    Shape const window = dilatedWindow(params.kernelSize, geometry.dilation);
+    Shape const window = dilatedWindow(kernelSize, geometry.dilation);
     geometry.window = direction == WindowDirection::kFORWARD
         ? forwardWindowGeometry(inputSize, window, geometry.stride, prePadding, postPadding, params.paddingMode)
         : transposedWindowGeometry(inputSize, window, geometry.stride, prePadding, postPadding, params.paddingMode);
@@ -46,12 +49,14 @@ KernelGeometry resolveKernelGeometry(
     return geometry;
 }
 
-FilterOperands loadFilterOperands(char const* layer, Shape const& expectedKernel, Shape const& outputShape,
-    int64_t outputMaps, ConstTensorView const& input, ConstTensorView const& kernel, ConstTensorView const& bias,
-    TensorView const& output)
+FilterOperands loadFilterOperands(char const* layer, network::WindowedFilterParams const& params,
+    Shape const& kernelShape, Shape const& outputShape, ConstTensorView const& input, TensorView const& output)
 {
     std::string const name = layer;
-    requireShape(kernel.shape, expectedKernel, (name + " kernel").c_str());
+    ConstTensorView const kernel = filterWeightsView(params, kernelShape, layer);
+    // Viewed with its own count, so that a bias of the wrong length fails the shape check instead of being misread.
+    ConstTensorView const bias = weightsView(params.bias, Shape{params.bias.count()});
+    int64_t const outputMaps = params.nbOutputMaps;
     bool const hasBias = bias.count() > 0;
     if (hasBias)
     {

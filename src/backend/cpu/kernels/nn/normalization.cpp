@@ -43,8 +43,8 @@ ConstTensorView perGroupAsPerChannel(ConstTensorView const& weights, int64_t gro
 
 } // namespace
 
-void runNormalization(NormalizationParams const& params, ConstTensorView const& input, ConstTensorView const& scale,
-    ConstTensorView const& bias, TensorView const& output)
+void runNormalization(network::NormalizationParams const& params, ConstTensorView const& input,
+    ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output)
 {
     requireShape(output.shape, input.shape, "normalization output");
     requireFloatingPoint(input, "normalization input");
@@ -144,9 +144,9 @@ void runNormalization(NormalizationParams const& params, ConstTensorView const& 
     }
 }
 
-void run(network::NormalizationParams const& p, LayerInputs const& in, LayerOutputs const& out)
+void run(network::NormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
-    runNormalization(NormalizationParams{p.axes, p.epsilon, p.nbGroups}, in[0], in[1], in[2], out[0]);
+    runNormalization(params, inputs[0], inputs[1], inputs[2], outputs[0]);
 }
 
 } // namespace kiln::cpu

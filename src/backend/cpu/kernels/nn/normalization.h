@@ -9,23 +9,15 @@
 #pragma once
 
 #include "core/tensor_view.h"
-
-#include <cstdint>
+#include "network/layers/normalization.h"
 
 namespace kiln::cpu
 {
 
-struct NormalizationParams
-{
-    uint32_t axes{0U};
-    float epsilon{1e-5F};
-    int64_t nbGroups{1};
-};
-
 //! Writes `output` (same shape as `input`; all tensors floating-point). Throws std::invalid_argument on an axes
 //! mask outside the rank, channels not divisible by nbGroups, or scale/bias that do not broadcast.
 //! In-place use (output aliasing input) is allowed.
-void runNormalization(NormalizationParams const& params, ConstTensorView const& input, ConstTensorView const& scale,
-    ConstTensorView const& bias, TensorView const& output);
+void runNormalization(network::NormalizationParams const& params, ConstTensorView const& input,
+    ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output);
 
 } // namespace kiln::cpu

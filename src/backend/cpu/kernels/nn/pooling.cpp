@@ -4,6 +4,7 @@
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 #include "backend/cpu/kernels/nn/sliding_window.h"
+#include "network/layers/layer_utils.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,19 +24,20 @@ struct PoolingGeometry
     Shape outputShape;
 };
 
-PoolingGeometry resolveGeometry(Shape const& inputShape, PoolingParams const& params)
+PoolingGeometry resolveGeometry(Shape const& inputShape, network::PoolingParams const& params)
 {
-    size_t const spatialRank = params.windowSize.size();
+    Shape const windowSize = network::dimsToVector(params.windowSize);
+    size_t const spatialRank = windowSize.size();
     if (spatialRank == 0 || inputShape.size() < spatialRank)
     {
-        throw std::invalid_argument("pooling: window " + shapeText(params.windowSize) + " for input "
+        throw std::invalid_argument("pooling: window " + shapeText(windowSize) + " for input "
             + shapeText(inputShape));
     }
     size_t const leadingRank = inputShape.size() - spatialRank;
     PoolingGeometry geometry;
     geometry.stride = spatialParameter(params.stride, spatialRank, 1, "pooling stride");
     Shape const inputSize(inputShape.begin() + static_cast<std::ptrdiff_t>(leadingRank), inputShape.end());
-    geometry.window = forwardWindowGeometry(inputSize, params.windowSize, geometry.stride,
+    geometry.window = forwardWindowGeometry(inputSize, windowSize, geometry.stride,
         spatialParameter(params.prePadding, spatialRank, 0, "pooling prePadding"),
         spatialParameter(params.postPadding, spatialRank, 0, "pooling postPadding"), params.paddingMode);
     geometry.outputShape.assign(inputShape.begin(), inputShape.begin() + static_cast<std::ptrdiff_t>(leadingRank));
@@ -46,12 +48,12 @@ PoolingGeometry resolveGeometry(Shape const& inputShape, PoolingParams const& pa
 
 } // namespace
 
-Shape poolingOutputShape(Shape const& inputShape, PoolingParams const& params)
+Shape poolingOutputShape(Shape const& inputShape, network::PoolingParams const& params)
 {
     return resolveGeometry(inputShape, params).outputShape;
 }
 
-void runPooling(PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
+void runPooling(network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     PoolingGeometry const geometry = resolveGeometry(input.shape, params);
     requireShape(output.shape, geometry.outputShape, "pooling output");
@@ -62,7 +64,8 @@ void runPooling(PoolingParams const& params, ConstTensorView const& input, Tenso
         return;
     }
 
-    size_t const spatialRank = params.windowSize.size();
+    Shape const windowSize = network::dimsToVector(params.windowSize);
+    size_t const spatialRank = windowSize.size();
     size_t const leadingRank = input.shape.size() - spatialRank;
     Shape const inputSize(input.shape.begin() + static_cast<std::ptrdiff_t>(leadingRank), input.shape.end());
     Shape const inputStrides = contiguousStrides(inputSize);
@@ -85,8 +88,9 @@ void runPooling(PoolingParams const& params, ConstTensorView const& input, Tenso
         for (size_t axis = 0; axis < spatialRank; ++axis)
         {
             int64_t const start = outputIndex[axis] * geometry.stride[axis] - pre[axis];
-            int64_t const end = start + params.windowSize[axis];
-            paddedCount *= std::max<int64_t>(0, std::min(end, inputSize[axis] + post[axis]) - std::max(start, -pre[axis]));
+            int64_t const end = start + windowSize[axis];
+            int64_t const paddedEnd = std::min(end, inputSize[axis] + post[axis]);
+            paddedCount *= std::max<int64_t>(0, paddedEnd - std::max(start, -pre[axis]));
             first[axis] = std::max<int64_t>(start, 0);
             extent[axis] = std::max<int64_t>(0, std::min(end, inputSize[axis]) - first[axis]);
             inputCount *= extent[axis];
@@ -119,11 +123,11 @@ void runPooling(PoolingParams const& params, ConstTensorView const& input, Tenso
             float const maxPart = inputCount > 0 ? maximum : 0.0F;
             float const averagePart = divisor > 0 ? static_cast<float>(sum / static_cast<double>(divisor)) : 0.0F;
             float result = maxPart;
-            if (params.type == nvinfer1::PoolingType::kAVERAGE)
+            if (params.poolingType == nvinfer1::PoolingType::kAVERAGE)
             {
                 result = averagePart;
             }
-            else if (params.type == nvinfer1::PoolingType::kMAX_AVERAGE_BLEND)
+            else if (params.poolingType == nvinfer1::PoolingType::kMAX_AVERAGE_BLEND)
             {
                 result = (1.0F - params.blendFactor) * maxPart + params.blendFactor * averagePart;
             }
@@ -132,18 +136,9 @@ void runPooling(PoolingParams const& params, ConstTensorView const& input, Tenso
     }
 }
 
-void run(network::PoolingParams const& p, LayerInputs const& in, LayerOutputs const& out)
+void run(network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
-    PoolingParams params;
-    params.type = p.poolingType;
-    params.windowSize = network::dimsToVector(p.windowSize);
-    params.stride = network::dimsToVector(p.stride);
-    params.prePadding = network::dimsToVector(p.prePadding);
-    params.postPadding = network::dimsToVector(p.postPadding);
-    params.paddingMode = p.paddingMode;
-    params.blendFactor = p.blendFactor;
-    params.averageCountExcludesPadding = p.averageCountExcludesPadding;
-    runPooling(params, in[0], out[0]);
+    runPooling(params, inputs[0], outputs[0]);
 }
 
 } // namespace kiln::cpu

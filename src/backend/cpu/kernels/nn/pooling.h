@@ -1,39 +1,26 @@
 // IPoolingLayer (and ONNX MaxPool / AveragePool / GlobalMaxPool / GlobalAveragePool): N-d pooling over the last
-// windowSize.size() axes; every axis before them (batch, channels, ...) is pooled independently.
+// windowSize.nbDims axes; every axis before them (batch, channels, ...) is pooled independently.
 // Global pooling is a window equal to the spatial extent.
+//   Empty stride / padding (nbDims 0) mean 1 and 0 on every spatial axis.
+//   kMAX ignores padding. kAVERAGE divides by the overlap of the window with the unpadded input when
+//   averageCountExcludesPadding, else by its overlap with the padded input (input plus pre/post padding).
+//   kMAX_AVERAGE_BLEND gives (1 - blendFactor) * max + blendFactor * average.
+//   A window that covers padding only (possible with large padding or kEXPLICIT_ROUND_UP) yields 0 for its max part
+//   and its average part.
 #pragma once
 
 #include "core/tensor_view.h"
-
-#include <NvInferLayerEnums.h>
+#include "network/layers/pooling.h"
 
 namespace kiln::cpu
 {
 
-//! TensorRT's IPoolingLayer parameters. Empty stride / padding mean 1 and 0 on every spatial axis.
-//! kMAX ignores padding. kAVERAGE divides by the overlap of the window with the unpadded input when
-//! averageCountExcludesPadding, else by its overlap with the padded input (input plus pre/post padding).
-//! kMAX_AVERAGE_BLEND gives (1 - blendFactor) * max + blendFactor * average.
-//! A window that covers padding only (possible with large padding or kEXPLICIT_ROUND_UP) yields 0 for its max part
-//! and its average part.
-struct PoolingParams
-{
-    nvinfer1::PoolingType type{nvinfer1::PoolingType::kMAX};
-    Shape windowSize;
-    Shape stride;
-    Shape prePadding;
-    Shape postPadding;
-    nvinfer1::PaddingMode paddingMode{nvinfer1::PaddingMode::kEXPLICIT_ROUND_DOWN};
-    float blendFactor{0.0F};
-    bool averageCountExcludesPadding{true};
-};
-
-//! The input shape with its last windowSize.size() extents replaced by the pooled extents; throws
+//! The input shape with its last windowSize.nbDims extents replaced by the pooled extents; throws
 //! std::invalid_argument on inconsistent parameters.
-Shape poolingOutputShape(Shape const& inputShape, PoolingParams const& params);
+Shape poolingOutputShape(Shape const& inputShape, network::PoolingParams const& params);
 
 //! Writes `output` (floating-point, shape from poolingOutputShape) from a floating-point `input`. Throws
 //! std::invalid_argument on inconsistent shapes or types.
-void runPooling(PoolingParams const& params, ConstTensorView const& input, TensorView const& output);
+void runPooling(network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output);
 
 } // namespace kiln::cpu

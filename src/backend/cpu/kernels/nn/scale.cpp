@@ -13,9 +13,9 @@ namespace
 {
 
 // Loads a weight list, or leaves it empty when absent; checks its count.
-std::vector<float> loadWeights(ConstTensorView const& weights, int64_t expectedCount, char const* name)
+std::vector<float> loadWeights(network::WeightsBuffer const& weights, int64_t expectedCount, char const* name)
 {
-    if (weights.count() == 0)
+    if (weights.empty())
     {
         return {};
     }
@@ -24,13 +24,14 @@ std::vector<float> loadWeights(ConstTensorView const& weights, int64_t expectedC
         throw std::invalid_argument(std::string("scale: ") + name + " has " + std::to_string(weights.count())
             + " weights, expected 0 or " + std::to_string(expectedCount));
     }
-    requireFloatingPoint(weights, name);
-    return loadAllAsFloat(weights);
+    ConstTensorView const view = weightsView(weights, Shape{weights.count()});
+    requireFloatingPoint(view, name);
+    return loadAllAsFloat(view);
 }
 
 } // namespace
 
-int64_t scaleWeightCount(ScaleParams const& params, Shape const& inputShape)
+int64_t scaleWeightCount(network::ScaleParams const& params, Shape const& inputShape)
 {
     if (params.channelAxis < 0 || params.channelAxis >= static_cast<int32_t>(inputShape.size()))
     {
@@ -47,16 +48,15 @@ int64_t scaleWeightCount(ScaleParams const& params, Shape const& inputShape)
     throw std::invalid_argument("scale: unknown ScaleMode");
 }
 
-void runScale(ScaleParams const& params, ConstTensorView const& input, ConstTensorView const& shift,
-    ConstTensorView const& scale, ConstTensorView const& power, TensorView const& output)
+void runScale(network::ScaleParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     requireShape(output.shape, input.shape, "scale output");
     requireFloatingPoint(input, "scale input");
     requireFloatingPoint(output, "scale output");
     int64_t const weightCount = scaleWeightCount(params, input.shape);
-    std::vector<float> const shifts = loadWeights(shift, weightCount, "shift");
-    std::vector<float> const scales = loadWeights(scale, weightCount, "scale");
-    std::vector<float> const powers = loadWeights(power, weightCount, "power");
+    std::vector<float> const shifts = loadWeights(params.shift, weightCount, "shift");
+    std::vector<float> const scales = loadWeights(params.scale, weightCount, "scale");
+    std::vector<float> const powers = loadWeights(params.power, weightCount, "power");
 
     // Element i uses weight (i / repeat) % weightCount: kCHANNEL repeats each weight over the axes after the
     // channel axis; kELEMENTWISE and kUNIFORM cycle through all weights (repeat 1).
@@ -79,11 +79,9 @@ void runScale(ScaleParams const& params, ConstTensorView const& input, ConstTens
     }
 }
 
-void run(network::ScaleParams const& p, LayerInputs const& in, LayerOutputs const& out)
+void run(network::ScaleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
-    ScaleParams params{p.mode, p.channelAxis};
-    auto view = [](network::WeightsBuffer const& w) { return weightsView(w, Shape{w.count()}); };
-    runScale(params, in[0], view(p.shift), view(p.scale), view(p.power), out[0]);
+    runScale(params, inputs[0], outputs[0]);
 }
 
 } // namespace kiln::cpu

@@ -7,26 +7,18 @@
 #pragma once
 
 #include "core/tensor_view.h"
-
-#include <NvInferLayerEnums.h>
+#include "network/layers/scale.h"
 
 namespace kiln::cpu
 {
 
-struct ScaleParams
-{
-    nvinfer1::ScaleMode mode{nvinfer1::ScaleMode::kUNIFORM};
-    int32_t channelAxis{1};
-};
-
 //! How many weights a non-empty shift / scale / power must hold for an input of `inputShape`; throws
 //! std::invalid_argument when channelAxis is outside the input's rank.
-int64_t scaleWeightCount(ScaleParams const& params, Shape const& inputShape);
+int64_t scaleWeightCount(network::ScaleParams const& params, Shape const& inputShape);
 
-//! Writes `output` (same shape as `input`; both floating-point). Weights are floating-point of any shape; only
-//! their element count matters (0 or scaleWeightCount). Computed in float. Throws std::invalid_argument on
+//! Writes `output` (same shape as `input`; both floating-point) with the layer's weights, which must be
+//! floating-point and hold 0 or scaleWeightCount values each. Computed in float. Throws std::invalid_argument on
 //! inconsistent counts, shapes or types. In-place use is allowed.
-void runScale(ScaleParams const& params, ConstTensorView const& input, ConstTensorView const& shift,
-    ConstTensorView const& scale, ConstTensorView const& power, TensorView const& output);
+void runScale(network::ScaleParams const& params, ConstTensorView const& input, TensorView const& output);
 
 } // namespace kiln::cpu

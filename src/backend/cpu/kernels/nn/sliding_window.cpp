@@ -1,6 +1,7 @@
 #include "backend/cpu/kernels/nn/sliding_window.h"
 
 #include "backend/cpu/kernels/nn/element_access.h"
+#include "network/layers/layer_utils.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -57,18 +58,19 @@ void splitSamePadding(nvinfer1::PaddingMode mode, int64_t total, int64_t& pre, i
 
 } // namespace
 
-Shape spatialParameter(Shape const& values, size_t rank, int64_t defaultValue, char const* name)
+Shape spatialParameter(nvinfer1::Dims const& values, size_t rank, int64_t defaultValue, char const* name)
 {
-    if (values.empty())
+    Shape const given = network::dimsToVector(values);
+    if (given.empty())
     {
         return Shape(rank, defaultValue);
     }
-    if (values.size() != rank)
+    if (given.size() != rank)
     {
-        throw std::invalid_argument(std::string(name) + ": " + std::to_string(values.size()) + " entries for "
+        throw std::invalid_argument(std::string(name) + ": " + std::to_string(given.size()) + " entries for "
             + std::to_string(rank) + " spatial axes");
     }
-    return values;
+    return given;
 }
 
 Shape dilatedWindow(Shape const& windowSize, Shape const& dilation)

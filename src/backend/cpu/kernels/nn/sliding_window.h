@@ -18,8 +18,8 @@ struct WindowGeometry
 };
 
 //! `values` if it has `rank` entries, `rank` copies of `defaultValue` if it is empty; otherwise throws
-//! std::invalid_argument naming `name`. Lets parameter structs leave stride, padding and dilation empty.
-Shape spatialParameter(Shape const& values, size_t rank, int64_t defaultValue, char const* name);
+//! std::invalid_argument naming `name`. Lets a layer leave stride, padding and dilation empty (nbDims 0).
+Shape spatialParameter(nvinfer1::Dims const& values, size_t rank, int64_t defaultValue, char const* name);
 
 //! Convolution and pooling. `window` is the dilated window extent DK = 1 + dilation * (size - 1).
 //!   kEXPLICIT_ROUND_DOWN: O = floor((I + B + A - DK) / S) + 1

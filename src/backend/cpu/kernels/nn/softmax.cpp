@@ -13,7 +13,7 @@
 namespace kiln::cpu
 {
 
-void runSoftmax(SoftmaxParams const& params, ConstTensorView const& input, TensorView const& output)
+void runSoftmax(network::SoftMaxParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     requireShape(output.shape, input.shape, "softmax output");
     requireFloatingPoint(input, "softmax input");
@@ -58,9 +58,9 @@ void runSoftmax(SoftmaxParams const& params, ConstTensorView const& input, Tenso
     }
 }
 
-void run(network::SoftMaxParams const& p, LayerInputs const& in, LayerOutputs const& out)
+void run(network::SoftMaxParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
-    runSoftmax(SoftmaxParams{p.axes}, in[0], out[0]);
+    runSoftmax(params, inputs[0], outputs[0]);
 }
 
 } // namespace kiln::cpu

@@ -3,20 +3,13 @@
 #pragma once
 
 #include "core/tensor_view.h"
-
-#include <cstdint>
+#include "network/layers/softmax.h"
 
 namespace kiln::cpu
 {
 
-//! TensorRT's ISoftMaxLayer parameters: `axes` is a bitmask with exactly one bit set (bit i = axis i).
-struct SoftmaxParams
-{
-    uint32_t axes{1U};
-};
-
 //! Writes `output` (same shape as `input`; both floating-point). In-place use is allowed. Throws
-//! std::invalid_argument unless `axes` names exactly one axis of the input.
-void runSoftmax(SoftmaxParams const& params, ConstTensorView const& input, TensorView const& output);
+//! std::invalid_argument unless the `axes` bitmask names exactly one axis of the input (bit i = axis i).
+void runSoftmax(network::SoftMaxParams const& params, ConstTensorView const& input, TensorView const& output);
 
 } // namespace kiln::cpu

@@ -108,9 +108,9 @@ DataType unaryOutputType(UnaryOperation op, DataType inputType)
         + dataTypeName(inputType));
 }
 
-void runUnary(UnaryParams const& params, ConstTensorView const& input, TensorView const& output)
+void runUnary(network::UnaryParams const& params, ConstTensorView const& input, TensorView const& output)
 {
-    UnaryOperation const op = params.op;
+    UnaryOperation const op = params.operation;
     DataType const outputType = unaryOutputType(op, input.type);
     if (output.type != outputType)
     {
@@ -149,9 +149,9 @@ void runUnary(UnaryParams const& params, ConstTensorView const& input, TensorVie
     }
 }
 
-void run(network::UnaryParams const& p, LayerInputs const& in, LayerOutputs const& out)
+void run(network::UnaryParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
-    runUnary(UnaryParams{p.operation}, in[0], out[0]);
+    runUnary(params, inputs[0], outputs[0]);
 }
 
 } // namespace kiln::cpu

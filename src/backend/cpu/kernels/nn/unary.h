@@ -9,16 +9,10 @@
 #pragma once
 
 #include "core/tensor_view.h"
-
-#include <NvInferLayerEnums.h>
+#include "network/layers/unary.h"
 
 namespace kiln::cpu
 {
-
-struct UnaryParams
-{
-    nvinfer1::UnaryOperation op{nvinfer1::UnaryOperation::kEXP};
-};
 
 //! The output type for an input of `inputType`; throws std::invalid_argument when the operation does not take it.
 nvinfer1::DataType unaryOutputType(nvinfer1::UnaryOperation op, nvinfer1::DataType inputType);
@@ -31,6 +25,6 @@ float roundHalfToEven(float x);
 
 //! Writes `output` (same shape as `input`, type unaryOutputType). In-place use is allowed. Throws
 //! std::invalid_argument on a shape or type mismatch.
-void runUnary(UnaryParams const& params, ConstTensorView const& input, TensorView const& output);
+void runUnary(network::UnaryParams const& params, ConstTensorView const& input, TensorView const& output);
 
 } // namespace kiln::cpu
