@@ -56,9 +56,10 @@ Operand describe(Shape const& shape, MatrixOperation op, bool isLeft)
 }
 
 //! The epilogue's bias as doubles, one per output column; empty when there is none.
-std::vector<double> biasValues(MatrixMultiply const& params, int64_t columns)
+std::vector<double> biasValues(network::MatrixMultiplyParams const& params, int64_t columns)
 {
-    if (params.bias.data == nullptr)
+    network::WeightsBuffer const& bias = params.epilogue.bias;
+    if (bias.empty())
     {
         return {};
     }
@@ -66,15 +67,15 @@ std::vector<double> biasValues(MatrixMultiply const& params, int64_t columns)
     {
         fail(kKernel, "a bias is added per output column, which needs two matrix operands");
     }
-    if (params.bias.count() != columns)
+    if (bias.count() != columns)
     {
-        fail(kKernel, "the bias has " + std::to_string(params.bias.count()) + " values for " + std::to_string(columns)
+        fail(kKernel, "the bias has " + std::to_string(bias.count()) + " values for " + std::to_string(columns)
                 + " output columns");
     }
     std::vector<double> values(static_cast<size_t>(columns));
     for (int64_t j = 0; j < columns; ++j)
     {
-        values[static_cast<size_t>(j)] = readFloat(params.bias.data, params.bias.type, j);
+        values[static_cast<size_t>(j)] = readFloat(bias.data(), bias.type(), j);
     }
     return values;
 }
@@ -91,7 +92,7 @@ Shape broadcastBatch(Operand const& a, Operand const& b)
 
 } // namespace
 
-Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, MatrixMultiply const& params)
+Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, network::MatrixMultiplyParams const& params)
 {
     Operand const a = describe(input0, params.op0, true);
     Operand const b = describe(input1, params.op1, false);
@@ -112,8 +113,8 @@ Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, Matrix
     return output;
 }
 
-void matrixMultiply(
-    ConstTensorView const& input0, ConstTensorView const& input1, TensorView const& output, MatrixMultiply const& params)
+void matrixMultiply(ConstTensorView const& input0, ConstTensorView const& input1, TensorView const& output,
+    network::MatrixMultiplyParams const& params)
 {
     expectShape(output.shape, matrixMultiplyOutputShape(input0.shape, input1.shape, params), kKernel, "output");
     Operand const a = describe(input0.shape, params.op0, true);
@@ -154,14 +155,16 @@ void matrixMultiply(
             {
                 for (int64_t p = 0; p < k; ++p)
                 {
-                    left[i * k + p] = readFloat(input0.data, input0.type, offsets[0] + i * a.rowStride + p * a.colStride);
+                    int64_t const position = offsets[0] + i * a.rowStride + p * a.colStride;
+                    left[i * k + p] = readFloat(input0.data, input0.type, position);
                 }
             }
             for (int64_t p = 0; p < k; ++p)
             {
                 for (int64_t j = 0; j < n; ++j)
                 {
-                    right[p * n + j] = readFloat(input1.data, input1.type, offsets[1] + p * b.rowStride + j * b.colStride);
+                    int64_t const position = offsets[1] + p * b.rowStride + j * b.colStride;
+                    right[p * n + j] = readFloat(input1.data, input1.type, position);
                 }
             }
             for (int64_t i = 0; i < m; ++i)
@@ -173,7 +176,7 @@ void matrixMultiply(
                     {
                         sum += static_cast<double>(left[i * k + p]) * static_cast<double>(right[p * n + j]);
                     }
-                    if (params.relu && sum < 0.0)
+                    if (params.epilogue.relu && sum < 0.0)
                     {
                         sum = 0.0;
                     }
@@ -185,12 +188,7 @@ void matrixMultiply(
 
 void run(network::MatrixMultiplyParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    // Only CUDA plans get fused epilogues, but the reference runs every form of the params, so that one plan is
-    // right on both backends.
-    MatrixMultiply params{p.op0, p.op1};
-    params.bias = weightsView(p.epilogue.bias, Shape{p.epilogue.bias.count()});
-    params.relu = p.epilogue.relu;
-    matrixMultiply(in[0], in[1], out[0], params);
+    matrixMultiply(in[0], in[1], out[0], p);
 }
 
 } // namespace kiln::cpu

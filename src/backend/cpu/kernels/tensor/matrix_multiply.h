@@ -7,27 +7,18 @@
 #pragma once
 
 #include "core/tensor_view.h"
-
-#include <NvInferLayerEnums.h>
+#include "network/layers/matrix_multiply.h"
 
 namespace kiln::cpu
 {
 
-struct MatrixMultiply
-{
-    nvinfer1::MatrixOperation op0{nvinfer1::MatrixOperation::kNONE};
-    nvinfer1::MatrixOperation op1{nvinfer1::MatrixOperation::kNONE};
-    //! Epilogue (what the builder fuses in CUDA plans): `bias` (FP32, FP16 or BF16; one value per output column,
-    //! both operands matrices) is added to every output row, then `relu` clamps negatives to 0 (NaN stays NaN).
-    //! Both apply before the one rounding to the output type. A bias without data adds nothing.
-    ConstTensorView bias{};
-    bool relu{false};
-};
+Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, network::MatrixMultiplyParams const& params);
 
-Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, MatrixMultiply const& params);
-
-//! FP32, FP16 or BF16 operands and output (mixed allowed); products are summed in double.
-void matrixMultiply(
-    ConstTensorView const& input0, ConstTensorView const& input1, TensorView const& output, MatrixMultiply const& params);
+//! FP32, FP16 or BF16 operands and output (mixed allowed); products are summed in double. The epilogue, which the
+//! builder fuses only in CUDA plans, is run here too so that one plan is right on both backends: its bias (FP32,
+//! FP16 or BF16; one value per output column, both operands matrices) is added to every output row, then its ReLU
+//! clamps negatives to 0 (NaN stays NaN), both before the one rounding to the output type.
+void matrixMultiply(ConstTensorView const& input0, ConstTensorView const& input1, TensorView const& output,
+    network::MatrixMultiplyParams const& params);
 
 } // namespace kiln::cpu
