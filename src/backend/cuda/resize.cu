@@ -219,11 +219,12 @@ __global__ void interpolateKernel(void const* input, DataType inType, void* outp
 
 } // namespace
 
-void resizeOnDevice(cpu::Resize const& params, ConstTensorView const& input, TensorView const& output,
-    cudaStream_t stream)
+void resizeOnDevice(network::ResizeParams const& params, bool hasShapeInput, ConstTensorView const& input,
+    TensorView const& output, cudaStream_t stream)
 {
     // The CPU reference's own shape rules (it throws for inconsistent parameters).
-    Shape const expected = cpu::resizeOutputShape(input.shape, params);
+    Shape const expected = hasShapeInput ? cpu::resizeOutputDimensions(input.shape, output.shape)
+                                         : cpu::resizeOutputShape(input.shape, params);
     if (output.shape != expected)
     {
         throw std::invalid_argument(
@@ -250,16 +251,14 @@ void resizeOnDevice(cpu::Resize const& params, ConstTensorView const& input, Ten
     Geometry g;
     g.rank = input.rank();
     std::vector<int64_t> const strides = device::rowMajorStrides(input.shape);
+    std::vector<double> const scales = cpu::resizeScales(params, hasShapeInput, input.shape, output.shape);
     for (int32_t d = 0; d < g.rank; ++d)
     {
         auto const axis = static_cast<size_t>(d);
         g.inExtents[d] = input.shape[axis];
         g.outExtents[d] = output.shape[axis];
         g.inStrides[d] = strides[axis];
-        // Given scales drive the mapping; given dimensions imply out / in.
-        g.scales[d] = params.scales.empty()
-            ? static_cast<double>(output.shape[axis]) / static_cast<double>(input.shape[axis])
-            : static_cast<double>(params.scales[axis]);
+        g.scales[d] = scales[axis];
     }
     g.transformation = params.coordinateTransformation;
     g.selector = params.selectorForSinglePixel;
@@ -303,25 +302,8 @@ void resizeOnDevice(cpu::Resize const& params, ConstTensorView const& input, Ten
 void runResizeLayerOnDevice(network::ResizeParams const& params, std::vector<ConstTensorView> const& in,
     std::vector<TensorView> const& out, cudaStream_t stream)
 {
-    cpu::Resize resize;
-    resize.resizeMode = params.resizeMode;
-    resize.coordinateTransformation = params.coordinateTransformation;
-    resize.selectorForSinglePixel = params.selectorForSinglePixel;
-    resize.nearestRounding = params.nearestRounding;
-    resize.cubicCoeff = params.cubicCoeff;
-    resize.excludeOutside = params.excludeOutside;
-    bool const shapeInput = in.size() > 1 && in[1].data != nullptr;
-    if (!shapeInput && !params.scales.empty() && !params.hasOutputDimensions)
-    {
-        resize.scales = params.scales; // given scales also drive the coordinate mapping, as ONNX specifies
-    }
-    else
-    {
-        // Input 1's values (which live on the device), the static output dimensions or the input's shape: the
-        // executor already resolved them into the output's shape.
-        resize.outputDimensions = out[0].shape;
-    }
-    resizeOnDevice(resize, in[0], out[0], stream);
+    bool const hasShapeInput = in.size() > 1 && in[1].data != nullptr;
+    resizeOnDevice(params, hasShapeInput, in[0], out[0], stream);
 }
 
 } // namespace kiln::cuda

@@ -14,11 +14,12 @@
 namespace kiln::cuda
 {
 
-//! `params` as cpu::resize takes them (outputDimensions or scales set). kNEAREST copies any byte-addressable type;
-//! kLINEAR and kCUBIC read and write FP32/FP16/BF16 and blend in double, adding in the CPU's order so that results
-//! are its own to the bit. Throws std::invalid_argument for what the CPU reference refuses.
-void resizeOnDevice(cpu::Resize const& params, ConstTensorView const& input, TensorView const& output,
-    cudaStream_t stream);
+//! `params` as cpu::resize takes them; hasShapeInput: whether input 1 (in device memory) gave the output shape, which
+//! the executor then already resolved into the output's. kNEAREST copies any byte-addressable type; kLINEAR and
+//! kCUBIC read and write FP32/FP16/BF16 and blend in double, adding in the CPU's order so that results are its own to
+//! the bit. Throws std::invalid_argument for what the CPU reference refuses.
+void resizeOnDevice(network::ResizeParams const& params, bool hasShapeInput, ConstTensorView const& input,
+    TensorView const& output, cudaStream_t stream);
 
 //! The layer's parameters as the CPU backend's runner passes them: input 1 (a shape tensor in device memory) and
 //! static output dimensions give the output's already resolved shape; otherwise given scales drive the mapping.

@@ -14,6 +14,13 @@ namespace
 using nvinfer1::DataType;
 using test::Tensor;
 
+network::ConcatenationParams alongAxis(int32_t axis)
+{
+    network::ConcatenationParams params;
+    params.axis = axis;
+    return params;
+}
+
 TEST(Concatenation, InnerAxisWithAnEmptyInput)
 {
     Tensor<float> const a({2, 1}, {1, 2});
@@ -21,10 +28,10 @@ TEST(Concatenation, InnerAxisWithAnEmptyInput)
     Tensor<float> const b({2, 2}, {3, 4, 5, 6});
     std::vector<ConstTensorView> const inputs{a.cview(), empty.cview(), b.cview()};
     std::vector<Shape> const shapes{a.shape, empty.shape, b.shape};
-    EXPECT_EQ(concatenationOutputShape(shapes, {1}), (Shape{2, 3}));
-    EXPECT_EQ(concatenationOutputShape(shapes, {-1}), (Shape{2, 3}));
+    EXPECT_EQ(concatenationOutputShape(shapes, alongAxis(1)), (Shape{2, 3}));
+    EXPECT_EQ(concatenationOutputShape(shapes, alongAxis(-1)), (Shape{2, 3}));
     auto out = Tensor<float>::zeros({2, 3});
-    concatenation(inputs, out.view(), {1});
+    concatenation(inputs, out.view(), alongAxis(1));
     EXPECT_EQ(out.values, (std::vector<float>{1, 3, 4, 2, 5, 6}));
 }
 
@@ -37,7 +44,7 @@ TEST(Concatenation, OuterAxisForEveryElementSize)
         Tensor<T> const b({2, 2}, {3, 4, 5, 6});
         std::vector<ConstTensorView> const inputs{a.cview(), b.cview()};
         auto out = Tensor<T>::zeros({3, 2});
-        concatenation(inputs, out.view(), {0});
+        concatenation(inputs, out.view(), alongAxis(0));
         EXPECT_EQ(out.values, (std::vector<T>{1, 2, 3, 4, 5, 6}));
     };
     check(int8_t{});
@@ -51,12 +58,12 @@ TEST(Concatenation, DefaultAxisAndErrors)
     EXPECT_EQ(defaultConcatenationAxis(4), 1);
     EXPECT_EQ(defaultConcatenationAxis(2), 0);
     std::vector<Shape> const mismatched{{2, 3}, {3, 3}};
-    EXPECT_THROW(concatenationOutputShape(mismatched, {1}), std::invalid_argument);
-    EXPECT_THROW(concatenationOutputShape(mismatched, {2}), std::invalid_argument);
-    EXPECT_THROW(concatenationOutputShape(std::vector<Shape>{}, {0}), std::invalid_argument);
+    EXPECT_THROW(concatenationOutputShape(mismatched, alongAxis(1)), std::invalid_argument);
+    EXPECT_THROW(concatenationOutputShape(mismatched, alongAxis(2)), std::invalid_argument);
+    EXPECT_THROW(concatenationOutputShape(std::vector<Shape>{}, alongAxis(0)), std::invalid_argument);
     // All inputs empty: nothing touched.
     std::vector<ConstTensorView> const empties{ConstTensorView(DataType::kFLOAT, {0, 2}, nullptr)};
-    concatenation(empties, test::emptyView({0, 2}), {0});
+    concatenation(empties, test::emptyView({0, 2}), alongAxis(0));
 }
 
 } // namespace

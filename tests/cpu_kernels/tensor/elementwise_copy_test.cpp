@@ -104,8 +104,12 @@ TEST(Cast, EmptyAndErrors)
     auto out = Tensor<int32_t>::zeros({3});
     EXPECT_THROW(cast(input.cview(), out.view()), std::invalid_argument);
     auto right = Tensor<int32_t>::zeros({2});
-    EXPECT_THROW(cast(input.cview(), right.view(), Cast{DataType::kINT64}), std::invalid_argument);
-    cast(input.cview(), right.view(), Cast{DataType::kINT32});
+    network::CastParams toInt64;
+    toInt64.toType = DataType::kINT64;
+    EXPECT_THROW(cast(input.cview(), right.view(), toInt64), std::invalid_argument);
+    network::CastParams toInt32;
+    toInt32.toType = DataType::kINT32;
+    cast(input.cview(), right.view(), toInt32);
     EXPECT_EQ(right.values, (std::vector<int32_t>{1, 2}));
 }
 

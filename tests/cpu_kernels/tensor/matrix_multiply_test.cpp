@@ -1,3 +1,4 @@
+#include "backend/cpu/kernels/epilogue.h"
 #include "backend/cpu/kernels/tensor/matrix_multiply.h"
 
 #include "tensor_test_utils.h"
@@ -19,10 +20,27 @@ using test::Tensor;
 Tensor<float> const kA({2, 3}, {1, 2, 3, 4, 5, 6});
 Tensor<float> const kB({3, 2}, {7, 8, 9, 10, 11, 12});
 
-std::vector<float> multiply(Tensor<float> const& a, Tensor<float> const& b, MatrixMultiply const& params)
+network::MatrixMultiplyParams operations(MatrixOperation op0, MatrixOperation op1)
+{
+    network::MatrixMultiplyParams params;
+    params.op0 = op0;
+    params.op1 = op1;
+    return params;
+}
+
+//! A fused bias of the tensor's type and values.
+template <typename T>
+network::WeightsBuffer biasOf(Tensor<T> const& bias)
+{
+    return network::WeightsBuffer(nvinfer1::Weights{bias.type, bias.values.data(), bias.cview().count()});
+}
+
+std::vector<float> multiply(Tensor<float> const& a, Tensor<float> const& b,
+    network::MatrixMultiplyParams const& params, plan::Epilogue const& epilogue = {})
 {
     auto out = Tensor<float>::zeros(matrixMultiplyOutputShape(a.shape, b.shape, params));
     matrixMultiply(a.cview(), b.cview(), out.view(), params);
+    applyEpilogue(epilogue, {a.cview(), b.cview()}, out.view());
     return out.values;
 }
 
@@ -37,9 +55,9 @@ TEST(MatrixMultiply, TransposedOperands)
     Tensor<float> const aT({3, 2}, {1, 4, 2, 5, 3, 6});
     Tensor<float> const bT({2, 3}, {7, 9, 11, 8, 10, 12});
     std::vector<float> const expected{58, 64, 139, 154};
-    EXPECT_EQ(multiply(aT, kB, {MatrixOperation::kTRANSPOSE, MatrixOperation::kNONE}), expected);
-    EXPECT_EQ(multiply(kA, bT, {MatrixOperation::kNONE, MatrixOperation::kTRANSPOSE}), expected);
-    EXPECT_EQ(multiply(aT, bT, {MatrixOperation::kTRANSPOSE, MatrixOperation::kTRANSPOSE}), expected);
+    EXPECT_EQ(multiply(aT, kB, operations(MatrixOperation::kTRANSPOSE, MatrixOperation::kNONE)), expected);
+    EXPECT_EQ(multiply(kA, bT, operations(MatrixOperation::kNONE, MatrixOperation::kTRANSPOSE)), expected);
+    EXPECT_EQ(multiply(aT, bT, operations(MatrixOperation::kTRANSPOSE, MatrixOperation::kTRANSPOSE)), expected);
 }
 
 TEST(MatrixMultiply, VectorOperands)
@@ -47,12 +65,12 @@ TEST(MatrixMultiply, VectorOperands)
     Tensor<float> const v3({3}, {1, 2, 3});
     Tensor<float> const ones({3}, {1, 1, 1});
     Tensor<float> const w3({3}, {4, 5, 6});
-    MatrixMultiply const vectorTimesMatrix{MatrixOperation::kVECTOR, MatrixOperation::kNONE};
+    auto const vectorTimesMatrix = operations(MatrixOperation::kVECTOR, MatrixOperation::kNONE);
     EXPECT_EQ(matrixMultiplyOutputShape(v3.shape, kB.shape, vectorTimesMatrix), (Shape{2}));
     EXPECT_EQ(multiply(v3, kB, vectorTimesMatrix), (std::vector<float>{58, 64}));
-    MatrixMultiply const matrixTimesVector{MatrixOperation::kNONE, MatrixOperation::kVECTOR};
+    auto const matrixTimesVector = operations(MatrixOperation::kNONE, MatrixOperation::kVECTOR);
     EXPECT_EQ(multiply(kA, ones, matrixTimesVector), (std::vector<float>{6, 15}));
-    MatrixMultiply const dot{MatrixOperation::kVECTOR, MatrixOperation::kVECTOR};
+    auto const dot = operations(MatrixOperation::kVECTOR, MatrixOperation::kVECTOR);
     EXPECT_EQ(matrixMultiplyOutputShape(v3.shape, w3.shape, dot), Shape{});
     EXPECT_EQ(multiply(v3, w3, dot), (std::vector<float>{32}));
     // A batch of vectors against a batch of matrices.
@@ -101,23 +119,23 @@ TEST(MatrixMultiply, BiasAndReluEpilogue)
 {
     // A * B = [[58, 64], [139, 154]]; the bias is added to every row, then the ReLU clamps.
     Tensor<float> const bias({2}, {-100, -150});
-    MatrixMultiply params;
-    params.bias = bias.cview();
-    EXPECT_EQ(multiply(kA, kB, params), (std::vector<float>{-42, -86, 39, 4}));
-    params.relu = true;
-    EXPECT_EQ(multiply(kA, kB, params), (std::vector<float>{0, 0, 39, 4}));
+    plan::Epilogue epilogue;
+    epilogue.bias = biasOf(bias);
+    EXPECT_EQ(multiply(kA, kB, {}, epilogue), (std::vector<float>{-42, -86, 39, 4}));
+    epilogue.relu = true;
+    EXPECT_EQ(multiply(kA, kB, {}, epilogue), (std::vector<float>{0, 0, 39, 4}));
     // A ReLU alone, and a bias stored in FP16.
-    MatrixMultiply reluOnly;
+    plan::Epilogue reluOnly;
     reluOnly.relu = true;
     Tensor<float> const negated({2, 3}, {-1, -2, -3, 4, 5, 6});
-    EXPECT_EQ(multiply(negated, kB, reluOnly), (std::vector<float>{0, 0, 139, 154}));
+    EXPECT_EQ(multiply(negated, kB, {}, reluOnly), (std::vector<float>{0, 0, 139, 154}));
     Tensor<uint16_t> const halfBias({2}, test::toHalf({0.5f, -0.25f}));
-    MatrixMultiply halfParams;
-    halfParams.bias = halfBias.cview();
-    EXPECT_EQ(multiply(kA, kB, halfParams), (std::vector<float>{58.5f, 63.75f, 139.5f, 153.75f}));
+    plan::Epilogue halfEpilogue;
+    halfEpilogue.bias = biasOf(halfBias);
+    EXPECT_EQ(multiply(kA, kB, {}, halfEpilogue), (std::vector<float>{58.5f, 63.75f, 139.5f, 153.75f}));
     // Batches share the bias.
     Tensor<float> const twice({2, 2, 3}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6});
-    EXPECT_EQ(multiply(twice, Tensor<float>({1, 3, 2}, kB.values), params),
+    EXPECT_EQ(multiply(twice, Tensor<float>({1, 3, 2}, kB.values), {}, epilogue),
         (std::vector<float>{0, 0, 39, 4, 0, 0, 39, 4}));
 }
 
@@ -125,16 +143,17 @@ TEST(MatrixMultiply, RejectsABiasThatDoesNotFit)
 {
     auto out = Tensor<float>::zeros({2, 2});
     Tensor<float> const three({3}, {1, 2, 3});
-    MatrixMultiply params;
-    params.bias = three.cview();
-    EXPECT_THROW(matrixMultiply(kA.cview(), kB.cview(), out.view(), params), std::invalid_argument);
+    plan::Epilogue epilogue;
+    epilogue.bias = biasOf(three);
+    EXPECT_THROW(applyEpilogue(epilogue, {kA.cview(), kB.cview()}, out.view()), std::invalid_argument);
     // A vector result has no columns to add a bias to.
     Tensor<float> const one({1}, {1});
     Tensor<float> const v2({2}, {1, 1});
-    MatrixMultiply vector{MatrixOperation::kNONE, MatrixOperation::kVECTOR};
-    vector.bias = one.cview();
+    network::MatrixMultiplyParams vector = operations(MatrixOperation::kNONE, MatrixOperation::kVECTOR);
+    epilogue.bias = biasOf(one);
     auto column = Tensor<float>::zeros({3});
-    EXPECT_THROW(matrixMultiply(kB.cview(), v2.cview(), column.view(), vector), std::invalid_argument);
+    matrixMultiply(kB.cview(), v2.cview(), column.view(), vector);
+    EXPECT_THROW(applyEpilogue(epilogue, {kB.cview(), v2.cview()}, column.view()), std::invalid_argument);
 }
 
 TEST(MatrixMultiply, RejectsInconsistentShapes)

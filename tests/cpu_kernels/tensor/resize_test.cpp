@@ -18,19 +18,26 @@ using nvinfer1::ResizeSelector;
 using nvinfer1::DataType;
 using test::Tensor;
 
-Resize makeParams(InterpolationMode mode, ResizeCoordinateTransformation transformation, Shape outputDimensions)
+void setOutputDimensions(network::ResizeParams& params, Shape const& outputDimensions)
 {
-    Resize params;
+    params.hasOutputDimensions = true;
+    params.outputDimensions = test::dimsOf(outputDimensions);
+}
+
+network::ResizeParams makeParams(
+    InterpolationMode mode, ResizeCoordinateTransformation transformation, Shape const& outputDimensions)
+{
+    network::ResizeParams params;
     params.resizeMode = mode;
     params.coordinateTransformation = transformation;
-    params.outputDimensions = std::move(outputDimensions);
+    setOutputDimensions(params, outputDimensions);
     return params;
 }
 
-std::vector<float> run(Tensor<float> const& input, Resize const& params)
+std::vector<float> run(Tensor<float> const& input, network::ResizeParams const& params)
 {
     auto out = Tensor<float>::zeros(resizeOutputShape(input.shape, params));
-    resize(input.cview(), out.view(), params);
+    resize({input.cview()}, out.view(), params);
     return out.values;
 }
 
@@ -48,7 +55,7 @@ Tensor<float> const kPair({2}, {1, 3});
 TEST(Resize, Nearest1dEveryRoundMode)
 {
     // Asymmetric, 2 -> 4: coordinates 0, 0.5, 1, 1.5 (clamped to 1 after rounding).
-    Resize params = makeParams(InterpolationMode::kNEAREST, ResizeCoordinateTransformation::kASYMMETRIC, {4});
+    auto params = makeParams(InterpolationMode::kNEAREST, ResizeCoordinateTransformation::kASYMMETRIC, {4});
     params.nearestRounding = ResizeRoundMode::kFLOOR;
     EXPECT_EQ(run(kPair, params), (std::vector<float>{1, 1, 3, 3}));
     params.nearestRounding = ResizeRoundMode::kCEIL;
@@ -63,13 +70,13 @@ TEST(Resize, Nearest1dEveryTransformation)
 {
     // 3 -> 4. Half pixel: -0.125, 0.625, 1.375, 2.125; align corners: 0, 2/3, 4/3, 2.
     Tensor<int32_t> const input({3}, {10, 20, 30});
-    auto runInt = [&](Resize const& params)
+    auto runInt = [&](network::ResizeParams const& params)
     {
         auto out = Tensor<int32_t>::zeros({4});
-        resize(input.cview(), out.view(), params);
+        resize({input.cview()}, out.view(), params);
         return out.values;
     };
-    Resize params = makeParams(InterpolationMode::kNEAREST, ResizeCoordinateTransformation::kHALF_PIXEL, {4});
+    auto params = makeParams(InterpolationMode::kNEAREST, ResizeCoordinateTransformation::kHALF_PIXEL, {4});
     params.nearestRounding = ResizeRoundMode::kFLOOR;
     EXPECT_EQ(runInt(params), (std::vector<int32_t>{10, 10, 20, 30}));
     params.nearestRounding = ResizeRoundMode::kHALF_UP;
@@ -87,19 +94,19 @@ TEST(Resize, GivenScalesDriveTheMapping)
     // floor(3 * 1.5) = 4 outputs; half pixel with scale 1.5: -1/6, 0.5, 7/6, 11/6 -> floor 0, 0, 1, 1,
     // where the implied scale 4/3 would give 0, 0, 1, 2.
     Tensor<float> const input({3}, {10, 20, 30});
-    Resize params;
+    network::ResizeParams params;
     params.scales = {1.5f};
     params.coordinateTransformation = ResizeCoordinateTransformation::kHALF_PIXEL;
     EXPECT_EQ(resizeOutputShape(input.shape, params), (Shape{4}));
     EXPECT_EQ(run(input, params), (std::vector<float>{10, 10, 20, 20}));
     params.scales.clear();
-    params.outputDimensions = {4};
+    setOutputDimensions(params, {4});
     EXPECT_EQ(run(input, params), (std::vector<float>{10, 10, 20, 30}));
 }
 
 TEST(Resize, Linear1dEveryTransformation)
 {
-    Resize params = makeParams(InterpolationMode::kLINEAR, ResizeCoordinateTransformation::kASYMMETRIC, {4});
+    auto params = makeParams(InterpolationMode::kLINEAR, ResizeCoordinateTransformation::kASYMMETRIC, {4});
     expectNear(run(kPair, params), {1, 2, 3, 3});
     params.coordinateTransformation = ResizeCoordinateTransformation::kHALF_PIXEL; // -0.25, 0.25, 0.75, 1.25
     expectNear(run(kPair, params), {1, 1.5f, 2.5f, 3});
@@ -110,7 +117,7 @@ TEST(Resize, Linear1dEveryTransformation)
 TEST(Resize, SinglePixelSelector)
 {
     // 2 -> 1 with half pixel: the formula samples 0.5 (the mean); kUPPER (pytorch_half_pixel) takes pixel 0.
-    Resize params = makeParams(InterpolationMode::kLINEAR, ResizeCoordinateTransformation::kHALF_PIXEL, {1});
+    auto params = makeParams(InterpolationMode::kLINEAR, ResizeCoordinateTransformation::kHALF_PIXEL, {1});
     expectNear(run(kPair, params), {2});
     params.selectorForSinglePixel = ResizeSelector::kUPPER;
     expectNear(run(kPair, params), {1});
@@ -123,7 +130,7 @@ TEST(Resize, Cubic1d)
 {
     // Asymmetric, scale 2 on [1, 2, 4, 8]: coordinate 0.5 has weights [-0.09375, 0.59375, 0.59375, -0.09375].
     Tensor<float> const input({4}, {1, 2, 4, 8});
-    Resize params = makeParams(InterpolationMode::kCUBIC, ResizeCoordinateTransformation::kASYMMETRIC, {8});
+    auto params = makeParams(InterpolationMode::kCUBIC, ResizeCoordinateTransformation::kASYMMETRIC, {8});
     std::vector<float> const out = run(input, params);
     expectNear({out[0], out[1], out[2], out[3], out[7]}, {1, 1.3125f, 2, 2.71875f, 8.375f});
     // Excluding outside neighbours renormalises the rest: (0.59375 + 1.1875 - 0.375) / 1.09375 = 9 / 7.
@@ -135,7 +142,7 @@ TEST(Resize, Cubic1d)
 TEST(Resize, Nearest2dWithScales)
 {
     Tensor<float> const input({2, 2}, {1, 2, 3, 4});
-    Resize params;
+    network::ResizeParams params;
     params.scales = {2.0f, 2.0f};
     EXPECT_EQ(run(input, params), (std::vector<float>{1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4}));
 }
@@ -145,14 +152,14 @@ TEST(Resize, Linear2dKeepsOtherDims)
     // data[y][x] = 1 + x + 2y is linear, so bilinear sampling returns 1 + X + 2Y at the clamped
     // coordinates; half pixel 2 -> 4 gives 0, 0.25, 0.75, 1 along each axis.
     Tensor<float> const input({1, 1, 2, 2}, {1, 2, 3, 4});
-    Resize const params
+    network::ResizeParams const params
         = makeParams(InterpolationMode::kLINEAR, ResizeCoordinateTransformation::kHALF_PIXEL, {1, 1, 4, 4});
     expectNear(run(input, params),
         {1, 1.25f, 1.75f, 2, 1.5f, 1.75f, 2.25f, 2.5f, 2.5f, 2.75f, 3.25f, 3.5f, 3, 3.25f, 3.75f, 4});
-    Resize const corners
+    network::ResizeParams const corners
         = makeParams(InterpolationMode::kLINEAR, ResizeCoordinateTransformation::kALIGN_CORNERS, {1, 1, 3, 3});
     expectNear(run(input, corners), {1, 1.5f, 2, 2, 2.5f, 3, 3, 3.5f, 4});
-    Resize const asymmetric
+    network::ResizeParams const asymmetric
         = makeParams(InterpolationMode::kLINEAR, ResizeCoordinateTransformation::kASYMMETRIC, {1, 1, 4, 4});
     expectNear(run(input, asymmetric), {1, 1.5f, 2, 2, 2, 2.5f, 3, 3, 3, 3.5f, 4, 4, 3, 3.5f, 4, 4});
 }
@@ -161,7 +168,7 @@ TEST(Resize, Cubic2dEqualsCubic1dOnConstantColumns)
 {
     // Identical rows: the vertical weights sum to 1, so each output row is the 1-D result.
     Tensor<float> const input({2, 4}, {1, 2, 4, 8, 1, 2, 4, 8});
-    Resize const params = makeParams(InterpolationMode::kCUBIC, ResizeCoordinateTransformation::kASYMMETRIC, {4, 8});
+    auto const params = makeParams(InterpolationMode::kCUBIC, ResizeCoordinateTransformation::kASYMMETRIC, {4, 8});
     std::vector<float> const out = run(input, params);
     for (int row = 0; row < 4; ++row)
     {
@@ -172,9 +179,9 @@ TEST(Resize, Cubic2dEqualsCubic1dOnConstantColumns)
 TEST(Resize, Fp16StorageRoundsThroughHalf)
 {
     Tensor<uint16_t> const input({2}, test::toHalf({0.1f, 0.2f}));
-    Resize const params = makeParams(InterpolationMode::kLINEAR, ResizeCoordinateTransformation::kASYMMETRIC, {4});
+    auto const params = makeParams(InterpolationMode::kLINEAR, ResizeCoordinateTransformation::kASYMMETRIC, {4});
     auto out = Tensor<uint16_t>::zeros({4});
-    resize(input.cview(), out.view(), params);
+    resize({input.cview()}, out.view(), params);
     float const mid = (halfBitsToFloat(input.values[0]) + halfBitsToFloat(input.values[1])) / 2.0f;
     EXPECT_EQ(out.values[1], floatToHalfBits(mid));
     EXPECT_EQ(out.values[0], input.values[0]);
@@ -182,11 +189,11 @@ TEST(Resize, Fp16StorageRoundsThroughHalf)
 
 TEST(Resize, EmptyAndInvalid)
 {
-    Resize params = makeParams(InterpolationMode::kLINEAR, ResizeCoordinateTransformation::kHALF_PIXEL, {0, 4});
-    resize(ConstTensorView(DataType::kFLOAT, {2, 2}, nullptr), test::emptyView({0, 4}), params);
+    auto params = makeParams(InterpolationMode::kLINEAR, ResizeCoordinateTransformation::kHALF_PIXEL, {0, 4});
+    resize({ConstTensorView(DataType::kFLOAT, {2, 2}, nullptr)}, test::emptyView({0, 4}), params);
     params.scales = {2.0f, 2.0f};
     EXPECT_THROW(resizeOutputShape({2, 2}, params), std::invalid_argument);
-    params.outputDimensions.clear();
+    params.hasOutputDimensions = false;
     params.scales = {2.0f};
     EXPECT_THROW(resizeOutputShape({2, 2}, params), std::invalid_argument);
 }

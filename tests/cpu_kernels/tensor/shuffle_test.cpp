@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace kiln::cpu
@@ -13,6 +14,25 @@ namespace
 
 using nvinfer1::DataType;
 using test::Tensor;
+
+//! The identity permutation with its leading entries replaced by `order`.
+nvinfer1::Permutation permutation(std::vector<int32_t> const& order)
+{
+    nvinfer1::Permutation result = network::ShuffleParams::identityPermutation();
+    std::copy(order.begin(), order.end(), result.order);
+    return result;
+}
+
+//! A shuffle with a static reshape whose zeros are placeholders (TensorRT's default).
+network::ShuffleParams shuffleParams(
+    std::vector<int32_t> const& firstTranspose, Shape const& reshape, std::vector<int32_t> const& secondTranspose)
+{
+    network::ShuffleParams params;
+    params.firstTranspose = permutation(firstTranspose);
+    params.reshape = test::dimsOf(reshape);
+    params.secondTranspose = permutation(secondTranspose);
+    return params;
+}
 
 TEST(Transpose, MatrixForEveryElementSize)
 {
@@ -74,7 +94,7 @@ TEST(Shuffle, BothTransposesAroundAReshape)
     // [[0, 1, 2], [3, 4, 5]] -> transpose -> [[0, 3], [1, 4], [2, 5]] -> reshape [2, 3] -> [[0, 3, 1], [4, 2, 5]]
     // -> transpose -> [[0, 4], [3, 2], [1, 5]].
     Tensor<float> const input({2, 3}, {0, 1, 2, 3, 4, 5});
-    Shuffle const params{{1, 0}, Shape{2, 3}, true, {1, 0}};
+    network::ShuffleParams const params = shuffleParams({1, 0}, {2, 3}, {1, 0});
     EXPECT_EQ(shuffleOutputShape(input.shape, params), (Shape{3, 2}));
     auto out = Tensor<float>::zeros({3, 2});
     shuffle(input.cview(), out.view(), params);
@@ -86,10 +106,10 @@ TEST(Shuffle, DepthToSpaceAsTwoShuffles)
     // ONNX DepthToSpace (DCR, blocksize 2) on N=1, C=4, H=1, W=2 where channel c holds [2c, 2c + 1]:
     // reshape [N, 2, 2, C/4, H, W] + transpose [0, 3, 4, 1, 5, 2], then reshape [N, C/4, 2H, 2W].
     Tensor<int32_t> const input({1, 4, 1, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
-    Shuffle const first{{}, Shape{1, 2, 2, 1, 1, 2}, true, {0, 3, 4, 1, 5, 2}};
+    network::ShuffleParams const first = shuffleParams({}, {1, 2, 2, 1, 1, 2}, {0, 3, 4, 1, 5, 2});
     auto middle = Tensor<int32_t>::zeros(shuffleOutputShape(input.shape, first));
     shuffle(input.cview(), middle.view(), first);
-    Shuffle const second{{}, Shape{0, 0, 2, 4}, true, {}};
+    network::ShuffleParams const second = shuffleParams({}, {0, 0, 2, 4}, {});
     auto out = Tensor<int32_t>::zeros(shuffleOutputShape(middle.shape, second));
     EXPECT_EQ(out.shape, (Shape{1, 1, 2, 4}));
     shuffle(middle.cview(), out.view(), second);
@@ -99,11 +119,11 @@ TEST(Shuffle, DepthToSpaceAsTwoShuffles)
 TEST(Shuffle, ReshapeOnlyAndEmpty)
 {
     Tensor<int64_t> const input({2, 2}, {1, 2, 3, 4});
-    Shuffle const params{{}, Shape{-1}, true, {}};
+    network::ShuffleParams const params = shuffleParams({}, {-1}, {});
     auto out = Tensor<int64_t>::zeros({4});
     shuffle(input.cview(), out.view(), params);
     EXPECT_EQ(out.values, (std::vector<int64_t>{1, 2, 3, 4}));
-    Shuffle const empty{{1, 0}, Shape{0, 0}, true, {1, 0}};
+    network::ShuffleParams const empty = shuffleParams({1, 0}, {0, 0}, {1, 0});
     shuffle(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), test::emptyView({0, 3}), empty);
 }
 

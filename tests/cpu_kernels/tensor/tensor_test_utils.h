@@ -4,6 +4,9 @@
 #include "core/tensor_view.h"
 #include "core/half.h"
 
+#include <NvInferRuntimeBase.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -77,6 +80,15 @@ inline std::vector<float> fromHalf(std::vector<uint16_t> const& bits)
         values.push_back(halfBitsToFloat(b));
     }
     return values;
+}
+
+//! A shape as the network's parameters hold one.
+inline nvinfer1::Dims dimsOf(Shape const& shape)
+{
+    nvinfer1::Dims dims{};
+    dims.nbDims = static_cast<int32_t>(shape.size());
+    std::copy(shape.begin(), shape.end(), dims.d);
+    return dims;
 }
 
 //! A view with the given shape and no data: kernels must not touch memory for empty tensors.

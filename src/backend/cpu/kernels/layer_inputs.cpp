@@ -40,6 +40,11 @@ double numberAt(ConstTensorView const& view, int64_t index)
     }
 }
 
+double numberOr(LayerInputs const& inputs, size_t index, double fixed)
+{
+    return hasInput(inputs, index) ? numberAt(inputs[index], 0) : fixed;
+}
+
 ConstTensorView weightsView(network::WeightsBuffer const& weights, Shape shape)
 {
     if (weights.empty())

@@ -21,6 +21,10 @@ Shape integerValues(ConstTensorView const& view);
 //! BOOL).
 double numberAt(ConstTensorView const& view, int64_t index);
 
+//! The first element of optional input `index` as a double when it was given, else `fixed` (the static parameter the
+//! input overrides).
+double numberOr(LayerInputs const& inputs, size_t index, double fixed);
+
 //! A weights buffer as a read-only view of the given shape (an empty view for no weights).
 ConstTensorView weightsView(network::WeightsBuffer const& weights, Shape shape);
 

@@ -8,25 +8,22 @@
 #pragma once
 
 #include "core/tensor_view.h"
+#include "network/layers/unary.h"
 
 #include <stdexcept>
 
 namespace kiln::cpu
 {
 
-struct Cast
-{
-    nvinfer1::DataType toType{nvinfer1::DataType::kFLOAT}; //!< must equal output.type
-};
-
 //! output.type is the target type; shapes must match.
 void cast(ConstTensorView const& input, TensorView const& output);
 
-inline void cast(ConstTensorView const& input, TensorView const& output, Cast const& params)
+//! As above, once the output is checked to have the layer's toType.
+inline void cast(ConstTensorView const& input, TensorView const& output, network::CastParams const& params)
 {
     if (params.toType != output.type)
     {
-        throw std::invalid_argument("cast: output type differs from Cast::toType");
+        throw std::invalid_argument("cast: output type differs from CastParams::toType");
     }
     cast(input, output);
 }

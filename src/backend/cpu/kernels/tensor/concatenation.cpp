@@ -18,7 +18,7 @@ constexpr char const* kKernel = "concatenation";
 
 } // namespace
 
-Shape concatenationOutputShape(std::span<Shape const> inputs, Concatenation const& params)
+Shape concatenationOutputShape(std::span<Shape const> inputs, network::ConcatenationParams const& params)
 {
     if (inputs.empty())
     {
@@ -44,7 +44,8 @@ Shape concatenationOutputShape(std::span<Shape const> inputs, Concatenation cons
     return output;
 }
 
-void concatenation(std::span<ConstTensorView const> inputs, TensorView const& output, Concatenation const& params)
+void concatenation(
+    std::span<ConstTensorView const> inputs, TensorView const& output, network::ConcatenationParams const& params)
 {
     std::vector<Shape> shapes;
     shapes.reserve(inputs.size());
@@ -52,7 +53,8 @@ void concatenation(std::span<ConstTensorView const> inputs, TensorView const& ou
     {
         if (input.type != output.type)
         {
-            fail(kKernel, std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
+            fail(kKernel,
+                std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
         }
         shapes.push_back(input.shape);
     }
@@ -90,7 +92,7 @@ void concatenation(std::span<ConstTensorView const> inputs, TensorView const& ou
 
 void run(network::ConcatenationParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    concatenation(in, out[0], Concatenation{p.axis});
+    concatenation(in, out[0], p);
 }
 
 } // namespace kiln::cpu

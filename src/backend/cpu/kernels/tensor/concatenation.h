@@ -1,8 +1,9 @@
-// IConcatenationLayer (ONNX Concat). Inputs agree on every dim but `axis`; empty inputs are allowed.
-// Copies bytes, so every byte-addressable type works.
+// IConcatenationLayer (ONNX Concat). Inputs agree on every dim but the axis (negative counts from the end); empty
+// inputs are allowed. Copies bytes, so every byte-addressable type works.
 #pragma once
 
 #include "core/tensor_view.h"
+#include "network/layers/concatenation.h"
 
 #include <cstdint>
 #include <span>
@@ -10,20 +11,15 @@
 namespace kiln::cpu
 {
 
-struct Concatenation
-{
-    //! TensorRT's default is defaultConcatenationAxis(rank); negative values count from the end.
-    int32_t axis{0};
-};
-
 //! TensorRT's default axis: rank - 3, or 0 for ranks below 3.
 inline int32_t defaultConcatenationAxis(int32_t rank)
 {
     return rank >= 3 ? rank - 3 : 0;
 }
 
-Shape concatenationOutputShape(std::span<Shape const> inputs, Concatenation const& params);
+Shape concatenationOutputShape(std::span<Shape const> inputs, network::ConcatenationParams const& params);
 
-void concatenation(std::span<ConstTensorView const> inputs, TensorView const& output, Concatenation const& params);
+void concatenation(
+    std::span<ConstTensorView const> inputs, TensorView const& output, network::ConcatenationParams const& params);
 
 } // namespace kiln::cpu

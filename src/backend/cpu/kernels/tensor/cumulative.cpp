@@ -15,12 +15,14 @@ constexpr char const* kKernel = "cumulative";
 
 } // namespace
 
-void cumulative(ConstTensorView const& input, TensorView const& output, Cumulative const& params)
+void cumulative(
+    ConstTensorView const& input, TensorView const& output, network::CumulativeParams const& params, int32_t axis)
 {
     expectShape(output.shape, input.shape, kKernel, "output");
     if (input.type != output.type)
     {
-        fail(kKernel, std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
+        fail(kKernel,
+            std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
     }
     if (params.operation != nvinfer1::CumulativeOperation::kSUM)
     {
@@ -31,14 +33,14 @@ void cumulative(ConstTensorView const& input, TensorView const& output, Cumulati
     {
         fail(kKernel, std::string("unsupported type ") + dataTypeName(input.type));
     }
-    int32_t const axis = normalizeAxis(params.axis, input.rank(), kKernel);
+    auto const dim = static_cast<size_t>(normalizeAxis(axis, input.rank(), kKernel));
     if (input.count() == 0)
     {
         return;
     }
-    int64_t const extent = input.shape[static_cast<size_t>(axis)];
+    int64_t const extent = input.shape[dim];
     int64_t inner = 1;
-    for (size_t d = static_cast<size_t>(axis) + 1; d < input.shape.size(); ++d)
+    for (size_t d = dim + 1; d < input.shape.size(); ++d)
     {
         inner *= input.shape[d];
     }
@@ -75,7 +77,7 @@ void cumulative(ConstTensorView const& input, TensorView const& output, Cumulati
 void run(network::CumulativeParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
     auto const axis = static_cast<int32_t>(tensor_detail::readInteger(in[1].data, in[1].type, 0));
-    cumulative(in[0], out[0], Cumulative{p.operation, p.exclusive, p.reverse, axis});
+    cumulative(in[0], out[0], p, axis);
 }
 
 } // namespace kiln::cpu

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace kiln::cpu
 {
@@ -18,17 +19,43 @@ using namespace tensor_detail;
 
 constexpr char const* kKernel = "fill";
 
+//! One delta per output dim: input 2's values, or the static beta for a 1-D output (none for a 0-D one).
+std::vector<double> linspaceDeltas(LayerInputs const& inputs, int32_t outputRank, double staticBeta)
+{
+    std::vector<double> deltas;
+    if (hasInput(inputs, 2))
+    {
+        for (int64_t i = 0; i < inputs[2].count(); ++i)
+        {
+            deltas.push_back(numberAt(inputs[2], i));
+        }
+    }
+    else if (outputRank == 1)
+    {
+        deltas.push_back(staticBeta);
+    }
+    else if (outputRank > 1)
+    {
+        fail(kKernel, "a kLINSPACE fill of rank " + std::to_string(outputRank)
+            + " needs beta as input 2, one delta per output dim (a static beta is a single delta, for 0-D and 1-D "
+              "outputs)");
+    }
+    return deltas;
+}
+
 } // namespace
 
-void fill(TensorView const& output, Fill const& params)
+void fill(LayerInputs const& inputs, TensorView const& output, network::FillParams const& params)
 {
     if (params.operation != FillOperation::kLINSPACE)
     {
-        fail(kKernel, "only kLINSPACE has a reference kernel (random fills are not reproducible)");
+        fail(kKernel, "the operation must be kLINSPACE (randomFill makes the random ones)");
     }
-    if (params.beta.size() != output.shape.size())
+    double const alpha = numberOr(inputs, 1, params.alpha);
+    std::vector<double> const beta = linspaceDeltas(inputs, output.rank(), params.beta);
+    if (beta.size() != output.shape.size())
     {
-        fail(kKernel, "beta needs one delta per output dim: " + std::to_string(params.beta.size()) + " for rank " +
+        fail(kKernel, "beta needs one delta per output dim: " + std::to_string(beta.size()) + " for rank " +
                 std::to_string(output.shape.size()));
     }
     bool const integer = isIndexType(output.type);
@@ -41,12 +68,12 @@ void fill(TensorView const& output, Fill const& params)
         return;
     }
     // For integer outputs offsets[0] is the exact sum of beta[d] * i_d; real outputs recompute it in double.
-    Shape integerDeltas(params.beta.size());
-    for (size_t d = 0; d < params.beta.size(); ++d)
+    Shape integerDeltas(beta.size());
+    for (size_t d = 0; d < beta.size(); ++d)
     {
-        integerDeltas[d] = static_cast<int64_t>(params.beta[d]);
+        integerDeltas[d] = static_cast<int64_t>(beta[d]);
     }
-    int64_t const integerStart = static_cast<int64_t>(params.alpha);
+    int64_t const integerStart = static_cast<int64_t>(alpha);
     int64_t position = 0;
     Shape index(output.shape.size(), 0);
     forEachIndex<1>(output.shape, {integerDeltas},
@@ -58,10 +85,10 @@ void fill(TensorView const& output, Fill const& params)
             }
             else
             {
-                double value = params.alpha;
+                double value = alpha;
                 for (size_t d = 0; d < index.size(); ++d)
                 {
-                    value += params.beta[d] * static_cast<double>(index[d]);
+                    value += beta[d] * static_cast<double>(index[d]);
                 }
                 writeFloat(output.data, output.type, position, static_cast<float>(value));
             }
@@ -119,35 +146,14 @@ int64_t rangeLength(int64_t start, int64_t limit, int64_t delta)
 
 void run(network::FillParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    // Alpha (input 1) and beta (input 2) each come from their input when it is given, else from the parameters.
-    double const alpha = hasInput(in, 1) ? numberAt(in[1], 0) : p.alpha;
-    if (p.operation != nvinfer1::FillOperation::kLINSPACE)
+    if (p.operation == nvinfer1::FillOperation::kLINSPACE)
     {
-        randomFill(out[0], RandomFill{p.operation, alpha, hasInput(in, 2) ? numberAt(in[2], 0) : p.beta});
-        return;
+        fill(in, out[0], p);
     }
-    Fill params;
-    params.operation = p.operation;
-    params.alpha = alpha;
-    params.beta.clear();
-    if (hasInput(in, 2))
+    else
     {
-        for (int64_t i = 0; i < in[2].count(); ++i)
-        {
-            params.beta.push_back(numberAt(in[2], i));
-        }
+        randomFill(in, out[0], p);
     }
-    else if (out[0].rank() == 1)
-    {
-        params.beta.push_back(p.beta);
-    }
-    else if (out[0].rank() > 1)
-    {
-        throw std::invalid_argument("fill: a kLINSPACE fill of rank " + std::to_string(out[0].rank())
-            + " needs beta as input 2, one delta per output dim (a static beta is a single delta, for 0-D and 1-D "
-              "outputs)");
-    }
-    fill(out[0], params);
 }
 
 } // namespace kiln::cpu

@@ -1,27 +1,22 @@
 // IFillLayer (ONNX Range as kLINSPACE; ConstantOfShape as fillWithValue).
 //
 // kLINSPACE: element at index (i0, i1, ...) = alpha + sum_d beta[d] * i_d (TensorRT's start and per-dim
-// delta; beta holds one delta per output dim). FP32/FP16/BF16 compute in double; INT32/INT64 exactly in
-// int64 (alpha and beta truncated to integers). The random operations are not reference kernels.
+// delta). FP32/FP16/BF16 compute in double; INT32/INT64 exactly in int64 (alpha and beta truncated to
+// integers). The random operations are random_fill.h's.
 #pragma once
 
+#include "backend/cpu/layer_kernels.h"
 #include "core/tensor_view.h"
+#include "network/layers/fill.h"
 
-#include <NvInferLayerEnums.h>
-
-#include <vector>
+#include <cstdint>
 
 namespace kiln::cpu
 {
 
-struct Fill
-{
-    nvinfer1::FillOperation operation{nvinfer1::FillOperation::kLINSPACE};
-    double alpha{0.0};
-    std::vector<double> beta{1.0};
-};
-
-void fill(TensorView const& output, Fill const& params);
+//! kLINSPACE. Alpha is input 1 when given, else params.alpha. Beta is input 2 when given, one delta per output dim;
+//! else params.beta, a single delta, so a static beta serves 0-D and 1-D outputs only (as in TensorRT).
+void fill(LayerInputs const& inputs, TensorView const& output, network::FillParams const& params);
 
 //! ConstantOfShape: every element becomes `value` (one element of the output's type), copied as bytes.
 void fillWithValue(TensorView const& output, ConstTensorView const& value);

@@ -52,7 +52,7 @@ void checkBatchDims(Shape const& data, Shape const& indices, int32_t count)
 }
 
 void gatherDefault(ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output,
-    Gather const& params, size_t bytes)
+    network::GatherParams const& params, size_t bytes)
 {
     size_t const axis = static_cast<size_t>(normalizeAxis(params.gatherAxis, data.rank(), kKernel));
     size_t const batchDims = static_cast<size_t>(params.numElementWiseDims);
@@ -79,7 +79,7 @@ void gatherDefault(ConstTensorView const& data, ConstTensorView const& indices, 
 }
 
 void gatherElements(ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output,
-    Gather const& params, size_t bytes)
+    network::GatherParams const& params, size_t bytes)
 {
     size_t const axis = static_cast<size_t>(normalizeAxis(params.gatherAxis, data.rank(), kKernel));
     Shape dataStrides = contiguousStrides(data.shape);
@@ -98,7 +98,7 @@ void gatherElements(ConstTensorView const& data, ConstTensorView const& indices,
 }
 
 void gatherNd(ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output,
-    Gather const& params, size_t bytes)
+    network::GatherParams const& params, size_t bytes)
 {
     size_t const batchDims = static_cast<size_t>(params.numElementWiseDims);
     size_t const coordinateCount = static_cast<size_t>(indices.shape.back());
@@ -130,7 +130,7 @@ void gatherNd(ConstTensorView const& data, ConstTensorView const& indices, Tenso
 
 } // namespace
 
-Shape gatherOutputShape(Shape const& data, Shape const& indices, Gather const& params)
+Shape gatherOutputShape(Shape const& data, Shape const& indices, network::GatherParams const& params)
 {
     int32_t const batchDims = params.numElementWiseDims;
     int64_t const dataRank = static_cast<int64_t>(data.size());
@@ -189,12 +189,14 @@ Shape gatherOutputShape(Shape const& data, Shape const& indices, Gather const& p
     fail(kKernel, "unknown GatherMode");
 }
 
-void gather(ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output, Gather const& params)
+void gather(ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output,
+    network::GatherParams const& params)
 {
     expectShape(output.shape, gatherOutputShape(data.shape, indices.shape, params), kKernel, "output");
     if (data.type != output.type)
     {
-        fail(kKernel, std::string("data is ") + dataTypeName(data.type) + " but output is " + dataTypeName(output.type));
+        fail(kKernel,
+            std::string("data is ") + dataTypeName(data.type) + " but output is " + dataTypeName(output.type));
     }
     if (!isIndexType(indices.type))
     {
@@ -215,7 +217,7 @@ void gather(ConstTensorView const& data, ConstTensorView const& indices, TensorV
 
 void run(network::GatherParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    gather(in[0], in[1], out[0], Gather{p.gatherAxis, p.numElementWiseDims, p.mode});
+    gather(in[0], in[1], out[0], p);
 }
 
 } // namespace kiln::cpu

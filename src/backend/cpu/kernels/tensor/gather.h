@@ -10,23 +10,14 @@
 #pragma once
 
 #include "core/tensor_view.h"
-
-#include <NvInferLayerEnums.h>
-
-#include <cstdint>
+#include "network/layers/gather.h"
 
 namespace kiln::cpu
 {
 
-struct Gather
-{
-    int32_t gatherAxis{0};
-    int32_t numElementWiseDims{0};
-    nvinfer1::GatherMode mode{nvinfer1::GatherMode::kDEFAULT};
-};
+Shape gatherOutputShape(Shape const& data, Shape const& indices, network::GatherParams const& params);
 
-Shape gatherOutputShape(Shape const& data, Shape const& indices, Gather const& params);
-
-void gather(ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output, Gather const& params);
+void gather(ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output,
+    network::GatherParams const& params);
 
 } // namespace kiln::cpu

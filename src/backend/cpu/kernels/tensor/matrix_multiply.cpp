@@ -55,30 +55,6 @@ Operand describe(Shape const& shape, MatrixOperation op, bool isLeft)
     return operand;
 }
 
-//! The epilogue's bias as doubles, one per output column; empty when there is none.
-std::vector<double> biasValues(MatrixMultiply const& params, int64_t columns)
-{
-    if (params.bias.data == nullptr)
-    {
-        return {};
-    }
-    if (params.op0 == MatrixOperation::kVECTOR || params.op1 == MatrixOperation::kVECTOR)
-    {
-        fail(kKernel, "a bias is added per output column, which needs two matrix operands");
-    }
-    if (params.bias.count() != columns)
-    {
-        fail(kKernel, "the bias has " + std::to_string(params.bias.count()) + " values for " + std::to_string(columns)
-                + " output columns");
-    }
-    std::vector<double> values(static_cast<size_t>(columns));
-    for (int64_t j = 0; j < columns; ++j)
-    {
-        values[static_cast<size_t>(j)] = readFloat(params.bias.data, params.bias.type, j);
-    }
-    return values;
-}
-
 Shape broadcastBatch(Operand const& a, Operand const& b)
 {
     if (a.batch.size() != b.batch.size())
@@ -91,7 +67,7 @@ Shape broadcastBatch(Operand const& a, Operand const& b)
 
 } // namespace
 
-Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, MatrixMultiply const& params)
+Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, network::MatrixMultiplyParams const& params)
 {
     Operand const a = describe(input0, params.op0, true);
     Operand const b = describe(input1, params.op1, false);
@@ -112,8 +88,8 @@ Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, Matrix
     return output;
 }
 
-void matrixMultiply(
-    ConstTensorView const& input0, ConstTensorView const& input1, TensorView const& output, MatrixMultiply const& params)
+void matrixMultiply(ConstTensorView const& input0, ConstTensorView const& input1, TensorView const& output,
+    network::MatrixMultiplyParams const& params)
 {
     expectShape(output.shape, matrixMultiplyOutputShape(input0.shape, input1.shape, params), kKernel, "output");
     Operand const a = describe(input0.shape, params.op0, true);
@@ -122,7 +98,6 @@ void matrixMultiply(
     int64_t const m = a.rows;
     int64_t const k = a.cols;
     int64_t const n = b.cols;
-    std::vector<double> const bias = biasValues(params, n);
     if (volume(batch) * m * n == 0)
     {
         return;
@@ -154,28 +129,26 @@ void matrixMultiply(
             {
                 for (int64_t p = 0; p < k; ++p)
                 {
-                    left[i * k + p] = readFloat(input0.data, input0.type, offsets[0] + i * a.rowStride + p * a.colStride);
+                    int64_t const position = offsets[0] + i * a.rowStride + p * a.colStride;
+                    left[i * k + p] = readFloat(input0.data, input0.type, position);
                 }
             }
             for (int64_t p = 0; p < k; ++p)
             {
                 for (int64_t j = 0; j < n; ++j)
                 {
-                    right[p * n + j] = readFloat(input1.data, input1.type, offsets[1] + p * b.rowStride + j * b.colStride);
+                    int64_t const position = offsets[1] + p * b.rowStride + j * b.colStride;
+                    right[p * n + j] = readFloat(input1.data, input1.type, position);
                 }
             }
             for (int64_t i = 0; i < m; ++i)
             {
                 for (int64_t j = 0; j < n; ++j)
                 {
-                    double sum = bias.empty() ? 0.0 : bias[static_cast<size_t>(j)];
+                    double sum = 0.0;
                     for (int64_t p = 0; p < k; ++p)
                     {
                         sum += static_cast<double>(left[i * k + p]) * static_cast<double>(right[p * n + j]);
-                    }
-                    if (params.relu && sum < 0.0)
-                    {
-                        sum = 0.0;
                     }
                     writeFloat(output.data, output.type, offsets[2] + i * n + j, static_cast<float>(sum));
                 }
@@ -185,7 +158,7 @@ void matrixMultiply(
 
 void run(network::MatrixMultiplyParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    matrixMultiply(in[0], in[1], out[0], MatrixMultiply{p.op0, p.op1});
+    matrixMultiply(in[0], in[1], out[0], p);
 }
 
 } // namespace kiln::cpu

@@ -7,27 +7,16 @@
 #pragma once
 
 #include "core/tensor_view.h"
-
-#include <NvInferLayerEnums.h>
+#include "network/layers/matrix_multiply.h"
 
 namespace kiln::cpu
 {
 
-struct MatrixMultiply
-{
-    nvinfer1::MatrixOperation op0{nvinfer1::MatrixOperation::kNONE};
-    nvinfer1::MatrixOperation op1{nvinfer1::MatrixOperation::kNONE};
-    //! Epilogue (what the builder fuses in CUDA plans): `bias` (FP32, FP16 or BF16; one value per output column,
-    //! both operands matrices) is added to every output row, then `relu` clamps negatives to 0 (NaN stays NaN).
-    //! Both apply before the one rounding to the output type. A bias without data adds nothing.
-    ConstTensorView bias{};
-    bool relu{false};
-};
+Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, network::MatrixMultiplyParams const& params);
 
-Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, MatrixMultiply const& params);
-
-//! FP32, FP16 or BF16 operands and output (mixed allowed); products are summed in double.
-void matrixMultiply(
-    ConstTensorView const& input0, ConstTensorView const& input1, TensorView const& output, MatrixMultiply const& params);
+//! FP32, FP16 or BF16 operands and output (mixed allowed); products are summed in double and rounded once to the
+//! output type. (A fused bias and ReLU are the plan's epilogue, which kernels/epilogue.h applies after this.)
+void matrixMultiply(ConstTensorView const& input0, ConstTensorView const& input1, TensorView const& output,
+    network::MatrixMultiplyParams const& params);
 
 } // namespace kiln::cpu

@@ -17,7 +17,7 @@ constexpr char const* kKernel = "oneHot";
 
 } // namespace
 
-Shape oneHotOutputShape(Shape const& indices, int64_t depth, OneHot const& params)
+Shape oneHotOutputShape(Shape const& indices, int64_t depth, network::OneHotParams const& params)
 {
     if (depth < 0)
     {
@@ -31,7 +31,7 @@ Shape oneHotOutputShape(Shape const& indices, int64_t depth, OneHot const& param
 }
 
 void oneHot(ConstTensorView const& indices, ConstTensorView const& values, int64_t depth, TensorView const& output,
-    OneHot const& params)
+    network::OneHotParams const& params)
 {
     expectShape(output.shape, oneHotOutputShape(indices.shape, depth, params), kKernel, "output");
     if (!isIndexType(indices.type))
@@ -76,7 +76,7 @@ void oneHot(ConstTensorView const& indices, ConstTensorView const& values, int64
 void run(network::OneHotParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
     int64_t const depth = tensor_detail::readInteger(in[2].data, in[2].type, 0);
-    oneHot(in[0], in[1], depth, out[0], OneHot{p.axis});
+    oneHot(in[0], in[1], depth, out[0], p);
 }
 
 } // namespace kiln::cpu

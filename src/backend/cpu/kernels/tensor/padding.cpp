@@ -14,69 +14,58 @@ using namespace tensor_detail;
 
 constexpr char const* kKernel = "padding";
 
-//! The dim of the input that padding entry i applies to.
-size_t firstPaddedDim(Shape const& input, Padding const& params)
+//! The dim of the input that padding entry 0 applies to.
+size_t firstPaddedDim(Shape const& input, network::PaddingParams const& params)
 {
-    if (params.prePadding.size() != params.postPadding.size() || params.prePadding.size() > input.size())
+    int32_t const padded = params.prePadding.nbDims;
+    if (params.postPadding.nbDims != padded || padded < 0 || static_cast<size_t>(padded) > input.size())
     {
         fail(kKernel, "prePadding and postPadding must have the same length, at most the rank " +
                 std::to_string(input.size()));
     }
-    return input.size() - params.prePadding.size();
-}
-
-SampleMode sampleModeOf(PaddingMode mode)
-{
-    switch (mode)
-    {
-    case PaddingMode::kCONSTANT: return SampleMode::kFILL;
-    case PaddingMode::kREFLECT: return SampleMode::kREFLECT;
-    case PaddingMode::kEDGE: return SampleMode::kCLAMP;
-    case PaddingMode::kWRAP: return SampleMode::kWRAP;
-    }
-    fail(kKernel, "unknown PaddingMode");
+    return input.size() - static_cast<size_t>(padded);
 }
 
 } // namespace
 
-Shape paddingOutputShape(Shape const& input, Padding const& params)
+Shape paddingOutputShape(Shape const& input, network::PaddingParams const& params)
 {
     size_t const first = firstPaddedDim(input, params);
     Shape output = input;
-    for (size_t i = 0; i < params.prePadding.size(); ++i)
+    for (int32_t i = 0; i < params.prePadding.nbDims; ++i)
     {
-        output[first + i] += params.prePadding[i] + params.postPadding[i];
-        if (output[first + i] < 0)
+        size_t const dim = first + static_cast<size_t>(i);
+        output[dim] += params.prePadding.d[i] + params.postPadding.d[i];
+        if (output[dim] < 0)
         {
-            fail(kKernel, "cropping more than dim " + std::to_string(first + i) + " holds");
+            fail(kKernel, "cropping more than dim " + std::to_string(dim) + " holds");
         }
     }
     return output;
 }
 
-void padding(ConstTensorView const& input, TensorView const& output, Padding const& params)
+void padding(ConstTensorView const& input, TensorView const& output, network::PaddingParams const& params)
+{
+    padding(input, output, params, SampleMode::kFILL, 0.0);
+}
+
+void padding(ConstTensorView const& input, TensorView const& output, network::PaddingParams const& params,
+    SampleMode mode, double fillValue)
 {
     // A pad is a slice that starts before the input and samples outside it.
     size_t const first = firstPaddedDim(input.shape, params);
-    Slice window;
-    window.start.assign(input.shape.size(), 0);
-    window.size = paddingOutputShape(input.shape, params);
-    window.stride.assign(input.shape.size(), 1);
-    window.mode = sampleModeOf(params.mode);
-    window.fillValue = params.value;
-    for (size_t i = 0; i < params.prePadding.size(); ++i)
+    expectShape(output.shape, paddingOutputShape(input.shape, params), kKernel, "output");
+    Shape start(input.shape.size(), 0);
+    for (int32_t i = 0; i < params.prePadding.nbDims; ++i)
     {
-        window.start[first + i] = -params.prePadding[i];
+        start[first + static_cast<size_t>(i)] = -params.prePadding.d[i];
     }
-    slice(input, output, window);
+    sampleWindow(input, output, start, Shape(input.shape.size(), 1), mode, fillValue);
 }
 
 void run(network::PaddingParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    Padding params;
-    params.prePadding = network::dimsToVector(p.prePadding);
-    params.postPadding = network::dimsToVector(p.postPadding);
-    padding(in[0], out[0], params);
+    padding(in[0], out[0], p);
 }
 
 } // namespace kiln::cpu

@@ -1,38 +1,28 @@
 // IPaddingLayer, and the ONNX Pad modes it lacks.
 //
-// prePadding/postPadding apply to the innermost prePadding.size() dims (as IPaddingLayer::setPrePaddingNd;
-// give one entry per dim for ONNX Pad). Negative amounts crop. The new elements are:
-//   kCONSTANT  `value` (IPaddingLayer: 0)      kREFLECT  mirrored without repeating the edge
-//   kEDGE      the nearest edge element         kWRAP     periodic (ONNX Pad-19 "wrap")
-// Sampling is relative to the uncropped input. Copies bytes, so every byte-addressable type works.
+// prePadding/postPadding apply to the innermost prePadding.nbDims dims (as IPaddingLayer::setPrePaddingNd;
+// give one entry per dim for ONNX Pad). Negative amounts crop. IPaddingLayer's new elements are 0; Kiln's
+// extension samples them as a slice does (slice.h), relative to the uncropped input:
+//   kFILL   `fillValue`                           kREFLECT  mirrored without repeating the edge (ONNX "reflect")
+//   kCLAMP  the nearest edge element (ONNX "edge")  kWRAP     periodic (ONNX Pad-19 "wrap")
+// Copies bytes, so every byte-addressable type works.
 #pragma once
 
 #include "core/tensor_view.h"
+#include "network/layers/padding.h"
 
-#include <cstdint>
+#include <NvInferLayerEnums.h>
 
 namespace kiln::cpu
 {
 
-//! Kiln's extension: IPaddingLayer itself is always kCONSTANT with value 0.
-enum class PaddingMode : int32_t
-{
-    kCONSTANT = 0,
-    kREFLECT = 1,
-    kEDGE = 2,
-    kWRAP = 3,
-};
+Shape paddingOutputShape(Shape const& input, network::PaddingParams const& params);
 
-struct Padding
-{
-    Shape prePadding;
-    Shape postPadding;
-    PaddingMode mode{PaddingMode::kCONSTANT};
-    double value{0.0}; //!< kCONSTANT fill, converted to the tensor's type
-};
+//! IPaddingLayer: the new elements are 0.
+void padding(ConstTensorView const& input, TensorView const& output, network::PaddingParams const& params);
 
-Shape paddingOutputShape(Shape const& input, Padding const& params);
-
-void padding(ConstTensorView const& input, TensorView const& output, Padding const& params);
+//! Kiln's extension: the new elements are sampled under `mode`; fillValue (kFILL) is converted to the tensor's type.
+void padding(ConstTensorView const& input, TensorView const& output, network::PaddingParams const& params,
+    nvinfer1::SampleMode mode, double fillValue);
 
 } // namespace kiln::cpu

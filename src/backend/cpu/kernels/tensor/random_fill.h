@@ -8,20 +8,15 @@
 // Box-Muller transform. Output: FP32, FP16 or BF16.
 #pragma once
 
+#include "backend/cpu/layer_kernels.h"
 #include "core/tensor_view.h"
-
-#include <NvInferLayerEnums.h>
+#include "network/layers/fill.h"
 
 namespace kiln::cpu
 {
 
-struct RandomFill
-{
-    nvinfer1::FillOperation operation{nvinfer1::FillOperation::kRANDOM_UNIFORM};
-    double alpha{0.0}; //!< the minimum (uniform) or the mean (normal)
-    double beta{1.0};  //!< the maximum (uniform) or the standard deviation (normal)
-};
-
-void randomFill(TensorView const& output, RandomFill const& params);
+//! Alpha (the minimum, or the mean) is input 1 when given, else params.alpha; beta (the maximum, or the standard
+//! deviation) is input 2 when given, else params.beta.
+void randomFill(LayerInputs const& inputs, TensorView const& output, network::FillParams const& params);
 
 } // namespace kiln::cpu

@@ -63,7 +63,8 @@ std::vector<Accumulator> accumulate(ConstTensorView const& input, uint32_t axes,
     return accumulators;
 }
 
-void reduceFloat(ConstTensorView const& input, TensorView const& output, Reduce const& params, int64_t reducedCount)
+void reduceFloat(
+    ConstTensorView const& input, TensorView const& output, network::ReduceParams const& params, int64_t reducedCount)
 {
     auto read = [&](int64_t i) { return static_cast<double>(readFloat(input.data, input.type, i)); };
     double const inf = std::numeric_limits<double>::infinity();
@@ -99,7 +100,8 @@ void reduceFloat(ConstTensorView const& input, TensorView const& output, Reduce 
     }
 }
 
-void reduceInteger(ConstTensorView const& input, TensorView const& output, Reduce const& params, int64_t reducedCount)
+void reduceInteger(
+    ConstTensorView const& input, TensorView const& output, network::ReduceParams const& params, int64_t reducedCount)
 {
     // Unsigned arithmetic wraps on overflow instead of being undefined.
     auto read = [&](int64_t i) { return readInteger(input.data, input.type, i); };
@@ -121,8 +123,8 @@ void reduceInteger(ConstTensorView const& input, TensorView const& output, Reduc
         result = accumulate<int64_t>(input, params.reduceAxes, output.count(), 1, wrapMul, read);
         break;
     case ReduceOperation::kMAX:
-        result = accumulate<int64_t>(
-            input, params.reduceAxes, output.count(), lowest, [](int64_t a, int64_t b) { return std::max(a, b); }, read);
+        result = accumulate<int64_t>(input, params.reduceAxes, output.count(), lowest,
+            [](int64_t a, int64_t b) { return std::max(a, b); }, read);
         break;
     case ReduceOperation::kMIN:
         result = accumulate<int64_t>(input, params.reduceAxes, output.count(), highest,
@@ -142,7 +144,7 @@ void reduceInteger(ConstTensorView const& input, TensorView const& output, Reduc
 
 } // namespace
 
-Shape reduceOutputShape(Shape const& input, Reduce const& params)
+Shape reduceOutputShape(Shape const& input, network::ReduceParams const& params)
 {
     checkAxes(input, params.reduceAxes);
     Shape output;
@@ -161,12 +163,13 @@ Shape reduceOutputShape(Shape const& input, Reduce const& params)
     return output;
 }
 
-void reduce(ConstTensorView const& input, TensorView const& output, Reduce const& params)
+void reduce(ConstTensorView const& input, TensorView const& output, network::ReduceParams const& params)
 {
     expectShape(output.shape, reduceOutputShape(input.shape, params), kKernel, "output");
     if (input.type != output.type)
     {
-        fail(kKernel, std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
+        fail(kKernel,
+            std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
     }
     int64_t reducedCount = 1;
     for (size_t i = 0; i < input.shape.size(); ++i)
@@ -196,7 +199,7 @@ void reduce(ConstTensorView const& input, TensorView const& output, Reduce const
 
 void run(network::ReduceParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    reduce(in[0], out[0], Reduce{p.operation, p.reduceAxes, p.keepDimensions});
+    reduce(in[0], out[0], p);
 }
 
 } // namespace kiln::cpu

@@ -6,25 +6,15 @@
 #pragma once
 
 #include "core/tensor_view.h"
-
-#include <NvInferLayerEnums.h>
-
-#include <cstdint>
+#include "network/layers/reduce.h"
 
 namespace kiln::cpu
 {
 
-struct Reduce
-{
-    nvinfer1::ReduceOperation operation{nvinfer1::ReduceOperation::kSUM};
-    uint32_t reduceAxes{0};
-    bool keepDimensions{false};
-};
-
-Shape reduceOutputShape(Shape const& input, Reduce const& params);
+Shape reduceOutputShape(Shape const& input, network::ReduceParams const& params);
 
 //! FP32/FP16/BF16 (accumulated in double; max/min propagate NaN) and INT32/INT64 (exact, wrapping on
 //! overflow; avg truncates toward zero). Input and output types are the same.
-void reduce(ConstTensorView const& input, TensorView const& output, Reduce const& params);
+void reduce(ConstTensorView const& input, TensorView const& output, network::ReduceParams const& params);
 
 } // namespace kiln::cpu

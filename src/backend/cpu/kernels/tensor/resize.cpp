@@ -21,7 +21,8 @@ using namespace tensor_detail;
 constexpr char const* kKernel = "resize";
 
 //! The input coordinate (fractional) that output coordinate x of dim d samples.
-double sourceCoordinate(Resize const& params, int64_t x, int64_t inExtent, int64_t outExtent, double scale)
+double sourceCoordinate(
+    network::ResizeParams const& params, int64_t x, int64_t inExtent, int64_t outExtent, double scale)
 {
     if (outExtent == 1 && params.selectorForSinglePixel == ResizeSelector::kUPPER)
     {
@@ -67,7 +68,7 @@ struct AxisTaps
     std::vector<double> weight;
 };
 
-AxisTaps linearOrCubicTaps(Resize const& params, int64_t inExtent, int64_t outExtent, double scale)
+AxisTaps linearOrCubicTaps(network::ResizeParams const& params, int64_t inExtent, int64_t outExtent, double scale)
 {
     bool const cubic = params.resizeMode == InterpolationMode::kCUBIC;
     AxisTaps taps;
@@ -137,7 +138,7 @@ struct TapBlender
     }
 };
 
-void interpolate(ConstTensorView const& input, TensorView const& output, Resize const& params,
+void interpolate(ConstTensorView const& input, TensorView const& output, network::ResizeParams const& params,
     std::vector<double> const& scales)
 {
     if (!isFloatType(input.type) || !isFloatType(output.type))
@@ -171,12 +172,13 @@ void interpolate(ConstTensorView const& input, TensorView const& output, Resize 
     }
 }
 
-void nearest(ConstTensorView const& input, TensorView const& output, Resize const& params,
+void nearest(ConstTensorView const& input, TensorView const& output, network::ResizeParams const& params,
     std::vector<double> const& scales)
 {
     if (input.type != output.type)
     {
-        fail(kKernel, std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
+        fail(kKernel,
+            std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
     }
     byteSizeOf(input.type, kKernel);
     if (input.count() == 0)
@@ -197,23 +199,30 @@ void nearest(ConstTensorView const& input, TensorView const& output, Resize cons
 
 } // namespace
 
-Shape resizeOutputShape(Shape const& input, Resize const& params)
+Shape resizeOutputDimensions(Shape const& input, Shape const& dimensions)
 {
-    bool const hasDimensions = !params.outputDimensions.empty();
-    bool const hasScales = !params.scales.empty();
-    if (hasDimensions == hasScales && !input.empty())
+    expectValidShape(dimensions, kKernel, "outputDimensions");
+    if (dimensions.size() != input.size())
+    {
+        fail(kKernel, "outputDimensions " + shapeText(dimensions) + " do not match rank " +
+                std::to_string(input.size()));
+    }
+    return dimensions;
+}
+
+Shape resizeOutputShape(Shape const& input, network::ResizeParams const& params)
+{
+    if (params.hasOutputDimensions && !params.scales.empty())
     {
         fail(kKernel, "set exactly one of outputDimensions and scales");
     }
-    if (hasDimensions)
+    if (params.hasOutputDimensions)
     {
-        expectValidShape(params.outputDimensions, kKernel, "outputDimensions");
-        if (params.outputDimensions.size() != input.size())
-        {
-            fail(kKernel, "outputDimensions " + shapeText(params.outputDimensions) + " do not match rank " +
-                    std::to_string(input.size()));
-        }
-        return params.outputDimensions;
+        return resizeOutputDimensions(input, network::dimsToVector(params.outputDimensions));
+    }
+    if (params.scales.empty())
+    {
+        return input;
     }
     if (params.scales.size() != input.size())
     {
@@ -231,20 +240,35 @@ Shape resizeOutputShape(Shape const& input, Resize const& params)
     return output;
 }
 
-void resize(ConstTensorView const& input, TensorView const& output, Resize const& params)
+std::vector<double> resizeScales(
+    network::ResizeParams const& params, bool hasShapeInput, Shape const& input, Shape const& output)
 {
-    expectShape(output.shape, resizeOutputShape(input.shape, params), kKernel, "output");
+    bool const givenScales = !hasShapeInput && !params.hasOutputDimensions && !params.scales.empty();
+    if (output.size() != input.size() || (givenScales && params.scales.size() != input.size()))
+    {
+        fail(kKernel, "scales need an input and an output of one rank, and one scale per dim");
+    }
+    std::vector<double> scales(input.size());
+    for (size_t d = 0; d < input.size(); ++d)
+    {
+        scales[d] = givenScales ? static_cast<double>(params.scales[d])
+                                : static_cast<double>(output[d]) / static_cast<double>(input[d]);
+    }
+    return scales;
+}
+
+void resize(LayerInputs const& inputs, TensorView const& output, network::ResizeParams const& params)
+{
+    ConstTensorView const& input = inputs[0];
+    bool const hasShapeInput = hasInput(inputs, 1);
+    Shape const expected = hasShapeInput ? resizeOutputDimensions(input.shape, integerValues(inputs[1]))
+                                         : resizeOutputShape(input.shape, params);
+    expectShape(output.shape, expected, kKernel, "output");
     if (output.count() == 0)
     {
         return;
     }
-    // Given scales drive the mapping; given dimensions imply out / in.
-    std::vector<double> scales(input.shape.size());
-    for (size_t d = 0; d < input.shape.size(); ++d)
-    {
-        scales[d] = params.scales.empty() ? static_cast<double>(output.shape[d]) / static_cast<double>(input.shape[d])
-                                          : static_cast<double>(params.scales[d]);
-    }
+    std::vector<double> const scales = resizeScales(params, hasShapeInput, input.shape, output.shape);
     if (params.resizeMode == InterpolationMode::kNEAREST)
     {
         nearest(input, output, params, scales);
@@ -257,26 +281,7 @@ void resize(ConstTensorView const& input, TensorView const& output, Resize const
 
 void run(network::ResizeParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    Resize params;
-    params.resizeMode = p.resizeMode;
-    params.coordinateTransformation = p.coordinateTransformation;
-    params.selectorForSinglePixel = p.selectorForSinglePixel;
-    params.nearestRounding = p.nearestRounding;
-    params.cubicCoeff = p.cubicCoeff;
-    params.excludeOutside = p.excludeOutside;
-    if (hasInput(in, 1))
-    {
-        params.outputDimensions = integerValues(in[1]); // the kernel checks them against the output's shape
-    }
-    else if (!p.scales.empty() && !p.hasOutputDimensions)
-    {
-        params.scales = p.scales; // given scales also drive the coordinate mapping, as ONNX specifies
-    }
-    else
-    {
-        params.outputDimensions = out[0].shape; // the static output dimensions, or the input's shape
-    }
-    resize(in[0], out[0], params);
+    resize(in, out[0], p);
 }
 
 } // namespace kiln::cpu

@@ -1,8 +1,9 @@
 // IResizeLayer (ONNX Resize, Upsample).
 //
-// The output is given either as outputDimensions or as one scale per dim (output extent =
-// floor(input extent * scale), and the scale itself drives the coordinate mapping, as ONNX specifies).
-// Each output coordinate x maps to an input coordinate:
+// The output shape is, in order of precedence: input 1 (a shape tensor read at run time), the output
+// dimensions, one scale per dim (output extent = floor(input extent * scale), and the scale itself drives
+// the coordinate mapping, as ONNX specifies), or the input's shape. Each output coordinate x maps to an
+// input coordinate:
 //   kHALF_PIXEL     (x + 0.5) / scale - 0.5
 //   kASYMMETRIC     x / scale
 //   kALIGN_CORNERS  x * (in - 1) / (out - 1)      (0 when out == 1)
@@ -14,30 +15,28 @@
 // kNEAREST copies bytes (every byte-addressable type); kLINEAR and kCUBIC read and write FP32/FP16/BF16.
 #pragma once
 
+#include "backend/cpu/layer_kernels.h"
 #include "core/tensor_view.h"
-
-#include <NvInferLayerEnums.h>
+#include "network/layers/resize.h"
 
 #include <vector>
 
 namespace kiln::cpu
 {
 
-struct Resize
-{
-    Shape outputDimensions;    //!< set this, or scales
-    std::vector<float> scales; //!< one per dim
-    nvinfer1::InterpolationMode resizeMode{nvinfer1::InterpolationMode::kNEAREST};
-    nvinfer1::ResizeCoordinateTransformation coordinateTransformation{
-        nvinfer1::ResizeCoordinateTransformation::kASYMMETRIC};
-    nvinfer1::ResizeSelector selectorForSinglePixel{nvinfer1::ResizeSelector::kFORMULA};
-    nvinfer1::ResizeRoundMode nearestRounding{nvinfer1::ResizeRoundMode::kFLOOR};
-    float cubicCoeff{-0.75f};
-    bool excludeOutside{false};
-};
+//! Output dimensions as given (by the parameters or input 1), checked against the input's rank.
+Shape resizeOutputDimensions(Shape const& input, Shape const& dimensions);
 
-Shape resizeOutputShape(Shape const& input, Resize const& params);
+//! The output shape the static parameters give. Throws where they do not fit the input's rank, or set both output
+//! dimensions and scales.
+Shape resizeOutputShape(Shape const& input, network::ResizeParams const& params);
 
-void resize(ConstTensorView const& input, TensorView const& output, Resize const& params);
+//! The scale that maps each dim's output coordinates to input coordinates: the given scale where scales decide the
+//! output shape, else output extent / input extent. hasShapeInput: whether input 1 gives the output shape.
+std::vector<double> resizeScales(
+    network::ResizeParams const& params, bool hasShapeInput, Shape const& input, Shape const& output);
+
+//! Resizes input 0 into `output`; input 1, when given, holds the output shape.
+void resize(LayerInputs const& inputs, TensorView const& output, network::ResizeParams const& params);
 
 } // namespace kiln::cpu

@@ -8,11 +8,6 @@
 namespace kiln::cpu
 {
 
-//! ISelectLayer has no parameters.
-struct Select
-{
-};
-
 Shape selectOutputShape(Shape const& condition, Shape const& thenInput, Shape const& elseInput);
 
 void select(ConstTensorView const& condition, ConstTensorView const& thenInput, ConstTensorView const& elseInput,

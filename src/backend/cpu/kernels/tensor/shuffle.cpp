@@ -27,6 +27,17 @@ bool isIdentity(std::vector<int32_t> const& order)
     return true;
 }
 
+//! The first `rank` entries of a layer's permutation, which is what applies to a tensor of that rank.
+std::vector<int32_t> leadingOrder(nvinfer1::Permutation const& permutation, size_t rank)
+{
+    if (rank > static_cast<size_t>(nvinfer1::Dims::MAX_DIMS))
+    {
+        fail(kKernel, "rank " + std::to_string(rank) + " is beyond a permutation's " +
+                std::to_string(nvinfer1::Dims::MAX_DIMS) + " entries");
+    }
+    return std::vector<int32_t>(permutation.order, permutation.order + rank);
+}
+
 } // namespace
 
 Shape resolveReshapeDimensions(Shape const& input, Shape const& reshapeDimensions, bool zeroIsPlaceholder)
@@ -112,14 +123,35 @@ Shape transposeShape(Shape const& input, std::vector<int32_t> const& order)
     return output;
 }
 
-Shape shuffleOutputShape(Shape const& input, Shuffle const& params)
+namespace
 {
-    Shape shape = transposeShape(input, params.firstTranspose);
-    if (params.reshapeDimensions)
+
+//! The shape that `order` transposes into `transposed`.
+Shape untransposeShape(Shape const& transposed, std::vector<int32_t> const& order)
+{
+    transposeShape(transposed, order); // checks that order is a permutation of the dims
+    if (order.empty())
     {
-        shape = resolveReshapeDimensions(shape, *params.reshapeDimensions, params.zeroIsPlaceholder);
+        return transposed;
     }
-    return transposeShape(shape, params.secondTranspose);
+    Shape original(transposed.size());
+    for (size_t i = 0; i < order.size(); ++i)
+    {
+        original[static_cast<size_t>(order[i])] = transposed[i];
+    }
+    return original;
+}
+
+} // namespace
+
+Shape shuffleOutputShape(Shape const& input, network::ShuffleParams const& params)
+{
+    Shape shape = transposeShape(input, leadingOrder(params.firstTranspose, input.size()));
+    if (params.reshape)
+    {
+        shape = resolveReshapeDimensions(shape, network::dimsToVector(*params.reshape), params.zeroIsPlaceholder);
+    }
+    return transposeShape(shape, leadingOrder(params.secondTranspose, shape.size()));
 }
 
 void transpose(ConstTensorView const& input, TensorView const& output, std::vector<int32_t> const& order)
@@ -127,7 +159,8 @@ void transpose(ConstTensorView const& input, TensorView const& output, std::vect
     expectShape(output.shape, transposeShape(input.shape, order), "transpose", "output");
     if (input.type != output.type)
     {
-        fail("transpose", std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
+        fail("transpose",
+            std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
     }
     size_t const bytes = byteSizeOf(input.type, "transpose");
     if (output.count() == 0)
@@ -156,47 +189,35 @@ void transpose(ConstTensorView const& input, TensorView const& output, std::vect
         });
 }
 
-void shuffle(ConstTensorView const& input, TensorView const& output, Shuffle const& params)
+void shuffle(ConstTensorView const& input, TensorView const& output, network::ShuffleParams const& params)
 {
-    expectShape(output.shape, shuffleOutputShape(input.shape, params), kKernel, "output");
-    Shape const afterFirst = transposeShape(input.shape, params.firstTranspose);
-    Shape const beforeSecond
-        = params.reshapeDimensions ? resolveReshapeDimensions(afterFirst, *params.reshapeDimensions, params.zeroIsPlaceholder)
-                                   : afterFirst;
-    bool const firstMoves = !params.firstTranspose.empty() && !isIdentity(params.firstTranspose);
-    bool const secondMoves = !params.secondTranspose.empty() && !isIdentity(params.secondTranspose);
+    std::vector<int32_t> const firstOrder = leadingOrder(params.firstTranspose, input.shape.size());
+    std::vector<int32_t> const secondOrder = leadingOrder(params.secondTranspose, output.shape.size());
+    Shape const afterFirst = transposeShape(input.shape, firstOrder);
+    // No placeholders are left in the reshape's result, so a 0 in it is a real extent.
+    Shape const beforeSecond = resolveReshapeDimensions(afterFirst, untransposeShape(output.shape, secondOrder), false);
+    bool const firstMoves = !isIdentity(firstOrder);
+    bool const secondMoves = !isIdentity(secondOrder);
     if (!firstMoves)
     {
         // The reshape only relabels: the second transpose (or a plain copy) reads the input directly.
-        transpose(ConstTensorView(input.type, beforeSecond, input.data), output, params.secondTranspose);
+        transpose(ConstTensorView(input.type, beforeSecond, input.data), output, secondOrder);
         return;
     }
     if (!secondMoves)
     {
-        transpose(input, TensorView{output.type, afterFirst, output.data}, params.firstTranspose);
+        transpose(input, TensorView{output.type, afterFirst, output.data}, firstOrder);
         return;
     }
     size_t const bytes = byteSizeOf(input.type, kKernel);
     std::vector<uint8_t> staging(static_cast<size_t>(input.count()) * bytes);
-    transpose(input, TensorView{input.type, afterFirst, staging.data()}, params.firstTranspose);
-    transpose(ConstTensorView(input.type, beforeSecond, staging.data()), output, params.secondTranspose);
+    transpose(input, TensorView{input.type, afterFirst, staging.data()}, firstOrder);
+    transpose(ConstTensorView(input.type, beforeSecond, staging.data()), output, secondOrder);
 }
 
 void run(network::ShuffleParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    // Inference resolved the reshape (placeholders, -1, the shape input) into the output shape; undoing the
-    // second transpose on that shape gives the reshape's result, which the kernel takes without placeholders.
-    Shuffle params;
-    params.firstTranspose.assign(p.firstTranspose.order, p.firstTranspose.order + in[0].rank());
-    params.secondTranspose.assign(p.secondTranspose.order, p.secondTranspose.order + out[0].rank());
-    Shape reshaped(out[0].shape.size());
-    for (size_t i = 0; i < reshaped.size(); ++i)
-    {
-        reshaped[static_cast<size_t>(params.secondTranspose[i])] = out[0].shape[i];
-    }
-    params.reshapeDimensions = reshaped;
-    params.zeroIsPlaceholder = false;
-    shuffle(in[0], out[0], params);
+    shuffle(in[0], out[0], p);
 }
 
 } // namespace kiln::cpu

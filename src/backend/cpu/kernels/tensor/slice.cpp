@@ -21,6 +21,12 @@ int64_t positiveModulo(int64_t value, int64_t modulus)
     return remainder < 0 ? remainder + modulus : remainder;
 }
 
+//! Start, size or stride: the shape-tensor input's run-time values when given, else the static dims.
+Shape sliceParameter(LayerInputs const& inputs, size_t index, nvinfer1::Dims const& fixed)
+{
+    return hasInput(inputs, index) ? integerValues(inputs[index]) : network::dimsToVector(fixed);
+}
+
 } // namespace
 
 int64_t sampleCoordinate(int64_t coordinate, int64_t extent, SampleMode mode)
@@ -61,19 +67,36 @@ int64_t sampleCoordinate(int64_t coordinate, int64_t extent, SampleMode mode)
     }
 }
 
-void slice(ConstTensorView const& input, TensorView const& output, Slice const& params)
+void slice(LayerInputs const& inputs, TensorView const& output, network::SliceParams const& params)
 {
+    ConstTensorView const& input = inputs[0];
+    Shape const start = sliceParameter(inputs, 1, params.start);
+    Shape const size = sliceParameter(inputs, 2, params.size);
+    Shape const stride = sliceParameter(inputs, 3, params.stride);
     size_t const rank = input.shape.size();
-    if (params.start.size() != rank || params.size.size() != rank || params.stride.size() != rank)
+    if (start.size() != rank || size.size() != rank || stride.size() != rank)
     {
         fail(kKernel, "start, size and stride must each have one entry per input dim (rank " + std::to_string(rank) +
                 ")");
     }
-    expectValidShape(params.size, kKernel, "size");
-    expectShape(output.shape, params.size, kKernel, "output");
+    expectValidShape(size, kKernel, "size");
+    expectShape(output.shape, size, kKernel, "output");
+    sampleWindow(input, output, start, stride, params.mode, numberOr(inputs, 4, 0.0));
+}
+
+void sampleWindow(ConstTensorView const& input, TensorView const& output, Shape const& start, Shape const& stride,
+    SampleMode mode, double fillValue)
+{
+    size_t const rank = input.shape.size();
+    if (start.size() != rank || stride.size() != rank || output.shape.size() != rank)
+    {
+        fail(kKernel, "start, stride and output must each have one entry per input dim (rank " +
+                std::to_string(rank) + ")");
+    }
     if (input.type != output.type)
     {
-        fail(kKernel, std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
+        fail(kKernel,
+            std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
     }
     byteSizeOf(output.type, kKernel);
     if (output.count() == 0)
@@ -83,45 +106,24 @@ void slice(ConstTensorView const& input, TensorView const& output, Slice const& 
     std::vector<std::vector<int64_t>> sources(rank);
     for (size_t d = 0; d < rank; ++d)
     {
-        sources[d].resize(static_cast<size_t>(params.size[d]));
-        for (int64_t i = 0; i < params.size[d]; ++i)
+        sources[d].resize(static_cast<size_t>(output.shape[d]));
+        for (int64_t i = 0; i < output.shape[d]; ++i)
         {
-            sources[d][static_cast<size_t>(i)]
-                = sampleCoordinate(params.start[d] + i * params.stride[d], input.shape[d], params.mode);
+            sources[d][static_cast<size_t>(i)] = sampleCoordinate(start[d] + i * stride[d], input.shape[d], mode);
         }
     }
     // Only kFILL needs the value in the output type, so other modes also serve types encodeScalar lacks.
     std::array<uint8_t, 8> fill{};
-    if (params.mode == SampleMode::kFILL)
+    if (mode == SampleMode::kFILL)
     {
-        fill = encodeScalar(output.type, params.fillValue);
+        fill = encodeScalar(output.type, fillValue);
     }
     copyByAxisTables(input, output, sources, fill.data());
 }
 
-namespace
-{
-
-//! Slice start/size/stride: the shape-tensor input's run-time values when given, else the static dims.
-Shape sliceParam(LayerInputs const& in, size_t index, nvinfer1::Dims const& fixed)
-{
-    return hasInput(in, index) ? integerValues(in[index]) : network::dimsToVector(fixed);
-}
-
-} // namespace
-
 void run(network::SliceParams const& p, LayerInputs const& in, LayerOutputs const& out)
 {
-    Slice params;
-    params.start = sliceParam(in, 1, p.start);
-    params.size = out[0].shape; // inference resolved the size (static or from input 2)
-    params.stride = sliceParam(in, 3, p.stride);
-    params.mode = p.mode;
-    if (hasInput(in, 4))
-    {
-        params.fillValue = numberAt(in[4], 0);
-    }
-    slice(in[0], out[0], params);
+    slice(in, out[0], p);
 }
 
 } // namespace kiln::cpu

@@ -56,11 +56,10 @@ struct Candidate
 };
 
 template <typename Key, typename ReadKey>
-void selectRows(ConstTensorView const& input, TensorView const& values, TensorView const& indices, TopK const& params,
-    int32_t axis, ReadKey&& readKey)
+void selectRows(ConstTensorView const& input, TensorView const& values, TensorView const& indices,
+    TopKOperation operation, int64_t k, int32_t axis, ReadKey&& readKey)
 {
     int64_t const n = input.shape[static_cast<size_t>(axis)];
-    int64_t const k = params.k;
     int64_t outer = 1;
     for (int32_t d = 0; d < axis; ++d)
     {
@@ -70,7 +69,7 @@ void selectRows(ConstTensorView const& input, TensorView const& values, TensorVi
     size_t const bytes = elementSize(input.type);
     auto const* source = static_cast<uint8_t const*>(input.data);
     auto* valueBytes = static_cast<uint8_t*>(values.data);
-    bool const wantMax = params.operation == TopKOperation::kMAX;
+    bool const wantMax = operation == TopKOperation::kMAX;
     // A strict total order (the index breaks ties), so the selection is deterministic.
     auto ranksBefore = [wantMax](Candidate<Key> const& a, Candidate<Key> const& b)
     {
@@ -110,27 +109,29 @@ void selectRows(ConstTensorView const& input, TensorView const& values, TensorVi
 
 } // namespace
 
-Shape topKOutputShape(Shape const& input, TopK const& params)
+Shape topKOutputShape(Shape const& input, network::TopKParams const& params, int64_t k)
 {
     int32_t const axis = reducedAxis(input, params.reduceAxes);
-    if (params.k < 0 || params.k > input[static_cast<size_t>(axis)])
+    if (k < 0 || k > input[static_cast<size_t>(axis)])
     {
-        fail(kKernel, "k = " + std::to_string(params.k) + " is outside [0, " +
+        fail(kKernel, "k = " + std::to_string(k) + " is outside [0, " +
                 std::to_string(input[static_cast<size_t>(axis)]) + "]");
     }
     Shape output = input;
-    output[static_cast<size_t>(axis)] = params.k;
+    output[static_cast<size_t>(axis)] = k;
     return output;
 }
 
-void topK(ConstTensorView const& input, TensorView const& values, TensorView const& indices, TopK const& params)
+void topK(ConstTensorView const& input, TensorView const& values, TensorView const& indices,
+    network::TopKParams const& params, int64_t k)
 {
-    Shape const expected = topKOutputShape(input.shape, params);
+    Shape const expected = topKOutputShape(input.shape, params, k);
     expectShape(values.shape, expected, kKernel, "values");
     expectShape(indices.shape, expected, kKernel, "indices");
     if (values.type != input.type)
     {
-        fail(kKernel, std::string("values are ") + dataTypeName(values.type) + " but input is " + dataTypeName(input.type));
+        fail(kKernel,
+            std::string("values are ") + dataTypeName(values.type) + " but input is " + dataTypeName(input.type));
     }
     if (!isIndexType(indices.type))
     {
@@ -143,12 +144,12 @@ void topK(ConstTensorView const& input, TensorView const& values, TensorView con
     }
     if (isFloatType(input.type))
     {
-        selectRows<float>(input, values, indices, params, axis,
+        selectRows<float>(input, values, indices, params.operation, k, axis,
             [&](int64_t i) { return readFloat(input.data, input.type, i); });
     }
     else if (isIndexType(input.type))
     {
-        selectRows<int64_t>(input, values, indices, params, axis,
+        selectRows<int64_t>(input, values, indices, params.operation, k, axis,
             [&](int64_t i) { return readInteger(input.data, input.type, i); });
     }
     else
@@ -165,7 +166,7 @@ void run(network::TopKParams const& p, LayerInputs const& in, LayerOutputs const
     {
         throw std::invalid_argument("top-k: k (input 1) is " + std::to_string(k) + "; must be positive");
     }
-    topK(in[0], out[0], out[1], TopK{p.operation, k, p.reduceAxes});
+    topK(in[0], out[0], out[1], p, k);
 }
 
 } // namespace kiln::cpu
