@@ -1,5 +1,6 @@
 #include "backend/cuda/kernels.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 
@@ -88,6 +89,11 @@ void activationOnDevice(nvinfer1::ActivationType type, float alpha, float beta, 
     activationKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
         type, alpha, beta, input.data, input.type, output.data, output.type, count);
     check(cudaGetLastError(), "activation: launching the kernel");
+}
+
+void run(network::ActivationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    activationOnDevice(params.activation, params.alpha, params.beta, inputs[0], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

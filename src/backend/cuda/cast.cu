@@ -1,5 +1,6 @@
 #include "backend/cuda/kernels.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 
@@ -102,6 +103,16 @@ void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaSt
     castKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
         input.data, input.type, output.data, output.type, count);
     check(cudaGetLastError(), "cast: launching the kernel");
+}
+
+void run(network::IdentityParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    castOnDevice(inputs[0], outputs[0], stream);
+}
+
+void run(network::CastParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    castOnDevice(inputs[0], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

@@ -1,5 +1,6 @@
 #include "backend/cuda/concatenation.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -121,6 +122,11 @@ void concatenationOnDevice(int32_t axis, std::vector<ConstTensorView> const& inp
         });
         check(cudaGetLastError(), "concatenation: launching the kernel");
     }
+}
+
+void run(network::ConcatenationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    concatenationOnDevice(params.axis, inputs, outputs[0], stream);
 }
 
 } // namespace kiln::cuda

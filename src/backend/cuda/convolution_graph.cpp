@@ -1,7 +1,7 @@
 #include "backend/cuda/convolution_graph.h"
 
 #include "backend/cuda/convolution_descriptors.h"
-#include "backend/cuda/residual.h"
+#include "backend/cuda/kernels.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -144,7 +144,11 @@ void ConvolutionGraphPlan::execute(cudnnHandle_t handle, ConvolutionGraphData co
     {
         cudaStream_t stream = nullptr;
         checkBackend(cudnnGetStream(handle, &stream), "finding the stream");
-        addResidualOnDevice(data.output, data.residual, mAfter.count, mAfter.type, mAfter.relu, stream);
+        // The residual and the ReLU after it, in one pass over the output: a same-shape element-wise sum.
+        Shape const flat{mAfter.count};
+        TensorView const output{mAfter.type, flat, data.output};
+        elementWiseOnDevice(nvinfer1::ElementWiseOperation::kSUM, output,
+            ConstTensorView(mAfter.type, flat, data.residual), output, stream, mAfter.relu);
     }
 }
 

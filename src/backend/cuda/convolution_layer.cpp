@@ -1,5 +1,6 @@
 #include "backend/cuda/convolution_layer.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/reformat.h"
 #include "network/layers/layer_utils.h"
 
@@ -152,6 +153,12 @@ void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, Tenso
                    mDescriptors.output, z, mDescriptors.bias, mBias.data(), mActivation, mDescriptors.output,
                    output.data),
         "running with the fused epilogue");
+}
+
+std::unique_ptr<DeviceLayer> lower(network::ConvolutionParams const& params, LayerContext const& context)
+{
+    return std::make_unique<ConvolutionLayer>(params, context.record.epilogue,
+        AlgorithmChoice::decode(context.record.backendChoice), context.dataType, context.format, context.handles);
 }
 
 } // namespace kiln::cuda

@@ -2,7 +2,7 @@
 
 #include "backend/cuda/convolution_timing.h"
 #include "backend/cuda/cuda_executor.h"
-#include "backend/cuda/layer_runner.h"
+#include "backend/cuda/layer_lowering.h"
 #include "backend/cuda/passes/channels_last.h"
 #include "backend/cuda/passes/convolution_fusion.h"
 #include "backend/cuda/passes/convolution_tuning.h"

@@ -2,8 +2,7 @@
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/default_gpu_allocator.h"
-#include "backend/cuda/layer_runner.h"
-#include "backend/cuda/scale_layer.h"
+#include "backend/cuda/layer_lowering.h"
 #include "network/layers/layer_kinds.h"
 #include "backend/cuda/device_reformatter.h"
 
@@ -20,11 +19,6 @@ CudaExecutor::CudaExecutor(backend::LoadedPlan const& plan, plugin::ContextResou
 {
     auto const& model = *plan.model;
     resources.allocator = &mAllocator;
-    mConstants.reserve(model.layers.size());
-    for (size_t l = 0; l < model.layers.size(); ++l)
-    {
-        mConstants.emplace_back(mAllocator);
-    }
     mPlugins.resize(model.layers.size());
     mReformatters.resize(model.layers.size());
     mDeviceLayers.resize(model.layers.size());
@@ -64,37 +58,25 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
         }
         return;
     }
-    if (std::string const why = unsupportedReason(params); !why.empty() && !plan::computesShapesOnly(model, l))
+    if (plan::computesShapesOnly(model, l))
     {
-        throw std::runtime_error(why);
+        return; // evaluated on the host (writeShapeValues), never run
     }
-    if (auto const* constant = dynamic_cast<network::ConstantParams const*>(&params))
+    auto const& record = model.layers[l];
+    bool const fusesEpilogue = params.type() == nvinfer1::LayerType::kCONVOLUTION
+        || params.type() == nvinfer1::LayerType::kMATRIX_MULTIPLY;
+    if (record.epilogue.any() && !fusesEpilogue)
     {
-        // Uploaded once, so that running the layer is a device-to-device copy.
-        size_t const bytes
-            = static_cast<size_t>(constant->weights.count()) * elementSize(constant->weights.type());
-        mConstants[l] = DeviceBuffer(mAllocator, bytes, "the constant's weights");
-        check(cudaMemcpy(mConstants[l].data(), constant->weights.data(), bytes, cudaMemcpyHostToDevice),
-            "uploading a constant layer's weights");
-    }
-    if (auto const* scale = dynamic_cast<network::ScaleParams const*>(&params))
-    {
-        // Packed and uploaded once, like a constant's weights.
-        std::vector<float> const packed = packScaleWeights(*scale);
-        mConstants[l] = DeviceBuffer(mAllocator, packed.size() * sizeof(float), "the scale layer's weights");
-        check(cudaMemcpy(mConstants[l].data(), packed.data(), packed.size() * sizeof(float),
-                        cudaMemcpyHostToDevice),
-            "uploading a scale layer's weights");
+        throw std::runtime_error("the plan fuses an epilogue into a layer kind the CUDA backend fuses none into");
     }
     mReformatters[l] = makeDeviceReformatter(mAllocator);
     // The type and format the layer reads its first input in: the builder's choice, else the tensor's own.
-    auto const& record = model.layers[l];
     bool const readsInput = !record.inputs.empty() && record.inputs[0] >= 0;
     nvinfer1::DataType const dataType
         = !record.ioTypes.empty() || readsInput ? plan::slotType(model, record, 0) : nvinfer1::DataType::kFLOAT;
     TensorFormat const format
         = !record.ioFormats.empty() || readsInput ? plan::slotFormat(model, record, 0) : TensorFormat::kLINEAR;
-    mDeviceLayers[l] = makeDeviceLayer(record, dataType, format, mHandles);
+    mDeviceLayers[l] = lowerLayer(LayerContext{record, dataType, format, mHandles});
 }
 
 void CudaExecutor::allocateContextMemory()
@@ -208,17 +190,12 @@ bool CudaExecutor::synchronize(cudaStream_t stream, std::string& error)
 bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
     std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error)
 {
-    network::LayerParams const& params = mPlan.params(l);
     DeviceLayer* const deviceLayer = mDeviceLayers[l].get();
     try
     {
         plan::LayerRecord const& record = mPlan.model->layers[l];
         return mReformatters[l]->around(record.ioTypes, record.ioFormats, inputs, outputs, stream,
             [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
-                if (deviceLayer == nullptr)
-                {
-                    return cuda::runLayer(params, in, out, mConstants[l].data(), stream, error);
-                }
                 deviceLayer->run(in, out, stream);
                 return true;
             });

@@ -1,12 +1,13 @@
-// The CUDA backend's executor: device activation memory, constants uploaded once per
-// context, Kiln's CUDA kernels for built-in layers, and plugins' own enqueue, all
-// queued on the stream given to enqueueV3 without synchronising. All its device memory
+// The CUDA backend's executor: device activation memory, each built-in layer lowered once
+// per context (layer_lowering.h), and plugins' own enqueue, all queued on the stream given
+// to enqueueV3 without synchronising. All its device memory
 // comes from the context's allocator, which forwards to the runtime's.
 #pragma once
 
 #include "backend/cuda/context_gpu_allocator.h"
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/device_layer.h"
+#include "backend/cuda/library_handles.h"
 #include "backend/executor.h"
 #include "backend/plugin_runner.h"
 #include "backend/reformatter.h"
@@ -53,7 +54,6 @@ private:
     ContextGpuAllocator mAllocator;
     LibraryHandles mHandles;
     DeviceBuffer mOwnedMemory;                         //!< the context memory, unless the application gives it
-    std::vector<DeviceBuffer> mConstants;              //!< by layer: constant and scale layers' weights
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins;     //!< by layer; null for built-in layers
     std::vector<std::unique_ptr<backend::Reformatter>> mReformatters; //!< by layer: built-in layers' type conversions
     std::vector<std::unique_ptr<DeviceLayer>> mDeviceLayers; //!< by layer: layers with device state

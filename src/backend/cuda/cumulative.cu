@@ -1,5 +1,6 @@
 #include "backend/cuda/cumulative.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -225,6 +226,12 @@ void cumulativeOnDevice(nvinfer1::CumulativeOperation operation, bool exclusive,
         launch(cumulativeKernel<false>);
     }
     check(cudaGetLastError(), "cumulative: launching the kernel");
+}
+
+void run(network::CumulativeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    cumulativeOnDevice(
+        params.operation, params.exclusive, params.reverse, inputs[0], inputs[1], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

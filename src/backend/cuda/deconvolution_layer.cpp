@@ -1,5 +1,6 @@
 #include "backend/cuda/deconvolution_layer.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include <stdexcept>
 
 namespace kiln::cuda
@@ -40,6 +41,12 @@ void DeconvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, Ten
                    mDescriptors.output, output.data),
         "running the deconvolution");
     addBias(handle, output);
+}
+
+std::unique_ptr<DeviceLayer> lower(network::DeconvolutionParams const& params, LayerContext const& context)
+{
+    return std::make_unique<DeconvolutionLayer>(
+        params, AlgorithmChoice::decode(context.record.backendChoice), context.dataType, context.handles);
 }
 
 } // namespace kiln::cuda

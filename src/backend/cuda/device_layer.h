@@ -1,14 +1,11 @@
-// Built-in layers that keep state on the device for one execution context (uploaded
-// weights, library descriptors, algorithm choices): made once per context, run for
-// every inference. Stateless layers go through layer_runner.h instead.
+// One built-in layer as a context of the CUDA backend runs it: made once per execution context (uploading weights,
+// making library descriptors, choosing algorithms; see layer_kernels.h), run for every inference.
 #pragma once
 
 #include "core/tensor_view.h"
-#include "backend/cuda/library_handles.h"
-#include "network/layer.h"
-#include "plan/plan_model.h"
 
-#include <memory>
+#include <cuda_runtime_api.h>
+
 #include <vector>
 
 namespace kiln::cuda
@@ -23,10 +20,5 @@ public:
         cudaStream_t stream)
         = 0;
 };
-
-//! The stateful implementation of plan layer `record` for data of type `dataType` stored in `format` (as the layer
-//! reads its first input), or nullptr when the layer is stateless. Throws std::runtime_error when it cannot be made.
-std::unique_ptr<DeviceLayer> makeDeviceLayer(plan::LayerRecord const& record, nvinfer1::DataType dataType,
-    TensorFormat format, LibraryHandles& handles);
 
 } // namespace kiln::cuda

@@ -1,8 +1,12 @@
 #include "backend/cuda/kernels.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 
+#include <cuda_fp16.h>
+
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -102,8 +106,13 @@ __device__ int64_t integerOp(ElementWiseOperation op, int64_t a, int64_t b)
     }
 }
 
+__device__ float reluIf(bool relu, float value)
+{
+    return relu && value < 0.0F ? 0.0F : value; // NaN compares false and passes through
+}
+
 __global__ void elementWiseKernel(ElementWiseOperation op, void const* first, void const* second, DataType inType,
-    void* output, DataType outType, BroadcastIndex index, int64_t count)
+    void* output, DataType outType, BroadcastIndex index, int64_t count, bool relu)
 {
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
          i += static_cast<int64_t>(blockDim.x) * gridDim.x)
@@ -146,13 +155,73 @@ __global__ void elementWiseKernel(ElementWiseOperation op, void const* first, vo
         else if (floats)
         {
             device::storeFloat(output, outType, i,
-                floatOp(op, device::loadFloat(first, inType, a), device::loadFloat(second, inType, b)));
+                reluIf(relu, floatOp(op, device::loadFloat(first, inType, a), device::loadFloat(second, inType, b))));
         }
         else
         {
             device::storeInteger(output, outType, i,
                 integerOp(op, device::loadInteger(first, inType, a), device::loadInteger(second, inType, b)));
         }
+    }
+}
+
+__global__ void sumFloats(float const* first, float const* second, float* output, int64_t count, bool relu)
+{
+    for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count; i += int64_t{gridDim.x} * blockDim.x)
+    {
+        output[i] = reluIf(relu, first[i] + second[i]);
+    }
+}
+
+//! FP16 in pairs: `pairs` __half2 values (the caller handles an odd last element).
+__global__ void sumHalfPairs(__half2 const* first, __half2 const* second, __half2* output, int64_t pairs, bool relu)
+{
+    for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < pairs; i += int64_t{gridDim.x} * blockDim.x)
+    {
+        float2 const a = __half22float2(first[i]);
+        float2 const b = __half22float2(second[i]);
+        output[i] = __floats2half2_rn(reluIf(relu, a.x + b.x), reluIf(relu, a.y + b.y));
+    }
+}
+
+__global__ void sumLastHalf(__half const* first, __half const* second, __half* output, bool relu)
+{
+    *output = __float2half_rn(reluIf(relu, __half2float(*first) + __half2float(*second)));
+}
+
+//! Whether the sum of two same-shape FP32 or FP16 tensors can take the kernels above (FP16 pairs need 4-byte
+//! alignment, which activation memory always gives).
+bool sumsDirectly(ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
+    TensorView const& output)
+{
+    auto aligned = [](void const* data) { return reinterpret_cast<uintptr_t>(data) % 4 == 0; };
+    bool const sameType = first.type == output.type && second.type == output.type;
+    bool const typed = output.type == DataType::kFLOAT
+        || (output.type == DataType::kHALF && aligned(first.data) && aligned(second.data) && aligned(output.data));
+    return op == ElementWiseOperation::kSUM && sameType && typed && first.shape == output.shape
+        && second.shape == output.shape && first.format == output.format && second.format == output.format;
+}
+
+void sumDirectly(ConstTensorView const& first, ConstTensorView const& second, TensorView const& output, bool relu,
+    cudaStream_t stream)
+{
+    int64_t const count = output.count();
+    if (output.type == DataType::kFLOAT)
+    {
+        sumFloats<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
+            first.as<float>(), second.as<float>(), output.as<float>(), count, relu);
+        return;
+    }
+    int64_t const pairs = count / 2;
+    if (pairs > 0)
+    {
+        sumHalfPairs<<<device::blocksFor(pairs), device::kThreadsPerBlock, 0, stream>>>(
+            first.as<__half2>(), second.as<__half2>(), output.as<__half2>(), pairs, relu);
+    }
+    if (count % 2 != 0)
+    {
+        sumLastHalf<<<1, 1, 0, stream>>>(
+            first.as<__half>() + count - 1, second.as<__half>() + count - 1, output.as<__half>() + count - 1, relu);
     }
 }
 
@@ -177,7 +246,7 @@ bool isSupportedType(nvinfer1::DataType type)
 } // namespace
 
 void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView const& first,
-    ConstTensorView const& second, TensorView const& output, cudaStream_t stream)
+    ConstTensorView const& second, TensorView const& output, cudaStream_t stream, bool relu)
 {
     if (first.type != second.type || !isSupportedType(first.type))
     {
@@ -211,9 +280,22 @@ void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView cons
     {
         return;
     }
-    elementWiseKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-        op, first.data, second.data, first.type, output.data, output.type, index, count);
+    if (sumsDirectly(op, first, second, output))
+    {
+        sumDirectly(first, second, output, relu, stream);
+    }
+    else
+    {
+        elementWiseKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
+            op, first.data, second.data, first.type, output.data, output.type, index, count, relu);
+    }
     check(cudaGetLastError(), "element-wise: launching the kernel");
+}
+
+void run(network::ElementWiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream)
+{
+    elementWiseOnDevice(params.operation, inputs[0], inputs[1], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

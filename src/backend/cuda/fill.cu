@@ -1,5 +1,6 @@
 #include "backend/cuda/fill.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cpu/kernels/tensor/counter_random.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
@@ -233,6 +234,16 @@ void fillOnDevice(FillOperation operation, FillOperand const& alpha, FillOperand
         throw std::invalid_argument("fill: unknown fill operation");
     }
     check(cudaGetLastError(), "fill: launching the kernel");
+}
+
+void run(network::FillParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    // Alpha (input 1) and beta (input 2) come from their inputs when given; the shape (input 0) already decided the
+    // output's shape.
+    auto operand = [&](size_t index, double value) {
+        return FillOperand{value, index < inputs.size() ? inputs[index] : ConstTensorView{}};
+    };
+    fillOnDevice(params.operation, operand(1, params.alpha), operand(2, params.beta), outputs[0], stream);
 }
 
 } // namespace kiln::cuda

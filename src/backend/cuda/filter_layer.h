@@ -7,6 +7,7 @@
 #include "backend/cuda/convolution_descriptors.h"
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/device_layer.h"
+#include "backend/cuda/library_handles.h"
 #include "network/layers/convolution.h"
 
 #include <string>

@@ -1,5 +1,6 @@
 #include "backend/cuda/gather.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -260,6 +261,12 @@ void gatherOnDevice(nvinfer1::GatherMode mode, int32_t axis, int32_t numElementW
     default: throw std::invalid_argument("gather: unknown gather mode");
     }
     check(cudaGetLastError(), "gather: launching the kernel");
+}
+
+void run(network::GatherParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    gatherOnDevice(
+        params.mode, params.gatherAxis, params.numElementWiseDims, inputs[0], inputs[1], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

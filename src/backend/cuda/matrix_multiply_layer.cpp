@@ -1,5 +1,6 @@
 #include "backend/cuda/matrix_multiply_layer.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 
 #include <stdexcept>
@@ -111,6 +112,11 @@ void MatrixMultiplyLayer::run(
                       mDescriptors.second, &zero, c.data, mDescriptors.output, c.data, mDescriptors.output, &mAlgorithm,
                       mWorkspace.data(), mWorkspaceBytes, stream),
         "running");
+}
+
+std::unique_ptr<DeviceLayer> lower(network::MatrixMultiplyParams const& params, LayerContext const& context)
+{
+    return std::make_unique<MatrixMultiplyLayer>(params, context.record.epilogue, context.dataType, context.handles);
 }
 
 } // namespace kiln::cuda

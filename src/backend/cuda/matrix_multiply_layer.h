@@ -7,6 +7,7 @@
 
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/device_layer.h"
+#include "backend/cuda/library_handles.h"
 #include "backend/cuda/matrix_multiply_descriptors.h"
 #include "network/layers/matrix_multiply.h"
 #include "plan/plan_model.h"

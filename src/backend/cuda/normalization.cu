@@ -1,5 +1,6 @@
 #include "backend/cuda/normalization.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -287,6 +288,12 @@ void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, Const
     normalizationKernel<<<blocks, threads, 0, stream>>>(
         tensors, groups, members, groupCount, memberCount, static_cast<double>(epsilon));
     check(cudaGetLastError(), "normalization: launching the kernel");
+}
+
+void run(network::NormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    normalizationOnDevice(
+        params.axes, params.epsilon, params.nbGroups, inputs[0], inputs[1], inputs[2], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

@@ -1,5 +1,6 @@
 #include "backend/cuda/one_hot.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -75,6 +76,11 @@ void oneHotOnDevice(int32_t axis, ConstTensorView const& indices, ConstTensorVie
             static_cast<T const*>(values.data), static_cast<T*>(output.data), depth, inner, count);
     });
     check(cudaGetLastError(), "oneHot: launching the kernel");
+}
+
+void run(network::OneHotParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    oneHotOnDevice(params.axis, inputs[0], inputs[1], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

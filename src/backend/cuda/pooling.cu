@@ -1,5 +1,6 @@
 #include "backend/cuda/pooling.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cpu/kernels/nn/sliding_window.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
@@ -347,6 +348,11 @@ void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const
             input.data, input.type, output.data, output.type, w, count);
     }
     check(cudaGetLastError(), "pooling: launching the kernel");
+}
+
+void run(network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    poolingOnDevice(params, inputs[0], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

@@ -1,5 +1,6 @@
 #include "backend/cuda/reduce.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -247,6 +248,11 @@ void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, Cons
         launch<IntegerFold>(innermostReduced, input, output, r, stream);
     }
     check(cudaGetLastError(), "reduce: launching the kernel");
+}
+
+void run(network::ReduceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    reduceOnDevice(params.operation, params.reduceAxes, params.keepDimensions, inputs[0], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

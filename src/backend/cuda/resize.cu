@@ -1,5 +1,6 @@
 #include "backend/cuda/resize.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "core/dims_text.h"
 #include "backend/cuda/device_access.cuh"
@@ -299,11 +300,11 @@ void resizeOnDevice(network::ResizeParams const& params, bool hasShapeInput, Con
     check(cudaGetLastError(), "resize: launching the kernel");
 }
 
-void runResizeLayerOnDevice(network::ResizeParams const& params, std::vector<ConstTensorView> const& in,
-    std::vector<TensorView> const& out, cudaStream_t stream)
+void run(network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream)
 {
-    bool const hasShapeInput = in.size() > 1 && in[1].data != nullptr;
-    resizeOnDevice(params, hasShapeInput, in[0], out[0], stream);
+    bool const hasShapeInput = inputs.size() > 1 && inputs[1].data != nullptr;
+    resizeOnDevice(params, hasShapeInput, inputs[0], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

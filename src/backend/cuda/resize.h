@@ -21,9 +21,5 @@ namespace kiln::cuda
 void resizeOnDevice(network::ResizeParams const& params, bool hasShapeInput, ConstTensorView const& input,
     TensorView const& output, cudaStream_t stream);
 
-//! The layer's parameters as the CPU backend's runner passes them: input 1 (a shape tensor in device memory) and
-//! static output dimensions give the output's already resolved shape; otherwise given scales drive the mapping.
-void runResizeLayerOnDevice(network::ResizeParams const& params, std::vector<ConstTensorView> const& in,
-    std::vector<TensorView> const& out, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -1,46 +1,61 @@
 #include "backend/cuda/scale_layer.h"
 
 #include "backend/cpu/kernels/nn/element_access.h"
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/scale.h"
-
-#include <stdexcept>
 
 namespace kiln::cuda
 {
-
-std::vector<float> packScaleWeights(network::ScaleParams const& params)
+namespace
 {
-    std::vector<float> packed;
+
+//! The shift, scale and power weights as floats, one list after the other.
+std::vector<float> packed(network::ScaleParams const& params)
+{
+    std::vector<float> values;
     for (network::WeightsBuffer const* weights : {&params.shift, &params.scale, &params.power})
     {
-        if (!weights->empty() && weights->count() > 0)
+        if (!weights->empty())
         {
-            std::vector<float> const values = cpu::loadAllAsFloat(
-                ConstTensorView(weights->type(), Shape{weights->count()}, weights->data()));
-            packed.insert(packed.end(), values.begin(), values.end());
+            std::vector<float> const floats
+                = cpu::loadAllAsFloat(ConstTensorView(weights->type(), Shape{weights->count()}, weights->data()));
+            values.insert(values.end(), floats.begin(), floats.end());
         }
     }
-    return packed;
+    return values;
 }
 
-void runScaleLayerOnDevice(network::ScaleParams const& params, void const* packed, ConstTensorView const& input,
-    TensorView const& output, cudaStream_t stream)
+} // namespace
+
+ScaleLayer::ScaleLayer(network::ScaleParams const& params)
+    : mParams(params)
 {
-    if (packed == nullptr)
-    {
-        throw std::invalid_argument("scale: the weights were not uploaded to the device");
-    }
+    std::vector<float> const values = packed(params);
+    mPacked = DeviceBuffer(values.size() * sizeof(float), "the scale layer's weights");
+    check(cudaMemcpy(mPacked.data(), values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice),
+        "uploading a scale layer's weights");
+}
+
+void ScaleLayer::run(
+    std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, cudaStream_t stream)
+{
     DeviceScaleWeights weights;
-    auto const* next = static_cast<float const*>(packed);
+    auto const* next = static_cast<float const*>(static_cast<void const*>(mPacked.data()));
     auto take = [&next](network::WeightsBuffer const& buffer, float const*& pointer, int64_t& count) {
-        count = buffer.empty() ? 0 : buffer.count();
+        count = buffer.count();
         pointer = count > 0 ? next : nullptr;
         next += count;
     };
-    take(params.shift, weights.shift, weights.shiftCount);
-    take(params.scale, weights.scale, weights.scaleCount);
-    take(params.power, weights.power, weights.powerCount);
-    scaleOnDevice(params.mode, params.channelAxis, weights, input, output, stream);
+    take(mParams.shift, weights.shift, weights.shiftCount);
+    take(mParams.scale, weights.scale, weights.scaleCount);
+    take(mParams.power, weights.power, weights.powerCount);
+    scaleOnDevice(mParams.mode, mParams.channelAxis, weights, inputs.at(0), outputs.at(0), stream);
+}
+
+std::unique_ptr<DeviceLayer> lower(network::ScaleParams const& params, LayerContext const& /*context*/)
+{
+    return std::make_unique<ScaleLayer>(params);
 }
 
 } // namespace kiln::cuda

@@ -1,22 +1,24 @@
-// An IScaleLayer on the device: the executor uploads packScaleWeights once per context (as it does a
-// constant's weights), and every run reads them there.
+// IScaleLayer on the GPU: its shift, scale and power weights are packed as floats and uploaded once per execution
+// context; every run reads them there.
 #pragma once
 
-#include "core/tensor_view.h"
+#include "backend/cuda/device_buffer.h"
+#include "backend/cuda/device_layer.h"
 #include "network/layers/scale.h"
-
-#include <cuda_runtime_api.h>
-
-#include <vector>
 
 namespace kiln::cuda
 {
 
-//! The shift, scale and power weights as floats, one list after the other (absent ones take no room).
-std::vector<float> packScaleWeights(network::ScaleParams const& params);
+class ScaleLayer final : public DeviceLayer
+{
+public:
+    explicit ScaleLayer(network::ScaleParams const& params);
+    void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+        cudaStream_t stream) override;
 
-//! Runs the layer reading `packed`: device memory holding packScaleWeights(params).
-void runScaleLayerOnDevice(network::ScaleParams const& params, void const* packed, ConstTensorView const& input,
-    TensorView const& output, cudaStream_t stream);
+private:
+    network::ScaleParams const& mParams;
+    DeviceBuffer mPacked; //!< shift, scale and power as floats, one list after the other (absent ones take no room)
+};
 
 } // namespace kiln::cuda

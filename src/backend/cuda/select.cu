@@ -1,5 +1,6 @@
 #include "backend/cuda/select.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -73,6 +74,11 @@ void selectOnDevice(ConstTensorView const& condition, ConstTensorView const& the
             static_cast<T const*>(elseInput.data), static_cast<T*>(output.data), conditionAt, thenAt, elseAt, count);
     });
     check(cudaGetLastError(), "select: launching the kernel");
+}
+
+void run(network::SelectParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    selectOnDevice(inputs[0], inputs[1], inputs[2], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

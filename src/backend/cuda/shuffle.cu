@@ -1,5 +1,6 @@
 #include "backend/cuda/shuffle.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -115,6 +116,14 @@ void shuffleOnDevice(std::vector<int32_t> const& firstTranspose, std::vector<int
             count);
     });
     check(cudaGetLastError(), "shuffle: launching the kernel");
+}
+
+void run(network::ShuffleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    std::vector<int32_t> const first(params.firstTranspose.order, params.firstTranspose.order + inputs[0].rank());
+    std::vector<int32_t> const second(
+        params.secondTranspose.order, params.secondTranspose.order + outputs[0].rank());
+    shuffleOnDevice(first, second, inputs[0], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

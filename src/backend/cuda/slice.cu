@@ -1,5 +1,7 @@
 #include "backend/cuda/slice.h"
 
+#include "backend/cuda/layer_kernels.h"
+#include "network/layers/layer_utils.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -268,6 +270,35 @@ void paddingOnDevice(std::vector<int64_t> const& prePadding, std::vector<int64_t
         }
     }
     sliceOnDevice(slice, input, output, stream);
+}
+
+void run(network::SliceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    // Start and stride come from inputs 1 and 3 when given (an input left empty arrives as a view without data),
+    // else from the parameters; the size is the output's shape; input 4 is the fill value.
+    auto given = [&](size_t index) {
+        return index < inputs.size() && inputs[index].data != nullptr ? inputs[index] : ConstTensorView{};
+    };
+    SliceParameters slice;
+    slice.mode = params.mode;
+    slice.startTensor = given(1);
+    slice.strideTensor = given(3);
+    slice.fillTensor = given(4);
+    if (slice.startTensor.data == nullptr)
+    {
+        slice.start = network::dimsToVector(params.start);
+    }
+    if (slice.strideTensor.data == nullptr)
+    {
+        slice.stride = network::dimsToVector(params.stride);
+    }
+    sliceOnDevice(slice, inputs[0], outputs[0], stream);
+}
+
+void run(network::PaddingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    paddingOnDevice(network::dimsToVector(params.prePadding), network::dimsToVector(params.postPadding), inputs[0],
+        outputs[0], stream);
 }
 
 } // namespace kiln::cuda

@@ -1,5 +1,6 @@
 #include "backend/cuda/softmax.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 
@@ -215,6 +216,11 @@ void softmaxOnDevice(uint32_t axes, ConstTensorView const& input, TensorView con
             input.data, input.type, output.data, output.type, rows);
     }
     check(cudaGetLastError(), "softmax: launching the kernel");
+}
+
+void run(network::SoftMaxParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    softmaxOnDevice(params.axes, inputs[0], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

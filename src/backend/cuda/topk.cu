@@ -1,5 +1,6 @@
 #include "backend/cuda/topk.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -382,6 +383,11 @@ void TopKLayer::run(std::vector<ConstTensorView> const& inputs, std::vector<Tens
         throw std::invalid_argument("top-k: the layer has two outputs, values and indices");
     }
     topKOnDevice(mOperation, mReduceAxes, inputs.at(0), outputs[0], outputs[1], mScratch, stream);
+}
+
+std::unique_ptr<DeviceLayer> lower(network::TopKParams const& params, LayerContext const& /*context*/)
+{
+    return std::make_unique<TopKLayer>(params);
 }
 
 } // namespace kiln::cuda

@@ -1,5 +1,6 @@
 #include "backend/cuda/unary.h"
 
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cpu/kernels/nn/unary.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
@@ -115,6 +116,11 @@ void unaryOnDevice(UnaryOperation op, ConstTensorView const& input, TensorView c
     unaryKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
         op, input.data, input.type, output.data, output.type, count);
     check(cudaGetLastError(), "unary: launching the kernel");
+}
+
+void run(network::UnaryParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    unaryOnDevice(params.operation, inputs[0], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

@@ -1,0 +1,42 @@
+// IConstantLayer on the GPU: its weights are uploaded once per execution context, so that a run is a device copy
+// (or a conversion, where the application asked for another output type).
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/device_buffer.h"
+#include "backend/cuda/kernels.h"
+#include "backend/cuda/layer_kernels.h"
+
+namespace kiln::cuda
+{
+namespace
+{
+
+class ConstantLayer final : public DeviceLayer
+{
+public:
+    explicit ConstantLayer(network::ConstantParams const& params)
+        : mType(params.weights.type())
+    {
+        size_t const bytes = static_cast<size_t>(params.weights.count()) * elementSize(mType);
+        mWeights = DeviceBuffer(bytes, "the constant's weights");
+        check(cudaMemcpy(mWeights.data(), params.weights.data(), bytes, cudaMemcpyHostToDevice),
+            "uploading a constant layer's weights");
+    }
+    void run(std::vector<ConstTensorView> const& /*inputs*/, std::vector<TensorView> const& outputs,
+        cudaStream_t stream) override
+    {
+        castOnDevice(ConstTensorView(mType, outputs.at(0).shape, mWeights.data()), outputs[0], stream);
+    }
+
+private:
+    nvinfer1::DataType mType;
+    DeviceBuffer mWeights;
+};
+
+} // namespace
+
+std::unique_ptr<DeviceLayer> lower(network::ConstantParams const& params, LayerContext const& /*context*/)
+{
+    return std::make_unique<ConstantLayer>(params);
+}
+
+} // namespace kiln::cuda

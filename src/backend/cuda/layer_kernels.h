@@ -1,0 +1,84 @@
+// The CUDA backend's kernel for every layer kind it runs. A kind is run on the GPU when this header declares, for its
+// parameter struct (network/layers/layer_kinds.h), either
+//   - a stateless kernel: `void run(Params const&, LayerInputs const&, LayerOutputs const&, cudaStream_t)`, or
+//   - a layer with state kept per execution context (uploaded weights, library descriptors, scratch):
+//     `std::unique_ptr<DeviceLayer> lower(Params const&, LayerContext const&)`;
+// each defined beside its kernel. The dispatch (layer_lowering.h) finds them from these declarations alone.
+// Kernels queue their work on the stream and return at once; the views describe device memory. They throw
+// std::invalid_argument for types or shapes they do not take, before anything is queued.
+#pragma once
+
+#include "backend/cuda/device_layer.h"
+#include "backend/cuda/library_handles.h"
+#include "network/layers/layer_kinds.h"
+#include "plan/plan_model.h"
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <vector>
+
+namespace kiln::cuda
+{
+
+using LayerInputs = std::vector<ConstTensorView>;
+using LayerOutputs = std::vector<TensorView>;
+
+//! What a layer with state is made from, once per execution context.
+struct LayerContext
+{
+    plan::LayerRecord const& record; //!< the plan's layer: its epilogue and the builder's algorithm choice
+    nvinfer1::DataType dataType;     //!< the type the layer reads its first input in
+    TensorFormat format;             //!< and the format
+    LibraryHandles& handles;         //!< the context's cuDNN and cuBLASLt handles
+};
+
+// Stateless kernels.
+void run(network::ActivationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::CastParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::ConcatenationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::CumulativeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::ElementWiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::FillParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::GatherParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::IdentityParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::NormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::OneHotParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::PaddingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::ReduceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::SelectParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::ShuffleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::SliceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::SoftMaxParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::UnaryParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+
+// Layers with state per execution context.
+std::unique_ptr<DeviceLayer> lower(network::ConstantParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::ConvolutionParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::DeconvolutionParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::MatrixMultiplyParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::ScaleParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::TopKParams const& params, LayerContext const& context);
+
+} // namespace kiln::cuda
