@@ -23,7 +23,7 @@ ConstTensorView Reformatter::read(
     {
         return stored;
     }
-    size_t const bytes = static_cast<size_t>(stored.count()) * elementSize(wanted.type);
+    size_t const bytes = static_cast<size_t>(storedCount(stored.shape, wanted.format)) * elementSize(wanted.type);
     TensorView converted{wanted.type, stored.shape, scratch(slot, bytes, stream), wanted.format};
     convert(stored, converted, stream);
     return converted;
@@ -35,7 +35,7 @@ TensorView Reformatter::write(size_t slot, TensorView const& stored, SlotLayout 
     {
         return stored;
     }
-    size_t const bytes = static_cast<size_t>(stored.count()) * elementSize(wanted.type);
+    size_t const bytes = static_cast<size_t>(storedCount(stored.shape, wanted.format)) * elementSize(wanted.type);
     return TensorView{wanted.type, stored.shape, scratch(slot, bytes, stream), wanted.format};
 }
 

@@ -34,9 +34,30 @@ inline Shape contiguousStrides(Shape const& shape)
 }
 
 //! How a view's elements lie in memory. The shape is always the logical one ([N, C, spatial...]); kLINEAR is
-//! row-major, kHWC keeps the channel axis (1) innermost, as the CUDA backend stores FP16 convolution chains.
-//! Kernels other than those that say so take kLINEAR only; the builder and the reformatter see to it.
+//! row-major, kHWC keeps the channel axis (1) innermost, as the CUDA backend stores FP16 convolution chains, and
+//! kHWC8 is kHWC with the channels padded with zeros to a multiple of 8, as FP16 tensor-core convolutions read an
+//! RGB image. Kernels other than those that say so take kLINEAR only; the builder and the reformatter see to it.
 using TensorFormat = nvinfer1::TensorFormat;
+
+//! Whether `format` keeps the channel axis (1) innermost.
+inline bool channelsLast(TensorFormat format)
+{
+    return format == TensorFormat::kHWC || format == TensorFormat::kHWC8;
+}
+
+//! The channels a tensor of `shape` stored in `format` keeps per position: C, padded to a multiple of 8 in kHWC8.
+inline int64_t storedChannels(Shape const& shape, TensorFormat format)
+{
+    int64_t const channels = shape.size() > 1 ? shape[1] : 1;
+    return format == TensorFormat::kHWC8 ? (channels + 7) / 8 * 8 : channels;
+}
+
+//! The elements a tensor of `shape` takes in memory in `format`: its volume, and kHWC8's padding.
+inline int64_t storedCount(Shape const& shape, TensorFormat format)
+{
+    int64_t const channels = shape.size() > 1 ? shape[1] : 1;
+    return channels == 0 ? 0 : volume(shape) / channels * storedChannels(shape, format);
+}
 
 struct TensorView
 {

@@ -1,6 +1,7 @@
 #include "plan/plan_format.h"
 
 #include "core/data_type.h"
+#include "core/tensor_view.h"
 #include "network/layers/layer_kinds.h"
 #include "network/plugin_layer.h"
 #include "plan/byte_io.h"
@@ -357,13 +358,14 @@ bool readPayload(ByteReader& r, PlanModel& m)
     return r.read(m.arenaBytes, "activation memory size") && r.read(m.workspaceBytes, "workspace size");
 }
 
-//! Cross-references that the payload's syntax cannot guarantee.
-//! The formats a plan may store tensors in: row-major, and channels-last (CUDA plans' FP16 convolution chains).
+//! The formats a plan may store tensors in: row-major, and channels-last (CUDA plans' FP16 convolution chains, whose
+//! RGB inputs are read as kHWC8).
 bool storableFormat(nvinfer1::TensorFormat format)
 {
-    return format == nvinfer1::TensorFormat::kLINEAR || format == nvinfer1::TensorFormat::kHWC;
+    return format == nvinfer1::TensorFormat::kLINEAR || channelsLast(format);
 }
 
+//! Cross-references that the payload's syntax cannot guarantee.
 bool validate(PlanModel const& m, std::string& error)
 {
     auto const nbExprs = static_cast<int32_t>(m.exprs.size());
@@ -471,16 +473,23 @@ bool validate(PlanModel const& m, std::string& error)
                 + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
             return false;
         }
-        if (!std::all_of(l.ioFormats.begin(), l.ioFormats.end(), storableFormat))
-        {
-            error = "layer \"" + l.name + "\" reads or writes a format Kiln does not store tensors in";
-            return false;
-        }
         if (!l.ioFormats.empty() && l.ioFormats.size() != l.inputs.size() + l.outputs.size())
         {
             error = "layer \"" + l.name + "\" has I/O formats for " + std::to_string(l.ioFormats.size())
                 + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
             return false;
+        }
+        for (size_t slot = 0; slot < l.ioFormats.size(); ++slot)
+        {
+            // Channels-last slots need [N, C, spatial...] tensors, as stored ones do.
+            int32_t const t = slot < l.inputs.size() ? l.inputs[slot] : l.outputs[slot - l.inputs.size()];
+            nvinfer1::TensorFormat const format = l.ioFormats[slot];
+            bool const fits = format == nvinfer1::TensorFormat::kLINEAR || t < 0 || m.tensors[t].dims.size() >= 3;
+            if (!storableFormat(format) || !fits)
+            {
+                error = "layer \"" + l.name + "\" reads or writes a format Kiln does not store tensors in";
+                return false;
+            }
         }
         if (!l.epilogue.bias.empty() && !isFloatType(l.epilogue.bias.type()))
         {

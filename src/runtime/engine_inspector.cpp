@@ -36,8 +36,10 @@ struct LayerDescription
 
 std::string formatOf(nvinfer1::DataType type, nvinfer1::TensorFormat format)
 {
-    return (format == nvinfer1::TensorFormat::kHWC ? "Channels last (HWC) " : "Row major linear ")
-        + dataTypeName(type);
+    char const* layout = format == nvinfer1::TensorFormat::kHWC8 ? "Channels last, padded to 8 channels (HWC8) "
+        : format == nvinfer1::TensorFormat::kHWC                   ? "Channels last (HWC) "
+                                                                    : "Row major linear ";
+    return layout + dataTypeName(type);
 }
 
 //! Layer `l` with the types it reads and writes and, where `shapes` is given, concrete shapes.

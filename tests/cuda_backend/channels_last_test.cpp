@@ -137,10 +137,10 @@ TEST(CudaBackendChannelsLast, Fp16ConvolutionRegionsAreStoredChannelsLast)
     {
         EXPECT_EQ(formatOfTensor(model, name), format) << name;
     }
-    // The first convolution converts the FP32 linear input as it reads it; the broadcast addition reads a
-    // channels-last tensor linear; the reduction reads it as it is stored; the average pooling writes the network's
-    // output linear through a conversion.
-    EXPECT_EQ(formatsOfLayer(model, "conv1 + a"), (std::vector<TensorFormat>{kHWC, kHWC}));
+    // The first convolution converts the FP32 linear input as it reads it, its 3 channels padded to 8 (kHWC8); the
+    // broadcast addition reads a channels-last tensor linear; the reduction reads it as it is stored; the average
+    // pooling writes the network's output linear through a conversion.
+    EXPECT_EQ(formatsOfLayer(model, "conv1 + a"), (std::vector<TensorFormat>{TensorFormat::kHWC8, kHWC}));
     EXPECT_EQ(formatsOfLayer(model, "conv2 + sum + b"), (std::vector<TensorFormat>{kHWC, kHWC, kHWC}));
     EXPECT_EQ(formatsOfLayer(model, "d"), (std::vector<TensorFormat>{kLINEAR, kLINEAR, kLINEAR}));
     EXPECT_EQ(formatsOfLayer(model, "f"), (std::vector<TensorFormat>{kHWC, kHWC}));
@@ -191,7 +191,7 @@ TEST(CudaBackendChannelsLast, ChannelsLastPlansAgreeWithTheCpuReference)
 //! `input` reformatted on the GPU and by the CPU reference, byte for byte.
 void expectReformatsAgree(Tensor const& input, TensorFormat from, DataType toType, TensorFormat to)
 {
-    size_t const outBytes = input.bytes.size() / bytesPerElement(input.type) * bytesPerElement(toType);
+    size_t const outBytes = static_cast<size_t>(kiln::storedCount(input.shape, to)) * bytesPerElement(toType);
     std::vector<uint8_t> expected(outBytes);
     kiln::cpu::reformat(kiln::ConstTensorView(input.type, input.shape, input.bytes.data(), from),
         kiln::TensorView{toType, input.shape, expected.data(), to});
@@ -218,6 +218,9 @@ TEST(CudaBackendChannelsLast, TheReformatKernelAgreesWithTheCpu)
         expectReformatsAgree(values, kHWC, DataType::kFLOAT, kLINEAR);
         expectReformatsAgree(values, kLINEAR, DataType::kHALF, kHWC); // 70000 overflows to infinity
         expectReformatsAgree(values, kHWC, DataType::kHALF, kLINEAR);
+        // Into kHWC8, the channels padded with zeros to a multiple of 8, from either format.
+        expectReformatsAgree(values, kLINEAR, DataType::kHALF, TensorFormat::kHWC8);
+        expectReformatsAgree(values, kHWC, DataType::kFLOAT, TensorFormat::kHWC8);
     }
 }
 
@@ -242,8 +245,8 @@ TEST(CudaBackendChannelsLast, PaddingChannelsAddsZerosAfterEachPixelsChannels)
     }
     DeviceCopy const source(tensorOf(DataType::kHALF, {2, 3, 1, 2}, pixels).bytes);
     DeviceCopy const target(std::vector<uint8_t>(4 * 8 * 2, 0xAB));
-    kiln::cuda::padChannelsOnDevice(kiln::ConstTensorView(DataType::kHALF, {2, 3, 1, 2}, source.data, kHWC),
-        target.data, 8, nullptr);
+    kiln::cuda::reformatOnDevice(kiln::ConstTensorView(DataType::kHALF, {2, 3, 1, 2}, source.data, kHWC),
+        kiln::TensorView{DataType::kHALF, {2, 3, 1, 2}, target.data, TensorFormat::kHWC8}, nullptr);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::vector<uint8_t> const bytes = target.read(4 * 8 * 2);
     std::vector<uint16_t> padded(4 * 8);

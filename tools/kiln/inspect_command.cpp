@@ -120,6 +120,45 @@ std::string typesOf(PlanModel const& model, plan::LayerRecord const& layer)
     return "in " + (in.empty() ? "-" : in) + " -> out " + (out.empty() ? "-" : out);
 }
 
+char const* formatName(nvinfer1::TensorFormat format)
+{
+    switch (format)
+    {
+    case nvinfer1::TensorFormat::kHWC: return "HWC";
+    case nvinfer1::TensorFormat::kHWC8: return "HWC8";
+    default: return "linear";
+    }
+}
+
+//! How the layer stores what it reads and writes: "row-major linear" throughout, else each slot's format, as
+//! typesOf lists the types.
+std::string formatsOf(PlanModel const& model, plan::LayerRecord const& layer)
+{
+    size_t const slots = layer.inputs.size() + layer.outputs.size();
+    std::vector<std::string> names;
+    bool linear = true;
+    for (size_t slot = 0; slot < slots; ++slot)
+    {
+        int32_t const tensor = slot < layer.inputs.size() ? layer.inputs[slot] : 0;
+        nvinfer1::TensorFormat const format
+            = tensor < 0 ? nvinfer1::TensorFormat::kLINEAR : plan::slotFormat(model, layer, slot);
+        linear = linear && format == nvinfer1::TensorFormat::kLINEAR;
+        names.push_back(formatName(format));
+    }
+    if (linear)
+    {
+        return "row-major linear";
+    }
+    std::string in;
+    std::string out;
+    for (size_t slot = 0; slot < slots; ++slot)
+    {
+        std::string& list = slot < layer.inputs.size() ? in : out;
+        list += (list.empty() ? "" : ",") + names[slot];
+    }
+    return "formats in " + (in.empty() ? "-" : in) + " -> out " + (out.empty() ? "-" : out);
+}
+
 } // namespace
 
 int inspectPlan(std::string const& path)
@@ -175,9 +214,9 @@ int inspectPlan(std::string const& path)
         network::PluginParams const* plugin = pluginParamsOf(layer);
         std::string const runs
             = plugin != nullptr ? ", runs " + plugin->payload.name + " version " + plugin->payload.version : "";
-        std::printf("  %3zu %-28s %-14s precision %-5s %s, row-major linear%s\n", l, layer.name.c_str(),
+        std::printf("  %3zu %-28s %-14s precision %-5s %s, %s%s\n", l, layer.name.c_str(),
             network::layerTypeName(layer.type), layer.precision ? trtexecTypeName(*layer.precision).c_str() : "-",
-            typesOf(model, layer).c_str(), runs.c_str());
+            typesOf(model, layer).c_str(), formatsOf(model, layer).c_str(), runs.c_str());
     }
 
     std::printf("\nMemory plan: %lld bytes of activations (shared by tensors whose lifetimes do not overlap), "

@@ -130,7 +130,7 @@ ConvolutionGeometry convolutionGeometry(
 Shape stridesIn(Shape const& dims, TensorFormat format)
 {
     Shape strides(dims.size(), 1);
-    if (format != TensorFormat::kHWC)
+    if (!channelsLast(format))
     {
         for (int i = static_cast<int>(dims.size()) - 2; i >= 0; --i)
         {
@@ -163,7 +163,7 @@ void ConvolutionDescriptors::describe(network::WindowedFilterParams const& param
     checkCudnn(cudnnSetTensorNdDescriptor(output, dataType, static_cast<int>(out.size()), out.data(),
                    toInts(stridesIn(geometry.output, format)).data()),
         "describing the output");
-    cudnnTensorFormat_t const kernelFormat = format == TensorFormat::kHWC ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
+    cudnnTensorFormat_t const kernelFormat = channelsLast(format) ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
     checkCudnn(cudnnSetFilterNdDescriptor(filter, dataType, kernelFormat, static_cast<int>(kernel.size()),
                    kernel.data()),
         "describing the kernel");
@@ -209,17 +209,15 @@ int64_t ConvolutionDescriptors::workspaceBytes(cudnnHandle_t handle, cudnnConvol
     return static_cast<int64_t>(bytes);
 }
 
-int64_t cudnnChannels(network::ConvolutionParams const& params, int64_t channels, nvinfer1::DataType type,
-    TensorFormat format)
+int64_t cudnnChannels(int64_t channels, TensorFormat format)
 {
-    bool const tensorCores = type == nvinfer1::DataType::kHALF && format == TensorFormat::kHWC;
-    return tensorCores && params.nbGroups == 1 ? (channels + 7) / 8 * 8 : channels;
+    return format == TensorFormat::kHWC8 ? (channels + 7) / 8 * 8 : channels;
 }
 
 DeviceBuffer uploadKernel(
     network::ConvolutionParams const& params, nvinfer1::DataType type, TensorFormat format, int64_t channels)
 {
-    if (format != TensorFormat::kHWC)
+    if (!channelsLast(format))
     {
         return uploadWeights(params.kernel, type);
     }

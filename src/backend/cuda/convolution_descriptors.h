@@ -23,15 +23,13 @@ cudnnDataType_t cudnnConvolutionType(nvinfer1::DataType type);
 //! Weights in `type` on the device: FP32 as given, or rounded to FP16 once here rather than on every run.
 DeviceBuffer uploadWeights(network::WeightsBuffer const& weights, nvinfer1::DataType type);
 
-//! The channel count cuDNN convolves `channels` input channels as: FP16 tensor-core kernels for kHWC data want a
-//! multiple of 8 (as TensorRT's kHWC8 pads), so an ungrouped convolution of 3 channels (an RGB image) reads 8, the
-//! rest zeros. Unchanged elsewhere.
-int64_t cudnnChannels(network::ConvolutionParams const& params, int64_t channels, nvinfer1::DataType type,
-    TensorFormat format);
+//! The channel count cuDNN convolves `channels` input channels as, read in `format`: kHWC8 pads them to a multiple of
+//! 8 (an RGB image's 3 read as 8, the rest zeros), which FP16 tensor-core kernels want. Unchanged elsewhere.
+int64_t cudnnChannels(int64_t channels, TensorFormat format);
 
 //! A convolution's kernel [K, C / groups, k...] uploaded as uploadWeights does, in the order cuDNN reads it for data
-//! in `format`: as given for kLINEAR, [K, k..., C / groups] for kHWC, with zeros for the channels beyond C up to
-//! `channels` (cudnnChannels).
+//! in `format`: as given for kLINEAR, [K, k..., C / groups] for kHWC and kHWC8, with zeros for the channels beyond C
+//! up to `channels` (cudnnChannels).
 DeviceBuffer uploadKernel(network::ConvolutionParams const& params, nvinfer1::DataType type, TensorFormat format,
     int64_t channels);
 
@@ -55,7 +53,8 @@ ConvolutionGeometry convolutionGeometry(
     network::WindowedFilterParams const& params, Shape const& inputShape, bool transposed);
 
 //! Strides of `dims` ([N, C, spatial...], or a kernel's [K, C, k...]) stored in `format`: packed for kLINEAR; for kHWC
-//! the channels innermost, then the spatial axes in order, then the outermost axis.
+//! and kHWC8 (whose padded channels `dims` then counts) the channels innermost, then the spatial axes in order, then
+//! the outermost axis.
 Shape stridesIn(Shape const& dims, TensorFormat format);
 
 //! Whether `algorithm` convolves in a transformed domain (FFT, unfused Winograd) rather than directly.

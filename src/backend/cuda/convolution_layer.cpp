@@ -1,7 +1,6 @@
 #include "backend/cuda/convolution_layer.h"
 
 #include "backend/cuda/layer_kernels.h"
-#include "backend/cuda/reformat.h"
 #include "network/layers/layer_utils.h"
 
 #include <stdexcept>
@@ -20,7 +19,7 @@ ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, pla
     int64_t const channels = params.nbOutputMaps > 0 && taps > 0
         ? params.kernel.count() / (params.nbOutputMaps * taps) * params.nbGroups
         : 0;
-    mChannels = cudnnChannels(params, channels, dataType, format);
+    mChannels = cudnnChannels(channels, format);
     mKernel = uploadKernel(params, dataType, format, mChannels / params.nbGroups);
     if (epilogue.any() && mBias.data() == nullptr)
     {
@@ -54,7 +53,7 @@ size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
     Shape shape = inputShape;
     if (shape.size() > 1 && shape[1] != mChannels)
     {
-        if (mChannels != cudnnChannels(mParams, shape[1], mDataType, mFormat))
+        if (mChannels != cudnnChannels(shape[1], mInputFormat))
         {
             throw std::invalid_argument("convolution: the input has " + std::to_string(shape[1])
                 + " channels, which the kernel's weights do not fit");
@@ -119,15 +118,7 @@ void const* ConvolutionLayer::residualOf(
 void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, TensorView const& output,
     cudnnHandle_t handle, cudaStream_t stream)
 {
-    void const* input = inputs[0].data;
-    if (inputs[0].shape[1] != mChannels)
-    {
-        size_t const bytes = static_cast<size_t>(inputs[0].count() / inputs[0].shape[1] * mChannels)
-            * elementSize(mDataType);
-        mPaddedInput.reserve(bytes, stream, "a convolution's channel-padded input");
-        padChannelsOnDevice(inputs[0], mPaddedInput.data(), mChannels, stream);
-        input = mPaddedInput.data();
-    }
+    void const* const input = inputs[0].data; // in kHWC8, already holding mChannels channels per position
     void const* const residual = residualOf(inputs, output);
     if (mGraphPlan)
     {

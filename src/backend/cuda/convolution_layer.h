@@ -4,7 +4,7 @@
 // FP32 runs without TF32, so results match the CPU reference to FP32 tolerances; FP16 uses
 // tensor cores with FP32 accumulation. Data may be kLINEAR or kHWC, as the builder chose
 // (FP16 tensor cores run fastest channels-last, with a multiple of 8 channels: an RGB input
-// is widened with zero channels first).
+// is read as kHWC8, which the reformatter pads with zero channels).
 #pragma once
 
 #include "backend/cuda/convolution_graph.h"
@@ -41,8 +41,7 @@ private:
 
     network::ConvolutionParams const& mParams;
     plan::Epilogue const& mEpilogue;
-    int64_t mChannels{0}; //!< the input channels cuDNN reads (cudnnChannels): more than the tensor's when padded
-    DeviceBuffer mPaddedInput; //!< the input widened to mChannels, when that differs from the tensor's channels
+    int64_t mChannels{0}; //!< the input channels cuDNN reads (cudnnChannels): more than the tensor's in kHWC8
     cudnnActivationDescriptor_t mActivation{nullptr}; //!< the fused ReLU, or identity for a bias alone
     cudnnConvolutionFwdAlgo_t mAlgorithm{CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM};
     //! The graph and plan of the builder's graph-engine choice at the prepared shape; empty when the per-call API

@@ -104,7 +104,7 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
 {
     // Timed as the layer will run: with the input channels cuDNN reads (padded for FP16 tensor cores).
     Shape shape = inputShape;
-    shape[1] = cudnnChannels(params, shape[1], type, format);
+    shape[1] = cudnnChannels(shape[1], format);
     ConvolutionDescriptors descriptors;
     descriptors.describe(params, shape, type, format);
     // Padding widens each output map's kernel by the added channels (it happens only without groups).

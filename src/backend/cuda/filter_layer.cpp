@@ -7,11 +7,12 @@ namespace kiln::cuda
 {
 
 FilterLayer::FilterLayer(char const* kind, network::WindowedFilterParams const& params, AlgorithmChoice choice,
-    nvinfer1::DataType dataType, TensorFormat format, LibraryHandles& handles)
+    nvinfer1::DataType dataType, TensorFormat inputFormat, LibraryHandles& handles)
     : mKind(kind)
     , mChoice(choice)
     , mDataType(dataType)
-    , mFormat(format)
+    , mInputFormat(inputFormat)
+    , mFormat(channelsLast(inputFormat) ? TensorFormat::kHWC : TensorFormat::kLINEAR)
     , mHandles(handles)
 {
     cudnnConvolutionType(dataType); // rejects other types now, not at the first run
@@ -24,8 +25,8 @@ FilterLayer::FilterLayer(char const* kind, network::WindowedFilterParams const& 
 void FilterLayer::run(
     std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, cudaStream_t stream)
 {
-    bool const prepared = inputs[0].type == mDataType && inputs[0].format == mFormat && outputs[0].type == mDataType
-        && outputs[0].format == mFormat;
+    bool const prepared = inputs[0].type == mDataType && inputs[0].format == mInputFormat
+        && outputs[0].type == mDataType && outputs[0].format == mFormat;
     if (!prepared)
     {
         throw std::invalid_argument(

@@ -23,10 +23,11 @@ public:
         cudaStream_t stream) final;
 
 protected:
-    //! `kind` names the layer in errors ("convolution"); `choice` is the builder's algorithm. Uploads the bias; the
-    //! subclass uploads its kernel.
+    //! `kind` names the layer in errors ("convolution"); `choice` is the builder's algorithm; the layer reads its
+    //! input in `inputFormat` (kHWC8 pads the channels of a kHWC input). Uploads the bias; the subclass uploads its
+    //! kernel.
     FilterLayer(char const* kind, network::WindowedFilterParams const& params, AlgorithmChoice choice,
-        nvinfer1::DataType dataType, TensorFormat format, LibraryHandles& handles);
+        nvinfer1::DataType dataType, TensorFormat inputFormat, LibraryHandles& handles);
 
     //! Describes the layer at `inputShape` into mDescriptors and chooses its algorithm: the builder's where cuDNN
     //! takes it at this shape, else cuDNN's heuristics. Returns the workspace bytes the algorithm needs.
@@ -79,7 +80,9 @@ protected:
     char const* const mKind;
     AlgorithmChoice const mChoice;
     nvinfer1::DataType const mDataType;
-    TensorFormat const mFormat;
+    TensorFormat const mInputFormat;
+    TensorFormat const mFormat; //!< how the output (and a residual) are stored: kLINEAR or kHWC
+
     DeviceBuffer mKernel;
     DeviceBuffer mBias; //!< empty when the layer has no bias (a fused convolution gives zeros)
     DeviceBuffer mWorkspace;

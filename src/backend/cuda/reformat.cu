@@ -105,27 +105,48 @@ __global__ void transposeNarrowKernel(void const* input, DataType from, void* ou
     }
 }
 
-//! One thread per pixel copies its channels and zeros the rest: no division per element, and a warp writes one
-//! contiguous run of pixels.
-template <typename Element>
-__global__ void padChannelsKernel(Element const* input, Element* output, int64_t channels, int64_t padded,
-    int64_t pixels)
+//! Into kHWC8: one thread per position writes its padded run of channels, reading them from a kLINEAR (`linear`) or a
+//! kHWC input and converting the type; no division per element, and a warp writes one contiguous run of positions.
+__global__ void padChannelsKernel(void const* input, DataType from, void* output, DataType to, int64_t channels,
+    int64_t padded, int64_t spatial, int64_t positions, bool linear)
 {
-    for (int64_t pixel = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; pixel < pixels;
-         pixel += static_cast<int64_t>(blockDim.x) * gridDim.x)
+    for (int64_t position = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; position < positions;
+         position += static_cast<int64_t>(blockDim.x) * gridDim.x)
     {
-        Element const* from = input + pixel * channels;
-        Element* to = output + pixel * padded;
+        int64_t const batch = position / spatial;
+        int64_t const pixel = position - batch * spatial;
         for (int64_t channel = 0; channel < padded; ++channel)
         {
-            to[channel] = channel < channels ? from[channel] : Element{0};
+            unsigned int element = 0; // +0 in every type
+            if (channel < channels)
+            {
+                int64_t const at = linear ? (batch * channels + channel) * spatial + pixel : position * channels + channel;
+                element = loadElement(input, from, to, at);
+            }
+            storeElement(output, from, to, position * padded + channel, element);
         }
     }
 }
 
 bool storedFormat(TensorFormat format)
 {
-    return format == TensorFormat::kLINEAR || format == TensorFormat::kHWC;
+    return format == TensorFormat::kLINEAR || channelsLast(format);
+}
+
+//! `input` (kLINEAR or kHWC) into kHWC8 `output`.
+void padChannels(ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+{
+    int64_t const channels = input.shape[1];
+    int64_t const positions = channels == 0 ? 0 : input.count() / channels;
+    if (positions == 0)
+    {
+        return;
+    }
+    int64_t const spatial = positions / input.shape[0];
+    padChannelsKernel<<<device::blocksFor(positions), device::kThreadsPerBlock, 0, stream>>>(input.data,
+        input.type, output.data, output.type, channels, storedChannels(output.shape, TensorFormat::kHWC8), spatial,
+        positions, input.format == TensorFormat::kLINEAR);
+    check(cudaGetLastError(), "reformat: launching the channel padding");
 }
 
 } // namespace
@@ -134,7 +155,7 @@ void reformatOnDevice(ConstTensorView const& input, TensorView const& output, cu
 {
     if (!storedFormat(input.format) || !storedFormat(output.format))
     {
-        throw std::invalid_argument("reformat: Kiln stores tensors as kLINEAR or kHWC only");
+        throw std::invalid_argument("reformat: Kiln stores tensors as kLINEAR, kHWC or kHWC8 only");
     }
     if (input.shape != output.shape)
     {
@@ -142,17 +163,30 @@ void reformatOnDevice(ConstTensorView const& input, TensorView const& output, cu
     }
     if (input.format == output.format)
     {
-        castOnDevice(input, output, stream);
+        // Element for element, kHWC8's padding included.
+        Shape const stored{storedCount(input.shape, input.format)};
+        castOnDevice(ConstTensorView(input.type, stored, input.data), TensorView{output.type, stored, output.data},
+            stream);
         return;
     }
     if (input.rank() < 3 || !isFloatType(input.type) || !isFloatType(output.type))
     {
-        throw std::invalid_argument("reformat: moving between kLINEAR and kHWC takes FP32, FP16 or BF16 tensors of "
-            "[N, C, spatial...]; this one has " + std::to_string(input.rank()) + " axes");
+        throw std::invalid_argument("reformat: moving between kLINEAR, kHWC and kHWC8 takes FP32, FP16 or BF16 "
+            "tensors of [N, C, spatial...]; this one has " + std::to_string(input.rank()) + " axes");
     }
     if (output.count() == 0)
     {
         return;
+    }
+    if (output.format == TensorFormat::kHWC8)
+    {
+        padChannels(input, output, stream);
+        return;
+    }
+    if (input.format == TensorFormat::kHWC8)
+    {
+        // Only convolutions read kHWC8, and nothing writes it but this reformat.
+        throw std::invalid_argument("reformat: the CUDA backend converts into kHWC8, not out of it");
     }
     int64_t const batches = input.shape[0];
     int64_t const channels = input.shape[1];
@@ -180,37 +214,6 @@ void reformatOnDevice(ConstTensorView const& input, TensorView const& output, cu
     transposeKernel<<<grid, dim3(kTile, kRowsPerPass), 0, stream>>>(
         input.data, input.type, output.data, output.type, batches, rows, columns);
     check(cudaGetLastError(), "reformat: launching the kernel");
-}
-
-void padChannelsOnDevice(ConstTensorView const& input, void* output, int64_t channels, cudaStream_t stream)
-{
-    if (input.format != TensorFormat::kHWC || input.rank() < 3 || channels < input.shape[1])
-    {
-        throw std::invalid_argument("padding channels: the input must be kHWC [N, C, spatial...] of at most as many "
-                                    "channels as the padded layout has");
-    }
-    if (input.count() == 0)
-    {
-        return;
-    }
-    int64_t const pixels = input.count() / input.shape[1];
-    size_t const element = elementSize(input.type);
-    unsigned const blocks = device::blocksFor(pixels);
-    if (element == 2)
-    {
-        padChannelsKernel<uint16_t><<<blocks, device::kThreadsPerBlock, 0, stream>>>(
-            static_cast<uint16_t const*>(input.data), static_cast<uint16_t*>(output), input.shape[1], channels, pixels);
-    }
-    else if (element == 4)
-    {
-        padChannelsKernel<uint32_t><<<blocks, device::kThreadsPerBlock, 0, stream>>>(
-            static_cast<uint32_t const*>(input.data), static_cast<uint32_t*>(output), input.shape[1], channels, pixels);
-    }
-    else
-    {
-        throw std::invalid_argument("padding channels: takes 2- and 4-byte elements");
-    }
-    check(cudaGetLastError(), "padding channels: launching the kernel");
 }
 
 } // namespace kiln::cuda

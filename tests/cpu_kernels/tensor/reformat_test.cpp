@@ -1,4 +1,5 @@
-// Reformatting between kLINEAR and kHWC (channels last), with and without a change of type.
+// Reformatting between kLINEAR, kHWC (channels last) and kHWC8 (channels last, padded to 8), with and without a
+// change of type.
 #include "backend/cpu/kernels/tensor/reformat.h"
 
 #include "tensor_test_utils.h"
@@ -51,6 +52,21 @@ TEST(Reformat, ConvertsTheTypeOnTheWay)
     reformat(linear.cview(), hwcView);
     // 65536 overflows FP16 to infinity, as cast() rounds it.
     EXPECT_EQ(test::fromHalf(hwc.values), (std::vector<float>{0.5F, -2.0F, 1.0F, INFINITY}));
+}
+
+TEST(Reformat, ChannelsPaddedToEightAndBack)
+{
+    // [N=1, C=3, H=1, W=2]: an RGB image of two pixels. kHWC8 stores each pixel's three channels, then five zeros.
+    Tensor<float> const linear({1, 3, 1, 2}, {0, 1, 2, 3, 4, 5});
+    EXPECT_EQ(storedCount(linear.shape, TensorFormat::kHWC8), 16);
+    auto padded = Tensor<float>::zeros({16}, DataType::kFLOAT, -1.0F);
+    TensorView const paddedView{DataType::kFLOAT, linear.shape, padded.values.data(), TensorFormat::kHWC8};
+    reformat(linear.cview(), paddedView);
+    EXPECT_EQ(padded.values, (std::vector<float>{0, 2, 4, 0, 0, 0, 0, 0, 1, 3, 5, 0, 0, 0, 0, 0}));
+
+    auto back = Tensor<float>::zeros(linear.shape, DataType::kFLOAT, -1.0F);
+    reformat(paddedView, back.view());
+    EXPECT_EQ(back.values, linear.values);
 }
 
 TEST(Reformat, SameFormatIsACast)

@@ -1,7 +1,10 @@
 #include "backend/cuda/passes/channels_last.h"
 
-#include "plan/plan_graph.h"
+#include "core/tensor_view.h"
+#include "network/layers/convolution.h"
+#include "network/layers/layer_utils.h"
 #include "network/layers/pooling.h"
+#include "plan/plan_graph.h"
 
 namespace kiln::cuda
 {
@@ -56,11 +59,23 @@ bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& laye
     }
 }
 
+//! The format a channels-last convolution reads its input in: kHWC8, with the channels padded to a multiple of 8,
+//! where they are not one already (an RGB image): tensor cores take channels in eights. Grouped convolutions keep
+//! their channels, which padding would move between groups.
+TensorFormat inputFormatOf(plan::LayerRecord const& convolution)
+{
+    auto const& params = *plan::paramsOf<network::ConvolutionParams>(convolution);
+    int64_t const taps = volume(network::dimsToVector(params.kernelSize));
+    int64_t const channels
+        = params.nbOutputMaps > 0 && taps > 0 ? params.kernel.count() / (params.nbOutputMaps * taps) : 0;
+    return params.nbGroups == 1 && channels % 8 != 0 ? TensorFormat::kHWC8 : TensorFormat::kHWC;
+}
+
 bool readsChannelsLast(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     for (int32_t input : layer.inputs)
     {
-        if (input >= 0 && model.tensors[input].format == TensorFormat::kHWC)
+        if (input >= 0 && channelsLast(model.tensors[input].format))
         {
             return true;
         }
@@ -98,7 +113,12 @@ void chooseChannelsLast(plan::PlanModel& model)
                 model.tensors[output].format = TensorFormat::kHWC;
             }
         }
-        plan::setIoFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kHWC));
+        std::vector<TensorFormat> formats(slots, TensorFormat::kHWC);
+        if (layer.type == LayerType::kCONVOLUTION)
+        {
+            formats[0] = inputFormatOf(layer);
+        }
+        plan::setIoFormats(model, layer, std::move(formats));
     }
 }
 

@@ -4,7 +4,8 @@
 // convolutions, and the element-wise, activation and pooling layers between them, read and
 // write kHWC tensors; reductions read them as they are; other layers, plugins and the
 // network's I/O stay kLINEAR, and the runtime's reformatter converts at the edges of each
-// channels-last region.
+// channels-last region. A convolution whose channels are not a multiple of 8 (an RGB image)
+// reads its input as kHWC8, the channels padded with zeros, which the reformatter writes.
 #pragma once
 
 #include "plan/plan_model.h"

@@ -160,9 +160,8 @@ bool channelsLastIsFaster(plan::PlanModel const& model, std::function<Shape(int3
     double linearMs = 0.0;
     for (plan::LayerRecord const& record : model.layers)
     {
-        bool const channelsLast = record.type == nvinfer1::LayerType::kCONVOLUTION
-            && plan::slotFormat(model, record, 0) == nvinfer1::TensorFormat::kHWC;
-        if (!channelsLast)
+        nvinfer1::TensorFormat const format = plan::slotFormat(model, record, 0);
+        if (record.type != nvinfer1::LayerType::kCONVOLUTION || !channelsLast(format))
         {
             continue;
         }
@@ -172,7 +171,7 @@ bool channelsLastIsFaster(plan::PlanModel const& model, std::function<Shape(int3
         std::optional<Timing> inChannelsLast;
         std::optional<Timing> inLinear;
         // A layout cuDNN cannot time here is no reason to fail the build: the comparison is left undecided.
-        if (!choose(record, params, input, type, nvinfer1::TensorFormat::kHWC, tuning, inChannelsLast, error,
+        if (!choose(record, params, input, type, format, tuning, inChannelsLast, error,
                 TimingFailure::kNO_CHOICE)
             || !choose(record, params, input, type, nvinfer1::TensorFormat::kLINEAR, tuning, inLinear, error,
                 TimingFailure::kNO_CHOICE))

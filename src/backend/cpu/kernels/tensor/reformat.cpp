@@ -2,6 +2,7 @@
 
 #include "backend/cpu/kernels/tensor/cast.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -29,11 +30,50 @@ void transposeBatched(void const* input, void* output, int64_t batches, int64_t 
     }
 }
 
+namespace
+{
+
+//! Copies `positions` runs of channels from `from` (`fromChannels` each) to `to` (`toChannels` each): the channels
+//! both have, then zeros. Adds or drops kHWC8's padding.
+void copyChannels(void const* from, int64_t fromChannels, void* to, int64_t toChannels, int64_t positions,
+    size_t elementBytes)
+{
+    size_t const kept = static_cast<size_t>(std::min(fromChannels, toChannels)) * elementBytes;
+    auto const* source = static_cast<std::byte const*>(from);
+    auto* target = static_cast<std::byte*>(to);
+    for (int64_t p = 0; p < positions; ++p)
+    {
+        std::byte* run = target + static_cast<size_t>(p * toChannels) * elementBytes;
+        std::memcpy(run, source + static_cast<size_t>(p * fromChannels) * elementBytes, kept);
+        std::memset(run + kept, 0, static_cast<size_t>(toChannels) * elementBytes - kept);
+    }
+}
+
+//! A reformat to or from kHWC8: through kHWC, adding or dropping the padding channels.
+void reformatPadded(ConstTensorView const& input, TensorView const& output)
+{
+    int64_t const channels = input.shape[1];
+    int64_t const positions = channels == 0 ? 0 : input.count() / channels;
+    int64_t const padded = storedChannels(input.shape, TensorFormat::kHWC8);
+    if (output.format == TensorFormat::kHWC8)
+    {
+        std::vector<std::byte> unpadded(static_cast<size_t>(input.count()) * elementSize(output.type));
+        reformat(input, TensorView{output.type, input.shape, unpadded.data(), TensorFormat::kHWC});
+        copyChannels(unpadded.data(), channels, output.data, padded, positions, elementSize(output.type));
+        return;
+    }
+    std::vector<std::byte> unpadded(static_cast<size_t>(input.count()) * elementSize(input.type));
+    copyChannels(input.data, padded, unpadded.data(), channels, positions, elementSize(input.type));
+    reformat(ConstTensorView(input.type, input.shape, unpadded.data(), TensorFormat::kHWC), output);
+}
+
+} // namespace
+
 void reformat(ConstTensorView const& input, TensorView const& output)
 {
     if (!storedFormat(input.format) || !storedFormat(output.format))
     {
-        throw std::invalid_argument("reformat: Kiln stores tensors as kLINEAR or kHWC only");
+        throw std::invalid_argument("reformat: Kiln stores tensors as kLINEAR, kHWC or kHWC8 only");
     }
     if (input.shape != output.shape)
     {
@@ -41,16 +81,23 @@ void reformat(ConstTensorView const& input, TensorView const& output)
     }
     if (input.format == output.format)
     {
-        cast(input, output);
+        // Element for element, kHWC8's padding included.
+        Shape const stored{storedCount(input.shape, input.format)};
+        cast(ConstTensorView(input.type, stored, input.data), TensorView{output.type, stored, output.data});
         return;
     }
     if (input.rank() < 3)
     {
-        throw std::invalid_argument("reformat: kHWC needs [N, C, spatial...], but the tensor has "
+        throw std::invalid_argument("reformat: kHWC and kHWC8 need [N, C, spatial...], but the tensor has "
             + std::to_string(input.rank()) + " axes");
     }
     if (output.count() == 0)
     {
+        return;
+    }
+    if (input.format == TensorFormat::kHWC8 || output.format == TensorFormat::kHWC8)
+    {
+        reformatPadded(input, output);
         return;
     }
     // Convert the type first, in the input's format, then move the elements.

@@ -1,6 +1,8 @@
 // TensorRT's reformatting: a tensor copied into another type, another format, or both.
-// The formats are kLINEAR (row-major) and kHWC (the channel axis, 1, innermost); the CUDA
-// backend stores FP16 convolution chains as kHWC, and this is the reference for its copies.
+// The formats are kLINEAR (row-major), kHWC (the channel axis, 1, innermost) and kHWC8 (kHWC
+// with the channels padded with zeros to a multiple of 8); the CUDA backend stores FP16
+// convolution chains as kHWC, feeds an RGB image to them as kHWC8, and this is the reference
+// for its copies.
 #pragma once
 
 #include "core/tensor_view.h"
@@ -11,11 +13,11 @@ namespace kiln::cpu
 //! Whether Kiln stores tensors in `format`.
 inline bool storedFormat(TensorFormat format)
 {
-    return format == TensorFormat::kLINEAR || format == TensorFormat::kHWC;
+    return format == TensorFormat::kLINEAR || channelsLast(format);
 }
 
 //! `input` into `output`, converting the type as cast() does and moving the channels where the formats differ.
-//! Shapes must match; kHWC needs at least three axes ([N, C, spatial...]).
+//! Shapes must match; kHWC and kHWC8 need at least three axes ([N, C, spatial...]).
 void reformat(ConstTensorView const& input, TensorView const& output);
 
 //! The same element movement on raw memory: `batches` matrices of `rows` x `columns` elements of `elementBytes`
