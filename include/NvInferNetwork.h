@@ -528,6 +528,21 @@ protected:
     ~ICumulativeLayer() noexcept override = default;
 };
 
+class IGridSampleLayer : public ILayer
+{
+public:
+    virtual void setInterpolationMode(InterpolationMode mode) noexcept = 0;
+    virtual InterpolationMode getInterpolationMode() const noexcept = 0;
+    virtual void setAlignCorners(bool alignCorners) noexcept = 0;
+    virtual bool getAlignCorners() const noexcept = 0;
+    //! kFILL (zeros outside the input, the default), kCLAMP (border) or kREFLECT; false for any other mode.
+    virtual bool setSampleMode(SampleMode sampleMode) noexcept = 0;
+    virtual SampleMode getSampleMode() const noexcept = 0;
+
+protected:
+    ~IGridSampleLayer() noexcept override = default;
+};
+
 class IPluginV2Layer : public ILayer
 {
 public:
@@ -612,6 +627,7 @@ public:
     virtual IOneHotLayer* addOneHot(ITensor& indices, ITensor& values, ITensor& depth, int32_t axis) noexcept = 0;
     virtual ICumulativeLayer* addCumulative(
         ITensor& input, ITensor& axis, CumulativeOperation operation, bool exclusive, bool reverse) noexcept = 0;
+    virtual IGridSampleLayer* addGridSample(ITensor& input, ITensor& grid) noexcept = 0;
     virtual IConvolutionLayer* addConvolutionNd(
         ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
         = 0;

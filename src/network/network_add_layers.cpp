@@ -329,6 +329,11 @@ nvinfer1::ICumulativeLayer* Network::addCumulative(nvinfer1::ITensor& input, nvi
     return addLayer<CumulativeLayer>("Cumulative", {&input, &axis}, params, 2, 2);
 }
 
+nvinfer1::IGridSampleLayer* Network::addGridSample(nvinfer1::ITensor& input, nvinfer1::ITensor& grid) noexcept
+{
+    return addLayer<GridSampleLayer>("GridSample", {&input, &grid}, GridSampleParams{}, 2, 2);
+}
+
 nvinfer1::IConvolutionLayer* Network::addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
     nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept
 {

@@ -15,6 +15,7 @@ ImporterTable const& builtinImporters()
         registerCumSumImporters(t);
         registerEinsumImporters(t);
         registerElementWiseImporters(t);
+        registerGridSampleImporters(t);
         registerMatMulImporters(t);
         registerNormalizationImporters(t);
         registerPluginOpImporters(t);

@@ -1,6 +1,6 @@
-// Bad uses of the Resize, Einsum, CumSum, Trilu, Range and Concat importers: each fails to parse with an error
-// that names the node, its op and the reason, and nothing crashes. (Their values are checked against ONNX's node
-// tests and ONNX Runtime elsewhere.)
+// Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat and GridSample importers: each fails to parse with
+// an error that names the node, its op and the reason, and nothing crashes. (Their values are checked against ONNX's
+// node tests and ONNX Runtime elsewhere.) GridSample's opset-20 spellings of its modes are checked to parse.
 #include "onnx_harness.h"
 
 namespace
@@ -102,6 +102,51 @@ TEST(OnnxNewOpErrors, ConcatExtentMismatchIsNamed)
     kiln::test::setInt(m.node("Concat", {"a", "b"}, {"y"}, "bad"), "axis", 1);
     m.output("y", kFloat);
     expectNodeError(m, nvonnxparser::ErrorCode::kINVALID_NODE, "Concat", "input 1 has extent 3 on axis 0 where input 0 has 2");
+}
+
+TEST(OnnxNewOpErrors, GridSampleModesAndRanksTensorRTLacksAreNamed)
+{
+    ModelBuilder m(16);
+    m.input("x", kFloat, {1, 1, 2, 2});
+    m.input("grid", kFloat, {1, 3, 3, 2});
+    kiln::test::setString(m.node("GridSample", {"x", "grid"}, {"y"}, "bad"), "mode", "area");
+    m.output("y", kFloat);
+    expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_ATTR, "GridSample", "mode \"area\"");
+
+    ModelBuilder padding(16);
+    padding.input("x", kFloat, {1, 1, 2, 2});
+    padding.input("grid", kFloat, {1, 3, 3, 2});
+    kiln::test::setString(padding.node("GridSample", {"x", "grid"}, {"y"}, "bad"), "padding_mode", "wrap");
+    padding.output("y", kFloat);
+    expectNodeError(padding, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_ATTR, "GridSample", "padding_mode \"wrap\"");
+
+    // Opset 20's volumetric GridSample: IGridSampleLayer samples 4-D inputs only.
+    ModelBuilder volumetric(20);
+    volumetric.input("x", kFloat, {1, 1, 2, 2, 2});
+    volumetric.input("grid", kFloat, {1, 3, 3, 3, 3});
+    volumetric.node("GridSample", {"x", "grid"}, {"y"}, "bad");
+    volumetric.output("y", kFloat);
+    expectNodeError(volumetric, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE, "GridSample", "4-D inputs");
+}
+
+TEST(OnnxNewOpErrors, GridSampleTakesOpset20Spellings)
+{
+    ModelBuilder m(20);
+    m.input("x", kFloat, {1, 1, 2, 2});
+    m.input("grid", kFloat, {1, 3, 3, 2});
+    ::onnx::NodeProto& node = m.node("GridSample", {"x", "grid"}, {"y"}, "sample");
+    kiln::test::setString(node, "mode", "cubic");
+    kiln::test::setString(node, "padding_mode", "reflection");
+    kiln::test::setInt(node, "align_corners", 1);
+    m.output("y", kFloat);
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    ASSERT_EQ(h.network->getNbLayers(), 1);
+    auto* layer = dynamic_cast<nvinfer1::IGridSampleLayer*>(h.network->getLayer(0));
+    ASSERT_NE(layer, nullptr);
+    EXPECT_EQ(layer->getInterpolationMode(), nvinfer1::InterpolationMode::kCUBIC);
+    EXPECT_EQ(layer->getSampleMode(), nvinfer1::SampleMode::kREFLECT);
+    EXPECT_TRUE(layer->getAlignCorners());
 }
 
 } // namespace

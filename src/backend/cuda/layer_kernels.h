@@ -48,6 +48,8 @@ void run(network::FillParams const& params, LayerInputs const& inputs, LayerOutp
     cudaStream_t stream);
 void run(network::GatherParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
+void run(network::GridSampleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
 void run(network::IdentityParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(network::NormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,

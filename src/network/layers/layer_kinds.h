@@ -11,6 +11,7 @@
 #include "network/layers/elementwise.h"
 #include "network/layers/fill.h"
 #include "network/layers/gather.h"
+#include "network/layers/grid_sample.h"
 #include "network/layers/matrix_multiply.h"
 #include "network/layers/normalization.h"
 #include "network/layers/one_hot.h"
@@ -42,6 +43,7 @@
     X(ElementWiseParams)                                                                                              \
     X(FillParams)                                                                                                     \
     X(GatherParams)                                                                                                   \
+    X(GridSampleParams)                                                                                               \
     X(IdentityParams)                                                                                                 \
     X(MatrixMultiplyParams)                                                                                           \
     X(NormalizationParams)                                                                                            \

@@ -12,6 +12,7 @@ void registerConvImporters(ImporterTable& table);
 void registerCumSumImporters(ImporterTable& table);
 void registerEinsumImporters(ImporterTable& table);
 void registerElementWiseImporters(ImporterTable& table);
+void registerGridSampleImporters(ImporterTable& table);
 void registerMatMulImporters(ImporterTable& table);
 void registerNormalizationImporters(ImporterTable& table);
 void registerPluginOpImporters(ImporterTable& table);
