@@ -116,9 +116,9 @@ void const* ConvolutionLayer::residualOf(
 }
 
 void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, TensorView const& output,
-    cudnnHandle_t handle, cudaStream_t stream)
+    cudnnHandle_t handle, cudaStream_t /*stream: the handle is bound to it*/)
 {
-    void const* const input = inputs[0].data; // in kHWC8, already holding mChannels channels per position
+    void const* const input = inputs[0].data; // mChannels per position: a kHWC8 input is padded already
     void const* const residual = residualOf(inputs, output);
     if (mGraphPlan)
     {
