@@ -17,7 +17,7 @@
 namespace kiln::test
 {
 
-//! The data type whose elements the C++ type T holds. uint16_t holds FP16 or BF16 bits, so it has none: name the type.
+//! The data type whose elements the C++ type T holds; uint16_t holds FP16 bits unless a test names kBF16.
 template <typename T>
 constexpr nvinfer1::DataType dataTypeOf()
 {
@@ -32,6 +32,8 @@ constexpr nvinfer1::DataType dataTypeOf()
         return DataType::kINT8;
     else if constexpr (std::is_same_v<T, uint8_t>)
         return DataType::kUINT8;
+    else if constexpr (std::is_same_v<T, uint16_t>)
+        return DataType::kHALF;
     else
         static_assert(sizeof(T) == 0, "no data type holds exactly this C++ type: pass the DataType");
 }
@@ -125,7 +127,7 @@ struct HostTensor
     }
     //! The elements as stored, for a T of the element size (uint16_t: FP16 or BF16 bits).
     template <typename T>
-    std::vector<T> values() const
+    std::vector<T> elements() const
     {
         if (sizeof(T) != elementSize(type))
         {
@@ -197,9 +199,9 @@ inline HostTensor fromInts(Shape shape, std::vector<int64_t> const& values, nvin
     return tensor;
 }
 
-//! The elements as they are to be stored, bit for bit (uint16_t: FP16 or BF16 bits, whose type must be named).
+//! The elements as they are to be stored, bit for bit (uint16_t: FP16 bits, or BF16 ones where the type says so).
 template <typename T>
-HostTensor fromValues(Shape shape, std::vector<T> const& values, nvinfer1::DataType type = dataTypeOf<T>())
+HostTensor fromElements(Shape shape, std::vector<T> const& values, nvinfer1::DataType type = dataTypeOf<T>())
 {
     if (sizeof(T) != elementSize(type))
     {
@@ -213,6 +215,14 @@ HostTensor fromValues(Shape shape, std::vector<T> const& values, nvinfer1::DataT
         std::memcpy(tensor.bytes.data(), values.data(), tensor.bytes.size());
     }
     return tensor;
+}
+
+//! Every element `value`, stored as given: an output buffer whose untouched elements show.
+template <typename T>
+HostTensor filledWith(Shape shape, T value, nvinfer1::DataType type = dataTypeOf<T>())
+{
+    size_t const count = static_cast<size_t>(volume(shape));
+    return fromElements(std::move(shape), std::vector<T>(count, value), type);
 }
 
 //! Raw bytes (a file's contents, a device buffer read back), which must fill `shape` exactly.

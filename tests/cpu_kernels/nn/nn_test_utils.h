@@ -64,7 +64,7 @@ inline void expectHalfRoundingOf(HostTensor const& halfOutput, HostTensor const&
 {
     std::vector<float> const reference = floatOutput.floats();
     ASSERT_EQ(static_cast<size_t>(volume(halfOutput.shape)), reference.size());
-    std::vector<uint16_t> const halfBits = halfOutput.values<uint16_t>();
+    std::vector<uint16_t> const halfBits = halfOutput.elements<uint16_t>();
     for (size_t i = 0; i < reference.size(); ++i)
     {
         EXPECT_EQ(halfBits[i], floatToHalfBits(reference[i])) << "at element " << i;
