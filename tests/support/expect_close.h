@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kiln::test
@@ -28,9 +29,11 @@ struct Tolerance
 };
 
 //! Element by element, with `what` naming the values in failure messages. A NaN expected needs a NaN; equal values
-//! always pass, so infinities match themselves (their difference is NaN). The sizes must agree.
-inline void expectClose(std::vector<float> const& actual, std::vector<float> const& expected, Tolerance tolerance,
-    std::string const& what = "")
+//! always pass, so infinities match themselves (their difference is NaN). The sizes must agree. T is float, or double
+//! for references worked out in double (float results widen exactly, as EXPECT_NEAR widens them).
+template <typename T>
+void expectClose(std::vector<T> const& actual, std::type_identity_t<std::vector<T>> const& expected,
+    Tolerance tolerance, std::string const& what = "")
 {
     std::string const prefix = what.empty() ? "" : what + ": ";
     ASSERT_EQ(actual.size(), expected.size()) << prefix << "the element counts differ";
@@ -48,6 +51,13 @@ inline void expectClose(std::vector<float> const& actual, std::vector<float> con
         double const bound = tolerance.absolute + tolerance.relative * std::fabs(static_cast<double>(expected[i]));
         EXPECT_NEAR(actual[i], expected[i], bound) << prefix << "element " << i;
     }
+}
+
+//! The float case, which also takes braced lists for both arguments.
+inline void expectClose(std::vector<float> const& actual, std::vector<float> const& expected, Tolerance tolerance,
+    std::string const& what = "")
+{
+    expectClose<float>(actual, expected, tolerance, what);
 }
 
 //! Tensors of one type and shape. Floating-point elements (FP32, FP16, BF16) compare as floats within the tolerance;

@@ -35,6 +35,15 @@ TEST(ExpectClose, NanMatchesOnlyNanAndInfinityItself)
     EXPECT_NONFATAL_FAILURE(expectClose({INFINITY}, {-INFINITY}, 1.0), "element 0");
 }
 
+TEST(ExpectClose, DoubleReferencesKeepTheirPrecision)
+{
+    // 1 + 1e-9 rounds to 1 in float: against the double reference the float 1 is 1e-9 away, not 0.
+    std::vector<double> const reference{1.0 + 1e-9};
+    expectClose(std::vector<double>{1.0}, reference, 2e-9);
+    EXPECT_NONFATAL_FAILURE(
+        expectClose(std::vector<double>{1.0}, std::vector<double>{1.0 + 1e-9}, 0.5e-9), "element 0");
+}
+
 TEST(ExpectClose, DifferentSizesStopTheComparison)
 {
     EXPECT_FATAL_FAILURE(expectClose({1.0F}, {1.0F, 2.0F}, 1.0, "pair"), "pair: the element counts differ");
