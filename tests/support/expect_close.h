@@ -1,5 +1,4 @@
-// The tests' one element-wise comparison: actual values against expected ones within an absolute plus a relative
-// tolerance, on float vectors and on host tensors.
+// The tests' one element-wise comparison: actual values against expected ones within absolute + relative tolerance.
 #pragma once
 
 #include "host_tensor.h"

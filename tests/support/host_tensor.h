@@ -134,12 +134,12 @@ struct HostTensor
             throw std::invalid_argument("a test tensor of type " + dataTypeName(type) + " read with elements of "
                 + std::to_string(sizeof(T)) + " bytes");
         }
-        std::vector<T> elements(static_cast<size_t>(count()));
+        std::vector<T> stored(static_cast<size_t>(count()));
         if (!bytes.empty())
         {
-            std::memcpy(elements.data(), bytes.data(), bytes.size());
+            std::memcpy(stored.data(), bytes.data(), bytes.size());
         }
-        return elements;
+        return stored;
     }
 };
 

@@ -1,5 +1,4 @@
-// What the neural-network kernel tests add to tests/support: the Dims and weights that layer parameters take,
-// data whose sums are exact, and the FP16 rounding check.
+// What the nn kernel tests add to tests/support: layer parameters' Dims and weights, exact data, the FP16 check.
 #pragma once
 
 #include "core/half.h"

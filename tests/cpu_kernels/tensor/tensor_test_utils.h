@@ -1,5 +1,4 @@
-// What the tensor kernel tests add to tests/support's host tensor: shapes as layer parameters, and views of
-// empty tensors with no memory behind them.
+// What the tensor kernel tests add to tests/support: shapes as layer parameters, views of empty tensors.
 #pragma once
 
 #include "core/tensor_view.h"
