@@ -2,6 +2,8 @@
 // what every CUDA backend test needs.
 #pragma once
 
+#include "expect_close.h"
+#include "host_tensor.h"
 #include "plan/plan_format.h"
 #include "test_logger.h"
 
@@ -12,8 +14,6 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -42,34 +42,6 @@ using NetworkMaker = std::function<void(INetworkDefinition&)>;
 //! Sets what a test needs of the builder's configuration beyond the backend and kFP16 (may be empty).
 using BuildSettings = std::function<void(IBuilderConfig&)>;
 
-struct Tensor
-{
-    DataType type{DataType::kFLOAT};
-    std::vector<int64_t> shape;
-    std::vector<uint8_t> bytes;
-};
-
-template <typename T>
-Tensor tensorOf(DataType type, std::vector<int64_t> shape, std::vector<T> const& values)
-{
-    Tensor t{type, std::move(shape), std::vector<uint8_t>(values.size() * sizeof(T))};
-    std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
-    return t;
-}
-
-inline size_t bytesPerElement(DataType type)
-{
-    switch (type)
-    {
-    case DataType::kINT64: return 8;
-    case DataType::kFLOAT:
-    case DataType::kINT32: return 4;
-    case DataType::kHALF:
-    case DataType::kBF16: return 2;
-    default: return 1;
-    }
-}
-
 //! The plan `maker`'s network builds into for `backend` (with kFP16 where `fp16`), or null with the failure checked.
 inline std::unique_ptr<IHostMemory> buildPlan(RecordingLogger& logger, kiln::Backend backend, NetworkMaker const& maker,
     bool fp16, BuildSettings const& settings)
@@ -93,8 +65,8 @@ inline std::unique_ptr<IHostMemory> buildPlan(RecordingLogger& logger, kiln::Bac
 }
 
 //! Loads serialized plan `blob`, for `backend`, runs it once with `inputs` and returns every output by name.
-inline std::map<std::string, Tensor> runPlan(kiln::Backend backend, std::vector<uint8_t> const& blob,
-    std::map<std::string, Tensor> const& inputs, cudaStream_t stream = nullptr)
+inline std::map<std::string, HostTensor> runPlan(kiln::Backend backend, std::vector<uint8_t> const& blob,
+    std::map<std::string, HostTensor> const& inputs, cudaStream_t stream = nullptr)
 {
     kiln::test::RecordingLogger logger;
     std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
@@ -107,7 +79,7 @@ inline std::map<std::string, Tensor> runPlan(kiln::Backend backend, std::vector<
     std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
     bool const device = backend == kiln::Backend::kCUDA;
     std::vector<void*> deviceBuffers;
-    std::map<std::string, Tensor> outputs;
+    std::map<std::string, HostTensor> outputs;
     for (int32_t i = 0; i < engine->getNbIOTensors(); ++i)
     {
         char const* name = engine->getIOTensorName(i);
@@ -118,16 +90,16 @@ inline std::map<std::string, Tensor> runPlan(kiln::Backend backend, std::vector<
             elements *= static_cast<size_t>(dims.d[d]);
         }
         DataType const type = engine->getTensorDataType(name);
-        size_t const bytes = elements * bytesPerElement(type);
-        Tensor* host = nullptr;
+        size_t const bytes = elements * kiln::elementSize(type);
+        HostTensor* host = nullptr;
         if (engine->getTensorIOMode(name) == TensorIOMode::kINPUT)
         {
-            host = const_cast<Tensor*>(&inputs.at(name));
+            host = const_cast<HostTensor*>(&inputs.at(name));
             EXPECT_EQ(host->bytes.size(), bytes) << name;
         }
         else
         {
-            outputs[name] = Tensor{type, std::vector<int64_t>(dims.d, dims.d + dims.nbDims), std::vector<uint8_t>(bytes)};
+            outputs[name] = zeros(std::vector<int64_t>(dims.d, dims.d + dims.nbDims), type);
             host = &outputs[name];
         }
         void* address = host->bytes.data();
@@ -153,7 +125,7 @@ inline std::map<std::string, Tensor> runPlan(kiln::Backend backend, std::vector<
             void* address = deviceBuffers[next++];
             if (engine->getTensorIOMode(name) == TensorIOMode::kOUTPUT)
             {
-                Tensor& host = outputs[name];
+                HostTensor& host = outputs[name];
                 EXPECT_EQ(cudaMemcpy(host.bytes.data(), address, host.bytes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
             }
         }
@@ -167,8 +139,8 @@ inline std::map<std::string, Tensor> runPlan(kiln::Backend backend, std::vector<
 
 //! Builds with `maker` for `backend`, runs once with `inputs` (host data, copied to the device for CUDA) and returns
 //! every output by name.
-inline std::map<std::string, Tensor> runOn(kiln::Backend backend, NetworkMaker const& maker,
-    std::map<std::string, Tensor> const& inputs, bool fp16 = false, cudaStream_t stream = nullptr,
+inline std::map<std::string, HostTensor> runOn(kiln::Backend backend, NetworkMaker const& maker,
+    std::map<std::string, HostTensor> const& inputs, bool fp16 = false, cudaStream_t stream = nullptr,
     BuildSettings const& settings = {})
 {
     kiln::test::RecordingLogger logger;
@@ -204,37 +176,18 @@ struct DeviceCopy
     }
 };
 
-inline std::vector<float> floatsOf(Tensor const& t)
+//! One output of both backends: FP32 values within the tolerance; any other type bit for bit, since integers are
+//! exact and a 16-bit float output is the rounding of FP32 values both backends compute.
+inline void expectSameOutput(HostTensor const& gpu, HostTensor const& cpu, Tolerance tolerance, std::string const& what)
 {
-    std::vector<float> values(t.bytes.size() / sizeof(float));
-    std::memcpy(values.data(), t.bytes.data(), t.bytes.size());
-    return values;
-}
-
-inline void expectClose(Tensor const& gpu, Tensor const& cpu, double atol, double rtol, std::string const& what)
-{
-    ASSERT_EQ(gpu.type, cpu.type) << what;
-    ASSERT_EQ(gpu.bytes.size(), cpu.bytes.size()) << what;
-    if (gpu.type != DataType::kFLOAT)
+    if (cpu.type == DataType::kFLOAT)
     {
-        EXPECT_EQ(gpu.bytes, cpu.bytes) << what;
+        expectClose(gpu, cpu, tolerance, what);
         return;
     }
-    std::vector<float> const a = floatsOf(gpu);
-    std::vector<float> const e = floatsOf(cpu);
-    for (size_t i = 0; i < a.size(); ++i)
-    {
-        if (std::isnan(e[i]))
-        {
-            EXPECT_TRUE(std::isnan(a[i])) << what << " element " << i;
-            continue;
-        }
-        if (a[i] == e[i]) // infinities included, whose difference is NaN
-        {
-            continue;
-        }
-        EXPECT_NEAR(a[i], e[i], atol + rtol * std::fabs(e[i])) << what << " element " << i;
-    }
+    ASSERT_EQ(gpu.type, cpu.type) << what;
+    ASSERT_EQ(gpu.shape, cpu.shape) << what;
+    EXPECT_EQ(gpu.bytes, cpu.bytes) << what;
 }
 
 inline std::vector<float> spread(size_t count, float low, float high)
@@ -247,7 +200,7 @@ inline std::vector<float> spread(size_t count, float low, float high)
     return values;
 }
 
-//! The extents of `dims`, as a Tensor's shape, and how many elements they hold.
+//! The extents of `dims`, as a HostTensor's shape, and how many elements they hold.
 inline std::vector<int64_t> shapeOf(Dims const& dims)
 {
     return std::vector<int64_t>(dims.d, dims.d + dims.nbDims);
@@ -289,7 +242,7 @@ inline ITensor& add(INetworkDefinition& network, ITensor& a, ITensor& b, char co
     return *layer->getOutput(0);
 }
 
-inline void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string, Tensor> const& inputs, bool fp16,
+inline void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string, HostTensor> const& inputs, bool fp16,
     std::string const& what, BuildSettings const& settings = {})
 {
     auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, fp16, nullptr, settings);
@@ -297,7 +250,8 @@ inline void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string,
     ASSERT_EQ(cpu.size(), gpu.size()) << what;
     for (auto const& [name, expected] : cpu)
     {
-        expectClose(gpu.at(name), expected, fp16 ? 2.5e-3 : 1e-5, fp16 ? 1e-3 : 1e-4, what + " output " + name);
+        Tolerance const tolerance = fp16 ? Tolerance{2.5e-3, 1e-3} : Tolerance{1e-5, 1e-4};
+        expectSameOutput(gpu.at(name), expected, tolerance, what + " output " + name);
     }
 }
 

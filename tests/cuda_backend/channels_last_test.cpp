@@ -177,21 +177,21 @@ TEST(CudaBackendChannelsLast, ChannelsLastPlansAgreeWithTheCpuReference)
     SKIP_WITHOUT_GPU();
     auto const filters = std::make_shared<Filters>();
     int64_t const count = 2 * 3 * 12 * 10;
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, 3, 12, 10}, spread(static_cast<size_t>(count), -2.0F, 2.5F));
+    HostTensor const x = fromFloats({2, 3, 12, 10}, spread(static_cast<size_t>(count), -2.0F, 2.5F));
     expectBackendsAgree(stemAndBlock(filters), {{"x", x}}, true, "fp16, channels last", alwaysChannelsLast);
     expectBackendsAgree(stemAndBlock(filters), {{"x", x}}, true, "fp16, as timed");
     expectBackendsAgree(stemAndBlock(filters), {{"x", x}}, false, "fp32, linear");
     // A NaN goes through the first convolution and its ReLU into the max pooling, and must come out of it.
     std::vector<float> withNan = spread(static_cast<size_t>(count), -2.0F, 2.5F);
     withNan[12 * 10 + 5 * 10 + 4] = NAN;
-    expectBackendsAgree(stemAndBlock(filters), {{"x", tensorOf(DataType::kFLOAT, {2, 3, 12, 10}, withNan)}}, true,
+    expectBackendsAgree(stemAndBlock(filters), {{"x", fromFloats({2, 3, 12, 10}, withNan)}}, true,
         "fp16, channels last, a NaN", alwaysChannelsLast);
 }
 
 //! `input` reformatted on the GPU and by the CPU reference, byte for byte.
-void expectReformatsAgree(Tensor const& input, TensorFormat from, DataType toType, TensorFormat to)
+void expectReformatsAgree(HostTensor const& input, TensorFormat from, DataType toType, TensorFormat to)
 {
-    size_t const outBytes = static_cast<size_t>(kiln::storedCount(input.shape, to)) * bytesPerElement(toType);
+    size_t const outBytes = static_cast<size_t>(kiln::storedCount(input.shape, to)) * kiln::elementSize(toType);
     std::vector<uint8_t> expected(outBytes);
     kiln::cpu::reformat(kiln::ConstTensorView(input.type, input.shape, input.bytes.data(), from),
         kiln::TensorView{toType, input.shape, expected.data(), to});
@@ -211,7 +211,7 @@ TEST(CudaBackendChannelsLast, TheReformatKernelAgreesWithTheCpu)
              {3, 37, 5, 7}, {2, 3, 50, 41}, {1, 64, 1, 1}, {2, 40, 33}, {2, 5, 3, 4, 6}})
     {
         size_t const count = static_cast<size_t>(kiln::volume(shape));
-        Tensor const values = tensorOf(DataType::kFLOAT, shape, spread(count, -3.0F, 70000.0F));
+        HostTensor const values = fromFloats(shape, spread(count, -3.0F, 70000.0F));
         std::string const what = "shape of " + std::to_string(shape.size()) + " axes, " + std::to_string(count);
         SCOPED_TRACE(what);
         expectReformatsAgree(values, kLINEAR, DataType::kFLOAT, kHWC);
@@ -229,7 +229,7 @@ TEST(CudaBackendChannelsLast, MovingFp16KeepsNaNPayloads)
     SKIP_WITHOUT_GPU();
     // A NaN with a payload (0x7D01) and a negative one: a same-type move copies their bits, as the CPU does.
     std::vector<uint16_t> const bits{0x7D01, 0x3C00, 0xFE03, 0x0001, 0xC000, 0x7C00};
-    Tensor const halves = tensorOf(DataType::kHALF, {1, 2, 3, 1}, bits);
+    HostTensor const halves = fromElements({1, 2, 3, 1}, bits, DataType::kHALF);
     expectReformatsAgree(halves, kLINEAR, DataType::kHALF, kHWC);
     expectReformatsAgree(halves, kHWC, DataType::kHALF, kLINEAR);
 }
@@ -243,7 +243,7 @@ TEST(CudaBackendChannelsLast, PaddingChannelsAddsZerosAfterEachPixelsChannels)
     {
         pixels[i] = static_cast<uint16_t>(0x3C00 + i); // distinct FP16 values, copied bit for bit
     }
-    DeviceCopy const source(tensorOf(DataType::kHALF, {2, 3, 1, 2}, pixels).bytes);
+    DeviceCopy const source(fromElements({2, 3, 1, 2}, pixels, DataType::kHALF).bytes);
     DeviceCopy const target(std::vector<uint8_t>(4 * 8 * 2, 0xAB));
     kiln::cuda::reformatOnDevice(kiln::ConstTensorView(DataType::kHALF, {2, 3, 1, 2}, source.data, kHWC),
         kiln::TensorView{DataType::kHALF, {2, 3, 1, 2}, target.data, TensorFormat::kHWC8}, nullptr);

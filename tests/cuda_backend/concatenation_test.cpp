@@ -57,9 +57,9 @@ NetworkMaker concatenationOf(std::vector<std::vector<int64_t>> const& shapes, in
     };
 }
 
-std::map<std::string, Tensor> inputsFor(std::vector<std::vector<int64_t>> const& shapes, DataType type)
+std::map<std::string, HostTensor> inputsFor(std::vector<std::vector<int64_t>> const& shapes, DataType type)
 {
-    std::map<std::string, Tensor> inputs;
+    std::map<std::string, HostTensor> inputs;
     for (size_t i = 0; i < shapes.size(); ++i)
     {
         auto const n = static_cast<size_t>(volumeOf(shapes[i]));
@@ -71,11 +71,12 @@ std::map<std::string, Tensor> inputsFor(std::vector<std::vector<int64_t>> const&
             {
                 values[k] = static_cast<int32_t>(i * 1000 + k);
             }
-            inputs[name] = tensorOf(type, shapes[i], values);
+            inputs[name] = fromElements(shapes[i], values, type);
         }
         else
         {
-            inputs[name] = tensorOf(type, shapes[i], spread(n, -static_cast<float>(i) - 1.0F, static_cast<float>(i) + 1.0F));
+            inputs[name]
+                = fromFloats(shapes[i], spread(n, -static_cast<float>(i) - 1.0F, static_cast<float>(i) + 1.0F), type);
         }
     }
     return inputs;
@@ -121,7 +122,7 @@ TEST(CudaBackendConcatenation, AnEmptyInput)
         layer->getOutput(0)->setName("y");
         network.markOutput(*layer->getOutput(0));
     };
-    expectBackendsAgree(maker, {{"x", tensorOf(DataType::kFLOAT, {3, 4}, spread(12, -1.0F, 1.0F))}}, false, "empty input");
+    expectBackendsAgree(maker, {{"x", fromFloats({3, 4}, spread(12, -1.0F, 1.0F))}}, false, "empty input");
 }
 
 } // namespace

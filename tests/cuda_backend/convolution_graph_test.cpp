@@ -77,8 +77,8 @@ void expectEveryGraphEngineAgrees(bool fp16, kiln::ConvolutionLayout layout, cha
     Layers const layers;
     NetworkMaker const maker = stemBlockTail(layers);
     auto const settings = [layout](IBuilderConfig& config) { kiln::setConvolutionLayout(config, layout); };
-    std::map<std::string, Tensor> const inputs{
-        {"x", tensorOf(DataType::kFLOAT, {2, 3, 12, 10}, spread(2 * 3 * 12 * 10, -1.5F, 1.7F))}};
+    std::map<std::string, HostTensor> const inputs{
+        {"x", fromFloats({2, 3, 12, 10}, spread(2 * 3 * 12 * 10, -1.5F, 1.7F))}};
     auto const expected = runOn(kiln::Backend::kCPU, maker, inputs, fp16, nullptr, settings);
     kiln::plan::PlanModel const model = cudaPlanOf(maker, fp16, settings);
     // A rank beyond a layer's candidates runs its first working one; the builder times this many at most.
@@ -86,7 +86,7 @@ void expectEveryGraphEngineAgrees(bool fp16, kiln::ConvolutionLayout layout, cha
     {
         auto const outputs = runPlan(kiln::Backend::kCUDA, withGraphEngine(model, rank), inputs);
         ASSERT_EQ(outputs.count("y"), 1U) << what << " rank " << rank;
-        expectClose(outputs.at("y"), expected.at("y"), fp16 ? 2.5e-3 : 1e-5, fp16 ? 1e-3 : 1e-4,
+        expectSameOutput(outputs.at("y"), expected.at("y"), fp16 ? Tolerance{2.5e-3, 1e-3} : Tolerance{1e-5, 1e-4},
             std::string(what) + ", every convolution on graph engine " + std::to_string(rank));
     }
 }
@@ -126,23 +126,25 @@ TEST(CudaConvolutionGraph, ARunOnOtherAddressesReadsAndWritesThoseAddresses)
     ASSERT_NE(engine, nullptr) << logger.errors();
     std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
     size_t const outputBytes = volumeOf(engine->getTensorShape("y")) * sizeof(float);
-    std::vector<Tensor> inputs;
+    std::vector<HostTensor> inputs;
     for (float const high : {1.7F, -0.4F, 3.1F})
     {
-        inputs.push_back(tensorOf(DataType::kFLOAT, {2, 3, 12, 10}, spread(2 * 3 * 12 * 10, -1.5F, high)));
+        inputs.push_back(fromFloats({2, 3, 12, 10}, spread(2 * 3 * 12 * 10, -1.5F, high)));
     }
     DeviceCopy const firstInput(inputs[0].bytes);
     DeviceCopy const secondInput(inputs[1].bytes);
     DeviceCopy const firstOutput{std::vector<uint8_t>(outputBytes)};
     DeviceCopy const secondOutput{std::vector<uint8_t>(outputBytes)};
-    auto const expectRun = [&](DeviceCopy const& input, DeviceCopy const& output, Tensor const& x, char const* what) {
+    auto const expectRun = [&](DeviceCopy const& input, DeviceCopy const& output, HostTensor const& x,
+                               char const* what) {
         ASSERT_EQ(cudaMemcpy(input.data, x.bytes.data(), x.bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
         ASSERT_TRUE(context->setTensorAddress("x", input.data));
         ASSERT_TRUE(context->setTensorAddress("y", output.data));
         ASSERT_TRUE(context->enqueueV3(nullptr)) << logger.errors();
         ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
-        Tensor const y{DataType::kFLOAT, shapeOf(engine->getTensorShape("y")), output.read(outputBytes)};
-        expectClose(y, runOn(kiln::Backend::kCPU, maker, {{"x", x}}).at("y"), 1e-5, 1e-4, what);
+        HostTensor const y
+            = fromBytes(shapeOf(engine->getTensorShape("y")), output.read(outputBytes), DataType::kFLOAT);
+        expectSameOutput(y, runOn(kiln::Backend::kCPU, maker, {{"x", x}}).at("y"), {1e-5, 1e-4}, what);
     };
     expectRun(firstInput, firstOutput, inputs[0], "the first buffers");
     expectRun(secondInput, secondOutput, inputs[1], "other buffers");

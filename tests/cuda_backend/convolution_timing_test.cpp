@@ -151,7 +151,7 @@ TEST(CudaBackendTiming, TheSecondBuildTakesEveryChoiceFromTheCache)
 TEST(CudaBackendTiming, TimedAlgorithmsAgreeWithTheCpu)
 {
     SKIP_WITHOUT_GPU();
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, 4, 9, 8}, spread(2 * 4 * 9 * 8, -1.0F, 2.0F));
+    HostTensor const x = fromFloats({2, 4, 9, 8}, spread(2 * 4 * 9 * 8, -1.0F, 2.0F));
     expectBackendsAgree(threeConvolutions, {{"x", x}}, false, "fp32");
     expectBackendsAgree(threeConvolutions, {{"x", x}}, true, "fp16");
 }
@@ -189,7 +189,7 @@ TEST(CudaBackendTiming, DeconvolutionsAreTimedAndCachedToo)
     EXPECT_GE(kiln::cuda::AlgorithmChoice::decode(model.layers[0].backendChoice).index, 0)
         << "a deconvolution of a plan built on a GPU carries its timed algorithm";
 
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, 4, 5, 6}, spread(2 * 4 * 5 * 6, -1.0F, 2.0F));
+    HostTensor const x = fromFloats({2, 4, 5, 6}, spread(2 * 4 * 5 * 6, -1.0F, 2.0F));
     expectBackendsAgree(oneDeconvolution, {{"x", x}}, false, "fp32");
     expectBackendsAgree(oneDeconvolution, {{"x", x}}, true, "fp16");
 }

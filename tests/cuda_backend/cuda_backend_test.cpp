@@ -17,7 +17,7 @@ TEST(CudaBackend, EveryActivationAgreesWithTheCpu)
     SKIP_WITHOUT_GPU();
     std::vector<float> values = spread(257, -6.0F, 6.0F);
     values.push_back(NAN);
-    Tensor const x = tensorOf(DataType::kFLOAT, {static_cast<int64_t>(values.size())}, values);
+    HostTensor const x = fromFloats({static_cast<int64_t>(values.size())}, values);
     for (int32_t t = 0; t < EnumMax<ActivationType>(); ++t)
     {
         for (bool fp16 : {false, true})
@@ -38,10 +38,10 @@ TEST(CudaBackend, EveryActivationAgreesWithTheCpu)
 TEST(CudaBackend, EveryElementWiseOperationBroadcastsAsOnTheCpu)
 {
     SKIP_WITHOUT_GPU();
-    Tensor const a = tensorOf(DataType::kFLOAT, {2, 1, 4}, spread(8, -3.5F, 4.0F));
-    Tensor const b = tensorOf(DataType::kFLOAT, {1, 3, 4}, spread(12, 0.25F, 2.5F));
-    Tensor const ia = tensorOf(DataType::kINT32, {2, 1, 4}, std::vector<int32_t>{-7, -3, 0, 5, 9, 12, -1, 2});
-    Tensor const ib = tensorOf(DataType::kINT32, {1, 3, 4}, std::vector<int32_t>{2, -2, 3, 0, 1, 4, -3, 2, 5, 1, 2, -4});
+    HostTensor const a = fromFloats({2, 1, 4}, spread(8, -3.5F, 4.0F));
+    HostTensor const b = fromFloats({1, 3, 4}, spread(12, 0.25F, 2.5F));
+    HostTensor const ia = fromElements<int32_t>({2, 1, 4}, {-7, -3, 0, 5, 9, 12, -1, 2});
+    HostTensor const ib = fromElements<int32_t>({1, 3, 4}, {2, -2, 3, 0, 1, 4, -3, 2, 5, 1, 2, -4});
     using Op = ElementWiseOperation;
     for (Op op : {Op::kSUM, Op::kPROD, Op::kMAX, Op::kMIN, Op::kSUB, Op::kDIV, Op::kPOW, Op::kFLOOR_DIV, Op::kEQUAL,
              Op::kGREATER, Op::kLESS})
@@ -76,7 +76,7 @@ TEST(CudaBackend, ConstantsCastsAndFp16Conversions)
         copy->getOutput(0)->setName("y");
         network.markOutput(*copy->getOutput(0));
     };
-    Tensor const x = tensorOf(DataType::kFLOAT, {4}, std::vector<float>{0.5F, 1.0001F, -2.25F, 100.0F});
+    HostTensor const x = fromFloats({4}, {0.5F, 1.0001F, -2.25F, 100.0F});
     for (bool fp16 : {false, true})
     {
         auto const gpu = runOn(kiln::Backend::kCUDA, maker, {{"x", x}}, fp16);
@@ -84,11 +84,7 @@ TEST(CudaBackend, ConstantsCastsAndFp16Conversions)
         std::vector<float> const expected = fp16 ? std::vector<float>{1.5F, -1.0F, 0.75F, 96.0F}
                                                  : std::vector<float>{1.5F, 1.0001F - 2.0F, 0.75F, 96.0F};
         ASSERT_EQ(gpu.count("y"), 1U);
-        std::vector<float> const y = floatsOf(gpu.at("y"));
-        for (size_t i = 0; i < 4; ++i)
-        {
-            EXPECT_NEAR(y[i], expected[i], 1e-6) << (fp16 ? "fp16 " : "fp32 ") << i;
-        }
+        expectClose(gpu.at("y").floats(), expected, 1e-6, fp16 ? "fp16" : "fp32");
     }
 }
 
@@ -103,7 +99,7 @@ TEST(CudaBackend, ASeedPluginRunsItsOwnKernel)
         relu->getOutput(0)->setName("y");
         network.markOutput(*relu->getOutput(0));
     };
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, 3, 4, 5}, spread(120, -5.0F, 7.0F));
+    HostTensor const x = fromFloats({2, 3, 4, 5}, spread(120, -5.0F, 7.0F));
     expectBackendsAgree(maker, {{"x", x}}, false, "MyCustomPlugin + relu");
 }
 
@@ -116,7 +112,7 @@ TEST(CudaBackend, TwoContextsOnTwoStreamsAgreeWithOneAtATime)
         layer->getOutput(0)->setName("y");
         network.markOutput(*layer->getOutput(0));
     };
-    Tensor const x = tensorOf(DataType::kFLOAT, {1 << 16}, spread(1 << 16, -4.0F, 4.0F));
+    HostTensor const x = fromFloats({1 << 16}, spread(1 << 16, -4.0F, 4.0F));
     auto const reference = runOn(kiln::Backend::kCUDA, maker, {{"x", x}});
     cudaStream_t first = nullptr;
     cudaStream_t second = nullptr;
@@ -152,7 +148,7 @@ TEST(CudaBackend, ShapeComputationsAreEvaluatedOnTheHost)
         relu->getOutput(0)->setName("y");
         network.markOutput(*relu->getOutput(0));
     };
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, 2, 3}, spread(12, -3.0F, 3.0F));
+    HostTensor const x = fromFloats({2, 2, 3}, spread(12, -3.0F, 3.0F));
     expectBackendsAgree(maker, {{"x", x}}, false, "flatten through shape tensors");
 }
 

@@ -57,7 +57,7 @@ TEST(CudaBackendCumulative, EveryAxisExclusiveAndReverse)
 {
     SKIP_WITHOUT_GPU();
     std::vector<int64_t> const shape{3, 4, 5};
-    Tensor const x = tensorOf(DataType::kFLOAT, shape, spread(60, -3.0F, 4.5F));
+    HostTensor const x = fromFloats(shape, spread(60, -3.0F, 4.5F));
     for (int64_t axis : {0, 1, 2, -1, -3})
     {
         for (bool exclusive : {false, true})
@@ -98,7 +98,7 @@ TEST(CudaBackendCumulative, LongLinesOnBothRoutes)
         auto const count = static_cast<size_t>(volumeOf(c.shape));
         std::vector<float> values = spread(count < 2 ? 2 : count, -1.0F, 1.25F);
         values.resize(count);
-        Tensor const x = tensorOf(DataType::kFLOAT, c.shape, values);
+        HostTensor const x = fromFloats(c.shape, values);
         for (bool exclusive : {false, true})
         {
             for (bool reverse : {false, true})
@@ -119,7 +119,7 @@ TEST(CudaBackendCumulative, InfinitiesAndNaNPropagate)
     values[50] = -std::numeric_limits<float>::infinity();
     values[45] = std::numeric_limits<float>::quiet_NaN();
     values[77] = std::numeric_limits<float>::infinity();
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, 40}, values);
+    HostTensor const x = fromFloats({2, 40}, values);
     for (bool exclusive : {false, true})
     {
         for (bool reverse : {false, true})
@@ -141,7 +141,7 @@ TEST(CudaBackendCumulative, HalfInputAndIntegersThatWrap)
         uint16_t const magnitude = static_cast<uint16_t>(0x3000 + (i * 37) % 0x0C00); // 0.125 to 2
         halves[i] = static_cast<uint16_t>(i % 3 == 0 ? magnitude | 0x8000 : magnitude);
     }
-    Tensor const half = tensorOf(DataType::kHALF, {6, 50}, halves);
+    HostTensor const half = fromElements({6, 50}, halves, DataType::kHALF);
     std::vector<int32_t> ints(6 * 50);
     std::vector<int64_t> longs(ints.size());
     for (size_t i = 0; i < ints.size(); ++i)
@@ -153,8 +153,8 @@ TEST(CudaBackendCumulative, HalfInputAndIntegersThatWrap)
     ints[11] = std::numeric_limits<int32_t>::max();
     longs[20] = std::numeric_limits<int64_t>::max();
     longs[21] = std::numeric_limits<int64_t>::max();
-    Tensor const x32 = tensorOf(DataType::kINT32, {6, 50}, ints);
-    Tensor const x64 = tensorOf(DataType::kINT64, {6, 50}, longs);
+    HostTensor const x32 = fromElements({6, 50}, ints, DataType::kINT32);
+    HostTensor const x64 = fromElements({6, 50}, longs, DataType::kINT64);
     for (int64_t axis : {0, 1})
     {
         for (bool exclusive : {false, true})

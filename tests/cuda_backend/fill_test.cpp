@@ -43,14 +43,14 @@ NetworkMaker randomFillOfInputs(Dims const& dims, FillOperation operation)
     };
 }
 
-std::map<std::string, Tensor> bounds(float alpha, float beta)
+std::map<std::string, HostTensor> bounds(float alpha, float beta)
 {
-    return {{"alpha", tensorOf(DataType::kFLOAT, {}, std::vector<float>{alpha})},
-        {"beta", tensorOf(DataType::kFLOAT, {}, std::vector<float>{beta})}};
+    return {{"alpha", fromFloats({}, {alpha})}, {"beta", fromFloats({}, {beta})}};
 }
 
 //! Both backends' output "y", which must be of one type and size.
-std::pair<Tensor, Tensor> gpuAndCpu(NetworkMaker const& maker, std::map<std::string, Tensor> const& inputs, bool fp16)
+std::pair<HostTensor, HostTensor> gpuAndCpu(
+    NetworkMaker const& maker, std::map<std::string, HostTensor> const& inputs, bool fp16)
 {
     auto gpu = runOn(kiln::Backend::kCUDA, maker, inputs, fp16);
     auto cpu = runOn(kiln::Backend::kCPU, maker, inputs, fp16);
@@ -59,11 +59,11 @@ std::pair<Tensor, Tensor> gpuAndCpu(NetworkMaker const& maker, std::map<std::str
     return {gpu["y"], cpu["y"]};
 }
 
-void expectSameBytes(Tensor const& gpu, Tensor const& cpu, std::string const& what)
+void expectSameBytes(HostTensor const& gpu, HostTensor const& cpu, std::string const& what)
 {
     ASSERT_EQ(gpu.type, cpu.type) << what;
     ASSERT_EQ(gpu.bytes.size(), cpu.bytes.size()) << what;
-    size_t const bytes = bytesPerElement(gpu.type);
+    size_t const bytes = kiln::elementSize(gpu.type);
     for (size_t i = 0; i < gpu.bytes.size(); i += bytes)
     {
         ASSERT_TRUE(std::equal(gpu.bytes.begin() + i, gpu.bytes.begin() + i + bytes, cpu.bytes.begin() + i))
@@ -109,9 +109,9 @@ TEST(CudaBackendFill, LinspaceShapeAlphaAndDeltasFromTensors)
         fill->setInput(2, *network.addInput("beta", DataType::kFLOAT, Dims{1, {3}}));
         markOutput(network, fill);
     };
-    std::map<std::string, Tensor> const inputs{{"like", tensorOf(DataType::kFLOAT, {3, 5, 7}, spread(105, 0.0F, 1.0F))},
-        {"alpha", tensorOf(DataType::kFLOAT, {}, std::vector<float>{-2.5F})},
-        {"beta", tensorOf(DataType::kFLOAT, {3}, std::vector<float>{1.25F, -0.5F, 0.125F})}};
+    std::map<std::string, HostTensor> const inputs{{"like", fromFloats({3, 5, 7}, spread(105, 0.0F, 1.0F))},
+        {"alpha", fromFloats({}, {-2.5F})},
+        {"beta", fromFloats({3}, {1.25F, -0.5F, 0.125F})}};
     expectBackendsAgree(fromInputs, inputs, false, "float inputs");
     expectBackendsAgree(fromInputs, inputs, true, "float inputs fp16");
 
@@ -123,8 +123,8 @@ TEST(CudaBackendFill, LinspaceShapeAlphaAndDeltasFromTensors)
         markOutput(network, fill);
     };
     expectBackendsAgree(integers,
-        {{"alpha", tensorOf(DataType::kINT32, {}, std::vector<int32_t>{-7})},
-            {"beta", tensorOf(DataType::kINT32, {2}, std::vector<int32_t>{100, -3})}},
+        {{"alpha", fromElements<int32_t>({}, {-7})},
+            {"beta", fromElements<int32_t>({2}, {100, -3})}},
         false, "int32 inputs");
 
     // A static alpha with deltas from a tensor (Kiln takes the mix; TensorRT wants both or neither).
@@ -134,7 +134,7 @@ TEST(CudaBackendFill, LinspaceShapeAlphaAndDeltasFromTensors)
         fill->setInput(2, *network.addInput("beta", DataType::kFLOAT, Dims{1, {3}}));
         markOutput(network, fill);
     };
-    expectBackendsAgree(mixed, {{"beta", tensorOf(DataType::kFLOAT, {3}, std::vector<float>{-1.5F, 9.0F, 0.1F})}},
+    expectBackendsAgree(mixed, {{"beta", fromFloats({3}, {-1.5F, 9.0F, 0.1F})}},
         false, "static alpha, deltas from an input");
 }
 
@@ -146,7 +146,7 @@ TEST(CudaBackendFill, RandomUniformIsTheCpuSequenceBitForBit)
     {
         std::string name;
         NetworkMaker maker;
-        std::map<std::string, Tensor> inputs;
+        std::map<std::string, HostTensor> inputs;
         bool fp16;
         float low;
         float high;
@@ -166,7 +166,7 @@ TEST(CudaBackendFill, RandomUniformIsTheCpuSequenceBitForBit)
         {
             continue;
         }
-        std::vector<float> const values = floatsOf(gpu);
+        std::vector<float> const values = gpu.floats();
         for (float v : values)
         {
             ASSERT_GE(v, c.low) << c.name;
@@ -189,7 +189,7 @@ TEST(CudaBackendFill, RandomNormalIsTheCpuSequence)
     {
         std::string name;
         NetworkMaker maker;
-        std::map<std::string, Tensor> inputs;
+        std::map<std::string, HostTensor> inputs;
         bool fp16;
         double mean;
         double deviation;
@@ -209,8 +209,8 @@ TEST(CudaBackendFill, RandomNormalIsTheCpuSequence)
             expectSameBytes(gpu, cpu, c.name);
             continue;
         }
-        expectClose(gpu, cpu, 1e-6, 1e-6, c.name);
-        auto const [mean, deviation] = moments(floatsOf(gpu));
+        expectSameOutput(gpu, cpu, {1e-6, 1e-6}, c.name);
+        auto const [mean, deviation] = moments(gpu.floats());
         // About 4000 draws: the sample mean's deviation is 1.6% of the deviation asked.
         EXPECT_NEAR(mean, c.mean, 0.08 * c.deviation + 1e-6) << c.name;
         EXPECT_NEAR(deviation, c.deviation, 0.05 * c.deviation + 1e-6) << c.name;
@@ -227,7 +227,7 @@ TEST(CudaBackendFill, RandomBoundsFromInputsThatTheCpuRefusesGiveNaN)
     {
         auto gpu = runOn(kiln::Backend::kCUDA, randomFillOfInputs(Dims{1, {300}}, operation), bounds(alpha, beta));
         ASSERT_EQ(gpu.count("y"), 1U);
-        for (float v : floatsOf(gpu["y"]))
+        for (float v : gpu["y"].floats())
         {
             ASSERT_TRUE(std::isnan(v)) << "alpha " << alpha << " beta " << beta;
         }

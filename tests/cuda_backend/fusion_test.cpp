@@ -101,7 +101,7 @@ TEST(CudaBackendFusion, FusedLayersAgreeWithTheUnfusedCpuReference)
     FilterWeights const a = filterOf(kChannels, 0);
     FilterWeights const b = filterOf(kChannels, 1);
     FilterWeights const c = filterOf(kChannels, 2);
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, kChannels, 7, 6}, spread(2 * kChannels * 7 * 6, -1.5F, 1.7F));
+    HostTensor const x = fromFloats({2, kChannels, 7, 6}, spread(2 * kChannels * 7 * 6, -1.5F, 1.7F));
     expectBackendsAgree(residualBlock(a, b, c), {{"x", x}}, false, "fp32");
     expectBackendsAgree(residualBlock(a, b, c), {{"x", x}}, true, "fp16");
 }
@@ -119,7 +119,7 @@ TEST(CudaBackendFusion, AFusedConvolutionWithoutBiasGetsZeros)
         y.setName("y");
         network.markOutput(y);
     };
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, kChannels, 7, 6}, spread(2 * kChannels * 7 * 6, -2.0F, 1.0F));
+    HostTensor const x = fromFloats({2, kChannels, 7, 6}, spread(2 * kChannels * 7 * 6, -2.0F, 1.0F));
     expectBackendsAgree(maker, {{"x", x}}, false, "fp32");
     expectBackendsAgree(maker, {{"x", x}}, true, "fp16");
 }

@@ -23,31 +23,31 @@ NetworkMaker gatherOf(GatherMode mode, int32_t axis, int32_t batchDims, Dims con
     };
 }
 
-Tensor indicesOf(DataType type, std::vector<int64_t> const& shape, std::vector<int64_t> const& values)
+HostTensor indicesOf(DataType type, std::vector<int64_t> const& shape, std::vector<int64_t> const& values)
 {
     if (type == DataType::kINT64)
     {
-        return tensorOf(type, shape, values);
+        return fromElements(shape, values, type);
     }
-    return tensorOf(type, shape, std::vector<int32_t>(values.begin(), values.end()));
+    return fromElements(shape, std::vector<int32_t>(values.begin(), values.end()), type);
 }
 
 TEST(CudaBackendGather, DefaultModeOnEveryAxis)
 {
     SKIP_WITHOUT_GPU();
-    Tensor const data = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
+    HostTensor const data = fromFloats({3, 4, 5}, spread(60, -3.0F, 4.0F));
     std::vector<int32_t> ints(60);
     for (int32_t i = 0; i < 60; ++i)
     {
         ints[static_cast<size_t>(i)] = i * 11 - 100;
     }
-    Tensor const intData = tensorOf(DataType::kINT32, {3, 4, 5}, ints);
+    HostTensor const intData = fromElements({3, 4, 5}, ints, DataType::kINT32);
     for (int32_t axis : {0, 1, 2, -1})
     {
         for (DataType indexType : {DataType::kINT32, DataType::kINT64})
         {
             // Indices of shape [2, 3], some negative (counting from the end), valid for an extent of 3 or more.
-            Tensor const indices = indicesOf(indexType, {2, 3}, {0, 2, -1, 1, -3, 2});
+            HostTensor const indices = indicesOf(indexType, {2, 3}, {0, 2, -1, 1, -3, 2});
             auto maker = [&](DataType dataType) {
                 return gatherOf(GatherMode::kDEFAULT, axis, 0, Dims{2, {2, 3}}, dataType, indexType);
             };
@@ -62,11 +62,11 @@ TEST(CudaBackendGather, DefaultModeOnEveryAxis)
 TEST(CudaBackendGather, OneElementWiseDim)
 {
     SKIP_WITHOUT_GPU();
-    Tensor const data = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
-    Tensor const indices = indicesOf(DataType::kINT32, {3, 2}, {0, 3, -1, 2, 1, 1});
+    HostTensor const data = fromFloats({3, 4, 5}, spread(60, -3.0F, 4.0F));
+    HostTensor const indices = indicesOf(DataType::kINT32, {3, 2}, {0, 3, -1, 2, 1, 1});
     expectBackendsAgree(gatherOf(GatherMode::kDEFAULT, 1, 1, Dims{2, {3, 2}}, DataType::kFLOAT, DataType::kINT32),
         {{"data", data}, {"indices", indices}}, false, "batch dim on axis 1");
-    Tensor const last = indicesOf(DataType::kINT32, {3, 2}, {4, 0, -2, 3, 1, -5});
+    HostTensor const last = indicesOf(DataType::kINT32, {3, 2}, {4, 0, -2, 3, 1, -5});
     expectBackendsAgree(gatherOf(GatherMode::kDEFAULT, 2, 1, Dims{2, {3, 2}}, DataType::kFLOAT, DataType::kINT32),
         {{"data", data}, {"indices", last}}, false, "batch dim on axis 2");
 }
@@ -74,7 +74,7 @@ TEST(CudaBackendGather, OneElementWiseDim)
 TEST(CudaBackendGather, ElementMode)
 {
     SKIP_WITHOUT_GPU();
-    Tensor const data = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
+    HostTensor const data = fromFloats({3, 4, 5}, spread(60, -3.0F, 4.0F));
     std::vector<int64_t> values(2 * 4 * 3);
     for (size_t i = 0; i < values.size(); ++i)
     {
@@ -82,7 +82,7 @@ TEST(CudaBackendGather, ElementMode)
     }
     for (int32_t axis : {0, 1, 2})
     {
-        Tensor const indices = indicesOf(DataType::kINT64, {2, 4, 3}, values);
+        HostTensor const indices = indicesOf(DataType::kINT64, {2, 4, 3}, values);
         expectBackendsAgree(gatherOf(GatherMode::kELEMENT, axis, 0, Dims{3, {2, 4, 3}}, DataType::kFLOAT, DataType::kINT64),
             {{"data", data}, {"indices", indices}}, false, "element axis " + std::to_string(axis));
     }
@@ -91,13 +91,13 @@ TEST(CudaBackendGather, ElementMode)
 TEST(CudaBackendGather, NdMode)
 {
     SKIP_WITHOUT_GPU();
-    Tensor const data = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
+    HostTensor const data = fromFloats({3, 4, 5}, spread(60, -3.0F, 4.0F));
     std::vector<int32_t> ints(60);
     for (int32_t i = 0; i < 60; ++i)
     {
         ints[static_cast<size_t>(i)] = 7 - i * 13;
     }
-    Tensor const intData = tensorOf(DataType::kINT32, {3, 4, 5}, ints);
+    HostTensor const intData = fromElements({3, 4, 5}, ints, DataType::kINT32);
     struct Case
     {
         std::string name;
@@ -121,7 +121,7 @@ TEST(CudaBackendGather, NdMode)
         std::copy(c.indexShape.begin(), c.indexShape.end(), indexDims.d);
         for (DataType indexType : {DataType::kINT32, DataType::kINT64})
         {
-            Tensor const indices = indicesOf(indexType, c.indexShape, c.values);
+            HostTensor const indices = indicesOf(indexType, c.indexShape, c.values);
             std::string const what = c.name + (indexType == DataType::kINT64 ? " int64" : "");
             auto maker = [&](DataType dataType) {
                 return gatherOf(GatherMode::kND, 0, c.batchDims, indexDims, dataType, indexType);

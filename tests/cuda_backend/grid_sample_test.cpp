@@ -93,9 +93,9 @@ TEST(CudaBackendGridSample, EveryModeInFp32AndFp16)
     SKIP_WITHOUT_GPU();
     Dims const input{4, {2, 3, 5, 7}};
     Dims const grid{4, {2, 4, 6, 2}};
-    std::map<std::string, Tensor> const inputs{
-        {"x", tensorOf(DataType::kFLOAT, shapeOf(input), spread(volumeOf(input), -1.0F, 1.0F))},
-        {"grid", tensorOf(DataType::kFLOAT, shapeOf(grid), gridValues(volumeOf(grid)))}};
+    std::map<std::string, HostTensor> const inputs{
+        {"x", fromFloats(shapeOf(input), spread(volumeOf(input), -1.0F, 1.0F))},
+        {"grid", fromFloats(shapeOf(grid), gridValues(volumeOf(grid)))}};
     for (GridSampleSetup const& setup : everySetup())
     {
         NetworkMaker const maker = gridSampleOf(DataType::kFLOAT, input, grid, setup);
@@ -113,9 +113,9 @@ TEST(CudaBackendGridSample, FarOutsideAndOnePixelInputs)
     Dims const farGrid{4, {1, 1, 5, 2}};
     for (Dims const& input : {Dims{4, {1, 2, 3, 4}}, Dims{4, {1, 2, 1, 1}}})
     {
-        std::map<std::string, Tensor> const inputs{
-            {"x", tensorOf(DataType::kFLOAT, shapeOf(input), spread(volumeOf(input), 0.5F, 2.0F))},
-            {"grid", tensorOf(DataType::kFLOAT, shapeOf(farGrid), far)}};
+        std::map<std::string, HostTensor> const inputs{
+            {"x", fromFloats(shapeOf(input), spread(volumeOf(input), 0.5F, 2.0F))},
+            {"grid", fromFloats(shapeOf(farGrid), far)}};
         for (GridSampleSetup const& setup : everySetup())
         {
             std::string const what = describe(setup) + " input width " + std::to_string(input.d[3]);
@@ -157,12 +157,12 @@ TEST(CudaBackendGridSample, NearestCopiesSixteenBitTypesExactly)
         {
             GridSampleSetup const setup{InterpolationMode::kNEAREST, sampleMode, alignCorners};
             expectBackendsAgree(gridSampleOf(DataType::kHALF, input, grid, setup),
-                {{"x", tensorOf(DataType::kHALF, shapeOf(input), halves)},
-                    {"grid", tensorOf(DataType::kHALF, shapeOf(grid), halfGrid)}},
+                {{"x", fromElements<uint16_t>(shapeOf(input), halves, DataType::kHALF)},
+                    {"grid", fromElements<uint16_t>(shapeOf(grid), halfGrid, DataType::kHALF)}},
                 false, "FP16 " + describe(setup));
             expectBackendsAgree(gridSampleOf(DataType::kBF16, input, grid, setup),
-                {{"x", tensorOf(DataType::kBF16, shapeOf(input), bfloats)},
-                    {"grid", tensorOf(DataType::kBF16, shapeOf(grid), bfloatGrid)}},
+                {{"x", fromElements<uint16_t>(shapeOf(input), bfloats, DataType::kBF16)},
+                    {"grid", fromElements<uint16_t>(shapeOf(grid), bfloatGrid, DataType::kBF16)}},
                 false, "BF16 " + describe(setup));
         }
     }

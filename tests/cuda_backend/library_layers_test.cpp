@@ -65,7 +65,7 @@ void expectFilterLayerAgrees(ConvolutionCase const& c, bool transposed)
     {
         elements *= c.input.d[i];
     }
-    Tensor const x = tensorOf(DataType::kFLOAT, std::vector<int64_t>(c.input.d, c.input.d + c.input.nbDims),
+    HostTensor const x = fromFloats(std::vector<int64_t>(c.input.d, c.input.d + c.input.nbDims),
         spread(static_cast<size_t>(elements), -2.0F, 2.0F));
     for (bool fp16 : {false, true})
     {
@@ -140,8 +140,8 @@ TEST(CudaLibraryLayers, MatrixMultipliesAgreeWithTheCpu)
             product->getOutput(0)->setName("y");
             network.markOutput(*product->getOutput(0));
         };
-        Tensor const a = tensorOf(DataType::kFLOAT, shapeOf(c.a), spread(volumeOf(c.a), -1.5F, 1.25F));
-        Tensor const b = tensorOf(DataType::kFLOAT, shapeOf(c.b), spread(volumeOf(c.b), 0.75F, -1.0F));
+        HostTensor const a = fromFloats(shapeOf(c.a), spread(volumeOf(c.a), -1.5F, 1.25F));
+        HostTensor const b = fromFloats(shapeOf(c.b), spread(volumeOf(c.b), 0.75F, -1.0F));
         for (bool fp16 : {false, true})
         {
             expectBackendsAgree(maker, {{"a", a}, {"b", b}}, fp16, std::string("matrix multiply ") + c.name + (fp16 ? " fp16" : ""));

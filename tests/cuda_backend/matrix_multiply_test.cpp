@@ -92,10 +92,10 @@ struct FullyConnected
         };
     }
 
-    std::map<std::string, Tensor> inputs() const
+    std::map<std::string, HostTensor> inputs() const
     {
-        return {{"a", tensorOf(DataType::kFLOAT, shapeOf(a), valuesOf(volumeOf(a), 1, scale))},
-            {"b", tensorOf(DataType::kFLOAT, shapeOf(b), valuesOf(volumeOf(b), 2, scale))}};
+        return {{"a", fromFloats(shapeOf(a), valuesOf(volumeOf(a), 1, scale))},
+            {"b", fromFloats(shapeOf(b), valuesOf(volumeOf(b), 2, scale))}};
     }
 };
 
@@ -414,12 +414,7 @@ TEST(CudaMatrixMultiply, AFusedLayerFollowsShapesThatChangeBetweenRuns)
     ASSERT_EQ(cpu.size(), rows.size());
     for (size_t run = 0; run < rows.size(); ++run)
     {
-        ASSERT_EQ(gpu[run].size(), cpu[run].size());
-        for (size_t i = 0; i < cpu[run].size(); ++i)
-        {
-            EXPECT_NEAR(gpu[run][i], cpu[run][i], 1e-5 + 1e-4 * std::fabs(cpu[run][i]))
-                << "run " << run << " element " << i;
-        }
+        expectClose(gpu[run], cpu[run], {1e-5, 1e-4}, "run " + std::to_string(run));
     }
 }
 

@@ -47,7 +47,7 @@ std::vector<float> weightsOf(size_t count, float low, float high)
     return count == 1 ? std::vector<float>{low} : spread(count, low, high);
 }
 
-std::map<std::string, Tensor> inputsOf(Case const& c)
+std::map<std::string, HostTensor> inputsOf(Case const& c)
 {
     // Uneven values (not a ramp, whose groups would all look alike), different in every group.
     std::vector<float> x(volumeOf(c.input));
@@ -55,16 +55,16 @@ std::map<std::string, Tensor> inputsOf(Case const& c)
     {
         x[i] = c.offset + 3.0F * std::sin(0.7F * static_cast<float>(i)) + 0.1F * static_cast<float>(i % 7);
     }
-    return {{"x", tensorOf(DataType::kFLOAT, shapeOf(c.input), x)},
-        {"scale", tensorOf(DataType::kFLOAT, shapeOf(c.scale), weightsOf(volumeOf(c.scale), 0.5F, 1.5F))},
-        {"bias", tensorOf(DataType::kFLOAT, shapeOf(c.bias), weightsOf(volumeOf(c.bias), -1.0F, 1.0F))}};
+    return {{"x", fromFloats(shapeOf(c.input), x)},
+        {"scale", fromFloats(shapeOf(c.scale), weightsOf(volumeOf(c.scale), 0.5F, 1.5F))},
+        {"bias", fromFloats(shapeOf(c.bias), weightsOf(volumeOf(c.bias), -1.0F, 1.0F))}};
 }
 
 void expectAgreement(std::vector<Case> const& cases)
 {
     for (Case const& c : cases)
     {
-        std::map<std::string, Tensor> const inputs = inputsOf(c);
+        std::map<std::string, HostTensor> const inputs = inputsOf(c);
         expectBackendsAgree(normalizationOf(c), inputs, false, c.name);
         expectBackendsAgree(normalizationOf(c), inputs, true, c.name + " fp16");
     }

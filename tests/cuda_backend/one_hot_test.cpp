@@ -28,7 +28,7 @@ NetworkMaker oneHotOf(Dims const& indexDims, DataType indexType, DataType valueT
     };
 }
 
-Tensor indicesOf(DataType type, Dims const& dims, int64_t depth)
+HostTensor indicesOf(DataType type, Dims const& dims, int64_t depth)
 {
     size_t count = 1;
     for (int32_t d = 0; d < dims.nbDims; ++d)
@@ -43,16 +43,16 @@ Tensor indicesOf(DataType type, Dims const& dims, int64_t depth)
     }
     if (type == DataType::kINT64)
     {
-        return tensorOf(type, shapeOf(dims), values);
+        return fromElements(shapeOf(dims), values, type);
     }
-    return tensorOf(type, shapeOf(dims), std::vector<int32_t>(values.begin(), values.end()));
+    return fromElements(shapeOf(dims), std::vector<int32_t>(values.begin(), values.end()), type);
 }
 
 TEST(CudaBackendOneHot, EveryAxisAndIndexKind)
 {
     SKIP_WITHOUT_GPU();
     Dims const dims{3, {2, 3, 5}};
-    std::map<std::string, Tensor> inputs{{"values", tensorOf(DataType::kFLOAT, {2}, std::vector<float>{-0.5F, 2.25F})}};
+    std::map<std::string, HostTensor> inputs{{"values", fromFloats({2}, {-0.5F, 2.25F})}};
     for (int32_t axis : {-4, -3, -2, -1, 0, 1, 2, 3})
     {
         for (DataType indexType : {DataType::kINT32, DataType::kINT64})
@@ -70,12 +70,12 @@ TEST(CudaBackendOneHot, EveryAxisAndIndexKind)
 TEST(CudaBackendOneHot, IntegerValuesAndOddShapes)
 {
     SKIP_WITHOUT_GPU();
-    Tensor const intValues = tensorOf(DataType::kINT32, {2}, std::vector<int32_t>{7, -123456});
+    HostTensor const intValues = fromElements<int32_t>({2}, {7, -123456});
     for (Dims const& dims : {Dims{0, {}}, Dims{1, {1}}, Dims{1, {37}}, Dims{4, {3, 1, 5, 7}}})
     {
         for (int64_t depth : {1, 3, 11})
         {
-            std::map<std::string, Tensor> const inputs{
+            std::map<std::string, HostTensor> const inputs{
                 {"indices", indicesOf(DataType::kINT32, dims, depth)}, {"values", intValues}};
             std::string const what = "rank " + std::to_string(dims.nbDims) + " depth " + std::to_string(depth);
             expectBackendsAgree(oneHotOf(dims, DataType::kINT32, DataType::kINT32, depth, DataType::kINT64, -1), inputs,

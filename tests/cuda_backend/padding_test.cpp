@@ -21,13 +21,13 @@ NetworkMaker paddingOf(Dims const& pre, Dims const& post, DataType type)
 TEST(CudaBackendPadding, PadsAndCropsAsOnTheCpu)
 {
     SKIP_WITHOUT_GPU();
-    Tensor const floats = tensorOf(DataType::kFLOAT, {2, 3, 4, 5}, spread(120, -3.0F, 4.0F));
+    HostTensor const floats = fromFloats({2, 3, 4, 5}, spread(120, -3.0F, 4.0F));
     std::vector<int32_t> ints(120);
     for (int32_t i = 0; i < 120; ++i)
     {
         ints[static_cast<size_t>(i)] = i - 60;
     }
-    Tensor const integers = tensorOf(DataType::kINT32, {2, 3, 4, 5}, ints);
+    HostTensor const integers = fromElements({2, 3, 4, 5}, ints, DataType::kINT32);
     struct Case
     {
         std::string name;

@@ -68,7 +68,7 @@ TEST(CudaBackendPooling, EveryTypeAndPaddingModeAgreesWithTheCpu)
         {
             values[i] = -values[i];
         }
-        Tensor const x = tensorOf(DataType::kFLOAT, shape, values);
+        HostTensor const x = fromFloats(shape, values);
         for (PoolingType type : {PoolingType::kMAX, PoolingType::kAVERAGE, PoolingType::kMAX_AVERAGE_BLEND})
         {
             for (bool exclude : {true, false})
@@ -93,7 +93,7 @@ TEST(CudaBackendPooling, NanPropagatesThroughMaxAndAverage)
         PaddingMode::kEXPLICIT_ROUND_DOWN};
     for (PoolingType type : {PoolingType::kMAX, PoolingType::kAVERAGE, PoolingType::kMAX_AVERAGE_BLEND})
     {
-        expectBackendsAgree(poolingOf(w, type, true), {{"x", tensorOf(DataType::kFLOAT, {1, 1, 4, 4}, values)}}, false,
+        expectBackendsAgree(poolingOf(w, type, true), {{"x", fromFloats({1, 1, 4, 4}, values)}}, false,
             "nan type " + std::to_string(static_cast<int32_t>(type)));
     }
 }

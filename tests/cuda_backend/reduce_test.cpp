@@ -27,13 +27,13 @@ TEST(CudaBackendReduce, EveryOperationOverEveryKindOfAxisSet)
     SKIP_WITHOUT_GPU();
     Dims const dims{3, {3, 5, 7}};
     // Values near 1 keep products finite.
-    Tensor const x = tensorOf(DataType::kFLOAT, {3, 5, 7}, spread(105, 0.6F, 1.5F));
+    HostTensor const x = fromFloats({3, 5, 7}, spread(105, 0.6F, 1.5F));
     std::vector<int32_t> ints(105);
     for (size_t i = 0; i < ints.size(); ++i)
     {
         ints[i] = static_cast<int32_t>(i % 7) - 3 + static_cast<int32_t>(i % 2);
     }
-    Tensor const xi = tensorOf(DataType::kINT32, {3, 5, 7}, ints);
+    HostTensor const xi = fromElements({3, 5, 7}, ints, DataType::kINT32);
     for (ReduceOperation op : kOperations)
     {
         for (uint32_t axes : {4U, 1U, 2U, 5U, 3U, 7U})
@@ -61,7 +61,7 @@ TEST(CudaBackendReduce, NanPropagatesThroughMaxAndMin)
         for (uint32_t axes : {1U, 2U})
         {
             expectBackendsAgree(reduceOf(Dims{2, {3, 4}}, DataType::kFLOAT, op, axes, false),
-                {{"x", tensorOf(DataType::kFLOAT, {3, 4}, values)}}, false,
+                {{"x", fromFloats({3, 4}, values)}}, false,
                 "nan op " + std::to_string(static_cast<int32_t>(op)) + " axes " + std::to_string(axes));
         }
     }
@@ -70,7 +70,7 @@ TEST(CudaBackendReduce, NanPropagatesThroughMaxAndMin)
 TEST(CudaBackendReduce, ALongRowSumsAsOnTheCpu)
 {
     SKIP_WITHOUT_GPU();
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, 5000}, spread(10000, -1.0F, 1.3F));
+    HostTensor const x = fromFloats({2, 5000}, spread(10000, -1.0F, 1.3F));
     for (ReduceOperation op : {ReduceOperation::kSUM, ReduceOperation::kAVG, ReduceOperation::kMAX})
     {
         expectBackendsAgree(reduceOf(Dims{2, {2, 5000}}, DataType::kFLOAT, op, 2U, true), {{"x", x}}, false,
@@ -99,8 +99,8 @@ TEST(CudaBackendReduce, ReducingNothingGivesTheIdentity)
                 layer->getOutput(0)->setName("y");
                 network.markOutput(*layer->getOutput(0));
             };
-            Tensor const x = type == DataType::kFLOAT ? tensorOf(type, {3, 4}, spread(12, -1.0F, 1.0F))
-                                                      : tensorOf(type, {3, 4}, std::vector<int32_t>(12, 5));
+            HostTensor const x = type == DataType::kFLOAT ? fromFloats({3, 4}, spread(12, -1.0F, 1.0F))
+                                                          : fromElements({3, 4}, std::vector<int32_t>(12, 5), type);
             expectBackendsAgree(maker, {{"x", x}}, false,
                 "empty op " + std::to_string(static_cast<int32_t>(op)) + (type == DataType::kINT32 ? " int32" : ""));
         }

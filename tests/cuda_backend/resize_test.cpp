@@ -86,9 +86,9 @@ std::vector<float> bumpyValues(size_t count)
     return values;
 }
 
-Tensor floatInput(std::vector<int64_t> const& shape)
+HostTensor floatInput(std::vector<int64_t> const& shape)
 {
-    return tensorOf(DataType::kFLOAT, shape, bumpyValues(volumeOf(shape)));
+    return fromFloats(shape, bumpyValues(volumeOf(shape)));
 }
 
 std::string shapeText(std::vector<int64_t> const& shape)
@@ -117,13 +117,13 @@ TEST(CudaBackendResize, NearestEveryRoundingAndTransformation)
 {
     SKIP_WITHOUT_GPU();
     std::vector<int64_t> const input{1, 2, 5, 7};
-    Tensor const x = floatInput(input);
+    HostTensor const x = floatInput(input);
     std::vector<int32_t> ints(volumeOf(input));
     for (size_t i = 0; i < ints.size(); ++i)
     {
         ints[i] = static_cast<int32_t>(i * 7919 % 1000) - 500;
     }
-    Tensor const xInt = tensorOf(DataType::kINT32, input, ints);
+    HostTensor const xInt = fromElements(input, ints, DataType::kINT32);
     // Up in one dim and down in the other, up by an exact factor (coordinates on .5), and down to one pixel.
     std::vector<int64_t> const outputs[] = {{1, 2, 9, 4}, {1, 2, 10, 14}, {1, 3, 3, 13}, {1, 2, 1, 3}};
     for (auto const& output : outputs)
@@ -157,7 +157,7 @@ TEST(CudaBackendResize, LinearEveryTransformation)
 {
     SKIP_WITHOUT_GPU();
     std::vector<int64_t> const input{2, 3, 4, 5};
-    Tensor const x = floatInput(input);
+    HostTensor const x = floatInput(input);
     // Only the last two dims, then every dim at once (the CPU interpolates every dim whose extent changes).
     std::vector<int64_t> const outputs[] = {{2, 3, 7, 3}, {2, 3, 8, 10}, {3, 5, 6, 9}, {1, 2, 1, 1}};
     for (auto const& output : outputs)
@@ -183,7 +183,7 @@ TEST(CudaBackendResize, CubicCoefficientsAndExcludeOutside)
 {
     SKIP_WITHOUT_GPU();
     std::vector<int64_t> const input{1, 2, 6, 5};
-    Tensor const x = floatInput(input);
+    HostTensor const x = floatInput(input);
     std::vector<int64_t> const outputs[] = {{1, 2, 11, 8}, {1, 2, 3, 2}, {1, 2, 12, 10}, {1, 2, 1, 7}};
     for (auto const& output : outputs)
     {
@@ -215,7 +215,7 @@ TEST(CudaBackendResize, GivenScalesDriveTheMapping)
 {
     SKIP_WITHOUT_GPU();
     std::vector<int64_t> const input{1, 3, 7, 10};
-    Tensor const x = floatInput(input);
+    HostTensor const x = floatInput(input);
     // floor(7 * 1.7) = 11 and floor(10 * 0.45) = 4: the mapping uses 1.7 and 0.45, not 11 / 7 and 4 / 10.
     std::vector<float> const scales{1.0F, 1.0F, 1.7F, 0.45F};
     for (Mode mode : {Mode::kNEAREST, Mode::kLINEAR, Mode::kCUBIC})
@@ -252,7 +252,7 @@ TEST(CudaBackendResize, OutputShapeFromAShapeTensor)
             layer->getOutput(0)->setName("y");
             network.markOutput(*layer->getOutput(0));
         };
-        Tensor const like = tensorOf(DataType::kFLOAT, {3, 9, 4}, std::vector<float>(108, 0.0F));
+        HostTensor const like = fromFloats({3, 9, 4}, std::vector<float>(108, 0.0F));
         expectBackendsAgree(maker, {{"x", floatInput({2, 4, 6})}, {"like", like}}, false,
             "shape tensor, mode " + std::to_string(static_cast<int32_t>(mode)));
     }
@@ -290,9 +290,9 @@ TEST(CudaBackendResize, OddRanksAndSixteenBitInputs)
     for (ResizeSetup const& setup : {linear, cubic, nearest})
     {
         expectBackendsAgree(resizeOf(DataType::kHALF, {4, 6}, {7, 9}, {}, setup),
-            {{"x", tensorOf(DataType::kHALF, {4, 6}, halves)}}, false, "FP16 " + describe(setup));
+            {{"x", fromElements({4, 6}, halves, DataType::kHALF)}}, false, "FP16 " + describe(setup));
         expectBackendsAgree(resizeOf(DataType::kBF16, {4, 6}, {3, 11}, {}, setup),
-            {{"x", tensorOf(DataType::kBF16, {4, 6}, bfloats)}}, false, "BF16 " + describe(setup));
+            {{"x", fromElements({4, 6}, bfloats, DataType::kBF16)}}, false, "BF16 " + describe(setup));
     }
 }
 

@@ -39,7 +39,7 @@ TEST(CudaBackendSelect, SameShapesAndBroadcasts)
         {
             flags[i] = static_cast<uint8_t>((i * 5 + 1) % 3 == 0 ? 0 : 1);
         }
-        Tensor const condition = tensorOf(DataType::kBOOL, shapeOf(c.condition), flags);
+        HostTensor const condition = fromElements(shapeOf(c.condition), flags, DataType::kBOOL);
         std::vector<int32_t> thenInts(volumeOf(c.thenDims));
         std::vector<int32_t> elseInts(volumeOf(c.elseDims));
         for (size_t i = 0; i < thenInts.size(); ++i)
@@ -50,12 +50,12 @@ TEST(CudaBackendSelect, SameShapesAndBroadcasts)
         {
             elseInts[i] = -static_cast<int32_t>(i) - 1;
         }
-        std::map<std::string, Tensor> const floats{{"c", condition},
-            {"t", tensorOf(DataType::kFLOAT, shapeOf(c.thenDims), spread(thenInts.size(), 1.0F, 2.0F))},
-            {"e", tensorOf(DataType::kFLOAT, shapeOf(c.elseDims), spread(elseInts.size(), -2.0F, -1.0F))}};
-        std::map<std::string, Tensor> const integers{{"c", condition},
-            {"t", tensorOf(DataType::kINT32, shapeOf(c.thenDims), thenInts)},
-            {"e", tensorOf(DataType::kINT32, shapeOf(c.elseDims), elseInts)}};
+        std::map<std::string, HostTensor> const floats{{"c", condition},
+            {"t", fromFloats(shapeOf(c.thenDims), spread(thenInts.size(), 1.0F, 2.0F))},
+            {"e", fromFloats(shapeOf(c.elseDims), spread(elseInts.size(), -2.0F, -1.0F))}};
+        std::map<std::string, HostTensor> const integers{{"c", condition},
+            {"t", fromElements(shapeOf(c.thenDims), thenInts, DataType::kINT32)},
+            {"e", fromElements(shapeOf(c.elseDims), elseInts, DataType::kINT32)}};
         expectBackendsAgree(selectOf(c.condition, c.thenDims, c.elseDims, DataType::kFLOAT), floats, false, c.name);
         expectBackendsAgree(selectOf(c.condition, c.thenDims, c.elseDims, DataType::kFLOAT), floats, true, c.name + " fp16");
         expectBackendsAgree(selectOf(c.condition, c.thenDims, c.elseDims, DataType::kINT32), integers, false, c.name + " int32");

@@ -71,8 +71,8 @@ TEST(CudaBackendShuffle, EveryStageAloneAndTogether)
     {
         ints[static_cast<size_t>(i)] = i * 7 - 300;
     }
-    Tensor const floats = tensorOf(DataType::kFLOAT, {2, 3, 4, 5}, spread(120, -6.0F, 6.0F));
-    Tensor const integers = tensorOf(DataType::kINT32, {2, 3, 4, 5}, ints);
+    HostTensor const floats = fromFloats({2, 3, 4, 5}, spread(120, -6.0F, 6.0F));
+    HostTensor const integers = fromElements({2, 3, 4, 5}, ints, DataType::kINT32);
     for (Case const& c : cases)
     {
         expectBackendsAgree(shuffleOf(c, DataType::kFLOAT), {{"x", floats}}, false, c.name);
@@ -95,7 +95,7 @@ TEST(CudaBackendShuffle, ReshapeFromAShapeTensor)
         layer->getOutput(0)->setName("y");
         network.markOutput(*layer->getOutput(0));
     };
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, 3, 4, 5}, spread(120, -6.0F, 6.0F));
+    HostTensor const x = fromFloats({2, 3, 4, 5}, spread(120, -6.0F, 6.0F));
     expectBackendsAgree(maker, {{"x", x}}, false, "shape tensor");
     expectBackendsAgree(maker, {{"x", x}}, true, "shape tensor fp16");
 }

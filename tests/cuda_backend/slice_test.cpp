@@ -50,8 +50,8 @@ TEST(CudaBackendSlice, EverySampleModeAgreesWithTheCpu)
     {
         ints[static_cast<size_t>(i)] = 3 * i - 50;
     }
-    Tensor const floats = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
-    Tensor const integers = tensorOf(DataType::kINT32, {3, 4, 5}, ints);
+    HostTensor const floats = fromFloats({3, 4, 5}, spread(60, -3.0F, 4.0F));
+    HostTensor const integers = fromElements({3, 4, 5}, ints, DataType::kINT32);
     for (Case const& c : cases)
     {
         expectBackendsAgree(sliceOf(c, DataType::kFLOAT), {{"x", floats}}, false, c.name);
@@ -85,7 +85,7 @@ TEST(CudaBackendSlice, StartStrideAndFillFromTensors)
             layer->getOutput(0)->setName("y");
             network.markOutput(*layer->getOutput(0));
         };
-        Tensor const x = tensorOf(DataType::kFLOAT, {3, 4, 5}, spread(60, -3.0F, 4.0F));
+        HostTensor const x = fromFloats({3, 4, 5}, spread(60, -3.0F, 4.0F));
         std::string const what = "tensor parameters, mode " + std::to_string(static_cast<int32_t>(mode));
         expectBackendsAgree(maker, {{"x", x}}, false, what);
         expectBackendsAgree(maker, {{"x", x}}, true, what + " fp16");

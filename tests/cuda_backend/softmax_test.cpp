@@ -25,7 +25,7 @@ NetworkMaker softmaxOf(Dims const& dims, uint32_t axes)
 TEST(CudaBackendSoftMax, EveryAxisAgreesWithTheCpu)
 {
     SKIP_WITHOUT_GPU();
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, 3, 5, 37}, spread(2 * 3 * 5 * 37, -20.0F, 15.0F));
+    HostTensor const x = fromFloats({2, 3, 5, 37}, spread(2 * 3 * 5 * 37, -20.0F, 15.0F));
     for (uint32_t axis = 0; axis < 4; ++axis)
     {
         for (bool fp16 : {false, true})
@@ -40,7 +40,7 @@ TEST(CudaBackendSoftMax, LongRowsUseABlockPerRow)
 {
     SKIP_WITHOUT_GPU();
     std::vector<float> values = spread(3 * 3001, -8.0F, 9.0F);
-    Tensor const x = tensorOf(DataType::kFLOAT, {3, 3001}, values);
+    HostTensor const x = fromFloats({3, 3001}, values);
     for (bool fp16 : {false, true})
     {
         expectBackendsAgree(softmaxOf(Dims{2, {3, 3001}}, 2U), {{"x", x}}, fp16, fp16 ? "long rows fp16" : "long rows");
@@ -55,7 +55,7 @@ TEST(CudaBackendSoftMax, NanAndInfinitiesAsOnTheCpu)
     std::vector<float> const values{1, NAN, 2, 3, -inf, 1, 2, 3, -inf, -inf, -inf, -inf, 1, inf, 2, 3, 0, 1, 2, 3};
     for (uint32_t axes : {2U, 1U})
     {
-        expectBackendsAgree(softmaxOf(Dims{2, {5, 4}}, axes), {{"x", tensorOf(DataType::kFLOAT, {5, 4}, values)}},
+        expectBackendsAgree(softmaxOf(Dims{2, {5, 4}}, axes), {{"x", fromFloats({5, 4}, values)}},
             false, "special values, axes " + std::to_string(axes));
     }
 }
@@ -74,7 +74,7 @@ TEST(CudaBackendSoftMax, AnEmptyTensorInsideANetwork)
         joined->getOutput(0)->setName("y");
         network.markOutput(*joined->getOutput(0));
     };
-    expectBackendsAgree(maker, {{"x", tensorOf(DataType::kFLOAT, {3, 4}, spread(12, -1.0F, 1.0F))}}, false, "empty");
+    expectBackendsAgree(maker, {{"x", fromFloats({3, 4}, spread(12, -1.0F, 1.0F))}}, false, "empty");
 }
 
 } // namespace

@@ -73,7 +73,7 @@ TEST(CudaBackendTopK, MaxAndMinAlongEveryAxisWithTiesAndNaN)
 {
     SKIP_WITHOUT_GPU();
     Dims const dims{3, {3, 6, 37}};
-    Tensor const x = tensorOf(DataType::kFLOAT, {3, 6, 37}, tiedValues(static_cast<size_t>(volumeOf(dims))));
+    HostTensor const x = fromFloats({3, 6, 37}, tiedValues(static_cast<size_t>(volumeOf(dims))));
     for (TopKOperation operation : {TopKOperation::kMAX, TopKOperation::kMIN})
     {
         for (int32_t axis = 0; axis < 3; ++axis)
@@ -119,7 +119,7 @@ TEST(CudaBackendTopK, LargeKOnRowsLongerThanABlock)
     };
     for (Case const& c : cases)
     {
-        Tensor const x = tensorOf(DataType::kFLOAT, std::vector<int64_t>(c.dims.d, c.dims.d + c.dims.nbDims),
+        HostTensor const x = fromFloats(std::vector<int64_t>(c.dims.d, c.dims.d + c.dims.nbDims),
             tiedValues(static_cast<size_t>(volumeOf(c.dims))));
         for (TopKOperation operation : {TopKOperation::kMAX, TopKOperation::kMIN})
         {
@@ -127,20 +127,20 @@ TEST(CudaBackendTopK, LargeKOnRowsLongerThanABlock)
             expectBackendsAgree(topKOf(DataType::kFLOAT, c.dims, operation, c.k, c.axis), {{"x", x}}, false, what);
         }
     }
-    Tensor const x = tensorOf(DataType::kFLOAT, {2, 5000}, tiedValues(10000));
+    HostTensor const x = fromFloats({2, 5000}, tiedValues(10000));
     expectBackendsAgree(topKOf(DataType::kFLOAT, Dims{2, {2, 5000}}, TopKOperation::kMAX, 4500, 1), {{"x", x}}, true,
         "k 4500 fp16");
 }
 
 //! Every bit pattern of a 16-bit float (NaNs with every payload, both zeros, infinities, subnormals), scrambled.
-Tensor everySixteenBitPattern(DataType type)
+HostTensor everySixteenBitPattern(DataType type)
 {
     std::vector<uint16_t> bits(65536);
     for (uint32_t i = 0; i < bits.size(); ++i)
     {
         bits[i] = static_cast<uint16_t>(i * 40503U); // odd, so a permutation of 0..65535
     }
-    return tensorOf(type, {4, 16384}, bits);
+    return fromElements({4, 16384}, bits, type);
 }
 
 TEST(CudaBackendTopK, EveryHalfAndBf16BitPattern)
@@ -148,7 +148,7 @@ TEST(CudaBackendTopK, EveryHalfAndBf16BitPattern)
     SKIP_WITHOUT_GPU();
     for (DataType type : {DataType::kHALF, DataType::kBF16})
     {
-        Tensor const x = everySixteenBitPattern(type);
+        HostTensor const x = everySixteenBitPattern(type);
         for (TopKOperation operation : {TopKOperation::kMAX, TopKOperation::kMIN})
         {
             for (int32_t k : {3, 20, 16384})
@@ -175,8 +175,8 @@ TEST(CudaBackendTopK, IntegerData)
     ints[6] = std::numeric_limits<int32_t>::min();
     longs[7] = std::numeric_limits<int64_t>::max();
     longs[8] = std::numeric_limits<int64_t>::min();
-    Tensor const x32 = tensorOf(DataType::kINT32, {2, 300}, ints);
-    Tensor const x64 = tensorOf(DataType::kINT64, {2, 300}, longs);
+    HostTensor const x32 = fromElements({2, 300}, ints, DataType::kINT32);
+    HostTensor const x64 = fromElements({2, 300}, longs, DataType::kINT64);
     for (TopKOperation operation : {TopKOperation::kMAX, TopKOperation::kMIN})
     {
         for (int32_t k : {1, 5, 250})
@@ -212,7 +212,7 @@ TEST(CudaBackendTopK, KFromAShapeTensor)
             network.markOutput(*layer->getOutput(0));
             network.markOutput(*layer->getOutput(1));
         };
-        Tensor const x = tensorOf(DataType::kFLOAT, {3, 4096}, tiedValues(3 * 4096));
+        HostTensor const x = fromFloats({3, 4096}, tiedValues(3 * 4096));
         expectBackendsAgree(maker, {{"x", x}}, false, "k " + std::to_string(k) + " from a constant");
     }
 }
@@ -220,7 +220,7 @@ TEST(CudaBackendTopK, KFromAShapeTensor)
 //! Builds `maker`'s network (input "x", outputs "values" and "indices") for the CUDA backend, runs it once, then
 //! captures enqueueV3 in a CUDA graph and replays it. Every route must capture: none may synchronise the stream
 //! (as cub::DeviceSegmentedSort does past a few hundred segments) or allocate after the first run.
-void expectGraphReplayAgrees(NetworkMaker const& maker, Tensor const& x, std::string const& what)
+void expectGraphReplayAgrees(NetworkMaker const& maker, HostTensor const& x, std::string const& what)
 {
     kiln::test::RecordingLogger logger;
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
@@ -238,7 +238,7 @@ void expectGraphReplayAgrees(NetworkMaker const& maker, Tensor const& x, std::st
     for (char const* name : {"x", "values", "indices"})
     {
         Dims const dims = engine->getTensorShape(name);
-        size_t const bytes = static_cast<size_t>(volumeOf(dims)) * bytesPerElement(engine->getTensorDataType(name));
+        size_t const bytes = static_cast<size_t>(volumeOf(dims)) * kiln::elementSize(engine->getTensorDataType(name));
         void* address = nullptr;
         ASSERT_EQ(cudaMalloc(&address, bytes), cudaSuccess);
         buffers[name] = {address, bytes};
@@ -295,7 +295,7 @@ TEST(CudaBackendTopK, EveryRouteCapturesIntoACudaGraph)
     };
     for (Case const& c : cases)
     {
-        Tensor const x = tensorOf(DataType::kFLOAT, std::vector<int64_t>(c.dims.d, c.dims.d + c.dims.nbDims),
+        HostTensor const x = fromFloats(std::vector<int64_t>(c.dims.d, c.dims.d + c.dims.nbDims),
             tiedValues(static_cast<size_t>(volumeOf(c.dims))));
         int32_t const axis = c.dims.nbDims - 1;
         expectGraphReplayAgrees(topKOf(DataType::kFLOAT, c.dims, TopKOperation::kMAX, c.k, axis), x, c.route);

@@ -54,7 +54,7 @@ TEST(CudaBackendUnary, EveryFloatOperationAgreesWithTheCpu)
         for (bool fp16 : {false, true})
         {
             expectBackendsAgree(unaryOf(op, DataType::kFLOAT, count),
-                {{"x", tensorOf(DataType::kFLOAT, {1, count}, inputs)}}, fp16,
+                {{"x", fromFloats({1, count}, inputs)}}, fp16,
                 "unary " + std::to_string(o) + (fp16 ? " fp16" : ""));
         }
     }
@@ -67,7 +67,7 @@ TEST(CudaBackendUnary, IntegerOperationsWrapAsOnTheCpu)
         std::numeric_limits<int32_t>::max()};
     for (UnaryOperation op : {UnaryOperation::kABS, UnaryOperation::kNEG, UnaryOperation::kSIGN})
     {
-        expectBackendsAgree(unaryOf(op, DataType::kINT32, 7), {{"x", tensorOf(DataType::kINT32, {1, 7}, values)}},
+        expectBackendsAgree(unaryOf(op, DataType::kINT32, 7), {{"x", fromElements({1, 7}, values, DataType::kINT32)}},
             false, "unary int32 " + std::to_string(static_cast<int32_t>(op)));
     }
 }
@@ -77,7 +77,7 @@ TEST(CudaBackendUnary, NotOnBool)
     SKIP_WITHOUT_GPU();
     std::vector<uint8_t> const values{0, 1, 1, 0, 1};
     expectBackendsAgree(unaryOf(UnaryOperation::kNOT, DataType::kBOOL, 5),
-        {{"x", tensorOf(DataType::kBOOL, {1, 5}, values)}}, false, "unary not");
+        {{"x", fromElements({1, 5}, values, DataType::kBOOL)}}, false, "unary not");
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // ICumulativeLayer end to end on the CPU backend: inclusive, exclusive, reverse and both, along either axis, with
 // FLOAT and INT32 data and INT32/INT64 (also negative) axes; the plan round trip; errors that name the layer.
 // Expected values are worked out by hand in the comments.
+#include "expect_close.h"
 #include "round_trip.h"
 
 namespace
@@ -8,7 +9,7 @@ namespace
 
 using namespace nvinfer1;
 using kiln::test::errorMentions;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::LayerHarness;
 
 //! A 0-D constant; `value` must outlive the build, as TensorRT's weights must.
@@ -56,10 +57,10 @@ TEST(CumulativeLayer, EveryModeAlongTheLastAxis)
     std::vector<float> d(6);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"inclusive", a.data()}, {"exclusive", b.data()}, {"reverse", c.data()},
         {"both", d.data()}}));
-    expectNear(a, {1, 3, 6, 4, 9, 15});  // running sums of each row
-    expectNear(b, {0, 1, 3, 0, 4, 9});   // the same, shifted by one
-    expectNear(c, {6, 5, 3, 15, 11, 6}); // sums from the end of each row
-    expectNear(d, {5, 3, 0, 11, 6, 0});  // from the end, leaving each element out
+    expectClose(a, {1, 3, 6, 4, 9, 15}, 1e-5F);  // running sums of each row
+    expectClose(b, {0, 1, 3, 0, 4, 9}, 1e-5F);   // the same, shifted by one
+    expectClose(c, {6, 5, 3, 15, 11, 6}, 1e-5F); // sums from the end of each row
+    expectClose(d, {5, 3, 0, 11, 6, 0}, 1e-5F);  // from the end, leaving each element out
 }
 
 TEST(CumulativeLayer, IntegerDataAlongANegativeInt64Axis)

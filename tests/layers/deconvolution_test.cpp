@@ -2,13 +2,14 @@
 // overlapping windows, explicit padding, groups and bias. Each expected output is worked out by hand from the
 // definition: input element (c, i, j) adds input * kernel[c][k][a][b] to output (k, i * stride + a - prePadding,
 // j * stride + b - prePadding), and the bias of map k is added once.
+#include "expect_close.h"
 #include "round_trip.h"
 
 namespace
 {
 
 using namespace nvinfer1;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::floatWeights;
 using kiln::test::LayerHarness;
 
@@ -33,15 +34,15 @@ TEST(DeconvolutionLayer, StrideTwoStampsTheKernelWithBiasAtRuntimeSizes)
     std::vector<float> y(16);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
     // Stride 2 = kernel size: every input pixel stamps x * kernel into its own 2x2 block, plus 0.5.
-    expectNear(y, {1.5F, 10.5F, 2.5F, 20.5F, 100.5F, 1000.5F, 200.5F, 2000.5F, //
-        3.5F, 30.5F, 4.5F, 40.5F, 300.5F, 3000.5F, 400.5F, 4000.5F});
+    expectClose(y, {1.5F, 10.5F, 2.5F, 20.5F, 100.5F, 1000.5F, 200.5F, 2000.5F, //
+        3.5F, 30.5F, 4.5F, 40.5F, 300.5F, 3000.5F, 400.5F, 4000.5F}, 1e-5F);
     // A 1x3 input: a 2x6 output.
     ASSERT_TRUE(h.context->setInputShape("x", Dims{4, {1, 1, 1, 3}}));
     EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{1, 1, 2, 6}));
     std::vector<float> const row{1, -1, 2};
     std::vector<float> y2(12);
     ASSERT_TRUE(h.run({{"x", row.data()}}, {{"y", y2.data()}}));
-    expectNear(y2, {1.5F, 10.5F, -0.5F, -9.5F, 2.5F, 20.5F, 100.5F, 1000.5F, -99.5F, -999.5F, 200.5F, 2000.5F});
+    expectClose(y2, {1.5F, 10.5F, -0.5F, -9.5F, 2.5F, 20.5F, 100.5F, 1000.5F, -99.5F, -999.5F, 200.5F, 2000.5F}, 1e-5F);
 }
 
 TEST(DeconvolutionLayer, OverlappingWindowsAndPadding)
@@ -68,9 +69,9 @@ TEST(DeconvolutionLayer, OverlappingWindowsAndPadding)
     std::vector<float> paddedOut(5);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"full", fullOut.data()}, {"padded", paddedOut.data()}}));
     // x0 = 1 stamps 1 2 3 at 0..2, x1 = 2 stamps 2 4 6 at 2..4, x2 = 3 stamps 3 6 9 at 4..6; overlaps add.
-    expectNear(fullOut, {1, 2, 5, 4, 9, 6, 9});
+    expectClose(fullOut, {1, 2, 5, 4, 9, 6, 9}, 1e-5F);
     // Padding 1 on each side crops the first and last output positions.
-    expectNear(paddedOut, {2, 5, 4, 9, 6});
+    expectClose(paddedOut, {2, 5, 4, 9, 6}, 1e-5F);
 }
 
 TEST(DeconvolutionLayer, GroupsKeepChannelsToTheirOwnMaps)
@@ -93,7 +94,7 @@ TEST(DeconvolutionLayer, GroupsKeepChannelsToTheirOwnMaps)
     std::vector<float> const input{1, 2, 3, 4}; // channel 0: 1 2; channel 1: 3 4
     std::vector<float> y(8);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
-    expectNear(y, {1.5F, 2.5F, 2, 4, 9, 12, 11, 15});
+    expectClose(y, {1.5F, 2.5F, 2, 4, 9, 12, 11, 15}, 1e-5F);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // IFillLayer end to end on the CPU backend: static and dynamic kLINSPACE (values worked out by hand), its values
 // as a shape tensor, and the random operations (checked by range and moments: their numbers come from Kiln's
 // generator, which TensorRT does not document).
+#include "expect_close.h"
 #include "round_trip.h"
 
 #include <cmath>
@@ -12,7 +13,7 @@ namespace
 
 using namespace nvinfer1;
 using kiln::test::errorMentions;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::LayerHarness;
 
 ITensor* floatConstant(LayerHarness& h, Dims const& dims, std::vector<float> const& values)
@@ -53,7 +54,7 @@ TEST(FillLayer, StaticLinspaceDefaultsAndTypes)
     std::vector<int32_t> intsOut(4);
     float scalarOut = 0;
     ASSERT_TRUE(h.run({}, {{"real", realOut.data()}, {"ints", intsOut.data()}, {"scalar", &scalarOut}}));
-    expectNear(realOut, {2, 2.5F, 3, 3.5F, 4}); // alpha + beta * i
+    expectClose(realOut, {2, 2.5F, 3, 3.5F, 4}, 1e-5F); // alpha + beta * i
     EXPECT_EQ(intsOut, (std::vector<int32_t>{-3, -1, 1, 3}));
     EXPECT_EQ(scalarOut, 7.0F); // a 0-D linspace is alpha
 }
@@ -76,7 +77,7 @@ TEST(FillLayer, IntegerLinspaceIsAShapeTensor)
     std::vector<float> const input{1, 2, 3, 4, 5, 6};
     std::vector<float> y(6);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
-    expectNear(y, input);
+    expectClose(y, input, 1e-5F);
 }
 
 TEST(FillLayer, DynamicShapeAlphaAndDeltas)
@@ -103,7 +104,7 @@ TEST(FillLayer, DynamicShapeAlphaAndDeltas)
     std::vector<float> const likes(6, 0.0F);
     std::vector<float> y(6);
     ASSERT_TRUE(h.run({{"like", likes.data()}}, {{"y", y.data()}}));
-    expectNear(y, {1, 2, 3, 11, 12, 13}); // 1 + 10 i + j
+    expectClose(y, {1, 2, 3, 11, 12, 13}, 1e-5F); // 1 + 10 i + j
     // The static setters remove the inputs that overrode them, as in TensorRT.
     fill->setDimensions(Dims{1, {3}});
     fill->setAlpha(0.0);
@@ -254,7 +255,7 @@ TEST(FillLayer, AlphaInputWithStaticBeta)
     kiln::test::expectRoundTrip(h);
     std::vector<float> y(3);
     ASSERT_TRUE(h.run({}, {{"y", y.data()}}));
-    expectNear(y, {4, 6, 8});
+    expectClose(y, {4, 6, 8}, 1e-5F);
 }
 
 TEST(FillLayer, StaticLinspaceOfRankTwoFailsWhenRun)

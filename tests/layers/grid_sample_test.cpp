@@ -2,6 +2,7 @@
 // sample mode, nearest rounding (half to even) with and without align corners, bicubic, FP16 precision, the modes
 // kept by the plan, the setters' defaults and refusals, and argument errors. Expected values are worked out by hand
 // (and agree with ONNX's reference GridSample).
+#include "expect_close.h"
 #include "network/layers/grid_sample.h"
 #include "plan/plan_format.h"
 #include "round_trip.h"
@@ -11,7 +12,7 @@ namespace
 
 using namespace nvinfer1;
 using kiln::test::errorMentions;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::LayerHarness;
 
 //! The input [[1, 2, 3], [4, 5, 6]] as [1, 1, 2, 3].
@@ -64,8 +65,8 @@ TEST(GridSampleLayer, IdentityGridReproducesTheInput)
     for (InterpolationMode mode : {InterpolationMode::kNEAREST, InterpolationMode::kLINEAR, InterpolationMode::kCUBIC})
     {
         SCOPED_TRACE(static_cast<int32_t>(mode));
-        expectNear(sample(dims, kTwoByThree, aligned, {mode, true, SampleMode::kFILL}), kTwoByThree);
-        expectNear(sample(dims, kTwoByThree, centred, {mode, false, SampleMode::kFILL}), kTwoByThree);
+        expectClose(sample(dims, kTwoByThree, aligned, {mode, true, SampleMode::kFILL}), kTwoByThree, 1e-5F);
+        expectClose(sample(dims, kTwoByThree, centred, {mode, false, SampleMode::kFILL}), kTwoByThree, 1e-5F);
     }
 }
 
@@ -73,8 +74,8 @@ TEST(GridSampleLayer, ShiftedGridBlendsNeighbours)
 {
     // With align corners, x = -0.5 is column 0.5 and y = 0 is row 0.5: the means of two and of four pixels.
     std::vector<float> const grid{-0.5F, -1, 0.5F, 0};
-    expectNear(sample(Dims{4, {1, 1, 2, 3}}, kTwoByThree, grid, {InterpolationMode::kLINEAR, true, SampleMode::kFILL}),
-        {1.5F, 4.0F});
+    expectClose(sample(Dims{4, {1, 1, 2, 3}}, kTwoByThree, grid, {InterpolationMode::kLINEAR, true, SampleMode::kFILL}),
+        {1.5F, 4.0F}, 1e-5F);
 }
 
 TEST(GridSampleLayer, RunsAtFp16Precision)
@@ -92,7 +93,7 @@ TEST(GridSampleLayer, RunsAtFp16Precision)
     std::vector<float> const grid{-0.5F, -1, 0.5F, 0};
     std::vector<float> y(2);
     ASSERT_TRUE(h.run({{"x", kTwoByThree.data()}, {"grid", grid.data()}}, {{"y", y.data()}}));
-    expectNear(y, {1.5F, 4.0F}, 0.0F);
+    expectClose(y, {1.5F, 4.0F}, 0.0F);
 }
 
 TEST(GridSampleLayer, PointsOutsideTheInputUnderEverySampleMode)
@@ -103,12 +104,14 @@ TEST(GridSampleLayer, PointsOutsideTheInputUnderEverySampleMode)
     std::vector<float> const row{1, 2, 3, 4};
     std::vector<float> const grid{-1.5F, 0, -0.875F, 0, 1.5F, 0, 3.0F, 0, -3.0F, 0};
     // kFILL reads zeros outside: only column -0.25 keeps 0.75 of pixel 0.
-    expectNear(sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kFILL}), {0, 0.75F, 0, 0, 0});
+    expectClose(sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kFILL}),
+        {0, 0.75F, 0, 0, 0}, 1e-5F);
     // kCLAMP moves points outside [-0.5, 3.5] to the edge pixels; column -0.25 blends pixel 0 with itself.
-    expectNear(sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kCLAMP}), {1, 1, 4, 4, 1});
+    expectClose(sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kCLAMP}),
+        {1, 1, 4, 4, 1}, 1e-5F);
     // kREFLECT mirrors at -0.5 and 3.5: -1.5 -> 0.5, 4.5 -> 2.5, 7.5 -> -0.5 (two folds), -4.5 -> 3.5.
-    expectNear(
-        sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kREFLECT}), {1.5F, 1, 3.5F, 1, 4});
+    expectClose(
+        sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kREFLECT}), {1.5F, 1, 3.5F, 1, 4}, 1e-5F);
 }
 
 TEST(GridSampleLayer, NearestRoundsHalfToEven)
@@ -116,11 +119,11 @@ TEST(GridSampleLayer, NearestRoundsHalfToEven)
     Dims const dims{4, {1, 1, 2, 3}};
     std::vector<float> const grid{-0.5F, -1, 0.5F, -1, 0, 0, 0.2F, 0.5F, 1, 1};
     // Align corners: columns 0.5 -> 0, 1.5 -> 2, 1, 1.2 -> 1, 2 and rows 0, 0, 0.5 -> 0, 0.75 -> 1, 1.
-    expectNear(sample(dims, kTwoByThree, grid, {InterpolationMode::kNEAREST, true, SampleMode::kFILL}),
-        {1, 3, 2, 5, 6});
+    expectClose(sample(dims, kTwoByThree, grid, {InterpolationMode::kNEAREST, true, SampleMode::kFILL}),
+        {1, 3, 2, 5, 6}, 1e-5F);
     // Without: columns 0.25, 1.75, 1, 1.3, 2.5 -> 2 and rows -0.5 -> 0, 0, 0.5 -> 0, 1, 1.5 -> 2 (outside: zero).
-    expectNear(sample(dims, kTwoByThree, grid, {InterpolationMode::kNEAREST, false, SampleMode::kFILL}),
-        {1, 3, 2, 5, 0});
+    expectClose(sample(dims, kTwoByThree, grid, {InterpolationMode::kNEAREST, false, SampleMode::kFILL}),
+        {1, 3, 2, 5, 0}, 1e-5F);
 }
 
 TEST(GridSampleLayer, BicubicUsesCoefficientMinusThreeQuarters)
@@ -130,9 +133,12 @@ TEST(GridSampleLayer, BicubicUsesCoefficientMinusThreeQuarters)
     Dims const dims{4, {1, 1, 1, 4}};
     std::vector<float> const row{1, 2, 4, 8};
     std::vector<float> const grid{-0.5F, 0, 0, 0};
-    expectNear(sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kFILL}), {1.40625F, 2.71875F});
-    expectNear(sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kCLAMP}), {1.3125F, 2.71875F});
-    expectNear(sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kREFLECT}), {1.3125F, 2.71875F});
+    expectClose(sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kFILL}),
+        {1.40625F, 2.71875F}, 1e-5F);
+    expectClose(sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kCLAMP}),
+        {1.3125F, 2.71875F}, 1e-5F);
+    expectClose(sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kREFLECT}),
+        {1.3125F, 2.71875F}, 1e-5F);
 }
 
 TEST(GridSampleLayer, ChannelsAndBatchesShareTheirGrid)
@@ -152,7 +158,7 @@ TEST(GridSampleLayer, ChannelsAndBatchesShareTheirGrid)
     std::vector<float> const grid{-0.5F, 0, 1, 0};
     std::vector<float> y(4);
     ASSERT_TRUE(h.run({{"x", input.data()}, {"grid", grid.data()}}, {{"y", y.data()}}));
-    expectNear(y, {2.5F, 22.5F, 50, 70});
+    expectClose(y, {2.5F, 22.5F, 50, 70}, 1e-5F);
 }
 
 TEST(GridSampleLayer, PlanKeepsTheModes)

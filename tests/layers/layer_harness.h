@@ -113,13 +113,4 @@ inline nvinfer1::Weights floatWeights(std::vector<float> const& values)
     return nvinfer1::Weights{nvinfer1::DataType::kFLOAT, values.data(), static_cast<int64_t>(values.size())};
 }
 
-inline void expectNear(std::vector<float> const& actual, std::vector<float> const& expected, float tolerance = 1e-5F)
-{
-    ASSERT_EQ(actual.size(), expected.size());
-    for (size_t i = 0; i < actual.size(); ++i)
-    {
-        EXPECT_NEAR(actual[i], expected[i], tolerance) << "element " << i;
-    }
-}
-
 } // namespace kiln::test

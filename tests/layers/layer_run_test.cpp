@@ -1,4 +1,5 @@
 // Each layer kind end to end (network -> plan -> runtime on the CPU backend) against hand-computed values.
+#include "expect_close.h"
 #include "layer_harness.h"
 
 #include <cmath>
@@ -9,7 +10,7 @@ namespace
 {
 
 using namespace nvinfer1;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::floatWeights;
 using kiln::test::LayerHarness;
 
@@ -38,8 +39,8 @@ TEST(ConvolutionLayer, PaddedStridedWithBias)
     std::vector<float> y(4, -1.0F);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
     // Windows centred on (0,0), (0,2), (2,0), (2,2) of the zero-padded input.
-    expectNear(y, {1 + 2 + 5 + 6 + 0.5F, 2 + 3 + 4 + 6 + 7 + 8 + 0.5F, 5 + 6 + 9 + 10 + 13 + 14 + 0.5F,
-        6 + 7 + 8 + 10 + 11 + 12 + 14 + 15 + 16 + 0.5F});
+    expectClose(y, {1 + 2 + 5 + 6 + 0.5F, 2 + 3 + 4 + 6 + 7 + 8 + 0.5F, 5 + 6 + 9 + 10 + 13 + 14 + 0.5F,
+        6 + 7 + 8 + 10 + 11 + 12 + 14 + 15 + 16 + 0.5F}, 1e-5F);
 }
 
 TEST(ConvolutionLayer, GroupedDilated)
@@ -57,7 +58,7 @@ TEST(ConvolutionLayer, GroupedDilated)
     std::vector<float> const input{1, 2, 3, 4, 5, 10, 20, 30, 40, 50};
     std::vector<float> y(6);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
-    expectNear(y, {1 + 6, 2 + 8, 3 + 10, -10 + 30, -20 + 40, -30 + 50});
+    expectClose(y, {1 + 6, 2 + 8, 3 + 10, -10 + 30, -20 + 40, -30 + 50}, 1e-5F);
 }
 
 TEST(PoolingLayer, MaxAndAverage)
@@ -75,9 +76,9 @@ TEST(PoolingLayer, MaxAndAverage)
     std::vector<float> maxOut(4);
     std::vector<float> avgOut(4);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"max", maxOut.data()}, {"avg", avgOut.data()}}));
-    expectNear(maxOut, {6, 8, 14, 16});
+    expectClose(maxOut, {6, 8, 14, 16}, 1e-5F);
     // 3x3 windows with stride 1: averages centred on 6, 7, 10, 11.
-    expectNear(avgOut, {6, 7, 10, 11});
+    expectClose(avgOut, {6, 7, 10, 11}, 1e-5F);
 }
 
 TEST(ScaleLayer, PerChannel)
@@ -94,7 +95,7 @@ TEST(ScaleLayer, PerChannel)
     std::vector<float> const input{1, 2, 3, 4};
     std::vector<float> y(4);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
-    expectNear(y, {3, 5, 8, 11});
+    expectClose(y, {3, 5, 8, 11}, 1e-5F);
 }
 
 TEST(ShuffleLayer, TransposeReshapeTranspose)
@@ -124,7 +125,7 @@ TEST(ShuffleLayer, TransposeReshapeTranspose)
             }
         }
     }
-    expectNear(y, expected);
+    expectClose(y, expected, 1e-5F);
 }
 
 TEST(ConcatenationLayer, AlongChannels)
@@ -144,7 +145,7 @@ TEST(ConcatenationLayer, AlongChannels)
     std::vector<float> const bv{3, 4, 5, 6};
     std::vector<float> y(8);
     ASSERT_TRUE(h.run({{"a", av.data()}, {"b", bv.data()}}, {{"y", y.data()}}));
-    expectNear(y, {1, 2, 3, 4, 7, 8, 5, 6});
+    expectClose(y, {1, 2, 3, 4, 7, 8, 5, 6}, 1e-5F);
 }
 
 TEST(MatrixMultiplyLayer, WithConstantTransposed)
@@ -161,7 +162,7 @@ TEST(MatrixMultiplyLayer, WithConstantTransposed)
     std::vector<float> const input{1, 2, 3};
     std::vector<float> y(2);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
-    expectNear(y, {7, -1});
+    expectClose(y, {7, -1}, 1e-5F);
 }
 
 TEST(SoftMaxLayer, DefaultAxisAndSetAxes)
@@ -182,8 +183,8 @@ TEST(SoftMaxLayer, DefaultAxisAndSetAxes)
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"first", first.data()}, {"last", lastOut.data()}}));
     float const e1 = std::exp(1.0F);
     float const e2 = std::exp(2.0F);
-    expectNear(first, {1 / (1 + e2), 0.5F, e2 / (1 + e2), 0.5F});
-    expectNear(lastOut, {1 / (1 + e1), e1 / (1 + e1), e1 / (1 + e1), 1 / (1 + e1)});
+    expectClose(first, {1 / (1 + e2), 0.5F, e2 / (1 + e2), 0.5F}, 1e-5F);
+    expectClose(lastOut, {1 / (1 + e1), e1 / (1 + e1), e1 / (1 + e1), 1 / (1 + e1)}, 1e-5F);
 }
 
 TEST(ElementwiseFamily, UnaryIdentityCastShape)
@@ -207,10 +208,10 @@ TEST(ElementwiseFamily, UnaryIdentityCastShape)
     std::vector<float> dims(2);
     ASSERT_TRUE(h.run({{"x", input.data()}},
         {{"neg", neg.data()}, {"same", same.data()}, {"int", asInt.data()}, {"dims", dims.data()}}));
-    expectNear(neg, {-1.5F, 2.7F, -3.0F});
-    expectNear(same, input);
+    expectClose(neg, {-1.5F, 2.7F, -3.0F}, 1e-5F);
+    expectClose(same, input, 1e-5F);
     EXPECT_EQ(asInt, (std::vector<int32_t>{1, -2, 3}));
-    expectNear(dims, {1, 3});
+    expectClose(dims, {1, 3}, 1e-5F);
 }
 
 TEST(LayerPlan, SerializeRoundTripKeepsEveryParameter)

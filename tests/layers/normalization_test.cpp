@@ -1,11 +1,12 @@
 // INormalizationLayer end to end on the CPU backend: layer and group normalization.
+#include "expect_close.h"
 #include "round_trip.h"
 
 namespace
 {
 
 using namespace nvinfer1;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::floatWeights;
 using kiln::test::LayerHarness;
 
@@ -31,7 +32,7 @@ TEST(NormalizationLayer, LayerNormOverLastAxis)
     std::vector<float> const input{1, 3, 5, 9}; // rows: mean 2 variance 1; mean 7 variance 4
     std::vector<float> y(4);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
-    expectNear(y, {-1, 3, -1, 3}, 1e-4F);
+    expectClose(y, {-1, 3, -1, 3}, 1e-4F);
 }
 
 TEST(NormalizationLayer, GroupNormWithRuntimeBatch)
@@ -54,7 +55,7 @@ TEST(NormalizationLayer, GroupNormWithRuntimeBatch)
     std::vector<float> const input{1, 3, 10, 14, 0, 4, 5, 5.5F};
     std::vector<float> y(8);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
-    expectNear(y, {-1, 1, -1, 1, -1, 1, -1, 1}, 1e-4F);
+    expectClose(y, {-1, 1, -1, 1, -1, 1, -1, 1}, 1e-4F);
 }
 
 TEST(NormalizationLayer, ArgumentErrors)

@@ -1,5 +1,6 @@
 // IOneHotLayer end to end on the CPU backend: every axis position, negative and out-of-range indices, a depth
 // computed from a run-time shape, and argument errors. Expected values are worked out by hand.
+#include "expect_close.h"
 #include "round_trip.h"
 
 namespace
@@ -7,7 +8,7 @@ namespace
 
 using namespace nvinfer1;
 using kiln::test::errorMentions;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::LayerHarness;
 
 template <typename T>
@@ -53,11 +54,11 @@ TEST(OneHotLayer, EveryAxisWithNegativeAndOutOfRangeIndices)
     std::vector<float> middleOut(12);
     ASSERT_TRUE(h.run({{"indices", input.data()}},
         {{"last", lastOut.data()}, {"first", firstOut.data()}, {"middle", middleOut.data()}}));
-    expectNear(lastOut, {-1, 7, -1, -1, -1, 7, -1, -1, -1, -1, -1, 7});
+    expectClose(lastOut, {-1, 7, -1, -1, -1, 7, -1, -1, -1, -1, -1, 7}, 1e-5F);
     // out[j][i][k] is on where indices[i][k] == j.
-    expectNear(firstOut, {-1, -1, -1, -1, 7, -1, -1, -1, -1, 7, -1, 7});
+    expectClose(firstOut, {-1, -1, -1, -1, 7, -1, -1, -1, -1, 7, -1, 7}, 1e-5F);
     // out[i][j][k]: row i = 0 holds indices 1, 2; row 1 holds 4, -1.
-    expectNear(middleOut, {-1, -1, 7, -1, -1, 7, -1, -1, -1, -1, -1, 7});
+    expectClose(middleOut, {-1, -1, 7, -1, -1, 7, -1, -1, -1, -1, -1, 7}, 1e-5F);
 }
 
 TEST(OneHotLayer, DepthFromARuntimeShape)

@@ -1,11 +1,12 @@
 // IReduceLayer end to end on the CPU backend.
+#include "expect_close.h"
 #include "round_trip.h"
 
 namespace
 {
 
 using namespace nvinfer1;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::LayerHarness;
 
 TEST(ReduceLayer, SumKeepAndMaxDrop)
@@ -31,9 +32,9 @@ TEST(ReduceLayer, SumKeepAndMaxDrop)
     std::vector<float> maxOut(3);
     std::vector<float> avgOut(1);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"sum", sumOut.data()}, {"max", maxOut.data()}, {"avg", avgOut.data()}}));
-    expectNear(sumOut, {9, 6});
-    expectNear(maxOut, {1, 5, 8});
-    expectNear(avgOut, {15.0F / 6.0F});
+    expectClose(sumOut, {9, 6}, 1e-5F);
+    expectClose(maxOut, {1, 5, 8}, 1e-5F);
+    expectClose(avgOut, {15.0F / 6.0F}, 1e-5F);
 }
 
 TEST(ReduceLayer, RuntimeDimensions)

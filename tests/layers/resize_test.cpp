@@ -1,6 +1,7 @@
 // IResizeLayer end to end on the CPU backend: output dimensions, scales and a shape-tensor output shape; every
 // interpolation mode, coordinate transformation, nearest rounding and single-pixel selector. Expected values are
 // worked out by hand in the comments.
+#include "expect_close.h"
 #include "round_trip.h"
 
 #include <functional>
@@ -10,7 +11,7 @@ namespace
 
 using namespace nvinfer1;
 using kiln::test::errorMentions;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::LayerHarness;
 
 IResizeLayer* resizeTo(LayerHarness& h, ITensor& input, Dims const& dims)
@@ -52,7 +53,7 @@ TEST(ResizeLayer, DefaultsAreTensorRTsAndNearestUpsamples)
     std::vector<float> const input{1, 2, 3, 4};
     std::vector<float> y(16);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
-    expectNear(y, {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
+    expectClose(y, {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4}, 1e-5F);
 }
 
 TEST(ResizeLayer, LinearWithScalesAndAlignCorners)
@@ -84,9 +85,9 @@ TEST(ResizeLayer, LinearWithScalesAndAlignCorners)
     std::vector<float> cornersOut(5);
     ASSERT_TRUE(h.run({{"x", xs.data()}, {"z", zs.data()}}, {{"down", downOut.data()}, {"corners", cornersOut.data()}}));
     // Half pixel at scale 0.5: output o samples (o + 0.5) / 0.5 - 0.5 = 2o + 0.5, i.e. 0.5 and 2.5.
-    expectNear(downOut, {1.5F, 3.5F});
+    expectClose(downOut, {1.5F, 3.5F}, 1e-5F);
     // Align corners from 3 to 5: output o samples o * 2 / 4.
-    expectNear(cornersOut, {0, 5, 10, 15, 20});
+    expectClose(cornersOut, {0, 5, 10, 15, 20}, 1e-5F);
 }
 
 TEST(ResizeLayer, CubicCoefficientsAndExcludeOutside)
@@ -118,7 +119,7 @@ TEST(ResizeLayer, CubicCoefficientsAndExcludeOutside)
     // o = 1 (x = 0.5): neighbours 0, 0, 1, 4 -> 0.59375 - 0.375; excluding the outside one: 0.21875 / 1.09375.
     // o = 3 (x = 1.5): 0.59375 + 2.375 - 0.84375. o = 5 (x = 2.5): neighbours 1, 4, 9, 9.
     // o = 7 (x = 3.5): neighbours 4, 9, 9, 9; excluding: (-0.375 + 5.34375) / 0.5.
-    expectNear(cubicOut, {0, 0.21875F, 1, 2.125F, 4, 6.78125F, 9, 9.46875F});
+    expectClose(cubicOut, {0, 0.21875F, 1, 2.125F, 4, 6.78125F, 9, 9.46875F}, 1e-5F);
     EXPECT_NEAR(excludingOut[1], 0.2F, 1e-5F);
     EXPECT_NEAR(excludingOut[3], 2.125F, 1e-5F);
     EXPECT_NEAR(excludingOut[7], 9.9375F, 1e-5F);
@@ -209,9 +210,9 @@ TEST(ResizeLayer, OutputShapeFromShapeTensorAndScalesOfRuntimeExtents)
     ASSERT_TRUE(h.run({{"x", xs.data()}, {"like", likes.data()}, {"v", vs.data()}},
         {{"dynamic", dynamicOut.data()}, {"scaled", scaledOut.data()}}));
     // Both axes doubled (nearest, floor): rows 0, 0 and columns 0, 0, 1, 1.
-    expectNear(dynamicOut, {1, 1, 2, 2, 1, 1, 2, 2});
+    expectClose(dynamicOut, {1, 1, 2, 2, 1, 1, 2, 2}, 1e-5F);
     // The given scale drives the mapping: o / 1.5 = 0, 0.67, 1.33, 2, floored.
-    expectNear(scaledOut, {1, 1, 2, 3});
+    expectClose(scaledOut, {1, 1, 2, 3}, 1e-5F);
     // Setting output dimensions removes the output-shape input again, as in TensorRT.
     dynamic->setOutputDimensions(Dims{2, {2, 2}});
     EXPECT_EQ(dynamic->getInput(1), nullptr);

@@ -1,11 +1,12 @@
 // ISelectLayer end to end on the CPU backend.
+#include "expect_close.h"
 #include "round_trip.h"
 
 namespace
 {
 
 using namespace nvinfer1;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::LayerHarness;
 
 TEST(SelectLayer, BroadcastsConditionAndBranches)
@@ -25,7 +26,7 @@ TEST(SelectLayer, BroadcastsConditionAndBranches)
     std::vector<float> const bv{-1, -2, -3};
     std::vector<float> y(6);
     ASSERT_TRUE(h.run({{"c", condition}, {"a", av.data()}, {"b", bv.data()}}, {{"y", y.data()}}));
-    expectNear(y, {1, 2, 3, -1, -2, -3});
+    expectClose(y, {1, 2, 3, -1, -2, -3}, 1e-5F);
 }
 
 TEST(SelectLayer, RuntimeDimensionsAndErrors)

@@ -1,4 +1,5 @@
 // ISliceLayer end to end on the CPU backend: static and shape-tensor parameters, every SampleMode.
+#include "expect_close.h"
 #include "round_trip.h"
 
 #include <numeric>
@@ -7,7 +8,7 @@ namespace
 {
 
 using namespace nvinfer1;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::LayerHarness;
 
 std::vector<float> iota(size_t count)
@@ -40,8 +41,8 @@ TEST(SliceLayer, StridedAndReversed)
     std::vector<float> a(4);
     std::vector<float> b(4);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"strided", a.data()}, {"reversed", b.data()}}));
-    expectNear(a, {1, 3, 9, 11});
-    expectNear(b, {11, 10, 9, 8});
+    expectClose(a, {1, 3, 9, 11}, 1e-5F);
+    expectClose(b, {11, 10, 9, 8}, 1e-5F);
 }
 
 TEST(SliceLayer, SampleModes)
@@ -66,10 +67,10 @@ TEST(SliceLayer, SampleModes)
     std::vector<std::vector<float>> out(4, std::vector<float>(7));
     ASSERT_TRUE(h.run({{"x", input.data()}},
         {{"wrap", out[0].data()}, {"clamp", out[1].data()}, {"fill", out[2].data()}, {"reflect", out[3].data()}}));
-    expectNear(out[0], {20, 30, 10, 20, 30, 10, 20});
-    expectNear(out[1], {10, 10, 10, 20, 30, 30, 30});
-    expectNear(out[2], {0, 0, 10, 20, 30, 0, 0});
-    expectNear(out[3], {30, 20, 10, 20, 30, 20, 10}); // period 4: -2 -> 2, -1 -> 1, 3 -> 1, 4 -> 0
+    expectClose(out[0], {20, 30, 10, 20, 30, 10, 20}, 1e-5F);
+    expectClose(out[1], {10, 10, 10, 20, 30, 30, 30}, 1e-5F);
+    expectClose(out[2], {0, 0, 10, 20, 30, 0, 0}, 1e-5F);
+    expectClose(out[3], {30, 20, 10, 20, 30, 20, 10}, 1e-5F); // period 4: -2 -> 2, -1 -> 1, 3 -> 1, 4 -> 0
 }
 
 TEST(SliceLayer, ShapeTensorParametersAndFillValue)
@@ -96,7 +97,7 @@ TEST(SliceLayer, ShapeTensorParametersAndFillValue)
     std::vector<float> const input{0, 1, 2, 3, 4, 5};
     std::vector<float> y(4);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
-    expectNear(y, {4, 5, -7, -7});
+    expectClose(y, {4, 5, -7, -7}, 1e-5F);
 }
 
 TEST(SliceLayer, OnlyTheStrideFromATensorKeepsTheStaticStart)
@@ -113,7 +114,7 @@ TEST(SliceLayer, OnlyTheStrideFromATensorKeepsTheStaticStart)
     std::vector<float> const input = iota(6);
     std::vector<float> y(2);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
-    expectNear(y, {1, 3});
+    expectClose(y, {1, 3}, 1e-5F);
 }
 
 TEST(SliceLayer, RuntimeDimensionsAndShapeValues)
@@ -147,7 +148,7 @@ TEST(SliceLayer, RuntimeDimensionsAndShapeValues)
     std::vector<float> lastOut(2);
     ASSERT_TRUE(h.run({{"x", input.data()}, {"flat", flatData.data()}},
         {{"reshaped", reshaped.data()}, {"last", lastOut.data()}}));
-    expectNear(lastOut, {0, 4});
+    expectClose(lastOut, {0, 4}, 1e-5F);
 }
 
 TEST(SliceLayer, ArgumentErrors)

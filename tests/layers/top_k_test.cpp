@@ -1,11 +1,12 @@
 // ITopKLayer end to end on the CPU backend: values and indices outputs, any k, k from a shape tensor (input 1).
+#include "expect_close.h"
 #include "round_trip.h"
 
 namespace
 {
 
 using namespace nvinfer1;
-using kiln::test::expectNear;
+using kiln::test::expectClose;
 using kiln::test::LayerHarness;
 
 TEST(TopKLayer, MaxAndMinWithIndices)
@@ -32,9 +33,9 @@ TEST(TopKLayer, MaxAndMinWithIndices)
     std::vector<int64_t> minIndices(4);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"topValues", topValues.data()}, {"topIndices", topIndices.data()},
         {"minValues", minValues.data()}, {"minIndices", minIndices.data()}}));
-    expectNear(topValues, {9, 9, 5, 4});
+    expectClose(topValues, {9, 9, 5, 4}, 1e-5F);
     EXPECT_EQ(topIndices, (std::vector<int32_t>{1, 3, 2, 3})); // ties: lower index first
-    expectNear(minValues, {-2, 0, 1, 4});
+    expectClose(minValues, {-2, 0, 1, 4}, 1e-5F);
     EXPECT_EQ(minIndices, (std::vector<int64_t>{1, 1, 0, 1}));
 }
 
@@ -92,7 +93,7 @@ TEST(TopKLayer, KFromAConstantShapeTensor)
     std::vector<float> values(6);
     std::vector<int32_t> indices(6);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"values", values.data()}, {"indices", indices.data()}}));
-    expectNear(values, {1, 2, 3, -1, 0, 7});
+    expectClose(values, {1, 2, 3, -1, 0, 7}, 1e-5F);
     EXPECT_EQ(indices, (std::vector<int32_t>{1, 3, 4, 2, 0, 4}));
     // setK goes back to a static k and removes the k input, as in TensorRT.
     layer->setK(2);
@@ -129,7 +130,7 @@ TEST(TopKLayer, KFromARuntimeShape)
     std::vector<int64_t> indices(4);
     ASSERT_TRUE(h.run({{"x", input.data()}, {"kSource", kValues.data()}},
         {{"values", values.data()}, {"indices", indices.data()}}));
-    expectNear(values, {5, 4, 9, 8});
+    expectClose(values, {5, 4, 9, 8}, 1e-5F);
     EXPECT_EQ(indices, (std::vector<int64_t>{0, 2, 1, 3}));
     // Another k at run time: kSource of extent 4.
     ASSERT_TRUE(h.context->setInputShape("kSource", Dims{1, {4}}));
@@ -139,7 +140,7 @@ TEST(TopKLayer, KFromARuntimeShape)
     std::vector<int64_t> indices4(8);
     ASSERT_TRUE(h.run({{"x", input.data()}, {"kSource", moreK.data()}},
         {{"values", values4.data()}, {"indices", indices4.data()}}));
-    expectNear(values4, {5, 4, 3, 2, 9, 8, 7, 0});
+    expectClose(values4, {5, 4, 3, 2, 9, 8, 7, 0}, 1e-5F);
     EXPECT_EQ(indices4, (std::vector<int64_t>{0, 2, 4, 3, 1, 3, 4, 0}));
 }
 

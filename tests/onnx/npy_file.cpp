@@ -48,7 +48,7 @@ std::string headerField(std::string const& header, std::string const& key, char 
 
 } // namespace
 
-NpyArray readNpy(std::string const& path)
+HostTensor readNpy(std::string const& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -71,7 +71,7 @@ NpyArray readNpy(std::string const& path)
         fail(path, "Fortran order is not supported");
     }
     std::string const descr = headerField(header, "descr", ",}", path);
-    NpyArray array;
+    HostTensor array;
     size_t elementSize = 0;
     for (TypeCode const& code : kTypes)
     {
@@ -110,7 +110,7 @@ NpyArray readNpy(std::string const& path)
     return array;
 }
 
-void writeNpy(std::string const& path, NpyArray const& array)
+void writeNpy(std::string const& path, HostTensor const& array)
 {
     char const* descr = nullptr;
     for (TypeCode const& code : kTypes)

@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 #endif
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -39,20 +40,7 @@ public:
     }
 };
 
-size_t elementSize(nvinfer1::DataType type)
-{
-    switch (type)
-    {
-    case nvinfer1::DataType::kINT64: return 8;
-    case nvinfer1::DataType::kFLOAT:
-    case nvinfer1::DataType::kINT32: return 4;
-    case nvinfer1::DataType::kHALF:
-    case nvinfer1::DataType::kBF16: return 2;
-    default: return 1;
-    }
-}
-
-nvinfer1::Dims dimsOf(kiln::test::NpyArray const& array)
+nvinfer1::Dims dimsOf(kiln::test::HostTensor const& array)
 {
     nvinfer1::Dims dims{};
     dims.nbDims = static_cast<int32_t>(array.shape.size());
@@ -72,9 +60,9 @@ class TensorMemory
 public:
     virtual ~TensorMemory() = default;
     //! The address to bind for an input. Shape-tensor inputs are read on the host by every backend.
-    virtual void const* input(kiln::test::NpyArray const& host, bool isShapeTensor) = 0;
+    virtual void const* input(kiln::test::HostTensor const& host, bool isShapeTensor) = 0;
     //! The address to bind for an output; after run() its values are in `host`.
-    virtual void* output(kiln::test::NpyArray& host) = 0;
+    virtual void* output(kiln::test::HostTensor& host) = 0;
     virtual bool run(nvinfer1::IExecutionContext& context) = 0;
 };
 
@@ -82,11 +70,11 @@ public:
 class HostMemory final : public TensorMemory
 {
 public:
-    void const* input(kiln::test::NpyArray const& host, bool) override
+    void const* input(kiln::test::HostTensor const& host, bool) override
     {
         return host.bytes.data();
     }
-    void* output(kiln::test::NpyArray& host) override
+    void* output(kiln::test::HostTensor& host) override
     {
         return host.bytes.data();
     }
@@ -136,7 +124,7 @@ public:
         }
     }
 
-    void const* input(kiln::test::NpyArray const& host, bool isShapeTensor) override
+    void const* input(kiln::test::HostTensor const& host, bool isShapeTensor) override
     {
         if (isShapeTensor)
         {
@@ -147,7 +135,7 @@ public:
         return device;
     }
 
-    void* output(kiln::test::NpyArray& host) override
+    void* output(kiln::test::HostTensor& host) override
     {
         void* device = allocate(host.bytes.size());
         mOutputs.emplace_back(device, &host);
@@ -188,7 +176,7 @@ private:
     }
 
     std::vector<void*> mBuffers;
-    std::vector<std::pair<void*, kiln::test::NpyArray*>> mOutputs;
+    std::vector<std::pair<void*, kiln::test::HostTensor*>> mOutputs;
 };
 #endif // KILN_RUN_MODEL_CUDA
 
@@ -233,7 +221,7 @@ int run(std::string const& modelPath, std::string const& dir, kiln::Backend back
         }
         return 1;
     }
-    std::vector<kiln::test::NpyArray> inputs;
+    std::vector<kiln::test::HostTensor> inputs;
     std::unique_ptr<nvinfer1::IBuilderConfig> config{builder->createBuilderConfig()};
     kiln::setBackend(*config, backend);
     nvinfer1::IOptimizationProfile* profile = builder->createOptimizationProfile();
@@ -267,7 +255,7 @@ int run(std::string const& modelPath, std::string const& dir, kiln::Backend back
     for (int32_t i = 0; i < network->getNbInputs(); ++i)
     {
         char const* name = network->getInput(i)->getName();
-        kiln::test::NpyArray const& input = inputs[static_cast<size_t>(i)];
+        kiln::test::HostTensor const& input = inputs[static_cast<size_t>(i)];
         if (!context->setInputShape(name, dimsOf(input))
             || !context->setInputTensorAddress(name, memory->input(input, engine->isShapeInferenceIO(name))))
         {
@@ -275,20 +263,14 @@ int run(std::string const& modelPath, std::string const& dir, kiln::Backend back
             return 1;
         }
     }
-    std::vector<kiln::test::NpyArray> outputs(static_cast<size_t>(network->getNbOutputs()));
+    std::vector<kiln::test::HostTensor> outputs(static_cast<size_t>(network->getNbOutputs()));
     for (int32_t i = 0; i < network->getNbOutputs(); ++i)
     {
         char const* name = network->getOutput(i)->getName();
         nvinfer1::Dims const dims = context->getTensorShape(name);
-        kiln::test::NpyArray& out = outputs[static_cast<size_t>(i)];
-        out.type = engine->getTensorDataType(name);
-        size_t count = 1;
-        for (int32_t d = 0; d < dims.nbDims; ++d)
-        {
-            out.shape.push_back(dims.d[d]);
-            count *= static_cast<size_t>(dims.d[d]);
-        }
-        out.bytes.resize(count * elementSize(out.type));
+        kiln::test::HostTensor& out = outputs[static_cast<size_t>(i)];
+        kiln::Shape const shape(dims.d, dims.d + std::max(dims.nbDims, 0));
+        out = kiln::test::zeros(shape, engine->getTensorDataType(name));
         context->setTensorAddress(name, memory->output(out));
     }
 

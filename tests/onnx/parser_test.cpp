@@ -1,4 +1,5 @@
 // The ONNX parser on small models built in C++: results checked against values computed by hand.
+#include "expect_close.h"
 #include "onnx_harness.h"
 
 #include <gtest/gtest.h>
@@ -41,7 +42,7 @@ TEST(OnnxParser, ConvReluGlobalPoolGemmMatchesHandComputedValues)
     ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
     // Map 0: relu(x + 0.5) = 1.5, 0, 3.5, 0.5 -> mean 1.375. Map 1: relu(-x) = 0, 2, 0, 0 -> mean 0.5.
     // y = 2 * 1.375 + 3 * 0.5 + 1.
-    expectNear(y, {2.0F * 1.375F + 3.0F * 0.5F + 1.0F});
+    expectClose(y, {2.0F * 1.375F + 3.0F * 0.5F + 1.0F}, 1e-5F);
 }
 
 TEST(OnnxParser, ShapeComputationsStayDynamic)
@@ -75,7 +76,7 @@ TEST(OnnxParser, ShapeComputationsStayDynamic)
     ASSERT_TRUE(h.context->setInputShape("x", nvinfer1::Dims{3, {2, 2, 3}}));
     ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
     EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{2, 6}));
-    expectNear(y, x);
+    expectClose(y, x, 1e-5F);
 }
 
 TEST(OnnxParser, BroadcastsLowerRankOperandsAndKeepsTypes)
@@ -97,7 +98,7 @@ TEST(OnnxParser, BroadcastsLowerRankOperandsAndKeepsTypes)
     std::vector<float> y(6);
     ASSERT_TRUE(h.run({{"a", a.data()}}, {{"y", y.data()}}));
     // sums 11 22 33 / 14 25 36; > 22 keeps the sum, else a.
-    expectNear(y, {1, 2, 33, 4, 25, 36});
+    expectClose(y, {1, 2, 33, 4, 25, 36}, 1e-5F);
 }
 
 TEST(OnnxParser, ReadsWeightsFromExternalDataNextToTheModel)
@@ -139,7 +140,7 @@ TEST(OnnxParser, ReadsWeightsFromExternalDataNextToTheModel)
         std::vector<float> const x{1.0F, 2.0F, 4.0F};
         std::vector<float> y(3);
         ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
-        expectNear(y, {2.0F, -2.0F, 2.0F});
+        expectClose(y, {2.0F, -2.0F, 2.0F}, 1e-5F);
     }
     {
         // The same model from memory without its path cannot find the file.

@@ -5,8 +5,8 @@
 // kernels at run time), the graph stops before it and one more kernel adds the residual and the
 // ReLU after it (an element-wise sum with its ReLU fused, kernels.h). cuDNN's heuristics rank the
 // engine configurations that can run the graph; the builder times the first few and stores the
-// rank of the fastest in the plan, and a context makes that rank's execution plan again. The graph API reaches Hopper's own kernels,
-// which the older per-call API does not.
+// rank of the fastest in the plan, and a context makes that rank's execution plan again. The
+// graph API reaches Hopper's own kernels, which the older per-call API does not.
 #pragma once
 
 #include "core/tensor_view.h"

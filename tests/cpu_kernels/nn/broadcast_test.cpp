@@ -17,18 +17,18 @@ using nvinfer1::PaddingMode;
 
 TEST(ElementAccess, HalfAndBf16StoresRoundToNearestEven)
 {
-    HostTensor half = floats({3}, {1.0F, 1.0F + 1.0F / 2048.0F, 1.0F + 3.0F / 2048.0F}, DataType::kHALF);
+    HostTensor half = fromFloats({3}, {1.0F, 1.0F + 1.0F / 2048.0F, 1.0F + 3.0F / 2048.0F}, DataType::kHALF);
     // 1 + 2^-11 is a tie between 1 and 1 + 2^-10: even mantissa wins (1). 1 + 3 * 2^-11 ties up to 1 + 2^-9.
-    expectNear(half.floats(), {1.0F, 1.0F, 1.0F + 2.0F / 1024.0F}, 0.0F);
-    HostTensor bf16 = floats({1}, {1.0F + 1.0F / 256.0F}, DataType::kBF16);
+    expectClose(half.floats(), {1.0F, 1.0F, 1.0F + 2.0F / 1024.0F}, 0.0F);
+    HostTensor bf16 = fromFloats({1}, {1.0F + 1.0F / 256.0F}, DataType::kBF16);
     EXPECT_EQ(bf16.floats()[0], 1.0F); // a tie; rounds to the even neighbour
 }
 
 TEST(ElementAccess, IntegersWrapToTheirWidth)
 {
-    HostTensor i32 = ints(DataType::kINT32, {2}, {int64_t{1} << 31, -1});
+    HostTensor i32 = fromInts({2}, {int64_t{1} << 31, -1}, DataType::kINT32);
     EXPECT_EQ(i32.ints(), (std::vector<int64_t>{-(int64_t{1} << 31), -1}));
-    HostTensor boolean = ints(DataType::kBOOL, {3}, {0, 5, -1});
+    HostTensor boolean = fromInts({3}, {0, 5, -1}, DataType::kBOOL);
     EXPECT_EQ(boolean.ints(), (std::vector<int64_t>{0, 1, 1}));
     EXPECT_EQ(loadFloat(boolean.constView(), 1), 1.0F);
 }

@@ -17,7 +17,7 @@ HostTensor convolve(network::ConvolutionParams params, HostTensor const& input, 
 {
     params.kernel = weightsOf(kernel.constView());
     params.bias = weightsOf(bias);
-    HostTensor output = zeros(outputType, convolutionOutputShape(input.shape, params));
+    HostTensor output = zeros(convolutionOutputShape(input.shape, params), outputType);
     runConvolution(params, input.constView(), output.view());
     return output;
 }
@@ -99,10 +99,10 @@ void checkAgainstNaive(NaiveProblem const& p, size_t spatialRank, bool withBias,
         inputShape.push_back(p.inputSize[a]);
         kernelShape.push_back(p.kernelSize[a]);
     }
-    HostTensor const input = floats(inputShape, smallIntegers(volume(inputShape), seed));
-    HostTensor const kernel = floats(kernelShape, smallIntegers(volume(kernelShape), seed + 1));
+    HostTensor const input = fromFloats(inputShape, smallIntegers(volume(inputShape), seed));
+    HostTensor const kernel = fromFloats(kernelShape, smallIntegers(volume(kernelShape), seed + 1));
     std::vector<float> const biasValues = withBias ? smallIntegers(p.maps, seed + 2) : std::vector<float>{};
-    HostTensor const bias = floats({withBias ? p.maps : 0}, biasValues);
+    HostTensor const bias = fromFloats({withBias ? p.maps : 0}, biasValues);
 
     network::ConvolutionParams params;
     params.nbOutputMaps = p.maps;
@@ -122,27 +122,27 @@ void checkAgainstNaive(NaiveProblem const& p, size_t spatialRank, bool withBias,
         expectedShape.push_back(naiveSize[a]);
     }
     ASSERT_EQ(output.shape, expectedShape);
-    expectNear(output.floats(), expected, 0.0F);
+    expectClose(output.floats(), expected, 0.0F);
 }
 
 TEST(Convolution, TwoDimensionalByHand)
 {
     // Input 1..9 as 3x3, kernel [[1, 2], [3, 4]], bias 0.5: out(i, j) = sum x(i + a, j + b) * w(a, b) + 0.5.
-    HostTensor const input = floats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
-    HostTensor const kernel = floats({1, 1, 2, 2}, {1, 2, 3, 4});
-    HostTensor const bias = floats({1}, {0.5F});
+    HostTensor const input = fromFloats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+    HostTensor const kernel = fromFloats({1, 1, 2, 2}, {1, 2, 3, 4});
+    HostTensor const bias = fromFloats({1}, {0.5F});
     network::ConvolutionParams params;
     params.nbOutputMaps = 1;
     params.kernelSize = dimsOf({2, 2});
     HostTensor const output = convolve(params, input, kernel, bias.constView());
     EXPECT_EQ(output.shape, (Shape{1, 1, 2, 2}));
-    expectNear(output.floats(), {37.5F, 47.5F, 67.5F, 77.5F}, 0.0F);
+    expectClose(output.floats(), {37.5F, 47.5F, 67.5F, 77.5F}, 0.0F);
 }
 
 TEST(Convolution, SamePaddingWithEvenKernel)
 {
-    HostTensor const input = floats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
-    HostTensor const kernel = floats({1, 1, 2, 2}, {1, 2, 3, 4});
+    HostTensor const input = fromFloats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+    HostTensor const kernel = fromFloats({1, 1, 2, 2}, {1, 2, 3, 4});
     network::ConvolutionParams params;
     params.nbOutputMaps = 1;
     params.kernelSize = dimsOf({2, 2});
@@ -150,18 +150,18 @@ TEST(Convolution, SamePaddingWithEvenKernel)
     params.paddingMode = PaddingMode::kSAME_UPPER;
     HostTensor output = convolve(params, input, kernel, none());
     EXPECT_EQ(output.shape, (Shape{1, 1, 3, 3}));
-    expectNear(output.floats(), {37, 47, 21, 67, 77, 33, 23, 26, 9}, 0.0F);
+    expectClose(output.floats(), {37, 47, 21, 67, 77, 33, 23, 26, 9}, 0.0F);
     // kSAME_LOWER pads before: the first row and column see zeros.
     params.paddingMode = PaddingMode::kSAME_LOWER;
     output = convolve(params, input, kernel, none());
-    expectNear(output.floats(), {4, 11, 18, 18, 37, 47, 36, 67, 77}, 0.0F);
+    expectClose(output.floats(), {4, 11, 18, 18, 37, 47, 36, 67, 77}, 0.0F);
 }
 
 TEST(Convolution, OneDimensionalStrideAndDilation)
 {
     // Input 1..7, kernel [1, 1, 1], dilation 2 (DK = 5), stride 2: O = (7 - 5) / 2 + 1 = 2.
-    HostTensor const input = floats({1, 1, 7}, {1, 2, 3, 4, 5, 6, 7});
-    HostTensor const kernel = floats({1, 1, 3}, {1, 1, 1});
+    HostTensor const input = fromFloats({1, 1, 7}, {1, 2, 3, 4, 5, 6, 7});
+    HostTensor const kernel = fromFloats({1, 1, 3}, {1, 1, 1});
     network::ConvolutionParams params;
     params.nbOutputMaps = 1;
     params.kernelSize = dimsOf({3});
@@ -169,38 +169,38 @@ TEST(Convolution, OneDimensionalStrideAndDilation)
     params.dilation = dimsOf({2});
     HostTensor const output = convolve(params, input, kernel, none());
     EXPECT_EQ(output.shape, (Shape{1, 1, 2}));
-    expectNear(output.floats(), {1 + 3 + 5, 3 + 5 + 7}, 0.0F);
+    expectClose(output.floats(), {1 + 3 + 5, 3 + 5 + 7}, 0.0F);
 }
 
 TEST(Convolution, GroupsAndDepthwiseByHand)
 {
     // Two channels [2, 3], two groups: map 0 sees channel 0 only, map 1 channel 1 only.
-    HostTensor const input = floats({1, 2, 1, 1}, {2, 3});
-    HostTensor const kernel = floats({2, 1, 1, 1}, {10, 100});
+    HostTensor const input = fromFloats({1, 2, 1, 1}, {2, 3});
+    HostTensor const kernel = fromFloats({2, 1, 1, 1}, {10, 100});
     network::ConvolutionParams params;
     params.nbOutputMaps = 2;
     params.kernelSize = dimsOf({1, 1});
     params.nbGroups = 2;
-    expectNear(convolve(params, input, kernel, none()).floats(), {20, 300}, 0.0F);
+    expectClose(convolve(params, input, kernel, none()).floats(), {20, 300}, 0.0F);
     // Depthwise with a channel multiplier of 2: maps 0 and 1 read channel 0, maps 2 and 3 channel 1.
-    HostTensor const multiplied = floats({4, 1, 1, 1}, {1, -1, 2, -2});
+    HostTensor const multiplied = fromFloats({4, 1, 1, 1}, {1, -1, 2, -2});
     params.nbOutputMaps = 4;
-    expectNear(convolve(params, input, multiplied, none()).floats(), {2, -2, 6, -6}, 0.0F);
+    expectClose(convolve(params, input, multiplied, none()).floats(), {2, -2, 6, -6}, 0.0F);
 }
 
 TEST(Convolution, RoundUpAddsAWindowThatHangsOver)
 {
     // I = 4, K = 2, S = 3: rounding down gives (4 - 2) / 3 + 1 = 1 window; rounding up gives 2, the
     // second window [3, 4] reads x(3) and one position past the input (zero).
-    HostTensor const input = floats({1, 1, 4}, {1, 2, 3, 4});
-    HostTensor const kernel = floats({1, 1, 2}, {1, 10});
+    HostTensor const input = fromFloats({1, 1, 4}, {1, 2, 3, 4});
+    HostTensor const kernel = fromFloats({1, 1, 2}, {1, 10});
     network::ConvolutionParams params;
     params.nbOutputMaps = 1;
     params.kernelSize = dimsOf({2});
     params.stride = dimsOf({3});
-    expectNear(convolve(params, input, kernel, none()).floats(), {21}, 0.0F);
+    expectClose(convolve(params, input, kernel, none()).floats(), {21}, 0.0F);
     params.paddingMode = PaddingMode::kEXPLICIT_ROUND_UP;
-    expectNear(convolve(params, input, kernel, none()).floats(), {21, 4}, 0.0F);
+    expectClose(convolve(params, input, kernel, none()).floats(), {21, 4}, 0.0F);
 }
 
 TEST(Convolution, MatchesNaiveDefinition2D)
@@ -228,24 +228,24 @@ TEST(Convolution, HalfStorageRoundsTheFloatResult)
     network::ConvolutionParams params;
     params.nbOutputMaps = 1;
     params.kernelSize = dimsOf({2, 2});
-    HostTensor const halfInput = floats({1, 1, 3, 3}, inputValues, DataType::kHALF);
-    HostTensor const halfKernel = floats({1, 1, 2, 2}, kernelValues, DataType::kHALF);
+    HostTensor const halfInput = fromFloats({1, 1, 3, 3}, inputValues, DataType::kHALF);
+    HostTensor const halfKernel = fromFloats({1, 1, 2, 2}, kernelValues, DataType::kHALF);
     HostTensor const halfOutput = convolve(params, halfInput, halfKernel, none(), DataType::kHALF);
     // Reference: the same (already FP16-rounded) inputs in FP32.
-    HostTensor const floatOutput = convolve(params, floats({1, 1, 3, 3}, halfInput.floats()),
-        floats({1, 1, 2, 2}, halfKernel.floats()), none());
+    HostTensor const floatOutput = convolve(params, fromFloats({1, 1, 3, 3}, halfInput.floats()),
+        fromFloats({1, 1, 2, 2}, halfKernel.floats()), none());
     expectHalfRoundingOf(halfOutput, floatOutput);
 }
 
 TEST(Convolution, EmptyBatchTouchesNoMemory)
 {
-    HostTensor const input = zeros(DataType::kFLOAT, {0, 1, 3, 3});
-    HostTensor const kernel = floats({2, 1, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+    HostTensor const input = zeros({0, 1, 3, 3});
+    HostTensor const kernel = fromFloats({2, 1, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
     network::ConvolutionParams params;
     params.nbOutputMaps = 2;
     params.kernelSize = dimsOf({2, 2});
     params.kernel = weightsOf(kernel.constView());
-    HostTensor output = zeros(DataType::kFLOAT, convolutionOutputShape(input.shape, params));
+    HostTensor output = zeros(convolutionOutputShape(input.shape, params));
     EXPECT_EQ(output.shape, (Shape{0, 2, 2, 2}));
     EXPECT_EQ(output.view().data, nullptr);
     EXPECT_NO_THROW(runConvolution(params, input.constView(), output.view()));
@@ -259,13 +259,13 @@ TEST(Convolution, RejectsInconsistentInput)
     params.nbGroups = 2;
     EXPECT_THROW(convolutionOutputShape({1, 3, 4, 4}, params), std::invalid_argument); // 3 channels, 2 groups
     params.nbGroups = 1;
-    HostTensor const input = zeros(DataType::kFLOAT, {1, 1, 3, 3});
-    HostTensor const wrongKernel = zeros(DataType::kFLOAT, {2, 1, 3, 3});
-    HostTensor output = zeros(DataType::kFLOAT, {1, 2, 2, 2});
+    HostTensor const input = zeros({1, 1, 3, 3});
+    HostTensor const wrongKernel = zeros({2, 1, 3, 3});
+    HostTensor output = zeros({1, 2, 2, 2});
     params.kernel = weightsOf(wrongKernel.constView());
     EXPECT_THROW(runConvolution(params, input.constView(), output.view()), std::invalid_argument);
-    HostTensor const kernel = zeros(DataType::kFLOAT, {2, 1, 2, 2});
-    HostTensor wrongOutput = zeros(DataType::kFLOAT, {1, 2, 3, 3});
+    HostTensor const kernel = zeros({2, 1, 2, 2});
+    HostTensor wrongOutput = zeros({1, 2, 3, 3});
     params.kernel = weightsOf(kernel.constView());
     EXPECT_THROW(runConvolution(params, input.constView(), wrongOutput.view()), std::invalid_argument);
 }

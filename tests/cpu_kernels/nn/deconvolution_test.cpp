@@ -17,7 +17,7 @@ HostTensor deconvolve(network::DeconvolutionParams params, HostTensor const& inp
 {
     params.kernel = weightsOf(kernel.constView());
     params.bias = weightsOf(bias);
-    HostTensor output = zeros(DataType::kFLOAT, deconvolutionOutputShape(input.shape, params));
+    HostTensor output = zeros(deconvolutionOutputShape(input.shape, params));
     runDeconvolution(params, input.constView(), output.view());
     return output;
 }
@@ -34,47 +34,47 @@ network::DeconvolutionParams oneDimensional(int64_t kernel, int64_t stride)
 TEST(Deconvolution, StrideTwoOneDimensionalByHand)
 {
     // [1, 2, 3] scattered with kernel [1, 1, 1] at stride 2: x0 covers 0..2, x1 2..4, x2 4..6.
-    HostTensor const input = floats({1, 1, 3}, {1, 2, 3});
-    HostTensor const kernel = floats({1, 1, 3}, {1, 1, 1});
+    HostTensor const input = fromFloats({1, 1, 3}, {1, 2, 3});
+    HostTensor const kernel = fromFloats({1, 1, 3}, {1, 1, 1});
     network::DeconvolutionParams params = oneDimensional(3, 2);
-    expectNear(deconvolve(params, input, kernel, none()).floats(), {1, 1, 3, 2, 5, 3, 3}, 0.0F);
+    expectClose(deconvolve(params, input, kernel, none()).floats(), {1, 1, 3, 2, 5, 3, 3}, 0.0F);
     // Explicit padding crops the full output.
     params.prePadding = dimsOf({1});
     params.postPadding = dimsOf({1});
-    expectNear(deconvolve(params, input, kernel, none()).floats(), {1, 3, 2, 5, 3}, 0.0F);
+    expectClose(deconvolve(params, input, kernel, none()).floats(), {1, 3, 2, 5, 3}, 0.0F);
     // A negative post-padding (ONNX output_padding 1) extends it; the extension holds the bias only.
     params.prePadding = dimsOf({0});
     params.postPadding = dimsOf({-1});
-    HostTensor const bias = floats({1}, {0.5F});
-    expectNear(deconvolve(params, input, kernel, bias.constView()).floats(),
+    HostTensor const bias = fromFloats({1}, {0.5F});
+    expectClose(deconvolve(params, input, kernel, bias.constView()).floats(),
         {1.5F, 1.5F, 3.5F, 2.5F, 5.5F, 3.5F, 3.5F, 0.5F}, 0.0F);
 }
 
 TEST(Deconvolution, SamePaddingModes)
 {
-    HostTensor const input = floats({1, 1, 3}, {1, 2, 3});
-    HostTensor const kernel = floats({1, 1, 3}, {1, 1, 1});
+    HostTensor const input = fromFloats({1, 1, 3}, {1, 2, 3});
+    HostTensor const kernel = fromFloats({1, 1, 3}, {1, 1, 1});
     network::DeconvolutionParams params = oneDimensional(3, 2);
     // O = min(3 * 2, 7) = 6, P = 1: UPPER crops the last element, LOWER the first.
     params.paddingMode = PaddingMode::kSAME_UPPER;
-    expectNear(deconvolve(params, input, kernel, none()).floats(), {1, 1, 3, 2, 5, 3}, 0.0F);
+    expectClose(deconvolve(params, input, kernel, none()).floats(), {1, 1, 3, 2, 5, 3}, 0.0F);
     params.paddingMode = PaddingMode::kSAME_LOWER;
-    expectNear(deconvolve(params, input, kernel, none()).floats(), {1, 3, 2, 5, 3, 3}, 0.0F);
+    expectClose(deconvolve(params, input, kernel, none()).floats(), {1, 3, 2, 5, 3, 3}, 0.0F);
 }
 
 TEST(Deconvolution, StrideTwoTwoDimensionalUpsamples)
 {
     // A 2x2 kernel of ones at stride 2 copies each input to a 2x2 block.
-    HostTensor const input = floats({1, 1, 2, 2}, {1, 2, 3, 4});
-    HostTensor const kernel = floats({1, 1, 2, 2}, {1, 1, 1, 1});
-    HostTensor const bias = floats({1}, {10});
+    HostTensor const input = fromFloats({1, 1, 2, 2}, {1, 2, 3, 4});
+    HostTensor const kernel = fromFloats({1, 1, 2, 2}, {1, 1, 1, 1});
+    HostTensor const bias = fromFloats({1}, {10});
     network::DeconvolutionParams params;
     params.nbOutputMaps = 1;
     params.kernelSize = dimsOf({2, 2});
     params.stride = dimsOf({2, 2});
     HostTensor const output = deconvolve(params, input, kernel, bias.constView());
     EXPECT_EQ(output.shape, (Shape{1, 1, 4, 4}));
-    expectNear(output.floats(), {11, 11, 12, 12, 11, 11, 12, 12, 13, 13, 14, 14, 13, 13, 14, 14}, 0.0F);
+    expectClose(output.floats(), {11, 11, 12, 12, 11, 11, 12, 12, 13, 13, 14, 14, 13, 13, 14, 14}, 0.0F);
 }
 
 // Transposed convolution by its definition: every input element adds input * weight at i * S + k * D of a full
@@ -123,10 +123,10 @@ std::vector<float> naiveDeconvolution(HostTensor const& input, HostTensor const&
 
 TEST(Deconvolution, MatchesNaiveScatterWithGroupsDilationAndPadding)
 {
-    HostTensor const input = floats({2, 4, 3, 4}, smallIntegers(2 * 4 * 3 * 4, 5));
-    HostTensor const kernel = floats({4, 3, 3, 2}, smallIntegers(4 * 3 * 3 * 2, 6)); // 2 groups, 6 maps
+    HostTensor const input = fromFloats({2, 4, 3, 4}, smallIntegers(2 * 4 * 3 * 4, 5));
+    HostTensor const kernel = fromFloats({4, 3, 3, 2}, smallIntegers(4 * 3 * 3 * 2, 6)); // 2 groups, 6 maps
     std::vector<float> const biasValues = smallIntegers(6, 7);
-    HostTensor const bias = floats({6}, biasValues);
+    HostTensor const bias = fromFloats({6}, biasValues);
     Shape const stride{2, 3};
     Shape const dilation{2, 1};
     Shape const prePadding{1, 0};
@@ -142,15 +142,15 @@ TEST(Deconvolution, MatchesNaiveScatterWithGroupsDilationAndPadding)
     HostTensor const output = deconvolve(params, input, kernel, bias.constView());
     // H: (3 - 1) * 2 + 5 - 3 = 6; W: (4 - 1) * 3 + 2 + 1 = 12.
     EXPECT_EQ(output.shape, (Shape{2, 6, 6, 12}));
-    expectNear(output.floats(),
+    expectClose(output.floats(),
         naiveDeconvolution(input, kernel, biasValues, 6, 2, stride, dilation, prePadding, postPadding), 0.0F);
 }
 
 TEST(Deconvolution, ThreeDimensionalDepthwise)
 {
     // Two channels, two groups, 1x1x1 kernels [2, -1], stride 2 in every axis: each input lands on even coordinates.
-    HostTensor const input = floats({1, 2, 2, 1, 1}, {1, 2, 3, 4});
-    HostTensor const kernel = floats({2, 1, 1, 1, 1}, {2, -1});
+    HostTensor const input = fromFloats({1, 2, 2, 1, 1}, {1, 2, 3, 4});
+    HostTensor const kernel = fromFloats({2, 1, 1, 1, 1}, {2, -1});
     network::DeconvolutionParams params;
     params.nbOutputMaps = 2;
     params.kernelSize = dimsOf({1, 1, 1});
@@ -158,21 +158,21 @@ TEST(Deconvolution, ThreeDimensionalDepthwise)
     params.nbGroups = 2;
     HostTensor const output = deconvolve(params, input, kernel, none());
     EXPECT_EQ(output.shape, (Shape{1, 2, 3, 1, 1}));
-    expectNear(output.floats(), {2, 0, 4, -3, 0, -4}, 0.0F);
+    expectClose(output.floats(), {2, 0, 4, -3, 0, -4}, 0.0F);
 }
 
 TEST(Deconvolution, EmptyInputAndBadKernel)
 {
-    HostTensor const input = zeros(DataType::kFLOAT, {0, 1, 3});
-    HostTensor const kernel = floats({1, 1, 3}, {1, 1, 1});
+    HostTensor const input = zeros({0, 1, 3});
+    HostTensor const kernel = fromFloats({1, 1, 3}, {1, 1, 1});
     network::DeconvolutionParams params = oneDimensional(3, 2);
     params.kernel = weightsOf(kernel.constView());
-    HostTensor output = zeros(DataType::kFLOAT, deconvolutionOutputShape(input.shape, params));
+    HostTensor output = zeros(deconvolutionOutputShape(input.shape, params));
     EXPECT_EQ(output.shape, (Shape{0, 1, 7}));
     EXPECT_NO_THROW(runDeconvolution(params, input.constView(), output.view()));
-    HostTensor const realInput = floats({1, 1, 3}, {1, 2, 3});
-    HostTensor const wrongKernel = floats({1, 1, 2}, {1, 1});
-    HostTensor realOutput = zeros(DataType::kFLOAT, {1, 1, 7});
+    HostTensor const realInput = fromFloats({1, 1, 3}, {1, 2, 3});
+    HostTensor const wrongKernel = fromFloats({1, 1, 2}, {1, 1});
+    HostTensor realOutput = zeros({1, 1, 7});
     params.kernel = weightsOf(wrongKernel.constView());
     EXPECT_THROW(runDeconvolution(params, realInput.constView(), realOutput.view()), std::invalid_argument);
 }

@@ -1,9 +1,10 @@
-// Owning host tensors for the neural-network kernel tests, and the Dims and weights that layer parameters take.
+// What the nn kernel tests add to tests/support: layer parameters' Dims and weights, exact data, the FP16 check.
 #pragma once
 
-#include "backend/cpu/kernels/nn/element_access.h"
-#include "core/tensor_view.h"
 #include "core/half.h"
+#include "core/tensor_view.h"
+#include "expect_close.h"
+#include "host_tensor.h"
 #include "network/weights_buffer.h"
 
 #include <gtest/gtest.h>
@@ -17,72 +18,11 @@ namespace kiln::cpu::test
 {
 
 using nvinfer1::DataType;
-
-struct HostTensor
-{
-    DataType type{DataType::kFLOAT};
-    Shape shape;
-    std::vector<std::byte> bytes;
-
-    TensorView view()
-    {
-        // An empty tensor gets a null pointer, so a kernel that touches it crashes the test.
-        return TensorView{type, shape, bytes.empty() ? nullptr : bytes.data()};
-    }
-    ConstTensorView constView() const
-    {
-        return ConstTensorView(type, shape, bytes.empty() ? nullptr : bytes.data());
-    }
-    std::vector<float> floats() const
-    {
-        return loadAllAsFloat(constView());
-    }
-    std::vector<int64_t> ints() const
-    {
-        std::vector<int64_t> values(static_cast<size_t>(volume(shape)));
-        for (size_t i = 0; i < values.size(); ++i)
-        {
-            values[i] = loadInt(constView(), static_cast<int64_t>(i));
-        }
-        return values;
-    }
-    uint16_t halfBits(int64_t index) const
-    {
-        return reinterpret_cast<uint16_t const*>(bytes.data())[index];
-    }
-};
-
-//! A zero-filled tensor (the usual output).
-inline HostTensor zeros(DataType type, Shape shape)
-{
-    HostTensor tensor{type, std::move(shape), {}};
-    tensor.bytes.resize(static_cast<size_t>(volume(tensor.shape)) * elementSize(type));
-    return tensor;
-}
-
-//! A floating-point tensor; kHALF / kBF16 values are rounded on the way in.
-inline HostTensor floats(Shape shape, std::vector<float> const& values, DataType type = DataType::kFLOAT)
-{
-    HostTensor tensor = zeros(type, std::move(shape));
-    EXPECT_EQ(static_cast<int64_t>(values.size()), volume(tensor.shape)) << "test tensor value count";
-    for (size_t i = 0; i < values.size(); ++i)
-    {
-        storeFloat(tensor.view(), static_cast<int64_t>(i), values[i]);
-    }
-    return tensor;
-}
-
-//! An integral (kINT32, kINT64, kINT8) or kBOOL tensor.
-inline HostTensor ints(DataType type, Shape shape, std::vector<int64_t> const& values)
-{
-    HostTensor tensor = zeros(type, std::move(shape));
-    EXPECT_EQ(static_cast<int64_t>(values.size()), volume(tensor.shape)) << "test tensor value count";
-    for (size_t i = 0; i < values.size(); ++i)
-    {
-        storeInt(tensor.view(), static_cast<int64_t>(i), values[i]);
-    }
-    return tensor;
-}
+using kiln::test::expectClose;
+using kiln::test::fromFloats;
+using kiln::test::fromInts;
+using kiln::test::HostTensor;
+using kiln::test::zeros;
 
 //! No tensor (an absent bias or weight list).
 inline ConstTensorView none()
@@ -105,15 +45,6 @@ inline network::WeightsBuffer weightsOf(ConstTensorView const& values)
     return network::WeightsBuffer(nvinfer1::Weights{values.type, values.data, values.count()});
 }
 
-inline void expectNear(std::vector<float> const& actual, std::vector<float> const& expected, float tolerance = 1e-5F)
-{
-    ASSERT_EQ(actual.size(), expected.size());
-    for (size_t i = 0; i < actual.size(); ++i)
-    {
-        EXPECT_NEAR(actual[i], expected[i], tolerance) << "at element " << i;
-    }
-}
-
 //! Deterministic small integers in [-3, 3]: sums of their products are exact in float, so results compare exactly.
 inline std::vector<float> smallIntegers(int64_t count, uint32_t seed)
 {
@@ -132,9 +63,10 @@ inline void expectHalfRoundingOf(HostTensor const& halfOutput, HostTensor const&
 {
     std::vector<float> const reference = floatOutput.floats();
     ASSERT_EQ(static_cast<size_t>(volume(halfOutput.shape)), reference.size());
+    std::vector<uint16_t> const halfBits = halfOutput.elements<uint16_t>();
     for (size_t i = 0; i < reference.size(); ++i)
     {
-        EXPECT_EQ(halfOutput.halfBits(static_cast<int64_t>(i)), floatToHalfBits(reference[i])) << "at element " << i;
+        EXPECT_EQ(halfBits[i], floatToHalfBits(reference[i])) << "at element " << i;
     }
 }
 

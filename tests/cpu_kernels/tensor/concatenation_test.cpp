@@ -12,7 +12,11 @@ namespace
 {
 
 using nvinfer1::DataType;
-using test::Tensor;
+using kiln::test::dataTypeOf;
+using kiln::test::fromElements;
+using kiln::test::fromFloats;
+using kiln::test::HostTensor;
+using kiln::test::zeros;
 
 network::ConcatenationParams alongAxis(int32_t axis)
 {
@@ -23,16 +27,16 @@ network::ConcatenationParams alongAxis(int32_t axis)
 
 TEST(Concatenation, InnerAxisWithAnEmptyInput)
 {
-    Tensor<float> const a({2, 1}, {1, 2});
-    Tensor<float> const empty({2, 0}, {});
-    Tensor<float> const b({2, 2}, {3, 4, 5, 6});
-    std::vector<ConstTensorView> const inputs{a.cview(), empty.cview(), b.cview()};
+    HostTensor const a = fromFloats({2, 1}, {1, 2});
+    HostTensor const empty = fromFloats({2, 0}, {});
+    HostTensor const b = fromFloats({2, 2}, {3, 4, 5, 6});
+    std::vector<ConstTensorView> const inputs{a.constView(), empty.constView(), b.constView()};
     std::vector<Shape> const shapes{a.shape, empty.shape, b.shape};
     EXPECT_EQ(concatenationOutputShape(shapes, alongAxis(1)), (Shape{2, 3}));
     EXPECT_EQ(concatenationOutputShape(shapes, alongAxis(-1)), (Shape{2, 3}));
-    auto out = Tensor<float>::zeros({2, 3});
+    HostTensor out = zeros({2, 3});
     concatenation(inputs, out.view(), alongAxis(1));
-    EXPECT_EQ(out.values, (std::vector<float>{1, 3, 4, 2, 5, 6}));
+    EXPECT_EQ(out.floats(), (std::vector<float>{1, 3, 4, 2, 5, 6}));
 }
 
 TEST(Concatenation, OuterAxisForEveryElementSize)
@@ -40,12 +44,12 @@ TEST(Concatenation, OuterAxisForEveryElementSize)
     auto check = [](auto sample)
     {
         using T = decltype(sample);
-        Tensor<T> const a({1, 2}, {1, 2});
-        Tensor<T> const b({2, 2}, {3, 4, 5, 6});
-        std::vector<ConstTensorView> const inputs{a.cview(), b.cview()};
-        auto out = Tensor<T>::zeros({3, 2});
+        HostTensor const a = fromElements<T>({1, 2}, {1, 2});
+        HostTensor const b = fromElements<T>({2, 2}, {3, 4, 5, 6});
+        std::vector<ConstTensorView> const inputs{a.constView(), b.constView()};
+        HostTensor out = zeros({3, 2}, dataTypeOf<T>());
         concatenation(inputs, out.view(), alongAxis(0));
-        EXPECT_EQ(out.values, (std::vector<T>{1, 2, 3, 4, 5, 6}));
+        EXPECT_EQ(out.elements<T>(), (std::vector<T>{1, 2, 3, 4, 5, 6}));
     };
     check(int8_t{});
     check(uint16_t{});

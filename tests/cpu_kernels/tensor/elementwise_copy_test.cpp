@@ -15,31 +15,36 @@ namespace
 {
 
 using nvinfer1::DataType;
-using test::Tensor;
+using kiln::test::fromElements;
+using kiln::test::fromFloats;
+using kiln::test::fromInts;
+using kiln::test::HostTensor;
+using kiln::test::zeros;
 
 TEST(Select, BroadcastsConditionThenAndElse)
 {
-    Tensor<uint8_t> const condition({2, 1}, {1, 0}, DataType::kBOOL);
-    Tensor<int64_t> const thenInput({1, 3}, {1, 2, 3});
-    Tensor<int64_t> const elseInput({}, {9});
+    HostTensor const condition = fromElements<uint8_t>({2, 1}, {1, 0}, DataType::kBOOL);
+    HostTensor const thenInput = fromInts({1, 3}, {1, 2, 3}, DataType::kINT64);
+    HostTensor const elseInput = fromInts({}, {9}, DataType::kINT64);
     Shape const shape = selectOutputShape(condition.shape, thenInput.shape, elseInput.shape);
     EXPECT_EQ(shape, (Shape{2, 3}));
-    auto out = Tensor<int64_t>::zeros(shape);
-    select(condition.cview(), thenInput.cview(), elseInput.cview(), out.view());
-    EXPECT_EQ(out.values, (std::vector<int64_t>{1, 2, 3, 9, 9, 9}));
+    HostTensor out = zeros(shape, DataType::kINT64);
+    select(condition.constView(), thenInput.constView(), elseInput.constView(), out.view());
+    EXPECT_EQ(out.elements<int64_t>(), (std::vector<int64_t>{1, 2, 3, 9, 9, 9}));
 }
 
 TEST(Select, Fp16AndErrors)
 {
-    Tensor<uint8_t> const condition({3}, {0, 1, 0}, DataType::kBOOL);
-    Tensor<uint16_t> const thenInput({3}, test::toHalf({1, 2, 3}));
-    Tensor<uint16_t> const elseInput({1}, test::toHalf({-1}));
-    auto out = Tensor<uint16_t>::zeros({3});
-    select(condition.cview(), thenInput.cview(), elseInput.cview(), out.view());
-    EXPECT_EQ(test::fromHalf(out.values), (std::vector<float>{-1, 2, -1}));
+    HostTensor const condition = fromElements<uint8_t>({3}, {0, 1, 0}, DataType::kBOOL);
+    HostTensor const thenInput = fromFloats({3}, {1, 2, 3}, DataType::kHALF);
+    HostTensor const elseInput = fromFloats({1}, {-1}, DataType::kHALF);
+    HostTensor out = zeros({3}, DataType::kHALF);
+    select(condition.constView(), thenInput.constView(), elseInput.constView(), out.view());
+    EXPECT_EQ(out.floats(), (std::vector<float>{-1, 2, -1}));
     EXPECT_THROW(selectOutputShape({2}, {3}, {1}), std::invalid_argument);
-    Tensor<uint8_t> const notBool({3}, {0, 1, 0});
-    EXPECT_THROW(select(notBool.cview(), thenInput.cview(), elseInput.cview(), out.view()), std::invalid_argument);
+    HostTensor const notBool = fromElements<uint8_t>({3}, {0, 1, 0});
+    EXPECT_THROW(
+        select(notBool.constView(), thenInput.constView(), elseInput.constView(), out.view()), std::invalid_argument);
     // An empty condition: nothing touched.
     select(ConstTensorView(DataType::kBOOL, {0}, nullptr), ConstTensorView(DataType::kHALF, {1}, nullptr),
         ConstTensorView(DataType::kHALF, {1}, nullptr), test::emptyView({0}, DataType::kHALF));
@@ -48,10 +53,10 @@ TEST(Select, Fp16AndErrors)
 template <typename From, typename To>
 std::vector<To> castValues(std::vector<From> const& values, DataType from, DataType to)
 {
-    Tensor<From> const input({static_cast<int64_t>(values.size())}, values, from);
-    auto out = Tensor<To>::zeros(input.shape, to);
-    cast(input.cview(), out.view());
-    return out.values;
+    HostTensor const input = fromElements<From>({static_cast<int64_t>(values.size())}, values, from);
+    HostTensor out = zeros(input.shape, to);
+    cast(input.constView(), out.view());
+    return out.elements<To>();
 }
 
 TEST(Cast, FloatToIntegersTruncatesTowardZeroAndSaturates)
@@ -100,17 +105,17 @@ TEST(Cast, IntegersWrapAndFloatsRound)
 TEST(Cast, EmptyAndErrors)
 {
     cast(ConstTensorView(DataType::kFLOAT, {0, 2}, nullptr), test::emptyView({0, 2}, DataType::kINT32));
-    Tensor<float> const input({2}, {1, 2});
-    auto out = Tensor<int32_t>::zeros({3});
-    EXPECT_THROW(cast(input.cview(), out.view()), std::invalid_argument);
-    auto right = Tensor<int32_t>::zeros({2});
+    HostTensor const input = fromFloats({2}, {1, 2});
+    HostTensor out = zeros({3}, DataType::kINT32);
+    EXPECT_THROW(cast(input.constView(), out.view()), std::invalid_argument);
+    HostTensor right = zeros({2}, DataType::kINT32);
     network::CastParams toInt64;
     toInt64.toType = DataType::kINT64;
-    EXPECT_THROW(cast(input.cview(), right.view(), toInt64), std::invalid_argument);
+    EXPECT_THROW(cast(input.constView(), right.view(), toInt64), std::invalid_argument);
     network::CastParams toInt32;
     toInt32.toType = DataType::kINT32;
-    cast(input.cview(), right.view(), toInt32);
-    EXPECT_EQ(right.values, (std::vector<int32_t>{1, 2}));
+    cast(input.constView(), right.view(), toInt32);
+    EXPECT_EQ(right.elements<int32_t>(), (std::vector<int32_t>{1, 2}));
 }
 
 } // namespace

@@ -13,7 +13,10 @@ namespace
 
 using nvinfer1::GatherMode;
 using nvinfer1::DataType;
-using test::Tensor;
+using kiln::test::fromFloats;
+using kiln::test::fromInts;
+using kiln::test::HostTensor;
+using kiln::test::zeros;
 
 network::GatherParams gatherParams(GatherMode mode, int32_t gatherAxis, int32_t numElementWiseDims)
 {
@@ -39,84 +42,84 @@ network::GatherParams ndGather(int32_t numElementWiseDims)
     return gatherParams(GatherMode::kND, 0, numElementWiseDims);
 }
 
-template <typename T, typename I>
-std::vector<T> run(
-    Tensor<T> const& data, Tensor<I> const& indices, network::GatherParams const& params, Shape const& expectedShape)
+HostTensor run(
+    HostTensor const& data, HostTensor const& indices, network::GatherParams const& params, Shape const& expectedShape)
 {
     Shape const shape = gatherOutputShape(data.shape, indices.shape, params);
     EXPECT_EQ(shape, expectedShape);
-    auto out = Tensor<T>::zeros(shape);
-    gather(data.cview(), indices.cview(), out.view(), params);
-    return out.values;
+    HostTensor out = zeros(shape, data.type);
+    gather(data.constView(), indices.constView(), out.view(), params);
+    return out;
 }
 
 TEST(Gather, DefaultModeWithNegativeIndices)
 {
-    Tensor<float> const data({3, 2}, {1, 2, 3, 4, 5, 6});
-    Tensor<int32_t> const rows({2, 2}, {0, -1, 1, 2});
-    EXPECT_EQ(run(data, rows, defaultGather(0), {2, 2, 2}), (std::vector<float>{1, 2, 5, 6, 3, 4, 5, 6}));
-    Tensor<int64_t> const columns({2}, {1, -2});
-    EXPECT_EQ(run(data, columns, defaultGather(1), {3, 2}), (std::vector<float>{2, 1, 4, 3, 6, 5}));
-    Tensor<int64_t> const scalar({}, {1});
-    EXPECT_EQ(run(data, scalar, defaultGather(0), {2}), (std::vector<float>{3, 4}));
+    HostTensor const data = fromFloats({3, 2}, {1, 2, 3, 4, 5, 6});
+    HostTensor const rows = fromInts({2, 2}, {0, -1, 1, 2}, DataType::kINT32);
+    EXPECT_EQ(run(data, rows, defaultGather(0), {2, 2, 2}).floats(), (std::vector<float>{1, 2, 5, 6, 3, 4, 5, 6}));
+    HostTensor const columns = fromInts({2}, {1, -2}, DataType::kINT64);
+    EXPECT_EQ(run(data, columns, defaultGather(1), {3, 2}).floats(), (std::vector<float>{2, 1, 4, 3, 6, 5}));
+    HostTensor const scalar = fromInts({}, {1}, DataType::kINT64);
+    EXPECT_EQ(run(data, scalar, defaultGather(0), {2}).floats(), (std::vector<float>{3, 4}));
 }
 
 TEST(Gather, DefaultModeWithOneElementWiseDim)
 {
     // Row b of the output gathers from row b of the data with row b of the indices.
-    Tensor<int64_t> const data({2, 3}, {1, 2, 3, 4, 5, 6});
-    Tensor<int32_t> const indices({2, 2}, {2, 0, -1, 1});
-    EXPECT_EQ(run(data, indices, defaultGather(1, 1), {2, 2}), (std::vector<int64_t>{3, 1, 6, 5}));
+    HostTensor const data = fromInts({2, 3}, {1, 2, 3, 4, 5, 6}, DataType::kINT64);
+    HostTensor const indices = fromInts({2, 2}, {2, 0, -1, 1}, DataType::kINT32);
+    EXPECT_EQ(run(data, indices, defaultGather(1, 1), {2, 2}).elements<int64_t>(), (std::vector<int64_t>{3, 1, 6, 5}));
 }
 
 TEST(Gather, ElementMode)
 {
-    Tensor<float> const data({2, 2}, {1, 2, 3, 4});
-    Tensor<int64_t> const indices({2, 2}, {0, 0, 1, 0});
-    EXPECT_EQ(run(data, indices, elementGather(1), {2, 2}), (std::vector<float>{1, 1, 4, 3}));
-    Tensor<int32_t> const negative({2, 2}, {-1, 0, 1, -2});
-    EXPECT_EQ(run(data, negative, elementGather(1), {2, 2}), (std::vector<float>{2, 1, 4, 3}));
-    Tensor<int8_t> const bytes({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
-    Tensor<int32_t> const rows({2, 3}, {1, 2, 0, 2, 0, 0});
-    EXPECT_EQ(run(bytes, rows, elementGather(0), {2, 3}), (std::vector<int8_t>{4, 8, 3, 7, 2, 3}));
+    HostTensor const data = fromFloats({2, 2}, {1, 2, 3, 4});
+    HostTensor const indices = fromInts({2, 2}, {0, 0, 1, 0}, DataType::kINT64);
+    EXPECT_EQ(run(data, indices, elementGather(1), {2, 2}).floats(), (std::vector<float>{1, 1, 4, 3}));
+    HostTensor const negative = fromInts({2, 2}, {-1, 0, 1, -2}, DataType::kINT32);
+    EXPECT_EQ(run(data, negative, elementGather(1), {2, 2}).floats(), (std::vector<float>{2, 1, 4, 3}));
+    HostTensor const bytes = fromInts({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9}, DataType::kINT8);
+    HostTensor const rows = fromInts({2, 3}, {1, 2, 0, 2, 0, 0}, DataType::kINT32);
+    EXPECT_EQ(run(bytes, rows, elementGather(0), {2, 3}).elements<int8_t>(), (std::vector<int8_t>{4, 8, 3, 7, 2, 3}));
 }
 
 TEST(Gather, NdMode)
 {
-    Tensor<int32_t> const data({2, 2}, {0, 1, 2, 3});
-    Tensor<int64_t> const points({2, 2}, {0, 0, 1, 1});
-    EXPECT_EQ(run(data, points, ndGather(0), {2}), (std::vector<int32_t>{0, 3}));
-    Tensor<int64_t> const rows({2, 1}, {1, 0});
-    EXPECT_EQ(run(data, rows, ndGather(0), {2, 2}), (std::vector<int32_t>{2, 3, 0, 1}));
-    Tensor<int32_t> const negative({1, 2}, {-1, -1});
-    EXPECT_EQ(run(data, negative, ndGather(0), {1}), (std::vector<int32_t>{3}));
+    HostTensor const data = fromInts({2, 2}, {0, 1, 2, 3}, DataType::kINT32);
+    HostTensor const points = fromInts({2, 2}, {0, 0, 1, 1}, DataType::kINT64);
+    EXPECT_EQ(run(data, points, ndGather(0), {2}).elements<int32_t>(), (std::vector<int32_t>{0, 3}));
+    HostTensor const rows = fromInts({2, 1}, {1, 0}, DataType::kINT64);
+    EXPECT_EQ(run(data, rows, ndGather(0), {2, 2}).elements<int32_t>(), (std::vector<int32_t>{2, 3, 0, 1}));
+    HostTensor const negative = fromInts({1, 2}, {-1, -1}, DataType::kINT32);
+    EXPECT_EQ(run(data, negative, ndGather(0), {1}).elements<int32_t>(), (std::vector<int32_t>{3}));
     // One batch dim: batch b picks row indices[b] of data[b].
-    Tensor<float> const cube({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
-    EXPECT_EQ(run(cube, rows, ndGather(1), {2, 2}), (std::vector<float>{2, 3, 4, 5}));
+    HostTensor const cube = fromFloats({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+    EXPECT_EQ(run(cube, rows, ndGather(1), {2, 2}).floats(), (std::vector<float>{2, 3, 4, 5}));
 }
 
 TEST(Gather, OutOfRangeIndicesAreErrors)
 {
-    Tensor<float> const data({3}, {1, 2, 3});
-    auto out = Tensor<float>::zeros({1});
+    HostTensor const data = fromFloats({3}, {1, 2, 3});
+    HostTensor out = zeros({1});
     for (int64_t bad : {3, -4})
     {
-        Tensor<int64_t> const indices({1}, {bad});
-        EXPECT_THROW(gather(data.cview(), indices.cview(), out.view(), defaultGather(0)), std::invalid_argument);
-        EXPECT_THROW(gather(data.cview(), indices.cview(), out.view(), elementGather(0)),
+        HostTensor const indices = fromInts({1}, {bad}, DataType::kINT64);
+        EXPECT_THROW(gather(data.constView(), indices.constView(), out.view(), defaultGather(0)),
+            std::invalid_argument);
+        EXPECT_THROW(gather(data.constView(), indices.constView(), out.view(), elementGather(0)),
             std::invalid_argument);
     }
-    Tensor<float> const wrongType({1}, {0});
-    EXPECT_THROW(gather(data.cview(), wrongType.cview(), out.view(), defaultGather(0)), std::invalid_argument);
+    HostTensor const wrongType = fromFloats({1}, {0});
+    EXPECT_THROW(gather(data.constView(), wrongType.constView(), out.view(), defaultGather(0)), std::invalid_argument);
     EXPECT_THROW(gatherOutputShape({2, 2}, {2, 3}, ndGather(0)), std::invalid_argument);
 }
 
 TEST(Gather, EmptyIndicesGiveEmptyOutput)
 {
-    Tensor<float> const data({3, 2}, {1, 2, 3, 4, 5, 6});
+    HostTensor const data = fromFloats({3, 2}, {1, 2, 3, 4, 5, 6});
     ConstTensorView const indices(DataType::kINT32, {0}, nullptr);
     EXPECT_EQ(gatherOutputShape(data.shape, indices.shape, defaultGather(0)), (Shape{0, 2}));
-    gather(data.cview(), indices, test::emptyView({0, 2}), defaultGather(0));
+    gather(data.constView(), indices, test::emptyView({0, 2}), defaultGather(0));
 }
 
 } // namespace

@@ -14,11 +14,14 @@ namespace
 
 using nvinfer1::MatrixOperation;
 using nvinfer1::DataType;
-using test::Tensor;
+using kiln::test::filledWith;
+using kiln::test::fromFloats;
+using kiln::test::HostTensor;
+using kiln::test::zeros;
 
 // A = [[1, 2, 3], [4, 5, 6]], B = [[7, 8], [9, 10], [11, 12]], A * B = [[58, 64], [139, 154]].
-Tensor<float> const kA({2, 3}, {1, 2, 3, 4, 5, 6});
-Tensor<float> const kB({3, 2}, {7, 8, 9, 10, 11, 12});
+HostTensor const kA = fromFloats({2, 3}, {1, 2, 3, 4, 5, 6});
+HostTensor const kB = fromFloats({3, 2}, {7, 8, 9, 10, 11, 12});
 
 network::MatrixMultiplyParams operations(MatrixOperation op0, MatrixOperation op1)
 {
@@ -29,19 +32,18 @@ network::MatrixMultiplyParams operations(MatrixOperation op0, MatrixOperation op
 }
 
 //! A fused bias of the tensor's type and values.
-template <typename T>
-network::WeightsBuffer biasOf(Tensor<T> const& bias)
+network::WeightsBuffer biasOf(HostTensor const& bias)
 {
-    return network::WeightsBuffer(nvinfer1::Weights{bias.type, bias.values.data(), bias.cview().count()});
+    return network::WeightsBuffer(nvinfer1::Weights{bias.type, bias.constView().data, bias.count()});
 }
 
-std::vector<float> multiply(Tensor<float> const& a, Tensor<float> const& b,
+std::vector<float> multiply(HostTensor const& a, HostTensor const& b,
     network::MatrixMultiplyParams const& params, plan::Epilogue const& epilogue = {})
 {
-    auto out = Tensor<float>::zeros(matrixMultiplyOutputShape(a.shape, b.shape, params));
-    matrixMultiply(a.cview(), b.cview(), out.view(), params);
-    applyEpilogue(epilogue, {a.cview(), b.cview()}, out.view());
-    return out.values;
+    HostTensor out = zeros(matrixMultiplyOutputShape(a.shape, b.shape, params));
+    matrixMultiply(a.constView(), b.constView(), out.view(), params);
+    applyEpilogue(epilogue, {a.constView(), b.constView()}, out.view());
+    return out.floats();
 }
 
 TEST(MatrixMultiply, PlainMatrices)
@@ -52,8 +54,8 @@ TEST(MatrixMultiply, PlainMatrices)
 
 TEST(MatrixMultiply, TransposedOperands)
 {
-    Tensor<float> const aT({3, 2}, {1, 4, 2, 5, 3, 6});
-    Tensor<float> const bT({2, 3}, {7, 9, 11, 8, 10, 12});
+    HostTensor const aT = fromFloats({3, 2}, {1, 4, 2, 5, 3, 6});
+    HostTensor const bT = fromFloats({2, 3}, {7, 9, 11, 8, 10, 12});
     std::vector<float> const expected{58, 64, 139, 154};
     EXPECT_EQ(multiply(aT, kB, operations(MatrixOperation::kTRANSPOSE, MatrixOperation::kNONE)), expected);
     EXPECT_EQ(multiply(kA, bT, operations(MatrixOperation::kNONE, MatrixOperation::kTRANSPOSE)), expected);
@@ -62,9 +64,9 @@ TEST(MatrixMultiply, TransposedOperands)
 
 TEST(MatrixMultiply, VectorOperands)
 {
-    Tensor<float> const v3({3}, {1, 2, 3});
-    Tensor<float> const ones({3}, {1, 1, 1});
-    Tensor<float> const w3({3}, {4, 5, 6});
+    HostTensor const v3 = fromFloats({3}, {1, 2, 3});
+    HostTensor const ones = fromFloats({3}, {1, 1, 1});
+    HostTensor const w3 = fromFloats({3}, {4, 5, 6});
     auto const vectorTimesMatrix = operations(MatrixOperation::kVECTOR, MatrixOperation::kNONE);
     EXPECT_EQ(matrixMultiplyOutputShape(v3.shape, kB.shape, vectorTimesMatrix), (Shape{2}));
     EXPECT_EQ(multiply(v3, kB, vectorTimesMatrix), (std::vector<float>{58, 64}));
@@ -74,51 +76,51 @@ TEST(MatrixMultiply, VectorOperands)
     EXPECT_EQ(matrixMultiplyOutputShape(v3.shape, w3.shape, dot), Shape{});
     EXPECT_EQ(multiply(v3, w3, dot), (std::vector<float>{32}));
     // A batch of vectors against a batch of matrices.
-    Tensor<float> const vectors({2, 2}, {1, 0, 0, 1});
-    Tensor<float> const matrices({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+    HostTensor const vectors = fromFloats({2, 2}, {1, 0, 0, 1});
+    HostTensor const matrices = fromFloats({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
     EXPECT_EQ(multiply(vectors, matrices, vectorTimesMatrix), (std::vector<float>{1, 2, 7, 8}));
 }
 
 TEST(MatrixMultiply, BroadcastsBatchDims)
 {
     // a: two 1x2 matrices along dim 0; b: two 2x1 matrices along dim 1; output batch [2, 2].
-    Tensor<float> const a({2, 1, 1, 2}, {1, 2, 3, 4});
-    Tensor<float> const b({1, 2, 2, 1}, {1, 1, 1, -1});
+    HostTensor const a = fromFloats({2, 1, 1, 2}, {1, 2, 3, 4});
+    HostTensor const b = fromFloats({1, 2, 2, 1}, {1, 1, 1, -1});
     EXPECT_EQ(matrixMultiplyOutputShape(a.shape, b.shape, {}), (Shape{2, 2, 1, 1}));
     EXPECT_EQ(multiply(a, b, {}), (std::vector<float>{3, -1, 7, -1}));
 }
 
 TEST(MatrixMultiply, Fp16StorageRoundsThroughHalf)
 {
-    Tensor<uint16_t> const a({1, 2}, test::toHalf({0.1f, 0.2f}));
-    Tensor<uint16_t> const b({2, 1}, test::toHalf({0.3f, 0.4f}));
-    auto out = Tensor<uint16_t>::zeros({1, 1});
-    matrixMultiply(a.cview(), b.cview(), out.view(), {});
-    float const ha = halfBitsToFloat(a.values[0]);
-    float const hb = halfBitsToFloat(a.values[1]);
-    float const hc = halfBitsToFloat(b.values[0]);
-    float const hd = halfBitsToFloat(b.values[1]);
+    HostTensor const a = fromFloats({1, 2}, {0.1f, 0.2f}, DataType::kHALF);
+    HostTensor const b = fromFloats({2, 1}, {0.3f, 0.4f}, DataType::kHALF);
+    HostTensor out = zeros({1, 1}, DataType::kHALF);
+    matrixMultiply(a.constView(), b.constView(), out.view(), {});
+    float const ha = a.floats()[0];
+    float const hb = a.floats()[1];
+    float const hc = b.floats()[0];
+    float const hd = b.floats()[1];
     double const exact = static_cast<double>(ha) * hc + static_cast<double>(hb) * hd;
-    EXPECT_EQ(out.values[0], floatToHalfBits(static_cast<float>(exact)));
-    EXPECT_NEAR(halfBitsToFloat(out.values[0]), 0.11f, 1e-3f);
+    EXPECT_EQ(out.elements<uint16_t>()[0], floatToHalfBits(static_cast<float>(exact)));
+    EXPECT_NEAR(out.floats()[0], 0.11f, 1e-3f);
 }
 
 TEST(MatrixMultiply, EmptyTensors)
 {
     // K = 0: every output is an empty sum.
-    Tensor<float> const a({2, 0}, {});
-    Tensor<float> const b({0, 2}, {});
-    auto out = Tensor<float>::zeros({2, 2}, DataType::kFLOAT, 99.0f);
-    matrixMultiply(a.cview(), b.cview(), out.view(), {});
-    EXPECT_EQ(out.values, (std::vector<float>{0, 0, 0, 0}));
+    HostTensor const a = fromFloats({2, 0}, {});
+    HostTensor const b = fromFloats({0, 2}, {});
+    HostTensor out = filledWith<float>({2, 2}, 99.0f);
+    matrixMultiply(a.constView(), b.constView(), out.view(), {});
+    EXPECT_EQ(out.floats(), (std::vector<float>{0, 0, 0, 0}));
     // M = 0: nothing is read or written.
-    matrixMultiply(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), kB.cview(), test::emptyView({0, 2}), {});
+    matrixMultiply(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), kB.constView(), test::emptyView({0, 2}), {});
 }
 
 TEST(MatrixMultiply, BiasAndReluEpilogue)
 {
     // A * B = [[58, 64], [139, 154]]; the bias is added to every row, then the ReLU clamps.
-    Tensor<float> const bias({2}, {-100, -150});
+    HostTensor const bias = fromFloats({2}, {-100, -150});
     plan::Epilogue epilogue;
     epilogue.bias = biasOf(bias);
     EXPECT_EQ(multiply(kA, kB, {}, epilogue), (std::vector<float>{-42, -86, 39, 4}));
@@ -127,33 +129,33 @@ TEST(MatrixMultiply, BiasAndReluEpilogue)
     // A ReLU alone, and a bias stored in FP16.
     plan::Epilogue reluOnly;
     reluOnly.relu = true;
-    Tensor<float> const negated({2, 3}, {-1, -2, -3, 4, 5, 6});
+    HostTensor const negated = fromFloats({2, 3}, {-1, -2, -3, 4, 5, 6});
     EXPECT_EQ(multiply(negated, kB, {}, reluOnly), (std::vector<float>{0, 0, 139, 154}));
-    Tensor<uint16_t> const halfBias({2}, test::toHalf({0.5f, -0.25f}));
+    HostTensor const halfBias = fromFloats({2}, {0.5f, -0.25f}, DataType::kHALF);
     plan::Epilogue halfEpilogue;
     halfEpilogue.bias = biasOf(halfBias);
     EXPECT_EQ(multiply(kA, kB, {}, halfEpilogue), (std::vector<float>{58.5f, 63.75f, 139.5f, 153.75f}));
     // Batches share the bias.
-    Tensor<float> const twice({2, 2, 3}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6});
-    EXPECT_EQ(multiply(twice, Tensor<float>({1, 3, 2}, kB.values), {}, epilogue),
+    HostTensor const twice = fromFloats({2, 2, 3}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6});
+    EXPECT_EQ(multiply(twice, fromFloats({1, 3, 2}, kB.floats()), {}, epilogue),
         (std::vector<float>{0, 0, 39, 4, 0, 0, 39, 4}));
 }
 
 TEST(MatrixMultiply, RejectsABiasThatDoesNotFit)
 {
-    auto out = Tensor<float>::zeros({2, 2});
-    Tensor<float> const three({3}, {1, 2, 3});
+    HostTensor out = zeros({2, 2});
+    HostTensor const three = fromFloats({3}, {1, 2, 3});
     plan::Epilogue epilogue;
     epilogue.bias = biasOf(three);
-    EXPECT_THROW(applyEpilogue(epilogue, {kA.cview(), kB.cview()}, out.view()), std::invalid_argument);
+    EXPECT_THROW(applyEpilogue(epilogue, {kA.constView(), kB.constView()}, out.view()), std::invalid_argument);
     // A vector result has no columns to add a bias to.
-    Tensor<float> const one({1}, {1});
-    Tensor<float> const v2({2}, {1, 1});
+    HostTensor const one = fromFloats({1}, {1});
+    HostTensor const v2 = fromFloats({2}, {1, 1});
     network::MatrixMultiplyParams vector = operations(MatrixOperation::kNONE, MatrixOperation::kVECTOR);
     epilogue.bias = biasOf(one);
-    auto column = Tensor<float>::zeros({3});
-    matrixMultiply(kB.cview(), v2.cview(), column.view(), vector);
-    EXPECT_THROW(applyEpilogue(epilogue, {kB.cview(), v2.cview()}, column.view()), std::invalid_argument);
+    HostTensor column = zeros({3});
+    matrixMultiply(kB.constView(), v2.constView(), column.view(), vector);
+    EXPECT_THROW(applyEpilogue(epilogue, {kB.constView(), v2.constView()}, column.view()), std::invalid_argument);
 }
 
 TEST(MatrixMultiply, RejectsInconsistentShapes)
@@ -161,8 +163,8 @@ TEST(MatrixMultiply, RejectsInconsistentShapes)
     EXPECT_THROW(matrixMultiplyOutputShape({2, 3}, {2, 2}, {}), std::invalid_argument);
     EXPECT_THROW(matrixMultiplyOutputShape({2, 2, 3}, {3, 2}, {}), std::invalid_argument);
     EXPECT_THROW(matrixMultiplyOutputShape({2, 2, 3}, {3, 3, 2}, {}), std::invalid_argument);
-    auto out = Tensor<float>::zeros({2, 3});
-    EXPECT_THROW(matrixMultiply(kA.cview(), kB.cview(), out.view(), {}), std::invalid_argument);
+    HostTensor out = zeros({2, 3});
+    EXPECT_THROW(matrixMultiply(kA.constView(), kB.constView(), out.view(), {}), std::invalid_argument);
 }
 
 } // namespace

@@ -15,10 +15,13 @@ namespace
 
 using nvinfer1::ReduceOperation;
 using nvinfer1::DataType;
-using test::Tensor;
+using kiln::test::fromFloats;
+using kiln::test::fromInts;
+using kiln::test::HostTensor;
+using kiln::test::zeros;
 
 // [[1, 2, 3], [4, 5, 6]]
-Tensor<float> const kInput({2, 3}, {1, 2, 3, 4, 5, 6});
+HostTensor const kInput = fromFloats({2, 3}, {1, 2, 3, 4, 5, 6});
 
 network::ReduceParams reduction(ReduceOperation operation, uint32_t axes, bool keepDimensions = false)
 {
@@ -29,11 +32,10 @@ network::ReduceParams reduction(ReduceOperation operation, uint32_t axes, bool k
     return params;
 }
 
-template <typename T>
-Tensor<T> run(Tensor<T> const& input, network::ReduceParams const& params)
+HostTensor run(HostTensor const& input, network::ReduceParams const& params)
 {
-    auto out = Tensor<T>::zeros(reduceOutputShape(input.shape, params), input.type);
-    reduce(input.cview(), out.view(), params);
+    HostTensor out = zeros(reduceOutputShape(input.shape, params), input.type);
+    reduce(input.constView(), out.view(), params);
     return out;
 }
 
@@ -66,9 +68,9 @@ TEST(Reduce, EveryOperationWithAndWithoutKeepDimensions)
         for (bool keep : {true, false})
         {
             network::ReduceParams const params = reduction(c.operation, c.axes, keep);
-            auto const out = run(kInput, params);
+            HostTensor const out = run(kInput, params);
             EXPECT_EQ(out.shape, keep ? c.keptShape : c.droppedShape);
-            EXPECT_EQ(out.values, c.expected) << "operation " << static_cast<int>(c.operation) << " axes " << c.axes;
+            EXPECT_EQ(out.floats(), c.expected) << "operation " << static_cast<int>(c.operation) << " axes " << c.axes;
         }
     }
 }
@@ -76,55 +78,60 @@ TEST(Reduce, EveryOperationWithAndWithoutKeepDimensions)
 TEST(Reduce, MiddleAxis)
 {
     // [[[0, 1], [2, 3]], [[4, 5], [6, 7]]] summed over dim 1.
-    Tensor<float> const input({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+    HostTensor const input = fromFloats({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
     EXPECT_EQ(
-        run(input, reduction(ReduceOperation::kSUM, 0b010, false)).values, (std::vector<float>{2, 4, 10, 12}));
-    EXPECT_EQ(run(input, reduction(ReduceOperation::kMAX, 0b101, true)).values, (std::vector<float>{5, 7}));
+        run(input, reduction(ReduceOperation::kSUM, 0b010, false)).floats(), (std::vector<float>{2, 4, 10, 12}));
+    EXPECT_EQ(run(input, reduction(ReduceOperation::kMAX, 0b101, true)).floats(), (std::vector<float>{5, 7}));
 }
 
 TEST(Reduce, Integers)
 {
-    Tensor<int32_t> const i32({2, 3}, {1, -2, 3, 4, 5, -6});
-    EXPECT_EQ(run(i32, reduction(ReduceOperation::kSUM, 0b10, false)).values, (std::vector<int32_t>{2, 3}));
-    EXPECT_EQ(run(i32, reduction(ReduceOperation::kPROD, 0b10, false)).values, (std::vector<int32_t>{-6, -120}));
-    EXPECT_EQ(run(i32, reduction(ReduceOperation::kMAX, 0b01, false)).values, (std::vector<int32_t>{4, 5, 3}));
-    EXPECT_EQ(run(i32, reduction(ReduceOperation::kMIN, 0b01, false)).values, (std::vector<int32_t>{1, -2, -6}));
-    EXPECT_EQ(run(i32, reduction(ReduceOperation::kAVG, 0b10, false)).values, (std::vector<int32_t>{0, 1}));
+    HostTensor const i32 = fromInts({2, 3}, {1, -2, 3, 4, 5, -6}, DataType::kINT32);
+    EXPECT_EQ(run(i32, reduction(ReduceOperation::kSUM, 0b10, false)).elements<int32_t>(),
+        (std::vector<int32_t>{2, 3}));
+    EXPECT_EQ(run(i32, reduction(ReduceOperation::kPROD, 0b10, false)).elements<int32_t>(),
+        (std::vector<int32_t>{-6, -120}));
+    EXPECT_EQ(run(i32, reduction(ReduceOperation::kMAX, 0b01, false)).elements<int32_t>(),
+        (std::vector<int32_t>{4, 5, 3}));
+    EXPECT_EQ(run(i32, reduction(ReduceOperation::kMIN, 0b01, false)).elements<int32_t>(),
+        (std::vector<int32_t>{1, -2, -6}));
+    EXPECT_EQ(run(i32, reduction(ReduceOperation::kAVG, 0b10, false)).elements<int32_t>(),
+        (std::vector<int32_t>{0, 1}));
     // Beyond 2^53: exact in int64, where a double accumulator would round.
     int64_t const big = (int64_t{1} << 60) + 1;
-    Tensor<int64_t> const i64({2}, {big, 2});
-    EXPECT_EQ(run(i64, reduction(ReduceOperation::kSUM, 0b1, false)).values, (std::vector<int64_t>{big + 2}));
-    EXPECT_EQ(run(i64, reduction(ReduceOperation::kMAX, 0b1, false)).values, (std::vector<int64_t>{big}));
+    HostTensor const i64 = fromInts({2}, {big, 2}, DataType::kINT64);
+    EXPECT_EQ(run(i64, reduction(ReduceOperation::kSUM, 0b1, false)).elements<int64_t>(),
+        (std::vector<int64_t>{big + 2}));
+    EXPECT_EQ(run(i64, reduction(ReduceOperation::kMAX, 0b1, false)).elements<int64_t>(), (std::vector<int64_t>{big}));
 }
 
 TEST(Reduce, NanPropagatesThroughMaxAndMin)
 {
     float const nan = std::numeric_limits<float>::quiet_NaN();
-    Tensor<float> const input({3}, {1, nan, 3});
-    EXPECT_TRUE(std::isnan(run(input, reduction(ReduceOperation::kMAX, 1, false)).values[0]));
-    EXPECT_TRUE(std::isnan(run(input, reduction(ReduceOperation::kMIN, 1, false)).values[0]));
+    HostTensor const input = fromFloats({3}, {1, nan, 3});
+    EXPECT_TRUE(std::isnan(run(input, reduction(ReduceOperation::kMAX, 1, false)).floats()[0]));
+    EXPECT_TRUE(std::isnan(run(input, reduction(ReduceOperation::kMIN, 1, false)).floats()[0]));
 }
 
 TEST(Reduce, Fp16StorageRoundsThroughHalf)
 {
-    Tensor<uint16_t> const input({2}, test::toHalf({0.1f, 0.2f}));
-    auto const out = run(input, reduction(ReduceOperation::kAVG, 1, false));
-    double const exact
-        = (static_cast<double>(halfBitsToFloat(input.values[0])) + halfBitsToFloat(input.values[1])) / 2.0;
-    EXPECT_EQ(out.values[0], floatToHalfBits(static_cast<float>(exact)));
+    HostTensor const input = fromFloats({2}, {0.1f, 0.2f}, DataType::kHALF);
+    HostTensor const out = run(input, reduction(ReduceOperation::kAVG, 1, false));
+    double const exact = (static_cast<double>(input.floats()[0]) + input.floats()[1]) / 2.0;
+    EXPECT_EQ(out.elements<uint16_t>()[0], floatToHalfBits(static_cast<float>(exact)));
 }
 
 TEST(Reduce, EmptyReductionGivesIdentity)
 {
-    Tensor<float> const input({2, 0}, {});
+    HostTensor const input = fromFloats({2, 0}, {});
     float const inf = std::numeric_limits<float>::infinity();
-    EXPECT_EQ(run(input, reduction(ReduceOperation::kSUM, 0b10, false)).values, (std::vector<float>{0, 0}));
-    EXPECT_EQ(run(input, reduction(ReduceOperation::kPROD, 0b10, false)).values, (std::vector<float>{1, 1}));
-    EXPECT_EQ(run(input, reduction(ReduceOperation::kMAX, 0b10, false)).values, (std::vector<float>{-inf, -inf}));
-    EXPECT_EQ(run(input, reduction(ReduceOperation::kMIN, 0b10, false)).values, (std::vector<float>{inf, inf}));
-    EXPECT_TRUE(std::isnan(run(input, reduction(ReduceOperation::kAVG, 0b10, false)).values[0]));
-    Tensor<int32_t> const ints({0, 2}, {});
-    EXPECT_EQ(run(ints, reduction(ReduceOperation::kMAX, 0b01, false)).values,
+    EXPECT_EQ(run(input, reduction(ReduceOperation::kSUM, 0b10, false)).floats(), (std::vector<float>{0, 0}));
+    EXPECT_EQ(run(input, reduction(ReduceOperation::kPROD, 0b10, false)).floats(), (std::vector<float>{1, 1}));
+    EXPECT_EQ(run(input, reduction(ReduceOperation::kMAX, 0b10, false)).floats(), (std::vector<float>{-inf, -inf}));
+    EXPECT_EQ(run(input, reduction(ReduceOperation::kMIN, 0b10, false)).floats(), (std::vector<float>{inf, inf}));
+    EXPECT_TRUE(std::isnan(run(input, reduction(ReduceOperation::kAVG, 0b10, false)).floats()[0]));
+    HostTensor const ints = fromInts({0, 2}, {}, DataType::kINT32);
+    EXPECT_EQ(run(ints, reduction(ReduceOperation::kMAX, 0b01, false)).elements<int32_t>(),
         (std::vector<int32_t>{std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::min()}));
     // An empty output: nothing touched.
     reduce(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), test::emptyView({0}),
@@ -134,8 +141,8 @@ TEST(Reduce, EmptyReductionGivesIdentity)
 TEST(Reduce, RejectsBadArguments)
 {
     EXPECT_THROW(reduceOutputShape({2, 3}, reduction(ReduceOperation::kSUM, 0b100)), std::invalid_argument);
-    auto out = Tensor<float>::zeros({3});
-    EXPECT_THROW(reduce(kInput.cview(), out.view(), reduction(ReduceOperation::kSUM, 0b10)), std::invalid_argument);
+    HostTensor out = zeros({3});
+    EXPECT_THROW(reduce(kInput.constView(), out.view(), reduction(ReduceOperation::kSUM, 0b10)), std::invalid_argument);
 }
 
 } // namespace

@@ -15,7 +15,11 @@ namespace
 {
 
 using nvinfer1::DataType;
-using test::Tensor;
+using kiln::test::filledWith;
+using kiln::test::fromFloats;
+using kiln::test::fromInts;
+using kiln::test::HostTensor;
+using kiln::test::zeros;
 
 network::FillParams linspace(double alpha, double beta = 1.0)
 {
@@ -50,20 +54,20 @@ network::CumulativeParams runningSum(bool exclusive, bool reverse)
 
 TEST(Fill, LinspaceOneAndTwoDims)
 {
-    auto row = Tensor<float>::zeros({4});
+    HostTensor row = zeros({4});
     fill({}, row.view(), linspace(2.0, 3.0));
-    EXPECT_EQ(row.values, (std::vector<float>{2, 5, 8, 11}));
-    auto grid = Tensor<float>::zeros({2, 3});
-    Tensor<float> const gridDeltas({2}, {10.0f, 1.0f});
-    fill(betaInput(gridDeltas.cview()), grid.view(), linspace(1.0));
-    EXPECT_EQ(grid.values, (std::vector<float>{1, 2, 3, 11, 12, 13}));
+    EXPECT_EQ(row.floats(), (std::vector<float>{2, 5, 8, 11}));
+    HostTensor grid = zeros({2, 3});
+    HostTensor const gridDeltas = fromFloats({2}, {10.0f, 1.0f});
+    fill(betaInput(gridDeltas.constView()), grid.view(), linspace(1.0));
+    EXPECT_EQ(grid.floats(), (std::vector<float>{1, 2, 3, 11, 12, 13}));
     // Range(10, 0, -3) in INT64.
-    auto ints = Tensor<int64_t>::zeros({rangeLength(int64_t{10}, int64_t{0}, int64_t{-3})});
+    HostTensor ints = zeros({rangeLength(int64_t{10}, int64_t{0}, int64_t{-3})}, DataType::kINT64);
     fill({}, ints.view(), linspace(10.0, -3.0));
-    EXPECT_EQ(ints.values, (std::vector<int64_t>{10, 7, 4, 1}));
-    auto half = Tensor<uint16_t>::zeros({2});
+    EXPECT_EQ(ints.elements<int64_t>(), (std::vector<int64_t>{10, 7, 4, 1}));
+    HostTensor half = zeros({2}, DataType::kHALF);
     fill({}, half.view(), linspace(0.1, 0.1));
-    EXPECT_EQ(half.values, (std::vector<uint16_t>{floatToHalfBits(0.1f), floatToHalfBits(0.2f)}));
+    EXPECT_EQ(half.elements<uint16_t>(), (std::vector<uint16_t>{floatToHalfBits(0.1f), floatToHalfBits(0.2f)}));
 }
 
 TEST(Fill, RangeLengthAndErrors)
@@ -73,53 +77,53 @@ TEST(Fill, RangeLengthAndErrors)
     EXPECT_EQ(rangeLength(int64_t{5}, int64_t{1}, int64_t{2}), 0);
     EXPECT_EQ(rangeLength(1.0, 2.0, 0.3), 4);
     EXPECT_THROW(rangeLength(0.0, 1.0, 0.0), std::invalid_argument);
-    auto out = Tensor<float>::zeros({2, 2});
+    HostTensor out = zeros({2, 2});
     EXPECT_THROW(fill({}, out.view(), linspace(0.0, 1.0)), std::invalid_argument);
     network::FillParams uniform = linspace(0.0);
     uniform.operation = nvinfer1::FillOperation::kRANDOM_UNIFORM;
-    Tensor<float> const ones({2}, {1.0f, 1.0f});
-    EXPECT_THROW(fill(betaInput(ones.cview()), out.view(), uniform), std::invalid_argument);
+    HostTensor const ones = fromFloats({2}, {1.0f, 1.0f});
+    EXPECT_THROW(fill(betaInput(ones.constView()), out.view(), uniform), std::invalid_argument);
     fill({}, test::emptyView({0}), {});
 }
 
 TEST(Fill, ConstantOfShape)
 {
-    Tensor<int64_t> const value({1}, {7});
-    auto out = Tensor<int64_t>::zeros({2, 2});
-    fillWithValue(out.view(), value.cview());
-    EXPECT_EQ(out.values, (std::vector<int64_t>{7, 7, 7, 7}));
-    fillWithValue(test::emptyView({0}, DataType::kINT64), value.cview());
+    HostTensor const value = fromInts({1}, {7}, DataType::kINT64);
+    HostTensor out = zeros({2, 2}, DataType::kINT64);
+    fillWithValue(out.view(), value.constView());
+    EXPECT_EQ(out.elements<int64_t>(), (std::vector<int64_t>{7, 7, 7, 7}));
+    fillWithValue(test::emptyView({0}, DataType::kINT64), value.constView());
 }
 
 TEST(OneHot, LastAndFirstAxis)
 {
-    Tensor<int64_t> const indices({3}, {0, -1, 5});
-    Tensor<float> const values({2}, {0, 1});
+    HostTensor const indices = fromInts({3}, {0, -1, 5}, DataType::kINT64);
+    HostTensor const values = fromFloats({2}, {0, 1});
     EXPECT_EQ(oneHotOutputShape(indices.shape, 3, {}), (Shape{3, 3}));
-    auto last = Tensor<float>::zeros({3, 3}, DataType::kFLOAT, -9.0f);
-    oneHot(indices.cview(), values.cview(), 3, last.view(), {});
-    EXPECT_EQ(last.values, (std::vector<float>{1, 0, 0, 0, 0, 1, 0, 0, 0}));
-    auto first = Tensor<float>::zeros({3, 3}, DataType::kFLOAT, -9.0f);
-    oneHot(indices.cview(), values.cview(), 3, first.view(), oneHotAxis(0));
-    EXPECT_EQ(first.values, (std::vector<float>{1, 0, 0, 0, 0, 0, 0, 1, 0}));
+    HostTensor last = filledWith<float>({3, 3}, -9.0f);
+    oneHot(indices.constView(), values.constView(), 3, last.view(), {});
+    EXPECT_EQ(last.floats(), (std::vector<float>{1, 0, 0, 0, 0, 1, 0, 0, 0}));
+    HostTensor first = filledWith<float>({3, 3}, -9.0f);
+    oneHot(indices.constView(), values.constView(), 3, first.view(), oneHotAxis(0));
+    EXPECT_EQ(first.floats(), (std::vector<float>{1, 0, 0, 0, 0, 0, 0, 1, 0}));
     // A middle axis, INT32 indices and INT8 values.
-    Tensor<int32_t> const matrix({2, 2}, {1, 0, 0, 1});
-    Tensor<int8_t> const onOff({2}, {-1, 5});
-    auto middle = Tensor<int8_t>::zeros(oneHotOutputShape(matrix.shape, 2, oneHotAxis(1)));
+    HostTensor const matrix = fromInts({2, 2}, {1, 0, 0, 1}, DataType::kINT32);
+    HostTensor const onOff = fromInts({2}, {-1, 5}, DataType::kINT8);
+    HostTensor middle = zeros(oneHotOutputShape(matrix.shape, 2, oneHotAxis(1)), DataType::kINT8);
     EXPECT_EQ(middle.shape, (Shape{2, 2, 2}));
-    oneHot(matrix.cview(), onOff.cview(), 2, middle.view(), oneHotAxis(1));
-    EXPECT_EQ(middle.values, (std::vector<int8_t>{-1, 5, 5, -1, 5, -1, -1, 5}));
+    oneHot(matrix.constView(), onOff.constView(), 2, middle.view(), oneHotAxis(1));
+    EXPECT_EQ(middle.elements<int8_t>(), (std::vector<int8_t>{-1, 5, 5, -1, 5, -1, -1, 5}));
     EXPECT_THROW(oneHotOutputShape({2}, 3, oneHotAxis(2)), std::invalid_argument);
 }
 
 TEST(Cumulative, ExclusiveAndReverse)
 {
-    Tensor<float> const input({4}, {1, 2, 3, 4});
+    HostTensor const input = fromFloats({4}, {1, 2, 3, 4});
     auto run = [&](bool exclusive, bool reverse)
     {
-        auto out = Tensor<float>::zeros({4});
-        cumulative(input.cview(), out.view(), runningSum(exclusive, reverse), 0);
-        return out.values;
+        HostTensor out = zeros({4});
+        cumulative(input.constView(), out.view(), runningSum(exclusive, reverse), 0);
+        return out.floats();
     };
     EXPECT_EQ(run(false, false), (std::vector<float>{1, 3, 6, 10}));
     EXPECT_EQ(run(true, false), (std::vector<float>{0, 1, 3, 6}));
@@ -129,15 +133,16 @@ TEST(Cumulative, ExclusiveAndReverse)
 
 TEST(Cumulative, OuterAxisIntegersAndHalf)
 {
-    Tensor<int32_t> const input({2, 3}, {1, 2, 3, 4, 5, 6});
-    auto out = Tensor<int32_t>::zeros({2, 3});
-    cumulative(input.cview(), out.view(), runningSum(false, false), -2);
-    EXPECT_EQ(out.values, (std::vector<int32_t>{1, 2, 3, 5, 7, 9}));
-    Tensor<uint16_t> const half({3}, test::toHalf({0.1f, 0.2f, 0.3f}));
-    auto halfOut = Tensor<uint16_t>::zeros({3});
-    cumulative(half.cview(), halfOut.view(), {}, 0);
-    std::vector<float> const h = test::fromHalf(half.values);
-    EXPECT_EQ(halfOut.values[2], floatToHalfBits(static_cast<float>(static_cast<double>(h[0]) + h[1] + h[2])));
+    HostTensor const input = fromInts({2, 3}, {1, 2, 3, 4, 5, 6}, DataType::kINT32);
+    HostTensor out = zeros({2, 3}, DataType::kINT32);
+    cumulative(input.constView(), out.view(), runningSum(false, false), -2);
+    EXPECT_EQ(out.elements<int32_t>(), (std::vector<int32_t>{1, 2, 3, 5, 7, 9}));
+    HostTensor const half = fromFloats({3}, {0.1f, 0.2f, 0.3f}, DataType::kHALF);
+    HostTensor halfOut = zeros({3}, DataType::kHALF);
+    cumulative(half.constView(), halfOut.view(), {}, 0);
+    std::vector<float> const h = half.floats();
+    EXPECT_EQ(
+        halfOut.elements<uint16_t>()[2], floatToHalfBits(static_cast<float>(static_cast<double>(h[0]) + h[1] + h[2])));
     cumulative(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), test::emptyView({0, 3}), {}, 0);
 }
 

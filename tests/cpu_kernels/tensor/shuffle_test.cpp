@@ -13,7 +13,12 @@ namespace
 {
 
 using nvinfer1::DataType;
-using test::Tensor;
+using kiln::test::dataTypeOf;
+using kiln::test::fromElements;
+using kiln::test::fromFloats;
+using kiln::test::fromInts;
+using kiln::test::HostTensor;
+using kiln::test::zeros;
 
 //! The identity permutation with its leading entries replaced by `order`.
 nvinfer1::Permutation permutation(std::vector<int32_t> const& order)
@@ -39,10 +44,10 @@ TEST(Transpose, MatrixForEveryElementSize)
     auto check = [](auto sample)
     {
         using T = decltype(sample);
-        Tensor<T> const input({2, 3}, {0, 1, 2, 3, 4, 5});
-        auto out = Tensor<T>::zeros({3, 2});
-        transpose(input.cview(), out.view(), {1, 0});
-        EXPECT_EQ(out.values, (std::vector<T>{0, 3, 1, 4, 2, 5}));
+        HostTensor const input = fromElements<T>({2, 3}, {0, 1, 2, 3, 4, 5});
+        HostTensor out = zeros({3, 2}, dataTypeOf<T>());
+        transpose(input.constView(), out.view(), {1, 0});
+        EXPECT_EQ(out.elements<T>(), (std::vector<T>{0, 3, 1, 4, 2, 5}));
     };
     check(uint8_t{});
     check(uint16_t{});
@@ -53,11 +58,11 @@ TEST(Transpose, MatrixForEveryElementSize)
 TEST(Transpose, OrderNamesTheInputDimOfEachOutputDim)
 {
     // out[k, 0, i] = in[0, i, k] = 3 * i + k.
-    Tensor<int32_t> const input({1, 2, 3}, {0, 1, 2, 3, 4, 5});
+    HostTensor const input = fromInts({1, 2, 3}, {0, 1, 2, 3, 4, 5}, DataType::kINT32);
     EXPECT_EQ(transposeShape(input.shape, {2, 0, 1}), (Shape{3, 1, 2}));
-    auto out = Tensor<int32_t>::zeros({3, 1, 2});
-    transpose(input.cview(), out.view(), {2, 0, 1});
-    EXPECT_EQ(out.values, (std::vector<int32_t>{0, 3, 1, 4, 2, 5}));
+    HostTensor out = zeros({3, 1, 2}, DataType::kINT32);
+    transpose(input.constView(), out.view(), {2, 0, 1});
+    EXPECT_EQ(out.elements<int32_t>(), (std::vector<int32_t>{0, 3, 1, 4, 2, 5}));
     EXPECT_THROW(transposeShape(input.shape, {0, 0, 1}), std::invalid_argument);
     EXPECT_THROW(transposeShape(input.shape, {0, 1}), std::invalid_argument);
     EXPECT_THROW(transposeShape(input.shape, {0, 1, 3}), std::invalid_argument);
@@ -93,36 +98,36 @@ TEST(Shuffle, BothTransposesAroundAReshape)
 {
     // [[0, 1, 2], [3, 4, 5]] -> transpose -> [[0, 3], [1, 4], [2, 5]] -> reshape [2, 3] -> [[0, 3, 1], [4, 2, 5]]
     // -> transpose -> [[0, 4], [3, 2], [1, 5]].
-    Tensor<float> const input({2, 3}, {0, 1, 2, 3, 4, 5});
+    HostTensor const input = fromFloats({2, 3}, {0, 1, 2, 3, 4, 5});
     network::ShuffleParams const params = shuffleParams({1, 0}, {2, 3}, {1, 0});
     EXPECT_EQ(shuffleOutputShape(input.shape, params), (Shape{3, 2}));
-    auto out = Tensor<float>::zeros({3, 2});
-    shuffle(input.cview(), out.view(), params);
-    EXPECT_EQ(out.values, (std::vector<float>{0, 4, 3, 2, 1, 5}));
+    HostTensor out = zeros({3, 2});
+    shuffle(input.constView(), out.view(), params);
+    EXPECT_EQ(out.floats(), (std::vector<float>{0, 4, 3, 2, 1, 5}));
 }
 
 TEST(Shuffle, DepthToSpaceAsTwoShuffles)
 {
     // ONNX DepthToSpace (DCR, blocksize 2) on N=1, C=4, H=1, W=2 where channel c holds [2c, 2c + 1]:
     // reshape [N, 2, 2, C/4, H, W] + transpose [0, 3, 4, 1, 5, 2], then reshape [N, C/4, 2H, 2W].
-    Tensor<int32_t> const input({1, 4, 1, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+    HostTensor const input = fromInts({1, 4, 1, 2}, {0, 1, 2, 3, 4, 5, 6, 7}, DataType::kINT32);
     network::ShuffleParams const first = shuffleParams({}, {1, 2, 2, 1, 1, 2}, {0, 3, 4, 1, 5, 2});
-    auto middle = Tensor<int32_t>::zeros(shuffleOutputShape(input.shape, first));
-    shuffle(input.cview(), middle.view(), first);
+    HostTensor middle = zeros(shuffleOutputShape(input.shape, first), DataType::kINT32);
+    shuffle(input.constView(), middle.view(), first);
     network::ShuffleParams const second = shuffleParams({}, {0, 0, 2, 4}, {});
-    auto out = Tensor<int32_t>::zeros(shuffleOutputShape(middle.shape, second));
+    HostTensor out = zeros(shuffleOutputShape(middle.shape, second), DataType::kINT32);
     EXPECT_EQ(out.shape, (Shape{1, 1, 2, 4}));
-    shuffle(middle.cview(), out.view(), second);
-    EXPECT_EQ(out.values, (std::vector<int32_t>{0, 2, 1, 3, 4, 6, 5, 7}));
+    shuffle(middle.constView(), out.view(), second);
+    EXPECT_EQ(out.elements<int32_t>(), (std::vector<int32_t>{0, 2, 1, 3, 4, 6, 5, 7}));
 }
 
 TEST(Shuffle, ReshapeOnlyAndEmpty)
 {
-    Tensor<int64_t> const input({2, 2}, {1, 2, 3, 4});
+    HostTensor const input = fromInts({2, 2}, {1, 2, 3, 4}, DataType::kINT64);
     network::ShuffleParams const params = shuffleParams({}, {-1}, {});
-    auto out = Tensor<int64_t>::zeros({4});
-    shuffle(input.cview(), out.view(), params);
-    EXPECT_EQ(out.values, (std::vector<int64_t>{1, 2, 3, 4}));
+    HostTensor out = zeros({4}, DataType::kINT64);
+    shuffle(input.constView(), out.view(), params);
+    EXPECT_EQ(out.elements<int64_t>(), (std::vector<int64_t>{1, 2, 3, 4}));
     network::ShuffleParams const empty = shuffleParams({1, 0}, {0, 0}, {1, 0});
     shuffle(ConstTensorView(DataType::kFLOAT, {0, 3}, nullptr), test::emptyView({0, 3}), empty);
 }

@@ -14,9 +14,15 @@ namespace
 
 using nvinfer1::SampleMode;
 using nvinfer1::DataType;
-using test::Tensor;
+using kiln::test::dataTypeOf;
+using kiln::test::filledWith;
+using kiln::test::fromElements;
+using kiln::test::fromFloats;
+using kiln::test::fromInts;
+using kiln::test::HostTensor;
+using kiln::test::zeros;
 
-Tensor<float> const kRow({5}, {10, 11, 12, 13, 14});
+HostTensor const kRow = fromFloats({5}, {10, 11, 12, 13, 14});
 
 //! A slice with static start, size and stride.
 network::SliceParams sliceParams(
@@ -38,10 +44,11 @@ LayerInputs dataAndFill(ConstTensorView const& data, ConstTensorView const& fill
 
 std::vector<float> slice1d(int64_t start, int64_t size, int64_t stride, SampleMode mode, double fill = 0.0)
 {
-    auto out = Tensor<float>::zeros({size});
-    Tensor<float> const fillValue({}, {static_cast<float>(fill)});
-    slice(dataAndFill(kRow.cview(), fillValue.cview()), out.view(), sliceParams({start}, {size}, {stride}, mode));
-    return out.values;
+    HostTensor out = zeros({size});
+    HostTensor const fillValue = fromFloats({}, {static_cast<float>(fill)});
+    slice(
+        dataAndFill(kRow.constView(), fillValue.constView()), out.view(), sliceParams({start}, {size}, {stride}, mode));
+    return out.floats();
 }
 
 TEST(Slice, StrictBounds)
@@ -71,11 +78,11 @@ TEST(Slice, Fill)
     EXPECT_EQ(slice1d(3, 4, 1, SampleMode::kFILL), (std::vector<float>{13, 14, 0, 0}));
     EXPECT_EQ(slice1d(5, 3, -2, SampleMode::kFILL, -1.0), (std::vector<float>{-1, 13, 11}));
     // The fill value is stored in the output's type: FP16 rounds it.
-    Tensor<uint16_t> const half({1}, test::toHalf({1.0f}));
-    auto out = Tensor<uint16_t>::zeros({2});
-    Tensor<uint16_t> const fill({}, test::toHalf({0.1f}));
-    slice(dataAndFill(half.cview(), fill.cview()), out.view(), sliceParams({0}, {2}, {1}, SampleMode::kFILL));
-    EXPECT_EQ(out.values, (std::vector<uint16_t>{floatToHalfBits(1.0f), floatToHalfBits(0.1f)}));
+    HostTensor const half = fromFloats({1}, {1.0f}, DataType::kHALF);
+    HostTensor out = zeros({2}, DataType::kHALF);
+    HostTensor const fill = fromFloats({}, {0.1f}, DataType::kHALF);
+    slice(dataAndFill(half.constView(), fill.constView()), out.view(), sliceParams({0}, {2}, {1}, SampleMode::kFILL));
+    EXPECT_EQ(out.elements<uint16_t>(), (std::vector<uint16_t>{floatToHalfBits(1.0f), floatToHalfBits(0.1f)}));
 }
 
 TEST(Slice, Reflect)
@@ -93,10 +100,10 @@ TEST(Slice, TwoDimensionalNegativeStridesForEveryElementSize)
     auto check = [&](auto sample)
     {
         using T = decltype(sample);
-        Tensor<T> const input({2, 3}, {0, 1, 2, 3, 4, 5});
-        auto out = Tensor<T>::zeros({2, 3});
-        slice({input.cview()}, out.view(), params);
-        EXPECT_EQ(out.values, (std::vector<T>{5, 4, 3, 2, 1, 0}));
+        HostTensor const input = fromElements<T>({2, 3}, {0, 1, 2, 3, 4, 5});
+        HostTensor out = zeros({2, 3}, dataTypeOf<T>());
+        slice({input.constView()}, out.view(), params);
+        EXPECT_EQ(out.elements<T>(), (std::vector<T>{5, 4, 3, 2, 1, 0}));
     };
     check(int8_t{});
     check(uint16_t{});
@@ -107,34 +114,34 @@ TEST(Slice, TwoDimensionalNegativeStridesForEveryElementSize)
 TEST(Slice, TileIsAWrapSlice)
 {
     // ONNX Tile([[1, 2]], repeats [2, 2]).
-    Tensor<int32_t> const input({1, 2}, {1, 2});
-    auto out = Tensor<int32_t>::zeros({2, 4});
-    slice({input.cview()}, out.view(), sliceParams({0, 0}, {2, 4}, {1, 1}, SampleMode::kWRAP));
-    EXPECT_EQ(out.values, (std::vector<int32_t>{1, 2, 1, 2, 1, 2, 1, 2}));
+    HostTensor const input = fromInts({1, 2}, {1, 2}, DataType::kINT32);
+    HostTensor out = zeros({2, 4}, DataType::kINT32);
+    slice({input.constView()}, out.view(), sliceParams({0, 0}, {2, 4}, {1, 1}, SampleMode::kWRAP));
+    EXPECT_EQ(out.elements<int32_t>(), (std::vector<int32_t>{1, 2, 1, 2, 1, 2, 1, 2}));
 }
 
 TEST(Slice, EmptyTensors)
 {
     // An empty output reads nothing, even with out-of-range coordinates.
-    slice({kRow.cview()}, test::emptyView({0}), sliceParams({100}, {0}, {1}, SampleMode::kSTRICT_BOUNDS));
+    slice({kRow.constView()}, test::emptyView({0}), sliceParams({100}, {0}, {1}, SampleMode::kSTRICT_BOUNDS));
     // An empty input can only be filled.
     ConstTensorView const empty(DataType::kFLOAT, {0}, nullptr);
-    auto out = Tensor<float>::zeros({2});
-    Tensor<float> const four({}, {4});
-    slice(dataAndFill(empty, four.cview()), out.view(), sliceParams({0}, {2}, {1}, SampleMode::kFILL));
-    EXPECT_EQ(out.values, (std::vector<float>{4, 4}));
+    HostTensor out = zeros({2});
+    HostTensor const four = fromFloats({}, {4});
+    slice(dataAndFill(empty, four.constView()), out.view(), sliceParams({0}, {2}, {1}, SampleMode::kFILL));
+    EXPECT_EQ(out.floats(), (std::vector<float>{4, 4}));
     EXPECT_THROW(slice({empty}, out.view(), sliceParams({0}, {2}, {1}, SampleMode::kCLAMP)), std::invalid_argument);
     EXPECT_THROW(slice({empty}, out.view(), sliceParams({0}, {2}, {1}, SampleMode::kWRAP)), std::invalid_argument);
 }
 
 TEST(Slice, RejectsInconsistentParameters)
 {
-    auto out = Tensor<float>::zeros({2});
-    EXPECT_THROW(slice({kRow.cview()}, out.view(), sliceParams({0, 0}, {2}, {1})), std::invalid_argument);
-    EXPECT_THROW(slice({kRow.cview()}, out.view(), sliceParams({0}, {3}, {1})), std::invalid_argument);
+    HostTensor out = zeros({2});
+    EXPECT_THROW(slice({kRow.constView()}, out.view(), sliceParams({0, 0}, {2}, {1})), std::invalid_argument);
+    EXPECT_THROW(slice({kRow.constView()}, out.view(), sliceParams({0}, {3}, {1})), std::invalid_argument);
 }
 
-Tensor<int32_t> const kMatrix({2, 3}, {1, 2, 3, 4, 5, 6});
+HostTensor const kMatrix = fromInts({2, 3}, {1, 2, 3, 4, 5, 6}, DataType::kINT32);
 
 network::PaddingParams pads(Shape const& prePadding, Shape const& postPadding)
 {
@@ -148,35 +155,35 @@ TEST(Padding, ConstantZeroOnInnermostDims)
 {
     network::PaddingParams const params = pads({1, 1}, {0, 1});
     EXPECT_EQ(paddingOutputShape(kMatrix.shape, params), (Shape{3, 5}));
-    auto out = Tensor<int32_t>::zeros({3, 5}, DataType::kINT32, -9);
-    padding(kMatrix.cview(), out.view(), params);
-    EXPECT_EQ(out.values, (std::vector<int32_t>{0, 0, 0, 0, 0, 0, 1, 2, 3, 0, 0, 4, 5, 6, 0}));
+    HostTensor out = filledWith<int32_t>({3, 5}, -9);
+    padding(kMatrix.constView(), out.view(), params);
+    EXPECT_EQ(out.elements<int32_t>(), (std::vector<int32_t>{0, 0, 0, 0, 0, 0, 1, 2, 3, 0, 0, 4, 5, 6, 0}));
     // Entries for the last dim only, as IPaddingLayer's 2-D padding of an NCHW tensor.
     network::PaddingParams const lastDim = pads({2}, {0});
-    auto narrow = Tensor<int32_t>::zeros(paddingOutputShape(kMatrix.shape, lastDim));
-    padding(kMatrix.cview(), narrow.view(), lastDim, SampleMode::kFILL, 7.0);
-    EXPECT_EQ(narrow.values, (std::vector<int32_t>{7, 7, 1, 2, 3, 7, 7, 4, 5, 6}));
+    HostTensor narrow = zeros(paddingOutputShape(kMatrix.shape, lastDim), DataType::kINT32);
+    padding(kMatrix.constView(), narrow.view(), lastDim, SampleMode::kFILL, 7.0);
+    EXPECT_EQ(narrow.elements<int32_t>(), (std::vector<int32_t>{7, 7, 1, 2, 3, 7, 7, 4, 5, 6}));
 }
 
 TEST(Padding, NegativeAmountsCrop)
 {
     network::PaddingParams const params = pads({0, -1}, {-1, 1});
     EXPECT_EQ(paddingOutputShape(kMatrix.shape, params), (Shape{1, 3}));
-    auto out = Tensor<int32_t>::zeros({1, 3}, DataType::kINT32, -9);
-    padding(kMatrix.cview(), out.view(), params);
-    EXPECT_EQ(out.values, (std::vector<int32_t>{2, 3, 0}));
+    HostTensor out = filledWith<int32_t>({1, 3}, -9);
+    padding(kMatrix.constView(), out.view(), params);
+    EXPECT_EQ(out.elements<int32_t>(), (std::vector<int32_t>{2, 3, 0}));
     EXPECT_THROW(paddingOutputShape(kMatrix.shape, pads({-2, 0}, {-1, 0})), std::invalid_argument);
 }
 
 TEST(Padding, OnnxModes)
 {
-    Tensor<float> const input({3}, {1, 2, 3});
+    HostTensor const input = fromFloats({3}, {1, 2, 3});
     auto run = [&](SampleMode mode, int64_t pre, int64_t post)
     {
         network::PaddingParams const params = pads({pre}, {post});
-        auto out = Tensor<float>::zeros(paddingOutputShape(input.shape, params));
-        padding(input.cview(), out.view(), params, mode, 0.0);
-        return out.values;
+        HostTensor out = zeros(paddingOutputShape(input.shape, params));
+        padding(input.constView(), out.view(), params, mode, 0.0);
+        return out.floats();
     };
     EXPECT_EQ(run(SampleMode::kREFLECT, 2, 2), (std::vector<float>{3, 2, 1, 2, 3, 2, 1}));
     EXPECT_EQ(run(SampleMode::kCLAMP, 2, 2), (std::vector<float>{1, 1, 1, 2, 3, 3, 3}));

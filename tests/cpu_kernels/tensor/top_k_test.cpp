@@ -16,7 +16,10 @@ namespace
 
 using nvinfer1::TopKOperation;
 using nvinfer1::DataType;
-using test::Tensor;
+using kiln::test::fromFloats;
+using kiln::test::fromInts;
+using kiln::test::HostTensor;
+using kiln::test::zeros;
 
 network::TopKParams selecting(TopKOperation operation, uint32_t reduceAxes)
 {
@@ -26,62 +29,63 @@ network::TopKParams selecting(TopKOperation operation, uint32_t reduceAxes)
     return params;
 }
 
-template <typename T, typename I = int32_t>
-std::pair<Tensor<T>, Tensor<I>> run(Tensor<T> const& input, network::TopKParams const& params, int64_t k)
+std::pair<HostTensor, HostTensor> run(
+    HostTensor const& input, network::TopKParams const& params, int64_t k, DataType indexType = DataType::kINT32)
 {
     Shape const shape = topKOutputShape(input.shape, params, k);
-    auto values = Tensor<T>::zeros(shape, input.type);
-    auto indices = Tensor<I>::zeros(shape);
-    topK(input.cview(), values.view(), indices.view(), params, k);
+    HostTensor values = zeros(shape, input.type);
+    HostTensor indices = zeros(shape, indexType);
+    topK(input.constView(), values.view(), indices.view(), params, k);
     return {values, indices};
 }
 
 // Rows [1, 3, 3, 2] and [5, 4, 6, 4]: both have ties.
-Tensor<float> const kRows({2, 4}, {1, 3, 3, 2, 5, 4, 6, 4});
+HostTensor const kRows = fromFloats({2, 4}, {1, 3, 3, 2, 5, 4, 6, 4});
 
 TEST(TopK, MaxAlongLastAxisTiesTakeLowerIndexFirst)
 {
     auto const [values, indices] = run(kRows, selecting(TopKOperation::kMAX, 0b10), 2);
     EXPECT_EQ(values.shape, (Shape{2, 2}));
-    EXPECT_EQ(values.values, (std::vector<float>{3, 3, 6, 5}));
-    EXPECT_EQ(indices.values, (std::vector<int32_t>{1, 2, 2, 0}));
+    EXPECT_EQ(values.floats(), (std::vector<float>{3, 3, 6, 5}));
+    EXPECT_EQ(indices.elements<int32_t>(), (std::vector<int32_t>{1, 2, 2, 0}));
 }
 
 TEST(TopK, MinWithInt64Indices)
 {
-    auto const [values, indices] = run<float, int64_t>(kRows, selecting(TopKOperation::kMIN, 0b10), 3);
-    EXPECT_EQ(values.values, (std::vector<float>{1, 2, 3, 4, 4, 5}));
-    EXPECT_EQ(indices.values, (std::vector<int64_t>{0, 3, 1, 1, 3, 0}));
+    auto const [values, indices] = run(kRows, selecting(TopKOperation::kMIN, 0b10), 3, DataType::kINT64);
+    EXPECT_EQ(values.floats(), (std::vector<float>{1, 2, 3, 4, 4, 5}));
+    EXPECT_EQ(indices.elements<int64_t>(), (std::vector<int64_t>{0, 3, 1, 1, 3, 0}));
 }
 
 TEST(TopK, ArgMaxAlongOuterAxis)
 {
-    Tensor<int32_t> const input({3, 2}, {1, 6, 3, 2, 2, 9});
+    HostTensor const input = fromInts({3, 2}, {1, 6, 3, 2, 2, 9}, DataType::kINT32);
     auto const [values, indices] = run(input, selecting(TopKOperation::kMAX, 0b01), 1);
     EXPECT_EQ(values.shape, (Shape{1, 2}));
-    EXPECT_EQ(values.values, (std::vector<int32_t>{3, 9}));
-    EXPECT_EQ(indices.values, (std::vector<int32_t>{1, 2}));
+    EXPECT_EQ(values.elements<int32_t>(), (std::vector<int32_t>{3, 9}));
+    EXPECT_EQ(indices.elements<int32_t>(), (std::vector<int32_t>{1, 2}));
     auto const [minValues, minIndices] = run(input, selecting(TopKOperation::kMIN, 0b01), 1);
-    EXPECT_EQ(minValues.values, (std::vector<int32_t>{1, 2}));
-    EXPECT_EQ(minIndices.values, (std::vector<int32_t>{0, 1}));
+    EXPECT_EQ(minValues.elements<int32_t>(), (std::vector<int32_t>{1, 2}));
+    EXPECT_EQ(minIndices.elements<int32_t>(), (std::vector<int32_t>{0, 1}));
 }
 
 TEST(TopK, NanRanksAboveEveryNumber)
 {
     float const nan = std::numeric_limits<float>::quiet_NaN();
-    Tensor<float> const input({4}, {1, nan, 7, -1});
+    HostTensor const input = fromFloats({4}, {1, nan, 7, -1});
     auto const [maxValues, maxIndices] = run(input, selecting(TopKOperation::kMAX, 1), 2);
-    EXPECT_EQ(maxIndices.values, (std::vector<int32_t>{1, 2}));
+    EXPECT_EQ(maxIndices.elements<int32_t>(), (std::vector<int32_t>{1, 2}));
     auto const [minValues, minIndices] = run(input, selecting(TopKOperation::kMIN, 1), 4);
-    EXPECT_EQ(minIndices.values, (std::vector<int32_t>{3, 0, 2, 1}));
+    EXPECT_EQ(minIndices.elements<int32_t>(), (std::vector<int32_t>{3, 0, 2, 1}));
 }
 
 TEST(TopK, Fp16ValuesAreCopiedExactly)
 {
-    Tensor<uint16_t> const input({3}, test::toHalf({0.1f, 0.3f, 0.2f}));
+    HostTensor const input = fromFloats({3}, {0.1f, 0.3f, 0.2f}, DataType::kHALF);
     auto const [values, indices] = run(input, selecting(TopKOperation::kMAX, 1), 2);
-    EXPECT_EQ(values.values, (std::vector<uint16_t>{input.values[1], input.values[2]}));
-    EXPECT_EQ(indices.values, (std::vector<int32_t>{1, 2}));
+    std::vector<uint16_t> const inputBits = input.elements<uint16_t>();
+    EXPECT_EQ(values.elements<uint16_t>(), (std::vector<uint16_t>{inputBits[1], inputBits[2]}));
+    EXPECT_EQ(indices.elements<int32_t>(), (std::vector<int32_t>{1, 2}));
 }
 
 TEST(TopK, KBeyondTensorRtsCapOnALongRowWithTies)
@@ -94,7 +98,7 @@ TEST(TopK, KBeyondTensorRtsCapOnALongRowWithTies)
     {
         data[static_cast<size_t>(i)] = static_cast<float>((i * 7919) % 1000) - 500.0f;
     }
-    Tensor<float> const input({1, n}, data);
+    HostTensor const input = fromFloats({1, n}, data);
     for (TopKOperation operation : {TopKOperation::kMAX, TopKOperation::kMIN})
     {
         std::vector<int64_t> order(static_cast<size_t>(n));
@@ -107,11 +111,12 @@ TEST(TopK, KBeyondTensorRtsCapOnALongRowWithTies)
                 return operation == TopKOperation::kMAX ? x > y : x < y;
             });
         order.resize(static_cast<size_t>(k));
-        auto const [values, indices] = run<float, int64_t>(input, selecting(operation, 0b10), k);
-        ASSERT_EQ(indices.values, order);
+        auto const [values, indices] = run(input, selecting(operation, 0b10), k, DataType::kINT64);
+        ASSERT_EQ(indices.elements<int64_t>(), order);
+        std::vector<float> const selected = values.floats();
         for (int64_t j = 0; j < k; ++j)
         {
-            ASSERT_EQ(values.values[static_cast<size_t>(j)], data[static_cast<size_t>(order[static_cast<size_t>(j)])]);
+            ASSERT_EQ(selected[static_cast<size_t>(j)], data[static_cast<size_t>(order[static_cast<size_t>(j)])]);
         }
     }
 }
