@@ -1,33 +1,35 @@
 #include "onnx/importer_table.h"
 
-#include "onnx/importers/importers.h"
+#include <vector>
 
 namespace kiln::onnxparser
 {
+namespace
+{
+
+//! What the op families registered, in the order their files were loaded: a function's static, so that it exists
+//! before the first registration whatever order the files' statics are made in.
+std::vector<void (*)(ImporterTable&)>& registrations()
+{
+    static std::vector<void (*)(ImporterTable&)> functions;
+    return functions;
+}
+
+} // namespace
+
+ImporterRegistration::ImporterRegistration(void (*registerImporters)(ImporterTable& table))
+{
+    registrations().push_back(registerImporters);
+}
 
 ImporterTable const& builtinImporters()
 {
     static ImporterTable const table = [] {
         ImporterTable t;
-        registerActivationImporters(t);
-        registerConstantImporters(t);
-        registerConvImporters(t);
-        registerCumSumImporters(t);
-        registerEinsumImporters(t);
-        registerElementWiseImporters(t);
-        registerGridSampleImporters(t);
-        registerMatMulImporters(t);
-        registerNormalizationImporters(t);
-        registerPluginOpImporters(t);
-        registerPoolImporters(t);
-        registerReduceImporters(t);
-        registerResizeImporters(t);
-        registerShapeOpImporters(t);
-        registerSliceOpImporters(t);
-        registerSoftmaxImporters(t);
-        registerTopKImporters(t);
-        registerTriluImporters(t);
-        registerUnaryImporters(t);
+        for (auto const registerImporters : registrations())
+        {
+            registerImporters(t);
+        }
         return t;
     }();
     return table;

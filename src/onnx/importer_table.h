@@ -1,5 +1,5 @@
 // The built-in importers, keyed by ONNX op_type. Each op family registers its importers from its own
-// file in importers/ (see importers/importers.h).
+// file in importers/, with an ImporterRegistration, so adding an op family is adding its file.
 #pragma once
 
 #include "onnx/import_context.h"
@@ -39,5 +39,14 @@ private:
 
 //! Every built-in importer (built once, on first use).
 ImporterTable const& builtinImporters();
+
+//! Adds an op family's importers to the built-in table when the parser's library is loaded. Each file in importers/
+//! holds one, at namespace scope:
+//!     ImporterRegistration const kRegistration([](ImporterTable& table) { table.add("GridSample", importGridSample); });
+class ImporterRegistration
+{
+public:
+    explicit ImporterRegistration(void (*registerImporters)(ImporterTable& table));
+};
 
 } // namespace kiln::onnxparser

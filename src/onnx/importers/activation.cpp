@@ -1,6 +1,6 @@
 // Activation functions: IActivationLayer where TensorRT has the function, compositions otherwise
 // (HardSwish, Mish, PRelu, Clip with run-time bounds, Celu).
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 
@@ -160,8 +160,7 @@ std::vector<Value> importClip(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerActivationImporters(ImporterTable& table)
-{
+ImporterRegistration const kActivationImporters([](ImporterTable& table) {
     table.add("Relu", importRelu);
     table.add("Sigmoid", importSigmoid);
     table.add("Tanh", importTanh);
@@ -178,6 +177,6 @@ void registerActivationImporters(ImporterTable& table)
     table.add("Celu", importCelu);
     table.add("PRelu", importPRelu);
     table.add("Clip", importClip);
-}
+});
 
 } // namespace kiln::onnxparser

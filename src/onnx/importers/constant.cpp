@@ -1,6 +1,6 @@
 // Ops that make data: Constant, ConstantOfShape and Range (a fill layer when its bounds are known only at run
 // time). Their outputs stay constant data where possible, so that importers downstream can read the values.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 #include "onnx/shape_tensors.h"
@@ -205,11 +205,10 @@ std::vector<Value> importRange(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerConstantImporters(ImporterTable& table)
-{
+ImporterRegistration const kConstantImporters([](ImporterTable& table) {
     table.add("Constant", importConstant);
     table.add("ConstantOfShape", importConstantOfShape);
     table.add("Range", importRange);
-}
+});
 
 } // namespace kiln::onnxparser

@@ -1,6 +1,6 @@
 // Conv and ConvTranspose: kernels (and biases) must be constant data, as Kiln's convolution layers
 // take them as weights.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/importers/window_attributes.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
@@ -148,10 +148,9 @@ std::vector<Value> importConvTranspose(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerConvImporters(ImporterTable& table)
-{
+ImporterRegistration const kConvImporters([](ImporterTable& table) {
     table.add("Conv", importConv);
     table.add("ConvTranspose", importConvTranspose);
-}
+});
 
 } // namespace kiln::onnxparser

@@ -1,6 +1,6 @@
 // CumSum through ICumulativeLayer (TensorRT 10's layer for it). The layer wants its axis as a 0-D tensor known at
 // build time; ONNX gives a 0-D or one-element 1-D input.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 
@@ -29,9 +29,8 @@ std::vector<Value> importCumSum(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerCumSumImporters(ImporterTable& table)
-{
+ImporterRegistration const kCumSumImporters([](ImporterTable& table) {
     table.add("CumSum", importCumSum);
-}
+});
 
 } // namespace kiln::onnxparser

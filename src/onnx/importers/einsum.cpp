@@ -4,7 +4,7 @@
 // contracted left to right: labels that only one operand has and nothing later needs are summed away first, then
 // both operands are transposed to [batch, free, contracted] / [batch, contracted, free], flattened to 3 groups and
 // multiplied. Ellipses and repeated labels within one operand (diagonals) are reported as unsupported.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 #include "onnx/shape_tensors.h"
@@ -265,9 +265,8 @@ std::vector<Value> importEinsum(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerEinsumImporters(ImporterTable& table)
-{
+ImporterRegistration const kEinsumImporters([](ImporterTable& table) {
     table.add("Einsum", importEinsum);
-}
+});
 
 } // namespace kiln::onnxparser

@@ -1,5 +1,5 @@
 // Binary and variadic element-wise ops, comparisons, logic and Where (numpy broadcasting throughout).
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 
@@ -97,8 +97,7 @@ std::vector<Value> importWhere(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerElementWiseImporters(ImporterTable& table)
-{
+ImporterRegistration const kElementWiseImporters([](ImporterTable& table) {
     table.add("Add", importBinary<ElementWiseOperation::kSUM>);
     table.add("Sub", importBinary<ElementWiseOperation::kSUB>);
     table.add("Mul", importBinary<ElementWiseOperation::kPROD>);
@@ -118,6 +117,6 @@ void registerElementWiseImporters(ImporterTable& table)
     table.add("Or", importBinary<ElementWiseOperation::kOR>);
     table.add("Xor", importBinary<ElementWiseOperation::kXOR>);
     table.add("Where", importWhere);
-}
+});
 
 } // namespace kiln::onnxparser

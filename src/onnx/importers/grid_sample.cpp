@@ -2,7 +2,7 @@
 // layer's interpolation mode, sample mode and align corners. The layer samples 4-D inputs only (opset 20's
 // volumetric 5-D GridSample is reported as unsupported) and wants the grid in the input's type, so a grid of
 // another floating-point type is cast to it.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 
@@ -80,9 +80,8 @@ std::vector<Value> importGridSample(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerGridSampleImporters(ImporterTable& table)
-{
+ImporterRegistration const kGridSampleImporters([](ImporterTable& table) {
     table.add("GridSample", importGridSample);
-}
+});
 
 } // namespace kiln::onnxparser

@@ -1,5 +1,5 @@
 // MatMul (numpy semantics: 1-D operands and broadcast batch dims) and Gemm.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 
@@ -84,10 +84,9 @@ std::vector<Value> importGemm(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerMatMulImporters(ImporterTable& table)
-{
+ImporterRegistration const kMatMulImporters([](ImporterTable& table) {
     table.add("MatMul", importMatMul);
     table.add("Gemm", importGemm);
-}
+});
 
 } // namespace kiln::onnxparser

@@ -1,6 +1,6 @@
 // BatchNormalization (folded into a per-channel scale), and Instance/Layer/Group/MeanVariance
 // normalization through INormalizationLayer.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 
@@ -187,13 +187,12 @@ std::vector<Value> importMeanVarianceNormalization(ImportContext& ctx, Node cons
 
 } // namespace
 
-void registerNormalizationImporters(ImporterTable& table)
-{
+ImporterRegistration const kNormalizationImporters([](ImporterTable& table) {
     table.add("BatchNormalization", importBatchNormalization);
     table.add("InstanceNormalization", importInstanceNormalization);
     table.add("LayerNormalization", importLayerNormalization);
     table.add("GroupNormalization", importGroupNormalization);
     table.add("MeanVarianceNormalization", importMeanVarianceNormalization);
-}
+});
 
 } // namespace kiln::onnxparser

@@ -1,6 +1,6 @@
 // TRT_PluginV2: a serialized IPluginV2 carried in the model (name, version, namespace, data), recreated
 // with its creator's deserializePlugin, as onnx-tensorrt does.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/plugin_fallback.h"
 
@@ -40,9 +40,8 @@ std::vector<Value> importTrtPluginV2(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerPluginOpImporters(ImporterTable& table)
-{
+ImporterRegistration const kPluginOpImporters([](ImporterTable& table) {
     table.add("TRT_PluginV2", importTrtPluginV2);
-}
+});
 
 } // namespace kiln::onnxparser

@@ -1,5 +1,5 @@
 // MaxPool, AveragePool and the global pools (reductions over the spatial axes).
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/importers/window_attributes.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
@@ -75,12 +75,11 @@ std::vector<Value> importGlobalPool(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerPoolImporters(ImporterTable& table)
-{
+ImporterRegistration const kPoolImporters([](ImporterTable& table) {
     table.add("MaxPool", importMaxPool);
     table.add("AveragePool", importAveragePool);
     table.add("GlobalAveragePool", importGlobalPool<nvinfer1::ReduceOperation::kAVG>);
     table.add("GlobalMaxPool", importGlobalPool<nvinfer1::ReduceOperation::kMAX>);
-}
+});
 
 } // namespace kiln::onnxparser

@@ -1,6 +1,6 @@
 // The Reduce* family. Axes come from an attribute, or (ReduceSum since opset 13, the others since
 // opset 18) from an optional input; no axes means all of them unless noop_with_empty_axes is set.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 
@@ -81,8 +81,7 @@ std::vector<Value> importReduce(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerReduceImporters(ImporterTable& table)
-{
+ImporterRegistration const kReduceImporters([](ImporterTable& table) {
     table.add("ReduceSum", importReduce<ReduceOperation::kSUM, Before::kNONE, After::kNONE, 13>);
     table.add("ReduceMean", importReduce<ReduceOperation::kAVG>);
     table.add("ReduceMax", importReduce<ReduceOperation::kMAX>);
@@ -93,6 +92,6 @@ void registerReduceImporters(ImporterTable& table)
     table.add("ReduceSumSquare", importReduce<ReduceOperation::kSUM, Before::kSQUARE>);
     table.add("ReduceLogSum", importReduce<ReduceOperation::kSUM, Before::kNONE, After::kLOG>);
     table.add("ReduceLogSumExp", importReduce<ReduceOperation::kSUM, Before::kEXP, After::kLOG>);
-}
+});
 
 } // namespace kiln::onnxparser

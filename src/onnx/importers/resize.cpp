@@ -1,7 +1,7 @@
 // Resize (opsets 10 to 19) and Upsample (7 to 9) through IResizeLayer. ONNX's attributes map onto the layer's
 // modes; the output shape comes from constant scales (which also drive the coordinate mapping, as ONNX says), from
 // constant sizes, or from sizes computed at run time out of shapes (a shape tensor).
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 #include "onnx/shape_tensors.h"
@@ -256,10 +256,9 @@ std::vector<Value> importUpsample(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerResizeImporters(ImporterTable& table)
-{
+ImporterRegistration const kResizeImporters([](ImporterTable& table) {
     table.add("Resize", importResize);
     table.add("Upsample", importUpsample);
-}
+});
 
 } // namespace kiln::onnxparser

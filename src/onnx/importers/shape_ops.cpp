@@ -1,7 +1,7 @@
 // Ops that move or reinterpret data without computing on it: Shape, Size, Reshape, Flatten, Transpose,
 // Squeeze, Unsqueeze, Concat, Expand, Tile, DepthToSpace, SpaceToDepth and the Gather family.
 // Shapes that are only known at run time are computed with shape tensors (see shape_tensors.h).
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 #include "onnx/shape_tensors.h"
@@ -366,8 +366,7 @@ std::vector<Value> importGatherND(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerShapeOpImporters(ImporterTable& table)
-{
+ImporterRegistration const kShapeOpImporters([](ImporterTable& table) {
     table.add("Shape", importShape);
     table.add("Size", importSize);
     table.add("Reshape", importReshape);
@@ -383,6 +382,6 @@ void registerShapeOpImporters(ImporterTable& table)
     table.add("Gather", importGather);
     table.add("GatherElements", importGatherElements);
     table.add("GatherND", importGatherND);
-}
+});
 
 } // namespace kiln::onnxparser

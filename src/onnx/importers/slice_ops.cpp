@@ -1,6 +1,6 @@
 // Slice, Split and Pad, all through ISliceLayer (Pad uses its fill, reflect, clamp and wrap modes).
 // Extents known only at run time are handled with shape tensors.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 #include "onnx/shape_tensors.h"
@@ -420,11 +420,10 @@ std::vector<Value> importPad(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerSliceOpImporters(ImporterTable& table)
-{
+ImporterRegistration const kSliceOpImporters([](ImporterTable& table) {
     table.add("Slice", importSlice);
     table.add("Split", importSplit);
     table.add("Pad", importPad);
-}
+});
 
 } // namespace kiln::onnxparser

@@ -1,6 +1,6 @@
 // Softmax and LogSoftmax. Before opset 13 they work on the input flattened to 2-D at `axis`
 // (default 1); since opset 13 along the single axis (default -1).
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 #include "onnx/shape_tensors.h"
@@ -48,10 +48,9 @@ std::vector<Value> importLogSoftmax(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerSoftmaxImporters(ImporterTable& table)
-{
+ImporterRegistration const kSoftmaxImporters([](ImporterTable& table) {
     table.add("Softmax", importSoftmax);
     table.add("LogSoftmax", importLogSoftmax);
-}
+});
 
 } // namespace kiln::onnxparser

@@ -1,5 +1,5 @@
 // TopK, ArgMax and ArgMin through ITopKLayer (indices as INT64, ONNX's type).
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 
@@ -82,11 +82,10 @@ std::vector<Value> importArgExtreme(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerTopKImporters(ImporterTable& table)
-{
+ImporterRegistration const kTopKImporters([](ImporterTable& table) {
     table.add("TopK", importTopK);
     table.add("ArgMax", importArgExtreme<TopKOperation::kMAX>);
     table.add("ArgMin", importArgExtreme<TopKOperation::kMIN>);
-}
+});
 
 } // namespace kiln::onnxparser

@@ -1,7 +1,7 @@
 // Trilu, which TensorRT has no layer for, built as onnx-tensorrt builds it: the row and column index of every
 // element of the last two dims come from linspace fills, their difference (column - row) is compared with k, and a
 // select keeps the input or puts zero. The fills take their lengths from the input's shape, so run-time extents work.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 #include "onnx/shape_tensors.h"
@@ -61,9 +61,8 @@ std::vector<Value> importTrilu(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerTriluImporters(ImporterTable& table)
-{
+ImporterRegistration const kTriluImporters([](ImporterTable& table) {
     table.add("Trilu", importTrilu);
-}
+});
 
 } // namespace kiln::onnxparser

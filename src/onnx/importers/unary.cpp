@@ -1,5 +1,5 @@
 // One-input element-wise math, and the ops that pass or convert a tensor: Identity, Dropout, Cast, CastLike.
-#include "onnx/importers/importers.h"
+#include "onnx/importer_table.h"
 #include "onnx/import_error.h"
 #include "onnx/network_helpers.h"
 #include "onnx/tensor_reader.h"
@@ -89,8 +89,7 @@ std::vector<Value> importIsInf(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-void registerUnaryImporters(ImporterTable& table)
-{
+ImporterRegistration const kUnaryImporters([](ImporterTable& table) {
     table.add("Exp", importUnary<UnaryOperation::kEXP>);
     table.add("Log", importUnary<UnaryOperation::kLOG>);
     table.add("Sqrt", importUnary<UnaryOperation::kSQRT>);
@@ -120,6 +119,6 @@ void registerUnaryImporters(ImporterTable& table)
     table.add("Dropout", importDropout);
     table.add("Cast", importCast);
     table.add("CastLike", importCastLike);
-}
+});
 
 } // namespace kiln::onnxparser
