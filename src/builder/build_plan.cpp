@@ -250,13 +250,31 @@ private:
     //! so that a shape error names its layer at build time.
     bool evaluateShapes()
     {
-        std::string error;
         mModel.backend = mBackend;
         mModel.networkName = mNetwork.getName();
-        if (!resolveProfiles(mNetwork, mConfig, mModel.profiles))
+        if (!resolveProfiles(mNetwork, mConfig, mModel.profiles) || !orderLayers())
         {
             return false;
         }
+        mMaxBytes.assign(mTensors.size(), 0);
+        mEvaluated.assign(mTensors.size(), std::vector<std::array<nvinfer1::Dims, 3>>(mModel.profiles.size()));
+        for (size_t p = 0; p < mModel.profiles.size(); ++p)
+        {
+            for (int32_t select = 0; select < 3; ++select)
+            {
+                if (!evaluateShapesAt(p, select))
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    //! The layers in topological order and their precisions; the plan's tensors in plan order, and their producers.
+    bool orderLayers()
+    {
+        std::string error;
         for (Tensor const* input : mNetwork.inputs())
         {
             mTensors.push_back(input);
@@ -279,78 +297,90 @@ private:
                 mProducers[output] = layer;
             }
         }
-        mMaxBytes.assign(mTensors.size(), 0);
-        mEvaluated.assign(mTensors.size(), std::vector<std::array<nvinfer1::Dims, 3>>(mModel.profiles.size()));
-        for (size_t p = 0; p < mModel.profiles.size(); ++p)
+        return true;
+    }
+
+    //! The values of the inputs' symbols at profile p's kMIN, kOPT or kMAX (`select`): their dimensions, and the
+    //! shape values the profile gives. `unboundShapeInputs` lists the shape-tensor inputs it gives none for.
+    shape::SymbolValues inputSymbolValues(size_t p, int32_t select, std::string& unboundShapeInputs) const
+    {
+        shape::SymbolValues values;
+        for (size_t i = 0; i < mNetwork.inputs().size(); ++i)
         {
-            for (int32_t select = 0; select < 3; ++select)
+            Tensor const* input = mNetwork.inputs()[i];
+            auto const& symbols = mFacts.inputSymbols.at(input);
+            nvinfer1::Dims const& dims = mModel.profiles[p].inputs[i][select];
+            for (size_t axis = 0; axis < symbols.size(); ++axis)
             {
-                shape::SymbolValues values;
-                std::string unboundShapeInputs; // shape-tensor inputs this profile gives no values for
-                for (size_t i = 0; i < mNetwork.inputs().size(); ++i)
+                if (symbols[axis] != nullptr)
                 {
-                    Tensor const* input = mNetwork.inputs()[i];
-                    auto const& symbols = mFacts.inputSymbols.at(input);
-                    nvinfer1::Dims const& dims = mModel.profiles[p].inputs[i][select];
-                    for (size_t axis = 0; axis < symbols.size(); ++axis)
-                    {
-                        if (symbols[axis] != nullptr)
-                        {
-                            values.set(symbols[axis]->symbolId(), dims.d[axis]);
-                        }
-                    }
-                    auto const valueSymbols = mFacts.inputValueSymbols.find(input);
-                    if (valueSymbols == mFacts.inputValueSymbols.end())
-                    {
-                        continue;
-                    }
-                    std::optional<std::vector<int64_t>> const given = shapeValuesOf(mConfig, p, input->name(), select);
-                    if (!given || given->size() != valueSymbols->second.size())
-                    {
-                        unboundShapeInputs += (unboundShapeInputs.empty() ? "\"" : ", \"") + input->name() + "\"";
-                        continue;
-                    }
-                    for (size_t v = 0; v < given->size(); ++v)
-                    {
-                        values.set(valueSymbols->second[v]->symbolId(), (*given)[v]);
-                    }
-                }
-                shape::Evaluator evaluator(values, shape::SizeTensorValue::kUPPER);
-                for (size_t t = 0; t < mTensors.size(); ++t)
-                {
-                    network::TensorFacts const& tf = mFacts.tensors.at(mTensors[t]);
-                    int64_t elements = 1;
-                    nvinfer1::Dims& concrete = mEvaluated[t][p][select];
-                    concrete.nbDims = tf.dims.nbDims;
-                    for (int32_t axis = 0; axis < tf.dims.nbDims; ++axis)
-                    {
-                        auto const& expr = *mFacts.exprs->adopt(tf.dims.d[axis]);
-                        shape::EvalResult extent = evaluator.evaluate(expr);
-                        if (!extent.ok() || *extent.value < 0)
-                        {
-                            static char const* const kSelectors[] = {"kMIN", "kOPT", "kMAX"};
-                            auto producer = mProducers.find(mTensors[t]);
-                            std::string const hint = unboundShapeInputs.empty() ? std::string()
-                                : " (the shapes depend on the values of " + unboundShapeInputs
-                                    + ": give them for every profile with IOptimizationProfile::setShapeValues)";
-                            logError("IBuilder::buildSerializedNetwork: layer \""
-                                + (producer != mProducers.end() ? producer->second->name() : mTensors[t]->name())
-                                + "\": dimension " + std::to_string(axis) + " of \"" + mTensors[t]->name()
-                                + "\" at profile " + std::to_string(p) + " " + kSelectors[select] + ": "
-                                + (extent.ok() ? "negative (" + std::to_string(*extent.value) + ")" : extent.error)
-                                + hint);
-                            return false;
-                        }
-                        elements *= *extent.value;
-                        concrete.d[axis] = *extent.value;
-                    }
-                    int64_t const bytes
-                        = elements * static_cast<int64_t>(elementSize(mPrecision.storage.at(mTensors[t])));
-                    mMaxBytes[t] = std::max(mMaxBytes[t], bytes);
+                    values.set(symbols[axis]->symbolId(), dims.d[axis]);
                 }
             }
+            auto const valueSymbols = mFacts.inputValueSymbols.find(input);
+            if (valueSymbols == mFacts.inputValueSymbols.end())
+            {
+                continue;
+            }
+            std::optional<std::vector<int64_t>> const given = shapeValuesOf(mConfig, p, input->name(), select);
+            if (!given || given->size() != valueSymbols->second.size())
+            {
+                unboundShapeInputs += (unboundShapeInputs.empty() ? "\"" : ", \"") + input->name() + "\"";
+                continue;
+            }
+            for (size_t v = 0; v < given->size(); ++v)
+            {
+                values.set(valueSymbols->second[v]->symbolId(), (*given)[v]);
+            }
+        }
+        return values;
+    }
+
+    //! Every tensor's dimensions at profile p's kMIN, kOPT or kMAX (`select`), and the largest size of each so far.
+    bool evaluateShapesAt(size_t p, int32_t select)
+    {
+        std::string unboundShapeInputs; // shape-tensor inputs this profile gives no values for
+        shape::SymbolValues const values = inputSymbolValues(p, select, unboundShapeInputs);
+        shape::Evaluator evaluator(values, shape::SizeTensorValue::kUPPER);
+        for (size_t t = 0; t < mTensors.size(); ++t)
+        {
+            network::TensorFacts const& tf = mFacts.tensors.at(mTensors[t]);
+            int64_t elements = 1;
+            nvinfer1::Dims& concrete = mEvaluated[t][p][select];
+            concrete.nbDims = tf.dims.nbDims;
+            for (int32_t axis = 0; axis < tf.dims.nbDims; ++axis)
+            {
+                auto const& expr = *mFacts.exprs->adopt(tf.dims.d[axis]);
+                shape::EvalResult extent = evaluator.evaluate(expr);
+                if (!extent.ok() || *extent.value < 0)
+                {
+                    logBadExtent(t, axis, p, select, extent, unboundShapeInputs);
+                    return false;
+                }
+                elements *= *extent.value;
+                concrete.d[axis] = *extent.value;
+            }
+            int64_t const bytes = elements * static_cast<int64_t>(elementSize(mPrecision.storage.at(mTensors[t])));
+            mMaxBytes[t] = std::max(mMaxBytes[t], bytes);
         }
         return true;
+    }
+
+    //! Reports dimension `axis` of tensor t at profile p's kMIN, kOPT or kMAX (`select`): it has no value, or a
+    //! negative one.
+    void logBadExtent(size_t t, int32_t axis, size_t p, int32_t select, shape::EvalResult const& extent,
+        std::string const& unboundShapeInputs) const
+    {
+        static char const* const kSelectors[] = {"kMIN", "kOPT", "kMAX"};
+        auto producer = mProducers.find(mTensors[t]);
+        std::string const hint = unboundShapeInputs.empty() ? std::string()
+            : " (the shapes depend on the values of " + unboundShapeInputs
+                + ": give them for every profile with IOptimizationProfile::setShapeValues)";
+        logError("IBuilder::buildSerializedNetwork: layer \""
+            + (producer != mProducers.end() ? producer->second->name() : mTensors[t]->name()) + "\": dimension "
+            + std::to_string(axis) + " of \"" + mTensors[t]->name() + "\" at profile " + std::to_string(p) + " "
+            + kSelectors[select] + ": "
+            + (extent.ok() ? "negative (" + std::to_string(*extent.value) + ")" : extent.error) + hint);
     }
 
     //! The plan's tensors, their shape expressions and the symbols those use.
@@ -360,30 +390,10 @@ private:
         {
             mTensorIndex[mTensors[t]] = static_cast<int32_t>(t);
         }
-        std::unordered_map<shape::SymbolId, int32_t> symbolIndex;
-        for (size_t i = 0; i < mNetwork.inputs().size(); ++i)
-        {
-            auto const& symbols = mFacts.inputSymbols.at(mNetwork.inputs()[i]);
-            for (size_t axis = 0; axis < symbols.size(); ++axis)
-            {
-                if (symbols[axis] != nullptr)
-                {
-                    symbolIndex[symbols[axis]->symbolId()] = static_cast<int32_t>(mModel.symbols.size());
-                    mModel.symbols.push_back({static_cast<int32_t>(i), static_cast<int32_t>(axis)});
-                }
-            }
-        }
+        std::unordered_map<shape::SymbolId, int32_t> symbolIndex = recordDimensionSymbols();
         // A shape-tensor input's value symbols enter the plan only where some expression uses them: an INT32/INT64
         // input that no shape depends on stays an ordinary input, read by layers from wherever its data lives.
-        std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> valueSymbolOwners; // input, value index
-        for (size_t i = 0; i < mNetwork.inputs().size(); ++i)
-        {
-            auto const it = mFacts.inputValueSymbols.find(mNetwork.inputs()[i]);
-            for (size_t v = 0; it != mFacts.inputValueSymbols.end() && v < it->second.size(); ++v)
-            {
-                valueSymbolOwners[it->second[v]->symbolId()] = {static_cast<int32_t>(i), static_cast<int32_t>(v)};
-            }
-        }
+        std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> const valueSymbolOwners = inputValueOwners();
         plan::ExprTableWriter exprTable(mModel.exprs, [&](shape::SymbolId id) {
             if (auto it = symbolIndex.find(id); it != symbolIndex.end())
             {
@@ -400,33 +410,83 @@ private:
         });
         for (size_t t = 0; t < mTensors.size(); ++t)
         {
-            network::TensorFacts const& tf = mFacts.tensors.at(mTensors[t]);
-            plan::TensorRecord record;
-            record.name = mTensors[t]->name();
-            record.type = mPrecision.storage.at(mTensors[t]);
-            for (int32_t axis = 0; axis < tf.dims.nbDims; ++axis)
+            if (!recordTensor(t, exprTable))
             {
-                record.dims.push_back(exprTable.add(*mFacts.exprs->adopt(tf.dims.d[axis])));
-            }
-            if (tf.values && !mTensors[t]->isNetworkInput()) // inputs' values: below, once their use is known
-            {
-                record.values.emplace();
-                for (auto const* value : *tf.values)
-                {
-                    record.values->push_back(exprTable.add(*mFacts.exprs->adopt(value)));
-                }
-            }
-            if (!exprTable.error().empty())
-            {
-                logError("IBuilder::buildSerializedNetwork: tensor \"" + record.name + "\": " + exprTable.error());
                 return false;
             }
-            record.ioMode = mTensors[t]->isNetworkInput() ? nvinfer1::TensorIOMode::kINPUT
-                : mTensors[t]->isNetworkOutput()          ? nvinfer1::TensorIOMode::kOUTPUT
-                                                         : nvinfer1::TensorIOMode::kNONE;
-            record.maxBytes = mMaxBytes[t];
-            mModel.tensors.push_back(std::move(record));
         }
+        recordIoTensors(exprTable);
+        return true;
+    }
+
+    //! The plan's symbols for the inputs' dimensions; the index of each.
+    std::unordered_map<shape::SymbolId, int32_t> recordDimensionSymbols()
+    {
+        std::unordered_map<shape::SymbolId, int32_t> symbolIndex;
+        for (size_t i = 0; i < mNetwork.inputs().size(); ++i)
+        {
+            auto const& symbols = mFacts.inputSymbols.at(mNetwork.inputs()[i]);
+            for (size_t axis = 0; axis < symbols.size(); ++axis)
+            {
+                if (symbols[axis] != nullptr)
+                {
+                    symbolIndex[symbols[axis]->symbolId()] = static_cast<int32_t>(mModel.symbols.size());
+                    mModel.symbols.push_back({static_cast<int32_t>(i), static_cast<int32_t>(axis)});
+                }
+            }
+        }
+        return symbolIndex;
+    }
+
+    //! The input, and the index among its values, of every shape-tensor input's value symbol.
+    std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> inputValueOwners() const
+    {
+        std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> owners;
+        for (size_t i = 0; i < mNetwork.inputs().size(); ++i)
+        {
+            auto const it = mFacts.inputValueSymbols.find(mNetwork.inputs()[i]);
+            for (size_t v = 0; it != mFacts.inputValueSymbols.end() && v < it->second.size(); ++v)
+            {
+                owners[it->second[v]->symbolId()] = {static_cast<int32_t>(i), static_cast<int32_t>(v)};
+            }
+        }
+        return owners;
+    }
+
+    bool recordTensor(size_t t, plan::ExprTableWriter& exprTable)
+    {
+        network::TensorFacts const& tf = mFacts.tensors.at(mTensors[t]);
+        plan::TensorRecord record;
+        record.name = mTensors[t]->name();
+        record.type = mPrecision.storage.at(mTensors[t]);
+        for (int32_t axis = 0; axis < tf.dims.nbDims; ++axis)
+        {
+            record.dims.push_back(exprTable.add(*mFacts.exprs->adopt(tf.dims.d[axis])));
+        }
+        if (tf.values && !mTensors[t]->isNetworkInput()) // inputs' values: recordIoTensors, once their use is known
+        {
+            record.values.emplace();
+            for (auto const* value : *tf.values)
+            {
+                record.values->push_back(exprTable.add(*mFacts.exprs->adopt(value)));
+            }
+        }
+        if (!exprTable.error().empty())
+        {
+            logError("IBuilder::buildSerializedNetwork: tensor \"" + record.name + "\": " + exprTable.error());
+            return false;
+        }
+        record.ioMode = mTensors[t]->isNetworkInput() ? nvinfer1::TensorIOMode::kINPUT
+            : mTensors[t]->isNetworkOutput()          ? nvinfer1::TensorIOMode::kOUTPUT
+                                                     : nvinfer1::TensorIOMode::kNONE;
+        record.maxBytes = mMaxBytes[t];
+        mModel.tensors.push_back(std::move(record));
+        return true;
+    }
+
+    //! The I/O tensors, and the values of the inputs that are shape tensors.
+    void recordIoTensors(plan::ExprTableWriter& exprTable)
+    {
         for (size_t i = 0; i < mNetwork.inputs().size(); ++i)
         {
             bool const shapeInput
@@ -451,7 +511,6 @@ private:
                 mModel.ioTensors.push_back(mTensorIndex.at(output));
             }
         }
-        return true;
     }
 
     //! The plan's layers, each after the producers of its inputs; plugins are prepared here (format negotiation,
@@ -471,78 +530,92 @@ private:
             {
                 record.outputs.push_back(mTensorIndex.at(output));
             }
-            if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&layer->params()))
+            auto const* plugin = dynamic_cast<network::PluginParams const*>(&layer->params());
+            if (plugin != nullptr ? !recordPluginLayer(*layer, *plugin, record) : !recordKernelLayer(*layer, record))
             {
-                network::PluginParams prepared = *plugin;
-                auto describeTensors = [&](std::vector<Tensor*> const& list) {
-                    std::vector<PluginTensorInfo> infos;
-                    for (Tensor const* tensor : list)
-                    {
-                        int32_t const t = mTensorIndex.at(tensor);
-                        network::TensorFacts const& tf = mFacts.tensors.at(tensor);
-                        nvinfer1::Dims dims{};
-                        dims.nbDims = tf.dims.nbDims;
-                        for (int32_t axis = 0; axis < dims.nbDims; ++axis)
-                        {
-                            dims.d[axis] = tf.dims.d[axis]->isConstant() ? tf.dims.d[axis]->getConstantValue() : -1;
-                        }
-                        infos.push_back({mPrecision.storage.at(tensor), dims, mEvaluated[t]});
-                    }
-                    return infos;
-                };
-                std::string pluginError;
-                if (!preparePlugin(prepared, describeTensors(layer->inputs()), describeTensors(layer->outputs()),
-                        mConfig.getFlag(nvinfer1::BuilderFlag::kFP16), mBackend, pluginError))
-                {
-                    logError("IBuilder::buildSerializedNetwork: layer \"" + layer->name() + "\": " + pluginError);
-                    return false;
-                }
-                uint64_t const workspaceLimit = mConfig.getMemoryPoolLimit(nvinfer1::MemoryPoolType::kWORKSPACE);
-                if (static_cast<uint64_t>(prepared.workspaceBytes) > workspaceLimit)
-                {
-                    logError("IBuilder::buildSerializedNetwork: layer \"" + layer->name() + "\": plugin "
-                        + prepared.adapter->description() + " needs " + std::to_string(prepared.workspaceBytes)
-                        + " bytes of workspace (getWorkspaceSize), more than the workspace pool's limit of "
-                        + std::to_string(workspaceLimit)
-                        + " bytes; raise it with IBuilderConfig::setMemoryPoolLimit(MemoryPoolType::kWORKSPACE, ...)");
-                    return false;
-                }
-                plugin::CreatorMatch const creator = plugin::globalPluginRegistry().findCreator(
-                    prepared.payload.name, prepared.payload.version, prepared.payload.pluginNamespace);
-                prepared.library = creator.library;
-                if (creator.creator == nullptr)
-                {
-                    logWarning("layer \"" + layer->name() + "\": plugin " + prepared.adapter->description()
-                        + " has no registered creator; the plan will load only where one is registered");
-                }
-                mModel.manifest.push_back({prepared.payload.name, prepared.payload.version,
-                    prepared.payload.pluginNamespace, plugin::familyName(prepared.family), prepared.library});
-                mModel.workspaceBytes = std::max(mModel.workspaceBytes, prepared.workspaceBytes);
-                record.params = std::make_shared<network::PluginParams>(std::move(prepared));
-            }
-            else
-            {
-                // Layers that only compute shape tensors (values known from the input shapes) need no kernel: the
-                // runtime evaluates their values on the host.
-                bool const computesShapesOnly = std::all_of(layer->outputs().begin(), layer->outputs().end(),
-                    [&](Tensor const* output) { return mFacts.tensors.at(output).values.has_value(); });
-                if (std::string const why = mImplementation->unsupportedReason(layer->params());
-                    !why.empty() && !computesShapesOnly)
-                {
-                    logError("IBuilder::buildSerializedNetwork: layer \"" + layer->name() + "\": " + why);
-                    return false;
-                }
-                record.precision = mPrecision.precisionOf(*layer);
-                std::unique_ptr<network::LayerParams> params = layer->params().clone();
-                if (record.precision == nvinfer1::DataType::kHALF || record.precision == nvinfer1::DataType::kBF16)
-                {
-                    params->storeWeightsAs(*record.precision);
-                }
-                record.params = std::move(params);
-                record.ioTypes = mPrecision.ioTypes(*layer);
+                return false;
             }
             mModel.layers.push_back(std::move(record));
         }
+        return true;
+    }
+
+    //! What a plugin learns of the tensors in `list` while it is prepared.
+    std::vector<PluginTensorInfo> pluginTensorInfos(std::vector<Tensor*> const& list) const
+    {
+        std::vector<PluginTensorInfo> infos;
+        for (Tensor const* tensor : list)
+        {
+            int32_t const t = mTensorIndex.at(tensor);
+            network::TensorFacts const& tf = mFacts.tensors.at(tensor);
+            nvinfer1::Dims dims{};
+            dims.nbDims = tf.dims.nbDims;
+            for (int32_t axis = 0; axis < dims.nbDims; ++axis)
+            {
+                dims.d[axis] = tf.dims.d[axis]->isConstant() ? tf.dims.d[axis]->getConstantValue() : -1;
+            }
+            infos.push_back({mPrecision.storage.at(tensor), dims, mEvaluated[t]});
+        }
+        return infos;
+    }
+
+    //! Prepares the plugin (format negotiation, configuration, workspace size) and adds it to the plan's manifest.
+    bool recordPluginLayer(network::Layer const& layer, network::PluginParams const& plugin, plan::LayerRecord& record)
+    {
+        network::PluginParams prepared = plugin;
+        std::string pluginError;
+        if (!preparePlugin(prepared, pluginTensorInfos(layer.inputs()), pluginTensorInfos(layer.outputs()),
+                mConfig.getFlag(nvinfer1::BuilderFlag::kFP16), mBackend, pluginError))
+        {
+            logError("IBuilder::buildSerializedNetwork: layer \"" + layer.name() + "\": " + pluginError);
+            return false;
+        }
+        uint64_t const workspaceLimit = mConfig.getMemoryPoolLimit(nvinfer1::MemoryPoolType::kWORKSPACE);
+        if (static_cast<uint64_t>(prepared.workspaceBytes) > workspaceLimit)
+        {
+            logError("IBuilder::buildSerializedNetwork: layer \"" + layer.name() + "\": plugin "
+                + prepared.adapter->description() + " needs " + std::to_string(prepared.workspaceBytes)
+                + " bytes of workspace (getWorkspaceSize), more than the workspace pool's limit of "
+                + std::to_string(workspaceLimit)
+                + " bytes; raise it with IBuilderConfig::setMemoryPoolLimit(MemoryPoolType::kWORKSPACE, ...)");
+            return false;
+        }
+        plugin::CreatorMatch const creator = plugin::globalPluginRegistry().findCreator(
+            prepared.payload.name, prepared.payload.version, prepared.payload.pluginNamespace);
+        prepared.library = creator.library;
+        if (creator.creator == nullptr)
+        {
+            logWarning("layer \"" + layer.name() + "\": plugin " + prepared.adapter->description()
+                + " has no registered creator; the plan will load only where one is registered");
+        }
+        mModel.manifest.push_back({prepared.payload.name, prepared.payload.version, prepared.payload.pluginNamespace,
+            plugin::familyName(prepared.family), prepared.library});
+        mModel.workspaceBytes = std::max(mModel.workspaceBytes, prepared.workspaceBytes);
+        record.params = std::make_shared<network::PluginParams>(std::move(prepared));
+        return true;
+    }
+
+    //! A layer the backend runs itself: its precision, parameters (weights stored in that precision) and I/O types.
+    bool recordKernelLayer(network::Layer const& layer, plan::LayerRecord& record)
+    {
+        // Layers that only compute shape tensors (values known from the input shapes) need no kernel: the
+        // runtime evaluates their values on the host.
+        bool const computesShapesOnly = std::all_of(layer.outputs().begin(), layer.outputs().end(),
+            [&](Tensor const* output) { return mFacts.tensors.at(output).values.has_value(); });
+        if (std::string const why = mImplementation->unsupportedReason(layer.params());
+            !why.empty() && !computesShapesOnly)
+        {
+            logError("IBuilder::buildSerializedNetwork: layer \"" + layer.name() + "\": " + why);
+            return false;
+        }
+        record.precision = mPrecision.precisionOf(layer);
+        std::unique_ptr<network::LayerParams> params = layer.params().clone();
+        if (record.precision == nvinfer1::DataType::kHALF || record.precision == nvinfer1::DataType::kBF16)
+        {
+            params->storeWeightsAs(*record.precision);
+        }
+        record.params = std::move(params);
+        record.ioTypes = mPrecision.ioTypes(layer);
         return true;
     }
 

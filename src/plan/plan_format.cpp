@@ -79,13 +79,10 @@ bool readLayerParams(LayerRecord& l, uint8_t const* data, size_t size, ByteReade
     return true;
 }
 
-void writePayload(ByteWriter& w, PlanModel const& m)
+void writeManifest(ByteWriter& w, std::vector<PluginRequirement> const& manifest)
 {
-    w.write(static_cast<int32_t>(m.backend == Backend::kCUDA ? Backend::kCUDA : Backend::kCPU));
-    w.writeString(m.networkName);
-
-    w.write(static_cast<uint32_t>(m.manifest.size()));
-    for (auto const& p : m.manifest)
+    w.write(static_cast<uint32_t>(manifest.size()));
+    for (auto const& p : manifest)
     {
         w.writeString(p.name);
         w.writeString(p.version);
@@ -93,9 +90,12 @@ void writePayload(ByteWriter& w, PlanModel const& m)
         w.writeString(p.interfaceKind);
         w.writeString(p.library);
     }
+}
 
-    w.write(static_cast<uint32_t>(m.exprs.size()));
-    for (auto const& e : m.exprs)
+void writeExprs(ByteWriter& w, std::vector<ExprNode> const& exprs)
+{
+    w.write(static_cast<uint32_t>(exprs.size()));
+    for (auto const& e : exprs)
     {
         w.write(e.kind);
         writeEnum(w, e.op);
@@ -104,17 +104,23 @@ void writePayload(ByteWriter& w, PlanModel const& m)
         w.write(e.first);
         w.write(e.second);
     }
+}
 
-    w.write(static_cast<uint32_t>(m.symbols.size()));
-    for (auto const& s : m.symbols)
+void writeSymbols(ByteWriter& w, std::vector<SymbolRecord> const& symbols)
+{
+    w.write(static_cast<uint32_t>(symbols.size()));
+    for (auto const& s : symbols)
     {
         w.write(s.tensor);
         w.write(s.axis);
         w.write(static_cast<uint8_t>(s.kind));
     }
+}
 
-    w.write(static_cast<uint32_t>(m.tensors.size()));
-    for (auto const& t : m.tensors)
+void writeTensors(ByteWriter& w, std::vector<TensorRecord> const& tensors)
+{
+    w.write(static_cast<uint32_t>(tensors.size()));
+    for (auto const& t : tensors)
     {
         w.writeString(t.name);
         writeEnum(w, t.type);
@@ -129,36 +135,37 @@ void writePayload(ByteWriter& w, PlanModel const& m)
         w.write(t.arenaOffset);
         w.write(t.maxBytes);
     }
-    writeIndices(w, m.ioTensors);
+}
 
-    w.write(static_cast<uint32_t>(m.layers.size()));
-    for (auto const& l : m.layers)
+void writeLayer(ByteWriter& w, LayerRecord const& l)
+{
+    writeEnum(w, l.type);
+    w.writeString(l.name);
+    writeIndices(w, l.inputs);
+    writeIndices(w, l.outputs);
+    ByteWriter params;
+    l.params->write(params);
+    w.writeBytes(params.bytes().data(), params.bytes().size());
+    w.write(static_cast<uint8_t>(l.precision.has_value()));
+    writeEnum(w, l.precision.value_or(nvinfer1::DataType::kFLOAT));
+    w.write(static_cast<uint32_t>(l.ioTypes.size()));
+    for (nvinfer1::DataType type : l.ioTypes)
     {
-        writeEnum(w, l.type);
-        w.writeString(l.name);
-        writeIndices(w, l.inputs);
-        writeIndices(w, l.outputs);
-        ByteWriter params;
-        l.params->write(params);
-        w.writeBytes(params.bytes().data(), params.bytes().size());
-        w.write(static_cast<uint8_t>(l.precision.has_value()));
-        writeEnum(w, l.precision.value_or(nvinfer1::DataType::kFLOAT));
-        w.write(static_cast<uint32_t>(l.ioTypes.size()));
-        for (nvinfer1::DataType type : l.ioTypes)
-        {
-            writeEnum(w, type);
-        }
-        w.write(static_cast<uint32_t>(l.ioFormats.size()));
-        for (nvinfer1::TensorFormat format : l.ioFormats)
-        {
-            writeEnum(w, format);
-        }
-        Epilogue::fields(l.epilogue, FieldWriter(w));
-        w.writeBytes(l.backendChoice.data(), l.backendChoice.size());
+        writeEnum(w, type);
     }
+    w.write(static_cast<uint32_t>(l.ioFormats.size()));
+    for (nvinfer1::TensorFormat format : l.ioFormats)
+    {
+        writeEnum(w, format);
+    }
+    Epilogue::fields(l.epilogue, FieldWriter(w));
+    w.writeBytes(l.backendChoice.data(), l.backendChoice.size());
+}
 
-    w.write(static_cast<uint32_t>(m.profiles.size()));
-    for (auto const& p : m.profiles)
+void writeProfiles(ByteWriter& w, std::vector<ProfileRecord> const& profiles)
+{
+    w.write(static_cast<uint32_t>(profiles.size()));
+    for (auto const& p : profiles)
     {
         w.write(static_cast<uint32_t>(p.inputs.size()));
         for (auto const& bounds : p.inputs)
@@ -169,45 +176,56 @@ void writePayload(ByteWriter& w, PlanModel const& m)
             }
         }
     }
+}
+
+void writePayload(ByteWriter& w, PlanModel const& m)
+{
+    w.write(static_cast<int32_t>(m.backend == Backend::kCUDA ? Backend::kCUDA : Backend::kCPU));
+    w.writeString(m.networkName);
+    writeManifest(w, m.manifest);
+    writeExprs(w, m.exprs);
+    writeSymbols(w, m.symbols);
+    writeTensors(w, m.tensors);
+    writeIndices(w, m.ioTensors);
+    w.write(static_cast<uint32_t>(m.layers.size()));
+    for (auto const& l : m.layers)
+    {
+        writeLayer(w, l);
+    }
+    writeProfiles(w, m.profiles);
     w.write(m.arenaBytes);
     w.write(m.workspaceBytes);
 }
 
-bool readPayload(ByteReader& r, PlanModel& m)
+bool readManifest(ByteReader& r, std::vector<PluginRequirement>& manifest)
 {
     uint32_t count = 0;
-    int32_t backend = 0;
-    if (!r.read(backend, "backend") || !r.readString(m.networkName, "network name"))
-    {
-        return false;
-    }
-    if (backend != static_cast<int32_t>(Backend::kCPU) && backend != static_cast<int32_t>(Backend::kCUDA))
-    {
-        return r.fail("unknown backend " + std::to_string(backend));
-    }
-    m.backend = static_cast<Backend>(backend);
-
     if (!readCount(r, count, "plugin manifest"))
     {
         return false;
     }
-    m.manifest.resize(count);
-    for (auto& p : m.manifest)
+    manifest.resize(count);
+    for (auto& p : manifest)
     {
         if (!r.readString(p.name, "plugin name") || !r.readString(p.version, "plugin version")
-            || !r.readString(p.pluginNamespace, "plugin namespace") || !r.readString(p.interfaceKind, "plugin interface")
-            || !r.readString(p.library, "plugin library"))
+            || !r.readString(p.pluginNamespace, "plugin namespace")
+            || !r.readString(p.interfaceKind, "plugin interface") || !r.readString(p.library, "plugin library"))
         {
             return false;
         }
     }
+    return true;
+}
 
+bool readExprs(ByteReader& r, std::vector<ExprNode>& exprs)
+{
+    uint32_t count = 0;
     if (!readCount(r, count, "shape expressions"))
     {
         return false;
     }
-    m.exprs.resize(count);
-    for (auto& e : m.exprs)
+    exprs.resize(count);
+    for (auto& e : exprs)
     {
         if (!r.read(e.kind, "expression kind") || !readEnum(r, e.op, "expression operation")
             || !r.read(e.value, "expression value") || !r.read(e.symbol, "expression symbol")
@@ -216,13 +234,18 @@ bool readPayload(ByteReader& r, PlanModel& m)
             return false;
         }
     }
+    return true;
+}
 
+bool readSymbols(ByteReader& r, std::vector<SymbolRecord>& symbols)
+{
+    uint32_t count = 0;
     if (!readCount(r, count, "symbols"))
     {
         return false;
     }
-    m.symbols.resize(count);
-    for (auto& s : m.symbols)
+    symbols.resize(count);
+    for (auto& s : symbols)
     {
         uint8_t kind = 0;
         if (!r.read(s.tensor, "symbol tensor") || !r.read(s.axis, "symbol axis") || !r.read(kind, "symbol kind"))
@@ -235,108 +258,144 @@ bool readPayload(ByteReader& r, PlanModel& m)
         }
         s.kind = static_cast<SymbolRecord::Kind>(kind);
     }
+    return true;
+}
 
+bool readTensor(ByteReader& r, TensorRecord& t)
+{
+    uint8_t hasValues = 0;
+    if (!r.readString(t.name, "tensor name") || !readEnum(r, t.type, "tensor type")
+        || !readEnum(r, t.format, "tensor format") || !readIndices(r, t.dims, "tensor dimensions")
+        || !r.read(hasValues, "tensor values flag"))
+    {
+        return false;
+    }
+    if (hasValues != 0)
+    {
+        t.values.emplace();
+        if (!readIndices(r, *t.values, "tensor values"))
+        {
+            return false;
+        }
+    }
+    return readEnum(r, t.ioMode, "tensor I/O mode") && r.read(t.arenaOffset, "tensor offset")
+        && r.read(t.maxBytes, "tensor size");
+}
+
+bool readTensors(ByteReader& r, std::vector<TensorRecord>& tensors)
+{
+    uint32_t count = 0;
     if (!readCount(r, count, "tensors"))
     {
         return false;
     }
-    m.tensors.resize(count);
-    for (auto& t : m.tensors)
+    tensors.resize(count);
+    for (auto& t : tensors)
     {
-        uint8_t hasValues = 0;
-        if (!r.readString(t.name, "tensor name") || !readEnum(r, t.type, "tensor type")
-            || !readEnum(r, t.format, "tensor format") || !readIndices(r, t.dims, "tensor dimensions")
-            || !r.read(hasValues, "tensor values flag"))
-        {
-            return false;
-        }
-        if (hasValues != 0)
-        {
-            t.values.emplace();
-            if (!readIndices(r, *t.values, "tensor values"))
-            {
-                return false;
-            }
-        }
-        if (!readEnum(r, t.ioMode, "tensor I/O mode") || !r.read(t.arenaOffset, "tensor offset")
-            || !r.read(t.maxBytes, "tensor size"))
+        if (!readTensor(r, t))
         {
             return false;
         }
     }
-    if (!readIndices(r, m.ioTensors, "I/O tensors"))
+    return true;
+}
+
+//! The layer's precision, if it has one, and the types of its inputs and outputs.
+bool readLayerTypes(ByteReader& r, LayerRecord& l)
+{
+    uint8_t hasPrecision = 0;
+    nvinfer1::DataType precision{};
+    uint32_t nbIoTypes = 0;
+    if (!r.read(hasPrecision, "layer precision flag") || !readEnum(r, precision, "layer precision")
+        || !readCount(r, nbIoTypes, "layer I/O types"))
     {
         return false;
     }
+    if (hasPrecision)
+    {
+        l.precision = precision;
+    }
+    l.ioTypes.resize(nbIoTypes);
+    for (auto& type : l.ioTypes)
+    {
+        if (!readEnum(r, type, "layer I/O type"))
+        {
+            return false;
+        }
+    }
+    return true;
+}
 
+bool readLayerFormats(ByteReader& r, LayerRecord& l)
+{
+    uint32_t nbIoFormats = 0;
+    if (!readCount(r, nbIoFormats, "layer I/O formats"))
+    {
+        return false;
+    }
+    l.ioFormats.resize(nbIoFormats);
+    for (auto& format : l.ioFormats)
+    {
+        if (!readEnum(r, format, "layer I/O format"))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool readLayer(ByteReader& r, LayerRecord& l)
+{
+    uint8_t const* params = nullptr;
+    size_t paramsSize = 0;
+    if (!readEnum(r, l.type, "layer type") || !r.readString(l.name, "layer name")
+        || !readIndices(r, l.inputs, "layer inputs") || !readIndices(r, l.outputs, "layer outputs")
+        || !r.readBytes(params, paramsSize, "layer parameters"))
+    {
+        return false;
+    }
+    if (!readLayerParams(l, params, paramsSize, r) || !readLayerTypes(r, l) || !readLayerFormats(r, l))
+    {
+        return false;
+    }
+    uint8_t const* choice = nullptr;
+    size_t choiceSize = 0;
+    Epilogue::fields(l.epilogue, FieldReader(r));
+    if (!r.readBytes(choice, choiceSize, "layer backend choice"))
+    {
+        return false;
+    }
+    l.backendChoice.assign(choice, choice + choiceSize);
+    return true;
+}
+
+bool readLayers(ByteReader& r, std::vector<LayerRecord>& layers)
+{
+    uint32_t count = 0;
     if (!readCount(r, count, "layers"))
     {
         return false;
     }
-    m.layers.resize(count);
-    for (auto& l : m.layers)
+    layers.resize(count);
+    for (auto& l : layers)
     {
-        uint8_t const* params = nullptr;
-        size_t paramsSize = 0;
-        if (!readEnum(r, l.type, "layer type") || !r.readString(l.name, "layer name")
-            || !readIndices(r, l.inputs, "layer inputs") || !readIndices(r, l.outputs, "layer outputs")
-            || !r.readBytes(params, paramsSize, "layer parameters"))
+        if (!readLayer(r, l))
         {
             return false;
         }
-        if (!readLayerParams(l, params, paramsSize, r))
-        {
-            return false;
-        }
-        uint8_t hasPrecision = 0;
-        nvinfer1::DataType precision{};
-        uint32_t nbIoTypes = 0;
-        if (!r.read(hasPrecision, "layer precision flag") || !readEnum(r, precision, "layer precision")
-            || !readCount(r, nbIoTypes, "layer I/O types"))
-        {
-            return false;
-        }
-        if (hasPrecision)
-        {
-            l.precision = precision;
-        }
-        l.ioTypes.resize(nbIoTypes);
-        for (auto& type : l.ioTypes)
-        {
-            if (!readEnum(r, type, "layer I/O type"))
-            {
-                return false;
-            }
-        }
-        uint32_t nbIoFormats = 0;
-        if (!readCount(r, nbIoFormats, "layer I/O formats"))
-        {
-            return false;
-        }
-        l.ioFormats.resize(nbIoFormats);
-        for (auto& format : l.ioFormats)
-        {
-            if (!readEnum(r, format, "layer I/O format"))
-            {
-                return false;
-            }
-        }
-        uint8_t const* choice = nullptr;
-        size_t choiceSize = 0;
-        Epilogue::fields(l.epilogue, FieldReader(r));
-        if (!r.readBytes(choice, choiceSize, "layer backend choice"))
-        {
-            return false;
-        }
-        l.backendChoice.assign(choice, choice + choiceSize);
     }
+    return true;
+}
 
+bool readProfiles(ByteReader& r, std::vector<ProfileRecord>& profiles)
+{
+    uint32_t count = 0;
     if (!readCount(r, count, "optimization profiles"))
     {
         return false;
     }
-    m.profiles.resize(count);
-    for (auto& p : m.profiles)
+    profiles.resize(count);
+    for (auto& p : profiles)
     {
         uint32_t inputs = 0;
         if (!readCount(r, inputs, "profile inputs"))
@@ -355,7 +414,25 @@ bool readPayload(ByteReader& r, PlanModel& m)
             }
         }
     }
-    return r.read(m.arenaBytes, "activation memory size") && r.read(m.workspaceBytes, "workspace size");
+    return true;
+}
+
+bool readPayload(ByteReader& r, PlanModel& m)
+{
+    int32_t backend = 0;
+    if (!r.read(backend, "backend") || !r.readString(m.networkName, "network name"))
+    {
+        return false;
+    }
+    if (backend != static_cast<int32_t>(Backend::kCPU) && backend != static_cast<int32_t>(Backend::kCUDA))
+    {
+        return r.fail("unknown backend " + std::to_string(backend));
+    }
+    m.backend = static_cast<Backend>(backend);
+    return readManifest(r, m.manifest) && readExprs(r, m.exprs) && readSymbols(r, m.symbols)
+        && readTensors(r, m.tensors) && readIndices(r, m.ioTensors, "I/O tensors") && readLayers(r, m.layers)
+        && readProfiles(r, m.profiles) && r.read(m.arenaBytes, "activation memory size")
+        && r.read(m.workspaceBytes, "workspace size");
 }
 
 //! The formats a plan may store tensors in: row-major, and channels-last (CUDA plans' FP16 convolution chains, whose
@@ -365,11 +442,10 @@ bool storableFormat(nvinfer1::TensorFormat format)
     return format == nvinfer1::TensorFormat::kLINEAR || channelsLast(format);
 }
 
-//! Cross-references that the payload's syntax cannot guarantee.
-bool validate(PlanModel const& m, std::string& error)
+//! Operations refer to earlier expressions only, so the table has no cycles; symbols refer to existing symbols.
+bool validateExprs(PlanModel const& m, std::string& error)
 {
     auto const nbExprs = static_cast<int32_t>(m.exprs.size());
-    auto const nbTensors = static_cast<int32_t>(m.tensors.size());
     for (int32_t i = 0; i < nbExprs; ++i)
     {
         ExprNode const& e = m.exprs[i];
@@ -385,44 +461,42 @@ bool validate(PlanModel const& m, std::string& error)
             return false;
         }
     }
-    auto exprIndexOk = [&](int32_t index) { return index >= 0 && index < nbExprs; };
-    for (auto const& t : m.tensors)
+    return true;
+}
+
+bool validateTensor(PlanModel const& m, TensorRecord const& t, std::string& error)
+{
+    auto const nbExprs = static_cast<int32_t>(m.exprs.size());
+    auto const exprsOk = [&](std::vector<int32_t> const& indices)
     {
-        if (t.dims.size() > static_cast<size_t>(nvinfer1::Dims::MAX_DIMS))
-        {
-            error = "tensor \"" + t.name + "\" has too many dimensions";
-            return false;
-        }
-        for (int32_t d : t.dims)
-        {
-            if (!exprIndexOk(d))
-            {
-                error = "tensor \"" + t.name + "\" refers to a missing shape expression";
-                return false;
-            }
-        }
-        if (t.values)
-        {
-            for (int32_t v : *t.values)
-            {
-                if (!exprIndexOk(v))
-                {
-                    error = "tensor \"" + t.name + "\" refers to a missing shape expression";
-                    return false;
-                }
-            }
-        }
-        if (t.arenaOffset < -1 || t.maxBytes < 0 || (t.arenaOffset >= 0 && t.arenaOffset + t.maxBytes > m.arenaBytes))
-        {
-            error = "tensor \"" + t.name + "\" lies outside the activation memory";
-            return false;
-        }
-        if (!storableFormat(t.format) || (t.format != nvinfer1::TensorFormat::kLINEAR && t.dims.size() < 3))
-        {
-            error = "tensor \"" + t.name + "\" is stored in a format Kiln does not store tensors in";
-            return false;
-        }
+        return std::all_of(indices.begin(), indices.end(), [&](int32_t i) { return i >= 0 && i < nbExprs; });
+    };
+    if (t.dims.size() > static_cast<size_t>(nvinfer1::Dims::MAX_DIMS))
+    {
+        error = "tensor \"" + t.name + "\" has too many dimensions";
+        return false;
     }
+    if (!exprsOk(t.dims) || (t.values && !exprsOk(*t.values)))
+    {
+        error = "tensor \"" + t.name + "\" refers to a missing shape expression";
+        return false;
+    }
+    if (t.arenaOffset < -1 || t.maxBytes < 0 || (t.arenaOffset >= 0 && t.arenaOffset + t.maxBytes > m.arenaBytes))
+    {
+        error = "tensor \"" + t.name + "\" lies outside the activation memory";
+        return false;
+    }
+    if (!storableFormat(t.format) || (t.format != nvinfer1::TensorFormat::kLINEAR && t.dims.size() < 3))
+    {
+        error = "tensor \"" + t.name + "\" is stored in a format Kiln does not store tensors in";
+        return false;
+    }
+    return true;
+}
+
+bool validateSymbols(PlanModel const& m, std::string& error)
+{
+    auto const nbTensors = static_cast<int32_t>(m.tensors.size());
     for (auto const& s : m.symbols)
     {
         if (s.tensor < 0 || s.tensor >= nbTensors || s.axis < 0)
@@ -434,74 +508,83 @@ bool validate(PlanModel const& m, std::string& error)
         bool const integers = t.type == nvinfer1::DataType::kINT32 || t.type == nvinfer1::DataType::kINT64;
         bool const fits = s.kind == SymbolRecord::Kind::kDIMENSION
             ? s.axis < static_cast<int32_t>(t.dims.size())
-            : integers && t.ioMode == nvinfer1::TensorIOMode::kINPUT && t.values && s.axis < static_cast<int32_t>(t.values->size());
+            : integers && t.ioMode == nvinfer1::TensorIOMode::kINPUT && t.values
+                && s.axis < static_cast<int32_t>(t.values->size());
         if (!fits)
         {
             error = "a runtime value refers to a missing tensor dimension or shape value";
             return false;
         }
     }
-    for (int32_t io : m.ioTensors)
+    return true;
+}
+
+//! The layer's tensors exist, and its per-slot types and formats, where it has them, cover its inputs and outputs.
+bool validateLayerSlots(PlanModel const& m, LayerRecord const& l, std::string& error)
+{
+    auto const nbTensors = static_cast<int32_t>(m.tensors.size());
+    bool const inputsOk
+        = std::all_of(l.inputs.begin(), l.inputs.end(), [&](int32_t t) { return t >= -1 && t < nbTensors; });
+    bool const outputsOk
+        = std::all_of(l.outputs.begin(), l.outputs.end(), [&](int32_t t) { return t >= 0 && t < nbTensors; });
+    if (!inputsOk || !outputsOk)
     {
-        if (io < 0 || io >= nbTensors)
+        error = "layer \"" + l.name + "\" refers to a missing tensor";
+        return false;
+    }
+    if (!l.ioTypes.empty() && l.ioTypes.size() != l.inputs.size() + l.outputs.size())
+    {
+        error = "layer \"" + l.name + "\" has I/O types for " + std::to_string(l.ioTypes.size())
+            + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
+        return false;
+    }
+    if (!l.ioFormats.empty() && l.ioFormats.size() != l.inputs.size() + l.outputs.size())
+    {
+        error = "layer \"" + l.name + "\" has I/O formats for " + std::to_string(l.ioFormats.size())
+            + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
+        return false;
+    }
+    return true;
+}
+
+bool validateLayerFormats(PlanModel const& m, LayerRecord const& l, std::string& error)
+{
+    for (size_t slot = 0; slot < l.ioFormats.size(); ++slot)
+    {
+        // Channels-last slots need [N, C, spatial...] tensors, as stored ones do.
+        int32_t const t = slot < l.inputs.size() ? l.inputs[slot] : l.outputs[slot - l.inputs.size()];
+        nvinfer1::TensorFormat const format = l.ioFormats[slot];
+        bool const fits = format == nvinfer1::TensorFormat::kLINEAR || t < 0 || m.tensors[t].dims.size() >= 3;
+        if (!storableFormat(format) || !fits)
         {
-            error = "an I/O tensor index is out of range";
+            error = "layer \"" + l.name + "\" reads or writes a format Kiln does not store tensors in";
             return false;
         }
     }
-    for (auto const& l : m.layers)
+    return true;
+}
+
+bool validateLayer(PlanModel const& m, LayerRecord const& l, std::string& error)
+{
+    if (!validateLayerSlots(m, l, error) || !validateLayerFormats(m, l, error))
     {
-        for (int32_t t : l.inputs)
-        {
-            if (t < -1 || t >= nbTensors)
-            {
-                error = "layer \"" + l.name + "\" refers to a missing tensor";
-                return false;
-            }
-        }
-        for (int32_t t : l.outputs)
-        {
-            if (t < 0 || t >= nbTensors)
-            {
-                error = "layer \"" + l.name + "\" refers to a missing tensor";
-                return false;
-            }
-        }
-        if (!l.ioTypes.empty() && l.ioTypes.size() != l.inputs.size() + l.outputs.size())
-        {
-            error = "layer \"" + l.name + "\" has I/O types for " + std::to_string(l.ioTypes.size())
-                + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
-            return false;
-        }
-        if (!l.ioFormats.empty() && l.ioFormats.size() != l.inputs.size() + l.outputs.size())
-        {
-            error = "layer \"" + l.name + "\" has I/O formats for " + std::to_string(l.ioFormats.size())
-                + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
-            return false;
-        }
-        for (size_t slot = 0; slot < l.ioFormats.size(); ++slot)
-        {
-            // Channels-last slots need [N, C, spatial...] tensors, as stored ones do.
-            int32_t const t = slot < l.inputs.size() ? l.inputs[slot] : l.outputs[slot - l.inputs.size()];
-            nvinfer1::TensorFormat const format = l.ioFormats[slot];
-            bool const fits = format == nvinfer1::TensorFormat::kLINEAR || t < 0 || m.tensors[t].dims.size() >= 3;
-            if (!storableFormat(format) || !fits)
-            {
-                error = "layer \"" + l.name + "\" reads or writes a format Kiln does not store tensors in";
-                return false;
-            }
-        }
-        if (!l.epilogue.bias.empty() && !isFloatType(l.epilogue.bias.type()))
-        {
-            error = "layer \"" + l.name + "\": its fused bias must be FLOAT, HALF or BF16";
-            return false;
-        }
-        if (l.epilogue.addsResidual && (l.inputs.empty() || l.inputs.back() < 0))
-        {
-            error = "layer \"" + l.name + "\" adds a residual but has no input to take it from";
-            return false;
-        }
+        return false;
     }
+    if (!l.epilogue.bias.empty() && !isFloatType(l.epilogue.bias.type()))
+    {
+        error = "layer \"" + l.name + "\": its fused bias must be FLOAT, HALF or BF16";
+        return false;
+    }
+    if (l.epilogue.addsResidual && (l.inputs.empty() || l.inputs.back() < 0))
+    {
+        error = "layer \"" + l.name + "\" adds a residual but has no input to take it from";
+        return false;
+    }
+    return true;
+}
+
+bool validateProfiles(PlanModel const& m, std::string& error)
+{
     size_t nbInputs = 0;
     for (int32_t io : m.ioTensors)
     {
@@ -514,6 +597,45 @@ bool validate(PlanModel const& m, std::string& error)
             error = "an optimization profile does not cover every input";
             return false;
         }
+    }
+    return true;
+}
+
+//! Cross-references that the payload's syntax cannot guarantee.
+bool validate(PlanModel const& m, std::string& error)
+{
+    if (!validateExprs(m, error))
+    {
+        return false;
+    }
+    for (auto const& t : m.tensors)
+    {
+        if (!validateTensor(m, t, error))
+        {
+            return false;
+        }
+    }
+    if (!validateSymbols(m, error))
+    {
+        return false;
+    }
+    auto const nbTensors = static_cast<int32_t>(m.tensors.size());
+    if (std::any_of(m.ioTensors.begin(), m.ioTensors.end(), [&](int32_t io) { return io < 0 || io >= nbTensors; }))
+    {
+        error = "an I/O tensor index is out of range";
+        return false;
+    }
+    for (auto const& l : m.layers)
+    {
+        if (!validateLayer(m, l, error))
+        {
+            return false;
+        }
+    }
+    // The profiles are checked against the I/O tensors, so only once those are known to exist.
+    if (!validateProfiles(m, error))
+    {
+        return false;
     }
     if (m.arenaBytes < 0 || m.workspaceBytes < 0)
     {

@@ -19,6 +19,8 @@
 namespace kiln::plugin
 {
 
+struct LibraryLoadContext;
+
 //! What findCreator found. creator is nullptr when nothing is registered under the key;
 //! otherwise exactly one of v2 and v3One is set.
 struct CreatorMatch
@@ -122,7 +124,22 @@ private:
         char const* pluginName, char const* pluginVersion, char const* pluginNamespace, char const* method) noexcept;
     bool deregisterCreatorObject(nvinfer1::IPluginCreatorInterface const* creator) noexcept;
 
-    // loadLibrary's steps; each reports its own errors.
+    // loadLibrary's steps. openPluginLibrary and collectExportedCreators report their own errors. registerLibrary
+    // gives loadLibrary the reason it failed to report, empty when collectExportedCreators reported it; it undoes
+    // nothing: loadLibrary rolls back.
+    void* openPluginLibrary(
+        char const* pluginPath, std::string const& where, LibraryLoadContext& context, std::string& libraryPath);
+    bool registerLibrary(void* handle, char const* pluginPath, std::string const& libraryPath,
+        std::string const& where, LibraryLoadContext const& context, std::vector<ExportedCreator>& exported,
+        std::string& reason);
+    //! Why the library cannot be loaded: it is loaded already by loadLibrary; "" when it is not.
+    //! `alreadyRegistered` gets the creators registered from it before, however it was loaded.
+    std::string whyLoadedBefore(
+        void* handle, std::string const& libraryPath, std::vector<CreatorKey>& alreadyRegistered) const;
+    //! Registers all of the creators, or none of them when some are registered already: those are returned.
+    std::vector<CreatorKey> registerExportedCreators(void* handle, char const* pluginPath,
+        std::string const& libraryPath, std::vector<ExportedCreator> const& exported,
+        std::vector<std::pair<CreatorKey, nvinfer1::IPluginCreatorInterface*>> const& registeredWhileOpening);
     bool collectExportedCreators(void* handle, std::string const& where, bool& hasEntryPoint,
         std::vector<ExportedCreator>& exported) noexcept;
     void handOverLoggerFinder(void* handle, std::string const& where) noexcept;

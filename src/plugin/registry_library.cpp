@@ -29,6 +29,42 @@ using GetCreatorsFunction = nvinfer1::IPluginCreatorInterface* const* (*) (int32
 using GetPluginCreatorsFunction = nvinfer1::IPluginCreator* const* (*) (int32_t&);
 using SetLoggerFinderFunction = void (*)(nvinfer1::ILoggerFinder*);
 
+//! Calls whichever entry point the library has for its creators; what went wrong, or "" when nothing did.
+std::string listCreators(GetCreatorsFunction getCreators, GetPluginCreatorsFunction getPluginCreators,
+    char const* entryPoint, std::vector<nvinfer1::IPluginCreatorInterface*>& creators)
+{
+    int32_t count = 0;
+    try
+    {
+        if (getCreators != nullptr)
+        {
+            nvinfer1::IPluginCreatorInterface* const* const list = getCreators(count);
+            if (list != nullptr && count > 0)
+            {
+                creators.assign(list, list + count);
+            }
+        }
+        else
+        {
+            nvinfer1::IPluginCreator* const* const list = getPluginCreators(count);
+            if (list != nullptr && count > 0)
+            {
+                creators.assign(list, list + count);
+            }
+        }
+    }
+    catch (...)
+    {
+        return std::string("the library's ") + entryPoint + " " + describeCurrentException();
+    }
+    if (count < 0 || (count > 0 && creators.empty()))
+    {
+        return std::string("the library's ") + entryPoint + " returned "
+            + (count < 0 ? "a negative count" : "a null list") + " (nbCreators = " + std::to_string(count) + ")";
+    }
+    return {};
+}
+
 } // namespace
 
 nvinfer1::PluginLibraryHandle PluginRegistry::loadLibrary(char const* pluginPath) noexcept
@@ -41,127 +77,25 @@ nvinfer1::PluginLibraryHandle PluginRegistry::loadLibrary(char const* pluginPath
     std::string const where = "IPluginRegistry::loadLibrary(\"" + std::string(pluginPath) + "\")";
     try
     {
-        // The library's static initialisers run on this thread, inside dlopen, and call
-        // registerCreator: the context tells those registrations apart from other threads'.
         LibraryLoadContext context(this);
-        std::string openError;
-        void* handle = nullptr;
-        {
-            LibraryLoadContext::Scope const loading(context);
-            handle = openLibrary(pluginPath, openError);
-        }
-
+        std::string libraryPath;
+        void* const handle = openPluginLibrary(pluginPath, where, context, libraryPath);
         if (handle == nullptr)
         {
-            undoRegistrations(context.registered);
-            reportError(ErrorCode::kFAILED_INITIALIZATION, where + ": cannot open the library: " + openError);
             return nullptr;
         }
-        std::string libraryPath = pathOfLibrary(handle);
-        if (libraryPath.empty())
-        {
-            libraryPath = pluginPath;
-        }
-        auto const fail = [&](ErrorCode code, std::string const& reason) {
-            undoRegistrations(context.registered);
-            reportError(code, where + ": " + reason);
-            closeLibrary(handle, libraryPath);
-            return nullptr;
-        };
-
-        // dlopen of a library that is already open only counts a reference: its
-        // initialisers do not run again and its creators are the ones registered before.
-        std::vector<CreatorKey> alreadyRegistered;
-        std::string firstRequestedPath;
-        {
-            std::lock_guard<std::mutex> lock(mMutex);
-            if (auto const loaded = mLibraries.find(handle); loaded != mLibraries.end())
-            {
-                firstRequestedPath = loaded->second.requestedPath;
-            }
-            for (auto const& [key, registration] : mRegistrations)
-            {
-                if (registration.libraryPath == libraryPath)
-                {
-                    alreadyRegistered.push_back(key);
-                }
-            }
-        }
-        if (!firstRequestedPath.empty())
-        {
-            return fail(ErrorCode::kFAILED_INITIALIZATION,
-                "the library " + libraryPath + " is already loaded (by loadLibrary(\"" + firstRequestedPath
-                    + "\")) and its plugin creators are already registered: " + describeKeys(alreadyRegistered)
-                    + ". Call deregisterLibrary on the first handle before loading it again");
-        }
-        if (!context.duplicates.empty())
-        {
-            return fail(ErrorCode::kFAILED_INITIALIZATION,
-                "the library's static initialisers registered plugin creators that are already registered: "
-                    + describeKeys(context.duplicates) + "; the library was not loaded");
-        }
-
-        handOverLoggerFinder(handle, where);
-
-        bool hasEntryPoint = false;
         std::vector<ExportedCreator> exported;
-        if (!collectExportedCreators(handle, where, hasEntryPoint, exported))
+        std::string reason;
+        if (!registerLibrary(handle, pluginPath, libraryPath, where, context, exported, reason))
         {
             undoRegistrations(context.registered);
+            // An empty reason was reported where it was found.
+            if (!reason.empty())
+            {
+                reportError(ErrorCode::kFAILED_INITIALIZATION, where + ": " + reason);
+            }
             closeLibrary(handle, libraryPath);
             return nullptr;
-        }
-        if (!hasEntryPoint && context.registered.empty())
-        {
-            if (!alreadyRegistered.empty())
-            {
-                return fail(ErrorCode::kFAILED_INITIALIZATION,
-                    "the library was already loaded outside loadLibrary and its plugin creators are already "
-                    "registered: "
-                        + describeKeys(alreadyRegistered));
-            }
-            return fail(ErrorCode::kFAILED_INITIALIZATION,
-                std::string(pluginPath)
-                    + " is not a plugin library: it exports neither getCreators nor getPluginCreators and "
-                      "registered no creator when loaded");
-        }
-
-        // Register the exported creators all at once, or none of them.
-        std::vector<CreatorKey> duplicates;
-        {
-            std::lock_guard<std::mutex> lock(mMutex);
-            std::set<CreatorKey> inThisLibrary;
-            for (ExportedCreator const& entry : exported)
-            {
-                if (mRegistrations.count(entry.identity.key) != 0 || !inThisLibrary.insert(entry.identity.key).second)
-                {
-                    duplicates.push_back(entry.identity.key);
-                }
-            }
-            if (duplicates.empty())
-            {
-                for (ExportedCreator const& entry : exported)
-                {
-                    mRegistrations.emplace(entry.identity.key,
-                        Registration{entry.creator, entry.identity.kind, libraryPath, handle, mNextSequence++});
-                }
-                for (auto const& [key, creator] : context.registered)
-                {
-                    auto const found = mRegistrations.find(key);
-                    if (found != mRegistrations.end() && found->second.creator == creator)
-                    {
-                        found->second.library = handle;
-                    }
-                }
-                mLibraries.emplace(handle, LoadedLibrary{libraryPath, pluginPath});
-                rebuildListsLocked();
-            }
-        }
-        if (!duplicates.empty())
-        {
-            return fail(ErrorCode::kFAILED_INITIALIZATION,
-                "plugin creators exported by the library are already registered: " + describeKeys(duplicates)
-                    + "; the library was not loaded");
         }
         logVerbose(where + ": registered " + std::to_string(exported.size() + context.registered.size())
             + " plugin creator(s) from " + libraryPath);
@@ -172,6 +106,142 @@ nvinfer1::PluginLibraryHandle PluginRegistry::loadLibrary(char const* pluginPath
         reportError(ErrorCode::kINTERNAL_ERROR, where + ": " + describeCurrentException());
         return nullptr;
     }
+}
+
+void* PluginRegistry::openPluginLibrary(
+    char const* pluginPath, std::string const& where, LibraryLoadContext& context, std::string& libraryPath)
+{
+    // The library's static initialisers run on this thread, inside dlopen, and call
+    // registerCreator: the context tells those registrations apart from other threads'.
+    std::string openError;
+    void* handle = nullptr;
+    {
+        LibraryLoadContext::Scope const loading(context);
+        handle = openLibrary(pluginPath, openError);
+    }
+    if (handle == nullptr)
+    {
+        undoRegistrations(context.registered);
+        reportError(ErrorCode::kFAILED_INITIALIZATION, where + ": cannot open the library: " + openError);
+        return nullptr;
+    }
+    libraryPath = pathOfLibrary(handle);
+    if (libraryPath.empty())
+    {
+        libraryPath = pluginPath;
+    }
+    return handle;
+}
+
+bool PluginRegistry::registerLibrary(void* handle, char const* pluginPath, std::string const& libraryPath,
+    std::string const& where, LibraryLoadContext const& context, std::vector<ExportedCreator>& exported,
+    std::string& reason)
+{
+    std::vector<CreatorKey> alreadyRegistered;
+    reason = whyLoadedBefore(handle, libraryPath, alreadyRegistered);
+    if (reason.empty() && !context.duplicates.empty())
+    {
+        reason = "the library's static initialisers registered plugin creators that are already registered: "
+            + describeKeys(context.duplicates) + "; the library was not loaded";
+    }
+    if (!reason.empty())
+    {
+        return false;
+    }
+
+    handOverLoggerFinder(handle, where);
+
+    bool hasEntryPoint = false;
+    if (!collectExportedCreators(handle, where, hasEntryPoint, exported))
+    {
+        return false;
+    }
+    if (!hasEntryPoint && context.registered.empty())
+    {
+        reason = alreadyRegistered.empty()
+            ? std::string(pluginPath)
+                + " is not a plugin library: it exports neither getCreators nor getPluginCreators and "
+                  "registered no creator when loaded"
+            : "the library was already loaded outside loadLibrary and its plugin creators are already registered: "
+                + describeKeys(alreadyRegistered);
+        return false;
+    }
+
+    std::vector<CreatorKey> const duplicates
+        = registerExportedCreators(handle, pluginPath, libraryPath, exported, context.registered);
+    if (!duplicates.empty())
+    {
+        reason = "plugin creators exported by the library are already registered: " + describeKeys(duplicates)
+            + "; the library was not loaded";
+        return false;
+    }
+    return true;
+}
+
+std::string PluginRegistry::whyLoadedBefore(
+    void* handle, std::string const& libraryPath, std::vector<CreatorKey>& alreadyRegistered) const
+{
+    // dlopen of a library that is already open only counts a reference: its
+    // initialisers do not run again and its creators are the ones registered before.
+    std::string firstRequestedPath;
+    {
+        std::lock_guard<std::mutex> lock(mMutex);
+        if (auto const loaded = mLibraries.find(handle); loaded != mLibraries.end())
+        {
+            firstRequestedPath = loaded->second.requestedPath;
+        }
+        for (auto const& [key, registration] : mRegistrations)
+        {
+            if (registration.libraryPath == libraryPath)
+            {
+                alreadyRegistered.push_back(key);
+            }
+        }
+    }
+    if (firstRequestedPath.empty())
+    {
+        return {};
+    }
+    return "the library " + libraryPath + " is already loaded (by loadLibrary(\"" + firstRequestedPath
+        + "\")) and its plugin creators are already registered: " + describeKeys(alreadyRegistered)
+        + ". Call deregisterLibrary on the first handle before loading it again";
+}
+
+std::vector<CreatorKey> PluginRegistry::registerExportedCreators(void* handle, char const* pluginPath,
+    std::string const& libraryPath, std::vector<ExportedCreator> const& exported,
+    std::vector<std::pair<CreatorKey, nvinfer1::IPluginCreatorInterface*>> const& registeredWhileOpening)
+{
+    // Register the exported creators all at once, or none of them.
+    std::vector<CreatorKey> duplicates;
+    std::lock_guard<std::mutex> lock(mMutex);
+    std::set<CreatorKey> inThisLibrary;
+    for (ExportedCreator const& entry : exported)
+    {
+        if (mRegistrations.count(entry.identity.key) != 0 || !inThisLibrary.insert(entry.identity.key).second)
+        {
+            duplicates.push_back(entry.identity.key);
+        }
+    }
+    if (!duplicates.empty())
+    {
+        return duplicates;
+    }
+    for (ExportedCreator const& entry : exported)
+    {
+        mRegistrations.emplace(entry.identity.key,
+            Registration{entry.creator, entry.identity.kind, libraryPath, handle, mNextSequence++});
+    }
+    for (auto const& [key, creator] : registeredWhileOpening)
+    {
+        auto const found = mRegistrations.find(key);
+        if (found != mRegistrations.end() && found->second.creator == creator)
+        {
+            found->second.library = handle;
+        }
+    }
+    mLibraries.emplace(handle, LoadedLibrary{libraryPath, pluginPath});
+    rebuildListsLocked();
+    return duplicates;
 }
 
 void PluginRegistry::handOverLoggerFinder(void* handle, std::string const& where) noexcept
@@ -204,38 +274,11 @@ bool PluginRegistry::collectExportedCreators(void* handle, std::string const& wh
         return true;
     }
     char const* const entryPoint = getCreators != nullptr ? "getCreators()" : "getPluginCreators()";
-    int32_t count = 0;
     std::vector<nvinfer1::IPluginCreatorInterface*> creators;
-    try
+    std::string const listError = listCreators(getCreators, getPluginCreators, entryPoint, creators);
+    if (!listError.empty())
     {
-        if (getCreators != nullptr)
-        {
-            nvinfer1::IPluginCreatorInterface* const* const list = getCreators(count);
-            if (list != nullptr && count > 0)
-            {
-                creators.assign(list, list + count);
-            }
-        }
-        else
-        {
-            nvinfer1::IPluginCreator* const* const list = getPluginCreators(count);
-            if (list != nullptr && count > 0)
-            {
-                creators.assign(list, list + count);
-            }
-        }
-    }
-    catch (...)
-    {
-        reportError(ErrorCode::kFAILED_INITIALIZATION,
-            where + ": the library's " + entryPoint + " " + describeCurrentException());
-        return false;
-    }
-    if (count < 0 || (count > 0 && creators.empty()))
-    {
-        reportError(ErrorCode::kFAILED_INITIALIZATION,
-            where + ": the library's " + entryPoint + " returned " + (count < 0 ? "a negative count" : "a null list")
-                + " (nbCreators = " + std::to_string(count) + ")");
+        reportError(ErrorCode::kFAILED_INITIALIZATION, where + ": " + listError);
         return false;
     }
     for (std::size_t i = 0; i < creators.size(); ++i)

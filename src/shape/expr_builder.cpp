@@ -335,99 +335,111 @@ Expr const* ExprBuilder::simplify(DimensionOperation op, Expr const* first, Expr
     // Commutative operands are in canonical order here, so a constant operand of a commutative op is `second`.
     Expr const& x = *first;
     Expr const& y = *second;
+    std::optional<Expr const*> simpler;
     switch (op)
     {
-    case DimensionOperation::kSUM:
-        if (isConstantEqualTo(y, 0))
-        {
-            return first;
-        }
-        if (y.isConstant() && hasConstantSecond(x, DimensionOperation::kSUM))
-        {
-            ArithmeticResult const c = applyOperation(op, x.second().constantValue(), y.constantValue());
-            if (c.ok())
-            {
-                return makeOperation(op, &x.first(), constant(c.value));
-            }
-        }
-        break;
-    case DimensionOperation::kSUB:
-        if (first == second)
-        {
-            return constant(0);
-        }
-        if (y.isConstant() && y.constantValue() != std::numeric_limits<int64_t>::min())
-        {
-            // One canonical form for "x plus a constant", so that (x + 2) - 3 and x - 1 meet.
-            return makeOperation(DimensionOperation::kSUM, first, constant(-y.constantValue()));
-        }
-        break;
-    case DimensionOperation::kPROD:
-        if (isConstantEqualTo(y, 1))
-        {
-            return first;
-        }
-        if (isConstantEqualTo(y, 0))
-        {
-            return second;
-        }
-        if (y.isConstant() && hasConstantSecond(x, DimensionOperation::kPROD))
-        {
-            ArithmeticResult const c = applyOperation(op, x.second().constantValue(), y.constantValue());
-            if (c.ok())
-            {
-                return makeOperation(op, &x.first(), constant(c.value));
-            }
-        }
-        break;
+    case DimensionOperation::kSUM: simpler = simplifySum(x, y); break;
+    case DimensionOperation::kSUB: simpler = simplifyDifference(x, y); break;
+    case DimensionOperation::kPROD: simpler = simplifyProduct(x, y); break;
     case DimensionOperation::kMAX:
-    case DimensionOperation::kMIN:
-        if (first == second)
+    case DimensionOperation::kMIN: simpler = simplifyExtremum(op, x, y); break;
+    case DimensionOperation::kEQUAL:
+    case DimensionOperation::kLESS: simpler = simplifyComparison(op, x, y); break;
+    case DimensionOperation::kFLOOR_DIV:
+    case DimensionOperation::kCEIL_DIV: simpler = simplifyDivision(op, x, y); break;
+    }
+    return simpler ? *simpler : internOperation(op, first, second);
+}
+
+std::optional<Expr const*> ExprBuilder::foldConstants(DimensionOperation op, Expr const& x, Expr const& y)
+{
+    if (y.isConstant() && hasConstantSecond(x, op))
+    {
+        ArithmeticResult const c = applyOperation(op, x.second().constantValue(), y.constantValue());
+        if (c.ok())
         {
-            return first;
-        }
-        if (y.isConstant() && hasConstantSecond(x, op))
-        {
-            ArithmeticResult const c = applyOperation(op, x.second().constantValue(), y.constantValue());
             return makeOperation(op, &x.first(), constant(c.value));
         }
-        break;
-    case DimensionOperation::kEQUAL:
-        if (first == second)
-        {
-            return constant(1);
-        }
-        break;
-    case DimensionOperation::kLESS:
-        if (first == second)
-        {
-            return constant(0);
-        }
-        break;
-    case DimensionOperation::kFLOOR_DIV:
-    case DimensionOperation::kCEIL_DIV:
-        if (isConstantEqualTo(y, 0))
-        {
-            recordError(describeFailure(op, x, y, ArithmeticError::kDIVISION_BY_ZERO));
-            return nullptr;
-        }
-        if (isConstantEqualTo(y, 1))
-        {
-            return first;
-        }
-        // Rounding twice the same way by positive divisors equals rounding once by their product.
-        if (isPositiveConstant(y) && hasConstantSecond(x, op) && isPositiveConstant(x.second()))
-        {
-            ArithmeticResult const c
-                = applyOperation(DimensionOperation::kPROD, x.second().constantValue(), y.constantValue());
-            if (c.ok())
-            {
-                return makeOperation(op, &x.first(), constant(c.value));
-            }
-        }
-        break;
     }
-    return internOperation(op, first, second);
+    return std::nullopt;
+}
+
+std::optional<Expr const*> ExprBuilder::simplifySum(Expr const& x, Expr const& y)
+{
+    if (isConstantEqualTo(y, 0))
+    {
+        return &x;
+    }
+    return foldConstants(DimensionOperation::kSUM, x, y);
+}
+
+std::optional<Expr const*> ExprBuilder::simplifyDifference(Expr const& x, Expr const& y)
+{
+    if (&x == &y)
+    {
+        return constant(0);
+    }
+    if (y.isConstant() && y.constantValue() != std::numeric_limits<int64_t>::min())
+    {
+        // One canonical form for "x plus a constant", so that (x + 2) - 3 and x - 1 meet.
+        return makeOperation(DimensionOperation::kSUM, &x, constant(-y.constantValue()));
+    }
+    return std::nullopt;
+}
+
+std::optional<Expr const*> ExprBuilder::simplifyProduct(Expr const& x, Expr const& y)
+{
+    if (isConstantEqualTo(y, 1))
+    {
+        return &x;
+    }
+    if (isConstantEqualTo(y, 0))
+    {
+        return &y;
+    }
+    return foldConstants(DimensionOperation::kPROD, x, y);
+}
+
+std::optional<Expr const*> ExprBuilder::simplifyExtremum(DimensionOperation op, Expr const& x, Expr const& y)
+{
+    if (&x == &y)
+    {
+        return &x;
+    }
+    return foldConstants(op, x, y);
+}
+
+std::optional<Expr const*> ExprBuilder::simplifyComparison(DimensionOperation op, Expr const& x, Expr const& y)
+{
+    if (&x == &y)
+    {
+        return constant(op == DimensionOperation::kEQUAL ? 1 : 0);
+    }
+    return std::nullopt;
+}
+
+std::optional<Expr const*> ExprBuilder::simplifyDivision(DimensionOperation op, Expr const& x, Expr const& y)
+{
+    if (isConstantEqualTo(y, 0))
+    {
+        recordError(describeFailure(op, x, y, ArithmeticError::kDIVISION_BY_ZERO));
+        return nullptr;
+    }
+    if (isConstantEqualTo(y, 1))
+    {
+        return &x;
+    }
+    // Rounding twice the same way by positive divisors equals rounding once by their product.
+    if (isPositiveConstant(y) && hasConstantSecond(x, op) && isPositiveConstant(x.second()))
+    {
+        ArithmeticResult const c
+            = applyOperation(DimensionOperation::kPROD, x.second().constantValue(), y.constantValue());
+        if (c.ok())
+        {
+            return makeOperation(op, &x.first(), constant(c.value));
+        }
+    }
+    return std::nullopt;
 }
 
 Expr const* ExprBuilder::internOperation(DimensionOperation op, Expr const* first, Expr const* second)

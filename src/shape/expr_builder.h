@@ -32,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -105,6 +106,16 @@ private:
         Expr const* second) noexcept;
     Expr const* makeOperation(nvinfer1::DimensionOperation op, Expr const* first, Expr const* second);
     Expr const* simplify(nvinfer1::DimensionOperation op, Expr const* first, Expr const* second);
+    // simplify's rules for each operation: the simpler expression (nullptr after recording an error), or none
+    // when no rule applies to x op y.
+    std::optional<Expr const*> simplifySum(Expr const& x, Expr const& y);
+    std::optional<Expr const*> simplifyDifference(Expr const& x, Expr const& y);
+    std::optional<Expr const*> simplifyProduct(Expr const& x, Expr const& y);
+    std::optional<Expr const*> simplifyExtremum(nvinfer1::DimensionOperation op, Expr const& x, Expr const& y);
+    std::optional<Expr const*> simplifyComparison(nvinfer1::DimensionOperation op, Expr const& x, Expr const& y);
+    std::optional<Expr const*> simplifyDivision(nvinfer1::DimensionOperation op, Expr const& x, Expr const& y);
+    //! (a op c1) op c2 as a op (c1 op c2), for an associative op and constants c1 and c2.
+    std::optional<Expr const*> foldConstants(nvinfer1::DimensionOperation op, Expr const& x, Expr const& y);
     Expr const* internOperation(nvinfer1::DimensionOperation op, Expr const* first, Expr const* second);
     Expr const* createNode(Expr::Fields fields);
     Expr const* operandOf(nvinfer1::IDimensionExpr const* expr, char const* role);

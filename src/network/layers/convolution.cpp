@@ -6,6 +6,89 @@
 namespace kiln::network
 {
 
+namespace
+{
+
+//! The filter's one input has the rank and type it needs, and its parameters one entry per spatial axis.
+bool checkFilterInput(InferenceContext& ctx, WindowedFilterParams const& p, char const* kind)
+{
+    if (!ctx.hasInput(0) || ctx.nbInputs() != 1)
+    {
+        return ctx.fail(std::string("a ") + kind + " takes one input (kernel and bias as weights)");
+    }
+    int32_t const spatial = p.kernelSize.nbDims;
+    if (ctx.rank(0) != spatial + 2)
+    {
+        return ctx.fail("the input has rank " + std::to_string(ctx.rank(0)) + "; a " + std::to_string(spatial)
+            + "-d " + kind + " needs rank " + std::to_string(spatial + 2) + " (N, C, spatial...)");
+    }
+    if (!isFloatType(ctx.input(0).type))
+    {
+        return ctx.fail(std::string(kind) + " takes FLOAT, HALF or BF16 input, not " + dataTypeName(ctx.input(0).type));
+    }
+    if (p.stride.nbDims != spatial || p.prePadding.nbDims != spatial || p.postPadding.nbDims != spatial
+        || p.dilation.nbDims != spatial)
+    {
+        return ctx.fail(
+            "stride, padding and dilation need " + std::to_string(spatial) + " entries (one per spatial axis)");
+    }
+    return true;
+}
+
+//! The input's channels, known at build time, and the output maps divide into the filter's groups.
+bool checkFilterGroups(InferenceContext& ctx, WindowedFilterParams const& p, char const* kind, int64_t& channels)
+{
+    if (p.nbGroups < 1 || p.nbOutputMaps < 1)
+    {
+        return ctx.fail("the number of output maps and of groups must be positive");
+    }
+    Dim const channelDim = ctx.dim(0, 1);
+    if (!channelDim.isConstant())
+    {
+        return ctx.fail(std::string("the channel dimension of a ") + kind + " input must be known at build time");
+    }
+    channels = channelDim.constant();
+    if (channels % p.nbGroups != 0)
+    {
+        return ctx.fail("the input's " + std::to_string(channels) + " channels are not divisible by the " + kind
+            + "'s " + std::to_string(p.nbGroups) + " groups");
+    }
+    if (p.nbOutputMaps % p.nbGroups != 0)
+    {
+        return ctx.fail("the " + std::to_string(p.nbOutputMaps) + " output maps are not divisible by the " + kind
+            + "'s " + std::to_string(p.nbGroups) + " groups");
+    }
+    return true;
+}
+
+bool checkFilterWeights(InferenceContext& ctx, WindowedFilterParams const& p, int64_t c, bool transposed)
+{
+    auto kernelCount = [&](int64_t groups) {
+        return (transposed ? c * (p.nbOutputMaps / groups) : p.nbOutputMaps * (c / groups)) * dimsVolume(p.kernelSize);
+    };
+    // TensorRT applications add the layer with weights for their group count and call setNbGroups afterwards, and
+    // shapes are inferred when a layer is added: while the count is the default 1, weights that fit some count
+    // dividing C and K pass (the CPU runner checks the exact count); a count the application set must fit exactly.
+    bool fits = p.kernel.count() == kernelCount(p.nbGroups);
+    for (int64_t groups = 2; groups <= c && !fits && p.nbGroups == 1; ++groups)
+    {
+        fits = c % groups == 0 && p.nbOutputMaps % groups == 0 && p.kernel.count() == kernelCount(groups);
+    }
+    if (!fits)
+    {
+        return ctx.fail("the kernel weights have " + std::to_string(p.kernel.count()) + " values; expected "
+            + std::to_string(kernelCount(p.nbGroups)) + " for " + std::to_string(p.nbGroups) + " group(s)");
+    }
+    if (!p.bias.empty() && p.bias.count() != p.nbOutputMaps)
+    {
+        return ctx.fail("the bias weights have " + std::to_string(p.bias.count()) + " values; expected 0 or "
+            + std::to_string(p.nbOutputMaps));
+    }
+    return true;
+}
+
+} // namespace
+
 void WindowedFilterParams::setDefaults(nvinfer1::Dims const& size)
 {
     kernelSize = size;
@@ -18,68 +101,14 @@ void WindowedFilterParams::setDefaults(nvinfer1::Dims const& size)
 bool WindowedFilterParams::inferFilter(InferenceContext& ctx, bool transposed) const
 {
     char const* const kind = transposed ? "deconvolution" : "convolution";
-    if (!ctx.hasInput(0) || ctx.nbInputs() != 1)
+    int64_t channels = 0;
+    if (!checkFilterInput(ctx, *this, kind) || !checkFilterGroups(ctx, *this, kind, channels)
+        || !checkFilterWeights(ctx, *this, channels, transposed))
     {
-        return ctx.fail(std::string("a ") + kind + " takes one input (kernel and bias as weights)");
-    }
-    int32_t const spatial = kernelSize.nbDims;
-    if (ctx.rank(0) != spatial + 2)
-    {
-        return ctx.fail("the input has rank " + std::to_string(ctx.rank(0)) + "; a " + std::to_string(spatial)
-            + "-d " + kind + " needs rank " + std::to_string(spatial + 2) + " (N, C, spatial...)");
-    }
-    if (!isFloatType(ctx.input(0).type))
-    {
-        return ctx.fail(std::string(kind) + " takes FLOAT, HALF or BF16 input, not " + dataTypeName(ctx.input(0).type));
-    }
-    if (stride.nbDims != spatial || prePadding.nbDims != spatial || postPadding.nbDims != spatial
-        || dilation.nbDims != spatial)
-    {
-        return ctx.fail("stride, padding and dilation need " + std::to_string(spatial) + " entries (one per spatial axis)");
-    }
-    if (nbGroups < 1 || nbOutputMaps < 1)
-    {
-        return ctx.fail("the number of output maps and of groups must be positive");
-    }
-    Dim const channels = ctx.dim(0, 1);
-    if (!channels.isConstant())
-    {
-        return ctx.fail(std::string("the channel dimension of a ") + kind + " input must be known at build time");
-    }
-    int64_t const c = channels.constant();
-    if (c % nbGroups != 0)
-    {
-        return ctx.fail("the input's " + std::to_string(c) + " channels are not divisible by the " + kind + "'s "
-            + std::to_string(nbGroups) + " groups");
-    }
-    if (nbOutputMaps % nbGroups != 0)
-    {
-        return ctx.fail("the " + std::to_string(nbOutputMaps) + " output maps are not divisible by the " + kind + "'s "
-            + std::to_string(nbGroups) + " groups");
-    }
-    auto kernelCount = [&](int64_t groups) {
-        return (transposed ? c * (nbOutputMaps / groups) : nbOutputMaps * (c / groups)) * dimsVolume(kernelSize);
-    };
-    // TensorRT applications add the layer with weights for their group count and call setNbGroups afterwards, and
-    // shapes are inferred when a layer is added: while the count is the default 1, weights that fit some count
-    // dividing C and K pass (the CPU runner checks the exact count); a count the application set must fit exactly.
-    bool fits = kernel.count() == kernelCount(nbGroups);
-    for (int64_t groups = 2; groups <= c && !fits && nbGroups == 1; ++groups)
-    {
-        fits = c % groups == 0 && nbOutputMaps % groups == 0 && kernel.count() == kernelCount(groups);
-    }
-    if (!fits)
-    {
-        return ctx.fail("the kernel weights have " + std::to_string(kernel.count()) + " values; expected "
-            + std::to_string(kernelCount(nbGroups)) + " for " + std::to_string(nbGroups) + " group(s)");
-    }
-    if (!bias.empty() && bias.count() != nbOutputMaps)
-    {
-        return ctx.fail("the bias weights have " + std::to_string(bias.count()) + " values; expected 0 or "
-            + std::to_string(nbOutputMaps));
+        return false;
     }
     std::vector<Dim> dims{ctx.dim(0, 0), ctx.constant(nbOutputMaps)};
-    for (int32_t axis = 0; axis < spatial; ++axis)
+    for (int32_t axis = 0; axis < kernelSize.nbDims; ++axis)
     {
         if (stride.d[axis] < 1 || dilation.d[axis] < 1 || kernelSize.d[axis] < 1)
         {

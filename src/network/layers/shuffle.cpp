@@ -28,6 +28,146 @@ bool permute(InferenceContext& ctx, std::vector<Dim>& dims, nvinfer1::Permutatio
     return true;
 }
 
+// Values known only at run time (a shape-tensor input's) may still be 0 or -1 then: their extents are
+// written as expressions that choose, with 0/1 flags, what a constant 0 or -1 would have meant.
+struct RunTimeSlot
+{
+    int32_t index;
+    Dim isMinusOne;
+    Dim resolved;
+};
+
+//! A reshape's extents as they are resolved against the input's.
+struct Reshape
+{
+    std::vector<Dim> extents;
+    //! The product of the extents resolved so far (those of run-time slots as if they were not -1).
+    Dim known;
+    //! The slot of the constant -1, or -1.
+    int32_t inferred{-1};
+    std::vector<RunTimeSlot> runTimeSlots;
+};
+
+//! The extents a reshape asks for: the shape input's values, else the static reshape dimensions; none when the
+//! shuffle does not reshape.
+bool requestedExtents(InferenceContext& ctx, std::optional<nvinfer1::Dims> const& reshape,
+    std::optional<std::vector<Dim>>& requested)
+{
+    if (ctx.hasInput(1))
+    {
+        TensorFacts const& shape = ctx.input(1);
+        if (shape.dims.nbDims != 1 || !shape.values)
+        {
+            return ctx.fail("the reshape dimensions (input 1) must be a 1-D shape tensor whose values are known while "
+                "shapes are inferred (computed from shapes and constants)");
+        }
+        requested.emplace();
+        for (auto const* value : *shape.values)
+        {
+            requested->push_back(Dim(ctx.builder(), value));
+        }
+    }
+    else if (reshape)
+    {
+        requested.emplace();
+        for (int32_t i = 0; i < reshape->nbDims; ++i)
+        {
+            requested->push_back(ctx.constant(reshape->d[i]));
+        }
+    }
+    return true;
+}
+
+//! Copies the input's extents for 0s, finds the -1 and multiplies the rest into `r.known`.
+bool resolveSlots(
+    InferenceContext& ctx, std::vector<Dim> const& dims, bool zeroIsPlaceholder, Dim const& one, Reshape& r)
+{
+    for (int32_t i = 0; i < static_cast<int32_t>(r.extents.size()); ++i)
+    {
+        Dim const& value = r.extents[i];
+        if (!value.isConstant())
+        {
+            Dim resolved = value;
+            if (zeroIsPlaceholder && i < static_cast<int32_t>(dims.size()))
+            {
+                Dim const isZero = value.equal(ctx.constant(0));
+                resolved = isZero * dims[i] + (one - isZero) * value;
+            }
+            Dim const isMinusOne = value.equal(ctx.constant(-1));
+            r.known = r.known * (isMinusOne + (one - isMinusOne) * resolved);
+            r.runTimeSlots.push_back({i, isMinusOne, resolved});
+            continue;
+        }
+        if (value.isConstant() && value.constant() == 0 && zeroIsPlaceholder)
+        {
+            if (i >= static_cast<int32_t>(dims.size()))
+            {
+                return ctx.fail("reshape dimension " + std::to_string(i)
+                    + " is 0 (copy the input extent) but the input has no such dimension");
+            }
+            r.extents[i] = dims[i];
+        }
+        else if (value.isConstant() && value.constant() == -1)
+        {
+            if (r.inferred >= 0)
+            {
+                return ctx.fail("the reshape dimensions hold more than one -1");
+            }
+            r.inferred = i;
+            continue;
+        }
+        else if (value.isConstant() && value.constant() < 0)
+        {
+            return ctx.fail("reshape dimension " + std::to_string(i) + " is " + std::to_string(value.constant()));
+        }
+        r.known = r.known * r.extents[i];
+    }
+    return true;
+}
+
+//! Replaces `dims` with the `requested` extents, resolved against them.
+bool reshapeDims(InferenceContext& ctx, std::vector<Dim>& dims, std::vector<Dim> const& requested,
+    bool zeroIsPlaceholder)
+{
+    Dim volume = ctx.constant(1);
+    for (Dim const& d : dims)
+    {
+        volume = volume * d;
+    }
+    Reshape r;
+    r.extents = requested;
+    r.known = ctx.constant(1);
+    Dim const one = ctx.constant(1);
+    if (!resolveSlots(ctx, dims, zeroIsPlaceholder, one, r))
+    {
+        return false;
+    }
+    if (r.inferred >= 0)
+    {
+        if (r.known.isConstant() && r.known.constant() == 0)
+        {
+            return ctx.fail("a -1 reshape dimension cannot be inferred when another dimension is 0");
+        }
+        r.extents[r.inferred] = r.runTimeSlots.empty() ? volume.floorDiv(r.known) : volume.floorDiv(r.known.max(one));
+        r.known = r.known * r.extents[r.inferred];
+    }
+    if (!r.runTimeSlots.empty())
+    {
+        Dim const inferredExtent = volume.floorDiv(r.known.max(one));
+        for (RunTimeSlot const& slot : r.runTimeSlots)
+        {
+            r.extents[slot.index] = slot.isMinusOne * inferredExtent + (one - slot.isMinusOne) * slot.resolved;
+        }
+    }
+    if (volume.isConstant() && r.known.isConstant() && volume.constant() != r.known.constant())
+    {
+        return ctx.fail("the reshape changes the volume from " + std::to_string(volume.constant()) + " to "
+            + std::to_string(r.known.constant()));
+    }
+    dims = std::move(r.extents);
+    return true;
+}
+
 } // namespace
 
 nvinfer1::Permutation ShuffleParams::identityPermutation()
@@ -55,113 +195,14 @@ bool ShuffleParams::infer(InferenceContext& ctx) const
     {
         return false;
     }
-    // The requested extents: from the shape input's known values, or from the static dimensions.
     std::optional<std::vector<Dim>> requested;
-    if (ctx.hasInput(1))
+    if (!requestedExtents(ctx, reshape, requested))
     {
-        TensorFacts const& shape = ctx.input(1);
-        if (shape.dims.nbDims != 1 || !shape.values)
-        {
-            return ctx.fail("the reshape dimensions (input 1) must be a 1-D shape tensor whose values are known while "
-                "shapes are inferred (computed from shapes and constants)");
-        }
-        requested.emplace();
-        for (auto const* value : *shape.values)
-        {
-            requested->push_back(Dim(ctx.builder(), value));
-        }
+        return false;
     }
-    else if (reshape)
+    if (requested && !reshapeDims(ctx, dims, *requested, zeroIsPlaceholder))
     {
-        requested.emplace();
-        for (int32_t i = 0; i < reshape->nbDims; ++i)
-        {
-            requested->push_back(ctx.constant(reshape->d[i]));
-        }
-    }
-    if (requested)
-    {
-        Dim volume = ctx.constant(1);
-        for (Dim const& d : dims)
-        {
-            volume = volume * d;
-        }
-        int32_t inferred = -1;
-        Dim known = ctx.constant(1);
-        std::vector<Dim> result = *requested;
-        // Values known only at run time (a shape-tensor input's) may still be 0 or -1 then: their extents are
-        // written as expressions that choose, with 0/1 flags, what a constant 0 or -1 would have meant.
-        struct RunTimeSlot
-        {
-            int32_t index;
-            Dim isMinusOne;
-            Dim resolved;
-        };
-        std::vector<RunTimeSlot> runTimeSlots;
-        Dim const one = ctx.constant(1);
-        for (int32_t i = 0; i < static_cast<int32_t>(result.size()); ++i)
-        {
-            Dim const& value = result[i];
-            if (!value.isConstant())
-            {
-                Dim resolved = value;
-                if (zeroIsPlaceholder && i < static_cast<int32_t>(dims.size()))
-                {
-                    Dim const isZero = value.equal(ctx.constant(0));
-                    resolved = isZero * dims[i] + (one - isZero) * value;
-                }
-                Dim const isMinusOne = value.equal(ctx.constant(-1));
-                known = known * (isMinusOne + (one - isMinusOne) * resolved);
-                runTimeSlots.push_back({i, isMinusOne, resolved});
-                continue;
-            }
-            if (value.isConstant() && value.constant() == 0 && zeroIsPlaceholder)
-            {
-                if (i >= static_cast<int32_t>(dims.size()))
-                {
-                    return ctx.fail("reshape dimension " + std::to_string(i)
-                        + " is 0 (copy the input extent) but the input has no such dimension");
-                }
-                result[i] = dims[i];
-            }
-            else if (value.isConstant() && value.constant() == -1)
-            {
-                if (inferred >= 0)
-                {
-                    return ctx.fail("the reshape dimensions hold more than one -1");
-                }
-                inferred = i;
-                continue;
-            }
-            else if (value.isConstant() && value.constant() < 0)
-            {
-                return ctx.fail("reshape dimension " + std::to_string(i) + " is " + std::to_string(value.constant()));
-            }
-            known = known * result[i];
-        }
-        if (inferred >= 0)
-        {
-            if (known.isConstant() && known.constant() == 0)
-            {
-                return ctx.fail("a -1 reshape dimension cannot be inferred when another dimension is 0");
-            }
-            result[inferred] = runTimeSlots.empty() ? volume.floorDiv(known) : volume.floorDiv(known.max(one));
-            known = known * result[inferred];
-        }
-        if (!runTimeSlots.empty())
-        {
-            Dim const inferredExtent = volume.floorDiv(known.max(one));
-            for (RunTimeSlot const& slot : runTimeSlots)
-            {
-                result[slot.index] = slot.isMinusOne * inferredExtent + (one - slot.isMinusOne) * slot.resolved;
-            }
-        }
-        if (volume.isConstant() && known.isConstant() && volume.constant() != known.constant())
-        {
-            return ctx.fail("the reshape changes the volume from " + std::to_string(volume.constant()) + " to "
-                + std::to_string(known.constant()));
-        }
-        dims = std::move(result);
+        return false;
     }
     if (!permute(ctx, dims, secondTranspose, "second"))
     {

@@ -94,75 +94,129 @@ Bounds sliceBounds(ImportContext& ctx, Node const& node, int32_t index, char con
     return Bounds{std::vector<int64_t>(static_cast<size_t>(dims.d[0]), 0), &tensor};
 }
 
+//! Slice's starts, ends, axes and steps, as the node gives them: attributes before opset 10, inputs since.
+struct SliceArguments
+{
+    Bounds starts;
+    Bounds ends;
+    std::vector<int64_t> axes;
+    std::vector<int64_t> steps;
+};
+
+SliceArguments sliceArguments(ImportContext& ctx, Node const& node)
+{
+    SliceArguments args;
+    if (ctx.opset() < 10)
+    {
+        args.starts.constants = node.attrInts("starts");
+        args.ends.constants = node.attrInts("ends");
+        args.axes = node.attrInts("axes");
+    }
+    else
+    {
+        args.starts = sliceBounds(ctx, node, 1, "starts");
+        args.ends = sliceBounds(ctx, node, 2, "ends");
+        if (node.hasInput(3))
+        {
+            args.axes = constantInts(node, 3, "axes");
+        }
+        if (node.hasInput(4))
+        {
+            args.steps = constantInts(node, 4, "steps");
+        }
+    }
+    size_t const count = args.starts.constants.size();
+    if (args.axes.empty())
+    {
+        for (size_t i = 0; i < count; ++i)
+        {
+            args.axes.push_back(static_cast<int64_t>(i));
+        }
+    }
+    if (args.steps.empty())
+    {
+        args.steps.assign(count, 1);
+    }
+    if (args.ends.constants.size() != count || args.axes.size() != count || args.steps.size() != count)
+    {
+        fail(ErrorCode::kINVALID_NODE, "starts, ends, axes and steps must have the same length");
+    }
+    return args;
+}
+
+//! The slice of each axis of a tensor of rank `rank`; none for the axes that are not sliced.
+std::vector<std::optional<AxisSlice>> axisSlices(ImportContext& ctx, SliceArguments const& args, int32_t rank)
+{
+    std::vector<std::optional<AxisSlice>> perAxis(static_cast<size_t>(rank));
+    for (size_t i = 0; i < args.starts.constants.size(); ++i)
+    {
+        int32_t const axis = normalizeAxis(args.axes[i], rank);
+        if (perAxis[axis])
+        {
+            fail(ErrorCode::kINVALID_NODE, "axis " + std::to_string(args.axes[i]) + " is sliced twice");
+        }
+        if (args.steps[i] == 0)
+        {
+            fail(ErrorCode::kINVALID_NODE, "a step is 0");
+        }
+        perAxis[axis] = AxisSlice{args.starts.constants[i], args.ends.constants[i], args.steps[i]};
+        auto const element = static_cast<int64_t>(i);
+        if (args.starts.tensor != nullptr)
+        {
+            perAxis[axis]->startTensor = &gatherDims(ctx, *args.starts.tensor, {element});
+        }
+        if (args.ends.tensor != nullptr)
+        {
+            perAxis[axis]->endTensor = &gatherDims(ctx, *args.ends.tensor, {element});
+        }
+    }
+    return perAxis;
+}
+
+//! The first element a slice takes along an extent `d` known at build time, and how many it takes.
+std::pair<int64_t, int64_t> staticSlice(AxisSlice const& s, int64_t d)
+{
+    auto wrap = [d](int64_t v) { return v < 0 ? v + d : v; };
+    int64_t first = 0;
+    int64_t count = 0;
+    if (s.step > 0)
+    {
+        first = std::clamp<int64_t>(wrap(s.start), 0, d);
+        int64_t const last = std::clamp<int64_t>(wrap(s.end), 0, d);
+        count = std::max<int64_t>(0, (last - first + s.step - 1) / s.step);
+    }
+    else
+    {
+        first = std::clamp<int64_t>(wrap(s.start), 0, d - 1);
+        int64_t const last = std::clamp<int64_t>(wrap(s.end), -1, d - 1);
+        count = std::max<int64_t>(0, (first - last + (-s.step) - 1) / (-s.step));
+    }
+    return {first, count};
+}
+
+//! The first element and the element count of a slice along `extent`, as shape tensors, when the extent or the
+//! bounds are known only at run time.
+std::pair<ITensor*, ITensor*> runTimeSlice(ImportContext& ctx, AxisSlice const& s, ITensor& extent)
+{
+    if (s.step < 0)
+    {
+        fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC,
+            "negative steps need the sliced extent and the bounds known at build time");
+    }
+    ITensor& first = s.startTensor ? clampedBound(ctx, *s.startTensor, extent) : clampedBound(ctx, s.start, extent);
+    ITensor& last = s.endTensor ? clampedBound(ctx, *s.endTensor, extent) : clampedBound(ctx, s.end, extent);
+    ITensor& span = shapeMath(ctx, shapeMath(ctx, last, first, ElementWiseOperation::kSUB),
+        scalarShape(ctx, s.step - 1), ElementWiseOperation::kSUM);
+    ITensor& count = shapeMath(ctx, shapeMath(ctx, span, scalarShape(ctx, s.step), ElementWiseOperation::kFLOOR_DIV),
+        scalarShape(ctx, 0), ElementWiseOperation::kMAX);
+    return {&first, &count};
+}
+
 std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
 {
     ITensor& input = inputTensor(ctx, node, 0);
     int32_t const rank = rankOf(input);
-    std::vector<int64_t> starts;
-    std::vector<int64_t> ends;
-    std::vector<int64_t> axes;
-    std::vector<int64_t> steps;
-    Bounds startBounds;
-    Bounds endBounds;
-    if (ctx.opset() < 10)
-    {
-        starts = node.attrInts("starts");
-        ends = node.attrInts("ends");
-        axes = node.attrInts("axes");
-    }
-    else
-    {
-        startBounds = sliceBounds(ctx, node, 1, "starts");
-        endBounds = sliceBounds(ctx, node, 2, "ends");
-        starts = startBounds.constants;
-        ends = endBounds.constants;
-        if (node.hasInput(3))
-        {
-            axes = constantInts(node, 3, "axes");
-        }
-        if (node.hasInput(4))
-        {
-            steps = constantInts(node, 4, "steps");
-        }
-    }
-    if (axes.empty())
-    {
-        for (size_t i = 0; i < starts.size(); ++i)
-        {
-            axes.push_back(static_cast<int64_t>(i));
-        }
-    }
-    if (steps.empty())
-    {
-        steps.assign(starts.size(), 1);
-    }
-    if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-    {
-        fail(ErrorCode::kINVALID_NODE, "starts, ends, axes and steps must have the same length");
-    }
-    std::vector<std::optional<AxisSlice>> perAxis(static_cast<size_t>(rank));
-    for (size_t i = 0; i < starts.size(); ++i)
-    {
-        int32_t const axis = normalizeAxis(axes[i], rank);
-        if (perAxis[axis])
-        {
-            fail(ErrorCode::kINVALID_NODE, "axis " + std::to_string(axes[i]) + " is sliced twice");
-        }
-        if (steps[i] == 0)
-        {
-            fail(ErrorCode::kINVALID_NODE, "a step is 0");
-        }
-        perAxis[axis] = AxisSlice{starts[i], ends[i], steps[i]};
-        auto const element = static_cast<int64_t>(i);
-        if (startBounds.tensor != nullptr)
-        {
-            perAxis[axis]->startTensor = &gatherDims(ctx, *startBounds.tensor, {element});
-        }
-        if (endBounds.tensor != nullptr)
-        {
-            perAxis[axis]->endTensor = &gatherDims(ctx, *endBounds.tensor, {element});
-        }
-    }
+    std::vector<std::optional<AxisSlice>> const perAxis = axisSlices(ctx, sliceArguments(ctx, node), rank);
     ITensor& shape = shapeOf(ctx, input);
     std::vector<ITensor*> startPieces;
     std::vector<ITensor*> sizePieces;
@@ -177,44 +231,20 @@ std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
             strides.push_back(1);
             continue;
         }
-        AxisSlice const s = *perAxis[axis];
+        AxisSlice const& s = *perAxis[axis];
         strides.push_back(s.step);
         int64_t const d = staticExtent(input, axis);
         bool const boundsKnown = s.startTensor == nullptr && s.endTensor == nullptr;
         if (d >= 0 && boundsKnown)
         {
-            auto wrap = [d](int64_t v) { return v < 0 ? v + d : v; };
-            int64_t first = 0;
-            int64_t count = 0;
-            if (s.step > 0)
-            {
-                first = std::clamp<int64_t>(wrap(s.start), 0, d);
-                int64_t const last = std::clamp<int64_t>(wrap(s.end), 0, d);
-                count = std::max<int64_t>(0, (last - first + s.step - 1) / s.step);
-            }
-            else
-            {
-                first = std::clamp<int64_t>(wrap(s.start), 0, d - 1);
-                int64_t const last = std::clamp<int64_t>(wrap(s.end), -1, d - 1);
-                count = std::max<int64_t>(0, (first - last + (-s.step) - 1) / (-s.step));
-            }
+            auto const [first, count] = staticSlice(s, d);
             startPieces.push_back(&scalarShape(ctx, count == 0 ? 0 : first));
             sizePieces.push_back(&scalarShape(ctx, count));
             continue;
         }
-        if (s.step < 0)
-        {
-            fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC,
-                "negative steps need the sliced extent and the bounds known at build time");
-        }
-        ITensor& first = s.startTensor ? clampedBound(ctx, *s.startTensor, extent) : clampedBound(ctx, s.start, extent);
-        ITensor& last = s.endTensor ? clampedBound(ctx, *s.endTensor, extent) : clampedBound(ctx, s.end, extent);
-        ITensor& span = shapeMath(ctx, shapeMath(ctx, last, first, ElementWiseOperation::kSUB),
-            scalarShape(ctx, s.step - 1), ElementWiseOperation::kSUM);
-        ITensor& count = shapeMath(ctx, shapeMath(ctx, span, scalarShape(ctx, s.step), ElementWiseOperation::kFLOOR_DIV),
-            scalarShape(ctx, 0), ElementWiseOperation::kMAX);
-        startPieces.push_back(&first);
-        sizePieces.push_back(&count);
+        auto const [first, count] = runTimeSlice(ctx, s, extent);
+        startPieces.push_back(first);
+        sizePieces.push_back(count);
     }
     return single(sliceWith(ctx, input, concatShapes(ctx, startPieces), concatShapes(ctx, sizePieces),
         int64Constant(ctx, strides)));
@@ -304,96 +334,119 @@ std::vector<Value> importSplit(ImportContext& ctx, Node const& node)
     return outputs;
 }
 
+//! Pad's pads, fill value and axes, as the node gives them.
+struct PadArguments
+{
+    std::vector<int64_t> pads;
+    double value{0};
+    std::vector<int64_t> axes;
+    ITensor* runTimePads{nullptr}; //!< pads known only at run time (a shape tensor); then `pads` holds zeros
+    ITensor* runTimeFill{nullptr}; //!< constant_value known only at run time
+};
+
+//! Pad's inputs since opset 11 (attributes before).
+void readPadInputs(ImportContext& ctx, Node const& node, int32_t rank, PadArguments& args)
+{
+    if (isConstantInput(node, 1))
+    {
+        args.pads = constantInts(node, 1, "pads");
+    }
+    else
+    {
+        args.runTimePads = &requireShapeValues(inputTensor(ctx, node, 1), "pads");
+        if (args.runTimePads->getDimensions().nbDims != 1 || args.runTimePads->getDimensions().d[0] != 2 * rank)
+        {
+            fail(ErrorCode::kINVALID_NODE, "pads must hold " + std::to_string(2 * rank) + " values");
+        }
+        args.pads.assign(static_cast<size_t>(2 * rank), 0); // placeholders; the tensor gives the values
+    }
+    if (node.hasInput(2) && isConstantInput(node, 2))
+    {
+        args.value = node.input(2).constant().toDouble().at(0);
+    }
+    else if (node.hasInput(2))
+    {
+        // A fill value known only at run time: the slice's fill input, as a 0-D tensor.
+        auto& scalar = ctx.check(ctx.network().addShuffle(inputTensor(ctx, node, 2)), "constant_value as a scalar");
+        scalar.setReshapeDimensions(nvinfer1::Dims{0, {}});
+        args.runTimeFill = scalar.getOutput(0);
+    }
+    if (node.hasInput(3))
+    {
+        if (args.runTimePads != nullptr)
+        {
+            fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, "axes together with pads known only at run time");
+        }
+        args.axes = constantInts(node, 3, "axes");
+    }
+}
+
+PadArguments padArguments(ImportContext& ctx, Node const& node, int32_t rank)
+{
+    PadArguments args;
+    if (ctx.opset() < 11)
+    {
+        args.pads = node.attrInts("pads");
+        args.value = node.attrFloat("value", 0.0F);
+    }
+    else
+    {
+        readPadInputs(ctx, node, rank, args);
+    }
+    if (args.axes.empty())
+    {
+        for (int32_t i = 0; i < rank; ++i)
+        {
+            args.axes.push_back(i);
+        }
+    }
+    if (args.pads.size() != 2 * args.axes.size())
+    {
+        fail(ErrorCode::kINVALID_NODE, "pads has " + std::to_string(args.pads.size()) + " values; expected "
+                + std::to_string(2 * args.axes.size()));
+    }
+    return args;
+}
+
+nvinfer1::SampleMode padSampleMode(std::string const& mode)
+{
+    if (mode == "reflect")
+    {
+        return nvinfer1::SampleMode::kREFLECT;
+    }
+    if (mode == "edge")
+    {
+        return nvinfer1::SampleMode::kCLAMP;
+    }
+    if (mode == "wrap")
+    {
+        return nvinfer1::SampleMode::kWRAP;
+    }
+    if (mode != "constant")
+    {
+        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR, "mode \"" + mode + "\" is not one of constant, reflect, edge, wrap");
+    }
+    return nvinfer1::SampleMode::kFILL;
+}
+
 std::vector<Value> importPad(ImportContext& ctx, Node const& node)
 {
     ITensor& input = inputTensor(ctx, node, 0);
     int32_t const rank = rankOf(input);
     std::string const mode = node.attrString("mode", "constant");
-    std::vector<int64_t> pads;
-    double value = 0;
-    std::vector<int64_t> axes;
-    ITensor* runTimePads = nullptr; // pads known only at run time (a shape tensor)
-    ITensor* runTimeFill = nullptr; // constant_value known only at run time
-    if (ctx.opset() < 11)
-    {
-        pads = node.attrInts("pads");
-        value = node.attrFloat("value", 0.0F);
-    }
-    else
-    {
-        if (isConstantInput(node, 1))
-        {
-            pads = constantInts(node, 1, "pads");
-        }
-        else
-        {
-            runTimePads = &requireShapeValues(inputTensor(ctx, node, 1), "pads");
-            if (runTimePads->getDimensions().nbDims != 1 || runTimePads->getDimensions().d[0] != 2 * rank)
-            {
-                fail(ErrorCode::kINVALID_NODE, "pads must hold " + std::to_string(2 * rank) + " values");
-            }
-            pads.assign(static_cast<size_t>(2 * rank), 0); // placeholders; the tensor gives the values
-        }
-        if (node.hasInput(2) && isConstantInput(node, 2))
-        {
-            value = node.input(2).constant().toDouble().at(0);
-        }
-        else if (node.hasInput(2))
-        {
-            // A fill value known only at run time: the slice's fill input, as a 0-D tensor.
-            auto& scalar = ctx.check(ctx.network().addShuffle(inputTensor(ctx, node, 2)), "constant_value as a scalar");
-            scalar.setReshapeDimensions(nvinfer1::Dims{0, {}});
-            runTimeFill = scalar.getOutput(0);
-        }
-        if (node.hasInput(3))
-        {
-            if (runTimePads != nullptr)
-            {
-                fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, "axes together with pads known only at run time");
-            }
-            axes = constantInts(node, 3, "axes");
-        }
-    }
-    if (axes.empty())
-    {
-        for (int32_t i = 0; i < rank; ++i)
-        {
-            axes.push_back(i);
-        }
-    }
-    if (pads.size() != 2 * axes.size())
-    {
-        fail(ErrorCode::kINVALID_NODE, "pads has " + std::to_string(pads.size()) + " values; expected "
-                + std::to_string(2 * axes.size()));
-    }
+    PadArguments const args = padArguments(ctx, node, rank);
     std::vector<int64_t> start(static_cast<size_t>(rank), 0);
     std::vector<int64_t> growth(static_cast<size_t>(rank), 0);
-    for (size_t i = 0; i < axes.size(); ++i)
+    for (size_t i = 0; i < args.axes.size(); ++i)
     {
-        int32_t const axis = normalizeAxis(axes[i], rank);
-        start[axis] = -pads[i];
-        growth[axis] = pads[i] + pads[i + axes.size()];
+        int32_t const axis = normalizeAxis(args.axes[i], rank);
+        start[axis] = -args.pads[i];
+        growth[axis] = args.pads[i] + args.pads[i + args.axes.size()];
     }
-    nvinfer1::SampleMode sampleMode = nvinfer1::SampleMode::kFILL;
-    if (mode == "reflect")
-    {
-        sampleMode = nvinfer1::SampleMode::kREFLECT;
-    }
-    else if (mode == "edge")
-    {
-        sampleMode = nvinfer1::SampleMode::kCLAMP;
-    }
-    else if (mode == "wrap")
-    {
-        sampleMode = nvinfer1::SampleMode::kWRAP;
-    }
-    else if (mode != "constant")
-    {
-        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR, "mode \"" + mode + "\" is not one of constant, reflect, edge, wrap");
-    }
+    nvinfer1::SampleMode const sampleMode = padSampleMode(mode);
     ITensor* startTensor = &int64Constant(ctx, start);
     ITensor* growthTensor = &int64Constant(ctx, growth);
-    if (runTimePads != nullptr)
+    if (args.runTimePads != nullptr)
     {
         // pads = [begin_0 .. begin_{r-1}, end_0 .. end_{r-1}]: the slice starts at -begin and grows by begin + end.
         std::vector<int64_t> beginIndices(static_cast<size_t>(rank));
@@ -403,8 +456,8 @@ std::vector<Value> importPad(ImportContext& ctx, Node const& node)
             beginIndices[axis] = axis;
             endIndices[axis] = rank + axis;
         }
-        ITensor& begin = gatherDims(ctx, *runTimePads, beginIndices);
-        ITensor& end = gatherDims(ctx, *runTimePads, endIndices);
+        ITensor& begin = gatherDims(ctx, *args.runTimePads, beginIndices);
+        ITensor& end = gatherDims(ctx, *args.runTimePads, endIndices);
         startTensor = &shapeMath(ctx, int64Constant(ctx, start), begin, ElementWiseOperation::kSUB);
         growthTensor = &shapeMath(ctx, begin, end, ElementWiseOperation::kSUM);
     }
@@ -412,7 +465,7 @@ std::vector<Value> importPad(ImportContext& ctx, Node const& node)
     ITensor* fill = nullptr;
     if (sampleMode == nvinfer1::SampleMode::kFILL)
     {
-        fill = runTimeFill != nullptr ? runTimeFill : &scalarConstant(ctx, value, input.getType(), 0);
+        fill = args.runTimeFill != nullptr ? args.runTimeFill : &scalarConstant(ctx, args.value, input.getType(), 0);
     }
     std::vector<int64_t> const ones(static_cast<size_t>(rank), 1);
     return single(sliceWith(ctx, input, *startTensor, size, int64Constant(ctx, ones), sampleMode, fill));

@@ -41,9 +41,7 @@ ConstTensorView perGroupAsPerChannel(ConstTensorView const& weights, int64_t gro
     return ConstTensorView(nvinfer1::DataType::kFLOAT, expanded, storage.data());
 }
 
-} // namespace
-
-void runNormalization(network::NormalizationParams const& params, ConstTensorView const& input,
+void checkNormalization(network::NormalizationParams const& params, ConstTensorView const& input,
     ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output)
 {
     requireShape(output.shape, input.shape, "normalization output");
@@ -57,28 +55,22 @@ void runNormalization(network::NormalizationParams const& params, ConstTensorVie
         throw std::invalid_argument("normalization: axes mask " + std::to_string(params.axes)
             + " names an axis beyond rank " + std::to_string(rank));
     }
-    bool const grouped = params.nbGroups > 1;
-    if (grouped && (rank < 2 || input.shape[1] % params.nbGroups != 0))
+    if (params.nbGroups > 1 && (rank < 2 || input.shape[1] % params.nbGroups != 0))
     {
         throw std::invalid_argument("normalization: " + std::to_string(params.nbGroups)
             + " groups do not divide the channels of " + shapeText(input.shape));
     }
+}
 
-    std::vector<float> scaleStorage;
-    std::vector<float> biasStorage;
-    int64_t const channels = rank >= 2 ? input.shape[1] : 1;
-    ConstTensorView const scaleView = perGroupAsPerChannel(scale, params.nbGroups, channels, scaleStorage);
-    ConstTensorView const biasView = perGroupAsPerChannel(bias, params.nbGroups, channels, biasStorage);
-    BroadcastWalker walker(input.shape, {scaleView.shape, biasView.shape});
-    int64_t const count = input.count();
-    if (count == 0)
-    {
-        return;
-    }
-
-    // Every element belongs to one statistics bucket: its index over the axes that are not reduced, with the
-    // channel replaced by its group when grouped.
-    Shape bucketExtents = input.shape;
+//! The statistics bucket of each of the `count` elements of a tensor of `shape`: the element's index over the axes
+//! that are not reduced, with the channel replaced by its group when grouped. `bucketExtents` gets the extents of
+//! that index.
+std::vector<int64_t> statisticsBuckets(network::NormalizationParams const& params, Shape const& shape, int64_t count,
+    int64_t channels, Shape& bucketExtents)
+{
+    auto const rank = static_cast<int32_t>(shape.size());
+    bool const grouped = params.nbGroups > 1;
+    bucketExtents = shape;
     for (int32_t axis = 0; axis < rank; ++axis)
     {
         if ((params.axes >> axis) & 1U)
@@ -94,7 +86,7 @@ void runNormalization(network::NormalizationParams const& params, ConstTensorVie
     Shape const bucketStrides = contiguousStrides(bucketExtents);
     std::vector<int64_t> bucketOf(static_cast<size_t>(count));
     Shape index(static_cast<size_t>(rank), 0);
-    for (int64_t i = 0; i < count; ++i, advanceIndex(index, input.shape))
+    for (int64_t i = 0; i < count; ++i, advanceIndex(index, shape))
     {
         int64_t bucket = 0;
         for (size_t axis = 0; axis < static_cast<size_t>(rank); ++axis)
@@ -108,11 +100,17 @@ void runNormalization(network::NormalizationParams const& params, ConstTensorVie
         }
         bucketOf[static_cast<size_t>(i)] = bucket;
     }
+    return bucketOf;
+}
 
+//! Each bucket's mean, and the inverse of its standard deviation.
+void bucketStatistics(ConstTensorView const& input, std::vector<int64_t> const& bucketOf, size_t buckets,
+    float epsilon, std::vector<double>& mean, std::vector<double>& inverseDeviation)
+{
     // Two passes (mean, then squared deviations) avoid the cancellation of sum-of-squares formulas.
-    size_t const buckets = static_cast<size_t>(volume(bucketExtents));
-    std::vector<double> mean(buckets, 0.0);
-    std::vector<double> inverseDeviation(buckets, 0.0); // holds the sum of squared deviations until the last pass
+    int64_t const count = input.count();
+    mean.assign(buckets, 0.0);
+    inverseDeviation.assign(buckets, 0.0); // holds the sum of squared deviations until the last pass
     std::vector<int64_t> members(buckets, 0);
     for (int64_t i = 0; i < count; ++i)
     {
@@ -133,8 +131,33 @@ void runNormalization(network::NormalizationParams const& params, ConstTensorVie
     for (size_t b = 0; b < buckets; ++b)
     {
         double const variance = inverseDeviation[b] / static_cast<double>(members[b]);
-        inverseDeviation[b] = 1.0 / std::sqrt(variance + params.epsilon);
+        inverseDeviation[b] = 1.0 / std::sqrt(variance + epsilon);
     }
+}
+
+} // namespace
+
+void runNormalization(network::NormalizationParams const& params, ConstTensorView const& input,
+    ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output)
+{
+    checkNormalization(params, input, scale, bias, output);
+    std::vector<float> scaleStorage;
+    std::vector<float> biasStorage;
+    int64_t const channels = input.rank() >= 2 ? input.shape[1] : 1;
+    ConstTensorView const scaleView = perGroupAsPerChannel(scale, params.nbGroups, channels, scaleStorage);
+    ConstTensorView const biasView = perGroupAsPerChannel(bias, params.nbGroups, channels, biasStorage);
+    BroadcastWalker walker(input.shape, {scaleView.shape, biasView.shape});
+    int64_t const count = input.count();
+    if (count == 0)
+    {
+        return;
+    }
+    Shape bucketExtents;
+    std::vector<int64_t> const bucketOf = statisticsBuckets(params, input.shape, count, channels, bucketExtents);
+    std::vector<double> mean;
+    std::vector<double> inverseDeviation;
+    bucketStatistics(input, bucketOf, static_cast<size_t>(volume(bucketExtents)), params.epsilon, mean,
+        inverseDeviation);
     for (int64_t i = 0; i < count; ++i, walker.next())
     {
         size_t const b = static_cast<size_t>(bucketOf[static_cast<size_t>(i)]);

@@ -46,6 +46,72 @@ PoolingGeometry resolveGeometry(Shape const& inputShape, network::PoolingParams 
     return geometry;
 }
 
+//! One output position's window clipped to the input.
+struct ClippedWindow
+{
+    Shape first;
+    Shape extent;
+    int64_t inputCount{1};  //!< elements inside the input
+    int64_t paddedCount{1}; //!< elements inside the padded input
+};
+
+void clipWindow(PoolingGeometry const& geometry, Shape const& windowSize, Shape const& inputSize,
+    Shape const& outputIndex, ClippedWindow& window)
+{
+    Shape const& pre = geometry.window.prePadding;
+    Shape const& post = geometry.window.postPadding;
+    window.paddedCount = 1;
+    window.inputCount = 1;
+    for (size_t axis = 0; axis < windowSize.size(); ++axis)
+    {
+        int64_t const start = outputIndex[axis] * geometry.stride[axis] - pre[axis];
+        int64_t const end = start + windowSize[axis];
+        int64_t const paddedEnd = std::min(end, inputSize[axis] + post[axis]);
+        window.paddedCount *= std::max<int64_t>(0, paddedEnd - std::max(start, -pre[axis]));
+        window.first[axis] = std::max<int64_t>(start, 0);
+        window.extent[axis] = std::max<int64_t>(0, std::min(end, inputSize[axis]) - window.first[axis]);
+        window.inputCount *= window.extent[axis];
+    }
+}
+
+//! Adds up the window's elements in the plane at `planeOffset` and finds their maximum; the window is not empty.
+void accumulateWindow(ConstTensorView const& input, int64_t planeOffset, ClippedWindow const& window,
+    Shape const& inputStrides, Shape& windowIndex, double& sum, float& maximum)
+{
+    std::fill(windowIndex.begin(), windowIndex.end(), 0);
+    do
+    {
+        int64_t offset = planeOffset;
+        for (size_t axis = 0; axis < windowIndex.size(); ++axis)
+        {
+            offset += (window.first[axis] + windowIndex[axis]) * inputStrides[axis];
+        }
+        float const value = loadFloat(input, offset);
+        sum += value;
+        // NaN propagates through max, as it does through the average.
+        if (!std::isnan(maximum) && (std::isnan(value) || value > maximum))
+        {
+            maximum = value;
+        }
+    } while (advanceIndex(windowIndex, window.extent));
+}
+
+float pooledValue(network::PoolingParams const& params, int64_t inputCount, int64_t divisor, double sum, float maximum)
+{
+    float const maxPart = inputCount > 0 ? maximum : 0.0F;
+    float const averagePart = divisor > 0 ? static_cast<float>(sum / static_cast<double>(divisor)) : 0.0F;
+    float result = maxPart;
+    if (params.poolingType == nvinfer1::PoolingType::kAVERAGE)
+    {
+        result = averagePart;
+    }
+    else if (params.poolingType == nvinfer1::PoolingType::kMAX_AVERAGE_BLEND)
+    {
+        result = (1.0F - params.blendFactor) * maxPart + params.blendFactor * averagePart;
+    }
+    return result;
+}
+
 } // namespace
 
 Shape poolingOutputShape(Shape const& inputShape, network::PoolingParams const& params)
@@ -70,68 +136,28 @@ void runPooling(network::PoolingParams const& params, ConstTensorView const& inp
     Shape const inputSize(input.shape.begin() + static_cast<std::ptrdiff_t>(leadingRank), input.shape.end());
     Shape const inputStrides = contiguousStrides(inputSize);
     Shape const& outputSize = geometry.window.outputSize;
-    Shape const& pre = geometry.window.prePadding;
-    Shape const& post = geometry.window.postPadding;
     int64_t const inputPlane = volume(inputSize);
     int64_t const outputPlane = volume(outputSize);
     int64_t const planes = output.count() / outputPlane;
 
-    // Per output position: the window clipped to the input (first..last) and its count over the padded input.
-    Shape first(spatialRank);
-    Shape extent(spatialRank);
+    // Per output position: the window clipped to the input and its count over the padded input.
+    ClippedWindow window{Shape(spatialRank), Shape(spatialRank)};
     Shape windowIndex(spatialRank);
     Shape outputIndex(spatialRank, 0);
     for (int64_t position = 0; position < outputPlane; ++position, advanceIndex(outputIndex, outputSize))
     {
-        int64_t paddedCount = 1;
-        int64_t inputCount = 1;
-        for (size_t axis = 0; axis < spatialRank; ++axis)
-        {
-            int64_t const start = outputIndex[axis] * geometry.stride[axis] - pre[axis];
-            int64_t const end = start + windowSize[axis];
-            int64_t const paddedEnd = std::min(end, inputSize[axis] + post[axis]);
-            paddedCount *= std::max<int64_t>(0, paddedEnd - std::max(start, -pre[axis]));
-            first[axis] = std::max<int64_t>(start, 0);
-            extent[axis] = std::max<int64_t>(0, std::min(end, inputSize[axis]) - first[axis]);
-            inputCount *= extent[axis];
-        }
-        int64_t const divisor = params.averageCountExcludesPadding ? inputCount : paddedCount;
-
+        clipWindow(geometry, windowSize, inputSize, outputIndex, window);
+        int64_t const divisor = params.averageCountExcludesPadding ? window.inputCount : window.paddedCount;
         for (int64_t plane = 0; plane < planes; ++plane)
         {
             double sum = 0.0;
             float maximum = -std::numeric_limits<float>::infinity();
-            if (inputCount > 0)
+            if (window.inputCount > 0)
             {
-                std::fill(windowIndex.begin(), windowIndex.end(), 0);
-                do
-                {
-                    int64_t offset = plane * inputPlane;
-                    for (size_t axis = 0; axis < spatialRank; ++axis)
-                    {
-                        offset += (first[axis] + windowIndex[axis]) * inputStrides[axis];
-                    }
-                    float const value = loadFloat(input, offset);
-                    sum += value;
-                    // NaN propagates through max, as it does through the average.
-                    if (!std::isnan(maximum) && (std::isnan(value) || value > maximum))
-                    {
-                        maximum = value;
-                    }
-                } while (advanceIndex(windowIndex, extent));
+                accumulateWindow(input, plane * inputPlane, window, inputStrides, windowIndex, sum, maximum);
             }
-            float const maxPart = inputCount > 0 ? maximum : 0.0F;
-            float const averagePart = divisor > 0 ? static_cast<float>(sum / static_cast<double>(divisor)) : 0.0F;
-            float result = maxPart;
-            if (params.poolingType == nvinfer1::PoolingType::kAVERAGE)
-            {
-                result = averagePart;
-            }
-            else if (params.poolingType == nvinfer1::PoolingType::kMAX_AVERAGE_BLEND)
-            {
-                result = (1.0F - params.blendFactor) * maxPart + params.blendFactor * averagePart;
-            }
-            storeFloat(output, plane * outputPlane + position, result);
+            storeFloat(output, plane * outputPlane + position,
+                pooledValue(params, window.inputCount, divisor, sum, maximum));
         }
     }
 }
