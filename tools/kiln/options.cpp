@@ -108,10 +108,9 @@ bool parseShapesFlag(char const* flag, std::string const& text, std::vector<Shap
     return true;
 }
 
-bool checkValues(Options& o, RawSpecs const& raw, std::string& error)
+//! Parses the flags that hold lists (shapes, pool sizes, percentiles, input files) into `o`.
+bool parseListFlags(Options& o, RawSpecs const& raw, std::string& error)
 {
-    o.plugins.staticLibraries.insert(
-        o.plugins.staticLibraries.end(), raw.deprecatedPlugins.begin(), raw.deprecatedPlugins.end());
     if (!parseShapesFlag("--shapes", raw.shapes, o.shapes, error)
         || !parseShapesFlag("--minShapes", raw.minShapes, o.minShapes, error)
         || !parseShapesFlag("--optShapes", raw.optShapes, o.optShapes, error)
@@ -146,6 +145,12 @@ bool checkValues(Options& o, RawSpecs const& raw, std::string& error)
         }
         o.loadInputs.insert(o.loadInputs.end(), entries.begin(), entries.end());
     }
+    return true;
+}
+
+//! Parses the flags that name one of a few choices (backend, convolution layout, reference) into `o`.
+bool parseChoiceFlags(Options& o, RawSpecs const& raw, std::string& error)
+{
     if (raw.backend.empty())
     {
         o.backend = defaultBackend(); // the GPU when there is one, as trtexec and Kiln's library do
@@ -183,7 +188,12 @@ bool checkValues(Options& o, RawSpecs const& raw, std::string& error)
         return false;
     }
     o.compare = !raw.compare.empty();
+    return true;
+}
 
+//! Checks that counts are at least 1 and that times, tolerances and the device are not negative.
+bool checkNumericRanges(Options const& o, std::string& error)
+{
     struct NumericFlag
     {
         char const* flag;
@@ -208,6 +218,13 @@ bool checkValues(Options& o, RawSpecs const& raw, std::string& error)
         }
     }
     return true;
+}
+
+bool checkValues(Options& o, RawSpecs const& raw, std::string& error)
+{
+    o.plugins.staticLibraries.insert(
+        o.plugins.staticLibraries.end(), raw.deprecatedPlugins.begin(), raw.deprecatedPlugins.end());
+    return parseListFlags(o, raw, error) && parseChoiceFlags(o, raw, error) && checkNumericRanges(o, error);
 }
 
 bool checkCombinations(Options const& o, std::string& error)

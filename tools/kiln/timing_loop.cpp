@@ -26,104 +26,117 @@ struct StreamRun
     std::string error;
 };
 
-} // namespace
-
-bool runTimingLoop(std::vector<ContextBuffers*> const& streams, Options const& options, nvinfer1::IProfiler* profiler,
-    TimingResult& result, std::string& error)
+//! What the streams' threads share: the clock's origin, the measured inferences all streams started, and whether
+//! one failed (the others then stop).
+struct SharedProgress
 {
-    Clock::time_point const origin = Clock::now();
+    Clock::time_point origin;
     std::atomic<int64_t> measuredQueries{0};
     std::atomic<bool> failed{false};
-    std::vector<StreamRun> runs(streams.size());
+};
 
-    auto loop = [&](size_t s) {
-        ContextBuffers& stream = *streams[s];
-        StreamRun& run = runs[s];
-        auto finishOldest = [&](std::vector<InferenceTrace>& done) {
-            InferenceTrace trace;
-            if (!stream.finish(trace, run.error))
-            {
-                return false;
-            }
-            done.push_back(trace);
-            return true;
-        };
-        // Queues one more inference, first waiting for the oldest when stream.depth() are queued: the host
-        // prepares the next inference while the GPU runs the last, as in trtexec's loop.
-        auto step = [&](std::vector<InferenceTrace>& done) {
-            return (stream.inFlight() < stream.depth() || finishOldest(done)) && stream.start(origin, run.error);
-        };
-        auto drain = [&](std::vector<InferenceTrace>& done) {
-            while (stream.inFlight() > 0)
-            {
-                if (!finishOldest(done))
-                {
-                    return false;
-                }
-            }
-            return true;
-        };
-        // Warm-up: inferences until --warmUp ms have passed (none for --warmUp=0).
-        bool warmedUp = true;
-        while (warmedUp && msSince(origin) < options.warmUpMs && !failed)
+//! One stream's loop, run on its own thread where there are several.
+class StreamLoop
+{
+public:
+    StreamLoop(ContextBuffers& stream, StreamRun& run, SharedProgress& shared)
+        : mStream(stream)
+        , mRun(run)
+        , mShared(shared)
+    {
+    }
+
+    void operator()(Options const& options, nvinfer1::IProfiler* profiler)
+    {
+        if (!warmUp(options.warmUpMs))
         {
-            warmedUp = step(run.warmup);
-        }
-        if (!warmedUp || !drain(run.warmup))
-        {
-            run.error = "during warm-up: " + run.error;
-            failed = true;
+            mRun.error = "during warm-up: " + mRun.error;
+            mShared.failed = true;
             return;
         }
         if (profiler != nullptr)
         {
-            stream.context().setProfiler(profiler);
+            mStream.context().setProfiler(profiler);
         }
-        // Measured: until the streams together started --iterations inferences and each stream's own measured
-        // span (first start to last end, so the reported walltime covers it) reaches --duration.
-        double const durationMs = options.durationS * 1000.0;
-        auto spanMs = [&run] { return run.measured.back().d2hEnd - run.measured.front().h2dStart; };
-        while (!failed
-            && (measuredQueries.load() < options.iterations || run.measured.empty() || spanMs() < durationMs))
+        if (!measure(options.iterations, options.durationS * 1000.0))
         {
-            if (!step(run.measured))
+            mShared.failed = true;
+        }
+    }
+
+private:
+    //! Inferences until `warmUpMs` have passed (none for 0), all finished.
+    bool warmUp(double warmUpMs)
+    {
+        while (msSince(mShared.origin) < warmUpMs && !mShared.failed)
+        {
+            if (!step(mRun.warmup))
             {
-                failed = true;
-                return;
+                return false;
             }
-            ++measuredQueries;
         }
-        if (!drain(run.measured))
-        {
-            failed = true;
-        }
-    };
-
-    if (streams.size() == 1)
-    {
-        loop(0);
-    }
-    else
-    {
-        std::vector<std::thread> threads;
-        for (size_t s = 0; s < streams.size(); ++s)
-        {
-            threads.emplace_back(loop, s);
-        }
-        for (auto& thread : threads)
-        {
-            thread.join();
-        }
+        return drain(mRun.warmup);
     }
 
-    result = TimingResult{};
-    for (StreamRun const& run : runs)
+    //! Inferences until the streams together started `iterations` and this stream's own measured span (first
+    //! start to last end, so the reported walltime covers it) reaches `durationMs`, all finished.
+    bool measure(int64_t iterations, double durationMs)
     {
-        if (!run.error.empty())
+        auto spanMs = [this] { return mRun.measured.back().d2hEnd - mRun.measured.front().h2dStart; };
+        while (!mShared.failed
+            && (mShared.measuredQueries.load() < iterations || mRun.measured.empty() || spanMs() < durationMs))
         {
-            error = run.error;
+            if (!step(mRun.measured))
+            {
+                return false;
+            }
+            ++mShared.measuredQueries;
+        }
+        return drain(mRun.measured);
+    }
+
+    //! Queues one more inference, first waiting for the oldest when depth() are queued: the host prepares the next
+    //! inference while the GPU runs the last, as in trtexec's loop.
+    bool step(std::vector<InferenceTrace>& done)
+    {
+        return (mStream.inFlight() < mStream.depth() || finishOldest(done))
+            && mStream.start(mShared.origin, mRun.error);
+    }
+
+    bool drain(std::vector<InferenceTrace>& done)
+    {
+        while (mStream.inFlight() > 0)
+        {
+            if (!finishOldest(done))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool finishOldest(std::vector<InferenceTrace>& done)
+    {
+        InferenceTrace trace;
+        if (!mStream.finish(trace, mRun.error))
+        {
             return false;
         }
+        done.push_back(trace);
+        return true;
+    }
+
+    ContextBuffers& mStream;
+    StreamRun& mRun;
+    SharedProgress& mShared;
+};
+
+//! The streams' measured inferences together, by start time, with the warm-up's count and length and the walltime.
+TimingResult combine(std::vector<StreamRun> const& runs)
+{
+    TimingResult result;
+    for (StreamRun const& run : runs)
+    {
         result.warmupQueries += static_cast<int64_t>(run.warmup.size());
         result.traces.insert(result.traces.end(), run.measured.begin(), run.measured.end());
         for (InferenceTrace const& trace : run.warmup)
@@ -142,6 +155,43 @@ bool runTimingLoop(std::vector<ContextBuffers*> const& streams, Options const& o
         }
         result.walltimeMs = lastEnd - result.traces.front().h2dStart;
     }
+    return result;
+}
+
+} // namespace
+
+bool runTimingLoop(std::vector<ContextBuffers*> const& streams, Options const& options, nvinfer1::IProfiler* profiler,
+    TimingResult& result, std::string& error)
+{
+    SharedProgress shared;
+    shared.origin = Clock::now();
+    std::vector<StreamRun> runs(streams.size());
+    auto loop = [&](size_t s) { StreamLoop(*streams[s], runs[s], shared)(options, profiler); };
+    if (streams.size() == 1)
+    {
+        loop(0);
+    }
+    else
+    {
+        std::vector<std::thread> threads;
+        for (size_t s = 0; s < streams.size(); ++s)
+        {
+            threads.emplace_back(loop, s);
+        }
+        for (auto& thread : threads)
+        {
+            thread.join();
+        }
+    }
+    for (StreamRun const& run : runs)
+    {
+        if (!run.error.empty())
+        {
+            error = run.error;
+            return false;
+        }
+    }
+    result = combine(runs);
     return true;
 }
 

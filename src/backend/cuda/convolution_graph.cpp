@@ -26,6 +26,9 @@ enum TensorId : int64_t
 //! The alignment the graph promises cuDNN for every tensor in memory: what its vectorized kernels load by.
 constexpr int64_t kAlignment = 16;
 
+//! The type of the convolution's accumulation and of the epilogue's intermediates.
+constexpr cudnnDataType_t kAccumulator = CUDNN_DATA_FLOAT;
+
 BackendDescriptor tensor(
     int64_t id, Shape const& dims, Shape const& strides, cudnnDataType_t type, bool isVirtual)
 {
@@ -176,20 +179,62 @@ void ConvolutionGraph::describe(network::ConvolutionParams const& params, plan::
     mResidualInGraph = residualInGraph;
     bool const residualAfter = epilogue.addsResidual && !residualInGraph;
     mAfter = ResidualPass{residualAfter, epilogue.relu, volume(mOutputShape), mType};
-    cudnnDataType_t const dataType = cudnnConvolutionType(mType);
-    bool const bias = mBias;
-    cudnnDataType_t const accumulator = CUDNN_DATA_FLOAT;
-    Shape const outputStrides = stridesIn(geometry.output, format);
 
-    BackendDescriptor const& input
-        = mParts.emplace_back(tensor(kINPUT, geometry.input, stridesIn(geometry.input, format), dataType, false));
-    BackendDescriptor const& kernel
-        = mParts.emplace_back(tensor(kKERNEL, geometry.filter, stridesIn(geometry.filter, format), dataType, false));
-    bool const hasStages = bias || residualInGraph || (epilogue.relu && !mAfter.present);
+    GraphTensors const tensors{geometry.output, stridesIn(geometry.output, format), cudnnConvolutionType(mType)};
+    std::vector<Stage> const stages = epilogueStages(geometry, tensors, epilogue.relu && !mAfter.present);
+    std::vector<BackendDescriptor> operations;
+    BackendDescriptor const* result = &describeConvolution(geometry, format, tensors, !stages.empty(), operations);
+    // Each epilogue stage reads the previous stage's result; the last one writes the output.
+    for (size_t i = 0; i < stages.size(); ++i)
+    {
+        bool const last = i + 1 == stages.size();
+        int64_t const id = last ? kOUTPUT : kINTERMEDIATES + 1 + static_cast<int64_t>(i);
+        BackendDescriptor const& next = mParts.emplace_back(
+            tensor(id, tensors.outputDims, tensors.outputStrides, last ? tensors.type : kAccumulator, !last));
+        operations.push_back(pointwise(stages[i].mode, *result, stages[i].operand, next, mParts));
+        result = &next;
+    }
+    assemble(std::move(operations));
+    rankEngines();
+}
+
+std::vector<ConvolutionGraph::Stage> ConvolutionGraph::epilogueStages(
+    ConvolutionGeometry const& geometry, GraphTensors const& tensors, bool reluInGraph)
+{
+    std::vector<Stage> stages;
+    if (mBias)
+    {
+        Shape biasDims(geometry.output.size(), 1);
+        biasDims[1] = geometry.output[1];
+        BackendDescriptor const& bias = mParts.emplace_back(
+            tensor(kBIAS, biasDims, stridesIn(biasDims, TensorFormat::kLINEAR), tensors.type, false));
+        stages.push_back({CUDNN_POINTWISE_ADD, &bias});
+    }
+    if (mResidualInGraph)
+    {
+        BackendDescriptor const& residual = mParts.emplace_back(
+            tensor(kRESIDUAL, tensors.outputDims, tensors.outputStrides, tensors.type, false));
+        stages.push_back({CUDNN_POINTWISE_ADD, &residual});
+    }
+    if (reluInGraph)
+    {
+        stages.push_back({CUDNN_POINTWISE_RELU_FWD, nullptr});
+    }
+    return stages;
+}
+
+BackendDescriptor const& ConvolutionGraph::describeConvolution(ConvolutionGeometry const& geometry,
+    TensorFormat format, GraphTensors const& tensors, bool hasStages, std::vector<BackendDescriptor>& operations)
+{
+    BackendDescriptor const& input = mParts.emplace_back(
+        tensor(kINPUT, geometry.input, stridesIn(geometry.input, format), tensors.type, false));
+    BackendDescriptor const& kernel = mParts.emplace_back(
+        tensor(kKERNEL, geometry.filter, stridesIn(geometry.filter, format), tensors.type, false));
     // The convolution writes the output directly, or an FP32 intermediate that the epilogue carries on.
-    BackendDescriptor const* result = &mParts.emplace_back(tensor(hasStages ? kINTERMEDIATES : kOUTPUT,
-        geometry.output, outputStrides, hasStages ? accumulator : dataType, hasStages));
+    BackendDescriptor const& result = mParts.emplace_back(tensor(hasStages ? kINTERMEDIATES : kOUTPUT,
+        tensors.outputDims, tensors.outputStrides, hasStages ? kAccumulator : tensors.type, hasStages));
 
+    cudnnDataType_t const accumulator = kAccumulator;
     cudnnConvolutionMode_t const mode = CUDNN_CROSS_CORRELATION;
     BackendDescriptor& window = mParts.emplace_back(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR);
     window.set(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &accumulator, "describing the accumulation")
@@ -202,52 +247,19 @@ void ConvolutionGraph::describe(network::ConvolutionParams const& params, plan::
         .finalize("describing the convolution");
     float const one = 1.0F;
     float const zero = 0.0F;
-    BackendDescriptor convolution(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    BackendDescriptor& convolution = operations.emplace_back(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
     convolution.set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, input, "giving the input")
         .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, kernel, "giving the kernel")
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, *result, "giving the output")
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, result, "giving the output")
         .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, window, "giving the convolution")
         .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, CUDNN_TYPE_FLOAT, 1, &one, "scaling")
         .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, CUDNN_TYPE_FLOAT, 1, &zero, "scaling")
         .finalize("describing the convolution");
-    std::vector<BackendDescriptor> operations;
-    operations.push_back(std::move(convolution));
+    return result;
+}
 
-    // Each epilogue stage reads the previous stage's result; the last one writes the output.
-    struct Stage
-    {
-        cudnnPointwiseMode_t mode;
-        BackendDescriptor const* operand; //!< the second input of a binary operation
-    };
-    std::vector<Stage> stages;
-    if (bias)
-    {
-        Shape biasDims(geometry.output.size(), 1);
-        biasDims[1] = geometry.output[1];
-        BackendDescriptor const& biasTensor = mParts.emplace_back(
-            tensor(kBIAS, biasDims, stridesIn(biasDims, TensorFormat::kLINEAR), dataType, false));
-        stages.push_back({CUDNN_POINTWISE_ADD, &biasTensor});
-    }
-    if (residualInGraph)
-    {
-        BackendDescriptor const& residual
-            = mParts.emplace_back(tensor(kRESIDUAL, geometry.output, outputStrides, dataType, false));
-        stages.push_back({CUDNN_POINTWISE_ADD, &residual});
-    }
-    if (epilogue.relu && !mAfter.present)
-    {
-        stages.push_back({CUDNN_POINTWISE_RELU_FWD, nullptr});
-    }
-    for (size_t i = 0; i < stages.size(); ++i)
-    {
-        bool const last = i + 1 == stages.size();
-        int64_t const id = last ? kOUTPUT : kINTERMEDIATES + 1 + static_cast<int64_t>(i);
-        BackendDescriptor const& next = mParts.emplace_back(
-            tensor(id, geometry.output, outputStrides, last ? dataType : accumulator, !last));
-        operations.push_back(pointwise(stages[i].mode, *result, stages[i].operand, next, mParts));
-        result = &next;
-    }
-
+void ConvolutionGraph::assemble(std::vector<BackendDescriptor> operations)
+{
     std::vector<BackendDescriptor const*> operationList;
     for (BackendDescriptor const& operation : operations)
     {
@@ -261,7 +273,10 @@ void ConvolutionGraph::describe(network::ConvolutionParams const& params, plan::
     {
         mParts.push_back(std::move(operation));
     }
+}
 
+void ConvolutionGraph::rankEngines()
+{
     for (cudnnBackendHeurMode_t const heuristic : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK})
     {
         BackendDescriptor ranking(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/tensor_view.h"
+#include "backend/cuda/convolution_descriptors.h"
 #include "backend/cuda/cudnn_backend.h"
 #include "network/layers/convolution.h"
 #include "plan/plan_model.h"
@@ -112,6 +113,37 @@ private:
     //! Describes the graph, with the residual (and the ReLU after it) or without, and ranks its engines.
     void describe(network::ConvolutionParams const& params, plan::Epilogue const& epilogue, Shape const& inputShape,
         TensorFormat format, bool residualInGraph);
+
+    //! What the output-shaped tensors of the graph share: their dimensions, strides and data type.
+    struct GraphTensors
+    {
+        Shape outputDims;
+        Shape outputStrides;
+        cudnnDataType_t type;
+    };
+
+    //! One pointwise stage of the epilogue: its operation and, for a binary one, its second input.
+    struct Stage
+    {
+        cudnnPointwiseMode_t mode;
+        BackendDescriptor const* operand;
+    };
+
+    //! The epilogue's stages in the order they apply (bias, residual, ReLU), each present only where the graph has
+    //! it; their operand tensors join mParts.
+    std::vector<Stage> epilogueStages(
+        ConvolutionGeometry const& geometry, GraphTensors const& tensors, bool reluInGraph);
+
+    //! Appends the convolution to `operations` and returns the tensor it writes: the output, or an FP32
+    //! intermediate when the epilogue `hasStages`.
+    BackendDescriptor const& describeConvolution(ConvolutionGeometry const& geometry, TensorFormat format,
+        GraphTensors const& tensors, bool hasStages, std::vector<BackendDescriptor>& operations);
+
+    //! Makes mGraph of `operations`, which then join mParts.
+    void assemble(std::vector<BackendDescriptor> operations);
+
+    //! Fills mConfigs with the engines cuDNN's heuristics rank for mGraph, keeping those keepsNumerics allows.
+    void rankEngines();
 
     //! Whether an engine with these notes computes as the layer must: deterministically; FP32 without TF32 or
     //! FP16 down-conversion; no FFT or Winograd transforms and no FP16 accumulation, whose rounding exceeds the

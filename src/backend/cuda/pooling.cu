@@ -260,10 +260,9 @@ bool takesHalf8(network::PoolingParams const& params, ConstTensorView const& inp
         && input.shape[1] % 8 == 0 && aligned(input.data) && aligned(output.data);
 }
 
-} // namespace
-
-void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const& input,
-    TensorView const& output, cudaStream_t stream)
+//! Throws std::invalid_argument where the CUDA kernels cannot pool `input` into `output` by `params`.
+void checkPoolingArguments(
+    network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     // The CPU reference's geometry, so that both backends place windows and pad identically.
     if (output.shape != cpu::poolingOutputShape(input.shape, params))
@@ -274,8 +273,7 @@ void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const
     {
         throw std::invalid_argument("pooling: the CUDA backend takes FP32, FP16 or BF16 tensors");
     }
-    Shape const windowSize = network::dimsToVector(params.windowSize);
-    size_t const rank = windowSize.size();
+    size_t const rank = static_cast<size_t>(params.windowSize.nbDims);
     if (rank > static_cast<size_t>(kMaxRank))
     {
         throw std::invalid_argument("pooling: at most 8 spatial axes");
@@ -292,13 +290,15 @@ void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const
         throw std::invalid_argument("pooling: kHWC tensors are pooled over two spatial axes, with fewer than 2^31 "
                                     "elements per image and rows in the batch");
     }
-    int64_t const count = output.count();
-    if (count == 0)
-    {
-        return;
-    }
-    size_t const leading = input.shape.size() - rank;
-    Shape const inputSize(input.shape.begin() + static_cast<std::ptrdiff_t>(leading), input.shape.end());
+}
+
+//! The windows of `params` over the trailing spatial axes of `inputShape`, placed as the CPU reference places them.
+Windows windowsOf(network::PoolingParams const& params, Shape const& inputShape)
+{
+    Shape const windowSize = network::dimsToVector(params.windowSize);
+    size_t const rank = windowSize.size();
+    size_t const leading = inputShape.size() - rank;
+    Shape const inputSize(inputShape.begin() + static_cast<std::ptrdiff_t>(leading), inputShape.end());
     Shape const stride = cpu::spatialParameter(params.stride, rank, 1, "pooling stride");
     cpu::WindowGeometry const geometry = cpu::forwardWindowGeometry(inputSize, windowSize, stride,
         cpu::spatialParameter(params.prePadding, rank, 0, "pooling prePadding"),
@@ -319,6 +319,22 @@ void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const
         w.inputPlane *= inputSize[axis];
         w.outputPlane *= geometry.outputSize[axis];
     }
+    return w;
+}
+
+} // namespace
+
+void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const& input,
+    TensorView const& output, cudaStream_t stream)
+{
+    checkPoolingArguments(params, input, output);
+    int64_t const count = output.count();
+    if (count == 0)
+    {
+        return;
+    }
+    Windows const w = windowsOf(params, input.shape);
+    bool const channelsLast = input.format == TensorFormat::kHWC;
     if (channelsLast && takesHalf8(params, input, output))
     {
         int64_t const vectors = count / 8;
@@ -329,15 +345,15 @@ void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const
     else if (channelsLast)
     {
         // A block of 256 threads covers 256 (x, channel) pairs of an output row; rows beyond the grid's 65535 loop.
-        int64_t const rowLength = geometry.outputSize[1] * input.shape[1];
-        int64_t const rows = input.shape[0] * geometry.outputSize[0];
+        int64_t const rowLength = w.outputSize[1] * input.shape[1];
+        int64_t const rows = input.shape[0] * w.outputSize[0];
         dim3 const grid(static_cast<unsigned>(std::min<int64_t>((rowLength + device::kThreadsPerBlock - 1)
                                                    / device::kThreadsPerBlock, 65535)),
             static_cast<unsigned>(std::min<int64_t>(rows, 65535)));
         poolingChannelsLastKernel<<<grid, device::kThreadsPerBlock, 0, stream>>>(input.data, input.type, output.data,
             output.type, w, static_cast<int32_t>(input.shape[1]), static_cast<int32_t>(rows));
     }
-    else if (rank == 2)
+    else if (w.rank == 2)
     {
         pooling2dKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
             input.data, input.type, output.data, output.type, w, count);

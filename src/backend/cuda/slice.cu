@@ -159,10 +159,8 @@ uint64_t encodeOnHost(double value, DataType type)
     return bits;
 }
 
-} // namespace
-
-void sliceOnDevice(SliceParameters const& params, ConstTensorView const& input, TensorView const& output,
-    cudaStream_t stream)
+//! Throws std::invalid_argument where the CUDA kernel cannot slice `input` into `output` by `params`.
+void checkSliceArguments(SliceParameters const& params, ConstTensorView const& input, TensorView const& output)
 {
     size_t const rank = input.shape.size();
     bool const deviceStart = params.startTensor.data != nullptr;
@@ -186,11 +184,36 @@ void sliceOnDevice(SliceParameters const& params, ConstTensorView const& input, 
     {
         throw std::invalid_argument("slice: the CUDA backend takes tensors of rank at most 8");
     }
-    int64_t const count = output.count();
-    if (count == 0)
+}
+
+//! Throws std::invalid_argument where axis `d` of the slice `g` samples outside the input in a mode that forbids it.
+void checkAxisBounds(SliceParameters const& params, SliceGeometry const& g, size_t d)
+{
+    if (g.inputExtents[d] == 0 && params.mode != nvinfer1::SampleMode::kFILL)
+    {
+        throw std::invalid_argument("slice: cannot sample an empty axis except in kFILL mode");
+    }
+    bool const hostCoordinates = params.startTensor.data == nullptr && params.strideTensor.data == nullptr;
+    if (params.mode != nvinfer1::SampleMode::kSTRICT_BOUNDS || !hostCoordinates)
     {
         return;
     }
+    // Coordinates are linear in i, so the first and last show whether any leaves the input.
+    int64_t const last = g.start[d] + (g.outputExtents[d] - 1) * g.stride[d];
+    for (int64_t c : {g.start[d], last})
+    {
+        if (c < 0 || c >= g.inputExtents[d])
+        {
+            throw std::invalid_argument("slice: coordinate " + std::to_string(c) + " is outside an axis of extent "
+                + std::to_string(g.inputExtents[d]) + " in kSTRICT_BOUNDS mode");
+        }
+    }
+}
+
+//! What the kernel reads of `params` to slice `input` into `output`.
+SliceGeometry sliceGeometry(SliceParameters const& params, ConstTensorView const& input, TensorView const& output)
+{
+    size_t const rank = input.shape.size();
     SliceGeometry g;
     g.rank = static_cast<int32_t>(rank);
     g.mode = params.mode;
@@ -201,26 +224,9 @@ void sliceOnDevice(SliceParameters const& params, ConstTensorView const& input, 
         g.inputExtents[d] = input.shape[d];
         g.inputStrides[d] = strides[d];
         g.outputExtents[d] = output.shape[d];
-        g.start[d] = deviceStart ? 0 : params.start[d];
-        g.stride[d] = deviceStride ? 0 : params.stride[d];
-        if (input.shape[d] == 0 && params.mode != nvinfer1::SampleMode::kFILL)
-        {
-            throw std::invalid_argument("slice: cannot sample an empty axis except in kFILL mode");
-        }
-        // Coordinates are linear in i, so the first and last show whether any leaves the input.
-        if (params.mode == nvinfer1::SampleMode::kSTRICT_BOUNDS && !deviceStart && !deviceStride)
-        {
-            int64_t const last = g.start[d] + (output.shape[d] - 1) * g.stride[d];
-            for (int64_t c : {g.start[d], last})
-            {
-                if (c < 0 || c >= input.shape[d])
-                {
-                    throw std::invalid_argument("slice: coordinate " + std::to_string(c)
-                        + " is outside an axis of extent " + std::to_string(input.shape[d])
-                        + " in kSTRICT_BOUNDS mode");
-                }
-            }
-        }
+        g.start[d] = params.startTensor.data != nullptr ? 0 : params.start[d];
+        g.stride[d] = params.strideTensor.data != nullptr ? 0 : params.stride[d];
+        checkAxisBounds(params, g, d);
     }
     g.startData = params.startTensor.data;
     g.startType = params.startTensor.type;
@@ -239,6 +245,21 @@ void sliceOnDevice(SliceParameters const& params, ConstTensorView const& input, 
             g.fillBits = encodeOnHost(params.fillValue, output.type);
         }
     }
+    return g;
+}
+
+} // namespace
+
+void sliceOnDevice(SliceParameters const& params, ConstTensorView const& input, TensorView const& output,
+    cudaStream_t stream)
+{
+    checkSliceArguments(params, input, output);
+    int64_t const count = output.count();
+    if (count == 0)
+    {
+        return;
+    }
+    SliceGeometry const g = sliceGeometry(params, input, output);
     device::withElementOfSize(elementSize(output.type), "slice", [&](auto element) {
         using T = decltype(element);
         sliceKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
