@@ -1,5 +1,6 @@
 #include "network/weights_buffer.h"
 
+#include "core/data_type.h"
 #include "core/half.h"
 
 #include <cstring>
@@ -9,19 +10,9 @@ namespace kiln::network
 
 size_t weightsElementSize(nvinfer1::DataType type)
 {
-    using nvinfer1::DataType;
-    switch (type)
-    {
-    case DataType::kFLOAT:
-    case DataType::kINT32: return 4;
-    case DataType::kHALF:
-    case DataType::kBF16: return 2;
-    case DataType::kINT8:
-    case DataType::kUINT8:
-    case DataType::kBOOL: return 1;
-    case DataType::kINT64: return 8;
-    default: return 0;
-    }
+    // FP8 and E8M0 are byte-sized, but Kiln has no conversion from them to the types layers compute in.
+    bool const convertible = type != nvinfer1::DataType::kFP8 && type != nvinfer1::DataType::kE8M0;
+    return convertible ? elementSize(type) : 0;
 }
 
 WeightsBuffer::WeightsBuffer(nvinfer1::Weights const& weights)
