@@ -1,6 +1,6 @@
 // One interface for every backend (CPU, CUDA): whether it can run here, which built-in layers it runs, the build
 // passes it applies to a plan made for it, and the executor that runs one execution context's layers. The builder
-// and the runtime know backends only through this interface; nothing outside src/backend/cuda/ includes CUDA.
+// and the runtime know backends only through this interface; nothing else in src/ includes CUDA.
 #pragma once
 
 #include "backend/executor.h"
@@ -36,7 +36,8 @@ class Implementation
 public:
     virtual ~Implementation() = default;
 
-    //! Whether plans for this backend can be built and run on this machine now; else false with `why`.
+    //! Whether plans for this backend can run (and their kernels be timed) on this machine now; else false with
+    //! `why`. Plans build without it: a CUDA plan builds on a machine without a GPU.
     virtual bool usable(std::string& why) const = 0;
 
     //! Empty when this backend runs the built-in layer `params`; else why not, for the builder's error.

@@ -1,5 +1,6 @@
 // How an execution context runs a plan's layers on one backend: the context's
-// activation memory, and each layer's work, lowered once when the context is made.
+// activation memory, and each layer's work (the CUDA backend lowers each layer once, when
+// the context is made; the CPU backend calls the layer's reference kernel at every run).
 // The context itself (shapes, addresses, the layer loop, profiling) is the same for
 // every backend.
 #pragma once

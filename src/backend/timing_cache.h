@@ -18,7 +18,7 @@ namespace kiln::backend
 class TimingCache final : public nvinfer1::ITimingCache
 {
 public:
-    //! An empty cache for timings on `device` (cudaDeviceIdentity(); empty: whichever device first adds to it).
+    //! An empty cache for timings on `device` (a backend's deviceIdentity(); empty: whichever device first adds to it).
     explicit TimingCache(std::string device);
 
     //! The cache `blob` serializes; nullptr with `error` when it is not one (truncated, corrupt, or written by

@@ -26,7 +26,7 @@ struct Operand
     DataType type;
 };
 
-//! Element `i` of an operand as a double, as the CPU runner's numberAt reads it (floats through float).
+//! Element `i` of an operand as a double, as the CPU reference's numberAt (backend/cpu/kernels/layer_inputs.h) reads it (floats through float).
 __device__ double operandAt(Operand const& operand, int64_t i)
 {
     if (operand.tensor == nullptr)

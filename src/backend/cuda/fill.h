@@ -19,7 +19,7 @@ struct FillOperand
     double value{0.0};
     ConstTensorView input{}; //!< the default view (no data, one element) stands for no input
 
-    //! As the CPU runner decides it: a given input has data, or no elements (and then may have no data).
+    //! As the CPU reference decides it (hasInput, backend/cpu/kernels/layer_inputs.h): a given input has data, or no elements (and then may have no data).
     bool fromInput() const
     {
         return input.data != nullptr || input.count() == 0;

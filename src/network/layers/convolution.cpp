@@ -68,7 +68,7 @@ bool checkFilterWeights(InferenceContext& ctx, WindowedFilterParams const& p, in
     };
     // TensorRT applications add the layer with weights for their group count and call setNbGroups afterwards, and
     // shapes are inferred when a layer is added: while the count is the default 1, weights that fit some count
-    // dividing C and K pass (the CPU runner checks the exact count); a count the application set must fit exactly.
+    // dividing C and K pass (the kernels check the exact count: filterWeightsView on the CPU); a count the application set must fit exactly.
     bool fits = p.kernel.count() == kernelCount(p.nbGroups);
     for (int64_t groups = 2; groups <= c && !fits && p.nbGroups == 1; ++groups)
     {

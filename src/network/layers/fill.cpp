@@ -117,7 +117,7 @@ bool checkStaticAlphaBeta(FillParams const& p, InferenceContext& ctx)
     {
     case FillOperation::kLINSPACE:
         // A static kLINSPACE of rank > 1 is what addFill makes before the application sets beta (input 2), and
-        // shapes are inferred when a layer is added: the CPU runner, not inference, rejects it if it stays so.
+        // shapes are inferred when a layer is added: the fill kernels, not inference, reject it if it stays so.
         if (isIndexType(p.toType)
             && ((alphaStatic && std::fabs(p.alpha) > kInt64Limit) || (betaStatic && std::fabs(p.beta) > kInt64Limit)))
         {

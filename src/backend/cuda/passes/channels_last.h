@@ -3,7 +3,7 @@
 // would transpose every convolution's input and output on the way. So the FP16 2-D
 // convolutions, and the element-wise, activation and pooling layers between them, read and
 // write kHWC tensors; reductions read them as they are; other layers, plugins and the
-// network's I/O stay kLINEAR, and the runtime's reformatter converts at the edges of each
+// network's I/O stay kLINEAR, and the backend's reformatter converts at the edges of each
 // channels-last region. A convolution whose channels are not a multiple of 8 (an RGB image)
 // reads its input as kHWC8, the channels padded with zeros, which the reformatter writes.
 #pragma once

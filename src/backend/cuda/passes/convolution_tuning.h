@@ -42,7 +42,7 @@ struct ConvolutionTuning
 {
     backend::TimingCache& cache;
     AlgorithmTimer* timer{nullptr}; //!< nullptr where no GPU is usable: only cached choices are taken
-    std::string device;                   //!< cudaDeviceIdentity() of the timer's GPU
+    std::string device;                   //!< the CUDA backend's deviceIdentity(): the timer's GPU
     size_t workspaceLimit{0};
     bool errorOnCacheMiss{false}; //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
 };

@@ -24,7 +24,8 @@ inline bool isIntegral(nvinfer1::DataType type)
 }
 
 //! Element `index` of `data` (stored as `type`) as float. Integer and BOOL storage converts exactly where it can.
-//! Types that are not byte-addressable read as 0: validate the type once before the loop (requireType below).
+//! Types that are not byte-addressable read as 0: validate the type once before the loop (requireFloatingPoint
+//! below).
 inline float loadFloat(void const* data, nvinfer1::DataType type, int64_t index)
 {
     using nvinfer1::DataType;
