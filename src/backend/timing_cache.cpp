@@ -14,7 +14,9 @@ namespace
 {
 
 constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'T', 'I', 'M', 'E'};
-constexpr uint32_t kFormatVersion = 1;
+//! 2: a tactic is the CUDA backend's AlgorithmChoice (its source in the high 32 bits, the algorithm or engine rank in
+//! the low), where format 1 stored a per-call algorithm as is and a graph engine's rank plus 1000.
+constexpr uint32_t kFormatVersion = 2;
 
 //! FNV-1a over `text`, started from `basis`: two bases give the key's two halves.
 uint64_t digest(std::string const& text, uint64_t basis)

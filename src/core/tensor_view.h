@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <functional>
 #include <numeric>
-#include <span>
 #include <vector>
 
 namespace kiln

@@ -106,8 +106,7 @@ bool WeightsBuffer::read(plan::ByteReader& reader, char const* what)
 WeightsBuffer WeightsBuffer::storedAs(nvinfer1::DataType type) const
 {
     using nvinfer1::DataType;
-    auto const isFloat = [](DataType t) { return t == DataType::kFLOAT || t == DataType::kHALF || t == DataType::kBF16; };
-    if (!isFloat(mType) || !isFloat(type) || type == mType)
+    if (!isFloatType(mType) || !isFloatType(type) || type == mType)
     {
         return *this;
     }

@@ -2,6 +2,7 @@
 // (plan_format.h); the runtime reads one back and builds an engine from it.
 #pragma once
 
+#include "core/data_type.h"
 #include "network/layer.h"
 #include "network/weights_buffer.h"
 
@@ -140,8 +141,7 @@ inline bool computesShapesOnly(PlanModel const& model, size_t l)
     for (int32_t t : model.layers[l].outputs)
     {
         TensorRecord const& tensor = model.tensors[t];
-        bool const integers = tensor.type == nvinfer1::DataType::kINT32 || tensor.type == nvinfer1::DataType::kINT64;
-        if (!tensor.values.has_value() || !integers)
+        if (!tensor.values.has_value() || !isIndexType(tensor.type))
         {
             return false;
         }

@@ -142,10 +142,6 @@ public:
 
 private:
     friend class ExprBuilder;
-    void rename(std::string_view name) noexcept
-    {
-        mFields.name = name;
-    }
 
     Fields mFields;
 };

@@ -227,24 +227,6 @@ Expr const* ExprBuilder::symbol(SymbolId id) const noexcept
     return id >= 0 && id < symbolCount() ? mSymbols[static_cast<size_t>(id)] : nullptr;
 }
 
-void ExprBuilder::renameSymbol(SymbolId id, std::string_view name)
-{
-    Expr const* node = symbol(id);
-    if (node == nullptr)
-    {
-        return;
-    }
-    auto const old = mSymbolByName.find(node->symbolName());
-    if (old != mSymbolByName.end() && old->second == id)
-    {
-        mSymbolByName.erase(old);
-    }
-    std::string_view const stored = storeName(name);
-    // The node is ours and lives in mNodes; only its label changes, never what it means.
-    mNodes[node->index()].rename(stored);
-    mSymbolByName.emplace(stored, id);
-}
-
 SymbolId ExprBuilder::symbolCount() const noexcept
 {
     return static_cast<SymbolId>(mSymbols.size());

@@ -52,7 +52,7 @@ public:
     Expr const* operation(nvinfer1::DimensionOperation op, nvinfer1::IDimensionExpr const& first,
         nvinfer1::IDimensionExpr const& second) noexcept override;
     //! A new runtime value each call (two layers' size tensors differ even with equal bounds); its symbol is
-    //! named "out<outputIndex>.size" (renameSymbol gives it a better one).
+    //! named "out<outputIndex>.size".
     Expr const* declareSizeTensor(
         int32_t outputIndex, nvinfer1::IDimensionExpr const& opt, nvinfer1::IDimensionExpr const& upper) override;
 
@@ -63,7 +63,6 @@ public:
     Expr const* findSymbol(std::string_view name) const noexcept;
     //! The symbol or size tensor with that id, else nullptr.
     Expr const* symbol(SymbolId id) const noexcept;
-    void renameSymbol(SymbolId id, std::string_view name);
     //! Ids are 0 .. symbolCount() - 1.
     SymbolId symbolCount() const noexcept;
 

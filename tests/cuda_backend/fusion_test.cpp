@@ -1,7 +1,10 @@
 // The builder's convolution fusions in CUDA plans: which chains become one layer (read from the plan, without a
-// GPU), and that fused layers compute what the CPU reference computes unfused.
+// GPU), that fused layers compute what the CPU reference computes unfused, and that a plan whose epilogue holds a
+// part the CUDA layer does not fuse is refused rather than run without it.
 #include "backend_comparison.h"
 
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace
@@ -122,6 +125,51 @@ TEST(CudaBackendFusion, AFusedConvolutionWithoutBiasGetsZeros)
     HostTensor const x = fromFloats({2, kChannels, 7, 6}, spread(2 * kChannels * 7 * 6, -2.0F, 1.0F));
     expectBackendsAgree(maker, {{"x", x}}, false, "fp32");
     expectBackendsAgree(maker, {{"x", x}}, true, "fp16");
+}
+
+//! The error logged when a CUDA context of `model` is made; empty when one is made.
+std::string contextError(kiln::plan::PlanModel const& model)
+{
+    std::vector<uint8_t> const blob = kiln::plan::writePlan(model);
+    RecordingLogger logger;
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(blob.data(), blob.size()));
+    if (engine == nullptr)
+    {
+        ADD_FAILURE() << "the plan does not load: " << logger.errors();
+        return {};
+    }
+    std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+    return context == nullptr ? logger.errors() : std::string{};
+}
+
+TEST(CudaBackendFusion, EpiloguePartsTheCudaLayerDoesNotFuseAreRefused)
+{
+    SKIP_WITHOUT_GPU();
+    // The CPU reference applies every part of an epilogue after any layer; a plan from elsewhere that puts one where
+    // the CUDA layer has no place for it would otherwise run without it and compute something else.
+    FilterWeights const a = filterOf(kChannels, 0);
+    FilterWeights const b = filterOf(kChannels, 1);
+    FilterWeights const c = filterOf(kChannels, 2);
+    kiln::plan::PlanModel const model = cudaPlanOf(residualBlock(a, b, c));
+    ASSERT_EQ(model.layers.size(), 4U);
+    ASSERT_EQ(model.layers[0].name, "conv1 + relu1");
+    EXPECT_EQ(contextError(model), "");
+
+    kiln::plan::PlanModel biased = model;
+    std::vector<float> const bias(kChannels, 1.0F);
+    biased.layers[0].epilogue.bias
+        = kiln::network::WeightsBuffer(Weights{DataType::kFLOAT, bias.data(), kChannels});
+    std::string const biasError = contextError(biased);
+    EXPECT_NE(biasError.find("conv1 + relu1"), std::string::npos) << biasError;
+    EXPECT_NE(biasError.find("fuses a bias into a convolution"), std::string::npos) << biasError;
+
+    kiln::plan::PlanModel reluAfterRelu = model;
+    ASSERT_EQ(reluAfterRelu.layers[3].name, "relu3");
+    reluAfterRelu.layers[3].epilogue.relu = true;
+    std::string const kindError = contextError(reluAfterRelu);
+    EXPECT_NE(kindError.find("relu3"), std::string::npos) << kindError;
+    EXPECT_NE(kindError.find("a layer kind the CUDA backend fuses none into"), std::string::npos) << kindError;
 }
 
 } // namespace

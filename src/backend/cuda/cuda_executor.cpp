@@ -2,15 +2,56 @@
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/default_gpu_allocator.h"
+#include "backend/cuda/device_reformatter.h"
 #include "backend/cuda/layer_lowering.h"
 #include "network/layers/layer_kinds.h"
-#include "backend/cuda/device_reformatter.h"
+#include "plan/plan_graph.h"
 
 #include <cstring>
 #include <stdexcept>
 
 namespace kiln::cuda
 {
+namespace
+{
+
+//! Throws std::runtime_error where `record` carries an epilogue part that its kind's CUDA layer does not fuse: the
+//! CPU reference applies any epilogue after any layer, so running without it would compute something else. The
+//! CUDA backend's fusions make a convolution's residual and ReLU (its bias is its own) and a matrix multiply's
+//! bias and ReLU.
+void checkFusedEpilogue(plan::LayerRecord const& record)
+{
+    plan::Epilogue const& epilogue = record.epilogue;
+    if (!epilogue.any())
+    {
+        return;
+    }
+    if (record.type == nvinfer1::LayerType::kCONVOLUTION)
+    {
+        if (!epilogue.bias.empty())
+        {
+            throw std::runtime_error("the plan fuses a bias into a convolution, which adds its own");
+        }
+        return;
+    }
+    auto const* product = plan::paramsOf<network::MatrixMultiplyParams>(record);
+    if (product == nullptr)
+    {
+        throw std::runtime_error("the plan fuses an epilogue into a layer kind the CUDA backend fuses none into");
+    }
+    if (epilogue.addsResidual)
+    {
+        throw std::runtime_error("the plan fuses a residual into a matrix multiply, which the CUDA backend does not");
+    }
+    bool const vectors = product->op0 == nvinfer1::MatrixOperation::kVECTOR
+        || product->op1 == nvinfer1::MatrixOperation::kVECTOR;
+    if (!epilogue.bias.empty() && vectors)
+    {
+        throw std::runtime_error("the plan fuses a bias into a matrix multiply of vectors; it needs two matrices");
+    }
+}
+
+} // namespace
 
 CudaExecutor::CudaExecutor(backend::LoadedPlan const& plan, plugin::ContextResources& resources)
     : mPlan(plan)
@@ -63,12 +104,7 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
         return; // evaluated on the host (writeShapeValues), never run
     }
     auto const& record = model.layers[l];
-    bool const fusesEpilogue = params.type() == nvinfer1::LayerType::kCONVOLUTION
-        || params.type() == nvinfer1::LayerType::kMATRIX_MULTIPLY;
-    if (record.epilogue.any() && !fusesEpilogue)
-    {
-        throw std::runtime_error("the plan fuses an epilogue into a layer kind the CUDA backend fuses none into");
-    }
+    checkFusedEpilogue(record);
     mReformatters[l] = makeDeviceReformatter(mAllocator);
     // The type and format the layer reads its first input in: the builder's choice, else the tensor's own.
     bool const readsInput = !record.inputs.empty() && record.inputs[0] >= 0;

@@ -1,5 +1,6 @@
 #include "network/layers/constant.h"
 
+#include "core/data_type.h"
 #include "network/layers/layer_utils.h"
 
 #include <cstring>
@@ -35,9 +36,7 @@ bool ConstantParams::infer(InferenceContext& ctx) const
     {
         return false;
     }
-    bool const isInteger
-        = weights.type() == nvinfer1::DataType::kINT32 || weights.type() == nvinfer1::DataType::kINT64;
-    if (isInteger && dimensions.nbDims <= 1 && volume <= kMaxShapeValues)
+    if (isIndexType(weights.type()) && dimensions.nbDims <= 1 && volume <= kMaxShapeValues)
     {
         std::vector<nvinfer1::IDimensionExpr const*> values;
         for (int64_t i = 0; i < volume; ++i)

@@ -23,7 +23,7 @@ Shape integerValues(ConstTensorView const& view)
     return values;
 }
 
-double numberAt(ConstTensorView const& view, int64_t index)
+double numberAt(ConstTensorView const& view, int64_t index, char const* kernel)
 {
     using nvinfer1::DataType;
     switch (view.type)
@@ -36,13 +36,15 @@ double numberAt(ConstTensorView const& view, int64_t index)
     case DataType::kINT8: return static_cast<int8_t const*>(view.data)[index];
     case DataType::kUINT8:
     case DataType::kBOOL: return static_cast<uint8_t const*>(view.data)[index];
-    default: throw std::invalid_argument("a " + dataTypeName(view.type) + " value cannot be read as a number");
+    default:
+        throw std::invalid_argument(
+            std::string(kernel) + ": a " + dataTypeName(view.type) + " value cannot be read as a number");
     }
 }
 
-double numberOr(LayerInputs const& inputs, size_t index, double fixed)
+double numberOr(LayerInputs const& inputs, size_t index, double fixed, char const* kernel)
 {
-    return hasInput(inputs, index) ? numberAt(inputs[index], 0) : fixed;
+    return hasInput(inputs, index) ? numberAt(inputs[index], 0, kernel) : fixed;
 }
 
 ConstTensorView weightsView(network::WeightsBuffer const& weights, Shape shape)

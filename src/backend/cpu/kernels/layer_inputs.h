@@ -18,12 +18,12 @@ bool hasInput(LayerInputs const& inputs, size_t index);
 Shape integerValues(ConstTensorView const& view);
 
 //! Element `index` of a numeric tensor as a double, whatever its type (floating point, INT32/INT64, INT8, UINT8,
-//! BOOL).
-double numberAt(ConstTensorView const& view, int64_t index);
+//! BOOL). Throws std::invalid_argument, starting with `kernel`'s name, for any other type.
+double numberAt(ConstTensorView const& view, int64_t index, char const* kernel);
 
 //! The first element of optional input `index` as a double when it was given, else `fixed` (the static parameter the
 //! input overrides).
-double numberOr(LayerInputs const& inputs, size_t index, double fixed);
+double numberOr(LayerInputs const& inputs, size_t index, double fixed, char const* kernel);
 
 //! A weights buffer as a read-only view of the given shape (an empty view for no weights).
 ConstTensorView weightsView(network::WeightsBuffer const& weights, Shape shape);

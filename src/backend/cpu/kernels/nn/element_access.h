@@ -15,14 +15,6 @@
 namespace kiln::cpu
 {
 
-//! Types read and written exactly through int64_t: kINT32, kINT64, kINT8, kUINT8 and kBOOL.
-inline bool isIntegral(nvinfer1::DataType type)
-{
-    using nvinfer1::DataType;
-    return type == DataType::kINT32 || type == DataType::kINT64 || type == DataType::kINT8 || type == DataType::kUINT8
-        || type == DataType::kBOOL;
-}
-
 //! Element `index` of `data` (stored as `type`) as float. Integer and BOOL storage converts exactly where it can.
 //! Types that are not byte-addressable read as 0: validate the type once before the loop (requireFloatingPoint
 //! below).
@@ -110,12 +102,10 @@ inline void storeInt(TensorView const& view, int64_t index, int64_t value)
 //! The whole tensor converted to float once, so that kernels with irregular access index a plain array.
 std::vector<float> loadAllAsFloat(ConstTensorView const& view);
 
-
 //! Throws std::invalid_argument naming `what` unless `view` has a floating-point type.
 void requireFloatingPoint(ConstTensorView const& view, char const* what);
 
 //! Throws std::invalid_argument naming `what` unless `shape` equals `expected`.
 void requireShape(Shape const& shape, Shape const& expected, char const* what);
-
 
 } // namespace kiln::cpu

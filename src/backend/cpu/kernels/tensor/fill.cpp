@@ -27,7 +27,7 @@ std::vector<double> linspaceDeltas(LayerInputs const& inputs, int32_t outputRank
     {
         for (int64_t i = 0; i < inputs[2].count(); ++i)
         {
-            deltas.push_back(numberAt(inputs[2], i));
+            deltas.push_back(numberAt(inputs[2], i, kKernel));
         }
     }
     else if (outputRank == 1)
@@ -51,7 +51,7 @@ void fill(LayerInputs const& inputs, TensorView const& output, network::FillPara
     {
         fail(kKernel, "the operation must be kLINSPACE (randomFill makes the random ones)");
     }
-    double const alpha = numberOr(inputs, 1, params.alpha);
+    double const alpha = numberOr(inputs, 1, params.alpha, kKernel);
     std::vector<double> const beta = linspaceDeltas(inputs, output.rank(), params.beta);
     if (beta.size() != output.shape.size())
     {

@@ -29,8 +29,8 @@ void randomFill(LayerInputs const& inputs, TensorView const& output, network::Fi
     {
         fail(kKernel, std::string("the output must be FP32, FP16 or BF16, not ") + dataTypeName(output.type));
     }
-    double const alpha = numberOr(inputs, 1, params.alpha);
-    double const beta = numberOr(inputs, 2, params.beta);
+    double const alpha = numberOr(inputs, 1, params.alpha, kKernel);
+    double const beta = numberOr(inputs, 2, params.beta, kKernel);
     if (!std::isfinite(alpha) || !std::isfinite(beta))
     {
         fail(kKernel, "alpha and beta must be finite");

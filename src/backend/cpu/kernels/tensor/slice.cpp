@@ -81,7 +81,7 @@ void slice(LayerInputs const& inputs, TensorView const& output, network::SlicePa
     }
     expectValidShape(size, kKernel, "size");
     expectShape(output.shape, size, kKernel, "output");
-    sampleWindow(input, output, start, stride, params.mode, numberOr(inputs, 4, 0.0));
+    sampleWindow(input, output, start, stride, params.mode, numberOr(inputs, 4, 0.0, kKernel));
 }
 
 void sampleWindow(ConstTensorView const& input, TensorView const& output, Shape const& start, Shape const& stride,
