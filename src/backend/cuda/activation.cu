@@ -1,10 +1,10 @@
-#include "backend/cuda/kernels.h"
-
+// IActivationLayer on the GPU, with the CPU reference's formulas (backend/cpu/kernels/nn/activation.h).
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 
 #include <stdexcept>
+#include <string>
 
 namespace kiln::cuda
 {
@@ -64,8 +64,7 @@ __global__ void activationKernel(ActivationType type, float alpha, float beta, v
     }
 }
 
-} // namespace
-
+//! Every ActivationType, computed in float over FP32, FP16 or BF16 tensors.
 void activationOnDevice(nvinfer1::ActivationType type, float alpha, float beta, ConstTensorView const& input,
     TensorView const& output, cudaStream_t stream)
 {
@@ -90,6 +89,8 @@ void activationOnDevice(nvinfer1::ActivationType type, float alpha, float beta, 
         type, alpha, beta, input.data, input.type, output.data, output.type, count);
     check(cudaGetLastError(), "activation: launching the kernel");
 }
+
+} // namespace
 
 void run(network::ActivationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {

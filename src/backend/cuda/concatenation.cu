@@ -1,12 +1,13 @@
-#include "backend/cuda/concatenation.h"
-
+// IConcatenationLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/concatenation.h).
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kiln::cuda
 {
@@ -45,8 +46,8 @@ __global__ void concatenationKernel(Batch batch, T* output, int64_t count)
     }
 }
 
-} // namespace
-
+//! Joins `inputs` along `axis` (negative counts from the end). Inputs agree with the output on every other dim and
+//! share its byte-addressable type; empty inputs are allowed. One kernel per 16 inputs.
 void concatenationOnDevice(int32_t axis, std::vector<ConstTensorView> const& inputs,
     TensorView const& output, cudaStream_t stream)
 {
@@ -123,6 +124,8 @@ void concatenationOnDevice(int32_t axis, std::vector<ConstTensorView> const& inp
         check(cudaGetLastError(), "concatenation: launching the kernel");
     }
 }
+
+} // namespace
 
 void run(network::ConcatenationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {

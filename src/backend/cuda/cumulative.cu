@@ -1,5 +1,5 @@
-#include "backend/cuda/cumulative.h"
-
+// ICumulativeLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/cumulative.h): a running kSUM
+// along one axis, exclusive (each element left out of its own sum) and/or reverse (from the end of the axis).
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
@@ -173,8 +173,10 @@ __global__ void cumulativeKernel(void const* input, void* output, DataType type,
     }
 }
 
-} // namespace
-
+//! `axis` is the layer's input 1: a 0-D INT32/INT64 tensor in device memory, negative counting from the end. The
+//! builder checked its value, a build-time constant, against the rank; the kernel reads it on the device, so that
+//! nothing waits for the GPU (an axis still out of range leaves the output unwritten). FP32/FP16/BF16 accumulate
+//! in double and round on store; INT32/INT64 wrap. Throws std::invalid_argument for other types or operations.
 void cumulativeOnDevice(nvinfer1::CumulativeOperation operation, bool exclusive, bool reverse,
     ConstTensorView const& input, ConstTensorView const& axis, TensorView const& output,
     cudaStream_t stream)
@@ -227,6 +229,8 @@ void cumulativeOnDevice(nvinfer1::CumulativeOperation operation, bool exclusive,
     }
     check(cudaGetLastError(), "cumulative: launching the kernel");
 }
+
+} // namespace
 
 void run(network::CumulativeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {

@@ -1,10 +1,12 @@
-#include "backend/cuda/gather.h"
-
+// IGatherLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/gather.h): kDEFAULT (with 0 or 1
+// element-wise dims), kELEMENT and kND (with any number of element-wise dims). Indices are INT32 or INT64 and
+// negative ones count from the end.
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -234,8 +236,10 @@ void ndGather(int32_t numElementWiseDims, ConstTensorView const& data, ConstTens
     });
 }
 
-} // namespace
-
+//! Data of any byte-addressable type. The indices are read on the device, so an index still out of range (which the
+//! CPU reference rejects) cannot be reported without waiting for the GPU: its output elements are written as zero
+//! bytes instead (for kND: the whole slice a tuple with such an index picks). Throws std::invalid_argument for shapes
+//! the CPU reference refuses.
 void gatherOnDevice(nvinfer1::GatherMode mode, int32_t axis, int32_t numElementWiseDims,
     ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output,
     cudaStream_t stream)
@@ -262,6 +266,8 @@ void gatherOnDevice(nvinfer1::GatherMode mode, int32_t axis, int32_t numElementW
     }
     check(cudaGetLastError(), "gather: launching the kernel");
 }
+
+} // namespace
 
 void run(network::GatherParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {

@@ -16,10 +16,6 @@ namespace kiln::cuda
 //! (backend/cpu/kernels/tensor/cast.h); the same type on both sides is a copy.
 void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaStream_t stream);
 
-//! IActivationLayer: every ActivationType, computed in float over FP32, FP16 or BF16 tensors.
-void activationOnDevice(nvinfer1::ActivationType type, float alpha, float beta, ConstTensorView const& input,
-    TensorView const& output, cudaStream_t stream);
-
 //! IElementWiseLayer with numpy-style broadcasting of extents of 1, as the CPU reference computes it
 //! (backend/cpu/kernels/nn/element_wise.h); with `relu`, a ReLU follows an arithmetic operation (a NaN stays NaN, as
 //! on the CPU reference), as a fused convolution's residual needs. The output may be the first input. A sum of two

@@ -1,11 +1,15 @@
-#include "backend/cuda/normalization.h"
-
+// INormalizationLayer on the GPU, as the CPU reference (backend/cpu/kernels/nn/normalization.h):
+//   output = (input - mean) / sqrt(variance + epsilon) * scale + bias
+// with the mean and biased variance of each group of elements that differ only along the axes of the `axes` mask;
+// with nbGroups > 1 axis 1's channels split into nbGroups consecutive groups, each normalized on its own (whether
+// or not axis 1 is in the mask). Instance, layer and group normalization are all this one kernel.
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -215,8 +219,11 @@ WeightStrides weightStridesOf(ConstTensorView const& weights, Shape const& input
     return result;
 }
 
-} // namespace
-
+//! All four tensors FP32, FP16 or BF16 (each its own). scale and bias have the input's rank and broadcast to it
+//! (extents equal or 1); with groups, extent nbGroups on axis 1 gives one weight per group. Statistics and the
+//! affine step are computed in double, as on the CPU, whatever the layer's compute precision asks for (a
+//! precision above the request). Output may alias the input. Throws std::invalid_argument where the CPU reference
+//! refuses the shapes, axes or types.
 void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, ConstTensorView const& input,
     ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output,
     cudaStream_t stream)
@@ -289,6 +296,8 @@ void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, Const
         tensors, groups, members, groupCount, memberCount, static_cast<double>(epsilon));
     check(cudaGetLastError(), "normalization: launching the kernel");
 }
+
+} // namespace
 
 void run(network::NormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {

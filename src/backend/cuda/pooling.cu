@@ -1,6 +1,7 @@
-#include "backend/cuda/pooling.h"
-
+// IPoolingLayer on the GPU, as the CPU reference (backend/cpu/kernels/nn/pooling.h): N-d windows over the
+// last windowSize.size() axes, strides, explicit and SAME padding modes, max / average / max-average blend.
 #include "backend/cuda/layer_kernels.h"
+#include "backend/cpu/kernels/nn/pooling.h"
 #include "backend/cpu/kernels/nn/sliding_window.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
@@ -322,8 +323,8 @@ Windows windowsOf(network::PoolingParams const& params, Shape const& inputShape)
     return w;
 }
 
-} // namespace
-
+//! Same parameters and rules as cpu::runPooling (FP32/FP16/BF16; NaN propagates through max and average; a window
+//! over padding only gives 0). Throws std::invalid_argument for inconsistent parameters or shapes.
 void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const& input,
     TensorView const& output, cudaStream_t stream)
 {
@@ -365,6 +366,8 @@ void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const
     }
     check(cudaGetLastError(), "pooling: launching the kernel");
 }
+
+} // namespace
 
 void run(network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {

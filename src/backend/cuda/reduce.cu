@@ -1,10 +1,10 @@
-#include "backend/cuda/reduce.h"
-
+// IReduceLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/reduce.h).
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -178,8 +178,10 @@ void launch(bool innermostReduced, ConstTensorView const& input, TensorView cons
     }
 }
 
-} // namespace
-
+//! Every ReduceOperation over the axes bit i of `axes` names; the output has the kept dims (and 1 for each reduced
+//! one with keepDimensions). FP32/FP16/BF16 accumulate in double (max/min propagate NaN; avg of nothing is NaN);
+//! INT32/INT64 wrap and avg truncates toward zero. Reducing nothing gives the operation's identity. The input may be
+//! stored kLINEAR or kHWC (read through its strides); the output is kLINEAR.
 void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, ConstTensorView const& input,
     TensorView const& output, cudaStream_t stream)
 {
@@ -249,6 +251,8 @@ void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, Cons
     }
     check(cudaGetLastError(), "reduce: launching the kernel");
 }
+
+} // namespace
 
 void run(network::ReduceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {

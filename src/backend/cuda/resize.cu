@@ -1,6 +1,8 @@
-#include "backend/cuda/resize.h"
-
+// IResizeLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/resize.h): kNEAREST with every
+// rounding mode, kLINEAR and kCUBIC over every dim, each coordinate transformation, the single-pixel selector,
+// the cubic coefficient and exclude-outside.
 #include "backend/cuda/layer_kernels.h"
+#include "backend/cpu/kernels/tensor/resize.h"
 #include "backend/cuda/cuda_error.h"
 #include "core/dims_text.h"
 #include "backend/cuda/device_access.cuh"
@@ -8,6 +10,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kiln::cuda
 {
@@ -218,8 +221,10 @@ __global__ void interpolateKernel(void const* input, DataType inType, void* outp
     }
 }
 
-} // namespace
-
+//! `params` as cpu::resize takes them; hasShapeInput: whether input 1 (in device memory) gave the output shape, which
+//! the executor then already resolved into the output's. kNEAREST copies any byte-addressable type; kLINEAR and
+//! kCUBIC read and write FP32/FP16/BF16 and blend in double, adding in the CPU's order so that results are its own to
+//! the bit. Throws std::invalid_argument for what the CPU reference refuses.
 void resizeOnDevice(network::ResizeParams const& params, bool hasShapeInput, ConstTensorView const& input,
     TensorView const& output, cudaStream_t stream)
 {
@@ -299,6 +304,8 @@ void resizeOnDevice(network::ResizeParams const& params, bool hasShapeInput, Con
     }
     check(cudaGetLastError(), "resize: launching the kernel");
 }
+
+} // namespace
 
 void run(network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream)

@@ -1,5 +1,5 @@
-#include "backend/cuda/select.h"
-
+// ISelectLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/select.h):
+// output = condition ? then : else, element by element, with numpy broadcasting of all three.
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
@@ -46,8 +46,8 @@ StridedShape broadcastTo(Shape const& input, Shape const& output)
     return device::makeStridedShape(output, strides);
 }
 
-} // namespace
-
+//! The condition is BOOL (any nonzero byte is true); then, else and output share one byte-addressable type.
+//! Inputs of lower rank are aligned to the output's last dims. Throws std::invalid_argument otherwise.
 void selectOnDevice(ConstTensorView const& condition, ConstTensorView const& thenInput,
     ConstTensorView const& elseInput, TensorView const& output, cudaStream_t stream)
 {
@@ -75,6 +75,8 @@ void selectOnDevice(ConstTensorView const& condition, ConstTensorView const& the
     });
     check(cudaGetLastError(), "select: launching the kernel");
 }
+
+} // namespace
 
 void run(network::SelectParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {

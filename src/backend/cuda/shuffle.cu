@@ -1,12 +1,15 @@
-#include "backend/cuda/shuffle.h"
-
+// IShuffleLayer on the GPU: first transpose, reshape, second transpose, as the CPU reference
+// (backend/cpu/kernels/tensor/shuffle.h). The runtime has already resolved the output shape
+// (placeholders, -1, a shape-tensor input), so the reshape is only a reinterpretation.
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kiln::cuda
 {
@@ -61,8 +64,9 @@ void requirePermutation(std::vector<int32_t> const& order, size_t rank, char con
     }
 }
 
-} // namespace
-
+//! `firstTranspose` has one entry per input dim, `secondTranspose` one per output dim (out.shape[i] =
+//! reshaped[secondTranspose[i]]). Every byte-addressable type; input and output share it. One kernel, or one
+//! device-to-device copy when neither transpose moves anything.
 void shuffleOnDevice(std::vector<int32_t> const& firstTranspose, std::vector<int32_t> const& secondTranspose,
     ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
@@ -117,6 +121,8 @@ void shuffleOnDevice(std::vector<int32_t> const& firstTranspose, std::vector<int
     });
     check(cudaGetLastError(), "shuffle: launching the kernel");
 }
+
+} // namespace
 
 void run(network::ShuffleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {

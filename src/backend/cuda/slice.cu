@@ -1,14 +1,17 @@
-#include "backend/cuda/slice.h"
-
+// ISliceLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/slice.h): output coordinate i
+// along dim d reads input coordinate start[d] + i * stride[d], and every SampleMode decides what lies
+// outside the input. Also IPaddingLayer, which is a kFILL slice starting before the input.
 #include "backend/cuda/layer_kernels.h"
 #include "network/layers/layer_utils.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
 
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kiln::cuda
 {
@@ -18,6 +21,21 @@ namespace
 using device::DataType;
 using device::kMaxRank;
 using nvinfer1::SampleMode;
+
+//! Start and stride come from the host values, or from INT32/INT64 device tensors (one value per dim) when those
+//! views have data; the fill value likewise from `fillValue` or a one-element device tensor of any numeric type.
+//! The kernel reads device parameters itself, so nothing waits for the GPU; that also means a kSTRICT_BOUNDS
+//! violation by device parameters cannot be reported: the kernel then clamps its reads into the input.
+struct SliceParameters
+{
+    std::vector<int64_t> start;
+    std::vector<int64_t> stride;
+    ConstTensorView startTensor;
+    ConstTensorView strideTensor;
+    ConstTensorView fillTensor;
+    double fillValue{0.0};
+    nvinfer1::SampleMode mode{nvinfer1::SampleMode::kSTRICT_BOUNDS};
+};
 
 struct SliceGeometry
 {
@@ -45,7 +63,7 @@ __host__ __device__ int64_t positiveModulo(int64_t value, int64_t modulus)
 }
 
 //! The input coordinate that `c` reads along an axis of `extent` (not 0, which the host rules out except for
-//! kFILL), or -1 for the fill value: the CPU's sampleCoordinate, with kSTRICT_BOUNDS clamping (see slice.h).
+//! kFILL), or -1 for the fill value: the CPU's sampleCoordinate, with kSTRICT_BOUNDS clamping (see SliceParameters).
 __device__ int64_t sample(int64_t c, int64_t extent, SampleMode mode)
 {
     if (c >= 0 && c < extent)
@@ -248,8 +266,8 @@ SliceGeometry sliceGeometry(SliceParameters const& params, ConstTensorView const
     return g;
 }
 
-} // namespace
-
+//! The output's shape is the slice's size. Input and output share a byte-addressable type. Throws
+//! std::invalid_argument where the CPU reference does, as far as host values show it.
 void sliceOnDevice(SliceParameters const& params, ConstTensorView const& input, TensorView const& output,
     cudaStream_t stream)
 {
@@ -268,6 +286,7 @@ void sliceOnDevice(SliceParameters const& params, ConstTensorView const& input, 
     check(cudaGetLastError(), "slice: launching the kernel");
 }
 
+//! IPaddingLayer: zeros before and after the innermost prePadding.size() dims; negative amounts crop.
 void paddingOnDevice(std::vector<int64_t> const& prePadding, std::vector<int64_t> const& postPadding,
     ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
@@ -292,6 +311,8 @@ void paddingOnDevice(std::vector<int64_t> const& prePadding, std::vector<int64_t
     }
     sliceOnDevice(slice, input, output, stream);
 }
+
+} // namespace
 
 void run(network::SliceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {

@@ -1,9 +1,9 @@
-#include "backend/cuda/softmax.h"
-
+// ISoftMaxLayer on the GPU, as the CPU reference computes it (backend/cpu/kernels/nn/softmax.h).
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -168,8 +168,8 @@ int32_t singleAxis(uint32_t axes, int32_t rank)
     return -1;
 }
 
-} // namespace
-
+//! Softmax along the one axis that `axes` names, over FP32/FP16/BF16 tensors of one shape. Stable: exponentials are
+//! taken relative to the axis maximum (NaN is skipped by the maximum, then makes the whole row NaN, as on the CPU).
 void softmaxOnDevice(uint32_t axes, ConstTensorView const& input, TensorView const& output,
     cudaStream_t stream)
 {
@@ -217,6 +217,8 @@ void softmaxOnDevice(uint32_t axes, ConstTensorView const& input, TensorView con
     }
     check(cudaGetLastError(), "softmax: launching the kernel");
 }
+
+} // namespace
 
 void run(network::SoftMaxParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {

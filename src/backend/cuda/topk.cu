@@ -1,8 +1,11 @@
-#include "backend/cuda/topk.h"
-
+// ITopKLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/top_k.h): the k largest (kMAX) or
+// smallest (kMIN) elements along one axis, best first, with their indices. Any k up to the axis extent (no 3840
+// cap); equal values come out lower index first; NaN ranks above every number (first for kMAX, last for kMIN);
+// -0 and +0 are equal.
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/device_buffer.h"
 #include "backend/cuda/strided_index.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -11,6 +14,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -303,8 +307,10 @@ void topKOfRows(Rows const& rows, bool largestFirst, ConstTensorView const& inpu
     sortRowsAndWritePicks<Key, T>(rows, largestFirst, input, values, indices, scratch, stream);
 }
 
-} // namespace
-
+//! k is the outputs' extent along the axis (a k from the layer's shape-tensor input is already resolved into it);
+//! it must be 1 to the axis extent. Values have the input's type (FP32, FP16, BF16, INT32, INT64) and are copied
+//! exactly; indices are INT32 or INT64. Large k sorts every row with CUB, in `scratch` (grown on the stream as
+//! needed). Throws std::invalid_argument for what the CPU reference refuses.
 void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, ConstTensorView const& input,
     TensorView const& values, TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream)
 {
@@ -375,15 +381,36 @@ void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, ConstT
     }
 }
 
-void TopKLayer::run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
-    cudaStream_t stream)
+//! The layer in one execution context. Its only state is the sort's scratch memory: kept for the context's life,
+//! so that runs after the first allocate nothing, and allocated through the context's allocator (a DeviceBuffer
+//! made while the context makes its layers), as all the backend's device memory is.
+class TopKLayer final : public DeviceLayer
 {
-    if (outputs.size() != 2)
+public:
+    explicit TopKLayer(network::TopKParams const& params)
+        : mOperation(params.operation)
+        , mReduceAxes(params.reduceAxes)
     {
-        throw std::invalid_argument("top-k: the layer has two outputs, values and indices");
     }
-    topKOnDevice(mOperation, mReduceAxes, inputs.at(0), outputs[0], outputs[1], mScratch, stream);
-}
+
+    //! Input 1, when given, held k; the outputs' shape already has it.
+    void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+        cudaStream_t stream) override
+    {
+        if (outputs.size() != 2)
+        {
+            throw std::invalid_argument("top-k: the layer has two outputs, values and indices");
+        }
+        topKOnDevice(mOperation, mReduceAxes, inputs.at(0), outputs[0], outputs[1], mScratch, stream);
+    }
+
+private:
+    nvinfer1::TopKOperation mOperation;
+    uint32_t mReduceAxes;
+    DeviceBuffer mScratch;
+};
+
+} // namespace
 
 std::unique_ptr<DeviceLayer> lower(network::TopKParams const& params, LayerContext const& /*context*/)
 {

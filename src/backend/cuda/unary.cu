@@ -1,5 +1,4 @@
-#include "backend/cuda/unary.h"
-
+// IUnaryLayer on the GPU, with the CPU reference's types and rules (backend/cpu/kernels/nn/unary.h).
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cpu/kernels/nn/unary.h"
 #include "backend/cuda/cuda_error.h"
@@ -94,8 +93,8 @@ __global__ void unaryKernel(UnaryOperation op, void const* input, DataType inTyp
     }
 }
 
-} // namespace
-
+//! Every UnaryOperation: floating-point tensors computed in float (kISINF/kISNAN write BOOL), kABS/kNEG/kSIGN on
+//! INT8/INT32/INT64 (wrapping), kNOT on BOOL. Throws std::invalid_argument for types the CPU reference refuses.
 void unaryOnDevice(UnaryOperation op, ConstTensorView const& input, TensorView const& output,
     cudaStream_t stream)
 {
@@ -117,6 +116,8 @@ void unaryOnDevice(UnaryOperation op, ConstTensorView const& input, TensorView c
         op, input.data, input.type, output.data, output.type, count);
     check(cudaGetLastError(), "unary: launching the kernel");
 }
+
+} // namespace
 
 void run(network::UnaryParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
