@@ -27,7 +27,8 @@ struct FillOperand
     double value{0.0};
     ConstTensorView input{}; //!< the default view (no data, one element) stands for no input
 
-    //! As the CPU reference decides it (hasInput, backend/cpu/kernels/layer_inputs.h): a given input has data, or no elements (and then may have no data).
+    //! As the CPU reference decides it (hasInput, backend/cpu/kernels/layer_inputs.h): a given input has data, or
+    //! no elements (and then may have no data).
     bool fromInput() const
     {
         return input.data != nullptr || input.count() == 0;
@@ -42,7 +43,8 @@ struct Operand
     DataType type;
 };
 
-//! Element `i` of an operand as a double, as the CPU reference's numberAt (backend/cpu/kernels/layer_inputs.h) reads it (floats through float).
+//! Element `i` of an operand as a double, as the CPU reference's numberAt (backend/cpu/kernels/layer_inputs.h)
+//! reads it (floats through float).
 __device__ double operandAt(Operand const& operand, int64_t i)
 {
     if (operand.tensor == nullptr)
@@ -130,18 +132,13 @@ __global__ void randomFillKernel(void* output, DataType type, bool uniform, Oper
     }
 }
 
-bool isIndex(DataType type)
-{
-    return type == DataType::kINT32 || type == DataType::kINT64;
-}
-
 Operand operandOf(FillOperand const& operand, char const* what)
 {
     if (!operand.fromInput())
     {
         return Operand{operand.value, nullptr, DataType::kFLOAT};
     }
-    if (!isFloatType(operand.input.type) && !isIndex(operand.input.type))
+    if (!isFloatType(operand.input.type) && !isIndexType(operand.input.type))
     {
         throw std::invalid_argument(std::string("fill: ") + what + " must be FP32, FP16, BF16, INT32 or INT64");
     }
@@ -211,7 +208,7 @@ void fillOnDevice(FillOperation operation, FillOperand const& alpha, FillOperand
     int64_t const count = output.count();
     if (operation == FillOperation::kLINSPACE)
     {
-        if (!isFloatType(output.type) && !isIndex(output.type))
+        if (!isFloatType(output.type) && !isIndexType(output.type))
         {
             throw std::invalid_argument("fill: kLINSPACE makes FP32, FP16, BF16, INT32 or INT64 output");
         }
@@ -220,7 +217,7 @@ void fillOnDevice(FillOperation operation, FillOperand const& alpha, FillOperand
         {
             return;
         }
-        if (isIndex(output.type))
+        if (isIndexType(output.type))
         {
             integerLinspaceKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
                 output.data, output.type, p, count);

@@ -11,7 +11,6 @@
 namespace kiln::cuda
 {
 
-
 //! Converts between FP32, FP16, BF16, INT8, UINT8, INT32, INT64 and BOOL with the CPU reference's rules
 //! (backend/cpu/kernels/tensor/cast.h); the same type on both sides is a copy.
 void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaStream_t stream);

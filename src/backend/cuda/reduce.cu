@@ -194,8 +194,7 @@ void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, Cons
     {
         throw std::invalid_argument("reduce: the input and output types differ");
     }
-    bool const floats = input.type == DataType::kFLOAT || input.type == DataType::kHALF || input.type == DataType::kBF16;
-    if (!floats && input.type != DataType::kINT32 && input.type != DataType::kINT64)
+    if (!isFloatType(input.type) && !isIndexType(input.type))
     {
         throw std::invalid_argument("reduce: the CUDA backend takes FP32, FP16, BF16, INT32 or INT64");
     }
@@ -241,7 +240,7 @@ void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, Cons
     // Whether the axis adjacent in memory is reduced: then a warp per output reads neighbouring elements.
     size_t const innermost = input.format == TensorFormat::kHWC && rank >= 3 ? 1 : rank - 1;
     bool const innermostReduced = rank > 0 && ((axes >> innermost) & 1U) != 0;
-    if (floats)
+    if (isFloatType(input.type))
     {
         launch<FloatFold>(innermostReduced, input, output, r, stream);
     }

@@ -344,9 +344,7 @@ void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, ConstT
     {
         throw std::invalid_argument("top-k: the indices must be INT32 or INT64");
     }
-    bool const floating
-        = input.type == DataType::kFLOAT || input.type == DataType::kHALF || input.type == DataType::kBF16;
-    if (!floating && !isIndexType(input.type))
+    if (!isFloatType(input.type) && !isIndexType(input.type))
     {
         throw std::invalid_argument("top-k: the input must be FP32, FP16, BF16, INT32 or INT64");
     }
