@@ -543,6 +543,20 @@ protected:
     ~IGridSampleLayer() noexcept override = default;
 };
 
+class IReverseSequenceLayer : public ILayer
+{
+public:
+    //! Any value is kept; one outside [0, rank) or equal to the sequence axis fails shape inference, naming it.
+    virtual void setBatchAxis(int32_t batchAxis) noexcept = 0;
+    virtual int32_t getBatchAxis() const noexcept = 0;
+    //! Any value is kept; one outside [0, rank) or equal to the batch axis fails shape inference, naming it.
+    virtual void setSequenceAxis(int32_t sequenceAxis) noexcept = 0;
+    virtual int32_t getSequenceAxis() const noexcept = 0;
+
+protected:
+    ~IReverseSequenceLayer() noexcept override = default;
+};
+
 class IPluginV2Layer : public ILayer
 {
 public:
@@ -628,6 +642,9 @@ public:
     virtual ICumulativeLayer* addCumulative(
         ITensor& input, ITensor& axis, CumulativeOperation operation, bool exclusive, bool reverse) noexcept = 0;
     virtual IGridSampleLayer* addGridSample(ITensor& input, ITensor& grid) noexcept = 0;
+    //! That sequenceLens holds one length per index of the batch axis is checked when the layer runs: the axes may
+    //! still be set after this call.
+    virtual IReverseSequenceLayer* addReverseSequence(ITensor& input, ITensor& sequenceLens) noexcept = 0;
     virtual IConvolutionLayer* addConvolutionNd(
         ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
         = 0;

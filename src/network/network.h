@@ -81,6 +81,8 @@ public:
     nvinfer1::ICumulativeLayer* addCumulative(nvinfer1::ITensor& input, nvinfer1::ITensor& axis,
         nvinfer1::CumulativeOperation operation, bool exclusive, bool reverse) noexcept override;
     nvinfer1::IGridSampleLayer* addGridSample(nvinfer1::ITensor& input, nvinfer1::ITensor& grid) noexcept override;
+    nvinfer1::IReverseSequenceLayer* addReverseSequence(
+        nvinfer1::ITensor& input, nvinfer1::ITensor& sequenceLens) noexcept override;
     nvinfer1::IConvolutionLayer* addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
         nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
     nvinfer1::IDeconvolutionLayer* addDeconvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,

@@ -334,6 +334,12 @@ nvinfer1::IGridSampleLayer* Network::addGridSample(nvinfer1::ITensor& input, nvi
     return addLayer<GridSampleLayer>("GridSample", {&input, &grid}, GridSampleParams{}, 2, 2);
 }
 
+nvinfer1::IReverseSequenceLayer* Network::addReverseSequence(
+    nvinfer1::ITensor& input, nvinfer1::ITensor& sequenceLens) noexcept
+{
+    return addLayer<ReverseSequenceLayer>("ReverseSequence", {&input, &sequenceLens}, ReverseSequenceParams{}, 2, 2);
+}
+
 nvinfer1::IConvolutionLayer* Network::addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
     nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept
 {

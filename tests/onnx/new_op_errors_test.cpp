@@ -1,7 +1,10 @@
-// Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat and GridSample importers: each fails to parse with
-// an error that names the node, its op and the reason, and nothing crashes. (Their values are checked against ONNX's
-// node tests and ONNX Runtime elsewhere.) GridSample's opset-20 spellings of its modes are checked to parse.
+// Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample and ReverseSequence importers: each fails
+// to parse with an error that names the node, its op and the reason, and nothing crashes. (Their values are checked
+// against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's opset-20 spellings of its modes are checked to
+// parse, and ReverseSequence's batch_axis 0 on an input whose two extents differ.
 #include "onnx_harness.h"
+
+#include <tuple>
 
 namespace
 {
@@ -147,6 +150,43 @@ TEST(OnnxNewOpErrors, GridSampleTakesOpset20Spellings)
     EXPECT_EQ(layer->getInterpolationMode(), nvinfer1::InterpolationMode::kCUBIC);
     EXPECT_EQ(layer->getSampleMode(), nvinfer1::SampleMode::kREFLECT);
     EXPECT_TRUE(layer->getAlignCorners());
+}
+
+TEST(OnnxNewOpErrors, ReverseSequenceAxesOtherThanZeroAndOneAreNamed)
+{
+    for (auto const& [batchAxis, timeAxis, text] :
+        {std::tuple{2, 0, "batch_axis 2 is not 0 or 1"}, std::tuple{1, -1, "time_axis -1 is not 0 or 1"},
+            std::tuple{0, 0, "batch_axis and time_axis are both 0"}})
+    {
+        ModelBuilder m(10);
+        m.input("x", kFloat, {3, 3, 2});
+        m.input("lens", kInt64, {3});
+        ::onnx::NodeProto& node = m.node("ReverseSequence", {"x", "lens"}, {"y"}, "bad");
+        kiln::test::setInt(node, "batch_axis", batchAxis);
+        kiln::test::setInt(node, "time_axis", timeAxis);
+        m.output("y", kFloat);
+        expectNodeError(m, nvonnxparser::ErrorCode::kINVALID_NODE, "ReverseSequence", text);
+    }
+}
+
+TEST(OnnxNewOpErrors, ReverseSequenceTakesBatchAxisZeroWhateverTheExtents)
+{
+    // Two lengths for x [2, 5]: they match batch_axis 0, not the layer's default batch axis 1, which the importer
+    // sets only after adding the layer.
+    ModelBuilder m(10);
+    m.input("x", kFloat, {2, 5});
+    m.input("lens", kInt64, {2});
+    ::onnx::NodeProto& node = m.node("ReverseSequence", {"x", "lens"}, {"y"}, "reverse");
+    kiln::test::setInt(node, "batch_axis", 0);
+    kiln::test::setInt(node, "time_axis", 1);
+    m.output("y", kFloat);
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    ASSERT_EQ(h.network->getNbLayers(), 1);
+    auto* layer = dynamic_cast<nvinfer1::IReverseSequenceLayer*>(h.network->getLayer(0));
+    ASSERT_NE(layer, nullptr);
+    EXPECT_EQ(layer->getBatchAxis(), 0);
+    EXPECT_EQ(layer->getSequenceAxis(), 1);
 }
 
 } // namespace

@@ -19,6 +19,7 @@
 #include "network/layers/pooling.h"
 #include "network/layers/reduce.h"
 #include "network/layers/resize.h"
+#include "network/layers/reverse_sequence.h"
 #include "network/layers/scale.h"
 #include "network/layers/select.h"
 #include "network/layers/shuffle.h"
@@ -52,6 +53,7 @@
     X(PoolingParams)                                                                                                  \
     X(ReduceParams)                                                                                                   \
     X(ResizeParams)                                                                                                   \
+    X(ReverseSequenceParams)                                                                                          \
     X(ScaleParams)                                                                                                    \
     X(SelectParams)                                                                                                   \
     X(ShapeParams)                                                                                                    \
