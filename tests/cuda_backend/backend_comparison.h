@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -268,6 +269,13 @@ inline kiln::plan::PlanModel cudaPlanOf(
         EXPECT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
     }
     return model;
+}
+
+//! How many of `model`'s layers are of kind `type`.
+inline int64_t layersOfKind(kiln::plan::PlanModel const& model, LayerType type)
+{
+    return std::count_if(model.layers.begin(), model.layers.end(),
+        [type](kiln::plan::LayerRecord const& layer) { return layer.type == type; });
 }
 
 //! The names of the layers of the CUDA plan built from `maker`.

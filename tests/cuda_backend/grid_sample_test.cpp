@@ -79,12 +79,7 @@ TEST(CudaBackendGridSample, BuildsForTheCudaBackendWithoutAGpu)
     {
         kiln::plan::PlanModel const model
             = cudaPlanOf(gridSampleOf(DataType::kFLOAT, Dims{4, {1, 2, 3, 4}}, Dims{4, {1, 5, 6, 2}}, {}), fp16);
-        int32_t found = 0;
-        for (kiln::plan::LayerRecord const& layer : model.layers)
-        {
-            found += layer.type == LayerType::kGRID_SAMPLE ? 1 : 0;
-        }
-        EXPECT_EQ(found, 1) << (fp16 ? "fp16" : "fp32");
+        EXPECT_EQ(layersOfKind(model, LayerType::kGRID_SAMPLE), 1) << (fp16 ? "fp16" : "fp32");
     }
 }
 

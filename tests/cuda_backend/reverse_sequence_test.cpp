@@ -93,12 +93,7 @@ TEST(CudaBackendReverseSequence, BuildsForTheCudaBackendWithoutAGpu)
     {
         kiln::plan::PlanModel const model
             = cudaPlanOf(reverseSequenceOf(DataType::kFLOAT, Dims{2, {5, 3}}, DataType::kINT32, {}), fp16);
-        int32_t found = 0;
-        for (kiln::plan::LayerRecord const& layer : model.layers)
-        {
-            found += layer.type == LayerType::kREVERSE_SEQUENCE ? 1 : 0;
-        }
-        EXPECT_EQ(found, 1) << (fp16 ? "fp16" : "fp32");
+        EXPECT_EQ(layersOfKind(model, LayerType::kREVERSE_SEQUENCE), 1) << (fp16 ? "fp16" : "fp32");
     }
 }
 
