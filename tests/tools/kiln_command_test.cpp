@@ -155,6 +155,28 @@ TEST(KilnCommand, LoadInputsAndExportOutputAgreeWithHandWorkedValues)
     EXPECT_TRUE(contains(run.output, "Input \"x\": FP32 2x3 (from --loadInputs)"));
 }
 
+TEST(KilnCommand, ZeroDimensionalInputsTakeTrtexecsScalarShapeSyntax)
+{
+    ScratchDir dir;
+    kiln::test::writeScaledReluModel(dir.path("scaled_relu.onnx"));
+    float const x[] = {-1.0F, 0.5F, 2.0F, -3.0F, 4.0F, 0.0F};
+    float const s = 3.0F;
+    kiln::test::writeBytes(dir.path("x.bin"), x, sizeof(x));
+    kiln::test::writeBytes(dir.path("s.bin"), &s, sizeof(s));
+    for (std::string const scalar : {"s:scalar", "s:"})
+    {
+        auto const run = runKiln(std::vector<std::string>{"--onnx=" + dir.path("scaled_relu.onnx"),
+                                     "--shapes=x:2x3," + scalar, "--loadInputs=x:" + dir.path("x.bin") + ",s:"
+                                         + dir.path("s.bin"), "--exportOutput=" + dir.path("out.json")}
+            + kQuick);
+        ASSERT_EQ(run.exitCode, 0) << scalar << "\n" << run.output;
+        json const out = json::parse(readText(dir.path("out.json")));
+        ASSERT_EQ(out.size(), 1U) << scalar;
+        EXPECT_EQ(out[0]["dimensions"], "2x3") << scalar;
+        EXPECT_EQ(out[0]["values"], json({0.0, 1.5, 6.0, 0.0, 12.0, 0.0})) << scalar;
+    }
+}
+
 TEST(KilnCommand, ProfileShapesTheRunAndExportsTheShapes)
 {
     ScratchDir dir;

@@ -46,12 +46,22 @@ TEST(ShapeSpecs, UnquotedNameEndsAtTheLastColon)
     EXPECT_EQ(extents(specs[0].dims), (std::vector<int64_t>{1, 3}));
 }
 
-TEST(ShapeSpecs, EmptyValueIsAScalar)
+TEST(ShapeSpecs, ScalarAndAnEmptyValueAreZeroDimensional)
 {
     std::vector<ShapeSpec> specs;
     std::string error;
     ASSERT_TRUE(parseShapeSpecs("s:", specs, error)) << error;
     EXPECT_EQ(specs[0].dims.nbDims, 0);
+    ASSERT_TRUE(parseShapeSpecs("x:2x3,s:scalar,'t:0':", specs, error)) << error;
+    ASSERT_EQ(specs.size(), 3U);
+    EXPECT_EQ(extents(specs[0].dims), (std::vector<int64_t>{2, 3}));
+    EXPECT_EQ(specs[1].name, "s");
+    EXPECT_EQ(specs[1].dims.nbDims, 0);
+    EXPECT_EQ(specs[2].name, "t:0");
+    EXPECT_EQ(specs[2].dims.nbDims, 0);
+    // Only the whole word: "scalar" inside a shape is not a dimension.
+    EXPECT_FALSE(parseShapeSpecs("s:scalarx2", specs, error));
+    EXPECT_NE(error.find("is not a dimension"), std::string::npos) << error;
 }
 
 TEST(ShapeSpecs, RejectsWhatIsNotAShape)

@@ -22,7 +22,7 @@ onnx::ModelProto emptyModel(std::string const& name)
     return model;
 }
 
-//! dims: a negative extent becomes the symbolic dimension "N".
+//! dims: a negative extent becomes the symbolic dimension "N"; none is a 0-D tensor.
 void addValue(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, std::string const& name,
     std::vector<int64_t> const& dims)
 {
@@ -30,9 +30,10 @@ void addValue(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, st
     value->set_name(name);
     onnx::TypeProto_Tensor* type = value->mutable_type()->mutable_tensor_type();
     type->set_elem_type(onnx::TensorProto::FLOAT);
+    onnx::TensorShapeProto* shape = type->mutable_shape(); // present even without dims: a known rank of 0
     for (int64_t d : dims)
     {
-        auto* dim = type->mutable_shape()->add_dim();
+        auto* dim = shape->add_dim();
         d < 0 ? dim->set_dim_param("N") : dim->set_dim_value(d);
     }
 }
@@ -66,6 +67,18 @@ void writeDoubleReluModel(std::string const& path)
     addValue(graph.mutable_output(), "y", {-1, 3});
     addNode(graph, "Relu", "relu", {"x"}, "r");
     addNode(graph, "Add", "twice", {"r", "r"}, "y");
+    save(model, path);
+}
+
+void writeScaledReluModel(std::string const& path)
+{
+    onnx::ModelProto model = emptyModel("scaled_relu");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    addValue(graph.mutable_input(), "x", {-1, 3});
+    addValue(graph.mutable_input(), "s", {});
+    addValue(graph.mutable_output(), "y", {-1, 3});
+    addNode(graph, "Relu", "relu", {"x"}, "r");
+    addNode(graph, "Mul", "scale", {"r", "s"}, "y");
     save(model, path);
 }
 

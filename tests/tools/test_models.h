@@ -9,6 +9,9 @@ namespace kiln::test
 //! y = relu(x) + relu(x) with x of shape [N, 3] (N dynamic): outputs are easy to work out by hand.
 void writeDoubleReluModel(std::string const& path);
 
+//! y = relu(x) * s with x of shape [N, 3] (N dynamic) and s a 0-D input.
+void writeScaledReluModel(std::string const& path);
+
 //! x [1, 8] -> Relu "relu_in" -> HalfWrongDoubler "doubler" (the test plugin, wrong in FP16) -> Relu "relu_out" -> y.
 void writeWrongPluginModel(std::string const& path);
 

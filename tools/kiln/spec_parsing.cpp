@@ -116,7 +116,8 @@ bool parseShapeSpecs(std::string const& text, std::vector<ShapeSpec>& specs, std
             return false;
         }
         ShapeSpec spec{name, {}};
-        if (!value.empty())
+        // trtexec spells a 0-D shape "name:scalar" or "name:" with nothing after the colon.
+        if (!value.empty() && value != "scalar")
         {
             size_t start = 0;
             while (true)

@@ -32,7 +32,8 @@ struct ShapeSpec
 };
 
 //! --shapes/--minShapes/--optShapes/--maxShapes: "name:1x3x224x224,...". Extents are non-negative
-//! integers; an empty value is a scalar. A name given twice is an error.
+//! integers; "name:scalar" and "name:" (an empty value) are 0-D shapes, as in trtexec. A name given twice is an
+//! error.
 bool parseShapeSpecs(std::string const& text, std::vector<ShapeSpec>& specs, std::string& error);
 
 //! --memPoolSize: "workspace:1024,dlaSRAM:1M". A bare number is MiB; suffixes B, K, M, G (powers of 1024).
