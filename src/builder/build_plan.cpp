@@ -238,7 +238,7 @@ private:
     bool inferShapes()
     {
         std::string error;
-        if (!mNetwork.inferAll(mFacts, error))
+        if (!mNetwork.inferAll(mFacts, error, network::InferencePhase::kBUILDING))
         {
             logError("IBuilder::buildSerializedNetwork: " + error);
             return false;

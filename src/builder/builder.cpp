@@ -74,7 +74,19 @@ bool Builder::isNetworkSupported(
 {
     auto const* ours = dynamic_cast<network::Network const*>(&network);
     auto const* ourConfig = dynamic_cast<BuilderConfig const*>(&config);
-    return ours != nullptr && ourConfig != nullptr && ours->refreshShapes();
+    if (ours == nullptr || ourConfig == nullptr)
+    {
+        return false;
+    }
+    // As a build would infer it: what the application could still have set after adding a layer must be set now.
+    network::NetworkFacts facts;
+    std::string error;
+    if (!ours->inferAll(facts, error, network::InferencePhase::kBUILDING))
+    {
+        logError("IBuilder::isNetworkSupported: " + error);
+        return false;
+    }
+    return true;
 }
 
 bool Builder::setMaxThreads(int32_t maxThreads) noexcept

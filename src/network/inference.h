@@ -5,6 +5,7 @@
 
 #include <NvInfer.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -122,15 +123,32 @@ private:
     nvinfer1::IDimensionExpr const* mExpr{nullptr};
 };
 
+//! When shapes are inferred. TensorRT's API adds a layer first and sets its parameters after (a convolution's
+//! padding, a pooling window's), so while the network is being defined a layer may be inferred with parameters the
+//! application has yet to set; a build infers the network as it will run.
+enum class InferencePhase : uint8_t
+{
+    kDEFINING, //!< at every add* and tensor query: what only a later setter can make right is not yet an error
+    kBUILDING, //!< at build time and for IBuilder::isNetworkSupported: every rule holds
+};
+
 //! One layer's inference: its inputs' facts in, its outputs' facts out, errors recorded.
 class InferenceContext
 {
 public:
-    InferenceContext(nvinfer1::IExprBuilder& builder, std::vector<TensorFacts const*> inputs, int32_t nbOutputs)
+    InferenceContext(nvinfer1::IExprBuilder& builder, std::vector<TensorFacts const*> inputs, int32_t nbOutputs,
+        InferencePhase phase)
         : mBuilder(builder)
         , mInputs(std::move(inputs))
         , mOutputs(static_cast<size_t>(nbOutputs))
+        , mPhase(phase)
     {
+    }
+
+    //! Whether the network is being built: a rule that a setter called after the add can satisfy fails only then.
+    bool building() const
+    {
+        return mPhase == InferencePhase::kBUILDING;
     }
 
     nvinfer1::IExprBuilder& builder()
@@ -193,6 +211,7 @@ private:
     nvinfer1::IExprBuilder& mBuilder;
     std::vector<TensorFacts const*> mInputs;
     std::vector<TensorFacts> mOutputs;
+    InferencePhase mPhase;
     std::string mError;
 };
 

@@ -261,7 +261,7 @@ std::optional<int64_t> shapeValueCount(Tensor const& input)
 
 } // namespace
 
-bool Network::inferAll(NetworkFacts& facts, std::string& error) const
+bool Network::inferAll(NetworkFacts& facts, std::string& error, InferencePhase phase) const
 {
     facts = NetworkFacts{};
     shape::ExprBuilder& exprs = *facts.exprs;
@@ -317,7 +317,7 @@ bool Network::inferAll(NetworkFacts& facts, std::string& error) const
             }
             inputFacts.push_back(input ? &it->second : nullptr);
         }
-        InferenceContext ctx(exprs, std::move(inputFacts), static_cast<int32_t>(layer->outputs().size()));
+        InferenceContext ctx(exprs, std::move(inputFacts), static_cast<int32_t>(layer->outputs().size()), phase);
         if (!layer->params().infer(ctx))
         {
             error = "layer \"" + layer->name() + "\": " + (ctx.error().empty() ? "shape inference failed" : ctx.error());

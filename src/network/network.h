@@ -134,7 +134,7 @@ public:
     //! (setInput can make a layer depend on one added later). False with error on a cycle.
     bool topologicalOrder(std::vector<Layer const*>& order, std::string& error) const;
     //! Infers every tensor's facts afresh into facts. error names the failing layer.
-    bool inferAll(NetworkFacts& facts, std::string& error) const;
+    bool inferAll(NetworkFacts& facts, std::string& error, InferencePhase phase = InferencePhase::kDEFINING) const;
     //! The next "(Unnamed Layer* N)" number.
     int32_t nextLayerNumber()
     {

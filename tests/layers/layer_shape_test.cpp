@@ -88,6 +88,53 @@ TEST(LayerShapes, ConcatenationAndMatrixMultiplyWithRuntimeBatch)
     EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{6, 4}));
 }
 
+TEST(LayerShapes, AWindowBeyondTheInputWaitsUntilTheBuildForItsPadding)
+{
+    // TensorRT's API adds a convolution or pooling layer before it sets the padding, as the ONNX parser does for
+    // SSDlite's 3x3 stride-2 convolution of a 2x2 map with padding 1: the add must not refuse the unpadded window.
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{4, {1, 1, 2, 2}});
+    std::vector<float> const kernel(9, 1.0F);
+    IConvolutionLayer* conv = h.network->addConvolutionNd(*x, 1, Dims{2, {3, 3}}, floatWeights(kernel), Weights{});
+    ASSERT_NE(conv, nullptr) << h.logger.errors();
+    conv->setStrideNd(Dims{2, {2, 2}});
+    conv->setPaddingNd(Dims{2, {1, 1}});
+    IPoolingLayer* pool = h.network->addPoolingNd(*x, PoolingType::kMAX, Dims{2, {3, 3}});
+    ASSERT_NE(pool, nullptr) << h.logger.errors();
+    pool->setPaddingNd(Dims{2, {1, 1}});
+    h.output(conv, "conv");
+    h.output(pool, "pool");
+    EXPECT_EQ(conv->getOutput(0)->getDimensions().d[2], 1);
+    EXPECT_EQ(pool->getOutput(0)->getDimensions().d[2], 2);
+    ASSERT_TRUE(h.build());
+    // x = [[1, 2], [3, 4]]: the one 3x3 window of the convolution covers it all (a sum of 10); every 3x3 pooling
+    // window with padding 1 covers it all too (a maximum of 4).
+    std::vector<float> const input{1, 2, 3, 4};
+    std::vector<float> convolved(1, 0.0F);
+    std::vector<float> pooled(4, 0.0F);
+    ASSERT_TRUE(h.run({{"x", input.data()}}, {{"conv", convolved.data()}, {"pool", pooled.data()}}));
+    EXPECT_EQ(convolved, (std::vector<float>{10}));
+    EXPECT_EQ(pooled, (std::vector<float>(4, 4.0F)));
+}
+
+TEST(LayerErrors, AWindowBeyondThePaddedInputFailsTheBuildNamingTheLayer)
+{
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{4, {1, 2, 4, 4}});
+    IPoolingLayer* pool = h.network->addPoolingNd(*x, PoolingType::kMAX, Dims{2, {5, 5}});
+    ASSERT_NE(pool, nullptr) << h.logger.errors();
+    pool->setName("too wide");
+    h.output(pool, "y");
+    // Until the build the output is shaped as if the window fitted; a padding could still be set.
+    EXPECT_EQ(pool->getOutput(0)->getDimensions().d[2], 1);
+    EXPECT_FALSE(h.builder->isNetworkSupported(*h.network, *h.config));
+    EXPECT_NE(h.logger.errors().find("isNetworkSupported: layer \"too wide\": the window extent 5 exceeds the padded "
+                                     "input extent 4 on spatial axis 0"),
+        std::string::npos)
+        << h.logger.errors();
+    h.expectBuildToFail("layer \"too wide\": the window extent 5 exceeds the padded input extent 4");
+}
+
 TEST(LayerErrors, ArgumentsAreCheckedAndNamed)
 {
     LayerHarness h;
@@ -104,8 +151,6 @@ TEST(LayerErrors, ArgumentsAreCheckedAndNamed)
     EXPECT_NE(h.logger.errors().find("number of output maps (0)"), std::string::npos) << h.logger.errors();
     EXPECT_EQ(h.network->addPoolingNd(*x, PoolingType::kMAX, Dims{2, {0, 2}}), nullptr);
     EXPECT_NE(h.logger.errors().find("the window size entry 0 is 0"), std::string::npos) << h.logger.errors();
-    EXPECT_EQ(h.network->addPoolingNd(*x, PoolingType::kMAX, Dims{2, {5, 5}}), nullptr);
-    EXPECT_NE(h.logger.errors().find("exceeds the padded input extent 4"), std::string::npos) << h.logger.errors();
     std::vector<float> const threeScales(3, 1.0F);
     EXPECT_EQ(h.network->addScale(*x, ScaleMode::kCHANNEL, Weights{}, floatWeights(threeScales), Weights{}), nullptr);
     EXPECT_NE(h.logger.errors().find("scale has 3 values; expected 0 or 2"), std::string::npos) << h.logger.errors();

@@ -81,6 +81,12 @@ Dim slidingWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int64_
     Dim const span = input + (prePadding + postPadding - window);
     if (span.isConstant() && span.constant() < 0)
     {
+        if (!ctx.building())
+        {
+            // The padding that makes the window fit may be set after the layer is added (as the ONNX parser and
+            // TensorRT applications do): until the build, the output extent is the one of a window that just fits.
+            return ctx.constant(1);
+        }
         ctx.fail("the window extent " + std::to_string(window) + " exceeds the padded input extent "
             + std::to_string(span.constant() + window) + " on spatial axis " + std::to_string(axis));
         return {};
@@ -101,6 +107,11 @@ Dim transposedWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int
     Dim const extent = full - (prePadding + postPadding);
     if (extent.isConstant() && extent.constant() < 0)
     {
+        if (!ctx.building())
+        {
+            // A padding set after the layer was added may yet be corrected before the build, as above.
+            return ctx.constant(0);
+        }
         ctx.fail("the padding " + std::to_string(prePadding) + " + " + std::to_string(postPadding)
             + " exceeds the output extent on spatial axis " + std::to_string(axis));
         return {};
