@@ -79,6 +79,53 @@ TEST(OnnxParser, ShapeComputationsStayDynamic)
     expectClose(y, x, 1e-5F);
 }
 
+TEST(OnnxParser, ExpandTargetsComputedThroughComparisonsAndWhereStayShapeTensors)
+{
+    // PyTorch's export of row.expand(x.shape[0], -1): the -1 entries of [N, -1] are replaced through Equal, Where and
+    // ConstantOfShape, so the target reaches Expand through BOOL comparisons and a select.
+    ModelBuilder m;
+    m.input("x", kFloat, {-1, 1});
+    m.floats("row", {1, 3}, {1.0F, 2.0F, 3.0F});
+    m.int64s("zero", {}, {0});
+    m.int64s("axes", {1}, {0});
+    m.int64s("minus_one", {1}, {-1});
+    m.node("Shape", {"x"}, {"shape"});
+    m.node("Gather", {"shape", "zero"}, {"batch"});
+    m.node("Unsqueeze", {"batch", "axes"}, {"batch1"});
+    setInt(m.node("Concat", {"batch1", "minus_one"}, {"target"}), "axis", 0);
+    m.node("Equal", {"target", "minus_one"}, {"unset"});
+    m.node("Shape", {"target"}, {"target_rank"});
+    auto& ones = m.node("ConstantOfShape", {"target_rank"}, {"ones"});
+    auto* one = ones.add_attribute();
+    one->set_name("value");
+    one->set_type(::onnx::AttributeProto::TENSOR);
+    one->mutable_t()->set_data_type(::onnx::TensorProto::INT64);
+    one->mutable_t()->add_dims(1);
+    one->mutable_t()->add_int64_data(1);
+    m.node("Where", {"unset", "ones", "target"}, {"fixed"});
+    m.node("Expand", {"row", "fixed"}, {"y"});
+    m.output("y", kFloat);
+
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    h.setProfile("x", nvinfer1::Dims{2, {1, 1}}, nvinfer1::Dims{2, {2, 1}}, nvinfer1::Dims{2, {4, 1}});
+    ASSERT_TRUE(h.build());
+    for (int64_t batch : {3, 1})
+    {
+        std::vector<float> const x(static_cast<size_t>(batch), 0.0F);
+        std::vector<float> y(static_cast<size_t>(batch * 3), -1.0F);
+        ASSERT_TRUE(h.context->setInputShape("x", nvinfer1::Dims{2, {batch, 1}}));
+        ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
+        EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{batch, 3}));
+        std::vector<float> expected;
+        for (int64_t b = 0; b < batch; ++b)
+        {
+            expected.insert(expected.end(), {1.0F, 2.0F, 3.0F});
+        }
+        expectClose(y, expected, 0.0F);
+    }
+}
+
 TEST(OnnxParser, BroadcastsLowerRankOperandsAndKeepsTypes)
 {
     // ONNX broadcasting: [2, 3] + [3]; then Equal gives BOOL, Where picks.

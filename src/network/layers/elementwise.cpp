@@ -120,7 +120,8 @@ bool ElementWiseParams::infer(InferenceContext& ctx) const
     }
     auto const& a = ctx.input(0).values;
     auto const& b = ctx.input(1).values;
-    if (a && b && (a->size() == b->size() || a->size() == 1 || b->size() == 1) && outputType != DataType::kBOOL)
+    // Comparisons keep values too (0 or 1, a BOOL shape tensor), as exporters select shape entries with them.
+    if (a && b && (a->size() == b->size() || a->size() == 1 || b->size() == 1))
     {
         size_t const count = std::max(a->size(), b->size());
         std::vector<nvinfer1::IDimensionExpr const*> values;

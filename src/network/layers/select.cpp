@@ -7,6 +7,55 @@
 namespace kiln::network
 {
 
+namespace
+{
+
+//! Where the condition and both choices are shape tensors, the output is one too: `otherwise + condition * (then -
+//! otherwise)` entry by entry, the condition's values being 0 or 1 (exporters replace the -1 entries of a target
+//! shape so).
+void selectValues(InferenceContext& ctx)
+{
+    auto const& condition = ctx.input(0).values;
+    auto const& then = ctx.input(1).values;
+    auto const& otherwise = ctx.input(2).values;
+    if (!condition || !then || !otherwise)
+    {
+        return;
+    }
+    size_t const count = std::max({condition->size(), then->size(), otherwise->size()});
+    auto const entry = [count](std::vector<nvinfer1::IDimensionExpr const*> const& values, size_t i) {
+        return values.size() == count ? values[i] : values.size() == 1 ? values[0] : nullptr;
+    };
+    nvinfer1::IExprBuilder& builder = ctx.builder();
+    std::vector<nvinfer1::IDimensionExpr const*> values;
+    for (size_t i = 0; i < count; ++i)
+    {
+        auto const* c = entry(*condition, i);
+        auto const* a = entry(*then, i);
+        auto const* b = entry(*otherwise, i);
+        if (c == nullptr || a == nullptr || b == nullptr)
+        {
+            return; // sizes that do not broadcast: an ordinary tensor
+        }
+        using nvinfer1::DimensionOperation;
+        auto const* difference = builder.operation(DimensionOperation::kSUB, *a, *b);
+        auto const* chosen = difference ? builder.operation(DimensionOperation::kPROD, *c, *difference) : nullptr;
+        if (chosen == nullptr)
+        {
+            return;
+        }
+        auto const* value = builder.operation(DimensionOperation::kSUM, *b, *chosen);
+        if (value == nullptr)
+        {
+            return;
+        }
+        values.push_back(value);
+    }
+    ctx.output(0).values = std::move(values);
+}
+
+} // namespace
+
 bool SelectParams::infer(InferenceContext& ctx) const
 {
     if (ctx.nbInputs() != 3 || !ctx.hasInput(0) || !ctx.hasInput(1) || !ctx.hasInput(2))
@@ -56,7 +105,12 @@ bool SelectParams::infer(InferenceContext& ctx) const
         }
         dims.push_back(result.get() != nullptr ? result : ctx.constant(1));
     }
-    return ctx.setOutput(0, ctx.input(1).type, dims);
+    if (!ctx.setOutput(0, ctx.input(1).type, dims))
+    {
+        return false;
+    }
+    selectValues(ctx);
+    return true;
 }
 
 } // namespace kiln::network
