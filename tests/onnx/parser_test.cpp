@@ -126,6 +126,38 @@ TEST(OnnxParser, ExpandTargetsComputedThroughComparisonsAndWhereStayShapeTensors
     }
 }
 
+TEST(OnnxParser, IntegerDivisionOfShapeValuesTruncatesTowardZero)
+{
+    // Reshape x [N, 6] to [(N - 9) / 2 + 6, -1], the division on integer shape values as ONNX's Div (and PyTorch's
+    // channels // groups in ShuffleNet's channel shuffle) exports it. At N = 4, (4 - 9) / 2 truncates to -2, giving
+    // [4, 6]; a floor division would give -3 and [3, 8].
+    ModelBuilder m;
+    m.input("x", kFloat, {-1, 6});
+    m.int64s("zero", {1}, {0});
+    m.int64s("nine", {1}, {9});
+    m.int64s("two", {1}, {2});
+    m.int64s("six", {1}, {6});
+    m.int64s("rest", {1}, {-1});
+    m.node("Shape", {"x"}, {"shape"});
+    m.node("Gather", {"shape", "zero"}, {"batch"});
+    m.node("Sub", {"batch", "nine"}, {"below"});
+    m.node("Div", {"below", "two"}, {"half"});
+    m.node("Add", {"half", "six"}, {"rows"});
+    setInt(m.node("Concat", {"rows", "rest"}, {"target"}), "axis", 0);
+    m.node("Reshape", {"x", "target"}, {"y"});
+    m.output("y", kFloat);
+
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    h.setProfile("x", nvinfer1::Dims{2, {4, 6}}, nvinfer1::Dims{2, {4, 6}}, nvinfer1::Dims{2, {4, 6}});
+    ASSERT_TRUE(h.build());
+    std::vector<float> const x(24, 1.0F);
+    std::vector<float> y(24, 0.0F);
+    ASSERT_TRUE(h.context->setInputShape("x", nvinfer1::Dims{2, {4, 6}}));
+    ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
+    EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{4, 6}));
+}
+
 TEST(OnnxParser, BroadcastsLowerRankOperandsAndKeepsTypes)
 {
     // ONNX broadcasting: [2, 3] + [3]; then Equal gives BOOL, Where picks.

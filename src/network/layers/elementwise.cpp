@@ -22,6 +22,26 @@ bool isComparison(ElementWiseOperation op)
         || op == ElementWiseOperation::kLESS;
 }
 
+//! a / b rounded toward zero, as kDIV divides integers, from the operations shape expressions have: the floor
+//! quotient, plus one where the division is inexact and the operands' signs differ. nullptr where the builder
+//! fails.
+nvinfer1::IDimensionExpr const* truncatedQuotient(
+    nvinfer1::IExprBuilder& builder, nvinfer1::IDimensionExpr const& a, nvinfer1::IDimensionExpr const& b)
+{
+    using nvinfer1::DimensionOperation;
+    auto const* floor = builder.operation(DimensionOperation::kFLOOR_DIV, a, b);
+    auto const* product = floor ? builder.operation(DimensionOperation::kPROD, *floor, b) : nullptr;
+    auto const* remainder = product ? builder.operation(DimensionOperation::kSUB, a, *product) : nullptr;
+    auto const* exact = remainder ? builder.operation(DimensionOperation::kEQUAL, *remainder, *builder.constant(0))
+                                  : nullptr;
+    auto const* inexact = exact ? builder.operation(DimensionOperation::kSUB, *builder.constant(1), *exact) : nullptr;
+    auto const* signs = builder.operation(DimensionOperation::kPROD, a, b);
+    auto const* differ = signs ? builder.operation(DimensionOperation::kLESS, *signs, *builder.constant(0)) : nullptr;
+    auto const* correction
+        = inexact && differ ? builder.operation(DimensionOperation::kPROD, *inexact, *differ) : nullptr;
+    return correction ? builder.operation(DimensionOperation::kSUM, *floor, *correction) : nullptr;
+}
+
 //! Shape-value arithmetic for integer shape tensors (sizes computed from shapes).
 nvinfer1::IDimensionExpr const* combineValues(
     nvinfer1::IExprBuilder& builder, ElementWiseOperation op, nvinfer1::IDimensionExpr const* a,
@@ -36,10 +56,11 @@ nvinfer1::IDimensionExpr const* combineValues(
     case ElementWiseOperation::kMAX: return builder.operation(DimensionOperation::kMAX, *a, *b);
     case ElementWiseOperation::kMIN: return builder.operation(DimensionOperation::kMIN, *a, *b);
     case ElementWiseOperation::kFLOOR_DIV: return builder.operation(DimensionOperation::kFLOOR_DIV, *a, *b);
+    case ElementWiseOperation::kDIV: return truncatedQuotient(builder, *a, *b);
     case ElementWiseOperation::kEQUAL: return builder.operation(DimensionOperation::kEQUAL, *a, *b);
     case ElementWiseOperation::kLESS: return builder.operation(DimensionOperation::kLESS, *a, *b);
     case ElementWiseOperation::kGREATER: return builder.operation(DimensionOperation::kLESS, *b, *a);
-    default: return nullptr; // kDIV truncates toward zero, kPOW, logical ops: not shape arithmetic
+    default: return nullptr; // kPOW and the logical operations: not shape arithmetic
     }
 }
 
