@@ -293,6 +293,30 @@ TEST(ReverseSequenceLayer, AxisErrorsFailTheBuild)
     expectAxesRefused(
         Axes{1, -1}, "the reverse sequence sequence axis -1 is out of range [0, 2) for an input of rank 2");
     expectAxesRefused(Axes{0, 0}, "the reverse sequence batch axis and sequence axis are both 0; they must differ");
+    // Three lengths for an input [2, 3] whose batch axis is set to 0.
+    expectAxesRefused(
+        Axes{0, 1}, "the reverse sequence lengths (input 1) hold 3 values, but the batch axis 0 has extent 2");
+}
+
+TEST(ReverseSequenceLayer, AxesMayBeWrongWhileTheNetworkIsDefined)
+{
+    // Swapping the default axes passes through batch 0 = sequence 0; other layers added meanwhile are not refused.
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
+    ITensor* lens = h.network->addInput("lens", DataType::kINT64, Dims{1, {2}});
+    IReverseSequenceLayer* layer = h.network->addReverseSequence(*x, *lens);
+    ASSERT_NE(layer, nullptr) << h.logger.errors();
+    layer->setBatchAxis(0);
+    IActivationLayer* relu = h.network->addActivation(*layer->getOutput(0), ActivationType::kRELU);
+    ASSERT_NE(relu, nullptr) << h.logger.errors();
+    layer->setSequenceAxis(1);
+    h.output(relu, "y");
+    ASSERT_TRUE(h.build());
+    std::vector<float> const input{0, 1, 2, 3, 4, 5};
+    std::vector<int64_t> const lengths{3, 2};
+    std::vector<float> y(6);
+    ASSERT_TRUE(h.run({{"x", input.data()}, {"lens", lengths.data()}}, {{"y", y.data()}}));
+    EXPECT_EQ(y, (std::vector<float>{2, 1, 0, 4, 3, 5}));
 }
 
 //! Builds a reverse sequence of an FP32 input [2, 3] (default axes: three lengths) and runs it with `lengths`,
@@ -318,13 +342,34 @@ void expectRunToFail(std::vector<int64_t> const& lengths, char const* message)
     EXPECT_TRUE(errorMentions(h, message)) << h.logger.errors();
 }
 
+TEST(ReverseSequenceLayer, ALengthCountKnownOnlyAtRunTimeIsCheckedByTheKernel)
+{
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
+    ITensor* lens = h.network->addInput("lens", DataType::kINT64, Dims{1, {-1}});
+    IReverseSequenceLayer* layer = h.network->addReverseSequence(*x, *lens);
+    ASSERT_NE(layer, nullptr) << h.logger.errors();
+    h.output(layer, "y");
+    h.setProfile("lens", Dims{1, {1}}, Dims{1, {3}}, Dims{1, {4}});
+    ASSERT_TRUE(h.build());
+    ASSERT_TRUE(h.context->setInputShape("lens", Dims{1, {2}}));
+    std::vector<float> const input(6, 1.0F);
+    std::vector<int64_t> const lengths{1, 2};
+    std::vector<float> y(6);
+    ASSERT_TRUE(h.context->setTensorAddress("x", const_cast<float*>(input.data())));
+    ASSERT_TRUE(h.context->setTensorAddress("lens", const_cast<int64_t*>(lengths.data())));
+    ASSERT_TRUE(h.context->setTensorAddress("y", y.data()));
+    EXPECT_FALSE(h.context->enqueueV3(nullptr));
+    // The default batch axis 1 has extent 3.
+    EXPECT_TRUE(errorMentions(h, "sequence lengths have shape [2]; expected [3], one length per index of the batch axis"))
+        << h.logger.errors();
+}
+
 TEST(ReverseSequenceLayer, BadLengthsFailWhenRun)
 {
     // The sequence axis (0) has extent 2.
     expectRunToFail({1, -1, 2}, "sequence length -1 of batch index 1 is outside [0, 2], the sequence axis' extent");
     expectRunToFail({1, 2, 3}, "sequence length 3 of batch index 2 is outside [0, 2], the sequence axis' extent");
-    // Two lengths for the default batch axis 1 of extent 3 (left to the kernel: see AxesSetAfterAdd... above).
-    expectRunToFail({1, 2}, "sequence lengths have shape [2]; expected [3], one length per index of the batch axis");
 }
 
 } // namespace

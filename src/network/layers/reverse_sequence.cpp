@@ -18,6 +18,31 @@ bool checkAxis(InferenceContext& ctx, int32_t axis, char const* what, int32_t ra
     return true;
 }
 
+//! Fails unless both axes address the input's axes, differ, and the lengths hold one value per index of the batch
+//! axis (where both extents are known).
+bool checkAxes(InferenceContext& ctx, int32_t batchAxis, int32_t sequenceAxis)
+{
+    int32_t const rank = ctx.rank(0);
+    if (!checkAxis(ctx, batchAxis, "batch axis", rank) || !checkAxis(ctx, sequenceAxis, "sequence axis", rank))
+    {
+        return false;
+    }
+    if (batchAxis == sequenceAxis)
+    {
+        return ctx.fail("the reverse sequence batch axis and sequence axis are both " + std::to_string(batchAxis)
+            + "; they must differ");
+    }
+    Dim const count = ctx.dim(1, 0);
+    Dim const batch = ctx.dim(0, batchAxis);
+    if (count.isConstant() && batch.isConstant() && count.constant() != batch.constant())
+    {
+        return ctx.fail("the reverse sequence lengths (input 1) hold " + std::to_string(count.constant())
+            + " values, but the batch axis " + std::to_string(batchAxis) + " has extent "
+            + std::to_string(batch.constant()));
+    }
+    return true;
+}
+
 } // namespace
 
 bool ReverseSequenceParams::infer(InferenceContext& ctx) const
@@ -48,14 +73,10 @@ bool ReverseSequenceParams::infer(InferenceContext& ctx) const
         return ctx.fail("the reverse sequence lengths (input 1) must be 1-D [batch], not of rank "
             + std::to_string(ctx.rank(1)));
     }
-    if (!checkAxis(ctx, batchAxis, "batch axis", rank) || !checkAxis(ctx, sequenceAxis, "sequence axis", rank))
+    // The axes are set after the layer is added (TensorRT's API), and the output's shape does not depend on them.
+    if (ctx.building() && !checkAxes(ctx, batchAxis, sequenceAxis))
     {
         return false;
-    }
-    if (batchAxis == sequenceAxis)
-    {
-        return ctx.fail("the reverse sequence batch axis and sequence axis are both " + std::to_string(batchAxis)
-            + "; they must differ");
     }
     std::vector<Dim> dims;
     for (int32_t i = 0; i < rank; ++i)

@@ -4,9 +4,10 @@
 // sequenceLens is a 1-D INT32 or INT64 tensor with one length per batch index. The batch axis (1 by default) and the
 // sequence axis (0 by default) lie in [0, rank) and differ.
 //
-// That sequenceLens holds as many lengths as the batch axis has indices is checked by the kernels, not here:
-// addReverseSequence infers shapes with the default axes before the application can set its own, so an input whose
-// batch axis will be 0 would be refused for not matching axis 1.
+// The axes, and that sequenceLens holds one length per index of the batch axis, are checked when the network is
+// built: addReverseSequence infers shapes with the default axes before the application can set its own, so an input
+// whose batch axis will be 0 must not be refused for not matching axis 1. The kernels check the count again for
+// extents known only at run time.
 #pragma once
 
 #include "network/layer.h"
@@ -31,7 +32,8 @@ struct ReverseSequenceParams final : LayerParamsOf<ReverseSequenceParams, nvinfe
 };
 
 //! The setters keep any value, as TensorRT's return nothing: an axis valid only once the other one has changed too
-//! (swapping the defaults sets batch 0 while the sequence axis is still 0) must not be refused on the way.
+//! (swapping the defaults sets batch 0 while the sequence axis is still 0) must not be refused on the way; the build
+//! refuses axes that are still wrong.
 class ReverseSequenceLayer final : public LayerBase<nvinfer1::IReverseSequenceLayer, ReverseSequenceParams>
 {
 public:
