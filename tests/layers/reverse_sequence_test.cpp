@@ -361,7 +361,8 @@ TEST(ReverseSequenceLayer, ALengthCountKnownOnlyAtRunTimeIsCheckedByTheKernel)
     ASSERT_TRUE(h.context->setTensorAddress("y", y.data()));
     EXPECT_FALSE(h.context->enqueueV3(nullptr));
     // The default batch axis 1 has extent 3.
-    EXPECT_TRUE(errorMentions(h, "sequence lengths have shape [2]; expected [3], one length per index of the batch axis"))
+    EXPECT_TRUE(
+        errorMentions(h, "sequence lengths have shape [2]; expected [3], one length per index of the batch axis"))
         << h.logger.errors();
 }
 
