@@ -227,15 +227,18 @@ TEST(ReverseSequenceLayer, DefaultsAndSetters)
 TEST(ReverseSequenceLayer, AxesSetAfterAddDecideWhichExtentTheLengthsMatch)
 {
     // Two lengths for an input [2, 3]: they match axis 0, not the default batch axis 1, and the layer must still be
-    // added (TensorRT's applications set the axes afterwards).
+    // added (TensorRT's applications set the axes afterwards). Swapping the axes passes through batch 0 = sequence 0;
+    // a layer added meanwhile is not refused.
     LayerHarness h;
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
     ITensor* lens = h.network->addInput("lens", DataType::kINT64, Dims{1, {2}});
     IReverseSequenceLayer* layer = h.network->addReverseSequence(*x, *lens);
     ASSERT_NE(layer, nullptr) << h.logger.errors();
     layer->setBatchAxis(0);
+    IActivationLayer* relu = h.network->addActivation(*layer->getOutput(0), ActivationType::kRELU);
+    ASSERT_NE(relu, nullptr) << h.logger.errors();
     layer->setSequenceAxis(1);
-    h.output(layer, "y");
+    h.output(relu, "y");
     ASSERT_TRUE(h.build());
     std::vector<float> const input{0, 1, 2, 3, 4, 5};
     std::vector<int64_t> const lengths{3, 2};
@@ -298,39 +301,23 @@ TEST(ReverseSequenceLayer, AxisErrorsFailTheBuild)
         Axes{0, 1}, "the reverse sequence lengths (input 1) hold 3 values, but the batch axis 0 has extent 2");
 }
 
-TEST(ReverseSequenceLayer, AxesMayBeWrongWhileTheNetworkIsDefined)
-{
-    // Swapping the default axes passes through batch 0 = sequence 0; other layers added meanwhile are not refused.
-    LayerHarness h;
-    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
-    ITensor* lens = h.network->addInput("lens", DataType::kINT64, Dims{1, {2}});
-    IReverseSequenceLayer* layer = h.network->addReverseSequence(*x, *lens);
-    ASSERT_NE(layer, nullptr) << h.logger.errors();
-    layer->setBatchAxis(0);
-    IActivationLayer* relu = h.network->addActivation(*layer->getOutput(0), ActivationType::kRELU);
-    ASSERT_NE(relu, nullptr) << h.logger.errors();
-    layer->setSequenceAxis(1);
-    h.output(relu, "y");
-    ASSERT_TRUE(h.build());
-    std::vector<float> const input{0, 1, 2, 3, 4, 5};
-    std::vector<int64_t> const lengths{3, 2};
-    std::vector<float> y(6);
-    ASSERT_TRUE(h.run({{"x", input.data()}, {"lens", lengths.data()}}, {{"y", y.data()}}));
-    EXPECT_EQ(y, (std::vector<float>{2, 1, 0, 4, 3, 5}));
-}
-
-//! Builds a reverse sequence of an FP32 input [2, 3] (default axes: three lengths) and runs it with `lengths`,
-//! expecting the run to fail with `message`.
-void expectRunToFail(std::vector<int64_t> const& lengths, char const* message)
+//! Builds a reverse sequence of an FP32 input [2, 3] with the default axes (three lengths) and INT64 lengths of
+//! dims `lengthDims` (-1: a count given at run time), runs it with `lengths`, and expects the run to fail with
+//! `message`.
+void expectRunToFail(Dims const& lengthDims, std::vector<int64_t> const& lengths, char const* message)
 {
     LayerHarness h;
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
-    ITensor* lens = h.network->addInput(
-        "lens", DataType::kINT64, Dims{1, {static_cast<int64_t>(lengths.size())}});
+    ITensor* lens = h.network->addInput("lens", DataType::kINT64, lengthDims);
     IReverseSequenceLayer* layer = h.network->addReverseSequence(*x, *lens);
     ASSERT_NE(layer, nullptr) << h.logger.errors();
     h.output(layer, "y");
+    if (lengthDims.d[0] < 0)
+    {
+        h.setProfile("lens", Dims{1, {1}}, Dims{1, {3}}, Dims{1, {4}});
+    }
     ASSERT_TRUE(h.build());
+    ASSERT_TRUE(h.context->setInputShape("lens", Dims{1, {static_cast<int64_t>(lengths.size())}}));
     std::vector<float> const input(6, 1.0F);
     std::vector<float> y(6);
     ASSERT_TRUE(h.context->setTensorAddress("x", const_cast<float*>(input.data())));
@@ -344,33 +331,18 @@ void expectRunToFail(std::vector<int64_t> const& lengths, char const* message)
 
 TEST(ReverseSequenceLayer, ALengthCountKnownOnlyAtRunTimeIsCheckedByTheKernel)
 {
-    LayerHarness h;
-    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
-    ITensor* lens = h.network->addInput("lens", DataType::kINT64, Dims{1, {-1}});
-    IReverseSequenceLayer* layer = h.network->addReverseSequence(*x, *lens);
-    ASSERT_NE(layer, nullptr) << h.logger.errors();
-    h.output(layer, "y");
-    h.setProfile("lens", Dims{1, {1}}, Dims{1, {3}}, Dims{1, {4}});
-    ASSERT_TRUE(h.build());
-    ASSERT_TRUE(h.context->setInputShape("lens", Dims{1, {2}}));
-    std::vector<float> const input(6, 1.0F);
-    std::vector<int64_t> const lengths{1, 2};
-    std::vector<float> y(6);
-    ASSERT_TRUE(h.context->setTensorAddress("x", const_cast<float*>(input.data())));
-    ASSERT_TRUE(h.context->setTensorAddress("lens", const_cast<int64_t*>(lengths.data())));
-    ASSERT_TRUE(h.context->setTensorAddress("y", y.data()));
-    EXPECT_FALSE(h.context->enqueueV3(nullptr));
     // The default batch axis 1 has extent 3.
-    EXPECT_TRUE(
-        errorMentions(h, "sequence lengths have shape [2]; expected [3], one length per index of the batch axis"))
-        << h.logger.errors();
+    expectRunToFail(Dims{1, {-1}}, {1, 2},
+        "sequence lengths have shape [2]; expected [3], one length per index of the batch axis");
 }
 
 TEST(ReverseSequenceLayer, BadLengthsFailWhenRun)
 {
     // The sequence axis (0) has extent 2.
-    expectRunToFail({1, -1, 2}, "sequence length -1 of batch index 1 is outside [0, 2], the sequence axis' extent");
-    expectRunToFail({1, 2, 3}, "sequence length 3 of batch index 2 is outside [0, 2], the sequence axis' extent");
+    expectRunToFail(Dims{1, {3}}, {1, -1, 2},
+        "sequence length -1 of batch index 1 is outside [0, 2], the sequence axis' extent");
+    expectRunToFail(Dims{1, {3}}, {1, 2, 3},
+        "sequence length 3 of batch index 2 is outside [0, 2], the sequence axis' extent");
 }
 
 } // namespace
