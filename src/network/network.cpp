@@ -357,8 +357,10 @@ bool Network::refreshShapes() const
     for (auto const& [tensor, facts] : mFacts.tensors)
     {
         auto* mutableTensor = const_cast<Tensor*>(tensor);
-        // An input that can be a shape tensor (its values have symbols) reports itself as one.
-        mutableTensor->setShapeTensor(facts.values.has_value());
+        // An input that can be a shape tensor (its values have symbols) reports itself as one. Values of tensors of
+        // higher rank are known on their way to a shape tensor (Pad's pads as [rank, 2]), but as TensorRT's, shape
+        // tensors are 0-D or 1-D.
+        mutableTensor->setShapeTensor(facts.values.has_value() && facts.dims.nbDims <= 1);
         if (tensor->isNetworkInput())
         {
             continue;

@@ -288,7 +288,10 @@ char const* Engine::getName() const noexcept
 bool Engine::isShapeInferenceIO(char const* tensorName) const noexcept
 {
     int32_t const index = ioTensorIndex(tensorName, "ICudaEngine::isShapeInferenceIO");
-    return index >= 0 && mModel.tensors[index].values.has_value();
+    // Kiln also keeps the values of other tensors on their way to a shape tensor (Pad's pads as [rank, 2], whole
+    // FLOAT numbers); TensorRT's shape-tensor I/O is 0-D or 1-D and INT32 or INT64.
+    plan::TensorRecord const* record = index >= 0 ? &mModel.tensors[index] : nullptr;
+    return record != nullptr && record->values && record->dims.size() <= 1 && isIndexType(record->type);
 }
 
 nvinfer1::TensorLocation Engine::getTensorLocation(char const*) const noexcept

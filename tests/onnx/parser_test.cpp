@@ -158,6 +158,131 @@ TEST(OnnxParser, IntegerDivisionOfShapeValuesTruncatesTowardZero)
     EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{4, 6}));
 }
 
+//! The tensor of `network` named `name` (a layer's output), or null.
+nvinfer1::ITensor* tensorNamed(nvinfer1::INetworkDefinition& network, std::string const& name)
+{
+    for (int32_t l = 0; l < network.getNbLayers(); ++l)
+    {
+        nvinfer1::ILayer* layer = network.getLayer(l);
+        for (int32_t o = 0; o < layer->getNbOutputs(); ++o)
+        {
+            if (name == layer->getOutput(o)->getName())
+            {
+                return layer->getOutput(o);
+            }
+        }
+    }
+    return nullptr;
+}
+
+TEST(OnnxParser, PadsComputedFromShapesPassThroughTheirRank2Reordering)
+{
+    // PyTorch's export of F.pad(x, (1, W)) with W = x.shape[1] at run time (Swin's window padding): the pads, in
+    // PyTorch's order [left, right, top, bottom], are reshaped to [-1, 2], reversed along the first axis with a step
+    // of -1, transposed and flattened into ONNX's [begin..., end...] order, [0, 1, 0, W]. Their values must stay known
+    // through the rank-2 tensors, which are not shape tensors themselves (as in TensorRT).
+    ModelBuilder m;
+    m.input("x", kFloat, {1, -1});
+    m.int64s("one_index", {}, {1});
+    m.int64s("axes", {1}, {0});
+    m.int64s("left", {1}, {1});
+    m.int64s("top_bottom", {2}, {0, 0});
+    m.int64s("pairs", {2}, {-1, 2});
+    m.int64s("last", {1}, {-1});
+    m.int64s("before_first", {1}, {-9223372036854775807});
+    m.int64s("minus_one", {1}, {-1});
+    m.int64s("flat", {1}, {-1});
+    m.node("Shape", {"x"}, {"shape"});
+    m.node("Gather", {"shape", "one_index"}, {"width"});
+    m.node("Unsqueeze", {"width", "axes"}, {"right"});
+    setInt(m.node("Concat", {"left", "right", "top_bottom"}, {"torch_pads"}), "axis", 0);
+    m.node("Reshape", {"torch_pads", "pairs"}, {"pairs_2d"});
+    m.node("Slice", {"pairs_2d", "last", "before_first", "axes", "minus_one"}, {"reversed"});
+    setInts(m.node("Transpose", {"reversed"}, {"begin_end"}), "perm", {1, 0});
+    m.node("Reshape", {"begin_end", "flat"}, {"onnx_pads"});
+    m.node("Pad", {"x", "onnx_pads"}, {"y"});
+    m.output("y", kFloat);
+
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    ASSERT_NE(tensorNamed(*h.network, "reversed"), nullptr);
+    EXPECT_FALSE(tensorNamed(*h.network, "reversed")->isShapeTensor());
+    EXPECT_TRUE(tensorNamed(*h.network, "onnx_pads")->isShapeTensor());
+    h.setProfile("x", nvinfer1::Dims{2, {1, 1}}, nvinfer1::Dims{2, {1, 3}}, nvinfer1::Dims{2, {1, 4}});
+    ASSERT_TRUE(h.build());
+    for (int64_t width : {3, 2})
+    {
+        std::vector<float> x;
+        for (int64_t i = 0; i < width; ++i)
+        {
+            x.push_back(static_cast<float>(i + 1));
+        }
+        std::vector<float> y(static_cast<size_t>(1 + 2 * width), -1.0F);
+        ASSERT_TRUE(h.context->setInputShape("x", nvinfer1::Dims{2, {1, width}}));
+        ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
+        EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{1, 1 + 2 * width}));
+        std::vector<float> expected{0.0F}; // one zero before, the row, W zeros after
+        expected.insert(expected.end(), x.begin(), x.end());
+        expected.resize(y.size(), 0.0F);
+        expectClose(y, expected, 0.0F);
+    }
+}
+
+TEST(OnnxParser, FloatRangeOverAShapeCountsItsElementsExactly)
+{
+    // PyTorch's export of torch.arange(x.shape[1], dtype=torch.float32) (a YOLO head's grid): the size is cast to
+    // FLOAT before Range. Its whole-number value stays known through the cast, so the count is a shape tensor.
+    ModelBuilder m;
+    m.input("x", kFloat, {1, -1});
+    m.int64s("one_index", {}, {1});
+    m.floats("start", {}, {0.0F});
+    m.floats("delta", {}, {1.0F});
+    m.node("Shape", {"x"}, {"shape"});
+    m.node("Gather", {"shape", "one_index"}, {"width"});
+    setInt(m.node("Cast", {"width"}, {"limit"}), "to", ::onnx::TensorProto::FLOAT);
+    m.node("Range", {"start", "limit", "delta"}, {"grid"});
+    m.node("Add", {"x", "grid"}, {"y"});
+    m.output("y", kFloat);
+
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    h.setProfile("x", nvinfer1::Dims{2, {1, 1}}, nvinfer1::Dims{2, {1, 4}}, nvinfer1::Dims{2, {1, 8}});
+    ASSERT_TRUE(h.build());
+    for (int64_t width : {4, 7})
+    {
+        std::vector<float> const x(static_cast<size_t>(width), 0.5F);
+        std::vector<float> y(static_cast<size_t>(width), -1.0F);
+        ASSERT_TRUE(h.context->setInputShape("x", nvinfer1::Dims{2, {1, width}}));
+        ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
+        std::vector<float> expected;
+        for (int64_t i = 0; i < width; ++i)
+        {
+            expected.push_back(0.5F + static_cast<float>(i));
+        }
+        expectClose(y, expected, 0.0F);
+    }
+}
+
+TEST(OnnxParser, FloatRangeWithAFractionalStepOverAShapeNamesTheNode)
+{
+    // A step of 0.5 makes the count a float quotient, which Kiln cannot know while shapes are inferred.
+    ModelBuilder m;
+    m.input("x", kFloat, {1, -1});
+    m.int64s("one_index", {}, {1});
+    m.floats("start", {}, {0.0F});
+    m.floats("delta", {}, {0.5F});
+    m.node("Shape", {"x"}, {"shape"});
+    m.node("Gather", {"shape", "one_index"}, {"width"});
+    setInt(m.node("Cast", {"width"}, {"limit"}), "to", ::onnx::TensorProto::FLOAT);
+    m.node("Range", {"start", "limit", "delta"}, {"grid"}).set_name("half_steps");
+    m.output("grid", kFloat);
+
+    OnnxHarness h;
+    EXPECT_FALSE(h.parse(m.bytes()));
+    EXPECT_NE(h.parserErrors().find("half_steps"), std::string::npos) << h.parserErrors();
+    EXPECT_NE(h.parserErrors().find("Range's length"), std::string::npos) << h.parserErrors();
+}
+
 TEST(OnnxParser, BroadcastsLowerRankOperandsAndKeepsTypes)
 {
     // ONNX broadcasting: [2, 3] + [3]; then Equal gives BOOL, Where picks.

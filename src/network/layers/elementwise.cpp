@@ -141,8 +141,10 @@ bool ElementWiseParams::infer(InferenceContext& ctx) const
     }
     auto const& a = ctx.input(0).values;
     auto const& b = ctx.input(1).values;
-    // Comparisons keep values too (0 or 1, a BOOL shape tensor), as exporters select shape entries with them.
-    if (a && b && (a->size() == b->size() || a->size() == 1 || b->size() == 1))
+    // Comparisons keep values too (0 or 1, a BOOL shape tensor), as exporters select shape entries with them. Values
+    // are whole numbers, so a FLOAT quotient (rarely one) is not among them.
+    bool const wholeResult = operation != ElementWiseOperation::kDIV || isIndexType(type);
+    if (a && b && wholeResult && (a->size() == b->size() || a->size() == 1 || b->size() == 1))
     {
         size_t const count = std::max(a->size(), b->size());
         std::vector<nvinfer1::IDimensionExpr const*> values;

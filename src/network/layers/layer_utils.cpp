@@ -128,4 +128,32 @@ int32_t normalizeAxis(int64_t axis, int32_t rank)
     return static_cast<int32_t>(axis < 0 ? axis + rank : axis);
 }
 
+std::optional<std::vector<int64_t>> constantExtents(std::vector<Dim> const& dims)
+{
+    std::vector<int64_t> extents;
+    for (Dim const& dim : dims)
+    {
+        if (!dim.isConstant())
+        {
+            return std::nullopt;
+        }
+        extents.push_back(dim.constant());
+    }
+    return extents;
+}
+
+std::optional<std::vector<int64_t>> constantExtents(nvinfer1::DimsExprs const& dims)
+{
+    std::vector<int64_t> extents;
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        if (dims.d[i] == nullptr || !dims.d[i]->isConstant())
+        {
+            return std::nullopt;
+        }
+        extents.push_back(dims.d[i]->getConstantValue());
+    }
+    return extents;
+}
+
 } // namespace kiln::network

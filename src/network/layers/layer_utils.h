@@ -6,6 +6,7 @@
 
 #include <NvInfer.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,5 +38,44 @@ Dim transposedWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int
 
 //! An axis in [-rank, rank) made non-negative; -1 when out of range.
 int32_t normalizeAxis(int64_t axis, int32_t rank);
+
+//! The extents when every one is a constant; none when some is known only at run time.
+std::optional<std::vector<int64_t>> constantExtents(std::vector<Dim> const& dims);
+std::optional<std::vector<int64_t>> constantExtents(nvinfer1::DimsExprs const& dims);
+
+//! Known values (TensorFacts::values: row-major, whatever the rank) gathered into a tensor of `extents`: element j
+//! takes the value at flat index sourceIndex(coordinates of j), or the whole result is none as soon as
+//! sourceIndex gives none (say, an element a slice fills rather than reads).
+template <typename SourceIndex>
+std::optional<std::vector<nvinfer1::IDimensionExpr const*>> gatherValues(
+    std::vector<nvinfer1::IDimensionExpr const*> const& values, std::vector<int64_t> const& extents,
+    SourceIndex&& sourceIndex)
+{
+    std::vector<nvinfer1::IDimensionExpr const*> result;
+    std::vector<int64_t> coordinates(extents.size(), 0);
+    int64_t count = 1;
+    for (int64_t extent : extents)
+    {
+        count *= extent;
+    }
+    for (int64_t j = 0; j < count; ++j)
+    {
+        std::optional<int64_t> const from = sourceIndex(coordinates);
+        if (!from || *from < 0 || *from >= static_cast<int64_t>(values.size()))
+        {
+            return std::nullopt;
+        }
+        result.push_back(values[static_cast<size_t>(*from)]);
+        for (size_t axis = extents.size(); axis-- > 0;) // the next coordinates in row-major order
+        {
+            if (++coordinates[axis] < extents[axis])
+            {
+                break;
+            }
+            coordinates[axis] = 0;
+        }
+    }
+    return result;
+}
 
 } // namespace kiln::network

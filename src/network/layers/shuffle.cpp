@@ -1,5 +1,8 @@
 #include "network/layers/shuffle.h"
 
+#include "core/data_type.h"
+#include "network/layers/layer_utils.h"
+
 #include <algorithm>
 
 namespace kiln::network
@@ -26,6 +29,47 @@ bool permute(InferenceContext& ctx, std::vector<Dim>& dims, nvinfer1::Permutatio
     }
     dims = std::move(result);
     return true;
+}
+
+//! Known values (row-major) in the order a transpose of a tensor of `dims` leaves them: out[j] = in[j permuted back].
+//! Values of a tensor with extents known only at run time are forgotten (rank <= 1 needs no reordering).
+void transposeValues(std::optional<std::vector<nvinfer1::IDimensionExpr const*>>& values, std::vector<Dim> const& dims,
+    nvinfer1::Permutation const& permutation)
+{
+    std::optional<std::vector<int64_t>> const extents = constantExtents(dims);
+    if (!values || dims.size() <= 1)
+    {
+        return;
+    }
+    if (!extents)
+    {
+        values.reset();
+        return;
+    }
+    std::vector<int64_t> permuted;
+    for (size_t i = 0; i < extents->size(); ++i)
+    {
+        int32_t const from = permutation.order[i];
+        if (from < 0 || from >= static_cast<int32_t>(extents->size()))
+        {
+            values.reset(); // permute() reports the bad permutation
+            return;
+        }
+        permuted.push_back((*extents)[static_cast<size_t>(from)]);
+    }
+    values = gatherValues(*values, permuted, [&](std::vector<int64_t> const& at) {
+        std::vector<int64_t> source(at.size());
+        for (size_t i = 0; i < at.size(); ++i)
+        {
+            source[static_cast<size_t>(permutation.order[i])] = at[i];
+        }
+        int64_t flat = 0;
+        for (size_t axis = 0; axis < source.size(); ++axis)
+        {
+            flat = flat * (*extents)[axis] + source[axis];
+        }
+        return std::optional<int64_t>{flat};
+    });
 }
 
 // Values known only at run time (a shape-tensor input's) may still be 0 or -1 then: their extents are
@@ -56,10 +100,10 @@ bool requestedExtents(InferenceContext& ctx, std::optional<nvinfer1::Dims> const
     if (ctx.hasInput(1))
     {
         TensorFacts const& shape = ctx.input(1);
-        if (shape.dims.nbDims != 1 || !shape.values)
+        if (shape.dims.nbDims != 1 || !shape.values || !isIndexType(shape.type))
         {
-            return ctx.fail("the reshape dimensions (input 1) must be a 1-D shape tensor whose values are known while "
-                "shapes are inferred (computed from shapes and constants)");
+            return ctx.fail("the reshape dimensions (input 1) must be a 1-D INT32 or INT64 shape tensor whose values "
+                "are known while shapes are inferred (computed from shapes and constants)");
         }
         requested.emplace();
         for (auto const* value : *shape.values)
@@ -191,6 +235,10 @@ bool ShuffleParams::infer(InferenceContext& ctx) const
     {
         dims.push_back(ctx.dim(0, i));
     }
+    // Known values stay known through the shuffle while every extent is a constant (Pad's pads pass through
+    // [rank, 2] reshapes and transposes on their way from the input's shape), and always between 0-D and 1-D.
+    std::optional<std::vector<nvinfer1::IDimensionExpr const*>> values = ctx.input(0).values;
+    transposeValues(values, dims, firstTranspose);
     if (!permute(ctx, dims, firstTranspose, "first"))
     {
         return false;
@@ -204,6 +252,7 @@ bool ShuffleParams::infer(InferenceContext& ctx) const
     {
         return false;
     }
+    transposeValues(values, dims, secondTranspose);
     if (!permute(ctx, dims, secondTranspose, "second"))
     {
         return false;
@@ -212,11 +261,7 @@ bool ShuffleParams::infer(InferenceContext& ctx) const
     {
         return false;
     }
-    // Reshaping a shape tensor between 0-D and 1-D keeps its values known (transposes of rank <= 1 are trivial).
-    if (ctx.input(0).values && dims.size() <= 1)
-    {
-        ctx.output(0).values = ctx.input(0).values;
-    }
+    ctx.output(0).values = std::move(values);
     return true;
 }
 

@@ -1,6 +1,7 @@
 #include "network/layers/slice.h"
 
 #include "core/data_type.h"
+#include "network/layers/layer_utils.h"
 
 #include <optional>
 
@@ -20,10 +21,10 @@ bool sliceParam(InferenceContext& ctx, int32_t index, nvinfer1::Dims const& fixe
     if (ctx.hasInput(index))
     {
         TensorFacts const& facts = ctx.input(index);
-        if (facts.dims.nbDims != 1 || !facts.values)
+        if (facts.dims.nbDims != 1 || !facts.values || !isIndexType(facts.type))
         {
             return ctx.fail(std::string("the slice ") + name + " (input " + std::to_string(index)
-                + ") must be a 1-D shape tensor whose values are known while shapes are inferred");
+                + ") must be a 1-D INT32 or INT64 shape tensor whose values are known while shapes are inferred");
         }
         for (auto const* value : *facts.values)
         {
@@ -75,27 +76,34 @@ std::optional<int64_t> sampled(int64_t coordinate, int64_t extent, nvinfer1::Sam
     }
 }
 
-//! Slicing a 1-D shape tensor with constant parameters keeps its values known (e.g. Shape -> Slice -> Reshape).
-void propagateValues(InferenceContext& ctx, Dim const& start, Dim const& size, Dim const& stride,
-    nvinfer1::SampleMode mode)
+//! Slicing known values with constant parameters keeps them known: Shape -> Slice -> Reshape, and Pad's pads that
+//! exporters reshape to [rank, 2] and reverse with a step of -1.
+void propagateValues(InferenceContext& ctx, std::vector<Dim> const& starts, std::vector<Dim> const& sizes,
+    std::vector<Dim> const& strides, nvinfer1::SampleMode mode)
 {
     TensorFacts const& data = ctx.input(0);
-    if (!data.values || data.dims.nbDims != 1 || !start.isConstant() || !size.isConstant() || !stride.isConstant())
+    std::optional<std::vector<int64_t>> const extents = constantExtents(data.dims);
+    std::optional<std::vector<int64_t>> const first = constantExtents(starts);
+    std::optional<std::vector<int64_t>> const count = constantExtents(sizes);
+    std::optional<std::vector<int64_t>> const step = constantExtents(strides);
+    if (!data.values || !extents || !first || !count || !step)
     {
         return;
     }
-    int64_t const extent = static_cast<int64_t>(data.values->size());
-    std::vector<nvinfer1::IDimensionExpr const*> values;
-    for (int64_t i = 0; i < size.constant(); ++i)
-    {
-        std::optional<int64_t> const from = sampled(start.constant() + i * stride.constant(), extent, mode);
-        if (!from)
+    // A fill value (or an error the runtime reports) is not a known value: then the output is an ordinary tensor.
+    ctx.output(0).values = gatherValues(*data.values, *count, [&](std::vector<int64_t> const& at) {
+        int64_t flat = 0;
+        for (size_t axis = 0; axis < at.size(); ++axis)
         {
-            return; // a fill value (or an error the runtime reports): not a known shape value
+            std::optional<int64_t> const from = sampled((*first)[axis] + at[axis] * (*step)[axis], (*extents)[axis], mode);
+            if (!from)
+            {
+                return std::optional<int64_t>{};
+            }
+            flat = flat * (*extents)[axis] + *from;
         }
-        values.push_back((*data.values)[static_cast<size_t>(*from)]);
-    }
-    ctx.output(0).values = std::move(values);
+        return std::optional<int64_t>{flat};
+    });
 }
 
 } // namespace
@@ -151,10 +159,7 @@ bool SliceParams::infer(InferenceContext& ctx) const
     {
         return false;
     }
-    if (rank == 1)
-    {
-        propagateValues(ctx, starts[0], sizes[0], strides[0], mode);
-    }
+    propagateValues(ctx, starts, sizes, strides, mode);
     return true;
 }
 

@@ -66,9 +66,11 @@ bool CastParams::infer(InferenceContext& ctx) const
     {
         return false;
     }
-    if (toType == DataType::kINT32 || toType == DataType::kINT64)
+    // Shape values are whole numbers: they survive a cast to an integer type, and to FLOAT (exact below 2^24), which
+    // exporters write for torch.arange(n, dtype=float) and casts back.
+    if (isIndexType(toType) || toType == DataType::kFLOAT)
     {
-        ctx.output(0).values = ctx.input(0).values; // integer shape values survive an integer cast
+        ctx.output(0).values = ctx.input(0).values;
     }
     return true;
 }

@@ -93,29 +93,57 @@ std::vector<Value> importConstantOfShape(ImportContext& ctx, Node const& node)
     return single(broadcastTo(ctx, ctx.tensor(Value(element)), shape));
 }
 
-//! Range's element count, max(ceil((limit - start) / delta), 0), as a 1-D INT64 tensor of one element. For
-//! integer types it is computed exactly in INT64 as -floor((start - limit) / delta), which keeps it a shape tensor
-//! when the bounds are; for FLOAT it goes through float division and a ceil.
-nvinfer1::ITensor& rangeCount(ImportContext& ctx, nvinfer1::ITensor& start, nvinfer1::ITensor& limit,
+//! Range's element count for integer bounds, max(ceil((limit - start) / delta), 0) computed exactly in INT64 as
+//! -floor((start - limit) / delta), as a 1-D INT64 tensor of one element: a shape tensor when the bounds are.
+nvinfer1::ITensor& integerRangeCount(ImportContext& ctx, nvinfer1::ITensor& start, nvinfer1::ITensor& limit,
     nvinfer1::ITensor& delta)
 {
     using Op = nvinfer1::ElementWiseOperation;
-    nvinfer1::ITensor* count = nullptr;
-    if (start.getType() == DataType::kFLOAT)
+    nvinfer1::ITensor& first = castTo(ctx, start, DataType::kINT64);
+    nvinfer1::ITensor& last = castTo(ctx, limit, DataType::kINT64);
+    nvinfer1::ITensor& step = castTo(ctx, delta, DataType::kINT64);
+    nvinfer1::ITensor& floored = elementWise(ctx, elementWise(ctx, first, last, Op::kSUB), step, Op::kFLOOR_DIV);
+    nvinfer1::ITensor& count = elementWise(ctx, scalarConstant(ctx, 0.0, DataType::kINT64, 0), floored, Op::kSUB);
+    nvinfer1::ITensor& nonNegative = elementWise(ctx, count, scalarConstant(ctx, 0.0, DataType::kINT64, 0), Op::kMAX);
+    return reshape(ctx, nonNegative, std::vector<int64_t>{1});
+}
+
+//! Range input `index` as an INT64 tensor when it is a whole number known while shapes are inferred: a constant,
+//! or a value computed from shapes (torch.arange(n, dtype=torch.float) casts the size n to FLOAT); else null.
+nvinfer1::ITensor* wholeNumberBound(ImportContext& ctx, Node const& node, int32_t index)
+{
+    if (isConstantInput(node, index))
     {
-        nvinfer1::ITensor& steps = elementWise(ctx, elementWise(ctx, limit, start, Op::kSUB), delta, Op::kDIV);
-        count = &castTo(ctx, unary(ctx, steps, nvinfer1::UnaryOperation::kCEIL), DataType::kINT64);
+        double const value = node.input(index).constant().toDouble().at(0);
+        return std::trunc(value) == value ? &scalarConstant(ctx, value, DataType::kINT64, 0) : nullptr;
     }
-    else
+    nvinfer1::ITensor& bound = inputTensor(ctx, node, index);
+    return bound.isShapeTensor() ? &castTo(ctx, bound, DataType::kINT64) : nullptr;
+}
+
+//! Range's element count as a 1-D INT64 tensor of one element. FLOAT bounds that are whole numbers known while
+//! shapes are inferred count as integers, so the count stays a shape tensor; other FLOAT bounds go through float
+//! division and a ceil (a count known only at run time, which Kiln refuses).
+nvinfer1::ITensor& rangeCount(ImportContext& ctx, Node const& node)
+{
+    nvinfer1::ITensor& start = inputTensor(ctx, node, 0);
+    nvinfer1::ITensor& limit = inputTensor(ctx, node, 1);
+    nvinfer1::ITensor& delta = inputTensor(ctx, node, 2);
+    if (start.getType() != DataType::kFLOAT)
     {
-        nvinfer1::ITensor& first = castTo(ctx, start, DataType::kINT64);
-        nvinfer1::ITensor& last = castTo(ctx, limit, DataType::kINT64);
-        nvinfer1::ITensor& step = castTo(ctx, delta, DataType::kINT64);
-        nvinfer1::ITensor& floored = elementWise(ctx, elementWise(ctx, first, last, Op::kSUB), step, Op::kFLOOR_DIV);
-        count = &elementWise(ctx, scalarConstant(ctx, 0.0, DataType::kINT64, 0), floored, Op::kSUB);
+        return integerRangeCount(ctx, start, limit, delta);
     }
-    nvinfer1::ITensor& nonNegative
-        = elementWise(ctx, *count, scalarConstant(ctx, 0.0, DataType::kINT64, 0), Op::kMAX);
+    nvinfer1::ITensor* first = wholeNumberBound(ctx, node, 0);
+    nvinfer1::ITensor* last = wholeNumberBound(ctx, node, 1);
+    nvinfer1::ITensor* step = wholeNumberBound(ctx, node, 2);
+    if (first != nullptr && last != nullptr && step != nullptr)
+    {
+        return integerRangeCount(ctx, *first, *last, *step);
+    }
+    using Op = nvinfer1::ElementWiseOperation;
+    nvinfer1::ITensor& steps = elementWise(ctx, elementWise(ctx, limit, start, Op::kSUB), delta, Op::kDIV);
+    nvinfer1::ITensor& count = castTo(ctx, unary(ctx, steps, nvinfer1::UnaryOperation::kCEIL), DataType::kINT64);
+    nvinfer1::ITensor& nonNegative = elementWise(ctx, count, scalarConstant(ctx, 0.0, DataType::kINT64, 0), Op::kMAX);
     return reshape(ctx, nonNegative, std::vector<int64_t>{1});
 }
 
@@ -142,7 +170,7 @@ std::vector<Value> importRuntimeRange(ImportContext& ctx, Node const& node)
         }
     }
     // The count decides the output's extent, so Kiln must know it while shapes are inferred.
-    nvinfer1::ITensor& count = requireShapeValues(rangeCount(ctx, start, limit, delta), "Range's length");
+    nvinfer1::ITensor& count = requireShapeValues(rangeCount(ctx, node), "Range's length");
     nvinfer1::Dims empty{};
     empty.nbDims = 1;
     auto& fill = ctx.check(ctx.network().addFill(empty, nvinfer1::FillOperation::kLINSPACE, type), "range fill");
