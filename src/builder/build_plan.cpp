@@ -598,10 +598,13 @@ private:
     //! A layer the backend runs itself: its precision, parameters (weights stored in that precision) and I/O types.
     bool recordKernelLayer(network::Layer const& layer, plan::LayerRecord& record)
     {
-        // Layers that only compute shape tensors (values known from the input shapes) need no kernel: the
-        // runtime evaluates their values on the host.
+        // Layers that only compute INT32/INT64 shape tensors (values known from the input shapes) need no kernel:
+        // the runtime evaluates their values on the host (plan::computesShapesOnly).
         bool const computesShapesOnly = std::all_of(layer.outputs().begin(), layer.outputs().end(),
-            [&](Tensor const* output) { return mFacts.tensors.at(output).values.has_value(); });
+            [&](Tensor const* output) {
+                network::TensorFacts const& facts = mFacts.tensors.at(output);
+                return facts.values.has_value() && isIndexType(facts.type);
+            });
         if (std::string const why = mImplementation->unsupportedReason(layer.params());
             !why.empty() && !computesShapesOnly)
         {

@@ -160,6 +160,36 @@ def _small_ssdlite(size, classes):
     return backbone, ssdlite.SSDLiteHead(channels, anchors.num_anchors_per_location(), classes, norm)
 
 
+def ssdlite_pipeline(small):
+    """SSDlite-320 as torchvision runs it: resizing and normalisation, the network, box decoding, score
+    thresholds, per-class non-maximum suppression (ONNX NonMaxSuppression) and the top detections, whose count
+    depends on the image."""
+    import torch
+    from torchvision.models.detection import ssdlite320_mobilenet_v3_large
+
+    detector = ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, score_thresh=0.0)
+    if small:
+        from torchvision.models.detection.anchor_utils import DefaultBoxGenerator
+        detector.backbone, detector.head = _small_ssdlite(96, classes=4)
+        detector.anchor_generator = DefaultBoxGenerator([[2, 3] for _ in range(6)], min_ratio=0.2, max_ratio=0.95)
+        detector.transform.min_size, detector.transform.max_size = (96,), 96
+        detector.transform.fixed_size = (96, 96)
+
+    class Detections(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, image):
+            found = self.inner([image[0]])[0]
+            return found["boxes"], found["scores"], found["labels"]
+
+    image = torch.rand(1, 3, 160, 200)
+    return Export(Detections(detector.eval()), (image,), ["image"], ["boxes", "scores", "labels"],
+                  {"image": {2: "height", 3: "width"}, "boxes": {0: "detections"}, "scores": {0: "detections"},
+                   "labels": {0: "detections"}})
+
+
 # ---- timm ----------------------------------------------------------------------------------------------------------
 
 def vit(small):
@@ -323,6 +353,34 @@ def detr(small):
                         outputs=("class_logits", "boxes"))
 
 
+def detr_postprocessed(small):
+    """DETR with its post-processing in the graph: class probabilities (softmax without the no-object class),
+    boxes from centre/size to corners in pixels, and only the queries scoring above a threshold (a count that
+    depends on the image; the random weights' scores are low, so the threshold is too)."""
+    import torch
+
+    network = detr(small).module
+
+    class Detections(torch.nn.Module):
+        threshold = 0.2
+
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, image):
+            logits, boxes = self.inner(image)
+            scores, labels = logits.softmax(-1)[0, :, :-1].max(-1)
+            centre, size = boxes[0, :, :2], boxes[0, :, 2:]
+            corners = torch.cat((centre - size / 2, centre + size / 2), -1) * image.shape[-1]
+            keep = scores > self.threshold
+            return corners[keep], scores[keep], labels[keep]
+
+    image = torch.rand(1, 3, 64 if small else 512, 64 if small else 512)
+    return Export(Detections(network), (image,), ["image"], ["boxes", "scores", "labels"],
+                  {"boxes": {0: "detections"}, "scores": {0: "detections"}, "labels": {0: "detections"}})
+
+
 # ---- the team's own ------------------------------------------------------------------------------------------------
 
 def yolo_style(small):
@@ -342,6 +400,7 @@ MODELS = [
     ZooModel("swin", "torchvision", swin),
     ZooModel("maxvit", "torchvision", maxvit),
     ZooModel("ssdlite_backbone_head", "torchvision", ssdlite_backbone_head),
+    ZooModel("ssdlite_pipeline", "torchvision", ssdlite_pipeline),
     ZooModel("vit", "timm", vit),
     ZooModel("deit", "timm", deit),
     ZooModel("convnext", "timm", convnext),
@@ -354,5 +413,6 @@ MODELS = [
     ZooModel("wav2vec2", "transformers", wav2vec2),
     ZooModel("whisper_encoder", "transformers", whisper_encoder),
     ZooModel("detr", "transformers", detr),
+    ZooModel("detr_postprocessed", "transformers", detr_postprocessed),
     ZooModel("yolo_style", "own", yolo_style),
 ]

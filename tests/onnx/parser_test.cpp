@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 namespace kiln::test
 {
@@ -224,6 +226,56 @@ TEST(OnnxParser, PadsComputedFromShapesPassThroughTheirRank2Reordering)
         std::vector<float> expected{0.0F}; // one zero before, the row, W zeros after
         expected.insert(expected.end(), x.begin(), x.end());
         expected.resize(y.size(), 0.0F);
+        expectClose(y, expected, 0.0F);
+    }
+}
+
+TEST(OnnxParser, SquarePaddingComputedInFloatFromShapesStaysKnown)
+{
+    // torchvision's detection transform pads a batch to its largest extent: the extents are cast to FLOAT, reduced
+    // with ReduceMax, divided by a size_divisible of 1.0, rounded up with Ceil and cast back. Here x [1, H, W] is
+    // padded at the end to [1, S, S], S = max(H, W): whole numbers all the way, so the pads stay shape values.
+    ModelBuilder m;
+    m.input("x", kFloat, {1, -1, -1});
+    m.int64s("height_index", {1}, {1});
+    m.int64s("width_index", {1}, {2});
+    m.floats("one", {}, {1.0F});
+    m.int64s("no_pads", {4}, {0, 0, 0, 0});
+    m.node("Shape", {"x"}, {"shape"});
+    m.node("Gather", {"shape", "height_index"}, {"height"});
+    m.node("Gather", {"shape", "width_index"}, {"width"});
+    setInt(m.node("Concat", {"height", "width"}, {"extents"}), "axis", 0);
+    setInt(m.node("Cast", {"extents"}, {"real_extents"}), "to", ::onnx::TensorProto::FLOAT);
+    setInt(m.node("ReduceMax", {"real_extents"}, {"largest"}), "keepdims", 1);
+    m.node("Div", {"largest", "one"}, {"multiples"});
+    m.node("Ceil", {"multiples"}, {"rounded"});
+    setInt(m.node("Cast", {"rounded"}, {"side"}), "to", ::onnx::TensorProto::INT64);
+    m.node("Sub", {"side", "extents"}, {"growth"});
+    setInt(m.node("Concat", {"no_pads", "growth"}, {"pads"}), "axis", 0);
+    m.node("Pad", {"x", "pads"}, {"y"});
+    m.output("y", kFloat);
+
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    h.setProfile("x", nvinfer1::Dims{3, {1, 1, 1}}, nvinfer1::Dims{3, {1, 2, 3}}, nvinfer1::Dims{3, {1, 4, 4}});
+    ASSERT_TRUE(h.build());
+    for (auto [height, width] : {std::pair<int64_t, int64_t>{2, 3}, {4, 1}})
+    {
+        int64_t const side = std::max(height, width);
+        std::vector<float> x(static_cast<size_t>(height * width));
+        std::vector<float> expected(static_cast<size_t>(side * side), 0.0F);
+        for (int64_t r = 0; r < height; ++r)
+        {
+            for (int64_t c = 0; c < width; ++c)
+            {
+                x[static_cast<size_t>(r * width + c)] = static_cast<float>(1 + r * width + c);
+                expected[static_cast<size_t>(r * side + c)] = static_cast<float>(1 + r * width + c);
+            }
+        }
+        std::vector<float> y(expected.size(), -1.0F);
+        ASSERT_TRUE(h.context->setInputShape("x", nvinfer1::Dims{3, {1, height, width}}));
+        ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
+        EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{1, side, side}));
         expectClose(y, expected, 0.0F);
     }
 }

@@ -3,6 +3,8 @@
 #include "core/data_type.h"
 #include "network/network.h"
 
+#include <algorithm>
+
 namespace kiln::network
 {
 namespace
@@ -62,6 +64,14 @@ nvinfer1::IDimensionExpr const* combineValues(
     case ElementWiseOperation::kGREATER: return builder.operation(DimensionOperation::kLESS, *b, *a);
     default: return nullptr; // kPOW and the logical operations: not shape arithmetic
     }
+}
+
+//! Whether `divisor` holds known values that are all 1.
+bool dividesByOne(TensorFacts const& divisor)
+{
+    return divisor.values
+        && std::all_of(divisor.values->begin(), divisor.values->end(),
+            [](nvinfer1::IDimensionExpr const* value) { return value->isConstant() && value->getConstantValue() == 1; });
 }
 
 } // namespace
@@ -142,8 +152,9 @@ bool ElementWiseParams::infer(InferenceContext& ctx) const
     auto const& a = ctx.input(0).values;
     auto const& b = ctx.input(1).values;
     // Comparisons keep values too (0 or 1, a BOOL shape tensor), as exporters select shape entries with them. Values
-    // are whole numbers, so a FLOAT quotient (rarely one) is not among them.
-    bool const wholeResult = operation != ElementWiseOperation::kDIV || isIndexType(type);
+    // are whole numbers, so a FLOAT quotient is not among them unless the divisor is 1 (torchvision's detection
+    // transform divides sizes by a size_divisible of 1.0).
+    bool const wholeResult = operation != ElementWiseOperation::kDIV || isIndexType(type) || dividesByOne(ctx.input(1));
     if (a && b && wholeResult && (a->size() == b->size() || a->size() == 1 || b->size() == 1))
     {
         size_t const count = std::max(a->size(), b->size());

@@ -5,6 +5,42 @@
 namespace kiln::network
 {
 
+namespace
+{
+
+//! Reducing a 1-D tensor of known values to one keeps its value known: the largest of a list of extents, as
+//! torchvision's detection transform computes the batch's image size. Averages are not whole numbers.
+void propagateValues(InferenceContext& ctx, nvinfer1::ReduceOperation operation, uint32_t reduceAxes)
+{
+    using nvinfer1::DimensionOperation;
+    using nvinfer1::ReduceOperation;
+    auto const& values = ctx.input(0).values;
+    if (!values || values->empty() || ctx.rank(0) != 1 || reduceAxes != 1U)
+    {
+        return;
+    }
+    DimensionOperation combine{};
+    switch (operation)
+    {
+    case ReduceOperation::kSUM: combine = DimensionOperation::kSUM; break;
+    case ReduceOperation::kPROD: combine = DimensionOperation::kPROD; break;
+    case ReduceOperation::kMAX: combine = DimensionOperation::kMAX; break;
+    case ReduceOperation::kMIN: combine = DimensionOperation::kMIN; break;
+    default: return;
+    }
+    nvinfer1::IDimensionExpr const* result = values->front();
+    for (size_t i = 1; i < values->size() && result != nullptr; ++i)
+    {
+        result = ctx.builder().operation(combine, *result, *(*values)[i]);
+    }
+    if (result != nullptr)
+    {
+        ctx.output(0).values = std::vector<nvinfer1::IDimensionExpr const*>{result};
+    }
+}
+
+} // namespace
+
 bool ReduceParams::infer(InferenceContext& ctx) const
 {
     if (ctx.nbInputs() != 1 || !ctx.hasInput(0))
@@ -38,7 +74,12 @@ bool ReduceParams::infer(InferenceContext& ctx) const
             dims.push_back(ctx.dim(0, i));
         }
     }
-    return ctx.setOutput(0, type, dims);
+    if (!ctx.setOutput(0, type, dims))
+    {
+        return false;
+    }
+    propagateValues(ctx, operation, reduceAxes);
+    return true;
 }
 
 } // namespace kiln::network

@@ -19,6 +19,27 @@ bool oneInput(InferenceContext& ctx, char const* kind)
     return true;
 }
 
+//! The value of a unary operation on a shape value (a whole number; 0 or 1 for BOOL), or null for operations
+//! that are not shape arithmetic.
+nvinfer1::IDimensionExpr const* unaryValue(
+    nvinfer1::IExprBuilder& builder, UnaryOperation operation, nvinfer1::IDimensionExpr const& value)
+{
+    using nvinfer1::DimensionOperation;
+    auto const& zero = *builder.constant(0);
+    switch (operation)
+    {
+    case UnaryOperation::kNEG: return builder.operation(DimensionOperation::kSUB, zero, value);
+    case UnaryOperation::kABS:
+        return builder.operation(
+            DimensionOperation::kMAX, value, *builder.operation(DimensionOperation::kSUB, zero, value));
+    case UnaryOperation::kNOT: return builder.operation(DimensionOperation::kEQUAL, value, zero);
+    case UnaryOperation::kCEIL:
+    case UnaryOperation::kFLOOR:
+    case UnaryOperation::kROUND: return &value; // whole numbers already (torchvision's ceil(size / 1.0))
+    default: return nullptr;
+    }
+}
+
 } // namespace
 
 bool UnaryParams::infer(InferenceContext& ctx) const
@@ -39,7 +60,24 @@ bool UnaryParams::infer(InferenceContext& ctx) const
     DataType const outputType = operation == UnaryOperation::kISINF || operation == UnaryOperation::kISNAN
         ? DataType::kBOOL
         : type;
-    return ctx.setOutput(0, outputType, ctx.input(0).dims);
+    if (!ctx.setOutput(0, outputType, ctx.input(0).dims))
+    {
+        return false;
+    }
+    if (ctx.input(0).values)
+    {
+        std::vector<nvinfer1::IDimensionExpr const*> values;
+        for (auto const* value : *ctx.input(0).values)
+        {
+            values.push_back(unaryValue(ctx.builder(), operation, *value));
+            if (values.back() == nullptr)
+            {
+                return true; // not shape arithmetic: an ordinary tensor
+            }
+        }
+        ctx.output(0).values = std::move(values);
+    }
+    return true;
 }
 
 bool IdentityParams::infer(InferenceContext& ctx) const
