@@ -557,6 +557,20 @@ protected:
     ~IReverseSequenceLayer() noexcept override = default;
 };
 
+//! The positions of the input's non-zero elements (true for BOOL), as the columns of an [input rank, count] matrix
+//! in row-major order of the elements. count is data-dependent: -1 in the tensor's dimensions, known once the layer
+//! has run (IExecutionContext::getTensorShape, IOutputAllocator::notifyShape).
+class INonZeroLayer : public ILayer
+{
+public:
+    //! kINT32 or kINT64 (the default); false (with an error) for any other type, keeping the type set before.
+    virtual bool setIndicesType(DataType type) noexcept = 0;
+    virtual DataType getIndicesType() const noexcept = 0;
+
+protected:
+    ~INonZeroLayer() noexcept override = default;
+};
+
 class IPluginV2Layer : public ILayer
 {
 public:
@@ -645,6 +659,7 @@ public:
     //! That sequenceLens holds one length per index of the batch axis is checked when the layer runs: the axes may
     //! still be set after this call.
     virtual IReverseSequenceLayer* addReverseSequence(ITensor& input, ITensor& sequenceLens) noexcept = 0;
+    virtual INonZeroLayer* addNonZero(ITensor& input) noexcept = 0;
     virtual IConvolutionLayer* addConvolutionNd(
         ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
         = 0;

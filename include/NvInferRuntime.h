@@ -345,6 +345,41 @@ protected:
     virtual ~ILoggerFinder() = default;
 };
 
+namespace v_1_0
+{
+//! The application's memory for an output tensor, asked for while a context runs (IExecutionContext::
+//! setOutputAllocator). An output whose shape is data-dependent must have one: its size is known only once the
+//! layer producing it has run. Kiln calls reallocateOutputAsync with the exact size of the output once the size is
+//! known (before the run for other outputs), then notifyShape with its shape, both before enqueueV3 returns.
+class IOutputAllocator : public IVersionedInterface
+{
+public:
+    InterfaceInfo getInterfaceInfo() const noexcept override
+    {
+        return {"IOutputAllocator", 1, 0};
+    }
+    //! Deprecated in TensorRT 10: implement reallocateOutputAsync.
+    virtual void* reallocateOutput(
+        char const* /*tensorName*/, void* /*currentMemory*/, uint64_t /*size*/, uint64_t /*alignment*/) noexcept
+    {
+        return nullptr;
+    }
+    //! Memory of at least `size` bytes, aligned to `alignment`, for output `tensorName` (device memory on the CUDA
+    //! backend, host memory on Kiln's CPU backend), usable by work queued on `stream`; nullptr if it cannot be had.
+    //! currentMemory is what the output had before (the address set with setTensorAddress, or the last one returned
+    //! here), which may be returned again when it is large enough.
+    virtual void* reallocateOutputAsync(
+        char const* tensorName, void* currentMemory, uint64_t size, uint64_t alignment, cudaStream_t /*stream*/)
+    {
+        return reallocateOutput(tensorName, currentMemory, size, alignment);
+    }
+    //! The output's shape for the current run.
+    virtual void notifyShape(char const* tensorName, Dims const& dims) noexcept = 0;
+};
+} // namespace v_1_0
+
+using IOutputAllocator = v_1_0::IOutputAllocator;
+
 } // namespace nvinfer1
 
 //! The application-wide plugin registry.

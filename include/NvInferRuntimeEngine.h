@@ -151,7 +151,8 @@ public:
     virtual void setName(char const* name) noexcept = 0;
     virtual char const* getName() const noexcept = 0;
     virtual bool setInputShape(char const* tensorName, Dims const& dims) noexcept = 0;
-    //! For outputs, the shape resolved from the current input shapes.
+    //! For outputs, the shape resolved from the current input shapes; -1 for an extent that is data-dependent until
+    //! a run has computed it (then the last run's extent, until an input shape or shape value changes).
     virtual Dims getTensorShape(char const* tensorName) const noexcept = 0;
     virtual bool allInputDimensionsSpecified() const noexcept = 0;
     virtual bool setTensorAddress(char const* tensorName, void* data) noexcept = 0;
@@ -185,6 +186,13 @@ public:
     //! when they are not all known or do not fit the profile. Kiln's plan keeps every tensor at a fixed place sized
     //! for the profiles' largest shapes, so this is getDeviceMemorySizeV2() for any valid shapes.
     virtual size_t updateDeviceMemorySizeForShapes() noexcept = 0;
+    //! The allocator that gives output `tensorName` its memory in later runs (nullptr: none; the address set with
+    //! setTensorAddress is used). False (with an error) for a name that is not an output.
+    virtual bool setOutputAllocator(char const* tensorName, IOutputAllocator* outputAllocator) noexcept = 0;
+    virtual IOutputAllocator* getOutputAllocator(char const* tensorName) const noexcept = 0;
+    //! The most bytes output `tensorName` can take for the current input shapes: its upper bound where its shape is
+    //! data-dependent. -1 (with an error) for a name that is not an output or when the input shapes are not all set.
+    virtual int64_t getMaxOutputSize(char const* tensorName) const noexcept = 0;
 };
 
 //! What an engine is made of, layer by layer. Shapes are concrete when an execution context whose input

@@ -399,6 +399,12 @@ private:
             {
                 return it->second;
             }
+            if (auto const source = mFacts.sizeTensorSources.find(id); source != mFacts.sizeTensorSources.end())
+            {
+                symbolIndex[id] = static_cast<int32_t>(mModel.symbols.size());
+                mModel.symbols.push_back({mTensorIndex.at(source->second), 0, plan::SymbolRecord::Kind::kSIZE});
+                return symbolIndex[id];
+            }
             auto const owner = valueSymbolOwners.find(id);
             if (owner == valueSymbolOwners.end())
             {
@@ -658,7 +664,11 @@ private:
             // its values, which the context writes into activation memory before the first layer runs.
             bool const deviceCopyOfShapeInput = mImplementation->copiesShapeInputs()
                 && mModel.tensors[t].values.has_value() && mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kINPUT;
-            if (mModel.tensors[t].ioMode != nvinfer1::TensorIOMode::kNONE && !deviceCopyOfShapeInput)
+            // An output whose size is known only once its layer has run is written here first, then copied to the
+            // memory its IOutputAllocator gives for that size.
+            bool const stagedOutput
+                = mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kOUTPUT && isDataDependent(mTensors[t]);
+            if (mModel.tensors[t].ioMode != nvinfer1::TensorIOMode::kNONE && !deviceCopyOfShapeInput && !stagedOutput)
             {
                 continue;
             }
@@ -690,6 +700,14 @@ private:
             mModel.tensors[requestTensor[r]].arenaOffset = memory.offsets[r];
         }
         mModel.arenaBytes = memory.totalBytes;
+    }
+
+    //! Whether some extent of `tensor` is data-dependent (depends on a size tensor).
+    bool isDataDependent(Tensor const* tensor) const
+    {
+        nvinfer1::DimsExprs const& dims = mFacts.tensors.at(tensor).dims;
+        return std::any_of(dims.d, dims.d + dims.nbDims,
+            [&](nvinfer1::IDimensionExpr const* d) { return shape::dependsOnSizeTensor(*mFacts.exprs->adopt(d)); });
     }
 
     Network& mNetwork;

@@ -1,5 +1,6 @@
 #include "network/network.h"
 
+#include "core/data_type.h"
 #include "core/logging.h"
 
 #include <algorithm>
@@ -318,6 +319,7 @@ bool Network::inferAll(NetworkFacts& facts, std::string& error, InferencePhase p
             inputFacts.push_back(input ? &it->second : nullptr);
         }
         InferenceContext ctx(exprs, std::move(inputFacts), static_cast<int32_t>(layer->outputs().size()), phase);
+        shape::SymbolId const firstNewSymbol = exprs.symbolCount();
         if (!layer->params().infer(ctx))
         {
             error = "layer \"" + layer->name() + "\": " + (ctx.error().empty() ? "shape inference failed" : ctx.error());
@@ -336,6 +338,39 @@ bool Network::inferAll(NetworkFacts& facts, std::string& error, InferencePhase p
             }
             facts.tensors[layer->outputs()[i]] = std::move(out);
         }
+        if (!recordSizeTensors(*layer, firstNewSymbol, facts, error))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool Network::recordSizeTensors(
+    Layer const& layer, shape::SymbolId firstNewSymbol, NetworkFacts& facts, std::string& error) const
+{
+    for (shape::SymbolId id = firstNewSymbol; id < facts.exprs->symbolCount(); ++id)
+    {
+        shape::Expr const* size = facts.exprs->symbol(id);
+        if (!size->isSizeTensor())
+        {
+            continue;
+        }
+        int32_t const index = size->sizeTensorOutputIndex();
+        bool const exists = index < static_cast<int32_t>(layer.outputs().size());
+        TensorFacts* output = exists ? &facts.tensors.at(layer.outputs()[index]) : nullptr;
+        if (output == nullptr || output->dims.nbDims != 0 || !isIndexType(output->type))
+        {
+            error = "layer \"" + layer.name() + "\": a size tensor is declared at output " + std::to_string(index)
+                + ", which must be a 0-D INT32 or INT64 output of the layer holding the data-dependent extent"
+                + (exists ? " (it is " + dataTypeName(output->type) + " of rank " + std::to_string(output->dims.nbDims)
+                            + ")"
+                          : " (the layer has " + std::to_string(layer.outputs().size()) + " outputs)");
+            return false;
+        }
+        // The output's value is the extent: later layers may use it as a shape tensor.
+        output->values = std::vector<nvinfer1::IDimensionExpr const*>{size};
+        facts.sizeTensorSources[id] = layer.outputs()[index];
     }
     return true;
 }

@@ -27,6 +27,9 @@ struct NetworkFacts
     //! value. Where a shape depends on them, the input is a shape tensor: its values bound the profile
     //! (IOptimizationProfile::setShapeValues) and are read from host memory at run time.
     std::unordered_map<Tensor const*, std::vector<shape::Expr const*>> inputValueSymbols;
+    //! For each size tensor a layer declared (IExprBuilder::declareSizeTensor): the 0-D output holding its value,
+    //! written by the layer when it runs.
+    std::unordered_map<shape::SymbolId, Tensor const*> sizeTensorSources;
 };
 
 class Network final : public nvinfer1::INetworkDefinition
@@ -83,6 +86,7 @@ public:
     nvinfer1::IGridSampleLayer* addGridSample(nvinfer1::ITensor& input, nvinfer1::ITensor& grid) noexcept override;
     nvinfer1::IReverseSequenceLayer* addReverseSequence(
         nvinfer1::ITensor& input, nvinfer1::ITensor& sequenceLens) noexcept override;
+    nvinfer1::INonZeroLayer* addNonZero(nvinfer1::ITensor& input) noexcept override;
     nvinfer1::IConvolutionLayer* addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
         nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
     nvinfer1::IDeconvolutionLayer* addDeconvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
@@ -146,6 +150,10 @@ private:
     LayerType* addLayer(char const* kindName, std::vector<nvinfer1::ITensor*> const& inputs, Params params,
         int32_t minInputs, int32_t maxInputs, Extra&&... extra);
     bool checkInputs(char const* what, std::vector<nvinfer1::ITensor*> const& inputs) const;
+    //! Records the size tensors `layer` declared while inferred (symbols from firstNewSymbol on): each names a 0-D
+    //! INT32/INT64 output of the layer, which gets the extent as its value. False with error otherwise.
+    bool recordSizeTensors(
+        Layer const& layer, shape::SymbolId firstNewSymbol, NetworkFacts& facts, std::string& error) const;
 
     nvinfer1::IBuilder& mBuilder;
     nvinfer1::NetworkDefinitionCreationFlags mFlags;

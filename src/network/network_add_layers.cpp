@@ -340,6 +340,11 @@ nvinfer1::IReverseSequenceLayer* Network::addReverseSequence(
     return addLayer<ReverseSequenceLayer>("ReverseSequence", {&input, &sequenceLens}, ReverseSequenceParams{}, 2, 2);
 }
 
+nvinfer1::INonZeroLayer* Network::addNonZero(nvinfer1::ITensor& input) noexcept
+{
+    return addLayer<NonZeroLayer>("NonZero", {&input}, NonZeroParams{}, 1, 1);
+}
+
 nvinfer1::IConvolutionLayer* Network::addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
     nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept
 {

@@ -30,6 +30,7 @@ int32_t ExprTableWriter::add(shape::Expr const& root)
             }
             break;
         case shape::ExprKind::kOPERATION:
+        case shape::ExprKind::kSIZE_TENSOR: // its operands are its optimum and upper bound
             if (!operandsDone)
             {
                 stack.push_back({expr, true});
@@ -37,13 +38,14 @@ int32_t ExprTableWriter::add(shape::Expr const& root)
                 stack.push_back({&expr->first(), false});
                 continue;
             }
-            node.op = expr->operation();
+            node.op = expr->isOperation() ? expr->operation() : nvinfer1::DimensionOperation::kSUM;
             node.first = mIndex.at(&expr->first());
             node.second = mIndex.at(&expr->second());
+            if (expr->isSizeTensor() && !addSizeTensor(*expr, node))
+            {
+                return -1;
+            }
             break;
-        case shape::ExprKind::kSIZE_TENSOR:
-            mError = "data-dependent output sizes (size tensors) cannot be stored in a plan yet";
-            return -1;
         }
         mIndex[expr] = static_cast<int32_t>(mNodes.size());
         mNodes.push_back(node);
@@ -51,8 +53,20 @@ int32_t ExprTableWriter::add(shape::Expr const& root)
     return mIndex.at(&root);
 }
 
+bool ExprTableWriter::addSizeTensor(shape::Expr const& expr, ExprNode& node)
+{
+    node.symbol = mSymbolIndex(expr.symbolId());
+    node.value = expr.sizeTensorOutputIndex();
+    if (node.symbol < 0)
+    {
+        mError = "the size tensor \"" + std::string(expr.symbolName()) + "\" is not an output of a layer";
+        return false;
+    }
+    return true;
+}
+
 bool rebuildExprTable(std::vector<ExprNode> const& nodes, shape::ExprBuilder& builder,
-    std::vector<shape::Expr const*> const& symbols, std::vector<shape::Expr const*>& out, std::string& error)
+    std::vector<shape::Expr const*>& symbols, std::vector<shape::Expr const*>& out, std::string& error)
 {
     out.assign(nodes.size(), nullptr);
     for (size_t i = 0; i < nodes.size(); ++i)
@@ -67,6 +81,11 @@ bool rebuildExprTable(std::vector<ExprNode> const& nodes, shape::ExprBuilder& bu
         case shape::ExprKind::kOPERATION:
             // Indices were validated to refer to earlier nodes.
             out[i] = builder.apply(node.op, out[node.first], out[node.second]);
+            break;
+        case shape::ExprKind::kSIZE_TENSOR:
+            // The plan's validation checked that one node declares each size symbol, and the symbol's kind.
+            out[i] = builder.declareSizeTensor(static_cast<int32_t>(node.value), *out[node.first], *out[node.second]);
+            symbols[node.symbol] = out[i];
             break;
         default: out[i] = nullptr; break;
         }

@@ -30,15 +30,19 @@ public:
     }
 
 private:
+    //! Fills in a size tensor's symbol (its index in PlanModel::symbols, which must exist) and output index.
+    bool addSizeTensor(shape::Expr const& expr, ExprNode& node);
+
     std::vector<ExprNode>& mNodes;
     std::function<int32_t(shape::SymbolId)> mSymbolIndex;
     std::unordered_map<shape::Expr const*, int32_t> mIndex;
     std::string mError;
 };
 
-//! Rebuilds every node of the table in builder. symbols[i] is the expression of
-//! PlanModel::symbols[i]. False with a message if a node cannot be rebuilt.
+//! Rebuilds every node of the table in builder. symbols[i] is the expression of PlanModel::symbols[i]: given for
+//! dimensions and values, filled in here for size tensors (which are declared by their node of the table). False
+//! with a message if a node cannot be rebuilt.
 bool rebuildExprTable(std::vector<ExprNode> const& nodes, shape::ExprBuilder& builder,
-    std::vector<shape::Expr const*> const& symbols, std::vector<shape::Expr const*>& out, std::string& error);
+    std::vector<shape::Expr const*>& symbols, std::vector<shape::Expr const*>& out, std::string& error);
 
 } // namespace kiln::plan

@@ -5,6 +5,7 @@
 #include "network/layers/layer_kinds.h"
 #include "network/plugin_layer.h"
 #include "plan/byte_io.h"
+#include "shape/expr.h"
 
 #include <algorithm>
 #include <cstring>
@@ -252,7 +253,7 @@ bool readSymbols(ByteReader& r, std::vector<SymbolRecord>& symbols)
         {
             return false;
         }
-        if (kind > static_cast<uint8_t>(SymbolRecord::Kind::kVALUE))
+        if (kind > static_cast<uint8_t>(SymbolRecord::Kind::kSIZE))
         {
             return r.fail("unknown symbol kind " + std::to_string(kind));
         }
@@ -442,22 +443,37 @@ bool storableFormat(nvinfer1::TensorFormat format)
     return format == nvinfer1::TensorFormat::kLINEAR || channelsLast(format);
 }
 
-//! Operations refer to earlier expressions only, so the table has no cycles; symbols refer to existing symbols.
+//! Operations and size tensors refer to earlier expressions only, so the table has no cycles; symbols refer to
+//! existing symbols of their kind, and each size-tensor symbol is declared by exactly one expression.
 bool validateExprs(PlanModel const& m, std::string& error)
 {
     auto const nbExprs = static_cast<int32_t>(m.exprs.size());
+    std::vector<int32_t> declarations(m.symbols.size(), 0);
+    auto const symbolOf = [&](ExprNode const& e, bool size) {
+        bool const exists = e.symbol >= 0 && e.symbol < static_cast<int32_t>(m.symbols.size());
+        return exists && (m.symbols[e.symbol].kind == SymbolRecord::Kind::kSIZE) == size;
+    };
     for (int32_t i = 0; i < nbExprs; ++i)
     {
         ExprNode const& e = m.exprs[i];
-        bool const isOperation = e.kind == 2;
-        bool const isSymbol = e.kind == 1;
-        bool const operandsOk = isOperation ? (e.first >= 0 && e.first < i && e.second >= 0 && e.second < i)
+        auto const kind = static_cast<shape::ExprKind>(e.kind);
+        bool const hasOperands = kind == shape::ExprKind::kOPERATION || kind == shape::ExprKind::kSIZE_TENSOR;
+        bool const operandsOk = hasOperands ? (e.first >= 0 && e.first < i && e.second >= 0 && e.second < i)
                                             : (e.first == -1 && e.second == -1);
-        bool const symbolOk = isSymbol ? (e.symbol >= 0 && e.symbol < static_cast<int32_t>(m.symbols.size()))
-                                       : e.symbol == -1;
-        if (!operandsOk || !symbolOk || e.kind > 2)
+        bool const symbolOk = kind == shape::ExprKind::kSYMBOL ? symbolOf(e, false)
+            : kind == shape::ExprKind::kSIZE_TENSOR             ? symbolOf(e, true) && ++declarations[e.symbol] == 1
+                                                                : e.symbol == -1;
+        if (!operandsOk || !symbolOk || e.kind > static_cast<uint8_t>(shape::ExprKind::kSIZE_TENSOR))
         {
             error = "shape expression " + std::to_string(i) + " is malformed";
+            return false;
+        }
+    }
+    for (size_t s = 0; s < m.symbols.size(); ++s)
+    {
+        if (m.symbols[s].kind == SymbolRecord::Kind::kSIZE && declarations[s] != 1)
+        {
+            error = "size tensor " + std::to_string(s) + " is declared by no shape expression";
             return false;
         }
     }
@@ -508,6 +524,8 @@ bool validateSymbols(PlanModel const& m, std::string& error)
         bool const integers = t.type == nvinfer1::DataType::kINT32 || t.type == nvinfer1::DataType::kINT64;
         bool const fits = s.kind == SymbolRecord::Kind::kDIMENSION
             ? s.axis < static_cast<int32_t>(t.dims.size())
+            : s.kind == SymbolRecord::Kind::kSIZE
+            ? integers && t.ioMode != nvinfer1::TensorIOMode::kINPUT && t.dims.empty() && s.axis == 0
             : integers && t.ioMode == nvinfer1::TensorIOMode::kINPUT && t.values
                 && s.axis < static_cast<int32_t>(t.values->size());
         if (!fits)

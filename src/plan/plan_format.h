@@ -27,8 +27,9 @@ inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
 // Version 4: convolutions carry fused epilogues and a timed cuDNN algorithm. Version 5: tensors may be stored
 // channels-last (kHWC), and layers carry the formats they read and write; deconvolutions carry a timed algorithm;
 // matrix multiplies carry a fused bias and ReLU. Version 6: each layer kind's parameters are written from its field
-// list (network/layer.h), vectors and optional values length-prefixed.
-inline constexpr uint32_t kPlanFormatVersion = 6;
+// list (network/layer.h), vectors and optional values length-prefixed. Version 7: size tensors (data-dependent
+// extents) in the expression table, and symbols of kind kSIZE.
+inline constexpr uint32_t kPlanFormatVersion = 7;
 inline constexpr size_t kPlanHeaderSize = 32;
 
 std::vector<uint8_t> writePlan(PlanModel const& model);

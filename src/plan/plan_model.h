@@ -26,19 +26,21 @@ struct ExprNode
     uint8_t kind{0}; //!< shape::ExprKind
     nvinfer1::DimensionOperation op{nvinfer1::DimensionOperation::kSUM};
     int64_t value{0};      //!< constants
-    int32_t symbol{-1};    //!< symbols: index into PlanModel::symbols
-    int32_t first{-1};     //!< operations: node indices
-    int32_t second{-1};
+    int32_t symbol{-1};    //!< symbols and size tensors: index into PlanModel::symbols
+    int32_t first{-1};     //!< operations: node indices; size tensors: the optimum's node
+    int32_t second{-1};    //!< size tensors: the upper bound's node
 };
 
 //! A value known only at run time: dimension `axis` of input `tensor`, or (kVALUE) element `axis` of a shape-tensor
-//! input, which the application passes in host memory as TensorRT's shape tensors are.
+//! input, which the application passes in host memory as TensorRT's shape tensors are, or (kSIZE) the value of a size
+//! tensor: the 0-D INT32/INT64 `tensor` that the layer producing it writes, read once that layer has run (axis 0).
 struct SymbolRecord
 {
     enum class Kind : uint8_t
     {
         kDIMENSION = 0,
         kVALUE = 1,
+        kSIZE = 2,
     };
     int32_t tensor{-1};
     int32_t axis{-1};

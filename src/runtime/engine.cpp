@@ -75,14 +75,17 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, nvinfer1::IGpuAllo
     }
     for (auto const& symbol : m.symbols)
     {
-        engine->mSymbols.push_back(engine->mBuilder->newSymbol(
-            m.tensors[symbol.tensor].name + ".d" + std::to_string(symbol.axis)));
+        // A size tensor's symbol is made by the expression that declares it, when the table is rebuilt.
+        engine->mSymbols.push_back(symbol.kind == plan::SymbolRecord::Kind::kSIZE
+                ? nullptr
+                : engine->mBuilder->newSymbol(m.tensors[symbol.tensor].name + ".d" + std::to_string(symbol.axis)));
     }
     if (!plan::rebuildExprTable(m.exprs, *engine->mBuilder, engine->mSymbols, engine->mExprs, error))
     {
         error = "the plan is malformed: " + error;
         return nullptr;
     }
+    engine->indexDataDependence();
     // Each plugin is recreated through the registry, as TensorRT does when it deserializes an engine.
     for (plan::LayerRecord& layer : engine->mModel.layers)
     {
@@ -138,12 +141,42 @@ int32_t Engine::inputPosition(int32_t tensorIndex) const
     return -1;
 }
 
+void Engine::indexDataDependence()
+{
+    mSizeSymbolsByLayer.resize(mModel.layers.size());
+    for (size_t l = 0; l < mModel.layers.size(); ++l)
+    {
+        std::vector<int32_t> const& outputs = mModel.layers[l].outputs;
+        for (size_t s = 0; s < mModel.symbols.size(); ++s)
+        {
+            plan::SymbolRecord const& symbol = mModel.symbols[s];
+            if (symbol.kind == plan::SymbolRecord::Kind::kSIZE
+                && std::find(outputs.begin(), outputs.end(), symbol.tensor) != outputs.end())
+            {
+                mSizeSymbolsByLayer[l].push_back(static_cast<int32_t>(s));
+            }
+        }
+    }
+    mDataDependent.assign(mModel.tensors.size(), false);
+    for (size_t t = 0; t < mModel.tensors.size(); ++t)
+    {
+        for (int32_t expr : mModel.tensors[t].dims)
+        {
+            mDataDependent[t] = mDataDependent[t] || shape::dependsOnSizeTensor(dimExpr(expr));
+        }
+    }
+}
+
 void Engine::bindSymbols(std::vector<nvinfer1::Dims> const& inputShapes,
     std::vector<std::vector<int64_t>> const& shapeInputValues, shape::SymbolValues& values) const
 {
     for (size_t i = 0; i < mModel.symbols.size(); ++i)
     {
         plan::SymbolRecord const& symbol = mModel.symbols[i];
+        if (symbol.kind == plan::SymbolRecord::Kind::kSIZE)
+        {
+            continue; // bound by the context once the layer writing it has run
+        }
         if (symbol.kind == plan::SymbolRecord::Kind::kVALUE)
         {
             auto const& given = shapeInputValues[symbol.tensor];

@@ -10,6 +10,7 @@
 
 #include <NvInfer.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,6 +65,27 @@ public:
         std::vector<std::vector<int64_t>> const& shapeInputValues, shape::SymbolValues& values) const;
     //! Whether input `tensor` is a shape tensor: some shape depends on its values, read from host memory.
     bool isShapeInput(int32_t tensor) const;
+    //! The plan symbols of the size tensors that layer `l` writes: their values are known once it has run.
+    std::vector<int32_t> const& sizeSymbolsOf(size_t l) const
+    {
+        return mSizeSymbolsByLayer[l];
+    }
+    //! Whether some extent is data-dependent: every run learns such extents anew.
+    bool hasSizeTensors() const
+    {
+        return std::any_of(mSizeSymbolsByLayer.begin(), mSizeSymbolsByLayer.end(),
+            [](std::vector<int32_t> const& symbols) { return !symbols.empty(); });
+    }
+    //! Plan symbol `s`'s expression.
+    shape::Expr const& symbolExpr(int32_t s) const
+    {
+        return *mSymbols[static_cast<size_t>(s)];
+    }
+    //! Whether some extent of `tensor` is data-dependent, known only once a layer has run.
+    bool isDataDependent(int32_t tensor) const
+    {
+        return mDataDependent[static_cast<size_t>(tensor)];
+    }
     network::LayerParams const& layerParams(size_t layer) const
     {
         return *mModel.layers[layer].params;
@@ -89,12 +111,16 @@ public:
 
 private:
     explicit Engine(plan::PlanModel model);
+    //! Fills in which layers write size tensors and which tensors' extents depend on them.
+    void indexDataDependence();
 
     plan::PlanModel mModel;
     std::unique_ptr<shape::ExprBuilder> mBuilder;
     std::vector<shape::Expr const*> mExprs;   //!< by plan expression index
     std::vector<shape::Expr const*> mSymbols; //!< by plan symbol index
     std::vector<bool> mShapeInputs; //!< by tensor: an input whose values some shape depends on
+    std::vector<std::vector<int32_t>> mSizeSymbolsByLayer; //!< by layer: the size tensors' symbols it writes
+    std::vector<bool> mDataDependent;                      //!< by tensor: some extent depends on a size tensor
     nvinfer1::IGpuAllocator* mAllocator{nullptr};
     backend::Implementation const* mImplementation{nullptr};
 };

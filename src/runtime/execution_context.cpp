@@ -4,7 +4,10 @@
 #include "core/tensor_view.h"
 #include "core/logging.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <numeric>
 #include <stdexcept>
 
 namespace kiln::runtime
@@ -17,6 +20,12 @@ Shape toShape(nvinfer1::Dims const& dims)
     return Shape(dims.d, dims.d + dims.nbDims);
 }
 
+int64_t bytesOf(nvinfer1::Dims const& dims, nvinfer1::DataType type)
+{
+    return std::accumulate(dims.d, dims.d + dims.nbDims, int64_t{1}, std::multiplies<>())
+        * static_cast<int64_t>(elementSize(type));
+}
+
 } // namespace
 
 ExecutionContext::ExecutionContext(Engine const& engine, nvinfer1::ExecutionContextAllocationStrategy strategy)
@@ -26,6 +35,7 @@ ExecutionContext::ExecutionContext(Engine const& engine, nvinfer1::ExecutionCont
     auto const& model = engine.model();
     mInputShapes.resize(model.tensors.size(), nvinfer1::Dims{-1, {}});
     mAddresses.resize(model.tensors.size());
+    mOutputAllocators.resize(model.tensors.size(), nullptr);
     for (int32_t io : model.ioTensors)
     {
         if (model.tensors[io].ioMode == nvinfer1::TensorIOMode::kINPUT)
@@ -85,6 +95,62 @@ bool ExecutionContext::setInputShape(char const* tensorName, nvinfer1::Dims cons
     mInputShapes[index] = dims;
     mShapesValid = false;
     return true;
+}
+
+bool ExecutionContext::setOutputAllocator(char const* tensorName, nvinfer1::IOutputAllocator* outputAllocator) noexcept
+{
+    int32_t const index = mEngine.ioTensorIndex(tensorName, "IExecutionContext::setOutputAllocator");
+    if (index < 0)
+    {
+        return false;
+    }
+    if (mEngine.model().tensors[index].ioMode != nvinfer1::TensorIOMode::kOUTPUT)
+    {
+        reportError("IExecutionContext::setOutputAllocator: \"" + mEngine.model().tensors[index].name
+                + "\" is an input; only outputs take an output allocator",
+            nvinfer1::ErrorCode::kINVALID_ARGUMENT);
+        return false;
+    }
+    mOutputAllocators[index] = outputAllocator;
+    return true;
+}
+
+nvinfer1::IOutputAllocator* ExecutionContext::getOutputAllocator(char const* tensorName) const noexcept
+{
+    int32_t const index = mEngine.ioTensorIndex(tensorName, "IExecutionContext::getOutputAllocator");
+    return index < 0 ? nullptr : mOutputAllocators[index];
+}
+
+int64_t ExecutionContext::getMaxOutputSize(char const* tensorName) const noexcept
+{
+    try
+    {
+        int32_t const index = mEngine.ioTensorIndex(tensorName, "IExecutionContext::getMaxOutputSize");
+        if (index < 0)
+        {
+            return -1;
+        }
+        auto const& record = mEngine.model().tensors[index];
+        std::string error;
+        if (record.ioMode != nvinfer1::TensorIOMode::kOUTPUT)
+        {
+            error = "\"" + record.name + "\" is an input";
+        }
+        else if (const_cast<ExecutionContext*>(this)->resolveShapes(error))
+        {
+            return bytesOf(mCapacities[index], record.type);
+        }
+        const_cast<ExecutionContext*>(this)->reportError(
+            "IExecutionContext::getMaxOutputSize: " + error, nvinfer1::ErrorCode::kINVALID_STATE);
+        return -1;
+    }
+    catch (std::exception const& e)
+    {
+        const_cast<ExecutionContext*>(this)->reportError(
+            std::string("IExecutionContext::getMaxOutputSize: internal error: ") + e.what(),
+            nvinfer1::ErrorCode::kINTERNAL_ERROR);
+        return -1;
+    }
 }
 
 bool ExecutionContext::allInputDimensionsSpecified() const noexcept
@@ -172,30 +238,43 @@ bool ExecutionContext::computeShapes(std::vector<nvinfer1::Dims>& shapes, std::s
 bool ExecutionContext::computeShapes(
     std::vector<nvinfer1::Dims>& shapes, shape::SymbolValues& values, std::string& error) const
 {
-    if (!bindRunTimeValues(values, error))
-    {
-        return false;
-    }
+    std::vector<nvinfer1::Dims> capacities;
+    return bindRunTimeValues(values, error) && evaluateShapes(values, shapes, capacities, error);
+}
+
+bool ExecutionContext::evaluateShapes(shape::SymbolValues const& values, std::vector<nvinfer1::Dims>& shapes,
+    std::vector<nvinfer1::Dims>& capacities, std::string& error) const
+{
     auto const& model = mEngine.model();
     shape::Evaluator evaluator(values);
+    shape::Evaluator upperBounds(values, shape::SizeTensorValue::kUPPER);
     shapes.assign(model.tensors.size(), nvinfer1::Dims{});
+    capacities.assign(model.tensors.size(), nvinfer1::Dims{});
     for (size_t t = 0; t < model.tensors.size(); ++t)
     {
         auto const& record = model.tensors[t];
         nvinfer1::Dims& dims = shapes[t];
         dims.nbDims = static_cast<int32_t>(record.dims.size());
+        capacities[t].nbDims = dims.nbDims;
         int64_t elements = 1;
         for (int32_t axis = 0; axis < dims.nbDims; ++axis)
         {
-            shape::EvalResult const extent = evaluator.evaluate(mEngine.dimExpr(record.dims[axis]));
+            shape::Expr const& expr = mEngine.dimExpr(record.dims[axis]);
+            shape::EvalResult extent = evaluator.evaluate(expr);
+            bool const waits = !extent.ok() && mEngine.isDataDependent(static_cast<int32_t>(t));
+            if (waits)
+            {
+                extent = upperBounds.evaluate(expr); // its layer has not run: the memory holds the upper bound
+            }
             if (!extent.ok() || *extent.value < 0)
             {
                 error = "dimension " + std::to_string(axis) + " of \"" + record.name + "\": "
                     + (extent.ok() ? "negative" : extent.error);
                 return false;
             }
-            dims.d[axis] = *extent.value;
-            elements *= dims.d[axis];
+            dims.d[axis] = waits ? -1 : *extent.value;
+            capacities[t].d[axis] = *extent.value;
+            elements *= *extent.value;
         }
         if (record.arenaOffset >= 0 && elements * static_cast<int64_t>(elementSize(record.type)) > record.maxBytes)
         {
@@ -247,7 +326,8 @@ bool ExecutionContext::resolveShapes(std::string& error)
     if (!mShapesValid || mHasShapeInputs)
     {
         mBoundValues = shape::SymbolValues{};
-        mShapesValid = computeShapes(mShapes, mBoundValues, error);
+        mShapesValid
+            = bindRunTimeValues(mBoundValues, error) && evaluateShapes(mBoundValues, mShapes, mCapacities, error);
     }
     return mShapesValid;
 }
@@ -262,24 +342,26 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
             + std::to_string(mEngine.getDeviceMemorySizeV2()) + " bytes with setDeviceMemoryV2 first";
         return false;
     }
-    for (int32_t io : model.ioTensors)
+    if (!checkAddresses(error))
     {
-        if (mEngine.isShapeInput(io))
-        {
-            continue; // readShapeInputValues says what is missing
-        }
-        if (!mAddresses[io].has_value() || (*mAddresses[io] == nullptr && model.tensors[io].maxBytes > 0))
-        {
-            error = "no address was set for \"" + model.tensors[io].name + "\" (setTensorAddress)";
-            return false;
-        }
+        return false;
     }
+    // Data-dependent extents are learnt anew by every run.
+    mShapesValid = mShapesValid && !mEngine.hasSizeTensors();
     if (!resolveShapes(error))
     {
         return false;
     }
+    for (int32_t io : model.ioTensors)
+    {
+        if (mOutputAllocators[io] != nullptr && model.tensors[io].arenaOffset < 0
+            && !reallocateOutput(io, stream, error))
+        {
+            return false;
+        }
+    }
     mProfiledLayers = 0;
-    auto addressOf = [&](int32_t t) -> std::byte* {
+    AddressOf const addressOf = [&](int32_t t) -> std::byte* {
         auto const& record = model.tensors[t];
         return record.arenaOffset >= 0 ? mExecutor->contextMemory() + record.arenaOffset
                                        : static_cast<std::byte*>(*mAddresses[t]);
@@ -297,38 +379,141 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     }
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
-        auto const& layer = model.layers[l];
-        std::vector<ConstTensorView> inputs;
-        for (int32_t t : layer.inputs)
-        {
-            inputs.push_back(t < 0 ? ConstTensorView{}
-                                   : ConstTensorView(model.tensors[t].type, toShape(mShapes[t]), addressOf(t),
-                                       model.tensors[t].format));
-        }
-        std::vector<TensorView> outputs;
-        for (int32_t t : layer.outputs)
-        {
-            outputs.push_back(
-                TensorView{model.tensors[t].type, toShape(mShapes[t]), addressOf(t), model.tensors[t].format});
-        }
         std::string layerError;
-        if (mProfiler != nullptr)
+        if (!runLayer(l, addressOf, stream, layerError) || !learnSizes(l, addressOf, stream, layerError)
+            || !deliverStagedOutputs(l, addressOf, stream, layerError))
         {
-            mExecutor->beginTiming(l, stream);
-        }
-        bool const ok = mExecutor->evaluatesShapesOnHost() && plan::computesShapesOnly(model, l)
-            ? writeShapeValues(l, outputs, stream, layerError)
-            : mExecutor->runLayer(l, inputs, outputs, stream, layerError);
-        if (mProfiler != nullptr)
-        {
-            mExecutor->endTiming(l, stream);
-            mProfiledLayers = l + 1;
-        }
-        if (!ok)
-        {
-            error = "layer \"" + layer.name + "\": " + layerError;
+            error = "layer \"" + model.layers[l].name + "\": " + layerError;
             return false;
         }
+    }
+    for (int32_t io : model.ioTensors)
+    {
+        if (mOutputAllocators[io] != nullptr && model.tensors[io].arenaOffset < 0)
+        {
+            mOutputAllocators[io]->notifyShape(model.tensors[io].name.c_str(), mShapes[io]);
+        }
+    }
+    return true;
+}
+
+bool ExecutionContext::checkAddresses(std::string& error) const
+{
+    auto const& model = mEngine.model();
+    for (int32_t io : model.ioTensors)
+    {
+        plan::TensorRecord const& record = model.tensors[io];
+        if (mEngine.isShapeInput(io) || mOutputAllocators[io] != nullptr)
+        {
+            continue; // readShapeInputValues says what is missing; an allocator gives the memory
+        }
+        bool const staged = record.ioMode == nvinfer1::TensorIOMode::kOUTPUT && record.arenaOffset >= 0;
+        if (staged || (record.ioMode == nvinfer1::TensorIOMode::kOUTPUT && mEngine.isDataDependent(io)))
+        {
+            error = "the shape of output \"" + record.name + "\" is data-dependent (known only once its layer has "
+                "run), so its memory must come from an IOutputAllocator: set one with "
+                "IExecutionContext::setOutputAllocator";
+            return false;
+        }
+        if (!mAddresses[io].has_value() || (*mAddresses[io] == nullptr && record.maxBytes > 0))
+        {
+            error = "no address was set for \"" + record.name + "\" (setTensorAddress)";
+            return false;
+        }
+    }
+    return true;
+}
+
+bool ExecutionContext::runLayer(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error)
+{
+    auto const& model = mEngine.model();
+    auto const& layer = model.layers[l];
+    std::vector<ConstTensorView> inputs;
+    for (int32_t t : layer.inputs)
+    {
+        inputs.push_back(t < 0 ? ConstTensorView{}
+                               : ConstTensorView(model.tensors[t].type, toShape(mShapes[t]), addressOf(t),
+                                   model.tensors[t].format));
+    }
+    std::vector<TensorView> outputs;
+    for (int32_t t : layer.outputs)
+    {
+        outputs.push_back(
+            TensorView{model.tensors[t].type, toShape(mCapacities[t]), addressOf(t), model.tensors[t].format});
+    }
+    if (mProfiler != nullptr)
+    {
+        mExecutor->beginTiming(l, stream);
+    }
+    bool const ok = mExecutor->evaluatesShapesOnHost() && plan::computesShapesOnly(model, l)
+        ? writeShapeValues(l, outputs, stream, error)
+        : mExecutor->runLayer(l, inputs, outputs, stream, error);
+    if (mProfiler != nullptr)
+    {
+        mExecutor->endTiming(l, stream);
+        mProfiledLayers = l + 1;
+    }
+    return ok;
+}
+
+bool ExecutionContext::learnSizes(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error)
+{
+    auto const& model = mEngine.model();
+    for (int32_t s : mEngine.sizeSymbolsOf(l))
+    {
+        int32_t const tensor = model.symbols[s].tensor;
+        plan::TensorRecord const& record = model.tensors[tensor];
+        int64_t const value = mExecutor->readSizeValue(ConstTensorView(record.type, Shape{}, addressOf(tensor)), stream);
+        shape::Expr const& size = mEngine.symbolExpr(s);
+        shape::EvalResult const upper = shape::evaluate(size.sizeTensorUpper(), mBoundValues);
+        if (!upper.ok() || value < 0 || value > *upper.value)
+        {
+            error = "the size tensor \"" + record.name + "\" holds " + std::to_string(value) + ", outside [0, "
+                + (upper.ok() ? std::to_string(*upper.value) : upper.error) + "], the range its layer declared";
+            return false;
+        }
+        mBoundValues.set(size.symbolId(), value);
+    }
+    return mEngine.sizeSymbolsOf(l).empty() || evaluateShapes(mBoundValues, mShapes, mCapacities, error);
+}
+
+bool ExecutionContext::reallocateOutput(int32_t tensor, cudaStream_t stream, std::string& error)
+{
+    plan::TensorRecord const& record = mEngine.model().tensors[tensor];
+    auto const bytes = static_cast<uint64_t>(bytesOf(mShapes[tensor], record.type));
+    constexpr uint64_t kAlignment = 256; // as the plan aligns activations
+    void* const memory = mOutputAllocators[tensor]->reallocateOutputAsync(
+        record.name.c_str(), mAddresses[tensor].value_or(nullptr), bytes, kAlignment, stream);
+    if (memory == nullptr && bytes > 0)
+    {
+        error = "the IOutputAllocator of \"" + record.name + "\" gave no memory for its " + std::to_string(bytes)
+            + " bytes (reallocateOutputAsync returned null)";
+        return false;
+    }
+    mAddresses[tensor] = memory;
+    return true;
+}
+
+bool ExecutionContext::deliverStagedOutputs(
+    size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error)
+{
+    auto const& model = mEngine.model();
+    for (int32_t t : model.layers[l].outputs)
+    {
+        plan::TensorRecord const& record = model.tensors[t];
+        if (record.ioMode != nvinfer1::TensorIOMode::kOUTPUT || record.arenaOffset < 0)
+        {
+            continue;
+        }
+        if (!reallocateOutput(t, stream, error))
+        {
+            return false;
+        }
+        if (auto const bytes = static_cast<size_t>(bytesOf(mShapes[t], record.type)); bytes > 0)
+        {
+            mExecutor->copyBytes(*mAddresses[t], addressOf(t), bytes, stream);
+        }
+        mOutputAllocators[t]->notifyShape(record.name.c_str(), mShapes[t]);
     }
     return true;
 }

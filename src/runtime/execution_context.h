@@ -11,6 +11,7 @@
 #include "backend/executor.h"
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,15 +81,37 @@ public:
     void setDeviceMemoryV2(void* memory, int64_t size) noexcept override;
     void setDeviceMemory(void* memory) noexcept override;
     size_t updateDeviceMemorySizeForShapes() noexcept override;
+    bool setOutputAllocator(char const* tensorName, nvinfer1::IOutputAllocator* outputAllocator) noexcept override;
+    nvinfer1::IOutputAllocator* getOutputAllocator(char const* tensorName) const noexcept override;
+    int64_t getMaxOutputSize(char const* tensorName) const noexcept override;
 
-    //! Every tensor's shape (by plan tensor index) for the current input shapes; false with `error` if they are
-    //! not all known or do not fit the plan.
+    //! Every tensor's shape (by plan tensor index) for the current input shapes, -1 for data-dependent extents;
+    //! false with `error` if they are not all known or do not fit the plan.
     bool computeShapes(std::vector<nvinfer1::Dims>& shapes, std::string& error) const;
 
 private:
-    //! Every tensor's concrete shape for the current input shapes; false with error set.
+    using AddressOf = std::function<std::byte*(int32_t)>;
+
+    //! Every tensor's shape for the current input shapes (-1 for data-dependent extents), and its capacity; false
+    //! with error set.
     bool resolveShapes(std::string& error);
+    //! Every tensor's shape under `values` (-1 where an extent waits for a size tensor) and, in `capacities`, the
+    //! shape its memory holds (the upper bound of such extents); false with `error` naming the tensor otherwise.
+    bool evaluateShapes(shape::SymbolValues const& values, std::vector<nvinfer1::Dims>& shapes,
+        std::vector<nvinfer1::Dims>& capacities, std::string& error) const;
     bool run(cudaStream_t stream, std::string& error);
+    //! Every I/O tensor has memory or an output allocator, and a data-dependent output has an allocator.
+    bool checkAddresses(std::string& error) const;
+    //! Runs layer `l` on the tensors' current shapes (a data-dependent output it writes is given its capacity).
+    bool runLayer(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error);
+    //! After layer `l` ran: the values of the size tensors it wrote, checked against their upper bounds, bound, and
+    //! every shape resolved again with them (this waits for the GPU on the CUDA backend).
+    bool learnSizes(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error);
+    //! Asks output `tensor`'s allocator for memory for its current shape; the address becomes the tensor's.
+    bool reallocateOutput(int32_t tensor, cudaStream_t stream, std::string& error);
+    //! For each data-dependent output layer `l` wrote (into activation memory): its allocator's memory for its
+    //! actual size, the copy, and its shape.
+    bool deliverStagedOutputs(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error);
     //! Binds every run-time value: input dimensions, and shape-tensor inputs' values read from the host memory the
     //! application gave; false with `error` naming what is missing.
     bool bindRunTimeValues(shape::SymbolValues& values, std::string& error) const;
@@ -107,6 +130,8 @@ private:
     std::vector<nvinfer1::Dims> mInputShapes;        //!< by tensor index (inputs only)
     std::vector<std::optional<void*>> mAddresses;    //!< by tensor index (I/O only)
     std::vector<nvinfer1::Dims> mShapes;             //!< by tensor index, valid when mShapesValid
+    std::vector<nvinfer1::Dims> mCapacities;         //!< by tensor index: mShapes, with upper bounds for -1
+    std::vector<nvinfer1::IOutputAllocator*> mOutputAllocators; //!< by tensor index (outputs only)
     bool mShapesValid{false};
     bool mHasShapeInputs{false}; //!< some shape depends on input values, so shapes are resolved on every use
     shape::SymbolValues mBoundValues; //!< the run-time values mShapes were computed from

@@ -5,6 +5,7 @@
 #include "shape/print.h"
 
 #include <new>
+#include <unordered_set>
 
 namespace kiln::shape
 {
@@ -180,6 +181,31 @@ bool Evaluator::computeNode(Expr const& node, std::string& error)
     mCache[node.index()] = value;
     mKnown[node.index()] = 1;
     return true;
+}
+
+bool dependsOnSizeTensor(Expr const& expr)
+{
+    std::vector<Expr const*> pending{&expr};
+    std::unordered_set<Expr const*> seen; // shared operands are walked once
+    while (!pending.empty())
+    {
+        Expr const& node = *pending.back();
+        pending.pop_back();
+        if (!seen.insert(&node).second)
+        {
+            continue;
+        }
+        if (node.isSizeTensor())
+        {
+            return true;
+        }
+        if (node.isOperation())
+        {
+            pending.push_back(&node.first());
+            pending.push_back(&node.second());
+        }
+    }
+    return false;
 }
 
 EvalResult evaluate(Expr const& expr, SymbolValues const& values, SizeTensorValue sizeTensors)

@@ -69,6 +69,9 @@ private:
     std::vector<Expr const*> mStack;
 };
 
+//! Whether `expr`'s value depends on a size tensor (a data-dependent extent, known only once its layer has run).
+bool dependsOnSizeTensor(Expr const& expr);
+
 //! One expression, no cache kept.
 EvalResult evaluate(Expr const& expr, SymbolValues const& values, SizeTensorValue sizeTensors = SizeTensorValue::kBOUND);
 

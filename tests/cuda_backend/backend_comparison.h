@@ -5,6 +5,7 @@
 #include "expect_close.h"
 #include "host_tensor.h"
 #include "plan/plan_format.h"
+#include "recording_output_allocator.h"
 #include "test_logger.h"
 
 #include <NvInfer.h>
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -65,7 +67,24 @@ inline std::unique_ptr<IHostMemory> buildPlan(RecordingLogger& logger, kiln::Bac
     return plan;
 }
 
-//! Loads serialized plan `blob`, for `backend`, runs it once with `inputs` and returns every output by name.
+//! An output allocator in the memory `backend` runs in: device memory for CUDA, host memory for the CPU.
+inline std::unique_ptr<RecordingOutputAllocator> outputAllocatorFor(kiln::Backend backend)
+{
+    if (backend != kiln::Backend::kCUDA)
+    {
+        return std::make_unique<RecordingOutputAllocator>();
+    }
+    return std::make_unique<RecordingOutputAllocator>(
+        [](size_t bytes) {
+            void* memory = nullptr;
+            EXPECT_EQ(cudaMalloc(&memory, bytes), cudaSuccess);
+            return memory;
+        },
+        [](void* memory) { cudaFree(memory); });
+}
+
+//! Loads serialized plan `blob`, for `backend`, runs it once with `inputs` and returns every output by name. Outputs
+//! whose shape is data-dependent are received through an output allocator.
 inline std::map<std::string, HostTensor> runPlan(kiln::Backend backend, std::vector<uint8_t> const& blob,
     std::map<std::string, HostTensor> const& inputs, cudaStream_t stream = nullptr)
 {
@@ -79,18 +98,25 @@ inline std::map<std::string, HostTensor> runPlan(kiln::Backend backend, std::vec
     }
     std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
     bool const device = backend == kiln::Backend::kCUDA;
-    std::vector<void*> deviceBuffers;
+    std::map<std::string, void*> deviceBuffers;
+    std::map<std::string, std::unique_ptr<RecordingOutputAllocator>> allocators;
     std::map<std::string, HostTensor> outputs;
     for (int32_t i = 0; i < engine->getNbIOTensors(); ++i)
     {
         char const* name = engine->getIOTensorName(i);
         Dims const dims = engine->getTensorShape(name);
+        DataType const type = engine->getTensorDataType(name);
+        if (std::any_of(dims.d, dims.d + dims.nbDims, [](int64_t d) { return d < 0; }))
+        {
+            allocators[name] = outputAllocatorFor(backend);
+            EXPECT_TRUE(context->setOutputAllocator(name, allocators[name].get()));
+            continue;
+        }
         size_t elements = 1;
         for (int32_t d = 0; d < dims.nbDims; ++d)
         {
             elements *= static_cast<size_t>(dims.d[d]);
         }
-        DataType const type = engine->getTensorDataType(name);
         size_t const bytes = elements * kiln::elementSize(type);
         HostTensor* host = nullptr;
         if (engine->getTensorIOMode(name) == TensorIOMode::kINPUT)
@@ -107,7 +133,7 @@ inline std::map<std::string, HostTensor> runPlan(kiln::Backend backend, std::vec
         if (device)
         {
             EXPECT_EQ(cudaMalloc(&address, bytes + 1), cudaSuccess);
-            deviceBuffers.push_back(address);
+            deviceBuffers[name] = address;
             if (engine->getTensorIOMode(name) == TensorIOMode::kINPUT)
             {
                 EXPECT_EQ(cudaMemcpy(address, host->bytes.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
@@ -119,21 +145,32 @@ inline std::map<std::string, HostTensor> runPlan(kiln::Backend backend, std::vec
     if (device)
     {
         EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-        size_t next = 0;
-        for (int32_t i = 0; i < engine->getNbIOTensors(); ++i)
+    }
+    for (auto const& [name, allocator] : allocators)
+    {
+        if (allocator->shapes.empty())
         {
-            char const* name = engine->getIOTensorName(i);
-            void* address = deviceBuffers[next++];
-            if (engine->getTensorIOMode(name) == TensorIOMode::kOUTPUT)
-            {
-                HostTensor& host = outputs[name];
-                EXPECT_EQ(cudaMemcpy(host.bytes.data(), address, host.bytes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
-            }
+            continue; // the run failed, and says so above
         }
-        for (void* address : deviceBuffers)
+        outputs[name] = zeros(allocator->shapes.back(), engine->getTensorDataType(name.c_str()));
+        std::vector<uint8_t>& bytes = outputs[name].bytes;
+        if (device)
         {
-            cudaFree(address);
+            EXPECT_EQ(cudaMemcpy(bytes.data(), allocator->memory(), bytes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
         }
+        else if (!bytes.empty())
+        {
+            std::memcpy(bytes.data(), allocator->memory(), bytes.size());
+        }
+    }
+    for (auto const& [name, address] : deviceBuffers)
+    {
+        if (engine->getTensorIOMode(name.c_str()) == TensorIOMode::kOUTPUT)
+        {
+            HostTensor& host = outputs[name];
+            EXPECT_EQ(cudaMemcpy(host.bytes.data(), address, host.bytes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+        }
+        cudaFree(address);
     }
     return outputs;
 }

@@ -1,8 +1,12 @@
-// Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample and ReverseSequence importers: each fails
-// to parse with an error that names the node, its op and the reason, and nothing crashes. (Their values are checked
-// against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's opset-20 spellings of its modes are checked to
-// parse, and ReverseSequence's batch_axis 0 on an input whose two extents differ.
+// Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample and ReverseSequence importers:
+// each fails to parse with an error that names the node, its op and the reason, and nothing crashes. (Their values
+// are checked against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's opset-20 spellings of its modes are
+// checked to parse, ReverseSequence's batch_axis 0 on an input whose two extents differ, and NonZero's data-dependent
+// output feeding Transpose and GatherND (ONNX's boolean-mask idiom) builds and runs.
 #include "onnx_harness.h"
+#include "recording_output_allocator.h"
+
+#include <cstring>
 
 #include <tuple>
 
@@ -187,6 +191,30 @@ TEST(OnnxNewOpErrors, ReverseSequenceTakesBatchAxisZeroWhateverTheExtents)
     ASSERT_NE(layer, nullptr);
     EXPECT_EQ(layer->getBatchAxis(), 0);
     EXPECT_EQ(layer->getSequenceAxis(), 1);
+}
+
+TEST(OnnxNewOpErrors, NonZeroPositionsGatherTheSelectedElements)
+{
+    // y = x[x > 0] as PyTorch exports it: GatherND(x, Transpose(NonZero(Greater(x, 0)))).
+    ModelBuilder m(13);
+    m.input("x", kFloat, {2, 3});
+    m.floats("zero", {}, {0});
+    m.node("Greater", {"x", "zero"}, {"mask"}, "mask");
+    m.node("NonZero", {"mask"}, {"positions"}, "positions");
+    m.node("Transpose", {"positions"}, {"columns"}, "columns");
+    m.node("GatherND", {"x", "columns"}, {"y"}, "gather");
+    m.output("y", kFloat);
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    ASSERT_TRUE(h.build());
+    kiln::test::RecordingOutputAllocator y;
+    ASSERT_TRUE(h.context->setOutputAllocator("y", &y));
+    std::vector<float> const x{-1, 2, 0, 4, -5, 6};
+    ASSERT_TRUE(h.run({{"x", x.data()}}, {}));
+    ASSERT_EQ(y.shapes, (std::vector<std::vector<int64_t>>{{3}}));
+    std::vector<float> values(3);
+    std::memcpy(values.data(), y.memory(), sizeof(float) * 3);
+    EXPECT_EQ(values, (std::vector<float>{2, 4, 6}));
 }
 
 } // namespace

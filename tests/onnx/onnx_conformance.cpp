@@ -9,6 +9,7 @@
 #include "onnx/import_error.h"
 #include "onnx/onnx_proto.h"
 #include "onnx/tensor_reader.h"
+#include "recording_output_allocator.h"
 
 #include <NvInfer.h>
 #include <NvOnnxParser.h>
@@ -269,6 +270,8 @@ Result runTest(fs::path const& dir, std::string const& bytes, bool baked)
             context->setTensorAddress(input->getName(), const_cast<void*>(inputData.back().data));
         }
         std::vector<std::vector<uint8_t>> outputBuffers;
+        // An output whose shape is data-dependent (-1 before the run) is given memory by an output allocator.
+        std::vector<std::unique_ptr<kiln::test::RecordingOutputAllocator>> allocators;
         for (int32_t i = 0; i < network->getNbOutputs(); ++i)
         {
             char const* name = network->getOutput(i)->getName();
@@ -281,6 +284,10 @@ Result runTest(fs::path const& dir, std::string const& bytes, bool baked)
             outputBuffers.emplace_back(
                 static_cast<size_t>(std::max<int64_t>(count, 1)) * kiln::elementSize(network->getOutput(i)->getType()));
             context->setTensorAddress(name, outputBuffers.back().data());
+            allocators.emplace_back(std::any_of(dims.d, dims.d + dims.nbDims, [](int64_t d) { return d < 0; })
+                    ? std::make_unique<kiln::test::RecordingOutputAllocator>()
+                    : nullptr);
+            context->setOutputAllocator(name, allocators.back().get());
         }
         if (!context->enqueueV3(nullptr))
         {
@@ -294,7 +301,7 @@ Result runTest(fs::path const& dir, std::string const& bytes, bool baked)
             ConstantData actual;
             actual.type = output->getType();
             actual.shape.assign(dims.d, dims.d + dims.nbDims);
-            actual.data = outputBuffers[i].data();
+            actual.data = allocators[i] ? allocators[i]->memory() : outputBuffers[i].data();
             ConstantData const wanted = kiln::onnxparser::readTensor(expected[i], "", store);
             std::string why;
             if (!valuesMatch(actual, wanted, why))

@@ -3,6 +3,8 @@
 #include "cli_logger.h"
 #include "spec_parsing.h"
 
+#include <algorithm>
+
 namespace kiln::cli
 {
 namespace
@@ -52,6 +54,12 @@ bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor
         if (output.dims.nbDims < 0)
         {
             error = "the shape of output \"" + output.name + "\" cannot be resolved (see the error above)";
+            return false;
+        }
+        if (std::any_of(output.dims.d, output.dims.d + output.dims.nbDims, [](int64_t d) { return d < 0; }))
+        {
+            error = "the shape of output \"" + output.name + "\" is data-dependent (known only once the network has "
+                    "run), which this tool does not receive yet (an application does, with an IOutputAllocator)";
             return false;
         }
         output.bytes.assign(static_cast<size_t>(output.elementCount()) * elementSize(output.type), 0);

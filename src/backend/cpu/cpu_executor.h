@@ -7,6 +7,7 @@
 #include "backend/reformatter.h"
 
 #include <chrono>
+#include <cstring>
 #include <utility>
 
 namespace kiln::cpu
@@ -33,6 +34,15 @@ public:
         return false;
     }
     void writeShapeValues(int32_t, TensorView const&, std::vector<int64_t> const&, cudaStream_t) override {}
+    int64_t readSizeValue(ConstTensorView const& view, cudaStream_t) override
+    {
+        return view.type == nvinfer1::DataType::kINT32 ? *static_cast<int32_t const*>(view.data)
+                                                       : *static_cast<int64_t const*>(view.data);
+    }
+    void copyBytes(void* destination, void const* source, size_t bytes, cudaStream_t) override
+    {
+        std::memcpy(destination, source, bytes);
+    }
     void beginTiming(size_t l, cudaStream_t) override
     {
         mTimes.resize(mPlan.model->layers.size());

@@ -213,6 +213,39 @@ void CudaExecutor::writeShapeValues(
     check(cudaEventRecord(staging.copied, stream), "recording a shape-values copy");
 }
 
+int64_t CudaExecutor::readSizeValue(ConstTensorView const& view, cudaStream_t stream)
+{
+    if (mSizeValue == nullptr)
+    {
+        void* pinned = nullptr;
+        check(cudaMallocHost(&pinned, sizeof(int64_t)), "allocating pinned memory for a size tensor's value");
+        mSizeValue = std::shared_ptr<std::byte>(static_cast<std::byte*>(pinned), [](std::byte* p) { cudaFreeHost(p); });
+    }
+    // The layers after this one need the extent on the host to be queued: this is where the run waits for the GPU.
+    check(cudaMemcpyAsync(mSizeValue.get(), view.data, elementSize(view.type), cudaMemcpyDefault, stream),
+        "copying a size tensor's value to the host");
+    check(cudaStreamSynchronize(stream), "waiting for the layer that computes a data-dependent size");
+    int64_t value = 0;
+    if (view.type == nvinfer1::DataType::kINT32)
+    {
+        int32_t narrow = 0;
+        std::memcpy(&narrow, mSizeValue.get(), sizeof(narrow));
+        value = narrow;
+    }
+    else
+    {
+        std::memcpy(&value, mSizeValue.get(), sizeof(value));
+    }
+    return value;
+}
+
+void CudaExecutor::copyBytes(void* destination, void const* source, size_t bytes, cudaStream_t stream)
+{
+    // Default: the allocator's memory may be device or managed memory.
+    check(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDefault, stream),
+        "copying a data-dependent output into the memory of its output allocator");
+}
+
 bool CudaExecutor::synchronize(cudaStream_t stream, std::string& error)
 {
     if (cudaError_t const status = cudaStreamSynchronize(stream); status != cudaSuccess)

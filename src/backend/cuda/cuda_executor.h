@@ -36,6 +36,8 @@ public:
     }
     void writeShapeValues(int32_t tensor, TensorView const& output, std::vector<int64_t> const& values,
         cudaStream_t stream) override;
+    int64_t readSizeValue(ConstTensorView const& view, cudaStream_t stream) override;
+    void copyBytes(void* destination, void const* source, size_t bytes, cudaStream_t stream) override;
     void beginTiming(size_t l, cudaStream_t stream) override;
     void endTiming(size_t l, cudaStream_t stream) override;
     float elapsedMs(size_t l) override;
@@ -68,6 +70,7 @@ private:
         cudaEvent_t copied{nullptr};  //!< recorded after the last copy out of `host`
     };
     std::unordered_map<int32_t, ShapeStaging> mShapeStaging; //!< by plan tensor index
+    std::shared_ptr<std::byte> mSizeValue; //!< pinned host memory a size tensor's value is copied into; made on first use
 };
 
 } // namespace kiln::cuda

@@ -13,6 +13,7 @@
 #include "network/layers/gather.h"
 #include "network/layers/grid_sample.h"
 #include "network/layers/matrix_multiply.h"
+#include "network/layers/non_zero.h"
 #include "network/layers/normalization.h"
 #include "network/layers/one_hot.h"
 #include "network/layers/padding.h"
@@ -47,6 +48,7 @@
     X(GridSampleParams)                                                                                               \
     X(IdentityParams)                                                                                                 \
     X(MatrixMultiplyParams)                                                                                           \
+    X(NonZeroParams)                                                                                                  \
     X(NormalizationParams)                                                                                            \
     X(OneHotParams)                                                                                                   \
     X(PaddingParams)                                                                                                  \
