@@ -72,8 +72,8 @@ class DecodedHead(nn.Module):
             batch, _, height, width = feature.shape
             sides = boxes(feature).view(batch, 4, self.bins, height * width).softmax(2)
             sides = (sides * self.bin_values.view(1, 1, -1, 1)).sum(2)  # [batch, 4, cells]
-            ys, xs = torch.meshgrid(torch.arange(height, dtype=torch.float32),
-                                    torch.arange(width, dtype=torch.float32), indexing="ij")
+            ys, xs = torch.meshgrid(torch.arange(height, dtype=torch.float32, device=feature.device),
+                                    torch.arange(width, dtype=torch.float32, device=feature.device), indexing="ij")
             centres = torch.stack((xs.flatten(), ys.flatten())) + 0.5  # [2, cells]
             top_left = centres - sides[:, :2]
             bottom_right = centres + sides[:, 2:]

@@ -101,8 +101,10 @@ def swin(small):
     from torchvision.models import swin_t
     from torchvision.models.swin_transformer import SwinTransformer
     if small:
-        model = SwinTransformer([4, 4], 16, [1, 1], [1, 2], [4, 4], num_classes=10)
-        return _image_model(model, 40)  # 40/4 = 10 patches: not a multiple of the window, so windows are padded
+        # Two blocks a stage, so the second shifts its windows (an attention mask built with ScatterND); 40/4 = 10
+        # patches is not a multiple of the window, so windows are padded.
+        model = SwinTransformer([4, 4], 16, [2, 2], [1, 2], [4, 4], num_classes=10)
+        return _image_model(model, 40)
     return _image_model(swin_t(weights=None), 224)
 
 

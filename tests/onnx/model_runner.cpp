@@ -218,6 +218,37 @@ void configure(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition const& 
     config.addOptimizationProfile(profile);
 }
 
+// An output whose extent depends on values (NonZero's count) is bound through an IOutputAllocator, as TensorRT
+// requires, to memory of its largest size (getMaxOutputSize); its shape is known once the run has told it.
+class DataDependentOutput final : public nvinfer1::IOutputAllocator
+{
+public:
+    DataDependentOutput(void* memory, uint64_t capacity)
+        : mMemory(memory)
+        , mCapacity(capacity)
+    {
+    }
+    void* reallocateOutputAsync(char const*, void*, uint64_t size, uint64_t, cudaStream_t) override
+    {
+        return size <= mCapacity ? mMemory : nullptr;
+    }
+    void notifyShape(char const*, nvinfer1::Dims const& dims) noexcept override
+    {
+        shape.assign(dims.d, dims.d + std::max(dims.nbDims, 0));
+    }
+
+    kiln::Shape shape;
+
+private:
+    void* mMemory;
+    uint64_t mCapacity;
+};
+
+bool isDataDependent(nvinfer1::Dims const& dims)
+{
+    return std::any_of(dims.d, dims.d + std::max(dims.nbDims, 0), [](int64_t extent) { return extent < 0; });
+}
+
 // Binds the inputs and outputs (in the network's order) and runs once; false with ModelRun::error if a binding or
 // the run fails.
 bool execute(nvinfer1::INetworkDefinition const& network, nvinfer1::ICudaEngine const& engine,
@@ -236,19 +267,37 @@ bool execute(nvinfer1::INetworkDefinition const& network, nvinfer1::ICudaEngine 
         }
     }
     result.outputs.resize(static_cast<size_t>(network.getNbOutputs()));
-    for (int32_t i = 0; i < network.getNbOutputs(); ++i)
+    std::vector<std::unique_ptr<DataDependentOutput>> allocators(result.outputs.size());
+    for (size_t i = 0; i < result.outputs.size(); ++i)
     {
-        char const* name = network.getOutput(i)->getName();
+        char const* name = network.getOutput(static_cast<int32_t>(i))->getName();
         nvinfer1::Dims const dims = context.getTensorShape(name);
-        kiln::Shape const shape(dims.d, dims.d + std::max(dims.nbDims, 0));
-        HostTensor& output = result.outputs[static_cast<size_t>(i)];
-        output = zeros(shape, engine.getTensorDataType(name));
-        context.setTensorAddress(name, memory.output(output));
+        HostTensor& output = result.outputs[i];
+        if (!isDataDependent(dims))
+        {
+            output = zeros(kiln::Shape(dims.d, dims.d + std::max(dims.nbDims, 0)), engine.getTensorDataType(name));
+            context.setTensorAddress(name, memory.output(output));
+            continue;
+        }
+        int64_t const largest = context.getMaxOutputSize(name);
+        output = zeros(kiln::Shape{largest / static_cast<int64_t>(elementSize(engine.getTensorDataType(name)))},
+            engine.getTensorDataType(name));
+        allocators[i] = std::make_unique<DataDependentOutput>(memory.output(output), static_cast<uint64_t>(largest));
+        context.setOutputAllocator(name, allocators[i].get());
     }
     if (!memory.run(context))
     {
         result.error += "the run failed\n";
         return false;
+    }
+    for (size_t i = 0; i < result.outputs.size(); ++i)
+    {
+        if (allocators[i] != nullptr) // keep the part the run wrote, in the shape it told
+        {
+            result.outputs[i].shape = allocators[i]->shape;
+            result.outputs[i].bytes.resize(
+                static_cast<size_t>(volume(allocators[i]->shape)) * elementSize(result.outputs[i].type));
+        }
     }
     return true;
 }
