@@ -99,6 +99,31 @@ Case comparisons()
                 {vector("equal", {1, 0}), vector("less", {0, 1}), vector("greater", {0, 0})})}};
 }
 
+// ABS and NEG of integer shape values, NOT of a comparison's.
+Case unary()
+{
+    return Case{"Unary",
+        [](INetworkDefinition& n, ITensor& ab) {
+            ITensor& distance
+                = *made(n.addUnary(binary(n, ab, ints(n, {3, 3}), EW::kSUB), UnaryOperation::kABS)).getOutput(0);
+            ITensor& negated = *made(n.addUnary(ab, UnaryOperation::kNEG)).getOutput(0);
+            ITensor& different
+                = *made(n.addUnary(binary(n, ab, ints(n, {3, 3}), EW::kEQUAL), UnaryOperation::kNOT)).getOutput(0);
+            output(n, distance, "distance");
+            output(n, negated, "negated");
+            output(n, different, "different");
+            shapeOutput(n, binary(n, distance, ints(n, {1, 1}), EW::kSUM), "distance_plus_one");
+            shapeOutput(n, binary(n, negated, ints(n, {9, 9}), EW::kSUM), "nine_minus_ab");
+            shapeOutput(n, onePlus(n, different), "different_shape");
+        },
+        {at(2, 3, {{"distance_plus_one", {2, 1}}, {"nine_minus_ab", {7, 6}}, {"different_shape", {2, 1}}},
+             {vector("distance", {1, 0}), vector("negated", {-2, -3}), vector("different", {1, 0})}),
+            at(4, 7, {{"distance_plus_one", {2, 5}}, {"nine_minus_ab", {5, 2}}, {"different_shape", {2, 2}}},
+                {vector("distance", {1, 4}), vector("negated", {-4, -7}), vector("different", {1, 1})}),
+            at(3, 1, {{"distance_plus_one", {1, 3}}, {"nine_minus_ab", {6, 8}}, {"different_shape", {1, 2}}},
+                {vector("distance", {0, 2}), vector("negated", {-3, -1}), vector("different", {0, 1})})}};
+}
+
 // INT32 -> INT64 -> FLOAT -> INT32 (the symbolic source is already an INT64 -> INT32 cast): whole numbers survive.
 Case casts()
 {
@@ -330,7 +355,7 @@ void runOnce(ICudaEngine const& engine, IExecutionContext& context, RecordingLog
 
 std::vector<Case> allCases()
 {
-    return {elementwiseArithmetic(), elementwiseDivision(), comparisons(), casts(), select(), linspaceFill(),
+    return {elementwiseArithmetic(), elementwiseDivision(), comparisons(), unary(), casts(), select(), linspaceFill(),
         constantOfShape(), gather(), slice(), concatenation(), shuffle()};
 }
 

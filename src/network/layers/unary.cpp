@@ -10,6 +10,31 @@ namespace
 using nvinfer1::DataType;
 using nvinfer1::UnaryOperation;
 
+//! The values of a unary operation on shape values, as exporters write them (Neg of a shape, Abs of a difference,
+//! Not of a comparison); none for the operations that are not shape arithmetic.
+std::optional<std::vector<nvinfer1::IDimensionExpr const*>> unaryValues(InferenceContext& ctx, UnaryOperation op)
+{
+    auto const& input = ctx.input(0).values;
+    if (!input || (op != UnaryOperation::kABS && op != UnaryOperation::kNEG && op != UnaryOperation::kNOT))
+    {
+        return std::nullopt;
+    }
+    std::vector<nvinfer1::IDimensionExpr const*> values;
+    for (auto const* value : *input)
+    {
+        Dim const x(ctx.builder(), value);
+        Dim const result = op == UnaryOperation::kNOT ? ctx.constant(1) - x // a comparison's 0 or 1
+            : op == UnaryOperation::kNEG              ? ctx.constant(0) - x
+                                                      : x.max(ctx.constant(0) - x);
+        if (result.get() == nullptr)
+        {
+            return std::nullopt;
+        }
+        values.push_back(result.get());
+    }
+    return values;
+}
+
 bool oneInput(InferenceContext& ctx, char const* kind)
 {
     if (ctx.nbInputs() != 1 || !ctx.hasInput(0))
@@ -39,7 +64,12 @@ bool UnaryParams::infer(InferenceContext& ctx) const
     DataType const outputType = operation == UnaryOperation::kISINF || operation == UnaryOperation::kISNAN
         ? DataType::kBOOL
         : type;
-    return ctx.setOutput(0, outputType, ctx.input(0).dims);
+    if (!ctx.setOutput(0, outputType, ctx.input(0).dims))
+    {
+        return false;
+    }
+    ctx.output(0).values = unaryValues(ctx, operation);
+    return true;
 }
 
 bool IdentityParams::infer(InferenceContext& ctx) const
