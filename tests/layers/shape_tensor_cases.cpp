@@ -258,6 +258,28 @@ Case shuffle()
                 {scalar("squeezed", 1), Check{"reshaped", {3, 8}, countTo(24)}})}};
 }
 
+ITensor& reduced(INetworkDefinition& n, ITensor& input, ReduceOperation op, bool keep)
+{
+    return *made(n.addReduce(input, op, 1U, keep)).getOutput(0);
+}
+
+// Sums, products, maxima and minima of [a, b]: 0-D, or [1] with the reduced axis kept.
+Case reduce()
+{
+    return Case{"Reduce",
+        [](INetworkDefinition& n, ITensor& ab) {
+            ITensor& sum = reduced(n, ab, ReduceOperation::kSUM, false);
+            output(n, sum, "sum");
+            shapeOutput(n, reduced(n, ab, ReduceOperation::kPROD, true), "product");
+            ITensor& greatest = reduced(n, ab, ReduceOperation::kMAX, true);
+            ITensor& least = reduced(n, ab, ReduceOperation::kMIN, true);
+            shapeOutput(n, concatenated(n, {&reshaped(n, sum, Dims{1, {1}}), &greatest, &least}), "extents");
+        },
+        {at(2, 3, {{"product", {6}}, {"extents", {5, 3, 2}}}, {scalar("sum", 5)}),
+            at(4, 7, {{"product", {28}}, {"extents", {11, 7, 4}}}, {scalar("sum", 11)}),
+            at(3, 1, {{"product", {3}}, {"extents", {4, 3, 1}}}, {scalar("sum", 4)})}};
+}
+
 // Building and running.
 
 Dims dims2(int32_t a, int32_t b)
@@ -356,7 +378,7 @@ void runOnce(ICudaEngine const& engine, IExecutionContext& context, RecordingLog
 std::vector<Case> allCases()
 {
     return {elementwiseArithmetic(), elementwiseDivision(), comparisons(), unary(), casts(), select(), linspaceFill(),
-        constantOfShape(), gather(), slice(), concatenation(), shuffle()};
+        constantOfShape(), gather(), slice(), concatenation(), shuffle(), reduce()};
 }
 
 Buffers hostBuffers()

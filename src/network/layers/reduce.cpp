@@ -4,6 +4,38 @@
 
 namespace kiln::network
 {
+namespace
+{
+
+//! Sum, product, maximum or minimum of a shape tensor's values (the number of elements a shape holds, the largest
+//! extent): one value when the 1-D input is reduced, the values themselves when nothing is; none otherwise.
+std::optional<std::vector<nvinfer1::IDimensionExpr const*>> reducedValues(
+    InferenceContext& ctx, nvinfer1::ReduceOperation op, uint32_t reduceAxes)
+{
+    using nvinfer1::ReduceOperation;
+    auto const& input = ctx.input(0).values;
+    if (!input || ctx.rank(0) > 1 || (reduceAxes & 1U) == 0 || input->empty())
+    {
+        return reduceAxes == 0 ? input : std::nullopt;
+    }
+    Dim result(ctx.builder(), input->front());
+    for (size_t i = 1; i < input->size(); ++i)
+    {
+        Dim const value(ctx.builder(), (*input)[i]);
+        switch (op)
+        {
+        case ReduceOperation::kSUM: result = result + value; break;
+        case ReduceOperation::kPROD: result = result * value; break;
+        case ReduceOperation::kMAX: result = result.max(value); break;
+        case ReduceOperation::kMIN: result = result.min(value); break;
+        default: return std::nullopt; // kAVG of several values: not shape arithmetic
+        }
+    }
+    return result.get() != nullptr ? std::optional(std::vector<nvinfer1::IDimensionExpr const*>{result.get()})
+                                   : std::nullopt;
+}
+
+} // namespace
 
 bool ReduceParams::infer(InferenceContext& ctx) const
 {
@@ -38,7 +70,12 @@ bool ReduceParams::infer(InferenceContext& ctx) const
             dims.push_back(ctx.dim(0, i));
         }
     }
-    return ctx.setOutput(0, type, dims);
+    if (!ctx.setOutput(0, type, dims))
+    {
+        return false;
+    }
+    ctx.output(0).values = reducedValues(ctx, operation, reduceAxes);
+    return true;
 }
 
 } // namespace kiln::network
