@@ -280,6 +280,20 @@ Case reduce()
             at(3, 1, {{"product", {3}}, {"extents", {4, 3, 1}}}, {scalar("sum", 4)})}};
 }
 
+// One-hot of the 0-D index a - 2 over depth 3, with values [off, on] = [1, 4]; a = 1 makes the index -1, which
+// counts from the end.
+Case oneHot()
+{
+    return Case{"OneHot",
+        [](INetworkDefinition& n, ITensor& ab) {
+            ITensor& index = binary(n, entry(n, ab, 0), ints(n, {2}, true), EW::kSUB);
+            IOneHotLayer& layer = made(n.addOneHot(index, ints(n, {1, 4}), ints(n, {3}, true), -1));
+            shapeOutput(n, *layer.getOutput(0), "hot");
+        },
+        {at(2, 3, {{"hot", {4, 1, 1}}}), at(4, 7, {{"hot", {1, 1, 4}}}), at(3, 1, {{"hot", {1, 4, 1}}}),
+            at(1, 2, {{"hot", {1, 1, 4}}})}};
+}
+
 // Building and running.
 
 Dims dims2(int32_t a, int32_t b)
@@ -378,7 +392,7 @@ void runOnce(ICudaEngine const& engine, IExecutionContext& context, RecordingLog
 std::vector<Case> allCases()
 {
     return {elementwiseArithmetic(), elementwiseDivision(), comparisons(), unary(), casts(), select(), linspaceFill(),
-        constantOfShape(), gather(), slice(), concatenation(), shuffle(), reduce()};
+        constantOfShape(), gather(), slice(), concatenation(), shuffle(), reduce(), oneHot()};
 }
 
 Buffers hostBuffers()
