@@ -5,6 +5,38 @@
 
 namespace kiln::network
 {
+namespace
+{
+
+//! One-hot of a 0-D shape value over a constant depth is a shape tensor: entry j is on where the index (a negative
+//! one counted from the end, as the kernel does) is j, off elsewhere.
+void propagateValues(InferenceContext& ctx, Dim const& depth)
+{
+    auto const& index = ctx.input(0).values;
+    auto const& offOn = ctx.input(1).values;
+    if (!index || ctx.rank(0) != 0 || !offOn || offOn->size() != 2 || !depth.isConstant()
+        || depth.constant() > nvinfer1::Dims::MAX_DIMS)
+    {
+        return;
+    }
+    Dim const raw(ctx.builder(), index->front());
+    Dim const wrapped = raw + raw.less(ctx.constant(0)) * depth;
+    Dim const off(ctx.builder(), (*offOn)[0]);
+    Dim const on(ctx.builder(), (*offOn)[1]);
+    std::vector<nvinfer1::IDimensionExpr const*> values;
+    for (int64_t j = 0; j < depth.constant(); ++j)
+    {
+        Dim const value = off + wrapped.equal(ctx.constant(j)) * (on - off);
+        if (value.get() == nullptr)
+        {
+            return;
+        }
+        values.push_back(value.get());
+    }
+    ctx.output(0).values = std::move(values);
+}
+
+} // namespace
 
 bool OneHotParams::infer(InferenceContext& ctx) const
 {
@@ -49,7 +81,12 @@ bool OneHotParams::infer(InferenceContext& ctx) const
         dims.push_back(ctx.dim(0, i));
     }
     dims.insert(dims.begin() + position, depth[0]);
-    return ctx.setOutput(0, values.type, dims);
+    if (!ctx.setOutput(0, values.type, dims))
+    {
+        return false;
+    }
+    propagateValues(ctx, depth[0]);
+    return true;
 }
 
 } // namespace kiln::network

@@ -4,39 +4,35 @@
 
 namespace kiln::network
 {
-
 namespace
 {
 
-//! Reducing a 1-D tensor of known values to one keeps its value known: the largest of a list of extents, as
-//! torchvision's detection transform computes the batch's image size. Averages are not whole numbers.
-void propagateValues(InferenceContext& ctx, nvinfer1::ReduceOperation operation, uint32_t reduceAxes)
+//! Sum, product, maximum or minimum of a shape tensor's values (the number of elements a shape holds, the largest
+//! extent): one value when the 1-D input is reduced, the values themselves when nothing is; none otherwise.
+std::optional<std::vector<nvinfer1::IDimensionExpr const*>> reducedValues(
+    InferenceContext& ctx, nvinfer1::ReduceOperation op, uint32_t reduceAxes)
 {
-    using nvinfer1::DimensionOperation;
     using nvinfer1::ReduceOperation;
-    auto const& values = ctx.input(0).values;
-    if (!values || values->empty() || ctx.rank(0) != 1 || reduceAxes != 1U)
+    auto const& input = ctx.input(0).values;
+    if (!input || ctx.rank(0) > 1 || (reduceAxes & 1U) == 0 || input->empty())
     {
-        return;
+        return reduceAxes == 0 ? input : std::nullopt;
     }
-    DimensionOperation combine{};
-    switch (operation)
+    Dim result(ctx.builder(), input->front());
+    for (size_t i = 1; i < input->size(); ++i)
     {
-    case ReduceOperation::kSUM: combine = DimensionOperation::kSUM; break;
-    case ReduceOperation::kPROD: combine = DimensionOperation::kPROD; break;
-    case ReduceOperation::kMAX: combine = DimensionOperation::kMAX; break;
-    case ReduceOperation::kMIN: combine = DimensionOperation::kMIN; break;
-    default: return;
+        Dim const value(ctx.builder(), (*input)[i]);
+        switch (op)
+        {
+        case ReduceOperation::kSUM: result = result + value; break;
+        case ReduceOperation::kPROD: result = result * value; break;
+        case ReduceOperation::kMAX: result = result.max(value); break;
+        case ReduceOperation::kMIN: result = result.min(value); break;
+        default: return std::nullopt; // kAVG of several values: not shape arithmetic
+        }
     }
-    nvinfer1::IDimensionExpr const* result = values->front();
-    for (size_t i = 1; i < values->size() && result != nullptr; ++i)
-    {
-        result = ctx.builder().operation(combine, *result, *(*values)[i]);
-    }
-    if (result != nullptr)
-    {
-        ctx.output(0).values = std::vector<nvinfer1::IDimensionExpr const*>{result};
-    }
+    return result.get() != nullptr ? std::optional(std::vector<nvinfer1::IDimensionExpr const*>{result.get()})
+                                   : std::nullopt;
 }
 
 } // namespace
@@ -78,7 +74,7 @@ bool ReduceParams::infer(InferenceContext& ctx) const
     {
         return false;
     }
-    propagateValues(ctx, operation, reduceAxes);
+    ctx.output(0).values = reducedValues(ctx, operation, reduceAxes);
     return true;
 }
 
