@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace kiln::builder
 {
@@ -391,9 +392,21 @@ private:
             mTensorIndex[mTensors[t]] = static_cast<int32_t>(t);
         }
         std::unordered_map<shape::SymbolId, int32_t> symbolIndex = recordDimensionSymbols();
-        // A shape-tensor input's value symbols enter the plan only where some expression uses them: an INT32/INT64
-        // input that no shape depends on stays an ordinary input, read by layers from wherever its data lives.
-        std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> const valueSymbolOwners = inputValueOwners();
+        // An input's values are symbols of the plan only where some tensor's dimensions depend on them: then the
+        // input is a shape tensor, read on the host (TensorRT's rule). An INT32/INT64 input that only feeds data
+        // stays an ordinary input, read by layers from wherever its data lives, and values computed from it are
+        // left to the layers (recordTensor).
+        std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> valueSymbolOwners = inputValueOwners();
+        std::set<int32_t> shapeInputs; // those owning a value some dimension depends on: all their values count
+        for (shape::SymbolId id : valueSymbolsDimensionsUse(valueSymbolOwners))
+        {
+            shapeInputs.insert(valueSymbolOwners.at(id).first);
+        }
+        std::erase_if(valueSymbolOwners, [&](auto const& owner) { return !shapeInputs.count(owner.second.first); });
+        for (auto const& owner : valueSymbolOwners)
+        {
+            mShapeValueSymbols.insert(owner.first);
+        }
         plan::ExprTableWriter exprTable(mModel.exprs, [&](shape::SymbolId id) {
             if (auto it = symbolIndex.find(id); it != symbolIndex.end())
             {
@@ -444,6 +457,58 @@ private:
         return symbolIndex;
     }
 
+    //! Adds to `found` the symbols among `candidates` that `expr` refers to.
+    template <typename Candidates>
+    static void collectSymbols(shape::Expr const& expr, Candidates const& candidates,
+        std::unordered_set<shape::SymbolId>& found, std::unordered_set<shape::Expr const*>& visited)
+    {
+        if (!visited.insert(&expr).second)
+        {
+            return;
+        }
+        if (expr.kind() == shape::ExprKind::kSYMBOL && candidates.count(expr.symbolId()))
+        {
+            found.insert(expr.symbolId());
+        }
+        if (expr.kind() == shape::ExprKind::kOPERATION || expr.kind() == shape::ExprKind::kSIZE_TENSOR)
+        {
+            collectSymbols(expr.first(), candidates, found, visited);
+            collectSymbols(expr.second(), candidates, found, visited);
+        }
+    }
+
+    //! The inputs' value symbols that some tensor's dimensions depend on.
+    std::unordered_set<shape::SymbolId> valueSymbolsDimensionsUse(
+        std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> const& valueSymbolOwners) const
+    {
+        std::unordered_set<shape::SymbolId> used;
+        std::unordered_set<shape::Expr const*> visited;
+        for (Tensor const* tensor : mTensors)
+        {
+            nvinfer1::DimsExprs const& dims = mFacts.tensors.at(tensor).dims;
+            for (int32_t axis = 0; axis < dims.nbDims; ++axis)
+            {
+                collectSymbols(*mFacts.exprs->adopt(dims.d[axis]), valueSymbolOwners, used, visited);
+            }
+        }
+        return used;
+    }
+
+    //! Whether `values` depend on no input other than through its shape or shape-tensor values: else the plan
+    //! leaves them to the layers that compute them.
+    bool knownFromShapes(std::vector<nvinfer1::IDimensionExpr const*> const& values) const
+    {
+        std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> const owners = inputValueOwners();
+        std::unordered_set<shape::SymbolId> referenced;
+        std::unordered_set<shape::Expr const*> visited;
+        for (auto const* value : values)
+        {
+            collectSymbols(*mFacts.exprs->adopt(value), owners, referenced, visited);
+        }
+        return std::all_of(referenced.begin(), referenced.end(),
+            [&](shape::SymbolId id) { return mShapeValueSymbols.count(id) > 0; });
+    }
+
     //! The input, and the index among its values, of every shape-tensor input's value symbol.
     std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> inputValueOwners() const
     {
@@ -469,7 +534,8 @@ private:
         {
             record.dims.push_back(exprTable.add(*mFacts.exprs->adopt(tf.dims.d[axis])));
         }
-        if (tf.values && !mTensors[t]->isNetworkInput()) // inputs' values: recordIoTensors, once their use is known
+        // Inputs' values: recordIoTensors, once their use is known.
+        if (tf.values && !mTensors[t]->isNetworkInput() && knownFromShapes(*tf.values))
         {
             record.values.emplace();
             for (auto const* value : *tf.values)
@@ -608,8 +674,8 @@ private:
         // the runtime evaluates their values on the host (plan::computesShapesOnly).
         bool const computesShapesOnly = std::all_of(layer.outputs().begin(), layer.outputs().end(),
             [&](Tensor const* output) {
-                network::TensorFacts const& facts = mFacts.tensors.at(output);
-                return facts.values.has_value() && isIndexType(facts.type);
+                plan::TensorRecord const& tensor = mModel.tensors[static_cast<size_t>(mTensorIndex.at(output))];
+                return tensor.values.has_value() && isIndexType(tensor.type);
             });
         if (std::string const why = mImplementation->unsupportedReason(layer.params());
             !why.empty() && !computesShapesOnly)
@@ -722,6 +788,8 @@ private:
     PrecisionChoice mPrecision;
     std::unordered_map<Tensor const*, network::Layer const*> mProducers;
     std::unordered_map<Tensor const*, int32_t> mTensorIndex;
+    //! The value symbols of the inputs that some tensor's dimensions depend on: those inputs are shape tensors.
+    std::unordered_set<shape::SymbolId> mShapeValueSymbols;
     std::vector<int64_t> mMaxBytes; //!< by tensor: its largest size over every profile
     //! mEvaluated[t][p][select]: tensor t's dimensions at profile p's kMIN, kOPT or kMAX.
     std::vector<std::vector<std::array<nvinfer1::Dims, 3>>> mEvaluated;

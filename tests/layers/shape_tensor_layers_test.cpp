@@ -46,7 +46,7 @@ TEST(ShapeTensors, IsShapeTensorOnlyFor0DAnd1DTensorsComputedFromShapes)
 }
 
 // A shape-tensor input is shape-inference I/O; an ordinary input, and an INT32 input that layers only read as data
-// (gather indices), are not.
+// (gather indices, element-wise operands), are not: a device backend reads it where the application put it.
 TEST(ShapeTensors, IsShapeInferenceIOForShapeInputsOnly)
 {
     kiln::test::RecordingLogger logger;
@@ -59,6 +59,8 @@ TEST(ShapeTensors, IsShapeInferenceIOForShapeInputsOnly)
         reshape->setInput(1, *s);
         output(n, *reshape->getOutput(0), "y");
         output(n, *n.addGather(*x, *indices, 1)->getOutput(0), "picked");
+        // Values computed from the indices (known symbols while shapes are inferred) that no shape depends on.
+        output(n, *n.addElementWise(*indices, *indices, ElementWiseOperation::kSUM)->getOutput(0), "doubled");
     });
     ASSERT_NE(engine, nullptr) << logger.errors();
     EXPECT_TRUE(engine->isShapeInferenceIO("s"));
