@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <utility>
 
 namespace kiln::test
@@ -277,6 +278,49 @@ TEST(OnnxParser, SquarePaddingComputedInFloatFromShapesStaysKnown)
         ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
         EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{1, side, side}));
         expectClose(y, expected, 0.0F);
+    }
+}
+
+TEST(OnnxParser, NegativeStepsReverseAnAxisKnownOnlyAtRunTime)
+{
+    // PyTorch's export of x.flip(-1) (wav2vec2's attention mask): Slice from -1 to INT64_MIN with step -1 along an
+    // axis whose extent is dynamic; and every second element from the end (step -2).
+    ModelBuilder m;
+    m.input("x", kFloat, {1, -1});
+    m.int64s("from_last", {1}, {-1});
+    m.int64s("past_first", {1}, {std::numeric_limits<int64_t>::min()});
+    m.int64s("axis", {1}, {1});
+    m.int64s("back", {1}, {-1});
+    m.int64s("back_two", {1}, {-2});
+    m.node("Slice", {"x", "from_last", "past_first", "axis", "back"}, {"flipped"});
+    m.node("Slice", {"x", "from_last", "past_first", "axis", "back_two"}, {"every_second"});
+    m.output("flipped", kFloat);
+    m.output("every_second", kFloat);
+
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    h.setProfile("x", nvinfer1::Dims{2, {1, 1}}, nvinfer1::Dims{2, {1, 4}}, nvinfer1::Dims{2, {1, 5}});
+    ASSERT_TRUE(h.build());
+    for (int64_t width : {5, 1, 4})
+    {
+        std::vector<float> x;
+        for (int64_t i = 0; i < width; ++i)
+        {
+            x.push_back(static_cast<float>(10 + i));
+        }
+        std::vector<float> const flippedExpected(x.rbegin(), x.rend());
+        std::vector<float> everySecondExpected;
+        for (size_t i = 0; i < flippedExpected.size(); i += 2)
+        {
+            everySecondExpected.push_back(flippedExpected[i]);
+        }
+        std::vector<float> flipped(flippedExpected.size(), -1.0F);
+        std::vector<float> everySecond(everySecondExpected.size(), -1.0F);
+        ASSERT_TRUE(h.context->setInputShape("x", nvinfer1::Dims{2, {1, width}}));
+        ASSERT_TRUE(h.run({{"x", x.data()}}, {{"flipped", flipped.data()}, {"every_second", everySecond.data()}}));
+        EXPECT_EQ(h.shapeOf("every_second"), (std::vector<int64_t>{1, (width + 1) / 2}));
+        expectClose(flipped, flippedExpected, 0.0F);
+        expectClose(everySecond, everySecondExpected, 0.0F);
     }
 }
 

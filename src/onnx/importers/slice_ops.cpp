@@ -39,27 +39,29 @@ ITensor& scalarShape(ImportContext& ctx, int64_t value)
     return int64Constant(ctx, {value});
 }
 
-//! ONNX's clamping of a start or end of a positive-step slice along an extent known only at run time.
-ITensor& clampedBound(ImportContext& ctx, int64_t bound, ITensor& extent)
+//! A start or end of a slice along an extent known only at run time, a negative one counted from the end (ONNX).
+ITensor& wrappedBound(ImportContext& ctx, int64_t bound, ITensor& extent)
 {
-    if (bound >= 0)
-    {
-        return shapeMath(ctx, scalarShape(ctx, bound), extent, ElementWiseOperation::kMIN);
-    }
-    ITensor& fromEnd = shapeMath(ctx, extent, scalarShape(ctx, bound), ElementWiseOperation::kSUM);
-    return shapeMath(ctx, fromEnd, scalarShape(ctx, 0), ElementWiseOperation::kMAX);
+    return bound >= 0 ? scalarShape(ctx, bound)
+                      : shapeMath(ctx, extent, scalarShape(ctx, bound), ElementWiseOperation::kSUM);
 }
 
-//! ONNX's wrapping and clamping of a start or end known only at run time (a shape tensor), for a positive
-//! step: a negative bound counts from the end, then the bound is clamped to [0, extent]. The sign is found
-//! without comparisons: floor(bound / 2^62) is -1 for a negative bound and 0 otherwise.
-ITensor& clampedBound(ImportContext& ctx, ITensor& bound, ITensor& extent)
+//! The same for a bound known only at run time (a shape tensor). The sign is found without comparisons:
+//! floor(bound / 2^62) is -1 for a negative bound and 0 otherwise.
+ITensor& wrappedBound(ImportContext& ctx, ITensor& bound, ITensor& extent)
 {
     ITensor& below = shapeMath(ctx, bound, scalarShape(ctx, int64_t{1} << 62), ElementWiseOperation::kFLOOR_DIV);
     ITensor& negative = shapeMath(ctx, scalarShape(ctx, 0), below, ElementWiseOperation::kSUB);
-    ITensor& wrapped = shapeMath(
+    return shapeMath(
         ctx, bound, shapeMath(ctx, negative, extent, ElementWiseOperation::kPROD), ElementWiseOperation::kSUM);
-    return shapeMath(ctx, shapeMath(ctx, wrapped, scalarShape(ctx, 0), ElementWiseOperation::kMAX), extent,
+}
+
+//! `value` clamped to [low, extent + highOffset].
+ITensor& clampToExtent(ImportContext& ctx, ITensor& value, int64_t low, ITensor& extent, int64_t highOffset)
+{
+    ITensor& high
+        = highOffset == 0 ? extent : shapeMath(ctx, extent, scalarShape(ctx, highOffset), ElementWiseOperation::kSUM);
+    return shapeMath(ctx, shapeMath(ctx, value, scalarShape(ctx, low), ElementWiseOperation::kMAX), high,
         ElementWiseOperation::kMIN);
 }
 
@@ -195,21 +197,25 @@ std::pair<int64_t, int64_t> staticSlice(AxisSlice const& s, int64_t d)
 }
 
 //! The first element and the element count of a slice along `extent`, as shape tensors, when the extent or the
-//! bounds are known only at run time.
+//! bounds are known only at run time. ONNX clamps the bounds to [0, extent] for a positive step; for a negative one
+//! the start to [0, extent - 1] and the (exclusive) end to [-1, extent - 1], as a reversal (PyTorch's flip) needs.
 std::pair<ITensor*, ITensor*> runTimeSlice(ImportContext& ctx, AxisSlice const& s, ITensor& extent)
 {
-    if (s.step < 0)
-    {
-        fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC,
-            "negative steps need the sliced extent and the bounds known at build time");
-    }
-    ITensor& first = s.startTensor ? clampedBound(ctx, *s.startTensor, extent) : clampedBound(ctx, s.start, extent);
-    ITensor& last = s.endTensor ? clampedBound(ctx, *s.endTensor, extent) : clampedBound(ctx, s.end, extent);
-    ITensor& span = shapeMath(ctx, shapeMath(ctx, last, first, ElementWiseOperation::kSUB),
-        scalarShape(ctx, s.step - 1), ElementWiseOperation::kSUM);
-    ITensor& count = shapeMath(ctx, shapeMath(ctx, span, scalarShape(ctx, s.step), ElementWiseOperation::kFLOOR_DIV),
-        scalarShape(ctx, 0), ElementWiseOperation::kMAX);
-    return {&first, &count};
+    bool const reverse = s.step < 0;
+    ITensor& start = s.startTensor ? wrappedBound(ctx, *s.startTensor, extent) : wrappedBound(ctx, s.start, extent);
+    ITensor& end = s.endTensor ? wrappedBound(ctx, *s.endTensor, extent) : wrappedBound(ctx, s.end, extent);
+    ITensor& first = clampToExtent(ctx, start, 0, extent, reverse ? -1 : 0);
+    ITensor& last = clampToExtent(ctx, end, reverse ? -1 : 0, extent, reverse ? -1 : 0);
+    int64_t const magnitude = reverse ? -s.step : s.step;
+    ITensor& distance = reverse ? shapeMath(ctx, first, last, ElementWiseOperation::kSUB)
+                                : shapeMath(ctx, last, first, ElementWiseOperation::kSUB);
+    ITensor& span = shapeMath(ctx, distance, scalarShape(ctx, magnitude - 1), ElementWiseOperation::kSUM);
+    ITensor& count = shapeMath(ctx,
+        shapeMath(ctx, span, scalarShape(ctx, magnitude), ElementWiseOperation::kFLOOR_DIV), scalarShape(ctx, 0),
+        ElementWiseOperation::kMAX);
+    // An empty reversal's start (-1 when the extent is 0) is never read, but must be a valid coordinate.
+    ITensor& validFirst = shapeMath(ctx, first, scalarShape(ctx, 0), ElementWiseOperation::kMAX);
+    return {&validFirst, &count};
 }
 
 std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
