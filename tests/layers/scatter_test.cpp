@@ -5,7 +5,6 @@
 // shape-inference and build error, out-of-range indices at run time, and shape values kept known.
 #include "host_tensor.h"
 #include "network/layers/scatter.h"
-#include "plan/plan_format.h"
 #include "round_trip.h"
 
 #include <kiln/ScatterReduction.h>
@@ -280,22 +279,11 @@ TEST(ScatterLayer, PlanKeepsModeAxisAndReduction)
     h.output(layer, "y");
     ASSERT_TRUE(h.build());
     kiln::test::expectRoundTrip(h);
-    kiln::plan::PlanModel model;
-    std::string error;
-    ASSERT_TRUE(kiln::plan::readPlan(h.plan->data(), h.plan->size(), model, error)) << error;
-    int32_t found = 0;
-    for (kiln::plan::LayerRecord const& record : model.layers)
-    {
-        if (record.type == LayerType::kSCATTER)
-        {
-            auto const& params = static_cast<kiln::network::ScatterParams const&>(*record.params);
-            EXPECT_EQ(params.mode, ScatterMode::kELEMENT);
-            EXPECT_EQ(params.axis, -1);
-            EXPECT_EQ(params.reduction, ScatterReduction::kMIN);
-            ++found;
-        }
-    }
-    EXPECT_EQ(found, 1);
+    std::vector<kiln::network::ScatterParams> const found = kiln::test::paramsInPlan<kiln::network::ScatterParams>(h);
+    ASSERT_EQ(found.size(), 1U);
+    EXPECT_EQ(found[0].mode, ScatterMode::kELEMENT);
+    EXPECT_EQ(found[0].axis, -1);
+    EXPECT_EQ(found[0].reduction, ScatterReduction::kMIN);
 }
 
 TEST(ScatterLayer, DefaultsAndSetters)
