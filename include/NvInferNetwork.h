@@ -571,6 +571,21 @@ protected:
     ~INonZeroLayer() noexcept override = default;
 };
 
+class IScatterLayer : public ILayer
+{
+public:
+    //! A value outside ScatterMode is logged as an error and changes nothing.
+    virtual void setMode(ScatterMode mode) noexcept = 0;
+    virtual ScatterMode getMode() const noexcept = 0;
+    //! The axis kELEMENT scatters along, in [-rank, rank) (negative counts from the end). Any value is kept; one out of
+    //! range fails the build, naming it.
+    virtual void setAxis(int32_t axis) noexcept = 0;
+    virtual int32_t getAxis() const noexcept = 0;
+
+protected:
+    ~IScatterLayer() noexcept override = default;
+};
+
 class IPluginV2Layer : public ILayer
 {
 public:
@@ -660,6 +675,11 @@ public:
     //! still be set after this call.
     virtual IReverseSequenceLayer* addReverseSequence(ITensor& input, ITensor& sequenceLens) noexcept = 0;
     virtual INonZeroLayer* addNonZero(ITensor& input) noexcept = 0;
+    //! Negative indices count from the end; an index still out of range fails the run, naming the layer (the CUDA
+    //! backend, which reads indices on the device, skips that update instead). With duplicate indices the CPU keeps the
+    //! last update in order, the CUDA backend any one of them. Kiln extension: kiln::setScatterReduction
+    //! (kiln/ScatterReduction.h) combines updates with the data (add, mul, max, min) where TensorRT only replaces.
+    virtual IScatterLayer* addScatter(ITensor& data, ITensor& indices, ITensor& updates, ScatterMode mode) noexcept = 0;
     virtual IConvolutionLayer* addConvolutionNd(
         ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
         = 0;

@@ -87,6 +87,8 @@ public:
     nvinfer1::IReverseSequenceLayer* addReverseSequence(
         nvinfer1::ITensor& input, nvinfer1::ITensor& sequenceLens) noexcept override;
     nvinfer1::INonZeroLayer* addNonZero(nvinfer1::ITensor& input) noexcept override;
+    nvinfer1::IScatterLayer* addScatter(nvinfer1::ITensor& data, nvinfer1::ITensor& indices, nvinfer1::ITensor& updates,
+        nvinfer1::ScatterMode mode) noexcept override;
     nvinfer1::IConvolutionLayer* addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
         nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
     nvinfer1::IDeconvolutionLayer* addDeconvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,

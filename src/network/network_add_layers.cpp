@@ -345,6 +345,20 @@ nvinfer1::INonZeroLayer* Network::addNonZero(nvinfer1::ITensor& input) noexcept
     return addLayer<NonZeroLayer>("NonZero", {&input}, NonZeroParams{}, 1, 1);
 }
 
+nvinfer1::IScatterLayer* Network::addScatter(nvinfer1::ITensor& data, nvinfer1::ITensor& indices,
+    nvinfer1::ITensor& updates, nvinfer1::ScatterMode mode) noexcept
+{
+    int32_t const value = static_cast<int32_t>(mode);
+    if (value < 0 || value >= nvinfer1::EnumMax<nvinfer1::ScatterMode>())
+    {
+        logError("INetworkDefinition::addScatter: " + std::to_string(value) + " is not a ScatterMode");
+        return nullptr;
+    }
+    ScatterParams params;
+    params.mode = mode;
+    return addLayer<ScatterLayer>("Scatter", {&data, &indices, &updates}, params, 3, 3);
+}
+
 nvinfer1::IConvolutionLayer* Network::addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
     nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept
 {

@@ -1,13 +1,16 @@
-// Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample and ReverseSequence importers:
-// each fails to parse with an error that names the node, its op and the reason, and nothing crashes. (Their values
-// are checked against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's opset-20 spellings of its modes are
-// checked to parse, ReverseSequence's batch_axis 0 on an input whose two extents differ, and NonZero's data-dependent
-// output feeding Transpose and GatherND (ONNX's boolean-mask idiom) builds and runs.
+// Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample, ReverseSequence, ScatterND,
+// ScatterElements and Scatter importers: each fails to parse with an error that names the node, its op and the reason
+// (for the scatters' operands, which input is wrong and how), and nothing crashes. (Their values are checked against
+// ONNX's node tests and ONNX Runtime elsewhere.) GridSample's opset-20 spellings of its modes are checked to parse,
+// ReverseSequence's batch_axis 0 on an input whose two extents differ, NonZero's data-dependent output feeding
+// Transpose and GatherND (ONNX's boolean-mask idiom) builds and runs, and the scatters' reductions and negative axis
+// reach the layer.
 #include "onnx_harness.h"
 #include "recording_output_allocator.h"
 
-#include <cstring>
+#include <kiln/ScatterReduction.h>
 
+#include <cstring>
 #include <tuple>
 
 namespace
@@ -215,6 +218,77 @@ TEST(OnnxNewOpErrors, NonZeroPositionsGatherTheSelectedElements)
     std::vector<float> values(3);
     std::memcpy(values.data(), y.memory(), sizeof(float) * 3);
     EXPECT_EQ(values, (std::vector<float>{2, 4, 6}));
+}
+
+//! A model with one scatter node "bad" of `op` on data "x", indices "i" and updates "u" of the given types and dims.
+ModelBuilder scatterModel(char const* op, std::array<std::pair<int32_t, std::vector<int64_t>>, 3> const& operands)
+{
+    ModelBuilder m(18);
+    m.input("x", operands[0].first, operands[0].second);
+    m.input("i", operands[1].first, operands[1].second);
+    m.input("u", operands[2].first, operands[2].second);
+    m.node(op, {"x", "i", "u"}, {"y"}, "bad");
+    m.output("y", operands[0].first);
+    return m;
+}
+
+TEST(OnnxNewOpErrors, ScatterOperandsOfWrongTypesRanksAndShapesAreNamed)
+{
+    using nvonnxparser::ErrorCode;
+    std::vector<std::tuple<char const*, std::array<std::pair<int32_t, std::vector<int64_t>>, 3>, char const*>> const
+        cases{
+            {"ScatterND", {{{kFloat, {4, 4}}, {kFloat, {2, 1}}, {kFloat, {2, 4}}}},
+                "the scatter indices (input 1) must be INT32 or INT64, not FLOAT"},
+            {"ScatterND", {{{kFloat, {4, 4}}, {kInt64, {2, 1}}, {kInt64, {2, 4}}}},
+                "the scatter updates (input 2) must have the data's type FLOAT, not INT64"},
+            {"ScatterND", {{{kFloat, {4, 4}}, {kInt64, {2, 3}}, {kFloat, {2}}}},
+                "the scatter indices (input 1) hold tuples of 3 coordinates; a kND scatter into data of rank 2"},
+            {"ScatterND", {{{kFloat, {4, 4}}, {kInt64, {2, 1}}, {kFloat, {2}}}},
+                "the scatter updates (input 2) must have rank 2 (the indices' tuples and the data's slices), not 1"},
+            {"ScatterND", {{{kFloat, {4, 4}}, {kInt64, {2, 1}}, {kFloat, {3, 4}}}},
+                "the scatter updates (input 2) have extent 3 in dim 0 where the indices' tuples"},
+            {"ScatterElements", {{{kFloat, {4, 4}}, {kInt64, {4}}, {kFloat, {4}}}},
+                "the scatter indices (input 1) of a kELEMENT scatter must have the data's rank 2, not 1"},
+            {"Scatter", {{{kFloat, {4, 4}}, {kInt64, {2, 2}}, {kFloat, {2, 3}}}},
+                "the scatter updates (input 2) have extent 3 in dim 1 where the indices' extents give 2"},
+        };
+    for (auto const& [op, operands, text] : cases)
+    {
+        SCOPED_TRACE(text);
+        expectNodeError(scatterModel(op, operands), ErrorCode::kUNSUPPORTED_NODE, op, text);
+    }
+}
+
+TEST(OnnxNewOpErrors, ScatterAttributesOutOfRangeAreNamed)
+{
+    ModelBuilder reduction = scatterModel("ScatterND", {{{kFloat, {4}}, {kInt64, {2, 1}}, {kFloat, {2}}}});
+    kiln::test::setString(*reduction.model.mutable_graph()->mutable_node(0), "reduction", "sum");
+    expectNodeError(reduction, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_ATTR, "ScatterND",
+        "reduction \"sum\" is not none, add, mul, max or min");
+    ModelBuilder axis = scatterModel("ScatterElements", {{{kFloat, {4, 4}}, {kInt64, {2, 2}}, {kFloat, {2, 2}}}});
+    kiln::test::setInt(*axis.model.mutable_graph()->mutable_node(0), "axis", 2);
+    expectNodeError(
+        axis, nvonnxparser::ErrorCode::kINVALID_NODE, "ScatterElements", "axis 2 is out of range for rank 2");
+}
+
+TEST(OnnxNewOpErrors, ScatterReductionsAndNegativeAxisReachTheLayer)
+{
+    for (auto const& [name, reduction] : {std::pair{"add", kiln::ScatterReduction::kADD},
+             std::pair{"mul", kiln::ScatterReduction::kMUL}, std::pair{"max", kiln::ScatterReduction::kMAX},
+             std::pair{"min", kiln::ScatterReduction::kMIN}})
+    {
+        ModelBuilder m = scatterModel("ScatterElements", {{{kFloat, {3, 4}}, {kInt64, {3, 2}}, {kFloat, {3, 2}}}});
+        kiln::test::setString(*m.model.mutable_graph()->mutable_node(0), "reduction", name);
+        kiln::test::setInt(*m.model.mutable_graph()->mutable_node(0), "axis", -1);
+        OnnxHarness h;
+        ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+        ASSERT_EQ(h.network->getNbLayers(), 1);
+        auto* layer = dynamic_cast<nvinfer1::IScatterLayer*>(h.network->getLayer(0));
+        ASSERT_NE(layer, nullptr);
+        EXPECT_EQ(layer->getMode(), nvinfer1::ScatterMode::kELEMENT);
+        EXPECT_EQ(layer->getAxis(), 1);
+        EXPECT_EQ(kiln::getScatterReduction(*layer), reduction) << name;
+    }
 }
 
 } // namespace

@@ -82,6 +82,15 @@ __device__ inline void storeInteger(void* data, DataType type, int64_t i, int64_
     }
 }
 
+//! Index `position` of an INT32/INT64 tensor mapped into [0, extent) (negatives count from the end), or -1 when it is
+//! out of range: gather and scatter read their indices on the device and cannot report one.
+__device__ inline int64_t resolveIndex(void const* indices, DataType type, int64_t position, int64_t extent)
+{
+    int64_t const raw = loadInteger(indices, type, position);
+    int64_t const index = raw < 0 ? raw + extent : raw;
+    return index >= 0 && index < extent ? index : -1;
+}
+
 constexpr int kThreadsPerBlock = 256;
 
 //! Enough blocks for `count` elements with grid-stride loops, capped so huge tensors reuse threads.

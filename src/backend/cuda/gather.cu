@@ -17,13 +17,7 @@ namespace
 
 using device::DataType;
 
-//! The index at `position` mapped into [0, extent), or -1 when it is out of range.
-__device__ int64_t resolveIndex(void const* indices, DataType type, int64_t position, int64_t extent)
-{
-    int64_t const raw = device::loadInteger(indices, type, position);
-    int64_t const index = raw < 0 ? raw + extent : raw;
-    return index >= 0 && index < extent ? index : -1;
-}
+using device::resolveIndex;
 
 //! kDEFAULT: output [batch, outer, j, inner] reads data [batch, outer, indices[batch, j], inner].
 struct DefaultGather

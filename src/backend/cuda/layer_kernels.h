@@ -66,6 +66,8 @@ void run(network::ResizeParams const& params, LayerInputs const& inputs, LayerOu
     cudaStream_t stream);
 void run(network::ReverseSequenceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
+void run(network::ScatterParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
 void run(network::SelectParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(network::ShuffleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,

@@ -22,6 +22,7 @@
 #include "network/layers/resize.h"
 #include "network/layers/reverse_sequence.h"
 #include "network/layers/scale.h"
+#include "network/layers/scatter.h"
 #include "network/layers/select.h"
 #include "network/layers/shuffle.h"
 #include "network/layers/slice.h"
@@ -57,6 +58,7 @@
     X(ResizeParams)                                                                                                   \
     X(ReverseSequenceParams)                                                                                          \
     X(ScaleParams)                                                                                                    \
+    X(ScatterParams)                                                                                                  \
     X(SelectParams)                                                                                                   \
     X(ShapeParams)                                                                                                    \
     X(ShuffleParams)                                                                                                  \
