@@ -260,6 +260,43 @@ std::optional<int64_t> shapeValueCount(Tensor const& input)
     return count;
 }
 
+//! A network input's facts: a symbol for each run-time extent and, where it can be a shape tensor, for each value
+//! (recorded in `facts` for the builder).
+TensorFacts inputFacts(Tensor& input, NetworkFacts& facts)
+{
+    shape::ExprBuilder& exprs = *facts.exprs;
+    nvinfer1::Dims const dims = input.getDimensions();
+    TensorFacts result;
+    result.type = input.getType();
+    result.dims.nbDims = dims.nbDims;
+    std::vector<shape::Expr const*> symbols(dims.nbDims, nullptr);
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        if (dims.d[i] < 0)
+        {
+            symbols[i] = exprs.newSymbol(input.name() + ".d" + std::to_string(i));
+            result.dims.d[i] = symbols[i];
+        }
+        else
+        {
+            result.dims.d[i] = exprs.constant(dims.d[i]);
+        }
+    }
+    facts.inputSymbols[&input] = std::move(symbols);
+    if (std::optional<int64_t> const count = shapeValueCount(input))
+    {
+        std::vector<shape::Expr const*> valueSymbols;
+        result.values.emplace();
+        for (int64_t v = 0; v < *count; ++v)
+        {
+            valueSymbols.push_back(exprs.newSymbol(input.name() + ".v" + std::to_string(v)));
+            result.values->push_back(valueSymbols.back());
+        }
+        facts.inputValueSymbols[&input] = std::move(valueSymbols);
+    }
+    return result;
+}
+
 } // namespace
 
 bool Network::inferAll(NetworkFacts& facts, std::string& error, InferencePhase phase) const
@@ -268,36 +305,7 @@ bool Network::inferAll(NetworkFacts& facts, std::string& error, InferencePhase p
     shape::ExprBuilder& exprs = *facts.exprs;
     for (Tensor* input : mInputs)
     {
-        nvinfer1::Dims const dims = input->getDimensions();
-        TensorFacts inputFacts;
-        inputFacts.type = input->getType();
-        inputFacts.dims.nbDims = dims.nbDims;
-        std::vector<shape::Expr const*> symbols(dims.nbDims, nullptr);
-        for (int32_t i = 0; i < dims.nbDims; ++i)
-        {
-            if (dims.d[i] < 0)
-            {
-                symbols[i] = exprs.newSymbol(input->name() + ".d" + std::to_string(i));
-                inputFacts.dims.d[i] = symbols[i];
-            }
-            else
-            {
-                inputFacts.dims.d[i] = exprs.constant(dims.d[i]);
-            }
-        }
-        facts.inputSymbols[input] = std::move(symbols);
-        if (std::optional<int64_t> const count = shapeValueCount(*input))
-        {
-            std::vector<shape::Expr const*> valueSymbols;
-            inputFacts.values.emplace();
-            for (int64_t v = 0; v < *count; ++v)
-            {
-                valueSymbols.push_back(exprs.newSymbol(input->name() + ".v" + std::to_string(v)));
-                inputFacts.values->push_back(valueSymbols.back());
-            }
-            facts.inputValueSymbols[input] = std::move(valueSymbols);
-        }
-        facts.tensors[input] = std::move(inputFacts);
+        facts.tensors[input] = inputFacts(*input, facts);
     }
     std::vector<Layer const*> order;
     if (!topologicalOrder(order, error))

@@ -17,6 +17,34 @@ double msSince(std::chrono::steady_clock::time_point origin)
 
 } // namespace
 
+bool ContextBuffers::makeOutputs(nvinfer1::ICudaEngine const& engine, std::string& error)
+{
+    mOutputs.clear();
+    for (int32_t i = 0; i < engine.getNbIOTensors(); ++i)
+    {
+        char const* name = engine.getIOTensorName(i);
+        if (engine.getTensorIOMode(name) != nvinfer1::TensorIOMode::kOUTPUT)
+        {
+            continue;
+        }
+        HostTensor output{name, engine.getTensorDataType(name), mContext->getTensorShape(name), {}};
+        if (output.dims.nbDims < 0)
+        {
+            error = "the shape of output \"" + output.name + "\" cannot be resolved (see the error above)";
+            return false;
+        }
+        if (std::any_of(output.dims.d, output.dims.d + output.dims.nbDims, [](int64_t d) { return d < 0; }))
+        {
+            error = "the shape of output \"" + output.name + "\" is data-dependent (known only once the network has "
+                    "run), which this tool does not receive yet (an application does, with an IOutputAllocator)";
+            return false;
+        }
+        output.bytes.assign(static_cast<size_t>(output.elementCount()) * elementSize(output.type), 0);
+        mOutputs.push_back(std::move(output));
+    }
+    return true;
+}
+
 bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor> const& inputs,
     StreamSettings const& settings, std::string& error)
 {
@@ -42,30 +70,10 @@ bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor
         error = "not every input shape is known; give the dynamic ones with --shapes";
         return false;
     }
-    mOutputs.clear();
-    for (int32_t i = 0; i < engine.getNbIOTensors(); ++i)
+    if (!makeOutputs(engine, error))
     {
-        char const* name = engine.getIOTensorName(i);
-        if (engine.getTensorIOMode(name) != nvinfer1::TensorIOMode::kOUTPUT)
-        {
-            continue;
-        }
-        HostTensor output{name, engine.getTensorDataType(name), mContext->getTensorShape(name), {}};
-        if (output.dims.nbDims < 0)
-        {
-            error = "the shape of output \"" + output.name + "\" cannot be resolved (see the error above)";
-            return false;
-        }
-        if (std::any_of(output.dims.d, output.dims.d + output.dims.nbDims, [](int64_t d) { return d < 0; }))
-        {
-            error = "the shape of output \"" + output.name + "\" is data-dependent (known only once the network has "
-                    "run), which this tool does not receive yet (an application does, with an IOutputAllocator)";
-            return false;
-        }
-        output.bytes.assign(static_cast<size_t>(output.elementCount()) * elementSize(output.type), 0);
-        mOutputs.push_back(std::move(output));
+        return false;
     }
-
     bool const onDevice = settings.backend == Backend::kCUDA;
     if (onDevice && !mDevice.allocate(settings.device, mInputs, mOutputs, error))
     {

@@ -64,6 +64,10 @@ public:
     std::vector<HostTensor> const& outputs();
 
 private:
+    //! The host buffers of the engine's outputs at the context's shapes; false with `error` for an output whose
+    //! shape is unknown or data-dependent.
+    bool makeOutputs(nvinfer1::ICudaEngine const& engine, std::string& error);
+
     StreamSettings mSettings;
     std::unique_ptr<nvinfer1::IExecutionContext> mContext;
     std::vector<HostTensor> mInputs;
