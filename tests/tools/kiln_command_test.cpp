@@ -177,6 +177,24 @@ TEST(KilnCommand, ZeroDimensionalInputsTakeTrtexecsScalarShapeSyntax)
     }
 }
 
+TEST(KilnCommand, DataDependentOutputsAreReceivedAndExportedInTheirShape)
+{
+    // NonZero's count is known only once the network has run: kiln receives the output through an IOutputAllocator,
+    // as trtexec does, and exports the shape and values the inference gave.
+    ScratchDir dir;
+    kiln::test::writeNonZeroModel(dir.path("non_zero.onnx"));
+    float const x[] = {0.0F, 2.0F, 0.0F, 5.0F, -1.0F};
+    kiln::test::writeBytes(dir.path("x.bin"), x, sizeof(x));
+    auto const run = runKiln(std::vector<std::string>{"--onnx=" + dir.path("non_zero.onnx"), "--shapes=x:5",
+                                 "--loadInputs=x:" + dir.path("x.bin"), "--exportOutput=" + dir.path("out.json")}
+        + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    json const out = json::parse(readText(dir.path("out.json")));
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_EQ(out[0]["dimensions"], "1x3");
+    EXPECT_EQ(out[0]["values"], json({1.0, 3.0, 4.0}));
+}
+
 TEST(KilnCommand, ProfileShapesTheRunAndExportsTheShapes)
 {
     ScratchDir dir;

@@ -38,7 +38,7 @@ void addValue(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, st
     }
 }
 
-void addNode(onnx::GraphProto& graph, std::string const& op, std::string const& name,
+onnx::NodeProto& addNode(onnx::GraphProto& graph, std::string const& op, std::string const& name,
     std::vector<std::string> const& inputs, std::string const& output)
 {
     onnx::NodeProto* node = graph.add_node();
@@ -49,6 +49,7 @@ void addNode(onnx::GraphProto& graph, std::string const& op, std::string const& 
         node->add_input(input);
     }
     node->add_output(output);
+    return *node;
 }
 
 void save(onnx::ModelProto const& model, std::string const& path)
@@ -79,6 +80,21 @@ void writeScaledReluModel(std::string const& path)
     addValue(graph.mutable_output(), "y", {-1, 3});
     addNode(graph, "Relu", "relu", {"x"}, "r");
     addNode(graph, "Mul", "scale", {"r", "s"}, "y");
+    save(model, path);
+}
+
+void writeNonZeroModel(std::string const& path)
+{
+    onnx::ModelProto model = emptyModel("non_zero");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    addValue(graph.mutable_input(), "x", {-1});
+    addValue(graph.mutable_output(), "y", {1, -1});
+    addNode(graph, "NonZero", "positions", {"x"}, "indices");
+    onnx::NodeProto& cast = addNode(graph, "Cast", "to_float", {"indices"}, "y");
+    onnx::AttributeProto* to = cast.add_attribute();
+    to->set_name("to");
+    to->set_type(onnx::AttributeProto::INT);
+    to->set_i(onnx::TensorProto::FLOAT);
     save(model, path);
 }
 

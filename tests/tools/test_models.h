@@ -11,6 +11,8 @@ void writeDoubleReluModel(std::string const& path);
 
 //! y = relu(x) * s with x of shape [N, 3] (N dynamic) and s a 0-D input.
 void writeScaledReluModel(std::string const& path);
+//! x [N] -> y [1, count]: the positions of x's non-zero elements (ONNX NonZero, cast to FLOAT), a data-dependent shape.
+void writeNonZeroModel(std::string const& path);
 
 //! x [1, 8] -> Relu "relu_in" -> HalfWrongDoubler "doubler" (the test plugin, wrong in FP16) -> Relu "relu_out" -> y.
 void writeWrongPluginModel(std::string const& path);

@@ -20,6 +20,7 @@ double msSince(std::chrono::steady_clock::time_point origin)
 bool ContextBuffers::makeOutputs(nvinfer1::ICudaEngine const& engine, std::string& error)
 {
     mOutputs.clear();
+    mDataDependent.clear();
     for (int32_t i = 0; i < engine.getNbIOTensors(); ++i)
     {
         char const* name = engine.getIOTensorName(i);
@@ -33,14 +34,19 @@ bool ContextBuffers::makeOutputs(nvinfer1::ICudaEngine const& engine, std::strin
             error = "the shape of output \"" + output.name + "\" cannot be resolved (see the error above)";
             return false;
         }
-        if (std::any_of(output.dims.d, output.dims.d + output.dims.nbDims, [](int64_t d) { return d < 0; }))
+        bool const dataDependent
+            = std::any_of(output.dims.d, output.dims.d + output.dims.nbDims, [](int64_t d) { return d < 0; });
+        // A data-dependent output gets room for its largest size; the shape comes with each inference.
+        int64_t const bytes = dataDependent ? mContext->getMaxOutputSize(name)
+                                            : output.elementCount() * static_cast<int64_t>(elementSize(output.type));
+        if (bytes < 0)
         {
-            error = "the shape of output \"" + output.name + "\" is data-dependent (known only once the network has "
-                    "run), which this tool does not receive yet (an application does, with an IOutputAllocator)";
+            error = "the largest size of output \"" + output.name + "\" is unknown (see the error above)";
             return false;
         }
-        output.bytes.assign(static_cast<size_t>(output.elementCount()) * elementSize(output.type), 0);
+        output.bytes.assign(static_cast<size_t>(bytes), 0);
         mOutputs.push_back(std::move(output));
+        mDataDependent.push_back(dataDependent);
     }
     return true;
 }
@@ -84,10 +90,17 @@ bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor
         void* address = onDevice ? mDevice.inputAddress(i) : mInputs[i].bytes.data();
         mContext->setTensorAddress(mInputs[i].name.c_str(), address);
     }
+    mAllocators.clear();
     for (size_t o = 0; o < mOutputs.size(); ++o)
     {
         void* address = onDevice ? mDevice.outputAddress(o) : mOutputs[o].bytes.data();
         mContext->setTensorAddress(mOutputs[o].name.c_str(), address);
+        mAllocators.push_back(
+            mDataDependent[o] ? std::make_unique<DataDependentOutput>(address, mOutputs[o].bytes.size()) : nullptr);
+        if (mAllocators.back() != nullptr)
+        {
+            mContext->setOutputAllocator(mOutputs[o].name.c_str(), mAllocators.back().get());
+        }
     }
     if (onDevice && settings.cudaGraph)
     {
@@ -162,7 +175,7 @@ std::vector<HostTensor> const& ContextBuffers::outputs()
 {
     if (mSettings.backend != Backend::kCUDA)
     {
-        return mOutputs;
+        return reported();
     }
     std::string error;
     if (mSettings.transfers)
@@ -173,7 +186,22 @@ std::vector<HostTensor> const& ContextBuffers::outputs()
     {
         logError(error);
     }
-    return mOutputs;
+    return reported();
+}
+
+std::vector<HostTensor> const& ContextBuffers::reported()
+{
+    mReported = mOutputs;
+    for (size_t o = 0; o < mReported.size(); ++o)
+    {
+        if (mAllocators[o] != nullptr) // the part the last inference wrote, in the shape it told
+        {
+            mReported[o].dims = mAllocators[o]->shape();
+            int64_t const count = std::max<int64_t>(mReported[o].elementCount(), 0);
+            mReported[o].bytes.resize(static_cast<size_t>(count) * elementSize(mReported[o].type));
+        }
+    }
+    return mReported;
 }
 
 } // namespace kiln::cli

@@ -3,6 +3,7 @@
 // (DeviceIo), filled and read back around each inference as trtexec does.
 #pragma once
 
+#include "data_dependent_output.h"
 #include "device_io.h"
 #include "host_tensor.h"
 #include "inference_trace.h"
@@ -64,14 +65,19 @@ public:
     std::vector<HostTensor> const& outputs();
 
 private:
-    //! The host buffers of the engine's outputs at the context's shapes; false with `error` for an output whose
-    //! shape is unknown or data-dependent.
+    //! The host buffers of the engine's outputs at the context's shapes (a data-dependent one at its largest size);
+    //! false with `error` for an output whose shape is unknown.
     bool makeOutputs(nvinfer1::ICudaEngine const& engine, std::string& error);
+    //! The outputs as the last inference left them: data-dependent ones in the shape it told.
+    std::vector<HostTensor> const& reported();
 
     StreamSettings mSettings;
     std::unique_ptr<nvinfer1::IExecutionContext> mContext;
     std::vector<HostTensor> mInputs;
-    std::vector<HostTensor> mOutputs;
+    std::vector<HostTensor> mOutputs; //!< data-dependent ones hold their largest size
+    std::vector<bool> mDataDependent; //!< by output
+    std::vector<std::unique_ptr<DataDependentOutput>> mAllocators; //!< by output; null for the others
+    std::vector<HostTensor> mReported;
     DeviceIo mDevice; //!< CUDA backend only
     bool mGraphCaptured{false};
     bool mCpuQueued{false};   //!< the CPU backend's inference, done by start, waits for finish
