@@ -402,11 +402,14 @@ private:
         {
             shapeInputs.insert(valueSymbolOwners.at(id).first);
         }
-        std::erase_if(valueSymbolOwners, [&](auto const& owner) { return !shapeInputs.count(owner.second.first); });
-        for (auto const& owner : valueSymbolOwners)
-        {
-            mShapeValueSymbols.insert(owner.first);
-        }
+        std::erase_if(valueSymbolOwners, [&](auto const& owner) {
+            bool const dataInput = !shapeInputs.count(owner.second.first);
+            if (dataInput)
+            {
+                mDataValueSymbols.insert(owner.first);
+            }
+            return dataInput;
+        });
         plan::ExprTableWriter exprTable(mModel.exprs, [&](shape::SymbolId id) {
             if (auto it = symbolIndex.find(id); it != symbolIndex.end())
             {
@@ -494,19 +497,17 @@ private:
         return used;
     }
 
-    //! Whether `values` depend on no input other than through its shape or shape-tensor values: else the plan
+    //! Whether `values` depend on no data input's values (only on shapes and shape-tensor inputs): else the plan
     //! leaves them to the layers that compute them.
     bool knownFromShapes(std::vector<nvinfer1::IDimensionExpr const*> const& values) const
     {
-        std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> const owners = inputValueOwners();
         std::unordered_set<shape::SymbolId> referenced;
         std::unordered_set<shape::Expr const*> visited;
         for (auto const* value : values)
         {
-            collectSymbols(*mFacts.exprs->adopt(value), owners, referenced, visited);
+            collectSymbols(*mFacts.exprs->adopt(value), mDataValueSymbols, referenced, visited);
         }
-        return std::all_of(referenced.begin(), referenced.end(),
-            [&](shape::SymbolId id) { return mShapeValueSymbols.count(id) > 0; });
+        return referenced.empty();
     }
 
     //! The input, and the index among its values, of every shape-tensor input's value symbol.
@@ -788,8 +789,8 @@ private:
     PrecisionChoice mPrecision;
     std::unordered_map<Tensor const*, network::Layer const*> mProducers;
     std::unordered_map<Tensor const*, int32_t> mTensorIndex;
-    //! The value symbols of the inputs that some tensor's dimensions depend on: those inputs are shape tensors.
-    std::unordered_set<shape::SymbolId> mShapeValueSymbols;
+    //! The value symbols of the INT32/INT64 inputs that no tensor's dimensions depend on: those inputs are data.
+    std::unordered_set<shape::SymbolId> mDataValueSymbols;
     std::vector<int64_t> mMaxBytes; //!< by tensor: its largest size over every profile
     //! mEvaluated[t][p][select]: tensor t's dimensions at profile p's kMIN, kOPT or kMAX.
     std::vector<std::vector<std::array<nvinfer1::Dims, 3>>> mEvaluated;

@@ -28,6 +28,13 @@ KILN_HOST_DEVICE constexpr bool isIntegerType(nvinfer1::DataType type)
         || type == nvinfer1::DataType::kINT8 || type == nvinfer1::DataType::kUINT8;
 }
 
+//! The types whose elements every kernel reads as numbers: the float, integer and BOOL types (the 8-bit floats and
+//! the sub-byte types are only stored and converted by quantization layers).
+KILN_HOST_DEVICE constexpr bool isNumericType(nvinfer1::DataType type)
+{
+    return isFloatType(type) || isIntegerType(type) || type == nvinfer1::DataType::kBOOL;
+}
+
 //! The types of shape tensors and of index tensors (gather indices, top-k indices, one-hot indices).
 KILN_HOST_DEVICE constexpr bool isIndexType(nvinfer1::DataType type)
 {

@@ -1,5 +1,7 @@
 #include "model_runner.h"
 
+#include "data_dependent_output.h" // the kiln command's
+
 #include <NvInfer.h>
 #include <NvOnnxParser.h>
 
@@ -218,32 +220,8 @@ void configure(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition const& 
     config.addOptimizationProfile(profile);
 }
 
-// An output whose extent depends on values (NonZero's count) is bound through an IOutputAllocator, as TensorRT
-// requires, to memory of its largest size (getMaxOutputSize); its shape is known once the run has told it.
-class DataDependentOutput final : public nvinfer1::IOutputAllocator
-{
-public:
-    DataDependentOutput(void* memory, uint64_t capacity)
-        : mMemory(memory)
-        , mCapacity(capacity)
-    {
-    }
-    void* reallocateOutputAsync(char const*, void*, uint64_t size, uint64_t, cudaStream_t) override
-    {
-        return size <= mCapacity ? mMemory : nullptr;
-    }
-    void notifyShape(char const*, nvinfer1::Dims const& dims) noexcept override
-    {
-        shape.assign(dims.d, dims.d + std::max(dims.nbDims, 0));
-    }
-
-    kiln::Shape shape;
-
-private:
-    void* mMemory;
-    uint64_t mCapacity;
-};
-
+// An output whose extent depends on values (NonZero's count) is -1 until a run: it is received through an
+// IOutputAllocator bound to memory of its largest size (getMaxOutputSize), as TensorRT requires.
 bool isDataDependent(nvinfer1::Dims const& dims)
 {
     return std::any_of(dims.d, dims.d + std::max(dims.nbDims, 0), [](int64_t extent) { return extent < 0; });
@@ -267,7 +245,7 @@ bool execute(nvinfer1::INetworkDefinition const& network, nvinfer1::ICudaEngine 
         }
     }
     result.outputs.resize(static_cast<size_t>(network.getNbOutputs()));
-    std::vector<std::unique_ptr<DataDependentOutput>> allocators(result.outputs.size());
+    std::vector<std::unique_ptr<kiln::cli::DataDependentOutput>> allocators(result.outputs.size());
     for (size_t i = 0; i < result.outputs.size(); ++i)
     {
         char const* name = network.getOutput(static_cast<int32_t>(i))->getName();
@@ -282,7 +260,8 @@ bool execute(nvinfer1::INetworkDefinition const& network, nvinfer1::ICudaEngine 
         int64_t const largest = context.getMaxOutputSize(name);
         output = zeros(kiln::Shape{largest / static_cast<int64_t>(elementSize(engine.getTensorDataType(name)))},
             engine.getTensorDataType(name));
-        allocators[i] = std::make_unique<DataDependentOutput>(memory.output(output), static_cast<uint64_t>(largest));
+        allocators[i]
+            = std::make_unique<kiln::cli::DataDependentOutput>(memory.output(output), static_cast<uint64_t>(largest));
         context.setOutputAllocator(name, allocators[i].get());
     }
     if (!memory.run(context))
@@ -294,9 +273,10 @@ bool execute(nvinfer1::INetworkDefinition const& network, nvinfer1::ICudaEngine 
     {
         if (allocators[i] != nullptr) // keep the part the run wrote, in the shape it told
         {
-            result.outputs[i].shape = allocators[i]->shape;
+            nvinfer1::Dims const& told = allocators[i]->shape();
+            result.outputs[i].shape.assign(told.d, told.d + std::max(told.nbDims, 0));
             result.outputs[i].bytes.resize(
-                static_cast<size_t>(volume(allocators[i]->shape)) * elementSize(result.outputs[i].type));
+                static_cast<size_t>(volume(result.outputs[i].shape)) * elementSize(result.outputs[i].type));
         }
     }
     return true;

@@ -60,22 +60,6 @@ __global__ void castKernel(void const* input, DataType from, void* output, DataT
     }
 }
 
-bool castable(DataType type)
-{
-    switch (type)
-    {
-    case DataType::kFLOAT:
-    case DataType::kHALF:
-    case DataType::kBF16:
-    case DataType::kINT8:
-    case DataType::kUINT8:
-    case DataType::kINT32:
-    case DataType::kINT64:
-    case DataType::kBOOL: return true;
-    default: return false;
-    }
-}
-
 } // namespace
 
 void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
@@ -84,7 +68,7 @@ void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaSt
     {
         throw std::invalid_argument("cast: the output's shape differs from the input's");
     }
-    if (!castable(input.type) || !castable(output.type))
+    if (!isNumericType(input.type) || !isNumericType(output.type))
     {
         throw std::invalid_argument("cast: a type is not one of FP32, FP16, BF16, INT8, UINT8, INT32, INT64, BOOL");
     }

@@ -5,27 +5,6 @@
 
 namespace kiln::network
 {
-namespace
-{
-
-bool nonZeroTakes(nvinfer1::DataType type)
-{
-    using nvinfer1::DataType;
-    switch (type)
-    {
-    case DataType::kFLOAT:
-    case DataType::kHALF:
-    case DataType::kBF16:
-    case DataType::kINT8:
-    case DataType::kUINT8:
-    case DataType::kINT32:
-    case DataType::kINT64:
-    case DataType::kBOOL: return true;
-    default: return false;
-    }
-}
-
-} // namespace
 
 bool NonZeroLayer::setIndicesType(nvinfer1::DataType type) noexcept
 {
@@ -46,7 +25,7 @@ bool NonZeroParams::infer(InferenceContext& ctx) const
         return ctx.fail("a non-zero layer takes one input");
     }
     nvinfer1::DataType const type = ctx.input(0).type;
-    if (!nonZeroTakes(type))
+    if (!isNumericType(type))
     {
         return ctx.fail("a non-zero layer does not take " + dataTypeName(type)
             + " input (FLOAT, HALF, BF16, INT8, UINT8, INT32, INT64 or BOOL)");

@@ -15,22 +15,6 @@ using namespace tensor_detail;
 
 constexpr char const* kKernel = "cast";
 
-bool isCastable(DataType type)
-{
-    switch (type)
-    {
-    case DataType::kFLOAT:
-    case DataType::kHALF:
-    case DataType::kBF16:
-    case DataType::kINT8:
-    case DataType::kUINT8:
-    case DataType::kINT32:
-    case DataType::kINT64:
-    case DataType::kBOOL: return true;
-    default: return false;
-    }
-}
-
 //! Integer types, BOOL included (read as 0 or 1), hold exact int64 values.
 int64_t readExactInteger(void const* data, DataType type, int64_t i)
 {
@@ -59,7 +43,7 @@ void writeWrappedInteger(void* data, DataType type, int64_t i, int64_t value)
 void cast(ConstTensorView const& input, TensorView const& output)
 {
     expectShape(output.shape, input.shape, kKernel, "output");
-    if (!isCastable(input.type) || !isCastable(output.type))
+    if (!isNumericType(input.type) || !isNumericType(output.type))
     {
         fail(kKernel, std::string("cannot cast ") + dataTypeName(input.type) + " to " + dataTypeName(output.type));
     }
