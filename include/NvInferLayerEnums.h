@@ -346,6 +346,24 @@ struct EnumMaxImpl<CumulativeOperation>
 };
 } // namespace impl
 
+//! How INMSLayer reads a box's four coordinates.
+enum class BoundingBoxFormat : int32_t
+{
+    //! (x1, y1, x2, y2), where (x1, y1) and (x2, y2) are any pair of diagonal corners.
+    kCORNER_PAIRS = 0,
+    //! (x_center, y_center, width, height).
+    kCENTER_SIZES = 1,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<BoundingBoxFormat>
+{
+    static constexpr int32_t kVALUE = 2;
+};
+} // namespace impl
+
 using ResizeMode = InterpolationMode;
 
 } // namespace nvinfer1

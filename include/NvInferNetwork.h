@@ -543,6 +543,35 @@ protected:
     ~IGridSampleLayer() noexcept override = default;
 };
 
+//! Non-maximum suppression per batch item and class, as ONNX's NonMaxSuppression. Inputs: 0 boxes, [batch, boxes, 4]
+//! or per class [batch, boxes, classes, 4]; 1 scores, [batch, boxes, classes], of the boxes' type (FLOAT, HALF or
+//! BF16); 2 maxOutputBoxesPerClass, 0-D INT32 (a value of 0 or less selects nothing); 3 and 4, optional (setInput),
+//! the IoU threshold and the score threshold, 0-D FLOAT (0 when not given). A box is a candidate when its score
+//! exceeds the score threshold, and is selected unless its IoU with a box of its class selected before exceeds the
+//! IoU threshold. Outputs: 0 the selected (batch, class, box) indices, [count, 3]; 1 count, 0-D INT32, known once the
+//! layer has run (a size tensor). Kiln's order of output 0 is ONNX's: by batch item, then class, then decreasing
+//! score, equal scores lower box index first (TensorRT documents decreasing score across the classes of a batch
+//! item). Any number of boxes: Kiln has no hardware limit on candidates.
+class INMSLayer : public ILayer
+{
+public:
+    //! A value outside BoundingBoxFormat is logged as an error and changes nothing.
+    virtual void setBoundingBoxFormat(BoundingBoxFormat fmt) noexcept = 0;
+    virtual BoundingBoxFormat getBoundingBoxFormat() const noexcept = 0;
+    //! The most candidates considered per batch item: the highest-scoring ones, of any class (equal scores: lower
+    //! class, then lower box index first). Kiln's default is no limit (INT32_MAX), where TensorRT's default and
+    //! maximum are 5000 (2000 on SM 5.3 and 6.2 devices). A negative limit is logged as an error and changes nothing.
+    virtual void setTopKBoxLimit(int32_t limit) noexcept = 0;
+    virtual int32_t getTopKBoxLimit() const noexcept = 0;
+    //! The type of output 0: kINT32 (the default) or kINT64; false (with an error) for any other type, keeping the
+    //! type set before.
+    virtual bool setIndicesType(DataType type) noexcept = 0;
+    virtual DataType getIndicesType() const noexcept = 0;
+
+protected:
+    ~INMSLayer() noexcept override = default;
+};
+
 class IReverseSequenceLayer : public ILayer
 {
 public:
@@ -671,6 +700,9 @@ public:
     virtual ICumulativeLayer* addCumulative(
         ITensor& input, ITensor& axis, CumulativeOperation operation, bool exclusive, bool reverse) noexcept = 0;
     virtual IGridSampleLayer* addGridSample(ITensor& input, ITensor& grid) noexcept = 0;
+    //! Memory is planned for batch * classes * min(boxes, maxOutputBoxesPerClass) selected boxes where
+    //! maxOutputBoxesPerClass is a build-time constant, for batch * classes * boxes otherwise.
+    virtual INMSLayer* addNMS(ITensor& boxes, ITensor& scores, ITensor& maxOutputBoxesPerClass) noexcept = 0;
     //! That sequenceLens holds one length per index of the batch axis is checked when the layer runs: the axes may
     //! still be set after this call.
     virtual IReverseSequenceLayer* addReverseSequence(ITensor& input, ITensor& sequenceLens) noexcept = 0;

@@ -84,6 +84,8 @@ public:
     nvinfer1::ICumulativeLayer* addCumulative(nvinfer1::ITensor& input, nvinfer1::ITensor& axis,
         nvinfer1::CumulativeOperation operation, bool exclusive, bool reverse) noexcept override;
     nvinfer1::IGridSampleLayer* addGridSample(nvinfer1::ITensor& input, nvinfer1::ITensor& grid) noexcept override;
+    nvinfer1::INMSLayer* addNMS(nvinfer1::ITensor& boxes, nvinfer1::ITensor& scores,
+        nvinfer1::ITensor& maxOutputBoxesPerClass) noexcept override;
     nvinfer1::IReverseSequenceLayer* addReverseSequence(
         nvinfer1::ITensor& input, nvinfer1::ITensor& sequenceLens) noexcept override;
     nvinfer1::INonZeroLayer* addNonZero(nvinfer1::ITensor& input) noexcept override;

@@ -334,6 +334,13 @@ nvinfer1::IGridSampleLayer* Network::addGridSample(nvinfer1::ITensor& input, nvi
     return addLayer<GridSampleLayer>("GridSample", {&input, &grid}, GridSampleParams{}, 2, 2);
 }
 
+nvinfer1::INMSLayer* Network::addNMS(
+    nvinfer1::ITensor& boxes, nvinfer1::ITensor& scores, nvinfer1::ITensor& maxOutputBoxesPerClass) noexcept
+{
+    // Inputs 3 and 4, the IoU and score thresholds, are set later with setInput.
+    return addLayer<NMSLayer>("NMS", {&boxes, &scores, &maxOutputBoxesPerClass}, NMSParams{}, 3, 5);
+}
+
 nvinfer1::IReverseSequenceLayer* Network::addReverseSequence(
     nvinfer1::ITensor& input, nvinfer1::ITensor& sequenceLens) noexcept
 {

@@ -13,6 +13,7 @@
 #include "network/layers/gather.h"
 #include "network/layers/grid_sample.h"
 #include "network/layers/matrix_multiply.h"
+#include "network/layers/nms.h"
 #include "network/layers/non_zero.h"
 #include "network/layers/normalization.h"
 #include "network/layers/one_hot.h"
@@ -49,6 +50,7 @@
     X(GridSampleParams)                                                                                               \
     X(IdentityParams)                                                                                                 \
     X(MatrixMultiplyParams)                                                                                           \
+    X(NMSParams)                                                                                                      \
     X(NonZeroParams)                                                                                                  \
     X(NormalizationParams)                                                                                            \
     X(OneHotParams)                                                                                                   \
