@@ -84,6 +84,7 @@ std::unique_ptr<DeviceLayer> lower(network::ConstantParams const& params, LayerC
 std::unique_ptr<DeviceLayer> lower(network::ConvolutionParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::DeconvolutionParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::MatrixMultiplyParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::NMSParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::NonZeroParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ScaleParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::TopKParams const& params, LayerContext const& context);
