@@ -219,6 +219,11 @@ TEST(NMSLayer, RandomCasesMatchABruteForceNms)
         std::vector<int64_t> const expected = kiln::test::bruteForceNms(c);
         EXPECT_GT(expected.size(), 3U * 40U); // several classes fill up, others do not
         EXPECT_EQ(runNms(c), expected);
+        NmsCase many = kiln::test::randomNmsCase(perClass ? 17 : 13, 1, 5000, 2, perClass);
+        many.maxOut = {std::numeric_limits<int32_t>::max()};
+        std::vector<int64_t> const all = kiln::test::bruteForceNms(many);
+        EXPECT_GT(all.size(), 3U * 1000U);
+        EXPECT_EQ(runNms(many), all);
         c.topKBoxLimit = 150;
         c.format = BoundingBoxFormat::kCENTER_SIZES;
         EXPECT_EQ(runNms(c), kiln::test::bruteForceNms(c));
