@@ -93,17 +93,16 @@ TEST(CudaConditional, BranchesOfDifferentExtents)
 TEST(CudaConditional, ConditionFromShapesAndNestedConditionals)
 {
     SKIP_WITHOUT_GPU();
-    // y = outer ? (x has 8 rows ? 2x : 3x) : 4x
+    // y = outer ? (x has 128 elements ? 2x : 3x) : 4x
     auto const maker = [](INetworkDefinition& network) {
         ITensor* outerCondition = network.addInput("outer", DataType::kBOOL, Dims{0, {}});
-        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{2, {8, 16}});
-        int64_t const rows = 8;
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{1, {128}});
         static int64_t const axis = 0;
         ITensor* shape = network.addShape(*x)->getOutput(0);
         ITensor* index = network.addConstant(Dims{0, {}}, Weights{DataType::kINT64, &axis, 1})->getOutput(0);
         ITensor* extent = network.addGather(*shape, *index, 0)->getOutput(0);
-        static int64_t eight = rows;
-        ITensor* expected = network.addConstant(Dims{0, {}}, Weights{DataType::kINT64, &eight, 1})->getOutput(0);
+        static int64_t const elements = 128;
+        ITensor* expected = network.addConstant(Dims{0, {}}, Weights{DataType::kINT64, &elements, 1})->getOutput(0);
         ITensor* innerCondition = network.addElementWise(*extent, *expected, ElementWiseOperation::kEQUAL)->getOutput(0);
         IIfConditional* outer = network.addIfConditional();
         outer->setCondition(*outerCondition);
@@ -113,13 +112,13 @@ TEST(CudaConditional, ConditionFromShapesAndNestedConditionals)
             = inner->addOutput(*scaled(network, *x, 2.0F), *scaled(network, *x, 3.0F))->getOutput(0);
         markOutput(network, outer->addOutput(*innerResult, *scaled(network, *x, 4.0F)), "y");
     };
-    HostTensor const x = fromFloats({8, 16}, spread(128, -1.0F, 1.0F));
+    HostTensor const x = fromFloats({128}, spread(128, -1.0F, 1.0F));
     for (bool taken : {true, false})
     {
         expectBackendsAgree(maker, {{"outer", boolScalar(taken)}, {"x", x}}, false, taken ? "outer" : "not outer");
     }
     HostTensor const y = runOn(kiln::Backend::kCUDA, maker, {{"outer", boolScalar(true)},
-        {"x", fromFloats({8, 16}, std::vector<float>(128, 1.0F))}}).at("y");
+        {"x", fromFloats({128}, std::vector<float>(128, 1.0F))}}).at("y");
     EXPECT_EQ(y.floats(), std::vector<float>(128, 2.0F));
 }
 
