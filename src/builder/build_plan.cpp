@@ -614,7 +614,8 @@ private:
             {
                 record.params = layer->params().clone(); // run by the execution context, in the tensors' types
             }
-            else if (plugin != nullptr ? !recordPluginLayer(*layer, *plugin, record) : !recordKernelLayer(*layer, record))
+            else if (plugin != nullptr ? !recordPluginLayer(*layer, *plugin, record)
+                                       : !recordKernelLayer(*layer, record))
             {
                 return false;
             }

@@ -75,7 +75,8 @@ void assignGuards(plan::PlanModel& model)
         // A guard is checked before the layer runs: a condition computed later cannot be one (the layer then runs
         // whichever side is taken).
         layer.guards = need.value_or(Guards{});
-        std::erase_if(layer.guards, [&](plan::Guard const& g) { return producer[g.condition] >= static_cast<int64_t>(l); });
+        std::erase_if(layer.guards,
+            [&](plan::Guard const& g) { return producer[g.condition] >= static_cast<int64_t>(l); });
     }
 }
 

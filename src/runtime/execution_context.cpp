@@ -285,7 +285,8 @@ bool ExecutionContext::evaluateShapes(shape::SymbolValues const& values, std::ve
             capacities[t].d[axis] = *extent.value;
             elements *= *extent.value;
         }
-        if (deferred[t].empty() && record.arenaOffset >= 0 && elements * static_cast<int64_t>(elementSize(record.type)) > record.maxBytes)
+        int64_t const bytes = elements * static_cast<int64_t>(elementSize(record.type));
+        if (deferred[t].empty() && record.arenaOffset >= 0 && bytes > record.maxBytes)
         {
             error = "\"" + record.name + "\" needs more memory than planned for optimization profile "
                 + std::to_string(mProfile) + "; are the input shapes within the profile?";

@@ -103,7 +103,8 @@ TEST(CudaConditional, ConditionFromShapesAndNestedConditionals)
         ITensor* extent = network.addGather(*shape, *index, 0)->getOutput(0);
         static int64_t const elements = 128;
         ITensor* expected = network.addConstant(Dims{0, {}}, Weights{DataType::kINT64, &elements, 1})->getOutput(0);
-        ITensor* innerCondition = network.addElementWise(*extent, *expected, ElementWiseOperation::kEQUAL)->getOutput(0);
+        ITensor* innerCondition
+            = network.addElementWise(*extent, *expected, ElementWiseOperation::kEQUAL)->getOutput(0);
         IIfConditional* outer = network.addIfConditional();
         outer->setCondition(*outerCondition);
         IIfConditional* inner = network.addIfConditional();

@@ -43,8 +43,8 @@ TEST(IfConditional, TakesTheBranchTheConditionSaysAtEachRun)
     ASSERT_NE(conditional->setCondition(*condition), nullptr) << h.logger.errors();
     IIfConditionalInputLayer* input = conditional->addInput(*x);
     ASSERT_NE(input, nullptr) << h.logger.errors();
-    ITensor* squared
-        = h.network->addElementWise(*input->getOutput(0), *input->getOutput(0), ElementWiseOperation::kPROD)->getOutput(0);
+    ITensor* branchInput = input->getOutput(0);
+    ITensor* squared = h.network->addElementWise(*branchInput, *branchInput, ElementWiseOperation::kPROD)->getOutput(0);
     ITensor* doubled = scaled(h, *x, {2.0F});
     IIfConditionalOutputLayer* output = conditional->addOutput(*squared, *doubled);
     h.output(output, "y");
@@ -170,7 +170,8 @@ TEST(IfConditional, NestedConditionals)
         for (bool innerTaken : {false, true})
         {
             std::vector<float> y(2);
-            ASSERT_TRUE(h.run({{"outer", &outerTaken}, {"inner", &innerTaken}, {"x", values.data()}}, {{"y", y.data()}}));
+            ASSERT_TRUE(
+                h.run({{"outer", &outerTaken}, {"inner", &innerTaken}, {"x", values.data()}}, {{"y", y.data()}}));
             float const factor = outerTaken ? (innerTaken ? 2.0F : 3.0F) : 4.0F;
             EXPECT_EQ(y, (std::vector<float>{factor, -factor})) << outerTaken << innerTaken;
         }

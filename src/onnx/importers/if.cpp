@@ -44,8 +44,8 @@ std::vector<Value> importIf(ImportContext& ctx, Node const& node)
     if (thenBranch.output_size() != elseBranch.output_size() || thenBranch.output_size() < node.nbOutputs())
     {
         fail(ErrorCode::kINVALID_NODE, "then_branch has " + std::to_string(thenBranch.output_size())
-                + " outputs and else_branch " + std::to_string(elseBranch.output_size()) + "; both must have the node's "
-                + std::to_string(node.nbOutputs()));
+                + " outputs and else_branch " + std::to_string(elseBranch.output_size())
+                + "; both must have the node's " + std::to_string(node.nbOutputs()));
     }
     if (node.hasInput(0) && node.input(0).isConstant())
     {
@@ -66,9 +66,9 @@ std::vector<Value> importIf(ImportContext& ctx, Node const& node)
     std::vector<Value> outputs;
     for (int32_t i = 0; i < node.nbOutputs(); ++i)
     {
-        auto& output
-            = ctx.check(conditional->addOutput(ctx.tensor(whenTrue[i]), ctx.tensor(whenFalse[i])), "conditional output");
-        outputs.emplace_back(output.getOutput(0));
+        nvinfer1::IIfConditionalOutputLayer* output
+            = conditional->addOutput(ctx.tensor(whenTrue[i]), ctx.tensor(whenFalse[i]));
+        outputs.emplace_back(ctx.check(output, "conditional output").getOutput(0));
     }
     return outputs;
 }
