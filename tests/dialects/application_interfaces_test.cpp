@@ -3,6 +3,7 @@
 // -Werror). Kiln's bases leave noexcept off the methods applications override, so both forms compile; TensorRT 10's
 // own headers accept only the second. Also checks names applications use as TensorRT 10 declares them.
 #include <NvInfer.h>
+#include <NvOnnxConfig.h>
 
 #include <gtest/gtest.h>
 
@@ -23,6 +24,7 @@ static_assert(std::is_same_v<nvinfer1::IProgressMonitor, nvinfer1::v_1_0::IProgr
 static_assert(std::is_same_v<nvinfer1::IOutputAllocator, nvinfer1::v_1_0::IOutputAllocator>);
 static_assert(std::is_same_v<nvinfer1::IErrorRecorder, nvinfer1::v_1_0::IErrorRecorder>);
 static_assert(std::is_same_v<nvinfer1::IGpuAllocator, nvinfer1::v_1_0::IGpuAllocator>);
+static_assert(std::is_same_v<nvonnxparser::IOnnxConfig::Verbosity, int32_t>);
 
 namespace
 {
