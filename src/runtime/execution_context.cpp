@@ -3,6 +3,7 @@
 #include "core/dims_text.h"
 #include "core/tensor_view.h"
 #include "core/logging.h"
+#include "plugin/user_exception.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -691,15 +692,25 @@ bool ExecutionContext::reportToProfiler() const noexcept
         return false;
     }
     auto const& layers = mEngine.model().layers;
-    for (size_t l = 0; l < mProfiledLayers; ++l)
+    size_t l = 0;
+    try
     {
-        if (!mRan[l])
+        for (; l < mProfiledLayers; ++l)
         {
-            continue; // a conditional's branch that was not taken
+            if (mRan[l]) // else a conditional's branch that was not taken
+            {
+                mProfiler->reportLayerTime(layers[l].name.c_str(), mExecutor->elapsedMs(l));
+            }
         }
-        mProfiler->reportLayerTime(layers[l].name.c_str(), mExecutor->elapsedMs(l));
+        return true;
     }
-    return true;
+    catch (...) // the application's profiler may throw: IProfiler::reportLayerTime is not noexcept
+    {
+        const_cast<ExecutionContext*>(this)->reportError("IExecutionContext::reportToProfiler: the IProfiler's "
+            "reportLayerTime for layer \"" + layers[l].name + "\" " + plugin::describeCurrentException()
+            + "; the later layers were not reported");
+        return false;
+    }
 }
 
 bool ExecutionContext::enqueueV3(cudaStream_t stream) noexcept
@@ -721,6 +732,12 @@ bool ExecutionContext::enqueueV3(cudaStream_t stream) noexcept
     catch (std::exception const& e)
     {
         reportError(std::string("IExecutionContext::enqueueV3: internal error: ") + e.what());
+        return false;
+    }
+    catch (...) // an application's callback (an IOutputAllocator's, an IGpuAllocator's) may throw anything
+    {
+        reportError("IExecutionContext::enqueueV3: a callback of the application "
+            + plugin::describeCurrentException());
         return false;
     }
 }
