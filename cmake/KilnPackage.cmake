@@ -3,6 +3,31 @@
 # TensorRT.
 include(CMakePackageConfigHelpers)
 
+# Installed programs and libraries find Kiln's libraries through a run path relative to their own folder ($ORIGIN),
+# so an installed prefix works wherever it is moved. Folders of libraries linked from outside the build tree (CUDA's,
+# where the loader does not search by default) are kept as absolute run paths after it.
+function(kiln_set_install_rpath target destination)
+  set(from ${destination})
+  set(to ${CMAKE_INSTALL_LIBDIR})
+  cmake_path(ABSOLUTE_PATH from BASE_DIRECTORY ${CMAKE_INSTALL_PREFIX} NORMALIZE)
+  cmake_path(ABSOLUTE_PATH to BASE_DIRECTORY ${CMAKE_INSTALL_PREFIX} NORMALIZE)
+  file(RELATIVE_PATH relative ${from} ${to})
+  string(REGEX REPLACE "/$" "" relative "${relative}")
+  if(IS_ABSOLUTE ${CMAKE_INSTALL_LIBDIR})
+    set(rpath ${CMAKE_INSTALL_LIBDIR}) # a library folder outside the prefix does not move with it
+  elseif(relative STREQUAL "")
+    set(rpath "$ORIGIN")
+  else()
+    set(rpath "$ORIGIN/${relative}")
+  endif()
+  set_target_properties(${target} PROPERTIES INSTALL_RPATH "${rpath}" INSTALL_RPATH_USE_LINK_PATH ON)
+endfunction()
+
+foreach(library kiln kiln_plugins kiln_onnxparser)
+  kiln_set_install_rpath(${library} ${CMAKE_INSTALL_LIBDIR})
+endforeach()
+kiln_set_install_rpath(kiln_cli ${CMAKE_INSTALL_BINDIR})
+
 install(TARGETS kiln kiln_plugins kiln_onnxparser EXPORT KilnTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -10,6 +35,17 @@ install(TARGETS kiln kiln_plugins kiln_onnxparser EXPORT KilnTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS kiln_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# The main job's example, so that the installed kiln runs as the README's first command runs the built one:
+#   <prefix>/bin/kiln --onnx=<prefix>/share/kiln/examples/default_model/model.onnx \
+#     --staticPlugins=<prefix>/lib/kiln/libkiln_seed_plugins.so
+# The seed plugin library is loaded by path (--staticPlugins, IPluginRegistry::loadLibrary), so it goes in a folder
+# of its own under the library folder, not beside the libraries applications link.
+set(KILN_EXAMPLE_PLUGIN_DIR ${CMAKE_INSTALL_LIBDIR}/kiln)
+kiln_set_install_rpath(kiln_seed_plugins ${KILN_EXAMPLE_PLUGIN_DIR})
+install(TARGETS kiln_seed_plugins LIBRARY DESTINATION ${KILN_EXAMPLE_PLUGIN_DIR})
+install(FILES ${PROJECT_SOURCE_DIR}/examples/default_model/model.onnx
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/kiln/examples/default_model)
 
 set(KILN_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Kiln)
 install(EXPORT KilnTargets NAMESPACE Kiln:: DESTINATION ${KILN_CMAKE_DIR})

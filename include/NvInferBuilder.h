@@ -88,6 +88,8 @@ protected:
     ~IOptimizationProfile() noexcept override = default;
 };
 
+namespace v_1_0
+{
 //! Reports the build's progress; the application implements it.
 class IProgressMonitor : public IVersionedInterface
 {
@@ -109,6 +111,9 @@ protected:
     IProgressMonitor& operator=(IProgressMonitor const&) & = default;
     IProgressMonitor& operator=(IProgressMonitor&&) & = default;
 };
+} // namespace v_1_0
+
+using IProgressMonitor = v_1_0::IProgressMonitor;
 
 //! A timing cache's key: a digest of one layer configuration the builder timed.
 struct TimingCacheKey

@@ -633,6 +633,62 @@ protected:
     ~IPluginV3Layer() noexcept override = default;
 };
 
+class IIfConditional;
+
+//! The layers that mark the bounds of an if-conditional (IIfConditional) share this base.
+class IIfConditionalBoundaryLayer : public ILayer
+{
+public:
+    virtual IIfConditional* getConditional() const noexcept = 0;
+
+protected:
+    ~IIfConditionalBoundaryLayer() noexcept override = default;
+};
+
+//! The conditional's predicate: its one input is the 0-D BOOL condition; it has no output.
+class IConditionLayer : public IIfConditionalBoundaryLayer
+{
+protected:
+    ~IConditionLayer() noexcept override = default;
+};
+
+//! One output of the conditional: the true branch's tensor (input 0) when the condition holds, else the false
+//! branch's (input 1). Kiln extension: the branches' tensors may differ in shape (TensorRT requires equal shapes
+//! unless the condition is a build-time constant); the output's differing extents are then data-dependent, known once
+//! the conditional has run, as a non-zero layer's count is.
+class IIfConditionalOutputLayer : public IIfConditionalBoundaryLayer
+{
+protected:
+    ~IIfConditionalOutputLayer() noexcept override = default;
+};
+
+//! An input of the conditional's branches: its output is its input. Branch layers may also read tensors computed
+//! outside the conditional directly.
+class IIfConditionalInputLayer : public IIfConditionalBoundaryLayer
+{
+protected:
+    ~IIfConditionalInputLayer() noexcept override = default;
+};
+
+//! An if-then-else: each output is the true branch's tensor if the 0-D BOOL condition holds, else the false
+//! branch's. Only the branch taken runs: a layer runs when an output needs it, and a layer only the true (false)
+//! side of the conditional's outputs needs runs only when the condition holds (does not).
+class IIfConditional : public INoCopy
+{
+public:
+    //! The 0-D BOOL condition; a conditional has one (a second call fails, returning nullptr).
+    virtual IConditionLayer* setCondition(ITensor& condition) noexcept = 0;
+    //! The branches' tensors must have the same type and rank.
+    virtual IIfConditionalOutputLayer* addOutput(ITensor& trueSubgraphOutput, ITensor& falseSubgraphOutput) noexcept
+        = 0;
+    virtual IIfConditionalInputLayer* addInput(ITensor& input) noexcept = 0;
+    virtual void setName(char const* name) noexcept = 0;
+    virtual char const* getName() const noexcept = 0;
+
+protected:
+    ~IIfConditional() noexcept override = default;
+};
+
 enum class NetworkDefinitionCreationFlag : int32_t
 {
     kEXPLICIT_BATCH = 0, //!< Ignored: every network has an explicit batch dimension.
@@ -712,6 +768,8 @@ public:
     //! last update in order, the CUDA backend any one of them. Kiln extension: kiln::setScatterReduction
     //! (kiln/ScatterReduction.h) combines updates with the data (add, mul, max, min) where TensorRT only replaces.
     virtual IScatterLayer* addScatter(ITensor& data, ITensor& indices, ITensor& updates, ScatterMode mode) noexcept = 0;
+    //! The conditional, its boundary layers and its branches' layers belong to the network.
+    virtual IIfConditional* addIfConditional() noexcept = 0;
     virtual IConvolutionLayer* addConvolutionNd(
         ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
         = 0;

@@ -351,6 +351,8 @@ namespace v_1_0
 //! setOutputAllocator). An output whose shape is data-dependent must have one: its size is known only once the
 //! layer producing it has run. Kiln calls reallocateOutputAsync with the exact size of the output once the size is
 //! known (before the run for other outputs), then notifyShape with its shape, both before enqueueV3 returns.
+//! The methods an application overrides carry no noexcept (TensorRT declares reallocateOutput and notifyShape
+//! noexcept), so overrides with and without it compile; an exception thrown from one fails enqueueV3.
 class IOutputAllocator : public IVersionedInterface
 {
 public:
@@ -360,7 +362,7 @@ public:
     }
     //! Deprecated in TensorRT 10: implement reallocateOutputAsync.
     virtual void* reallocateOutput(
-        char const* /*tensorName*/, void* /*currentMemory*/, uint64_t /*size*/, uint64_t /*alignment*/) noexcept
+        char const* /*tensorName*/, void* /*currentMemory*/, uint64_t /*size*/, uint64_t /*alignment*/)
     {
         return nullptr;
     }
@@ -374,7 +376,7 @@ public:
         return reallocateOutput(tensorName, currentMemory, size, alignment);
     }
     //! The output's shape for the current run.
-    virtual void notifyShape(char const* tensorName, Dims const& dims) noexcept = 0;
+    virtual void notifyShape(char const* tensorName, Dims const& dims) = 0;
 };
 } // namespace v_1_0
 

@@ -8,13 +8,14 @@
 namespace nvinfer1
 {
 
-using PluginLibraryHandle = void*;
-
 //! The application-wide registry of plugin creators, keyed by (name, version, namespace).
 //! Kiln implements it; applications do not inherit from it. Every method is thread-safe.
 class IPluginRegistry
 {
 public:
+    //! What loadLibrary returns: identifies a loaded plugin library (a member type, as in TensorRT).
+    using PluginLibraryHandle = void*;
+
     //! Registers a V2 creator under pluginNamespace. False if (name, version, namespace) is taken.
     virtual bool registerCreator(IPluginCreator& creator, AsciiChar const* const pluginNamespace) noexcept = 0;
     //! The V2 creators; nullptr when there are none. Valid until the next (de)registration.

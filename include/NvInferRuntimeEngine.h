@@ -132,14 +132,21 @@ public:
     virtual IEngineInspector* createEngineInspector() const noexcept = 0;
 };
 
+namespace v_1_0
+{
 //! Receives each layer's execution time from a context it was given to (IExecutionContext::setProfiler).
 //! Kiln reports host wall-clock time on the CPU backend, and GPU time (CUDA events) on the CUDA backend.
+//! The application implements it: reportLayerTime is declared without noexcept (TensorRT 8+ has it) so that
+//! overrides in the TensorRT 7 style (without) compile too; an exception it throws is reported as an error.
 class IProfiler
 {
 public:
-    virtual void reportLayerTime(char const* layerName, float ms) noexcept = 0;
+    virtual void reportLayerTime(char const* layerName, float ms) = 0;
     virtual ~IProfiler() noexcept = default;
 };
+} // namespace v_1_0
+
+using IProfiler = v_1_0::IProfiler;
 
 //! The state of one inference stream: shapes, tensor addresses, plugin clones,
 //! scratch memory. One thread at a time; several contexts run at once.

@@ -71,10 +71,13 @@ public:
         int32_t tensor, TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream)
         = 0;
 
-    //! The value of a 0-D INT32/INT64 tensor a layer wrote (a size tensor), once the work queued on `stream` before
-    //! this call is done: the CUDA backend copies it to the host and waits for the stream. Throws std::runtime_error
-    //! if that work failed.
-    virtual int64_t readSizeValue(ConstTensorView const& view, cudaStream_t stream) = 0;
+    //! The value of a 0-D INT32, INT64 or BOOL tensor a layer wrote (a size tensor, a conditional's condition), once
+    //! the work queued on `stream` before this call is done: the CUDA backend copies it to the host and waits for the
+    //! stream. Throws std::runtime_error if that work failed.
+    virtual int64_t readScalar(ConstTensorView const& view, cudaStream_t stream) = 0;
+    //! Copies `from` into `to` (one shape, both in the backend's memory), converting the type and the format where
+    //! they differ, in stream order.
+    virtual void copyTensor(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) = 0;
     //! Copies `bytes` from the backend's memory (`source`) to memory of the same kind the application gave (an
     //! output allocator's), in stream order.
     virtual void copyBytes(void* destination, void const* source, size_t bytes, cudaStream_t stream) = 0;

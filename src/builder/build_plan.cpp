@@ -1,6 +1,7 @@
 #include "builder/build_plan.h"
 
 #include "backend/backend.h"
+#include "builder/conditional_guards.h"
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
 #include "builder/prepare_plugin.h"
@@ -189,6 +190,7 @@ public:
         {
             return nullptr;
         }
+        assignGuards(mModel);
         planActivationMemory();
         if (!step())
         {
@@ -592,6 +594,10 @@ private:
     {
         for (network::Layer const* layer : mOrder)
         {
+            if (layer->params().type() == nvinfer1::LayerType::kCONDITION)
+            {
+                continue; // the conditional's outputs read the condition
+            }
             plan::LayerRecord record;
             record.type = layer->params().type();
             record.name = layer->name();
@@ -604,7 +610,12 @@ private:
                 record.outputs.push_back(mTensorIndex.at(output));
             }
             auto const* plugin = dynamic_cast<network::PluginParams const*>(&layer->params());
-            if (plugin != nullptr ? !recordPluginLayer(*layer, *plugin, record) : !recordKernelLayer(*layer, record))
+            if (plan::isConditionalOutput(record))
+            {
+                record.params = layer->params().clone(); // run by the execution context, in the tensors' types
+            }
+            else if (plugin != nullptr ? !recordPluginLayer(*layer, *plugin, record)
+                                       : !recordKernelLayer(*layer, record))
             {
                 return false;
             }

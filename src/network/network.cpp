@@ -2,6 +2,7 @@
 
 #include "core/data_type.h"
 #include "core/logging.h"
+#include "network/layers/conditional.h"
 
 #include <algorithm>
 #include <optional>

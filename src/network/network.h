@@ -16,6 +16,8 @@
 namespace kiln::network
 {
 
+class IfConditional;
+
 //! Shapes and types of every tensor of a network, inferred symbolically.
 struct NetworkFacts
 {
@@ -91,6 +93,7 @@ public:
     nvinfer1::INonZeroLayer* addNonZero(nvinfer1::ITensor& input) noexcept override;
     nvinfer1::IScatterLayer* addScatter(nvinfer1::ITensor& data, nvinfer1::ITensor& indices, nvinfer1::ITensor& updates,
         nvinfer1::ScatterMode mode) noexcept override;
+    nvinfer1::IIfConditional* addIfConditional() noexcept override;
     nvinfer1::IConvolutionLayer* addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
         nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
     nvinfer1::IDeconvolutionLayer* addDeconvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
@@ -150,6 +153,8 @@ public:
     }
 
 private:
+    friend class IfConditional; // adds its boundary layers through addLayer
+
     template <typename LayerType, typename Params, typename... Extra>
     LayerType* addLayer(char const* kindName, std::vector<nvinfer1::ITensor*> const& inputs, Params params,
         int32_t minInputs, int32_t maxInputs, Extra&&... extra);
@@ -164,6 +169,7 @@ private:
     std::string mName;
     std::vector<std::unique_ptr<Tensor>> mTensors;
     std::vector<std::unique_ptr<Layer>> mLayers;
+    std::vector<std::unique_ptr<IfConditional>> mConditionals;
     std::vector<Tensor*> mInputs;
     std::vector<Tensor*> mOutputs;
     int32_t mLayerCounter{0};

@@ -6,6 +6,7 @@
 #include "onnx/plugin_fallback.h"
 
 #include <set>
+#include <unordered_map>
 
 namespace kiln::onnxparser
 {
@@ -202,6 +203,49 @@ ErrorRecord recordFor(Node const* node, ErrorCode code, std::string const& descr
 }
 
 } // namespace
+
+std::vector<Value> importSubgraph(ImportContext& ctx, ::onnx::GraphProto const& graph)
+{
+    std::unordered_map<std::string, Value> const enclosing = ctx.names();
+    addInitializers(ctx, graph);
+    // The enclosing graph's tensors keep their names when a branch passes them through (Identity).
+    std::set<nvinfer1::ITensor*> namedTensors;
+    for (auto const& entry : enclosing)
+    {
+        if (entry.second.isTensor())
+        {
+            namedTensors.insert(entry.second.tensor());
+        }
+    }
+    ImportResult unrecorded; // IParser::getLayerOutputTensor names the main graph's nodes only
+    for (int32_t index = 0; index < graph.node_size(); ++index)
+    {
+        ::onnx::NodeProto const& proto = graph.node(index);
+        Node const node(proto, index, resolveInputs(ctx, proto));
+        ctx.beginNode(node.displayName());
+        try
+        {
+            bindOutputs(ctx, node, dispatch(ctx, node), namedTensors, unrecorded);
+        }
+        catch (ImportError const& e)
+        {
+            fail(e.code(), "in subgraph \"" + graph.name() + "\", " + node.describe() + ": " + e.what());
+        }
+    }
+    std::vector<Value> outputs;
+    for (::onnx::ValueInfoProto const& output : graph.output())
+    {
+        Value const* value = ctx.find(output.name());
+        if (value == nullptr || value->empty())
+        {
+            fail(ErrorCode::kINVALID_GRAPH, "subgraph \"" + graph.name() + "\" output \"" + output.name()
+                    + "\" is not produced by any node");
+        }
+        outputs.push_back(*value);
+    }
+    ctx.restoreNames(enclosing);
+    return outputs;
+}
 
 bool nodeSupported(nvinfer1::INetworkDefinition& network, ::onnx::NodeProto const& node)
 {

@@ -22,6 +22,11 @@ struct ImportResult
 //! Imports model's graph into ctx's network. Never throws: problems become result.errors.
 void importGraph(ImportContext& ctx, ::onnx::ModelProto const& model, ImportResult& result);
 
+//! Imports a subgraph (an If branch) into ctx's network: its initializers and nodes, which may read the enclosing
+//! graph's names. Returns the values of its outputs; its own names are unbound again afterwards. A failing node's
+//! ImportError propagates, its message naming the subgraph's node.
+std::vector<Value> importSubgraph(ImportContext& ctx, ::onnx::GraphProto const& graph);
+
 //! Whether node has a built-in importer or a registered plugin (what supportsModel reports).
 bool nodeSupported(nvinfer1::INetworkDefinition& network, ::onnx::NodeProto const& node);
 

@@ -55,6 +55,15 @@ public:
     void define(std::string const& name, Value value);
     //! nullptr when name is not bound yet.
     Value const* find(std::string const& name) const;
+    //! The names bound so far, to be restored when a subgraph's own names go out of scope.
+    std::unordered_map<std::string, Value> names() const
+    {
+        return mValues;
+    }
+    void restoreNames(std::unordered_map<std::string, Value> names)
+    {
+        mValues = std::move(names);
+    }
 
     //! The value as a network tensor: constants become (cached) constant layers.
     nvinfer1::ITensor& tensor(Value const& value);

@@ -88,6 +88,11 @@ int64_t Node::attrInt(std::string const& name) const
     return expect(name, AttributeProto::INT).i();
 }
 
+::onnx::GraphProto const& Node::attrGraph(std::string const& name) const
+{
+    return expect(name, AttributeProto::GRAPH).g();
+}
+
 float Node::attrFloat(std::string const& name, float fallback) const
 {
     return hasAttribute(name) ? expect(name, AttributeProto::FLOAT).f() : fallback;

@@ -69,6 +69,8 @@ public:
     std::vector<int64_t> attrInts(std::string const& name, std::vector<int64_t> fallback = {}) const;
     std::vector<float> attrFloats(std::string const& name, std::vector<float> fallback = {}) const;
     ::onnx::TensorProto const* attrTensor(std::string const& name) const;
+    //! A required GRAPH attribute (If's branches).
+    ::onnx::GraphProto const& attrGraph(std::string const& name) const;
     ::onnx::AttributeProto const* find(std::string const& name) const;
 
     //! "node 3 \"conv1\" (Conv)": how messages refer to the node.

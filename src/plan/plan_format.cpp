@@ -161,6 +161,12 @@ void writeLayer(ByteWriter& w, LayerRecord const& l)
     }
     Epilogue::fields(l.epilogue, FieldWriter(w));
     w.writeBytes(l.backendChoice.data(), l.backendChoice.size());
+    w.write(static_cast<uint32_t>(l.guards.size()));
+    for (Guard const& guard : l.guards)
+    {
+        w.write(guard.condition);
+        w.write(static_cast<uint8_t>(guard.value));
+    }
 }
 
 void writeProfiles(ByteWriter& w, std::vector<ProfileRecord> const& profiles)
@@ -345,6 +351,30 @@ bool readLayerFormats(ByteReader& r, LayerRecord& l)
     return true;
 }
 
+bool readGuards(ByteReader& r, LayerRecord& l)
+{
+    uint32_t count = 0;
+    if (!readCount(r, count, "layer guards"))
+    {
+        return false;
+    }
+    l.guards.resize(count);
+    for (Guard& guard : l.guards)
+    {
+        uint8_t value = 0;
+        if (!r.read(guard.condition, "guard condition") || !r.read(value, "guard value"))
+        {
+            return false;
+        }
+        if (value > 1)
+        {
+            return r.fail("layer \"" + l.name + "\" has a guard value of " + std::to_string(value));
+        }
+        guard.value = value != 0;
+    }
+    return true;
+}
+
 bool readLayer(ByteReader& r, LayerRecord& l)
 {
     uint8_t const* params = nullptr;
@@ -367,7 +397,7 @@ bool readLayer(ByteReader& r, LayerRecord& l)
         return false;
     }
     l.backendChoice.assign(choice, choice + choiceSize);
-    return true;
+    return readGuards(r, l);
 }
 
 bool readLayers(ByteReader& r, std::vector<LayerRecord>& layers)
@@ -582,9 +612,34 @@ bool validateLayerFormats(PlanModel const& m, LayerRecord const& l, std::string&
     return true;
 }
 
+//! Guards and conditional outputs name 0-D BOOL conditions; a conditional output copies between tensors of one type.
+bool validateConditionals(PlanModel const& m, LayerRecord const& l, std::string& error)
+{
+    auto const isCondition = [&](int32_t t) {
+        return t >= 0 && t < static_cast<int32_t>(m.tensors.size()) && m.tensors[t].type == nvinfer1::DataType::kBOOL
+            && m.tensors[t].dims.empty();
+    };
+    bool const guardsOk
+        = std::all_of(l.guards.begin(), l.guards.end(), [&](Guard const& g) { return isCondition(g.condition); });
+    bool outputOk = true;
+    if (isConditionalOutput(l))
+    {
+        outputOk = l.inputs.size() == 3 && !l.outputs.empty() && l.inputs[0] >= 0 && l.inputs[1] >= 0
+            && isCondition(l.inputs[2]) && m.tensors[l.inputs[0]].dims.size() == m.tensors[l.outputs[0]].dims.size()
+            && m.tensors[l.inputs[1]].dims.size() == m.tensors[l.outputs[0]].dims.size();
+    }
+    if (!guardsOk || !outputOk)
+    {
+        error = "layer \"" + l.name + "\" has a malformed condition (it must be a 0-D BOOL tensor) or branches";
+        return false;
+    }
+    return true;
+}
+
 bool validateLayer(PlanModel const& m, LayerRecord const& l, std::string& error)
 {
-    if (!validateLayerSlots(m, l, error) || !validateLayerFormats(m, l, error))
+    if (!validateLayerSlots(m, l, error) || !validateLayerFormats(m, l, error)
+        || !validateConditionals(m, l, error))
     {
         return false;
     }

@@ -82,6 +82,18 @@ struct Epilogue
     }
 };
 
+//! A condition a layer runs under: the 0-D BOOL tensor `condition` holds `value`.
+struct Guard
+{
+    int32_t condition{-1};
+    bool value{true};
+
+    bool operator==(Guard const& other) const
+    {
+        return condition == other.condition && value == other.value;
+    }
+};
+
 struct LayerRecord
 {
     nvinfer1::LayerType type{nvinfer1::LayerType::kIDENTITY};
@@ -103,7 +115,17 @@ struct LayerRecord
     //! What the plan's backend chose for the layer (the CUDA backend: a convolution's timed algorithm), in that
     //! backend's own encoding; empty where it chose nothing.
     std::vector<uint8_t> backendChoice;
+    //! The conditions under which the layer's results are needed (only one side of some conditionals needs them):
+    //! it runs only when all hold. Empty: it always runs.
+    std::vector<Guard> guards;
 };
+
+//! A conditional's output (its branches' tensors, then the condition): the execution context runs it, copying the
+//! branch that ran; no backend has a kernel for it.
+inline bool isConditionalOutput(LayerRecord const& layer)
+{
+    return layer.type == nvinfer1::LayerType::kCONDITIONAL_OUTPUT;
+}
 
 //! Per I/O input tensor (in ioTensors order, inputs only): kMIN, kOPT, kMAX.
 struct ProfileRecord

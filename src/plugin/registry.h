@@ -53,8 +53,8 @@ public:
     bool deregisterCreator(nvinfer1::IPluginCreator const& creator) noexcept override;
     bool isParentSearchEnabled() const override;
     void setParentSearchEnabled(bool const enabled) override;
-    nvinfer1::PluginLibraryHandle loadLibrary(char const* pluginPath) noexcept override;
-    void deregisterLibrary(nvinfer1::PluginLibraryHandle handle) noexcept override;
+    PluginLibraryHandle loadLibrary(char const* pluginPath) noexcept override;
+    void deregisterLibrary(PluginLibraryHandle handle) noexcept override;
     bool registerCreator(
         nvinfer1::IPluginCreatorInterface& creator, char const* const pluginNamespace) noexcept override;
     nvinfer1::IPluginCreatorInterface* const* getAllCreators(int32_t* const numCreators) const noexcept override;
@@ -101,7 +101,7 @@ private:
         CreatorKind kind{CreatorKind::kV2};
         std::string libraryPath;
         //! The loadLibrary handle the creator belongs to; nullptr when not loaded that way.
-        nvinfer1::PluginLibraryHandle library{nullptr};
+        PluginLibraryHandle library{nullptr};
         //! Registration order, which the creator lists keep.
         uint64_t sequence{0};
     };
@@ -154,7 +154,7 @@ private:
     std::map<CreatorKey, Registration> mRegistrations;
     std::vector<nvinfer1::IPluginCreator*> mV2Creators;
     std::vector<nvinfer1::IPluginCreatorInterface*> mAllCreators;
-    std::map<nvinfer1::PluginLibraryHandle, LoadedLibrary> mLibraries;
+    std::map<PluginLibraryHandle, LoadedLibrary> mLibraries;
     uint64_t mNextSequence{0};
     std::atomic<bool> mParentSearchEnabled{true};
 

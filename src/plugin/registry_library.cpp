@@ -67,7 +67,7 @@ std::string listCreators(GetCreatorsFunction getCreators, GetPluginCreatorsFunct
 
 } // namespace
 
-nvinfer1::PluginLibraryHandle PluginRegistry::loadLibrary(char const* pluginPath) noexcept
+PluginRegistry::PluginLibraryHandle PluginRegistry::loadLibrary(char const* pluginPath) noexcept
 {
     if (pluginPath == nullptr || pluginPath[0] == '\0')
     {
@@ -313,7 +313,7 @@ bool PluginRegistry::collectExportedCreators(void* handle, std::string const& wh
     return true;
 }
 
-void PluginRegistry::deregisterLibrary(nvinfer1::PluginLibraryHandle handle) noexcept
+void PluginRegistry::deregisterLibrary(PluginLibraryHandle handle) noexcept
 {
     try
     {

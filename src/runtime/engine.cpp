@@ -165,6 +165,14 @@ void Engine::indexDataDependence()
             mDataDependent[t] = mDataDependent[t] || shape::dependsOnSizeTensor(dimExpr(expr));
         }
     }
+    mConditional.assign(mModel.tensors.size(), false);
+    for (plan::LayerRecord const& layer : mModel.layers)
+    {
+        for (int32_t t : layer.outputs)
+        {
+            mConditional[t] = !layer.guards.empty();
+        }
+    }
 }
 
 void Engine::bindSymbols(std::vector<nvinfer1::Dims> const& inputShapes,

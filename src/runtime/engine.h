@@ -86,6 +86,11 @@ public:
     {
         return mDataDependent[static_cast<size_t>(tensor)];
     }
+    //! Whether `tensor` is written by a layer that runs only on one side of a conditional (it has guards).
+    bool isConditional(int32_t tensor) const
+    {
+        return mConditional[static_cast<size_t>(tensor)];
+    }
     network::LayerParams const& layerParams(size_t layer) const
     {
         return *mModel.layers[layer].params;
@@ -111,7 +116,8 @@ public:
 
 private:
     explicit Engine(plan::PlanModel model);
-    //! Fills in which layers write size tensors and which tensors' extents depend on them.
+    //! Fills in which layers write size tensors, which tensors' extents depend on them, and which tensors only
+    //! conditional layers write.
     void indexDataDependence();
 
     plan::PlanModel mModel;
@@ -121,6 +127,7 @@ private:
     std::vector<bool> mShapeInputs; //!< by tensor: an input whose values some shape depends on
     std::vector<std::vector<int32_t>> mSizeSymbolsByLayer; //!< by layer: the size tensors' symbols it writes
     std::vector<bool> mDataDependent;                      //!< by tensor: some extent depends on a size tensor
+    std::vector<bool> mConditional;                        //!< by tensor: written by a layer with guards
     nvinfer1::IGpuAllocator* mAllocator{nullptr};
     backend::Implementation const* mImplementation{nullptr};
 };

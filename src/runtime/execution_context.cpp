@@ -3,6 +3,7 @@
 #include "core/dims_text.h"
 #include "core/tensor_view.h"
 #include "core/logging.h"
+#include "plugin/user_exception.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -239,17 +240,19 @@ bool ExecutionContext::computeShapes(
     std::vector<nvinfer1::Dims>& shapes, shape::SymbolValues& values, std::string& error) const
 {
     std::vector<nvinfer1::Dims> capacities;
-    return bindRunTimeValues(values, error) && evaluateShapes(values, shapes, capacities, error);
+    std::vector<std::string> deferred;
+    return bindRunTimeValues(values, error) && evaluateShapes(values, shapes, capacities, deferred, error);
 }
 
 bool ExecutionContext::evaluateShapes(shape::SymbolValues const& values, std::vector<nvinfer1::Dims>& shapes,
-    std::vector<nvinfer1::Dims>& capacities, std::string& error) const
+    std::vector<nvinfer1::Dims>& capacities, std::vector<std::string>& deferred, std::string& error) const
 {
     auto const& model = mEngine.model();
     shape::Evaluator evaluator(values);
     shape::Evaluator upperBounds(values, shape::SizeTensorValue::kUPPER);
     shapes.assign(model.tensors.size(), nvinfer1::Dims{});
     capacities.assign(model.tensors.size(), nvinfer1::Dims{});
+    deferred.assign(model.tensors.size(), std::string());
     for (size_t t = 0; t < model.tensors.size(); ++t)
     {
         auto const& record = model.tensors[t];
@@ -270,13 +273,21 @@ bool ExecutionContext::evaluateShapes(shape::SymbolValues const& values, std::ve
             {
                 error = "dimension " + std::to_string(axis) + " of \"" + record.name + "\": "
                     + (extent.ok() ? "negative" : extent.error);
-                return false;
+                if (!mEngine.isConditional(static_cast<int32_t>(t)))
+                {
+                    return false;
+                }
+                deferred[t] = std::move(error); // its layer may not run
+                std::fill(dims.d, dims.d + dims.nbDims, -1);
+                capacities[t] = dims;
+                break;
             }
             dims.d[axis] = waits ? -1 : *extent.value;
             capacities[t].d[axis] = *extent.value;
             elements *= *extent.value;
         }
-        if (record.arenaOffset >= 0 && elements * static_cast<int64_t>(elementSize(record.type)) > record.maxBytes)
+        int64_t const bytes = elements * static_cast<int64_t>(elementSize(record.type));
+        if (deferred[t].empty() && record.arenaOffset >= 0 && bytes > record.maxBytes)
         {
             error = "\"" + record.name + "\" needs more memory than planned for optimization profile "
                 + std::to_string(mProfile) + "; are the input shapes within the profile?";
@@ -327,7 +338,8 @@ bool ExecutionContext::resolveShapes(std::string& error)
     {
         mBoundValues = shape::SymbolValues{};
         mShapesValid
-            = bindRunTimeValues(mBoundValues, error) && evaluateShapes(mBoundValues, mShapes, mCapacities, error);
+            = bindRunTimeValues(mBoundValues, error)
+            && evaluateShapes(mBoundValues, mShapes, mCapacities, mShapeErrors, error);
     }
     return mShapesValid;
 }
@@ -361,6 +373,8 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
         }
     }
     mProfiledLayers = 0;
+    mConditions.assign(model.tensors.size(), -1);
+    mRan.assign(model.layers.size(), false);
     AddressOf const addressOf = [&](int32_t t) -> std::byte* {
         auto const& record = model.tensors[t];
         return record.arenaOffset >= 0 ? mExecutor->contextMemory() + record.arenaOffset
@@ -380,8 +394,7 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         std::string layerError;
-        if (!runLayer(l, addressOf, stream, layerError) || !learnSizes(l, addressOf, stream, layerError)
-            || !deliverStagedOutputs(l, addressOf, stream, layerError))
+        if (!step(l, addressOf, stream, layerError))
         {
             error = "layer \"" + model.layers[l].name + "\": " + layerError;
             return false;
@@ -424,10 +437,130 @@ bool ExecutionContext::checkAddresses(std::string& error) const
     return true;
 }
 
+bool ExecutionContext::step(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error)
+{
+    bool hold = true;
+    if (!guardsHold(l, addressOf, stream, hold, error))
+    {
+        return false;
+    }
+    if (!hold)
+    {
+        return true; // needed only by the side of a conditional that was not taken
+    }
+    mRan[l] = true;
+    bool const ran = plan::isConditionalOutput(mEngine.model().layers[l])
+        ? selectBranch(l, addressOf, stream, error)
+        : runLayer(l, addressOf, stream, error) && learnSizes(l, addressOf, stream, error);
+    return ran && deliverStagedOutputs(l, addressOf, stream, error);
+}
+
+bool ExecutionContext::guardsHold(
+    size_t l, AddressOf const& addressOf, cudaStream_t stream, bool& hold, std::string& error)
+{
+    hold = true;
+    // Outer conditionals' guards come first: an inner condition is read only inside the branch that computes it.
+    for (plan::Guard const& guard : mEngine.model().layers[l].guards)
+    {
+        bool value = false;
+        if (!conditionValue(guard.condition, addressOf, stream, value, error))
+        {
+            return false;
+        }
+        if (value != guard.value)
+        {
+            hold = false;
+            return true;
+        }
+    }
+    return true;
+}
+
+bool ExecutionContext::conditionValue(
+    int32_t tensor, AddressOf const& addressOf, cudaStream_t stream, bool& value, std::string& error)
+{
+    int8_t& known = mConditions[tensor];
+    if (known < 0)
+    {
+        plan::TensorRecord const& record = mEngine.model().tensors[tensor];
+        if (record.values.has_value())
+        {
+            shape::EvalResult const result = shape::evaluate(mEngine.dimExpr(record.values->at(0)), mBoundValues);
+            if (!result.ok())
+            {
+                error = "the condition \"" + record.name + "\": " + result.error;
+                return false;
+            }
+            known = *result.value != 0 ? 1 : 0;
+        }
+        else
+        {
+            // On the CUDA backend the run waits here for the layers that compute the condition.
+            known = mExecutor->readScalar(ConstTensorView(record.type, Shape{}, addressOf(tensor)), stream) != 0;
+        }
+    }
+    value = known > 0;
+    return true;
+}
+
+bool ExecutionContext::selectBranch(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error)
+{
+    auto const& model = mEngine.model();
+    auto const& layer = model.layers[l];
+    bool taken = false;
+    if (!conditionValue(layer.inputs[2], addressOf, stream, taken, error))
+    {
+        return false;
+    }
+    int32_t const branch = layer.inputs[taken ? 0 : 1];
+    int32_t const output = layer.outputs[0];
+    if (!checkShape(branch, error))
+    {
+        return false;
+    }
+    for (int32_t s : mEngine.sizeSymbolsOf(l))
+    {
+        // Output 1 + axis holds the extent of output 0's axis.
+        auto const slot = std::find(layer.outputs.begin(), layer.outputs.end(), model.symbols[s].tensor);
+        auto const axis = static_cast<int32_t>(slot - layer.outputs.begin()) - 1;
+        mBoundValues.set(mEngine.symbolExpr(s).symbolId(), mShapes[branch].d[axis]);
+    }
+    if (!mEngine.sizeSymbolsOf(l).empty()
+        && !evaluateShapes(mBoundValues, mShapes, mCapacities, mShapeErrors, error))
+    {
+        return false;
+    }
+    plan::TensorRecord const& from = model.tensors[branch];
+    plan::TensorRecord const& to = model.tensors[output];
+    mExecutor->copyTensor(ConstTensorView(from.type, toShape(mShapes[branch]), addressOf(branch), from.format),
+        TensorView{to.type, toShape(mShapes[output]), addressOf(output), to.format}, stream);
+    return true;
+}
+
+bool ExecutionContext::checkShape(int32_t t, std::string& error) const
+{
+    if (mShapeErrors[t].empty())
+    {
+        return true;
+    }
+    error = mShapeErrors[t];
+    return false;
+}
+
 bool ExecutionContext::runLayer(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error)
 {
     auto const& model = mEngine.model();
     auto const& layer = model.layers[l];
+    for (auto const* list : {&layer.inputs, &layer.outputs})
+    {
+        for (int32_t t : *list)
+        {
+            if (t >= 0 && !checkShape(t, error))
+            {
+                return false;
+            }
+        }
+    }
     std::vector<ConstTensorView> inputs;
     for (int32_t t : layer.inputs)
     {
@@ -463,7 +596,7 @@ bool ExecutionContext::learnSizes(size_t l, AddressOf const& addressOf, cudaStre
     {
         int32_t const tensor = model.symbols[s].tensor;
         plan::TensorRecord const& record = model.tensors[tensor];
-        int64_t const value = mExecutor->readSizeValue(ConstTensorView(record.type, Shape{}, addressOf(tensor)), stream);
+        int64_t const value = mExecutor->readScalar(ConstTensorView(record.type, Shape{}, addressOf(tensor)), stream);
         shape::Expr const& size = mEngine.symbolExpr(s);
         shape::EvalResult const upper = shape::evaluate(size.sizeTensorUpper(), mBoundValues);
         if (!upper.ok() || value < 0 || value > *upper.value)
@@ -474,7 +607,8 @@ bool ExecutionContext::learnSizes(size_t l, AddressOf const& addressOf, cudaStre
         }
         mBoundValues.set(size.symbolId(), value);
     }
-    return mEngine.sizeSymbolsOf(l).empty() || evaluateShapes(mBoundValues, mShapes, mCapacities, error);
+    return mEngine.sizeSymbolsOf(l).empty()
+        || evaluateShapes(mBoundValues, mShapes, mCapacities, mShapeErrors, error);
 }
 
 bool ExecutionContext::reallocateOutput(int32_t tensor, cudaStream_t stream, std::string& error)
@@ -558,11 +692,25 @@ bool ExecutionContext::reportToProfiler() const noexcept
         return false;
     }
     auto const& layers = mEngine.model().layers;
-    for (size_t l = 0; l < mProfiledLayers; ++l)
+    size_t l = 0;
+    try
     {
-        mProfiler->reportLayerTime(layers[l].name.c_str(), mExecutor->elapsedMs(l));
+        for (; l < mProfiledLayers; ++l)
+        {
+            if (mRan[l]) // else a conditional's branch that was not taken
+            {
+                mProfiler->reportLayerTime(layers[l].name.c_str(), mExecutor->elapsedMs(l));
+            }
+        }
+        return true;
     }
-    return true;
+    catch (...) // the application's profiler may throw: IProfiler::reportLayerTime is not noexcept
+    {
+        const_cast<ExecutionContext*>(this)->reportError("IExecutionContext::reportToProfiler: the IProfiler's "
+            "reportLayerTime for layer \"" + layers[l].name + "\" " + plugin::describeCurrentException()
+            + "; the later layers were not reported");
+        return false;
+    }
 }
 
 bool ExecutionContext::enqueueV3(cudaStream_t stream) noexcept
@@ -584,6 +732,12 @@ bool ExecutionContext::enqueueV3(cudaStream_t stream) noexcept
     catch (std::exception const& e)
     {
         reportError(std::string("IExecutionContext::enqueueV3: internal error: ") + e.what());
+        return false;
+    }
+    catch (...) // an application's callback (an IOutputAllocator's, an IGpuAllocator's) may throw anything
+    {
+        reportError("IExecutionContext::enqueueV3: a callback of the application "
+            + plugin::describeCurrentException());
         return false;
     }
 }

@@ -96,10 +96,24 @@ private:
     //! with error set.
     bool resolveShapes(std::string& error);
     //! Every tensor's shape under `values` (-1 where an extent waits for a size tensor) and, in `capacities`, the
-    //! shape its memory holds (the upper bound of such extents); false with `error` naming the tensor otherwise.
+    //! shape its memory holds (the upper bound of such extents); false with `error` naming the tensor otherwise. A
+    //! tensor of a conditional's branch whose shape cannot be computed (the branch may not run: it fails only if it
+    //! does) gets -1 extents and a capacity of -1, and `deferred` the reason.
     bool evaluateShapes(shape::SymbolValues const& values, std::vector<nvinfer1::Dims>& shapes,
-        std::vector<nvinfer1::Dims>& capacities, std::string& error) const;
+        std::vector<nvinfer1::Dims>& capacities, std::vector<std::string>& deferred, std::string& error) const;
     bool run(cudaStream_t stream, std::string& error);
+    //! Layer `l`'s work if its guards hold (else nothing), and what follows it: sizes learnt, outputs delivered.
+    bool step(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error);
+    //! Whether every guard of layer `l` holds; false with `error` if a condition cannot be read.
+    bool guardsHold(size_t l, AddressOf const& addressOf, cudaStream_t stream, bool& hold, std::string& error);
+    //! The value of 0-D BOOL `tensor` in this run: from its known values, else read from memory (once a run).
+    bool conditionValue(int32_t tensor, AddressOf const& addressOf, cudaStream_t stream, bool& value,
+        std::string& error);
+    //! Conditional output `l`: the taken branch's tensor copied into the output, and the extents that differ between
+    //! the branches bound to the taken one's.
+    bool selectBranch(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error);
+    //! Fails with the reason if tensor `t`'s shape could not be computed for this run (a conditional's branch).
+    bool checkShape(int32_t t, std::string& error) const;
     //! Every I/O tensor has memory or an output allocator, and a data-dependent output has an allocator.
     bool checkAddresses(std::string& error) const;
     //! Runs layer `l` on the tensors' current shapes (a data-dependent output it writes is given its capacity).
@@ -135,6 +149,9 @@ private:
     bool mShapesValid{false};
     bool mHasShapeInputs{false}; //!< some shape depends on input values, so shapes are resolved on every use
     shape::SymbolValues mBoundValues; //!< the run-time values mShapes were computed from
+    std::vector<std::string> mShapeErrors; //!< by tensor: why its shape has no value (conditional tensors only)
+    std::vector<int8_t> mConditions;       //!< by tensor: a condition's value in this run; -1 until read
+    std::vector<bool> mRan;                //!< by layer: whether the last run ran it (guards can skip layers)
     plugin::ContextResources mResources;      //!< lent to the plugins; before mExecutor, so it outlives them
     std::unique_ptr<backend::Executor> mExecutor; //!< the backend's memory and layer work
     nvinfer1::IProfiler* mProfiler{nullptr};

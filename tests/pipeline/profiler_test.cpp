@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@ namespace
 using namespace nvinfer1;
 using kiln::test::LayerHarness;
 
+//! Written as TensorRT 8 and 10 applications write it: reportLayerTime is noexcept.
 class RecordingProfiler final : public IProfiler
 {
 public:
@@ -22,6 +24,27 @@ public:
         reports.emplace_back(layerName, ms);
     }
     std::vector<std::pair<std::string, float>> reports;
+};
+
+//! Written as TensorRT 7 applications wrote it: const char*, and no noexcept.
+class Trt7StyleProfiler : public nvinfer1::IProfiler
+{
+public:
+    void reportLayerTime(const char* layerName, float) override
+    {
+        names.push_back(layerName);
+    }
+    std::vector<std::string> names;
+};
+
+//! Throws from reportLayerTime, which a profiler without noexcept may do.
+class ThrowingProfiler final : public IProfiler
+{
+public:
+    void reportLayerTime(char const*, float) override
+    {
+        throw std::runtime_error("the profile store is full");
+    }
 };
 
 //! x -> relu ("first") -> abs ("second") -> y.
@@ -81,6 +104,32 @@ TEST(Profiler, WithoutEmittingOnlyReportToProfilerReports)
     EXPECT_TRUE(profiler.reports.empty());
     EXPECT_TRUE(net.h.context->reportToProfiler());
     EXPECT_EQ(namesOf(profiler), (std::vector<std::string>{"first", "second"}));
+}
+
+TEST(Profiler, TensorRT7StyleProfilersWithoutNoexceptAreCalled)
+{
+    TwoLayers net;
+    ASSERT_TRUE(net.h.build());
+    Trt7StyleProfiler profiler;
+    net.h.context->setProfiler(&profiler);
+    ASSERT_TRUE(net.run());
+    EXPECT_EQ(profiler.names, (std::vector<std::string>{"first", "second"}));
+}
+
+TEST(Profiler, AnExceptionFromTheProfilerIsAnErrorNamingTheLayerAndTheRunStillSucceeds)
+{
+    TwoLayers net;
+    ASSERT_TRUE(net.h.build());
+    ThrowingProfiler profiler;
+    net.h.context->setProfiler(&profiler);
+    ASSERT_TRUE(net.run()) << net.h.logger.errors();
+    EXPECT_EQ(net.y, (std::vector<float>{0, 2}));
+    std::string const errors = net.h.logger.errors();
+    EXPECT_NE(errors.find("reportLayerTime for layer \"first\""), std::string::npos) << errors;
+    EXPECT_NE(errors.find("the profile store is full"), std::string::npos) << errors;
+    net.h.context->setEnqueueEmitsProfile(false);
+    ASSERT_TRUE(net.run());
+    EXPECT_FALSE(net.h.context->reportToProfiler());
 }
 
 TEST(Profiler, ReportToProfilerWithoutAProfilerFails)

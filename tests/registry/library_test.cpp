@@ -16,6 +16,9 @@
 namespace
 {
 
+//! What loadLibrary returns: a member type of IPluginRegistry, as in TensorRT.
+using LibraryHandle = nvinfer1::IPluginRegistry::PluginLibraryHandle;
+
 bool contains(std::string const& text, std::string const& part)
 {
     return text.find(part) != std::string::npos;
@@ -95,7 +98,7 @@ TEST_F(LibraryTest, GetPluginRegistryIsTheProcessWideRegistry)
 
 TEST_F(LibraryTest, GetCreatorsLibraryIsRegisteredUnderTheCreatorsNamespaces)
 {
-    nvinfer1::PluginLibraryHandle const handle = registry.loadLibrary(KILN_TEST_GET_CREATORS_LIBRARY);
+    LibraryHandle const handle = registry.loadLibrary(KILN_TEST_GET_CREATORS_LIBRARY);
     ASSERT_NE(handle, nullptr) << (logger.errors().empty() ? "" : logger.errors().front());
     EXPECT_EQ(creatorCount(registry), baseline + 2);
 
@@ -132,7 +135,7 @@ TEST_F(LibraryTest, GetCreatorsLibraryIsRegisteredUnderTheCreatorsNamespaces)
 
 TEST_F(LibraryTest, PluginCreatorsLibraryOfTensorRT86)
 {
-    nvinfer1::PluginLibraryHandle const handle = registry.loadLibrary(KILN_TEST_PLUGIN_CREATORS_LIBRARY);
+    LibraryHandle const handle = registry.loadLibrary(KILN_TEST_PLUGIN_CREATORS_LIBRARY);
     ASSERT_NE(handle, nullptr) << (logger.errors().empty() ? "" : logger.errors().front());
     EXPECT_EQ(creatorCount(registry), baseline + 1);
     nvinfer1::IPluginCreator* const gamma = registry.getPluginCreator("LegacyGamma", "2");
@@ -144,7 +147,7 @@ TEST_F(LibraryTest, PluginCreatorsLibraryOfTensorRT86)
 
 TEST_F(LibraryTest, StaticRegistrationLibrary)
 {
-    nvinfer1::PluginLibraryHandle const handle = registry.loadLibrary(KILN_TEST_STATIC_LIBRARY);
+    LibraryHandle const handle = registry.loadLibrary(KILN_TEST_STATIC_LIBRARY);
     ASSERT_NE(handle, nullptr) << (logger.errors().empty() ? "" : logger.errors().front());
     EXPECT_EQ(creatorCount(registry), baseline + 2);
     nvinfer1::IPluginCreator* const delta = registry.getPluginCreator("StaticDelta", "1");
@@ -218,7 +221,7 @@ TEST_F(LibraryTest, ThrowingEntryPointIsAnErrorNamingLibraryAndMethod)
 
 TEST_F(LibraryTest, LoadingTheSameLibraryTwice)
 {
-    nvinfer1::PluginLibraryHandle const first = registry.loadLibrary(KILN_TEST_GET_CREATORS_LIBRARY);
+    LibraryHandle const first = registry.loadLibrary(KILN_TEST_GET_CREATORS_LIBRARY);
     ASSERT_NE(first, nullptr);
     nvinfer1::IPluginCreatorInterface* const alpha = registry.getCreator("LibAlpha", "1", "libns");
 
@@ -236,7 +239,7 @@ TEST_F(LibraryTest, LoadingTheSameLibraryTwice)
 
 TEST_F(LibraryTest, DuplicateInAnotherLibraryUndoesThatLoad)
 {
-    nvinfer1::PluginLibraryHandle const first = registry.loadLibrary(KILN_TEST_GET_CREATORS_LIBRARY);
+    LibraryHandle const first = registry.loadLibrary(KILN_TEST_GET_CREATORS_LIBRARY);
     ASSERT_NE(first, nullptr);
 
     EXPECT_EQ(registry.loadLibrary(KILN_TEST_DUPLICATE_LIBRARY), nullptr);
@@ -256,9 +259,9 @@ TEST_F(LibraryTest, DeregisterLibraryRemovesExactlyThatLibrarysCreators)
 {
     kiln_test::TestCreatorV2 local("LocalZeta", "1");
     ASSERT_TRUE(registry.registerCreator(local, ""));
-    nvinfer1::PluginLibraryHandle const modern = registry.loadLibrary(KILN_TEST_GET_CREATORS_LIBRARY);
-    nvinfer1::PluginLibraryHandle const legacy = registry.loadLibrary(KILN_TEST_PLUGIN_CREATORS_LIBRARY);
-    nvinfer1::PluginLibraryHandle const selfRegistering = registry.loadLibrary(KILN_TEST_STATIC_LIBRARY);
+    LibraryHandle const modern = registry.loadLibrary(KILN_TEST_GET_CREATORS_LIBRARY);
+    LibraryHandle const legacy = registry.loadLibrary(KILN_TEST_PLUGIN_CREATORS_LIBRARY);
+    LibraryHandle const selfRegistering = registry.loadLibrary(KILN_TEST_STATIC_LIBRARY);
     ASSERT_NE(modern, nullptr);
     ASSERT_NE(legacy, nullptr);
     ASSERT_NE(selfRegistering, nullptr);
@@ -285,7 +288,7 @@ TEST_F(LibraryTest, DeregisterLibraryRemovesExactlyThatLibrarysCreators)
 
 TEST_F(LibraryTest, UnknownHandleChangesNothing)
 {
-    nvinfer1::PluginLibraryHandle const handle = registry.loadLibrary(KILN_TEST_GET_CREATORS_LIBRARY);
+    LibraryHandle const handle = registry.loadLibrary(KILN_TEST_GET_CREATORS_LIBRARY);
     ASSERT_NE(handle, nullptr);
     int notALibrary = 0;
     registry.deregisterLibrary(&notALibrary);

@@ -1,5 +1,6 @@
 #include "backend/cpu/cpu_executor.h"
 
+#include "backend/cpu/kernels/tensor/reformat.h"
 #include "backend/cpu/layer_runner.h"
 #include "network/plugin_layer.h"
 
@@ -60,6 +61,11 @@ bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& 
         [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
             return cpu::runLayer(record, in, out, error);
         });
+}
+
+void CpuExecutor::copyTensor(ConstTensorView const& from, TensorView const& to, cudaStream_t)
+{
+    reformat(from, to); // a plain copy where type and format agree
 }
 
 } // namespace kiln::cpu

@@ -34,11 +34,16 @@ public:
         return false;
     }
     void writeShapeValues(int32_t, TensorView const&, std::vector<int64_t> const&, cudaStream_t) override {}
-    int64_t readSizeValue(ConstTensorView const& view, cudaStream_t) override
+    int64_t readScalar(ConstTensorView const& view, cudaStream_t) override
     {
-        return view.type == nvinfer1::DataType::kINT32 ? *static_cast<int32_t const*>(view.data)
-                                                       : *static_cast<int64_t const*>(view.data);
+        switch (view.type)
+        {
+        case nvinfer1::DataType::kINT32: return *static_cast<int32_t const*>(view.data);
+        case nvinfer1::DataType::kBOOL: return *static_cast<bool const*>(view.data) ? 1 : 0;
+        default: return *static_cast<int64_t const*>(view.data);
+        }
     }
+    void copyTensor(ConstTensorView const& from, TensorView const& to, cudaStream_t) override;
     void copyBytes(void* destination, void const* source, size_t bytes, cudaStream_t) override
     {
         std::memcpy(destination, source, bytes);

@@ -4,6 +4,7 @@
 #include "backend/cuda/default_gpu_allocator.h"
 #include "backend/cuda/device_reformatter.h"
 #include "backend/cuda/layer_lowering.h"
+#include "backend/cuda/reformat.h"
 #include "network/layers/layer_kinds.h"
 #include "plan/plan_graph.h"
 
@@ -99,9 +100,9 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
         }
         return;
     }
-    if (plan::computesShapesOnly(model, l))
+    if (plan::computesShapesOnly(model, l) || plan::isConditionalOutput(model.layers[l]))
     {
-        return; // evaluated on the host (writeShapeValues), never run
+        return; // evaluated on the host (writeShapeValues), or run by the execution context
     }
     auto const& record = model.layers[l];
     checkFusedEpilogue(record);
@@ -213,7 +214,7 @@ void CudaExecutor::writeShapeValues(
     check(cudaEventRecord(staging.copied, stream), "recording a shape-values copy");
 }
 
-int64_t CudaExecutor::readSizeValue(ConstTensorView const& view, cudaStream_t stream)
+int64_t CudaExecutor::readScalar(ConstTensorView const& view, cudaStream_t stream)
 {
     if (mSizeValue == nullptr)
     {
@@ -224,9 +225,13 @@ int64_t CudaExecutor::readSizeValue(ConstTensorView const& view, cudaStream_t st
     // The layers after this one need the extent on the host to be queued: this is where the run waits for the GPU.
     check(cudaMemcpyAsync(mSizeValue.get(), view.data, elementSize(view.type), cudaMemcpyDefault, stream),
         "copying a size tensor's value to the host");
-    check(cudaStreamSynchronize(stream), "waiting for the layer that computes a data-dependent size");
+    check(cudaStreamSynchronize(stream), "waiting for the layer that computes a data-dependent size or a condition");
     int64_t value = 0;
-    if (view.type == nvinfer1::DataType::kINT32)
+    if (view.type == nvinfer1::DataType::kBOOL)
+    {
+        value = *reinterpret_cast<bool const*>(mSizeValue.get()) ? 1 : 0;
+    }
+    else if (view.type == nvinfer1::DataType::kINT32)
     {
         int32_t narrow = 0;
         std::memcpy(&narrow, mSizeValue.get(), sizeof(narrow));
@@ -237,6 +242,17 @@ int64_t CudaExecutor::readSizeValue(ConstTensorView const& view, cudaStream_t st
         std::memcpy(&value, mSizeValue.get(), sizeof(value));
     }
     return value;
+}
+
+void CudaExecutor::copyTensor(ConstTensorView const& from, TensorView const& to, cudaStream_t stream)
+{
+    if (from.type == to.type && from.format == to.format)
+    {
+        size_t const bytes = static_cast<size_t>(storedCount(from.shape, from.format)) * elementSize(from.type);
+        check(cudaMemcpyAsync(to.data, from.data, bytes, cudaMemcpyDeviceToDevice, stream), "copying a tensor");
+        return;
+    }
+    reformatOnDevice(from, to, stream);
 }
 
 void CudaExecutor::copyBytes(void* destination, void const* source, size_t bytes, cudaStream_t stream)

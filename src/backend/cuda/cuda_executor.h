@@ -36,7 +36,8 @@ public:
     }
     void writeShapeValues(int32_t tensor, TensorView const& output, std::vector<int64_t> const& values,
         cudaStream_t stream) override;
-    int64_t readSizeValue(ConstTensorView const& view, cudaStream_t stream) override;
+    int64_t readScalar(ConstTensorView const& view, cudaStream_t stream) override;
+    void copyTensor(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) override;
     void copyBytes(void* destination, void const* source, size_t bytes, cudaStream_t stream) override;
     void beginTiming(size_t l, cudaStream_t stream) override;
     void endTiming(size_t l, cudaStream_t stream) override;

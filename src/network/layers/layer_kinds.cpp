@@ -1,5 +1,7 @@
 #include "network/layers/layer_kinds.h"
 
+#include "network/layers/conditional.h"
+
 namespace kiln::network
 {
 
@@ -11,6 +13,8 @@ std::unique_ptr<LayerParams> makeLayerParams(nvinfer1::LayerType type)
     case Params::kLayerType: return std::make_unique<Params>();
         KILN_FOR_EACH_LAYER_KIND(KILN_MAKE_KIND)
 #undef KILN_MAKE_KIND
+    // Run by the execution context, not by a backend's kernel.
+    case nvinfer1::LayerType::kCONDITIONAL_OUTPUT: return std::make_unique<ConditionalOutputParams>();
     default: return nullptr;
     }
 }

@@ -158,17 +158,31 @@ std::vector<Value> importSqueeze(ImportContext& ctx, Node const& node)
 
 std::vector<Value> importUnsqueeze(ImportContext& ctx, Node const& node)
 {
-    ITensor& input = inputTensor(ctx, node, 0);
     bool given = false;
     std::vector<int64_t> const axes = axesOf(ctx, node, given);
-    int32_t const outputRank = rankOf(input) + static_cast<int32_t>(axes.size());
+    // A constant stays one, so that it can still be an input that must be constant (Slice's axes in the branch of an
+    // If that torchvision's batched_nms exports).
+    bool const constant = isConstantInput(node, 0);
+    int32_t const inputRank
+        = constant ? static_cast<int32_t>(node.input(0).constant().shape.size()) : rankOf(inputTensor(ctx, node, 0));
+    int32_t const outputRank = inputRank + static_cast<int32_t>(axes.size());
     std::vector<int32_t> inserted;
     for (int64_t axis : axes)
     {
         inserted.push_back(normalizeAxis(axis, outputRank));
     }
     std::sort(inserted.begin(), inserted.end());
-    return single(insertOnes(ctx, input, inserted));
+    if (!constant)
+    {
+        return single(insertOnes(ctx, inputTensor(ctx, node, 0), inserted));
+    }
+    ConstantData unsqueezed = node.input(0).constant();
+    for (int32_t axis : inserted)
+    {
+        unsqueezed.shape.insert(unsqueezed.shape.begin() + std::min<size_t>(axis, unsqueezed.shape.size()), 1);
+    }
+    unsqueezed.name.clear(); // another shape of the data: not the model's constant of that name
+    return {Value(std::move(unsqueezed))};
 }
 
 std::vector<Value> importConcat(ImportContext& ctx, Node const& node)
