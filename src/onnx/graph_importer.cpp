@@ -183,6 +183,22 @@ void markOutputs(ImportContext& ctx, ::onnx::GraphProto const& graph, std::set<n
     }
 }
 
+//! Imports graph's nodes in order; `current` is the node being imported (for the caller's error record).
+void importNodes(ImportContext& ctx, ::onnx::GraphProto const& graph, std::set<nvinfer1::ITensor*>& namedTensors,
+    ImportResult& result, std::unique_ptr<Node>& current)
+{
+    for (int32_t index = 0; index < graph.node_size(); ++index)
+    {
+        ::onnx::NodeProto const& proto = graph.node(index);
+        current = std::make_unique<Node>(proto, index, std::vector<Value>{}); // named while its inputs resolve
+        ctx.beginNode(current->displayName());
+        current = std::make_unique<Node>(proto, index, resolveInputs(ctx, proto));
+        ctx.log(Severity::kVERBOSE, "Importing " + current->describe());
+        std::vector<Value> const outputs = dispatch(ctx, *current);
+        bindOutputs(ctx, *current, outputs, namedTensors, result);
+    }
+}
+
 ErrorRecord recordFor(Node const* node, ErrorCode code, std::string const& description)
 {
     ErrorRecord record;
@@ -218,19 +234,14 @@ std::vector<Value> importSubgraph(ImportContext& ctx, ::onnx::GraphProto const& 
         }
     }
     ImportResult unrecorded; // IParser::getLayerOutputTensor names the main graph's nodes only
-    for (int32_t index = 0; index < graph.node_size(); ++index)
+    std::unique_ptr<Node> current;
+    try
     {
-        ::onnx::NodeProto const& proto = graph.node(index);
-        Node const node(proto, index, resolveInputs(ctx, proto));
-        ctx.beginNode(node.displayName());
-        try
-        {
-            bindOutputs(ctx, node, dispatch(ctx, node), namedTensors, unrecorded);
-        }
-        catch (ImportError const& e)
-        {
-            fail(e.code(), "in subgraph \"" + graph.name() + "\", " + node.describe() + ": " + e.what());
-        }
+        importNodes(ctx, graph, namedTensors, unrecorded, current);
+    }
+    catch (ImportError const& e)
+    {
+        fail(e.code(), "in subgraph \"" + graph.name() + "\", " + current->describe() + ": " + e.what());
     }
     std::vector<Value> outputs;
     for (::onnx::ValueInfoProto const& output : graph.output())
@@ -261,16 +272,7 @@ void importGraph(ImportContext& ctx, ::onnx::ModelProto const& model, ImportResu
         addInitializers(ctx, graph);
         addInputs(ctx, graph);
         std::set<nvinfer1::ITensor*> namedTensors;
-        for (int32_t index = 0; index < graph.node_size(); ++index)
-        {
-            ::onnx::NodeProto const& proto = graph.node(index);
-            current = std::make_unique<Node>(proto, index, std::vector<Value>{});
-            ctx.beginNode(current->displayName());
-            current = std::make_unique<Node>(proto, index, resolveInputs(ctx, proto));
-            ctx.log(Severity::kVERBOSE, "Importing " + current->describe());
-            std::vector<Value> const outputs = dispatch(ctx, *current);
-            bindOutputs(ctx, *current, outputs, namedTensors, result);
-        }
+        importNodes(ctx, graph, namedTensors, result, current);
         current.reset();
         markOutputs(ctx, graph, namedTensors);
     }
