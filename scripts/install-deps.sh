@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  libdnnl-dev  # the CPU backend's fast path (oneDNN)
   python3 python3-pip
   clang libclang-rt-14-dev  # the ONNX parser's fuzz test (libFuzzer)
 )

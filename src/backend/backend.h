@@ -11,6 +11,7 @@
 
 #include <kiln/Backend.h>
 #include <kiln/ConvolutionLayout.h>
+#include <kiln/CpuBackend.h>
 
 #include <functional>
 #include <memory>
@@ -24,6 +25,7 @@ namespace kiln::backend
 struct PassOptions
 {
     ConvolutionLayout convolutionLayout{ConvolutionLayout::kBY_TIMING};
+    CpuKernels cpuKernels{CpuKernels::kFAST};
     TimingCache* timingCache{nullptr}; //!< the application's (IBuilderConfig::setTimingCache); nullptr: none
     bool errorOnTimingCacheMiss{false}; //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
     size_t workspaceLimit{0};           //!< the workspace pool's limit, for the kernels timed
@@ -58,6 +60,13 @@ public:
     virtual bool copiesShapeInputs() const
     {
         return false;
+    }
+
+    //! What runs built-in layer `layer` of a plan for this backend, for the engine inspector ("TacticName"); empty
+    //! where the backend does not say.
+    virtual std::string tacticName(plan::LayerRecord const& /*layer*/) const
+    {
+        return {};
     }
 
     //! What makes timings taken for this backend comparable (timing caches record it): the device and the libraries'

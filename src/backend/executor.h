@@ -54,6 +54,18 @@ public:
     //! std::runtime_error naming the size when out of memory.
     virtual void allocateContextMemory() = 0;
 
+    //! Sets the threads the executor's host kernels run on (0: the cores available); false where its backend does
+    //! not run layers on the host.
+    virtual bool setThreads(int32_t /*threads*/)
+    {
+        return false;
+    }
+    //! The threads it runs on, 0 resolved; 0 where its backend does not run layers on the host.
+    virtual int32_t threads() const
+    {
+        return 0;
+    }
+
     //! Runs layer `l`. The views describe its tensors in the backend's memory; on the CUDA backend the work is
     //! queued on `stream` and the call returns without waiting for it.
     virtual bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,

@@ -711,6 +711,7 @@ private:
     {
         backend::PassOptions options;
         options.convolutionLayout = mConfig.convolutionLayout();
+        options.cpuKernels = mConfig.cpuKernels();
         if (!mConfig.getFlag(nvinfer1::BuilderFlag::kDISABLE_TIMING_CACHE))
         {
             options.timingCache = mConfig.timingCache();

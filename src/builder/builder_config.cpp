@@ -22,6 +22,7 @@ void BuilderConfig::reset() noexcept
     mOptimizationLevel = 3;
     mBackend = Backend::kDEFAULT;
     mConvolutionLayout = ConvolutionLayout::kBY_TIMING;
+    mCpuKernels = CpuKernels::kFAST;
     mTimingCache = nullptr;
 }
 
@@ -138,6 +139,23 @@ ConvolutionLayout getConvolutionLayout(nvinfer1::IBuilderConfig const& config) n
 {
     auto const* ours = dynamic_cast<builder::BuilderConfig const*>(&config);
     return ours ? ours->convolutionLayout() : ConvolutionLayout::kBY_TIMING;
+}
+
+bool setCpuKernels(nvinfer1::IBuilderConfig& config, CpuKernels kernels) noexcept
+{
+    auto* ours = dynamic_cast<builder::BuilderConfig*>(&config);
+    if (ours == nullptr)
+    {
+        return false;
+    }
+    ours->setCpuKernels(kernels);
+    return true;
+}
+
+CpuKernels getCpuKernels(nvinfer1::IBuilderConfig const& config) noexcept
+{
+    auto const* ours = dynamic_cast<builder::BuilderConfig const*>(&config);
+    return ours ? ours->cpuKernels() : CpuKernels::kFAST;
 }
 
 Backend getBackend(nvinfer1::IBuilderConfig const& config) noexcept

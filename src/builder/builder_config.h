@@ -6,6 +6,7 @@
 
 #include <kiln/Backend.h>
 #include <kiln/ConvolutionLayout.h>
+#include <kiln/CpuBackend.h>
 
 #include <NvInfer.h>
 
@@ -100,6 +101,14 @@ public:
     {
         mConvolutionLayout = layout;
     }
+    CpuKernels cpuKernels() const
+    {
+        return mCpuKernels;
+    }
+    void setCpuKernels(CpuKernels kernels)
+    {
+        mCpuKernels = kernels;
+    }
 
 private:
     nvinfer1::BuilderFlags mFlags{0};
@@ -109,6 +118,7 @@ private:
     int32_t mOptimizationLevel{3};
     Backend mBackend{Backend::kDEFAULT};
     ConvolutionLayout mConvolutionLayout{ConvolutionLayout::kBY_TIMING};
+    CpuKernels mCpuKernels{CpuKernels::kFAST};
     backend::TimingCache* mTimingCache{nullptr};
 };
 

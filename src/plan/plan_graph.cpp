@@ -177,4 +177,17 @@ bool linearThroughout(PlanModel const& model, LayerRecord const& record)
     return true;
 }
 
+void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed)
+{
+    std::vector<LayerRecord> kept;
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        if (!absorbed[l])
+        {
+            kept.push_back(std::move(model.layers[l]));
+        }
+    }
+    model.layers = std::move(kept);
+}
+
 } // namespace kiln::plan

@@ -48,6 +48,9 @@ void setIoTypes(PlanModel const& model, LayerRecord& record, std::vector<nvinfer
 //! The same for I/O formats.
 void setIoFormats(PlanModel const& model, LayerRecord& record, std::vector<nvinfer1::TensorFormat> formats);
 
+//! Removes the layers marked in `absorbed` (by layer index) from the model's layer list, keeping the others' order.
+void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed);
+
 //! Whether `record` reads and writes every tensor row-major (kLINEAR), as it and its tensors are stored.
 bool linearThroughout(PlanModel const& model, LayerRecord const& record);
 

@@ -67,18 +67,36 @@ struct Epilogue
 {
     network::WeightsBuffer bias; //!< added along the output's last axis (a matrix multiply's columns); empty: none
     bool addsResidual{false};    //!< the layer's last input, shaped as its output, is added (a ResNet shortcut)
-    bool relu{false};
+    //! Applied last where `activates`: the activation an IActivationLayer of this type, alpha and beta computes.
+    bool activates{false};
+    nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};
+    float alpha{0.0F};
+    float beta{0.0F};
 
     bool any() const
     {
-        return !bias.empty() || addsResidual || relu;
+        return !bias.empty() || addsResidual || activates;
+    }
+    bool relu() const
+    {
+        return activates && activation == nvinfer1::ActivationType::kRELU;
+    }
+    void setRelu()
+    {
+        activates = true;
+        activation = nvinfer1::ActivationType::kRELU;
+        alpha = 0.0F;
+        beta = 0.0F;
     }
     template <typename Self, typename Field>
     static void fields(Self& self, Field&& field)
     {
         field(self.bias, "fused bias");
         field(self.addsResidual, "fused residual");
-        field(self.relu, "fused ReLU");
+        field(self.activates, "fused activation present");
+        field(self.activation, "fused activation");
+        field(self.alpha, "fused activation alpha");
+        field(self.beta, "fused activation beta");
     }
 };
 

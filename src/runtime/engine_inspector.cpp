@@ -32,6 +32,7 @@ struct LayerDescription
     std::vector<TensorUse> inputs;
     std::vector<TensorUse> outputs;
     network::PluginParams const* plugin{nullptr};
+    std::string tactic; //!< what runs the layer, where its backend says (Implementation::tacticName)
 };
 
 std::string formatOf(nvinfer1::DataType type, nvinfer1::TensorFormat format)
@@ -47,8 +48,12 @@ LayerDescription describe(Engine const& engine, size_t l, std::vector<nvinfer1::
 {
     plan::PlanModel const& model = engine.model();
     plan::LayerRecord const& record = model.layers[l];
-    LayerDescription layer{record.name, network::layerTypeName(record.type), record.precision, {}, {}, nullptr};
+    LayerDescription layer{record.name, network::layerTypeName(record.type), record.precision, {}, {}, nullptr, {}};
     layer.plugin = dynamic_cast<network::PluginParams const*>(&engine.layerParams(l));
+    if (layer.plugin == nullptr)
+    {
+        layer.tactic = engine.implementation().tacticName(record);
+    }
 
     // The types the layer works in: the plugin's negotiated ones (its shape inputs keep theirs), the
     // builder's choice for a built-in layer, else the tensors' own.
@@ -104,6 +109,10 @@ json toJson(LayerDescription const& layer)
     if (layer.precision)
     {
         object["Precision"] = dataTypeName(*layer.precision);
+    }
+    if (!layer.tactic.empty())
+    {
+        object["TacticName"] = layer.tactic;
     }
     if (layer.plugin != nullptr)
     {

@@ -85,6 +85,12 @@ public:
     nvinfer1::IOutputAllocator* getOutputAllocator(char const* tensorName) const noexcept override;
     int64_t getMaxOutputSize(char const* tensorName) const noexcept override;
 
+    //! The backend's executor (for Kiln's extensions: kiln::setCpuThreads).
+    backend::Executor& executor() const
+    {
+        return *mExecutor;
+    }
+
     //! Every tensor's shape (by plan tensor index) for the current input shapes, -1 for data-dependent extents;
     //! false with `error` if they are not all known or do not fit the plan.
     bool computeShapes(std::vector<nvinfer1::Dims>& shapes, std::string& error) const;

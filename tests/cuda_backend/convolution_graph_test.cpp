@@ -166,7 +166,7 @@ TEST(CudaConvolutionGraph, FusedGraphsHaveEnginesThatKeepTheNumerics)
     params.bias = kiln::network::WeightsBuffer(weights(layers.blockBias));
     kiln::plan::Epilogue epilogue;
     epilogue.addsResidual = true;
-    epilogue.relu = true;
+    epilogue.setRelu();
     kiln::cuda::ConvolutionGraph const half(
         handle, params, epilogue, true, {2, 16, 12, 10}, DataType::kHALF, kiln::TensorFormat::kHWC);
     EXPECT_GT(half.candidateCount(), 0) << "FP16 channels-last, bias, residual and ReLU";

@@ -24,7 +24,7 @@ public:
     Result fastest(kiln::network::ConvolutionParams const&, kiln::plan::Epilogue const& epilogue, kiln::Shape const&,
         DataType, kiln::TensorFormat, size_t) override
     {
-        relus.push_back(epilogue.relu);
+        relus.push_back(epilogue.relu());
         return Result{kiln::cuda::AlgorithmChoice::graphEngine(3), 1.0F};
     }
     Result fastestDeconvolution(kiln::network::DeconvolutionParams const&, kiln::Shape const&, DataType,
@@ -73,7 +73,7 @@ TEST(CudaBackendConvolutionTuning, EpiloguesAreTimedApartAndGraphChoicesLandInTh
     kiln::plan::PlanModel model = cudaPlanOf(threeAlike);
     std::vector<kiln::plan::LayerRecord> const built = convolutionsOf(model);
     ASSERT_EQ(built.size(), 3U);
-    ASSERT_TRUE(built[0].epilogue.relu) << "the first convolution's ReLU is fused into it";
+    ASSERT_TRUE(built[0].epilogue.relu()) << "the first convolution's ReLU is fused into it";
 
     kiln::backend::TimingCache cache("stand-in GPU");
     RecordingTimer timer;

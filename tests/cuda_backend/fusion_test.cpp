@@ -166,7 +166,7 @@ TEST(CudaBackendFusion, EpiloguePartsTheCudaLayerDoesNotFuseAreRefused)
 
     kiln::plan::PlanModel reluAfterRelu = model;
     ASSERT_EQ(reluAfterRelu.layers[3].name, "relu3");
-    reluAfterRelu.layers[3].epilogue.relu = true;
+    reluAfterRelu.layers[3].epilogue.setRelu();
     std::string const kindError = contextError(reluAfterRelu);
     EXPECT_NE(kindError.find("relu3"), std::string::npos) << kindError;
     EXPECT_NE(kindError.find("a layer kind the CUDA backend fuses none into"), std::string::npos) << kindError;

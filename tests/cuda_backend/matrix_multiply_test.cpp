@@ -138,7 +138,7 @@ TEST(CudaMatrixMultiplyFusion, BiasAndReluBecomeTheProductsEpilogue)
     kiln::plan::LayerRecord const& fused = model.layers[0];
     EXPECT_EQ(fused.name, "fc + add + relu");
     EXPECT_EQ(fused.type, LayerType::kMATRIX_MULTIPLY);
-    EXPECT_TRUE(fused.epilogue.relu);
+    EXPECT_TRUE(fused.epilogue.relu());
     ASSERT_EQ(fused.epilogue.bias.type(), DataType::kFLOAT);
     EXPECT_EQ(fused.epilogue.bias.toFloat(), valuesOf(3, 7, 0.5F));
 

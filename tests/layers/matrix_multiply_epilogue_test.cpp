@@ -29,7 +29,10 @@ Epilogue epilogueOf(std::vector<float> const& bias, bool relu)
 {
     Epilogue epilogue;
     epilogue.bias = floatWeights(bias);
-    epilogue.relu = relu;
+    if (relu)
+    {
+        epilogue.setRelu();
+    }
     return epilogue;
 }
 
@@ -85,7 +88,7 @@ TEST(MatrixMultiplyEpilogue, ThePlanKeepsIt)
     Epilogue::fields(read, kiln::plan::FieldReader(reader));
     ASSERT_TRUE(reader.ok()) << reader.error();
     EXPECT_EQ(reader.remaining(), 0U);
-    EXPECT_TRUE(read.relu);
+    EXPECT_TRUE(read.relu());
     EXPECT_EQ(read.bias.toFloat(), (std::vector<float>{0.25F, -1.5F, 3.0F}));
     // Without an epilogue, too.
     std::vector<uint8_t> const plain = bytesOf(Epilogue{});

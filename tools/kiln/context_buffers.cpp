@@ -61,6 +61,11 @@ bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor
         error = "cannot create an execution context (see the error above)";
         return false;
     }
+    if (settings.backend == Backend::kCPU && !setCpuThreads(*mContext, settings.cpuThreads))
+    {
+        error = "cannot run on " + std::to_string(settings.cpuThreads) + " threads (see the error above)";
+        return false;
+    }
     mInputs = inputs;
     for (HostTensor const& input : mInputs)
     {

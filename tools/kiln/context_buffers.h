@@ -27,6 +27,7 @@ struct StreamSettings
     bool transfers{true}; //!< CUDA: copy inputs in and outputs out at every inference (!--noDataTransfers)
     bool spinWait{false}; //!< CUDA: spin on the last event instead of blocking (--useSpinWait)
     bool cudaGraph{false}; //!< CUDA: capture one inference into a CUDA graph and replay it (--useCudaGraph)
+    int32_t cpuThreads{0}; //!< CPU: the context's threads (--threads); 0: the cores available
 };
 
 class ContextBuffers

@@ -151,6 +151,7 @@ void configure(nvinfer1::IBuilderConfig& config, Options const& options, BuildRe
 {
     setBackend(config, request.backend);
     setConvolutionLayout(config, options.convolutionLayout);
+    setCpuKernels(config, request.cpuKernels);
     if (request.fp16)
     {
         config.setFlag(nvinfer1::BuilderFlag::kFP16);

@@ -26,6 +26,7 @@ struct BuildRequest
     //! Mark every layer's outputs as network outputs (--compareLayers), listing them in `layers`.
     bool markLayerOutputs{false};
     bool showProgress{false};
+    CpuKernels cpuKernels{CpuKernels::kFAST}; //!< for CPU plans
 };
 
 //! Parses options.onnx and builds a plan per request. nullptr after logging why.

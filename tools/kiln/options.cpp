@@ -26,6 +26,7 @@ struct RawSpecs
     std::string backend;
     std::string convolutionLayout;
     std::string compare;
+    std::string cpuKernels;
 };
 
 void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
@@ -56,6 +57,9 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
         "hwc (always channels-last) or linear (default = timed)");
     app.add_option("--backend", raw.backend,
         "Backend to build for and run on: cpu or cuda (default = cuda where a GPU is usable, else cpu)");
+    app.add_option("--cpuKernels", raw.cpuKernels,
+        "Kernels of the CPU backend: fast (oneDNN, after fusions) or reference (every layer as written; what "
+        "--compare=cpu checks against) (default = fast)");
 
     // Inference.
     app.add_flag("--skipInference", o.skipInference, "Build (and save) the plan, then exit without running it");
@@ -66,6 +70,8 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
     app.add_option("--percentile", raw.percentile, "Report these percentiles, in [0, 100] (default = 90,95,99)");
     app.add_option("--infStreams", o.infStreams, "Run inferences on N streams (contexts) at once (default = 1)");
     app.add_option("--device", o.device, "Select the CUDA device N (default = 0)");
+    app.add_option("--threads", o.threads,
+        "Threads of the CPU backend's context (default = 0: the cores available); results are the same at any count");
     app.add_flag("--useCudaGraph", o.useCudaGraph,
         "Capture one inference into a CUDA graph and replay it (CUDA backend; no effect on the CPU backend)");
     app.add_flag("--noDataTransfers", o.noDataTransfers,
@@ -183,6 +189,15 @@ bool parseChoiceFlags(Options& o, RawSpecs const& raw, std::string& error)
             + "\" is not a layout; expected timed, hwc or linear";
         return false;
     }
+    if (raw.cpuKernels == "reference")
+    {
+        o.cpuKernels = CpuKernels::kREFERENCE;
+    }
+    else if (!raw.cpuKernels.empty() && raw.cpuKernels != "fast")
+    {
+        error = "--cpuKernels: \"" + raw.cpuKernels + "\" is not a set of kernels; expected fast or reference";
+        return false;
+    }
     if (!raw.compare.empty() && raw.compare != "cpu")
     {
         error = "--compare: \"" + raw.compare + "\" is not a reference Kiln has; expected --compare=cpu";
@@ -210,7 +225,8 @@ bool checkNumericRanges(Options const& o, std::string& error)
         }
     }
     for (auto const& [flag, value] : {NumericFlag{"--warmUp", o.warmUpMs}, NumericFlag{"--duration", o.durationS},
-             NumericFlag{"--atol", o.atol}, NumericFlag{"--rtol", o.rtol}, NumericFlag{"--device", double(o.device)}})
+             NumericFlag{"--atol", o.atol}, NumericFlag{"--rtol", o.rtol}, NumericFlag{"--device", double(o.device)},
+             NumericFlag{"--threads", double(o.threads)}})
     {
         if (value < 0)
         {
@@ -237,11 +253,11 @@ bool checkCombinations(Options const& o, std::string& error)
         return false;
     }
     bool const buildFlags = !o.minShapes.empty() || o.fp16 || !o.memPoolSizes.empty()
-        || o.convolutionLayout != kiln::ConvolutionLayout::kBY_TIMING;
+        || o.convolutionLayout != kiln::ConvolutionLayout::kBY_TIMING || o.cpuKernels != CpuKernels::kFAST;
     if (!o.loadEngine.empty() && buildFlags)
     {
-        error = "--minShapes/--optShapes/--maxShapes, --fp16, --memPoolSize and --convolutionLayout are build flags; "
-                "a plan from --loadEngine is already built";
+        error = "--minShapes/--optShapes/--maxShapes, --fp16, --memPoolSize, --convolutionLayout and --cpuKernels "
+                "are build flags; a plan from --loadEngine is already built";
         return false;
     }
     if (o.compare && o.onnx.empty())

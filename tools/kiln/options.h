@@ -6,6 +6,7 @@
 
 #include <kiln/Backend.h>
 #include <kiln/ConvolutionLayout.h>
+#include <kiln/CpuBackend.h>
 
 #include <cstddef>
 #include <optional>
@@ -31,6 +32,7 @@ struct Options
     std::vector<PoolSize> memPoolSizes;
     std::string timingCacheFile;
     kiln::ConvolutionLayout convolutionLayout{kiln::ConvolutionLayout::kBY_TIMING};
+    kiln::CpuKernels cpuKernels{kiln::CpuKernels::kFAST};
     PluginLibraries plugins;
     Backend backend{Backend::kCPU};
 
@@ -43,6 +45,7 @@ struct Options
     std::vector<float> percentiles{90.0F, 95.0F, 99.0F};
     int32_t infStreams{1};
     int32_t device{0};
+    int32_t threads{0}; //!< --threads: the CPU backend's; 0: the cores available
     bool useCudaGraph{false};
     bool noDataTransfers{false};
     bool useSpinWait{false};

@@ -28,7 +28,7 @@ bool buildAndRun(Options const& options, BuildRequest const& request, std::vecto
     ContextBuffers buffers;
     std::string error;
     InferenceTrace ignored;
-    StreamSettings const settings{request.backend, options.device, true, false};
+    StreamSettings const settings{request.backend, options.device, true, false, false, options.threads};
     if (!buffers.setUp(*loaded.engine, inputs, settings, error)
         || !buffers.infer(std::chrono::steady_clock::now(), ignored, error))
     {
@@ -123,7 +123,7 @@ bool compareWithReference(
         + (options.fp16 ? "FP16 allowed" : "FP32") + "; tolerance: atol = " + format(tolerance.atol)
         + ", rtol = " + format(tolerance.rtol) + " (|actual - reference| <= atol + rtol * |reference|)");
 
-    BuildRequest reference{Backend::kCPU, false, options.compareLayers, false};
+    BuildRequest reference{Backend::kCPU, false, options.compareLayers, false, CpuKernels::kREFERENCE};
     std::vector<HostTensor> referenceOutputs;
     std::vector<LayerOutputs> layers;
     if (!buildAndRun(options, reference, inputs, "CPU reference", referenceOutputs, &layers))
@@ -133,7 +133,7 @@ bool compareWithReference(
     bool passed = false;
     if (options.compareLayers)
     {
-        BuildRequest underTest{options.backend, options.fp16, true, false};
+        BuildRequest underTest{options.backend, options.fp16, true, false, options.cpuKernels};
         std::vector<HostTensor> actual;
         std::vector<LayerOutputs> unused;
         if (!buildAndRun(options, underTest, inputs, "run under test (every layer output marked)", actual, &unused))

@@ -107,7 +107,7 @@ bool obtainEngine(Options const& o, LoadedEngine& loaded)
             && (o.saveEngine.empty() || savePlan(o.saveEngine, plan.data(), plan.size()));
     }
     std::unique_ptr<nvinfer1::IHostMemory> plan
-        = buildFromOnnx(o, BuildRequest{o.backend, o.fp16, false, /*showProgress=*/true});
+        = buildFromOnnx(o, BuildRequest{o.backend, o.fp16, false, /*showProgress=*/true, o.cpuKernels});
     if (plan == nullptr)
     {
         return false;
@@ -185,7 +185,8 @@ bool runInference(Options const& o, nvinfer1::ICudaEngine& engine)
     logInputs(o, inputs);
     std::vector<ContextBuffers> buffers(static_cast<size_t>(o.infStreams));
     std::vector<ContextBuffers*> streams;
-    StreamSettings const settings{o.backend, o.device, !o.noDataTransfers, o.useSpinWait, o.useCudaGraph};
+    StreamSettings const settings{
+        o.backend, o.device, !o.noDataTransfers, o.useSpinWait, o.useCudaGraph, o.threads};
     for (ContextBuffers& stream : buffers)
     {
         if (!stream.setUp(engine, inputs, settings, error))

@@ -1,6 +1,9 @@
 #include "backend/cpu/cpu_backend.h"
 
 #include "backend/cpu/cpu_executor.h"
+#include "backend/cpu/fast/fast_path.h"
+#include "plan/passes/convolution_fusion.h"
+#include "plan/passes/scale_folding.h"
 
 namespace kiln::cpu
 {
@@ -19,11 +22,30 @@ public:
     {
         return {};
     }
-    //! None yet: the reference runs every layer as the network describes it, which is what it is a reference for.
-    bool optimize(plan::PlanModel& /*model*/, backend::PassOptions const& /*options*/,
-        std::string& /*error*/) const override
+    //! For the fast path: batch norm folded into convolutions, their epilogues fused, and the layers oneDNN runs
+    //! marked. A plan for the reference kernels keeps every layer as the network describes it, which is what it is
+    //! a reference for.
+    bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& /*error*/) const override
     {
+        if (options.cpuKernels == CpuKernels::kREFERENCE || !fast::Session::available())
+        {
+            return true;
+        }
+        plan::foldScalesIntoConvolutions(model);
+        plan::fuseConvolutionEpilogues(model, plan::ConvolutionFusionRules{fast::fusesActivation, false});
+        for (plan::LayerRecord& layer : model.layers)
+        {
+            if (fast::runsLayer(model, layer))
+            {
+                fast::mark(layer);
+            }
+        }
         return true;
+    }
+    std::string tacticName(plan::LayerRecord const& layer) const override
+    {
+        // A Kiln without oneDNN runs the layers a plan marks for it on the reference kernels.
+        return fast::isMarked(layer) && fast::Session::available() ? "oneDNN" : "reference";
     }
     std::unique_ptr<backend::Executor> makeExecutor(
         backend::LoadedPlan const& plan, plugin::ContextResources& resources) const override

@@ -4,6 +4,7 @@
 #include "backend/cpu/layer_runner.h"
 #include "network/plugin_layer.h"
 
+#include <exception>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -18,8 +19,13 @@ CpuExecutor::CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResourc
     // Each context runs its own clones of the engine's plugins, attached to it.
     mPlugins.resize(model.layers.size());
     mReformatters.resize(model.layers.size());
+    mFastKernels.resize(model.layers.size());
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
+        if (fast::isMarked(model.layers[l]))
+        {
+            mFastKernels[l] = mFastPath.makeKernel(model.layers[l]);
+        }
         if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&plan.params(l)))
         {
             std::string error;
@@ -49,15 +55,36 @@ void CpuExecutor::allocateContextMemory()
 bool CpuExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
     std::vector<TensorView> const& outputs, cudaStream_t, std::string& error)
 {
-    return mPlugins[l] ? mPlugins[l]->run(inputs, outputs, mContextMemory + mPlan.workspaceOffset, nullptr, error)
-                       : runBuiltInLayer(l, inputs, outputs, error);
+    if (mPlugins[l])
+    {
+        return mPlugins[l]->run(inputs, outputs, mContextMemory + mPlan.workspaceOffset, nullptr, error);
+    }
+    return mFastKernels[l] ? runFastLayer(l, inputs, outputs, error) : runBuiltInLayer(l, inputs, outputs, error);
+}
+
+bool CpuExecutor::runFastLayer(size_t l, std::vector<ConstTensorView> const& inputs,
+    std::vector<TensorView> const& outputs, std::string& error)
+{
+    try
+    {
+        mFastPath.enterRun();
+        mFastKernels[l]->run(inputs, outputs);
+        return true;
+    }
+    catch (std::exception const& e)
+    {
+        error = std::string("oneDNN: ") + e.what();
+        return false;
+    }
 }
 
 bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
     std::vector<TensorView> const& outputs, std::string& error)
 {
     plan::LayerRecord const& record = mPlan.model->layers[l];
-    return mReformatters[l].around(record.ioTypes, record.ioFormats, inputs, outputs, nullptr,
+    // The reference kernels read and write kLINEAR tensors only.
+    std::vector<TensorFormat> const linear(record.ioFormats.size(), TensorFormat::kLINEAR);
+    return mReformatters[l].around(record.ioTypes, linear, inputs, outputs, nullptr,
         [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
             return cpu::runLayer(record, in, out, error);
         });

@@ -1,7 +1,8 @@
-// The CPU backend's executor: host activation memory, the reference kernels, and
-// plugins through kiln::IHostPlugin.
+// The CPU backend's executor: host activation memory, the fast path's kernels for the layers the plan marks for
+// it, the reference kernels for the others, and plugins through kiln::IHostPlugin.
 #pragma once
 
+#include "backend/cpu/fast/fast_path.h"
 #include "backend/executor.h"
 #include "backend/plugin_runner.h"
 #include "backend/reformatter.h"
@@ -21,6 +22,15 @@ public:
     CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResources const& resources);
 
     void allocateContextMemory() override;
+    bool setThreads(int32_t threads) override
+    {
+        mFastPath.setThreads(threads);
+        return true;
+    }
+    int32_t threads() const override
+    {
+        return mFastPath.threads();
+    }
     bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
         std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
     //! The CPU backend runs synchronously: nothing to wait for.
@@ -67,11 +77,16 @@ private:
     //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
     bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
         std::vector<TensorView> const& outputs, std::string& error);
+    //! Runs layer `l` on its fast-path kernel.
+    bool runFastLayer(size_t l, std::vector<ConstTensorView> const& inputs,
+        std::vector<TensorView> const& outputs, std::string& error);
 
     backend::LoadedPlan mPlan;
     std::unique_ptr<std::byte[]> mOwnedMemory; //!< the context memory, unless the application gives it
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins; //!< by layer; null for built-in layers
     std::vector<backend::HostReformatter> mReformatters;           //!< by layer: built-in layers' type conversions
+    fast::Session mFastPath;
+    std::vector<std::unique_ptr<fast::Kernel>> mFastKernels; //!< by layer; null where the reference runs it
     using TimePoint = std::chrono::steady_clock::time_point;
     std::vector<std::pair<TimePoint, TimePoint>> mTimes;  //!< by layer: the last profiled run's start and end
 };

@@ -178,10 +178,10 @@ void ConvolutionGraph::describe(network::ConvolutionParams const& params, plan::
     mOutputShape = geometry.layerOutput;
     mResidualInGraph = residualInGraph;
     bool const residualAfter = epilogue.addsResidual && !residualInGraph;
-    mAfter = ResidualPass{residualAfter, epilogue.relu, volume(mOutputShape), mType};
+    mAfter = ResidualPass{residualAfter, epilogue.relu(), volume(mOutputShape), mType};
 
     GraphTensors const tensors{geometry.output, stridesIn(geometry.output, format), cudnnConvolutionType(mType)};
-    std::vector<Stage> const stages = epilogueStages(geometry, tensors, epilogue.relu && !mAfter.present);
+    std::vector<Stage> const stages = epilogueStages(geometry, tensors, epilogue.relu() && !mAfter.present);
     std::vector<BackendDescriptor> operations;
     BackendDescriptor const* result = &describeConvolution(geometry, format, tensors, !stages.empty(), operations);
     // Each epilogue stage reads the previous stage's result; the last one writes the output.

@@ -34,7 +34,7 @@ ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, pla
         checkCudnn(cudnnCreateActivationDescriptor(&mActivation), "creating a descriptor");
         // NaN stays NaN through the ReLU, as on the CPU reference.
         checkCudnn(cudnnSetActivationDescriptor(mActivation,
-                       epilogue.relu ? CUDNN_ACTIVATION_RELU : CUDNN_ACTIVATION_IDENTITY, CUDNN_PROPAGATE_NAN,
+                       epilogue.relu() ? CUDNN_ACTIVATION_RELU : CUDNN_ACTIVATION_IDENTITY, CUDNN_PROPAGATE_NAN,
                        0.0),
             "describing the fused activation");
     }

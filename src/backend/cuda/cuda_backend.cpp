@@ -4,10 +4,10 @@
 #include "backend/cuda/cuda_executor.h"
 #include "backend/cuda/layer_lowering.h"
 #include "backend/cuda/passes/channels_last.h"
-#include "backend/cuda/passes/convolution_fusion.h"
 #include "backend/cuda/passes/convolution_tuning.h"
 #include "backend/cuda/passes/matrix_multiply_fusion.h"
 #include "core/logging.h"
+#include "plan/passes/convolution_fusion.h"
 
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
@@ -61,7 +61,14 @@ public:
     //! timing.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
-        fuseConvolutionEpilogues(model);
+        // cuDNN fuses a ReLU; an addition only together with one (its identity activation is limited to one
+        // algorithm).
+        plan::ConvolutionFusionRules const cudnnFusions{
+            [](network::ActivationParams const& activation) {
+                return activation.activation == nvinfer1::ActivationType::kRELU;
+            },
+            true};
+        plan::fuseConvolutionEpilogues(model, cudnnFusions);
         fuseMatrixMultiplyEpilogues(model);
         if (options.convolutionLayout != ConvolutionLayout::kLINEAR)
         {

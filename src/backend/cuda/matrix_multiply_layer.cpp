@@ -48,7 +48,7 @@ MatrixMultiplyLayer::MatrixMultiplyLayer(network::MatrixMultiplyParams const& pa
 void MatrixMultiplyLayer::prepare(Problem const& problem, GemmGeometry const& geometry)
 {
     mPrepared.reset();
-    mDescriptors.describe(geometry, mDataType, GemmEpilogue{mBias.data(), mEpilogue.relu});
+    mDescriptors.describe(geometry, mDataType, GemmEpilogue{mBias.data(), mEpilogue.relu()});
     cublasLtMatmulHeuristicResult_t const choice
         = mDescriptors.chooseAlgorithm(mHandles.cublasLt(), problem.alignments, kMaxWorkspaceBytes);
     mAlgorithm = choice.algo;

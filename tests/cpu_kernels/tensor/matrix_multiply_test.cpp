@@ -124,11 +124,11 @@ TEST(MatrixMultiply, BiasAndReluEpilogue)
     plan::Epilogue epilogue;
     epilogue.bias = biasOf(bias);
     EXPECT_EQ(multiply(kA, kB, {}, epilogue), (std::vector<float>{-42, -86, 39, 4}));
-    epilogue.relu = true;
+    epilogue.setRelu();
     EXPECT_EQ(multiply(kA, kB, {}, epilogue), (std::vector<float>{0, 0, 39, 4}));
     // A ReLU alone, and a bias stored in FP16.
     plan::Epilogue reluOnly;
-    reluOnly.relu = true;
+    reluOnly.setRelu();
     HostTensor const negated = fromFloats({2, 3}, {-1, -2, -3, 4, 5, 6});
     EXPECT_EQ(multiply(negated, kB, {}, reluOnly), (std::vector<float>{0, 0, 139, 154}));
     HostTensor const halfBias = fromFloats({2}, {0.5f, -0.25f}, DataType::kHALF);

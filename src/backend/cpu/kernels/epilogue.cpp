@@ -1,5 +1,6 @@
 #include "backend/cpu/kernels/epilogue.h"
 
+#include "backend/cpu/kernels/nn/activation.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 
 #include <stdexcept>
@@ -32,6 +33,10 @@ void applyEpilogue(plan::Epilogue const& epilogue, LayerInputs const& inputs, Te
         }
         requireFloatingPoint(residual, "a fused residual");
     }
+    network::ActivationParams activation;
+    activation.activation = epilogue.activation;
+    activation.alpha = epilogue.alpha;
+    activation.beta = epilogue.beta;
     for (int64_t i = 0; i < count; ++i)
     {
         float value = loadFloat(output, i);
@@ -43,9 +48,9 @@ void applyEpilogue(plan::Epilogue const& epilogue, LayerInputs const& inputs, Te
         {
             value += loadFloat(residual, i);
         }
-        if (epilogue.relu && value < 0.0F) // NaN stays NaN, as the activation layer keeps it
+        if (epilogue.activates)
         {
-            value = 0.0F;
+            value = activate(activation, value);
         }
         storeFloat(output, i, value);
     }

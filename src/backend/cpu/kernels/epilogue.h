@@ -8,8 +8,8 @@
 namespace kiln::cpu
 {
 
-//! Rewrites `output` (floating point), which the layer's kernel wrote, as relu(output + bias + residual), each part
-//! where `epilogue` has it: the bias along the last axis, the residual from the layer's last input. Throws
+//! Rewrites `output` (floating point), which the layer's kernel wrote, as activation(output + bias + residual), each
+//! part where `epilogue` has it: the bias along the last axis, the residual from the layer's last input. Throws
 //! std::invalid_argument when the bias or the residual does not fit the output. In FP16 or BF16 the layer's result
 //! is rounded before the epilogue adds to it, as in the network before fusion; a fused GPU kernel rounds once, so
 //! the two differ by the rounding FP16 comparisons already allow.

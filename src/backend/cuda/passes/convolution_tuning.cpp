@@ -18,7 +18,7 @@ namespace
 std::string epilogueText(network::ConvolutionParams const& params, plan::Epilogue const& epilogue)
 {
     return " bias " + std::to_string(!params.bias.empty()) + " residual "
-        + std::to_string(epilogue.addsResidual) + " relu " + std::to_string(epilogue.relu);
+        + std::to_string(epilogue.addsResidual) + " relu " + std::to_string(epilogue.relu());
 }
 
 std::string epilogueText(network::DeconvolutionParams const&, plan::Epilogue const&)

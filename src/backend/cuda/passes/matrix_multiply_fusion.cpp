@@ -90,15 +90,7 @@ public:
                 dropUnread(chain->bias->producers);
             }
         }
-        std::vector<plan::LayerRecord> kept;
-        for (size_t l = 0; l < mModel.layers.size(); ++l)
-        {
-            if (!mRemoved[l])
-            {
-                kept.push_back(std::move(mModel.layers[l]));
-            }
-        }
-        mModel.layers = std::move(kept);
+        plan::eraseLayers(mModel, absorbed);
     }
 
 private:
@@ -247,7 +239,10 @@ private:
         {
             record.epilogue.bias = chain.bias->values;
         }
-        record.epilogue.relu = chain.relu;
+        if (chain.relu)
+        {
+            record.epilogue.setRelu();
+        }
         record.precision = product.precision;
         record.inputs = product.inputs;
         record.outputs = last.outputs;

@@ -1,0 +1,104 @@
+#include "backend/cpu/fast/kernels.h"
+
+#include "network/plugin_layer.h"
+#include "plan/plan_graph.h"
+
+#include <omp.h>
+
+namespace kiln::cpu::fast
+{
+namespace
+{
+
+struct KernelKind
+{
+    nvinfer1::LayerType type;
+    bool (*supports)(plan::PlanModel const& model, plan::LayerRecord const& layer);
+    std::unique_ptr<Kernel> (*make)(State& state, plan::LayerRecord const& layer);
+};
+
+//! The layer kinds the fast path runs.
+constexpr KernelKind kKernels[] = {
+    {nvinfer1::LayerType::kCONVOLUTION, supportsConvolution, makeConvolution},
+};
+
+KernelKind const* kindOf(plan::LayerRecord const& layer)
+{
+    for (KernelKind const& kind : kKernels)
+    {
+        if (kind.type == layer.type)
+        {
+            return &kind;
+        }
+    }
+    return nullptr;
+}
+
+//! FP32 in every slot, kLINEAR throughout, computing in FP32.
+bool float32Throughout(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    if (layer.precision != nvinfer1::DataType::kFLOAT || !plan::linearThroughout(model, layer))
+    {
+        return false;
+    }
+    size_t const slots = layer.inputs.size() + layer.outputs.size();
+    for (size_t slot = 0; slot < slots; ++slot)
+    {
+        bool const absent = slot < layer.inputs.size() && layer.inputs[slot] < 0;
+        if (!absent && plan::slotType(model, layer, slot) != nvinfer1::DataType::kFLOAT)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    KernelKind const* kind = kindOf(layer);
+    return kind != nullptr && dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr
+        && float32Throughout(model, layer) && kind->supports(model, layer);
+}
+
+bool fusesActivation(network::ActivationParams const& activation)
+{
+    return eltwiseOf(activation.activation, activation.alpha, activation.beta).has_value();
+}
+
+Session::Session()
+    : mState(std::make_unique<State>())
+{
+}
+
+Session::~Session() = default;
+
+bool Session::available()
+{
+    return true;
+}
+
+std::unique_ptr<Kernel> Session::makeKernel(plan::LayerRecord const& layer)
+{
+    KernelKind const* kind = kindOf(layer);
+    return kind != nullptr ? kind->make(*mState, layer) : nullptr;
+}
+
+void Session::setThreads(int32_t threads)
+{
+    mState->threads = threads;
+}
+
+int32_t Session::threads() const
+{
+    return mState->resolvedThreads();
+}
+
+void Session::enterRun() const
+{
+    // OpenMP's thread count is the calling thread's own setting: contexts run on other threads keep theirs.
+    omp_set_num_threads(mState->resolvedThreads());
+}
+
+} // namespace kiln::cpu::fast

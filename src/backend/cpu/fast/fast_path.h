@@ -1,0 +1,69 @@
+// The CPU backend's fast path: layers that oneDNN runs, beside the reference kernels. The builder marks the layers
+// of a plan built for it (CpuKernels::kFAST) with runsLayer; an execution context makes one Kernel per marked layer
+// and runs the reference kernel for the others. In a Kiln built without oneDNN nothing is marked, and layers a
+// plan marks run on the reference kernels.
+#pragma once
+
+#include "backend/cpu/layer_kernels.h"
+#include "network/layers/activation.h"
+#include "plan/plan_model.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace kiln::cpu::fast
+{
+
+//! Whether the fast path runs `layer` of `model` (built-in, FP32 throughout, parameters it supports).
+bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer);
+
+//! Marks `layer` for the fast path (the builder, where runsLayer), and says whether a layer is marked.
+void mark(plan::LayerRecord& layer);
+bool isMarked(plan::LayerRecord const& layer);
+
+//! Whether the fast path's convolutions apply `activation` as their fused epilogue.
+bool fusesActivation(network::ActivationParams const& activation);
+
+//! One layer's oneDNN work. Its primitives and laid-out weights are made on the first run at a shape and thread
+//! count, and kept for the next runs at them.
+class Kernel
+{
+public:
+    virtual ~Kernel() = default;
+    //! Runs the layer on FP32 kLINEAR tensors shaped by inference, its epilogue included. Throws std::exception
+    //! saying what failed.
+    virtual void run(LayerInputs const& inputs, LayerOutputs const& outputs) = 0;
+};
+
+//! What one execution context's fast kernels share: oneDNN's engine and stream, and the thread count.
+class Session
+{
+public:
+    Session();
+    ~Session();
+    Session(Session const&) = delete;
+    Session& operator=(Session const&) = delete;
+
+    //! Whether this build of Kiln has the fast path.
+    static bool available();
+
+    //! The kernel of `layer`, which runsLayer marked; nullptr where this build has no fast path.
+    std::unique_ptr<Kernel> makeKernel(plan::LayerRecord const& layer);
+
+    //! 0: the cores this process may use.
+    void setThreads(int32_t threads);
+    int32_t threads() const;
+
+    //! Makes the calling thread run the next kernels on threads(): call before running them.
+    void enterRun() const;
+
+    struct State;
+
+private:
+    std::unique_ptr<State> mState;
+};
+
+//! The cores this process may run on (its CPU affinity), at least 1.
+int32_t availableCores();
+
+} // namespace kiln::cpu::fast

@@ -1,0 +1,60 @@
+// The fast path in a Kiln built without oneDNN: no layer runs on it, and plans built elsewhere for it run on the
+// reference kernels.
+#include "backend/cpu/fast/fast_path.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace kiln::cpu::fast
+{
+
+bool runsLayer(plan::PlanModel const&, plan::LayerRecord const&)
+{
+    return false;
+}
+
+bool fusesActivation(network::ActivationParams const&)
+{
+    return false;
+}
+
+struct Session::State
+{
+    int32_t threads{0};
+};
+
+Session::Session()
+    : mState(std::make_unique<State>())
+{
+}
+
+Session::~Session() = default;
+
+bool Session::available()
+{
+    return false;
+}
+
+std::unique_ptr<Kernel> Session::makeKernel(plan::LayerRecord const&)
+{
+    return nullptr;
+}
+
+void Session::setThreads(int32_t threads)
+{
+    mState->threads = threads;
+}
+
+int32_t Session::threads() const
+{
+    return mState->threads > 0 ? mState->threads : availableCores();
+}
+
+void Session::enterRun() const {}
+
+int32_t availableCores()
+{
+    return static_cast<int32_t>(std::max(1U, std::thread::hardware_concurrency()));
+}
+
+} // namespace kiln::cpu::fast

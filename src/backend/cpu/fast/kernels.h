@@ -1,0 +1,13 @@
+// The fast path's kernels, one pair of functions per layer kind: whether it runs a layer (beyond fast_path.cpp's
+// common checks: built-in, FP32 and kLINEAR throughout), and its kernel. kernel_table.cpp lists them.
+#pragma once
+
+#include "backend/cpu/fast/onednn.h"
+
+namespace kiln::cpu::fast
+{
+
+bool supportsConvolution(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeConvolution(State& state, plan::LayerRecord const& layer);
+
+} // namespace kiln::cpu::fast

@@ -1,0 +1,108 @@
+// What the fast path's kernels share: the session's oneDNN engine and stream, conversions from Kiln's
+// descriptions to oneDNN's, and the cache of work prepared per input shape.
+#pragma once
+
+#include "backend/cpu/fast/fast_path.h"
+#include "network/layers/activation.h"
+
+#include <dnnl.hpp>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace kiln::cpu::fast
+{
+
+struct Session::State
+{
+    dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+    dnnl::stream stream{engine};
+    int32_t threads{0}; //!< as set; 0: availableCores()
+
+    int32_t resolvedThreads() const
+    {
+        return threads > 0 ? threads : availableCores();
+    }
+};
+
+using State = Session::State;
+
+//! oneDNN's eltwise algorithm and its alpha and beta for `activation`, where oneDNN has one that computes the same.
+struct Eltwise
+{
+    dnnl::algorithm algorithm;
+    float alpha;
+    float beta;
+};
+std::optional<Eltwise> eltwiseOf(nvinfer1::ActivationType type, float alpha, float beta);
+
+dnnl::memory::dims dimsOf(Shape const& shape);
+//! The row-major (kLINEAR) FP32 layout of a tensor of `shape`.
+dnnl::memory::desc linearDesc(Shape const& shape);
+
+//! A user buffer's memory object whose address is set at each run.
+dnnl::memory userMemory(dnnl::memory::desc const& desc, dnnl::engine const& engine);
+
+//! Where a primitive reads or writes one tensor: the application's buffer, or a scratch copy in the layout the
+//! primitive chose, converted on the way in (read) or out (write).
+class Staged
+{
+public:
+    Staged() = default;
+    Staged(dnnl::memory::desc const& user, dnnl::memory::desc const& chosen, dnnl::engine const& engine);
+
+    //! The memory the primitive reads, holding `data` (converted where the layouts differ).
+    dnnl::memory read(void const* data, dnnl::stream& stream);
+    //! The memory the primitive writes, for `data`.
+    dnnl::memory target(void* data);
+    //! After the primitive ran: converts its result into `data` where it wrote scratch.
+    void commit(void* data, dnnl::stream& stream);
+
+private:
+    dnnl::memory mUser;
+    dnnl::memory mScratch; //!< empty where the primitive uses the user's layout
+    dnnl::reorder mToScratch;
+    dnnl::reorder mToUser;
+};
+
+//! Constant weights laid out once for a primitive: `values` (FP32, shaped by `user`) reordered into `chosen`.
+dnnl::memory laidOutWeights(std::vector<float> const& values, dnnl::memory::desc const& user,
+    dnnl::memory::desc const& chosen, State const& state);
+
+//! The work a kernel prepared for one set of input shapes and thread count: made on first use, kept for the next
+//! runs (a few shapes, as dynamic shapes alternate between profiles' sizes).
+template <typename Prepared>
+class PreparedCache
+{
+public:
+    template <typename Make>
+    Prepared& get(LayerInputs const& inputs, int32_t threads, Make&& make)
+    {
+        Key key{{}, threads};
+        for (ConstTensorView const& input : inputs)
+        {
+            key.first.push_back(input.shape);
+        }
+        for (auto& [entryKey, prepared] : mEntries)
+        {
+            if (entryKey == key)
+            {
+                return *prepared;
+            }
+        }
+        if (mEntries.size() == kEntries)
+        {
+            mEntries.erase(mEntries.begin());
+        }
+        mEntries.emplace_back(std::move(key), std::make_unique<Prepared>(make()));
+        return *mEntries.back().second;
+    }
+
+private:
+    static constexpr size_t kEntries = 4;
+    using Key = std::pair<std::vector<Shape>, int32_t>;
+    std::vector<std::pair<Key, std::unique_ptr<Prepared>>> mEntries;
+};
+
+} // namespace kiln::cpu::fast

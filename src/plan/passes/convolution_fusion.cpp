@@ -1,0 +1,139 @@
+#include "plan/passes/convolution_fusion.h"
+
+#include "plan/plan_graph.h"
+
+#include <optional>
+
+namespace kiln::plan
+{
+namespace
+{
+
+using nvinfer1::LayerType;
+
+class Fuser
+{
+public:
+    Fuser(PlanModel& model, ConvolutionFusionRules const& rules)
+        : mModel(model)
+        , mRules(rules)
+        , mReaders(readersOf(model))
+    {
+    }
+
+    void run()
+    {
+        std::vector<bool> absorbed(mModel.layers.size(), false);
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            if (absorbed[l])
+            {
+                continue;
+            }
+            std::vector<size_t> const chain = chainFrom(l);
+            if (chain.size() < 2)
+            {
+                continue;
+            }
+            // The fused layer runs where the chain's last layer ran: by then a residual is computed too.
+            mModel.layers[chain.back()] = fused(chain);
+            for (size_t i = 0; i + 1 < chain.size(); ++i)
+            {
+                absorbed[chain[i]] = true;
+            }
+        }
+        eraseLayers(mModel, absorbed);
+    }
+
+private:
+    //! The activation layer's parameters, where the backend fuses it.
+    network::ActivationParams const* fusableActivation(LayerRecord const& layer) const
+    {
+        auto const* activation = paramsOf<network::ActivationParams>(layer);
+        return activation != nullptr && mRules.fusesActivation(*activation) ? activation : nullptr;
+    }
+
+    //! Layer indices of the chain starting at convolution `l` (convolution, [sum,] [activation]), or fewer than two.
+    std::vector<size_t> chainFrom(size_t l) const
+    {
+        LayerRecord const& convolution = mModel.layers[l];
+        if (convolution.type != LayerType::kCONVOLUTION || convolution.inputs.size() != 1
+            || convolution.epilogue.any())
+        {
+            return {};
+        }
+        nvinfer1::DataType const type = slotType(mModel, convolution, 1);
+        std::vector<size_t> chain{l};
+        std::optional<size_t> next = soleReader(mModel, mReaders, l);
+        auto joins = [&](size_t layer) { return computesIn(mModel, mModel.layers[layer], convolution.precision, type); };
+        if (next && isSum(mModel.layers[*next]) && joins(*next))
+        {
+            LayerRecord const& sum = mModel.layers[*next];
+            int32_t const convolved = convolution.outputs[0];
+            int32_t const residual = sum.inputs[0] == convolved ? sum.inputs[1] : sum.inputs[0];
+            if (residual == convolved || !sameShape(mModel, residual, convolved)
+                || !sameShape(mModel, sum.outputs[0], convolved))
+            {
+                return {};
+            }
+            chain.push_back(*next);
+            next = soleReader(mModel, mReaders, *next);
+        }
+        if (next && fusableActivation(mModel.layers[*next]) != nullptr && joins(*next))
+        {
+            chain.push_back(*next);
+        }
+        else if (mRules.needsActivation)
+        {
+            return {};
+        }
+        return chain;
+    }
+
+    LayerRecord fused(std::vector<size_t> const& chain) const
+    {
+        LayerRecord const& convolution = mModel.layers[chain.front()];
+        LayerRecord const& last = mModel.layers[chain.back()];
+        LayerRecord record;
+        record.type = LayerType::kCONVOLUTION;
+        record.params = convolution.params;
+        record.precision = convolution.precision;
+        record.inputs = convolution.inputs;
+        record.outputs = last.outputs;
+        for (size_t l : chain)
+        {
+            record.name += (record.name.empty() ? "" : " + ") + mModel.layers[l].name;
+        }
+        if (isSum(mModel.layers[chain[1]]))
+        {
+            LayerRecord const& sum = mModel.layers[chain[1]];
+            record.epilogue.addsResidual = true;
+            record.inputs.push_back(sum.inputs[0] == convolution.outputs[0] ? sum.inputs[1] : sum.inputs[0]);
+        }
+        if (auto const* activation = fusableActivation(last))
+        {
+            record.epilogue.activates = true;
+            record.epilogue.activation = activation->activation;
+            record.epilogue.alpha = activation->alpha;
+            record.epilogue.beta = activation->beta;
+        }
+        // Reads its input as the convolution did, the residual and output in the type the chain computed in.
+        std::vector<nvinfer1::DataType> types{slotType(mModel, convolution, 0)};
+        types.resize(record.inputs.size() + record.outputs.size(), slotType(mModel, convolution, 1));
+        setIoTypes(mModel, record, std::move(types));
+        return record;
+    }
+
+    PlanModel& mModel;
+    ConvolutionFusionRules const& mRules;
+    std::vector<std::vector<size_t>> mReaders; //!< by tensor: the layers that read it
+};
+
+} // namespace
+
+void fuseConvolutionEpilogues(PlanModel& model, ConvolutionFusionRules const& rules)
+{
+    Fuser(model, rules).run();
+}
+
+} // namespace kiln::plan

@@ -1,0 +1,27 @@
+// TensorRT's convolution fusions: a convolution followed by the addition of a same-shaped tensor (a ResNet
+// block's shortcut) and/or an activation becomes one layer whose epilogue does both, saving a pass over memory for
+// each layer it absorbs. Each backend says which chains its kernels run as one.
+#pragma once
+
+#include "network/layers/activation.h"
+#include "plan/plan_model.h"
+
+#include <functional>
+
+namespace kiln::plan
+{
+
+struct ConvolutionFusionRules
+{
+    //! Whether the backend's fused kernel applies this activation.
+    std::function<bool(network::ActivationParams const&)> fusesActivation;
+    //! Whether a chain must end in an activation to be fused (cuDNN fuses an addition only together with one).
+    bool needsActivation{false};
+};
+
+//! Rewrites `model`'s layer list in place. Runs after every layer is recorded and before memory planning; the
+//! absorbed layers' intermediate tensors are then used by no layer. A chain is fused only where nothing else reads
+//! its intermediate tensors and every layer in it computes in the same precision on the same types.
+void fuseConvolutionEpilogues(PlanModel& model, ConvolutionFusionRules const& rules);
+
+} // namespace kiln::plan

@@ -1,0 +1,292 @@
+// The fast path's convolution against the reference kernel: shapes of the layer tests, odd sizes, groups,
+// dilations, padding modes and strides, 1-D to 3-D; the fusions the CPU build makes (batch norm folded in; residual
+// and activation as post-ops); dynamic shapes; thread counts.
+#include "fast_path_comparison.h"
+
+namespace kiln::test
+{
+namespace
+{
+
+Dims dimsOf(Shape const& shape)
+{
+    Dims dims{};
+    dims.nbDims = static_cast<int32_t>(shape.size());
+    std::copy(shape.begin(), shape.end(), dims.d);
+    return dims;
+}
+
+Weights weightsOf(std::vector<float> const& values)
+{
+    return Weights{DataType::kFLOAT, values.empty() ? nullptr : values.data(), static_cast<int64_t>(values.size())};
+}
+
+struct ConvolutionCase
+{
+    char const* name;
+    Shape input;
+    int64_t maps;
+    Shape kernel;
+    Shape stride;
+    Shape prePadding;
+    Shape postPadding;
+    Shape dilation;
+    int64_t groups;
+    PaddingMode mode;
+    bool bias;
+};
+
+//! A convolution as the case describes it, with weights kept alive by the case's own vectors.
+class ConvolutionNetwork
+{
+public:
+    ConvolutionNetwork(ConvolutionCase const& c, uint32_t seed)
+        : mCase(c)
+        , mKernel(randomValues(static_cast<size_t>(c.maps * (c.input[1] / c.groups) * volume(c.kernel)), seed))
+        , mBias(c.bias ? randomValues(static_cast<size_t>(c.maps), seed + 1) : std::vector<float>{})
+    {
+    }
+
+    //! The convolution's layer, reading `input`.
+    IConvolutionLayer* add(INetworkDefinition& network, ITensor& input) const
+    {
+        IConvolutionLayer* layer = network.addConvolutionNd(
+            input, mCase.maps, dimsOf(mCase.kernel), weightsOf(mKernel), weightsOf(mBias));
+        layer->setName("convolution");
+        if (!mCase.stride.empty())
+        {
+            layer->setStrideNd(dimsOf(mCase.stride));
+        }
+        if (!mCase.prePadding.empty())
+        {
+            layer->setPrePadding(dimsOf(mCase.prePadding));
+            layer->setPostPadding(dimsOf(mCase.postPadding));
+        }
+        if (!mCase.dilation.empty())
+        {
+            layer->setDilationNd(dimsOf(mCase.dilation));
+        }
+        layer->setNbGroups(mCase.groups);
+        layer->setPaddingMode(mCase.mode);
+        return layer;
+    }
+
+    int64_t reductionLength() const
+    {
+        return mCase.input[1] / mCase.groups * volume(mCase.kernel) + 1;
+    }
+
+private:
+    ConvolutionCase const& mCase;
+    std::vector<float> mKernel;
+    std::vector<float> mBias;
+};
+
+class FastConvolution : public testing::TestWithParam<ConvolutionCase>
+{
+};
+
+TEST_P(FastConvolution, MatchesTheReferenceKernel)
+{
+    ConvolutionCase const& c = GetParam();
+    ConvolutionNetwork const convolution(c, 7);
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(c.input));
+        ILayer* layer = convolution.add(network, *input);
+        layer->getOutput(0)->setName("output");
+        network.markOutput(*layer->getOutput(0));
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        maker, {{{"input", randomTensor(c.input, 3)}}}, reductionTolerance(convolution.reductionLength()));
+    EXPECT_EQ(layers, (std::map<std::string, bool>{{"convolution", true}}));
+}
+
+constexpr auto kExplicit = PaddingMode::kEXPLICIT_ROUND_DOWN;
+
+INSTANTIATE_TEST_SUITE_P(Shapes, FastConvolution,
+    testing::Values(
+        ConvolutionCase{"Same3x3", {1, 8, 9, 11}, 16, {3, 3}, {}, {1, 1}, {1, 1}, {}, 1, kExplicit, true},
+        ConvolutionCase{"OddStridesAndPadding", {2, 3, 13, 17}, 5, {3, 5}, {2, 3}, {1, 2}, {0, 1}, {}, 1, kExplicit,
+            true},
+        ConvolutionCase{"Dilated", {1, 4, 15, 15}, 6, {3, 3}, {}, {2, 2}, {2, 2}, {2, 2}, 1, kExplicit, true},
+        ConvolutionCase{"Grouped", {1, 12, 10, 10}, 8, {3, 3}, {}, {1, 1}, {1, 1}, {}, 4, kExplicit, true},
+        ConvolutionCase{"Depthwise", {2, 16, 14, 14}, 16, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {}, 16, kExplicit, true},
+        ConvolutionCase{"PointwiseWithoutBias", {1, 32, 7, 7}, 64, {1, 1}, {}, {}, {}, {}, 1, kExplicit, false},
+        ConvolutionCase{"SameUpperStrided", {1, 3, 10, 10}, 4, {4, 4}, {2, 2}, {}, {}, {}, 1, PaddingMode::kSAME_UPPER,
+            true},
+        ConvolutionCase{"SameLower", {1, 3, 9, 9}, 4, {2, 2}, {}, {}, {}, {}, 1, PaddingMode::kSAME_LOWER, true},
+        ConvolutionCase{"RoundUp", {1, 2, 10, 10}, 3, {3, 3}, {2, 2}, {0, 0}, {0, 0}, {}, 1,
+            PaddingMode::kEXPLICIT_ROUND_UP, true},
+        ConvolutionCase{"OneDimensional", {2, 4, 20}, 6, {5}, {2}, {2}, {2}, {}, 1, kExplicit, true},
+        ConvolutionCase{"ThreeDimensional", {1, 3, 6, 7, 8}, 4, {3, 3, 3}, {}, {1, 1, 1}, {1, 1, 1}, {}, 1,
+            kExplicit, true},
+        ConvolutionCase{"ResNetStem", {1, 3, 56, 56}, 64, {7, 7}, {2, 2}, {3, 3}, {3, 3}, {}, 1, kExplicit, false}),
+    [](testing::TestParamInfo<ConvolutionCase> const& info) { return std::string(info.param.name); });
+
+ConvolutionCase const kBlock{"Block", {2, 8, 12, 12}, 8, {3, 3}, {}, {1, 1}, {1, 1}, {}, 1, kExplicit, true};
+
+//! Per channel of kBlock's output: a batch normalization as ONNX imports it, (x * scale + shift).
+struct BatchNorm
+{
+    std::vector<float> scale = randomValues(8, 21);
+    std::vector<float> shift = randomValues(8, 22);
+
+    IScaleLayer* add(INetworkDefinition& network, ITensor& input) const
+    {
+        IScaleLayer* layer = network.addScale(input, ScaleMode::kCHANNEL, weightsOf(shift), weightsOf(scale), {});
+        layer->setName("batch norm");
+        return layer;
+    }
+};
+
+TEST(FastConvolutionFusion, BatchNormAndReluFoldIntoOneLayer)
+{
+    ConvolutionNetwork const convolution(kBlock, 11);
+    BatchNorm const norm;
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
+        ILayer* normalized = norm.add(network, *convolution.add(network, *input)->getOutput(0));
+        IActivationLayer* relu = network.addActivation(*normalized->getOutput(0), ActivationType::kRELU);
+        relu->setName("relu");
+        relu->getOutput(0)->setName("output");
+        network.markOutput(*relu->getOutput(0));
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        maker, {{{"input", randomTensor(kBlock.input, 5)}}}, reductionTolerance(convolution.reductionLength()));
+    EXPECT_EQ(layers, (std::map<std::string, bool>{{"convolution + batch norm + relu", true}}));
+}
+
+TEST(FastConvolutionFusion, ResidualBlockBecomesOneLayer)
+{
+    ConvolutionNetwork const convolution(kBlock, 12);
+    BatchNorm const norm;
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
+        ILayer* normalized = norm.add(network, *convolution.add(network, *input)->getOutput(0));
+        IElementWiseLayer* sum = network.addElementWise(*normalized->getOutput(0), *input, ElementWiseOperation::kSUM);
+        sum->setName("shortcut");
+        IActivationLayer* relu = network.addActivation(*sum->getOutput(0), ActivationType::kRELU);
+        relu->setName("relu");
+        relu->getOutput(0)->setName("output");
+        network.markOutput(*relu->getOutput(0));
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        maker, {{{"input", randomTensor(kBlock.input, 6)}}}, reductionTolerance(convolution.reductionLength()));
+    EXPECT_EQ(layers, (std::map<std::string, bool>{{"convolution + batch norm + shortcut + relu", true}}));
+}
+
+//! A convolution followed by `type` (alpha, beta): fused where oneDNN has the activation, else run after it.
+std::map<std::string, bool> convolutionThen(ActivationType type, float alpha, float beta)
+{
+    ConvolutionNetwork const convolution(kBlock, 13);
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
+        IActivationLayer* activation = network.addActivation(*convolution.add(network, *input)->getOutput(0), type);
+        activation->setAlpha(alpha);
+        activation->setBeta(beta);
+        activation->setName("activation");
+        activation->getOutput(0)->setName("output");
+        network.markOutput(*activation->getOutput(0));
+    };
+    return expectFastMatchesReference(
+        maker, {{{"input", randomTensor(kBlock.input, 8)}}}, reductionTolerance(convolution.reductionLength()));
+}
+
+TEST(FastConvolutionFusion, ActivationsOneDnnHasAreFused)
+{
+    std::map<std::string, bool> const fused{{"convolution + activation", true}};
+    EXPECT_EQ(convolutionThen(ActivationType::kCLIP, 0.0F, 6.0F), fused) << "ReLU6";
+    EXPECT_EQ(convolutionThen(ActivationType::kLEAKY_RELU, 0.1F, 0.0F), fused);
+    EXPECT_EQ(convolutionThen(ActivationType::kSIGMOID, 0.0F, 0.0F), fused);
+    EXPECT_EQ(convolutionThen(ActivationType::kGELU_ERF, 0.0F, 0.0F), fused);
+}
+
+TEST(FastConvolutionFusion, OtherActivationsRunAfterTheConvolution)
+{
+    EXPECT_EQ(convolutionThen(ActivationType::kSOFTSIGN, 0.0F, 0.0F),
+        (std::map<std::string, bool>{{"convolution", true}, {"activation", false}}));
+}
+
+TEST(FastConvolutionPlan, ReferencePlansKeepTheNetworkAsWritten)
+{
+    ConvolutionNetwork const convolution(kBlock, 14);
+    BatchNorm const norm;
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
+        ILayer* normalized = norm.add(network, *convolution.add(network, *input)->getOutput(0));
+        normalized->getOutput(0)->setName("output");
+        network.markOutput(*normalized->getOutput(0));
+    };
+    EXPECT_EQ(fastPathLayers(buildCpuPlan(maker, CpuKernels::kREFERENCE)),
+        (std::map<std::string, bool>{{"convolution", false}, {"batch norm", false}}));
+}
+
+TEST(FastConvolutionShapes, EachShapeOfAProfileRunsAndRunsAgain)
+{
+    ConvolutionCase const dynamic{"Dynamic", {-1, 4, -1, -1}, 6, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {}, 1, kExplicit, true};
+    ConvolutionNetwork const convolution(dynamic, 15);
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(dynamic.input));
+        ILayer* layer = convolution.add(network, *input);
+        layer->getOutput(0)->setName("output");
+        network.markOutput(*layer->getOutput(0));
+    };
+    auto profile = [](IBuilder& builder, IBuilderConfig& config) {
+        IOptimizationProfile* shapes = builder.createOptimizationProfile();
+        shapes->setDimensions("input", OptProfileSelector::kMIN, Dims4{1, 4, 5, 5});
+        shapes->setDimensions("input", OptProfileSelector::kOPT, Dims4{2, 4, 16, 16});
+        shapes->setDimensions("input", OptProfileSelector::kMAX, Dims4{3, 4, 33, 33});
+        config.addOptimizationProfile(shapes);
+    };
+    std::vector<Tensors> const runs{{{"input", randomTensor({2, 4, 16, 16}, 1)}},
+        {{"input", randomTensor({3, 4, 33, 21}, 2)}}, {{"input", randomTensor({1, 4, 5, 5}, 3)}},
+        {{"input", randomTensor({2, 4, 16, 16}, 4)}}};
+    expectFastMatchesReference(maker, runs, reductionTolerance(convolution.reductionLength()), profile);
+}
+
+TEST(FastConvolutionThreads, EveryThreadCountGivesTheSameBits)
+{
+    ConvolutionCase const wide{"Wide", {2, 64, 28, 28}, 64, {3, 3}, {}, {1, 1}, {1, 1}, {}, 1, kExplicit, true};
+    ConvolutionNetwork const convolution(wide, 16);
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(wide.input));
+        ILayer* layer = convolution.add(network, *input);
+        layer->getOutput(0)->setName("output");
+        network.markOutput(*layer->getOutput(0));
+    };
+    std::vector<uint8_t> const plan = buildCpuPlan(maker, CpuKernels::kFAST);
+    std::vector<Tensors> const runs{{{"input", randomTensor(wide.input, 9)}}};
+    std::vector<Tensors> const one = runCpuPlan(plan, runs, 1);
+    for (int32_t threads : {2, 3, 0})
+    {
+        std::vector<Tensors> const more = runCpuPlan(plan, runs, threads);
+        ASSERT_EQ(more.size(), 1U);
+        EXPECT_EQ(more[0].at("output").bytes, one.at(0).at("output").bytes) << threads << " threads";
+    }
+}
+
+TEST(CpuThreads, AreSetPerContextAndChecked)
+{
+    ConvolutionNetwork const convolution(kBlock, 17);
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
+        ILayer* layer = convolution.add(network, *input);
+        layer->getOutput(0)->setName("output");
+        network.markOutput(*layer->getOutput(0));
+    };
+    std::vector<uint8_t> const blob = buildCpuPlan(maker, CpuKernels::kFAST);
+    RecordingLogger logger;
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(blob.data(), blob.size()));
+    ASSERT_NE(engine, nullptr) << logger.errors();
+    std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+    EXPECT_EQ(getCpuThreads(*context), cpu::fast::availableCores());
+    EXPECT_TRUE(setCpuThreads(*context, 3));
+    EXPECT_EQ(getCpuThreads(*context), 3);
+    EXPECT_FALSE(setCpuThreads(*context, -1));
+    EXPECT_NE(logger.errors().find("-1 threads"), std::string::npos) << logger.errors();
+    EXPECT_EQ(getCpuThreads(*context), 3);
+}
+
+} // namespace
+} // namespace kiln::test
