@@ -2,7 +2,8 @@
 # On the GPU machine, sourced by bench.sh and profile.sh from the repository root: builds the kiln command with
 # CUDA in Release (no tests) into /tmp/build-bench, against the Debian packages in .debs/.
 mkdir -p /tmp/deps
-for p in libonnx-dev libonnx1 libprotobuf-dev libprotobuf32 libprotobuf-lite32 libonnxifi protobuf-compiler libprotoc32 nlohmann-json3-dev libcli11-dev; do
+for p in libonnx-dev libonnx1 libprotobuf-dev libprotobuf32 libprotobuf-lite32 libonnxifi protobuf-compiler libprotoc32 \
+    libdnnl-dev libdnnl2 ocl-icd-libopencl1 nlohmann-json3-dev libcli11-dev; do
   [ -e /tmp/deps/.$p ] || { dpkg -x .debs/${p}_*.deb /tmp/deps && touch /tmp/deps/.$p; }
 done
 export LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH

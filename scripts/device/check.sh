@@ -11,7 +11,8 @@ for p in nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev googletest; d
   dpkg -s $p >/dev/null 2>&1 || dpkg -x .debs/${p}_*.deb /tmp/deps
 done
 # ONNX and the protobuf it was built against, always from Debian's packages, so that versions match.
-for p in libonnx-dev libonnx1 libprotobuf-dev libprotobuf32 libprotobuf-lite32 libonnx-testdata libonnxifi protobuf-compiler libprotoc32; do
+for p in libonnx-dev libonnx1 libprotobuf-dev libprotobuf32 libprotobuf-lite32 libonnx-testdata libonnxifi protobuf-compiler libprotoc32 \
+    libdnnl-dev libdnnl2 ocl-icd-libopencl1; do
   [ -e /tmp/deps/.$p ] || { dpkg -x .debs/${p}_*.deb /tmp/deps && touch /tmp/deps/.$p; }
 done
 export LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH

@@ -10,4 +10,5 @@ cp scripts/device/check.sh scripts/device/bench.sh scripts/device/bench-against.
 cd .debs
 apt-get download nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev googletest \
   libonnx-dev libonnx1 libonnxifi libprotobuf-dev libprotobuf32 libprotobuf-lite32 protobuf-compiler libprotoc32 \
-  libonnx-testdata
+  libonnx-testdata \
+  libdnnl-dev libdnnl2 ocl-icd-libopencl1

@@ -175,6 +175,30 @@ TEST(FastConvolutionFusion, ResidualBlockBecomesOneLayer)
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"convolution + batch norm + shortcut + relu", true}}));
 }
 
+TEST(FastConvolutionFusion, ProjectionShortcutKeepsBothConvolutions)
+{
+    // Both operands of the sum are convolutions: one takes the sum and the ReLU, the other stays a layer of its own.
+    ConvolutionNetwork const main(kBlock, 18);
+    ConvolutionNetwork const projection(kBlock, 19);
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
+        ILayer* mainLayer = main.add(network, *input);
+        mainLayer->setName("main");
+        ILayer* projectionLayer = projection.add(network, *input);
+        projectionLayer->setName("projection");
+        IElementWiseLayer* sum = network.addElementWise(
+            *mainLayer->getOutput(0), *projectionLayer->getOutput(0), ElementWiseOperation::kSUM);
+        sum->setName("shortcut");
+        IActivationLayer* relu = network.addActivation(*sum->getOutput(0), ActivationType::kRELU);
+        relu->setName("relu");
+        relu->getOutput(0)->setName("output");
+        network.markOutput(*relu->getOutput(0));
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        maker, {{{"input", randomTensor(kBlock.input, 7)}}}, reductionTolerance(2 * main.reductionLength()));
+    EXPECT_EQ(layers, (std::map<std::string, bool>{{"main + shortcut + relu", true}, {"projection", true}}));
+}
+
 //! A convolution followed by `type` (alpha, beta): fused where oneDNN has the activation, else run after it.
 std::map<std::string, bool> convolutionThen(ActivationType type, float alpha, float beta)
 {

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <tuple>
 #include <vector>
 
 namespace
@@ -113,13 +114,20 @@ TEST(MatrixMultiplyEpilogue, DamagedRecordsFailToReadWithAClearError)
         EXPECT_FALSE(reader.ok()) << "size " << size;
         EXPECT_NE(reader.error().find("truncated"), std::string::npos) << "size " << size << ": " << reader.error();
     }
-    std::vector<uint8_t> badRelu = bytes;
-    badRelu.back() = 2;
-    Epilogue read;
-    kiln::plan::ByteReader reluReader(badRelu.data(), badRelu.size());
-    Epilogue::fields(read, kiln::plan::FieldReader(reluReader));
-    EXPECT_FALSE(reluReader.ok());
-    EXPECT_NE(reluReader.error().find("fused ReLU"), std::string::npos) << reluReader.error();
+    // The record ends with the activation's presence (1 byte), type (4), alpha (4) and beta (4).
+    size_t const presence = bytes.size() - 13;
+    size_t const type = bytes.size() - 12;
+    for (auto [at, value, field] : {std::tuple{presence, uint8_t{2}, "fused activation present"},
+             std::tuple{type, uint8_t{200}, "fused activation"}})
+    {
+        std::vector<uint8_t> damaged = bytes;
+        damaged[at] = value;
+        Epilogue read;
+        kiln::plan::ByteReader reader(damaged.data(), damaged.size());
+        Epilogue::fields(read, kiln::plan::FieldReader(reader));
+        EXPECT_FALSE(reader.ok()) << field;
+        EXPECT_NE(reader.error().find(field), std::string::npos) << reader.error();
+    }
 }
 
 } // namespace

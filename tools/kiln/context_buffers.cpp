@@ -3,6 +3,8 @@
 #include "cli_logger.h"
 #include "spec_parsing.h"
 
+#include <kiln/CpuBackend.h>
+
 #include <algorithm>
 
 namespace kiln::cli

@@ -1,5 +1,6 @@
 #include "inspect_command.h"
 
+#include "backend/backend.h"
 #include "core/dims_text.h"
 #include "host_tensor.h"
 #include "loaded_engine.h"
@@ -15,6 +16,15 @@ namespace kiln::cli
 {
 namespace
 {
+
+//! ", kernel NAME" where the plan's backend names what runs the built-in layer (the CPU backend: oneDNN or its
+//! reference kernel).
+std::string kernelOf(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    backend::Implementation const* implementation = backend::implementation(model.backend);
+    std::string const tactic = implementation != nullptr ? implementation->tacticName(layer) : "";
+    return tactic.empty() ? "" : ", kernel " + tactic;
+}
 
 using kiln::plan::PlanModel;
 
@@ -212,8 +222,9 @@ int inspectPlan(std::string const& path)
     {
         plan::LayerRecord const& layer = model.layers[l];
         network::PluginParams const* plugin = pluginParamsOf(layer);
-        std::string const runs
-            = plugin != nullptr ? ", runs " + plugin->payload.name + " version " + plugin->payload.version : "";
+        std::string const runs = plugin != nullptr
+            ? ", runs " + plugin->payload.name + " version " + plugin->payload.version
+            : kernelOf(model, layer);
         std::printf("  %3zu %-28s %-14s precision %-5s %s, %s%s\n", l, layer.name.c_str(),
             network::layerTypeName(layer.type), layer.precision ? trtexecTypeName(*layer.precision).c_str() : "-",
             typesOf(model, layer).c_str(), formatsOf(model, layer).c_str(), runs.c_str());

@@ -32,7 +32,9 @@ public:
             return true;
         }
         plan::foldScalesIntoConvolutions(model);
-        plan::fuseConvolutionEpilogues(model, plan::ConvolutionFusionRules{fast::fusesActivation, false});
+        // Only where oneDNN runs the convolution: the reference kernels gain nothing from a fused epilogue.
+        plan::fuseConvolutionEpilogues(
+            model, plan::ConvolutionFusionRules{fast::runsLayer, fast::fusesActivation, false});
         for (plan::LayerRecord& layer : model.layers)
         {
             if (fast::runsLayer(model, layer))

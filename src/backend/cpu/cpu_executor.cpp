@@ -67,13 +67,12 @@ bool CpuExecutor::runFastLayer(size_t l, std::vector<ConstTensorView> const& inp
 {
     try
     {
-        mFastPath.enterRun();
-        mFastKernels[l]->run(inputs, outputs);
+        mFastPath.run(*mFastKernels[l], inputs, outputs);
         return true;
     }
     catch (std::exception const& e)
     {
-        error = std::string("oneDNN: ") + e.what();
+        error = e.what();
         return false;
     }
 }

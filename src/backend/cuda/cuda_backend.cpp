@@ -34,6 +34,17 @@ std::unique_ptr<AlgorithmTimer> makeTimer(nvinfer1::IGpuAllocator* allocator, st
     return nullptr;
 }
 
+//! cuDNN fuses a ReLU into any convolution; an addition only together with one (its identity activation is limited
+//! to one algorithm).
+plan::ConvolutionFusionRules cudnnFusions()
+{
+    auto everyConvolution = [](plan::PlanModel const&, plan::LayerRecord const&) { return true; };
+    auto relu = [](network::ActivationParams const& activation) {
+        return activation.activation == nvinfer1::ActivationType::kRELU;
+    };
+    return plan::ConvolutionFusionRules{everyConvolution, relu, true};
+}
+
 class CudaBackend final : public backend::Implementation
 {
 public:
@@ -61,14 +72,7 @@ public:
     //! timing.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
-        // cuDNN fuses a ReLU; an addition only together with one (its identity activation is limited to one
-        // algorithm).
-        plan::ConvolutionFusionRules const cudnnFusions{
-            [](network::ActivationParams const& activation) {
-                return activation.activation == nvinfer1::ActivationType::kRELU;
-            },
-            true};
-        plan::fuseConvolutionEpilogues(model, cudnnFusions);
+        plan::fuseConvolutionEpilogues(model, cudnnFusions());
         fuseMatrixMultiplyEpilogues(model);
         if (options.convolutionLayout != ConvolutionLayout::kLINEAR)
         {

@@ -143,8 +143,8 @@ void MatrixMultiplyDescriptors::describe(
     setMatmulAttribute(matmul, CUBLASLT_MATMUL_DESC_TRANSB, transB, "setting the second operand's transpose");
     // The output is column-major n x m, so the layer's bias over its n columns is cuBLASLt's bias over D's rows.
     cublasLtEpilogue_t const mode = epilogue.bias != nullptr
-        ? (epilogue.relu() ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_BIAS)
-        : (epilogue.relu() ? CUBLASLT_EPILOGUE_RELU : CUBLASLT_EPILOGUE_DEFAULT);
+        ? (epilogue.relu ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_BIAS)
+        : (epilogue.relu ? CUBLASLT_EPILOGUE_RELU : CUBLASLT_EPILOGUE_DEFAULT);
     setMatmulAttribute(matmul, CUBLASLT_MATMUL_DESC_EPILOGUE, mode, "setting the epilogue");
     if (epilogue.bias != nullptr)
     {

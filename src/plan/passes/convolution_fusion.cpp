@@ -18,6 +18,7 @@ public:
         : mModel(model)
         , mRules(rules)
         , mReaders(readersOf(model))
+        , mTaken(model.layers.size(), false)
     {
     }
 
@@ -26,10 +27,6 @@ public:
         std::vector<bool> absorbed(mModel.layers.size(), false);
         for (size_t l = 0; l < mModel.layers.size(); ++l)
         {
-            if (absorbed[l])
-            {
-                continue;
-            }
             std::vector<size_t> const chain = chainFrom(l);
             if (chain.size() < 2)
             {
@@ -40,6 +37,10 @@ public:
             for (size_t i = 0; i + 1 < chain.size(); ++i)
             {
                 absorbed[chain[i]] = true;
+            }
+            for (size_t member : chain)
+            {
+                mTaken[member] = true;
             }
         }
         eraseLayers(mModel, absorbed);
@@ -57,16 +58,18 @@ private:
     std::vector<size_t> chainFrom(size_t l) const
     {
         LayerRecord const& convolution = mModel.layers[l];
-        if (convolution.type != LayerType::kCONVOLUTION || convolution.inputs.size() != 1
-            || convolution.epilogue.any())
+        if (mTaken[l] || convolution.type != LayerType::kCONVOLUTION || convolution.inputs.size() != 1
+            || convolution.epilogue.any() || !mRules.fusesInto(mModel, convolution))
         {
             return {};
         }
         nvinfer1::DataType const type = slotType(mModel, convolution, 1);
         std::vector<size_t> chain{l};
+        // A layer joins one chain only: a sum of two convolutions (a projection shortcut) fuses with one of them.
+        auto free = [&](std::optional<size_t> layer) { return layer && !mTaken[*layer]; };
         std::optional<size_t> next = soleReader(mModel, mReaders, l);
         auto joins = [&](size_t layer) { return computesIn(mModel, mModel.layers[layer], convolution.precision, type); };
-        if (next && isSum(mModel.layers[*next]) && joins(*next))
+        if (free(next) && isSum(mModel.layers[*next]) && joins(*next))
         {
             LayerRecord const& sum = mModel.layers[*next];
             int32_t const convolved = convolution.outputs[0];
@@ -79,7 +82,7 @@ private:
             chain.push_back(*next);
             next = soleReader(mModel, mReaders, *next);
         }
-        if (next && fusableActivation(mModel.layers[*next]) != nullptr && joins(*next))
+        if (free(next) && fusableActivation(mModel.layers[*next]) != nullptr && joins(*next))
         {
             chain.push_back(*next);
         }
@@ -127,6 +130,7 @@ private:
     PlanModel& mModel;
     ConvolutionFusionRules const& mRules;
     std::vector<std::vector<size_t>> mReaders; //!< by tensor: the layers that read it
+    std::vector<bool> mTaken;                  //!< by layer: in a chain already
 };
 
 } // namespace

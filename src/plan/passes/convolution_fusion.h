@@ -13,6 +13,8 @@ namespace kiln::plan
 
 struct ConvolutionFusionRules
 {
+    //! Whether the backend runs this convolution (unfused, FP32 or not) with an epilogue at all.
+    std::function<bool(PlanModel const&, LayerRecord const&)> fusesInto;
     //! Whether the backend's fused kernel applies this activation.
     std::function<bool(network::ActivationParams const&)> fusesActivation;
     //! Whether a chain must end in an activation to be fused (cuDNN fuses an addition only together with one).

@@ -3,6 +3,7 @@
 // layout the primitive writes), the activation through an eltwise post-op.
 #include "backend/cpu/fast/kernels.h"
 
+#include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/kernel_geometry.h"
 #include "network/layers/layer_utils.h"
 #include "plan/plan_graph.h"
@@ -87,11 +88,15 @@ private:
         return attributes;
     }
 
-    //! The kernel weights' dimensions as oneDNN groups them: [K, C, k...], or [G, K / G, C / G, k...].
+    //! The kernel weights' dimensions as oneDNN groups them: [K, C, k...], or [G, K / G, C / G, k...]. Throws
+    //! std::invalid_argument, as the reference does, where the weights do not hold that many values.
     memory::desc userWeights(int64_t inputChannels) const
     {
         Shape kernelShape = network::dimsToVector(mParams.kernelSize);
         int64_t const groups = mParams.nbGroups;
+        Shape layerShape{mParams.nbOutputMaps, inputChannels / groups};
+        layerShape.insert(layerShape.end(), kernelShape.begin(), kernelShape.end());
+        filterWeightsView(mParams, layerShape, "convolution");
         Shape front = groups == 1 ? Shape{mParams.nbOutputMaps, inputChannels}
                                   : Shape{groups, mParams.nbOutputMaps / groups, inputChannels / groups};
         kernelShape.insert(kernelShape.begin(), front.begin(), front.end());

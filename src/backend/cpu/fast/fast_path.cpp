@@ -5,6 +5,9 @@
 
 #include <omp.h>
 
+#include <stdexcept>
+#include <string>
+
 namespace kiln::cpu::fast
 {
 namespace
@@ -95,10 +98,18 @@ int32_t Session::threads() const
     return mState->resolvedThreads();
 }
 
-void Session::enterRun() const
+void Session::run(Kernel& kernel, LayerInputs const& inputs, LayerOutputs const& outputs) const
 {
     // OpenMP's thread count is the calling thread's own setting: contexts run on other threads keep theirs.
     omp_set_num_threads(mState->resolvedThreads());
+    try
+    {
+        kernel.run(inputs, outputs);
+    }
+    catch (dnnl::error const& e)
+    {
+        throw std::runtime_error(std::string("oneDNN: ") + e.what());
+    }
 }
 
 } // namespace kiln::cpu::fast

@@ -54,8 +54,8 @@ public:
     void setThreads(int32_t threads);
     int32_t threads() const;
 
-    //! Makes the calling thread run the next kernels on threads(): call before running them.
-    void enterRun() const;
+    //! Runs `kernel` on threads() threads. Throws std::exception saying what failed (oneDNN's errors named so).
+    void run(Kernel& kernel, LayerInputs const& inputs, LayerOutputs const& outputs) const;
 
     struct State;
 

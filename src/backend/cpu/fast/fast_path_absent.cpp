@@ -50,7 +50,10 @@ int32_t Session::threads() const
     return mState->threads > 0 ? mState->threads : availableCores();
 }
 
-void Session::enterRun() const {}
+void Session::run(Kernel& kernel, LayerInputs const& inputs, LayerOutputs const& outputs) const
+{
+    kernel.run(inputs, outputs);
+}
 
 int32_t availableCores()
 {

@@ -90,7 +90,7 @@ public:
                 dropUnread(chain->bias->producers);
             }
         }
-        plan::eraseLayers(mModel, absorbed);
+        plan::eraseLayers(mModel, mRemoved);
     }
 
 private:
