@@ -23,6 +23,7 @@ struct KernelKind
 //! The layer kinds the fast path runs.
 constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kCONVOLUTION, supportsConvolution, makeConvolution},
+    {nvinfer1::LayerType::kDECONVOLUTION, supportsDeconvolution, makeDeconvolution},
 };
 
 KernelKind const* kindOf(plan::LayerRecord const& layer)

@@ -9,5 +9,7 @@ namespace kiln::cpu::fast
 
 bool supportsConvolution(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeConvolution(State& state, plan::LayerRecord const& layer);
+bool supportsDeconvolution(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeDeconvolution(State& state, plan::LayerRecord const& layer);
 
 } // namespace kiln::cpu::fast

@@ -1,0 +1,217 @@
+// Convolution and deconvolution (1-D to 3-D, grouped and depthwise, strided, dilated, padded) through oneDNN. A
+// convolution also runs the epilogue the builder fused into it, as post-ops: the residual through a sum (copied
+// into the output first, in the layout the primitive writes), the activation through an eltwise post-op.
+#include "backend/cpu/fast/filter_window.h"
+#include "backend/cpu/fast/kernels.h"
+
+#include "plan/plan_graph.h"
+
+namespace kiln::cpu::fast
+{
+namespace
+{
+
+using dnnl::memory;
+
+//! What differs between the two layers: the primitive, its algorithm and the window's direction.
+template <typename Primitive>
+struct FilterTraits;
+
+template <>
+struct FilterTraits<dnnl::convolution_forward>
+{
+    using Params = network::ConvolutionParams;
+    static constexpr dnnl::algorithm kAlgorithm = dnnl::algorithm::convolution_direct;
+    static constexpr WindowDirection kDirection = WindowDirection::kFORWARD;
+};
+
+template <>
+struct FilterTraits<dnnl::deconvolution_forward>
+{
+    using Params = network::DeconvolutionParams;
+    static constexpr dnnl::algorithm kAlgorithm = dnnl::algorithm::deconvolution_direct;
+    static constexpr WindowDirection kDirection = WindowDirection::kTRANSPOSED;
+};
+
+template <typename Primitive>
+class FilterKernel final : public Kernel
+{
+    using Traits = FilterTraits<Primitive>;
+
+public:
+    FilterKernel(State& state, plan::LayerRecord const& layer)
+        : mState(state)
+        , mOwner(layer.params)
+        , mParams(*plan::paramsOf<typename Traits::Params>(layer))
+        , mEpilogue(layer.epilogue)
+        , mKernel(mParams.kernel.toFloat())
+        , mBias(mParams.bias.toFloat())
+    {
+    }
+
+    void run(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        TensorView const& output = outputs.at(0);
+        if (output.count() == 0)
+        {
+            return;
+        }
+        Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs, output); });
+        dnnl::stream& stream = mState.stream;
+        memory destination = prepared.destination.target(output.data);
+        if (mEpilogue.addsResidual)
+        {
+            // The sum post-op adds what the destination holds.
+            prepared.residual.set_data_handle(const_cast<void*>(inputs.back().data));
+            if (prepared.residual.get_data_handle() != destination.get_data_handle())
+            {
+                prepared.residualToDestination.execute(stream, prepared.residual, destination);
+            }
+        }
+        std::unordered_map<int, memory> arguments{{DNNL_ARG_SRC, prepared.source.read(inputs[0].data, stream)},
+            {DNNL_ARG_WEIGHTS, prepared.weights}, {DNNL_ARG_DST, destination}};
+        if (prepared.bias)
+        {
+            arguments.emplace(DNNL_ARG_BIAS, prepared.bias);
+        }
+        prepared.primitive.execute(stream, arguments);
+        prepared.destination.commit(output.data, stream);
+        stream.wait();
+    }
+
+private:
+    struct Prepared
+    {
+        Primitive primitive;
+        memory weights;
+        memory bias; //!< empty where the layer has none
+        Staged source;
+        Staged destination;
+        memory residual; //!< the residual input's buffer, where the epilogue adds one
+        dnnl::reorder residualToDestination;
+    };
+
+    dnnl::primitive_attr attributes() const
+    {
+        dnnl::post_ops postOps;
+        if (mEpilogue.addsResidual)
+        {
+            postOps.append_sum(1.0F);
+        }
+        if (mEpilogue.activates)
+        {
+            Eltwise const eltwise = *eltwiseOf(mEpilogue.activation, mEpilogue.alpha, mEpilogue.beta);
+            postOps.append_eltwise(1.0F, eltwise.algorithm, eltwise.alpha, eltwise.beta);
+        }
+        dnnl::primitive_attr attributes;
+        attributes.set_post_ops(postOps);
+        return attributes;
+    }
+
+    typename Primitive::primitive_desc describe(memory::desc const& source, memory::desc const& weights,
+        memory::desc const& destination, Shape const& inputShape, Shape const& outputShape) const
+    {
+        FilterWindow const window = filterWindow(mParams, Traits::kDirection, inputShape, outputShape);
+        // Every layout left to oneDNN (format_tag::any): it picks the one its fastest kernel for the shape reads.
+        auto any = [](memory::desc const& desc) {
+            return memory::desc(desc.dims(), desc.data_type(), memory::format_tag::any);
+        };
+        auto const prop = dnnl::prop_kind::forward_inference;
+        auto const description = mBias.empty()
+            ? typename Primitive::desc(prop, Traits::kAlgorithm, any(source), any(weights), any(destination),
+                window.strides, window.dilation, window.before, window.after)
+            : typename Primitive::desc(prop, Traits::kAlgorithm, any(source), any(weights),
+                linearDesc({mParams.nbOutputMaps}), any(destination), window.strides, window.dilation, window.before,
+                window.after);
+        return typename Primitive::primitive_desc(description, attributes(), mState.engine);
+    }
+
+    Prepared prepare(LayerInputs const& inputs, TensorView const& output) const
+    {
+        Shape const& inputShape = inputs[0].shape;
+        memory::desc const source = linearDesc(inputShape);
+        memory::desc const destination = linearDesc(output.shape);
+        memory::desc const weights = filterWeights(mParams, Traits::kDirection, inputShape[1]);
+        auto const chosen = describe(source, weights, destination, inputShape, output.shape);
+        Prepared prepared{Primitive(chosen), laidOutWeights(mKernel, weights, chosen.weights_desc(), mState), {},
+            Staged(source, chosen.src_desc(), mState.engine), Staged(destination, chosen.dst_desc(), mState.engine),
+            {}, {}};
+        if (!mBias.empty())
+        {
+            memory::desc const bias = linearDesc({mParams.nbOutputMaps});
+            prepared.bias = laidOutWeights(mBias, bias, bias, mState);
+        }
+        if (mEpilogue.addsResidual)
+        {
+            prepared.residual = userMemory(destination, mState.engine);
+            prepared.residualToDestination
+                = dnnl::reorder(prepared.residual, memory(chosen.dst_desc(), mState.engine, DNNL_MEMORY_NONE));
+        }
+        return prepared;
+    }
+
+    State& mState;
+    std::shared_ptr<network::LayerParams const> const mOwner; //!< keeps mParams
+    typename Traits::Params const& mParams;
+    plan::Epilogue const mEpilogue;
+    std::vector<float> const mKernel;
+    std::vector<float> const mBias;
+    PreparedCache<Prepared> mCache;
+};
+
+//! The checks both layers share: FP32 weights, groups that divide the maps, an input of 1 to 3 spatial axes.
+bool supportsFilter(plan::PlanModel const& model, plan::LayerRecord const& layer,
+    network::WindowedFilterParams const& params)
+{
+    size_t const rank = layer.inputs.empty() || layer.inputs[0] < 0 ? 0 : model.tensors[layer.inputs[0]].dims.size();
+    return rank >= 3 && rank <= 5 && params.nbGroups >= 1 && params.nbOutputMaps % params.nbGroups == 0
+        && params.kernel.type() == nvinfer1::DataType::kFLOAT
+        && (params.bias.empty() || params.bias.type() == nvinfer1::DataType::kFLOAT);
+}
+
+} // namespace
+
+bool supportsConvolution(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    auto const* params = plan::paramsOf<network::ConvolutionParams>(layer);
+    if (params == nullptr || !supportsFilter(model, layer, *params) || !layer.epilogue.bias.empty())
+    {
+        return false;
+    }
+    size_t const expectedInputs = layer.epilogue.addsResidual ? 2 : 1;
+    bool const activationRuns = !layer.epilogue.activates
+        || eltwiseOf(layer.epilogue.activation, layer.epilogue.alpha, layer.epilogue.beta).has_value();
+    return layer.inputs.size() == expectedInputs && activationRuns;
+}
+
+std::unique_ptr<Kernel> makeConvolution(State& state, plan::LayerRecord const& layer)
+{
+    return std::make_unique<FilterKernel<dnnl::convolution_forward>>(state, layer);
+}
+
+bool supportsDeconvolution(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    auto const* params = plan::paramsOf<network::DeconvolutionParams>(layer);
+    if (params == nullptr || !supportsFilter(model, layer, *params) || layer.epilogue.any()
+        || layer.inputs.size() != 1)
+    {
+        return false;
+    }
+    // A negative post-padding extends the output with values that only the bias reaches (ONNX's output_padding);
+    // oneDNN's padding cannot be negative.
+    for (int32_t axis = 0; axis < params->postPadding.nbDims; ++axis)
+    {
+        if (params->postPadding.d[axis] < 0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::unique_ptr<Kernel> makeDeconvolution(State& state, plan::LayerRecord const& layer)
+{
+    return std::make_unique<FilterKernel<dnnl::deconvolution_forward>>(state, layer);
+}
+
+} // namespace kiln::cpu::fast
