@@ -247,7 +247,8 @@ TEST(FastConvolutionPlan, ReferencePlansKeepTheNetworkAsWritten)
 
 TEST(FastConvolutionShapes, EachShapeOfAProfileRunsAndRunsAgain)
 {
-    ConvolutionCase const dynamic{"Dynamic", {-1, 4, -1, -1}, 6, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {}, 1, kExplicit, true};
+    ConvolutionCase const dynamic{
+        "Dynamic", {-1, 4, -1, -1}, 6, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {}, 1, kExplicit, true};
     ConvolutionNetwork const convolution(dynamic, 15);
     auto maker = [&](INetworkDefinition& network) {
         ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(dynamic.input));
