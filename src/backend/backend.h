@@ -55,6 +55,15 @@ public:
     virtual std::unique_ptr<Executor> makeExecutor(LoadedPlan const& plan, plugin::ContextResources& resources) const
         = 0;
 
+    //! Whether the output of a constant layer is the layer's weights themselves, where it is stored in their type
+    //! and is not a network output: the builder gives it no activation memory, and contexts never run the layer
+    //! (Executor::constantAddress gives its address). Saves a copy of every weight tensor (a BERT embedding table
+    //! is 94 MB) at every run.
+    virtual bool bindsConstants() const
+    {
+        return false;
+    }
+
     //! Whether a context copies shape-tensor inputs (which the application gives in host memory, as TensorRT's) into
     //! its activation memory, for layers that read them in device memory.
     virtual bool copiesShapeInputs() const

@@ -54,6 +54,13 @@ public:
     //! std::runtime_error naming the size when out of memory.
     virtual void allocateContextMemory() = 0;
 
+    //! Where constant layer `l`'s weights are, as its output reads them, where the backend binds constants
+    //! (Implementation::bindsConstants); nullptr otherwise.
+    virtual void const* constantAddress(size_t /*l*/) const
+    {
+        return nullptr;
+    }
+
     //! Sets the threads the executor's host kernels run on (0: the cores available); false where its backend does
     //! not run layers on the host.
     virtual bool setThreads(int32_t /*threads*/)

@@ -11,6 +11,7 @@
 #include "plan/expr_table.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_format.h"
+#include "plan/plan_graph.h"
 #include "plugin/registry.h"
 #include "shape/evaluate.h"
 
@@ -737,8 +738,13 @@ private:
     {
         std::vector<BufferRequest> requests;
         std::vector<size_t> requestTensor;
+        std::vector<bool> const bound = boundConstants();
         for (size_t t = 0; t < mModel.tensors.size(); ++t)
         {
+            if (bound[t])
+            {
+                continue;
+            }
             // A shape-tensor input lives in host memory (as in TensorRT); a device backend's layers read a copy of
             // its values, which the context writes into activation memory before the first layer runs.
             bool const deviceCopyOfShapeInput = mImplementation->copiesShapeInputs()
@@ -779,6 +785,20 @@ private:
             mModel.tensors[requestTensor[r]].arenaOffset = memory.offsets[r];
         }
         mModel.arenaBytes = memory.totalBytes;
+    }
+
+    //! By tensor: whether it is a constant's output that the backend binds to the weights, needing no memory.
+    std::vector<bool> boundConstants() const
+    {
+        std::vector<bool> bound(mModel.tensors.size(), false);
+        for (plan::LayerRecord const& layer : mModel.layers)
+        {
+            if (mImplementation->bindsConstants() && plan::outputsItsWeights(mModel, layer))
+            {
+                bound[layer.outputs[0]] = true;
+            }
+        }
+        return bound;
     }
 
     //! Whether some extent of `tensor` is data-dependent (depends on a size tensor).

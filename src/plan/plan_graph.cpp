@@ -1,5 +1,7 @@
 #include "plan/plan_graph.h"
 
+#include "network/layers/constant.h"
+
 #include "network/layers/activation.h"
 #include "network/layers/elementwise.h"
 #include "shape/expr.h"
@@ -175,6 +177,18 @@ bool linearThroughout(PlanModel const& model, LayerRecord const& record)
         }
     }
     return true;
+}
+
+bool outputsItsWeights(PlanModel const& model, LayerRecord const& layer)
+{
+    auto const* constant = paramsOf<network::ConstantParams>(layer);
+    if (constant == nullptr || layer.outputs.size() != 1)
+    {
+        return false;
+    }
+    TensorRecord const& output = model.tensors[layer.outputs[0]];
+    return output.ioMode == nvinfer1::TensorIOMode::kNONE && slotType(model, layer, 0) == constant->weights.type()
+        && output.type == constant->weights.type();
 }
 
 void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed)

@@ -48,6 +48,10 @@ void setIoTypes(PlanModel const& model, LayerRecord& record, std::vector<nvinfer
 //! The same for I/O formats.
 void setIoFormats(PlanModel const& model, LayerRecord& record, std::vector<nvinfer1::TensorFormat> formats);
 
+//! Whether `layer` is a constant whose output can be its weights themselves: not a network output, and stored in
+//! the weights' own type (backend::Implementation::bindsConstants).
+bool outputsItsWeights(PlanModel const& model, LayerRecord const& layer);
+
 //! Removes the layers marked in `absorbed` (by layer index) from the model's layer list, keeping the others' order.
 void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed);
 

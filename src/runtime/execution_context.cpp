@@ -3,6 +3,7 @@
 #include "core/dims_text.h"
 #include "core/tensor_view.h"
 #include "core/logging.h"
+#include "plan/plan_graph.h"
 #include "plugin/user_exception.h"
 
 #include <algorithm>
@@ -46,6 +47,7 @@ ExecutionContext::ExecutionContext(Engine const& engine, nvinfer1::ExecutionCont
         }
     }
     mExecutor = engine.implementation().makeExecutor(engine.loadedPlan(), mResources);
+    bindConstants();
     if (strategy != nvinfer1::ExecutionContextAllocationStrategy::kUSER_MANAGED)
     {
         // kON_PROFILE_CHANGE too: the plan's one memory layout serves every profile, so there is nothing to
@@ -377,6 +379,11 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     mRan.assign(model.layers.size(), false);
     AddressOf const addressOf = [&](int32_t t) -> std::byte* {
         auto const& record = model.tensors[t];
+        if (mBoundConstants[t] != nullptr)
+        {
+            // Layers only read a constant; its weights are never written.
+            return static_cast<std::byte*>(const_cast<void*>(mBoundConstants[t]));
+        }
         return record.arenaOffset >= 0 ? mExecutor->contextMemory() + record.arenaOffset
                                        : static_cast<std::byte*>(*mAddresses[t]);
     };
@@ -408,6 +415,28 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
         }
     }
     return true;
+}
+
+void ExecutionContext::bindConstants()
+{
+    plan::PlanModel const& model = mEngine.model();
+    mBoundConstants.assign(model.tensors.size(), nullptr);
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        plan::LayerRecord const& layer = model.layers[l];
+        if (!plan::outputsItsWeights(model, layer) || model.tensors[layer.outputs[0]].arenaOffset >= 0)
+        {
+            continue;
+        }
+        void const* weights = mExecutor->constantAddress(l);
+        if (weights == nullptr && model.tensors[layer.outputs[0]].maxBytes > 0)
+        {
+            throw std::runtime_error("layer \"" + layer.name + "\": the plan gives its constant output no memory, "
+                "but this backend does not bind constants to their weights");
+        }
+        static std::byte const kNoElements{}; // an empty constant's address: read by no one, but not null
+        mBoundConstants[layer.outputs[0]] = weights != nullptr ? weights : &kNoElements;
+    }
 }
 
 bool ExecutionContext::checkAddresses(std::string& error) const
@@ -449,6 +478,11 @@ bool ExecutionContext::step(size_t l, AddressOf const& addressOf, cudaStream_t s
         return true; // needed only by the side of a conditional that was not taken
     }
     mRan[l] = true;
+    plan::LayerRecord const& layer = mEngine.model().layers[l];
+    if (layer.outputs.size() == 1 && mBoundConstants[layer.outputs[0]] != nullptr)
+    {
+        return true; // its output is its weights
+    }
     bool const ran = plan::isConditionalOutput(mEngine.model().layers[l])
         ? selectBranch(l, addressOf, stream, error)
         : runLayer(l, addressOf, stream, error) && learnSizes(l, addressOf, stream, error);

@@ -110,6 +110,8 @@ private:
     bool run(cudaStream_t stream, std::string& error);
     //! Layer `l`'s work if its guards hold (else nothing), and what follows it: sizes learnt, outputs delivered.
     bool step(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error);
+    //! Fills mBoundConstants. Throws std::runtime_error where the plan needs a binding the backend cannot give.
+    void bindConstants();
     //! Whether every guard of layer `l` holds; false with `error` if a condition cannot be read.
     bool guardsHold(size_t l, AddressOf const& addressOf, cudaStream_t stream, bool& hold, std::string& error);
     //! The value of 0-D BOOL `tensor` in this run: from its known values, else read from memory (once a run).
@@ -158,6 +160,9 @@ private:
     std::vector<std::string> mShapeErrors; //!< by tensor: why its shape has no value (conditional tensors only)
     std::vector<int8_t> mConditions;       //!< by tensor: a condition's value in this run; -1 until read
     std::vector<bool> mRan;                //!< by layer: whether the last run ran it (guards can skip layers)
+    //! By tensor: a constant's weights, where the backend binds the constant's output to them (its layer never
+    //! runs); nullptr for every other tensor.
+    std::vector<void const*> mBoundConstants;
     plugin::ContextResources mResources;      //!< lent to the plugins; before mExecutor, so it outlives them
     std::unique_ptr<backend::Executor> mExecutor; //!< the backend's memory and layer work
     nvinfer1::IProfiler* mProfiler{nullptr};

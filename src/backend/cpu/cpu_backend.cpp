@@ -44,6 +44,11 @@ public:
         }
         return true;
     }
+    //! Host memory: a layer reads a constant's weights where the plan holds them.
+    bool bindsConstants() const override
+    {
+        return true;
+    }
     std::string tacticName(plan::LayerRecord const& layer) const override
     {
         // A Kiln without oneDNN runs the layers a plan marks for it on the reference kernels.

@@ -2,6 +2,7 @@
 
 #include "backend/cpu/kernels/tensor/reformat.h"
 #include "backend/cpu/layer_runner.h"
+#include "network/layers/constant.h"
 #include "network/plugin_layer.h"
 
 #include <exception>
@@ -37,6 +38,12 @@ CpuExecutor::CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResourc
             }
         }
     }
+}
+
+void const* CpuExecutor::constantAddress(size_t l) const
+{
+    auto const* constant = dynamic_cast<network::ConstantParams const*>(&mPlan.params(l));
+    return constant != nullptr ? constant->weights.data() : nullptr;
 }
 
 void CpuExecutor::allocateContextMemory()

@@ -31,6 +31,7 @@ public:
     {
         return mFastPath.threads();
     }
+    void const* constantAddress(size_t l) const override;
     bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
         std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
     //! The CPU backend runs synchronously: nothing to wait for.
