@@ -24,6 +24,11 @@ struct KernelKind
 constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kCONVOLUTION, supportsConvolution, makeConvolution},
     {nvinfer1::LayerType::kDECONVOLUTION, supportsDeconvolution, makeDeconvolution},
+    {nvinfer1::LayerType::kPOOLING, supportsPooling, makePooling},
+    {nvinfer1::LayerType::kACTIVATION, supportsActivation, makeActivation},
+    {nvinfer1::LayerType::kUNARY, supportsUnary, makeUnary},
+    {nvinfer1::LayerType::kELEMENTWISE, supportsElementWise, makeElementWise},
+    {nvinfer1::LayerType::kREDUCE, supportsReduce, makeReduce},
 };
 
 KernelKind const* kindOf(plan::LayerRecord const& layer)

@@ -12,4 +12,19 @@ std::unique_ptr<Kernel> makeConvolution(State& state, plan::LayerRecord const& l
 bool supportsDeconvolution(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeDeconvolution(State& state, plan::LayerRecord const& layer);
 
+bool supportsPooling(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makePooling(State& state, plan::LayerRecord const& layer);
+
+bool supportsActivation(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeActivation(State& state, plan::LayerRecord const& layer);
+
+bool supportsUnary(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeUnary(State& state, plan::LayerRecord const& layer);
+
+bool supportsElementWise(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeElementWise(State& state, plan::LayerRecord const& layer);
+
+bool supportsReduce(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeReduce(State& state, plan::LayerRecord const& layer);
+
 } // namespace kiln::cpu::fast

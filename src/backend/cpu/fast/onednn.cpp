@@ -26,6 +26,11 @@ std::optional<Eltwise> eltwiseOf(ActivationType type, float alpha, float beta)
     }
 }
 
+bool readsOneTensor(plan::LayerRecord const& layer)
+{
+    return layer.inputs.size() == 1 && layer.inputs[0] >= 0 && !layer.epilogue.any();
+}
+
 dnnl::memory::dims dimsOf(Shape const& shape)
 {
     return dnnl::memory::dims(shape.begin(), shape.end());
@@ -83,6 +88,29 @@ void Staged::commit(void* data, dnnl::stream& stream)
         mUser.set_data_handle(data);
         mToUser.execute(stream, mScratch, mUser);
     }
+}
+
+PlainPrimitive::PlainPrimitive(dnnl::primitive primitive,
+    std::vector<std::pair<int, dnnl::memory::desc>> const& arguments, dnnl::engine const& engine)
+    : mPrimitive(std::move(primitive))
+{
+    for (auto const& [kind, desc] : arguments)
+    {
+        mOrder.push_back(kind);
+        mArguments.emplace(kind, userMemory(desc, engine));
+    }
+}
+
+void PlainPrimitive::run(std::initializer_list<void const*> buffers, dnnl::stream& stream)
+{
+    size_t slot = 0;
+    for (void const* buffer : buffers)
+    {
+        // oneDNN's memory objects are not const-aware; sources are only read.
+        mArguments.at(mOrder.at(slot++)).set_data_handle(const_cast<void*>(buffer));
+    }
+    mPrimitive.execute(stream, mArguments);
+    stream.wait();
 }
 
 dnnl::memory laidOutWeights(std::vector<float> const& values, dnnl::memory::desc const& user,

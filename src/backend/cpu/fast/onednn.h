@@ -7,7 +7,9 @@
 
 #include <dnnl.hpp>
 
+#include <initializer_list>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -37,6 +39,9 @@ struct Eltwise
 };
 std::optional<Eltwise> eltwiseOf(nvinfer1::ActivationType type, float alpha, float beta);
 
+//! Whether `layer` reads one tensor and has no fused epilogue: what the kernels of one input take.
+bool readsOneTensor(plan::LayerRecord const& layer);
+
 dnnl::memory::dims dimsOf(Shape const& shape);
 //! The row-major (kLINEAR) FP32 layout of a tensor of `shape`.
 dnnl::memory::desc linearDesc(Shape const& shape);
@@ -64,6 +69,26 @@ private:
     dnnl::memory mScratch; //!< empty where the primitive uses the user's layout
     dnnl::reorder mToScratch;
     dnnl::reorder mToUser;
+};
+
+//! A primitive that reads and writes the application's row-major buffers as they are, without scratch copies: for
+//! primitives made on linearDesc memory throughout. Its arguments' memory objects take the buffers' addresses at
+//! each run.
+class PlainPrimitive
+{
+public:
+    PlainPrimitive() = default;
+    //! `arguments`: each argument's DNNL_ARG_ kind and memory description, in the order run takes the buffers.
+    PlainPrimitive(dnnl::primitive primitive, std::vector<std::pair<int, dnnl::memory::desc>> const& arguments,
+        dnnl::engine const& engine);
+
+    //! Runs the primitive on `buffers`, one per argument in order, and waits until it is done.
+    void run(std::initializer_list<void const*> buffers, dnnl::stream& stream);
+
+private:
+    dnnl::primitive mPrimitive;
+    std::vector<int> mOrder; //!< the arguments' kinds in the order of run's buffers
+    std::unordered_map<int, dnnl::memory> mArguments;
 };
 
 //! Constant weights laid out once for a primitive: `values` (FP32, shaped by `user`) reordered into `chosen`.

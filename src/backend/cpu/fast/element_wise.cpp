@@ -1,0 +1,118 @@
+// Element-wise arithmetic (sum, product, difference, quotient, maximum, minimum) through oneDNN's binary, with
+// numpy-style broadcasting: both inputs have the output's rank, and an extent of 1 repeats. oneDNN's fast kernels
+// broadcast the second operand only; where the first alone is broadcast and the operation commutes, the operands
+// swap. The other cases (a broadcast first operand of a difference or quotient, both operands broadcast) run on
+// oneDNN's reference implementation, which broadcasts both. oneDNN 2.6 has no power; comparisons and logic produce
+// BOOL, which the fast path does not take.
+#include "backend/cpu/fast/kernels.h"
+
+#include "network/layers/elementwise.h"
+#include "plan/plan_graph.h"
+
+namespace kiln::cpu::fast
+{
+namespace
+{
+
+using nvinfer1::ElementWiseOperation;
+
+std::optional<dnnl::algorithm> binaryOf(ElementWiseOperation operation)
+{
+    using dnnl::algorithm;
+    switch (operation)
+    {
+    case ElementWiseOperation::kSUM: return algorithm::binary_add;
+    case ElementWiseOperation::kPROD: return algorithm::binary_mul;
+    case ElementWiseOperation::kMAX: return algorithm::binary_max;
+    case ElementWiseOperation::kMIN: return algorithm::binary_min;
+    case ElementWiseOperation::kSUB: return algorithm::binary_sub;
+    case ElementWiseOperation::kDIV: return algorithm::binary_div;
+    default: return std::nullopt;
+    }
+}
+
+bool commutes(ElementWiseOperation operation)
+{
+    return operation != ElementWiseOperation::kSUB && operation != ElementWiseOperation::kDIV;
+}
+
+//! oneDNN's memory has at least one axis: a scalar is a tensor of one element.
+Shape atLeastOneAxis(Shape const& shape)
+{
+    return shape.empty() ? Shape{1} : shape;
+}
+
+class ElementWiseKernel final : public Kernel
+{
+public:
+    ElementWiseKernel(State& state, ElementWiseOperation operation)
+        : mState(state)
+        , mOperation(operation)
+    {
+    }
+
+    void run(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        TensorView const& output = outputs.at(0);
+        if (output.count() == 0)
+        {
+            return;
+        }
+        Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs, output); });
+        void const* first = inputs[0].data;
+        void const* second = inputs[1].data;
+        if (prepared.swapped)
+        {
+            std::swap(first, second);
+        }
+        prepared.primitive.run({first, second, output.data}, mState.stream);
+    }
+
+private:
+    struct Prepared
+    {
+        PlainPrimitive primitive;
+        bool swapped{false}; //!< the primitive's first source is the layer's second input
+    };
+
+    Prepared prepare(LayerInputs const& inputs, TensorView const& output) const
+    {
+        Shape first = atLeastOneAxis(inputs[0].shape);
+        Shape second = atLeastOneAxis(inputs[1].shape);
+        Shape const result = atLeastOneAxis(output.shape);
+        bool const swapped = commutes(mOperation) && first != result && second == result;
+        if (swapped)
+        {
+            std::swap(first, second);
+        }
+        dnnl::memory::desc const source0 = linearDesc(first);
+        dnnl::memory::desc const source1 = linearDesc(second);
+        dnnl::memory::desc const destination = linearDesc(result);
+        dnnl::binary::desc const description(*binaryOf(mOperation), source0, source1, destination);
+        dnnl::binary::primitive_desc const chosen(description, mState.engine);
+        return Prepared{PlainPrimitive(dnnl::binary(chosen),
+                            {{DNNL_ARG_SRC_0, source0}, {DNNL_ARG_SRC_1, source1}, {DNNL_ARG_DST, destination}},
+                            mState.engine),
+            swapped};
+    }
+
+    State& mState;
+    ElementWiseOperation const mOperation;
+    PreparedCache<Prepared> mCache;
+};
+
+} // namespace
+
+bool supportsElementWise(plan::PlanModel const& /*model*/, plan::LayerRecord const& layer)
+{
+    auto const* params = plan::paramsOf<network::ElementWiseParams>(layer);
+    return params != nullptr && layer.inputs.size() == 2 && layer.inputs[0] >= 0 && layer.inputs[1] >= 0
+        && !layer.epilogue.any() && binaryOf(params->operation).has_value();
+}
+
+std::unique_ptr<Kernel> makeElementWise(State& state, plan::LayerRecord const& layer)
+{
+    return std::make_unique<ElementWiseKernel>(state, plan::paramsOf<network::ElementWiseParams>(layer)->operation);
+}
+
+} // namespace kiln::cpu::fast

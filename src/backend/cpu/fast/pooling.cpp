@@ -1,0 +1,148 @@
+// Max and average pooling (1-D to 3-D) through oneDNN, at the shapes where oneDNN computes what the reference
+// kernel does. Two cases differ: an average that counts padding is divided by the whole window in oneDNN, by the
+// window's overlap with the padded input in the reference, which is less where kEXPLICIT_ROUND_UP's last windows
+// reach past the post-padding; and a window over padding alone gives 0 in the reference, the lowest float (max) or
+// 0 / 0 (average) in oneDNN. A layer of static shape with such a window stays on the reference kernel; a dynamic
+// one runs the reference kernel at the shapes that have one.
+#include "backend/cpu/fast/kernels.h"
+
+#include "backend/cpu/kernels/nn/pooling.h"
+#include "backend/cpu/kernels/nn/sliding_window.h"
+#include "network/layers/layer_utils.h"
+#include "plan/plan_graph.h"
+
+#include <numeric>
+
+namespace kiln::cpu::fast
+{
+namespace
+{
+
+using network::PoolingParams;
+using nvinfer1::PoolingType;
+
+//! The window as oneDNN's pooling takes it, per spatial axis.
+struct Window
+{
+    dnnl::memory::dims kernel;
+    dnnl::memory::dims strides;
+    dnnl::memory::dims before;
+    dnnl::memory::dims after;
+};
+
+//! The window on an input of `inputShape`, where oneDNN pools it as the reference kernel does.
+std::optional<Window> oneDnnWindow(PoolingParams const& params, Shape const& inputShape)
+{
+    Shape const size = network::dimsToVector(params.windowSize);
+    Shape const stride = network::dimsToVector(params.stride);
+    Shape const spatial(inputShape.end() - static_cast<std::ptrdiff_t>(size.size()), inputShape.end());
+    WindowGeometry const geometry = forwardWindowGeometry(spatial, size, stride,
+        network::dimsToVector(params.prePadding), network::dimsToVector(params.postPadding), params.paddingMode);
+    bool const countsPadding = params.poolingType == PoolingType::kAVERAGE && !params.averageCountExcludesPadding;
+    Window window;
+    for (size_t axis = 0; axis < size.size(); ++axis)
+    {
+        int64_t const pre = geometry.prePadding[axis];
+        // The padding the output size needs (oneDNN checks it): rounding up may pad past the post-padding; rounding
+        // down may leave the last input elements out, which takes none.
+        int64_t const after
+            = std::max<int64_t>(0, (geometry.outputSize[axis] - 1) * stride[axis] + size[axis] - spatial[axis] - pre);
+        bool const everyWindowReadsInput = pre < size[axis] && after < size[axis];
+        if (!everyWindowReadsInput || (countsPadding && after > geometry.postPadding[axis]))
+        {
+            return std::nullopt;
+        }
+        window.kernel.push_back(size[axis]);
+        window.strides.push_back(stride[axis]);
+        window.before.push_back(pre);
+        window.after.push_back(after);
+    }
+    return window;
+}
+
+//! `shape` as oneDNN's pooling takes it, [N, C, spatial...]: the axes before the channels fold into N.
+Shape batchChannelsSpatial(Shape const& shape, size_t spatialRank)
+{
+    auto const channels = shape.end() - static_cast<std::ptrdiff_t>(spatialRank) - 1;
+    Shape folded{std::accumulate(shape.begin(), channels, int64_t{1}, std::multiplies<>()), *channels};
+    folded.insert(folded.end(), channels + 1, shape.end());
+    return folded;
+}
+
+class PoolingKernel final : public Kernel
+{
+public:
+    PoolingKernel(State& state, plan::LayerRecord const& layer)
+        : mState(state)
+        , mOwner(layer.params)
+        , mParams(*plan::paramsOf<PoolingParams>(layer))
+    {
+    }
+
+    void run(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        TensorView const& output = outputs.at(0);
+        if (output.count() == 0)
+        {
+            return;
+        }
+        std::optional<PlainPrimitive>& prepared = mCache.get(
+            inputs, mState.resolvedThreads(), [&] { return prepare(inputs[0].shape, output.shape); });
+        if (!prepared)
+        {
+            runPooling(mParams, inputs[0], output);
+            return;
+        }
+        prepared->run({inputs[0].data, output.data}, mState.stream);
+    }
+
+private:
+    //! The primitive for an input of `input`'s shape; none where the reference kernel runs it.
+    std::optional<PlainPrimitive> prepare(Shape const& input, Shape const& output) const
+    {
+        std::optional<Window> const window = oneDnnWindow(mParams, input);
+        if (!window)
+        {
+            return std::nullopt;
+        }
+        size_t const spatialRank = window->kernel.size();
+        dnnl::memory::desc const source = linearDesc(batchChannelsSpatial(input, spatialRank));
+        dnnl::memory::desc const destination = linearDesc(batchChannelsSpatial(output, spatialRank));
+        dnnl::algorithm const algorithm = mParams.poolingType == PoolingType::kMAX ? dnnl::algorithm::pooling_max
+            : mParams.averageCountExcludesPadding ? dnnl::algorithm::pooling_avg_exclude_padding
+                                                  : dnnl::algorithm::pooling_avg_include_padding;
+        dnnl::pooling_forward::desc const description(dnnl::prop_kind::forward_inference, algorithm, source,
+            destination, window->strides, window->kernel, window->before, window->after);
+        dnnl::pooling_forward::primitive_desc const chosen(description, mState.engine);
+        return PlainPrimitive(
+            dnnl::pooling_forward(chosen), {{DNNL_ARG_SRC, source}, {DNNL_ARG_DST, destination}}, mState.engine);
+    }
+
+    State& mState;
+    std::shared_ptr<network::LayerParams const> const mOwner; //!< keeps mParams
+    PoolingParams const& mParams;
+    PreparedCache<std::optional<PlainPrimitive>> mCache;
+};
+
+} // namespace
+
+bool supportsPooling(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    auto const* params = plan::paramsOf<PoolingParams>(layer);
+    if (params == nullptr || !readsOneTensor(layer)
+        || (params->poolingType != PoolingType::kMAX && params->poolingType != PoolingType::kAVERAGE)
+        || params->windowSize.nbDims < 1 || params->windowSize.nbDims > 3)
+    {
+        return false;
+    }
+    // A static shape is checked now; the kernel checks each shape a dynamic input takes.
+    std::optional<std::vector<int64_t>> const shape = plan::constantDims(model, layer.inputs[0]);
+    return !shape || oneDnnWindow(*params, *shape).has_value();
+}
+
+std::unique_ptr<Kernel> makePooling(State& state, plan::LayerRecord const& layer)
+{
+    return std::make_unique<PoolingKernel>(state, layer);
+}
+
+} // namespace kiln::cpu::fast

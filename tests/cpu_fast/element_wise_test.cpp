@@ -1,0 +1,139 @@
+// The fast path's element-wise arithmetic (oneDNN's binary) against the reference kernel: every operation it has,
+// with every broadcasting pattern (the second operand, the first, both, scalars), odd sizes and ranks; the rest
+// stays on the reference; dynamic shapes; thread counts.
+#include "one_layer.h"
+
+#include <cmath>
+#include <limits>
+
+namespace kiln::test
+{
+namespace
+{
+
+LayerMaker elementWise(ElementWiseOperation operation)
+{
+    return [=](INetworkDefinition& network, std::vector<ITensor*> const& inputs) {
+        return network.addElementWise(*inputs[0], *inputs[1], operation);
+    };
+}
+
+struct Broadcast
+{
+    char const* name;
+    Shape first;
+    Shape second;
+};
+
+class FastElementWise : public testing::TestWithParam<Broadcast>
+{
+};
+
+// IEEE arithmetic, maximum and minimum are exact in both.
+TEST_P(FastElementWise, MatchesTheReferenceKernel)
+{
+    Broadcast const& c = GetParam();
+    for (ElementWiseOperation operation : {ElementWiseOperation::kSUM, ElementWiseOperation::kPROD,
+             ElementWiseOperation::kSUB, ElementWiseOperation::kDIV, ElementWiseOperation::kMAX,
+             ElementWiseOperation::kMIN})
+    {
+        SCOPED_TRACE(static_cast<int32_t>(operation));
+        expectLayerMatches(oneLayer({c.first, c.second}, elementWise(operation)),
+            {randomInputs({c.first, c.second}, 1)}, Tolerance(0.0), true);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Patterns, FastElementWise,
+    testing::Values(Broadcast{"SameShape", {2, 3, 7, 5}, {2, 3, 7, 5}},
+        Broadcast{"PerChannelSecond", {2, 16, 9, 11}, {1, 16, 1, 1}},
+        Broadcast{"PerChannelFirst", {1, 16, 1, 1}, {2, 16, 9, 11}},
+        Broadcast{"ScalarLikeSecond", {3, 5, 7}, {1, 1, 1}},
+        Broadcast{"ScalarLikeFirst", {1, 1, 1}, {3, 5, 7}},
+        Broadcast{"LastAxisSecond", {4, 6, 33}, {1, 1, 33}},
+        Broadcast{"MiddleAxisFirst", {5, 1, 3}, {5, 4, 3}},
+        Broadcast{"Mutual", {3, 1, 5}, {1, 4, 1}},
+        Broadcast{"Scalars", {}, {}},
+        Broadcast{"OneDimensional", {1}, {17}},
+        Broadcast{"SixDimensional", {2, 1, 3, 1, 2, 5}, {2, 4, 3, 2, 2, 1}},
+        Broadcast{"ResidualAdd", {1, 64, 56, 56}, {1, 64, 56, 56}}),
+    [](testing::TestParamInfo<Broadcast> const& info) { return std::string(info.param.name); });
+
+TEST(FastElementWise, DivisionByZeroAndInfinitiesAsTheReference)
+{
+    float const inf = std::numeric_limits<float>::infinity();
+    Tensors const inputs{{"a", fromFloats({6}, {1.0F, -1.0F, 0.0F, inf, inf, 3.0F})},
+        {"b", fromFloats({6}, {0.0F, 0.0F, 0.0F, inf, 2.0F, -inf})}};
+    for (ElementWiseOperation operation : {ElementWiseOperation::kDIV, ElementWiseOperation::kSUB,
+             ElementWiseOperation::kPROD})
+    {
+        SCOPED_TRACE(static_cast<int32_t>(operation));
+        expectLayerMatches(oneLayer({{6}, {6}}, elementWise(operation)), {inputs}, Tolerance(0.0), true);
+    }
+}
+
+TEST(FastElementWiseFallback, PowerFloorDivisionComparisonsAndIntegersStayOnTheReference)
+{
+    Shape const shape{2, 3, 4};
+    Tensors inputs = randomInputs({shape, shape}, 2);
+    // Positive bases keep the power real.
+    std::vector<float> bases = inputs.at("a").floats();
+    for (float& base : bases)
+    {
+        base = std::fabs(base) + 0.5F;
+    }
+    inputs["a"] = fromFloats(shape, bases);
+    for (ElementWiseOperation operation : {ElementWiseOperation::kPOW, ElementWiseOperation::kFLOOR_DIV,
+             ElementWiseOperation::kLESS, ElementWiseOperation::kEQUAL})
+    {
+        SCOPED_TRACE(static_cast<int32_t>(operation));
+        expectLayerMatches(oneLayer({shape, shape}, elementWise(operation)), {inputs}, Tolerance(0.0), false);
+    }
+    auto integers = [](INetworkDefinition& network) {
+        ITensor* a = network.addInput("a", DataType::kINT32, dimsOf({4}));
+        ITensor* b = network.addInput("b", DataType::kINT32, dimsOf({4}));
+        ILayer* layer = network.addElementWise(*a, *b, ElementWiseOperation::kSUM);
+        layer->setName("layer");
+        layer->getOutput(0)->setName("output");
+        network.markOutput(*layer->getOutput(0));
+    };
+    Tensors const integerInputs{{"a", fromInts({4}, {1, -2, 3, 7}, DataType::kINT32)},
+        {"b", fromInts({4}, {5, 6, -7, 8}, DataType::kINT32)}};
+    expectLayerMatches(integers, {integerInputs}, Tolerance(0.0), false);
+}
+
+TEST(FastElementWiseShapes, BroadcastingThatChangesWithTheShapesRuns)
+{
+    // Either operand may be the broadcast one from run to run.
+    auto profile = [](IBuilder& builder, IBuilderConfig& config) {
+        IOptimizationProfile* shapes = builder.createOptimizationProfile();
+        for (char const* name : {"a", "b"})
+        {
+            shapes->setDimensions(name, OptProfileSelector::kMIN, Dims3{1, 1, 5});
+            shapes->setDimensions(name, OptProfileSelector::kOPT, Dims3{3, 4, 5});
+            shapes->setDimensions(name, OptProfileSelector::kMAX, Dims3{6, 8, 5});
+        }
+        config.addOptimizationProfile(shapes);
+    };
+    std::vector<Tensors> const runs{randomInputs({{3, 4, 5}, {3, 4, 5}}, 3), randomInputs({{3, 1, 5}, {3, 4, 5}}, 4),
+        randomInputs({{6, 8, 5}, {1, 8, 5}}, 5), randomInputs({{1, 8, 5}, {6, 1, 5}}, 6),
+        randomInputs({{3, 4, 5}, {3, 4, 5}}, 7)};
+    for (ElementWiseOperation operation : {ElementWiseOperation::kSUM, ElementWiseOperation::kDIV})
+    {
+        SCOPED_TRACE(static_cast<int32_t>(operation));
+        expectLayerMatches(oneLayer({{-1, -1, 5}, {-1, -1, 5}}, elementWise(operation)), runs, Tolerance(0.0), true,
+            profile);
+    }
+}
+
+TEST(FastElementWiseThreads, EveryThreadCountGivesTheSameBits)
+{
+    Shape const shape{2, 64, 56, 56};
+    for (ElementWiseOperation operation : {ElementWiseOperation::kSUM, ElementWiseOperation::kDIV})
+    {
+        expectSameBitsAtEveryThreadCount(oneLayer({shape, {1, 64, 1, 1}}, elementWise(operation)),
+            randomInputs({shape, {1, 64, 1, 1}}, 8));
+    }
+}
+
+} // namespace
+} // namespace kiln::test
