@@ -43,18 +43,21 @@ KernelKind const* kindOf(plan::LayerRecord const& layer)
     return nullptr;
 }
 
-//! FP32 in every slot, kLINEAR throughout, computing in FP32.
+//! FP32 in every slot and in the tensors there (the executor converts nothing around a fast kernel: a layer next to
+//! FP16 layers reads a tensor stored in half), kLINEAR throughout, computing in FP32.
 bool float32Throughout(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     if (layer.precision != nvinfer1::DataType::kFLOAT || !plan::linearThroughout(model, layer))
     {
         return false;
     }
-    size_t const slots = layer.inputs.size() + layer.outputs.size();
-    for (size_t slot = 0; slot < slots; ++slot)
+    size_t const inputs = layer.inputs.size();
+    for (size_t slot = 0; slot < inputs + layer.outputs.size(); ++slot)
     {
-        bool const absent = slot < layer.inputs.size() && layer.inputs[slot] < 0;
-        if (!absent && plan::slotType(model, layer, slot) != nvinfer1::DataType::kFLOAT)
+        int32_t const t = slot < inputs ? layer.inputs[slot] : layer.outputs[slot - inputs];
+        if (t >= 0
+            && (plan::slotType(model, layer, slot) != nvinfer1::DataType::kFLOAT
+                || model.tensors[t].type != nvinfer1::DataType::kFLOAT))
         {
             return false;
         }
