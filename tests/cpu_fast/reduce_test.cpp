@@ -76,6 +76,8 @@ INSTANTIATE_TEST_SUITE_P(Axes, FastReduce,
         ReduceCase{"Alternating", {3, 4, 5, 6, 2}, 0b10101},
         ReduceCase{"All", {4, 5, 6}, 0b111},
         ReduceCase{"OneDimensional", {37}, 0b1},
+        ReduceCase{"LongRows", {2, 5000}, 0b10},
+        ReduceCase{"LongRowsAndColumns", {2, 5000}, 0b11},
         ReduceCase{"ExtentsOfOneAmongTheAxes", {1, 6, 1, 5, 1}, 0b01101},
         ReduceCase{"SevenDimensional", {2, 3, 2, 2, 3, 2, 2}, 0b0101001}),
     [](testing::TestParamInfo<ReduceCase> const& info) { return std::string(info.param.name); });
