@@ -3,7 +3,8 @@
 // broadcast the second operand only; where the first alone is broadcast and the operation commutes, the operands
 // swap. The other cases (a broadcast first operand of a difference or quotient, both operands broadcast) run on
 // oneDNN's reference implementation, which broadcasts both. oneDNN 2.6 has no power; comparisons and logic produce
-// BOOL, which the fast path does not take.
+// BOOL, which the fast path does not take. Unlike the reference, oneDNN's maximum and minimum propagate a NaN of the
+// second operand only.
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/elementwise.h"

@@ -1,5 +1,6 @@
 // Activations and unary operations through oneDNN's eltwise, where it has an algorithm that computes what the
 // reference kernel does. An element-wise function does not care for the tensor's shape: the primitive sees one axis.
+// Unlike the reference, oneDNN's ReLU and clip turn NaN into 0 (as in the convolutions' fused activations).
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/unary.h"

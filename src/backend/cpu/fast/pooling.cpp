@@ -1,9 +1,9 @@
 // Max and average pooling (1-D to 3-D) through oneDNN, at the shapes where oneDNN computes what the reference
 // kernel does. Two cases differ: an average that counts padding is divided by the whole window in oneDNN, by the
 // window's overlap with the padded input in the reference, which is less where kEXPLICIT_ROUND_UP's last windows
-// reach past the post-padding; and a window over padding alone gives 0 in the reference, the lowest float (max) or
-// 0 / 0 (average) in oneDNN. A layer of static shape with such a window stays on the reference kernel; a dynamic
-// one runs the reference kernel at the shapes that have one.
+// reach past the post-padding; and a window over padding alone gives 0 in the reference, not in oneDNN (its maximum
+// is the lowest float). A layer of static shape with such a window stays on the reference kernel; a dynamic one runs
+// the reference kernel at the shapes that have one. Unlike the reference, oneDNN's maximum ignores NaN.
 #include "backend/cpu/fast/kernels.h"
 
 #include "backend/cpu/kernels/nn/pooling.h"

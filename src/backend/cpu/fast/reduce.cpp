@@ -2,7 +2,8 @@
 // the reduced axes as extents of 1, which is the same row-major data as an output without them: keepDimensions does
 // not matter here. Axes of extent 1 are dropped and neighbouring axes that are both reduced or both kept merge, so
 // that oneDNN sees the fewest axes (its fast kernel reduces the innermost ones: a global average pooling is
-// [N * C, H * W] -> [N * C, 1]).
+// [N * C, H * W] -> [N * C, 1]). Unlike the reference, oneDNN's maximum and minimum keep a NaN only where it comes
+// last.
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/reduce.h"
