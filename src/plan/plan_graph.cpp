@@ -58,6 +58,21 @@ bool sameShape(PlanModel const& model, int32_t a, int32_t b)
     return true;
 }
 
+std::optional<int64_t> constantExtent(PlanModel const& model, int32_t t, size_t axis)
+{
+    std::vector<int32_t> const& dims = model.tensors[t].dims;
+    if (axis >= dims.size())
+    {
+        return std::nullopt;
+    }
+    ExprNode const& expr = model.exprs[dims[axis]];
+    if (expr.kind != static_cast<uint8_t>(shape::ExprKind::kCONSTANT))
+    {
+        return std::nullopt;
+    }
+    return expr.value;
+}
+
 std::optional<std::vector<int64_t>> constantDims(PlanModel const& model, int32_t t)
 {
     std::vector<int64_t> extents;

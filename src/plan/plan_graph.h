@@ -28,6 +28,9 @@ bool sameExpr(PlanModel const& model, int32_t a, int32_t b);
 //! Whether tensors `a` and `b` have the same dimensions (as expressions, so also where they are not constants).
 bool sameShape(PlanModel const& model, int32_t a, int32_t b);
 
+//! Tensor `t`'s extent along `axis` where it is a build-time constant (and the tensor has that axis).
+std::optional<int64_t> constantExtent(PlanModel const& model, int32_t t, size_t axis);
+
 //! Tensor `t`'s extents where every one is a build-time constant.
 std::optional<std::vector<int64_t>> constantDims(PlanModel const& model, int32_t t);
 

@@ -5,9 +5,11 @@
 #include "backend/cuda/layer_lowering.h"
 #include "backend/cuda/passes/channels_last.h"
 #include "backend/cuda/passes/convolution_tuning.h"
-#include "backend/cuda/passes/matrix_multiply_fusion.h"
 #include "core/logging.h"
+#include "network/layers/matrix_multiply.h"
 #include "plan/passes/convolution_fusion.h"
+#include "plan/passes/matrix_multiply_fusion.h"
+#include "plan/plan_graph.h"
 
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
@@ -34,15 +36,31 @@ std::unique_ptr<AlgorithmTimer> makeTimer(nvinfer1::IGpuAllocator* allocator, st
     return nullptr;
 }
 
+//! The one activation cuDNN's and cuBLASLt's epilogues apply.
+bool relu(network::ActivationParams const& activation)
+{
+    return activation.activation == nvinfer1::ActivationType::kRELU;
+}
+
 //! cuDNN fuses a ReLU into any convolution; an addition only together with one (its identity activation is limited
 //! to one algorithm).
 plan::ConvolutionFusionRules cudnnFusions()
 {
     auto everyConvolution = [](plan::PlanModel const&, plan::LayerRecord const&) { return true; };
-    auto relu = [](network::ActivationParams const& activation) {
-        return activation.activation == nvinfer1::ActivationType::kRELU;
-    };
     return plan::ConvolutionFusionRules{everyConvolution, relu, true};
+}
+
+//! cuBLASLt's epilogue adds a bias row and applies a ReLU, for fully connected (2-D) products whose inner extent is
+//! known not to be 0: it has no form for an empty sum.
+plan::MatrixMultiplyFusionRules cublasLtFusions()
+{
+    auto fullyConnected = [](plan::PlanModel const& model, plan::LayerRecord const& product) {
+        auto const* params = plan::paramsOf<network::MatrixMultiplyParams>(product);
+        size_t const innerAxis = params->op0 == nvinfer1::MatrixOperation::kNONE ? 1 : 0;
+        std::optional<int64_t> const inner = plan::constantExtent(model, product.inputs[0], innerAxis);
+        return model.tensors[product.outputs[0]].dims.size() == 2 && inner && *inner > 0;
+    };
+    return plan::MatrixMultiplyFusionRules{fullyConnected, relu};
 }
 
 class CudaBackend final : public backend::Implementation
@@ -73,7 +91,7 @@ public:
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
         plan::fuseConvolutionEpilogues(model, cudnnFusions());
-        fuseMatrixMultiplyEpilogues(model);
+        plan::fuseMatrixMultiplyEpilogues(model, cublasLtFusions());
         if (options.convolutionLayout != ConvolutionLayout::kLINEAR)
         {
             chooseChannelsLast(model);

@@ -1,15 +1,14 @@
-#include "backend/cuda/passes/matrix_multiply_fusion.h"
+#include "plan/passes/matrix_multiply_fusion.h"
 
 #include "core/data_type.h"
 #include "network/layers/constant.h"
 #include "network/layers/matrix_multiply.h"
 #include "plan/plan_graph.h"
-#include "shape/expr.h"
 
 #include <algorithm>
 #include <optional>
 
-namespace kiln::cuda
+namespace kiln::plan
 {
 namespace
 {
@@ -33,17 +32,18 @@ struct Bias
 
 struct Chain
 {
-    std::vector<size_t> layers; //!< matrix multiply, then a sum, a ReLU or both
+    std::vector<size_t> layers; //!< matrix multiply, then a sum, an activation or both
     std::optional<Bias> bias;
-    bool relu{false};
+    network::ActivationParams const* activation{nullptr};
 };
 
 class Fuser
 {
 public:
-    explicit Fuser(plan::PlanModel& model)
+    Fuser(PlanModel& model, MatrixMultiplyFusionRules const& rules)
         : mModel(model)
-        , mReaders(plan::readersOf(model))
+        , mRules(rules)
+        , mReaders(readersOf(model))
         , mProducers(model.tensors.size(), -1)
         , mRemoved(model.layers.size(), false)
     {
@@ -69,7 +69,7 @@ public:
             {
                 continue;
             }
-            plan::LayerRecord record = fused(*chain);
+            LayerRecord record = fused(*chain);
             for (size_t member : chain->layers)
             {
                 stopReading(member);
@@ -90,25 +90,10 @@ public:
                 dropUnread(chain->bias->producers);
             }
         }
-        plan::eraseLayers(mModel, mRemoved);
+        eraseLayers(mModel, mRemoved);
     }
 
 private:
-    std::optional<int64_t> constantExtent(int32_t tensor, size_t axis) const
-    {
-        std::vector<int32_t> const& dims = mModel.tensors[tensor].dims;
-        if (axis >= dims.size())
-        {
-            return std::nullopt;
-        }
-        plan::ExprNode const& expr = mModel.exprs[dims[axis]];
-        if (expr.kind != static_cast<uint8_t>(shape::ExprKind::kCONSTANT))
-        {
-            return std::nullopt;
-        }
-        return expr.value;
-    }
-
     std::optional<size_t> soleReader(size_t l) const
     {
         return plan::soleReader(mModel, mReaders, l);
@@ -117,19 +102,25 @@ private:
     //! Whether layer `l` can join a chain that computes in `precision` on `type`.
     bool joins(size_t l, std::optional<DataType> precision, DataType type) const
     {
-        plan::LayerRecord const& record = mModel.layers[l];
-        return record.outputs.size() == 1 && plan::computesIn(mModel, record, precision, type)
-            && plan::linearThroughout(mModel, record);
+        LayerRecord const& record = mModel.layers[l];
+        return record.outputs.size() == 1 && computesIn(mModel, record, precision, type)
+            && linearThroughout(mModel, record);
     }
 
-    //! The values of `tensor` when it is a row of `columns` values ([1, N] or [N]) that a constant holds, directly
-    //! or through shuffles that keep its elements in order.
+    //! The activation layer's parameters, where the backend fuses it.
+    network::ActivationParams const* fusableActivation(LayerRecord const& layer) const
+    {
+        auto const* activation = paramsOf<network::ActivationParams>(layer);
+        return activation != nullptr && mRules.fusesActivation(*activation) ? activation : nullptr;
+    }
+
+    //! The values of `tensor` when it is a row of `columns` values ([1, ..., 1, N] or [N]) that a constant holds,
+    //! directly or through shuffles that keep its elements in order.
     std::optional<Bias> biasFrom(int32_t tensor, int64_t columns, DataType type) const
     {
-        std::optional<std::vector<int64_t>> const dims = plan::constantDims(mModel, tensor);
-        bool const row = dims
-            && ((dims->size() == 2 && (*dims)[0] == 1 && (*dims)[1] == columns)
-                || (dims->size() == 1 && (*dims)[0] == columns));
+        std::optional<std::vector<int64_t>> const dims = constantDims(mModel, tensor);
+        bool const row = dims && !dims->empty() && dims->back() == columns
+            && std::all_of(dims->begin(), dims->end() - 1, [](int64_t e) { return e == 1; });
         if (!row)
         {
             return std::nullopt;
@@ -138,16 +129,16 @@ private:
         while (bias.producers.size() < mModel.layers.size())
         {
             int64_t const p = mProducers[tensor];
-            std::optional<std::vector<int64_t>> const extents = plan::constantDims(mModel, tensor);
+            std::optional<std::vector<int64_t>> const extents = constantDims(mModel, tensor);
             if (p < 0 || mRemoved[p] || !extents || !atMostOneAxis(*extents))
             {
                 return std::nullopt;
             }
-            plan::LayerRecord const& producer = mModel.layers[p];
+            LayerRecord const& producer = mModel.layers[p];
             bias.producers.push_back(static_cast<size_t>(p));
             if (producer.type == LayerType::kCONSTANT)
             {
-                auto const params = plan::paramsOf<network::ConstantParams>(producer);
+                auto const params = paramsOf<network::ConstantParams>(producer);
                 if (!params || params->weights.count() != columns || !isFloatType(params->weights.type()))
                 {
                     return std::nullopt;
@@ -168,38 +159,32 @@ private:
     //! The chain starting at matrix multiply `l`, when it has more than the matrix multiply.
     std::optional<Chain> chainFrom(size_t l) const
     {
-        plan::LayerRecord const& product = mModel.layers[l];
+        LayerRecord const& product = mModel.layers[l];
         if (product.type != LayerType::kMATRIX_MULTIPLY || product.inputs.size() != 2 || product.inputs[0] < 0
-            || product.inputs[1] < 0 || product.outputs.size() != 1 || !plan::linearThroughout(mModel, product))
+            || product.inputs[1] < 0 || product.outputs.size() != 1 || !linearThroughout(mModel, product))
         {
             return std::nullopt;
         }
-        auto const params = plan::paramsOf<network::MatrixMultiplyParams>(product);
+        auto const params = paramsOf<network::MatrixMultiplyParams>(product);
         auto const matrix = [](MatrixOperation op) {
             return op == MatrixOperation::kNONE || op == MatrixOperation::kTRANSPOSE;
         };
         int32_t const out = product.outputs[0];
-        // 2-D, as a fully connected layer: the bias is one row for the whole output.
-        if (!params || product.epilogue.any() || !matrix(params->op0) || !matrix(params->op1)
-            || mModel.tensors[out].dims.size() != 2)
+        size_t const rank = mModel.tensors[out].dims.size();
+        // The bias is one row for every matrix of the output, along its last axis.
+        if (!params || product.epilogue.any() || !matrix(params->op0) || !matrix(params->op1) || rank < 2
+            || !mRules.fusesInto(mModel, product))
         {
             return std::nullopt;
         }
-        // cuBLASLt's epilogue has no form for an empty sum, so the inner extent must be known not to be 0.
-        std::optional<int64_t> const inner
-            = constantExtent(product.inputs[0], params->op0 == MatrixOperation::kNONE ? 1 : 0);
-        std::optional<int64_t> const columns = constantExtent(out, 1);
-        if (!inner || *inner <= 0)
-        {
-            return std::nullopt;
-        }
-        DataType const type = plan::slotType(mModel, product, 2);
-        Chain chain{{l}, std::nullopt, false};
+        std::optional<int64_t> const columns = constantExtent(mModel, out, rank - 1);
+        DataType const type = slotType(mModel, product, 2);
+        Chain chain{{l}, std::nullopt, nullptr};
         std::optional<size_t> next = soleReader(l);
-        if (next && plan::isSum(mModel.layers[*next]) && joins(*next, product.precision, type))
+        if (next && isSum(mModel.layers[*next]) && joins(*next, product.precision, type))
         {
-            plan::LayerRecord const& sum = mModel.layers[*next];
-            if (sum.inputs.size() != 2 || !columns || !plan::sameShape(mModel, sum.outputs[0], out))
+            LayerRecord const& sum = mModel.layers[*next];
+            if (sum.inputs.size() != 2 || !columns || !sameShape(mModel, sum.outputs[0], out))
             {
                 return std::nullopt;
             }
@@ -216,10 +201,10 @@ private:
             chain.layers.push_back(*next);
             next = soleReader(*next);
         }
-        if (next && plan::isRelu(mModel.layers[*next]) && joins(*next, product.precision, type))
+        if (next && fusableActivation(mModel.layers[*next]) != nullptr && joins(*next, product.precision, type))
         {
             chain.layers.push_back(*next);
-            chain.relu = true;
+            chain.activation = fusableActivation(mModel.layers[*next]);
         }
         if (chain.layers.size() < 2)
         {
@@ -228,20 +213,23 @@ private:
         return chain;
     }
 
-    plan::LayerRecord fused(Chain const& chain) const
+    LayerRecord fused(Chain const& chain) const
     {
-        plan::LayerRecord const& product = mModel.layers[chain.layers.front()];
-        plan::LayerRecord const& last = mModel.layers[chain.layers.back()];
-        plan::LayerRecord record;
+        LayerRecord const& product = mModel.layers[chain.layers.front()];
+        LayerRecord const& last = mModel.layers[chain.layers.back()];
+        LayerRecord record;
         record.type = LayerType::kMATRIX_MULTIPLY;
         record.params = product.params;
         if (chain.bias)
         {
             record.epilogue.bias = chain.bias->values;
         }
-        if (chain.relu)
+        if (chain.activation != nullptr)
         {
-            record.epilogue.setRelu();
+            record.epilogue.activates = true;
+            record.epilogue.activation = chain.activation->activation;
+            record.epilogue.alpha = chain.activation->alpha;
+            record.epilogue.beta = chain.activation->beta;
         }
         record.precision = product.precision;
         record.inputs = product.inputs;
@@ -254,9 +242,9 @@ private:
         std::vector<DataType> types;
         for (size_t slot = 0; slot < 3; ++slot)
         {
-            types.push_back(plan::slotType(mModel, product, slot));
+            types.push_back(slotType(mModel, product, slot));
         }
-        plan::setIoTypes(mModel, record, std::move(types));
+        setIoTypes(mModel, record, std::move(types));
         return record;
     }
 
@@ -287,7 +275,8 @@ private:
         }
     }
 
-    plan::PlanModel& mModel;
+    PlanModel& mModel;
+    MatrixMultiplyFusionRules const& mRules;
     std::vector<std::vector<size_t>> mReaders; //!< by tensor: the layers that read it, kept current while fusing
     std::vector<int64_t> mProducers;           //!< by tensor: the layer that writes it, or -1
     std::vector<bool> mRemoved;                //!< by layer: absorbed into a fused layer, or no longer needed
@@ -295,9 +284,9 @@ private:
 
 } // namespace
 
-void fuseMatrixMultiplyEpilogues(plan::PlanModel& model)
+void fuseMatrixMultiplyEpilogues(PlanModel& model, MatrixMultiplyFusionRules const& rules)
 {
-    Fuser(model).run();
+    Fuser(model, rules).run();
 }
 
-} // namespace kiln::cuda
+} // namespace kiln::plan
