@@ -8,19 +8,6 @@ namespace kiln::test
 namespace
 {
 
-Dims dimsOf(Shape const& shape)
-{
-    Dims dims{};
-    dims.nbDims = static_cast<int32_t>(shape.size());
-    std::copy(shape.begin(), shape.end(), dims.d);
-    return dims;
-}
-
-Weights weightsOf(std::vector<float> const& values)
-{
-    return Weights{DataType::kFLOAT, values.empty() ? nullptr : values.data(), static_cast<int64_t>(values.size())};
-}
-
 struct ConvolutionCase
 {
     char const* name;

@@ -7,14 +7,6 @@ namespace kiln::test
 namespace
 {
 
-Dims dimsOf(Shape const& shape)
-{
-    Dims dims{};
-    dims.nbDims = static_cast<int32_t>(shape.size());
-    std::copy(shape.begin(), shape.end(), dims.d);
-    return dims;
-}
-
 struct DeconvolutionCase
 {
     char const* name;

@@ -33,6 +33,20 @@ using Tensors = std::map<std::string, HostTensor>;
 //! What a test sets on the builder's configuration beyond the backend and kernels (optimization profiles).
 using BuildSettings = std::function<void(IBuilder&, IBuilderConfig&)>;
 
+inline Dims dimsOf(Shape const& shape)
+{
+    Dims dims{};
+    dims.nbDims = static_cast<int32_t>(shape.size());
+    std::copy(shape.begin(), shape.end(), dims.d);
+    return dims;
+}
+
+//! FP32 weights viewing `values`, which must outlive the network.
+inline Weights weightsOf(std::vector<float> const& values)
+{
+    return Weights{DataType::kFLOAT, values.empty() ? nullptr : values.data(), static_cast<int64_t>(values.size())};
+}
+
 //! The serialized CPU plan of `maker`'s network for `kernels`; empty with a test failure where the build fails.
 inline std::vector<uint8_t> buildCpuPlan(
     NetworkMaker const& maker, CpuKernels kernels, BuildSettings const& settings = {})
@@ -70,6 +84,22 @@ inline std::map<std::string, bool> fastPathLayers(std::vector<uint8_t> const& bl
         layers[layer.name] = cpu::fast::isMarked(layer);
     }
     return layers;
+}
+
+//! The entries of `layers` (fastPathLayers) named in `names`: for tests about some layers of a network, whose other
+//! layers may move to the fast path as it grows. A name the plan lacks is left out, so that a comparison fails.
+inline std::map<std::string, bool> layersNamed(
+    std::map<std::string, bool> const& layers, std::vector<std::string> const& names)
+{
+    std::map<std::string, bool> named;
+    for (std::string const& name : names)
+    {
+        if (auto const found = layers.find(name); found != layers.end())
+        {
+            named.insert(*found);
+        }
+    }
+    return named;
 }
 
 //! Runs plan `blob` once per entry of `runs` (inputs by name) on one context with `threads` threads, returning each

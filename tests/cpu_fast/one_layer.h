@@ -12,14 +12,6 @@
 namespace kiln::test
 {
 
-inline Dims dimsOf(Shape const& shape)
-{
-    Dims dims{};
-    dims.nbDims = static_cast<int32_t>(shape.size());
-    std::copy(shape.begin(), shape.end(), dims.d);
-    return dims;
-}
-
 //! Adds the layer under test on the network's inputs.
 using LayerMaker = std::function<ILayer*(INetworkDefinition&, std::vector<ITensor*> const&)>;
 

@@ -29,6 +29,9 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kUNARY, supportsUnary, makeUnary},
     {nvinfer1::LayerType::kELEMENTWISE, supportsElementWise, makeElementWise},
     {nvinfer1::LayerType::kREDUCE, supportsReduce, makeReduce},
+    {nvinfer1::LayerType::kMATRIX_MULTIPLY, supportsMatrixMultiply, makeMatrixMultiply},
+    {nvinfer1::LayerType::kSOFTMAX, supportsSoftMax, makeSoftMax},
+    {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
 };
 
 KernelKind const* kindOf(plan::LayerRecord const& layer)

@@ -21,7 +21,7 @@ bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer);
 void mark(plan::LayerRecord& layer);
 bool isMarked(plan::LayerRecord const& layer);
 
-//! Whether the fast path's convolutions apply `activation` as their fused epilogue.
+//! Whether the fast path's convolutions and matrix multiplies apply `activation` as their fused epilogue.
 bool fusesActivation(network::ActivationParams const& activation);
 
 //! One layer's oneDNN work. Its primitives and laid-out weights are made on the first run at a shape and thread

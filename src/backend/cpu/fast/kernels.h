@@ -27,4 +27,13 @@ std::unique_ptr<Kernel> makeElementWise(State& state, plan::LayerRecord const& l
 bool supportsReduce(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeReduce(State& state, plan::LayerRecord const& layer);
 
+bool supportsMatrixMultiply(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeMatrixMultiply(State& state, plan::LayerRecord const& layer);
+
+bool supportsSoftMax(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeSoftMax(State& state, plan::LayerRecord const& layer);
+
+bool supportsNormalization(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeNormalization(State& state, plan::LayerRecord const& layer);
+
 } // namespace kiln::cpu::fast

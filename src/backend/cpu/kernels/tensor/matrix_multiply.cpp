@@ -16,24 +16,26 @@ using namespace tensor_detail;
 
 constexpr char const* kKernel = "matrixMultiply";
 
-//! One operand seen as a batch of rows x cols matrices (a vector is a 1 x K row or a K x 1 column).
-struct Operand
+Shape broadcastBatch(MatrixOperand const& a, MatrixOperand const& b)
 {
-    Shape batch;
-    int64_t rows{1};
-    int64_t cols{1};
-    int64_t rowStride{0}; //!< element stride between rows of op(input)
-    int64_t colStride{0}; //!< element stride between columns of op(input)
-};
+    if (a.batch.size() != b.batch.size())
+    {
+        fail(kKernel,
+            "operands have different numbers of batch dims: " + shapeText(a.batch) + " and " + shapeText(b.batch));
+    }
+    return broadcastShapes(a.batch, b.batch, kKernel);
+}
 
-Operand describe(Shape const& shape, MatrixOperation op, bool isLeft)
+} // namespace
+
+MatrixOperand describeMatrixOperand(Shape const& shape, MatrixOperation op, bool isLeft)
 {
     size_t const matrixRank = op == MatrixOperation::kVECTOR ? 1 : 2;
     if (shape.size() < matrixRank)
     {
         fail(kKernel, "operand of shape " + shapeText(shape) + " has too few dims for its matrix operation");
     }
-    Operand operand;
+    MatrixOperand operand;
     operand.batch.assign(shape.begin(), shape.end() - static_cast<int64_t>(matrixRank));
     if (op == MatrixOperation::kVECTOR)
     {
@@ -55,22 +57,10 @@ Operand describe(Shape const& shape, MatrixOperation op, bool isLeft)
     return operand;
 }
 
-Shape broadcastBatch(Operand const& a, Operand const& b)
-{
-    if (a.batch.size() != b.batch.size())
-    {
-        fail(kKernel,
-            "operands have different numbers of batch dims: " + shapeText(a.batch) + " and " + shapeText(b.batch));
-    }
-    return broadcastShapes(a.batch, b.batch, kKernel);
-}
-
-} // namespace
-
 Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, network::MatrixMultiplyParams const& params)
 {
-    Operand const a = describe(input0, params.op0, true);
-    Operand const b = describe(input1, params.op1, false);
+    MatrixOperand const a = describeMatrixOperand(input0, params.op0, true);
+    MatrixOperand const b = describeMatrixOperand(input1, params.op1, false);
     if (a.cols != b.rows)
     {
         fail(kKernel, "inner dimensions differ: " + std::to_string(a.cols) + " and " + std::to_string(b.rows) +
@@ -92,8 +82,8 @@ void matrixMultiply(ConstTensorView const& input0, ConstTensorView const& input1
     network::MatrixMultiplyParams const& params)
 {
     expectShape(output.shape, matrixMultiplyOutputShape(input0.shape, input1.shape, params), kKernel, "output");
-    Operand const a = describe(input0.shape, params.op0, true);
-    Operand const b = describe(input1.shape, params.op1, false);
+    MatrixOperand const a = describeMatrixOperand(input0.shape, params.op0, true);
+    MatrixOperand const b = describeMatrixOperand(input1.shape, params.op1, false);
     Shape const batch = broadcastBatch(a, b);
     int64_t const m = a.rows;
     int64_t const k = a.cols;
@@ -104,7 +94,7 @@ void matrixMultiply(ConstTensorView const& input0, ConstTensorView const& input1
     }
 
     // Strides of whole matrices along the batch dims; 0 where an operand broadcasts.
-    auto matrixBatchStrides = [&](Operand const& operand)
+    auto matrixBatchStrides = [&](MatrixOperand const& operand)
     {
         Shape strides = broadcastStrides(operand.batch, batch, kKernel);
         for (int64_t& stride : strides)

@@ -12,6 +12,20 @@
 namespace kiln::cpu
 {
 
+//! One operand seen as a batch of rows x cols matrices, its operation applied (a vector is a 1 x K row on the left, a
+//! K x 1 column on the right): element (i, j) of a matrix lies i * rowStride + j * colStride after the matrix's start.
+struct MatrixOperand
+{
+    Shape batch;
+    int64_t rows{1};
+    int64_t cols{1};
+    int64_t rowStride{0};
+    int64_t colStride{0};
+};
+
+//! Throws std::invalid_argument where `shape` has too few dims for `op`.
+MatrixOperand describeMatrixOperand(Shape const& shape, nvinfer1::MatrixOperation op, bool isLeft);
+
 Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, network::MatrixMultiplyParams const& params);
 
 //! FP32, FP16 or BF16 operands and output (mixed allowed); products are summed in double and rounded once to the

@@ -1,0 +1,166 @@
+// Layer normalization (statistics over the trailing axes, a scale and a shift per normalized element) through
+// oneDNN's layer_normalization, which normalizes the last axis of a 2-D view of the tensor: [outer, normalized
+// elements]. Group and instance normalization, whose weights vary along the axes that are not normalized, stay on the
+// reference.
+#include "backend/cpu/fast/kernels.h"
+
+#include "backend/cpu/kernels/nn/broadcast.h"
+#include "backend/cpu/kernels/tensor/shape_utils.h"
+#include "network/layers/normalization.h"
+#include "plan/plan_graph.h"
+#include "shape/expr.h"
+
+#include <bit>
+
+namespace kiln::cpu::fast
+{
+namespace
+{
+
+using dnnl::memory;
+
+class NormalizationKernel final : public Kernel
+{
+public:
+    NormalizationKernel(State& state, plan::LayerRecord const& layer)
+        : mState(state)
+        , mOwner(layer.params)
+        , mParams(*plan::paramsOf<network::NormalizationParams>(layer))
+    {
+    }
+
+    void run(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        TensorView const& output = outputs.at(0);
+        if (output.count() == 0)
+        {
+            return;
+        }
+        Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(output.shape); });
+        // oneDNN's memory objects are not const-aware; the sources are only read.
+        prepared.source.set_data_handle(const_cast<void*>(inputs[0].data));
+        prepared.destination.set_data_handle(output.data);
+        prepared.scale.set_data_handle(perElement(inputs[1], prepared.normalized, prepared.scaleValues));
+        prepared.shift.set_data_handle(perElement(inputs[2], prepared.normalized, prepared.shiftValues));
+        prepared.primitive.execute(mState.stream,
+            {{DNNL_ARG_SRC, prepared.source}, {DNNL_ARG_DST, prepared.destination}, {DNNL_ARG_SCALE, prepared.scale},
+                {DNNL_ARG_SHIFT, prepared.shift}});
+        mState.stream.wait();
+    }
+
+private:
+    struct Prepared
+    {
+        dnnl::layer_normalization_forward primitive;
+        memory source;
+        memory destination;
+        memory scale;
+        memory shift;
+        Shape normalized;               //!< the normalized axes' extents
+        std::vector<float> scaleValues; //!< the scale per normalized element, where it broadcasts along those axes
+        std::vector<float> shiftValues; //!< likewise
+    };
+
+    //! The first normalized axis: the axes mask names it and every later one (supportsNormalization).
+    size_t firstAxis() const
+    {
+        return static_cast<size_t>(std::countr_zero(mParams.axes));
+    }
+
+    Prepared prepare(Shape const& shape) const
+    {
+        Shape const normalized(shape.begin() + static_cast<std::ptrdiff_t>(firstAxis()), shape.end());
+        int64_t const elements = volume(normalized);
+        memory::desc const data = linearDesc({volume(shape) / elements, elements});
+        memory::desc const weights = linearDesc({elements});
+        dnnl::layer_normalization_forward::desc const description(dnnl::prop_kind::forward_inference, data,
+            mParams.epsilon, dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift);
+        dnnl::layer_normalization_forward::primitive_desc const chosen(description, mState.engine);
+        return Prepared{dnnl::layer_normalization_forward(chosen), userMemory(data, mState.engine),
+            userMemory(data, mState.engine), userMemory(weights, mState.engine), userMemory(weights, mState.engine),
+            normalized, {}, {}};
+    }
+
+    //! The values of `weights` (extent 1 along the axes that are not normalized) for each normalized element: its own
+    //! data where it has every one, else broadcast into `storage`.
+    void* perElement(ConstTensorView const& weights, Shape const& normalized, std::vector<float>& storage) const
+    {
+        Shape const trailing(weights.shape.end() - static_cast<std::ptrdiff_t>(normalized.size()), weights.shape.end());
+        if (trailing == normalized)
+        {
+            return const_cast<void*>(weights.data);
+        }
+        Shape const strides = tensor_detail::broadcastStrides(trailing, normalized, "normalization");
+        auto const* values = static_cast<float const*>(weights.data);
+        storage.resize(static_cast<size_t>(volume(normalized)));
+        Shape index(normalized.size(), 0);
+        for (float& value : storage)
+        {
+            int64_t offset = 0;
+            for (size_t axis = 0; axis < index.size(); ++axis)
+            {
+                offset += index[axis] * strides[axis];
+            }
+            value = values[offset];
+            advanceIndex(index, normalized);
+        }
+        return storage.data();
+    }
+
+    State& mState;
+    std::shared_ptr<network::LayerParams const> const mOwner; //!< keeps mParams
+    network::NormalizationParams const& mParams;
+    PreparedCache<Prepared> mCache;
+};
+
+//! Whether tensor `t`'s extents before `axis` are known to be 1.
+bool onesBefore(plan::PlanModel const& model, int32_t t, size_t axis)
+{
+    std::vector<int32_t> const& dims = model.tensors[t].dims;
+    for (size_t a = 0; a < axis && a < dims.size(); ++a)
+    {
+        plan::ExprNode const& extent = model.exprs[dims[a]];
+        if (extent.kind != static_cast<uint8_t>(shape::ExprKind::kCONSTANT) || extent.value != 1)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+bool supportsNormalization(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    auto const* params = plan::paramsOf<network::NormalizationParams>(layer);
+    if (params == nullptr || layer.inputs.size() != 3 || layer.epilogue.any() || params->nbGroups > 1)
+    {
+        return false;
+    }
+    for (int32_t t : layer.inputs)
+    {
+        if (t < 0)
+        {
+            return false;
+        }
+    }
+    size_t const rank = model.tensors[layer.inputs[0]].dims.size();
+    if (rank == 0 || rank >= 32 || params->axes == 0)
+    {
+        return false;
+    }
+    // The axes from the first named one to the last: oneDNN's normalized elements are the view's last axis.
+    auto const first = static_cast<size_t>(std::countr_zero(params->axes));
+    uint32_t const trailing = ((1U << rank) - 1U) & ~((1U << first) - 1U);
+    auto weightsFit = [&](int32_t t) {
+        return model.tensors[t].dims.size() == rank && onesBefore(model, t, first);
+    };
+    return params->axes == trailing && weightsFit(layer.inputs[1]) && weightsFit(layer.inputs[2]);
+}
+
+std::unique_ptr<Kernel> makeNormalization(State& state, plan::LayerRecord const& layer)
+{
+    return std::make_unique<NormalizationKernel>(state, layer);
+}
+
+} // namespace kiln::cpu::fast
