@@ -2,6 +2,7 @@
 // vectors, batches that broadcast, products larger than a tile; weights from constants as the ONNX parser imports
 // MatMul and Gemm, with the bias and activation the CPU build fuses into the product; dynamic shapes; thread counts.
 #include "fast_path_comparison.h"
+#include "layer_helpers.h"
 
 namespace kiln::test
 {
@@ -102,42 +103,6 @@ TEST(FastMatrixMultiplyTypes, AProductInHalfPrecisionRunsOnTheReference)
     std::map<std::string, bool> const layers = expectFastMatchesReference(
         productOf(c), {{{"a", randomTensor(c.a, 1)}, {"b", randomTensor(c.b, 2)}}}, 0.0, computeInHalf);
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"product", false}}));
-}
-
-//! A constant layer named `name` holding `values`, which must outlive the network.
-ITensor& constantOf(INetworkDefinition& network, Shape const& shape, std::vector<float> const& values, char const* name)
-{
-    IConstantLayer* layer = network.addConstant(dimsOf(shape), weightsOf(values));
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
-
-ITensor& reshaped(INetworkDefinition& network, ITensor& input, Shape const& shape, char const* name)
-{
-    IShuffleLayer* layer = network.addShuffle(input);
-    layer->setReshapeDimensions(dimsOf(shape));
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
-
-ITensor& activated(INetworkDefinition& network, ITensor& input, ActivationType type, char const* name)
-{
-    IActivationLayer* layer = network.addActivation(input, type);
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
-
-ITensor& sumOf(INetworkDefinition& network, ITensor& a, ITensor& b, char const* name)
-{
-    IElementWiseLayer* layer = network.addElementWise(a, b, ElementWiseOperation::kSUM);
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
-
-void markOutput(INetworkDefinition& network, ITensor& tensor)
-{
-    tensor.setName("output");
-    network.markOutput(tensor);
 }
 
 //! A linear layer as the ONNX parser imports MatMul then Add from a BERT export: x [2, 7, 32] times constant weights

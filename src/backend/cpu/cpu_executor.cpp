@@ -1,5 +1,6 @@
 #include "backend/cpu/cpu_executor.h"
 
+#include "backend/cpu/constant_inputs.h"
 #include "backend/cpu/kernels/tensor/reformat.h"
 #include "backend/cpu/layer_runner.h"
 #include "network/layers/constant.h"
@@ -38,6 +39,28 @@ CpuExecutor::CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResourc
             }
         }
     }
+    takeConstantInputs();
+}
+
+void CpuExecutor::takeConstantInputs()
+{
+    auto const& model = *mPlan.model;
+    std::vector<ConstTensorView> const constants = constantValues(model);
+    std::vector<std::vector<bool>> taken(model.layers.size());
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        plan::LayerRecord const& layer = model.layers[l];
+        for (size_t input = 0; mFastKernels[l] && input < layer.inputs.size(); ++input)
+        {
+            int32_t const t = layer.inputs[input];
+            // As the kernel reads it: FP32, with no conversion on the way.
+            bool const offered = t >= 0 && constants[t].data != nullptr
+                && constants[t].type == nvinfer1::DataType::kFLOAT
+                && plan::slotType(model, layer, input) == nvinfer1::DataType::kFLOAT;
+            taken[l].push_back(offered && mFastKernels[l]->takeConstantInput(input, constants[t]));
+        }
+    }
+    mUnneeded = unneededLayers(model, constants, taken);
 }
 
 void const* CpuExecutor::constantAddress(size_t l) const
@@ -62,6 +85,10 @@ void CpuExecutor::allocateContextMemory()
 bool CpuExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
     std::vector<TensorView> const& outputs, cudaStream_t, std::string& error)
 {
+    if (mUnneeded[l])
+    {
+        return true;
+    }
     if (mPlugins[l])
     {
         return mPlugins[l]->run(inputs, outputs, mContextMemory + mPlan.workspaceOffset, nullptr, error);

@@ -78,6 +78,8 @@ private:
     //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
     bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
         std::vector<TensorView> const& outputs, std::string& error);
+    //! Offers the fast kernels the constant values their inputs hold, and notes the layers no run then needs.
+    void takeConstantInputs();
     //! Runs layer `l` on its fast-path kernel.
     bool runFastLayer(size_t l, std::vector<ConstTensorView> const& inputs,
         std::vector<TensorView> const& outputs, std::string& error);
@@ -88,6 +90,8 @@ private:
     std::vector<backend::HostReformatter> mReformatters;           //!< by layer: built-in layers' type conversions
     fast::Session mFastPath;
     std::vector<std::unique_ptr<fast::Kernel>> mFastKernels; //!< by layer; null where the reference runs it
+    //! By layer: not run, as it makes constant values that fast kernels took when the context was made.
+    std::vector<bool> mUnneeded;
     using TimePoint = std::chrono::steady_clock::time_point;
     std::vector<std::pair<TimePoint, TimePoint>> mTimes;  //!< by layer: the last profiled run's start and end
 };

@@ -33,6 +33,12 @@ public:
     //! Runs the layer on FP32 kLINEAR tensors shaped by inference, its epilogue included. Throws std::exception
     //! saying what failed.
     virtual void run(LayerInputs const& inputs, LayerOutputs const& outputs) = 0;
+    //! Offered when the context is made: the values input `input` holds at every run (FP32, kept by the plan). A
+    //! kernel that takes them (returns true) reads them from here, never from that input at a run.
+    virtual bool takeConstantInput(size_t /*input*/, ConstTensorView const& /*values*/)
+    {
+        return false;
+    }
 };
 
 //! What one execution context's fast kernels share: oneDNN's engine and stream, and the thread count.

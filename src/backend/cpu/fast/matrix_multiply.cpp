@@ -6,6 +6,7 @@
 // each computed by one thread with a primitive of its shape. oneDNN's own threading would split the inner sum of a
 // small product among the threads, so that its results would change with the thread count.
 #include "backend/cpu/fast/kernels.h"
+#include "backend/cpu/fast/linear.h"
 
 #include "backend/cpu/kernels/epilogue.h"
 #include "backend/cpu/kernels/tensor/matrix_multiply.h"
@@ -103,6 +104,11 @@ public:
 
     void run(LayerInputs const& inputs, LayerOutputs const& outputs) override
     {
+        if (mLinear)
+        {
+            mLinear->run(inputs, outputs);
+            return;
+        }
         TensorView const& output = outputs.at(0);
         if (output.count() == 0)
         {
@@ -116,11 +122,27 @@ public:
             applyEpilogue(mEpilogue, inputs, output);
             return;
         }
-        Pointers const pointers{static_cast<float const*>(inputs[0].data), static_cast<float const*>(inputs[1].data),
+        void const* right = mConstantRight.data != nullptr ? mConstantRight.data : inputs[1].data;
+        Pointers const pointers{static_cast<float const*>(inputs[0].data), static_cast<float const*>(right),
             static_cast<float*>(output.data)};
         inParallel(prepared.tiles.size(), [&](size_t t) {
             runTile(prepared.kinds[prepared.tiles[t].kind], prepared.tiles[t], pointers);
         });
+    }
+
+    //! Constant weights (the second input) go to a linear kernel where it runs them, else are read from the plan.
+    bool takeConstantInput(size_t input, ConstTensorView const& values) override
+    {
+        if (input != 1)
+        {
+            return false;
+        }
+        if (linearRuns(mParams.op0, mParams.op1, values))
+        {
+            mLinear = makeLinear(mState, mEpilogue, values, mParams.op1);
+        }
+        mConstantRight = values;
+        return true;
     }
 
 private:
@@ -237,6 +259,8 @@ private:
     network::MatrixMultiplyParams const& mParams;
     plan::Epilogue const mEpilogue;
     std::vector<float> const mBias;
+    ConstTensorView mConstantRight;  //!< the second input's values where they are constant (the plan's)
+    std::unique_ptr<Kernel> mLinear; //!< runs the layer instead, where the second input is constant weights
     PreparedCache<Prepared> mCache;
 };
 

@@ -113,11 +113,12 @@ void PlainPrimitive::run(std::initializer_list<void const*> buffers, dnnl::strea
     stream.wait();
 }
 
-dnnl::memory laidOutWeights(std::vector<float> const& values, dnnl::memory::desc const& user,
-    dnnl::memory::desc const& chosen, State const& state)
+dnnl::memory laidOutWeights(
+    void const* values, dnnl::memory::desc const& user, dnnl::memory::desc const& chosen, State const& state)
 {
     dnnl::memory laidOut(chosen, state.engine);
-    dnnl::memory source(user, state.engine, const_cast<float*>(values.data()));
+    // oneDNN's memory objects are not const-aware; the values are only read.
+    dnnl::memory source(user, state.engine, const_cast<void*>(values));
     dnnl::stream stream(state.engine);
     dnnl::reorder(source, laidOut).execute(stream, source, laidOut);
     stream.wait();

@@ -92,8 +92,13 @@ private:
 };
 
 //! Constant weights laid out once for a primitive: `values` (FP32, shaped by `user`) reordered into `chosen`.
-dnnl::memory laidOutWeights(std::vector<float> const& values, dnnl::memory::desc const& user,
-    dnnl::memory::desc const& chosen, State const& state);
+dnnl::memory laidOutWeights(
+    void const* values, dnnl::memory::desc const& user, dnnl::memory::desc const& chosen, State const& state);
+inline dnnl::memory laidOutWeights(std::vector<float> const& values, dnnl::memory::desc const& user,
+    dnnl::memory::desc const& chosen, State const& state)
+{
+    return laidOutWeights(values.data(), user, chosen, state);
+}
 
 //! The work a kernel prepared for one set of input shapes and thread count: made on first use, kept for the next
 //! runs (a few shapes, as dynamic shapes alternate between profiles' sizes).
