@@ -3,6 +3,7 @@
 #include "backend/cpu/cpu_executor.h"
 #include "backend/cpu/fast/fast_path.h"
 #include "plan/passes/convolution_fusion.h"
+#include "plan/passes/gelu_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/scale_folding.h"
 
@@ -23,9 +24,9 @@ public:
     {
         return {};
     }
-    //! For the fast path: batch norm folded into convolutions, the epilogues of convolutions and matrix multiplies
-    //! fused, and the layers oneDNN runs marked. A plan for the reference kernels keeps every layer as the network
-    //! describes it, which is what it is a reference for.
+    //! For the fast path: batch norm folded into convolutions, GELU's ONNX expansion made one activation, the
+    //! epilogues of convolutions and matrix multiplies fused, and the layers oneDNN runs marked. A plan for the
+    //! reference kernels keeps every layer as the network describes it, which is what it is a reference for.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& /*error*/) const override
     {
         if (options.cpuKernels == CpuKernels::kREFERENCE || !fast::Session::available())
@@ -33,6 +34,7 @@ public:
             return true;
         }
         plan::foldScalesIntoConvolutions(model);
+        plan::fuseGelu(model);
         // Only where oneDNN runs the convolution or the product: the reference kernels gain nothing from a fused
         // epilogue.
         plan::fuseConvolutionEpilogues(

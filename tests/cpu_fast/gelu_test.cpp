@@ -1,0 +1,134 @@
+// GELU as PyTorch exports it to ONNX below opset 20, x * 0.5 * (1 + erf(x / sqrt(2))) in five element-wise layers:
+// the CPU build makes it one activation, which a linear layer before it takes into its epilogue; in each order of
+// the factors, against the reference kernels (which run the five layers as written); and what is not a GELU stays.
+#include "fast_path_comparison.h"
+#include "layer_helpers.h"
+
+#include <cmath>
+
+namespace kiln::test
+{
+namespace
+{
+
+//! Where the 0.5 comes in.
+enum class Order
+{
+    kLAST,       //!< (x * (1 + erf)) * 0.5
+    kFIRST,      //!< (x * 0.5) * (1 + erf)
+    kWITH_ERF,   //!< x * ((1 + erf) * 0.5)
+};
+
+class GeluNetwork
+{
+public:
+    GeluNetwork(Order order, float divisor = std::sqrt(2.0F))
+        : mOrder(order)
+        , mDivisor{divisor}
+    {
+    }
+
+    //! GELU of x, each layer named as the ONNX node it stands for.
+    ITensor& add(INetworkDefinition& network, ITensor& x) const
+    {
+        ITensor& erf = unary(network, binary(network, x, scalar(network, mDivisor, "sqrt2"), Operation::kDIV, "div"));
+        ITensor& onePlus = binary(network, erf, scalar(network, mOne, "one"), Operation::kSUM, "add");
+        ITensor& half = scalar(network, mHalf, "half");
+        auto times = [&](ITensor& a, ITensor& b, char const* name) -> ITensor& {
+            return binary(network, a, b, Operation::kPROD, name);
+        };
+        switch (mOrder)
+        {
+        case Order::kLAST: return times(times(x, onePlus, "mul"), half, "gelu");
+        case Order::kFIRST: return times(times(x, half, "mul"), onePlus, "gelu");
+        case Order::kWITH_ERF: return times(x, times(onePlus, half, "mul"), "gelu");
+        }
+        return x;
+    }
+
+private:
+    using Operation = ElementWiseOperation;
+
+    //! A constant of one element, of rank 3 as the parser makes scalars broadcast to a rank-3 x.
+    static ITensor& scalar(INetworkDefinition& network, std::vector<float> const& value, char const* name)
+    {
+        return constantOf(network, {1, 1, 1}, value, name);
+    }
+
+    static ITensor& binary(INetworkDefinition& network, ITensor& a, ITensor& b, Operation operation, char const* name)
+    {
+        IElementWiseLayer* layer = network.addElementWise(a, b, operation);
+        layer->setName(name);
+        return *layer->getOutput(0);
+    }
+
+    static ITensor& unary(INetworkDefinition& network, ITensor& x)
+    {
+        IUnaryLayer* layer = network.addUnary(x, UnaryOperation::kERF);
+        layer->setName("erf");
+        return *layer->getOutput(0);
+    }
+
+    Order mOrder;
+    std::vector<float> mDivisor;
+    std::vector<float> mOne{1.0F};
+    std::vector<float> mHalf{0.5F};
+};
+
+//! x [2, 7, 16] times constant weights [16, 24] plus a bias, then the GELU.
+std::map<std::string, bool> linearThenGelu(GeluNetwork const& gelu)
+{
+    std::vector<float> const weights = randomValues(16 * 24, 1);
+    std::vector<float> const bias = randomValues(24, 2);
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims3{2, 7, 16});
+        IMatrixMultiplyLayer* product = network.addMatrixMultiply(
+            *x, MatrixOperation::kNONE, constantOf(network, {1, 16, 24}, weights, "weights"), MatrixOperation::kNONE);
+        product->setName("fc");
+        ITensor& biased
+            = sumOf(network, *product->getOutput(0), constantOf(network, {1, 1, 24}, bias, "bias"), "bias add");
+        markOutput(network, gelu.add(network, biased));
+    };
+    return expectFastMatchesReference(maker, {{{"x", randomTensor({2, 7, 16}, 3)}}}, reductionTolerance(17));
+}
+
+TEST(FastGelu, EachOrderOfTheFactorsBecomesTheLinearLayersEpilogue)
+{
+    std::map<std::string, bool> const last = linearThenGelu(GeluNetwork(Order::kLAST));
+    EXPECT_EQ(last,
+        (std::map<std::string, bool>{{"weights", false}, {"fc + bias add + div + erf + add + mul + gelu", true}}));
+    std::map<std::string, bool> const first = linearThenGelu(GeluNetwork(Order::kFIRST));
+    EXPECT_EQ(first.count("fc + bias add + div + erf + add + mul + gelu"), 1U);
+    std::map<std::string, bool> const withErf = linearThenGelu(GeluNetwork(Order::kWITH_ERF));
+    EXPECT_EQ(withErf.count("fc + bias add + div + erf + add + mul + gelu"), 1U);
+}
+
+TEST(FastGelu, OnItsOwnItIsOneActivation)
+{
+    GeluNetwork const gelu(Order::kLAST);
+    auto maker = [&](INetworkDefinition& network) {
+        markOutput(network, gelu.add(network, *network.addInput("x", DataType::kFLOAT, Dims3{3, 5, 40})));
+    };
+    std::map<std::string, bool> const layers
+        = expectFastMatchesReference(maker, {{{"x", randomTensor({3, 5, 40}, 4)}}}, Tolerance(1e-6, 1e-5));
+    ASSERT_EQ(layers.size(), 1U);
+    EXPECT_EQ(layers.begin()->first, "div + erf + add + mul + gelu");
+}
+
+TEST(FastGelu, OtherExpressionsStayAsWritten)
+{
+    // erf(x / 2): not a GELU.
+    GeluNetwork const notGelu(Order::kLAST, 2.0F);
+    auto maker = [&](INetworkDefinition& network) {
+        markOutput(network, notGelu.add(network, *network.addInput("x", DataType::kFLOAT, Dims3{3, 5, 40})));
+    };
+    std::map<std::string, bool> const layers
+        = expectFastMatchesReference(maker, {{{"x", randomTensor({3, 5, 40}, 5)}}}, Tolerance(1e-6, 1e-5));
+    for (char const* name : {"div", "erf", "add", "mul", "gelu"})
+    {
+        EXPECT_EQ(layers.count(name), 1U) << name;
+    }
+}
+
+} // namespace
+} // namespace kiln::test
