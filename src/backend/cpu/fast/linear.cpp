@@ -69,19 +69,6 @@ private:
         return mWeights.shape[mWeights.shape.size() - (mTransposed ? 2 : 1)];
     }
 
-    dnnl::primitive_attr attributes() const
-    {
-        dnnl::primitive_attr attributes;
-        if (mEpilogue.activates)
-        {
-            Eltwise const eltwise = *eltwiseOf(mEpilogue.activation, mEpilogue.alpha, mEpilogue.beta);
-            dnnl::post_ops postOps;
-            postOps.append_eltwise(1.0F, eltwise.algorithm, eltwise.alpha, eltwise.beta);
-            attributes.set_post_ops(postOps);
-        }
-        return attributes;
-    }
-
     //! The weights in layout `chosen`: laid out once, and shared by the shapes whose primitives take that layout.
     memory laidOut(memory::desc const& user, memory::desc const& chosen)
     {
@@ -109,7 +96,8 @@ private:
         memory::desc const bias = mBias.empty() ? memory::desc() : linearDesc({n});
         dnnl::convolution_forward::desc const description(dnnl::prop_kind::forward_inference,
             dnnl::algorithm::convolution_direct, source, anyWeights, bias, destination, {1}, {0}, {0});
-        dnnl::convolution_forward::primitive_desc const chosen(description, attributes(), mState.engine);
+        dnnl::convolution_forward::primitive_desc const chosen(
+            description, activationAttributes(mEpilogue), mState.engine);
         Prepared prepared{dnnl::convolution_forward(chosen), laidOut(weights, chosen.weights_desc()), {},
             userMemory(source, mState.engine), userMemory(destination, mState.engine)};
         if (!mBias.empty())

@@ -177,19 +177,6 @@ private:
         stream.wait();
     }
 
-    dnnl::primitive_attr attributes() const
-    {
-        dnnl::primitive_attr attributes;
-        if (mEpilogue.activates)
-        {
-            Eltwise const eltwise = *eltwiseOf(mEpilogue.activation, mEpilogue.alpha, mEpilogue.beta);
-            dnnl::post_ops postOps;
-            postOps.append_eltwise(1.0F, eltwise.algorithm, eltwise.alpha, eltwise.beta);
-            attributes.set_post_ops(postOps);
-        }
-        return attributes;
-    }
-
     //! The index in `kinds` of the primitive for tiles of rows x cols, made where it is the first.
     size_t kindOf(std::vector<TileKind>& kinds, MatrixOperand const& a, MatrixOperand const& b, int64_t rows,
         int64_t cols) const
@@ -207,7 +194,8 @@ private:
             kind.bias = linearDesc({1, cols});
         }
         dnnl::matmul::desc const description(kind.left, kind.right, kind.bias, kind.output);
-        kind.primitive = dnnl::matmul(dnnl::matmul::primitive_desc(description, attributes(), mState.engine));
+        kind.primitive
+            = dnnl::matmul(dnnl::matmul::primitive_desc(description, activationAttributes(mEpilogue), mState.engine));
         kinds.push_back(std::move(kind));
         return kinds.size() - 1;
     }
@@ -277,9 +265,7 @@ bool supportsMatrixMultiply(plan::PlanModel const& /*model*/, plan::LayerRecord 
     bool const vector = params->op0 == MatrixOperation::kVECTOR || params->op1 == MatrixOperation::kVECTOR;
     // The bias of an epilogue is along the output's last axis, which a vector operand takes away.
     bool const biasRuns = epilogue.bias.empty() || (epilogue.bias.type() == nvinfer1::DataType::kFLOAT && !vector);
-    bool const activationRuns
-        = !epilogue.activates || eltwiseOf(epilogue.activation, epilogue.alpha, epilogue.beta).has_value();
-    return !epilogue.addsResidual && biasRuns && activationRuns;
+    return !epilogue.addsResidual && biasRuns && appliesActivation(epilogue);
 }
 
 std::unique_ptr<Kernel> makeMatrixMultiply(State& state, plan::LayerRecord const& layer)

@@ -31,6 +31,24 @@ bool readsOneTensor(plan::LayerRecord const& layer)
     return layer.inputs.size() == 1 && layer.inputs[0] >= 0 && !layer.epilogue.any();
 }
 
+bool appliesActivation(plan::Epilogue const& epilogue)
+{
+    return !epilogue.activates || eltwiseOf(epilogue.activation, epilogue.alpha, epilogue.beta).has_value();
+}
+
+dnnl::primitive_attr activationAttributes(plan::Epilogue const& epilogue)
+{
+    dnnl::primitive_attr attributes;
+    if (epilogue.activates)
+    {
+        Eltwise const eltwise = *eltwiseOf(epilogue.activation, epilogue.alpha, epilogue.beta);
+        dnnl::post_ops postOps;
+        postOps.append_eltwise(1.0F, eltwise.algorithm, eltwise.alpha, eltwise.beta);
+        attributes.set_post_ops(postOps);
+    }
+    return attributes;
+}
+
 dnnl::memory::dims dimsOf(Shape const& shape)
 {
     return dnnl::memory::dims(shape.begin(), shape.end());

@@ -42,6 +42,11 @@ std::optional<Eltwise> eltwiseOf(nvinfer1::ActivationType type, float alpha, flo
 //! Whether `layer` reads one tensor and has no fused epilogue: what the kernels of one input take.
 bool readsOneTensor(plan::LayerRecord const& layer);
 
+//! Whether oneDNN applies `epilogue`'s activation, where it has one.
+bool appliesActivation(plan::Epilogue const& epilogue);
+//! A primitive's attributes that apply `epilogue`'s activation (appliesActivation) as an eltwise post-op.
+dnnl::primitive_attr activationAttributes(plan::Epilogue const& epilogue);
+
 dnnl::memory::dims dimsOf(Shape const& shape);
 //! The row-major (kLINEAR) FP32 layout of a tensor of `shape`.
 dnnl::memory::desc linearDesc(Shape const& shape);
