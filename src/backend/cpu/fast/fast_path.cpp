@@ -32,6 +32,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kMATRIX_MULTIPLY, supportsMatrixMultiply, makeMatrixMultiply},
     {nvinfer1::LayerType::kSOFTMAX, supportsSoftMax, makeSoftMax},
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
+    {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle},
 };
 
 KernelKind const* kindOf(plan::LayerRecord const& layer)
