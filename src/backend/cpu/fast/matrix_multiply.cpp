@@ -1,6 +1,7 @@
 // Matrix multiply (kNONE, kTRANSPOSE and kVECTOR operands, batch axes that broadcast) through oneDNN's matmul,
 // reading each operand where it lies (a transpose is a stride, not a copy), with the epilogue the builder fused into
-// it (a bias along the last axis, an activation) as the primitive's bias and eltwise post-op.
+// it (a bias along the last axis, an activation) as the primitive's bias and eltwise post-op (whose ReLU and clip,
+// unlike the reference, turn NaN into 0).
 //
 // The output is cut into tiles that the shapes alone decide (per matrix of the batch, blocks of rows and columns),
 // each computed by one thread with a primitive of its shape. oneDNN's own threading would split the inner sum of a

@@ -1,7 +1,8 @@
 // Layer normalization (statistics over the trailing axes, a scale and a shift per normalized element) through
 // oneDNN's layer_normalization, which normalizes the last axis of a 2-D view of the tensor: [outer, normalized
 // elements]. Group and instance normalization, whose weights vary along the axes that are not normalized, stay on the
-// reference.
+// reference. oneDNN sums squares in FP32, the reference in double: values beyond about 1e19, whose squares overflow,
+// normalize to 0 here.
 #include "backend/cpu/fast/kernels.h"
 
 #include "backend/cpu/kernels/nn/broadcast.h"

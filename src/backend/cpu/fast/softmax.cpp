@@ -1,4 +1,5 @@
-// Softmax along one axis through oneDNN's softmax, on the tensors as they lie.
+// Softmax along one axis through oneDNN's softmax, on the tensors as they lie. Unlike the reference, where a row holds
+// a NaN or +inf, oneDNN gives NaN there and 0 elsewhere in the row, not NaN throughout.
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/softmax.h"
