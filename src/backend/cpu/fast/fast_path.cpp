@@ -5,6 +5,7 @@
 
 #include <omp.h>
 
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -113,6 +114,11 @@ int32_t Session::threads() const
 
 void Session::run(Kernel& kernel, LayerInputs const& inputs, LayerOutputs const& outputs) const
 {
+    // oneDNN's primitives share one scratchpad in the whole process (Debian builds it without
+    // DNNL_ENABLE_CONCURRENT_EXEC): contexts on different threads take turns, layer by layer. Each layer still runs
+    // on the context's threads.
+    static std::mutex oneLayerAtATime;
+    std::lock_guard<std::mutex> const turn(oneLayerAtATime);
     // OpenMP's thread count is the calling thread's own setting: contexts run on other threads keep theirs.
     omp_set_num_threads(mState->resolvedThreads());
     try

@@ -14,7 +14,10 @@
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 #include "plan/plan_graph.h"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <cstddef>
 #include <exception>
 #include <unordered_map>
 
@@ -55,6 +58,9 @@ struct TileKind
     memory::desc right;
     memory::desc bias; //!< empty where the layer has none
     memory::desc output;
+    //! The primitive's scratch memory, which each thread gives it from its own buffer: oneDNN shares the library's
+    //! scratchpad between threads (it is built without DNNL_ENABLE_CONCURRENT_EXEC), and its AVX-512 kernels use it.
+    memory::desc scratchpad;
 };
 
 //! One tile: where its operands, output and bias start (elements from the tensors' starts), and its kind.
@@ -115,7 +121,7 @@ public:
         {
             return;
         }
-        Prepared const& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs); });
+        Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs); });
         if (prepared.tiles.empty())
         {
             // An empty inner sum: the product is 0, and the epilogue still applies.
@@ -127,7 +133,8 @@ public:
         Pointers const pointers{static_cast<float const*>(inputs[0].data), static_cast<float const*>(right),
             static_cast<float*>(output.data)};
         inParallel(prepared.tiles.size(), [&](size_t t) {
-            runTile(prepared.kinds[prepared.tiles[t].kind], prepared.tiles[t], pointers);
+            std::vector<std::byte>& scratchpad = prepared.scratchpads.at(static_cast<size_t>(omp_get_thread_num()));
+            runTile(prepared.kinds[prepared.tiles[t].kind], prepared.tiles[t], pointers, scratchpad.data());
         });
     }
 
@@ -151,6 +158,7 @@ private:
     {
         std::vector<TileKind> kinds;
         std::vector<Tile> tiles; //!< empty where the inner extent is 0
+        std::vector<std::vector<std::byte>> scratchpads; //!< by OpenMP thread: scratch for any kind's primitive
     };
 
     struct Pointers
@@ -161,7 +169,7 @@ private:
     };
 
     //! On the calling thread alone: oneDNN runs a primitive on one thread inside a parallel region.
-    void runTile(TileKind const& kind, Tile const& tile, Pointers const& pointers) const
+    void runTile(TileKind const& kind, Tile const& tile, Pointers const& pointers, std::byte* scratchpad) const
     {
         dnnl::engine const& engine = mState.engine;
         // oneDNN's memory objects are not const-aware; sources are only read.
@@ -172,6 +180,10 @@ private:
         if (!mBias.empty())
         {
             arguments.emplace(DNNL_ARG_BIAS, memory(kind.bias, engine, const_cast<float*>(mBias.data() + tile.bias)));
+        }
+        if (kind.scratchpad.get_size() > 0)
+        {
+            arguments.emplace(DNNL_ARG_SCRATCHPAD, memory(kind.scratchpad, engine, scratchpad));
         }
         dnnl::stream stream(engine);
         kind.primitive.execute(stream, arguments);
@@ -189,14 +201,17 @@ private:
             return static_cast<size_t>(found - kinds.begin());
         }
         TileKind kind{rows, cols, {}, matrixDesc(rows, a.cols, a.rowStride, a.colStride),
-            matrixDesc(b.rows, cols, b.rowStride, b.colStride), {}, matrixDesc(rows, cols, b.cols, 1)};
+            matrixDesc(b.rows, cols, b.rowStride, b.colStride), {}, matrixDesc(rows, cols, b.cols, 1), {}};
         if (!mBias.empty())
         {
             kind.bias = linearDesc({1, cols});
         }
         dnnl::matmul::desc const description(kind.left, kind.right, kind.bias, kind.output);
-        kind.primitive
-            = dnnl::matmul(dnnl::matmul::primitive_desc(description, activationAttributes(mEpilogue), mState.engine));
+        dnnl::primitive_attr attributes = activationAttributes(mEpilogue);
+        attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        dnnl::matmul::primitive_desc const chosen(description, attributes, mState.engine);
+        kind.scratchpad = chosen.scratchpad_desc();
+        kind.primitive = dnnl::matmul(chosen);
         kinds.push_back(std::move(kind));
         return kinds.size() - 1;
     }
@@ -240,6 +255,14 @@ private:
                 }
             }
         }
+        size_t scratchpadBytes = 0;
+        for (TileKind const& kind : prepared.kinds)
+        {
+            scratchpadBytes = std::max(scratchpadBytes, kind.scratchpad.get_size());
+        }
+        // run() sets the thread count before it prepares, so the parallel regions have at most this many threads.
+        prepared.scratchpads.assign(static_cast<size_t>(std::max(omp_get_max_threads(), mState.resolvedThreads())),
+            std::vector<std::byte>(scratchpadBytes));
         return prepared;
     }
 
