@@ -194,6 +194,19 @@ bool linearThroughout(PlanModel const& model, LayerRecord const& record)
     return true;
 }
 
+std::vector<int64_t> producersOf(PlanModel const& model)
+{
+    std::vector<int64_t> producers(model.tensors.size(), -1);
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        for (int32_t t : model.layers[l].outputs)
+        {
+            producers[t] = static_cast<int64_t>(l);
+        }
+    }
+    return producers;
+}
+
 bool outputsItsWeights(PlanModel const& model, LayerRecord const& layer)
 {
     auto const* constant = paramsOf<network::ConstantParams>(layer);

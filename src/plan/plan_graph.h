@@ -37,6 +37,9 @@ std::optional<std::vector<int64_t>> constantDims(PlanModel const& model, int32_t
 //! By tensor: the indices of the layers that read it.
 std::vector<std::vector<size_t>> readersOf(PlanModel const& model);
 
+//! By tensor: the index of the layer that writes it, or -1 (network inputs).
+std::vector<int64_t> producersOf(PlanModel const& model);
+
 //! The layer that alone reads layer `l`'s only output, when that output is an internal activation (not a network
 //! output, not a shape tensor); `readers` is readersOf(model).
 std::optional<size_t> soleReader(

@@ -32,16 +32,9 @@ public:
     explicit Fuser(PlanModel& model)
         : mModel(model)
         , mReaders(readersOf(model))
-        , mProducers(model.tensors.size(), -1)
+        , mProducers(producersOf(model))
         , mRemoved(model.layers.size(), false)
     {
-        for (size_t l = 0; l < model.layers.size(); ++l)
-        {
-            for (int32_t t : model.layers[l].outputs)
-            {
-                mProducers[t] = static_cast<int64_t>(l);
-            }
-        }
     }
 
     void run()
