@@ -1,11 +1,11 @@
 // Kiln extension: the CPU backend's kernels and threads.
 //
 // A CPU plan runs on one of two sets of kernels, chosen when it is built:
-// - kFAST (the default): oneDNN runs convolution, deconvolution, matrix multiply, pooling and the common
-//   element-wise, activation and normalization layers, after CPU graph optimisations (batch norm folded into
-//   convolution weights; bias, residual addition and activation fused into the convolution; channels-last storage
-//   between convolutions). Kiln's reference kernels run every other layer, and every layer in a Kiln built
-//   without oneDNN.
+// - kFAST (the default): oneDNN runs convolution, deconvolution, matrix multiply, pooling, softmax, transposes and
+//   the common element-wise, activation, reduction and normalization layers, after CPU graph optimisations (batch
+//   norm folded into convolution weights; residual addition and activation fused into the convolution; bias and
+//   activation into the matrix multiply; GELU's ONNX expansion made one activation). Kiln's reference kernels run
+//   every other layer, and every layer in a Kiln built without oneDNN.
 // - kREFERENCE: Kiln's reference kernels run every layer of the network as written. They are what the fast path,
 //   the CUDA backend and plugins are checked against (kiln's --compare=cpu uses them).
 #pragma once
