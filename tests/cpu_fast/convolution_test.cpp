@@ -1,7 +1,8 @@
 // The fast path's convolution against the reference kernel: shapes of the layer tests, odd sizes, groups,
 // dilations, padding modes and strides, 1-D to 3-D; the fusions the CPU build makes (batch norm folded in; residual
 // and activation as post-ops); dynamic shapes; thread counts.
-#include "fast_path_comparison.h"
+#include "layer_helpers.h"
+#include "one_layer.h"
 
 namespace kiln::test
 {
@@ -40,22 +41,17 @@ public:
         IConvolutionLayer* layer = network.addConvolutionNd(
             input, mCase.maps, dimsOf(mCase.kernel), weightsOf(mKernel), weightsOf(mBias));
         layer->setName("convolution");
-        if (!mCase.stride.empty())
-        {
-            layer->setStrideNd(dimsOf(mCase.stride));
-        }
-        if (!mCase.prePadding.empty())
-        {
-            layer->setPrePadding(dimsOf(mCase.prePadding));
-            layer->setPostPadding(dimsOf(mCase.postPadding));
-        }
-        if (!mCase.dilation.empty())
-        {
-            layer->setDilationNd(dimsOf(mCase.dilation));
-        }
-        layer->setNbGroups(mCase.groups);
-        layer->setPaddingMode(mCase.mode);
+        setWindow(*layer, mCase.stride, mCase.prePadding, mCase.postPadding, mCase.dilation, mCase.groups, mCase.mode);
         return layer;
+    }
+
+    //! The network of the case's input through the convolution alone into "output".
+    NetworkMaker alone() const
+    {
+        return [this](INetworkDefinition& network) {
+            ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(mCase.input));
+            markOutput(network, *add(network, *input)->getOutput(0));
+        };
     }
 
     int64_t reductionLength() const
@@ -77,12 +73,7 @@ TEST_P(FastConvolution, MatchesTheReferenceKernel)
 {
     ConvolutionCase const& c = GetParam();
     ConvolutionNetwork const convolution(c, 7);
-    auto maker = [&](INetworkDefinition& network) {
-        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(c.input));
-        ILayer* layer = convolution.add(network, *input);
-        layer->getOutput(0)->setName("output");
-        network.markOutput(*layer->getOutput(0));
-    };
+    NetworkMaker const maker = convolution.alone();
     std::map<std::string, bool> const layers = expectFastMatchesReference(
         maker, {{{"input", randomTensor(c.input, 3)}}}, reductionTolerance(convolution.reductionLength()));
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"convolution", true}}));
@@ -112,6 +103,11 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FastConvolution,
 
 ConvolutionCase const kBlock{"Block", {2, 8, 12, 12}, 8, {3, 3}, {}, {1, 1}, {1, 1}, {}, 1, kExplicit, true};
 
+ITensor* blockInput(INetworkDefinition& network)
+{
+    return network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
+}
+
 //! Per channel of kBlock's output: a batch normalization as ONNX imports it, (x * scale + shift).
 struct BatchNorm
 {
@@ -131,12 +127,9 @@ TEST(FastConvolutionFusion, BatchNormAndReluFoldIntoOneLayer)
     ConvolutionNetwork const convolution(kBlock, 11);
     BatchNorm const norm;
     auto maker = [&](INetworkDefinition& network) {
-        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
+        ITensor* input = blockInput(network);
         ILayer* normalized = norm.add(network, *convolution.add(network, *input)->getOutput(0));
-        IActivationLayer* relu = network.addActivation(*normalized->getOutput(0), ActivationType::kRELU);
-        relu->setName("relu");
-        relu->getOutput(0)->setName("output");
-        network.markOutput(*relu->getOutput(0));
+        markOutput(network, activated(network, *normalized->getOutput(0), ActivationType::kRELU, "relu"));
     };
     std::map<std::string, bool> const layers = expectFastMatchesReference(
         maker, {{{"input", randomTensor(kBlock.input, 5)}}}, reductionTolerance(convolution.reductionLength()));
@@ -148,14 +141,10 @@ TEST(FastConvolutionFusion, ResidualBlockBecomesOneLayer)
     ConvolutionNetwork const convolution(kBlock, 12);
     BatchNorm const norm;
     auto maker = [&](INetworkDefinition& network) {
-        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
+        ITensor* input = blockInput(network);
         ILayer* normalized = norm.add(network, *convolution.add(network, *input)->getOutput(0));
-        IElementWiseLayer* sum = network.addElementWise(*normalized->getOutput(0), *input, ElementWiseOperation::kSUM);
-        sum->setName("shortcut");
-        IActivationLayer* relu = network.addActivation(*sum->getOutput(0), ActivationType::kRELU);
-        relu->setName("relu");
-        relu->getOutput(0)->setName("output");
-        network.markOutput(*relu->getOutput(0));
+        ITensor& sum = sumOf(network, *normalized->getOutput(0), *input, "shortcut");
+        markOutput(network, activated(network, sum, ActivationType::kRELU, "relu"));
     };
     std::map<std::string, bool> const layers = expectFastMatchesReference(
         maker, {{{"input", randomTensor(kBlock.input, 6)}}}, reductionTolerance(convolution.reductionLength()));
@@ -168,18 +157,13 @@ TEST(FastConvolutionFusion, ProjectionShortcutKeepsBothConvolutions)
     ConvolutionNetwork const main(kBlock, 18);
     ConvolutionNetwork const projection(kBlock, 19);
     auto maker = [&](INetworkDefinition& network) {
-        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
+        ITensor* input = blockInput(network);
         ILayer* mainLayer = main.add(network, *input);
         mainLayer->setName("main");
         ILayer* projectionLayer = projection.add(network, *input);
         projectionLayer->setName("projection");
-        IElementWiseLayer* sum = network.addElementWise(
-            *mainLayer->getOutput(0), *projectionLayer->getOutput(0), ElementWiseOperation::kSUM);
-        sum->setName("shortcut");
-        IActivationLayer* relu = network.addActivation(*sum->getOutput(0), ActivationType::kRELU);
-        relu->setName("relu");
-        relu->getOutput(0)->setName("output");
-        network.markOutput(*relu->getOutput(0));
+        ITensor& sum = sumOf(network, *mainLayer->getOutput(0), *projectionLayer->getOutput(0), "shortcut");
+        markOutput(network, activated(network, sum, ActivationType::kRELU, "relu"));
     };
     std::map<std::string, bool> const layers = expectFastMatchesReference(
         maker, {{{"input", randomTensor(kBlock.input, 7)}}}, reductionTolerance(2 * main.reductionLength()));
@@ -191,13 +175,12 @@ std::map<std::string, bool> convolutionThen(ActivationType type, float alpha, fl
 {
     ConvolutionNetwork const convolution(kBlock, 13);
     auto maker = [&](INetworkDefinition& network) {
-        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
-        IActivationLayer* activation = network.addActivation(*convolution.add(network, *input)->getOutput(0), type);
+        IActivationLayer* activation
+            = network.addActivation(*convolution.add(network, *blockInput(network))->getOutput(0), type);
         activation->setAlpha(alpha);
         activation->setBeta(beta);
         activation->setName("activation");
-        activation->getOutput(0)->setName("output");
-        network.markOutput(*activation->getOutput(0));
+        markOutput(network, *activation->getOutput(0));
     };
     return expectFastMatchesReference(
         maker, {{{"input", randomTensor(kBlock.input, 8)}}}, reductionTolerance(convolution.reductionLength()));
@@ -223,10 +206,8 @@ TEST(FastConvolutionPlan, ReferencePlansKeepTheNetworkAsWritten)
     ConvolutionNetwork const convolution(kBlock, 14);
     BatchNorm const norm;
     auto maker = [&](INetworkDefinition& network) {
-        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
-        ILayer* normalized = norm.add(network, *convolution.add(network, *input)->getOutput(0));
-        normalized->getOutput(0)->setName("output");
-        network.markOutput(*normalized->getOutput(0));
+        ILayer* normalized = norm.add(network, *convolution.add(network, *blockInput(network))->getOutput(0));
+        markOutput(network, *normalized->getOutput(0));
     };
     EXPECT_EQ(fastPathLayers(buildCpuPlan(maker, CpuKernels::kREFERENCE)),
         (std::map<std::string, bool>{{"convolution", false}, {"batch norm", false}}));
@@ -237,12 +218,7 @@ TEST(FastConvolutionShapes, EachShapeOfAProfileRunsAndRunsAgain)
     ConvolutionCase const dynamic{
         "Dynamic", {-1, 4, -1, -1}, 6, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {}, 1, kExplicit, true};
     ConvolutionNetwork const convolution(dynamic, 15);
-    auto maker = [&](INetworkDefinition& network) {
-        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(dynamic.input));
-        ILayer* layer = convolution.add(network, *input);
-        layer->getOutput(0)->setName("output");
-        network.markOutput(*layer->getOutput(0));
-    };
+    NetworkMaker const maker = convolution.alone();
     auto profile = [](IBuilder& builder, IBuilderConfig& config) {
         IOptimizationProfile* shapes = builder.createOptimizationProfile();
         shapes->setDimensions("input", OptProfileSelector::kMIN, Dims4{1, 4, 5, 5});
@@ -260,32 +236,13 @@ TEST(FastConvolutionThreads, EveryThreadCountGivesTheSameBits)
 {
     ConvolutionCase const wide{"Wide", {2, 64, 28, 28}, 64, {3, 3}, {}, {1, 1}, {1, 1}, {}, 1, kExplicit, true};
     ConvolutionNetwork const convolution(wide, 16);
-    auto maker = [&](INetworkDefinition& network) {
-        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(wide.input));
-        ILayer* layer = convolution.add(network, *input);
-        layer->getOutput(0)->setName("output");
-        network.markOutput(*layer->getOutput(0));
-    };
-    std::vector<uint8_t> const plan = buildCpuPlan(maker, CpuKernels::kFAST);
-    std::vector<Tensors> const runs{{{"input", randomTensor(wide.input, 9)}}};
-    std::vector<Tensors> const one = runCpuPlan(plan, runs, 1);
-    for (int32_t threads : {2, 3, 0})
-    {
-        std::vector<Tensors> const more = runCpuPlan(plan, runs, threads);
-        ASSERT_EQ(more.size(), 1U);
-        EXPECT_EQ(more[0].at("output").bytes, one.at(0).at("output").bytes) << threads << " threads";
-    }
+    expectSameBitsAtEveryThreadCount(convolution.alone(), {{"input", randomTensor(wide.input, 9)}}, "convolution");
 }
 
 TEST(CpuThreads, AreSetPerContextAndChecked)
 {
     ConvolutionNetwork const convolution(kBlock, 17);
-    auto maker = [&](INetworkDefinition& network) {
-        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(kBlock.input));
-        ILayer* layer = convolution.add(network, *input);
-        layer->getOutput(0)->setName("output");
-        network.markOutput(*layer->getOutput(0));
-    };
+    NetworkMaker const maker = convolution.alone();
     std::vector<uint8_t> const blob = buildCpuPlan(maker, CpuKernels::kFAST);
     RecordingLogger logger;
     std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));

@@ -1,6 +1,6 @@
 // The fast path's deconvolution against the reference kernel: upsampling strides, groups, dilation, padding modes,
 // 1-D to 3-D; ONNX's output_padding (a negative post-padding) stays on the reference.
-#include "fast_path_comparison.h"
+#include "layer_helpers.h"
 
 namespace kiln::test
 {
@@ -35,27 +35,11 @@ TEST_P(FastDeconvolution, MatchesTheReferenceKernel)
     std::vector<float> const bias = randomValues(static_cast<size_t>(c.maps), 32);
     auto maker = [&](INetworkDefinition& network) {
         ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(c.input));
-        IDeconvolutionLayer* layer = network.addDeconvolutionNd(*input, c.maps, dimsOf(c.kernel),
-            Weights{DataType::kFLOAT, kernel.data(), static_cast<int64_t>(kernel.size())},
-            Weights{DataType::kFLOAT, bias.data(), static_cast<int64_t>(bias.size())});
+        IDeconvolutionLayer* layer
+            = network.addDeconvolutionNd(*input, c.maps, dimsOf(c.kernel), weightsOf(kernel), weightsOf(bias));
         layer->setName("deconvolution");
-        if (!c.stride.empty())
-        {
-            layer->setStrideNd(dimsOf(c.stride));
-        }
-        if (!c.prePadding.empty())
-        {
-            layer->setPrePadding(dimsOf(c.prePadding));
-            layer->setPostPadding(dimsOf(c.postPadding));
-        }
-        if (!c.dilation.empty())
-        {
-            layer->setDilationNd(dimsOf(c.dilation));
-        }
-        layer->setNbGroups(c.groups);
-        layer->setPaddingMode(c.mode);
-        layer->getOutput(0)->setName("output");
-        network.markOutput(*layer->getOutput(0));
+        setWindow(*layer, c.stride, c.prePadding, c.postPadding, c.dilation, c.groups, c.mode);
+        markOutput(network, *layer->getOutput(0));
     };
     // An output element sums at most C / groups channels times the taps that reach it.
     int64_t const reduction = c.input[1] / c.groups * volume(c.kernel) + 1;

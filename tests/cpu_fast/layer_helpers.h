@@ -37,6 +37,28 @@ inline ITensor& sumOf(INetworkDefinition& network, ITensor& a, ITensor& b, char 
     return *layer->getOutput(0);
 }
 
+//! Sets a convolution's or deconvolution's window; an empty stride, padding or dilation keeps TensorRT's default.
+template <typename FilterLayer>
+void setWindow(FilterLayer& layer, Shape const& stride, Shape const& prePadding, Shape const& postPadding,
+    Shape const& dilation, int64_t groups, PaddingMode mode)
+{
+    if (!stride.empty())
+    {
+        layer.setStrideNd(dimsOf(stride));
+    }
+    if (!prePadding.empty())
+    {
+        layer.setPrePadding(dimsOf(prePadding));
+        layer.setPostPadding(dimsOf(postPadding));
+    }
+    if (!dilation.empty())
+    {
+        layer.setDilationNd(dimsOf(dilation));
+    }
+    layer.setNbGroups(groups);
+    layer.setPaddingMode(mode);
+}
+
 //! Marks `tensor` as the network's output, named "output".
 inline void markOutput(INetworkDefinition& network, ITensor& tensor)
 {

@@ -60,11 +60,13 @@ inline void expectLayerMatches(
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"layer", fast}})) << (fast ? "fast path" : "reference");
 }
 
-//! Runs the fast plan of `maker` on `inputs` at 1, 2, 3 and all threads and checks that the outputs are the same bits.
-inline void expectSameBitsAtEveryThreadCount(NetworkMaker const& maker, Tensors const& inputs)
+//! Runs the fast plan of `maker` (one layer, named `layer`) on `inputs` at 1, 2, 3 and all threads and checks that
+//! the outputs are the same bits.
+inline void expectSameBitsAtEveryThreadCount(
+    NetworkMaker const& maker, Tensors const& inputs, std::string const& layer = "layer")
 {
     std::vector<uint8_t> const plan = buildCpuPlan(maker, CpuKernels::kFAST);
-    ASSERT_EQ(fastPathLayers(plan), (std::map<std::string, bool>{{"layer", true}}));
+    ASSERT_EQ(fastPathLayers(plan), (std::map<std::string, bool>{{layer, true}}));
     std::vector<Tensors> const one = runCpuPlan(plan, {inputs}, 1);
     ASSERT_EQ(one.size(), 1U);
     for (int32_t threads : {2, 3, 0})
