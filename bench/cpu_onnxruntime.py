@@ -29,9 +29,9 @@ fed.
 Usage: cpu_onnxruntime.py --kiln build/tools/kiln/kiln [--only resnet18,bert] [--threads 1,2] [--batches 1,8]
                           [--seconds 10] [--cpu-kernels fast] [--cache DIR]
 The defaults (all four models, 1 and 2 threads, batch 1 and 8, 10 s per measurement) make 16 rows of about 25 s
-each (two measurements, warm-ups, kiln's build and output export): an estimated 12 minutes on a 2-core machine (measured: 9 minutes
-with --seconds 5, exports cached). Every measurement also runs at least 5 times, so a slow engine stretches the
-run.
+each (two measurements, warm-ups, kiln's build and output export): an estimated 12 minutes on a 2-core machine
+(measured: 9 minutes with --seconds 5, exports cached). Every measurement also runs at least 5 times, so a slow
+engine stretches the run.
 
 Exit status: 0; 1 when an export or a kiln run failed or Kiln's outputs differ from ORT's (scaled difference over
 1e-3); 2 for a bad command line or a kiln without --threads/--cpuKernels. Needs torch, torchvision, transformers,
