@@ -2,12 +2,26 @@
 
 namespace kiln::plugins
 {
+namespace
+{
+
+//! Filled while the library's static objects are constructed, read only afterwards.
+std::vector<CreatorFactory>& entries()
+{
+    static std::vector<CreatorFactory> all;
+    return all;
+}
+
+} // namespace
 
 std::vector<CreatorFactory> const& collection()
 {
-    // Kiln's plugins are added here as they land (each in plugins/<name>/).
-    static std::vector<CreatorFactory> const all{};
-    return all;
+    return entries();
+}
+
+CollectionEntry::CollectionEntry(CreatorFactory factory)
+{
+    entries().push_back(std::move(factory));
 }
 
 } // namespace kiln::plugins
