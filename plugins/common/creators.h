@@ -13,14 +13,14 @@
 namespace kiln::plugins
 {
 
-//! The creator of an IPluginV2DynamicExt plugin made with DynamicPlugin.
+//! The creator of a V2 plugin made with DynamicPlugin (IPluginV2DynamicExt) or LegacyPlugin (IPluginV2Ext).
 template <typename Plugin>
-class DynamicPluginCreator : public nvinfer1::IPluginCreator
+class V2PluginCreator : public nvinfer1::IPluginCreator
 {
 public:
     using Params = typename Plugin::ParamsType;
 
-    explicit DynamicPluginCreator(std::string pluginNamespace)
+    explicit V2PluginCreator(std::string pluginNamespace)
         : mNamespace(std::move(pluginNamespace))
     {
     }

@@ -77,4 +77,4 @@ void GeluPlugin::runDevice(PluginTensors const& io, cudaStream_t stream) const
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::GeluPlugin>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::GeluPlugin>)
