@@ -28,6 +28,28 @@ std::string describeHandle(void const* handle)
 using GetCreatorsFunction = nvinfer1::IPluginCreatorInterface* const* (*) (int32_t&);
 using GetPluginCreatorsFunction = nvinfer1::IPluginCreator* const* (*) (int32_t&);
 using SetLoggerFinderFunction = void (*)(nvinfer1::ILoggerFinder*);
+using InitLibraryFunction = bool (*)(void*, char const*);
+
+//! A library whose only entry point is initLibNvInferPlugins (libnvinfer_plugin's shape, and Kiln's own
+//! libkiln_plugins without its getCreators) registers its creators when that is called, so loadLibrary calls it as an
+//! application would, with the empty namespace. No logger is passed: the library would keep it past its lifetime.
+void runInitEntryPoint(void* handle, std::string const& where)
+{
+    if (findSymbol(handle, "getCreators") != nullptr || findSymbol(handle, "getPluginCreators") != nullptr)
+    {
+        return;
+    }
+    auto const init = reinterpret_cast<InitLibraryFunction>(findSymbol(handle, "initLibNvInferPlugins"));
+    if (init == nullptr)
+    {
+        return;
+    }
+    logVerbose(where + ": the library has no getCreators; calling its initLibNvInferPlugins(nullptr, \"\")");
+    if (!init(nullptr, ""))
+    {
+        logWarning(where + ": the library's initLibNvInferPlugins returned false");
+    }
+}
 
 //! Calls whichever entry point the library has for its creators; what went wrong, or "" when nothing did.
 std::string listCreators(GetCreatorsFunction getCreators, GetPluginCreatorsFunction getPluginCreators,
@@ -112,12 +134,17 @@ void* PluginRegistry::openPluginLibrary(
     char const* pluginPath, std::string const& where, LibraryLoadContext& context, std::string& libraryPath)
 {
     // The library's static initialisers run on this thread, inside dlopen, and call
-    // registerCreator: the context tells those registrations apart from other threads'.
+    // registerCreator (or its initLibNvInferPlugins does, just after): the context tells those registrations apart
+    // from other threads'.
     std::string openError;
     void* handle = nullptr;
     {
         LibraryLoadContext::Scope const loading(context);
         handle = openLibrary(pluginPath, openError);
+        if (handle != nullptr)
+        {
+            runInitEntryPoint(handle, where);
+        }
     }
     if (handle == nullptr)
     {

@@ -145,6 +145,43 @@ TEST_F(LibraryTest, PluginCreatorsLibraryOfTensorRT86)
     EXPECT_EQ(kilnRegistry.findCreator("LegacyGamma", "2", "").creator, nullptr);
 }
 
+TEST_F(LibraryTest, LibraryWhoseOnlyEntryPointIsInitLibNvInferPlugins)
+{
+    LibraryHandle const handle = registry.loadLibrary(KILN_TEST_INIT_ENTRY_LIBRARY);
+    ASSERT_NE(handle, nullptr) << (logger.errors().empty() ? "" : logger.errors().front());
+    EXPECT_EQ(creatorCount(registry), baseline + 2);
+    nvinfer1::IPluginCreatorInterface* const zeta = registry.getCreator("InitZeta", "1", "");
+    nvinfer1::IPluginCreatorInterface* const eta = registry.getCreator("InitEta", "2", "");
+    ASSERT_NE(zeta, nullptr);
+    ASSERT_NE(eta, nullptr);
+    // Called once, and what it registered belongs to the library: deregistering takes it away.
+    void* const ownHandle = dlopen(KILN_TEST_INIT_ENTRY_LIBRARY, RTLD_LAZY | RTLD_NOLOAD);
+    ASSERT_NE(ownHandle, nullptr);
+    auto const initCalls = reinterpret_cast<int (*)()>(dlsym(ownHandle, "kilnTestInitCalls"));
+    ASSERT_NE(initCalls, nullptr);
+    EXPECT_EQ(initCalls(), 1);
+    dlclose(ownHandle);
+    EXPECT_EQ(kilnRegistry.libraryOf(zeta), canonical(KILN_TEST_INIT_ENTRY_LIBRARY));
+    registry.deregisterLibrary(handle);
+    EXPECT_EQ(kilnRegistry.findCreator("InitZeta", "1", "").creator, nullptr);
+    EXPECT_EQ(kilnRegistry.findCreator("InitEta", "2", "").creator, nullptr);
+    EXPECT_TRUE(logger.errors().empty());
+}
+
+TEST_F(LibraryTest, KilnsPluginCollectionLoadsAsALibrary)
+{
+    // libkiln_plugins exports getCreators, as TensorRT 10's libnvinfer_plugin does.
+    LibraryHandle const handle = registry.loadLibrary(KILN_PLUGINS_LIBRARY);
+    ASSERT_NE(handle, nullptr) << (logger.errors().empty() ? "" : logger.errors().front());
+    EXPECT_GT(creatorCount(registry), baseline);
+    nvinfer1::IPluginCreatorInterface* const gelu = registry.getCreator("CustomGeluPluginDynamic", "1", "");
+    ASSERT_NE(gelu, nullptr);
+    EXPECT_EQ(kilnRegistry.libraryOf(gelu), canonical(KILN_PLUGINS_LIBRARY));
+    registry.deregisterLibrary(handle);
+    EXPECT_EQ(kilnRegistry.findCreator("CustomGeluPluginDynamic", "1", "").creator, nullptr);
+    EXPECT_TRUE(logger.errors().empty());
+}
+
 TEST_F(LibraryTest, StaticRegistrationLibrary)
 {
     LibraryHandle const handle = registry.loadLibrary(KILN_TEST_STATIC_LIBRARY);

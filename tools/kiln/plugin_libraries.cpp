@@ -11,7 +11,6 @@ namespace kiln::cli
 
 bool loadPluginLibraries(PluginLibraries const& libraries)
 {
-    initLibNvInferPlugins(getLogger(), "");
     for (auto const& path : libraries.staticLibraries)
     {
         std::fprintf(stderr, "Loading supplied plugin library: %s\n", path.c_str());
@@ -31,6 +30,9 @@ bool loadPluginLibraries(PluginLibraries const& libraries)
             return false;
         }
     }
+    // Kiln's own collection last: a creator a supplied library registered (NVIDIA's own plugins built against
+    // Kiln's headers, say) stays, and Kiln's of the same name is skipped.
+    initLibNvInferPlugins(getLogger(), "");
     return true;
 }
 
