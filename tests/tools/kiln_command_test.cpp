@@ -427,6 +427,41 @@ TEST(KilnCompare, CompareLayersNamesThePluginAsTheFirstDivergingLayer)
     EXPECT_FALSE(contains(run.output, "Layer \"relu_out\"")) << "the comparison stops at the first divergence";
 }
 
+// --- Kiln's plugin collection -----------------------------------------------------------------
+
+TEST(KilnPluginCollection, OnnxPluginNodeBuildsAndItsPlanRunsInAnotherProcess)
+{
+    // kiln registers libkiln_plugins itself: no plugin flag is needed, to build or to load.
+    ScratchDir dir;
+    kiln::test::writeGeluPluginModel(dir.path("gelu.onnx"));
+    auto const built = runKiln(
+        {"--onnx=" + dir.path("gelu.onnx"), "--skipInference", "--saveEngine=" + dir.path("gelu.plan")});
+    ASSERT_EQ(built.exitCode, 0) << built.output;
+
+    auto const inspected = runKiln({"inspect", dir.path("gelu.plan")});
+    ASSERT_EQ(inspected.exitCode, 0) << inspected.output;
+    EXPECT_TRUE(std::regex_search(inspected.output,
+        std::regex(R"(Plugins needed \(1\):\n  CustomGeluPluginDynamic version 1 namespace "" \(IPluginV2DynamicExt\), )"
+                   R"(from \S*libkiln_plugins\.so)")))
+        << inspected.output;
+
+    float const x[] = {1.F, 1.F, -2.F, 0.5F};
+    kiln::test::writeBytes(dir.path("x.bin"), x, sizeof(x));
+    auto const loaded = runKiln(std::vector<std::string>{"--loadEngine=" + dir.path("gelu.plan"),
+                                    "--loadInputs=x:" + dir.path("x.bin"), "--exportOutput=" + dir.path("out.json")}
+        + kQuick);
+    ASSERT_EQ(loaded.exitCode, 0) << loaded.output;
+    json const out = json::parse(readText(dir.path("out.json")));
+    ASSERT_EQ(out.size(), 1U);
+    // torch.nn.functional.gelu(x + [0.25, -0.75], approximate="tanh").
+    std::vector<double> const expected{1.1177142029697147, 0.149675350701685, -0.0702046176587487, -0.100324649298315};
+    ASSERT_EQ(out[0]["values"].size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i)
+    {
+        EXPECT_NEAR(out[0]["values"][i].get<double>(), expected[i], 1e-6) << i;
+    }
+}
+
 // --- kiln inspect ------------------------------------------------------------------------------
 
 TEST(KilnInspect, ShowsManifestLayersAndMemoryPlan)

@@ -110,4 +110,23 @@ void writeWrongPluginModel(std::string const& path)
     save(model, path);
 }
 
+void writeGeluPluginModel(std::string const& path)
+{
+    onnx::ModelProto model = emptyModel("gelu_plugin");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    addValue(graph.mutable_input(), "x", {2, 2});
+    addValue(graph.mutable_output(), "y", {2, 2});
+    onnx::NodeProto& gelu = addNode(graph, "CustomGeluPluginDynamic", "gelu", {"x"}, "y");
+    onnx::AttributeProto* typeId = gelu.add_attribute();
+    typeId->set_name("type_id");
+    typeId->set_type(onnx::AttributeProto::INT);
+    typeId->set_i(0);
+    onnx::AttributeProto* bias = gelu.add_attribute();
+    bias->set_name("bias");
+    bias->set_type(onnx::AttributeProto::FLOATS);
+    bias->add_floats(0.25F);
+    bias->add_floats(-0.75F);
+    save(model, path);
+}
+
 } // namespace kiln::test

@@ -17,4 +17,7 @@ void writeNonZeroModel(std::string const& path);
 //! x [1, 8] -> Relu "relu_in" -> HalfWrongDoubler "doubler" (the test plugin, wrong in FP16) -> Relu "relu_out" -> y.
 void writeWrongPluginModel(std::string const& path);
 
+//! x [2, 2] -> CustomGeluPluginDynamic "gelu" (Kiln's plugin collection; type_id 0, bias [0.25, -0.75]) -> y.
+void writeGeluPluginModel(std::string const& path);
+
 } // namespace kiln::test
