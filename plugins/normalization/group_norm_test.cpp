@@ -1,0 +1,111 @@
+// GroupNormalizationPlugin against torch.nn.functional.group_norm (computed in double and pasted here), on the CPU
+// and, with a GPU, on CUDA against the CPU.
+#include "expect_close.h"
+#include "plugin_harness.h"
+
+#include <cmath>
+
+namespace kiln::test
+{
+namespace
+{
+
+PluginCall groupNorm(int32_t groups, float eps)
+{
+    PluginCall call{"GroupNormalizationPlugin", "1", {}};
+    call.fields.add("eps", eps).add("num_groups", groups);
+    return call;
+}
+
+//! ((i * 37) mod 23) / 4 - 2.5, the inputs of the torch values below.
+std::vector<float> ramp(size_t count)
+{
+    std::vector<float> values(count);
+    for (size_t i = 0; i < count; ++i)
+    {
+        values[i] = static_cast<float>((i * 37) % 23) / 4.F - 2.5F;
+    }
+    return values;
+}
+
+TEST(GroupNormPlugin, MatchesTorchGroupNorm)
+{
+    PluginCall call = groupNorm(2, 1e-5F);
+    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
+        {fromFloats({2, 4, 3}, ramp(24)), fromFloats({4}, {1.F, -2.F, 0.5F, 3.F}),
+            fromFloats({4}, {0.F, 0.5F, -0.5F, 1.F})});
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_EQ(out[0].shape, (Shape{2, 4, 3}));
+    // group_norm(x [2, 4, 3], 2, weight, bias, eps=1e-5)
+    expectClose(out[0].floats(),
+        {-1.18947254F, 0.849623246F, -0.461224048F, -2.65574348F, -0.0340488972F, 2.58764569F, -0.228036433F,
+            -0.962338064F, 0.179908918F, 0.673643719F, -3.73216607F, 3.12131582F, -0.707105275F, 1.57738869F,
+            0.108785427F, 3.21963567F, -1.34935226F, 1.58785427F, 0.222184385F, -0.368693748F, -0.959571881F,
+            3.75743129F, 0.21216249F, -3.33310631F},
+        1e-5F);
+}
+
+TEST(GroupNormPlugin, OneGroupPerChannelIsInstanceNorm)
+{
+    // Constant channels normalize to zero, leaving the bias.
+    PluginCall call = groupNorm(2, 1e-5F);
+    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
+        {fromFloats({1, 2, 2, 2}, {3.F, 3.F, 3.F, 3.F, -1.F, 1.F, -1.F, 1.F}), fromFloats({2}, {2.F, 2.F}),
+            fromFloats({2}, {0.5F, 0.F})});
+    ASSERT_EQ(out.size(), 1U);
+    float const one = 1.F / std::sqrt(1.F + 1e-5F);
+    expectClose(out[0].floats(), {0.5F, 0.5F, 0.5F, 0.5F, -2 * one, 2 * one, -2 * one, 2 * one}, 1e-6F);
+}
+
+TEST(GroupNormPlugin, CudaMatchesTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    int32_t constexpr kChannels = 32;
+    std::vector<float> scale(kChannels);
+    std::vector<float> bias(kChannels);
+    for (int32_t c = 0; c < kChannels; ++c)
+    {
+        scale[c] = 1.F - 0.05F * static_cast<float>(c);
+        bias[c] = 0.03F * static_cast<float>(c);
+    }
+    PluginCall call = groupNorm(8, 1e-5F);
+    std::vector<HostTensor> const inputs{
+        fromFloats({3, kChannels, 19, 23}, ramp(3 * kChannels * 19 * 23)), fromFloats({kChannels}, scale),
+        fromFloats({kChannels}, bias)};
+    std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs);
+    std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs);
+    ASSERT_EQ(cuda.size(), 1U);
+    expectClose(cuda[0].floats(), cpu[0].floats(), {1e-5, 1e-5});
+}
+
+TEST(GroupNormPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
+{
+    PluginCall zeroGroups = groupNorm(0, 1e-5F);
+    EXPECT_NE(creationErrors(zeroGroups).find("GroupNormalizationPlugin: field 'num_groups' is 0; expected a value >= 1"),
+        std::string::npos);
+
+    PluginCall wrongType{"GroupNormalizationPlugin", "1", {}};
+    wrongType.fields.add("num_groups", 2.F);
+    EXPECT_NE(creationErrors(wrongType).find("GroupNormalizationPlugin: field 'num_groups' holds kFLOAT32 data"),
+        std::string::npos);
+
+    PluginCall negative = groupNorm(1, -0.5F);
+    EXPECT_NE(creationErrors(negative).find("field 'eps' is -0.5; expected a value >= 0"), std::string::npos);
+}
+
+TEST(GroupNormPlugin, GroupsThatDoNotDivideTheChannelsAreABuildError)
+{
+    PluginCall call = groupNorm(3, 1e-5F);
+    std::string errors;
+    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
+        {fromFloats({1, 4, 2}, ramp(8)), fromFloats({4}, std::vector<float>(4, 1.F)),
+            fromFloats({4}, std::vector<float>(4, 0.F))},
+        false, &errors);
+    EXPECT_TRUE(out.empty());
+    EXPECT_NE(errors.find("GroupNormalizationPlugin: input X has 4 channels, which 'num_groups' 3 does not divide"),
+        std::string::npos)
+        << errors;
+}
+
+} // namespace
+} // namespace kiln::test
