@@ -32,7 +32,7 @@ float const* DeviceWeights::get(char const* plugin, std::vector<float> const& va
     if (mDevice == nullptr)
     {
         size_t const bytes = values.size() * sizeof(float);
-        float* device = nullptr;
+        void* device = nullptr;
         cudaError_t status = cudaMalloc(&device, bytes);
         if (status == cudaSuccess)
         {
@@ -44,7 +44,7 @@ float const* DeviceWeights::get(char const* plugin, std::vector<float> const& va
             throw PluginError(std::string(plugin) + ": could not copy its weights to the GPU: "
                 + cudaGetErrorString(status));
         }
-        mDevice = device;
+        mDevice = static_cast<float*>(device);
     }
     return mDevice;
 #else
