@@ -22,7 +22,7 @@
 //         // members: device state only (DeviceWeights...), which a copy starts without
 //     };
 //
-//     KILN_COLLECT_PLUGIN(DynamicPluginCreator<TwinV2Plugin<SkipLayerNormCore>>)
+//     KILN_COLLECT_PLUGIN(V2PluginCreator<TwinV2Plugin<SkipLayerNormCore>>)
 //     KILN_COLLECT_PLUGIN(V3PluginCreator<TwinV3Plugin<SkipLayerNormCore>>)
 #pragma once
 

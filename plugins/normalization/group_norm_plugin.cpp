@@ -153,4 +153,4 @@ void GroupNormPlugin::runDevice(PluginTensors const& io, cudaStream_t stream) co
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::GroupNormPlugin>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::GroupNormPlugin>)

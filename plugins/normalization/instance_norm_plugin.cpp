@@ -47,6 +47,6 @@ void InstanceNormPluginV3::runDevice(PluginTensors const& io, cudaStream_t strea
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::InstanceNormPluginV1>)
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::InstanceNormPluginV2>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::InstanceNormPluginV1>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::InstanceNormPluginV2>)
 KILN_COLLECT_PLUGIN(kiln::plugins::V3PluginCreator<kiln::plugins::InstanceNormPluginV3>)

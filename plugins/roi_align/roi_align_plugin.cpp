@@ -204,5 +204,5 @@ bool RoiAlignPluginV2::supportsFormatCombination(
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::RoiAlignPluginV1>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::RoiAlignPluginV1>)
 KILN_COLLECT_PLUGIN(kiln::plugins::V3PluginCreator<kiln::plugins::RoiAlignPluginV2>)

@@ -145,5 +145,5 @@ void SkipLayerNormCore::runDevice(Params const& params, PluginTensors const& io,
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::TwinV2Plugin<kiln::plugins::SkipLayerNormCore>>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::TwinV2Plugin<kiln::plugins::SkipLayerNormCore>>)
 KILN_COLLECT_PLUGIN(kiln::plugins::V3PluginCreator<kiln::plugins::TwinV3Plugin<kiln::plugins::SkipLayerNormCore>>)
