@@ -182,8 +182,8 @@ TEST_P(ScatterElementsVersions, CudaMatchesTheCpu)
             std::vector<int64_t> const someIndices(indices.begin(), indices.begin() + static_cast<int64_t>(count));
             std::vector<float> const someUpdates(updates.begin(), updates.begin() + static_cast<int64_t>(count));
             PluginCall call = scatterElements(GetParam(), reduction, 1);
-            std::vector<HostTensor> const in{tensor({40, 300}, data), fromInts(indexShape, someIndices, DataType::kINT64),
-                tensor(indexShape, someUpdates)};
+            std::vector<HostTensor> const in{tensor({40, 300}, data),
+                fromInts(indexShape, someIndices, DataType::kINT64), tensor(indexShape, someUpdates)};
             bool const half = type == DataType::kHALF;
             std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, in, half);
             std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, in, half);
