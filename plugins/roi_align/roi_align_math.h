@@ -2,14 +2,10 @@
 // cannot drift apart), as ONNX RoiAlign defines it and ONNX Runtime and NVIDIA's ROIAlign_TRT compute it.
 #pragma once
 
+#include "core/data_type.h" // KILN_HOST_DEVICE
+
 #include <cmath>
 #include <cstdint>
-
-#ifdef __CUDACC__
-#define KILN_ROI_HD __host__ __device__
-#else
-#define KILN_ROI_HD
-#endif
 
 namespace kiln::plugins::roi_align
 {
@@ -36,7 +32,7 @@ struct Corners
 };
 
 template <typename Load>
-KILN_ROI_HD Corners weightedCorners(Load const& load, int32_t height, int32_t width, float y, float x)
+KILN_HOST_DEVICE Corners weightedCorners(Load const& load, int32_t height, int32_t width, float y, float x)
 {
     Corners corners{{0.F, 0.F, 0.F, 0.F}};
     if (y < -1.F || y > static_cast<float>(height) || x < -1.F || x > static_cast<float>(width))
@@ -73,7 +69,7 @@ KILN_ROI_HD Corners weightedCorners(Load const& load, int32_t height, int32_t wi
 //! Output element (ph, pw) of the ROI `box` (x1, y1, x2, y2 in input coordinates) on the plane `load` reads.
 //! Max mode keeps the largest weighted corner over all samples: ONNX Runtime's and NVIDIA's reading of the spec.
 template <typename Load>
-KILN_ROI_HD float pooledValue(Geometry const& g, float const box[4], Load const& load, int32_t ph, int32_t pw)
+KILN_HOST_DEVICE float pooledValue(Geometry const& g, float const box[4], Load const& load, int32_t ph, int32_t pw)
 {
     float const offset = g.halfPixel ? 0.5F : 0.F;
     float const startX = box[0] * g.spatialScale - offset;

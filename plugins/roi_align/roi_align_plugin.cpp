@@ -18,28 +18,29 @@ namespace kiln::plugins
 
 using namespace nvinfer1;
 
-namespace roi_align
-{
 namespace
 {
 
-void requireField(bool ok, char const* plugin, char const* field, std::string const& value, char const* expected)
+using roi_align::Geometry;
+char const* const kName = RoiAlignFamily::kName;
+
+void requireField(bool ok, char const* field, std::string const& value, char const* expected)
 {
     if (!ok)
     {
-        throw PluginError(std::string(plugin) + ": field '" + field + "' is " + value + "; expected " + expected);
+        throw PluginError(std::string(kName) + ": field '" + field + "' is " + value + "; expected " + expected);
     }
 }
 
 //! The run's sizes, after checking that the tensors agree (the build checked what it could know then).
-Geometry geometryOf(char const* plugin, RoiAlignParams const& params, PluginTensors const& io)
+Geometry geometryOf(RoiAlignParams const& params, PluginTensors const& io)
 {
     Dims const& x = io.inputDesc[0].dims;
     Dims const& rois = io.inputDesc[1].dims;
     Dims const& indices = io.inputDesc[2].dims;
     if (x.nbDims != 4 || rois.nbDims != 2 || rois.d[1] != 4 || indices.nbDims != 1 || indices.d[0] != rois.d[0])
     {
-        throw PluginError(std::string(plugin) + ": expected X [N, C, H, W], rois [R, 4] and batch_indices [R]");
+        throw PluginError(std::string(kName) + ": expected X [N, C, H, W], rois [R, 4] and batch_indices [R]");
     }
     return Geometry{static_cast<int32_t>(x.d[1]), static_cast<int32_t>(x.d[2]), static_cast<int32_t>(x.d[3]),
         params.outputHeight, params.outputWidth, params.samplingRatio, params.spatialScale,
@@ -48,20 +49,20 @@ Geometry geometryOf(char const* plugin, RoiAlignParams const& params, PluginTens
 
 } // namespace
 
-void check(char const* plugin, RoiAlignParams const& params)
+void RoiAlignFamily::check(RoiAlignParams const& params)
 {
-    requireField(params.coordinateTransformationMode == 0 || params.coordinateTransformationMode == 1, plugin,
+    requireField(params.coordinateTransformationMode == 0 || params.coordinateTransformationMode == 1,
         "coordinate_transformation_mode", std::to_string(params.coordinateTransformationMode),
         "0 (output_half_pixel) or 1 (half_pixel)");
-    requireField(params.mode == 0 || params.mode == 1, plugin, "mode", std::to_string(params.mode),
+    requireField(params.mode == 0 || params.mode == 1, "mode", std::to_string(params.mode),
         "0 (max) or 1 (average)");
-    requireField(params.outputHeight > 0, plugin, "output_height", std::to_string(params.outputHeight), "> 0");
-    requireField(params.outputWidth > 0, plugin, "output_width", std::to_string(params.outputWidth), "> 0");
-    requireField(params.samplingRatio >= 0, plugin, "sampling_ratio", std::to_string(params.samplingRatio), ">= 0");
-    requireField(params.spatialScale > 0.F, plugin, "spatial_scale", std::to_string(params.spatialScale), "> 0");
+    requireField(params.outputHeight > 0, "output_height", std::to_string(params.outputHeight), "> 0");
+    requireField(params.outputWidth > 0, "output_width", std::to_string(params.outputWidth), "> 0");
+    requireField(params.samplingRatio >= 0, "sampling_ratio", std::to_string(params.samplingRatio), ">= 0");
+    requireField(params.spatialScale > 0.F, "spatial_scale", std::to_string(params.spatialScale), "> 0");
 }
 
-DimsExprs outputShape(char const* plugin, RoiAlignParams const& params, DimsExprs const* inputs, int32_t nbInputs,
+DimsExprs RoiAlignFamily::outputShape(RoiAlignParams const& params, DimsExprs const* inputs, int32_t nbInputs,
     IExprBuilder& exprBuilder)
 {
     auto const constantOther = [](IDimensionExpr const* dim, int64_t value) {
@@ -71,7 +72,7 @@ DimsExprs outputShape(char const* plugin, RoiAlignParams const& params, DimsExpr
         || constantOther(inputs[1].d[1], 4)
         || (inputs[2].d[0]->isConstant() && constantOther(inputs[1].d[0], inputs[2].d[0]->getConstantValue())))
     {
-        throw PluginError(std::string(plugin) + ": expected 3 inputs, X [N, C, H, W], rois [R, 4] and "
+        throw PluginError(std::string(kName) + ": expected 3 inputs, X [N, C, H, W], rois [R, 4] and "
             "batch_indices [R]");
     }
     DimsExprs out{};
@@ -83,7 +84,7 @@ DimsExprs outputShape(char const* plugin, RoiAlignParams const& params, DimsExpr
     return out;
 }
 
-bool supportsFormat(int32_t pos, PluginTensorDesc const* inOut)
+bool RoiAlignFamily::supportsFormat(int32_t pos, PluginTensorDesc const* inOut, int32_t /*nbInputs*/)
 {
     if (pos == 2)
     {
@@ -93,9 +94,9 @@ bool supportsFormat(int32_t pos, PluginTensorDesc const* inOut)
     return linearSameFloat(inOut, pos);
 }
 
-void runHost(char const* plugin, RoiAlignParams const& params, PluginTensors const& io)
+void RoiAlignFamily::runHost(RoiAlignParams const& params, PluginTensors const& io)
 {
-    Geometry const g = geometryOf(plugin, params, io);
+    Geometry const g = geometryOf(params, io);
     auto const batch = static_cast<int32_t>(io.inputDesc[0].dims.d[0]);
     int64_t const roiCount = io.inputDesc[1].dims.d[0];
     std::vector<float> const x = readFloats(io.inputDesc[0], io.inputs[0]);
@@ -109,7 +110,7 @@ void runHost(char const* plugin, RoiAlignParams const& params, PluginTensors con
         int32_t const image = batchIndices[r];
         if (image < 0 || image >= batch)
         {
-            throw PluginError(std::string(plugin) + ": batch_indices[" + std::to_string(r) + "] is "
+            throw PluginError(std::string(kName) + ": batch_indices[" + std::to_string(r) + "] is "
                 + std::to_string(image) + ", outside [0, " + std::to_string(batch) + ")");
         }
         float const* box = &rois[static_cast<size_t>(4 * r)];
@@ -121,7 +122,7 @@ void runHost(char const* plugin, RoiAlignParams const& params, PluginTensors con
             {
                 for (int32_t pw = 0; pw < g.outputWidth; ++pw)
                 {
-                    y[at++] = pooledValue(g, box, load, ph, pw);
+                    y[at++] = roi_align::pooledValue(g, box, load, ph, pw);
                 }
             }
         }
@@ -129,77 +130,18 @@ void runHost(char const* plugin, RoiAlignParams const& params, PluginTensors con
     writeFloats(io.outputDesc[0], io.outputs[0], y);
 }
 
-void runDevice(char const* plugin, RoiAlignParams const& params, PluginTensors const& io, cudaStream_t stream)
+void RoiAlignFamily::runDevice(RoiAlignParams const& params, PluginTensors const& io, cudaStream_t stream)
 {
 #ifdef KILN_WITH_CUDA
-    Geometry const g = geometryOf(plugin, params, io);
-    checkCuda(plugin,
+    Geometry const g = geometryOf(params, io);
+    checkCuda(kName,
         launchRoiAlign(g, static_cast<int32_t>(io.inputDesc[0].dims.d[0]), io.inputDesc[1].dims.d[0], io.inputs[0],
             io.inputs[1], io.input<int32_t>(2), io.outputs[0], io.inputDesc[0].type == DataType::kHALF, stream));
 #else
-    (void) plugin;
     (void) params;
     (void) io;
     (void) stream;
 #endif
-}
-
-} // namespace roi_align
-
-int32_t RoiAlignPluginV1::getNbOutputs() const noexcept
-{
-    return 1;
-}
-
-DimsExprs RoiAlignPluginV1::getOutputDimensions(
-    int32_t /*outputIndex*/, DimsExprs const* inputs, int32_t nbInputs, IExprBuilder& exprBuilder) noexcept
-{
-    return guarded(kName, "getOutputDimensions", DimsExprs{-1, {}},
-        [&] { return roi_align::outputShape(kName, mParams, inputs, nbInputs, exprBuilder); });
-}
-
-bool RoiAlignPluginV1::supportsFormatCombination(
-    int32_t pos, PluginTensorDesc const* inOut, int32_t /*nbInputs*/, int32_t /*nbOutputs*/) noexcept
-{
-    return pos < 4 && roi_align::supportsFormat(pos, inOut);
-}
-
-DataType RoiAlignPluginV1::getOutputDataType(
-    int32_t /*index*/, DataType const* inputTypes, int32_t /*nbInputs*/) const noexcept
-{
-    return inputTypes[0];
-}
-
-int32_t RoiAlignPluginV2::getNbOutputs() const noexcept
-{
-    return 1;
-}
-
-int32_t RoiAlignPluginV2::getOutputDataTypes(
-    DataType* outputTypes, int32_t /*nbOutputs*/, DataType const* inputTypes, int32_t /*nbInputs*/) const noexcept
-{
-    outputTypes[0] = inputTypes[0];
-    return 0;
-}
-
-int32_t RoiAlignPluginV2::getOutputShapes(DimsExprs const* inputs, int32_t nbInputs, DimsExprs const* /*shapeInputs*/,
-    int32_t /*nbShapeInputs*/, DimsExprs* outputs, int32_t /*nbOutputs*/, IExprBuilder& exprBuilder) noexcept
-{
-    return guarded(kName, "getOutputShapes", int32_t{-1}, [&] {
-        outputs[0] = roi_align::outputShape(kName, mParams, inputs, nbInputs, exprBuilder);
-        return int32_t{0};
-    });
-}
-
-bool RoiAlignPluginV2::supportsFormatCombination(
-    int32_t pos, DynamicPluginTensorDesc const* inOut, int32_t /*nbInputs*/, int32_t /*nbOutputs*/) noexcept
-{
-    PluginTensorDesc descs[4]{};
-    for (int32_t i = 0; i <= pos && i < 4; ++i)
-    {
-        descs[i] = inOut[i].desc;
-    }
-    return pos < 4 && roi_align::supportsFormat(pos, descs);
 }
 
 } // namespace kiln::plugins

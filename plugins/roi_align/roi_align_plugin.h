@@ -2,8 +2,7 @@
 // Inputs X [N, C, H, W], rois [R, 4] (x1, y1, x2, y2), batch_indices [R] INT32; output [R, C, oh, ow].
 #pragma once
 
-#include "common/dynamic_plugin.h"
-#include "common/v3_plugin.h"
+#include "common/family_plugins.h"
 
 namespace kiln::plugins
 {
@@ -29,76 +28,23 @@ struct RoiAlignParams
     }
 };
 
-//! What both versions share: field rules, shapes, formats and the two kernels. Throws PluginError naming `plugin`.
-namespace roi_align
+//! Both versions' operation (common/family_plugins.h).
+struct RoiAlignFamily
 {
-void check(char const* plugin, RoiAlignParams const& params);
-nvinfer1::DimsExprs outputShape(char const* plugin, RoiAlignParams const& params, nvinfer1::DimsExprs const* inputs,
-    int32_t nbInputs, nvinfer1::IExprBuilder& exprBuilder);
-bool supportsFormat(int32_t pos, nvinfer1::PluginTensorDesc const* inOut);
-void runHost(char const* plugin, RoiAlignParams const& params, PluginTensors const& io);
-void runDevice(char const* plugin, RoiAlignParams const& params, PluginTensors const& io, cudaStream_t stream);
-} // namespace roi_align
-
-class RoiAlignPluginV1 : public DynamicPlugin<RoiAlignPluginV1, RoiAlignParams>
-{
-public:
+    using Params = RoiAlignParams;
     static constexpr char const* kName = "ROIAlign_TRT";
-    static constexpr char const* kVersion = "1";
-    using DynamicPlugin::DynamicPlugin;
+    static constexpr char const* kDynamicVersion = "1";
+    static constexpr char const* kV3Version = "2";
 
-    static void check(RoiAlignParams const& params)
-    {
-        roi_align::check(kName, params);
-    }
-
-    int32_t getNbOutputs() const noexcept override;
-    nvinfer1::DimsExprs getOutputDimensions(int32_t outputIndex, nvinfer1::DimsExprs const* inputs, int32_t nbInputs,
-        nvinfer1::IExprBuilder& exprBuilder) noexcept override;
-    bool supportsFormatCombination(
-        int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs, int32_t nbOutputs) noexcept override;
-    nvinfer1::DataType getOutputDataType(
-        int32_t index, nvinfer1::DataType const* inputTypes, int32_t nbInputs) const noexcept override;
-
-    void runHost(PluginTensors const& io) const
-    {
-        roi_align::runHost(kName, mParams, io);
-    }
-    void runDevice(PluginTensors const& io, cudaStream_t stream) const
-    {
-        roi_align::runDevice(kName, mParams, io, stream);
-    }
+    static void check(Params const& params);
+    static nvinfer1::DimsExprs outputShape(Params const& params, nvinfer1::DimsExprs const* inputs, int32_t nbInputs,
+        nvinfer1::IExprBuilder& exprBuilder);
+    static bool supportsFormat(int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs);
+    static void runHost(Params const& params, PluginTensors const& io);
+    static void runDevice(Params const& params, PluginTensors const& io, cudaStream_t stream);
 };
 
-class RoiAlignPluginV2 : public V3Plugin<RoiAlignPluginV2, RoiAlignParams>
-{
-public:
-    static constexpr char const* kName = "ROIAlign_TRT";
-    static constexpr char const* kVersion = "2";
-    using V3Plugin::V3Plugin;
-
-    static void check(RoiAlignParams const& params)
-    {
-        roi_align::check(kName, params);
-    }
-
-    int32_t getNbOutputs() const noexcept override;
-    int32_t getOutputDataTypes(nvinfer1::DataType* outputTypes, int32_t nbOutputs,
-        nvinfer1::DataType const* inputTypes, int32_t nbInputs) const noexcept override;
-    int32_t getOutputShapes(nvinfer1::DimsExprs const* inputs, int32_t nbInputs,
-        nvinfer1::DimsExprs const* shapeInputs, int32_t nbShapeInputs, nvinfer1::DimsExprs* outputs,
-        int32_t nbOutputs, nvinfer1::IExprBuilder& exprBuilder) noexcept override;
-    bool supportsFormatCombination(int32_t pos, nvinfer1::DynamicPluginTensorDesc const* inOut, int32_t nbInputs,
-        int32_t nbOutputs) noexcept override;
-
-    void runHost(PluginTensors const& io) const
-    {
-        roi_align::runHost(kName, mParams, io);
-    }
-    void runDevice(PluginTensors const& io, cudaStream_t stream) const
-    {
-        roi_align::runDevice(kName, mParams, io, stream);
-    }
-};
+using RoiAlignPluginV1 = FamilyDynamicPlugin<RoiAlignFamily>;
+using RoiAlignPluginV2 = FamilyV3Plugin<RoiAlignFamily>;
 
 } // namespace kiln::plugins

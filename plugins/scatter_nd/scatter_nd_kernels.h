@@ -1,0 +1,20 @@
+// The CUDA side of ScatterND (scatter_nd_kernels.cu).
+#pragma once
+
+#include "scatter_nd_math.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kiln::plugins
+{
+
+//! output = data, then every slice of `updates` written where `indices` (INT32, or INT64 where `wideIndices`) say;
+//! elements of `elementSize` bytes (1, 2, 4 or 8). A tuple with an index out of range is skipped (a kernel cannot
+//! report it); of two tuples naming one slice, either may win. Returns the first failing call's status.
+cudaError_t launchScatterNd(scatter_nd::Geometry const& geometry, int64_t dataCount, size_t elementSize,
+    void const* data, void const* indices, bool wideIndices, void const* updates, void* output, cudaStream_t stream);
+
+} // namespace kiln::plugins
