@@ -1,6 +1,7 @@
 #include "deform_conv_params.h"
 
 #include "common/formats.h"
+#include "common/shape_checks.h"
 
 namespace kiln::plugins
 {
@@ -124,23 +125,12 @@ std::string deformConvShapeError(DeformConvParams const& params, std::vector<std
 nvinfer1::DimsExprs deformConvOutputDims(
     DeformConvParams const& params, nvinfer1::DimsExprs const* inputs, int32_t nbInputs)
 {
-    std::vector<std::vector<int64_t>> extents(static_cast<size_t>(nbInputs));
-    for (int32_t i = 0; i < nbInputs; ++i)
-    {
-        for (int32_t axis = 0; axis < inputs[i].nbDims; ++axis)
-        {
-            nvinfer1::IDimensionExpr const* extent = inputs[i].d[axis];
-            extents[i].push_back(extent->isConstant() ? extent->getConstantValue() : -1);
-        }
-    }
-    std::string const error = deformConvShapeError(params, extents);
-    nvinfer1::DimsExprs output{};
+    std::string const error = deformConvShapeError(params, knownExtents(inputs, nbInputs));
     if (!error.empty())
     {
-        logError(error);
-        output.nbDims = -1;
-        return output;
+        return invalidOutput(error);
     }
+    nvinfer1::DimsExprs output{};
     output.nbDims = 4;
     output.d[0] = inputs[0].d[0];
     output.d[1] = inputs[3].d[0];
@@ -157,11 +147,7 @@ bool deformConvSupports(nvinfer1::PluginTensorDesc const& desc, nvinfer1::Plugin
 DeformConvShape deformConvShapeOf(DeformConvParams const& params, nvinfer1::PluginTensorDesc const* inputs,
     int32_t nbInputs)
 {
-    std::vector<std::vector<int64_t>> extents(static_cast<size_t>(nbInputs));
-    for (int32_t i = 0; i < nbInputs; ++i)
-    {
-        extents[i].assign(inputs[i].dims.d, inputs[i].dims.d + inputs[i].dims.nbDims);
-    }
+    std::vector<std::vector<int64_t>> const extents = runExtents(inputs, nbInputs);
     std::string const error = deformConvShapeError(params, extents);
     if (!error.empty())
     {

@@ -1,6 +1,7 @@
 // ModulatedDeformConv2d (versions 1 and 2) against torchvision.ops.deform_conv2d with a mask (computed in double
 // and pasted here), on the CPU and, with a GPU, on CUDA against the CPU.
 #include "expect_close.h"
+#include "pattern_values.h"
 #include "plugin_harness.h"
 
 namespace kiln::test
@@ -9,18 +10,6 @@ namespace
 {
 
 using nvinfer1::DataType;
-
-//! ((i * multiplier) mod modulus) * scale + shift over a tensor's elements: the inputs the torch values came from.
-HostTensor pattern(Shape const& shape, int64_t multiplier, int64_t modulus, float scale, float shift,
-    DataType type = DataType::kFLOAT)
-{
-    std::vector<float> values(static_cast<size_t>(volume(shape)));
-    for (size_t i = 0; i < values.size(); ++i)
-    {
-        values[i] = static_cast<float>((static_cast<int64_t>(i) * multiplier) % modulus) * scale + shift;
-    }
-    return fromFloats(shape, values, type);
-}
 
 PluginCall deformConv(char const* version, std::vector<int32_t> const& stride, std::vector<int32_t> const& padding,
     std::vector<int32_t> const& dilation, int32_t group, int32_t deformableGroup)

@@ -4,6 +4,7 @@
 
 #include "common/formats.h"
 #include "common/host_values.h"
+#include "common/shape_checks.h"
 
 #ifdef KILN_WITH_CUDA
 #include "common/cuda_check.h"
@@ -20,16 +21,6 @@ std::string const kName = kMsDeformAttnName;
 bool agree(int64_t a, int64_t b)
 {
     return a < 0 || b < 0 || a == b;
-}
-
-std::vector<std::vector<int64_t>> extentsOf(nvinfer1::PluginTensorDesc const* inputs)
-{
-    std::vector<std::vector<int64_t>> extents(5);
-    for (size_t i = 0; i < extents.size(); ++i)
-    {
-        extents[i].assign(inputs[i].dims.d, inputs[i].dims.d + inputs[i].dims.nbDims);
-    }
-    return extents;
 }
 
 } // namespace
@@ -84,23 +75,12 @@ std::string msDeformAttnShapeError(std::vector<std::vector<int64_t>> const& inpu
 
 nvinfer1::DimsExprs msDeformAttnOutputDims(nvinfer1::DimsExprs const* inputs, int32_t nbInputs)
 {
-    std::vector<std::vector<int64_t>> extents(static_cast<size_t>(nbInputs));
-    for (int32_t i = 0; i < nbInputs; ++i)
-    {
-        for (int32_t axis = 0; axis < inputs[i].nbDims; ++axis)
-        {
-            nvinfer1::IDimensionExpr const* extent = inputs[i].d[axis];
-            extents[i].push_back(extent->isConstant() ? extent->getConstantValue() : -1);
-        }
-    }
-    std::string const error = msDeformAttnShapeError(extents);
-    nvinfer1::DimsExprs output{};
+    std::string const error = msDeformAttnShapeError(knownExtents(inputs, nbInputs));
     if (!error.empty())
     {
-        logError(error);
-        output.nbDims = -1;
-        return output;
+        return invalidOutput(error);
     }
+    nvinfer1::DimsExprs output{};
     output.nbDims = 4;
     output.d[0] = inputs[0].d[0];
     output.d[1] = inputs[3].d[1];
@@ -120,7 +100,7 @@ bool msDeformAttnSupports(int32_t pos, nvinfer1::PluginTensorDesc const& desc, n
 
 MsDeformAttnShape msDeformAttnShapeOf(nvinfer1::PluginTensorDesc const* inputs)
 {
-    std::vector<std::vector<int64_t>> const extents = extentsOf(inputs);
+    std::vector<std::vector<int64_t>> const extents = runExtents(inputs, 5);
     std::string const error = msDeformAttnShapeError(extents);
     if (!error.empty())
     {

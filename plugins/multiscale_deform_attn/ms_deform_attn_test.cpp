@@ -2,6 +2,7 @@
 // Deformable-DETR's multi-scale deformable attention (computed in double and pasted here), on the CPU and, with a
 // GPU, on CUDA against the CPU.
 #include "expect_close.h"
+#include "pattern_values.h"
 #include "plugin_harness.h"
 
 namespace kiln::test
@@ -10,18 +11,6 @@ namespace
 {
 
 using nvinfer1::DataType;
-
-//! ((i * multiplier) mod modulus) * scale + shift over a tensor's elements: the inputs the torch values came from.
-HostTensor pattern(Shape const& shape, int64_t multiplier, int64_t modulus, float scale, float shift,
-    DataType type = DataType::kFLOAT)
-{
-    std::vector<float> values(static_cast<size_t>(volume(shape)));
-    for (size_t i = 0; i < values.size(); ++i)
-    {
-        values[i] = static_cast<float>((static_cast<int64_t>(i) * multiplier) % modulus) * scale + shift;
-    }
-    return fromFloats(shape, values, type);
-}
 
 //! N 2, M 2 heads of D 3, levels 3 x 4 and 2 x 2 (S 16), Lq 2 queries, P 2 points; some locations outside [0, 1].
 std::vector<HostTensor> smallCase(DataType type = DataType::kFLOAT)
