@@ -6,6 +6,7 @@
 #include "common/creators.h"
 #include "common/formats.h"
 #include "common/host_values.h"
+#include "common/shape_checks.h"
 
 #ifdef KILN_WITH_CUDA
 #include "common/cuda_check.h"
@@ -105,14 +106,7 @@ DimsExprs GroupNormPlugin::getOutputDimensions(
             inputs[1].nbDims == 1 ? constantOr(inputs[1].d[0], -1) : -1, inputs[2].nbDims,
             inputs[2].nbDims == 1 ? constantOr(inputs[2].d[0], -1) : -1);
     }
-    if (!error.empty())
-    {
-        logError(error);
-        DimsExprs invalid{};
-        invalid.nbDims = -1;
-        return invalid;
-    }
-    return inputs[0];
+    return error.empty() ? inputs[0] : invalidOutput(error);
 }
 
 bool GroupNormPlugin::supportsFormatCombination(

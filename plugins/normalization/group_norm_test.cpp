@@ -1,6 +1,7 @@
 // GroupNormalizationPlugin against torch.nn.functional.group_norm (computed in double and pasted here), on the CPU
 // and, with a GPU, on CUDA against the CPU.
 #include "expect_close.h"
+#include "pattern_values.h"
 #include "plugin_harness.h"
 
 #include <cmath>
@@ -20,12 +21,7 @@ PluginCall groupNorm(int32_t groups, float eps)
 //! ((i * 37) mod 23) / 4 - 2.5, the inputs of the torch values below.
 std::vector<float> ramp(size_t count)
 {
-    std::vector<float> values(count);
-    for (size_t i = 0; i < count; ++i)
-    {
-        values[i] = static_cast<float>((i * 37) % 23) / 4.F - 2.5F;
-    }
-    return values;
+    return patternValues(count, 37, 23, 0.25F, -2.5F);
 }
 
 TEST(GroupNormPlugin, MatchesTorchGroupNorm)

@@ -3,6 +3,7 @@
 #include "group_norm_math.h"
 
 #include "common/host_values.h"
+#include "common/shape_checks.h"
 
 #ifdef KILN_WITH_CUDA
 #include "common/cuda_check.h"
@@ -73,14 +74,7 @@ nvinfer1::DimsExprs instanceNormOutputDims(InstanceNormParams const& params, nvi
     int64_t const channels
         = input.nbDims > 1 && input.d[1]->isConstant() ? input.d[1]->getConstantValue() : int64_t{-1};
     std::string const error = instanceNormShapeError(params, input.nbDims, channels);
-    if (!error.empty())
-    {
-        logError(error);
-        nvinfer1::DimsExprs invalid{};
-        invalid.nbDims = -1;
-        return invalid;
-    }
-    return input;
+    return error.empty() ? input : invalidOutput(error);
 }
 
 void runInstanceNormHost(InstanceNormParams const& params, PluginTensors const& io)

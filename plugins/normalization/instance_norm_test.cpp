@@ -1,6 +1,7 @@
 // InstanceNormalization_TRT (versions 1, 2 and 3) against torch.nn.functional.instance_norm (computed in double and
 // pasted here), on the CPU and, with a GPU, on CUDA against the CPU.
 #include "expect_close.h"
+#include "pattern_values.h"
 #include "plugin_harness.h"
 
 namespace kiln::test
@@ -13,12 +14,7 @@ using nvinfer1::DataType;
 //! The inputs the torch values were computed from: ((i * 37) mod 23) / 4 - 2.5.
 std::vector<float> inputValues(size_t count)
 {
-    std::vector<float> values(count);
-    for (size_t i = 0; i < count; ++i)
-    {
-        values[i] = static_cast<float>((i * 37) % 23) / 4.F - 2.5F;
-    }
-    return values;
+    return patternValues(count, 37, 23, 0.25F, -2.5F);
 }
 
 PluginCall instanceNorm(char const* version, std::vector<float> const& scales, std::vector<float> const& bias,

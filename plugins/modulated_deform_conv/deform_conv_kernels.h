@@ -1,0 +1,25 @@
+// The CUDA kernels of ModulatedDeformConv2d (deform_conv_kernels.cu); the GEMM between them is cuBLAS's
+// (deform_conv_device.cpp). Each returns the launch's status.
+#pragma once
+
+#include "deform_conv_params.h"
+
+#include <cuda_runtime_api.h>
+
+namespace kiln::plugins
+{
+
+//! Image n's columns matrix [C * KH * KW, OH * OW] as FP32 into `columns`; x, offset and mask are FP32, or FP16
+//! where `half`.
+cudaError_t launchDeformColumns(DeformConvShape const& shape, bool half, void const* x, void const* offset,
+    void const* mask, int64_t n, float* columns, cudaStream_t stream);
+
+//! `count` FP16 values as FP32.
+cudaError_t launchHalfToFloat(void const* half, float* values, int64_t count, cudaStream_t stream);
+
+//! Image n's output [O, OH * OW] = product + bias[o] (bias null: none), stored as FP32 or FP16 (`half`); `product`
+//! may be the output itself (FP32).
+cudaError_t launchDeformEpilogue(DeformConvShape const& shape, bool half, float const* product, void const* bias,
+    void* output, cudaStream_t stream);
+
+} // namespace kiln::plugins
