@@ -12,8 +12,6 @@
 #include "skip_layer_norm_kernels.h"
 #endif
 
-#include <cfloat>
-
 namespace kiln::plugins
 {
 
@@ -21,10 +19,6 @@ using namespace nvinfer1;
 
 namespace
 {
-
-// NVIDIA's kernels add the element type's machine epsilon to the variance (since February 2024) so that a constant
-// row does not divide by zero; Kiln computes in float, so it adds float's.
-constexpr float kEpsilon = FLT_EPSILON;
 
 std::string fieldError(char const* field, std::string const& what)
 {
@@ -120,7 +114,7 @@ void SkipLayerNormCore::runHost(Params const& params, PluginTensors const& io) c
     }
     for (size_t row = 0; row < values.size(); row += width)
     {
-        layerNormRow(values.data() + row, params.ld, params.gamma.data(), params.beta.data(), kEpsilon);
+        layerNormRow(values.data() + row, params.ld, params.gamma.data(), params.beta.data(), kBertLayerNormEpsilon);
     }
     writeFloats(io.outputDesc[0], io.outputs[0], values);
 }
@@ -135,7 +129,7 @@ void SkipLayerNormCore::runDevice(Params const& params, PluginTensors const& io,
     int64_t const rows = volume(io.inputDesc[0].dims) / params.ld;
     checkCuda(kName,
         launchSkipLayerNorm(io.inputs[0], io.inputs[1], io.outputs[0], io.inputDesc[0].type == DataType::kHALF, gamma,
-            beta, bias, rows, params.ld, kEpsilon, stream));
+            beta, bias, rows, params.ld, kBertLayerNormEpsilon, stream));
 #else
     (void) params;
     (void) io;
