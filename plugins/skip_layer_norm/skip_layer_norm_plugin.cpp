@@ -48,7 +48,8 @@ void SkipLayerNormCore::check(Params const& params)
     }
     if (params.typeId != 0 && params.typeId != 1)
     {
-        throw PluginError(fieldError("type_id", "is " + std::to_string(params.typeId) + "; expected 0 (FP32) or 1 (FP16)"));
+        throw PluginError(
+            fieldError("type_id", "is " + std::to_string(params.typeId) + "; expected 0 (FP32) or 1 (FP16)"));
     }
     if (params.ld <= 0)
     {
@@ -78,8 +79,8 @@ DimsExprs SkipLayerNormCore::outputShape(
         DimsExprs const& dims = inputs[i];
         if (dims.nbDims != 5 || !mayEqual(dims.d[2], params.ld) || !mayEqual(dims.d[3], 1) || !mayEqual(dims.d[4], 1))
         {
-            throw PluginError(std::string(kName) + ": input " + std::to_string(i) + " has rank "
-                + std::to_string(dims.nbDims) + "; expected [S, B, E, 1, 1] with E = ld = " + std::to_string(params.ld));
+            throw PluginError(std::string(kName) + ": input " + std::to_string(i) + " (rank "
+                + std::to_string(dims.nbDims) + ") is not [S, B, E, 1, 1] with E = ld = " + std::to_string(params.ld));
         }
     }
     return inputs[0];
