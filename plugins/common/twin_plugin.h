@@ -161,7 +161,8 @@ public:
     }
 
 private:
-    static std::vector<nvinfer1::PluginTensorDesc> descs(nvinfer1::DynamicPluginTensorDesc const* tensors, int32_t count)
+    static std::vector<nvinfer1::PluginTensorDesc> descs(
+        nvinfer1::DynamicPluginTensorDesc const* tensors, int32_t count)
     {
         std::vector<nvinfer1::PluginTensorDesc> result;
         for (int32_t i = 0; i < count; ++i)

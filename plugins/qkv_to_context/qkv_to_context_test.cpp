@@ -130,7 +130,8 @@ TEST(QkvToContextPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 
     PluginCall indivisible{"CustomQKVToContextPluginDynamic", "4", {}};
     indivisible.fields.add("type_id", 0).add("hidden_size", 10).add("num_heads", 4).add("has_mask", 0);
-    EXPECT_NE(creationErrors(indivisible).find("field 'hidden_size' is 10; expected a positive multiple of num_heads = 4"),
+    EXPECT_NE(
+        creationErrors(indivisible).find("field 'hidden_size' is 10; expected a positive multiple of num_heads = 4"),
         std::string::npos);
 
     PluginCall int8 = qkvToContext("1", 2, false);
