@@ -83,17 +83,6 @@ bool DisentangledAttentionCore::supports(
     return linearSameFloat(inOut, pos);
 }
 
-DataType DisentangledAttentionCore::outputType(Params const& /*params*/, int32_t /*index*/, DataType const* inputTypes)
-{
-    return inputTypes[0];
-}
-
-size_t DisentangledAttentionCore::workspaceSize(
-    Params const& /*params*/, PluginTensorDesc const* /*inputs*/, int32_t /*nbInputs*/)
-{
-    return 0;
-}
-
 void DisentangledAttentionCore::runHost(Params const& params, PluginTensors const& io) const
 {
     auto const [count, sequence] = runShape(params, io);

@@ -21,7 +21,7 @@ struct DisentangledAttentionParams
     }
 };
 
-struct DisentangledAttentionCore
+struct DisentangledAttentionCore : TwinCoreDefaults
 {
     using Params = DisentangledAttentionParams;
     static constexpr char const* kName = "DisentangledAttention_TRT";
@@ -34,8 +34,6 @@ struct DisentangledAttentionCore
         int32_t nbInputs, nvinfer1::IExprBuilder& builder);
     static bool supports(Params const& params, int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs,
         int32_t nbOutputs);
-    static nvinfer1::DataType outputType(Params const& params, int32_t index, nvinfer1::DataType const* inputTypes);
-    static size_t workspaceSize(Params const& params, nvinfer1::PluginTensorDesc const* inputs, int32_t nbInputs);
 
     void runHost(Params const& params, PluginTensors const& io) const;
     void runDevice(Params const& params, PluginTensors const& io, cudaStream_t stream) const;

@@ -100,11 +100,6 @@ bool QkvToContextCore::supports(
     return isLinearOf(inOut[pos], {params.typeId == 1 ? DataType::kHALF : DataType::kFLOAT});
 }
 
-DataType QkvToContextCore::outputType(Params const& /*params*/, int32_t /*index*/, DataType const* inputTypes)
-{
-    return inputTypes[0];
-}
-
 size_t QkvToContextCore::workspaceSize(Params const& params, PluginTensorDesc const* inputs, int32_t /*nbInputs*/)
 {
 #ifdef KILN_WITH_CUDA

@@ -28,7 +28,7 @@ struct QkvToContextParams
     }
 };
 
-struct QkvToContextCore
+struct QkvToContextCore : TwinCoreDefaults
 {
     using Params = QkvToContextParams;
     static constexpr char const* kName = "CustomQKVToContextPluginDynamic";
@@ -41,7 +41,6 @@ struct QkvToContextCore
         int32_t nbInputs, nvinfer1::IExprBuilder& builder);
     static bool supports(Params const& params, int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs,
         int32_t nbOutputs);
-    static nvinfer1::DataType outputType(Params const& params, int32_t index, nvinfer1::DataType const* inputTypes);
     static size_t workspaceSize(Params const& params, nvinfer1::PluginTensorDesc const* inputs, int32_t nbInputs);
 
     void runHost(Params const& params, PluginTensors const& io) const;

@@ -93,16 +93,6 @@ bool SkipLayerNormCore::supports(
     return isLinearOf(inOut[pos], {params.typeId == 1 ? DataType::kHALF : DataType::kFLOAT});
 }
 
-DataType SkipLayerNormCore::outputType(Params const& /*params*/, int32_t /*index*/, DataType const* inputTypes)
-{
-    return inputTypes[0];
-}
-
-size_t SkipLayerNormCore::workspaceSize(Params const& /*params*/, PluginTensorDesc const* /*inputs*/, int32_t /*nb*/)
-{
-    return 0;
-}
-
 void SkipLayerNormCore::runHost(Params const& params, PluginTensors const& io) const
 {
     checkRunShapes(params, io);
