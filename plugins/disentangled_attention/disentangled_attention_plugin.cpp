@@ -125,6 +125,6 @@ void DisentangledAttentionCore::runDevice(Params const& params, PluginTensors co
 } // namespace kiln::plugins
 
 KILN_COLLECT_PLUGIN(
-    kiln::plugins::DynamicPluginCreator<kiln::plugins::TwinV2Plugin<kiln::plugins::DisentangledAttentionCore>>)
+    kiln::plugins::V2PluginCreator<kiln::plugins::TwinV2Plugin<kiln::plugins::DisentangledAttentionCore>>)
 KILN_COLLECT_PLUGIN(
     kiln::plugins::V3PluginCreator<kiln::plugins::TwinV3Plugin<kiln::plugins::DisentangledAttentionCore>>)

@@ -203,5 +203,5 @@ void EmbLayerNormCore::runDevice(Params const& params, PluginTensors const& io, 
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::TwinV2Plugin<kiln::plugins::EmbLayerNormCore>>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::TwinV2Plugin<kiln::plugins::EmbLayerNormCore>>)
 KILN_COLLECT_PLUGIN(kiln::plugins::V3PluginCreator<kiln::plugins::TwinV3Plugin<kiln::plugins::EmbLayerNormCore>>)

@@ -184,5 +184,5 @@ void QkvToContextCore::runDevice(Params const& params, PluginTensors const& io, 
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::TwinV2Plugin<kiln::plugins::QkvToContextCore>>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::TwinV2Plugin<kiln::plugins::QkvToContextCore>>)
 KILN_COLLECT_PLUGIN(kiln::plugins::V3PluginCreator<kiln::plugins::TwinV3Plugin<kiln::plugins::QkvToContextCore>>)
