@@ -2,11 +2,16 @@
 // the row (accumulated in double, so long rows lose nothing), then y = gamma (x - mean) / sqrt(var + epsilon) + beta.
 #pragma once
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 
 namespace kiln::plugins
 {
+
+//! The epsilon the BERT plugins add to the variance. NVIDIA's kernels add the element type's machine epsilon (since
+//! February 2024) so that a constant row does not divide by zero; Kiln computes in float, so it adds float's.
+constexpr float kBertLayerNormEpsilon = FLT_EPSILON;
 
 //! Normalizes `row` (`width` floats) in place; gamma and beta hold `width` values each.
 inline void layerNormRow(float* row, int64_t width, float const* gamma, float const* beta, float epsilon)

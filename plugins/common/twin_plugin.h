@@ -3,7 +3,7 @@
 // DisentangledAttention_TRT 1 and 2...). The plugin's "core" describes its shapes, formats and kernels once; these
 // templates turn it into both plugins.
 //
-//     struct SkipLayerNormCore
+//     struct SkipLayerNormCore // may derive from TwinCoreDefaults for outputType and workspaceSize
 //     {
 //         using Params = SkipLayerNormParams;
 //         static constexpr char const* kName = "CustomSkipLayerNormPluginDynamic";
@@ -33,6 +33,22 @@
 
 namespace kiln::plugins
 {
+
+//! What most cores share: outputs of the first input's type and no workspace. A core derives from it and declares
+//! only what differs.
+struct TwinCoreDefaults
+{
+    static nvinfer1::DataType outputType(
+        auto const& /*params*/, int32_t /*index*/, nvinfer1::DataType const* inputTypes)
+    {
+        return inputTypes[0];
+    }
+    static size_t workspaceSize(
+        auto const& /*params*/, nvinfer1::PluginTensorDesc const* /*inputs*/, int32_t /*nbInputs*/)
+    {
+        return 0;
+    }
+};
 
 template <typename Core>
 class TwinV2Plugin : public DynamicPlugin<TwinV2Plugin<Core>, typename Core::Params>
@@ -161,7 +177,8 @@ public:
     }
 
 private:
-    static std::vector<nvinfer1::PluginTensorDesc> descs(nvinfer1::DynamicPluginTensorDesc const* tensors, int32_t count)
+    static std::vector<nvinfer1::PluginTensorDesc> descs(
+        nvinfer1::DynamicPluginTensorDesc const* tensors, int32_t count)
     {
         std::vector<nvinfer1::PluginTensorDesc> result;
         for (int32_t i = 0; i < count; ++i)

@@ -12,8 +12,6 @@
 #include "skip_layer_norm_kernels.h"
 #endif
 
-#include <cfloat>
-
 namespace kiln::plugins
 {
 
@@ -21,10 +19,6 @@ using namespace nvinfer1;
 
 namespace
 {
-
-// NVIDIA's kernels add the element type's machine epsilon to the variance (since February 2024) so that a constant
-// row does not divide by zero; Kiln computes in float, so it adds float's.
-constexpr float kEpsilon = FLT_EPSILON;
 
 std::string fieldError(char const* field, std::string const& what)
 {
@@ -54,7 +48,8 @@ void SkipLayerNormCore::check(Params const& params)
     }
     if (params.typeId != 0 && params.typeId != 1)
     {
-        throw PluginError(fieldError("type_id", "is " + std::to_string(params.typeId) + "; expected 0 (FP32) or 1 (FP16)"));
+        throw PluginError(
+            fieldError("type_id", "is " + std::to_string(params.typeId) + "; expected 0 (FP32) or 1 (FP16)"));
     }
     if (params.ld <= 0)
     {
@@ -84,8 +79,8 @@ DimsExprs SkipLayerNormCore::outputShape(
         DimsExprs const& dims = inputs[i];
         if (dims.nbDims != 5 || !mayEqual(dims.d[2], params.ld) || !mayEqual(dims.d[3], 1) || !mayEqual(dims.d[4], 1))
         {
-            throw PluginError(std::string(kName) + ": input " + std::to_string(i) + " has rank "
-                + std::to_string(dims.nbDims) + "; expected [S, B, E, 1, 1] with E = ld = " + std::to_string(params.ld));
+            throw PluginError(std::string(kName) + ": input " + std::to_string(i) + " (rank "
+                + std::to_string(dims.nbDims) + ") is not [S, B, E, 1, 1] with E = ld = " + std::to_string(params.ld));
         }
     }
     return inputs[0];
@@ -96,16 +91,6 @@ bool SkipLayerNormCore::supports(
 {
     // type_id fixes the precision, as in NVIDIA's plugin; skip and output follow the input.
     return isLinearOf(inOut[pos], {params.typeId == 1 ? DataType::kHALF : DataType::kFLOAT});
-}
-
-DataType SkipLayerNormCore::outputType(Params const& /*params*/, int32_t /*index*/, DataType const* inputTypes)
-{
-    return inputTypes[0];
-}
-
-size_t SkipLayerNormCore::workspaceSize(Params const& /*params*/, PluginTensorDesc const* /*inputs*/, int32_t /*nb*/)
-{
-    return 0;
 }
 
 void SkipLayerNormCore::runHost(Params const& params, PluginTensors const& io) const
@@ -120,7 +105,7 @@ void SkipLayerNormCore::runHost(Params const& params, PluginTensors const& io) c
     }
     for (size_t row = 0; row < values.size(); row += width)
     {
-        layerNormRow(values.data() + row, params.ld, params.gamma.data(), params.beta.data(), kEpsilon);
+        layerNormRow(values.data() + row, params.ld, params.gamma.data(), params.beta.data(), kBertLayerNormEpsilon);
     }
     writeFloats(io.outputDesc[0], io.outputs[0], values);
 }
@@ -135,7 +120,7 @@ void SkipLayerNormCore::runDevice(Params const& params, PluginTensors const& io,
     int64_t const rows = volume(io.inputDesc[0].dims) / params.ld;
     checkCuda(kName,
         launchSkipLayerNorm(io.inputs[0], io.inputs[1], io.outputs[0], io.inputDesc[0].type == DataType::kHALF, gamma,
-            beta, bias, rows, params.ld, kEpsilon, stream));
+            beta, bias, rows, params.ld, kBertLayerNormEpsilon, stream));
 #else
     (void) params;
     (void) io;

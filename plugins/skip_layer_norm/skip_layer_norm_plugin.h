@@ -29,7 +29,7 @@ struct SkipLayerNormParams
     }
 };
 
-struct SkipLayerNormCore
+struct SkipLayerNormCore : TwinCoreDefaults
 {
     using Params = SkipLayerNormParams;
     static constexpr char const* kName = "CustomSkipLayerNormPluginDynamic";
@@ -42,8 +42,6 @@ struct SkipLayerNormCore
         int32_t nbInputs, nvinfer1::IExprBuilder& builder);
     static bool supports(Params const& params, int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs,
         int32_t nbOutputs);
-    static nvinfer1::DataType outputType(Params const& params, int32_t index, nvinfer1::DataType const* inputTypes);
-    static size_t workspaceSize(Params const& params, nvinfer1::PluginTensorDesc const* inputs, int32_t nbInputs);
 
     void runHost(Params const& params, PluginTensors const& io) const;
     void runDevice(Params const& params, PluginTensors const& io, cudaStream_t stream) const;

@@ -85,7 +85,7 @@ TEST(SkipLayerNormPlugin, RejectsInputsNotShapedSBE11)
     std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
         {fromFloats({4, 4}, kInput), fromFloats({4, 4}, kSkip)}, false, &errors);
     EXPECT_TRUE(out.empty());
-    EXPECT_NE(errors.find("CustomSkipLayerNormPluginDynamic: input 0 has rank 2; expected [S, B, E, 1, 1]"),
+    EXPECT_NE(errors.find("CustomSkipLayerNormPluginDynamic: input 0 (rank 2) is not [S, B, E, 1, 1]"),
         std::string::npos)
         << errors;
 }
