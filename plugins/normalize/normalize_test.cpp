@@ -78,7 +78,8 @@ std::vector<float> reference(std::vector<float> const& x, std::vector<float> con
             }
             for (int c = 0; c < channels; ++c)
             {
-                y[at(c, p)] = static_cast<float>(x[at(c, p)] / std::sqrt(sum + eps) * scales[scales.size() == 1 ? 0 : c]);
+                float const scale = scales[scales.size() == 1 ? 0 : c];
+                y[at(c, p)] = static_cast<float>(x[at(c, p)] / std::sqrt(sum + eps) * scale);
             }
         }
     }

@@ -118,7 +118,8 @@ Dims PriorBoxPlugin::getOutputDimensions(int32_t /*index*/, Dims const* inputs, 
             throw PluginError(std::string(kName) + ": expects two inputs, the feature map [N, C, H, W] and the image "
                 + "[N, C, imgH, imgW]");
         }
-        int64_t const boxes = int64_t{inputs[0].d[1]} * inputs[0].d[2] * static_cast<int64_t>(cellBoxSizes().size() / 2);
+        auto const perCell = static_cast<int64_t>(cellBoxSizes().size() / 2);
+        int64_t const boxes = int64_t{inputs[0].d[1]} * inputs[0].d[2] * perCell;
         return Dims{3, {2, static_cast<int32_t>(boxes * 4), 1}};
     });
 }
