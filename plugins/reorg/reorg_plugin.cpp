@@ -49,7 +49,8 @@ Dims ReorgPlugin::getOutputDimensions(int32_t /*index*/, Dims const* inputs, int
     });
 }
 
-DataType ReorgPlugin::getOutputDataType(int32_t /*index*/, DataType const* /*inputTypes*/, int32_t /*nbInputs*/) const noexcept
+DataType ReorgPlugin::getOutputDataType(
+    int32_t /*index*/, DataType const* /*inputTypes*/, int32_t /*nbInputs*/) const noexcept
 {
     return DataType::kFLOAT;
 }
