@@ -3,14 +3,10 @@
 // exactly these functions, so the CPU and CUDA results differ only by float rounding order.
 #pragma once
 
+#include "common/host_device.h"
+
 #include <cmath>
 #include <cstdint>
-
-#ifdef __CUDACC__
-#define KILN_FPN_HD __host__ __device__
-#else
-#define KILN_FPN_HD
-#endif
 
 namespace kiln::plugins::fpn
 {
@@ -49,13 +45,13 @@ struct RoiGrid
     int32_t countX{1};
 };
 
-KILN_FPN_HD inline float clampTo(float v, float lo, float hi)
+KILN_HOST_DEVICE inline float clampTo(float v, float lo, float hi)
 {
     return v < lo ? lo : (v > hi ? hi : v);
 }
 
 //! The level of an ROI of area `area`: one more for each threshold (first, 4 first, 16 first...) it exceeds.
-KILN_FPN_HD inline int32_t levelOf(float area, float firstThreshold, int32_t levels)
+KILN_HOST_DEVICE inline int32_t levelOf(float area, float firstThreshold, int32_t levels)
 {
     int32_t level = 0;
     float threshold = firstThreshold;
@@ -72,7 +68,7 @@ KILN_FPN_HD inline int32_t levelOf(float area, float firstThreshold, int32_t lev
 
 //! PyramidROIAlign: the ROI clamped to the image and normalized, its level by normalized area, then the sampling grid
 //! of roi_coords_transform on that level's map (`dims`: every level's height and width, P2 first).
-KILN_FPN_HD inline RoiGrid pyramidGrid(float const* roi, RoiAlignRule const& rule, int32_t const* dims)
+KILN_HOST_DEVICE inline RoiGrid pyramidGrid(float const* roi, RoiAlignRule const& rule, int32_t const* dims)
 {
     float const a = roi[rule.swap ? 1 : 0]; // x1 (the coordinates' min and max decide, not their order)
     float const b = roi[rule.swap ? 0 : 1]; // y1
@@ -139,7 +135,7 @@ KILN_FPN_HD inline RoiGrid pyramidGrid(float const* roi, RoiAlignRule const& rul
 
 //! MultilevelCropAndResize: an absolute [y1, x1, y2, x2] ROI inside the image with positive extent reads the level
 //! its pixel area selects, where level l (P2 = 0) has stride 2^(l + 2); one sample at each bin's centre.
-KILN_FPN_HD inline RoiGrid multilevelGrid(float const* roi, RoiAlignRule const& rule)
+KILN_HOST_DEVICE inline RoiGrid multilevelGrid(float const* roi, RoiAlignRule const& rule)
 {
     float const y1 = roi[0];
     float const x1 = roi[1];
@@ -165,7 +161,7 @@ KILN_FPN_HD inline RoiGrid multilevelGrid(float const* roi, RoiAlignRule const& 
 
 //! Bilinear interpolation on an h x w plane at (y, x), first clamped into [0, h - 1] x [0, w - 1].
 template <typename T>
-KILN_FPN_HD inline float clampedBilinear(T const* plane, int32_t h, int32_t w, float y, float x)
+KILN_HOST_DEVICE inline float clampedBilinear(T const* plane, int32_t h, int32_t w, float y, float x)
 {
     y = clampTo(y, 0.F, static_cast<float>(h - 1));
     x = clampTo(x, 0.F, static_cast<float>(w - 1));
@@ -183,7 +179,8 @@ KILN_FPN_HD inline float clampedBilinear(T const* plane, int32_t h, int32_t w, f
 
 //! Output bin (py, px) of `grid` on one h x w plane: the mean of its countY x countX samples.
 template <typename T>
-KILN_FPN_HD inline float binValue(T const* plane, int32_t h, int32_t w, RoiGrid const& grid, int32_t py, int32_t px)
+KILN_HOST_DEVICE inline float binValue(
+    T const* plane, int32_t h, int32_t w, RoiGrid const& grid, int32_t py, int32_t px)
 {
     float sum = 0.F;
     for (int32_t iy = 0; iy < grid.countY; ++iy)
