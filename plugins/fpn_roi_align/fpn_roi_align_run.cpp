@@ -1,5 +1,6 @@
 #include "fpn_roi_align_run.h"
 
+#include "common/dims_check.h"
 #include "common/host_values.h"
 
 #ifdef KILN_WITH_CUDA
@@ -17,16 +18,6 @@ using namespace nvinfer1;
 
 namespace
 {
-
-std::string shapeText(Dims const& dims)
-{
-    std::string text = "[";
-    for (int32_t i = 0; i < dims.nbDims; ++i)
-    {
-        text += (i > 0 ? ", " : "") + std::to_string(dims.d[i]);
-    }
-    return text + "]";
-}
 
 //! Each level's height and width, P2 first, from the descriptors with the batch axis.
 void levelDims(PluginTensors const& io, RoiAlignRule const& rule, int32_t* dims)
