@@ -1,6 +1,7 @@
 #include "batched_nms_kernels.h"
 
 #include "common/greedy_nms.cuh"
+#include "common/grid_size.h"
 #include "common/score_sort.cuh"
 #include "common/workspace_layout.h"
 
@@ -12,13 +13,6 @@ namespace kiln::plugins
 {
 namespace
 {
-
-constexpr unsigned kThreads = 256;
-
-unsigned blocksFor(int64_t count)
-{
-    return static_cast<unsigned>(std::clamp<int64_t>((count + kThreads - 1) / kThreads, 1, 65535 * 8));
-}
 
 struct BatchedCandidate
 {
@@ -216,9 +210,9 @@ cudaError_t runBatchedNms(BatchedNmsConfig const& config, BatchedNmsShape const&
     }
     if (status == cudaSuccess && classItems > 0)
     {
-        batchedClassKeys<T><<<blocksFor(classItems), kThreads, 0, stream>>>(
+        batchedClassKeys<T><<<gridBlocks(classItems), kGridThreads, 0, stream>>>(
             scores, config, shape, buffers.classKeysIn, buffers.classBoxesIn, buffers.classCounts);
-        fillSegmentOffsets<<<blocksFor(segments + 1), kThreads, 0, stream>>>(
+        fillSegmentOffsets<<<gridBlocks(segments + 1), kGridThreads, 0, stream>>>(
             buffers.classOffsets, segments, shape.boxes);
         status = sortSegmentsDescending(buffers.sortTemp, buffers.sortBytes, buffers.classKeysIn,
             buffers.classKeysOut, buffers.classBoxesIn, buffers.classBoxesOut, classItems, segments,
@@ -232,8 +226,8 @@ cudaError_t runBatchedNms(BatchedNmsConfig const& config, BatchedNmsShape const&
         }
         if (status == cudaSuccess)
         {
-            batchedImageKeys<T><<<blocksFor(imageItems), kThreads, 0, stream>>>(scores, shape, buffers);
-            fillSegmentOffsets<<<blocksFor(shape.batch + 1), kThreads, 0, stream>>>(
+            batchedImageKeys<T><<<gridBlocks(imageItems), kGridThreads, 0, stream>>>(scores, shape, buffers);
+            fillSegmentOffsets<<<gridBlocks(shape.batch + 1), kGridThreads, 0, stream>>>(
                 buffers.imageOffsets, shape.batch, imageItems / shape.batch);
             status = sortSegmentsDescending(buffers.sortTemp, buffers.sortBytes, buffers.imageKeysIn,
                 buffers.imageKeysOut, buffers.imageSlotsIn, buffers.imageSlotsOut, imageItems, shape.batch,
@@ -245,7 +239,7 @@ cudaError_t runBatchedNms(BatchedNmsConfig const& config, BatchedNmsShape const&
         return status;
     }
     int64_t const slots = static_cast<int64_t>(shape.batch) * config.keepTopK;
-    batchedGather<T><<<blocksFor(slots), kThreads, 0, stream>>>(scores, boxes, config, shape, buffers,
+    batchedGather<T><<<gridBlocks(slots), kGridThreads, 0, stream>>>(scores, boxes, config, shape, buffers,
         io.numDetections, static_cast<T*>(io.nmsedBoxes), static_cast<T*>(io.nmsedScores),
         static_cast<T*>(io.nmsedClasses));
     return cudaGetLastError();

@@ -72,7 +72,8 @@ void runOnHost(BatchedNmsParams const& params, BatchedNmsShape const& shape, Plu
         {
             BatchedDetection const& d = detections[image][k];
             size_t const slot = image * slots + k;
-            float const* box = boxes.data() + batchedBoxOffset(config, shape, static_cast<int64_t>(image), d.box, d.cls);
+            auto const imageIndex = static_cast<int64_t>(image);
+            float const* box = boxes.data() + batchedBoxOffset(config, shape, imageIndex, d.box, d.cls);
             for (size_t v = 0; v < 4; ++v)
             {
                 outBoxes[slot * 4 + v] = config.clipBoxes ? clipUnit(box[v]) : box[v];

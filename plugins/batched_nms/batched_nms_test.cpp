@@ -1,6 +1,7 @@
 // BatchedNMSDynamic_TRT and BatchedNMS_TRT against torchvision's batched_nms (values printed by torchvision on the
 // CPU, pasted here), hand-computed overlaps, and a brute-force NMS written below (also with topK 10,000 and
 // keepTopK 5,000); with a GPU, CUDA against the CPU.
+#include "box_reference.h"
 #include "expect_close.h"
 #include "plugin_harness.h"
 
@@ -113,8 +114,9 @@ TEST(BatchedNmsPlugin, TopKLimitsEachClassAndTiesKeepClassThenBoxOrder)
     // class 0 before class 1 and, within a class, the lower box first.
     std::vector<float> const boxes{0, 0, .1F, .1F, .2F, .2F, .3F, .3F, .4F, .4F, .5F, .5F, .6F, .6F, .7F, .7F};
     PluginCall call = batchedNms(2, 3, 8, 0.1F, 0.5F);
+    std::vector<float> const equal(8, .5F);
     std::vector<HostTensor> const out = runPlugin(
-        kiln::Backend::kCPU, call, {fromFloats({1, 4, 1, 4}, boxes), fromFloats({1, 4, 2}, std::vector<float>(8, .5F))});
+        kiln::Backend::kCPU, call, {fromFloats({1, 4, 1, 4}, boxes), fromFloats({1, 4, 2}, equal)});
     ASSERT_EQ(out.size(), 4U);
     EXPECT_EQ(out[0].ints(), (std::vector<int64_t>{6}));
     expectClose(out[3].floats(), {0, 0, 0, 1, 1, 1, -1, -1}, 0.F);
@@ -133,18 +135,6 @@ struct Detection
     float score;
     int32_t box;
 };
-
-float plainIou(float const* a, float const* b)
-{
-    float const w = std::min(a[2], b[2]) - std::max(a[0], b[0]);
-    float const h = std::min(a[3], b[3]) - std::max(a[1], b[1]);
-    if (w <= 0.F || h <= 0.F)
-    {
-        return 0.F;
-    }
-    float const inter = w * h;
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter);
-}
 
 std::vector<Detection> bruteForce(float const* boxes, float const* scores, int32_t n, int32_t classes, int32_t topK,
     int32_t keepTopK, float scoreThreshold, float iouThreshold)

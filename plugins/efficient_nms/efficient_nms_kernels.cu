@@ -1,6 +1,7 @@
 #include "efficient_nms_kernels.h"
 
 #include "common/greedy_nms.cuh"
+#include "common/grid_size.h"
 #include "common/score_sort.cuh"
 #include "common/workspace_layout.h"
 
@@ -12,13 +13,6 @@ namespace kiln::plugins
 {
 namespace
 {
-
-constexpr unsigned kThreads = 256;
-
-unsigned blocksFor(int64_t count)
-{
-    return static_cast<unsigned>(std::clamp<int64_t>((count + kThreads - 1) / kThreads, 1, 65535 * 8));
-}
 
 struct EfficientCandidate
 {
@@ -229,9 +223,9 @@ cudaError_t runEfficientNms(EfficientNmsConfig const& config, EfficientNmsShape 
     cudaError_t status = cudaMemsetAsync(buffers.counts, 0, sizeof(int32_t) * shape.batch, stream);
     if (status == cudaSuccess && items > 0)
     {
-        efficientKeys<T><<<blocksFor(items), kThreads, 0, stream>>>(scores, shape, rawScoreThreshold(config),
+        efficientKeys<T><<<gridBlocks(items), kGridThreads, 0, stream>>>(scores, shape, rawScoreThreshold(config),
             config.backgroundClass, buffers.keysIn, buffers.valuesIn, buffers.counts);
-        fillSegmentOffsets<<<blocksFor(shape.batch + 1), kThreads, 0, stream>>>(
+        fillSegmentOffsets<<<gridBlocks(shape.batch + 1), kGridThreads, 0, stream>>>(
             buffers.offsets, shape.batch, static_cast<int32_t>(perImage));
         status = sortSegmentsDescending(buffers.sortTemp, buffers.sortBytes, buffers.keysIn, buffers.keysOut,
             buffers.valuesIn, buffers.valuesOut, static_cast<int32_t>(items), shape.batch, buffers.offsets, stream);
@@ -250,14 +244,14 @@ cudaError_t runEfficientNms(EfficientNmsConfig const& config, EfficientNmsShape 
     int64_t const slots = static_cast<int64_t>(shape.batch) * config.maxOutputBoxes;
     if (io.selectedIndices == nullptr)
     {
-        efficientWriteStandard<T><<<blocksFor(slots), kThreads, 0, stream>>>(config, shape, scores, buffers,
+        efficientWriteStandard<T><<<gridBlocks(slots), kGridThreads, 0, stream>>>(config, shape, scores, buffers,
             io.numDetections, static_cast<T*>(io.detectionBoxes), static_cast<T*>(io.detectionScores),
             io.detectionClasses);
         return cudaGetLastError();
     }
     efficientRowStarts<<<1, 1, 0, stream>>>(buffers.keptCount, shape.batch, buffers.rowStart);
-    efficientWriteRows<<<blocksFor(slots), kThreads, 0, stream>>>(config, shape, buffers, io.selectedIndices);
-    efficientPadRows<<<blocksFor(slots), kThreads, 0, stream>>>(
+    efficientWriteRows<<<gridBlocks(slots), kGridThreads, 0, stream>>>(config, shape, buffers, io.selectedIndices);
+    efficientPadRows<<<gridBlocks(slots), kGridThreads, 0, stream>>>(
         slots, buffers.rowStart, shape.batch, io.selectedIndices);
     return cudaGetLastError();
 }

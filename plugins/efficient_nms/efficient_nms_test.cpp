@@ -1,6 +1,7 @@
 // EfficientNMS_TRT and EfficientNMS_ONNX_TRT against torchvision's batched_nms/nms (values printed by torchvision
 // 0.x on the CPU, pasted here), against a brute-force NMS written below, and against hand-decoded anchors; with a
 // GPU, CUDA against the CPU.
+#include "box_reference.h"
 #include "expect_close.h"
 #include "plugin_harness.h"
 
@@ -127,18 +128,6 @@ struct Detection
     float score;
     std::array<float, 4> box;
 };
-
-float plainIou(float const* a, float const* b)
-{
-    float const w = std::min(a[2], b[2]) - std::max(a[0], b[0]);
-    float const h = std::min(a[3], b[3]) - std::max(a[1], b[1]);
-    if (w <= 0.F || h <= 0.F)
-    {
-        return 0.F;
-    }
-    float const inter = w * h;
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter);
-}
 
 std::vector<Detection> bruteForceNms(float const* boxes, float const* scores, int32_t anchors, int32_t classes,
     float scoreThreshold, float iouThreshold, int32_t maxOut)

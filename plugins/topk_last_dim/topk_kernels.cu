@@ -1,5 +1,6 @@
 #include "topk_kernels.h"
 
+#include "common/grid_size.h"
 #include "common/score_sort.cuh"
 #include "common/workspace_layout.h"
 
@@ -13,13 +14,6 @@ namespace kiln::plugins
 {
 namespace
 {
-
-constexpr unsigned kThreads = 256;
-
-unsigned blocksFor(int64_t count)
-{
-    return static_cast<unsigned>(std::clamp<int64_t>((count + kThreads - 1) / kThreads, 1, 65535 * 8));
-}
 
 struct TopkBuffers
 {
@@ -40,8 +34,12 @@ struct TopkBuffers
         indicesIn = layout.take<int32_t>(items);
         indicesOut = layout.take<int32_t>(items);
         offsets = layout.take<int32_t>(rows + 1);
-        // Descending and ascending sorts need the same temporary storage.
-        sortBytes = sortSegmentsTempBytes(static_cast<int32_t>(items), static_cast<int32_t>(rows));
+        size_t ascendingBytes = 0;
+        cub::DeviceSegmentedRadixSort::SortPairs(nullptr, ascendingBytes, keysIn, keysOut, indicesIn, indicesOut,
+            static_cast<int32_t>(items), static_cast<int32_t>(rows), offsets, offsets + 1, 0, 32);
+        size_t const descendingBytes
+            = sortSegmentsTempBytes(static_cast<int32_t>(items), static_cast<int32_t>(rows));
+        sortBytes = std::max(ascendingBytes, descendingBytes);
         sortTemp = layout.take<uint8_t>(sortBytes);
     }
 };
@@ -105,8 +103,8 @@ cudaError_t runTopk(TopkShape const& shape, void const* input, void* values, int
     auto const rows = static_cast<int32_t>(shape.outer * shape.inner);
     auto const items = static_cast<int32_t>(shape.outer * shape.inner * shape.length);
     auto const* data = static_cast<T const*>(input);
-    topkKeys<T><<<blocksFor(items), kThreads, 0, stream>>>(data, shape, buffers.keysIn, buffers.indicesIn);
-    fillSegmentOffsets<<<blocksFor(rows + 1), kThreads, 0, stream>>>(
+    topkKeys<T><<<gridBlocks(items), kGridThreads, 0, stream>>>(data, shape, buffers.keysIn, buffers.indicesIn);
+    fillSegmentOffsets<<<gridBlocks(rows + 1), kGridThreads, 0, stream>>>(
         buffers.offsets, rows, static_cast<int32_t>(shape.length));
     cudaError_t status = shape.largest
         ? sortSegmentsDescending(buffers.sortTemp, buffers.sortBytes, buffers.keysIn, buffers.keysOut,
@@ -119,7 +117,7 @@ cudaError_t runTopk(TopkShape const& shape, void const* input, void* values, int
         return status;
     }
     int64_t const outputs = shape.outer * shape.k * shape.inner;
-    topkGather<T><<<blocksFor(outputs), kThreads, 0, stream>>>(
+    topkGather<T><<<gridBlocks(outputs), kGridThreads, 0, stream>>>(
         data, shape, buffers.indicesOut, static_cast<T*>(values), indices);
     return cudaGetLastError();
 }
