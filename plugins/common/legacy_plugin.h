@@ -162,9 +162,9 @@ public:
         cudaStream_t stream) noexcept override
     {
         std::vector<nvinfer1::PluginTensorDesc> const in
-            = withBatch(mConfiguration.inputDims, mConfiguration.inputTypes, batchSize);
+            = descriptorsWithBatch(mConfiguration.inputDims, mConfiguration.inputTypes, batchSize);
         std::vector<nvinfer1::PluginTensorDesc> const out
-            = withBatch(mConfiguration.outputDims, mConfiguration.outputTypes, batchSize);
+            = descriptorsWithBatch(mConfiguration.outputDims, mConfiguration.outputTypes, batchSize);
         return runOnDevice(derived(), PluginTensors{in.data(), out.data(), inputs, outputs, workspace}, stream);
     }
     int32_t enqueueHost(nvinfer1::PluginTensorDesc const* inputDesc, nvinfer1::PluginTensorDesc const* outputDesc,
@@ -189,7 +189,7 @@ private:
         return writer.bytes();
     }
     //! Descriptors of the configured tensors with the batch axis put first.
-    static std::vector<nvinfer1::PluginTensorDesc> withBatch(std::vector<nvinfer1::Dims> const& dims,
+    static std::vector<nvinfer1::PluginTensorDesc> descriptorsWithBatch(std::vector<nvinfer1::Dims> const& dims,
         std::vector<nvinfer1::DataType> const& types, int32_t batchSize)
     {
         std::vector<nvinfer1::PluginTensorDesc> descs(dims.size());

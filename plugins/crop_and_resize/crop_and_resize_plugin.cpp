@@ -131,5 +131,5 @@ void CropAndResizeFamily::runDevice(CropAndResizeParams const& params, PluginTen
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::CropAndResizePluginV1>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::CropAndResizePluginV1>)
 KILN_COLLECT_PLUGIN(kiln::plugins::V3PluginCreator<kiln::plugins::CropAndResizePluginV2>)

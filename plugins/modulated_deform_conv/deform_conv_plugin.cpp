@@ -146,5 +146,5 @@ void DeformConvPluginV2::runDevice(PluginTensors const& io, cudaStream_t stream)
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::DeformConvPluginV1>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::DeformConvPluginV1>)
 KILN_COLLECT_PLUGIN(kiln::plugins::V3PluginCreator<kiln::plugins::DeformConvPluginV2>)

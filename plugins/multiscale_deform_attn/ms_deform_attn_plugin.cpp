@@ -79,5 +79,5 @@ void MsDeformAttnPluginV2::runDevice(PluginTensors const& io, cudaStream_t strea
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::MsDeformAttnPluginV1>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::MsDeformAttnPluginV1>)
 KILN_COLLECT_PLUGIN(kiln::plugins::V3PluginCreator<kiln::plugins::MsDeformAttnPluginV2>)

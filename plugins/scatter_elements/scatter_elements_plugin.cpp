@@ -246,5 +246,5 @@ void ScatterElementsFamily::runDevice(ScatterElementsParams const& params, Plugi
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::ScatterElementsPluginV1>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::ScatterElementsPluginV1>)
 KILN_COLLECT_PLUGIN(kiln::plugins::V3PluginCreator<kiln::plugins::ScatterElementsPluginV2>)

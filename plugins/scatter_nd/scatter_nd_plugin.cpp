@@ -170,4 +170,4 @@ void ScatterNdPlugin::runDevice(PluginTensors const& io, cudaStream_t stream) co
 
 } // namespace kiln::plugins
 
-KILN_COLLECT_PLUGIN(kiln::plugins::DynamicPluginCreator<kiln::plugins::ScatterNdPlugin>)
+KILN_COLLECT_PLUGIN(kiln::plugins::V2PluginCreator<kiln::plugins::ScatterNdPlugin>)
