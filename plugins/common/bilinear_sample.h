@@ -7,11 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
-#ifdef __CUDACC__
-#define KILN_HOST_DEVICE __host__ __device__
-#else
-#define KILN_HOST_DEVICE
-#endif
+#include "host_device.h"
 
 namespace kiln::plugins
 {

@@ -102,8 +102,8 @@ public:
     {
         return mCatalog.collection();
     }
-    nvinfer1::IPluginV3* createPlugin(
-        char const* /*name*/, nvinfer1::PluginFieldCollection const* fc, nvinfer1::TensorRTPhase /*phase*/) noexcept override
+    nvinfer1::IPluginV3* createPlugin(char const* /*name*/, nvinfer1::PluginFieldCollection const* fc,
+        nvinfer1::TensorRTPhase /*phase*/) noexcept override
     {
         return guarded(Plugin::kName, "createPlugin", static_cast<nvinfer1::IPluginV3*>(nullptr),
             [&]() -> nvinfer1::IPluginV3* {

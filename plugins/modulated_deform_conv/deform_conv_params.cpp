@@ -21,7 +21,8 @@ void checkPair(char const* field, std::vector<int32_t> const& values, int32_t mi
     {
         if (value < minimum)
         {
-            throw PluginError(at + "holds " + std::to_string(value) + "; expected values >= " + std::to_string(minimum));
+            throw PluginError(
+                at + "holds " + std::to_string(value) + "; expected values >= " + std::to_string(minimum));
         }
     }
 }

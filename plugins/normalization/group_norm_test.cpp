@@ -77,7 +77,8 @@ TEST(GroupNormPlugin, CudaMatchesTheCpu)
 TEST(GroupNormPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {
     PluginCall zeroGroups = groupNorm(0, 1e-5F);
-    EXPECT_NE(creationErrors(zeroGroups).find("GroupNormalizationPlugin: field 'num_groups' is 0; expected a value >= 1"),
+    EXPECT_NE(
+        creationErrors(zeroGroups).find("GroupNormalizationPlugin: field 'num_groups' is 0; expected a value >= 1"),
         std::string::npos);
 
     PluginCall wrongType{"GroupNormalizationPlugin", "1", {}};

@@ -153,7 +153,8 @@ TEST(InstanceNormPlugin, ChannelsOtherThanTheScalesAreABuildError)
         std::vector<HostTensor> const out
             = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 2, 2, 2}, inputValues(8))}, false, &errors);
         EXPECT_TRUE(out.empty());
-        EXPECT_NE(errors.find("InstanceNormalization_TRT: the input has 2 channels but the fields 'scales' and 'bias' 3"),
+        EXPECT_NE(
+            errors.find("InstanceNormalization_TRT: the input has 2 channels but the fields 'scales' and 'bias' 3"),
             std::string::npos)
             << errors;
     }
