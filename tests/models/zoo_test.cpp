@@ -1,5 +1,7 @@
 // The model zoo (tests/models/<name>/: a small configuration of a real architecture exported from PyTorch by
-// export_zoo.py, its inputs and ONNX Runtime's outputs) through Kiln's parser, builder and runtime on each backend.
+// export_zoo.py, its inputs and ONNX Runtime's outputs; or a model naming one of NVIDIA's standard plugins, exported
+// by export_plugin_models.py with PyTorch's and torchvision's outputs) through Kiln's parser, builder and runtime
+// on each backend.
 // A model matches when every output has ONNX Runtime's shape and max|diff| / max|ref| <= 1e-3. A model listed in
 // known_failures.txt must fail with the error the list gives, so the list stays true: a fixed model fails its test
 // until its line is removed.
@@ -112,7 +114,7 @@ class ModelZoo : public ::testing::TestWithParam<ZooCase>
 {
 };
 
-TEST_P(ModelZoo, MatchesOnnxRuntimeOrFailsAsListed)
+TEST_P(ModelZoo, MatchesItsReferenceOrFailsAsListed)
 {
     fs::path const folder = kZooDirectory / GetParam().model;
     ModelRun const run

@@ -3,6 +3,7 @@
 #include "data_dependent_output.h" // the kiln command's
 
 #include <NvInfer.h>
+#include <NvInferPlugin.h>
 #include <NvOnnxParser.h>
 
 #ifdef KILN_RUN_MODEL_CUDA
@@ -293,6 +294,8 @@ ModelRun runOrThrow(std::string const& modelPath, std::vector<HostTensor> const&
         return result;
     }
     RecordingLogger logger;
+    // As an application linking libnvinfer_plugin does: models that name NVIDIA's standard plugins find Kiln's.
+    initLibNvInferPlugins(nullptr, "");
     std::unique_ptr<nvinfer1::IBuilder> builder{nvinfer1::createInferBuilder(logger)};
     std::unique_ptr<nvinfer1::INetworkDefinition> network{builder->createNetworkV2(0)};
     std::unique_ptr<nvonnxparser::IParser> parser{nvonnxparser::createParser(*network, logger)};
