@@ -1,6 +1,7 @@
 #include "plugin_harness.h"
 
 #include "core/data_type.h"
+#include "plan_in_another_process.h"
 
 #include <NvInferPlugin.h>
 #include <kiln/Logging.h>
@@ -295,6 +296,7 @@ std::vector<HostTensor> runPlugin(
     {
         memory.fetch(outputAddresses[i], outputs[i]);
     }
+    checkPlanInAnotherProcess(backend, call.name, call.version, *plan, inputs, outputs);
     return outputs;
 }
 

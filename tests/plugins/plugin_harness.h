@@ -60,7 +60,8 @@ bool gpuAvailable();
     }
 
 //! Builds a network whose one layer is the plugin on `inputs` (network inputs "input0", "input1"...) for `backend`,
-//! serializes the plan, loads it in a new runtime and runs it once. Returns the outputs in the plugin's order, or
+//! serializes the plan, loads it in a new runtime and runs it once; the first run of each plugin on a backend also
+//! checks the plan in another process (plan_in_another_process.h). Returns the outputs in the plugin's order, or
 //! none with the failure recorded (EXPECT) and the errors in `errors`, if given. `fp16` sets kFP16 on the builder.
 std::vector<HostTensor> runPlugin(kiln::Backend backend, PluginCall& call, std::vector<HostTensor> const& inputs,
     bool fp16 = false, std::string* errors = nullptr);
