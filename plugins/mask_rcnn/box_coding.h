@@ -60,6 +60,20 @@ KILN_HOST_DEVICE inline YxBox applyPixelDelta(
         clampTo(y1 + newH - 1.F, 0.F, imageH - 1.F), clampTo(x1 + newW - 1.F, 0.F, imageW - 1.F)};
 }
 
+//! How DetectionLayer (normalized) and GenerateDetection (pixels, TLT's weights 10, 10, 5, 5) refine an ROI.
+struct RoiRefinement
+{
+    bool pixel{false};
+    float imageH{0.F};
+    float imageW{0.F};
+
+    KILN_HOST_DEVICE YxBox apply(YxBox const& roi, float const* delta) const
+    {
+        float const weights[4] = {10.F, 10.F, 5.F, 5.F};
+        return pixel ? applyPixelDelta(roi, delta, weights, imageH, imageW) : applyNormalizedDelta(roi, delta);
+    }
+};
+
 //! The overlap the four plugins' NMS uses: plain areas (no "+1"); boxes that do not overlap give 0, and so do
 //! boxes whose union is empty.
 KILN_HOST_DEVICE inline float boxIou(YxBox const& a, YxBox const& b)

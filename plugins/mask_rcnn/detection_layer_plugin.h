@@ -26,6 +26,12 @@ struct DetectionLayerParams
     }
 };
 
+//! Throws PluginError naming `plugin` on out-of-range fields (shared with GenerateDetection_TRT).
+void checkDetectionParams(char const* plugin, DetectionLayerParams const& params);
+
+//! The selection both detection plugins make, with the argmax starting at `firstClass`; class 0 is the background.
+mrcnn::DetectionRule detectionRuleOf(DetectionLayerParams const& params, int32_t firstClass);
+
 class DetectionLayerPlugin : public LegacyPlugin<DetectionLayerPlugin, DetectionLayerParams>
 {
 public:
@@ -33,7 +39,10 @@ public:
     static constexpr char const* kVersion = "1";
     using LegacyPlugin::LegacyPlugin;
 
-    static void check(DetectionLayerParams const& params);
+    static void check(DetectionLayerParams const& params)
+    {
+        checkDetectionParams(kName, params);
+    }
 
     int32_t getNbOutputs() const noexcept override;
     nvinfer1::Dims getOutputDimensions(int32_t index, nvinfer1::Dims const* inputs, int32_t nbInputs) noexcept override;

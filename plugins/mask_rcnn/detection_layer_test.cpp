@@ -70,53 +70,6 @@ TEST(DetectionLayerPlugin, KeepTopKCutsTheLowestScores)
     expectClose(out[0].floats(), {0.7F, 0.7F, 1.F, 1.F, 2.F, 0.9F, 0.1F, 0.1F, 0.3F, 0.3F, 1.F, 0.8F}, 1e-6F);
 }
 
-//! The plain pipeline: argmax over all classes, background and low scores dropped, per-class NMS, best first.
-std::vector<float> referenceDetections(std::vector<float> const& deltas, std::vector<float> const& scores,
-    std::vector<float> const& rois, int32_t batch, int32_t count, int32_t classes, int32_t keepTopK, double threshold,
-    double iou)
-{
-    std::vector<float> out;
-    for (int32_t b = 0; b < batch; ++b)
-    {
-        std::vector<ref::Scored> kept;
-        for (int32_t cls = 1; cls < classes; ++cls)
-        {
-            std::vector<ref::Scored> candidates;
-            for (int32_t r = 0; r < count; ++r)
-            {
-                float const* s = &scores[(size_t(b) * count + r) * classes];
-                auto const best = static_cast<int32_t>(std::max_element(s, s + classes) - s);
-                if (best != cls || s[best] < threshold)
-                {
-                    continue;
-                }
-                float const* box = &rois[(size_t(b) * count + r) * 4];
-                Box const roi{box[0], box[1], box[2], box[3]};
-                float const* delta = &deltas[((size_t(b) * count + r) * classes + cls) * 4];
-                candidates.push_back(ref::Scored{ref::refine(roi, delta), s[best], cls});
-            }
-            std::vector<ref::Scored> const survivors = ref::nms(candidates, iou, candidates.size());
-            kept.insert(kept.end(), survivors.begin(), survivors.end());
-        }
-        std::stable_sort(
-            kept.begin(), kept.end(), [](ref::Scored const& x, ref::Scored const& y) { return x.score > y.score; });
-        for (int32_t slot = 0; slot < keepTopK; ++slot)
-        {
-            if (slot < static_cast<int32_t>(kept.size()) && kept[slot].score > 0.01)
-            {
-                Box const& k = kept[slot].box;
-                out.insert(out.end(), {float(k.y1), float(k.x1), float(k.y2), float(k.x2), float(kept[slot].label),
-                                          float(kept[slot].score)});
-            }
-            else
-            {
-                out.insert(out.end(), {0.F, 0.F, 0.F, 0.F, -1.F, 0.F});
-            }
-        }
-    }
-    return out;
-}
-
 struct RandomCase
 {
     int32_t batch;
@@ -147,7 +100,7 @@ TEST(DetectionLayerPlugin, MatchesAPlainReferenceOnRandomInputs)
     std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, c.inputs());
     ASSERT_EQ(out.size(), 1U);
     expectClose(out[0].floats(),
-        referenceDetections(c.deltas, c.scores, c.boxes, c.batch, c.rois, c.classes, 60, 0.3, 0.4), 1e-5F);
+        ref::detections(c.deltas, c.scores, c.boxes, c.batch, c.rois, c.classes, 60, 0.3, 0.4, 0, ref::refine), 1e-5F);
 }
 
 TEST(DetectionLayerPlugin, CudaMatchesTheCpu)

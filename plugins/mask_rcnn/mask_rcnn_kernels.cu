@@ -49,9 +49,10 @@ __global__ void proposalRows(KeptBoxes survivors, int32_t batch, int32_t keepTop
     }
 }
 
-//! DetectionLayer's candidates: each class's score, the ROI refined by that class's deltas.
+//! DetectionLayer's and GenerateDetection's candidates: each class's score, the ROI refined by its deltas.
 struct RoiDetectionSource
 {
+    RoiRefinement refinement;
     int32_t rois;
     int32_t classes;
     float const* scores;
@@ -66,7 +67,7 @@ struct RoiDetectionSource
     {
         float const* r = roiBoxes + (int64_t{image} * rois + roi) * 4;
         float const* delta = deltas + ((int64_t{image} * rois + roi) * classes + cls) * 4;
-        return applyNormalizedDelta(YxBox{r[0], r[1], r[2], r[3]}, delta);
+        return refinement.apply(YxBox{r[0], r[1], r[2], r[3]}, delta);
     }
 };
 
@@ -100,7 +101,7 @@ cudaError_t launchProposalLayer(ProposalLayerRun const& run, void* workspace, cu
     return cudaGetLastError();
 }
 
-size_t detectionLayerWorkspaceSize(int32_t batch, int32_t rois, DetectionRule const& rule)
+size_t roiDetectionWorkspaceSize(int32_t batch, int32_t rois, DetectionRule const& rule)
 {
     WorkspaceLayout layout;
     DetectionBuffers const buffers(layout, batch, rois, rule);
@@ -108,7 +109,7 @@ size_t detectionLayerWorkspaceSize(int32_t batch, int32_t rois, DetectionRule co
     return layout.size();
 }
 
-cudaError_t launchDetectionLayer(DetectionLayerRun const& run, void* workspace, cudaStream_t stream)
+cudaError_t launchRoiDetections(RoiDetectionRun const& run, void* workspace, cudaStream_t stream)
 {
     if (run.batch <= 0)
     {
@@ -116,7 +117,7 @@ cudaError_t launchDetectionLayer(DetectionLayerRun const& run, void* workspace, 
     }
     WorkspaceLayout layout(workspace);
     DetectionBuffers const buffers(layout, run.batch, run.rois, run.rule);
-    RoiDetectionSource const source{run.rois, run.rule.classes, run.scores, run.deltas, run.roiBoxes};
+    RoiDetectionSource const source{run.refinement, run.rois, run.rule.classes, run.scores, run.deltas, run.roiBoxes};
     return runDetections(source, run.rule, buffers, run.detections, stream);
 }
 

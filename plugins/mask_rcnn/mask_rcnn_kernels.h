@@ -28,20 +28,21 @@ struct ProposalLayerRun
 size_t proposalLayerWorkspaceSize(int32_t batch, int32_t anchors, ProposalRule const& rule);
 cudaError_t launchProposalLayer(ProposalLayerRun const& run, void* workspace, cudaStream_t stream);
 
-//! DetectionLayer_TRT: deltas [batch, rois, classes, 4], scores [batch, rois, classes], rois [batch, rois, 4]
-//! normalized, detections [batch, keepTopK, 6]; FP32.
-struct DetectionLayerRun
+//! DetectionLayer_TRT and GenerateDetection_TRT: deltas [batch, rois, classes, 4], scores [batch, rois, classes],
+//! rois [batch, rois, 4], detections [batch, keepTopK, 6]; FP32.
+struct RoiDetectionRun
 {
     int32_t batch{0};
     int32_t rois{0};
     DetectionRule rule;
+    RoiRefinement refinement;
     float const* deltas{nullptr};
     float const* scores{nullptr};
     float const* roiBoxes{nullptr};
     float* detections{nullptr};
 };
 
-size_t detectionLayerWorkspaceSize(int32_t batch, int32_t rois, DetectionRule const& rule);
-cudaError_t launchDetectionLayer(DetectionLayerRun const& run, void* workspace, cudaStream_t stream);
+size_t roiDetectionWorkspaceSize(int32_t batch, int32_t rois, DetectionRule const& rule);
+cudaError_t launchRoiDetections(RoiDetectionRun const& run, void* workspace, cudaStream_t stream);
 
 } // namespace kiln::plugins::mrcnn
