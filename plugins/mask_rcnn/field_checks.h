@@ -8,9 +8,21 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kiln::plugins::mrcnn
 {
+
+//! "[3, 0, 100]"
+inline std::string listText(std::vector<int32_t> const& values)
+{
+    std::string text;
+    for (int32_t const v : values)
+    {
+        text += (text.empty() ? "" : ", ") + std::to_string(v);
+    }
+    return "[" + text + "]";
+}
 
 inline void requireAtLeast(char const* plugin, char const* field, int32_t value, int32_t least)
 {

@@ -1,5 +1,6 @@
 #include "generate_detection_plugin.h"
 
+#include "field_checks.h"
 #include "roi_detection_run.h"
 
 #include "api/plugin_collection.h"
@@ -16,13 +17,8 @@ void GenerateDetectionPlugin::check(GenerateDetectionParams const& params)
     std::vector<int32_t> const& size = params.imageSize;
     if (size.size() != 3 || size[0] < 1 || size[1] < 1 || size[2] < 1)
     {
-        std::string values;
-        for (int32_t const v : size)
-        {
-            values += (values.empty() ? "" : ", ") + std::to_string(v);
-        }
-        throw PluginError(std::string(kName) + ": field 'image_size' is [" + values
-            + "]; expected [C, H, W], each 1 or more");
+        throw PluginError(std::string(kName) + ": field 'image_size' is " + mrcnn::listText(size)
+            + "; expected [C, H, W], each 1 or more");
     }
 }
 

@@ -11,8 +11,6 @@
 #include "mask_rcnn_kernels.h"
 #endif
 
-#include <algorithm>
-
 namespace kiln::plugins
 {
 
@@ -25,12 +23,8 @@ void ProposalLayerPlugin::check(ProposalLayerParams const& params)
     mrcnn::requireThreshold(kName, "iou_threshold", params.iouThreshold, true);
     if (params.imageSize.size() != 3 || params.imageSize[0] != 3)
     {
-        std::string values;
-        for (int32_t const v : params.imageSize)
-        {
-            values += (values.empty() ? "" : ", ") + std::to_string(v);
-        }
-        throw PluginError(std::string(kName) + ": field 'image_size' is [" + values + "]; expected [3, H, W]");
+        throw PluginError(std::string(kName) + ": field 'image_size' is " + mrcnn::listText(params.imageSize)
+            + "; expected [3, H, W]");
     }
     // The anchors are normalized by H - 1 and W - 1.
     mrcnn::requireAtLeast(kName, "image_size", params.imageSize[1], 2);
