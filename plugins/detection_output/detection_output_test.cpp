@@ -81,6 +81,16 @@ TEST(DetectionOutputPlugin, HandComputedDetectionsWithSuppressionAndBackground)
         EXPECT_EQ(out[1].shape, (Shape{1, 1, 1, 1})) << name;
         expectClose(out[0].floats(), expected, 1e-6F, name);
         EXPECT_EQ(keepCounts(out[1]), (std::vector<int32_t>{5})) << name;
+
+        // FP16 tensors: the same detections, within FP16's rounding.
+        std::vector<HostTensor> const half = runPlugin(kiln::Backend::kCPU, call,
+            {fromFloats({1, 16, 1, 1}, kLoc, DataType::kHALF), priorData(kPriors, {.1F, .1F, .2F, .2F}, 1, DataType::kHALF),
+                fromFloats({1, 12, 1, 1}, kConf, DataType::kHALF)},
+            true);
+        ASSERT_EQ(half.size(), 2U) << name;
+        EXPECT_EQ(half[0].type, DataType::kHALF) << name;
+        expectClose(half[0].floats(), expected, 2e-3F, name);
+        EXPECT_EQ(keepCounts(half[1]), (std::vector<int32_t>{5})) << name;
     }
 }
 
