@@ -1,4 +1,4 @@
-// Reorg_TRT against the example in NVIDIA's README (input [2, 4, 6, 6] holding 0..287, stride 2) and against
+// Reorg_TRT (versions 1 and 2) against the example in NVIDIA's README (input [2, 4, 6, 6] holding 0..287, stride 2) and against
 // darknet's reorg loop written out below; with a GPU, CUDA against the CPU.
 #include "expect_close.h"
 #include "plugin_harness.h"
@@ -10,9 +10,9 @@ namespace kiln::test
 namespace
 {
 
-PluginCall reorg(int32_t stride)
+PluginCall reorg(int32_t stride, char const* version = "1")
 {
-    PluginCall call{"Reorg_TRT", "1", {}};
+    PluginCall call{"Reorg_TRT", version, {}};
     call.fields.add("stride", stride);
     return call;
 }
@@ -110,6 +110,69 @@ TEST(ReorgPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
     PluginCall wrongType{"Reorg_TRT", "1", {}};
     wrongType.fields.add("stride", 2.F);
     EXPECT_NE(creationErrors(wrongType).find("Reorg_TRT: field 'stride' holds kFLOAT32 data; expected integers"),
+        std::string::npos);
+}
+
+// Version 2 (IPluginV2DynamicExt): the same values and shapes as version 1.
+
+TEST(ReorgDynamicPlugin, MatchesTheReadmeExample)
+{
+    PluginCall call = reorg(2, "2");
+    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, {fromFloats({2, 4, 6, 6}, iota(288))});
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_EQ(out[0].shape, (Shape{2, 16, 3, 3}));
+    std::vector<float> expected = kReadmeFirstSample;
+    for (float const value : kReadmeFirstSample)
+    {
+        expected.push_back(value + 144.F);
+    }
+    expectClose(out[0].floats(), expected, 0.F);
+}
+
+TEST(ReorgDynamicPlugin, MatchesDarknetsLoopForStrideThreeAndSeveralGroups)
+{
+    PluginCall call = reorg(3, "2");
+    std::vector<float> const x = iota(3 * 27 * 3 * 6);
+    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, {fromFloats({3, 27, 3, 6}, x)});
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_EQ(out[0].shape, (Shape{3, 243, 1, 2}));
+    expectClose(out[0].floats(), darknetReorg(x, 3, 27, 3, 6, 3), 0.F);
+}
+
+TEST(ReorgDynamicPlugin, RefusesAnInputTheStrideDoesNotDivide)
+{
+    PluginCall call = reorg(2, "2");
+    std::string errors;
+    std::vector<HostTensor> const out
+        = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 6, 4, 4}, iota(96))}, false, &errors);
+    EXPECT_TRUE(out.empty());
+    EXPECT_NE(errors.find("Reorg_TRT: the input's C, H, W (6, 4, 4) must be divisible"), std::string::npos) << errors;
+}
+
+TEST(ReorgDynamicPlugin, CudaMatchesTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    PluginCall call = reorg(2, "2");
+    std::vector<HostTensor> const inputs{fromFloats({2, 64, 26, 26}, iota(2 * 64 * 26 * 26))};
+    std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs);
+    std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs);
+    ASSERT_EQ(cuda.size(), 1U);
+    EXPECT_EQ(cuda[0].shape, cpu[0].shape);
+    expectClose(cuda[0].floats(), cpu[0].floats(), 0.F);
+}
+
+TEST(ReorgDynamicPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
+{
+    PluginCall missing{"Reorg_TRT", "2", {}};
+    EXPECT_NE(creationErrors(missing).find("Reorg_TRT: the required field 'stride' is missing"), std::string::npos);
+
+    PluginCall negative = reorg(-2, "2");
+    EXPECT_NE(creationErrors(negative).find("Reorg_TRT: field 'stride' is -2; expected a positive integer"),
+        std::string::npos);
+
+    PluginCall wrongType{"Reorg_TRT", "2", {}};
+    wrongType.fields.add("stride", std::string("2"));
+    EXPECT_NE(creationErrors(wrongType).find("Reorg_TRT: field 'stride' holds kCHAR data; expected integers"),
         std::string::npos);
 }
 
