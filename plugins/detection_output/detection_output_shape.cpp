@@ -74,8 +74,8 @@ SsdShape ssdShapeOf(char const* plugin, DetectionOutputParams const& params,
     }
     if (shape.priors >= 0 && confValues >= 0 && confValues != int64_t{shape.priors} * shape.classes)
     {
-        throw PluginError(name + ": conf data " + extentsText(conf) + " must hold priors (" + std::to_string(shape.priors)
-            + ") * numClasses (" + std::to_string(shape.classes) + ") values per image");
+        throw PluginError(name + ": conf data " + extentsText(conf) + " must hold priors ("
+            + std::to_string(shape.priors) + ") * numClasses (" + std::to_string(shape.classes) + ") values per image");
     }
     if (loc[0] >= 0 && conf[0] >= 0 && loc[0] != conf[0])
     {

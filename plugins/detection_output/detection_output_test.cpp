@@ -75,7 +75,8 @@ TEST(DetectionOutputPlugin, HandComputedDetectionsWithSuppressionAndBackground)
         call.fields.add("shareLocation", 1).add("backgroundLabelId", 0).add("codeType", 1);
         // The default inputOrder [0, 2, 1]: loc, prior, conf.
         std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
-            {fromFloats({1, 16, 1, 1}, kLoc), priorData(kPriors, {.1F, .1F, .2F, .2F}), fromFloats({1, 12, 1, 1}, kConf)});
+            {fromFloats({1, 16, 1, 1}, kLoc), priorData(kPriors, {.1F, .1F, .2F, .2F}),
+                fromFloats({1, 12, 1, 1}, kConf)});
         ASSERT_EQ(out.size(), 2U) << name;
         EXPECT_EQ(out[0].shape, (Shape{1, 1, 6, 7})) << name;
         EXPECT_EQ(out[1].shape, (Shape{1, 1, 1, 1})) << name;
@@ -84,7 +85,8 @@ TEST(DetectionOutputPlugin, HandComputedDetectionsWithSuppressionAndBackground)
 
         // FP16 tensors: the same detections, within FP16's rounding.
         std::vector<HostTensor> const half = runPlugin(kiln::Backend::kCPU, call,
-            {fromFloats({1, 16, 1, 1}, kLoc, DataType::kHALF), priorData(kPriors, {.1F, .1F, .2F, .2F}, 1, DataType::kHALF),
+            {fromFloats({1, 16, 1, 1}, kLoc, DataType::kHALF),
+                priorData(kPriors, {.1F, .1F, .2F, .2F}, 1, DataType::kHALF),
                 fromFloats({1, 12, 1, 1}, kConf, DataType::kHALF)},
             true);
         ASSERT_EQ(half.size(), 2U) << name;
@@ -217,7 +219,8 @@ std::vector<float> referenceDetections(Case const& c, std::vector<int32_t>& coun
                     order.push_back(p);
                 }
             }
-            std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return score(a, cls) > score(b, cls); });
+            std::stable_sort(
+                order.begin(), order.end(), [&](int32_t a, int32_t b) { return score(a, cls) > score(b, cls); });
             order.resize(std::min<size_t>(order.size(), static_cast<size_t>(c.topK)));
             std::vector<int32_t> survivors;
             for (int32_t const p : order)

@@ -84,7 +84,8 @@ TEST(FlattenConcatPlugin, CudaMatchesTheCpu)
     SKIP_WITHOUT_GPU();
     PluginCall call = flattenConcat(1);
     std::vector<HostTensor> const inputs{fromFloats({4, 24, 19, 19}, iota(4 * 24 * 19 * 19, 0.F)),
-        fromFloats({4, 6, 19, 19}, iota(4 * 6 * 19 * 19, -3000.F)), fromFloats({4, 16, 19, 19}, iota(4 * 16 * 361, 7.F))};
+        fromFloats({4, 6, 19, 19}, iota(4 * 6 * 19 * 19, -3000.F)),
+        fromFloats({4, 16, 19, 19}, iota(4 * 16 * 19 * 19, 7.F))};
     std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs);
     std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs);
     ASSERT_EQ(cuda.size(), 1U);
