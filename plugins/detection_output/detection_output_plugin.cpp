@@ -57,6 +57,18 @@ void runOnDevice(char const* plugin, DetectionOutputParams const& params, SsdSha
 #endif
 }
 
+//! A run's shape from its three input descriptors (batch axis first).
+SsdShape runShape(char const* plugin, DetectionOutputParams const& params, PluginTensorDesc const* inputs,
+    PriorSharing sharing)
+{
+    return ssdShapeOf(plugin, params, runExtents(inputs, 3), sharing);
+}
+
+PriorSharing sharingOf(DetectionOutputParams const& params)
+{
+    return params.isBatchAgnostic ? PriorSharing::kFIRST_IMAGE : PriorSharing::kEVERY_IMAGE;
+}
+
 size_t workspaceFor(DetectionOutputParams const& params, SsdShape const& shape)
 {
 #ifdef KILN_WITH_CUDA
@@ -124,7 +136,7 @@ void checkDetectionOutputParams(char const* plugin, DetectionOutputParams const&
 Dims NmsPlugin::getOutputDimensions(int32_t index, Dims const* inputs, int32_t nbInputDims) noexcept
 {
     return guarded(kName, "getOutputDimensions", Dims{-1, {}}, [&] {
-        ssdShapeOf(kName, mParams, legacyExtents(inputs, nbInputDims, 1), false);
+        ssdShapeOf(kName, mParams, legacyExtents(inputs, nbInputDims, 1), sharingOf(mParams));
         return index == 0 ? Dims{3, {1, mParams.keepTopK, 7}} : Dims{3, {1, 1, 1}};
     });
 }
@@ -149,20 +161,18 @@ size_t NmsPlugin::getWorkspaceSize(int32_t maxBatchSize) const noexcept
             return size_t{0};
         }
         return workspaceFor(mParams,
-            ssdShapeOf(kName, mParams, legacyExtents(dims.data(), 3, maxBatchSize), !mParams.isBatchAgnostic));
+            ssdShapeOf(kName, mParams, legacyExtents(dims.data(), 3, maxBatchSize), sharingOf(mParams)));
     });
 }
 
 void NmsPlugin::runHost(PluginTensors const& io) const
 {
-    runDetectionOutputOnHost(
-        mParams, ssdShapeOf(kName, mParams, runExtents(io.inputDesc, 3), !mParams.isBatchAgnostic), io);
+    runDetectionOutputOnHost(mParams, runShape(kName, mParams, io.inputDesc, sharingOf(mParams)), io);
 }
 
 void NmsPlugin::runDevice(PluginTensors const& io, cudaStream_t stream) const
 {
-    runOnDevice(kName, mParams, ssdShapeOf(kName, mParams, runExtents(io.inputDesc, 3), !mParams.isBatchAgnostic), io,
-        stream);
+    runOnDevice(kName, mParams, runShape(kName, mParams, io.inputDesc, sharingOf(mParams)), io, stream);
 }
 
 // NMSDynamic_TRT: prior data per image (or one set of batch 1 for all); isBatchAgnostic is ignored, as NVIDIA's
@@ -172,7 +182,7 @@ DimsExprs NmsDynamicPlugin::getOutputDimensions(
     int32_t outputIndex, DimsExprs const* inputs, int32_t nbInputs, IExprBuilder& exprBuilder) noexcept
 {
     return guarded(kName, "getOutputDimensions", DimsExprs{-1, {}}, [&] {
-        ssdShapeOf(kName, mParams, knownExtents(inputs, nbInputs), true);
+        ssdShapeOf(kName, mParams, knownExtents(inputs, nbInputs), PriorSharing::kEVERY_OR_SHARED);
         DimsExprs out{};
         out.nbDims = 4;
         out.d[0] = inputs[mParams.inputOrder[0]].d[0];
@@ -199,21 +209,21 @@ DataType NmsDynamicPlugin::getOutputDataType(int32_t index, DataType const* inpu
     return index == 0 ? inputTypes[0] : DataType::kFLOAT;
 }
 
-size_t NmsDynamicPlugin::getWorkspaceSize(PluginTensorDesc const* inputs, int32_t nbInputs,
+size_t NmsDynamicPlugin::getWorkspaceSize(PluginTensorDesc const* inputs, int32_t /*nbInputs*/,
     PluginTensorDesc const* /*outputs*/, int32_t /*nbOutputs*/) const noexcept
 {
     return guarded(kName, "getWorkspaceSize", size_t{0},
-        [&] { return workspaceFor(mParams, ssdShapeOf(kName, mParams, runExtents(inputs, nbInputs), true)); });
+        [&] { return workspaceFor(mParams, runShape(kName, mParams, inputs, PriorSharing::kEVERY_OR_SHARED)); });
 }
 
 void NmsDynamicPlugin::runHost(PluginTensors const& io) const
 {
-    runDetectionOutputOnHost(mParams, ssdShapeOf(kName, mParams, runExtents(io.inputDesc, 3), true), io);
+    runDetectionOutputOnHost(mParams, runShape(kName, mParams, io.inputDesc, PriorSharing::kEVERY_OR_SHARED), io);
 }
 
 void NmsDynamicPlugin::runDevice(PluginTensors const& io, cudaStream_t stream) const
 {
-    runOnDevice(kName, mParams, ssdShapeOf(kName, mParams, runExtents(io.inputDesc, 3), true), io, stream);
+    runOnDevice(kName, mParams, runShape(kName, mParams, io.inputDesc, PriorSharing::kEVERY_OR_SHARED), io, stream);
 }
 
 } // namespace kiln::plugins

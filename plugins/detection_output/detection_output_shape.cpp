@@ -37,7 +37,7 @@ std::string extentsText(std::vector<int64_t> const& extents)
 } // namespace
 
 SsdShape ssdShapeOf(char const* plugin, DetectionOutputParams const& params,
-    std::vector<std::vector<int64_t>> const& extents, bool perImagePriors)
+    std::vector<std::vector<int64_t>> const& extents, PriorSharing sharing)
 {
     std::string const name(plugin);
     if (extents.size() != 3)
@@ -87,7 +87,14 @@ SsdShape ssdShapeOf(char const* plugin, DetectionOutputParams const& params,
         throw PluginError(name + ": prior data " + extentsText(prior) + " must have batch 1 or the batch of loc data ("
             + std::to_string(loc[0]) + ")");
     }
-    shape.priorsPerImage = perImagePriors && prior[0] != 1;
+    if (sharing == PriorSharing::kEVERY_IMAGE && loc[0] > 1 && prior[0] == 1)
+    {
+        // IPluginV2Ext's enqueue sees only the batch size, so the CUDA run could not tell: refused on both.
+        throw PluginError(name + ": prior data " + extentsText(prior) + " holds one image's priors, and "
+            + "isBatchAgnostic 0 asks for each image's (batch " + std::to_string(loc[0])
+            + "); set isBatchAgnostic 1 to share them");
+    }
+    shape.priorsPerImage = sharing != PriorSharing::kFIRST_IMAGE && prior[0] != 1;
     return shape;
 }
 

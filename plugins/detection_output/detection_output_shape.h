@@ -10,11 +10,18 @@
 namespace kiln::plugins
 {
 
+//! Which images' priors prior data holds.
+enum class PriorSharing
+{
+    kFIRST_IMAGE,     //!< NMS_TRT with isBatchAgnostic 1: every image uses the first image's priors
+    kEVERY_IMAGE,     //!< NMS_TRT with isBatchAgnostic 0: each image its own; prior data has the batch's extent
+    kEVERY_OR_SHARED, //!< NMSDynamic_TRT: each image its own, or one set (batch 1) for all
+};
+
 //! The run's shape from the three inputs' extents, in the plugin's input order, batch axis first (-1 where not
-//! known yet; the result's fields are then -1 too). `perImagePriors`: prior data with the batch's extent belongs
-//! to each image (NMSDynamic_TRT, and NMS_TRT with isBatchAgnostic 0); prior data of batch 1 is always shared.
-//! Throws PluginError naming `plugin` where the tensors do not fit the fields.
+//! known yet; the result's fields are then -1 too). Throws PluginError naming `plugin` where the tensors do not fit
+//! the fields or `sharing`.
 SsdShape ssdShapeOf(char const* plugin, DetectionOutputParams const& params,
-    std::vector<std::vector<int64_t>> const& extents, bool perImagePriors);
+    std::vector<std::vector<int64_t>> const& extents, PriorSharing sharing);
 
 } // namespace kiln::plugins

@@ -374,7 +374,7 @@ TEST(DetectionOutputPlugin, TopK10000AndKeepTopK5000)
     expectClose(out[0].floats(), expected, 1e-6F);
 }
 
-TEST(DetectionOutputPlugin, SharesThePriorsOfTheFirstImageWhenBatchAgnostic)
+TEST(DetectionOutputPlugin, SharesTheFirstImagesPriorsWhenBatchAgnosticOrOfBatchOne)
 {
     // NMS_TRT's isBatchAgnostic (default 1): image 1 is decoded with image 0's priors.
     Case c = randomCase(2, 20, 2, true, 0.2F, 8, 5U);
@@ -388,6 +388,23 @@ TEST(DetectionOutputPlugin, SharesThePriorsOfTheFirstImageWhenBatchAgnostic)
     ASSERT_EQ(out.size(), 2U);
     EXPECT_EQ(keepCounts(out[1]), counts);
     expectClose(out[0].floats(), expected, 1e-6F);
+
+    // NMSDynamic_TRT: prior data of batch 1 serves every image.
+    std::vector<HostTensor> inputs = inputsFor(c);
+    inputs[2] = fromFloats({1, 2, 20 * 4, 1}, std::vector<float>(c.prior.begin(), c.prior.begin() + 2 * 20 * 4));
+    PluginCall dynamic = callFor("NMSDynamic_TRT", c);
+    std::vector<HostTensor> const broadcast = runPlugin(kiln::Backend::kCPU, dynamic, inputs);
+    ASSERT_EQ(broadcast.size(), 2U);
+    EXPECT_EQ(keepCounts(broadcast[1]), counts);
+    expectClose(broadcast[0].floats(), expected, 1e-6F);
+
+    // NMS_TRT with isBatchAgnostic 0 wants every image's priors: one image's are an error, not a guess.
+    PluginCall perImage = callFor("NMS_TRT", c, 0);
+    std::string errors;
+    EXPECT_TRUE(runPlugin(kiln::Backend::kCPU, perImage, inputs, false, &errors).empty());
+    EXPECT_NE(errors.find("NMS_TRT: prior data [1, 2, 80, 1] holds one image's priors, and isBatchAgnostic 0 asks"),
+        std::string::npos)
+        << errors;
 }
 
 TEST(DetectionOutputPlugin, RefusesConfDataThatDoesNotFitThePriors)
