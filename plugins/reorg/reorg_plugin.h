@@ -1,6 +1,8 @@
-// Reorg_TRT 1: YOLOv2's reorg layer (darknet's reorg with forward = 0), an IPluginV2Ext plugin.
+// Reorg_TRT 1 (IPluginV2Ext) and 2 (IPluginV2DynamicExt): YOLOv2's reorg layer (darknet's reorg with
+// forward = 0). Both versions run the same kernels.
 #pragma once
 
+#include "common/dynamic_plugin.h"
 #include "common/legacy_plugin.h"
 
 namespace kiln::plugins
@@ -28,6 +30,33 @@ public:
 
     int32_t getNbOutputs() const noexcept override;
     nvinfer1::Dims getOutputDimensions(int32_t index, nvinfer1::Dims const* inputs, int32_t nbInputs) noexcept override;
+    nvinfer1::DataType getOutputDataType(
+        int32_t index, nvinfer1::DataType const* inputTypes, int32_t nbInputs) const noexcept override;
+
+    void runHost(PluginTensors const& io) const;
+    void runDevice(PluginTensors const& io, cudaStream_t stream) const;
+};
+
+class ReorgDynamicPlugin : public DynamicPlugin<ReorgDynamicPlugin, ReorgParams>
+{
+public:
+    static constexpr char const* kName = "Reorg_TRT";
+    static constexpr char const* kVersion = "2";
+    using DynamicPlugin::DynamicPlugin;
+
+    static void check(ReorgParams const& params)
+    {
+        ReorgPlugin::check(params);
+    }
+
+    int32_t getNbOutputs() const noexcept override
+    {
+        return 1;
+    }
+    nvinfer1::DimsExprs getOutputDimensions(int32_t outputIndex, nvinfer1::DimsExprs const* inputs, int32_t nbInputs,
+        nvinfer1::IExprBuilder& exprBuilder) noexcept override;
+    bool supportsFormatCombination(
+        int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs, int32_t nbOutputs) noexcept override;
     nvinfer1::DataType getOutputDataType(
         int32_t index, nvinfer1::DataType const* inputTypes, int32_t nbInputs) const noexcept override;
 

@@ -1,5 +1,6 @@
-// Reorg_TRT against the example in NVIDIA's README (input [2, 4, 6, 6] holding 0..287, stride 2) and against
-// darknet's reorg loop written out below; with a GPU, CUDA against the CPU.
+// Reorg_TRT, versions 1 (IPluginV2Ext) and 2 (IPluginV2DynamicExt) alike, against the example in NVIDIA's README
+// (input [2, 4, 6, 6] holding 0..287, stride 2) and against darknet's reorg loop written out below; with a GPU,
+// CUDA against the CPU.
 #include "expect_close.h"
 #include "plugin_harness.h"
 
@@ -10,9 +11,11 @@ namespace kiln::test
 namespace
 {
 
-PluginCall reorg(int32_t stride)
+char const* const kVersions[] = {"1", "2"};
+
+PluginCall reorg(int32_t stride, char const* version)
 {
-    PluginCall call{"Reorg_TRT", "1", {}};
+    PluginCall call{"Reorg_TRT", version, {}};
     call.fields.add("stride", stride);
     return call;
 }
@@ -34,16 +37,20 @@ std::vector<float> const kReadmeFirstSample{0, 2, 4, 6, 8, 10, 24, 26, 28, 30, 3
 
 TEST(ReorgPlugin, MatchesTheReadmeExample)
 {
-    PluginCall call = reorg(2);
-    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, {fromFloats({2, 4, 6, 6}, iota(288))});
-    ASSERT_EQ(out.size(), 1U);
-    EXPECT_EQ(out[0].shape, (Shape{2, 16, 3, 3}));
     std::vector<float> expected = kReadmeFirstSample;
     for (float const value : kReadmeFirstSample)
     {
         expected.push_back(value + 144.F);
     }
-    expectClose(out[0].floats(), expected, 0.F);
+    for (char const* version : kVersions)
+    {
+        PluginCall call = reorg(2, version);
+        std::vector<HostTensor> const out
+            = runPlugin(kiln::Backend::kCPU, call, {fromFloats({2, 4, 6, 6}, iota(288))});
+        ASSERT_EQ(out.size(), 1U) << version;
+        EXPECT_EQ(out[0].shape, (Shape{2, 16, 3, 3})) << version;
+        expectClose(out[0].floats(), expected, 0.F, version);
+    }
 }
 
 // darknet's reorg_cpu(x, w, h, c, batch, stride, forward = 0, out), as TensorRT calls it with the input's shape.
@@ -69,48 +76,65 @@ std::vector<float> darknetReorg(std::vector<float> const& x, int batch, int c, i
 
 TEST(ReorgPlugin, MatchesDarknetsLoopForStrideThreeAndSeveralGroups)
 {
-    PluginCall call = reorg(3);
     std::vector<float> const x = iota(2 * 18 * 6 * 9);
-    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, {fromFloats({2, 18, 6, 9}, x)});
-    ASSERT_EQ(out.size(), 1U);
-    EXPECT_EQ(out[0].shape, (Shape{2, 162, 2, 3}));
-    expectClose(out[0].floats(), darknetReorg(x, 2, 18, 6, 9, 3), 0.F);
+    for (char const* version : kVersions)
+    {
+        PluginCall call = reorg(3, version);
+        std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, {fromFloats({2, 18, 6, 9}, x)});
+        ASSERT_EQ(out.size(), 1U) << version;
+        EXPECT_EQ(out[0].shape, (Shape{2, 162, 2, 3})) << version;
+        expectClose(out[0].floats(), darknetReorg(x, 2, 18, 6, 9, 3), 0.F, version);
+    }
 }
 
 TEST(ReorgPlugin, RefusesAnInputTheStrideDoesNotDivide)
 {
-    PluginCall call = reorg(2);
-    std::string errors;
-    std::vector<HostTensor> const out
-        = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 4, 5, 6}, iota(120))}, false, &errors);
-    EXPECT_TRUE(out.empty());
-    EXPECT_NE(errors.find("Reorg_TRT: the input's C, H, W (4, 5, 6) must be divisible"), std::string::npos) << errors;
+    for (char const* version : kVersions)
+    {
+        PluginCall call = reorg(2, version);
+        std::string errors;
+        std::vector<HostTensor> const out
+            = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 4, 5, 6}, iota(120))}, false, &errors);
+        EXPECT_TRUE(out.empty()) << version;
+        EXPECT_NE(errors.find("Reorg_TRT: the input's C, H, W (4, 5, 6) must be divisible"), std::string::npos)
+            << errors;
+    }
 }
 
 TEST(ReorgPlugin, CudaMatchesTheCpu)
 {
     SKIP_WITHOUT_GPU();
-    PluginCall call = reorg(2);
     std::vector<HostTensor> const inputs{fromFloats({3, 16, 26, 26}, iota(3 * 16 * 26 * 26))};
-    std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs);
-    std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs);
-    ASSERT_EQ(cuda.size(), 1U);
-    expectClose(cuda[0].floats(), cpu[0].floats(), 0.F);
+    for (char const* version : kVersions)
+    {
+        PluginCall call = reorg(2, version);
+        std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs);
+        std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs);
+        ASSERT_EQ(cuda.size(), 1U) << version;
+        EXPECT_EQ(cuda[0].shape, cpu[0].shape) << version;
+        expectClose(cuda[0].floats(), cpu[0].floats(), 0.F, version);
+    }
 }
 
 TEST(ReorgPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {
-    PluginCall missing{"Reorg_TRT", "1", {}};
-    EXPECT_NE(creationErrors(missing).find("Reorg_TRT: the required field 'stride' is missing"), std::string::npos);
+    for (char const* version : kVersions)
+    {
+        PluginCall missing{"Reorg_TRT", version, {}};
+        EXPECT_NE(creationErrors(missing).find("Reorg_TRT: the required field 'stride' is missing"), std::string::npos)
+            << version;
 
-    PluginCall zero = reorg(0);
-    EXPECT_NE(creationErrors(zero).find("Reorg_TRT: field 'stride' is 0; expected a positive integer"),
-        std::string::npos);
+        PluginCall zero = reorg(0, version);
+        EXPECT_NE(creationErrors(zero).find("Reorg_TRT: field 'stride' is 0; expected a positive integer"),
+            std::string::npos)
+            << version;
 
-    PluginCall wrongType{"Reorg_TRT", "1", {}};
-    wrongType.fields.add("stride", 2.F);
-    EXPECT_NE(creationErrors(wrongType).find("Reorg_TRT: field 'stride' holds kFLOAT32 data; expected integers"),
-        std::string::npos);
+        PluginCall wrongType{"Reorg_TRT", version, {}};
+        wrongType.fields.add("stride", 2.F);
+        EXPECT_NE(creationErrors(wrongType).find("Reorg_TRT: field 'stride' holds kFLOAT32 data; expected integers"),
+            std::string::npos)
+            << version;
+    }
 }
 
 } // namespace
