@@ -1,5 +1,7 @@
-// Helpers for plugins that check their input shapes once, the same way at build time (DimsExprs, some extents not
-// known yet) and at run time (concrete descriptors): the check takes each input's extents, -1 where not known.
+// Shape checks for getOutputDimensions / getOutputShapes and for a run: a dimension expression's value where it is
+// known at build time, a readable form of a shape for error messages, and each input's extents for plugins that
+// check their input shapes once, the same way at build time (DimsExprs, some extents not known yet) and at run time
+// (concrete descriptors).
 #pragma once
 
 #include "plugin_error.h"
@@ -13,6 +15,30 @@
 namespace kiln::plugins
 {
 
+//! The value of `expr` where it is a build-time constant, else -1.
+inline int64_t knownValue(nvinfer1::IDimensionExpr const* expr)
+{
+    return expr != nullptr && expr->isConstant() ? expr->getConstantValue() : -1;
+}
+
+//! True unless `expr` is a build-time constant other than `value`.
+inline bool mayEqual(nvinfer1::IDimensionExpr const* expr, int64_t value)
+{
+    int64_t const known = knownValue(expr);
+    return known < 0 || known == value;
+}
+
+//! "[2, 3, 768, 1, 1]"
+inline std::string shapeText(nvinfer1::Dims const& dims)
+{
+    std::string text = "[";
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        text += (i > 0 ? ", " : "") + std::to_string(dims.d[i]);
+    }
+    return text + "]";
+}
+
 //! Each input's extents, -1 where not a build-time constant.
 inline std::vector<std::vector<int64_t>> knownExtents(nvinfer1::DimsExprs const* inputs, int32_t nbInputs)
 {
@@ -21,8 +47,7 @@ inline std::vector<std::vector<int64_t>> knownExtents(nvinfer1::DimsExprs const*
     {
         for (int32_t axis = 0; axis < inputs[i].nbDims; ++axis)
         {
-            nvinfer1::IDimensionExpr const* extent = inputs[i].d[axis];
-            extents[i].push_back(extent->isConstant() ? extent->getConstantValue() : -1);
+            extents[i].push_back(knownValue(inputs[i].d[axis]));
         }
     }
     return extents;

@@ -1,6 +1,6 @@
 // One plugin, two interfaces: NVIDIA ships several plugins both as an IPluginV2DynamicExt version (the older one)
 // and as an IPluginV3 version with the same fields and math (CustomSkipLayerNormPluginDynamic 1 and 5,
-// DisentangledAttention_TRT 1 and 2...). The plugin's "core" describes its shapes, formats and kernels once; these
+// DisentangledAttention_TRT 1 and 2, ROIAlign_TRT 1 and 2...). The plugin's "core" describes its shapes, formats and kernels once; these
 // templates turn it into both plugins.
 //
 //     struct SkipLayerNormCore // may derive from TwinCoreDefaults for outputType and workspaceSize
@@ -78,8 +78,10 @@ public:
     bool supportsFormatCombination(
         int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs, int32_t nbOutputs) noexcept override
     {
-        return guarded(kName, "supportsFormatCombination", false,
-            [&] { return Core::supports(this->mParams, pos, inOut, nbInputs, nbOutputs); });
+        // A core may index inOut[pos] and the tensors before it without checking pos.
+        return pos >= 0 && pos < nbInputs + nbOutputs
+            && guarded(kName, "supportsFormatCombination", false,
+                [&] { return Core::supports(this->mParams, pos, inOut, nbInputs, nbOutputs); });
     }
     nvinfer1::DataType getOutputDataType(
         int32_t index, nvinfer1::DataType const* inputTypes, int32_t /*nbInputs*/) const noexcept override
@@ -149,7 +151,7 @@ public:
     bool supportsFormatCombination(int32_t pos, nvinfer1::DynamicPluginTensorDesc const* inOut, int32_t nbInputs,
         int32_t nbOutputs) noexcept override
     {
-        return guarded(kName, "supportsFormatCombination", false, [&] {
+        return pos >= 0 && pos < nbInputs + nbOutputs && guarded(kName, "supportsFormatCombination", false, [&] {
             return Core::supports(this->mParams, pos, descs(inOut, nbInputs + nbOutputs).data(), nbInputs, nbOutputs);
         });
     }

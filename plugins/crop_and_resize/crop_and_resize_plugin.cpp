@@ -53,8 +53,8 @@ void CropAndResizeFamily::check(CropAndResizeParams const& params)
     }
 }
 
-DimsExprs CropAndResizeFamily::outputShape(
-    CropAndResizeParams const& params, DimsExprs const* inputs, int32_t nbInputs, IExprBuilder& exprBuilder)
+DimsExprs CropAndResizeFamily::outputShape(CropAndResizeParams const& params, int32_t /*index*/,
+    DimsExprs const* inputs, int32_t nbInputs, IExprBuilder& exprBuilder)
 {
     if (nbInputs != 2)
     {
@@ -74,7 +74,8 @@ DimsExprs CropAndResizeFamily::outputShape(
     return out;
 }
 
-bool CropAndResizeFamily::supportsFormat(int32_t pos, PluginTensorDesc const* inOut, int32_t /*nbInputs*/)
+bool CropAndResizeFamily::supports(CropAndResizeParams const& /*params*/, int32_t pos, PluginTensorDesc const* inOut,
+    int32_t /*nbInputs*/, int32_t /*nbOutputs*/)
 {
     return pos < 3 && isLinearOf(inOut[pos], {DataType::kFLOAT}); // FP32 only, as NVIDIA's
 }

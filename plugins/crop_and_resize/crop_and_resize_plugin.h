@@ -3,7 +3,7 @@
 // crops [N, B, C, crop_height, crop_width], FP32.
 #pragma once
 
-#include "common/family_plugins.h"
+#include "common/twin_plugin.h"
 
 namespace kiln::plugins
 {
@@ -21,23 +21,25 @@ struct CropAndResizeParams
     }
 };
 
-//! Both versions' operation (common/family_plugins.h).
-struct CropAndResizeFamily
+//! Both versions' operation (common/twin_plugin.h).
+struct CropAndResizeFamily : TwinCoreDefaults
 {
     using Params = CropAndResizeParams;
     static constexpr char const* kName = "CropAndResizeDynamic";
-    static constexpr char const* kDynamicVersion = "1";
+    static constexpr char const* kV2Version = "1";
     static constexpr char const* kV3Version = "2";
+    static constexpr int32_t kNbOutputs = 1;
 
     static void check(Params const& params);
-    static nvinfer1::DimsExprs outputShape(Params const& params, nvinfer1::DimsExprs const* inputs, int32_t nbInputs,
-        nvinfer1::IExprBuilder& exprBuilder);
-    static bool supportsFormat(int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs);
+    static nvinfer1::DimsExprs outputShape(Params const& params, int32_t index, nvinfer1::DimsExprs const* inputs,
+        int32_t nbInputs, nvinfer1::IExprBuilder& exprBuilder);
+    static bool supports(Params const& params, int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs,
+        int32_t nbOutputs);
     static void runHost(Params const& params, PluginTensors const& io);
     static void runDevice(Params const& params, PluginTensors const& io, cudaStream_t stream);
 };
 
-using CropAndResizePluginV1 = FamilyDynamicPlugin<CropAndResizeFamily>;
-using CropAndResizePluginV2 = FamilyV3Plugin<CropAndResizeFamily>;
+using CropAndResizePluginV1 = TwinV2Plugin<CropAndResizeFamily>;
+using CropAndResizePluginV2 = TwinV3Plugin<CropAndResizeFamily>;
 
 } // namespace kiln::plugins

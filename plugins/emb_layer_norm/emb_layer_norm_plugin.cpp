@@ -2,7 +2,7 @@
 
 #include "api/plugin_collection.h"
 #include "common/creators.h"
-#include "common/dims_check.h"
+#include "common/shape_checks.h"
 #include "common/formats.h"
 #include "common/host_values.h"
 #include "common/layer_norm_host.h"

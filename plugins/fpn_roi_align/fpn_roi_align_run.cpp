@@ -1,6 +1,6 @@
 #include "fpn_roi_align_run.h"
 
-#include "common/dims_check.h"
+#include "common/shape_checks.h"
 #include "common/host_values.h"
 
 #ifdef KILN_WITH_CUDA

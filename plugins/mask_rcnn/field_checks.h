@@ -1,7 +1,7 @@
 // The family's field and shape checks, with errors naming plugin, field (or input) and value.
 #pragma once
 
-#include "common/dims_check.h"
+#include "common/shape_checks.h"
 #include "common/plugin_error.h"
 
 #include <NvInferRuntime.h>

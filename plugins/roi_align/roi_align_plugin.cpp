@@ -62,8 +62,8 @@ void RoiAlignFamily::check(RoiAlignParams const& params)
     requireField(params.spatialScale > 0.F, "spatial_scale", std::to_string(params.spatialScale), "> 0");
 }
 
-DimsExprs RoiAlignFamily::outputShape(RoiAlignParams const& params, DimsExprs const* inputs, int32_t nbInputs,
-    IExprBuilder& exprBuilder)
+DimsExprs RoiAlignFamily::outputShape(RoiAlignParams const& params, int32_t /*index*/, DimsExprs const* inputs,
+    int32_t nbInputs, IExprBuilder& exprBuilder)
 {
     auto const constantOther = [](IDimensionExpr const* dim, int64_t value) {
         return dim->isConstant() && dim->getConstantValue() != value;
@@ -84,7 +84,8 @@ DimsExprs RoiAlignFamily::outputShape(RoiAlignParams const& params, DimsExprs co
     return out;
 }
 
-bool RoiAlignFamily::supportsFormat(int32_t pos, PluginTensorDesc const* inOut, int32_t /*nbInputs*/)
+bool RoiAlignFamily::supports(RoiAlignParams const& /*params*/, int32_t pos, PluginTensorDesc const* inOut,
+    int32_t /*nbInputs*/, int32_t /*nbOutputs*/)
 {
     if (pos == 2)
     {

@@ -2,7 +2,7 @@
 // Inputs X [N, C, H, W], rois [R, 4] (x1, y1, x2, y2), batch_indices [R] INT32; output [R, C, oh, ow].
 #pragma once
 
-#include "common/family_plugins.h"
+#include "common/twin_plugin.h"
 
 namespace kiln::plugins
 {
@@ -28,23 +28,25 @@ struct RoiAlignParams
     }
 };
 
-//! Both versions' operation (common/family_plugins.h).
-struct RoiAlignFamily
+//! Both versions' operation (common/twin_plugin.h).
+struct RoiAlignFamily : TwinCoreDefaults
 {
     using Params = RoiAlignParams;
     static constexpr char const* kName = "ROIAlign_TRT";
-    static constexpr char const* kDynamicVersion = "1";
+    static constexpr char const* kV2Version = "1";
     static constexpr char const* kV3Version = "2";
+    static constexpr int32_t kNbOutputs = 1;
 
     static void check(Params const& params);
-    static nvinfer1::DimsExprs outputShape(Params const& params, nvinfer1::DimsExprs const* inputs, int32_t nbInputs,
-        nvinfer1::IExprBuilder& exprBuilder);
-    static bool supportsFormat(int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs);
+    static nvinfer1::DimsExprs outputShape(Params const& params, int32_t index, nvinfer1::DimsExprs const* inputs,
+        int32_t nbInputs, nvinfer1::IExprBuilder& exprBuilder);
+    static bool supports(Params const& params, int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs,
+        int32_t nbOutputs);
     static void runHost(Params const& params, PluginTensors const& io);
     static void runDevice(Params const& params, PluginTensors const& io, cudaStream_t stream);
 };
 
-using RoiAlignPluginV1 = FamilyDynamicPlugin<RoiAlignFamily>;
-using RoiAlignPluginV2 = FamilyV3Plugin<RoiAlignFamily>;
+using RoiAlignPluginV1 = TwinV2Plugin<RoiAlignFamily>;
+using RoiAlignPluginV2 = TwinV3Plugin<RoiAlignFamily>;
 
 } // namespace kiln::plugins

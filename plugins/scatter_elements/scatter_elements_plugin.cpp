@@ -174,8 +174,8 @@ void ScatterElementsFamily::check(ScatterElementsParams const& params)
     (void) reductionOf(params.reduction);
 }
 
-DimsExprs ScatterElementsFamily::outputShape(ScatterElementsParams const& params, DimsExprs const* inputs,
-    int32_t nbInputs, IExprBuilder& /*exprBuilder*/)
+DimsExprs ScatterElementsFamily::outputShape(ScatterElementsParams const& params, int32_t /*index*/,
+    DimsExprs const* inputs, int32_t nbInputs, IExprBuilder& /*exprBuilder*/)
 {
     if (nbInputs != 3)
     {
@@ -194,7 +194,8 @@ DimsExprs ScatterElementsFamily::outputShape(ScatterElementsParams const& params
     return inputs[0];
 }
 
-bool ScatterElementsFamily::supportsFormat(int32_t pos, PluginTensorDesc const* inOut, int32_t /*nbInputs*/)
+bool ScatterElementsFamily::supports(ScatterElementsParams const& /*params*/, int32_t pos,
+    PluginTensorDesc const* inOut, int32_t /*nbInputs*/, int32_t /*nbOutputs*/)
 {
     switch (pos)
     {

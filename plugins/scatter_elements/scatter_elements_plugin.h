@@ -3,7 +3,7 @@
 // into the element its index names along `axis`.
 #pragma once
 
-#include "common/family_plugins.h"
+#include "common/twin_plugin.h"
 
 #include <string>
 
@@ -23,23 +23,25 @@ struct ScatterElementsParams
     }
 };
 
-//! Both versions' operation (common/family_plugins.h).
-struct ScatterElementsFamily
+//! Both versions' operation (common/twin_plugin.h).
+struct ScatterElementsFamily : TwinCoreDefaults
 {
     using Params = ScatterElementsParams;
     static constexpr char const* kName = "ScatterElements";
-    static constexpr char const* kDynamicVersion = "1";
+    static constexpr char const* kV2Version = "1";
     static constexpr char const* kV3Version = "2";
+    static constexpr int32_t kNbOutputs = 1;
 
     static void check(Params const& params);
-    static nvinfer1::DimsExprs outputShape(Params const& params, nvinfer1::DimsExprs const* inputs, int32_t nbInputs,
-        nvinfer1::IExprBuilder& exprBuilder);
-    static bool supportsFormat(int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs);
+    static nvinfer1::DimsExprs outputShape(Params const& params, int32_t index, nvinfer1::DimsExprs const* inputs,
+        int32_t nbInputs, nvinfer1::IExprBuilder& exprBuilder);
+    static bool supports(Params const& params, int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs,
+        int32_t nbOutputs);
     static void runHost(Params const& params, PluginTensors const& io);
     static void runDevice(Params const& params, PluginTensors const& io, cudaStream_t stream);
 };
 
-using ScatterElementsPluginV1 = FamilyDynamicPlugin<ScatterElementsFamily>;
-using ScatterElementsPluginV2 = FamilyV3Plugin<ScatterElementsFamily>;
+using ScatterElementsPluginV1 = TwinV2Plugin<ScatterElementsFamily>;
+using ScatterElementsPluginV2 = TwinV3Plugin<ScatterElementsFamily>;
 
 } // namespace kiln::plugins
