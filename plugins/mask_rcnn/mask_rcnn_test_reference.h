@@ -185,6 +185,21 @@ std::vector<float> detections(std::vector<float> const& deltas, std::vector<floa
     return out;
 }
 
+//! Rows [y1, x1, y2, x2] of `slots` slots: the boxes, then zeros.
+inline std::vector<float> boxRows(std::vector<Box> const& boxes, size_t slots)
+{
+    std::vector<float> out(slots * 4, 0.F);
+    for (size_t i = 0; i < boxes.size() && i < slots; ++i)
+    {
+        Box const& b = boxes[i];
+        out[i * 4] = static_cast<float>(b.y1);
+        out[i * 4 + 1] = static_cast<float>(b.x1);
+        out[i * 4 + 2] = static_cast<float>(b.y2);
+        out[i * 4 + 3] = static_cast<float>(b.x2);
+    }
+    return out;
+}
+
 inline std::vector<float> uniform(size_t count, float low, float high, uint32_t seed)
 {
     std::mt19937 generator(seed);

@@ -183,10 +183,7 @@ __global__ void mergedRows(LevelSurvivors survivors, int32_t batch, int32_t keep
 
 size_t multilevelProposeWorkspaceSize(int32_t batch, TltPyramidAnchors const& anchors, ProposalRule const& rule)
 {
-    WorkspaceLayout layout;
-    MultilevelBuffers const buffers(layout, batch, anchors, rule);
-    (void) buffers;
-    return layout.size();
+    return workspaceBytes<MultilevelBuffers>(batch, anchors, rule);
 }
 
 cudaError_t launchMultilevelPropose(MultilevelProposeRun const& run, void* workspace, cudaStream_t stream)

@@ -132,17 +132,6 @@ std::vector<HostTensor> handInputs(DataType type = DataType::kFLOAT)
     return levelInputs(deltas, scores, 1, type);
 }
 
-std::vector<float> rows(std::vector<Box> const& boxes, size_t slots)
-{
-    std::vector<float> out(slots * 4, 0.F);
-    for (size_t i = 0; i < boxes.size(); ++i)
-    {
-        Box const& b = boxes[i];
-        std::copy_n(std::vector<float>{float(b.y1), float(b.x1), float(b.y2), float(b.x2)}.begin(), 4, &out[i * 4]);
-    }
-    return out;
-}
-
 TEST(MultilevelProposeRoiPlugin, RanksEachLevelsSurvivorsTogether)
 {
     // prenms_topk 2: C is P2's third and does not enter NMS; F is below fg_threshold 0.1.
@@ -150,7 +139,7 @@ TEST(MultilevelProposeRoiPlugin, RanksEachLevelsSurvivorsTogether)
     std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, handInputs());
     ASSERT_EQ(out.size(), 1U);
     EXPECT_EQ(out[0].shape, (Shape{1, 6, 4}));
-    expectClose(out[0].floats(), rows({kE, kA, kD, kG, kH}, 6), 1e-4F);
+    expectClose(out[0].floats(), ref::boxRows({kE, kA, kD, kG, kH}, 6), 1e-4F);
 }
 
 TEST(MultilevelProposeRoiPlugin, ProposesNoScoreOfZeroAndKeepsTheBestKeepTopK)
@@ -159,12 +148,12 @@ TEST(MultilevelProposeRoiPlugin, ProposesNoScoreOfZeroAndKeepsTheBestKeepTopK)
     PluginCall call = multilevelProposeRoi(3, 8, 0.F, 0.5F, {3, kHandH, kHandW});
     std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, handInputs());
     ASSERT_EQ(out.size(), 1U);
-    expectClose(out[0].floats(), rows({kE, kA, kD, kC, kG, kH, kF}, 8), 1e-4F);
+    expectClose(out[0].floats(), ref::boxRows({kE, kA, kD, kC, kG, kH, kF}, 8), 1e-4F);
 
     PluginCall three = multilevelProposeRoi(3, 3, 0.F, 0.5F, {3, kHandH, kHandW});
     std::vector<HostTensor> const best = runPlugin(kiln::Backend::kCPU, three, handInputs());
     ASSERT_EQ(best.size(), 1U);
-    expectClose(best[0].floats(), rows({kE, kA, kD}, 3), 1e-4F);
+    expectClose(best[0].floats(), ref::boxRows({kE, kA, kD}, 3), 1e-4F);
 }
 
 TEST(MultilevelProposeRoiPlugin, TakesAndGivesFp16)
@@ -174,7 +163,7 @@ TEST(MultilevelProposeRoiPlugin, TakesAndGivesFp16)
     std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, handInputs(DataType::kHALF), true);
     ASSERT_EQ(out.size(), 1U);
     EXPECT_EQ(out[0].type, DataType::kHALF);
-    expectClose(out[0].floats(), rows({kE, kA, kD, kG, kH}, 6), 0.1F);
+    expectClose(out[0].floats(), ref::boxRows({kE, kA, kD, kG, kH}, 6), 0.1F);
 }
 
 //! The plain pipeline: per level, the candidates (score >= fgThreshold and > 0) ranked, the best preNmsTopK refined
@@ -215,7 +204,7 @@ std::vector<float> referenceProposals(std::array<std::vector<float>, kLevels> co
         {
             boxes.push_back(all[k].box);
         }
-        std::vector<float> const image = rows(boxes, keepTopK);
+        std::vector<float> const image = ref::boxRows(boxes, keepTopK);
         out.insert(out.end(), image.begin(), image.end());
     }
     return out;
