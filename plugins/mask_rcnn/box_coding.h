@@ -147,6 +147,54 @@ struct PyramidAnchors
     }
 };
 
+//! MultilevelProposeROI's anchors (TLT/TAO Mask R-CNN), in pixels: levels P2-P6 of strides 4-64 and square sides
+//! 8 * stride (32-512); cell centres at stride / 2 + k * stride along each axis, for the centres inside the image;
+//! per cell three (width, height) factors of the side: (1, 1), (1.4, 0.7), (0.7, 1.4). The anchor is
+//! [cy - h/2, cx - w/2, cy + h/2, cx + w/2] (no "-1", as TLT's). Index order within a level: row, column, factor.
+struct TltPyramidAnchors
+{
+    static constexpr int32_t kLevels = 5;
+    static constexpr int32_t kRatios = 3;
+    int32_t imageH{832};
+    int32_t imageW{1344};
+
+    KILN_HOST_DEVICE static int32_t strideOf(int32_t level)
+    {
+        return 4 << level;
+    }
+    //! The centres stride / 2, stride / 2 + stride, ... below `extent`.
+    KILN_HOST_DEVICE static int32_t centresAlong(int32_t extent, int32_t stride)
+    {
+        int32_t const first = stride / 2;
+        return extent > first ? (extent - first + stride - 1) / stride : 0;
+    }
+    KILN_HOST_DEVICE int64_t countOf(int32_t level) const
+    {
+        int32_t const stride = strideOf(level);
+        return int64_t{centresAlong(imageH, stride)} * centresAlong(imageW, stride) * kRatios;
+    }
+    KILN_HOST_DEVICE YxBox anchor(int32_t level, int64_t index) const
+    {
+        int32_t const stride = strideOf(level);
+        int64_t const cell = index / kRatios;
+        auto const factor = static_cast<int32_t>(index % kRatios);
+        int64_t const columns = centresAlong(imageW, stride);
+        auto const cy = static_cast<float>(stride / 2 + (cell / columns) * stride);
+        auto const cx = static_cast<float>(stride / 2 + (cell % columns) * stride);
+        auto const side = static_cast<float>(8 * stride);
+        float const h = side * (factor == 0 ? 1.F : (factor == 1 ? 0.7F : 1.4F));
+        float const w = side * (factor == 0 ? 1.F : (factor == 1 ? 1.4F : 0.7F));
+        return YxBox{cy - h / 2.F, cx - w / 2.F, cy + h / 2.F, cx + w / 2.F};
+    }
+    //! The anchor refined by its RPN deltas: TLT's pixel decoding with unit weights, clipped to the image.
+    KILN_HOST_DEVICE YxBox proposal(int32_t level, int64_t index, float const* delta) const
+    {
+        float const unitWeights[4] = {1.F, 1.F, 1.F, 1.F};
+        return applyPixelDelta(anchor(level, index), delta, unitWeights, static_cast<float>(imageH),
+            static_cast<float>(imageW));
+    }
+};
+
 //! ProposalLayer, DetectionLayer and GenerateDetection write kept boxes of this score or less as padding, as
 //! NVIDIA's do (MultilevelProposeROI does not).
 constexpr float kMinOutputScore = 0.01F;

@@ -75,10 +75,7 @@ struct RoiDetectionSource
 
 size_t proposalLayerWorkspaceSize(int32_t batch, int32_t anchors, ProposalRule const& rule)
 {
-    WorkspaceLayout layout;
-    ProposalBuffers const buffers(layout, batch, anchors, rule);
-    (void) buffers;
-    return layout.size();
+    return workspaceBytes<ProposalBuffers>(batch, anchors, rule);
 }
 
 cudaError_t launchProposalLayer(ProposalLayerRun const& run, void* workspace, cudaStream_t stream)
@@ -103,10 +100,7 @@ cudaError_t launchProposalLayer(ProposalLayerRun const& run, void* workspace, cu
 
 size_t roiDetectionWorkspaceSize(int32_t batch, int32_t rois, DetectionRule const& rule)
 {
-    WorkspaceLayout layout;
-    DetectionBuffers const buffers(layout, batch, rois, rule);
-    (void) buffers;
-    return layout.size();
+    return workspaceBytes<DetectionBuffers>(batch, rois, rule);
 }
 
 cudaError_t launchRoiDetections(RoiDetectionRun const& run, void* workspace, cudaStream_t stream)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -61,17 +62,18 @@ inline Box refine(Box const& box, float const* delta)
     return Box{clamp01(y1), clamp01(x1), clamp01(y1 + newH), clamp01(x1 + newW)};
 }
 
-//! TLT's decoding in pixels: sizes with "+1", deltas divided by (10, 10, 5, 5), log sizes capped at
-//! log(1000 / 16), corners clipped to [0, H - 1] x [0, W - 1].
-inline Box refinePixels(Box const& box, float const* delta, double imageH, double imageW)
+//! TLT's decoding in pixels: sizes with "+1", deltas divided by `weights` (GenerateDetection's (10, 10, 5, 5) unless
+//! given), log sizes capped at log(1000 / 16), corners clipped to [0, H - 1] x [0, W - 1].
+inline Box refinePixels(Box const& box, float const* delta, double imageH, double imageW,
+    std::array<double, 4> const& weights = {10, 10, 5, 5})
 {
     double const h = box.y2 - box.y1 + 1;
     double const w = box.x2 - box.x1 + 1;
     double const cap = std::log(1000.0 / 16.0);
-    double const cy = box.y1 + 0.5 * h + delta[0] / 10.0 * h;
-    double const cx = box.x1 + 0.5 * w + delta[1] / 10.0 * w;
-    double const newH = h * std::exp(std::min(delta[2] / 5.0, cap));
-    double const newW = w * std::exp(std::min(delta[3] / 5.0, cap));
+    double const cy = box.y1 + 0.5 * h + delta[0] / weights[0] * h;
+    double const cx = box.x1 + 0.5 * w + delta[1] / weights[1] * w;
+    double const newH = h * std::exp(std::min(delta[2] / weights[2], cap));
+    double const newW = w * std::exp(std::min(delta[3] / weights[3], cap));
     double const y1 = cy - 0.5 * newH;
     double const x1 = cx - 0.5 * newW;
     auto const clip = [](double v, double high) { return std::min(std::max(v, 0.0), high); };
@@ -179,6 +181,21 @@ std::vector<float> detections(std::vector<float> const& deltas, std::vector<floa
                 out.insert(out.end(), {0.F, 0.F, 0.F, 0.F, -1.F, 0.F});
             }
         }
+    }
+    return out;
+}
+
+//! Rows [y1, x1, y2, x2] of `slots` slots: the boxes, then zeros.
+inline std::vector<float> boxRows(std::vector<Box> const& boxes, size_t slots)
+{
+    std::vector<float> out(slots * 4, 0.F);
+    for (size_t i = 0; i < boxes.size() && i < slots; ++i)
+    {
+        Box const& b = boxes[i];
+        out[i * 4] = static_cast<float>(b.y1);
+        out[i * 4 + 1] = static_cast<float>(b.x1);
+        out[i * 4 + 2] = static_cast<float>(b.y2);
+        out[i * 4 + 3] = static_cast<float>(b.x2);
     }
     return out;
 }

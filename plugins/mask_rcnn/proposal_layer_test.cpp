@@ -58,17 +58,6 @@ std::vector<HostTensor> handInputs()
     return {fromFloats({1, 24, 2, 1}, scores), fromFloats({1, 24, 4, 1}, deltas)};
 }
 
-std::vector<float> rows(std::vector<Box> const& boxes, size_t slots)
-{
-    std::vector<float> out(slots * 4, 0.F);
-    for (size_t i = 0; i < boxes.size(); ++i)
-    {
-        Box const& b = boxes[i];
-        std::copy_n(std::vector<float>{float(b.y1), float(b.x1), float(b.y2), float(b.x2)}.begin(), 4, &out[i * 4]);
-    }
-    return out;
-}
-
 TEST(ProposalLayerPlugin, KeepsTheBestPreNmsTopKThroughNmsWithClippedBoxes)
 {
     // prenms_topk 4: anchors 1, 4, 13, 23 enter NMS; anchor 0 (E, 0.5) is fifth and does not.
@@ -76,7 +65,7 @@ TEST(ProposalLayerPlugin, KeepsTheBestPreNmsTopKThroughNmsWithClippedBoxes)
     std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, handInputs());
     ASSERT_EQ(out.size(), 1U);
     EXPECT_EQ(out[0].shape, (Shape{1, 5, 4}));
-    expectClose(out[0].floats(), rows({kA, kC, Box{0, 0, 1, 1}}, 5), 1e-5F);
+    expectClose(out[0].floats(), ref::boxRows({kA, kC, Box{0, 0, 1, 1}}, 5), 1e-5F);
 }
 
 TEST(ProposalLayerPlugin, WritesKeptProposalsOfScoreAtMost001AsZeros)
@@ -86,7 +75,7 @@ TEST(ProposalLayerPlugin, WritesKeptProposalsOfScoreAtMost001AsZeros)
     PluginCall call = proposalLayer(100, 6, 0.5F, 8);
     std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, handInputs());
     ASSERT_EQ(out.size(), 1U);
-    expectClose(out[0].floats(), rows({kA, kC, Box{0, 0, 1, 1}, kE}, 6), 1e-5F);
+    expectClose(out[0].floats(), ref::boxRows({kA, kC, Box{0, 0, 1, 1}, kE}, 6), 1e-5F);
 }
 
 //! The plain pipeline: foreground scores ranked, the best preNmsTopK refined and put through NMS.
@@ -112,7 +101,7 @@ std::vector<float> referenceProposals(std::vector<float> const& scores, std::vec
         {
             boxes.push_back(k.score > 0.01 ? k.box : Box{0, 0, 0, 0});
         }
-        std::vector<float> const image = rows(boxes, keepTopK);
+        std::vector<float> const image = ref::boxRows(boxes, keepTopK);
         out.insert(out.end(), image.begin(), image.end());
     }
     return out;

@@ -22,6 +22,17 @@
 namespace kiln::plugins::mrcnn
 {
 
+//! The workspace bytes that Buffers(layout, args...) takes: getWorkspaceSize's answer, from the same constructor that
+//! hands out the pointers at run time.
+template <typename Buffers, typename... Args>
+size_t workspaceBytes(Args const&... args)
+{
+    WorkspaceLayout layout;
+    Buffers const buffers(layout, args...);
+    (void) buffers;
+    return layout.size();
+}
+
 struct ScoredBox
 {
     YxBox box;
