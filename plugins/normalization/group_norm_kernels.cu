@@ -43,6 +43,18 @@ __device__ float blockSum(float value, float* shared)
     return total;
 }
 
+// x's normalized, scaled, shifted (and leaky-ReLU'd where asked) value, in channel `channel`.
+template <typename T>
+__device__ T normalized(T x, int64_t channel, float mean, float invStd, GroupNormAffine const& affine)
+{
+    float value = affine.scale[channel] * ((static_cast<float>(x) - mean) * invStd) + affine.bias[channel];
+    if (affine.leakyRelu && value < 0.F)
+    {
+        value *= affine.alpha;
+    }
+    return static_cast<T>(value);
+}
+
 // One block per row (an image's group of channels, contiguous in memory): its mean, then the mean of squared
 // deviations (two passes, as the host kernel), then the normalized, scaled and shifted output.
 template <typename T>
@@ -74,39 +86,141 @@ __global__ void __launch_bounds__(kThreads) groupNormKernel(
         int64_t const firstChannel = (row % shape.groups) * channelsPerGroup;
         for (int64_t i = threadIdx.x; i < rowLength; i += kThreads)
         {
-            int64_t const channel = firstChannel + i / shape.spatial;
-            float value = affine.scale[channel] * ((static_cast<float>(in[i]) - mean) * invStd) + affine.bias[channel];
-            if (affine.leakyRelu && value < 0.F)
-            {
-                value *= affine.alpha;
-            }
-            out[i] = static_cast<T>(value);
+            out[i] = normalized<T>(in[i], firstChannel + i / shape.spatial, mean, invStd, affine);
         }
     }
+}
+
+// A chunk's (or several chunks') element count, mean and sum of squared deviations from that mean.
+struct Moments
+{
+    float count;
+    float mean;
+    float m2;
+};
+
+// Chan's combination of two disjoint parts' moments: exact, so chunking does not change the variance's accuracy.
+__device__ Moments combine(Moments a, Moments b)
+{
+    float const count = a.count + b.count;
+    if (count == 0.F)
+    {
+        return a;
+    }
+    float const delta = b.mean - a.mean;
+    float const share = b.count / count;
+    return Moments{count, a.mean + delta * share, a.m2 + b.m2 + delta * delta * a.count * share};
+}
+
+// Pass 1 of the split path (GroupNormSplit): block (chunk, row) writes its chunk's moments, computed in two passes
+// over the chunk as the one-block kernel does over a row.
+template <typename T>
+__global__ void __launch_bounds__(kThreads) chunkMomentsKernel(
+    T const* x, int64_t rowLength, int64_t chunkLength, Moments* moments)
+{
+    __shared__ float shared[kThreads / 32];
+    int64_t const row = blockIdx.y;
+    int64_t const begin = blockIdx.x * chunkLength;
+    int64_t const end = min(rowLength, begin + chunkLength);
+    T const* in = x + row * rowLength;
+    float sum = 0.F;
+    for (int64_t i = begin + threadIdx.x; i < end; i += kThreads)
+    {
+        sum += static_cast<float>(in[i]);
+    }
+    float const count = static_cast<float>(max(end - begin, int64_t{0}));
+    float const mean = count > 0.F ? blockSum(sum, shared) / count : 0.F;
+    float squares = 0.F;
+    for (int64_t i = begin + threadIdx.x; i < end; i += kThreads)
+    {
+        float const deviation = static_cast<float>(in[i]) - mean;
+        squares += deviation * deviation;
+    }
+    float const m2 = blockSum(squares, shared);
+    if (threadIdx.x == 0)
+    {
+        moments[row * gridDim.x + blockIdx.x] = Moments{count, mean, m2};
+    }
+}
+
+// The moments of a whole row from its chunks': each thread combines a strided share, then a tree over the block
+// (a fixed order, so the result does not vary from run to run).
+__device__ Moments rowMoments(Moments const* chunks, int32_t nbChunks, Moments* shared)
+{
+    Moments mine{0.F, 0.F, 0.F};
+    for (int32_t c = static_cast<int32_t>(threadIdx.x); c < nbChunks; c += kThreads)
+    {
+        mine = combine(mine, chunks[c]);
+    }
+    shared[threadIdx.x] = mine;
+    __syncthreads();
+    for (int32_t stride = kThreads / 2; stride > 0; stride /= 2)
+    {
+        if (static_cast<int32_t>(threadIdx.x) < stride)
+        {
+            shared[threadIdx.x] = combine(shared[threadIdx.x], shared[threadIdx.x + stride]);
+        }
+        __syncthreads();
+    }
+    return shared[0];
+}
+
+// Pass 2 of the split path: block (chunk, row) normalizes its chunk with the row's combined moments.
+template <typename T>
+__global__ void __launch_bounds__(kThreads) normalizeChunkKernel(
+    T const* x, T* y, GroupNormShape shape, GroupNormAffine affine, int64_t chunkLength, Moments const* moments)
+{
+    __shared__ Moments shared[kThreads];
+    int64_t const channelsPerGroup = shape.channels / shape.groups;
+    int64_t const rowLength = channelsPerGroup * shape.spatial;
+    int64_t const row = blockIdx.y;
+    Moments const total = rowMoments(moments + row * gridDim.x, static_cast<int32_t>(gridDim.x), shared);
+    float const mean = total.mean;
+    float const invStd = rsqrtf(total.m2 / total.count + affine.epsilon);
+    int64_t const firstChannel = (row % shape.groups) * channelsPerGroup;
+    int64_t const begin = blockIdx.x * chunkLength;
+    int64_t const end = min(rowLength, begin + chunkLength);
+    for (int64_t i = begin + threadIdx.x; i < end; i += kThreads)
+    {
+        y[row * rowLength + i] = normalized<T>(x[row * rowLength + i], firstChannel + i / shape.spatial, mean, invStd,
+            affine);
+    }
+}
+
+template <typename T>
+cudaError_t launchTyped(void const* x, void* y, GroupNormShape const& shape, GroupNormAffine const& affine,
+    void* workspace, cudaStream_t stream)
+{
+    auto const* in = static_cast<T const*>(x);
+    auto* out = static_cast<T*>(y);
+    int64_t const rows = shape.batch * shape.groups;
+    GroupNormSplit const split = groupNormSplit(shape);
+    if (split.chunks == 1)
+    {
+        auto const blocks = static_cast<unsigned>(std::min<int64_t>(rows, int64_t{1} << 30));
+        groupNormKernel<<<blocks, kThreads, 0, stream>>>(in, out, shape, affine);
+        return cudaGetLastError();
+    }
+    // rows < kRowsForOneBlockEach here, well within a grid's y extent.
+    dim3 const grid(static_cast<unsigned>(split.chunks), static_cast<unsigned>(rows));
+    auto* moments = static_cast<Moments*>(workspace);
+    int64_t const rowLength = shape.channels / shape.groups * shape.spatial;
+    chunkMomentsKernel<<<grid, kThreads, 0, stream>>>(in, rowLength, split.chunkLength, moments);
+    normalizeChunkKernel<<<grid, kThreads, 0, stream>>>(in, out, shape, affine, split.chunkLength, moments);
+    return cudaGetLastError();
 }
 
 } // namespace
 
 cudaError_t launchGroupNorm(void const* x, void* y, bool half, GroupNormShape const& shape,
-    GroupNormAffine const& affine, cudaStream_t stream)
+    GroupNormAffine const& affine, void* workspace, cudaStream_t stream)
 {
-    int64_t const rows = shape.batch * shape.groups;
-    if (rows == 0 || shape.channels == 0 || shape.spatial == 0)
+    if (shape.batch * shape.groups == 0 || shape.channels == 0 || shape.spatial == 0)
     {
         return cudaSuccess;
     }
-    auto const blocks = static_cast<unsigned>(std::min<int64_t>(rows, int64_t{1} << 30));
-    if (half)
-    {
-        groupNormKernel<<<blocks, kThreads, 0, stream>>>(
-            static_cast<__half const*>(x), static_cast<__half*>(y), shape, affine);
-    }
-    else
-    {
-        groupNormKernel<<<blocks, kThreads, 0, stream>>>(
-            static_cast<float const*>(x), static_cast<float*>(y), shape, affine);
-    }
-    return cudaGetLastError();
+    return half ? launchTyped<__half>(x, y, shape, affine, workspace, stream)
+                : launchTyped<float>(x, y, shape, affine, workspace, stream);
 }
 
 } // namespace kiln::plugins

@@ -9,8 +9,8 @@ namespace kiln::plugins
 {
 
 //! y = the group normalization of x (FP32, or FP16 where `half`); affine's scale and bias are FP32 device memory.
-//! One block per row (image and group). Returns the launch's status.
+//! Blocks as groupNormSplit says; `workspace` holds groupNormWorkspaceSize(shape) bytes. Returns the launch's status.
 cudaError_t launchGroupNorm(void const* x, void* y, bool half, GroupNormShape const& shape,
-    GroupNormAffine const& affine, cudaStream_t stream);
+    GroupNormAffine const& affine, void* workspace, cudaStream_t stream);
 
 } // namespace kiln::plugins

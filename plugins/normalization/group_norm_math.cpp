@@ -1,5 +1,6 @@
 #include "group_norm_math.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace kiln::plugins
@@ -16,6 +17,29 @@ GroupNormShape groupNormShapeOf(nvinfer1::Dims const& dims, int64_t groups)
         shape.spatial *= dims.d[i];
     }
     return shape;
+}
+
+GroupNormSplit groupNormSplit(GroupNormShape const& shape)
+{
+    int64_t const rows = shape.batch * shape.groups;
+    int64_t const rowLength = shape.groups > 0 ? shape.channels / shape.groups * shape.spatial : 0;
+    GroupNormSplit split;
+    split.chunkLength = rowLength;
+    if (rows > 0 && rows < GroupNormSplit::kRowsForOneBlockEach)
+    {
+        int64_t const wanted = (GroupNormSplit::kTargetBlocks + rows - 1) / rows;
+        int64_t const most = (rowLength + GroupNormSplit::kMinChunkLength - 1) / GroupNormSplit::kMinChunkLength;
+        split.chunks = std::max<int64_t>(1, std::min(wanted, most));
+        split.chunkLength = (rowLength + split.chunks - 1) / split.chunks;
+    }
+    return split;
+}
+
+size_t groupNormWorkspaceSize(GroupNormShape const& shape)
+{
+    // rows * chunks <= rows * ceil(kTargetBlocks / rows) < rows + kTargetBlocks; three floats per chunk.
+    int64_t const rows = shape.batch * shape.groups;
+    return static_cast<size_t>(rows + GroupNormSplit::kTargetBlocks) * 3 * sizeof(float);
 }
 
 void groupNormHost(

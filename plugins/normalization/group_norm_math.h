@@ -33,6 +33,25 @@ struct GroupNormAffine
 //! The shape of a [N, C, spatial...] tensor split into `groups` groups of channels (groups divides C).
 GroupNormShape groupNormShapeOf(nvinfer1::Dims const& dims, int64_t groups);
 
+//! How the CUDA kernels spread a normalization over blocks. With at least kRowsForOneBlockEach rows, one block per
+//! row. With fewer, each row is cut into `chunks` chunks of `chunkLength` elements (a block each), so that a few
+//! large groups (GroupNorm with 32 groups at batch 1, say) still occupy the whole GPU: a first pass writes each
+//! chunk's count, mean and sum of squared deviations to the workspace, a second combines a row's chunks and
+//! normalizes one chunk.
+struct GroupNormSplit
+{
+    static constexpr int64_t kRowsForOneBlockEach = 512;
+    static constexpr int64_t kTargetBlocks = 1024;
+    static constexpr int64_t kMinChunkLength = 2048;
+
+    int64_t chunks{1};
+    int64_t chunkLength{0};
+};
+
+GroupNormSplit groupNormSplit(GroupNormShape const& shape);
+//! The workspace the CUDA kernels need for `shape`, or for any shape with at most as many rows.
+size_t groupNormWorkspaceSize(GroupNormShape const& shape);
+
 //! The host kernel: x and y hold N * C * spatial floats. Statistics accumulate in double.
 void groupNormHost(
     std::vector<float> const& x, std::vector<float>& y, GroupNormShape const& shape, GroupNormAffine const& affine);

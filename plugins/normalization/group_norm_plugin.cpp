@@ -122,6 +122,12 @@ DataType GroupNormPlugin::getOutputDataType(
     return inputTypes[0];
 }
 
+size_t GroupNormPlugin::getWorkspaceSize(PluginTensorDesc const* inputs, int32_t /*nbInputs*/,
+    PluginTensorDesc const* /*outputs*/, int32_t /*nbOutputs*/) const noexcept
+{
+    return inputs[0].dims.nbDims >= 2 ? groupNormWorkspaceSize(groupNormShapeOf(inputs[0].dims, mParams.numGroups)) : 0;
+}
+
 void GroupNormPlugin::runHost(PluginTensors const& io) const
 {
     GroupNormShape const shape = checkedShape(mParams, io);
@@ -138,7 +144,7 @@ void GroupNormPlugin::runDevice(PluginTensors const& io, cudaStream_t stream) co
 #ifdef KILN_WITH_CUDA
     GroupNormShape const shape = checkedShape(mParams, io);
     GroupNormAffine const affine{io.input<float>(1), io.input<float>(2), mParams.eps, false, 0.F};
-    checkCuda(kName, launchGroupNorm(io.inputs[0], io.outputs[0], false, shape, affine, stream));
+    checkCuda(kName, launchGroupNorm(io.inputs[0], io.outputs[0], false, shape, affine, io.workspace, stream));
 #else
     (void) io;
     (void) stream;

@@ -64,14 +64,23 @@ TEST(GroupNormPlugin, CudaMatchesTheCpu)
         scale[c] = 1.F - 0.05F * static_cast<float>(c);
         bias[c] = 0.03F * static_cast<float>(c);
     }
-    PluginCall call = groupNorm(8, 1e-5F);
-    std::vector<HostTensor> const inputs{
-        fromFloats({3, kChannels, 19, 23}, ramp(3 * kChannels * 19 * 23)), fromFloats({kChannels}, scale),
-        fromFloats({kChannels}, bias)};
-    std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs);
-    std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs);
-    ASSERT_EQ(cuda.size(), 1U);
-    expectClose(cuda[0].floats(), cpu[0].floats(), {1e-5, 1e-5});
+    struct Case
+    {
+        Shape shape;
+        int32_t groups;
+    };
+    // One block per group; then few long groups, which the CUDA kernels split over blocks (GroupNormSplit), with a
+    // last chunk shorter than the others.
+    for (Case const& c : {Case{{3, kChannels, 19, 23}, 8}, Case{{1, kChannels, 61, 67}, 4}})
+    {
+        PluginCall call = groupNorm(c.groups, 1e-5F);
+        std::vector<HostTensor> const inputs{fromFloats(c.shape, ramp(static_cast<size_t>(volume(c.shape)))),
+            fromFloats({kChannels}, scale), fromFloats({kChannels}, bias)};
+        std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs);
+        std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs);
+        ASSERT_EQ(cuda.size(), 1U);
+        expectClose(cuda[0].floats(), cpu[0].floats(), {1e-5, 1e-5}, std::to_string(c.groups) + " groups");
+    }
 }
 
 TEST(GroupNormPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)

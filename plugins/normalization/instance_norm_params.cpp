@@ -86,6 +86,11 @@ void runInstanceNormHost(InstanceNormParams const& params, PluginTensors const& 
     writeFloats(io.outputDesc[0], io.outputs[0], y);
 }
 
+size_t instanceNormWorkspaceSize(nvinfer1::Dims const& dims)
+{
+    return dims.nbDims >= 2 ? groupNormWorkspaceSize(groupNormShapeOf(dims, dims.d[1])) : 0;
+}
+
 void runInstanceNormDevice(InstanceNormParams const& params, DeviceWeights const& scales, DeviceWeights const& bias,
     PluginTensors const& io, cudaStream_t stream)
 {
@@ -95,7 +100,7 @@ void runInstanceNormDevice(InstanceNormParams const& params, DeviceWeights const
         = affineOf(params, scales.get(kInstanceNormName, params.scales), bias.get(kInstanceNormName, params.bias));
     checkCuda(kInstanceNormName,
         launchGroupNorm(io.inputs[0], io.outputs[0], io.inputDesc[0].type == nvinfer1::DataType::kHALF, shape, affine,
-            stream));
+            io.workspace, stream));
 #else
     (void) params;
     (void) scales;

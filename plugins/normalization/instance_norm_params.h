@@ -46,6 +46,9 @@ nvinfer1::DimsExprs instanceNormOutputDims(InstanceNormParams const& params, nvi
 
 void runInstanceNormHost(InstanceNormParams const& params, PluginTensors const& io);
 
+//! The CUDA run's workspace for an input of `dims` (its largest shape), in bytes.
+size_t instanceNormWorkspaceSize(nvinfer1::Dims const& dims);
+
 //! `scales` and `bias` hold the plugin's device copies of its weights.
 void runInstanceNormDevice(InstanceNormParams const& params, DeviceWeights const& scales, DeviceWeights const& bias,
     PluginTensors const& io, cudaStream_t stream);

@@ -40,6 +40,12 @@ void InstanceNormPluginV3::runHost(PluginTensors const& io) const
     runInstanceNormHost(mParams, io);
 }
 
+size_t InstanceNormPluginV3::getWorkspaceSize(DynamicPluginTensorDesc const* inputs, int32_t /*nbInputs*/,
+    DynamicPluginTensorDesc const* /*outputs*/, int32_t /*nbOutputs*/) const noexcept
+{
+    return instanceNormWorkspaceSize(inputs[0].max); // enough for every shape the profile allows
+}
+
 void InstanceNormPluginV3::runDevice(PluginTensors const& io, cudaStream_t stream) const
 {
     runInstanceNormDevice(mParams, mDeviceScales, mDeviceBias, io, stream);

@@ -43,6 +43,11 @@ public:
     {
         return inputTypes[0];
     }
+    size_t getWorkspaceSize(nvinfer1::PluginTensorDesc const* inputs, int32_t /*nbInputs*/,
+        nvinfer1::PluginTensorDesc const* /*outputs*/, int32_t /*nbOutputs*/) const noexcept override
+    {
+        return instanceNormWorkspaceSize(inputs[0].dims);
+    }
 
     void runHost(PluginTensors const& io) const
     {
@@ -92,6 +97,8 @@ public:
         int32_t nbOutputs, nvinfer1::IExprBuilder& exprBuilder) noexcept override;
     bool supportsFormatCombination(int32_t pos, nvinfer1::DynamicPluginTensorDesc const* inOut, int32_t nbInputs,
         int32_t nbOutputs) noexcept override;
+    size_t getWorkspaceSize(nvinfer1::DynamicPluginTensorDesc const* inputs, int32_t nbInputs,
+        nvinfer1::DynamicPluginTensorDesc const* outputs, int32_t nbOutputs) const noexcept override;
 
     void runHost(PluginTensors const& io) const;
     void runDevice(PluginTensors const& io, cudaStream_t stream) const;

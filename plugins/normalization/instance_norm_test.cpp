@@ -106,20 +106,22 @@ TEST(InstanceNormPlugin, CudaMatchesTheCpu)
         scales[c] = 0.5F + 0.25F * static_cast<float>(c);
         bias[c] = 0.1F * static_cast<float>(c) - 0.2F;
     }
-    std::vector<float> const values = inputValues(2 * kChannels * 37 * 41);
-    for (char const* version : {"1", "3"})
+    // Ten channels of one block each; then five long channels, which the CUDA kernels split over blocks.
+    for (Shape const& shape : {Shape{2, kChannels, 37, 41}, Shape{1, kChannels, 131, 127}})
     {
-        for (DataType type : {DataType::kFLOAT, DataType::kHALF})
+        for (auto const& [version, type] : {std::pair{"1", DataType::kFLOAT}, std::pair{"1", DataType::kHALF},
+                 std::pair{"3", DataType::kFLOAT}, std::pair{"3", DataType::kHALF}})
         {
             bool const half = type == DataType::kHALF;
             PluginCall call = instanceNorm(version, scales, bias, 1e-5F);
             call.fields.add("relu", 1).add("alpha", 0.2F);
-            std::vector<HostTensor> const inputs{fromFloats({2, kChannels, 37, 41}, values, type)};
+            std::vector<HostTensor> const inputs{
+                fromFloats(shape, inputValues(static_cast<size_t>(volume(shape))), type)};
             std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs, half);
             std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs, half);
             ASSERT_EQ(cuda.size(), 1U);
             expectClose(cuda[0].floats(), cpu[0].floats(), half ? Tolerance{4e-3, 4e-3} : Tolerance{1e-5, 1e-5},
-                std::string("version ") + version + (half ? " FP16" : " FP32"));
+                std::string("version ") + version + (half ? " FP16" : " FP32") + " batch " + std::to_string(shape[0]));
         }
     }
 }
