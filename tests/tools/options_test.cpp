@@ -90,6 +90,7 @@ TEST(Options, RefusedInputsNameTheProblem)
     for (Case const& c : std::vector<Case>{
              {{"--onnx=m.onnx", "--bogus"}, "unknown flag --bogus"},
              {{"--onnx=m.onnx", "stray"}, "unexpected argument stray"},
+             {{"--onnx=m.onnx", "--loadInputs=", "--fp16"}, "--loadInputs has an empty value"},
              {{}, "no model"},
              {{"--onnx=m.onnx", "--loadEngine=p.plan"}, "--onnx and --loadEngine both give the model"},
              {{"--loadEngine=p.plan", "--fp16"}, "are build flags"},

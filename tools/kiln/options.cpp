@@ -288,6 +288,17 @@ ParseOutcome parseOptions(int argc, char** argv, Options& options, std::string& 
         options.commandLine += (i == 0 ? "" : " ") + std::string(argv[i]);
     }
 
+    // CLI11 would read "--loadInputs=" as a flag whose value is the next argument, and swallow that argument.
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string const arg = argv[i];
+        if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=')
+        {
+            error = arg.substr(0, arg.size() - 1) + " has an empty value (write " + arg
+                + "VALUE, or leave the flag out)";
+            return ParseOutcome::kERROR;
+        }
+    }
     CLI::App app{"kiln " KILN_VERSION_STRING ": builds, times and checks models with trtexec's flags.\n"
                  "Subcommands: kiln inspect PLAN, kiln plugins [--staticPlugins=LIB ...]"};
     app.allow_extras();
