@@ -102,7 +102,7 @@ def batched_nms_case(name, real, small, score_threshold, iou_threshold, hot_frac
         outputs = ["num_detections", "nmsed_boxes", "nmsed_scores", "nmsed_classes"]
         fields = {"shareLocation": 1, "backgroundLabelId": -1, "numClasses": classes, "topK": top_k,
                   "keepTopK": keep, "scoreThreshold": score_threshold, "iouThreshold": iou_threshold,
-                  "isNormalized": 1, "clipBoxes": 1}
+                  "isNormalized": 1, "clipBoxes": 1, "scoreBits": 16, "caffeSemantics": 1}
 
         def peer(device):
             t = to_device(inputs, device)

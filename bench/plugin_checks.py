@@ -17,7 +17,8 @@ def max_diff_text(actual, expected):
     actual, expected = actual.reshape(-1), expected.reshape(-1)
     if actual.size == 0:
         return "empty"
-    return f"{np.abs(actual - expected).max():.1e}"
+    # The peer's largest magnitude beside the difference, so that a row of zeros cannot pass unnoticed.
+    return f"{np.abs(actual - expected).max():.1e} (max|ref| {np.abs(expected).max():.2g})"
 
 
 def dense(output_name):

@@ -30,8 +30,16 @@ def read_outputs(path):
     return outputs
 
 
-def run_kiln(kiln, instance, folder, backend, fp16, seconds):
-    """Builds and times the instance's model with kiln; returns (median ms, outputs by name), or (None, reason)."""
+def plugins_in_plan(path):
+    """The plugin names (name version) a plan's --exportLayerInfo says it needs."""
+    with open(path) as file:
+        info = json.load(file)
+    return [f"{plugin['Name']} {plugin['Version']}" for plugin in info.get("PluginsNeeded", [])]
+
+
+def run_kiln(kiln, instance, plugin, folder, backend, fp16, seconds):
+    """Builds and times the instance's model with kiln; returns (median ms, outputs by name), or (None, reason).
+    A plan without the plugin (an ONNX op imported by Kiln's own importer instead) is a failure too."""
     os.makedirs(folder, exist_ok=True)
     model_path = os.path.join(folder, "model.onnx")
     onnx.save(instance.model, model_path)
@@ -40,10 +48,11 @@ def run_kiln(kiln, instance, folder, backend, fp16, seconds):
         raw = os.path.join(folder, f"{name}.bin")
         np.ascontiguousarray(array).tofile(raw)
         loads.append(f"{name}:{raw}")
-    exported = os.path.join(folder, "outputs.json")
+    exported, layers = os.path.join(folder, "outputs.json"), os.path.join(folder, "layers.json")
     # --noDataTransfers: the peer is timed on tensors already on the GPU, so Kiln's time must not copy them.
     command = [kiln, f"--onnx={model_path}", f"--backend={backend}", f"--loadInputs={','.join(loads)}",
-               "--noDataTransfers", f"--duration={seconds}", "--warmUp=500", f"--exportOutput={exported}"]
+               "--noDataTransfers", f"--duration={seconds}", "--warmUp=500", f"--exportOutput={exported}",
+               f"--exportLayerInfo={layers}"]
     if fp16:
         command.append("--fp16")
     run = subprocess.run(command, capture_output=True, text=True)
@@ -52,6 +61,9 @@ def run_kiln(kiln, instance, folder, backend, fp16, seconds):
     compute = re.search(r"Compute Time: .*median = ([\d.e+-]+) ms", report)
     if run.returncode != 0 or not compute:
         return None, first_error(report)
+    used = plugins_in_plan(layers)
+    if not any(name.split()[0] == plugin for name in used):
+        return None, f"the plan does not use {plugin} (plugins: {', '.join(used) or 'none'})"
     return float(compute.group(1)), read_outputs(exported)
 
 

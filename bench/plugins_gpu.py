@@ -13,7 +13,7 @@ measured at the start (a 1 GiB device-to-device copy). TF32 is off on the PyTorc
 it proves that every ONNX file parses, builds and runs and that the outputs agree, and its times and bandwidth
 figures mean nothing.
 
-Usage: plugins_gpu.py --kiln build/tools/kiln/kiln [--only a,b] [--seconds 1] [--fp16] [--device cpu] [--small]
+Usage: plugins_gpu.py --kiln build/tools/kiln/kiln [--only a,b] [--seconds 1] [--fp16] [--device cpu] [--size small]
 """
 import argparse
 import os
@@ -36,15 +36,18 @@ def parse_args():
     parser.add_argument("--seconds", type=float, default=1.0, help="timed duration per measurement")
     parser.add_argument("--fp16", action="store_true", help="FP16 tensors on both sides (kiln --fp16)")
     parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda", help="cpu: the smoke test")
-    parser.add_argument("--small", action="store_true", help="small sizes (always on with --device cpu)")
+    parser.add_argument("--size", choices=["real", "small"], help="the cases' sizes (default: real on cuda, small "
+                        "on cpu)")
     parser.add_argument("--list", action="store_true", help="print the case names and exit")
     return parser.parse_args()
 
 
 def measure(case, args, device, folder):
     """The row's figures for one case, or the reason it has none."""
-    instance = case.make(args.small or device.type == "cpu", args.fp16)
-    kiln_ms, outputs = plugin_timing.run_kiln(args.kiln, instance, folder, device.type, args.fp16, args.seconds)
+    small = args.size == "small" or (args.size is None and device.type == "cpu")
+    instance = case.make(small, args.fp16)
+    kiln_ms, outputs = plugin_timing.run_kiln(args.kiln, instance, case.plugin, folder, device.type, args.fp16,
+                                              args.seconds)
     if kiln_ms is None:
         return instance, {"failed": f"kiln: {outputs}"}
     try:
