@@ -1,9 +1,9 @@
 """What one row of bench/plugins_gpu.py is, and the ONNX file with one plugin node that Kiln runs for it.
 
-A Case names a plugin and its peer and makes an Instance at a size (real, or small for the CPU smoke run) and a
-precision. The ONNX node is written the way TensorRT's ONNX plugin fallback reads it: op_type is the plugin's name,
-`plugin_version` chooses the creator, and every other attribute becomes the field of the same name (INT -> kINT32,
-FLOAT -> kFLOAT32, INTS/FLOATS -> arrays, a TENSOR attribute -> an array of its element type).
+A Case names a plugin, its peer and two sizes (real, and small for the CPU smoke run), and makes an Instance at
+either size and precision. The ONNX node is written the way TensorRT's ONNX plugin fallback reads it: op_type is the
+plugin's name, `plugin_version` chooses the creator, and every other attribute becomes the field of the same name
+(INT -> kINT32, FLOAT -> kFLOAT32, INTS/FLOATS -> arrays, a TENSOR attribute -> an array of its element type).
 """
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
@@ -33,7 +33,13 @@ class Case:
     plugin: str
     peer_name: str
     fp16: bool  # whether the plugin has an FP16 form
-    make: Callable[[bool, bool], Instance]  # make(small, fp16)
+    build: Callable[..., Instance]  # build(rng, fp16, *sizes)
+    real: tuple  # the sizes timed on the GPU
+    small: tuple  # the sizes of the CPU smoke test
+
+    def make(self, small, fp16):
+        """The instance at the small or real sizes; inputs come from seed 0, so every run sees the same data."""
+        return self.build(np.random.default_rng(0), fp16, *(self.small if small else self.real))
 
 
 def float_type(fp16):

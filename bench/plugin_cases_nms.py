@@ -67,59 +67,51 @@ def batched_nms_peer(boxes, scores, score_threshold, iou_threshold, top_k, keep)
     return pad_per_image(image[kept], candidates[kept], candidate_scores[kept], label[kept], batch, keep, -1)
 
 
-def efficient_nms_case(name, real, small, score_threshold, iou_threshold, hot_fraction):
-    """real/small: (batch, boxes, classes, max_output_boxes)."""
+def efficient_nms(rng, fp16, batch, count, classes, keep, score_threshold, iou_threshold, hot_fraction):
+    dtype = float_type(fp16)
+    inputs = {"boxes": random_boxes(rng, batch, count).astype(dtype),
+              "scores": detector_scores(rng, batch, count, classes, hot_fraction).astype(dtype)}
+    outputs = ["num_detections", "detection_boxes", "detection_scores", "detection_classes"]
+    fields = {"score_threshold": score_threshold, "iou_threshold": iou_threshold, "max_output_boxes": keep,
+              "background_class": -1, "score_activation": 0, "class_agnostic": 0, "box_coding": 0}
 
-    def make(is_small, fp16):
-        batch, count, classes, keep = small if is_small else real
-        rng = np.random.default_rng(1)
-        dtype = float_type(fp16)
-        inputs = {"boxes": random_boxes(rng, batch, count).astype(dtype),
-                  "scores": detector_scores(rng, batch, count, classes, hot_fraction).astype(dtype)}
-        outputs = ["num_detections", "detection_boxes", "detection_scores", "detection_classes"]
-        fields = {"score_threshold": score_threshold, "iou_threshold": iou_threshold, "max_output_boxes": keep,
-                  "background_class": -1, "score_activation": 0, "class_agnostic": 0, "box_coding": 0}
+    def peer(device):
+        t = to_device(inputs, device)
+        return lambda: efficient_nms_peer(t["boxes"], t["scores"], score_threshold, iou_threshold, keep)
 
-        def peer(device):
-            t = to_device(inputs, device)
-            return lambda: efficient_nms_peer(t["boxes"], t["scores"], score_threshold, iou_threshold, keep)
-
-        return Instance(plugin_model("EfficientNMS_TRT", "1", inputs, outputs, fields), inputs,
-                        f"{batch}x{count}x{classes} keep {keep}", peer, kept_sets(outputs))
-
-    return Case(name, "EfficientNMS_TRT", "torchvision batched_nms", True, make)
+    return Instance(plugin_model("EfficientNMS_TRT", "1", inputs, outputs, fields), inputs,
+                    f"{batch}x{count}x{classes} keep {keep}", peer, kept_sets(outputs))
 
 
-def batched_nms_case(name, real, small, score_threshold, iou_threshold, hot_fraction):
-    """real/small: (batch, boxes, classes, topK, keepTopK)."""
+def batched_nms(rng, fp16, batch, count, classes, top_k, keep, score_threshold, iou_threshold, hot_fraction):
+    dtype = float_type(fp16)
+    inputs = {"boxes": random_boxes(rng, batch, count)[:, :, None, :].astype(dtype),
+              "scores": detector_scores(rng, batch, count, classes, hot_fraction).astype(dtype)}
+    outputs = ["num_detections", "nmsed_boxes", "nmsed_scores", "nmsed_classes"]
+    fields = {"shareLocation": 1, "backgroundLabelId": -1, "numClasses": classes, "topK": top_k, "keepTopK": keep,
+              "scoreThreshold": score_threshold, "iouThreshold": iou_threshold, "isNormalized": 1, "clipBoxes": 1,
+              "scoreBits": 16, "caffeSemantics": 1}
 
-    def make(is_small, fp16):
-        batch, count, classes, top_k, keep = small if is_small else real
-        rng = np.random.default_rng(2)
-        dtype = float_type(fp16)
-        inputs = {"boxes": random_boxes(rng, batch, count)[:, :, None, :].astype(dtype),
-                  "scores": detector_scores(rng, batch, count, classes, hot_fraction).astype(dtype)}
-        outputs = ["num_detections", "nmsed_boxes", "nmsed_scores", "nmsed_classes"]
-        fields = {"shareLocation": 1, "backgroundLabelId": -1, "numClasses": classes, "topK": top_k,
-                  "keepTopK": keep, "scoreThreshold": score_threshold, "iouThreshold": iou_threshold,
-                  "isNormalized": 1, "clipBoxes": 1, "scoreBits": 16, "caffeSemantics": 1}
+    def peer(device):
+        t = to_device(inputs, device)
+        return lambda: batched_nms_peer(t["boxes"], t["scores"], score_threshold, iou_threshold, top_k, keep)
 
-        def peer(device):
-            t = to_device(inputs, device)
-            return lambda: batched_nms_peer(t["boxes"], t["scores"], score_threshold, iou_threshold, top_k, keep)
-
-        return Instance(plugin_model("BatchedNMSDynamic_TRT", "1", inputs, outputs, fields), inputs,
-                        f"{batch}x{count}x{classes} topK {top_k} keep {keep}", peer, kept_sets(outputs))
-
-    return Case(name, "BatchedNMSDynamic_TRT", "torchvision batched_nms", True, make)
+    return Instance(plugin_model("BatchedNMSDynamic_TRT", "1", inputs, outputs, fields), inputs,
+                    f"{batch}x{count}x{classes} topK {top_k} keep {keep}", peer, kept_sets(outputs))
 
 
+PEER = "torchvision batched_nms"
+# Sizes: (images, boxes, classes, [topK,] kept, score threshold, IoU threshold, share of hot scores).
 CASES = [
     # YOLO-like: 8 images of 8400 boxes and 80 classes, about 1% of the pairs over the threshold.
-    efficient_nms_case("EfficientNMS_yolo", (8, 8400, 80, 100), (2, 300, 6, 20), 0.25, 0.45, 0.0125),
-    batched_nms_case("BatchedNMSDynamic_yolo", (8, 8400, 80, 1000, 100), (2, 300, 6, 50, 20), 0.25, 0.45, 0.0125),
-    # Many candidates: most pairs over the threshold, so topK 10000 binds and NMS sees 10000 boxes per class.
-    efficient_nms_case("EfficientNMS_large", (4, 20000, 4, 5000), (2, 1500, 3, 600), 0.05, 0.5, 0.95),
-    batched_nms_case("BatchedNMSDynamic_large", (4, 20000, 4, 10000, 5000), (2, 1500, 3, 1000, 600), 0.05, 0.5,
-                     0.95),
+    Case("EfficientNMS_yolo", "EfficientNMS_TRT", PEER, True, efficient_nms,
+         (8, 8400, 80, 100, 0.25, 0.45, 0.0125), (2, 300, 6, 20, 0.25, 0.45, 0.0125)),
+    Case("BatchedNMSDynamic_yolo", "BatchedNMSDynamic_TRT", PEER, True, batched_nms,
+         (8, 8400, 80, 1000, 100, 0.25, 0.45, 0.0125), (2, 300, 6, 50, 20, 0.25, 0.45, 0.0125)),
+    # Many candidates: most pairs over the threshold, so topK 10000 binds, NMS sees 10000 boxes per class and about
+    # 2500 of them survive in each, so keepTopK 5000 binds too.
+    Case("EfficientNMS_large", "EfficientNMS_TRT", PEER, True, efficient_nms,
+         (4, 20000, 4, 5000, 0.05, 0.5, 0.95), (2, 1500, 3, 600, 0.05, 0.5, 0.95)),
+    Case("BatchedNMSDynamic_large", "BatchedNMSDynamic_TRT", PEER, True, batched_nms,
+         (4, 20000, 4, 10000, 5000, 0.05, 0.5, 0.95), (2, 1500, 3, 1000, 600, 0.05, 0.5, 0.95)),
 ]
