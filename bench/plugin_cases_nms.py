@@ -23,12 +23,15 @@ def detector_scores(rng, batch, count, classes, hot_fraction):
     return scores.astype(np.float32)
 
 
-def pad_per_image(image, boxes, scores, classes, batch, keep, class_fill):
-    """The first `keep` detections of each image (they come sorted by descending score) in padded [batch, keep]
-    tensors, and the count per image: the plugins' output layout."""
+def pad_per_image(image, boxes, scores, classes, tie_key, batch, keep, class_fill):
+    """The first `keep` detections of each image by descending score in padded [batch, keep] tensors, and the
+    count per image: the plugins' output layout. Equal scores are ordered by tie_key, ascending, as the plugin
+    documents it (FP16 scores tie often, and the order decides which detections make the first `keep`)."""
     import torch
 
-    order = torch.sort(image, stable=True).indices  # by image; the score order within an image stays
+    order = torch.sort(tie_key, stable=True).indices
+    order = order[torch.sort(scores[order], descending=True, stable=True).indices]
+    order = order[torch.sort(image[order], stable=True).indices]
     image, boxes, scores, classes = image[order], boxes[order], scores[order], classes[order]
     counts = torch.bincount(image, minlength=batch)
     starts = torch.cumsum(counts, 0) - counts
@@ -52,19 +55,29 @@ def efficient_nms_peer(boxes, scores, score_threshold, iou_threshold, keep):
     candidates = boxes[image, box]
     candidate_scores = scores[image, box, label]
     kept = torchvision.ops.batched_nms(candidates, candidate_scores, image * classes + label, iou_threshold)
-    return pad_per_image(image[kept], candidates[kept], candidate_scores[kept], label[kept], batch, keep, 0)
+    # EfficientNMS orders equal scores by box, then class.
+    tie_key = box[kept] * classes + label[kept]
+    return pad_per_image(image[kept], candidates[kept], candidate_scores[kept], label[kept], tie_key, batch, keep, 0)
 
 
 def batched_nms_peer(boxes, scores, score_threshold, iou_threshold, top_k, keep):
+    import torch
     import torchvision
 
     batch, count, classes = scores.shape
     best, best_box = scores.transpose(1, 2).topk(min(top_k, count), dim=2)  # [batch, classes, top_k]
     image, label, slot = (best > score_threshold).nonzero(as_tuple=True)
-    candidates = boxes[image, best_box[image, label, slot], 0]
+    box = best_box[image, label, slot]
+    # Candidates by box within each (image, class): nms sorts stably, so equal scores keep box order, as the plugin's
+    # do (topk leaves the order of equal scores open).
+    by_box = torch.sort((image * classes + label) * count + box).indices
+    image, label, slot, box = image[by_box], label[by_box], slot[by_box], box[by_box]
+    candidates = boxes[image, box, 0]
     candidate_scores = best[image, label, slot]
     kept = torchvision.ops.batched_nms(candidates, candidate_scores, image * classes + label, iou_threshold)
-    return pad_per_image(image[kept], candidates[kept], candidate_scores[kept], label[kept], batch, keep, -1)
+    # BatchedNMS orders equal scores by class, then box.
+    tie_key = label[kept] * count + box[kept]
+    return pad_per_image(image[kept], candidates[kept], candidate_scores[kept], label[kept], tie_key, batch, keep, -1)
 
 
 def efficient_nms(rng, fp16, batch, count, classes, keep, score_threshold, iou_threshold, hot_fraction):
