@@ -114,7 +114,9 @@ def batched_nms(rng, fp16, batch, count, classes, top_k, keep, score_threshold, 
 
 
 PEER = "torchvision batched_nms"
-# Sizes: (images, boxes, classes, [topK,] kept, score threshold, IoU threshold, share of hot scores).
+# Sizes: (images, boxes, classes, [topK,] kept, score threshold, IoU threshold, share of hot scores). EfficientNMS
+# suppresses at IoU >= threshold, torchvision at IoU > threshold: with FP16 corners an IoU of exactly 0.5 happens
+# (it did at real size), so the thresholds are 0.45, which the float IoU of FP16 corners is far less likely to hit.
 CASES = [
     # YOLO-like: 8 images of 8400 boxes and 80 classes, about 1% of the pairs over the threshold.
     Case("EfficientNMS_yolo", "EfficientNMS_TRT", PEER, True, efficient_nms,
@@ -122,9 +124,9 @@ CASES = [
     Case("BatchedNMSDynamic_yolo", "BatchedNMSDynamic_TRT", PEER, True, batched_nms,
          (8, 8400, 80, 1000, 100, 0.25, 0.45, 0.0125), (2, 300, 6, 50, 20, 0.25, 0.45, 0.0125)),
     # Many candidates: most pairs over the threshold, so topK 10000 binds, NMS sees 10000 boxes per class and about
-    # 2500 of them survive in each, so keepTopK 5000 binds too.
+    # 2000 of them survive in each, so keepTopK 5000 binds too.
     Case("EfficientNMS_large", "EfficientNMS_TRT", PEER, True, efficient_nms,
-         (4, 20000, 4, 5000, 0.05, 0.5, 0.95), (2, 1500, 3, 600, 0.05, 0.5, 0.95)),
+         (4, 20000, 4, 5000, 0.05, 0.45, 0.95), (2, 1500, 3, 600, 0.05, 0.45, 0.95)),
     Case("BatchedNMSDynamic_large", "BatchedNMSDynamic_TRT", PEER, True, batched_nms,
-         (4, 20000, 4, 10000, 5000, 0.05, 0.5, 0.95), (2, 1500, 3, 1000, 600, 0.05, 0.5, 0.95)),
+         (4, 20000, 4, 10000, 5000, 0.05, 0.45, 0.95), (2, 1500, 3, 1000, 600, 0.05, 0.45, 0.95)),
 ]
