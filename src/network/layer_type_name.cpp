@@ -1,11 +1,17 @@
 #include "network/layer_type_name.h"
 
+#include "network/layers/pointwise.h"
+
 namespace kiln::network
 {
 
 char const* layerTypeName(nvinfer1::LayerType type)
 {
     using nvinfer1::LayerType;
+    if (type == kPointwiseLayerType)
+    {
+        return "PointWise";
+    }
     switch (type)
     {
     case LayerType::kCONVOLUTION: return "Convolution";

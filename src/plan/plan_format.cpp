@@ -375,11 +375,28 @@ bool readGuards(ByteReader& r, LayerRecord& l)
     return true;
 }
 
+//! TensorRT's layer types, and Kiln's own (network::kPointwiseLayerType) that only plans hold.
+bool readLayerType(ByteReader& r, nvinfer1::LayerType& type)
+{
+    int32_t raw = 0;
+    if (!r.read(raw, "layer type"))
+    {
+        return false;
+    }
+    if (raw == static_cast<int32_t>(network::kPointwiseLayerType))
+    {
+        type = network::kPointwiseLayerType;
+        return true;
+    }
+    ByteReader tensorRtType(&raw, sizeof(raw));
+    return readEnum(tensorRtType, type, "layer type") || r.fail(tensorRtType.error());
+}
+
 bool readLayer(ByteReader& r, LayerRecord& l)
 {
     uint8_t const* params = nullptr;
     size_t paramsSize = 0;
-    if (!readEnum(r, l.type, "layer type") || !r.readString(l.name, "layer name")
+    if (!readLayerType(r, l.type) || !r.readString(l.name, "layer name")
         || !readIndices(r, l.inputs, "layer inputs") || !readIndices(r, l.outputs, "layer outputs")
         || !r.readBytes(params, paramsSize, "layer parameters"))
     {

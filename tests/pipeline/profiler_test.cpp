@@ -2,6 +2,8 @@
 // in execution order, either by enqueueV3 itself or by an explicit reportToProfiler.
 #include "../layers/layer_harness.h"
 
+#include <kiln/CpuBackend.h>
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -55,6 +57,8 @@ struct TwoLayers
 
     TwoLayers()
     {
+        // On the reference kernels: the fast path would run the two as one fused layer, "first + second".
+        kiln::setCpuKernels(*h.config, kiln::CpuKernels::kREFERENCE);
         ITensor* input = h.network->addInput("x", DataType::kFLOAT, Dims{1, {2}});
         ILayer* first = h.network->addActivation(*input, ActivationType::kRELU);
         first->setName("first");

@@ -2,9 +2,11 @@
 
 #include "backend/cpu/cpu_executor.h"
 #include "backend/cpu/fast/fast_path.h"
+#include "network/layers/pointwise.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/gelu_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
+#include "plan/passes/pointwise_fusion.h"
 #include "plan/passes/scale_folding.h"
 
 namespace kiln::cpu
@@ -25,7 +27,8 @@ public:
         return {};
     }
     //! For the fast path: batch norm folded into convolutions, GELU's ONNX expansion made one activation, the
-    //! epilogues of convolutions and matrix multiplies fused, and the layers oneDNN runs marked. A plan for the
+    //! epilogues of convolutions and matrix multiplies fused, chains of element-wise layers fused, and the layers the
+    //! fast path runs marked. A plan for the
     //! reference kernels keeps every layer as the network describes it, which is what it is a reference for.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& /*error*/) const override
     {
@@ -41,6 +44,8 @@ public:
             model, plan::ConvolutionFusionRules{fast::runsLayer, fast::fusesActivation, false});
         plan::fuseMatrixMultiplyEpilogues(
             model, plan::MatrixMultiplyFusionRules{fast::runsLayer, fast::fusesActivation});
+        // Last: what is left of the element-wise layers between the convolutions and products runs in one pass.
+        plan::fusePointwiseChains(model, plan::PointwiseFusionRules{fast::joinsPointwiseChain});
         for (plan::LayerRecord& layer : model.layers)
         {
             if (fast::runsLayer(model, layer))
@@ -58,7 +63,11 @@ public:
     std::string tacticName(plan::LayerRecord const& layer) const override
     {
         // A Kiln without oneDNN runs the layers a plan marks for it on the reference kernels.
-        return fast::isMarked(layer) && fast::Session::available() ? "oneDNN" : "reference";
+        if (!fast::isMarked(layer) || !fast::Session::available())
+        {
+            return "reference";
+        }
+        return layer.type == network::kPointwiseLayerType ? "fused point-wise chain" : "oneDNN";
     }
     std::unique_ptr<backend::Executor> makeExecutor(
         backend::LoadedPlan const& plan, plugin::ContextResources& resources) const override

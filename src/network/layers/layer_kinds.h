@@ -18,6 +18,7 @@
 #include "network/layers/normalization.h"
 #include "network/layers/one_hot.h"
 #include "network/layers/padding.h"
+#include "network/layers/pointwise.h"
 #include "network/layers/pooling.h"
 #include "network/layers/reduce.h"
 #include "network/layers/resize.h"
@@ -55,6 +56,7 @@
     X(NormalizationParams)                                                                                            \
     X(OneHotParams)                                                                                                   \
     X(PaddingParams)                                                                                                  \
+    X(PointwiseParams)                                                                                                \
     X(PoolingParams)                                                                                                  \
     X(ReduceParams)                                                                                                   \
     X(ResizeParams)                                                                                                   \
@@ -81,10 +83,11 @@ std::unique_ptr<LayerParams> makeLayerParams(nvinfer1::LayerType type);
 template <typename Visitor>
 decltype(auto) visitLayerParams(LayerParams const& params, Visitor&& visitor)
 {
-    switch (params.type())
+    // On the value: PointwiseParams's type lies beyond nvinfer1::LayerType's enumerators.
+    switch (static_cast<int32_t>(params.type()))
     {
 #define KILN_VISIT_KIND(Params)                                                                                        \
-    case Params::kLayerType: return visitor(static_cast<Params const&>(params));
+    case static_cast<int32_t>(Params::kLayerType): return visitor(static_cast<Params const&>(params));
         KILN_FOR_EACH_LAYER_KIND(KILN_VISIT_KIND)
 #undef KILN_VISIT_KIND
     default: break;

@@ -157,6 +157,50 @@ def yolo_head(opset=17):
                    g.rng.normal(0, 1, (1, 16, 4, 4)).astype(np.float32)]
 
 
+def transformer_block(opset=13):
+    """A pre-opset-17 transformer encoder block as torch exports it: LayerNorm spelled out (ReduceMean, Sub, Pow,
+    ReduceMean, Add, Sqrt, Div, Mul, Add), single-head attention with a scaled, masked softmax, a residual add, and a
+    feed-forward layer whose GELU is erf's five nodes, then SiLU (Sigmoid, Mul) and HardSwish: the element-wise
+    chains the CPU fast path fuses, at odd sizes (sequence 7, width 24, hidden 40)."""
+    g = Graph("transformer_block", 5)
+    width, hidden = 24, 40
+
+    def scalar(v, prefix="c"):
+        return g.constant(np.array(v, np.float32), prefix)
+
+    def linear(x, c_in, c_out):
+        w = g.constant(g.rng.normal(0, c_in ** -0.5, (c_in, c_out)).astype(np.float32))
+        return g.node("Add", [g.node("MatMul", [x, w]), g.constant(g.rng.normal(0, 0.1, c_out).astype(np.float32))])
+
+    def layer_norm(x):
+        centred = g.node("Sub", [x, g.node("ReduceMean", [x], axes=[-1])])
+        variance = g.node("ReduceMean", [g.node("Pow", [centred, scalar(2.0)])], axes=[-1])
+        normal = g.node("Div", [centred, g.node("Sqrt", [g.node("Add", [variance, scalar(1e-5)])])])
+        gamma = g.constant(g.rng.uniform(0.5, 1.5, width).astype(np.float32))
+        beta = g.constant(g.rng.normal(0, 0.1, width).astype(np.float32))
+        return g.node("Add", [g.node("Mul", [normal, gamma]), beta])
+
+    x = layer_norm("x")
+    q, k, v = (linear(x, width, width) for _ in range(3))
+    scores = g.node("Div", [g.node("MatMul", [q, g.node("Transpose", [k], perm=[0, 2, 1])]), scalar(width ** 0.5)])
+    # The mask as BERT makes it: (1 - mask) * -10000, broadcast over the query axis.
+    bias = g.node("Mul", [g.node("Sub", [scalar(1.0), "mask"]), scalar(-10000.0)])
+    attention = g.node("MatMul", [g.node("Softmax", [g.node("Add", [scores, bias])], axis=-1), v])
+    x = g.node("Add", ["x", linear(attention, width, width)])
+    h = linear(layer_norm(x), width, hidden)
+    gelu = g.node("Mul", [g.node("Mul", [h, g.node("Add", [g.node("Erf", [g.node("Div", [h, scalar(2 ** 0.5)])]),
+                                                        scalar(1.0)])]), scalar(0.5)])
+    silu = g.node("Mul", [gelu, g.node("Sigmoid", [gelu])])
+    hard_swish = g.node("Div", [g.node("Mul", [silu, g.node("Clip", [g.node("Add", [silu, scalar(3.0)]),
+                                                                     scalar(0.0), scalar(6.0)])]), scalar(6.0)])
+    g.node("Add", [x, linear(hard_swish, hidden, width)])
+    g.nodes[-1].output[0] = "y"
+    model = g.model([value("x", [2, 7, width]), value("mask", [2, 1, 7])], [value("y", [2, 7, width])], opset)
+    mask = np.ones((2, 1, 7), np.float32)
+    mask[1, 0, 5:] = 0.0
+    return model, [g.rng.normal(0, 1, (2, 7, width)).astype(np.float32), mask]
+
+
 def single_op(name, op, inputs, shape_out, attributes=None, initializers=(), opset=17, elem=TensorProto.FLOAT):
     """A one-node model; `inputs` maps graph input names to arrays, `initializers` are (name, array) pairs."""
     node = helper.make_node(op, list(inputs) + [n for n, _ in initializers], ["y"], name=name, **(attributes or {}))

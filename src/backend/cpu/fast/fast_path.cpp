@@ -1,5 +1,6 @@
 #include "backend/cpu/fast/kernels.h"
 
+#include "network/layers/pointwise.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_graph.h"
 
@@ -34,6 +35,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kSOFTMAX, supportsSoftMax, makeSoftMax},
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
     {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle},
+    {network::kPointwiseLayerType, supportsPointwise, makePointwise},
 };
 
 KernelKind const* kindOf(plan::LayerRecord const& layer)
@@ -77,6 +79,12 @@ bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer)
     KernelKind const* kind = kindOf(layer);
     return kind != nullptr && dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr
         && float32Throughout(model, layer) && kind->supports(model, layer);
+}
+
+bool joinsPointwiseChain(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    return dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr
+        && float32Throughout(model, layer);
 }
 
 bool fusesActivation(network::ActivationParams const& activation)

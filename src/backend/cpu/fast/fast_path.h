@@ -21,6 +21,10 @@ bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer);
 void mark(plan::LayerRecord& layer);
 bool isMarked(plan::LayerRecord const& layer);
 
+//! Whether the fast path runs element-wise, activation or unary `layer` of `model` inside a fused point-wise chain
+//! (plan/passes/pointwise_fusion.h): built-in and FP32 throughout, as every layer it runs.
+bool joinsPointwiseChain(plan::PlanModel const& model, plan::LayerRecord const& layer);
+
 //! Whether the fast path's convolutions and matrix multiplies apply `activation` as their fused epilogue.
 bool fusesActivation(network::ActivationParams const& activation);
 

@@ -13,6 +13,11 @@ bool runsLayer(plan::PlanModel const&, plan::LayerRecord const&)
     return false;
 }
 
+bool joinsPointwiseChain(plan::PlanModel const&, plan::LayerRecord const&)
+{
+    return false;
+}
+
 bool fusesActivation(network::ActivationParams const&)
 {
     return false;

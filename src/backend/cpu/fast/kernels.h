@@ -36,6 +36,9 @@ std::unique_ptr<Kernel> makeSoftMax(State& state, plan::LayerRecord const& layer
 bool supportsNormalization(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeNormalization(State& state, plan::LayerRecord const& layer);
 
+bool supportsPointwise(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makePointwise(State& state, plan::LayerRecord const& layer);
+
 bool supportsShuffle(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeShuffle(State& state, plan::LayerRecord const& layer);
 

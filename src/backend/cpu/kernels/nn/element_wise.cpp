@@ -38,23 +38,6 @@ float floatMinPropagatingNan(float a, float b)
     return std::isnan(a) || std::isnan(b) ? std::numeric_limits<float>::quiet_NaN() : (a < b ? a : b);
 }
 
-// Arithmetic of floating-point inputs, computed in float so FP32 results are what a float unit gives.
-float floatArithmetic(ElementWiseOperation op, float a, float b)
-{
-    switch (op)
-    {
-    case ElementWiseOperation::kSUM: return a + b;
-    case ElementWiseOperation::kPROD: return a * b;
-    case ElementWiseOperation::kMAX: return floatMaxPropagatingNan(a, b);
-    case ElementWiseOperation::kMIN: return floatMinPropagatingNan(a, b);
-    case ElementWiseOperation::kSUB: return a - b;
-    case ElementWiseOperation::kDIV: return a / b;
-    case ElementWiseOperation::kPOW: return std::pow(a, b);
-    case ElementWiseOperation::kFLOOR_DIV: return std::floor(a / b);
-    default: return 0.0F;
-    }
-}
-
 // Wrapping (two's complement) arithmetic: unsigned operations are defined on overflow, and C++20 defines the
 // conversion back to signed as modular. Stores then wrap to the storage width.
 int64_t wrap(uint64_t value)
@@ -151,6 +134,22 @@ bool logical(ElementWiseOperation op, bool a, bool b)
 }
 
 } // namespace
+
+float floatArithmetic(ElementWiseOperation op, float a, float b)
+{
+    switch (op)
+    {
+    case ElementWiseOperation::kSUM: return a + b;
+    case ElementWiseOperation::kPROD: return a * b;
+    case ElementWiseOperation::kMAX: return floatMaxPropagatingNan(a, b);
+    case ElementWiseOperation::kMIN: return floatMinPropagatingNan(a, b);
+    case ElementWiseOperation::kSUB: return a - b;
+    case ElementWiseOperation::kDIV: return a / b;
+    case ElementWiseOperation::kPOW: return std::pow(a, b);
+    case ElementWiseOperation::kFLOOR_DIV: return std::floor(a / b);
+    default: return 0.0F;
+    }
+}
 
 Shape elementWiseOutputShape(Shape const& first, Shape const& second)
 {

@@ -23,6 +23,10 @@ Shape elementWiseOutputShape(Shape const& first, Shape const& second);
 //! The output type for inputs of `inputType`; throws std::invalid_argument when the operation does not take it.
 nvinfer1::DataType elementWiseOutputType(nvinfer1::ElementWiseOperation op, nvinfer1::DataType inputType);
 
+//! The arithmetic `op` of two floating-point values, in float so that FP32 results are what a float unit gives
+//! (comparisons and logic give 0).
+float floatArithmetic(nvinfer1::ElementWiseOperation op, float a, float b);
+
 //! Writes `output` (shape elementWiseOutputShape, type elementWiseOutputType). Throws std::invalid_argument on
 //! mismatched types or shapes. The output may alias an input of the same shape.
 void runElementWise(network::ElementWiseParams const& params, ConstTensorView const& first,
