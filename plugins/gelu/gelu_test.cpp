@@ -61,16 +61,28 @@ TEST(GeluPlugin, CudaMatchesTheCpu)
     {
         values[i] = static_cast<float>(static_cast<int64_t>(i % 997) - 498) / 83.F;
     }
-    for (int32_t typeId : {0, 1})
+    struct Case
     {
-        DataType const type = typeId == 0 ? DataType::kFLOAT : DataType::kHALF;
-        PluginCall call = gelu(typeId);
-        call.fields.add("bias", std::vector<float>{0.5F, -0.25F, 0.F, 1.F});
-        std::vector<HostTensor> const inputs{fromFloats({4, 2500}, values, type)};
-        std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs, typeId == 1);
-        std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs, typeId == 1);
-        ASSERT_EQ(cuda.size(), 1U);
-        expectClose(cuda[0].floats(), cpu[0].floats(), typeId == 0 ? Tolerance{1e-6, 1e-6} : Tolerance{1e-3, 1e-3});
+        std::vector<float> bias;
+        Shape shape;
+    };
+    // Four-element packs (the bias and the count multiples of 4); then one element at a time.
+    for (Case const& c : {Case{{0.5F, -0.25F, 0.F, 1.F}, {4, 2500}}, Case{{0.5F, -0.25F, 1.F}, {3, 3333}}})
+    {
+        std::vector<float> const x(values.begin(), values.begin() + volume(c.shape));
+        for (int32_t typeId : {0, 1})
+        {
+            DataType const type = typeId == 0 ? DataType::kFLOAT : DataType::kHALF;
+            PluginCall call = gelu(typeId);
+            call.fields.add("bias", c.bias);
+            std::vector<HostTensor> const inputs{fromFloats(c.shape, x, type)};
+            std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs, typeId == 1);
+            std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs, typeId == 1);
+            ASSERT_EQ(cuda.size(), 1U);
+            expectClose(cuda[0].floats(), cpu[0].floats(),
+                typeId == 0 ? Tolerance{1e-6, 1e-6} : Tolerance{1e-3, 1e-3},
+                std::to_string(c.bias.size()) + " bias values, type_id " + std::to_string(typeId));
+        }
     }
 }
 
