@@ -1,6 +1,7 @@
-// ModulatedDeformConv2d on CUDA: per image, the columns matrix into the workspace (deform_conv_kernels.cu), then one
-// cuBLAS GEMM per convolution group (strided batched), then the bias and the output type (epilogue). FP16 tensors
-// are computed in FP32: the weights and the product are FP32 copies in the workspace.
+// ModulatedDeformConv2d on CUDA, several images at a time (as many as kColumnsBudget allows, as torchvision's
+// deform_conv2d does): their columns matrices into the workspace (deform_conv_kernels.cu), then per convolution
+// group one cuBLAS GEMM batched over the images, then the bias and the output type (epilogue). FP16 tensors are
+// computed in FP32: the weights and the product are FP32 copies in the workspace.
 #include "deform_conv_device.h"
 
 #ifdef KILN_WITH_CUDA
@@ -13,19 +14,41 @@
 #include <limits>
 #endif
 
+#include <algorithm>
+
 namespace kiln::plugins
 {
 namespace
 {
+
+//! What a run's columns matrices may take: enough for several images to fill the GPU, small next to its memory.
+size_t constexpr kColumnsBudget = size_t{64} << 20;
 
 size_t aligned(size_t bytes)
 {
     return (bytes + 255) / 256 * 256;
 }
 
+//! One image's columns matrix [C * KH * KW, OH * OW], in bytes.
+size_t imageColumnsBytes(DeformConvShape const& s)
+{
+    return static_cast<size_t>(s.inChannels * s.kernelH * s.kernelW * s.outH * s.outW) * sizeof(float);
+}
+
+//! The images one pass of the kernels and GEMMs takes.
+int64_t imagesPerPass(DeformConvShape const& s)
+{
+    auto const fit = static_cast<int64_t>(kColumnsBudget / std::max<size_t>(imageColumnsBytes(s), 1));
+    return std::max<int64_t>(1, std::min(s.batch, fit));
+}
+
+// The workspace is sized at build time for the largest shape, but a run of a smaller shape may take more images per
+// pass. Its columns take at most max(one image, min(all images, the budget)), which only grows with the shape; the
+// FP32 products take O / (C * KH * KW) times as much.
 size_t columnsBytes(DeformConvShape const& s)
 {
-    return aligned(static_cast<size_t>(s.inChannels * s.kernelH * s.kernelW * s.outH * s.outW) * sizeof(float));
+    size_t const image = imageColumnsBytes(s);
+    return aligned(std::max(image, std::min(static_cast<size_t>(s.batch) * image, kColumnsBudget)));
 }
 
 size_t weightBytes(DeformConvShape const& s)
@@ -36,7 +59,8 @@ size_t weightBytes(DeformConvShape const& s)
 
 size_t productBytes(DeformConvShape const& s)
 {
-    return aligned(static_cast<size_t>(s.outChannels * s.outH * s.outW) * sizeof(float));
+    auto const rows = static_cast<size_t>(std::max<int64_t>(s.inChannels * s.kernelH * s.kernelW, 1));
+    return aligned((columnsBytes(s) * static_cast<size_t>(s.outChannels) + rows - 1) / rows + sizeof(float));
 }
 
 } // namespace
@@ -78,24 +102,32 @@ void runDeformConvDevice(
     size_t const elementBytes = half ? 2 : 4;
     float const one = 1.F;
     float const zero = 0.F;
-    for (int64_t n = 0; n < s.batch; ++n)
+    int64_t const images = imagesPerPass(s);
+    for (int64_t first = 0; first < s.batch; first += images)
     {
-        checkCuda(kDeformConvName,
-            launchDeformColumns(s, half, io.inputs[0], io.inputs[1], io.inputs[2], n, columns, stream));
-        void* output = static_cast<char*>(io.outputs[0]) + n * s.outChannels * plane * elementBytes;
+        int64_t const count = std::min(images, s.batch - first);
+        checkCuda(kDeformConvName, launchDeformColumns(s, half, io.inputs[0], io.inputs[1], io.inputs[2], first,
+            count, columns, stream));
+        void* output = static_cast<char*>(io.outputs[0]) + first * s.outChannels * plane * elementBytes;
         float* result = half ? product : static_cast<float*>(output);
-        // Row-major output [O/g, P] = weight [O/g, K] x columns [K, P] is, column-major, columns^T-shaped [P, K]
-        // times weight [K, O/g]: cuBLAS's (m, n, k) = (P, O/g, K).
-        cublasStatus_t const status = cublasSgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N,
-            static_cast<int>(plane), static_cast<int>(outPerGroup), static_cast<int>(rowsPerGroup), &one, columns,
-            static_cast<int>(plane), rowsPerGroup * plane, weight, static_cast<int>(rowsPerGroup),
-            outPerGroup * rowsPerGroup, &zero, result, static_cast<int>(plane), outPerGroup * plane, s.group);
-        if (status != CUBLAS_STATUS_SUCCESS)
+        for (int64_t g = 0; g < s.group; ++g)
         {
-            throw PluginError(std::string(kDeformConvName) + ": cuBLAS GEMM failed: " + cublasGetStatusString(status));
+            // Row-major output [O/g, P] = weight [O/g, K] x columns [K, P] is, column-major, columns^T-shaped [P, K]
+            // times weight [K, O/g]: cuBLAS's (m, n, k) = (P, O/g, K), batched over the images (the weight shared).
+            cublasStatus_t const status = cublasSgemmStridedBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N,
+                static_cast<int>(plane), static_cast<int>(outPerGroup), static_cast<int>(rowsPerGroup), &one,
+                columns + g * rowsPerGroup * plane, static_cast<int>(plane), s.group * rowsPerGroup * plane,
+                weight + g * outPerGroup * rowsPerGroup, static_cast<int>(rowsPerGroup), 0, &zero,
+                result + g * outPerGroup * plane, static_cast<int>(plane), s.outChannels * plane,
+                static_cast<int>(count));
+            if (status != CUBLAS_STATUS_SUCCESS)
+            {
+                throw PluginError(
+                    std::string(kDeformConvName) + ": cuBLAS GEMM failed: " + cublasGetStatusString(status));
+            }
         }
         checkCuda(kDeformConvName,
-            launchDeformEpilogue(s, half, result, s.hasBias ? io.inputs[4] : nullptr, output, stream));
+            launchDeformEpilogue(s, count, half, result, s.hasBias ? io.inputs[4] : nullptr, output, stream));
     }
 #else
     (void) s;

@@ -19,17 +19,19 @@ unsigned blocksFor(int64_t count)
 }
 
 template <typename T>
-__global__ void columnsKernel(
-    DeformConvShape shape, T const* x, T const* offset, T const* mask, int64_t n, float* columns)
+__global__ void columnsKernel(DeformConvShape shape, T const* x, T const* offset, T const* mask, int64_t firstImage,
+    int64_t images, float* columns)
 {
     int64_t const plane = shape.outH * shape.outW;
     int64_t const taps = shape.kernelH * shape.kernelW;
-    int64_t const count = shape.inChannels * taps * plane;
+    int64_t const perImage = shape.inChannels * taps * plane;
+    int64_t const count = images * perImage;
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
          i += static_cast<int64_t>(gridDim.x) * blockDim.x)
     {
-        int64_t const row = i / plane;
-        columns[i] = deformColumn(shape, x, offset, mask, n, row / taps, row % taps, i % plane);
+        int64_t const row = i % perImage / plane;
+        columns[i]
+            = deformColumn(shape, x, offset, mask, firstImage + i / perImage, row / taps, row % taps, i % plane);
     }
 }
 
@@ -43,14 +45,14 @@ __global__ void halfToFloatKernel(__half const* half, float* values, int64_t cou
 }
 
 template <typename T>
-__global__ void epilogueKernel(DeformConvShape shape, float const* product, T const* bias, T* output)
+__global__ void epilogueKernel(DeformConvShape shape, int64_t images, float const* product, T const* bias, T* output)
 {
     int64_t const plane = shape.outH * shape.outW;
-    int64_t const count = shape.outChannels * plane;
+    int64_t const count = images * shape.outChannels * plane;
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
          i += static_cast<int64_t>(gridDim.x) * blockDim.x)
     {
-        float const shift = bias != nullptr ? static_cast<float>(bias[i / plane]) : 0.F;
+        float const shift = bias != nullptr ? static_cast<float>(bias[i / plane % shape.outChannels]) : 0.F;
         output[i] = static_cast<T>(product[i] + shift);
     }
 }
@@ -58,9 +60,9 @@ __global__ void epilogueKernel(DeformConvShape shape, float const* product, T co
 } // namespace
 
 cudaError_t launchDeformColumns(DeformConvShape const& shape, bool half, void const* x, void const* offset,
-    void const* mask, int64_t n, float* columns, cudaStream_t stream)
+    void const* mask, int64_t firstImage, int64_t images, float* columns, cudaStream_t stream)
 {
-    int64_t const count = shape.inChannels * shape.kernelH * shape.kernelW * shape.outH * shape.outW;
+    int64_t const count = images * shape.inChannels * shape.kernelH * shape.kernelW * shape.outH * shape.outW;
     if (count == 0)
     {
         return cudaSuccess;
@@ -68,12 +70,12 @@ cudaError_t launchDeformColumns(DeformConvShape const& shape, bool half, void co
     if (half)
     {
         columnsKernel<<<blocksFor(count), kThreads, 0, stream>>>(shape, static_cast<__half const*>(x),
-            static_cast<__half const*>(offset), static_cast<__half const*>(mask), n, columns);
+            static_cast<__half const*>(offset), static_cast<__half const*>(mask), firstImage, images, columns);
     }
     else
     {
         columnsKernel<<<blocksFor(count), kThreads, 0, stream>>>(shape, static_cast<float const*>(x),
-            static_cast<float const*>(offset), static_cast<float const*>(mask), n, columns);
+            static_cast<float const*>(offset), static_cast<float const*>(mask), firstImage, images, columns);
     }
     return cudaGetLastError();
 }
@@ -88,10 +90,10 @@ cudaError_t launchHalfToFloat(void const* half, float* values, int64_t count, cu
     return cudaGetLastError();
 }
 
-cudaError_t launchDeformEpilogue(DeformConvShape const& shape, bool half, float const* product, void const* bias,
-    void* output, cudaStream_t stream)
+cudaError_t launchDeformEpilogue(DeformConvShape const& shape, int64_t images, bool half, float const* product,
+    void const* bias, void* output, cudaStream_t stream)
 {
-    int64_t const count = shape.outChannels * shape.outH * shape.outW;
+    int64_t const count = images * shape.outChannels * shape.outH * shape.outW;
     if (count == 0)
     {
         return cudaSuccess;
@@ -99,12 +101,12 @@ cudaError_t launchDeformEpilogue(DeformConvShape const& shape, bool half, float 
     if (half)
     {
         epilogueKernel<<<blocksFor(count), kThreads, 0, stream>>>(
-            shape, product, static_cast<__half const*>(bias), static_cast<__half*>(output));
+            shape, images, product, static_cast<__half const*>(bias), static_cast<__half*>(output));
     }
     else
     {
         epilogueKernel<<<blocksFor(count), kThreads, 0, stream>>>(
-            shape, product, static_cast<float const*>(bias), static_cast<float*>(output));
+            shape, images, product, static_cast<float const*>(bias), static_cast<float*>(output));
     }
     return cudaGetLastError();
 }

@@ -9,17 +9,17 @@
 namespace kiln::plugins
 {
 
-//! Image n's columns matrix [C * KH * KW, OH * OW] as FP32 into `columns`; x, offset and mask are FP32, or FP16
-//! where `half`.
+//! The columns matrices [C * KH * KW, OH * OW] of `images` images from `firstImage` on, one after the other, as
+//! FP32 into `columns`; x, offset and mask are FP32, or FP16 where `half`.
 cudaError_t launchDeformColumns(DeformConvShape const& shape, bool half, void const* x, void const* offset,
-    void const* mask, int64_t n, float* columns, cudaStream_t stream);
+    void const* mask, int64_t firstImage, int64_t images, float* columns, cudaStream_t stream);
 
 //! `count` FP16 values as FP32.
 cudaError_t launchHalfToFloat(void const* half, float* values, int64_t count, cudaStream_t stream);
 
-//! Image n's output [O, OH * OW] = product + bias[o] (bias null: none), stored as FP32 or FP16 (`half`); `product`
-//! may be the output itself (FP32).
-cudaError_t launchDeformEpilogue(DeformConvShape const& shape, bool half, float const* product, void const* bias,
-    void* output, cudaStream_t stream);
+//! The outputs [O, OH * OW] of `images` consecutive images = product + bias[o] (bias null: none), stored as FP32 or
+//! FP16 (`half`); `product` may be the output itself (FP32).
+cudaError_t launchDeformEpilogue(DeformConvShape const& shape, int64_t images, bool half, float const* product,
+    void const* bias, void* output, cudaStream_t stream);
 
 } // namespace kiln::plugins

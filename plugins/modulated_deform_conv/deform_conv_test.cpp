@@ -106,6 +106,26 @@ TEST(DeformConvPlugin, CudaMatchesTheCpu)
     }
 }
 
+TEST(DeformConvPlugin, CudaMatchesTheCpuWhenImagesTakeSeveralPasses)
+{
+    SKIP_WITHOUT_GPU();
+    // Each image's columns matrix (64 * 9 rows of 96 * 128 values, 27 MiB) leaves room for two images per pass of
+    // the CUDA run: three images take two passes, the second of one image. FP16 copies its products to the workspace.
+    for (DataType type : {DataType::kFLOAT, DataType::kHALF})
+    {
+        bool const half = type == DataType::kHALF;
+        std::vector<HostTensor> const inputs{pattern({3, 64, 96, 128}, 7, 11, 0.25F, -1.F, type),
+            pattern({3, 18, 96, 128}, 5, 13, 0.25F, -1.5F, type), pattern({3, 9, 96, 128}, 3, 7, 0.125F, 0.F, type),
+            pattern({8, 64, 3, 3}, 11, 7, 0.03125F, -0.125F, type), pattern({8}, 1, 6, 0.25F, -0.5F, type)};
+        PluginCall call = deformConv("2", {1, 1}, {1, 1}, {1, 1}, 1, 1);
+        std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs, half);
+        std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs, half);
+        ASSERT_EQ(cuda.size(), 1U);
+        expectClose(cuda[0].floats(), cpu[0].floats(), half ? Tolerance{1e-2, 4e-3} : Tolerance{1e-4, 1e-4},
+            half ? "FP16" : "FP32");
+    }
+}
+
 TEST(DeformConvPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {
     PluginCall shortStride = deformConv("1", {1}, {0, 0}, {1, 1}, 1, 1);
