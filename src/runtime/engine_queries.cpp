@@ -41,6 +41,19 @@ Vectorization vectorizationOf(nvinfer1::TensorFormat format, int32_t rank)
     }
 }
 
+//! The vectorization of I/O tensor `tensorName` in profile `profileIndex`; not vectorized (-1) for an unknown
+//! name (logged, naming `call`) or profile.
+Vectorization vectorizationOf(Engine const& engine, char const* tensorName, int32_t profileIndex, char const* call)
+{
+    int32_t const index = engine.ioTensorIndex(tensorName, call);
+    if (index < 0 || profileIndex < 0 || profileIndex >= engine.getNbOptimizationProfiles())
+    {
+        return {};
+    }
+    auto const& tensor = engine.model().tensors[static_cast<size_t>(index)];
+    return vectorizationOf(tensor.format, static_cast<int32_t>(tensor.dims.size()));
+}
+
 std::string formatSentence(nvinfer1::TensorFormat format, std::string const& type)
 {
     using F = nvinfer1::TensorFormat;
@@ -87,13 +100,7 @@ int32_t Engine::getTensorComponentsPerElement(char const* tensorName) const noex
 
 int32_t Engine::getTensorComponentsPerElement(char const* tensorName, int32_t profileIndex) const noexcept
 {
-    int32_t const index = ioTensorIndex(tensorName, "ICudaEngine::getTensorComponentsPerElement");
-    if (index < 0 || profileIndex < 0 || profileIndex >= getNbOptimizationProfiles())
-    {
-        return -1;
-    }
-    auto const& tensor = mModel.tensors[index];
-    return vectorizationOf(tensor.format, static_cast<int32_t>(tensor.dims.size())).components;
+    return vectorizationOf(*this, tensorName, profileIndex, "ICudaEngine::getTensorComponentsPerElement").components;
 }
 
 nvinfer1::TensorFormat Engine::getTensorFormat(char const* tensorName, int32_t profileIndex) const noexcept
@@ -130,13 +137,7 @@ int32_t Engine::getTensorVectorizedDim(char const* tensorName) const noexcept
 
 int32_t Engine::getTensorVectorizedDim(char const* tensorName, int32_t profileIndex) const noexcept
 {
-    int32_t const index = ioTensorIndex(tensorName, "ICudaEngine::getTensorVectorizedDim");
-    if (index < 0 || profileIndex < 0 || profileIndex >= getNbOptimizationProfiles())
-    {
-        return -1;
-    }
-    auto const& tensor = mModel.tensors[index];
-    return vectorizationOf(tensor.format, static_cast<int32_t>(tensor.dims.size())).dim;
+    return vectorizationOf(*this, tensorName, profileIndex, "ICudaEngine::getTensorVectorizedDim").dim;
 }
 
 int32_t const* Engine::getProfileTensorValues(
