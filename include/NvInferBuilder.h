@@ -7,6 +7,141 @@
 namespace nvinfer1
 {
 
+//! The calibration algorithm an IInt8Calibrator asks for. Deprecated in TensorRT 10.1 (explicit quantization).
+enum class CalibrationAlgoType : int32_t
+{
+    kLEGACY_CALIBRATION = 0,
+    kENTROPY_CALIBRATION = 1,
+    kENTROPY_CALIBRATION_2 = 2,
+    kMINMAX_CALIBRATION = 3,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<CalibrationAlgoType>
+{
+    static constexpr int32_t kVALUE = 4;
+};
+} // namespace impl
+
+//! INT8 calibration data the application supplies (deprecated in TensorRT 10.1). Kiln has no INT8 yet:
+//! IBuilderConfig::setInt8Calibrator refuses calibrators, so none of these methods is called. They are declared
+//! without noexcept so that overrides with and without it compile.
+class IInt8Calibrator : public IVersionedInterface
+{
+public:
+    //! Deprecated in TensorRT 10.0 (no implicit batch).
+    virtual int32_t getBatchSize() const = 0;
+    virtual bool getBatch(void* bindings[], char const* names[], int32_t nbBindings) = 0;
+    virtual void const* readCalibrationCache(std::size_t& length) = 0;
+    virtual void writeCalibrationCache(void const* ptr, std::size_t length) = 0;
+    virtual CalibrationAlgoType getAlgorithm() = 0;
+    ~IInt8Calibrator() noexcept override = default;
+};
+
+namespace v_1_0
+{
+class IInt8EntropyCalibrator : public IInt8Calibrator
+{
+public:
+    InterfaceInfo getInterfaceInfo() const noexcept override
+    {
+        return InterfaceInfo{"IInt8EntropyCalibrator", 1, 0};
+    }
+    CalibrationAlgoType getAlgorithm() noexcept override
+    {
+        return CalibrationAlgoType::kENTROPY_CALIBRATION;
+    }
+    ~IInt8EntropyCalibrator() noexcept override = default;
+};
+
+class IInt8EntropyCalibrator2 : public IInt8Calibrator
+{
+public:
+    InterfaceInfo getInterfaceInfo() const noexcept override
+    {
+        return InterfaceInfo{"IInt8EntropyCalibrator2", 1, 0};
+    }
+    CalibrationAlgoType getAlgorithm() noexcept override
+    {
+        return CalibrationAlgoType::kENTROPY_CALIBRATION_2;
+    }
+    ~IInt8EntropyCalibrator2() noexcept override = default;
+};
+
+class IInt8MinMaxCalibrator : public IInt8Calibrator
+{
+public:
+    InterfaceInfo getInterfaceInfo() const noexcept override
+    {
+        return InterfaceInfo{"IInt8MinMaxCalibrator", 1, 0};
+    }
+    CalibrationAlgoType getAlgorithm() noexcept override
+    {
+        return CalibrationAlgoType::kMINMAX_CALIBRATION;
+    }
+    ~IInt8MinMaxCalibrator() noexcept override = default;
+};
+
+class IInt8LegacyCalibrator : public IInt8Calibrator
+{
+public:
+    //! TensorRT gives the legacy calibrator the base interface's name.
+    InterfaceInfo getInterfaceInfo() const noexcept override
+    {
+        return InterfaceInfo{"IInt8Calibrator", 1, 0};
+    }
+    CalibrationAlgoType getAlgorithm() noexcept override
+    {
+        return CalibrationAlgoType::kLEGACY_CALIBRATION;
+    }
+    virtual double getQuantile() const = 0;
+    virtual double getRegressionCutoff() const = 0;
+    virtual void const* readHistogramCache(std::size_t& length) = 0;
+    virtual void writeHistogramCache(void const* ptr, std::size_t length) = 0;
+    ~IInt8LegacyCalibrator() noexcept override = default;
+};
+} // namespace v_1_0
+
+using IInt8EntropyCalibrator = v_1_0::IInt8EntropyCalibrator;
+using IInt8EntropyCalibrator2 = v_1_0::IInt8EntropyCalibrator2;
+using IInt8MinMaxCalibrator = v_1_0::IInt8MinMaxCalibrator;
+using IInt8LegacyCalibrator = v_1_0::IInt8LegacyCalibrator;
+
+using QuantizationFlags = uint32_t;
+
+//! INT8 calibration options (deprecated in TensorRT 10.1); stored by Kiln, which has no INT8 yet.
+enum class QuantizationFlag : int32_t
+{
+    kCALIBRATE_BEFORE_FUSION = 0,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<QuantizationFlag>
+{
+    static constexpr int32_t kVALUE = 1;
+};
+} // namespace impl
+
+//! The platform an engine is built to run on. Kiln builds for the platform it runs on only.
+enum class RuntimePlatform : int32_t
+{
+    kSAME_AS_BUILD = 0,
+    kWINDOWS_AMD64 = 1,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<RuntimePlatform>
+{
+    static constexpr int32_t kVALUE = 2;
+};
+} // namespace impl
+
 enum class BuilderFlag : int32_t
 {
     kFP16 = 0,
@@ -70,23 +205,40 @@ struct EnumMaxImpl<MemoryPoolType>
 };
 } // namespace impl
 
-//! Min/opt/max shapes of the network's inputs whose dimensions are -1.
-class IOptimizationProfile : public INoCopy
+//! TensorRT's preview features: stored by Kiln, none changes what it builds.
+enum class PreviewFeature : int32_t
 {
-public:
-    virtual bool setDimensions(char const* inputName, OptProfileSelector select, Dims const& dims) noexcept = 0;
-    virtual Dims getDimensions(char const* inputName, OptProfileSelector select) const noexcept = 0;
-    //! Values of an input shape tensor (TensorRT 10's int32_t form).
-    virtual bool setShapeValues(
-        char const* inputName, OptProfileSelector select, int32_t const* values, int32_t nbValues) noexcept
-        = 0;
-    virtual int32_t getNbShapeValues(char const* inputName) const noexcept = 0;
-    virtual int32_t const* getShapeValues(char const* inputName, OptProfileSelector select) const noexcept = 0;
-    virtual bool isValid() const noexcept = 0;
-
-protected:
-    ~IOptimizationProfile() noexcept override = default;
+    kPROFILE_SHARING_0806 = 0, //!< deprecated in TensorRT 10.0 (always on)
+    kALIASED_PLUGIN_IO_10_03 = 1,
+    kRUNTIME_ACTIVATION_RESIZE_10_10 = 2,
 };
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<PreviewFeature>
+{
+    static constexpr int32_t kVALUE = 3;
+};
+} // namespace impl
+
+//! Which GPUs other than the building one an engine must run on. Kiln builds for the GPU it builds on (kNONE);
+//! IBuilderConfig::setHardwareCompatibilityLevel refuses the others.
+enum class HardwareCompatibilityLevel : int32_t
+{
+    kNONE = 0,
+    kAMPERE_PLUS = 1,
+    kSAME_COMPUTE_CAPABILITY = 2,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<HardwareCompatibilityLevel>
+{
+    static constexpr int32_t kVALUE = 3;
+};
+} // namespace impl
 
 namespace v_1_0
 {
@@ -150,34 +302,96 @@ class IBuilderConfig : public INoCopy
 {
 public:
     ~IBuilderConfig() noexcept override = default;
+    //! Stored: the builder times each convolution algorithm a fixed number of times.
+    virtual void setAvgTimingIterations(int32_t avgTiming) noexcept = 0;
+    virtual int32_t getAvgTimingIterations() const noexcept = 0;
+    //! kSTANDARD only; another capability is refused with an error (the config keeps kSTANDARD).
+    virtual void setEngineCapability(EngineCapability capability) noexcept = 0;
+    virtual EngineCapability getEngineCapability() const noexcept = 0;
+    //! Refused with an error (Kiln has no INT8 yet): getInt8Calibrator stays nullptr. Passing nullptr is accepted.
+    virtual void setInt8Calibrator(IInt8Calibrator* calibrator) noexcept = 0;
+    virtual IInt8Calibrator* getInt8Calibrator() const noexcept = 0;
     virtual void setFlags(BuilderFlags builderFlags) noexcept = 0;
     virtual BuilderFlags getFlags() const noexcept = 0;
     virtual void clearFlag(BuilderFlag builderFlag) noexcept = 0;
     virtual void setFlag(BuilderFlag builderFlag) noexcept = 0;
     virtual bool getFlag(BuilderFlag builderFlag) const noexcept = 0;
+    //! Kiln has no DLA: kDLA is refused with an error; every layer's device is kGPU and canRunOnDLA is false.
+    virtual void setDeviceType(ILayer const* layer, DeviceType deviceType) noexcept = 0;
+    virtual DeviceType getDeviceType(ILayer const* layer) const noexcept = 0;
+    virtual bool isDeviceTypeSet(ILayer const* layer) const noexcept = 0;
+    virtual void resetDeviceType(ILayer const* layer) noexcept = 0;
+    virtual bool canRunOnDLA(ILayer const* layer) const noexcept = 0;
+    virtual void setDLACore(int32_t dlaCore) noexcept = 0;
+    virtual int32_t getDLACore() const noexcept = 0;
+    virtual void setDefaultDeviceType(DeviceType deviceType) noexcept = 0;
+    virtual DeviceType getDefaultDeviceType() const noexcept = 0;
     virtual void reset() noexcept = 0;
+    //! Stored: the CUDA backend times kernels on a stream of its own.
+    virtual void setProfileStream(cudaStream_t const stream) noexcept = 0;
+    virtual cudaStream_t getProfileStream() const noexcept = 0;
     //! Adds a profile; returns its index, or -1 if it is invalid.
     virtual int32_t addOptimizationProfile(IOptimizationProfile const* profile) noexcept = 0;
     virtual int32_t getNbOptimizationProfiles() const noexcept = 0;
-    virtual void setMemoryPoolLimit(MemoryPoolType pool, std::size_t poolSize) noexcept = 0;
-    virtual std::size_t getMemoryPoolLimit(MemoryPoolType pool) const noexcept = 0;
-    virtual void setProgressMonitor(IProgressMonitor* monitor) noexcept = 0;
-    virtual IProgressMonitor* getProgressMonitor() const noexcept = 0;
-    virtual void setBuilderOptimizationLevel(int32_t level) noexcept = 0;
-    virtual int32_t getBuilderOptimizationLevel() noexcept = 0;
+    //! Stored, and reported by the engine (ICudaEngine::getProfilingVerbosity).
+    virtual void setProfilingVerbosity(ProfilingVerbosity verbosity) noexcept = 0;
+    virtual ProfilingVerbosity getProfilingVerbosity() const noexcept = 0;
+    //! Refused with an error (false; getCalibrationProfile stays nullptr): Kiln has no INT8 yet.
+    virtual bool setCalibrationProfile(IOptimizationProfile const* profile) noexcept = 0;
+    virtual IOptimizationProfile const* getCalibrationProfile() noexcept = 0;
+    virtual void setQuantizationFlags(QuantizationFlags flags) noexcept = 0;
+    virtual QuantizationFlags getQuantizationFlags() const noexcept = 0;
+    virtual void clearQuantizationFlag(QuantizationFlag flag) noexcept = 0;
+    virtual void setQuantizationFlag(QuantizationFlag flag) noexcept = 0;
+    virtual bool getQuantizationFlag(QuantizationFlag flag) const noexcept = 0;
+    //! Stored (false for bits outside TacticSource), and reported by the engine.
+    virtual bool setTacticSources(TacticSources tacticSources) noexcept = 0;
+    virtual TacticSources getTacticSources() const noexcept = 0;
     //! A timing cache read from `blob` (`size` 0: an empty one); nullptr when the blob is not a timing cache.
     virtual ITimingCache* createTimingCache(void const* blob, std::size_t size) const noexcept = 0;
     //! Builds with this config read and extend `cache`, which must outlive them; false when it was made on another
     //! device and `ignoreMismatch` is false.
     virtual bool setTimingCache(ITimingCache const& cache, bool ignoreMismatch) noexcept = 0;
     virtual ITimingCache const* getTimingCache() const noexcept = 0;
+    virtual void setMemoryPoolLimit(MemoryPoolType pool, std::size_t poolSize) noexcept = 0;
+    virtual std::size_t getMemoryPoolLimit(MemoryPoolType pool) const noexcept = 0;
+    virtual void setPreviewFeature(PreviewFeature feature, bool enable) noexcept = 0;
+    virtual bool getPreviewFeature(PreviewFeature feature) const noexcept = 0;
+    virtual void setBuilderOptimizationLevel(int32_t level) noexcept = 0;
+    virtual int32_t getBuilderOptimizationLevel() noexcept = 0;
+    //! kNONE only; the other levels are refused with an error.
+    virtual void setHardwareCompatibilityLevel(HardwareCompatibilityLevel hardwareCompatibilityLevel) noexcept = 0;
+    virtual HardwareCompatibilityLevel getHardwareCompatibilityLevel() const noexcept = 0;
+    //! The plugin libraries to serialize with version-compatible plans. Kiln keeps the list (duplicates are an
+    //! error and leave it unchanged); its plans already name the library each plugin came from, and it does not
+    //! copy the libraries into the plan.
+    virtual void setPluginsToSerialize(char const* const* paths, int32_t nbPaths) noexcept = 0;
+    //! nullptr for an index out of range.
+    virtual char const* getPluginToSerialize(int32_t index) const noexcept = 0;
+    virtual int32_t getNbPluginsToSerialize() const noexcept = 0;
+    //! Stored; Kiln uses no auxiliary streams.
+    virtual void setMaxAuxStreams(int32_t nbStreams) noexcept = 0;
+    virtual int32_t getMaxAuxStreams() const noexcept = 0;
+    virtual void setProgressMonitor(IProgressMonitor* monitor) noexcept = 0;
+    virtual IProgressMonitor* getProgressMonitor() const noexcept = 0;
+    //! kSAME_AS_BUILD only; another platform is refused with an error.
+    virtual void setRuntimePlatform(RuntimePlatform runtimePlatform) noexcept = 0;
+    virtual RuntimePlatform getRuntimePlatform() const noexcept = 0;
+    //! Stored (-1: the builder decides).
+    virtual void setMaxNbTactics(int32_t maxNbTactics) noexcept = 0;
+    virtual int32_t getMaxNbTactics() const noexcept = 0;
 };
 
 class IBuilder : public INoCopy
 {
 public:
     ~IBuilder() noexcept override = default;
+    //! Deprecated in TensorRT 10.5.
     virtual bool platformHasFastFp16() const noexcept = 0;
+    //! False: Kiln has no INT8 yet (deprecated in TensorRT 10.5).
+    virtual bool platformHasFastInt8() const noexcept = 0;
+    //! 0: Kiln has no DLA.
+    virtual int32_t getMaxDLABatchSize() const noexcept = 0;
     virtual int32_t getNbDLACores() const noexcept = 0;
     virtual IBuilderConfig* createBuilderConfig() noexcept = 0;
     //! kEXPLICIT_BATCH is accepted and ignored: Kiln's networks always have an explicit batch.
@@ -186,14 +400,24 @@ public:
     virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
     virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
     virtual void reset() noexcept = 0;
+    //! False: Kiln's CUDA backend computes FP32 without TF32 (deprecated in TensorRT 10.5).
+    virtual bool platformHasTf32() const noexcept = 0;
     //! The plan, or nullptr with the reason logged. The caller deletes the result.
     virtual IHostMemory* buildSerializedNetwork(INetworkDefinition& network, IBuilderConfig& config) noexcept = 0;
+    //! The engine of the plan buildSerializedNetwork would give, loaded as a runtime with this builder's logger
+    //! would load it; nullptr with the reason logged. The caller deletes it.
+    virtual ICudaEngine* buildEngineWithConfig(INetworkDefinition& network, IBuilderConfig& config) noexcept = 0;
     virtual bool isNetworkSupported(INetworkDefinition const& network, IBuilderConfig const& config) const noexcept
         = 0;
     virtual ILogger* getLogger() const noexcept = 0;
     virtual bool setMaxThreads(int32_t maxThreads) noexcept = 0;
     virtual int32_t getMaxThreads() const noexcept = 0;
     virtual IPluginRegistry& getPluginRegistry() noexcept = 0;
+    //! Builds the plan and writes it to writer; false (with the reason logged) when the build fails or the writer
+    //! takes fewer bytes than it is given.
+    virtual bool buildSerializedNetworkToStream(
+        INetworkDefinition& network, IBuilderConfig& config, IStreamWriter& writer) noexcept
+        = 0;
     //! The allocator for the device memory the builder uses while it builds (the buffers it times convolutions
     //! in); nullptr: Kiln's default. Engines and contexts take the allocator of the runtime that loads the plan
     //! (IRuntime::setGpuAllocator).
@@ -214,6 +438,11 @@ inline IBuilder* createInferBuilder(ILogger& logger) noexcept
     return static_cast<IBuilder*>(createInferBuilder_INTERNAL(&logger, NV_TENSORRT_VERSION));
 }
 } // namespace
+
+//! The registry whose plugins builds of `capability` engines may use: getPluginRegistry() for kSTANDARD, nullptr for
+//! the other capabilities (Kiln builds no others).
+extern "C" TENSORRTAPI nvinfer1::IPluginRegistry* getBuilderPluginRegistry(
+    nvinfer1::EngineCapability capability) noexcept;
 } // namespace nvinfer1
 
 #endif // NV_INFER_BUILDER_H

@@ -751,6 +751,11 @@ public:
     virtual IPaddingLayer* addPaddingNd(ITensor& input, Dims const& prePadding, Dims const& postPadding) noexcept = 0;
     virtual ISelectLayer* addSelect(ITensor& condition, ITensor& thenInput, ITensor& elseInput) noexcept = 0;
     virtual IShapeLayer* addShape(ITensor& input) noexcept = 0;
+    //! TensorRT's two-argument form (deprecated in TensorRT 9.0): the output is kFLOAT.
+    IFillLayer* addFill(Dims const& dimensions, FillOperation op) noexcept
+    {
+        return addFill(dimensions, op, DataType::kFLOAT);
+    }
     virtual IFillLayer* addFill(Dims const& dimensions, FillOperation op, DataType outputType) noexcept = 0;
     virtual IOneHotLayer* addOneHot(ITensor& indices, ITensor& values, ITensor& depth, int32_t axis) noexcept = 0;
     virtual ICumulativeLayer* addCumulative(

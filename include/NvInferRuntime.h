@@ -8,6 +8,24 @@
 namespace nvinfer1
 {
 
+//! Which runtime an engine is built for. Kiln builds and runs kSTANDARD engines only; the safety and DLA-standalone
+//! flows are refused by IBuilderConfig::setEngineCapability.
+enum class EngineCapability : int32_t
+{
+    kSTANDARD = 0,
+    kSAFETY = 1,
+    kDLA_STANDALONE = 2,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<EngineCapability>
+{
+    static constexpr int32_t kVALUE = 3;
+};
+} // namespace impl
+
 //! Operations of IExprBuilder::operation.
 enum class DimensionOperation : int32_t
 {
@@ -175,6 +193,92 @@ protected:
         return 1;
     }
 };
+
+namespace v_1_0
+{
+//! A source of bytes the application implements, from which IRuntime::deserializeCudaEngine reads a plan. Kiln
+//! reads until read returns fewer bytes than asked for. read is declared without noexcept (as TensorRT declares it).
+//! Deprecated in TensorRT 10.7: IStreamReaderV2.
+class IStreamReader : public IVersionedInterface
+{
+public:
+    ~IStreamReader() override = default;
+    IStreamReader() = default;
+    InterfaceInfo getInterfaceInfo() const noexcept override
+    {
+        return InterfaceInfo{"IStreamReader", 1, 0};
+    }
+    //! Copies up to nbBytes into destination; returns how many it copied (negative: an error).
+    virtual int64_t read(void* destination, int64_t nbBytes) = 0;
+
+protected:
+    IStreamReader(IStreamReader const&) = default;
+    IStreamReader(IStreamReader&&) = default;
+    IStreamReader& operator=(IStreamReader const&) & = default;
+    IStreamReader& operator=(IStreamReader&&) & = default;
+};
+
+//! A sink of bytes the application implements, to which IBuilder::buildSerializedNetworkToStream writes a plan.
+class IStreamWriter : public IVersionedInterface
+{
+public:
+    ~IStreamWriter() override = default;
+    IStreamWriter() = default;
+    InterfaceInfo getInterfaceInfo() const noexcept override
+    {
+        return InterfaceInfo{"IStreamWriter", 1, 0};
+    }
+    //! Writes nbBytes of data; returns how many it wrote. Fewer than nbBytes (or negative) makes Kiln stop and fail.
+    virtual int64_t write(void const* data, int64_t nbBytes) = 0;
+
+protected:
+    IStreamWriter(IStreamWriter const&) = default;
+    IStreamWriter(IStreamWriter&&) = default;
+    IStreamWriter& operator=(IStreamWriter const&) & = default;
+    IStreamWriter& operator=(IStreamWriter&&) & = default;
+};
+} // namespace v_1_0
+
+using IStreamReader = v_1_0::IStreamReader;
+using IStreamWriter = v_1_0::IStreamWriter;
+
+//! Where IStreamReaderV2::seek counts its offset from.
+enum class SeekPosition : int32_t
+{
+    kSET = 0, //!< the start of the stream
+    kCUR = 1, //!< the current position
+    kEND = 2, //!< the end of the stream
+};
+
+namespace v_1_0
+{
+//! A seekable source of bytes with stream-ordered reads. Kiln reads the plan into host memory (on both backends),
+//! from the start, until read returns 0. TensorRT declares read and seek noexcept; Kiln leaves noexcept off the
+//! methods applications override, so overrides with and without it compile.
+class IStreamReaderV2 : public IVersionedInterface
+{
+public:
+    ~IStreamReaderV2() override = default;
+    IStreamReaderV2() = default;
+    InterfaceInfo getInterfaceInfo() const noexcept override
+    {
+        return InterfaceInfo{"IStreamReaderV2", 1, 0};
+    }
+    //! Copies up to nbBytes into destination once the work queued on stream is done; returns how many it copied
+    //! (0 at the end of the stream, negative: an error).
+    virtual int64_t read(void* destination, int64_t nbBytes, cudaStream_t stream) = 0;
+    //! Moves the read position to offset counted from where; false if it cannot.
+    virtual bool seek(int64_t offset, SeekPosition where) = 0;
+
+protected:
+    IStreamReaderV2(IStreamReaderV2 const&) = default;
+    IStreamReaderV2(IStreamReaderV2&&) = default;
+    IStreamReaderV2& operator=(IStreamReaderV2 const&) & = default;
+    IStreamReaderV2& operator=(IStreamReaderV2&&) & = default;
+};
+} // namespace v_1_0
+
+using IStreamReaderV2 = v_1_0::IStreamReaderV2;
 
 //! What a V3 plugin gets from the execution context it is attached to. Kiln implements it.
 class IPluginResourceContext

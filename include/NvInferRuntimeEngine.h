@@ -10,6 +10,9 @@ namespace nvinfer1
 class ICudaEngine;
 class IExecutionContext;
 class IEngineInspector;
+class IRuntimeConfig;
+//! Defined with IBuilderConfig (NvInfer.h), as TensorRT does; ICudaEngine only names it.
+enum class HardwareCompatibilityLevel : int32_t;
 
 //! How IEngineInspector writes what it reports.
 enum class LayerInformationFormat : int32_t
@@ -44,6 +47,153 @@ struct EnumMaxImpl<OptProfileSelector>
 };
 } // namespace impl
 
+//! What a layer uses a set of weights for (IRefitter).
+enum class WeightsRole : int32_t
+{
+    kKERNEL = 0,   //!< convolution or deconvolution kernel
+    kBIAS = 1,     //!< convolution or deconvolution bias
+    kSHIFT = 2,    //!< IScaleLayer shift
+    kSCALE = 3,    //!< IScaleLayer scale
+    kCONSTANT = 4, //!< IConstantLayer weights
+    kANY = 5,      //!< any other role
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<WeightsRole>
+{
+    static constexpr int32_t kVALUE = 6;
+};
+} // namespace impl
+
+//! Where a layer runs. Kiln has no DLA: every layer runs on the GPU (or, on Kiln's CPU backend, the host).
+enum class DeviceType : int32_t
+{
+    kGPU = 0,
+    kDLA = 1,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<DeviceType>
+{
+    static constexpr int32_t kVALUE = 2;
+};
+} // namespace impl
+
+//! Whether a runtime may create temporary files (TensorRT's lean runtimes need them; Kiln never creates any).
+enum class TempfileControlFlag : int32_t
+{
+    kALLOW_IN_MEMORY_FILES = 0,
+    kALLOW_TEMPORARY_FILES = 1,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<TempfileControlFlag>
+{
+    static constexpr int32_t kVALUE = 2;
+};
+} // namespace impl
+
+using TempfileControlFlags = uint32_t;
+
+//! Min/opt/max shapes of the network's inputs whose dimensions are -1 (declared here, in NvInferRuntime.h's part,
+//! as TensorRT does, so that runtime-only code can name it).
+class IOptimizationProfile : public INoCopy
+{
+public:
+    virtual bool setDimensions(char const* inputName, OptProfileSelector select, Dims const& dims) noexcept = 0;
+    virtual Dims getDimensions(char const* inputName, OptProfileSelector select) const noexcept = 0;
+    //! Values of an input shape tensor (TensorRT 10's int32_t form).
+    virtual bool setShapeValues(
+        char const* inputName, OptProfileSelector select, int32_t const* values, int32_t nbValues) noexcept
+        = 0;
+    virtual int32_t getNbShapeValues(char const* inputName) const noexcept = 0;
+    virtual int32_t const* getShapeValues(char const* inputName, OptProfileSelector select) const noexcept = 0;
+    //! A hint for the extra weight memory of profiles after the first, between 0 and 1; false outside. Kiln keeps
+    //! one copy of the weights for all profiles, so the value is only stored.
+    virtual bool setExtraMemoryTarget(float target) noexcept = 0;
+    virtual float getExtraMemoryTarget() const noexcept = 0;
+    virtual bool isValid() const noexcept = 0;
+
+protected:
+    ~IOptimizationProfile() noexcept override = default;
+};
+
+//! Sources of kernels the builder may time. Kiln accepts and stores the set; its CUDA backend always times cuDNN
+//! and cuBLASLt and has no edge-mask or JIT convolutions.
+enum class TacticSource : int32_t
+{
+    kCUBLAS = 0,    //!< deprecated in TensorRT 10.0
+    kCUBLAS_LT = 1, //!< deprecated in TensorRT 9.0
+    kCUDNN = 2,     //!< deprecated in TensorRT 10.0
+    kEDGE_MASK_CONVOLUTIONS = 3,
+    kJIT_CONVOLUTIONS = 4,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<TacticSource>
+{
+    static constexpr int32_t kVALUE = 5;
+};
+} // namespace impl
+
+using TacticSources = uint32_t;
+
+//! How much an engine says about its layers. Kiln's inspector always gives the detailed view; the level is stored.
+enum class ProfilingVerbosity : int32_t
+{
+    kLAYER_NAMES_ONLY = 0,
+    kNONE = 1,
+    kDETAILED = 2,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<ProfilingVerbosity>
+{
+    static constexpr int32_t kVALUE = 3;
+};
+} // namespace impl
+
+using SerializationFlags = uint32_t;
+
+//! What ICudaEngine::serializeWithConfig leaves out.
+enum class SerializationFlag : int32_t
+{
+    kEXCLUDE_WEIGHTS = 0,      //!< refused by Kiln: its plans cannot be refitted
+    kEXCLUDE_LEAN_RUNTIME = 1, //!< accepted: Kiln's plans never hold a runtime
+    kINCLUDE_REFIT = 2,        //!< accepted: Kiln's plans are not refittable either way
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<SerializationFlag>
+{
+    static constexpr int32_t kVALUE = 3;
+};
+} // namespace impl
+
+//! Options of ICudaEngine::serializeWithConfig (made by ICudaEngine::createSerializationConfig; delete it).
+class ISerializationConfig : public INoCopy
+{
+public:
+    ~ISerializationConfig() noexcept override = default;
+    virtual bool setFlags(SerializationFlags serializationFlags) noexcept = 0;
+    virtual SerializationFlags getFlags() const noexcept = 0;
+    virtual bool clearFlag(SerializationFlag serializationFlag) noexcept = 0;
+    virtual bool setFlag(SerializationFlag serializationFlag) noexcept = 0;
+    virtual bool getFlag(SerializationFlag serializationFlag) const noexcept = 0;
+};
+
 //! Where an execution context's device memory (activations and plugin workspaces) comes from.
 enum class ExecutionContextAllocationStrategy : int32_t
 {
@@ -62,23 +212,101 @@ struct EnumMaxImpl<ExecutionContextAllocationStrategy>
 };
 } // namespace impl
 
+//! How ICudaEngine::createExecutionContext(IRuntimeConfig*) makes a context (made by ICudaEngine::
+//! createRuntimeConfig; the caller deletes it).
+class IRuntimeConfig : public INoCopy
+{
+public:
+    ~IRuntimeConfig() noexcept override = default;
+    virtual void setExecutionContextAllocationStrategy(ExecutionContextAllocationStrategy strategy) noexcept = 0;
+    virtual ExecutionContextAllocationStrategy getExecutionContextAllocationStrategy() const noexcept = 0;
+};
+
+//! Statistics ICudaEngine::getEngineStat reports.
+enum class EngineStat : int32_t
+{
+    kTOTAL_WEIGHTS_SIZE = 0,
+    kSTRIPPED_WEIGHTS_SIZE = 1,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<EngineStat>
+{
+    static constexpr int32_t kVALUE = 2;
+};
+} // namespace impl
+
 //! Loads plans. Delete it after the engines it made.
 class IRuntime : public INoCopy
 {
 public:
     ~IRuntime() noexcept override = default;
-    //! nullptr (with the reason logged) for a plan that is truncated, corrupted,
-    //! from another format version, or that needs a plugin that is not registered.
-    virtual ICudaEngine* deserializeCudaEngine(void const* blob, std::size_t size) noexcept = 0;
+    //! Kiln has no DLA: setDLACore with a core other than -1 logs an error; getDLACore is -1, getNbDLACores 0.
+    virtual void setDLACore(int32_t dlaCore) noexcept = 0;
+    virtual int32_t getDLACore() const noexcept = 0;
+    virtual int32_t getNbDLACores() const noexcept = 0;
     //! The allocator for the device memory of the engines deserialized after this call and of their contexts
     //! (nullptr: Kiln's default, which pools through CUDA's stream-ordered allocator). It must outlive them.
     virtual void setGpuAllocator(IGpuAllocator* allocator) noexcept = 0;
     virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
     virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
+    //! nullptr (with the reason logged) for a plan that is truncated, corrupted,
+    //! from another format version, or that needs a plugin that is not registered.
+    virtual ICudaEngine* deserializeCudaEngine(void const* blob, std::size_t size) noexcept = 0;
+    //! The plan read from streamReader until it gives fewer bytes than asked for; nullptr (with the reason logged)
+    //! when a read fails or the plan does not load. Deprecated in TensorRT 10.7: the IStreamReaderV2 form.
+    virtual ICudaEngine* deserializeCudaEngine(IStreamReader& streamReader) = 0;
+    //! The plan read from the start of streamReader (seek to 0, then reads into host memory until one returns 0).
+    virtual ICudaEngine* deserializeCudaEngine(IStreamReaderV2& streamReader) = 0;
     virtual ILogger* getLogger() const noexcept = 0;
-    virtual IPluginRegistry& getPluginRegistry() noexcept = 0;
     virtual bool setMaxThreads(int32_t maxThreads) noexcept = 0;
     virtual int32_t getMaxThreads() const noexcept = 0;
+    //! Stored only: Kiln creates no temporary files.
+    virtual void setTemporaryDirectory(char const* path) noexcept = 0;
+    virtual char const* getTemporaryDirectory() const noexcept = 0;
+    virtual void setTempfileControlFlags(TempfileControlFlags flags) noexcept = 0;
+    virtual TempfileControlFlags getTempfileControlFlags() const noexcept = 0;
+    virtual IPluginRegistry& getPluginRegistry() noexcept = 0;
+    //! Refused (nullptr, with an error): Kiln has no lean runtimes to load.
+    virtual IRuntime* loadRuntime(char const* path) noexcept = 0;
+    //! Stored only: Kiln's plans never hold host code.
+    virtual void setEngineHostCodeAllowed(bool allowed) noexcept = 0;
+    virtual bool getEngineHostCodeAllowed() const noexcept = 0;
+};
+
+//! Replaces the weights of a built engine. Declared as TensorRT declares it; Kiln cannot refit yet, so
+//! createInferRefitter returns nullptr (with an error) and no IRefitter exists.
+class IRefitter : public INoCopy
+{
+public:
+    ~IRefitter() noexcept override = default;
+    virtual bool setWeights(char const* layerName, WeightsRole role, Weights weights) noexcept = 0;
+    virtual bool refitCudaEngine() noexcept = 0;
+    virtual int32_t getMissing(int32_t size, char const** layerNames, WeightsRole* roles) noexcept = 0;
+    virtual int32_t getAll(int32_t size, char const** layerNames, WeightsRole* roles) noexcept = 0;
+    //! Deprecated in TensorRT 10.1 (explicit quantization replaces dynamic ranges).
+    virtual bool setDynamicRange(char const* tensorName, float min, float max) noexcept = 0;
+    virtual float getDynamicRangeMin(char const* tensorName) const noexcept = 0;
+    virtual float getDynamicRangeMax(char const* tensorName) const noexcept = 0;
+    virtual int32_t getTensorsWithDynamicRange(int32_t size, char const** tensorNames) const noexcept = 0;
+    virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
+    virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
+    virtual bool setNamedWeights(char const* name, Weights weights) noexcept = 0;
+    virtual int32_t getMissingWeights(int32_t size, char const** weightsNames) noexcept = 0;
+    virtual int32_t getAllWeights(int32_t size, char const** weightsNames) noexcept = 0;
+    virtual ILogger* getLogger() const noexcept = 0;
+    virtual bool setMaxThreads(int32_t maxThreads) noexcept = 0;
+    virtual int32_t getMaxThreads() const noexcept = 0;
+    virtual bool setNamedWeights(char const* name, Weights weights, TensorLocation location) noexcept = 0;
+    virtual Weights getNamedWeights(char const* weightsName) const noexcept = 0;
+    virtual TensorLocation getWeightsLocation(char const* weightsName) const noexcept = 0;
+    virtual bool unsetNamedWeights(char const* weightsName) noexcept = 0;
+    virtual void setWeightsValidation(bool weightsValidation) noexcept = 0;
+    virtual bool getWeightsValidation() const noexcept = 0;
+    virtual bool refitCudaEngineAsync(cudaStream_t stream) noexcept = 0;
+    virtual Weights getWeightsPrototype(char const* weightsName) const noexcept = 0;
 };
 
 //! A built network, immutable and shared by its execution contexts.
@@ -130,6 +358,65 @@ public:
     //! Describes the engine's layers (delete it before the engine). Kiln always gives the detailed view:
     //! layer types, chosen precisions, tensor types and shapes, and for plugins where their creator came from.
     virtual IEngineInspector* createEngineInspector() const noexcept = 0;
+
+    // TensorRT 10's other engine queries. An I/O tensor keeps one format in every profile in Kiln's plans, so the
+    // per-profile forms give the same answers as the others (after checking the profile index).
+
+    //! A context made with the strategy of runtimeConfig (nullptr: kSTATIC).
+    virtual IExecutionContext* createExecutionContext(IRuntimeConfig* runtimeConfig) noexcept = 0;
+    //! A runtime config with TensorRT's defaults; the caller deletes it.
+    virtual IRuntimeConfig* createRuntimeConfig() noexcept = 0;
+    //! False: Kiln's engines cannot be refitted yet.
+    virtual bool isRefittable() const noexcept = 0;
+    //! For a vectorized format, the bytes of one component and the components of one vector; -1 for kLINEAR (not
+    //! vectorized) and for a name that is not an I/O tensor.
+    virtual int32_t getTensorBytesPerComponent(char const* tensorName) const noexcept = 0;
+    virtual int32_t getTensorBytesPerComponent(char const* tensorName, int32_t profileIndex) const noexcept = 0;
+    virtual int32_t getTensorComponentsPerElement(char const* tensorName) const noexcept = 0;
+    virtual int32_t getTensorComponentsPerElement(char const* tensorName, int32_t profileIndex) const noexcept = 0;
+    virtual TensorFormat getTensorFormat(char const* tensorName, int32_t profileIndex) const noexcept = 0;
+    //! A sentence naming the layout and type, e.g. "Row-major linear FP32 format"; "" for an unknown name.
+    virtual char const* getTensorFormatDesc(char const* tensorName) const noexcept = 0;
+    virtual char const* getTensorFormatDesc(char const* tensorName, int32_t profileIndex) const noexcept = 0;
+    //! The dimension a vectorized format splits; -1 when it is not vectorized.
+    virtual int32_t getTensorVectorizedDim(char const* tensorName) const noexcept = 0;
+    virtual int32_t getTensorVectorizedDim(char const* tensorName, int32_t profileIndex) const noexcept = 0;
+    //! The values IOptimizationProfile::setShapeValues gave a shape-tensor input; nullptr for other tensors.
+    virtual int32_t const* getProfileTensorValues(
+        char const* tensorName, int32_t profileIndex, OptProfileSelector select) const noexcept
+        = 0;
+    //! kSTANDARD: Kiln builds no other kind.
+    virtual EngineCapability getEngineCapability() const noexcept = 0;
+    virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
+    virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
+    //! Deprecated in TensorRT 10.0: always false.
+    virtual bool hasImplicitBatchDimension() const noexcept = 0;
+    //! Kiln's plans do not record the builder's tactic sources: TensorRT's default set. The verbosity is kDETAILED,
+    //! what Kiln's inspector always gives.
+    virtual TacticSources getTacticSources() const noexcept = 0;
+    virtual ProfilingVerbosity getProfilingVerbosity() const noexcept = 0;
+    virtual HardwareCompatibilityLevel getHardwareCompatibilityLevel() const noexcept = 0;
+    //! 0: Kiln runs each context on the one stream it is given.
+    virtual int32_t getNbAuxStreams() const noexcept = 0;
+    //! A serialization config (no flags set); the caller deletes it.
+    virtual ISerializationConfig* createSerializationConfig() noexcept = 0;
+    //! The plan, as serialize() gives it, for the flags Kiln can honour; nullptr (with an error) for
+    //! kEXCLUDE_WEIGHTS, which needs a refittable engine.
+    virtual IHostMemory* serializeWithConfig(ISerializationConfig& config) const noexcept = 0;
+    //! Weight streaming (BuilderFlag::kWEIGHT_STREAMING) is not in Kiln: the setters fail with an error, the
+    //! budget queries report the failure value -1 and the sizes 0.
+    virtual bool setWeightStreamingBudget(int64_t gpuMemoryBudget) noexcept = 0;
+    virtual int64_t getWeightStreamingBudget() const noexcept = 0;
+    virtual int64_t getMinimumWeightStreamingBudget() const noexcept = 0;
+    virtual int64_t getStreamableWeightsSize() const noexcept = 0;
+    virtual bool setWeightStreamingBudgetV2(int64_t gpuMemoryBudget) noexcept = 0;
+    virtual int64_t getWeightStreamingBudgetV2() const noexcept = 0;
+    virtual int64_t getWeightStreamingAutomaticBudget() const noexcept = 0;
+    virtual int64_t getWeightStreamingScratchMemorySize() const noexcept = 0;
+    //! False: Kiln's networks have no debug tensors yet (INetworkDefinition::markDebug is not declared).
+    virtual bool isDebugTensor(char const* name) const noexcept = 0;
+    //! kTOTAL_WEIGHTS_SIZE: the bytes of the plan's weights; kSTRIPPED_WEIGHTS_SIZE: -1 (Kiln strips no plan).
+    virtual int64_t getEngineStat(EngineStat stat) const noexcept = 0;
 };
 
 namespace v_1_0
@@ -147,6 +434,27 @@ public:
 } // namespace v_1_0
 
 using IProfiler = v_1_0::IProfiler;
+
+namespace v_1_0
+{
+//! Receives the values of debug tensors (INetworkDefinition::markDebug) whose debug state a context turned on.
+//! Kiln declares it and keeps the listener a context is given, but its networks have no debug tensors yet, so it is
+//! never called. processDebugTensor is declared without noexcept, as TensorRT declares it.
+class IDebugListener : public IVersionedInterface
+{
+public:
+    InterfaceInfo getInterfaceInfo() const noexcept override
+    {
+        return {"IDebugListener", 1, 0};
+    }
+    virtual bool processDebugTensor(void const* addr, TensorLocation location, DataType type, Dims const& shape,
+        char const* name, cudaStream_t stream)
+        = 0;
+    ~IDebugListener() override = default;
+};
+} // namespace v_1_0
+
+using IDebugListener = v_1_0::IDebugListener;
 
 //! The state of one inference stream: shapes, tensor addresses, plugin clones,
 //! scratch memory. One thread at a time; several contexts run at once.
@@ -200,6 +508,43 @@ public:
     //! The most bytes output `tensorName` can take for the current input shapes: its upper bound where its shape is
     //! data-dependent. -1 (with an error) for a name that is not an output or when the input shapes are not all set.
     virtual int64_t getMaxOutputSize(char const* tensorName) const noexcept = 0;
+
+    // TensorRT 10's other context calls.
+
+    //! Stored only: Kiln's executeV2 already reports a failing layer by name.
+    virtual void setDebugSync(bool sync) noexcept = 0;
+    virtual bool getDebugSync() const noexcept = 0;
+    //! Strides in elements of an I/O tensor's current shape (row-major; Kiln's I/O tensors are kLINEAR); {-1, {}}
+    //! for an unknown name or a shape not yet known.
+    virtual Dims getTensorStrides(char const* tensorName) const noexcept = 0;
+    //! Deprecated in TensorRT 10.0: allInputDimensionsSpecified.
+    virtual bool allInputShapesSpecified() const noexcept = 0;
+    //! setTensorAddress for an output; false (with an error) for a name that is not an output.
+    virtual bool setOutputTensorAddress(char const* tensorName, void* data) noexcept = 0;
+    //! 0 when every input shape is set; else the number of inputs whose shape is missing, whose names are written
+    //! to tensorNames (up to nbMaxNames); -1 for bad arguments.
+    virtual int32_t inferShapes(int32_t nbMaxNames, char const** tensorNames) noexcept = 0;
+    //! Refused for a non-null event (false, with an error): Kiln does not signal input consumption yet.
+    virtual bool setInputConsumedEvent(cudaEvent_t event) noexcept = 0;
+    virtual cudaEvent_t getInputConsumedEvent() const noexcept = 0;
+    //! Stored: Kiln plans all temporary memory ahead, so it never asks this allocator.
+    virtual bool setTemporaryStorageAllocator(IGpuAllocator* allocator) noexcept = 0;
+    virtual IGpuAllocator* getTemporaryStorageAllocator() const noexcept = 0;
+    //! Stored only: Kiln sets no persisting L2 cache.
+    virtual void setPersistentCacheLimit(size_t size) noexcept = 0;
+    virtual size_t getPersistentCacheLimit() const noexcept = 0;
+    //! Stored; false for a level above the engine's profiling verbosity (kDETAILED > kLAYER_NAMES_ONLY > kNONE).
+    virtual bool setNvtxVerbosity(ProfilingVerbosity verbosity) noexcept = 0;
+    virtual ProfilingVerbosity getNvtxVerbosity() const noexcept = 0;
+    //! Ignored: Kiln uses no auxiliary streams (ICudaEngine::getNbAuxStreams is 0).
+    virtual void setAuxStreams(cudaStream_t* auxStreams, int32_t nbStreams) noexcept = 0;
+    //! Kept; never called, as the engine has no debug tensors (setTensorDebugState fails naming the tensor).
+    virtual bool setDebugListener(IDebugListener* listener) noexcept = 0;
+    virtual IDebugListener* getDebugListener() noexcept = 0;
+    virtual bool setTensorDebugState(char const* name, bool flag) noexcept = 0;
+    //! True: it turns on the debug state of every debug tensor, of which Kiln's engines have none.
+    virtual bool setAllTensorsDebugState(bool flag) noexcept = 0;
+    virtual bool getDebugState(char const* name) const noexcept = 0;
 };
 
 //! What an engine is made of, layer by layer. Shapes are concrete when an execution context whose input
@@ -222,6 +567,7 @@ public:
 } // namespace nvinfer1
 
 extern "C" TENSORRTAPI void* createInferRuntime_INTERNAL(void* logger, int32_t version) noexcept;
+extern "C" TENSORRTAPI void* createInferRefitter_INTERNAL(void* engine, void* logger, int32_t version) noexcept;
 
 namespace nvinfer1
 {
@@ -231,6 +577,12 @@ namespace
 inline IRuntime* createInferRuntime(ILogger& logger) noexcept
 {
     return static_cast<IRuntime*>(createInferRuntime_INTERNAL(&logger, NV_TENSORRT_VERSION));
+}
+
+//! nullptr, with an error: Kiln cannot refit engines yet.
+inline IRefitter* createInferRefitter(ICudaEngine& engine, ILogger& logger) noexcept
+{
+    return static_cast<IRefitter*>(createInferRefitter_INTERNAL(&engine, &logger, NV_TENSORRT_VERSION));
 }
 } // namespace
 } // namespace nvinfer1

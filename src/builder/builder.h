@@ -18,6 +18,14 @@ public:
     explicit Builder(nvinfer1::ILogger& logger);
 
     bool platformHasFastFp16() const noexcept override;
+    bool platformHasFastInt8() const noexcept override
+    {
+        return false;
+    }
+    int32_t getMaxDLABatchSize() const noexcept override
+    {
+        return 0;
+    }
     int32_t getNbDLACores() const noexcept override
     {
         return 0;
@@ -38,6 +46,10 @@ public:
         return mRecorder;
     }
     void reset() noexcept override {}
+    bool platformHasTf32() const noexcept override
+    {
+        return false;
+    }
     nvinfer1::IHostMemory* buildSerializedNetwork(
         nvinfer1::INetworkDefinition& network, nvinfer1::IBuilderConfig& config) noexcept override;
     bool isNetworkSupported(
@@ -52,6 +64,11 @@ public:
         return mMaxThreads;
     }
     nvinfer1::IPluginRegistry& getPluginRegistry() noexcept override;
+    // builder_outputs.cpp: the plan as an engine, or written to a stream.
+    nvinfer1::ICudaEngine* buildEngineWithConfig(
+        nvinfer1::INetworkDefinition& network, nvinfer1::IBuilderConfig& config) noexcept override;
+    bool buildSerializedNetworkToStream(nvinfer1::INetworkDefinition& network, nvinfer1::IBuilderConfig& config,
+        nvinfer1::IStreamWriter& writer) noexcept override;
 
 private:
     nvinfer1::ILogger& mLogger;

@@ -24,6 +24,16 @@ void BuilderConfig::reset() noexcept
     mConvolutionLayout = ConvolutionLayout::kBY_TIMING;
     mCpuKernels = CpuKernels::kFAST;
     mTimingCache = nullptr;
+    mAvgTimingIterations = 1;
+    mProfileStream = nullptr;
+    mProfilingVerbosity = nvinfer1::ProfilingVerbosity::kLAYER_NAMES_ONLY;
+    mQuantizationFlags = 0;
+    mTacticSources = defaultTacticSources();
+    // TensorRT turns profile sharing on and it cannot be turned off.
+    mPreviewFeatures = 1U << static_cast<uint32_t>(nvinfer1::PreviewFeature::kPROFILE_SHARING_0806);
+    mPluginsToSerialize.clear();
+    mMaxAuxStreams = -1;
+    mMaxNbTactics = -1;
 }
 
 int32_t BuilderConfig::addOptimizationProfile(nvinfer1::IOptimizationProfile const* profile) noexcept

@@ -34,6 +34,19 @@ public:
         int32_t nbValues) noexcept override;
     int32_t getNbShapeValues(char const* inputName) const noexcept override;
     int32_t const* getShapeValues(char const* inputName, nvinfer1::OptProfileSelector select) const noexcept override;
+    bool setExtraMemoryTarget(float target) noexcept override
+    {
+        if (!(target >= 0.0F && target <= 1.0F))
+        {
+            return false;
+        }
+        mExtraMemoryTarget = target;
+        return true;
+    }
+    float getExtraMemoryTarget() const noexcept override
+    {
+        return mExtraMemoryTarget;
+    }
     bool isValid() const noexcept override;
 
     ProfileShapes const& shapes() const
@@ -43,6 +56,7 @@ public:
 
 private:
     ProfileShapes mShapes;
+    float mExtraMemoryTarget{1.0F};
 };
 
 } // namespace kiln::builder

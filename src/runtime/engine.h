@@ -46,6 +46,84 @@ public:
     int64_t getDeviceMemorySizeForProfileV2(int32_t profileIndex) const noexcept override;
     nvinfer1::IEngineInspector* createEngineInspector() const noexcept override;
 
+    // engine_queries.cpp: TensorRT 10's other queries, answered from the plan or refused with an error.
+    nvinfer1::IExecutionContext* createExecutionContext(nvinfer1::IRuntimeConfig* runtimeConfig) noexcept override;
+    nvinfer1::IRuntimeConfig* createRuntimeConfig() noexcept override;
+    bool isRefittable() const noexcept override
+    {
+        return false;
+    }
+    int32_t getTensorBytesPerComponent(char const* tensorName) const noexcept override;
+    int32_t getTensorBytesPerComponent(char const* tensorName, int32_t profileIndex) const noexcept override;
+    int32_t getTensorComponentsPerElement(char const* tensorName) const noexcept override;
+    int32_t getTensorComponentsPerElement(char const* tensorName, int32_t profileIndex) const noexcept override;
+    nvinfer1::TensorFormat getTensorFormat(char const* tensorName, int32_t profileIndex) const noexcept override;
+    char const* getTensorFormatDesc(char const* tensorName) const noexcept override;
+    char const* getTensorFormatDesc(char const* tensorName, int32_t profileIndex) const noexcept override;
+    int32_t getTensorVectorizedDim(char const* tensorName) const noexcept override;
+    int32_t getTensorVectorizedDim(char const* tensorName, int32_t profileIndex) const noexcept override;
+    int32_t const* getProfileTensorValues(
+        char const* tensorName, int32_t profileIndex, nvinfer1::OptProfileSelector select) const noexcept override;
+    nvinfer1::EngineCapability getEngineCapability() const noexcept override
+    {
+        return nvinfer1::EngineCapability::kSTANDARD;
+    }
+    void setErrorRecorder(nvinfer1::IErrorRecorder* recorder) noexcept override
+    {
+        mRecorder = recorder;
+    }
+    nvinfer1::IErrorRecorder* getErrorRecorder() const noexcept override
+    {
+        return mRecorder;
+    }
+    bool hasImplicitBatchDimension() const noexcept override
+    {
+        return false;
+    }
+    nvinfer1::TacticSources getTacticSources() const noexcept override;
+    nvinfer1::ProfilingVerbosity getProfilingVerbosity() const noexcept override
+    {
+        return nvinfer1::ProfilingVerbosity::kDETAILED; // what the inspector always reports
+    }
+    nvinfer1::HardwareCompatibilityLevel getHardwareCompatibilityLevel() const noexcept override;
+    int32_t getNbAuxStreams() const noexcept override
+    {
+        return 0;
+    }
+    nvinfer1::ISerializationConfig* createSerializationConfig() noexcept override;
+    nvinfer1::IHostMemory* serializeWithConfig(nvinfer1::ISerializationConfig& config) const noexcept override;
+    bool setWeightStreamingBudget(int64_t gpuMemoryBudget) noexcept override;
+    int64_t getWeightStreamingBudget() const noexcept override
+    {
+        return -1;
+    }
+    int64_t getMinimumWeightStreamingBudget() const noexcept override
+    {
+        return 0;
+    }
+    int64_t getStreamableWeightsSize() const noexcept override
+    {
+        return 0;
+    }
+    bool setWeightStreamingBudgetV2(int64_t gpuMemoryBudget) noexcept override;
+    int64_t getWeightStreamingBudgetV2() const noexcept override
+    {
+        return 0; // getStreamableWeightsSize(): weight streaming is off
+    }
+    int64_t getWeightStreamingAutomaticBudget() const noexcept override
+    {
+        return 0;
+    }
+    int64_t getWeightStreamingScratchMemorySize() const noexcept override
+    {
+        return 0;
+    }
+    bool isDebugTensor(char const* /*name*/) const noexcept override
+    {
+        return false;
+    }
+    int64_t getEngineStat(nvinfer1::EngineStat stat) const noexcept override;
+
     // For execution contexts.
     plan::PlanModel const& model() const
     {
@@ -130,6 +208,8 @@ private:
     std::vector<bool> mConditional;                        //!< by tensor: written by a layer with guards
     nvinfer1::IGpuAllocator* mAllocator{nullptr};
     backend::Implementation const* mImplementation{nullptr};
+    nvinfer1::IErrorRecorder* mRecorder{nullptr};
+    mutable std::string mFormatDesc; //!< what getTensorFormatDesc last returned
 };
 
 } // namespace kiln::runtime

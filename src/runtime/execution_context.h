@@ -85,6 +85,69 @@ public:
     nvinfer1::IOutputAllocator* getOutputAllocator(char const* tensorName) const noexcept override;
     int64_t getMaxOutputSize(char const* tensorName) const noexcept override;
 
+    // execution_context_options.cpp: TensorRT 10's other context calls, answered or refused with an error.
+    void setDebugSync(bool sync) noexcept override
+    {
+        mDebugSync = sync;
+    }
+    bool getDebugSync() const noexcept override
+    {
+        return mDebugSync;
+    }
+    nvinfer1::Dims getTensorStrides(char const* tensorName) const noexcept override;
+    bool allInputShapesSpecified() const noexcept override
+    {
+        return allInputDimensionsSpecified();
+    }
+    bool setOutputTensorAddress(char const* tensorName, void* data) noexcept override;
+    int32_t inferShapes(int32_t nbMaxNames, char const** tensorNames) noexcept override;
+    bool setInputConsumedEvent(cudaEvent_t event) noexcept override;
+    cudaEvent_t getInputConsumedEvent() const noexcept override
+    {
+        return nullptr;
+    }
+    bool setTemporaryStorageAllocator(nvinfer1::IGpuAllocator* allocator) noexcept override
+    {
+        mTemporaryStorageAllocator = allocator;
+        return true;
+    }
+    nvinfer1::IGpuAllocator* getTemporaryStorageAllocator() const noexcept override
+    {
+        return mTemporaryStorageAllocator;
+    }
+    void setPersistentCacheLimit(size_t size) noexcept override
+    {
+        mPersistentCacheLimit = size;
+    }
+    size_t getPersistentCacheLimit() const noexcept override
+    {
+        return mPersistentCacheLimit;
+    }
+    bool setNvtxVerbosity(nvinfer1::ProfilingVerbosity verbosity) noexcept override;
+    nvinfer1::ProfilingVerbosity getNvtxVerbosity() const noexcept override
+    {
+        return mNvtxVerbosity;
+    }
+    void setAuxStreams(cudaStream_t* /*auxStreams*/, int32_t /*nbStreams*/) noexcept override {}
+    bool setDebugListener(nvinfer1::IDebugListener* listener) noexcept override
+    {
+        mDebugListener = listener;
+        return true;
+    }
+    nvinfer1::IDebugListener* getDebugListener() noexcept override
+    {
+        return mDebugListener;
+    }
+    bool setTensorDebugState(char const* name, bool flag) noexcept override;
+    bool setAllTensorsDebugState(bool /*flag*/) noexcept override
+    {
+        return true; // the engine has no debug tensors, so there is nothing to turn on or off
+    }
+    bool getDebugState(char const* /*name*/) const noexcept override
+    {
+        return false;
+    }
+
     //! The backend's executor (for Kiln's extensions: kiln::setCpuThreads).
     backend::Executor& executor() const
     {
@@ -168,6 +231,12 @@ private:
     nvinfer1::IProfiler* mProfiler{nullptr};
     bool mEnqueueEmitsProfile{true};
     size_t mProfiledLayers{0}; //!< how many layers the last run timed (all, unless it failed or had no profiler)
+    // TensorRT 10 options kept for the application (see execution_context_options.cpp).
+    bool mDebugSync{false};
+    nvinfer1::IGpuAllocator* mTemporaryStorageAllocator{nullptr};
+    size_t mPersistentCacheLimit{0};
+    nvinfer1::ProfilingVerbosity mNvtxVerbosity{nvinfer1::ProfilingVerbosity::kDETAILED};
+    nvinfer1::IDebugListener* mDebugListener{nullptr};
 };
 
 } // namespace kiln::runtime

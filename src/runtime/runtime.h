@@ -5,6 +5,8 @@
 
 #include <NvInfer.h>
 
+#include <string>
+
 namespace kiln::runtime
 {
 
@@ -17,6 +19,45 @@ public:
     {
     }
     nvinfer1::ICudaEngine* deserializeCudaEngine(void const* blob, std::size_t size) noexcept override;
+    // runtime_streams.cpp: the plan read from the application's stream.
+    nvinfer1::ICudaEngine* deserializeCudaEngine(nvinfer1::IStreamReader& streamReader) override;
+    nvinfer1::ICudaEngine* deserializeCudaEngine(nvinfer1::IStreamReaderV2& streamReader) override;
+    // runtime_options.cpp: TensorRT 10's options that Kiln stores or refuses.
+    void setDLACore(int32_t dlaCore) noexcept override;
+    int32_t getDLACore() const noexcept override
+    {
+        return -1;
+    }
+    int32_t getNbDLACores() const noexcept override
+    {
+        return 0;
+    }
+    void setTemporaryDirectory(char const* path) noexcept override
+    {
+        mHasTemporaryDirectory = path != nullptr;
+        mTemporaryDirectory = path != nullptr ? path : "";
+    }
+    char const* getTemporaryDirectory() const noexcept override
+    {
+        return mHasTemporaryDirectory ? mTemporaryDirectory.c_str() : nullptr;
+    }
+    void setTempfileControlFlags(nvinfer1::TempfileControlFlags flags) noexcept override
+    {
+        mTempfileControlFlags = flags;
+    }
+    nvinfer1::TempfileControlFlags getTempfileControlFlags() const noexcept override
+    {
+        return mTempfileControlFlags;
+    }
+    nvinfer1::IRuntime* loadRuntime(char const* path) noexcept override;
+    void setEngineHostCodeAllowed(bool allowed) noexcept override
+    {
+        mEngineHostCodeAllowed = allowed;
+    }
+    bool getEngineHostCodeAllowed() const noexcept override
+    {
+        return mEngineHostCodeAllowed;
+    }
     void setGpuAllocator(nvinfer1::IGpuAllocator* allocator) noexcept override
     {
         mAllocator = allocator;
@@ -46,6 +87,11 @@ private:
     nvinfer1::IGpuAllocator* mAllocator{nullptr};
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
     int32_t mMaxThreads{1};
+    std::string mTemporaryDirectory;
+    bool mHasTemporaryDirectory{false};
+    //! TensorRT's default: both kinds of temporary file allowed.
+    nvinfer1::TempfileControlFlags mTempfileControlFlags{3U};
+    bool mEngineHostCodeAllowed{false};
 };
 
 } // namespace kiln::runtime

@@ -1,0 +1,30 @@
+// IRuntime's options that Kiln has nothing behind (DLA, lean runtimes), and createInferRefitter: each refusal logs
+// one error naming the call and why (docs/api-coverage.md lists them).
+#include "runtime/runtime.h"
+
+#include "core/logging.h"
+
+namespace kiln::runtime
+{
+
+void Runtime::setDLACore(int32_t dlaCore) noexcept
+{
+    if (dlaCore != -1)
+    {
+        logError("IRuntime::setDLACore: Kiln has no DLA cores");
+    }
+}
+
+nvinfer1::IRuntime* Runtime::loadRuntime(char const* /*path*/) noexcept
+{
+    logError("IRuntime::loadRuntime: Kiln has no lean runtimes; its plans load in the runtime that built them");
+    return nullptr;
+}
+
+} // namespace kiln::runtime
+
+extern "C" void* createInferRefitter_INTERNAL(void* /*engine*/, void* /*logger*/, int32_t /*version*/) noexcept
+{
+    kiln::logError("createInferRefitter: Kiln cannot refit engines yet (its plans keep no refittable weights)");
+    return nullptr;
+}
