@@ -43,55 +43,7 @@ __device__ float blockSum(float value, float* shared)
     return total;
 }
 
-// x's normalized, scaled, shifted (and leaky-ReLU'd where asked) value, in channel `channel`.
-template <typename T>
-__device__ T normalized(T x, int64_t channel, float mean, float invStd, GroupNormAffine const& affine)
-{
-    float value = affine.scale[channel] * ((static_cast<float>(x) - mean) * invStd) + affine.bias[channel];
-    if (affine.leakyRelu && value < 0.F)
-    {
-        value *= affine.alpha;
-    }
-    return static_cast<T>(value);
-}
-
-// One block per row (an image's group of channels, contiguous in memory): its mean, then the mean of squared
-// deviations (two passes, as the host kernel), then the normalized, scaled and shifted output.
-template <typename T>
-__global__ void __launch_bounds__(kThreads) groupNormKernel(
-    T const* x, T* y, GroupNormShape shape, GroupNormAffine affine)
-{
-    __shared__ float shared[kThreads / 32];
-    int64_t const channelsPerGroup = shape.channels / shape.groups;
-    int64_t const rowLength = channelsPerGroup * shape.spatial;
-    int64_t const rows = shape.batch * shape.groups;
-    float const count = static_cast<float>(rowLength);
-    for (int64_t row = blockIdx.x; row < rows; row += gridDim.x)
-    {
-        T const* in = x + row * rowLength;
-        T* out = y + row * rowLength;
-        float sum = 0.F;
-        for (int64_t i = threadIdx.x; i < rowLength; i += kThreads)
-        {
-            sum += static_cast<float>(in[i]);
-        }
-        float const mean = blockSum(sum, shared) / count;
-        float squares = 0.F;
-        for (int64_t i = threadIdx.x; i < rowLength; i += kThreads)
-        {
-            float const deviation = static_cast<float>(in[i]) - mean;
-            squares += deviation * deviation;
-        }
-        float const invStd = rsqrtf(blockSum(squares, shared) / count + affine.epsilon);
-        int64_t const firstChannel = (row % shape.groups) * channelsPerGroup;
-        for (int64_t i = threadIdx.x; i < rowLength; i += kThreads)
-        {
-            out[i] = normalized<T>(in[i], firstChannel + i / shape.spatial, mean, invStd, affine);
-        }
-    }
-}
-
-// A chunk's (or several chunks') element count, mean and sum of squared deviations from that mean.
+// A row's or a chunk's element count, mean and sum of squared deviations from that mean.
 struct Moments
 {
     float count;
@@ -112,8 +64,75 @@ __device__ Moments combine(Moments a, Moments b)
     return Moments{count, a.mean + delta * share, a.m2 + b.m2 + delta * delta * a.count * share};
 }
 
-// Pass 1 of the split path (GroupNormSplit): block (chunk, row) writes its chunk's moments, computed in two passes
-// over the chunk as the one-block kernel does over a row.
+// The moments of in[begin, end) over the block, in one pass over memory: sums of the deviations from the range's
+// first element. Shifted that way the sums stay small next to the variance (unless that element lies far out from
+// the rest), so the variance keeps float's accuracy without a second pass for the mean.
+template <typename T>
+__device__ Moments rangeMoments(T const* in, int64_t begin, int64_t end, float* shared)
+{
+    float const count = static_cast<float>(max(end - begin, int64_t{0}));
+    if (count == 0.F)
+    {
+        return Moments{0.F, 0.F, 0.F};
+    }
+    float const shift = static_cast<float>(in[begin]);
+    float sum = 0.F;
+    float squares = 0.F;
+    for (int64_t i = begin + threadIdx.x; i < end; i += kThreads)
+    {
+        float const deviation = static_cast<float>(in[i]) - shift;
+        sum += deviation;
+        squares += deviation * deviation;
+    }
+    float const totalSum = blockSum(sum, shared);
+    float const totalSquares = blockSum(squares, shared);
+    float const meanDeviation = totalSum / count;
+    return Moments{count, shift + meanDeviation, fmaxf(totalSquares - totalSum * meanDeviation, 0.F)};
+}
+
+// out[i] for i in [begin, end) of a row whose channels start at `firstChannel`: normalized, scaled, shifted and
+// leaky-ReLU'd where asked. Channel by channel, so that no element pays a division for its channel.
+template <typename T>
+__device__ void normalizeRange(T const* in, T* out, int64_t begin, int64_t end, int64_t spatial,
+    int64_t firstChannel, float mean, float invStd, GroupNormAffine const& affine)
+{
+    for (int64_t c = begin / spatial; c * spatial < end; ++c)
+    {
+        float const scale = affine.scale[firstChannel + c] * invStd;
+        float const bias = affine.bias[firstChannel + c];
+        int64_t const to = min(end, (c + 1) * spatial);
+        for (int64_t i = max(begin, c * spatial) + threadIdx.x; i < to; i += kThreads)
+        {
+            float value = (static_cast<float>(in[i]) - mean) * scale + bias;
+            if (affine.leakyRelu && value < 0.F)
+            {
+                value *= affine.alpha;
+            }
+            out[i] = static_cast<T>(value);
+        }
+    }
+}
+
+// One block per row (an image's group of channels, contiguous in memory): its moments, then the output.
+template <typename T>
+__global__ void __launch_bounds__(kThreads) groupNormKernel(
+    T const* x, T* y, GroupNormShape shape, GroupNormAffine affine)
+{
+    __shared__ float shared[kThreads / 32];
+    int64_t const channelsPerGroup = shape.channels / shape.groups;
+    int64_t const rowLength = channelsPerGroup * shape.spatial;
+    int64_t const rows = shape.batch * shape.groups;
+    for (int64_t row = blockIdx.x; row < rows; row += gridDim.x)
+    {
+        T const* in = x + row * rowLength;
+        Moments const moments = rangeMoments(in, 0, rowLength, shared);
+        float const invStd = rsqrtf(moments.m2 / moments.count + affine.epsilon);
+        normalizeRange(in, y + row * rowLength, 0, rowLength, shape.spatial, (row % shape.groups) * channelsPerGroup,
+            moments.mean, invStd, affine);
+    }
+}
+
+// Pass 1 of the split path (GroupNormSplit): block (chunk, row) writes its chunk's moments.
 template <typename T>
 __global__ void __launch_bounds__(kThreads) chunkMomentsKernel(
     T const* x, int64_t rowLength, int64_t chunkLength, Moments* moments)
@@ -121,25 +140,10 @@ __global__ void __launch_bounds__(kThreads) chunkMomentsKernel(
     __shared__ float shared[kThreads / 32];
     int64_t const row = blockIdx.y;
     int64_t const begin = blockIdx.x * chunkLength;
-    int64_t const end = min(rowLength, begin + chunkLength);
-    T const* in = x + row * rowLength;
-    float sum = 0.F;
-    for (int64_t i = begin + threadIdx.x; i < end; i += kThreads)
-    {
-        sum += static_cast<float>(in[i]);
-    }
-    float const count = static_cast<float>(max(end - begin, int64_t{0}));
-    float const mean = count > 0.F ? blockSum(sum, shared) / count : 0.F;
-    float squares = 0.F;
-    for (int64_t i = begin + threadIdx.x; i < end; i += kThreads)
-    {
-        float const deviation = static_cast<float>(in[i]) - mean;
-        squares += deviation * deviation;
-    }
-    float const m2 = blockSum(squares, shared);
+    Moments const chunk = rangeMoments(x + row * rowLength, begin, min(rowLength, begin + chunkLength), shared);
     if (threadIdx.x == 0)
     {
-        moments[row * gridDim.x + blockIdx.x] = Moments{count, mean, m2};
+        moments[row * gridDim.x + blockIdx.x] = chunk;
     }
 }
 
@@ -177,14 +181,9 @@ __global__ void __launch_bounds__(kThreads) normalizeChunkKernel(
     Moments const total = rowMoments(moments + row * gridDim.x, static_cast<int32_t>(gridDim.x), shared);
     float const mean = total.mean;
     float const invStd = rsqrtf(total.m2 / total.count + affine.epsilon);
-    int64_t const firstChannel = (row % shape.groups) * channelsPerGroup;
     int64_t const begin = blockIdx.x * chunkLength;
-    int64_t const end = min(rowLength, begin + chunkLength);
-    for (int64_t i = begin + threadIdx.x; i < end; i += kThreads)
-    {
-        y[row * rowLength + i] = normalized<T>(x[row * rowLength + i], firstChannel + i / shape.spatial, mean, invStd,
-            affine);
-    }
+    normalizeRange(x + row * rowLength, y + row * rowLength, begin, min(rowLength, begin + chunkLength),
+        shape.spatial, (row % shape.groups) * channelsPerGroup, mean, invStd, affine);
 }
 
 template <typename T>
