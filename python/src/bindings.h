@@ -27,4 +27,13 @@ void bindRuntime(py::module_& m);        // runtime.cpp: Runtime, ICudaEngine, I
 void bindExecutionContext(py::module_& m); // execution_context.cpp: IExecutionContext
 void bindOnnxParser(py::module_& m);     // onnx_parser.cpp: OnnxParser, ParserError, ErrorCode
 
+//! `with` blocks: TensorRT's objects are context managers whose exit does nothing (deprecated there; kept because
+//! its samples still write them).
+template <typename Class>
+Class& defineContextManager(Class& cls)
+{
+    cls.def("__enter__", [](py::object self) { return self; }).def("__exit__", [](py::object, py::args) {});
+    return cls;
+}
+
 } // namespace kiln::python

@@ -145,7 +145,8 @@ void bindOptimizationProfile(py::module_& m)
 
 void bindBuilderConfig(py::module_& m)
 {
-    py::class_<IBuilderConfig>(m, "IBuilderConfig", "How a network is built.")
+    py::class_<IBuilderConfig> config(m, "IBuilderConfig", "How a network is built.");
+    config
         .def("set_flag", &IBuilderConfig::setFlag, py::arg("flag"))
         .def("clear_flag", &IBuilderConfig::clearFlag, py::arg("flag"))
         .def("get_flag", &IBuilderConfig::getFlag, py::arg("flag"))
@@ -163,25 +164,19 @@ void bindBuilderConfig(py::module_& m)
             "Kiln: the backend engines built with this config run on (kiln.Backend).")
         .def_property("kiln_cpu_kernels", [](IBuilderConfig const& self) { return kiln::getCpuKernels(self); },
             [](IBuilderConfig& self, kiln::CpuKernels kernels) { kiln::setCpuKernels(self, kernels); },
-            "Kiln: the kernels of CPU engines built with this config (kiln.CpuKernels).")
-        .def("__enter__", [](py::object self) { return self; })
-        .def("__exit__", [](py::object, py::args) {});
+            "Kiln: the kernels of CPU engines built with this config (kiln.CpuKernels).");
+    defineContextManager(config);
 }
 
 IBuilder* createBuilder(PythonLogger& logger)
 {
-    ErrorCapture const capture;
-    IBuilder* builder = createInferBuilder(logger);
-    if (builder == nullptr)
-    {
-        throw std::runtime_error(capture.explain("Builder: Kiln could not create a builder"));
-    }
-    return builder;
+    return createdOrRaise("Builder: Kiln could not create a builder", [&] { return createInferBuilder(logger); });
 }
 
 void bindBuilderClass(py::module_& m)
 {
-    py::class_<IBuilder>(m, "Builder", "Builds engines from network definitions.")
+    py::class_<IBuilder> builder(m, "Builder", "Builds engines from network definitions.");
+    builder
         .def(py::init(&createBuilder), py::arg("logger"), py::keep_alive<1, 2>())
         .def("create_network", &IBuilder::createNetworkV2, py::arg("flags") = 0U, py::keep_alive<0, 1>(),
             "A new, empty network (flags: NetworkDefinitionCreationFlag bits).")
@@ -200,9 +195,8 @@ void bindBuilderClass(py::module_& m)
         .def_property_readonly("num_DLA_cores", &IBuilder::getNbDLACores)
         .def_property("max_threads", &IBuilder::getMaxThreads, &IBuilder::setMaxThreads)
         .def("reset", &IBuilder::reset)
-        .def("get_plugin_registry", &IBuilder::getPluginRegistry, py::return_value_policy::reference)
-        .def("__enter__", [](py::object self) { return self; })
-        .def("__exit__", [](py::object, py::args) {});
+        .def("get_plugin_registry", &IBuilder::getPluginRegistry, py::return_value_policy::reference);
+    defineContextManager(builder);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 
 #include <NvInferRuntime.h>
 
+#include <stdexcept>
 #include <string>
 
 namespace kiln::python
@@ -24,5 +25,18 @@ public:
     //! Called by the loggers for every message: keeps errors while a capture is alive on this thread.
     static void record(nvinfer1::ILogger::Severity severity, char const* message);
 };
+
+//! What `create` returns; a RuntimeError saying `what` failed, with the errors Kiln logged, where it returns null.
+template <typename Create>
+auto createdOrRaise(std::string const& what, Create&& create)
+{
+    ErrorCapture const capture;
+    auto* created = create();
+    if (created == nullptr)
+    {
+        throw std::runtime_error(capture.explain(what));
+    }
+    return created;
+}
 
 } // namespace kiln::python

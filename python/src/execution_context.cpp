@@ -102,9 +102,8 @@ void bindExecutionContext(py::module_& m)
                     throw std::invalid_argument(capture.explain("kiln_cpu_threads: refused"));
                 }
             },
-            "Kiln: the threads a CPU context runs on (0: the cores available).")
-        .def("__enter__", [](py::object self) { return self; })
-        .def("__exit__", [](py::object, py::args) {});
+            "Kiln: the threads a CPU context runs on (0: the cores available).");
+    defineContextManager(context);
     bindAddresses(context);
     bindRuns(context);
 }

@@ -11,7 +11,8 @@ namespace kiln::python
 void bindHostMemory(py::module_& m)
 {
     using nvinfer1::IHostMemory;
-    py::class_<IHostMemory>(m, "IHostMemory", py::buffer_protocol(), "Memory Kiln allocated, such as a plan.")
+    py::class_<IHostMemory> memory(m, "IHostMemory", py::buffer_protocol(), "Memory Kiln allocated, such as a plan.");
+    memory
         .def_buffer([](IHostMemory& self) {
             // size() counts bytes, as TensorRT's does; the buffer shows elements of the memory's type.
             size_t const itemSize = elementSize(self.type());
@@ -20,9 +21,8 @@ void bindHostMemory(py::module_& m)
         })
         .def_property_readonly("dtype", &IHostMemory::type)
         .def_property_readonly("nbytes", &IHostMemory::size)
-        .def("__len__", [](IHostMemory const& self) { return self.size() / elementSize(self.type()); })
-        .def("__enter__", [](py::object self) { return self; })
-        .def("__exit__", [](py::object, py::args) {});
+        .def("__len__", [](IHostMemory const& self) { return self.size() / elementSize(self.type()); });
+    defineContextManager(memory);
 }
 
 } // namespace kiln::python

@@ -47,9 +47,7 @@ void bindNetworkStructure(py::class_<INetworkDefinition>& network)
                 throw py::index_error("layer index " + std::to_string(index) + " out of range");
             }
             return castLayer(net.getLayer(position), self);
-        }, py::arg("index"))
-        .def("__enter__", [](py::object self) { return self; })
-        .def("__exit__", [](py::object, py::args) {});
+        }, py::arg("index"));
 }
 
 void bindComputeLayerAdders(py::class_<INetworkDefinition>& network)
@@ -136,6 +134,7 @@ void bindNetwork(py::module_& m)
         .value("PREFER_JIT_PYTHON_PLUGINS", NetworkDefinitionCreationFlag::kPREFER_JIT_PYTHON_PLUGINS);
 
     py::class_<INetworkDefinition> network(m, "INetworkDefinition", "The graph a builder builds, layer by layer.");
+    defineContextManager(network);
     bindNetworkStructure(network);
     bindComputeLayerAdders(network);
     bindDataLayerAdders(network);

@@ -1,6 +1,7 @@
 // OnnxParser (onnx-tensorrt's API on Kiln's parser), ParserError and ErrorCode. A failed parse returns False, as in
 // TensorRT, and the errors say why: get_error(i).desc(), or str(get_error(i)) for the whole report.
 #include "bindings.h"
+#include "error_capture.h"
 #include "logger.h"
 
 #include <NvOnnxParser.h>
@@ -75,12 +76,14 @@ void bindParserError(py::module_& m)
 
 IParser* createOnnxParser(nvinfer1::INetworkDefinition& network, PythonLogger& logger)
 {
-    return nvonnxparser::createParser(network, logger);
+    return createdOrRaise(
+        "OnnxParser: Kiln could not create a parser", [&] { return nvonnxparser::createParser(network, logger); });
 }
 
 void bindParser(py::module_& m)
 {
-    py::class_<IParser>(m, "OnnxParser", "Fills a network from ONNX models.")
+    py::class_<IParser> parser(m, "OnnxParser", "Fills a network from ONNX models.");
+    parser
         .def(py::init(&createOnnxParser), py::arg("network"), py::arg("logger"), py::keep_alive<1, 2>(),
             py::keep_alive<1, 3>())
         .def(
@@ -108,9 +111,8 @@ void bindParser(py::module_& m)
         .def_property("flags", &IParser::getFlags, &IParser::setFlags)
         .def("set_flag", &IParser::setFlag, py::arg("flag"))
         .def("clear_flag", &IParser::clearFlag, py::arg("flag"))
-        .def("get_flag", &IParser::getFlag, py::arg("flag"))
-        .def("__enter__", [](py::object self) { return self; })
-        .def("__exit__", [](py::object, py::args) {});
+        .def("get_flag", &IParser::getFlag, py::arg("flag"));
+    defineContextManager(parser);
 }
 
 } // namespace

@@ -9,7 +9,6 @@
 #include <pybind11/stl.h>
 
 #include <memory>
-#include <stdexcept>
 #include <vector>
 
 namespace kiln::python
@@ -22,18 +21,13 @@ using namespace nvinfer1;
 
 IRuntime* createRuntime(PythonLogger& logger)
 {
-    ErrorCapture const capture;
-    IRuntime* runtime = createInferRuntime(logger);
-    if (runtime == nullptr)
-    {
-        throw std::runtime_error(capture.explain("Runtime: Kiln could not create a runtime"));
-    }
-    return runtime;
+    return createdOrRaise("Runtime: Kiln could not create a runtime", [&] { return createInferRuntime(logger); });
 }
 
 void bindRuntimeClass(py::module_& m)
 {
-    py::class_<IRuntime>(m, "Runtime", "Loads plans into engines.")
+    py::class_<IRuntime> runtime(m, "Runtime", "Loads plans into engines.");
+    runtime
         .def(py::init(&createRuntime), py::arg("logger"), py::keep_alive<1, 2>())
         .def(
             "deserialize_cuda_engine",
@@ -45,9 +39,8 @@ void bindRuntimeClass(py::module_& m)
             },
             py::arg("serialized_engine"), py::keep_alive<0, 1>(), "The engine, or None with the reason logged.")
         .def_property("max_threads", &IRuntime::getMaxThreads, &IRuntime::setMaxThreads)
-        .def("get_plugin_registry", &IRuntime::getPluginRegistry, py::return_value_policy::reference)
-        .def("__enter__", [](py::object self) { return self; })
-        .def("__exit__", [](py::object, py::args) {});
+        .def("get_plugin_registry", &IRuntime::getPluginRegistry, py::return_value_policy::reference);
+    defineContextManager(runtime);
 }
 
 std::vector<Dims> profileShapes(ICudaEngine const& self, std::string const& name, int32_t profile)
@@ -65,7 +58,8 @@ void bindEngine(py::module_& m)
         .value("ON_PROFILE_CHANGE", ExecutionContextAllocationStrategy::kON_PROFILE_CHANGE)
         .value("USER_MANAGED", ExecutionContextAllocationStrategy::kUSER_MANAGED);
 
-    py::class_<ICudaEngine>(m, "ICudaEngine", "A built network, shared by its execution contexts.")
+    py::class_<ICudaEngine> engine(m, "ICudaEngine", "A built network, shared by its execution contexts.");
+    engine
         .def_property_readonly("num_io_tensors", &ICudaEngine::getNbIOTensors)
         .def("get_tensor_name", &ICudaEngine::getIOTensorName, py::arg("index"))
         .def("get_tensor_mode", &ICudaEngine::getTensorIOMode, py::arg("name"))
@@ -102,9 +96,8 @@ void bindEngine(py::module_& m)
                 throw py::index_error("I/O tensor index " + std::to_string(index) + " out of range");
             }
             return self.getIOTensorName(position);
-        })
-        .def("__enter__", [](py::object self) { return self; })
-        .def("__exit__", [](py::object, py::args) {});
+        });
+    defineContextManager(engine);
 }
 
 void bindInspector(py::module_& m)

@@ -83,11 +83,13 @@ def test_topk_v3_plugin_in_a_network(collection, logger):
     np.testing.assert_array_equal(out["indices"], [[1, 4], [2, 3], [0, 1]])
 
 
-def test_register_a_creator_under_another_namespace(collection):
+def test_register_and_deregister_a_creator(collection):
     creator = collection.get_creator("TopkLastDim", "1")
-    assert collection.get_creator("TopkLastDim", "1", "py_test") is None
-    # A V3 creator reports the namespace it was registered under only through the registry's index.
+    assert not collection.register_creator(creator, "")  # taken: the collection registered it there
     assert collection.register_creator(creator, "py_test")
     assert collection.get_creator("TopkLastDim", "1", "py_test") is not None
-    assert not collection.register_creator(creator, "py_test")  # taken
-    assert collection.deregister_creator(creator) in (True, False)
+    assert collection.deregister_creator(creator)  # leaves every namespace it was registered under
+    assert collection.get_creator("TopkLastDim", "1") is None
+    assert collection.get_creator("TopkLastDim", "1", "py_test") is None
+    assert collection.register_creator(creator)  # back where the collection had it
+    assert collection.get_creator("TopkLastDim", "1") is not None

@@ -1,6 +1,6 @@
-"""TensorRT's documented Python sample flow (ONNX -> serialized engine -> runtime -> inference), written as a user
-writes it for TensorRT. Two lines differ: the import, and the backend (Kiln's CPU backend takes numpy arrays'
-addresses where the sample allocates CUDA memory)."""
+"""TensorRT's documented Python sample flow (ONNX -> serialized engine -> runtime -> inference: build_engine_onnx,
+allocate_buffers, do_inference), written as a user writes it for TensorRT. What differs: the import, the backend
+line, and the buffers, which are numpy arrays (Kiln's CPU backend) where the sample allocates CUDA memory."""
 
 import numpy as np
 
