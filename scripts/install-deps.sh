@@ -9,7 +9,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   libdnnl-dev  # the CPU backend's fast path (oneDNN)
-  python3 python3-pip
+  python3 python3-pip python3-dev  # python3-dev: the Python extension, where python3 is Debian's
   clang libclang-rt-14-dev  # the ONNX parser's fuzz test (libFuzzer)
 )
 

@@ -1,0 +1,20 @@
+// Layers as Python objects of the TensorRT interface their kind implements.
+#pragma once
+
+#include <NvInfer.h>
+#include <pybind11/pybind11.h>
+
+namespace kiln::python
+{
+
+//! The layer as its interface class (IConvolutionLayer, ...), ILayer for kinds the extension does not bind yet.
+//! The Python object keeps `network` alive: the network owns the layer.
+pybind11::object castLayer(nvinfer1::ILayer* layer, pybind11::handle network);
+
+} // namespace kiln::python
+
+namespace kiln::python
+{
+//! layer_interfaces.cpp: the interfaces of the layer kinds (IActivationLayer, ...), after ILayer.
+void bindLayerInterfaces(pybind11::module_& m);
+} // namespace kiln::python

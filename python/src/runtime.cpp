@@ -1,0 +1,129 @@
+// Runtime, ICudaEngine and IEngineInspector. An engine keeps its runtime alive, a context its engine. A plan that
+// cannot be loaded gives None, as in TensorRT, with the reason sent to the logger.
+#include "bindings.h"
+#include "dims_caster.h"
+#include "error_capture.h"
+#include "logger.h"
+
+#include <NvInferRuntime.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <vector>
+
+namespace kiln::python
+{
+
+namespace
+{
+
+using namespace nvinfer1;
+
+IRuntime* createRuntime(PythonLogger& logger)
+{
+    return createdOrRaise("Runtime: Kiln could not create a runtime", [&] { return createInferRuntime(logger); });
+}
+
+void bindRuntimeClass(py::module_& m)
+{
+    py::class_<IRuntime> runtime(m, "Runtime", "Loads plans into engines.");
+    runtime
+        .def(py::init(&createRuntime), py::arg("logger"), py::keep_alive<1, 2>())
+        .def(
+            "deserialize_cuda_engine",
+            [](IRuntime& self, py::buffer serialized) {
+                py::buffer_info const info = serialized.request();
+                auto const bytes = static_cast<size_t>(info.size * info.itemsize);
+                py::gil_scoped_release release;
+                return std::unique_ptr<ICudaEngine>(self.deserializeCudaEngine(info.ptr, bytes));
+            },
+            py::arg("serialized_engine"), py::keep_alive<0, 1>(), "The engine, or None with the reason logged.")
+        .def_property("max_threads", &IRuntime::getMaxThreads, &IRuntime::setMaxThreads)
+        .def("get_plugin_registry", &IRuntime::getPluginRegistry, py::return_value_policy::reference);
+    defineContextManager(runtime);
+}
+
+std::vector<Dims> profileShapes(ICudaEngine const& self, std::string const& name, int32_t profile)
+{
+    return {self.getProfileShape(name.c_str(), profile, OptProfileSelector::kMIN),
+        self.getProfileShape(name.c_str(), profile, OptProfileSelector::kOPT),
+        self.getProfileShape(name.c_str(), profile, OptProfileSelector::kMAX)};
+}
+
+void bindEngine(py::module_& m)
+{
+    py::enum_<ExecutionContextAllocationStrategy>(m, "ExecutionContextAllocationStrategy",
+        "Where a context's activation memory comes from.")
+        .value("STATIC", ExecutionContextAllocationStrategy::kSTATIC)
+        .value("ON_PROFILE_CHANGE", ExecutionContextAllocationStrategy::kON_PROFILE_CHANGE)
+        .value("USER_MANAGED", ExecutionContextAllocationStrategy::kUSER_MANAGED);
+
+    py::class_<ICudaEngine> engine(m, "ICudaEngine", "A built network, shared by its execution contexts.");
+    engine
+        .def_property_readonly("num_io_tensors", &ICudaEngine::getNbIOTensors)
+        .def("get_tensor_name", &ICudaEngine::getIOTensorName, py::arg("index"))
+        .def("get_tensor_mode", &ICudaEngine::getTensorIOMode, py::arg("name"))
+        .def("get_tensor_shape", &ICudaEngine::getTensorShape, py::arg("name"),
+            "The shape, -1 where chosen at run time; None for a name that is not an I/O tensor.")
+        .def("get_tensor_dtype", &ICudaEngine::getTensorDataType, py::arg("name"))
+        .def("get_tensor_format", &ICudaEngine::getTensorFormat, py::arg("name"))
+        .def("get_tensor_profile_shape", &profileShapes, py::arg("name"), py::arg("profile_index"),
+            "[min, opt, max] of an input in a profile.")
+        .def("is_shape_inference_io", &ICudaEngine::isShapeInferenceIO, py::arg("name"))
+        .def_property_readonly("num_layers", &ICudaEngine::getNbLayers)
+        .def_property_readonly("num_optimization_profiles", &ICudaEngine::getNbOptimizationProfiles)
+        .def_property_readonly("name", &ICudaEngine::getName)
+        .def_property_readonly("device_memory_size", &ICudaEngine::getDeviceMemorySize)
+        .def_property_readonly("device_memory_size_v2", &ICudaEngine::getDeviceMemorySizeV2)
+        .def(
+            "create_execution_context",
+            [](ICudaEngine& self, ExecutionContextAllocationStrategy strategy) {
+                py::gil_scoped_release release;
+                return std::unique_ptr<IExecutionContext>(self.createExecutionContext(strategy));
+            },
+            py::arg("strategy") = ExecutionContextAllocationStrategy::kSTATIC, py::keep_alive<0, 1>(),
+            "A new context, or None with the reason logged.")
+        .def("serialize", [](ICudaEngine const& self) { return std::unique_ptr<IHostMemory>(self.serialize()); },
+            "The plan, to save or to load in another runtime.")
+        .def("create_engine_inspector",
+            [](ICudaEngine const& self) { return std::unique_ptr<IEngineInspector>(self.createEngineInspector()); },
+            py::keep_alive<0, 1>())
+        .def("__len__", &ICudaEngine::getNbIOTensors)
+        .def("__getitem__", [](ICudaEngine const& self, int32_t index) {
+            int32_t const position = index < 0 ? index + self.getNbIOTensors() : index;
+            if (position < 0 || position >= self.getNbIOTensors())
+            {
+                throw py::index_error("I/O tensor index " + std::to_string(index) + " out of range");
+            }
+            return self.getIOTensorName(position);
+        });
+    defineContextManager(engine);
+}
+
+void bindInspector(py::module_& m)
+{
+    py::enum_<LayerInformationFormat>(m, "LayerInformationFormat", "How the inspector describes layers.")
+        .value("ONELINE", LayerInformationFormat::kONELINE)
+        .value("JSON", LayerInformationFormat::kJSON);
+
+    py::class_<IEngineInspector>(m, "EngineInspector", "Describes an engine's layers: kernels, types, shapes.")
+        .def_property("execution_context",
+            py::cpp_function(&IEngineInspector::getExecutionContext, py::return_value_policy::reference),
+            py::cpp_function([](IEngineInspector& self, IExecutionContext const* context) {
+                self.setExecutionContext(context);
+            }, py::keep_alive<1, 2>()))
+        .def("get_layer_information", &IEngineInspector::getLayerInformation, py::arg("layer_index"),
+            py::arg("format"))
+        .def("get_engine_information", &IEngineInspector::getEngineInformation, py::arg("format"));
+}
+
+} // namespace
+
+void bindRuntime(py::module_& m)
+{
+    bindRuntimeClass(m);
+    bindEngine(m);
+    bindInspector(m);
+}
+
+} // namespace kiln::python
