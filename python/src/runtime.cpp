@@ -66,7 +66,11 @@ void bindEngine(py::module_& m)
         .def("get_tensor_shape", &ICudaEngine::getTensorShape, py::arg("name"),
             "The shape, -1 where chosen at run time; None for a name that is not an I/O tensor.")
         .def("get_tensor_dtype", &ICudaEngine::getTensorDataType, py::arg("name"))
-        .def("get_tensor_format", &ICudaEngine::getTensorFormat, py::arg("name"))
+        .def("get_tensor_format", py::overload_cast<char const*>(&ICudaEngine::getTensorFormat, py::const_),
+            py::arg("name"))
+        .def("get_tensor_format",
+            py::overload_cast<char const*, int32_t>(&ICudaEngine::getTensorFormat, py::const_), py::arg("name"),
+            py::arg("profile_index"))
         .def("get_tensor_profile_shape", &profileShapes, py::arg("name"), py::arg("profile_index"),
             "[min, opt, max] of an input in a profile.")
         .def("is_shape_inference_io", &ICudaEngine::isShapeInferenceIO, py::arg("name"))
