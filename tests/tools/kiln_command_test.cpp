@@ -462,6 +462,37 @@ TEST(KilnPluginCollection, OnnxPluginNodeBuildsAndItsPlanRunsInAnotherProcess)
     }
 }
 
+TEST(KilnTrtexecFlags, BuildFlagsBeyondKilnsOwnBuildDumpTheLayersAndThePlanSaysItsVersion)
+{
+    ScratchDir dir;
+    auto const built = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--workspace=64", "--noBuilderCache",
+        "--builderOptimizationLevel=2", "--tacticSources=-CUDNN", "--profilingVerbosity=detailed", "--stronglyTyped",
+        "--skipInference", "--dumpLayerInfo", "--saveEngine=" + dir.path("model.plan")});
+    ASSERT_EQ(built.exitCode, 0) << built.output;
+    EXPECT_TRUE(contains(built.output, "Layer Information:")) << built.output;
+    EXPECT_TRUE(contains(built.output, "\"Layers\"")) << built.output;
+    EXPECT_TRUE(contains(built.output, "--tacticSources: kept in the builder configuration")) << built.output;
+
+    auto const version = runKiln({"--loadEngine=" + dir.path("model.plan"), "--getPlanVersionOnly"});
+    ASSERT_EQ(version.exitCode, 0) << version.output;
+    EXPECT_TRUE(
+        std::regex_search(version.output, std::regex(R"(Plan format version \d+, written by Kiln \d+\.\d+\.\d+)")))
+        << version.output;
+
+    kiln::test::writeBytes(dir.path("not.plan"), "ONNX", 4);
+    auto const notAPlan = runKiln({"--loadEngine=" + dir.path("not.plan"), "--getPlanVersionOnly"});
+    EXPECT_NE(notAPlan.exitCode, 0);
+    EXPECT_TRUE(contains(notAPlan.output, "the file is not a Kiln plan")) << notAPlan.output;
+
+    auto const best = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins, "--best"} + kQuick);
+    ASSERT_EQ(best.exitCode, 0) << best.output;
+    EXPECT_TRUE(contains(best.output, "--best: Kiln has no INT8; FP16 and FP32 are enabled")) << best.output;
+
+    auto const int8 = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--int8"});
+    EXPECT_NE(int8.exitCode, 0);
+    EXPECT_TRUE(contains(int8.output, "--int8: Kiln has no INT8 kernels yet")) << int8.output;
+}
+
 // --- kiln inspect ------------------------------------------------------------------------------
 
 TEST(KilnInspect, ShowsManifestLayersAndMemoryPlan)

@@ -80,6 +80,36 @@ TEST(Options, ValuesReachTheOptions)
     EXPECT_EQ(linear.convolutionLayout, kiln::ConvolutionLayout::kLINEAR);
 }
 
+TEST(Options, TrtexecFlagsBeyondKilnsOwnTakeTrtexecsMeaning)
+{
+    Options o;
+    std::string error;
+    ASSERT_EQ(parse({"--onnx=m.onnx", "--workspace=64", "--best", "--builderOptimizationLevel=3",
+                  "--profilingVerbosity=detailed", "--tacticSources=-CUDNN,+CUBLAS_LT", "--noBuilderCache",
+                  "--dumpLayerInfo", "--precisionConstraints=none"},
+                  o, error),
+        ParseOutcome::kRUN)
+        << error;
+    ASSERT_EQ(o.memPoolSizes.size(), 1U);
+    EXPECT_EQ(o.memPoolSizes[0].pool, "workspace");
+    EXPECT_EQ(o.memPoolSizes[0].bytes, 64U << 20U);
+    EXPECT_TRUE(o.fp16) << "--best enables FP16";
+    EXPECT_EQ(o.builderOptimizationLevel, 3);
+    EXPECT_EQ(o.profilingVerbosity, nvinfer1::ProfilingVerbosity::kDETAILED);
+    ASSERT_EQ(o.tacticSourceChanges.size(), 2U);
+    EXPECT_FALSE(o.tacticSourceChanges[0].allow);
+    EXPECT_EQ(o.tacticSourceChanges[0].source, nvinfer1::TacticSource::kCUDNN);
+    EXPECT_TRUE(o.tacticSourceChanges[1].allow);
+    EXPECT_EQ(o.tacticSourceChanges[1].source, nvinfer1::TacticSource::kCUBLAS_LT);
+    EXPECT_TRUE(o.noBuilderCache);
+    EXPECT_TRUE(o.dumpLayerInfo);
+    EXPECT_EQ(o.flagWarnings.size(), 2U) << "--best (no INT8) and --tacticSources (kept, not obeyed) say so";
+
+    Options typed;
+    ASSERT_EQ(parse({"--onnx=m.onnx", "--stronglyTyped"}, typed, error), ParseOutcome::kRUN) << error;
+    EXPECT_TRUE(typed.stronglyTyped);
+}
+
 TEST(Options, RefusedInputsNameTheProblem)
 {
     struct Case
@@ -91,6 +121,19 @@ TEST(Options, RefusedInputsNameTheProblem)
              {{"--onnx=m.onnx", "--bogus"}, "unknown flag --bogus"},
              {{"--onnx=m.onnx", "stray"}, "unexpected argument stray"},
              {{"--onnx=m.onnx", "--loadInputs=", "--fp16"}, "--loadInputs has an empty value"},
+             {{"--onnx=m.onnx", "--int8"}, "--int8: Kiln has no INT8 kernels yet"},
+             {{"--onnx=m.onnx", "--refit"}, "--refit: Kiln's plans cannot be refitted yet"},
+             {{"--onnx=m.onnx", "--versionCompatible"}, "--versionCompatible: Kiln's plans are run by Kiln's own"},
+             {{"--onnx=m.onnx", "--inputIOFormats=fp16:chw"}, "--inputIOFormats: not supported yet"},
+             {{"--onnx=m.onnx", "--layerPrecisions=conv:fp16"}, "--layerPrecisions: not supported yet"},
+             {{"--onnx=m.onnx", "--precisionConstraints=obey"}, "--precisionConstraints: not supported yet"},
+             {{"--onnx=m.onnx", "--stronglyTyped", "--fp16"}, "--stronglyTyped keeps the types the model gives"},
+             {{"--onnx=m.onnx", "--builderOptimizationLevel=6"}, "expected 0 to 5"},
+             {{"--onnx=m.onnx", "--profilingVerbosity=loud"}, "expected layer_names_only, detailed or none"},
+             {{"--onnx=m.onnx", "--tacticSources=CUDNN"}, "\"CUDNN\" is not +SOURCE or -SOURCE"},
+             {{"--onnx=m.onnx", "--workspace=lots"}, "--workspace: "},
+             {{"--loadEngine=p.plan", "--best"}, "are build flags"},
+             {{"--onnx=m.onnx", "--getPlanVersionOnly"}, "--getPlanVersionOnly reads a plan: it needs --loadEngine"},
              {{}, "no model"},
              {{"--onnx=m.onnx", "--loadEngine=p.plan"}, "--onnx and --loadEngine both give the model"},
              {{"--loadEngine=p.plan", "--fp16"}, "are build flags"},

@@ -163,6 +163,29 @@ void configure(nvinfer1::IBuilderConfig& config, Options const& options, BuildRe
             config.setMemoryPoolLimit(nvinfer1::MemoryPoolType::kWORKSPACE, pool.bytes);
         }
     }
+    // trtexec's flags beyond Kiln's own, with their meaning in the configuration.
+    if (options.builderOptimizationLevel >= 0)
+    {
+        config.setBuilderOptimizationLevel(options.builderOptimizationLevel);
+    }
+    if (options.profilingVerbosity.has_value())
+    {
+        config.setProfilingVerbosity(*options.profilingVerbosity);
+    }
+    if (!options.tacticSourceChanges.empty())
+    {
+        nvinfer1::TacticSources sources = config.getTacticSources();
+        for (TacticSourceChange const& change : options.tacticSourceChanges)
+        {
+            auto const bit = nvinfer1::TacticSources{1U} << static_cast<uint32_t>(change.source);
+            sources = change.allow ? (sources | bit) : (sources & ~bit);
+        }
+        config.setTacticSources(sources);
+    }
+    if (options.noBuilderCache)
+    {
+        config.setFlag(nvinfer1::BuilderFlag::kDISABLE_TIMING_CACHE);
+    }
 }
 
 //! Marks every output of every layer (except shape computations) as a network output. With reduced
@@ -209,7 +232,10 @@ std::unique_ptr<nvinfer1::IHostMemory> buildFromOnnx(
     Options const& options, BuildRequest const& request, std::vector<LayerOutputs>* layers)
 {
     std::unique_ptr<nvinfer1::IBuilder> builder(nvinfer1::createInferBuilder(logger()));
-    std::unique_ptr<nvinfer1::INetworkDefinition> network(builder->createNetworkV2(0));
+    auto const networkFlags = options.stronglyTyped
+        ? 1U << static_cast<uint32_t>(nvinfer1::NetworkDefinitionCreationFlag::kSTRONGLY_TYPED)
+        : 0U;
+    std::unique_ptr<nvinfer1::INetworkDefinition> network(builder->createNetworkV2(networkFlags));
     if (!parseModel(options.onnx, *network, options.verbose))
     {
         return nullptr;

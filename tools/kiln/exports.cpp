@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -82,26 +83,53 @@ void dumpOutputs(std::vector<HostTensor> const& outputs)
     }
 }
 
-bool exportLayerInfo(std::string const& path, nvinfer1::ICudaEngine const& engine,
-    nvinfer1::IExecutionContext const* context, std::string& error)
+namespace
+{
+
+//! The engine inspector's JSON (with the context's shapes where given); false with `error` naming `flag`.
+bool layerInformation(char const* flag, nvinfer1::ICudaEngine const& engine, nvinfer1::IExecutionContext const* context,
+    std::string& info, std::string& error)
 {
     std::unique_ptr<nvinfer1::IEngineInspector> inspector(engine.createEngineInspector());
     if (inspector == nullptr)
     {
-        error = "--exportLayerInfo: the engine cannot be inspected (see the error above)";
+        error = std::string(flag) + ": the engine cannot be inspected (see the error above)";
         return false;
     }
     if (context != nullptr)
     {
         inspector->setExecutionContext(context);
     }
-    char const* info = inspector->getEngineInformation(nvinfer1::LayerInformationFormat::kJSON);
-    if (info == nullptr)
+    char const* text = inspector->getEngineInformation(nvinfer1::LayerInformationFormat::kJSON);
+    if (text == nullptr)
     {
-        error = "--exportLayerInfo: the engine information is not available (see the error above)";
+        error = std::string(flag) + ": the engine information is not available (see the error above)";
         return false;
     }
-    return writeFile(path, std::string(info) + "\n", "--exportLayerInfo", error);
+    info = text;
+    return true;
+}
+
+} // namespace
+
+bool exportLayerInfo(std::string const& path, nvinfer1::ICudaEngine const& engine,
+    nvinfer1::IExecutionContext const* context, std::string& error)
+{
+    std::string info;
+    return layerInformation("--exportLayerInfo", engine, context, info, error)
+        && writeFile(path, info + "\n", "--exportLayerInfo", error);
+}
+
+bool dumpLayerInfo(nvinfer1::ICudaEngine const& engine, nvinfer1::IExecutionContext const* context, std::string& error)
+{
+    std::string info;
+    if (!layerInformation("--dumpLayerInfo", engine, context, info, error))
+    {
+        return false;
+    }
+    logInfo("Layer Information:");
+    std::printf("%s\n", info.c_str());
+    return true;
 }
 
 } // namespace kiln::cli

@@ -1,4 +1,4 @@
-// trtexec's JSON exports and dumps: --exportTimes, --exportOutput, --dumpOutput, --exportLayerInfo.
+// trtexec's JSON exports and dumps: --exportTimes, --exportOutput, --dumpOutput, --exportLayerInfo, --dumpLayerInfo.
 #pragma once
 
 #include "host_tensor.h"
@@ -25,5 +25,7 @@ void dumpOutputs(std::vector<HostTensor> const& outputs);
 //! IEngineInspector's JSON of the engine ({"Layers": [...], "Bindings": [...]}), with shapes of context.
 bool exportLayerInfo(std::string const& path, nvinfer1::ICudaEngine const& engine,
     nvinfer1::IExecutionContext const* context, std::string& error);
+//! The same JSON, printed after a "Layer Information:" line.
+bool dumpLayerInfo(nvinfer1::ICudaEngine const& engine, nvinfer1::IExecutionContext const* context, std::string& error);
 
 } // namespace kiln::cli

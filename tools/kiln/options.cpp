@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "trtexec_flags.h"
+
 #include <CLI/CLI.hpp>
 
 #include <NvInferVersion.h>
@@ -304,6 +306,8 @@ ParseOutcome parseOptions(int argc, char** argv, Options& options, std::string& 
     app.allow_extras();
     RawSpecs raw;
     addFlags(app, options, raw);
+    TrtexecFlags trtexecFlags;
+    addTrtexecFlags(app, options, trtexecFlags);
     try
     {
         app.parse(argc, argv);
@@ -327,7 +331,8 @@ ParseOutcome parseOptions(int argc, char** argv, Options& options, std::string& 
             + " (kiln --help lists the flags)";
         return ParseOutcome::kERROR;
     }
-    if (!checkValues(options, raw, error) || !checkCombinations(options, error))
+    if (!checkValues(options, raw, error) || !applyTrtexecFlags(trtexecFlags, options, error, options.flagWarnings)
+        || !checkCombinations(options, error))
     {
         return ParseOutcome::kERROR;
     }

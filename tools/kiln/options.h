@@ -4,6 +4,7 @@
 #include "plugin_libraries.h"
 #include "spec_parsing.h"
 
+#include <NvInfer.h>
 #include <kiln/Backend.h>
 #include <kiln/ConvolutionLayout.h>
 #include <kiln/CpuBackend.h>
@@ -15,6 +16,13 @@
 
 namespace kiln::cli
 {
+
+//! One entry of --tacticSources: allow (+) or disallow (-) a tactic library.
+struct TacticSourceChange
+{
+    bool allow{true};
+    nvinfer1::TacticSource source{nvinfer1::TacticSource::kCUBLAS};
+};
 
 struct Options
 {
@@ -35,6 +43,12 @@ struct Options
     kiln::CpuKernels cpuKernels{kiln::CpuKernels::kFAST};
     PluginLibraries plugins;
     Backend backend{Backend::kCPU};
+    // trtexec's build flags beyond Kiln's own (trtexec_flags.h).
+    bool stronglyTyped{false};              //!< the network built with kSTRONGLY_TYPED
+    int32_t builderOptimizationLevel{-1};   //!< -1: the builder's default
+    std::optional<nvinfer1::ProfilingVerbosity> profilingVerbosity;
+    std::vector<TacticSourceChange> tacticSourceChanges;
+    bool noBuilderCache{false};             //!< kDISABLE_TIMING_CACHE
 
     // Inference.
     bool skipInference{false};
@@ -60,6 +74,10 @@ struct Options
     std::string exportOutput;
     std::string exportProfile;
     std::string exportLayerInfo;
+    bool dumpLayerInfo{false};
+    bool getPlanVersionOnly{false};
+    //! What the flags' parsing has to say without refusing them (trtexec flags Kiln takes only in part).
+    std::vector<std::string> flagWarnings;
 
     // Comparison with the CPU reference (Kiln's own).
     bool compare{false};

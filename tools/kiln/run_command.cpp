@@ -11,6 +11,7 @@
 #include "performance_report.h"
 #include "reference_compare.h"
 #include "timing_loop.h"
+#include "trtexec_flags.h"
 
 #include <NvInferVersion.h>
 #include <kiln/Logging.h>
@@ -39,6 +40,10 @@ int finish(bool passed, std::string const& commandLine)
 //! Says which accepted flags do nothing on the chosen backend, so nobody reads the numbers as if they did.
 void noteIneffectiveFlags(Options const& o)
 {
+    for (std::string const& warning : o.flagWarnings)
+    {
+        logWarning(warning);
+    }
     for (auto const& [set, flag] : {std::pair{o.useCudaGraph, "--useCudaGraph"},
              std::pair{o.noDataTransfers, "--noDataTransfers"}, std::pair{o.useSpinWait, "--useSpinWait"},
              std::pair{!o.timingCacheFile.empty(), "--timingCacheFile"}, std::pair{o.device != 0, "--device"},
@@ -87,6 +92,21 @@ bool savePlan(std::string const& path, void const* data, size_t size)
         return false;
     }
     logInfo("Engine saved to " + path);
+    return true;
+}
+
+//! --getPlanVersionOnly: the plan file's versions, from its header alone (trtexec does not load the engine either).
+bool printPlanVersion(std::string const& path)
+{
+    std::vector<uint8_t> plan;
+    std::string error;
+    std::string line;
+    if (!readFile(path, "--loadEngine", plan, error) || !planVersionLine(plan, line, error))
+    {
+        logError(error);
+        return false;
+    }
+    logInfo(line);
     return true;
 }
 
@@ -201,6 +221,7 @@ bool runInference(Options const& o, nvinfer1::ICudaEngine& engine)
     TimingResult timing;
     bool const ran
         = (o.exportLayerInfo.empty() || exportLayerInfo(o.exportLayerInfo, engine, &buffers[0].context(), error))
+        && (!o.dumpLayerInfo || dumpLayerInfo(engine, &buffers[0].context(), error))
         && timeAndProfile(o, streams, profiler, timing, error)
         && reportResults(o, timing, profiler, buffers[0].outputs(), error);
     if (!ran)
@@ -243,6 +264,10 @@ int runMainCommand(int argc, char** argv)
         return finish(false, o.commandLine);
     }
 
+    if (o.getPlanVersionOnly)
+    {
+        return finish(printPlanVersion(o.loadEngine), o.commandLine);
+    }
     LoadedEngine loaded;
     if (!obtainEngine(o, loaded))
     {
@@ -250,7 +275,8 @@ int runMainCommand(int argc, char** argv)
     }
     if (o.skipInference)
     {
-        if (!o.exportLayerInfo.empty() && !exportLayerInfo(o.exportLayerInfo, *loaded.engine, nullptr, error))
+        if ((!o.exportLayerInfo.empty() && !exportLayerInfo(o.exportLayerInfo, *loaded.engine, nullptr, error))
+            || (o.dumpLayerInfo && !dumpLayerInfo(*loaded.engine, nullptr, error)))
         {
             logError(error);
             return finish(false, o.commandLine);

@@ -1,0 +1,47 @@
+// trtexec's flags that are not Kiln's own but that scripts written for trtexec pass: taken with trtexec's meaning
+// where Kiln has it (--workspace, --best, --stronglyTyped, --builderOptimizationLevel, --profilingVerbosity,
+// --tacticSources, --noBuilderCache, --dumpLayerInfo, --getPlanVersionOnly), refused with the reason where it has
+// not (--int8, --refit, --versionCompatible, I/O formats and per-layer precisions). Never "unknown flag".
+#pragma once
+
+#include "options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace kiln::cli
+{
+
+//! The flags' values as typed, before applyTrtexecFlags.
+struct TrtexecFlags
+{
+    std::string workspace;
+    bool best{false};
+    std::string builderOptimizationLevel;
+    std::string profilingVerbosity;
+    std::string tacticSources;
+    // Refused: the flag as written, when given.
+    bool int8{false};
+    bool refit{false};
+    bool versionCompatible{false};
+    std::string inputIOFormats;
+    std::string outputIOFormats;
+    std::string layerPrecisions;
+    std::string layerOutputTypes;
+    std::string precisionConstraints;
+};
+
+void addTrtexecFlags(CLI::App& app, Options& options, TrtexecFlags& flags);
+
+//! Puts the flags' meaning into `options`. False with `error` for a refused flag or a bad value; `warnings` says
+//! where Kiln takes a flag without acting on all of it.
+bool applyTrtexecFlags(TrtexecFlags const& flags, Options& options, std::string& error,
+    std::vector<std::string>& warnings);
+
+//! --getPlanVersionOnly's line for a plan file's bytes: its format version and the Kiln version that wrote it, read
+//! from the header alone. False with `error` where the bytes are not a Kiln plan.
+bool planVersionLine(std::vector<uint8_t> const& plan, std::string& line, std::string& error);
+
+} // namespace kiln::cli
