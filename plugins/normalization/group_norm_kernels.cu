@@ -1,5 +1,7 @@
 #include "group_norm_kernels.h"
 
+#include "common/block_reduce.cuh"
+
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -10,38 +12,6 @@ namespace
 {
 
 int32_t constexpr kThreads = 256;
-
-//! The sum of `value` over the block; every thread gets it. `shared` holds kThreads / 32 floats.
-__device__ float blockSum(float value, float* shared)
-{
-    for (int32_t offset = 16; offset > 0; offset /= 2)
-    {
-        value += __shfl_down_sync(0xffffffffU, value, offset);
-    }
-    int32_t const lane = threadIdx.x % 32;
-    int32_t const warp = threadIdx.x / 32;
-    if (lane == 0)
-    {
-        shared[warp] = value;
-    }
-    __syncthreads();
-    if (warp == 0)
-    {
-        value = lane < kThreads / 32 ? shared[lane] : 0.F;
-        for (int32_t offset = 16; offset > 0; offset /= 2)
-        {
-            value += __shfl_down_sync(0xffffffffU, value, offset);
-        }
-        if (lane == 0)
-        {
-            shared[0] = value;
-        }
-    }
-    __syncthreads();
-    float const total = shared[0];
-    __syncthreads(); // the next call writes shared again
-    return total;
-}
 
 // A row's or a chunk's element count, mean and sum of squared deviations from that mean.
 struct Moments
@@ -68,7 +38,7 @@ __device__ Moments combine(Moments a, Moments b)
 // first element. Shifted that way the sums stay small next to the variance (unless that element lies far out from
 // the rest), so the variance keeps float's accuracy without a second pass for the mean.
 template <typename T>
-__device__ Moments rangeMoments(T const* in, int64_t begin, int64_t end, float* shared)
+__device__ Moments rangeMoments(T const* in, int64_t begin, int64_t end)
 {
     float const count = static_cast<float>(max(end - begin, int64_t{0}));
     if (count == 0.F)
@@ -84,8 +54,8 @@ __device__ Moments rangeMoments(T const* in, int64_t begin, int64_t end, float* 
         sum += deviation;
         squares += deviation * deviation;
     }
-    float const totalSum = blockSum(sum, shared);
-    float const totalSquares = blockSum(squares, shared);
+    float const totalSum = blockSum(sum);
+    float const totalSquares = blockSum(squares);
     float const meanDeviation = totalSum / count;
     return Moments{count, shift + meanDeviation, fmaxf(totalSquares - totalSum * meanDeviation, 0.F)};
 }
@@ -118,14 +88,13 @@ template <typename T>
 __global__ void __launch_bounds__(kThreads) groupNormKernel(
     T const* x, T* y, GroupNormShape shape, GroupNormAffine affine)
 {
-    __shared__ float shared[kThreads / 32];
     int64_t const channelsPerGroup = shape.channels / shape.groups;
     int64_t const rowLength = channelsPerGroup * shape.spatial;
     int64_t const rows = shape.batch * shape.groups;
     for (int64_t row = blockIdx.x; row < rows; row += gridDim.x)
     {
         T const* in = x + row * rowLength;
-        Moments const moments = rangeMoments(in, 0, rowLength, shared);
+        Moments const moments = rangeMoments(in, 0, rowLength);
         float const invStd = rsqrtf(moments.m2 / moments.count + affine.epsilon);
         normalizeRange(in, y + row * rowLength, 0, rowLength, shape.spatial, (row % shape.groups) * channelsPerGroup,
             moments.mean, invStd, affine);
@@ -137,10 +106,9 @@ template <typename T>
 __global__ void __launch_bounds__(kThreads) chunkMomentsKernel(
     T const* x, int64_t rowLength, int64_t chunkLength, Moments* moments)
 {
-    __shared__ float shared[kThreads / 32];
     int64_t const row = blockIdx.y;
     int64_t const begin = blockIdx.x * chunkLength;
-    Moments const chunk = rangeMoments(x + row * rowLength, begin, min(rowLength, begin + chunkLength), shared);
+    Moments const chunk = rangeMoments(x + row * rowLength, begin, min(rowLength, begin + chunkLength));
     if (threadIdx.x == 0)
     {
         moments[row * gridDim.x + blockIdx.x] = chunk;
