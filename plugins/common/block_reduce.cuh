@@ -57,51 +57,13 @@ __device__ inline float blockMax(float value)
     return blockReduce(value, [](float a, float b) { return fmaxf(a, b); }, -INFINITY);
 }
 
-//! The most values per thread that layerNormBlockRow keeps in registers: rows up to 4 * blockDim.x wide (BERT's 768
-//! and 1024 with 256 threads) are read once.
-int constexpr kLayerNormCachedPerThread = 4;
-
-//! Layer norm of one row: two passes for the mean and the biased variance (in float, centered, so no cancellation),
-//! a third that writes gamma (x - mean) rstd + beta through `store(i, y)`. A row of at most
-//! kLayerNormCachedPerThread * blockDim.x values is read once, through `valueAt(i)` (i < width), and kept in
-//! registers; a wider one calls `valueAt` in each pass, so it must be cheap to recompute. No shared row buffer, so
-//! any width works.
+//! Layer norm of one row whose values `valueAt(i)` (i < width) are cheap to recompute: two passes for the mean and
+//! the biased variance (in float, centered, so no cancellation), a third that writes
+//! gamma (x - mean) rstd + beta through `store(i, y)`. No shared row buffer, so any width works.
 template <typename ValueAt, typename Store>
 __device__ inline void layerNormBlockRow(int64_t width, ValueAt valueAt, float const* gamma, float const* beta,
     float epsilon, Store store)
 {
-    if (width <= kLayerNormCachedPerThread * static_cast<int64_t>(blockDim.x))
-    {
-        float values[kLayerNormCachedPerThread];
-        float sum = 0.F;
-#pragma unroll
-        for (int k = 0; k < kLayerNormCachedPerThread; ++k)
-        {
-            int64_t const i = threadIdx.x + k * static_cast<int64_t>(blockDim.x);
-            values[k] = i < width ? valueAt(i) : 0.F;
-            sum += values[k];
-        }
-        float const mean = blockSum(sum) / static_cast<float>(width);
-        float squares = 0.F;
-#pragma unroll
-        for (int k = 0; k < kLayerNormCachedPerThread; ++k)
-        {
-            int64_t const i = threadIdx.x + k * static_cast<int64_t>(blockDim.x);
-            float const centered = i < width ? values[k] - mean : 0.F;
-            squares += centered * centered;
-        }
-        float const rstd = rsqrtf(blockSum(squares) / static_cast<float>(width) + epsilon);
-#pragma unroll
-        for (int k = 0; k < kLayerNormCachedPerThread; ++k)
-        {
-            int64_t const i = threadIdx.x + k * static_cast<int64_t>(blockDim.x);
-            if (i < width)
-            {
-                store(i, gamma[i] * ((values[k] - mean) * rstd) + beta[i]);
-            }
-        }
-        return;
-    }
     float sum = 0.F;
     for (int64_t i = threadIdx.x; i < width; i += blockDim.x)
     {
