@@ -1,5 +1,6 @@
 // The base of the collection's IPluginV2Ext plugins (NVIDIA's older detection plugins: shapes without the batch
-// axis, one configurePlugin call that fixes the input shapes and types): everything but the plugin's math.
+// axis, one configurePlugin call that fixes the input shapes and types): everything but the plugin's math (what it
+// shares with dynamic_plugin.h is in v2_plugin_base.h).
 //
 //     class ReorgPlugin : public LegacyPlugin<ReorgPlugin, ReorgParams>
 //     {
@@ -16,15 +17,9 @@
 // the parameters, then the configured input/output shapes and types (state the plugin may use at run time).
 #pragma once
 
-#include "fields.h"
-#include "payload.h"
-#include "plugin_tensors.h"
+#include "v2_plugin_base.h"
 
-#include <NvInferRuntime.h>
-#include <kiln/HostPlugin.h>
-
-#include <cstring>
-#include <string>
+#include <algorithm>
 #include <vector>
 
 namespace kiln::plugins
@@ -58,18 +53,15 @@ struct LegacyConfiguration
 };
 
 template <typename Derived, typename Params>
-class LegacyPlugin : public nvinfer1::IPluginV2Ext, public kiln::IHostPlugin
+class LegacyPlugin : public V2PluginBase<Derived, Params, nvinfer1::IPluginV2Ext>
 {
-public:
-    using ParamsType = Params;
+    using Base = V2PluginBase<Derived, Params, nvinfer1::IPluginV2Ext>;
 
+public:
     explicit LegacyPlugin(Params params)
-        : mParams(std::move(params))
+        : Base(std::move(params))
     {
     }
-
-    //! Throws PluginError unless `params` are valid; a plugin with rules hides this.
-    static void check(Params const& /*params*/) {}
 
     static Derived* deserialize(PayloadReader& reader)
     {
@@ -83,69 +75,23 @@ public:
     }
     void save(PayloadWriter& writer) const
     {
-        const_cast<Params&>(mParams).visit(writer); // the writer only reads
+        Base::save(writer);
         mConfiguration.save(writer);
     }
 
-    Params const& params() const
-    {
-        return mParams;
-    }
     LegacyConfiguration const& configuration() const
     {
         return mConfiguration;
     }
 
-    char const* getPluginType() const noexcept override
-    {
-        return Derived::kName;
-    }
-    char const* getPluginVersion() const noexcept override
-    {
-        return Derived::kVersion;
-    }
-    void setPluginNamespace(char const* pluginNamespace) noexcept override
-    {
-        mNamespace = pluginNamespace != nullptr ? pluginNamespace : "";
-    }
-    char const* getPluginNamespace() const noexcept override
-    {
-        return mNamespace.c_str();
-    }
     //! FP32, linear; a plugin that takes FP16 too hides this.
     bool supportsFormat(nvinfer1::DataType type, nvinfer1::PluginFormat format) const noexcept override
     {
         return type == nvinfer1::DataType::kFLOAT && format == nvinfer1::PluginFormat::kLINEAR;
     }
-    int32_t initialize() noexcept override
-    {
-        return 0;
-    }
-    void terminate() noexcept override {}
-    void destroy() noexcept override
-    {
-        delete this;
-    }
     size_t getWorkspaceSize(int32_t /*maxBatchSize*/) const noexcept override
     {
         return 0;
-    }
-    nvinfer1::IPluginV2Ext* clone() const noexcept override
-    {
-        return guarded(Derived::kName, "clone", static_cast<nvinfer1::IPluginV2Ext*>(nullptr),
-            [this]() -> nvinfer1::IPluginV2Ext* { return new Derived(static_cast<Derived const&>(*this)); });
-    }
-    size_t getSerializationSize() const noexcept override
-    {
-        return guarded(Derived::kName, "getSerializationSize", size_t{0}, [this] { return payload().size(); });
-    }
-    void serialize(void* buffer) const noexcept override
-    {
-        guarded(Derived::kName, "serialize", 0, [&] {
-            std::vector<uint8_t> const bytes = payload();
-            std::memcpy(buffer, bytes.data(), bytes.size());
-            return 0;
-        });
     }
     void configurePlugin(nvinfer1::Dims const* inputDims, int32_t nbInputs, nvinfer1::Dims const* outputDims,
         int32_t nbOutputs, nvinfer1::DataType const* inputTypes, nvinfer1::DataType const* outputTypes,
@@ -165,29 +111,13 @@ public:
             = descriptorsWithBatch(mConfiguration.inputDims, mConfiguration.inputTypes, batchSize);
         std::vector<nvinfer1::PluginTensorDesc> const out
             = descriptorsWithBatch(mConfiguration.outputDims, mConfiguration.outputTypes, batchSize);
-        return runOnDevice(derived(), PluginTensors{in.data(), out.data(), inputs, outputs, workspace}, stream);
-    }
-    int32_t enqueueHost(nvinfer1::PluginTensorDesc const* inputDesc, nvinfer1::PluginTensorDesc const* outputDesc,
-        void const* const* inputs, void* const* outputs, void* workspace) override
-    {
-        return runOnHost(derived(), PluginTensors{inputDesc, outputDesc, inputs, outputs, workspace});
+        return runOnDevice(this->derived(), PluginTensors{in.data(), out.data(), inputs, outputs, workspace}, stream);
     }
 
 protected:
-    Params mParams;
     LegacyConfiguration mConfiguration;
 
 private:
-    Derived const& derived() const
-    {
-        return static_cast<Derived const&>(*this);
-    }
-    std::vector<uint8_t> payload() const
-    {
-        PayloadWriter writer;
-        derived().save(writer);
-        return writer.bytes();
-    }
     //! Descriptors of the configured tensors with the batch axis put first.
     static std::vector<nvinfer1::PluginTensorDesc> descriptorsWithBatch(std::vector<nvinfer1::Dims> const& dims,
         std::vector<nvinfer1::DataType> const& types, int32_t batchSize)
@@ -204,7 +134,6 @@ private:
         }
         return descs;
     }
-    std::string mNamespace;
 };
 
 } // namespace kiln::plugins
