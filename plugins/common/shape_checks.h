@@ -64,6 +64,21 @@ inline std::vector<std::vector<int64_t>> runExtents(nvinfer1::PluginTensorDesc c
     return extents;
 }
 
+//! Each input's extents at run time, once `shapeError(extents)` (the check the build ran on knownExtents) says ""
+//! about them; else a PluginError with what it said.
+template <typename ShapeError>
+std::vector<std::vector<int64_t>> checkedRunExtents(
+    nvinfer1::PluginTensorDesc const* inputs, int32_t nbInputs, ShapeError&& shapeError)
+{
+    std::vector<std::vector<int64_t>> extents = runExtents(inputs, nbInputs);
+    std::string const error = shapeError(extents);
+    if (!error.empty())
+    {
+        throw PluginError(error);
+    }
+    return extents;
+}
+
 //! What getOutputDimensions / getOutputShapes return for an output they cannot make: rank -1, with `error` (which
 //! names the plugin) logged.
 inline nvinfer1::DimsExprs invalidOutput(std::string const& error)

@@ -148,12 +148,8 @@ bool deformConvSupports(nvinfer1::PluginTensorDesc const& desc, nvinfer1::Plugin
 DeformConvShape deformConvShapeOf(DeformConvParams const& params, nvinfer1::PluginTensorDesc const* inputs,
     int32_t nbInputs)
 {
-    std::vector<std::vector<int64_t>> const extents = runExtents(inputs, nbInputs);
-    std::string const error = deformConvShapeError(params, extents);
-    if (!error.empty())
-    {
-        throw PluginError(error);
-    }
+    std::vector<std::vector<int64_t>> const extents = checkedRunExtents(
+        inputs, nbInputs, [&](auto const& known) { return deformConvShapeError(params, known); });
     DeformConvShape shape;
     shape.batch = extents[0][0];
     shape.inChannels = extents[0][1];

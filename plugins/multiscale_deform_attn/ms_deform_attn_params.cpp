@@ -100,12 +100,7 @@ bool msDeformAttnSupports(int32_t pos, nvinfer1::PluginTensorDesc const& desc, n
 
 MsDeformAttnShape msDeformAttnShapeOf(nvinfer1::PluginTensorDesc const* inputs)
 {
-    std::vector<std::vector<int64_t>> const extents = runExtents(inputs, 5);
-    std::string const error = msDeformAttnShapeError(extents);
-    if (!error.empty())
-    {
-        throw PluginError(error);
-    }
+    std::vector<std::vector<int64_t>> const extents = checkedRunExtents(inputs, 5, msDeformAttnShapeError);
     MsDeformAttnShape shape;
     shape.batch = extents[0][0];
     shape.valueLength = extents[0][1];

@@ -294,8 +294,9 @@ ModelRun runOrThrow(std::string const& modelPath, std::vector<HostTensor> const&
         return result;
     }
     RecordingLogger logger;
-    // As an application linking libnvinfer_plugin does: models that name NVIDIA's standard plugins find Kiln's.
-    initLibNvInferPlugins(nullptr, "");
+    // As an application linking libnvinfer_plugin does, once: models that name NVIDIA's standard plugins find Kiln's.
+    static bool const pluginsRegistered = initLibNvInferPlugins(nullptr, "");
+    (void) pluginsRegistered;
     std::unique_ptr<nvinfer1::IBuilder> builder{nvinfer1::createInferBuilder(logger)};
     std::unique_ptr<nvinfer1::INetworkDefinition> network{builder->createNetworkV2(0)};
     std::unique_ptr<nvonnxparser::IParser> parser{nvonnxparser::createParser(*network, logger)};

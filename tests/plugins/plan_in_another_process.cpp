@@ -62,8 +62,10 @@ void expectSameOutputs(json const& exported, std::vector<HostTensor> const& outp
     for (size_t i = 0; i < outputs.size(); ++i)
     {
         std::string const name = "output" + std::to_string(i);
-        json const& tensor = *std::find_if(exported.begin(), exported.end(),
-            [&](json const& t) { return t["name"] == name; });
+        auto const found
+            = std::find_if(exported.begin(), exported.end(), [&](json const& t) { return t["name"] == name; });
+        ASSERT_NE(found, exported.end()) << name << " is missing from --exportOutput's file";
+        json const& tensor = *found;
         std::vector<float> const expected = outputs[i].floats();
         ASSERT_EQ(tensor["values"].size(), expected.size()) << name;
         for (size_t k = 0; k < expected.size(); ++k)

@@ -1,5 +1,6 @@
 #include "trtexec_flags.h"
 
+#include "plan/plan_format.h"
 #include "spec_parsing.h"
 
 #include <NvInferVersion.h>
@@ -185,9 +186,9 @@ bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, st
 
 bool planVersionLine(std::vector<uint8_t> const& plan, std::string& line, std::string& error)
 {
-    // The header (src/plan/plan_format.h): magic "KILNPLAN", format version, Kiln version, little-endian.
-    constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
-    if (plan.size() < 16 || std::memcmp(plan.data(), kMagic, sizeof(kMagic)) != 0)
+    // The header (src/plan/plan_format.h): magic, format version, Kiln version, little-endian.
+    if (plan.size() < plan::kPlanHeaderSize
+        || std::memcmp(plan.data(), plan::kPlanMagic, sizeof(plan::kPlanMagic)) != 0)
     {
         error = "--getPlanVersionOnly: the file is not a Kiln plan (no KILNPLAN header)";
         return false;
