@@ -138,11 +138,11 @@ TEST(CudaBackendChannelsLast, Fp16ConvolutionRegionsAreStoredChannelsLast)
         EXPECT_EQ(formatOfTensor(model, name), format) << name;
     }
     // The first convolution converts the FP32 linear input as it reads it, its 3 channels padded to 8 (kHWC8); the
-    // broadcast addition reads a channels-last tensor linear; the reduction reads it as it is stored; the average
-    // pooling writes the network's output linear through a conversion.
+    // broadcast addition (fused with the sigmoid after it) reads a channels-last tensor linear; the reduction reads
+    // it as it is stored; the average pooling writes the network's output linear through a conversion.
     EXPECT_EQ(formatsOfLayer(model, "conv1 + a"), (std::vector<TensorFormat>{TensorFormat::kHWC8, kHWC}));
     EXPECT_EQ(formatsOfLayer(model, "conv2 + sum + b"), (std::vector<TensorFormat>{kHWC, kHWC, kHWC}));
-    EXPECT_EQ(formatsOfLayer(model, "d"), (std::vector<TensorFormat>{kLINEAR, kLINEAR, kLINEAR}));
+    EXPECT_EQ(formatsOfLayer(model, "d + e"), (std::vector<TensorFormat>{kLINEAR, kLINEAR, kLINEAR}));
     EXPECT_EQ(formatsOfLayer(model, "f"), (std::vector<TensorFormat>{kHWC, kHWC}));
     EXPECT_EQ(formatsOfLayer(model, "y"), (std::vector<TensorFormat>{kHWC, kHWC}));
     EXPECT_EQ(formatsOfLayer(model, "z"), (std::vector<TensorFormat>{kHWC, kLINEAR}));

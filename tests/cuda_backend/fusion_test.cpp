@@ -94,7 +94,8 @@ TEST(CudaBackendFusion, AnAdditionWithoutAReluAndABroadcastResidualStayUnfused)
         z.setName("z");
         network.markOutput(z);
     };
-    std::vector<std::string> const expected{"shift", "conv1", "add1", "relu1", "conv2", "add2"};
+    // The broadcast addition and the ReLU become one point-wise layer instead.
+    std::vector<std::string> const expected{"shift", "conv1", "add1 + relu1", "conv2", "add2"};
     EXPECT_EQ(layerNamesOfCudaPlan(maker), expected);
 }
 

@@ -185,7 +185,8 @@ TEST(CudaMatrixMultiplyFusion, ChainsThatCannotFuseStayAsTheyAre)
 {
     // A bias broadcast down the columns ([M, 1]) is not cuBLASLt's per-column bias.
     FullyConnected const byRow{k5x7, Op::kNONE, k7x3, Op::kNONE, Dims{2, {5, 1}}, true};
-    std::vector<std::string> const all{"fc", "bias", "add", "relu"};
+    // The sum and the ReLU, point-wise, still fuse into one layer of their own.
+    std::vector<std::string> const all{"fc", "bias", "add + relu"};
     EXPECT_EQ(layerNamesOfCudaPlan(byRow.maker()), all);
     // A batched product: the fusion is for fully connected (2-D) layers.
     FullyConnected const batched{

@@ -1,6 +1,7 @@
 // The CUDA backend's Reduce layer against the CPU reference: every ReduceOperation over the innermost axis (warp per
 // output), an outer or middle axis (thread per output), several axes and all of them, with and without
-// keepDimensions, FP32, FP16 and INT32, NaN through max and min, a long row, and reductions over nothing.
+// keepDimensions, FP32, FP16 and INT32, NaN through max and min, a long row, long reductions over outer axes (split
+// between threads and blocks), and reductions over nothing.
 #include "backend_comparison.h"
 
 namespace
@@ -77,6 +78,41 @@ TEST(CudaBackendReduce, ALongRowSumsAsOnTheCpu)
             "long row op " + std::to_string(static_cast<int32_t>(op)));
         expectBackendsAgree(reduceOf(Dims{2, {2, 5000}}, DataType::kFLOAT, op, 3U, false), {{"x", x}}, false,
             "everything op " + std::to_string(static_cast<int32_t>(op)));
+    }
+}
+
+TEST(CudaBackendReduce, LongReductionsOverOuterAxesAgreeWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    // Few outputs and long reductions with a kept axis innermost are split between threads and between blocks (the
+    // global average pooling of a channels-last tensor reads this way): 2 x 40 outputs of 3,000 elements each; one
+    // output of 70 elements (split between threads only); outputs past a group of 32.
+    struct Case
+    {
+        std::vector<int64_t> shape;
+        uint32_t axes;
+    };
+    for (Case const& c : {Case{{2, 3000, 40}, 2U}, Case{{70, 1}, 1U}, Case{{3, 100, 37}, 3U}})
+    {
+        int64_t const count = kiln::volume(c.shape);
+        Dims dims{static_cast<int32_t>(c.shape.size()), {}};
+        std::copy(c.shape.begin(), c.shape.end(), dims.d);
+        HostTensor const x = fromFloats(c.shape, spread(count, -1.0F, 1.3F));
+        std::vector<int32_t> ints(static_cast<size_t>(count));
+        for (size_t i = 0; i < ints.size(); ++i)
+        {
+            ints[i] = static_cast<int32_t>(i % 11) - 5;
+        }
+        HostTensor const xi = fromElements(c.shape, ints, DataType::kINT32);
+        for (ReduceOperation op : {ReduceOperation::kSUM, ReduceOperation::kAVG, ReduceOperation::kMAX,
+                 ReduceOperation::kMIN})
+        {
+            std::string const what = "shape of " + std::to_string(count) + " op "
+                + std::to_string(static_cast<int32_t>(op));
+            expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, c.axes, false), {{"x", x}}, false, what);
+            expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, c.axes, true), {{"x", x}}, true, what + " fp16");
+            expectBackendsAgree(reduceOf(dims, DataType::kINT32, op, c.axes, false), {{"x", xi}}, false, what + " int");
+        }
     }
 }
 

@@ -1,5 +1,6 @@
-// IConstantLayer on the GPU: its weights are uploaded once per execution context, so that a run is a device copy
-// (or a conversion, where the application asked for another output type).
+// IConstantLayer on the GPU: its weights are uploaded once per execution context. Where the plan binds the output
+// to them (CudaExecutor::constantAddress) the layer never runs; otherwise a run is a device copy (or a conversion,
+// where the application asked for another output type).
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/kernels.h"
@@ -15,11 +16,8 @@ class ConstantLayer final : public DeviceLayer
 public:
     explicit ConstantLayer(network::ConstantParams const& params)
         : mType(params.weights.type())
+        , mWeights(uploadWeights(params))
     {
-        size_t const bytes = static_cast<size_t>(params.weights.count()) * elementSize(mType);
-        mWeights = DeviceBuffer(bytes, "the constant's weights");
-        check(cudaMemcpy(mWeights.data(), params.weights.data(), bytes, cudaMemcpyHostToDevice),
-            "uploading a constant layer's weights");
     }
     void run(std::vector<ConstTensorView> const& /*inputs*/, std::vector<TensorView> const& outputs,
         cudaStream_t stream) override
@@ -33,6 +31,15 @@ private:
 };
 
 } // namespace
+
+DeviceBuffer uploadWeights(network::ConstantParams const& params)
+{
+    size_t const bytes = static_cast<size_t>(params.weights.count()) * elementSize(params.weights.type());
+    DeviceBuffer weights(bytes, "the constant's weights");
+    check(cudaMemcpy(weights.data(), params.weights.data(), bytes, cudaMemcpyHostToDevice),
+        "uploading a constant layer's weights");
+    return weights;
+}
 
 std::unique_ptr<DeviceLayer> lower(network::ConstantParams const& params, LayerContext const& /*context*/)
 {

@@ -9,6 +9,7 @@
 #include "network/layers/matrix_multiply.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
+#include "plan/passes/pointwise_fusion.h"
 #include "plan/plan_graph.h"
 
 #include <cuda_runtime_api.h>
@@ -63,6 +64,31 @@ plan::MatrixMultiplyFusionRules cublasLtFusions()
     return plan::MatrixMultiplyFusionRules{fullyConnected, relu};
 }
 
+//! The point-wise chains pointwise.cu runs: built-in layers over floating-point tensors, within the kernel's program
+//! size. The kernel reads and writes each tensor in its own type and computes in float, so a layer that converted
+//! a tensor (an FP32 constant or network input read by an FP16 layer) joins too, its conversion folded into the load.
+plan::PointwiseFusionRules pointwiseChains()
+{
+    auto floatingPointThroughout = [](plan::PlanModel const& model, plan::LayerRecord const& layer) {
+        if (dynamic_cast<network::PluginParams const*>(layer.params.get()) != nullptr)
+        {
+            return false;
+        }
+        size_t const inputs = layer.inputs.size();
+        for (size_t slot = 0; slot < inputs + layer.outputs.size(); ++slot)
+        {
+            int32_t const t = slot < inputs ? layer.inputs[slot] : layer.outputs[slot - inputs];
+            if (!isFloatType(model.tensors[t].type) || !isFloatType(plan::slotType(model, layer, slot)))
+            {
+                return false;
+            }
+        }
+        return true;
+    };
+    return plan::PointwiseFusionRules{floatingPointThroughout, static_cast<size_t>(kMaxPointwiseSteps),
+        static_cast<size_t>(kMaxPointwiseInputs)};
+}
+
 class CudaBackend final : public backend::Implementation
 {
 public:
@@ -85,13 +111,14 @@ public:
         return cuda::unsupportedReason(params);
     }
 
-    //! Convolution and matrix multiply fusions, channels-last regions (as the configuration's ConvolutionLayout says:
-    //! by default kept where they time faster), then each convolution's and deconvolution's cuDNN algorithm by
-    //! timing.
+    //! Convolution and matrix multiply fusions, point-wise chains, channels-last regions (as the configuration's
+    //! ConvolutionLayout says: by default kept where they time faster), then each convolution's and deconvolution's
+    //! cuDNN algorithm by timing.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
         plan::fuseConvolutionEpilogues(model, cudnnFusions());
         plan::fuseMatrixMultiplyEpilogues(model, cublasLtFusions());
+        plan::fusePointwiseChains(model, pointwiseChains());
         if (options.convolutionLayout != ConvolutionLayout::kLINEAR)
         {
             chooseChannelsLast(model);
@@ -126,6 +153,12 @@ public:
         backend::LoadedPlan const& plan, plugin::ContextResources& resources) const override
     {
         return std::make_unique<CudaExecutor>(plan, resources);
+    }
+
+    //! Each context uploads a constant's weights once; layers read them there, and the constant layer never runs.
+    bool bindsConstants() const override
+    {
+        return true;
     }
 
     bool copiesShapeInputs() const override

@@ -64,6 +64,7 @@ CudaExecutor::CudaExecutor(backend::LoadedPlan const& plan, plugin::ContextResou
     mPlugins.resize(model.layers.size());
     mReformatters.resize(model.layers.size());
     mDeviceLayers.resize(model.layers.size());
+    mBoundWeights.resize(model.layers.size());
     // The layers' own buffers (a convolution's weights and workspace) come from the context's allocator too.
     AllocatorScope const scope(mAllocator);
     for (size_t l = 0; l < model.layers.size(); ++l)
@@ -100,11 +101,17 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
         }
         return;
     }
-    if (plan::computesShapesOnly(model, l) || plan::isConditionalOutput(model.layers[l]))
+    auto const& record = model.layers[l];
+    if (plan::outputsItsWeights(model, record) && model.tensors[record.outputs[0]].arenaOffset < 0)
+    {
+        // The plan bound the output to the weights (CudaBackend::bindsConstants): the layer never runs.
+        mBoundWeights[l] = uploadWeights(*plan::paramsOf<network::ConstantParams>(record));
+        return;
+    }
+    if (plan::computesShapesOnly(model, l) || plan::isConditionalOutput(record))
     {
         return; // evaluated on the host (writeShapeValues), or run by the execution context
     }
-    auto const& record = model.layers[l];
     checkFusedEpilogue(record);
     mReformatters[l] = makeDeviceReformatter(mAllocator);
     // The type and format the layer reads its first input in: the builder's choice, else the tensor's own.

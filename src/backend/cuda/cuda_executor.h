@@ -27,6 +27,10 @@ public:
     CudaExecutor(backend::LoadedPlan const& plan, plugin::ContextResources& resources);
 
     void allocateContextMemory() override;
+    void const* constantAddress(size_t l) const override
+    {
+        return mBoundWeights[l].data();
+    }
     bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
         std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
     bool synchronize(cudaStream_t stream, std::string& error) override;
@@ -60,6 +64,7 @@ private:
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins;     //!< by layer; null for built-in layers
     std::vector<std::unique_ptr<backend::Reformatter>> mReformatters; //!< by layer: built-in layers' type conversions
     std::vector<std::unique_ptr<DeviceLayer>> mDeviceLayers; //!< by layer: layers with device state
+    std::vector<DeviceBuffer> mBoundWeights; //!< by layer: the weights of constants whose output the plan binds
     std::vector<std::pair<cudaEvent_t, cudaEvent_t>> mEvents; //!< by layer, for profiling: made on first use
 
     //! A shape tensor's values in pinned host memory, the source of their copy to the device: pinned, so that the

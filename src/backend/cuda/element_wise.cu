@@ -3,6 +3,7 @@
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/pointwise_math.cuh"
 
 #include <cuda_fp16.h>
 
@@ -36,23 +37,6 @@ __device__ bool isComparison(ElementWiseOperation op)
 __device__ bool isLogical(ElementWiseOperation op)
 {
     return op == ElementWiseOperation::kAND || op == ElementWiseOperation::kOR || op == ElementWiseOperation::kXOR;
-}
-
-__device__ float floatOp(ElementWiseOperation op, float a, float b)
-{
-    switch (op)
-    {
-    case ElementWiseOperation::kSUM: return a + b;
-    case ElementWiseOperation::kPROD: return a * b;
-    // MAX and MIN propagate NaN, as the CPU reference does (fmaxf would drop it).
-    case ElementWiseOperation::kMAX: return isnan(a) || isnan(b) ? a + b : fmaxf(a, b);
-    case ElementWiseOperation::kMIN: return isnan(a) || isnan(b) ? a + b : fminf(a, b);
-    case ElementWiseOperation::kSUB: return a - b;
-    case ElementWiseOperation::kDIV: return a / b;
-    case ElementWiseOperation::kPOW: return powf(a, b);
-    case ElementWiseOperation::kFLOOR_DIV: return floorf(a / b);
-    default: return 0.0F;
-    }
 }
 
 //! Integer arithmetic on int64 values; the store wraps the result to the tensor's width.
@@ -154,8 +138,9 @@ __global__ void elementWiseKernel(ElementWiseOperation op, void const* first, vo
         }
         else if (floats)
         {
-            device::storeFloat(output, outType, i,
-                reluIf(relu, floatOp(op, device::loadFloat(first, inType, a), device::loadFloat(second, inType, b))));
+            float const x = device::loadFloat(first, inType, a);
+            float const y = device::loadFloat(second, inType, b);
+            device::storeFloat(output, outType, i, reluIf(relu, device::elementWiseFloat(op, x, y)));
         }
         else
         {

@@ -8,6 +8,7 @@
 // std::invalid_argument for types or shapes they do not take, before anything is queued.
 #pragma once
 
+#include "backend/cuda/device_buffer.h"
 #include "backend/cuda/device_layer.h"
 #include "backend/cuda/library_handles.h"
 #include "network/layers/layer_kinds.h"
@@ -32,6 +33,10 @@ struct LayerContext
     TensorFormat format;             //!< and the format
     LibraryHandles& handles;         //!< the context's cuDNN and cuBLASLt handles
 };
+
+//! The longest point-wise chain the CUDA kernel runs, in steps and in inputs: its program is the kernel's argument.
+constexpr int32_t kMaxPointwiseSteps = 32;
+constexpr int32_t kMaxPointwiseInputs = 16;
 
 // Stateless kernels.
 void run(network::ActivationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
@@ -58,9 +63,9 @@ void run(network::OneHotParams const& params, LayerInputs const& inputs, LayerOu
     cudaStream_t stream);
 void run(network::PaddingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
-void run(network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+void run(network::PointwiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
-void run(network::ReduceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+void run(network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
@@ -81,11 +86,14 @@ void run(network::UnaryParams const& params, LayerInputs const& inputs, LayerOut
 
 // Layers with state per execution context.
 std::unique_ptr<DeviceLayer> lower(network::ConstantParams const& params, LayerContext const& context);
+//! A constant layer's weights in device memory (from the allocator in scope), as they are stored in the plan.
+DeviceBuffer uploadWeights(network::ConstantParams const& params);
 std::unique_ptr<DeviceLayer> lower(network::ConvolutionParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::DeconvolutionParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::MatrixMultiplyParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::NMSParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::NonZeroParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::ReduceParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ScaleParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::TopKParams const& params, LayerContext const& context);
 

@@ -4,6 +4,7 @@
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -160,21 +161,108 @@ __global__ void threadPerOutputKernel(void const* input, DataType inType, void* 
     }
 }
 
+//! A kept axis is innermost and the reduction is long: one block per 32 neighbouring outputs and slice of the
+//! reduced range, whose 32 x kSlicesPerBlock threads read rows of neighbouring elements; the block's threads of one
+//! output combine in shared memory. With one slice of the range the block stores the outputs; with several it
+//! stores partial results, partials[slice][output], which finishPartialsKernel combines.
+constexpr int kOutputsPerBlock = 32;
+constexpr int kSlicesPerBlock = 8;
+
+template <typename Fold>
+__global__ void splitReductionKernel(void const* input, DataType inType, void* output, DataType outType,
+    Reduction r, int64_t chunk, typename Fold::Value* partials)
+{
+    __shared__ typename Fold::Value slices[kSlicesPerBlock][kOutputsPerBlock];
+    int64_t const o = static_cast<int64_t>(blockIdx.x) * kOutputsPerBlock + threadIdx.x;
+    int64_t const begin = static_cast<int64_t>(blockIdx.y) * chunk;
+    int64_t const end = begin + chunk < r.reducedCount ? begin + chunk : r.reducedCount;
+    typename Fold::Value acc = Fold::identity(r.op, inType);
+    if (o < r.outputCount)
+    {
+        int64_t const base = device::stridedOffset(o, r.kept);
+        for (int64_t k = begin + threadIdx.y; k < end; k += kSlicesPerBlock)
+        {
+            acc = Fold::combine(r.op, acc, Fold::load(input, inType, base + device::stridedOffset(k, r.reduced)));
+        }
+    }
+    slices[threadIdx.y][threadIdx.x] = acc;
+    __syncthreads();
+    if (threadIdx.y != 0 || o >= r.outputCount)
+    {
+        return;
+    }
+    for (int y = 1; y < kSlicesPerBlock; ++y)
+    {
+        acc = Fold::combine(r.op, acc, slices[y][threadIdx.x]);
+    }
+    if (partials == nullptr)
+    {
+        Fold::store(output, outType, o, r.op, acc, r.reducedCount);
+    }
+    else
+    {
+        partials[blockIdx.y * r.outputCount + o] = acc;
+    }
+}
+
+template <typename Fold>
+__global__ void finishPartialsKernel(typename Fold::Value const* partials, int64_t slices, void* output,
+    DataType inType, DataType outType, Reduction r)
+{
+    KILN_GRID_STRIDE_LOOP(o, r.outputCount)
+    {
+        typename Fold::Value acc = Fold::identity(r.op, inType);
+        for (int64_t s = 0; s < slices; ++s)
+        {
+            acc = Fold::combine(r.op, acc, partials[s * r.outputCount + o]);
+        }
+        Fold::store(output, outType, o, r.op, acc, r.reducedCount);
+    }
+}
+
+//! Reductions at least this long, with a kept axis innermost, are split between threads (splitReductionKernel).
+constexpr int64_t kSplitFrom = 64;
+//! The blocks a split reduction aims for: enough to keep every SM of a large GPU busy.
+constexpr int64_t kSplitBlocks = 1024;
+
 template <typename Fold>
 void launch(bool innermostReduced, ConstTensorView const& input, TensorView const& output,
-    Reduction const& r, cudaStream_t stream)
+    Reduction const& r, DeviceBuffer& scratch, cudaStream_t stream)
 {
+    using Value = typename Fold::Value;
     if (innermostReduced)
     {
         constexpr int64_t kWarpsPerBlock = device::kThreadsPerBlock / 32;
         int64_t const blocks = (r.outputCount + kWarpsPerBlock - 1) / kWarpsPerBlock;
         warpPerOutputKernel<Fold><<<static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8),
             device::kThreadsPerBlock, 0, stream>>>(input.data, input.type, output.data, output.type, r);
+        return;
     }
-    else
+    int64_t const groups = (r.outputCount + kOutputsPerBlock - 1) / kOutputsPerBlock;
+    if (r.reducedCount < kSplitFrom || groups > 65535)
     {
         threadPerOutputKernel<Fold><<<device::blocksFor(r.outputCount), device::kThreadsPerBlock, 0, stream>>>(
             input.data, input.type, output.data, output.type, r);
+        return;
+    }
+    // Slices of the range, each long enough that its threads loop a few times, as many as fill the GPU.
+    int64_t const slices = std::clamp<int64_t>(kSplitBlocks / groups, 1, r.reducedCount / (4 * kSlicesPerBlock));
+    int64_t const chunk = (r.reducedCount + slices - 1) / slices;
+    int64_t const used = (r.reducedCount + chunk - 1) / chunk;
+    Value* partials = nullptr;
+    if (used > 1)
+    {
+        scratch.reserve(static_cast<size_t>(used * r.outputCount) * sizeof(Value), stream, "a reduction's partials");
+        partials = reinterpret_cast<Value*>(scratch.data());
+    }
+    dim3 const grid(static_cast<unsigned>(groups), static_cast<unsigned>(used));
+    dim3 const block(kOutputsPerBlock, kSlicesPerBlock);
+    splitReductionKernel<Fold><<<grid, block, 0, stream>>>(
+        input.data, input.type, output.data, output.type, r, chunk, partials);
+    if (partials != nullptr)
+    {
+        finishPartialsKernel<Fold><<<device::blocksFor(r.outputCount), device::kThreadsPerBlock, 0, stream>>>(
+            partials, used, output.data, input.type, output.type, r);
     }
 }
 
@@ -183,7 +271,7 @@ void launch(bool innermostReduced, ConstTensorView const& input, TensorView cons
 //! INT32/INT64 wrap and avg truncates toward zero. Reducing nothing gives the operation's identity. The input may be
 //! stored kLINEAR or kHWC (read through its strides); the output is kLINEAR.
 void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, ConstTensorView const& input,
-    TensorView const& output, cudaStream_t stream)
+    TensorView const& output, DeviceBuffer& scratch, cudaStream_t stream)
 {
     size_t const rank = input.shape.size();
     if (rank < 32 && (axes >> rank) != 0)
@@ -242,20 +330,41 @@ void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, Cons
     bool const innermostReduced = rank > 0 && ((axes >> innermost) & 1U) != 0;
     if (isFloatType(input.type))
     {
-        launch<FloatFold>(innermostReduced, input, output, r, stream);
+        launch<FloatFold>(innermostReduced, input, output, r, scratch, stream);
     }
     else
     {
-        launch<IntegerFold>(innermostReduced, input, output, r, stream);
+        launch<IntegerFold>(innermostReduced, input, output, r, scratch, stream);
     }
     check(cudaGetLastError(), "reduce: launching the kernel");
 }
 
+//! The layer in one execution context: its state is the scratch memory of split reductions' partial results, kept
+//! for the context's life so that runs after the first allocate nothing.
+class ReduceLayer final : public DeviceLayer
+{
+public:
+    explicit ReduceLayer(network::ReduceParams const& params)
+        : mParams(params)
+    {
+    }
+    void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+        cudaStream_t stream) override
+    {
+        reduceOnDevice(mParams.operation, mParams.reduceAxes, mParams.keepDimensions, inputs.at(0), outputs.at(0),
+            mScratch, stream);
+    }
+
+private:
+    network::ReduceParams mParams;
+    DeviceBuffer mScratch;
+};
+
 } // namespace
 
-void run(network::ReduceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::ReduceParams const& params, LayerContext const& /*context*/)
 {
-    reduceOnDevice(params.operation, params.reduceAxes, params.keepDimensions, inputs[0], outputs[0], stream);
+    return std::make_unique<ReduceLayer>(params);
 }
 
 } // namespace kiln::cuda

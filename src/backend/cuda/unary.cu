@@ -3,6 +3,7 @@
 #include "backend/cpu/kernels/nn/unary.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/pointwise_math.cuh"
 #include "backend/cuda/strided_index.cuh"
 
 #include <stdexcept>
@@ -14,45 +15,6 @@ namespace
 
 using device::DataType;
 using nvinfer1::UnaryOperation;
-
-// Half to even regardless of the rounding mode, as the CPU's roundHalfToEven (rintf rounds to nearest even).
-__device__ float roundHalfEven(float x)
-{
-    return rintf(x);
-}
-
-// The CPU reference's formulas (backend/cpu/kernels/nn/unary.cpp), in float.
-__device__ float applyFloat(UnaryOperation op, float x)
-{
-    switch (op)
-    {
-    case UnaryOperation::kEXP: return expf(x);
-    case UnaryOperation::kLOG: return logf(x);
-    case UnaryOperation::kSQRT: return sqrtf(x);
-    case UnaryOperation::kRECIP: return 1.0F / x;
-    case UnaryOperation::kABS: return fabsf(x);
-    case UnaryOperation::kNEG: return -x;
-    case UnaryOperation::kSIN: return sinf(x);
-    case UnaryOperation::kCOS: return cosf(x);
-    case UnaryOperation::kTAN: return tanf(x);
-    case UnaryOperation::kSINH: return sinhf(x);
-    case UnaryOperation::kCOSH: return coshf(x);
-    case UnaryOperation::kASIN: return asinf(x);
-    case UnaryOperation::kACOS: return acosf(x);
-    case UnaryOperation::kATAN: return atanf(x);
-    case UnaryOperation::kASINH: return asinhf(x);
-    case UnaryOperation::kACOSH: return acoshf(x);
-    case UnaryOperation::kATANH: return atanhf(x);
-    case UnaryOperation::kCEIL: return ceilf(x);
-    case UnaryOperation::kFLOOR: return floorf(x);
-    case UnaryOperation::kERF: return erff(x);
-    case UnaryOperation::kSIGN: return isnan(x) ? x : static_cast<float>((x > 0.0F) - (x < 0.0F));
-    case UnaryOperation::kROUND: return roundHalfEven(x);
-    case UnaryOperation::kISINF: return isinf(x) ? 1.0F : 0.0F;
-    case UnaryOperation::kISNAN: return isnan(x) ? 1.0F : 0.0F;
-    default: return 0.0F;
-    }
-}
 
 __device__ int64_t applyInteger(UnaryOperation op, int64_t x)
 {
@@ -84,11 +46,12 @@ __global__ void unaryKernel(UnaryOperation op, void const* input, DataType inTyp
         }
         else if (toBool)
         {
-            device::storeInteger(output, outType, i, applyFloat(op, device::loadFloat(input, inType, i)) != 0.0F);
+            float const x = device::loadFloat(input, inType, i);
+            device::storeInteger(output, outType, i, device::unaryFloat(op, x) != 0.0F);
         }
         else
         {
-            device::storeFloat(output, outType, i, applyFloat(op, device::loadFloat(input, inType, i)));
+            device::storeFloat(output, outType, i, device::unaryFloat(op, device::loadFloat(input, inType, i)));
         }
     }
 }

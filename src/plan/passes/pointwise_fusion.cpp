@@ -179,11 +179,23 @@ private:
                         continue;
                     }
                     members.push_back(static_cast<size_t>(p));
+                    if (!withinLimits(members))
+                    {
+                        members.pop_back();
+                        continue;
+                    }
                     grew = true;
                 }
             }
         }
         return members;
+    }
+
+    //! Whether a chain of `members` stays within the backend's limits on layers and outside operands.
+    bool withinLimits(std::vector<size_t> const& members) const
+    {
+        return (mRules.maxLayers == 0 || members.size() <= mRules.maxLayers)
+            && (mRules.maxInputs == 0 || outsideOperands(members).size() <= mRules.maxInputs);
     }
 
     //! The tensors `members` (sorted) read that none of them writes, in the order they are first read.

@@ -18,6 +18,8 @@ struct PointwiseFusionRules
     //! Whether the backend runs this element-wise, activation or unary layer inside a fused chain (its types and
     //! operation); the pass checks the rest (one output, no epilogue, shapes, kLINEAR, who reads what).
     std::function<bool(PlanModel const&, LayerRecord const&)> joins;
+    size_t maxLayers{0}; //!< the most layers one chain may take; 0: any number
+    size_t maxInputs{0}; //!< the most tensors one chain may read from outside; 0: any number
 };
 
 //! One chain the pass would fuse.

@@ -2,6 +2,7 @@
 
 #include "core/tensor_view.h"
 #include "network/layers/convolution.h"
+#include "network/layers/pointwise.h"
 #include "network/layers/layer_utils.h"
 #include "network/layers/pooling.h"
 #include "plan/plan_graph.h"
@@ -27,6 +28,23 @@ bool startsRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
         && plan::slotType(model, layer, layer.inputs.size()) == nvinfer1::DataType::kHALF;
 }
 
+//! Whether tensor `t` holds one element at every shape.
+bool singleElement(plan::PlanModel const& model, int32_t t)
+{
+    if (t < 0)
+    {
+        return false;
+    }
+    for (size_t axis = 0; axis < model.tensors[t].dims.size(); ++axis)
+    {
+        if (plan::constantExtent(model, t, axis) != 1)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 //! A layer that computes the same on kHWC data as on kLINEAR, or has a kHWC kernel: it continues a region that
 //! reaches one of its inputs.
 bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
@@ -40,10 +58,13 @@ bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& laye
     case LayerType::kACTIVATION:
     case LayerType::kUNARY: return true;
     case LayerType::kELEMENTWISE:
-        // Element by element only where nothing broadcasts: a broadcast walks the axes in the linear order.
+    case network::kPointwiseLayerType:
+        // Element by element only where nothing broadcasts: a broadcast walks the axes in the linear order. A fused
+        // chain also reads single elements (its constants), which have no order.
         for (int32_t input : layer.inputs)
         {
-            if (input < 0 || !plan::sameShape(model, input, layer.outputs[0]))
+            bool const single = layer.type == network::kPointwiseLayerType && singleElement(model, input);
+            if (input < 0 || (!plan::sameShape(model, input, layer.outputs[0]) && !single))
             {
                 return false;
             }
@@ -117,6 +138,13 @@ void chooseChannelsLast(plan::PlanModel& model)
         if (layer.type == LayerType::kCONVOLUTION)
         {
             formats[0] = inputFormatOf(layer);
+        }
+        for (size_t input = 0; layer.type == network::kPointwiseLayerType && input < layer.inputs.size(); ++input)
+        {
+            if (singleElement(model, layer.inputs[input]))
+            {
+                formats[input] = TensorFormat::kLINEAR; // one element is stored alike in every format
+            }
         }
         plan::setIoFormats(model, layer, std::move(formats));
     }

@@ -1,0 +1,237 @@
+// Element-wise chains fused in CUDA plans (plan/passes/pointwise_fusion.h with the CUDA backend's rules, run by
+// pointwise.cu): which layers become one (read from the plan, without a GPU), and that the fused kernel computes what
+// the CPU reference computes layer by layer: GELU as ONNX exports it, LayerNorm's tail with broadcast operands, SiLU
+// and HardSwish inside a channels-last FP16 region, a chain longer than the kernel's program, FP32 and FP16.
+#include "backend_comparison.h"
+
+#include "backend/cuda/layer_kernels.h"
+#include "network/layers/pointwise.h"
+#include "plan/plan_graph.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+
+//! Constant values a network's layers keep pointing at until the plan is built.
+struct Values
+{
+    std::vector<std::unique_ptr<std::vector<float>>> held;
+
+    ITensor& constant(INetworkDefinition& network, Dims const& dims, std::vector<float> values, char const* name)
+    {
+        held.push_back(std::make_unique<std::vector<float>>(std::move(values)));
+        std::vector<float> const& kept = *held.back();
+        IConstantLayer* layer
+            = network.addConstant(dims, Weights{DataType::kFLOAT, kept.data(), static_cast<int64_t>(kept.size())});
+        layer->setName(name);
+        return *layer->getOutput(0);
+    }
+};
+
+ITensor& binary(INetworkDefinition& network, ITensor& a, ITensor& b, ElementWiseOperation operation, char const* name)
+{
+    IElementWiseLayer* layer = network.addElementWise(a, b, operation);
+    layer->setName(name);
+    return *layer->getOutput(0);
+}
+
+ITensor& unary(INetworkDefinition& network, ITensor& x, UnaryOperation operation, char const* name)
+{
+    IUnaryLayer* layer = network.addUnary(x, operation);
+    layer->setName(name);
+    return *layer->getOutput(0);
+}
+
+ITensor& output(INetworkDefinition& network, ITensor& tensor, char const* name)
+{
+    tensor.setName(name);
+    network.markOutput(tensor);
+    return tensor;
+}
+
+Dims const kTokens{3, {2, 7, 37}}; // odd sizes: no extent a multiple of a warp
+
+//! GELU as PyTorch exports it: x * 0.5 * (1 + erf(x / sqrt(2))), after a bias add as a linear layer's output has.
+NetworkMaker geluAfterBias(std::shared_ptr<Values> const& values)
+{
+    return [values](INetworkDefinition& network) {
+        ITensor& x = *network.addInput("x", DataType::kFLOAT, kTokens);
+        ITensor& bias = values->constant(network, Dims{3, {1, 1, 37}}, spread(37, -0.5F, 0.5F), "bias");
+        ITensor& h = binary(network, x, bias, ElementWiseOperation::kSUM, "add bias");
+        ITensor& root2 = values->constant(network, Dims{3, {1, 1, 1}}, {1.41421356F}, "sqrt2");
+        ITensor& one = values->constant(network, Dims{3, {1, 1, 1}}, {1.0F}, "one");
+        ITensor& half = values->constant(network, Dims{3, {1, 1, 1}}, {0.5F}, "half");
+        ITensor& e = unary(network, binary(network, h, root2, ElementWiseOperation::kDIV, "div"),
+            UnaryOperation::kERF, "erf");
+        ITensor& g = binary(network, h, binary(network, e, one, ElementWiseOperation::kSUM, "add one"),
+            ElementWiseOperation::kPROD, "mul");
+        output(network, binary(network, g, half, ElementWiseOperation::kPROD, "mul half"), "y");
+    };
+}
+
+//! LayerNorm's tail over the last axis, the statistics computed by reductions (which end chains): (x - mean) /
+//! sqrt(var + eps) * gamma + beta; mean and var broadcast along the last axis, gamma and beta along the others.
+NetworkMaker layerNormTail(std::shared_ptr<Values> const& values)
+{
+    return [values](INetworkDefinition& network) {
+        ITensor& x = *network.addInput("x", DataType::kFLOAT, kTokens);
+        auto mean = [&](ITensor& t, char const* name) -> ITensor& {
+            IReduceLayer* layer = network.addReduce(t, ReduceOperation::kAVG, 4U, true);
+            layer->setName(name);
+            return *layer->getOutput(0);
+        };
+        ITensor& centred = binary(network, x, mean(x, "mean"), ElementWiseOperation::kSUB, "sub");
+        ITensor& two = values->constant(network, Dims{3, {1, 1, 1}}, {2.0F}, "two");
+        ITensor& variance = mean(binary(network, centred, two, ElementWiseOperation::kPOW, "pow"), "variance");
+        ITensor& epsilon = values->constant(network, Dims{3, {1, 1, 1}}, {1e-5F}, "eps");
+        ITensor& deviation = unary(network, binary(network, variance, epsilon, ElementWiseOperation::kSUM, "add eps"),
+            UnaryOperation::kSQRT, "sqrt");
+        ITensor& normal = binary(network, centred, deviation, ElementWiseOperation::kDIV, "div");
+        ITensor& gamma = values->constant(network, Dims{3, {1, 1, 37}}, spread(37, 0.5F, 1.5F), "gamma");
+        ITensor& beta = values->constant(network, Dims{3, {1, 1, 37}}, spread(37, -0.2F, 0.2F), "beta");
+        output(network,
+            binary(network, binary(network, normal, gamma, ElementWiseOperation::kPROD, "mul gamma"), beta,
+                ElementWiseOperation::kSUM, "add beta"),
+            "y");
+    };
+}
+
+//! `length` unary steps in a row (alternately sin and a scaling), longer than one kernel program can hold.
+NetworkMaker longChain(std::shared_ptr<Values> const& values, int32_t length)
+{
+    return [values, length](INetworkDefinition& network) {
+        ITensor* t = network.addInput("x", DataType::kFLOAT, kTokens);
+        ITensor& scale = values->constant(network, Dims{3, {1, 1, 1}}, {1.25F}, "scale");
+        for (int32_t i = 0; i < length; ++i)
+        {
+            std::string const name = "step " + std::to_string(i);
+            t = i % 2 == 0 ? &unary(network, *t, UnaryOperation::kSIN, name.c_str())
+                           : &binary(network, *t, scale, ElementWiseOperation::kPROD, name.c_str());
+        }
+        output(network, *t, "y");
+    };
+}
+
+//! conv -> SiLU (x * sigmoid(x)) -> conv -> HardSwish (x * clip(x + 3, 0, 6) / 6) -> conv, in FP16 channels-last.
+NetworkMaker convolutionsWithActivations(std::shared_ptr<Values> const& values)
+{
+    return [values](INetworkDefinition& network) {
+        constexpr int32_t kChannels = 8;
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {2, kChannels, 9, 7}});
+        // The same weights in every network the maker builds, each convolution its own.
+        auto convolve = [&](ITensor& input, float phase, char const* name) -> ITensor& {
+            values->held.push_back(
+                std::make_unique<std::vector<float>>(weightsOf(static_cast<size_t>(kChannels * kChannels * 9), phase)));
+            std::vector<float> const& kernel = *values->held.back();
+            IConvolutionLayer* conv = network.addConvolutionNd(input, kChannels, Dims{2, {3, 3}},
+                Weights{DataType::kFLOAT, kernel.data(), static_cast<int64_t>(kernel.size())}, Weights{});
+            conv->setPaddingNd(Dims{2, {1, 1}});
+            conv->setName(name);
+            return *conv->getOutput(0);
+        };
+        ITensor& a = convolve(*x, 1.0F, "conv a");
+        IActivationLayer* sigmoid = network.addActivation(a, ActivationType::kSIGMOID);
+        sigmoid->setName("sigmoid");
+        ITensor& silu = binary(network, a, *sigmoid->getOutput(0), ElementWiseOperation::kPROD, "silu");
+        ITensor& b = convolve(silu, 2.0F, "conv b");
+        ITensor& three = values->constant(network, Dims{4, {1, 1, 1, 1}}, {3.0F}, "three");
+        ITensor& sixth = values->constant(network, Dims{4, {1, 1, 1, 1}}, {1.0F / 6.0F}, "sixth");
+        IActivationLayer* clip
+            = network.addActivation(binary(network, b, three, ElementWiseOperation::kSUM, "add three"),
+                ActivationType::kCLIP);
+        clip->setAlpha(0.0F);
+        clip->setBeta(6.0F);
+        clip->setName("clip");
+        ITensor& gate = binary(network, *clip->getOutput(0), sixth, ElementWiseOperation::kPROD, "mul sixth");
+        ITensor& hardSwish = binary(network, b, gate, ElementWiseOperation::kPROD, "hard swish");
+        output(network, convolve(hardSwish, 3.0F, "conv c"), "y");
+    };
+}
+
+int64_t pointwiseLayers(kiln::plan::PlanModel const& model)
+{
+    return layersOfKind(model, kiln::network::kPointwiseLayerType);
+}
+
+std::map<std::string, HostTensor> tokens()
+{
+    return {{"x", fromFloats({2, 7, 37}, spread(2 * 7 * 37, -3.0F, 2.5F))}};
+}
+
+TEST(CudaBackendPointwiseChains, GeluAfterABiasIsOneLayer)
+{
+    // Building and reading a CUDA plan needs no GPU.
+    auto const values = std::make_shared<Values>();
+    for (bool fp16 : {false, true})
+    {
+        kiln::plan::PlanModel const model = cudaPlanOf(geluAfterBias(values), fp16);
+        EXPECT_EQ(pointwiseLayers(model), 1) << fp16;
+        EXPECT_EQ(layersOfKind(model, LayerType::kELEMENTWISE) + layersOfKind(model, LayerType::kUNARY), 0) << fp16;
+    }
+}
+
+TEST(CudaBackendPointwiseChains, LayerNormsTailIsTwoChainsBetweenItsReductions)
+{
+    auto const values = std::make_shared<Values>();
+    kiln::plan::PlanModel const model = cudaPlanOf(layerNormTail(values));
+    // add eps and sqrt on the statistics [2, 7, 1]; div, mul gamma and add beta on the normalised x [2, 7, 37]. x -
+    // mean is read by pow and div, in different chains, and pow by a reduction: both stay.
+    EXPECT_EQ(pointwiseLayers(model), 2);
+    EXPECT_EQ(layersOfKind(model, LayerType::kREDUCE), 2);
+}
+
+TEST(CudaBackendPointwiseChains, AChainLongerThanOneProgramIsSplit)
+{
+    auto const values = std::make_shared<Values>();
+    kiln::plan::PlanModel const model = cudaPlanOf(longChain(values, 40));
+    EXPECT_EQ(pointwiseLayers(model), 2); // 32 steps and 8
+    for (kiln::plan::LayerRecord const& layer : model.layers)
+    {
+        if (auto const* chain = kiln::plan::paramsOf<kiln::network::PointwiseParams>(layer))
+        {
+            EXPECT_LE(chain->steps.size(), static_cast<size_t>(kiln::cuda::kMaxPointwiseSteps));
+        }
+    }
+}
+
+TEST(CudaBackendPointwiseChains, ActivationsBetweenFp16ConvolutionsStayChannelsLast)
+{
+    auto const values = std::make_shared<Values>();
+    kiln::plan::PlanModel const model = cudaPlanOf(convolutionsWithActivations(values), true,
+        [](IBuilderConfig& config) { kiln::setConvolutionLayout(config, kiln::ConvolutionLayout::kCHANNELS_LAST); });
+    ASSERT_EQ(pointwiseLayers(model), 2); // SiLU; HardSwish (its constants broadcast, so they enter as inputs)
+    for (kiln::plan::LayerRecord const& layer : model.layers)
+    {
+        if (layer.type == kiln::network::kPointwiseLayerType && layer.name.find("silu") != std::string::npos)
+        {
+            EXPECT_EQ(kiln::plan::slotFormat(model, layer, layer.inputs.size()), TensorFormat::kHWC) << layer.name;
+        }
+    }
+}
+
+TEST(CudaBackendPointwiseChains, FusedChainsAgreeWithTheCpuReference)
+{
+    SKIP_WITHOUT_GPU();
+    auto const values = std::make_shared<Values>();
+    for (bool fp16 : {false, true})
+    {
+        std::string const precision = fp16 ? " fp16" : " fp32";
+        expectBackendsAgree(geluAfterBias(values), tokens(), fp16, "gelu" + precision);
+        expectBackendsAgree(layerNormTail(values), tokens(), fp16, "layer norm" + precision);
+    }
+    // In FP16 the reference rounds after each of the 40 steps and the fused chain once: they part by more than the
+    // comparison's FP16 tolerance, which one step's rounding sets.
+    expectBackendsAgree(longChain(values, 40), tokens(), false, "long chain fp32");
+    std::map<std::string, HostTensor> const image{{"x", fromFloats({2, 8, 9, 7}, spread(2 * 8 * 9 * 7, -4.0F, 4.0F))}};
+    expectBackendsAgree(convolutionsWithActivations(values), image, false, "silu and hard swish fp32");
+    expectBackendsAgree(convolutionsWithActivations(values), image, true, "silu and hard swish fp16 channels-last",
+        [](IBuilderConfig& config) { kiln::setConvolutionLayout(config, kiln::ConvolutionLayout::kCHANNELS_LAST); });
+}
+
+} // namespace
