@@ -139,6 +139,29 @@ TEST(ConstantFolding, ANetworkOutputMadeOfConstantsKeepsItsNameAndValues)
     EXPECT_EQ(y, (std::vector<float>{11.0F, 18.0F, 33.0F}));
 }
 
+TEST(ConstantFolding, AFoldedShapeTensorStillShapesItsReader)
+{
+    std::vector<int32_t> const rows{2};
+    std::vector<int32_t> const columns{3};
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {6}});
+    ITensor* parts[] = {named(h.network->addConstant(Dims{1, {1}}, Weights{DataType::kINT32, rows.data(), 1}), "rows")
+                            ->getOutput(0),
+        named(h.network->addConstant(Dims{1, {1}}, Weights{DataType::kINT32, columns.data(), 1}), "columns")
+            ->getOutput(0)};
+    ITensor* dims = named(h.network->addConcatenation(parts, 2), "dims")->getOutput(0);
+    IShuffleLayer* reshape = h.network->addShuffle(*x);
+    reshape->setInput(1, *dims);
+    h.output(named(reshape, "reshape"), "y");
+    ASSERT_TRUE(h.build());
+    EXPECT_EQ(layerNames(h), (std::vector<std::string>{"folded: dims [Constant]", "reshape [Shuffle]"}));
+    EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{2, 3}));
+    std::vector<float> const in{1.0F, 2.0F, 3.0F, 4.0F, 5.0F, 6.0F};
+    std::vector<float> y(6, 0.0F);
+    ASSERT_TRUE(h.run({{"x", in.data()}}, {{"y", y.data()}}));
+    EXPECT_EQ(y, in);
+}
+
 //! y = x + a * 3 with x FP32 [3] and a FP32 [3] = {0.1, 1/3, 1000.7}, where kFP16 lets the layers compute in half.
 struct ScaledSum
 {
