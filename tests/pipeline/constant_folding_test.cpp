@@ -61,6 +61,21 @@ ITensor* constantOrInput(LayerHarness& h, bool asInput, char const* name, Dims c
     return named(h.network->addConstant(dims, weights), name)->getOutput(0);
 }
 
+//! Runs `h` on x, and on the constant's `values` as the input `name` where the network takes them as one; y, which
+//! has x's element count.
+std::vector<float> runWith(
+    LayerHarness& h, std::vector<float> const& x, bool asInput, char const* name, void const* values)
+{
+    std::vector<float> y(x.size(), 0.0F);
+    std::map<std::string, void const*> inputs{{"x", x.data()}};
+    if (asInput)
+    {
+        inputs[name] = values;
+    }
+    EXPECT_TRUE(h.run(inputs, {{"y", y.data()}}));
+    return y;
+}
+
 //! y = x + reshape(float(c), [1, 3]) * 2 with x FP32 [2, 3] and c INT32 [3] = {1, 2, 3}: a cast, a reshape and a
 //! product that read only constants, then a sum that reads the input.
 struct CastReshapeDouble
@@ -88,14 +103,7 @@ struct CastReshapeDouble
 
     std::vector<float> run(std::vector<float> const& x)
     {
-        std::vector<float> y(6, 0.0F);
-        std::map<std::string, void const*> inputs{{"x", x.data()}};
-        if (asInputs)
-        {
-            inputs["c"] = c.data();
-        }
-        EXPECT_TRUE(h.run(inputs, {{"y", y.data()}}));
-        return y;
+        return runWith(h, x, asInputs, "c", c.data());
     }
 };
 
@@ -187,15 +195,7 @@ struct ScaledSum
 
     std::vector<float> run()
     {
-        std::vector<float> const x{1.0F, 2.0F, -1000.0F};
-        std::vector<float> y(3, 0.0F);
-        std::map<std::string, void const*> inputs{{"x", x.data()}};
-        if (asInputs)
-        {
-            inputs["a"] = a.data();
-        }
-        EXPECT_TRUE(h.run(inputs, {{"y", y.data()}}));
-        return y;
+        return runWith(h, {1.0F, 2.0F, -1000.0F}, asInputs, "a", a.data());
     }
 };
 
