@@ -2,6 +2,7 @@
 
 #include "backend/backend.h"
 #include "builder/conditional_guards.h"
+#include "builder/constant_folding.h"
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
 #include "builder/prepare_plugin.h"
@@ -187,7 +188,12 @@ public:
             return false;
         };
         if (!inferShapes() || !step() || !evaluateShapes() || !step() || !recordTensors() || !recordLayers()
-            || !step() || !optimizeForBackend())
+            || !step())
+        {
+            return nullptr;
+        }
+        foldConstantLayers();
+        if (!optimizeForBackend())
         {
             return nullptr;
         }
@@ -707,7 +713,19 @@ private:
         return true;
     }
 
-    //! Pass 4: the backend's own passes (the CUDA backend's fusions, storage formats and algorithm timing).
+    //! Pass 4: layers that read only constants replaced by the constants they compute (constant_folding.h), for
+    //! every backend, before its own passes see the plan.
+    void foldConstantLayers()
+    {
+        FoldingResult const folding = foldConstants(mModel);
+        if (folding.folded > 0)
+        {
+            logInfo("Constant folding: " + std::to_string(folding.folded) + " layers computed at build time, "
+                + std::to_string(folding.removed) + " constant layers no longer read removed");
+        }
+    }
+
+    //! Pass 5: the backend's own passes (the CUDA backend's fusions, storage formats and algorithm timing).
     bool optimizeForBackend()
     {
         backend::PassOptions options;
@@ -733,7 +751,7 @@ private:
         return true;
     }
 
-    //! Pass 5: activation memory. Step s is layer s; I/O tensors live in the application's buffers.
+    //! Pass 6: activation memory. Step s is layer s; I/O tensors live in the application's buffers.
     void planActivationMemory()
     {
         std::vector<BufferRequest> requests;

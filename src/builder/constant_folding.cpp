@@ -1,0 +1,247 @@
+#include "builder/constant_folding.h"
+
+#include "backend/cpu/layer_runner.h"
+#include "backend/reformatter.h"
+#include "core/logging.h"
+#include "network/layers/constant.h"
+#include "network/layers/fill.h"
+#include "plan/plan_graph.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::builder
+{
+namespace
+{
+
+using nvinfer1::LayerType;
+using plan::LayerRecord;
+using plan::PlanModel;
+
+//! A folded result up to this size is always kept, whatever it was computed from.
+constexpr int64_t kAlwaysFoldedBytes = int64_t{1} << 20;
+//! A larger one is kept only where it is at most this many times the bytes of the constants it was computed from:
+//! a Transpose, Concat or Cast of weights folds, an Expand of a scalar into a large tensor does not (the plan would
+//! carry, and a context would hold, the expanded copy, for the price of one cheap kernel saved).
+constexpr int64_t kMaxGrowth = 4;
+
+//! The kinds folded: built-in layers that compute the same values from the same inputs every time, that exports put
+//! around constants (shape arithmetic, reshapes and casts of weights, scalars broadcast into element-wise layers),
+//! and whose CPU reference is cheap at build time. Not folded: plugins (their own code, which the application
+//! expects to run), random fills (a new draw at every inference), layers whose output sizes depend on the data
+//! (NonZero, NMS) or that drive the execution context (conditional outputs), and compute-heavy kinds (convolution,
+//! matrix multiply, normalization, ...), which rarely read only constants and whose constant weights the backends
+//! lay out themselves.
+bool foldableKind(LayerRecord const& layer)
+{
+    switch (layer.type)
+    {
+    case LayerType::kACTIVATION:
+    case LayerType::kCAST:
+    case LayerType::kCONCATENATION:
+    case LayerType::kCUMULATIVE:
+    case LayerType::kELEMENTWISE:
+    case LayerType::kGATHER:
+    case LayerType::kIDENTITY:
+    case LayerType::kONE_HOT:
+    case LayerType::kPADDING:
+    case LayerType::kREDUCE:
+    case LayerType::kSELECT:
+    case LayerType::kSHAPE:
+    case LayerType::kSHUFFLE:
+    case LayerType::kSLICE:
+    case LayerType::kUNARY: return true;
+    case LayerType::kFILL:
+    {
+        auto const* fill = plan::paramsOf<network::FillParams>(layer);
+        return fill != nullptr && fill->operation == nvinfer1::FillOperation::kLINSPACE;
+    }
+    default: return false;
+    }
+}
+
+int64_t bytesOf(ConstTensorView const& view)
+{
+    return view.count() * static_cast<int64_t>(elementSize(view.type));
+}
+
+class ConstantFolder
+{
+public:
+    explicit ConstantFolder(PlanModel& model)
+        : mModel(model)
+        , mValues(model.tensors.size())
+        , mSizeTensor(model.tensors.size(), false)
+    {
+        for (plan::SymbolRecord const& symbol : model.symbols)
+        {
+            if (symbol.kind == plan::SymbolRecord::Kind::kSIZE)
+            {
+                mSizeTensor[symbol.tensor] = true; // read by the execution context once its layer has run
+            }
+        }
+    }
+
+    FoldingResult run()
+    {
+        FoldingResult result;
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            if (!plan::paramsOf<network::ConstantParams>(mModel.layers[l]) && fold(l))
+            {
+                ++result.folded;
+            }
+            learnConstant(l);
+        }
+        result.removed = removeUnreadConstants();
+        return result;
+    }
+
+private:
+    //! Where layer l is a constant whose weights hold its output as the plan stores it: that output's values.
+    void learnConstant(size_t l)
+    {
+        LayerRecord const& layer = mModel.layers[l];
+        auto const* constant = plan::paramsOf<network::ConstantParams>(layer);
+        if (constant == nullptr || layer.outputs.size() != 1)
+        {
+            return;
+        }
+        int32_t const t = layer.outputs[0];
+        std::optional<std::vector<int64_t>> const dims = plan::constantDims(mModel, t);
+        if (dims && constant->weights.type() == mModel.tensors[t].type && constant->weights.count() == volume(*dims)
+            && mModel.tensors[t].format == nvinfer1::TensorFormat::kLINEAR)
+        {
+            mValues[t] = ConstTensorView(constant->weights.type(), *dims, constant->weights.data());
+        }
+    }
+
+    bool isConstant(int32_t t) const
+    {
+        return mValues[t].data != nullptr;
+    }
+
+    //! The constant inputs of layer l as its kernel is given them (absent optional inputs as empty views), where
+    //! every input it has is one; `bytes` adds up their sizes.
+    std::optional<std::vector<ConstTensorView>> constantInputs(LayerRecord const& layer, int64_t& bytes) const
+    {
+        std::vector<ConstTensorView> inputs;
+        bool any = false;
+        for (int32_t t : layer.inputs)
+        {
+            if (t >= 0 && !isConstant(t))
+            {
+                return std::nullopt;
+            }
+            any = any || t >= 0;
+            inputs.push_back(t >= 0 ? mValues[t] : ConstTensorView{});
+            bytes += t >= 0 ? bytesOf(mValues[t]) : 0;
+        }
+        if (!any)
+        {
+            return std::nullopt; // a layer that makes data from nothing (a static fill) is left to its kernel
+        }
+        return inputs;
+    }
+
+    //! Whether tensor t can be a folded constant's output: a static, non-empty shape, a type weights hold, stored
+    //! row-major, and not a size tensor (whose value the execution context learns by running its layer).
+    bool foldableOutput(int32_t t) const
+    {
+        std::optional<std::vector<int64_t>> const dims = plan::constantDims(mModel, t);
+        plan::TensorRecord const& tensor = mModel.tensors[t];
+        return dims && volume(*dims) > 0 && isNumericType(tensor.type) && network::weightsElementSize(tensor.type) > 0
+            && tensor.format == nvinfer1::TensorFormat::kLINEAR && !mSizeTensor[t];
+    }
+
+    //! Replaces layer l by a constant holding its output, where it reads only constants and folding it pays.
+    bool fold(size_t l)
+    {
+        LayerRecord& layer = mModel.layers[l];
+        if (!foldableKind(layer) || layer.outputs.size() != 1 || layer.epilogue.any() || !layer.ioFormats.empty()
+            || !layer.guards.empty() || !foldableOutput(layer.outputs[0]))
+        {
+            return false;
+        }
+        int64_t inputBytes = 0;
+        std::optional<std::vector<ConstTensorView>> const inputs = constantInputs(layer, inputBytes);
+        bool const empty = inputs && std::any_of(inputs->begin(), inputs->end(), [](ConstTensorView const& v) {
+            return v.data != nullptr && v.count() == 0;
+        });
+        if (!inputs || empty)
+        {
+            return false;
+        }
+        int32_t const t = layer.outputs[0];
+        plan::TensorRecord const& tensor = mModel.tensors[t];
+        Shape const shape = *plan::constantDims(mModel, t);
+        int64_t const outputBytes = volume(shape) * static_cast<int64_t>(elementSize(tensor.type));
+        if (outputBytes > kAlwaysFoldedBytes && outputBytes > kMaxGrowth * inputBytes)
+        {
+            return false;
+        }
+        std::vector<std::byte> values(static_cast<size_t>(outputBytes));
+        std::vector<TensorView> const outputs{TensorView{tensor.type, shape, values.data()}};
+        // The layer computes as it would at run time: in the types the builder chose for it, converting from and to
+        // the types its tensors are stored in.
+        backend::HostReformatter reformatter;
+        std::string error;
+        bool const computed = reformatter.around(layer.ioTypes, {}, *inputs, outputs, nullptr,
+            [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
+                return cpu::runLayer(layer, in, out, error);
+            });
+        if (!computed)
+        {
+            logVerbose("layer \"" + layer.name + "\" reads only constants but is not folded: " + error);
+            return false;
+        }
+        auto constant = std::make_shared<network::ConstantParams>();
+        constant->dimensions.nbDims = static_cast<int32_t>(shape.size());
+        std::copy(shape.begin(), shape.end(), constant->dimensions.d);
+        constant->weights = network::WeightsBuffer(nvinfer1::Weights{tensor.type, values.data(), volume(shape)});
+        LayerRecord replacement;
+        replacement.type = LayerType::kCONSTANT;
+        replacement.name = "folded: " + layer.name;
+        replacement.outputs = layer.outputs;
+        replacement.params = std::move(constant);
+        layer = std::move(replacement);
+        return true;
+    }
+
+    //! Removes the constant layers whose output no layer reads and that is no network output; how many.
+    size_t removeUnreadConstants()
+    {
+        std::vector<std::vector<size_t>> const readers = plan::readersOf(mModel);
+        std::vector<bool> unread(mModel.layers.size(), false);
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            LayerRecord const& layer = mModel.layers[l];
+            unread[l] = plan::paramsOf<network::ConstantParams>(layer) != nullptr
+                && std::all_of(layer.outputs.begin(), layer.outputs.end(), [&](int32_t t) {
+                       return readers[t].empty() && mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kNONE
+                           && !mSizeTensor[t];
+                   });
+        }
+        plan::eraseLayers(mModel, unread);
+        return static_cast<size_t>(std::count(unread.begin(), unread.end(), true));
+    }
+
+    PlanModel& mModel;
+    std::vector<ConstTensorView> mValues; //!< by tensor: its values where a constant layer makes it
+    std::vector<bool> mSizeTensor;        //!< by tensor: whether it is a size tensor
+};
+
+} // namespace
+
+FoldingResult foldConstants(PlanModel& model)
+{
+    return ConstantFolder(model).run();
+}
+
+} // namespace kiln::builder

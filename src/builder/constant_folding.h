@@ -1,0 +1,31 @@
+// Constant folding: a layer that reads only constants computes the same values at every inference, so the builder
+// computes them once, with the CPU reference kernels, and the plan holds them as a constant layer instead (as
+// TensorRT folds such subgraphs when it builds). Real exports are full of them: a Reshape or Unsqueeze of a scalar
+// before an element-wise layer, a Cast or Transpose of weights, a Concat or Gather of shape values. Each one folded
+// is a kernel launch and its host time saved on every inference, on either backend.
+#pragma once
+
+#include "plan/plan_model.h"
+
+#include <cstddef>
+
+namespace kiln::builder
+{
+
+//! What foldConstants did.
+struct FoldingResult
+{
+    size_t folded{0};  //!< layers replaced by constants
+    size_t removed{0}; //!< constant layers that nothing read any more, removed
+};
+
+//! Replaces, in plan order (so that chains fold), every layer of an allowed kind (constant_folding.cpp says which)
+//! whose inputs are all constants' outputs and whose outputs have static shapes by a constant layer named
+//! "folded: <its name>" holding what the CPU reference computes, in the types the plan stores its outputs in (the
+//! precision the builder chose included). Outputs keep their tensors: a network output stays the named output. Then
+//! removes the constant layers that no layer reads and that make no network output. Runs on the plan as recorded,
+//! before the backend's passes (no fused epilogues, every tensor row-major). A layer whose kernel rejects its
+//! constant inputs is left to fail at run time, as it would without folding.
+FoldingResult foldConstants(plan::PlanModel& model);
+
+} // namespace kiln::builder
