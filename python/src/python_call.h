@@ -51,11 +51,22 @@ pybind11::handle pythonSelf(Base const* trampoline)
     return self;
 }
 
+//! The Python method overriding `name`, or an empty function where the class has none (or sets it to None).
+template <typename Base>
+pybind11::function optionalOverride(Base const* trampoline, char const* name)
+{
+    if (pybind11::getattr(pythonSelf(trampoline), name, pybind11::none()).is_none())
+    {
+        return pybind11::function();
+    }
+    return pybind11::get_override(trampoline, name);
+}
+
 //! The Python method overriding `name`; a runtime_error saying the class lacks it when it is not there. GIL held.
 template <typename Base>
 pybind11::function requiredOverride(Base const* trampoline, char const* name)
 {
-    pybind11::function method = pybind11::get_override(trampoline, name);
+    pybind11::function method = optionalOverride(trampoline, name);
     if (!method)
     {
         throw std::runtime_error(

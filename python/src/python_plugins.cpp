@@ -231,7 +231,7 @@ void PyPluginV3::destroy()
     py::gil_scoped_acquire gil;
     try
     {
-        if (py::function method = py::get_override(static_cast<IPluginV3 const*>(this), "destroy"))
+        if (py::function method = optionalOverride(static_cast<IPluginV3 const*>(this), "destroy"))
         {
             method();
         }
@@ -329,7 +329,7 @@ size_t PyPluginV3OneBuild::getWorkspaceSize(DynamicPluginTensorDesc const* input
     DynamicPluginTensorDesc const* outputs, int32_t nbOutputs) const
 {
     return callPython([&]() -> size_t {
-        py::function method = py::get_override(static_cast<BuildBase const*>(this), "get_workspace_size");
+        py::function method = optionalOverride(static_cast<BuildBase const*>(this), "get_workspace_size");
         return method ? method(listOf(inputs, nbInputs), listOf(outputs, nbOutputs)).cast<size_t>() : 0;
     });
 }
@@ -337,7 +337,7 @@ size_t PyPluginV3OneBuild::getWorkspaceSize(DynamicPluginTensorDesc const* input
 int32_t PyPluginV3OneBuild::getValidTactics(int32_t* tactics, int32_t nbTactics)
 {
     return callPython([&] {
-        py::function method = py::get_override(static_cast<BuildBase const*>(this), "get_valid_tactics");
+        py::function method = optionalOverride(static_cast<BuildBase const*>(this), "get_valid_tactics");
         if (!method)
         {
             return 0;
@@ -354,7 +354,7 @@ int32_t PyPluginV3OneBuild::getValidTactics(int32_t* tactics, int32_t nbTactics)
 int32_t PyPluginV3OneBuild::getNbTactics()
 {
     return callPython([&] {
-        py::function method = py::get_override(static_cast<BuildBase const*>(this), "get_valid_tactics");
+        py::function method = optionalOverride(static_cast<BuildBase const*>(this), "get_valid_tactics");
         return method ? static_cast<int32_t>(py::len(method())) : 0;
     });
 }
@@ -384,7 +384,7 @@ using RuntimeBase = nvinfer1::IPluginV3OneRuntime;
 int32_t PyPluginV3OneRuntime::setTactic(int32_t tactic)
 {
     return callPython([&] {
-        if (py::function method = py::get_override(static_cast<RuntimeBase const*>(this), "set_tactic"))
+        if (py::function method = optionalOverride(static_cast<RuntimeBase const*>(this), "set_tactic"))
         {
             method(tactic);
         }

@@ -21,14 +21,14 @@ def host_array(address, desc):
 
 
 class CircularPad(trt.IPluginV3, trt.IPluginV3OneCore, trt.IPluginV3OneBuild, trt.IPluginV3OneRuntime):
-    def __init__(self, pads, scale, phase, log):
+    def __init__(self, pads, scale, phase, log, namespace=""):
         trt.IPluginV3.__init__(self)
         trt.IPluginV3OneCore.__init__(self)
         trt.IPluginV3OneBuild.__init__(self)
         trt.IPluginV3OneRuntime.__init__(self)
         self.plugin_name = "CircularPad"
         self.plugin_version = "1"
-        self.plugin_namespace = ""
+        self.plugin_namespace = namespace
         self.num_outputs = 1
         self.pads = np.asarray(pads, np.int32)
         self.scale = np.asarray(scale, np.float32)
@@ -40,7 +40,7 @@ class CircularPad(trt.IPluginV3, trt.IPluginV3OneCore, trt.IPluginV3OneBuild, tr
         return self
 
     def clone(self):
-        copy = CircularPad(self.pads, self.scale, self.phase, self.log)
+        copy = type(self)(self.pads, self.scale, self.phase, self.log, self.plugin_namespace)
         copy.input_shape = self.input_shape
         return copy
 
@@ -88,9 +88,10 @@ class CircularPad(trt.IPluginV3, trt.IPluginV3OneCore, trt.IPluginV3OneBuild, tr
 
 
 class CircularPadCreator(trt.IPluginCreatorV3One):
-    """Records the fields and phase of every create_plugin call; `fail_at` makes one phase raise."""
+    """Makes `plugin_class` plugins (CircularPad or a subclass), recording the name, phase and fields of every
+    create_plugin call."""
 
-    def __init__(self, namespace=""):
+    def __init__(self, namespace="", plugin_class=CircularPad):
         trt.IPluginCreatorV3One.__init__(self)
         self.name = "CircularPad"
         self.plugin_version = "1"
@@ -101,13 +102,14 @@ class CircularPadCreator(trt.IPluginCreatorV3One):
                 trt.PluginField("scale", np.array([], np.float32), trt.PluginFieldType.FLOAT32),
             ]
         )
+        self.plugin_class = plugin_class
         self.created = []
         self.log = []
 
     def create_plugin(self, name, fc, phase):
         fields = {field.name: np.array(field.data) for field in fc}
         self.created.append((name, phase, fields))
-        return CircularPad(fields["pads"], fields["scale"], phase, self.log)
+        return self.plugin_class(fields["pads"], fields["scale"], phase, self.log, self.plugin_namespace)
 
 
 def circular_pad_reference(x, pads, scale):
