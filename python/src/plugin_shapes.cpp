@@ -90,8 +90,8 @@ void bindExpressions(py::module_& m)
         .def(
             "__getitem__", [](DimsExprs const& self, int64_t index) { return self.d[dimsIndex(self, index)]; },
             kKilnOwned)
-        .def("__setitem__",
-            [](DimsExprs& self, int64_t index, IDimensionExpr const* extent) { self.d[dimsIndex(self, index)] = extent; })
+        .def("__setitem__", [](DimsExprs& self, int64_t index,
+                                IDimensionExpr const* extent) { self.d[dimsIndex(self, index)] = extent; })
         .def("__repr__", [](DimsExprs const& self) {
             std::string text = "DimsExprs(";
             for (int32_t i = 0; i < self.nbDims; ++i)

@@ -91,10 +91,12 @@ void bindPluginCapabilities(py::module_& m)
     py::class_<IPluginV3OneCore, PyPluginV3OneCore, nvinfer1::IPluginCapability> core(m, "IPluginV3OneCore",
         "A V3 plugin's identity: plugin_name, plugin_version and plugin_namespace, which Python plugins set.");
     core.def(py::init<>());
-    defineTextAttribute(core, "plugin_name", &PyPluginV3OneCore::name, [](IPluginV3OneCore& self) { return self.getPluginName(); });
-    defineTextAttribute(core, "plugin_version", &PyPluginV3OneCore::version, [](IPluginV3OneCore& self) { return self.getPluginVersion(); });
     defineTextAttribute(
-        core, "plugin_namespace", &PyPluginV3OneCore::pluginNamespace, [](IPluginV3OneCore& self) { return self.getPluginNamespace(); });
+        core, "plugin_name", &PyPluginV3OneCore::name, [](IPluginV3OneCore& self) { return self.getPluginName(); });
+    defineTextAttribute(core, "plugin_version", &PyPluginV3OneCore::version,
+        [](IPluginV3OneCore& self) { return self.getPluginVersion(); });
+    defineTextAttribute(core, "plugin_namespace", &PyPluginV3OneCore::pluginNamespace,
+        [](IPluginV3OneCore& self) { return self.getPluginNamespace(); });
 
     using nvinfer1::IPluginV3OneBuild;
     py::class_<IPluginV3OneBuild, PyPluginV3OneBuild, nvinfer1::IPluginCapability> build(m, "IPluginV3OneBuild",
@@ -201,9 +203,10 @@ void bindCreators(py::module_& m)
         "Creates IPluginV3 plugins. Python creators set name, plugin_version, plugin_namespace and field_names, and "
         "implement create_plugin(name, field_collection, phase).");
     creatorV3.def(py::init<>());
-    defineTextAttribute(creatorV3, "name", &PyPluginCreatorV3One::name, [](IPluginCreatorV3One& self) { return self.getPluginName(); });
-    defineTextAttribute(
-        creatorV3, "plugin_version", &PyPluginCreatorV3One::version, [](IPluginCreatorV3One& self) { return self.getPluginVersion(); });
+    defineTextAttribute(creatorV3, "name", &PyPluginCreatorV3One::name,
+        [](IPluginCreatorV3One& self) { return self.getPluginName(); });
+    defineTextAttribute(creatorV3, "plugin_version", &PyPluginCreatorV3One::version,
+        [](IPluginCreatorV3One& self) { return self.getPluginVersion(); });
     defineTextAttribute(creatorV3, "plugin_namespace", &PyPluginCreatorV3One::pluginNamespace,
         [](IPluginCreatorV3One& self) { return self.getPluginNamespace(); });
     creatorV3

@@ -72,9 +72,8 @@ def test_python_plugin_and_collection_plugin_in_one_network(logger):
     assert plugin.get_capability_interface(trt.PluginCapabilityType.CORE).plugin_name == "CircularPad"
 
     gelu = trt.get_plugin_registry().get_plugin_creator("CustomGeluPluginDynamic", "1", "")
-    gelu_plugin = gelu.create_plugin(
-        "gelu", trt.PluginFieldCollection([trt.PluginField("type_id", np.array([0], np.int32), trt.PluginFieldType.INT32)])
-    )
+    type_id = trt.PluginField("type_id", np.array([0], np.int32), trt.PluginFieldType.INT32)
+    gelu_plugin = gelu.create_plugin("gelu", trt.PluginFieldCollection([type_id]))
 
     builder = trt.Builder(logger)
     network = builder.create_network()
