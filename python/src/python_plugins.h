@@ -21,9 +21,20 @@
 namespace kiln::python
 {
 
+//! A TensorRT interface implemented by Python code, as getAPILanguage tells.
+template <typename Interface>
+class PythonImplemented : public Interface
+{
+public:
+    nvinfer1::APILanguage getAPILanguage() const override
+    {
+        return nvinfer1::APILanguage::kPYTHON;
+    }
+};
+
 //! The IPluginV3 Kiln owns for a Python plugin object (a Python subclass of trt.IPluginV3, or a C++ plugin that
 //! Python holds): deleting it drops the reference, after the plugin's destroy().
-class PythonPluginOwner final : public nvinfer1::IPluginV3
+class PythonPluginOwner final : public PythonImplemented<nvinfer1::IPluginV3>
 {
 public:
     explicit PythonPluginOwner(pybind11::object plugin);
@@ -33,10 +44,6 @@ public:
 
     nvinfer1::IPluginCapability* getCapabilityInterface(nvinfer1::PluginCapabilityType type) override;
     nvinfer1::IPluginV3* clone() override;
-    nvinfer1::APILanguage getAPILanguage() const override
-    {
-        return nvinfer1::APILanguage::kPYTHON;
-    }
 
 private:
     pybind11::object mPlugin;
@@ -47,15 +54,11 @@ private:
 //! plugin. `method` names the method in that message. GIL held.
 nvinfer1::IPluginV3* adoptPythonPlugin(pybind11::object plugin, char const* method);
 
-class PyPluginV3 : public nvinfer1::IPluginV3
+class PyPluginV3 : public PythonImplemented<nvinfer1::IPluginV3>
 {
 public:
     nvinfer1::IPluginCapability* getCapabilityInterface(nvinfer1::PluginCapabilityType type) override;
     nvinfer1::IPluginV3* clone() override;
-    nvinfer1::APILanguage getAPILanguage() const override
-    {
-        return nvinfer1::APILanguage::kPYTHON;
-    }
     //! Calls the Python destroy() (TensorRT's Python API has it; C++ has the destructor), if the class defines one.
     void destroy();
 
@@ -65,23 +68,19 @@ private:
     std::map<nvinfer1::PluginCapabilityType, std::pair<pybind11::object, pybind11::object>> mOtherCapabilities;
 };
 
-class PyPluginV3OneCore : public nvinfer1::IPluginV3OneCore
+class PyPluginV3OneCore : public PythonImplemented<nvinfer1::IPluginV3OneCore>
 {
 public:
     // Read from the Python attributes each time, so that class attributes work as well as instance ones.
     char const* getPluginName() const override;
     char const* getPluginVersion() const override;
     char const* getPluginNamespace() const override;
-    nvinfer1::APILanguage getAPILanguage() const override
-    {
-        return nvinfer1::APILanguage::kPYTHON;
-    }
 
     // What trt.IPluginV3OneCore's attributes store (the text returned above is kept here too).
     mutable std::string name, version, pluginNamespace;
 };
 
-class PyPluginV3OneBuild : public nvinfer1::IPluginV3OneBuild
+class PyPluginV3OneBuild : public PythonImplemented<nvinfer1::IPluginV3OneBuild>
 {
 public:
     int32_t configurePlugin(nvinfer1::DynamicPluginTensorDesc const* in, int32_t nbInputs,
@@ -101,10 +100,6 @@ public:
     char const* getTimingCacheID() override;
     int32_t getFormatCombinationLimit() override;
     char const* getMetadataString() override;
-    nvinfer1::APILanguage getAPILanguage() const override
-    {
-        return nvinfer1::APILanguage::kPYTHON;
-    }
 
     // What trt.IPluginV3OneBuild's attributes store.
     int32_t numOutputs{0};
@@ -117,7 +112,7 @@ private:
 };
 
 //! Also kiln::IHostPlugin: on the CPU backend, enqueue gets host addresses and stream 0.
-class PyPluginV3OneRuntime : public nvinfer1::IPluginV3OneRuntime, public kiln::IHostPlugin
+class PyPluginV3OneRuntime : public PythonImplemented<nvinfer1::IPluginV3OneRuntime>, public kiln::IHostPlugin
 {
 public:
     int32_t setTactic(int32_t tactic) override;
@@ -129,10 +124,6 @@ public:
         void const* const* inputs, void* const* outputs, void* workspace) override;
     nvinfer1::IPluginV3* attachToContext(nvinfer1::IPluginResourceContext* context) override;
     nvinfer1::PluginFieldCollection const* getFieldsToSerialize() override;
-    nvinfer1::APILanguage getAPILanguage() const override
-    {
-        return nvinfer1::APILanguage::kPYTHON;
-    }
 
 private:
     // enqueue's C++ signature gives no counts: on_shape_change, which Kiln calls before every first run at a shape,
@@ -143,7 +134,7 @@ private:
     std::unique_ptr<FieldsView> mSerializedView;
 };
 
-class PyPluginCreatorV3One : public nvinfer1::IPluginCreatorV3One
+class PyPluginCreatorV3One : public PythonImplemented<nvinfer1::IPluginCreatorV3One>
 {
 public:
     nvinfer1::IPluginV3* createPlugin(
@@ -152,10 +143,6 @@ public:
     char const* getPluginName() const override;
     char const* getPluginVersion() const override;
     char const* getPluginNamespace() const override;
-    nvinfer1::APILanguage getAPILanguage() const override
-    {
-        return nvinfer1::APILanguage::kPYTHON;
-    }
 
     // What trt.IPluginCreatorV3One's attributes store.
     mutable std::string name, version, pluginNamespace;
