@@ -15,6 +15,7 @@ void bindLogger(py::module_& m);         // logger.cpp: ILogger, Logger
 void bindWeights(py::module_& m);        // weights.cpp: Weights from numpy arrays
 void bindHostMemory(py::module_& m);     // host_memory.cpp: IHostMemory and its buffer
 void bindPluginFields(py::module_& m);   // plugin_fields.cpp: PluginField(Type), PluginFieldCollection, TensorRTPhase
+void bindPluginShapes(py::module_& m);   // plugin_shapes.cpp: DimsExprs, IExprBuilder, (Dynamic)PluginTensorDesc
 void bindPlugins(py::module_& m);        // plugins.cpp: IPluginV2, IPluginV3, their creators
 void bindPluginRegistry(py::module_& m); // plugin_registry.cpp: get_plugin_registry, init_libnvinfer_plugins
 void bindLayerEnums(py::module_& m);     // layer_enums.cpp: LayerType and the layers' operations and modes

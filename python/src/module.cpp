@@ -18,6 +18,7 @@ PYBIND11_MODULE(_tensorrt, m)
     kp::bindWeights(m);
     kp::bindHostMemory(m);
     kp::bindPluginFields(m);
+    kp::bindPluginShapes(m);
     kp::bindPlugins(m);
     kp::bindPluginRegistry(m);
     kp::bindLayerEnums(m);

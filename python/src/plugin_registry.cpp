@@ -3,6 +3,7 @@
 #include "bindings.h"
 #include "logger.h"
 #include "plugins.h"
+#include "python_plugins.h"
 
 #include <NvInferPlugin.h>
 #include <pybind11/stl.h>
@@ -85,7 +86,12 @@ void bindPluginRegistry(py::module_& m)
         .def(
             "register_creator",
             [](IPluginRegistry& self, IPluginCreatorV3One& creator, std::string const& ns) {
-                return self.registerCreator(creator, ns.c_str());
+                bool const registered = self.registerCreator(creator, ns.c_str());
+                if (registered && dynamic_cast<PyPluginCreatorV3One*>(&creator) != nullptr)
+                {
+                    keepRegisteredCreator(py::cast(&creator, py::return_value_policy::reference));
+                }
+                return registered;
             },
             py::arg("creator"), py::arg("plugin_namespace") = "", py::keep_alive<1, 2>(),
             "Registers a V3 creator; False if one of that name, version and namespace is registered.")
@@ -95,8 +101,14 @@ void bindPluginRegistry(py::module_& m)
             py::arg("creator"))
         .def(
             "deregister_creator",
-            [](IPluginRegistry& self, IPluginCreatorV3One const& creator) {
-                return self.deregisterCreator(static_cast<nvinfer1::IPluginCreatorInterface const&>(creator));
+            [](IPluginRegistry& self, IPluginCreatorV3One& creator) {
+                bool const deregistered
+                    = self.deregisterCreator(static_cast<nvinfer1::IPluginCreatorInterface const&>(creator));
+                if (deregistered && dynamic_cast<PyPluginCreatorV3One*>(&creator) != nullptr)
+                {
+                    releaseRegisteredCreator(py::cast(&creator, py::return_value_policy::reference));
+                }
+                return deregistered;
             },
             py::arg("creator"))
         .def(

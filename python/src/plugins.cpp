@@ -4,6 +4,7 @@
 #include "plugins.h"
 #include "bindings.h"
 #include "plugin_fields.h"
+#include "python_plugins.h"
 
 #include <memory>
 
@@ -16,6 +17,7 @@ using nvinfer1::IPluginCreatorV3One;
 using nvinfer1::IPluginV2;
 using nvinfer1::IPluginV3;
 using nvinfer1::IPluginV3OneCore;
+using nvinfer1::IPluginV3OneRuntime;
 
 py::object castCreator(IPluginCreatorInterface* creator)
 {
@@ -53,31 +55,117 @@ void bindPluginV2(py::module_& m)
             "A copy of the plugin with the same parameters.");
 }
 
-void bindPluginV3(py::module_& m)
+//! The trampoline behind a Python subclass's base `Base`, for attributes only Python plugins can set.
+template <typename Trampoline, typename Base>
+Trampoline& writableTrampoline(Base& self, char const* attribute)
+{
+    auto* trampoline = dynamic_cast<Trampoline*>(&self);
+    if (trampoline == nullptr)
+    {
+        throw py::attribute_error(std::string(attribute) + " is read-only on a plugin written in C++");
+    }
+    return *trampoline;
+}
+
+//! A text attribute of a Python plugin or creator: stored in its trampoline, read through `getter` (the C++ method,
+//! or nothing) on objects written in C++.
+template <typename Trampoline, typename Class, typename Getter>
+void defineTextAttribute(Class& cls, char const* attribute, std::string Trampoline::*member, Getter getter)
+{
+    using Base = typename Class::type;
+    cls.def_property(
+        attribute,
+        [member, getter](Base& self) -> std::string {
+            auto const* trampoline = dynamic_cast<Trampoline const*>(&self);
+            return trampoline != nullptr ? trampoline->*member : orEmpty(getter(self));
+        },
+        [member, attribute](Base& self, std::string const& text) {
+            writableTrampoline<Trampoline>(self, attribute).*member = text;
+        });
+}
+
+void bindPluginCapabilities(py::module_& m)
 {
     py::class_<nvinfer1::IPluginCapability>(m, "IPluginCapability", "A capability interface of a V3 plugin.");
-    py::class_<IPluginV3OneCore, nvinfer1::IPluginCapability>(m, "IPluginV3OneCore", "A V3 plugin's identity.")
-        .def_property_readonly(
-            "plugin_name", [](IPluginV3OneCore const& self) { return orEmpty(self.getPluginName()); })
-        .def_property_readonly(
-            "plugin_version", [](IPluginV3OneCore const& self) { return orEmpty(self.getPluginVersion()); })
-        .def_property_readonly(
-            "plugin_namespace", [](IPluginV3OneCore const& self) { return orEmpty(self.getPluginNamespace()); });
 
-    py::class_<IPluginV3>(m, "IPluginV3", "A plugin of the IPluginV3 interface.")
+    py::class_<IPluginV3OneCore, PyPluginV3OneCore, nvinfer1::IPluginCapability> core(m, "IPluginV3OneCore",
+        "A V3 plugin's identity: plugin_name, plugin_version and plugin_namespace, which Python plugins set.");
+    core.def(py::init<>());
+    defineTextAttribute(
+        core, "plugin_name", &PyPluginV3OneCore::name, [](IPluginV3OneCore& self) { return self.getPluginName(); });
+    defineTextAttribute(core, "plugin_version", &PyPluginV3OneCore::version,
+        [](IPluginV3OneCore& self) { return self.getPluginVersion(); });
+    defineTextAttribute(core, "plugin_namespace", &PyPluginV3OneCore::pluginNamespace,
+        [](IPluginV3OneCore& self) { return self.getPluginNamespace(); });
+
+    using nvinfer1::IPluginV3OneBuild;
+    py::class_<IPluginV3OneBuild, PyPluginV3OneBuild, nvinfer1::IPluginCapability> build(m, "IPluginV3OneBuild",
+        "A V3 plugin's build capability: a Python plugin sets num_outputs and implements configure_plugin, "
+        "get_output_data_types, get_output_shapes and supports_format_combination (get_workspace_size and "
+        "get_valid_tactics are optional).");
+    build.def(py::init<>())
+        .def_property(
+            "num_outputs",
+            [](IPluginV3OneBuild const& self) {
+                auto const* python = dynamic_cast<PyPluginV3OneBuild const*>(&self);
+                return python != nullptr ? python->numOutputs : self.getNbOutputs();
+            },
+            [](IPluginV3OneBuild& self, int32_t count) {
+                writableTrampoline<PyPluginV3OneBuild>(self, "num_outputs").numOutputs = count;
+            })
+        .def_property(
+            "format_combination_limit",
+            [](IPluginV3OneBuild& self) {
+                auto const* python = dynamic_cast<PyPluginV3OneBuild const*>(&self);
+                return python != nullptr ? python->formatCombinationLimit : self.getFormatCombinationLimit();
+            },
+            [](IPluginV3OneBuild& self, int32_t limit) {
+                writableTrampoline<PyPluginV3OneBuild>(self, "format_combination_limit").formatCombinationLimit
+                    = limit;
+            });
+    defineTextAttribute(build, "timing_cache_id", &PyPluginV3OneBuild::timingCacheId,
+        [](IPluginV3OneBuild& self) { return self.getTimingCacheID(); });
+    defineTextAttribute(build, "metadata_string", &PyPluginV3OneBuild::metadataString,
+        [](IPluginV3OneBuild& self) { return self.getMetadataString(); });
+
+    py::class_<IPluginV3OneRuntime, PyPluginV3OneRuntime, nvinfer1::IPluginCapability>(m, "IPluginV3OneRuntime",
+        "A V3 plugin's runtime capability: a Python plugin implements on_shape_change, enqueue (host addresses and "
+        "stream 0 on Kiln's CPU backend), attach_to_context and get_fields_to_serialize (set_tactic is optional).")
+        .def(py::init<>());
+}
+
+void bindPluginV3(py::module_& m)
+{
+    py::class_<IPluginV3, PyPluginV3>(m, "IPluginV3",
+        "A plugin of the IPluginV3 interface. Python plugins derive from it and from the capability classes they "
+        "implement, and define get_capability_interface and clone.")
+        .def(py::init<>())
         .def(
             "get_capability_interface",
             [](IPluginV3& self, nvinfer1::PluginCapabilityType type) -> py::object {
                 nvinfer1::IPluginCapability* capability = self.getCapabilityInterface(type);
+                constexpr auto kPluginOwned = py::return_value_policy::reference;
                 if (auto* core = dynamic_cast<IPluginV3OneCore*>(capability))
                 {
-                    return py::cast(core, py::return_value_policy::reference);
+                    return py::cast(core, kPluginOwned);
                 }
-                return py::cast(capability, py::return_value_policy::reference);
+                if (auto* build = dynamic_cast<nvinfer1::IPluginV3OneBuild*>(capability))
+                {
+                    return py::cast(build, kPluginOwned);
+                }
+                if (auto* runtime = dynamic_cast<IPluginV3OneRuntime*>(capability))
+                {
+                    return py::cast(runtime, kPluginOwned);
+                }
+                return py::cast(capability, kPluginOwned);
             },
             py::arg("type"), py::keep_alive<0, 1>(), "The plugin's interface for a capability (None if it has none).")
         .def("clone", [](IPluginV3& self) { return std::unique_ptr<IPluginV3>(self.clone()); },
-            "A copy of the plugin with the same parameters.");
+            "A copy of the plugin with the same parameters.")
+        .def(
+            "destroy", [](IPluginV3&) {},
+            "Called when Kiln lets go of a Python plugin (a network, builder or engine is destroyed); does nothing "
+            "unless a subclass defines it.");
 }
 
 void bindCreators(py::module_& m)
@@ -110,14 +198,30 @@ void bindCreators(py::module_& m)
             },
             py::arg("name"), py::arg("serialized_plugin"), "A plugin read back from its serialized bytes.");
 
-    py::class_<IPluginCreatorV3One, IPluginCreatorInterface>(m, "IPluginCreatorV3One", "Creates IPluginV3 plugins.")
-        .def_property_readonly("name", [](IPluginCreatorV3One const& self) { return orEmpty(self.getPluginName()); })
-        .def_property_readonly(
-            "plugin_version", [](IPluginCreatorV3One const& self) { return orEmpty(self.getPluginVersion()); })
-        .def_property_readonly(
-            "plugin_namespace", [](IPluginCreatorV3One const& self) { return orEmpty(self.getPluginNamespace()); })
-        .def_property_readonly(
-            "field_names", [](IPluginCreatorV3One& self) { return describeFields(self.getFieldNames()); })
+    py::class_<IPluginCreatorV3One, PyPluginCreatorV3One, IPluginCreatorInterface> creatorV3(m,
+        "IPluginCreatorV3One",
+        "Creates IPluginV3 plugins. Python creators set name, plugin_version, plugin_namespace and field_names, and "
+        "implement create_plugin(name, field_collection, phase).");
+    creatorV3.def(py::init<>());
+    defineTextAttribute(creatorV3, "name", &PyPluginCreatorV3One::name,
+        [](IPluginCreatorV3One& self) { return self.getPluginName(); });
+    defineTextAttribute(creatorV3, "plugin_version", &PyPluginCreatorV3One::version,
+        [](IPluginCreatorV3One& self) { return self.getPluginVersion(); });
+    defineTextAttribute(creatorV3, "plugin_namespace", &PyPluginCreatorV3One::pluginNamespace,
+        [](IPluginCreatorV3One& self) { return self.getPluginNamespace(); });
+    creatorV3
+        .def_property(
+            "field_names",
+            [](IPluginCreatorV3One& self) -> py::object {
+                if (auto* python = dynamic_cast<PyPluginCreatorV3One*>(&self))
+                {
+                    return python->fieldNames;
+                }
+                return py::cast(describeFields(self.getFieldNames()));
+            },
+            [](IPluginCreatorV3One& self, PyPluginFieldCollection const& fields) {
+                writableTrampoline<PyPluginCreatorV3One>(self, "field_names").fieldNames = py::cast(fields);
+            })
         .def(
             "create_plugin",
             [](IPluginCreatorV3One& self, std::string const& name, PyPluginFieldCollection const& fields,
@@ -134,6 +238,7 @@ void bindCreators(py::module_& m)
 void bindPlugins(py::module_& m)
 {
     bindPluginV2(m);
+    bindPluginCapabilities(m);
     bindPluginV3(m);
     bindCreators(m);
 }
