@@ -477,12 +477,12 @@ bool ExecutionContext::step(size_t l, AddressOf const& addressOf, cudaStream_t s
     {
         return true; // needed only by the side of a conditional that was not taken
     }
-    mRan[l] = true;
     plan::LayerRecord const& layer = mEngine.model().layers[l];
     if (layer.outputs.size() == 1 && mBoundConstants[layer.outputs[0]] != nullptr)
     {
-        return true; // its output is its weights
+        return true; // its output is its weights: nothing runs, and the profiler hears of nothing
     }
+    mRan[l] = true;
     bool const ran = plan::isConditionalOutput(mEngine.model().layers[l])
         ? selectBranch(l, addressOf, stream, error)
         : runLayer(l, addressOf, stream, error) && learnSizes(l, addressOf, stream, error);

@@ -66,20 +66,26 @@ TEST(CudaBackend, ConstantsCastsAndFp16Conversions)
 {
     SKIP_WITHOUT_GPU();
     static std::vector<int32_t> const offsets{1, -2, 3, -4};
+    static std::vector<float> const zeros(4, 0.0F);
+    // The offsets come in as an input, so that the cast runs on the GPU (a cast of a constant is folded when the
+    // plan is built); the constant zeros are read where their weights were uploaded.
     NetworkMaker const maker = [](INetworkDefinition& network) {
         ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{1, {4}});
-        IConstantLayer* constant
-            = network.addConstant(Dims{1, {4}}, Weights{DataType::kINT32, offsets.data(), 4});
-        ICastLayer* cast = network.addCast(*constant->getOutput(0), DataType::kFLOAT);
+        ITensor* k = network.addInput("k", DataType::kINT32, Dims{1, {4}});
+        ICastLayer* cast = network.addCast(*k, DataType::kFLOAT);
         IElementWiseLayer* sum = network.addElementWise(*x, *cast->getOutput(0), ElementWiseOperation::kSUM);
-        IIdentityLayer* copy = network.addIdentity(*sum->getOutput(0));
+        IConstantLayer* constant = network.addConstant(Dims{1, {4}}, Weights{DataType::kFLOAT, zeros.data(), 4});
+        IElementWiseLayer* shifted
+            = network.addElementWise(*sum->getOutput(0), *constant->getOutput(0), ElementWiseOperation::kSUM);
+        IIdentityLayer* copy = network.addIdentity(*shifted->getOutput(0));
         copy->getOutput(0)->setName("y");
         network.markOutput(*copy->getOutput(0));
     };
     HostTensor const x = fromFloats({4}, {0.5F, 1.0001F, -2.25F, 100.0F});
+    HostTensor const k = fromElements({4}, offsets, DataType::kINT32);
     for (bool fp16 : {false, true})
     {
-        auto const gpu = runOn(kiln::Backend::kCUDA, maker, {{"x", x}}, fp16);
+        auto const gpu = runOn(kiln::Backend::kCUDA, maker, {{"x", x}, {"k", k}}, fp16);
         // Hand-computed: x + offsets; in FP16 1.0001 rounds to 1 first, so -2 + 1 = -1 exactly.
         std::vector<float> const expected = fp16 ? std::vector<float>{1.5F, -1.0F, 0.75F, 96.0F}
                                                  : std::vector<float>{1.5F, 1.0001F - 2.0F, 0.75F, 96.0F};
@@ -254,8 +260,15 @@ TEST(CudaBackend, TheProfilerGetsGpuTimesPerLayer)
     ITensor* x = network->addInput("x", DataType::kFLOAT, Dims{1, {1 << 20}});
     IActivationLayer* first = network->addActivation(*x, ActivationType::kGELU_TANH);
     first->setName("gelu");
+    // A constant, bound to its weights, never runs: the profiler hears of the layers that did.
+    static float const two = 2.0F;
+    IConstantLayer* constant = network->addConstant(Dims{1, {1}}, Weights{DataType::kFLOAT, &two, 1});
+    constant->setName("two");
+    IElementWiseLayer* doubled
+        = network->addElementWise(*first->getOutput(0), *constant->getOutput(0), ElementWiseOperation::kPROD);
+    doubled->setName("double");
     IElementWiseLayer* second
-        = network->addElementWise(*first->getOutput(0), *first->getOutput(0), ElementWiseOperation::kPROD);
+        = network->addElementWise(*doubled->getOutput(0), *first->getOutput(0), ElementWiseOperation::kPROD);
     second->setName("square");
     second->getOutput(0)->setName("y");
     network->markOutput(*second->getOutput(0));
@@ -276,8 +289,8 @@ TEST(CudaBackend, TheProfilerGetsGpuTimesPerLayer)
     LayerNames profiler;
     context->setProfiler(&profiler);
     ASSERT_TRUE(context->enqueueV3(nullptr)) << logger.errors();
-    // The two run as one fused point-wise layer, which the profiler names after both, as TensorRT names fusions.
-    EXPECT_EQ(profiler.names, (std::vector<std::string>{"gelu + square"}));
+    // The three run as one fused point-wise layer, which the profiler names after them, as TensorRT names fusions.
+    EXPECT_EQ(profiler.names, (std::vector<std::string>{"gelu + double + square"}));
     for (float ms : profiler.times)
     {
         // Measured on the GPU: a kernel over a million elements spans more than the events' resolution.

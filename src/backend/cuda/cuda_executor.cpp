@@ -317,6 +317,7 @@ void CudaExecutor::beginTiming(size_t l, cudaStream_t stream)
     if (mEvents.empty())
     {
         mEvents.resize(mPlan.model->layers.size());
+        mTimed.assign(mPlan.model->layers.size(), false);
         for (auto& [start, end] : mEvents)
         {
             check(cudaEventCreate(&start), "creating a profiling event");
@@ -329,12 +330,15 @@ void CudaExecutor::beginTiming(size_t l, cudaStream_t stream)
 void CudaExecutor::endTiming(size_t l, cudaStream_t stream)
 {
     cudaEventRecord(mEvents[l].second, stream);
+    mTimed[l] = true;
 }
 
 float CudaExecutor::elapsedMs(size_t l)
 {
+    // A layer that did not run (a bound constant, a branch not taken) has events never recorded, whose elapsed time
+    // CUDA refuses with an error that a later launch's check would take for its own.
     float ms = 0.0F;
-    if (l < mEvents.size() && cudaEventSynchronize(mEvents[l].second) == cudaSuccess)
+    if (l < mTimed.size() && mTimed[l] && cudaEventSynchronize(mEvents[l].second) == cudaSuccess)
     {
         cudaEventElapsedTime(&ms, mEvents[l].first, mEvents[l].second);
     }

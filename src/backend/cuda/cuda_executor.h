@@ -66,6 +66,7 @@ private:
     std::vector<std::unique_ptr<DeviceLayer>> mDeviceLayers; //!< by layer: layers with device state
     std::vector<DeviceBuffer> mBoundWeights; //!< by layer: the weights of constants whose output the plan binds
     std::vector<std::pair<cudaEvent_t, cudaEvent_t>> mEvents; //!< by layer, for profiling: made on first use
+    std::vector<bool> mTimed; //!< by layer: whether its events were recorded
 
     //! A shape tensor's values in pinned host memory, the source of their copy to the device: pinned, so that the
     //! copy is asynchronous and a CUDA graph can capture it; rewritten only when the values change.
