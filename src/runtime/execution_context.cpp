@@ -48,6 +48,7 @@ ExecutionContext::ExecutionContext(Engine const& engine, nvinfer1::ExecutionCont
     }
     mExecutor = engine.implementation().makeExecutor(engine.loadedPlan(), mResources);
     bindConstants();
+    prepareLayers();
     if (strategy != nvinfer1::ExecutionContextAllocationStrategy::kUSER_MANAGED)
     {
         // kON_PROFILE_CHANGE too: the plan's one memory layout serves every profile, so there is nothing to
@@ -339,11 +340,24 @@ bool ExecutionContext::resolveShapes(std::string& error)
     if (!mShapesValid || mHasShapeInputs)
     {
         mBoundValues = shape::SymbolValues{};
-        mShapesValid
-            = bindRunTimeValues(mBoundValues, error)
-            && evaluateShapes(mBoundValues, mShapes, mCapacities, mShapeErrors, error);
+        mShapesValid = bindRunTimeValues(mBoundValues, error) && updateShapes(error);
     }
     return mShapesValid;
+}
+
+bool ExecutionContext::updateShapes(std::string& error)
+{
+    bool const ok = evaluateShapes(mBoundValues, mShapes, mCapacities, mShapeErrors, error);
+    // Values evaluated on the host before are stale once the bound values (which these shapes follow) change.
+    ++mBoundValuesVersion;
+    mValueEvaluator.reset();
+    if (!ok)
+    {
+        mShapesValid = false; // the shapes are half written: the next use computes them all again
+        return false;
+    }
+    refreshViewShapes();
+    return true;
 }
 
 bool ExecutionContext::run(cudaStream_t stream, std::string& error)
@@ -377,16 +391,7 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     mProfiledLayers = 0;
     mConditions.assign(model.tensors.size(), -1);
     mRan.assign(model.layers.size(), false);
-    AddressOf const addressOf = [&](int32_t t) -> std::byte* {
-        auto const& record = model.tensors[t];
-        if (mBoundConstants[t] != nullptr)
-        {
-            // Layers only read a constant; its weights are never written.
-            return static_cast<std::byte*>(const_cast<void*>(mBoundConstants[t]));
-        }
-        return record.arenaOffset >= 0 ? mExecutor->contextMemory() + record.arenaOffset
-                                       : static_cast<std::byte*>(*mAddresses[t]);
-    };
+    refreshAddresses(); // after the output allocators, which may have moved outputs
     // A CUDA plan's layers read shape-tensor inputs from device copies, which the builder placed in activation
     // memory; the application's host memory holds the values.
     for (int32_t io : model.ioTensors)
@@ -398,10 +403,10 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
             return false;
         }
     }
+    std::string layerError;
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
-        std::string layerError;
-        if (!step(l, addressOf, stream, layerError))
+        if (!step(l, stream, layerError))
         {
             error = "layer \"" + model.layers[l].name + "\": " + layerError;
             return false;
@@ -439,6 +444,151 @@ void ExecutionContext::bindConstants()
     }
 }
 
+void ExecutionContext::prepareLayers()
+{
+    plan::PlanModel const& model = mEngine.model();
+    mPrepared.assign(model.layers.size(), PreparedLayer{});
+    mViewsOf.assign(model.tensors.size(), {});
+    mTensorAddresses.assign(model.tensors.size(), nullptr);
+    mShapeValues.assign(model.tensors.size(), {});
+    mShapeValuesVersion.assign(model.tensors.size(), 0);
+    bool const shapesOnHost = mExecutor->evaluatesShapesOnHost();
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        plan::LayerRecord const& layer = model.layers[l];
+        PreparedLayer& prepared = mPrepared[l];
+        if (layer.outputs.size() == 1 && mBoundConstants[layer.outputs[0]] != nullptr)
+        {
+            prepared.work = PreparedLayer::Work::kBOUND_CONSTANT;
+        }
+        else if (plan::isConditionalOutput(layer))
+        {
+            prepared.work = PreparedLayer::Work::kSELECT_BRANCH;
+        }
+        else if (shapesOnHost && plan::computesShapesOnly(model, l))
+        {
+            prepared.work = PreparedLayer::Work::kSHAPE_VALUES;
+        }
+        prepared.guarded = !layer.guards.empty();
+        prepared.learnsSizes = !mEngine.sizeSymbolsOf(l).empty();
+        auto const layerIndex = static_cast<uint32_t>(l);
+        for (size_t i = 0; i < layer.inputs.size(); ++i)
+        {
+            int32_t const t = layer.inputs[i];
+            if (t < 0)
+            {
+                prepared.inputs.emplace_back(); // an absent optional input
+                continue;
+            }
+            plan::TensorRecord const& record = model.tensors[t];
+            prepared.inputs.emplace_back(record.type, Shape(record.dims.size()), nullptr, record.format);
+            mViewsOf[t].push_back(ViewSlot{layerIndex, static_cast<uint32_t>(i), false});
+        }
+        for (size_t o = 0; o < layer.outputs.size(); ++o)
+        {
+            int32_t const t = layer.outputs[o];
+            plan::TensorRecord const& record = model.tensors[t];
+            prepared.outputs.push_back(TensorView{record.type, Shape(record.dims.size()), nullptr, record.format});
+            mViewsOf[t].push_back(ViewSlot{layerIndex, static_cast<uint32_t>(o), true});
+            prepared.stagesOutputs = prepared.stagesOutputs
+                || (record.ioMode == nvinfer1::TensorIOMode::kOUTPUT && record.arenaOffset >= 0);
+        }
+    }
+}
+
+void ExecutionContext::refreshViewShapes()
+{
+    plan::PlanModel const& model = mEngine.model();
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        plan::LayerRecord const& layer = model.layers[l];
+        PreparedLayer& prepared = mPrepared[l];
+        prepared.unknownShape = -1;
+        // Inputs, then outputs: the first tensor without a shape is the one a run reports.
+        for (size_t i = 0; i < layer.inputs.size(); ++i)
+        {
+            int32_t const t = layer.inputs[i];
+            if (t >= 0)
+            {
+                nvinfer1::Dims const& dims = mShapes[t];
+                prepared.inputs[i].shape.assign(dims.d, dims.d + dims.nbDims); // same rank: no allocation
+                if (prepared.unknownShape < 0 && !mShapeErrors[t].empty())
+                {
+                    prepared.unknownShape = t;
+                }
+            }
+        }
+        for (size_t o = 0; o < layer.outputs.size(); ++o)
+        {
+            int32_t const t = layer.outputs[o];
+            nvinfer1::Dims const& dims = mCapacities[t]; // a data-dependent output is written into its capacity
+            prepared.outputs[o].shape.assign(dims.d, dims.d + dims.nbDims);
+            if (prepared.unknownShape < 0 && !mShapeErrors[t].empty())
+            {
+                prepared.unknownShape = t;
+            }
+        }
+    }
+}
+
+void ExecutionContext::refreshAddresses()
+{
+    plan::PlanModel const& model = mEngine.model();
+    std::byte* const memory = mExecutor->contextMemory();
+    auto const ioAddress = [&](size_t t) { return static_cast<std::byte*>(mAddresses[t].value_or(nullptr)); };
+    if (!mAddressesPrepared || memory != mPreparedMemory)
+    {
+        // The first run, or a kUSER_MANAGED context given other memory: every tensor moves.
+        for (size_t t = 0; t < model.tensors.size(); ++t)
+        {
+            std::byte* address = nullptr;
+            if (mBoundConstants[t] != nullptr)
+            {
+                // Layers only read a constant; its weights are never written.
+                address = static_cast<std::byte*>(const_cast<void*>(mBoundConstants[t]));
+            }
+            else if (model.tensors[t].arenaOffset >= 0)
+            {
+                address = memory + model.tensors[t].arenaOffset;
+            }
+            else
+            {
+                address = ioAddress(t);
+            }
+            setViewAddresses(static_cast<int32_t>(t), address);
+        }
+        mPreparedMemory = memory;
+        mAddressesPrepared = true;
+        return;
+    }
+    // Only the application's tensors (and outputs an allocator placed) can have moved since the last run.
+    for (int32_t io : model.ioTensors)
+    {
+        std::byte* const address = ioAddress(io);
+        if (model.tensors[io].arenaOffset < 0 && address != mTensorAddresses[io])
+        {
+            setViewAddresses(io, address);
+        }
+    }
+}
+
+void ExecutionContext::setViewAddresses(int32_t t, std::byte* address)
+{
+    mTensorAddresses[t] = address;
+    for (ViewSlot const& view : mViewsOf[t])
+    {
+        PreparedLayer& prepared = mPrepared[view.layer];
+        if (view.output)
+        {
+            prepared.outputs[view.slot].data = address;
+        }
+        else
+        {
+            prepared.inputs[view.slot].data = address;
+        }
+    }
+}
+
 bool ExecutionContext::checkAddresses(std::string& error) const
 {
     auto const& model = mEngine.model();
@@ -466,38 +616,47 @@ bool ExecutionContext::checkAddresses(std::string& error) const
     return true;
 }
 
-bool ExecutionContext::step(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error)
+bool ExecutionContext::step(size_t l, cudaStream_t stream, std::string& error)
 {
-    bool hold = true;
-    if (!guardsHold(l, addressOf, stream, hold, error))
+    PreparedLayer const& prepared = mPrepared[l];
+    if (prepared.guarded)
     {
-        return false;
+        bool hold = true;
+        if (!guardsHold(l, stream, hold, error))
+        {
+            return false;
+        }
+        if (!hold)
+        {
+            return true; // needed only by the side of a conditional that was not taken
+        }
     }
-    if (!hold)
-    {
-        return true; // needed only by the side of a conditional that was not taken
-    }
-    plan::LayerRecord const& layer = mEngine.model().layers[l];
-    if (layer.outputs.size() == 1 && mBoundConstants[layer.outputs[0]] != nullptr)
+    if (prepared.work == PreparedLayer::Work::kBOUND_CONSTANT)
     {
         return true; // its output is its weights: nothing runs, and the profiler hears of nothing
     }
     mRan[l] = true;
-    bool const ran = plan::isConditionalOutput(mEngine.model().layers[l])
-        ? selectBranch(l, addressOf, stream, error)
-        : runLayer(l, addressOf, stream, error) && learnSizes(l, addressOf, stream, error);
-    return ran && deliverStagedOutputs(l, addressOf, stream, error);
+    bool ran = true;
+    switch (prepared.work)
+    {
+    case PreparedLayer::Work::kSELECT_BRANCH: ran = selectBranch(l, stream, error); break;
+    case PreparedLayer::Work::kBOUND_CONSTANT: // returned above
+    case PreparedLayer::Work::kRUN:
+    case PreparedLayer::Work::kSHAPE_VALUES:
+        ran = runLayer(l, stream, error) && (!prepared.learnsSizes || learnSizes(l, stream, error));
+        break;
+    }
+    return ran && (!prepared.stagesOutputs || deliverStagedOutputs(l, stream, error));
 }
 
-bool ExecutionContext::guardsHold(
-    size_t l, AddressOf const& addressOf, cudaStream_t stream, bool& hold, std::string& error)
+bool ExecutionContext::guardsHold(size_t l, cudaStream_t stream, bool& hold, std::string& error)
 {
     hold = true;
     // Outer conditionals' guards come first: an inner condition is read only inside the branch that computes it.
     for (plan::Guard const& guard : mEngine.model().layers[l].guards)
     {
         bool value = false;
-        if (!conditionValue(guard.condition, addressOf, stream, value, error))
+        if (!conditionValue(guard.condition, stream, value, error))
         {
             return false;
         }
@@ -510,8 +669,7 @@ bool ExecutionContext::guardsHold(
     return true;
 }
 
-bool ExecutionContext::conditionValue(
-    int32_t tensor, AddressOf const& addressOf, cudaStream_t stream, bool& value, std::string& error)
+bool ExecutionContext::conditionValue(int32_t tensor, cudaStream_t stream, bool& value, std::string& error)
 {
     int8_t& known = mConditions[tensor];
     if (known < 0)
@@ -537,12 +695,12 @@ bool ExecutionContext::conditionValue(
     return true;
 }
 
-bool ExecutionContext::selectBranch(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error)
+bool ExecutionContext::selectBranch(size_t l, cudaStream_t stream, std::string& error)
 {
     auto const& model = mEngine.model();
     auto const& layer = model.layers[l];
     bool taken = false;
-    if (!conditionValue(layer.inputs[2], addressOf, stream, taken, error))
+    if (!conditionValue(layer.inputs[2], stream, taken, error))
     {
         return false;
     }
@@ -559,8 +717,7 @@ bool ExecutionContext::selectBranch(size_t l, AddressOf const& addressOf, cudaSt
         auto const axis = static_cast<int32_t>(slot - layer.outputs.begin()) - 1;
         mBoundValues.set(mEngine.symbolExpr(s).symbolId(), mShapes[branch].d[axis]);
     }
-    if (!mEngine.sizeSymbolsOf(l).empty()
-        && !evaluateShapes(mBoundValues, mShapes, mCapacities, mShapeErrors, error))
+    if (!mEngine.sizeSymbolsOf(l).empty() && !updateShapes(error))
     {
         return false;
     }
@@ -581,40 +738,20 @@ bool ExecutionContext::checkShape(int32_t t, std::string& error) const
     return false;
 }
 
-bool ExecutionContext::runLayer(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error)
+bool ExecutionContext::runLayer(size_t l, cudaStream_t stream, std::string& error)
 {
-    auto const& model = mEngine.model();
-    auto const& layer = model.layers[l];
-    for (auto const* list : {&layer.inputs, &layer.outputs})
+    PreparedLayer const& prepared = mPrepared[l];
+    if (prepared.unknownShape >= 0 && !checkShape(prepared.unknownShape, error))
     {
-        for (int32_t t : *list)
-        {
-            if (t >= 0 && !checkShape(t, error))
-            {
-                return false;
-            }
-        }
-    }
-    std::vector<ConstTensorView> inputs;
-    for (int32_t t : layer.inputs)
-    {
-        inputs.push_back(t < 0 ? ConstTensorView{}
-                               : ConstTensorView(model.tensors[t].type, toShape(mShapes[t]), addressOf(t),
-                                   model.tensors[t].format));
-    }
-    std::vector<TensorView> outputs;
-    for (int32_t t : layer.outputs)
-    {
-        outputs.push_back(
-            TensorView{model.tensors[t].type, toShape(mCapacities[t]), addressOf(t), model.tensors[t].format});
+        return false;
     }
     if (mProfiler != nullptr)
     {
         mExecutor->beginTiming(l, stream);
     }
-    bool const ok = mExecutor->evaluatesShapesOnHost() && plan::computesShapesOnly(model, l)
-        ? writeShapeValues(l, outputs, stream, error)
-        : mExecutor->runLayer(l, inputs, outputs, stream, error);
+    bool const ok = prepared.work == PreparedLayer::Work::kSHAPE_VALUES
+        ? writeShapeValues(l, prepared.outputs, stream, error)
+        : mExecutor->runLayer(l, prepared.inputs, prepared.outputs, stream, error);
     if (mProfiler != nullptr)
     {
         mExecutor->endTiming(l, stream);
@@ -623,7 +760,7 @@ bool ExecutionContext::runLayer(size_t l, AddressOf const& addressOf, cudaStream
     return ok;
 }
 
-bool ExecutionContext::learnSizes(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error)
+bool ExecutionContext::learnSizes(size_t l, cudaStream_t stream, std::string& error)
 {
     auto const& model = mEngine.model();
     for (int32_t s : mEngine.sizeSymbolsOf(l))
@@ -641,8 +778,7 @@ bool ExecutionContext::learnSizes(size_t l, AddressOf const& addressOf, cudaStre
         }
         mBoundValues.set(size.symbolId(), value);
     }
-    return mEngine.sizeSymbolsOf(l).empty()
-        || evaluateShapes(mBoundValues, mShapes, mCapacities, mShapeErrors, error);
+    return mEngine.sizeSymbolsOf(l).empty() || updateShapes(error);
 }
 
 bool ExecutionContext::reallocateOutput(int32_t tensor, cudaStream_t stream, std::string& error)
@@ -662,8 +798,7 @@ bool ExecutionContext::reallocateOutput(int32_t tensor, cudaStream_t stream, std
     return true;
 }
 
-bool ExecutionContext::deliverStagedOutputs(
-    size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error)
+bool ExecutionContext::deliverStagedOutputs(size_t l, cudaStream_t stream, std::string& error)
 {
     auto const& model = mEngine.model();
     for (int32_t t : model.layers[l].outputs)
@@ -702,18 +837,23 @@ bool ExecutionContext::writeShapeValues(
 bool ExecutionContext::writeShapeValues(
     int32_t tensor, TensorView const& view, cudaStream_t stream, std::string& error)
 {
-    plan::TensorRecord const& record = mEngine.model().tensors[tensor];
-    shape::Evaluator evaluator(mBoundValues); // bound by resolveShapes for this run
-    std::vector<int64_t> values;
-    for (int32_t expr : *record.values)
+    std::vector<int64_t>& values = mShapeValues[static_cast<size_t>(tensor)];
+    uint64_t& version = mShapeValuesVersion[static_cast<size_t>(tensor)];
+    if (version != mBoundValuesVersion) // else the values of the last run, whose bound values were these
     {
-        shape::EvalResult const value = evaluator.evaluate(mEngine.dimExpr(expr));
-        if (!value.ok())
+        plan::TensorRecord const& record = mEngine.model().tensors[tensor];
+        values.clear();
+        for (int32_t expr : *record.values)
         {
-            error = "the values of \"" + record.name + "\": " + value.error;
-            return false;
+            shape::EvalResult const value = mValueEvaluator.evaluate(mEngine.dimExpr(expr));
+            if (!value.ok())
+            {
+                error = "the values of \"" + record.name + "\": " + value.error;
+                return false;
+            }
+            values.push_back(*value.value);
         }
-        values.push_back(*value.value);
+        version = mBoundValuesVersion;
     }
     mExecutor->writeShapeValues(tensor, view, values, stream);
     return true;

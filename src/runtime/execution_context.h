@@ -8,10 +8,10 @@
 #pragma once
 
 #include "runtime/engine.h"
+#include "runtime/prepared_layer.h"
 #include "backend/executor.h"
 
 #include <cstddef>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -159,8 +159,6 @@ public:
     bool computeShapes(std::vector<nvinfer1::Dims>& shapes, std::string& error) const;
 
 private:
-    using AddressOf = std::function<std::byte*(int32_t)>;
-
     //! Every tensor's shape for the current input shapes (-1 for data-dependent extents), and its capacity; false
     //! with error set.
     bool resolveShapes(std::string& error);
@@ -170,33 +168,48 @@ private:
     //! does) gets -1 extents and a capacity of -1, and `deferred` the reason.
     bool evaluateShapes(shape::SymbolValues const& values, std::vector<nvinfer1::Dims>& shapes,
         std::vector<nvinfer1::Dims>& capacities, std::vector<std::string>& deferred, std::string& error) const;
+    //! evaluateShapes under mBoundValues into the context's shapes, and the prepared layers' views given them.
+    bool updateShapes(std::string& error);
     bool run(cudaStream_t stream, std::string& error);
     //! Layer `l`'s work if its guards hold (else nothing), and what follows it: sizes learnt, outputs delivered.
-    bool step(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error);
+    bool step(size_t l, cudaStream_t stream, std::string& error);
     //! Fills mBoundConstants. Throws std::runtime_error where the plan needs a binding the backend cannot give.
     void bindConstants();
+    //! Fills mPrepared with what does not change between runs: each layer's work, its views' types and formats.
+    void prepareLayers();
+    //! The prepared views' shapes (and first unknown shape) from mShapes and mCapacities.
+    void refreshViewShapes();
+    //! mTensorAddresses, and the prepared views' addresses, for the current context memory and I/O addresses. Only
+    //! what changed since the last run is rewritten.
+    void refreshAddresses();
+    //! Tensor `t`'s address in this run (refreshAddresses has resolved it).
+    std::byte* addressOf(int32_t t) const
+    {
+        return mTensorAddresses[static_cast<size_t>(t)];
+    }
+    //! Sets tensor `t`'s address in mTensorAddresses and in every prepared view of it.
+    void setViewAddresses(int32_t t, std::byte* address);
     //! Whether every guard of layer `l` holds; false with `error` if a condition cannot be read.
-    bool guardsHold(size_t l, AddressOf const& addressOf, cudaStream_t stream, bool& hold, std::string& error);
+    bool guardsHold(size_t l, cudaStream_t stream, bool& hold, std::string& error);
     //! The value of 0-D BOOL `tensor` in this run: from its known values, else read from memory (once a run).
-    bool conditionValue(int32_t tensor, AddressOf const& addressOf, cudaStream_t stream, bool& value,
-        std::string& error);
+    bool conditionValue(int32_t tensor, cudaStream_t stream, bool& value, std::string& error);
     //! Conditional output `l`: the taken branch's tensor copied into the output, and the extents that differ between
     //! the branches bound to the taken one's.
-    bool selectBranch(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error);
+    bool selectBranch(size_t l, cudaStream_t stream, std::string& error);
     //! Fails with the reason if tensor `t`'s shape could not be computed for this run (a conditional's branch).
     bool checkShape(int32_t t, std::string& error) const;
     //! Every I/O tensor has memory or an output allocator, and a data-dependent output has an allocator.
     bool checkAddresses(std::string& error) const;
     //! Runs layer `l` on the tensors' current shapes (a data-dependent output it writes is given its capacity).
-    bool runLayer(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error);
+    bool runLayer(size_t l, cudaStream_t stream, std::string& error);
     //! After layer `l` ran: the values of the size tensors it wrote, checked against their upper bounds, bound, and
     //! every shape resolved again with them (this waits for the GPU on the CUDA backend).
-    bool learnSizes(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error);
+    bool learnSizes(size_t l, cudaStream_t stream, std::string& error);
     //! Asks output `tensor`'s allocator for memory for its current shape; the address becomes the tensor's.
     bool reallocateOutput(int32_t tensor, cudaStream_t stream, std::string& error);
     //! For each data-dependent output layer `l` wrote (into activation memory): its allocator's memory for its
     //! actual size, the copy, and its shape.
-    bool deliverStagedOutputs(size_t l, AddressOf const& addressOf, cudaStream_t stream, std::string& error);
+    bool deliverStagedOutputs(size_t l, cudaStream_t stream, std::string& error);
     //! Binds every run-time value: input dimensions, and shape-tensor inputs' values read from the host memory the
     //! application gave; false with `error` naming what is missing.
     bool bindRunTimeValues(shape::SymbolValues& values, std::string& error) const;
@@ -226,6 +239,18 @@ private:
     //! By tensor: a constant's weights, where the backend binds the constant's output to them (its layer never
     //! runs); nullptr for every other tensor.
     std::vector<void const*> mBoundConstants;
+    // The per-layer path of a run, prepared so that a run in steady state allocates nothing and formats nothing.
+    std::vector<PreparedLayer> mPrepared;           //!< by layer
+    std::vector<std::vector<ViewSlot>> mViewsOf;    //!< by tensor: the prepared views that show it
+    std::vector<std::byte*> mTensorAddresses;       //!< by tensor: its address in the prepared views
+    bool mAddressesPrepared{false};                 //!< whether mTensorAddresses has been filled
+    std::byte* mPreparedMemory{nullptr};            //!< the context memory mTensorAddresses was computed with
+    //! Shape tensors' values evaluated on the host (for backends that evaluate shapes there), cached while
+    //! mBoundValues stays the same: by tensor, the values and the mBoundValuesVersion they were computed under.
+    std::vector<std::vector<int64_t>> mShapeValues;
+    std::vector<uint64_t> mShapeValuesVersion;
+    uint64_t mBoundValuesVersion{1};    //!< incremented whenever mBoundValues (and so the shapes) may have changed
+    shape::Evaluator mValueEvaluator{mBoundValues}; //!< evaluates shape values; its cache is reset with the version
     plugin::ContextResources mResources;      //!< lent to the plugins; before mExecutor, so it outlives them
     std::unique_ptr<backend::Executor> mExecutor; //!< the backend's memory and layer work
     nvinfer1::IProfiler* mProfiler{nullptr};

@@ -22,8 +22,11 @@ CpuExecutor::CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResourc
     mPlugins.resize(model.layers.size());
     mReformatters.resize(model.layers.size());
     mFastKernels.resize(model.layers.size());
+    mLinearFormats.resize(model.layers.size());
+    mConverts.resize(model.layers.size());
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
+        prepareConversions(l);
         if (fast::isMarked(model.layers[l]))
         {
             mFastKernels[l] = mFastPath.makeKernel(model.layers[l]);
@@ -40,6 +43,30 @@ CpuExecutor::CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResourc
         }
     }
     takeConstantInputs();
+}
+
+void CpuExecutor::prepareConversions(size_t l)
+{
+    auto const& model = *mPlan.model;
+    plan::LayerRecord const& record = model.layers[l];
+    // The reference kernels read and write kLINEAR tensors only.
+    mLinearFormats[l].assign(record.ioFormats.size(), TensorFormat::kLINEAR);
+    bool converts = false;
+    size_t slot = 0;
+    for (auto const* tensors : {&record.inputs, &record.outputs})
+    {
+        for (int32_t t : *tensors)
+        {
+            if (t >= 0)
+            {
+                plan::TensorRecord const& tensor = model.tensors[t];
+                converts = converts || tensor.format != TensorFormat::kLINEAR
+                    || plan::slotType(model, record, slot) != tensor.type;
+            }
+            ++slot;
+        }
+    }
+    mConverts[l] = converts;
 }
 
 void CpuExecutor::takeConstantInputs()
@@ -115,9 +142,11 @@ bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& 
     std::vector<TensorView> const& outputs, std::string& error)
 {
     plan::LayerRecord const& record = mPlan.model->layers[l];
-    // The reference kernels read and write kLINEAR tensors only.
-    std::vector<TensorFormat> const linear(record.ioFormats.size(), TensorFormat::kLINEAR);
-    return mReformatters[l].around(record.ioTypes, linear, inputs, outputs, nullptr,
+    if (!mConverts[l])
+    {
+        return cpu::runLayer(record, inputs, outputs, error); // the tensors as stored: no views to make
+    }
+    return mReformatters[l].around(record.ioTypes, mLinearFormats[l], inputs, outputs, nullptr,
         [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
             return cpu::runLayer(record, in, out, error);
         });

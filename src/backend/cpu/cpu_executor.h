@@ -78,6 +78,8 @@ private:
     //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
     bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
         std::vector<TensorView> const& outputs, std::string& error);
+    //! Notes whether built-in layer `l` reads or writes a tensor in another type or format than it is stored in.
+    void prepareConversions(size_t l);
     //! Offers the fast kernels the constant values their inputs hold, and notes the layers no run then needs.
     void takeConstantInputs();
     //! Runs layer `l` on its fast-path kernel.
@@ -88,6 +90,8 @@ private:
     std::unique_ptr<std::byte[]> mOwnedMemory; //!< the context memory, unless the application gives it
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins; //!< by layer; null for built-in layers
     std::vector<backend::HostReformatter> mReformatters;           //!< by layer: built-in layers' type conversions
+    std::vector<std::vector<TensorFormat>> mLinearFormats; //!< by layer: kLINEAR for every slot, as the reference reads
+    std::vector<bool> mConverts; //!< by layer: whether a built-in layer's tensors need converting around it
     fast::Session mFastPath;
     std::vector<std::unique_ptr<fast::Kernel>> mFastKernels; //!< by layer; null where the reference runs it
     //! By layer: not run, as it makes constant values that fast kernels took when the context was made.

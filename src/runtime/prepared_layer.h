@@ -1,0 +1,42 @@
+// What the execution context needs to run one layer, prepared ahead of the runs: the layer's work and the views of
+// its tensors, which the executor takes as they are. The views' shapes are rewritten when the context's shapes
+// change and their addresses when the tensors' addresses do, so that a run in steady state only walks the list.
+#pragma once
+
+#include "core/tensor_view.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace kiln::runtime
+{
+
+struct PreparedLayer
+{
+    enum class Work : uint8_t
+    {
+        kRUN,            //!< the executor runs it
+        kBOUND_CONSTANT, //!< a constant whose output is its weights: nothing to do
+        kSHAPE_VALUES,   //!< computes shape tensors only, evaluated on the host by a backend that does so
+        kSELECT_BRANCH,  //!< a conditional's output: the taken branch is copied into it
+    };
+    Work work{Work::kRUN};
+    bool guarded{false};       //!< runs only if its conditionals' guards hold
+    bool learnsSizes{false};   //!< writes size tensors, whose values the run reads after it
+    bool stagesOutputs{false}; //!< writes a data-dependent output staged in activation memory
+    //! A tensor it reads or writes whose shape could not be computed for this run (a conditional's branch, where
+    //! running it is an error); -1 when every shape is known.
+    int32_t unknownShape{-1};
+    std::vector<ConstTensorView> inputs; //!< by input slot; an empty view for an absent optional input
+    std::vector<TensorView> outputs;     //!< shaped by the outputs' capacities
+};
+
+//! Where a prepared view of a tensor is: layer, slot, and whether the slot is an output.
+struct ViewSlot
+{
+    uint32_t layer{0};
+    uint32_t slot{0};
+    bool output{false};
+};
+
+} // namespace kiln::runtime
