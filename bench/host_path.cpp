@@ -2,6 +2,7 @@
 // activations, element-wise sums and shuffles), so that the layers' own work is negligible and what is measured is
 // the engine's per-layer path: the loop over the layers, the views handed to the backend, the dispatch. Prints
 // figures; CTest never runs it. bench/README.md says how to run it.
+#include "allocation_counter.h"
 #include "latency_stats.h"
 #include "machine_facts.h"
 
@@ -315,11 +316,14 @@ int main(int argc, char** argv)
 
     std::vector<double> timesMs;
     timesMs.reserve(static_cast<size_t>(options.runs));
+    uint64_t timedAllocations = 0; // operator new calls within the timed enqueueV3 calls
     for (long run = 0; run < options.warmup + options.runs; ++run)
     {
+        uint64_t const allocationsBefore = kiln_bench::allocationCount();
         Clock::time_point const start = Clock::now();
         bool const ok = context->enqueueV3(buffers.stream());
         Clock::time_point const end = Clock::now();
+        uint64_t const allocations = kiln_bench::allocationCount() - allocationsBefore;
         buffers.wait();
         if (!ok)
         {
@@ -329,6 +333,7 @@ int main(int argc, char** argv)
         if (run >= options.warmup)
         {
             timesMs.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+            timedAllocations += allocations;
         }
     }
     double const expected = expectedOutput(options.layers);
@@ -354,5 +359,8 @@ int main(int argc, char** argv)
         summary.minMs);
     std::printf("per plan layer: median %.3f us, min %.3f us\n", summary.medianMs * 1000.0 / planLayers,
         summary.minMs * 1000.0 / planLayers);
+    double const allocationsPerRun = static_cast<double>(timedAllocations) / static_cast<double>(options.runs);
+    std::printf("heap allocations (operator new) per enqueueV3: %.1f, per plan layer: %.2f\n", allocationsPerRun,
+        allocationsPerRun / planLayers);
     return 0;
 }

@@ -16,12 +16,12 @@ std::vector<float> loadAllAsFloat(ConstTensorView const& view)
     return values;
 }
 
-void requireFloatingPoint(ConstTensorView const& view, char const* what)
+void requireFloatingPoint(nvinfer1::DataType type, char const* what)
 {
-    if (!isFloatType(view.type))
+    if (!isFloatType(type))
     {
         throw std::invalid_argument(std::string(what) + ": expected kFLOAT, kHALF or kBF16, got "
-            + dataTypeName(view.type));
+            + dataTypeName(type));
     }
 }
 

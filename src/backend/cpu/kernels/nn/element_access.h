@@ -102,8 +102,19 @@ inline void storeInt(TensorView const& view, int64_t index, int64_t value)
 //! The whole tensor converted to float once, so that kernels with irregular access index a plain array.
 std::vector<float> loadAllAsFloat(ConstTensorView const& view);
 
-//! Throws std::invalid_argument naming `what` unless `view` has a floating-point type.
-void requireFloatingPoint(ConstTensorView const& view, char const* what);
+//! Throws std::invalid_argument naming `what` unless `type` is a floating-point type.
+void requireFloatingPoint(nvinfer1::DataType type, char const* what);
+
+//! The same for a view's type. One overload per view kind, so that checking an output (a TensorView) makes no
+//! ConstTensorView, which would copy its shape: a run of the reference kernels allocates nothing for the check.
+inline void requireFloatingPoint(ConstTensorView const& view, char const* what)
+{
+    requireFloatingPoint(view.type, what);
+}
+inline void requireFloatingPoint(TensorView const& view, char const* what)
+{
+    requireFloatingPoint(view.type, what);
+}
 
 //! Throws std::invalid_argument naming `what` unless `shape` equals `expected`.
 void requireShape(Shape const& shape, Shape const& expected, char const* what);

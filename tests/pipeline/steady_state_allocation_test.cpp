@@ -1,0 +1,110 @@
+// enqueueV3 in steady state allocates nothing on the host: the context prepared each layer's views when it was made
+// and when shapes or addresses changed. The program replaces the global operator new with a counting one
+// (bench/allocation_counter.cpp) and runs layers whose reference kernels allocate nothing themselves (activations),
+// so that any allocation counted is the engine's own per-layer path.
+#include "../layers/layer_harness.h"
+#include "allocation_counter.h"
+
+#include <kiln/CpuBackend.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+using kiln::test::LayerHarness;
+
+constexpr int kLayers = 40;
+
+//! x [1, 8] through kLayers activations, alternately ReLU and sigmoid, on the reference kernels (which run every
+//! layer as defined; the fast path would fuse them into one).
+struct ActivationChain
+{
+    LayerHarness h;
+
+    ActivationChain()
+    {
+        ITensor* y = h.network->addInput("x", DataType::kFLOAT, Dims2{1, 8});
+        for (int i = 0; i < kLayers; ++i)
+        {
+            y = h.network->addActivation(*y, i % 2 == 0 ? ActivationType::kRELU : ActivationType::kSIGMOID)
+                    ->getOutput(0);
+        }
+        y->setName("y");
+        h.network->markOutput(*y);
+        kiln::setCpuKernels(*h.config, kiln::CpuKernels::kREFERENCE);
+    }
+
+    //! What the chain computes from `x`.
+    static std::vector<float> expected(std::vector<float> x)
+    {
+        for (int i = 0; i < kLayers; ++i)
+        {
+            for (float& v : x)
+            {
+                v = i % 2 == 0 ? std::max(v, 0.0F) : 1.0F / (1.0F + std::exp(-v));
+            }
+        }
+        return x;
+    }
+};
+
+void expectNear(std::vector<float> const& actual, std::vector<float> const& expected)
+{
+    ASSERT_EQ(actual.size(), expected.size());
+    for (size_t i = 0; i < actual.size(); ++i)
+    {
+        EXPECT_NEAR(actual[i], expected[i], 1e-6F) << "element " << i;
+    }
+}
+
+TEST(SteadyStateAllocation, EnqueueAllocatesNothingOnceWarm)
+{
+    ActivationChain chain;
+    ASSERT_TRUE(chain.h.build());
+    std::vector<float> const x{-2, -1, -0.5F, 0, 0.25F, 1, 3, 7};
+    std::vector<float> y(8, -1.0F);
+    ASSERT_TRUE(chain.h.context->setTensorAddress("x", const_cast<float*>(x.data())));
+    ASSERT_TRUE(chain.h.context->setTensorAddress("y", y.data()));
+    ASSERT_TRUE(chain.h.context->enqueueV3(nullptr)) << chain.h.logger.errors(); // the first run prepares
+    uint64_t const before = kiln_bench::allocationCount();
+    for (int run = 0; run < 10; ++run)
+    {
+        ASSERT_TRUE(chain.h.context->enqueueV3(nullptr));
+    }
+    EXPECT_EQ(kiln_bench::allocationCount() - before, 0U);
+    expectNear(y, ActivationChain::expected(x));
+}
+
+TEST(SteadyStateAllocation, NewAddressesAtEveryRunAllocateNothing)
+{
+    ActivationChain chain;
+    ASSERT_TRUE(chain.h.build());
+    // Double buffering, as a pipelined application does: the addresses alternate between two pairs.
+    std::vector<std::vector<float>> const x{{-2, -1, -0.5F, 0, 0.25F, 1, 3, 7}, {5, 4, 3, 2, 1, 0, -1, -2}};
+    std::vector<std::vector<float>> y(2, std::vector<float>(8, -1.0F));
+    for (int run = 0; run < 2; ++run) // each pair once before counting
+    {
+        ASSERT_TRUE(chain.h.context->setTensorAddress("x", const_cast<float*>(x[run].data())));
+        ASSERT_TRUE(chain.h.context->setTensorAddress("y", y[run].data()));
+        ASSERT_TRUE(chain.h.context->enqueueV3(nullptr)) << chain.h.logger.errors();
+    }
+    std::fill(y[0].begin(), y[0].end(), -1.0F);
+    std::fill(y[1].begin(), y[1].end(), -1.0F);
+    uint64_t const before = kiln_bench::allocationCount();
+    for (int run = 0; run < 10; ++run)
+    {
+        ASSERT_TRUE(chain.h.context->setTensorAddress("x", const_cast<float*>(x[run % 2].data())));
+        ASSERT_TRUE(chain.h.context->setTensorAddress("y", y[run % 2].data()));
+        ASSERT_TRUE(chain.h.context->enqueueV3(nullptr));
+    }
+    EXPECT_EQ(kiln_bench::allocationCount() - before, 0U);
+    expectNear(y[0], ActivationChain::expected(x[0]));
+    expectNear(y[1], ActivationChain::expected(x[1]));
+}
+
+} // namespace
