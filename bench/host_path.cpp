@@ -38,6 +38,8 @@ struct Options
     long warmup{20};
     kiln::Backend backend{kiln::Backend::kCPU};
     kiln::CpuKernels cpuKernels{kiln::CpuKernels::kFAST};
+    bool activationsOnly{false}; //!< every layer an activation: kernels that allocate nothing on the CPU
+    long threads{0};             //!< the CPU context's threads; 0: the cores available
 };
 
 class StderrLogger final : public ILogger
@@ -56,11 +58,14 @@ void printUsage(std::FILE* stream, char const* program)
 {
     std::fprintf(stream,
         "usage: %s [--backend=cpu|cuda] [--layers=N] [--runs=N] [--warmup=N] [--cpuKernels=fast|reference]\n"
+        "          [--layerKinds=mixed|activations] [--threads=N]\n"
         "  --backend     the backend the plan is built for and runs on (default cpu)\n"
         "  --layers      layers of the network as defined (default 1000); the plan's count is printed too\n"
         "  --runs        timed enqueueV3 calls (default 500); the median and minimum are reported\n"
         "  --warmup      untimed calls before them (default 20)\n"
-        "  --cpuKernels  the CPU backend's kernels (default fast)\n",
+        "  --cpuKernels  the CPU backend's kernels (default fast)\n"
+        "  --layerKinds  mixed: activations, sums and shuffles (default); activations: only activations\n"
+        "  --threads     the CPU context's threads (default 0: the cores available)\n",
         program);
 }
 
@@ -97,6 +102,15 @@ bool parseOptions(int argc, char** argv, Options& options, bool& helpOnly)
             ok = value == "fast" || value == "reference";
             options.cpuKernels = value == "reference" ? kiln::CpuKernels::kREFERENCE : kiln::CpuKernels::kFAST;
         }
+        else if (flag == "--layerKinds")
+        {
+            ok = value == "mixed" || value == "activations";
+            options.activationsOnly = value == "activations";
+        }
+        else if (flag == "--threads")
+        {
+            ok = parseCount(value, 0, 1024, options.threads);
+        }
         else if (flag == "--layers")
         {
             ok = parseCount(value, 1, 100000, options.layers);
@@ -123,16 +137,24 @@ bool parseOptions(int argc, char** argv, Options& options, bool& helpOnly)
     return true;
 }
 
-//! y = x, then `layers` layers cycling through: ReLU (or sigmoid), y + x, a shuffle to [kWidth, 1] and back. Each sum
-//! reads the network's input as well as the chain, so no two consecutive layers are only each other's.
-bool defineNetwork(INetworkDefinition& network, long layers)
+//! The kind of layer `i`: 0 an activation (ReLU where i % 8 == 0, else sigmoid), 1 a sum with the input, 2 and 3
+//! shuffles to [kWidth, 1] and back.
+int kindOf(long i, bool activationsOnly)
+{
+    return activationsOnly ? 0 : static_cast<int>(i % 4);
+}
+
+//! y = x, then `layers` layers cycling through: ReLU (or sigmoid), y + x, a shuffle to [kWidth, 1] and back (or only
+//! activations). Each sum reads the network's input as well as the chain, so no two consecutive layers are only each
+//! other's.
+bool defineNetwork(INetworkDefinition& network, long layers, bool activationsOnly)
 {
     ITensor* x = network.addInput("x", DataType::kFLOAT, Dims2{1, kWidth});
     ITensor* y = x;
     for (long i = 0; i < layers && y != nullptr; ++i)
     {
         ILayer* layer = nullptr;
-        switch (i % 4)
+        switch (kindOf(i, activationsOnly))
         {
         case 0:
             layer = network.addActivation(*y, i % 8 == 0 ? ActivationType::kRELU : ActivationType::kSIGMOID);
@@ -154,7 +176,7 @@ bool defineNetwork(INetworkDefinition& network, long layers)
     {
         return false;
     }
-    if (layers % 4 == 3)
+    if (!activationsOnly && layers % 4 == 3)
     {
         // The chain ends shaped [kWidth, 1]: one more shuffle so the output is [1, kWidth] like the input.
         IShuffleLayer* shuffle = network.addShuffle(*y);
@@ -252,16 +274,17 @@ private:
 };
 
 //! What the network computes on inputs of 0.5, in double precision, to check the output.
-double expectedOutput(long layers)
+double expectedOutput(long layers, bool activationsOnly)
 {
     double y = 0.5;
     for (long i = 0; i < layers; ++i)
     {
-        if (i % 4 == 0)
+        int const kind = kindOf(i, activationsOnly);
+        if (kind == 0)
         {
             y = i % 8 == 0 ? std::max(y, 0.0) : 1.0 / (1.0 + std::exp(-y));
         }
-        else if (i % 4 == 1)
+        else if (kind == 1)
         {
             y += 0.5;
         }
@@ -296,7 +319,7 @@ int main(int argc, char** argv)
     std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
     kiln::setBackend(*config, options.backend);
     kiln::setCpuKernels(*config, options.cpuKernels);
-    if (!defineNetwork(*network, options.layers))
+    if (!defineNetwork(*network, options.layers, options.activationsOnly))
     {
         std::fprintf(stderr, "could not define the network\n");
         return 3;
@@ -308,6 +331,11 @@ int main(int argc, char** argv)
     if (context == nullptr)
     {
         std::fprintf(stderr, "could not build or load the network\n");
+        return 3;
+    }
+    if (options.backend == kiln::Backend::kCPU
+        && !kiln::setCpuThreads(*context, static_cast<int32_t>(options.threads)))
+    {
         return 3;
     }
     Buffers buffers(options.backend);
@@ -336,7 +364,7 @@ int main(int argc, char** argv)
             timedAllocations += allocations;
         }
     }
-    double const expected = expectedOutput(options.layers);
+    double const expected = expectedOutput(options.layers, options.activationsOnly);
     float const actual = buffers.firstOutput();
     if (!(std::fabs(actual - expected) <= 1e-4 * std::max(1.0, std::fabs(expected))))
     {
@@ -350,11 +378,17 @@ int main(int argc, char** argv)
     std::printf("machine: %s, %u logical cores, load average %s\n", machine.cpuModel.c_str(), machine.logicalCores,
         machine.loadAverage.c_str());
     std::printf("build: %s, %s\n", machine.buildType.c_str(), machine.compiler.c_str());
-    std::printf("backend: %s%s\n", kiln::backendName(options.backend),
-        options.backend == kiln::Backend::kCPU
-            ? (options.cpuKernels == kiln::CpuKernels::kFAST ? " (fast kernels)" : " (reference kernels)")
-            : "");
-    std::printf("layers: %ld defined, %d in the plan\n", options.layers, planLayers);
+    if (options.backend == kiln::Backend::kCPU)
+    {
+        std::printf("backend: cpu (%s kernels, threads %ld)\n",
+            options.cpuKernels == kiln::CpuKernels::kFAST ? "fast" : "reference", options.threads);
+    }
+    else
+    {
+        std::printf("backend: %s\n", kiln::backendName(options.backend));
+    }
+    std::printf("layers: %ld defined (%s), %d in the plan\n", options.layers,
+        options.activationsOnly ? "activations" : "activations, sums, shuffles", planLayers);
     std::printf("enqueueV3 host time over %d runs: median %.3f ms, min %.3f ms\n", summary.runs, summary.medianMs,
         summary.minMs);
     std::printf("per plan layer: median %.3f us, min %.3f us\n", summary.medianMs * 1000.0 / planLayers,
