@@ -636,16 +636,9 @@ bool ExecutionContext::step(size_t l, cudaStream_t stream, std::string& error)
         return true; // its output is its weights: nothing runs, and the profiler hears of nothing
     }
     mRan[l] = true;
-    bool ran = true;
-    switch (prepared.work)
-    {
-    case PreparedLayer::Work::kSELECT_BRANCH: ran = selectBranch(l, stream, error); break;
-    case PreparedLayer::Work::kBOUND_CONSTANT: // returned above
-    case PreparedLayer::Work::kRUN:
-    case PreparedLayer::Work::kSHAPE_VALUES:
-        ran = runLayer(l, stream, error) && (!prepared.learnsSizes || learnSizes(l, stream, error));
-        break;
-    }
+    bool const ran = prepared.work == PreparedLayer::Work::kSELECT_BRANCH
+        ? selectBranch(l, stream, error)
+        : runLayer(l, stream, error) && (!prepared.learnsSizes || learnSizes(l, stream, error));
     return ran && (!prepared.stagesOutputs || deliverStagedOutputs(l, stream, error));
 }
 
