@@ -71,6 +71,21 @@ public:
         return false;
     }
 
+    //! Whether a context evaluates the layers that only compute shape tensors on the host (plan::computesShapesOnly),
+    //! as Executor::evaluatesShapesOnHost says, rather than running them.
+    virtual bool evaluatesShapesOnHost() const
+    {
+        return false;
+    }
+
+    //! Whether this backend's layer `l` of `model` reads the data of its input `input` in memory. Where no layer reads
+    //! a shape tensor's data (its values are known on the host as expressions, and its readers take them from there)
+    //! and the backend evaluates shape tensors on the host, the tensor gets no memory and is never written.
+    virtual bool readsInputData(plan::PlanModel const& /*model*/, size_t /*l*/, size_t /*input*/) const
+    {
+        return true;
+    }
+
     //! What runs built-in layer `layer` of a plan for this backend, for the engine inspector ("TacticName"); empty
     //! where the backend does not say.
     virtual std::string tacticName(plan::LayerRecord const& /*layer*/) const

@@ -790,9 +790,9 @@ private:
                     request.lastStep = static_cast<int32_t>(s);
                 }
             }
-            if (request.lastStep < 0)
+            if (request.lastStep < 0 || valuesOnHostOnly(static_cast<int32_t>(t)))
             {
-                continue; // read and written by no layer: an intermediate tensor of a fused chain
+                continue; // read and written by no layer (an intermediate tensor of a fused chain), or in no memory
             }
             requests.push_back(request);
             requestTensor.push_back(t);
@@ -803,6 +803,39 @@ private:
             mModel.tensors[requestTensor[r]].arenaOffset = memory.offsets[r];
         }
         mModel.arenaBytes = memory.totalBytes;
+    }
+
+    //! Whether shape tensor `t` lives on the host only: the backend evaluates the layer that computes it there, and no
+    //! layer reads it in memory (BERT's Unsqueeze and Concat layers that make a Reshape's dimensions).
+    bool valuesOnHostOnly(int32_t t) const
+    {
+        plan::TensorRecord const& tensor = mModel.tensors[static_cast<size_t>(t)];
+        if (!tensor.values.has_value() || !isIndexType(tensor.type) || tensor.ioMode != nvinfer1::TensorIOMode::kNONE)
+        {
+            return false;
+        }
+        bool written = false;
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            plan::LayerRecord const& layer = mModel.layers[l];
+            if (std::count(layer.outputs.begin(), layer.outputs.end(), t) > 0)
+            {
+                // Its producer must be one a context evaluates on the host.
+                written = mImplementation->evaluatesShapesOnHost() && plan::computesShapesOnly(mModel, l);
+                if (!written)
+                {
+                    return false;
+                }
+            }
+            for (size_t i = 0; i < layer.inputs.size(); ++i)
+            {
+                if (layer.inputs[i] == t && mImplementation->readsInputData(mModel, l, i))
+                {
+                    return false;
+                }
+            }
+        }
+        return written;
     }
 
     //! By tensor: whether it is a constant's output that the backend binds to the weights, needing no memory.

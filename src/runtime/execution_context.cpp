@@ -467,7 +467,10 @@ void ExecutionContext::prepareLayers()
         }
         else if (shapesOnHost && plan::computesShapesOnly(model, l))
         {
-            prepared.work = PreparedLayer::Work::kSHAPE_VALUES;
+            bool const inMemory = std::any_of(layer.outputs.begin(), layer.outputs.end(), [&](int32_t t) {
+                return model.tensors[t].arenaOffset >= 0 || model.tensors[t].ioMode != nvinfer1::TensorIOMode::kNONE;
+            });
+            prepared.work = inMemory ? PreparedLayer::Work::kSHAPE_VALUES : PreparedLayer::Work::kHOST_VALUES;
         }
         prepared.guarded = !layer.guards.empty();
         prepared.learnsSizes = !mEngine.sizeSymbolsOf(l).empty();
@@ -631,9 +634,9 @@ bool ExecutionContext::step(size_t l, cudaStream_t stream, std::string& error)
             return true; // needed only by the side of a conditional that was not taken
         }
     }
-    if (prepared.work == PreparedLayer::Work::kBOUND_CONSTANT)
+    if (prepared.work == PreparedLayer::Work::kBOUND_CONSTANT || prepared.work == PreparedLayer::Work::kHOST_VALUES)
     {
-        return true; // its output is its weights: nothing runs, and the profiler hears of nothing
+        return true; // its output is its weights, or values nothing reads: nothing runs, the profiler hears of nothing
     }
     mRan[l] = true;
     bool const ran = prepared.work == PreparedLayer::Work::kSELECT_BRANCH

@@ -18,6 +18,7 @@ struct PreparedLayer
         kRUN,            //!< the executor runs it
         kBOUND_CONSTANT, //!< a constant whose output is its weights: nothing to do
         kSHAPE_VALUES,   //!< computes shape tensors only, evaluated on the host by a backend that does so
+        kHOST_VALUES,    //!< the same, where no layer reads them in memory: nothing to write (values are expressions)
         kSELECT_BRANCH,  //!< a conditional's output: the taken branch is copied into it
     };
     Work work{Work::kRUN};

@@ -132,14 +132,13 @@ TEST(CudaBackend, TwoContextsOnTwoStreamsAgreeWithOneAtATime)
     cudaStreamDestroy(second);
 }
 
-TEST(CudaBackend, ShapeComputationsAreEvaluatedOnTheHost)
+//! x -> Shape -> Gather(0) -> Concat(6) -> the reshape of x: a Flatten as ONNX exports express it; where `castDims`,
+//! the dimensions are also cast to FLOAT and added to the output's first row, which reads them as data.
+NetworkMaker flattenThroughShapeTensors(bool castDims)
 {
-    SKIP_WITHOUT_GPU();
-    // x -> Shape -> Gather(0) -> Concat(6) -> the reshape of x: a Flatten as ONNX exports express it. The CUDA
-    // backend has no Shape kernel; the shape tensors' values come from the input shapes instead.
     static std::vector<int32_t> const first{0};
     static std::vector<int32_t> const six{6};
-    NetworkMaker const maker = [](INetworkDefinition& network) {
+    return [castDims](INetworkDefinition& network) {
         ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{3, {2, 2, 3}});
         IShapeLayer* shape = network.addShape(*x);
         shape->setOutputType(0, DataType::kINT32);
@@ -148,14 +147,52 @@ TEST(CudaBackend, ShapeComputationsAreEvaluatedOnTheHost)
         IConstantLayer* rest = network.addConstant(Dims{1, {1}}, Weights{DataType::kINT32, six.data(), 1});
         ITensor* parts[] = {batch->getOutput(0), rest->getOutput(0)};
         IConcatenationLayer* dims = network.addConcatenation(parts, 2);
+        dims->getOutput(0)->setName("dims");
         IShuffleLayer* flatten = network.addShuffle(*x);
         flatten->setInput(1, *dims->getOutput(0));
         IActivationLayer* relu = network.addActivation(*flatten->getOutput(0), ActivationType::kRELU);
-        relu->getOutput(0)->setName("y");
-        network.markOutput(*relu->getOutput(0));
+        ITensor* y = relu->getOutput(0);
+        if (castDims)
+        {
+            ICastLayer* cast = network.addCast(*dims->getOutput(0), DataType::kFLOAT);
+            IShuffleLayer* row = network.addShuffle(*cast->getOutput(0));
+            row->setReshapeDimensions(Dims{2, {1, 2}});
+            ISliceLayer* firstTwo = network.addSlice(*y, Dims{2, {0, 0}}, Dims{2, {2, 2}}, Dims{2, {1, 1}});
+            y = network.addElementWise(*firstTwo->getOutput(0), *row->getOutput(0), ElementWiseOperation::kSUM)
+                    ->getOutput(0);
+        }
+        y->setName("y");
+        network.markOutput(*y);
     };
+}
+
+TEST(CudaBackend, ShapeComputationsAreEvaluatedOnTheHost)
+{
+    SKIP_WITHOUT_GPU();
+    // The CUDA backend has no Shape kernel; the shape tensors' values come from the input shapes instead.
     HostTensor const x = fromFloats({2, 2, 3}, spread(12, -3.0F, 3.0F));
-    expectBackendsAgree(maker, {{"x", x}}, false, "flatten through shape tensors");
+    expectBackendsAgree(flattenThroughShapeTensors(false), {{"x", x}}, false, "flatten through shape tensors");
+    expectBackendsAgree(flattenThroughShapeTensors(true), {{"x", x}}, false, "dimensions also read as data");
+}
+
+TEST(CudaBackend, ShapeTensorsThatOnlyAReshapeReadsGetNoMemory)
+{
+    // Building and reading a CUDA plan needs no GPU. A reshape takes its dimensions from the plan: the shape tensor
+    // is never written to the device. A cast reads it as data: then it is.
+    auto arenaOffsetOfDims = [](NetworkMaker const& maker) {
+        kiln::plan::PlanModel const model = cudaPlanOf(maker);
+        for (kiln::plan::TensorRecord const& tensor : model.tensors)
+        {
+            if (tensor.name == "dims")
+            {
+                return tensor.arenaOffset;
+            }
+        }
+        ADD_FAILURE() << "no tensor dims";
+        return int64_t{-2};
+    };
+    EXPECT_EQ(arenaOffsetOfDims(flattenThroughShapeTensors(false)), -1);
+    EXPECT_GE(arenaOffsetOfDims(flattenThroughShapeTensors(true)), 0);
 }
 
 TEST(CudaBackend, ACapturedGraphReplaysAsEnqueueRuns)

@@ -175,9 +175,11 @@ TEST(CudaMatrixMultiplyFusion, ABiasThatSomethingElseReadsStays)
         ITensor& product = productOfInputs(network);
         ITensor& row = constant(network, kRow3, bias, "bias");
         output(network, relu(network, add(network, product, row, "add"), "relu"), "y");
-        output(network, relu(network, row, "bias relu"), "z");
+        // Another reader of the bias that reads an input too, so that it is not folded into a constant of its own.
+        ITensor* c = network.addInput("c", DataType::kFLOAT, kRow3);
+        output(network, relu(network, add(network, row, *c, "bias plus c"), "bias relu"), "z");
     };
-    std::vector<std::string> const expected{"bias", "fc + add + relu", "bias relu"};
+    std::vector<std::string> const expected{"bias", "fc + add + relu", "bias plus c + bias relu"};
     EXPECT_EQ(layerNamesOfCudaPlan(maker), expected);
 }
 

@@ -166,6 +166,19 @@ public:
         return true;
     }
 
+    bool evaluatesShapesOnHost() const override
+    {
+        return true;
+    }
+
+    //! Layers computing shape tensors run on the host from the values' expressions (CudaExecutor), and a reshape's
+    //! kernel takes its output's dimensions from the plan: neither reads the shape tensors it is given.
+    bool readsInputData(plan::PlanModel const& model, size_t l, size_t input) const override
+    {
+        bool const reshapeDimensions = model.layers[l].type == nvinfer1::LayerType::kSHUFFLE && input == 1;
+        return !reshapeDimensions && !plan::computesShapesOnly(model, l);
+    }
+
     //! The GPU's name and compute capability, and cuDNN's version.
     std::string deviceIdentity() const override
     {
