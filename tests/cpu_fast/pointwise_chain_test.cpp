@@ -4,6 +4,7 @@
 // threads), chains that must not fuse, and the fused layer as the inspector shows it.
 #include "fast_path_comparison.h"
 #include "layer_helpers.h"
+#include "named_layers.h"
 
 #include "plan/passes/pointwise_fusion.h"
 
@@ -13,20 +14,6 @@ namespace kiln::test
 {
 namespace
 {
-
-ITensor& binary(INetworkDefinition& network, ITensor& a, ITensor& b, ElementWiseOperation operation, char const* name)
-{
-    IElementWiseLayer* layer = network.addElementWise(a, b, operation);
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
-
-ITensor& unary(INetworkDefinition& network, ITensor& x, UnaryOperation operation, char const* name)
-{
-    IUnaryLayer* layer = network.addUnary(x, operation);
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
 
 ITensor& activation(INetworkDefinition& network, ITensor& x, ActivationType type, float alpha, float beta,
     char const* name)

@@ -3,6 +3,7 @@
 // the CPU reference computes layer by layer: GELU as ONNX exports it, LayerNorm's tail with broadcast operands, SiLU
 // and HardSwish inside a channels-last FP16 region, a chain longer than the kernel's program, FP32 and FP16.
 #include "backend_comparison.h"
+#include "named_layers.h"
 
 #include "backend/cuda/layer_kernels.h"
 #include "network/layers/pointwise.h"
@@ -33,20 +34,6 @@ struct Values
         return *layer->getOutput(0);
     }
 };
-
-ITensor& binary(INetworkDefinition& network, ITensor& a, ITensor& b, ElementWiseOperation operation, char const* name)
-{
-    IElementWiseLayer* layer = network.addElementWise(a, b, operation);
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
-
-ITensor& unary(INetworkDefinition& network, ITensor& x, UnaryOperation operation, char const* name)
-{
-    IUnaryLayer* layer = network.addUnary(x, operation);
-    layer->setName(name);
-    return *layer->getOutput(0);
-}
 
 ITensor& output(INetworkDefinition& network, ITensor& tensor, char const* name)
 {
