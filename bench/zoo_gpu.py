@@ -1,118 +1,203 @@
 #!/usr/bin/env python3
-"""The model zoo at its real sizes on the GPU: Kiln's CUDA backend against ONNX Runtime (accuracy) and beside
-PyTorch eager (time), one row per model, printed as soon as it is measured (issue 14's table).
+"""The model zoo at its real sizes on the GPU: Kiln's CUDA backend beside PyTorch, FP32 and FP16, in one run (issue
+16's benchmark), with Kiln's accuracy against ONNX Runtime (issue 14's table).
 
-For each model of tests/models/zoo_models.py: export it at its real size (random weights, seed 0) with ONNX Runtime's
-outputs (tests/models/export_zoo.py), run it once with onnx_run_model --backend=cuda and compare (max|diff| /
-max|ref|), then time it with `kiln --backend=cuda --noDataTransfers` (GPU Compute Time, median) and PyTorch eager on
-the same inputs with CUDA events. FP32 with TF32 off on both sides. The ratio is PyTorch's time over Kiln's: above 1,
-Kiln is faster.
+For each model of tests/models/zoo_models.py, and torchvision's ResNet-50: export it at its real size (random weights,
+seed 0; tests/models/export_zoo.py) and, in FP32, run ONNX Runtime's CPU provider on the same inputs. Then, in each
+precision, time PyTorch eager, eager replayed from a CUDA graph and, for the models of --compile,
+torch.compile(mode="max-autotune") (CUDA events), and Kiln with `kiln --noDataTransfers`, enqueued and replayed from a
+CUDA graph (--useCudaGraph): GPU Compute Time median and p99, and kiln's Throughput. TF32 is off on both sides; in
+FP16 kiln gets --fp16 and PyTorch runs the module and its floating-point inputs in half precision. Kiln's outputs are
+compared with ONNX Runtime's in FP32 and with PyTorch's FP16 outputs in FP16 (max|diff| / max|ref|). The ratio is
+PyTorch eager's median over the row's: above 1, the row is faster than eager.
 
-Usage: zoo_gpu.py --kiln build/tools/kiln/kiln --runner build/tests/onnx/onnx_run_model [--only a,b] [--seconds 2]
+Each row is printed as soon as it is measured, so a run cut short keeps what it measured; at the end a summary gives,
+per precision, every model's medians side by side, the median ratio of eager over Kiln and the models below 1.0x.
+
+Usage: zoo_gpu.py --kiln build/tools/kiln/kiln [--only a,b] [--seconds 2] [--precisions fp32,fp16] [--batch 8]
+                  [--compile resnet50,vit,...] [--skip-accuracy]
 """
 import argparse
 import os
-import re
-import subprocess
+import statistics
 import sys
 import tempfile
-
-import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "models"))
 sys.path.insert(0, HERE)
 import export_zoo  # noqa: E402
+import zoo_engines  # noqa: E402
 import zoo_models  # noqa: E402
-from resnet50_gpu import time_callable  # noqa: E402
+
+COMPILED_BY_DEFAULT = "resnet50,vit,convnext,bert,whisper_encoder"  # issue 16's five
+EAGER, EAGER_GRAPH, COMPILED = "PyTorch eager", "PyTorch eager + graph", "torch.compile max-autotune"
+KILN, KILN_GRAPH = "Kiln", "Kiln + CUDA graph"
+ENGINES = [EAGER, EAGER_GRAPH, COMPILED, KILN, KILN_GRAPH]
 
 
-def scaled_error(directory):
-    worst = 0.0
-    for i in range(len([f for f in os.listdir(directory) if f.startswith("expected_")])):
-        expected = np.load(os.path.join(directory, f"expected_{i}.npy")).astype(np.float64)
-        actual = np.load(os.path.join(directory, f"output_{i}.npy")).astype(np.float64)
-        if actual.shape != expected.shape:
-            return float("inf")
-        worst = max(worst, np.abs(actual - expected).max() / max(np.abs(expected).max(), 1e-30))
-    return worst
+def resnet50(small):
+    """torchvision's ResNet-50, which the zoo's CTest exports lack (a small Bottleneck ResNet is still megabytes):
+    added here for the GPU run only. The small form, for a smoke test, has one block per stage."""
+    from torchvision.models import resnet
+    if small:
+        return zoo_models._image_model(resnet.ResNet(resnet.Bottleneck, [1, 1, 1, 1], num_classes=10), 64)
+    return zoo_models._image_model(resnet.resnet50(weights=None), 224)
 
 
-def first_error(text):
-    lines = [line for line in text.splitlines() if line.strip()]
-    return (lines[0] if lines else "no message")[:160]
+MODELS = [zoo_models.ZooModel("resnet50", "torchvision", resnet50)] + zoo_models.MODELS
 
 
-def kiln_accuracy(runner, directory):
-    run = subprocess.run([runner, os.path.join(directory, "model.onnx"), directory, "--backend=cuda"],
-                         capture_output=True, text=True)
-    if run.returncode != 0:
-        return None, first_error(run.stderr)
-    return scaled_error(directory), ""
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--kiln", required=True, help="path to the kiln executable")
+    parser.add_argument("--only", default="", help="comma-separated model names (default: all)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="timed duration per measurement")
+    parser.add_argument("--precisions", default="fp32,fp16")
+    parser.add_argument("--compile", default=COMPILED_BY_DEFAULT,
+                        help="models to time torch.compile on (its autotuning takes minutes each; empty: none)")
+    parser.add_argument("--batch", type=int, default=0,
+                        help="rows per batch (the export's rows repeated) for models whose inputs all have a dynamic "
+                             "batch axis (default: the export's own inputs)")
+    parser.add_argument("--skip-accuracy", action="store_true",
+                        help="no ONNX Runtime run and no comparison of outputs")
+    parser.add_argument("--small", action="store_true", help="the small configurations: a smoke test only")
+    parser.add_argument("--kiln-backend", choices=["cuda", "cpu"], default="cuda",
+                        help="cpu: a smoke test of the kiln side without a GPU (the CPU backend's host Compute Time)")
+    args = parser.parse_args()
+    if not (os.path.isfile(args.kiln) and os.access(args.kiln, os.X_OK)):
+        parser.error(f"--kiln: {args.kiln} is not an executable file")
+    known = {model.name for model in MODELS}
+    args.only = [name for name in args.only.split(",") if name]
+    unknown = [name for name in args.only if name not in known]
+    if unknown:
+        parser.error(f"--only: no model named {', '.join(unknown)}; the zoo has {', '.join(sorted(known))}")
+    args.precisions = [p for p in args.precisions.split(",") if p]
+    if not args.precisions or any(p not in ("fp32", "fp16") for p in args.precisions):
+        parser.error(f"--precisions: expected fp32 and/or fp16, got {','.join(args.precisions) or 'nothing'}")
+    args.compile = {name for name in args.compile.split(",") if name}  # names outside the zoo never match
+    return args
 
 
-def kiln_median_ms(kiln, directory, spec, seconds):
-    """kiln's GPU Compute Time median on the export's inputs (loaded, so that token ids stay in the vocabulary)."""
-    shapes, loads = [], []
-    for i, (name, tensor) in enumerate(zip(spec.input_names, spec.inputs)):
-        raw = os.path.join(directory, f"input_{i}.bin")
-        tensor.numpy().tofile(raw)
-        shapes.append(f"{name}:{'x'.join(str(d) for d in tensor.shape)}")
-        loads.append(f"{name}:{raw}")
-    run = subprocess.run([kiln, f"--onnx={os.path.join(directory, 'model.onnx')}", "--backend=cuda",
-                          f"--shapes={','.join(shapes)}", f"--loadInputs={','.join(loads)}", "--noDataTransfers",
-                          f"--duration={seconds}", "--warmUp=500"], capture_output=True, text=True)
-    compute = re.search(r"GPU Compute Time: .*median = ([\d.]+) ms", run.stdout + run.stderr)
-    return float(compute.group(1)) if run.returncode == 0 and compute else None
+HEADER = (f"{'model':<22} {'prec':<4}  {'engine':<26} {'median ms':>10} {'p99 ms':>9} {'qps':>9} {'eager/x':>7}  "
+          f"check")
 
 
-def pytorch_median_ms(spec, seconds):
+def print_row(model, precision, engine, figures, eager_ms=None, check=""):
+    start = f"{model:<22} {precision.upper():<4}  {engine:<26}"
+    if "error" in figures:
+        print(f"{start} failed: {figures['error']}", flush=True)
+        return
+    ratio = f"{eager_ms / figures['median']:7.2f}" if eager_ms and engine != EAGER else f"{'':>7}"
+    print(f"{start} {figures['median']:10.3f} {figures['p99']:9.3f} {figures['qps']:9.1f} {ratio}  {check}",
+          flush=True)
+
+
+def describe_check(error, against):
+    if error is None:
+        return ""
+    return f"{error:.2e} vs {against}" if isinstance(error, float) else f"{against}: {error}"
+
+
+def measure_precision(args, model, spec, inputs, kiln, reference, precision, table):
+    """Every engine's row for one model in one precision; the medians go into table[(model, precision)]."""
+    fp16 = precision == "fp16"
+    medians = table.setdefault((model.name, precision), {})
+    expected, against = (reference, "ORT") if not fp16 else (None, "PyTorch FP16")
+    try:
+        torch_model = zoo_engines.TorchModel(spec.module, inputs, fp16)
+    except Exception as error:
+        torch_model = None
+        for engine in (EAGER, EAGER_GRAPH):
+            print_row(model.name, precision, engine, {"error": f"{type(error).__name__}: {error}"})
+    if torch_model:
+        if fp16 and not args.skip_accuracy:
+            expected = zoo_engines.attempt(torch_model.outputs)
+            expected = None if isinstance(expected, dict) else expected
+        measures = [(EAGER, torch_model.eager), (EAGER_GRAPH, torch_model.cuda_graph)]
+        if model.name in args.compile:
+            measures.append((COMPILED, torch_model.compiled))
+        for engine, measure in measures:
+            figures = zoo_engines.attempt(measure, args.seconds)
+            medians[engine] = figures.get("median")
+            print_row(model.name, precision, engine, figures, medians.get(EAGER))
+        torch_model.release()
+    names = None if args.skip_accuracy or expected is None else spec.output_names
+    for engine, cuda_graph in ((KILN, False), (KILN_GRAPH, True)):
+        figures = kiln.run(fp16, cuda_graph, args.seconds, names)
+        medians[engine] = figures.get("median")
+        error = zoo_engines.scaled_error(figures["outputs"], expected) if "outputs" in figures else None
+        print_row(model.name, precision, engine, figures, medians.get(EAGER), describe_check(error, against))
+
+
+def measure_model(args, model, root, table):
     import torch
 
-    module = spec.module.cuda()
-    inputs = [tensor.cuda() for tensor in spec.inputs]
-    with torch.inference_mode():
-        figures = time_callable(lambda: module(*inputs), seconds)
-    module.cpu()
-    torch.cuda.empty_cache()
-    return figures["median"]
+    directory = os.path.join(root, model.name)
+    try:
+        path, _, spec = export_zoo.export(model, args.small, directory)
+        inputs = zoo_engines.batched_inputs(spec, args.batch)
+        reference = None
+        if not args.skip_accuracy and "fp32" in args.precisions:
+            reference = export_zoo.reference(path, [t.numpy() for t in inputs], directory)
+    except Exception as error:  # an export failure is a row, not the end of the table
+        print(f"{model.name:<22} export failed: {type(error).__name__}: {str(error)[:160]}", flush=True)
+        return
+    shapes = ", ".join(f"{name} {list(t.shape)}" for name, t in zip(spec.input_names, inputs))
+    print(f"{model.name:<22} ({model.source}) {shapes}", flush=True)
+    kiln = zoo_engines.KilnModel(args.kiln, args.kiln_backend, path, spec.input_names, inputs, directory)
+    for precision in args.precisions:
+        measure_precision(args, model, spec, inputs, kiln, reference, precision, table)
+    del spec
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+
+
+def print_summary(table, precisions):
+    """The medians side by side, and per precision the median ratio of eager over Kiln and the models below 1.0x."""
+    short = {EAGER: "eager", EAGER_GRAPH: "eager+graph", COMPILED: "compile", KILN: "Kiln", KILN_GRAPH: "Kiln+graph"}
+    print("\nSummary: median ms; ratio = PyTorch eager / Kiln (above 1.0x, Kiln is faster)")
+    print(f"{'model':<22} {'prec':<4} " + " ".join(f"{short[e]:>11}" for e in ENGINES)
+          + f" {'eager/Kiln':>10} {'eager/Kiln+graph':>16}")
+    ratios = {}
+    for (name, precision), medians in table.items():
+        cells = " ".join(f"{medians[e]:11.3f}" if medians.get(e) else f"{'-':>11}" for e in ENGINES)
+        row = []
+        for engine in (KILN, KILN_GRAPH):
+            if medians.get(EAGER) and medians.get(engine):
+                ratio = medians[EAGER] / medians[engine]
+                ratios.setdefault((precision, engine), []).append((name, ratio))
+                row.append(f"{ratio:.2f}x")
+            else:
+                row.append("-")
+        print(f"{name:<22} {precision.upper():<4} {cells} {row[0]:>10} {row[1]:>16}")
+    for precision in precisions:
+        for engine in (KILN, KILN_GRAPH):
+            found = ratios.get((precision, engine), [])
+            if not found:
+                continue
+            below = [f"{name} ({ratio:.2f}x)" for name, ratio in found if ratio < 1.0]
+            print(f"{precision.upper()} eager/{engine}: median {statistics.median(r for _, r in found):.2f}x over "
+                  f"{len(found)} models; below 1.0x: {', '.join(below) or 'none'}")
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kiln", required=True)
-    parser.add_argument("--runner", required=True, help="build/tests/onnx/onnx_run_model")
-    parser.add_argument("--only", default="")
-    parser.add_argument("--seconds", type=float, default=2.0)
-    args = parser.parse_args()
+    args = parse_args()
     import torch
 
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    wanted = set(filter(None, args.only.split(",")))
-    print(f"GPU: {torch.cuda.get_device_name(0)}; PyTorch {torch.__version__}")
-    print(f"{'model':<22} {'error vs ORT':>12} {'Kiln ms':>9} {'PyTorch ms':>10} {'ratio':>6}  note", flush=True)
+    gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
+    print(f"GPU: {gpu or 'none (the PyTorch rows fail)'}; PyTorch {torch.__version__}; Kiln: {args.kiln} "
+          f"--backend={args.kiln_backend}; {args.seconds} s per measurement; batch: {args.batch or 'the exports'}")
+    print(HEADER, flush=True)
+    table = {}
     with tempfile.TemporaryDirectory() as root:
-        for model in zoo_models.MODELS:
-            if wanted and model.name not in wanted:
-                continue
-            directory = os.path.join(root, model.name)
-            try:
-                path, inputs, spec = export_zoo.export(model, False, directory)
-                export_zoo.reference(path, inputs, directory)
-            except Exception as error:  # an export failure is a row, not the end of the table
-                print(f"{model.name:<22} export failed: {type(error).__name__}: {str(error)[:120]}", flush=True)
-                continue
-            error, why = kiln_accuracy(args.runner, directory)
-            if error is None:
-                print(f"{model.name:<22} {'fails':>12} {'':>9} {'':>10} {'':>6}  {why}", flush=True)
-                continue
-            kiln_ms = kiln_median_ms(args.kiln, directory, spec, args.seconds)
-            torch_ms = pytorch_median_ms(spec, args.seconds)
-            ratio = f"{torch_ms / kiln_ms:6.2f}" if kiln_ms else "     -"
-            kiln_text = f"{kiln_ms:9.3f}" if kiln_ms else "   failed"
-            print(f"{model.name:<22} {error:12.2e} {kiln_text} {torch_ms:10.3f} {ratio}", flush=True)
-    return 0
+        for model in MODELS:
+            if not args.only or model.name in args.only:
+                measure_model(args, model, root, table)
+    print_summary(table, args.precisions)
+    return 0 if gpu else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,14 @@
+#!/bin/bash
+# On the GPU machine (see README.md): builds kiln with CUDA and runs bench/zoo_gpu.py, the model zoo at real sizes
+# beside PyTorch (eager, eager + CUDA graph, torch.compile), FP32 and FP16. Arguments go to zoo_gpu.py (--only,
+# --seconds, --precisions, --batch, --compile, --skip-accuracy).
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here/.."
+source "$here/build-kiln.sh"
+nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv,noheader
+# The machine has no network: the zoo's models are made from their configurations (random weights), and nothing
+# should try the Hugging Face hub.
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+# The table on stdout (and in zoo_gpu.txt), one row as each engine is measured; exporter warnings and
+# torch.compile's autotuning reports in zoo_gpu.log.
+python3 -u bench/zoo_gpu.py --kiln "$kiln" "$@" 2> $OUT/zoo_gpu.log | tee $OUT/zoo_gpu.txt
