@@ -18,6 +18,11 @@ class Export:
     output_names: List[str]
     dynamic_axes: Dict[str, Dict[int, str]]
 
+    def __post_init__(self):
+        # Inference throughout: a wrapper made here starts in training mode, which torch.onnx.export restores after
+        # exporting in eval mode, so PyTorch would then run the wrapped model with dropout.
+        self.module.eval()
+
 
 @dataclasses.dataclass
 class ZooModel:
