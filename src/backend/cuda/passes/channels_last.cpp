@@ -2,10 +2,12 @@
 
 #include "core/tensor_view.h"
 #include "network/layers/convolution.h"
-#include "network/layers/pointwise.h"
 #include "network/layers/layer_utils.h"
+#include "network/layers/pointwise.h"
 #include "network/layers/pooling.h"
 #include "plan/plan_graph.h"
+
+#include <algorithm>
 
 namespace kiln::cuda
 {
@@ -53,23 +55,23 @@ bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& laye
     {
         return false;
     }
+    // Element by element only where nothing broadcasts: a broadcast walks the axes in the linear order. A fused
+    // chain also reads single elements (its constants), which have no order.
+    auto const elementByElement = [&](bool singlesToo) {
+        return std::all_of(layer.inputs.begin(), layer.inputs.end(), [&](int32_t input) {
+            return input >= 0
+                && (plan::sameShape(model, input, layer.outputs[0]) || (singlesToo && singleElement(model, input)));
+        });
+    };
+    if (layer.type == network::kPointwiseLayerType) // beyond LayerType's enumerators: not a case of the switch
+    {
+        return elementByElement(true);
+    }
     switch (layer.type)
     {
     case LayerType::kACTIVATION:
     case LayerType::kUNARY: return true;
-    case LayerType::kELEMENTWISE:
-    case network::kPointwiseLayerType:
-        // Element by element only where nothing broadcasts: a broadcast walks the axes in the linear order. A fused
-        // chain also reads single elements (its constants), which have no order.
-        for (int32_t input : layer.inputs)
-        {
-            bool const single = layer.type == network::kPointwiseLayerType && singleElement(model, input);
-            if (input < 0 || (!plan::sameShape(model, input, layer.outputs[0]) && !single))
-            {
-                return false;
-            }
-        }
-        return true;
+    case LayerType::kELEMENTWISE: return elementByElement(false);
     case LayerType::kPOOLING:
     {
         // The CUDA pooling kernel's channels-last variant pools over two spatial axes.
