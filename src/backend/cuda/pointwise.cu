@@ -1,9 +1,9 @@
 // A fused point-wise chain (network::PointwiseParams, made by plan/passes/pointwise_fusion.h) on the GPU: one thread
 // per output element loads its inputs into a register file, then runs the chain's steps as a small program, each
 // step writing one more register; so the chain reads its inputs and writes its output once instead of once per
-// layer, and costs one launch. Each step
-// computes what the layer it replaced computes (pointwise_math.cuh), in float; FP16 and BF16 tensors are converted
-// on load and store only, so a chain of FP16 layers rounds once where the layers rounded after each step.
+// layer, and costs one launch. Each step computes what the layer it replaced computes (pointwise_math.cuh), in
+// float; FP16 and BF16 tensors are converted on load and store only, so a chain of FP16 layers rounds once where the
+// layers rounded after each step.
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
