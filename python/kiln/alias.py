@@ -22,7 +22,12 @@ ALIAS_SOURCE = f'''"""TensorRT's Python API served by Kiln (written by `python -
 `python -m kiln.alias uninstall`)."""
 from kiln.tensorrt import *  # noqa: F401,F403
 from kiln.tensorrt import __version__  # noqa: F401
+import sys as _sys
 import kiln.tensorrt as _kiln_tensorrt
+import kiln.tensorrt.plugin as plugin
+
+# `import tensorrt.plugin` finds Kiln's decorator API under this name: the same module, not a second copy.
+_sys.modules[__name__ + ".plugin"] = plugin
 
 {MARKER}
 

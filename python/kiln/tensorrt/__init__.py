@@ -7,7 +7,7 @@ The classes and functions come from the extension ``kiln._tensorrt``; what Tenso
 import numpy as _np
 
 from kiln._tensorrt import *  # noqa: F401,F403 (the API is the extension's public names)
-from kiln._tensorrt import DataType, Dims, __version__  # noqa: F401
+from kiln._tensorrt import DataType, Dims, INetworkDefinition, __version__  # noqa: F401
 
 # TensorRT's short names of the data types.
 float32 = DataType.FLOAT
@@ -88,3 +88,14 @@ class Dims4(Dims):
 
     def __new__(cls, d0, d1, d2, d3):
         return super().__new__(cls, (d0, d1, d2, d3))
+
+
+def _add_plugin(self, call, aot=False):
+    """Adds a plugin defined with the decorators of ``tensorrt.plugin``: ``network.add_plugin(
+    trtp.op.namespace.name(inputs..., attribute=value...))``; returns the IPluginV3Layer, or None."""
+    from kiln.tensorrt.plugin import add_plugin
+
+    return add_plugin(self, call, aot)
+
+
+INetworkDefinition.add_plugin = _add_plugin

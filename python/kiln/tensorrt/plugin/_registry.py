@@ -1,0 +1,223 @@
+"""The decorators of ``tensorrt.plugin`` (``register``, ``impl``, ``autotune``), the plugins they define, ``op`` (the
+plugins by namespace and name) and ``INetworkDefinition.add_plugin``, which adds a call of one to a network."""
+
+import inspect
+import typing
+
+import kiln.tensorrt as _trt
+
+from ._attributes import Attribute
+from ._plugin import PLUGIN_VERSION, DecoratedPlugin, DecoratedPluginCreator
+from ._tensors import TensorDesc
+
+# The plugins this process defined, by "namespace::name".
+_plugins = {}
+
+_IMPL_ARGUMENTS = ("outputs", "stream", "tactic")
+
+
+def _split_id(plugin_id):
+    parts = plugin_id.split("::") if isinstance(plugin_id, str) else []
+    if len(parts) != 2 or not all(part.isidentifier() for part in parts):
+        raise ValueError(f"a plugin ID must read 'namespace::name' (two Python identifiers), not {plugin_id!r}")
+    return parts
+
+
+def _type_hints(function, plugin_id, decorator):
+    try:
+        return typing.get_type_hints(function)
+    except Exception as error:  # noqa: BLE001 (an unresolvable annotation, whatever it raises)
+        raise TypeError(f"@{decorator}({plugin_id!r}): cannot resolve the annotations of "
+                        f"{function.__name__}: {error}") from None
+
+
+def _output_count(annotation, plugin_id):
+    """How many outputs a register function's return annotation declares."""
+    if annotation is TensorDesc:
+        return 1
+    if typing.get_origin(annotation) is tuple:
+        items = typing.get_args(annotation)
+        if items and Ellipsis not in items and all(item is TensorDesc for item in items):
+            return len(items)
+    raise TypeError(f"@register({plugin_id!r}): the return annotation must be TensorDesc or Tuple[TensorDesc, ...] "
+                    f"with one TensorDesc per output, not {annotation!r}")
+
+
+class PluginDef:
+    """A plugin defined with ``@register``: its inputs and attributes (from the function's signature), its
+    functions, and the creator Kiln's registry finds it by. Calling it, as ``op.namespace.name(...)``, gives what
+    ``INetworkDefinition.add_plugin`` adds."""
+
+    def __init__(self, plugin_id, shape_function):
+        self.plugin_id = plugin_id
+        self.namespace, self.name = _split_id(plugin_id)
+        self.shape_function = shape_function
+        self.impl_function = None
+        self.impl_attributes = ()
+        self.impl_takes_tactic = False
+        self.autotune_function = None
+        self.input_names = []
+        self.attributes = {}
+        hints = _type_hints(shape_function, plugin_id, "register")
+        for parameter in inspect.signature(shape_function).parameters.values():
+            self._add_parameter(parameter, hints)
+        if "return" not in hints:
+            raise TypeError(f"@register({plugin_id!r}): {shape_function.__name__} needs a return annotation")
+        self.num_outputs = _output_count(hints["return"], plugin_id)
+        self.creator = None
+
+    def _add_parameter(self, parameter, hints):
+        where = f"@register({self.plugin_id!r}): parameter '{parameter.name}'"
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            raise TypeError(f"{where}: variable argument lists are not supported")
+        if parameter.name not in hints:
+            raise TypeError(f"{where} needs a type annotation (TensorDesc for an input, or an attribute's type)")
+        if hints[parameter.name] is TensorDesc:
+            if self.attributes:
+                raise TypeError(f"{where}: inputs (TensorDesc) must come before the attributes")
+            self.input_names.append(parameter.name)
+            return
+        default = Attribute.NO_DEFAULT if parameter.default is parameter.empty else parameter.default
+        self.attributes[parameter.name] = Attribute(parameter.name, hints[parameter.name], default, self.plugin_id)
+
+    def register_creator(self):
+        """Registers the creator with Kiln's plugin registry (once)."""
+        if self.creator is None:
+            creator = DecoratedPluginCreator(self)
+            if not _trt.get_plugin_registry().register_creator(creator, self.namespace):
+                raise ValueError(f"{self.plugin_id}: the plugin registry refused its creator (one named "
+                                 f"{self.name!r}, version {PLUGIN_VERSION}, is already registered there?)")
+            self.creator = creator
+
+    def set_impl(self, function):
+        names = list(inspect.signature(function).parameters)
+        if len(names) < len(self.input_names):
+            raise TypeError(f"@impl({self.plugin_id!r}): {function.__name__} must take the "
+                            f"{len(self.input_names)} inputs first")
+        rest = names[len(self.input_names):]
+        unknown = [name for name in rest if name not in self.attributes and name not in _IMPL_ARGUMENTS]
+        missing = [name for name in ("outputs", "stream") if name not in rest]
+        if unknown or missing:
+            problem = f"takes {unknown}, which @register does not declare" if unknown else f"lacks {missing}"
+            raise TypeError(f"@impl({self.plugin_id!r}): {function.__name__} {problem}; it takes the inputs, then "
+                            "any of the attributes, outputs, stream and optionally tactic")
+        self.impl_function = function
+        self.impl_attributes = tuple(name for name in rest if name in self.attributes)
+        self.impl_takes_tactic = "tactic" in rest
+
+    def __call__(self, *inputs, **attributes):
+        return PluginCall(self, inputs, attributes)
+
+    def __repr__(self):
+        return f"<tensorrt.plugin {self.plugin_id}: inputs {self.input_names}, attributes {list(self.attributes)}>"
+
+
+class PluginCall:
+    """``op.namespace.name(inputs..., attribute=value...)``: a plugin, its input tensors and its attribute values,
+    checked against the plugin's signature; ``network.add_plugin(call)`` adds it."""
+
+    def __init__(self, plugin_def, inputs, attributes):
+        plugin_id = plugin_def.plugin_id
+        if len(inputs) != len(plugin_def.input_names):
+            raise TypeError(f"{plugin_id} takes {len(plugin_def.input_names)} input tensors "
+                            f"({', '.join(plugin_def.input_names)}), not {len(inputs)}")
+        for name, tensor in zip(plugin_def.input_names, inputs):
+            if not isinstance(tensor, _trt.ITensor):
+                raise TypeError(f"{plugin_id}: input '{name}' must be an ITensor, not {type(tensor).__name__}")
+        unknown = sorted(set(attributes) - set(plugin_def.attributes))
+        if unknown:
+            raise TypeError(f"{plugin_id} has no attribute {', '.join(map(repr, unknown))}")
+        self.plugin_def = plugin_def
+        self.inputs = list(inputs)
+        self.attributes = {}
+        for name, attribute in plugin_def.attributes.items():
+            value = attributes.get(name, attribute.default)
+            if value is Attribute.NO_DEFAULT:
+                raise TypeError(f"{plugin_id}: attribute '{name}' was not given and has no default")
+            self.attributes[name] = attribute.check(value, plugin_id)
+
+    def plugin(self):
+        """A new plugin object for this call."""
+        return DecoratedPlugin(self.plugin_def, self.attributes, [tensor.dtype for tensor in self.inputs],
+                               [len(tensor.shape) for tensor in self.inputs])
+
+
+def register(plugin_id, lazy_register=False):
+    """Decorates a plugin's shape function ``(inp0: TensorDesc, ..., attr0: type, ...) -> TensorDesc`` (or a tuple
+    of them): defines the plugin ``namespace::name`` and registers its creator, at once or (lazy_register) when
+    the plugin is first added to a network."""
+    _split_id(plugin_id)
+
+    def decorate(function):
+        if plugin_id in _plugins:
+            raise ValueError(f"the plugin {plugin_id} is already registered")
+        plugin_def = PluginDef(plugin_id, function)
+        if not lazy_register:
+            plugin_def.register_creator()
+        _plugins[plugin_id] = plugin_def
+        return function
+
+    return decorate
+
+
+def _registered(plugin_id, decorator):
+    if plugin_id not in _plugins:
+        raise ValueError(f"@{decorator}({plugin_id!r}): no plugin of that ID; define it with @register first")
+    return _plugins[plugin_id]
+
+
+def impl(plugin_id):
+    """Decorates a plugin's implementation ``(inp0, ..., attr0, ..., outputs, stream, tactic=None)``; on Kiln's
+    CPU backend it gets Tensor objects viewing host memory (``tensor.numpy()``) and stream 0."""
+
+    def decorate(function):
+        _registered(plugin_id, "impl").set_impl(function)
+        return function
+
+    return decorate
+
+
+def autotune(plugin_id):
+    """Accepted and kept, never called: Kiln gives a decorated plugin one type and format combination (the
+    network's input types, the @register output types, linear formats) and does not time tactics."""
+
+    def decorate(function):
+        _registered(plugin_id, "autotune").autotune_function = function
+        return function
+
+    return decorate
+
+
+class _Namespace:
+    def __init__(self, namespace):
+        self._namespace = namespace
+
+    def __getattr__(self, name):
+        plugin_id = f"{self._namespace}::{name}"
+        if plugin_id not in _plugins:
+            raise AttributeError(f"no plugin {plugin_id} is registered with tensorrt.plugin")
+        return _plugins[plugin_id]
+
+
+class _Ops:
+    """``op.namespace.name``: the registered plugins."""
+
+    def __getattr__(self, namespace):
+        if namespace.startswith("__"):
+            raise AttributeError(namespace)
+        return _Namespace(namespace)
+
+
+op = _Ops()
+
+
+def add_plugin(network, call, aot=False):
+    """``INetworkDefinition.add_plugin``: adds ``op.namespace.name(inputs..., attributes...)`` as a plugin layer
+    (an IPluginV3Layer); None when Kiln refuses it, the reason in the logger, as ``add_plugin_v3``."""
+    if aot:
+        raise ValueError("Kiln runs decorated plugins through @tensorrt.plugin.impl; aot_impl is not supported")
+    if not isinstance(call, PluginCall):
+        raise TypeError("add_plugin takes tensorrt.plugin.op.<namespace>.<name>(inputs..., attributes...), not "
+                        f"{type(call).__name__}")
+    call.plugin_def.register_creator()
+    return network.add_plugin_v3(call.inputs, [], call.plugin())
