@@ -65,3 +65,29 @@ def test_uninstall_removes_only_kilns_alias(tmp_path):
     removed = run(["-m", "kiln.alias", "uninstall", "--target", str(tmp_path / "alias")])
     assert removed.returncode == 0, removed.stderr
     assert not (tmp_path / "alias" / "tensorrt").exists()
+
+
+# A script with a plugin of TensorRT's decorator API, as TensorRT 10.6+ documents it: nothing in it names Kiln.
+PLUGIN_SCRIPT = """
+import tensorrt as trt
+import tensorrt.plugin as trtp
+
+@trtp.register("alias_test::double_last")
+def double_last(x: trtp.TensorDesc, extra: int) -> trtp.TensorDesc:
+    out = x.like()
+    out.shape_expr[-1] = x.shape_expr[-1] * 2 + extra
+    return out
+
+network = trt.Builder(trt.Logger()).create_network(0)
+x = network.add_input("x", trt.float32, (2, 3))
+layer = network.add_plugin(trtp.op.alias_test.double_last(x, extra=1))
+import kiln.tensorrt.plugin
+print(tuple(layer.get_output(0).shape), trtp is kiln.tensorrt.plugin)
+"""
+
+
+def test_the_alias_gives_the_decorator_api_as_tensorrt_plugin(tmp_path):
+    assert run(["-m", "kiln.alias", "install", "--target", str(tmp_path)], tmp_path).returncode == 0
+    ran = run(["-c", PLUGIN_SCRIPT], tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split("\n")[0] == "(2, 7) True"  # one module under both names, not a second registry
