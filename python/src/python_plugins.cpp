@@ -422,7 +422,22 @@ int32_t PyPluginV3OneRuntime::enqueue(PluginTensorDesc const* inputDesc, PluginT
 int32_t PyPluginV3OneRuntime::enqueueHost(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,
     void const* const* inputs, void* const* outputs, void* workspace)
 {
-    return enqueue(inputDesc, outputDesc, inputs, outputs, workspace, nullptr);
+    // A class that tells host memory from device memory (tensorrt.plugin's, whose tensors offer numpy views only on
+    // the host) defines enqueue_host; any other gets enqueue with stream 0.
+    return callPython([&] {
+        py::function method = optionalOverride(static_cast<RuntimeBase const*>(this), "enqueue_host");
+        if (!method)
+        {
+            return enqueue(inputDesc, outputDesc, inputs, outputs, workspace, nullptr);
+        }
+        if (mNbInputs < 0)
+        {
+            throw std::runtime_error("enqueue_host was called before on_shape_change gave the plugin its tensors");
+        }
+        method(listOf(inputDesc, mNbInputs), listOf(outputDesc, mNbOutputs), addressesOf(inputs, mNbInputs),
+            addressesOf(outputs, mNbOutputs), reinterpret_cast<uintptr_t>(workspace));
+        return 0;
+    });
 }
 
 IPluginV3* PyPluginV3OneRuntime::attachToContext(nvinfer1::IPluginResourceContext* context)

@@ -207,7 +207,8 @@ def fails_network(builder, where):
 
 
 def plugin_errors(logger):
-    return "\n".join(message for message in logger.errors() if 'plugin fails (version 1, namespace "kiln_dec")' in message)
+    named = 'plugin fails (version 1, namespace "kiln_dec")'
+    return "\n".join(message for message in logger.errors() if named in message)
 
 
 def test_a_raising_shape_function_refuses_the_layer_with_the_message(logger):
@@ -288,3 +289,39 @@ def test_shape_expressions_outside_a_shape_call():
     assert shape.numel().constant_value() == 30 and len(shape[1:]) == 2
     desc = trtp.TensorDesc((2, 3), trt.float16)
     assert desc.ndim == 2 and desc.like().dtype == trt.float16 and desc.like().shape_expr is not desc.shape_expr
+
+
+def test_tensors_are_host_views_on_the_cpu_backend_and_device_interfaces_otherwise():
+    data = np.arange(6, dtype=np.float32).reshape(2, 3)
+    host = trtp.Tensor(data.ctypes.data, (2, 3), trt.float32)
+    assert host.numpy().base is not None and np.shares_memory(host.numpy(), data)
+    assert not hasattr(host, "__cuda_array_interface__") and host.numel() == 6 and host.ndim == 2
+    device = trtp.Tensor(0x7000, (2, 3), trt.float16, on_device=True)
+    interface = device.__cuda_array_interface__
+    assert (interface["data"], interface["shape"], interface["typestr"]) == ((0x7000, False), (2, 3), "<f2")
+    assert not hasattr(device, "__array_interface__")  # numpy must never read device memory
+    with pytest.raises(TypeError, match="GPU memory has no numpy view"):
+        device.numpy()
+    with pytest.raises(TypeError, match="has no numpy view"):
+        trtp.Tensor(data.ctypes.data, (2,), trt.bfloat16).numpy()
+
+
+def test_the_cuda_backends_enqueue_hands_the_impl_device_tensors_and_the_stream():
+    # The plugin the registry's creator makes when a plan is loaded, called as the CUDA backend calls it (the
+    # addresses are never read: the implementation only looks at what it is given).
+    seen = []
+
+    @trtp.register("kiln_dec::device_probe")
+    def device_probe_desc(x: trtp.TensorDesc) -> trtp.TensorDesc:
+        return x.like()
+
+    @trtp.impl("kiln_dec::device_probe")
+    def device_probe_impl(x, outputs, stream):
+        seen.append((x.on_device, x.__cuda_array_interface__["data"][0], outputs[0].data_ptr, stream))
+
+    creator = trt.get_plugin_registry().get_creator("device_probe", "1", "kiln_dec")
+    plugin = creator.create_plugin("probe", trt.PluginFieldCollection(), trt.TensorRTPhase.RUNTIME)
+    desc = trt.PluginTensorDesc()
+    desc.dims, desc.type = (4,), trt.float32
+    plugin.enqueue([desc], [desc], [0x1000], [0x2000], 0, 77)
+    assert seen == [(True, 0x1000, 0x2000, 77)]

@@ -122,19 +122,28 @@ class DecoratedPlugin(_trt.IPluginV3, _trt.IPluginV3OneCore, _trt.IPluginV3OneBu
     def on_shape_change(self, inputs, outputs):
         pass
 
+    def enqueue_host(self, input_desc, output_desc, inputs, outputs, workspace):
+        """Kiln's CPU backend: host memory, and stream 0 for the implementation."""
+        self._run(input_desc, output_desc, inputs, outputs, 0, on_device=False)
+
     def enqueue(self, input_desc, output_desc, inputs, outputs, workspace, stream):
+        """The CUDA backend: device memory and the CUDA stream's handle."""
+        self._run(input_desc, output_desc, inputs, outputs, stream, on_device=True)
+
+    def _run(self, input_desc, output_desc, inputs, outputs, stream, on_device):
         plugin_def = self.plugin_def
         if plugin_def.impl_function is None:
             raise PluginFunctionError(f"{plugin_def.plugin_id} has no @tensorrt.plugin.impl function")
-        in_tensors = [Tensor(address, desc.dims, desc.type, desc.format) for address, desc in zip(inputs, input_desc)]
-        out_tensors = tuple(
-            Tensor(address, desc.dims, desc.type, desc.format) for address, desc in zip(outputs, output_desc)
-        )
+
+        def tensors(addresses, descs):
+            return [Tensor(address, desc.dims, desc.type, desc.format, on_device)
+                    for address, desc in zip(addresses, descs)]
+
         attributes = {name: self.attributes[name] for name in plugin_def.impl_attributes}
         if plugin_def.impl_takes_tactic:
             attributes["tactic"] = 0
-        _call_user_function(plugin_def, "@impl", plugin_def.impl_function, *in_tensors, outputs=out_tensors,
-                            stream=stream, **attributes)
+        _call_user_function(plugin_def, "@impl", plugin_def.impl_function, *tensors(inputs, input_desc),
+                            outputs=tuple(tensors(outputs, output_desc)), stream=stream, **attributes)
 
     def attach_to_context(self, context):
         return self.clone()

@@ -59,17 +59,20 @@ def from_shape_expr(shape_expr, dtype):
 
 
 class Tensor:
-    """An input or output of an implementation while it runs: on Kiln's CPU backend, host memory.
+    """An input or output of an implementation while it runs.
 
-    ``numpy()`` (or ``np.asarray(tensor)``, through ``__array_interface__``) gives a numpy array viewing the memory;
-    writing into an output's array is how an implementation gives its result. The memory is Kiln's and valid only
-    during the call."""
+    On Kiln's CPU backend the memory is the host's: ``numpy()`` (or ``np.asarray(tensor)``, through
+    ``__array_interface__``) gives a numpy array viewing it, and writing into an output's array is how an
+    implementation gives its result. On the CUDA backend it is the device's: ``__cuda_array_interface__`` lets torch,
+    cupy or numba view it (``torch.as_tensor(tensor, device="cuda")``), and there is no numpy view. The memory is
+    Kiln's and valid only during the call."""
 
-    def __init__(self, address, shape, dtype, format=None):
+    def __init__(self, address, shape, dtype, format=None, on_device=False):
         self._address = int(address)
         self._shape = tuple(int(extent) for extent in shape)
         self._dtype = dtype
         self._format = _trt.TensorFormat.LINEAR if format is None else format
+        self._on_device = on_device
 
     @property
     def data_ptr(self):
@@ -92,6 +95,11 @@ class Tensor:
         return len(self._shape)
 
     @property
+    def on_device(self):
+        """Kiln's: whether the memory is a GPU's (the CUDA backend) rather than the host's (the CPU backend)."""
+        return self._on_device
+
+    @property
     def is_data_dependent(self):
         return False
 
@@ -104,20 +112,36 @@ class Tensor:
         except TypeError:
             raise TypeError(f"a plugin tensor of type {self._dtype} has no numpy view") from None
 
-    @property
-    def __array_interface__(self):
+    def _interface(self):
         return {
             "shape": self._shape,
             "typestr": self._numpy_dtype().str,
             "data": (self._address, False),
+            "strides": None,
             "version": 3,
         }
 
+    @property
+    def __array_interface__(self):
+        if self._on_device:
+            raise AttributeError("a plugin tensor in GPU memory has no __array_interface__")
+        return self._interface()
+
+    @property
+    def __cuda_array_interface__(self):
+        if not self._on_device:
+            raise AttributeError("a plugin tensor in host memory (Kiln's CPU backend) has no __cuda_array_interface__")
+        return self._interface()
+
     def numpy(self):
-        """A numpy array viewing the tensor's memory (writable)."""
+        """A numpy array viewing the tensor's memory (writable); on the CPU backend only."""
+        if self._on_device:
+            raise TypeError("a plugin tensor in GPU memory has no numpy view: use __cuda_array_interface__ (torch, "
+                            "cupy)")
         if self.numel() == 0:
             return np.empty(self._shape, self._numpy_dtype())
         return np.asarray(self)
 
     def __repr__(self):
-        return f"Tensor(shape={self._shape}, dtype={self._dtype}, data_ptr=0x{self._address:x})"
+        where = "device" if self._on_device else "host"
+        return f"Tensor(shape={self._shape}, dtype={self._dtype}, {where} data_ptr=0x{self._address:x})"
