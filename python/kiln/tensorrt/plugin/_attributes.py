@@ -5,6 +5,7 @@ fields, one field per attribute under the attribute's name."""
 import typing
 
 import numpy as np
+import numpy.typing as npt
 
 import kiln.tensorrt as _trt
 
@@ -113,10 +114,14 @@ class Attribute:
 
 def _array_dtype(annotation):
     """The element type of an ``NDArray[dtype]`` annotation, or None for any other annotation."""
-    if typing.get_origin(annotation) is not np.ndarray:
-        return None
+    origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
-    element = typing.get_args(args[1])[0] if len(args) == 2 and typing.get_args(args[1]) else None
+    if origin is np.ndarray:  # ndarray[shape, dtype[element]]
+        element = typing.get_args(args[1])[0] if len(args) == 2 and typing.get_args(args[1]) else None
+    elif origin is npt.NDArray and len(args) == 1:  # on Python 3.12+, numpy's NDArray is a type alias: NDArray[element]
+        element = args[0]
+    else:
+        return None
     if element is None:  # np.dtype(None) would be float64
         return None
     try:
