@@ -67,6 +67,24 @@ void bindBuilderEnums(py::module_& m)
         .value("MIN", OptProfileSelector::kMIN)
         .value("OPT", OptProfileSelector::kOPT)
         .value("MAX", OptProfileSelector::kMAX);
+
+    py::enum_<DeviceType>(m, "DeviceType", "Where layers run: the GPU (DLA is refused by Kiln).")
+        .value("GPU", DeviceType::kGPU)
+        .value("DLA", DeviceType::kDLA);
+    py::enum_<EngineCapability>(m, "EngineCapability", "The kind of engine a build makes (Kiln: STANDARD).")
+        .value("STANDARD", EngineCapability::kSTANDARD)
+        .value("SAFETY", EngineCapability::kSAFETY)
+        .value("DLA_STANDALONE", EngineCapability::kDLA_STANDALONE);
+    py::enum_<ProfilingVerbosity>(m, "ProfilingVerbosity", "How much an engine says about its layers.")
+        .value("LAYER_NAMES_ONLY", ProfilingVerbosity::kLAYER_NAMES_ONLY)
+        .value("NONE", ProfilingVerbosity::kNONE)
+        .value("DETAILED", ProfilingVerbosity::kDETAILED);
+    py::enum_<TacticSource>(m, "TacticSource", "Libraries a build may take tactics from (bits of get_tactic_sources).")
+        .value("CUBLAS", TacticSource::kCUBLAS)
+        .value("CUBLAS_LT", TacticSource::kCUBLAS_LT)
+        .value("CUDNN", TacticSource::kCUDNN)
+        .value("EDGE_MASK_CONVOLUTIONS", TacticSource::kEDGE_MASK_CONVOLUTIONS)
+        .value("JIT_CONVOLUTIONS", TacticSource::kJIT_CONVOLUTIONS);
 }
 
 //! TensorRT's Python API raises when a profile refuses a shape; the message says which and why (Kiln's log).
@@ -159,6 +177,15 @@ void bindBuilderConfig(py::module_& m)
         .def_property_readonly("num_optimization_profiles", &IBuilderConfig::getNbOptimizationProfiles)
         .def_property("builder_optimization_level", &IBuilderConfig::getBuilderOptimizationLevel,
             &IBuilderConfig::setBuilderOptimizationLevel)
+        .def_property("DLA_core", &IBuilderConfig::getDLACore, &IBuilderConfig::setDLACore)
+        .def_property("default_device_type", &IBuilderConfig::getDefaultDeviceType,
+            &IBuilderConfig::setDefaultDeviceType)
+        .def_property("engine_capability", &IBuilderConfig::getEngineCapability, &IBuilderConfig::setEngineCapability)
+        .def_property(
+            "profiling_verbosity", &IBuilderConfig::getProfilingVerbosity, &IBuilderConfig::setProfilingVerbosity)
+        .def_property("max_aux_streams", &IBuilderConfig::getMaxAuxStreams, &IBuilderConfig::setMaxAuxStreams)
+        .def("set_tactic_sources", &IBuilderConfig::setTacticSources, py::arg("tactic_sources"))
+        .def("get_tactic_sources", &IBuilderConfig::getTacticSources)
         .def_property("kiln_backend", [](IBuilderConfig const& self) { return kiln::getBackend(self); },
             [](IBuilderConfig& self, kiln::Backend backend) { kiln::setBackend(self, backend); },
             "Kiln: the backend engines built with this config run on (kiln.Backend).")

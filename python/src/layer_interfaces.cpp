@@ -46,20 +46,6 @@ Permutation permutationFrom(std::vector<int32_t> const& order)
     return permutation;
 }
 
-//! Weights set through a property stay alive with the layer (keep_alive on the setter).
-template <typename Layer>
-py::cpp_function weightsSetter(void (Layer::*set)(Weights))
-{
-    return py::cpp_function([set](Layer& self, PyWeights const& weights) { (self.*set)(weights.weights); },
-        py::keep_alive<1, 2>());
-}
-
-template <typename Layer>
-auto weightsGetter(Weights (Layer::*get)() const)
-{
-    return [get](py::object self) { return weightsToNumpy((self.cast<Layer&>().*get)(), self); };
-}
-
 void bindComputeLayers(py::module_& m)
 {
     LayerClass<IActivationLayer>(m, "IActivationLayer")

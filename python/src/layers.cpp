@@ -49,6 +49,20 @@ py::object castLayer(nvinfer1::ILayer* layer, py::handle network)
     case LayerType::kTOPK: return castAs<nvinfer1::ITopKLayer>(layer, network);
     case LayerType::kPLUGIN_V2: return castAs<nvinfer1::IPluginV2Layer>(layer, network);
     case LayerType::kPLUGIN_V3: return castAs<nvinfer1::IPluginV3Layer>(layer, network);
+    case LayerType::kRESIZE: return castAs<nvinfer1::IResizeLayer>(layer, network);
+    case LayerType::kDECONVOLUTION: return castAs<nvinfer1::IDeconvolutionLayer>(layer, network);
+    case LayerType::kSCALE: return castAs<nvinfer1::IScaleLayer>(layer, network);
+    case LayerType::kNORMALIZATION: return castAs<nvinfer1::INormalizationLayer>(layer, network);
+    case LayerType::kPADDING: return castAs<nvinfer1::IPaddingLayer>(layer, network);
+    case LayerType::kSELECT: return castAs<nvinfer1::ISelectLayer>(layer, network);
+    case LayerType::kFILL: return castAs<nvinfer1::IFillLayer>(layer, network);
+    case LayerType::kSCATTER: return castAs<nvinfer1::IScatterLayer>(layer, network);
+    case LayerType::kGRID_SAMPLE: return castAs<nvinfer1::IGridSampleLayer>(layer, network);
+    case LayerType::kONE_HOT: return castAs<nvinfer1::IOneHotLayer>(layer, network);
+    case LayerType::kNON_ZERO: return castAs<nvinfer1::INonZeroLayer>(layer, network);
+    case LayerType::kNMS: return castAs<nvinfer1::INMSLayer>(layer, network);
+    case LayerType::kREVERSE_SEQUENCE: return castAs<nvinfer1::IReverseSequenceLayer>(layer, network);
+    case LayerType::kCUMULATIVE: return castAs<nvinfer1::ICumulativeLayer>(layer, network);
     default: return py::cast(layer, py::return_value_policy::reference_internal, network);
     }
 }
@@ -76,6 +90,7 @@ void bindLayers(py::module_& m)
             return "<" + py::str(py::cast(self.getType())).cast<std::string>() + " layer " + self.getName() + ">";
         });
     bindLayerInterfaces(m);
+    bindMoreLayerInterfaces(m);
 }
 
 } // namespace kiln::python

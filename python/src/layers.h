@@ -17,4 +17,6 @@ namespace kiln::python
 {
 //! layer_interfaces.cpp: the interfaces of the layer kinds (IActivationLayer, ...), after ILayer.
 void bindLayerInterfaces(pybind11::module_& m);
+//! layer_interfaces_more.cpp: the rest (IResizeLayer, IDeconvolutionLayer, ...) and their modes' enums.
+void bindMoreLayerInterfaces(pybind11::module_& m);
 } // namespace kiln::python

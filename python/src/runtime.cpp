@@ -79,6 +79,32 @@ void bindEngine(py::module_& m)
         .def_property_readonly("name", &ICudaEngine::getName)
         .def_property_readonly("device_memory_size", &ICudaEngine::getDeviceMemorySize)
         .def_property_readonly("device_memory_size_v2", &ICudaEngine::getDeviceMemorySizeV2)
+        .def("get_device_memory_size_for_profile", &ICudaEngine::getDeviceMemorySizeForProfile,
+            py::arg("profile_index"))
+        .def("get_device_memory_size_for_profile_v2", &ICudaEngine::getDeviceMemorySizeForProfileV2,
+            py::arg("profile_index"))
+        .def("get_tensor_components_per_element",
+            py::overload_cast<char const*>(&ICudaEngine::getTensorComponentsPerElement, py::const_), py::arg("name"))
+        .def("get_tensor_components_per_element",
+            py::overload_cast<char const*, int32_t>(&ICudaEngine::getTensorComponentsPerElement, py::const_),
+            py::arg("name"), py::arg("profile_index"))
+        .def("get_tensor_vectorized_dim",
+            py::overload_cast<char const*>(&ICudaEngine::getTensorVectorizedDim, py::const_), py::arg("name"))
+        .def("get_tensor_vectorized_dim",
+            py::overload_cast<char const*, int32_t>(&ICudaEngine::getTensorVectorizedDim, py::const_),
+            py::arg("name"), py::arg("profile_index"))
+        .def_property_readonly("refittable", &ICudaEngine::isRefittable)
+        .def_property_readonly("has_implicit_batch_dimension", &ICudaEngine::hasImplicitBatchDimension)
+        .def_property_readonly("profiling_verbosity", &ICudaEngine::getProfilingVerbosity)
+        .def_property_readonly("streamable_weights_size", &ICudaEngine::getStreamableWeightsSize)
+        .def_property_readonly("minimum_weight_streaming_budget", &ICudaEngine::getMinimumWeightStreamingBudget)
+        .def_property("weight_streaming_budget", &ICudaEngine::getWeightStreamingBudget,
+            &ICudaEngine::setWeightStreamingBudget)
+        .def_property("weight_streaming_budget_v2", &ICudaEngine::getWeightStreamingBudgetV2,
+            &ICudaEngine::setWeightStreamingBudgetV2)
+        .def("get_weight_streaming_automatic_budget", &ICudaEngine::getWeightStreamingAutomaticBudget)
+        .def_property_readonly(
+            "weight_streaming_scratch_memory_size", &ICudaEngine::getWeightStreamingScratchMemorySize)
         .def(
             "create_execution_context",
             [](ICudaEngine& self, ExecutionContextAllocationStrategy strategy) {
