@@ -43,14 +43,29 @@ public:
         std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
         cudaStream_t stream, Layer&& layer)
     {
-        if (types.empty() && formats.empty())
-        {
-            return layer(inputs, outputs);
-        }
         // Where the builder chose nothing, a slot is read or written as its tensor is stored.
         auto wanted = [&](size_t slot, nvinfer1::DataType type, TensorFormat format) {
             return SlotLayout{types.empty() ? type : types[slot], formats.empty() ? format : formats[slot]};
         };
+        auto stays = [&](size_t slot, auto const& view) {
+            SlotLayout const layout = wanted(slot, view.type, view.format);
+            return layout.type == view.type && layout.format == view.format;
+        };
+        bool converts = false;
+        for (size_t i = 0; i < inputs.size() && !converts; ++i)
+        {
+            converts = inputs[i].data != nullptr && !stays(i, inputs[i]); // read() passes an absent input as it is
+        }
+        for (size_t o = 0; o < outputs.size() && !converts; ++o)
+        {
+            converts = !stays(inputs.size() + o, outputs[o]);
+        }
+        if (!converts)
+        {
+            // Every slot as its tensor is stored (a CUDA plan records the formats of every layer): nothing to
+            // convert, and nothing to allocate on the way.
+            return layer(inputs, outputs);
+        }
         std::vector<ConstTensorView> read;
         for (size_t i = 0; i < inputs.size(); ++i)
         {
