@@ -7,22 +7,17 @@
 // ".plan"), whose first plugin layer gets <payload> as its bytes before the plan is written again with a valid
 // checksum. At start the harness writes one such input per seed plan, its payload unchanged, into the corpus folder
 // named by KILN_FUZZ_PAYLOAD_SEEDS (CTest's seed folder).
-#include "network/plugin_layer.h"
 #include "fuzz_support.h"
-#include "plan/plan_format.h"
+#include "plan_with_payload.h"
 
 #include <NvInferPlugin.h>
 #include <NvInferRuntime.h>
 
 #include <dlfcn.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -38,19 +33,6 @@ std::map<std::string, std::vector<uint8_t>>& seedPlans()
     return plans;
 }
 
-//! The first plugin layer's record, or null.
-kiln::plan::LayerRecord* firstPluginLayer(kiln::plan::PlanModel& model)
-{
-    for (auto& layer : model.layers)
-    {
-        if (dynamic_cast<kiln::network::PluginParams const*>(layer.params.get()) != nullptr)
-        {
-            return &layer;
-        }
-    }
-    return nullptr;
-}
-
 [[noreturn]] void die(std::string const& message)
 {
     std::fprintf(stderr, "plugin_payload_fuzzer: %s\n", message.c_str());
@@ -62,15 +44,14 @@ void loadSeedPlans(std::filesystem::path const& folder, char const* corpus)
 {
     for (auto const& entry : std::filesystem::directory_iterator(folder))
     {
-        std::ifstream file(entry.path(), std::ios::binary);
-        std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+        std::vector<uint8_t> bytes = kiln::fuzz::readBytes(entry.path());
         kiln::plan::PlanModel model;
         std::string error;
         if (!kiln::plan::readPlan(bytes.data(), bytes.size(), model, error))
         {
             die("seed " + entry.path().string() + " is unreadable (" + error + "): run tests/fuzz/make_seeds.sh");
         }
-        kiln::plan::LayerRecord const* layer = firstPluginLayer(model);
+        kiln::plan::LayerRecord const* layer = kiln::fuzz::firstPluginLayer(model);
         if (layer == nullptr)
         {
             continue;
@@ -87,23 +68,17 @@ void loadSeedPlans(std::filesystem::path const& folder, char const* corpus)
     }
 }
 
-//! The seed plan `name` with `payload` as its first plugin layer's bytes; empty where no seed has that name.
-std::vector<uint8_t> planWithPayload(std::string const& name, uint8_t const* payload, size_t size)
+//! The plan an input stands for; empty where it names no seed plan.
+std::vector<uint8_t> planOfInput(uint8_t const* data, size_t size)
 {
-    auto const seed = seedPlans().find(name);
-    if (seed == seedPlans().end())
+    kiln::fuzz::PayloadInput input;
+    if (!kiln::fuzz::splitInput(data, size, input))
     {
         return {};
     }
-    kiln::plan::PlanModel model;
-    std::string error;
-    kiln::plan::readPlan(seed->second.data(), seed->second.size(), model, error);
-    kiln::plan::LayerRecord* layer = firstPluginLayer(model);
-    auto params = std::make_unique<kiln::network::PluginParams>(
-        static_cast<kiln::network::PluginParams const&>(*layer->params));
-    params->payload.bytes.assign(payload, payload + size);
-    layer->params = std::move(params);
-    return kiln::plan::writePlan(model);
+    auto const seed = seedPlans().find(input.seed);
+    return seed == seedPlans().end() ? std::vector<uint8_t>{}
+                                     : kiln::fuzz::planWithPayload(seed->second, input.payload, input.size);
 }
 
 //! Runs the context once on zeroed host buffers, where every I/O tensor has a known, modest size.
@@ -152,13 +127,7 @@ extern "C" int LLVMFuzzerTestOneInput(uint8_t const* data, size_t size)
 {
     static kiln::fuzz::SilentLogger logger;
     static std::unique_ptr<nvinfer1::IRuntime> const runtime{nvinfer1::createInferRuntime(logger)};
-    uint8_t const* newline = std::find(data, data + size, '\n');
-    if (newline == data + size)
-    {
-        return 0;
-    }
-    std::string const name(reinterpret_cast<char const*>(data), newline - data);
-    std::vector<uint8_t> const plan = planWithPayload(name, newline + 1, data + size - newline - 1);
+    std::vector<uint8_t> const plan = planOfInput(data, size);
     if (plan.empty())
     {
         return 0;

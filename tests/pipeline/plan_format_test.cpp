@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <random>
 #include <vector>
@@ -157,6 +158,34 @@ TEST(PlanFormat, FormatsKilnDoesNotStoreAreRejected)
     kiln::plan::PlanModel tooFew = model;
     tooFew.layers[0].ioFormats = {TensorFormat::kLINEAR};
     EXPECT_NE(rejection(tooFew).find("I/O formats for 1 tensors"), std::string::npos);
+}
+
+TEST(PlanFormat, MemorySizesThatWouldOverflowAreRejected)
+{
+    // Sizes a context adds up: a tensor's offset and size whose sum wraps around (it passed as inside the arena), and
+    // activation memory so large that rounding it up to an alignment overflows.
+    kiln::test::RecordingLogger logger;
+    std::vector<uint8_t> const bytes = smallPlan(logger);
+    kiln::plan::PlanModel model;
+    std::string error;
+    ASSERT_TRUE(kiln::plan::readPlan(bytes.data(), bytes.size(), model, error)) << error;
+    auto rejection = [](kiln::plan::PlanModel const& changed) {
+        std::vector<uint8_t> const written = kiln::plan::writePlan(changed);
+        kiln::plan::PlanModel read;
+        std::string why;
+        EXPECT_FALSE(kiln::plan::readPlan(written.data(), written.size(), read, why));
+        return why;
+    };
+    kiln::plan::PlanModel wrapped = model;
+    wrapped.arenaBytes = 1024;
+    wrapped.tensors[0].arenaOffset = std::numeric_limits<int64_t>::max() - 8;
+    wrapped.tensors[0].maxBytes = 16;
+    EXPECT_NE(rejection(wrapped).find("tensor \"x\" lies outside the activation memory"), std::string::npos);
+    kiln::plan::PlanModel huge = model;
+    huge.arenaBytes = std::numeric_limits<int64_t>::max();
+    EXPECT_NE(rejection(huge).find("the plan asks for 9223372036854775807 bytes of activation memory and 0 bytes of "
+                                   "workspace, more than any machine has"),
+        std::string::npos);
 }
 
 } // namespace
