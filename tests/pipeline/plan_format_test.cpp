@@ -34,6 +34,27 @@ std::vector<uint8_t> smallPlan(kiln::test::RecordingLogger& logger)
     return std::vector<uint8_t>(bytes, bytes + plan->size());
 }
 
+//! smallPlan, read back.
+kiln::plan::PlanModel smallPlanModel()
+{
+    kiln::test::RecordingLogger logger;
+    std::vector<uint8_t> const bytes = smallPlan(logger);
+    kiln::plan::PlanModel model;
+    std::string error;
+    EXPECT_TRUE(kiln::plan::readPlan(bytes.data(), bytes.size(), model, error)) << error;
+    return model;
+}
+
+//! Why the reader refuses `changed` once written (expecting it to).
+std::string rejection(kiln::plan::PlanModel const& changed)
+{
+    std::vector<uint8_t> const written = kiln::plan::writePlan(changed);
+    kiln::plan::PlanModel read;
+    std::string why;
+    EXPECT_FALSE(kiln::plan::readPlan(written.data(), written.size(), read, why));
+    return why;
+}
+
 ICudaEngine* load(IRuntime& runtime, std::vector<uint8_t> const& bytes)
 {
     return runtime.deserializeCudaEngine(bytes.data(), bytes.size());
@@ -133,19 +154,7 @@ TEST(PlanFormat, FormatsKilnDoesNotStoreAreRejected)
 {
     // A well-formed plan whose tensor or layer claims a vectorized format, or a channels-last matrix: a runtime would
     // read such data wrongly, so the reader refuses the plan and says why.
-    kiln::test::RecordingLogger logger;
-    std::vector<uint8_t> const bytes = smallPlan(logger);
-    kiln::plan::PlanModel model;
-    std::string error;
-    ASSERT_TRUE(kiln::plan::readPlan(bytes.data(), bytes.size(), model, error)) << error;
-
-    auto rejection = [](kiln::plan::PlanModel const& changed) {
-        std::vector<uint8_t> const written = kiln::plan::writePlan(changed);
-        kiln::plan::PlanModel read;
-        std::string why;
-        EXPECT_FALSE(kiln::plan::readPlan(written.data(), written.size(), read, why));
-        return why;
-    };
+    kiln::plan::PlanModel const model = smallPlanModel();
     kiln::plan::PlanModel vectorized = model;
     vectorized.tensors[0].format = TensorFormat::kCHW32;
     EXPECT_NE(rejection(vectorized).find("format Kiln does not store"), std::string::npos);
@@ -164,18 +173,7 @@ TEST(PlanFormat, MemorySizesThatWouldOverflowAreRejected)
 {
     // Sizes a context adds up: a tensor's offset and size whose sum wraps around (it passed as inside the arena), and
     // activation memory so large that rounding it up to an alignment overflows.
-    kiln::test::RecordingLogger logger;
-    std::vector<uint8_t> const bytes = smallPlan(logger);
-    kiln::plan::PlanModel model;
-    std::string error;
-    ASSERT_TRUE(kiln::plan::readPlan(bytes.data(), bytes.size(), model, error)) << error;
-    auto rejection = [](kiln::plan::PlanModel const& changed) {
-        std::vector<uint8_t> const written = kiln::plan::writePlan(changed);
-        kiln::plan::PlanModel read;
-        std::string why;
-        EXPECT_FALSE(kiln::plan::readPlan(written.data(), written.size(), read, why));
-        return why;
-    };
+    kiln::plan::PlanModel const model = smallPlanModel();
     kiln::plan::PlanModel wrapped = model;
     wrapped.arenaBytes = 1024;
     wrapped.tensors[0].arenaOffset = std::numeric_limits<int64_t>::max() - 8;
