@@ -59,7 +59,7 @@ void loadSeedPlans(std::filesystem::path const& folder, char const* corpus)
         auto const& params = static_cast<kiln::network::PluginParams const&>(*layer->params);
         std::string const name = entry.path().stem().string();
         seedPlans()[name] = std::move(bytes);
-        if (corpus != nullptr)
+        if (corpus != nullptr && *corpus != '\0')
         {
             std::ofstream seed(std::filesystem::path(corpus) / name, std::ios::binary);
             seed << name << '\n';
