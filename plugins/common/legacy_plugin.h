@@ -68,9 +68,12 @@ public:
         Params params;
         params.visit(reader);
         Derived::check(params);
-        auto* plugin = new Derived(std::move(params));
-        plugin->mConfiguration.load(reader);
+        // The whole payload is read before the plugin exists, so a payload that throws leaks nothing.
+        LegacyConfiguration configuration;
+        configuration.load(reader);
         reader.finish();
+        auto* plugin = new Derived(std::move(params));
+        plugin->mConfiguration = std::move(configuration);
         return plugin;
     }
     void save(PayloadWriter& writer) const

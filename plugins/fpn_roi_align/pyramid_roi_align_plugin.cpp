@@ -31,6 +31,13 @@ void PyramidRoiAlignPlugin::check(PyramidRoiAlignParams const& params)
     requireAtLeast("fpn_scale", params.fpnScale, 1);
     requireAtLeast("pooled_size", params.pooledSize, 1);
     requireAtLeast("sampling_ratio", params.samplingRatio, 0);
+    // Each bin averages sampling_ratio squared samples (models use 0, adaptive, or 2): a corrupted plan's billions
+    // would never finish.
+    if (params.samplingRatio > 64)
+    {
+        throw PluginError(std::string(kName) + ": field 'sampling_ratio' is " + std::to_string(params.samplingRatio)
+            + "; expected 64 or less");
+    }
     if (params.imageSize.size() != 2)
     {
         throw PluginError(std::string(kName) + ": field 'image_size' holds " + std::to_string(params.imageSize.size())

@@ -10,6 +10,7 @@
 #endif
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace kiln::plugins
@@ -132,7 +133,14 @@ Dims GridAnchorGenerator<kRect>::getOutputDimensions(int32_t index, Dims const* 
         }
         auto const [h, w] = mapShape(index);
         auto const perCell = static_cast<int64_t>(cellBoxSizes(index).size() / 2);
-        return Dims{3, {2, static_cast<int32_t>(int64_t{h} * w * perCell * 4), 1}};
+        // Checked in 64 bits: an int32 extent that wrapped around could even equal the one a plan sized.
+        int64_t const cells = int64_t{h} * w;
+        if (perCell > 0 && cells > std::numeric_limits<int32_t>::max() / (perCell * 4))
+        {
+            throw PluginError(std::string(kName) + ": layer " + std::to_string(index) + "'s feature map ("
+                + std::to_string(h) + " x " + std::to_string(w) + ") has more boxes than an output can hold");
+        }
+        return Dims{3, {2, static_cast<int32_t>(cells * perCell * 4), 1}};
     });
 }
 

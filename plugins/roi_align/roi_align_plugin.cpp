@@ -58,7 +58,10 @@ void RoiAlignFamily::check(RoiAlignParams const& params)
         "0 (max) or 1 (average)");
     requireField(params.outputHeight > 0, "output_height", std::to_string(params.outputHeight), "> 0");
     requireField(params.outputWidth > 0, "output_width", std::to_string(params.outputWidth), "> 0");
-    requireField(params.samplingRatio >= 0, "sampling_ratio", std::to_string(params.samplingRatio), ">= 0");
+    // Each bin averages sampling_ratio squared samples (models use 0, adaptive, or 2): a corrupted plan's billions
+    // would never finish.
+    requireField(params.samplingRatio >= 0 && params.samplingRatio <= 64, "sampling_ratio",
+        std::to_string(params.samplingRatio), "in [0, 64]");
     requireField(params.spatialScale > 0.F, "spatial_scale", std::to_string(params.spatialScale), "> 0");
 }
 

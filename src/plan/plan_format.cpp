@@ -18,6 +18,8 @@ namespace
 // Bounds on counts read from a plan, so a corrupted count cannot ask for gigabytes
 // before the reader notices the data is not there.
 constexpr uint32_t kMaxCount = 1U << 24;
+// Bound on the activation memory and the workspace a plan may ask for (2^52 bytes, 4 PiB).
+constexpr int64_t kMaxMemoryBytes = int64_t{1} << 52;
 
 bool readCount(ByteReader& reader, uint32_t& count, char const* what)
 {
@@ -544,7 +546,9 @@ bool validateTensor(PlanModel const& m, TensorRecord const& t, std::string& erro
         error = "tensor \"" + t.name + "\" refers to a missing shape expression";
         return false;
     }
-    if (t.arenaOffset < -1 || t.maxBytes < 0 || (t.arenaOffset >= 0 && t.arenaOffset + t.maxBytes > m.arenaBytes))
+    // Compared without adding offset and size, which a corrupted plan could make overflow.
+    if (t.arenaOffset < -1 || t.maxBytes < 0
+        || (t.arenaOffset >= 0 && (t.arenaOffset > m.arenaBytes || t.maxBytes > m.arenaBytes - t.arenaOffset)))
     {
         error = "tensor \"" + t.name + "\" lies outside the activation memory";
         return false;
@@ -730,6 +734,13 @@ bool validate(PlanModel const& m, std::string& error)
     if (m.arenaBytes < 0 || m.workspaceBytes < 0)
     {
         error = "negative memory sizes";
+        return false;
+    }
+    // A context adds the two (the arena rounded up to an alignment): each must leave room for that.
+    if (m.arenaBytes > kMaxMemoryBytes || m.workspaceBytes > kMaxMemoryBytes)
+    {
+        error = "the plan asks for " + std::to_string(m.arenaBytes) + " bytes of activation memory and "
+            + std::to_string(m.workspaceBytes) + " bytes of workspace, more than any machine has";
         return false;
     }
     return true;

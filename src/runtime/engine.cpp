@@ -92,7 +92,8 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, nvinfer1::IGpuAllo
         if (auto const* plugin = dynamic_cast<network::PluginParams const*>(layer.params.get()))
         {
             auto instantiated = std::make_shared<network::PluginParams>(*plugin);
-            if (!instantiatePlugin(*instantiated, layer.name, error))
+            if (!instantiatePlugin(*instantiated, layer.name, error)
+                || !engine->pluginMatchesPlan(layer, *instantiated, error))
             {
                 return nullptr;
             }

@@ -15,6 +15,11 @@
 #include <string>
 #include <vector>
 
+namespace kiln::network
+{
+struct PluginParams;
+} // namespace kiln::network
+
 namespace kiln::runtime
 {
 
@@ -197,6 +202,9 @@ private:
     //! Fills in which layers write size tensors, which tensors' extents depend on them, and which tensors only
     //! conditional layers write.
     void indexDataDependence();
+    //! False with the reason where the plan's recreated plugin `plugin` of `layer` describes other outputs than the
+    //! plan sized (engine_plugin_check.cpp).
+    bool pluginMatchesPlan(plan::LayerRecord const& layer, network::PluginParams const& plugin, std::string& error);
 
     plan::PlanModel mModel;
     std::unique_ptr<shape::ExprBuilder> mBuilder;

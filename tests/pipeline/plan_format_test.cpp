@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <random>
 #include <vector>
@@ -31,6 +32,27 @@ std::vector<uint8_t> smallPlan(kiln::test::RecordingLogger& logger)
     std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
     auto const* bytes = static_cast<uint8_t const*>(plan->data());
     return std::vector<uint8_t>(bytes, bytes + plan->size());
+}
+
+//! smallPlan, read back.
+kiln::plan::PlanModel smallPlanModel()
+{
+    kiln::test::RecordingLogger logger;
+    std::vector<uint8_t> const bytes = smallPlan(logger);
+    kiln::plan::PlanModel model;
+    std::string error;
+    EXPECT_TRUE(kiln::plan::readPlan(bytes.data(), bytes.size(), model, error)) << error;
+    return model;
+}
+
+//! Why the reader refuses `changed` once written (expecting it to).
+std::string rejection(kiln::plan::PlanModel const& changed)
+{
+    std::vector<uint8_t> const written = kiln::plan::writePlan(changed);
+    kiln::plan::PlanModel read;
+    std::string why;
+    EXPECT_FALSE(kiln::plan::readPlan(written.data(), written.size(), read, why));
+    return why;
 }
 
 ICudaEngine* load(IRuntime& runtime, std::vector<uint8_t> const& bytes)
@@ -132,19 +154,7 @@ TEST(PlanFormat, FormatsKilnDoesNotStoreAreRejected)
 {
     // A well-formed plan whose tensor or layer claims a vectorized format, or a channels-last matrix: a runtime would
     // read such data wrongly, so the reader refuses the plan and says why.
-    kiln::test::RecordingLogger logger;
-    std::vector<uint8_t> const bytes = smallPlan(logger);
-    kiln::plan::PlanModel model;
-    std::string error;
-    ASSERT_TRUE(kiln::plan::readPlan(bytes.data(), bytes.size(), model, error)) << error;
-
-    auto rejection = [](kiln::plan::PlanModel const& changed) {
-        std::vector<uint8_t> const written = kiln::plan::writePlan(changed);
-        kiln::plan::PlanModel read;
-        std::string why;
-        EXPECT_FALSE(kiln::plan::readPlan(written.data(), written.size(), read, why));
-        return why;
-    };
+    kiln::plan::PlanModel const model = smallPlanModel();
     kiln::plan::PlanModel vectorized = model;
     vectorized.tensors[0].format = TensorFormat::kCHW32;
     EXPECT_NE(rejection(vectorized).find("format Kiln does not store"), std::string::npos);
@@ -157,6 +167,23 @@ TEST(PlanFormat, FormatsKilnDoesNotStoreAreRejected)
     kiln::plan::PlanModel tooFew = model;
     tooFew.layers[0].ioFormats = {TensorFormat::kLINEAR};
     EXPECT_NE(rejection(tooFew).find("I/O formats for 1 tensors"), std::string::npos);
+}
+
+TEST(PlanFormat, MemorySizesThatWouldOverflowAreRejected)
+{
+    // Sizes a context adds up: a tensor's offset and size whose sum wraps around (it passed as inside the arena), and
+    // activation memory so large that rounding it up to an alignment overflows.
+    kiln::plan::PlanModel const model = smallPlanModel();
+    kiln::plan::PlanModel wrapped = model;
+    wrapped.arenaBytes = 1024;
+    wrapped.tensors[0].arenaOffset = std::numeric_limits<int64_t>::max() - 8;
+    wrapped.tensors[0].maxBytes = 16;
+    EXPECT_NE(rejection(wrapped).find("tensor \"x\" lies outside the activation memory"), std::string::npos);
+    kiln::plan::PlanModel huge = model;
+    huge.arenaBytes = std::numeric_limits<int64_t>::max();
+    EXPECT_NE(rejection(huge).find("the plan asks for 9223372036854775807 bytes of activation memory and 0 bytes of "
+                                   "workspace, more than any machine has"),
+        std::string::npos);
 }
 
 } // namespace

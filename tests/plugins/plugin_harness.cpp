@@ -10,7 +10,9 @@
 #include <cuda_runtime_api.h>
 #endif
 
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <mutex>
 
 namespace kiln::test
@@ -121,6 +123,22 @@ std::unique_ptr<IHostMemory> buildPlan(RecordingLogger& logger, kiln::Backend ba
         config->setFlag(BuilderFlag::kFP16);
     }
     return std::unique_ptr<IHostMemory>(builder->buildSerializedNetwork(*network, *config));
+}
+
+//! Where KILN_FUZZ_SEED_DIR names a folder, the first CPU plan of each plugin name and version goes there: the plan
+//! fuzzers' seeds (tests/fuzz/make_seeds.sh).
+void saveFuzzSeed(kiln::Backend backend, PluginCall const& call, IHostMemory const& plan)
+{
+    char const* dir = std::getenv("KILN_FUZZ_SEED_DIR");
+    if (dir == nullptr || backend != kiln::Backend::kCPU)
+    {
+        return;
+    }
+    std::string const path = std::string(dir) + "/" + call.name + "_v" + call.version + ".plan";
+    if (!std::ifstream(path).good())
+    {
+        std::ofstream(path, std::ios::binary).write(static_cast<char const*>(plan.data()), plan.size());
+    }
 }
 
 //! Where a run's tensors live: host vectors on the CPU, copies in device memory on CUDA.
@@ -254,6 +272,7 @@ std::vector<HostTensor> runPlugin(
         EXPECT_TRUE(errors != nullptr) << "building " << call.name << " failed:\n" << logger.errors();
         return {};
     }
+    saveFuzzSeed(backend, call, *plan);
     std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
     std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(plan->data(), plan->size()));
     if (engine == nullptr)

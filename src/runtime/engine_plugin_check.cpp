@@ -1,0 +1,95 @@
+// A plan stores each plugin's payload apart from the shapes the builder sized its outputs with. A payload that
+// disagrees with them (a corrupted or hand-edited plan) would make the recreated plugin write past its outputs, so the
+// engine asks the recreated plugin for its outputs again, on the plan's own input shapes, and refuses the plan where
+// the two differ.
+#include "network/plugin_layer.h"
+#include "runtime/engine.h"
+
+namespace kiln::runtime
+{
+namespace
+{
+
+std::string describeExtent(nvinfer1::IDimensionExpr const& e)
+{
+    return e.isConstant() ? std::to_string(e.getConstantValue()) : std::string("a run-time extent");
+}
+
+} // namespace
+
+bool Engine::pluginMatchesPlan(plan::LayerRecord const& layer, network::PluginParams const& plugin, std::string& error)
+{
+    std::string const who = "layer \"" + layer.name + "\": plugin " + plugin.adapter->description();
+    int32_t const nbOutputs = plugin.adapter->nbOutputs();
+    if (nbOutputs != static_cast<int32_t>(layer.outputs.size()))
+    {
+        error = who + " has " + std::to_string(nbOutputs) + " outputs, but the plan gives the layer "
+            + std::to_string(layer.outputs.size()) + ": its payload does not match the plan";
+        return false;
+    }
+    auto const nbShapeInputs = static_cast<size_t>(plugin.nbShapeInputs);
+    if (nbShapeInputs > layer.inputs.size())
+    {
+        error = who + " takes " + std::to_string(nbShapeInputs) + " shape inputs, more than the layer's "
+            + std::to_string(layer.inputs.size()) + " inputs";
+        return false;
+    }
+    std::vector<nvinfer1::DimsExprs> inputs;
+    std::vector<nvinfer1::DimsExprs> shapeInputs;
+    for (size_t i = 0; i < layer.inputs.size(); ++i)
+    {
+        if (layer.inputs[i] < 0)
+        {
+            return true; // an omitted optional input: the plugin was never asked about it
+        }
+        plan::TensorRecord const& tensor = mModel.tensors[layer.inputs[i]];
+        bool const shapeInput = i >= layer.inputs.size() - nbShapeInputs;
+        std::vector<int32_t> const* exprs = shapeInput ? (tensor.values ? &*tensor.values : nullptr) : &tensor.dims;
+        if (exprs == nullptr || exprs->size() > static_cast<size_t>(nvinfer1::Dims::MAX_DIMS))
+        {
+            return true; // values known only at run time: nothing to compare with here
+        }
+        nvinfer1::DimsExprs dims{};
+        dims.nbDims = static_cast<int32_t>(exprs->size());
+        for (int32_t d = 0; d < dims.nbDims; ++d)
+        {
+            dims.d[d] = mExprs[(*exprs)[d]];
+        }
+        (shapeInput ? shapeInputs : inputs).push_back(dims);
+    }
+    std::vector<nvinfer1::DimsExprs> outputs;
+    if (!plugin.adapter->outputShapes(inputs, shapeInputs, *mBuilder, outputs, error))
+    {
+        error = who + ": " + error;
+        return false;
+    }
+    for (size_t o = 0; o < layer.outputs.size() && o < outputs.size(); ++o)
+    {
+        plan::TensorRecord const& tensor = mModel.tensors[layer.outputs[o]];
+        if (outputs[o].nbDims != static_cast<int32_t>(tensor.dims.size()))
+        {
+            error = who + " gives output " + std::to_string(o) + " rank " + std::to_string(outputs[o].nbDims)
+                + ", but the plan sized it with rank " + std::to_string(tensor.dims.size())
+                + ": its payload does not match the plan";
+            return false;
+        }
+        // Only constants are compared: equal symbolic extents may be written in different forms.
+        for (int32_t d = 0; d < outputs[o].nbDims; ++d)
+        {
+            nvinfer1::IDimensionExpr const& planned = *mExprs[tensor.dims[d]];
+            nvinfer1::IDimensionExpr const* given = outputs[o].d[d];
+            if (given == nullptr
+                || (planned.isConstant() && given->isConstant()
+                    && planned.getConstantValue() != given->getConstantValue()))
+            {
+                error = who + " gives output " + std::to_string(o) + " extent "
+                    + (given ? describeExtent(*given) : std::string("none")) + " on axis " + std::to_string(d)
+                    + ", but the plan sized it " + describeExtent(planned) + ": its payload does not match the plan";
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace kiln::runtime

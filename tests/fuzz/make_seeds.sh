@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Rewrites tests/fuzz/seeds/plans/: the small CPU plans both plan fuzzers start from. Run it from the repository root
+# after changing the plan format (kPlanFormatVersion), with a build whose plugin collection test, seed workflow and
+# kiln command are built:
+#   ninja -C build-cpu -j2 plugin_collection_test seed_workflow kiln_seed_plugins kiln_cli && tests/fuzz/make_seeds.sh
+# Plans: one per plugin name and version of Kiln's collection (as its tests build them), one per seed plugin, and a
+# few networks from ONNX's node tests and the bundled example.
+set -euo pipefail
+build=${1:-build-cpu}
+onnx_data=${KILN_ONNX_TESTDATA:-/usr/share/libonnx-testdata/data/node}
+out=tests/fuzz/seeds/plans
+rm -rf "$out" && mkdir -p "$out"
+out=$(cd "$out" && pwd)
+build=$(cd "$build" && pwd)
+
+(cd "$(mktemp -d)" && KILN_FUZZ_SEED_DIR="$out" "$build/tests/plugins/plugin_collection_test" \
+  --gtest_filter='-*Cuda*:*CUDA*:*PayloadRegression*' > /dev/null)
+
+for plugin in MyCustomPlugin FooPlugin CustomPlugin ScaledAdd; do
+  "$build/tests/seed_workflow/seed_workflow" build "$build/examples/seed_plugins/libkiln_seed_plugins.so" "$plugin" \
+    "$out/seed_$plugin.plan" cpu
+done
+
+# ONNX node tests whose weights are initializers (Kiln builds those), one per layer family.
+for model in test_add test_gather_0 test_tril test_maxpool_2d_pads test_softmax_axis_1 test_concat_3d_axis_1 \
+    test_matmul_2d test_where_example test_if test_nonzero_example; do
+  "$build/tools/kiln/kiln" --onnx="$onnx_data/$model/model.onnx" --backend=cpu --skipInference \
+    --saveEngine="$out/onnx_$model.plan" > /dev/null
+done
+# The bundled example: convolutions and a seed plugin.
+"$build/tools/kiln/kiln" --onnx=examples/default_model/model.onnx --backend=cpu --skipInference \
+  --staticPlugins="$build/examples/seed_plugins/libkiln_seed_plugins.so" --saveEngine="$out/default_model.plan" > /dev/null
+du -sh "$out"
