@@ -59,8 +59,10 @@ class DecoratedPlugin(_trt.IPluginV3, _trt.IPluginV3OneCore, _trt.IPluginV3OneBu
 
     # ---- build ----
 
-    def _describe_outputs(self, input_descs):
-        """The register function's outputs for these input descriptions, checked: a list of TensorDesc."""
+    def _describe_outputs(self, input_descs, wants_types=True):
+        """The register function's outputs for these input descriptions, checked: a list of TensorDesc. Where only
+        the shapes are wanted (`wants_types` False) an output's data type may be unset: a plugin made when a plan is
+        loaded does not know its inputs' types, yet the loading engine checks its output shapes against the plan."""
         plugin_def = self.plugin_def
         returned = _call_user_function(plugin_def, "@register", plugin_def.shape_function, *input_descs,
                                        **self.attributes)
@@ -76,7 +78,7 @@ class DecoratedPlugin(_trt.IPluginV3, _trt.IPluginV3OneCore, _trt.IPluginV3OneBu
                 f"annotation declares {plugin_def.num_outputs}"
             )
         for index, output in enumerate(outputs):
-            if output.dtype is None or not output.has_shape:
+            if (wants_types and output.dtype is None) or not output.has_shape:
                 raise PluginFunctionError(
                     f"the @register function of {plugin_def.plugin_id} left the "
                     f"{'data type' if output.dtype is None else 'shape'} of output {index} unset"
@@ -98,7 +100,7 @@ class DecoratedPlugin(_trt.IPluginV3, _trt.IPluginV3OneCore, _trt.IPluginV3OneBu
             descs = [
                 TensorDesc(ShapeExprs([dims[i] for i in range(len(dims))]), dtype) for dims, dtype in zip(inputs, types)
             ]
-            outputs = self._describe_outputs(descs)
+            outputs = self._describe_outputs(descs, wants_types=False)
             return [
                 output.shape_expr.dims_exprs(f"output {index} of {self.plugin_def.plugin_id}")
                 for index, output in enumerate(outputs)
