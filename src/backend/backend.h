@@ -71,8 +71,8 @@ public:
         return false;
     }
 
-    //! Whether a context evaluates the layers that only compute shape tensors on the host (plan::computesShapesOnly),
-    //! as Executor::evaluatesShapesOnHost says, rather than running them.
+    //! Whether a context evaluates the layers that only compute shape tensors on the host (plan::computesShapesOnly,
+    //! through Executor::writeShapeValues) rather than running them.
     virtual bool evaluatesShapesOnHost() const
     {
         return false;

@@ -82,8 +82,6 @@ public:
     //! Waits for the work queued on `stream` (executeV2 is synchronous); false with `error` if it failed.
     virtual bool synchronize(cudaStream_t stream, std::string& error) = 0;
 
-    //! Whether layers that only compute shape tensors are evaluated on the host (writeShapeValues) rather than run.
-    virtual bool evaluatesShapesOnHost() const = 0;
     //! Stores the values of shape tensor `tensor` (the plan's index), computed on the host, into `output` (INT32 or
     //! INT64).
     virtual void writeShapeValues(

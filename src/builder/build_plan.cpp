@@ -757,6 +757,8 @@ private:
         std::vector<BufferRequest> requests;
         std::vector<size_t> requestTensor;
         std::vector<bool> const bound = boundConstants();
+        std::vector<std::vector<size_t>> const readers = plan::readersOf(mModel);
+        std::vector<int64_t> const producers = plan::producersOf(mModel);
         for (size_t t = 0; t < mModel.tensors.size(); ++t)
         {
             if (bound[t])
@@ -790,7 +792,7 @@ private:
                     request.lastStep = static_cast<int32_t>(s);
                 }
             }
-            if (request.lastStep < 0 || valuesOnHostOnly(static_cast<int32_t>(t)))
+            if (request.lastStep < 0 || valuesOnHostOnly(static_cast<int32_t>(t), readers, producers))
             {
                 continue; // read and written by no layer (an intermediate tensor of a fused chain), or in no memory
             }
@@ -806,36 +808,31 @@ private:
     }
 
     //! Whether shape tensor `t` lives on the host only: the backend evaluates the layer that computes it there, and no
-    //! layer reads it in memory (BERT's Unsqueeze and Concat layers that make a Reshape's dimensions).
-    bool valuesOnHostOnly(int32_t t) const
+    //! layer reads it in memory (BERT's Unsqueeze and Concat layers that make a Reshape's dimensions). `readers` and
+    //! `producers` are plan::readersOf and plan::producersOf of the plan.
+    bool valuesOnHostOnly(int32_t t, std::vector<std::vector<size_t>> const& readers,
+        std::vector<int64_t> const& producers) const
     {
         plan::TensorRecord const& tensor = mModel.tensors[static_cast<size_t>(t)];
-        if (!tensor.values.has_value() || !isIndexType(tensor.type) || tensor.ioMode != nvinfer1::TensorIOMode::kNONE)
+        int64_t const producer = producers[static_cast<size_t>(t)];
+        if (!tensor.values.has_value() || !isIndexType(tensor.type) || tensor.ioMode != nvinfer1::TensorIOMode::kNONE
+            || producer < 0 || !mImplementation->evaluatesShapesOnHost()
+            || !plan::computesShapesOnly(mModel, static_cast<size_t>(producer)))
         {
             return false;
         }
-        bool written = false;
-        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        for (size_t l : readers[static_cast<size_t>(t)])
         {
-            plan::LayerRecord const& layer = mModel.layers[l];
-            if (std::count(layer.outputs.begin(), layer.outputs.end(), t) > 0)
+            std::vector<int32_t> const& inputs = mModel.layers[l].inputs;
+            for (size_t i = 0; i < inputs.size(); ++i)
             {
-                // Its producer must be one a context evaluates on the host.
-                written = mImplementation->evaluatesShapesOnHost() && plan::computesShapesOnly(mModel, l);
-                if (!written)
-                {
-                    return false;
-                }
-            }
-            for (size_t i = 0; i < layer.inputs.size(); ++i)
-            {
-                if (layer.inputs[i] == t && mImplementation->readsInputData(mModel, l, i))
+                if (inputs[i] == t && mImplementation->readsInputData(mModel, l, i))
                 {
                     return false;
                 }
             }
         }
-        return written;
+        return true;
     }
 
     //! By tensor: whether it is a constant's output that the backend binds to the weights, needing no memory.

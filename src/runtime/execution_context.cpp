@@ -452,7 +452,7 @@ void ExecutionContext::prepareLayers()
     mTensorAddresses.assign(model.tensors.size(), nullptr);
     mShapeValues.assign(model.tensors.size(), {});
     mShapeValuesVersion.assign(model.tensors.size(), 0);
-    bool const shapesOnHost = mExecutor->evaluatesShapesOnHost();
+    bool const shapesOnHost = mEngine.implementation().evaluatesShapesOnHost();
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         plan::LayerRecord const& layer = model.layers[l];

@@ -40,10 +40,6 @@ public:
         return true;
     }
     //! The reference runs every layer, shape computations included.
-    bool evaluatesShapesOnHost() const override
-    {
-        return false;
-    }
     void writeShapeValues(int32_t, TensorView const&, std::vector<int64_t> const&, cudaStream_t) override {}
     int64_t readScalar(ConstTensorView const& view, cudaStream_t) override
     {

@@ -34,10 +34,6 @@ public:
     bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
         std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
     bool synchronize(cudaStream_t stream, std::string& error) override;
-    bool evaluatesShapesOnHost() const override
-    {
-        return true;
-    }
     void writeShapeValues(int32_t tensor, TensorView const& output, std::vector<int64_t> const& values,
         cudaStream_t stream) override;
     int64_t readScalar(ConstTensorView const& view, cudaStream_t stream) override;

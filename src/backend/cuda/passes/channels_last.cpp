@@ -8,6 +8,8 @@
 #include "plan/plan_graph.h"
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 namespace kiln::cuda
 {
@@ -33,18 +35,8 @@ bool startsRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
 //! Whether tensor `t` holds one element at every shape.
 bool singleElement(plan::PlanModel const& model, int32_t t)
 {
-    if (t < 0)
-    {
-        return false;
-    }
-    for (size_t axis = 0; axis < model.tensors[t].dims.size(); ++axis)
-    {
-        if (plan::constantExtent(model, t, axis) != 1)
-        {
-            return false;
-        }
-    }
-    return true;
+    std::optional<std::vector<int64_t>> const dims = t >= 0 ? plan::constantDims(model, t) : std::nullopt;
+    return dims && volume(*dims) == 1;
 }
 
 //! A layer that computes the same on kHWC data as on kLINEAR, or has a kHWC kernel: it continues a region that
