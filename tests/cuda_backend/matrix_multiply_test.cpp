@@ -183,6 +183,20 @@ TEST(CudaMatrixMultiplyFusion, ABiasThatSomethingElseReadsStays)
     EXPECT_EQ(layerNamesOfCudaPlan(maker), expected);
 }
 
+TEST(CudaMatrixMultiplyFusion, ALinearLayerOverABatchOfRowsFuses)
+{
+    // A transformer's linear layer: [batch, tokens, k] times one [k, n] matrix, plus a bias row, then a ReLU.
+    FullyConnected const linear{
+        Dims{3, {2, 5, 7}}, Op::kNONE, Dims{3, {1, 7, 3}}, Op::kNONE, Dims{3, {1, 1, 3}}, true};
+    std::vector<std::string> const fused{"fc + add + relu"};
+    EXPECT_EQ(layerNamesOfCudaPlan(linear.maker()), fused);
+    // The second input transposed ([1, n, k], as exports of Gemm with transB store weights) folds as well.
+    FullyConnected const transposedWeights{
+        Dims{4, {2, 3, 5, 7}}, Op::kNONE, Dims{4, {1, 1, 3, 7}}, Op::kTRANSPOSE, Dims{4, {1, 1, 1, 3}}, false};
+    std::vector<std::string> const fusedSum{"fc + add"};
+    EXPECT_EQ(layerNamesOfCudaPlan(transposedWeights.maker()), fusedSum);
+}
+
 TEST(CudaMatrixMultiplyFusion, ChainsThatCannotFuseStayAsTheyAre)
 {
     // A bias broadcast down the columns ([M, 1]) is not cuBLASLt's per-column bias.
@@ -190,10 +204,14 @@ TEST(CudaMatrixMultiplyFusion, ChainsThatCannotFuseStayAsTheyAre)
     // The sum and the ReLU, point-wise, still fuse into one layer of their own.
     std::vector<std::string> const all{"fc", "bias", "add + relu"};
     EXPECT_EQ(layerNamesOfCudaPlan(byRow.maker()), all);
-    // A batched product: the fusion is for fully connected (2-D) layers.
+    // A batched product whose second input has a batch of its own is not one GEMM.
     FullyConnected const batched{
         Dims{3, {2, 5, 7}}, Op::kNONE, Dims{3, {2, 7, 3}}, Op::kNONE, Dims{3, {1, 1, 3}}, true};
     EXPECT_EQ(layerNamesOfCudaPlan(batched.maker()), all);
+    // Nor is a transposed batch of first inputs by one matrix.
+    FullyConnected const transposedBatch{
+        Dims{3, {2, 7, 5}}, Op::kTRANSPOSE, Dims{3, {1, 7, 3}}, Op::kNONE, Dims{3, {1, 1, 3}}, true};
+    EXPECT_EQ(layerNamesOfCudaPlan(transposedBatch.maker()), all);
     // A vector operand has no columns to add a bias to.
     FullyConnected const vector{Dims{1, {7}}, Op::kVECTOR, k7x3, Op::kNONE, Dims{1, {3}}, true};
     EXPECT_EQ(layerNamesOfCudaPlan(vector.maker()), all);
@@ -231,8 +249,8 @@ TEST(CudaMatrixMultiplyFusion, ChainsThatCannotFuseStayAsTheyAre)
 
 TEST(CudaMatrixMultiplyGeometry, OperandsSwapIntoColumnMajorOrder)
 {
-    // y[2, 3, 5] = a[2, 3, 4] x b[1, 4, 5] (b repeated for the batch): the library computes y^T = b^T a^T.
-    kiln::cuda::GemmGeometry const g = kiln::cuda::gemmGeometry({2, 3, 4}, Op::kNONE, {1, 4, 5}, Op::kNONE);
+    // y[2, 3, 5] = a[2, 3, 4] x b[2, 4, 5]: the library computes y^T = b^T a^T, a batch of two.
+    kiln::cuda::GemmGeometry const g = kiln::cuda::gemmGeometry({2, 3, 4}, Op::kNONE, {2, 4, 5}, Op::kNONE);
     EXPECT_EQ(g.m, 3);
     EXPECT_EQ(g.n, 5);
     EXPECT_EQ(g.k, 4);
@@ -240,7 +258,7 @@ TEST(CudaMatrixMultiplyGeometry, OperandsSwapIntoColumnMajorOrder)
     EXPECT_EQ(g.first.rows, 5);
     EXPECT_EQ(g.first.cols, 4);
     EXPECT_EQ(g.first.ld, 5);
-    EXPECT_EQ(g.first.batchStride, 0);
+    EXPECT_EQ(g.first.batchStride, 20);
     EXPECT_FALSE(g.first.transposed);
     EXPECT_EQ(g.second.rows, 4);
     EXPECT_EQ(g.second.cols, 3);
@@ -249,6 +267,25 @@ TEST(CudaMatrixMultiplyGeometry, OperandsSwapIntoColumnMajorOrder)
     EXPECT_EQ(g.output.rows, 5);
     EXPECT_EQ(g.output.ld, 5);
     EXPECT_EQ(g.output.batchStride, 15);
+
+    // b[1, 4, 5] repeated for the batch of untransposed a[2, 3, 4]: a's rows follow one another, as y's do, so the
+    // batch folds into one product of 6 rows.
+    kiln::cuda::GemmGeometry const folded = kiln::cuda::gemmGeometry({2, 3, 4}, Op::kNONE, {1, 4, 5}, Op::kNONE);
+    EXPECT_EQ(folded.m, 6);
+    EXPECT_EQ(folded.n, 5);
+    EXPECT_EQ(folded.batches, 1);
+    EXPECT_EQ(folded.first.batchStride, 0);
+    EXPECT_EQ(folded.second.rows, 4);
+    EXPECT_EQ(folded.second.cols, 6);
+    EXPECT_EQ(folded.second.ld, 4);
+    EXPECT_EQ(folded.output.cols, 6);
+    EXPECT_EQ(folded.output.ld, 5);
+    // A transposed a[2, 4, 3] has no such rows: it stays a batch with b's stride 0.
+    kiln::cuda::GemmGeometry const batch
+        = kiln::cuda::gemmGeometry({2, 4, 3}, Op::kTRANSPOSE, {1, 4, 5}, Op::kNONE);
+    EXPECT_EQ(batch.m, 3);
+    EXPECT_EQ(batch.batches, 2);
+    EXPECT_EQ(batch.first.batchStride, 0);
 
     // Transposed operands keep their stored layout and are transposed by the library.
     kiln::cuda::GemmGeometry const t = kiln::cuda::gemmGeometry({4, 3}, Op::kTRANSPOSE, {5, 4}, Op::kTRANSPOSE);
@@ -294,6 +331,15 @@ TEST(CudaMatrixMultiply, FusedEpiloguesAgreeWithTheUnfusedCpuReference)
         {k5x7, Op::kNONE, Dims{2, {3, 7}}, Op::kTRANSPOSE, kRow3, true}, "second transposed, bias and relu");
     expectAgreesInBothPrecisions(
         {Dims{2, {7, 5}}, Op::kTRANSPOSE, Dims{2, {3, 7}}, Op::kTRANSPOSE, kRow3, false}, "both transposed, bias");
+    // A batch of rows by one matrix, folded into one GEMM with the bias, and the transposed batch that is not.
+    expectAgreesInBothPrecisions(
+        {Dims{3, {2, 5, 7}}, Op::kNONE, Dims{3, {1, 7, 3}}, Op::kNONE, Dims{3, {1, 1, 3}}, true}, "batch of rows");
+    expectAgreesInBothPrecisions(
+        {Dims{4, {2, 3, 5, 7}}, Op::kNONE, Dims{4, {1, 1, 3, 7}}, Op::kTRANSPOSE, Dims{4, {1, 1, 1, 3}}, false},
+        "batch of rows, transposed weights");
+    expectAgreesInBothPrecisions(
+        {Dims{3, {2, 7, 5}}, Op::kTRANSPOSE, Dims{3, {1, 7, 3}}, Op::kNONE, Dims{3, {1, 1, 3}}, true},
+        "transposed batch by one matrix");
     // What stays unfused runs as before.
     expectAgreesInBothPrecisions({k5x7, Op::kNONE, k7x3, Op::kNONE, Dims{2, {5, 1}}, true}, "bias by row");
 }

@@ -141,8 +141,10 @@ bool ContextBuffers::start(std::chrono::steady_clock::time_point origin, std::st
 {
     if (mSettings.backend == Backend::kCUDA)
     {
-        auto const enqueue = [this](cudaStream_t stream) {
-            return mGraphCaptured ? mDevice.launchGraph(stream) : mContext->enqueueV3(stream);
+        // A graph replay reports no layer times, so a profiled inference (--separateProfileRun's) is enqueued.
+        bool const replay = mGraphCaptured && mContext->getProfiler() == nullptr;
+        auto const enqueue = [this, replay](cudaStream_t stream) {
+            return replay ? mDevice.launchGraph(stream) : mContext->enqueueV3(stream);
         };
         return mDevice.start(enqueue, mSettings.transfers, origin, error);
     }

@@ -7,6 +7,7 @@
 #include "backend/cuda/passes/convolution_tuning.h"
 #include "core/logging.h"
 #include "network/layers/matrix_multiply.h"
+#include "plan/passes/attention_fusion.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
@@ -51,17 +52,38 @@ plan::ConvolutionFusionRules cudnnFusions()
     return plan::ConvolutionFusionRules{everyConvolution, relu, true};
 }
 
-//! cuBLASLt's epilogue adds a bias row and applies a ReLU, for fully connected (2-D) products whose inner extent is
-//! known not to be 0: it has no form for an empty sum.
+//! cuBLASLt's epilogue adds a bias row and applies a ReLU, for products that are one GEMM: fully connected (2-D)
+//! ones, and those of a batch of untransposed rows by one matrix, which the geometry folds into one GEMM
+//! (matrix_multiply_geometry.h), as transformers' linear layers are. The inner extent must be known not to be 0:
+//! the epilogue has no form for an empty sum.
 plan::MatrixMultiplyFusionRules cublasLtFusions()
 {
     auto fullyConnected = [](plan::PlanModel const& model, plan::LayerRecord const& product) {
         auto const* params = plan::paramsOf<network::MatrixMultiplyParams>(product);
-        size_t const innerAxis = params->op0 == nvinfer1::MatrixOperation::kNONE ? 1 : 0;
+        size_t const rank = model.tensors[product.outputs[0]].dims.size();
+        bool const untransposed = params->op0 == nvinfer1::MatrixOperation::kNONE;
+        size_t const innerAxis = untransposed ? rank - 1 : rank - 2;
         std::optional<int64_t> const inner = plan::constantExtent(model, product.inputs[0], innerAxis);
-        return model.tensors[product.outputs[0]].dims.size() == 2 && inner && *inner > 0;
+        bool oneWeightMatrix = true;
+        for (size_t axis = 0; axis + 2 < rank; ++axis)
+        {
+            oneWeightMatrix = oneWeightMatrix && plan::constantExtent(model, product.inputs[1], axis) == 1;
+        }
+        bool const oneGemm = rank == 2 || (untransposed && oneWeightMatrix);
+        return rank >= 2 && oneGemm && inner && *inner > 0;
     };
     return plan::MatrixMultiplyFusionRules{fullyConnected, relu};
+}
+
+//! The attention attention.cu runs: FP32 or FP16, over depths of up to kMaxAttentionDepth.
+plan::AttentionFusionRules attentionFusions()
+{
+    auto runs = [](nvinfer1::DataType type, int64_t depth, int64_t valueDepth) {
+        bool const floatingPoint = type == nvinfer1::DataType::kFLOAT || type == nvinfer1::DataType::kHALF;
+        return floatingPoint && depth > 0 && depth <= kMaxAttentionDepth && valueDepth > 0
+            && valueDepth <= kMaxAttentionDepth;
+    };
+    return plan::AttentionFusionRules{runs};
 }
 
 //! The point-wise chains pointwise.cu runs: built-in layers over floating-point tensors, within the kernel's program
@@ -111,11 +133,12 @@ public:
         return cuda::unsupportedReason(params);
     }
 
-    //! Convolution and matrix multiply fusions, point-wise chains, channels-last regions (as the configuration's
+    //! Attention, convolution and matrix multiply fusions, point-wise chains, channels-last regions (as the configuration's
     //! ConvolutionLayout says: by default kept where they time faster), then each convolution's and deconvolution's
     //! cuDNN algorithm by timing.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
+        plan::fuseAttention(model, attentionFusions());
         plan::fuseConvolutionEpilogues(model, cudnnFusions());
         plan::fuseMatrixMultiplyEpilogues(model, cublasLtFusions());
         plan::fusePointwiseChains(model, pointwiseChains());

@@ -122,6 +122,18 @@ GemmGeometry gemmGeometry(
     g.output.cols = g.m;
     g.output.ld = std::max<int64_t>(1, g.n);
     g.output.batchStride = g.m * g.n;
+    if (g.first.batchStride == 0 && !left.transposed && g.batches > 1)
+    {
+        // One weight matrix for a batch of untransposed rows (a transformer's linear layer on [batch, tokens, k]):
+        // the rows lie one after another, as the output's do, so the batch is one taller product. One large GEMM
+        // beats a batch of small ones, and cuBLASLt's bias epilogue applies to it as to any 2-D product.
+        g.m *= g.batches;
+        g.batches = 1;
+        g.second.cols = g.m;
+        g.second.batchStride = 0;
+        g.output.cols = g.m;
+        g.output.batchStride = 0;
+    }
     return g;
 }
 

@@ -37,7 +37,8 @@ struct GemmGeometry
 
 //! The GEMM that multiplies `input0` under `op0` by `input1` under `op1`. An operand repeated over the batch (its
 //! batch extents all 1) gets a stride of 0; other partial broadcasts, and inner extents that differ, throw
-//! std::invalid_argument.
+//! std::invalid_argument. Where the second input is repeated and the first is not transposed, the batch folds
+//! into the rows: one product of batches * m rows (`batches` is then 1).
 GemmGeometry gemmGeometry(
     Shape const& input0, nvinfer1::MatrixOperation op0, Shape const& input1, nvinfer1::MatrixOperation op1);
 
