@@ -57,4 +57,10 @@ CASES = [
     # (rows, row length, k): sampling over a vocabulary, then k = 10000 of 100000 (NVIDIA's TopK stops at 3840).
     Case("TopkLastDim_k50", "TopkLastDim", "torch.topk", True, topk, (64, 32000, 50), (3, 40, 5)),
     Case("TopkLastDim_k10000", "TopkLastDim", "torch.topk", True, topk, (8, 100000, 10000), (2, 300, 200)),
+    # Either side of the radix top-k's switch from selecting k to sorting whole rows (at k = half the row): the
+    # two times say whether that switch point is right.
+    Case("TopkLastDim_k49999", "TopkLastDim", "torch.topk", True, topk, (8, 100000, 49999), (2, 300, 149)),
+    Case("TopkLastDim_k50000", "TopkLastDim", "torch.topk", True, topk, (8, 100000, 50000), (2, 300, 150)),
+    # Many short rows: a block per row.
+    Case("TopkLastDim_rows", "TopkLastDim", "torch.topk", True, topk, (16384, 1000, 32), (40, 100, 20)),
 ]

@@ -1,6 +1,6 @@
 // TopkLastDim's order, written once for the host and the CUDA kernels: every element becomes an unsigned key that
-// orders as its value does (-0 equals +0; NaNs above +inf), so both sides rank elements identically; equal keys
-// rank by index, lower first.
+// orders as its value does (-0 equals +0; every NaN, whatever its sign and payload, one key above +inf), so both
+// sides rank elements identically; equal keys rank by index, lower first.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,12 @@ namespace kiln::plugins
 
 KILN_TOPK_HD inline uint32_t floatOrderKey(float value)
 {
+    // One key for all NaNs: a negative NaN's bits would otherwise order it below -inf, and FP16's conversion on the
+    // GPU need not keep the payload the host sees.
+    if (value != value)
+    {
+        return 0xFFFFFFFFU;
+    }
     float const canonical = value == 0.F ? 0.F : value;
     uint32_t bits = 0;
     std::memcpy(&bits, &canonical, sizeof(bits));

@@ -11,6 +11,7 @@
 #endif
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -86,6 +87,11 @@ TopkShape TopkPlugin::shapeOf(Dims const& dims) const
         shape.inner *= dims.d[i];
     }
     shape.length = dims.d[axis];
+    if (shape.length > INT32_MAX)
+    {
+        throw PluginError(std::string(kName) + ": axis " + std::to_string(axis) + " has "
+            + std::to_string(shape.length) + " elements; the INT32 indices reach 2^31 - 1 at most");
+    }
     shape.k = mParams.k;
     shape.largest = mParams.isLargest == 1;
     if (shape.k > shape.length)

@@ -1,9 +1,11 @@
-// TopkLastDim against torch.topk (values printed by PyTorch on the CPU, pasted here) and against a stable sort
-// written below (k = 10,000); with a GPU, CUDA against the CPU.
+// TopkLastDim against torch.topk (values printed by PyTorch on the CPU, pasted here), against a stable sort
+// written below (k = 10,000) and hand-ranked NaNs; with a GPU, CUDA against the CPU on every route of the shared
+// radix top-k (backend/cuda/radix_top_k.cuh).
 #include "expect_close.h"
 #include "plugin_harness.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace kiln::test
@@ -108,31 +110,112 @@ TEST(TopkLastDimPlugin, HandlesKOf10000AgainstAStableSort)
     }
 }
 
+TEST(TopkLastDimPlugin, EveryNanRanksAboveInfinity)
+{
+    // A negative NaN too: its bits alone would put it below -inf. NaNs are equal: lower index first.
+    float const nan = std::numeric_limits<float>::quiet_NaN();
+    float const inf = std::numeric_limits<float>::infinity();
+    std::vector<float> const input{1.F, -nan, inf, nan, -inf, -0.F, 0.F};
+    PluginCall largest = topk(DataType::kFLOAT, 7, 1);
+    std::vector<HostTensor> out = runPlugin(kiln::Backend::kCPU, largest, {fromFloats({7}, input)});
+    ASSERT_EQ(out.size(), 2U);
+    EXPECT_EQ(out[1].ints(), (std::vector<int64_t>{1, 3, 2, 0, 5, 6, 4})); // -0 equals +0: index order
+    PluginCall smallest = topk(DataType::kFLOAT, 3, 0);
+    out = runPlugin(kiln::Backend::kCPU, smallest, {fromFloats({7}, input)});
+    ASSERT_EQ(out.size(), 2U);
+    EXPECT_EQ(out[1].ints(), (std::vector<int64_t>{4, 5, 6}));
+}
+
+//! manyValues with NaNs of both signs, infinities and both zeros mixed in.
+std::vector<float> specialValues(size_t count)
+{
+    std::vector<float> values = manyValues(count);
+    float const nan = std::numeric_limits<float>::quiet_NaN();
+    float const inf = std::numeric_limits<float>::infinity();
+    float const special[] = {nan, -nan, inf, -inf, 0.F, -0.F};
+    for (size_t i = 0; i < count; i += 37)
+    {
+        values[i] = special[(i / 37) % 6];
+    }
+    return values;
+}
+
+void expectCudaMatchesCpu(PluginCall& call, HostTensor const& input, std::string const& what)
+{
+    bool const half = input.type == DataType::kHALF || input.type == DataType::kBF16;
+    std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, {input}, half);
+    std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, {input}, half);
+    ASSERT_EQ(cpu.size(), 2U) << what;
+    ASSERT_EQ(cuda.size(), 2U) << what;
+    // Bit for bit: the values are copied, and NaNs must sit where the CPU put them.
+    EXPECT_EQ(cuda[0].bytes, cpu[0].bytes) << what;
+    EXPECT_EQ(cuda[1].ints(), cpu[1].ints()) << what;
+}
+
+// Each shape goes down one route of radix_top_k.cuh: the comment says which.
 TEST(TopkLastDimPlugin, CudaMatchesTheCpu)
 {
     SKIP_WITHOUT_GPU();
-    std::vector<float> const values = manyValues(3 * 12'000);
-    for (DataType const type : {DataType::kFLOAT, DataType::kHALF, DataType::kBF16})
+    struct Case
     {
-        for (int32_t largest : {0, 1})
+        Shape shape;
+        int32_t k;
+        int32_t axis;
+        char const* route;
+    };
+    Case const cases[] = {
+        {{3, 12'000}, 10'000, -1, "whole rows, CUB segmented sort"},
+        {{1, 100'000}, 10'000, -1, "selection in slices, CUB sort of the kept"},
+        {{1, 100'000}, 1, -1, "few picks over a long row"},
+        {{1, 100'000}, 100'000, -1, "whole row, k = length, CUB sort of one row"},
+        {{4, 32'000}, 50, -1, "selection in slices, block sort"},
+        {{2, 20'000}, 3'000, -1, "selection in slices, the largest block sort"},
+        {{3000, 100}, 20, -1, "many short rows, a block each"},
+        {{3000, 40}, 1, -1, "many short rows, few picks"},
+        {{200, 5000}, 300, -1, "many rows, a block each, block sort"},
+        {{130, 20'000}, 5'000, -1, "many rows, a block each, CUB segmented sort of the kept"},
+        {{50, 1000}, 1000, -1, "k = length, block sort of whole rows"},
+        {{12, 3000}, 5, 0, "another axis, few picks"},
+        {{20'000, 3}, 5'000, 0, "another axis, selection in slices"},
+        {{1}, 1, -1, "one element"},
+    };
+    for (Case const& c : cases)
+    {
+        int64_t count = 1;
+        for (int64_t d : c.shape)
         {
-            PluginCall call = topk(type, 10'000, largest);
-            std::vector<HostTensor> const inputs{fromFloats({3, 12'000}, values, type)};
-            bool const half = type != DataType::kFLOAT;
-            std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs, half);
-            std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs, half);
-            ASSERT_EQ(cuda.size(), 2U);
-            expectClose(cuda[0].floats(), cpu[0].floats(), 0.F);
-            EXPECT_EQ(cuda[1].ints(), cpu[1].ints());
+            count *= d;
+        }
+        std::vector<float> const values = specialValues(static_cast<size_t>(count));
+        for (DataType const type : {DataType::kFLOAT, DataType::kHALF})
+        {
+            for (int32_t largest : {1, 0})
+            {
+                std::string const what = std::string(c.route) + (largest == 1 ? ", largest" : ", smallest")
+                    + (type == DataType::kHALF ? ", FP16" : ", FP32");
+                PluginCall call = topk(type, c.k, largest, c.axis);
+                expectCudaMatchesCpu(call, fromFloats(c.shape, values, type), what);
+            }
         }
     }
-    PluginCall axis0 = topk(DataType::kFLOAT, 5, 1, 0);
-    std::vector<HostTensor> const inputs{fromFloats({12, 3000}, values)};
-    std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, axis0, inputs);
-    std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, axis0, inputs);
-    ASSERT_EQ(cuda.size(), 2U);
-    expectClose(cuda[0].floats(), cpu[0].floats(), 0.F);
-    EXPECT_EQ(cuda[1].ints(), cpu[1].ints());
+    // BF16 and INT32 on one selection and one whole-row sort each.
+    std::vector<float> const values = specialValues(3 * 12'000);
+    std::vector<int64_t> ints(values.size());
+    for (size_t i = 0; i < ints.size(); ++i)
+    {
+        ints[i] = static_cast<int64_t>(i * 7919 % 1001) - 500; // many ties
+    }
+    for (int32_t k : {100, 10'000})
+    {
+        for (int32_t largest : {1, 0})
+        {
+            PluginCall bf16 = topk(DataType::kBF16, k, largest);
+            std::string const what = " k " + std::to_string(k) + (largest == 1 ? ", largest" : ", smallest");
+            expectCudaMatchesCpu(bf16, fromFloats({3, 12'000}, values, DataType::kBF16), "BF16" + what);
+            PluginCall int32 = topk(DataType::kINT32, k, largest);
+            expectCudaMatchesCpu(int32, fromInts({3, 12'000}, ints, DataType::kINT32), "INT32" + what);
+        }
+    }
 }
 
 TEST(TopkLastDimPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)

@@ -1,9 +1,12 @@
 // The CUDA backend's TopK layer against the CPU reference: kMAX and kMIN along every axis, with many ties (lower
 // index first), NaN, infinities and both zeros; k of 1 (ArgMax), small and far above 3840 on rows longer than a
 // block; INT32 and INT64 indices; FP32 (and FP16 precision), every FP16 and BF16 bit pattern, INT32 and INT64
-// data; k from a shape tensor. The kernel picks few elements with a block per row and sorts rows with CUB for
-// more, row by row (at most 8 rows of 2^16 or more) or as segments: the cases below go down each of those routes,
-// and each route is also captured into a CUDA graph (none may synchronise the stream).
+// data; k from a shape tensor. The shared radix top-k (backend/cuda/radix_top_k.cuh) picks few elements with a
+// block per row; selects k of a row (a block per row when rows are many, slices of a row over several blocks when
+// they are few) and sorts only those; or sorts whole rows when k is at least half of one; it sorts in a block's
+// shared memory up to 4096 elements, else with CUB, row by row (at most 8 rows of 2^16 or more) or as segments.
+// The cases below go down each of those routes, and each kind is also captured into a CUDA graph (none may
+// synchronise the stream).
 #include "backend_comparison.h"
 
 #include <cstdint>
@@ -106,16 +109,25 @@ TEST(CudaBackendTopK, LargeKOnRowsLongerThanABlock)
         int32_t axis;
     };
     Case const cases[] = {
-        {Dims{2, {2, 5000}}, 4000, 1},   // two segments (rows shorter than 2^16)
-        {Dims{1, {70000}}, 5000, 0},     // one long row, sorted by the whole device
-        {Dims{2, {70000, 2}}, 3841, 0},  // two long rows whose elements interleave
-        {Dims{2, {9, 70000}}, 3900, 1},  // nine long rows: more than 8, so segments
-        {Dims{2, {4, 100000}}, 1, 1},    // ArgMax over rows far longer than a block
-        {Dims{2, {3, 1000}}, 16, 1},     // the most the block kernel picks
-        {Dims{2, {3, 1000}}, 17, 1},     // the fewest the sort takes
-        {Dims{3, {5, 3, 7}}, 7, 2},      // odd shapes, the whole axis
-        {Dims{1, {1}}, 1, 0},            // a single element
-        {Dims{3, {4, 1, 3}}, 1, 1},      // an axis of extent 1
+        {Dims{2, {2, 5000}}, 4000, 1},     // whole rows: two segments (rows shorter than 2^16)
+        {Dims{1, {70000}}, 50000, 0},      // whole rows: one long row, sorted by the whole device
+        {Dims{1, {100000}}, 100000, 0},    // k = the extent: one row sorted whole
+        {Dims{1, {70000}}, 5000, 0},       // selection in slices, the kept sorted by CUB
+        {Dims{1, {100000}}, 10000, 0},     // the same with k = 10,000
+        {Dims{2, {70000, 2}}, 3841, 0},    // two long rows whose elements interleave: slices, block sort
+        {Dims{2, {9, 70000}}, 3900, 1},    // nine long rows in slices
+        {Dims{2, {4, 32000}}, 50, 1},      // slices, the smallest block sort
+        {Dims{2, {2, 20000}}, 3000, 1},    // slices, the largest block sort
+        {Dims{2, {3000, 100}}, 20, 1},     // many short rows: a block each
+        {Dims{2, {200, 5000}}, 300, 1},    // many rows, a block each, block sort
+        {Dims{2, {130, 20000}}, 5000, 1},  // many rows, a block each, the kept sorted by CUB
+        {Dims{2, {50, 1000}}, 1000, 1},    // k = the extent: whole rows sorted in a block each
+        {Dims{2, {4, 100000}}, 1, 1},      // ArgMax over rows far longer than a block
+        {Dims{2, {3, 1000}}, 16, 1},       // the most the few-picks kernel picks
+        {Dims{2, {3, 1000}}, 17, 1},       // the fewest the selection takes
+        {Dims{3, {5, 3, 7}}, 7, 2},        // odd shapes, the whole axis
+        {Dims{1, {1}}, 1, 0},              // a single element
+        {Dims{3, {4, 1, 3}}, 1, 1},        // an axis of extent 1
     };
     for (Case const& c : cases)
     {
@@ -130,6 +142,12 @@ TEST(CudaBackendTopK, LargeKOnRowsLongerThanABlock)
     HostTensor const x = fromFloats({2, 5000}, tiedValues(10000));
     expectBackendsAgree(topKOf(DataType::kFLOAT, Dims{2, {2, 5000}}, TopKOperation::kMAX, 4500, 1), {{"x", x}}, true,
         "k 4500 fp16");
+    HostTensor const row = fromFloats({1, 100000}, tiedValues(100000));
+    for (TopKOperation operation : {TopKOperation::kMAX, TopKOperation::kMIN})
+    {
+        expectBackendsAgree(topKOf(DataType::kFLOAT, Dims{2, {1, 100000}}, operation, 10000, 1), {{"x", row}}, true,
+            describe(operation, 10000, 1) + " of 100000 fp16");
+    }
 }
 
 //! Every bit pattern of a 16-bit float (NaNs with every payload, both zeros, infinities, subnormals), scrambled.
@@ -151,7 +169,7 @@ TEST(CudaBackendTopK, EveryHalfAndBf16BitPattern)
         HostTensor const x = everySixteenBitPattern(type);
         for (TopKOperation operation : {TopKOperation::kMAX, TopKOperation::kMIN})
         {
-            for (int32_t k : {3, 20, 16384})
+            for (int32_t k : {3, 20, 5000, 16384})
             {
                 std::string const what
                     = describe(operation, k, 1) + (type == DataType::kHALF ? " FP16 input" : " BF16 input");
@@ -179,7 +197,7 @@ TEST(CudaBackendTopK, IntegerData)
     HostTensor const x64 = fromElements({2, 300}, longs, DataType::kINT64);
     for (TopKOperation operation : {TopKOperation::kMAX, TopKOperation::kMIN})
     {
-        for (int32_t k : {1, 5, 250})
+        for (int32_t k : {1, 5, 40, 250})
         {
             for (int32_t axis : {0, 1})
             {
@@ -191,6 +209,32 @@ TEST(CudaBackendTopK, IntegerData)
                                         DataType::kINT64),
                     {{"x", x64}}, false, what + " INT64");
             }
+        }
+    }
+}
+
+TEST(CudaBackendTopK, IntegerDataInSlices)
+{
+    // Few long rows: the selection's slices, with INT64's eight passes of 64-bit keys.
+    SKIP_WITHOUT_GPU();
+    std::vector<int32_t> ints(2 * 20000);
+    std::vector<int64_t> longs(ints.size());
+    for (size_t i = 0; i < ints.size(); ++i)
+    {
+        ints[i] = static_cast<int32_t>((i * 7919) % 2003) - 1001;
+        longs[i] = static_cast<int64_t>(ints[i]) * (int64_t{1} << 40) + static_cast<int64_t>(i % 3);
+    }
+    HostTensor const x32 = fromElements({2, 20000}, ints, DataType::kINT32);
+    HostTensor const x64 = fromElements({2, 20000}, longs, DataType::kINT64);
+    for (TopKOperation operation : {TopKOperation::kMAX, TopKOperation::kMIN})
+    {
+        for (int32_t k : {500, 6000})
+        {
+            std::string const what = describe(operation, k, 1);
+            expectBackendsAgree(
+                topKOf(DataType::kINT32, Dims{2, {2, 20000}}, operation, k, 1), {{"x", x32}}, false, what + " INT32");
+            expectBackendsAgree(topKOf(DataType::kINT64, Dims{2, {2, 20000}}, operation, k, 1, DataType::kINT64),
+                {{"x", x64}}, false, what + " INT64");
         }
     }
 }
@@ -289,9 +333,12 @@ TEST(CudaBackendTopK, EveryRouteCapturesIntoACudaGraph)
         char const* route;
     };
     Case const cases[] = {
-        {Dims{2, {1000, 40}}, 3, "selection"},
-        {Dims{2, {1000, 40}}, 20, "1000 segments"},
-        {Dims{1, {70000}}, 5000, "one row by the whole device"},
+        {Dims{2, {1000, 40}}, 3, "few picks"},
+        {Dims{2, {1000, 40}}, 20, "1000 whole rows sorted in blocks"},
+        {Dims{2, {1000, 40}}, 17, "selection, a block per row"},
+        {Dims{2, {1000, 5000}}, 3000, "whole rows, 1000 segments"},
+        {Dims{1, {70000}}, 5000, "selection in slices, the kept sorted by CUB"},
+        {Dims{1, {70000}}, 50000, "one row by the whole device"},
     };
     for (Case const& c : cases)
     {

@@ -1,23 +1,18 @@
 // ITopKLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/top_k.h): the k largest (kMAX) or
 // smallest (kMIN) elements along one axis, best first, with their indices. Any k up to the axis extent (no 3840
 // cap); equal values come out lower index first; NaN ranks above every number (first for kMAX, last for kMIN);
-// -0 and +0 are equal.
+// -0 and +0 are equal. The selection and sorting are radix_top_k.cuh's, shared with the TopkLastDim plugin; this
+// file gives them the CPU's order as keys.
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/device_buffer.h"
-#include "backend/cuda/strided_index.cuh"
+#include "backend/cuda/radix_top_k.cuh"
 
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_segmented_radix_sort.cuh>
-
-#include <algorithm>
-#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace kiln::cuda
 {
@@ -25,43 +20,6 @@ namespace
 {
 
 using device::DataType;
-
-constexpr int kWarpSize = 32;
-constexpr unsigned kWholeWarp = 0xffffffffU;
-
-// Which route a top-k takes (they give the same result; the choice is only about speed):
-//  - k <= kFewPicks with k * extent <= kSelectionWork: a block per row picks the best remaining element k times,
-//    reading the row k times and needing no scratch memory (ArgMax and ArgMin are k = 1);
-//  - otherwise every row is sorted with CUB's stable radix sorts, and the first k of each are written out: rows
-//    of at least kLongRow elements, when there are at most kFewRows of them, one by one with the whole device
-//    (cub::DeviceRadixSort); the rest together, kItemsPerChunk elements at a time at most, a block per row
-//    (cub::DeviceSegmentedRadixSort). Not cub::DeviceSegmentedSort: past a few hundred segments it copies their
-//    sizes to the host and synchronises the stream, which enqueueV3 must not do (and a CUDA graph cannot capture).
-constexpr int64_t kFewPicks = 16;
-constexpr int64_t kSelectionWork = int64_t{1} << 20;
-constexpr int64_t kLongRow = int64_t{1} << 16;
-constexpr int64_t kFewRows = 8;
-constexpr int64_t kItemsPerChunk = int64_t{1} << 26; // bounds the scratch, and fits the segmented sort's int counts
-
-//! The rows to pick from: element j of row r is at ((r / inner) * extent + j) * inner + r % inner, and the row's
-//! j-th pick goes to ((r / inner) * k + j) * inner + r % inner.
-struct Rows
-{
-    int64_t count{0};
-    int64_t extent{0};
-    int64_t inner{1};
-    int64_t k{0};
-};
-
-__device__ int64_t inputOffset(Rows const& rows, int64_t row, int64_t j)
-{
-    return (row / rows.inner * rows.extent + j) * rows.inner + row % rows.inner;
-}
-
-__device__ int64_t outputOffset(Rows const& rows, int64_t row, int64_t j)
-{
-    return (row / rows.inner * rows.k + j) * rows.inner + row % rows.inner;
-}
 
 //! An unsigned key whose order is the CPU's numeric order of `value`: all NaNs one key above +inf (the CPU ranks
 //! NaN above every number and NaNs equal), -0 the key of +0 (the CPU finds them equal).
@@ -94,223 +52,43 @@ __device__ Key rankKey(void const* input, DataType type, int64_t i, bool largest
     return largestFirst ? static_cast<Key>(~key) : key;
 }
 
-//! The CPU's strict total order: by key, then by index.
-template <typename Key>
-__device__ bool ranksBefore(Key keyA, int64_t indexA, Key keyB, int64_t indexB)
+//! The layer's order for the shared top-k (radix_top_k.cuh): input element i's key, for data of type kType.
+template <typename KeyType, DataType kType>
+struct LayerRanker
 {
-    return keyA < keyB || (keyA == keyB && indexA < indexB);
-}
+    using Key = KeyType;
+    void const* input;
+    bool largestFirst;
 
-//! Few picks: a block per row finds, k times over, the best element ranking after the previous pick.
-template <typename Key, typename T>
-__global__ void selectFewKernel(T const* input, DataType type, T* values, void* indices, DataType indexType,
-    Rows rows, bool largestFirst)
-{
-    constexpr int kMaxWarps = device::kThreadsPerBlock / kWarpSize;
-    __shared__ Key warpKeys[kMaxWarps];
-    __shared__ int64_t warpIndices[kMaxWarps];
-    __shared__ Key pickedKey;
-    __shared__ int64_t pickedIndex;
-    int const lane = static_cast<int>(threadIdx.x % kWarpSize);
-    int const warp = static_cast<int>(threadIdx.x / kWarpSize);
-    int const warps = static_cast<int>(blockDim.x / kWarpSize);
-    for (int64_t row = blockIdx.x; row < rows.count; row += gridDim.x)
+    __device__ Key operator()(int64_t i) const
     {
-        Key previousKey = 0;
-        int64_t previousIndex = -1;
-        for (int64_t pick = 0; pick < rows.k; ++pick)
-        {
-            // "None yet" ranks after every element (their indices are below INT64_MAX).
-            Key bestKey = static_cast<Key>(~Key{0});
-            int64_t bestIndex = INT64_MAX;
-            for (int64_t j = threadIdx.x; j < rows.extent; j += blockDim.x)
-            {
-                Key const key = rankKey<Key>(input, type, inputOffset(rows, row, j), largestFirst);
-                bool const remaining = pick == 0 || ranksBefore(previousKey, previousIndex, key, j);
-                if (remaining && ranksBefore(key, j, bestKey, bestIndex))
-                {
-                    bestKey = key;
-                    bestIndex = j;
-                }
-            }
-            for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
-            {
-                Key const otherKey = __shfl_down_sync(kWholeWarp, bestKey, offset);
-                int64_t const otherIndex = __shfl_down_sync(kWholeWarp, bestIndex, offset);
-                if (ranksBefore(otherKey, otherIndex, bestKey, bestIndex))
-                {
-                    bestKey = otherKey;
-                    bestIndex = otherIndex;
-                }
-            }
-            if (lane == 0)
-            {
-                warpKeys[warp] = bestKey;
-                warpIndices[warp] = bestIndex;
-            }
-            __syncthreads();
-            if (threadIdx.x == 0)
-            {
-                for (int w = 1; w < warps; ++w)
-                {
-                    if (ranksBefore(warpKeys[w], warpIndices[w], bestKey, bestIndex))
-                    {
-                        bestKey = warpKeys[w];
-                        bestIndex = warpIndices[w];
-                    }
-                }
-                int64_t const target = outputOffset(rows, row, pick);
-                values[target] = input[inputOffset(rows, row, bestIndex)];
-                device::storeInteger(indices, indexType, target, bestIndex);
-                pickedKey = bestKey;
-                pickedIndex = bestIndex;
-            }
-            __syncthreads();
-            // Read before the next pick's first barrier, after which thread 0 may write them again.
-            previousKey = pickedKey;
-            previousIndex = pickedIndex;
-        }
+        return rankKey<Key>(input, kType, i, largestFirst);
     }
-}
+};
 
-//! The sort's input for rows [firstRow, firstRow + rowCount): each row's keys and positions, contiguous, and the
-//! segment offsets (row r of the chunk is [offsets[r], offsets[r + 1])).
-template <typename Key>
-__global__ void prepareSortKernel(void const* input, DataType type, Rows rows, int64_t firstRow, int64_t rowCount,
-    bool largestFirst, Key* keys, int32_t* positions, int64_t* offsets)
-{
-    KILN_GRID_STRIDE_LOOP(e, rowCount * rows.extent)
-    {
-        int64_t const j = e % rows.extent;
-        keys[e] = rankKey<Key>(input, type, inputOffset(rows, firstRow + e / rows.extent, j), largestFirst);
-        positions[e] = static_cast<int32_t>(j);
-    }
-    KILN_GRID_STRIDE_LOOP(r, rowCount + 1)
-    {
-        offsets[r] = r * rows.extent;
-    }
-}
-
-//! The first k positions of each sorted row: their elements, copied exactly, and their indices.
-template <typename T>
-__global__ void writePicksKernel(T const* input, T* values, void* indices, DataType indexType, Rows rows,
-    int64_t firstRow, int64_t rowCount, int32_t const* sortedPositions)
-{
-    KILN_GRID_STRIDE_LOOP(e, rowCount * rows.k)
-    {
-        int64_t const local = e / rows.k;
-        int64_t const pick = e % rows.k;
-        int64_t const row = firstRow + local;
-        int64_t const chosen = sortedPositions[local * rows.extent + pick];
-        int64_t const target = outputOffset(rows, row, pick);
-        values[target] = input[inputOffset(rows, row, chosen)];
-        device::storeInteger(indices, indexType, target, chosen);
-    }
-}
-
-size_t alignUp(size_t bytes)
-{
-    constexpr size_t kAlignment = 256;
-    return (bytes + kAlignment - 1) / kAlignment * kAlignment;
-}
-
-//! Bytes of CUB's temporary storage to sort `chunkRows` rows of `extent` keys (one row: device-wide).
-template <typename Key>
-size_t sortTemporaryBytes(int64_t chunkRows, int64_t extent, cudaStream_t stream)
-{
-    size_t bytes = 0;
-    Key* const noKeys = nullptr;
-    int32_t* const noPositions = nullptr;
-    int64_t* const noOffsets = nullptr; // the types of the real call's arguments, so CUB sizes that very sort
-    if (chunkRows == 1)
-    {
-        check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, noKeys, noKeys, noPositions, noPositions, extent, 0,
-                  static_cast<int>(sizeof(Key) * 8), stream),
-            "top-k: sizing the sort");
-    }
-    else
-    {
-        check(cub::DeviceSegmentedRadixSort::SortPairs(nullptr, bytes, noKeys, noKeys, noPositions, noPositions,
-                  static_cast<int>(chunkRows * extent), static_cast<int>(chunkRows), noOffsets, noOffsets, 0,
-                  static_cast<int>(sizeof(Key) * 8), stream),
-            "top-k: sizing the sort");
-    }
-    return bytes;
-}
-
-template <typename Key, typename T>
-void sortRowsAndWritePicks(Rows const& rows, bool largestFirst, ConstTensorView const& input,
-    TensorView const& values, TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream)
-{
-    int64_t const n = rows.extent;
-    int64_t const rowsPerChunk
-        = rows.count <= kFewRows && n >= kLongRow ? 1 : std::clamp<int64_t>(kItemsPerChunk / n, 1, rows.count);
-    int64_t const lastChunkRows = rows.count - (rows.count - 1) / rowsPerChunk * rowsPerChunk;
-    size_t const temporaryBytes = std::max(sortTemporaryBytes<Key>(rowsPerChunk, n, stream),
-        sortTemporaryBytes<Key>(lastChunkRows, n, stream));
-    auto const items = static_cast<size_t>(rowsPerChunk * n);
-    size_t const keyBytes = alignUp(items * sizeof(Key));
-    size_t const positionBytes = alignUp(items * sizeof(int32_t));
-    size_t const offsetBytes = alignUp(static_cast<size_t>(rowsPerChunk + 1) * sizeof(int64_t));
-    scratch.reserve(2 * keyBytes + 2 * positionBytes + offsetBytes + temporaryBytes, stream);
-    std::byte* next = scratch.data();
-    auto take = [&next](size_t bytes) { return std::exchange(next, next + bytes); };
-    auto* const keysIn = reinterpret_cast<Key*>(take(keyBytes));
-    auto* const keysOut = reinterpret_cast<Key*>(take(keyBytes));
-    auto* const positionsIn = reinterpret_cast<int32_t*>(take(positionBytes));
-    auto* const positionsOut = reinterpret_cast<int32_t*>(take(positionBytes));
-    auto* const offsets = reinterpret_cast<int64_t*>(take(offsetBytes));
-    void* const temporary = take(temporaryBytes);
-    for (int64_t first = 0; first < rows.count; first += rowsPerChunk)
-    {
-        int64_t const chunkRows = std::min(rowsPerChunk, rows.count - first);
-        prepareSortKernel<Key><<<device::blocksFor(chunkRows * n), device::kThreadsPerBlock, 0, stream>>>(
-            input.data, input.type, rows, first, chunkRows, largestFirst, keysIn, positionsIn, offsets);
-        check(cudaGetLastError(), "top-k: launching the sort's preparation");
-        size_t bytes = temporaryBytes;
-        if (chunkRows == 1)
-        {
-            check(cub::DeviceRadixSort::SortPairs(temporary, bytes, keysIn, keysOut, positionsIn, positionsOut, n, 0,
-                      static_cast<int>(sizeof(Key) * 8), stream),
-                "top-k: sorting a row");
-        }
-        else
-        {
-            check(cub::DeviceSegmentedRadixSort::SortPairs(temporary, bytes, keysIn, keysOut, positionsIn,
-                      positionsOut, static_cast<int>(chunkRows * n), static_cast<int>(chunkRows), offsets, offsets + 1,
-                      0, static_cast<int>(sizeof(Key) * 8), stream),
-                "top-k: sorting the rows");
-        }
-        writePicksKernel<T><<<device::blocksFor(chunkRows * rows.k), device::kThreadsPerBlock, 0, stream>>>(
-            static_cast<T const*>(input.data), static_cast<T*>(values.data), indices.data, indices.type, rows, first,
-            chunkRows, positionsOut);
-        check(cudaGetLastError(), "top-k: launching the output copy");
-    }
-}
-
-template <typename Key, typename T>
-void topKOfRows(Rows const& rows, bool largestFirst, ConstTensorView const& input, TensorView const& values,
+template <typename Key, DataType kType, typename T>
+void topKOfRows(topk::Rows const& rows, bool largestFirst, ConstTensorView const& input, TensorView const& values,
     TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream)
 {
-    if (rows.k <= kFewPicks && rows.k * rows.extent <= kSelectionWork)
+    size_t const bytes = topk::workspaceBytes<Key>(rows);
+    if (bytes > 0)
     {
-        // Whole warps, no more than a row's worth of them.
-        int64_t const warps = std::min<int64_t>((rows.extent + kWarpSize - 1) / kWarpSize,
-            device::kThreadsPerBlock / kWarpSize);
-        auto const blocks = static_cast<unsigned>(std::min<int64_t>(rows.count, 65535 * 8));
-        selectFewKernel<Key, T><<<blocks, static_cast<unsigned>(warps * kWarpSize), 0, stream>>>(
-            static_cast<T const*>(input.data), input.type, static_cast<T*>(values.data), indices.data, indices.type,
-            rows, largestFirst);
-        check(cudaGetLastError(), "top-k: launching the selection");
-        return;
+        scratch.reserve(bytes, stream);
     }
-    sortRowsAndWritePicks<Key, T>(rows, largestFirst, input, values, indices, scratch, stream);
+    topk::Picks<T> picks;
+    picks.input = static_cast<T const*>(input.data);
+    picks.values = static_cast<T*>(values.data);
+    picks.indices = indices.data;
+    picks.wideIndices = indices.type == DataType::kINT64;
+    LayerRanker<Key, kType> const rank{input.data, largestFirst};
+    check(topk::topKOfRows(rank, rows, picks, bytes > 0 ? scratch.data() : nullptr, stream), "top-k");
 }
 
 //! k is the outputs' extent along the axis (a k from the layer's shape-tensor input is already resolved into it);
 //! it must be 1 to the axis extent. Values have the input's type (FP32, FP16, BF16, INT32, INT64) and are copied
-//! exactly; indices are INT32 or INT64. Large k sorts every row with CUB, in `scratch` (grown on the stream as
-//! needed). Throws std::invalid_argument for what the CPU reference refuses.
+//! exactly; indices are INT32 or INT64. The selection and the sort work in `scratch` (grown on the stream as
+//! needed, so that runs of the same shape allocate nothing). Throws std::invalid_argument for what the CPU
+//! reference refuses.
 void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, ConstTensorView const& input,
     TensorView const& values, TensorView const& indices, DeviceBuffer& scratch, cudaStream_t stream)
 {
@@ -356,7 +134,7 @@ void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, ConstT
     {
         return;
     }
-    Rows rows;
+    topk::Rows rows;
     rows.extent = input.shape[a];
     for (size_t d = a + 1; d < input.shape.size(); ++d)
     {
@@ -369,13 +147,21 @@ void topKOnDevice(nvinfer1::TopKOperation operation, uint32_t reduceAxes, ConstT
     switch (input.type)
     {
     case DataType::kINT64:
-        topKOfRows<unsigned long long, uint64_t>(rows, largestFirst, input, values, indices, scratch, stream);
+        topKOfRows<unsigned long long, DataType::kINT64, uint64_t>(
+            rows, largestFirst, input, values, indices, scratch, stream);
+        break;
+    case DataType::kINT32:
+        topKOfRows<unsigned, DataType::kINT32, uint32_t>(rows, largestFirst, input, values, indices, scratch, stream);
         break;
     case DataType::kHALF:
-    case DataType::kBF16:
-        topKOfRows<unsigned int, uint16_t>(rows, largestFirst, input, values, indices, scratch, stream);
+        topKOfRows<unsigned, DataType::kHALF, uint16_t>(rows, largestFirst, input, values, indices, scratch, stream);
         break;
-    default: topKOfRows<unsigned int, uint32_t>(rows, largestFirst, input, values, indices, scratch, stream); break;
+    case DataType::kBF16:
+        topKOfRows<unsigned, DataType::kBF16, uint16_t>(rows, largestFirst, input, values, indices, scratch, stream);
+        break;
+    default:
+        topKOfRows<unsigned, DataType::kFLOAT, uint32_t>(rows, largestFirst, input, values, indices, scratch, stream);
+        break;
     }
 }
 
