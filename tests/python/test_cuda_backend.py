@@ -4,15 +4,14 @@ IPluginV3 plugin whose enqueue computes in torch on the device pointers, in a ne
 collection; a tensorrt.plugin (decorator API) plugin whose impl uses torch through __cuda_array_interface__ and
 DLPack. Expectations are numpy references. Skipped without torch, a usable GPU, or Kiln's CUDA backend."""
 
-import itertools
-
 import numpy as np
 import pytest
 
 import kiln
 import kiln.tensorrt as trt
 import kiln.tensorrt.plugin as trtp
-from python_plugins import CircularPad, CircularPadCreator, circular_pad_reference
+from python_plugins import (CircularPad, circular_pad_reference, gelu_reference, pad_fields, pad_then_gelu_network,
+                            registered_creator)
 
 torch = pytest.importorskip("torch")
 if not torch.cuda.is_available():
@@ -72,10 +71,6 @@ def default_engine(builder, network, logger):
     engine = trt.Runtime(logger).deserialize_cuda_engine(bytes(plan))
     assert engine is not None, logger.errors()
     return engine
-
-
-def test_the_default_backend_is_the_gpus():
-    assert kiln.default_backend() == kiln.Backend.CUDA
 
 
 def test_network_api_engine_runs_on_torch_tensors(logger):
@@ -162,38 +157,18 @@ class TorchCircularPad(CircularPad):
             y.copy_(x[..., columns] * float(self.scale[0]))
 
 
-_namespaces = itertools.count()
-
-
 def test_python_plugin_computing_in_torch_beside_a_collection_plugin(logger):
-    assert trt.init_libnvinfer_plugins(trt.Logger(), "")
-    namespace = f"py_gpu_{next(_namespaces)}"
-    assert trt.get_plugin_registry().register_creator(CircularPadCreator(namespace, TorchCircularPad), namespace)
-    creator = trt.get_plugin_registry().get_creator("CircularPad", "1", namespace)
-    fields = trt.PluginFieldCollection([
-        trt.PluginField("pads", np.array([2, 1], np.int32), trt.PluginFieldType.INT32),
-        trt.PluginField("scale", np.array([1.5], np.float32), trt.PluginFieldType.FLOAT32),
-    ])
-    plugin = creator.create_plugin("pad", fields, trt.TensorRTPhase.BUILD)
-    gelu = trt.get_plugin_registry().get_plugin_creator("CustomGeluPluginDynamic", "1", "")
-    type_id = trt.PluginField("type_id", np.array([0], np.int32), trt.PluginFieldType.INT32)
-    gelu_plugin = gelu.create_plugin("gelu", trt.PluginFieldCollection([type_id]))
-
+    creator = registered_creator(TorchCircularPad)
+    plugin = creator.create_plugin("pad", pad_fields([2, 1], 1.5), trt.TensorRTPhase.BUILD)
     builder = trt.Builder(logger)
-    network = builder.create_network()
-    x = network.add_input("x", trt.float32, (3, 4))
-    padded = network.add_plugin_v3([x], [], plugin)
-    activated = network.add_plugin_v2([padded.get_output(0)], gelu_plugin)
-    activated.get_output(0).name = "y"
-    network.mark_output(activated.get_output(0))
+    network, _ = pad_then_gelu_network(builder, plugin, (3, 4))
     engine = default_engine(builder, network, logger)  # the runtime plugin comes from the creator, with the fields
 
     xv = np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)
     stream = torch.cuda.Stream()
     y = run_on_device(engine, {"x": on_device(xv)}, stream=stream)["y"]
-    padded_ref = circular_pad_reference(xv, [2, 1], 1.5)
-    gelu_ref = 0.5 * padded_ref * (1 + np.tanh(np.sqrt(2 / np.pi) * (padded_ref + 0.044715 * padded_ref**3)))
-    np.testing.assert_allclose(y.cpu().numpy(), gelu_ref, rtol=1e-4, atol=1e-5)
+    expected = gelu_reference(circular_pad_reference(xv, [2, 1], 1.5))
+    np.testing.assert_allclose(y.cpu().numpy(), expected, rtol=1e-4, atol=1e-5)
     assert ("enqueue", stream.cuda_stream) in creator.log  # enqueue got the stream the context ran on
 
 
