@@ -223,7 +223,7 @@ def test_decorator_plugin_with_a_torch_impl_between_built_in_layers(logger):
     assert device_calls == [(True, stream.cuda_stream, stream.cuda_stream, 2)]
 
 
-def test_a_raising_torch_impl_fails_the_run_naming_the_plugin(logger):
+def test_a_raising_impl_on_the_gpu_fails_the_run_naming_the_plugin(logger):
     builder = trt.Builder(logger)
     network = builder.create_network()
     x = network.add_input("x", trt.float32, (4,))
