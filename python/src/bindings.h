@@ -27,6 +27,8 @@ void bindBuilder(py::module_& m);        // builder.cpp: Builder, IBuilderConfig
 void bindRuntime(py::module_& m);        // runtime.cpp: Runtime, ICudaEngine, IEngineInspector
 void bindExecutionContext(py::module_& m); // execution_context.cpp: IExecutionContext
 void bindOnnxParser(py::module_& m);     // onnx_parser.cpp: OnnxParser, ParserError, ErrorCode
+void bindDlpack(py::module_& m);         // dlpack.cpp: DLPack capsules for tensorrt.plugin's Tensor
+void bindCudaInterop(py::module_& m);    // cuda_interop.cpp: a pointer's device, stream ordering, for DLPack
 
 //! `with` blocks: TensorRT's objects are context managers whose exit does nothing (deprecated there; kept because
 //! its samples still write them).

@@ -30,4 +30,6 @@ PYBIND11_MODULE(_tensorrt, m)
     kp::bindRuntime(m);
     kp::bindExecutionContext(m);
     kp::bindOnnxParser(m);
+    kp::bindDlpack(m);
+    kp::bindCudaInterop(m);
 }

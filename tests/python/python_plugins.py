@@ -6,6 +6,7 @@ multiplies by the field "scale"; it runs in numpy on the host addresses Kiln's C
 """
 
 import ctypes
+import itertools
 
 import numpy as np
 
@@ -117,3 +118,45 @@ def circular_pad_reference(x, pads, scale):
     width = x.shape[-1]
     columns = [(j - pads[0]) % width for j in range(width + pads[0] + pads[1])]
     return x[..., columns] * scale
+
+
+_namespaces = itertools.count()
+
+
+def registered_creator(plugin_class=CircularPad):
+    """A creator registered under a namespace of its own (the registry is the process's), which only the registry
+    holds afterwards: Kiln must keep it alive until the plan is loaded."""
+    namespace = f"py_test_{next(_namespaces)}"
+    creator = CircularPadCreator(namespace, plugin_class)
+    assert trt.get_plugin_registry().register_creator(creator, namespace)
+    return trt.get_plugin_registry().get_creator("CircularPad", "1", namespace)
+
+
+def pad_fields(pads, scale):
+    return trt.PluginFieldCollection(
+        [
+            trt.PluginField("pads", np.array(pads, np.int32), trt.PluginFieldType.INT32),
+            trt.PluginField("scale", np.array([scale], np.float32), trt.PluginFieldType.FLOAT32),
+        ]
+    )
+
+
+def pad_then_gelu_network(builder, plugin, shape):
+    """x -> the Python plugin -> CustomGeluPluginDynamic (a V2 plugin of Kiln's collection) -> y; returns the network
+    and the plugin's layer."""
+    assert trt.init_libnvinfer_plugins(trt.Logger(), "")
+    gelu = trt.get_plugin_registry().get_plugin_creator("CustomGeluPluginDynamic", "1", "")
+    type_id = trt.PluginField("type_id", np.array([0], np.int32), trt.PluginFieldType.INT32)
+    gelu_plugin = gelu.create_plugin("gelu", trt.PluginFieldCollection([type_id]))
+    network = builder.create_network()
+    x = network.add_input("x", trt.float32, shape)
+    padded = network.add_plugin_v3([x], [], plugin)
+    activated = network.add_plugin_v2([padded.get_output(0)], gelu_plugin)
+    activated.get_output(0).name = "y"
+    network.mark_output(activated.get_output(0))
+    return network, padded
+
+
+def gelu_reference(x):
+    """GELU's tanh approximation, which CustomGeluPluginDynamic computes."""
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3)))

@@ -317,11 +317,63 @@ def test_the_cuda_backends_enqueue_hands_the_impl_device_tensors_and_the_stream(
 
     @trtp.impl("kiln_dec::device_probe")
     def device_probe_impl(x, outputs, stream):
-        seen.append((x.on_device, x.__cuda_array_interface__["data"][0], outputs[0].data_ptr, stream))
+        interface = x.__cuda_array_interface__
+        seen.append((x.on_device, interface["data"][0], interface["stream"], outputs[0].data_ptr, stream))
 
     creator = trt.get_plugin_registry().get_creator("device_probe", "1", "kiln_dec")
     plugin = creator.create_plugin("probe", trt.PluginFieldCollection(), trt.TensorRTPhase.RUNTIME)
     desc = trt.PluginTensorDesc()
     desc.dims, desc.type = (4,), trt.float32
     plugin.enqueue([desc], [desc], [0x1000], [0x2000], 0, 77)
-    assert seen == [(True, 0x1000, 0x2000, 77)]
+    assert seen == [(True, 0x1000, 77, 0x2000, 77)]
+
+
+@trtp.register("kiln_dec::dlpack_negate")
+def dlpack_negate_desc(x: trtp.TensorDesc) -> trtp.TensorDesc:
+    return x.like()
+
+
+@trtp.impl("kiln_dec::dlpack_negate")
+def dlpack_negate_impl(x, outputs, stream):
+    # DLPack's views: numpy's from_dlpack gives a read-only view of the input; the output is written through numpy().
+    outputs[0].numpy()[...] = -np.from_dlpack(x)
+
+
+def test_an_impl_reads_its_input_through_dlpack_in_a_run(logger):
+    builder = trt.Builder(logger)
+    network = builder.create_network()
+    x = network.add_input("x", trt.float32, (2, 2))
+    layer = network.add_plugin(trtp.op.kiln_dec.dlpack_negate(x))
+    layer.get_output(0).name = "y"
+    network.mark_output(layer.get_output(0))
+    engine = build_engine(builder, network, logger=logger)
+    xv = np.array([[1.5, -2], [0, 7]], np.float32)
+    np.testing.assert_array_equal(run(engine, {"x": xv})["y"], -xv)
+
+
+def test_dlpack_views_host_tensors_and_refuses_what_it_cannot_give():
+    data = np.arange(6, dtype=np.int32).reshape(3, 2)
+    tensor = trtp.Tensor(data.ctypes.data, (3, 2), trt.int32)
+    assert tensor.__dlpack_device__() == (1, 0)  # kDLCPU
+    view = np.from_dlpack(tensor)
+    assert view.dtype == np.int32 and view.shape == (3, 2) and np.shares_memory(view, data)
+    np.testing.assert_array_equal(view, data)
+    assert tensor.__dlpack__(stream=None) is not None  # a capsule no consumer takes is freed with it
+    with pytest.raises(BufferError, match="copy=True"):
+        tensor.__dlpack__(copy=True)
+    with pytest.raises(BufferError, match="cannot be exported"):
+        tensor.__dlpack__(dl_device=(2, 0))
+    with pytest.raises(TypeError, match="DLPack has no type"):
+        trtp.Tensor(data.ctypes.data, (2,), trt.fp8).__dlpack__()
+    with pytest.raises(ValueError, match="cannot be negative"):
+        trtp.Tensor(data.ctypes.data, (-1,), trt.int32).__dlpack__()
+
+
+def test_the_cuda_array_interface_carries_the_plugins_stream():
+    # Version 3's stream entry: the handle the plugin runs on, with handle 0 (the legacy default stream) written as
+    # 1, since the interface forbids 0; no stream known, no entry value.
+    def interface(stream):
+        return trtp.Tensor(0x7000, (4,), trt.float32, on_device=True, stream=stream).__cuda_array_interface__
+
+    assert interface(0x5a5a)["stream"] == 0x5a5a and interface(0)["stream"] == 1 and interface(None)["stream"] is None
+    assert interface(3)["version"] == 3 and interface(3)["strides"] is None

@@ -3,35 +3,13 @@ backend: in one network with a V2 plugin of Kiln's collection, built, serialized
 makes the runtime plugin through the Python creator with the serialized fields) and run in numpy; and the errors a
 Python plugin that raises, or returns the wrong thing, gets."""
 
-import itertools
-
 import numpy as np
 import pytest
 
 import kiln.tensorrt as trt
 from conftest import RecordingLogger, cpu_config
-from python_plugins import CircularPad, CircularPadCreator, circular_pad_reference
-
-_namespaces = itertools.count()
-
-
-def registered_creator(plugin_class=CircularPad):
-    """A creator registered under a namespace of its own (the registry is the process's), which only the registry
-    holds afterwards: Kiln must keep it alive until the plan is loaded."""
-    namespace = f"py_test_{next(_namespaces)}"
-    creator = CircularPadCreator(namespace, plugin_class)
-    assert trt.get_plugin_registry().register_creator(creator, namespace)
-    return trt.get_plugin_registry().get_creator("CircularPad", "1", namespace)
-
-
-def pad_fields(pads, scale):
-    return trt.PluginFieldCollection(
-        [
-            trt.PluginField("pads", np.array(pads, np.int32), trt.PluginFieldType.INT32),
-            trt.PluginField("scale", np.array([scale], np.float32), trt.PluginFieldType.FLOAT32),
-        ]
-    )
-
+from python_plugins import (CircularPad, CircularPadCreator, circular_pad_reference, gelu_reference, pad_fields,
+                            pad_then_gelu_network, registered_creator)
 
 def pad_network(builder, plugin, shape=(2, 3)):
     network = builder.create_network()
@@ -66,35 +44,23 @@ def test_creator_attributes_and_registry_lookup():
 
 
 def test_python_plugin_and_collection_plugin_in_one_network(logger):
-    assert trt.init_libnvinfer_plugins(trt.Logger(), "")
     creator = registered_creator()
     plugin = creator.create_plugin("pad", pad_fields([1, 2], 0.5), trt.TensorRTPhase.BUILD)
     assert plugin.get_capability_interface(trt.PluginCapabilityType.CORE).plugin_name == "CircularPad"
 
-    gelu = trt.get_plugin_registry().get_plugin_creator("CustomGeluPluginDynamic", "1", "")
-    type_id = trt.PluginField("type_id", np.array([0], np.int32), trt.PluginFieldType.INT32)
-    gelu_plugin = gelu.create_plugin("gelu", trt.PluginFieldCollection([type_id]))
-
     builder = trt.Builder(logger)
-    network = builder.create_network()
-    x = network.add_input("x", trt.float32, (2, 4))
-    padded = network.add_plugin_v3([x], [], plugin)
+    network, padded = pad_then_gelu_network(builder, plugin, (2, 4))
     assert padded.plugin is plugin  # the layer keeps the caller's object, as TensorRT's does
-    activated = network.add_plugin_v2([padded.get_output(0)], gelu_plugin)
-    activated.get_output(0).name = "y"
-    network.mark_output(activated.get_output(0))
     assert tuple(padded.get_output(0).shape) == (2, 7)  # get_output_shapes' expression: 4 + 1 + 2
 
     plan = builder.build_serialized_network(network, cpu_config(builder))
     assert plan is not None, logger.errors()
-    del plugin, gelu_plugin, network, builder
+    del plugin, padded, network, builder
     xv = np.linspace(-2, 2, 8, dtype=np.float32).reshape(2, 4)
     ran, y = load_and_run(bytes(plan), logger, xv, (2, 7))
     assert ran, logger.errors()
 
-    padded_ref = circular_pad_reference(xv, [1, 2], 0.5)
-    gelu_ref = 0.5 * padded_ref * (1 + np.tanh(np.sqrt(2 / np.pi) * (padded_ref + 0.044715 * padded_ref**3)))
-    np.testing.assert_allclose(y, gelu_ref, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(y, gelu_reference(circular_pad_reference(xv, [1, 2], 0.5)), rtol=1e-5, atol=1e-6)
     assert ("enqueue", 0) in creator.log  # the CPU backend's stream is 0
 
 

@@ -138,7 +138,7 @@ class DecoratedPlugin(_trt.IPluginV3, _trt.IPluginV3OneCore, _trt.IPluginV3OneBu
             raise PluginFunctionError(f"{plugin_def.plugin_id} has no @tensorrt.plugin.impl function")
 
         def tensors(addresses, descs):
-            return [Tensor(address, desc.dims, desc.type, desc.format, on_device)
+            return [Tensor(address, desc.dims, desc.type, desc.format, on_device, stream if on_device else None)
                     for address, desc in zip(addresses, descs)]
 
         attributes = {name: self.attributes[name] for name in plugin_def.impl_attributes}

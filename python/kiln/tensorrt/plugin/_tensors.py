@@ -4,6 +4,10 @@ data type) and ``Tensor`` (what an implementation gets: the memory of an input o
 import numpy as np
 
 import kiln.tensorrt as _trt
+from kiln._tensorrt import _cuda_device_of, _cuda_stream_wait, _dlpack_capsule
+
+_DLPACK_CPU = 1  # DLPack's kDLCPU and kDLCUDA device types
+_DLPACK_CUDA = 2
 
 from ._shapes import ShapeExprs, as_shape_exprs
 
@@ -64,15 +68,17 @@ class Tensor:
     On Kiln's CPU backend the memory is the host's: ``numpy()`` (or ``np.asarray(tensor)``, through
     ``__array_interface__``) gives a numpy array viewing it, and writing into an output's array is how an
     implementation gives its result. On the CUDA backend it is the device's: ``__cuda_array_interface__`` lets torch,
-    cupy or numba view it (``torch.as_tensor(tensor, device="cuda")``), and there is no numpy view. The memory is
-    Kiln's and valid only during the call."""
+    cupy or numba view it (``torch.as_tensor(tensor, device="cuda")``), and there is no numpy view. On both, DLPack
+    (``__dlpack__``, ``__dlpack_device__``) hands it to ``torch.from_dlpack``, cupy or ``numpy.from_dlpack`` (host
+    memory only). The memory is Kiln's and valid only during the call."""
 
-    def __init__(self, address, shape, dtype, format=None, on_device=False):
+    def __init__(self, address, shape, dtype, format=None, on_device=False, stream=None):
         self._address = int(address)
         self._shape = tuple(int(extent) for extent in shape)
         self._dtype = dtype
         self._format = _trt.TensorFormat.LINEAR if format is None else format
         self._on_device = on_device
+        self._stream = None if stream is None else int(stream)  # the CUDA stream Kiln runs the plugin on
 
     @property
     def data_ptr(self):
@@ -131,7 +137,29 @@ class Tensor:
     def __cuda_array_interface__(self):
         if not self._on_device:
             raise AttributeError("a plugin tensor in host memory (Kiln's CPU backend) has no __cuda_array_interface__")
-        return self._interface()
+        interface = self._interface()
+        # Version 3's stream: consumers order their work after it. The interface forbids 0 as ambiguous; handle 0 is
+        # CUDA's legacy default stream, which the interface writes as 1.
+        interface["stream"] = None if self._stream is None else (self._stream or 1)
+        return interface
+
+    def __dlpack_device__(self):
+        """DLPack's (device type, device id): (kDLCUDA = 2, the pointer's device) or (kDLCPU = 1, 0)."""
+        if self._on_device:
+            return (_DLPACK_CUDA, _cuda_device_of(self._address))
+        return (_DLPACK_CPU, 0)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule viewing the tensor (never a copy). On the device, the consumer's `stream` (None: the
+        legacy default stream, 1; -1: no ordering) is made to wait for the stream the plugin runs on."""
+        if copy:
+            raise BufferError("a plugin tensor is Kiln's memory, viewed in place: DLPack with copy=True is refused")
+        device = self.__dlpack_device__()
+        if dl_device is not None and tuple(dl_device) != device:
+            raise BufferError(f"a plugin tensor on DLPack device {device} cannot be exported to {tuple(dl_device)}")
+        if self._on_device and self._stream is not None and stream != -1:
+            _cuda_stream_wait(1 if stream is None else int(stream), self._stream)
+        return _dlpack_capsule(self._address, self._shape, self._dtype, self._on_device, device[1])
 
     def numpy(self):
         """A numpy array viewing the tensor's memory (writable); on the CPU backend only."""
