@@ -1,8 +1,8 @@
 // TensorRT 10's network-definition calls that Kiln added last, used as an application uses them (C++17, -Wall
 // -Wextra -Werror) and run on the CPU backend against hand-computed values: addSqueeze and addUnsqueeze (run as
 // shuffles), addParametricReLU (a point-wise program), ITensor's dynamic range, IFillLayer's int64 values and the
-// calls Kiln refuses (TensorRT's failure value and one error naming the call). network_surface_test.cpp checks
-// that every declaration of these classes is there, with TensorRT's types.
+// calls Kiln refuses (TensorRT's failure value and one error naming the call), the algorithm selector among them.
+// network_surface_test.cpp checks that every declaration of these classes is there, with TensorRT's types.
 #include <NvInfer.h>
 #include <kiln/Backend.h>
 
@@ -257,6 +257,38 @@ TEST_F(NetworkApi, RefusedCallsReturnTheFailureValueAndNameTheCall)
     EXPECT_FALSE(network->setWeightsName(Weights{DataType::kFLOAT, nullptr, 0}, "w"));
     EXPECT_EQ(logger.take("INetworkDefinition::setWeightsName"), 1U);
     EXPECT_EQ(network->getNbLayers(), 0); // no refused call left a layer behind
+}
+
+//! TensorRT 7/8-style selector (no noexcept); Kiln refuses it, so neither method may run.
+class FailingSelector final : public IAlgorithmSelector
+{
+public:
+    int32_t selectAlgorithms(IAlgorithmContext const& /*context*/, IAlgorithm const* const* /*choices*/,
+        int32_t /*nbChoices*/, int32_t* /*selection*/) override
+    {
+        ADD_FAILURE() << "Kiln offered a choice to a refused selector";
+        return 0;
+    }
+    void reportAlgorithms(IAlgorithmContext const* const* /*contexts*/, IAlgorithm const* const* /*choices*/,
+        int32_t /*nbAlgorithms*/) override
+    {
+        ADD_FAILURE() << "Kiln reported choices to a refused selector";
+    }
+};
+
+TEST_F(NetworkApi, AlgorithmSelectorIsRefusedAndNeverCalled)
+{
+    FailingSelector selector;
+    config->setAlgorithmSelector(&selector);
+    EXPECT_EQ(config->getAlgorithmSelector(), nullptr);
+    EXPECT_EQ(logger.take("IBuilderConfig::setAlgorithmSelector"), 1U);
+    config->setAlgorithmSelector(nullptr);
+    EXPECT_TRUE(logger.errors.empty());
+    ITensor* x = network->addInput("x", DataType::kFLOAT, dims({3}));
+    IActivationLayer* relu = network->addActivation(*x, ActivationType::kRELU);
+    relu->getOutput(0)->setName("y");
+    network->markOutput(*relu->getOutput(0));
+    EXPECT_EQ(run({{"x", {-1, 0, 2}}}, 3), (std::vector<float>{0, 0, 2}));
 }
 
 } // namespace
