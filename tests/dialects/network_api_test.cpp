@@ -6,6 +6,8 @@
 #include <NvInfer.h>
 #include <kiln/Backend.h>
 
+#include "collecting_logger.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,26 +21,7 @@ namespace
 
 using namespace nvinfer1;
 
-class CollectingLogger final : public ILogger
-{
-public:
-    void log(Severity severity, char const* msg) noexcept override
-    {
-        if (severity <= Severity::kERROR)
-        {
-            errors.emplace_back(msg);
-        }
-    }
-    //! How many errors name `call`; clears them.
-    size_t take(std::string const& call)
-    {
-        auto const n = std::count_if(
-            errors.begin(), errors.end(), [&](std::string const& e) { return e.find(call) != std::string::npos; });
-        errors.clear();
-        return static_cast<size_t>(n);
-    }
-    std::vector<std::string> errors;
-};
+using kiln::test::CollectingLogger;
 
 Dims dims(std::vector<int64_t> const& extents)
 {
@@ -257,6 +240,29 @@ TEST_F(NetworkApi, RefusedCallsReturnTheFailureValueAndNameTheCall)
     EXPECT_FALSE(network->setWeightsName(Weights{DataType::kFLOAT, nullptr, 0}, "w"));
     EXPECT_EQ(logger.take("INetworkDefinition::setWeightsName"), 1U);
     EXPECT_EQ(network->getNbLayers(), 0); // no refused call left a layer behind
+}
+
+TEST_F(NetworkApi, ContextGivesItsRuntimeConfigAndRefusesUnfusedDebugTensors)
+{
+    ITensor* x = network->addInput("x", DataType::kFLOAT, dims({2}));
+    network->markOutput(*network->addActivation(*x, ActivationType::kRELU)->getOutput(0));
+    std::unique_ptr<IHostMemory> plan{builder->buildSerializedNetwork(*network, *config)};
+    ASSERT_NE(plan, nullptr);
+    std::unique_ptr<ICudaEngine> engine{runtime->deserializeCudaEngine(plan->data(), plan->size())};
+    std::unique_ptr<IRuntimeConfig> made{engine->createRuntimeConfig()};
+    made->setExecutionContextAllocationStrategy(ExecutionContextAllocationStrategy::kUSER_MANAGED);
+    std::unique_ptr<IExecutionContext> context{engine->createExecutionContext(made.get())};
+    ASSERT_NE(context, nullptr);
+    IRuntimeConfig* given = context->getRuntimeConfig();
+    ASSERT_NE(given, nullptr);
+    EXPECT_EQ(given->getExecutionContextAllocationStrategy(), ExecutionContextAllocationStrategy::kUSER_MANAGED);
+    std::unique_ptr<IExecutionContext> plain{engine->createExecutionContext()};
+    EXPECT_EQ(plain->getRuntimeConfig()->getExecutionContextAllocationStrategy(),
+        ExecutionContextAllocationStrategy::kSTATIC);
+    EXPECT_FALSE(context->setUnfusedTensorsDebugState(true));
+    EXPECT_EQ(logger.take("IExecutionContext::setUnfusedTensorsDebugState"), 1U);
+    EXPECT_TRUE(context->setUnfusedTensorsDebugState(false));
+    EXPECT_FALSE(context->getUnfusedTensorsDebugState());
 }
 
 //! TensorRT 7/8-style selector (no noexcept); Kiln refuses it, so neither method may run.
