@@ -109,6 +109,84 @@ using IInt8EntropyCalibrator2 = v_1_0::IInt8EntropyCalibrator2;
 using IInt8MinMaxCalibrator = v_1_0::IInt8MinMaxCalibrator;
 using IInt8LegacyCalibrator = v_1_0::IInt8LegacyCalibrator;
 
+// The algorithm selector family (deprecated in TensorRT 10.8, superseded by editable timing caches). Kiln does not
+// offer its tactic choices to a selector: IBuilderConfig::setAlgorithmSelector refuses selectors, so Kiln never
+// makes these objects or calls a selector. Declared for code that names them.
+
+//! The format of one input or output of an algorithm.
+class IAlgorithmIOInfo : public INoCopy
+{
+public:
+    virtual DataType getDataType() const noexcept = 0;
+    //! In vectors for vectorized formats.
+    virtual Dims getStrides() const noexcept = 0;
+    //! -1 for formats that are not vectorized.
+    virtual int64_t getVectorizedDim() const noexcept = 0;
+    virtual int64_t getComponentsPerElement() const noexcept = 0;
+
+protected:
+    ~IAlgorithmIOInfo() noexcept override = default;
+};
+
+//! Which implementation and tactic an algorithm is.
+class IAlgorithmVariant : public INoCopy
+{
+public:
+    virtual int64_t getImplementation() const noexcept = 0;
+    virtual int64_t getTactic() const noexcept = 0;
+
+protected:
+    ~IAlgorithmVariant() noexcept override = default;
+};
+
+//! The layer (or fused layers) algorithms are chosen for, with its inputs' and outputs' shapes per profile.
+class IAlgorithmContext : public INoCopy
+{
+public:
+    virtual char const* getName() const noexcept = 0;
+    virtual Dims getDimensions(int32_t index, OptProfileSelector select) const noexcept = 0;
+    virtual int32_t getNbInputs() const noexcept = 0;
+    virtual int32_t getNbOutputs() const noexcept = 0;
+
+protected:
+    ~IAlgorithmContext() noexcept override = default;
+};
+
+//! One candidate: its variant, timing, workspace and each input's and output's format (inputs first).
+class IAlgorithm : public INoCopy
+{
+public:
+    virtual IAlgorithmVariant const& getAlgorithmVariant() const noexcept = 0;
+    virtual float getTimingMSec() const noexcept = 0;
+    virtual std::size_t getWorkspaceSize() const noexcept = 0;
+    virtual IAlgorithmIOInfo const* getAlgorithmIOInfoByIndex(int32_t index) const noexcept = 0;
+
+protected:
+    ~IAlgorithm() noexcept override = default;
+};
+
+namespace v_1_0
+{
+//! Implemented by applications; declared without noexcept so that overrides with and without it compile.
+class IAlgorithmSelector : public IVersionedInterface
+{
+public:
+    InterfaceInfo getInterfaceInfo() const noexcept override
+    {
+        return InterfaceInfo{"IAlgorithmSelector", 1, 0};
+    }
+    //! Writes the indices of the acceptable choices into selection and returns how many.
+    virtual int32_t selectAlgorithms(IAlgorithmContext const& context, IAlgorithm const* const* choices,
+        int32_t nbChoices, int32_t* selection) = 0;
+    virtual void reportAlgorithms(
+        IAlgorithmContext const* const* algoContexts, IAlgorithm const* const* algoChoices, int32_t nbAlgorithms)
+        = 0;
+    ~IAlgorithmSelector() noexcept override = default;
+};
+} // namespace v_1_0
+
+using IAlgorithmSelector = v_1_0::IAlgorithmSelector;
+
 using QuantizationFlags = uint32_t;
 
 //! INT8 calibration options (deprecated in TensorRT 10.1); stored by Kiln, which has no INT8 yet.
@@ -311,6 +389,10 @@ public:
     //! Refused with an error (Kiln has no INT8 yet): getInt8Calibrator stays nullptr. Passing nullptr is accepted.
     virtual void setInt8Calibrator(IInt8Calibrator* calibrator) noexcept = 0;
     virtual IInt8Calibrator* getInt8Calibrator() const noexcept = 0;
+    //! Refused with an error (Kiln offers no tactic choices to a selector): getAlgorithmSelector stays nullptr.
+    //! Passing nullptr is accepted.
+    virtual void setAlgorithmSelector(IAlgorithmSelector* selector) noexcept = 0;
+    virtual IAlgorithmSelector* getAlgorithmSelector() const noexcept = 0;
     virtual void setFlags(BuilderFlags builderFlags) noexcept = 0;
     virtual BuilderFlags getFlags() const noexcept = 0;
     virtual void clearFlag(BuilderFlag builderFlag) noexcept = 0;

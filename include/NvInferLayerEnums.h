@@ -364,6 +364,39 @@ struct EnumMaxImpl<BoundingBoxFormat>
 };
 } // namespace impl
 
+//! What an ILoopOutputLayer gives: the last iteration's value, or every iteration's stacked along a new axis.
+enum class LoopOutput : int32_t
+{
+    kLAST_VALUE = 0,
+    kCONCATENATE = 1, //!< first iteration first
+    kREVERSE = 2,     //!< last iteration first
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<LoopOutput>
+{
+    static constexpr int32_t kVALUE = 3;
+};
+} // namespace impl
+
+//! What ends a loop: a trip count (a 0-D INT32/INT64 tensor) or a condition (0-D BOOL) that stops it when false.
+enum class TripLimit : int32_t
+{
+    kCOUNT = 0,
+    kWHILE = 1,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<TripLimit>
+{
+    static constexpr int32_t kVALUE = 2;
+};
+} // namespace impl
+
 using ResizeMode = InterpolationMode;
 
 } // namespace nvinfer1

@@ -89,8 +89,22 @@ public:
     virtual Dims getDimensions() const noexcept = 0;
     virtual void setType(DataType type) noexcept = 0;
     virtual DataType getType() const noexcept = 0;
+    //! Kept for INT8 builds (deprecated in TensorRT 10.1); Kiln has no INT8, so no layer reads the range.
+    //! False, leaving the range unset, unless min and max are finite and min <= max.
+    virtual bool setDynamicRange(float min, float max) noexcept = 0;
     virtual bool isNetworkInput() const noexcept = 0;
     virtual bool isNetworkOutput() const noexcept = 0;
+    //! Implicit batch is gone since TensorRT 10: a warning, and getBroadcastAcrossBatch() stays false.
+    virtual void setBroadcastAcrossBatch(bool broadcastAcrossBatch) noexcept = 0;
+    virtual bool getBroadcastAcrossBatch() const noexcept = 0;
+    //! Always kDEVICE; setLocation(kHOST) is refused (TensorRT 10 deprecates it: only RNNv2 used it).
+    virtual TensorLocation getLocation() const noexcept = 0;
+    virtual void setLocation(TensorLocation location) noexcept = 0;
+    virtual bool dynamicRangeIsSet() const noexcept = 0;
+    virtual void resetDynamicRange() noexcept = 0;
+    //! Quiet NaN while no range is set.
+    virtual float getDynamicRangeMin() const noexcept = 0;
+    virtual float getDynamicRangeMax() const noexcept = 0;
     //! A bit per TensorFormat that an I/O tensor may use (default: kLINEAR).
     virtual void setAllowedFormats(TensorFormats formats) noexcept = 0;
     virtual TensorFormats getAllowedFormats() const noexcept = 0;
@@ -366,6 +380,10 @@ public:
     virtual SampleMode getMode() const noexcept = 0;
     // setInput(1..3, shapeTensor) give start, size and stride at run time; setInput(4, t) the fill value.
     using ILayer::setInput;
+    //! Kiln slices along every axis in order: setAxes is refused unless it lists 0, 1, ..., rank - 1, and getAxes
+    //! gives that list.
+    virtual void setAxes(Dims const& axes) noexcept = 0;
+    virtual Dims getAxes() const noexcept = 0;
 
 protected:
     ~ISliceLayer() noexcept override = default;
@@ -497,6 +515,14 @@ public:
     virtual void setBeta(double beta) noexcept = 0;
     virtual double getBeta() const noexcept = 0;
     using ILayer::setInput;
+    //! Integer alpha and beta, for INT64 outputs. Kiln holds them as doubles, so it refuses a value beyond 2^53
+    //! in magnitude (it would not be exact); getAlphaInt64/getBetaInt64 give -1 where an input replaces the value.
+    virtual void setAlphaInt64(int64_t alpha) noexcept = 0;
+    virtual int64_t getAlphaInt64() const noexcept = 0;
+    virtual void setBetaInt64(int64_t beta) noexcept = 0;
+    virtual int64_t getBetaInt64() const noexcept = 0;
+    //! True once alpha or beta was last set through the Int64 setters.
+    virtual bool isAlphaBetaInt64() const noexcept = 0;
     virtual void setToType(DataType toType) noexcept = 0;
     virtual DataType getToType() const noexcept = 0;
 
@@ -633,6 +659,126 @@ protected:
     ~IPluginV3Layer() noexcept override = default;
 };
 
+//! Local response normalization across channels. Kiln has no implementation: addLRN is refused.
+class ILRNLayer : public ILayer
+{
+public:
+    virtual void setWindowSize(int64_t windowSize) noexcept = 0;
+    virtual int64_t getWindowSize() const noexcept = 0;
+    virtual void setAlpha(float alpha) noexcept = 0;
+    virtual float getAlpha() const noexcept = 0;
+    virtual void setBeta(float beta) noexcept = 0;
+    virtual float getBeta() const noexcept = 0;
+    virtual void setK(float k) noexcept = 0;
+    virtual float getK() const noexcept = 0;
+
+protected:
+    ~ILRNLayer() noexcept override = default;
+};
+
+//! Softmax over the first bounds[z] entries of each sequence z. Kiln has no implementation: addRaggedSoftMax is
+//! refused.
+class IRaggedSoftMaxLayer : public ILayer
+{
+protected:
+    ~IRaggedSoftMaxLayer() noexcept override = default;
+};
+
+//! x >= 0 ? x : slope * x, the slope (input 1) broadcast to x.
+class IParametricReLULayer : public ILayer
+{
+protected:
+    ~IParametricReLULayer() noexcept override = default;
+};
+
+//! Checks a BOOL shape tensor at build and run time. Kiln has no implementation: addAssertion is refused.
+class IAssertionLayer : public ILayer
+{
+public:
+    virtual void setMessage(char const* message) noexcept = 0;
+    virtual char const* getMessage() const noexcept = 0;
+
+protected:
+    ~IAssertionLayer() noexcept override = default;
+};
+
+//! clamp(round(x / scale) + zeroPoint) into INT8, FP8 or INT4. Kiln has no quantized types yet: addQuantize is
+//! refused.
+class IQuantizeLayer : public ILayer
+{
+public:
+    //! -1: one scale for the whole tensor.
+    virtual int32_t getAxis() const noexcept = 0;
+    virtual void setAxis(int32_t axis) noexcept = 0;
+    virtual void setToType(DataType toType) noexcept = 0;
+    virtual DataType getToType() const noexcept = 0;
+
+protected:
+    ~IQuantizeLayer() noexcept override = default;
+};
+
+//! (q - zeroPoint) * scale back to a floating-point type. Refused like IQuantizeLayer.
+class IDequantizeLayer : public ILayer
+{
+public:
+    virtual int32_t getAxis() const noexcept = 0;
+    virtual void setAxis(int32_t axis) noexcept = 0;
+    virtual void setToType(DataType toType) noexcept = 0;
+    virtual DataType getToType() const noexcept = 0;
+
+protected:
+    ~IDequantizeLayer() noexcept override = default;
+};
+
+//! Quantization with block scales computed at run time (TensorRT 10.9). Refused like IQuantizeLayer.
+class IDynamicQuantizeLayer : public ILayer
+{
+public:
+    virtual void setToType(DataType toType) noexcept = 0;
+    virtual DataType getToType() const noexcept = 0;
+    virtual void setScaleType(DataType scaleType) noexcept = 0;
+    virtual DataType getScaleType() const noexcept = 0;
+    virtual void setAxis(int32_t axis) noexcept = 0;
+    virtual int32_t getAxis() const noexcept = 0;
+    virtual void setBlockSize(int32_t size) noexcept = 0;
+    virtual int32_t getBlockSize() const noexcept = 0;
+
+protected:
+    ~IDynamicQuantizeLayer() noexcept override = default;
+};
+
+//! Einstein summation. Kiln has no implementation: addEinsum is refused.
+class IEinsumLayer : public ILayer
+{
+public:
+    virtual bool setEquation(char const* equation) noexcept = 0;
+    virtual char const* getEquation() const noexcept = 0;
+
+protected:
+    ~IEinsumLayer() noexcept override = default;
+};
+
+//! Removes axes of extent 1. Input 1 lists them (INT32 or INT64, the output of an IConstantLayer in Kiln, read when
+//! the layer is added or the input replaced); negative axes count from the end.
+class ISqueezeLayer : public ILayer
+{
+public:
+    using ILayer::setInput;
+
+protected:
+    ~ISqueezeLayer() noexcept override = default;
+};
+
+//! Inserts axes of extent 1 at the output positions input 1 lists (read as for ISqueezeLayer).
+class IUnsqueezeLayer : public ILayer
+{
+public:
+    using ILayer::setInput;
+
+protected:
+    ~IUnsqueezeLayer() noexcept override = default;
+};
+
 class IIfConditional;
 
 //! The layers that mark the bounds of an if-conditional (IIfConditional) share this base.
@@ -687,6 +833,79 @@ public:
 
 protected:
     ~IIfConditional() noexcept override = default;
+};
+
+class ILoop;
+
+//! The layers that mark the bounds of a loop (ILoop) share this base. Kiln has no loops: addLoop is refused, so no
+//! network of Kiln's holds one.
+class ILoopBoundaryLayer : public ILayer
+{
+public:
+    virtual ILoop* getLoop() const noexcept = 0;
+
+protected:
+    ~ILoopBoundaryLayer() noexcept override = default;
+};
+
+//! A value carried from one iteration to the next: input 0 the first iteration's, input 1 the next one's.
+class IRecurrenceLayer : public ILoopBoundaryLayer
+{
+public:
+    using ILayer::setInput;
+
+protected:
+    ~IRecurrenceLayer() noexcept override = default;
+};
+
+//! How a loop's result leaves it; input 1 gives the stacked length for kCONCATENATE and kREVERSE.
+class ILoopOutputLayer : public ILoopBoundaryLayer
+{
+public:
+    virtual LoopOutput getLoopOutput() const noexcept = 0;
+    virtual void setAxis(int32_t axis) noexcept = 0;
+    virtual int32_t getAxis() const noexcept = 0;
+    using ILayer::setInput;
+
+protected:
+    ~ILoopOutputLayer() noexcept override = default;
+};
+
+class ITripLimitLayer : public ILoopBoundaryLayer
+{
+public:
+    virtual TripLimit getTripLimit() const noexcept = 0;
+
+protected:
+    ~ITripLimitLayer() noexcept override = default;
+};
+
+//! The slice of its input along an axis for the current iteration.
+class IIteratorLayer : public ILoopBoundaryLayer
+{
+public:
+    virtual void setAxis(int32_t axis) noexcept = 0;
+    virtual int32_t getAxis() const noexcept = 0;
+    virtual void setReverse(bool reverse) noexcept = 0;
+    virtual bool getReverse() const noexcept = 0;
+
+protected:
+    ~IIteratorLayer() noexcept override = default;
+};
+
+//! A recurrent subgraph. Declared for code that names it; INetworkDefinition::addLoop is refused in Kiln.
+class ILoop : public INoCopy
+{
+public:
+    virtual IRecurrenceLayer* addRecurrence(ITensor& initialValue) noexcept = 0;
+    virtual ITripLimitLayer* addTripLimit(ITensor& tensor, TripLimit limit) noexcept = 0;
+    virtual IIteratorLayer* addIterator(ITensor& tensor, int32_t axis = 0, bool reverse = false) noexcept = 0;
+    virtual ILoopOutputLayer* addLoopOutput(ITensor& tensor, LoopOutput outputKind, int32_t axis = 0) noexcept = 0;
+    virtual void setName(char const* name) noexcept = 0;
+    virtual char const* getName() const noexcept = 0;
+
+protected:
+    ~ILoop() noexcept override = default;
 };
 
 enum class NetworkDefinitionCreationFlag : int32_t
@@ -778,8 +997,9 @@ public:
     virtual IConvolutionLayer* addConvolutionNd(
         ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
         = 0;
+    //! kernelSize by value, as TensorRT declares it (addConvolutionNd takes a reference).
     virtual IDeconvolutionLayer* addDeconvolutionNd(
-        ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
+        ITensor& input, int64_t nbOutputMaps, Dims kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
         = 0;
     virtual IPoolingLayer* addPoolingNd(ITensor& input, PoolingType type, Dims const& windowSize) noexcept = 0;
     //! Kiln keeps the network's own clone of plugin; the caller still owns (and destroys) plugin.
@@ -800,6 +1020,69 @@ public:
     virtual NetworkDefinitionCreationFlags getFlags() const noexcept = 0;
     virtual bool getFlag(NetworkDefinitionCreationFlag networkDefinitionCreationFlag) const noexcept = 0;
     virtual IBuilder& getBuilder() const noexcept = 0;
+
+    // TensorRT 10's remaining calls. What Kiln cannot do returns TensorRT's failure value (nullptr, false) and logs
+    // one error naming the call and why (docs/api-coverage.md lists them).
+
+    //! Refused (false): Kiln has no debug tensors yet.
+    virtual bool markDebug(ITensor& tensor) noexcept = 0;
+    virtual bool unmarkDebug(ITensor& tensor) noexcept = 0;
+    //! False: no tensor is ever a debug tensor.
+    virtual bool isDebugTensor(ITensor const& tensor) const noexcept = 0;
+    virtual bool markUnfusedTensorsAsDebugTensors() noexcept = 0;
+    virtual bool unmarkUnfusedTensorsAsDebugTensors() noexcept = 0;
+    //! Refused (nullptr).
+    virtual ILRNLayer* addLRN(ITensor& input, int64_t window, float alpha, float beta, float k) noexcept = 0;
+    //! Refused (nullptr).
+    virtual IRaggedSoftMaxLayer* addRaggedSoftMax(ITensor& input, ITensor& bounds) noexcept = 0;
+    //! Always false (deprecated in TensorRT 10.0): every network has an explicit batch dimension.
+    bool hasImplicitBatchDimension() const noexcept
+    {
+        return false;
+    }
+    //! Refused (false): Kiln computes a shape tensor's values while shapes are inferred, but gives no network output
+    //! in host memory for them.
+    virtual bool markOutputForShapes(ITensor& tensor) noexcept = 0;
+    virtual bool unmarkOutputForShapes(ITensor& tensor) noexcept = 0;
+    //! Floating-point input and slope of the input's rank; the slope broadcasts (its extents are 1 or the input's).
+    virtual IParametricReLULayer* addParametricReLU(ITensor& input, ITensor& slope) noexcept = 0;
+    //! Refused (nullptr): Kiln has no loops yet.
+    virtual ILoop* addLoop() noexcept = 0;
+    //! Refused (nullptr).
+    virtual IAssertionLayer* addAssertion(ITensor& condition, char const* message) noexcept = 0;
+    //! Refused (false): names serve refit, which Kiln does not have yet.
+    virtual bool setWeightsName(Weights weights, char const* name) noexcept = 0;
+    //! Kept and given back (Kiln reports a network's errors through the logger, as the builder's).
+    virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
+    virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
+    //! TensorRT's two-argument form (deprecated in TensorRT 9.0): the output is kFLOAT.
+    IDequantizeLayer* addDequantize(ITensor& input, ITensor& scale) noexcept
+    {
+        return addDequantize(input, scale, DataType::kFLOAT);
+    }
+    //! Refused (nullptr): Kiln has no quantized types yet.
+    virtual IDequantizeLayer* addDequantize(ITensor& input, ITensor& scale, DataType outputType) noexcept = 0;
+    //! TensorRT's two-argument form (deprecated in TensorRT 9.0): the output is kINT8.
+    IQuantizeLayer* addQuantize(ITensor& input, ITensor& scale) noexcept
+    {
+        return addQuantize(input, scale, DataType::kINT8);
+    }
+    //! Refused (nullptr): Kiln has no quantized types yet.
+    virtual IQuantizeLayer* addQuantize(ITensor& input, ITensor& scale, DataType outputType) noexcept = 0;
+    //! Refused (nullptr).
+    virtual IDynamicQuantizeLayer* addDynamicQuantize(
+        ITensor& input, int32_t axis, int32_t blockSize, DataType outputType, DataType scaleType) noexcept
+        = 0;
+    //! Refused (nullptr).
+    virtual IEinsumLayer* addEinsum(ITensor* const* inputs, int32_t nbInputs, char const* equation) noexcept = 0;
+    //! Refused (false): Kiln has no refit yet; areWeightsMarkedRefittable is false.
+    virtual bool markWeightsRefittable(char const* name) noexcept = 0;
+    virtual bool unmarkWeightsRefittable(char const* name) noexcept = 0;
+    virtual bool areWeightsMarkedRefittable(char const* name) const noexcept = 0;
+    //! Runs as a shuffle (a transpose of the unit axes to the end, then a reshape); getType() is kSQUEEZE.
+    virtual ISqueezeLayer* addSqueeze(ITensor& input, ITensor& axes) noexcept = 0;
+    //! Runs as a shuffle (a reshape adding unit axes at the end, then a transpose); getType() is kUNSQUEEZE.
+    virtual IUnsqueezeLayer* addUnsqueeze(ITensor& input, ITensor& axes) noexcept = 0;
 
     ~INetworkDefinition() noexcept override = default;
 };

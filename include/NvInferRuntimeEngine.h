@@ -545,6 +545,13 @@ public:
     //! True: it turns on the debug state of every debug tensor, of which Kiln's engines have none.
     virtual bool setAllTensorsDebugState(bool flag) noexcept = 0;
     virtual bool getDebugState(char const* name) const noexcept = 0;
+    //! The configuration the context was made with (its allocation strategy); the context owns it, and changing it
+    //! changes nothing about the context.
+    virtual IRuntimeConfig* getRuntimeConfig() const noexcept = 0;
+    //! Refused for true (false, with an error): no unfused tensor is a debug tensor, as
+    //! INetworkDefinition::markUnfusedTensorsAsDebugTensors is refused. False turns nothing off and succeeds.
+    virtual bool setUnfusedTensorsDebugState(bool flag) noexcept = 0;
+    virtual bool getUnfusedTensorsDebugState() const noexcept = 0;
 };
 
 //! What an engine is made of, layer by layer. Shapes are concrete when an execution context whose input

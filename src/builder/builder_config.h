@@ -86,6 +86,11 @@ public:
     {
         return nullptr;
     }
+    void setAlgorithmSelector(nvinfer1::IAlgorithmSelector* selector) noexcept override;
+    nvinfer1::IAlgorithmSelector* getAlgorithmSelector() const noexcept override
+    {
+        return nullptr;
+    }
     void setDeviceType(nvinfer1::ILayer const* layer, nvinfer1::DeviceType deviceType) noexcept override;
     nvinfer1::DeviceType getDeviceType(nvinfer1::ILayer const* /*layer*/) const noexcept override
     {

@@ -59,6 +59,16 @@ void BuilderConfig::setInt8Calibrator(nvinfer1::IInt8Calibrator* calibrator) noe
     }
 }
 
+void BuilderConfig::setAlgorithmSelector(nvinfer1::IAlgorithmSelector* selector) noexcept
+{
+    if (selector != nullptr)
+    {
+        refuse("setAlgorithmSelector",
+            "Kiln offers its tactic choices to no algorithm selector (TensorRT 10.8 deprecates them); the selector is "
+            "not kept and Kiln chooses as it would without one");
+    }
+}
+
 void BuilderConfig::setDeviceType(nvinfer1::ILayer const* /*layer*/, nvinfer1::DeviceType deviceType) noexcept
 {
     if (deviceType != nvinfer1::DeviceType::kGPU)

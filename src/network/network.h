@@ -97,7 +97,7 @@ public:
     nvinfer1::IConvolutionLayer* addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
         nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
     nvinfer1::IDeconvolutionLayer* addDeconvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
-        nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
+        nvinfer1::Dims kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
     nvinfer1::IPoolingLayer* addPoolingNd(
         nvinfer1::ITensor& input, nvinfer1::PoolingType type, nvinfer1::Dims const& windowSize) noexcept override;
     nvinfer1::IPluginV2Layer* addPluginV2(
@@ -116,6 +116,47 @@ public:
     nvinfer1::NetworkDefinitionCreationFlags getFlags() const noexcept override;
     bool getFlag(nvinfer1::NetworkDefinitionCreationFlag flag) const noexcept override;
     nvinfer1::IBuilder& getBuilder() const noexcept override;
+    // network_add_layers.cpp
+    nvinfer1::IParametricReLULayer* addParametricReLU(
+        nvinfer1::ITensor& input, nvinfer1::ITensor& slope) noexcept override;
+    nvinfer1::ISqueezeLayer* addSqueeze(nvinfer1::ITensor& input, nvinfer1::ITensor& axes) noexcept override;
+    nvinfer1::IUnsqueezeLayer* addUnsqueeze(nvinfer1::ITensor& input, nvinfer1::ITensor& axes) noexcept override;
+    // network_refused.cpp: what Kiln has nothing behind yet, and the error recorder.
+    bool markDebug(nvinfer1::ITensor& tensor) noexcept override;
+    bool unmarkDebug(nvinfer1::ITensor& tensor) noexcept override;
+    bool isDebugTensor(nvinfer1::ITensor const& tensor) const noexcept override;
+    bool markUnfusedTensorsAsDebugTensors() noexcept override;
+    bool unmarkUnfusedTensorsAsDebugTensors() noexcept override;
+    nvinfer1::ILRNLayer* addLRN(
+        nvinfer1::ITensor& input, int64_t window, float alpha, float beta, float k) noexcept override;
+    nvinfer1::IRaggedSoftMaxLayer* addRaggedSoftMax(
+        nvinfer1::ITensor& input, nvinfer1::ITensor& bounds) noexcept override;
+    bool markOutputForShapes(nvinfer1::ITensor& tensor) noexcept override;
+    bool unmarkOutputForShapes(nvinfer1::ITensor& tensor) noexcept override;
+    nvinfer1::ILoop* addLoop() noexcept override;
+    nvinfer1::IAssertionLayer* addAssertion(nvinfer1::ITensor& condition, char const* message) noexcept override;
+    bool setWeightsName(nvinfer1::Weights weights, char const* name) noexcept override;
+    void setErrorRecorder(nvinfer1::IErrorRecorder* recorder) noexcept override
+    {
+        mRecorder = recorder;
+    }
+    nvinfer1::IErrorRecorder* getErrorRecorder() const noexcept override
+    {
+        return mRecorder;
+    }
+    using nvinfer1::INetworkDefinition::addDequantize;
+    nvinfer1::IDequantizeLayer* addDequantize(
+        nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::DataType outputType) noexcept override;
+    using nvinfer1::INetworkDefinition::addQuantize;
+    nvinfer1::IQuantizeLayer* addQuantize(
+        nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::DataType outputType) noexcept override;
+    nvinfer1::IDynamicQuantizeLayer* addDynamicQuantize(nvinfer1::ITensor& input, int32_t axis, int32_t blockSize,
+        nvinfer1::DataType outputType, nvinfer1::DataType scaleType) noexcept override;
+    nvinfer1::IEinsumLayer* addEinsum(
+        nvinfer1::ITensor* const* inputs, int32_t nbInputs, char const* equation) noexcept override;
+    bool markWeightsRefittable(char const* name) noexcept override;
+    bool unmarkWeightsRefittable(char const* name) noexcept override;
+    bool areWeightsMarkedRefittable(char const* name) const noexcept override;
 
     // For the builder and for layers.
     std::vector<std::unique_ptr<Layer>> const& layers() const
@@ -173,6 +214,7 @@ private:
     std::vector<Tensor*> mInputs;
     std::vector<Tensor*> mOutputs;
     int32_t mLayerCounter{0};
+    nvinfer1::IErrorRecorder* mRecorder{nullptr}; //!< kept for the application; Kiln reports through the logger
     mutable NetworkFacts mFacts;
     mutable bool mFactsValid{false};
 };

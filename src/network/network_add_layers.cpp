@@ -5,6 +5,7 @@
 #include "network/add_layer.h"
 #include "network/layers/layer_kinds.h"
 #include "network/layers/layer_utils.h"
+#include "network/layers/squeeze.h"
 
 #include <bit>
 #include <cstdint>
@@ -378,7 +379,7 @@ nvinfer1::IConvolutionLayer* Network::addConvolutionNd(nvinfer1::ITensor& input,
 }
 
 nvinfer1::IDeconvolutionLayer* Network::addDeconvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
-    nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept
+    nvinfer1::Dims kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept
 {
     DeconvolutionParams params;
     if (!makeFilterParams("addDeconvolutionNd", nbOutputMaps, kernelSize, kernelWeights, biasWeights, params))
@@ -403,6 +404,51 @@ nvinfer1::IPoolingLayer* Network::addPoolingNd(
     params.prePadding = filledDims(windowSize.nbDims, 0);
     params.postPadding = filledDims(windowSize.nbDims, 0);
     return addLayer<PoolingLayer>("Pooling", {&input}, params, 1, 1);
+}
+
+nvinfer1::IParametricReLULayer* Network::addParametricReLU(
+    nvinfer1::ITensor& input, nvinfer1::ITensor& slope) noexcept
+{
+    return addLayer<ParametricReLULayer>("ParametricReLU", {&input, &slope}, ParametricReLUParams{}, 2, 2);
+}
+
+namespace
+{
+
+//! addSqueeze and addUnsqueeze: the shuffle the axes give, added as a layer answering to TensorRT as `Kind`.
+template <typename Kind>
+bool axesShuffle(char const* call, nvinfer1::ITensor& input, nvinfer1::ITensor& axes, ShuffleParams& params)
+{
+    std::string why;
+    if (!Kind::derive(input, axes, params, why))
+    {
+        logError(std::string("INetworkDefinition::") + call + ": " + why);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+nvinfer1::ISqueezeLayer* Network::addSqueeze(nvinfer1::ITensor& input, nvinfer1::ITensor& axes) noexcept
+{
+    ShuffleParams params;
+    if (!checkInputs("addSqueeze", {&input, &axes}) || !axesShuffle<SqueezeLayer>("addSqueeze", input, axes, params))
+    {
+        return nullptr;
+    }
+    return addLayer<SqueezeLayer>("Squeeze", {&input}, params, 1, 1, static_cast<Tensor*>(&axes));
+}
+
+nvinfer1::IUnsqueezeLayer* Network::addUnsqueeze(nvinfer1::ITensor& input, nvinfer1::ITensor& axes) noexcept
+{
+    ShuffleParams params;
+    if (!checkInputs("addUnsqueeze", {&input, &axes})
+        || !axesShuffle<UnsqueezeLayer>("addUnsqueeze", input, axes, params))
+    {
+        return nullptr;
+    }
+    return addLayer<UnsqueezeLayer>("Unsqueeze", {&input}, params, 1, 1, static_cast<Tensor*>(&axes));
 }
 
 } // namespace kiln::network

@@ -3,7 +3,9 @@
 
 #include <NvInfer.h>
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kiln::network
@@ -24,8 +26,17 @@ public:
     nvinfer1::Dims getDimensions() const noexcept override;
     void setType(nvinfer1::DataType type) noexcept override;
     nvinfer1::DataType getType() const noexcept override;
+    bool setDynamicRange(float min, float max) noexcept override;
     bool isNetworkInput() const noexcept override;
     bool isNetworkOutput() const noexcept override;
+    void setBroadcastAcrossBatch(bool broadcastAcrossBatch) noexcept override;
+    bool getBroadcastAcrossBatch() const noexcept override;
+    nvinfer1::TensorLocation getLocation() const noexcept override;
+    void setLocation(nvinfer1::TensorLocation location) noexcept override;
+    bool dynamicRangeIsSet() const noexcept override;
+    void resetDynamicRange() noexcept override;
+    float getDynamicRangeMin() const noexcept override;
+    float getDynamicRangeMax() const noexcept override;
     void setAllowedFormats(nvinfer1::TensorFormats formats) noexcept override;
     nvinfer1::TensorFormats getAllowedFormats() const noexcept override;
     bool isShapeTensor() const noexcept override;
@@ -91,6 +102,7 @@ private:
     bool mIsInput{false};
     bool mIsOutput{false};
     bool mIsShapeTensor{false};
+    std::optional<std::pair<float, float>> mDynamicRange; //!< kept for the application; no layer reads it
     nvinfer1::TensorFormats mAllowedFormats{1U << static_cast<uint32_t>(nvinfer1::TensorFormat::kLINEAR)};
 };
 

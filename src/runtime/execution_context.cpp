@@ -34,6 +34,7 @@ ExecutionContext::ExecutionContext(Engine const& engine, nvinfer1::ExecutionCont
     : mEngine(engine)
     , mStrategy(strategy)
 {
+    mRuntimeConfig.setExecutionContextAllocationStrategy(strategy);
     auto const& model = engine.model();
     mInputShapes.resize(model.tensors.size(), nvinfer1::Dims{-1, {}});
     mAddresses.resize(model.tensors.size());

@@ -9,6 +9,7 @@
 
 #include "runtime/engine.h"
 #include "runtime/prepared_layer.h"
+#include "runtime/runtime_config.h"
 #include "backend/executor.h"
 
 #include <cstddef>
@@ -147,6 +148,15 @@ public:
     {
         return false;
     }
+    nvinfer1::IRuntimeConfig* getRuntimeConfig() const noexcept override
+    {
+        return &mRuntimeConfig;
+    }
+    bool setUnfusedTensorsDebugState(bool flag) noexcept override;
+    bool getUnfusedTensorsDebugState() const noexcept override
+    {
+        return false;
+    }
 
     //! The backend's executor (for Kiln's extensions: kiln::setCpuThreads).
     backend::Executor& executor() const
@@ -223,6 +233,7 @@ private:
 
     Engine const& mEngine;
     nvinfer1::ExecutionContextAllocationStrategy mStrategy;
+    mutable RuntimeConfig mRuntimeConfig; //!< what getRuntimeConfig hands out: mStrategy, for the application to read
     std::string mName;
     int32_t mProfile{0};
     std::vector<nvinfer1::Dims> mInputShapes;        //!< by tensor index (inputs only)

@@ -120,4 +120,15 @@ bool ExecutionContext::setTensorDebugState(char const* name, bool /*flag*/) noex
     return false;
 }
 
+bool ExecutionContext::setUnfusedTensorsDebugState(bool flag) noexcept
+{
+    if (flag)
+    {
+        logError("IExecutionContext::setUnfusedTensorsDebugState: the engine has no unfused debug tensors "
+                 "(Kiln refuses INetworkDefinition::markUnfusedTensorsAsDebugTensors)");
+        return false;
+    }
+    return true;
+}
+
 } // namespace kiln::runtime

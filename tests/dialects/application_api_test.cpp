@@ -6,6 +6,8 @@
 #include <NvInfer.h>
 #include <kiln/Backend.h>
 
+#include "collecting_logger.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,27 +37,7 @@ static_assert(std::is_same_v<IDebugListener, v_1_0::IDebugListener>);
 static_assert(std::is_base_of_v<IInt8Calibrator, IInt8EntropyCalibrator2>);
 static_assert(std::is_abstract_v<IRefitter>);
 
-//! Keeps every error, so tests can check that a refused call said why, naming the call.
-class CollectingLogger final : public ILogger
-{
-public:
-    void log(Severity severity, char const* msg) noexcept override
-    {
-        if (severity <= Severity::kERROR)
-        {
-            errors.emplace_back(msg);
-        }
-    }
-    //! How many errors name `call`; clears them.
-    size_t take(std::string const& call)
-    {
-        auto const n = std::count_if(
-            errors.begin(), errors.end(), [&](std::string const& e) { return e.find(call) != std::string::npos; });
-        errors.clear();
-        return static_cast<size_t>(n);
-    }
-    std::vector<std::string> errors;
-};
+using kiln::test::CollectingLogger;
 
 class VectorWriter final : public IStreamWriter
 {

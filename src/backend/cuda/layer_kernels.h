@@ -70,6 +70,8 @@ void run(network::PaddingParams const& params, LayerInputs const& inputs, LayerO
     cudaStream_t stream);
 void run(network::PointwiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
+void run(network::ParametricReLUParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
 void run(network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,

@@ -2,6 +2,7 @@
 
 #include "network/layers/shape_input.h"
 #include "core/data_type.h"
+#include "core/logging.h"
 
 #include <cmath>
 
@@ -221,6 +222,53 @@ bool FillParams::infer(InferenceContext& ctx) const
     }
     propagateValues(*this, ctx, dims);
     return true;
+}
+
+namespace
+{
+
+//! Alpha and beta are held as doubles: an integer beyond 2^53 in magnitude would not survive exactly.
+constexpr int64_t kExactInDouble = int64_t{1} << 53;
+
+bool exactInDouble(char const* call, int64_t value)
+{
+    if (value > kExactInDouble || value < -kExactInDouble)
+    {
+        logError(std::string("IFillLayer::") + call + ": " + std::to_string(value)
+            + " is beyond 2^53 in magnitude; Kiln holds fill values as doubles and would not keep it exactly");
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+void FillLayer::setAlphaInt64(int64_t alpha) noexcept
+{
+    if (exactInDouble("setAlphaInt64", alpha))
+    {
+        setAlpha(static_cast<double>(alpha));
+        mAlphaBetaInt64 = true;
+    }
+}
+
+int64_t FillLayer::getAlphaInt64() const noexcept
+{
+    return getInput(1) != nullptr ? -1 : static_cast<int64_t>(typedParams().alpha);
+}
+
+void FillLayer::setBetaInt64(int64_t beta) noexcept
+{
+    if (exactInDouble("setBetaInt64", beta))
+    {
+        setBeta(static_cast<double>(beta));
+        mAlphaBetaInt64 = true;
+    }
+}
+
+int64_t FillLayer::getBetaInt64() const noexcept
+{
+    return getInput(2) != nullptr ? -1 : static_cast<int64_t>(typedParams().beta);
 }
 
 } // namespace kiln::network

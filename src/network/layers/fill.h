@@ -67,6 +67,7 @@ public:
     {
         change().alpha = alpha;
         clearLayerInput(1);
+        mAlphaBetaInt64 = false;
     }
     //! -1 while input 1 gives alpha (TensorRT's documented value).
     double getAlpha() const noexcept override
@@ -77,11 +78,21 @@ public:
     {
         change().beta = beta;
         clearLayerInput(2);
+        mAlphaBetaInt64 = false;
     }
     //! -1 while input 2 gives beta.
     double getBeta() const noexcept override
     {
         return getInput(2) != nullptr ? -1.0 : typedParams().beta;
+    }
+    // fill.cpp: integer alpha and beta.
+    void setAlphaInt64(int64_t alpha) noexcept override;
+    int64_t getAlphaInt64() const noexcept override;
+    void setBetaInt64(int64_t beta) noexcept override;
+    int64_t getBetaInt64() const noexcept override;
+    bool isAlphaBetaInt64() const noexcept override
+    {
+        return mAlphaBetaInt64;
     }
     void setToType(nvinfer1::DataType toType) noexcept override
     {
@@ -98,6 +109,7 @@ private:
         network().invalidate();
         return mutableParams();
     }
+    bool mAlphaBetaInt64{false};
 };
 
 } // namespace kiln::network

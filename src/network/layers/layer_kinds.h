@@ -19,6 +19,7 @@
 #include "network/layers/normalization.h"
 #include "network/layers/one_hot.h"
 #include "network/layers/padding.h"
+#include "network/layers/parametric_relu.h"
 #include "network/layers/pointwise.h"
 #include "network/layers/pooling.h"
 #include "network/layers/reduce.h"
@@ -58,6 +59,7 @@
     X(NormalizationParams)                                                                                            \
     X(OneHotParams)                                                                                                   \
     X(PaddingParams)                                                                                                  \
+    X(ParametricReLUParams)                                                                                           \
     X(PointwiseParams)                                                                                                \
     X(PoolingParams)                                                                                                  \
     X(ReduceParams)                                                                                                   \

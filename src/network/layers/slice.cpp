@@ -1,8 +1,10 @@
 #include "network/layers/slice.h"
 
 #include "core/data_type.h"
+#include "core/logging.h"
 #include "network/layers/layer_utils.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace kiln::network
@@ -161,6 +163,33 @@ bool SliceParams::infer(InferenceContext& ctx) const
     }
     propagateValues(ctx, starts, sizes, strides, mode);
     return true;
+}
+
+nvinfer1::Dims SliceLayer::getAxes() const noexcept
+{
+    nvinfer1::Dims axes{};
+    nvinfer1::ITensor const* data = getInput(0);
+    axes.nbDims = data != nullptr ? std::max<int32_t>(data->getDimensions().nbDims, 0) : 0;
+    for (int32_t i = 0; i < axes.nbDims; ++i)
+    {
+        axes.d[i] = i;
+    }
+    return axes;
+}
+
+void SliceLayer::setAxes(nvinfer1::Dims const& axes) noexcept
+{
+    nvinfer1::Dims const every = getAxes();
+    bool same = axes.nbDims == every.nbDims;
+    for (int32_t i = 0; same && i < axes.nbDims; ++i)
+    {
+        same = axes.d[i] == i || axes.d[i] == i - every.nbDims;
+    }
+    if (!same)
+    {
+        logError("ISliceLayer::setAxes: \"" + name()
+            + "\": Kiln slices along every axis in order; give start, size and stride for each axis instead");
+    }
 }
 
 } // namespace kiln::network

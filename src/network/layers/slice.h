@@ -64,6 +64,9 @@ public:
     {
         return typedParams().mode;
     }
+    // slice.cpp: Kiln slices every axis in order.
+    void setAxes(nvinfer1::Dims const& axes) noexcept override;
+    nvinfer1::Dims getAxes() const noexcept override;
 
 private:
     SliceParams& change()

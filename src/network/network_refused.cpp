@@ -1,0 +1,149 @@
+// INetworkDefinition's calls that Kiln has nothing behind yet (debug tensors, loops, quantization, refit, LRN,
+// ragged softmax, einsum, assertions, shape outputs): each returns TensorRT's failure value and logs one error
+// naming the call and why. docs/api-coverage.md lists them.
+#include "core/logging.h"
+#include "network/network.h"
+
+#include <string>
+
+namespace kiln::network
+{
+namespace
+{
+
+void refuse(char const* call, std::string const& why)
+{
+    logError(std::string("INetworkDefinition::") + call + ": " + why);
+}
+
+constexpr char const* kNoDebugTensors = "Kiln has no debug tensors yet; engines run without them";
+constexpr char const* kNoQuantizedTypes
+    = "Kiln has no INT8, FP8 or INT4 kernels yet; build the network in floating point";
+constexpr char const* kNoRefit = "Kiln has no refit yet, so weights have neither names nor refittable marks";
+
+} // namespace
+
+bool Network::markDebug(nvinfer1::ITensor& tensor) noexcept
+{
+    refuse("markDebug", std::string("\"") + tensor.getName() + "\" is not marked: " + kNoDebugTensors);
+    return false;
+}
+
+bool Network::unmarkDebug(nvinfer1::ITensor& tensor) noexcept
+{
+    refuse("unmarkDebug", std::string("\"") + tensor.getName() + "\": " + kNoDebugTensors);
+    return false;
+}
+
+bool Network::isDebugTensor(nvinfer1::ITensor const& /*tensor*/) const noexcept
+{
+    return false; // markDebug never succeeds
+}
+
+bool Network::markUnfusedTensorsAsDebugTensors() noexcept
+{
+    refuse("markUnfusedTensorsAsDebugTensors", kNoDebugTensors);
+    return false;
+}
+
+bool Network::unmarkUnfusedTensorsAsDebugTensors() noexcept
+{
+    refuse("unmarkUnfusedTensorsAsDebugTensors", kNoDebugTensors);
+    return false;
+}
+
+nvinfer1::ILRNLayer* Network::addLRN(
+    nvinfer1::ITensor& /*input*/, int64_t /*window*/, float /*alpha*/, float /*beta*/, float /*k*/) noexcept
+{
+    refuse("addLRN", "Kiln has no local response normalization layer yet");
+    return nullptr;
+}
+
+nvinfer1::IRaggedSoftMaxLayer* Network::addRaggedSoftMax(
+    nvinfer1::ITensor& /*input*/, nvinfer1::ITensor& /*bounds*/) noexcept
+{
+    refuse("addRaggedSoftMax", "Kiln has no ragged softmax layer yet");
+    return nullptr;
+}
+
+bool Network::markOutputForShapes(nvinfer1::ITensor& tensor) noexcept
+{
+    refuse("markOutputForShapes", std::string("\"") + tensor.getName()
+            + "\" is not marked: Kiln computes shape values while it infers shapes but has no host-memory shape "
+              "outputs yet; mark the tensor with markOutput instead");
+    return false;
+}
+
+bool Network::unmarkOutputForShapes(nvinfer1::ITensor& tensor) noexcept
+{
+    refuse("unmarkOutputForShapes",
+        std::string("\"") + tensor.getName() + "\" is not a shape output: Kiln has no shape outputs yet");
+    return false;
+}
+
+nvinfer1::ILoop* Network::addLoop() noexcept
+{
+    refuse("addLoop", "Kiln has no loops yet (if-conditionals are supported: addIfConditional)");
+    return nullptr;
+}
+
+nvinfer1::IAssertionLayer* Network::addAssertion(nvinfer1::ITensor& /*condition*/, char const* /*message*/) noexcept
+{
+    refuse("addAssertion", "Kiln has no assertion layer yet");
+    return nullptr;
+}
+
+bool Network::setWeightsName(nvinfer1::Weights /*weights*/, char const* name) noexcept
+{
+    refuse("setWeightsName", std::string("\"") + (name != nullptr ? name : "(null)") + "\" is not kept: " + kNoRefit);
+    return false;
+}
+
+nvinfer1::IDequantizeLayer* Network::addDequantize(
+    nvinfer1::ITensor& /*input*/, nvinfer1::ITensor& /*scale*/, nvinfer1::DataType /*outputType*/) noexcept
+{
+    refuse("addDequantize", kNoQuantizedTypes);
+    return nullptr;
+}
+
+nvinfer1::IQuantizeLayer* Network::addQuantize(
+    nvinfer1::ITensor& /*input*/, nvinfer1::ITensor& /*scale*/, nvinfer1::DataType /*outputType*/) noexcept
+{
+    refuse("addQuantize", kNoQuantizedTypes);
+    return nullptr;
+}
+
+nvinfer1::IDynamicQuantizeLayer* Network::addDynamicQuantize(nvinfer1::ITensor& /*input*/, int32_t /*axis*/,
+    int32_t /*blockSize*/, nvinfer1::DataType /*outputType*/, nvinfer1::DataType /*scaleType*/) noexcept
+{
+    refuse("addDynamicQuantize", kNoQuantizedTypes);
+    return nullptr;
+}
+
+nvinfer1::IEinsumLayer* Network::addEinsum(
+    nvinfer1::ITensor* const* /*inputs*/, int32_t /*nbInputs*/, char const* equation) noexcept
+{
+    refuse("addEinsum",
+        std::string("\"") + (equation != nullptr ? equation : "(null)")
+            + "\": Kiln has no einsum layer yet (a matrix multiply, reduce or shuffle expresses the common equations)");
+    return nullptr;
+}
+
+bool Network::markWeightsRefittable(char const* name) noexcept
+{
+    refuse("markWeightsRefittable", std::string("\"") + (name != nullptr ? name : "(null)") + "\": " + kNoRefit);
+    return false;
+}
+
+bool Network::unmarkWeightsRefittable(char const* name) noexcept
+{
+    refuse("unmarkWeightsRefittable", std::string("\"") + (name != nullptr ? name : "(null)") + "\": " + kNoRefit);
+    return false;
+}
+
+bool Network::areWeightsMarkedRefittable(char const* /*name*/) const noexcept
+{
+    return false; // markWeightsRefittable never succeeds
+}
+
+} // namespace kiln::network

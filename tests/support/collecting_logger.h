@@ -1,0 +1,35 @@
+// A logger that keeps every error, so that tests can check that a refused call said why, naming the call.
+// C++17, for the tests written as applications are (tests/dialects).
+#pragma once
+
+#include <NvInferRuntime.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace kiln::test
+{
+
+class CollectingLogger final : public nvinfer1::ILogger
+{
+public:
+    void log(Severity severity, char const* msg) noexcept override
+    {
+        if (severity <= Severity::kERROR)
+        {
+            errors.emplace_back(msg);
+        }
+    }
+    //! How many errors name `call`; clears them.
+    size_t take(std::string const& call)
+    {
+        auto const n = std::count_if(
+            errors.begin(), errors.end(), [&](std::string const& e) { return e.find(call) != std::string::npos; });
+        errors.clear();
+        return static_cast<size_t>(n);
+    }
+    std::vector<std::string> errors;
+};
+
+} // namespace kiln::test
