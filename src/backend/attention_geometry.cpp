@@ -24,37 +24,50 @@ std::string shapeText(Shape const& shape)
         std::string("attention: the ") + operand + " " + shapeText(shape) + " does not fit: " + why);
 }
 
+//! The element strides of `shape`'s leading axes, 0 where it is broadcast into the output's extents `batch`.
+AttentionGeometry::BatchStrides batchStrides(
+    char const* operand, Shape const& shape, AttentionGeometry const& g, Shape const& output)
+{
+    AttentionGeometry::BatchStrides strides{};
+    Shape const contiguous = contiguousStrides(shape);
+    for (int32_t axis = 0; axis < g.batchAxes; ++axis)
+    {
+        if (shape[axis] != g.batchExtents[axis] && shape[axis] != 1)
+        {
+            misfit(operand, shape, "its leading extents do not broadcast into the output's " + shapeText(output));
+        }
+        strides[axis] = shape[axis] == 1 ? 0 : contiguous[axis];
+    }
+    return strides;
+}
+
 } // namespace
 
 AttentionGeometry attentionGeometry(Shape const& query, Shape const& keys, Shape const& values, Shape const* mask,
     Shape const& output, bool keysByRow)
 {
-    size_t const rank = query.size();
+    size_t const rank = output.size();
     if (rank < 2 || rank > AttentionGeometry::kMaxBatchAxes + 2)
     {
-        misfit("query", query, "it needs 2 to " + std::to_string(AttentionGeometry::kMaxBatchAxes + 2) + " axes");
+        misfit("output", output, "it needs 2 to " + std::to_string(AttentionGeometry::kMaxBatchAxes + 2) + " axes");
     }
-    for (auto const& [name, shape] : {std::pair{"keys", &keys}, {"values", &values}, {"output", &output}})
+    for (auto const& [name, shape] : {std::pair{"query", &query}, {"keys", &keys}, {"values", &values}})
     {
         if (shape->size() != rank)
         {
-            misfit(name, *shape, "it needs the query's " + std::to_string(rank) + " axes");
-        }
-        for (size_t axis = 0; axis + 2 < rank; ++axis)
-        {
-            if ((*shape)[axis] != query[axis])
-            {
-                misfit(name, *shape, "its leading extents must equal the query's " + shapeText(query));
-            }
+            misfit(name, *shape, "it needs the output's " + std::to_string(rank) + " axes");
         }
     }
     AttentionGeometry g;
     g.batchAxes = static_cast<int32_t>(rank - 2);
     for (int32_t axis = 0; axis < g.batchAxes; ++axis)
     {
-        g.batchExtents[axis] = query[axis];
-        g.batches *= query[axis];
+        g.batchExtents[axis] = output[axis];
+        g.batches *= output[axis];
     }
+    g.queryStrides = batchStrides("query", query, g, output);
+    g.keyStrides = batchStrides("keys", keys, g, output);
+    g.valueStrides = batchStrides("values", values, g, output);
     g.queries = query[rank - 2];
     g.depth = query[rank - 1];
     g.keys = keysByRow ? keys[rank - 2] : keys[rank - 1];
@@ -82,25 +95,18 @@ AttentionGeometry attentionGeometry(Shape const& query, Shape const& keys, Shape
         misfit("mask", *mask, "it needs the scores' " + std::to_string(rank) + " axes");
     }
     g.masked = true;
-    Shape scores(query.begin(), query.end() - 2);
-    scores.push_back(g.queries);
-    scores.push_back(g.keys);
+    g.maskStrides = batchStrides("mask", *mask, g, output);
     Shape const strides = contiguousStrides(*mask);
-    std::array<int64_t, AttentionGeometry::kMaxBatchAxes + 2> broadcastStrides{};
-    for (size_t axis = 0; axis < rank; ++axis)
-    {
-        if ((*mask)[axis] != scores[axis] && (*mask)[axis] != 1)
+    auto const along = [&](size_t axis, int64_t extent) {
+        if ((*mask)[axis] != extent && (*mask)[axis] != 1)
         {
-            misfit("mask", *mask, "it does not broadcast into the scores " + shapeText(scores));
+            misfit("mask", *mask, "it does not broadcast into the scores (" + std::to_string(g.queries) + " x "
+                + std::to_string(g.keys) + " per batch)");
         }
-        broadcastStrides[axis] = (*mask)[axis] == 1 ? 0 : strides[axis];
-    }
-    for (int32_t axis = 0; axis < g.batchAxes; ++axis)
-    {
-        g.maskBatchStrides[axis] = broadcastStrides[axis];
-    }
-    g.maskRowStride = broadcastStrides[rank - 2];
-    g.maskColumnStride = broadcastStrides[rank - 1];
+        return (*mask)[axis] == 1 ? int64_t{0} : strides[axis];
+    };
+    g.maskRowStride = along(rank - 2, g.queries);
+    g.maskColumnStride = along(rank - 1, g.keys);
     return g;
 }
 

@@ -21,30 +21,36 @@ struct AttentionGeometry
     int64_t depth{0};       //!< D: the extent query and keys are multiplied over
     int64_t valueDepth{0};  //!< Dv: the output's last extent
     bool masked{false};
-    //! The leading extents, and the mask's element strides along them (0 where it is broadcast), then along the
-    //! queries and the keys: the mask element of (batch, i, j) is at the batch's offset + i * rowStride + j * colStride.
+    //! The output's leading extents, and each operand's element strides along them (0 where the operand has
+    //! extent 1 there and is broadcast, as a matrix multiply broadcasts its batch); the mask's also along the queries
+    //! and the keys: its element of (batch, i, j) is at the batch's offset + i * maskRowStride + j * maskColumnStride.
+    using BatchStrides = std::array<int64_t, kMaxBatchAxes>;
     int32_t batchAxes{0};
-    std::array<int64_t, kMaxBatchAxes> batchExtents{};
-    std::array<int64_t, kMaxBatchAxes> maskBatchStrides{};
+    BatchStrides batchExtents{};
+    BatchStrides queryStrides{};
+    BatchStrides keyStrides{};
+    BatchStrides valueStrides{};
+    BatchStrides maskStrides{};
     int64_t maskRowStride{0};
     int64_t maskColumnStride{0};
 
-    //! The offset of batch `b`'s mask in the mask's elements.
-    int64_t maskOffset(int64_t b) const
+    //! The offset of output batch `b`'s matrix in an operand with these batch strides.
+    int64_t offset(BatchStrides const& strides, int64_t b) const
     {
-        int64_t offset = 0;
+        int64_t result = 0;
         for (int32_t axis = batchAxes - 1; axis >= 0; --axis)
         {
-            offset += (b % batchExtents[axis]) * maskBatchStrides[axis];
+            result += (b % batchExtents[axis]) * strides[axis];
             b /= batchExtents[axis];
         }
-        return offset;
+        return result;
     }
 };
 
 //! The geometry of query [..., Sq, D], keys [..., D, Sk] (or [..., Sk, D] where `keysByRow`), values [..., Sk, Dv],
-//! an optional mask (`mask` null: none) broadcast into [..., Sq, Sk], and the output [..., Sq, Dv]. Throws
-//! std::invalid_argument naming the operand whose shape does not fit.
+//! an optional mask (`mask` null: none) broadcast into [..., Sq, Sk], and the output [..., Sq, Dv], whose leading
+//! extents the operands' equal or broadcast into (extent 1). Throws std::invalid_argument naming the operand whose
+//! shape does not fit.
 AttentionGeometry attentionGeometry(Shape const& query, Shape const& keys, Shape const& values, Shape const* mask,
     Shape const& output, bool keysByRow);
 

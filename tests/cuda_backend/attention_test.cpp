@@ -31,10 +31,15 @@ struct AttentionCase
     bool mask{true};         //!< an additive mask input [batch, 1, 1, Sk]
     bool nanGuard{false};    //!< Where(IsNaN(p), 0, p) after the SoftMax
     bool maskWholeRow{false}; //!< the mask puts -inf on every key of batch 0
+    bool sharedKeys{false};   //!< keys and values have one head, broadcast to every query head (multi-query)
 
     Dims dims(int64_t rows, int64_t columns) const
     {
         return Dims{4, {batch, heads, rows, columns}};
+    }
+    Dims keyDims(int64_t rows, int64_t columns) const
+    {
+        return Dims{4, {batch, sharedKeys ? 1 : heads, rows, columns}};
     }
 
     NetworkMaker maker() const
@@ -43,8 +48,8 @@ struct AttentionCase
         return [c](INetworkDefinition& network) {
             ITensor* q = network.addInput("q", DataType::kFLOAT, c.dims(c.queries, c.depth));
             ITensor* k = network.addInput(
-                "k", DataType::kFLOAT, c.keysByRow ? c.dims(c.keys, c.depth) : c.dims(c.depth, c.keys));
-            ITensor* v = network.addInput("v", DataType::kFLOAT, c.dims(c.keys, c.valueDepth));
+                "k", DataType::kFLOAT, c.keysByRow ? c.keyDims(c.keys, c.depth) : c.keyDims(c.depth, c.keys));
+            ITensor* v = network.addInput("v", DataType::kFLOAT, c.keyDims(c.keys, c.valueDepth));
             auto scalar = [&](float value, char const* name) -> ITensor& {
                 // Kiln copies a constant's weights when the layer is added.
                 IConstantLayer* layer = network.addConstant(Dims{4, {1, 1, 1, 1}}, Weights{DataType::kFLOAT, &value, 1});
@@ -97,11 +102,11 @@ struct AttentionCase
     std::map<std::string, HostTensor> inputs() const
     {
         std::map<std::string, HostTensor> in;
-        Dims const kDims = keysByRow ? dims(keys, depth) : dims(depth, keys);
+        Dims const kDims = keysByRow ? keyDims(keys, depth) : keyDims(depth, keys);
+        Dims const vDims = keyDims(keys, valueDepth);
         in.emplace("q", fromFloats(shapeOf(dims(queries, depth)), spread(volumeOf(dims(queries, depth)), -1.0F, 1.0F)));
         in.emplace("k", fromFloats(shapeOf(kDims), spread(volumeOf(kDims), -1.5F, 1.0F)));
-        in.emplace("v", fromFloats(shapeOf(dims(keys, valueDepth)), spread(volumeOf(dims(keys, valueDepth)), -1.0F,
-                                                                            0.5F)));
+        in.emplace("v", fromFloats(shapeOf(vDims), spread(volumeOf(vDims), -1.0F, 0.5F)));
         if (mask)
         {
             // Batch b masks its last b * 3 keys with a large negative number, as BERT's padding mask does.
@@ -246,6 +251,10 @@ TEST(CudaAttention, FusedAgreesWithTheUnfusedCpuReference)
     guarded.nanGuard = true;
     guarded.maskWholeRow = true;
     expectAgrees(guarded, "a row masked throughout, NaN guard");
+    AttentionCase multiQuery{};
+    multiQuery.sharedKeys = true;
+    multiQuery.keysByRow = true;
+    expectAgrees(multiQuery, "keys and values of one head for every query head");
 }
 
 TEST(CudaAttention, LongSequences)

@@ -49,7 +49,8 @@ struct Problem
     float scale;
     int32_t batchAxes;
     int64_t batchExtents[backend::AttentionGeometry::kMaxBatchAxes];
-    int64_t maskBatchStrides[backend::AttentionGeometry::kMaxBatchAxes];
+    //! Per operand (query, keys, values, mask): element strides along the batch axes, 0 where broadcast.
+    int64_t batchStrides[4][backend::AttentionGeometry::kMaxBatchAxes];
     int64_t maskRowStride;
     int64_t maskColumnStride;
 };
@@ -99,12 +100,21 @@ __device__ inline __half fromFloat<__half>(float x)
     return __float2half_rn(x);
 }
 
-__device__ inline int64_t maskOffset(Problem const& p, int64_t batch)
+enum Operand : int32_t
+{
+    kQUERY = 0,
+    kKEYS = 1,
+    kVALUES = 2,
+    kMASK = 3,
+};
+
+//! Where output batch `batch`'s matrix of `operand` starts, in its elements.
+__device__ inline int64_t batchOffset(Problem const& p, Operand operand, int64_t batch)
 {
     int64_t offset = 0;
     for (int32_t axis = p.batchAxes - 1; axis >= 0; --axis)
     {
-        offset += (batch % p.batchExtents[axis]) * p.maskBatchStrides[axis];
+        offset += (batch % p.batchExtents[axis]) * p.batchStrides[operand][axis];
         batch /= p.batchExtents[axis];
     }
     return offset;
@@ -234,10 +244,10 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
 
     int64_t const batch = blockIdx.y;
     int64_t const firstQuery = static_cast<int64_t>(blockIdx.x) * kBlockRows;
-    T const* const queryIn = static_cast<T const*>(p.query) + batch * p.queries * p.depth;
-    T const* const keysIn = static_cast<T const*>(p.keys) + batch * p.keyCount * p.depth;
-    T const* const valuesIn = static_cast<T const*>(p.values) + batch * p.keyCount * p.valueDepth;
-    int64_t const maskBase = p.mask != nullptr ? maskOffset(p, batch) : 0;
+    T const* const queryIn = static_cast<T const*>(p.query) + batchOffset(p, kQUERY, batch);
+    T const* const keysIn = static_cast<T const*>(p.keys) + batchOffset(p, kKEYS, batch);
+    T const* const valuesIn = static_cast<T const*>(p.values) + batchOffset(p, kVALUES, batch);
+    int64_t const maskBase = p.mask != nullptr ? batchOffset(p, kMASK, batch) : 0;
     int32_t const warp = static_cast<int32_t>(threadIdx.x) / 32;
     int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
 
@@ -440,7 +450,10 @@ void run(network::AttentionParams const& params, LayerInputs const& inputs, Laye
     for (int32_t axis = 0; axis < g.batchAxes; ++axis)
     {
         problem.batchExtents[axis] = g.batchExtents[axis];
-        problem.maskBatchStrides[axis] = g.maskBatchStrides[axis];
+        problem.batchStrides[kQUERY][axis] = g.queryStrides[axis];
+        problem.batchStrides[kKEYS][axis] = g.keyStrides[axis];
+        problem.batchStrides[kVALUES][axis] = g.valueStrides[axis];
+        problem.batchStrides[kMASK][axis] = g.maskStrides[axis];
     }
     problem.maskRowStride = g.maskRowStride;
     problem.maskColumnStride = g.maskColumnStride;

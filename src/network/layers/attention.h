@@ -14,7 +14,8 @@ inline constexpr nvinfer1::LayerType kAttentionLayerType = static_cast<nvinfer1:
 
 //! Inputs: query [..., Sq, D]; keys [..., D, Sk], or [..., Sk, D] where `keysByRow`; values [..., Sk, Dv]; and an
 //! optional mask, added to the scores [..., Sq, Sk] and broadcast into them (its extents equal theirs or are 1).
-//! The leading (batch) extents of query, keys and values are equal. Output: [..., Sq, Dv].
+//! The leading (batch) extents of query, keys and values broadcast, as a matrix multiply's do, into the output's
+//! [..., Sq, Dv].
 struct AttentionParams final : LayerParamsOf<AttentionParams, kAttentionLayerType>
 {
     float scale{1.0F};      //!< multiplies the products of query and keys, before the mask is added

@@ -152,9 +152,7 @@ private:
             }
             match.params.scale *= factor->second;
             match.layers.push_back(*p);
-            match.scalarConstants.push_back(static_cast<size_t>(mProducers[mModel.layers[*p].inputs[0] == factor->first
-                    ? mModel.layers[*p].inputs[1]
-                    : mModel.layers[*p].inputs[0]]));
+            match.scalarConstants.push_back(scalarProducer(*p, factor->first));
             tensor = factor->first;
         }
         return tensor;
@@ -166,11 +164,33 @@ private:
         return mReaders[tensor].size() == 1 && mModel.tensors[tensor].ioMode == nvinfer1::TensorIOMode::kNONE;
     }
 
+    //! Whether two tensors have as many axes. A mask whose sum has the scores' shape broadcasts into them, and
+    //! operands the products read broadcast into the output: the layers' own shape rules made them so.
+    bool sameRank(int32_t a, int32_t b) const
+    {
+        return mModel.tensors[a].dims.size() == mModel.tensors[b].dims.size();
+    }
+
+    //! The constant layer that makes the other operand of scaling or select `l`, beside `kept`.
+    size_t scalarProducer(size_t l, int32_t kept) const
+    {
+        for (int32_t input : mModel.layers[l].inputs)
+        {
+            if (input != kept && input >= 0 && mProducers[input] >= 0
+                && mModel.layers[mProducers[input]].type == LayerType::kCONSTANT)
+            {
+                return static_cast<size_t>(mProducers[input]);
+            }
+        }
+        return l;
+    }
+
     //! The scores' way back from what the SoftMax (or the mask's sum) reads to the first product.
     struct ScoresPath
     {
         size_t product{0};
         std::vector<size_t> scalings; //!< multiplications and divisions by constant scalars on the way
+        std::vector<size_t> constants; //!< the constant layers of those scalars
         float scale{1.0F};
     };
 
@@ -197,28 +217,10 @@ private:
             }
             path.scale *= factor->second;
             path.scalings.push_back(*p);
+            path.constants.push_back(scalarProducer(*p, factor->first));
             scores = factor->first;
         }
         return std::nullopt;
-    }
-
-    //! Whether `mask` broadcasts into the scores `scores` (equal ranks; each extent the scores' or 1).
-    bool broadcastsInto(int32_t mask, int32_t scores) const
-    {
-        auto const& maskDims = mModel.tensors[mask].dims;
-        auto const& scoreDims = mModel.tensors[scores].dims;
-        if (maskDims.size() != scoreDims.size())
-        {
-            return false;
-        }
-        for (size_t axis = 0; axis < maskDims.size(); ++axis)
-        {
-            if (!sameExpr(mModel, maskDims[axis], scoreDims[axis]) && constantExtent(mModel, mask, axis) != 1)
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     //! After SoftMax `softmax`: Where(IsNaN(p), 0, p) as exports guard fully masked rows, read by the pattern
@@ -247,6 +249,7 @@ private:
             {
                 continue;
             }
+            match.scalarConstants.push_back(scalarProducer(select, p));
             match.layers.push_back(isNaN);
             match.layers.push_back(select);
             match.params.zeroNaNProbabilities = true;
@@ -284,7 +287,7 @@ private:
             for (size_t side = 0; side < 2 && !path && sum.inputs.size() == 2; ++side)
             {
                 if (sameShape(mModel, sum.inputs[side], sum.outputs[0])
-                    && broadcastsInto(sum.inputs[1 - side], sum.outputs[0]))
+                    && sameRank(sum.inputs[1 - side], sum.outputs[0]))
                 {
                     path = scoresPath(sum.inputs[side], precision, type);
                     match.mask = path ? sum.inputs[1 - side] : -1;
@@ -302,6 +305,7 @@ private:
         }
         match.params.scale = path->scale;
         match.layers.insert(match.layers.end(), path->scalings.begin(), path->scalings.end());
+        match.scalarConstants.insert(match.scalarConstants.end(), path->constants.begin(), path->constants.end());
         size_t const first = path->product;
         auto const* firstParams = paramsOf<network::MatrixMultiplyParams>(mModel.layers[first]);
         if (firstParams->op0 != MatrixOperation::kNONE
@@ -335,24 +339,16 @@ private:
         return shapesFit(match) ? std::optional<Match>(std::move(match)) : std::nullopt;
     }
 
-    //! Whether query, keys and values have the output's rank and leading extents, and depths the backend takes.
+    //! Whether query, keys and values have the output's rank (their leading extents broadcast into its, as the
+    //! products' shape rules required), and depths the backend takes.
     bool shapesFit(Match const& match) const
     {
-        auto const& out = mModel.tensors[match.output].dims;
-        size_t const rank = out.size();
+        size_t const rank = mModel.tensors[match.output].dims.size();
         for (int32_t t : {match.query, match.keys, match.values})
         {
-            auto const& dims = mModel.tensors[t].dims;
-            if (dims.size() != rank)
+            if (!sameRank(t, match.output))
             {
                 return false;
-            }
-            for (size_t axis = 0; axis + 2 < rank; ++axis)
-            {
-                if (!sameExpr(mModel, dims[axis], out[axis]))
-                {
-                    return false;
-                }
             }
         }
         std::optional<int64_t> const depth = constantExtent(mModel, match.query, rank - 1);
@@ -401,6 +397,10 @@ private:
         }
         for (size_t c : match.scalarConstants)
         {
+            if (mModel.layers[c].type != LayerType::kCONSTANT)
+            {
+                continue;
+            }
             int32_t const made = mModel.layers[c].outputs[0];
             if (mReaders[made].empty() && mModel.tensors[made].ioMode == nvinfer1::TensorIOMode::kNONE)
             {

@@ -30,9 +30,9 @@ void run(network::AttentionParams const& params, LayerInputs const& inputs, Laye
     std::vector<double> scores(static_cast<size_t>(g.keys));
     for (int64_t b = 0; b < g.batches; ++b)
     {
-        int64_t const q0 = b * g.queries * g.depth;
-        int64_t const k0 = b * g.keys * g.depth;
-        int64_t const v0 = b * g.keys * g.valueDepth;
+        int64_t const q0 = g.offset(g.queryStrides, b);
+        int64_t const k0 = g.offset(g.keyStrides, b);
+        int64_t const v0 = g.offset(g.valueStrides, b);
         int64_t const o0 = b * g.queries * g.valueDepth;
         for (int64_t i = 0; i < g.queries; ++i)
         {
@@ -48,7 +48,7 @@ void run(network::AttentionParams const& params, LayerInputs const& inputs, Laye
                 double score = dot * params.scale;
                 if (g.masked)
                 {
-                    score += loadFloat(inputs[3], g.maskOffset(b) + i * g.maskRowStride + j * g.maskColumnStride);
+                    score += loadFloat(inputs[3], g.offset(g.maskStrides, b) + i * g.maskRowStride + j * g.maskColumnStride);
                 }
                 scores[j] = score;
                 maximum = std::max(maximum, score);
