@@ -4,7 +4,6 @@
 #pragma once
 
 #include "network/layers/activation.h"
-#include "network/layers/attention.h"
 #include "network/layers/concatenation.h"
 #include "network/layers/constant.h"
 #include "network/layers/convolution.h"
@@ -41,7 +40,6 @@
 //! X(parameter struct) for every built-in layer kind; each struct names its nvinfer1::LayerType as kLayerType.
 #define KILN_FOR_EACH_LAYER_KIND(X)                                                                                   \
     X(ActivationParams)                                                                                               \
-    X(AttentionParams)                                                                                                \
     X(CastParams)                                                                                                     \
     X(ConcatenationParams)                                                                                            \
     X(ConstantParams)                                                                                                 \
@@ -87,7 +85,7 @@ std::unique_ptr<LayerParams> makeLayerParams(nvinfer1::LayerType type);
 template <typename Visitor>
 decltype(auto) visitLayerParams(LayerParams const& params, Visitor&& visitor)
 {
-    // On the value: PointwiseParams's and AttentionParams's types lie beyond nvinfer1::LayerType's enumerators.
+    // On the value: PointwiseParams's type lies beyond nvinfer1::LayerType's enumerators.
     switch (static_cast<int32_t>(params.type()))
     {
 #define KILN_VISIT_KIND(Params)                                                                                        \
