@@ -11,6 +11,7 @@ packages=(
   libdnnl-dev  # the CPU backend's fast path (oneDNN)
   python3 python3-pip python3-dev  # python3-dev: the Python extension, where python3 is Debian's
   clang libclang-rt-14-dev  # the ONNX parser's fuzz test (libFuzzer)
+  clang-format  # the style check (scripts/check-format.sh); Debian 12's is version 14, which it expects
 )
 
 missing=()

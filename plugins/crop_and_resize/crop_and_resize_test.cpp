@@ -105,7 +105,7 @@ TEST_P(CropAndResizeVersions, CudaMatchesTheCpu)
 }
 
 INSTANTIATE_TEST_SUITE_P(CropAndResizePlugin, CropAndResizeVersions, ::testing::Values("1", "2"),
-    [](::testing::TestParamInfo<char const*> const& info) { return std::string("Version") + info.param; });
+    [](::testing::TestParamInfo<char const*> const& testInfo) { return std::string("Version") + testInfo.param; });
 
 TEST(CropAndResizePlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {

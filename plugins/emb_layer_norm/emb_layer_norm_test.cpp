@@ -107,7 +107,7 @@ TEST(EmbLayerNormPlugin, CudaMatchesTheCpu)
 {
     SKIP_WITHOUT_GPU();
     int32_t constexpr kHidden = 300;
-    int32_t constexpr kWords = 50;
+    int32_t constexpr kVocabulary = 50;
     int32_t constexpr kSequence = 40;
     int32_t constexpr kBatch = 3;
     auto table = [](int32_t rows, int32_t salt) {
@@ -123,7 +123,7 @@ TEST(EmbLayerNormPlugin, CudaMatchesTheCpu)
     std::vector<int64_t> mask(words.size());
     for (size_t i = 0; i < words.size(); ++i)
     {
-        words[i] = static_cast<int64_t>((i * 13) % kWords);
+        words[i] = static_cast<int64_t>((i * 13) % kVocabulary);
         tokens[i] = static_cast<int64_t>(i % 2);
         mask[i] = i / kBatch < 10 + 10 * (i % kBatch) ? 1 : 0;
     }
@@ -136,7 +136,7 @@ TEST(EmbLayerNormPlugin, CudaMatchesTheCpu)
             call.fields.add("output_fp16", fp16);
             call.fields.add("bert_embeddings_layernorm_beta", table(1, 3));
             call.fields.add("bert_embeddings_layernorm_gamma", table(1, 5));
-            call.fields.add("bert_embeddings_word_embeddings", table(kWords, 7));
+            call.fields.add("bert_embeddings_word_embeddings", table(kVocabulary, 7));
             call.fields.add("bert_embeddings_token_type_embeddings", table(2, 11));
             call.fields.add("bert_embeddings_position_embeddings", table(64, 17));
             std::vector<HostTensor> const tensors{ids({kSequence, kBatch}, words),

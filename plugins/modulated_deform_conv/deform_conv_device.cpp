@@ -35,12 +35,15 @@ size_t imageColumnsBytes(DeformConvShape const& s)
     return static_cast<size_t>(s.inChannels * s.kernelH * s.kernelW * s.outH * s.outW) * sizeof(float);
 }
 
-//! The images one pass of the kernels and GEMMs takes.
+#ifdef KILN_WITH_CUDA
+//! The images one pass of the kernels and GEMMs takes (only the CUDA run splits the batch; the workspace size, which
+//! a build without CUDA reports too, does not need it).
 int64_t imagesPerPass(DeformConvShape const& s)
 {
     auto const fit = static_cast<int64_t>(kColumnsBudget / std::max<size_t>(imageColumnsBytes(s), 1));
     return std::max<int64_t>(1, std::min(s.batch, fit));
 }
+#endif
 
 // The workspace is sized at build time for the largest shape, but a run of a smaller shape may take more images per
 // pass. Its columns take at most max(one image, min(all images, the budget)), which only grows with the shape; the

@@ -196,7 +196,7 @@ TEST_P(RoiAlignVersions, CudaMatchesTheCpu)
 }
 
 INSTANTIATE_TEST_SUITE_P(RoiAlignPlugin, RoiAlignVersions, ::testing::Values("1", "2"),
-    [](::testing::TestParamInfo<char const*> const& info) { return std::string("Version") + info.param; });
+    [](::testing::TestParamInfo<char const*> const& testInfo) { return std::string("Version") + testInfo.param; });
 
 TEST(RoiAlignPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {

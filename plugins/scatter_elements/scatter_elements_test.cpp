@@ -195,7 +195,7 @@ TEST_P(ScatterElementsVersions, CudaMatchesTheCpu)
 }
 
 INSTANTIATE_TEST_SUITE_P(ScatterElementsPlugin, ScatterElementsVersions, ::testing::Values("1", "2"),
-    [](::testing::TestParamInfo<char const*> const& info) { return std::string("Version") + info.param; });
+    [](::testing::TestParamInfo<char const*> const& testInfo) { return std::string("Version") + testInfo.param; });
 
 TEST(ScatterElementsPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {

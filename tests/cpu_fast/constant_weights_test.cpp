@@ -70,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FastLinear,
         LinearCase{"TransposedInput", {2, 24, 5}, Op::kTRANSPOSE, {1, 24, 16}, Op::kNONE},
         LinearCase{"WeightsPerBatch", {2, 5, 24}, Op::kNONE, {2, 24, 16}, Op::kNONE},
         LinearCase{"VectorInput", {24}, Op::kVECTOR, {24, 16}, Op::kNONE}),
-    [](testing::TestParamInfo<LinearCase> const& info) { return std::string(info.param.name); });
+    [](testing::TestParamInfo<LinearCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 TEST(FastLinearConstants, WeightsThatOtherLayersReadAreStillMade)
 {

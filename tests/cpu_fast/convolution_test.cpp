@@ -99,7 +99,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FastConvolution,
         ConvolutionCase{"ThreeDimensional", {1, 3, 6, 7, 8}, 4, {3, 3, 3}, {}, {1, 1, 1}, {1, 1, 1}, {}, 1,
             kExplicit, true},
         ConvolutionCase{"ResNetStem", {1, 3, 56, 56}, 64, {7, 7}, {2, 2}, {3, 3}, {3, 3}, {}, 1, kExplicit, false}),
-    [](testing::TestParamInfo<ConvolutionCase> const& info) { return std::string(info.param.name); });
+    [](testing::TestParamInfo<ConvolutionCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 ConvolutionCase const kBlock{"Block", {2, 8, 12, 12}, 8, {3, 3}, {}, {1, 1}, {1, 1}, {}, 1, kExplicit, true};
 

@@ -62,7 +62,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FastDeconvolution,
             true},
         DeconvolutionCase{"OutputPaddingStaysOnTheReference", {1, 2, 4, 4}, 3, {3, 3}, {2, 2}, {1, 1}, {-1, -1}, {},
             1, kExplicit, false}),
-    [](testing::TestParamInfo<DeconvolutionCase> const& info) { return std::string(info.param.name); });
+    [](testing::TestParamInfo<DeconvolutionCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 } // namespace
 } // namespace kiln::test

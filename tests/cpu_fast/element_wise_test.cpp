@@ -56,7 +56,7 @@ INSTANTIATE_TEST_SUITE_P(Patterns, FastElementWise,
         Broadcast{"OneDimensional", {1}, {17}},
         Broadcast{"SixDimensional", {2, 1, 3, 1, 2, 5}, {2, 4, 3, 2, 2, 1}},
         Broadcast{"ResidualAdd", {1, 64, 56, 56}, {1, 64, 56, 56}}),
-    [](testing::TestParamInfo<Broadcast> const& info) { return std::string(info.param.name); });
+    [](testing::TestParamInfo<Broadcast> const& testInfo) { return std::string(testInfo.param.name); });
 
 TEST(FastElementWise, DivisionByZeroAndInfinitiesAsTheReference)
 {

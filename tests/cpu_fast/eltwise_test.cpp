@@ -70,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(Types, FastActivation,
         ActivationCase{"ClipAsymmetric", ActivationType::kCLIP, -1.5F, 0.5F},
         ActivationCase{"GeluErf", ActivationType::kGELU_ERF, 0.0F, 0.0F},
         ActivationCase{"GeluTanh", ActivationType::kGELU_TANH, 0.0F, 0.0F}),
-    [](testing::TestParamInfo<ActivationCase> const& info) { return std::string(info.param.name); });
+    [](testing::TestParamInfo<ActivationCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 TEST(FastActivationFallback, FunctionsOneDnnLacksStayOnTheReference)
 {

@@ -75,7 +75,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FastMatrixMultiply,
         ProductCase{"TransposedTilesWithTails", {2, 97, 130}, Op::kTRANSPOSE, {2, 300, 97}, Op::kTRANSPOSE},
         ProductCase{"OneRowManyColumns", {1, 500}, Op::kNONE, {500, 700}, Op::kNONE},
         ProductCase{"LongInnerSum", {3, 5000}, Op::kNONE, {5000, 2}, Op::kNONE}),
-    [](testing::TestParamInfo<ProductCase> const& info) { return std::string(info.param.name); });
+    [](testing::TestParamInfo<ProductCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 //! FP16 values in [-1, 1).
 HostTensor halfTensor(Shape const& shape, uint32_t seed)

@@ -99,7 +99,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FastNormalization,
         NormalizationCase{"OneElementGroups", {6, 1}, axis(1), {1, 1}, {1, 1}},
         NormalizationCase{"LargeEpsilon", {2, 3, 17}, axis(2), {1, 1, 17}, {1, 1, 17}, 1, 0.5F},
         NormalizationCase{"MeanFarFromZero", {2, 4096}, axis(1), {1, 4096}, {1, 4096}, 1, 1e-5F, 1000.0F}),
-    [](testing::TestParamInfo<NormalizationCase> const& info) { return std::string(info.param.name); });
+    [](testing::TestParamInfo<NormalizationCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 class FastNormalizationFallback : public testing::TestWithParam<NormalizationCase>
 {
@@ -117,7 +117,7 @@ INSTANTIATE_TEST_SUITE_P(Kinds, FastNormalizationFallback,
         NormalizationCase{"Group", {2, 6, 5, 3}, axis(2) | axis(3), {1, 6, 1, 1}, {1, 6, 1, 1}, 3},
         NormalizationCase{"AxesNotTrailing", {4, 3, 5, 2}, axis(0) | axis(2), {4, 1, 5, 1}, {4, 1, 5, 1}},
         NormalizationCase{"WeightsAlongOtherAxes", {3, 4, 37}, axis(2), {3, 1, 37}, {1, 1, 37}}),
-    [](testing::TestParamInfo<NormalizationCase> const& info) { return std::string(info.param.name); });
+    [](testing::TestParamInfo<NormalizationCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 TEST(FastNormalizationOnnx, LayerNormalizationAsImported)
 {

@@ -79,7 +79,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FastPooling,
         PoolingCase{"ThreeDimensional", {1, 2, 4, 6, 5}, {2, 3, 2}, {1, 2, 2}, {1, 0, 1}, {0, 1, 1}, kDown},
         PoolingCase{"ChannelsOnly", {3, 8, 9}, {2, 2}, {2, 2}, {0, 0}, {0, 0}, kDown},
         PoolingCase{"ManyLeadingAxes", {2, 2, 3, 6, 6}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, kDown}),
-    [](testing::TestParamInfo<PoolingCase> const& info) { return std::string(info.param.name); });
+    [](testing::TestParamInfo<PoolingCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 PoolingCase const kRoundUpPastPadding{"RoundUpPastPadding", {1, 2, 7, 8}, {2, 3}, {2, 2}, {0, 1}, {0, 0}, kUp};
 

@@ -80,7 +80,7 @@ INSTANTIATE_TEST_SUITE_P(Axes, FastReduce,
         ReduceCase{"LongRowsAndColumns", {2, 5000}, 0b11},
         ReduceCase{"ExtentsOfOneAmongTheAxes", {1, 6, 1, 5, 1}, 0b01101},
         ReduceCase{"SevenDimensional", {2, 3, 2, 2, 3, 2, 2}, 0b0101001}),
-    [](testing::TestParamInfo<ReduceCase> const& info) { return std::string(info.param.name); });
+    [](testing::TestParamInfo<ReduceCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 TEST(FastReduce, OnlyAxesOfExtentOneLeaveTheValuesAsTheyAre)
 {

@@ -73,7 +73,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FastShuffle,
         ShuffleCase{"FiveDimensional", {2, 3, 4, 5, 6}, {4, 0, 3, 1, 2}, {}, {}},
         ShuffleCase{"OddSizes", {7, 13, 3}, {2, 0, 1}, {}, {}},
         ShuffleCase{"TransposeThenReshapeThenTranspose", {2, 3, 4}, {1, 0, 2}, {3, 8}, {1, 0}, false}),
-    [](testing::TestParamInfo<ShuffleCase> const& info) { return std::string(info.param.name); });
+    [](testing::TestParamInfo<ShuffleCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 TEST(FastShuffleFallback, DimensionsFromAShapeTensorRunOnTheReference)
 {

@@ -62,9 +62,9 @@ struct FullyConnected
         FullyConnected const c = *this;
         std::vector<float> const bias = valuesOf(volumeOf(biasDims), 7, 0.5F);
         return [c, bias](INetworkDefinition& network) {
-            ITensor* a = network.addInput("a", DataType::kFLOAT, c.a);
-            ITensor* b = network.addInput("b", DataType::kFLOAT, c.b);
-            IMatrixMultiplyLayer* product = network.addMatrixMultiply(*a, c.opA, *b, c.opB);
+            ITensor* inputA = network.addInput("a", DataType::kFLOAT, c.a);
+            ITensor* inputB = network.addInput("b", DataType::kFLOAT, c.b);
+            IMatrixMultiplyLayer* product = network.addMatrixMultiply(*inputA, c.opA, *inputB, c.opB);
             product->setName("fc");
             ITensor* y = product->getOutput(0);
             if (c.biasDims.nbDims > 0)

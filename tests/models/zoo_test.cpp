@@ -148,8 +148,8 @@ std::vector<ZooCase> zooCases()
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, ModelZoo, ::testing::ValuesIn(zooCases()),
-    [](::testing::TestParamInfo<ZooCase> const& info) {
-        return info.param.model + "_" + kiln::backendName(info.param.backend);
+    [](::testing::TestParamInfo<ZooCase> const& testInfo) {
+        return testInfo.param.model + "_" + kiln::backendName(testInfo.param.backend);
     });
 
 TEST(ModelZoo, EveryKnownFailureNamesAModelOfTheZoo)

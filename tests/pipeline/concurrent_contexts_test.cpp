@@ -50,8 +50,8 @@ struct Network
 
     ITensor& constant(Dims const& dims, std::vector<float> const& values)
     {
-        Weights const weights{DataType::kFLOAT, values.data(), static_cast<int64_t>(values.size())};
-        return *h.network->addConstant(dims, weights)->getOutput(0);
+        Weights const constantWeights{DataType::kFLOAT, values.data(), static_cast<int64_t>(values.size())};
+        return *h.network->addConstant(dims, constantWeights)->getOutput(0);
     }
 
     ITensor& elementWise(ITensor& a, ITensor& b, ElementWiseOperation operation)

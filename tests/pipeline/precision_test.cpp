@@ -32,10 +32,10 @@ struct AddChain
         h.output(minusShift, "y");
     }
 
-    std::vector<float> run(std::vector<float> x)
+    std::vector<float> run(std::vector<float> input)
     {
         std::vector<float> y(4);
-        if (!h.build() || !h.run({{"x", x.data()}}, {{"y", y.data()}}))
+        if (!h.build() || !h.run({{"x", input.data()}}, {{"y", y.data()}}))
         {
             return {};
         }

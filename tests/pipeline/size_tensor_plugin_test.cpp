@@ -40,8 +40,8 @@ struct SelectNetwork
         h.output(layer, "values", 0);
         h.output(layer, "count", 1);
         ITensor* count = layer->getOutput(1);
-        ITensor* two = h.network->addConstant(Dims{0, {}}, weights)->getOutput(0);
-        h.output(h.network->addElementWise(*count, *two, ElementWiseOperation::kPROD), "doubled");
+        ITensor* twoTensor = h.network->addConstant(Dims{0, {}}, weights)->getOutput(0);
+        h.output(h.network->addElementWise(*count, *twoTensor, ElementWiseOperation::kPROD), "doubled");
     }
 
     int32_t const two{2};

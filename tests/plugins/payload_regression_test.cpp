@@ -77,6 +77,6 @@ INSTANTIATE_TEST_SUITE_P(Findings, PayloadRegression,
         // The same in PyramidROIAlign_TRT: 822083584.
         Finding{"pyramid_roi_align_huge_sampling_ratio",
             "PyramidROIAlign_TRT: field 'sampling_ratio' is 822083584; expected 64 or less"}),
-    [](::testing::TestParamInfo<Finding> const& info) { return std::string(info.param.input); });
+    [](::testing::TestParamInfo<Finding> const& testInfo) { return std::string(testInfo.param.input); });
 
 } // namespace

@@ -29,10 +29,10 @@ enum class CloneBehaviour
 class CountingResource : public nvinfer1::IPluginResource
 {
 public:
-    CountingResource(ResourceCounters& counters, int payload, CloneBehaviour behaviour = CloneBehaviour::kCopy)
+    CountingResource(ResourceCounters& counters, int value, CloneBehaviour behaviour = CloneBehaviour::kCopy)
         : mCounters(counters)
         , mBehaviour(behaviour)
-        , payload(payload)
+        , payload(value)
     {
     }
     ~CountingResource() noexcept override

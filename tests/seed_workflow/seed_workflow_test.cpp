@@ -86,6 +86,6 @@ TEST_P(SeedWorkflow, LoadingWithoutTheLibraryNamesWhatIsMissing)
 
 INSTANTIATE_TEST_SUITE_P(AllInterfaces, SeedWorkflow,
     ::testing::Values("MyCustomPlugin", "FooPlugin", "CustomPlugin", "ScaledAdd"),
-    [](auto const& info) { return std::string(info.param); });
+    [](auto const& testInfo) { return std::string(testInfo.param); });
 
 } // namespace

@@ -125,8 +125,8 @@ std::vector<PluginModel> pluginModels()
 }
 
 INSTANTIATE_TEST_SUITE_P(Zoo, KilnPluginModel, ::testing::ValuesIn(pluginModels()),
-    [](::testing::TestParamInfo<PluginModel> const& info) {
-        return info.param.folder + "_" + kiln::backendName(info.param.backend);
+    [](::testing::TestParamInfo<PluginModel> const& testInfo) {
+        return testInfo.param.folder + "_" + kiln::backendName(testInfo.param.backend);
     });
 
 } // namespace
