@@ -156,9 +156,7 @@ bool defineNetwork(INetworkDefinition& network, long layers, bool activationsOnl
         ILayer* layer = nullptr;
         switch (kindOf(i, activationsOnly))
         {
-        case 0:
-            layer = network.addActivation(*y, i % 8 == 0 ? ActivationType::kRELU : ActivationType::kSIGMOID);
-            break;
+        case 0: layer = network.addActivation(*y, i % 8 == 0 ? ActivationType::kRELU : ActivationType::kSIGMOID); break;
         case 1: layer = network.addElementWise(*y, *x, ElementWiseOperation::kSUM); break;
         default:
         {
@@ -333,8 +331,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "could not build or load the network\n");
         return 3;
     }
-    if (options.backend == kiln::Backend::kCPU
-        && !kiln::setCpuThreads(*context, static_cast<int32_t>(options.threads)))
+    if (options.backend == kiln::Backend::kCPU && !kiln::setCpuThreads(*context, static_cast<int32_t>(options.threads)))
     {
         return 3;
     }

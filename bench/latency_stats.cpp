@@ -15,8 +15,8 @@ LatencySummary summarize(std::vector<double> timingsMs)
     }
     std::sort(timingsMs.begin(), timingsMs.end());
     size_t const middle = timingsMs.size() / 2;
-    summary.medianMs
-        = timingsMs.size() % 2 == 1 ? timingsMs[middle] : 0.5 * (timingsMs[middle - 1] + timingsMs[middle]);
+    summary.medianMs = timingsMs.size() % 2 == 1 ? timingsMs[middle]
+                                                 : 0.5 * (timingsMs[middle - 1] + timingsMs[middle]);
     summary.minMs = timingsMs.front();
     return summary;
 }

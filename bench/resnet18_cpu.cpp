@@ -233,8 +233,8 @@ struct BatchRun
 
 //! Runs the network on images [firstImage, firstImage + batch) warmup + runs times; times the last runs of them.
 //! enqueueV3 on the CPU backend computes the whole network before it returns, so its duration is the latency.
-bool runBatch(IExecutionContext& context, int64_t batch, int64_t firstImage, int warmup, int runs, uint32_t seed,
-    BatchRun& out)
+bool runBatch(
+    IExecutionContext& context, int64_t batch, int64_t firstImage, int warmup, int runs, uint32_t seed, BatchRun& out)
 {
     if (!context.setInputShape(kInputName, Dims{4, {batch, kChannels, kImageSide, kImageSide}}))
     {
@@ -266,8 +266,8 @@ bool runBatch(IExecutionContext& context, int64_t batch, int64_t firstImage, int
         Clock::time_point const start = Clock::now();
         if (!context.enqueueV3(nullptr))
         {
-            std::fprintf(stderr, "batch %lld: enqueueV3 failed (the reason is logged above)\n",
-                static_cast<long long>(batch));
+            std::fprintf(
+                stderr, "batch %lld: enqueueV3 failed (the reason is logged above)\n", static_cast<long long>(batch));
             return false;
         }
         if (i >= warmup)
@@ -291,9 +291,8 @@ bool agrees(std::vector<float> const& single, std::vector<float> const& batched,
     kiln_bench::LogitsRange const range = kiln_bench::rangeOf(single);
     float const scale = std::max({1.0F, std::fabs(range.lowest), std::fabs(range.highest)});
     bool const ok = difference <= 1e-5F * scale;
-    std::printf("  image %lld alone vs. row %lld of batch 8: max |difference| %.3g (%s)\n",
-        static_cast<long long>(row), static_cast<long long>(row), static_cast<double>(difference),
-        ok ? "ok" : "MISMATCH");
+    std::printf("  image %lld alone vs. row %lld of batch 8: max |difference| %.3g (%s)\n", static_cast<long long>(row),
+        static_cast<long long>(row), static_cast<double>(difference), ok ? "ok" : "MISMATCH");
     return ok;
 }
 

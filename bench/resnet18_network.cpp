@@ -92,8 +92,8 @@ public:
         ITensor& branch = convBn(x, maps, 3, stride, name + ".conv1", name + ".bn1", true);
         ITensor& residual = convBn(branch, maps, 3, 1, name + ".conv2", name + ".bn2", false);
         bool const projects = stride != 1 || x.getDimensions().d[1] != maps;
-        ITensor& shortcut
-            = projects ? convBn(x, maps, 1, stride, name + ".downsample.0", name + ".downsample.1", false) : x;
+        ITensor& shortcut = projects ? convBn(x, maps, 1, stride, name + ".downsample.0", name + ".downsample.1", false)
+                                     : x;
         IElementWiseLayer* sum = mNetwork.addElementWise(residual, shortcut, ElementWiseOperation::kSUM);
         require(sum, name + ".add");
         return relu(*sum->getOutput(0), name + ".relu");
@@ -129,13 +129,13 @@ public:
     {
         int64_t const features = x.getDimensions().d[1];
         float const limit = 1.0F / std::sqrt(static_cast<float>(features));
-        IConstantLayer* weight = mNetwork.addConstant(
-            Dims{2, {classes, features}}, mWeights.add(draw(classes * features, -limit, limit)));
+        IConstantLayer* weight
+            = mNetwork.addConstant(Dims{2, {classes, features}}, mWeights.add(draw(classes * features, -limit, limit)));
         require(weight, "fc.weight");
         IConstantLayer* bias = mNetwork.addConstant(Dims{2, {1, classes}}, mWeights.add(draw(classes, -limit, limit)));
         require(bias, "fc.bias");
-        IMatrixMultiplyLayer* product = mNetwork.addMatrixMultiply(
-            x, MatrixOperation::kNONE, *weight->getOutput(0), MatrixOperation::kTRANSPOSE);
+        IMatrixMultiplyLayer* product
+            = mNetwork.addMatrixMultiply(x, MatrixOperation::kNONE, *weight->getOutput(0), MatrixOperation::kTRANSPOSE);
         require(product, "fc");
         IElementWiseLayer* sum
             = mNetwork.addElementWise(*product->getOutput(0), *bias->getOutput(0), ElementWiseOperation::kSUM);

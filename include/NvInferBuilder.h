@@ -176,8 +176,9 @@ public:
         return InterfaceInfo{"IAlgorithmSelector", 1, 0};
     }
     //! Writes the indices of the acceptable choices into selection and returns how many.
-    virtual int32_t selectAlgorithms(IAlgorithmContext const& context, IAlgorithm const* const* choices,
-        int32_t nbChoices, int32_t* selection) = 0;
+    virtual int32_t selectAlgorithms(
+        IAlgorithmContext const& context, IAlgorithm const* const* choices, int32_t nbChoices, int32_t* selection)
+        = 0;
     virtual void reportAlgorithms(
         IAlgorithmContext const* const* algoContexts, IAlgorithm const* const* algoChoices, int32_t nbAlgorithms)
         = 0;
@@ -489,8 +490,7 @@ public:
     //! The engine of the plan buildSerializedNetwork would give, loaded as a runtime with this builder's logger
     //! would load it; nullptr with the reason logged. The caller deletes it.
     virtual ICudaEngine* buildEngineWithConfig(INetworkDefinition& network, IBuilderConfig& config) noexcept = 0;
-    virtual bool isNetworkSupported(INetworkDefinition const& network, IBuilderConfig const& config) const noexcept
-        = 0;
+    virtual bool isNetworkSupported(INetworkDefinition const& network, IBuilderConfig const& config) const noexcept = 0;
     virtual ILogger* getLogger() const noexcept = 0;
     virtual bool setMaxThreads(int32_t maxThreads) noexcept = 0;
     virtual int32_t getMaxThreads() const noexcept = 0;
@@ -498,12 +498,11 @@ public:
     //! Builds the plan and writes it to writer; false (with the reason logged) when the build fails or the writer
     //! takes fewer bytes than it is given.
     virtual bool buildSerializedNetworkToStream(
-        INetworkDefinition& network, IBuilderConfig& config, IStreamWriter& writer) noexcept
-        = 0;
+        INetworkDefinition& network, IBuilderConfig& config, IStreamWriter& writer) noexcept = 0;
     //! The allocator for the device memory the builder uses while it builds (the buffers it times convolutions
     //! in); nullptr: Kiln's default. Engines and contexts take the allocator of the runtime that loads the plan
     //! (IRuntime::setGpuAllocator).
-    virtual void setGpuAllocator(IGpuAllocator* /*allocator*/) noexcept {}
+    virtual void setGpuAllocator(IGpuAllocator* /*allocator*/) noexcept { }
 };
 
 } // namespace nvinfer1

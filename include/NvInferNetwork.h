@@ -825,8 +825,8 @@ public:
     //! The 0-D BOOL condition; a conditional has one (a second call fails, returning nullptr).
     virtual IConditionLayer* setCondition(ITensor& condition) noexcept = 0;
     //! The branches' tensors must have the same type and rank.
-    virtual IIfConditionalOutputLayer* addOutput(ITensor& trueSubgraphOutput, ITensor& falseSubgraphOutput) noexcept
-        = 0;
+    virtual IIfConditionalOutputLayer* addOutput(
+        ITensor& trueSubgraphOutput, ITensor& falseSubgraphOutput) noexcept = 0;
     virtual IIfConditionalInputLayer* addInput(ITensor& input) noexcept = 0;
     virtual void setName(char const* name) noexcept = 0;
     virtual char const* getName() const noexcept = 0;
@@ -939,34 +939,29 @@ public:
     virtual IActivationLayer* addActivation(ITensor& input, ActivationType type) noexcept = 0;
     virtual IElementWiseLayer* addElementWise(ITensor& input1, ITensor& input2, ElementWiseOperation op) noexcept = 0;
     virtual IUnaryLayer* addUnary(ITensor& input, UnaryOperation operation) noexcept = 0;
-    virtual IScaleLayer* addScale(ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power) noexcept
-        = 0;
+    virtual IScaleLayer* addScale(
+        ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power) noexcept = 0;
     virtual IScaleLayer* addScaleNd(
-        ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power, int32_t channelAxis) noexcept
-        = 0;
+        ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power, int32_t channelAxis) noexcept = 0;
     virtual ISoftMaxLayer* addSoftMax(ITensor& input) noexcept = 0;
     virtual IConcatenationLayer* addConcatenation(ITensor* const* inputs, int32_t nbInputs) noexcept = 0;
     virtual IShuffleLayer* addShuffle(ITensor& input) noexcept = 0;
     virtual IMatrixMultiplyLayer* addMatrixMultiply(
-        ITensor& input0, MatrixOperation op0, ITensor& input1, MatrixOperation op1) noexcept
-        = 0;
+        ITensor& input0, MatrixOperation op0, ITensor& input1, MatrixOperation op1) noexcept = 0;
     virtual IConstantLayer* addConstant(Dims const& dimensions, Weights weights) noexcept = 0;
     virtual IReduceLayer* addReduce(
-        ITensor& input, ReduceOperation operation, uint32_t reduceAxes, bool keepDimensions) noexcept
-        = 0;
+        ITensor& input, ReduceOperation operation, uint32_t reduceAxes, bool keepDimensions) noexcept = 0;
     virtual ISliceLayer* addSlice(ITensor& input, Dims const& start, Dims const& size, Dims const& stride) noexcept = 0;
     virtual ITopKLayer* addTopK(ITensor& input, TopKOperation op, int32_t k, uint32_t reduceAxes) noexcept = 0;
     virtual ITopKLayer* addTopK(
-        ITensor& input, TopKOperation op, int32_t k, uint32_t reduceAxes, DataType indicesType) noexcept
-        = 0;
+        ITensor& input, TopKOperation op, int32_t k, uint32_t reduceAxes, DataType indicesType) noexcept = 0;
     virtual IIdentityLayer* addIdentity(ITensor& input) noexcept = 0;
     virtual ICastLayer* addCast(ITensor& input, DataType toType) noexcept = 0;
     virtual IResizeLayer* addResize(ITensor& input) noexcept = 0;
     virtual IGatherLayer* addGather(ITensor& data, ITensor& indices, int32_t axis) noexcept = 0;
     virtual IGatherLayer* addGatherV2(ITensor& data, ITensor& indices, GatherMode mode) noexcept = 0;
     virtual INormalizationLayer* addNormalization(
-        ITensor& input, ITensor& scale, ITensor& bias, uint32_t axesMask) noexcept
-        = 0;
+        ITensor& input, ITensor& scale, ITensor& bias, uint32_t axesMask) noexcept = 0;
     virtual IPaddingLayer* addPaddingNd(ITensor& input, Dims const& prePadding, Dims const& postPadding) noexcept = 0;
     virtual ISelectLayer* addSelect(ITensor& condition, ITensor& thenInput, ITensor& elseInput) noexcept = 0;
     virtual IShapeLayer* addShape(ITensor& input) noexcept = 0;
@@ -994,19 +989,16 @@ public:
     virtual IScatterLayer* addScatter(ITensor& data, ITensor& indices, ITensor& updates, ScatterMode mode) noexcept = 0;
     //! The conditional, its boundary layers and its branches' layers belong to the network.
     virtual IIfConditional* addIfConditional() noexcept = 0;
-    virtual IConvolutionLayer* addConvolutionNd(
-        ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
-        = 0;
+    virtual IConvolutionLayer* addConvolutionNd(ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize,
+        Weights kernelWeights, Weights biasWeights) noexcept = 0;
     //! kernelSize by value, as TensorRT declares it (addConvolutionNd takes a reference).
     virtual IDeconvolutionLayer* addDeconvolutionNd(
-        ITensor& input, int64_t nbOutputMaps, Dims kernelSize, Weights kernelWeights, Weights biasWeights) noexcept
-        = 0;
+        ITensor& input, int64_t nbOutputMaps, Dims kernelSize, Weights kernelWeights, Weights biasWeights) noexcept = 0;
     virtual IPoolingLayer* addPoolingNd(ITensor& input, PoolingType type, Dims const& windowSize) noexcept = 0;
     //! Kiln keeps the network's own clone of plugin; the caller still owns (and destroys) plugin.
     virtual IPluginV2Layer* addPluginV2(ITensor* const* inputs, int32_t nbInputs, IPluginV2& plugin) noexcept = 0;
     virtual IPluginV3Layer* addPluginV3(ITensor* const* inputs, int32_t nbInputs, ITensor* const* shapeInputs,
-        int32_t nbShapeInputs, IPluginV3& plugin) noexcept
-        = 0;
+        int32_t nbShapeInputs, IPluginV3& plugin) noexcept = 0;
 
     virtual int32_t getNbLayers() const noexcept = 0;
     virtual ILayer* getLayer(int32_t index) const noexcept = 0;
@@ -1071,8 +1063,7 @@ public:
     virtual IQuantizeLayer* addQuantize(ITensor& input, ITensor& scale, DataType outputType) noexcept = 0;
     //! Refused (nullptr).
     virtual IDynamicQuantizeLayer* addDynamicQuantize(
-        ITensor& input, int32_t axis, int32_t blockSize, DataType outputType, DataType scaleType) noexcept
-        = 0;
+        ITensor& input, int32_t axis, int32_t blockSize, DataType outputType, DataType scaleType) noexcept = 0;
     //! Refused (nullptr).
     virtual IEinsumLayer* addEinsum(ITensor* const* inputs, int32_t nbInputs, char const* equation) noexcept = 0;
     //! Refused (false): Kiln has no refit yet; areWeightsMarkedRefittable is false.

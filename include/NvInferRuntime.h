@@ -33,9 +33,9 @@ enum class DimensionOperation : int32_t
     kPROD = 1,
     kMAX = 2,
     kMIN = 3,
-    kSUB = 4,       //!< first - second
-    kEQUAL = 5,     //!< 1 if equal, else 0
-    kLESS = 6,      //!< 1 if first < second, else 0
+    kSUB = 4,   //!< first - second
+    kEQUAL = 5, //!< 1 if equal, else 0
+    kLESS = 6,  //!< 1 if first < second, else 0
     kFLOOR_DIV = 7,
     kCEIL_DIV = 8,
 };
@@ -86,8 +86,7 @@ public:
     virtual IDimensionExpr const* constant(int64_t value) noexcept = 0;
     //! nullptr for an invalid operation.
     virtual IDimensionExpr const* operation(
-        DimensionOperation op, IDimensionExpr const& first, IDimensionExpr const& second) noexcept
-        = 0;
+        DimensionOperation op, IDimensionExpr const& first, IDimensionExpr const& second) noexcept = 0;
     //! Declares output outputIndex a size tensor with the given optimum and upper bound.
     virtual IDimensionExpr const* declareSizeTensor(
         int32_t outputIndex, IDimensionExpr const& opt, IDimensionExpr const& upper)
@@ -135,9 +134,8 @@ public:
         DynamicPluginTensorDesc const* in, int32_t nbInputs, DynamicPluginTensorDesc const* out, int32_t nbOutputs)
         = 0;
 
-    virtual size_t getWorkspaceSize(PluginTensorDesc const* inputs, int32_t nbInputs, PluginTensorDesc const* outputs,
-        int32_t nbOutputs) const
-        = 0;
+    virtual size_t getWorkspaceSize(
+        PluginTensorDesc const* inputs, int32_t nbInputs, PluginTensorDesc const* outputs, int32_t nbOutputs) const = 0;
 
     virtual int32_t enqueue(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,
         void const* const* inputs, void* const* outputs, void* workspace, cudaStream_t stream)
@@ -150,7 +148,7 @@ protected:
     }
 
     IPluginV2DynamicExt() = default;
-    virtual ~IPluginV2DynamicExt() noexcept {}
+    virtual ~IPluginV2DynamicExt() noexcept { }
     IPluginV2DynamicExt(IPluginV2DynamicExt const&) = default;
     IPluginV2DynamicExt(IPluginV2DynamicExt&&) = default;
     IPluginV2DynamicExt& operator=(IPluginV2DynamicExt const&) & = default;
@@ -326,8 +324,7 @@ public:
         DynamicPluginTensorDesc const* in, int32_t nbInputs, DynamicPluginTensorDesc const* out, int32_t nbOutputs)
         = 0;
     virtual int32_t getOutputDataTypes(
-        DataType* outputTypes, int32_t nbOutputs, const DataType* inputTypes, int32_t nbInputs) const
-        = 0;
+        DataType* outputTypes, int32_t nbOutputs, const DataType* inputTypes, int32_t nbInputs) const = 0;
     //! shapeInputs hold the VALUES of the shape-tensor inputs, as expressions.
     virtual int32_t getOutputShapes(DimsExprs const* inputs, int32_t nbInputs, DimsExprs const* shapeInputs,
         int32_t nbShapeInputs, DimsExprs* outputs, int32_t nbOutputs, IExprBuilder& exprBuilder)
@@ -515,8 +512,8 @@ private:
 };
 } // namespace nvinfer1
 
-#define REGISTER_TENSORRT_PLUGIN(name) \
-    static nvinfer1::PluginRegistrar<name> pluginRegistrar##name {}
+#define REGISTER_TENSORRT_PLUGIN(name)                                                                                 \
+    static nvinfer1::PluginRegistrar<name> pluginRegistrar##name { }
 
 #include "NvInferRuntimeEngine.h"
 

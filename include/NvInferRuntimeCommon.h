@@ -22,8 +22,7 @@ public:
     virtual IPluginCreator* const* getPluginCreatorList(int32_t* const numCreators) const noexcept = 0;
     //! The V2 creator registered as (name, version, namespace), or nullptr.
     virtual IPluginCreator* getPluginCreator(AsciiChar const* const pluginName, AsciiChar const* const pluginVersion,
-        AsciiChar const* const pluginNamespace = "") noexcept
-        = 0;
+        AsciiChar const* const pluginNamespace = "") noexcept = 0;
 
     IPluginRegistry() = default;
     IPluginRegistry(IPluginRegistry const&) = delete;
@@ -45,12 +44,10 @@ public:
     //! initialisers. nullptr on failure, with the reason logged.
     virtual PluginLibraryHandle loadLibrary(AsciiChar const* pluginPath) noexcept = 0;
     virtual void deregisterLibrary(PluginLibraryHandle handle) noexcept = 0;
-    virtual bool registerCreator(IPluginCreatorInterface& creator, AsciiChar const* const pluginNamespace) noexcept
-        = 0;
+    virtual bool registerCreator(IPluginCreatorInterface& creator, AsciiChar const* const pluginNamespace) noexcept = 0;
     virtual IPluginCreatorInterface* const* getAllCreators(int32_t* const numCreators) const noexcept = 0;
-    virtual IPluginCreatorInterface* getCreator(AsciiChar const* const pluginName,
-        AsciiChar const* const pluginVersion, AsciiChar const* const pluginNamespace = "") noexcept
-        = 0;
+    virtual IPluginCreatorInterface* getCreator(AsciiChar const* const pluginName, AsciiChar const* const pluginVersion,
+        AsciiChar const* const pluginNamespace = "") noexcept = 0;
     virtual bool deregisterCreator(IPluginCreatorInterface const& creator) noexcept = 0;
     //! Registers a clone of resource under key (or finds the one there) and counts a reference.
     virtual IPluginResource* acquirePluginResource(AsciiChar const* key, IPluginResource* resource) noexcept = 0;

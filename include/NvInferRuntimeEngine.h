@@ -110,8 +110,7 @@ public:
     virtual Dims getDimensions(char const* inputName, OptProfileSelector select) const noexcept = 0;
     //! Values of an input shape tensor (TensorRT 10's int32_t form).
     virtual bool setShapeValues(
-        char const* inputName, OptProfileSelector select, int32_t const* values, int32_t nbValues) noexcept
-        = 0;
+        char const* inputName, OptProfileSelector select, int32_t const* values, int32_t nbValues) noexcept = 0;
     virtual int32_t getNbShapeValues(char const* inputName) const noexcept = 0;
     virtual int32_t const* getShapeValues(char const* inputName, OptProfileSelector select) const noexcept = 0;
     //! A hint for the extra weight memory of profiles after the first, between 0 and 1; false outside. Kiln keeps
@@ -322,15 +321,14 @@ public:
     virtual TensorIOMode getTensorIOMode(char const* tensorName) const noexcept = 0;
     virtual TensorFormat getTensorFormat(char const* tensorName) const noexcept = 0;
     virtual int32_t getNbOptimizationProfiles() const noexcept = 0;
-    virtual Dims getProfileShape(char const* tensorName, int32_t profileIndex, OptProfileSelector select) const noexcept
-        = 0;
+    virtual Dims getProfileShape(
+        char const* tensorName, int32_t profileIndex, OptProfileSelector select) const noexcept = 0;
     virtual int32_t getNbLayers() const noexcept = 0;
     virtual IHostMemory* serialize() const noexcept = 0;
     //! nullptr (with the reason logged) when a plugin cannot attach or the memory cannot be allocated; the engine
     //! stays usable. With kUSER_MANAGED the context owns no activation memory until setDeviceMemoryV2.
     virtual IExecutionContext* createExecutionContext(
-        ExecutionContextAllocationStrategy strategy = ExecutionContextAllocationStrategy::kSTATIC) noexcept
-        = 0;
+        ExecutionContextAllocationStrategy strategy = ExecutionContextAllocationStrategy::kSTATIC) noexcept = 0;
     //! Deprecated in TensorRT 10: createExecutionContext(ExecutionContextAllocationStrategy::kUSER_MANAGED).
     IExecutionContext* createExecutionContextWithoutDeviceMemory() noexcept
     {
@@ -383,8 +381,7 @@ public:
     virtual int32_t getTensorVectorizedDim(char const* tensorName, int32_t profileIndex) const noexcept = 0;
     //! The values IOptimizationProfile::setShapeValues gave a shape-tensor input; nullptr for other tensors.
     virtual int32_t const* getProfileTensorValues(
-        char const* tensorName, int32_t profileIndex, OptProfileSelector select) const noexcept
-        = 0;
+        char const* tensorName, int32_t profileIndex, OptProfileSelector select) const noexcept = 0;
     //! kSTANDARD: Kiln builds no other kind.
     virtual EngineCapability getEngineCapability() const noexcept = 0;
     virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;

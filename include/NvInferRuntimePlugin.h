@@ -55,8 +55,8 @@ public:
     //! Output shape WITHOUT the batch dimension, even in explicit-batch networks.
     virtual Dims getOutputDimensions(int32_t index, Dims const* inputs, int32_t nbInputDims) = 0;
     virtual bool supportsFormat(DataType type, PluginFormat format) const = 0;
-    virtual void configureWithFormat(Dims const* inputDims, int32_t nbInputs, Dims const* outputDims,
-        int32_t nbOutputs, DataType type, PluginFormat format, int32_t maxBatchSize)
+    virtual void configureWithFormat(Dims const* inputDims, int32_t nbInputs, Dims const* outputDims, int32_t nbOutputs,
+        DataType type, PluginFormat format, int32_t maxBatchSize)
         = 0;
     virtual int32_t initialize() = 0;
     virtual void terminate() = 0;
@@ -79,9 +79,8 @@ public:
         int32_t batchSize, void const* const* inputs, void** outputs, void* workspace, cudaStream_t stream)
     {
         EnqueueForwarding forwarding(this);
-        return forwarding.looped()
-            ? kKILN_ENQUEUE_NOT_IMPLEMENTED
-            : enqueue(batchSize, inputs, static_cast<void* const*>(outputs), workspace, stream);
+        return forwarding.looped() ? kKILN_ENQUEUE_NOT_IMPLEMENTED
+                                   : enqueue(batchSize, inputs, static_cast<void* const*>(outputs), workspace, stream);
     }
 
     virtual size_t getSerializationSize() const = 0;
@@ -138,8 +137,7 @@ class IPluginV2Ext : public IPluginV2
 {
 public:
     virtual nvinfer1::DataType getOutputDataType(
-        int32_t index, nvinfer1::DataType const* inputTypes, int32_t nbInputs) const
-        = 0;
+        int32_t index, nvinfer1::DataType const* inputTypes, int32_t nbInputs) const = 0;
 
     // TensorRT 10 deprecated these two and TensorRT 11 removed them; Kiln gives them
     // defaults so plugins written for any of those versions compile.
@@ -162,10 +160,8 @@ public:
     ~IPluginV2Ext() override = default;
 
     //! cudnn and cublas are handles bound to the execution context (nullptr on the CPU backend).
-    virtual void attachToContext(cudnnContext* /*cudnn*/, cublasContext* /*cublas*/, IGpuAllocator* /*allocator*/)
-    {
-    }
-    virtual void detachFromContext() {}
+    virtual void attachToContext(cudnnContext* /*cudnn*/, cublasContext* /*cublas*/, IGpuAllocator* /*allocator*/) { }
+    virtual void detachFromContext() { }
 
     IPluginV2Ext* clone() const override = 0;
 
@@ -177,8 +173,8 @@ protected:
 
     int32_t getTensorRTVersion() const override
     {
-        return static_cast<int32_t>(
-            (static_cast<uint32_t>(PluginVersion::kV2_EXT) << 24U) | (static_cast<uint32_t>(NV_TENSORRT_VERSION) & 0xFFFFFFU));
+        return static_cast<int32_t>((static_cast<uint32_t>(PluginVersion::kV2_EXT) << 24U)
+            | (static_cast<uint32_t>(NV_TENSORRT_VERSION) & 0xFFFFFFU));
     }
 
     void configureWithFormat(Dims const* /*inputDims*/, int32_t /*nbInputs*/, Dims const* /*outputDims*/,
@@ -196,8 +192,7 @@ public:
 
     //! Decide for inOut[pos] using only inOut[0..pos]; later entries are not valid yet.
     virtual bool supportsFormatCombination(
-        int32_t pos, PluginTensorDesc const* inOut, int32_t nbInputs, int32_t nbOutputs) const
-        = 0;
+        int32_t pos, PluginTensorDesc const* inOut, int32_t nbInputs, int32_t nbOutputs) const = 0;
 
     IPluginV2IOExt() = default;
     ~IPluginV2IOExt() override = default;
@@ -210,8 +205,8 @@ protected:
 
     int32_t getTensorRTVersion() const override
     {
-        return static_cast<int32_t>(
-            (static_cast<uint32_t>(PluginVersion::kV2_IOEXT) << 24U) | (static_cast<uint32_t>(NV_TENSORRT_VERSION) & 0xFFFFFFU));
+        return static_cast<int32_t>((static_cast<uint32_t>(PluginVersion::kV2_IOEXT) << 24U)
+            | (static_cast<uint32_t>(NV_TENSORRT_VERSION) & 0xFFFFFFU));
     }
 
 protected:

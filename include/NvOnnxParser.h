@@ -114,7 +114,7 @@ public:
     virtual int32_t localFunctionStackSize() const = 0;
 
 protected:
-    virtual ~IParserError() {}
+    virtual ~IParserError() { }
 };
 
 //! Fills the network given to createParser from ONNX models. Errors accumulate until clearErrors().
@@ -123,17 +123,15 @@ class IParser
 public:
     //! Parses a serialized ModelProto. modelPath locates external weight files (relative to its folder).
     virtual bool parse(
-        void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath = nullptr) noexcept
-        = 0;
+        void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath = nullptr) noexcept = 0;
     //! Reads and parses a model file; verbosity is an ILogger::Severity, messages above it are not logged.
     virtual bool parseFromFile(char const* onnxModelFile, int verbosity) noexcept = 0;
     //! Whether every node has an importer or a plugin; subGraphCollection gets one entry for the whole graph.
     virtual bool supportsModel(void const* serializedOnnxModel, size_t serializedOnnxModelSize,
-        SubGraphCollection_t& subGraphCollection, char const* modelPath = nullptr) noexcept
-        = 0;
+        SubGraphCollection_t& subGraphCollection, char const* modelPath = nullptr) noexcept = 0;
     //! Like parse: Kiln's network copies weights, so nothing has to outlive the call.
-    virtual bool parseWithWeightDescriptors(void const* serializedOnnxModel, size_t serializedOnnxModelSize) noexcept
-        = 0;
+    virtual bool parseWithWeightDescriptors(
+        void const* serializedOnnxModel, size_t serializedOnnxModelSize) noexcept = 0;
     //! Whether op_name has a built-in importer.
     virtual bool supportsOperator(char const* opName) const noexcept = 0;
     virtual int getNbErrors() const noexcept = 0;
@@ -153,8 +151,7 @@ public:
     virtual nvinfer1::ITensor const* getLayerOutputTensor(char const* name, int64_t i) noexcept = 0;
     //! supportsModel that records its answer for getNbSubgraphs/isSubgraphSupported/getSubgraphNodes.
     virtual bool supportsModelV2(
-        void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath = nullptr) noexcept
-        = 0;
+        void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath = nullptr) noexcept = 0;
     virtual int64_t getNbSubgraphs() noexcept = 0;
     virtual bool isSubgraphSupported(int64_t const index) noexcept = 0;
     virtual int64_t* getSubgraphNodes(int64_t const index, int64_t& subgraphLength) noexcept = 0;

@@ -101,7 +101,7 @@ int CustomPlugin::initialize()
     return 0;
 }
 
-void CustomPlugin::terminate() {}
+void CustomPlugin::terminate() { }
 
 size_t CustomPlugin::getWorkspaceSize(int /*maxBatchSize*/) const
 {
@@ -117,8 +117,8 @@ int CustomPlugin::enqueue(
     {
         return 1;
     }
-    return cuda::launchClamp(static_cast<const float*>(inputs[0]), static_cast<float*>(outputs[0]), mMin, mMax,
-        batchSize * mVolume, stream);
+    return cuda::launchClamp(
+        static_cast<const float*>(inputs[0]), static_cast<float*>(outputs[0]), mMin, mMax, batchSize * mVolume, stream);
 #else
     (void) batchSize;
     (void) inputs;

@@ -70,7 +70,7 @@ int32_t FooPlugin::initialize() noexcept
     return 0;
 }
 
-void FooPlugin::terminate() noexcept {}
+void FooPlugin::terminate() noexcept { }
 
 size_t FooPlugin::getWorkspaceSize(int32_t /*maxBatchSize*/) const noexcept
 {

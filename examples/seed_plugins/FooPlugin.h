@@ -32,7 +32,8 @@ public:
     nvinfer1::AsciiChar const* getPluginType() const noexcept override;
     nvinfer1::AsciiChar const* getPluginVersion() const noexcept override;
     int32_t getNbOutputs() const noexcept override;
-    nvinfer1::Dims getOutputDimensions(int32_t index, nvinfer1::Dims const* inputs, int32_t nbInputDims) noexcept override;
+    nvinfer1::Dims getOutputDimensions(
+        int32_t index, nvinfer1::Dims const* inputs, int32_t nbInputDims) noexcept override;
     int32_t initialize() noexcept override;
     void terminate() noexcept override;
     size_t getWorkspaceSize(int32_t maxBatchSize) const noexcept override;
@@ -67,7 +68,7 @@ public:
 private:
     float mAlpha;
     nvinfer1::DataType mDataType{nvinfer1::DataType::kFLOAT}; //!< chosen by configurePlugin
-    int64_t mVolume{0};                                      //!< elements per batch item, from configurePlugin
+    int64_t mVolume{0};                                       //!< elements per batch item, from configurePlugin
     std::string mNamespace;
 };
 

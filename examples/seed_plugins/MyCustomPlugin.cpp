@@ -129,8 +129,8 @@ void MyCustomPlugin::terminate()
     _initialized = false;
 }
 
-size_t MyCustomPlugin::getWorkspaceSize(const PluginTensorDesc* /*inputs*/, int /*nbInputs*/,
-    const PluginTensorDesc* /*outputs*/, int /*nbOutputs*/) const
+size_t MyCustomPlugin::getWorkspaceSize(
+    const PluginTensorDesc* /*inputs*/, int /*nbInputs*/, const PluginTensorDesc* /*outputs*/, int /*nbOutputs*/) const
 {
     return 0;
 }
@@ -227,8 +227,7 @@ void MyCustomPlugin::serialize(void* buffer) const
     writer.writeFloats(_bias);
 }
 
-bool MyCustomPlugin::supportsFormatCombination(
-    int pos, const PluginTensorDesc* inOut, int nbInputs, int nbOutputs)
+bool MyCustomPlugin::supportsFormatCombination(int pos, const PluginTensorDesc* inOut, int nbInputs, int nbOutputs)
 {
     if (inOut == nullptr || nbInputs != 1 || nbOutputs != 1 || pos < 0 || pos > 1)
     {
@@ -239,8 +238,7 @@ bool MyCustomPlugin::supportsFormatCombination(
     switch (pos)
     {
     case 0: return isFloatOrHalf(in[0].type) && in[0].format == TensorFormat::kLINEAR;
-    default:
-        return isFloatOrHalf(out[0].type) && out[0].type == in[0].type && out[0].format == TensorFormat::kLINEAR;
+    default: return isFloatOrHalf(out[0].type) && out[0].type == in[0].type && out[0].format == TensorFormat::kLINEAR;
     }
 }
 
@@ -303,9 +301,7 @@ void MyCustomPlugin::attachToContext(cudnnContext* /*cudnn*/, cublasContext* /*c
 {
 }
 
-void MyCustomPlugin::detachFromContext()
-{
-}
+void MyCustomPlugin::detachFromContext() { }
 
 void MyCustomPlugin::configurePlugin(
     const DynamicPluginTensorDesc* /*in*/, int /*nbInputs*/, const DynamicPluginTensorDesc* /*out*/, int /*nbOutputs*/)
@@ -380,8 +376,8 @@ IPluginV2DynamicExt* MyCustomPluginCreator::createPlugin(const char* /*name*/, c
             (attrName[0] == 'w' ? haveWeight : haveBias) = true;
         }
     }
-    if (!haveChannels || !haveWeight || !haveBias || in_channel <= 0
-        || weight.size() != static_cast<size_t>(in_channel) || bias.size() != static_cast<size_t>(in_channel))
+    if (!haveChannels || !haveWeight || !haveBias || in_channel <= 0 || weight.size() != static_cast<size_t>(in_channel)
+        || bias.size() != static_cast<size_t>(in_channel))
     {
         return nullptr;
     }

@@ -33,8 +33,8 @@ public:
 
     int getNbOutputs() const override;
 
-    nvinfer1::DimsExprs getOutputDimensions(int outputIndex, const nvinfer1::DimsExprs* inputs, int nbInputs,
-        nvinfer1::IExprBuilder& exprBuilder) override;
+    nvinfer1::DimsExprs getOutputDimensions(
+        int outputIndex, const nvinfer1::DimsExprs* inputs, int nbInputs, nvinfer1::IExprBuilder& exprBuilder) override;
 
     int initialize() override;
 

@@ -32,8 +32,8 @@ int32_t launchScaledAdd(
     unsigned int const blocks = blocksFor(count);
     if (isHalf)
     {
-        scaledAddKernel<<<blocks, kTHREADS_PER_BLOCK, 0, stream>>>(static_cast<__half const*>(a),
-            static_cast<__half const*>(b), static_cast<__half*>(y), alpha, count);
+        scaledAddKernel<<<blocks, kTHREADS_PER_BLOCK, 0, stream>>>(
+            static_cast<__half const*>(a), static_cast<__half const*>(b), static_cast<__half*>(y), alpha, count);
     }
     else
     {

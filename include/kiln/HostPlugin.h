@@ -24,8 +24,7 @@ public:
     //! ones negotiated at build time. workspace holds at least the plugin's
     //! getWorkspaceSize bytes. Returns 0 on success, like enqueue.
     virtual int32_t enqueueHost(nvinfer1::PluginTensorDesc const* inputDesc,
-        nvinfer1::PluginTensorDesc const* outputDesc, void const* const* inputs, void* const* outputs,
-        void* workspace)
+        nvinfer1::PluginTensorDesc const* outputDesc, void const* const* inputs, void* const* outputs, void* workspace)
         = 0;
 
     virtual ~IHostPlugin() = default;

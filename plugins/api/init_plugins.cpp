@@ -69,8 +69,8 @@ bool isRegistered(nvinfer1::IPluginRegistry& registry, CreatorName const& name, 
     return false;
 }
 
-bool registerWith(nvinfer1::IPluginRegistry& registry, nvinfer1::IPluginCreatorInterface& creator,
-    std::string const& ns)
+bool registerWith(
+    nvinfer1::IPluginRegistry& registry, nvinfer1::IPluginCreatorInterface& creator, std::string const& ns)
 {
     if (auto* v2 = dynamic_cast<nvinfer1::IPluginCreator*>(&creator))
     {

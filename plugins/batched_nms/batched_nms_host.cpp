@@ -12,9 +12,8 @@ std::vector<std::vector<BatchedDetection>> batchedNmsOnHost(BatchedNmsConfig con
     std::vector<std::vector<BatchedDetection>> result(static_cast<size_t>(shape.batch));
     for (int64_t image = 0; image < shape.batch; ++image)
     {
-        auto scoreOf = [&](int64_t box, int64_t cls) {
-            return scores[(image * shape.boxes + box) * shape.classes + cls];
-        };
+        auto scoreOf
+            = [&](int64_t box, int64_t cls) { return scores[(image * shape.boxes + box) * shape.classes + cls]; };
         auto boxOf = [&](int64_t box, int64_t cls) {
             NmsBox b{};
             std::copy_n(boxes.data() + batchedBoxOffset(config, shape, image, box, cls), 4, b.v);

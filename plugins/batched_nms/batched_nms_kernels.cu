@@ -71,8 +71,8 @@ struct BatchedBuffers
 
 //! Stage 1 keys, laid out [image, class, box]: scores > threshold outside the background class; counts per segment.
 template <typename T>
-__global__ void batchedClassKeys(T const* scores, BatchedNmsConfig config, BatchedNmsShape shape, uint32_t* keys,
-    int32_t* boxes, int32_t* counts)
+__global__ void batchedClassKeys(
+    T const* scores, BatchedNmsConfig config, BatchedNmsShape shape, uint32_t* keys, int32_t* boxes, int32_t* counts)
 {
     int64_t const items = static_cast<int64_t>(shape.batch) * shape.classes * shape.boxes;
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < items;
@@ -214,9 +214,8 @@ cudaError_t runBatchedNms(BatchedNmsConfig const& config, BatchedNmsShape const&
             scores, config, shape, buffers.classKeysIn, buffers.classBoxesIn, buffers.classCounts);
         fillSegmentOffsets<<<gridBlocks(segments + 1), kGridThreads, 0, stream>>>(
             buffers.classOffsets, segments, shape.boxes);
-        status = sortSegmentsDescending(buffers.sortTemp, buffers.sortBytes, buffers.classKeysIn,
-            buffers.classKeysOut, buffers.classBoxesIn, buffers.classBoxesOut, classItems, segments,
-            buffers.classOffsets, stream);
+        status = sortSegmentsDescending(buffers.sortTemp, buffers.sortBytes, buffers.classKeysIn, buffers.classKeysOut,
+            buffers.classBoxesIn, buffers.classBoxesOut, classItems, segments, buffers.classOffsets, stream);
         if (status == cudaSuccess)
         {
             BatchedProblem<T> const problem{
@@ -255,8 +254,8 @@ size_t batchedNmsWorkspaceSize(BatchedNmsConfig const& config, BatchedNmsShape c
     return layout.size();
 }
 
-cudaError_t launchBatchedNms(BatchedNmsConfig const& config, BatchedNmsShape const& shape,
-    BatchedNmsDeviceIo const& io, void* workspace, cudaStream_t stream)
+cudaError_t launchBatchedNms(BatchedNmsConfig const& config, BatchedNmsShape const& shape, BatchedNmsDeviceIo const& io,
+    void* workspace, cudaStream_t stream)
 {
     if (shape.batch <= 0)
     {

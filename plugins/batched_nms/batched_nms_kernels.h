@@ -26,7 +26,7 @@ struct BatchedNmsDeviceIo
 size_t batchedNmsWorkspaceSize(BatchedNmsConfig const& config, BatchedNmsShape const& shape);
 
 //! Per-class sort (CUB), per-class greedy NMS, per-image sort of the survivors (CUB) and the outputs.
-cudaError_t launchBatchedNms(BatchedNmsConfig const& config, BatchedNmsShape const& shape,
-    BatchedNmsDeviceIo const& io, void* workspace, cudaStream_t stream);
+cudaError_t launchBatchedNms(BatchedNmsConfig const& config, BatchedNmsShape const& shape, BatchedNmsDeviceIo const& io,
+    void* workspace, cudaStream_t stream);
 
 } // namespace kiln::plugins

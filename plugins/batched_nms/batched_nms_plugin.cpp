@@ -227,8 +227,8 @@ bool BatchedNmsPlugin::supportsFormat(DataType type, PluginFormat format) const 
     return format == PluginFormat::kLINEAR && (type == DataType::kFLOAT || type == DataType::kINT32);
 }
 
-DataType BatchedNmsPlugin::getOutputDataType(int32_t index, DataType const* inputTypes, int32_t /*nbInputs*/) const
-    noexcept
+DataType BatchedNmsPlugin::getOutputDataType(
+    int32_t index, DataType const* inputTypes, int32_t /*nbInputs*/) const noexcept
 {
     return index == 0 ? DataType::kINT32 : inputTypes[0];
 }

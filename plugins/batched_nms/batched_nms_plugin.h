@@ -90,8 +90,8 @@ public:
     {
         return 4;
     }
-    nvinfer1::Dims getOutputDimensions(int32_t index, nvinfer1::Dims const* inputs, int32_t nbInputDims) noexcept
-        override;
+    nvinfer1::Dims getOutputDimensions(
+        int32_t index, nvinfer1::Dims const* inputs, int32_t nbInputDims) noexcept override;
     bool supportsFormat(nvinfer1::DataType type, nvinfer1::PluginFormat format) const noexcept override;
     nvinfer1::DataType getOutputDataType(
         int32_t index, nvinfer1::DataType const* inputTypes, int32_t nbInputs) const noexcept override;

@@ -38,8 +38,8 @@ TEST(BatchedNmsPlugin, MatchesTorchvisionBatchedNmsAndPadsWithClassMinusOne)
     // torchvision.ops.batched_nms over the scores > 0.25, IoU 0.5: (box 0, class 0) 0.9, (4, 1) 0.85, (2, 1) 0.7,
     // (3, 0) 0.65, (5, 1) 0.4; nothing else survives.
     PluginCall call = batchedNms(2, 100, 7, 0.25F, 0.5F);
-    std::vector<HostTensor> const out = runPlugin(
-        kiln::Backend::kCPU, call, {fromFloats({1, 6, 1, 4}, kBoxes), fromFloats({1, 6, 2}, kScores)});
+    std::vector<HostTensor> const out
+        = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 6, 1, 4}, kBoxes), fromFloats({1, 6, 2}, kScores)});
     ASSERT_EQ(out.size(), 4U);
     EXPECT_EQ(out[0].shape, (Shape{1, 1}));
     EXPECT_EQ(out[1].shape, (Shape{1, 7, 4}));
@@ -55,8 +55,8 @@ TEST(BatchedNmsPlugin, MatchesTorchvisionBatchedNmsAndPadsWithClassMinusOne)
 TEST(BatchedNmsPlugin, LegacyInterfaceGivesTheSameDetections)
 {
     PluginCall call = batchedNms(2, 100, 7, 0.25F, 0.5F, "BatchedNMS_TRT");
-    std::vector<HostTensor> const out = runPlugin(
-        kiln::Backend::kCPU, call, {fromFloats({1, 6, 1, 4}, kBoxes), fromFloats({1, 6, 2}, kScores)});
+    std::vector<HostTensor> const out
+        = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 6, 1, 4}, kBoxes), fromFloats({1, 6, 2}, kScores)});
     ASSERT_EQ(out.size(), 4U);
     EXPECT_EQ(out[0].shape, (Shape{1})); // NVIDIA's num_detections has no axis but the batch here
     EXPECT_EQ(out[0].ints(), (std::vector<int64_t>{5}));
@@ -100,8 +100,8 @@ TEST(BatchedNmsPlugin, UsesPerClassBoxesWithoutShareLocation)
     std::vector<float> const boxes{0, 0, .1F, .1F, .5F, .5F, .6F, .6F, .3F, .3F, .4F, .4F, .5F, .5F, .61F, .6F};
     PluginCall call = batchedNms(2, 10, 4, 0.1F, 0.5F);
     call.fields.add("shareLocation", 0);
-    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
-        {fromFloats({1, 2, 2, 4}, boxes), fromFloats({1, 2, 2}, {0.9F, 0.8F, 0.7F, 0.6F})});
+    std::vector<HostTensor> const out = runPlugin(
+        kiln::Backend::kCPU, call, {fromFloats({1, 2, 2, 4}, boxes), fromFloats({1, 2, 2}, {0.9F, 0.8F, 0.7F, 0.6F})});
     ASSERT_EQ(out.size(), 4U);
     EXPECT_EQ(out[0].ints(), (std::vector<int64_t>{3}));
     expectClose(out[3].floats(), {0, 1, 0, -1}, 0.F);
@@ -115,8 +115,8 @@ TEST(BatchedNmsPlugin, TopKLimitsEachClassAndTiesKeepClassThenBoxOrder)
     std::vector<float> const boxes{0, 0, .1F, .1F, .2F, .2F, .3F, .3F, .4F, .4F, .5F, .5F, .6F, .6F, .7F, .7F};
     PluginCall call = batchedNms(2, 3, 8, 0.1F, 0.5F);
     std::vector<float> const equal(8, .5F);
-    std::vector<HostTensor> const out = runPlugin(
-        kiln::Backend::kCPU, call, {fromFloats({1, 4, 1, 4}, boxes), fromFloats({1, 4, 2}, equal)});
+    std::vector<HostTensor> const out
+        = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 4, 1, 4}, boxes), fromFloats({1, 4, 2}, equal)});
     ASSERT_EQ(out.size(), 4U);
     EXPECT_EQ(out[0].ints(), (std::vector<int64_t>{6}));
     expectClose(out[3].floats(), {0, 0, 0, 1, 1, 1, -1, -1}, 0.F);
@@ -204,15 +204,15 @@ void gridInputs(int32_t batch, int32_t n, int32_t classes, int32_t side, std::ve
     }
 }
 
-void expectBruteForce(int32_t batch, int32_t n, int32_t classes, int32_t side, int32_t topK, int32_t keepTopK,
-    size_t minimumKept)
+void expectBruteForce(
+    int32_t batch, int32_t n, int32_t classes, int32_t side, int32_t topK, int32_t keepTopK, size_t minimumKept)
 {
     std::vector<float> boxes, scores;
     gridInputs(batch, n, classes, side, boxes, scores, 5U);
     float constexpr kScore = 0.05F, kIou = 0.5F;
     PluginCall call = batchedNms(classes, topK, keepTopK, kScore, kIou);
-    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
-        {fromFloats({batch, n, 1, 4}, boxes), fromFloats({batch, n, classes}, scores)});
+    std::vector<HostTensor> const out = runPlugin(
+        kiln::Backend::kCPU, call, {fromFloats({batch, n, 1, 4}, boxes), fromFloats({batch, n, classes}, scores)});
     ASSERT_EQ(out.size(), 4U);
     std::vector<int64_t> const counts = out[0].ints();
     std::vector<float> const outBoxes = out[1].floats();
@@ -220,8 +220,8 @@ void expectBruteForce(int32_t batch, int32_t n, int32_t classes, int32_t side, i
     std::vector<float> const outClasses = out[3].floats();
     for (int32_t b = 0; b < batch; ++b)
     {
-        std::vector<Detection> const expected = bruteForce(boxes.data() + b * n * 4, scores.data() + b * n * classes, n,
-            classes, topK, keepTopK, kScore, kIou);
+        std::vector<Detection> const expected = bruteForce(
+            boxes.data() + b * n * 4, scores.data() + b * n * classes, n, classes, topK, keepTopK, kScore, kIou);
         EXPECT_GE(expected.size(), minimumKept);
         ASSERT_EQ(counts[b], static_cast<int64_t>(expected.size()));
         for (size_t k = 0; k < expected.size(); ++k)
@@ -279,8 +279,7 @@ TEST(BatchedNmsPlugin, CudaMatchesTheCpu)
     for (DataType const type : {DataType::kFLOAT, DataType::kHALF})
     {
         PluginCall call = batchedNms(4, 1000, 500, 0.05F, 0.5F);
-        expectCudaMatchesCpu(call,
-            {fromFloats({2, 3000, 1, 4}, boxes, type), fromFloats({2, 3000, 4}, scores, type)},
+        expectCudaMatchesCpu(call, {fromFloats({2, 3000, 1, 4}, boxes, type), fromFloats({2, 3000, 4}, scores, type)},
             type == DataType::kHALF);
     }
     PluginCall legacy = batchedNms(4, 1000, 500, 0.05F, 0.5F, "BatchedNMS_TRT");
@@ -295,8 +294,8 @@ TEST(BatchedNmsPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {
     PluginCall missing{"BatchedNMSDynamic_TRT", "1", {}};
     missing.fields.add("numClasses", 3);
-    EXPECT_NE(creationErrors(missing).find("BatchedNMSDynamic_TRT: the required field 'topK' is missing"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(missing).find("BatchedNMSDynamic_TRT: the required field 'topK' is missing"), std::string::npos);
 
     PluginCall keep = batchedNms(3, 100, 0, 0.1F, 0.5F, "BatchedNMS_TRT");
     EXPECT_NE(creationErrors(keep).find("BatchedNMS_TRT: field 'keepTopK' is 0; expected > 0"), std::string::npos);
@@ -307,8 +306,7 @@ TEST(BatchedNmsPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 
     PluginCall wrongType{"BatchedNMSDynamic_TRT", "1", {}};
     wrongType.fields.add("numClasses", 3).add("topK", 2.5F);
-    EXPECT_NE(creationErrors(wrongType).find("field 'topK' holds kFLOAT32 data; expected integers"),
-        std::string::npos);
+    EXPECT_NE(creationErrors(wrongType).find("field 'topK' holds kFLOAT32 data; expected integers"), std::string::npos);
 }
 
 } // namespace

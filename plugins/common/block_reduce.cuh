@@ -49,20 +49,22 @@ __device__ inline float blockReduce(float value, Combine combine, float identity
 
 __device__ inline float blockSum(float value)
 {
-    return blockReduce(value, [](float a, float b) { return a + b; }, 0.F);
+    return blockReduce(
+        value, [](float a, float b) { return a + b; }, 0.F);
 }
 
 __device__ inline float blockMax(float value)
 {
-    return blockReduce(value, [](float a, float b) { return fmaxf(a, b); }, -INFINITY);
+    return blockReduce(
+        value, [](float a, float b) { return fmaxf(a, b); }, -INFINITY);
 }
 
 //! Layer norm of one row whose values `valueAt(i)` (i < width) are cheap to recompute: two passes for the mean and
 //! the biased variance (in float, centered, so no cancellation), a third that writes
 //! gamma (x - mean) rstd + beta through `store(i, y)`. No shared row buffer, so any width works.
 template <typename ValueAt, typename Store>
-__device__ inline void layerNormBlockRow(int64_t width, ValueAt valueAt, float const* gamma, float const* beta,
-    float epsilon, Store store)
+__device__ inline void layerNormBlockRow(
+    int64_t width, ValueAt valueAt, float const* gamma, float const* beta, float epsilon, Store store)
 {
     float sum = 0.F;
     for (int64_t i = threadIdx.x; i < width; i += blockDim.x)

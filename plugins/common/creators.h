@@ -39,8 +39,8 @@ public:
     }
     nvinfer1::IPluginV2* createPlugin(char const* /*name*/, nvinfer1::PluginFieldCollection const* fc) noexcept override
     {
-        return guarded(Plugin::kName, "createPlugin", static_cast<nvinfer1::IPluginV2*>(nullptr),
-            [&]() -> nvinfer1::IPluginV2* {
+        return guarded(
+            Plugin::kName, "createPlugin", static_cast<nvinfer1::IPluginV2*>(nullptr), [&]() -> nvinfer1::IPluginV2* {
                 Params params;
                 params.visit(FieldReader(Plugin::kName, fc));
                 Plugin::check(params);
@@ -105,8 +105,8 @@ public:
     nvinfer1::IPluginV3* createPlugin(char const* /*name*/, nvinfer1::PluginFieldCollection const* fc,
         nvinfer1::TensorRTPhase /*phase*/) noexcept override
     {
-        return guarded(Plugin::kName, "createPlugin", static_cast<nvinfer1::IPluginV3*>(nullptr),
-            [&]() -> nvinfer1::IPluginV3* {
+        return guarded(
+            Plugin::kName, "createPlugin", static_cast<nvinfer1::IPluginV3*>(nullptr), [&]() -> nvinfer1::IPluginV3* {
                 Params params;
                 params.visit(FieldReader(Plugin::kName, fc));
                 Plugin::check(params);

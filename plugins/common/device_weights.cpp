@@ -41,8 +41,8 @@ float const* DeviceWeights::get(char const* plugin, std::vector<float> const& va
         if (status != cudaSuccess)
         {
             cudaFree(device);
-            throw PluginError(std::string(plugin) + ": could not copy its weights to the GPU: "
-                + cudaGetErrorString(status));
+            throw PluginError(
+                std::string(plugin) + ": could not copy its weights to the GPU: " + cudaGetErrorString(status));
         }
         mDevice = static_cast<float*>(device);
     }

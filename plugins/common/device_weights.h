@@ -3,7 +3,6 @@
 // empty: each plugin clone (one per execution context) uploads and frees its own.
 #pragma once
 
-
 #include <mutex>
 #include <vector>
 
@@ -14,7 +13,7 @@ class DeviceWeights
 {
 public:
     DeviceWeights() = default;
-    DeviceWeights(DeviceWeights const& /*other*/) {}
+    DeviceWeights(DeviceWeights const& /*other*/) { }
     DeviceWeights& operator=(DeviceWeights const&) = delete;
     ~DeviceWeights();
 

@@ -122,8 +122,8 @@ std::vector<double> FieldReader::numbers(PluginField const& field, bool integers
     }
     if (field.length < 0 || (field.length > 0 && field.data == nullptr))
     {
-        throw PluginError(where + " has length " + std::to_string(field.length)
-            + (field.data == nullptr ? " and no data" : ""));
+        throw PluginError(
+            where + " has length " + std::to_string(field.length) + (field.data == nullptr ? " and no data" : ""));
     }
     std::vector<double> values(static_cast<size_t>(field.length));
     for (int32_t i = 0; i < field.length; ++i)
@@ -138,8 +138,8 @@ void FieldReader::read(PluginField const& field, int32_t& value) const
     std::vector<double> const values = numbers(field, true);
     if (values.size() != 1)
     {
-        throw PluginError(mPlugin + ": field '" + field.name + "' holds " + std::to_string(values.size())
-            + " values; expected one");
+        throw PluginError(
+            mPlugin + ": field '" + field.name + "' holds " + std::to_string(values.size()) + " values; expected one");
     }
     if (values[0] < std::numeric_limits<int32_t>::min() || values[0] > std::numeric_limits<int32_t>::max())
     {
@@ -155,8 +155,7 @@ void FieldReader::read(PluginField const& field, bool& value) const
     read(field, number);
     if (number != 0 && number != 1)
     {
-        throw PluginError(mPlugin + ": field '" + field.name + "' is " + std::to_string(number)
-            + "; expected 0 or 1");
+        throw PluginError(mPlugin + ": field '" + field.name + "' is " + std::to_string(number) + "; expected 0 or 1");
     }
     value = number == 1;
 }
@@ -166,8 +165,8 @@ void FieldReader::read(PluginField const& field, float& value) const
     std::vector<double> const values = numbers(field, false);
     if (values.size() != 1)
     {
-        throw PluginError(mPlugin + ": field '" + field.name + "' holds " + std::to_string(values.size())
-            + " values; expected one");
+        throw PluginError(
+            mPlugin + ": field '" + field.name + "' holds " + std::to_string(values.size()) + " values; expected one");
     }
     value = static_cast<float>(values[0]);
 }
@@ -199,8 +198,8 @@ void FieldReader::read(PluginField const& field, std::string& value) const
 {
     if (field.type != PluginFieldType::kCHAR)
     {
-        throw PluginError(mPlugin + ": field '" + field.name + "' holds " + typeName(field.type)
-            + " data; expected text (kCHAR)");
+        throw PluginError(
+            mPlugin + ": field '" + field.name + "' holds " + typeName(field.type) + " data; expected text (kCHAR)");
     }
     if (field.length < 0 || (field.length > 0 && field.data == nullptr))
     {

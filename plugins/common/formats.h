@@ -9,8 +9,7 @@ namespace kiln::plugins
 {
 
 //! True when tensor `pos` is linear and of one of `types`.
-inline bool isLinearOf(
-    nvinfer1::PluginTensorDesc const& desc, std::initializer_list<nvinfer1::DataType> types)
+inline bool isLinearOf(nvinfer1::PluginTensorDesc const& desc, std::initializer_list<nvinfer1::DataType> types)
 {
     if (desc.format != nvinfer1::TensorFormat::kLINEAR)
     {

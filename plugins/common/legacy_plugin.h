@@ -122,8 +122,8 @@ protected:
 
 private:
     //! Descriptors of the configured tensors with the batch axis put first.
-    static std::vector<nvinfer1::PluginTensorDesc> descriptorsWithBatch(std::vector<nvinfer1::Dims> const& dims,
-        std::vector<nvinfer1::DataType> const& types, int32_t batchSize)
+    static std::vector<nvinfer1::PluginTensorDesc> descriptorsWithBatch(
+        std::vector<nvinfer1::Dims> const& dims, std::vector<nvinfer1::DataType> const& types, int32_t batchSize)
     {
         std::vector<nvinfer1::PluginTensorDesc> descs(dims.size());
         for (size_t i = 0; i < dims.size(); ++i)

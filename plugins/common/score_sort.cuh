@@ -35,8 +35,8 @@ inline cudaError_t sortSegmentsDescending(void* temp, size_t& tempBytes, uint32_
     int32_t const* valuesIn, int32_t* valuesOut, int32_t items, int32_t segments, int32_t const* offsets,
     cudaStream_t stream)
 {
-    return cub::DeviceSegmentedRadixSort::SortPairsDescending(temp, tempBytes, keysIn, keysOut, valuesIn, valuesOut,
-        items, segments, offsets, offsets + 1, 0, 32, stream);
+    return cub::DeviceSegmentedRadixSort::SortPairsDescending(
+        temp, tempBytes, keysIn, keysOut, valuesIn, valuesOut, items, segments, offsets, offsets + 1, 0, 32, stream);
 }
 
 //! The temporary bytes sortSegmentsDescending needs for `items` in `segments`.

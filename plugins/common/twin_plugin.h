@@ -1,7 +1,7 @@
 // One plugin, two interfaces: NVIDIA ships several plugins both as an IPluginV2DynamicExt version (the older one)
 // and as an IPluginV3 version with the same fields and math (CustomSkipLayerNormPluginDynamic 1 and 5,
-// DisentangledAttention_TRT 1 and 2, ROIAlign_TRT 1 and 2...). The plugin's "core" describes its shapes, formats and kernels once; these
-// templates turn it into both plugins.
+// DisentangledAttention_TRT 1 and 2, ROIAlign_TRT 1 and 2...). The plugin's "core" describes its shapes, formats and
+// kernels once; these templates turn it into both plugins.
 //
 //     struct SkipLayerNormCore // may derive from TwinCoreDefaults for outputType and workspaceSize
 //     {
@@ -79,9 +79,9 @@ public:
         int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs, int32_t nbOutputs) noexcept override
     {
         // A core may index inOut[pos] and the tensors before it without checking pos.
-        return pos >= 0 && pos < nbInputs + nbOutputs
-            && guarded(kName, "supportsFormatCombination", false,
-                [&] { return Core::supports(this->mParams, pos, inOut, nbInputs, nbOutputs); });
+        return pos >= 0 && pos < nbInputs + nbOutputs && guarded(kName, "supportsFormatCombination", false, [&] {
+            return Core::supports(this->mParams, pos, inOut, nbInputs, nbOutputs);
+        });
     }
     nvinfer1::DataType getOutputDataType(
         int32_t index, nvinfer1::DataType const* inputTypes, int32_t /*nbInputs*/) const noexcept override
@@ -91,8 +91,8 @@ public:
     size_t getWorkspaceSize(nvinfer1::PluginTensorDesc const* inputs, int32_t nbInputs,
         nvinfer1::PluginTensorDesc const* /*outputs*/, int32_t /*nbOutputs*/) const noexcept override
     {
-        return guarded(kName, "getWorkspaceSize", size_t{0},
-            [&] { return Core::workspaceSize(this->mParams, inputs, nbInputs); });
+        return guarded(
+            kName, "getWorkspaceSize", size_t{0}, [&] { return Core::workspaceSize(this->mParams, inputs, nbInputs); });
     }
 
     void runHost(PluginTensors const& io) const
@@ -127,8 +127,8 @@ public:
     {
         return Core::kNbOutputs;
     }
-    int32_t getOutputDataTypes(nvinfer1::DataType* outputTypes, int32_t nbOutputs,
-        nvinfer1::DataType const* inputTypes, int32_t /*nbInputs*/) const noexcept override
+    int32_t getOutputDataTypes(nvinfer1::DataType* outputTypes, int32_t nbOutputs, nvinfer1::DataType const* inputTypes,
+        int32_t /*nbInputs*/) const noexcept override
     {
         for (int32_t i = 0; i < nbOutputs; ++i)
         {

@@ -29,7 +29,7 @@ public:
     }
 
     //! Throws PluginError unless `params` are valid; a plugin with rules hides this.
-    static void check(Params const& /*params*/) {}
+    static void check(Params const& /*params*/) { }
 
     //! The payload: the parameters. A base or plugin with more state to keep hides this (and deserialize).
     void save(PayloadWriter& writer) const
@@ -62,7 +62,7 @@ public:
     {
         return 0;
     }
-    void terminate() noexcept override {}
+    void terminate() noexcept override { }
     void destroy() noexcept override
     {
         delete this;

@@ -50,7 +50,7 @@ public:
     V3Plugin& operator=(V3Plugin const&) = delete;
 
     //! Throws PluginError unless `params` are valid; a plugin with rules hides this.
-    static void check(Params const& /*params*/) {}
+    static void check(Params const& /*params*/) { }
 
     Params const& params() const
     {

@@ -10,8 +10,8 @@ namespace
 {
 
 // One thread per output element; consecutive threads take consecutive crop columns.
-__global__ void cropAndResizeKernel(int32_t boxes, int32_t channels, int32_t height, int32_t width,
-    int32_t cropHeight, int32_t cropWidth, float const* features, float const* rois, float* crops, int64_t count)
+__global__ void cropAndResizeKernel(int32_t boxes, int32_t channels, int32_t height, int32_t width, int32_t cropHeight,
+    int32_t cropWidth, float const* features, float const* rois, float* crops, int64_t count)
 {
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
          i += static_cast<int64_t>(gridDim.x) * blockDim.x)
@@ -31,8 +31,7 @@ __global__ void cropAndResizeKernel(int32_t boxes, int32_t channels, int32_t hei
 } // namespace
 
 cudaError_t launchCropAndResize(int32_t batch, int32_t boxes, int32_t channels, int32_t height, int32_t width,
-    int32_t cropHeight, int32_t cropWidth, float const* features, float const* rois, float* crops,
-    cudaStream_t stream)
+    int32_t cropHeight, int32_t cropWidth, float const* features, float const* rois, float* crops, cudaStream_t stream)
 {
     int64_t const count = static_cast<int64_t>(batch) * boxes * channels * cropHeight * cropWidth;
     if (count == 0)

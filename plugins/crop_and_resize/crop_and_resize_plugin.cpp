@@ -24,8 +24,9 @@ char const* const kName = CropAndResizeFamily::kName;
 
 PluginError badShapes()
 {
-    return PluginError(std::string(kName) + ": expected 2 inputs, feature_maps [N, C, H, W] and rois [N, B, 4, 1] "
-        "or [N, B, 4]");
+    return PluginError(std::string(kName)
+        + ": expected 2 inputs, feature_maps [N, C, H, W] and rois [N, B, 4, 1] "
+          "or [N, B, 4]");
 }
 
 //! Throws unless the shapes fit; `same(a, b)` answers false only where sizes a and b are known to differ.
@@ -47,8 +48,8 @@ void CropAndResizeFamily::check(CropAndResizeParams const& params)
     {
         if (value <= 0)
         {
-            throw PluginError(std::string(kName) + ": field '" + field + "' is " + std::to_string(value)
-                + "; expected > 0");
+            throw PluginError(
+                std::string(kName) + ": field '" + field + "' is " + std::to_string(value) + "; expected > 0");
         }
     }
 }

@@ -26,8 +26,8 @@ std::vector<float> decodeAll(DetectionOutputParams const& params, SsdShape const
             for (int64_t c = 0; c < shape.locClasses; ++c)
             {
                 int64_t const at = ((image * shape.priors + p) * shape.locClasses + c) * 4;
-                decodeSsdBox(code, params.varianceEncodedInTarget, priors + p * 4, variances + p * 4,
-                    loc.data() + at, boxes.data() + at);
+                decodeSsdBox(code, params.varianceEncodedInTarget, priors + p * 4, variances + p * 4, loc.data() + at,
+                    boxes.data() + at);
             }
         }
     }
@@ -78,9 +78,9 @@ void runDetectionOutputOnHost(DetectionOutputParams const& params, SsdShape cons
                 continue;
             }
             BatchedDetection const& d = detections[image][k];
-            float const* box
-                = boxes.data() + batchedBoxOffset(config, {shape.batch, shape.priors, shape.classes},
-                    static_cast<int64_t>(image), d.box, d.cls);
+            float const* box = boxes.data()
+                + batchedBoxOffset(
+                    config, {shape.batch, shape.priors, shape.classes}, static_cast<int64_t>(image), d.box, d.cls);
             row[1] = static_cast<float>(d.cls);
             row[2] = d.score;
             for (size_t v = 0; v < 4; ++v)

@@ -39,8 +39,8 @@ struct DetectionBuffers
 
 //! One thread per (image, prior, loc class): the decoded box in float.
 template <typename T>
-__global__ void decodeSsdBoxes(T const* loc, T const* prior, SsdShape shape, SsdCode code,
-    bool varianceEncodedInTarget, float* boxes)
+__global__ void decodeSsdBoxes(
+    T const* loc, T const* prior, SsdShape shape, SsdCode code, bool varianceEncodedInTarget, float* boxes)
 {
     int64_t const count = int64_t{shape.batch} * shape.priors * shape.locClasses;
     for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count; i += int64_t{gridDim.x} * blockDim.x)
@@ -74,8 +74,8 @@ __global__ void prepareScores(T const* conf, int64_t count, bool sigmoid, float*
 //! One thread per output row: [image, label, score, xmin, ymin, xmax, ymax] from BatchedNMS's outputs (whose
 //! empty slots hold class -1 and zeros, the row NVIDIA writes for them too).
 template <typename T>
-__global__ void packDetections(DetectionBuffers buffers, int32_t batch, int32_t keepTopK, T* detections,
-    int32_t* keepCount)
+__global__ void packDetections(
+    DetectionBuffers buffers, int32_t batch, int32_t keepTopK, T* detections, int32_t* keepCount)
 {
     int64_t const rows = int64_t{batch} * keepTopK;
     for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < rows; i += int64_t{gridDim.x} * blockDim.x)

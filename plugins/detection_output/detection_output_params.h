@@ -35,8 +35,8 @@ struct DetectionOutputParams
     bool confSigmoid{false};
     bool isNormalized{false};
     int32_t codeType{static_cast<int32_t>(SsdCode::kTF_CENTER)};
-    int32_t scoreBits{16};       //!< NVIDIA's FP16 sorting shortcut; accepted, every bit is sorted here
-    bool isBatchAgnostic{true};  //!< NMS_TRT: every image uses the first image's priors
+    int32_t scoreBits{16};      //!< NVIDIA's FP16 sorting shortcut; accepted, every bit is sorted here
+    bool isBatchAgnostic{true}; //!< NMS_TRT: every image uses the first image's priors
 
     template <typename Visit>
     void visit(Visit&& field)

@@ -58,8 +58,8 @@ void runOnDevice(char const* plugin, DetectionOutputParams const& params, SsdSha
 }
 
 //! A run's shape from its three input descriptors (batch axis first).
-SsdShape runShape(char const* plugin, DetectionOutputParams const& params, PluginTensorDesc const* inputs,
-    PriorSharing sharing)
+SsdShape runShape(
+    char const* plugin, DetectionOutputParams const& params, PluginTensorDesc const* inputs, PriorSharing sharing)
 {
     return ssdShapeOf(plugin, params, runExtents(inputs, 3), sharing);
 }
@@ -102,8 +102,7 @@ void checkDetectionOutputParams(char const* plugin, DetectionOutputParams const&
     }
     if (params.backgroundLabelId < -1 || params.backgroundLabelId >= params.numClasses)
     {
-        fail("backgroundLabelId", std::to_string(params.backgroundLabelId),
-            "-1 (none) or a class below numClasses");
+        fail("backgroundLabelId", std::to_string(params.backgroundLabelId), "-1 (none) or a class below numClasses");
     }
     if (params.codeType < 0 || params.codeType > static_cast<int32_t>(SsdCode::kTF_CENTER))
     {
@@ -160,8 +159,8 @@ size_t NmsPlugin::getWorkspaceSize(int32_t maxBatchSize) const noexcept
         {
             return size_t{0};
         }
-        return workspaceFor(mParams,
-            ssdShapeOf(kName, mParams, legacyExtents(dims.data(), 3, maxBatchSize), sharingOf(mParams)));
+        return workspaceFor(
+            mParams, ssdShapeOf(kName, mParams, legacyExtents(dims.data(), 3, maxBatchSize), sharingOf(mParams)));
     });
 }
 
@@ -203,8 +202,8 @@ bool NmsDynamicPlugin::supportsFormatCombination(
     return linearSameFloat(inOut, pos);
 }
 
-DataType NmsDynamicPlugin::getOutputDataType(int32_t index, DataType const* inputTypes, int32_t /*nbInputs*/) const
-    noexcept
+DataType NmsDynamicPlugin::getOutputDataType(
+    int32_t index, DataType const* inputTypes, int32_t /*nbInputs*/) const noexcept
 {
     return index == 0 ? inputTypes[0] : DataType::kFLOAT;
 }

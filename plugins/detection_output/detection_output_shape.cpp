@@ -42,8 +42,8 @@ SsdShape ssdShapeOf(char const* plugin, DetectionOutputParams const& params,
     std::string const name(plugin);
     if (extents.size() != 3)
     {
-        throw PluginError(name + ": expects three inputs (loc data, conf data, prior data); got "
-            + std::to_string(extents.size()));
+        throw PluginError(
+            name + ": expects three inputs (loc data, conf data, prior data); got " + std::to_string(extents.size()));
     }
     std::vector<int64_t> const& loc = extents[static_cast<size_t>(params.inputOrder[0])];
     std::vector<int64_t> const& conf = extents[static_cast<size_t>(params.inputOrder[1])];
@@ -51,8 +51,8 @@ SsdShape ssdShapeOf(char const* plugin, DetectionOutputParams const& params,
     if (loc.size() < 2 || conf.size() < 2 || prior.size() < 3)
     {
         throw PluginError(name + ": expects loc data [batch, priors * locClasses * 4, 1, 1], conf data [batch, "
-            + "priors * numClasses, 1, 1] and prior data [batch or 1, 2, priors * 4, 1]; got loc "
-            + extentsText(loc) + ", conf " + extentsText(conf) + ", prior " + extentsText(prior));
+            + "priors * numClasses, 1, 1] and prior data [batch or 1, 2, priors * 4, 1]; got loc " + extentsText(loc)
+            + ", conf " + extentsText(conf) + ", prior " + extentsText(prior));
     }
     int64_t const priorValues = productFrom(prior, 2);
     if ((prior[1] >= 0 && prior[1] != 2) || (priorValues >= 0 && (priorValues == 0 || priorValues % 4 != 0)))

@@ -19,8 +19,8 @@ using nvinfer1::DataType;
 
 char const* const kBothPlugins[] = {"NMS_TRT", "NMSDynamic_TRT"};
 
-PluginCall ssdNms(char const* name, int32_t numClasses, int32_t topK, int32_t keepTopK, float confidenceThreshold,
-    float nmsThreshold)
+PluginCall ssdNms(
+    char const* name, int32_t numClasses, int32_t topK, int32_t keepTopK, float confidenceThreshold, float nmsThreshold)
 {
     PluginCall call{name, "1", {}};
     call.fields.add("numClasses", numClasses)
@@ -263,8 +263,8 @@ std::vector<float> referenceDetections(Case const& c, std::vector<int32_t>& coun
 
 //! Random priors of side `side` around the unit square, targets in [-1, 1], scores from `scoreLevels` levels (so
 //! equal scores occur), variances [.1, .1, .2, .2].
-Case randomCase(int32_t batch, int32_t priors, int32_t classes, bool shareLocation, float side, int32_t scoreLevels,
-    uint32_t seed)
+Case randomCase(
+    int32_t batch, int32_t priors, int32_t classes, bool shareLocation, float side, int32_t scoreLevels, uint32_t seed)
 {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> unit(0.F, 1.F);
@@ -454,8 +454,8 @@ TEST(DetectionOutputPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
         std::string const plugin(name);
         PluginCall missing{name, "1", {}};
         missing.fields.add("topK", 10).add("keepTopK", 5);
-        EXPECT_NE(creationErrors(missing).find(plugin + ": the required field 'numClasses' is missing"),
-            std::string::npos);
+        EXPECT_NE(
+            creationErrors(missing).find(plugin + ": the required field 'numClasses' is missing"), std::string::npos);
 
         PluginCall wrongType = ssdNms(name, 3, 10, 5, 0.1F, 0.5F);
         wrongType.fields.add("codeType", 1.5F);
@@ -464,8 +464,8 @@ TEST(DetectionOutputPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 
         PluginCall badCode = ssdNms(name, 3, 10, 5, 0.1F, 0.5F);
         badCode.fields.add("codeType", 7);
-        EXPECT_NE(creationErrors(badCode).find(plugin + ": field 'codeType' is 7; expected 0 (CORNER)"),
-            std::string::npos);
+        EXPECT_NE(
+            creationErrors(badCode).find(plugin + ": field 'codeType' is 7; expected 0 (CORNER)"), std::string::npos);
 
         PluginCall badOrder = ssdNms(name, 3, 10, 5, 0.1F, 0.5F);
         badOrder.fields.add("inputOrder", std::vector<int32_t>{0, 0, 1});

@@ -14,8 +14,8 @@ namespace kiln::plugins
 //! The box [xmin, ymin, xmax, ymax] that `loc` encodes relative to `prior` [xmin, ymin, xmax, ymax] with
 //! `variance` [4], by `code` (README.md lists the formulas). An unknown code decodes to the prior itself (check
 //! refuses such fields before a run).
-inline KILN_HOST_DEVICE void decodeSsdBox(SsdCode code, bool varianceEncodedInTarget, float const* prior,
-    float const* variance, float const* loc, float* box)
+inline KILN_HOST_DEVICE void decodeSsdBox(
+    SsdCode code, bool varianceEncodedInTarget, float const* prior, float const* variance, float const* loc, float* box)
 {
     float const priorWidth = prior[2] - prior[0];
     float const priorHeight = prior[3] - prior[1];
@@ -72,9 +72,9 @@ inline KILN_HOST_DEVICE void decodeSsdBox(SsdCode code, bool varianceEncodedInTa
 struct SsdShape
 {
     int32_t batch{0};
-    int32_t priors{0};     //!< per image
+    int32_t priors{0}; //!< per image
     int32_t classes{0};
-    int32_t locClasses{1}; //!< 1 with shareLocation, else classes
+    int32_t locClasses{1};      //!< 1 with shareLocation, else classes
     bool priorsPerImage{false}; //!< prior data [B, 2, P * 4] rather than the first image's for all
 };
 

@@ -14,8 +14,8 @@ namespace
 // One thread per output element (grid-stride); consecutive threads take consecutive keys k, so c2c and the output
 // are read and written coalesced, while the two gathers read along a row (c2p) or a column (p2c).
 template <typename T>
-__global__ void disentangledKernel(T const* c2c, T const* c2p, T const* p2c, T* result, int64_t total,
-    int64_t sequence, int32_t width, int32_t span, float factor)
+__global__ void disentangledKernel(T const* c2c, T const* c2p, T const* p2c, T* result, int64_t total, int64_t sequence,
+    int32_t width, int32_t span, float factor)
 {
     for (int64_t index = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; index < total;
          index += static_cast<int64_t>(gridDim.x) * blockDim.x)

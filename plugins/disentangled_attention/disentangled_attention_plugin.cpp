@@ -61,8 +61,8 @@ DimsExprs DisentangledAttentionCore::outputShape(
 {
     if (nbInputs != 3)
     {
-        throw PluginError(std::string(kName) + ": takes 3 inputs (data0, data1, data2), was given "
-            + std::to_string(nbInputs));
+        throw PluginError(
+            std::string(kName) + ": takes 3 inputs (data0, data1, data2), was given " + std::to_string(nbInputs));
     }
     for (int32_t i = 0; i < 3; ++i)
     {

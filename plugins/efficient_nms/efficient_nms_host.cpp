@@ -43,9 +43,8 @@ std::vector<std::vector<NmsDetection>> efficientNmsOnHost(EfficientNmsConfig con
                 std::copy_n(anchors->data() + anchorOffset(shape, image, anchor), 4, anchorBox.v);
             }
             NmsBox const box = decodeBox(raw, anchors != nullptr ? &anchorBox : nullptr, config.boxCoding);
-            bool const suppressed = std::any_of(kept.begin(), kept.end(), [&](NmsDetection const& k) {
-                return efficientSuppresses(config, k.box, k.cls, box, cls);
-            });
+            bool const suppressed = std::any_of(kept.begin(), kept.end(),
+                [&](NmsDetection const& k) { return efficientSuppresses(config, k.box, k.cls, box, cls); });
             if (!suppressed)
             {
                 kept.push_back(NmsDetection{anchor, cls, imageScores[element], box});

@@ -108,8 +108,8 @@ struct EfficientProblem
             return Candidate{decodeBox(box, nullptr, config.boxCoding), cls};
         }
         T const* a = anchors + anchorOffset(shape, image, anchor);
-        NmsBox const anchorBox{{static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2]),
-            static_cast<float>(a[3])}};
+        NmsBox const anchorBox{
+            {static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2]), static_cast<float>(a[3])}};
         return Candidate{decodeBox(box, &anchorBox, config.boxCoding), cls};
     }
     __device__ bool suppresses(Candidate const& kept, Candidate const& later) const
@@ -173,8 +173,8 @@ __global__ void efficientRowStarts(int32_t const* keptCount, int32_t batch, int3
     }
 }
 
-__global__ void efficientWriteRows(EfficientNmsConfig config, EfficientNmsShape shape, EfficientBuffers buffers,
-    int32_t* rows)
+__global__ void efficientWriteRows(
+    EfficientNmsConfig config, EfficientNmsShape shape, EfficientBuffers buffers, int32_t* rows)
 {
     int64_t const perImage = static_cast<int64_t>(shape.anchors) * shape.classes;
     int64_t const slots = static_cast<int64_t>(shape.batch) * config.maxOutputBoxes;

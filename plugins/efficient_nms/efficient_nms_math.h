@@ -99,8 +99,8 @@ KILN_NMS_HD inline NmsBox decodeBox(NmsBox box, NmsBox const* anchor, int32_t bo
     if (boxCoding == 1)
     {
         NmsBox const& a = *anchor;
-        NmsBox const decoded{{box.v[0] * a.v[2] + a.v[0], box.v[1] * a.v[3] + a.v[1], a.v[2] * expf(box.v[2]),
-            a.v[3] * expf(box.v[3])}};
+        NmsBox const decoded{
+            {box.v[0] * a.v[2] + a.v[0], box.v[1] * a.v[3] + a.v[1], a.v[2] * expf(box.v[2]), a.v[3] * expf(box.v[3])}};
         return cornersOfCenterSize(decoded);
     }
     NmsBox const d = ordered(box);

@@ -53,8 +53,8 @@ EfficientNmsShape shapeOf(char const* plugin, PluginTensorDesc const* in, int32_
     if (nbInputs == 3)
     {
         Dims const& anchors = in[2].dims;
-        if (anchors.nbDims != 3 || (anchors.d[0] != 1 && anchors.d[0] != shape.batch)
-            || anchors.d[1] != shape.anchors || anchors.d[2] != 4)
+        if (anchors.nbDims != 3 || (anchors.d[0] != 1 && anchors.d[0] != shape.batch) || anchors.d[1] != shape.anchors
+            || anchors.d[2] != 4)
         {
             throw PluginError(name + ": anchors must be [1 or batch, boxes, 4]");
         }
@@ -64,8 +64,8 @@ EfficientNmsShape shapeOf(char const* plugin, PluginTensorDesc const* in, int32_
     return shape;
 }
 
-void writeStandardOutputs(PluginTensors const& io, EfficientNmsConfig const& config,
-    std::vector<std::vector<NmsDetection>> const& detections)
+void writeStandardOutputs(
+    PluginTensors const& io, EfficientNmsConfig const& config, std::vector<std::vector<NmsDetection>> const& detections)
 {
     auto const slots = static_cast<size_t>(config.maxOutputBoxes);
     std::vector<float> boxes(detections.size() * slots * 4, 0.F);
@@ -91,8 +91,8 @@ void writeStandardOutputs(PluginTensors const& io, EfficientNmsConfig const& con
 
 //! ONNX's selected_indices: (image, class, box) rows, image by image; the rows after the last selected one repeat
 //! it, and are all -1 when nothing was selected (NVIDIA's padding).
-void writeSelectedIndices(PluginTensors const& io, EfficientNmsConfig const& config,
-    std::vector<std::vector<NmsDetection>> const& detections)
+void writeSelectedIndices(
+    PluginTensors const& io, EfficientNmsConfig const& config, std::vector<std::vector<NmsDetection>> const& detections)
 {
     auto* rows = io.output<int32_t>(0);
     size_t const total = detections.size() * static_cast<size_t>(config.maxOutputBoxes);
@@ -131,8 +131,8 @@ void EfficientNmsPlugin::check(EfficientNmsParams const& params)
     }
     if (params.maxOutputBoxes <= 0)
     {
-        throw PluginError(name + ": field 'max_output_boxes' is " + std::to_string(params.maxOutputBoxes)
-            + "; expected > 0");
+        throw PluginError(
+            name + ": field 'max_output_boxes' is " + std::to_string(params.maxOutputBoxes) + "; expected > 0");
     }
     if (params.boxCoding != 0 && params.boxCoding != 1)
     {
@@ -143,8 +143,8 @@ void EfficientNmsPlugin::check(EfficientNmsParams const& params)
 
 EfficientNmsConfig EfficientNmsPlugin::configOf(EfficientNmsParams const& params)
 {
-    return EfficientNmsConfig{params.scoreThreshold, params.iouThreshold, params.maxOutputBoxes,
-        params.backgroundClass, params.scoreActivation, params.classAgnostic, params.boxCoding};
+    return EfficientNmsConfig{params.scoreThreshold, params.iouThreshold, params.maxOutputBoxes, params.backgroundClass,
+        params.scoreActivation, params.classAgnostic, params.boxCoding};
 }
 
 void EfficientNmsOnnxPlugin::check(EfficientNmsOnnxParams const& params)
@@ -240,8 +240,8 @@ DataType EfficientNmsPluginBase<Derived, Params>::getOutputDataType(
 }
 
 template <typename Derived, typename Params>
-void EfficientNmsPluginBase<Derived, Params>::configurePlugin(DynamicPluginTensorDesc const* /*in*/,
-    int32_t nbInputs, DynamicPluginTensorDesc const* /*out*/, int32_t /*nbOutputs*/) noexcept
+void EfficientNmsPluginBase<Derived, Params>::configurePlugin(DynamicPluginTensorDesc const* /*in*/, int32_t nbInputs,
+    DynamicPluginTensorDesc const* /*out*/, int32_t /*nbOutputs*/) noexcept
 {
     mHasAnchors = nbInputs == 3;
 }
@@ -272,9 +272,8 @@ size_t EfficientNmsPluginBase<Derived, Params>::getWorkspaceSize(PluginTensorDes
     PluginTensorDesc const* /*outputs*/, int32_t /*nbOutputs*/) const noexcept
 {
 #ifdef KILN_WITH_CUDA
-    return guarded(Derived::kName, "getWorkspaceSize", size_t{0}, [&] {
-        return efficientNmsWorkspaceSize(shapeOf(Derived::kName, inputs, nbInputs), config().maxOutputBoxes);
-    });
+    return guarded(Derived::kName, "getWorkspaceSize", size_t{0},
+        [&] { return efficientNmsWorkspaceSize(shapeOf(Derived::kName, inputs, nbInputs), config().maxOutputBoxes); });
 #else
     (void) inputs;
     (void) nbInputs;

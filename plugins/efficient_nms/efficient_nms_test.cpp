@@ -30,8 +30,8 @@ PluginCall efficientNms(float scoreThreshold, float iouThreshold, int32_t maxOut
 }
 
 // Six boxes (x1, y1, x2, y2), two classes: boxes 0/1, 2/3 and 0/4 overlap with IoU about 0.68-0.72.
-std::vector<float> const kBoxes{0, 0, 10, 10, 1, 1, 11, 11, 20, 20, 30, 30, 21, 19, 31, 29, 0, 0, 10, 10.5F, 50, 50,
-    60, 60};
+std::vector<float> const kBoxes{
+    0, 0, 10, 10, 1, 1, 11, 11, 20, 20, 30, 30, 21, 19, 31, 29, 0, 0, 10, 10.5F, 50, 50, 60, 60};
 std::vector<float> const kScores{0.9F, 0.1F, 0.8F, 0.75F, 0.3F, 0.7F, 0.65F, 0.6F, 0.2F, 0.85F, 0.05F, 0.4F};
 
 std::vector<HostTensor> runSmall(PluginCall& call, DataType type = DataType::kFLOAT)
@@ -50,8 +50,7 @@ TEST(EfficientNmsPlugin, MatchesTorchvisionBatchedNms)
     EXPECT_EQ(out[0].shape, (Shape{1, 1}));
     EXPECT_EQ(out[1].shape, (Shape{1, 5, 4}));
     EXPECT_EQ(out[0].ints(), (std::vector<int64_t>{5}));
-    expectClose(out[1].floats(),
-        {0, 0, 10, 10, 0, 0, 10, 10.5F, 20, 20, 30, 30, 21, 19, 31, 29, 50, 50, 60, 60}, 0.F);
+    expectClose(out[1].floats(), {0, 0, 10, 10, 0, 0, 10, 10.5F, 20, 20, 30, 30, 21, 19, 31, 29, 50, 50, 60, 60}, 0.F);
     expectClose(out[2].floats(), {0.9F, 0.85F, 0.7F, 0.65F, 0.4F}, 0.F);
     EXPECT_EQ(out[3].ints(), (std::vector<int64_t>{0, 1, 1, 0, 1}));
 }
@@ -86,8 +85,8 @@ TEST(EfficientNmsPlugin, ScoreActivationThresholdsLogitsAndOutputsSigmoids)
     std::vector<float> const logits{2.F, -1.F, 0.5F, -3.F, -0.25F, 1.F};
     std::vector<float> const boxes{0, 0, 1, 1, 5, 5, 6, 6, 10, 10, 11, 11};
     PluginCall call = efficientNms(0.5F, 0.5F, 4, -1, /*scoreActivation=*/1);
-    std::vector<HostTensor> const out = runPlugin(
-        kiln::Backend::kCPU, call, {fromFloats({1, 3, 4}, boxes), fromFloats({1, 3, 2}, logits)});
+    std::vector<HostTensor> const out
+        = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 3, 4}, boxes), fromFloats({1, 3, 2}, logits)});
     ASSERT_EQ(out.size(), 4U);
     EXPECT_EQ(out[0].ints(), (std::vector<int64_t>{3}));
     auto const sigmoid = [](float x) { return 1.F / (1.F + std::exp(-x)); };
@@ -242,12 +241,12 @@ TEST(EfficientNmsOnnxPlugin, WritesSelectedIndicesPaddedWithTheLastRow)
     std::vector<float> second(12, 0.F);
     second[5] = 0.5F; // box 2, class 1
     scores.insert(scores.end(), second.begin(), second.end());
-    std::vector<HostTensor> const out = runPlugin(
-        kiln::Backend::kCPU, call, {fromFloats({2, 6, 4}, boxes), fromFloats({2, 6, 2}, scores)});
+    std::vector<HostTensor> const out
+        = runPlugin(kiln::Backend::kCPU, call, {fromFloats({2, 6, 4}, boxes), fromFloats({2, 6, 2}, scores)});
     ASSERT_EQ(out.size(), 1U);
     EXPECT_EQ(out[0].shape, (Shape{8, 3}));
-    EXPECT_EQ(out[0].ints(),
-        (std::vector<int64_t>{0, 0, 0, 0, 1, 4, 0, 1, 2, 0, 0, 3, 1, 1, 2, 1, 1, 2, 1, 1, 2, 1, 1, 2}));
+    EXPECT_EQ(
+        out[0].ints(), (std::vector<int64_t>{0, 0, 0, 0, 1, 4, 0, 1, 2, 0, 0, 3, 1, 1, 2, 1, 1, 2, 1, 1, 2, 1, 1, 2}));
 }
 
 TEST(EfficientNmsPlugin, CudaMatchesTheCpu)

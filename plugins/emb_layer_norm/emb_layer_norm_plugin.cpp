@@ -55,8 +55,8 @@ void EmbLayerNormCore::check(Params const& params)
 {
     if (params.mhaTypeId < 0 || params.mhaTypeId > 3)
     {
-        throw PluginError(fieldError("mha_type_id", "is " + std::to_string(params.mhaTypeId)
-            + "; expected 0 (FP32), 1 (FP16), 2 (INT8) or 3"));
+        throw PluginError(fieldError(
+            "mha_type_id", "is " + std::to_string(params.mhaTypeId) + "; expected 0 (FP32), 1 (FP16), 2 (INT8) or 3"));
     }
     if (params.beta.empty())
     {
@@ -64,14 +64,16 @@ void EmbLayerNormCore::check(Params const& params)
     }
     if (params.gamma.size() != params.beta.size())
     {
-        throw PluginError(fieldError("bert_embeddings_layernorm_gamma", "holds " + std::to_string(params.gamma.size())
-            + " values; expected E = " + std::to_string(params.beta.size()) + " (the length of the beta field)"));
+        throw PluginError(fieldError("bert_embeddings_layernorm_gamma",
+            "holds " + std::to_string(params.gamma.size())
+                + " values; expected E = " + std::to_string(params.beta.size()) + " (the length of the beta field)"));
     }
     auto const expectTable = [&](char const* field, std::vector<float> const& table) {
         if (table.empty() || table.size() % params.beta.size() != 0)
         {
-            throw PluginError(fieldError(field, "holds " + std::to_string(table.size())
-                + " values; expected a non-empty multiple of E = " + std::to_string(params.beta.size())));
+            throw PluginError(fieldError(field,
+                "holds " + std::to_string(table.size())
+                    + " values; expected a non-empty multiple of E = " + std::to_string(params.beta.size())));
         }
     };
     expectTable("bert_embeddings_word_embeddings", params.wordEmbeddings);

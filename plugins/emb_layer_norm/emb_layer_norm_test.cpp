@@ -38,8 +38,7 @@ PluginCall embLayerNorm(char const* version, int32_t outputFp16, std::vector<flo
 // [S = 3, B = 2] ids; sequence 0 has 2 valid tokens, sequence 1 all 3.
 std::vector<HostTensor> inputs()
 {
-    return {ids({3, 2}, {1, 2, 3, 0, 2, 1}), ids({3, 2}, {0, 1, 1, 1, 0, 0}),
-        ids({3, 2}, {1, 1, 1, 1, 0, 1})};
+    return {ids({3, 2}, {1, 2, 3, 0, 2, 1}), ids({3, 2}, {0, 1, 1, 1, 0, 0}), ids({3, 2}, {1, 1, 1, 1, 0, 1})};
 }
 
 // layer_norm(word[id] + token[segment] + position[s], (3,), gamma, beta, eps) per token, by torch.
@@ -78,14 +77,13 @@ TEST(EmbLayerNormPlugin, MaskIndexIsTheFirstMaskedPositionAndOutOfRangeIdsGiveBe
     // Masks by hand: sequence 0 all masked (0), sequence 1 valid up to position 1, sequence 2 all valid (3).
     // Word id 9 and token type -1 are out of range: those rows sum to zeros and normalize to beta.
     std::vector<HostTensor> const tensors{ids({3, 3}, {9, 0, 1, 1, 1, 1, 2, 2, 2}),
-        ids({3, 3}, {0, -1, 0, 0, 0, 0, 0, 0, 0}),
-        ids({3, 3}, {0, 1, 1, 0, 0, 1, 1, 0, 1})};
+        ids({3, 3}, {0, -1, 0, 0, 0, 0, 0, 0, 0}), ids({3, 3}, {0, 1, 1, 0, 0, 1, 1, 0, 1})};
     std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, tensors);
     ASSERT_EQ(out.size(), 2U);
     EXPECT_EQ(out[1].ints(), (std::vector<int64_t>{0, 1, 3}));
     std::vector<float> const embedding = out[0].floats();
-    expectClose(std::vector<float>(embedding.begin(), embedding.begin() + 6), {0.1F, 0.F, -0.1F, 0.1F, 0.F, -0.1F},
-        1e-6F);
+    expectClose(
+        std::vector<float>(embedding.begin(), embedding.begin() + 6), {0.1F, 0.F, -0.1F, 0.1F, 0.F, -0.1F}, 1e-6F);
 }
 
 TEST(EmbLayerNormPlugin, RejectsSequencesLongerThanThePositionTable)
@@ -93,9 +91,8 @@ TEST(EmbLayerNormPlugin, RejectsSequencesLongerThanThePositionTable)
     PluginCall call = embLayerNorm("1", 0);
     std::vector<int64_t> const zeros(5, 0);
     std::string errors;
-    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
-        {ids({5, 1}, zeros), ids({5, 1}, zeros), ids({5, 1}, zeros)}, false,
-        &errors);
+    std::vector<HostTensor> const out = runPlugin(
+        kiln::Backend::kCPU, call, {ids({5, 1}, zeros), ids({5, 1}, zeros), ids({5, 1}, zeros)}, false, &errors);
     EXPECT_TRUE(out.empty());
     EXPECT_NE(errors.find("CustomEmbLayerNormPluginDynamic: the sequence length 5 exceeds the 4 rows of "
                           "bert_embeddings_position_embeddings"),
@@ -139,8 +136,8 @@ TEST(EmbLayerNormPlugin, CudaMatchesTheCpu)
             call.fields.add("bert_embeddings_word_embeddings", table(kVocabulary, 7));
             call.fields.add("bert_embeddings_token_type_embeddings", table(2, 11));
             call.fields.add("bert_embeddings_position_embeddings", table(64, 17));
-            std::vector<HostTensor> const tensors{ids({kSequence, kBatch}, words),
-                ids({kSequence, kBatch}, tokens), ids({kSequence, kBatch}, mask)};
+            std::vector<HostTensor> const tensors{
+                ids({kSequence, kBatch}, words), ids({kSequence, kBatch}, tokens), ids({kSequence, kBatch}, mask)};
             std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, tensors, fp16 == 1);
             std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, tensors, fp16 == 1);
             ASSERT_EQ(cuda.size(), 2U);
@@ -171,8 +168,8 @@ TEST(EmbLayerNormPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 
     PluginCall wrongType = embLayerNorm("1", -1);
     wrongType.fields.add("output_fp16", std::string("yes"));
-    EXPECT_NE(creationErrors(wrongType).find("field 'output_fp16' holds kCHAR data; expected integers"),
-        std::string::npos)
+    EXPECT_NE(
+        creationErrors(wrongType).find("field 'output_fp16' holds kCHAR data; expected integers"), std::string::npos)
         << creationErrors(wrongType);
 }
 

@@ -3,8 +3,8 @@
 namespace kiln::plugins
 {
 
-cudaError_t launchFlattenConcatCopy(float const* input, float* output, int64_t batch, int64_t values,
-    int64_t rowValues, int64_t offset, cudaStream_t stream)
+cudaError_t launchFlattenConcatCopy(float const* input, float* output, int64_t batch, int64_t values, int64_t rowValues,
+    int64_t offset, cudaStream_t stream)
 {
     if (batch <= 0 || values <= 0)
     {

@@ -8,8 +8,8 @@ namespace kiln::plugins
 
 struct FlattenConcatParams
 {
-    int32_t axis{1};          //!< the output axis (1, 2 or 3, counted with the batch) that holds the values
-    bool ignoreBatch{false};  //!< accepted; every image is concatenated either way (README.md)
+    int32_t axis{1};         //!< the output axis (1, 2 or 3, counted with the batch) that holds the values
+    bool ignoreBatch{false}; //!< accepted; every image is concatenated either way (README.md)
 
     template <typename Visit>
     void visit(Visit&& field)
@@ -32,8 +32,7 @@ public:
     {
         return 1;
     }
-    nvinfer1::Dims getOutputDimensions(int32_t index, nvinfer1::Dims const* inputs, int32_t nbInputs) noexcept
-        override;
+    nvinfer1::Dims getOutputDimensions(int32_t index, nvinfer1::Dims const* inputs, int32_t nbInputs) noexcept override;
     nvinfer1::DataType getOutputDataType(
         int32_t index, nvinfer1::DataType const* inputTypes, int32_t nbInputs) const noexcept override;
 

@@ -27,8 +27,8 @@ std::vector<float> iota(size_t count, float first)
 TEST(FlattenConcatPlugin, MatchesTheReadmeExample)
 {
     PluginCall call = flattenConcat(1);
-    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
-        {fromFloats({2, 2, 2, 2}, iota(16, 0.F)), fromFloats({2, 3, 2, 2}, iota(24, 16.F))});
+    std::vector<HostTensor> const out = runPlugin(
+        kiln::Backend::kCPU, call, {fromFloats({2, 2, 2, 2}, iota(16, 0.F)), fromFloats({2, 3, 2, 2}, iota(24, 16.F))});
     ASSERT_EQ(out.size(), 1U);
     EXPECT_EQ(out[0].shape, (Shape{2, 20, 1, 1}));
     expectClose(out[0].floats(),
@@ -55,8 +55,8 @@ std::vector<float> concatenated(std::vector<std::vector<float>> const& inputs, i
 TEST(FlattenConcatPlugin, ConcatenatesAlongTheLastAxisOfInputsThatDifferInWidth)
 {
     // axis 3: the inputs share C and H; the output is [N, 1, 1, total].
-    std::vector<std::vector<float>> const values{iota(3 * 4 * 2 * 5, 0.F), iota(3 * 4 * 2 * 1, 500.F),
-        iota(3 * 4 * 2 * 3, 900.F)};
+    std::vector<std::vector<float>> const values{
+        iota(3 * 4 * 2 * 5, 0.F), iota(3 * 4 * 2 * 1, 500.F), iota(3 * 4 * 2 * 3, 900.F)};
     PluginCall call = flattenConcat(3);
     std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
         {fromFloats({3, 4, 2, 5}, values[0]), fromFloats({3, 4, 2, 1}, values[1]),
@@ -96,12 +96,12 @@ TEST(FlattenConcatPlugin, CudaMatchesTheCpu)
 TEST(FlattenConcatPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {
     PluginCall missing{"FlattenConcat_TRT", "1", {}};
-    EXPECT_NE(creationErrors(missing).find("FlattenConcat_TRT: the required field 'axis' is missing"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(missing).find("FlattenConcat_TRT: the required field 'axis' is missing"), std::string::npos);
 
     PluginCall outOfRange = flattenConcat(4);
-    EXPECT_NE(creationErrors(outOfRange).find("FlattenConcat_TRT: field 'axis' is 4; expected 1, 2 or 3"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(outOfRange).find("FlattenConcat_TRT: field 'axis' is 4; expected 1, 2 or 3"), std::string::npos);
 
     PluginCall wrongType{"FlattenConcat_TRT", "1", {}};
     wrongType.fields.add("axis", 1.F);

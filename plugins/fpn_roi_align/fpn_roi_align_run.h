@@ -13,8 +13,8 @@ namespace kiln::plugins::fpn
 
 //! The output [R, C, pooled, pooled] of ROIs [R, 4] and `levels` maps [C, H, W] (shapes without the batch axis);
 //! throws PluginError naming `plugin` when the inputs are not that.
-nvinfer1::Dims outputDims(char const* plugin, nvinfer1::Dims const* inputs, int32_t nbInputs, int32_t levels,
-    int32_t pooled);
+nvinfer1::Dims outputDims(
+    char const* plugin, nvinfer1::Dims const* inputs, int32_t nbInputs, int32_t levels, int32_t pooled);
 
 //! ROI align by `rule` on the host (FP32 or FP16 tensors, computed in float).
 void runHost(PluginTensors const& io, RoiAlignRule const& rule);

@@ -17,10 +17,10 @@ constexpr int32_t kMaxLevels = 5;
 //! How one plugin maps an ROI to a level and a sampling grid.
 struct RoiAlignRule
 {
-    bool multilevel{false};   //!< MultilevelCropAndResize's rule, otherwise PyramidROIAlign's
-    int32_t levels{4};        //!< feature maps, P2 first
-    int32_t pooled{7};        //!< output height and width
-    float imageH{1024.F};     //!< the network's input image, for absolute ROIs
+    bool multilevel{false}; //!< MultilevelCropAndResize's rule, otherwise PyramidROIAlign's
+    int32_t levels{4};      //!< feature maps, P2 first
+    int32_t pooled{7};      //!< output height and width
+    float imageH{1024.F};   //!< the network's input image, for absolute ROIs
     float imageW{1024.F};
     float firstThreshold{0.F}; //!< ROI area above which P3 (not P2) is read; each next level needs 4 times more
     // PyramidROIAlign only:

@@ -9,8 +9,8 @@
 namespace kiln::test::fpn_maps
 {
 
-inline HostTensor featureMap(int32_t level, int32_t channels, int32_t h, int32_t w,
-    nvinfer1::DataType type = nvinfer1::DataType::kFLOAT)
+inline HostTensor featureMap(
+    int32_t level, int32_t channels, int32_t h, int32_t w, nvinfer1::DataType type = nvinfer1::DataType::kFLOAT)
 {
     std::vector<float> values;
     for (int32_t c = 0; c < channels; ++c)

@@ -23,8 +23,7 @@ struct MultilevelCropAndResizeParams
     }
 };
 
-class MultilevelCropAndResizePlugin
-    : public LegacyPlugin<MultilevelCropAndResizePlugin, MultilevelCropAndResizeParams>
+class MultilevelCropAndResizePlugin : public LegacyPlugin<MultilevelCropAndResizePlugin, MultilevelCropAndResizeParams>
 {
 public:
     static constexpr char const* kName = "MultilevelCropAndResize_TRT";

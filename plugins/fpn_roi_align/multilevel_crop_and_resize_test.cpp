@@ -23,8 +23,8 @@ PluginCall multilevel()
 // [y1, x1, y2, x2] in pixels of a 1024 x 1024 image. Areas against the fixed thresholds 224^2 / 4 = 12544 (P3),
 // 50176 (P4), 200704 (P5), 802816 (P6): 80 x 80 = 6400 (P2), 150 x 150 = 22500 (P3), 300 x 300 = 90000 (P4),
 // 500 x 600 = 300000 (P5), 1000 x 1024 = 1024000 (P6); then y1 > y2 and y1 < 0, both invalid.
-std::vector<float> const kRois{10, 20, 90, 100, 100, 50, 250, 200, 0, 0, 300, 300, 100, 100, 600, 700, 0, 0, 1000,
-    1024, 50, 50, 40, 60, -5, 0, 20, 20};
+std::vector<float> const kRois{10, 20, 90, 100, 100, 50, 250, 200, 0, 0, 300, 300, 100, 100, 600, 700, 0, 0, 1000, 1024,
+    50, 50, 40, 60, -5, 0, 20, 20};
 
 std::vector<HostTensor> inputs(DataType type = DataType::kFLOAT, int32_t channels = 2)
 {
@@ -85,8 +85,7 @@ TEST(MultilevelCropAndResizePlugin, CudaMatchesTheCpu)
 TEST(MultilevelCropAndResizePlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {
     PluginCall missing{"MultilevelCropAndResize_TRT", "1", {}};
-    EXPECT_NE(creationErrors(missing).find(
-                  "MultilevelCropAndResize_TRT: the required field 'pooled_size' is missing"),
+    EXPECT_NE(creationErrors(missing).find("MultilevelCropAndResize_TRT: the required field 'pooled_size' is missing"),
         std::string::npos);
 
     PluginCall zero{"MultilevelCropAndResize_TRT", "1", {}};

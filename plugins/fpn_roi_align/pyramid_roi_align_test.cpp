@@ -39,9 +39,9 @@ TEST(PyramidRoiAlignPlugin, DefaultModeMatchesTorchvisionAlignedRoiAlignOnTheCho
     EXPECT_EQ(out[0].shape, (Shape{1, 4, 2, 2, 2}));
     // roi_align(P_l, box, 2, spatial_scale = size_l / 64, sampling_ratio=0, aligned=True) per ROI.
     expectClose(out[0].floats(),
-        {0.6835938F, 0.78125F, 1.199219F, 1.5625F, 1.46875F, 1.699219F, 2.25F, 2.8125F, 2.324219F, 0.8945312F,
-            1.3125F, 1.875F, 1.25F, 1.8125F, 2.496094F, 2.660156F, 2.078125F, 2.474609F, 3.171875F, 3.236328F, 2.F,
-            2.5625F, 0.4375F, 1.F, 4.F, 0.828125F, 2.125F, 1.841797F, 1.F, 1.679688F, 2.3125F, 2.992188F},
+        {0.6835938F, 0.78125F, 1.199219F, 1.5625F, 1.46875F, 1.699219F, 2.25F, 2.8125F, 2.324219F, 0.8945312F, 1.3125F,
+            1.875F, 1.25F, 1.8125F, 2.496094F, 2.660156F, 2.078125F, 2.474609F, 3.171875F, 3.236328F, 2.F, 2.5625F,
+            0.4375F, 1.F, 4.F, 0.828125F, 2.125F, 1.841797F, 1.F, 1.679688F, 2.3125F, 2.992188F},
         {2e-6, 2e-6});
 }
 
@@ -55,10 +55,9 @@ TEST(PyramidRoiAlignPlugin, OutputHalfPixelWithTwoSamplesMatchesTorchvisionUnali
     // roi_align(..., sampling_ratio=2, aligned=False); every scaled ROI is over one pixel, so torchvision's
     // minimum size does not apply.
     expectClose(out[0].floats(),
-        {0.9375F, 1.5F, 2.000977F, 2.169189F, 2.1875F, 2.500977F, 2.835938F, 2.858887F, 1.499023F, 1.762695F,
-            2.5625F, 2.128906F, 2.416992F, 2.929688F, 2.152344F, 1.71875F, 3.220215F, 1.732422F, 2.487793F,
-            1.630859F, 1.125F, 1.6875F, 1.421875F, 1.984375F, 2.105469F, 1.375F, 1.851562F, 2.25F, 2.226562F,
-            2.625F, 3.101562F, 3.5F},
+        {0.9375F, 1.5F, 2.000977F, 2.169189F, 2.1875F, 2.500977F, 2.835938F, 2.858887F, 1.499023F, 1.762695F, 2.5625F,
+            2.128906F, 2.416992F, 2.929688F, 2.152344F, 1.71875F, 3.220215F, 1.732422F, 2.487793F, 1.630859F, 1.125F,
+            1.6875F, 1.421875F, 1.984375F, 2.105469F, 1.375F, 1.851562F, 2.25F, 2.226562F, 2.625F, 3.101562F, 3.5F},
         {2e-6, 2e-6});
 }
 
@@ -105,8 +104,8 @@ TEST(PyramidRoiAlignPlugin, LegacyModeSamplesTheCornersOfNormalizedYxRois)
     // y 2..2.5, x 5..6, so the 2 x 2 samples are (2, 5), (2, 6), (2.5, 5), (2.5, 6) -> 25, 26, 30, 31.
     // ROI 1 [0.5, 0.5, 0.6, 0.6]: area 0.01 -> P3; times (11 - 1): y 5..6, x 5..6 -> 1055, 1056, 1065, 1066.
     std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
-        {fromFloats({1, 2, 4}, {0.1F, 0.25F, 0.125F, 0.3F, 0.5F, 0.5F, 0.6F, 0.6F}), plane(21, 0.F),
-            plane(11, 1000.F), plane(6, 0.F), plane(3, 0.F)});
+        {fromFloats({1, 2, 4}, {0.1F, 0.25F, 0.125F, 0.3F, 0.5F, 0.5F, 0.6F, 0.6F}), plane(21, 0.F), plane(11, 1000.F),
+            plane(6, 0.F), plane(3, 0.F)});
     ASSERT_EQ(out.size(), 1U);
     EXPECT_EQ(out[0].shape, (Shape{1, 2, 1, 2, 2}));
     expectClose(out[0].floats(), {25.F, 26.F, 30.F, 31.F, 1055.F, 1056.F, 1065.F, 1066.F}, {1e-4, 1e-6});
@@ -155,8 +154,8 @@ TEST(PyramidRoiAlignPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {
     PluginCall outOfRange{"PyramidROIAlign_TRT", "1", {}};
     outOfRange.fields.add("roi_coords_transform", 3);
-    EXPECT_NE(creationErrors(outOfRange).find(
-                  "PyramidROIAlign_TRT: field 'roi_coords_transform' is 3; expected -1, 0, 1 or 2"),
+    EXPECT_NE(creationErrors(outOfRange)
+                  .find("PyramidROIAlign_TRT: field 'roi_coords_transform' is 3; expected -1, 0, 1 or 2"),
         std::string::npos);
 
     PluginCall badSize{"PyramidROIAlign_TRT", "1", {}};
@@ -184,8 +183,7 @@ TEST(PyramidRoiAlignPlugin, RoisWithoutFourCoordinatesAreAnErrorNamingThePlugin)
             featureMap(2, 2, 4, 4), featureMap(3, 2, 2, 2)},
         false, &errors);
     EXPECT_TRUE(out.empty());
-    EXPECT_NE(errors.find("PyramidROIAlign_TRT: expected ROIs [R, 4] and 4 feature maps"), std::string::npos)
-        << errors;
+    EXPECT_NE(errors.find("PyramidROIAlign_TRT: expected ROIs [R, 4] and 4 feature maps"), std::string::npos) << errors;
 }
 
 } // namespace

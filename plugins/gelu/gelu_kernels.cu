@@ -30,8 +30,7 @@ struct alignas(sizeof(T) * kVector) Pack
 // of kVector here), so the 64-bit modulo is paid once per four elements, and loads and stores are vectorized:
 // the kernel runs at memory speed.
 template <typename T>
-__global__ void geluPackedKernel(
-    Pack<T> const* x, Pack<T>* y, float const* bias, int64_t biasPacks, int64_t packs)
+__global__ void geluPackedKernel(Pack<T> const* x, Pack<T>* y, float const* bias, int64_t biasPacks, int64_t packs)
 {
     for (int64_t p = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; p < packs;
          p += static_cast<int64_t>(gridDim.x) * blockDim.x)
@@ -66,8 +65,8 @@ __global__ void geluKernel(T const* x, T* y, float const* bias, int64_t biasCoun
 }
 
 template <typename T>
-cudaError_t launchTyped(void const* x, void* y, float const* bias, int64_t biasCount, int64_t count,
-    cudaStream_t stream)
+cudaError_t launchTyped(
+    void const* x, void* y, float const* bias, int64_t biasCount, int64_t count, cudaStream_t stream)
 {
     int constexpr kThreads = 256;
     auto const aligned = [](void const* p, size_t bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; };
@@ -82,8 +81,8 @@ cudaError_t launchTyped(void const* x, void* y, float const* bias, int64_t biasC
     }
     else
     {
-        geluKernel<<<blocks, kThreads, 0, stream>>>(static_cast<T const*>(x), static_cast<T*>(y), bias, biasCount,
-            count);
+        geluKernel<<<blocks, kThreads, 0, stream>>>(
+            static_cast<T const*>(x), static_cast<T*>(y), bias, biasCount, count);
     }
     return cudaGetLastError();
 }

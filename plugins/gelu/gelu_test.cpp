@@ -39,8 +39,8 @@ TEST(GeluPlugin, AddsTheBiasAlongTheLastAxisFirst)
         = runPlugin(kiln::Backend::kCPU, call, {fromFloats({2, 2}, {1.F, 1.F, -2.F, 0.5F})});
     ASSERT_EQ(out.size(), 1U);
     // gelu(x + [0.25, -0.75]) by torch.
-    expectClose(out[0].floats(), {1.1177142029697147F, 0.149675350701685F, -0.0702046176587487F, -0.100324649298315F},
-        1e-6F);
+    expectClose(
+        out[0].floats(), {1.1177142029697147F, 0.149675350701685F, -0.0702046176587487F, -0.100324649298315F}, 1e-6F);
 }
 
 TEST(GeluPlugin, RunsInFp16WhenTypeIdIsOne)
@@ -79,8 +79,7 @@ TEST(GeluPlugin, CudaMatchesTheCpu)
             std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs, typeId == 1);
             std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs, typeId == 1);
             ASSERT_EQ(cuda.size(), 1U);
-            expectClose(cuda[0].floats(), cpu[0].floats(),
-                typeId == 0 ? Tolerance{1e-6, 1e-6} : Tolerance{1e-3, 1e-3},
+            expectClose(cuda[0].floats(), cpu[0].floats(), typeId == 0 ? Tolerance{1e-6, 1e-6} : Tolerance{1e-3, 1e-3},
                 std::to_string(c.bias.size()) + " bias values, type_id " + std::to_string(typeId));
         }
     }
@@ -93,13 +92,13 @@ TEST(GeluPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
         std::string::npos);
 
     PluginCall outOfRange = gelu(2);
-    EXPECT_NE(creationErrors(outOfRange).find("field 'type_id' is 2; expected 0 (FP32) or 1 (FP16)"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(outOfRange).find("field 'type_id' is 2; expected 0 (FP32) or 1 (FP16)"), std::string::npos);
 
     PluginCall wrongType{"CustomGeluPluginDynamic", "1", {}};
     wrongType.fields.add("type_id", 0.F);
-    EXPECT_NE(creationErrors(wrongType).find("field 'type_id' holds kFLOAT32 data; expected integers"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(wrongType).find("field 'type_id' holds kFLOAT32 data; expected integers"), std::string::npos);
 }
 
 } // namespace

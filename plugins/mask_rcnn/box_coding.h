@@ -37,8 +37,8 @@ KILN_HOST_DEVICE inline YxBox applyNormalizedDelta(YxBox const& reference, float
     float const newW = w * expf(delta[3] * 0.2F);
     float const y1 = cy - 0.5F * newH;
     float const x1 = cx - 0.5F * newW;
-    return YxBox{clampTo(y1, 0.F, 1.F), clampTo(x1, 0.F, 1.F), clampTo(y1 + newH, 0.F, 1.F),
-        clampTo(x1 + newW, 0.F, 1.F)};
+    return YxBox{
+        clampTo(y1, 0.F, 1.F), clampTo(x1, 0.F, 1.F), clampTo(y1 + newH, 0.F, 1.F), clampTo(x1 + newW, 0.F, 1.F)};
 }
 
 //! TLT/TAO Mask R-CNN decoding in pixels (MultilevelProposeROI, GenerateDetection): sizes count the end pixel
@@ -190,8 +190,8 @@ struct TltPyramidAnchors
     KILN_HOST_DEVICE YxBox proposal(int32_t level, int64_t index, float const* delta) const
     {
         float const unitWeights[4] = {1.F, 1.F, 1.F, 1.F};
-        return applyPixelDelta(anchor(level, index), delta, unitWeights, static_cast<float>(imageH),
-            static_cast<float>(imageW));
+        return applyPixelDelta(
+            anchor(level, index), delta, unitWeights, static_cast<float>(imageH), static_cast<float>(imageW));
     }
 };
 

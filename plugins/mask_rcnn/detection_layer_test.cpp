@@ -54,9 +54,9 @@ TEST(DetectionLayerPlugin, RefinesByTheBestClassAndKeepsPerClassNmsSurvivorsBySc
     ASSERT_EQ(out.size(), 1U);
     EXPECT_EQ(out[0].shape, (Shape{1, 6, 6}));
     expectClose(out[0].floats(),
-        {0.7F, 0.7F, 1.F, 1.F, 2.F, 0.9F, // r6
-            0.1F, 0.1F, 0.3F, 0.3F, 1.F, 0.8F, // r0
-            0.12F, 0.1F, 0.32F, 0.3F, 2.F, 0.7F, // r2
+        {0.7F, 0.7F, 1.F, 1.F, 2.F, 0.9F,          // r6
+            0.1F, 0.1F, 0.3F, 0.3F, 1.F, 0.8F,     // r0
+            0.12F, 0.1F, 0.32F, 0.3F, 2.F, 0.7F,   // r2
             0.64F, 0.46F, 0.84F, 0.86F, 2.F, 0.6F, // r5
             0.F, 0.F, 0.F, 0.F, -1.F, 0.F, 0.F, 0.F, 0.F, 0.F, -1.F, 0.F},
         1e-6F);
@@ -129,8 +129,8 @@ TEST(DetectionLayerPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
         std::string::npos);
 
     PluginCall keep = detectionLayer(3, 0, 0.5F, 0.5F);
-    EXPECT_NE(creationErrors(keep).find("DetectionLayer_TRT: field 'keep_topk' is 0; expected 1 or more"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(keep).find("DetectionLayer_TRT: field 'keep_topk' is 0; expected 1 or more"), std::string::npos);
 
     PluginCall score = detectionLayer(3, 10, -0.5F, 0.5F);
     EXPECT_NE(creationErrors(score).find("DetectionLayer_TRT: field 'score_threshold' is -0.5"), std::string::npos);

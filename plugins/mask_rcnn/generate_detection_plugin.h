@@ -11,7 +11,7 @@ namespace kiln::plugins
 
 struct GenerateDetectionParams
 {
-    DetectionLayerParams detection; //!< num_classes, keep_topk, score_threshold, iou_threshold
+    DetectionLayerParams detection;               //!< num_classes, keep_topk, score_threshold, iou_threshold
     std::vector<int32_t> imageSize{3, 832, 1344}; //!< [C, H, W]
 
     template <typename Visit>

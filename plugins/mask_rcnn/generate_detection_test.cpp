@@ -13,8 +13,8 @@ namespace
 
 namespace ref = mrcnn_reference;
 
-PluginCall generateDetection(int32_t classes, int32_t keepTopK, float scoreThreshold, float iou, int32_t imageH,
-    int32_t imageW)
+PluginCall generateDetection(
+    int32_t classes, int32_t keepTopK, float scoreThreshold, float iou, int32_t imageH, int32_t imageW)
 {
     PluginCall call{"GenerateDetection_TRT", "1", {}};
     call.fields.add("num_classes", classes).add("keep_topk", keepTopK);
@@ -36,10 +36,10 @@ PluginCall generateDetection(int32_t classes, int32_t keepTopK, float scoreThres
 //    0..99; x unchanged.
 std::vector<HostTensor> handInputs()
 {
-    std::vector<float> const rois{10, 10, 29, 29, 12, 10, 31, 29, 50, 50, 69, 89, 80, 150, 99, 199, 90, 180, 99, 199,
-        0, 0, 9, 9};
-    std::vector<float> const scores{0.9F, 0.8F, 0.05F, 0.1F, 0.7F, 0.2F, 0.1F, 0.2F, 0.6F, 0.F, 0.1F, 0.3F, 0.F, 0.95F,
-        0.F, 0.F, 0.F, 0.5F};
+    std::vector<float> const rois{
+        10, 10, 29, 29, 12, 10, 31, 29, 50, 50, 69, 89, 80, 150, 99, 199, 90, 180, 99, 199, 0, 0, 9, 9};
+    std::vector<float> const scores{
+        0.9F, 0.8F, 0.05F, 0.1F, 0.7F, 0.2F, 0.1F, 0.2F, 0.6F, 0.F, 0.1F, 0.3F, 0.F, 0.95F, 0.F, 0.F, 0.F, 0.5F};
     std::vector<float> deltas(6 * 3 * 4, 0.F);
     float const twice = 5.F * std::log(2.F);
     std::vector<float> const r2{0, 0, 0, 0, 9, 9, 9, 9, 5, 0, twice, 0};
@@ -61,7 +61,7 @@ TEST(GenerateDetectionPlugin, RefinesInPixelsByTheBestForegroundClass)
         {85, 170, 99, 199, 1, 0.95F, // r4
             10, 10, 29, 29, 1, 0.8F, // r0
             50, 50, 89, 89, 2, 0.6F, // r2
-            0, 0, 99, 9, 2, 0.5F, // r5
+            0, 0, 99, 9, 2, 0.5F,    // r5
             0, 0, 0, 0, -1, 0, 0, 0, 0, 0, -1, 0},
         {1e-4, 1e-6});
 }
@@ -81,8 +81,8 @@ TEST(GenerateDetectionPlugin, MatchesAPlainReferenceOnRandomInputs)
             fromFloats({batch, rois, 4}, boxes)});
     ASSERT_EQ(out.size(), 1U);
     auto const pixels = [](ref::Box const& box, float const* delta) { return ref::refinePixels(box, delta, 300, 320); };
-    expectClose(out[0].floats(),
-        ref::detections(deltas, scores, boxes, batch, rois, classes, 80, 0.2, 0.45, 1, pixels), {2e-4, 1e-6});
+    expectClose(out[0].floats(), ref::detections(deltas, scores, boxes, batch, rois, classes, 80, 0.2, 0.45, 1, pixels),
+        {2e-4, 1e-6});
 }
 
 TEST(GenerateDetectionPlugin, CudaMatchesTheCpu)
@@ -120,8 +120,8 @@ TEST(GenerateDetectionPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
     EXPECT_NE(creationErrors(iou).find("GenerateDetection_TRT: field 'iou_threshold' is -1"), std::string::npos);
 
     PluginCall image = generateDetection(3, 10, 0.5F, 0.5F, 0, 100);
-    EXPECT_NE(creationErrors(image).find("GenerateDetection_TRT: field 'image_size' is [3, 0, 100]"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(image).find("GenerateDetection_TRT: field 'image_size' is [3, 0, 100]"), std::string::npos);
 }
 
 } // namespace

@@ -77,8 +77,8 @@ inline Box refinePixels(Box const& box, float const* delta, double imageH, doubl
     double const y1 = cy - 0.5 * newH;
     double const x1 = cx - 0.5 * newW;
     auto const clip = [](double v, double high) { return std::min(std::max(v, 0.0), high); };
-    return Box{clip(y1, imageH - 1), clip(x1, imageW - 1), clip(y1 + newH - 1, imageH - 1),
-        clip(x1 + newW - 1, imageW - 1)};
+    return Box{
+        clip(y1, imageH - 1), clip(x1, imageW - 1), clip(y1 + newH - 1, imageH - 1), clip(x1 + newW - 1, imageW - 1)};
 }
 
 //! The deltas that refine() turns `from` into `to` (both unclipped): the test's way to aim at a chosen box.
@@ -115,8 +115,8 @@ struct Scored
 //! Greedy NMS over candidates sorted best first (stable), at most `maxKept`.
 inline std::vector<Scored> nms(std::vector<Scored> candidates, double threshold, size_t maxKept)
 {
-    std::stable_sort(candidates.begin(), candidates.end(),
-        [](Scored const& a, Scored const& b) { return a.score > b.score; });
+    std::stable_sort(
+        candidates.begin(), candidates.end(), [](Scored const& a, Scored const& b) { return a.score > b.score; });
     std::vector<Scored> kept;
     for (Scored const& c : candidates)
     {
@@ -173,8 +173,9 @@ std::vector<float> detections(std::vector<float> const& deltas, std::vector<floa
             if (slot < static_cast<int32_t>(kept.size()) && kept[slot].score > 0.01)
             {
                 Box const& k = kept[slot].box;
-                out.insert(out.end(), {float(k.y1), float(k.x1), float(k.y2), float(k.x2), float(kept[slot].label),
-                                          float(kept[slot].score)});
+                out.insert(out.end(),
+                    {float(k.y1), float(k.x1), float(k.y2), float(k.x2), float(kept[slot].label),
+                        float(kept[slot].score)});
             }
             else
             {

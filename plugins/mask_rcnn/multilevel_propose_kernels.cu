@@ -207,8 +207,7 @@ cudaError_t launchMultilevelPropose(MultilevelProposeRun const& run, void* works
     // Each image's survivors by descending score; the stable sort keeps ties in level order, then NMS order.
     int32_t const slots = buffers.survivors.start[kLevels];
     MergeBuffers const& merge = buffers.merge;
-    mergeKeys<<<gridBlocks(int64_t{run.batch} * slots), kGridThreads, 0, stream>>>(
-        buffers.survivors, run.batch, merge);
+    mergeKeys<<<gridBlocks(int64_t{run.batch} * slots), kGridThreads, 0, stream>>>(buffers.survivors, run.batch, merge);
     fillSegmentOffsets<<<gridBlocks(run.batch + 1), kGridThreads, 0, stream>>>(merge.offsets, run.batch, slots);
     void* temp = merge.sortTemp;
     size_t bytes = merge.sortBytes;

@@ -12,8 +12,8 @@ namespace
 {
 
 namespace ref = mrcnn_reference;
-using ref::Box;
 using nvinfer1::DataType;
+using ref::Box;
 
 constexpr int32_t kLevels = 5;
 std::array<double, 4> const kUnitWeights{1, 1, 1, 1};
@@ -26,8 +26,8 @@ PluginCall multilevelProposeRoi(int32_t preNmsTopK, int32_t keepTopK, float fgTh
     return call;
 }
 
-PluginCall multilevelProposeRoi(int32_t preNmsTopK, int32_t keepTopK, float fgThreshold, float iou,
-    std::vector<int32_t> const& imageSize)
+PluginCall multilevelProposeRoi(
+    int32_t preNmsTopK, int32_t keepTopK, float fgThreshold, float iou, std::vector<int32_t> const& imageSize)
 {
     PluginCall call = multilevelProposeRoi(preNmsTopK, keepTopK, fgThreshold, iou);
     call.fields.add("image_size", imageSize);
@@ -186,8 +186,8 @@ std::vector<float> referenceProposals(std::array<std::vector<float>, kLevels> co
                 double const score = scores[level][b * count + i];
                 if (score >= fgThreshold && score > 0)
                 {
-                    Box const box = ref::refinePixels(anchors[i], &deltas[level][(b * count + i) * 4], imageH, imageW,
-                        kUnitWeights);
+                    Box const box = ref::refinePixels(
+                        anchors[i], &deltas[level][(b * count + i) * 4], imageH, imageW, kUnitWeights);
                     candidates.push_back(ref::Scored{box, score, level});
                 }
             }
@@ -268,23 +268,23 @@ TEST(MultilevelProposeRoiPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
     PluginCall wrongType{"MultilevelProposeROI_TRT", "1", {}};
     wrongType.fields.add("prenms_topk", 10).add("keep_topk", 2.5F).add("fg_threshold", 0.F);
     wrongType.fields.add("iou_threshold", 0.5F);
-    EXPECT_NE(creationErrors(wrongType).find("field 'keep_topk' holds kFLOAT32 data; expected integers"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(wrongType).find("field 'keep_topk' holds kFLOAT32 data; expected integers"), std::string::npos);
 
     PluginCall zero = multilevelProposeRoi(0, 5, 0.F, 0.5F);
     EXPECT_NE(creationErrors(zero).find("MultilevelProposeROI_TRT: field 'prenms_topk' is 0; expected 1 or more"),
         std::string::npos);
 
     PluginCall threshold = multilevelProposeRoi(10, 5, -0.5F, 0.5F);
-    EXPECT_NE(creationErrors(threshold).find("MultilevelProposeROI_TRT: field 'fg_threshold' is -0.5"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(threshold).find("MultilevelProposeROI_TRT: field 'fg_threshold' is -0.5"), std::string::npos);
 
     PluginCall iou = multilevelProposeRoi(10, 5, 0.F, -0.1F);
     EXPECT_NE(creationErrors(iou).find("MultilevelProposeROI_TRT: field 'iou_threshold' is -0.1"), std::string::npos);
 
     PluginCall image = multilevelProposeRoi(10, 5, 0.F, 0.5F, {3, 0, 64});
-    EXPECT_NE(creationErrors(image).find("MultilevelProposeROI_TRT: field 'image_size' is [3, 0, 64]"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(image).find("MultilevelProposeROI_TRT: field 'image_size' is [3, 0, 64]"), std::string::npos);
 
     PluginCall zeroThresholds = multilevelProposeRoi(10, 5, 0.F, 0.F);
     EXPECT_EQ(creationErrors(zeroThresholds), "");

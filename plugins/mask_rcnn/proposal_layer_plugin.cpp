@@ -52,8 +52,8 @@ Dims ProposalLayerPlugin::getOutputDimensions(int32_t /*index*/, Dims const* inp
     return guarded(kName, "getOutputDimensions", Dims{-1, {}}, [&] {
         if (nbInputs != 2)
         {
-            throw PluginError(std::string(kName) + ": expected 2 inputs (scores, deltas); got "
-                + std::to_string(nbInputs));
+            throw PluginError(
+                std::string(kName) + ": expected 2 inputs (scores, deltas); got " + std::to_string(nbInputs));
         }
         mrcnn::requireShape(kName, "scores", inputs[0], 3, 2, "[anchors, 2, 1]");
         mrcnn::requireShape(kName, "deltas", inputs[1], 3, 4, "[anchors, 4, 1]");

@@ -79,8 +79,8 @@ TEST(ProposalLayerPlugin, WritesKeptProposalsOfScoreAtMost001AsZeros)
 }
 
 //! The plain pipeline: foreground scores ranked, the best preNmsTopK refined and put through NMS.
-std::vector<float> referenceProposals(std::vector<float> const& scores, std::vector<float> const& deltas,
-    int32_t batch, int32_t imageSize, int32_t preNmsTopK, int32_t keepTopK, double iou)
+std::vector<float> referenceProposals(std::vector<float> const& scores, std::vector<float> const& deltas, int32_t batch,
+    int32_t imageSize, int32_t preNmsTopK, int32_t keepTopK, double iou)
 {
     std::vector<Box> const anchors = ref::pyramidAnchors(imageSize, imageSize);
     size_t const count = anchors.size();
@@ -90,8 +90,8 @@ std::vector<float> referenceProposals(std::vector<float> const& scores, std::vec
         std::vector<ref::Scored> candidates;
         for (size_t i = 0; i < count; ++i)
         {
-            candidates.push_back(ref::Scored{
-                ref::refine(anchors[i], &deltas[(b * count + i) * 4]), scores[(b * count + i) * 2 + 1], 0});
+            candidates.push_back(
+                ref::Scored{ref::refine(anchors[i], &deltas[(b * count + i) * 4]), scores[(b * count + i) * 2 + 1], 0});
         }
         std::stable_sort(candidates.begin(), candidates.end(),
             [](ref::Scored const& x, ref::Scored const& y) { return x.score > y.score; });
@@ -147,8 +147,8 @@ TEST(ProposalLayerPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 
     PluginCall wrongType{"ProposalLayer_TRT", "1", {}};
     wrongType.fields.add("prenms_topk", 10).add("keep_topk", 2.5F).add("iou_threshold", 0.5F);
-    EXPECT_NE(creationErrors(wrongType).find("field 'keep_topk' holds kFLOAT32 data; expected integers"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(wrongType).find("field 'keep_topk' holds kFLOAT32 data; expected integers"), std::string::npos);
 
     PluginCall zero = proposalLayer(0, 5, 0.5F, 64);
     EXPECT_NE(creationErrors(zero).find("ProposalLayer_TRT: field 'prenms_topk' is 0; expected 1 or more"),

@@ -128,8 +128,8 @@ struct ProposalNms
 
 //! Ranks each segment's candidates, keeps the best preNmsTopK through NMS: buffers.survivors holds the result.
 template <typename Source>
-cudaError_t runProposals(Source const& source, ProposalRule const& rule, ProposalBuffers const& buffers,
-    cudaStream_t stream)
+cudaError_t runProposals(
+    Source const& source, ProposalRule const& rule, ProposalBuffers const& buffers, cudaStream_t stream)
 {
     int64_t const all = int64_t{buffers.segments} * buffers.items;
     cudaError_t status = cudaMemsetAsync(buffers.counts, 0, sizeof(int32_t) * buffers.segments, stream);
@@ -164,8 +164,8 @@ struct DetectionBuffers
     int32_t batch;
     int32_t rois;
     int32_t classes;
-    int32_t* bestClass;  //!< [batch, rois], -1 where the ROI is no candidate
-    float* bestScore;    //!< [batch, rois]
+    int32_t* bestClass;    //!< [batch, rois], -1 where the ROI is no candidate
+    float* bestScore;      //!< [batch, rois]
     uint32_t* classKeysIn; //!< [batch, classes, rois]
     uint32_t* classKeysOut;
     int32_t* classRoisIn;
@@ -173,7 +173,7 @@ struct DetectionBuffers
     int32_t* classOffsets;
     int32_t* classCounts;
     int32_t* keptPositions;
-    KeptBoxes survivors; //!< per (image, class)
+    KeptBoxes survivors;   //!< per (image, class)
     uint32_t* imageKeysIn; //!< [batch, classes, stride]
     uint32_t* imageKeysOut;
     int32_t* imageSlotsIn; //!< class * stride + k
@@ -344,8 +344,8 @@ __global__ void detectionRows(DetectionBuffers buffers, int32_t keepTopK, T* row
 
 //! Best class, per-class NMS and the per-image ranking, then the rows (T: the output's type).
 template <typename Source, typename T>
-cudaError_t runDetections(Source const& source, DetectionRule const& rule, DetectionBuffers const& buffers, T* rows,
-    cudaStream_t stream)
+cudaError_t runDetections(
+    Source const& source, DetectionRule const& rule, DetectionBuffers const& buffers, T* rows, cudaStream_t stream)
 {
     auto const segments = static_cast<int32_t>(int64_t{buffers.batch} * buffers.classes);
     int64_t const classItems = int64_t{segments} * buffers.rois;
@@ -361,8 +361,8 @@ cudaError_t runDetections(Source const& source, DetectionRule const& rule, Detec
     }
     if (status == cudaSuccess && classItems > 0)
     {
-        detectionBestClass<Source><<<gridBlocks(int64_t{buffers.batch} * buffers.rois), kGridThreads, 0, stream>>>(
-            source, rule, buffers);
+        detectionBestClass<Source>
+            <<<gridBlocks(int64_t{buffers.batch} * buffers.rois), kGridThreads, 0, stream>>>(source, rule, buffers);
         detectionClassKeys<<<gridBlocks(classItems), kGridThreads, 0, stream>>>(buffers);
         fillSegmentOffsets<<<gridBlocks(segments + 1), kGridThreads, 0, stream>>>(
             buffers.classOffsets, segments, buffers.rois);
@@ -373,8 +373,8 @@ cudaError_t runDetections(Source const& source, DetectionRule const& rule, Detec
         if (status == cudaSuccess)
         {
             DetectionNms<Source> const problem{source, buffers, rule.iouThreshold};
-            status = launchGreedyNms(problem, segments, rule.keepTopK, buffers.survivors.stride,
-                buffers.keptPositions, buffers.survivors.kept, buffers.survivors.keptCount, stream);
+            status = launchGreedyNms(problem, segments, rule.keepTopK, buffers.survivors.stride, buffers.keptPositions,
+                buffers.survivors.kept, buffers.survivors.keptCount, stream);
         }
         if (status == cudaSuccess)
         {

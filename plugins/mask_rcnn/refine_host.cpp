@@ -15,8 +15,7 @@ std::vector<int32_t> rankByScore(float const* scores, int32_t count, float thres
             ranked.push_back(i);
         }
     }
-    std::stable_sort(
-        ranked.begin(), ranked.end(), [scores](int32_t a, int32_t b) { return scores[a] > scores[b]; });
+    std::stable_sort(ranked.begin(), ranked.end(), [scores](int32_t a, int32_t b) { return scores[a] > scores[b]; });
     if (static_cast<int64_t>(ranked.size()) > limit)
     {
         ranked.resize(static_cast<size_t>(std::max(limit, 0)));
@@ -60,8 +59,8 @@ std::vector<int32_t> bestClasses(float const* scores, int32_t rois, DetectionRul
 
 std::vector<Detection> bestDetections(std::vector<Detection> detections, int32_t keepTopK)
 {
-    std::stable_sort(detections.begin(), detections.end(),
-        [](Detection const& a, Detection const& b) { return a.score > b.score; });
+    std::stable_sort(
+        detections.begin(), detections.end(), [](Detection const& a, Detection const& b) { return a.score > b.score; });
     if (static_cast<int64_t>(detections.size()) > keepTopK)
     {
         detections.resize(static_cast<size_t>(keepTopK));

@@ -27,8 +27,8 @@ Dims roiDetectionDims(char const* plugin, Dims const* inputs, int32_t nbInputs, 
     requireShape(plugin, "roi", inputs[2], 2, 4, "[rois, 4]");
     if (inputs[0].d[0] != inputs[1].d[0] || inputs[1].d[0] != inputs[2].d[0])
     {
-        throw PluginError(std::string(plugin) + ": the inputs disagree on the ROI count: " + shapeText(inputs[0])
-            + ", " + shapeText(inputs[1]) + ", " + shapeText(inputs[2]));
+        throw PluginError(std::string(plugin) + ": the inputs disagree on the ROI count: " + shapeText(inputs[0]) + ", "
+            + shapeText(inputs[1]) + ", " + shapeText(inputs[2]));
     }
     Dims out{};
     out.nbDims = 2;

@@ -31,8 +31,8 @@ void* BlasHandle::get(char const* plugin) const
         cublasStatus_t const status = cublasCreate(&handle);
         if (status != CUBLAS_STATUS_SUCCESS)
         {
-            throw PluginError(std::string(plugin) + ": could not create a cuBLAS handle: "
-                + cublasGetStatusString(status));
+            throw PluginError(
+                std::string(plugin) + ": could not create a cuBLAS handle: " + cublasGetStatusString(status));
         }
         mHandle = handle;
     }

@@ -11,7 +11,7 @@ class BlasHandle
 {
 public:
     BlasHandle() = default;
-    BlasHandle(BlasHandle const& /*other*/) {}
+    BlasHandle(BlasHandle const& /*other*/) { }
     BlasHandle& operator=(BlasHandle const&) = delete;
     ~BlasHandle();
 

@@ -56,8 +56,8 @@ size_t columnsBytes(DeformConvShape const& s)
 
 size_t weightBytes(DeformConvShape const& s)
 {
-    return aligned(static_cast<size_t>(s.outChannels * (s.inChannels / s.group) * s.kernelH * s.kernelW)
-        * sizeof(float));
+    return aligned(
+        static_cast<size_t>(s.outChannels * (s.inChannels / s.group) * s.kernelH * s.kernelW) * sizeof(float));
 }
 
 size_t productBytes(DeformConvShape const& s)
@@ -73,8 +73,7 @@ size_t deformConvWorkspaceSize(DeformConvShape const& shape, bool half)
     return columnsBytes(shape) + (half ? weightBytes(shape) + productBytes(shape) : 0);
 }
 
-void runDeformConvDevice(
-    DeformConvShape const& s, BlasHandle const& blas, PluginTensors const& io, cudaStream_t stream)
+void runDeformConvDevice(DeformConvShape const& s, BlasHandle const& blas, PluginTensors const& io, cudaStream_t stream)
 {
 #ifdef KILN_WITH_CUDA
     bool const half = io.inputDesc[0].type == nvinfer1::DataType::kHALF;
@@ -109,8 +108,8 @@ void runDeformConvDevice(
     for (int64_t first = 0; first < s.batch; first += images)
     {
         int64_t const count = std::min(images, s.batch - first);
-        checkCuda(kDeformConvName, launchDeformColumns(s, half, io.inputs[0], io.inputs[1], io.inputs[2], first,
-            count, columns, stream));
+        checkCuda(kDeformConvName,
+            launchDeformColumns(s, half, io.inputs[0], io.inputs[1], io.inputs[2], first, count, columns, stream));
         void* output = static_cast<char*>(io.outputs[0]) + first * s.outChannels * plane * elementBytes;
         float* result = half ? product : static_cast<float*>(output);
         for (int64_t g = 0; g < s.group; ++g)

@@ -4,7 +4,6 @@
 #include "blas_handle.h"
 #include "deform_conv_params.h"
 
-
 namespace kiln::plugins
 {
 

@@ -30,8 +30,7 @@ __global__ void columnsKernel(DeformConvShape shape, T const* x, T const* offset
          i += static_cast<int64_t>(gridDim.x) * blockDim.x)
     {
         int64_t const row = i % perImage / plane;
-        columns[i]
-            = deformColumn(shape, x, offset, mask, firstImage + i / perImage, row / taps, row % taps, i % plane);
+        columns[i] = deformColumn(shape, x, offset, mask, firstImage + i / perImage, row / taps, row % taps, i % plane);
     }
 }
 

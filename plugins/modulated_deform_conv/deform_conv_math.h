@@ -12,8 +12,8 @@ namespace kiln::plugins
 //! tap's position (oh * stride - pad + tap * dilation) moved by the offset, times the tap's mask. The offset holds
 //! (dy, dx) pairs per deformable group and tap: channel 2 * (g * KH * KW + tap) is dy, the next dx.
 template <typename T>
-KILN_HOST_DEVICE inline float deformColumn(DeformConvShape const& s, T const* x, T const* offset, T const* mask,
-    int64_t n, int64_t c, int64_t tap, int64_t p)
+KILN_HOST_DEVICE inline float deformColumn(
+    DeformConvShape const& s, T const* x, T const* offset, T const* mask, int64_t n, int64_t c, int64_t tap, int64_t p)
 {
     int64_t const taps = s.kernelH * s.kernelW;
     int64_t const plane = s.outH * s.outW;

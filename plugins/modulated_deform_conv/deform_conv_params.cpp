@@ -84,9 +84,9 @@ std::string deformConvShapeError(DeformConvParams const& params, std::vector<std
     int64_t const taps = weight[2] < 0 || weight[3] < 0 ? -1 : weight[2] * weight[3];
     int64_t const deformable = params.deformableGroup;
     auto const wrong = [&](std::string const& what) {
-        return kName + ": " + what + " (x " + dimsText(x) + ", offset " + dimsText(offset) + ", mask "
-            + dimsText(mask) + ", weight " + dimsText(weight) + ", group " + std::to_string(params.group)
-            + ", deformable_group " + std::to_string(params.deformableGroup) + ")";
+        return kName + ": " + what + " (x " + dimsText(x) + ", offset " + dimsText(offset) + ", mask " + dimsText(mask)
+            + ", weight " + dimsText(weight) + ", group " + std::to_string(params.group) + ", deformable_group "
+            + std::to_string(params.deformableGroup) + ")";
     };
     if (!agree(offset[0], x[0]) || !agree(mask[0], x[0]))
     {
@@ -145,11 +145,11 @@ bool deformConvSupports(nvinfer1::PluginTensorDesc const& desc, nvinfer1::Plugin
     return isLinearOf(desc, {nvinfer1::DataType::kFLOAT, nvinfer1::DataType::kHALF}) && desc.type == first.type;
 }
 
-DeformConvShape deformConvShapeOf(DeformConvParams const& params, nvinfer1::PluginTensorDesc const* inputs,
-    int32_t nbInputs)
+DeformConvShape deformConvShapeOf(
+    DeformConvParams const& params, nvinfer1::PluginTensorDesc const* inputs, int32_t nbInputs)
 {
-    std::vector<std::vector<int64_t>> const extents = checkedRunExtents(
-        inputs, nbInputs, [&](auto const& known) { return deformConvShapeError(params, known); });
+    std::vector<std::vector<int64_t>> const extents
+        = checkedRunExtents(inputs, nbInputs, [&](auto const& known) { return deformConvShapeError(params, known); });
     DeformConvShape shape;
     shape.batch = extents[0][0];
     shape.inChannels = extents[0][1];

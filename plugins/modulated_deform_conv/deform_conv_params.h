@@ -72,8 +72,8 @@ nvinfer1::DimsExprs deformConvOutputDims(
 bool deformConvSupports(nvinfer1::PluginTensorDesc const& desc, nvinfer1::PluginTensorDesc const& first);
 
 //! A run's shape from its descriptors; throws PluginError if they do not fit.
-DeformConvShape deformConvShapeOf(DeformConvParams const& params, nvinfer1::PluginTensorDesc const* inputs,
-    int32_t nbInputs);
+DeformConvShape deformConvShapeOf(
+    DeformConvParams const& params, nvinfer1::PluginTensorDesc const* inputs, int32_t nbInputs);
 
 //! Device workspace bytes for a run of `shape` in FP32 or FP16.
 size_t deformConvWorkspaceSize(DeformConvShape const& shape, bool half);

@@ -18,8 +18,7 @@ namespace
 size_t workspaceFor(DeformConvParams const& params, PluginTensorDesc const* inputs, int32_t nbInputs)
 {
     return guarded(kDeformConvName, "getWorkspaceSize", size_t{0}, [&] {
-        return deformConvWorkspaceSize(
-            deformConvShapeOf(params, inputs, nbInputs), inputs[0].type == DataType::kHALF);
+        return deformConvWorkspaceSize(deformConvShapeOf(params, inputs, nbInputs), inputs[0].type == DataType::kHALF);
     });
 }
 
@@ -58,9 +57,8 @@ DataType DeformConvPluginV1::getOutputDataType(
     return inputTypes[0];
 }
 
-size_t DeformConvPluginV1::getWorkspaceSize(
-    PluginTensorDesc const* inputs, int32_t nbInputs, PluginTensorDesc const* /*outputs*/, int32_t /*nbOutputs*/) const
-    noexcept
+size_t DeformConvPluginV1::getWorkspaceSize(PluginTensorDesc const* inputs, int32_t nbInputs,
+    PluginTensorDesc const* /*outputs*/, int32_t /*nbOutputs*/) const noexcept
 {
     return workspaceFor(mParams, inputs, nbInputs);
 }
@@ -93,9 +91,8 @@ int32_t DeformConvPluginV2::getOutputDataTypes(
     return 0;
 }
 
-int32_t DeformConvPluginV2::getOutputShapes(DimsExprs const* inputs, int32_t nbInputs,
-    DimsExprs const* /*shapeInputs*/, int32_t /*nbShapeInputs*/, DimsExprs* outputs, int32_t /*nbOutputs*/,
-    IExprBuilder& /*exprBuilder*/) noexcept
+int32_t DeformConvPluginV2::getOutputShapes(DimsExprs const* inputs, int32_t nbInputs, DimsExprs const* /*shapeInputs*/,
+    int32_t /*nbShapeInputs*/, DimsExprs* outputs, int32_t /*nbOutputs*/, IExprBuilder& /*exprBuilder*/) noexcept
 {
     outputs[0] = deformConvOutputDims(mParams, inputs, nbInputs);
     return outputs[0].nbDims < 0 ? 1 : 0;

@@ -32,8 +32,8 @@ __global__ void msDeformAttnKernel(MsDeformAttnShape shape, T const* value, int3
 } // namespace
 
 cudaError_t launchMsDeformAttn(MsDeformAttnShape const& shape, bool half, void const* value,
-    int32_t const* spatialShapes, int32_t const* levelStart, void const* locations, void const* weights,
-    void* output, cudaStream_t stream)
+    int32_t const* spatialShapes, int32_t const* levelStart, void const* locations, void const* weights, void* output,
+    cudaStream_t stream)
 {
     int64_t const count = shape.batch * shape.queries * shape.heads * shape.channels;
     if (count == 0)

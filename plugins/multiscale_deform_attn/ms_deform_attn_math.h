@@ -14,8 +14,8 @@ namespace kiln::plugins
 //! would reach past value's S contributes nothing.
 template <typename T>
 KILN_HOST_DEVICE inline float msDeformAttnElement(MsDeformAttnShape const& s, T const* value,
-    int32_t const* spatialShapes, int32_t const* levelStart, T const* locations, T const* weights, int64_t n,
-    int64_t q, int64_t m, int64_t d)
+    int32_t const* spatialShapes, int32_t const* levelStart, T const* locations, T const* weights, int64_t n, int64_t q,
+    int64_t m, int64_t d)
 {
     int64_t const pixelStride = s.heads * s.channels;
     int64_t const sampleAt = ((n * s.queries + q) * s.heads + m) * s.levels * s.points;

@@ -29,12 +29,13 @@ std::string msDeformAttnShapeError(std::vector<std::vector<int64_t>> const& inpu
 {
     if (inputs.size() != 5)
     {
-        return kName + ": takes 5 inputs (value, spatial_shapes, level_start_index, sampling_locations, "
-                       "attention_weights), not "
+        return kName
+            + ": takes 5 inputs (value, spatial_shapes, level_start_index, sampling_locations, "
+              "attention_weights), not "
             + std::to_string(inputs.size());
     }
-    char const* const names[] = {"value", "spatial_shapes", "level_start_index", "sampling_locations",
-        "attention_weights"};
+    char const* const names[]
+        = {"value", "spatial_shapes", "level_start_index", "sampling_locations", "attention_weights"};
     size_t const ranks[] = {4, 2, 1, 6, 5};
     for (size_t i = 0; i < inputs.size(); ++i)
     {
@@ -54,15 +55,17 @@ std::string msDeformAttnShapeError(std::vector<std::vector<int64_t>> const& inpu
     }
     if (!agree(inputs[2][0], levels) || !agree(locations[3], levels) || !agree(weights[3], levels))
     {
-        return kName + ": spatial_shapes, level_start_index, sampling_locations and attention_weights must agree on "
-                       "the number of levels L";
+        return kName
+            + ": spatial_shapes, level_start_index, sampling_locations and attention_weights must agree on "
+              "the number of levels L";
     }
     for (int32_t axis = 0; axis < 5; ++axis)
     {
         if (!agree(locations[axis], weights[axis]) && axis != 3)
         {
-            return kName + ": sampling_locations [N, Lq, M, L, P, 2] and attention_weights [N, Lq, M, L, P] differ "
-                           "in dimension "
+            return kName
+                + ": sampling_locations [N, Lq, M, L, P, 2] and attention_weights [N, Lq, M, L, P] differ "
+                  "in dimension "
                 + std::to_string(axis);
         }
     }
@@ -141,8 +144,8 @@ void runMsDeformAttnHost(PluginTensors const& io)
             {
                 for (int64_t d = 0; d < s.channels; ++d)
                 {
-                    out[i++] = msDeformAttnElement(s, value.data(), spatialShapes, levelStart, locations.data(),
-                        weights.data(), n, q, m, d);
+                    out[i++] = msDeformAttnElement(
+                        s, value.data(), spatialShapes, levelStart, locations.data(), weights.data(), n, q, m, d);
                 }
             }
         }
@@ -155,8 +158,8 @@ void runMsDeformAttnDevice(PluginTensors const& io, cudaStream_t stream)
 #ifdef KILN_WITH_CUDA
     MsDeformAttnShape const s = msDeformAttnShapeOf(io.inputDesc);
     checkCuda(kMsDeformAttnName,
-        launchMsDeformAttn(s, io.inputDesc[0].type == nvinfer1::DataType::kHALF, io.inputs[0],
-            io.input<int32_t>(1), io.input<int32_t>(2), io.inputs[3], io.inputs[4], io.outputs[0], stream));
+        launchMsDeformAttn(s, io.inputDesc[0].type == nvinfer1::DataType::kHALF, io.inputs[0], io.input<int32_t>(1),
+            io.input<int32_t>(2), io.inputs[3], io.inputs[4], io.outputs[0], stream));
 #else
     (void) io;
     (void) stream;

@@ -24,8 +24,8 @@ std::vector<HostTensor> smallCase(DataType type = DataType::kFLOAT)
 // attention weights, as [N, Lq, M, D].
 std::vector<float> const kTorchSmall{0.383239746F, 0.00701904297F, 0.202148438F, -0.348632812F, 0.820373535F,
     0.331054688F, -0.0624389648F, 0.331848145F, 0.926879883F, 0.0910644531F, 0.024597168F, 0.13067627F, 0.195678711F,
-    -0.406616211F, 0.892456055F, 0.0706787109F, 0.159667969F, 0.574951172F, 0.251342773F, -0.153320312F,
-    0.110717773F, 0.0154418945F, 0.313781738F, 0.20123291F};
+    -0.406616211F, 0.892456055F, 0.0706787109F, 0.159667969F, 0.574951172F, 0.251342773F, -0.153320312F, 0.110717773F,
+    0.0154418945F, 0.313781738F, 0.20123291F};
 
 PluginCall msDeformAttn(char const* version)
 {
@@ -97,8 +97,8 @@ TEST(MsDeformAttnPlugin, MismatchedLevelsAreABuildError)
         std::string errors;
         std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, inputs, false, &errors);
         EXPECT_TRUE(out.empty());
-        EXPECT_NE(errors.find("MultiscaleDeformableAttnPlugin_TRT: spatial_shapes, level_start_index"),
-            std::string::npos)
+        EXPECT_NE(
+            errors.find("MultiscaleDeformableAttnPlugin_TRT: spatial_shapes, level_start_index"), std::string::npos)
             << errors;
     }
 }

@@ -63,8 +63,8 @@ __device__ Moments rangeMoments(T const* in, int64_t begin, int64_t end)
 // out[i] for i in [begin, end) of a row whose channels start at `firstChannel`: normalized, scaled, shifted and
 // leaky-ReLU'd where asked. Channel by channel, so that no element pays a division for its channel.
 template <typename T>
-__device__ void normalizeRange(T const* in, T* out, int64_t begin, int64_t end, int64_t spatial,
-    int64_t firstChannel, float mean, float invStd, GroupNormAffine const& affine)
+__device__ void normalizeRange(T const* in, T* out, int64_t begin, int64_t end, int64_t spatial, int64_t firstChannel,
+    float mean, float invStd, GroupNormAffine const& affine)
 {
     for (int64_t c = begin / spatial; c * spatial < end; ++c)
     {
@@ -85,8 +85,8 @@ __device__ void normalizeRange(T const* in, T* out, int64_t begin, int64_t end, 
 
 // One block per row (an image's group of channels, contiguous in memory): its moments, then the output.
 template <typename T>
-__global__ void __launch_bounds__(kThreads) groupNormKernel(
-    T const* x, T* y, GroupNormShape shape, GroupNormAffine affine)
+__global__ void __launch_bounds__(kThreads)
+    groupNormKernel(T const* x, T* y, GroupNormShape shape, GroupNormAffine affine)
 {
     int64_t const channelsPerGroup = shape.channels / shape.groups;
     int64_t const rowLength = channelsPerGroup * shape.spatial;
@@ -103,8 +103,8 @@ __global__ void __launch_bounds__(kThreads) groupNormKernel(
 
 // Pass 1 of the split path (GroupNormSplit): block (chunk, row) writes its chunk's moments.
 template <typename T>
-__global__ void __launch_bounds__(kThreads) chunkMomentsKernel(
-    T const* x, int64_t rowLength, int64_t chunkLength, Moments* moments)
+__global__ void __launch_bounds__(kThreads)
+    chunkMomentsKernel(T const* x, int64_t rowLength, int64_t chunkLength, Moments* moments)
 {
     int64_t const row = blockIdx.y;
     int64_t const begin = blockIdx.x * chunkLength;
@@ -150,8 +150,8 @@ __global__ void __launch_bounds__(kThreads) normalizeChunkKernel(
     float const mean = total.mean;
     float const invStd = rsqrtf(total.m2 / total.count + affine.epsilon);
     int64_t const begin = blockIdx.x * chunkLength;
-    normalizeRange(x + row * rowLength, y + row * rowLength, begin, min(rowLength, begin + chunkLength),
-        shape.spatial, (row % shape.groups) * channelsPerGroup, mean, invStd, affine);
+    normalizeRange(x + row * rowLength, y + row * rowLength, begin, min(rowLength, begin + chunkLength), shape.spatial,
+        (row % shape.groups) * channelsPerGroup, mean, invStd, affine);
 }
 
 template <typename T>

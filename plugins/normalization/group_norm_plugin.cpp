@@ -96,9 +96,9 @@ int32_t GroupNormPlugin::getNbOutputs() const noexcept
 DimsExprs GroupNormPlugin::getOutputDimensions(
     int32_t /*outputIndex*/, DimsExprs const* inputs, int32_t nbInputs, IExprBuilder& /*exprBuilder*/) noexcept
 {
-    std::string error = nbInputs == 3 ? ""
-                                      : std::string(kName) + ": takes 3 inputs (X, scale, bias), not "
-            + std::to_string(nbInputs);
+    std::string error = nbInputs == 3
+        ? ""
+        : std::string(kName) + ": takes 3 inputs (X, scale, bias), not " + std::to_string(nbInputs);
     if (error.empty())
     {
         DimsExprs const& x = inputs[0];

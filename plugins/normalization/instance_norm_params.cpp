@@ -71,8 +71,8 @@ std::string instanceNormShapeError(InstanceNormParams const& params, int32_t ran
 
 nvinfer1::DimsExprs instanceNormOutputDims(InstanceNormParams const& params, nvinfer1::DimsExprs const& input)
 {
-    int64_t const channels
-        = input.nbDims > 1 && input.d[1]->isConstant() ? input.d[1]->getConstantValue() : int64_t{-1};
+    int64_t const channels = input.nbDims > 1 && input.d[1]->isConstant() ? input.d[1]->getConstantValue()
+                                                                          : int64_t{-1};
     std::string const error = instanceNormShapeError(params, input.nbDims, channels);
     return error.empty() ? input : invalidOutput(error);
 }

@@ -17,8 +17,8 @@ std::vector<float> inputValues(size_t count)
     return patternValues(count, 37, 23, 0.25F, -2.5F);
 }
 
-PluginCall instanceNorm(char const* version, std::vector<float> const& scales, std::vector<float> const& bias,
-    float epsilon)
+PluginCall instanceNorm(
+    char const* version, std::vector<float> const& scales, std::vector<float> const& bias, float epsilon)
 {
     PluginCall call{"InstanceNormalization_TRT", version, {}};
     call.fields.add("epsilon", epsilon).add("scales", scales).add("bias", bias);
@@ -36,10 +36,10 @@ std::vector<float> const kTorch4dLeakyRelu{-0.166711469F, 1.15810696F, -0.065810
     2.53720556F, 0.528927507F, -0.147935055F, 0.805743414F, 1.67989805F, 0.320101949F, 1.19425659F, -0.186571003F,
     2.29960741F, -0.0378096657F, -0.305580073F};
 // instance_norm of inputValues(24) as [1, 2, 2, 2, 3], weight [0.5, 2], bias [-1, 0.5], eps 1e-3.
-std::vector<float> const kTorch5d{-1.73567297F, -0.697075836F, -1.36474542F, -0.326148288F, -0.993817874F,
-    -1.66148746F, -0.622890327F, -1.29055991F, -0.251962779F, -0.919632365F, -1.58730195F, -0.548704817F,
-    -0.705055098F, 3.34393003F, 0.74101102F, -1.86190799F, 2.18707714F, -0.415841875F, 3.63314326F, 1.03022424F,
-    -1.57269477F, 2.47629036F, -0.126628651F, -2.72954766F};
+std::vector<float> const kTorch5d{-1.73567297F, -0.697075836F, -1.36474542F, -0.326148288F, -0.993817874F, -1.66148746F,
+    -0.622890327F, -1.29055991F, -0.251962779F, -0.919632365F, -1.58730195F, -0.548704817F, -0.705055098F, 3.34393003F,
+    0.74101102F, -1.86190799F, 2.18707714F, -0.415841875F, 3.63314326F, 1.03022424F, -1.57269477F, 2.47629036F,
+    -0.126628651F, -2.72954766F};
 
 std::vector<float> const kScales{1.5F, -0.5F, 2.F};
 std::vector<float> const kBias{0.25F, 1.F, -0.75F};
@@ -87,8 +87,8 @@ TEST(InstanceNormPlugin, RunsInFp16)
     for (char const* version : {"1", "3"})
     {
         PluginCall call = instanceNorm(version, kScales, kBias, 1e-5F);
-        std::vector<HostTensor> const out = runPlugin(
-            kiln::Backend::kCPU, call, {fromFloats({2, 3, 2, 2}, inputValues(24), DataType::kHALF)}, true);
+        std::vector<HostTensor> const out
+            = runPlugin(kiln::Backend::kCPU, call, {fromFloats({2, 3, 2, 2}, inputValues(24), DataType::kHALF)}, true);
         ASSERT_EQ(out.size(), 1U);
         EXPECT_EQ(out[0].type, DataType::kHALF);
         expectClose(out[0].floats(), kTorch4d, {4e-3, 2e-3}, std::string("version ") + version);

@@ -34,8 +34,8 @@ __global__ void normalizePositions(float const* x, float* y, float const* scales
 }
 
 // One block per sample: the block sums the squares of the whole sample, then scales it.
-__global__ void normalizeSamples(float const* x, float* y, float const* scales, bool channelShared, float eps,
-    int64_t channels, int64_t spatial)
+__global__ void normalizeSamples(
+    float const* x, float* y, float const* scales, bool channelShared, float eps, int64_t channels, int64_t spatial)
 {
     __shared__ float partial[kThreads];
     int64_t const size = channels * spatial;

@@ -104,8 +104,8 @@ void NormalizePlugin::runDevice(PluginTensors const& io, cudaStream_t stream) co
     Dims const& dims = io.inputDesc[0].dims;
     float const* scales = mDeviceWeights.get(kName, mParams.weights);
     checkCuda(kName,
-        launchNormalize(io.input<float>(0), io.output<float>(0), scales, mParams.acrossSpatial,
-            mParams.channelShared, mParams.eps, dims.d[0], dims.d[1], int64_t{dims.d[2]} * dims.d[3], stream));
+        launchNormalize(io.input<float>(0), io.output<float>(0), scales, mParams.acrossSpatial, mParams.channelShared,
+            mParams.eps, dims.d[0], dims.d[1], int64_t{dims.d[2]} * dims.d[3], stream));
 #else
     (void) io;
     (void) stream;

@@ -48,8 +48,8 @@ TEST(NormalizePlugin, NormalizesEachSampleAcrossSpatialByHand)
 {
     // Sample 0 = [3, 0, 0, 4]: norm 5; sample 1 = [1, 1, 1, 1]: norm 2; one shared scale 2, eps 0.
     PluginCall call = normalize({2.F}, true, true, 0.F);
-    std::vector<HostTensor> const out = runPlugin(
-        kiln::Backend::kCPU, call, {fromFloats({2, 2, 2, 1}, {3.F, 0.F, 0.F, 4.F, 1.F, 1.F, 1.F, 1.F})});
+    std::vector<HostTensor> const out
+        = runPlugin(kiln::Backend::kCPU, call, {fromFloats({2, 2, 2, 1}, {3.F, 0.F, 0.F, 4.F, 1.F, 1.F, 1.F, 1.F})});
     ASSERT_EQ(out.size(), 1U);
     expectClose(out[0].floats(), {1.2F, 0.F, 0.F, 1.6F, 1.F, 1.F, 1.F, 1.F}, 1e-6F);
 }
@@ -109,8 +109,8 @@ TEST(NormalizePlugin, RefusesWeightsThatDoNotMatchTheChannels)
     std::vector<HostTensor> const out
         = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 3, 1, 1}, {1.F, 2.F, 3.F})}, false, &errors);
     EXPECT_TRUE(out.empty());
-    EXPECT_NE(errors.find("Normalize_TRT: field 'weights' holds 2 values, but the input has 3 channels"),
-        std::string::npos)
+    EXPECT_NE(
+        errors.find("Normalize_TRT: field 'weights' holds 2 values, but the input has 3 channels"), std::string::npos)
         << errors;
 }
 
@@ -128,8 +128,8 @@ TEST(NormalizePlugin, CudaMatchesTheCpu)
     {
         for (bool channelShared : {false, true})
         {
-            PluginCall call = normalize(channelShared ? std::vector<float>{20.F} : scales, acrossSpatial,
-                channelShared, 1e-10F);
+            PluginCall call
+                = normalize(channelShared ? std::vector<float>{20.F} : scales, acrossSpatial, channelShared, 1e-10F);
             std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs);
             std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs);
             ASSERT_EQ(cuda.size(), 1U);
@@ -152,8 +152,8 @@ TEST(NormalizePlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
     PluginCall wrongType{"Normalize_TRT", "1", {}};
     wrongType.fields.add("weights", std::vector<float>{1.F}).add("acrossSpatial", 0.F).add("channelShared", 1);
     wrongType.fields.add("eps", 0.F);
-    EXPECT_NE(creationErrors(wrongType).find("Normalize_TRT: field 'acrossSpatial' holds kFLOAT32 data"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(wrongType).find("Normalize_TRT: field 'acrossSpatial' holds kFLOAT32 data"), std::string::npos);
 
     PluginCall shared = normalize({1.F, 2.F}, false, true, 0.F);
     EXPECT_NE(creationErrors(shared).find("Normalize_TRT: field 'weights' holds 2 values; with channelShared it holds "

@@ -38,8 +38,8 @@ void GridAnchorGenerator<kRect>::check(GridAnchorParams const& params)
     {
         if (extent < 1)
         {
-            throw PluginError(name + ": field 'featureMapShapes' holds " + std::to_string(extent)
-                + "; expected positive extents");
+            throw PluginError(
+                name + ": field 'featureMapShapes' holds " + std::to_string(extent) + "; expected positive extents");
         }
     }
     if (params.aspectRatios.size() < 3)
@@ -57,8 +57,8 @@ void GridAnchorGenerator<kRect>::check(GridAnchorParams const& params)
     }
     if (params.variance.size() != 4)
     {
-        throw PluginError(name + ": field 'variance' holds " + std::to_string(params.variance.size())
-            + " values; expected 4");
+        throw PluginError(
+            name + ": field 'variance' holds " + std::to_string(params.variance.size()) + " values; expected 4");
     }
 }
 
@@ -168,8 +168,8 @@ void GridAnchorGenerator<kRect>::runHost(PluginTensors const& io) const
             float* sample = out + n * boxes * 8;
             for (int64_t box = 0; box < boxes; ++box)
             {
-                priorBox(box, perCell, w, sizes.data(), 1.F / static_cast<float>(h), 1.F / static_cast<float>(w),
-                    0.5F, 1.F, 1.F, false, sample + box * 4);
+                priorBox(box, perCell, w, sizes.data(), 1.F / static_cast<float>(h), 1.F / static_cast<float>(w), 0.5F,
+                    1.F, 1.F, false, sample + box * 4);
                 std::copy(variance.begin(), variance.end(), sample + boxes * 4 + box * 4);
             }
         }
@@ -186,8 +186,8 @@ void GridAnchorGenerator<kRect>::runDevice(PluginTensors const& io, cudaStream_t
         auto const [h, w] = mapShape(layer);
         auto const perCell = static_cast<int64_t>(cellBoxSizes(layer).size() / 2);
         checkCuda(kName,
-            launchPriorBox(io.output<float>(layer), io.outputDesc[layer].dims.d[0], int64_t{h} * w * perCell,
-                perCell, w, sizes, 1.F / static_cast<float>(h), 1.F / static_cast<float>(w), 0.5F, 1.F, 1.F, false,
+            launchPriorBox(io.output<float>(layer), io.outputDesc[layer].dims.d[0], int64_t{h} * w * perCell, perCell,
+                w, sizes, 1.F / static_cast<float>(h), 1.F / static_cast<float>(w), 0.5F, 1.F, 1.F, false,
                 this->mParams.variance.data(), stream));
         sizes += perCell * 2;
     }

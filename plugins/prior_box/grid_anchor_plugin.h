@@ -14,12 +14,12 @@ namespace kiln::plugins
 
 struct GridAnchorParams
 {
-    float minSize{0.2F};                  //!< the scale of the finest layer (SSD's s_min), relative to the image
-    float maxSize{0.95F};                 //!< the scale of the coarsest layer (s_max)
-    std::vector<float> aspectRatios;      //!< every layer's ratios; the first layer takes the first three only
+    float minSize{0.2F};                   //!< the scale of the finest layer (SSD's s_min), relative to the image
+    float maxSize{0.95F};                  //!< the scale of the coarsest layer (s_max)
+    std::vector<float> aspectRatios;       //!< every layer's ratios; the first layer takes the first three only
     std::vector<int32_t> featureMapShapes; //!< per layer: the edge (GridAnchor) or height, width (GridAnchorRect)
-    std::vector<float> variance;          //!< four values, copied to each output's second channel
-    int32_t numLayers{6};                 //!< feature maps, and outputs
+    std::vector<float> variance;           //!< four values, copied to each output's second channel
+    int32_t numLayers{6};                  //!< feature maps, and outputs
 
     template <typename Visit>
     void visit(Visit&& field)

@@ -45,9 +45,9 @@ TEST(GridAnchorPlugin, MatchesHandComputedAnchors)
     EXPECT_EQ(out[1].shape, (Shape{1, 2, 16, 1}));
     expectClose(out[0].floats(),
         withVariances({0.2F, 0.2F, 0.3F, 0.3F, 0.05F, 0.2F, 0.45F, 0.3F, 0.2F, 0.05F, 0.3F, 0.45F, // (0.25, 0.25)
-            0.7F, 0.2F, 0.8F, 0.3F, 0.55F, 0.2F, 0.95F, 0.3F, 0.7F, 0.05F, 0.8F, 0.45F,                 // (0.75, 0.25)
-            0.2F, 0.7F, 0.3F, 0.8F, 0.05F, 0.7F, 0.45F, 0.8F, 0.2F, 0.55F, 0.3F, 0.95F,                 // (0.25, 0.75)
-            0.7F, 0.7F, 0.8F, 0.8F, 0.55F, 0.7F, 0.95F, 0.8F, 0.7F, 0.55F, 0.8F, 0.95F}),               // (0.75, 0.75)
+            0.7F, 0.2F, 0.8F, 0.3F, 0.55F, 0.2F, 0.95F, 0.3F, 0.7F, 0.05F, 0.8F, 0.45F,            // (0.75, 0.25)
+            0.2F, 0.7F, 0.3F, 0.8F, 0.05F, 0.7F, 0.45F, 0.8F, 0.2F, 0.55F, 0.3F, 0.95F,            // (0.25, 0.75)
+            0.7F, 0.7F, 0.8F, 0.8F, 0.55F, 0.7F, 0.95F, 0.8F, 0.7F, 0.55F, 0.8F, 0.95F}),          // (0.75, 0.75)
         1e-6F, "layer 0");
     float const half = std::sqrt(0.6F) / 2.F;
     expectClose(out[1].floats(),
@@ -65,7 +65,7 @@ TEST(GridAnchorPlugin, RectReadsHeightWidthPairs)
     EXPECT_EQ(out[0].shape, (Shape{1, 2, 24, 1}));
     expectClose(out[0].floats(),
         withVariances({0.2F, 0.45F, 0.3F, 0.55F, 0.05F, 0.45F, 0.45F, 0.55F, 0.2F, 0.3F, 0.3F, 0.7F, // (0.25, 0.5)
-            0.7F, 0.45F, 0.8F, 0.55F, 0.55F, 0.45F, 0.95F, 0.55F, 0.7F, 0.3F, 0.8F, 0.7F}),           // (0.75, 0.5)
+            0.7F, 0.45F, 0.8F, 0.55F, 0.55F, 0.45F, 0.95F, 0.55F, 0.7F, 0.3F, 0.8F, 0.7F}),          // (0.75, 0.5)
         1e-6F);
 }
 

@@ -19,8 +19,8 @@ inline KILN_HOST_DEVICE void priorBox(int64_t index, int64_t perCell, int64_t gr
     float const centerY = (static_cast<float>(cell / gridWidth) + offset) * stepH;
     float const halfW = sizes[2 * box] / 2.F;
     float const halfH = sizes[2 * box + 1] / 2.F;
-    float const corners[4]{(centerX - halfW) / imageW, (centerY - halfH) / imageH, (centerX + halfW) / imageW,
-        (centerY + halfH) / imageH};
+    float const corners[4]{
+        (centerX - halfW) / imageW, (centerY - halfH) / imageH, (centerX + halfW) / imageW, (centerY + halfH) / imageH};
     for (int k = 0; k < 4; ++k)
     {
         out[k] = clip ? (corners[k] < 0.F ? 0.F : (corners[k] > 1.F ? 1.F : corners[k])) : corners[k];

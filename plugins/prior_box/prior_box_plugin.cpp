@@ -51,8 +51,8 @@ void PriorBoxPlugin::check(PriorBoxParams const& params)
     }
     if (params.variance.size() != 4)
     {
-        throw PluginError(name + ": field 'variance' holds " + std::to_string(params.variance.size())
-            + " values; expected 4");
+        throw PluginError(
+            name + ": field 'variance' holds " + std::to_string(params.variance.size()) + " values; expected 4");
     }
     if (params.imgH < 0 || params.imgW < 0)
     {
@@ -177,9 +177,9 @@ void PriorBoxPlugin::runDevice(PluginTensors const& io, cudaStream_t stream) con
     auto const perCell = static_cast<int64_t>(sizes.size() / 2);
     float const* deviceSizes = mDeviceSizes.get(kName, sizes);
     checkCuda(kName,
-        launchPriorBox(io.output<float>(0), io.outputDesc[0].dims.d[0], g.height * g.width * perCell, perCell,
-            g.width, deviceSizes, g.stepH, g.stepW, mParams.offset, g.imageH, g.imageW, mParams.clip,
-            mParams.variance.data(), stream));
+        launchPriorBox(io.output<float>(0), io.outputDesc[0].dims.d[0], g.height * g.width * perCell, perCell, g.width,
+            deviceSizes, g.stepH, g.stepW, mParams.offset, g.imageH, g.imageW, mParams.clip, mParams.variance.data(),
+            stream));
 #else
     (void) io;
     (void) stream;

@@ -31,15 +31,14 @@ TEST(PriorBoxPlugin, MatchesHandComputedBoxes)
         {fromFloats({1, 3, 1, 2}, std::vector<float>(6, 0.F)), fromFloats({1, 3, 4, 8}, std::vector<float>(96, 0.F))});
     ASSERT_EQ(out.size(), 1U);
     EXPECT_EQ(out[0].shape, (Shape{1, 2, 32, 1}));
-    std::vector<float> expected{
-        0.125F, 0.25F, 0.375F, 0.75F, // cell 0: 2 x 2
-        0.F, 0.F, 0.5F, 1.F,          // 4 x 4
-        0.F, 0.375F, 0.5F, 0.625F,    // 4 x 1
-        0.1875F, 0.F, 0.3125F, 1.F,   // 1 x 4
-        0.625F, 0.25F, 0.875F, 0.75F, // cell 1: 2 x 2 at (6, 2)
-        0.5F, 0.F, 1.F, 1.F,          // 4 x 4
-        0.5F, 0.375F, 1.F, 0.625F,    // 4 x 1
-        0.6875F, 0.F, 0.8125F, 1.F};  // 1 x 4
+    std::vector<float> expected{0.125F, 0.25F, 0.375F, 0.75F, // cell 0: 2 x 2
+        0.F, 0.F, 0.5F, 1.F,                                  // 4 x 4
+        0.F, 0.375F, 0.5F, 0.625F,                            // 4 x 1
+        0.1875F, 0.F, 0.3125F, 1.F,                           // 1 x 4
+        0.625F, 0.25F, 0.875F, 0.75F,                         // cell 1: 2 x 2 at (6, 2)
+        0.5F, 0.F, 1.F, 1.F,                                  // 4 x 4
+        0.5F, 0.375F, 1.F, 0.625F,                            // 4 x 1
+        0.6875F, 0.F, 0.8125F, 1.F};                          // 1 x 4
     for (int box = 0; box < 8; ++box)
     {
         expected.insert(expected.end(), {0.1F, 0.1F, 0.2F, 0.2F});
@@ -84,14 +83,14 @@ TEST(PriorBoxPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {
     PluginCall missing{"PriorBox_TRT", "1", {}};
     missing.fields.add("minSize", std::vector<float>{30.F}).add("flip", 1).add("clip", 0).add("offset", 0.5F);
-    EXPECT_NE(creationErrors(missing).find("PriorBox_TRT: the required field 'variance' is missing"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(missing).find("PriorBox_TRT: the required field 'variance' is missing"), std::string::npos);
 
     PluginCall three{"PriorBox_TRT", "1", {}};
     three.fields.add("minSize", std::vector<float>{30.F}).add("flip", 1).add("clip", 0).add("offset", 0.5F);
     three.fields.add("variance", std::vector<float>{0.1F, 0.1F, 0.2F});
-    EXPECT_NE(creationErrors(three).find("PriorBox_TRT: field 'variance' holds 3 values; expected 4"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(three).find("PriorBox_TRT: field 'variance' holds 3 values; expected 4"), std::string::npos);
 
     PluginCall negative = priorBox({-30.F}, true, false);
     EXPECT_NE(creationErrors(negative).find("PriorBox_TRT: field 'minSize' holds -30.000000; expected positive"),

@@ -14,7 +14,7 @@ class CublasSlot
 {
 public:
     CublasSlot() = default;
-    CublasSlot(CublasSlot const& /*other*/) {}
+    CublasSlot(CublasSlot const& /*other*/) { }
     CublasSlot& operator=(CublasSlot const&) = delete;
 
     std::mutex mutex;

@@ -24,8 +24,8 @@ size_t alignUp(size_t bytes)
 // One block per score row (one query of one head of one sequence): probabilities over the sequence's valid keys,
 // zeros past them (and a row of zeros where a sequence has no valid key, rather than NaN).
 template <typename T>
-__global__ void maskedSoftmaxKernel(float const* scores, T* probs, int32_t const* maskIndex, int64_t rows,
-    int64_t sequence, int64_t heads, float scale)
+__global__ void maskedSoftmaxKernel(
+    float const* scores, T* probs, int32_t const* maskIndex, int64_t rows, int64_t sequence, int64_t heads, float scale)
 {
     for (int64_t row = blockIdx.x; row < rows; row += gridDim.x)
     {
@@ -143,8 +143,8 @@ void runAttention(char const* plugin, CublasSlot& cublas, void const* qkv, void*
     checkCublas(plugin,
         cublasGemmStridedBatchedEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(H), static_cast<int>(S),
             static_cast<int>(S), &one, base + 2 * H * elementBytes, type, tokenStride, headStride, probs, type,
-            static_cast<int>(S), S * S, &zero, output, type, static_cast<int>(B * N * H), H, pairs,
-            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+            static_cast<int>(S), S * S, &zero, output, type, static_cast<int>(B * N * H), H, pairs, CUBLAS_COMPUTE_32F,
+            CUBLAS_GEMM_DEFAULT),
         "the probabilities-times-V GEMM");
 }
 

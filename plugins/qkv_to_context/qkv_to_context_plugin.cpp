@@ -62,8 +62,9 @@ void QkvToContextCore::check(Params const& params)
     }
     if (params.hiddenSize <= 0 || params.hiddenSize % params.numHeads != 0)
     {
-        throw PluginError(fieldError("hidden_size", "is " + std::to_string(params.hiddenSize)
-            + "; expected a positive multiple of num_heads = " + std::to_string(params.numHeads)));
+        throw PluginError(fieldError("hidden_size",
+            "is " + std::to_string(params.hiddenSize)
+                + "; expected a positive multiple of num_heads = " + std::to_string(params.numHeads)));
     }
 }
 

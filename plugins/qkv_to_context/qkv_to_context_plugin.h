@@ -11,11 +11,11 @@ namespace kiln::plugins
 
 struct QkvToContextParams
 {
-    int32_t typeId{-1};           //!< 0: FP32, 1: FP16 (2, INT8, is not supported)
-    int32_t hiddenSize{0};        //!< E
-    int32_t numHeads{0};          //!< N; the head size is H = E / N
-    bool hasMask{false};          //!< a second input holds each sequence's number of valid tokens
-    float dqProbs{1.F / 127.F};   //!< INT8 only: accepted and unused
+    int32_t typeId{-1};         //!< 0: FP32, 1: FP16 (2, INT8, is not supported)
+    int32_t hiddenSize{0};      //!< E
+    int32_t numHeads{0};        //!< N; the head size is H = E / N
+    bool hasMask{false};        //!< a second input holds each sequence's number of valid tokens
+    float dqProbs{1.F / 127.F}; //!< INT8 only: accepted and unused
 
     template <typename Visit>
     void visit(Visit&& field)

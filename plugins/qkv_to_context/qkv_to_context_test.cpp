@@ -31,9 +31,9 @@ HostTensor qkvInput(DataType type = DataType::kFLOAT)
 
 // scaled_dot_product_attention(q, k, v), every key valid.
 std::vector<float> const kTorchUnmasked{0.347978535F, -0.276809574F, -0.3F, 0.4F, -0.148680185F, -0.047806722F,
-    -0.429417619F, -0.482379625F, 0.117357076F, -0.107606702F, -0.14654483F, 0.55345517F, -0.00654059483F,
-    0.33576461F, -0.351209396F, -0.0731196739F, -0.11747437F, 0.0273860293F, -0.386318347F, 0.313681653F,
-    0.12364635F, -0.13519044F, -0.158615512F, -0.582705986F};
+    -0.429417619F, -0.482379625F, 0.117357076F, -0.107606702F, -0.14654483F, 0.55345517F, -0.00654059483F, 0.33576461F,
+    -0.351209396F, -0.0731196739F, -0.11747437F, 0.0273860293F, -0.386318347F, 0.313681653F, 0.12364635F, -0.13519044F,
+    -0.158615512F, -0.582705986F};
 // The same with sequence 0 attending to its first 2 keys and sequence 1 to its first key only.
 std::vector<float> const kTorchMasked21{-0.266075361F, 0.433924639F, -0.449788732F, 0.250211268F, 0.9F, -0.7F, 0.5F,
     -1.1F, -0.341845357F, 0.358154643F, -0.69917011F, 0.000829889815F, 0.9F, -0.7F, 0.5F, -1.1F, -0.40937529F,
@@ -139,8 +139,8 @@ TEST(QkvToContextPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 
     PluginCall wrongType{"CustomQKVToContextPluginDynamic", "1", {}};
     wrongType.fields.add("type_id", 0).add("hidden_size", 4).add("num_heads", 2.F).add("has_mask", 0);
-    EXPECT_NE(creationErrors(wrongType).find("field 'num_heads' holds kFLOAT32 data; expected integers"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(wrongType).find("field 'num_heads' holds kFLOAT32 data; expected integers"), std::string::npos);
 }
 
 } // namespace

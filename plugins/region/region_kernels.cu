@@ -51,8 +51,8 @@ __global__ void regionKernel(float const* x, float* y, int64_t boxes, int32_t co
 
 } // namespace
 
-cudaError_t launchRegion(float const* x, float* y, int64_t boxes, int32_t coords, int32_t classes, int64_t spatial,
-    cudaStream_t stream)
+cudaError_t launchRegion(
+    float const* x, float* y, int64_t boxes, int32_t coords, int32_t classes, int64_t spatial, cudaStream_t stream)
 {
     int64_t const count = boxes * spatial;
     if (count == 0)

@@ -78,8 +78,8 @@ TEST(RegionPlugin, RefusesChannelsThatDoNotFitTheFields)
     std::vector<HostTensor> const out
         = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 15, 1, 1}, pattern(15))}, false, &errors);
     EXPECT_TRUE(out.empty());
-    EXPECT_NE(errors.find("Region_TRT: the input has 15 channels; num * (coords + 1 + classes) is 16"),
-        std::string::npos)
+    EXPECT_NE(
+        errors.find("Region_TRT: the input has 15 channels; num * (coords + 1 + classes) is 16"), std::string::npos)
         << errors;
 }
 
@@ -110,8 +110,8 @@ TEST(RegionPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
         std::string::npos);
 
     PluginCall zero = region(0, 20);
-    EXPECT_NE(creationErrors(zero).find("Region_TRT: field 'num' is 0; expected a positive integer"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(zero).find("Region_TRT: field 'num' is 0; expected a positive integer"), std::string::npos);
 }
 
 } // namespace

@@ -29,8 +29,8 @@ void checkReorgInput(int64_t c, int64_t h, int64_t w, int32_t s)
     if (!divides(c, int64_t{s} * s) || !divides(h, s) || !divides(w, s))
     {
         auto text = [](int64_t extent) { return extent < 0 ? std::string("?") : std::to_string(extent); };
-        throw PluginError(std::string(ReorgPlugin::kName) + ": the input's C, H, W (" + text(c) + ", " + text(h)
-            + ", " + text(w) + ") must be divisible by stride^2, stride, stride (stride " + std::to_string(s) + ")");
+        throw PluginError(std::string(ReorgPlugin::kName) + ": the input's C, H, W (" + text(c) + ", " + text(h) + ", "
+            + text(w) + ") must be divisible by stride^2, stride, stride (stride " + std::to_string(s) + ")");
     }
 }
 
@@ -60,8 +60,8 @@ void reorgOnDevice(PluginTensors const& io, int32_t stride, cudaStream_t stream)
     Dims const& dims = io.inputDesc[0].dims;
     checkReorgInput(dims.d[1], dims.d[2], dims.d[3], stride);
     checkCuda(ReorgPlugin::kName,
-        launchReorg(io.input<float>(0), io.output<float>(0), dims.d[0], dims.d[1], dims.d[2], dims.d[3], stride,
-            stream));
+        launchReorg(
+            io.input<float>(0), io.output<float>(0), dims.d[0], dims.d[1], dims.d[2], dims.d[3], stride, stream));
 #else
     (void) io;
     (void) stride;

@@ -29,11 +29,11 @@ std::vector<float> iota(size_t count)
 
 // The first sample of the README's output [2, 16, 3, 3], channel after channel; the second is the same plus 144.
 std::vector<float> const kReadmeFirstSample{0, 2, 4, 6, 8, 10, 24, 26, 28, 30, 32, 34, 48, 50, 52, 54, 56, 58, 72, 74,
-    76, 78, 80, 82, 96, 98, 100, 102, 104, 106, 120, 122, 124, 126, 128, 130, 1, 3, 5, 7, 9, 11, 25, 27, 29, 31, 33,
-    35, 49, 51, 53, 55, 57, 59, 73, 75, 77, 79, 81, 83, 97, 99, 101, 103, 105, 107, 121, 123, 125, 127, 129, 131, 12,
-    14, 16, 18, 20, 22, 36, 38, 40, 42, 44, 46, 60, 62, 64, 66, 68, 70, 84, 86, 88, 90, 92, 94, 108, 110, 112, 114,
-    116, 118, 132, 134, 136, 138, 140, 142, 13, 15, 17, 19, 21, 23, 37, 39, 41, 43, 45, 47, 61, 63, 65, 67, 69, 71,
-    85, 87, 89, 91, 93, 95, 109, 111, 113, 115, 117, 119, 133, 135, 137, 139, 141, 143};
+    76, 78, 80, 82, 96, 98, 100, 102, 104, 106, 120, 122, 124, 126, 128, 130, 1, 3, 5, 7, 9, 11, 25, 27, 29, 31, 33, 35,
+    49, 51, 53, 55, 57, 59, 73, 75, 77, 79, 81, 83, 97, 99, 101, 103, 105, 107, 121, 123, 125, 127, 129, 131, 12, 14,
+    16, 18, 20, 22, 36, 38, 40, 42, 44, 46, 60, 62, 64, 66, 68, 70, 84, 86, 88, 90, 92, 94, 108, 110, 112, 114, 116,
+    118, 132, 134, 136, 138, 140, 142, 13, 15, 17, 19, 21, 23, 37, 39, 41, 43, 45, 47, 61, 63, 65, 67, 69, 71, 85, 87,
+    89, 91, 93, 95, 109, 111, 113, 115, 117, 119, 133, 135, 137, 139, 141, 143};
 
 TEST(ReorgPlugin, MatchesTheReadmeExample)
 {
@@ -45,8 +45,7 @@ TEST(ReorgPlugin, MatchesTheReadmeExample)
     for (char const* version : kVersions)
     {
         PluginCall call = reorg(2, version);
-        std::vector<HostTensor> const out
-            = runPlugin(kiln::Backend::kCPU, call, {fromFloats({2, 4, 6, 6}, iota(288))});
+        std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, {fromFloats({2, 4, 6, 6}, iota(288))});
         ASSERT_EQ(out.size(), 1U) << version;
         EXPECT_EQ(out[0].shape, (Shape{2, 16, 3, 3})) << version;
         expectClose(out[0].floats(), expected, 0.F, version);
@@ -125,8 +124,8 @@ TEST(ReorgPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
             << version;
 
         PluginCall zero = reorg(0, version);
-        EXPECT_NE(creationErrors(zero).find("Reorg_TRT: field 'stride' is 0; expected a positive integer"),
-            std::string::npos)
+        EXPECT_NE(
+            creationErrors(zero).find("Reorg_TRT: field 'stride' is 0; expected a positive integer"), std::string::npos)
             << version;
 
         PluginCall wrongType{"Reorg_TRT", version, {}};

@@ -8,8 +8,8 @@ namespace
 {
 
 // One thread per output element (grid-stride): each reads its nearest source element.
-__global__ void resizeNearestKernel(float const* in, float* out, int64_t total, int32_t inH, int32_t inW,
-    int32_t outH, int32_t outW, float scale)
+__global__ void resizeNearestKernel(
+    float const* in, float* out, int64_t total, int32_t inH, int32_t inW, int32_t outH, int32_t outW, float scale)
 {
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < total;
          i += static_cast<int64_t>(gridDim.x) * blockDim.x)

@@ -47,8 +47,10 @@ Dims ResizeNearestPlugin::getOutputDimensions(int32_t /*index*/, Dims const* inp
     return guarded(kName, "getOutputDimensions", Dims{-1, {}}, [&] {
         if (nbInputs != 1 || inputs[0].nbDims < 2)
         {
-            throw PluginError(std::string(kName) + ": expected one input of rank 2 or more (..., H, W) without the "
-                "batch axis; got " + std::to_string(nbInputs) + " inputs, the first of rank "
+            throw PluginError(std::string(kName)
+                + ": expected one input of rank 2 or more (..., H, W) without the "
+                  "batch axis; got "
+                + std::to_string(nbInputs) + " inputs, the first of rank "
                 + std::to_string(nbInputs > 0 ? inputs[0].nbDims : 0));
         }
         Dims output = inputs[0];
@@ -91,8 +93,8 @@ void ResizeNearestPlugin::runHost(PluginTensors const& io) const
             int32_t const iy = sourceIndex(oy, mParams.scale, inH);
             for (int32_t ox = 0; ox < outW; ++ox)
             {
-                dst[static_cast<int64_t>(oy) * outW + ox] = src[static_cast<int64_t>(iy) * inW
-                    + sourceIndex(ox, mParams.scale, inW)];
+                dst[static_cast<int64_t>(oy) * outW + ox]
+                    = src[static_cast<int64_t>(iy) * inW + sourceIndex(ox, mParams.scale, inW)];
             }
         }
     }

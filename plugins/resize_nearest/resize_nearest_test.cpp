@@ -24,8 +24,7 @@ TEST(ResizeNearestPlugin, DoublesEachRowAndColumnWithScaleTwo)
     ASSERT_EQ(out.size(), 1U);
     EXPECT_EQ(out[0].shape, (Shape{1, 1, 4, 6}));
     // Output (oy, ox) reads (int(oy / 2), int(ox / 2)): each value becomes a 2x2 block.
-    expectClose(out[0].floats(),
-        {0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 3, 3, 4, 4, 5, 5}, 0.F);
+    expectClose(out[0].floats(), {0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 3, 3, 4, 4, 5, 5}, 0.F);
 }
 
 TEST(ResizeNearestPlugin, TruncatesTheSourceIndexForAFractionalScale)
@@ -98,8 +97,8 @@ TEST(ResizeNearestPlugin, CudaMatchesTheCpu)
 TEST(ResizeNearestPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {
     PluginCall missing{"ResizeNearest_TRT", "1", {}};
-    EXPECT_NE(creationErrors(missing).find("ResizeNearest_TRT: the required field 'scale' is missing"),
-        std::string::npos);
+    EXPECT_NE(
+        creationErrors(missing).find("ResizeNearest_TRT: the required field 'scale' is missing"), std::string::npos);
 
     PluginCall outOfRange = resizeNearest(-2.F);
     EXPECT_NE(creationErrors(outOfRange).find("ResizeNearest_TRT: field 'scale' is -2.000000; expected a finite"),
@@ -115,8 +114,8 @@ TEST(ResizeNearestPlugin, AnInputOfRankOneIsAnErrorNamingThePlugin)
 {
     PluginCall call = resizeNearest(2.F);
     std::string errors;
-    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 4}, {1, 2, 3, 4})},
-        false, &errors);
+    std::vector<HostTensor> const out
+        = runPlugin(kiln::Backend::kCPU, call, {fromFloats({1, 4}, {1, 2, 3, 4})}, false, &errors);
     EXPECT_TRUE(out.empty());
     EXPECT_NE(errors.find("ResizeNearest_TRT: expected one input of rank 2 or more"), std::string::npos) << errors;
 }

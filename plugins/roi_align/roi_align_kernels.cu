@@ -12,8 +12,8 @@ namespace
 // One thread per output element; consecutive threads take consecutive pw, so neighbouring threads read
 // neighbouring pixels of one plane.
 template <typename T>
-__global__ void roiAlignKernel(roi_align::Geometry g, int32_t batch, int64_t count, T const* x, T const* rois,
-    int32_t const* batchIndices, T* y)
+__global__ void roiAlignKernel(
+    roi_align::Geometry g, int32_t batch, int64_t count, T const* x, T const* rois, int32_t const* batchIndices, T* y)
 {
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
          i += static_cast<int64_t>(gridDim.x) * blockDim.x)

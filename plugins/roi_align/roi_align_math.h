@@ -20,8 +20,8 @@ struct Geometry
     int32_t outputWidth;
     int32_t samplingRatio; //!< 0: adaptive, ceil(roi size / output size) samples per bin and axis
     float spatialScale;
-    bool halfPixel;        //!< coordinate_transformation_mode 1: shift the box by -0.5 pixel
-    bool average;          //!< mode 1: average the samples of a bin; 0: their maximum
+    bool halfPixel; //!< coordinate_transformation_mode 1: shift the box by -0.5 pixel
+    bool average;   //!< mode 1: average the samples of a bin; 0: their maximum
 };
 
 //! The four weighted corners of the bilinear sample at (y, x) on one H x W plane. A sample more than one pixel

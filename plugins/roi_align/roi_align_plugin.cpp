@@ -54,8 +54,7 @@ void RoiAlignFamily::check(RoiAlignParams const& params)
     requireField(params.coordinateTransformationMode == 0 || params.coordinateTransformationMode == 1,
         "coordinate_transformation_mode", std::to_string(params.coordinateTransformationMode),
         "0 (output_half_pixel) or 1 (half_pixel)");
-    requireField(params.mode == 0 || params.mode == 1, "mode", std::to_string(params.mode),
-        "0 (max) or 1 (average)");
+    requireField(params.mode == 0 || params.mode == 1, "mode", std::to_string(params.mode), "0 (max) or 1 (average)");
     requireField(params.outputHeight > 0, "output_height", std::to_string(params.outputHeight), "> 0");
     requireField(params.outputWidth > 0, "output_width", std::to_string(params.outputWidth), "> 0");
     // Each bin averages sampling_ratio squared samples (models use 0, adaptive, or 2): a corrupted plan's billions
@@ -75,8 +74,9 @@ DimsExprs RoiAlignFamily::outputShape(RoiAlignParams const& params, int32_t /*in
         || constantOther(inputs[1].d[1], 4)
         || (inputs[2].d[0]->isConstant() && constantOther(inputs[1].d[0], inputs[2].d[0]->getConstantValue())))
     {
-        throw PluginError(std::string(kName) + ": expected 3 inputs, X [N, C, H, W], rois [R, 4] and "
-            "batch_indices [R]");
+        throw PluginError(std::string(kName)
+            + ": expected 3 inputs, X [N, C, H, W], rois [R, 4] and "
+              "batch_indices [R]");
     }
     DimsExprs out{};
     out.nbDims = 4;

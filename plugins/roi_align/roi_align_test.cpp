@@ -72,20 +72,19 @@ std::vector<float> const kTorchOutputHalfPixelAdaptive{0.27501857F, 0.42159614F,
     0.35912701F, -0.08002644F, 0.4432869F, 0.31944445F};
 
 // torchvision.ops.roi_align(x, boxes, (2, 2), spatial_scale=1, sampling_ratio=0, aligned=True)
-std::vector<float> const kTorchHalfPixelAdaptive{0.16407366F, -0.11604355F, -0.039999992F, 0.063571468F,
-    -0.040223211F, 0.16340964F, 0.0024999634F, 0.23500004F, 0.14285715F, -0.16666667F, 0.095238112F, -0.23809524F,
-    0.71428567F, -0.40476191F, -0.42857146F, 0.071428575F, -0.45428559F, -0.24857154F, -0.25571409F, 0.14714274F,
-    0.40285724F, 0.60857141F, 0.60142875F, 1.0042856F, -0.089285716F, 0.F, 0.032142855F, 0.F, 0.125F, 0.F,
-    0.075000003F, 0.F};
+std::vector<float> const kTorchHalfPixelAdaptive{0.16407366F, -0.11604355F, -0.039999992F, 0.063571468F, -0.040223211F,
+    0.16340964F, 0.0024999634F, 0.23500004F, 0.14285715F, -0.16666667F, 0.095238112F, -0.23809524F, 0.71428567F,
+    -0.40476191F, -0.42857146F, 0.071428575F, -0.45428559F, -0.24857154F, -0.25571409F, 0.14714274F, 0.40285724F,
+    0.60857141F, 0.60142875F, 1.0042856F, -0.089285716F, 0.F, 0.032142855F, 0.F, 0.125F, 0.F, 0.075000003F, 0.F};
 
 // onnxruntime RoiAlign(mode="max", coordinate_transformation_mode="half_pixel", output 3 x 2, sampling_ratio=2,
 // spatial_scale=0.5): the largest weighted corner over a bin's samples.
-std::vector<float> const kOrtMaxHalfPixel{0.37904575F, 0.65471536F, 0.88183594F, 0.52041471F, 1.1562036F,
-    0.55733818F, 0.87597656F, 0.40080914F, 0.696289F, 0.56989396F, 0.7802735F, 0.35784039F, 0.21428572F, 0.13392857F,
-    0.21428572F, 0.15625F, 0.10714284F, 0.78125F, 1.0714285F, 0.66964281F, 1.0714285F, 0.66964281F, 0.53571421F,
-    0.33482137F, 0.56718749F, 0.47879463F, 0.63593751F, 0.53683031F, 0.70468754F, 0.5948661F, 0.039776769F,
-    0.092812479F, 0.044598196F, 0.10406248F, 0.049419623F, 0.11531247F, 1.1383929F, 0.58928573F, 0.44010428F,
-    0.32738101F, 0.75334817F, 0.64285713F, 0.65290177F, 1.2321429F, 0.36272326F, 0.68452394F, 0.73660713F, 1.5F};
+std::vector<float> const kOrtMaxHalfPixel{0.37904575F, 0.65471536F, 0.88183594F, 0.52041471F, 1.1562036F, 0.55733818F,
+    0.87597656F, 0.40080914F, 0.696289F, 0.56989396F, 0.7802735F, 0.35784039F, 0.21428572F, 0.13392857F, 0.21428572F,
+    0.15625F, 0.10714284F, 0.78125F, 1.0714285F, 0.66964281F, 1.0714285F, 0.66964281F, 0.53571421F, 0.33482137F,
+    0.56718749F, 0.47879463F, 0.63593751F, 0.53683031F, 0.70468754F, 0.5948661F, 0.039776769F, 0.092812479F,
+    0.044598196F, 0.10406248F, 0.049419623F, 0.11531247F, 1.1383929F, 0.58928573F, 0.44010428F, 0.32738101F,
+    0.75334817F, 0.64285713F, 0.65290177F, 1.2321429F, 0.36272326F, 0.68452394F, 0.73660713F, 1.5F};
 
 class RoiAlignVersions : public ::testing::TestWithParam<char const*>
 {
@@ -206,8 +205,8 @@ TEST(RoiAlignPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
         EXPECT_NE(creationErrors(mode).find("ROIAlign_TRT: field 'mode' is 2; expected 0 (max) or 1 (average)"),
             std::string::npos);
         PluginCall height = roiAlign(version, {1, 1, 0, 2, 2, 0.5F});
-        EXPECT_NE(creationErrors(height).find("ROIAlign_TRT: field 'output_height' is 0; expected > 0"),
-            std::string::npos);
+        EXPECT_NE(
+            creationErrors(height).find("ROIAlign_TRT: field 'output_height' is 0; expected > 0"), std::string::npos);
         PluginCall scale = roiAlign(version, {1, 1, 3, 2, 2, -1.F});
         EXPECT_NE(creationErrors(scale).find("field 'spatial_scale' is -1.000000; expected > 0"), std::string::npos);
         PluginCall ctm = roiAlign(version, {3, 1, 3, 2, 2, 1.F});

@@ -17,39 +17,82 @@ using scatter_elements::Reduction;
 struct FloatCodec
 {
     using Storage = float;
-    __device__ static float load(float v) { return v; }
-    __device__ static float store(float v) { return v; }
+    __device__ static float load(float v)
+    {
+        return v;
+    }
+    __device__ static float store(float v)
+    {
+        return v;
+    }
 };
 struct HalfCodec
 {
     using Storage = unsigned short;
-    __device__ static float load(unsigned short v) { return __half2float(__ushort_as_half(v)); }
-    __device__ static unsigned short store(float v) { return __half_as_ushort(__float2half_rn(v)); }
+    __device__ static float load(unsigned short v)
+    {
+        return __half2float(__ushort_as_half(v));
+    }
+    __device__ static unsigned short store(float v)
+    {
+        return __half_as_ushort(__float2half_rn(v));
+    }
 };
 struct Bf16Codec
 {
     using Storage = unsigned short;
-    __device__ static float load(unsigned short v) { return __bfloat162float(__ushort_as_bfloat16(v)); }
-    __device__ static unsigned short store(float v) { return __bfloat16_as_ushort(__float2bfloat16_rn(v)); }
+    __device__ static float load(unsigned short v)
+    {
+        return __bfloat162float(__ushort_as_bfloat16(v));
+    }
+    __device__ static unsigned short store(float v)
+    {
+        return __bfloat16_as_ushort(__float2bfloat16_rn(v));
+    }
 };
 struct Int32Codec
 {
     using Storage = int32_t;
-    __device__ static int64_t load(int32_t v) { return v; }
-    __device__ static int32_t store(int64_t v) { return static_cast<int32_t>(v); }
+    __device__ static int64_t load(int32_t v)
+    {
+        return v;
+    }
+    __device__ static int32_t store(int64_t v)
+    {
+        return static_cast<int32_t>(v);
+    }
 };
 struct Int64Codec
 {
     using Storage = int64_t;
-    __device__ static int64_t load(int64_t v) { return v; }
-    __device__ static int64_t store(int64_t v) { return v; }
+    __device__ static int64_t load(int64_t v)
+    {
+        return v;
+    }
+    __device__ static int64_t store(int64_t v)
+    {
+        return v;
+    }
 };
 
 // The unsigned word atomicCAS takes for an element of `bytes` bytes (16-bit CAS needs sm_70 or later).
-template <int bytes> struct CasWord;
-template <> struct CasWord<2> { using Type = unsigned short; };
-template <> struct CasWord<4> { using Type = unsigned int; };
-template <> struct CasWord<8> { using Type = unsigned long long; };
+template <int bytes>
+struct CasWord;
+template <>
+struct CasWord<2>
+{
+    using Type = unsigned short;
+};
+template <>
+struct CasWord<4>
+{
+    using Type = unsigned int;
+};
+template <>
+struct CasWord<8>
+{
+    using Type = unsigned long long;
+};
 
 // element = combine(element, update), atomically: a compare-and-swap loop on the element's bits.
 template <typename Codec>
@@ -113,13 +156,13 @@ void launchTyped(scatter_elements::Geometry const& g, Reduction reduction, void 
     auto* to = static_cast<Storage*>(output);
     if (wideIndices)
     {
-        scatterElementsKernel<Codec><<<blocks, kThreads, 0, stream>>>(
-            g, reduction, static_cast<int64_t const*>(indices), from, to, count);
+        scatterElementsKernel<Codec>
+            <<<blocks, kThreads, 0, stream>>>(g, reduction, static_cast<int64_t const*>(indices), from, to, count);
     }
     else
     {
-        scatterElementsKernel<Codec><<<blocks, kThreads, 0, stream>>>(
-            g, reduction, static_cast<int32_t const*>(indices), from, to, count);
+        scatterElementsKernel<Codec>
+            <<<blocks, kThreads, 0, stream>>>(g, reduction, static_cast<int32_t const*>(indices), from, to, count);
     }
 }
 

@@ -85,8 +85,9 @@ scatter_elements::Geometry geometryOf(ScatterElementsParams const& params, Plugi
 {
     Dims const& data = io.inputDesc[0].dims;
     Dims const& indices = io.inputDesc[1].dims;
-    int32_t const axis = checkShapes(params.axis, data, indices, io.inputDesc[2].dims,
-        [](int64_t a, int64_t b) { return a <= b; }, [](int64_t a, int64_t b) { return a == b; });
+    int32_t const axis = checkShapes(
+        params.axis, data, indices, io.inputDesc[2].dims, [](int64_t a, int64_t b) { return a <= b; },
+        [](int64_t a, int64_t b) { return a == b; });
     scatter_elements::Geometry g{};
     g.rank = data.nbDims;
     g.axis = axis;
@@ -149,8 +150,8 @@ void scatterHost(scatter_elements::Geometry const& g, Reduction reduction, Plugi
                 + std::to_string(static_cast<int64_t>(indices[i])) + ", outside [" + std::to_string(-g.axisSize) + ", "
                 + std::to_string(g.axisSize) + ") along axis " + std::to_string(g.axis));
         }
-        output[offset] = Codec::store(scatter_elements::combine(reduction, Codec::load(output[offset]),
-            Codec::load(updates[i])));
+        output[offset]
+            = Codec::store(scatter_elements::combine(reduction, Codec::load(output[offset]), Codec::load(updates[i])));
     }
 }
 
@@ -181,10 +182,10 @@ DimsExprs ScatterElementsFamily::outputShape(ScatterElementsParams const& params
     {
         throw badShapes("expected 3 inputs");
     }
-    auto const known = [](IDimensionExpr const* a, IDimensionExpr const* b) {
-        return a->isConstant() && b->isConstant();
-    };
-    checkShapes(params.axis, inputs[0], inputs[1], inputs[2],
+    auto const known
+        = [](IDimensionExpr const* a, IDimensionExpr const* b) { return a->isConstant() && b->isConstant(); };
+    checkShapes(
+        params.axis, inputs[0], inputs[1], inputs[2],
         [&](IDimensionExpr const* a, IDimensionExpr const* b) {
             return !known(a, b) || a->getConstantValue() <= b->getConstantValue();
         },
@@ -229,8 +230,7 @@ void ScatterElementsFamily::runHost(ScatterElementsParams const& params, PluginT
     }
 }
 
-void ScatterElementsFamily::runDevice(ScatterElementsParams const& params, PluginTensors const& io,
-    cudaStream_t stream)
+void ScatterElementsFamily::runDevice(ScatterElementsParams const& params, PluginTensors const& io, cudaStream_t stream)
 {
 #ifdef KILN_WITH_CUDA
     scatter_elements::Geometry const g = geometryOf(params, io);

@@ -31,10 +31,10 @@ struct TorchCase
 };
 
 std::vector<TorchCase> const kTorchCases{
-    {"add", {1.5F, 0.5F, 3.F, -2.5F, 6.5F, -1.F, 4.5F, -3.F, 3.25F, 6.F, -2.5F, 6.F}},  // "sum"
+    {"add", {1.5F, 0.5F, 3.F, -2.5F, 6.5F, -1.F, 4.5F, -3.F, 3.25F, 6.F, -2.5F, 6.F}}, // "sum"
     {"mul", {1.5F, -2.F, 3.F, -1.5F, -24.F, -1.F, 5.F, -3.F, 0.75F, 6.F, 1.F, 5.F}},   // "prod"
-    {"max", {1.5F, 2.F, 3.F, 0.5F, 4.F, -1.F, 2.5F, -3.F, 3.F, 6.F, -0.5F, 5.F}},     // "amax"
-    {"min", {1.5F, -2.F, 3.F, -3.F, -1.5F, -1.F, 2.F, -3.F, 0.25F, 6.F, -2.F, 1.F}}}; // "amin"
+    {"max", {1.5F, 2.F, 3.F, 0.5F, 4.F, -1.F, 2.5F, -3.F, 3.F, 6.F, -0.5F, 5.F}},      // "amax"
+    {"min", {1.5F, -2.F, 3.F, -3.F, -1.5F, -1.F, 2.F, -3.F, 0.25F, 6.F, -2.F, 1.F}}};  // "amin"
 
 class ScatterElementsVersions : public ::testing::TestWithParam<char const*>
 {
@@ -121,11 +121,10 @@ TEST_P(ScatterElementsVersions, AnAxisOutsideTheRankFailsTheBuildNamingTheField)
     PluginCall call = scatterElements(GetParam(), "add", 2);
     std::string errors;
     EXPECT_TRUE(runPlugin(kiln::Backend::kCPU, call,
-        {fromFloats({3, 4}, kData), fromInts({3, 3}, kIndices, DataType::kINT64), fromFloats({3, 3}, kUpdates)},
-        false, &errors)
+        {fromFloats({3, 4}, kData), fromInts({3, 3}, kIndices, DataType::kINT64), fromFloats({3, 3}, kUpdates)}, false,
+        &errors)
                     .empty());
-    EXPECT_NE(errors.find("ScatterElements: field 'axis' is 2; expected [-2, 1] for data of rank 2"),
-        std::string::npos)
+    EXPECT_NE(errors.find("ScatterElements: field 'axis' is 2; expected [-2, 1] for data of rank 2"), std::string::npos)
         << errors;
 }
 
@@ -214,8 +213,8 @@ TEST(ScatterElementsPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
             std::string::npos);
         PluginCall axisType{"ScatterElements", version, {}};
         axisType.fields.add("reduction", std::string("add")).add("axis", 0.5F);
-        EXPECT_NE(creationErrors(axisType).find("field 'axis' holds kFLOAT32 data; expected integers"),
-            std::string::npos);
+        EXPECT_NE(
+            creationErrors(axisType).find("field 'axis' holds kFLOAT32 data; expected integers"), std::string::npos);
     }
 }
 

@@ -14,9 +14,9 @@ namespace kiln::plugins::scatter_nd
 //! data [d0 ... d(r-1)], indices [i0 ... i(q-2), k], updates [i0 ... i(q-2), dk ... d(r-1)].
 struct Geometry
 {
-    int32_t depth;      //!< k: how many leading axes of data one index tuple names
-    int64_t sliceCount; //!< i0 * ... * i(q-2): how many tuples
-    int64_t sliceSize;  //!< dk * ... * d(r-1): the elements one tuple writes
+    int32_t depth;                             //!< k: how many leading axes of data one index tuple names
+    int64_t sliceCount;                        //!< i0 * ... * i(q-2): how many tuples
+    int64_t sliceSize;                         //!< dk * ... * d(r-1): the elements one tuple writes
     int64_t dims[nvinfer1::Dims::MAX_DIMS];    //!< data's first k sizes
     int64_t strides[nvinfer1::Dims::MAX_DIMS]; //!< data's first k strides, in elements
 };

@@ -110,8 +110,9 @@ bool ScatterNdPlugin::supportsFormatCombination(
     switch (pos)
     {
     case 0:
-        return isLinearOf(inOut[0], {DataType::kFLOAT, DataType::kHALF, DataType::kBF16, DataType::kINT32,
-            DataType::kINT64, DataType::kINT8, DataType::kUINT8, DataType::kBOOL});
+        return isLinearOf(inOut[0],
+            {DataType::kFLOAT, DataType::kHALF, DataType::kBF16, DataType::kINT32, DataType::kINT64, DataType::kINT8,
+                DataType::kUINT8, DataType::kBOOL});
     case 1: return isLinearOf(inOut[1], {DataType::kINT32, DataType::kINT64});
     case 2:
     case 3: return isLinearOf(inOut[pos], {inOut[0].type});
@@ -150,8 +151,8 @@ void ScatterNdPlugin::runHost(PluginTensors const& io) const
                 + std::to_string(slice) + ", position " + std::to_string(axis) + ") is outside ["
                 + std::to_string(-g.dims[axis]) + ", " + std::to_string(g.dims[axis]) + ")");
         }
-        std::memcpy(output + static_cast<size_t>(offset) * size, updates + static_cast<size_t>(slice) * sliceBytes,
-            sliceBytes);
+        std::memcpy(
+            output + static_cast<size_t>(offset) * size, updates + static_cast<size_t>(slice) * sliceBytes, sliceBytes);
     }
 }
 
@@ -160,8 +161,8 @@ void ScatterNdPlugin::runDevice(PluginTensors const& io, cudaStream_t stream) co
 #ifdef KILN_WITH_CUDA
     scatter_nd::Geometry const g = geometryOf(io);
     checkCuda(kName,
-        launchScatterNd(g, volume(io.inputDesc[0].dims), elementSize(io.inputDesc[0].type), io.inputs[0],
-            io.inputs[1], io.inputDesc[1].type == DataType::kINT64, io.inputs[2], io.outputs[0], stream));
+        launchScatterNd(g, volume(io.inputDesc[0].dims), elementSize(io.inputDesc[0].type), io.inputs[0], io.inputs[1],
+            io.inputDesc[1].type == DataType::kINT64, io.inputs[2], io.outputs[0], stream));
 #else
     (void) io;
     (void) stream;

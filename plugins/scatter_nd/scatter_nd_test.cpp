@@ -25,8 +25,8 @@ std::vector<float> ramp(size_t count, float scale)
 }
 
 //! The most direct reading of ONNX ScatterND: data [3, 4, 5], indices [..., 2], slices of 5 elements.
-std::vector<float> scatterByLoop(std::vector<float> data, std::vector<int64_t> const& indices,
-    std::vector<float> const& updates)
+std::vector<float> scatterByLoop(
+    std::vector<float> data, std::vector<int64_t> const& indices, std::vector<float> const& updates)
 {
     for (size_t tuple = 0; tuple < indices.size() / 2; ++tuple)
     {

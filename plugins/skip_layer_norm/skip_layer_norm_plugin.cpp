@@ -58,8 +58,8 @@ void SkipLayerNormCore::check(Params const& params)
     auto const expectLd = [&](char const* field, std::vector<float> const& values, bool optional) {
         if (static_cast<int64_t>(values.size()) != params.ld && !(optional && values.empty()))
         {
-            throw PluginError(fieldError(field, "holds " + std::to_string(values.size()) + " values; expected ld = "
-                + std::to_string(params.ld)));
+            throw PluginError(fieldError(field,
+                "holds " + std::to_string(values.size()) + " values; expected ld = " + std::to_string(params.ld)));
         }
     };
     expectLd("beta", params.beta, false);

@@ -25,14 +25,14 @@ PluginCall skipLayerNorm(char const* version, int32_t typeId, bool withBias)
 }
 
 // [S = 2, B = 2, E = 4, 1, 1]; the last row of input + skip is constant, so it normalizes to beta (no NaN).
-std::vector<float> const kInput{0.5F, -1.F, 2.F, 0.25F, 1.5F, 0.F, -0.5F, 3.F, -2.F, 1.F, 0.75F, 0.5F, 0.1F, 0.2F,
-    0.3F, 0.4F};
-std::vector<float> const kSkip{1.F, 0.5F, -0.25F, 0.F, -1.F, 2.F, 0.5F, -0.5F, 0.F, 0.F, 1.F, -1.F, 0.4F, 0.3F, 0.2F,
-    0.1F};
+std::vector<float> const kInput{
+    0.5F, -1.F, 2.F, 0.25F, 1.5F, 0.F, -0.5F, 3.F, -2.F, 1.F, 0.75F, 0.5F, 0.1F, 0.2F, 0.3F, 0.4F};
+std::vector<float> const kSkip{
+    1.F, 0.5F, -0.25F, 0.F, -1.F, 2.F, 0.5F, -0.5F, 0.F, 0.F, 1.F, -1.F, 0.4F, 0.3F, 0.2F, 0.1F};
 // layer_norm(input + skip, (4,), gamma, beta, eps) by torch.
 std::vector<float> const kTorchNoBias{0.816496523F, -0.580413769F, 1.97732406F, 0.844331015F, -0.727606834F,
-    0.463803417F, -2.62535611F, -0.912678057F, -1.43207798F, 0.425472268F, 2.14340033F, 0.690566722F, 0.F, 0.1F,
-    -0.2F, 0.3F};
+    0.463803417F, -2.62535611F, -0.912678057F, -1.43207798F, 0.425472268F, 2.14340033F, 0.690566722F, 0.F, 0.1F, -0.2F,
+    0.3F};
 // layer_norm(input + skip + bias, ...) by torch.
 std::vector<float> const kTorchWithBias{0.71454459F, -0.751957011F, 1.22908918F, 0.0251751577F, -0.527409613F,
     0.123973164F, -2.40553111F, -1.28222884F, -1.58423601F, 0.199014751F, 2.17635401F, 0.101970499F, 0.11547003F,
@@ -82,11 +82,11 @@ TEST(SkipLayerNormPlugin, RejectsInputsNotShapedSBE11)
 {
     PluginCall call = skipLayerNorm("1", 0, false);
     std::string errors;
-    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, call,
-        {fromFloats({4, 4}, kInput), fromFloats({4, 4}, kSkip)}, false, &errors);
+    std::vector<HostTensor> const out
+        = runPlugin(kiln::Backend::kCPU, call, {fromFloats({4, 4}, kInput), fromFloats({4, 4}, kSkip)}, false, &errors);
     EXPECT_TRUE(out.empty());
-    EXPECT_NE(errors.find("CustomSkipLayerNormPluginDynamic: input 0 (rank 2) is not [S, B, E, 1, 1]"),
-        std::string::npos)
+    EXPECT_NE(
+        errors.find("CustomSkipLayerNormPluginDynamic: input 0 (rank 2) is not [S, B, E, 1, 1]"), std::string::npos)
         << errors;
 }
 

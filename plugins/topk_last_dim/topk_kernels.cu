@@ -59,8 +59,8 @@ topk::Rows rowsOf(TopkShape const& shape)
 
 //! T is the element type, Storage its bits (values are copied, never converted).
 template <typename T, typename Storage>
-cudaError_t runTopk(TopkShape const& shape, void const* input, void* values, int32_t* indices, void* workspace,
-    cudaStream_t stream)
+cudaError_t runTopk(
+    TopkShape const& shape, void const* input, void* values, int32_t* indices, void* workspace, cudaStream_t stream)
 {
     static_assert(sizeof(T) == sizeof(Storage));
     topk::Picks<Storage> picks;
@@ -88,8 +88,7 @@ cudaError_t launchTopk(TopkShape const& shape, nvinfer1::DataType type, void con
     }
     switch (type)
     {
-    case nvinfer1::DataType::kHALF:
-        return runTopk<__half, uint16_t>(shape, input, values, indices, workspace, stream);
+    case nvinfer1::DataType::kHALF: return runTopk<__half, uint16_t>(shape, input, values, indices, workspace, stream);
     case nvinfer1::DataType::kBF16:
         return runTopk<__nv_bfloat16, uint16_t>(shape, input, values, indices, workspace, stream);
     case nvinfer1::DataType::kINT32:

@@ -28,8 +28,7 @@ namespace
 bool supportedType(int32_t typeId)
 {
     auto const type = static_cast<DataType>(typeId);
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kINT32
-        || type == DataType::kBF16;
+    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kINT32 || type == DataType::kBF16;
 }
 
 //! The order key of element `index` of `data`, stored as `type`.
@@ -89,8 +88,8 @@ TopkShape TopkPlugin::shapeOf(Dims const& dims) const
     shape.length = dims.d[axis];
     if (shape.length > INT32_MAX)
     {
-        throw PluginError(std::string(kName) + ": axis " + std::to_string(axis) + " has "
-            + std::to_string(shape.length) + " elements; the INT32 indices reach 2^31 - 1 at most");
+        throw PluginError(std::string(kName) + ": axis " + std::to_string(axis) + " has " + std::to_string(shape.length)
+            + " elements; the INT32 indices reach 2^31 - 1 at most");
     }
     shape.k = mParams.k;
     shape.largest = mParams.isLargest == 1;
@@ -201,8 +200,9 @@ void TopkPlugin::runDevice(PluginTensors const& io, cudaStream_t stream) const
 {
 #ifdef KILN_WITH_CUDA
     TopkShape const shape = shapeOf(io.inputDesc[0].dims);
-    checkCuda(kName, launchTopk(shape, io.inputDesc[0].type, io.inputs[0], io.outputs[0], io.output<int32_t>(1),
-        io.workspace, stream));
+    checkCuda(kName,
+        launchTopk(
+            shape, io.inputDesc[0].type, io.inputs[0], io.outputs[0], io.output<int32_t>(1), io.workspace, stream));
 #else
     (void) io;
     (void) stream;

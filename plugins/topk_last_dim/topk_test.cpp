@@ -55,8 +55,8 @@ TEST(TopkLastDimPlugin, WorksAlongAnotherAxis)
 TEST(TopkLastDimPlugin, EqualValuesKeepTheLowerIndexFirst)
 {
     PluginCall call = topk(DataType::kINT32, 4, 1);
-    std::vector<HostTensor> const out = runPlugin(
-        kiln::Backend::kCPU, call, {fromInts({6}, {7, 9, 7, -2, 9, 7}, DataType::kINT32)});
+    std::vector<HostTensor> const out
+        = runPlugin(kiln::Backend::kCPU, call, {fromInts({6}, {7, 9, 7, -2, 9, 7}, DataType::kINT32)});
     ASSERT_EQ(out.size(), 2U);
     EXPECT_EQ(out[0].type, DataType::kINT32);
     EXPECT_EQ(out[0].ints(), (std::vector<int64_t>{9, 9, 7, 7}));
@@ -100,8 +100,7 @@ TEST(TopkLastDimPlugin, HandlesKOf10000AgainstAStableSort)
         std::vector<int32_t> order(kLength);
         std::iota(order.begin(), order.end(), 0);
         float const* rowValues = values.data() + row * kLength;
-        std::stable_sort(
-            order.begin(), order.end(), [&](int32_t a, int32_t b) { return rowValues[a] > rowValues[b]; });
+        std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return rowValues[a] > rowValues[b]; });
         for (int32_t rank = 0; rank < kK; ++rank)
         {
             ASSERT_EQ(outIndices[row * kK + rank], order[rank]) << "row " << row << " rank " << rank;

@@ -88,8 +88,8 @@ void bindBuilderEnums(py::module_& m)
 }
 
 //! TensorRT's Python API raises when a profile refuses a shape; the message says which and why (Kiln's log).
-void setProfileShape(IOptimizationProfile& self, std::string const& input, Dims const& min, Dims const& opt,
-    Dims const& max)
+void setProfileShape(
+    IOptimizationProfile& self, std::string const& input, Dims const& min, Dims const& opt, Dims const& max)
 {
     ErrorCapture const capture;
     std::pair<OptProfileSelector, Dims const*> const shapes[]
@@ -139,8 +139,8 @@ void bindOptimizationProfile(py::module_& m)
                 return shapes;
             },
             py::arg("input"), "[min, opt, max], or [] for an input the profile has no shapes for.")
-        .def("set_shape_input", &setProfileShapeValues, py::arg("input"), py::arg("min"), py::arg("opt"),
-            py::arg("max"))
+        .def(
+            "set_shape_input", &setProfileShapeValues, py::arg("input"), py::arg("min"), py::arg("opt"), py::arg("max"))
         .def(
             "get_shape_input",
             [](IOptimizationProfile const& self, std::string const& input) {
@@ -164,8 +164,7 @@ void bindOptimizationProfile(py::module_& m)
 void bindBuilderConfig(py::module_& m)
 {
     py::class_<IBuilderConfig> config(m, "IBuilderConfig", "How a network is built.");
-    config
-        .def("set_flag", &IBuilderConfig::setFlag, py::arg("flag"))
+    config.def("set_flag", &IBuilderConfig::setFlag, py::arg("flag"))
         .def("clear_flag", &IBuilderConfig::clearFlag, py::arg("flag"))
         .def("get_flag", &IBuilderConfig::getFlag, py::arg("flag"))
         .def_property("flags", &IBuilderConfig::getFlags, &IBuilderConfig::setFlags)
@@ -178,18 +177,20 @@ void bindBuilderConfig(py::module_& m)
         .def_property("builder_optimization_level", &IBuilderConfig::getBuilderOptimizationLevel,
             &IBuilderConfig::setBuilderOptimizationLevel)
         .def_property("DLA_core", &IBuilderConfig::getDLACore, &IBuilderConfig::setDLACore)
-        .def_property("default_device_type", &IBuilderConfig::getDefaultDeviceType,
-            &IBuilderConfig::setDefaultDeviceType)
+        .def_property(
+            "default_device_type", &IBuilderConfig::getDefaultDeviceType, &IBuilderConfig::setDefaultDeviceType)
         .def_property("engine_capability", &IBuilderConfig::getEngineCapability, &IBuilderConfig::setEngineCapability)
         .def_property(
             "profiling_verbosity", &IBuilderConfig::getProfilingVerbosity, &IBuilderConfig::setProfilingVerbosity)
         .def_property("max_aux_streams", &IBuilderConfig::getMaxAuxStreams, &IBuilderConfig::setMaxAuxStreams)
         .def("set_tactic_sources", &IBuilderConfig::setTacticSources, py::arg("tactic_sources"))
         .def("get_tactic_sources", &IBuilderConfig::getTacticSources)
-        .def_property("kiln_backend", [](IBuilderConfig const& self) { return kiln::getBackend(self); },
+        .def_property(
+            "kiln_backend", [](IBuilderConfig const& self) { return kiln::getBackend(self); },
             [](IBuilderConfig& self, kiln::Backend backend) { kiln::setBackend(self, backend); },
             "Kiln: the backend engines built with this config run on (kiln.Backend).")
-        .def_property("kiln_cpu_kernels", [](IBuilderConfig const& self) { return kiln::getCpuKernels(self); },
+        .def_property(
+            "kiln_cpu_kernels", [](IBuilderConfig const& self) { return kiln::getCpuKernels(self); },
             [](IBuilderConfig& self, kiln::CpuKernels kernels) { kiln::setCpuKernels(self, kernels); },
             "Kiln: the kernels of CPU engines built with this config (kiln.CpuKernels).");
     defineContextManager(config);
@@ -203,8 +204,7 @@ IBuilder* createBuilder(PythonLogger& logger)
 void bindBuilderClass(py::module_& m)
 {
     py::class_<IBuilder> builder(m, "Builder", "Builds engines from network definitions.");
-    builder
-        .def(py::init(&createBuilder), py::arg("logger"), py::keep_alive<1, 2>())
+    builder.def(py::init(&createBuilder), py::arg("logger"), py::keep_alive<1, 2>())
         .def("create_network", &IBuilder::createNetworkV2, py::arg("flags") = 0U, py::keep_alive<0, 1>(),
             "A new, empty network (flags: NetworkDefinitionCreationFlag bits).")
         .def("create_builder_config", &IBuilder::createBuilderConfig, py::keep_alive<0, 1>())

@@ -21,7 +21,8 @@ void bindDataTypes(py::module_& m)
         .value("INT4", DataType::kINT4)
         .value("FP4", DataType::kFP4)
         .value("E8M0", DataType::kE8M0)
-        .def_property_readonly("itemsize", [](DataType type) { return elementSize(type); },
+        .def_property_readonly(
+            "itemsize", [](DataType type) { return elementSize(type); },
             "Bytes per element (1 for the sub-byte types INT4 and FP4).");
 
     using nvinfer1::TensorIOMode;

@@ -101,8 +101,8 @@ DLDataType dlpackType(nvinfer1::DataType type)
         "DLPack has no type for a plugin tensor of type " + py::str(py::cast(type)).cast<std::string>());
 }
 
-py::object dlpackCapsule(uintptr_t address, std::vector<int64_t> const& shape, nvinfer1::DataType type,
-    bool onDevice, int32_t deviceId)
+py::object dlpackCapsule(
+    uintptr_t address, std::vector<int64_t> const& shape, nvinfer1::DataType type, bool onDevice, int32_t deviceId)
 {
     for (int64_t extent : shape)
     {

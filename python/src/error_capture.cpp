@@ -44,8 +44,8 @@ std::string ErrorCapture::explain(std::string const& what) const
 
 void ErrorCapture::record(nvinfer1::ILogger::Severity severity, char const* message)
 {
-    bool const isError
-        = severity == nvinfer1::ILogger::Severity::kERROR || severity == nvinfer1::ILogger::Severity::kINTERNAL_ERROR;
+    bool const isError = severity == nvinfer1::ILogger::Severity::kERROR
+        || severity == nvinfer1::ILogger::Severity::kINTERNAL_ERROR;
     if (isError && state().depth > 0 && message != nullptr)
     {
         state().errors.emplace_back(message);

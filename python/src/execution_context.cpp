@@ -77,9 +77,9 @@ void bindRuns(py::class_<IExecutionContext>& context)
                 ErrorCapture const capture;
                 if (!self.setOptimizationProfileAsync(profile, streamFrom(streamHandle)))
                 {
-                    throw std::runtime_error(capture.explain(
-                        "IExecutionContext.set_optimization_profile_async: profile " + std::to_string(profile)
-                        + " was refused"));
+                    throw std::runtime_error(
+                        capture.explain("IExecutionContext.set_optimization_profile_async: profile "
+                            + std::to_string(profile) + " was refused"));
                 }
                 return true;
             },
@@ -94,7 +94,8 @@ void bindExecutionContext(py::module_& m)
     py::class_<IExecutionContext> context(m, "IExecutionContext", "The state of one inference stream.");
     context.def_property_readonly("engine", &IExecutionContext::getEngine, py::return_value_policy::reference_internal)
         .def_property("name", &IExecutionContext::getName, &IExecutionContext::setName)
-        .def_property("kiln_cpu_threads", [](IExecutionContext const& self) { return kiln::getCpuThreads(self); },
+        .def_property(
+            "kiln_cpu_threads", [](IExecutionContext const& self) { return kiln::getCpuThreads(self); },
             [](IExecutionContext& self, int32_t threads) {
                 ErrorCapture const capture;
                 if (!kiln::setCpuThreads(self, threads))

@@ -63,9 +63,11 @@ void bindComputeLayers(py::module_& m)
         .def_property("axes", &IReduceLayer::getReduceAxes, &IReduceLayer::setReduceAxes)
         .def_property("keep_dims", &IReduceLayer::getKeepDimensions, &IReduceLayer::setKeepDimensions);
     LayerClass<IMatrixMultiplyLayer>(m, "IMatrixMultiplyLayer")
-        .def_property("op0", [](IMatrixMultiplyLayer const& self) { return self.getOperation(0); },
+        .def_property(
+            "op0", [](IMatrixMultiplyLayer const& self) { return self.getOperation(0); },
             [](IMatrixMultiplyLayer& self, MatrixOperation op) { self.setOperation(0, op); })
-        .def_property("op1", [](IMatrixMultiplyLayer const& self) { return self.getOperation(1); },
+        .def_property(
+            "op1", [](IMatrixMultiplyLayer const& self) { return self.getOperation(1); },
             [](IMatrixMultiplyLayer& self, MatrixOperation op) { self.setOperation(1, op); });
     LayerClass<ITopKLayer>(m, "ITopKLayer")
         .def_property("op", &ITopKLayer::getOperation, &ITopKLayer::setOperation)
@@ -108,14 +110,14 @@ void bindDataLayers(py::module_& m)
         .def_property("weights", weightsGetter(&IConstantLayer::getWeights), weightsSetter(&IConstantLayer::setWeights))
         .def_property("shape", &IConstantLayer::getDimensions, &IConstantLayer::setDimensions);
     LayerClass<IShuffleLayer>(m, "IShuffleLayer")
-        .def_property("first_transpose",
-            [](IShuffleLayer const& self) { return permutationToTuple(self.getFirstTranspose()); },
+        .def_property(
+            "first_transpose", [](IShuffleLayer const& self) { return permutationToTuple(self.getFirstTranspose()); },
             [](IShuffleLayer& self, std::vector<int32_t> const& order) {
                 self.setFirstTranspose(permutationFrom(order));
             })
         .def_property("reshape_dims", &IShuffleLayer::getReshapeDimensions, &IShuffleLayer::setReshapeDimensions)
-        .def_property("second_transpose",
-            [](IShuffleLayer const& self) { return permutationToTuple(self.getSecondTranspose()); },
+        .def_property(
+            "second_transpose", [](IShuffleLayer const& self) { return permutationToTuple(self.getSecondTranspose()); },
             [](IShuffleLayer& self, std::vector<int32_t> const& order) {
                 self.setSecondTranspose(permutationFrom(order));
             })
@@ -141,10 +143,12 @@ void bindPluginLayers(py::module_& m)
 {
     // The plugin given to add_plugin_v2/v3, which the network keeps alive.
     LayerClass<IPluginV2Layer>(m, "IPluginV2Layer")
-        .def_property_readonly("plugin", [](IPluginV2Layer& self) { return &self.getPlugin(); },
+        .def_property_readonly(
+            "plugin", [](IPluginV2Layer& self) { return &self.getPlugin(); },
             py::return_value_policy::reference_internal);
     LayerClass<IPluginV3Layer>(m, "IPluginV3Layer")
-        .def_property_readonly("plugin", [](IPluginV3Layer& self) { return &self.getPlugin(); },
+        .def_property_readonly(
+            "plugin", [](IPluginV3Layer& self) { return &self.getPlugin(); },
             py::return_value_policy::reference_internal);
 }
 

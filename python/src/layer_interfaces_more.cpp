@@ -109,8 +109,8 @@ void bindWeightedLayers(py::module_& m)
         .def_property("epsilon", &INormalizationLayer::getEpsilon, &INormalizationLayer::setEpsilon)
         .def_property("axes", &INormalizationLayer::getAxes, &INormalizationLayer::setAxes)
         .def_property("num_groups", &INormalizationLayer::getNbGroups, &INormalizationLayer::setNbGroups)
-        .def_property("compute_precision", &INormalizationLayer::getComputePrecision,
-            &INormalizationLayer::setComputePrecision);
+        .def_property(
+            "compute_precision", &INormalizationLayer::getComputePrecision, &INormalizationLayer::setComputePrecision);
 }
 
 void bindIndexingLayers(py::module_& m)

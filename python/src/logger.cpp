@@ -67,8 +67,8 @@ void bindLogger(py::module_& m)
     logger.def(py::init_alias<>())
         .def("log", &PythonLogger::log, py::arg("severity"), py::arg("msg"), "Receives one message.");
 
-    py::class_<StderrLogger, PythonLogger, LoggerBridge<StderrLogger>>(m, "Logger",
-        "A logger writing messages at min_severity or more severe to stderr.")
+    py::class_<StderrLogger, PythonLogger, LoggerBridge<StderrLogger>>(
+        m, "Logger", "A logger writing messages at min_severity or more severe to stderr.")
         .def(py::init_alias<Severity>(), py::arg("min_severity") = Severity::kWARNING)
         .def_readwrite("min_severity", &StderrLogger::minSeverity)
         .def("log", &StderrLogger::log, py::arg("severity"), py::arg("msg"), "Writes msg to stderr.");

@@ -12,7 +12,7 @@ using Severity = nvinfer1::ILogger::Severity;
 class PythonLogger : public nvinfer1::ILogger
 {
 public:
-    void log(Severity /*severity*/, char const* /*msg*/) override {}
+    void log(Severity /*severity*/, char const* /*msg*/) override { }
 };
 
 //! trt.Logger: writes messages at min_severity or more severe to stderr, unless a subclass overrides log.

@@ -34,26 +34,31 @@ void bindNetworkStructure(py::class_<INetworkDefinition>& network)
         .def_property_readonly("has_implicit_batch_dimension", [](INetworkDefinition const&) { return false; })
         .def("get_input", &INetworkDefinition::getInput, py::arg("index"), kInternal)
         .def("get_output", &INetworkDefinition::getOutput, py::arg("index"), kInternal)
-        .def("get_layer", [](py::object self, int32_t index) {
-            return castLayer(self.cast<INetworkDefinition&>().getLayer(index), self);
-        }, py::arg("index"))
+        .def(
+            "get_layer",
+            [](py::object self, int32_t index) {
+                return castLayer(self.cast<INetworkDefinition&>().getLayer(index), self);
+            },
+            py::arg("index"))
         .def("remove_tensor", &INetworkDefinition::removeTensor, py::arg("tensor"))
         .def("__len__", &INetworkDefinition::getNbLayers)
-        .def("__getitem__", [](py::object self, int32_t index) {
-            auto& net = self.cast<INetworkDefinition&>();
-            int32_t const position = index < 0 ? index + net.getNbLayers() : index;
-            if (position < 0 || position >= net.getNbLayers())
-            {
-                throw py::index_error("layer index " + std::to_string(index) + " out of range");
-            }
-            return castLayer(net.getLayer(position), self);
-        }, py::arg("index"));
+        .def(
+            "__getitem__",
+            [](py::object self, int32_t index) {
+                auto& net = self.cast<INetworkDefinition&>();
+                int32_t const position = index < 0 ? index + net.getNbLayers() : index;
+                if (position < 0 || position >= net.getNbLayers())
+                {
+                    throw py::index_error("layer index " + std::to_string(index) + " out of range");
+                }
+                return castLayer(net.getLayer(position), self);
+            },
+            py::arg("index"));
 }
 
 void bindComputeLayerAdders(py::class_<INetworkDefinition>& network)
 {
-    network
-        .def("add_activation", &INetworkDefinition::addActivation, py::arg("input"), py::arg("type"), kInternal)
+    network.def("add_activation", &INetworkDefinition::addActivation, py::arg("input"), py::arg("type"), kInternal)
         .def("add_elementwise", &INetworkDefinition::addElementWise, py::arg("input1"), py::arg("input2"),
             py::arg("op"), kInternal)
         .def("add_unary", &INetworkDefinition::addUnary, py::arg("input"), py::arg("op"), kInternal)
@@ -62,8 +67,7 @@ void bindComputeLayerAdders(py::class_<INetworkDefinition>& network)
             py::arg("keep_dims"), kInternal)
         .def("add_matrix_multiply", &INetworkDefinition::addMatrixMultiply, py::arg("input0"), py::arg("op0"),
             py::arg("input1"), py::arg("op1"), kInternal)
-        .def("add_topk",
-            py::overload_cast<ITensor&, TopKOperation, int32_t, uint32_t>(&INetworkDefinition::addTopK),
+        .def("add_topk", py::overload_cast<ITensor&, TopKOperation, int32_t, uint32_t>(&INetworkDefinition::addTopK),
             py::arg("input"), py::arg("op"), py::arg("k"), py::arg("axes"), kInternal)
         .def(
             "add_convolution_nd",

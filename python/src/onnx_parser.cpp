@@ -29,8 +29,8 @@ std::string describe(IParserError const& error)
     {
         text += " and operator: " + std::string(error.nodeOperator());
     }
-    text += " (" + std::string(error.func() != nullptr ? error.func() : "?") + "): "
-        + nvonnxparser::errorCodeStr(error.code()) + ": " + (error.desc() != nullptr ? error.desc() : "");
+    text += " (" + std::string(error.func() != nullptr ? error.func() : "?")
+        + "): " + nvonnxparser::errorCodeStr(error.code()) + ": " + (error.desc() != nullptr ? error.desc() : "");
     return text;
 }
 

@@ -111,7 +111,9 @@ void bindPluginFields(py::module_& m)
         .value("RUNTIME", nvinfer1::PluginCapabilityType::kRUNTIME);
 
     py::class_<PyPluginField>(m, "PluginField", "A named plugin attribute; data is a buffer such as a numpy array.")
-        .def(py::init([](std::string name) { return PyPluginField{std::move(name), py::none()}; }),
+        .def(py::init([](std::string name) {
+            return PyPluginField{std::move(name), py::none()};
+        }),
             py::arg("name") = "")
         .def(py::init(&makeField), py::arg("name"), py::arg("data"), py::arg("type") = PluginFieldType::kUNKNOWN)
         .def_readonly("name", &PyPluginField::name)

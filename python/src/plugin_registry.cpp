@@ -55,13 +55,13 @@ std::vector<py::object>& loggersKeptForever()
 
 void bindPluginRegistry(py::module_& m)
 {
-    py::class_<IPluginRegistry, std::unique_ptr<IPluginRegistry, py::nodelete>>(m, "IPluginRegistry",
-        "The process-wide registry of plugin creators.")
+    py::class_<IPluginRegistry, std::unique_ptr<IPluginRegistry, py::nodelete>>(
+        m, "IPluginRegistry", "The process-wide registry of plugin creators.")
         .def_property_readonly("plugin_creator_list", &pluginV2Creators, "The IPluginV2 creators.")
         .def_property_readonly("all_creators", &allCreators, "Every creator, V2 and V3.")
         .def_property_readonly("all_creators_recursive", &allCreators, "Every creator (Kiln has one registry).")
-        .def_property("parent_search_enabled", &IPluginRegistry::isParentSearchEnabled,
-            &IPluginRegistry::setParentSearchEnabled)
+        .def_property(
+            "parent_search_enabled", &IPluginRegistry::isParentSearchEnabled, &IPluginRegistry::setParentSearchEnabled)
         .def(
             "get_plugin_creator",
             [](IPluginRegistry& self, std::string const& type, std::string const& version, std::string const& ns) {
@@ -127,7 +127,8 @@ void bindPluginRegistry(py::module_& m)
             [](IPluginRegistry& self, py::capsule handle) { self.deregisterLibrary(handle.get_pointer()); },
             py::arg("handle"));
 
-    m.def("get_plugin_registry", []() { return getPluginRegistry(); }, py::return_value_policy::reference,
+    m.def(
+        "get_plugin_registry", []() { return getPluginRegistry(); }, py::return_value_policy::reference,
         "The plugin registry.");
 
     m.def(

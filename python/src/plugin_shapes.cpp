@@ -68,8 +68,8 @@ void bindExpressions(py::module_& m)
         .def("is_size_tensor", &IDimensionExpr::isSizeTensor);
 
     constexpr auto kKilnOwned = py::return_value_policy::reference;
-    py::class_<IExprBuilder, std::unique_ptr<IExprBuilder, py::nodelete>>(m, "IExprBuilder",
-        "Makes dimension expressions in get_output_shapes.")
+    py::class_<IExprBuilder, std::unique_ptr<IExprBuilder, py::nodelete>>(
+        m, "IExprBuilder", "Makes dimension expressions in get_output_shapes.")
         .def("constant", &IExprBuilder::constant, py::arg("value"), kKilnOwned)
         .def("operation", &IExprBuilder::operation, py::arg("op"), py::arg("first"), py::arg("second"), kKilnOwned,
             "The expression `first op second`; None for an invalid operation.")
@@ -90,17 +90,19 @@ void bindExpressions(py::module_& m)
         .def(
             "__getitem__", [](DimsExprs const& self, int64_t index) { return self.d[dimsIndex(self, index)]; },
             kKilnOwned)
-        .def("__setitem__", [](DimsExprs& self, int64_t index,
-                                IDimensionExpr const* extent) { self.d[dimsIndex(self, index)] = extent; })
+        .def("__setitem__",
+            [](DimsExprs& self, int64_t index, IDimensionExpr const* extent) {
+                self.d[dimsIndex(self, index)] = extent;
+            })
         .def("__repr__", [](DimsExprs const& self) {
             std::string text = "DimsExprs(";
             for (int32_t i = 0; i < self.nbDims; ++i)
             {
                 IDimensionExpr const* extent = self.d[i];
                 text += i > 0 ? ", " : "";
-                text += extent == nullptr ? "unset"
-                    : extent->isConstant()  ? std::to_string(extent->getConstantValue())
-                                            : "?";
+                text += extent == nullptr  ? "unset"
+                    : extent->isConstant() ? std::to_string(extent->getConstantValue())
+                                           : "?";
             }
             return text + ")";
         });
@@ -109,8 +111,9 @@ void bindExpressions(py::module_& m)
 void bindTensorDescriptions(py::module_& m)
 {
     py::class_<PluginTensorDesc>(m, "PluginTensorDesc", "An input or output of a plugin: shape, type and format.")
-        .def(py::init([]() { return PluginTensorDesc{{}, nvinfer1::DataType::kFLOAT, nvinfer1::TensorFormat::kLINEAR,
-                              -1.0F}; }))
+        .def(py::init([]() {
+            return PluginTensorDesc{{}, nvinfer1::DataType::kFLOAT, nvinfer1::TensorFormat::kLINEAR, -1.0F};
+        }))
         .def_property(
             "dims", [](PluginTensorDesc const& self) { return self.dims; },
             [](PluginTensorDesc& self, nvinfer1::Dims const& dims) { self.dims = dims; })

@@ -42,16 +42,18 @@ char const* orEmpty(char const* text)
 
 void bindPluginV2(py::module_& m)
 {
-    py::class_<IPluginV2, std::unique_ptr<IPluginV2, PluginV2Destroyer>>(m, "IPluginV2",
-        "A plugin of the IPluginV2 family (IPluginV2DynamicExt and the older interfaces).")
+    py::class_<IPluginV2, std::unique_ptr<IPluginV2, PluginV2Destroyer>>(
+        m, "IPluginV2", "A plugin of the IPluginV2 family (IPluginV2DynamicExt and the older interfaces).")
         .def_property_readonly("num_outputs", &IPluginV2::getNbOutputs)
         .def_property_readonly("plugin_type", [](IPluginV2 const& self) { return orEmpty(self.getPluginType()); })
         .def_property_readonly("plugin_version", [](IPluginV2 const& self) { return orEmpty(self.getPluginVersion()); })
-        .def_property("plugin_namespace", [](IPluginV2 const& self) { return orEmpty(self.getPluginNamespace()); },
+        .def_property(
+            "plugin_namespace", [](IPluginV2 const& self) { return orEmpty(self.getPluginNamespace()); },
             [](IPluginV2& self, std::string const& ns) { self.setPluginNamespace(ns.c_str()); })
         .def_property_readonly("serialization_size", &IPluginV2::getSerializationSize)
         .def_property_readonly("tensorrt_version", &IPluginV2::getTensorRTVersion)
-        .def("clone", [](IPluginV2 const& self) { return std::unique_ptr<IPluginV2, PluginV2Destroyer>(self.clone()); },
+        .def(
+            "clone", [](IPluginV2 const& self) { return std::unique_ptr<IPluginV2, PluginV2Destroyer>(self.clone()); },
             "A copy of the plugin with the same parameters.");
 }
 
@@ -79,9 +81,8 @@ void defineTextAttribute(Class& cls, char const* attribute, std::string Trampoli
             auto const* trampoline = dynamic_cast<Trampoline const*>(&self);
             return trampoline != nullptr ? trampoline->*member : orEmpty(getter(self));
         },
-        [member, attribute](Base& self, std::string const& text) {
-            writableTrampoline<Trampoline>(self, attribute).*member = text;
-        });
+        [member, attribute](
+            Base& self, std::string const& text) { writableTrampoline<Trampoline>(self, attribute).*member = text; });
 }
 
 void bindPluginCapabilities(py::module_& m)
@@ -120,8 +121,7 @@ void bindPluginCapabilities(py::module_& m)
                 return python != nullptr ? python->formatCombinationLimit : self.getFormatCombinationLimit();
             },
             [](IPluginV3OneBuild& self, int32_t limit) {
-                writableTrampoline<PyPluginV3OneBuild>(self, "format_combination_limit").formatCombinationLimit
-                    = limit;
+                writableTrampoline<PyPluginV3OneBuild>(self, "format_combination_limit").formatCombinationLimit = limit;
             });
     defineTextAttribute(build, "timing_cache_id", &PyPluginV3OneBuild::timingCacheId,
         [](IPluginV3OneBuild& self) { return self.getTimingCacheID(); });
@@ -160,7 +160,8 @@ void bindPluginV3(py::module_& m)
                 return py::cast(capability, kPluginOwned);
             },
             py::arg("type"), py::keep_alive<0, 1>(), "The plugin's interface for a capability (None if it has none).")
-        .def("clone", [](IPluginV3& self) { return std::unique_ptr<IPluginV3>(self.clone()); },
+        .def(
+            "clone", [](IPluginV3& self) { return std::unique_ptr<IPluginV3>(self.clone()); },
             "A copy of the plugin with the same parameters.")
         .def(
             "destroy", [](IPluginV3&) {},
@@ -176,7 +177,8 @@ void bindCreators(py::module_& m)
         .def_property_readonly("name", [](IPluginCreator const& self) { return orEmpty(self.getPluginName()); })
         .def_property_readonly(
             "plugin_version", [](IPluginCreator const& self) { return orEmpty(self.getPluginVersion()); })
-        .def_property("plugin_namespace", [](IPluginCreator const& self) { return orEmpty(self.getPluginNamespace()); },
+        .def_property(
+            "plugin_namespace", [](IPluginCreator const& self) { return orEmpty(self.getPluginNamespace()); },
             [](IPluginCreator& self, std::string const& ns) { self.setPluginNamespace(ns.c_str()); })
         .def_property_readonly("field_names", [](IPluginCreator& self) { return describeFields(self.getFieldNames()); })
         .def(
@@ -198,13 +200,12 @@ void bindCreators(py::module_& m)
             },
             py::arg("name"), py::arg("serialized_plugin"), "A plugin read back from its serialized bytes.");
 
-    py::class_<IPluginCreatorV3One, PyPluginCreatorV3One, IPluginCreatorInterface> creatorV3(m,
-        "IPluginCreatorV3One",
+    py::class_<IPluginCreatorV3One, PyPluginCreatorV3One, IPluginCreatorInterface> creatorV3(m, "IPluginCreatorV3One",
         "Creates IPluginV3 plugins. Python creators set name, plugin_version, plugin_namespace and field_names, and "
         "implement create_plugin(name, field_collection, phase).");
     creatorV3.def(py::init<>());
-    defineTextAttribute(creatorV3, "name", &PyPluginCreatorV3One::name,
-        [](IPluginCreatorV3One& self) { return self.getPluginName(); });
+    defineTextAttribute(
+        creatorV3, "name", &PyPluginCreatorV3One::name, [](IPluginCreatorV3One& self) { return self.getPluginName(); });
     defineTextAttribute(creatorV3, "plugin_version", &PyPluginCreatorV3One::version,
         [](IPluginCreatorV3One& self) { return self.getPluginVersion(); });
     defineTextAttribute(creatorV3, "plugin_namespace", &PyPluginCreatorV3One::pluginNamespace,

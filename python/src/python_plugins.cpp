@@ -53,8 +53,8 @@ py::sequence sequenceOf(py::handle returned, int32_t count, char const* method, 
 {
     if (!py::isinstance<py::sequence>(returned) || py::isinstance<py::str>(returned))
     {
-        throw std::runtime_error(std::string(method) + " returned " + pythonTypeName(returned) + ", not a list of "
-            + what);
+        throw std::runtime_error(
+            std::string(method) + " returned " + pythonTypeName(returned) + ", not a list of " + what);
     }
     auto items = py::reinterpret_borrow<py::sequence>(returned);
     if (static_cast<int32_t>(items.size()) != count)

@@ -27,8 +27,7 @@ IRuntime* createRuntime(PythonLogger& logger)
 void bindRuntimeClass(py::module_& m)
 {
     py::class_<IRuntime> runtime(m, "Runtime", "Loads plans into engines.");
-    runtime
-        .def(py::init(&createRuntime), py::arg("logger"), py::keep_alive<1, 2>())
+    runtime.def(py::init(&createRuntime), py::arg("logger"), py::keep_alive<1, 2>())
         .def(
             "deserialize_cuda_engine",
             [](IRuntime& self, py::buffer serialized) {
@@ -52,15 +51,14 @@ std::vector<Dims> profileShapes(ICudaEngine const& self, std::string const& name
 
 void bindEngine(py::module_& m)
 {
-    py::enum_<ExecutionContextAllocationStrategy>(m, "ExecutionContextAllocationStrategy",
-        "Where a context's activation memory comes from.")
+    py::enum_<ExecutionContextAllocationStrategy>(
+        m, "ExecutionContextAllocationStrategy", "Where a context's activation memory comes from.")
         .value("STATIC", ExecutionContextAllocationStrategy::kSTATIC)
         .value("ON_PROFILE_CHANGE", ExecutionContextAllocationStrategy::kON_PROFILE_CHANGE)
         .value("USER_MANAGED", ExecutionContextAllocationStrategy::kUSER_MANAGED);
 
     py::class_<ICudaEngine> engine(m, "ICudaEngine", "A built network, shared by its execution contexts.");
-    engine
-        .def_property_readonly("num_io_tensors", &ICudaEngine::getNbIOTensors)
+    engine.def_property_readonly("num_io_tensors", &ICudaEngine::getNbIOTensors)
         .def("get_tensor_name", &ICudaEngine::getIOTensorName, py::arg("index"))
         .def("get_tensor_mode", &ICudaEngine::getTensorIOMode, py::arg("name"))
         .def("get_tensor_shape", &ICudaEngine::getTensorShape, py::arg("name"),
@@ -68,9 +66,8 @@ void bindEngine(py::module_& m)
         .def("get_tensor_dtype", &ICudaEngine::getTensorDataType, py::arg("name"))
         .def("get_tensor_format", py::overload_cast<char const*>(&ICudaEngine::getTensorFormat, py::const_),
             py::arg("name"))
-        .def("get_tensor_format",
-            py::overload_cast<char const*, int32_t>(&ICudaEngine::getTensorFormat, py::const_), py::arg("name"),
-            py::arg("profile_index"))
+        .def("get_tensor_format", py::overload_cast<char const*, int32_t>(&ICudaEngine::getTensorFormat, py::const_),
+            py::arg("name"), py::arg("profile_index"))
         .def("get_tensor_profile_shape", &profileShapes, py::arg("name"), py::arg("profile_index"),
             "[min, opt, max] of an input in a profile.")
         .def("is_shape_inference_io", &ICudaEngine::isShapeInferenceIO, py::arg("name"))
@@ -79,8 +76,8 @@ void bindEngine(py::module_& m)
         .def_property_readonly("name", &ICudaEngine::getName)
         .def_property_readonly("device_memory_size", &ICudaEngine::getDeviceMemorySize)
         .def_property_readonly("device_memory_size_v2", &ICudaEngine::getDeviceMemorySizeV2)
-        .def("get_device_memory_size_for_profile", &ICudaEngine::getDeviceMemorySizeForProfile,
-            py::arg("profile_index"))
+        .def(
+            "get_device_memory_size_for_profile", &ICudaEngine::getDeviceMemorySizeForProfile, py::arg("profile_index"))
         .def("get_device_memory_size_for_profile_v2", &ICudaEngine::getDeviceMemorySizeForProfileV2,
             py::arg("profile_index"))
         .def("get_tensor_components_per_element",
@@ -91,15 +88,15 @@ void bindEngine(py::module_& m)
         .def("get_tensor_vectorized_dim",
             py::overload_cast<char const*>(&ICudaEngine::getTensorVectorizedDim, py::const_), py::arg("name"))
         .def("get_tensor_vectorized_dim",
-            py::overload_cast<char const*, int32_t>(&ICudaEngine::getTensorVectorizedDim, py::const_),
-            py::arg("name"), py::arg("profile_index"))
+            py::overload_cast<char const*, int32_t>(&ICudaEngine::getTensorVectorizedDim, py::const_), py::arg("name"),
+            py::arg("profile_index"))
         .def_property_readonly("refittable", &ICudaEngine::isRefittable)
         .def_property_readonly("has_implicit_batch_dimension", &ICudaEngine::hasImplicitBatchDimension)
         .def_property_readonly("profiling_verbosity", &ICudaEngine::getProfilingVerbosity)
         .def_property_readonly("streamable_weights_size", &ICudaEngine::getStreamableWeightsSize)
         .def_property_readonly("minimum_weight_streaming_budget", &ICudaEngine::getMinimumWeightStreamingBudget)
-        .def_property("weight_streaming_budget", &ICudaEngine::getWeightStreamingBudget,
-            &ICudaEngine::setWeightStreamingBudget)
+        .def_property(
+            "weight_streaming_budget", &ICudaEngine::getWeightStreamingBudget, &ICudaEngine::setWeightStreamingBudget)
         .def_property("weight_streaming_budget_v2", &ICudaEngine::getWeightStreamingBudgetV2,
             &ICudaEngine::setWeightStreamingBudgetV2)
         .def("get_weight_streaming_automatic_budget", &ICudaEngine::getWeightStreamingAutomaticBudget)
@@ -113,9 +110,11 @@ void bindEngine(py::module_& m)
             },
             py::arg("strategy") = ExecutionContextAllocationStrategy::kSTATIC, py::keep_alive<0, 1>(),
             "A new context, or None with the reason logged.")
-        .def("serialize", [](ICudaEngine const& self) { return std::unique_ptr<IHostMemory>(self.serialize()); },
+        .def(
+            "serialize", [](ICudaEngine const& self) { return std::unique_ptr<IHostMemory>(self.serialize()); },
             "The plan, to save or to load in another runtime.")
-        .def("create_engine_inspector",
+        .def(
+            "create_engine_inspector",
             [](ICudaEngine const& self) { return std::unique_ptr<IEngineInspector>(self.createEngineInspector()); },
             py::keep_alive<0, 1>())
         .def("__len__", &ICudaEngine::getNbIOTensors)
@@ -139,11 +138,10 @@ void bindInspector(py::module_& m)
     py::class_<IEngineInspector>(m, "EngineInspector", "Describes an engine's layers: kernels, types, shapes.")
         .def_property("execution_context",
             py::cpp_function(&IEngineInspector::getExecutionContext, py::return_value_policy::reference),
-            py::cpp_function([](IEngineInspector& self, IExecutionContext const* context) {
-                self.setExecutionContext(context);
-            }, py::keep_alive<1, 2>()))
-        .def("get_layer_information", &IEngineInspector::getLayerInformation, py::arg("layer_index"),
-            py::arg("format"))
+            py::cpp_function(
+                [](IEngineInspector& self, IExecutionContext const* context) { self.setExecutionContext(context); },
+                py::keep_alive<1, 2>()))
+        .def("get_layer_information", &IEngineInspector::getLayerInformation, py::arg("layer_index"), py::arg("format"))
         .def("get_engine_information", &IEngineInspector::getEngineInformation, py::arg("format"));
 }
 

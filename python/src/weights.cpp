@@ -59,10 +59,12 @@ void bindWeights(py::module_& m)
             "Weights at an address the caller keeps valid while the network uses them.")
         .def_property_readonly("dtype", [](PyWeights const& self) { return self.weights.type; })
         .def_property_readonly("size", [](PyWeights const& self) { return self.weights.count; })
-        .def_property_readonly("nbytes", [](PyWeights const& self) {
-            return static_cast<size_t>(self.weights.count) * elementSize(self.weights.type);
-        })
-        .def("numpy", [](py::object self) { return weightsToNumpy(self.cast<PyWeights const&>().weights, self); },
+        .def_property_readonly("nbytes",
+            [](PyWeights const& self) {
+                return static_cast<size_t>(self.weights.count) * elementSize(self.weights.type);
+            })
+        .def(
+            "numpy", [](py::object self) { return weightsToNumpy(self.cast<PyWeights const&>().weights, self); },
             "The values as a numpy array (a view; None for empty weights).")
         .def("__len__", [](PyWeights const& self) { return self.weights.count; });
     py::implicitly_convertible<py::array, PyWeights>();

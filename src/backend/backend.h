@@ -26,9 +26,9 @@ struct PassOptions
 {
     ConvolutionLayout convolutionLayout{ConvolutionLayout::kBY_TIMING};
     CpuKernels cpuKernels{CpuKernels::kFAST};
-    TimingCache* timingCache{nullptr}; //!< the application's (IBuilderConfig::setTimingCache); nullptr: none
-    bool errorOnTimingCacheMiss{false}; //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
-    size_t workspaceLimit{0};           //!< the workspace pool's limit, for the kernels timed
+    TimingCache* timingCache{nullptr};           //!< the application's (IBuilderConfig::setTimingCache); nullptr: none
+    bool errorOnTimingCacheMiss{false};          //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
+    size_t workspaceLimit{0};                    //!< the workspace pool's limit, for the kernels timed
     nvinfer1::IGpuAllocator* allocator{nullptr}; //!< the builder's (IBuilder::setGpuAllocator); nullptr: Kiln's
     std::function<Shape(int32_t)> optShape;      //!< tensor t's shape at the first profile's kOPT
 };
@@ -52,8 +52,8 @@ public:
     //! The executor of one execution context of `plan`, which lowers every layer to the backend's work and attaches
     //! the plan's plugins to the context (filling in `resources` first). Throws std::runtime_error naming the layer
     //! and the reason when it cannot be made.
-    virtual std::unique_ptr<Executor> makeExecutor(LoadedPlan const& plan, plugin::ContextResources& resources) const
-        = 0;
+    virtual std::unique_ptr<Executor> makeExecutor(
+        LoadedPlan const& plan, plugin::ContextResources& resources) const = 0;
 
     //! Whether the output of a constant layer is the layer's weights themselves, where it is stored in their type
     //! and is not a network output: the builder gives it no activation memory, and contexts never run the layer

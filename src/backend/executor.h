@@ -75,8 +75,8 @@ public:
 
     //! Runs layer `l`. The views describe its tensors in the backend's memory; on the CUDA backend the work is
     //! queued on `stream` and the call returns without waiting for it.
-    virtual bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
-        std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error)
+    virtual bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+        cudaStream_t stream, std::string& error)
         = 0;
 
     //! Waits for the work queued on `stream` (executeV2 is synchronous); false with `error` if it failed.

@@ -40,8 +40,8 @@ public:
     //! Runs the plugin (queued on `stream` on the device) with `workspace`, at least the plan's workspace size for
     //! it; tells it first if the shapes changed since the last run. Throws std::runtime_error when the conversions'
     //! scratch cannot be allocated.
-    bool run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
-        void* workspace, cudaStream_t stream, std::string& error);
+    bool run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, void* workspace,
+        cudaStream_t stream, std::string& error);
 
 private:
     PluginRunner(network::PluginParams const& params, std::unique_ptr<plugin::PluginAdapter> plugin, Memory memory,
@@ -50,7 +50,7 @@ private:
     network::PluginParams const& mParams;
     std::unique_ptr<plugin::PluginAdapter> mPlugin;
     Memory mMemory;
-    std::vector<Shape> mLastShapes; //!< inputs then outputs, as of the last shapesChanged call
+    std::vector<Shape> mLastShapes;            //!< inputs then outputs, as of the last shapesChanged call
     std::unique_ptr<Reformatter> mReformatter; //!< slots: the plugin's inputs, then its outputs
 };
 

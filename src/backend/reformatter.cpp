@@ -16,8 +16,7 @@ bool matches(nvinfer1::DataType type, TensorFormat format, SlotLayout wanted)
 
 } // namespace
 
-ConstTensorView Reformatter::read(
-    size_t slot, ConstTensorView const& stored, SlotLayout wanted, cudaStream_t stream)
+ConstTensorView Reformatter::read(size_t slot, ConstTensorView const& stored, SlotLayout wanted, cudaStream_t stream)
 {
     if (stored.data == nullptr || matches(stored.type, stored.format, wanted))
     {

@@ -40,8 +40,8 @@ public:
     //! outputs; either empty for the tensors' own), converting before and after where they are stored otherwise.
     template <typename Layer>
     bool around(std::vector<nvinfer1::DataType> const& types, std::vector<TensorFormat> const& formats,
-        std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
-        cudaStream_t stream, Layer&& layer)
+        std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, cudaStream_t stream,
+        Layer&& layer)
     {
         // Where the builder chose nothing, a slot is read or written as its tensor is stored.
         auto wanted = [&](size_t slot, nvinfer1::DataType type, TensorFormat format) {

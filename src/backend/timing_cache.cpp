@@ -153,8 +153,7 @@ nvinfer1::TimingCacheValue TimingCache::query(nvinfer1::TimingCacheKey const& ke
 {
     std::lock_guard<std::mutex> lock(mMutex);
     auto const it = mEntries.find(bytesOf(key));
-    return it != mEntries.end() ? it->second
-                                : nvinfer1::TimingCacheValue{std::numeric_limits<uint64_t>::max(), 0.0F};
+    return it != mEntries.end() ? it->second : nvinfer1::TimingCacheValue{std::numeric_limits<uint64_t>::max(), 0.0F};
 }
 
 bool TimingCache::update(nvinfer1::TimingCacheKey const& key, nvinfer1::TimingCacheValue const& value) noexcept
@@ -183,7 +182,8 @@ bool TimingCache::acceptsTimingsFrom(std::string const& device) const
 
 nvinfer1::TimingCacheKey TimingCache::keyOf(std::string const& description)
 {
-    uint64_t const halves[2] = {digest(description, 14695981039346656037ULL), digest(description, 0x6b696c6e74696d65ULL)};
+    uint64_t const halves[2]
+        = {digest(description, 14695981039346656037ULL), digest(description, 0x6b696c6e74696d65ULL)};
     nvinfer1::TimingCacheKey key{};
     std::memcpy(key.data, halves, sizeof(key.data));
     return key;
@@ -199,7 +199,8 @@ std::optional<nvinfer1::TimingCacheValue> TimingCache::find(std::string const& d
     return value;
 }
 
-void TimingCache::record(std::string const& description, nvinfer1::TimingCacheValue const& value, std::string const& device)
+void TimingCache::record(
+    std::string const& description, nvinfer1::TimingCacheValue const& value, std::string const& device)
 {
     std::lock_guard<std::mutex> lock(mMutex);
     mEntries[bytesOf(keyOf(description))] = value;

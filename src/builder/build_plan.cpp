@@ -187,8 +187,7 @@ public:
             logError("IBuilder::buildSerializedNetwork: cancelled by the progress monitor");
             return false;
         };
-        if (!inferShapes() || !step() || !evaluateShapes() || !step() || !recordTensors() || !recordLayers()
-            || !step())
+        if (!inferShapes() || !step() || !evaluateShapes() || !step() || !recordTensors() || !recordLayers() || !step())
         {
             return nullptr;
         }
@@ -203,8 +202,8 @@ public:
         {
             return nullptr;
         }
-        logInfo("Built a plan for the " + std::string(backendName(mBackend)) + " backend: "
-            + std::to_string(mModel.layers.size()) + " layers, " + std::to_string(mModel.arenaBytes)
+        logInfo("Built a plan for the " + std::string(backendName(mBackend))
+            + " backend: " + std::to_string(mModel.layers.size()) + " layers, " + std::to_string(mModel.arenaBytes)
             + " bytes of activation memory");
         return std::make_unique<HostMemory>(plan::writePlan(mModel));
     }
@@ -384,8 +383,8 @@ private:
         static char const* const kSelectors[] = {"kMIN", "kOPT", "kMAX"};
         auto producer = mProducers.find(mTensors[t]);
         std::string const hint = unboundShapeInputs.empty() ? std::string()
-            : " (the shapes depend on the values of " + unboundShapeInputs
-                + ": give them for every profile with IOptimizationProfile::setShapeValues)";
+                                                            : " (the shapes depend on the values of "
+                + unboundShapeInputs + ": give them for every profile with IOptimizationProfile::setShapeValues)";
         logError("IBuilder::buildSerializedNetwork: layer \""
             + (producer != mProducers.end() ? producer->second->name() : mTensors[t]->name()) + "\": dimension "
             + std::to_string(axis) + " of \"" + mTensors[t]->name() + "\" at profile " + std::to_string(p) + " "
@@ -560,7 +559,7 @@ private:
         }
         record.ioMode = mTensors[t]->isNetworkInput() ? nvinfer1::TensorIOMode::kINPUT
             : mTensors[t]->isNetworkOutput()          ? nvinfer1::TensorIOMode::kOUTPUT
-                                                     : nvinfer1::TensorIOMode::kNONE;
+                                                      : nvinfer1::TensorIOMode::kNONE;
         record.maxBytes = mMaxBytes[t];
         mModel.tensors.push_back(std::move(record));
         return true;
@@ -691,11 +690,11 @@ private:
     {
         // Layers that only compute INT32/INT64 shape tensors (values known from the input shapes) need no kernel:
         // the runtime evaluates their values on the host (plan::computesShapesOnly).
-        bool const computesShapesOnly = std::all_of(layer.outputs().begin(), layer.outputs().end(),
-            [&](Tensor const* output) {
-                plan::TensorRecord const& tensor = mModel.tensors[static_cast<size_t>(mTensorIndex.at(output))];
-                return tensor.values.has_value() && isIndexType(tensor.type);
-            });
+        bool const computesShapesOnly
+            = std::all_of(layer.outputs().begin(), layer.outputs().end(), [&](Tensor const* output) {
+                  plan::TensorRecord const& tensor = mModel.tensors[static_cast<size_t>(mTensorIndex.at(output))];
+                  return tensor.values.has_value() && isIndexType(tensor.type);
+              });
         if (std::string const why = mImplementation->unsupportedReason(layer.params());
             !why.empty() && !computesShapesOnly)
         {
@@ -771,8 +770,8 @@ private:
                 && mModel.tensors[t].values.has_value() && mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kINPUT;
             // An output whose size is known only once its layer has run is written here first, then copied to the
             // memory its IOutputAllocator gives for that size.
-            bool const stagedOutput
-                = mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kOUTPUT && isDataDependent(mTensors[t]);
+            bool const stagedOutput = mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kOUTPUT
+                && isDataDependent(mTensors[t]);
             if (mModel.tensors[t].ioMode != nvinfer1::TensorIOMode::kNONE && !deviceCopyOfShapeInput && !stagedOutput)
             {
                 continue;
@@ -810,8 +809,8 @@ private:
     //! Whether shape tensor `t` lives on the host only: the backend evaluates the layer that computes it there, and no
     //! layer reads it in memory (BERT's Unsqueeze and Concat layers that make a Reshape's dimensions). `readers` and
     //! `producers` are plan::readersOf and plan::producersOf of the plan.
-    bool valuesOnHostOnly(int32_t t, std::vector<std::vector<size_t>> const& readers,
-        std::vector<int64_t> const& producers) const
+    bool valuesOnHostOnly(
+        int32_t t, std::vector<std::vector<size_t>> const& readers, std::vector<int64_t> const& producers) const
     {
         plan::TensorRecord const& tensor = mModel.tensors[static_cast<size_t>(t)];
         int64_t const producer = producers[static_cast<size_t>(t)];

@@ -45,7 +45,7 @@ public:
     {
         return mRecorder;
     }
-    void reset() noexcept override {}
+    void reset() noexcept override { }
     bool platformHasTf32() const noexcept override
     {
         return false;

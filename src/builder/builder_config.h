@@ -100,7 +100,7 @@ public:
     {
         return false;
     }
-    void resetDeviceType(nvinfer1::ILayer const* /*layer*/) noexcept override {}
+    void resetDeviceType(nvinfer1::ILayer const* /*layer*/) noexcept override { }
     bool canRunOnDLA(nvinfer1::ILayer const* /*layer*/) const noexcept override
     {
         return false;

@@ -41,7 +41,7 @@ void assignGuards(plan::PlanModel& model)
 {
     // Readers come after writers in a plan, so one pass from the last layer sees every use of a layer first.
     std::vector<std::vector<std::pair<size_t, size_t>>> readers(model.tensors.size()); // (layer, input slot)
-    std::vector<int64_t> producer(model.tensors.size(), -1); // network inputs: -1
+    std::vector<int64_t> producer(model.tensors.size(), -1);                           // network inputs: -1
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         for (int32_t t : model.layers[l].outputs)
@@ -75,8 +75,8 @@ void assignGuards(plan::PlanModel& model)
         // A guard is checked before the layer runs: a condition computed later cannot be one (the layer then runs
         // whichever side is taken).
         layer.guards = need.value_or(Guards{});
-        std::erase_if(layer.guards,
-            [&](plan::Guard const& g) { return producer[g.condition] >= static_cast<int64_t>(l); });
+        std::erase_if(
+            layer.guards, [&](plan::Guard const& g) { return producer[g.condition] >= static_cast<int64_t>(l); });
     }
 }
 

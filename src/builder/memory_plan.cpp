@@ -12,7 +12,8 @@ MemoryPlan planMemory(std::vector<BufferRequest> const& requests, int64_t alignm
     plan.offsets.assign(requests.size(), 0);
     std::vector<size_t> order(requests.size());
     std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return requests[a].bytes > requests[b].bytes; });
+    std::stable_sort(
+        order.begin(), order.end(), [&](size_t a, size_t b) { return requests[a].bytes > requests[b].bytes; });
 
     auto alignUp = [&](int64_t value) { return (value + alignment - 1) / alignment * alignment; };
     std::vector<size_t> placed;
@@ -29,7 +30,8 @@ MemoryPlan planMemory(std::vector<BufferRequest> const& requests, int64_t alignm
                 conflicts.push_back(other);
             }
         }
-        std::sort(conflicts.begin(), conflicts.end(), [&](size_t a, size_t b) { return plan.offsets[a] < plan.offsets[b]; });
+        std::sort(
+            conflicts.begin(), conflicts.end(), [&](size_t a, size_t b) { return plan.offsets[a] < plan.offsets[b]; });
         int64_t offset = 0;
         for (size_t other : conflicts)
         {

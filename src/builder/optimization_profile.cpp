@@ -47,7 +47,8 @@ bool OptimizationProfile::setDimensions(
     return true;
 }
 
-nvinfer1::Dims OptimizationProfile::getDimensions(char const* inputName, nvinfer1::OptProfileSelector select) const noexcept
+nvinfer1::Dims OptimizationProfile::getDimensions(
+    char const* inputName, nvinfer1::OptProfileSelector select) const noexcept
 {
     auto it = inputName ? mShapes.inputs.find(inputName) : mShapes.inputs.end();
     if (it == mShapes.inputs.end() || !validSelector(select) || !mShapes.set.at(inputName)[selectorIndex(select)])

@@ -36,7 +36,8 @@ bool computesOnFloats(network::Layer const& layer, network::NetworkFacts const& 
 
 bool outputTypeWasAsked(network::Layer const& layer, size_t index)
 {
-    return layer.requestedOutputType(static_cast<int32_t>(index)).has_value() || layer.outputs()[index]->typeRequested();
+    return layer.requestedOutputType(static_cast<int32_t>(index)).has_value()
+        || layer.outputs()[index]->typeRequested();
 }
 
 } // namespace

@@ -55,8 +55,8 @@ DynamicPluginTensorDesc describe(PluginTensorInfo const& tensor, DataType type, 
 class Negotiation
 {
 public:
-    Negotiation(plugin::PluginAdapter& plugin, std::vector<PluginTensorInfo> const& tensors, int32_t nbInputs,
-        bool preferHalf)
+    Negotiation(
+        plugin::PluginAdapter& plugin, std::vector<PluginTensorInfo> const& tensors, int32_t nbInputs, bool preferHalf)
         : mPlugin(plugin)
         , mTensors(tensors)
         , mNbInputs(nbInputs)
@@ -113,8 +113,8 @@ private:
             }
             ++mTried;
             mDescs[pos].desc.type = type;
-            bool const accepted = mPlugin.supportsCombination(
-                pos, mDescs, mNbInputs, static_cast<int32_t>(mDescs.size()) - mNbInputs);
+            bool const accepted
+                = mPlugin.supportsCombination(pos, mDescs, mNbInputs, static_cast<int32_t>(mDescs.size()) - mNbInputs);
             if (accepted && search(pos + 1))
             {
                 return true;
@@ -147,8 +147,9 @@ bool preparePlugin(network::PluginParams& params, std::vector<PluginTensorInfo> 
     std::string const who = "plugin " + params.adapter->description();
     if (backend == Backend::kCPU && !params.adapter->hasHostExecution())
     {
-        error = who + " does not implement kiln::IHostPlugin, so it cannot run on the CPU backend "
-                      "(see include/kiln/HostPlugin.h)";
+        error = who
+            + " does not implement kiln::IHostPlugin, so it cannot run on the CPU backend "
+              "(see include/kiln/HostPlugin.h)";
         return false;
     }
     // TensorRT builds with its own clone; the network's plugin stays as the application configured it.
@@ -184,7 +185,8 @@ bool preparePlugin(network::PluginParams& params, std::vector<PluginTensorInfo> 
             error = who + ": profile " + std::to_string(profile) + ": " + error;
             return false;
         }
-        params.workspaceBytes = std::max<int64_t>(params.workspaceBytes, static_cast<int64_t>(building->workspaceSize(in, out)));
+        params.workspaceBytes
+            = std::max<int64_t>(params.workspaceBytes, static_cast<int64_t>(building->workspaceSize(in, out)));
     }
     if (!building->initialize(error) || !building->serialize(params.payload, error))
     {

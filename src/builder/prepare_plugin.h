@@ -19,8 +19,8 @@ namespace kiln::builder
 //! One tensor of the plugin layer as the builder sees it.
 struct PluginTensorInfo
 {
-    nvinfer1::DataType type;         //!< the type of the tensor in the network
-    nvinfer1::Dims dims;             //!< -1 where known only at run time
+    nvinfer1::DataType type;                             //!< the type of the tensor in the network
+    nvinfer1::Dims dims;                                 //!< -1 where known only at run time
     std::vector<std::array<nvinfer1::Dims, 3>> profiles; //!< per profile: kMIN, kOPT, kMAX
 };
 

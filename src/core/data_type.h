@@ -18,14 +18,13 @@ namespace kiln
 
 KILN_HOST_DEVICE constexpr bool isFloatType(nvinfer1::DataType type)
 {
-    return type == nvinfer1::DataType::kFLOAT || type == nvinfer1::DataType::kHALF
-        || type == nvinfer1::DataType::kBF16;
+    return type == nvinfer1::DataType::kFLOAT || type == nvinfer1::DataType::kHALF || type == nvinfer1::DataType::kBF16;
 }
 
 KILN_HOST_DEVICE constexpr bool isIntegerType(nvinfer1::DataType type)
 {
-    return type == nvinfer1::DataType::kINT32 || type == nvinfer1::DataType::kINT64
-        || type == nvinfer1::DataType::kINT8 || type == nvinfer1::DataType::kUINT8;
+    return type == nvinfer1::DataType::kINT32 || type == nvinfer1::DataType::kINT64 || type == nvinfer1::DataType::kINT8
+        || type == nvinfer1::DataType::kUINT8;
 }
 
 //! The types whose elements every kernel reads as numbers: the float, integer and BOOL types (the 8-bit floats and

@@ -23,8 +23,8 @@ LayerClass* Network::addLayer(char const* kindName, std::vector<nvinfer1::ITenso
     }
     int32_t const number = nextLayerNumber();
     std::string name = "(Unnamed Layer* " + std::to_string(number) + ") [" + kindName + "]";
-    auto layer = std::make_unique<LayerClass>(*this, std::move(name), std::move(tensors), std::move(params),
-        minInputs, maxInputs, std::forward<Extra>(extra)...);
+    auto layer = std::make_unique<LayerClass>(*this, std::move(name), std::move(tensors), std::move(params), minInputs,
+        maxInputs, std::forward<Extra>(extra)...);
     LayerClass* raw = layer.get();
     raw->createOutputs(raw->params().nbOutputs());
     mLayers.push_back(std::move(layer));

@@ -37,7 +37,7 @@ public:
     virtual std::unique_ptr<LayerParams> clone() const = 0;
     //! For a layer the builder runs in reduced precision: keeps its floating-point weights in `type`, as TensorRT
     //! does, so the plan stores what FP16 kernels read and the CPU reference sees the same rounded weights.
-    virtual void storeWeightsAs(nvinfer1::DataType /*type*/) {}
+    virtual void storeWeightsAs(nvinfer1::DataType /*type*/) { }
     //! Whether the layer's output types are its meaning (a cast, a copy, stored weights, a shape), so that no
     //! precision the builder chooses applies to it.
     virtual bool keepsItsTypes() const

@@ -58,8 +58,8 @@ nvinfer1::ITensor* Network::addInput(char const* name, nvinfer1::DataType type, 
     }
     if (dims.nbDims < 0 || dims.nbDims > nvinfer1::Dims::MAX_DIMS)
     {
-        logError(std::string("INetworkDefinition::addInput: rank ") + std::to_string(dims.nbDims) + " of input \"" + name
-            + "\" is out of range (0 to 8)");
+        logError(std::string("INetworkDefinition::addInput: rank ") + std::to_string(dims.nbDims) + " of input \""
+            + name + "\" is out of range (0 to 8)");
         return nullptr;
     }
     for (int32_t i = 0; i < dims.nbDims; ++i)
@@ -198,7 +198,12 @@ bool Network::topologicalOrder(std::vector<Layer const*>& order, std::string& er
 {
     // Depth-first, visiting each layer's producers first; a layer met again while
     // still on the path closes a cycle.
-    enum class Mark : uint8_t { kNONE, kVISITING, kDONE };
+    enum class Mark : uint8_t
+    {
+        kNONE,
+        kVISITING,
+        kDONE
+    };
     std::unordered_map<Layer const*, Mark> marks;
     order.clear();
     std::vector<std::pair<Layer const*, size_t>> stack;
@@ -247,8 +252,8 @@ namespace
 std::optional<int64_t> shapeValueCount(Tensor const& input)
 {
     nvinfer1::Dims const dims = input.getDimensions();
-    bool const integers
-        = input.getType() == nvinfer1::DataType::kINT32 || input.getType() == nvinfer1::DataType::kINT64;
+    bool const integers = input.getType() == nvinfer1::DataType::kINT32
+        || input.getType() == nvinfer1::DataType::kINT64;
     if (!integers || dims.nbDims > 1)
     {
         return std::nullopt;
@@ -331,7 +336,8 @@ bool Network::inferAll(NetworkFacts& facts, std::string& error, InferencePhase p
         shape::SymbolId const firstNewSymbol = exprs.symbolCount();
         if (!layer->params().infer(ctx))
         {
-            error = "layer \"" + layer->name() + "\": " + (ctx.error().empty() ? "shape inference failed" : ctx.error());
+            error
+                = "layer \"" + layer->name() + "\": " + (ctx.error().empty() ? "shape inference failed" : ctx.error());
             return false;
         }
         for (size_t i = 0; i < layer->outputs().size(); ++i)

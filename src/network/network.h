@@ -41,10 +41,12 @@ public:
     ~Network() noexcept override;
 
     // nvinfer1::INetworkDefinition
-    nvinfer1::ITensor* addInput(char const* name, nvinfer1::DataType type, nvinfer1::Dims const& dims) noexcept override;
+    nvinfer1::ITensor* addInput(
+        char const* name, nvinfer1::DataType type, nvinfer1::Dims const& dims) noexcept override;
     void markOutput(nvinfer1::ITensor& tensor) noexcept override;
     void unmarkOutput(nvinfer1::ITensor& tensor) noexcept override;
-    nvinfer1::IActivationLayer* addActivation(nvinfer1::ITensor& input, nvinfer1::ActivationType type) noexcept override;
+    nvinfer1::IActivationLayer* addActivation(
+        nvinfer1::ITensor& input, nvinfer1::ActivationType type) noexcept override;
     nvinfer1::IElementWiseLayer* addElementWise(
         nvinfer1::ITensor& input1, nvinfer1::ITensor& input2, nvinfer1::ElementWiseOperation op) noexcept override;
     nvinfer1::IUnaryLayer* addUnary(nvinfer1::ITensor& input, nvinfer1::UnaryOperation operation) noexcept override;
@@ -53,11 +55,13 @@ public:
     nvinfer1::IScaleLayer* addScaleNd(nvinfer1::ITensor& input, nvinfer1::ScaleMode mode, nvinfer1::Weights shift,
         nvinfer1::Weights scale, nvinfer1::Weights power, int32_t channelAxis) noexcept override;
     nvinfer1::ISoftMaxLayer* addSoftMax(nvinfer1::ITensor& input) noexcept override;
-    nvinfer1::IConcatenationLayer* addConcatenation(nvinfer1::ITensor* const* inputs, int32_t nbInputs) noexcept override;
+    nvinfer1::IConcatenationLayer* addConcatenation(
+        nvinfer1::ITensor* const* inputs, int32_t nbInputs) noexcept override;
     nvinfer1::IShuffleLayer* addShuffle(nvinfer1::ITensor& input) noexcept override;
     nvinfer1::IMatrixMultiplyLayer* addMatrixMultiply(nvinfer1::ITensor& input0, nvinfer1::MatrixOperation op0,
         nvinfer1::ITensor& input1, nvinfer1::MatrixOperation op1) noexcept override;
-    nvinfer1::IConstantLayer* addConstant(nvinfer1::Dims const& dimensions, nvinfer1::Weights weights) noexcept override;
+    nvinfer1::IConstantLayer* addConstant(
+        nvinfer1::Dims const& dimensions, nvinfer1::Weights weights) noexcept override;
     nvinfer1::IReduceLayer* addReduce(nvinfer1::ITensor& input, nvinfer1::ReduceOperation operation,
         uint32_t reduceAxes, bool keepDimensions) noexcept override;
     nvinfer1::ISliceLayer* addSlice(nvinfer1::ITensor& input, nvinfer1::Dims const& start, nvinfer1::Dims const& size,
@@ -69,20 +73,21 @@ public:
     nvinfer1::IIdentityLayer* addIdentity(nvinfer1::ITensor& input) noexcept override;
     nvinfer1::ICastLayer* addCast(nvinfer1::ITensor& input, nvinfer1::DataType toType) noexcept override;
     nvinfer1::IResizeLayer* addResize(nvinfer1::ITensor& input) noexcept override;
-    nvinfer1::IGatherLayer* addGather(nvinfer1::ITensor& data, nvinfer1::ITensor& indices, int32_t axis) noexcept override;
+    nvinfer1::IGatherLayer* addGather(
+        nvinfer1::ITensor& data, nvinfer1::ITensor& indices, int32_t axis) noexcept override;
     nvinfer1::IGatherLayer* addGatherV2(
         nvinfer1::ITensor& data, nvinfer1::ITensor& indices, nvinfer1::GatherMode mode) noexcept override;
     nvinfer1::INormalizationLayer* addNormalization(nvinfer1::ITensor& input, nvinfer1::ITensor& scale,
         nvinfer1::ITensor& bias, uint32_t axesMask) noexcept override;
-    nvinfer1::IPaddingLayer* addPaddingNd(
-        nvinfer1::ITensor& input, nvinfer1::Dims const& prePadding, nvinfer1::Dims const& postPadding) noexcept override;
+    nvinfer1::IPaddingLayer* addPaddingNd(nvinfer1::ITensor& input, nvinfer1::Dims const& prePadding,
+        nvinfer1::Dims const& postPadding) noexcept override;
     nvinfer1::ISelectLayer* addSelect(
         nvinfer1::ITensor& condition, nvinfer1::ITensor& thenInput, nvinfer1::ITensor& elseInput) noexcept override;
     nvinfer1::IShapeLayer* addShape(nvinfer1::ITensor& input) noexcept override;
     nvinfer1::IFillLayer* addFill(
         nvinfer1::Dims const& dimensions, nvinfer1::FillOperation op, nvinfer1::DataType outputType) noexcept override;
-    nvinfer1::IOneHotLayer* addOneHot(
-        nvinfer1::ITensor& indices, nvinfer1::ITensor& values, nvinfer1::ITensor& depth, int32_t axis) noexcept override;
+    nvinfer1::IOneHotLayer* addOneHot(nvinfer1::ITensor& indices, nvinfer1::ITensor& values, nvinfer1::ITensor& depth,
+        int32_t axis) noexcept override;
     nvinfer1::ICumulativeLayer* addCumulative(nvinfer1::ITensor& input, nvinfer1::ITensor& axis,
         nvinfer1::CumulativeOperation operation, bool exclusive, bool reverse) noexcept override;
     nvinfer1::IGridSampleLayer* addGridSample(nvinfer1::ITensor& input, nvinfer1::ITensor& grid) noexcept override;
@@ -95,7 +100,8 @@ public:
         nvinfer1::ScatterMode mode) noexcept override;
     nvinfer1::IIfConditional* addIfConditional() noexcept override;
     nvinfer1::IConvolutionLayer* addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
-        nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
+        nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights,
+        nvinfer1::Weights biasWeights) noexcept override;
     nvinfer1::IDeconvolutionLayer* addDeconvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
         nvinfer1::Dims kernelSize, nvinfer1::Weights kernelWeights, nvinfer1::Weights biasWeights) noexcept override;
     nvinfer1::IPoolingLayer* addPoolingNd(

@@ -73,8 +73,8 @@ nvinfer1::IScaleLayer* Network::addScale(nvinfer1::ITensor& input, nvinfer1::Sca
     return addScaleNd(input, mode, shift, scale, power, 1);
 }
 
-nvinfer1::IScaleLayer* Network::addScaleNd(nvinfer1::ITensor& input, nvinfer1::ScaleMode mode,
-    nvinfer1::Weights shift, nvinfer1::Weights scale, nvinfer1::Weights power, int32_t channelAxis) noexcept
+nvinfer1::IScaleLayer* Network::addScaleNd(nvinfer1::ITensor& input, nvinfer1::ScaleMode mode, nvinfer1::Weights shift,
+    nvinfer1::Weights scale, nvinfer1::Weights power, int32_t channelAxis) noexcept
 {
     if (!checkWeights(shift, "addScale", "shift") || !checkWeights(scale, "addScale", "scale")
         || !checkWeights(power, "addScale", "power"))
@@ -124,8 +124,8 @@ nvinfer1::IShuffleLayer* Network::addShuffle(nvinfer1::ITensor& input) noexcept
     return addLayer<ShuffleLayer>("Shuffle", {&input}, ShuffleParams{}, 1, 2);
 }
 
-nvinfer1::IMatrixMultiplyLayer* Network::addMatrixMultiply(nvinfer1::ITensor& input0,
-    nvinfer1::MatrixOperation op0, nvinfer1::ITensor& input1, nvinfer1::MatrixOperation op1) noexcept
+nvinfer1::IMatrixMultiplyLayer* Network::addMatrixMultiply(nvinfer1::ITensor& input0, nvinfer1::MatrixOperation op0,
+    nvinfer1::ITensor& input1, nvinfer1::MatrixOperation op1) noexcept
 {
     MatrixMultiplyParams params;
     params.op0 = op0;
@@ -142,8 +142,8 @@ nvinfer1::IConstantLayer* Network::addConstant(nvinfer1::Dims const& dimensions,
     }
     if (weightsElementSize(weights.type) == 0)
     {
-        logError("INetworkDefinition::addConstant: weights of type " + std::to_string(static_cast<int32_t>(weights.type))
-            + " are not supported");
+        logError("INetworkDefinition::addConstant: weights of type "
+            + std::to_string(static_cast<int32_t>(weights.type)) + " are not supported");
         return nullptr;
     }
     if (weights.count != dimsVolume(dimensions))
@@ -406,8 +406,7 @@ nvinfer1::IPoolingLayer* Network::addPoolingNd(
     return addLayer<PoolingLayer>("Pooling", {&input}, params, 1, 1);
 }
 
-nvinfer1::IParametricReLULayer* Network::addParametricReLU(
-    nvinfer1::ITensor& input, nvinfer1::ITensor& slope) noexcept
+nvinfer1::IParametricReLULayer* Network::addParametricReLU(nvinfer1::ITensor& input, nvinfer1::ITensor& slope) noexcept
 {
     return addLayer<ParametricReLULayer>("ParametricReLU", {&input, &slope}, ParametricReLUParams{}, 2, 2);
 }

@@ -40,7 +40,8 @@ nvinfer1::IPluginV2Layer* Network::addPluginV2(
     std::unique_ptr<plugin::PluginAdapter> adapter = plugin::adaptPluginV2(copy, error);
     if (adapter == nullptr)
     {
-        logError("INetworkDefinition::addPluginV2: " + std::string(copy ? error : "the plugin's clone() returned null"));
+        logError(
+            "INetworkDefinition::addPluginV2: " + std::string(copy ? error : "the plugin's clone() returned null"));
         return nullptr;
     }
     PluginParams params;
@@ -84,7 +85,8 @@ nvinfer1::IPluginV3Layer* Network::addPluginV3(nvinfer1::ITensor* const* inputs,
     std::unique_ptr<plugin::PluginAdapter> adapter = plugin::adaptPluginV3(copy, error);
     if (adapter == nullptr)
     {
-        logError("INetworkDefinition::addPluginV3: " + std::string(copy ? error : "the plugin's clone() returned null"));
+        logError(
+            "INetworkDefinition::addPluginV3: " + std::string(copy ? error : "the plugin's clone() returned null"));
         return nullptr;
     }
     PluginParams params;

@@ -68,7 +68,8 @@ nvinfer1::IRaggedSoftMaxLayer* Network::addRaggedSoftMax(
 
 bool Network::markOutputForShapes(nvinfer1::ITensor& tensor) noexcept
 {
-    refuse("markOutputForShapes", std::string("\"") + tensor.getName()
+    refuse("markOutputForShapes",
+        std::string("\"") + tensor.getName()
             + "\" is not marked: Kiln computes shape values while it infers shapes but has no host-memory shape "
               "outputs yet; mark the tensor with markOutput instead");
     return false;

@@ -40,18 +40,21 @@ void addInputs(ImportContext& ctx, ::onnx::GraphProto const& graph)
         std::optional<nvinfer1::DataType> const type = kilnType(elementType);
         if (!type || elementType == ::onnx::TensorProto::DOUBLE)
         {
-            fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "graph input \"" + input.name() + "\" has element type "
-                    + onnxTypeName(elementType) + ", which Kiln does not support");
+            fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE,
+                "graph input \"" + input.name() + "\" has element type " + onnxTypeName(elementType)
+                    + ", which Kiln does not support");
         }
         if (!tensorType.has_shape())
         {
-            fail(ErrorCode::kUNSUPPORTED_GRAPH, "graph input \"" + input.name() + "\" has no shape (its rank is needed)");
+            fail(ErrorCode::kUNSUPPORTED_GRAPH,
+                "graph input \"" + input.name() + "\" has no shape (its rank is needed)");
         }
         auto const& shape = tensorType.shape();
         if (shape.dim_size() > nvinfer1::Dims::MAX_DIMS)
         {
-            fail(ErrorCode::kUNSUPPORTED_GRAPH, "graph input \"" + input.name() + "\" has rank "
-                    + std::to_string(shape.dim_size()) + "; Kiln supports up to " + std::to_string(nvinfer1::Dims::MAX_DIMS));
+            fail(ErrorCode::kUNSUPPORTED_GRAPH,
+                "graph input \"" + input.name() + "\" has rank " + std::to_string(shape.dim_size())
+                    + "; Kiln supports up to " + std::to_string(nvinfer1::Dims::MAX_DIMS));
         }
         nvinfer1::Dims dims{};
         dims.nbDims = shape.dim_size();
@@ -90,7 +93,8 @@ std::vector<Value> resolveInputs(ImportContext& ctx, ::onnx::NodeProto const& pr
         Value const* value = ctx.find(name);
         if (value == nullptr)
         {
-            fail(ErrorCode::kINVALID_GRAPH, "input \"" + name
+            fail(ErrorCode::kINVALID_GRAPH,
+                "input \"" + name
                     + "\" is neither a graph input, an initializer, nor an output of an earlier node "
                       "(is the graph topologically sorted?)");
         }
@@ -104,15 +108,16 @@ std::vector<Value> dispatch(ImportContext& ctx, Node const& node)
     Importer const importer = builtinImporters().find(node.opType());
     // As onnx-tensorrt: a plugin replaces a built-in op when asked to (flag or plugin_namespace attribute)
     // and one is registered. The node's domain is ignored.
-    bool const pluginRequested
-        = ctx.flag(nvonnxparser::OnnxParserFlag::kENABLE_PLUGIN_OVERRIDE) || node.hasAttribute("plugin_namespace");
+    bool const pluginRequested = ctx.flag(nvonnxparser::OnnxParserFlag::kENABLE_PLUGIN_OVERRIDE)
+        || node.hasAttribute("plugin_namespace");
     if (importer != nullptr && !(pluginRequested && pluginRegistered(ctx.network(), pluginKeyOf(node))))
     {
         return importer(ctx, node);
     }
     if (importer == nullptr)
     {
-        ctx.log(Severity::kINFO, "No importer registered for op: " + node.opType() + ". Attempting to import as plugin.");
+        ctx.log(
+            Severity::kINFO, "No importer registered for op: " + node.opType() + ". Attempting to import as plugin.");
     }
     return importAsPlugin(ctx, node);
 }
@@ -130,8 +135,8 @@ void bindOutputs(ImportContext& ctx, Node const& node, std::vector<Value> const&
         }
         if (i >= static_cast<int32_t>(outputs.size()) || outputs[i].empty())
         {
-            fail(ErrorCode::kUNSUPPORTED_NODE, "output " + std::to_string(i) + " (\"" + name
-                    + "\") is not supported by Kiln's importer");
+            fail(ErrorCode::kUNSUPPORTED_NODE,
+                "output " + std::to_string(i) + " (\"" + name + "\") is not supported by Kiln's importer");
         }
         Value const& value = outputs[i];
         if (value.isTensor())
@@ -249,8 +254,8 @@ std::vector<Value> importSubgraph(ImportContext& ctx, ::onnx::GraphProto const& 
         Value const* value = ctx.find(output.name());
         if (value == nullptr || value->empty())
         {
-            fail(ErrorCode::kINVALID_GRAPH, "subgraph \"" + graph.name() + "\" output \"" + output.name()
-                    + "\" is not produced by any node");
+            fail(ErrorCode::kINVALID_GRAPH,
+                "subgraph \"" + graph.name() + "\" output \"" + output.name() + "\" is not produced by any node");
         }
         outputs.push_back(*value);
     }

@@ -6,7 +6,8 @@ namespace kiln::onnxparser
 {
 
 ImportContext::ImportContext(nvinfer1::INetworkDefinition& network, nvinfer1::ILogger& logger,
-    nvonnxparser::OnnxParserFlags flags, int64_t opset, ConstantStore& store, PluginOwner& plugins, std::string modelDir)
+    nvonnxparser::OnnxParserFlags flags, int64_t opset, ConstantStore& store, PluginOwner& plugins,
+    std::string modelDir)
     : mNetwork(network)
     , mLogger(logger)
     , mFlags(flags)
@@ -83,7 +84,8 @@ void ImportContext::checkLayer(nvinfer1::ILayer* layer, char const* what)
     if (layer == nullptr)
     {
         std::string reason = mCapture.lastError();
-        fail(ErrorCode::kUNSUPPORTED_NODE, std::string("the network rejected the ") + what + " layer"
+        fail(ErrorCode::kUNSUPPORTED_NODE,
+            std::string("the network rejected the ") + what + " layer"
                 + (reason.empty() ? std::string(" (see the log)") : ": " + reason));
     }
     if (!mNodeName.empty())

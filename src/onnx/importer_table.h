@@ -42,7 +42,8 @@ ImporterTable const& builtinImporters();
 
 //! Adds an op family's importers to the built-in table when the parser's library is loaded. Each file in importers/
 //! holds one, at namespace scope:
-//!     ImporterRegistration const kRegistration([](ImporterTable& table) { table.add("GridSample", importGridSample); });
+//!     ImporterRegistration const kRegistration([](ImporterTable& table) { table.add("GridSample", importGridSample);
+//!     });
 class ImporterRegistration
 {
 public:

@@ -43,7 +43,8 @@ int64_t defaultOpset(::onnx::ModelProto const& model)
             int64_t const version = entry.version();
             if (version < kMinOpset || version > kMaxOpset)
             {
-                fail(ErrorCode::kUNSUPPORTED_GRAPH, "the model uses opset " + std::to_string(version)
+                fail(ErrorCode::kUNSUPPORTED_GRAPH,
+                    "the model uses opset " + std::to_string(version)
                         + " of the default ONNX domain; Kiln supports opsets " + std::to_string(kMinOpset) + " to "
                         + std::to_string(kMaxOpset));
             }

@@ -26,8 +26,8 @@ int32_t normalizeAxis(int64_t axis, int32_t rank, char const* what)
 {
     if (axis < -rank || axis >= rank)
     {
-        fail(ErrorCode::kINVALID_NODE, std::string(what) + " " + std::to_string(axis) + " is out of range for rank "
-                + std::to_string(rank));
+        fail(ErrorCode::kINVALID_NODE,
+            std::string(what) + " " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
     }
     return static_cast<int32_t>(axis < 0 ? axis + rank : axis);
 }
@@ -146,7 +146,8 @@ ITensor& removeAxes(ImportContext& ctx, ITensor& input, std::vector<int32_t> con
         }
         else if (int64_t const extent = staticExtent(input, i); extent >= 0 && extent != 1)
         {
-            fail(ErrorCode::kINVALID_NODE, "axis " + std::to_string(i) + " has extent " + std::to_string(extent)
+            fail(ErrorCode::kINVALID_NODE,
+                "axis " + std::to_string(i) + " has extent " + std::to_string(extent)
                     + "; only extent-1 axes can be removed");
         }
     }
@@ -211,18 +212,30 @@ ITensor& scalarConstant(ImportContext& ctx, double value, DataType type, int32_t
     ConstantData constant;
     switch (type)
     {
-    case DataType::kFLOAT: constant = ctx.store().keepValues(type, shape, std::vector<float>{static_cast<float>(value)}); break;
+    case DataType::kFLOAT:
+        constant = ctx.store().keepValues(type, shape, std::vector<float>{static_cast<float>(value)});
+        break;
     case DataType::kHALF:
-        constant = ctx.store().keepValues(type, shape, std::vector<uint16_t>{kiln::floatToHalfBits(static_cast<float>(value))});
+        constant = ctx.store().keepValues(
+            type, shape, std::vector<uint16_t>{kiln::floatToHalfBits(static_cast<float>(value))});
         break;
     case DataType::kBF16:
-        constant = ctx.store().keepValues(type, shape, std::vector<uint16_t>{kiln::floatToBf16Bits(static_cast<float>(value))});
+        constant = ctx.store().keepValues(
+            type, shape, std::vector<uint16_t>{kiln::floatToBf16Bits(static_cast<float>(value))});
         break;
-    case DataType::kINT32: constant = ctx.store().keepValues(type, shape, std::vector<int32_t>{static_cast<int32_t>(value)}); break;
-    case DataType::kINT64: constant = ctx.store().keepValues(type, shape, std::vector<int64_t>{static_cast<int64_t>(value)}); break;
-    case DataType::kINT8: constant = ctx.store().keepValues(type, shape, std::vector<int8_t>{static_cast<int8_t>(value)}); break;
+    case DataType::kINT32:
+        constant = ctx.store().keepValues(type, shape, std::vector<int32_t>{static_cast<int32_t>(value)});
+        break;
+    case DataType::kINT64:
+        constant = ctx.store().keepValues(type, shape, std::vector<int64_t>{static_cast<int64_t>(value)});
+        break;
+    case DataType::kINT8:
+        constant = ctx.store().keepValues(type, shape, std::vector<int8_t>{static_cast<int8_t>(value)});
+        break;
     case DataType::kUINT8:
-    case DataType::kBOOL: constant = ctx.store().keepValues(type, shape, std::vector<uint8_t>{static_cast<uint8_t>(value)}); break;
+    case DataType::kBOOL:
+        constant = ctx.store().keepValues(type, shape, std::vector<uint8_t>{static_cast<uint8_t>(value)});
+        break;
     default: fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "no constants of this data type");
     }
     return ctx.tensor(Value(constant));
@@ -230,8 +243,8 @@ ITensor& scalarConstant(ImportContext& ctx, double value, DataType type, int32_t
 
 ITensor& int64Constant(ImportContext& ctx, std::vector<int64_t> const& values)
 {
-    ConstantData constant = ctx.store().keepValues(
-        DataType::kINT64, std::vector<int64_t>{static_cast<int64_t>(values.size())}, values);
+    ConstantData constant
+        = ctx.store().keepValues(DataType::kINT64, std::vector<int64_t>{static_cast<int64_t>(values.size())}, values);
     return ctx.tensor(Value(constant));
 }
 
@@ -256,7 +269,8 @@ ITensor& requireShapeValues(ITensor& tensor, char const* what)
 {
     if (!tensor.isShapeTensor())
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, std::string(what) + " (\"" + tensor.getName()
+        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT,
+            std::string(what) + " (\"" + tensor.getName()
                 + "\") must be computed from constants and shapes: Kiln needs its values while shapes are inferred");
     }
     return tensor;
@@ -271,7 +285,8 @@ std::vector<int64_t> constantInts(Node const& node, int32_t index, char const* w
 {
     if (!isConstantInput(node, index))
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, std::string("input ") + std::to_string(index) + " (" + what
+        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT,
+            std::string("input ") + std::to_string(index) + " (" + what
                 + ") must be an initializer or a Constant: Kiln needs its values at build time");
     }
     return node.input(index).constant().toInt64();
@@ -281,7 +296,8 @@ std::vector<float> constantFloats(Node const& node, int32_t index, char const* w
 {
     if (!isConstantInput(node, index))
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, std::string("input ") + std::to_string(index) + " (" + what
+        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT,
+            std::string("input ") + std::to_string(index) + " (" + what
                 + ") must be an initializer or a Constant: Kiln needs its values at build time");
     }
     return node.input(index).constant().toFloat();

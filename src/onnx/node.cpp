@@ -72,8 +72,9 @@ AttributeProto const& Node::expect(std::string const& name, AttributeProto::Attr
     // Old exporters leave `type` unset; then the field that holds a value decides.
     if (attribute->type() != type && attribute->type() != AttributeProto::UNDEFINED)
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR, "attribute \"" + name + "\" is " + attributeTypeName(attribute->type())
-                + ", expected " + attributeTypeName(type));
+        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR,
+            "attribute \"" + name + "\" is " + attributeTypeName(attribute->type()) + ", expected "
+                + attributeTypeName(type));
     }
     return *attribute;
 }

@@ -70,8 +70,8 @@ void Parser::logErrorsFrom(size_t first, nvinfer1::ILogger& logger)
 {
     for (size_t i = first; i < mErrors.size(); ++i)
     {
-        std::string const message = std::string("ONNX parser: ") + nvonnxparser::errorCodeStr(mErrors[i].code()) + ": "
-            + mErrors[i].desc();
+        std::string const message
+            = std::string("ONNX parser: ") + nvonnxparser::errorCodeStr(mErrors[i].code()) + ": " + mErrors[i].desc();
         logger.log(Severity::kERROR, message.c_str());
     }
 }
@@ -126,7 +126,8 @@ bool Parser::parseFromFile(char const* onnxModelFile, int verbosity) noexcept
     {
         if (onnxModelFile == nullptr)
         {
-            addError(ErrorRecord{nvonnxparser::ErrorCode::kINVALID_VALUE, "no model file given", -1, {}, {}, "parseFromFile"});
+            addError(ErrorRecord{
+                nvonnxparser::ErrorCode::kINVALID_VALUE, "no model file given", -1, {}, {}, "parseFromFile"});
             return false;
         }
         FilteringLogger filtered(mLogger, verbosity);

@@ -19,7 +19,8 @@ class Parser final : public nvonnxparser::IParser
 public:
     Parser(nvinfer1::INetworkDefinition& network, nvinfer1::ILogger& logger);
 
-    bool parse(void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath) noexcept override;
+    bool parse(
+        void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath) noexcept override;
     bool parseFromFile(char const* onnxModelFile, int verbosity) noexcept override;
     bool supportsModel(void const* serializedOnnxModel, size_t serializedOnnxModelSize,
         SubGraphCollection_t& subGraphCollection, char const* modelPath) noexcept override;
@@ -50,7 +51,8 @@ private:
 
     nvinfer1::INetworkDefinition& mNetwork;
     nvinfer1::ILogger& mLogger;
-    nvonnxparser::OnnxParserFlags mFlags{1U << static_cast<uint32_t>(nvonnxparser::OnnxParserFlag::kNATIVE_INSTANCENORM)};
+    nvonnxparser::OnnxParserFlags mFlags{
+        1U << static_cast<uint32_t>(nvonnxparser::OnnxParserFlag::kNATIVE_INSTANCENORM)};
     std::vector<ParserError> mErrors;
     ConstantStore mStore;
     PluginOwner mPlugins;

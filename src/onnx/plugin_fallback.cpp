@@ -12,10 +12,10 @@ namespace kiln::onnxparser
 namespace
 {
 
-using ::onnx::AttributeProto;
-using ::onnx::TensorProto;
 using nvinfer1::PluginField;
 using nvinfer1::PluginFieldType;
+using ::onnx::AttributeProto;
+using ::onnx::TensorProto;
 
 //! The fields handed to createPlugin, with the storage their data points into.
 struct PluginFields
@@ -98,8 +98,9 @@ void addTensorField(PluginFields& out, std::string const& name, TensorProto cons
         break;
     }
     default:
-        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR, "tensor attribute \"" + name + "\" has element type "
-                + std::to_string(tensor.data_type()) + ", which cannot be passed to a plugin");
+        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR,
+            "tensor attribute \"" + name + "\" has element type " + std::to_string(tensor.data_type())
+                + ", which cannot be passed to a plugin");
     }
 }
 
@@ -118,8 +119,8 @@ void addAttributeField(PluginFields& out, AttributeProto const& attribute)
             static_cast<int32_t>(attribute.s().size()));
         break;
     case AttributeProto::FLOATS:
-        out.add(name, PluginFieldType::kFLOAT32, std::vector<float>(attribute.floats().begin(), attribute.floats().end()),
-            attribute.floats_size());
+        out.add(name, PluginFieldType::kFLOAT32,
+            std::vector<float>(attribute.floats().begin(), attribute.floats().end()), attribute.floats_size());
         break;
     case AttributeProto::INTS:
     {
@@ -145,7 +146,8 @@ void addAttributeField(PluginFields& out, AttributeProto const& attribute)
     }
     case AttributeProto::TENSOR: addTensorField(out, name, attribute.t()); break;
     default:
-        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR, "attribute \"" + name + "\" is " + attributeTypeName(attribute.type())
+        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR,
+            "attribute \"" + name + "\" is " + attributeTypeName(attribute.type())
                 + ", which cannot be passed to a plugin");
     }
 }
@@ -168,8 +170,10 @@ PluginFields loadFields(ImportContext& ctx, Node const& node, nvinfer1::PluginFi
         AttributeProto const* attribute = node.find(fieldName);
         if (attribute == nullptr)
         {
-            ctx.log(nvinfer1::ILogger::Severity::kWARNING, node.describe() + ": attribute \"" + fieldName
-                    + "\" that the plugin creator names is missing. Ensure that the plugin creator has a default value.");
+            ctx.log(nvinfer1::ILogger::Severity::kWARNING,
+                node.describe() + ": attribute \"" + fieldName
+                    + "\" that the plugin creator names is missing. Ensure that the plugin creator has a default "
+                      "value.");
             continue;
         }
         addAttributeField(out, *attribute);
@@ -207,8 +211,8 @@ std::string describeKey(PluginKey const& key)
     return "\"" + key.name + "\" version \"" + key.version + "\" namespace \"" + key.pluginNamespace + "\"";
 }
 
-std::vector<Value> importV3(ImportContext& ctx, Node const& node, nvinfer1::IPluginCreatorV3One& creator,
-    PluginKey const& key)
+std::vector<Value> importV3(
+    ImportContext& ctx, Node const& node, nvinfer1::IPluginCreatorV3One& creator, PluginKey const& key)
 {
     PluginFields fields = loadFields(ctx, node, creator.getFieldNames());
     nvinfer1::PluginFieldCollection const collection = fields.collection();
@@ -231,7 +235,8 @@ std::vector<Value> importV3(ImportContext& ctx, Node const& node, nvinfer1::IPlu
         if (index < 0 || index >= node.nbInputs() || !node.hasInput(static_cast<int32_t>(index)))
         {
             delete plugin;
-            fail(ErrorCode::kINVALID_NODE, "tensorrt_plugin_shape_input_indices names input " + std::to_string(index)
+            fail(ErrorCode::kINVALID_NODE,
+                "tensorrt_plugin_shape_input_indices names input " + std::to_string(index)
                     + ", which the node does not have");
         }
     }
@@ -247,12 +252,13 @@ std::vector<Value> importV3(ImportContext& ctx, Node const& node, nvinfer1::IPlu
     return layerOutputs(ctx.check(layer, "plugin"));
 }
 
-std::vector<Value> importV2(ImportContext& ctx, Node const& node, nvinfer1::IPluginCreator& creator, PluginKey const& key)
+std::vector<Value> importV2(
+    ImportContext& ctx, Node const& node, nvinfer1::IPluginCreator& creator, PluginKey const& key)
 {
     if (node.hasAttribute("tensorrt_plugin_shape_input_indices"))
     {
-        ctx.log(nvinfer1::ILogger::Severity::kWARNING, node.describe()
-                + ": tensorrt_plugin_shape_input_indices is ignored for IPluginV2 plugins");
+        ctx.log(nvinfer1::ILogger::Severity::kWARNING,
+            node.describe() + ": tensorrt_plugin_shape_input_indices is ignored for IPluginV2 plugins");
     }
     PluginFields fields = loadFields(ctx, node, creator.getFieldNames());
     nvinfer1::PluginFieldCollection const collection = fields.collection();
@@ -350,15 +356,16 @@ std::vector<Value> addPluginV2Layer(ImportContext& ctx, Node const& node, nvinfe
 std::vector<Value> importAsPlugin(ImportContext& ctx, Node const& node)
 {
     PluginKey const key = pluginKeyOf(node);
-    ctx.log(nvinfer1::ILogger::Severity::kINFO, "Searching for plugin: " + key.name + ", plugin_version: "
-            + key.version + ", plugin_namespace: " + key.pluginNamespace);
+    ctx.log(nvinfer1::ILogger::Severity::kINFO,
+        "Searching for plugin: " + key.name + ", plugin_version: " + key.version
+            + ", plugin_namespace: " + key.pluginNamespace);
     nvinfer1::IPluginRegistry& registry = ctx.network().getBuilder().getPluginRegistry();
     nvinfer1::IPluginCreatorInterface* creator = findCreatorQuietly(registry, key);
     if (creator == nullptr)
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE, "no importer for op \"" + key.name + "\" and no plugin registered as "
-                + describeKey(key) + " (are the plugin name, version and namespace correct?). "
-                + closestPluginNames(registry, key));
+        fail(ErrorCode::kUNSUPPORTED_NODE,
+            "no importer for op \"" + key.name + "\" and no plugin registered as " + describeKey(key)
+                + " (are the plugin name, version and namespace correct?). " + closestPluginNames(registry, key));
     }
     if (std::strcmp(creator->getInterfaceInfo().kind, "PLUGIN CREATOR_V1") == 0)
     {

@@ -13,8 +13,8 @@ int32_t shapeLength(ITensor& shape)
     nvinfer1::Dims const dims = shape.getDimensions();
     if (dims.nbDims != 1 || dims.d[0] < 0)
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC, std::string("the length of shape tensor \"") + shape.getName()
-                + "\" must be known at build time");
+        fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC,
+            std::string("the length of shape tensor \"") + shape.getName() + "\" must be known at build time");
     }
     return static_cast<int32_t>(dims.d[0]);
 }

@@ -11,8 +11,8 @@ namespace kiln::onnxparser
 namespace
 {
 
-using ::onnx::TensorProto;
 using nvinfer1::DataType;
+using ::onnx::TensorProto;
 
 //! Sizes beyond this are refused before allocating (a corrupt dims field must not exhaust memory).
 constexpr int64_t kMaxTensorBytes = int64_t{1} << 34;
@@ -60,8 +60,9 @@ std::vector<uint8_t> readExternal(TensorProto const& tensor, std::string const& 
         }
         catch (std::exception const&)
         {
-            fail(ErrorCode::kINVALID_GRAPH, "tensor \"" + tensor.name() + "\": external data " + entry.key()
-                    + " \"" + entry.value() + "\" is not a number");
+            fail(ErrorCode::kINVALID_GRAPH,
+                "tensor \"" + tensor.name() + "\": external data " + entry.key() + " \"" + entry.value()
+                    + "\" is not a number");
         }
     }
     std::string const what = "tensor \"" + tensor.name() + "\": external data file \"" + location + "\"";
@@ -94,9 +95,9 @@ std::vector<uint8_t> readExternal(TensorProto const& tensor, std::string const& 
     }
     if (offset < 0 || length != static_cast<int64_t>(wanted) || offset + length > fileSize)
     {
-        fail(ErrorCode::kINVALID_GRAPH, what + ": offset " + std::to_string(offset) + " and length "
-                + std::to_string(length) + " do not hold the " + std::to_string(wanted)
-                + " bytes the tensor needs (the file has " + std::to_string(fileSize) + ")");
+        fail(ErrorCode::kINVALID_GRAPH,
+            what + ": offset " + std::to_string(offset) + " and length " + std::to_string(length) + " do not hold the "
+                + std::to_string(wanted) + " bytes the tensor needs (the file has " + std::to_string(fileSize) + ")");
     }
     std::vector<uint8_t> bytes(wanted);
     file.seekg(offset);
@@ -113,8 +114,9 @@ std::vector<uint8_t> fromField(Field const& field, int64_t count, std::string co
 {
     if (field.size() != count)
     {
-        fail(ErrorCode::kINVALID_GRAPH, "tensor \"" + name + "\" holds " + std::to_string(field.size())
-                + " values but its dimensions need " + std::to_string(count));
+        fail(ErrorCode::kINVALID_GRAPH,
+            "tensor \"" + name + "\" holds " + std::to_string(field.size()) + " values but its dimensions need "
+                + std::to_string(count));
     }
     std::vector<uint8_t> bytes(static_cast<size_t>(count) * sizeof(Stored));
     auto* out = reinterpret_cast<Stored*>(bytes.data());
@@ -168,7 +170,8 @@ std::string onnxTypeName(int32_t onnxElementType)
     return "type " + std::to_string(onnxElementType);
 }
 
-ConstantData ConstantStore::keep(DataType type, std::vector<int64_t> shape, std::vector<uint8_t> bytes, std::string name)
+ConstantData ConstantStore::keep(
+    DataType type, std::vector<int64_t> shape, std::vector<uint8_t> bytes, std::string name)
 {
     mBuffers.push_back(std::move(bytes));
     ConstantData constant;
@@ -184,8 +187,9 @@ ConstantData readTensor(TensorProto const& tensor, std::string const& modelDir, 
     std::optional<DataType> const type = kilnType(tensor.data_type());
     if (!type)
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "tensor \"" + tensor.name() + "\" has element type "
-                + onnxTypeName(tensor.data_type()) + ", which Kiln does not support");
+        fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE,
+            "tensor \"" + tensor.name() + "\" has element type " + onnxTypeName(tensor.data_type())
+                + ", which Kiln does not support");
     }
     int64_t count = 0;
     std::vector<int64_t> shape = checkedShape(tensor, count);
@@ -201,7 +205,8 @@ ConstantData readTensor(TensorProto const& tensor, std::string const& modelDir, 
     {
         if (tensor.raw_data().size() != wanted)
         {
-            fail(ErrorCode::kINVALID_GRAPH, "tensor \"" + tensor.name() + "\" has " + std::to_string(tensor.raw_data().size())
+            fail(ErrorCode::kINVALID_GRAPH,
+                "tensor \"" + tensor.name() + "\" has " + std::to_string(tensor.raw_data().size())
                     + " bytes of raw data; its type and dimensions need " + std::to_string(wanted));
         }
         bytes.assign(tensor.raw_data().begin(), tensor.raw_data().end());

@@ -20,10 +20,11 @@ class ConstantStore
 {
 public:
     //! Keeps bytes and returns a ConstantData viewing them.
-    ConstantData keep(nvinfer1::DataType type, std::vector<int64_t> shape, std::vector<uint8_t> bytes, std::string name);
+    ConstantData keep(
+        nvinfer1::DataType type, std::vector<int64_t> shape, std::vector<uint8_t> bytes, std::string name);
     template <typename T>
-    ConstantData keepValues(nvinfer1::DataType type, std::vector<int64_t> shape, std::vector<T> const& values,
-        std::string name = {})
+    ConstantData keepValues(
+        nvinfer1::DataType type, std::vector<int64_t> shape, std::vector<T> const& values, std::string name = {})
     {
         std::vector<uint8_t> bytes(values.size() * sizeof(T));
         if (!bytes.empty())

@@ -36,12 +36,8 @@ std::vector<double> ConstantData::toDouble() const
         switch (type)
         {
         case nvinfer1::DataType::kFLOAT: values[i] = static_cast<float const*>(data)[i]; break;
-        case nvinfer1::DataType::kHALF:
-            values[i] = kiln::halfBitsToFloat(static_cast<uint16_t const*>(data)[i]);
-            break;
-        case nvinfer1::DataType::kBF16:
-            values[i] = kiln::bf16BitsToFloat(static_cast<uint16_t const*>(data)[i]);
-            break;
+        case nvinfer1::DataType::kHALF: values[i] = kiln::halfBitsToFloat(static_cast<uint16_t const*>(data)[i]); break;
+        case nvinfer1::DataType::kBF16: values[i] = kiln::bf16BitsToFloat(static_cast<uint16_t const*>(data)[i]); break;
         case nvinfer1::DataType::kINT32: values[i] = static_cast<int32_t const*>(data)[i]; break;
         case nvinfer1::DataType::kINT64: values[i] = static_cast<double>(static_cast<int64_t const*>(data)[i]); break;
         case nvinfer1::DataType::kINT8: values[i] = static_cast<int8_t const*>(data)[i]; break;

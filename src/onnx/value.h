@@ -75,5 +75,4 @@ private:
     bool mIsConstant{false};
 };
 
-
 } // namespace kiln::onnxparser

@@ -76,7 +76,8 @@ bool rebuildExprTable(std::vector<ExprNode> const& nodes, shape::ExprBuilder& bu
         {
         case shape::ExprKind::kCONSTANT: out[i] = builder.constant(node.value); break;
         case shape::ExprKind::kSYMBOL:
-            out[i] = node.symbol >= 0 && static_cast<size_t>(node.symbol) < symbols.size() ? symbols[node.symbol] : nullptr;
+            out[i] = node.symbol >= 0 && static_cast<size_t>(node.symbol) < symbols.size() ? symbols[node.symbol]
+                                                                                           : nullptr;
             break;
         case shape::ExprKind::kOPERATION:
             // Indices were validated to refer to earlier nodes.

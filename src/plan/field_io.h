@@ -26,8 +26,7 @@ constexpr bool kSelfSerializing = false;
 template <typename T>
 constexpr bool kSelfSerializing<T,
     std::void_t<decltype(std::declval<T const&>().write(std::declval<ByteWriter&>())),
-        decltype(std::declval<T&>().read(std::declval<ByteReader&>(), ""))>>
-    = true;
+        decltype(std::declval<T&>().read(std::declval<ByteReader&>(), ""))>> = true;
 
 class FieldWriter
 {

@@ -65,8 +65,8 @@ bool readIndices(ByteReader& reader, std::vector<int32_t>& indices, char const* 
 bool readLayerParams(LayerRecord& l, uint8_t const* data, size_t size, ByteReader& reader)
 {
     bool const isPlugin = l.type == nvinfer1::LayerType::kPLUGIN_V2 || l.type == nvinfer1::LayerType::kPLUGIN_V3;
-    std::unique_ptr<network::LayerParams> params
-        = isPlugin ? std::make_unique<network::PluginParams>() : network::makeLayerParams(l.type);
+    std::unique_ptr<network::LayerParams> params = isPlugin ? std::make_unique<network::PluginParams>()
+                                                            : network::makeLayerParams(l.type);
     if (params == nullptr)
     {
         return reader.fail("layer \"" + l.name + "\" is of kind " + std::to_string(static_cast<int32_t>(l.type))
@@ -398,9 +398,8 @@ bool readLayer(ByteReader& r, LayerRecord& l)
 {
     uint8_t const* params = nullptr;
     size_t paramsSize = 0;
-    if (!readLayerType(r, l.type) || !r.readString(l.name, "layer name")
-        || !readIndices(r, l.inputs, "layer inputs") || !readIndices(r, l.outputs, "layer outputs")
-        || !r.readBytes(params, paramsSize, "layer parameters"))
+    if (!readLayerType(r, l.type) || !r.readString(l.name, "layer name") || !readIndices(r, l.inputs, "layer inputs")
+        || !readIndices(r, l.outputs, "layer outputs") || !r.readBytes(params, paramsSize, "layer parameters"))
     {
         return false;
     }
@@ -510,8 +509,8 @@ bool validateExprs(PlanModel const& m, std::string& error)
         bool const operandsOk = hasOperands ? (e.first >= 0 && e.first < i && e.second >= 0 && e.second < i)
                                             : (e.first == -1 && e.second == -1);
         bool const symbolOk = kind == shape::ExprKind::kSYMBOL ? symbolOf(e, false)
-            : kind == shape::ExprKind::kSIZE_TENSOR             ? symbolOf(e, true) && ++declarations[e.symbol] == 1
-                                                                : e.symbol == -1;
+            : kind == shape::ExprKind::kSIZE_TENSOR            ? symbolOf(e, true) && ++declarations[e.symbol] == 1
+                                                               : e.symbol == -1;
         if (!operandsOk || !symbolOk || e.kind > static_cast<uint8_t>(shape::ExprKind::kSIZE_TENSOR))
         {
             error = "shape expression " + std::to_string(i) + " is malformed";
@@ -532,8 +531,7 @@ bool validateExprs(PlanModel const& m, std::string& error)
 bool validateTensor(PlanModel const& m, TensorRecord const& t, std::string& error)
 {
     auto const nbExprs = static_cast<int32_t>(m.exprs.size());
-    auto const exprsOk = [&](std::vector<int32_t> const& indices)
-    {
+    auto const exprsOk = [&](std::vector<int32_t> const& indices) {
         return std::all_of(indices.begin(), indices.end(), [&](int32_t i) { return i >= 0 && i < nbExprs; });
     };
     if (t.dims.size() > static_cast<size_t>(nvinfer1::Dims::MAX_DIMS))
@@ -573,8 +571,7 @@ bool validateSymbols(PlanModel const& m, std::string& error)
         }
         TensorRecord const& t = m.tensors[s.tensor];
         bool const integers = t.type == nvinfer1::DataType::kINT32 || t.type == nvinfer1::DataType::kINT64;
-        bool const fits = s.kind == SymbolRecord::Kind::kDIMENSION
-            ? s.axis < static_cast<int32_t>(t.dims.size())
+        bool const fits = s.kind == SymbolRecord::Kind::kDIMENSION ? s.axis < static_cast<int32_t>(t.dims.size())
             : s.kind == SymbolRecord::Kind::kSIZE
             ? integers && t.ioMode != nvinfer1::TensorIOMode::kINPUT && t.dims.empty() && s.axis == 0
             : integers && t.ioMode == nvinfer1::TensorIOMode::kINPUT && t.values
@@ -603,14 +600,14 @@ bool validateLayerSlots(PlanModel const& m, LayerRecord const& l, std::string& e
     }
     if (!l.ioTypes.empty() && l.ioTypes.size() != l.inputs.size() + l.outputs.size())
     {
-        error = "layer \"" + l.name + "\" has I/O types for " + std::to_string(l.ioTypes.size())
-            + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
+        error = "layer \"" + l.name + "\" has I/O types for " + std::to_string(l.ioTypes.size()) + " tensors but "
+            + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
         return false;
     }
     if (!l.ioFormats.empty() && l.ioFormats.size() != l.inputs.size() + l.outputs.size())
     {
-        error = "layer \"" + l.name + "\" has I/O formats for " + std::to_string(l.ioFormats.size())
-            + " tensors but " + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
+        error = "layer \"" + l.name + "\" has I/O formats for " + std::to_string(l.ioFormats.size()) + " tensors but "
+            + std::to_string(l.inputs.size() + l.outputs.size()) + " inputs and outputs";
         return false;
     }
     return true;
@@ -659,8 +656,7 @@ bool validateConditionals(PlanModel const& m, LayerRecord const& l, std::string&
 
 bool validateLayer(PlanModel const& m, LayerRecord const& l, std::string& error)
 {
-    if (!validateLayerSlots(m, l, error) || !validateLayerFormats(m, l, error)
-        || !validateConditionals(m, l, error))
+    if (!validateLayerSlots(m, l, error) || !validateLayerFormats(m, l, error) || !validateConditionals(m, l, error))
     {
         return false;
     }
@@ -801,8 +797,9 @@ bool readPlan(void const* data, size_t size, PlanModel& model, std::string& erro
     if (std::memcmp(bytes, kPlanMagic, sizeof(kPlanMagic)) != 0)
     {
         bool const tensorRT = size >= 4 && std::memcmp(bytes, "ftrt", 4) == 0;
-        error = tensorRT ? "this is a TensorRT plan, not a Kiln plan; rebuild it with Kiln from the network or ONNX model"
-                         : "this is not a Kiln plan (the file does not start with \"KILNPLAN\")";
+        error = tensorRT
+            ? "this is a TensorRT plan, not a Kiln plan; rebuild it with Kiln from the network or ONNX model"
+            : "this is not a Kiln plan (the file does not start with \"KILNPLAN\")";
         return false;
     }
     ByteReader header(bytes + sizeof(kPlanMagic), kPlanHeaderSize - sizeof(kPlanMagic));
@@ -824,7 +821,8 @@ bool readPlan(void const* data, size_t size, PlanModel& model, std::string& erro
     }
     if (payloadSize != size - kPlanHeaderSize)
     {
-        error = "the plan is " + std::string(payloadSize > size - kPlanHeaderSize ? "truncated" : "followed by extra data")
+        error = "the plan is "
+            + std::string(payloadSize > size - kPlanHeaderSize ? "truncated" : "followed by extra data")
             + ": its header announces " + std::to_string(payloadSize) + " payload bytes, the file has "
             + std::to_string(size - kPlanHeaderSize);
         return false;

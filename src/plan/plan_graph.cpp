@@ -104,8 +104,7 @@ std::vector<std::vector<size_t>> readersOf(PlanModel const& model)
     return readers;
 }
 
-std::optional<size_t> soleReader(
-    PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l)
+std::optional<size_t> soleReader(PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l)
 {
     LayerRecord const& record = model.layers[l];
     if (record.outputs.size() != 1)
@@ -121,8 +120,8 @@ std::optional<size_t> soleReader(
     return tensorReaders[0];
 }
 
-bool computesIn(PlanModel const& model, LayerRecord const& record,
-    std::optional<nvinfer1::DataType> precision, nvinfer1::DataType type)
+bool computesIn(PlanModel const& model, LayerRecord const& record, std::optional<nvinfer1::DataType> precision,
+    nvinfer1::DataType type)
 {
     if (record.precision != precision)
     {

@@ -42,12 +42,11 @@ std::vector<int64_t> producersOf(PlanModel const& model);
 
 //! The layer that alone reads layer `l`'s only output, when that output is an internal activation (not a network
 //! output, not a shape tensor); `readers` is readersOf(model).
-std::optional<size_t> soleReader(
-    PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l);
+std::optional<size_t> soleReader(PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l);
 
 //! Whether `record` computes in `precision` and reads and writes only `type`.
-bool computesIn(PlanModel const& model, LayerRecord const& record,
-    std::optional<nvinfer1::DataType> precision, nvinfer1::DataType type);
+bool computesIn(PlanModel const& model, LayerRecord const& record, std::optional<nvinfer1::DataType> precision,
+    nvinfer1::DataType type);
 
 //! `types` (one per slot: inputs, then outputs) as the record's I/O types, or none where each is its tensor's own.
 void setIoTypes(PlanModel const& model, LayerRecord& record, std::vector<nvinfer1::DataType> types);

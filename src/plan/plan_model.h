@@ -25,10 +25,10 @@ struct ExprNode
 {
     uint8_t kind{0}; //!< shape::ExprKind
     nvinfer1::DimensionOperation op{nvinfer1::DimensionOperation::kSUM};
-    int64_t value{0};      //!< constants
-    int32_t symbol{-1};    //!< symbols and size tensors: index into PlanModel::symbols
-    int32_t first{-1};     //!< operations: node indices; size tensors: the optimum's node
-    int32_t second{-1};    //!< size tensors: the upper bound's node
+    int64_t value{0};   //!< constants
+    int32_t symbol{-1}; //!< symbols and size tensors: index into PlanModel::symbols
+    int32_t first{-1};  //!< operations: node indices; size tensors: the optimum's node
+    int32_t second{-1}; //!< size tensors: the upper bound's node
 };
 
 //! A value known only at run time: dimension `axis` of input `tensor`, or (kVALUE) element `axis` of a shape-tensor
@@ -53,7 +53,7 @@ struct TensorRecord
     nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
     //! How the tensor is stored: kLINEAR, or kHWC inside the FP16 convolution chains of CUDA plans.
     nvinfer1::TensorFormat format{nvinfer1::TensorFormat::kLINEAR};
-    std::vector<int32_t> dims; //!< expression node per dimension
+    std::vector<int32_t> dims;                  //!< expression node per dimension
     std::optional<std::vector<int32_t>> values; //!< shape tensors: expression node per value
     nvinfer1::TensorIOMode ioMode{nvinfer1::TensorIOMode::kNONE};
     //! Where the tensor lives in a context's activation memory; -1 for I/O and shape-only tensors.

@@ -42,8 +42,8 @@ template <typename Creator>
 bool readIdentityOf(Creator const& creator, CreatorIdentity& identity, std::string& error) noexcept
 {
     CreatorKey& key = identity.key;
-    if (!readString([&] { return creator.getPluginName(); }, "getPluginName()", "the plugin creator", false, key.name,
-            error))
+    if (!readString(
+            [&] { return creator.getPluginName(); }, "getPluginName()", "the plugin creator", false, key.name, error))
     {
         return false;
     }
@@ -53,8 +53,7 @@ bool readIdentityOf(Creator const& creator, CreatorIdentity& identity, std::stri
         return false;
     }
     std::string const who = "plugin creator \"" + key.name + "\"";
-    return readString([&] { return creator.getPluginVersion(); }, "getPluginVersion()", who, false, key.version,
-               error)
+    return readString([&] { return creator.getPluginVersion(); }, "getPluginVersion()", who, false, key.version, error)
         && readString([&] { return creator.getPluginNamespace(); }, "getPluginNamespace()", who, true,
             key.pluginNamespace, error);
 }
@@ -89,8 +88,8 @@ bool readCreatorKind(nvinfer1::IPluginCreatorInterface const& creator, CreatorKi
     }
 }
 
-bool readCreatorIdentity(nvinfer1::IPluginCreatorInterface const& creator, CreatorKind kind,
-    CreatorIdentity& identity, std::string& error) noexcept
+bool readCreatorIdentity(nvinfer1::IPluginCreatorInterface const& creator, CreatorKind kind, CreatorIdentity& identity,
+    std::string& error) noexcept
 {
     identity.kind = kind;
     if (kind == CreatorKind::kV2)

@@ -30,8 +30,8 @@ bool readCreatorKind(nvinfer1::IPluginCreatorInterface const& creator, CreatorKi
 
 //! Fills identity. False, with error set, when a getter throws or the name or version is null,
 //! or the name is empty. error names the method that failed.
-bool readCreatorIdentity(nvinfer1::IPluginCreatorInterface const& creator, CreatorKind kind,
-    CreatorIdentity& identity, std::string& error) noexcept;
+bool readCreatorIdentity(nvinfer1::IPluginCreatorInterface const& creator, CreatorKind kind, CreatorIdentity& identity,
+    std::string& error) noexcept;
 
 //! The creator as a V2 or V3 creator; kind must be what readCreatorKind reported.
 nvinfer1::IPluginCreator* asV2(nvinfer1::IPluginCreatorInterface* creator, CreatorKind kind) noexcept;

@@ -81,8 +81,8 @@ int32_t PluginResourceTable::release(char const* key) noexcept
         status = object->release();
         if (status != 0)
         {
-            mErrors.error(ErrorCode::kUNSPECIFIED_ERROR,
-                name + ": the resource's release() returned " + std::to_string(status));
+            mErrors.error(
+                ErrorCode::kUNSPECIFIED_ERROR, name + ": the resource's release() returned " + std::to_string(status));
         }
     }
     catch (...)

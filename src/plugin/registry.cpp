@@ -96,9 +96,9 @@ bool PluginRegistry::registerCreatorOfKind(
         {
             // Plugins copy their creator's namespace, and that is what a plan records: make it
             // the namespace the creator is found under.
-            logVerbose("IPluginRegistry::registerCreator: plugin creator \"" + key.name + "\" version \""
-                + key.version + "\" reports namespace \"" + identity.key.pluginNamespace
-                + "\"; calling setPluginNamespace(\"" + key.pluginNamespace + "\") on it");
+            logVerbose("IPluginRegistry::registerCreator: plugin creator \"" + key.name + "\" version \"" + key.version
+                + "\" reports namespace \"" + identity.key.pluginNamespace + "\"; calling setPluginNamespace(\""
+                + key.pluginNamespace + "\") on it");
             try
             {
                 static_cast<nvinfer1::IPluginCreator&>(creator).setPluginNamespace(key.pluginNamespace.c_str());
@@ -108,8 +108,8 @@ bool PluginRegistry::registerCreatorOfKind(
                 std::string const reason = describeCurrentException();
                 undoRegistrations({{key, &creator}});
                 reportError(ErrorCode::kINVALID_ARGUMENT,
-                    "IPluginRegistry::registerCreator: plugin creator " + describeKey(key)
-                        + ": setPluginNamespace() " + reason + "; the creator was not registered");
+                    "IPluginRegistry::registerCreator: plugin creator " + describeKey(key) + ": setPluginNamespace() "
+                        + reason + "; the creator was not registered");
                 return false;
             }
         }
@@ -163,8 +163,8 @@ CreatorMatch PluginRegistry::lookupAndReport(
         CreatorMatch match = findCreator(pluginName, pluginVersion, ns);
         if (match.creator == nullptr)
         {
-            reportError(ErrorCode::kINVALID_ARGUMENT,
-                where + ": " + describeMissingCreator(pluginName, pluginVersion, ns));
+            reportError(
+                ErrorCode::kINVALID_ARGUMENT, where + ": " + describeMissingCreator(pluginName, pluginVersion, ns));
         }
         return match;
     }
@@ -274,8 +274,7 @@ std::vector<CreatorKey> PluginRegistry::keysLocked() const
     {
         ordered.emplace_back(registration.sequence, key);
     }
-    std::sort(ordered.begin(), ordered.end(),
-        [](auto const& lhs, auto const& rhs) { return lhs.first < rhs.first; });
+    std::sort(ordered.begin(), ordered.end(), [](auto const& lhs, auto const& rhs) { return lhs.first < rhs.first; });
     std::vector<CreatorKey> keys;
     keys.reserve(ordered.size());
     for (auto& entry : ordered)
@@ -327,8 +326,8 @@ bool PluginRegistry::deregisterCreatorObject(nvinfer1::IPluginCreatorInterface c
         // By identity, not by the creator's getters: no user code runs, and a creator
         // registered under several namespaces leaves all of them.
         std::lock_guard<std::mutex> lock(mMutex);
-        std::size_t const removed = std::erase_if(
-            mRegistrations, [creator](auto const& entry) { return entry.second.creator == creator; });
+        std::size_t const removed
+            = std::erase_if(mRegistrations, [creator](auto const& entry) { return entry.second.creator == creator; });
         if (removed != 0)
         {
             rebuildListsLocked();

@@ -70,8 +70,7 @@ public:
 
     //! The creator registered under (name, version, namespace), V2 or V3. Logs nothing when
     //! there is none, so that the caller can write its own message (see describeMissingCreator).
-    CreatorMatch findCreator(
-        std::string_view name, std::string_view version, std::string_view pluginNamespace) const;
+    CreatorMatch findCreator(std::string_view name, std::string_view version, std::string_view pluginNamespace) const;
 
     //! "Closest registered creators: "A" version "1" namespace "", ..." (same name with another
     //! version or namespace first, then by edit distance of the name), or
@@ -118,8 +117,8 @@ private:
         CreatorIdentity identity;
     };
 
-    bool registerCreatorOfKind(nvinfer1::IPluginCreatorInterface& creator, CreatorKind kind,
-        char const* pluginNamespace) noexcept;
+    bool registerCreatorOfKind(
+        nvinfer1::IPluginCreatorInterface& creator, CreatorKind kind, char const* pluginNamespace) noexcept;
     CreatorMatch lookupAndReport(
         char const* pluginName, char const* pluginVersion, char const* pluginNamespace, char const* method) noexcept;
     bool deregisterCreatorObject(nvinfer1::IPluginCreatorInterface const* creator) noexcept;
@@ -129,9 +128,8 @@ private:
     // nothing: loadLibrary rolls back.
     void* openPluginLibrary(
         char const* pluginPath, std::string const& where, LibraryLoadContext& context, std::string& libraryPath);
-    bool registerLibrary(void* handle, char const* pluginPath, std::string const& libraryPath,
-        std::string const& where, LibraryLoadContext const& context, std::vector<ExportedCreator>& exported,
-        std::string& reason);
+    bool registerLibrary(void* handle, char const* pluginPath, std::string const& libraryPath, std::string const& where,
+        LibraryLoadContext const& context, std::vector<ExportedCreator>& exported, std::string& reason);
     //! Why the library cannot be loaded: it is loaded already by loadLibrary; "" when it is not.
     //! `alreadyRegistered` gets the creators registered from it before, however it was loaded.
     std::string whyLoadedBefore(
@@ -140,12 +138,11 @@ private:
     std::vector<CreatorKey> registerExportedCreators(void* handle, char const* pluginPath,
         std::string const& libraryPath, std::vector<ExportedCreator> const& exported,
         std::vector<std::pair<CreatorKey, nvinfer1::IPluginCreatorInterface*>> const& registeredWhileOpening);
-    bool collectExportedCreators(void* handle, std::string const& where, bool& hasEntryPoint,
-        std::vector<ExportedCreator>& exported) noexcept;
+    bool collectExportedCreators(
+        void* handle, std::string const& where, bool& hasEntryPoint, std::vector<ExportedCreator>& exported) noexcept;
     void handOverLoggerFinder(void* handle, std::string const& where) noexcept;
     //! Removes these registrations (those still held by the same creator).
-    void undoRegistrations(
-        std::vector<std::pair<CreatorKey, nvinfer1::IPluginCreatorInterface*>> const& registered);
+    void undoRegistrations(std::vector<std::pair<CreatorKey, nvinfer1::IPluginCreatorInterface*>> const& registered);
 
     std::vector<CreatorKey> keysLocked() const;
     void rebuildListsLocked();

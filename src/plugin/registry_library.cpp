@@ -255,8 +255,8 @@ std::vector<CreatorKey> PluginRegistry::registerExportedCreators(void* handle, c
     }
     for (ExportedCreator const& entry : exported)
     {
-        mRegistrations.emplace(entry.identity.key,
-            Registration{entry.creator, entry.identity.kind, libraryPath, handle, mNextSequence++});
+        mRegistrations.emplace(
+            entry.identity.key, Registration{entry.creator, entry.identity.kind, libraryPath, handle, mNextSequence++});
     }
     for (auto const& [key, creator] : registeredWhileOpening)
     {
@@ -289,12 +289,11 @@ void PluginRegistry::handOverLoggerFinder(void* handle, std::string const& where
     }
 }
 
-bool PluginRegistry::collectExportedCreators(void* handle, std::string const& where, bool& hasEntryPoint,
-    std::vector<ExportedCreator>& exported) noexcept
+bool PluginRegistry::collectExportedCreators(
+    void* handle, std::string const& where, bool& hasEntryPoint, std::vector<ExportedCreator>& exported) noexcept
 {
     auto const getCreators = reinterpret_cast<GetCreatorsFunction>(findSymbol(handle, "getCreators"));
-    auto const getPluginCreators
-        = reinterpret_cast<GetPluginCreatorsFunction>(findSymbol(handle, "getPluginCreators"));
+    auto const getPluginCreators = reinterpret_cast<GetPluginCreatorsFunction>(findSymbol(handle, "getPluginCreators"));
     hasEntryPoint = getCreators != nullptr || getPluginCreators != nullptr;
     if (!hasEntryPoint)
     {

@@ -14,8 +14,9 @@ bool setCpuThreads(nvinfer1::IExecutionContext& context, int32_t threads) noexce
     auto* ours = dynamic_cast<runtime::ExecutionContext*>(&context);
     if (threads < 0)
     {
-        logError("kiln::setCpuThreads: " + std::to_string(threads) + " threads; expected 0 (the cores available) "
-            "or more");
+        logError("kiln::setCpuThreads: " + std::to_string(threads)
+            + " threads; expected 0 (the cores available) "
+              "or more");
         return false;
     }
     if (ours == nullptr || !ours->executor().setThreads(threads))

@@ -69,8 +69,8 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, nvinfer1::IGpuAllo
     }
     if (std::string why; !engine->mImplementation->usable(why))
     {
-        error = std::string("the plan was built for the ") + backendName(m.backend) + " backend, which cannot run here: "
-            + why;
+        error = std::string("the plan was built for the ") + backendName(m.backend)
+            + " backend, which cannot run here: " + why;
         return nullptr;
     }
     for (auto const& symbol : m.symbols)

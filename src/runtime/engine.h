@@ -208,9 +208,9 @@ private:
 
     plan::PlanModel mModel;
     std::unique_ptr<shape::ExprBuilder> mBuilder;
-    std::vector<shape::Expr const*> mExprs;   //!< by plan expression index
-    std::vector<shape::Expr const*> mSymbols; //!< by plan symbol index
-    std::vector<bool> mShapeInputs; //!< by tensor: an input whose values some shape depends on
+    std::vector<shape::Expr const*> mExprs;                //!< by plan expression index
+    std::vector<shape::Expr const*> mSymbols;              //!< by plan symbol index
+    std::vector<bool> mShapeInputs;                        //!< by tensor: an input whose values some shape depends on
     std::vector<std::vector<int32_t>> mSizeSymbolsByLayer; //!< by layer: the size tensors' symbols it writes
     std::vector<bool> mDataDependent;                      //!< by tensor: some extent depends on a size tensor
     std::vector<bool> mConditional;                        //!< by tensor: written by a layer with guards

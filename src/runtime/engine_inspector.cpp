@@ -38,8 +38,8 @@ struct LayerDescription
 std::string formatOf(nvinfer1::DataType type, nvinfer1::TensorFormat format)
 {
     char const* layout = format == nvinfer1::TensorFormat::kHWC8 ? "Channels last, padded to 8 channels (HWC8) "
-        : format == nvinfer1::TensorFormat::kHWC                   ? "Channels last (HWC) "
-                                                                    : "Row major linear ";
+        : format == nvinfer1::TensorFormat::kHWC                 ? "Channels last (HWC) "
+                                                                 : "Row major linear ";
     return layout + dataTypeName(type);
 }
 
@@ -70,8 +70,8 @@ LayerDescription describe(Engine const& engine, size_t l, std::vector<nvinfer1::
     auto use = [&](int32_t t, size_t slot) {
         plan::TensorRecord const& tensor = model.tensors[t];
         // Plugins read and write linear data; built-in layers, the formats the builder chose.
-        nvinfer1::TensorFormat const format
-            = layer.plugin != nullptr ? nvinfer1::TensorFormat::kLINEAR : plan::slotFormat(model, record, slot);
+        nvinfer1::TensorFormat const format = layer.plugin != nullptr ? nvinfer1::TensorFormat::kLINEAR
+                                                                      : plan::slotFormat(model, record, slot);
         TensorUse u{tensor.name, slot < types.size() ? types[slot] : tensor.type, format, {}};
         for (size_t axis = 0; axis < tensor.dims.size(); ++axis)
         {
@@ -100,7 +100,8 @@ json toJson(LayerDescription const& layer)
         json array = json::array();
         for (TensorUse const& t : list)
         {
-            array.push_back({{"Name", t.name}, {"Dimensions", t.dims}, {"Format/Datatype", formatOf(t.type, t.format)}});
+            array.push_back(
+                {{"Name", t.name}, {"Dimensions", t.dims}, {"Format/Datatype", formatOf(t.type, t.format)}});
         }
         return array;
     };

@@ -25,7 +25,8 @@ public:
     {
         return mContext;
     }
-    char const* getLayerInformation(int32_t layerIndex, nvinfer1::LayerInformationFormat format) const noexcept override;
+    char const* getLayerInformation(
+        int32_t layerIndex, nvinfer1::LayerInformationFormat format) const noexcept override;
     char const* getEngineInformation(nvinfer1::LayerInformationFormat format) const noexcept override;
     void setErrorRecorder(nvinfer1::IErrorRecorder* recorder) noexcept override
     {

@@ -275,8 +275,8 @@ bool ExecutionContext::evaluateShapes(shape::SymbolValues const& values, std::ve
             }
             if (!extent.ok() || *extent.value < 0)
             {
-                error = "dimension " + std::to_string(axis) + " of \"" + record.name + "\": "
-                    + (extent.ok() ? "negative" : extent.error);
+                error = "dimension " + std::to_string(axis) + " of \"" + record.name
+                    + "\": " + (extent.ok() ? "negative" : extent.error);
                 if (!mEngine.isConditional(static_cast<int32_t>(t)))
                 {
                     return false;
@@ -319,8 +319,9 @@ bool ExecutionContext::bindRunTimeValues(shape::SymbolValues& values, std::strin
         auto const& record = model.tensors[io];
         if (!mAddresses[io].has_value() || *mAddresses[io] == nullptr)
         {
-            error = "\"" + record.name + "\" is a shape tensor: give the host memory holding its values with "
-                "setInputTensorAddress (or setTensorAddress) first";
+            error = "\"" + record.name
+                + "\" is a shape tensor: give the host memory holding its values with "
+                  "setInputTensorAddress (or setTensorAddress) first";
             return false;
         }
         void const* data = *mAddresses[io];
@@ -437,8 +438,9 @@ void ExecutionContext::bindConstants()
         void const* weights = mExecutor->constantAddress(l);
         if (weights == nullptr && model.tensors[layer.outputs[0]].maxBytes > 0)
         {
-            throw std::runtime_error("layer \"" + layer.name + "\": the plan gives its constant output no memory, "
-                "but this backend does not bind constants to their weights");
+            throw std::runtime_error("layer \"" + layer.name
+                + "\": the plan gives its constant output no memory, "
+                  "but this backend does not bind constants to their weights");
         }
         static std::byte const kNoElements{}; // an empty constant's address: read by no one, but not null
         mBoundConstants[layer.outputs[0]] = weights != nullptr ? weights : &kNoElements;
@@ -606,9 +608,10 @@ bool ExecutionContext::checkAddresses(std::string& error) const
         bool const staged = record.ioMode == nvinfer1::TensorIOMode::kOUTPUT && record.arenaOffset >= 0;
         if (staged || (record.ioMode == nvinfer1::TensorIOMode::kOUTPUT && mEngine.isDataDependent(io)))
         {
-            error = "the shape of output \"" + record.name + "\" is data-dependent (known only once its layer has "
-                "run), so its memory must come from an IOutputAllocator: set one with "
-                "IExecutionContext::setOutputAllocator";
+            error = "the shape of output \"" + record.name
+                + "\" is data-dependent (known only once its layer has "
+                  "run), so its memory must come from an IOutputAllocator: set one with "
+                  "IExecutionContext::setOutputAllocator";
             return false;
         }
         if (!mAddresses[io].has_value() || (*mAddresses[io] == nullptr && record.maxBytes > 0))
@@ -831,8 +834,7 @@ bool ExecutionContext::writeShapeValues(
     return true;
 }
 
-bool ExecutionContext::writeShapeValues(
-    int32_t tensor, TensorView const& view, cudaStream_t stream, std::string& error)
+bool ExecutionContext::writeShapeValues(int32_t tensor, TensorView const& view, cudaStream_t stream, std::string& error)
 {
     std::vector<int64_t>& values = mShapeValues[static_cast<size_t>(tensor)];
     uint64_t& version = mShapeValuesVersion[static_cast<size_t>(tensor)];
@@ -878,8 +880,8 @@ bool ExecutionContext::reportToProfiler() const noexcept
     catch (...) // the application's profiler may throw: IProfiler::reportLayerTime is not noexcept
     {
         const_cast<ExecutionContext*>(this)->reportError("IExecutionContext::reportToProfiler: the IProfiler's "
-            "reportLayerTime for layer \"" + layers[l].name + "\" " + plugin::describeCurrentException()
-            + "; the later layers were not reported");
+                                                         "reportLayerTime for layer \""
+            + layers[l].name + "\" " + plugin::describeCurrentException() + "; the later layers were not reported");
         return false;
     }
 }
@@ -907,8 +909,8 @@ bool ExecutionContext::enqueueV3(cudaStream_t stream) noexcept
     }
     catch (...) // an application's callback (an IOutputAllocator's, an IGpuAllocator's) may throw anything
     {
-        reportError("IExecutionContext::enqueueV3: a callback of the application "
-            + plugin::describeCurrentException());
+        reportError(
+            "IExecutionContext::enqueueV3: a callback of the application " + plugin::describeCurrentException());
         return false;
     }
 }
@@ -947,8 +949,9 @@ void ExecutionContext::setDeviceMemoryV2(void* memory, int64_t size) noexcept
         std::string const caller = "IExecutionContext::setDeviceMemoryV2: ";
         if (mStrategy != nvinfer1::ExecutionContextAllocationStrategy::kUSER_MANAGED)
         {
-            reportError(caller + "the context allocates its own memory; only a context created with "
-                    "ExecutionContextAllocationStrategy::kUSER_MANAGED takes memory from the application",
+            reportError(caller
+                    + "the context allocates its own memory; only a context created with "
+                      "ExecutionContextAllocationStrategy::kUSER_MANAGED takes memory from the application",
                 nvinfer1::ErrorCode::kINVALID_STATE);
             return;
         }
@@ -993,8 +996,8 @@ size_t ExecutionContext::updateDeviceMemorySizeForShapes() noexcept
         std::string error;
         if (!resolveShapes(error))
         {
-            reportError("IExecutionContext::updateDeviceMemorySizeForShapes: " + error,
-                nvinfer1::ErrorCode::kINVALID_STATE);
+            reportError(
+                "IExecutionContext::updateDeviceMemorySizeForShapes: " + error, nvinfer1::ErrorCode::kINVALID_STATE);
             return 0;
         }
         // Every tensor has a fixed place in the plan's layout, sized for the profiles' largest shapes: smaller

@@ -129,7 +129,7 @@ public:
     {
         return mNvtxVerbosity;
     }
-    void setAuxStreams(cudaStream_t* /*auxStreams*/, int32_t /*nbStreams*/) noexcept override {}
+    void setAuxStreams(cudaStream_t* /*auxStreams*/, int32_t /*nbStreams*/) noexcept override { }
     bool setDebugListener(nvinfer1::IDebugListener* listener) noexcept override
     {
         mDebugListener = listener;
@@ -236,14 +236,14 @@ private:
     mutable RuntimeConfig mRuntimeConfig; //!< what getRuntimeConfig hands out: mStrategy, for the application to read
     std::string mName;
     int32_t mProfile{0};
-    std::vector<nvinfer1::Dims> mInputShapes;        //!< by tensor index (inputs only)
-    std::vector<std::optional<void*>> mAddresses;    //!< by tensor index (I/O only)
-    std::vector<nvinfer1::Dims> mShapes;             //!< by tensor index, valid when mShapesValid
-    std::vector<nvinfer1::Dims> mCapacities;         //!< by tensor index: mShapes, with upper bounds for -1
+    std::vector<nvinfer1::Dims> mInputShapes;                   //!< by tensor index (inputs only)
+    std::vector<std::optional<void*>> mAddresses;               //!< by tensor index (I/O only)
+    std::vector<nvinfer1::Dims> mShapes;                        //!< by tensor index, valid when mShapesValid
+    std::vector<nvinfer1::Dims> mCapacities;                    //!< by tensor index: mShapes, with upper bounds for -1
     std::vector<nvinfer1::IOutputAllocator*> mOutputAllocators; //!< by tensor index (outputs only)
     bool mShapesValid{false};
-    bool mHasShapeInputs{false}; //!< some shape depends on input values, so shapes are resolved on every use
-    shape::SymbolValues mBoundValues; //!< the run-time values mShapes were computed from
+    bool mHasShapeInputs{false};           //!< some shape depends on input values, so shapes are resolved on every use
+    shape::SymbolValues mBoundValues;      //!< the run-time values mShapes were computed from
     std::vector<std::string> mShapeErrors; //!< by tensor: why its shape has no value (conditional tensors only)
     std::vector<int8_t> mConditions;       //!< by tensor: a condition's value in this run; -1 until read
     std::vector<bool> mRan;                //!< by layer: whether the last run ran it (guards can skip layers)
@@ -251,19 +251,19 @@ private:
     //! runs); nullptr for every other tensor.
     std::vector<void const*> mBoundConstants;
     // The per-layer path of a run, prepared so that a run in steady state allocates nothing and formats nothing.
-    std::vector<PreparedLayer> mPrepared;           //!< by layer
-    std::vector<std::vector<ViewSlot>> mViewsOf;    //!< by tensor: the prepared views that show it
-    std::vector<std::byte*> mTensorAddresses;       //!< by tensor: its address in the prepared views
-    bool mAddressesPrepared{false};                 //!< whether mTensorAddresses has been filled
-    std::byte* mPreparedMemory{nullptr};            //!< the context memory mTensorAddresses was computed with
+    std::vector<PreparedLayer> mPrepared;        //!< by layer
+    std::vector<std::vector<ViewSlot>> mViewsOf; //!< by tensor: the prepared views that show it
+    std::vector<std::byte*> mTensorAddresses;    //!< by tensor: its address in the prepared views
+    bool mAddressesPrepared{false};              //!< whether mTensorAddresses has been filled
+    std::byte* mPreparedMemory{nullptr};         //!< the context memory mTensorAddresses was computed with
     //! Shape tensors' values evaluated on the host (for backends that evaluate shapes there), cached while
     //! mBoundValues stays the same: by tensor, the values and the mBoundValuesVersion they were computed under.
     std::vector<std::vector<int64_t>> mShapeValues;
     std::vector<uint64_t> mShapeValuesVersion;
-    uint64_t mBoundValuesVersion{1};    //!< incremented whenever mBoundValues (and so the shapes) may have changed
+    uint64_t mBoundValuesVersion{1}; //!< incremented whenever mBoundValues (and so the shapes) may have changed
     shape::Evaluator mValueEvaluator{mBoundValues}; //!< evaluates shape values; its cache is reset with the version
-    plugin::ContextResources mResources;      //!< lent to the plugins; before mExecutor, so it outlives them
-    std::unique_ptr<backend::Executor> mExecutor; //!< the backend's memory and layer work
+    plugin::ContextResources mResources;            //!< lent to the plugins; before mExecutor, so it outlives them
+    std::unique_ptr<backend::Executor> mExecutor;   //!< the backend's memory and layer work
     nvinfer1::IProfiler* mProfiler{nullptr};
     bool mEnqueueEmitsProfile{true};
     size_t mProfiledLayers{0}; //!< how many layers the last run timed (all, unless it failed or had no profiler)

@@ -73,6 +73,7 @@ private:
 bool dependsOnSizeTensor(Expr const& expr);
 
 //! One expression, no cache kept.
-EvalResult evaluate(Expr const& expr, SymbolValues const& values, SizeTensorValue sizeTensors = SizeTensorValue::kBOUND);
+EvalResult evaluate(
+    Expr const& expr, SymbolValues const& values, SizeTensorValue sizeTensors = SizeTensorValue::kBOUND);
 
 } // namespace kiln::shape

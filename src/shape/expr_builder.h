@@ -101,8 +101,8 @@ private:
         size_t operator()(NodeKey const& key) const noexcept;
     };
 
-    static NodeKey makeKey(ExprKind kind, nvinfer1::DimensionOperation op, int64_t value, Expr const* first,
-        Expr const* second) noexcept;
+    static NodeKey makeKey(
+        ExprKind kind, nvinfer1::DimensionOperation op, int64_t value, Expr const* first, Expr const* second) noexcept;
     Expr const* makeOperation(nvinfer1::DimensionOperation op, Expr const* first, Expr const* second);
     Expr const* simplify(nvinfer1::DimensionOperation op, Expr const* first, Expr const* second);
     // simplify's rules for each operation: the simpler expression (nullptr after recording an error), or none

@@ -38,8 +38,8 @@ public:
     //! The convolution's layer, reading `input`.
     IConvolutionLayer* add(INetworkDefinition& network, ITensor& input) const
     {
-        IConvolutionLayer* layer = network.addConvolutionNd(
-            input, mCase.maps, dimsOf(mCase.kernel), weightsOf(mKernel), weightsOf(mBias));
+        IConvolutionLayer* layer
+            = network.addConvolutionNd(input, mCase.maps, dimsOf(mCase.kernel), weightsOf(mKernel), weightsOf(mBias));
         layer->setName("convolution");
         setWindow(*layer, mCase.stride, mCase.prePadding, mCase.postPadding, mCase.dilation, mCase.groups, mCase.mode);
         return layer;
@@ -82,22 +82,21 @@ TEST_P(FastConvolution, MatchesTheReferenceKernel)
 constexpr auto kExplicit = PaddingMode::kEXPLICIT_ROUND_DOWN;
 
 INSTANTIATE_TEST_SUITE_P(Shapes, FastConvolution,
-    testing::Values(
-        ConvolutionCase{"Same3x3", {1, 8, 9, 11}, 16, {3, 3}, {}, {1, 1}, {1, 1}, {}, 1, kExplicit, true},
-        ConvolutionCase{"OddStridesAndPadding", {2, 3, 13, 17}, 5, {3, 5}, {2, 3}, {1, 2}, {0, 1}, {}, 1, kExplicit,
-            true},
+    testing::Values(ConvolutionCase{"Same3x3", {1, 8, 9, 11}, 16, {3, 3}, {}, {1, 1}, {1, 1}, {}, 1, kExplicit, true},
+        ConvolutionCase{
+            "OddStridesAndPadding", {2, 3, 13, 17}, 5, {3, 5}, {2, 3}, {1, 2}, {0, 1}, {}, 1, kExplicit, true},
         ConvolutionCase{"Dilated", {1, 4, 15, 15}, 6, {3, 3}, {}, {2, 2}, {2, 2}, {2, 2}, 1, kExplicit, true},
         ConvolutionCase{"Grouped", {1, 12, 10, 10}, 8, {3, 3}, {}, {1, 1}, {1, 1}, {}, 4, kExplicit, true},
         ConvolutionCase{"Depthwise", {2, 16, 14, 14}, 16, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {}, 16, kExplicit, true},
         ConvolutionCase{"PointwiseWithoutBias", {1, 32, 7, 7}, 64, {1, 1}, {}, {}, {}, {}, 1, kExplicit, false},
-        ConvolutionCase{"SameUpperStrided", {1, 3, 10, 10}, 4, {4, 4}, {2, 2}, {}, {}, {}, 1, PaddingMode::kSAME_UPPER,
-            true},
+        ConvolutionCase{
+            "SameUpperStrided", {1, 3, 10, 10}, 4, {4, 4}, {2, 2}, {}, {}, {}, 1, PaddingMode::kSAME_UPPER, true},
         ConvolutionCase{"SameLower", {1, 3, 9, 9}, 4, {2, 2}, {}, {}, {}, {}, 1, PaddingMode::kSAME_LOWER, true},
-        ConvolutionCase{"RoundUp", {1, 2, 10, 10}, 3, {3, 3}, {2, 2}, {0, 0}, {0, 0}, {}, 1,
-            PaddingMode::kEXPLICIT_ROUND_UP, true},
+        ConvolutionCase{
+            "RoundUp", {1, 2, 10, 10}, 3, {3, 3}, {2, 2}, {0, 0}, {0, 0}, {}, 1, PaddingMode::kEXPLICIT_ROUND_UP, true},
         ConvolutionCase{"OneDimensional", {2, 4, 20}, 6, {5}, {2}, {2}, {2}, {}, 1, kExplicit, true},
-        ConvolutionCase{"ThreeDimensional", {1, 3, 6, 7, 8}, 4, {3, 3, 3}, {}, {1, 1, 1}, {1, 1, 1}, {}, 1,
-            kExplicit, true},
+        ConvolutionCase{
+            "ThreeDimensional", {1, 3, 6, 7, 8}, 4, {3, 3, 3}, {}, {1, 1, 1}, {1, 1, 1}, {}, 1, kExplicit, true},
         ConvolutionCase{"ResNetStem", {1, 3, 56, 56}, 64, {7, 7}, {2, 2}, {3, 3}, {3, 3}, {}, 1, kExplicit, false}),
     [](testing::TestParamInfo<ConvolutionCase> const& testInfo) { return std::string(testInfo.param.name); });
 

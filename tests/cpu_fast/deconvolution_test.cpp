@@ -58,10 +58,9 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FastDeconvolution,
         DeconvolutionCase{"Dilated", {1, 2, 6, 6}, 3, {3, 3}, {2, 2}, {}, {}, {2, 2}, 1, kExplicit, true},
         DeconvolutionCase{"SameUpper", {1, 4, 5, 7}, 2, {3, 3}, {2, 2}, {}, {}, {}, 1, PaddingMode::kSAME_UPPER, true},
         DeconvolutionCase{"OneDimensional", {2, 3, 10}, 4, {5}, {3}, {2}, {1}, {}, 1, kExplicit, true},
-        DeconvolutionCase{"ThreeDimensional", {1, 2, 3, 4, 5}, 3, {2, 2, 2}, {2, 2, 2}, {}, {}, {}, 1, kExplicit,
-            true},
-        DeconvolutionCase{"OutputPaddingStaysOnTheReference", {1, 2, 4, 4}, 3, {3, 3}, {2, 2}, {1, 1}, {-1, -1}, {},
-            1, kExplicit, false}),
+        DeconvolutionCase{"ThreeDimensional", {1, 2, 3, 4, 5}, 3, {2, 2, 2}, {2, 2, 2}, {}, {}, {}, 1, kExplicit, true},
+        DeconvolutionCase{"OutputPaddingStaysOnTheReference", {1, 2, 4, 4}, 3, {3, 3}, {2, 2}, {1, 1}, {-1, -1}, {}, 1,
+            kExplicit, false}),
     [](testing::TestParamInfo<DeconvolutionCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 } // namespace

@@ -33,9 +33,9 @@ class FastElementWise : public testing::TestWithParam<Broadcast>
 TEST_P(FastElementWise, MatchesTheReferenceKernel)
 {
     Broadcast const& c = GetParam();
-    for (ElementWiseOperation operation : {ElementWiseOperation::kSUM, ElementWiseOperation::kPROD,
-             ElementWiseOperation::kSUB, ElementWiseOperation::kDIV, ElementWiseOperation::kMAX,
-             ElementWiseOperation::kMIN})
+    for (ElementWiseOperation operation :
+        {ElementWiseOperation::kSUM, ElementWiseOperation::kPROD, ElementWiseOperation::kSUB,
+            ElementWiseOperation::kDIV, ElementWiseOperation::kMAX, ElementWiseOperation::kMIN})
     {
         SCOPED_TRACE(static_cast<int32_t>(operation));
         expectLayerMatches(oneLayer({c.first, c.second}, elementWise(operation)),
@@ -47,13 +47,9 @@ INSTANTIATE_TEST_SUITE_P(Patterns, FastElementWise,
     testing::Values(Broadcast{"SameShape", {2, 3, 7, 5}, {2, 3, 7, 5}},
         Broadcast{"PerChannelSecond", {2, 16, 9, 11}, {1, 16, 1, 1}},
         Broadcast{"PerChannelFirst", {1, 16, 1, 1}, {2, 16, 9, 11}},
-        Broadcast{"ScalarLikeSecond", {3, 5, 7}, {1, 1, 1}},
-        Broadcast{"ScalarLikeFirst", {1, 1, 1}, {3, 5, 7}},
-        Broadcast{"LastAxisSecond", {4, 6, 33}, {1, 1, 33}},
-        Broadcast{"MiddleAxisFirst", {5, 1, 3}, {5, 4, 3}},
-        Broadcast{"Mutual", {3, 1, 5}, {1, 4, 1}},
-        Broadcast{"Scalars", {}, {}},
-        Broadcast{"OneDimensional", {1}, {17}},
+        Broadcast{"ScalarLikeSecond", {3, 5, 7}, {1, 1, 1}}, Broadcast{"ScalarLikeFirst", {1, 1, 1}, {3, 5, 7}},
+        Broadcast{"LastAxisSecond", {4, 6, 33}, {1, 1, 33}}, Broadcast{"MiddleAxisFirst", {5, 1, 3}, {5, 4, 3}},
+        Broadcast{"Mutual", {3, 1, 5}, {1, 4, 1}}, Broadcast{"Scalars", {}, {}}, Broadcast{"OneDimensional", {1}, {17}},
         Broadcast{"SixDimensional", {2, 1, 3, 1, 2, 5}, {2, 4, 3, 2, 2, 1}},
         Broadcast{"ResidualAdd", {1, 64, 56, 56}, {1, 64, 56, 56}}),
     [](testing::TestParamInfo<Broadcast> const& testInfo) { return std::string(testInfo.param.name); });
@@ -63,8 +59,8 @@ TEST(FastElementWise, DivisionByZeroAndInfinitiesAsTheReference)
     float const inf = std::numeric_limits<float>::infinity();
     Tensors const inputs{{"a", fromFloats({6}, {1.0F, -1.0F, 0.0F, inf, inf, 3.0F})},
         {"b", fromFloats({6}, {0.0F, 0.0F, 0.0F, inf, 2.0F, -inf})}};
-    for (ElementWiseOperation operation : {ElementWiseOperation::kDIV, ElementWiseOperation::kSUB,
-             ElementWiseOperation::kPROD})
+    for (ElementWiseOperation operation :
+        {ElementWiseOperation::kDIV, ElementWiseOperation::kSUB, ElementWiseOperation::kPROD})
     {
         SCOPED_TRACE(static_cast<int32_t>(operation));
         expectLayerMatches(oneLayer({{6}, {6}}, elementWise(operation)), {inputs}, Tolerance(0.0), true);
@@ -96,8 +92,8 @@ TEST(FastElementWiseFallback, PowerFloorDivisionComparisonsAndIntegersStayOnTheR
         layer->getOutput(0)->setName("output");
         network.markOutput(*layer->getOutput(0));
     };
-    Tensors const integerInputs{{"a", fromInts({4}, {1, -2, 3, 7}, DataType::kINT32)},
-        {"b", fromInts({4}, {5, 6, -7, 8}, DataType::kINT32)}};
+    Tensors const integerInputs{
+        {"a", fromInts({4}, {1, -2, 3, 7}, DataType::kINT32)}, {"b", fromInts({4}, {5, 6, -7, 8}, DataType::kINT32)}};
     expectLayerMatches(integers, {integerInputs}, Tolerance(0.0), false);
 }
 
@@ -120,8 +116,8 @@ TEST(FastElementWiseShapes, BroadcastingThatChangesWithTheShapesRuns)
     for (ElementWiseOperation operation : {ElementWiseOperation::kSUM, ElementWiseOperation::kDIV})
     {
         SCOPED_TRACE(static_cast<int32_t>(operation));
-        expectLayerMatches(oneLayer({{-1, -1, 5}, {-1, -1, 5}}, elementWise(operation)), runs, Tolerance(0.0), true,
-            profile);
+        expectLayerMatches(
+            oneLayer({{-1, -1, 5}, {-1, -1, 5}}, elementWise(operation)), runs, Tolerance(0.0), true, profile);
     }
 }
 
@@ -130,8 +126,8 @@ TEST(FastElementWiseThreads, EveryThreadCountGivesTheSameBits)
     Shape const shape{2, 64, 56, 56};
     for (ElementWiseOperation operation : {ElementWiseOperation::kSUM, ElementWiseOperation::kDIV})
     {
-        expectSameBitsAtEveryThreadCount(oneLayer({shape, {1, 64, 1, 1}}, elementWise(operation)),
-            randomInputs({shape, {1, 64, 1, 1}}, 8));
+        expectSameBitsAtEveryThreadCount(
+            oneLayer({shape, {1, 64, 1, 1}}, elementWise(operation)), randomInputs({shape, {1, 64, 1, 1}}, 8));
     }
 }
 

@@ -78,8 +78,8 @@ TEST(FastActivationFallback, FunctionsOneDnnLacksStayOnTheReference)
              ActivationType::kSCALED_TANH, ActivationType::kTHRESHOLDED_RELU, ActivationType::kSOFTPLUS})
     {
         SCOPED_TRACE(static_cast<int32_t>(type));
-        expectLayerMatches(oneLayer({kShape}, activation(type, 0.5F, 1.5F)), {randomInputs({kShape}, 2, 8.0F)},
-            Tolerance(0.0), false);
+        expectLayerMatches(
+            oneLayer({kShape}, activation(type, 0.5F, 1.5F)), {randomInputs({kShape}, 2, 8.0F)}, Tolerance(0.0), false);
     }
 }
 
@@ -99,8 +99,8 @@ TEST(FastUnary, EveryRankAndSizeRuns)
     for (Shape const& shape : {Shape{}, Shape{1}, Shape{31}, Shape{3, 17}, Shape{2, 1, 3, 1, 5, 7}})
     {
         SCOPED_TRACE(testing::PrintToString(shape));
-        expectLayerMatches(oneLayer({shape}, unary(UnaryOperation::kABS)), {randomInputs({shape}, 4)}, Tolerance(0.0),
-            true);
+        expectLayerMatches(
+            oneLayer({shape}, unary(UnaryOperation::kABS)), {randomInputs({shape}, 4)}, Tolerance(0.0), true);
     }
 }
 

@@ -136,8 +136,8 @@ TEST(FastEncoder, BertLayerMatchesTheReferenceKernels)
     std::vector<float> mask(kBatch * kSequence, 0.0F);
     mask[kSequence - 1] = -10000.0F; // the first sequence's last position is padding
     mask[kSequence - 2] = -10000.0F;
-    Tensors const inputs{{"x", randomTensor({kBatch, kSequence, kHidden}, 1)},
-        {"mask", fromFloats({kBatch, 1, 1, kSequence}, mask)}};
+    Tensors const inputs{
+        {"x", randomTensor({kBatch, kSequence, kHidden}, 1)}, {"mask", fromFloats({kBatch, 1, 1, kSequence}, mask)}};
     std::map<std::string, bool> const layers = expectFastMatchesReference(
         [&](INetworkDefinition& network) { encoder.add(network); }, {inputs}, reductionTolerance(kFeedForward));
     std::map<std::string, bool> const fast{{"q + q bias", true}, {"k + k bias", true}, {"v + v bias", true},

@@ -104,8 +104,8 @@ inline std::map<std::string, bool> layersNamed(
 
 //! Runs plan `blob` once per entry of `runs` (inputs by name) on one context with `threads` threads, returning each
 //! run's outputs by name. The inputs' shapes are set before each run.
-inline std::vector<Tensors> runCpuPlan(std::vector<uint8_t> const& blob, std::vector<Tensors> const& runs,
-    int32_t threads = 0)
+inline std::vector<Tensors> runCpuPlan(
+    std::vector<uint8_t> const& blob, std::vector<Tensors> const& runs, int32_t threads = 0)
 {
     RecordingLogger logger;
     std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));

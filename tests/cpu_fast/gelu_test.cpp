@@ -17,9 +17,9 @@ namespace
 //! Where the 0.5 comes in.
 enum class Order
 {
-    kLAST,       //!< (x * (1 + erf)) * 0.5
-    kFIRST,      //!< (x * 0.5) * (1 + erf)
-    kWITH_ERF,   //!< x * ((1 + erf) * 0.5)
+    kLAST,     //!< (x * (1 + erf)) * 0.5
+    kFIRST,    //!< (x * 0.5) * (1 + erf)
+    kWITH_ERF, //!< x * ((1 + erf) * 0.5)
 };
 
 class GeluNetwork

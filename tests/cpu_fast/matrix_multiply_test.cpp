@@ -119,8 +119,8 @@ struct BertLinear
     {
         return [this, activation](INetworkDefinition& network) {
             ITensor* x = network.addInput("x", DataType::kFLOAT, dimsOf(input));
-            ITensor& w = reshaped(network, constantOf(network, {kIn, kOut}, weights, "weights"), {1, kIn, kOut},
-                "weights reshape");
+            ITensor& w = reshaped(
+                network, constantOf(network, {kIn, kOut}, weights, "weights"), {1, kIn, kOut}, "weights reshape");
             IMatrixMultiplyLayer* product = network.addMatrixMultiply(*x, Op::kNONE, w, Op::kNONE);
             product->setName("fc");
             ITensor& b = reshaped(network, constantOf(network, {kOut}, bias, "bias"), {1, 1, kOut}, "bias reshape");
@@ -142,8 +142,8 @@ TEST(FastMatrixMultiplyFusion, BertLinearBiasAndGeluBecomeOneLayer)
     std::map<std::string, bool> const layers = linear.run(ActivationType::kGELU_ERF);
     // The reshapes of the weights and of the bias are folded into constants when the plan is built; the bias's is
     // read by nothing else once fused: it goes.
-    EXPECT_EQ(layers, (std::map<std::string, bool>{{"folded: weights reshape", false},
-                          {"fc + add + activation", true}}));
+    EXPECT_EQ(
+        layers, (std::map<std::string, bool>{{"folded: weights reshape", false}, {"fc + add + activation", true}}));
     EXPECT_EQ(linear.run(ActivationType::kGELU_TANH).count("fc + add + activation"), 1U);
     EXPECT_EQ(linear.run(ActivationType::kRELU).count("fc + add + activation"), 1U);
 }
@@ -214,8 +214,7 @@ TEST(FastMatrixMultiplyShapes, EachShapeOfAProfileRunsAndRunsAgain)
         return Tensors{{"a", randomTensor({rows, inner}, seed)}, {"b", randomTensor({inner, 9}, seed + 1)}};
     };
     std::vector<Tensors> const runs{run(8, 12, 1), run(200, 40, 3), run(1, 1, 5), run(8, 12, 9)};
-    std::map<std::string, bool> const layers
-        = expectFastMatchesReference(maker, runs, reductionTolerance(41), profile);
+    std::map<std::string, bool> const layers = expectFastMatchesReference(maker, runs, reductionTolerance(41), profile);
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"product + add + tanh", true}}));
 }
 
@@ -228,16 +227,16 @@ TEST(FastMatrixMultiplyShapes, AnEmptyInnerSumLeavesTheEpilogueAlone)
         ITensor* b = network.addInput("b", DataType::kFLOAT, Dims2{4, 9});
         ISliceLayer* noColumns = network.addSlice(*a, Dims2{0, 0}, Dims2{3, 0}, Dims2{1, 1});
         ISliceLayer* noRows = network.addSlice(*b, Dims2{0, 0}, Dims2{0, 9}, Dims2{1, 1});
-        IMatrixMultiplyLayer* product = network.addMatrixMultiply(
-            *noColumns->getOutput(0), Op::kNONE, *noRows->getOutput(0), Op::kNONE);
+        IMatrixMultiplyLayer* product
+            = network.addMatrixMultiply(*noColumns->getOutput(0), Op::kNONE, *noRows->getOutput(0), Op::kNONE);
         product->setName("product");
         ITensor& sum = sumOf(network, *product->getOutput(0), constantOf(network, {1, 9}, bias, "bias"), "add");
         markOutput(network, activated(network, sum, ActivationType::kTANH, "tanh"));
     };
     std::map<std::string, bool> const layers = expectFastMatchesReference(
         maker, {{{"a", randomTensor({3, 4}, 43)}, {"b", randomTensor({4, 9}, 44)}}}, reductionTolerance(1));
-    EXPECT_EQ(layersNamed(layers, {"product + add + tanh"}),
-        (std::map<std::string, bool>{{"product + add + tanh", true}}));
+    EXPECT_EQ(
+        layersNamed(layers, {"product + add + tanh"}), (std::map<std::string, bool>{{"product + add + tanh", true}}));
 }
 
 TEST(FastMatrixMultiplyThreads, EveryThreadCountGivesTheSameBits)

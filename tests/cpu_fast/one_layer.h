@@ -52,9 +52,8 @@ inline Tensors randomInputs(std::vector<Shape> const& shapes, uint32_t seed, flo
 
 //! Compares the fast plan of `maker`'s one-layer network with the reference on `runs` and checks that the fast path
 //! ran the layer (`fast`) or left it to the reference kernel.
-inline void expectLayerMatches(
-    NetworkMaker const& maker, std::vector<Tensors> const& runs, Tolerance tolerance, bool fast,
-    BuildSettings const& settings = {})
+inline void expectLayerMatches(NetworkMaker const& maker, std::vector<Tensors> const& runs, Tolerance tolerance,
+    bool fast, BuildSettings const& settings = {})
 {
     std::map<std::string, bool> const layers = expectFastMatchesReference(maker, runs, tolerance, settings);
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"layer", fast}})) << (fast ? "fast path" : "reference");

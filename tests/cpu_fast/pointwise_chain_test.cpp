@@ -15,8 +15,8 @@ namespace kiln::test
 namespace
 {
 
-ITensor& activation(INetworkDefinition& network, ITensor& x, ActivationType type, float alpha, float beta,
-    char const* name)
+ITensor& activation(
+    INetworkDefinition& network, ITensor& x, ActivationType type, float alpha, float beta, char const* name)
 {
     IActivationLayer* layer = network.addActivation(x, type);
     layer->setAlpha(alpha);
@@ -122,11 +122,11 @@ TEST(PointwiseChains, LayerNormsTailIsTwoChains)
 TEST(PointwiseChains, LayerNormsTailMatchesTheReference)
 {
     LayerNormTail const layerNorm;
-    std::map<std::string, bool> const layers = expectFastMatchesReference(
-        layerNorm, {{{"x", randomTensor({2, 5, 33}, 13)}}}, Tolerance(1e-6, 1e-5));
+    std::map<std::string, bool> const layers
+        = expectFastMatchesReference(layerNorm, {{{"x", randomTensor({2, 5, 33}, 13)}}}, Tolerance(1e-6, 1e-5));
     EXPECT_EQ(layersNamed(layers, {"sub", "pow", "add eps + sqrt", "div + mul gamma + add beta"}),
-        (std::map<std::string, bool>{{"sub", true}, {"pow", false}, {"add eps + sqrt", true},
-            {"div + mul gamma + add beta", true}}));
+        (std::map<std::string, bool>{
+            {"sub", true}, {"pow", false}, {"add eps + sqrt", true}, {"div + mul gamma + add beta", true}}));
 }
 
 TEST(PointwiseChains, SiluAndHardSwishAreOneLayerEach)
@@ -162,8 +162,8 @@ NetworkMaker broadcastChain(std::vector<float> const& scalar)
         ITensor& d = *network.addInput("d", DataType::kFLOAT, Dims3{1, 1, 37});
         ITensor& product = binary(network, a, b, ElementWiseOperation::kPROD, "mul");
         ITensor& sum = binary(network, product, c, ElementWiseOperation::kSUM, "add");
-        ITensor& less = binary(
-            network, sum, constantOf(network, {1, 1, 1}, scalar, "scalar"), ElementWiseOperation::kSUB, "sub");
+        ITensor& less
+            = binary(network, sum, constantOf(network, {1, 1, 1}, scalar, "scalar"), ElementWiseOperation::kSUB, "sub");
         ITensor& raised = unary(network, less, UnaryOperation::kEXP, "exp");
         markOutput(network, binary(network, raised, d, ElementWiseOperation::kMAX, "max"));
     };
@@ -206,10 +206,10 @@ TEST(PointwiseChains, LargeTensorsSplitOverThreadsMatchTheReference)
     auto maker = [&](INetworkDefinition& network) {
         ITensor& x = *network.addInput("x", DataType::kFLOAT, Dims3{2, 37, 129});
         ITensor& t = activation(network, x, ActivationType::kTANH, 0.0F, 0.0F, "tanh");
-        ITensor& onePlus = binary(network, t, constantOf(network, {1, 1, 1}, one, "one"), ElementWiseOperation::kSUM,
-            "add");
-        ITensor& halfX = binary(network, x, constantOf(network, {1, 1, 1}, half, "half"), ElementWiseOperation::kPROD,
-            "mul half");
+        ITensor& onePlus
+            = binary(network, t, constantOf(network, {1, 1, 1}, one, "one"), ElementWiseOperation::kSUM, "add");
+        ITensor& halfX
+            = binary(network, x, constantOf(network, {1, 1, 1}, half, "half"), ElementWiseOperation::kPROD, "mul half");
         markOutput(network, binary(network, halfX, onePlus, ElementWiseOperation::kPROD, "mul"));
     };
     BuildSettings const settings = {};
@@ -239,16 +239,16 @@ TEST(PointwiseChains, AnIntermediateThatIsANetworkOutputOrReadElsewhereEndsTheCh
         ITensor& root = unary(network, relu, UnaryOperation::kSQRT, "sqrt");
         ITensor& negated = unary(network, root, UnaryOperation::kNEG, "neg");
         // neg is read by the reduce as well as by the sum: it ends a chain of its own.
-        ITensor& summed = binary(network, negated, meanOfLastAxis(network, negated, 3, "mean"),
-            ElementWiseOperation::kSUM, "add mean");
+        ITensor& summed = binary(
+            network, negated, meanOfLastAxis(network, negated, 3, "mean"), ElementWiseOperation::kSUM, "add mean");
         markOutput(network, unary(network, summed, UnaryOperation::kABS, "abs"));
     };
     // The mean is oneDNN's (in float), the reference's in double.
     std::map<std::string, bool> const layers
         = expectFastMatchesReference(maker, {{{"x", randomTensor({2, 3, 11}, 61)}}}, Tolerance(1e-6, 1e-5));
     EXPECT_EQ(layersNamed(layers, {"add + relu", "sqrt + neg", "add mean + abs", "mean"}),
-        (std::map<std::string, bool>{{"add + relu", true}, {"sqrt + neg", true}, {"add mean + abs", true},
-            {"mean", true}}));
+        (std::map<std::string, bool>{
+            {"add + relu", true}, {"sqrt + neg", true}, {"add mean + abs", true}, {"mean", true}}));
 }
 
 TEST(PointwiseChains, AnOperandOfAnotherShapeThatDoesNotBroadcastIntoTheChainIsNotTaken)
@@ -262,8 +262,8 @@ TEST(PointwiseChains, AnOperandOfAnotherShapeThatDoesNotBroadcastIntoTheChainIsN
         ITensor& sum = binary(network, raised, b, ElementWiseOperation::kSUM, "add");
         markOutput(network, activation(network, sum, ActivationType::kRELU, 0.0F, 0.0F, "relu"));
     };
-    std::map<std::string, bool> const layers = expectFastMatchesReference(
-        maker, {{{"a", randomTensor({1, 5}, 71)}, {"b", randomTensor({4, 1}, 72)}}}, 0.0);
+    std::map<std::string, bool> const layers
+        = expectFastMatchesReference(maker, {{{"a", randomTensor({1, 5}, 71)}, {"b", randomTensor({4, 1}, 72)}}}, 0.0);
     EXPECT_EQ(layers.count("exp"), 1U);
     EXPECT_EQ(layersNamed(layers, {"add + relu"}), (std::map<std::string, bool>{{"add + relu", true}}));
 }

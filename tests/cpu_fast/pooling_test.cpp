@@ -57,8 +57,8 @@ TEST_P(FastPooling, MatchesTheReferenceKernel)
         {
             SCOPED_TRACE(std::string(type == PoolingType::kMAX ? "max" : "average")
                 + (excludesPadding ? ", padding not counted" : ", padding counted"));
-            expectLayerMatches(oneLayer({c.input}, pooling(c, type, excludesPadding)),
-                {randomInputs({c.input}, 3)}, toleranceOf(c, type), true);
+            expectLayerMatches(oneLayer({c.input}, pooling(c, type, excludesPadding)), {randomInputs({c.input}, 3)},
+                toleranceOf(c, type), true);
         }
     }
 }
@@ -72,8 +72,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FastPooling,
         PoolingCase{"RoundUpEvenly", {1, 3, 7, 9}, {3, 3}, {2, 2}, {1, 1}, {1, 1}, kUp},
         PoolingCase{"SameUpper", {1, 2, 7, 6}, {4, 3}, {2, 1}, {0, 0}, {0, 0}, PaddingMode::kSAME_UPPER},
         PoolingCase{"SameLower", {1, 2, 7, 6}, {4, 3}, {3, 2}, {0, 0}, {0, 0}, PaddingMode::kSAME_LOWER},
-        PoolingCase{"SameUpperStrideBeyondWindow", {1, 2, 11, 8}, {2, 1}, {3, 3}, {0, 0}, {0, 0},
-            PaddingMode::kSAME_UPPER},
+        PoolingCase{
+            "SameUpperStrideBeyondWindow", {1, 2, 11, 8}, {2, 1}, {3, 3}, {0, 0}, {0, 0}, PaddingMode::kSAME_UPPER},
         PoolingCase{"Global", {2, 3, 5, 7}, {5, 7}, {1, 1}, {0, 0}, {0, 0}, kDown},
         PoolingCase{"OneDimensional", {2, 4, 17}, {3}, {2}, {1}, {1}, kDown},
         PoolingCase{"ThreeDimensional", {1, 2, 4, 6, 5}, {2, 3, 2}, {1, 2, 2}, {1, 0, 1}, {0, 1, 1}, kDown},
@@ -107,8 +107,8 @@ TEST(FastPoolingFallback, WindowsOverPaddingAloneStayOnTheReference)
         SCOPED_TRACE(c.name);
         for (PoolingType type : {PoolingType::kMAX, PoolingType::kAVERAGE})
         {
-            expectLayerMatches(oneLayer({c.input}, pooling(c, type, true)), {randomInputs({c.input}, 5)},
-                toleranceOf(c, type), false);
+            expectLayerMatches(
+                oneLayer({c.input}, pooling(c, type, true)), {randomInputs({c.input}, 5)}, toleranceOf(c, type), false);
         }
     }
 }

@@ -32,8 +32,8 @@ int64_t reductionLength(ReduceCase const& c)
     return length;
 }
 
-ReduceOperation const kOperations[] = {ReduceOperation::kSUM, ReduceOperation::kPROD, ReduceOperation::kMAX,
-    ReduceOperation::kMIN, ReduceOperation::kAVG};
+ReduceOperation const kOperations[] = {
+    ReduceOperation::kSUM, ReduceOperation::kPROD, ReduceOperation::kMAX, ReduceOperation::kMIN, ReduceOperation::kAVG};
 
 //! Maximum and minimum are exact; sums, means and products accumulate in FP32 against the reference's double.
 Tolerance toleranceOf(ReduceOperation operation, int64_t length)
@@ -69,14 +69,10 @@ TEST_P(FastReduce, MatchesTheReferenceKernel)
 }
 
 INSTANTIATE_TEST_SUITE_P(Axes, FastReduce,
-    testing::Values(ReduceCase{"GlobalPooling", {2, 16, 7, 7}, 0b1100},
-        ReduceCase{"InnermostOdd", {3, 5, 13}, 0b100},
-        ReduceCase{"Outermost", {9, 4, 6}, 0b001},
-        ReduceCase{"Middle", {4, 7, 3, 5}, 0b0110},
-        ReduceCase{"Alternating", {3, 4, 5, 6, 2}, 0b10101},
-        ReduceCase{"All", {4, 5, 6}, 0b111},
-        ReduceCase{"OneDimensional", {37}, 0b1},
-        ReduceCase{"LongRows", {2, 5000}, 0b10},
+    testing::Values(ReduceCase{"GlobalPooling", {2, 16, 7, 7}, 0b1100}, ReduceCase{"InnermostOdd", {3, 5, 13}, 0b100},
+        ReduceCase{"Outermost", {9, 4, 6}, 0b001}, ReduceCase{"Middle", {4, 7, 3, 5}, 0b0110},
+        ReduceCase{"Alternating", {3, 4, 5, 6, 2}, 0b10101}, ReduceCase{"All", {4, 5, 6}, 0b111},
+        ReduceCase{"OneDimensional", {37}, 0b1}, ReduceCase{"LongRows", {2, 5000}, 0b10},
         ReduceCase{"LongRowsAndColumns", {2, 5000}, 0b11},
         ReduceCase{"ExtentsOfOneAmongTheAxes", {1, 6, 1, 5, 1}, 0b01101},
         ReduceCase{"SevenDimensional", {2, 3, 2, 2, 3, 2, 2}, 0b0101001}),
@@ -88,8 +84,8 @@ TEST(FastReduce, OnlyAxesOfExtentOneLeaveTheValuesAsTheyAre)
     for (ReduceOperation operation : kOperations)
     {
         SCOPED_TRACE(static_cast<int32_t>(operation));
-        expectLayerMatches(oneLayer({shape}, reduce(operation, 0b1010, false)), {randomInputs({shape}, 2)},
-            Tolerance(0.0), true);
+        expectLayerMatches(
+            oneLayer({shape}, reduce(operation, 0b1010, false)), {randomInputs({shape}, 2)}, Tolerance(0.0), true);
     }
 }
 
@@ -100,8 +96,8 @@ TEST(FastReduce, EmptyReductionsGiveWhatTheReferenceGives)
     for (ReduceOperation operation : kOperations)
     {
         SCOPED_TRACE(static_cast<int32_t>(operation));
-        expectLayerMatches(oneLayer({shape}, reduce(operation, 0b010, true)), {randomInputs({shape}, 3)},
-            Tolerance(0.0), true);
+        expectLayerMatches(
+            oneLayer({shape}, reduce(operation, 0b010, true)), {randomInputs({shape}, 3)}, Tolerance(0.0), true);
     }
 }
 

@@ -46,8 +46,8 @@ TEST(FastSoftMax, EveryAxisMatchesTheReferenceKernel)
 TEST(FastSoftMax, LongRowsAndOneDimension)
 {
     std::map<std::string, bool> const fast{{"softmax", true}};
-    EXPECT_EQ(expectFastMatchesReference(softmaxOf({3, 3001}, 2U), {{{"x", scores({3, 3001}, 1)}}},
-                  reductionTolerance(3001)),
+    EXPECT_EQ(
+        expectFastMatchesReference(softmaxOf({3, 3001}, 2U), {{{"x", scores({3, 3001}, 1)}}}, reductionTolerance(3001)),
         fast);
     EXPECT_EQ(
         expectFastMatchesReference(softmaxOf({17}, 1U), {{{"x", scores({17}, 2)}}}, reductionTolerance(17)), fast);

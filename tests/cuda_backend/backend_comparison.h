@@ -36,7 +36,7 @@ inline bool gpuPresent()
 }
 
 #define SKIP_WITHOUT_GPU()                                                                                             \
-    if (!kiln::test::gpuPresent())                                                                                 \
+    if (!kiln::test::gpuPresent())                                                                                     \
     {                                                                                                                  \
         GTEST_SKIP() << "no CUDA GPU on this machine";                                                                 \
     }
@@ -47,8 +47,8 @@ using NetworkMaker = std::function<void(INetworkDefinition&)>;
 using BuildSettings = std::function<void(IBuilderConfig&)>;
 
 //! The plan `maker`'s network builds into for `backend` (with kFP16 where `fp16`), or null with the failure checked.
-inline std::unique_ptr<IHostMemory> buildPlan(RecordingLogger& logger, kiln::Backend backend, NetworkMaker const& maker,
-    bool fp16, BuildSettings const& settings)
+inline std::unique_ptr<IHostMemory> buildPlan(
+    RecordingLogger& logger, kiln::Backend backend, NetworkMaker const& maker, bool fp16, BuildSettings const& settings)
 {
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
     std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));

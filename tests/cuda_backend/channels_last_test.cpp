@@ -132,7 +132,8 @@ TEST(CudaBackendChannelsLast, Fp16ConvolutionRegionsAreStoredChannelsLast)
     auto const filters = std::make_shared<Filters>();
     kiln::plan::PlanModel const model = cudaPlanOf(stemAndBlock(filters), true, alwaysChannelsLast);
     std::map<std::string, TensorFormat> const expected{{"x", kLINEAR}, {"a", kHWC}, {"p", kHWC}, {"b", kHWC},
-        {"c", kHWC}, {"d", kLINEAR}, {"e", kLINEAR}, {"f", kHWC}, {"y", kLINEAR}, {"z", kLINEAR}, {"v", kLINEAR}, {"w", kLINEAR}};
+        {"c", kHWC}, {"d", kLINEAR}, {"e", kLINEAR}, {"f", kHWC}, {"y", kLINEAR}, {"z", kLINEAR}, {"v", kLINEAR},
+        {"w", kLINEAR}};
     for (auto const& [name, format] : expected)
     {
         EXPECT_EQ(formatOfTensor(model, name), format) << name;
@@ -207,8 +208,8 @@ TEST(CudaBackendChannelsLast, TheReformatKernelAgreesWithTheCpu)
 {
     SKIP_WITHOUT_GPU();
     // Extents that are not multiples of the kernel's 32x32 tiles, a batch, and one spatial axis or three.
-    for (std::vector<int64_t> const& shape : std::vector<std::vector<int64_t>>{
-             {3, 37, 5, 7}, {2, 3, 50, 41}, {1, 64, 1, 1}, {2, 40, 33}, {2, 5, 3, 4, 6}})
+    for (std::vector<int64_t> const& shape :
+        std::vector<std::vector<int64_t>>{{3, 37, 5, 7}, {2, 3, 50, 41}, {1, 64, 1, 1}, {2, 40, 33}, {2, 5, 3, 4, 6}})
     {
         size_t const count = static_cast<size_t>(kiln::volume(shape));
         HostTensor const values = fromFloats(shape, spread(count, -3.0F, 70000.0F));

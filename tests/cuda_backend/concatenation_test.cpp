@@ -30,7 +30,8 @@ int64_t volumeOf(std::vector<int64_t> const& shape)
 
 //! The network checks shapes when a layer is added, along the default axis: add the layer over copies of the first
 //! input, set the axis, then the real inputs.
-IConcatenationLayer* addConcatenationAlong(INetworkDefinition& network, std::vector<ITensor*> const& inputs, int32_t axis)
+IConcatenationLayer* addConcatenationAlong(
+    INetworkDefinition& network, std::vector<ITensor*> const& inputs, int32_t axis)
 {
     std::vector<ITensor*> const placeholders(inputs.size(), inputs[0]);
     IConcatenationLayer* layer = network.addConcatenation(placeholders.data(), static_cast<int32_t>(inputs.size()));
@@ -95,9 +96,12 @@ TEST(CudaBackendConcatenation, EveryAxisAgreesWithTheCpu)
             shapes.push_back(shape);
         }
         std::string const what = "axis " + std::to_string(axis);
-        expectBackendsAgree(concatenationOf(shapes, axis, DataType::kFLOAT), inputsFor(shapes, DataType::kFLOAT), false, what);
-        expectBackendsAgree(concatenationOf(shapes, axis, DataType::kFLOAT), inputsFor(shapes, DataType::kFLOAT), true, what + " fp16");
-        expectBackendsAgree(concatenationOf(shapes, axis, DataType::kINT32), inputsFor(shapes, DataType::kINT32), false, what + " int32");
+        expectBackendsAgree(
+            concatenationOf(shapes, axis, DataType::kFLOAT), inputsFor(shapes, DataType::kFLOAT), false, what);
+        expectBackendsAgree(
+            concatenationOf(shapes, axis, DataType::kFLOAT), inputsFor(shapes, DataType::kFLOAT), true, what + " fp16");
+        expectBackendsAgree(concatenationOf(shapes, axis, DataType::kINT32), inputsFor(shapes, DataType::kINT32), false,
+            what + " int32");
     }
 }
 
@@ -109,7 +113,8 @@ TEST(CudaBackendConcatenation, MoreInputsThanOneLaunchTakes)
     {
         shapes.push_back({3, 1 + i % 4, 5});
     }
-    expectBackendsAgree(concatenationOf(shapes, 1, DataType::kFLOAT), inputsFor(shapes, DataType::kFLOAT), false, "21 inputs");
+    expectBackendsAgree(
+        concatenationOf(shapes, 1, DataType::kFLOAT), inputsFor(shapes, DataType::kFLOAT), false, "21 inputs");
 }
 
 TEST(CudaBackendConcatenation, AnEmptyInput)

@@ -58,13 +58,16 @@ TEST(CudaConditional, BothBranchesMatchTheReferenceAtFp32AndFp16)
     HostTensor const x = fromFloats({4, 64}, spread(256, -2.0F, 2.0F));
     for (bool fp16 : {false, true})
     {
-        expectBackendsAgree(squareOrShifted(), {{"cond", boolScalar(true)}, {"x", x},
-            {"index", fromInts({1}, {1000}, DataType::kINT32)}}, fp16, "true branch, gather index out of range");
-        expectBackendsAgree(squareOrShifted(), {{"cond", boolScalar(false)}, {"x", x},
-            {"index", fromInts({1}, {2}, DataType::kINT32)}}, fp16, "false branch");
+        expectBackendsAgree(squareOrShifted(),
+            {{"cond", boolScalar(true)}, {"x", x}, {"index", fromInts({1}, {1000}, DataType::kINT32)}}, fp16,
+            "true branch, gather index out of range");
+        expectBackendsAgree(squareOrShifted(),
+            {{"cond", boolScalar(false)}, {"x", x}, {"index", fromInts({1}, {2}, DataType::kINT32)}}, fp16,
+            "false branch");
     }
-    HostTensor const y = runOn(kiln::Backend::kCUDA, squareOrShifted(), {{"cond", boolScalar(true)},
-        {"x", fromFloats({4, 64}, std::vector<float>(256, 3.0F))}, {"index", fromInts({1}, {7}, DataType::kINT32)}})
+    HostTensor const y = runOn(kiln::Backend::kCUDA, squareOrShifted(),
+        {{"cond", boolScalar(true)}, {"x", fromFloats({4, 64}, std::vector<float>(256, 3.0F))},
+            {"index", fromInts({1}, {7}, DataType::kINT32)}})
                              .at("y");
     EXPECT_EQ(y.floats(), std::vector<float>(256, 9.0F));
 }
@@ -109,8 +112,7 @@ TEST(CudaConditional, ConditionFromShapesAndNestedConditionals)
         outer->setCondition(*outerCondition);
         IIfConditional* inner = network.addIfConditional();
         inner->setCondition(*innerCondition);
-        ITensor* innerResult
-            = inner->addOutput(*scaled(network, *x, 2.0F), *scaled(network, *x, 3.0F))->getOutput(0);
+        ITensor* innerResult = inner->addOutput(*scaled(network, *x, 2.0F), *scaled(network, *x, 3.0F))->getOutput(0);
         markOutput(network, outer->addOutput(*innerResult, *scaled(network, *x, 4.0F)), "y");
     };
     HostTensor const x = fromFloats({128}, spread(128, -1.0F, 1.0F));
@@ -118,8 +120,9 @@ TEST(CudaConditional, ConditionFromShapesAndNestedConditionals)
     {
         expectBackendsAgree(maker, {{"outer", boolScalar(taken)}, {"x", x}}, false, taken ? "outer" : "not outer");
     }
-    HostTensor const y = runOn(kiln::Backend::kCUDA, maker, {{"outer", boolScalar(true)},
-        {"x", fromFloats({128}, std::vector<float>(128, 1.0F))}}).at("y");
+    HostTensor const y = runOn(kiln::Backend::kCUDA, maker,
+        {{"outer", boolScalar(true)}, {"x", fromFloats({128}, std::vector<float>(128, 1.0F))}})
+                             .at("y");
     EXPECT_EQ(y.floats(), std::vector<float>(128, 2.0F));
 }
 

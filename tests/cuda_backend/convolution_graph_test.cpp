@@ -135,17 +135,17 @@ TEST(CudaConvolutionGraph, ARunOnOtherAddressesReadsAndWritesThoseAddresses)
     DeviceCopy const secondInput(inputs[1].bytes);
     DeviceCopy const firstOutput{std::vector<uint8_t>(outputBytes)};
     DeviceCopy const secondOutput{std::vector<uint8_t>(outputBytes)};
-    auto const expectRun = [&](DeviceCopy const& input, DeviceCopy const& output, HostTensor const& x,
-                               char const* what) {
-        ASSERT_EQ(cudaMemcpy(input.data, x.bytes.data(), x.bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
-        ASSERT_TRUE(context->setTensorAddress("x", input.data));
-        ASSERT_TRUE(context->setTensorAddress("y", output.data));
-        ASSERT_TRUE(context->enqueueV3(nullptr)) << logger.errors();
-        ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
-        HostTensor const y
-            = fromBytes(shapeOf(engine->getTensorShape("y")), output.read(outputBytes), DataType::kFLOAT);
-        expectSameOutput(y, runOn(kiln::Backend::kCPU, maker, {{"x", x}}).at("y"), {1e-5, 1e-4}, what);
-    };
+    auto const expectRun
+        = [&](DeviceCopy const& input, DeviceCopy const& output, HostTensor const& x, char const* what) {
+              ASSERT_EQ(cudaMemcpy(input.data, x.bytes.data(), x.bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
+              ASSERT_TRUE(context->setTensorAddress("x", input.data));
+              ASSERT_TRUE(context->setTensorAddress("y", output.data));
+              ASSERT_TRUE(context->enqueueV3(nullptr)) << logger.errors();
+              ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+              HostTensor const y
+                  = fromBytes(shapeOf(engine->getTensorShape("y")), output.read(outputBytes), DataType::kFLOAT);
+              expectSameOutput(y, runOn(kiln::Backend::kCPU, maker, {{"x", x}}).at("y"), {1e-5, 1e-4}, what);
+          };
     expectRun(firstInput, firstOutput, inputs[0], "the first buffers");
     expectRun(secondInput, secondOutput, inputs[1], "other buffers");
     expectRun(firstInput, firstOutput, inputs[2], "the first buffers again, with new contents");

@@ -27,8 +27,8 @@ public:
         relus.push_back(epilogue.relu());
         return Result{kiln::cuda::AlgorithmChoice::graphEngine(3), 1.0F};
     }
-    Result fastestDeconvolution(kiln::network::DeconvolutionParams const&, kiln::Shape const&, DataType,
-        size_t) override
+    Result fastestDeconvolution(
+        kiln::network::DeconvolutionParams const&, kiln::Shape const&, DataType, size_t) override
     {
         return Result{kiln::cuda::AlgorithmChoice::perCall(0), 1.0F};
     }

@@ -99,7 +99,8 @@ TEST(CudaBackend, ASeedPluginRunsItsOwnKernel)
     SKIP_WITHOUT_GPU();
     NetworkMaker const maker = [](INetworkDefinition& network) {
         ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {2, 3, 4, 5}});
-        kiln_seed::MyCustomPlugin plugin(3, std::vector<float>{0.5F, -1.0F, 2.0F}, std::vector<float>{0.1F, 0.2F, -0.3F});
+        kiln_seed::MyCustomPlugin plugin(
+            3, std::vector<float>{0.5F, -1.0F, 2.0F}, std::vector<float>{0.1F, 0.2F, -0.3F});
         IPluginV2Layer* layer = network.addPluginV2(&x, 1, plugin);
         IActivationLayer* relu = network.addActivation(*layer->getOutput(0), ActivationType::kRELU);
         relu->getOutput(0)->setName("y");
@@ -204,8 +205,8 @@ TEST(CudaBackend, ACapturedGraphReplaysAsEnqueueRuns)
     std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
     ITensor* x = network->addInput("x", DataType::kFLOAT, Dims{4, {1, 3, 8, 8}});
     std::vector<float> const kernel = spread(3 * 3 * 9, -0.4F, 0.5F);
-    IConvolutionLayer* conv = network->addConvolutionNd(
-        *x, 3, Dims{2, {3, 3}}, Weights{DataType::kFLOAT, kernel.data(), static_cast<int64_t>(kernel.size())}, Weights{});
+    IConvolutionLayer* conv = network->addConvolutionNd(*x, 3, Dims{2, {3, 3}},
+        Weights{DataType::kFLOAT, kernel.data(), static_cast<int64_t>(kernel.size())}, Weights{});
     conv->setPaddingNd(Dims{2, {1, 1}});
     ITensor* convOut = conv->getOutput(0);
     kiln_seed::MyCustomPlugin plugin(3, std::vector<float>{0.5F, -1.0F, 2.0F}, std::vector<float>{0.1F, 0.2F, -0.3F});

@@ -13,8 +13,8 @@ namespace
 using namespace nvinfer1;
 using namespace kiln::test;
 
-NetworkMaker cumulativeOf(DataType type, std::vector<int64_t> const& shape, int64_t axis, DataType axisType,
-    bool exclusive, bool reverse)
+NetworkMaker cumulativeOf(
+    DataType type, std::vector<int64_t> const& shape, int64_t axis, DataType axisType, bool exclusive, bool reverse)
 {
     return [=](INetworkDefinition& network) {
         Dims dims{static_cast<int32_t>(shape.size()), {}};
@@ -86,12 +86,12 @@ TEST(CudaBackendCumulative, LongLinesOnBothRoutes)
         int64_t axis;
     };
     Case const cases[] = {
-        {{2, 1000}, 1},   // contiguous lines: a warp each
-        {{1000, 3}, 0},   // lines with stride 3: still a warp each
-        {{40, 64}, 0},    // interleaved lines (stride 64): a thread each, coalesced
-        {{7, 31, 3}, 1},  // short lines: a thread each
-        {{100003}, 0},    // one long line, with a partial last chunk
-        {{1, 1, 1}, 2},   // one element
+        {{2, 1000}, 1},  // contiguous lines: a warp each
+        {{1000, 3}, 0},  // lines with stride 3: still a warp each
+        {{40, 64}, 0},   // interleaved lines (stride 64): a thread each, coalesced
+        {{7, 31, 3}, 1}, // short lines: a thread each
+        {{100003}, 0},   // one long line, with a partial last chunk
+        {{1, 1, 1}, 2},  // one element
     };
     for (Case const& c : cases)
     {

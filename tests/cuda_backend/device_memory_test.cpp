@@ -187,8 +187,8 @@ public:
         }
         // The workspace must be device memory of the size asked for.
         bool const ok = cudaMemsetAsync(workspace, 0, kWorkspaceBytes, stream) == cudaSuccess
-            && cudaMemcpyAsync(outputs[0], inputs[0], static_cast<size_t>(elements) * 2, cudaMemcpyDeviceToDevice,
-                   stream)
+            && cudaMemcpyAsync(
+                   outputs[0], inputs[0], static_cast<size_t>(elements) * 2, cudaMemcpyDeviceToDevice, stream)
                 == cudaSuccess;
         return ok ? 0 : 1;
     }
@@ -230,17 +230,17 @@ public:
     {
         return 0;
     }
-    void terminate() noexcept override {}
+    void terminate() noexcept override { }
     size_t getSerializationSize() const noexcept override
     {
         return 0;
     }
-    void serialize(void*) const noexcept override {}
+    void serialize(void*) const noexcept override { }
     void destroy() noexcept override
     {
         delete this;
     }
-    void setPluginNamespace(char const*) noexcept override {}
+    void setPluginNamespace(char const*) noexcept override { }
     char const* getPluginNamespace() const noexcept override
     {
         return "";
@@ -276,7 +276,7 @@ public:
     {
         return new AllocatorProbePlugin();
     }
-    void setPluginNamespace(char const*) noexcept override {}
+    void setPluginNamespace(char const*) noexcept override { }
     char const* getPluginNamespace() const noexcept override
     {
         return "";
@@ -340,8 +340,8 @@ struct ProbeEngine
         std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
         std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
         ITensor* x = network->addInput("x", DataType::kFLOAT, Dims{1, {kCount}});
-        IConstantLayer* c = network->addConstant(
-            Dims{1, {kCount}}, Weights{DataType::kFLOAT, constantValues().data(), kCount});
+        IConstantLayer* c
+            = network->addConstant(Dims{1, {kCount}}, Weights{DataType::kFLOAT, constantValues().data(), kCount});
         IElementWiseLayer* sum = network->addElementWise(*x, *c->getOutput(0), ElementWiseOperation::kSUM);
         AllocatorProbePlugin probe;
         ITensor* probeInput = sum->getOutput(0);
@@ -575,8 +575,8 @@ TEST(CudaDeviceMemory, OutOfMemoryIsAClearErrorAndTheEngineStaysUsable)
     allocator.failWhen([](uint64_t size, bool) { return size == kCount * sizeof(float); });
     EXPECT_EQ(probe.engine->createExecutionContext(), nullptr);
     errors = probe.logger.errors();
-    EXPECT_NE(errors.find(std::to_string(kCount * sizeof(float)) + " bytes for the constant's weights"),
-        std::string::npos)
+    EXPECT_NE(
+        errors.find(std::to_string(kCount * sizeof(float)) + " bytes for the constant's weights"), std::string::npos)
         << errors;
     EXPECT_EQ(allocator.live(), 0U);
 

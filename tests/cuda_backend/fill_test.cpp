@@ -110,8 +110,7 @@ TEST(CudaBackendFill, LinspaceShapeAlphaAndDeltasFromTensors)
         markOutput(network, fill);
     };
     std::map<std::string, HostTensor> const inputs{{"like", fromFloats({3, 5, 7}, spread(105, 0.0F, 1.0F))},
-        {"alpha", fromFloats({}, {-2.5F})},
-        {"beta", fromFloats({3}, {1.25F, -0.5F, 0.125F})}};
+        {"alpha", fromFloats({}, {-2.5F})}, {"beta", fromFloats({3}, {1.25F, -0.5F, 0.125F})}};
     expectBackendsAgree(fromInputs, inputs, false, "float inputs");
     expectBackendsAgree(fromInputs, inputs, true, "float inputs fp16");
 
@@ -123,9 +122,8 @@ TEST(CudaBackendFill, LinspaceShapeAlphaAndDeltasFromTensors)
         markOutput(network, fill);
     };
     expectBackendsAgree(integers,
-        {{"alpha", fromElements<int32_t>({}, {-7})},
-            {"beta", fromElements<int32_t>({2}, {100, -3})}},
-        false, "int32 inputs");
+        {{"alpha", fromElements<int32_t>({}, {-7})}, {"beta", fromElements<int32_t>({2}, {100, -3})}}, false,
+        "int32 inputs");
 
     // A static alpha with deltas from a tensor (Kiln takes the mix; TensorRT wants both or neither).
     auto mixed = [](INetworkDefinition& network) {
@@ -134,8 +132,8 @@ TEST(CudaBackendFill, LinspaceShapeAlphaAndDeltasFromTensors)
         fill->setInput(2, *network.addInput("beta", DataType::kFLOAT, Dims{1, {3}}));
         markOutput(network, fill);
     };
-    expectBackendsAgree(mixed, {{"beta", fromFloats({3}, {-1.5F, 9.0F, 0.1F})}},
-        false, "static alpha, deltas from an input");
+    expectBackendsAgree(
+        mixed, {{"beta", fromFloats({3}, {-1.5F, 9.0F, 0.1F})}}, false, "static alpha, deltas from an input");
 }
 
 TEST(CudaBackendFill, RandomUniformIsTheCpuSequenceBitForBit)
@@ -221,9 +219,9 @@ TEST(CudaBackendFill, RandomBoundsFromInputsThatTheCpuRefusesGiveNaN)
 {
     SKIP_WITHOUT_GPU();
     // The CPU fails the run; the GPU reads the bounds only on the device, so it marks the whole output instead.
-    for (auto const& [operation, alpha, beta] : {std::tuple{FillOperation::kRANDOM_UNIFORM, 3.0F, 1.0F},
-             std::tuple{FillOperation::kRANDOM_NORMAL, 0.0F, -1.0F},
-             std::tuple{FillOperation::kRANDOM_UNIFORM, 0.0F, INFINITY}})
+    for (auto const& [operation, alpha, beta] :
+        {std::tuple{FillOperation::kRANDOM_UNIFORM, 3.0F, 1.0F}, std::tuple{FillOperation::kRANDOM_NORMAL, 0.0F, -1.0F},
+            std::tuple{FillOperation::kRANDOM_UNIFORM, 0.0F, INFINITY}})
     {
         auto gpu = runOn(kiln::Backend::kCUDA, randomFillOfInputs(Dims{1, {300}}, operation), bounds(alpha, beta));
         ASSERT_EQ(gpu.count("y"), 1U);
@@ -254,8 +252,8 @@ TEST(CudaBackendFill, StaticUniformBoundsInTheWrongOrderFailWhenRun)
     ASSERT_EQ(cudaMalloc(&y, 3 * sizeof(float)), cudaSuccess);
     EXPECT_TRUE(context->setTensorAddress("y", y));
     EXPECT_FALSE(context->enqueueV3(nullptr));
-    EXPECT_NE(logger.errors().find("the minimum alpha (4.000000) exceeds the maximum beta (1.000000)"),
-        std::string::npos)
+    EXPECT_NE(
+        logger.errors().find("the minimum alpha (4.000000) exceeds the maximum beta (1.000000)"), std::string::npos)
         << logger.errors();
     cudaFree(y);
 }

@@ -36,8 +36,8 @@ FilterWeights filterOf(int64_t channels, float phase)
     return w;
 }
 
-ITensor& convolve(INetworkDefinition& network, ITensor& input, int64_t channels, FilterWeights const& w,
-    char const* name)
+ITensor& convolve(
+    INetworkDefinition& network, ITensor& input, int64_t channels, FilterWeights const& w, char const* name)
 {
     Weights const kernel{DataType::kFLOAT, w.kernel.data(), static_cast<int64_t>(w.kernel.size())};
     Weights const bias{DataType::kFLOAT, w.bias.data(), static_cast<int64_t>(w.bias.size())};
@@ -57,7 +57,8 @@ NetworkMaker residualBlock(FilterWeights const& first, FilterWeights const& seco
     return [&first, &second, &third](INetworkDefinition& network) {
         ITensor* x = network.addInput("x", DataType::kFLOAT, kShape);
         ITensor& hidden = relu(network, convolve(network, *x, kChannels, first, "conv1"), "relu1");
-        ITensor& y = relu(network, add(network, convolve(network, hidden, kChannels, second, "conv2"), *x, "add"), "relu2");
+        ITensor& y
+            = relu(network, add(network, convolve(network, hidden, kChannels, second, "conv2"), *x, "add"), "relu2");
         ITensor& shared = convolve(network, y, kChannels, third, "conv3");
         ITensor& z = relu(network, shared, "relu3");
         shared.setName("shared");
@@ -84,11 +85,11 @@ TEST(CudaBackendFusion, AnAdditionWithoutAReluAndABroadcastResidualStayUnfused)
     auto maker = [&](INetworkDefinition& network) {
         ITensor* x = network.addInput("x", DataType::kFLOAT, kShape);
         // conv + add of a [1, C, 1, 1] constant (broadcast: cuDNN's residual must match the output's shape) + relu.
-        IConstantLayer* constant = network.addConstant(Dims{4, {1, kChannels, 1, 1}},
-            Weights{DataType::kFLOAT, perChannel.data(), kChannels});
+        IConstantLayer* constant = network.addConstant(
+            Dims{4, {1, kChannels, 1, 1}}, Weights{DataType::kFLOAT, perChannel.data(), kChannels});
         constant->setName("shift");
-        ITensor& y = relu(network, add(network, convolve(network, *x, kChannels, a, "conv1"),
-                                           *constant->getOutput(0), "add1"), "relu1");
+        ITensor& y = relu(network,
+            add(network, convolve(network, *x, kChannels, a, "conv1"), *constant->getOutput(0), "add1"), "relu1");
         // conv + add of the input, no ReLU after.
         ITensor& z = add(network, convolve(network, y, kChannels, a, "conv2"), *x, "add2");
         z.setName("z");
@@ -159,8 +160,7 @@ TEST(CudaBackendFusion, EpiloguePartsTheCudaLayerDoesNotFuseAreRefused)
 
     kiln::plan::PlanModel biased = model;
     std::vector<float> const bias(kChannels, 1.0F);
-    biased.layers[0].epilogue.bias
-        = kiln::network::WeightsBuffer(Weights{DataType::kFLOAT, bias.data(), kChannels});
+    biased.layers[0].epilogue.bias = kiln::network::WeightsBuffer(Weights{DataType::kFLOAT, bias.data(), kChannels});
     std::string const biasError = contextError(biased);
     EXPECT_NE(biasError.find("conv1 + relu1"), std::string::npos) << biasError;
     EXPECT_NE(biasError.find("fuses a bias into a convolution"), std::string::npos) << biasError;

@@ -9,8 +9,8 @@ namespace
 using namespace nvinfer1;
 using namespace kiln::test;
 
-NetworkMaker gatherOf(GatherMode mode, int32_t axis, int32_t batchDims, Dims const& indexDims, DataType dataType,
-    DataType indexType)
+NetworkMaker gatherOf(
+    GatherMode mode, int32_t axis, int32_t batchDims, Dims const& indexDims, DataType dataType, DataType indexType)
 {
     return [=](INetworkDefinition& network) {
         ITensor* data = network.addInput("data", dataType, Dims{3, {3, 4, 5}});
@@ -54,7 +54,8 @@ TEST(CudaBackendGather, DefaultModeOnEveryAxis)
             std::string const what = "axis " + std::to_string(axis) + (indexType == DataType::kINT64 ? " int64" : "");
             expectBackendsAgree(maker(DataType::kFLOAT), {{"data", data}, {"indices", indices}}, false, what);
             expectBackendsAgree(maker(DataType::kFLOAT), {{"data", data}, {"indices", indices}}, true, what + " fp16");
-            expectBackendsAgree(maker(DataType::kINT32), {{"data", intData}, {"indices", indices}}, false, what + " int32");
+            expectBackendsAgree(
+                maker(DataType::kINT32), {{"data", intData}, {"indices", indices}}, false, what + " int32");
         }
     }
 }
@@ -83,7 +84,8 @@ TEST(CudaBackendGather, ElementMode)
     for (int32_t axis : {0, 1, 2})
     {
         HostTensor const indices = indicesOf(DataType::kINT64, {2, 4, 3}, values);
-        expectBackendsAgree(gatherOf(GatherMode::kELEMENT, axis, 0, Dims{3, {2, 4, 3}}, DataType::kFLOAT, DataType::kINT64),
+        expectBackendsAgree(
+            gatherOf(GatherMode::kELEMENT, axis, 0, Dims{3, {2, 4, 3}}, DataType::kFLOAT, DataType::kINT64),
             {{"data", data}, {"indices", indices}}, false, "element axis " + std::to_string(axis));
     }
 }

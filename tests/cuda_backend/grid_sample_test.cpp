@@ -142,9 +142,9 @@ TEST(CudaBackendGridSample, NearestCopiesSixteenBitTypesExactly)
         bfloatGrid[i] = static_cast<uint16_t>(bits >> 16); // k / 16 has few mantissa bits: exact in BF16
         // FP16: sign, exponent rebiased from 127 to 15, top 10 mantissa bits (zero stays zero).
         uint32_t const exponent = (bits >> 23) & 0xFFU;
-        halfGrid[i] = exponent == 0 ? static_cast<uint16_t>((bits >> 16) & 0x8000U)
-                                    : static_cast<uint16_t>(((bits >> 16) & 0x8000U) | ((exponent - 112U) << 10)
-                                        | ((bits >> 13) & 0x03FFU));
+        halfGrid[i] = exponent == 0
+            ? static_cast<uint16_t>((bits >> 16) & 0x8000U)
+            : static_cast<uint16_t>(((bits >> 16) & 0x8000U) | ((exponent - 112U) << 10) | ((bits >> 13) & 0x03FFU));
     }
     for (SampleMode sampleMode : {SampleMode::kFILL, SampleMode::kCLAMP, SampleMode::kREFLECT})
     {

@@ -38,8 +38,8 @@ public:
         return format == TensorFormat::kHWC ? Result{kiln::cuda::AlgorithmChoice::perCall(1), mChannelsLastMs}
                                             : Result{kiln::cuda::AlgorithmChoice::perCall(0), mLinearMs};
     }
-    Result fastestDeconvolution(kiln::network::DeconvolutionParams const&, kiln::Shape const&, DataType,
-        size_t) override
+    Result fastestDeconvolution(
+        kiln::network::DeconvolutionParams const&, kiln::Shape const&, DataType, size_t) override
     {
         ++calls;
         return Result{kiln::cuda::AlgorithmChoice::perCall(0), mLinearMs};
@@ -79,17 +79,16 @@ Comparison compare(kiln::plan::PlanModel const& model, kiln::backend::TimingCach
     kiln::cuda::ConvolutionTuning const tuning{cache, timer, "stand-in GPU", size_t{1} << 30, errorOnCacheMiss};
     Comparison result;
     result.ok = kiln::cuda::channelsLastIsFaster(
-        model, [&](int32_t t) { return kiln::plan::constantDims(model, t).value(); }, tuning,
-        result.channelsLastFaster, result.error);
+        model, [&](int32_t t) { return kiln::plan::constantDims(model, t).value(); }, tuning, result.channelsLastFaster,
+        result.error);
     return result;
 }
 
 //! The plan as chooseChannelsLast leaves it, before any timing: what channelsLastIsFaster is given.
 kiln::plan::PlanModel channelsLastPlan()
 {
-    return cudaPlanOf(twoConvolutions, true, [](IBuilderConfig& config) {
-        kiln::setConvolutionLayout(config, kiln::ConvolutionLayout::kCHANNELS_LAST);
-    });
+    return cudaPlanOf(twoConvolutions, true,
+        [](IBuilderConfig& config) { kiln::setConvolutionLayout(config, kiln::ConvolutionLayout::kCHANNELS_LAST); });
 }
 
 bool anyChannelsLast(kiln::plan::PlanModel const& model)

@@ -37,7 +37,8 @@ void expectFilterLayerAgrees(ConvolutionCase const& c, bool transposed)
     NetworkMaker const maker = [c, kernel, bias, transposed](INetworkDefinition& network) {
         ITensor* x = network.addInput("x", DataType::kFLOAT, c.input);
         Weights const k{DataType::kFLOAT, kernel->data(), static_cast<int64_t>(kernel->size())};
-        Weights const b = c.bias ? Weights{DataType::kFLOAT, bias->data(), static_cast<int64_t>(bias->size())} : Weights{};
+        Weights const b = c.bias ? Weights{DataType::kFLOAT, bias->data(), static_cast<int64_t>(bias->size())}
+                                 : Weights{};
         ILayer* layer = nullptr;
         if (transposed)
         {
@@ -76,13 +77,18 @@ void expectFilterLayerAgrees(ConvolutionCase const& c, bool transposed)
 
 std::vector<ConvolutionCase> const kFilterCases{
     {"3x3 same", Dims{4, {2, 3, 9, 9}}, 8, Dims{2, {3, 3}}, Dims{2, {1, 1}}, Dims{2, {1, 1}}, Dims{2, {1, 1}}, 1, true},
-    {"7x7 stride 2", Dims{4, {1, 3, 17, 15}}, 4, Dims{2, {7, 7}}, Dims{2, {2, 2}}, Dims{2, {3, 3}}, Dims{2, {1, 1}}, 1, true},
-    {"1x1 no bias", Dims{4, {3, 16, 5, 5}}, 12, Dims{2, {1, 1}}, Dims{2, {1, 1}}, Dims{2, {0, 0}}, Dims{2, {1, 1}}, 1, false},
+    {"7x7 stride 2", Dims{4, {1, 3, 17, 15}}, 4, Dims{2, {7, 7}}, Dims{2, {2, 2}}, Dims{2, {3, 3}}, Dims{2, {1, 1}}, 1,
+        true},
+    {"1x1 no bias", Dims{4, {3, 16, 5, 5}}, 12, Dims{2, {1, 1}}, Dims{2, {1, 1}}, Dims{2, {0, 0}}, Dims{2, {1, 1}}, 1,
+        false},
     {"grouped", Dims{4, {2, 8, 6, 7}}, 12, Dims{2, {3, 3}}, Dims{2, {1, 2}}, Dims{2, {1, 1}}, Dims{2, {1, 1}}, 4, true},
-    {"depthwise", Dims{4, {1, 6, 8, 8}}, 6, Dims{2, {3, 3}}, Dims{2, {2, 2}}, Dims{2, {1, 1}}, Dims{2, {1, 1}}, 6, true},
-    {"dilated", Dims{4, {1, 2, 11, 11}}, 3, Dims{2, {3, 3}}, Dims{2, {1, 1}}, Dims{2, {2, 2}}, Dims{2, {2, 2}}, 1, true},
+    {"depthwise", Dims{4, {1, 6, 8, 8}}, 6, Dims{2, {3, 3}}, Dims{2, {2, 2}}, Dims{2, {1, 1}}, Dims{2, {1, 1}}, 6,
+        true},
+    {"dilated", Dims{4, {1, 2, 11, 11}}, 3, Dims{2, {3, 3}}, Dims{2, {1, 1}}, Dims{2, {2, 2}}, Dims{2, {2, 2}}, 1,
+        true},
     {"1-D", Dims{3, {2, 4, 20}}, 5, Dims{1, {5}}, Dims{1, {2}}, Dims{1, {2}}, Dims{1, {1}}, 1, true},
-    {"3-D", Dims{5, {1, 2, 5, 6, 7}}, 3, Dims{3, {3, 3, 3}}, Dims{3, {1, 1, 1}}, Dims{3, {1, 1, 1}}, Dims{3, {1, 1, 1}}, 1, true},
+    {"3-D", Dims{5, {1, 2, 5, 6, 7}}, 3, Dims{3, {3, 3, 3}}, Dims{3, {1, 1, 1}}, Dims{3, {1, 1, 1}}, Dims{3, {1, 1, 1}},
+        1, true},
 };
 
 TEST(CudaLibraryLayers, ConvolutionsAgreeWithTheCpu)
@@ -103,8 +109,8 @@ TEST(CudaLibraryLayers, DeconvolutionsAgreeWithTheCpu)
         expectFilterLayerAgrees(c, true);
     }
     // A 2x upsampling with a 2x2 kernel and stride 2: every output pixel comes from exactly one input pixel.
-    expectFilterLayerAgrees(
-        {"2x2 stride 2", Dims{4, {2, 4, 5, 6}}, 3, Dims{2, {2, 2}}, Dims{2, {2, 2}}, Dims{2, {0, 0}}, Dims{2, {1, 1}}, 1, true},
+    expectFilterLayerAgrees({"2x2 stride 2", Dims{4, {2, 4, 5, 6}}, 3, Dims{2, {2, 2}}, Dims{2, {2, 2}},
+                                Dims{2, {0, 0}}, Dims{2, {1, 1}}, 1, true},
         true);
 }
 
@@ -144,7 +150,8 @@ TEST(CudaLibraryLayers, MatrixMultipliesAgreeWithTheCpu)
         HostTensor const b = fromFloats(shapeOf(c.b), spread(volumeOf(c.b), 0.75F, -1.0F));
         for (bool fp16 : {false, true})
         {
-            expectBackendsAgree(maker, {{"a", a}, {"b", b}}, fp16, std::string("matrix multiply ") + c.name + (fp16 ? " fp16" : ""));
+            expectBackendsAgree(
+                maker, {{"a", a}, {"b", b}}, fp16, std::string("matrix multiply ") + c.name + (fp16 ? " fp16" : ""));
         }
     }
 }

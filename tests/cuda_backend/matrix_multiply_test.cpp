@@ -112,7 +112,6 @@ kiln::plan::LayerRecord const* layerNamed(kiln::plan::PlanModel const& model, st
     return nullptr;
 }
 
-
 Dims const k5x7{2, {5, 7}};
 Dims const k7x3{2, {7, 3}};
 Dims const kRow3{2, {1, 3}};
@@ -186,8 +185,7 @@ TEST(CudaMatrixMultiplyFusion, ABiasThatSomethingElseReadsStays)
 TEST(CudaMatrixMultiplyFusion, ALinearLayerOverABatchOfRowsFuses)
 {
     // A transformer's linear layer: [batch, tokens, k] times one [k, n] matrix, plus a bias row, then a ReLU.
-    FullyConnected const linear{
-        Dims{3, {2, 5, 7}}, Op::kNONE, Dims{3, {1, 7, 3}}, Op::kNONE, Dims{3, {1, 1, 3}}, true};
+    FullyConnected const linear{Dims{3, {2, 5, 7}}, Op::kNONE, Dims{3, {1, 7, 3}}, Op::kNONE, Dims{3, {1, 1, 3}}, true};
     std::vector<std::string> const fused{"fc + add + relu"};
     EXPECT_EQ(layerNamesOfCudaPlan(linear.maker()), fused);
     // The second input transposed ([1, n, k], as exports of Gemm with transB store weights) folds as well.
@@ -281,8 +279,7 @@ TEST(CudaMatrixMultiplyGeometry, OperandsSwapIntoColumnMajorOrder)
     EXPECT_EQ(folded.output.cols, 6);
     EXPECT_EQ(folded.output.ld, 5);
     // A transposed a[2, 4, 3] has no such rows: it stays a batch with b's stride 0.
-    kiln::cuda::GemmGeometry const batch
-        = kiln::cuda::gemmGeometry({2, 4, 3}, Op::kTRANSPOSE, {1, 4, 5}, Op::kNONE);
+    kiln::cuda::GemmGeometry const batch = kiln::cuda::gemmGeometry({2, 4, 3}, Op::kTRANSPOSE, {1, 4, 5}, Op::kNONE);
     EXPECT_EQ(batch.m, 3);
     EXPECT_EQ(batch.batches, 2);
     EXPECT_EQ(batch.first.batchStride, 0);
@@ -357,8 +354,7 @@ TEST(CudaMatrixMultiply, BatchesVectorsAndBroadcastsAgreeWithTheCpu)
         {Dims{2, {1, 8}}, Op::kVECTOR, Dims{3, {3, 8, 4}}, Op::kNONE, none}, "one vector times a batch of matrices");
     expectAgreesInBothPrecisions(
         {Dims{3, {2, 5, 8}}, Op::kNONE, Dims{2, {2, 8}}, Op::kVECTOR, none}, "matrices times vectors");
-    expectAgreesInBothPrecisions(
-        {Dims{2, {4, 8}}, Op::kVECTOR, Dims{2, {4, 8}}, Op::kVECTOR, none}, "dot products");
+    expectAgreesInBothPrecisions({Dims{2, {4, 8}}, Op::kVECTOR, Dims{2, {4, 8}}, Op::kVECTOR, none}, "dot products");
     expectAgreesInBothPrecisions(
         {Dims{4, {2, 3, 5, 7}}, Op::kNONE, Dims{4, {2, 3, 7, 3}}, Op::kNONE, Dims{4, {1, 1, 1, 3}}, true},
         "two batch axes, bias and relu unfused");

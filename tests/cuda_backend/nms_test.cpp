@@ -218,8 +218,8 @@ TEST(CudaNms, CountChangesBetweenRunsOfOneContextOnAStream)
         HostTensor selected = zeros({rows, 3}, DataType::kINT32);
         if (rows > 0)
         {
-            ASSERT_EQ(cudaMemcpy(selected.bytes.data(), allocator->memory(), selected.bytes.size(),
-                          cudaMemcpyDeviceToHost),
+            ASSERT_EQ(
+                cudaMemcpy(selected.bytes.data(), allocator->memory(), selected.bytes.size(), cudaMemcpyDeviceToHost),
                 cudaSuccess);
         }
         EXPECT_EQ(selected.ints(), expected) << n << " boxes";

@@ -66,8 +66,8 @@ TEST(CudaNonZero, EveryTypeAndRankMatchesTheReference)
     for (DataType type : {DataType::kFLOAT, DataType::kHALF, DataType::kBF16, DataType::kINT8, DataType::kUINT8,
              DataType::kINT32, DataType::kINT64, DataType::kBOOL})
     {
-        for (kiln::Shape const& shape : {kiln::Shape{}, kiln::Shape{7}, kiln::Shape{3, 5}, kiln::Shape{2, 3, 4},
-                 kiln::Shape{2, 1, 3, 5}})
+        for (kiln::Shape const& shape :
+            {kiln::Shape{}, kiln::Shape{7}, kiln::Shape{3, 5}, kiln::Shape{2, 3, 4}, kiln::Shape{2, 1, 3, 5}})
         {
             std::string const what = kiln::dataTypeName(type) + " rank " + std::to_string(shape.size());
             expectBackendsAgree(nonZeroOf(type, dimsOf(shape)), {{"x", sparseInput(type, shape)}}, false, what);
@@ -81,8 +81,8 @@ TEST(CudaNonZero, Int32IndicesAllZeroAllNonZeroAndManyBlocks)
     kiln::Shape const big{3, 1000, 7};
     expectBackendsAgree(nonZeroOf(DataType::kFLOAT, dimsOf(big), DataType::kINT32),
         {{"x", sparseInput(DataType::kFLOAT, big)}}, false, "INT32 indices, many blocks");
-    expectBackendsAgree(nonZeroOf(DataType::kFLOAT, Dims{2, {4, 5}}),
-        {{"x", zeros({4, 5}, DataType::kFLOAT)}}, false, "all zero");
+    expectBackendsAgree(
+        nonZeroOf(DataType::kFLOAT, Dims{2, {4, 5}}), {{"x", zeros({4, 5}, DataType::kFLOAT)}}, false, "all zero");
     expectBackendsAgree(nonZeroOf(DataType::kINT32, Dims{2, {3, 3}}),
         {{"x", fromInts({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9}, DataType::kINT32)}}, false, "all non-zero");
     HostTensor const y = runOn(kiln::Backend::kCUDA, nonZeroOf(DataType::kFLOAT, Dims{2, {2, 3}}),
@@ -175,9 +175,9 @@ TEST(CudaNonZero, PluginSizeTensorInDeviceMemory)
         ASSERT_NE(layer, nullptr);
         layer->getOutput(0)->setName("values");
         network.markOutput(*layer->getOutput(0));
-        ITensor* doubled = network.addElementWise(*layer->getOutput(0), *layer->getOutput(0),
-                                      ElementWiseOperation::kSUM)
-                               ->getOutput(0);
+        ITensor* doubled
+            = network.addElementWise(*layer->getOutput(0), *layer->getOutput(0), ElementWiseOperation::kSUM)
+                  ->getOutput(0);
         doubled->setName("doubled");
         network.markOutput(*doubled);
     };
@@ -185,8 +185,7 @@ TEST(CudaNonZero, PluginSizeTensorInDeviceMemory)
     EXPECT_NE(buildPlan(logger, kiln::Backend::kCUDA, maker, false, {}), nullptr);
     SKIP_WITHOUT_GPU();
     PositiveSelectSettings::deviceEnqueue = selectOnTheHost;
-    auto const outputs
-        = runOn(kiln::Backend::kCUDA, maker, {{"x", fromFloats({6}, {3, -1, 0, 2, 5, -4})}}, false);
+    auto const outputs = runOn(kiln::Backend::kCUDA, maker, {{"x", fromFloats({6}, {3, -1, 0, 2, 5, -4})}}, false);
     PositiveSelectSettings::deviceEnqueue = nullptr;
     ASSERT_EQ(outputs.count("values"), 1U);
     EXPECT_EQ(outputs.at("values").floats(), (std::vector<float>{3, 2, 5}));
@@ -196,8 +195,7 @@ TEST(CudaNonZero, PluginSizeTensorInDeviceMemory)
 TEST(CudaNonZero, PlansBuildWithoutAGpu)
 {
     RecordingLogger logger;
-    EXPECT_NE(buildPlan(logger, kiln::Backend::kCUDA, nonZeroOf(DataType::kHALF, Dims{2, {3, 4}}), false, {}),
-        nullptr);
+    EXPECT_NE(buildPlan(logger, kiln::Backend::kCUDA, nonZeroOf(DataType::kHALF, Dims{2, {3, 4}}), false, {}), nullptr);
 }
 
 } // namespace

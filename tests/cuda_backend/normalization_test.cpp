@@ -95,8 +95,8 @@ TEST(CudaBackendNormalization, GroupNormalization)
     expectAgreement({
         {"one weight per channel", Dims{4, {2, 6, 5, 3}}, axis(2) | axis(3), Dims{4, {1, 6, 1, 1}},
             Dims{4, {1, 6, 1, 1}}, 3},
-        {"one weight per group", Dims{4, {2, 6, 5, 3}}, axis(2) | axis(3), Dims{4, {1, 3, 1, 1}},
-            Dims{4, {1, 3, 1, 1}}, 3},
+        {"one weight per group", Dims{4, {2, 6, 5, 3}}, axis(2) | axis(3), Dims{4, {1, 3, 1, 1}}, Dims{4, {1, 3, 1, 1}},
+            3},
         {"per-group scale, per-channel bias", Dims{4, {2, 6, 5, 3}}, axis(2) | axis(3), Dims{4, {1, 3, 1, 1}},
             Dims{4, {1, 6, 1, 1}}, 3},
         {"axis 1 in the mask", Dims{4, {2, 6, 5, 3}}, axis(1) | axis(2) | axis(3), Dims{4, {1, 6, 1, 1}},
@@ -126,8 +126,7 @@ TEST(CudaBackendNormalization, GroupsLongerThanABlock)
     SKIP_WITHOUT_GPU();
     expectAgreement({
         {"layer over 5000", Dims{2, {2, 5000}}, axis(1), Dims{2, {1, 5000}}, Dims{2, {1, 5000}}},
-        {"layer over 3 x 3000", Dims{3, {2, 3, 3000}}, axis(1) | axis(2), Dims{3, {1, 3, 3000}},
-            Dims{3, {1, 3, 3000}}},
+        {"layer over 3 x 3000", Dims{3, {2, 3, 3000}}, axis(1) | axis(2), Dims{3, {1, 3, 3000}}, Dims{3, {1, 3, 3000}}},
         {"instance over 97 x 101", Dims{4, {1, 2, 97, 101}}, axis(2) | axis(3), Dims{4, {1, 2, 1, 1}},
             Dims{4, {1, 2, 1, 1}}},
         {"group over 4 x 40 x 41", Dims{4, {2, 8, 40, 41}}, axis(2) | axis(3), Dims{4, {1, 8, 1, 1}},

@@ -10,8 +10,8 @@ using namespace nvinfer1;
 using namespace kiln::test;
 
 //! OneHot of the inputs "indices" and "values" ([off, on]) with a constant depth (a shape tensor, as TensorRT wants).
-NetworkMaker oneHotOf(Dims const& indexDims, DataType indexType, DataType valueType, int64_t depth,
-    DataType depthType, int32_t axis)
+NetworkMaker oneHotOf(
+    Dims const& indexDims, DataType indexType, DataType valueType, int64_t depth, DataType depthType, int32_t axis)
 {
     // The depth's weights must stay valid until the build: they are this lambda's own copies.
     auto const depth32 = static_cast<int32_t>(depth);

@@ -34,8 +34,8 @@ TEST(CudaBackendPadding, PadsAndCropsAsOnTheCpu)
         Dims pre;
         Dims post;
     };
-    for (Case const& c : {Case{"pad", Dims{2, {1, 2}}, Dims{2, {3, 0}}}, Case{"crop", Dims{2, {-1, -2}}, Dims{2, {0, -1}}},
-             Case{"mixed", Dims{2, {-1, 3}}, Dims{2, {2, -2}}}})
+    for (Case const& c : {Case{"pad", Dims{2, {1, 2}}, Dims{2, {3, 0}}},
+             Case{"crop", Dims{2, {-1, -2}}, Dims{2, {0, -1}}}, Case{"mixed", Dims{2, {-1, 3}}, Dims{2, {2, -2}}}})
     {
         expectBackendsAgree(paddingOf(c.pre, c.post, DataType::kFLOAT), {{"x", floats}}, false, c.name);
         expectBackendsAgree(paddingOf(c.pre, c.post, DataType::kFLOAT), {{"x", floats}}, true, c.name + " fp16");

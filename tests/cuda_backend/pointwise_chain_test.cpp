@@ -54,8 +54,8 @@ NetworkMaker geluAfterBias(std::shared_ptr<Values> const& values)
         ITensor& root2 = values->constant(network, Dims{3, {1, 1, 1}}, {1.41421356F}, "sqrt2");
         ITensor& one = values->constant(network, Dims{3, {1, 1, 1}}, {1.0F}, "one");
         ITensor& half = values->constant(network, Dims{3, {1, 1, 1}}, {0.5F}, "half");
-        ITensor& e = unary(network, binary(network, h, root2, ElementWiseOperation::kDIV, "div"),
-            UnaryOperation::kERF, "erf");
+        ITensor& e
+            = unary(network, binary(network, h, root2, ElementWiseOperation::kDIV, "div"), UnaryOperation::kERF, "erf");
         ITensor& g = binary(network, h, binary(network, e, one, ElementWiseOperation::kSUM, "add one"),
             ElementWiseOperation::kPROD, "mul");
         output(network, binary(network, g, half, ElementWiseOperation::kPROD, "mul half"), "y");
@@ -129,9 +129,8 @@ NetworkMaker convolutionsWithActivations(std::shared_ptr<Values> const& values)
         ITensor& b = convolve(silu, 2.0F, "conv b");
         ITensor& three = values->constant(network, Dims{4, {1, 1, 1, 1}}, {3.0F}, "three");
         ITensor& sixth = values->constant(network, Dims{4, {1, 1, 1, 1}}, {1.0F / 6.0F}, "sixth");
-        IActivationLayer* clip
-            = network.addActivation(binary(network, b, three, ElementWiseOperation::kSUM, "add three"),
-                ActivationType::kCLIP);
+        IActivationLayer* clip = network.addActivation(
+            binary(network, b, three, ElementWiseOperation::kSUM, "add three"), ActivationType::kCLIP);
         clip->setAlpha(0.0F);
         clip->setBeta(6.0F);
         clip->setName("clip");

@@ -20,8 +20,8 @@ NetworkMaker reduceOf(Dims const& dims, DataType type, ReduceOperation op, uint3
     };
 }
 
-std::vector<ReduceOperation> const kOperations{ReduceOperation::kSUM, ReduceOperation::kPROD, ReduceOperation::kMAX,
-    ReduceOperation::kMIN, ReduceOperation::kAVG};
+std::vector<ReduceOperation> const kOperations{
+    ReduceOperation::kSUM, ReduceOperation::kPROD, ReduceOperation::kMAX, ReduceOperation::kMIN, ReduceOperation::kAVG};
 
 TEST(CudaBackendReduce, EveryOperationOverEveryKindOfAxisSet)
 {
@@ -45,7 +45,8 @@ TEST(CudaBackendReduce, EveryOperationOverEveryKindOfAxisSet)
                     + std::to_string(axes) + (keep ? " keep" : "");
                 expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, axes, keep), {{"x", x}}, false, what);
                 expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, axes, keep), {{"x", x}}, true, what + " fp16");
-                expectBackendsAgree(reduceOf(dims, DataType::kINT32, op, axes, keep), {{"x", xi}}, false, what + " int32");
+                expectBackendsAgree(
+                    reduceOf(dims, DataType::kINT32, op, axes, keep), {{"x", xi}}, false, what + " int32");
             }
         }
     }
@@ -104,11 +105,11 @@ TEST(CudaBackendReduce, LongReductionsOverOuterAxesAgreeWithTheCpu)
             ints[i] = static_cast<int32_t>(i % 11) - 5;
         }
         HostTensor const xi = fromElements(c.shape, ints, DataType::kINT32);
-        for (ReduceOperation op : {ReduceOperation::kSUM, ReduceOperation::kAVG, ReduceOperation::kMAX,
-                 ReduceOperation::kMIN})
+        for (ReduceOperation op :
+            {ReduceOperation::kSUM, ReduceOperation::kAVG, ReduceOperation::kMAX, ReduceOperation::kMIN})
         {
-            std::string const what = "shape of " + std::to_string(count) + " op "
-                + std::to_string(static_cast<int32_t>(op));
+            std::string const what
+                = "shape of " + std::to_string(count) + " op " + std::to_string(static_cast<int32_t>(op));
             expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, c.axes, false), {{"x", x}}, false, what);
             expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, c.axes, true), {{"x", x}}, true, what + " fp16");
             expectBackendsAgree(reduceOf(dims, DataType::kINT32, op, c.axes, false), {{"x", xi}}, false, what + " int");

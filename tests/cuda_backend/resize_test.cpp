@@ -226,8 +226,8 @@ TEST(CudaBackendResize, GivenScalesDriveTheMapping)
             setup.mode = mode;
             setup.transformation = transformation;
             setup.rounding = ResizeRoundMode::kHALF_DOWN;
-            expectBackendsAgree(resizeOf(DataType::kFLOAT, input, {}, scales, setup), {{"x", x}}, false,
-                "scales " + describe(setup));
+            expectBackendsAgree(
+                resizeOf(DataType::kFLOAT, input, {}, scales, setup), {{"x", x}}, false, "scales " + describe(setup));
         }
     }
 }

@@ -30,15 +30,19 @@ TEST(CudaBackendScale, EveryModeAndWeightCombination)
                     count *= shape[d];
                 }
             }
-            auto const shifts = std::make_shared<std::vector<float>>(spread(static_cast<size_t>(count) + 1, -1.0F, 1.0F));
-            auto const scales = std::make_shared<std::vector<float>>(spread(static_cast<size_t>(count) + 1, 0.5F, 2.0F));
-            auto const powers = std::make_shared<std::vector<float>>(spread(static_cast<size_t>(count) + 1, 0.5F, 2.0F));
+            auto const shifts
+                = std::make_shared<std::vector<float>>(spread(static_cast<size_t>(count) + 1, -1.0F, 1.0F));
+            auto const scales
+                = std::make_shared<std::vector<float>>(spread(static_cast<size_t>(count) + 1, 0.5F, 2.0F));
+            auto const powers
+                = std::make_shared<std::vector<float>>(spread(static_cast<size_t>(count) + 1, 0.5F, 2.0F));
             for (int32_t present = 1; present < 8; ++present) // bit 0 shift, bit 1 scale, bit 2 power
             {
                 NetworkMaker const maker = [=](INetworkDefinition& network) {
                     ITensor* input = network.addInput("x", DataType::kFLOAT, Dims{4, {2, 3, 4, 5}});
                     auto weights = [count](std::vector<float> const& values, bool given) {
-                        return given ? Weights{DataType::kFLOAT, values.data(), count} : Weights{DataType::kFLOAT, nullptr, 0};
+                        return given ? Weights{DataType::kFLOAT, values.data(), count}
+                                     : Weights{DataType::kFLOAT, nullptr, 0};
                     };
                     IScaleLayer* layer = network.addScaleNd(*input, mode, weights(*shifts, present & 1),
                         weights(*scales, present & 2), weights(*powers, present & 4), channelAxis);

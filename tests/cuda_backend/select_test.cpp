@@ -57,8 +57,10 @@ TEST(CudaBackendSelect, SameShapesAndBroadcasts)
             {"t", fromElements(shapeOf(c.thenDims), thenInts, DataType::kINT32)},
             {"e", fromElements(shapeOf(c.elseDims), elseInts, DataType::kINT32)}};
         expectBackendsAgree(selectOf(c.condition, c.thenDims, c.elseDims, DataType::kFLOAT), floats, false, c.name);
-        expectBackendsAgree(selectOf(c.condition, c.thenDims, c.elseDims, DataType::kFLOAT), floats, true, c.name + " fp16");
-        expectBackendsAgree(selectOf(c.condition, c.thenDims, c.elseDims, DataType::kINT32), integers, false, c.name + " int32");
+        expectBackendsAgree(
+            selectOf(c.condition, c.thenDims, c.elseDims, DataType::kFLOAT), floats, true, c.name + " fp16");
+        expectBackendsAgree(
+            selectOf(c.condition, c.thenDims, c.elseDims, DataType::kINT32), integers, false, c.name + " int32");
     }
 }
 

@@ -73,9 +73,10 @@ TEST(CudaBackendShapeInputs, HostValuesDecideTheShapesAndDeviceLayersReadACopy)
         ASSERT_TRUE(context->enqueueV3(stream)) << logger.errors();
         std::vector<float> hostY(12, -1.0F);
         std::vector<float> hostSf(2, -1.0F);
-        ASSERT_EQ(cudaMemcpyAsync(hostY.data(), deviceY, 12 * sizeof(float), cudaMemcpyDeviceToHost, stream), cudaSuccess);
-        ASSERT_EQ(cudaMemcpyAsync(hostSf.data(), deviceSf, 2 * sizeof(float), cudaMemcpyDeviceToHost, stream),
-            cudaSuccess);
+        ASSERT_EQ(
+            cudaMemcpyAsync(hostY.data(), deviceY, 12 * sizeof(float), cudaMemcpyDeviceToHost, stream), cudaSuccess);
+        ASSERT_EQ(
+            cudaMemcpyAsync(hostSf.data(), deviceSf, 2 * sizeof(float), cudaMemcpyDeviceToHost, stream), cudaSuccess);
         ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
         EXPECT_EQ(hostY, hostX); // a reshape keeps the elements in order
         EXPECT_EQ(hostSf, (std::vector<float>{static_cast<float>(values[0]), static_cast<float>(values[1])}));

@@ -22,9 +22,9 @@ Permutation permutation(std::vector<int32_t> const& order)
 struct Case
 {
     std::string name;
-    std::vector<int32_t> first;  //!< empty: none
+    std::vector<int32_t> first;   //!< empty: none
     std::vector<int64_t> reshape; //!< empty: none
-    std::vector<int32_t> second; //!< empty: none
+    std::vector<int32_t> second;  //!< empty: none
 };
 
 NetworkMaker shuffleOf(Case const& c, DataType type)

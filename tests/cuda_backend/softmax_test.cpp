@@ -55,8 +55,8 @@ TEST(CudaBackendSoftMax, NanAndInfinitiesAsOnTheCpu)
     std::vector<float> const values{1, NAN, 2, 3, -inf, 1, 2, 3, -inf, -inf, -inf, -inf, 1, inf, 2, 3, 0, 1, 2, 3};
     for (uint32_t axes : {2U, 1U})
     {
-        expectBackendsAgree(softmaxOf(Dims{2, {5, 4}}, axes), {{"x", fromFloats({5, 4}, values)}},
-            false, "special values, axes " + std::to_string(axes));
+        expectBackendsAgree(softmaxOf(Dims{2, {5, 4}}, axes), {{"x", fromFloats({5, 4}, values)}}, false,
+            "special values, axes " + std::to_string(axes));
     }
 }
 

@@ -87,10 +87,10 @@ TEST(CudaBackendTopK, MaxAndMinAlongEveryAxisWithTiesAndNaN)
             {
                 for (DataType indicesType : {DataType::kINT32, DataType::kINT64})
                 {
-                    std::string const what = describe(operation, k, axis)
-                        + (indicesType == DataType::kINT64 ? " int64 indices" : "");
-                    expectBackendsAgree(topKOf(DataType::kFLOAT, dims, operation, k, axis, indicesType), {{"x", x}},
-                        false, what);
+                    std::string const what
+                        = describe(operation, k, axis) + (indicesType == DataType::kINT64 ? " int64 indices" : "");
+                    expectBackendsAgree(
+                        topKOf(DataType::kFLOAT, dims, operation, k, axis, indicesType), {{"x", x}}, false, what);
                 }
                 expectBackendsAgree(topKOf(DataType::kFLOAT, dims, operation, k, axis), {{"x", x}}, true,
                     describe(operation, k, axis) + " fp16");
@@ -109,25 +109,25 @@ TEST(CudaBackendTopK, LargeKOnRowsLongerThanABlock)
         int32_t axis;
     };
     Case const cases[] = {
-        {Dims{2, {2, 5000}}, 4000, 1},     // whole rows: two segments (rows shorter than 2^16)
-        {Dims{1, {70000}}, 50000, 0},      // whole rows: one long row, sorted by the whole device
-        {Dims{1, {100000}}, 100000, 0},    // k = the extent: one row sorted whole
-        {Dims{1, {70000}}, 5000, 0},       // selection in slices, the kept sorted by CUB
-        {Dims{1, {100000}}, 10000, 0},     // the same with k = 10,000
-        {Dims{2, {70000, 2}}, 3841, 0},    // two long rows whose elements interleave: slices, block sort
-        {Dims{2, {9, 70000}}, 3900, 1},    // nine long rows in slices
-        {Dims{2, {4, 32000}}, 50, 1},      // slices, the smallest block sort
-        {Dims{2, {2, 20000}}, 3000, 1},    // slices, the largest block sort
-        {Dims{2, {3000, 100}}, 20, 1},     // many short rows: a block each
-        {Dims{2, {200, 5000}}, 300, 1},    // many rows, a block each, block sort
-        {Dims{2, {130, 20000}}, 5000, 1},  // many rows, a block each, the kept sorted by CUB
-        {Dims{2, {50, 1000}}, 1000, 1},    // k = the extent: whole rows sorted in a block each
-        {Dims{2, {4, 100000}}, 1, 1},      // ArgMax over rows far longer than a block
-        {Dims{2, {3, 1000}}, 16, 1},       // the most the few-picks kernel picks
-        {Dims{2, {3, 1000}}, 17, 1},       // the fewest the selection takes
-        {Dims{3, {5, 3, 7}}, 7, 2},        // odd shapes, the whole axis
-        {Dims{1, {1}}, 1, 0},              // a single element
-        {Dims{3, {4, 1, 3}}, 1, 1},        // an axis of extent 1
+        {Dims{2, {2, 5000}}, 4000, 1},    // whole rows: two segments (rows shorter than 2^16)
+        {Dims{1, {70000}}, 50000, 0},     // whole rows: one long row, sorted by the whole device
+        {Dims{1, {100000}}, 100000, 0},   // k = the extent: one row sorted whole
+        {Dims{1, {70000}}, 5000, 0},      // selection in slices, the kept sorted by CUB
+        {Dims{1, {100000}}, 10000, 0},    // the same with k = 10,000
+        {Dims{2, {70000, 2}}, 3841, 0},   // two long rows whose elements interleave: slices, block sort
+        {Dims{2, {9, 70000}}, 3900, 1},   // nine long rows in slices
+        {Dims{2, {4, 32000}}, 50, 1},     // slices, the smallest block sort
+        {Dims{2, {2, 20000}}, 3000, 1},   // slices, the largest block sort
+        {Dims{2, {3000, 100}}, 20, 1},    // many short rows: a block each
+        {Dims{2, {200, 5000}}, 300, 1},   // many rows, a block each, block sort
+        {Dims{2, {130, 20000}}, 5000, 1}, // many rows, a block each, the kept sorted by CUB
+        {Dims{2, {50, 1000}}, 1000, 1},   // k = the extent: whole rows sorted in a block each
+        {Dims{2, {4, 100000}}, 1, 1},     // ArgMax over rows far longer than a block
+        {Dims{2, {3, 1000}}, 16, 1},      // the most the few-picks kernel picks
+        {Dims{2, {3, 1000}}, 17, 1},      // the fewest the selection takes
+        {Dims{3, {5, 3, 7}}, 7, 2},       // odd shapes, the whole axis
+        {Dims{1, {1}}, 1, 0},             // a single element
+        {Dims{3, {4, 1, 3}}, 1, 1},       // an axis of extent 1
     };
     for (Case const& c : cases)
     {
@@ -140,8 +140,8 @@ TEST(CudaBackendTopK, LargeKOnRowsLongerThanABlock)
         }
     }
     HostTensor const x = fromFloats({2, 5000}, tiedValues(10000));
-    expectBackendsAgree(topKOf(DataType::kFLOAT, Dims{2, {2, 5000}}, TopKOperation::kMAX, 4500, 1), {{"x", x}}, true,
-        "k 4500 fp16");
+    expectBackendsAgree(
+        topKOf(DataType::kFLOAT, Dims{2, {2, 5000}}, TopKOperation::kMAX, 4500, 1), {{"x", x}}, true, "k 4500 fp16");
     HostTensor const row = fromFloats({1, 100000}, tiedValues(100000));
     for (TopKOperation operation : {TopKOperation::kMAX, TopKOperation::kMIN})
     {
@@ -205,9 +205,9 @@ TEST(CudaBackendTopK, IntegerData)
                 std::string const what = describe(operation, kept, axis);
                 expectBackendsAgree(topKOf(DataType::kINT32, Dims{2, {2, 300}}, operation, kept, axis), {{"x", x32}},
                     false, what + " INT32");
-                expectBackendsAgree(topKOf(DataType::kINT64, Dims{2, {2, 300}}, operation, kept, axis,
-                                        DataType::kINT64),
-                    {{"x", x64}}, false, what + " INT64");
+                expectBackendsAgree(
+                    topKOf(DataType::kINT64, Dims{2, {2, 300}}, operation, kept, axis, DataType::kINT64), {{"x", x64}},
+                    false, what + " INT64");
             }
         }
     }

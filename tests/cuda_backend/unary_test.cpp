@@ -53,8 +53,7 @@ TEST(CudaBackendUnary, EveryFloatOperationAgreesWithTheCpu)
         auto const count = static_cast<int64_t>(inputs.size());
         for (bool fp16 : {false, true})
         {
-            expectBackendsAgree(unaryOf(op, DataType::kFLOAT, count),
-                {{"x", fromFloats({1, count}, inputs)}}, fp16,
+            expectBackendsAgree(unaryOf(op, DataType::kFLOAT, count), {{"x", fromFloats({1, count}, inputs)}}, fp16,
                 "unary " + std::to_string(o) + (fp16 ? " fp16" : ""));
         }
     }
@@ -63,8 +62,8 @@ TEST(CudaBackendUnary, EveryFloatOperationAgreesWithTheCpu)
 TEST(CudaBackendUnary, IntegerOperationsWrapAsOnTheCpu)
 {
     SKIP_WITHOUT_GPU();
-    std::vector<int32_t> const values{std::numeric_limits<int32_t>::min(), -7, -1, 0, 1, 9,
-        std::numeric_limits<int32_t>::max()};
+    std::vector<int32_t> const values{
+        std::numeric_limits<int32_t>::min(), -7, -1, 0, 1, 9, std::numeric_limits<int32_t>::max()};
     for (UnaryOperation op : {UnaryOperation::kABS, UnaryOperation::kNEG, UnaryOperation::kSIGN})
     {
         expectBackendsAgree(unaryOf(op, DataType::kINT32, 7), {{"x", fromElements({1, 7}, values, DataType::kINT32)}},

@@ -72,7 +72,8 @@ int32_t ChannelScalePlugin::getNbOutputs() const noexcept
 
 Dims ChannelScalePlugin::getOutputDimensions(int32_t index, Dims const* inputs, int32_t nbInputDims) noexcept
 {
-    if (index != 0 || nbInputDims != 1 || inputs[0].nbDims < 1 || inputs[0].d[0] != static_cast<int64_t>(mScales.size()))
+    if (index != 0 || nbInputDims != 1 || inputs[0].nbDims < 1
+        || inputs[0].d[0] != static_cast<int64_t>(mScales.size()))
     {
         return Dims{-1, {}};
     }
@@ -89,7 +90,7 @@ int32_t ChannelScalePlugin::initialize() noexcept
     return 0;
 }
 
-void ChannelScalePlugin::terminate() noexcept {}
+void ChannelScalePlugin::terminate() noexcept { }
 
 size_t ChannelScalePlugin::getWorkspaceSize(int32_t maxBatchSize) const noexcept
 {
@@ -148,8 +149,7 @@ int32_t ChannelScalePlugin::enqueueHost(PluginTensorDesc const* inputDesc, Plugi
 
 size_t ChannelScalePlugin::getSerializationSize() const noexcept
 {
-    return sizeof(int32_t) + mScales.size() * sizeof(float) + sizeof(int32_t) + sizeof(int32_t)
-        + sizeof(mInputDims.d);
+    return sizeof(int32_t) + mScales.size() * sizeof(float) + sizeof(int32_t) + sizeof(int32_t) + sizeof(mInputDims.d);
 }
 
 void ChannelScalePlugin::serialize(void* buffer) const noexcept
@@ -183,7 +183,8 @@ AsciiChar const* ChannelScalePlugin::getPluginNamespace() const noexcept
     return mNamespace.c_str();
 }
 
-DataType ChannelScalePlugin::getOutputDataType(int32_t index, DataType const* inputTypes, int32_t nbInputs) const noexcept
+DataType ChannelScalePlugin::getOutputDataType(
+    int32_t index, DataType const* inputTypes, int32_t nbInputs) const noexcept
 {
     (void) index;
     (void) nbInputs;
@@ -223,14 +224,15 @@ void ChannelScalePlugin::configurePlugin(Dims const* inputDims, int32_t nbInputs
     }
 }
 
-void ChannelScalePlugin::attachToContext(cudnnContext* cudnn, cublasContext* cublas, IGpuAllocator* gpuAllocator) noexcept
+void ChannelScalePlugin::attachToContext(
+    cudnnContext* cudnn, cublasContext* cublas, IGpuAllocator* gpuAllocator) noexcept
 {
     (void) cudnn;
     (void) cublas;
     (void) gpuAllocator;
 }
 
-void ChannelScalePlugin::detachFromContext() noexcept {}
+void ChannelScalePlugin::detachFromContext() noexcept { }
 
 IPluginV2Ext* ChannelScalePlugin::clone() const noexcept
 {

@@ -33,7 +33,8 @@ public:
     nvinfer1::AsciiChar const* getPluginType() const noexcept override;
     nvinfer1::AsciiChar const* getPluginVersion() const noexcept override;
     int32_t getNbOutputs() const noexcept override;
-    nvinfer1::Dims getOutputDimensions(int32_t index, nvinfer1::Dims const* inputs, int32_t nbInputDims) noexcept override;
+    nvinfer1::Dims getOutputDimensions(
+        int32_t index, nvinfer1::Dims const* inputs, int32_t nbInputDims) noexcept override;
     bool supportsFormat(nvinfer1::DataType type, nvinfer1::PluginFormat format) const noexcept override;
     int32_t initialize() noexcept override;
     void terminate() noexcept override;

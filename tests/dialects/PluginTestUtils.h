@@ -157,7 +157,8 @@ inline std::vector<float> fromHalf(std::vector<uint16_t> const& bits)
 //! The distance between two finite halves in units in the last place.
 inline int32_t halfUlpDistance(uint16_t a, uint16_t b)
 {
-    auto ordered = [](uint16_t h) { return (h & 0x8000u) != 0 ? -static_cast<int32_t>(h & 0x7FFFu) : static_cast<int32_t>(h); };
+    auto ordered
+        = [](uint16_t h) { return (h & 0x8000u) != 0 ? -static_cast<int32_t>(h & 0x7FFFu) : static_cast<int32_t>(h); };
     int32_t const d = ordered(a) - ordered(b);
     return d < 0 ? -d : d;
 }

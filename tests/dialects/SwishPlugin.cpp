@@ -94,8 +94,8 @@ void SwishPlugin::configurePlugin(
     (void) nbOutputs;
 }
 
-size_t SwishPlugin::getWorkspaceSize(PluginTensorDesc const* inputs, int32_t nbInputs, PluginTensorDesc const* outputs,
-    int32_t nbOutputs) const noexcept
+size_t SwishPlugin::getWorkspaceSize(
+    PluginTensorDesc const* inputs, int32_t nbInputs, PluginTensorDesc const* outputs, int32_t nbOutputs) const noexcept
 {
     (void) inputs;
     (void) outputs;
@@ -179,7 +179,7 @@ int32_t SwishPlugin::initialize() noexcept
     return 0;
 }
 
-void SwishPlugin::terminate() noexcept {}
+void SwishPlugin::terminate() noexcept { }
 
 size_t SwishPlugin::getSerializationSize() const noexcept
 {

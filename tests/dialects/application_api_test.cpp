@@ -117,14 +117,14 @@ public:
         length = 0;
         return nullptr;
     }
-    void writeCalibrationCache(void const* /*ptr*/, std::size_t /*length*/) noexcept override {}
+    void writeCalibrationCache(void const* /*ptr*/, std::size_t /*length*/) noexcept override { }
 };
 
 class NoListener final : public IDebugListener
 {
 public:
-    bool processDebugTensor(void const* /*addr*/, TensorLocation /*location*/, DataType /*type*/,
-        Dims const& /*shape*/, char const* /*name*/, cudaStream_t /*stream*/) override
+    bool processDebugTensor(void const* /*addr*/, TensorLocation /*location*/, DataType /*type*/, Dims const& /*shape*/,
+        char const* /*name*/, cudaStream_t /*stream*/) override
     {
         return true;
     }
@@ -155,8 +155,8 @@ protected:
     //! Runs `engine` on the fixed input and returns y.
     std::vector<float> run(ICudaEngine& engine, IRuntimeConfig* runtimeConfig = nullptr)
     {
-        std::unique_ptr<IExecutionContext> context{runtimeConfig ? engine.createExecutionContext(runtimeConfig)
-                                                                  : engine.createExecutionContext()};
+        std::unique_ptr<IExecutionContext> context{
+            runtimeConfig ? engine.createExecutionContext(runtimeConfig) : engine.createExecutionContext()};
         EXPECT_NE(context, nullptr);
         std::vector<float> x{-1, 2, -3, 4, -5, 6};
         std::vector<float> y(6, -100.0F);
@@ -207,8 +207,8 @@ TEST_F(ApplicationApi, TruncatedStreamIsAnError)
 {
     std::unique_ptr<IHostMemory> plan{builder->buildSerializedNetwork(*network, *config)};
     ASSERT_NE(plan, nullptr);
-    std::vector<char> half(static_cast<char const*>(plan->data()),
-        static_cast<char const*>(plan->data()) + plan->size() / 2);
+    std::vector<char> half(
+        static_cast<char const*>(plan->data()), static_cast<char const*>(plan->data()) + plan->size() / 2);
     MemoryReader reader(half);
     EXPECT_EQ(runtime->deserializeCudaEngine(reader), nullptr);
     EXPECT_EQ(logger.take("IRuntime::deserializeCudaEngine"), 1U);

@@ -162,8 +162,8 @@ TEST(DialectSwish, HostComputesSwish)
     {
         double const r = kiln::halfBitsToFloat(hx[i]);
         uint16_t const want = kiln::floatToHalfBits(static_cast<float>(r / (1.0 + std::exp(-1.5 * r))));
-        EXPECT_LE(halfUlpDistance(hy[i], want), 1) << i << ": got " << kiln::halfBitsToFloat(hy[i]) << " want "
-                                                   << kiln::halfBitsToFloat(want);
+        EXPECT_LE(halfUlpDistance(hy[i], want), 1)
+            << i << ": got " << kiln::halfBitsToFloat(hy[i]) << " want " << kiln::halfBitsToFloat(want);
     }
 }
 

@@ -35,12 +35,12 @@ public:
     {
         return type == DataType::kFLOAT && format == PluginFormat::kLINEAR;
     }
-    void configureWithFormat(const Dims*, int, const Dims*, int, DataType, PluginFormat, int) override {}
+    void configureWithFormat(const Dims*, int, const Dims*, int, DataType, PluginFormat, int) override { }
     int initialize() override
     {
         return 0;
     }
-    void terminate() override {}
+    void terminate() override { }
     size_t getWorkspaceSize(int) const override
     {
         return 0;
@@ -49,7 +49,7 @@ public:
     {
         return 0;
     }
-    void serialize(void*) const override {}
+    void serialize(void*) const override { }
     const char* getPluginType() const override
     {
         return "Bare";
@@ -66,7 +66,7 @@ public:
     {
         return new BarePlugin(*this);
     }
-    void setPluginNamespace(const char*) override {}
+    void setPluginNamespace(const char*) override { }
     const char* getPluginNamespace() const override
     {
         return "";

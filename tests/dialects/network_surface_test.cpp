@@ -19,11 +19,10 @@ template <typename Class, typename Signature>
 using MemberOf = Signature Class::*;
 
 //! A method of `Class` named `name` whose type is exactly the signature given last (noexcept included).
-#define KILN_NAMES_METHOD(Class, name, ...)                                                                          \
+#define KILN_NAMES_METHOD(Class, name, ...)                                                                            \
     static_assert(static_cast<MemberOf<Class, __VA_ARGS__>>(&Class::name) != nullptr, #Class "::" #name);
 
-#define KILN_ENUMERATOR(Enum, name, value)                                                                           \
-    static_assert(static_cast<int32_t>(Enum::name) == (value), #Enum "::" #name);
+#define KILN_ENUMERATOR(Enum, name, value) static_assert(static_cast<int32_t>(Enum::name) == (value), #Enum "::" #name);
 
 // ITensor
 KILN_NAMES_METHOD(ITensor, setName, void(char const*) noexcept)
@@ -400,8 +399,8 @@ KILN_NAMES_METHOD(INetworkDefinition, addLRN, ILRNLayer*(ITensor&, int64_t, floa
 KILN_NAMES_METHOD(INetworkDefinition, addScale, IScaleLayer*(ITensor&, ScaleMode, Weights, Weights, Weights) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addSoftMax, ISoftMaxLayer*(ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addConcatenation, IConcatenationLayer*(ITensor* const*, int32_t) noexcept)
-KILN_NAMES_METHOD(INetworkDefinition, addElementWise,
-    IElementWiseLayer*(ITensor&, ITensor&, ElementWiseOperation) noexcept)
+KILN_NAMES_METHOD(
+    INetworkDefinition, addElementWise, IElementWiseLayer*(ITensor&, ITensor&, ElementWiseOperation) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addUnary, IUnaryLayer*(ITensor&, UnaryOperation) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addShuffle, IShuffleLayer*(ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addOneHot, IOneHotLayer*(ITensor&, ITensor&, ITensor&, int32_t) noexcept)
@@ -437,13 +436,13 @@ KILN_NAMES_METHOD(INetworkDefinition, getFlag, bool(NetworkDefinitionCreationFla
 KILN_NAMES_METHOD(INetworkDefinition, markOutputForShapes, bool(ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, unmarkOutputForShapes, bool(ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addParametricReLU, IParametricReLULayer*(ITensor&, ITensor&) noexcept)
-KILN_NAMES_METHOD(INetworkDefinition, addConvolutionNd,
-    IConvolutionLayer*(ITensor&, int64_t, Dims const&, Weights, Weights) noexcept)
+KILN_NAMES_METHOD(
+    INetworkDefinition, addConvolutionNd, IConvolutionLayer*(ITensor&, int64_t, Dims const&, Weights, Weights) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addPoolingNd, IPoolingLayer*(ITensor&, PoolingType, Dims const&) noexcept)
-KILN_NAMES_METHOD(INetworkDefinition, addDeconvolutionNd,
-    IDeconvolutionLayer*(ITensor&, int64_t, Dims, Weights, Weights) noexcept)
-KILN_NAMES_METHOD(INetworkDefinition, addScaleNd,
-    IScaleLayer*(ITensor&, ScaleMode, Weights, Weights, Weights, int32_t) noexcept)
+KILN_NAMES_METHOD(
+    INetworkDefinition, addDeconvolutionNd, IDeconvolutionLayer*(ITensor&, int64_t, Dims, Weights, Weights) noexcept)
+KILN_NAMES_METHOD(
+    INetworkDefinition, addScaleNd, IScaleLayer*(ITensor&, ScaleMode, Weights, Weights, Weights, int32_t) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addResize, IResizeLayer*(ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addLoop, ILoop*() noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addIfConditional, IIfConditional*() noexcept)
@@ -464,8 +463,8 @@ KILN_NAMES_METHOD(INetworkDefinition, addEinsum, IEinsumLayer*(ITensor* const*, 
 KILN_NAMES_METHOD(INetworkDefinition, addGridSample, IGridSampleLayer*(ITensor&, ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addNMS, INMSLayer*(ITensor&, ITensor&, ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addReverseSequence, IReverseSequenceLayer*(ITensor&, ITensor&) noexcept)
-KILN_NAMES_METHOD(INetworkDefinition, addNormalization,
-    INormalizationLayer*(ITensor&, ITensor&, ITensor&, uint32_t) noexcept)
+KILN_NAMES_METHOD(
+    INetworkDefinition, addNormalization, INormalizationLayer*(ITensor&, ITensor&, ITensor&, uint32_t) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, getBuilder, IBuilder&() const noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, markWeightsRefittable, bool(char const*) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, unmarkWeightsRefittable, bool(char const*) noexcept)
@@ -474,8 +473,8 @@ KILN_NAMES_METHOD(INetworkDefinition, addSqueeze, ISqueezeLayer*(ITensor&, ITens
 KILN_NAMES_METHOD(INetworkDefinition, addUnsqueeze, IUnsqueezeLayer*(ITensor&, ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addDynamicQuantize,
     IDynamicQuantizeLayer*(ITensor&, int32_t, int32_t, DataType, DataType) noexcept)
-KILN_NAMES_METHOD(INetworkDefinition, addCumulative,
-    ICumulativeLayer*(ITensor&, ITensor&, CumulativeOperation, bool, bool) noexcept)
+KILN_NAMES_METHOD(
+    INetworkDefinition, addCumulative, ICumulativeLayer*(ITensor&, ITensor&, CumulativeOperation, bool, bool) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, markUnfusedTensorsAsDebugTensors, bool() noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, unmarkUnfusedTensorsAsDebugTensors, bool() noexcept)
 

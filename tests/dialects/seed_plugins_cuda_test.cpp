@@ -93,7 +93,8 @@ TEST_F(SeedPluginsOnGpu, MyCustomPluginMatchesHost)
 {
     for (DataType type : {DataType::kFLOAT, DataType::kHALF})
     {
-        kiln_seed::MyCustomPlugin plugin(3, std::vector<float>{0.3F, -1.7F, 2.2F}, std::vector<float>{0.1F, 0.05F, -0.6F});
+        kiln_seed::MyCustomPlugin plugin(
+            3, std::vector<float>{0.3F, -1.7F, 2.2F}, std::vector<float>{0.1F, 0.05F, -0.6F});
         ASSERT_EQ(plugin.initialize(), 0);
         PluginTensorDesc const desc = makeDesc(makeDims({5, 3, 7, 9}), type);
         size_t const n = 5 * 3 * 7 * 9;

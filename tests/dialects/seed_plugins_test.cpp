@@ -121,7 +121,8 @@ TEST(SeedPlugins, FieldNamesDescribeTheAttributes)
 
     IPluginCreator* custom = v2Creator("CustomPlugin");
     ASSERT_NE(custom, nullptr);
-    expectFields(*custom, custom->getFieldNames(), {{"min", PluginFieldType::kFLOAT32}, {"max", PluginFieldType::kFLOAT32}});
+    expectFields(
+        *custom, custom->getFieldNames(), {{"min", PluginFieldType::kFLOAT32}, {"max", PluginFieldType::kFLOAT32}});
 
     IPluginCreatorV3One* scaledAdd = v3Creator("ScaledAdd");
     ASSERT_NE(scaledAdd, nullptr);
@@ -142,12 +143,13 @@ TEST(MyCustomPlugin, IdentityAndFormats)
     DataType const half = DataType::kHALF;
     EXPECT_EQ(plugin->getOutputDataType(0, &half, 1), DataType::kHALF);
 
-    auto check = [&](DataType inType, TensorFormat inFormat, DataType outType, TensorFormat outFormat, bool in,
-                     bool out) {
-        PluginTensorDesc io[2] = {makeDesc(makeDims({2, 3}), inType, inFormat), makeDesc(makeDims({2, 3}), outType, outFormat)};
-        EXPECT_EQ(plugin->supportsFormatCombination(0, io, 1, 1), in);
-        EXPECT_EQ(plugin->supportsFormatCombination(1, io, 1, 1), out);
-    };
+    auto check
+        = [&](DataType inType, TensorFormat inFormat, DataType outType, TensorFormat outFormat, bool in, bool out) {
+              PluginTensorDesc io[2]
+                  = {makeDesc(makeDims({2, 3}), inType, inFormat), makeDesc(makeDims({2, 3}), outType, outFormat)};
+              EXPECT_EQ(plugin->supportsFormatCombination(0, io, 1, 1), in);
+              EXPECT_EQ(plugin->supportsFormatCombination(1, io, 1, 1), out);
+          };
     check(DataType::kFLOAT, TensorFormat::kLINEAR, DataType::kFLOAT, TensorFormat::kLINEAR, true, true);
     check(DataType::kHALF, TensorFormat::kLINEAR, DataType::kHALF, TensorFormat::kLINEAR, true, true);
     check(DataType::kHALF, TensorFormat::kLINEAR, DataType::kFLOAT, TensorFormat::kLINEAR, true, false);
@@ -180,7 +182,9 @@ TEST(MyCustomPlugin, CreateRejectsInconsistentFields)
     }
     {
         FieldCollection fields;
-        fields.addInt("in_channel", 0).addFloats("weight", std::vector<float>{}).addFloats("bias", std::vector<float>{});
+        fields.addInt("in_channel", 0)
+            .addFloats("weight", std::vector<float>{})
+            .addFloats("bias", std::vector<float>{});
         EXPECT_EQ(creator->createPlugin("l", fields.get()), nullptr);
     }
     EXPECT_EQ(creator->deserializePlugin("l", "abc", 3), nullptr);
@@ -622,9 +626,8 @@ TEST(ScaledAddPlugin, CapabilitiesAndIdentity)
     EXPECT_EQ(outType, DataType::kHALF);
 
     Dims const shape = makeDims({2, 3});
-    DynamicPluginTensorDesc io[3]
-        = {makeDynamicDesc(shape, DataType::kFLOAT), makeDynamicDesc(shape, DataType::kFLOAT),
-            makeDynamicDesc(shape, DataType::kFLOAT)};
+    DynamicPluginTensorDesc io[3] = {makeDynamicDesc(shape, DataType::kFLOAT), makeDynamicDesc(shape, DataType::kFLOAT),
+        makeDynamicDesc(shape, DataType::kFLOAT)};
     EXPECT_TRUE(build->supportsFormatCombination(0, io, 2, 1));
     EXPECT_TRUE(build->supportsFormatCombination(1, io, 2, 1));
     EXPECT_TRUE(build->supportsFormatCombination(2, io, 2, 1));
@@ -685,7 +688,8 @@ TEST(ScaledAddPlugin, HostComputesScaledAdd)
     EXPECT_EQ(hy[4], 0xFC00);
 
     // Shapes must agree.
-    PluginTensorDesc const descs[2] = {makeDesc(makeDims({4}), DataType::kFLOAT), makeDesc(makeDims({2, 2}), DataType::kFLOAT)};
+    PluginTensorDesc const descs[2]
+        = {makeDesc(makeDims({4}), DataType::kFLOAT), makeDesc(makeDims({2, 2}), DataType::kFLOAT)};
     std::vector<float> y(4);
     void const* ins[2] = {a.data(), b.data()};
     void* outs[1] = {y.data()};

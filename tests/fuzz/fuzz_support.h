@@ -1,5 +1,6 @@
-// What the plan fuzzers share: a logger that drops everything (unless asked), and an execution context only where the plan asks for
-// an amount of memory a fuzzer may allocate (a plan may validly ask for gigabytes; allocating them is no finding).
+// What the plan fuzzers share: a logger that drops everything (unless asked), and an execution context only where the
+// plan asks for an amount of memory a fuzzer may allocate (a plan may validly ask for gigabytes; allocating them is no
+// finding).
 #pragma once
 
 #include <NvInferRuntime.h>

@@ -40,9 +40,8 @@ inline std::vector<uint8_t> planWithPayload(std::vector<uint8_t> const& seedPlan
 {
     plan::PlanModel model;
     std::string error;
-    plan::LayerRecord* layer = plan::readPlan(seedPlan.data(), seedPlan.size(), model, error)
-        ? firstPluginLayer(model)
-        : nullptr;
+    plan::LayerRecord* layer = plan::readPlan(seedPlan.data(), seedPlan.size(), model, error) ? firstPluginLayer(model)
+                                                                                              : nullptr;
     if (layer == nullptr)
     {
         return {};

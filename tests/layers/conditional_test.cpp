@@ -109,8 +109,7 @@ TEST(IfConditional, BranchesOfDifferentExtentsGiveADataDependentOutput)
     {
         SCOPED_TRACE(taken);
         ASSERT_TRUE(h.run({{"cond", &taken}, {"x", values.data()}}, {}));
-        std::vector<float> const expected
-            = taken ? values : std::vector<float>{1.0F, 2.0F, 3.0F, 1.0F, 2.0F, 3.0F};
+        std::vector<float> const expected = taken ? values : std::vector<float>{1.0F, 2.0F, 3.0F, 1.0F, 2.0F, 3.0F};
         EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{static_cast<int64_t>(expected.size())}));
         std::vector<float> y(expected.size());
         std::memcpy(y.data(), allocator.memory(), y.size() * sizeof(float));

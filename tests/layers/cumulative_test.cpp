@@ -26,7 +26,7 @@ TEST(CumulativeLayer, EveryModeAlongTheLastAxis)
     LayerHarness h;
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
     int32_t const one = 1;
-        ITensor* axis = scalar(h, DataType::kINT32, one);
+    ITensor* axis = scalar(h, DataType::kINT32, one);
     ICumulativeLayer* inclusive = h.network->addCumulative(*x, *axis, CumulativeOperation::kSUM, false, false);
     ASSERT_NE(inclusive, nullptr) << h.logger.errors();
     EXPECT_EQ(inclusive->getType(), LayerType::kCUMULATIVE);
@@ -55,8 +55,8 @@ TEST(CumulativeLayer, EveryModeAlongTheLastAxis)
     std::vector<float> b(6);
     std::vector<float> c(6);
     std::vector<float> d(6);
-    ASSERT_TRUE(h.run({{"x", input.data()}}, {{"inclusive", a.data()}, {"exclusive", b.data()}, {"reverse", c.data()},
-        {"both", d.data()}}));
+    ASSERT_TRUE(h.run({{"x", input.data()}},
+        {{"inclusive", a.data()}, {"exclusive", b.data()}, {"reverse", c.data()}, {"both", d.data()}}));
     expectClose(a, {1, 3, 6, 4, 9, 15}, 1e-5F);  // running sums of each row
     expectClose(b, {0, 1, 3, 0, 4, 9}, 1e-5F);   // the same, shifted by one
     expectClose(c, {6, 5, 3, 15, 11, 6}, 1e-5F); // sums from the end of each row

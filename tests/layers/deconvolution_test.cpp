@@ -34,8 +34,10 @@ TEST(DeconvolutionLayer, StrideTwoStampsTheKernelWithBiasAtRuntimeSizes)
     std::vector<float> y(16);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
     // Stride 2 = kernel size: every input pixel stamps x * kernel into its own 2x2 block, plus 0.5.
-    expectClose(y, {1.5F, 10.5F, 2.5F, 20.5F, 100.5F, 1000.5F, 200.5F, 2000.5F, //
-        3.5F, 30.5F, 4.5F, 40.5F, 300.5F, 3000.5F, 400.5F, 4000.5F}, 1e-5F);
+    expectClose(y,
+        {1.5F, 10.5F, 2.5F, 20.5F, 100.5F, 1000.5F, 200.5F, 2000.5F, //
+            3.5F, 30.5F, 4.5F, 40.5F, 300.5F, 3000.5F, 400.5F, 4000.5F},
+        1e-5F);
     // A 1x3 input: a 2x6 output.
     ASSERT_TRUE(h.context->setInputShape("x", Dims{4, {1, 1, 1, 3}}));
     EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{1, 1, 2, 6}));

@@ -270,7 +270,8 @@ TEST(FillLayer, StaticLinspaceOfRankTwoFailsWhenRun)
     std::vector<float> y(4);
     ASSERT_TRUE(h.context->setTensorAddress("y", y.data()));
     EXPECT_FALSE(h.context->enqueueV3(nullptr));
-    EXPECT_TRUE(errorMentions(h, "layer \"(Unnamed Layer* 0) [Fill]\": fill: a kLINSPACE fill of rank 2 needs beta as input 2"))
+    EXPECT_TRUE(
+        errorMentions(h, "layer \"(Unnamed Layer* 0) [Fill]\": fill: a kLINSPACE fill of rank 2 needs beta as input 2"))
         << h.logger.errors();
 }
 

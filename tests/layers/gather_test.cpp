@@ -59,8 +59,7 @@ TEST(GatherLayer, RuntimeDimensionsAndShapeValues)
     // Gathering dims (2, 0) of x's shape keeps the values known: a reshape target of (x.d2, x.d0).
     IShapeLayer* shape = h.network->addShape(*x);
     std::vector<int64_t> const picks{2, 0};
-    IConstantLayer* pickLayer
-        = h.network->addConstant(Dims{1, {2}}, Weights{DataType::kINT64, picks.data(), 2});
+    IConstantLayer* pickLayer = h.network->addConstant(Dims{1, {2}}, Weights{DataType::kINT64, picks.data(), 2});
     IGatherLayer* picked = h.network->addGather(*shape->getOutput(0), *pickLayer->getOutput(0), 0);
     ASSERT_NE(picked, nullptr) << h.logger.errors();
     EXPECT_TRUE(picked->getOutput(0)->isShapeTensor());

@@ -27,8 +27,8 @@ struct GridSampleCase
 
 //! Samples `input` (of dims `inputDims`) at `grid` ((x, y) pairs, dims [1, 1, points, 2]) with `modes`, through a
 //! built and reloaded plan.
-std::vector<float> sample(Dims const& inputDims, std::vector<float> const& input, std::vector<float> const& grid,
-    GridSampleCase const& modes)
+std::vector<float> sample(
+    Dims const& inputDims, std::vector<float> const& input, std::vector<float> const& grid, GridSampleCase const& modes)
 {
     LayerHarness h;
     int64_t const points = static_cast<int64_t>(grid.size() / 2);
@@ -60,8 +60,8 @@ TEST(GridSampleLayer, IdentityGridReproducesTheInput)
     Dims const dims{4, {1, 1, 2, 3}};
     // Pixel centres: with align corners at -1, 0, 1 (x) and -1, 1 (y); without, at (2i + 1) / extent - 1.
     std::vector<float> const aligned{-1, -1, 0, -1, 1, -1, -1, 1, 0, 1, 1, 1};
-    std::vector<float> const centred{-2.0F / 3, -0.5F, 0, -0.5F, 2.0F / 3, -0.5F, -2.0F / 3, 0.5F, 0, 0.5F,
-        2.0F / 3, 0.5F};
+    std::vector<float> const centred{
+        -2.0F / 3, -0.5F, 0, -0.5F, 2.0F / 3, -0.5F, -2.0F / 3, 0.5F, 0, 0.5F, 2.0F / 3, 0.5F};
     for (InterpolationMode mode : {InterpolationMode::kNEAREST, InterpolationMode::kLINEAR, InterpolationMode::kCUBIC})
     {
         SCOPED_TRACE(static_cast<int32_t>(mode));
@@ -104,14 +104,14 @@ TEST(GridSampleLayer, PointsOutsideTheInputUnderEverySampleMode)
     std::vector<float> const row{1, 2, 3, 4};
     std::vector<float> const grid{-1.5F, 0, -0.875F, 0, 1.5F, 0, 3.0F, 0, -3.0F, 0};
     // kFILL reads zeros outside: only column -0.25 keeps 0.75 of pixel 0.
-    expectClose(sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kFILL}),
-        {0, 0.75F, 0, 0, 0}, 1e-5F);
-    // kCLAMP moves points outside [-0.5, 3.5] to the edge pixels; column -0.25 blends pixel 0 with itself.
-    expectClose(sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kCLAMP}),
-        {1, 1, 4, 4, 1}, 1e-5F);
-    // kREFLECT mirrors at -0.5 and 3.5: -1.5 -> 0.5, 4.5 -> 2.5, 7.5 -> -0.5 (two folds), -4.5 -> 3.5.
     expectClose(
-        sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kREFLECT}), {1.5F, 1, 3.5F, 1, 4}, 1e-5F);
+        sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kFILL}), {0, 0.75F, 0, 0, 0}, 1e-5F);
+    // kCLAMP moves points outside [-0.5, 3.5] to the edge pixels; column -0.25 blends pixel 0 with itself.
+    expectClose(
+        sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kCLAMP}), {1, 1, 4, 4, 1}, 1e-5F);
+    // kREFLECT mirrors at -0.5 and 3.5: -1.5 -> 0.5, 4.5 -> 2.5, 7.5 -> -0.5 (two folds), -4.5 -> 3.5.
+    expectClose(sample(dims, row, grid, {InterpolationMode::kLINEAR, false, SampleMode::kREFLECT}),
+        {1.5F, 1, 3.5F, 1, 4}, 1e-5F);
 }
 
 TEST(GridSampleLayer, NearestRoundsHalfToEven)
@@ -133,12 +133,12 @@ TEST(GridSampleLayer, BicubicUsesCoefficientMinusThreeQuarters)
     Dims const dims{4, {1, 1, 1, 4}};
     std::vector<float> const row{1, 2, 4, 8};
     std::vector<float> const grid{-0.5F, 0, 0, 0};
-    expectClose(sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kFILL}),
-        {1.40625F, 2.71875F}, 1e-5F);
-    expectClose(sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kCLAMP}),
-        {1.3125F, 2.71875F}, 1e-5F);
-    expectClose(sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kREFLECT}),
-        {1.3125F, 2.71875F}, 1e-5F);
+    expectClose(
+        sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kFILL}), {1.40625F, 2.71875F}, 1e-5F);
+    expectClose(
+        sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kCLAMP}), {1.3125F, 2.71875F}, 1e-5F);
+    expectClose(
+        sample(dims, row, grid, {InterpolationMode::kCUBIC, false, SampleMode::kREFLECT}), {1.3125F, 2.71875F}, 1e-5F);
 }
 
 TEST(GridSampleLayer, ChannelsAndBatchesShareTheirGrid)
@@ -216,8 +216,9 @@ TEST(GridSampleLayer, DefaultsAndRefusedModes)
     layer->setInterpolationMode(InterpolationMode::kNEAREST);
     layer->setInterpolationMode(static_cast<InterpolationMode>(7));
     EXPECT_EQ(layer->getInterpolationMode(), InterpolationMode::kNEAREST);
-    EXPECT_TRUE(errorMentions(h, "IGridSampleLayer::setInterpolationMode: layer \"(Unnamed Layer* 0) [GridSample]\": "
-                                 "7 is not an InterpolationMode"))
+    EXPECT_TRUE(errorMentions(h,
+        "IGridSampleLayer::setInterpolationMode: layer \"(Unnamed Layer* 0) [GridSample]\": "
+        "7 is not an InterpolationMode"))
         << h.logger.errors();
 }
 

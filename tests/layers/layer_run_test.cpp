@@ -27,7 +27,8 @@ TEST(ConvolutionLayer, PaddedStridedWithBias)
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{4, {1, 1, 4, 4}});
     std::vector<float> const kernel(9, 1.0F);
     std::vector<float> const bias{0.5F};
-    IConvolutionLayer* conv = h.network->addConvolutionNd(*x, 1, Dims{2, {3, 3}}, floatWeights(kernel), floatWeights(bias));
+    IConvolutionLayer* conv
+        = h.network->addConvolutionNd(*x, 1, Dims{2, {3, 3}}, floatWeights(kernel), floatWeights(bias));
     ASSERT_NE(conv, nullptr) << h.logger.errors();
     EXPECT_EQ(conv->getStrideNd().d[0], 1);
     EXPECT_EQ(conv->getDilationNd().d[1], 1);
@@ -39,8 +40,10 @@ TEST(ConvolutionLayer, PaddedStridedWithBias)
     std::vector<float> y(4, -1.0F);
     ASSERT_TRUE(h.run({{"x", input.data()}}, {{"y", y.data()}}));
     // Windows centred on (0,0), (0,2), (2,0), (2,2) of the zero-padded input.
-    expectClose(y, {1 + 2 + 5 + 6 + 0.5F, 2 + 3 + 4 + 6 + 7 + 8 + 0.5F, 5 + 6 + 9 + 10 + 13 + 14 + 0.5F,
-        6 + 7 + 8 + 10 + 11 + 12 + 14 + 15 + 16 + 0.5F}, 1e-5F);
+    expectClose(y,
+        {1 + 2 + 5 + 6 + 0.5F, 2 + 3 + 4 + 6 + 7 + 8 + 0.5F, 5 + 6 + 9 + 10 + 13 + 14 + 0.5F,
+            6 + 7 + 8 + 10 + 11 + 12 + 14 + 15 + 16 + 0.5F},
+        1e-5F);
 }
 
 TEST(ConvolutionLayer, GroupedDilated)
@@ -87,7 +90,8 @@ TEST(ScaleLayer, PerChannel)
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{4, {1, 2, 1, 2}});
     std::vector<float> const shift{1, -1};
     std::vector<float> const scale{2, 3};
-    IScaleLayer* layer = h.network->addScale(*x, ScaleMode::kCHANNEL, floatWeights(shift), floatWeights(scale), Weights{});
+    IScaleLayer* layer
+        = h.network->addScale(*x, ScaleMode::kCHANNEL, floatWeights(shift), floatWeights(scale), Weights{});
     ASSERT_NE(layer, nullptr) << h.logger.errors();
     EXPECT_EQ(layer->getChannelAxis(), 1);
     h.output(layer, "y");
@@ -105,8 +109,8 @@ TEST(ShuffleLayer, TransposeReshapeTranspose)
     IShuffleLayer* layer = h.network->addShuffle(*x);
     ASSERT_NE(layer, nullptr) << h.logger.errors();
     layer->setFirstTranspose(Permutation{{1, 0, 2}}); // (3, 2, 2)
-    layer->setReshapeDimensions(Dims{2, {0, -1}});     // (3, 4)
-    layer->setSecondTranspose(Permutation{{1, 0}});    // (4, 3)
+    layer->setReshapeDimensions(Dims{2, {0, -1}});    // (3, 4)
+    layer->setSecondTranspose(Permutation{{1, 0}});   // (4, 3)
     h.output(layer, "y");
     ASSERT_TRUE(h.build());
     EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{4, 3}));
@@ -220,7 +224,8 @@ TEST(LayerPlan, SerializeRoundTripKeepsEveryParameter)
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{4, {1, 2, 4, 4}});
     std::vector<float> const kernel(2 * 1 * 3 * 3, 0.25F);
     std::vector<float> const bias{1, 2};
-    IConvolutionLayer* conv = h.network->addConvolutionNd(*x, 2, Dims{2, {3, 3}}, floatWeights(kernel), floatWeights(bias));
+    IConvolutionLayer* conv
+        = h.network->addConvolutionNd(*x, 2, Dims{2, {3, 3}}, floatWeights(kernel), floatWeights(bias));
     conv->setNbGroups(2);
     conv->setPaddingMode(PaddingMode::kSAME_UPPER);
     IDeconvolutionLayer* deconv = h.network->addDeconvolutionNd(

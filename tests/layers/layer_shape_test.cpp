@@ -145,7 +145,8 @@ TEST(LayerErrors, ArgumentsAreCheckedAndNamed)
         << h.logger.errors();
     std::vector<float> const kernel(17, 1.0F);
     EXPECT_EQ(h.network->addConvolutionNd(*x, 1, Dims{2, {3, 3}}, floatWeights(kernel), Weights{}), nullptr);
-    EXPECT_NE(h.logger.errors().find("the kernel weights have 17 values; expected 18 for 1 group(s)"), std::string::npos)
+    EXPECT_NE(
+        h.logger.errors().find("the kernel weights have 17 values; expected 18 for 1 group(s)"), std::string::npos)
         << h.logger.errors();
     EXPECT_EQ(h.network->addConvolutionNd(*x, 0, Dims{2, {3, 3}}, floatWeights(kernel), Weights{}), nullptr);
     EXPECT_NE(h.logger.errors().find("number of output maps (0)"), std::string::npos) << h.logger.errors();
@@ -174,8 +175,8 @@ TEST(LayerErrors, ArgumentsAreCheckedAndNamed)
     EXPECT_EQ(h.network->addSoftMax(*image)->getAxes(), 1U << 1); // rank 4: axis rank - 3 = 1, the C of NCHW
     ITensor* bytes = h.network->addInput("bytes", DataType::kUINT8, Dims{1, {4}});
     EXPECT_EQ(h.network->addElementWise(*bytes, *bytes, ElementWiseOperation::kSUM), nullptr);
-    EXPECT_NE(h.logger.errors().find("element-wise operations do not take UINT8 inputs; cast them first"),
-        std::string::npos);
+    EXPECT_NE(
+        h.logger.errors().find("element-wise operations do not take UINT8 inputs; cast them first"), std::string::npos);
 }
 
 } // namespace

@@ -24,12 +24,12 @@ namespace kiln::test
 
 struct NmsCase
 {
-    Shape boxesShape;             //!< [batch, boxes, 4] or [batch, boxes, classes, 4]
+    Shape boxesShape; //!< [batch, boxes, 4] or [batch, boxes, classes, 4]
     std::vector<float> boxes;
-    Shape scoresShape;            //!< [batch, boxes, classes]
+    Shape scoresShape; //!< [batch, boxes, classes]
     std::vector<float> scores;
-    std::vector<int32_t> maxOut{100}; //!< one value; kept here, since the constant's weights must outlive the build
-    std::vector<float> iou;       //!< empty: input 3 not given
+    std::vector<int32_t> maxOut{100};  //!< one value; kept here, since the constant's weights must outlive the build
+    std::vector<float> iou;            //!< empty: input 3 not given
     std::vector<float> scoreThreshold; //!< empty: input 4 not given
     nvinfer1::BoundingBoxFormat format{nvinfer1::BoundingBoxFormat::kCORNER_PAIRS};
     std::optional<int32_t> topKBoxLimit;

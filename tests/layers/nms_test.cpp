@@ -118,8 +118,8 @@ TEST(NMSLayer, SeveralClassesAndBatchItemsInOnnxOrder)
     // Batch 0, class 0: scores 0.5, 0.9, 0.7: box 1, box 0 suppressed by it, box 2. Class 1: 0.1 (out), 0.6, 0.8:
     // box 2, box 1. Batch 1, class 0: 0.2, 0.3, 0.6: box 2, box 0 suppressed by it (IoU 0.68), box 1. Class 1: 0.9,
     // 0.4, 0.95: box 2, box 0 suppressed, box 1.
-    EXPECT_EQ(runNms(twoBatchesTwoClasses()), (std::vector<int64_t>{0, 0, 1, 0, 0, 2, 0, 1, 2, 0, 1, 1, 1, 0, 2,
-                                                  1, 0, 1, 1, 1, 2, 1, 1, 1}));
+    EXPECT_EQ(runNms(twoBatchesTwoClasses()),
+        (std::vector<int64_t>{0, 0, 1, 0, 0, 2, 0, 1, 2, 0, 1, 1, 1, 0, 2, 1, 0, 1, 1, 1, 2, 1, 1, 1}));
 }
 
 TEST(NMSLayer, MaxOutputBoxesPerClass)
@@ -190,8 +190,8 @@ TEST(NMSLayer, TopKBoxLimitKeepsTheBestCandidatesOfEachBatchItem)
     // Equal scores: the lower class first.
     c.scores = {0.5F, 0.5F, 0.5F, 0.5F, 0.5F, 0.5F, 0.5F, 0.5F, 0.5F, 0.5F, 0.5F, 0.5F};
     c.topKBoxLimit = 4;
-    EXPECT_EQ(runNms(c), (std::vector<int64_t>{0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 2, 1,
-                                                  1, 0}));
+    EXPECT_EQ(
+        runNms(c), (std::vector<int64_t>{0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 2, 1, 1, 0}));
     c.topKBoxLimit = 0;
     EXPECT_EQ(runNms(c), (std::vector<int64_t>{}));
 }
@@ -243,8 +243,8 @@ void addDynamicNms(LayerHarness& h, std::vector<int32_t> const& maxOut, std::vec
     ITensor* scores = h.network->addInput("scores", DataType::kFLOAT, Dims{3, {1, -1, 1}});
     h.setProfile("boxes", Dims{3, {1, 0, 4}}, Dims{3, {1, 4, 4}}, Dims{3, {1, 8, 4}});
     h.setProfile("scores", Dims{3, {1, 0, 1}}, Dims{3, {1, 4, 1}}, Dims{3, {1, 8, 1}});
-    INMSLayer* layer = h.network->addNMS(*boxes, *scores, *kiln::test::scalarConstant(*h.network, DataType::kINT32,
-        maxOut.data()));
+    INMSLayer* layer
+        = h.network->addNMS(*boxes, *scores, *kiln::test::scalarConstant(*h.network, DataType::kINT32, maxOut.data()));
     ASSERT_NE(layer, nullptr) << h.logger.errors();
     layer->setInput(3, *kiln::test::scalarConstant(*h.network, DataType::kFLOAT, iou.data()));
     h.output(layer, "selected");
@@ -275,7 +275,11 @@ TEST(NMSLayer, CountAndShapesChangeBetweenRunsOfOneContext)
         eight.insert(eight.end(), {20.0F * i, 0, 20.0F * i + 10, 10});
     }
     std::vector<Case> const cases{{overlapping, {0.6F, 0.9F}, {0, 0, 1}},
-        {[&] { auto b = overlapping; b.insert(b.end(), apart.begin(), apart.end()); return b; }(),
+        {[&] {
+             auto b = overlapping;
+             b.insert(b.end(), apart.begin(), apart.end());
+             return b;
+         }(),
             {0.6F, 0.9F, 0.1F, 0.8F, 0.7F}, {0, 0, 1, 0, 0, 3, 0, 0, 4}},
         {{}, {}, {}}, {eight, {1, 2, 3, 4, 5, 6, 7, 8}, {0, 0, 7, 0, 0, 6, 0, 0, 5}}};
     for (Case const& c : cases)
@@ -345,8 +349,8 @@ TEST(NMSLayer, SettersDefaultsAndOutputs)
     std::vector<int32_t> const maxOut{2};
     ITensor* boxes = h.network->addInput("boxes", DataType::kFLOAT, Dims{3, {1, 5, 4}});
     ITensor* scores = h.network->addInput("scores", DataType::kFLOAT, Dims{3, {1, 5, 3}});
-    INMSLayer* layer = h.network->addNMS(*boxes, *scores,
-        *kiln::test::scalarConstant(*h.network, DataType::kINT32, maxOut.data()));
+    INMSLayer* layer
+        = h.network->addNMS(*boxes, *scores, *kiln::test::scalarConstant(*h.network, DataType::kINT32, maxOut.data()));
     ASSERT_NE(layer, nullptr) << h.logger.errors();
     EXPECT_EQ(layer->getType(), LayerType::kNMS);
     EXPECT_EQ(layer->getBoundingBoxFormat(), BoundingBoxFormat::kCORNER_PAIRS);
@@ -408,10 +412,12 @@ TEST(NMSLayer, InferenceRefusesWhatItCannotRead)
     DataType const f = DataType::kFLOAT;
     DataType const i = DataType::kINT32;
     std::vector<BadInputs> const cases{
-        {f, Dims{2, {5, 4}}, f, Dims{3, {1, 5, 1}}, i, scalar, "the boxes (input 0) must be FLOAT, HALF or BF16 of "
+        {f, Dims{2, {5, 4}}, f, Dims{3, {1, 5, 1}}, i, scalar,
+            "the boxes (input 0) must be FLOAT, HALF or BF16 of "
             "shape [batch, boxes, 4] or [batch, boxes, classes, 4], not a 2-D FLOAT tensor"},
         {i, Dims{3, {1, 5, 4}}, i, Dims{3, {1, 5, 1}}, i, scalar, "not a 3-D INT32 tensor"},
-        {f, Dims{3, {1, 5, 5}}, f, Dims{3, {1, 5, 1}}, i, scalar, "must hold each box's 4 coordinates in its last "
+        {f, Dims{3, {1, 5, 5}}, f, Dims{3, {1, 5, 1}}, i, scalar,
+            "must hold each box's 4 coordinates in its last "
             "axis, not 5"},
         {f, Dims{3, {1, 5, 4}}, DataType::kHALF, Dims{3, {1, 5, 1}}, i, scalar,
             "the scores (input 1) must be a 3-D FLOAT tensor [batch, boxes, classes] (the boxes' type), not a 3-D "
@@ -439,10 +445,10 @@ TEST(NMSLayer, InferenceRefusesWhatItCannotRead)
 
 TEST(NMSLayer, ThresholdsMustBeScalarFloats)
 {
-    for (auto const& [type, dims, error] :
-        {std::tuple{DataType::kINT32, Dims{0, {}}, "the IoU threshold (input 3) must be a 0-D FLOAT tensor, not a 0-D "
-                                                   "INT32 tensor"},
-            std::tuple{DataType::kFLOAT, Dims{1, {1}}, "not a 1-D FLOAT tensor"}})
+    for (auto const& [type, dims, error] : {std::tuple{DataType::kINT32, Dims{0, {}},
+                                                "the IoU threshold (input 3) must be a 0-D FLOAT tensor, not a 0-D "
+                                                "INT32 tensor"},
+             std::tuple{DataType::kFLOAT, Dims{1, {1}}, "not a 1-D FLOAT tensor"}})
     {
         LayerHarness h;
         NmsCase c = twoOverlappingBoxes();
@@ -467,8 +473,8 @@ TEST(NMSLayer, ExtentsThatDisagreeAtRunTimeFailTheRun)
     ITensor* scores = h.network->addInput("scores", DataType::kFLOAT, Dims{3, {1, -1, 1}});
     h.setProfile("boxes", Dims{3, {1, 1, 4}}, Dims{3, {1, 2, 4}}, Dims{3, {1, 4, 4}});
     h.setProfile("scores", Dims{3, {1, 1, 1}}, Dims{3, {1, 2, 1}}, Dims{3, {1, 4, 1}});
-    INMSLayer* layer = h.network->addNMS(*boxes, *scores,
-        *kiln::test::scalarConstant(*h.network, DataType::kINT32, maxOut.data()));
+    INMSLayer* layer
+        = h.network->addNMS(*boxes, *scores, *kiln::test::scalarConstant(*h.network, DataType::kINT32, maxOut.data()));
     h.output(layer, "selected");
     ASSERT_TRUE(h.build());
     RecordingOutputAllocator allocator;

@@ -73,8 +73,8 @@ TEST(OneHotLayer, DepthFromARuntimeShape)
     ASSERT_NE(scalar, nullptr) << h.logger.errors();
     scalar->setReshapeDimensions(Dims{0, {}});
     std::vector<int32_t> const offOn{0, 1};
-    IOneHotLayer* layer = h.network->addOneHot(
-        *indices, *constant(h, DataType::kINT32, Dims{1, {2}}, offOn), *scalar->getOutput(0), 1);
+    IOneHotLayer* layer
+        = h.network->addOneHot(*indices, *constant(h, DataType::kINT32, Dims{1, {2}}, offOn), *scalar->getOutput(0), 1);
     ASSERT_NE(layer, nullptr) << h.logger.errors();
     EXPECT_EQ(layer->getOutput(0)->getType(), DataType::kINT32);
     h.output(layer, "y");
@@ -103,8 +103,8 @@ TEST(OneHotLayer, ArgumentErrors)
     EXPECT_EQ(h.network->addOneHot(*floats, *values, *depth, -1), nullptr);
     EXPECT_TRUE(errorMentions(h, "one-hot indices (input 0) must be INT32 or INT64, not FLOAT")) << h.logger.errors();
     std::vector<float> const triple{0, 1, 2};
-    EXPECT_EQ(h.network->addOneHot(*indices, *constant(h, DataType::kFLOAT, Dims{1, {3}}, triple), *depth, -1),
-        nullptr);
+    EXPECT_EQ(
+        h.network->addOneHot(*indices, *constant(h, DataType::kFLOAT, Dims{1, {3}}, triple), *depth, -1), nullptr);
     EXPECT_TRUE(errorMentions(h, "one-hot values (input 1) must be a 1-D tensor of two elements")) << h.logger.errors();
     std::vector<int32_t> const zero{0};
     EXPECT_EQ(h.network->addOneHot(*indices, *values, *constant(h, DataType::kINT32, Dims{0, {}}, zero), -1), nullptr);

@@ -83,7 +83,8 @@ TEST(ResizeLayer, LinearWithScalesAndAlignCorners)
     std::vector<float> const zs{0, 10, 20};
     std::vector<float> downOut(2);
     std::vector<float> cornersOut(5);
-    ASSERT_TRUE(h.run({{"x", xs.data()}, {"z", zs.data()}}, {{"down", downOut.data()}, {"corners", cornersOut.data()}}));
+    ASSERT_TRUE(
+        h.run({{"x", xs.data()}, {"z", zs.data()}}, {{"down", downOut.data()}, {"corners", cornersOut.data()}}));
     // Half pixel at scale 0.5: output o samples (o + 0.5) / 0.5 - 0.5 = 2o + 0.5, i.e. 0.5 and 2.5.
     expectClose(downOut, {1.5F, 3.5F}, 1e-5F);
     // Align corners from 3 to 5: output o samples o * 2 / 4.
@@ -134,8 +135,8 @@ TEST(ResizeLayer, NearestRoundingModesAndSinglePixelSelector)
     LayerHarness h;
     ITensor* x = h.network->addInput("x", DataType::kINT32, Dims{1, {2}});
     // From 2 to 4 (kASYMMETRIC): output o samples o / 2 = 0, 0.5, 1, 1.5 (clamped to the last input).
-    ResizeRoundMode const modes[] = {
-        ResizeRoundMode::kHALF_UP, ResizeRoundMode::kHALF_DOWN, ResizeRoundMode::kFLOOR, ResizeRoundMode::kCEIL};
+    ResizeRoundMode const modes[]
+        = {ResizeRoundMode::kHALF_UP, ResizeRoundMode::kHALF_DOWN, ResizeRoundMode::kFLOOR, ResizeRoundMode::kCEIL};
     char const* const names[] = {"halfUp", "halfDown", "floor", "ceil"};
     for (int i = 0; i < 4; ++i)
     {
@@ -248,9 +249,15 @@ TEST(ResizeLayer, BadParametersNameTheLayer)
             layer.setScales(scales, 2);
         },
         "scales must be positive and finite");
-    expectBuildError([](LayerHarness&, IResizeLayer& layer) { layer.setOutputDimensions(Dims{1, {4}}); },
+    expectBuildError(
+        [](LayerHarness&, IResizeLayer& layer) {
+            layer.setOutputDimensions(Dims{1, {4}});
+        },
         "the resize output dimensions have rank 1 but the input has rank 2");
-    expectBuildError([](LayerHarness&, IResizeLayer& layer) { layer.setOutputDimensions(Dims{2, {2, -3}}); },
+    expectBuildError(
+        [](LayerHarness&, IResizeLayer& layer) {
+            layer.setOutputDimensions(Dims{2, {2, -3}});
+        },
         "resize output extent 1 is negative (-3)");
     expectBuildError([](LayerHarness&, IResizeLayer& layer) { layer.setResizeMode(InterpolationMode::kLINEAR); },
         "kLINEAR and kCUBIC resize FLOAT, HALF or BF16 input, not INT32", DataType::kINT32);

@@ -55,9 +55,7 @@ HostTensor reverse(HostTensor const& input, HostTensor const& lengths, Axes axes
     HostTensor y = kiln::test::zeros(input.shape, input.type);
     // Empty tensors still need an address: point them at a byte that nothing may touch.
     uint8_t unused = 0;
-    auto address = [&unused](HostTensor const& t) -> void const* {
-        return t.bytes.empty() ? &unused : t.bytes.data();
-    };
+    auto address = [&unused](HostTensor const& t) -> void const* { return t.bytes.empty() ? &unused : t.bytes.data(); };
     h.run({{"x", address(input)}, {"lens", address(lengths)}}, {{"y", const_cast<void*>(address(y))}});
     return y;
 }
@@ -86,8 +84,7 @@ HostTensor counting(kiln::Shape const& shape)
 TEST(ReverseSequenceLayer, OnnxExampleWithTheDefaultAxes)
 {
     // Batch axis 1 (columns), sequence axis 0 (rows): column b has its first lens[b] rows reversed.
-    HostTensor const x = kiln::test::fromFloats(
-        {4, 4}, {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15});
+    HostTensor const x = kiln::test::fromFloats({4, 4}, {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15});
     HostTensor const y = reverse(x, int64Lengths({4, 3, 2, 1}), Axes{});
     EXPECT_EQ(y.floats(), (std::vector<float>{3, 6, 9, 12, 2, 5, 8, 13, 1, 4, 10, 14, 0, 7, 11, 15}));
 }
@@ -332,17 +329,17 @@ void expectRunToFail(Dims const& lengthDims, std::vector<int64_t> const& lengths
 TEST(ReverseSequenceLayer, ALengthCountKnownOnlyAtRunTimeIsCheckedByTheKernel)
 {
     // The default batch axis 1 has extent 3.
-    expectRunToFail(Dims{1, {-1}}, {1, 2},
-        "sequence lengths have shape [2]; expected [3], one length per index of the batch axis");
+    expectRunToFail(
+        Dims{1, {-1}}, {1, 2}, "sequence lengths have shape [2]; expected [3], one length per index of the batch axis");
 }
 
 TEST(ReverseSequenceLayer, BadLengthsFailWhenRun)
 {
     // The sequence axis (0) has extent 2.
-    expectRunToFail(Dims{1, {3}}, {1, -1, 2},
-        "sequence length -1 of batch index 1 is outside [0, 2], the sequence axis' extent");
-    expectRunToFail(Dims{1, {3}}, {1, 2, 3},
-        "sequence length 3 of batch index 2 is outside [0, 2], the sequence axis' extent");
+    expectRunToFail(
+        Dims{1, {3}}, {1, -1, 2}, "sequence length -1 of batch index 1 is outside [0, 2], the sequence axis' extent");
+    expectRunToFail(
+        Dims{1, {3}}, {1, 2, 3}, "sequence length 3 of batch index 2 is outside [0, 2], the sequence axis' extent");
 }
 
 } // namespace

@@ -76,8 +76,7 @@ HostTensor scatter(HostTensor const& data, HostTensor const& indices, HostTensor
     auto address = [&unused](HostTensor const& t) -> void* {
         return t.bytes.empty() ? &unused : const_cast<uint8_t*>(t.bytes.data());
     };
-    h.run({{"data", address(data)}, {"indices", address(indices)}, {"updates", address(updates)}},
-        {{"y", address(y)}});
+    h.run({{"data", address(data)}, {"indices", address(indices)}, {"updates", address(updates)}}, {{"y", address(y)}});
     return y;
 }
 
@@ -114,8 +113,8 @@ TEST(ScatterLayer, ElementOnnxExamples)
 TEST(ScatterLayer, ElementIndicesSmallerThanTheData)
 {
     // Indices [1, 2] into data [2, 3] along axis 1: only row 0 and its first two columns' updates exist.
-    HostTensor const y = scatter(kiln::test::zeros({2, 3}), indicesOf({1, 2}, {2, 0}),
-        kiln::test::fromFloats({1, 2}, {7, 8}), elementAlong(1));
+    HostTensor const y = scatter(
+        kiln::test::zeros({2, 3}), indicesOf({1, 2}, {2, 0}), kiln::test::fromFloats({1, 2}, {7, 8}), elementAlong(1));
     EXPECT_EQ(y.floats(), (std::vector<float>{8, 0, 7, 0, 0, 0}));
 }
 
@@ -123,16 +122,16 @@ TEST(ScatterLayer, NdOnnxExamples)
 {
     // ScatterND's first example: single elements of a vector.
     HostTensor const vector = kiln::test::fromFloats({8}, {1, 2, 3, 4, 5, 6, 7, 8});
-    EXPECT_EQ(scatter(vector, indicesOf({4, 1}, {4, 3, 1, 7}), kiln::test::fromFloats({4}, {9, 10, 11, 12}), nd())
-                  .floats(),
+    EXPECT_EQ(
+        scatter(vector, indicesOf({4, 1}, {4, 3, 1, 7}), kiln::test::fromFloats({4}, {9, 10, 11, 12}), nd()).floats(),
         (std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12}));
     // Slices: tuples of one coordinate replace rows of [3, 2]; tuples of two replace elements; -1 is the last row.
     HostTensor const matrix = kiln::test::fromFloats({3, 2}, {1, 2, 3, 4, 5, 6});
     EXPECT_EQ(scatter(matrix, indicesOf({1, 1}, {-1}), kiln::test::fromFloats({1, 2}, {8, 9}), nd()).floats(),
         (std::vector<float>{1, 2, 3, 4, 8, 9}));
-    EXPECT_EQ(scatter(matrix, indicesOf({2, 2}, {0, 1, 2, 0}, DataType::kINT32), kiln::test::fromFloats({2}, {7, 8}),
-                  nd())
-                  .floats(),
+    EXPECT_EQ(
+        scatter(matrix, indicesOf({2, 2}, {0, 1, 2, 0}, DataType::kINT32), kiln::test::fromFloats({2}, {7, 8}), nd())
+            .floats(),
         (std::vector<float>{1, 7, 3, 4, 8, 6}));
     // Indices [2, 1, 1] (a batch of tuples) into [3, 2]: updates [2, 1, 2].
     EXPECT_EQ(scatter(matrix, indicesOf({2, 1, 1}, {2, 0}), kiln::test::fromFloats({2, 1, 2}, {-1, -2, -3, -4}), nd())
@@ -145,8 +144,8 @@ TEST(ScatterLayer, DuplicateIndicesKeepTheLastUpdate)
     HostTensor const y = scatter(kiln::test::zeros({1, 3}), indicesOf({1, 3}, {1, 1, -2}),
         kiln::test::fromFloats({1, 3}, {5, 6, 7}), elementAlong(1));
     EXPECT_EQ(y.floats(), (std::vector<float>{0, 7, 0}));
-    HostTensor const z = scatter(kiln::test::zeros({3}), indicesOf({3, 1}, {2, 0, 2}),
-        kiln::test::fromFloats({3}, {5, 6, 7}), nd());
+    HostTensor const z
+        = scatter(kiln::test::zeros({3}), indicesOf({3, 1}, {2, 0, 2}), kiln::test::fromFloats({3}, {5, 6, 7}), nd());
     EXPECT_EQ(z.floats(), (std::vector<float>{6, 0, 7}));
 }
 
@@ -265,8 +264,8 @@ TEST(ScatterLayer, EmptyTensors)
     HostTensor const data = kiln::test::fromFloats({2, 2}, {1, 2, 3, 4});
     EXPECT_EQ(scatter(data, indicesOf({0, 1}, {}), kiln::test::zeros({0, 2}), nd()).floats(), data.floats());
     EXPECT_EQ(scatter(data, indicesOf({2, 0}, {}), kiln::test::zeros({2, 0}), elementAlong(1)).floats(), data.floats());
-    EXPECT_EQ(scatter(kiln::test::zeros({0, 3}), indicesOf({0, 3}, {}), kiln::test::zeros({0, 3}), elementAlong(1))
-                  .shape,
+    EXPECT_EQ(
+        scatter(kiln::test::zeros({0, 3}), indicesOf({0, 3}, {}), kiln::test::zeros({0, 3}), elementAlong(1)).shape,
         (kiln::Shape{0, 3}));
 }
 
@@ -365,8 +364,9 @@ TEST(ScatterLayer, TupleLengthMustBeKnownWhenBuilding)
     ITensor* i = h.network->addInput("indices", DataType::kINT64, Dims{2, {2, -1}});
     ITensor* u = h.network->addInput("updates", DataType::kFLOAT, Dims{1, {2}});
     EXPECT_EQ(h.network->addScatter(*d, *i, *u, ScatterMode::kND), nullptr);
-    EXPECT_TRUE(errorMentions(h, "the last dim of the scatter indices (input 1) (the coordinates per tuple) of a kND "
-                                 "scatter must be known when the network is built"))
+    EXPECT_TRUE(errorMentions(h,
+        "the last dim of the scatter indices (input 1) (the coordinates per tuple) of a kND "
+        "scatter must be known when the network is built"))
         << h.logger.errors();
 }
 

@@ -37,8 +37,7 @@ Case elementwiseArithmetic()
             shapeOutput(n, binary(n, ab, ints(n, {3, 3}), EW::kMAX), "greatest");
         },
         {at(2, 3,
-             {{"sum", {5, 5}}, {"difference", {1, 2}}, {"product", {4, 3}}, {"least", {2, 3}},
-                 {"greatest", {3, 3}}}),
+             {{"sum", {5, 5}}, {"difference", {1, 2}}, {"product", {4, 3}}, {"least", {2, 3}}, {"greatest", {3, 3}}}),
             at(4, 7,
                 {{"sum", {7, 9}}, {"difference", {3, 6}}, {"product", {8, 7}}, {"least", {3, 3}},
                     {"greatest", {4, 7}}}),
@@ -330,9 +329,18 @@ std::vector<double> valuesOf(std::vector<uint8_t> const& bytes, DataType type, s
         float f32 = 0;
         switch (type)
         {
-        case DataType::kINT32: std::memcpy(&i32, at, 4); values.push_back(i32); break;
-        case DataType::kINT64: std::memcpy(&i64, at, 8); values.push_back(static_cast<double>(i64)); break;
-        case DataType::kFLOAT: std::memcpy(&f32, at, 4); values.push_back(f32); break;
+        case DataType::kINT32:
+            std::memcpy(&i32, at, 4);
+            values.push_back(i32);
+            break;
+        case DataType::kINT64:
+            std::memcpy(&i64, at, 8);
+            values.push_back(static_cast<double>(i64));
+            break;
+        case DataType::kFLOAT:
+            std::memcpy(&f32, at, 4);
+            values.push_back(f32);
+            break;
         case DataType::kBOOL: values.push_back(*at != 0 ? 1.0 : 0.0); break;
         default: ADD_FAILURE() << "an output of an unexpected type"; return values;
         }

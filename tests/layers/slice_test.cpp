@@ -146,8 +146,8 @@ TEST(SliceLayer, RuntimeDimensionsAndShapeValues)
     std::vector<float> flatData(8, 1.0F);
     std::vector<float> reshaped(8);
     std::vector<float> lastOut(2);
-    ASSERT_TRUE(h.run({{"x", input.data()}, {"flat", flatData.data()}},
-        {{"reshaped", reshaped.data()}, {"last", lastOut.data()}}));
+    ASSERT_TRUE(h.run(
+        {{"x", input.data()}, {"flat", flatData.data()}}, {{"reshaped", reshaped.data()}, {"last", lastOut.data()}}));
     expectClose(lastOut, {0, 4}, 1e-5F);
 }
 

@@ -31,8 +31,9 @@ TEST(TopKLayer, MaxAndMinWithIndices)
     std::vector<int32_t> topIndices(4);
     std::vector<float> minValues(4);
     std::vector<int64_t> minIndices(4);
-    ASSERT_TRUE(h.run({{"x", input.data()}}, {{"topValues", topValues.data()}, {"topIndices", topIndices.data()},
-        {"minValues", minValues.data()}, {"minIndices", minIndices.data()}}));
+    ASSERT_TRUE(h.run({{"x", input.data()}},
+        {{"topValues", topValues.data()}, {"topIndices", topIndices.data()}, {"minValues", minValues.data()},
+            {"minIndices", minIndices.data()}}));
     expectClose(topValues, {9, 9, 5, 4}, 1e-5F);
     EXPECT_EQ(topIndices, (std::vector<int32_t>{1, 3, 2, 3})); // ties: lower index first
     expectClose(minValues, {-2, 0, 1, 4}, 1e-5F);
@@ -128,8 +129,8 @@ TEST(TopKLayer, KFromARuntimeShape)
     std::vector<float> const kValues(2, 0.0F);
     std::vector<float> values(4);
     std::vector<int64_t> indices(4);
-    ASSERT_TRUE(h.run({{"x", input.data()}, {"kSource", kValues.data()}},
-        {{"values", values.data()}, {"indices", indices.data()}}));
+    ASSERT_TRUE(h.run(
+        {{"x", input.data()}, {"kSource", kValues.data()}}, {{"values", values.data()}, {"indices", indices.data()}}));
     expectClose(values, {5, 4, 9, 8}, 1e-5F);
     EXPECT_EQ(indices, (std::vector<int64_t>{0, 2, 1, 3}));
     // Another k at run time: kSource of extent 4.
@@ -138,8 +139,8 @@ TEST(TopKLayer, KFromARuntimeShape)
     std::vector<float> const moreK(4, 0.0F);
     std::vector<float> values4(8);
     std::vector<int64_t> indices4(8);
-    ASSERT_TRUE(h.run({{"x", input.data()}, {"kSource", moreK.data()}},
-        {{"values", values4.data()}, {"indices", indices4.data()}}));
+    ASSERT_TRUE(h.run(
+        {{"x", input.data()}, {"kSource", moreK.data()}}, {{"values", values4.data()}, {"indices", indices4.data()}}));
     expectClose(values4, {5, 4, 3, 2, 9, 8, 7, 0}, 1e-5F);
     EXPECT_EQ(indices4, (std::vector<int64_t>{0, 2, 4, 3, 1, 3, 4, 0}));
 }
@@ -166,7 +167,8 @@ TEST(TopKLayer, BadKInputs)
     EXPECT_TRUE(kiln::test::errorMentions(h, "top-k k is 0; must be positive")) << h.logger.errors();
     layer->setInput(1, *floatK);
     EXPECT_EQ(h.network->addIdentity(*x), nullptr);
-    EXPECT_TRUE(kiln::test::errorMentions(h, "the top-k k (input 1) must be a 0-D INT32 or INT64 tensor, not a 0-D FLOAT"))
+    EXPECT_TRUE(
+        kiln::test::errorMentions(h, "the top-k k (input 1) must be a 0-D INT32 or INT64 tensor, not a 0-D FLOAT"))
         << h.logger.errors();
 }
 

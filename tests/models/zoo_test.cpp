@@ -147,8 +147,8 @@ std::vector<ZooCase> zooCases()
     return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, ModelZoo, ::testing::ValuesIn(zooCases()),
-    [](::testing::TestParamInfo<ZooCase> const& testInfo) {
+INSTANTIATE_TEST_SUITE_P(
+    Models, ModelZoo, ::testing::ValuesIn(zooCases()), [](::testing::TestParamInfo<ZooCase> const& testInfo) {
         return testInfo.param.model + "_" + kiln::backendName(testInfo.param.backend);
     });
 

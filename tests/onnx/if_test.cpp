@@ -27,8 +27,8 @@ constexpr int32_t kFloat = ::onnx::TensorProto::FLOAT;
     return graph;
 }
 
-::onnx::NodeProto& addNode(::onnx::GraphProto& graph, char const* op, std::vector<std::string> const& inputs,
-    std::string const& output)
+::onnx::NodeProto& addNode(
+    ::onnx::GraphProto& graph, char const* op, std::vector<std::string> const& inputs, std::string const& output)
 {
     auto* node = graph.add_node();
     node->set_op_type(op);
@@ -53,7 +53,8 @@ ModelBuilder emptyOrDoubled()
     ::onnx::NodeProto& node = m.node("If", {"empty"}, {"y"}, "if");
     ::onnx::GraphProto& whenEmpty = branch(node, "then_branch", "then", "nothing");
     ::onnx::TensorProto& none = *kiln::test::addAttribute(
-        addNode(whenEmpty, "Constant", {}, "nothing"), "value", ::onnx::AttributeProto::TENSOR).mutable_t();
+        addNode(whenEmpty, "Constant", {}, "nothing"), "value", ::onnx::AttributeProto::TENSOR)
+                                     .mutable_t();
     none.set_data_type(kFloat);
     none.add_dims(0);
     addNode(branch(node, "else_branch", "else", "doubled"), "Mul", {"x", "two"}, "doubled");

@@ -32,7 +32,8 @@ public:
         value->set_name(name);
         value->mutable_type()->mutable_tensor_type()->set_elem_type(type);
     }
-    ::onnx::TensorProto& floats(std::string const& name, std::vector<int64_t> const& dims, std::vector<float> const& values)
+    ::onnx::TensorProto& floats(
+        std::string const& name, std::vector<int64_t> const& dims, std::vector<float> const& values)
     {
         auto* tensor = model.mutable_graph()->add_initializer();
         tensor->set_name(name);
@@ -47,7 +48,8 @@ public:
         }
         return *tensor;
     }
-    ::onnx::TensorProto& int64s(std::string const& name, std::vector<int64_t> const& dims, std::vector<int64_t> const& values)
+    ::onnx::TensorProto& int64s(
+        std::string const& name, std::vector<int64_t> const& dims, std::vector<int64_t> const& values)
     {
         auto* tensor = model.mutable_graph()->add_initializer();
         tensor->set_name(name);
@@ -86,7 +88,8 @@ public:
     ::onnx::ModelProto model;
 
 private:
-    static void describe(::onnx::ValueInfoProto* value, std::string const& name, int32_t type, std::vector<int64_t> const& dims)
+    static void describe(
+        ::onnx::ValueInfoProto* value, std::string const& name, int32_t type, std::vector<int64_t> const& dims)
     {
         value->set_name(name);
         auto* tensorType = value->mutable_type()->mutable_tensor_type();
@@ -107,8 +110,8 @@ private:
     }
 };
 
-inline ::onnx::AttributeProto& addAttribute(::onnx::NodeProto& node, std::string const& name,
-    ::onnx::AttributeProto::AttributeType type)
+inline ::onnx::AttributeProto& addAttribute(
+    ::onnx::NodeProto& node, std::string const& name, ::onnx::AttributeProto::AttributeType type)
 {
     auto* attribute = node.add_attribute();
     attribute->set_name(name);

@@ -231,8 +231,7 @@ bool isDataDependent(nvinfer1::Dims const& dims)
 // Binds the inputs and outputs (in the network's order) and runs once; false with ModelRun::error if a binding or
 // the run fails.
 bool execute(nvinfer1::INetworkDefinition const& network, nvinfer1::ICudaEngine const& engine,
-    nvinfer1::IExecutionContext& context, std::vector<HostTensor> const& inputs, TensorMemory& memory,
-    ModelRun& result)
+    nvinfer1::IExecutionContext& context, std::vector<HostTensor> const& inputs, TensorMemory& memory, ModelRun& result)
 {
     for (int32_t i = 0; i < network.getNbInputs(); ++i)
     {
@@ -310,8 +309,8 @@ ModelRun runOrThrow(std::string const& modelPath, std::vector<HostTensor> const&
     }
     if (network->getNbInputs() != static_cast<int32_t>(inputs.size()))
     {
-        result.error = "the model has " + std::to_string(network->getNbInputs()) + " inputs, " +
-            std::to_string(inputs.size()) + " were given\n";
+        result.error = "the model has " + std::to_string(network->getNbInputs()) + " inputs, "
+            + std::to_string(inputs.size()) + " were given\n";
         return result;
     }
     std::unique_ptr<nvinfer1::IBuilderConfig> config{builder->createBuilderConfig()};

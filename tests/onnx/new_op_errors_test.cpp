@@ -58,8 +58,8 @@ TEST(OnnxNewOpErrors, ResizeModesTensorRTLacksAreNamed)
     m.input("x", kFloat, {1, 1, 2, 2});
     m.floats("roi", {0}, {});
     m.floats("scales", {4}, {1, 1, 2, 2});
-    kiln::test::setString(m.node("Resize", {"x", "roi", "scales"}, {"y"}, "bad"), "coordinate_transformation_mode",
-        "tf_crop_and_resize");
+    kiln::test::setString(
+        m.node("Resize", {"x", "roi", "scales"}, {"y"}, "bad"), "coordinate_transformation_mode", "tf_crop_and_resize");
     m.output("y", kFloat);
     expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_ATTR, "Resize", "tf_crop_and_resize");
 
@@ -69,7 +69,8 @@ TEST(OnnxNewOpErrors, ResizeModesTensorRTLacksAreNamed)
     wrongRank.floats("scales", {2}, {2, 2});
     wrongRank.node("Resize", {"x", "roi", "scales"}, {"y"}, "bad");
     wrongRank.output("y", kFloat);
-    expectNodeError(wrongRank, nvonnxparser::ErrorCode::kINVALID_NODE, "Resize", "2 scales or sizes for an input of rank 4");
+    expectNodeError(
+        wrongRank, nvonnxparser::ErrorCode::kINVALID_NODE, "Resize", "2 scales or sizes for an input of rank 4");
 }
 
 TEST(OnnxNewOpErrors, CumSumAxisMustBeConstant)
@@ -111,7 +112,8 @@ TEST(OnnxNewOpErrors, ConcatExtentMismatchIsNamed)
     m.input("b", kFloat, {3, 3});
     kiln::test::setInt(m.node("Concat", {"a", "b"}, {"y"}, "bad"), "axis", 1);
     m.output("y", kFloat);
-    expectNodeError(m, nvonnxparser::ErrorCode::kINVALID_NODE, "Concat", "input 1 has extent 3 on axis 0 where input 0 has 2");
+    expectNodeError(
+        m, nvonnxparser::ErrorCode::kINVALID_NODE, "Concat", "input 1 has extent 3 on axis 0 where input 0 has 2");
 }
 
 TEST(OnnxNewOpErrors, GridSampleModesAndRanksTensorRTLacksAreNamed)
@@ -161,9 +163,8 @@ TEST(OnnxNewOpErrors, GridSampleTakesOpset20Spellings)
 
 TEST(OnnxNewOpErrors, ReverseSequenceAxesOtherThanZeroAndOneAreNamed)
 {
-    for (auto const& [batchAxis, timeAxis, text] :
-        {std::tuple{2, 0, "batch_axis 2 is not 0 or 1"}, std::tuple{1, -1, "time_axis -1 is not 0 or 1"},
-            std::tuple{0, 0, "batch_axis and time_axis are both 0"}})
+    for (auto const& [batchAxis, timeAxis, text] : {std::tuple{2, 0, "batch_axis 2 is not 0 or 1"},
+             std::tuple{1, -1, "time_axis -1 is not 0 or 1"}, std::tuple{0, 0, "batch_axis and time_axis are both 0"}})
     {
         ModelBuilder m(10);
         m.input("x", kFloat, {3, 3, 2});
@@ -273,9 +274,9 @@ TEST(OnnxNewOpErrors, ScatterAttributesOutOfRangeAreNamed)
 
 TEST(OnnxNewOpErrors, ScatterReductionsAndNegativeAxisReachTheLayer)
 {
-    for (auto const& [name, reduction] : {std::pair{"add", kiln::ScatterReduction::kADD},
-             std::pair{"mul", kiln::ScatterReduction::kMUL}, std::pair{"max", kiln::ScatterReduction::kMAX},
-             std::pair{"min", kiln::ScatterReduction::kMIN}})
+    for (auto const& [name, reduction] :
+        {std::pair{"add", kiln::ScatterReduction::kADD}, std::pair{"mul", kiln::ScatterReduction::kMUL},
+            std::pair{"max", kiln::ScatterReduction::kMAX}, std::pair{"min", kiln::ScatterReduction::kMIN}})
     {
         ModelBuilder m = scatterModel("ScatterElements", {{{kFloat, {3, 4}}, {kInt64, {3, 2}}, {kFloat, {3, 2}}}});
         kiln::test::setString(*m.model.mutable_graph()->mutable_node(0), "reduction", name);

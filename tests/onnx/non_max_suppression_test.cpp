@@ -18,8 +18,8 @@ constexpr int32_t kFloat = ::onnx::TensorProto::FLOAT;
 constexpr int32_t kInt64 = ::onnx::TensorProto::INT64;
 
 // ONNX's suppress_by_IOU example: boxes 0-2 overlap, 3-4 overlap, 5 is apart; selected 3, 0, 5.
-std::vector<float> const kCorners{0, 0, 1, 1, 0, 0.1F, 1, 1.1F, 0, -0.1F, 1, 0.9F, 0, 10, 1, 11, 0, 10.1F, 1, 11.1F,
-    0, 100, 1, 101};
+std::vector<float> const kCorners{
+    0, 0, 1, 1, 0, 0.1F, 1, 1.1F, 0, -0.1F, 1, 0.9F, 0, 10, 1, 11, 0, 10.1F, 1, 11.1F, 0, 100, 1, 101};
 std::vector<float> const kScores{0.9F, 0.75F, 0.6F, 0.95F, 0.5F, 0.3F};
 
 //! A model with inputs "boxes" [1, 6, 4] and "scores" [1, 1, 6], iou_threshold 0.5 (an initializer), the given
@@ -123,8 +123,8 @@ TEST(OnnxNonMaxSuppression, WithoutScoreThresholdNegativeScoresCount)
 TEST(OnnxNonMaxSuppression, CenterPointBoxAndTorchvisionsGatherOfTheBoxIndices)
 {
     // ONNX's center_point_box_format example; then the box column, as torchvision's exported nms takes it.
-    std::vector<float> const centers{0.5F, 0.5F, 1, 1, 0.5F, 0.6F, 1, 1, 0.5F, 0.4F, 1, 1, 0.5F, 10.5F, 1, 1, 0.5F,
-        10.6F, 1, 1, 0.5F, 100.5F, 1, 1};
+    std::vector<float> const centers{
+        0.5F, 0.5F, 1, 1, 0.5F, 0.6F, 1, 1, 0.5F, 0.4F, 1, 1, 0.5F, 10.5F, 1, 1, 0.5F, 10.6F, 1, 1, 0.5F, 100.5F, 1, 1};
     ModelBuilder m = nmsModel("max_out", 1);
     m.int64s("max_out", {1}, {3});
     m.int64s("column", {}, {2});
@@ -161,8 +161,9 @@ TEST(OnnxNonMaxSuppression, NodeErrorsAreNamed)
     expectNmsError(nmsModel("", 2), nvonnxparser::ErrorCode::kINVALID_NODE, "center_point_box must be 0 or 1, not 2");
     ModelBuilder twoValues = nmsModel("max_out");
     twoValues.int64s("max_out", {2}, {1, 2});
-    expectNmsError(twoValues, nvonnxparser::ErrorCode::kINVALID_NODE, "max_output_boxes_per_class (input 2) must "
-                                                                      "hold one value, not 2");
+    expectNmsError(twoValues, nvonnxparser::ErrorCode::kINVALID_NODE,
+        "max_output_boxes_per_class (input 2) must "
+        "hold one value, not 2");
     ModelBuilder flat(11);
     flat.input("boxes", kFloat, {6, 4});
     flat.input("scores", kFloat, {1, 1, 6});

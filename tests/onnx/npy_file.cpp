@@ -60,7 +60,8 @@ HostTensor readNpy(std::string const& path)
     {
         fail(path, "not a version 1 .npy file");
     }
-    size_t const headerLength = static_cast<uint8_t>(data[8]) | (static_cast<size_t>(static_cast<uint8_t>(data[9])) << 8);
+    size_t const headerLength = static_cast<uint8_t>(data[8])
+        | (static_cast<size_t>(static_cast<uint8_t>(data[9])) << 8);
     if (data.size() < 10 + headerLength)
     {
         fail(path, "truncated header");
@@ -103,7 +104,8 @@ HostTensor readNpy(std::string const& path)
     size_t const bytes = count * elementSize;
     if (data.size() != 10 + headerLength + bytes)
     {
-        fail(path, "holds " + std::to_string(data.size() - 10 - headerLength) + " data bytes, expected "
+        fail(path,
+            "holds " + std::to_string(data.size() - 10 - headerLength) + " data bytes, expected "
                 + std::to_string(bytes));
     }
     array.bytes.assign(data.begin() + static_cast<std::ptrdiff_t>(10 + headerLength), data.end());

@@ -188,7 +188,7 @@ Result runTest(fs::path const& dir, std::string const& bytes, bool baked)
     ConstantStore store;
     // Network inputs with run-time extents get a profile fixed at the first data set's shapes.
     std::vector<::onnx::TensorProto> const firstInputs = sets.empty() ? std::vector<::onnx::TensorProto>{}
-                                                                     : readTensors(sets[0], "input_");
+                                                                      : readTensors(sets[0], "input_");
     bool dynamic = false;
     nvinfer1::IOptimizationProfile* profile = builder->createOptimizationProfile();
     for (int32_t i = 0; i < network->getNbInputs() && !baked; ++i)
@@ -415,7 +415,8 @@ void writeReport(std::ostream& out, std::vector<Result> const& results, std::map
         << "- **unsupported**: the parser reports an `UNSUPPORTED_*` error (op, attribute, data type or dynamic "
            "input Kiln does not handle).\n"
         << "- **FAIL**: anything else (wrong values, a build or run error).\n\n"
-        << "CTest runs this program with `tests/onnx/conformance_expected_pass.txt`: every test listed there must pass.\n\n"
+        << "CTest runs this program with `tests/onnx/conformance_expected_pass.txt`: every test listed there must "
+           "pass.\n\n"
         << "## Known gaps among the ops of issue 4\n\n"
         << "- **DOUBLE, UINT16/32/64, INT16, STRING and bfloat16-as-UINT16 data**: Kiln (like TensorRT) has no such "
            "tensor types. All node tests of CumSum and Einsum use DOUBLE, so their importers are checked instead by "
@@ -445,7 +446,8 @@ void writeReport(std::ostream& out, std::vector<Result> const& results, std::map
            "plain tensors only.\n\n"
         << "## Totals\n\n| tests | pass | pass (constant inputs) | unsupported | FAIL |\n|---|---|---|---|---|\n| "
         << results.size() << " | " << total.pass << " | " << total.constantInputs << " | " << total.unsupported << " | "
-        << total.fail << " |\n\n## Per op\n\n| op | pass | pass (constant inputs) | unsupported | FAIL |\n|---|---|---|---|---|\n";
+        << total.fail
+        << " |\n\n## Per op\n\n| op | pass | pass (constant inputs) | unsupported | FAIL |\n|---|---|---|---|---|\n";
     for (auto const& [op, c] : perOp)
     {
         out << "| " << op << " | " << c.pass << " | " << c.constantInputs << " | " << c.unsupported << " | " << c.fail

@@ -66,8 +66,9 @@ int main(int argc, char** argv)
     }
     if (positional.size() != 2)
     {
-        std::fprintf(stderr, "usage: onnx_run_model MODEL.onnx DIR [--backend=cpu|cuda] (reads DIR/input_<i>.npy, "
-                             "writes DIR/output_<i>.npy; the default backend is cpu)\n");
+        std::fprintf(stderr,
+            "usage: onnx_run_model MODEL.onnx DIR [--backend=cpu|cuda] (reads DIR/input_<i>.npy, "
+            "writes DIR/output_<i>.npy; the default backend is cpu)\n");
         return 2;
     }
     try

@@ -410,7 +410,8 @@ TEST(OnnxParser, ReadsWeightsFromExternalDataNextToTheModel)
         std::ofstream file(dir / "weights.bin", std::ios::binary);
         std::vector<char> padding(16, 0);
         file.write(padding.data(), static_cast<std::streamsize>(padding.size()));
-        file.write(reinterpret_cast<char const*>(weights.data()), static_cast<std::streamsize>(weights.size() * sizeof(float)));
+        file.write(reinterpret_cast<char const*>(weights.data()),
+            static_cast<std::streamsize>(weights.size() * sizeof(float)));
     }
     ModelBuilder m;
     m.input("x", kFloat, {3});

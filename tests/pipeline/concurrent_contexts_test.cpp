@@ -72,10 +72,10 @@ struct Network
                             ->addUnary(elementWise(biased, constant(Dims2{1, 1}, rootTwo), ElementWiseOperation::kDIV),
                                 UnaryOperation::kERF)
                             ->getOutput(0);
-        ITensor& gelu = elementWise(
-            elementWise(biased, elementWise(erf, constant(Dims2{1, 1}, one), ElementWiseOperation::kSUM),
-                ElementWiseOperation::kPROD),
-            constant(Dims2{1, 1}, half), ElementWiseOperation::kPROD);
+        ITensor& gelu
+            = elementWise(elementWise(biased, elementWise(erf, constant(Dims2{1, 1}, one), ElementWiseOperation::kSUM),
+                              ElementWiseOperation::kPROD),
+                constant(Dims2{1, 1}, half), ElementWiseOperation::kPROD);
         ISoftMaxLayer* softmax = h.network->addSoftMax(gelu);
         softmax->setAxes(2U);
         // Flatten [rows, 8] into [rows * 8] through shape tensors evaluated at each run: gather(shape, 0) * 8.

@@ -96,8 +96,9 @@ struct CastReshapeDouble
         reshape->setReshapeDimensions(Dims{2, {1, 3}});
         named(reshape, "reshape");
         ITensor* twos = named(h.network->addConstant(Dims{2, {1, 1}}, floatWeights(two)), "two")->getOutput(0);
-        ITensor* doubled = named(h.network->addElementWise(*reshape->getOutput(0), *twos, ElementWiseOperation::kPROD),
-            "double")->getOutput(0);
+        ITensor* doubled
+            = named(h.network->addElementWise(*reshape->getOutput(0), *twos, ElementWiseOperation::kPROD), "double")
+                  ->getOutput(0);
         h.output(named(h.network->addElementWise(*x, *doubled, ElementWiseOperation::kSUM), "add"), "y");
     }
 
@@ -119,8 +120,9 @@ TEST(ConstantFolding, AChainOfLayersReadingConstantsBecomesOneConstant)
 
     CastReshapeDouble unfolded(true);
     ASSERT_TRUE(unfolded.h.build());
-    EXPECT_EQ(layerNames(unfolded.h), (std::vector<std::string>{"cast [Cast]", "reshape [Shuffle]",
-                                          "two [Constant]", "double [ElementWise]", "add [ElementWise]"}));
+    EXPECT_EQ(layerNames(unfolded.h),
+        (std::vector<std::string>{
+            "cast [Cast]", "reshape [Shuffle]", "two [Constant]", "double [ElementWise]", "add [ElementWise]"}));
     EXPECT_EQ(unfolded.run(x), y);
 }
 
@@ -134,8 +136,7 @@ TEST(ConstantFolding, ANetworkOutputMadeOfConstantsKeepsItsNameAndValues)
     h.output(named(h.network->addElementWise(*x, *constant, ElementWiseOperation::kSUM), "add"), "y");
     ASSERT_TRUE(h.build());
     // k is still read by the sum, so it stays beside the folded output.
-    EXPECT_EQ(layerNames(h),
-        (std::vector<std::string>{"k [Constant]", "folded: abs [Constant]", "add [ElementWise]"}));
+    EXPECT_EQ(layerNames(h), (std::vector<std::string>{"k [Constant]", "folded: abs [Constant]", "add [ElementWise]"}));
     ASSERT_EQ(h.engine->getNbIOTensors(), 3);
     EXPECT_EQ(h.engine->getTensorIOMode("k_abs"), TensorIOMode::kOUTPUT);
     EXPECT_EQ(h.shapeOf("k_abs"), (std::vector<int64_t>{3}));
@@ -153,10 +154,10 @@ TEST(ConstantFolding, AFoldedShapeTensorStillShapesItsReader)
     std::vector<int32_t> const columns{3};
     LayerHarness h;
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {6}});
-    ITensor* parts[] = {named(h.network->addConstant(Dims{1, {1}}, Weights{DataType::kINT32, rows.data(), 1}), "rows")
-                            ->getOutput(0),
-        named(h.network->addConstant(Dims{1, {1}}, Weights{DataType::kINT32, columns.data(), 1}), "columns")
-            ->getOutput(0)};
+    ITensor* parts[]
+        = {named(h.network->addConstant(Dims{1, {1}}, Weights{DataType::kINT32, rows.data(), 1}), "rows")->getOutput(0),
+            named(h.network->addConstant(Dims{1, {1}}, Weights{DataType::kINT32, columns.data(), 1}), "columns")
+                ->getOutput(0)};
     ITensor* dims = named(h.network->addConcatenation(parts, 2), "dims")->getOutput(0);
     IShuffleLayer* reshape = h.network->addShuffle(*x);
     reshape->setInput(1, *dims);
@@ -256,8 +257,8 @@ struct BroadcastSum
     {
         ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {rows, 512}});
         ITensor* scalar = named(h.network->addConstant(Dims{2, {1, 1}}, floatWeights(half)), "half")->getOutput(0);
-        ILayer* expand = named(h.network->addSlice(*scalar, Dims{2, {0, 0}}, Dims{2, {rows, 512}}, Dims{2, {0, 0}}),
-            "expand");
+        ILayer* expand
+            = named(h.network->addSlice(*scalar, Dims{2, {0, 0}}, Dims{2, {rows, 512}}, Dims{2, {0, 0}}), "expand");
         h.output(named(h.network->addElementWise(*x, *expand->getOutput(0), ElementWiseOperation::kSUM), "add"), "y");
     }
 
@@ -287,8 +288,8 @@ TEST(ConstantFolding, SmallBroadcastsFoldAndLargeOnesStay)
     // 1024 x 512 FP32 is 2 MiB made of 4 bytes: the plan would carry the copy, so the broadcast runs.
     BroadcastSum large(1024);
     ASSERT_TRUE(large.h.build());
-    EXPECT_EQ(layerNames(large.h),
-        (std::vector<std::string>{"half [Constant]", "expand [Slice]", "add [ElementWise]"}));
+    EXPECT_EQ(
+        layerNames(large.h), (std::vector<std::string>{"half [Constant]", "expand [Slice]", "add [ElementWise]"}));
     large.expectSums();
 }
 

@@ -85,8 +85,8 @@ public:
     {
         return 0;
     }
-    int32_t getOutputDataTypes(nvinfer1::DataType* outputTypes, int32_t, nvinfer1::DataType const*,
-        int32_t) const noexcept override
+    int32_t getOutputDataTypes(
+        nvinfer1::DataType* outputTypes, int32_t, nvinfer1::DataType const*, int32_t) const noexcept override
     {
         outputTypes[0] = nvinfer1::DataType::kFLOAT;
         outputTypes[1] = nvinfer1::DataType::kINT32;

@@ -187,8 +187,8 @@ TEST(Precision, AnImpossiblePreferredConstraintFallsBackWithAWarning)
 TEST(Precision, StronglyTypedNetworksRejectTheFp16Flag)
 {
     LayerHarness h;
-    h.network.reset(h.builder->createNetworkV2(
-        1U << static_cast<uint32_t>(NetworkDefinitionCreationFlag::kSTRONGLY_TYPED)));
+    h.network.reset(
+        h.builder->createNetworkV2(1U << static_cast<uint32_t>(NetworkDefinitionCreationFlag::kSTRONGLY_TYPED)));
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {4}});
     h.output(h.network->addActivation(*x, ActivationType::kRELU), "y");
     h.config->setFlag(BuilderFlag::kFP16);

@@ -79,8 +79,8 @@ public:
     {
         return 0;
     }
-    int32_t getOutputDataTypes(nvinfer1::DataType* outputTypes, int32_t, nvinfer1::DataType const* inputTypes,
-        int32_t) const noexcept override
+    int32_t getOutputDataTypes(
+        nvinfer1::DataType* outputTypes, int32_t, nvinfer1::DataType const* inputTypes, int32_t) const noexcept override
     {
         outputTypes[0] = inputTypes[0];
         return 0;

@@ -64,7 +64,8 @@ TEST(SizeTensorPlugin, DataDependentExtentFromThePluginsSizeTensor)
         std::vector<float> kept;
     };
     for (Case const& c : {Case{{1, -2, 3, 0}, {1, 3}}, Case{{-1, -1}, {}},
-             Case{{5, 4, 3, 2, 1, 0.5F, 9, 8, 7, 6, 1, 2, 3, 4, 5, 6}, {5, 4, 3, 2, 1, 0.5F, 9, 8, 7, 6, 1, 2, 3, 4, 5, 6}}})
+             Case{{5, 4, 3, 2, 1, 0.5F, 9, 8, 7, 6, 1, 2, 3, 4, 5, 6},
+                 {5, 4, 3, 2, 1, 0.5F, 9, 8, 7, 6, 1, 2, 3, 4, 5, 6}}})
     {
         auto const n = static_cast<int64_t>(c.x.size());
         auto const kept = static_cast<int32_t>(c.kept.size());

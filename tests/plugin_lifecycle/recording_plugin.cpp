@@ -48,7 +48,8 @@ bool RecordingPlugin::supportsFormatCombination(
     {
         typeOk = typeOk || inOut[pos].type == type;
     }
-    return typeOk && inOut[pos].format == nvinfer1::TensorFormat::kLINEAR && (pos == 0 || inOut[pos].type == inOut[0].type);
+    return typeOk && inOut[pos].format == nvinfer1::TensorFormat::kLINEAR
+        && (pos == 0 || inOut[pos].type == inOut[0].type);
 }
 
 void RecordingPlugin::configurePlugin(
@@ -71,7 +72,8 @@ int32_t RecordingPlugin::enqueue(nvinfer1::PluginTensorDesc const*, nvinfer1::Pl
     return 1; // never called on the CPU backend
 }
 
-nvinfer1::DataType RecordingPlugin::getOutputDataType(int32_t, nvinfer1::DataType const* inputTypes, int32_t) const noexcept
+nvinfer1::DataType RecordingPlugin::getOutputDataType(
+    int32_t, nvinfer1::DataType const* inputTypes, int32_t) const noexcept
 {
     CallLog::record("getOutputDataType");
     return inputTypes[0];

@@ -53,11 +53,12 @@ public:
         int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs, int32_t nbOutputs) noexcept override;
     void configurePlugin(nvinfer1::DynamicPluginTensorDesc const* in, int32_t nbInputs,
         nvinfer1::DynamicPluginTensorDesc const* out, int32_t nbOutputs) noexcept override;
-    size_t getWorkspaceSize(nvinfer1::PluginTensorDesc const*, int32_t, nvinfer1::PluginTensorDesc const*,
-        int32_t) const noexcept override;
+    size_t getWorkspaceSize(
+        nvinfer1::PluginTensorDesc const*, int32_t, nvinfer1::PluginTensorDesc const*, int32_t) const noexcept override;
     int32_t enqueue(nvinfer1::PluginTensorDesc const*, nvinfer1::PluginTensorDesc const*, void const* const*,
         void* const*, void*, cudaStream_t) noexcept override;
-    nvinfer1::DataType getOutputDataType(int32_t, nvinfer1::DataType const* inputTypes, int32_t) const noexcept override;
+    nvinfer1::DataType getOutputDataType(
+        int32_t, nvinfer1::DataType const* inputTypes, int32_t) const noexcept override;
     void attachToContext(cudnnContext*, cublasContext*, nvinfer1::IGpuAllocator*) noexcept override;
     void detachFromContext() noexcept override;
     char const* getPluginType() const noexcept override

@@ -72,8 +72,8 @@ INSTANTIATE_TEST_SUITE_P(Findings, PayloadRegression,
         Finding{"grid_anchor_wrapped_extent",
             "GridAnchor_TRT: layer 1's feature map (536870913 x 536870913) has more boxes than an output can hold"},
         // A sampling ratio of 67108866: 4.5e15 samples per bin, a run that never ends.
-        Finding{"roi_align_huge_sampling_ratio",
-            "ROIAlign_TRT: field 'sampling_ratio' is 67108866; expected in [0, 64]"},
+        Finding{
+            "roi_align_huge_sampling_ratio", "ROIAlign_TRT: field 'sampling_ratio' is 67108866; expected in [0, 64]"},
         // The same in PyramidROIAlign_TRT: 822083584.
         Finding{"pyramid_roi_align_huge_sampling_ratio",
             "PyramidROIAlign_TRT: field 'sampling_ratio' is 822083584; expected 64 or less"}),

@@ -92,13 +92,13 @@ void checkPlanInAnotherProcess(kiln::Backend backend, std::string const& pluginN
 
     KilnRun const inspected = runKiln({"inspect", dir.path("plugin.plan")});
     ASSERT_EQ(inspected.exitCode, 0) << inspected.output;
-    EXPECT_NE(inspected.output.find("Plugins needed (1):\n  " + pluginName + " version " + version + " "),
-        std::string::npos)
+    EXPECT_NE(
+        inspected.output.find("Plugins needed (1):\n  " + pluginName + " version " + version + " "), std::string::npos)
         << inspected.output;
 
     std::vector<std::string> run{"--loadEngine=" + dir.path("plugin.plan"),
-        std::string("--backend=") + kiln::backendName(backend), "--exportOutput=" + dir.path("out.json"),
-        "--warmUp=0", "--duration=0", "--iterations=1"};
+        std::string("--backend=") + kiln::backendName(backend), "--exportOutput=" + dir.path("out.json"), "--warmUp=0",
+        "--duration=0", "--iterations=1"};
     if (!inputs.empty())
     {
         run.push_back("--loadInputs=" + writeInputs(dir, inputs));

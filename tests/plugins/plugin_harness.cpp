@@ -88,8 +88,8 @@ private:
     std::unique_ptr<IPluginV3> mV3;
 };
 
-std::unique_ptr<IHostMemory> buildPlan(RecordingLogger& logger, kiln::Backend backend, PluginCall& call,
-    std::vector<HostTensor> const& inputs, bool fp16)
+std::unique_ptr<IHostMemory> buildPlan(
+    RecordingLogger& logger, kiln::Backend backend, PluginCall& call, std::vector<HostTensor> const& inputs, bool fp16)
 {
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
     std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
@@ -169,8 +169,8 @@ public:
         {
             void* memory = nullptr;
             EXPECT_EQ(cudaMalloc(&memory, tensor.bytes.size() + 1), cudaSuccess);
-            EXPECT_EQ(cudaMemcpy(memory, tensor.bytes.data(), tensor.bytes.size(), cudaMemcpyHostToDevice),
-                cudaSuccess);
+            EXPECT_EQ(
+                cudaMemcpy(memory, tensor.bytes.data(), tensor.bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
             mAllocations.push_back(memory);
             return memory;
         }
@@ -184,8 +184,8 @@ public:
         if (mDevice)
         {
             EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-            EXPECT_EQ(cudaMemcpy(tensor.bytes.data(), address, tensor.bytes.size(), cudaMemcpyDeviceToHost),
-                cudaSuccess);
+            EXPECT_EQ(
+                cudaMemcpy(tensor.bytes.data(), address, tensor.bytes.size(), cudaMemcpyDeviceToHost), cudaSuccess);
         }
 #endif
         (void) address;

@@ -184,8 +184,9 @@ int build(std::string const& plugin, std::string const& planPath, kiln::Backend 
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
     std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
     ITensor* x = network->addInput("x", DataType::kFLOAT, Dims{4, {-1, kChannels, kHeight, kWidth}});
-    ITensor* b = plugin == "ScaledAdd" ? network->addInput("b", DataType::kFLOAT, Dims{4, {-1, kChannels, kHeight, kWidth}})
-                                       : nullptr;
+    ITensor* b = plugin == "ScaledAdd"
+        ? network->addInput("b", DataType::kFLOAT, Dims{4, {-1, kChannels, kHeight, kWidth}})
+        : nullptr;
 
     ILayer* layer = nullptr;
     if (plugin == "ScaledAdd")

@@ -9,8 +9,8 @@
 namespace
 {
 
-using nvinfer1::DimensionOperation;
 using kiln::shape::ExprBuilder;
+using nvinfer1::DimensionOperation;
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();

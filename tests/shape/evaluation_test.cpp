@@ -9,11 +9,11 @@
 namespace
 {
 
-using nvinfer1::DimensionOperation;
 using kiln::shape::EvalResult;
 using kiln::shape::Expr;
 using kiln::shape::ExprBuilder;
 using kiln::shape::SymbolValues;
+using nvinfer1::DimensionOperation;
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
@@ -80,7 +80,8 @@ TEST_F(Evaluation, OneExpressionUnderSeveralBindings)
 {
     // (H * W + 5) ceil_div 4, then max with H.
     Expr const* e = op(DimensionOperation::kMAX,
-        op(DimensionOperation::kCEIL_DIV, op(DimensionOperation::kSUM, op(DimensionOperation::kPROD, h, w), c(5)), c(4)),
+        op(DimensionOperation::kCEIL_DIV, op(DimensionOperation::kSUM, op(DimensionOperation::kPROD, h, w), c(5)),
+            c(4)),
         h);
     EXPECT_EQ(evaluate(e, 1, 1).value, 2);   // ceil(6/4) = 2, max(2, 1)
     EXPECT_EQ(evaluate(e, 2, 3).value, 3);   // ceil(11/4) = 3

@@ -7,10 +7,10 @@
 namespace
 {
 
-using nvinfer1::DimensionOperation;
 using kiln::shape::Expr;
 using kiln::shape::ExprBuilder;
 using kiln::shape::toString;
+using nvinfer1::DimensionOperation;
 
 class Printing : public ::testing::Test
 {
@@ -53,8 +53,7 @@ TEST_F(Printing, InfixWithParenthesesOnlyWhereNeeded)
     Expr const* x3 = op(DimensionOperation::kPROD, x, c(3));
     EXPECT_EQ(toString(*op(DimensionOperation::kSUB, x3, m)), "x.d2 * 3 - M");
     EXPECT_EQ(toString(*op(DimensionOperation::kSUB, m, x3)), "M - x.d2 * 3");
-    EXPECT_EQ(toString(*op(DimensionOperation::kPROD, op(DimensionOperation::kSUM, x, c(-1)), c(3))),
-        "(x.d2 - 1) * 3");
+    EXPECT_EQ(toString(*op(DimensionOperation::kPROD, op(DimensionOperation::kSUM, x, c(-1)), c(3))), "(x.d2 - 1) * 3");
     EXPECT_EQ(toString(*op(DimensionOperation::kEQUAL, nm, c(0))), "N - M == 0");
     EXPECT_EQ(toString(*op(DimensionOperation::kLESS, n, m)), "N < M");
     EXPECT_EQ(toString(*op(DimensionOperation::kSUM, op(DimensionOperation::kLESS, n, m), c(1))), "(N < M) + 1");

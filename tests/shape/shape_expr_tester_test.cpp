@@ -26,8 +26,8 @@ public:
     {
     }
 
-    DimsExprs getOutputDimensions(int32_t outputIndex, DimsExprs const* inputs, int32_t nbInputs,
-        IExprBuilder& exprBuilder) const
+    DimsExprs getOutputDimensions(
+        int32_t outputIndex, DimsExprs const* inputs, int32_t nbInputs, IExprBuilder& exprBuilder) const
     {
         EXPECT_EQ(outputIndex, 0);
         EXPECT_EQ(nbInputs, 1);
@@ -36,7 +36,8 @@ public:
         for (int32_t axis = 2; axis < 4; ++axis)
         {
             IDimensionExpr const* padded = exprBuilder.operation(DimensionOperation::kSUM, *inputs[0].d[axis],
-                *exprBuilder.operation(DimensionOperation::kPROD, *exprBuilder.constant(2), *exprBuilder.constant(mPad)));
+                *exprBuilder.operation(
+                    DimensionOperation::kPROD, *exprBuilder.constant(2), *exprBuilder.constant(mPad)));
             IDimensionExpr const* span
                 = exprBuilder.operation(DimensionOperation::kSUB, *padded, *exprBuilder.constant(mKernel));
             IDimensionExpr const* steps
@@ -118,8 +119,8 @@ TEST(ShapeExprTester, ConcreteDims)
     DimsExprs const dims = tester.dims(concrete);
     ASSERT_EQ(dims.nbDims, 3);
     IExprBuilder& builder = tester.builder();
-    IDimensionExpr const* volume
-        = builder.operation(DimensionOperation::kPROD, *dims.d[0], *builder.operation(DimensionOperation::kPROD, *dims.d[1], *dims.d[2]));
+    IDimensionExpr const* volume = builder.operation(
+        DimensionOperation::kPROD, *dims.d[0], *builder.operation(DimensionOperation::kPROD, *dims.d[1], *dims.d[2]));
     ASSERT_NE(volume, nullptr);
     EXPECT_TRUE(volume->isConstant());
     EXPECT_EQ(volume->getConstantValue(), 24);
@@ -139,13 +140,14 @@ TEST(ShapeExprTester, ErrorsThroughThePublicApi)
     int64_t const big = std::numeric_limits<int64_t>::max();
     EXPECT_EQ(builder.operation(DimensionOperation::kSUM, *builder.constant(big), *builder.constant(1)), nullptr);
     EXPECT_NE(tester.lastError().find("overflow"), std::string::npos) << tester.lastError();
-    EXPECT_EQ(builder.operation(static_cast<DimensionOperation>(42), *builder.constant(1), *builder.constant(1)),
-        nullptr);
+    EXPECT_EQ(
+        builder.operation(static_cast<DimensionOperation>(42), *builder.constant(1), *builder.constant(1)), nullptr);
     EXPECT_NE(tester.lastError().find("invalid"), std::string::npos) << tester.lastError();
     EXPECT_EQ(builder.declareSizeTensor(-2, *builder.constant(1), *builder.constant(2)), nullptr);
 
     // Symbolic: the failure comes at evaluation, with the reason.
-    IDimensionExpr const* ratio = builder.operation(DimensionOperation::kFLOOR_DIV, *tester.symbol("A"), *tester.symbol("B"));
+    IDimensionExpr const* ratio
+        = builder.operation(DimensionOperation::kFLOOR_DIV, *tester.symbol("A"), *tester.symbol("B"));
     ASSERT_NE(ratio, nullptr);
     EXPECT_EQ(tester.evaluate(*ratio, {{"A", 9}, {"B", -2}}), -5);
     EXPECT_EQ(tester.evaluate(*ratio, {{"A", 9}, {"B", 0}}), std::nullopt);
@@ -153,7 +155,8 @@ TEST(ShapeExprTester, ErrorsThroughThePublicApi)
     EXPECT_EQ(tester.evaluate(*ratio, {{"A", 9}}), std::nullopt);
     EXPECT_NE(tester.lastError().find("'B'"), std::string::npos) << tester.lastError();
 
-    IDimensionExpr const* product = builder.operation(DimensionOperation::kPROD, *tester.symbol("A"), *tester.symbol("B"));
+    IDimensionExpr const* product
+        = builder.operation(DimensionOperation::kPROD, *tester.symbol("A"), *tester.symbol("B"));
     EXPECT_EQ(tester.evaluate(*product, {{"A", big}, {"B", 2}}), std::nullopt);
     EXPECT_NE(tester.lastError().find("overflow"), std::string::npos) << tester.lastError();
 
@@ -179,7 +182,8 @@ TEST(ShapeExprTester, SizeTensorsForDataDependentOutputs)
     // A NonZero-like getOutputShapes: output 0 is [2, count] with count <= N * M.
     kiln::ShapeExprTester tester;
     IExprBuilder& builder = tester.builder();
-    IDimensionExpr const* upper = builder.operation(DimensionOperation::kPROD, *tester.symbol("N"), *tester.symbol("M"));
+    IDimensionExpr const* upper
+        = builder.operation(DimensionOperation::kPROD, *tester.symbol("N"), *tester.symbol("M"));
     IDimensionExpr const* opt = builder.operation(DimensionOperation::kFLOOR_DIV, *upper, *builder.constant(2));
     IDimensionExpr const* count = builder.declareSizeTensor(0, *opt, *upper);
     ASSERT_NE(count, nullptr);
@@ -198,7 +202,8 @@ TEST(ShapeExprTester, Printing)
     IDimensionExpr const* padded = builder.operation(DimensionOperation::kSUM, *x.d[2], *builder.constant(2));
     EXPECT_EQ(tester.toString(*builder.operation(DimensionOperation::kCEIL_DIV, *padded, *builder.constant(2))),
         "ceil_div(x.d2 + 2, 2)");
-    EXPECT_EQ(tester.toString(*builder.operation(DimensionOperation::kMAX, *x.d[0], *builder.constant(1))), "max(N, 1)");
+    EXPECT_EQ(
+        tester.toString(*builder.operation(DimensionOperation::kMAX, *x.d[0], *builder.constant(1))), "max(N, 1)");
     EXPECT_EQ(tester.toString(*x.d[1]), "3");
 }
 

@@ -9,9 +9,9 @@
 namespace
 {
 
-using nvinfer1::DimensionOperation;
 using kiln::shape::Expr;
 using kiln::shape::ExprBuilder;
+using nvinfer1::DimensionOperation;
 
 class Simplification : public ::testing::Test
 {
@@ -154,16 +154,16 @@ TEST_F(Simplification, StructuralEqualityAcrossBuilders)
     Expr const* x2 = other.newSymbol("x");
     Expr const* y2 = other.newSymbol("y");
     Expr const* here = op(DimensionOperation::kMAX, op(DimensionOperation::kPROD, x, y), c(1));
-    Expr const* there = other.apply(DimensionOperation::kMAX, other.apply(DimensionOperation::kPROD, y2, x2),
-        other.constant(1));
+    Expr const* there
+        = other.apply(DimensionOperation::kMAX, other.apply(DimensionOperation::kPROD, y2, x2), other.constant(1));
     EXPECT_TRUE(kiln::shape::structurallyEqual(*here, *there));
     EXPECT_TRUE(kiln::shape::structurallyEqual(*here, *here));
-    Expr const* different = other.apply(DimensionOperation::kMAX, other.apply(DimensionOperation::kPROD, y2, x2),
-        other.constant(2));
+    Expr const* different
+        = other.apply(DimensionOperation::kMAX, other.apply(DimensionOperation::kPROD, y2, x2), other.constant(2));
     EXPECT_FALSE(kiln::shape::structurallyEqual(*here, *different));
     EXPECT_FALSE(kiln::shape::structurallyEqual(*x, *y));
-    EXPECT_TRUE(kiln::shape::structurallyEqual(
-        static_cast<nvinfer1::IDimensionExpr const&>(*c(3)), static_cast<nvinfer1::IDimensionExpr const&>(*other.constant(3))));
+    EXPECT_TRUE(kiln::shape::structurallyEqual(static_cast<nvinfer1::IDimensionExpr const&>(*c(3)),
+        static_cast<nvinfer1::IDimensionExpr const&>(*other.constant(3))));
 }
 
 TEST_F(Simplification, SizeTensorsAreNewRuntimeValues)

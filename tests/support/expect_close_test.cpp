@@ -51,8 +51,8 @@ TEST(ExpectClose, DifferentSizesStopTheComparison)
 
 TEST(ExpectClose, TensorsOfOneTypeAndShape)
 {
-    expectClose(fromFloats({2}, {1.0F, 2.0F}, DataType::kHALF), fromFloats({2}, {1.0F, 2.001F}, DataType::kHALF),
-        0.002);
+    expectClose(
+        fromFloats({2}, {1.0F, 2.0F}, DataType::kHALF), fromFloats({2}, {1.0F, 2.001F}, DataType::kHALF), 0.002);
     expectClose(fromInts({2}, {1, 2}, DataType::kINT32), fromInts({2}, {1, 2}, DataType::kINT32), 0.0);
     EXPECT_NONFATAL_FAILURE(
         expectClose(fromInts({1}, {1}, DataType::kINT32), fromInts({1}, {2}, DataType::kINT32), 5.0), "INT32 elements");

@@ -69,10 +69,10 @@ public:
         return mMemory;
     }
 
-    std::vector<std::string> names;          //!< reallocateOutputAsync's tensor names, in call order
-    std::vector<uint64_t> sizes;             //!< and the sizes it was asked for
-    std::vector<void*> currents;             //!< and the currentMemory it was given
-    std::vector<std::string> notifiedNames;  //!< notifyShape's tensor names
+    std::vector<std::string> names;           //!< reallocateOutputAsync's tensor names, in call order
+    std::vector<uint64_t> sizes;              //!< and the sizes it was asked for
+    std::vector<void*> currents;              //!< and the currentMemory it was given
+    std::vector<std::string> notifiedNames;   //!< notifyShape's tensor names
     std::vector<std::vector<int64_t>> shapes; //!< and the shapes
 
 private:

@@ -166,10 +166,11 @@ TEST(KilnCommand, ZeroDimensionalInputsTakeTrtexecsScalarShapeSyntax)
     kiln::test::writeBytes(dir.path("s.bin"), &s, sizeof(s));
     for (std::string const scalar : {"s:scalar", "s:"})
     {
-        auto const run = runKiln(std::vector<std::string>{"--onnx=" + dir.path("scaled_relu.onnx"),
-                                     "--shapes=x:2x3," + scalar, "--loadInputs=x:" + dir.path("x.bin") + ",s:"
-                                         + dir.path("s.bin"), "--exportOutput=" + dir.path("out.json")}
-            + kQuick);
+        auto const run
+            = runKiln(std::vector<std::string>{"--onnx=" + dir.path("scaled_relu.onnx"), "--shapes=x:2x3," + scalar,
+                          "--loadInputs=x:" + dir.path("x.bin") + ",s:" + dir.path("s.bin"),
+                          "--exportOutput=" + dir.path("out.json")}
+                + kQuick);
         ASSERT_EQ(run.exitCode, 0) << scalar << "\n" << run.output;
         json const out = json::parse(readText(dir.path("out.json")));
         ASSERT_EQ(out.size(), 1U) << scalar;
@@ -434,15 +435,16 @@ TEST(KilnPluginCollection, OnnxPluginNodeBuildsAndItsPlanRunsInAnotherProcess)
     // kiln registers libkiln_plugins itself: no plugin flag is needed, to build or to load.
     ScratchDir dir;
     kiln::test::writeGeluPluginModel(dir.path("gelu.onnx"));
-    auto const built = runKiln(
-        {"--onnx=" + dir.path("gelu.onnx"), "--skipInference", "--saveEngine=" + dir.path("gelu.plan")});
+    auto const built
+        = runKiln({"--onnx=" + dir.path("gelu.onnx"), "--skipInference", "--saveEngine=" + dir.path("gelu.plan")});
     ASSERT_EQ(built.exitCode, 0) << built.output;
 
     auto const inspected = runKiln({"inspect", dir.path("gelu.plan")});
     ASSERT_EQ(inspected.exitCode, 0) << inspected.output;
     EXPECT_TRUE(std::regex_search(inspected.output,
-        std::regex(R"(Plugins needed \(1\):\n  CustomGeluPluginDynamic version 1 namespace "" \(IPluginV2DynamicExt\), )"
-                   R"(from \S*libkiln_plugins\.so)")))
+        std::regex(
+            R"(Plugins needed \(1\):\n  CustomGeluPluginDynamic version 1 namespace "" \(IPluginV2DynamicExt\), )"
+            R"(from \S*libkiln_plugins\.so)")))
         << inspected.output;
 
     float const x[] = {1.F, 1.F, -2.F, 0.5F};
@@ -624,8 +626,8 @@ TEST(KilnOnGpu, UseCudaGraphCapturesOneInferenceAndReplaysIt)
 
 TEST(KilnBackends, TheDefaultIsTheGpuWhereOneIsUsable)
 {
-    auto const run = kiln::test::runKilnAsIs({"--onnx=" + kDefaultModel, kSeedPlugins, "--iterations=2", "--duration=0",
-        "--warmUp=0"});
+    auto const run = kiln::test::runKilnAsIs(
+        {"--onnx=" + kDefaultModel, kSeedPlugins, "--iterations=2", "--duration=0", "--warmUp=0"});
     EXPECT_EQ(run.exitCode, 0) << run.output;
     bool const gpu = kiln::backendAvailable(kiln::Backend::kCUDA);
     EXPECT_TRUE(contains(run.output, gpu ? "for the cuda backend" : "for the cpu backend")) << run.output;
@@ -653,8 +655,8 @@ TEST(KilnOnGpu, QueuedInferencesAreTracedInTheirOrderAndGiveTheReferenceOutputs)
         GTEST_SKIP() << "no CUDA backend or no GPU here";
     }
     ScratchDir dir;
-    auto const run = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda", "--compare=cpu",
-        "--warmUp=0", "--duration=0", "--iterations=20", "--exportTimes=" + dir.path("times.json")});
+    auto const run = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda", "--compare=cpu", "--warmUp=0",
+        "--duration=0", "--iterations=20", "--exportTimes=" + dir.path("times.json")});
     ASSERT_EQ(run.exitCode, 0) << run.output;
     EXPECT_TRUE(contains(run.output, "&&&& PASSED")) << run.output;
     json const times = json::parse(readText(dir.path("times.json")));

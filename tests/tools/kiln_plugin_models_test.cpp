@@ -30,10 +30,10 @@ constexpr double kTolerance = 1e-3; // max|diff| / max|ref|, as the zoo's test
 
 struct PluginModel
 {
-    std::string folder;                   //!< under tests/models
-    std::vector<std::string> inputNames;  //!< the graph's inputs, in order (input_<i>.npy)
-    size_t nbOutputs;                     //!< expected_<i>.npy
-    std::string manifestLine;             //!< how `kiln inspect` lists the plugin the plan needs
+    std::string folder;                  //!< under tests/models
+    std::vector<std::string> inputNames; //!< the graph's inputs, in order (input_<i>.npy)
+    size_t nbOutputs;                    //!< expected_<i>.npy
+    std::string manifestLine;            //!< how `kiln inspect` lists the plugin the plan needs
     kiln::Backend backend;
 };
 
@@ -52,8 +52,8 @@ std::string writeInputs(PluginModel const& model, ScratchDir const& dir)
     std::string spec;
     for (size_t i = 0; i < model.inputNames.size(); ++i)
     {
-        HostTensor const input = kiln::test::readNpy(kZooDirectory + "/" + model.folder + "/input_" + std::to_string(i)
-            + ".npy");
+        HostTensor const input
+            = kiln::test::readNpy(kZooDirectory + "/" + model.folder + "/input_" + std::to_string(i) + ".npy");
         std::string const path = dir.path("input_" + std::to_string(i) + ".bin");
         kiln::test::writeBytes(path, input.bytes.data(), input.bytes.size());
         spec += (spec.empty() ? "" : ",") + model.inputNames[i] + ":" + path;
@@ -98,17 +98,17 @@ TEST_P(KilnPluginModel, BuildsSavesLoadsInAnotherProcessAndMatchesPyTorch)
     EXPECT_NE(inspected.output.find("Plugins needed (1):\n  " + model.manifestLine), std::string::npos)
         << inspected.output;
 
-    auto const loaded = runKiln({"--loadEngine=" + dir.path("model.plan"), backend,
-        "--loadInputs=" + writeInputs(model, dir), "--exportOutput=" + dir.path("out.json"), "--warmUp=0",
-        "--duration=0", "--iterations=1"});
+    auto const loaded
+        = runKiln({"--loadEngine=" + dir.path("model.plan"), backend, "--loadInputs=" + writeInputs(model, dir),
+            "--exportOutput=" + dir.path("out.json"), "--warmUp=0", "--duration=0", "--iterations=1"});
     ASSERT_EQ(loaded.exitCode, 0) << loaded.output;
     json const outputs = json::parse(kiln::test::readText(dir.path("out.json")));
     ASSERT_EQ(outputs.size(), model.nbOutputs);
     for (size_t i = 0; i < outputs.size(); ++i)
     {
         SCOPED_TRACE(outputs[i]["name"].get<std::string>());
-        HostTensor const expected = kiln::test::readNpy(kZooDirectory + "/" + model.folder + "/expected_"
-            + std::to_string(i) + ".npy");
+        HostTensor const expected
+            = kiln::test::readNpy(kZooDirectory + "/" + model.folder + "/expected_" + std::to_string(i) + ".npy");
         EXPECT_LE(scaledError(outputs[i], expected), kTolerance);
     }
 }

@@ -43,7 +43,8 @@ KilnRun runKiln(std::vector<std::string> args)
 {
     // The tests describe the CPU backend unless they choose one; without a flag, a machine with a GPU would use it.
     bool const subcommand = !args.empty() && (args[0] == "inspect" || args[0] == "plugins");
-    bool const chosen = std::any_of(args.begin(), args.end(), [](std::string const& a) { return a.rfind("--backend", 0) == 0; });
+    bool const chosen
+        = std::any_of(args.begin(), args.end(), [](std::string const& a) { return a.rfind("--backend", 0) == 0; });
     if (!subcommand && !chosen)
     {
         args.push_back("--backend=cpu");

@@ -85,8 +85,8 @@ TEST(Options, TrtexecFlagsBeyondKilnsOwnTakeTrtexecsMeaning)
     Options o;
     std::string error;
     ASSERT_EQ(parse({"--onnx=m.onnx", "--workspace=64", "--best", "--builderOptimizationLevel=3",
-                  "--profilingVerbosity=detailed", "--tacticSources=-CUDNN,+CUBLAS_LT", "--noBuilderCache",
-                  "--dumpLayerInfo", "--precisionConstraints=none"},
+                        "--profilingVerbosity=detailed", "--tacticSources=-CUDNN,+CUBLAS_LT", "--noBuilderCache",
+                        "--dumpLayerInfo", "--precisionConstraints=none"},
                   o, error),
         ParseOutcome::kRUN)
         << error;

@@ -24,8 +24,8 @@ struct StreamSettings
 {
     Backend backend{Backend::kCPU};
     int32_t device{0};
-    bool transfers{true}; //!< CUDA: copy inputs in and outputs out at every inference (!--noDataTransfers)
-    bool spinWait{false}; //!< CUDA: spin on the last event instead of blocking (--useSpinWait)
+    bool transfers{true};  //!< CUDA: copy inputs in and outputs out at every inference (!--noDataTransfers)
+    bool spinWait{false};  //!< CUDA: spin on the last event instead of blocking (--useSpinWait)
     bool cudaGraph{false}; //!< CUDA: capture one inference into a CUDA graph and replay it (--useCudaGraph)
     int32_t cpuThreads{0}; //!< CPU: the context's threads (--threads); 0: the cores available
 };
@@ -75,8 +75,8 @@ private:
     StreamSettings mSettings;
     std::unique_ptr<nvinfer1::IExecutionContext> mContext;
     std::vector<HostTensor> mInputs;
-    std::vector<HostTensor> mOutputs; //!< data-dependent ones hold their largest size
-    std::vector<bool> mDataDependent; //!< by output
+    std::vector<HostTensor> mOutputs;                              //!< data-dependent ones hold their largest size
+    std::vector<bool> mDataDependent;                              //!< by output
     std::vector<std::unique_ptr<DataDependentOutput>> mAllocators; //!< by output; null for the others
     std::vector<HostTensor> mReported;
     DeviceIo mDevice; //!< CUDA backend only

@@ -121,26 +121,26 @@ bool DeviceIo::allocate(
             }
         }
     }
-    auto allocateAll = [&](std::vector<HostTensor> const& tensors, std::vector<void*>& onDevice,
-                           std::vector<void*>& pinned) {
-        for (HostTensor const& t : tensors)
-        {
-            // At least one byte, so empty tensors still get a distinct address.
-            size_t const bytes = std::max<size_t>(t.bytes.size(), 1);
-            void* p = nullptr;
-            if (!check(cudaMalloc(&p, bytes), "cudaMalloc", error))
-            {
-                return false;
-            }
-            onDevice.push_back(p);
-            if (!check(cudaMallocHost(&p, bytes), "cudaMallocHost", error))
-            {
-                return false;
-            }
-            pinned.push_back(p);
-        }
-        return true;
-    };
+    auto allocateAll
+        = [&](std::vector<HostTensor> const& tensors, std::vector<void*>& onDevice, std::vector<void*>& pinned) {
+              for (HostTensor const& t : tensors)
+              {
+                  // At least one byte, so empty tensors still get a distinct address.
+                  size_t const bytes = std::max<size_t>(t.bytes.size(), 1);
+                  void* p = nullptr;
+                  if (!check(cudaMalloc(&p, bytes), "cudaMalloc", error))
+                  {
+                      return false;
+                  }
+                  onDevice.push_back(p);
+                  if (!check(cudaMallocHost(&p, bytes), "cudaMallocHost", error))
+                  {
+                      return false;
+                  }
+                  pinned.push_back(p);
+              }
+              return true;
+          };
     if (!allocateAll(inputs, mInputs, mPinnedInputs) || !allocateAll(outputs, mOutputs, mPinnedOutputs))
     {
         return false;
@@ -339,9 +339,7 @@ bool DeviceIo::finish(bool, InferenceTrace&, std::string& error)
     return false;
 }
 
-void DeviceIo::readOutputs(std::vector<HostTensor>&) const
-{
-}
+void DeviceIo::readOutputs(std::vector<HostTensor>&) const { }
 
 bool DeviceIo::download(std::vector<HostTensor>&, std::string& error)
 {

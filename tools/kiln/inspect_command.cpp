@@ -150,8 +150,8 @@ std::string formatsOf(PlanModel const& model, plan::LayerRecord const& layer)
     for (size_t slot = 0; slot < slots; ++slot)
     {
         int32_t const tensor = slot < layer.inputs.size() ? layer.inputs[slot] : 0;
-        nvinfer1::TensorFormat const format
-            = tensor < 0 ? nvinfer1::TensorFormat::kLINEAR : plan::slotFormat(model, layer, slot);
+        nvinfer1::TensorFormat const format = tensor < 0 ? nvinfer1::TensorFormat::kLINEAR
+                                                         : plan::slotFormat(model, layer, slot);
         linear = linear && format == nvinfer1::TensorFormat::kLINEAR;
         names.push_back(formatName(format));
     }

@@ -187,8 +187,7 @@ bool parseChoiceFlags(Options& o, RawSpecs const& raw, std::string& error)
     }
     else if (!raw.convolutionLayout.empty() && raw.convolutionLayout != "timed")
     {
-        error = "--convolutionLayout: \"" + raw.convolutionLayout
-            + "\" is not a layout; expected timed, hwc or linear";
+        error = "--convolutionLayout: \"" + raw.convolutionLayout + "\" is not a layout; expected timed, hwc or linear";
         return false;
     }
     if (raw.cpuKernels == "reference")
@@ -296,8 +295,8 @@ ParseOutcome parseOptions(int argc, char** argv, Options& options, std::string& 
         std::string const arg = argv[i];
         if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=')
         {
-            error = arg.substr(0, arg.size() - 1) + " has an empty value (write " + arg
-                + "VALUE, or leave the flag out)";
+            error
+                = arg.substr(0, arg.size() - 1) + " has an empty value (write " + arg + "VALUE, or leave the flag out)";
             return ParseOutcome::kERROR;
         }
     }

@@ -44,11 +44,11 @@ struct Options
     PluginLibraries plugins;
     Backend backend{Backend::kCPU};
     // trtexec's build flags beyond Kiln's own (trtexec_flags.h).
-    bool stronglyTyped{false};              //!< the network built with kSTRONGLY_TYPED
-    int32_t builderOptimizationLevel{-1};   //!< -1: the builder's default
+    bool stronglyTyped{false};            //!< the network built with kSTRONGLY_TYPED
+    int32_t builderOptimizationLevel{-1}; //!< -1: the builder's default
     std::optional<nvinfer1::ProfilingVerbosity> profilingVerbosity;
     std::vector<TacticSourceChange> tacticSourceChanges;
-    bool noBuilderCache{false};             //!< kDISABLE_TIMING_CACHE
+    bool noBuilderCache{false}; //!< kDISABLE_TIMING_CACHE
 
     // Inference.
     bool skipInference{false};

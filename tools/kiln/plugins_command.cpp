@@ -62,8 +62,8 @@ CreatorSummary summarize(nvinfer1::IPluginCreatorInterface& creator)
     else if (std::strcmp(kind, "PLUGIN CREATOR_V3ONE") == 0)
     {
         auto& v3 = static_cast<nvinfer1::IPluginCreatorV3One&>(creator);
-        summary = {v3.getPluginName(), v3.getPluginVersion(), v3.getPluginNamespace(), "IPluginV3", v3.getFieldNames(),
-            {}};
+        summary
+            = {v3.getPluginName(), v3.getPluginVersion(), v3.getPluginNamespace(), "IPluginV3", v3.getFieldNames(), {}};
     }
     else
     {

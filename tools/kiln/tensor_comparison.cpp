@@ -11,8 +11,7 @@ namespace kiln::cli
 TensorComparison compareTensors(HostTensor const& actual, HostTensor const& reference, Tolerance const& tolerance)
 {
     TensorComparison c;
-    c.shapesMatch
-        = dimsSpec(actual.dims) == dimsSpec(reference.dims) && actual.dims.nbDims == reference.dims.nbDims;
+    c.shapesMatch = dimsSpec(actual.dims) == dimsSpec(reference.dims) && actual.dims.nbDims == reference.dims.nbDims;
     if (!c.shapesMatch)
     {
         return c;

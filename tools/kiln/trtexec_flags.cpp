@@ -57,14 +57,13 @@ bool parseProfilingVerbosity(std::string const& text, nvinfer1::ProfilingVerbosi
     std::map<std::string, nvinfer1::ProfilingVerbosity> const names{
         {"layer_names_only", nvinfer1::ProfilingVerbosity::kLAYER_NAMES_ONLY},
         {"default", nvinfer1::ProfilingVerbosity::kLAYER_NAMES_ONLY},
-        {"detailed", nvinfer1::ProfilingVerbosity::kDETAILED},
-        {"verbose", nvinfer1::ProfilingVerbosity::kDETAILED},
+        {"detailed", nvinfer1::ProfilingVerbosity::kDETAILED}, {"verbose", nvinfer1::ProfilingVerbosity::kDETAILED},
         {"none", nvinfer1::ProfilingVerbosity::kNONE}};
     auto const found = names.find(text);
     if (found == names.end())
     {
-        error = "--profilingVerbosity: \"" + text
-            + "\" is not a verbosity; expected layer_names_only, detailed or none";
+        error
+            = "--profilingVerbosity: \"" + text + "\" is not a verbosity; expected layer_names_only, detailed or none";
         return false;
     }
     verbosity = found->second;
@@ -84,8 +83,9 @@ bool parseTacticSources(std::string const& text, std::vector<TacticSourceChange>
         auto const found = entry.size() > 1 ? names.find(entry.substr(1)) : names.end();
         if ((entry[0] != '+' && entry[0] != '-') || found == names.end())
         {
-            error = "--tacticSources: \"" + entry + "\" is not +SOURCE or -SOURCE with SOURCE one of CUBLAS, "
-                "CUBLAS_LT, CUDNN, EDGE_MASK_CONVOLUTIONS, JIT_CONVOLUTIONS";
+            error = "--tacticSources: \"" + entry
+                + "\" is not +SOURCE or -SOURCE with SOURCE one of CUBLAS, "
+                  "CUBLAS_LT, CUDNN, EDGE_MASK_CONVOLUTIONS, JIT_CONVOLUTIONS";
             return false;
         }
         changes.push_back({entry[0] == '+', found->second});
@@ -198,9 +198,8 @@ bool planVersionLine(std::vector<uint8_t> const& plan, std::string& line, std::s
             | static_cast<uint32_t>(plan[offset + 2]) << 16U | static_cast<uint32_t>(plan[offset + 3]) << 24U;
     };
     uint32_t const kilnVersion = word(12);
-    line = "Plan format version " + std::to_string(word(8)) + ", written by Kiln "
-        + std::to_string(kilnVersion / 10000) + "." + std::to_string(kilnVersion / 100 % 100) + "."
-        + std::to_string(kilnVersion % 100);
+    line = "Plan format version " + std::to_string(word(8)) + ", written by Kiln " + std::to_string(kilnVersion / 10000)
+        + "." + std::to_string(kilnVersion / 100 % 100) + "." + std::to_string(kilnVersion % 100);
     return true;
 }
 

@@ -37,8 +37,8 @@ void addTrtexecFlags(CLI::App& app, Options& options, TrtexecFlags& flags);
 
 //! Puts the flags' meaning into `options`. False with `error` for a refused flag or a bad value; `warnings` says
 //! where Kiln takes a flag without acting on all of it.
-bool applyTrtexecFlags(TrtexecFlags const& flags, Options& options, std::string& error,
-    std::vector<std::string>& warnings);
+bool applyTrtexecFlags(
+    TrtexecFlags const& flags, Options& options, std::string& error, std::vector<std::string>& warnings);
 
 //! --getPlanVersionOnly's line for a plan file's bytes: its format version and the Kiln version that wrote it, read
 //! from the header alone. False with `error` where the bytes are not a Kiln plan.

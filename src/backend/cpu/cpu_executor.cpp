@@ -109,8 +109,8 @@ void CpuExecutor::allocateContextMemory()
     mContextMemory = mOwnedMemory.get();
 }
 
-bool CpuExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
-    std::vector<TensorView> const& outputs, cudaStream_t, std::string& error)
+bool CpuExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+    cudaStream_t, std::string& error)
 {
     if (mUnneeded[l])
     {
@@ -123,8 +123,8 @@ bool CpuExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
     return mFastKernels[l] ? runFastLayer(l, inputs, outputs, error) : runBuiltInLayer(l, inputs, outputs, error);
 }
 
-bool CpuExecutor::runFastLayer(size_t l, std::vector<ConstTensorView> const& inputs,
-    std::vector<TensorView> const& outputs, std::string& error)
+bool CpuExecutor::runFastLayer(
+    size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, std::string& error)
 {
     try
     {
@@ -138,8 +138,8 @@ bool CpuExecutor::runFastLayer(size_t l, std::vector<ConstTensorView> const& inp
     }
 }
 
-bool CpuExecutor::runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
-    std::vector<TensorView> const& outputs, std::string& error)
+bool CpuExecutor::runBuiltInLayer(
+    size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, std::string& error)
 {
     plan::LayerRecord const& record = mPlan.model->layers[l];
     if (!mConverts[l])

@@ -32,15 +32,15 @@ public:
         return mFastPath.threads();
     }
     void const* constantAddress(size_t l) const override;
-    bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
-        std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
+    bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+        cudaStream_t stream, std::string& error) override;
     //! The CPU backend runs synchronously: nothing to wait for.
     bool synchronize(cudaStream_t, std::string&) override
     {
         return true;
     }
     //! The reference runs every layer, shape computations included.
-    void writeShapeValues(int32_t, TensorView const&, std::vector<int64_t> const&, cudaStream_t) override {}
+    void writeShapeValues(int32_t, TensorView const&, std::vector<int64_t> const&, cudaStream_t) override { }
     int64_t readScalar(ConstTensorView const& view, cudaStream_t) override
     {
         switch (view.type)
@@ -72,20 +72,20 @@ public:
 
 private:
     //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
-    bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
-        std::vector<TensorView> const& outputs, std::string& error);
+    bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+        std::string& error);
     //! Notes whether built-in layer `l` reads or writes a tensor in another type or format than it is stored in.
     void prepareConversions(size_t l);
     //! Offers the fast kernels the constant values their inputs hold, and notes the layers no run then needs.
     void takeConstantInputs();
     //! Runs layer `l` on its fast-path kernel.
-    bool runFastLayer(size_t l, std::vector<ConstTensorView> const& inputs,
-        std::vector<TensorView> const& outputs, std::string& error);
+    bool runFastLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+        std::string& error);
 
     backend::LoadedPlan mPlan;
     std::unique_ptr<std::byte[]> mOwnedMemory; //!< the context memory, unless the application gives it
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins; //!< by layer; null for built-in layers
-    std::vector<backend::HostReformatter> mReformatters;           //!< by layer: built-in layers' type conversions
+    std::vector<backend::HostReformatter> mReformatters;          //!< by layer: built-in layers' type conversions
     std::vector<std::vector<TensorFormat>> mLinearFormats; //!< by layer: kLINEAR for every slot, as the reference reads
     std::vector<bool> mConverts; //!< by layer: whether a built-in layer's tensors need converting around it
     fast::Session mFastPath;
@@ -93,7 +93,7 @@ private:
     //! By layer: not run, as it makes constant values that fast kernels took when the context was made.
     std::vector<bool> mUnneeded;
     using TimePoint = std::chrono::steady_clock::time_point;
-    std::vector<std::pair<TimePoint, TimePoint>> mTimes;  //!< by layer: the last profiled run's start and end
+    std::vector<std::pair<TimePoint, TimePoint>> mTimes; //!< by layer: the last profiled run's start and end
 };
 
 } // namespace kiln::cpu

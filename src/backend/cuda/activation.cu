@@ -53,7 +53,8 @@ void activationOnDevice(nvinfer1::ActivationType type, float alpha, float beta, 
 
 } // namespace
 
-void run(network::ActivationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(network::ActivationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream)
 {
     activationOnDevice(params.activation, params.alpha, params.beta, inputs[0], outputs[0], stream);
 }

@@ -25,9 +25,18 @@ __device__ int64_t saturatingTruncate(double value, DataType to)
     double high = 9.2233720368547748e18;
     switch (to)
     {
-    case DataType::kINT8: low = -128.0; high = 127.0; break;
-    case DataType::kUINT8: low = 0.0; high = 255.0; break;
-    case DataType::kINT32: low = -2147483648.0; high = 2147483647.0; break;
+    case DataType::kINT8:
+        low = -128.0;
+        high = 127.0;
+        break;
+    case DataType::kUINT8:
+        low = 0.0;
+        high = 255.0;
+        break;
+    case DataType::kINT32:
+        low = -2147483648.0;
+        high = 2147483647.0;
+        break;
     default: break;
     }
     return static_cast<int64_t>(trunc(fmin(fmax(value, low), high)));
@@ -41,8 +50,9 @@ __global__ void castKernel(void const* input, DataType from, void* output, DataT
         bool const fromFloat = isFloatType(from);
         if (to == DataType::kBOOL)
         {
-            bool const truth = fromFloat ? device::loadFloat(input, from, i) != 0.0F || isnan(device::loadFloat(input, from, i))
-                                         : device::loadInteger(input, from, i) != 0;
+            bool const truth = fromFloat
+                ? device::loadFloat(input, from, i) != 0.0F || isnan(device::loadFloat(input, from, i))
+                : device::loadInteger(input, from, i) != 0;
             device::storeInteger(output, to, i, truth ? 1 : 0);
         }
         else if (isFloatType(to))
@@ -89,12 +99,14 @@ void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaSt
     check(cudaGetLastError(), "cast: launching the kernel");
 }
 
-void run(network::IdentityParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(network::IdentityParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream)
 {
     castOnDevice(inputs[0], outputs[0], stream);
 }
 
-void run(network::CastParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(
+    network::CastParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     castOnDevice(inputs[0], outputs[0], stream);
 }

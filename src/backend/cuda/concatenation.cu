@@ -48,14 +48,14 @@ __global__ void concatenationKernel(Batch batch, T* output, int64_t count)
 
 //! Joins `inputs` along `axis` (negative counts from the end). Inputs agree with the output on every other dim and
 //! share its byte-addressable type; empty inputs are allowed. One kernel per 16 inputs.
-void concatenationOnDevice(int32_t axis, std::vector<ConstTensorView> const& inputs,
-    TensorView const& output, cudaStream_t stream)
+void concatenationOnDevice(
+    int32_t axis, std::vector<ConstTensorView> const& inputs, TensorView const& output, cudaStream_t stream)
 {
     int32_t const rank = output.rank();
     if (axis < -rank || axis >= rank)
     {
-        throw std::invalid_argument("concatenation: axis " + std::to_string(axis) + " is out of range for rank "
-            + std::to_string(rank));
+        throw std::invalid_argument(
+            "concatenation: axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
     }
     auto const a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
     int64_t outer = 1;
@@ -127,7 +127,8 @@ void concatenationOnDevice(int32_t axis, std::vector<ConstTensorView> const& inp
 
 } // namespace
 
-void run(network::ConcatenationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(network::ConcatenationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream)
 {
     concatenationOnDevice(params.axis, inputs, outputs[0], stream);
 }

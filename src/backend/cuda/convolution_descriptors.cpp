@@ -71,8 +71,8 @@ ConvolutionDescriptors::~ConvolutionDescriptors()
     cudnnDestroyConvolutionDescriptor(convolution);
 }
 
-void ConvolutionDescriptors::describe(network::WindowedFilterParams const& params, Shape const& inputShape,
-    nvinfer1::DataType type, TensorFormat format)
+void ConvolutionDescriptors::describe(
+    network::WindowedFilterParams const& params, Shape const& inputShape, nvinfer1::DataType type, TensorFormat format)
 {
     describe(params, inputShape, type, format, false);
 }
@@ -88,8 +88,8 @@ ConvolutionGeometry convolutionGeometry(
 {
     char const* const kind = transposed ? "deconvolution" : "convolution";
     Shape const kernelSize = network::dimsToVector(params.kernelSize);
-    cpu::KernelGeometry const geometry = cpu::resolveKernelGeometry(kind,
-        transposed ? cpu::WindowDirection::kTRANSPOSED : cpu::WindowDirection::kFORWARD, inputShape, params);
+    cpu::KernelGeometry const geometry = cpu::resolveKernelGeometry(
+        kind, transposed ? cpu::WindowDirection::kTRANSPOSED : cpu::WindowDirection::kFORWARD, inputShape, params);
     if (geometry.window.prePadding != geometry.window.postPadding)
     {
         throw std::invalid_argument(std::string(kind)
@@ -164,8 +164,8 @@ void ConvolutionDescriptors::describe(network::WindowedFilterParams const& param
                    toInts(stridesIn(geometry.output, format)).data()),
         "describing the output");
     cudnnTensorFormat_t const kernelFormat = channelsLast(format) ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
-    checkCudnn(cudnnSetFilterNdDescriptor(filter, dataType, kernelFormat, static_cast<int>(kernel.size()),
-                   kernel.data()),
+    checkCudnn(
+        cudnnSetFilterNdDescriptor(filter, dataType, kernelFormat, static_cast<int>(kernel.size()), kernel.data()),
         "describing the kernel");
     std::vector<int> const pads = toInts(geometry.padding);
     std::vector<int> const strides = toInts(geometry.stride);

@@ -30,8 +30,8 @@ int64_t cudnnChannels(int64_t channels, TensorFormat format);
 //! A convolution's kernel [K, C / groups, k...] uploaded as uploadWeights does, in the order cuDNN reads it for data
 //! in `format`: as given for kLINEAR, [K, k..., C / groups] for kHWC and kHWC8, with zeros for the channels beyond C
 //! up to `channels` (cudnnChannels).
-DeviceBuffer uploadKernel(network::ConvolutionParams const& params, nvinfer1::DataType type, TensorFormat format,
-    int64_t channels);
+DeviceBuffer uploadKernel(
+    network::ConvolutionParams const& params, nvinfer1::DataType type, TensorFormat format, int64_t channels);
 
 //! cuDNN's view of a (de)convolution at one input shape: dims [N, C, spatial...] of its input and output, its kernel
 //! [forward outputs, forward inputs / groups, k...], and the window, all with at least two spatial axes (a 1-D layer
@@ -90,7 +90,7 @@ public:
         // accumulate through atomics, whose order changes from run to run: a plan gives the same results every run.
         return candidate.status == CUDNN_STATUS_SUCCESS && candidate.determinism == CUDNN_DETERMINISTIC
             && (mType == nvinfer1::DataType::kHALF ? !transformsData(candidate.algo)
-                                                    : candidate.mathType == CUDNN_FMA_MATH);
+                                                   : candidate.mathType == CUDNN_FMA_MATH);
     }
 
     //! The first of cuDNN's `candidates` (ranked by speed, heuristic or timed) that this description accepts and that

@@ -29,8 +29,7 @@ constexpr int64_t kAlignment = 16;
 //! The type of the convolution's accumulation and of the epilogue's intermediates.
 constexpr cudnnDataType_t kAccumulator = CUDNN_DATA_FLOAT;
 
-BackendDescriptor tensor(
-    int64_t id, Shape const& dims, Shape const& strides, cudnnDataType_t type, bool isVirtual)
+BackendDescriptor tensor(int64_t id, Shape const& dims, Shape const& strides, cudnnDataType_t type, bool isVirtual)
 {
     BackendDescriptor described(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
     described.set(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &type, "describing a tensor's type")
@@ -212,8 +211,8 @@ std::vector<ConvolutionGraph::Stage> ConvolutionGraph::epilogueStages(
     }
     if (mResidualInGraph)
     {
-        BackendDescriptor const& residual = mParts.emplace_back(
-            tensor(kRESIDUAL, tensors.outputDims, tensors.outputStrides, tensors.type, false));
+        BackendDescriptor const& residual
+            = mParts.emplace_back(tensor(kRESIDUAL, tensors.outputDims, tensors.outputStrides, tensors.type, false));
         stages.push_back({CUDNN_POINTWISE_ADD, &residual});
     }
     if (reluInGraph)
@@ -223,11 +222,11 @@ std::vector<ConvolutionGraph::Stage> ConvolutionGraph::epilogueStages(
     return stages;
 }
 
-BackendDescriptor const& ConvolutionGraph::describeConvolution(ConvolutionGeometry const& geometry,
-    TensorFormat format, GraphTensors const& tensors, bool hasStages, std::vector<BackendDescriptor>& operations)
+BackendDescriptor const& ConvolutionGraph::describeConvolution(ConvolutionGeometry const& geometry, TensorFormat format,
+    GraphTensors const& tensors, bool hasStages, std::vector<BackendDescriptor>& operations)
 {
-    BackendDescriptor const& input = mParts.emplace_back(
-        tensor(kINPUT, geometry.input, stridesIn(geometry.input, format), tensors.type, false));
+    BackendDescriptor const& input
+        = mParts.emplace_back(tensor(kINPUT, geometry.input, stridesIn(geometry.input, format), tensors.type, false));
     BackendDescriptor const& kernel = mParts.emplace_back(
         tensor(kKERNEL, geometry.filter, stridesIn(geometry.filter, format), tensors.type, false));
     // The convolution writes the output directly, or an FP32 intermediate that the epilogue carries on.
@@ -324,11 +323,10 @@ bool ConvolutionGraph::keepsNumerics(BackendDescriptor const& config) const
         engine, CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE, CUDNN_NUMERICAL_NOTE_TYPE_COUNT);
     auto const behaviour = notesOf<cudnnBackendBehaviorNote_t>(
         engine, CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE, CUDNN_TYPE_BEHAVIOR_NOTE, CUDNN_BEHAVIOR_NOTE_TYPE_COUNT);
-    for (cudnnBackendNumericalNote_t const excluded :
-        {CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC, CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS,
-            CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION, CUDNN_NUMERICAL_NOTE_FFT, CUDNN_NUMERICAL_NOTE_WINOGRAD,
-            CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4, CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6,
-            CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13})
+    for (cudnnBackendNumericalNote_t const excluded : {CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC,
+             CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS, CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION,
+             CUDNN_NUMERICAL_NOTE_FFT, CUDNN_NUMERICAL_NOTE_WINOGRAD, CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4,
+             CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6, CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13})
     {
         if (has(numerics, excluded))
         {

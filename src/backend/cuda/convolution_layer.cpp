@@ -25,8 +25,8 @@ ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, pla
     {
         // cuDNN's fused convolution always adds a bias: give it zeros.
         std::vector<float> const values(static_cast<size_t>(params.nbOutputMaps), 0.0F);
-        mBias = uploadWeights(network::WeightsBuffer(nvinfer1::Weights{nvinfer1::DataType::kFLOAT, values.data(),
-                                  static_cast<int64_t>(values.size())}),
+        mBias = uploadWeights(network::WeightsBuffer(nvinfer1::Weights{
+                                  nvinfer1::DataType::kFLOAT, values.data(), static_cast<int64_t>(values.size())}),
             dataType);
     }
     if (mBias.data() != nullptr)
@@ -34,8 +34,7 @@ ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, pla
         checkCudnn(cudnnCreateActivationDescriptor(&mActivation), "creating a descriptor");
         // NaN stays NaN through the ReLU, as on the CPU reference.
         checkCudnn(cudnnSetActivationDescriptor(mActivation,
-                       epilogue.relu() ? CUDNN_ACTIVATION_RELU : CUDNN_ACTIVATION_IDENTITY, CUDNN_PROPAGATE_NAN,
-                       0.0),
+                       epilogue.relu() ? CUDNN_ACTIVATION_RELU : CUDNN_ACTIVATION_IDENTITY, CUDNN_PROPAGATE_NAN, 0.0),
             "describing the fused activation");
     }
 }
@@ -99,8 +98,7 @@ bool ConvolutionLayer::fusesEpilogue() const
         || (mBias.data() != nullptr && mAlgorithm == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
 }
 
-void const* ConvolutionLayer::residualOf(
-    std::vector<ConstTensorView> const& inputs, TensorView const& output) const
+void const* ConvolutionLayer::residualOf(std::vector<ConstTensorView> const& inputs, TensorView const& output) const
 {
     if (!mEpilogue.addsResidual)
     {
@@ -129,8 +127,8 @@ void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, Tenso
     float const zero = 0.0F;
     if (!fusesEpilogue())
     {
-        checkCudnn(cudnnConvolutionForward(handle, &one, mDescriptors.input, input, mDescriptors.filter,
-                       mKernel.data(), mDescriptors.convolution, mAlgorithm, mWorkspace.data(), mWorkspaceBytes, &zero,
+        checkCudnn(cudnnConvolutionForward(handle, &one, mDescriptors.input, input, mDescriptors.filter, mKernel.data(),
+                       mDescriptors.convolution, mAlgorithm, mWorkspace.data(), mWorkspaceBytes, &zero,
                        mDescriptors.output, output.data),
             "running");
         addBias(handle, output);
@@ -139,10 +137,10 @@ void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, Tenso
     // activation(convolution + residual + bias) in one call; without a residual, alpha2 = 0 lets z alias the output.
     float const alpha2 = residual != nullptr ? 1.0F : 0.0F;
     void const* z = residual != nullptr ? residual : output.data;
-    checkCudnn(cudnnConvolutionBiasActivationForward(handle, &one, mDescriptors.input, input, mDescriptors.filter,
-                   mKernel.data(), mDescriptors.convolution, mAlgorithm, mWorkspace.data(), mWorkspaceBytes, &alpha2,
-                   mDescriptors.output, z, mDescriptors.bias, mBias.data(), mActivation, mDescriptors.output,
-                   output.data),
+    checkCudnn(
+        cudnnConvolutionBiasActivationForward(handle, &one, mDescriptors.input, input, mDescriptors.filter,
+            mKernel.data(), mDescriptors.convolution, mAlgorithm, mWorkspace.data(), mWorkspaceBytes, &alpha2,
+            mDescriptors.output, z, mDescriptors.bias, mBias.data(), mActivation, mDescriptors.output, output.data),
         "running with the fused epilogue");
 }
 

@@ -108,15 +108,15 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
     ConvolutionDescriptors descriptors;
     descriptors.describe(params, shape, type, format);
     // Padding widens each output map's kernel by the added channels (it happens only without groups).
-    int64_t const kernelElements
-        = shape[1] == inputShape[1] ? params.kernel.count() : params.kernel.count() / inputShape[1] * shape[1];
+    int64_t const kernelElements = shape[1] == inputShape[1] ? params.kernel.count()
+                                                             : params.kernel.count() / inputShape[1] * shape[1];
     size_t const workspace = prepareScratch(descriptors, kernelElements, shape, type, workspaceLimit);
     int found = 0;
     cudnnConvolutionFwdAlgoPerf_t results[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-    checkCudnn(cudnnFindConvolutionForwardAlgorithmEx(mHandle, descriptors.input, mScratch->input.data(),
-                   descriptors.filter, mScratch->kernel.data(), descriptors.convolution, descriptors.output,
-                   mScratch->output.data(), CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, results,
-                   mScratch->workspace.data(), workspace),
+    checkCudnn(
+        cudnnFindConvolutionForwardAlgorithmEx(mHandle, descriptors.input, mScratch->input.data(), descriptors.filter,
+            mScratch->kernel.data(), descriptors.convolution, descriptors.output, mScratch->output.data(),
+            CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, results, mScratch->workspace.data(), workspace),
         "timing algorithms");
     std::optional<Result> const graph = fastestGraphEngine(params, epilogue, shape, type, format, workspace);
     if (descriptors.firstAccepted(results, found, workspace) == nullptr && graph)
@@ -130,9 +130,9 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
     float const one = 1.0F;
     float const zero = 0.0F;
     perCall.milliseconds = timeRuns([&] {
-        checkCudnn(cudnnConvolutionForward(mHandle, &one, descriptors.input, mScratch->input.data(),
-                       descriptors.filter, mScratch->kernel.data(), descriptors.convolution, algorithm,
-                       mScratch->workspace.data(), workspace, &zero, descriptors.output, mScratch->output.data()),
+        checkCudnn(cudnnConvolutionForward(mHandle, &one, descriptors.input, mScratch->input.data(), descriptors.filter,
+                       mScratch->kernel.data(), descriptors.convolution, algorithm, mScratch->workspace.data(),
+                       workspace, &zero, descriptors.output, mScratch->output.data()),
             "timing an algorithm");
     });
     return graph && graph->milliseconds < perCall.milliseconds ? *graph : perCall;
@@ -185,8 +185,8 @@ std::optional<AlgorithmTimer::Result> ConvolutionTimer::fastestGraphEngine(netwo
     return fastest;
 }
 
-AlgorithmTimer::Result ConvolutionTimer::fastestDeconvolution(network::DeconvolutionParams const& params,
-    Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit)
+AlgorithmTimer::Result ConvolutionTimer::fastestDeconvolution(
+    network::DeconvolutionParams const& params, Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit)
 {
     ConvolutionDescriptors descriptors;
     descriptors.describeTransposed(params, inputShape, type);

@@ -36,8 +36,8 @@ public:
 
 private:
     //! Grows the scratch buffers for the layer `descriptors` describe; returns the workspace offered to cuDNN.
-    size_t prepareScratch(ConvolutionDescriptors const& descriptors, int64_t kernelElements,
-        Shape const& inputShape, nvinfer1::DataType type, size_t workspaceLimit);
+    size_t prepareScratch(ConvolutionDescriptors const& descriptors, int64_t kernelElements, Shape const& inputShape,
+        nvinfer1::DataType type, size_t workspaceLimit);
     //! The fastest of the first graph engines for the convolution, timed as the layer runs them (epilogue
     //! included); none when no graph engine takes it.
     std::optional<Result> fastestGraphEngine(network::ConvolutionParams const& params, plan::Epilogue const& epilogue,
@@ -46,8 +46,8 @@ private:
     float timeRuns(std::function<void()> const& run);
     //! The first of cuDNN's `results` (sorted by time) that runs in the layer's math type, within `workspace`.
     template <typename Performance>
-    Result firstAccepted(ConvolutionDescriptors const& descriptors, Performance const* results, int found,
-        size_t workspace) const;
+    Result firstAccepted(
+        ConvolutionDescriptors const& descriptors, Performance const* results, int found, size_t workspace) const;
 
     struct Scratch;
     nvinfer1::IGpuAllocator* mAllocator;

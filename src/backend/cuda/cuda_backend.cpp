@@ -95,8 +95,8 @@ plan::PointwiseFusionRules pointwiseChains()
         }
         return true;
     };
-    return plan::PointwiseFusionRules{floatingPointThroughout, static_cast<size_t>(kMaxPointwiseSteps),
-        static_cast<size_t>(kMaxPointwiseInputs)};
+    return plan::PointwiseFusionRules{
+        floatingPointThroughout, static_cast<size_t>(kMaxPointwiseSteps), static_cast<size_t>(kMaxPointwiseInputs)};
 }
 
 class CudaBackend final : public backend::Implementation
@@ -136,15 +136,14 @@ public:
         std::string const device = deviceIdentity();
         backend::TimingCache buildCache(device); // this build's own, where the application gave none
         std::string noTimer;
-        std::unique_ptr<AlgorithmTimer> const timer
-            = usable(noTimer) ? makeTimer(options.allocator, noTimer) : nullptr;
+        std::unique_ptr<AlgorithmTimer> const timer = usable(noTimer) ? makeTimer(options.allocator, noTimer) : nullptr;
         if (timer == nullptr)
         {
             logInfo("Convolution algorithms are not timed (" + noTimer
                 + "); cuDNN's heuristics choose them when a context first runs");
         }
-        ConvolutionTuning const tuning{options.timingCache != nullptr ? *options.timingCache : buildCache,
-            timer.get(), device, options.workspaceLimit, options.errorOnTimingCacheMiss};
+        ConvolutionTuning const tuning{options.timingCache != nullptr ? *options.timingCache : buildCache, timer.get(),
+            device, options.workspaceLimit, options.errorOnTimingCacheMiss};
         bool channelsLastFaster = true;
         if (options.convolutionLayout == ConvolutionLayout::kBY_TIMING
             && !channelsLastIsFaster(model, options.optShape, tuning, channelsLastFaster, error))

@@ -93,8 +93,8 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
             resources.cublas = mHandles.cublas(nullptr);
         }
         std::string error;
-        mPlugins[l] = backend::PluginRunner::attach(*pluginParams, backend::PluginRunner::Memory::kDEVICE,
-            makeDeviceReformatter(mAllocator), resources, error);
+        mPlugins[l] = backend::PluginRunner::attach(
+            *pluginParams, backend::PluginRunner::Memory::kDEVICE, makeDeviceReformatter(mAllocator), resources, error);
         if (mPlugins[l] == nullptr)
         {
             throw std::runtime_error(error);
@@ -116,17 +116,17 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
     mReformatters[l] = makeDeviceReformatter(mAllocator);
     // The type and format the layer reads its first input in: the builder's choice, else the tensor's own.
     bool const readsInput = !record.inputs.empty() && record.inputs[0] >= 0;
-    nvinfer1::DataType const dataType
-        = !record.ioTypes.empty() || readsInput ? plan::slotType(model, record, 0) : nvinfer1::DataType::kFLOAT;
-    TensorFormat const format
-        = !record.ioFormats.empty() || readsInput ? plan::slotFormat(model, record, 0) : TensorFormat::kLINEAR;
+    nvinfer1::DataType const dataType = !record.ioTypes.empty() || readsInput ? plan::slotType(model, record, 0)
+                                                                              : nvinfer1::DataType::kFLOAT;
+    TensorFormat const format = !record.ioFormats.empty() || readsInput ? plan::slotFormat(model, record, 0)
+                                                                        : TensorFormat::kLINEAR;
     mDeviceLayers[l] = lowerLayer(LayerContext{record, dataType, format, mHandles});
 }
 
 void CudaExecutor::allocateContextMemory()
 {
-    mOwnedMemory = DeviceBuffer(mAllocator, static_cast<size_t>(mPlan.contextMemoryBytes),
-        "the context's activations and plugin workspace");
+    mOwnedMemory = DeviceBuffer(
+        mAllocator, static_cast<size_t>(mPlan.contextMemoryBytes), "the context's activations and plugin workspace");
     mContextMemory = mOwnedMemory.data();
 }
 
@@ -172,8 +172,8 @@ bool CudaExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs
     }
     if (status != cudaSuccess)
     {
-        error = "CUDA error after the enqueue of plugin " + mPlugins[l]->description() + ": "
-            + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
+        error = "CUDA error after the enqueue of plugin " + mPlugins[l]->description() + ": " + cudaGetErrorName(status)
+            + " (" + cudaGetErrorString(status) + ")";
         return false;
     }
     return true;
@@ -211,7 +211,8 @@ void CudaExecutor::writeShapeValues(
         {
             void* pinned = nullptr;
             check(cudaMallocHost(&pinned, bytes.size() + 1), "allocating pinned memory for shape values");
-            staging.host = std::shared_ptr<std::byte>(static_cast<std::byte*>(pinned), [](std::byte* p) { cudaFreeHost(p); });
+            staging.host
+                = std::shared_ptr<std::byte>(static_cast<std::byte*>(pinned), [](std::byte* p) { cudaFreeHost(p); });
         }
         std::memcpy(staging.host.get(), bytes.data(), bytes.size());
         staging.bytes = std::move(bytes);
@@ -273,7 +274,8 @@ bool CudaExecutor::synchronize(cudaStream_t stream, std::string& error)
 {
     if (cudaError_t const status = cudaStreamSynchronize(stream); status != cudaSuccess)
     {
-        error = "the GPU work failed: " + std::string(cudaGetErrorName(status)) + " (" + cudaGetErrorString(status) + ")";
+        error
+            = "the GPU work failed: " + std::string(cudaGetErrorName(status)) + " (" + cudaGetErrorString(status) + ")";
         return false;
     }
     return true;

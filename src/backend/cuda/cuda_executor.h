@@ -31,11 +31,11 @@ public:
     {
         return mBoundWeights[l].data();
     }
-    bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs,
-        std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error) override;
+    bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+        cudaStream_t stream, std::string& error) override;
     bool synchronize(cudaStream_t stream, std::string& error) override;
-    void writeShapeValues(int32_t tensor, TensorView const& output, std::vector<int64_t> const& values,
-        cudaStream_t stream) override;
+    void writeShapeValues(
+        int32_t tensor, TensorView const& output, std::vector<int64_t> const& values, cudaStream_t stream) override;
     int64_t readScalar(ConstTensorView const& view, cudaStream_t stream) override;
     void copyTensor(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) override;
     void copyBytes(void* destination, void const* source, size_t bytes, cudaStream_t stream) override;
@@ -45,8 +45,8 @@ public:
     ~CudaExecutor() override;
 
 private:
-    bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs,
-        std::vector<TensorView> const& outputs, cudaStream_t stream, std::string& error);
+    bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+        cudaStream_t stream, std::string& error);
 
     //! Sets up layer `l`: attaches its plugin, or uploads its weights and makes its device state.
     void prepareLayer(size_t l, plugin::ContextResources& resources);
@@ -56,24 +56,25 @@ private:
     backend::LoadedPlan mPlan;
     ContextGpuAllocator mAllocator;
     LibraryHandles mHandles;
-    DeviceBuffer mOwnedMemory;                         //!< the context memory, unless the application gives it
+    DeviceBuffer mOwnedMemory; //!< the context memory, unless the application gives it
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins;     //!< by layer; null for built-in layers
     std::vector<std::unique_ptr<backend::Reformatter>> mReformatters; //!< by layer: built-in layers' type conversions
-    std::vector<std::unique_ptr<DeviceLayer>> mDeviceLayers; //!< by layer: layers with device state
+    std::vector<std::unique_ptr<DeviceLayer>> mDeviceLayers;          //!< by layer: layers with device state
     std::vector<DeviceBuffer> mBoundWeights; //!< by layer: the weights of constants whose output the plan binds
     std::vector<std::pair<cudaEvent_t, cudaEvent_t>> mEvents; //!< by layer, for profiling: made on first use
-    std::vector<bool> mTimed; //!< by layer: whether its events were recorded
+    std::vector<bool> mTimed;                                 //!< by layer: whether its events were recorded
 
     //! A shape tensor's values in pinned host memory, the source of their copy to the device: pinned, so that the
     //! copy is asynchronous and a CUDA graph can capture it; rewritten only when the values change.
     struct ShapeStaging
     {
         std::shared_ptr<std::byte> host;
-        std::vector<uint8_t> bytes;   //!< what `host` holds
-        cudaEvent_t copied{nullptr};  //!< recorded after the last copy out of `host`
+        std::vector<uint8_t> bytes;  //!< what `host` holds
+        cudaEvent_t copied{nullptr}; //!< recorded after the last copy out of `host`
     };
     std::unordered_map<int32_t, ShapeStaging> mShapeStaging; //!< by plan tensor index
-    std::shared_ptr<std::byte> mSizeValue; //!< pinned host memory a size tensor's value is copied into; made on first use
+    std::shared_ptr<std::byte>
+        mSizeValue; //!< pinned host memory a size tensor's value is copied into; made on first use
 };
 
 } // namespace kiln::cuda

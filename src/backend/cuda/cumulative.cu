@@ -94,8 +94,8 @@ struct Summation<true>
 
 //! One thread runs one line from start to end, adding in the CPU's order (so floating sums match it exactly).
 template <bool Integer>
-__device__ void scanLinePerThread(void const* input, void* output, DataType type, Lines const& lines, bool exclusive,
-    bool reverse)
+__device__ void scanLinePerThread(
+    void const* input, void* output, DataType type, Lines const& lines, bool exclusive, bool reverse)
 {
     using S = Summation<Integer>;
     int64_t const threads = static_cast<int64_t>(blockDim.x) * gridDim.x;
@@ -116,16 +116,16 @@ __device__ void scanLinePerThread(void const* input, void* output, DataType type
 //! One warp runs one line, 32 elements at a time: a warp-wide scan of each chunk plus the sum of the chunks before.
 //! Floating sums are grouped differently from the CPU's, which changes them only in double's last bits.
 template <bool Integer>
-__device__ void scanLinePerWarp(void const* input, void* output, DataType type, Lines const& lines, bool exclusive,
-    bool reverse)
+__device__ void scanLinePerWarp(
+    void const* input, void* output, DataType type, Lines const& lines, bool exclusive, bool reverse)
 {
     using S = Summation<Integer>;
     using Sum = typename S::Sum;
     int const lane = static_cast<int>(threadIdx.x % kWarpSize);
     int64_t const warps = static_cast<int64_t>(blockDim.x) * gridDim.x / kWarpSize;
     // Every lane of a warp takes the same lines and chunks, so the shuffles below always have the whole warp.
-    for (int64_t line = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / kWarpSize;
-         line < lines.count; line += warps)
+    for (int64_t line = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / kWarpSize; line < lines.count;
+         line += warps)
     {
         Sum carry = 0; // the sum of the line's earlier chunks
         for (int64_t first = 0; first < lines.extent; first += kWarpSize)
@@ -178,8 +178,7 @@ __global__ void cumulativeKernel(void const* input, void* output, DataType type,
 //! nothing waits for the GPU (an axis still out of range leaves the output unwritten). FP32/FP16/BF16 accumulate
 //! in double and round on store; INT32/INT64 wrap. Throws std::invalid_argument for other types or operations.
 void cumulativeOnDevice(nvinfer1::CumulativeOperation operation, bool exclusive, bool reverse,
-    ConstTensorView const& input, ConstTensorView const& axis, TensorView const& output,
-    cudaStream_t stream)
+    ConstTensorView const& input, ConstTensorView const& axis, TensorView const& output, cudaStream_t stream)
 {
     if (operation != nvinfer1::CumulativeOperation::kSUM)
     {
@@ -232,10 +231,10 @@ void cumulativeOnDevice(nvinfer1::CumulativeOperation operation, bool exclusive,
 
 } // namespace
 
-void run(network::CumulativeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(network::CumulativeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream)
 {
-    cumulativeOnDevice(
-        params.operation, params.exclusive, params.reverse, inputs[0], inputs[1], outputs[0], stream);
+    cumulativeOnDevice(params.operation, params.exclusive, params.reverse, inputs[0], inputs[1], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

@@ -24,15 +24,15 @@ cudnnConvolutionBwdDataAlgo_t DeconvolutionLayer::heuristicAlgorithm(cudnnHandle
 {
     int found = 0;
     cudnnConvolutionBwdDataAlgoPerf_t candidates[CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
-    checkCudnn(cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, mDescriptors.filter, mDescriptors.input,
-                   mDescriptors.convolution, mDescriptors.output, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &found,
-                   candidates),
+    checkCudnn(
+        cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, mDescriptors.filter, mDescriptors.input,
+            mDescriptors.convolution, mDescriptors.output, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &found, candidates),
         "choosing a deconvolution algorithm");
     return heuristicChoice(candidates, found);
 }
 
-void DeconvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, TensorView const& output,
-    cudnnHandle_t handle, cudaStream_t)
+void DeconvolutionLayer::compute(
+    std::vector<ConstTensorView> const& inputs, TensorView const& output, cudnnHandle_t handle, cudaStream_t)
 {
     float const one = 1.0F;
     float const zero = 0.0F;

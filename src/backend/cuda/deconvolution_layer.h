@@ -17,8 +17,8 @@ public:
 
 private:
     size_t prepare(Shape const& inputShape, cudnnHandle_t handle) override;
-    void compute(std::vector<ConstTensorView> const& inputs, TensorView const& output,
-        cudnnHandle_t handle, cudaStream_t stream) override;
+    void compute(std::vector<ConstTensorView> const& inputs, TensorView const& output, cudnnHandle_t handle,
+        cudaStream_t stream) override;
     //! cuDNN's fastest guess for the prepared descriptors, for plans built without timing.
     cudnnConvolutionBwdDataAlgo_t heuristicAlgorithm(cudnnHandle_t handle) const;
 

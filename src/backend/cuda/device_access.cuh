@@ -30,7 +30,8 @@ __device__ inline float loadFloat(void const* data, DataType type, int64_t i)
         }
         return __half2float(__ushort_as_half(static_cast<unsigned short>(bits)));
     }
-    case DataType::kBF16: return __uint_as_float(static_cast<unsigned int>(static_cast<uint16_t const*>(data)[i]) << 16);
+    case DataType::kBF16:
+        return __uint_as_float(static_cast<unsigned int>(static_cast<uint16_t const*>(data)[i]) << 16);
     default: return static_cast<float const*>(data)[i];
     }
 }

@@ -25,8 +25,8 @@ nvinfer1::IGpuAllocator& allocatorInScope()
 {
     // An allocator that failed inside CUDA may have left the error set: it is reported here, not at the next kernel.
     cudaGetLastError();
-    throw std::runtime_error("out of device memory: the GPU allocator could not allocate " + std::to_string(bytes)
-        + " bytes for " + what);
+    throw std::runtime_error(
+        "out of device memory: the GPU allocator could not allocate " + std::to_string(bytes) + " bytes for " + what);
 }
 
 } // namespace

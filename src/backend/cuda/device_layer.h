@@ -16,8 +16,8 @@ class DeviceLayer
 public:
     virtual ~DeviceLayer() = default;
     //! Queues the layer's work on `stream`. Throws std::invalid_argument or std::runtime_error saying what is wrong.
-    virtual void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
-        cudaStream_t stream)
+    virtual void run(
+        std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, cudaStream_t stream)
         = 0;
 };
 

@@ -119,13 +119,15 @@ __global__ void elementWiseKernel(ElementWiseOperation op, void const* first, vo
             {
                 float const x = device::loadFloat(first, inType, a);
                 float const y = device::loadFloat(second, inType, b);
-                result = op == ElementWiseOperation::kEQUAL ? x == y : (op == ElementWiseOperation::kGREATER ? x > y : x < y);
+                result = op == ElementWiseOperation::kEQUAL ? x == y
+                                                            : (op == ElementWiseOperation::kGREATER ? x > y : x < y);
             }
             else
             {
                 int64_t const x = device::loadInteger(first, inType, a);
                 int64_t const y = device::loadInteger(second, inType, b);
-                result = op == ElementWiseOperation::kEQUAL ? x == y : (op == ElementWiseOperation::kGREATER ? x > y : x < y);
+                result = op == ElementWiseOperation::kEQUAL ? x == y
+                                                            : (op == ElementWiseOperation::kGREATER ? x > y : x < y);
             }
             device::storeInteger(output, outType, i, result ? 1 : 0);
         }
@@ -133,7 +135,8 @@ __global__ void elementWiseKernel(ElementWiseOperation op, void const* first, vo
         {
             bool const x = device::loadInteger(first, inType, a) != 0;
             bool const y = device::loadInteger(second, inType, b) != 0;
-            bool const result = op == ElementWiseOperation::kAND ? (x && y) : (op == ElementWiseOperation::kOR ? (x || y) : (x != y));
+            bool const result
+                = op == ElementWiseOperation::kAND ? (x && y) : (op == ElementWiseOperation::kOR ? (x || y) : (x != y));
             device::storeInteger(output, outType, i, result ? 1 : 0);
         }
         else if (floats)
@@ -176,8 +179,8 @@ __global__ void sumLastHalf(__half const* first, __half const* second, __half* o
 
 //! Whether the sum of two same-shape FP32 or FP16 tensors can take the kernels above (FP16 pairs need 4-byte
 //! alignment, which activation memory always gives).
-bool sumsDirectly(ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
-    TensorView const& output)
+bool sumsDirectly(
+    ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second, TensorView const& output)
 {
     auto aligned = [](void const* data) { return reinterpret_cast<uintptr_t>(data) % 4 == 0; };
     bool const sameType = first.type == output.type && second.type == output.type;
@@ -230,8 +233,8 @@ bool isSupportedType(nvinfer1::DataType type)
 
 } // namespace
 
-void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView const& first,
-    ConstTensorView const& second, TensorView const& output, cudaStream_t stream, bool relu)
+void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
+    TensorView const& output, cudaStream_t stream, bool relu)
 {
     if (first.type != second.type || !isSupportedType(first.type))
     {

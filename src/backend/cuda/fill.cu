@@ -116,8 +116,8 @@ __global__ void integerLinspaceKernel(void* output, DataType type, Linspace p, i
 
 //! kRANDOM_UNIFORM and kRANDOM_NORMAL with the CPU's generator and transforms. Bounds the CPU would refuse (only
 //! possible when they come from inputs; static ones are checked on the host) make every element NaN.
-__global__ void randomFillKernel(void* output, DataType type, bool uniform, Operand alphaOperand,
-    Operand betaOperand, int64_t count)
+__global__ void randomFillKernel(
+    void* output, DataType type, bool uniform, Operand alphaOperand, Operand betaOperand, int64_t count)
 {
     double const alpha = operandAt(alphaOperand, 0);
     double const beta = operandAt(betaOperand, 0);
@@ -126,8 +126,8 @@ __global__ void randomFillKernel(void* output, DataType type, bool uniform, Oper
     {
         auto const element = static_cast<uint64_t>(i);
         double const value = !valid ? nan("")
-            : uniform                ? counter_random::uniformElement(alpha, beta, element)
-                                     : counter_random::normalElement(alpha, beta, element);
+            : uniform               ? counter_random::uniformElement(alpha, beta, element)
+                                    : counter_random::normalElement(alpha, beta, element);
         device::storeFloat(output, type, i, __double2float_rn(value));
     }
 }
@@ -202,8 +202,8 @@ Linspace linspaceOf(FillOperand const& alpha, FillOperand const& beta, TensorVie
 //! output of rank > 1, a beta input of the wrong length, and static random bounds that are not finite, a uniform
 //! minimum above its maximum or a negative deviation. Random bounds from inputs are checked on the device: where
 //! the CPU would refuse them, every output element is NaN instead.
-void fillOnDevice(FillOperation operation, FillOperand const& alpha, FillOperand const& beta,
-    TensorView const& output, cudaStream_t stream)
+void fillOnDevice(FillOperation operation, FillOperand const& alpha, FillOperand const& beta, TensorView const& output,
+    cudaStream_t stream)
 {
     int64_t const count = output.count();
     if (operation == FillOperation::kLINSPACE)

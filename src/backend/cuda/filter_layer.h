@@ -19,8 +19,8 @@ class FilterLayer : public DeviceLayer
 {
 public:
     //! Checks the tensors against what the layer was made for, prepares for a new input shape, then computes.
-    void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
-        cudaStream_t stream) final;
+    void run(
+        std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, cudaStream_t stream) final;
 
 protected:
     //! `kind` names the layer in errors ("convolution"); `choice` is the builder's algorithm; the layer reads its
@@ -34,8 +34,8 @@ protected:
     virtual size_t prepare(Shape const& inputShape, cudnnHandle_t handle) = 0;
 
     //! Queues the layer's work; the workspace holds what prepare asked for.
-    virtual void compute(std::vector<ConstTensorView> const& inputs, TensorView const& output,
-        cudnnHandle_t handle, cudaStream_t stream)
+    virtual void compute(
+        std::vector<ConstTensorView> const& inputs, TensorView const& output, cudnnHandle_t handle, cudaStream_t stream)
         = 0;
 
     //! Adds the bias (if the layer has one) to `output`, which compute wrote.

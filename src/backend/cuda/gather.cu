@@ -29,8 +29,8 @@ struct DefaultGather
 };
 
 template <typename T>
-__global__ void defaultGatherKernel(T const* data, void const* indices, DataType indexType, T* output, DefaultGather g,
-    int64_t count)
+__global__ void defaultGatherKernel(
+    T const* data, void const* indices, DataType indexType, T* output, DefaultGather g, int64_t count)
 {
     KILN_GRID_STRIDE_LOOP(i, count)
     {
@@ -60,7 +60,7 @@ __global__ void elementGatherKernel(T const* data, void const* indices, DataType
 //! [batch, tuple, slice element].
 struct NdGather
 {
-    int32_t coordinateCount;            //!< k
+    int32_t coordinateCount;           //!< k
     int64_t extents[device::kMaxRank]; //!< data extents of the dims the coordinates address
     int64_t strides[device::kMaxRank]; //!< their strides in the data
     int64_t tuplesPerBatch;            //!< volume of indices dims [batchDims, rank - 1)
@@ -69,8 +69,8 @@ struct NdGather
 };
 
 template <typename T>
-__global__ void ndGatherKernel(T const* data, void const* indices, DataType indexType, T* output, NdGather g,
-    int64_t count)
+__global__ void ndGatherKernel(
+    T const* data, void const* indices, DataType indexType, T* output, NdGather g, int64_t count)
 {
     KILN_GRID_STRIDE_LOOP(i, count)
     {
@@ -102,8 +102,8 @@ size_t normalizedAxis(int32_t axis, int32_t rank)
 {
     if (axis < -rank || axis >= rank)
     {
-        throw std::invalid_argument("gather: axis " + std::to_string(axis) + " is out of range for rank "
-            + std::to_string(rank));
+        throw std::invalid_argument(
+            "gather: axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
     }
     return static_cast<size_t>(axis < 0 ? axis + rank : axis);
 }
@@ -120,7 +120,8 @@ void defaultGather(int32_t axis, int32_t numElementWiseDims, ConstTensorView con
             "gather: kDEFAULT needs numElementWiseDims 0, or 1 with gatherAxis >= 1 and a shared first dim");
     }
     Shape expected(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(a));
-    expected.insert(expected.end(), indices.shape.begin() + static_cast<std::ptrdiff_t>(batchDims), indices.shape.end());
+    expected.insert(
+        expected.end(), indices.shape.begin() + static_cast<std::ptrdiff_t>(batchDims), indices.shape.end());
     expected.insert(expected.end(), data.shape.begin() + static_cast<std::ptrdiff_t>(a) + 1, data.shape.end());
     if (output.shape != expected)
     {
@@ -186,8 +187,9 @@ void ndGather(int32_t numElementWiseDims, ConstTensorView const& data, ConstTens
     {
         if (data.shape[d] != indices.shape[d])
         {
-            throw std::invalid_argument("gather: element-wise dim " + std::to_string(d) + " differs between data and "
-                                        "indices");
+            throw std::invalid_argument("gather: element-wise dim " + std::to_string(d)
+                + " differs between data and "
+                  "indices");
         }
     }
     int64_t const coordinateCount = indices.shape.back();
@@ -234,9 +236,8 @@ void ndGather(int32_t numElementWiseDims, ConstTensorView const& data, ConstTens
 //! CPU reference rejects) cannot be reported without waiting for the GPU: its output elements are written as zero
 //! bytes instead (for kND: the whole slice a tuple with such an index picks). Throws std::invalid_argument for shapes
 //! the CPU reference refuses.
-void gatherOnDevice(nvinfer1::GatherMode mode, int32_t axis, int32_t numElementWiseDims,
-    ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output,
-    cudaStream_t stream)
+void gatherOnDevice(nvinfer1::GatherMode mode, int32_t axis, int32_t numElementWiseDims, ConstTensorView const& data,
+    ConstTensorView const& indices, TensorView const& output, cudaStream_t stream)
 {
     if (indices.type != DataType::kINT32 && indices.type != DataType::kINT64)
     {
@@ -263,10 +264,10 @@ void gatherOnDevice(nvinfer1::GatherMode mode, int32_t axis, int32_t numElementW
 
 } // namespace
 
-void run(network::GatherParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(
+    network::GatherParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
-    gatherOnDevice(
-        params.mode, params.gatherAxis, params.numElementWiseDims, inputs[0], inputs[1], outputs[0], stream);
+    gatherOnDevice(params.mode, params.gatherAxis, params.numElementWiseDims, inputs[0], inputs[1], outputs[0], stream);
 }
 
 } // namespace kiln::cuda

@@ -19,7 +19,7 @@ void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaSt
 //! (backend/cpu/kernels/nn/element_wise.h); with `relu`, a ReLU follows an arithmetic operation (a NaN stays NaN, as
 //! on the CPU reference), as a fused convolution's residual needs. The output may be the first input. A sum of two
 //! FP32 or FP16 tensors of the output's shape, the common case, runs a kernel of its own that reads FP16 in pairs.
-void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView const& first,
-    ConstTensorView const& second, TensorView const& output, cudaStream_t stream, bool relu = false);
+void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
+    TensorView const& output, cudaStream_t stream, bool relu = false);
 
 } // namespace kiln::cuda

@@ -41,50 +41,50 @@ constexpr int32_t kMaxPointwiseInputs = 16;
 // Stateless kernels.
 void run(network::ActivationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
-void run(network::CastParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
+void run(
+    network::CastParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(network::ConcatenationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(network::CumulativeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(network::ElementWiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
-void run(network::FillParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(network::GatherParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
+void run(
+    network::FillParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(
+    network::GatherParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(network::GridSampleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
-void run(network::IdentityParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
+void run(
+    network::IdentityParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(network::NormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
-void run(network::OneHotParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(network::PaddingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
+void run(
+    network::OneHotParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(
+    network::PaddingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(network::PointwiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(network::ParametricReLUParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
-void run(network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
+void run(
+    network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(
+    network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(network::ReverseSequenceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
-void run(network::ScatterParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(network::SelectParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(network::ShuffleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(network::SliceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(network::SoftMaxParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(network::UnaryParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
+void run(
+    network::ScatterParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(
+    network::SelectParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(
+    network::ShuffleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(
+    network::SliceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(
+    network::SoftMaxParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(
+    network::UnaryParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 
 // Layers with state per execution context.
 std::unique_ptr<DeviceLayer> lower(network::ConstantParams const& params, LayerContext const& context);

@@ -11,12 +11,16 @@ namespace
 
 template <typename Params>
 constexpr bool kStateless
-    = requires(Params const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream) {
-          run(params, inputs, outputs, stream);
-      };
+    = requires(Params const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    run(params, inputs, outputs, stream);
+};
 
 template <typename Params>
-constexpr bool kStateful = requires(Params const& params, LayerContext const& context) { lower(params, context); };
+constexpr bool kStateful = requires(Params const& params, LayerContext const& context)
+{
+    lower(params, context);
+};
 
 //! A stateless kernel as a DeviceLayer: it keeps the layer's parameters (which live as long as the engine).
 template <typename Params>

@@ -20,8 +20,8 @@ cudaDataType_t cudaType(nvinfer1::DataType type)
 }
 
 template <typename T>
-void setMatmulAttribute(cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_t attribute, T const& value,
-    char const* what)
+void setMatmulAttribute(
+    cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_t attribute, T const& value, char const* what)
 {
     checkCublasLt(cublasLtMatmulDescSetAttribute(desc, attribute, &value, sizeof(value)), what);
 }
@@ -30,8 +30,8 @@ void setMatmulAttribute(cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_
 cublasLtMatrixLayout_t makeLayout(GemmMatrix const& matrix, cudaDataType_t type, int64_t batches, char const* what)
 {
     cublasLtMatrixLayout_t layout = nullptr;
-    checkCublasLt(cublasLtMatrixLayoutCreate(&layout, type, static_cast<uint64_t>(matrix.rows),
-                      static_cast<uint64_t>(matrix.cols), matrix.ld),
+    checkCublasLt(cublasLtMatrixLayoutCreate(
+                      &layout, type, static_cast<uint64_t>(matrix.rows), static_cast<uint64_t>(matrix.cols), matrix.ld),
         what);
     auto const count = static_cast<int32_t>(batches);
     cublasStatus_t status

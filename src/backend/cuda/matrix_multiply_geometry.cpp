@@ -90,8 +90,7 @@ int64_t batchStride(Operand const& operand, Shape const& batch, char const* name
 
 } // namespace
 
-GemmGeometry gemmGeometry(
-    Shape const& input0, MatrixOperation op0, Shape const& input1, MatrixOperation op1)
+GemmGeometry gemmGeometry(Shape const& input0, MatrixOperation op0, Shape const& input1, MatrixOperation op1)
 {
     Operand const left = describe(input0, op0, true);
     Operand const right = describe(input1, op1, false);

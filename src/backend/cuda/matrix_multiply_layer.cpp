@@ -82,9 +82,8 @@ void MatrixMultiplyLayer::run(
     }
     if (!mEpilogue.bias.empty() && mEpilogue.bias.count() != geometry.n)
     {
-        throw std::invalid_argument("matrix multiply: the fused bias has "
-            + std::to_string(mEpilogue.bias.count()) + " values for " + std::to_string(geometry.n)
-            + " output columns");
+        throw std::invalid_argument("matrix multiply: the fused bias has " + std::to_string(mEpilogue.bias.count())
+            + " values for " + std::to_string(geometry.n) + " output columns");
     }
     if (geometry.k == 0)
     {

@@ -244,8 +244,8 @@ __global__ void __launch_bounds__(kTile) selectKernel(Problem p, ClassLists list
             tileBoxIndex[t] = n;
             alive[t] = survives;
             __syncthreads();
-            selected += selectWithinTile(lists, s, selected, limit, tileSize, mine, iouThreshold, tileBoxes,
-                tileBoxIndex, alive);
+            selected += selectWithinTile(
+                lists, s, selected, limit, tileSize, mine, iouThreshold, tileBoxes, tileBoxIndex, alive);
             __syncthreads(); // the tile's shared memory is read no more
         }
         if (threadIdx.x == 0)
@@ -256,8 +256,8 @@ __global__ void __launch_bounds__(kTile) selectKernel(Problem p, ClassLists list
 }
 
 //! Writes class s's selected triples at rows rowOffsets[s] on, and the total count.
-__global__ void writeRowsKernel(Problem p, ClassLists lists, int32_t const* rowOffsets, int64_t capacity,
-    void* rows, DataType rowType)
+__global__ void writeRowsKernel(
+    Problem p, ClassLists lists, int32_t const* rowOffsets, int64_t capacity, void* rows, DataType rowType)
 {
     int32_t const classLists = p.batch * p.classes;
     for (int32_t s = blockIdx.x; s < classLists; s += gridDim.x)
@@ -275,12 +275,11 @@ __global__ void writeRowsKernel(Problem p, ClassLists lists, int32_t const* rowO
     }
 }
 
-__global__ void writeCountKernel(int32_t classLists, int32_t const* rowOffsets, int32_t const* selectedCounts,
-    void* count, DataType countType)
+__global__ void writeCountKernel(
+    int32_t classLists, int32_t const* rowOffsets, int32_t const* selectedCounts, void* count, DataType countType)
 {
-    int64_t const total = classLists == 0
-        ? 0
-        : static_cast<int64_t>(rowOffsets[classLists - 1]) + selectedCounts[classLists - 1];
+    int64_t const total
+        = classLists == 0 ? 0 : static_cast<int64_t>(rowOffsets[classLists - 1]) + selectedCounts[classLists - 1];
     device::storeInteger(count, countType, 0, total);
 }
 
@@ -302,8 +301,8 @@ int bitsFor(int64_t largest)
 }
 
 //! Throws std::invalid_argument, as the CPU reference does, for inputs and outputs it does not take.
-Problem checkViews(std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out,
-    network::NMSParams const& params)
+Problem checkViews(
+    std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out, network::NMSParams const& params)
 {
     std::string const kernel = "nms: ";
     ConstTensorView const& boxes = in.at(0);
@@ -311,8 +310,9 @@ Problem checkViews(std::vector<ConstTensorView> const& in, std::vector<TensorVie
     if (!isFloatType(boxes.type) || scores.type != boxes.type || (boxes.rank() != 3 && boxes.rank() != 4)
         || boxes.shape.back() != 4 || scores.rank() != 3)
     {
-        throw std::invalid_argument(kernel + "boxes must be FLOAT, HALF or BF16 [batch, boxes, 4] or [batch, boxes, "
-            "classes, 4], and scores [batch, boxes, classes] of their type");
+        throw std::invalid_argument(kernel
+            + "boxes must be FLOAT, HALF or BF16 [batch, boxes, 4] or [batch, boxes, "
+              "classes, 4], and scores [batch, boxes, classes] of their type");
     }
     bool const perClass = boxes.rank() == 4;
     if (boxes.shape[0] != scores.shape[0] || boxes.shape[1] != scores.shape[1]
@@ -327,8 +327,8 @@ Problem checkViews(std::vector<ConstTensorView> const& in, std::vector<TensorVie
     }
     if (scores.count() > std::numeric_limits<int32_t>::max())
     {
-        throw std::invalid_argument(kernel + "the CUDA kernel takes fewer than 2^31 scores, not "
-            + std::to_string(scores.count()));
+        throw std::invalid_argument(
+            kernel + "the CUDA kernel takes fewer than 2^31 scores, not " + std::to_string(scores.count()));
     }
     auto const floatInput = [&in](size_t i) {
         return i < in.size() && in[i].data != nullptr ? static_cast<float const*>(in[i].data) : nullptr;
@@ -377,9 +377,9 @@ Scratch carve(DeviceBuffer& buffer, int32_t items, int32_t classLists, int32_t b
     auto const n = static_cast<size_t>(items);
     auto const lists = static_cast<size_t>(classLists);
     size_t const temporaryBytes = temporaryBytesFor(items, classLists, stream);
-    size_t const sizes[] = {alignUp(n), alignUp(n * 4), alignUp(n * 8), alignUp(n * 8), alignUp(n * 4),
-        alignUp(n * 4), alignUp(n * 4), alignUp(lists * 4), alignUp(lists * 4), alignUp(lists * 4),
-        alignUp(lists * 4), alignUp(static_cast<size_t>(batch) * 4), temporaryBytes};
+    size_t const sizes[] = {alignUp(n), alignUp(n * 4), alignUp(n * 8), alignUp(n * 8), alignUp(n * 4), alignUp(n * 4),
+        alignUp(n * 4), alignUp(lists * 4), alignUp(lists * 4), alignUp(lists * 4), alignUp(lists * 4),
+        alignUp(static_cast<size_t>(batch) * 4), temporaryBytes};
     size_t total = 0;
     for (size_t size : sizes)
     {
@@ -449,8 +449,8 @@ public:
         writeRowsKernel<<<blocks, device::kThreadsPerBlock, 0, stream>>>(
             p, lists, s.rowOffsets, outputs[0].shape[0], outputs[0].data, outputs[0].type);
         check(cudaGetLastError(), "nms: launching the rows' kernel");
-        writeCountKernel<<<1, 1, 0, stream>>>(classLists, s.rowOffsets, s.selectedCounts, outputs[1].data,
-            outputs[1].type);
+        writeCountKernel<<<1, 1, 0, stream>>>(
+            classLists, s.rowOffsets, s.selectedCounts, outputs[1].data, outputs[1].type);
         check(cudaGetLastError(), "nms: launching the count's kernel");
     }
 

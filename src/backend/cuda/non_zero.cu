@@ -111,8 +111,8 @@ public:
         auto* const positions = reinterpret_cast<int64_t*>(mScratch.data());
         auto* const found = reinterpret_cast<int64_t*>(mScratch.data() + positionBytes);
         void* const temporary = mScratch.data() + positionBytes + alignUp(sizeof(int64_t));
-        check(cub::DeviceSelect::If(
-                  temporary, temporaryBytes, firstPosition, positions, found, elements, select, stream),
+        check(
+            cub::DeviceSelect::If(temporary, temporaryBytes, firstPosition, positions, found, elements, select, stream),
             "nonZero: selecting the non-zero elements");
         Extents extents;
         extents.rank = input.rank();
@@ -120,8 +120,8 @@ public:
         {
             extents.d[r] = input.shape[static_cast<size_t>(r)];
         }
-        writeCoordinatesKernel<<<device::blocksFor(elements), device::kThreadsPerBlock, 0, stream>>>(positions,
-            found, extents, elements, outputs[0].data, outputs[0].type, outputs[1].data, outputs[1].type);
+        writeCoordinatesKernel<<<device::blocksFor(elements), device::kThreadsPerBlock, 0, stream>>>(
+            positions, found, extents, elements, outputs[0].data, outputs[0].type, outputs[1].data, outputs[1].type);
         check(cudaGetLastError(), "nonZero: launching the coordinates' kernel");
     }
 

@@ -95,8 +95,8 @@ __device__ double blockSum(double value, double* partial)
 //! sum-of-squares formulas), both summed in double as the CPU does, then the normalized values. The last step is in
 //! double too with explicit _rn operations, the CPU's unfused multiply and add, so the results differ from the
 //! CPU's only through the order of the sums.
-__global__ void __launch_bounds__(kMaxThreads) normalizationKernel(Tensors t, Walk groups, Walk members,
-    int64_t groupCount, int64_t memberCount, double epsilon)
+__global__ void __launch_bounds__(kMaxThreads)
+    normalizationKernel(Tensors t, Walk groups, Walk members, int64_t groupCount, int64_t memberCount, double epsilon)
 {
     __shared__ double partial[32];
     for (int64_t group = blockIdx.x; group < groupCount; group += gridDim.x)
@@ -188,8 +188,7 @@ struct WeightStrides
     bool perGroup{false};
 };
 
-WeightStrides weightStridesOf(ConstTensorView const& weights, Shape const& input, int64_t nbGroups,
-    char const* what)
+WeightStrides weightStridesOf(ConstTensorView const& weights, Shape const& input, int64_t nbGroups, char const* what)
 {
     WeightStrides result;
     int64_t const channels = input.size() >= 2 ? input[1] : 1;
@@ -225,8 +224,7 @@ WeightStrides weightStridesOf(ConstTensorView const& weights, Shape const& input
 //! precision above the request). Output may alias the input. Throws std::invalid_argument where the CPU reference
 //! refuses the shapes, axes or types.
 void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, ConstTensorView const& input,
-    ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output,
-    cudaStream_t stream)
+    ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output, cudaStream_t stream)
 {
     if (output.shape != input.shape)
     {
@@ -239,8 +237,8 @@ void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, Const
     int32_t const rank = input.rank();
     if (rank < 32 && (axes >> rank) != 0)
     {
-        throw std::invalid_argument("normalization: axes mask " + std::to_string(axes) + " names an axis beyond rank "
-            + std::to_string(rank));
+        throw std::invalid_argument(
+            "normalization: axes mask " + std::to_string(axes) + " names an axis beyond rank " + std::to_string(rank));
     }
     bool const grouped = nbGroups > 1;
     if (grouped && (rank < 2 || input.shape[1] % nbGroups != 0))
@@ -268,8 +266,8 @@ void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, Const
             int64_t const perGroup = input.shape[1] / nbGroups;
             walkAxes.push_back(WalkAxis{nbGroups, false, perGroup * inputStrides[1],
                 scaleStrides.perGroup ? s : perGroup * s, biasStrides.perGroup ? b : perGroup * b});
-            walkAxes.push_back(WalkAxis{
-                perGroup, true, inputStrides[1], scaleStrides.perGroup ? 0 : s, biasStrides.perGroup ? 0 : b});
+            walkAxes.push_back(
+                WalkAxis{perGroup, true, inputStrides[1], scaleStrides.perGroup ? 0 : s, biasStrides.perGroup ? 0 : b});
             continue;
         }
         bool const normalized = ((axes >> axis) & 1U) != 0;
@@ -287,8 +285,8 @@ void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, Const
     // Whole warps, no more than a group has members (small groups leave few threads idle); long groups get the
     // largest block, since one block reads its group three times.
     int64_t const warps = (memberCount + 31) / 32;
-    unsigned const threads
-        = memberCount >= 8192 ? kMaxThreads : static_cast<unsigned>(std::min<int64_t>(warps, 8) * 32);
+    unsigned const threads = memberCount >= 8192 ? kMaxThreads
+                                                 : static_cast<unsigned>(std::min<int64_t>(warps, 8) * 32);
     auto const blocks = static_cast<unsigned>(std::min<int64_t>(groupCount, int64_t{1} << 20));
     Tensors const tensors{
         input.data, input.type, scale.data, scale.type, bias.data, bias.type, output.data, output.type};
@@ -299,7 +297,8 @@ void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, Const
 
 } // namespace
 
-void run(network::NormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(network::NormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream)
 {
     normalizationOnDevice(
         params.axes, params.epsilon, params.nbGroups, inputs[0], inputs[1], inputs[2], outputs[0], stream);

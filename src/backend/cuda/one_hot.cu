@@ -19,8 +19,8 @@ using device::DataType;
 
 //! Output layout [outer][depth][inner], where outer x inner enumerate the indices.
 template <typename T>
-__global__ void oneHotKernel(void const* indices, DataType indexType, T const* values, T* output, int64_t depth,
-    int64_t inner, int64_t count)
+__global__ void oneHotKernel(
+    void const* indices, DataType indexType, T const* values, T* output, int64_t depth, int64_t inner, int64_t count)
 {
     T const off = values[0];
     T const on = values[1];
@@ -84,7 +84,8 @@ void oneHotOnDevice(int32_t axis, ConstTensorView const& indices, ConstTensorVie
 
 } // namespace
 
-void run(network::OneHotParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(
+    network::OneHotParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     oneHotOnDevice(params.axis, inputs[0], inputs[1], outputs[0], stream);
 }

@@ -179,8 +179,8 @@ Program makeProgram(network::PointwiseParams const& params, LayerInputs const& i
             {
                 if (input.shape[axis] != output.shape[axis] && input.shape[axis] != 1)
                 {
-                    throw std::invalid_argument("point-wise chain: input " + std::to_string(i)
-                        + " does not broadcast into the output's shape");
+                    throw std::invalid_argument(
+                        "point-wise chain: input " + std::to_string(i) + " does not broadcast into the output's shape");
                 }
                 reach.strides[axis] = input.shape[axis] == 1 ? 0 : stride;
                 stride *= input.shape[axis];
@@ -194,7 +194,7 @@ Program makeProgram(network::PointwiseParams const& params, LayerInputs const& i
         if (!sameLayout && reach.reach != Reach::kSINGLE)
         {
             throw std::invalid_argument("point-wise chain: a channels-last input must be one element or have the "
-                "output's shape and format");
+                                        "output's shape and format");
         }
     }
     if (output.format != TensorFormat::kLINEAR && output.format != TensorFormat::kHWC)
@@ -209,8 +209,8 @@ Program makeProgram(network::PointwiseParams const& params, LayerInputs const& i
 
 } // namespace
 
-void run(network::PointwiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+void run(
+    network::PointwiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     Program const program = makeProgram(params, inputs, outputs.at(0));
     if (program.count == 0)

@@ -49,7 +49,8 @@ __device__ float pooled(Windows const& w, float maximum, double sum, int64_t inp
     switch (w.type)
     {
     case nvinfer1::PoolingType::kAVERAGE: return averagePart;
-    case nvinfer1::PoolingType::kMAX_AVERAGE_BLEND: return (1.0F - w.blendFactor) * maxPart + w.blendFactor * averagePart;
+    case nvinfer1::PoolingType::kMAX_AVERAGE_BLEND:
+        return (1.0F - w.blendFactor) * maxPart + w.blendFactor * averagePart;
     default: return maxPart;
     }
 }
@@ -103,8 +104,8 @@ struct WindowFold
 
 //! One thread per output element; neighbouring threads take neighbouring output positions of one plane, so their
 //! windows overlap and their loads share cache lines.
-__global__ void poolingKernel(void const* input, DataType inType, void* output, DataType outType, Windows w,
-    int64_t count)
+__global__ void poolingKernel(
+    void const* input, DataType inType, void* output, DataType outType, Windows w, int64_t count)
 {
     KILN_GRID_STRIDE_LOOP(i, count)
     {
@@ -149,8 +150,8 @@ __global__ void poolingKernel(void const* input, DataType inType, void* output, 
 //! The common case of two spatial axes, as poolingKernel computes it, without poolingKernel's per-tap divisions:
 //! the window's rows and columns are plain loops. (ResNet's max pooling ran 27 times slower than memory allows
 //! through the general kernel.)
-__global__ void pooling2dKernel(void const* input, DataType inType, void* output, DataType outType, Windows w,
-    int64_t count)
+__global__ void pooling2dKernel(
+    void const* input, DataType inType, void* output, DataType outType, Windows w, int64_t count)
 {
     int64_t const inputWidth = w.inputSize[1];
     KILN_GRID_STRIDE_LOOP(i, count)
@@ -177,8 +178,8 @@ __global__ void pooling2dKernel(void const* input, DataType inType, void* output
 //! Two spatial axes over kHWC data ([N, H, W, C] in memory). A block row per output row of one image (blockIdx.y:
 //! image * outputHeight + y), its threads across the row's (x, channel) pairs: neighbouring threads read the
 //! neighbouring channels of one pixel, and the index arithmetic is 32-bit and done once per row where it can be.
-__global__ void poolingChannelsLastKernel(void const* input, DataType inType, void* output, DataType outType,
-    Windows w, int32_t channels, int32_t rows)
+__global__ void poolingChannelsLastKernel(
+    void const* input, DataType inType, void* output, DataType outType, Windows w, int32_t channels, int32_t rows)
 {
     auto const inputHeight = static_cast<int32_t>(w.inputSize[0]);
     auto const inputWidth = static_cast<int32_t>(w.inputSize[1]);
@@ -262,8 +263,7 @@ bool takesHalf8(network::PoolingParams const& params, ConstTensorView const& inp
 }
 
 //! Throws std::invalid_argument where the CUDA kernels cannot pool `input` into `output` by `params`.
-void checkPoolingArguments(
-    network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
+void checkPoolingArguments(network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     // The CPU reference's geometry, so that both backends place windows and pad identically.
     if (output.shape != cpu::poolingOutputShape(input.shape, params))
@@ -325,8 +325,8 @@ Windows windowsOf(network::PoolingParams const& params, Shape const& inputShape)
 
 //! Same parameters and rules as cpu::runPooling (FP32/FP16/BF16; NaN propagates through max and average; a window
 //! over padding only gives 0). Throws std::invalid_argument for inconsistent parameters or shapes.
-void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const& input,
-    TensorView const& output, cudaStream_t stream)
+void poolingOnDevice(
+    network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
     checkPoolingArguments(params, input, output);
     int64_t const count = output.count();
@@ -348,8 +348,8 @@ void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const
         // A block of 256 threads covers 256 (x, channel) pairs of an output row; rows beyond the grid's 65535 loop.
         int64_t const rowLength = w.outputSize[1] * input.shape[1];
         int64_t const rows = input.shape[0] * w.outputSize[0];
-        dim3 const grid(static_cast<unsigned>(std::min<int64_t>((rowLength + device::kThreadsPerBlock - 1)
-                                                   / device::kThreadsPerBlock, 65535)),
+        dim3 const grid(static_cast<unsigned>(std::min<int64_t>(
+                            (rowLength + device::kThreadsPerBlock - 1) / device::kThreadsPerBlock, 65535)),
             static_cast<unsigned>(std::min<int64_t>(rows, 65535)));
         poolingChannelsLastKernel<<<grid, device::kThreadsPerBlock, 0, stream>>>(input.data, input.type, output.data,
             output.type, w, static_cast<int32_t>(input.shape[1]), static_cast<int32_t>(rows));
@@ -369,7 +369,8 @@ void poolingOnDevice(network::PoolingParams const& params, ConstTensorView const
 
 } // namespace
 
-void run(network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(
+    network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     poolingOnDevice(params, inputs[0], outputs[0], stream);
 }

@@ -199,8 +199,8 @@ constexpr unsigned long long kBelowOne = 1ULL << 32;
 
 //! Adds to `bins` the digit at `shift` of the elements of [begin, end) still at the threshold.
 template <typename Ranker, typename Key>
-__device__ void countDigits(Ranker const& rank, int64_t start, int64_t inner, int64_t begin, int64_t end,
-    Key prefix, Key mask, int shift, uint32_t* bins)
+__device__ void countDigits(Ranker const& rank, int64_t start, int64_t inner, int64_t begin, int64_t end, Key prefix,
+    Key mask, int shift, uint32_t* bins)
 {
     for (int64_t j = begin + threadIdx.x; j < end; j += blockDim.x)
     {
@@ -274,8 +274,8 @@ __device__ void keepSelected(Ranker const& rank, int64_t start, int64_t inner, i
 
 //! Selection with a block per row: every pass, then the compaction, of row firstRow + blockIdx.x.
 template <typename Ranker>
-__global__ void __launch_bounds__(kSelectThreads) selectRowsKernel(
-    Ranker rank, Rows rows, int64_t firstRow, typename Ranker::Key* keys, int32_t* indices)
+__global__ void __launch_bounds__(kSelectThreads)
+    selectRowsKernel(Ranker rank, Rows rows, int64_t firstRow, typename Ranker::Key* keys, int32_t* indices)
 {
     using Key = typename Ranker::Key;
     __shared__ uint32_t bins[kBins];
@@ -305,8 +305,8 @@ __global__ void __launch_bounds__(kSelectThreads) selectRowsKernel(
     }
     __syncthreads();
     int64_t const kept = static_cast<int64_t>(blockIdx.x) * rows.k;
-    keepSelected(rank, start, rows.inner, 0, rows.extent, threshold, 0U, 0U, static_cast<uint32_t>(rows.k),
-        keys + kept, indices + kept, temp.pairs);
+    keepSelected(rank, start, rows.inner, 0, rows.extent, threshold, 0U, 0U, static_cast<uint32_t>(rows.k), keys + kept,
+        indices + kept, temp.pairs);
 }
 
 //! Selection over slices: every row's threshold before the first pass.
@@ -340,8 +340,8 @@ __global__ void __launch_bounds__(kSelectThreads) sliceDigitsKernel(Ranker rank,
     int64_t const end = min(begin + sliceLength, rows.extent);
     bins[threadIdx.x] = 0;
     __syncthreads();
-    countDigits(rank, rowStart(rows, firstRow + blockIdx.y), rows.inner, begin, end, threshold.prefix,
-        threshold.mask, shift, bins);
+    countDigits(rank, rowStart(rows, firstRow + blockIdx.y), rows.inner, begin, end, threshold.prefix, threshold.mask,
+        shift, bins);
     __syncthreads();
     uint32_t* const myBins = rowBins + static_cast<int64_t>(blockIdx.y) * kBins;
     if (bins[threadIdx.x] != 0)
@@ -425,8 +425,8 @@ __global__ void __launch_bounds__(kSelectThreads) sliceKeepKernel(Ranker rank, R
     int64_t const begin = blockIdx.x * sliceLength;
     int64_t const end = min(begin + sliceLength, rows.extent);
     int64_t const kept = static_cast<int64_t>(blockIdx.y) * rows.k;
-    keepSelected(rank, rowStart(rows, firstRow + blockIdx.y), rows.inner, begin, end, thresholds[blockIdx.y],
-        before.x, before.y, static_cast<uint32_t>(rows.k), keys + kept, indices + kept, temp);
+    keepSelected(rank, rowStart(rows, firstRow + blockIdx.y), rows.inner, begin, end, thresholds[blockIdx.y], before.x,
+        before.y, static_cast<uint32_t>(rows.k), keys + kept, indices + kept, temp);
 }
 
 //! Sorts the m kept elements of row firstRow + blockIdx.x in shared memory and writes the first k: from `keys` and
@@ -476,8 +476,8 @@ __global__ void __launch_bounds__(kThreads) sortInBlockKernel(Ranker rank, Rows 
 
 //! A whole-row sort's input for CUB: each row's keys and places, m = extent per row, and the segment offsets.
 template <typename Ranker>
-__global__ void wholeRowKeysKernel(Ranker rank, Rows rows, int64_t firstRow, int64_t rowCount,
-    typename Ranker::Key* keys, int32_t* indices)
+__global__ void wholeRowKeysKernel(
+    Ranker rank, Rows rows, int64_t firstRow, int64_t rowCount, typename Ranker::Key* keys, int32_t* indices)
 {
     for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < rowCount * rows.extent;
          e += static_cast<int64_t>(gridDim.x) * blockDim.x)
@@ -500,8 +500,8 @@ __global__ void segmentOffsetsKernel(Offset* offsets, int64_t rowCount, int64_t 
 
 //! The first k of each row's m sorted places.
 template <typename T>
-__global__ void writeSortedKernel(Picks<T> picks, Rows rows, int64_t firstRow, int64_t rowCount, int64_t m,
-    int32_t const* sortedIndices)
+__global__ void writeSortedKernel(
+    Picks<T> picks, Rows rows, int64_t firstRow, int64_t rowCount, int64_t m, int32_t const* sortedIndices)
 {
     for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < rowCount * rows.k;
          e += static_cast<int64_t>(gridDim.x) * blockDim.x)
@@ -615,8 +615,8 @@ struct Scratch
         cub::DeviceSegmentedRadixSort::SortPairs(nullptr, segmentedBytes, noKeys, noKeys, noIndices, noIndices,
             static_cast<int>(items), static_cast<int>(segments), noOffsets, noOffsets, 0,
             static_cast<int>(sizeof(Key) * 8));
-        cub::DeviceRadixSort::SortPairs(nullptr, rowBytes, noKeys, noKeys, noIndices, noIndices, keptPerRow, 0,
-            static_cast<int>(sizeof(Key) * 8));
+        cub::DeviceRadixSort::SortPairs(
+            nullptr, rowBytes, noKeys, noKeys, noIndices, noIndices, keptPerRow, 0, static_cast<int>(sizeof(Key) * 8));
         sortBytes = std::max(segmentedBytes, rowBytes);
         sortTemporary = carver.take<unsigned char>(sortBytes);
     }

@@ -81,8 +81,14 @@ __device__ int64_t identityInteger(ReduceOperation op, DataType type)
 struct FloatFold
 {
     using Value = double;
-    __device__ static Value identity(ReduceOperation op, DataType) { return identityFloat(op); }
-    __device__ static Value combine(ReduceOperation op, Value a, Value b) { return combineFloat(op, a, b); }
+    __device__ static Value identity(ReduceOperation op, DataType)
+    {
+        return identityFloat(op);
+    }
+    __device__ static Value combine(ReduceOperation op, Value a, Value b)
+    {
+        return combineFloat(op, a, b);
+    }
     __device__ static Value load(void const* data, DataType type, int64_t i)
     {
         return static_cast<double>(device::loadFloat(data, type, i));
@@ -95,15 +101,27 @@ struct FloatFold
         }
         device::storeFloat(data, type, i, static_cast<float>(v));
     }
-    __device__ static Value shuffle(Value v, int offset) { return __shfl_xor_sync(0xffffffffU, v, offset); }
+    __device__ static Value shuffle(Value v, int offset)
+    {
+        return __shfl_xor_sync(0xffffffffU, v, offset);
+    }
 };
 
 struct IntegerFold
 {
     using Value = int64_t;
-    __device__ static Value identity(ReduceOperation op, DataType type) { return identityInteger(op, type); }
-    __device__ static Value combine(ReduceOperation op, Value a, Value b) { return combineInteger(op, a, b); }
-    __device__ static Value load(void const* data, DataType type, int64_t i) { return device::loadInteger(data, type, i); }
+    __device__ static Value identity(ReduceOperation op, DataType type)
+    {
+        return identityInteger(op, type);
+    }
+    __device__ static Value combine(ReduceOperation op, Value a, Value b)
+    {
+        return combineInteger(op, a, b);
+    }
+    __device__ static Value load(void const* data, DataType type, int64_t i)
+    {
+        return device::loadInteger(data, type, i);
+    }
     __device__ static void store(void* data, DataType type, int64_t i, ReduceOperation op, Value v, int64_t n)
     {
         if (op == ReduceOperation::kAVG)
@@ -169,8 +187,8 @@ constexpr int kOutputsPerBlock = 32;
 constexpr int kSlicesPerBlock = 8;
 
 template <typename Fold>
-__global__ void splitReductionKernel(void const* input, DataType inType, void* output, DataType outType,
-    Reduction r, int64_t chunk, typename Fold::Value* partials)
+__global__ void splitReductionKernel(void const* input, DataType inType, void* output, DataType outType, Reduction r,
+    int64_t chunk, typename Fold::Value* partials)
 {
     __shared__ typename Fold::Value slices[kSlicesPerBlock][kOutputsPerBlock];
     int64_t const o = static_cast<int64_t>(blockIdx.x) * kOutputsPerBlock + threadIdx.x;
@@ -206,8 +224,8 @@ __global__ void splitReductionKernel(void const* input, DataType inType, void* o
 }
 
 template <typename Fold>
-__global__ void finishPartialsKernel(typename Fold::Value const* partials, int64_t slices, void* output,
-    DataType inType, DataType outType, Reduction r)
+__global__ void finishPartialsKernel(
+    typename Fold::Value const* partials, int64_t slices, void* output, DataType inType, DataType outType, Reduction r)
 {
     KILN_GRID_STRIDE_LOOP(o, r.outputCount)
     {
@@ -226,16 +244,17 @@ constexpr int64_t kSplitFrom = 64;
 constexpr int64_t kSplitBlocks = 1024;
 
 template <typename Fold>
-void launch(bool innermostReduced, ConstTensorView const& input, TensorView const& output,
-    Reduction const& r, DeviceBuffer& scratch, cudaStream_t stream)
+void launch(bool innermostReduced, ConstTensorView const& input, TensorView const& output, Reduction const& r,
+    DeviceBuffer& scratch, cudaStream_t stream)
 {
     using Value = typename Fold::Value;
     if (innermostReduced)
     {
         constexpr int64_t kWarpsPerBlock = device::kThreadsPerBlock / 32;
         int64_t const blocks = (r.outputCount + kWarpsPerBlock - 1) / kWarpsPerBlock;
-        warpPerOutputKernel<Fold><<<static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8),
-            device::kThreadsPerBlock, 0, stream>>>(input.data, input.type, output.data, output.type, r);
+        warpPerOutputKernel<Fold>
+            <<<static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8), device::kThreadsPerBlock, 0, stream>>>(
+                input.data, input.type, output.data, output.type, r);
         return;
     }
     int64_t const groups = (r.outputCount + kOutputsPerBlock - 1) / kOutputsPerBlock;
@@ -257,8 +276,8 @@ void launch(bool innermostReduced, ConstTensorView const& input, TensorView cons
     }
     dim3 const grid(static_cast<unsigned>(groups), static_cast<unsigned>(used));
     dim3 const block(kOutputsPerBlock, kSlicesPerBlock);
-    splitReductionKernel<Fold><<<grid, block, 0, stream>>>(
-        input.data, input.type, output.data, output.type, r, chunk, partials);
+    splitReductionKernel<Fold>
+        <<<grid, block, 0, stream>>>(input.data, input.type, output.data, output.type, r, chunk, partials);
     if (partials != nullptr)
     {
         finishPartialsKernel<Fold><<<device::blocksFor(r.outputCount), device::kThreadsPerBlock, 0, stream>>>(

@@ -47,8 +47,8 @@ __device__ void storeElement(void* data, DataType from, DataType to, int64_t i, 
 
 //! Transposes each of the batch's rows x columns matrices through a shared-memory tile, so that both the reads and
 //! the writes are coalesced, converting the type on the way. Blocks: (column tiles, row tiles, batches).
-__global__ void transposeKernel(void const* input, DataType from, void* output, DataType to, int64_t batches,
-    int64_t rows, int64_t columns)
+__global__ void transposeKernel(
+    void const* input, DataType from, void* output, DataType to, int64_t batches, int64_t rows, int64_t columns)
 {
     __shared__ unsigned int tile[kTile][kTile + 1]; // +1: the transposed reads hit distinct banks
     int64_t const row0 = static_cast<int64_t>(blockIdx.y) * kTile;
@@ -120,7 +120,8 @@ __global__ void padChannelsKernel(void const* input, DataType from, void* output
             unsigned int element = 0; // +0 in every type
             if (channel < channels)
             {
-                int64_t const at = linear ? (batch * channels + channel) * spatial + pixel : position * channels + channel;
+                int64_t const at = linear ? (batch * channels + channel) * spatial + pixel
+                                          : position * channels + channel;
                 element = loadElement(input, from, to, at);
             }
             storeElement(output, from, to, position * padded + channel, element);
@@ -143,9 +144,9 @@ void padChannels(ConstTensorView const& input, TensorView const& output, cudaStr
         return;
     }
     int64_t const spatial = positions / input.shape[0];
-    padChannelsKernel<<<device::blocksFor(positions), device::kThreadsPerBlock, 0, stream>>>(input.data,
-        input.type, output.data, output.type, channels, storedChannels(output.shape, TensorFormat::kHWC8), spatial,
-        positions, input.format == TensorFormat::kLINEAR);
+    padChannelsKernel<<<device::blocksFor(positions), device::kThreadsPerBlock, 0, stream>>>(input.data, input.type,
+        output.data, output.type, channels, storedChannels(output.shape, TensorFormat::kHWC8), spatial, positions,
+        input.format == TensorFormat::kLINEAR);
     check(cudaGetLastError(), "reformat: launching the channel padding");
 }
 
@@ -165,14 +166,15 @@ void reformatOnDevice(ConstTensorView const& input, TensorView const& output, cu
     {
         // Element for element, kHWC8's padding included.
         Shape const stored{storedCount(input.shape, input.format)};
-        castOnDevice(ConstTensorView(input.type, stored, input.data), TensorView{output.type, stored, output.data},
-            stream);
+        castOnDevice(
+            ConstTensorView(input.type, stored, input.data), TensorView{output.type, stored, output.data}, stream);
         return;
     }
     if (input.rank() < 3 || !isFloatType(input.type) || !isFloatType(output.type))
     {
         throw std::invalid_argument("reformat: moving between kLINEAR, kHWC and kHWC8 takes FP32, FP16 or BF16 "
-            "tensors of [N, C, spatial...]; this one has " + std::to_string(input.rank()) + " axes");
+                                    "tensors of [N, C, spatial...]; this one has "
+            + std::to_string(input.rank()) + " axes");
     }
     if (output.count() == 0)
     {
@@ -207,7 +209,8 @@ void reformatOnDevice(ConstTensorView const& input, TensorView const& output, cu
     int64_t const columnTiles = (columns + kTile - 1) / kTile;
     if (rowTiles > 65535 || columnTiles > int64_t{0x7FFFFFFF})
     {
-        throw std::invalid_argument("reformat: the tensor has more channels or spatial positions than one launch covers");
+        throw std::invalid_argument(
+            "reformat: the tensor has more channels or spatial positions than one launch covers");
     }
     dim3 const grid(static_cast<unsigned>(columnTiles), static_cast<unsigned>(rowTiles),
         static_cast<unsigned>(std::min<int64_t>(batches, 65535)));

@@ -57,9 +57,9 @@ __device__ double sourceCoordinate(Geometry const& g, int32_t d, int64_t x)
     {
     case ResizeCoordinateTransformation::kHALF_PIXEL: return (static_cast<double>(x) + 0.5) / g.scales[d] - 0.5;
     case ResizeCoordinateTransformation::kALIGN_CORNERS:
-        return outExtent == 1 ? 0.0
-                              : static_cast<double>(x) * static_cast<double>(inExtent - 1)
-                / static_cast<double>(outExtent - 1);
+        return outExtent == 1
+            ? 0.0
+            : static_cast<double>(x) * static_cast<double>(inExtent - 1) / static_cast<double>(outExtent - 1);
     default: return static_cast<double>(x) / g.scales[d]; // kASYMMETRIC (the host rejects unknown values)
     }
 }
@@ -168,8 +168,8 @@ __global__ void nearestKernel(T const* input, T* output, Geometry g, int64_t cou
 //! the resize leaves alone have one tap of weight 1). The sums nest as the CPU's recursion does (the last dim's
 //! taps summed first, that sum added into the next dim's, and so on) and the weight is multiplied dim 0 first, so
 //! that the result is the CPU's to the bit, not just to rounding.
-__global__ void interpolateKernel(void const* input, DataType inType, void* output, DataType outType, Geometry g,
-    int64_t count)
+__global__ void interpolateKernel(
+    void const* input, DataType inType, void* output, DataType outType, Geometry g, int64_t count)
 {
     KILN_GRID_STRIDE_LOOP(i, count)
     {
@@ -307,8 +307,8 @@ void resizeOnDevice(network::ResizeParams const& params, bool hasShapeInput, Con
 
 } // namespace
 
-void run(network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+void run(
+    network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     bool const hasShapeInput = inputs.size() > 1 && inputs[1].data != nullptr;
     resizeOnDevice(params, hasShapeInput, inputs[0], outputs[0], stream);

@@ -35,8 +35,8 @@ struct SequenceGeometry
 };
 
 template <typename T>
-__global__ void reverseSequenceKernel(T const* input, void const* lengths, DataType lengthsType, T* output,
-    SequenceGeometry g, int64_t count)
+__global__ void reverseSequenceKernel(
+    T const* input, void const* lengths, DataType lengthsType, T* output, SequenceGeometry g, int64_t count)
 {
     KILN_GRID_STRIDE_LOOP(i, count)
     {
@@ -118,9 +118,9 @@ void run(network::ReverseSequenceParams const& params, LayerInputs const& inputs
         strides[batchAxis], input.shape[batchAxis], strides[sequenceAxis], input.shape[sequenceAxis]};
     device::withElementOfSize(bytes, kKernel, [&](auto element) {
         using T = decltype(element);
-        reverseSequenceKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            static_cast<T const*>(input.data), sequenceLens.data, sequenceLens.type, static_cast<T*>(output.data),
-            geometry, count);
+        reverseSequenceKernel<T>
+            <<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(static_cast<T const*>(input.data),
+                sequenceLens.data, sequenceLens.type, static_cast<T*>(output.data), geometry, count);
     });
     check(cudaGetLastError(), "reverseSequence: launching the kernel");
 }

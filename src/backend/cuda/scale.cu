@@ -16,8 +16,8 @@ using device::DataType;
 
 // Element i uses weight (i / repeat) % weightCount: kCHANNEL repeats each weight over the volume after the channel
 // axis; kUNIFORM and kELEMENTWISE cycle through the weights (repeat 1), as the CPU reference does.
-__global__ void scaleKernel(void const* input, DataType inType, void* output, DataType outType,
-    DeviceScaleWeights w, int64_t repeat, int64_t weightCount, int64_t count)
+__global__ void scaleKernel(void const* input, DataType inType, void* output, DataType outType, DeviceScaleWeights w,
+    int64_t repeat, int64_t weightCount, int64_t count)
 {
     KILN_GRID_STRIDE_LOOP(i, count)
     {
@@ -68,8 +68,8 @@ void scaleOnDevice(nvinfer1::ScaleMode mode, int32_t channelAxis, DeviceScaleWei
     {
         if (given != 0 && given != weightCount)
         {
-            throw std::invalid_argument("scale: a weight list holds " + std::to_string(given) + " values, expected 0 or "
-                + std::to_string(weightCount));
+            throw std::invalid_argument("scale: a weight list holds " + std::to_string(given)
+                + " values, expected 0 or " + std::to_string(weightCount));
         }
     }
     int64_t const count = input.count();

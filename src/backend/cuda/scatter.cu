@@ -69,8 +69,8 @@ __device__ int64_t targetOf(NdScatter const& g, void const* indices, DataType in
 }
 
 template <typename T, typename Geometry>
-__global__ void replaceKernel(T const* updates, void const* indices, DataType indexType, T* output, Geometry g,
-    int64_t count)
+__global__ void replaceKernel(
+    T const* updates, void const* indices, DataType indexType, T* output, Geometry g, int64_t count)
 {
     KILN_GRID_STRIDE_LOOP(u, count)
     {
@@ -83,8 +83,8 @@ __global__ void replaceKernel(T const* updates, void const* indices, DataType in
 }
 
 //! The element held in the low bytes of `bits` combined with update `u`, in the same low bytes.
-__device__ uint64_t combinedBits(uint64_t bits, DataType type, ScatterReduction reduction, void const* updates,
-    int64_t u)
+__device__ uint64_t combinedBits(
+    uint64_t bits, DataType type, ScatterReduction reduction, void const* updates, int64_t u)
 {
     uint64_t cell = bits;
     if (isFloatType(type))
@@ -103,8 +103,8 @@ __device__ uint64_t combinedBits(uint64_t bits, DataType type, ScatterReduction 
 }
 
 //! Combines update `u` into output element `target` atomically, by compare-and-swap of the word that holds it.
-__device__ void combineAt(void* output, DataType type, int64_t target, ScatterReduction reduction,
-    void const* updates, int64_t u)
+__device__ void combineAt(
+    void* output, DataType type, int64_t target, ScatterReduction reduction, void const* updates, int64_t u)
 {
     size_t const bytes = elementSize(type);
     auto const address = reinterpret_cast<uintptr_t>(static_cast<uint8_t*>(output) + target * bytes);
@@ -192,8 +192,8 @@ void launch(Geometry const& g, ScatterReduction reduction, ConstTensorView const
 
 } // namespace
 
-void run(network::ScatterParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+void run(
+    network::ScatterParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     ConstTensorView const& data = inputs[0];
     ConstTensorView const& indices = inputs[1];

@@ -78,7 +78,8 @@ void selectOnDevice(ConstTensorView const& condition, ConstTensorView const& the
 
 } // namespace
 
-void run(network::SelectParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(network::SelectParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream)
 {
     selectOnDevice(inputs[0], inputs[1], inputs[2], outputs[0], stream);
 }

@@ -22,8 +22,8 @@ using device::StridedShape;
 //! transpose's (contiguous) result; that position, read through `transposed`'s strides, gives the input element.
 //! An identity first transpose skips the second step.
 template <typename T>
-__global__ void shuffleKernel(T const* input, T* output, StridedShape reshaped, StridedShape transposed,
-    bool firstIsIdentity, int64_t count)
+__global__ void shuffleKernel(
+    T const* input, T* output, StridedShape reshaped, StridedShape transposed, bool firstIsIdentity, int64_t count)
 {
     KILN_GRID_STRIDE_LOOP(i, count)
     {
@@ -84,8 +84,8 @@ void shuffleOnDevice(std::vector<int32_t> const& firstTranspose, std::vector<int
     }
     if (isIdentity(firstTranspose) && isIdentity(secondTranspose))
     {
-        check(cudaMemcpyAsync(output.data, input.data, static_cast<size_t>(count) * bytes, cudaMemcpyDeviceToDevice,
-                  stream),
+        check(cudaMemcpyAsync(
+                  output.data, input.data, static_cast<size_t>(count) * bytes, cudaMemcpyDeviceToDevice, stream),
             "shuffle: copying");
         return;
     }
@@ -115,20 +115,20 @@ void shuffleOnDevice(std::vector<int32_t> const& firstTranspose, std::vector<int
     bool const firstIsIdentity = isIdentity(firstTranspose);
     device::withElementOfSize(bytes, "shuffle", [&](auto element) {
         using T = decltype(element);
-        shuffleKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            static_cast<T const*>(input.data), static_cast<T*>(output.data), reshaped, transposed, firstIsIdentity,
-            count);
+        shuffleKernel<T>
+            <<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(static_cast<T const*>(input.data),
+                static_cast<T*>(output.data), reshaped, transposed, firstIsIdentity, count);
     });
     check(cudaGetLastError(), "shuffle: launching the kernel");
 }
 
 } // namespace
 
-void run(network::ShuffleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(
+    network::ShuffleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     std::vector<int32_t> const first(params.firstTranspose.order, params.firstTranspose.order + inputs[0].rank());
-    std::vector<int32_t> const second(
-        params.secondTranspose.order, params.secondTranspose.order + outputs[0].rank());
+    std::vector<int32_t> const second(params.secondTranspose.order, params.secondTranspose.order + outputs[0].rank());
     shuffleOnDevice(first, second, inputs[0], outputs[0], stream);
 }
 

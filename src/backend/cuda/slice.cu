@@ -104,7 +104,8 @@ __device__ uint64_t encodeFill(double value, DataType type)
         device::storeInteger(&bits, type, 0, static_cast<int64_t>(saturate(-2147483648.0, 2147483647.0)));
         break;
     case DataType::kINT64:
-        device::storeInteger(&bits, type, 0, static_cast<int64_t>(saturate(-9223372036854775808.0, 9223372036854774784.0)));
+        device::storeInteger(
+            &bits, type, 0, static_cast<int64_t>(saturate(-9223372036854775808.0, 9223372036854774784.0)));
         break;
     case DataType::kBOOL: device::storeInteger(&bits, type, 0, value != 0.0 ? 1 : 0); break;
     default: break;
@@ -121,9 +122,10 @@ __global__ void sliceKernel(T const* input, T* output, SliceGeometry g, int64_t 
     __shared__ T fill;
     if (threadIdx.x < g.rank)
     {
-        start[threadIdx.x] = g.startData ? device::loadInteger(g.startData, g.startType, threadIdx.x) : g.start[threadIdx.x];
-        stride[threadIdx.x]
-            = g.strideData ? device::loadInteger(g.strideData, g.strideType, threadIdx.x) : g.stride[threadIdx.x];
+        start[threadIdx.x] = g.startData ? device::loadInteger(g.startData, g.startType, threadIdx.x)
+                                         : g.start[threadIdx.x];
+        stride[threadIdx.x] = g.strideData ? device::loadInteger(g.strideData, g.strideType, threadIdx.x)
+                                           : g.stride[threadIdx.x];
     }
     if (threadIdx.x == 0)
     {
@@ -159,7 +161,8 @@ __global__ void sliceKernel(T const* input, T* output, SliceGeometry g, int64_t 
 //! The fill value in `type`'s bytes, as encodeFill computes it on the device.
 uint64_t encodeOnHost(double value, DataType type)
 {
-    auto saturate = [value](double low, double high) { return value != value ? 0.0 : std::fmin(std::fmax(value, low), high); };
+    auto saturate
+        = [value](double low, double high) { return value != value ? 0.0 : std::fmin(std::fmax(value, low), high); };
     uint64_t bits = 0;
     auto put = [&bits](auto element) { std::memcpy(&bits, &element, sizeof(element)); };
     switch (type)
@@ -187,10 +190,11 @@ void checkSliceArguments(SliceParameters const& params, ConstTensorView const& i
         || (deviceStride ? static_cast<size_t>(params.strideTensor.count()) : params.stride.size()) != rank
         || output.shape.size() != rank)
     {
-        throw std::invalid_argument("slice: start, size and stride must each have one entry per input dim (rank "
-            + std::to_string(rank) + ")");
+        throw std::invalid_argument(
+            "slice: start, size and stride must each have one entry per input dim (rank " + std::to_string(rank) + ")");
     }
-    if ((deviceStart && !isIndexType(params.startTensor.type)) || (deviceStride && !isIndexType(params.strideTensor.type)))
+    if ((deviceStart && !isIndexType(params.startTensor.type))
+        || (deviceStride && !isIndexType(params.strideTensor.type)))
     {
         throw std::invalid_argument("slice: start and stride tensors must be INT32 or INT64");
     }
@@ -268,8 +272,8 @@ SliceGeometry sliceGeometry(SliceParameters const& params, ConstTensorView const
 
 //! The output's shape is the slice's size. Input and output share a byte-addressable type. Throws
 //! std::invalid_argument where the CPU reference does, as far as host values show it.
-void sliceOnDevice(SliceParameters const& params, ConstTensorView const& input, TensorView const& output,
-    cudaStream_t stream)
+void sliceOnDevice(
+    SliceParameters const& params, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
     checkSliceArguments(params, input, output);
     int64_t const count = output.count();
@@ -314,7 +318,8 @@ void paddingOnDevice(std::vector<int64_t> const& prePadding, std::vector<int64_t
 
 } // namespace
 
-void run(network::SliceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(
+    network::SliceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     // Start and stride come from inputs 1 and 3 when given (an input left empty arrives as a view without data),
     // else from the parameters; the size is the output's shape; input 4 is the fill value.
@@ -337,7 +342,8 @@ void run(network::SliceParams const& params, LayerInputs const& inputs, LayerOut
     sliceOnDevice(slice, inputs[0], outputs[0], stream);
 }
 
-void run(network::PaddingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(
+    network::PaddingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     paddingOnDevice(network::dimsToVector(params.prePadding), network::dimsToVector(params.postPadding), inputs[0],
         outputs[0], stream);

@@ -53,7 +53,8 @@ __device__ MaxSum warpMerge(MaxSum acc)
 {
     for (int offset = 16; offset > 0; offset /= 2)
     {
-        MaxSum const other{__shfl_xor_sync(0xffffffffU, acc.maximum, offset), __shfl_xor_sync(0xffffffffU, acc.sum, offset)};
+        MaxSum const other{
+            __shfl_xor_sync(0xffffffffU, acc.maximum, offset), __shfl_xor_sync(0xffffffffU, acc.sum, offset)};
         acc = merge(acc, other);
     }
     return acc;
@@ -72,8 +73,8 @@ __device__ int64_t rowBase(int64_t row, Rows const& rows)
     return (row / rows.inner) * rows.length * rows.inner + row % rows.inner;
 }
 
-__device__ void writeRow(void const* input, DataType inType, void* output, DataType outType, int64_t base,
-    int64_t step, int64_t begin, int64_t end, int64_t stride, MaxSum total)
+__device__ void writeRow(void const* input, DataType inType, void* output, DataType outType, int64_t base, int64_t step,
+    int64_t begin, int64_t end, int64_t stride, MaxSum total)
 {
     float const inverse = 1.0F / total.sum;
     for (int64_t k = begin; k < end; k += stride)
@@ -170,8 +171,7 @@ int32_t singleAxis(uint32_t axes, int32_t rank)
 
 //! Softmax along the one axis that `axes` names, over FP32/FP16/BF16 tensors of one shape. Stable: exponentials are
 //! taken relative to the axis maximum (NaN is skipped by the maximum, then makes the whole row NaN, as on the CPU).
-void softmaxOnDevice(uint32_t axes, ConstTensorView const& input, TensorView const& output,
-    cudaStream_t stream)
+void softmaxOnDevice(uint32_t axes, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
     if (input.shape != output.shape || !isFloatType(input.type) || !isFloatType(output.type))
     {
@@ -181,8 +181,8 @@ void softmaxOnDevice(uint32_t axes, ConstTensorView const& input, TensorView con
     int32_t const axisIndex = singleAxis(axes, rank);
     if (axisIndex < 0)
     {
-        throw std::invalid_argument("softmax: axes mask " + std::to_string(axes) + " must name exactly one axis of a rank-"
-            + std::to_string(rank) + " input");
+        throw std::invalid_argument("softmax: axes mask " + std::to_string(axes)
+            + " must name exactly one axis of a rank-" + std::to_string(rank) + " input");
     }
     if (input.count() == 0)
     {
@@ -220,7 +220,8 @@ void softmaxOnDevice(uint32_t axes, ConstTensorView const& input, TensorView con
 
 } // namespace
 
-void run(network::SoftMaxParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(
+    network::SoftMaxParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     softmaxOnDevice(params.axes, inputs[0], outputs[0], stream);
 }

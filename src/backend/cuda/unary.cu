@@ -29,8 +29,8 @@ __device__ int64_t applyInteger(UnaryOperation op, int64_t x)
     }
 }
 
-__global__ void unaryKernel(UnaryOperation op, void const* input, DataType inType, void* output, DataType outType,
-    int64_t count)
+__global__ void unaryKernel(
+    UnaryOperation op, void const* input, DataType inType, void* output, DataType outType, int64_t count)
 {
     bool const floats = isFloatType(inType);
     bool const toBool = outType == DataType::kBOOL;
@@ -58,8 +58,7 @@ __global__ void unaryKernel(UnaryOperation op, void const* input, DataType inTyp
 
 //! Every UnaryOperation: floating-point tensors computed in float (kISINF/kISNAN write BOOL), kABS/kNEG/kSIGN on
 //! INT8/INT32/INT64 (wrapping), kNOT on BOOL. Throws std::invalid_argument for types the CPU reference refuses.
-void unaryOnDevice(UnaryOperation op, ConstTensorView const& input, TensorView const& output,
-    cudaStream_t stream)
+void unaryOnDevice(UnaryOperation op, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
     // The CPU reference decides which types each operation takes, so both backends refuse the same ones.
     if (output.type != cpu::unaryOutputType(op, input.type))
@@ -82,7 +81,8 @@ void unaryOnDevice(UnaryOperation op, ConstTensorView const& input, TensorView c
 
 } // namespace
 
-void run(network::UnaryParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void run(
+    network::UnaryParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     unaryOnDevice(params.operation, inputs[0], outputs[0], stream);
 }

@@ -122,12 +122,11 @@ nvinfer1::IConditionLayer* IfConditional::setCondition(nvinfer1::ITensor& condit
 {
     if (mCondition != nullptr)
     {
-        logError("IIfConditional::setCondition: the conditional already has its condition (\"" + mCondition->name()
-            + "\")");
+        logError(
+            "IIfConditional::setCondition: the conditional already has its condition (\"" + mCondition->name() + "\")");
         return nullptr;
     }
-    auto* layer = mNetwork.addLayer<ConditionLayer>(
-        "Condition", {&condition}, ConditionParams{}, 1, 1, *this);
+    auto* layer = mNetwork.addLayer<ConditionLayer>("Condition", {&condition}, ConditionParams{}, 1, 1, *this);
     if (layer == nullptr)
     {
         return nullptr;

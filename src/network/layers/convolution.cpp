@@ -19,8 +19,8 @@ bool checkFilterInput(InferenceContext& ctx, WindowedFilterParams const& p, char
     int32_t const spatial = p.kernelSize.nbDims;
     if (ctx.rank(0) != spatial + 2)
     {
-        return ctx.fail("the input has rank " + std::to_string(ctx.rank(0)) + "; a " + std::to_string(spatial)
-            + "-d " + kind + " needs rank " + std::to_string(spatial + 2) + " (N, C, spatial...)");
+        return ctx.fail("the input has rank " + std::to_string(ctx.rank(0)) + "; a " + std::to_string(spatial) + "-d "
+            + kind + " needs rank " + std::to_string(spatial + 2) + " (N, C, spatial...)");
     }
     if (!isFloatType(ctx.input(0).type))
     {
@@ -50,8 +50,8 @@ bool checkFilterGroups(InferenceContext& ctx, WindowedFilterParams const& p, cha
     channels = channelDim.constant();
     if (channels % p.nbGroups != 0)
     {
-        return ctx.fail("the input's " + std::to_string(channels) + " channels are not divisible by the " + kind
-            + "'s " + std::to_string(p.nbGroups) + " groups");
+        return ctx.fail("the input's " + std::to_string(channels) + " channels are not divisible by the " + kind + "'s "
+            + std::to_string(p.nbGroups) + " groups");
     }
     if (p.nbOutputMaps % p.nbGroups != 0)
     {
@@ -68,7 +68,8 @@ bool checkFilterWeights(InferenceContext& ctx, WindowedFilterParams const& p, in
     };
     // TensorRT applications add the layer with weights for their group count and call setNbGroups afterwards, and
     // shapes are inferred when a layer is added: while the count is the default 1, weights that fit some count
-    // dividing C and K pass (the kernels check the exact count: filterWeightsView on the CPU); a count the application set must fit exactly.
+    // dividing C and K pass (the kernels check the exact count: filterWeightsView on the CPU); a count the application
+    // set must fit exactly.
     bool fits = p.kernel.count() == kernelCount(p.nbGroups);
     for (int64_t groups = 2; groups <= c && !fits && p.nbGroups == 1; ++groups)
     {
@@ -116,11 +117,10 @@ bool WindowedFilterParams::inferFilter(InferenceContext& ctx, bool transposed) c
         }
         int64_t const window = 1 + dilation.d[axis] * (kernelSize.d[axis] - 1);
         Dim const in = ctx.dim(0, axis + 2);
-        Dim const out = transposed
-            ? transposedWindowExtent(ctx, in, window, stride.d[axis], prePadding.d[axis], postPadding.d[axis],
-                paddingMode, axis)
-            : slidingWindowExtent(ctx, in, window, stride.d[axis], prePadding.d[axis], postPadding.d[axis],
-                paddingMode, axis);
+        Dim const out = transposed ? transposedWindowExtent(
+                            ctx, in, window, stride.d[axis], prePadding.d[axis], postPadding.d[axis], paddingMode, axis)
+                                   : slidingWindowExtent(ctx, in, window, stride.d[axis], prePadding.d[axis],
+                                       postPadding.d[axis], paddingMode, axis);
         if (out.get() == nullptr)
         {
             return false;

@@ -47,9 +47,8 @@ struct WindowedFilterParams
     }
 };
 
-struct ConvolutionParams final
-    : LayerParamsOf<ConvolutionParams, nvinfer1::LayerType::kCONVOLUTION>
-    , WindowedFilterParams
+struct ConvolutionParams final : LayerParamsOf<ConvolutionParams, nvinfer1::LayerType::kCONVOLUTION>,
+                                 WindowedFilterParams
 {
     template <typename Self, typename Field>
     static void fields(Self& self, Field&& field)
@@ -67,9 +66,8 @@ struct ConvolutionParams final
     }
 };
 
-struct DeconvolutionParams final
-    : LayerParamsOf<DeconvolutionParams, nvinfer1::LayerType::kDECONVOLUTION>
-    , WindowedFilterParams
+struct DeconvolutionParams final : LayerParamsOf<DeconvolutionParams, nvinfer1::LayerType::kDECONVOLUTION>,
+                                   WindowedFilterParams
 {
     template <typename Self, typename Field>
     static void fields(Self& self, Field&& field)

@@ -15,7 +15,8 @@ bool CumulativeParams::infer(InferenceContext& ctx) const
     TensorFacts const& input = ctx.input(0);
     if (!isFloatType(input.type) && !isIndexType(input.type))
     {
-        return ctx.fail("the cumulative input must be FLOAT, HALF, BF16, INT32 or INT64, not " + dataTypeName(input.type));
+        return ctx.fail(
+            "the cumulative input must be FLOAT, HALF, BF16, INT32 or INT64, not " + dataTypeName(input.type));
     }
     int32_t const rank = ctx.rank(0);
     if (rank < 1)

@@ -39,15 +39,14 @@ nvinfer1::IDimensionExpr const* truncatedQuotient(
     auto const* inexact = exact ? builder.operation(DimensionOperation::kSUB, *builder.constant(1), *exact) : nullptr;
     auto const* signs = builder.operation(DimensionOperation::kPROD, a, b);
     auto const* differ = signs ? builder.operation(DimensionOperation::kLESS, *signs, *builder.constant(0)) : nullptr;
-    auto const* correction
-        = inexact && differ ? builder.operation(DimensionOperation::kPROD, *inexact, *differ) : nullptr;
+    auto const* correction = inexact && differ ? builder.operation(DimensionOperation::kPROD, *inexact, *differ)
+                                               : nullptr;
     return correction ? builder.operation(DimensionOperation::kSUM, *floor, *correction) : nullptr;
 }
 
 //! Shape-value arithmetic for integer shape tensors (sizes computed from shapes).
-nvinfer1::IDimensionExpr const* combineValues(
-    nvinfer1::IExprBuilder& builder, ElementWiseOperation op, nvinfer1::IDimensionExpr const* a,
-    nvinfer1::IDimensionExpr const* b)
+nvinfer1::IDimensionExpr const* combineValues(nvinfer1::IExprBuilder& builder, ElementWiseOperation op,
+    nvinfer1::IDimensionExpr const* a, nvinfer1::IDimensionExpr const* b)
 {
     using nvinfer1::DimensionOperation;
     switch (op)
@@ -70,8 +69,9 @@ nvinfer1::IDimensionExpr const* combineValues(
 bool dividesByOne(TensorFacts const& divisor)
 {
     return divisor.values
-        && std::all_of(divisor.values->begin(), divisor.values->end(),
-            [](nvinfer1::IDimensionExpr const* value) { return value->isConstant() && value->getConstantValue() == 1; });
+        && std::all_of(divisor.values->begin(), divisor.values->end(), [](nvinfer1::IDimensionExpr const* value) {
+               return value->isConstant() && value->getConstantValue() == 1;
+           });
 }
 
 } // namespace
@@ -94,8 +94,8 @@ bool broadcastShapes(InferenceContext& ctx, int32_t first, int32_t second, std::
         {
             if (a.constant() != b.constant() && a.constant() != 1 && b.constant() != 1)
             {
-                return ctx.fail("dimension " + std::to_string(i) + " does not broadcast: "
-                    + std::to_string(a.constant()) + " vs " + std::to_string(b.constant()));
+                return ctx.fail("dimension " + std::to_string(i)
+                    + " does not broadcast: " + std::to_string(a.constant()) + " vs " + std::to_string(b.constant()));
             }
             out.push_back(a.constant() == 1 ? b : a);
         }
@@ -161,8 +161,8 @@ bool ElementWiseParams::infer(InferenceContext& ctx) const
         std::vector<nvinfer1::IDimensionExpr const*> values;
         for (size_t i = 0; i < count; ++i)
         {
-            auto const* value = combineValues(
-                ctx.builder(), operation, (*a)[a->size() == 1 ? 0 : i], (*b)[b->size() == 1 ? 0 : i]);
+            auto const* value
+                = combineValues(ctx.builder(), operation, (*a)[a->size() == 1 ? 0 : i], (*b)[b->size() == 1 ? 0 : i]);
             if (value == nullptr)
             {
                 return true; // not shape arithmetic: an ordinary tensor

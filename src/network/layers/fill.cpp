@@ -57,8 +57,8 @@ bool outputShape(FillParams const& p, InferenceContext& ctx, std::vector<Dim>& d
     {
         if (dims[i].isConstant() && dims[i].constant() < 0)
         {
-            return ctx.fail("fill extent " + std::to_string(i) + " is negative (" + std::to_string(dims[i].constant())
-                + ")");
+            return ctx.fail(
+                "fill extent " + std::to_string(i) + " is negative (" + std::to_string(dims[i].constant()) + ")");
         }
     }
     return true;
@@ -77,7 +77,8 @@ bool checkAlphaBetaInputs(FillParams const& p, InferenceContext& ctx, int32_t ra
         std::string const which = index == 1 ? "alpha (input 1)" : "beta (input 2)";
         if (!isFloatType(facts.type) && !isIndexType(facts.type))
         {
-            return ctx.fail("the fill " + which + " must be FLOAT, HALF, BF16, INT32 or INT64, not " + dataTypeName(facts.type));
+            return ctx.fail(
+                "the fill " + which + " must be FLOAT, HALF, BF16, INT32 or INT64, not " + dataTypeName(facts.type));
         }
         bool const deltas = index == 2 && p.operation == FillOperation::kLINSPACE;
         if (!deltas && facts.dims.nbDims != 0)
@@ -131,8 +132,8 @@ bool checkStaticAlphaBeta(FillParams const& p, InferenceContext& ctx)
         return true;
     case FillOperation::kRANDOM_NORMAL:
         return !betaStatic || p.beta >= 0.0
-            || ctx.fail("the kRANDOM_NORMAL fill's standard deviation beta (" + std::to_string(p.beta)
-                + ") is negative");
+            || ctx.fail(
+                "the kRANDOM_NORMAL fill's standard deviation beta (" + std::to_string(p.beta) + ") is negative");
     }
     return false;
 }

@@ -45,8 +45,8 @@ bool ndShape(InferenceContext& ctx, int32_t batchDims, std::vector<Dim>& out)
     int32_t const indicesRank = ctx.rank(1);
     if (indicesRank < 1 || indicesRank <= batchDims)
     {
-        return ctx.fail("a kND gather needs indices of rank above the " + std::to_string(batchDims)
-            + " element-wise dims");
+        return ctx.fail(
+            "a kND gather needs indices of rank above the " + std::to_string(batchDims) + " element-wise dims");
     }
     Dim const k = ctx.dim(1, indicesRank - 1);
     if (!k.isConstant())

@@ -36,8 +36,8 @@ bool GridSampleParams::infer(InferenceContext& ctx) const
         }
         if (ctx.rank(index) != 4)
         {
-            return ctx.fail(operand + " must have rank 4 " + kOperandLayouts[index] + ", not "
-                + std::to_string(ctx.rank(index)));
+            return ctx.fail(
+                operand + " must have rank 4 " + kOperandLayouts[index] + ", not " + std::to_string(ctx.rank(index)));
         }
     }
     nvinfer1::DataType const type = ctx.input(0).type;
@@ -68,8 +68,8 @@ void GridSampleLayer::setInterpolationMode(nvinfer1::InterpolationMode mode) noe
     int32_t const value = static_cast<int32_t>(mode);
     if (value < 0 || value >= nvinfer1::EnumMax<nvinfer1::InterpolationMode>())
     {
-        logError("IGridSampleLayer::setInterpolationMode: layer \"" + name() + "\": "
-            + std::to_string(value) + " is not an InterpolationMode");
+        logError("IGridSampleLayer::setInterpolationMode: layer \"" + name() + "\": " + std::to_string(value)
+            + " is not an InterpolationMode");
         return;
     }
     network().invalidate();

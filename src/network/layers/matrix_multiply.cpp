@@ -33,8 +33,8 @@ bool MatrixMultiplyParams::infer(InferenceContext& ctx) const
         Dim const b = ctx.dim(1, i);
         if (a.isConstant() && b.isConstant() && a.constant() != b.constant() && a.constant() != 1 && b.constant() != 1)
         {
-            return ctx.fail("batch dimension " + std::to_string(i) + " does not broadcast: "
-                + std::to_string(a.constant()) + " vs " + std::to_string(b.constant()));
+            return ctx.fail("batch dimension " + std::to_string(i)
+                + " does not broadcast: " + std::to_string(a.constant()) + " vs " + std::to_string(b.constant()));
         }
         dims.push_back(a.isConstant() && a.constant() == 1 ? b : (b.isConstant() && b.constant() == 1 ? a : a.max(b)));
     }
@@ -63,8 +63,8 @@ bool MatrixMultiplyParams::infer(InferenceContext& ctx) const
     }
     if (k0.isConstant() && k1.isConstant() && k0.constant() != k1.constant())
     {
-        return ctx.fail("the reduced dimensions differ: " + std::to_string(k0.constant()) + " vs "
-            + std::to_string(k1.constant()));
+        return ctx.fail(
+            "the reduced dimensions differ: " + std::to_string(k0.constant()) + " vs " + std::to_string(k1.constant()));
     }
     return ctx.setOutput(0, ctx.input(0).type, dims);
 }

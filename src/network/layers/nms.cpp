@@ -12,8 +12,8 @@ namespace
 
 std::string operand(int32_t index)
 {
-    static char const* const kNames[] = {
-        "the boxes", "the scores", "maxOutputBoxesPerClass", "the IoU threshold", "the score threshold"};
+    static char const* const kNames[]
+        = {"the boxes", "the scores", "maxOutputBoxesPerClass", "the IoU threshold", "the score threshold"};
     return std::string(kNames[index]) + " (input " + std::to_string(index) + ")";
 }
 

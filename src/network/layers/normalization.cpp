@@ -39,8 +39,8 @@ bool NormalizationParams::infer(InferenceContext& ctx) const
         Dim const channels = ctx.dim(0, 1);
         if (channels.isConstant() && channels.constant() % nbGroups != 0)
         {
-            return ctx.fail("normalization channels " + std::to_string(channels.constant())
-                + " are not divisible into " + std::to_string(nbGroups) + " groups");
+            return ctx.fail("normalization channels " + std::to_string(channels.constant()) + " are not divisible into "
+                + std::to_string(nbGroups) + " groups");
         }
     }
     return ctx.setOutput(0, type, ctx.input(0).dims);

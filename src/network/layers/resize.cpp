@@ -28,7 +28,7 @@ Dim scaledExtent(InferenceContext& ctx, Dim const& extent, float scale, int32_t 
     }
     int exponent = 0;
     double const mantissa = std::frexp(static_cast<double>(scale), &exponent); // scale = mantissa * 2^exponent
-    auto numerator = static_cast<int64_t>(std::ldexp(mantissa, 24));          // exact: 24 significant bits
+    auto numerator = static_cast<int64_t>(std::ldexp(mantissa, 24));           // exact: 24 significant bits
     int shift = 24 - exponent;                                                 // scale = numerator / 2^shift
     while (shift > 0 && numerator % 2 == 0)
     {
@@ -76,8 +76,8 @@ bool outputShape(ResizeParams const& p, InferenceContext& ctx, std::vector<Dim>&
     {
         if (static_cast<int32_t>(p.scales.size()) != rank)
         {
-            return ctx.fail(std::to_string(p.scales.size()) + " resize scales for an input of rank "
-                + std::to_string(rank));
+            return ctx.fail(
+                std::to_string(p.scales.size()) + " resize scales for an input of rank " + std::to_string(rank));
         }
         for (int32_t i = 0; i < rank; ++i)
         {

@@ -54,8 +54,8 @@ bool ReverseSequenceParams::infer(InferenceContext& ctx) const
     nvinfer1::DataType const type = ctx.input(0).type;
     if (elementSize(type) == 0)
     {
-        return ctx.fail("the reverse sequence input (input 0) cannot be " + dataTypeName(type)
-            + " (not byte-addressable)");
+        return ctx.fail(
+            "the reverse sequence input (input 0) cannot be " + dataTypeName(type) + " (not byte-addressable)");
     }
     int32_t const rank = ctx.rank(0);
     if (rank < 2)
@@ -70,8 +70,8 @@ bool ReverseSequenceParams::infer(InferenceContext& ctx) const
     }
     if (ctx.rank(1) != 1)
     {
-        return ctx.fail("the reverse sequence lengths (input 1) must be 1-D [batch], not of rank "
-            + std::to_string(ctx.rank(1)));
+        return ctx.fail(
+            "the reverse sequence lengths (input 1) must be 1-D [batch], not of rank " + std::to_string(ctx.rank(1)));
     }
     // The axes are set after the layer is added (TensorRT's API), and the output's shape does not depend on them.
     if (ctx.building() && !checkAxes(ctx, batchAxis, sequenceAxis))

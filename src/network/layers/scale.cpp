@@ -18,8 +18,8 @@ bool ScaleParams::infer(InferenceContext& ctx) const
     int32_t const rank = ctx.rank(0);
     if (channelAxis < 0 || channelAxis >= rank)
     {
-        return ctx.fail("channel axis " + std::to_string(channelAxis) + " is outside the input's rank "
-            + std::to_string(rank));
+        return ctx.fail(
+            "channel axis " + std::to_string(channelAxis) + " is outside the input's rank " + std::to_string(rank));
     }
     // The weight count must be known at build time: the extents it depends on must be constants.
     int64_t expected = 1;
@@ -31,12 +31,14 @@ bool ScaleParams::infer(InferenceContext& ctx) const
             Dim const extent = ctx.dim(0, axis);
             if (!extent.isConstant())
             {
-                return ctx.fail("axis " + std::to_string(axis) + " that the scale weights cover must be known at build time");
+                return ctx.fail(
+                    "axis " + std::to_string(axis) + " that the scale weights cover must be known at build time");
             }
             expected *= extent.constant();
         }
     }
-    for (auto const& [weights, name] : {std::pair{&shift, "shift"}, std::pair{&scale, "scale"}, std::pair{&power, "power"}})
+    for (auto const& [weights, name] :
+        {std::pair{&shift, "shift"}, std::pair{&scale, "scale"}, std::pair{&power, "power"}})
     {
         if (!weights->empty() && weights->count() != expected)
         {

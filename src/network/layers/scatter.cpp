@@ -116,8 +116,8 @@ bool checkElementAxis(InferenceContext& ctx, int32_t axis)
     int32_t const normalized = normalizeAxis(axis, rank);
     if (normalized < 0)
     {
-        return ctx.fail("the scatter axis " + std::to_string(axis) + " is out of range [-" + std::to_string(rank)
-            + ", " + std::to_string(rank) + ") for data of rank " + std::to_string(rank));
+        return ctx.fail("the scatter axis " + std::to_string(axis) + " is out of range [-" + std::to_string(rank) + ", "
+            + std::to_string(rank) + ") for data of rank " + std::to_string(rank));
     }
     for (int32_t d = 0; d < rank; ++d)
     {
@@ -126,8 +126,8 @@ bool checkElementAxis(InferenceContext& ctx, int32_t axis)
         if (d != normalized && indices.isConstant() && data.isConstant() && indices.constant() > data.constant())
         {
             return ctx.fail(std::string(kIndices) + " have extent " + std::to_string(indices.constant()) + " in dim "
-                + std::to_string(d) + ", beyond the data's " + std::to_string(data.constant())
-                + " (only the axis " + std::to_string(normalized) + " may differ)");
+                + std::to_string(d) + ", beyond the data's " + std::to_string(data.constant()) + " (only the axis "
+                + std::to_string(normalized) + " may differ)");
         }
     }
     return true;
@@ -249,8 +249,8 @@ void ScatterLayer::setMode(nvinfer1::ScatterMode mode) noexcept
     int32_t const value = static_cast<int32_t>(mode);
     if (value < 0 || value >= nvinfer1::EnumMax<nvinfer1::ScatterMode>())
     {
-        logError("IScatterLayer::setMode: layer \"" + name() + "\": " + std::to_string(value)
-            + " is not a ScatterMode");
+        logError(
+            "IScatterLayer::setMode: layer \"" + name() + "\": " + std::to_string(value) + " is not a ScatterMode");
         return;
     }
     network().invalidate();

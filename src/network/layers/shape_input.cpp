@@ -13,13 +13,14 @@ bool shapeInputValues(InferenceContext& ctx, int32_t index, int32_t rank, char c
     TensorFacts const& facts = ctx.input(index);
     if (!isIndexType(facts.type) || facts.dims.nbDims != rank)
     {
-        return ctx.fail(where + " must be " + shape + " INT32 or INT64 tensor, not a " + std::to_string(facts.dims.nbDims)
-            + "-D " + dataTypeName(facts.type) + " tensor");
+        return ctx.fail(where + " must be " + shape + " INT32 or INT64 tensor, not a "
+            + std::to_string(facts.dims.nbDims) + "-D " + dataTypeName(facts.type) + " tensor");
     }
     if (!facts.values)
     {
-        return ctx.fail(where + " must be " + shape + " shape tensor whose values are known while shapes are inferred "
-            "(computed from shapes and constants)");
+        return ctx.fail(where + " must be " + shape
+            + " shape tensor whose values are known while shapes are inferred "
+              "(computed from shapes and constants)");
     }
     for (auto const* value : *facts.values)
     {

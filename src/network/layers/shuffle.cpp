@@ -94,8 +94,8 @@ struct Reshape
 
 //! The extents a reshape asks for: the shape input's values, else the static reshape dimensions; none when the
 //! shuffle does not reshape.
-bool requestedExtents(InferenceContext& ctx, std::optional<nvinfer1::Dims> const& reshape,
-    std::optional<std::vector<Dim>>& requested)
+bool requestedExtents(
+    InferenceContext& ctx, std::optional<nvinfer1::Dims> const& reshape, std::optional<std::vector<Dim>>& requested)
 {
     if (ctx.hasInput(1))
     {
@@ -103,7 +103,7 @@ bool requestedExtents(InferenceContext& ctx, std::optional<nvinfer1::Dims> const
         if (shape.dims.nbDims != 1 || !shape.values || !isIndexType(shape.type))
         {
             return ctx.fail("the reshape dimensions (input 1) must be a 1-D INT32 or INT64 shape tensor whose values "
-                "are known while shapes are inferred (computed from shapes and constants)");
+                            "are known while shapes are inferred (computed from shapes and constants)");
         }
         requested.emplace();
         for (auto const* value : *shape.values)
@@ -170,8 +170,8 @@ bool resolveSlots(
 }
 
 //! Replaces `dims` with the `requested` extents, resolved against them.
-bool reshapeDims(InferenceContext& ctx, std::vector<Dim>& dims, std::vector<Dim> const& requested,
-    bool zeroIsPlaceholder)
+bool reshapeDims(
+    InferenceContext& ctx, std::vector<Dim>& dims, std::vector<Dim> const& requested, bool zeroIsPlaceholder)
 {
     Dim volume = ctx.constant(1);
     for (Dim const& d : dims)

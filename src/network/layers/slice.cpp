@@ -97,7 +97,8 @@ void propagateValues(InferenceContext& ctx, std::vector<Dim> const& starts, std:
         int64_t flat = 0;
         for (size_t axis = 0; axis < at.size(); ++axis)
         {
-            std::optional<int64_t> const from = sampled((*first)[axis] + at[axis] * (*step)[axis], (*extents)[axis], mode);
+            std::optional<int64_t> const from
+                = sampled((*first)[axis] + at[axis] * (*step)[axis], (*extents)[axis], mode);
             if (!from)
             {
                 return std::optional<int64_t>{};
@@ -128,8 +129,8 @@ bool SliceParams::infer(InferenceContext& ctx) const
     {
         if (sizes[i].isConstant() && sizes[i].constant() < 0)
         {
-            return ctx.fail("slice size " + std::to_string(i) + " is negative (" + std::to_string(sizes[i].constant())
-                + ")");
+            return ctx.fail(
+                "slice size " + std::to_string(i) + " is negative (" + std::to_string(sizes[i].constant()) + ")");
         }
         Dim const extent = ctx.dim(0, i);
         bool const known = extent.isConstant() && starts[i].isConstant() && sizes[i].isConstant()

@@ -18,8 +18,8 @@ bool normalizeAxes(std::vector<int64_t> const& axes, int32_t rank, std::vector<i
     {
         if (axis < -rank || axis >= rank)
         {
-            why = "axis " + std::to_string(axis) + " is outside [" + std::to_string(-rank) + ", "
-                + std::to_string(rank) + ")";
+            why = "axis " + std::to_string(axis) + " is outside [" + std::to_string(-rank) + ", " + std::to_string(rank)
+                + ")";
             return false;
         }
         auto const normalized = static_cast<int32_t>(axis < 0 ? axis + rank : axis);

@@ -103,8 +103,7 @@ public:
     }
 
 private:
-    static constexpr char const* kCall
-        = kType == nvinfer1::LayerType::kSQUEEZE ? "ISqueezeLayer" : "IUnsqueezeLayer";
+    static constexpr char const* kCall = kType == nvinfer1::LayerType::kSQUEEZE ? "ISqueezeLayer" : "IUnsqueezeLayer";
     Tensor* mAxes;
 };
 

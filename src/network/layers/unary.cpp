@@ -57,9 +57,8 @@ bool UnaryParams::infer(InferenceContext& ctx) const
         return ctx.fail("unary operation " + std::to_string(static_cast<int32_t>(operation)) + " does not take "
             + dataTypeName(type) + " input");
     }
-    DataType const outputType = operation == UnaryOperation::kISINF || operation == UnaryOperation::kISNAN
-        ? DataType::kBOOL
-        : type;
+    DataType const outputType
+        = operation == UnaryOperation::kISINF || operation == UnaryOperation::kISNAN ? DataType::kBOOL : type;
     if (!ctx.setOutput(0, outputType, ctx.input(0).dims))
     {
         return false;

@@ -32,7 +32,8 @@ std::vector<Value> importTanh(ImportContext& ctx, Node const& node)
 
 std::vector<Value> importLeakyRelu(ImportContext& ctx, Node const& node)
 {
-    return single(activation(ctx, inputTensor(ctx, node, 0), ActivationType::kLEAKY_RELU, node.attrFloat("alpha", 0.01F)));
+    return single(
+        activation(ctx, inputTensor(ctx, node, 0), ActivationType::kLEAKY_RELU, node.attrFloat("alpha", 0.01F)));
 }
 
 std::vector<Value> importElu(ImportContext& ctx, Node const& node)
@@ -101,9 +102,11 @@ std::vector<Value> importCelu(ImportContext& ctx, Node const& node)
 {
     ITensor& x = inputTensor(ctx, node, 0);
     float const alpha = node.attrFloat("alpha", 1.0F);
-    ITensor& scaled = elementWise(ctx, x, scalarConstant(ctx, alpha, x.getType(), rankOf(x)), ElementWiseOperation::kDIV);
+    ITensor& scaled
+        = elementWise(ctx, x, scalarConstant(ctx, alpha, x.getType(), rankOf(x)), ElementWiseOperation::kDIV);
     ITensor& elu = activation(ctx, scaled, ActivationType::kELU, 1.0F);
-    return single(elementWise(ctx, elu, scalarConstant(ctx, alpha, x.getType(), rankOf(x)), ElementWiseOperation::kPROD));
+    return single(
+        elementWise(ctx, elu, scalarConstant(ctx, alpha, x.getType(), rankOf(x)), ElementWiseOperation::kPROD));
 }
 
 //! x < 0 ? slope * x : x, with the slope broadcast to x.
@@ -111,7 +114,8 @@ std::vector<Value> importPRelu(ImportContext& ctx, Node const& node)
 {
     ITensor& x = inputTensor(ctx, node, 0);
     ITensor& slope = inputTensor(ctx, node, 1);
-    ITensor& negative = elementWise(ctx, x, scalarConstant(ctx, 0, x.getType(), rankOf(x)), ElementWiseOperation::kLESS);
+    ITensor& negative
+        = elementWise(ctx, x, scalarConstant(ctx, 0, x.getType(), rankOf(x)), ElementWiseOperation::kLESS);
     ITensor& scaled = elementWise(ctx, x, slope, ElementWiseOperation::kPROD);
     int32_t const rank = rankOf(scaled);
     auto& layer = ctx.check(
@@ -131,8 +135,8 @@ std::vector<Value> importClip(ImportContext& ctx, Node const& node)
         float const highest = node.attrFloat("max", std::numeric_limits<float>::max());
         return single(activation(ctx, x, ActivationType::kCLIP, lowest, highest));
     }
-    bool const constantBounds
-        = (!node.hasInput(1) || node.input(1).isConstant()) && (!node.hasInput(2) || node.input(2).isConstant());
+    bool const constantBounds = (!node.hasInput(1) || node.input(1).isConstant())
+        && (!node.hasInput(2) || node.input(2).isConstant());
     if (floating && constantBounds)
     {
         float const lowest = node.hasInput(1) ? node.input(1).constant().toFloat().at(0)

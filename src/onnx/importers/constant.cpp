@@ -26,7 +26,8 @@ std::vector<Value> importConstant(ImportContext& ctx, Node const& node)
     }
     if (node.hasAttribute("value_float"))
     {
-        return {Value(ctx.store().keepValues(DataType::kFLOAT, {}, std::vector<float>{node.attrFloat("value_float", 0)}, name))};
+        return {Value(
+            ctx.store().keepValues(DataType::kFLOAT, {}, std::vector<float>{node.attrFloat("value_float", 0)}, name))};
     }
     if (node.hasAttribute("value_floats"))
     {
@@ -35,7 +36,8 @@ std::vector<Value> importConstant(ImportContext& ctx, Node const& node)
     }
     if (node.hasAttribute("value_int"))
     {
-        return {Value(ctx.store().keepValues(DataType::kINT64, {}, std::vector<int64_t>{node.attrInt("value_int")}, name))};
+        return {
+            Value(ctx.store().keepValues(DataType::kINT64, {}, std::vector<int64_t>{node.attrInt("value_int")}, name))};
     }
     if (node.hasAttribute("value_ints"))
     {
@@ -43,7 +45,8 @@ std::vector<Value> importConstant(ImportContext& ctx, Node const& node)
         return {Value(ctx.store().keepValues(DataType::kINT64, {static_cast<int64_t>(values.size())}, values, name))};
     }
     fail(ErrorCode::kUNSUPPORTED_NODE_ATTR,
-        "a Constant needs a value, value_float(s) or value_int(s) attribute (sparse and string values are not supported)");
+        "a Constant needs a value, value_float(s) or value_int(s) attribute (sparse and string values are not "
+        "supported)");
 }
 
 //! The fill value: a one-element tensor attribute, float 0 by default.
@@ -95,8 +98,8 @@ std::vector<Value> importConstantOfShape(ImportContext& ctx, Node const& node)
 
 //! Range's element count for integer bounds, max(ceil((limit - start) / delta), 0) computed exactly in INT64 as
 //! -floor((start - limit) / delta), as a 1-D INT64 tensor of one element: a shape tensor when the bounds are.
-nvinfer1::ITensor& integerRangeCount(ImportContext& ctx, nvinfer1::ITensor& start, nvinfer1::ITensor& limit,
-    nvinfer1::ITensor& delta)
+nvinfer1::ITensor& integerRangeCount(
+    ImportContext& ctx, nvinfer1::ITensor& start, nvinfer1::ITensor& limit, nvinfer1::ITensor& delta)
 {
     using Op = nvinfer1::ElementWiseOperation;
     nvinfer1::ITensor& first = castTo(ctx, start, DataType::kINT64);

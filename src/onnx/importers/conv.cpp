@@ -16,8 +16,8 @@ ConstantData const& constantWeights(Node const& node, int32_t index, char const*
 {
     if (!isConstantInput(node, index))
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, std::string(what)
-                + " must be an initializer or a Constant: Kiln's convolution layers take it as weights");
+        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT,
+            std::string(what) + " must be an initializer or a Constant: Kiln's convolution layers take it as weights");
     }
     return node.input(index).constant();
 }
@@ -26,8 +26,9 @@ std::vector<int64_t> kernelShape(Node const& node, ConstantData const& weights, 
 {
     if (static_cast<int32_t>(weights.shape.size()) != inputRank || inputRank < 3)
     {
-        fail(ErrorCode::kINVALID_NODE, "the weights have rank " + std::to_string(weights.shape.size())
-                + "; the input has rank " + std::to_string(inputRank) + " (both must be 2 + spatial axes)");
+        fail(ErrorCode::kINVALID_NODE,
+            "the weights have rank " + std::to_string(weights.shape.size()) + "; the input has rank "
+                + std::to_string(inputRank) + " (both must be 2 + spatial axes)");
     }
     std::vector<int64_t> kernel(weights.shape.begin() + 2, weights.shape.end());
     std::vector<int64_t> const declared = node.attrInts("kernel_shape", kernel);
@@ -90,7 +91,8 @@ std::vector<Value> importConvTranspose(ImportContext& ctx, Node const& node)
             int64_t const extent = staticExtent(input, static_cast<int32_t>(i + 2));
             if (extent < 0)
             {
-                fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC, "output_shape and auto_pad need spatial extents known at build time");
+                fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC,
+                    "output_shape and auto_pad need spatial extents known at build time");
             }
             int64_t const wanted = outputShape.empty() ? extent * window.strides.d[i]
                                                        : outputShape[outputShape.size() - spatial + i];
@@ -129,8 +131,8 @@ std::vector<Value> importConvTranspose(ImportContext& ctx, Node const& node)
     ITensor* output = layer.getOutput(0);
     if (needsExtra)
     {
-        auto& padding = ctx.check(ctx.network().addPaddingNd(*output, toDims(std::vector<int64_t>(spatial, 0)),
-                                      toDims(extraPadding)),
+        auto& padding = ctx.check(
+            ctx.network().addPaddingNd(*output, toDims(std::vector<int64_t>(spatial, 0)), toDims(extraPadding)),
             "padding");
         output = padding.getOutput(0);
         if (biasData != nullptr)

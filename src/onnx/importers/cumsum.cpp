@@ -21,16 +21,14 @@ std::vector<Value> importCumSum(ImportContext& ctx, Node const& node)
     nvinfer1::ITensor& axisTensor = scalarConstant(ctx, static_cast<double>(normalized), nvinfer1::DataType::kINT32, 0);
     bool const exclusive = node.attrInt("exclusive", 0) != 0;
     bool const reverse = node.attrInt("reverse", 0) != 0;
-    auto& layer = ctx.check(ctx.network().addCumulative(input, axisTensor, nvinfer1::CumulativeOperation::kSUM,
-                                exclusive, reverse),
+    auto& layer = ctx.check(
+        ctx.network().addCumulative(input, axisTensor, nvinfer1::CumulativeOperation::kSUM, exclusive, reverse),
         "cumulative");
     return single(*layer.getOutput(0));
 }
 
 } // namespace
 
-ImporterRegistration const kCumSumImporters([](ImporterTable& table) {
-    table.add("CumSum", importCumSum);
-});
+ImporterRegistration const kCumSumImporters([](ImporterTable& table) { table.add("CumSum", importCumSum); });
 
 } // namespace kiln::onnxparser

@@ -63,8 +63,9 @@ Equation parseEquation(std::string const& text, int32_t nbInputs)
     }
     if (static_cast<int32_t>(parsed.inputs.size()) != nbInputs)
     {
-        fail(ErrorCode::kINVALID_NODE, "the equation \"" + text + "\" has " + std::to_string(parsed.inputs.size())
-                + " operands but the node has " + std::to_string(nbInputs) + " inputs");
+        fail(ErrorCode::kINVALID_NODE,
+            "the equation \"" + text + "\" has " + std::to_string(parsed.inputs.size()) + " operands but the node has "
+                + std::to_string(nbInputs) + " inputs");
     }
     std::string all;
     for (std::string const& term : parsed.inputs)
@@ -77,8 +78,8 @@ Equation parseEquation(std::string const& text, int32_t nbInputs)
             }
             if (std::count(term.begin(), term.end(), c) > 1)
             {
-                fail(ErrorCode::kUNSUPPORTED_NODE_ATTR, "repeated label '" + std::string(1, c) + "' in \"" + term
-                        + "\": diagonals are not supported");
+                fail(ErrorCode::kUNSUPPORTED_NODE_ATTR,
+                    "repeated label '" + std::string(1, c) + "' in \"" + term + "\": diagonals are not supported");
             }
         }
         all += term;
@@ -90,8 +91,8 @@ Equation parseEquation(std::string const& text, int32_t nbInputs)
         {
             if (all.find(c) == std::string::npos || std::count(parsed.output.begin(), parsed.output.end(), c) > 1)
             {
-                fail(ErrorCode::kINVALID_NODE, "output label '" + std::string(1, c) + "' of \"" + text
-                        + "\" is repeated or in no operand");
+                fail(ErrorCode::kINVALID_NODE,
+                    "output label '" + std::string(1, c) + "' of \"" + text + "\" is repeated or in no operand");
             }
         }
     }
@@ -216,9 +217,10 @@ Labelled contract(ImportContext& ctx, Labelled const& a, Labelled const& b, std:
     ITensor& lhs = reshape(ctx, *l.tensor, concatShapes(ctx, leftPieces));
     ITensor& rhs = reshape(ctx, *r.tensor, concatShapes(ctx, rightPieces));
     using nvinfer1::MatrixOperation;
-    ITensor* product = ctx.check(ctx.network().addMatrixMultiply(lhs, MatrixOperation::kNONE, rhs, MatrixOperation::kNONE),
-        "einsum matrix multiply")
-                           .getOutput(0);
+    ITensor* product
+        = ctx.check(ctx.network().addMatrixMultiply(lhs, MatrixOperation::kNONE, rhs, MatrixOperation::kNONE),
+                 "einsum matrix multiply")
+              .getOutput(0);
     std::vector<ITensor*> resultPieces = batchPiece;
     if (nl > 0)
     {
@@ -243,7 +245,8 @@ std::vector<Value> importEinsum(ImportContext& ctx, Node const& node)
         std::string const& labels = equation.inputs[static_cast<size_t>(i)];
         if (static_cast<int32_t>(labels.size()) != rankOf(tensor))
         {
-            fail(ErrorCode::kINVALID_NODE, "operand " + std::to_string(i) + " has rank " + std::to_string(rankOf(tensor))
+            fail(ErrorCode::kINVALID_NODE,
+                "operand " + std::to_string(i) + " has rank " + std::to_string(rankOf(tensor))
                     + " but its labels are \"" + labels + "\"");
         }
         operands.push_back({&tensor, labels});
@@ -265,8 +268,6 @@ std::vector<Value> importEinsum(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-ImporterRegistration const kEinsumImporters([](ImporterTable& table) {
-    table.add("Einsum", importEinsum);
-});
+ImporterRegistration const kEinsumImporters([](ImporterTable& table) { table.add("Einsum", importEinsum); });
 
 } // namespace kiln::onnxparser

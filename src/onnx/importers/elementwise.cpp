@@ -80,7 +80,8 @@ std::vector<Value> importMod(ImportContext& ctx, Node const& node)
     }
     ITensor& quotient
         = elementWise(ctx, a, b, truncating ? ElementWiseOperation::kDIV : ElementWiseOperation::kFLOOR_DIV);
-    return single(elementWise(ctx, a, elementWise(ctx, quotient, b, ElementWiseOperation::kPROD), ElementWiseOperation::kSUB));
+    return single(
+        elementWise(ctx, a, elementWise(ctx, quotient, b, ElementWiseOperation::kPROD), ElementWiseOperation::kSUB));
 }
 
 std::vector<Value> importWhere(ImportContext& ctx, Node const& node)
@@ -89,8 +90,8 @@ std::vector<Value> importWhere(ImportContext& ctx, Node const& node)
     ITensor& thenInput = inputTensor(ctx, node, 1);
     ITensor& elseInput = inputTensor(ctx, node, 2);
     int32_t const rank = std::max({rankOf(condition), rankOf(thenInput), rankOf(elseInput)});
-    auto& layer = ctx.check(ctx.network().addSelect(prependOnes(ctx, condition, rank), prependOnes(ctx, thenInput, rank),
-                                prependOnes(ctx, elseInput, rank)),
+    auto& layer = ctx.check(ctx.network().addSelect(prependOnes(ctx, condition, rank),
+                                prependOnes(ctx, thenInput, rank), prependOnes(ctx, elseInput, rank)),
         "select");
     return single(*layer.getOutput(0));
 }

@@ -58,8 +58,8 @@ std::vector<Value> importGridSample(ImportContext& ctx, Node const& node)
     nvinfer1::ITensor* grid = &inputTensor(ctx, node, 1);
     if (rankOf(input) != 4)
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE, "GridSample supports 4-D inputs [N, C, H, W] only, not rank "
-            + std::to_string(rankOf(input)));
+        fail(ErrorCode::kUNSUPPORTED_NODE,
+            "GridSample supports 4-D inputs [N, C, H, W] only, not rank " + std::to_string(rankOf(input)));
     }
     if (!isFloatType(input.getType()) || !isFloatType(grid->getType()))
     {
@@ -80,8 +80,7 @@ std::vector<Value> importGridSample(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-ImporterRegistration const kGridSampleImporters([](ImporterTable& table) {
-    table.add("GridSample", importGridSample);
-});
+ImporterRegistration const kGridSampleImporters(
+    [](ImporterTable& table) { table.add("GridSample", importGridSample); });
 
 } // namespace kiln::onnxparser

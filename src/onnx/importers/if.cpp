@@ -22,8 +22,9 @@ nvinfer1::ITensor& scalarCondition(ImportContext& ctx, Node const& node)
     {
         if (dims.d[axis] != 1)
         {
-            fail(ErrorCode::kINVALID_NODE, "the condition must hold a single element; its shape has extent "
-                    + std::to_string(dims.d[axis]) + " on axis " + std::to_string(axis));
+            fail(ErrorCode::kINVALID_NODE,
+                "the condition must hold a single element; its shape has extent " + std::to_string(dims.d[axis])
+                    + " on axis " + std::to_string(axis));
         }
     }
     if (dims.nbDims > 0)
@@ -43,17 +44,18 @@ std::vector<Value> importIf(ImportContext& ctx, Node const& node)
     ::onnx::GraphProto const& elseBranch = node.attrGraph("else_branch");
     if (thenBranch.output_size() != elseBranch.output_size() || thenBranch.output_size() < node.nbOutputs())
     {
-        fail(ErrorCode::kINVALID_NODE, "then_branch has " + std::to_string(thenBranch.output_size())
-                + " outputs and else_branch " + std::to_string(elseBranch.output_size())
-                + "; both must have the node's " + std::to_string(node.nbOutputs()));
+        fail(ErrorCode::kINVALID_NODE,
+            "then_branch has " + std::to_string(thenBranch.output_size()) + " outputs and else_branch "
+                + std::to_string(elseBranch.output_size()) + "; both must have the node's "
+                + std::to_string(node.nbOutputs()));
     }
     if (node.hasInput(0) && node.input(0).isConstant())
     {
         std::vector<int64_t> const condition = node.input(0).constant().toInt64();
         if (condition.size() != 1)
         {
-            fail(ErrorCode::kINVALID_NODE, "the condition must hold a single element, not "
-                    + std::to_string(condition.size()));
+            fail(ErrorCode::kINVALID_NODE,
+                "the condition must hold a single element, not " + std::to_string(condition.size()));
         }
         return importSubgraph(ctx, condition[0] != 0 ? thenBranch : elseBranch);
     }
@@ -75,8 +77,6 @@ std::vector<Value> importIf(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-ImporterRegistration const kIfImporters([](ImporterTable& table) {
-    table.add("If", importIf);
-});
+ImporterRegistration const kIfImporters([](ImporterTable& table) { table.add("If", importIf); });
 
 } // namespace kiln::onnxparser

@@ -68,7 +68,8 @@ std::vector<Value> importGemm(ImportContext& ctx, Node const& node)
     ITensor* result = &matrixMultiply(ctx, a, opA, b, opB);
     if (alpha != 1.0F)
     {
-        result = &elementWise(ctx, *result, scalarConstant(ctx, alpha, result->getType(), 2), ElementWiseOperation::kPROD);
+        result
+            = &elementWise(ctx, *result, scalarConstant(ctx, alpha, result->getType(), 2), ElementWiseOperation::kPROD);
     }
     if (node.hasInput(2) && beta != 0.0F)
     {

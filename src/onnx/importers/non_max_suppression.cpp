@@ -41,8 +41,8 @@ ITensor& scalarInput(ImportContext& ctx, Node const& node, int32_t index, char c
     }
     if (dims.nbDims != 1 || dims.d[0] == 0 || dims.d[0] > 1)
     {
-        fail(ErrorCode::kINVALID_NODE, std::string(what) + " (input " + std::to_string(index)
-                + ") must hold one value, 0-D or [1]");
+        fail(ErrorCode::kINVALID_NODE,
+            std::string(what) + " (input " + std::to_string(index) + ") must hold one value, 0-D or [1]");
     }
     return reshape(ctx, input, std::vector<int64_t>{});
 }
@@ -56,8 +56,8 @@ ITensor& maxOutputBoxesPerClass(ImportContext& ctx, Node const& node)
         std::vector<int64_t> const values = node.hasInput(2) ? constantInts(node, 2, kWhat) : std::vector<int64_t>{};
         if (values.size() > 1)
         {
-            fail(ErrorCode::kINVALID_NODE, std::string(kWhat) + " (input 2) must hold one value, not "
-                    + std::to_string(values.size()));
+            fail(ErrorCode::kINVALID_NODE,
+                std::string(kWhat) + " (input 2) must hold one value, not " + std::to_string(values.size()));
         }
         int64_t const value = values.empty() ? 0 : std::clamp<int64_t>(values[0], 0, kMostPerClass);
         return scalarConstant(ctx, static_cast<double>(value), DataType::kINT32, 0);
@@ -103,8 +103,10 @@ std::vector<Value> importNonMaxSuppression(ImportContext& ctx, Node const& node)
     ITensor& scores = inputTensor(ctx, node, 1);
     if (rankOf(boxes) != 3 || rankOf(scores) != 3)
     {
-        fail(ErrorCode::kINVALID_NODE, "boxes must be [batch, boxes, 4] and scores [batch, classes, boxes], not of "
-                "ranks " + std::to_string(rankOf(boxes)) + " and " + std::to_string(rankOf(scores)));
+        fail(ErrorCode::kINVALID_NODE,
+            "boxes must be [batch, boxes, 4] and scores [batch, classes, boxes], not of "
+            "ranks "
+                + std::to_string(rankOf(boxes)) + " and " + std::to_string(rankOf(scores)));
     }
     ITensor& scoresByBox = transpose(ctx, scores, {0, 2, 1});
     auto& layer = ctx.check(ctx.network().addNMS(boxes, scoresByBox, maxOutputBoxesPerClass(ctx, node)), "NMS");
@@ -114,16 +116,15 @@ std::vector<Value> importNonMaxSuppression(ImportContext& ctx, Node const& node)
     {
         layer.setInput(3, threshold(ctx, node, 3, "iou_threshold"));
     }
-    layer.setInput(4, node.hasInput(4) ? threshold(ctx, node, 4, "score_threshold")
-                                        : scalarConstant(ctx, -std::numeric_limits<double>::infinity(),
-                                            DataType::kFLOAT, 0));
+    layer.setInput(4,
+        node.hasInput(4) ? threshold(ctx, node, 4, "score_threshold")
+                         : scalarConstant(ctx, -std::numeric_limits<double>::infinity(), DataType::kFLOAT, 0));
     return single(*layer.getOutput(0));
 }
 
 } // namespace
 
-ImporterRegistration const kNonMaxSuppressionImporters([](ImporterTable& table) {
-    table.add("NonMaxSuppression", importNonMaxSuppression);
-});
+ImporterRegistration const kNonMaxSuppressionImporters(
+    [](ImporterTable& table) { table.add("NonMaxSuppression", importNonMaxSuppression); });
 
 } // namespace kiln::onnxparser

@@ -19,8 +19,6 @@ std::vector<Value> importNonZero(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-ImporterRegistration const kNonZeroImporters([](ImporterTable& table) {
-    table.add("NonZero", importNonZero);
-});
+ImporterRegistration const kNonZeroImporters([](ImporterTable& table) { table.add("NonZero", importNonZero); });
 
 } // namespace kiln::onnxparser

@@ -79,8 +79,8 @@ std::vector<Value> importBatchNormalization(ImportContext& ctx, Node const& node
     return single(elementWise(ctx, scaled, bias, ElementWiseOperation::kSUM));
 }
 
-ITensor& normalize(ImportContext& ctx, ITensor& input, ITensor& scale, ITensor& bias, uint32_t axes, float epsilon,
-    int64_t groups = 1)
+ITensor& normalize(
+    ImportContext& ctx, ITensor& input, ITensor& scale, ITensor& bias, uint32_t axes, float epsilon, int64_t groups = 1)
 {
     auto& layer = ctx.check(ctx.network().addNormalization(input, scale, bias, axes), "normalization");
     layer.setEpsilon(epsilon);
@@ -132,8 +132,10 @@ std::vector<Value> importLayerNormalization(ImportContext& ctx, Node const& node
         ITensor& mean = average(input);
         ITensor& centered = elementWise(ctx, input, mean, ElementWiseOperation::kSUB);
         ITensor& variance = average(elementWise(ctx, centered, centered, ElementWiseOperation::kPROD));
-        ITensor& shifted = elementWise(ctx, variance, scalarConstant(ctx, epsilon, input.getType(), rank), ElementWiseOperation::kSUM);
-        ITensor& invStdDev = unary(ctx, unary(ctx, shifted, nvinfer1::UnaryOperation::kSQRT), nvinfer1::UnaryOperation::kRECIP);
+        ITensor& shifted = elementWise(
+            ctx, variance, scalarConstant(ctx, epsilon, input.getType(), rank), ElementWiseOperation::kSUM);
+        ITensor& invStdDev
+            = unary(ctx, unary(ctx, shifted, nvinfer1::UnaryOperation::kSQRT), nvinfer1::UnaryOperation::kRECIP);
         outputs.emplace_back(&mean);
         outputs.emplace_back(&invStdDev);
     }

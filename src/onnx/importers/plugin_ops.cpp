@@ -18,8 +18,9 @@ std::vector<Value> importTrtPluginV2(ImportContext& ctx, Node const& node)
         = registry.getPluginCreator(key.name.c_str(), key.version.c_str(), key.pluginNamespace.c_str());
     if (creator == nullptr)
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE, "TRT_PluginV2 names plugin \"" + key.name + "\" version \"" + key.version
-                + "\" namespace \"" + key.pluginNamespace + "\", which has no registered IPluginCreator. "
+        fail(ErrorCode::kUNSUPPORTED_NODE,
+            "TRT_PluginV2 names plugin \"" + key.name + "\" version \"" + key.version + "\" namespace \""
+                + key.pluginNamespace + "\", which has no registered IPluginCreator. "
                 + closestPluginNames(registry, key));
     }
     nvinfer1::IPluginV2* plugin = nullptr;
@@ -40,8 +41,7 @@ std::vector<Value> importTrtPluginV2(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-ImporterRegistration const kPluginOpImporters([](ImporterTable& table) {
-    table.add("TRT_PluginV2", importTrtPluginV2);
-});
+ImporterRegistration const kPluginOpImporters(
+    [](ImporterTable& table) { table.add("TRT_PluginV2", importTrtPluginV2); });
 
 } // namespace kiln::onnxparser

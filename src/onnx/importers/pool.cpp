@@ -37,8 +37,8 @@ std::vector<Value> importPool(ImportContext& ctx, Node const& node, nvinfer1::Po
     layer.setPostPadding(window.postPadding);
     bool const ceil = node.attrInt("ceil_mode", 0) != 0;
     layer.setPaddingMode(window.mode != nvinfer1::PaddingMode::kEXPLICIT_ROUND_DOWN ? window.mode
-            : ceil                                                                 ? nvinfer1::PaddingMode::kEXPLICIT_ROUND_UP
-                                                                                   : window.mode);
+            : ceil ? nvinfer1::PaddingMode::kEXPLICIT_ROUND_UP
+                   : window.mode);
     if (type == nvinfer1::PoolingType::kAVERAGE)
     {
         layer.setAverageCountExcludesPadding(node.attrInt("count_include_pad", 0) == 0);

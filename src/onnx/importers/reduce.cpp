@@ -28,7 +28,8 @@ enum class After
     kLOG
 };
 
-ITensor& reduce(ImportContext& ctx, Node const& node, ReduceOperation op, Before before, After after, int64_t axesInputOpset)
+ITensor& reduce(
+    ImportContext& ctx, Node const& node, ReduceOperation op, Before before, After after, int64_t axesInputOpset)
 {
     ITensor* input = &inputTensor(ctx, node, 0);
     int32_t const rank = rankOf(*input);
@@ -63,7 +64,8 @@ ITensor& reduce(ImportContext& ctx, Node const& node, ReduceOperation op, Before
     case Before::kEXP: input = &unary(ctx, *input, UnaryOperation::kEXP); break;
     case Before::kNONE: break;
     }
-    ITensor* result = ctx.check(ctx.network().addReduce(*input, op, axesMask(axes, rank), keepDims), "reduce").getOutput(0);
+    ITensor* result
+        = ctx.check(ctx.network().addReduce(*input, op, axesMask(axes, rank), keepDims), "reduce").getOutput(0);
     switch (after)
     {
     case After::kSQRT: result = &unary(ctx, *result, UnaryOperation::kSQRT); break;

@@ -103,7 +103,8 @@ void setCoordinateMapping(Node const& node, IResizeLayer& layer, InterpolationMo
     }
     else
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR, "coordinate_transformation_mode \"" + transformation
+        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR,
+            "coordinate_transformation_mode \"" + transformation
                 + "\" is not supported (TensorRT's resize layer has no region of interest or extrapolation)");
     }
     layer.setNearestRounding(rounding);
@@ -118,8 +119,8 @@ std::vector<T> overAllAxes(std::vector<T> const& values, std::vector<int64_t> co
     {
         if (static_cast<int32_t>(values.size()) != rank)
         {
-            fail(ErrorCode::kINVALID_NODE, std::to_string(values.size()) + " scales or sizes for an input of rank "
-                    + std::to_string(rank));
+            fail(ErrorCode::kINVALID_NODE,
+                std::to_string(values.size()) + " scales or sizes for an input of rank " + std::to_string(rank));
         }
         return values;
     }
@@ -140,13 +141,13 @@ std::vector<T> overAllAxes(std::vector<T> const& values, std::vector<int64_t> co
 }
 
 //! Sets the output shape from constant scales, constant sizes or run-time sizes.
-void setOutputShape(ImportContext& ctx, Node const& node, IResizeLayer& layer, ITensor& input, int32_t scalesIndex,
-    int32_t sizesIndex)
+void setOutputShape(
+    ImportContext& ctx, Node const& node, IResizeLayer& layer, ITensor& input, int32_t scalesIndex, int32_t sizesIndex)
 {
     int32_t const rank = rankOf(input);
     std::vector<int64_t> const axes = node.attrInts("axes");
-    bool const hasScales = node.hasInput(scalesIndex) && !(isConstantInput(node, scalesIndex)
-                                                              && node.input(scalesIndex).constant().count() == 0);
+    bool const hasScales = node.hasInput(scalesIndex)
+        && !(isConstantInput(node, scalesIndex) && node.input(scalesIndex).constant().count() == 0);
     if (hasScales)
     {
         std::vector<float> const scales

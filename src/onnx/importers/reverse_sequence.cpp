@@ -17,8 +17,8 @@ int32_t axisAttribute(Node const& node, char const* name, int64_t fallback)
     int64_t const axis = node.attrInt(name, fallback);
     if (axis != 0 && axis != 1)
     {
-        fail(ErrorCode::kINVALID_NODE, std::string("ReverseSequence ") + name + " " + std::to_string(axis)
-            + " is not 0 or 1");
+        fail(ErrorCode::kINVALID_NODE,
+            std::string("ReverseSequence ") + name + " " + std::to_string(axis) + " is not 0 or 1");
     }
     return static_cast<int32_t>(axis);
 }
@@ -42,8 +42,7 @@ std::vector<Value> importReverseSequence(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-ImporterRegistration const kReverseSequenceImporters([](ImporterTable& table) {
-    table.add("ReverseSequence", importReverseSequence);
-});
+ImporterRegistration const kReverseSequenceImporters(
+    [](ImporterTable& table) { table.add("ReverseSequence", importReverseSequence); });
 
 } // namespace kiln::onnxparser

@@ -21,9 +21,7 @@ std::vector<Value> importShape(ImportContext& ctx, Node const& node)
 {
     ITensor& input = inputTensor(ctx, node, 0);
     int32_t const rank = rankOf(input);
-    auto clampToRank = [rank](int64_t index) {
-        return std::clamp<int64_t>(index < 0 ? index + rank : index, 0, rank);
-    };
+    auto clampToRank = [rank](int64_t index) { return std::clamp<int64_t>(index < 0 ? index + rank : index, 0, rank); };
     int64_t const begin = clampToRank(node.attrInt("start", 0));
     int64_t const end = clampToRank(node.attrInt("end", rank));
     ITensor& shape = shapeOf(ctx, input);
@@ -72,7 +70,8 @@ std::vector<Value> importFlatten(ImportContext& ctx, Node const& node)
     int64_t axis = node.attrInt("axis", 1);
     if (axis < -rank || axis > rank)
     {
-        fail(ErrorCode::kINVALID_NODE, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+        fail(ErrorCode::kINVALID_NODE,
+            "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
     }
     axis = axis < 0 ? axis + rank : axis;
     ITensor& shape = shapeOf(ctx, input);
@@ -90,7 +89,8 @@ std::vector<Value> importTranspose(ImportContext& ctx, Node const& node)
     std::vector<int64_t> const perm = node.attrInts("perm", reversed);
     if (static_cast<int32_t>(perm.size()) != rank)
     {
-        fail(ErrorCode::kINVALID_NODE, "perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(rank));
+        fail(ErrorCode::kINVALID_NODE,
+            "perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(rank));
     }
     std::vector<int32_t> order;
     std::vector<bool> seen(static_cast<size_t>(rank), false);
@@ -145,7 +145,8 @@ std::vector<Value> importSqueeze(ImportContext& ctx, Node const& node)
             int64_t const extent = staticExtent(input, axis);
             if (extent < 0)
             {
-                fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC, "Squeeze without axes needs every extent known at build time");
+                fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC,
+                    "Squeeze without axes needs every extent known at build time");
             }
             if (extent == 1)
             {
@@ -163,8 +164,8 @@ std::vector<Value> importUnsqueeze(ImportContext& ctx, Node const& node)
     // A constant stays one, so that it can still be an input that must be constant (Slice's axes in the branch of an
     // If that torchvision's batched_nms exports).
     bool const constant = isConstantInput(node, 0);
-    int32_t const inputRank
-        = constant ? static_cast<int32_t>(node.input(0).constant().shape.size()) : rankOf(inputTensor(ctx, node, 0));
+    int32_t const inputRank = constant ? static_cast<int32_t>(node.input(0).constant().shape.size())
+                                       : rankOf(inputTensor(ctx, node, 0));
     int32_t const outputRank = inputRank + static_cast<int32_t>(axes.size());
     std::vector<int32_t> inserted;
     for (int64_t axis : axes)
@@ -208,7 +209,8 @@ std::vector<Value> importConcat(ImportContext& ctx, Node const& node)
         // The placeholders below postpone the network's own check to the build; check what is known now.
         if (rankOf(*inputs[i]) != rankOf(*inputs[0]))
         {
-            fail(ErrorCode::kINVALID_NODE, "input " + std::to_string(i) + " has rank " + std::to_string(rankOf(*inputs[i]))
+            fail(ErrorCode::kINVALID_NODE,
+                "input " + std::to_string(i) + " has rank " + std::to_string(rankOf(*inputs[i]))
                     + " but input 0 has rank " + std::to_string(rankOf(*inputs[0])));
         }
         for (int32_t d = 0; d < rankOf(*inputs[0]); ++d)
@@ -217,14 +219,16 @@ std::vector<Value> importConcat(ImportContext& ctx, Node const& node)
             int64_t const first = staticExtent(*inputs[0], d);
             if (d != axis && mine >= 0 && first >= 0 && mine != first)
             {
-                fail(ErrorCode::kINVALID_NODE, "input " + std::to_string(i) + " has extent " + std::to_string(mine)
-                        + " on axis " + std::to_string(d) + " where input 0 has " + std::to_string(first));
+                fail(ErrorCode::kINVALID_NODE,
+                    "input " + std::to_string(i) + " has extent " + std::to_string(mine) + " on axis "
+                        + std::to_string(d) + " where input 0 has " + std::to_string(first));
             }
         }
     }
     std::vector<ITensor*> const placeholders(inputs.size(), inputs[0]);
-    auto& layer = ctx.check(
-        ctx.network().addConcatenation(placeholders.data(), static_cast<int32_t>(placeholders.size())), "concatenation");
+    auto& layer
+        = ctx.check(ctx.network().addConcatenation(placeholders.data(), static_cast<int32_t>(placeholders.size())),
+            "concatenation");
     layer.setAxis(axis);
     for (size_t i = 1; i < inputs.size(); ++i)
     {
@@ -241,7 +245,8 @@ std::vector<Value> importExpand(ImportContext& ctx, Node const& node)
     int32_t const rank = std::max(rankOf(*input), shapeLength(wanted));
     input = &prependOnes(ctx, *input, rank);
     ITensor& fullWanted = shapeLength(wanted) < rank
-        ? concatShapes(ctx, {&int64Constant(ctx, std::vector<int64_t>(static_cast<size_t>(rank - shapeLength(wanted)), 1)), &wanted})
+        ? concatShapes(ctx,
+            {&int64Constant(ctx, std::vector<int64_t>(static_cast<size_t>(rank - shapeLength(wanted)), 1)), &wanted})
         : wanted;
     // Extents are equal or one of them is 1, so the larger is the result.
     ITensor& outputShape = shapeMath(ctx, shapeOf(ctx, *input), fullWanted, ElementWiseOperation::kMAX);
@@ -252,7 +257,8 @@ std::vector<Value> importTile(ImportContext& ctx, Node const& node)
 {
     ITensor& input = inputTensor(ctx, node, 0);
     int32_t const rank = rankOf(input);
-    ITensor& repeats = castTo(ctx, requireShapeValues(inputTensor(ctx, node, 1), "repeats"), nvinfer1::DataType::kINT64);
+    ITensor& repeats
+        = castTo(ctx, requireShapeValues(inputTensor(ctx, node, 1), "repeats"), nvinfer1::DataType::kINT64);
     if (shapeLength(repeats) != rank)
     {
         fail(ErrorCode::kINVALID_NODE, "repeats needs one entry per input axis");
@@ -297,7 +303,8 @@ std::vector<Value> importDepthToSpace(ImportContext& ctx, Node const& node)
     ITensor& b = int64Constant(ctx, {block});
     ITensor& depth = shapeMath(ctx, *s.c, int64Constant(ctx, {block * block}), ElementWiseOperation::kFLOOR_DIV);
     // DCR: [N, b, b, C', H, W] -> [N, C', H, b, W, b]; CRD: [N, C', b, b, H, W] -> the same.
-    ITensor& split = crd ? concatShapes(ctx, {s.n, &depth, &b, &b, s.h, s.w}) : concatShapes(ctx, {s.n, &b, &b, &depth, s.h, s.w});
+    ITensor& split = crd ? concatShapes(ctx, {s.n, &depth, &b, &b, s.h, s.w})
+                         : concatShapes(ctx, {s.n, &b, &b, &depth, s.h, s.w});
     ITensor& moved = transpose(ctx, reshape(ctx, input, split),
         crd ? std::vector<int32_t>{0, 1, 4, 2, 5, 3} : std::vector<int32_t>{0, 3, 4, 1, 5, 2});
     ITensor& height = shapeMath(ctx, *s.h, b, ElementWiseOperation::kPROD);
@@ -346,7 +353,8 @@ ITensor& wrapNegativeIndices(ImportContext& ctx, Node const& node, ITensor& data
     ITensor& extent = castTo(ctx, gatherDims(ctx, shapeOf(ctx, data), {axis}), indices.getType());
     int32_t const rank = rankOf(indices);
     ITensor& extentScalar = rank == 0 ? reshape(ctx, extent, std::vector<int64_t>{}) : prependOnes(ctx, extent, rank);
-    ITensor& isNegative = elementWise(ctx, indices, scalarConstant(ctx, 0, indices.getType(), rank), ElementWiseOperation::kLESS);
+    ITensor& isNegative
+        = elementWise(ctx, indices, scalarConstant(ctx, 0, indices.getType(), rank), ElementWiseOperation::kLESS);
     ITensor& wrapped = elementWise(ctx, indices, extentScalar, ElementWiseOperation::kSUM);
     return *ctx.check(ctx.network().addSelect(isNegative, wrapped, indices), "select").getOutput(0);
 }

@@ -59,8 +59,8 @@ ITensor& wrappedBound(ImportContext& ctx, ITensor& bound, ITensor& extent)
 //! `value` clamped to [low, extent + highOffset].
 ITensor& clampToExtent(ImportContext& ctx, ITensor& value, int64_t low, ITensor& extent, int64_t highOffset)
 {
-    ITensor& high
-        = highOffset == 0 ? extent : shapeMath(ctx, extent, scalarShape(ctx, highOffset), ElementWiseOperation::kSUM);
+    ITensor& high = highOffset == 0 ? extent
+                                    : shapeMath(ctx, extent, scalarShape(ctx, highOffset), ElementWiseOperation::kSUM);
     return shapeMath(ctx, shapeMath(ctx, value, scalarShape(ctx, low), ElementWiseOperation::kMAX), high,
         ElementWiseOperation::kMIN);
 }
@@ -210,9 +210,8 @@ std::pair<ITensor*, ITensor*> runTimeSlice(ImportContext& ctx, AxisSlice const& 
     ITensor& distance = reverse ? shapeMath(ctx, first, last, ElementWiseOperation::kSUB)
                                 : shapeMath(ctx, last, first, ElementWiseOperation::kSUB);
     ITensor& span = shapeMath(ctx, distance, scalarShape(ctx, magnitude - 1), ElementWiseOperation::kSUM);
-    ITensor& count = shapeMath(ctx,
-        shapeMath(ctx, span, scalarShape(ctx, magnitude), ElementWiseOperation::kFLOOR_DIV), scalarShape(ctx, 0),
-        ElementWiseOperation::kMAX);
+    ITensor& count = shapeMath(ctx, shapeMath(ctx, span, scalarShape(ctx, magnitude), ElementWiseOperation::kFLOOR_DIV),
+        scalarShape(ctx, 0), ElementWiseOperation::kMAX);
     // An empty reversal's start (-1 when the extent is 0) is never read, but must be a valid coordinate.
     ITensor& validFirst = shapeMath(ctx, first, scalarShape(ctx, 0), ElementWiseOperation::kMAX);
     return {&validFirst, &count};
@@ -252,8 +251,8 @@ std::vector<Value> importSlice(ImportContext& ctx, Node const& node)
         startPieces.push_back(first);
         sizePieces.push_back(count);
     }
-    return single(sliceWith(ctx, input, concatShapes(ctx, startPieces), concatShapes(ctx, sizePieces),
-        int64Constant(ctx, strides)));
+    return single(sliceWith(
+        ctx, input, concatShapes(ctx, startPieces), concatShapes(ctx, sizePieces), int64Constant(ctx, strides)));
 }
 
 //! Split whose part sizes are known only at run time (a shape tensor): part i starts at the sum of the sizes
@@ -264,7 +263,8 @@ std::vector<Value> splitByRunTimeSizes(ImportContext& ctx, Node const& node, ITe
     ITensor& sizes = requireShapeValues(inputTensor(ctx, node, 1), "split");
     if (sizes.getDimensions().nbDims != 1 || sizes.getDimensions().d[0] != node.nbOutputs())
     {
-        fail(ErrorCode::kINVALID_NODE, "split must hold one size per output (" + std::to_string(node.nbOutputs()) + ")");
+        fail(
+            ErrorCode::kINVALID_NODE, "split must hold one size per output (" + std::to_string(node.nbOutputs()) + ")");
     }
     ITensor& shape = shapeOf(ctx, input);
     ITensor& before = dimsRange(ctx, shape, 0, axis);
@@ -320,8 +320,9 @@ std::vector<Value> importSplit(ImportContext& ctx, Node const& node)
     }
     if (static_cast<int32_t>(sizes.size()) != node.nbOutputs())
     {
-        fail(ErrorCode::kINVALID_NODE, "split gives " + std::to_string(sizes.size()) + " sizes for "
-                + std::to_string(node.nbOutputs()) + " outputs");
+        fail(ErrorCode::kINVALID_NODE,
+            "split gives " + std::to_string(sizes.size()) + " sizes for " + std::to_string(node.nbOutputs())
+                + " outputs");
     }
     ITensor& shape = shapeOf(ctx, input);
     ITensor& before = dimsRange(ctx, shape, 0, axis);
@@ -408,7 +409,8 @@ PadArguments padArguments(ImportContext& ctx, Node const& node, int32_t rank)
     }
     if (args.pads.size() != 2 * args.axes.size())
     {
-        fail(ErrorCode::kINVALID_NODE, "pads has " + std::to_string(args.pads.size()) + " values; expected "
+        fail(ErrorCode::kINVALID_NODE,
+            "pads has " + std::to_string(args.pads.size()) + " values; expected "
                 + std::to_string(2 * args.axes.size()));
     }
     return args;

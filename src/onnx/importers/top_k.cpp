@@ -13,8 +13,8 @@ using nvinfer1::TopKOperation;
 
 nvinfer1::ITopKLayer& topK(ImportContext& ctx, ITensor& input, TopKOperation op, int64_t k, int32_t axis)
 {
-    return ctx.check(ctx.network().addTopK(input, op, static_cast<int32_t>(k), 1U << axis, nvinfer1::DataType::kINT64),
-        "top-k");
+    return ctx.check(
+        ctx.network().addTopK(input, op, static_cast<int32_t>(k), 1U << axis, nvinfer1::DataType::kINT64), "top-k");
 }
 
 std::vector<Value> importTopK(ImportContext& ctx, Node const& node)

@@ -20,7 +20,8 @@ ITensor& indices(ImportContext& ctx, ITensor& length)
 {
     nvinfer1::Dims oneDim{};
     oneDim.nbDims = 1;
-    auto& fill = ctx.check(ctx.network().addFill(oneDim, nvinfer1::FillOperation::kLINSPACE, DataType::kINT64), "indices");
+    auto& fill
+        = ctx.check(ctx.network().addFill(oneDim, nvinfer1::FillOperation::kLINSPACE, DataType::kINT64), "indices");
     fill.setAlpha(0.0);
     fill.setBeta(1.0);
     fill.setInput(0, length);
@@ -61,8 +62,6 @@ std::vector<Value> importTrilu(ImportContext& ctx, Node const& node)
 
 } // namespace
 
-ImporterRegistration const kTriluImporters([](ImporterTable& table) {
-    table.add("Trilu", importTrilu);
-});
+ImporterRegistration const kTriluImporters([](ImporterTable& table) { table.add("Trilu", importTrilu); });
 
 } // namespace kiln::onnxparser

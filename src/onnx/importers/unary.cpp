@@ -51,8 +51,8 @@ nvinfer1::DataType castTarget(int64_t onnxType)
     std::optional<nvinfer1::DataType> const type = kilnType(static_cast<int32_t>(onnxType));
     if (!type || onnxType == ::onnx::TensorProto::DOUBLE)
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "casting to " + onnxTypeName(static_cast<int32_t>(onnxType))
-                + " is not supported");
+        fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE,
+            "casting to " + onnxTypeName(static_cast<int32_t>(onnxType)) + " is not supported");
     }
     return *type;
 }
@@ -81,8 +81,8 @@ std::vector<Value> importIsInf(ImportContext& ctx, Node const& node)
         return single(isInf);
     }
     ITensor& zero = scalarConstant(ctx, 0, input.getType(), rankOf(input));
-    ITensor& sign = elementWise(ctx, input, zero,
-        positive ? nvinfer1::ElementWiseOperation::kGREATER : nvinfer1::ElementWiseOperation::kLESS);
+    ITensor& sign = elementWise(
+        ctx, input, zero, positive ? nvinfer1::ElementWiseOperation::kGREATER : nvinfer1::ElementWiseOperation::kLESS);
     ITensor& wanted = (positive || negative) ? sign : unary(ctx, isInf, UnaryOperation::kNOT);
     return single(elementWise(ctx, isInf, wanted, nvinfer1::ElementWiseOperation::kAND));
 }

@@ -9,7 +9,8 @@ nvinfer1::Dims toDims(std::vector<int64_t> const& values)
 {
     if (values.size() > static_cast<size_t>(nvinfer1::Dims::MAX_DIMS))
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_SHAPE, "more than " + std::to_string(nvinfer1::Dims::MAX_DIMS) + " dimensions");
+        fail(ErrorCode::kUNSUPPORTED_NODE_SHAPE,
+            "more than " + std::to_string(nvinfer1::Dims::MAX_DIMS) + " dimensions");
     }
     nvinfer1::Dims dims{};
     dims.nbDims = static_cast<int32_t>(values.size());
@@ -27,8 +28,9 @@ WindowAttributes readWindowAttributes(Node const& node, std::vector<int64_t> con
         std::vector<int64_t> values = node.attrInts(name, std::vector<int64_t>(length, fallback));
         if (values.size() != length)
         {
-            fail(ErrorCode::kINVALID_NODE, std::string("attribute \"") + name + "\" has " + std::to_string(values.size())
-                    + " values; expected " + std::to_string(length));
+            fail(ErrorCode::kINVALID_NODE,
+                std::string("attribute \"") + name + "\" has " + std::to_string(values.size()) + " values; expected "
+                    + std::to_string(length));
         }
         return values;
     };
@@ -55,7 +57,8 @@ WindowAttributes readWindowAttributes(Node const& node, std::vector<int64_t> con
     }
     else if (autoPad != "NOTSET")
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR, "auto_pad \"" + autoPad + "\" is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+        fail(ErrorCode::kUNSUPPORTED_NODE_ATTR,
+            "auto_pad \"" + autoPad + "\" is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
     }
     return window;
 }

@@ -68,9 +68,8 @@ private:
         // A layer joins one chain only: a sum of two convolutions (a projection shortcut) fuses with one of them.
         auto free = [&](std::optional<size_t> layer) { return layer && !mTaken[*layer]; };
         std::optional<size_t> next = soleReader(mModel, mReaders, l);
-        auto joins = [&](size_t layer) {
-            return computesIn(mModel, mModel.layers[layer], convolution.precision, type);
-        };
+        auto joins
+            = [&](size_t layer) { return computesIn(mModel, mModel.layers[layer], convolution.precision, type); };
         if (free(next) && isSum(mModel.layers[*next]) && joins(*next))
         {
             LayerRecord const& sum = mModel.layers[*next];

@@ -126,8 +126,8 @@ private:
     //! Whether layer `l` is x * 0.5 (or 0.5 * x).
     bool halves(int64_t l, int32_t x) const
     {
-        LayerRecord const* product
-            = l >= 0 ? elementWise(static_cast<size_t>(l), ElementWiseOperation::kPROD) : nullptr;
+        LayerRecord const* product = l >= 0 ? elementWise(static_cast<size_t>(l), ElementWiseOperation::kPROD)
+                                            : nullptr;
         return product != nullptr
             && ((product->inputs[0] == x && isScalar(product->inputs[1], 0.5))
                 || (product->inputs[1] == x && isScalar(product->inputs[0], 0.5)));

@@ -159,9 +159,8 @@ private:
             return std::nullopt;
         }
         auto const params = paramsOf<network::MatrixMultiplyParams>(product);
-        auto const matrix = [](MatrixOperation op) {
-            return op == MatrixOperation::kNONE || op == MatrixOperation::kTRANSPOSE;
-        };
+        auto const matrix
+            = [](MatrixOperation op) { return op == MatrixOperation::kNONE || op == MatrixOperation::kTRANSPOSE; };
         int32_t const out = product.outputs[0];
         size_t const rank = mModel.tensors[out].dims.size();
         // The bias is one row for every matrix of the output, along its last axis.

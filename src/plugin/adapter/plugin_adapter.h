@@ -89,8 +89,8 @@ public:
         std::vector<nvinfer1::DimsExprs>& outputs, std::string& error)
         = 0;
     //! The format negotiation question for position pos; only inOut[0..pos] are meaningful.
-    virtual bool supportsCombination(int32_t pos, std::vector<nvinfer1::DynamicPluginTensorDesc> const& inOut,
-        int32_t nbInputs, int32_t nbOutputs)
+    virtual bool supportsCombination(
+        int32_t pos, std::vector<nvinfer1::DynamicPluginTensorDesc> const& inOut, int32_t nbInputs, int32_t nbOutputs)
         = 0;
     //! The build-time configuration for one profile (descs hold the profile's bounds).
     virtual bool configure(std::vector<nvinfer1::DynamicPluginTensorDesc> const& inputs,

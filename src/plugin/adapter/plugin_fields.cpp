@@ -95,7 +95,8 @@ bool DecodedFields::decode(std::vector<uint8_t> const& bytes, std::string& error
             return false;
         }
         mData[i].assign(data, data + size);
-        mFields[i] = nvinfer1::PluginField(mNames[i].c_str(), mData[i].empty() ? nullptr : mData[i].data(), type, length);
+        mFields[i]
+            = nvinfer1::PluginField(mNames[i].c_str(), mData[i].empty() ? nullptr : mData[i].data(), type, length);
     }
     if (reader.remaining() != 0)
     {

@@ -91,9 +91,8 @@ public:
         for (int32_t i = 0; i < count; ++i)
         {
             outputTypes[i] = callPlugin(description(), "network", "getOutputDataType", "index " + std::to_string(i),
-                nvinfer1::DataType::kFLOAT, [&] {
-                    return mExt->getOutputDataType(i, inputTypes.data(), static_cast<int32_t>(inputTypes.size()));
-                });
+                nvinfer1::DataType::kFLOAT,
+                [&] { return mExt->getOutputDataType(i, inputTypes.data(), static_cast<int32_t>(inputTypes.size())); });
         }
         return true;
     }
@@ -154,8 +153,8 @@ public:
         nvinfer1::IDimensionExpr const* batch = inputs.empty() ? builder.constant(1) : inputs[0].d[0];
         for (int32_t i = 0; i < count; ++i)
         {
-            Dims const dims = callPlugin(description(), "network", "getOutputDimensions", "index " + std::to_string(i),
-                Dims{-1, {}}, [&] {
+            Dims const dims = callPlugin(
+                description(), "network", "getOutputDimensions", "index " + std::to_string(i), Dims{-1, {}}, [&] {
                     return mPlugin->getOutputDimensions(
                         i, staticInputs.data(), static_cast<int32_t>(staticInputs.size()));
                 });
@@ -170,7 +169,8 @@ public:
             {
                 if (dims.d[axis] < 0)
                 {
-                    error = "getOutputDimensions(" + std::to_string(i) + ") returned extent " + std::to_string(dims.d[axis]);
+                    error = "getOutputDimensions(" + std::to_string(i) + ") returned extent "
+                        + std::to_string(dims.d[axis]);
                     return false;
                 }
                 outputs[i].d[axis + 1] = builder.constant(dims.d[axis]);
@@ -207,8 +207,8 @@ public:
             [&] { return mPlugin->supportsFormat(descs[pos].type, descs[pos].format); });
     }
 
-    bool configure(std::vector<DynamicPluginTensorDesc> const& inputs, std::vector<DynamicPluginTensorDesc> const& outputs,
-        std::string& error) override
+    bool configure(std::vector<DynamicPluginTensorDesc> const& inputs,
+        std::vector<DynamicPluginTensorDesc> const& outputs, std::string& error) override
     {
         auto const nbIn = static_cast<int32_t>(inputs.size());
         auto const nbOut = static_cast<int32_t>(outputs.size());
@@ -247,12 +247,13 @@ public:
             std::vector<char> inBroadcast(nbIn, 0), outBroadcast(nbOut, 0);
             return callPlugin(description(), "build", "configurePlugin", "", false, [&] {
                 mExt->configurePlugin(inDims.data(), nbIn, outDims.data(), nbOut, inTypes.data(), outTypes.data(),
-                    reinterpret_cast<bool const*>(inBroadcast.data()), reinterpret_cast<bool const*>(outBroadcast.data()),
-                    nvinfer1::TensorFormat::kLINEAR, mMaxBatch);
+                    reinterpret_cast<bool const*>(inBroadcast.data()),
+                    reinterpret_cast<bool const*>(outBroadcast.data()), nvinfer1::TensorFormat::kLINEAR, mMaxBatch);
                 return true;
             });
         }
-        nvinfer1::DataType const type = !inTypes.empty() ? inTypes[0] : (!outTypes.empty() ? outTypes[0] : nvinfer1::DataType::kFLOAT);
+        nvinfer1::DataType const type
+            = !inTypes.empty() ? inTypes[0] : (!outTypes.empty() ? outTypes[0] : nvinfer1::DataType::kFLOAT);
         (void) error;
         return callPlugin(description(), "build", "configureWithFormat", "", false, [&] {
             mPlugin->configureWithFormat(
@@ -261,8 +262,8 @@ public:
         });
     }
 
-    size_t workspaceSize(
-        std::vector<DynamicPluginTensorDesc> const& inputs, std::vector<DynamicPluginTensorDesc> const& outputs) override
+    size_t workspaceSize(std::vector<DynamicPluginTensorDesc> const& inputs,
+        std::vector<DynamicPluginTensorDesc> const& outputs) override
     {
         if (mDynamic)
         {
@@ -288,7 +289,8 @@ public:
 
     bool initialize(std::string& error) override
     {
-        int32_t const status = callPlugin(description(), "build", "initialize", "", -1, [&] { return mPlugin->initialize(); });
+        int32_t const status
+            = callPlugin(description(), "build", "initialize", "", -1, [&] { return mPlugin->initialize(); });
         if (status != 0)
         {
             error = "initialize returned " + std::to_string(status);
@@ -300,8 +302,8 @@ public:
 
     std::unique_ptr<PluginAdapter> clone(std::string& error) override
     {
-        nvinfer1::IPluginV2* copy = callPlugin(description(), "build", "clone", "", static_cast<nvinfer1::IPluginV2*>(nullptr),
-            [&] { return mPlugin->clone(); });
+        nvinfer1::IPluginV2* copy = callPlugin(description(), "build", "clone", "",
+            static_cast<nvinfer1::IPluginV2*>(nullptr), [&] { return mPlugin->clone(); });
         if (copy == nullptr)
         {
             error = "clone returned null";
@@ -361,7 +363,8 @@ public:
         std::transform(outputs.begin(), outputs.end(), std::back_inserter(out), concrete);
         (void) error;
         return callPlugin(description(), "runtime", "configurePlugin", "shapes changed", false, [&] {
-            mDynamic->configurePlugin(in.data(), static_cast<int32_t>(in.size()), out.data(), static_cast<int32_t>(out.size()));
+            mDynamic->configurePlugin(
+                in.data(), static_cast<int32_t>(in.size()), out.data(), static_cast<int32_t>(out.size()));
             return true;
         });
     }
@@ -454,12 +457,13 @@ std::unique_ptr<PluginAdapter> adaptPluginV2(nvinfer1::IPluginV2* plugin, std::s
         family = PluginFamily::kV2_EXT;
     }
     std::string name, version, ns;
-    bool const ok = callPlugin("(unidentified IPluginV2)", "network", "getPluginType/Version/Namespace", "", false, [&] {
-        name = cString(plugin->getPluginType());
-        version = cString(plugin->getPluginVersion());
-        ns = cString(plugin->getPluginNamespace());
-        return true;
-    });
+    bool const ok
+        = callPlugin("(unidentified IPluginV2)", "network", "getPluginType/Version/Namespace", "", false, [&] {
+              name = cString(plugin->getPluginType());
+              version = cString(plugin->getPluginVersion());
+              ns = cString(plugin->getPluginNamespace());
+              return true;
+          });
     if (!ok || name.empty())
     {
         error = "the plugin does not report its type (getPluginType)";

@@ -53,8 +53,9 @@ public:
     int32_t nbOutputs() override
     {
         auto* build = buildCapability();
-        return build ? callPlugin(description(), "network", "getNbOutputs", "", -1, [&] { return build->getNbOutputs(); })
-                     : -1;
+        return build
+            ? callPlugin(description(), "network", "getNbOutputs", "", -1, [&] { return build->getNbOutputs(); })
+            : -1;
     }
 
     bool outputTypes(std::vector<nvinfer1::DataType> const& inputTypes, std::vector<nvinfer1::DataType>& outputTypes,
@@ -112,14 +113,15 @@ public:
                 [&] { return build->supportsFormatCombination(pos, inOut.data(), nbInputs, nbOutputs); });
     }
 
-    bool configure(std::vector<DynamicPluginTensorDesc> const& inputs, std::vector<DynamicPluginTensorDesc> const& outputs,
-        std::string& error) override
+    bool configure(std::vector<DynamicPluginTensorDesc> const& inputs,
+        std::vector<DynamicPluginTensorDesc> const& outputs, std::string& error) override
     {
         auto* build = buildCapability();
-        int32_t status = build ? callPlugin(description(), "build", "configurePlugin", "", -1, [&] {
-            return build->configurePlugin(inputs.data(), static_cast<int32_t>(inputs.size()), outputs.data(),
-                static_cast<int32_t>(outputs.size()));
-        })
+        int32_t status = build ? callPlugin(description(), "build", "configurePlugin", "", -1,
+                             [&] {
+                                 return build->configurePlugin(inputs.data(), static_cast<int32_t>(inputs.size()),
+                                     outputs.data(), static_cast<int32_t>(outputs.size()));
+                             })
                                : -1;
         if (status != 0)
         {
@@ -141,14 +143,15 @@ public:
         return shapesChanged(in, out, error);
     }
 
-    size_t workspaceSize(
-        std::vector<DynamicPluginTensorDesc> const& inputs, std::vector<DynamicPluginTensorDesc> const& outputs) override
+    size_t workspaceSize(std::vector<DynamicPluginTensorDesc> const& inputs,
+        std::vector<DynamicPluginTensorDesc> const& outputs) override
     {
         auto* build = buildCapability();
-        return build ? callPlugin(description(), "build", "getWorkspaceSize", "", size_t{0}, [&] {
-            return build->getWorkspaceSize(inputs.data(), static_cast<int32_t>(inputs.size()), outputs.data(),
-                static_cast<int32_t>(outputs.size()));
-        })
+        return build ? callPlugin(description(), "build", "getWorkspaceSize", "", size_t{0},
+                   [&] {
+                       return build->getWorkspaceSize(inputs.data(), static_cast<int32_t>(inputs.size()),
+                           outputs.data(), static_cast<int32_t>(outputs.size()));
+                   })
                      : 0;
     }
 
@@ -178,7 +181,8 @@ public:
             return false;
         }
         nvinfer1::PluginFieldCollection const* fields = callPlugin(description(), "build", "getFieldsToSerialize", "",
-            static_cast<nvinfer1::PluginFieldCollection const*>(nullptr), [&] { return runtime->getFieldsToSerialize(); });
+            static_cast<nvinfer1::PluginFieldCollection const*>(nullptr),
+            [&] { return runtime->getFieldsToSerialize(); });
         if (fields == nullptr)
         {
             error = "getFieldsToSerialize returned null";
@@ -225,10 +229,11 @@ public:
         std::string& error) override
     {
         auto* runtime = runtimeCapability();
-        int32_t const status = runtime ? callPlugin(description(), "runtime", "onShapeChange", "", -1, [&] {
-            return runtime->onShapeChange(inputs.data(), static_cast<int32_t>(inputs.size()), outputs.data(),
-                static_cast<int32_t>(outputs.size()));
-        })
+        int32_t const status = runtime ? callPlugin(description(), "runtime", "onShapeChange", "", -1,
+                                   [&] {
+                                       return runtime->onShapeChange(inputs.data(), static_cast<int32_t>(inputs.size()),
+                                           outputs.data(), static_cast<int32_t>(outputs.size()));
+                                   })
                                        : -1;
         if (status != 0)
         {
@@ -272,9 +277,8 @@ public:
             error = "it has no IPluginV3OneRuntime capability";
             return false;
         }
-        int32_t const status = callPlugin(description(), "runtime", "enqueue", "", -1, [&] {
-            return runtime->enqueue(inputs.data(), outputs.data(), inputData, outputData, workspace, stream);
-        });
+        int32_t const status = callPlugin(description(), "runtime", "enqueue", "", -1,
+            [&] { return runtime->enqueue(inputs.data(), outputs.data(), inputData, outputData, workspace, stream); });
         if (status != 0)
         {
             error = "enqueue returned " + std::to_string(status);
@@ -294,8 +298,8 @@ private:
     }
     nvinfer1::IPluginCapability* capability(nvinfer1::PluginCapabilityType type)
     {
-        return callPlugin(description(), "build", "getCapabilityInterface", "", static_cast<nvinfer1::IPluginCapability*>(nullptr),
-            [&] { return mPlugin->getCapabilityInterface(type); });
+        return callPlugin(description(), "build", "getCapabilityInterface", "",
+            static_cast<nvinfer1::IPluginCapability*>(nullptr), [&] { return mPlugin->getCapabilityInterface(type); });
     }
     kiln::IHostPlugin* hostPlugin()
     {

@@ -22,8 +22,8 @@ network::ActivationParams activationParams(ActivationType type, float alpha = 0.
     return params;
 }
 
-std::vector<float> activated(ActivationType type, std::vector<float> const& values, float alpha = 0.0F,
-    float beta = 0.0F)
+std::vector<float> activated(
+    ActivationType type, std::vector<float> const& values, float alpha = 0.0F, float beta = 0.0F)
 {
     HostTensor const input = fromFloats({static_cast<int64_t>(values.size())}, values);
     HostTensor output = zeros(input.shape);
@@ -66,8 +66,8 @@ TEST(Activation, SoftplusIsStableForLargeInputs)
 TEST(Activation, GeluVariants)
 {
     expectClose(activated(ActivationType::kGELU_ERF, {-1, 0, 1}), {-0.1586552539F, 0, 0.8413447461F}, 1e-5F);
-    expectClose(activated(ActivationType::kGELU_TANH, {-1, 0, 1, 3}),
-        {-0.1588080094F, 0, 0.8411919906F, 2.9963626079F}, 1e-5F);
+    expectClose(
+        activated(ActivationType::kGELU_TANH, {-1, 0, 1, 3}), {-0.1588080094F, 0, 0.8411919906F, 2.9963626079F}, 1e-5F);
 }
 
 TEST(Activation, NanStaysNan)

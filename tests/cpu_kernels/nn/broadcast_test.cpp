@@ -59,8 +59,9 @@ TEST(Broadcast, WalkerVisitsOperandsInOutputOrder)
 TEST(SlidingWindow, ExplicitRoundingWithOddAndEvenInputs)
 {
     // Window 3, stride 2, no padding: I = 5 gives 2 either way; I = 6 gives 2 rounding down and 3 rounding up.
-    auto outputOf = [](int64_t in, PaddingMode mode)
-    { return forwardWindowGeometry({in}, {3}, {2}, {0}, {0}, mode).outputSize[0]; };
+    auto outputOf = [](int64_t in, PaddingMode mode) {
+        return forwardWindowGeometry({in}, {3}, {2}, {0}, {0}, mode).outputSize[0];
+    };
     EXPECT_EQ(outputOf(5, PaddingMode::kEXPLICIT_ROUND_DOWN), 2);
     EXPECT_EQ(outputOf(5, PaddingMode::kEXPLICIT_ROUND_UP), 2);
     EXPECT_EQ(outputOf(6, PaddingMode::kEXPLICIT_ROUND_DOWN), 2);
@@ -68,8 +69,8 @@ TEST(SlidingWindow, ExplicitRoundingWithOddAndEvenInputs)
     // Explicit padding is used as given: (7 + 1 + 2 - 3) / 2 + 1 = 4 (floor) or 5 (ceil).
     EXPECT_EQ(forwardWindowGeometry({7}, {3}, {2}, {1}, {2}, PaddingMode::kEXPLICIT_ROUND_DOWN).outputSize[0], 4);
     EXPECT_EQ(forwardWindowGeometry({7}, {3}, {2}, {1}, {2}, PaddingMode::kEXPLICIT_ROUND_UP).outputSize[0], 5);
-    EXPECT_THROW(forwardWindowGeometry({2}, {3}, {1}, {0}, {0}, PaddingMode::kEXPLICIT_ROUND_DOWN),
-        std::invalid_argument);
+    EXPECT_THROW(
+        forwardWindowGeometry({2}, {3}, {1}, {0}, {0}, PaddingMode::kEXPLICIT_ROUND_DOWN), std::invalid_argument);
 }
 
 TEST(SlidingWindow, SamePaddingSplitsTheOddElement)

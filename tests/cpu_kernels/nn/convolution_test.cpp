@@ -47,8 +47,9 @@ std::vector<float> naiveConvolution(NaiveProblem const& p, std::vector<float> co
                 for (int64_t h = 0; h < p.inputSize[1]; ++h)
                     for (int64_t v = 0; v < p.inputSize[2]; ++v)
                     {
-                        int64_t const to = (((n * p.channels + c) * padded[0] + d + p.pre[0]) * padded[1] + h
-                                               + p.pre[1]) * padded[2] + v + p.pre[2];
+                        int64_t const to
+                            = (((n * p.channels + c) * padded[0] + d + p.pre[0]) * padded[1] + h + p.pre[1]) * padded[2]
+                            + v + p.pre[2];
                         int64_t const from
                             = (((n * p.channels + c) * p.inputSize[0] + d) * p.inputSize[1] + h) * p.inputSize[2] + v;
                         xp[static_cast<size_t>(to)] = x[static_cast<size_t>(from)];
@@ -232,8 +233,8 @@ TEST(Convolution, HalfStorageRoundsTheFloatResult)
     HostTensor const halfKernel = fromFloats({1, 1, 2, 2}, kernelValues, DataType::kHALF);
     HostTensor const halfOutput = convolve(params, halfInput, halfKernel, none(), DataType::kHALF);
     // Reference: the same (already FP16-rounded) inputs in FP32.
-    HostTensor const floatOutput = convolve(params, fromFloats({1, 1, 3, 3}, halfInput.floats()),
-        fromFloats({1, 1, 2, 2}, halfKernel.floats()), none());
+    HostTensor const floatOutput = convolve(
+        params, fromFloats({1, 1, 3, 3}, halfInput.floats()), fromFloats({1, 1, 2, 2}, halfKernel.floats()), none());
     expectHalfRoundingOf(halfOutput, floatOutput);
 }
 

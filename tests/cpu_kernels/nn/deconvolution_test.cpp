@@ -12,8 +12,8 @@ namespace
 
 using nvinfer1::PaddingMode;
 
-HostTensor deconvolve(network::DeconvolutionParams params, HostTensor const& input, HostTensor const& kernel,
-    ConstTensorView const& bias)
+HostTensor deconvolve(
+    network::DeconvolutionParams params, HostTensor const& input, HostTensor const& kernel, ConstTensorView const& bias)
 {
     params.kernel = weightsOf(kernel.constView());
     params.bias = weightsOf(bias);
@@ -114,8 +114,8 @@ std::vector<float> naiveDeconvolution(HostTensor const& input, HostTensor const&
                 {
                     int64_t const fy = y + pre[0], fz = z + pre[1];
                     bool const inside = fy >= 0 && fy < fullH && fz >= 0 && fz < fullW;
-                    float const value
-                        = inside ? full[static_cast<size_t>(((n * maps + map) * fullH + fy) * fullW + fz)] : 0.0F;
+                    float const value = inside ? full[static_cast<size_t>(((n * maps + map) * fullH + fy) * fullW + fz)]
+                                               : 0.0F;
                     out.push_back(value + bias[static_cast<size_t>(map)]);
                 }
     return out;

@@ -23,8 +23,7 @@ network::ElementWiseParams operation(Op op)
 
 HostTensor apply(Op op, HostTensor const& a, HostTensor const& b)
 {
-    HostTensor output
-        = zeros(elementWiseOutputShape(a.shape, b.shape), elementWiseOutputType(op, a.type));
+    HostTensor output = zeros(elementWiseOutputShape(a.shape, b.shape), elementWiseOutputType(op, a.type));
     runElementWise(operation(op), a.constView(), b.constView(), output.view());
     return output;
 }
@@ -91,8 +90,8 @@ TEST(ElementWise, Int32DivisionTruncatesAndFloorDivisionFloors)
     EXPECT_EQ(apply(Op::kFLOOR_DIV, a, b).ints(), (std::vector<int64_t>{3, -4, -4, 3}));
     // Exact quotients are not adjusted.
     HostTensor const exact = fromInts({2}, {-8, 8}, DataType::kINT32);
-    EXPECT_EQ(apply(Op::kFLOOR_DIV, exact, fromInts({2}, {2, -2}, DataType::kINT32)).ints(),
-        (std::vector<int64_t>{-4, -4}));
+    EXPECT_EQ(
+        apply(Op::kFLOOR_DIV, exact, fromInts({2}, {2, -2}, DataType::kINT32)).ints(), (std::vector<int64_t>{-4, -4}));
     EXPECT_EQ(apply(Op::kSUM, a, b).ints(), (std::vector<int64_t>{9, -5, 5, -9}));
     EXPECT_EQ(apply(Op::kSUB, a, b).ints(), (std::vector<int64_t>{5, -9, 9, -5}));
     EXPECT_EQ(apply(Op::kPROD, a, b).ints(), (std::vector<int64_t>{14, -14, -14, 14}));
@@ -145,11 +144,11 @@ TEST(ElementWise, TypeRules)
     HostTensor const f = fromFloats({1}, {1});
     HostTensor const i = fromInts({1}, {1}, DataType::kINT32);
     HostTensor output = zeros({1});
-    EXPECT_THROW(runElementWise(operation(Op::kSUM), f.constView(), i.constView(), output.view()),
-        std::invalid_argument);
+    EXPECT_THROW(
+        runElementWise(operation(Op::kSUM), f.constView(), i.constView(), output.view()), std::invalid_argument);
     HostTensor boolOutput = zeros({1}, DataType::kBOOL);
-    EXPECT_THROW(runElementWise(operation(Op::kSUM), f.constView(), f.constView(), boolOutput.view()),
-        std::invalid_argument);
+    EXPECT_THROW(
+        runElementWise(operation(Op::kSUM), f.constView(), f.constView(), boolOutput.view()), std::invalid_argument);
 }
 
 TEST(ElementWise, HalfStorageRoundsTheFloatResult)

@@ -17,12 +17,12 @@
 namespace kiln::cpu::test
 {
 
-using nvinfer1::DataType;
 using kiln::test::expectClose;
 using kiln::test::fromFloats;
 using kiln::test::fromInts;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
 
 //! No tensor (an absent bias or weight list).
 inline ConstTensorView none()

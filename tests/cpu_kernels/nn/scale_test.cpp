@@ -39,8 +39,7 @@ TEST(Scale, UniformWithAllThreeTerms)
     HostTensor const shift = fromFloats({1}, {1});
     HostTensor const scale = fromFloats({1}, {2});
     HostTensor const power = fromFloats({1}, {2});
-    expectClose(
-        scaled(scaling(ScaleMode::kUNIFORM, 1, shift.constView(), scale.constView(), power.constView()), input),
+    expectClose(scaled(scaling(ScaleMode::kUNIFORM, 1, shift.constView(), scale.constView(), power.constView()), input),
         {9, 25, 49, 81}, 0.0F);
 }
 
@@ -55,11 +54,11 @@ TEST(Scale, PerChannelOnAnyAxis)
     HostTensor const input = fromFloats({1, 2, 2}, {1, 2, 3, 4});
     HostTensor const scale = fromFloats({2}, {10, 100});
     // Channel axis 1 (NCHW-like): channel 0 holds 1, 2; channel 1 holds 3, 4.
-    expectClose(scaled(scaling(ScaleMode::kCHANNEL, 1, none(), scale.constView(), none()), input),
-        {10, 20, 300, 400}, 0.0F);
+    expectClose(
+        scaled(scaling(ScaleMode::kCHANNEL, 1, none(), scale.constView(), none()), input), {10, 20, 300, 400}, 0.0F);
     // Channel axis 2 (channels last): the weights alternate.
-    expectClose(scaled(scaling(ScaleMode::kCHANNEL, 2, none(), scale.constView(), none()), input),
-        {10, 200, 30, 400}, 0.0F);
+    expectClose(
+        scaled(scaling(ScaleMode::kCHANNEL, 2, none(), scale.constView(), none()), input), {10, 200, 30, 400}, 0.0F);
 }
 
 TEST(Scale, ElementwiseSharedAcrossLeadingAxes)
@@ -92,16 +91,16 @@ TEST(Scale, RejectsWrongCountsAndAxes)
     HostTensor const input = fromFloats({1, 2, 2}, {1, 2, 3, 4});
     HostTensor const three = fromFloats({3}, {1, 2, 3});
     HostTensor output = zeros({1, 2, 2});
-    EXPECT_THROW(runScale(scaling(ScaleMode::kCHANNEL, 1, none(), three.constView(), none()), input.constView(),
-                     output.view()),
+    EXPECT_THROW(
+        runScale(scaling(ScaleMode::kCHANNEL, 1, none(), three.constView(), none()), input.constView(), output.view()),
         std::invalid_argument);
     EXPECT_THROW(scaleWeightCount(scaling(ScaleMode::kCHANNEL, 3), input.shape), std::invalid_argument);
     EXPECT_EQ(scaleWeightCount(scaling(ScaleMode::kELEMENTWISE, 1), {5, 2, 3, 4}), 24);
     HostTensor const empty = zeros({0, 2, 2});
     HostTensor emptyOutput = zeros({0, 2, 2});
     HostTensor const two = fromFloats({2}, {1, 2});
-    EXPECT_NO_THROW(runScale(scaling(ScaleMode::kCHANNEL, 1, none(), two.constView(), none()), empty.constView(),
-        emptyOutput.view()));
+    EXPECT_NO_THROW(runScale(
+        scaling(ScaleMode::kCHANNEL, 1, none(), two.constView(), none()), empty.constView(), emptyOutput.view()));
 }
 
 } // namespace

@@ -11,12 +11,12 @@ namespace kiln::cpu
 namespace
 {
 
-using nvinfer1::DataType;
 using kiln::test::dataTypeOf;
 using kiln::test::fromElements;
 using kiln::test::fromFloats;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
 
 network::ConcatenationParams alongAxis(int32_t axis)
 {
@@ -41,8 +41,7 @@ TEST(Concatenation, InnerAxisWithAnEmptyInput)
 
 TEST(Concatenation, OuterAxisForEveryElementSize)
 {
-    auto check = [](auto sample)
-    {
+    auto check = [](auto sample) {
         using T = decltype(sample);
         HostTensor const a = fromElements<T>({1, 2}, {1, 2});
         HostTensor const b = fromElements<T>({2, 2}, {3, 4, 5, 6});

@@ -14,12 +14,12 @@ namespace kiln::cpu
 namespace
 {
 
-using nvinfer1::DataType;
 using kiln::test::fromElements;
 using kiln::test::fromFloats;
 using kiln::test::fromInts;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
 
 TEST(Select, BroadcastsConditionThenAndElse)
 {
@@ -77,8 +77,8 @@ TEST(Cast, BoolIsValueNotZero)
     float const nan = std::numeric_limits<float>::quiet_NaN();
     EXPECT_EQ((castValues<float, uint8_t>({0.0f, -0.0f, 0.5f, nan, -3.0f}, DataType::kFLOAT, DataType::kBOOL)),
         (std::vector<uint8_t>{0, 0, 1, 1, 1}));
-    EXPECT_EQ((castValues<int64_t, uint8_t>({0, 5, -1}, DataType::kINT64, DataType::kBOOL)),
-        (std::vector<uint8_t>{0, 1, 1}));
+    EXPECT_EQ(
+        (castValues<int64_t, uint8_t>({0, 5, -1}, DataType::kINT64, DataType::kBOOL)), (std::vector<uint8_t>{0, 1, 1}));
     EXPECT_EQ((castValues<uint8_t, float>({0, 1}, DataType::kBOOL, DataType::kFLOAT)), (std::vector<float>{0, 1}));
     EXPECT_EQ((castValues<uint8_t, int32_t>({0, 1}, DataType::kBOOL, DataType::kINT32)), (std::vector<int32_t>{0, 1}));
 }
@@ -86,10 +86,10 @@ TEST(Cast, BoolIsValueNotZero)
 TEST(Cast, IntegersWrapAndFloatsRound)
 {
     int64_t const wide = (int64_t{1} << 32) + 5;
-    EXPECT_EQ((castValues<int64_t, int32_t>({wide, -1}, DataType::kINT64, DataType::kINT32)),
-        (std::vector<int32_t>{5, -1}));
-    EXPECT_EQ((castValues<int32_t, uint8_t>({257, -1}, DataType::kINT32, DataType::kUINT8)),
-        (std::vector<uint8_t>{1, 255}));
+    EXPECT_EQ(
+        (castValues<int64_t, int32_t>({wide, -1}, DataType::kINT64, DataType::kINT32)), (std::vector<int32_t>{5, -1}));
+    EXPECT_EQ(
+        (castValues<int32_t, uint8_t>({257, -1}, DataType::kINT32, DataType::kUINT8)), (std::vector<uint8_t>{1, 255}));
     EXPECT_EQ((castValues<float, uint16_t>({0.1f, 70000.0f}, DataType::kFLOAT, DataType::kHALF)),
         (std::vector<uint16_t>{floatToHalfBits(0.1f), 0x7C00}));
     EXPECT_EQ((castValues<float, uint16_t>({0.1f}, DataType::kFLOAT, DataType::kBF16)),

@@ -11,12 +11,12 @@ namespace kiln::cpu
 namespace
 {
 
-using nvinfer1::GatherMode;
-using nvinfer1::DataType;
 using kiln::test::fromFloats;
 using kiln::test::fromInts;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
+using nvinfer1::GatherMode;
 
 network::GatherParams gatherParams(GatherMode mode, int32_t gatherAxis, int32_t numElementWiseDims)
 {
@@ -104,10 +104,10 @@ TEST(Gather, OutOfRangeIndicesAreErrors)
     for (int64_t bad : {3, -4})
     {
         HostTensor const indices = fromInts({1}, {bad}, DataType::kINT64);
-        EXPECT_THROW(gather(data.constView(), indices.constView(), out.view(), defaultGather(0)),
-            std::invalid_argument);
-        EXPECT_THROW(gather(data.constView(), indices.constView(), out.view(), elementGather(0)),
-            std::invalid_argument);
+        EXPECT_THROW(
+            gather(data.constView(), indices.constView(), out.view(), defaultGather(0)), std::invalid_argument);
+        EXPECT_THROW(
+            gather(data.constView(), indices.constView(), out.view(), elementGather(0)), std::invalid_argument);
     }
     HostTensor const wrongType = fromFloats({1}, {0});
     EXPECT_THROW(gather(data.constView(), wrongType.constView(), out.view(), defaultGather(0)), std::invalid_argument);

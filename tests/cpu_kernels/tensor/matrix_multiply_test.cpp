@@ -12,12 +12,12 @@ namespace kiln::cpu
 namespace
 {
 
-using nvinfer1::MatrixOperation;
-using nvinfer1::DataType;
 using kiln::test::filledWith;
 using kiln::test::fromFloats;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
+using nvinfer1::MatrixOperation;
 
 // A = [[1, 2, 3], [4, 5, 6]], B = [[7, 8], [9, 10], [11, 12]], A * B = [[58, 64], [139, 154]].
 HostTensor const kA = fromFloats({2, 3}, {1, 2, 3, 4, 5, 6});
@@ -37,8 +37,8 @@ network::WeightsBuffer biasOf(HostTensor const& bias)
     return network::WeightsBuffer(nvinfer1::Weights{bias.type, bias.constView().data, bias.count()});
 }
 
-std::vector<float> multiply(HostTensor const& a, HostTensor const& b,
-    network::MatrixMultiplyParams const& params, plan::Epilogue const& epilogue = {})
+std::vector<float> multiply(HostTensor const& a, HostTensor const& b, network::MatrixMultiplyParams const& params,
+    plan::Epilogue const& epilogue = {})
 {
     HostTensor out = zeros(matrixMultiplyOutputShape(a.shape, b.shape, params));
     matrixMultiply(a.constView(), b.constView(), out.view(), params);

@@ -13,12 +13,12 @@ namespace kiln::cpu
 namespace
 {
 
-using nvinfer1::ReduceOperation;
-using nvinfer1::DataType;
 using kiln::test::fromFloats;
 using kiln::test::fromInts;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
+using nvinfer1::ReduceOperation;
 
 // [[1, 2, 3], [4, 5, 6]]
 HostTensor const kInput = fromFloats({2, 3}, {1, 2, 3, 4, 5, 6});
@@ -79,29 +79,28 @@ TEST(Reduce, MiddleAxis)
 {
     // [[[0, 1], [2, 3]], [[4, 5], [6, 7]]] summed over dim 1.
     HostTensor const input = fromFloats({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
-    EXPECT_EQ(
-        run(input, reduction(ReduceOperation::kSUM, 0b010, false)).floats(), (std::vector<float>{2, 4, 10, 12}));
+    EXPECT_EQ(run(input, reduction(ReduceOperation::kSUM, 0b010, false)).floats(), (std::vector<float>{2, 4, 10, 12}));
     EXPECT_EQ(run(input, reduction(ReduceOperation::kMAX, 0b101, true)).floats(), (std::vector<float>{5, 7}));
 }
 
 TEST(Reduce, Integers)
 {
     HostTensor const i32 = fromInts({2, 3}, {1, -2, 3, 4, 5, -6}, DataType::kINT32);
-    EXPECT_EQ(run(i32, reduction(ReduceOperation::kSUM, 0b10, false)).elements<int32_t>(),
-        (std::vector<int32_t>{2, 3}));
-    EXPECT_EQ(run(i32, reduction(ReduceOperation::kPROD, 0b10, false)).elements<int32_t>(),
-        (std::vector<int32_t>{-6, -120}));
-    EXPECT_EQ(run(i32, reduction(ReduceOperation::kMAX, 0b01, false)).elements<int32_t>(),
-        (std::vector<int32_t>{4, 5, 3}));
-    EXPECT_EQ(run(i32, reduction(ReduceOperation::kMIN, 0b01, false)).elements<int32_t>(),
-        (std::vector<int32_t>{1, -2, -6}));
-    EXPECT_EQ(run(i32, reduction(ReduceOperation::kAVG, 0b10, false)).elements<int32_t>(),
-        (std::vector<int32_t>{0, 1}));
+    EXPECT_EQ(
+        run(i32, reduction(ReduceOperation::kSUM, 0b10, false)).elements<int32_t>(), (std::vector<int32_t>{2, 3}));
+    EXPECT_EQ(
+        run(i32, reduction(ReduceOperation::kPROD, 0b10, false)).elements<int32_t>(), (std::vector<int32_t>{-6, -120}));
+    EXPECT_EQ(
+        run(i32, reduction(ReduceOperation::kMAX, 0b01, false)).elements<int32_t>(), (std::vector<int32_t>{4, 5, 3}));
+    EXPECT_EQ(
+        run(i32, reduction(ReduceOperation::kMIN, 0b01, false)).elements<int32_t>(), (std::vector<int32_t>{1, -2, -6}));
+    EXPECT_EQ(
+        run(i32, reduction(ReduceOperation::kAVG, 0b10, false)).elements<int32_t>(), (std::vector<int32_t>{0, 1}));
     // Beyond 2^53: exact in int64, where a double accumulator would round.
     int64_t const big = (int64_t{1} << 60) + 1;
     HostTensor const i64 = fromInts({2}, {big, 2}, DataType::kINT64);
-    EXPECT_EQ(run(i64, reduction(ReduceOperation::kSUM, 0b1, false)).elements<int64_t>(),
-        (std::vector<int64_t>{big + 2}));
+    EXPECT_EQ(
+        run(i64, reduction(ReduceOperation::kSUM, 0b1, false)).elements<int64_t>(), (std::vector<int64_t>{big + 2}));
     EXPECT_EQ(run(i64, reduction(ReduceOperation::kMAX, 0b1, false)).elements<int64_t>(), (std::vector<int64_t>{big}));
 }
 

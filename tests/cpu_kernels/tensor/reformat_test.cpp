@@ -14,12 +14,12 @@ namespace kiln::cpu
 namespace
 {
 
-using nvinfer1::DataType;
 using kiln::test::filledWith;
 using kiln::test::fromFloats;
 using kiln::test::fromInts;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
 
 TEST(Reformat, LinearToChannelsLastAndBack)
 {

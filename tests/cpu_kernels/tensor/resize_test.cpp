@@ -12,16 +12,16 @@ namespace kiln::cpu
 namespace
 {
 
-using nvinfer1::InterpolationMode;
-using nvinfer1::ResizeCoordinateTransformation;
-using nvinfer1::ResizeRoundMode;
-using nvinfer1::ResizeSelector;
-using nvinfer1::DataType;
 using kiln::test::expectClose;
 using kiln::test::fromFloats;
 using kiln::test::fromInts;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
+using nvinfer1::InterpolationMode;
+using nvinfer1::ResizeCoordinateTransformation;
+using nvinfer1::ResizeRoundMode;
+using nvinfer1::ResizeSelector;
 
 void setOutputDimensions(network::ResizeParams& params, Shape const& outputDimensions)
 {
@@ -66,8 +66,7 @@ TEST(Resize, Nearest1dEveryTransformation)
 {
     // 3 -> 4. Half pixel: -0.125, 0.625, 1.375, 2.125; align corners: 0, 2/3, 4/3, 2.
     HostTensor const input = fromInts({3}, {10, 20, 30}, DataType::kINT32);
-    auto runInt = [&](network::ResizeParams const& params)
-    {
+    auto runInt = [&](network::ResizeParams const& params) {
         HostTensor out = zeros({4}, DataType::kINT32);
         resize({input.constView()}, out.view(), params);
         return out.elements<int32_t>();

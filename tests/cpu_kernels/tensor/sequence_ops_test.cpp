@@ -14,12 +14,12 @@ namespace kiln::cpu
 namespace
 {
 
-using nvinfer1::DataType;
 using kiln::test::filledWith;
 using kiln::test::fromFloats;
 using kiln::test::fromInts;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
 
 network::FillParams linspace(double alpha, double beta = 1.0)
 {
@@ -119,8 +119,7 @@ TEST(OneHot, LastAndFirstAxis)
 TEST(Cumulative, ExclusiveAndReverse)
 {
     HostTensor const input = fromFloats({4}, {1, 2, 3, 4});
-    auto run = [&](bool exclusive, bool reverse)
-    {
+    auto run = [&](bool exclusive, bool reverse) {
         HostTensor out = zeros({4});
         cumulative(input.constView(), out.view(), runningSum(exclusive, reverse), 0);
         return out.floats();

@@ -12,13 +12,13 @@ namespace kiln::cpu
 namespace
 {
 
-using nvinfer1::DataType;
 using kiln::test::dataTypeOf;
 using kiln::test::fromElements;
 using kiln::test::fromFloats;
 using kiln::test::fromInts;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
 
 //! The identity permutation with its leading entries replaced by `order`.
 nvinfer1::Permutation permutation(std::vector<int32_t> const& order)
@@ -41,8 +41,7 @@ network::ShuffleParams shuffleParams(
 
 TEST(Transpose, MatrixForEveryElementSize)
 {
-    auto check = [](auto sample)
-    {
+    auto check = [](auto sample) {
         using T = decltype(sample);
         HostTensor const input = fromElements<T>({2, 3}, {0, 1, 2, 3, 4, 5});
         HostTensor out = zeros({3, 2}, dataTypeOf<T>());

@@ -12,8 +12,6 @@ namespace kiln::cpu
 namespace
 {
 
-using nvinfer1::SampleMode;
-using nvinfer1::DataType;
 using kiln::test::dataTypeOf;
 using kiln::test::filledWith;
 using kiln::test::fromElements;
@@ -21,6 +19,8 @@ using kiln::test::fromFloats;
 using kiln::test::fromInts;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
+using nvinfer1::SampleMode;
 
 HostTensor const kRow = fromFloats({5}, {10, 11, 12, 13, 14});
 
@@ -97,8 +97,7 @@ TEST(Slice, TwoDimensionalNegativeStridesForEveryElementSize)
 {
     // [[0, 1, 2], [3, 4, 5]] read backwards along both dims.
     network::SliceParams const params = sliceParams({1, 2}, {2, 3}, {-1, -1}, SampleMode::kSTRICT_BOUNDS);
-    auto check = [&](auto sample)
-    {
+    auto check = [&](auto sample) {
         using T = decltype(sample);
         HostTensor const input = fromElements<T>({2, 3}, {0, 1, 2, 3, 4, 5});
         HostTensor out = zeros({2, 3}, dataTypeOf<T>());
@@ -178,8 +177,7 @@ TEST(Padding, NegativeAmountsCrop)
 TEST(Padding, OnnxModes)
 {
     HostTensor const input = fromFloats({3}, {1, 2, 3});
-    auto run = [&](SampleMode mode, int64_t pre, int64_t post)
-    {
+    auto run = [&](SampleMode mode, int64_t pre, int64_t post) {
         network::PaddingParams const params = pads({pre}, {post});
         HostTensor out = zeros(paddingOutputShape(input.shape, params));
         padding(input.constView(), out.view(), params, mode, 0.0);

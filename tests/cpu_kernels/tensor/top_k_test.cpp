@@ -14,12 +14,12 @@ namespace kiln::cpu
 namespace
 {
 
-using nvinfer1::TopKOperation;
-using nvinfer1::DataType;
 using kiln::test::fromFloats;
 using kiln::test::fromInts;
 using kiln::test::HostTensor;
 using kiln::test::zeros;
+using nvinfer1::DataType;
+using nvinfer1::TopKOperation;
 
 network::TopKParams selecting(TopKOperation operation, uint32_t reduceAxes)
 {
@@ -103,13 +103,11 @@ TEST(TopK, KBeyondTensorRtsCapOnALongRowWithTies)
     {
         std::vector<int64_t> order(static_cast<size_t>(n));
         std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(),
-            [&](int64_t a, int64_t b)
-            {
-                float const x = data[static_cast<size_t>(a)];
-                float const y = data[static_cast<size_t>(b)];
-                return operation == TopKOperation::kMAX ? x > y : x < y;
-            });
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+            float const x = data[static_cast<size_t>(a)];
+            float const y = data[static_cast<size_t>(b)];
+            return operation == TopKOperation::kMAX ? x > y : x < y;
+        });
         order.resize(static_cast<size_t>(k));
         auto const [values, indices] = run(input, selecting(operation, 0b10), k, DataType::kINT64);
         ASSERT_EQ(indices.elements<int64_t>(), order);

@@ -14,7 +14,7 @@ namespace
 class SilentLogger : public nvinfer1::ILogger
 {
 public:
-    void log(Severity, char const*) noexcept override {}
+    void log(Severity, char const*) noexcept override { }
 };
 
 } // namespace

@@ -54,7 +54,7 @@ private:
 class QuietLogger final : public nvinfer1::ILogger
 {
 public:
-    void log(Severity, char const*) noexcept override {}
+    void log(Severity, char const*) noexcept override { }
 };
 
 //! An ONNX parser for an empty network, and a configuration naming a model: both made by the installed library.

@@ -120,16 +120,12 @@ public:
     {
         return 0;
     }
-    void terminate() noexcept override
-    {
-    }
+    void terminate() noexcept override { }
     size_t getSerializationSize() const noexcept override
     {
         return 0;
     }
-    void serialize(void*) const noexcept override
-    {
-    }
+    void serialize(void*) const noexcept override { }
     void destroy() noexcept override
     {
         delete this;

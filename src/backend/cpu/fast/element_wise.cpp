@@ -91,9 +91,9 @@ private:
         dnnl::memory::desc const destination = linearDesc(result);
         dnnl::binary::desc const description(*binaryOf(mOperation), source0, source1, destination);
         dnnl::binary::primitive_desc const chosen(description, mState.engine);
-        return Prepared{PlainPrimitive(dnnl::binary(chosen),
-                            {{DNNL_ARG_SRC_0, source0}, {DNNL_ARG_SRC_1, source1}, {DNNL_ARG_DST, destination}},
-                            mState.engine),
+        return Prepared{
+            PlainPrimitive(dnnl::binary(chosen),
+                {{DNNL_ARG_SRC_0, source0}, {DNNL_ARG_SRC_1, source1}, {DNNL_ARG_DST, destination}}, mState.engine),
             swapped};
     }
 

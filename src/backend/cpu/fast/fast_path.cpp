@@ -83,8 +83,7 @@ bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer)
 
 bool joinsPointwiseChain(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
-    return dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr
-        && float32Throughout(model, layer);
+    return dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr && float32Throughout(model, layer);
 }
 
 bool fusesActivation(network::ActivationParams const& activation)

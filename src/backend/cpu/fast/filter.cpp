@@ -134,8 +134,8 @@ private:
         memory::desc const weights = filterWeights(mParams, Traits::kDirection, inputShape[1]);
         auto const chosen = describe(source, weights, destination, inputShape, output.shape);
         Prepared prepared{Primitive(chosen), laidOutWeights(mKernel, weights, chosen.weights_desc(), mState), {},
-            Staged(source, chosen.src_desc(), mState.engine), Staged(destination, chosen.dst_desc(), mState.engine),
-            {}, {}};
+            Staged(source, chosen.src_desc(), mState.engine), Staged(destination, chosen.dst_desc(), mState.engine), {},
+            {}};
         if (!mBias.empty())
         {
             memory::desc const bias = linearDesc({mParams.nbOutputMaps});
@@ -160,8 +160,8 @@ private:
 };
 
 //! The checks both layers share: FP32 weights, groups that divide the maps, an input of 1 to 3 spatial axes.
-bool supportsFilter(plan::PlanModel const& model, plan::LayerRecord const& layer,
-    network::WindowedFilterParams const& params)
+bool supportsFilter(
+    plan::PlanModel const& model, plan::LayerRecord const& layer, network::WindowedFilterParams const& params)
 {
     size_t const rank = layer.inputs.empty() || layer.inputs[0] < 0 ? 0 : model.tensors[layer.inputs[0]].dims.size();
     return rank >= 3 && rank <= 5 && params.nbGroups >= 1 && params.nbOutputMaps % params.nbGroups == 0
@@ -192,8 +192,7 @@ std::unique_ptr<Kernel> makeConvolution(State& state, plan::LayerRecord const& l
 bool supportsDeconvolution(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     auto const* params = plan::paramsOf<network::DeconvolutionParams>(layer);
-    if (params == nullptr || !supportsFilter(model, layer, *params) || layer.epilogue.any()
-        || layer.inputs.size() != 1)
+    if (params == nullptr || !supportsFilter(model, layer, *params) || layer.epilogue.any() || layer.inputs.size() != 1)
     {
         return false;
     }

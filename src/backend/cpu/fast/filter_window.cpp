@@ -33,8 +33,8 @@ FilterWindow filterWindow(network::WindowedFilterParams const& params, WindowDir
     return window;
 }
 
-memory::desc filterWeights(network::WindowedFilterParams const& params, WindowDirection direction,
-    int64_t inputChannels)
+memory::desc filterWeights(
+    network::WindowedFilterParams const& params, WindowDirection direction, int64_t inputChannels)
 {
     bool const transposed = direction == WindowDirection::kTRANSPOSED;
     Shape const kernelSize = network::dimsToVector(params.kernelSize);

@@ -25,7 +25,7 @@ FilterWindow filterWindow(network::WindowedFilterParams const& params, WindowDir
 //! The filter's weights as oneDNN groups them, checked to hold as many values as the reference expects (throws
 //! std::invalid_argument naming `layer` otherwise): a convolution's [K, C, k...] or [G, K / G, C / G, k...], row
 //! major; a deconvolution's weights are stored [C, K / G, k...], which is oneDNN's iohw (giohw).
-dnnl::memory::desc filterWeights(network::WindowedFilterParams const& params, WindowDirection direction,
-    int64_t inputChannels);
+dnnl::memory::desc filterWeights(
+    network::WindowedFilterParams const& params, WindowDirection direction, int64_t inputChannels);
 
 } // namespace kiln::cpu::fast

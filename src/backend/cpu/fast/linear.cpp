@@ -40,8 +40,8 @@ public:
         Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(rows); });
         prepared.source.set_data_handle(const_cast<void*>(inputs[0].data));
         prepared.destination.set_data_handle(output.data);
-        std::unordered_map<int, memory> arguments{{DNNL_ARG_SRC, prepared.source},
-            {DNNL_ARG_WEIGHTS, prepared.weights}, {DNNL_ARG_DST, prepared.destination}};
+        std::unordered_map<int, memory> arguments{{DNNL_ARG_SRC, prepared.source}, {DNNL_ARG_WEIGHTS, prepared.weights},
+            {DNNL_ARG_DST, prepared.destination}};
         if (prepared.bias)
         {
             arguments.emplace(DNNL_ARG_BIAS, prepared.bias);
@@ -120,9 +120,8 @@ private:
 
 bool linearRuns(MatrixOperation op0, MatrixOperation op1, ConstTensorView const& w)
 {
-    bool const oneMatrix = w.rank() >= 2 && std::all_of(w.shape.begin(), w.shape.end() - 2, [](int64_t e) {
-        return e == 1;
-    });
+    bool const oneMatrix = w.rank() >= 2
+        && std::all_of(w.shape.begin(), w.shape.end() - 2, [](int64_t e) { return e == 1; });
     return op0 == MatrixOperation::kNONE && op1 != MatrixOperation::kVECTOR && oneMatrix && w.count() > 0;
 }
 

@@ -157,7 +157,7 @@ private:
     struct Prepared
     {
         std::vector<TileKind> kinds;
-        std::vector<Tile> tiles; //!< empty where the inner extent is 0
+        std::vector<Tile> tiles;                         //!< empty where the inner extent is 0
         std::vector<std::vector<std::byte>> scratchpads; //!< by OpenMP thread: scratch for any kind's primitive
     };
 
@@ -191,8 +191,8 @@ private:
     }
 
     //! The index in `kinds` of the primitive for tiles of rows x cols, made where it is the first.
-    size_t kindOf(std::vector<TileKind>& kinds, MatrixOperand const& a, MatrixOperand const& b, int64_t rows,
-        int64_t cols) const
+    size_t kindOf(
+        std::vector<TileKind>& kinds, MatrixOperand const& a, MatrixOperand const& b, int64_t rows, int64_t cols) const
     {
         auto const found = std::find_if(
             kinds.begin(), kinds.end(), [&](TileKind const& kind) { return kind.rows == rows && kind.cols == cols; });
@@ -248,10 +248,10 @@ private:
             {
                 for (int64_t col = 0; col < cols; col += kTileColumns)
                 {
-                    size_t const kind = kindOf(prepared.kinds, a, b, std::min(kTileRows, rows - row),
-                        std::min(kTileColumns, cols - col));
-                    prepared.tiles.push_back(Tile{left + row * a.rowStride, right + col * b.colStride,
-                        (m * rows + row) * cols + col, col, kind});
+                    size_t const kind = kindOf(
+                        prepared.kinds, a, b, std::min(kTileRows, rows - row), std::min(kTileColumns, cols - col));
+                    prepared.tiles.push_back(Tile{
+                        left + row * a.rowStride, right + col * b.colStride, (m * rows + row) * cols + col, col, kind});
                 }
             }
         }

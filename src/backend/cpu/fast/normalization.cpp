@@ -153,9 +153,7 @@ bool supportsNormalization(plan::PlanModel const& model, plan::LayerRecord const
     // The axes from the first named one to the last: oneDNN's normalized elements are the view's last axis.
     auto const first = static_cast<size_t>(std::countr_zero(params->axes));
     uint32_t const trailing = ((1U << rank) - 1U) & ~((1U << first) - 1U);
-    auto weightsFit = [&](int32_t t) {
-        return model.tensors[t].dims.size() == rank && onesBefore(model, t, first);
-    };
+    auto weightsFit = [&](int32_t t) { return model.tensors[t].dims.size() == rank && onesBefore(model, t, first); };
     return params->axes == trailing && weightsFit(layer.inputs[1]) && weightsFit(layer.inputs[2]);
 }
 

@@ -45,8 +45,8 @@ struct Prepared
 };
 
 //! Copies the `count` elements of `input` that output elements `start`... read into `block`.
-void gather(float const* input, InputLayout const& layout, Shape const& shape, int64_t start, int64_t count,
-    float* block)
+void gather(
+    float const* input, InputLayout const& layout, Shape const& shape, int64_t start, int64_t count, float* block)
 {
     if (layout.single)
     {
@@ -186,8 +186,8 @@ public:
                 for (size_t s = 0; s < mSteps.size(); ++s)
                 {
                     PointwiseStep const& step = mSteps[s];
-                    float* const result
-                        = s + 1 == mSteps.size() ? out + start : registers.data() + kBlock * static_cast<int64_t>(s);
+                    float* const result = s + 1 == mSteps.size() ? out + start
+                                                                 : registers.data() + kBlock * static_cast<int64_t>(s);
                     evaluate(step, mFunctions[s], operand(step.first), step.binary() ? operand(step.second) : nullptr,
                         result, n);
                 }

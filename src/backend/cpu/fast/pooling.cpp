@@ -95,16 +95,17 @@ public:
         {
             return;
         }
-        std::optional<Prepared>& prepared = mCache.get(
-            inputs, mState.resolvedThreads(), [&] { return prepare(inputs[0].shape, output.shape); });
+        std::optional<Prepared>& prepared
+            = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs[0].shape, output.shape); });
         if (!prepared)
         {
             runPooling(mParams, inputs[0], output);
             return;
         }
         dnnl::stream& stream = mState.stream;
-        prepared->primitive.execute(stream, {{DNNL_ARG_SRC, prepared->source.read(inputs[0].data, stream)},
-                                                {DNNL_ARG_DST, prepared->destination.target(output.data)}});
+        prepared->primitive.execute(stream,
+            {{DNNL_ARG_SRC, prepared->source.read(inputs[0].data, stream)},
+                {DNNL_ARG_DST, prepared->destination.target(output.data)}});
         prepared->destination.commit(output.data, stream);
         stream.wait();
     }

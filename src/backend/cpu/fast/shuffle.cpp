@@ -119,8 +119,8 @@ bool supportsShuffle(plan::PlanModel const& model, plan::LayerRecord const& laye
     size_t const inputRank = model.tensors[layer.inputs[0]].dims.size();
     size_t const outputRank = model.tensors[layer.outputs[0]].dims.size();
     // Two transposes would need the tensor in between.
-    bool const oneTranspose
-        = isIdentity(params->firstTranspose, inputRank) || isIdentity(params->secondTranspose, outputRank);
+    bool const oneTranspose = isIdentity(params->firstTranspose, inputRank)
+        || isIdentity(params->secondTranspose, outputRank);
     return oneTranspose && inputRank > 0 && outputRank > 0;
 }
 

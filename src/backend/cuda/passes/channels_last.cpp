@@ -81,8 +81,8 @@ TensorFormat inputFormatOf(plan::LayerRecord const& convolution)
 {
     auto const& params = *plan::paramsOf<network::ConvolutionParams>(convolution);
     int64_t const taps = volume(network::dimsToVector(params.kernelSize));
-    int64_t const channels
-        = params.nbOutputMaps > 0 && taps > 0 ? params.kernel.count() / (params.nbOutputMaps * taps) : 0;
+    int64_t const channels = params.nbOutputMaps > 0 && taps > 0 ? params.kernel.count() / (params.nbOutputMaps * taps)
+                                                                 : 0;
     return params.nbGroups == 1 && channels % 8 != 0 ? TensorFormat::kHWC8 : TensorFormat::kHWC;
 }
 

@@ -17,8 +17,8 @@ namespace
 //! bias and fused epilogue.
 std::string epilogueText(network::ConvolutionParams const& params, plan::Epilogue const& epilogue)
 {
-    return " bias " + std::to_string(!params.bias.empty()) + " residual "
-        + std::to_string(epilogue.addsResidual) + " relu " + std::to_string(epilogue.relu());
+    return " bias " + std::to_string(!params.bias.empty()) + " residual " + std::to_string(epilogue.addsResidual)
+        + " relu " + std::to_string(epilogue.relu());
 }
 
 std::string epilogueText(network::DeconvolutionParams const&, plan::Epilogue const&)
@@ -171,8 +171,7 @@ bool channelsLastIsFaster(plan::PlanModel const& model, std::function<Shape(int3
         std::optional<Timing> inChannelsLast;
         std::optional<Timing> inLinear;
         // A layout cuDNN cannot time here is no reason to fail the build: the comparison is left undecided.
-        if (!choose(record, params, input, type, format, tuning, inChannelsLast, error,
-                TimingFailure::kNO_CHOICE)
+        if (!choose(record, params, input, type, format, tuning, inChannelsLast, error, TimingFailure::kNO_CHOICE)
             || !choose(record, params, input, type, nvinfer1::TensorFormat::kLINEAR, tuning, inLinear, error,
                 TimingFailure::kNO_CHOICE))
         {

@@ -42,14 +42,14 @@ struct ConvolutionTuning
 {
     backend::TimingCache& cache;
     AlgorithmTimer* timer{nullptr}; //!< nullptr where no GPU is usable: only cached choices are taken
-    std::string device;                   //!< the CUDA backend's deviceIdentity(): the timer's GPU
+    std::string device;             //!< the CUDA backend's deviceIdentity(): the timer's GPU
     size_t workspaceLimit{0};
     bool errorOnCacheMiss{false}; //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
 };
 
-//! Sets the cuDNN algorithm of every convolution and deconvolution in `model` (its backend choice); `optShape(t)` is tensor t's shape at the first
-//! profile's kOPT. Returns false with `error` naming the layer when timing fails or, with errorOnCacheMiss, when
-//! the cache lacks a configuration.
+//! Sets the cuDNN algorithm of every convolution and deconvolution in `model` (its backend choice); `optShape(t)` is
+//! tensor t's shape at the first profile's kOPT. Returns false with `error` naming the layer when timing fails or, with
+//! errorOnCacheMiss, when the cache lacks a configuration.
 bool tuneConvolutions(plan::PlanModel& model, std::function<Shape(int32_t)> const& optShape,
     ConvolutionTuning const& tuning, std::string& error);
 

@@ -63,8 +63,7 @@ float activate(network::ActivationParams const& params, float x)
     return x;
 }
 
-void runActivation(
-    network::ActivationParams const& params, ConstTensorView const& input, TensorView const& output)
+void runActivation(network::ActivationParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     requireShape(output.shape, input.shape, "activation output");
     requireFloatingPoint(input, "activation input");

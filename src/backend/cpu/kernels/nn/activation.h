@@ -27,7 +27,6 @@ float activate(network::ActivationParams const& params, float x);
 
 //! Writes `output` (same shape as `input`; both floating-point, any of kFLOAT/kHALF/kBF16). In-place use
 //! (output aliasing input) is allowed. Throws std::invalid_argument on a shape or type mismatch.
-void runActivation(
-    network::ActivationParams const& params, ConstTensorView const& input, TensorView const& output);
+void runActivation(network::ActivationParams const& params, ConstTensorView const& input, TensorView const& output);
 
 } // namespace kiln::cpu

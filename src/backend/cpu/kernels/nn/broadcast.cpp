@@ -19,8 +19,8 @@ Shape broadcastShape(std::initializer_list<Shape> shapes)
     {
         if (shape.size() != result.size())
         {
-            throw std::invalid_argument("broadcast: ranks differ (" + shapeText(result) + " and "
-                + shapeText(shape) + "); TensorRT broadcasting needs equal ranks");
+            throw std::invalid_argument("broadcast: ranks differ (" + shapeText(result) + " and " + shapeText(shape)
+                + "); TensorRT broadcasting needs equal ranks");
         }
         for (size_t axis = 0; axis < shape.size(); ++axis)
         {
@@ -43,8 +43,8 @@ Shape broadcastStrides(Shape const& shape, Shape const& outputShape)
 {
     if (shape.size() != outputShape.size())
     {
-        throw std::invalid_argument("broadcast: operand " + shapeText(shape) + " has a different rank than "
-            + shapeText(outputShape));
+        throw std::invalid_argument(
+            "broadcast: operand " + shapeText(shape) + " has a different rank than " + shapeText(outputShape));
     }
     Shape strides = contiguousStrides(shape);
     for (size_t axis = 0; axis < shape.size(); ++axis)
@@ -55,8 +55,8 @@ Shape broadcastStrides(Shape const& shape, Shape const& outputShape)
         }
         if (shape[axis] != 1)
         {
-            throw std::invalid_argument("broadcast: operand " + shapeText(shape) + " does not broadcast to "
-                + shapeText(outputShape));
+            throw std::invalid_argument(
+                "broadcast: operand " + shapeText(shape) + " does not broadcast to " + shapeText(outputShape));
         }
         strides[axis] = 0;
     }

@@ -26,8 +26,7 @@ Shape convolutionOutputShape(Shape const& inputShape, network::ConvolutionParams
     return resolveGeometry(inputShape, params).outputShape;
 }
 
-void runConvolution(
-    network::ConvolutionParams const& params, ConstTensorView const& input, TensorView const& output)
+void runConvolution(network::ConvolutionParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     KernelGeometry const geometry = resolveGeometry(input.shape, params);
     Shape const kernelSize = network::dimsToVector(params.kernelSize);
@@ -74,8 +73,8 @@ void runConvolution(
             bool inside = true;
             for (size_t axis = 0; axis < spatialRank && inside; ++axis)
             {
-                int64_t const coordinate = outputIndex[axis] * geometry.stride[axis]
-                    - geometry.window.prePadding[axis] + kernelIndex[axis] * geometry.dilation[axis];
+                int64_t const coordinate = outputIndex[axis] * geometry.stride[axis] - geometry.window.prePadding[axis]
+                    + kernelIndex[axis] * geometry.dilation[axis];
                 inside = coordinate >= 0 && coordinate < inputSize[axis];
                 inputOffset += coordinate * inputStrides[axis];
             }

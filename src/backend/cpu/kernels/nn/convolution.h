@@ -20,7 +20,6 @@ Shape convolutionOutputShape(Shape const& inputShape, network::ConvolutionParams
 //! Writes `output` (kFLOAT, kHALF or kBF16, shape from convolutionOutputShape). `input` and the layer's weights are
 //! floating-point of any of those types. Throws std::invalid_argument on inconsistent shapes, weight counts or
 //! types.
-void runConvolution(
-    network::ConvolutionParams const& params, ConstTensorView const& input, TensorView const& output);
+void runConvolution(network::ConvolutionParams const& params, ConstTensorView const& input, TensorView const& output);
 
 } // namespace kiln::cpu

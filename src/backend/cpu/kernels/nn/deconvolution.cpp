@@ -42,8 +42,8 @@ struct Taps
     std::vector<int64_t> inputOffset;
 };
 
-void findTaps(KernelGeometry const& geometry, Layout const& layout, Shape const& outputIndex, Shape& kernelIndex,
-    Taps& taps)
+void findTaps(
+    KernelGeometry const& geometry, Layout const& layout, Shape const& outputIndex, Shape& kernelIndex, Taps& taps)
 {
     // Output o receives input i through tap k when i * stride + k * dilation == o + prePadding.
     taps.kernelOffset.clear();
@@ -70,8 +70,8 @@ void findTaps(KernelGeometry const& geometry, Layout const& layout, Shape const&
 }
 
 //! Every output map's value at one output position, in every image of the batch.
-void deconvolvePosition(FilterOperands const& operands, Layout const& layout, Taps const& taps, int64_t position,
-    TensorView const& output)
+void deconvolvePosition(
+    FilterOperands const& operands, Layout const& layout, Taps const& taps, int64_t position, TensorView const& output)
 {
     std::vector<float> const& x = operands.input;
     std::vector<float> const& w = operands.kernel;

@@ -20,8 +20,7 @@ void requireFloatingPoint(nvinfer1::DataType type, char const* what)
 {
     if (!isFloatType(type))
     {
-        throw std::invalid_argument(std::string(what) + ": expected kFLOAT, kHALF or kBF16, got "
-            + dataTypeName(type));
+        throw std::invalid_argument(std::string(what) + ": expected kFLOAT, kHALF or kBF16, got " + dataTypeName(type));
     }
 }
 
@@ -29,8 +28,8 @@ void requireShape(Shape const& shape, Shape const& expected, char const* what)
 {
     if (shape != expected)
     {
-        throw std::invalid_argument(std::string(what) + ": shape " + shapeText(shape) + ", expected "
-            + shapeText(expected));
+        throw std::invalid_argument(
+            std::string(what) + ": shape " + shapeText(shape) + ", expected " + shapeText(expected));
     }
 }
 

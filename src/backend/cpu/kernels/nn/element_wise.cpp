@@ -162,8 +162,8 @@ DataType elementWiseOutputType(ElementWiseOperation op, DataType inputType)
     {
         throw std::invalid_argument("element-wise: unknown ElementWiseOperation");
     }
-    bool const numeric = isFloatType(inputType) || inputType == DataType::kINT32
-        || inputType == DataType::kINT64 || inputType == DataType::kINT8;
+    bool const numeric = isFloatType(inputType) || inputType == DataType::kINT32 || inputType == DataType::kINT64
+        || inputType == DataType::kINT8;
     if (isComparison(op) && (numeric || inputType == DataType::kBOOL))
     {
         return DataType::kBOOL;
@@ -192,8 +192,8 @@ void runElementWise(network::ElementWiseParams const& params, ConstTensorView co
     DataType const outputType = elementWiseOutputType(op, first.type);
     if (output.type != outputType)
     {
-        throw std::invalid_argument("element-wise: output type " + dataTypeName(output.type) + ", expected "
-            + dataTypeName(outputType));
+        throw std::invalid_argument(
+            "element-wise: output type " + dataTypeName(output.type) + ", expected " + dataTypeName(outputType));
     }
     requireShape(output.shape, elementWiseOutputShape(first.shape, second.shape), "element-wise output");
     int64_t const count = output.count();

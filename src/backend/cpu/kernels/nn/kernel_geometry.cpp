@@ -10,8 +10,8 @@
 namespace kiln::cpu
 {
 
-KernelGeometry resolveKernelGeometry(char const* layer, WindowDirection direction, Shape const& inputShape,
-    network::WindowedFilterParams const& params)
+KernelGeometry resolveKernelGeometry(
+    char const* layer, WindowDirection direction, Shape const& inputShape, network::WindowedFilterParams const& params)
 {
     std::string const name = layer;
     if (inputShape.size() < 3)

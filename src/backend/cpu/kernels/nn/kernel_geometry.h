@@ -41,7 +41,7 @@ FilterOperands loadFilterOperands(char const* layer, network::WindowedFilterPara
 
 //! Checks the parameters against inputShape [N, C, spatial...] and places the window.
 //! Throws std::invalid_argument whose message starts with `layer`.
-KernelGeometry resolveKernelGeometry(char const* layer, WindowDirection direction, Shape const& inputShape,
-    network::WindowedFilterParams const& params);
+KernelGeometry resolveKernelGeometry(
+    char const* layer, WindowDirection direction, Shape const& inputShape, network::WindowedFilterParams const& params);
 
 } // namespace kiln::cpu

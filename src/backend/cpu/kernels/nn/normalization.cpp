@@ -14,8 +14,8 @@ namespace
 {
 
 // With one weight per group, scale and bias are read as if they held one weight per channel.
-ConstTensorView perGroupAsPerChannel(ConstTensorView const& weights, int64_t groups, int64_t channels,
-    std::vector<float>& storage)
+ConstTensorView perGroupAsPerChannel(
+    ConstTensorView const& weights, int64_t groups, int64_t channels, std::vector<float>& storage)
 {
     if (groups <= 1 || weights.rank() < 2 || weights.shape[1] != groups || groups == channels)
     {
@@ -104,8 +104,8 @@ std::vector<int64_t> statisticsBuckets(network::NormalizationParams const& param
 }
 
 //! Each bucket's mean, and the inverse of its standard deviation.
-void bucketStatistics(ConstTensorView const& input, std::vector<int64_t> const& bucketOf, size_t buckets,
-    float epsilon, std::vector<double>& mean, std::vector<double>& inverseDeviation)
+void bucketStatistics(ConstTensorView const& input, std::vector<int64_t> const& bucketOf, size_t buckets, float epsilon,
+    std::vector<double>& mean, std::vector<double>& inverseDeviation)
 {
     // Two passes (mean, then squared deviations) avoid the cancellation of sum-of-squares formulas.
     int64_t const count = input.count();
@@ -156,13 +156,14 @@ void runNormalization(network::NormalizationParams const& params, ConstTensorVie
     std::vector<int64_t> const bucketOf = statisticsBuckets(params, input.shape, count, channels, bucketExtents);
     std::vector<double> mean;
     std::vector<double> inverseDeviation;
-    bucketStatistics(input, bucketOf, static_cast<size_t>(volume(bucketExtents)), params.epsilon, mean,
-        inverseDeviation);
+    bucketStatistics(
+        input, bucketOf, static_cast<size_t>(volume(bucketExtents)), params.epsilon, mean, inverseDeviation);
     for (int64_t i = 0; i < count; ++i, walker.next())
     {
         size_t const b = static_cast<size_t>(bucketOf[static_cast<size_t>(i)]);
         double const normalized = (loadFloat(input, i) - mean[b]) * inverseDeviation[b];
-        double const result = normalized * loadFloat(scaleView, walker.offset(0)) + loadFloat(biasView, walker.offset(1));
+        double const result
+            = normalized * loadFloat(scaleView, walker.offset(0)) + loadFloat(biasView, walker.offset(1));
         storeFloat(output, i, static_cast<float>(result));
     }
 }

@@ -30,8 +30,7 @@ PoolingGeometry resolveGeometry(Shape const& inputShape, network::PoolingParams 
     size_t const spatialRank = windowSize.size();
     if (spatialRank == 0 || inputShape.size() < spatialRank)
     {
-        throw std::invalid_argument("pooling: window " + shapeText(windowSize) + " for input "
-            + shapeText(inputShape));
+        throw std::invalid_argument("pooling: window " + shapeText(windowSize) + " for input " + shapeText(inputShape));
     }
     size_t const leadingRank = inputShape.size() - spatialRank;
     PoolingGeometry geometry;
@@ -156,8 +155,8 @@ void runPooling(network::PoolingParams const& params, ConstTensorView const& inp
             {
                 accumulateWindow(input, plane * inputPlane, window, inputStrides, windowIndex, sum, maximum);
             }
-            storeFloat(output, plane * outputPlane + position,
-                pooledValue(params, window.inputCount, divisor, sum, maximum));
+            storeFloat(
+                output, plane * outputPlane + position, pooledValue(params, window.inputCount, divisor, sum, maximum));
         }
     }
 }

@@ -35,8 +35,8 @@ int64_t scaleWeightCount(network::ScaleParams const& params, Shape const& inputS
 {
     if (params.channelAxis < 0 || params.channelAxis >= static_cast<int32_t>(inputShape.size()))
     {
-        throw std::invalid_argument("scale: channelAxis " + std::to_string(params.channelAxis)
-            + " outside input " + shapeText(inputShape));
+        throw std::invalid_argument(
+            "scale: channelAxis " + std::to_string(params.channelAxis) + " outside input " + shapeText(inputShape));
     }
     switch (params.mode)
     {

@@ -24,8 +24,8 @@ int64_t ceilDiv(int64_t numerator, int64_t denominator)
     return -floorDiv(-numerator, denominator);
 }
 
-void checkRanks(Shape const& inputSize, Shape const& window, Shape const& stride, Shape const& prePadding,
-    Shape const& postPadding)
+void checkRanks(
+    Shape const& inputSize, Shape const& window, Shape const& stride, Shape const& prePadding, Shape const& postPadding)
 {
     size_t const rank = inputSize.size();
     if (window.size() != rank || stride.size() != rank || prePadding.size() != rank || postPadding.size() != rank)

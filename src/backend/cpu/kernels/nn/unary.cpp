@@ -104,8 +104,8 @@ DataType unaryOutputType(UnaryOperation op, DataType inputType)
     {
         return producesBool(op) ? DataType::kBOOL : inputType;
     }
-    throw std::invalid_argument("unary: operation " + std::to_string(static_cast<int32_t>(op)) + " does not take "
-        + dataTypeName(inputType));
+    throw std::invalid_argument(
+        "unary: operation " + std::to_string(static_cast<int32_t>(op)) + " does not take " + dataTypeName(inputType));
 }
 
 void runUnary(network::UnaryParams const& params, ConstTensorView const& input, TensorView const& output)
@@ -114,8 +114,8 @@ void runUnary(network::UnaryParams const& params, ConstTensorView const& input, 
     DataType const outputType = unaryOutputType(op, input.type);
     if (output.type != outputType)
     {
-        throw std::invalid_argument("unary: output type " + dataTypeName(output.type) + ", expected "
-            + dataTypeName(outputType));
+        throw std::invalid_argument(
+            "unary: output type " + dataTypeName(output.type) + ", expected " + dataTypeName(outputType));
     }
     requireShape(output.shape, input.shape, "unary output");
     int64_t const count = input.count();

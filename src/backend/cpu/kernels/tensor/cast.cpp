@@ -76,8 +76,8 @@ void cast(ConstTensorView const& input, TensorView const& output)
         {
             // encodeScalar truncates toward zero and saturates, and gives value != 0 for BOOL.
             auto const bytes = encodeScalar(output.type, static_cast<double>(readFloat(input.data, input.type, i)));
-            std::memcpy(static_cast<uint8_t*>(output.data) + static_cast<size_t>(i) * outputBytes, bytes.data(),
-                outputBytes);
+            std::memcpy(
+                static_cast<uint8_t*>(output.data) + static_cast<size_t>(i) * outputBytes, bytes.data(), outputBytes);
         }
     }
 }

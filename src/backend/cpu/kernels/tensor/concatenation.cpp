@@ -36,8 +36,9 @@ Shape concatenationOutputShape(std::span<Shape const> inputs, network::Concatena
         }
         if (!compatible)
         {
-            fail(kKernel, "input shapes " + shapeText(inputs[0]) + " and " + shapeText(shape) +
-                    " differ outside axis " + std::to_string(axis));
+            fail(kKernel,
+                "input shapes " + shapeText(inputs[0]) + " and " + shapeText(shape) + " differ outside axis "
+                    + std::to_string(axis));
         }
         output[static_cast<size_t>(axis)] += shape[static_cast<size_t>(axis)];
     }

@@ -65,7 +65,8 @@ inline size_t byteSizeOf(DataType type, char const* kernel)
     size_t const size = elementSize(type);
     if (size == 0)
     {
-        throw std::invalid_argument(std::string(kernel) + ": sub-byte type " + dataTypeName(type) + " is not supported");
+        throw std::invalid_argument(
+            std::string(kernel) + ": sub-byte type " + dataTypeName(type) + " is not supported");
     }
     return size;
 }

@@ -36,9 +36,10 @@ std::vector<double> linspaceDeltas(LayerInputs const& inputs, int32_t outputRank
     }
     else if (outputRank > 1)
     {
-        fail(kKernel, "a kLINSPACE fill of rank " + std::to_string(outputRank)
-            + " needs beta as input 2, one delta per output dim (a static beta is a single delta, for 0-D and 1-D "
-              "outputs)");
+        fail(kKernel,
+            "a kLINSPACE fill of rank " + std::to_string(outputRank)
+                + " needs beta as input 2, one delta per output dim (a static beta is a single delta, for 0-D and 1-D "
+                  "outputs)");
     }
     return deltas;
 }
@@ -55,8 +56,9 @@ void fill(LayerInputs const& inputs, TensorView const& output, network::FillPara
     std::vector<double> const beta = linspaceDeltas(inputs, output.rank(), params.beta);
     if (beta.size() != output.shape.size())
     {
-        fail(kKernel, "beta needs one delta per output dim: " + std::to_string(beta.size()) + " for rank " +
-                std::to_string(output.shape.size()));
+        fail(kKernel,
+            "beta needs one delta per output dim: " + std::to_string(beta.size()) + " for rank "
+                + std::to_string(output.shape.size()));
     }
     bool const integer = isIndexType(output.type);
     if (!integer && !isFloatType(output.type))
@@ -76,32 +78,30 @@ void fill(LayerInputs const& inputs, TensorView const& output, network::FillPara
     int64_t const integerStart = static_cast<int64_t>(alpha);
     int64_t position = 0;
     Shape index(output.shape.size(), 0);
-    forEachIndex<1>(output.shape, {integerDeltas},
-        [&](std::array<int64_t, 1> const& offsets)
+    forEachIndex<1>(output.shape, {integerDeltas}, [&](std::array<int64_t, 1> const& offsets) {
+        if (integer)
         {
-            if (integer)
+            writeInteger(output.data, output.type, position, integerStart + offsets[0]);
+        }
+        else
+        {
+            double value = alpha;
+            for (size_t d = 0; d < index.size(); ++d)
             {
-                writeInteger(output.data, output.type, position, integerStart + offsets[0]);
+                value += beta[d] * static_cast<double>(index[d]);
             }
-            else
+            writeFloat(output.data, output.type, position, static_cast<float>(value));
+        }
+        ++position;
+        for (size_t d = index.size(); d-- > 0;)
+        {
+            if (++index[d] < output.shape[d])
             {
-                double value = alpha;
-                for (size_t d = 0; d < index.size(); ++d)
-                {
-                    value += beta[d] * static_cast<double>(index[d]);
-                }
-                writeFloat(output.data, output.type, position, static_cast<float>(value));
+                break;
             }
-            ++position;
-            for (size_t d = index.size(); d-- > 0;)
-            {
-                if (++index[d] < output.shape[d])
-                {
-                    break;
-                }
-                index[d] = 0;
-            }
-        });
+            index[d] = 0;
+        }
+    });
 }
 
 void fillWithValue(TensorView const& output, ConstTensorView const& value)

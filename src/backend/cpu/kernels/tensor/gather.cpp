@@ -33,8 +33,8 @@ int64_t resolveIndex(ConstTensorView const& indices, int64_t position, int64_t e
     int64_t const index = raw < 0 ? raw + extent : raw;
     if (index < 0 || index >= extent)
     {
-        fail(kKernel, "index " + std::to_string(raw) + " is out of range for an axis of extent " +
-                std::to_string(extent));
+        fail(kKernel,
+            "index " + std::to_string(raw) + " is out of range for an axis of extent " + std::to_string(extent));
     }
     return index;
 }
@@ -45,8 +45,9 @@ void checkBatchDims(Shape const& data, Shape const& indices, int32_t count)
     {
         if (data[static_cast<size_t>(d)] != indices[static_cast<size_t>(d)])
         {
-            fail(kKernel, "element-wise dim " + std::to_string(d) + " differs between data " + shapeText(data) +
-                    " and indices " + shapeText(indices));
+            fail(kKernel,
+                "element-wise dim " + std::to_string(d) + " differs between data " + shapeText(data) + " and indices "
+                    + shapeText(indices));
         }
     }
 }
@@ -88,13 +89,11 @@ void gatherElements(ConstTensorView const& data, ConstTensorView const& indices,
     auto const* source = static_cast<uint8_t const*>(data.data);
     auto* destination = static_cast<uint8_t*>(output.data);
     int64_t position = 0;
-    forEachIndex<1>(indices.shape, {dataStrides},
-        [&](std::array<int64_t, 1> const& offsets)
-        {
-            int64_t const index = resolveIndex(indices, position++, data.shape[axis]);
-            std::memcpy(destination, source + (offsets[0] + index * axisStride) * static_cast<int64_t>(bytes), bytes);
-            destination += bytes;
-        });
+    forEachIndex<1>(indices.shape, {dataStrides}, [&](std::array<int64_t, 1> const& offsets) {
+        int64_t const index = resolveIndex(indices, position++, data.shape[axis]);
+        std::memcpy(destination, source + (offsets[0] + index * axisStride) * static_cast<int64_t>(bytes), bytes);
+        destination += bytes;
+    });
 }
 
 void gatherNd(ConstTensorView const& data, ConstTensorView const& indices, TensorView const& output,
@@ -139,8 +138,8 @@ Shape gatherOutputShape(Shape const& data, Shape const& indices, network::Gather
     case GatherMode::kDEFAULT:
     {
         size_t const axis = static_cast<size_t>(normalizeAxis(params.gatherAxis, dataRank, kKernel));
-        if (batchDims < 0 || batchDims > 1 || static_cast<size_t>(batchDims) > axis ||
-            indices.size() < static_cast<size_t>(batchDims))
+        if (batchDims < 0 || batchDims > 1 || static_cast<size_t>(batchDims) > axis
+            || indices.size() < static_cast<size_t>(batchDims))
         {
             fail(kKernel, "kDEFAULT needs numElementWiseDims 0, or 1 with gatherAxis >= 1 and indices of rank >= 1");
         }
@@ -161,16 +160,17 @@ Shape gatherOutputShape(Shape const& data, Shape const& indices, network::Gather
         {
             if (d != axis && indices[d] > data[d])
             {
-                fail(kKernel, "kELEMENT indices " + shapeText(indices) + " exceed data " + shapeText(data) +
-                        " outside the gather axis");
+                fail(kKernel,
+                    "kELEMENT indices " + shapeText(indices) + " exceed data " + shapeText(data)
+                        + " outside the gather axis");
             }
         }
         return indices;
     }
     case GatherMode::kND:
     {
-        if (batchDims < 0 || indices.empty() || static_cast<size_t>(batchDims) >= indices.size() ||
-            batchDims >= dataRank)
+        if (batchDims < 0 || indices.empty() || static_cast<size_t>(batchDims) >= indices.size()
+            || batchDims >= dataRank)
         {
             fail(kKernel, "kND needs indices of rank > numElementWiseDims and data of rank > numElementWiseDims");
         }
@@ -178,8 +178,9 @@ Shape gatherOutputShape(Shape const& data, Shape const& indices, network::Gather
         int64_t const coordinateCount = indices.back();
         if (coordinateCount < 1 || coordinateCount > dataRank - batchDims)
         {
-            fail(kKernel, "kND: last indices dim " + std::to_string(coordinateCount) + " must lie in [1, " +
-                    std::to_string(dataRank - batchDims) + "]");
+            fail(kKernel,
+                "kND: last indices dim " + std::to_string(coordinateCount) + " must lie in [1, "
+                    + std::to_string(dataRank - batchDims) + "]");
         }
         Shape output(indices.begin(), indices.end() - 1);
         output.insert(output.end(), data.begin() + batchDims + coordinateCount, data.end());
@@ -195,8 +196,8 @@ void gather(ConstTensorView const& data, ConstTensorView const& indices, TensorV
     expectShape(output.shape, gatherOutputShape(data.shape, indices.shape, params), kKernel, "output");
     if (data.type != output.type)
     {
-        fail(kKernel,
-            std::string("data is ") + dataTypeName(data.type) + " but output is " + dataTypeName(output.type));
+        fail(
+            kKernel, std::string("data is ") + dataTypeName(data.type) + " but output is " + dataTypeName(output.type));
     }
     if (!isIndexType(indices.type))
     {

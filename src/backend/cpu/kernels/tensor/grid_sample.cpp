@@ -102,8 +102,8 @@ int64_t neighbourPixel(double c, int64_t extent, AxisBounds bounds, SampleMode m
 std::array<double, 4> cubicWeights(double t)
 {
     double const a = kCubicCoefficient;
-    auto near = [a](double d) { return ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0; };            // |d| <= 1
-    auto far = [a](double d) { return ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a; };        // 1 < |d| < 2
+    auto near = [a](double d) { return ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0; };      // |d| <= 1
+    auto far = [a](double d) { return ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a; }; // 1 < |d| < 2
     return {far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)};
 }
 
@@ -171,8 +171,8 @@ Shape gridSampleOutputShape(Shape const& input, Shape const& grid)
     }
     if (grid.size() != 4 || grid[3] != 2 || grid[0] != input[0])
     {
-        fail(kKernel, "grid has shape " + shapeText(grid) + "; expected [" + std::to_string(input[0])
-            + ", H_out, W_out, 2]");
+        fail(kKernel,
+            "grid has shape " + shapeText(grid) + "; expected [" + std::to_string(input[0]) + ", H_out, W_out, 2]");
     }
     return {input[0], input[1], grid[1], grid[2]};
 }
@@ -187,8 +187,9 @@ void gridSample(ConstTensorView const& input, ConstTensorView const& grid, Tenso
     }
     if (!network::GridSampleParams::isSupportedSampleMode(params.sampleMode))
     {
-        fail(kKernel, "sample mode " + std::to_string(static_cast<int32_t>(params.sampleMode))
-            + " is not kFILL, kCLAMP or kREFLECT");
+        fail(kKernel,
+            "sample mode " + std::to_string(static_cast<int32_t>(params.sampleMode))
+                + " is not kFILL, kCLAMP or kREFLECT");
     }
     if (output.count() == 0)
     {

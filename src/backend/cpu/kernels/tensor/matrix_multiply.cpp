@@ -63,8 +63,9 @@ Shape matrixMultiplyOutputShape(Shape const& input0, Shape const& input1, networ
     MatrixOperand const b = describeMatrixOperand(input1, params.op1, false);
     if (a.cols != b.rows)
     {
-        fail(kKernel, "inner dimensions differ: " + std::to_string(a.cols) + " and " + std::to_string(b.rows) +
-                " (shapes " + shapeText(input0) + " and " + shapeText(input1) + ")");
+        fail(kKernel,
+            "inner dimensions differ: " + std::to_string(a.cols) + " and " + std::to_string(b.rows) + " (shapes "
+                + shapeText(input0) + " and " + shapeText(input1) + ")");
     }
     Shape output = broadcastBatch(a, b);
     if (params.op0 != MatrixOperation::kVECTOR)
@@ -94,8 +95,7 @@ void matrixMultiply(ConstTensorView const& input0, ConstTensorView const& input1
     }
 
     // Strides of whole matrices along the batch dims; 0 where an operand broadcasts.
-    auto matrixBatchStrides = [&](MatrixOperand const& operand)
-    {
+    auto matrixBatchStrides = [&](MatrixOperand const& operand) {
         Shape strides = broadcastStrides(operand.batch, batch, kKernel);
         for (int64_t& stride : strides)
         {
@@ -113,8 +113,7 @@ void matrixMultiply(ConstTensorView const& input0, ConstTensorView const& input1
     std::vector<float> left(static_cast<size_t>(m * k));
     std::vector<float> right(static_cast<size_t>(k * n));
     forEachIndex<3>(batch, {matrixBatchStrides(a), matrixBatchStrides(b), outputStrides},
-        [&](std::array<int64_t, 3> const& offsets)
-        {
+        [&](std::array<int64_t, 3> const& offsets) {
             for (int64_t i = 0; i < m; ++i)
             {
                 for (int64_t p = 0; p < k; ++p)

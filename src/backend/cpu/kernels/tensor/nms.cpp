@@ -39,20 +39,25 @@ Extents checkInputs(ConstTensorView const& boxes, ConstTensorView const& scores)
 {
     if (!isFloatType(boxes.type) || scores.type != boxes.type)
     {
-        fail(kKernel, std::string("boxes and scores must both be FLOAT, HALF or BF16, not ") + dataTypeName(boxes.type)
-            + " and " + dataTypeName(scores.type));
+        fail(kKernel,
+            std::string("boxes and scores must both be FLOAT, HALF or BF16, not ") + dataTypeName(boxes.type) + " and "
+                + dataTypeName(scores.type));
     }
     if ((boxes.rank() != 3 && boxes.rank() != 4) || boxes.shape.back() != 4 || scores.rank() != 3)
     {
-        fail(kKernel, "boxes " + shapeText(boxes.shape) + " must be [batch, boxes, 4] or [batch, boxes, classes, 4] "
-            "and scores " + shapeText(scores.shape) + " [batch, boxes, classes]");
+        fail(kKernel,
+            "boxes " + shapeText(boxes.shape)
+                + " must be [batch, boxes, 4] or [batch, boxes, classes, 4] "
+                  "and scores "
+                + shapeText(scores.shape) + " [batch, boxes, classes]");
     }
     Extents const extents{scores.shape[0], scores.shape[1], scores.shape[2], boxes.rank() == 4};
     if (boxes.shape[0] != extents.batch || boxes.shape[1] != extents.boxes
         || (extents.perClass && boxes.shape[2] != extents.classes))
     {
-        fail(kKernel, "boxes " + shapeText(boxes.shape) + " do not match scores " + shapeText(scores.shape)
-            + " [batch, boxes, classes]");
+        fail(kKernel,
+            "boxes " + shapeText(boxes.shape) + " do not match scores " + shapeText(scores.shape)
+                + " [batch, boxes, classes]");
     }
     return extents;
 }
@@ -61,8 +66,9 @@ void checkOutputs(Extents const& extents, TensorView const& selected, TensorView
 {
     if (!isIndexType(selected.type) || selected.rank() != 2 || selected.shape[1] != 3)
     {
-        fail(kKernel, "the selected indices must be an INT32 or INT64 [count, 3] tensor, not "
-            + shapeText(selected.shape) + " of " + dataTypeName(selected.type));
+        fail(kKernel,
+            "the selected indices must be an INT32 or INT64 [count, 3] tensor, not " + shapeText(selected.shape)
+                + " of " + dataTypeName(selected.type));
     }
     if (!isIndexType(count.type) || count.rank() != 0)
     {

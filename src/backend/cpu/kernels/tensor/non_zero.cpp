@@ -30,8 +30,9 @@ void checkOutputs(ConstTensorView const& input, TensorView const& indices, Tenso
     }
     if (indices.rank() != 2 || indices.shape[0] != input.rank() || indices.shape[1] < input.count())
     {
-        fail(kKernel, "indices have shape " + shapeText(indices.shape) + "; expected [" + std::to_string(input.rank())
-            + ", " + std::to_string(input.count()) + "], room for every element of the input");
+        fail(kKernel,
+            "indices have shape " + shapeText(indices.shape) + "; expected [" + std::to_string(input.rank()) + ", "
+                + std::to_string(input.count()) + "], room for every element of the input");
     }
     bool const narrow = indices.type == DataType::kINT32;
     for (int64_t extent : input.shape)

@@ -20,8 +20,8 @@ size_t firstPaddedDim(Shape const& input, network::PaddingParams const& params)
     int32_t const padded = params.prePadding.nbDims;
     if (params.postPadding.nbDims != padded || padded < 0 || static_cast<size_t>(padded) > input.size())
     {
-        fail(kKernel, "prePadding and postPadding must have the same length, at most the rank " +
-                std::to_string(input.size()));
+        fail(kKernel,
+            "prePadding and postPadding must have the same length, at most the rank " + std::to_string(input.size()));
     }
     return input.size() - static_cast<size_t>(padded);
 }

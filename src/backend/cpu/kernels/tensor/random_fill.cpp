@@ -38,8 +38,9 @@ void randomFill(LayerInputs const& inputs, TensorView const& output, network::Fi
     bool const uniform = params.operation == FillOperation::kRANDOM_UNIFORM;
     if (uniform && alpha > beta)
     {
-        fail(kKernel, "the minimum alpha (" + std::to_string(alpha) + ") exceeds the maximum beta ("
-                + std::to_string(beta) + ")");
+        fail(kKernel,
+            "the minimum alpha (" + std::to_string(alpha) + ") exceeds the maximum beta (" + std::to_string(beta)
+                + ")");
     }
     if (!uniform && beta < 0.0)
     {

@@ -54,12 +54,10 @@ std::vector<Accumulator> accumulate(ConstTensorView const& input, uint32_t axes,
 {
     std::vector<Accumulator> accumulators(static_cast<size_t>(outputCount), identity);
     int64_t inputIndex = 0;
-    forEachIndex<1>(input.shape, {accumulatorStrides(input.shape, axes)},
-        [&](std::array<int64_t, 1> const& offsets)
-        {
-            Accumulator& acc = accumulators[static_cast<size_t>(offsets[0])];
-            acc = combine(acc, readElement(inputIndex++));
-        });
+    forEachIndex<1>(input.shape, {accumulatorStrides(input.shape, axes)}, [&](std::array<int64_t, 1> const& offsets) {
+        Accumulator& acc = accumulators[static_cast<size_t>(offsets[0])];
+        acc = combine(acc, readElement(inputIndex++));
+    });
     return accumulators;
 }
 
@@ -81,11 +79,13 @@ void reduceFloat(
             input, params.reduceAxes, output.count(), 1.0, [](double a, double b) { return a * b; }, read);
         break;
     case ReduceOperation::kMAX:
-        result = accumulate<double>(input, params.reduceAxes, output.count(), -inf,
+        result = accumulate<double>(
+            input, params.reduceAxes, output.count(), -inf,
             [](double a, double b) { return (std::isnan(a) || a >= b) ? a : b; }, read);
         break;
     case ReduceOperation::kMIN:
-        result = accumulate<double>(input, params.reduceAxes, output.count(), inf,
+        result = accumulate<double>(
+            input, params.reduceAxes, output.count(), inf,
             [](double a, double b) { return (std::isnan(a) || a <= b) ? a : b; }, read);
         break;
     }
@@ -108,10 +108,12 @@ void reduceInteger(
     bool const is32 = input.type == DataType::kINT32;
     int64_t const lowest = is32 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
     int64_t const highest = is32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
-    auto wrapAdd = [](int64_t a, int64_t b)
-    { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); };
-    auto wrapMul = [](int64_t a, int64_t b)
-    { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); };
+    auto wrapAdd = [](int64_t a, int64_t b) {
+        return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+    };
+    auto wrapMul = [](int64_t a, int64_t b) {
+        return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+    };
     std::vector<int64_t> result;
     switch (params.operation)
     {
@@ -123,12 +125,14 @@ void reduceInteger(
         result = accumulate<int64_t>(input, params.reduceAxes, output.count(), 1, wrapMul, read);
         break;
     case ReduceOperation::kMAX:
-        result = accumulate<int64_t>(input, params.reduceAxes, output.count(), lowest,
-            [](int64_t a, int64_t b) { return std::max(a, b); }, read);
+        result = accumulate<int64_t>(
+            input, params.reduceAxes, output.count(), lowest, [](int64_t a, int64_t b) { return std::max(a, b); },
+            read);
         break;
     case ReduceOperation::kMIN:
-        result = accumulate<int64_t>(input, params.reduceAxes, output.count(), highest,
-            [](int64_t a, int64_t b) { return std::min(a, b); }, read);
+        result = accumulate<int64_t>(
+            input, params.reduceAxes, output.count(), highest, [](int64_t a, int64_t b) { return std::min(a, b); },
+            read);
         break;
     }
     for (int64_t i = 0; i < output.count(); ++i)

@@ -11,8 +11,8 @@
 namespace kiln::cpu
 {
 
-void transposeBatched(void const* input, void* output, int64_t batches, int64_t rows, int64_t columns,
-    size_t elementBytes)
+void transposeBatched(
+    void const* input, void* output, int64_t batches, int64_t rows, int64_t columns, size_t elementBytes)
 {
     auto const* from = static_cast<std::byte const*>(input);
     auto* to = static_cast<std::byte*>(output);
@@ -35,8 +35,8 @@ namespace
 
 //! Copies `positions` runs of channels from `from` (`fromChannels` each) to `to` (`toChannels` each): the channels
 //! both have, then zeros. Adds or drops kHWC8's padding.
-void copyChannels(void const* from, int64_t fromChannels, void* to, int64_t toChannels, int64_t positions,
-    size_t elementBytes)
+void copyChannels(
+    void const* from, int64_t fromChannels, void* to, int64_t toChannels, int64_t positions, size_t elementBytes)
 {
     size_t const kept = static_cast<size_t>(std::min(fromChannels, toChannels)) * elementBytes;
     auto const* source = static_cast<std::byte const*>(from);

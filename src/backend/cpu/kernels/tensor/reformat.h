@@ -22,7 +22,7 @@ void reformat(ConstTensorView const& input, TensorView const& output);
 
 //! The same element movement on raw memory: `batches` matrices of `rows` x `columns` elements of `elementBytes`
 //! each, transposed. kLINEAR to kHWC is rows = C, columns = the spatial volume; kHWC to kLINEAR the reverse.
-void transposeBatched(void const* input, void* output, int64_t batches, int64_t rows, int64_t columns,
-    size_t elementBytes);
+void transposeBatched(
+    void const* input, void* output, int64_t batches, int64_t rows, int64_t columns, size_t elementBytes);
 
 } // namespace kiln::cpu

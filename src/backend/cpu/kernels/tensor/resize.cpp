@@ -33,9 +33,9 @@ double sourceCoordinate(
     case ResizeCoordinateTransformation::kHALF_PIXEL: return (static_cast<double>(x) + 0.5) / scale - 0.5;
     case ResizeCoordinateTransformation::kASYMMETRIC: return static_cast<double>(x) / scale;
     case ResizeCoordinateTransformation::kALIGN_CORNERS:
-        return outExtent == 1 ? 0.0
-                              : static_cast<double>(x) * static_cast<double>(inExtent - 1)
-                / static_cast<double>(outExtent - 1);
+        return outExtent == 1
+            ? 0.0
+            : static_cast<double>(x) * static_cast<double>(inExtent - 1) / static_cast<double>(outExtent - 1);
     }
     fail(kKernel, "unknown ResizeCoordinateTransformation");
 }
@@ -55,7 +55,7 @@ int64_t roundNearest(double coordinate, ResizeRoundMode mode)
 //! Cubic convolution weights of the neighbours at floor(x) - 1 .. floor(x) + 2, for t = x - floor(x).
 std::array<double, 4> cubicWeights(double t, double a)
 {
-    auto nearWeight = [a](double d) { return ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0; };     // |d| <= 1
+    auto nearWeight = [a](double d) { return ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0; };      // |d| <= 1
     auto farWeight = [a](double d) { return ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a; }; // 1 < |d| < 2
     return {farWeight(t + 1.0), nearWeight(t), nearWeight(1.0 - t), farWeight(2.0 - t)};
 }
@@ -204,8 +204,8 @@ Shape resizeOutputDimensions(Shape const& input, Shape const& dimensions)
     expectValidShape(dimensions, kKernel, "outputDimensions");
     if (dimensions.size() != input.size())
     {
-        fail(kKernel, "outputDimensions " + shapeText(dimensions) + " do not match rank " +
-                std::to_string(input.size()));
+        fail(kKernel,
+            "outputDimensions " + shapeText(dimensions) + " do not match rank " + std::to_string(input.size()));
     }
     return dimensions;
 }

@@ -45,8 +45,9 @@ std::vector<int64_t> readLengths(ConstTensorView const& sequenceLens, int64_t ba
     }
     if (sequenceLens.rank() != 1 || sequenceLens.shape[0] != batchExtent)
     {
-        fail(kKernel, "sequence lengths have shape " + shapeText(sequenceLens.shape) + "; expected ["
-            + std::to_string(batchExtent) + "], one length per index of the batch axis");
+        fail(kKernel,
+            "sequence lengths have shape " + shapeText(sequenceLens.shape) + "; expected ["
+                + std::to_string(batchExtent) + "], one length per index of the batch axis");
     }
     std::vector<int64_t> lengths(static_cast<size_t>(batchExtent));
     for (int64_t b = 0; b < batchExtent; ++b)
@@ -54,8 +55,9 @@ std::vector<int64_t> readLengths(ConstTensorView const& sequenceLens, int64_t ba
         int64_t const length = readInteger(sequenceLens.data, sequenceLens.type, b);
         if (length < 0 || length > sequenceExtent)
         {
-            fail(kKernel, "sequence length " + std::to_string(length) + " of batch index " + std::to_string(b)
-                + " is outside [0, " + std::to_string(sequenceExtent) + "], the sequence axis' extent");
+            fail(kKernel,
+                "sequence length " + std::to_string(length) + " of batch index " + std::to_string(b)
+                    + " is outside [0, " + std::to_string(sequenceExtent) + "], the sequence axis' extent");
         }
         lengths[static_cast<size_t>(b)] = length;
     }
@@ -70,8 +72,8 @@ void reverseSequence(ConstTensorView const& input, ConstTensorView const& sequen
     expectShape(output.shape, input.shape, kKernel, "output");
     if (output.type != input.type)
     {
-        fail(kKernel, std::string("input is ") + dataTypeName(input.type) + " but output is "
-            + dataTypeName(output.type));
+        fail(kKernel,
+            std::string("input is ") + dataTypeName(input.type) + " but output is " + dataTypeName(output.type));
     }
     size_t const bytes = byteSizeOf(input.type, kKernel);
     checkAxes(params, input.rank());

@@ -24,8 +24,9 @@ void checkTypes(ConstTensorView const& data, ConstTensorView const& indices, Con
     expectShape(output.shape, data.shape, kKernel, "output");
     if (output.type != data.type || updates.type != data.type)
     {
-        fail(kKernel, "data, updates and output must have one type; they are " + dataTypeName(data.type) + ", "
-            + dataTypeName(updates.type) + " and " + dataTypeName(output.type));
+        fail(kKernel,
+            "data, updates and output must have one type; they are " + dataTypeName(data.type) + ", "
+                + dataTypeName(updates.type) + " and " + dataTypeName(output.type));
     }
     byteSizeOf(data.type, kKernel);
     if (!isIndexType(indices.type))
@@ -39,8 +40,9 @@ void checkTypes(ConstTensorView const& data, ConstTensorView const& indices, Con
     }
     if (params.reduction != ScatterReduction::kNONE && !network::ScatterParams::isReducibleType(data.type))
     {
-        fail(kKernel, std::string("reduction ") + network::scatterReductionName(params.reduction) + " cannot combine "
-            + dataTypeName(data.type) + " elements");
+        fail(kKernel,
+            std::string("reduction ") + network::scatterReductionName(params.reduction) + " cannot combine "
+                + dataTypeName(data.type) + " elements");
     }
     if (data.rank() < 1)
     {
@@ -60,8 +62,9 @@ ScatterGeometry elementGeometry(Shape const& data, Shape const& indices, Shape c
     }
     if (!fits)
     {
-        fail(kKernel, "kELEMENT indices " + shapeText(indices) + " must have the rank of the data " + shapeText(data)
-            + " and fit in it off axis " + std::to_string(geometry.axis));
+        fail(kKernel,
+            "kELEMENT indices " + shapeText(indices) + " must have the rank of the data " + shapeText(data)
+                + " and fit in it off axis " + std::to_string(geometry.axis));
     }
     return geometry;
 }
@@ -70,8 +73,9 @@ ScatterGeometry ndGeometry(Shape const& data, Shape const& indices, Shape const&
 {
     if (indices.empty() || indices.back() < 1 || indices.back() > static_cast<int64_t>(data.size()))
     {
-        fail(kKernel, "kND indices " + shapeText(indices) + " must end in a dim of 1 to "
-            + std::to_string(data.size()) + " coordinates into the data " + shapeText(data));
+        fail(kKernel,
+            "kND indices " + shapeText(indices) + " must end in a dim of 1 to " + std::to_string(data.size())
+                + " coordinates into the data " + shapeText(data));
     }
     ScatterGeometry geometry;
     geometry.coordinateCount = indices.back();
@@ -90,8 +94,9 @@ int64_t resolveIndex(ConstTensorView const& indices, int64_t position, int64_t e
     int64_t const index = raw < 0 ? raw + extent : raw;
     if (index < 0 || index >= extent)
     {
-        fail(kKernel, "index " + std::to_string(raw) + " (indices element " + std::to_string(position)
-            + ") is out of range for axis " + std::to_string(axis) + " of extent " + std::to_string(extent));
+        fail(kKernel,
+            "index " + std::to_string(raw) + " (indices element " + std::to_string(position)
+                + ") is out of range for axis " + std::to_string(axis) + " of extent " + std::to_string(extent));
     }
     return index;
 }

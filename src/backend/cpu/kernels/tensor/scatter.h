@@ -19,9 +19,9 @@ namespace kiln::cpu
 //! Where a scatter's updates land, from the shapes alone.
 struct ScatterGeometry
 {
-    int32_t axis{0};             //!< kELEMENT: the axis, in [0, rank)
-    int64_t coordinateCount{0};  //!< kND: k, the coordinates of each tuple
-    int64_t slice{0};            //!< kND: the elements of the data slice each tuple picks (the data dims from k)
+    int32_t axis{0};            //!< kELEMENT: the axis, in [0, rank)
+    int64_t coordinateCount{0}; //!< kND: k, the coordinates of each tuple
+    int64_t slice{0};           //!< kND: the elements of the data slice each tuple picks (the data dims from k)
 };
 
 //! Checks the types, shapes and parameters (throws std::invalid_argument starting with "scatter: ") and returns the

@@ -22,10 +22,8 @@ KILN_HOST_DEVICE inline float combineFloats(ScatterReduction reduction, float el
     {
     case ScatterReduction::kADD: return element + update;
     case ScatterReduction::kMUL: return element * update;
-    case ScatterReduction::kMAX:
-        return elementIsNan ? element : (updateIsNan || update > element ? update : element);
-    case ScatterReduction::kMIN:
-        return elementIsNan ? element : (updateIsNan || update < element ? update : element);
+    case ScatterReduction::kMAX: return elementIsNan ? element : (updateIsNan || update > element ? update : element);
+    case ScatterReduction::kMIN: return elementIsNan ? element : (updateIsNan || update < element ? update : element);
     case ScatterReduction::kNONE: break;
     }
     return update;

@@ -45,12 +45,12 @@ void select(ConstTensorView const& condition, ConstTensorView const& thenInput, 
     auto* destination = static_cast<uint8_t*>(output.data);
     int64_t const elementBytes = static_cast<int64_t>(bytes);
     forEachIndex<3>(output.shape,
-        {broadcastStrides(condition.shape, output.shape, kKernel), broadcastStrides(thenInput.shape, output.shape, kKernel),
+        {broadcastStrides(condition.shape, output.shape, kKernel),
+            broadcastStrides(thenInput.shape, output.shape, kKernel),
             broadcastStrides(elseInput.shape, output.shape, kKernel)},
-        [&](std::array<int64_t, 3> const& offsets)
-        {
-            uint8_t const* source
-                = flags[offsets[0]] != 0 ? thenBytes + offsets[1] * elementBytes : elseBytes + offsets[2] * elementBytes;
+        [&](std::array<int64_t, 3> const& offsets) {
+            uint8_t const* source = flags[offsets[0]] != 0 ? thenBytes + offsets[1] * elementBytes
+                                                           : elseBytes + offsets[2] * elementBytes;
             std::memcpy(destination, source, bytes);
             destination += bytes;
         });

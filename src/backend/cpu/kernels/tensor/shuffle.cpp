@@ -32,8 +32,9 @@ std::vector<int32_t> leadingOrder(nvinfer1::Permutation const& permutation, size
 {
     if (rank > static_cast<size_t>(nvinfer1::Dims::MAX_DIMS))
     {
-        fail(kKernel, "rank " + std::to_string(rank) + " is beyond a permutation's " +
-                std::to_string(nvinfer1::Dims::MAX_DIMS) + " entries");
+        fail(kKernel,
+            "rank " + std::to_string(rank) + " is beyond a permutation's " + std::to_string(nvinfer1::Dims::MAX_DIMS)
+                + " entries");
     }
     return std::vector<int32_t>(permutation.order, permutation.order + rank);
 }
@@ -66,8 +67,9 @@ Shape resolveReshapeDimensions(Shape const& input, Shape const& reshapeDimension
         {
             if (i >= input.size())
             {
-                fail(kKernel, "placeholder 0 at index " + std::to_string(i) + " of " + shapeText(reshapeDimensions) +
-                        " has no input dim to copy (input " + shapeText(input) + ")");
+                fail(kKernel,
+                    "placeholder 0 at index " + std::to_string(i) + " of " + shapeText(reshapeDimensions)
+                        + " has no input dim to copy (input " + shapeText(input) + ")");
             }
             extent = input[i];
         }
@@ -84,15 +86,17 @@ Shape resolveReshapeDimensions(Shape const& input, Shape const& reshapeDimension
         }
         if (inputVolume % knownVolume != 0)
         {
-            fail(kKernel, "cannot reshape " + shapeText(input) + " to " + shapeText(reshapeDimensions) +
-                    ": volume " + std::to_string(inputVolume) + " is not a multiple of " + std::to_string(knownVolume));
+            fail(kKernel,
+                "cannot reshape " + shapeText(input) + " to " + shapeText(reshapeDimensions) + ": volume "
+                    + std::to_string(inputVolume) + " is not a multiple of " + std::to_string(knownVolume));
         }
         output[static_cast<size_t>(inferredIndex)] = inputVolume / knownVolume;
     }
     else if (knownVolume != inputVolume)
     {
-        fail(kKernel, "cannot reshape " + shapeText(input) + " (volume " + std::to_string(inputVolume) + ") to " +
-                shapeText(output) + " (volume " + std::to_string(knownVolume) + ")");
+        fail(kKernel,
+            "cannot reshape " + shapeText(input) + " (volume " + std::to_string(inputVolume) + ") to "
+                + shapeText(output) + " (volume " + std::to_string(knownVolume) + ")");
     }
     return output;
 }
@@ -105,8 +109,8 @@ Shape transposeShape(Shape const& input, std::vector<int32_t> const& order)
     }
     if (order.size() != input.size())
     {
-        fail(kKernel, "permutation has " + std::to_string(order.size()) + " entries for rank " +
-                std::to_string(input.size()));
+        fail(kKernel,
+            "permutation has " + std::to_string(order.size()) + " entries for rank " + std::to_string(input.size()));
     }
     std::vector<bool> used(input.size(), false);
     Shape output(input.size());
@@ -181,12 +185,10 @@ void transpose(ConstTensorView const& input, TensorView const& output, std::vect
     }
     auto const* source = static_cast<uint8_t const*>(input.data);
     auto* destination = static_cast<uint8_t*>(output.data);
-    forEachIndex<1>(output.shape, {permutedStrides},
-        [&](std::array<int64_t, 1> const& offsets)
-        {
-            std::memcpy(destination, source + offsets[0], bytes);
-            destination += bytes;
-        });
+    forEachIndex<1>(output.shape, {permutedStrides}, [&](std::array<int64_t, 1> const& offsets) {
+        std::memcpy(destination, source + offsets[0], bytes);
+        destination += bytes;
+    });
 }
 
 void shuffle(ConstTensorView const& input, TensorView const& output, network::ShuffleParams const& params)

@@ -42,8 +42,9 @@ int64_t sampleCoordinate(int64_t coordinate, int64_t extent, SampleMode mode)
     }
     if (mode == SampleMode::kSTRICT_BOUNDS)
     {
-        fail(kKernel, "coordinate " + std::to_string(coordinate) + " is outside an axis of extent " +
-                std::to_string(extent) + " in kSTRICT_BOUNDS mode");
+        fail(kKernel,
+            "coordinate " + std::to_string(coordinate) + " is outside an axis of extent " + std::to_string(extent)
+                + " in kSTRICT_BOUNDS mode");
     }
     if (extent == 0)
     {
@@ -76,8 +77,8 @@ void slice(LayerInputs const& inputs, TensorView const& output, network::SlicePa
     size_t const rank = input.shape.size();
     if (start.size() != rank || size.size() != rank || stride.size() != rank)
     {
-        fail(kKernel, "start, size and stride must each have one entry per input dim (rank " + std::to_string(rank) +
-                ")");
+        fail(kKernel,
+            "start, size and stride must each have one entry per input dim (rank " + std::to_string(rank) + ")");
     }
     expectValidShape(size, kKernel, "size");
     expectShape(output.shape, size, kKernel, "output");
@@ -90,8 +91,8 @@ void sampleWindow(ConstTensorView const& input, TensorView const& output, Shape 
     size_t const rank = input.shape.size();
     if (start.size() != rank || stride.size() != rank || output.shape.size() != rank)
     {
-        fail(kKernel, "start, stride and output must each have one entry per input dim (rank " +
-                std::to_string(rank) + ")");
+        fail(kKernel,
+            "start, stride and output must each have one entry per input dim (rank " + std::to_string(rank) + ")");
     }
     if (input.type != output.type)
     {

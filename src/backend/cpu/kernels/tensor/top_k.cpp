@@ -71,8 +71,7 @@ void selectRows(ConstTensorView const& input, TensorView const& values, TensorVi
     auto* valueBytes = static_cast<uint8_t*>(values.data);
     bool const wantMax = operation == TopKOperation::kMAX;
     // A strict total order (the index breaks ties), so the selection is deterministic.
-    auto ranksBefore = [wantMax](Candidate<Key> const& a, Candidate<Key> const& b)
-    {
+    auto ranksBefore = [wantMax](Candidate<Key> const& a, Candidate<Key> const& b) {
         if (greaterThan(a.key, b.key))
         {
             return wantMax;
@@ -114,8 +113,8 @@ Shape topKOutputShape(Shape const& input, network::TopKParams const& params, int
     int32_t const axis = reducedAxis(input, params.reduceAxes);
     if (k < 0 || k > input[static_cast<size_t>(axis)])
     {
-        fail(kKernel, "k = " + std::to_string(k) + " is outside [0, " +
-                std::to_string(input[static_cast<size_t>(axis)]) + "]");
+        fail(kKernel,
+            "k = " + std::to_string(k) + " is outside [0, " + std::to_string(input[static_cast<size_t>(axis)]) + "]");
     }
     Shape output = input;
     output[static_cast<size_t>(axis)] = k;
