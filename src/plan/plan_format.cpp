@@ -377,7 +377,7 @@ bool readGuards(ByteReader& r, LayerRecord& l)
     return true;
 }
 
-//! TensorRT's layer types, and Kiln's own (network::kPointwiseLayerType) that only plans hold.
+//! TensorRT's layer types, and Kiln's own (network::kPointwiseLayerType, kAttentionLayerType) that only plans hold.
 bool readLayerType(ByteReader& r, nvinfer1::LayerType& type)
 {
     int32_t raw = 0;
@@ -385,10 +385,13 @@ bool readLayerType(ByteReader& r, nvinfer1::LayerType& type)
     {
         return false;
     }
-    if (raw == static_cast<int32_t>(network::kPointwiseLayerType))
+    for (nvinfer1::LayerType const own : {network::kPointwiseLayerType, network::kAttentionLayerType})
     {
-        type = network::kPointwiseLayerType;
-        return true;
+        if (raw == static_cast<int32_t>(own))
+        {
+            type = own;
+            return true;
+        }
     }
     ByteReader tensorRtType(&raw, sizeof(raw));
     return readEnum(tensorRtType, type, "layer type") || r.fail(tensorRtType.error());

@@ -7,6 +7,7 @@
 #include "backend/cuda/passes/convolution_tuning.h"
 #include "core/logging.h"
 #include "network/layers/matrix_multiply.h"
+#include "plan/passes/attention_fusion.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
@@ -74,6 +75,17 @@ plan::MatrixMultiplyFusionRules cublasLtFusions()
     return plan::MatrixMultiplyFusionRules{fullyConnected, relu};
 }
 
+//! The attention attention.cu runs: FP32 or FP16, over depths of up to kMaxAttentionDepth.
+plan::AttentionFusionRules attentionFusions()
+{
+    auto runs = [](nvinfer1::DataType type, int64_t depth, int64_t valueDepth) {
+        bool const floatingPoint = type == nvinfer1::DataType::kFLOAT || type == nvinfer1::DataType::kHALF;
+        return floatingPoint && depth > 0 && depth <= kMaxAttentionDepth && valueDepth > 0
+            && valueDepth <= kMaxAttentionDepth;
+    };
+    return plan::AttentionFusionRules{runs};
+}
+
 //! The point-wise chains pointwise.cu runs: built-in layers over floating-point tensors, within the kernel's program
 //! size. The kernel reads and writes each tensor in its own type and computes in float, so a layer that converted
 //! a tensor (an FP32 constant or network input read by an FP16 layer) joins too, its conversion folded into the load.
@@ -121,11 +133,12 @@ public:
         return cuda::unsupportedReason(params);
     }
 
-    //! Convolution and matrix multiply fusions, point-wise chains, channels-last regions (as the configuration's
+    //! Attention, convolution and matrix multiply fusions, point-wise chains, channels-last regions (as the configuration's
     //! ConvolutionLayout says: by default kept where they time faster), then each convolution's and deconvolution's
     //! cuDNN algorithm by timing.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
+        plan::fuseAttention(model, attentionFusions());
         plan::fuseConvolutionEpilogues(model, cudnnFusions());
         plan::fuseMatrixMultiplyEpilogues(model, cublasLtFusions());
         plan::fusePointwiseChains(model, pointwiseChains());

@@ -38,11 +38,16 @@ struct LayerContext
 constexpr int32_t kMaxPointwiseSteps = 32;
 constexpr int32_t kMaxPointwiseInputs = 16;
 
+//! The largest depth (of query and keys, and of values) the attention kernel takes.
+constexpr int64_t kMaxAttentionDepth = 128;
+
 // Stateless kernels.
 void run(network::ActivationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
-void run(
-    network::CastParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
+void run(network::CastParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
 void run(network::ConcatenationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(network::CumulativeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,

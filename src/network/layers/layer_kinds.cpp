@@ -7,7 +7,7 @@ namespace kiln::network
 
 std::unique_ptr<LayerParams> makeLayerParams(nvinfer1::LayerType type)
 {
-    // On the value: PointwiseParams's type lies beyond nvinfer1::LayerType's enumerators.
+    // On the value: PointwiseParams's and AttentionParams's types lie beyond nvinfer1::LayerType's enumerators.
     switch (static_cast<int32_t>(type))
     {
 #define KILN_MAKE_KIND(Params)                                                                                         \

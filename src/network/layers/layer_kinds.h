@@ -4,6 +4,7 @@
 #pragma once
 
 #include "network/layers/activation.h"
+#include "network/layers/attention.h"
 #include "network/layers/concatenation.h"
 #include "network/layers/constant.h"
 #include "network/layers/convolution.h"
@@ -38,39 +39,40 @@
 #include <string>
 
 //! X(parameter struct) for every built-in layer kind; each struct names its nvinfer1::LayerType as kLayerType.
-#define KILN_FOR_EACH_LAYER_KIND(X)                                                                                    \
-    X(ActivationParams)                                                                                                \
-    X(CastParams)                                                                                                      \
-    X(ConcatenationParams)                                                                                             \
-    X(ConstantParams)                                                                                                  \
-    X(ConvolutionParams)                                                                                               \
-    X(CumulativeParams)                                                                                                \
-    X(DeconvolutionParams)                                                                                             \
-    X(ElementWiseParams)                                                                                               \
-    X(FillParams)                                                                                                      \
-    X(GatherParams)                                                                                                    \
-    X(GridSampleParams)                                                                                                \
-    X(IdentityParams)                                                                                                  \
-    X(MatrixMultiplyParams)                                                                                            \
-    X(NMSParams)                                                                                                       \
-    X(NonZeroParams)                                                                                                   \
-    X(NormalizationParams)                                                                                             \
-    X(OneHotParams)                                                                                                    \
-    X(PaddingParams)                                                                                                   \
-    X(ParametricReLUParams)                                                                                            \
-    X(PointwiseParams)                                                                                                 \
-    X(PoolingParams)                                                                                                   \
-    X(ReduceParams)                                                                                                    \
-    X(ResizeParams)                                                                                                    \
-    X(ReverseSequenceParams)                                                                                           \
-    X(ScaleParams)                                                                                                     \
-    X(ScatterParams)                                                                                                   \
-    X(SelectParams)                                                                                                    \
-    X(ShapeParams)                                                                                                     \
-    X(ShuffleParams)                                                                                                   \
-    X(SliceParams)                                                                                                     \
-    X(SoftMaxParams)                                                                                                   \
-    X(TopKParams)                                                                                                      \
+#define KILN_FOR_EACH_LAYER_KIND(X)                                                                                   \
+    X(ActivationParams)                                                                                               \
+    X(AttentionParams)                                                                                                \
+    X(CastParams)                                                                                                     \
+    X(ConcatenationParams)                                                                                            \
+    X(ConstantParams)                                                                                                 \
+    X(ConvolutionParams)                                                                                              \
+    X(CumulativeParams)                                                                                               \
+    X(DeconvolutionParams)                                                                                            \
+    X(ElementWiseParams)                                                                                              \
+    X(FillParams)                                                                                                     \
+    X(GatherParams)                                                                                                   \
+    X(GridSampleParams)                                                                                               \
+    X(IdentityParams)                                                                                                 \
+    X(MatrixMultiplyParams)                                                                                           \
+    X(NMSParams)                                                                                                      \
+    X(NonZeroParams)                                                                                                  \
+    X(NormalizationParams)                                                                                            \
+    X(OneHotParams)                                                                                                   \
+    X(PaddingParams)                                                                                                  \
+    X(ParametricReLUParams)                                                                                           \
+    X(PointwiseParams)                                                                                                \
+    X(PoolingParams)                                                                                                  \
+    X(ReduceParams)                                                                                                   \
+    X(ResizeParams)                                                                                                   \
+    X(ReverseSequenceParams)                                                                                          \
+    X(ScaleParams)                                                                                                    \
+    X(ScatterParams)                                                                                                  \
+    X(SelectParams)                                                                                                   \
+    X(ShapeParams)                                                                                                    \
+    X(ShuffleParams)                                                                                                  \
+    X(SliceParams)                                                                                                    \
+    X(SoftMaxParams)                                                                                                  \
+    X(TopKParams)                                                                                                     \
     X(UnaryParams)
 
 namespace kiln::network
@@ -85,7 +87,7 @@ std::unique_ptr<LayerParams> makeLayerParams(nvinfer1::LayerType type);
 template <typename Visitor>
 decltype(auto) visitLayerParams(LayerParams const& params, Visitor&& visitor)
 {
-    // On the value: PointwiseParams's type lies beyond nvinfer1::LayerType's enumerators.
+    // On the value: PointwiseParams's and AttentionParams's types lie beyond nvinfer1::LayerType's enumerators.
     switch (static_cast<int32_t>(params.type()))
     {
 #define KILN_VISIT_KIND(Params)                                                                                        \

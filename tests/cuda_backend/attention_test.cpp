@@ -1,0 +1,289 @@
+// Attention on the CUDA backend: which MatMul, scale, mask, SoftMax, MatMul chains the builder fuses into one
+// attention layer (read from the CUDA plan, without a GPU), and that the fused kernel computes what the CPU
+// reference computes unfused, layer by layer: FP32 and FP16, sequence lengths that are not multiples of the
+// kernel's tiles, depths that are not multiples of 16, broadcast masks, rows masked throughout, long sequences.
+#include "backend_comparison.h"
+#include "network/layers/attention.h"
+#include "plan/plan_graph.h"
+
+#include <cmath>
+#include <limits>
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+using Op = MatrixOperation;
+
+//! One attention as exporters spell it: softmax(q * s . k [/ divisor] + mask) . v, over [batch, heads, ., .].
+struct AttentionCase
+{
+    int64_t batch{2};
+    int64_t heads{3};
+    int64_t queries{20};
+    int64_t keys{20};
+    int64_t depth{16};
+    int64_t valueDepth{16};
+    bool keysByRow{false};   //!< k is [.., Sk, D] and the product transposes it, else [.., D, Sk]
+    float queryScale{0.25F}; //!< multiplies q before the product (1: no multiplication)
+    float divisor{1.0F};     //!< divides the scores after the product (1: no division)
+    bool mask{true};         //!< an additive mask input [batch, 1, 1, Sk]
+    bool nanGuard{false};    //!< Where(IsNaN(p), 0, p) after the SoftMax
+    bool maskWholeRow{false}; //!< the mask puts -inf on every key of batch 0
+    bool sharedKeys{false};   //!< keys and values have one head, broadcast to every query head (multi-query)
+
+    Dims dims(int64_t rows, int64_t columns) const
+    {
+        return Dims{4, {batch, heads, rows, columns}};
+    }
+    Dims keyDims(int64_t rows, int64_t columns) const
+    {
+        return Dims{4, {batch, sharedKeys ? 1 : heads, rows, columns}};
+    }
+
+    NetworkMaker maker() const
+    {
+        AttentionCase const c = *this;
+        return [c](INetworkDefinition& network) {
+            ITensor* q = network.addInput("q", DataType::kFLOAT, c.dims(c.queries, c.depth));
+            ITensor* k = network.addInput(
+                "k", DataType::kFLOAT, c.keysByRow ? c.keyDims(c.keys, c.depth) : c.keyDims(c.depth, c.keys));
+            ITensor* v = network.addInput("v", DataType::kFLOAT, c.keyDims(c.keys, c.valueDepth));
+            auto scalar = [&](float value, char const* name) -> ITensor& {
+                // Kiln copies a constant's weights when the layer is added.
+                IConstantLayer* layer = network.addConstant(Dims{4, {1, 1, 1, 1}}, Weights{DataType::kFLOAT, &value, 1});
+                layer->setName(name);
+                return *layer->getOutput(0);
+            };
+            ITensor* query = q;
+            if (c.queryScale != 1.0F)
+            {
+                IElementWiseLayer* scaled
+                    = network.addElementWise(*q, scalar(c.queryScale, "s"), ElementWiseOperation::kPROD);
+                scaled->setName("scale q");
+                query = scaled->getOutput(0);
+            }
+            IMatrixMultiplyLayer* scores
+                = network.addMatrixMultiply(*query, Op::kNONE, *k, c.keysByRow ? Op::kTRANSPOSE : Op::kNONE);
+            scores->setName("qk");
+            ITensor* s = scores->getOutput(0);
+            if (c.divisor != 1.0F)
+            {
+                IElementWiseLayer* divided
+                    = network.addElementWise(*s, scalar(c.divisor, "d"), ElementWiseOperation::kDIV);
+                divided->setName("divide");
+                s = divided->getOutput(0);
+            }
+            if (c.mask)
+            {
+                ITensor* mask = network.addInput("mask", DataType::kFLOAT, Dims{4, {c.batch, 1, 1, c.keys}});
+                s = &add(network, *s, *mask, "mask");
+            }
+            ISoftMaxLayer* softmax = network.addSoftMax(*s);
+            softmax->setAxes(1U << 3);
+            softmax->setName("softmax");
+            ITensor* p = softmax->getOutput(0);
+            if (c.nanGuard)
+            {
+                IUnaryLayer* isNaN = network.addUnary(*p, UnaryOperation::kISNAN);
+                isNaN->setName("isnan");
+                ISelectLayer* select = network.addSelect(*isNaN->getOutput(0), scalar(0.0F, "zero"), *p);
+                select->setName("where");
+                p = select->getOutput(0);
+            }
+            IMatrixMultiplyLayer* output = network.addMatrixMultiply(*p, Op::kNONE, *v, Op::kNONE);
+            output->setName("pv");
+            output->getOutput(0)->setName("y");
+            network.markOutput(*output->getOutput(0));
+        };
+    }
+
+    std::map<std::string, HostTensor> inputs() const
+    {
+        std::map<std::string, HostTensor> in;
+        Dims const kDims = keysByRow ? keyDims(keys, depth) : keyDims(depth, keys);
+        Dims const vDims = keyDims(keys, valueDepth);
+        in.emplace("q", fromFloats(shapeOf(dims(queries, depth)), spread(volumeOf(dims(queries, depth)), -1.0F, 1.0F)));
+        in.emplace("k", fromFloats(shapeOf(kDims), spread(volumeOf(kDims), -1.5F, 1.0F)));
+        in.emplace("v", fromFloats(shapeOf(vDims), spread(volumeOf(vDims), -1.0F, 0.5F)));
+        if (mask)
+        {
+            // Batch b masks its last b * 3 keys with a large negative number, as BERT's padding mask does.
+            std::vector<float> values(static_cast<size_t>(batch * keys), 0.0F);
+            for (int64_t b = 0; b < batch; ++b)
+            {
+                for (int64_t j = 0; j < keys; ++j)
+                {
+                    bool const masked = (maskWholeRow && b == 0) || j >= keys - b * 3;
+                    float const lowest = maskWholeRow ? -std::numeric_limits<float>::infinity() : -1e4F;
+                    values[static_cast<size_t>(b * keys + j)] = masked ? lowest : 0.0F;
+                }
+            }
+            in.emplace("mask", fromFloats({batch, 1, 1, keys}, values));
+        }
+        return in;
+    }
+};
+
+kiln::plan::LayerRecord const* attentionLayer(kiln::plan::PlanModel const& model)
+{
+    for (kiln::plan::LayerRecord const& layer : model.layers)
+    {
+        if (layer.type == kiln::network::kAttentionLayerType)
+        {
+            return &layer;
+        }
+    }
+    return nullptr;
+}
+
+// ---- Which chains fuse (no GPU needed) ----
+
+TEST(CudaAttentionFusion, ScaleMaskSoftmaxAndBothProductsBecomeOneLayer)
+{
+    AttentionCase const bert{};
+    kiln::plan::PlanModel const model = cudaPlanOf(bert.maker());
+    ASSERT_EQ(model.layers.size(), 1U) << "the scale's constant is absorbed too";
+    kiln::plan::LayerRecord const* fused = attentionLayer(model);
+    ASSERT_NE(fused, nullptr);
+    EXPECT_EQ(fused->name, "scale q + qk + mask + softmax + pv");
+    EXPECT_EQ(fused->inputs.size(), 4U);
+    auto const* params = kiln::plan::paramsOf<kiln::network::AttentionParams>(*fused);
+    ASSERT_NE(params, nullptr);
+    EXPECT_FLOAT_EQ(params->scale, 0.25F);
+    EXPECT_FALSE(params->keysByRow);
+    EXPECT_FALSE(params->zeroNaNProbabilities);
+
+    AttentionCase guarded{};
+    guarded.keysByRow = true;
+    guarded.divisor = 8.0F;
+    guarded.nanGuard = true;
+    kiln::plan::PlanModel const other = cudaPlanOf(guarded.maker());
+    ASSERT_EQ(other.layers.size(), 1U);
+    auto const* guardedParams = kiln::plan::paramsOf<kiln::network::AttentionParams>(other.layers[0]);
+    ASSERT_NE(guardedParams, nullptr);
+    EXPECT_FLOAT_EQ(guardedParams->scale, 0.25F / 8.0F);
+    EXPECT_TRUE(guardedParams->keysByRow);
+    EXPECT_TRUE(guardedParams->zeroNaNProbabilities);
+}
+
+TEST(CudaAttentionFusion, ChainsThatAreNotAttentionStayAsTheyAre)
+{
+    // The probabilities are also a network output: they must be written.
+    AttentionCase const c{};
+    auto probabilitiesOut = [&](INetworkDefinition& network) {
+        c.maker()(network);
+        for (int32_t l = 0; l < network.getNbLayers(); ++l)
+        {
+            if (std::string(network.getLayer(l)->getName()) == "softmax")
+            {
+                network.getLayer(l)->getOutput(0)->setName("p");
+                network.markOutput(*network.getLayer(l)->getOutput(0));
+            }
+        }
+    };
+    EXPECT_EQ(attentionLayer(cudaPlanOf(probabilitiesOut)), nullptr);
+    // A depth beyond the kernel's 128.
+    AttentionCase deep{};
+    deep.depth = 160;
+    EXPECT_EQ(attentionLayer(cudaPlanOf(deep.maker())), nullptr);
+    // A SoftMax over another axis than the keys'.
+    auto otherAxis = [](INetworkDefinition& network) {
+        ITensor* q = network.addInput("q", DataType::kFLOAT, Dims{3, {2, 4, 8}});
+        ITensor* k = network.addInput("k", DataType::kFLOAT, Dims{3, {2, 8, 4}});
+        ITensor* v = network.addInput("v", DataType::kFLOAT, Dims{3, {2, 4, 8}});
+        ISoftMaxLayer* softmax
+            = network.addSoftMax(*network.addMatrixMultiply(*q, Op::kNONE, *k, Op::kNONE)->getOutput(0));
+        softmax->setAxes(1U << 1);
+        ITensor* y = network.addMatrixMultiply(*softmax->getOutput(0), Op::kNONE, *v, Op::kNONE)->getOutput(0);
+        y->setName("y");
+        network.markOutput(*y);
+    };
+    EXPECT_EQ(attentionLayer(cudaPlanOf(otherAxis)), nullptr);
+}
+
+// ---- The fused kernel on the GPU against the unfused CPU reference ----
+
+void expectAgrees(AttentionCase const& c, std::string const& what)
+{
+    ASSERT_NE(attentionLayer(cudaPlanOf(c.maker())), nullptr) << what << ": the case must fuse";
+    for (bool fp16 : {false, true})
+    {
+        auto const cpu = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), fp16, nullptr, {});
+        auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), fp16, nullptr, {});
+        // FP16: the unfused reference rounds the scores and probabilities to half; the kernel keeps the scores in
+        // FP32 and rounds only the probabilities.
+        Tolerance const tolerance = fp16 ? Tolerance{4e-3, 4e-3} : Tolerance{2e-5, 1e-4};
+        expectSameOutput(gpu.at("y"), cpu.at("y"), tolerance, what + (fp16 ? " fp16" : " fp32"));
+    }
+}
+
+TEST(CudaAttention, FusedAgreesWithTheUnfusedCpuReference)
+{
+    SKIP_WITHOUT_GPU();
+    expectAgrees(AttentionCase{}, "BERT-like");
+    AttentionCase byRow{};
+    byRow.keysByRow = true;
+    byRow.divisor = 2.0F;
+    expectAgrees(byRow, "keys by row, divided scores");
+    AttentionCase vit{};
+    vit.mask = false;
+    vit.queries = 197;
+    vit.keys = 197;
+    vit.depth = 64;
+    vit.valueDepth = 64;
+    vit.batch = 1;
+    expectAgrees(vit, "ViT-like, 197 tokens");
+    AttentionCase odd{};
+    odd.queries = 5;
+    odd.keys = 130;
+    odd.depth = 40;
+    odd.valueDepth = 24;
+    expectAgrees(odd, "cross attention, depths not multiples of 16");
+    AttentionCase deep{};
+    deep.depth = 128;
+    deep.valueDepth = 128;
+    deep.queries = 70;
+    deep.keys = 70;
+    expectAgrees(deep, "depth 128");
+    AttentionCase guarded{};
+    guarded.nanGuard = true;
+    guarded.maskWholeRow = true;
+    expectAgrees(guarded, "a row masked throughout, NaN guard");
+    AttentionCase multiQuery{};
+    multiQuery.sharedKeys = true;
+    multiQuery.keysByRow = true;
+    expectAgrees(multiQuery, "keys and values of one head for every query head");
+}
+
+TEST(CudaAttention, LongSequences)
+{
+    SKIP_WITHOUT_GPU();
+    AttentionCase whisper{};
+    whisper.batch = 1;
+    whisper.heads = 2;
+    whisper.queries = 1500;
+    whisper.keys = 1500;
+    whisper.depth = 64;
+    whisper.valueDepth = 64;
+    whisper.mask = false;
+    whisper.queryScale = 0.125F;
+    expectAgrees(whisper, "Whisper-like, 1500 frames");
+}
+
+TEST(CudaAttention, ARowMaskedThroughoutIsNaNWithoutTheGuard)
+{
+    SKIP_WITHOUT_GPU();
+    AttentionCase c{};
+    c.maskWholeRow = true;
+    auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), false, nullptr, {});
+    std::vector<float> const y = gpu.at("y").floats();
+    // Batch 0 is masked throughout: 0 / 0 as the unfused SoftMax gives; batch 1 is not.
+    size_t const perBatch = y.size() / 2;
+    EXPECT_TRUE(std::isnan(y[0]));
+    EXPECT_TRUE(std::isnan(y[perBatch - 1]));
+    EXPECT_FALSE(std::isnan(y[perBatch]));
+}
+
+} // namespace
