@@ -6,8 +6,10 @@
 #include "network/layers/constant.h"
 #include "network/layers/fill.h"
 #include "plan/plan_graph.h"
+#include "shape/expr.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -160,7 +162,53 @@ private:
             && tensor.format == nvinfer1::TensorFormat::kLINEAR && !mSizeTensor[t];
     }
 
-    //! Replaces layer l by a constant holding its output, where it reads only constants and folding it pays.
+    //! The values of shape tensor t where shape inference found every one of them constant: an extent that no
+    //! profile changes (a head's depth in Shape -> Slice -> Cast -> Sqrt, as exports compute an attention's scale),
+    //! although the tensor it came from has dynamic extents elsewhere.
+    std::optional<std::vector<int64_t>> valuesKnownAtBuild(int32_t t) const
+    {
+        plan::TensorRecord const& tensor = mModel.tensors[t];
+        if (!tensor.values || (tensor.type != nvinfer1::DataType::kINT32 && tensor.type != nvinfer1::DataType::kINT64))
+        {
+            return std::nullopt;
+        }
+        std::vector<int64_t> values;
+        for (int32_t node : *tensor.values)
+        {
+            plan::ExprNode const& expr = mModel.exprs[node];
+            if (expr.kind != static_cast<uint8_t>(shape::ExprKind::kCONSTANT))
+            {
+                return std::nullopt;
+            }
+            values.push_back(expr.value);
+        }
+        return values;
+    }
+
+    //! Layer l's output as a constant holding `values`, converted to the tensor's index type.
+    void replaceByValues(size_t l, std::vector<int64_t> const& values)
+    {
+        LayerRecord& layer = mModel.layers[l];
+        plan::TensorRecord const& tensor = mModel.tensors[layer.outputs[0]];
+        Shape const shape = *plan::constantDims(mModel, layer.outputs[0]);
+        std::vector<std::byte> bytes(values.size() * elementSize(tensor.type));
+        for (size_t i = 0; i < values.size(); ++i)
+        {
+            if (tensor.type == nvinfer1::DataType::kINT32)
+            {
+                auto const value = static_cast<int32_t>(values[i]);
+                std::memcpy(bytes.data() + i * sizeof(value), &value, sizeof(value));
+            }
+            else
+            {
+                std::memcpy(bytes.data() + i * sizeof(int64_t), &values[i], sizeof(int64_t));
+            }
+        }
+        replaceByConstant(layer, tensor.type, shape, bytes.data());
+    }
+
+    //! Replaces layer l by a constant holding its output, where it reads only constants, or makes shape values
+    //! that are the same in every profile, and folding it pays.
     bool fold(size_t l)
     {
         LayerRecord& layer = mModel.layers[l];
@@ -168,6 +216,12 @@ private:
             || !layer.guards.empty() || !foldableOutput(layer.outputs[0]))
         {
             return false;
+        }
+        std::optional<std::vector<int64_t>> const known = valuesKnownAtBuild(layer.outputs[0]);
+        if (known && static_cast<int64_t>(known->size()) == volume(*plan::constantDims(mModel, layer.outputs[0])))
+        {
+            replaceByValues(l, *known);
+            return true;
         }
         int64_t inputBytes = 0;
         std::optional<std::vector<ConstTensorView>> const inputs = constantInputs(layer, inputBytes);
@@ -201,17 +255,23 @@ private:
             logVerbose("layer \"" + layer.name + "\" reads only constants but is not folded: " + error);
             return false;
         }
+        replaceByConstant(layer, tensor.type, shape, values.data());
+        return true;
+    }
+
+    //! Makes `layer` a constant layer named after it, of `shape` and `type`, holding the values at `data`.
+    static void replaceByConstant(LayerRecord& layer, nvinfer1::DataType type, Shape const& shape, void const* data)
+    {
         auto constant = std::make_shared<network::ConstantParams>();
         constant->dimensions.nbDims = static_cast<int32_t>(shape.size());
         std::copy(shape.begin(), shape.end(), constant->dimensions.d);
-        constant->weights = network::WeightsBuffer(nvinfer1::Weights{tensor.type, values.data(), volume(shape)});
+        constant->weights = network::WeightsBuffer(nvinfer1::Weights{type, data, volume(shape)});
         LayerRecord replacement;
         replacement.type = LayerType::kCONSTANT;
         replacement.name = "folded: " + layer.name;
         replacement.outputs = layer.outputs;
         replacement.params = std::move(constant);
         layer = std::move(replacement);
-        return true;
     }
 
     //! Removes the constant layers whose output no layer reads and that is no network output; how many.

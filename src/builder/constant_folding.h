@@ -20,7 +20,8 @@ struct FoldingResult
 };
 
 //! Replaces, in plan order (so that chains fold), every layer of an allowed kind (constant_folding.cpp says which)
-//! whose inputs are all constants' outputs and whose outputs have static shapes by a constant layer named
+//! whose inputs are all constants' outputs, or whose output is a shape tensor whose every value shape inference
+//! found constant (an extent no profile changes), and whose outputs have static shapes by a constant layer named
 //! "folded: <its name>" holding what the CPU reference computes, in the types the plan stores its outputs in (the
 //! precision the builder chose included). Outputs keep their tensors: a network output stays the named output. Then
 //! removes the constant layers that no layer reads and that make no network output. Runs on the plan as recorded,

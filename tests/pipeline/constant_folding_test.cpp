@@ -171,6 +171,51 @@ TEST(ConstantFolding, AFoldedShapeTensorStillShapesItsReader)
     EXPECT_EQ(y, in);
 }
 
+TEST(ConstantFolding, AScaleComputedFromAStaticExtentOfADynamicTensorFolds)
+{
+    // As exports compute an attention's scale: 1 / sqrt(float(shape(x)[-1])), where x's batch is dynamic but its
+    // last extent is 4 in every profile. The shape's other values are not constants, so the Shape layer stays
+    // (as an expression only), and the slice of it that is constant starts a chain that folds into one constant.
+    std::vector<int64_t> const starts{2};
+    std::vector<int64_t> const sizes{1};
+    std::vector<float> const one{1.0F};
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{3, {-1, 2, 4}});
+    ITensor* shape = named(h.network->addShape(*x), "shape")->getOutput(0);
+    ISliceLayer* last = h.network->addSlice(*shape, Dims{1, {2}}, Dims{1, {1}}, Dims{1, {1}});
+    named(last, "last extent");
+    ITensor* depth = named(h.network->addCast(*last->getOutput(0), DataType::kFLOAT), "depth")->getOutput(0);
+    ITensor* root = named(h.network->addUnary(*depth, UnaryOperation::kSQRT), "root")->getOutput(0);
+    ITensor* ones = named(h.network->addConstant(Dims{1, {1}}, floatWeights(one)), "one")->getOutput(0);
+    ITensor* scale = named(h.network->addElementWise(*ones, *root, ElementWiseOperation::kDIV), "scale")->getOutput(0);
+    IShuffleLayer* scalar = h.network->addShuffle(*scale);
+    scalar->setReshapeDimensions(Dims{3, {1, 1, 1}});
+    h.output(named(h.network->addElementWise(*x, *named(scalar, "as 3-D")->getOutput(0), ElementWiseOperation::kPROD),
+                 "scaled"),
+        "y");
+    h.setProfile("x", Dims{3, {1, 2, 4}}, Dims{3, {2, 2, 4}}, Dims{3, {3, 2, 4}});
+    ASSERT_TRUE(h.build());
+    std::vector<std::string> const names = layerNames(h);
+    EXPECT_EQ(names.back(), "scaled [ElementWise]");
+    for (std::string const& name : names)
+    {
+        EXPECT_TRUE(name == "scaled [ElementWise]" || name == "shape [Shape]" || name.rfind("folded: ", 0) == 0)
+            << name << " runs, where every layer between the shape and the product should fold";
+    }
+    ASSERT_TRUE(h.context->setInputShape("x", Dims{3, {3, 2, 4}}));
+    std::vector<float> x24(24);
+    for (size_t i = 0; i < x24.size(); ++i)
+    {
+        x24[i] = static_cast<float>(i) - 6.0F;
+    }
+    std::vector<float> y(24, 0.0F);
+    ASSERT_TRUE(h.run({{"x", x24.data()}}, {{"y", y.data()}}));
+    for (size_t i = 0; i < y.size(); ++i)
+    {
+        EXPECT_FLOAT_EQ(y[i], x24[i] * 0.5F) << i; // 1 / sqrt(4)
+    }
+}
+
 //! y = x + a * 3 with x FP32 [3] and a FP32 [3] = {0.1, 1/3, 1000.7}, where kFP16 lets the layers compute in half.
 struct ScaledSum
 {
