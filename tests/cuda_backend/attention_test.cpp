@@ -1,7 +1,8 @@
 // Attention on the CUDA backend: which MatMul, scale, mask, SoftMax, MatMul chains the builder fuses into one
-// attention layer (read from the CUDA plan, without a GPU), and that the fused kernel computes what the CPU
-// reference computes unfused, layer by layer: FP32 and FP16, sequence lengths that are not multiples of the
-// kernel's tiles, depths that are not multiples of 16, broadcast masks, rows masked throughout, long sequences.
+// attention layer in FP16 plans, with the transposes around them that exports write (read from the CUDA plan,
+// without a GPU), and that the fused kernel computes what the CPU reference computes unfused, layer by layer:
+// sequence lengths that are not multiples of the kernel's tiles, depths that are not multiples of 16, broadcast
+// masks, rows masked throughout, long sequences, operands read through absorbed transposes.
 #include "backend_comparison.h"
 #include "network/layers/attention.h"
 #include "plan/plan_graph.h"
@@ -25,34 +26,29 @@ struct AttentionCase
     int64_t keys{20};
     int64_t depth{16};
     int64_t valueDepth{16};
-    bool keysByRow{false};   //!< k is [.., Sk, D] and the product transposes it, else [.., D, Sk]
-    float queryScale{0.25F}; //!< multiplies q before the product (1: no multiplication)
-    float divisor{1.0F};     //!< divides the scores after the product (1: no division)
-    bool mask{true};         //!< an additive mask input [batch, 1, 1, Sk]
-    bool nanGuard{false};    //!< Where(IsNaN(p), 0, p) after the SoftMax
+    bool keysByRow{false};    //!< k is [.., Sk, D] and the product transposes it, else [.., D, Sk]
+    float queryScale{0.25F};  //!< multiplies q before the product (1: no multiplication)
+    float divisor{1.0F};      //!< divides the scores after the product (1: no division)
+    bool mask{true};          //!< an additive mask input [batch, 1, 1, Sk]
+    bool nanGuard{false};     //!< Where(IsNaN(p), 0, p) after the SoftMax
     bool maskWholeRow{false}; //!< the mask puts -inf on every key of batch 0
     bool sharedKeys{false};   //!< keys and values have one head, broadcast to every query head (multi-query)
-
-    Dims dims(int64_t rows, int64_t columns) const
-    {
-        return Dims{4, {batch, heads, rows, columns}};
-    }
-    Dims keyDims(int64_t rows, int64_t columns) const
-    {
-        return Dims{4, {batch, sharedKeys ? 1 : heads, rows, columns}};
-    }
+    //! q, k and v are inputs [batch, tokens, heads, depth], transposed into heads as BERT's export does, and the
+    //! output is transposed back into [batch, tokens, heads, value depth]
+    bool tokensMajor{false};
 
     NetworkMaker maker() const
     {
         AttentionCase const c = *this;
         return [c](INetworkDefinition& network) {
-            ITensor* q = network.addInput("q", DataType::kFLOAT, c.dims(c.queries, c.depth));
-            ITensor* k = network.addInput(
-                "k", DataType::kFLOAT, c.keysByRow ? c.keyDims(c.keys, c.depth) : c.keyDims(c.depth, c.keys));
-            ITensor* v = network.addInput("v", DataType::kFLOAT, c.keyDims(c.keys, c.valueDepth));
+            ITensor* q = c.operand(network, "q", c.queries, c.depth, false, {0, 2, 1, 3});
+            ITensor* k = c.keysByRow ? c.operand(network, "k", c.keys, c.depth, true, {0, 2, 1, 3})
+                                     : c.operand(network, "k", c.keys, c.depth, true, {0, 2, 3, 1});
+            ITensor* v = c.operand(network, "v", c.keys, c.valueDepth, true, {0, 2, 1, 3});
             auto scalar = [&](float value, char const* name) -> ITensor& {
                 // Kiln copies a constant's weights when the layer is added.
-                IConstantLayer* layer = network.addConstant(Dims{4, {1, 1, 1, 1}}, Weights{DataType::kFLOAT, &value, 1});
+                IConstantLayer* layer
+                    = network.addConstant(Dims{4, {1, 1, 1, 1}}, Weights{DataType::kFLOAT, &value, 1});
                 layer->setName(name);
                 return *layer->getOutput(0);
             };
@@ -77,8 +73,8 @@ struct AttentionCase
             }
             if (c.mask)
             {
-                ITensor* mask = network.addInput("mask", DataType::kFLOAT, Dims{4, {c.batch, 1, 1, c.keys}});
-                s = &add(network, *s, *mask, "mask");
+                ITensor* maskInput = network.addInput("mask", DataType::kFLOAT, Dims{4, {c.batch, 1, 1, c.keys}});
+                s = &add(network, *s, *maskInput, "mask");
             }
             ISoftMaxLayer* softmax = network.addSoftMax(*s);
             softmax->setAxes(1U << 3);
@@ -92,19 +88,68 @@ struct AttentionCase
                 select->setName("where");
                 p = select->getOutput(0);
             }
-            IMatrixMultiplyLayer* output = network.addMatrixMultiply(*p, Op::kNONE, *v, Op::kNONE);
-            output->setName("pv");
-            output->getOutput(0)->setName("y");
-            network.markOutput(*output->getOutput(0));
+            IMatrixMultiplyLayer* product = network.addMatrixMultiply(*p, Op::kNONE, *v, Op::kNONE);
+            product->setName("pv");
+            ITensor* y = product->getOutput(0);
+            if (c.tokensMajor)
+            {
+                y = transposed(network, *y, {0, 2, 1, 3}, "merge heads");
+            }
+            y->setName("y");
+            network.markOutput(*y);
         };
+    }
+
+    //! The input `name` [batch, heads, rows, columns] (heads 1 for keys and values shared by every head); where
+    //! tokensMajor, an input [batch, rows, heads, columns] and the transpose `order` of it.
+    ITensor* operand(INetworkDefinition& network, char const* name, int64_t rows, int64_t columns, bool keysOrValues,
+        std::vector<int32_t> const& order) const
+    {
+        int64_t const operandHeads = keysOrValues && sharedKeys ? 1 : heads;
+        bool const byColumn = name == std::string("k") && !keysByRow;
+        if (!tokensMajor)
+        {
+            Dims const dims = byColumn ? Dims{4, {batch, operandHeads, columns, rows}}
+                                       : Dims{4, {batch, operandHeads, rows, columns}};
+            return network.addInput(name, DataType::kFLOAT, dims);
+        }
+        ITensor* stored = network.addInput(name, DataType::kFLOAT, Dims{4, {batch, rows, operandHeads, columns}});
+        return transposed(network, *stored, order, (std::string("split heads of ") + name).c_str());
+    }
+
+    static ITensor* transposed(
+        INetworkDefinition& network, ITensor& input, std::vector<int32_t> const& order, char const* name)
+    {
+        IShuffleLayer* shuffle = network.addShuffle(input);
+        Permutation permutation{};
+        std::copy(order.begin(), order.end(), permutation.order);
+        shuffle->setFirstTranspose(permutation);
+        shuffle->setName(name);
+        return shuffle->getOutput(0);
+    }
+
+    //! The stored shape of input `name`, as operand() makes it.
+    Dims inputDims(char const* name) const
+    {
+        bool const keysOrValues = name != std::string("q");
+        int64_t const operandHeads = keysOrValues && sharedKeys ? 1 : heads;
+        int64_t const rows = keysOrValues ? keys : queries;
+        int64_t const columns = name == std::string("q") || name == std::string("k") ? depth : valueDepth;
+        if (tokensMajor)
+        {
+            return Dims{4, {batch, rows, operandHeads, columns}};
+        }
+        bool const byColumn = name == std::string("k") && !keysByRow;
+        return byColumn ? Dims{4, {batch, operandHeads, columns, rows}} : Dims{4, {batch, operandHeads, rows, columns}};
     }
 
     std::map<std::string, HostTensor> inputs() const
     {
         std::map<std::string, HostTensor> in;
-        Dims const kDims = keysByRow ? keyDims(keys, depth) : keyDims(depth, keys);
-        Dims const vDims = keyDims(keys, valueDepth);
-        in.emplace("q", fromFloats(shapeOf(dims(queries, depth)), spread(volumeOf(dims(queries, depth)), -1.0F, 1.0F)));
+        Dims const qDims = inputDims("q");
+        Dims const kDims = inputDims("k");
+        Dims const vDims = inputDims("v");
+        in.emplace("q", fromFloats(shapeOf(qDims), spread(volumeOf(qDims), -1.0F, 1.0F)));
         in.emplace("k", fromFloats(shapeOf(kDims), spread(volumeOf(kDims), -1.5F, 1.0F)));
         in.emplace("v", fromFloats(shapeOf(vDims), spread(volumeOf(vDims), -1.0F, 0.5F)));
         if (mask)
@@ -143,7 +188,7 @@ kiln::plan::LayerRecord const* attentionLayer(kiln::plan::PlanModel const& model
 TEST(CudaAttentionFusion, ScaleMaskSoftmaxAndBothProductsBecomeOneLayer)
 {
     AttentionCase const bert{};
-    kiln::plan::PlanModel const model = cudaPlanOf(bert.maker());
+    kiln::plan::PlanModel const model = cudaPlanOf(bert.maker(), true);
     ASSERT_EQ(model.layers.size(), 1U) << "the scale's constant is absorbed too";
     kiln::plan::LayerRecord const* fused = attentionLayer(model);
     ASSERT_NE(fused, nullptr);
@@ -159,13 +204,42 @@ TEST(CudaAttentionFusion, ScaleMaskSoftmaxAndBothProductsBecomeOneLayer)
     guarded.keysByRow = true;
     guarded.divisor = 8.0F;
     guarded.nanGuard = true;
-    kiln::plan::PlanModel const other = cudaPlanOf(guarded.maker());
+    kiln::plan::PlanModel const other = cudaPlanOf(guarded.maker(), true);
     ASSERT_EQ(other.layers.size(), 1U);
     auto const* guardedParams = kiln::plan::paramsOf<kiln::network::AttentionParams>(other.layers[0]);
     ASSERT_NE(guardedParams, nullptr);
     EXPECT_FLOAT_EQ(guardedParams->scale, 0.25F / 8.0F);
     EXPECT_TRUE(guardedParams->keysByRow);
     EXPECT_TRUE(guardedParams->zeroNaNProbabilities);
+}
+
+TEST(CudaAttentionFusion, TheTransposesAroundAttentionAreAbsorbed)
+{
+    for (bool keysByRow : {false, true})
+    {
+        AttentionCase c{};
+        c.tokensMajor = true;
+        c.keysByRow = keysByRow;
+        kiln::plan::PlanModel const model = cudaPlanOf(c.maker(), true);
+        ASSERT_EQ(model.layers.size(), 1U) << "the four transposes are read through, not run";
+        auto const* params = kiln::plan::paramsOf<kiln::network::AttentionParams>(model.layers[0]);
+        ASSERT_NE(params, nullptr);
+        // Logical axis i of each operand is stored axis order[i]: heads (1) are stored at 2, tokens (2) at 1.
+        std::vector<int32_t> const swapped{0, 2, 1, 3};
+        std::vector<int32_t> const keyOrder = keysByRow ? swapped : std::vector<int32_t>{0, 2, 3, 1};
+        auto const orderOf = [](Permutation const& p) { return std::vector<int32_t>(p.order, p.order + 4); };
+        EXPECT_EQ(orderOf(params->queryAxes), swapped);
+        EXPECT_EQ(orderOf(params->keyAxes), keyOrder);
+        EXPECT_EQ(orderOf(params->valueAxes), swapped);
+        EXPECT_EQ(orderOf(params->outputAxes), swapped);
+        EXPECT_EQ(model.layers[0].name.find("split heads of q"), 0U) << model.layers[0].name;
+    }
+}
+
+TEST(CudaAttentionFusion, Fp32PlansKeepTheUnfusedLayers)
+{
+    // FP32 attention runs as cuBLAS's FP32 products and the SoftMax: no fused kernel computes FP32 faster.
+    EXPECT_EQ(attentionLayer(cudaPlanOf(AttentionCase{}.maker(), false)), nullptr);
 }
 
 TEST(CudaAttentionFusion, ChainsThatAreNotAttentionStayAsTheyAre)
@@ -183,11 +257,11 @@ TEST(CudaAttentionFusion, ChainsThatAreNotAttentionStayAsTheyAre)
             }
         }
     };
-    EXPECT_EQ(attentionLayer(cudaPlanOf(probabilitiesOut)), nullptr);
+    EXPECT_EQ(attentionLayer(cudaPlanOf(probabilitiesOut, true)), nullptr);
     // A depth beyond the kernel's 128.
     AttentionCase deep{};
     deep.depth = 160;
-    EXPECT_EQ(attentionLayer(cudaPlanOf(deep.maker())), nullptr);
+    EXPECT_EQ(attentionLayer(cudaPlanOf(deep.maker(), true)), nullptr);
     // A SoftMax over another axis than the keys'.
     auto otherAxis = [](INetworkDefinition& network) {
         ITensor* q = network.addInput("q", DataType::kFLOAT, Dims{3, {2, 4, 8}});
@@ -200,23 +274,19 @@ TEST(CudaAttentionFusion, ChainsThatAreNotAttentionStayAsTheyAre)
         y->setName("y");
         network.markOutput(*y);
     };
-    EXPECT_EQ(attentionLayer(cudaPlanOf(otherAxis)), nullptr);
+    EXPECT_EQ(attentionLayer(cudaPlanOf(otherAxis, true)), nullptr);
 }
 
 // ---- The fused kernel on the GPU against the unfused CPU reference ----
 
 void expectAgrees(AttentionCase const& c, std::string const& what)
 {
-    ASSERT_NE(attentionLayer(cudaPlanOf(c.maker())), nullptr) << what << ": the case must fuse";
-    for (bool fp16 : {false, true})
-    {
-        auto const cpu = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), fp16, nullptr, {});
-        auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), fp16, nullptr, {});
-        // FP16: the unfused reference rounds the scores and probabilities to half; the kernel keeps the scores in
-        // FP32 and rounds only the probabilities.
-        Tolerance const tolerance = fp16 ? Tolerance{4e-3, 4e-3} : Tolerance{2e-5, 1e-4};
-        expectSameOutput(gpu.at("y"), cpu.at("y"), tolerance, what + (fp16 ? " fp16" : " fp32"));
-    }
+    ASSERT_NE(attentionLayer(cudaPlanOf(c.maker(), true)), nullptr) << what << ": the case must fuse";
+    auto const cpu = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), true, nullptr, {});
+    auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), true, nullptr, {});
+    // The unfused reference rounds the scores and probabilities to half; the kernel keeps the scores in FP32 and
+    // rounds only the probabilities (to the second product's FP16 operands).
+    expectSameOutput(gpu.at("y"), cpu.at("y"), Tolerance{4e-3, 4e-3}, what + " fp16");
 }
 
 TEST(CudaAttention, FusedAgreesWithTheUnfusedCpuReference)
@@ -255,6 +325,36 @@ TEST(CudaAttention, FusedAgreesWithTheUnfusedCpuReference)
     multiQuery.sharedKeys = true;
     multiQuery.keysByRow = true;
     expectAgrees(multiQuery, "keys and values of one head for every query head");
+    AttentionCase shallow{};
+    shallow.depth = 8;
+    shallow.valueDepth = 8;
+    shallow.queries = 65;
+    shallow.keys = 65;
+    expectAgrees(shallow, "depth 8, one query past a block");
+}
+
+TEST(CudaAttention, OperandsReadThroughAbsorbedTransposes)
+{
+    SKIP_WITHOUT_GPU();
+    for (bool keysByRow : {false, true})
+    {
+        AttentionCase bert{};
+        bert.tokensMajor = true;
+        bert.keysByRow = keysByRow;
+        bert.depth = 64;
+        bert.valueDepth = 64;
+        bert.queries = 128;
+        bert.keys = 128;
+        bert.heads = 12;
+        expectAgrees(bert, keysByRow ? "BERT-like heads, keys by row" : "BERT-like heads, keys by column");
+    }
+    AttentionCase odd{};
+    odd.tokensMajor = true;
+    odd.depth = 20; // rows of 20 halves: copied element by element
+    odd.valueDepth = 12;
+    odd.queries = 33;
+    odd.keys = 70;
+    expectAgrees(odd, "transposed operands that are not 16-byte aligned");
 }
 
 TEST(CudaAttention, LongSequences)
@@ -277,7 +377,7 @@ TEST(CudaAttention, ARowMaskedThroughoutIsNaNWithoutTheGuard)
     SKIP_WITHOUT_GPU();
     AttentionCase c{};
     c.maskWholeRow = true;
-    auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), false, nullptr, {});
+    auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), true, nullptr, {});
     std::vector<float> const y = gpu.at("y").floats();
     // Batch 0 is masked throughout: 0 / 0 as the unfused SoftMax gives; batch 1 is not.
     size_t const perBatch = y.size() / 2;

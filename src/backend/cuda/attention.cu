@@ -1,18 +1,20 @@
-// The attention layer (network/layers/attention.h) on the GPU in one kernel, as flash attention computes it: each
-// block takes 64 queries of one batch, walks the keys 64 at a time, and keeps a running maximum and sum per query
-// row ("online softmax"), so that neither the scores nor the probabilities are ever written to memory. FP16 runs
-// its two products on tensor cores (WMMA, FP32 accumulation); FP32 computes them in FP32 on the CUDA cores, as the
-// CPU reference does (no TF32). The scores, the softmax and the output accumulate in FP32 in both.
+// The attention layer (network/layers/attention.h) on the GPU in one kernel, as flash attention computes it: a block
+// of four warps takes 64 queries of one batch, each warp 16 of them, and walks the keys a tile at a time keeping a
+// running maximum and sum per query row ("online softmax"), so that neither the scores nor the probabilities are ever
+// written to memory. Both products run on the tensor cores (mma.sync m16n8k16, FP16 in, FP32 accumulation); the
+// scores stay in registers, and the probabilities go from the first product's accumulators into the second
+// product's operands without leaving them. Key and value tiles are copied to shared memory asynchronously, the next
+// while the current one is computed. Operands are read through their layouts (backend/attention_geometry.h), so the
+// transposes the fusion absorbed cost nothing: a row of a head's query, keys or values is contiguous either way.
 #include "backend/attention_geometry.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/layer_kernels.h"
 
 #include <cuda_fp16.h>
-#include <mma.h>
 
+#include <algorithm>
 #include <cstdint>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -24,446 +26,491 @@ namespace
 using device::DataType;
 
 constexpr int kWarps = 4;
-constexpr int kWarpRows = 16;               //!< query rows per warp: one WMMA tile high
-constexpr int kBlockRows = kWarps * kWarpRows; //!< queries per block
-constexpr int kTileKeys = 64;               //!< keys per step
+constexpr int kWarpQueries = 16;                     //!< one mma tile high
+constexpr int kBlockQueries = kWarps * kWarpQueries; //!< queries per block
 constexpr int kThreads = kWarps * 32;
+constexpr int kMaxBatchAxes = backend::AttentionGeometry::kMaxBatchAxes;
+
+//! One operand as the kernel reads or writes it: element (batch b, row r, column c) at
+//! data + offset(b) + r * row + c * column.
+struct OperandView
+{
+    int64_t batch[kMaxBatchAxes];
+    int64_t row;
+    int64_t column;
+};
 
 //! What the kernel reads; plain values, as a kernel argument must be.
 struct Problem
 {
-    void const* query;
-    void const* keys;
-    void const* values;
+    __half const* query;
+    __half const* keys;
+    __half const* values;
     void const* mask;
-    void* output;
+    __half* output;
     DataType maskType;
-    int64_t queries;
-    int64_t keyCount;
-    int64_t depth;
-    int64_t valueDepth;
-    int32_t paddedDepth;      //!< depth rounded up to 16 (the WMMA step), zero-filled
-    int32_t paddedValueDepth; //!< likewise for the values
-    bool keysByRow;
-    bool zeroNaN;
+    int32_t queries;
+    int32_t keyCount;
+    int32_t depth;
+    int32_t valueDepth;
+    int32_t queryTiles; //!< blocks per batch
     float scale;
+    bool zeroNaN;
+    //! Whether query, keys and values may be copied 16 bytes at a time: contiguous columns, 8-element-aligned rows
+    //! and batches, a depth that is a multiple of 8, 16-byte-aligned data.
+    bool vectorQuery;
+    bool vectorKeys;
+    bool vectorValues;
     int32_t batchAxes;
-    int64_t batchExtents[backend::AttentionGeometry::kMaxBatchAxes];
-    //! Per operand (query, keys, values, mask): element strides along the batch axes, 0 where broadcast.
-    int64_t batchStrides[4][backend::AttentionGeometry::kMaxBatchAxes];
-    int64_t maskRowStride;
-    int64_t maskColumnStride;
+    int64_t batchExtents[kMaxBatchAxes];
+    OperandView queryView;
+    OperandView keyView;
+    OperandView valueView;
+    OperandView maskView;
+    OperandView outputView;
 };
 
-//! Where each array lies in the block's shared memory (in elements of its own type), and how many bytes it takes.
-//! Leading dimensions are padded so that WMMA's 32-byte alignment holds at every 16-row, 16-column corner.
-template <typename T>
-struct SharedLayout
-{
-    int32_t queryLd, keyLd, valueLd, scoreLd, probabilityLd, outputLd;
-    size_t keyOffset, valueOffset, scoreOffset, probabilityOffset, outputOffset, bytes; // byte offsets
-
-    __host__ __device__ SharedLayout(int32_t paddedDepth, int32_t paddedValueDepth)
-    {
-        int32_t const pad = 32 / static_cast<int32_t>(sizeof(T)) / 2 * 2; // 16 halves or 8 floats: 32 bytes
-        queryLd = paddedDepth + pad;
-        keyLd = kTileKeys + pad; // keys are stored transposed: one row of 64 keys per depth index
-        valueLd = paddedValueDepth + pad;
-        probabilityLd = kTileKeys + pad;
-        scoreLd = kTileKeys + 8;
-        outputLd = paddedValueDepth + 8;
-        size_t offset = size_t{kBlockRows} * queryLd * sizeof(T);
-        keyOffset = offset;
-        offset += size_t{static_cast<size_t>(paddedDepth)} * keyLd * sizeof(T);
-        valueOffset = offset;
-        offset += size_t{kTileKeys} * valueLd * sizeof(T);
-        probabilityOffset = offset;
-        offset += size_t{kBlockRows} * probabilityLd * sizeof(T);
-        scoreOffset = offset;
-        offset += size_t{kBlockRows} * scoreLd * sizeof(float);
-        outputOffset = offset;
-        offset += size_t{kBlockRows} * outputLd * sizeof(float);
-        bytes = offset;
-    }
-};
-
-template <typename T>
-__device__ inline T fromFloat(float x);
-template <>
-__device__ inline float fromFloat<float>(float x)
-{
-    return x;
-}
-template <>
-__device__ inline __half fromFloat<__half>(float x)
-{
-    return __float2half_rn(x);
-}
-
-enum Operand : int32_t
-{
-    kQUERY = 0,
-    kKEYS = 1,
-    kVALUES = 2,
-    kMASK = 3,
-};
-
-//! Where output batch `batch`'s matrix of `operand` starts, in its elements.
-__device__ inline int64_t batchOffset(Problem const& p, Operand operand, int64_t batch)
+__device__ inline int64_t batchOffset(Problem const& p, OperandView const& view, int64_t batch)
 {
     int64_t offset = 0;
     for (int32_t axis = p.batchAxes - 1; axis >= 0; --axis)
     {
-        offset += (batch % p.batchExtents[axis]) * p.batchStrides[operand][axis];
+        offset += (batch % p.batchExtents[axis]) * view.batch[axis];
         batch /= p.batchExtents[axis];
     }
     return offset;
 }
 
-//! scores[16 x 64] = query rows [16 x depth] . keys [depth x 64], for the warp's rows.
-__device__ inline void scoreTile(__half const* query, int32_t queryLd, __half const* keys, int32_t keyLd,
-    float* scores, int32_t scoreLd, int32_t paddedDepth, int32_t /*lane*/)
+//! Two halves as the 32-bit register an mma operand takes: `low` is the element of the lower column.
+__device__ inline uint32_t packHalves(float low, float high)
 {
-    using namespace nvcuda;
-    for (int32_t n = 0; n < kTileKeys; n += 16)
-    {
-        wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
-        wmma::fill_fragment(acc, 0.0F);
-        for (int32_t k = 0; k < paddedDepth; k += 16)
-        {
-            wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
-            wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b;
-            wmma::load_matrix_sync(a, query + k, queryLd);
-            wmma::load_matrix_sync(b, keys + static_cast<int64_t>(k) * keyLd + n, keyLd);
-            wmma::mma_sync(acc, a, b, acc);
-        }
-        wmma::store_matrix_sync(scores + n, acc, scoreLd, wmma::mem_row_major);
-    }
+    __half2 const pair = __floats2half2_rn(low, high);
+    return *reinterpret_cast<uint32_t const*>(&pair);
 }
 
-__device__ inline void scoreTile(float const* query, int32_t queryLd, float const* keys, int32_t keyLd, float* scores,
-    int32_t scoreLd, int32_t paddedDepth, int32_t lane)
+__device__ inline uint32_t loadPair(__half const* shared)
 {
-    // Each lane: rows lane / 8 + 4 r, columns lane % 8 + 8 c, so that a warp reads consecutive keys.
-    float acc[4][8] = {};
-    for (int32_t d = 0; d < paddedDepth; ++d)
-    {
-        float q[4];
-        for (int32_t r = 0; r < 4; ++r)
-        {
-            q[r] = query[(lane / 8 + 4 * r) * queryLd + d];
-        }
-        for (int32_t c = 0; c < 8; ++c)
-        {
-            float const k = keys[static_cast<int64_t>(d) * keyLd + lane % 8 + 8 * c];
-            for (int32_t r = 0; r < 4; ++r)
-            {
-                acc[r][c] = fmaf(q[r], k, acc[r][c]);
-            }
-        }
-    }
-    for (int32_t r = 0; r < 4; ++r)
-    {
-        for (int32_t c = 0; c < 8; ++c)
-        {
-            scores[(lane / 8 + 4 * r) * scoreLd + lane % 8 + 8 * c] = acc[r][c];
-        }
-    }
+    return *reinterpret_cast<uint32_t const*>(shared);
 }
 
-//! output[16 x valueDepth] += probabilities [16 x 64] . values [64 x valueDepth], for the warp's rows.
-__device__ inline void accumulateTile(__half const* probabilities, int32_t probabilityLd, __half const* values,
-    int32_t valueLd, float* output, int32_t outputLd, int32_t paddedValueDepth, int32_t /*lane*/)
+//! d += a . b for one 16x8 tile: a 16x16 (row-major fragment), b 16x8 (column-major fragment), FP32 accumulators.
+__device__ inline void mma16816(float (&d)[4], uint32_t const (&a)[4], uint32_t b0, uint32_t b1)
 {
-    using namespace nvcuda;
-    for (int32_t n = 0; n < paddedValueDepth; n += 16)
-    {
-        wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
-        wmma::load_matrix_sync(acc, output + n, outputLd, wmma::mem_row_major);
-        for (int32_t k = 0; k < kTileKeys; k += 16)
-        {
-            wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
-            wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b;
-            wmma::load_matrix_sync(a, probabilities + k, probabilityLd);
-            wmma::load_matrix_sync(b, values + static_cast<int64_t>(k) * valueLd + n, valueLd);
-            wmma::mma_sync(acc, a, b, acc);
-        }
-        wmma::store_matrix_sync(output + n, acc, outputLd, wmma::mem_row_major);
-    }
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-__device__ inline void accumulateTile(float const* probabilities, int32_t probabilityLd, float const* values,
-    int32_t valueLd, float* output, int32_t outputLd, int32_t paddedValueDepth, int32_t lane)
+//! The four 8x8 matrices at rows `rowAddress` (each lane gives one row: lanes 8m..8m+7 the rows of matrix m),
+//! transposed, as mma's column-major b fragments.
+__device__ inline void loadTransposed(uint32_t (&r)[4], __half const* rowAddress)
 {
-    // Each lane: rows lane / 8 + 4 r, columns lane % 8 + 8 c.
-    for (int32_t c0 = 0; c0 < paddedValueDepth; c0 += 64)
-    {
-        float acc[4][8] = {};
-        for (int32_t j = 0; j < kTileKeys; ++j)
-        {
-            float p[4];
-            for (int32_t r = 0; r < 4; ++r)
-            {
-                p[r] = probabilities[(lane / 8 + 4 * r) * probabilityLd + j];
-            }
-            for (int32_t c = 0; c < 8; ++c)
-            {
-                int32_t const column = c0 + lane % 8 + 8 * c;
-                float const v = column < paddedValueDepth ? values[static_cast<int64_t>(j) * valueLd + column] : 0.0F;
-                for (int32_t r = 0; r < 4; ++r)
-                {
-                    acc[r][c] = fmaf(p[r], v, acc[r][c]);
-                }
-            }
-        }
-        for (int32_t r = 0; r < 4; ++r)
-        {
-            for (int32_t c = 0; c < 8; ++c)
-            {
-                int32_t const column = c0 + lane % 8 + 8 * c;
-                if (column < paddedValueDepth)
-                {
-                    output[(lane / 8 + 4 * r) * outputLd + column] += acc[r][c];
-                }
-            }
-        }
-    }
+    auto const address = static_cast<uint32_t>(__cvta_generic_to_shared(rowAddress));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
 }
 
-template <typename T>
-__global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
+//! Copies 16 bytes from global to shared memory without waiting; `bytes` 0 writes zeros instead.
+__device__ inline void copyAsync(__half* shared, __half const* global, uint32_t bytes)
 {
-    extern __shared__ __align__(128) unsigned char shared[];
-    SharedLayout<T> const layout(p.paddedDepth, p.paddedValueDepth);
-    T* const query = reinterpret_cast<T*>(shared);
-    T* const keys = reinterpret_cast<T*>(shared + layout.keyOffset);
-    T* const values = reinterpret_cast<T*>(shared + layout.valueOffset);
-    T* const probabilities = reinterpret_cast<T*>(shared + layout.probabilityOffset);
-    float* const scores = reinterpret_cast<float*>(shared + layout.scoreOffset);
-    float* const output = reinterpret_cast<float*>(shared + layout.outputOffset);
+    auto const address = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(address), "l"(global), "r"(bytes));
+}
 
-    int64_t const batch = blockIdx.y;
-    int64_t const firstQuery = static_cast<int64_t>(blockIdx.x) * kBlockRows;
-    T const* const queryIn = static_cast<T const*>(p.query) + batchOffset(p, kQUERY, batch);
-    T const* const keysIn = static_cast<T const*>(p.keys) + batchOffset(p, kKEYS, batch);
-    T const* const valuesIn = static_cast<T const*>(p.values) + batchOffset(p, kVALUES, batch);
-    int64_t const maskBase = p.mask != nullptr ? batchOffset(p, kMASK, batch) : 0;
-    int32_t const warp = static_cast<int32_t>(threadIdx.x) / 32;
-    int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
+__device__ inline void commitCopies()
+{
+    asm volatile("cp.async.commit_group;\n" ::);
+}
 
-    for (int32_t e = threadIdx.x; e < kBlockRows * p.paddedDepth; e += kThreads)
+//! Waits until at most `kPending` of this thread's committed copy groups are still in flight.
+template <int kPending>
+__device__ inline void awaitCopies()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+
+//! Copies rows [first, first + kRows) of a matrix operand (row-major in shared memory with pitch kPitch, kColumns
+//! wide) into `tile`, zeros past `rowCount` rows and `columnCount` columns: 16 bytes at a time without waiting where
+//! `vector`, else element by element.
+template <int kRows, int kColumns, int kPitch>
+__device__ inline void loadTile(__half* tile, __half const* base, OperandView const& view, int32_t first,
+    int32_t rowCount, int32_t columnCount, bool vector)
+{
+    if (vector)
     {
-        int32_t const r = e / p.paddedDepth;
-        int32_t const d = e % p.paddedDepth;
-        int64_t const i = firstQuery + r;
-        query[r * layout.queryLd + d] = i < p.queries && d < p.depth ? queryIn[i * p.depth + d] : fromFloat<T>(0.0F);
-    }
-    for (int32_t e = threadIdx.x; e < kBlockRows * layout.outputLd; e += kThreads)
-    {
-        output[e] = 0.0F;
-    }
-
-    // The softmax state of row lane / 2, which lanes 2r and 2r + 1 share, each taking half of the columns.
-    int32_t const row = lane / 2;
-    int32_t const half = lane % 2;
-    int64_t const queryIndex = firstQuery + warp * kWarpRows + row;
-    float runningMax = -INFINITY;
-    float runningSum = 0.0F;
-    float* const warpScores = scores + warp * kWarpRows * layout.scoreLd;
-    T* const warpProbabilities = probabilities + warp * kWarpRows * layout.probabilityLd;
-    float* const warpOutput = output + warp * kWarpRows * layout.outputLd;
-
-    for (int64_t firstKey = 0; firstKey < p.keyCount; firstKey += kTileKeys)
-    {
-        __syncthreads(); // the previous step's keys and values are no longer read
-        for (int32_t e = threadIdx.x; e < p.paddedDepth * kTileKeys; e += kThreads)
+        constexpr int kChunks = kColumns / 8;
+        for (int32_t i = static_cast<int32_t>(threadIdx.x); i < kRows * kChunks; i += kThreads)
         {
-            // Keys land transposed (depth-major); the read follows memory order either way.
-            int32_t const d = p.keysByRow ? e % p.paddedDepth : e / kTileKeys;
-            int32_t const j = p.keysByRow ? e / p.paddedDepth : e % kTileKeys;
-            int64_t const key = firstKey + j;
-            bool const inside = key < p.keyCount && d < p.depth;
-            T const value = !inside ? fromFloat<T>(0.0F)
-                : p.keysByRow       ? keysIn[key * p.depth + d]
-                                    : keysIn[d * p.keyCount + key];
-            keys[d * layout.keyLd + j] = value;
+            int32_t const r = i / kChunks;
+            int32_t const c = i % kChunks * 8;
+            bool const inside = first + r < rowCount && c < columnCount;
+            __half const* source = inside ? base + static_cast<int64_t>(first + r) * view.row + c : base;
+            copyAsync(tile + r * kPitch + c, source, inside ? 16U : 0U);
         }
-        for (int32_t e = threadIdx.x; e < kTileKeys * p.paddedValueDepth; e += kThreads)
-        {
-            int32_t const j = e / p.paddedValueDepth;
-            int32_t const c = e % p.paddedValueDepth;
-            int64_t const key = firstKey + j;
-            values[j * layout.valueLd + c]
-                = key < p.keyCount && c < p.valueDepth ? valuesIn[key * p.valueDepth + c] : fromFloat<T>(0.0F);
-        }
-        __syncthreads();
-
-        scoreTile(query + warp * kWarpRows * layout.queryLd, layout.queryLd, keys, layout.keyLd, warpScores,
-            layout.scoreLd, p.paddedDepth, lane);
-        __syncwarp();
-
-        float tileScores[kTileKeys / 2];
-        float tileMax = -INFINITY;
-        for (int32_t c = 0; c < kTileKeys / 2; ++c)
-        {
-            int32_t const column = half * (kTileKeys / 2) + c;
-            int64_t const key = firstKey + column;
-            float score = -INFINITY;
-            if (key < p.keyCount)
-            {
-                score = warpScores[row * layout.scoreLd + column] * p.scale;
-                if (p.mask != nullptr && queryIndex < p.queries)
-                {
-                    score += device::loadFloat(p.mask, p.maskType,
-                        maskBase + queryIndex * p.maskRowStride + key * p.maskColumnStride);
-                }
-            }
-            tileScores[c] = score;
-            tileMax = fmaxf(tileMax, score); // NaN never becomes the maximum, as on the CPU
-        }
-        tileMax = fmaxf(tileMax, __shfl_xor_sync(0xFFFFFFFFU, tileMax, 1));
-        float const newMax = fmaxf(runningMax, tileMax);
-        // While every score so far is -inf nothing accumulates; exp(-inf - -inf) would be NaN.
-        float const rescale = newMax == -INFINITY ? 1.0F : expf(runningMax - newMax);
-        float tileSum = 0.0F;
-        for (int32_t c = 0; c < kTileKeys / 2; ++c)
-        {
-            float const probability = newMax == -INFINITY ? 0.0F : expf(tileScores[c] - newMax);
-            tileSum += probability;
-            warpProbabilities[row * layout.probabilityLd + half * (kTileKeys / 2) + c] = fromFloat<T>(probability);
-        }
-        tileSum += __shfl_xor_sync(0xFFFFFFFFU, tileSum, 1);
-        runningSum = runningSum * rescale + tileSum;
-        runningMax = newMax;
-        int32_t const columns = p.paddedValueDepth / 2;
-        for (int32_t c = half * columns; c < (half + 1) * columns; ++c)
-        {
-            warpOutput[row * layout.outputLd + c] *= rescale;
-        }
-        __syncwarp();
-
-        accumulateTile(warpProbabilities, layout.probabilityLd, values, layout.valueLd, warpOutput, layout.outputLd,
-            p.paddedValueDepth, lane);
-        __syncwarp();
-    }
-
-    if (queryIndex >= p.queries)
-    {
         return;
     }
-    // A row masked throughout (maximum -inf: 0 / 0) or with a NaN score has only NaN probabilities, as on the CPU;
-    // with zeroNaN they count as zeros.
-    bool const nanRow = runningMax == -INFINITY || isnan(runningSum) || runningSum == 0.0F;
-    T* const out = static_cast<T*>(p.output) + (batch * p.queries + queryIndex) * p.valueDepth;
-    for (int64_t c = half; c < p.valueDepth; c += 2)
+    for (int32_t i = static_cast<int32_t>(threadIdx.x); i < kRows * kColumns; i += kThreads)
     {
-        float const value = nanRow ? (p.zeroNaN ? 0.0F : NAN) : warpOutput[row * layout.outputLd + c] / runningSum;
-        out[c] = fromFloat<T>(value);
+        int32_t const r = i / kColumns;
+        int32_t const c = i % kColumns;
+        bool const inside = first + r < rowCount && c < columnCount;
+        tile[r * kPitch + c] = inside ? base[static_cast<int64_t>(first + r) * view.row + c * view.column]
+                                      : __float2half_rn(0.0F);
     }
 }
 
-int32_t roundUpTo16(int64_t extent)
+//! One warp's running softmax state and output for its 16 query rows: this lane's rows are g = lane / 4 and
+//! g + 8, its columns 2 (lane % 4) and 2 (lane % 4) + 1 of each 8-wide tile.
+template <int kDepth>
+struct RowState
 {
-    return static_cast<int32_t>((extent + 15) / 16 * 16);
+    float output[kDepth / 8][4]; //!< per 8-column tile: (g, c), (g, c + 1), (g + 8, c), (g + 8, c + 1)
+    float maximum[2];
+    float sum[2]; //!< this lane's share of the row sums; the four lanes of a row add theirs at the end
+};
+
+//! The scores of the warp's rows against a tile of kTileKeys keys: scale, mask, -inf past the last key.
+template <int kDepth, int kTileKeys>
+__device__ inline void scoreTile(float (&scores)[kTileKeys / 8][4], uint32_t const (&query)[kDepth / 16][4],
+    __half const* keys, Problem const& p, int64_t maskBase, int32_t firstKey, int32_t row0)
+{
+    constexpr int kPitch = kDepth + 8;
+    int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
+    int32_t const g = lane / 4;
+    int32_t const t = lane % 4;
+#pragma unroll
+    for (int n = 0; n < kTileKeys / 8; ++n)
+    {
+        scores[n][0] = scores[n][1] = scores[n][2] = scores[n][3] = 0.0F;
+#pragma unroll
+        for (int k = 0; k < kDepth / 16; ++k)
+        {
+            __half const* key = keys + (n * 8 + g) * kPitch + k * 16 + 2 * t;
+            mma16816(scores[n], query[k], loadPair(key), loadPair(key + 8));
+        }
+    }
+#pragma unroll
+    for (int n = 0; n < kTileKeys / 8; ++n)
+    {
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+        {
+            int32_t const key = firstKey + n * 8 + 2 * t + (e & 1);
+            int32_t const row = row0 + (e >> 1) * 8;
+            float score = scores[n][e] * p.scale;
+            if (key >= p.keyCount)
+            {
+                score = -INFINITY;
+            }
+            else if (p.mask != nullptr && row < p.queries)
+            {
+                score += device::loadFloat(p.mask, p.maskType,
+                    maskBase + static_cast<int64_t>(row) * p.maskView.row
+                        + static_cast<int64_t>(key) * p.maskView.column);
+            }
+            scores[n][e] = score;
+        }
+    }
 }
 
-//! Lets the kernel for `T` use as much shared memory as the largest depths need, once per process and device
-//! kind (the attribute is per function).
-template <typename T>
-void allowLargeSharedMemory()
+//! Folds a tile of scores into the running softmax: new maxima (a NaN score never becomes one, as on the CPU), the
+//! output and sums rescaled to them, and the scores turned into probabilities exp(score - maximum).
+template <int kDepth, int kTileKeys>
+__device__ inline void softmaxTile(float (&scores)[kTileKeys / 8][4], RowState<kDepth>& state)
 {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        SharedLayout<T> const largest(kMaxAttentionDepth, kMaxAttentionDepth);
-        check(cudaFuncSetAttribute(attentionKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                  static_cast<int>(largest.bytes)),
-            "attention: allowing the kernel its shared memory");
-    });
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+    {
+        float tileMax = -INFINITY;
+#pragma unroll
+        for (int n = 0; n < kTileKeys / 8; ++n)
+        {
+            tileMax = fmaxf(tileMax, fmaxf(scores[n][2 * half], scores[n][2 * half + 1]));
+        }
+        tileMax = fmaxf(tileMax, __shfl_xor_sync(0xFFFFFFFFU, tileMax, 1));
+        tileMax = fmaxf(tileMax, __shfl_xor_sync(0xFFFFFFFFU, tileMax, 2));
+        float const maximum = fmaxf(state.maximum[half], tileMax);
+        // While every score so far is -inf nothing has accumulated, and exp(-inf - -inf) would be NaN.
+        float const rescale = maximum == -INFINITY ? 1.0F : __expf(state.maximum[half] - maximum);
+        state.maximum[half] = maximum;
+        state.sum[half] *= rescale;
+#pragma unroll
+        for (int n = 0; n < kDepth / 8; ++n)
+        {
+            state.output[n][2 * half] *= rescale;
+            state.output[n][2 * half + 1] *= rescale;
+        }
+#pragma unroll
+        for (int n = 0; n < kTileKeys / 8; ++n)
+        {
+#pragma unroll
+            for (int e = 2 * half; e < 2 * half + 2; ++e)
+            {
+                float const probability = maximum == -INFINITY ? 0.0F : __expf(scores[n][e] - maximum);
+                scores[n][e] = probability;
+                state.sum[half] += probability;
+            }
+        }
+    }
 }
 
-template <typename T>
-void launch(Problem const& problem, int64_t batches, cudaStream_t stream)
+//! output += probabilities . values for the warp's rows; the probabilities are the score accumulators, which are
+//! laid out as the product's a fragments need them (two 8-key tiles make one 16-key step).
+template <int kDepth, int kTileKeys>
+__device__ inline void accumulateTile(
+    float const (&probabilities)[kTileKeys / 8][4], __half const* values, RowState<kDepth>& state)
 {
-    allowLargeSharedMemory<T>();
-    SharedLayout<T> const layout(problem.paddedDepth, problem.paddedValueDepth);
-    dim3 const grid(static_cast<unsigned>((problem.queries + kBlockRows - 1) / kBlockRows),
-        static_cast<unsigned>(batches));
-    attentionKernel<T><<<grid, kThreads, layout.bytes, stream>>>(problem);
+    constexpr int kPitch = kDepth + 8;
+    int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
+    // ldmatrix: lanes 8m..8m+7 give the rows of matrix m; matrices 0, 1 are keys 0-7 and 8-15 of columns 0-7,
+    // matrices 2, 3 the same keys of columns 8-15.
+    int32_t const matrix = lane / 8;
+    int32_t const rowInStep = lane % 8 + (matrix & 1) * 8;
+    int32_t const columnInPair = (matrix >> 1) * 8;
+#pragma unroll
+    for (int k = 0; k < kTileKeys / 16; ++k)
+    {
+        uint32_t const a[4] = {packHalves(probabilities[2 * k][0], probabilities[2 * k][1]),
+            packHalves(probabilities[2 * k][2], probabilities[2 * k][3]),
+            packHalves(probabilities[2 * k + 1][0], probabilities[2 * k + 1][1]),
+            packHalves(probabilities[2 * k + 1][2], probabilities[2 * k + 1][3])};
+#pragma unroll
+        for (int n = 0; n < kDepth / 8; n += 2)
+        {
+            uint32_t b[4];
+            loadTransposed(b, values + (k * 16 + rowInStep) * kPitch + n * 8 + columnInPair);
+            mma16816(state.output[n], a, b[0], b[1]);
+            mma16816(state.output[n + 1], a, b[2], b[3]);
+        }
+    }
+}
+
+//! Writes the warp's rows: output / sum, or for a row whose probabilities are all NaN (every score -inf, or a NaN
+//! or +inf score, as on the CPU) NaN, or 0 where NaN probabilities count as zero.
+template <int kDepth>
+__device__ inline void storeRows(RowState<kDepth>& state, Problem const& p, __half* output, int32_t row0)
+{
+    int32_t const t = static_cast<int32_t>(threadIdx.x) % 4;
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+    {
+        float sum = state.sum[half];
+        sum += __shfl_xor_sync(0xFFFFFFFFU, sum, 1);
+        sum += __shfl_xor_sync(0xFFFFFFFFU, sum, 2);
+        int32_t const row = row0 + half * 8;
+        if (row >= p.queries)
+        {
+            continue;
+        }
+        bool const nanRow = state.maximum[half] == -INFINITY || isnan(sum) || sum == 0.0F;
+        float const inverse = 1.0F / sum;
+#pragma unroll
+        for (int n = 0; n < kDepth / 8; ++n)
+        {
+#pragma unroll
+            for (int e = 0; e < 2; ++e)
+            {
+                int32_t const column = n * 8 + 2 * t + e;
+                if (column < p.valueDepth)
+                {
+                    float const value = nanRow ? (p.zeroNaN ? 0.0F : NAN) : state.output[n][2 * half + e] * inverse;
+                    output[static_cast<int64_t>(row) * p.outputView.row
+                        + static_cast<int64_t>(column) * p.outputView.column]
+                        = __float2half_rn(value);
+                }
+            }
+        }
+    }
+}
+
+//! kDepth: the query's and the values' depths rounded up to a multiple of 16 (zeros past them). kTileKeys keys per
+//! step, in two shared-memory stages of keys and values: one being computed, the next being copied.
+template <int kDepth, int kTileKeys>
+__global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
+{
+    constexpr int kPitch = kDepth + 8; // 16-byte rows whose 8-row groups start in different banks
+    constexpr int kStage = 2 * kTileKeys * kPitch;
+    static_assert(2 * kStage >= kBlockQueries * kPitch, "the queries are staged where the tiles go");
+    __shared__ __align__(16) __half shared[2 * kStage];
+
+    int64_t const batch = blockIdx.x / static_cast<uint32_t>(p.queryTiles);
+    int32_t const firstQuery = static_cast<int32_t>(blockIdx.x % static_cast<uint32_t>(p.queryTiles)) * kBlockQueries;
+    __half const* const keys = p.keys + batchOffset(p, p.keyView, batch);
+    __half const* const values = p.values + batchOffset(p, p.valueView, batch);
+    int64_t const maskBase = p.mask != nullptr ? batchOffset(p, p.maskView, batch) : 0;
+    int32_t const warp = static_cast<int32_t>(threadIdx.x) / 32;
+    int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
+    int32_t const g = lane / 4;
+    int32_t const t = lane % 4;
+
+    // The block's queries through shared memory into each warp's a fragments, which stay in registers.
+    loadTile<kBlockQueries, kDepth, kPitch>(shared, p.query + batchOffset(p, p.queryView, batch), p.queryView,
+        firstQuery, p.queries, p.depth, p.vectorQuery);
+    commitCopies();
+    awaitCopies<0>();
+    __syncthreads();
+    uint32_t query[kDepth / 16][4];
+    __half const* warpQueries = shared + warp * kWarpQueries * kPitch;
+#pragma unroll
+    for (int k = 0; k < kDepth / 16; ++k)
+    {
+        __half const* q = warpQueries + g * kPitch + k * 16 + 2 * t;
+        query[k][0] = loadPair(q);
+        query[k][1] = loadPair(q + 8 * kPitch);
+        query[k][2] = loadPair(q + 8);
+        query[k][3] = loadPair(q + 8 * kPitch + 8);
+    }
+    __syncthreads(); // the staged queries are overwritten by the first tile
+
+    RowState<kDepth> state{};
+    state.maximum[0] = state.maximum[1] = -INFINITY;
+    int32_t const row0 = firstQuery + warp * kWarpQueries + g;
+    int32_t const tiles = (p.keyCount + kTileKeys - 1) / kTileKeys;
+    auto const loadStage = [&](int32_t tile) {
+        __half* stage = shared + (tile % 2) * kStage;
+        loadTile<kTileKeys, kDepth, kPitch>(
+            stage, keys, p.keyView, tile * kTileKeys, p.keyCount, p.depth, p.vectorKeys);
+        loadTile<kTileKeys, kDepth, kPitch>(stage + kTileKeys * kPitch, values, p.valueView, tile * kTileKeys,
+            p.keyCount, p.valueDepth, p.vectorValues);
+    };
+    loadStage(0);
+    commitCopies();
+    for (int32_t tile = 0; tile < tiles; ++tile)
+    {
+        if (tile + 1 < tiles)
+        {
+            loadStage(tile + 1); // into the stage the previous step finished reading
+        }
+        commitCopies();
+        awaitCopies<1>(); // this tile's copies have landed; the next tile's may still be in flight
+        __syncthreads();
+        __half const* stage = shared + (tile % 2) * kStage;
+        float scores[kTileKeys / 8][4];
+        scoreTile<kDepth, kTileKeys>(scores, query, stage, p, maskBase, tile * kTileKeys, row0);
+        softmaxTile<kDepth, kTileKeys>(scores, state);
+        accumulateTile<kDepth, kTileKeys>(scores, stage + kTileKeys * kPitch, state);
+        __syncthreads(); // every warp is done with this stage before the next step copies into it
+    }
+    storeRows<kDepth>(state, p, p.output + batchOffset(p, p.outputView, batch), row0);
+}
+
+OperandView viewOf(backend::AttentionGeometry const& g, backend::AttentionGeometry::Operand const& operand)
+{
+    OperandView view{};
+    for (int32_t axis = 0; axis < g.batchAxes; ++axis)
+    {
+        view.batch[axis] = operand.batch[axis];
+    }
+    view.row = operand.row;
+    view.column = operand.column;
+    return view;
+}
+
+//! Whether an operand's rows can be copied 16 bytes (8 halves) at a time.
+bool copiesByVector(void const* data, backend::AttentionGeometry const& g,
+    backend::AttentionGeometry::Operand const& operand, int64_t columns)
+{
+    bool aligned = reinterpret_cast<uintptr_t>(data) % 16 == 0 && operand.column == 1 && operand.row % 8 == 0
+        && columns % 8 == 0;
+    for (int32_t axis = 0; axis < g.batchAxes; ++axis)
+    {
+        aligned = aligned && operand.batch[axis] % 8 == 0;
+    }
+    return aligned;
+}
+
+template <int kDepth, int kTileKeys>
+void launch(Problem const& problem, int64_t blocks, cudaStream_t stream)
+{
+    attentionKernel<kDepth, kTileKeys><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(problem);
     check(cudaGetLastError(), "attention: launching the kernel");
 }
 
-} // namespace
-
-void run(network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+void checkOperands(LayerInputs const& inputs, TensorView const& output, bool masked)
 {
-    ConstTensorView const& query = inputs.at(0);
-    ConstTensorView const& keys = inputs.at(1);
-    ConstTensorView const& values = inputs.at(2);
-    bool const masked = inputs.size() > 3 && inputs[3].data != nullptr;
-    TensorView const& output = outputs.at(0);
-    DataType const type = query.type;
-    if ((type != DataType::kFLOAT && type != DataType::kHALF) || keys.type != type || values.type != type
-        || output.type != type)
+    for (ConstTensorView const* operand : {&inputs.at(0), &inputs.at(1), &inputs.at(2)})
     {
-        throw std::invalid_argument("attention: the CUDA kernel takes FP32 or FP16 query, keys, values and output "
-                                    "of one type");
+        if (operand->type != DataType::kHALF)
+        {
+            throw std::invalid_argument("attention: the CUDA kernel takes FP16 query, keys and values");
+        }
+    }
+    if (output.type != DataType::kHALF)
+    {
+        throw std::invalid_argument("attention: the CUDA kernel writes an FP16 output");
     }
     if (masked && inputs[3].type != DataType::kFLOAT && inputs[3].type != DataType::kHALF)
     {
         throw std::invalid_argument("attention: the CUDA kernel takes an FP32 or FP16 mask");
     }
+}
+
+} // namespace
+
+void run(
+    network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    bool const masked = inputs.size() > 3 && inputs[3].data != nullptr;
+    TensorView const& output = outputs.at(0);
+    checkOperands(inputs, output, masked);
     backend::AttentionGeometry const g = backend::attentionGeometry(
-        query.shape, keys.shape, values.shape, masked ? &inputs[3].shape : nullptr, output.shape, params.keysByRow);
-    if (g.depth > kMaxAttentionDepth || g.valueDepth > kMaxAttentionDepth)
+        {inputs[0].shape, inputs[1].shape, inputs[2].shape, masked ? &inputs[3].shape : nullptr, output.shape}, params);
+    int64_t const depth = std::max(g.depth, g.valueDepth);
+    if (depth > kMaxAttentionDepth || g.queries > INT32_MAX || g.keys > INT32_MAX)
     {
         throw std::invalid_argument("attention: the CUDA kernel takes depths of up to "
-            + std::to_string(kMaxAttentionDepth) + ", not " + std::to_string(g.depth) + " and "
-            + std::to_string(g.valueDepth));
-    }
-    if (g.batches > 65535)
-    {
-        throw std::invalid_argument(
-            "attention: the CUDA kernel takes up to 65535 batches, not " + std::to_string(g.batches));
+            + std::to_string(kMaxAttentionDepth) + " (not " + std::to_string(depth)
+            + ") and fewer than 2^31 queries and keys");
     }
     if (output.count() == 0)
     {
         return;
     }
     Problem problem{};
-    problem.query = query.data;
-    problem.keys = keys.data;
-    problem.values = values.data;
+    problem.query = static_cast<__half const*>(inputs[0].data);
+    problem.keys = static_cast<__half const*>(inputs[1].data);
+    problem.values = static_cast<__half const*>(inputs[2].data);
     problem.mask = masked ? inputs[3].data : nullptr;
-    problem.output = output.data;
+    problem.output = static_cast<__half*>(output.data);
     problem.maskType = masked ? inputs[3].type : DataType::kFLOAT;
-    problem.queries = g.queries;
-    problem.keyCount = g.keys;
-    problem.depth = g.depth;
-    problem.valueDepth = g.valueDepth;
-    problem.paddedDepth = roundUpTo16(g.depth);
-    problem.paddedValueDepth = roundUpTo16(g.valueDepth);
-    problem.keysByRow = params.keysByRow;
-    problem.zeroNaN = params.zeroNaNProbabilities;
+    problem.queries = static_cast<int32_t>(g.queries);
+    problem.keyCount = static_cast<int32_t>(g.keys);
+    problem.depth = static_cast<int32_t>(g.depth);
+    problem.valueDepth = static_cast<int32_t>(g.valueDepth);
+    problem.queryTiles = static_cast<int32_t>((g.queries + kBlockQueries - 1) / kBlockQueries);
     problem.scale = params.scale;
+    problem.zeroNaN = params.zeroNaNProbabilities;
+    problem.vectorQuery = copiesByVector(inputs[0].data, g, g.queryLayout, g.depth);
+    problem.vectorKeys = copiesByVector(inputs[1].data, g, g.keyLayout, g.depth);
+    problem.vectorValues = copiesByVector(inputs[2].data, g, g.valueLayout, g.valueDepth);
     problem.batchAxes = g.batchAxes;
     for (int32_t axis = 0; axis < g.batchAxes; ++axis)
     {
         problem.batchExtents[axis] = g.batchExtents[axis];
-        problem.batchStrides[kQUERY][axis] = g.queryStrides[axis];
-        problem.batchStrides[kKEYS][axis] = g.keyStrides[axis];
-        problem.batchStrides[kVALUES][axis] = g.valueStrides[axis];
-        problem.batchStrides[kMASK][axis] = g.maskStrides[axis];
     }
-    problem.maskRowStride = g.maskRowStride;
-    problem.maskColumnStride = g.maskColumnStride;
-    if (type == DataType::kHALF)
+    problem.queryView = viewOf(g, g.queryLayout);
+    problem.keyView = viewOf(g, g.keyLayout);
+    problem.valueView = viewOf(g, g.valueLayout);
+    problem.maskView = viewOf(g, g.maskLayout);
+    problem.outputView = viewOf(g, g.outputLayout);
+    int64_t const blocks = g.batches * problem.queryTiles;
+    if (blocks > INT32_MAX)
     {
-        launch<__half>(problem, g.batches, stream);
+        throw std::invalid_argument("attention: " + std::to_string(blocks) + " blocks of queries are too many");
+    }
+    if (depth <= 32)
+    {
+        launch<32, 64>(problem, blocks, stream);
+    }
+    else if (depth <= 64)
+    {
+        launch<64, 64>(problem, blocks, stream);
     }
     else
     {
-        launch<float>(problem, g.batches, stream);
+        launch<128, 32>(problem, blocks, stream);
     }
 }
 

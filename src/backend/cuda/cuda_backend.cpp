@@ -75,12 +75,13 @@ plan::MatrixMultiplyFusionRules cublasLtFusions()
     return plan::MatrixMultiplyFusionRules{fullyConnected, relu};
 }
 
-//! The attention attention.cu runs: FP32 or FP16, over depths of up to kMaxAttentionDepth.
+//! The attention attention.cu runs: FP16 on the tensor cores, over depths of up to kMaxAttentionDepth. FP32
+//! attention stays unfused: cuBLAS's FP32 products (no TF32, as FP32 plans promise) are what a fused kernel would
+//! have to beat on the CUDA cores.
 plan::AttentionFusionRules attentionFusions()
 {
     auto runs = [](nvinfer1::DataType type, int64_t depth, int64_t valueDepth) {
-        bool const floatingPoint = type == nvinfer1::DataType::kFLOAT || type == nvinfer1::DataType::kHALF;
-        return floatingPoint && depth > 0 && depth <= kMaxAttentionDepth && valueDepth > 0
+        return type == nvinfer1::DataType::kHALF && depth > 0 && depth <= kMaxAttentionDepth && valueDepth > 0
             && valueDepth <= kMaxAttentionDepth;
     };
     return plan::AttentionFusionRules{runs};
@@ -133,9 +134,9 @@ public:
         return cuda::unsupportedReason(params);
     }
 
-    //! Attention, convolution and matrix multiply fusions, point-wise chains, channels-last regions (as the configuration's
-    //! ConvolutionLayout says: by default kept where they time faster), then each convolution's and deconvolution's
-    //! cuDNN algorithm by timing.
+    //! Attention, convolution and matrix multiply fusions, point-wise chains, channels-last regions (as the
+    //! configuration's ConvolutionLayout says: by default kept where they time faster), then each convolution's and
+    //! deconvolution's cuDNN algorithm by timing.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
         plan::fuseAttention(model, attentionFusions());

@@ -46,8 +46,8 @@ void run(network::ActivationParams const& params, LayerInputs const& inputs, Lay
     cudaStream_t stream);
 void run(network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
-void run(network::CastParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
+void run(
+    network::CastParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(network::ConcatenationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(network::CumulativeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,

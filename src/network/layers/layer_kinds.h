@@ -39,40 +39,40 @@
 #include <string>
 
 //! X(parameter struct) for every built-in layer kind; each struct names its nvinfer1::LayerType as kLayerType.
-#define KILN_FOR_EACH_LAYER_KIND(X)                                                                                   \
-    X(ActivationParams)                                                                                               \
-    X(AttentionParams)                                                                                                \
-    X(CastParams)                                                                                                     \
-    X(ConcatenationParams)                                                                                            \
-    X(ConstantParams)                                                                                                 \
-    X(ConvolutionParams)                                                                                              \
-    X(CumulativeParams)                                                                                               \
-    X(DeconvolutionParams)                                                                                            \
-    X(ElementWiseParams)                                                                                              \
-    X(FillParams)                                                                                                     \
-    X(GatherParams)                                                                                                   \
-    X(GridSampleParams)                                                                                               \
-    X(IdentityParams)                                                                                                 \
-    X(MatrixMultiplyParams)                                                                                           \
-    X(NMSParams)                                                                                                      \
-    X(NonZeroParams)                                                                                                  \
-    X(NormalizationParams)                                                                                            \
-    X(OneHotParams)                                                                                                   \
-    X(PaddingParams)                                                                                                  \
-    X(ParametricReLUParams)                                                                                           \
-    X(PointwiseParams)                                                                                                \
-    X(PoolingParams)                                                                                                  \
-    X(ReduceParams)                                                                                                   \
-    X(ResizeParams)                                                                                                   \
-    X(ReverseSequenceParams)                                                                                          \
-    X(ScaleParams)                                                                                                    \
-    X(ScatterParams)                                                                                                  \
-    X(SelectParams)                                                                                                   \
-    X(ShapeParams)                                                                                                    \
-    X(ShuffleParams)                                                                                                  \
-    X(SliceParams)                                                                                                    \
-    X(SoftMaxParams)                                                                                                  \
-    X(TopKParams)                                                                                                     \
+#define KILN_FOR_EACH_LAYER_KIND(X)                                                                                    \
+    X(ActivationParams)                                                                                                \
+    X(AttentionParams)                                                                                                 \
+    X(CastParams)                                                                                                      \
+    X(ConcatenationParams)                                                                                             \
+    X(ConstantParams)                                                                                                  \
+    X(ConvolutionParams)                                                                                               \
+    X(CumulativeParams)                                                                                                \
+    X(DeconvolutionParams)                                                                                             \
+    X(ElementWiseParams)                                                                                               \
+    X(FillParams)                                                                                                      \
+    X(GatherParams)                                                                                                    \
+    X(GridSampleParams)                                                                                                \
+    X(IdentityParams)                                                                                                  \
+    X(MatrixMultiplyParams)                                                                                            \
+    X(NMSParams)                                                                                                       \
+    X(NonZeroParams)                                                                                                   \
+    X(NormalizationParams)                                                                                             \
+    X(OneHotParams)                                                                                                    \
+    X(PaddingParams)                                                                                                   \
+    X(ParametricReLUParams)                                                                                            \
+    X(PointwiseParams)                                                                                                 \
+    X(PoolingParams)                                                                                                   \
+    X(ReduceParams)                                                                                                    \
+    X(ResizeParams)                                                                                                    \
+    X(ReverseSequenceParams)                                                                                           \
+    X(ScaleParams)                                                                                                     \
+    X(ScatterParams)                                                                                                   \
+    X(SelectParams)                                                                                                    \
+    X(ShapeParams)                                                                                                     \
+    X(ShuffleParams)                                                                                                   \
+    X(SliceParams)                                                                                                     \
+    X(SoftMaxParams)                                                                                                   \
+    X(TopKParams)                                                                                                      \
     X(UnaryParams)
 
 namespace kiln::network

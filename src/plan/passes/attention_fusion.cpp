@@ -5,6 +5,7 @@
 #include "network/layers/constant.h"
 #include "network/layers/elementwise.h"
 #include "network/layers/matrix_multiply.h"
+#include "network/layers/shuffle.h"
 #include "network/layers/softmax.h"
 #include "network/layers/unary.h"
 #include "plan/plan_graph.h"
@@ -26,13 +27,13 @@ using nvinfer1::MatrixOperation;
 //! One attention the pass found: the layers it replaces and what the fused layer reads.
 struct Match
 {
-    std::vector<size_t> layers; //!< every layer absorbed
+    std::vector<size_t> layers;          //!< every layer absorbed
     std::vector<size_t> scalarConstants; //!< constants of absorbed scalars, dropped when nothing else reads them
     int32_t query{-1};
     int32_t keys{-1};
     int32_t values{-1};
     int32_t mask{-1};
-    size_t maskReader{0}; //!< the sum that added the mask, whose slot type the fused layer reads it in
+    size_t maskReader{0};    //!< the sum that added the mask, whose slot type the fused layer reads it in
     size_t secondProduct{0}; //!< where the fused layer runs: every input exists by then
     int32_t output{-1};
     network::AttentionParams params;
@@ -108,6 +109,16 @@ private:
             && computesIn(mModel, record, precision, type) && linearThroughout(mModel, record);
     }
 
+    //! Whether layer `l` moves `type` elements from one row-major tensor to another and nothing else (a transpose
+    //! computes in no precision).
+    bool movesOnly(size_t l, DataType type) const
+    {
+        LayerRecord const& record = mModel.layers[l];
+        return !mRemoved[l] && record.outputs.size() == 1 && record.guards.empty() && !record.epilogue.any()
+            && slotType(mModel, record, 0) == type && slotType(mModel, record, record.inputs.size()) == type
+            && linearThroughout(mModel, record);
+    }
+
     //! Element-wise `l`'s operation with one operand a constant scalar: the other operand and the factor it
     //! multiplies that operand by (1/c for a division by c).
     std::optional<std::pair<int32_t, float>> scaling(size_t l) const
@@ -158,6 +169,94 @@ private:
         return tensor;
     }
 
+    //! Layer `l`'s permutation where it is a shuffle that only transposes (no reshape): its output's axis i is its
+    //! input's axis order[i].
+    std::optional<nvinfer1::Permutation> transposeOf(size_t l) const
+    {
+        LayerRecord const& record = mModel.layers[l];
+        auto const* params = paramsOf<network::ShuffleParams>(record);
+        bool const reshapes = params == nullptr || params->reshape
+            || (record.inputs.size() > 1 && record.inputs[1] >= 0);
+        if (reshapes || record.inputs.empty() || record.outputs.size() != 1)
+        {
+            return std::nullopt;
+        }
+        nvinfer1::Permutation order{};
+        size_t const rank = mModel.tensors[record.outputs[0]].dims.size();
+        for (size_t i = 0; i < rank; ++i)
+        {
+            order.order[i] = params->firstTranspose.order[params->secondTranspose.order[i]];
+        }
+        return order;
+    }
+
+    //! Follows transposes back from `tensor` (an operand the pattern reads), absorbing those that only the pattern
+    //! reads into `axes` (logical axis i of the operand is axis axes.order[i] of the tensor read); gives the tensor
+    //! the transposes started from.
+    int32_t untransposed(int32_t tensor, Match& match, nvinfer1::Permutation& axes, DataType type) const
+    {
+        for (std::optional<size_t> p = producerOf(tensor); p; p = producerOf(tensor))
+        {
+            std::optional<nvinfer1::Permutation> const order = transposeOf(*p);
+            if (!order || !movesOnly(*p, type) || !internalWithOneReader(tensor))
+            {
+                break;
+            }
+            size_t const rank = mModel.tensors[tensor].dims.size();
+            for (size_t i = 0; i < rank; ++i)
+            {
+                axes.order[i] = order->order[axes.order[i]];
+            }
+            match.layers.push_back(*p);
+            tensor = mModel.layers[*p].inputs[0];
+        }
+        return tensor;
+    }
+
+    //! The tensor a query or keys operand comes from, through the scalings and transposes the pattern absorbs.
+    int32_t operandOrigin(int32_t tensor, Match& match, nvinfer1::Permutation& axes, std::optional<DataType> precision,
+        DataType type) const
+    {
+        for (int32_t previous = -1; previous != tensor;)
+        {
+            previous = tensor;
+            tensor = untransposed(unscaled(tensor, match, precision, type), match, axes, type);
+        }
+        return tensor;
+    }
+
+    //! Follows transposes forward from the output, absorbing those that read it alone into `match`: the fused layer
+    //! writes the last one's output.
+    void absorbOutputTransposes(Match& match, DataType type) const
+    {
+        for (std::optional<size_t> reader = soleReaderOf(mProducers[match.output]); reader;
+             reader = soleReaderOf(static_cast<size_t>(mProducers[match.output])))
+        {
+            std::optional<nvinfer1::Permutation> const order = transposeOf(*reader);
+            if (!order || !movesOnly(*reader, type))
+            {
+                return;
+            }
+            // Logical axis i is at axis a of the tensor so far, which the transpose moves to axis k where order[k] ==
+            // a.
+            size_t const rank = mModel.tensors[match.output].dims.size();
+            nvinfer1::Permutation moved = match.params.outputAxes;
+            for (size_t i = 0; i < rank; ++i)
+            {
+                for (size_t k = 0; k < rank; ++k)
+                {
+                    if (order->order[k] == match.params.outputAxes.order[i])
+                    {
+                        moved.order[i] = static_cast<int32_t>(k);
+                    }
+                }
+            }
+            match.params.outputAxes = moved;
+            match.layers.push_back(*reader);
+            match.output = mModel.layers[*reader].outputs[0];
+        }
+    }
+
     //! Whether `tensor` is an internal activation (not a network output) that one layer reads.
     bool internalWithOneReader(int32_t tensor) const
     {
@@ -189,7 +288,7 @@ private:
     struct ScoresPath
     {
         size_t product{0};
-        std::vector<size_t> scalings; //!< multiplications and divisions by constant scalars on the way
+        std::vector<size_t> scalings;  //!< multiplications and divisions by constant scalars on the way
         std::vector<size_t> constants; //!< the constant layers of those scalars
         float scale{1.0F};
     };
@@ -263,8 +362,8 @@ private:
         LayerRecord const& normalize = mModel.layers[softmax];
         auto const* softmaxParams = paramsOf<network::SoftMaxParams>(normalize);
         size_t const rank = mModel.tensors[normalize.outputs.at(0)].dims.size();
-        if (softmaxParams == nullptr || rank < 2 || softmaxParams->axes != (1U << (rank - 1))
-            || !normalize.precision || normalize.inputs.size() != 1)
+        if (softmaxParams == nullptr || rank < 2 || softmaxParams->axes != (1U << (rank - 1)) || !normalize.precision
+            || normalize.inputs.size() != 1)
         {
             return std::nullopt;
         }
@@ -333,9 +432,10 @@ private:
         match.layers.push_back(*second);
         match.secondProduct = *second;
         match.output = mModel.layers[*second].outputs[0];
-        match.values = mModel.layers[*second].inputs[1];
-        match.query = unscaled(mModel.layers[first].inputs[0], match, precision, type);
-        match.keys = unscaled(mModel.layers[first].inputs[1], match, precision, type);
+        match.values = untransposed(mModel.layers[*second].inputs[1], match, match.params.valueAxes, type);
+        match.query = operandOrigin(mModel.layers[first].inputs[0], match, match.params.queryAxes, precision, type);
+        match.keys = operandOrigin(mModel.layers[first].inputs[1], match, match.params.keyAxes, precision, type);
+        absorbOutputTransposes(match, type);
         return shapesFit(match) ? std::optional<Match>(std::move(match)) : std::nullopt;
     }
 
@@ -351,8 +451,9 @@ private:
                 return false;
             }
         }
-        std::optional<int64_t> const depth = constantExtent(mModel, match.query, rank - 1);
-        std::optional<int64_t> const valueDepth = constantExtent(mModel, match.values, rank - 1);
+        auto const last = [&](nvinfer1::Permutation const& axes) { return static_cast<size_t>(axes.order[rank - 1]); };
+        std::optional<int64_t> const depth = constantExtent(mModel, match.query, last(match.params.queryAxes));
+        std::optional<int64_t> const valueDepth = constantExtent(mModel, match.values, last(match.params.valueAxes));
         DataType const type = slotType(mModel, mModel.layers[match.secondProduct], 2);
         return depth && valueDepth && mRules.runs(type, *depth, *valueDepth);
     }

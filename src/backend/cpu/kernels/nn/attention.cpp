@@ -1,6 +1,7 @@
 // The CPU reference of the attention layer the CUDA backend fuses (network/layers/attention.h): each row of scores
 // computed, scaled, masked and normalized as the unfused SoftMax does (stable, summed in double), then multiplied
-// by the values.
+// by the values. Operands are read through their layouts (backend/attention_geometry.h), so absorbed transposes
+// are computed here exactly as the CUDA kernel reads them.
 #include "backend/attention_geometry.h"
 #include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/element_access.h"
@@ -12,6 +13,39 @@
 
 namespace kiln::cpu
 {
+namespace
+{
+
+using backend::AttentionGeometry;
+
+//! The scores of query row `i` of batch `b`, scaled and masked, into `scores`; their maximum.
+double scoreRow(AttentionGeometry const& g, float scale, LayerInputs const& inputs, int64_t b, int64_t i,
+    std::vector<double>& scores)
+{
+    int64_t const q0 = g.offset(g.queryLayout.batch, b) + i * g.queryLayout.row;
+    int64_t const k0 = g.offset(g.keyLayout.batch, b);
+    double maximum = -std::numeric_limits<double>::infinity();
+    for (int64_t j = 0; j < g.keys; ++j)
+    {
+        double dot = 0.0;
+        for (int64_t d = 0; d < g.depth; ++d)
+        {
+            dot += static_cast<double>(loadFloat(inputs[0], q0 + d * g.queryLayout.column))
+                * loadFloat(inputs[1], k0 + j * g.keyLayout.row + d * g.keyLayout.column);
+        }
+        double score = dot * scale;
+        if (g.masked)
+        {
+            score += loadFloat(
+                inputs[3], g.offset(g.maskLayout.batch, b) + i * g.maskLayout.row + j * g.maskLayout.column);
+        }
+        scores[static_cast<size_t>(j)] = score;
+        maximum = std::max(maximum, score);
+    }
+    return maximum;
+}
+
+} // namespace
 
 void run(network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
@@ -25,34 +59,16 @@ void run(network::AttentionParams const& params, LayerInputs const& inputs, Laye
         requireFloatingPoint(*view, "attention input");
     }
     requireFloatingPoint(output, "attention output");
-    backend::AttentionGeometry const g = backend::attentionGeometry(query.shape, keys.shape, values.shape,
-        masked ? &inputs[3].shape : nullptr, output.shape, params.keysByRow);
+    AttentionGeometry const g = backend::attentionGeometry(
+        {query.shape, keys.shape, values.shape, masked ? &inputs[3].shape : nullptr, output.shape}, params);
     std::vector<double> scores(static_cast<size_t>(g.keys));
     for (int64_t b = 0; b < g.batches; ++b)
     {
-        int64_t const q0 = g.offset(g.queryStrides, b);
-        int64_t const k0 = g.offset(g.keyStrides, b);
-        int64_t const v0 = g.offset(g.valueStrides, b);
-        int64_t const o0 = b * g.queries * g.valueDepth;
+        int64_t const v0 = g.offset(g.valueLayout.batch, b);
+        int64_t const o0 = g.offset(g.outputLayout.batch, b);
         for (int64_t i = 0; i < g.queries; ++i)
         {
-            double maximum = -std::numeric_limits<double>::infinity();
-            for (int64_t j = 0; j < g.keys; ++j)
-            {
-                double dot = 0.0;
-                for (int64_t d = 0; d < g.depth; ++d)
-                {
-                    int64_t const k = params.keysByRow ? j * g.depth + d : d * g.keys + j;
-                    dot += static_cast<double>(loadFloat(query, q0 + i * g.depth + d)) * loadFloat(keys, k0 + k);
-                }
-                double score = dot * params.scale;
-                if (g.masked)
-                {
-                    score += loadFloat(inputs[3], g.offset(g.maskStrides, b) + i * g.maskRowStride + j * g.maskColumnStride);
-                }
-                scores[j] = score;
-                maximum = std::max(maximum, score);
-            }
+            double const maximum = scoreRow(g, params.scale, inputs, b, i, scores);
             double sum = 0.0;
             for (double& score : scores)
             {
@@ -64,14 +80,15 @@ void run(network::AttentionParams const& params, LayerInputs const& inputs, Laye
                 double weighted = 0.0;
                 for (int64_t j = 0; j < g.keys; ++j)
                 {
-                    double probability = scores[j] / sum;
+                    double probability = scores[static_cast<size_t>(j)] / sum;
                     if (params.zeroNaNProbabilities && std::isnan(probability))
                     {
                         probability = 0.0;
                     }
-                    weighted += probability * loadFloat(values, v0 + j * g.valueDepth + c);
+                    weighted += probability * loadFloat(values, v0 + j * g.valueLayout.row + c * g.valueLayout.column);
                 }
-                storeFloat(output, o0 + i * g.valueDepth + c, static_cast<float>(weighted));
+                storeFloat(
+                    output, o0 + i * g.outputLayout.row + c * g.outputLayout.column, static_cast<float>(weighted));
             }
         }
     }

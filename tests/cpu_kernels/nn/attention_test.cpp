@@ -1,0 +1,119 @@
+// The CPU reference of the fused attention layer (network/layers/attention.h, backend/attention_geometry.h): values
+// worked by hand, and operands stored with their axes permuted (the transposes the CUDA fusion absorbs) giving
+// exactly what the same operands stored as read give.
+#include "backend/cpu/layer_kernels.h"
+#include "nn_test_utils.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace kiln::cpu::test
+{
+namespace
+{
+
+using network::AttentionParams;
+
+std::vector<float> attention(AttentionParams const& params, HostTensor const& q, HostTensor const& k,
+    HostTensor const& v, HostTensor const* mask, Shape const& outputShape)
+{
+    HostTensor output = zeros(outputShape);
+    LayerInputs inputs{q.constView(), k.constView(), v.constView()};
+    if (mask != nullptr)
+    {
+        inputs.push_back(mask->constView());
+    }
+    run(params, inputs, {output.view()});
+    return output.floats();
+}
+
+TEST(AttentionReference, ByHand)
+{
+    // One query [1, 0] against keys [1, 0] and [0, 1] (stored by column: [D, Sk]), scale 2: scores [2, 0], so the
+    // probabilities are e^2 / (e^2 + 1) and 1 / (e^2 + 1); values [10, 20] and [30, 40].
+    AttentionParams params;
+    params.scale = 2.0F;
+    HostTensor const q = fromFloats({1, 2}, {1, 0});
+    HostTensor const k = fromFloats({2, 2}, {1, 0, 0, 1});
+    HostTensor const v = fromFloats({2, 2}, {10, 20, 30, 40});
+    double const e2 = std::exp(2.0);
+    double const p0 = e2 / (e2 + 1.0);
+    double const p1 = 1.0 / (e2 + 1.0);
+    expectClose(attention(params, q, k, v, nullptr, {1, 2}),
+        {static_cast<float>(10 * p0 + 30 * p1), static_cast<float>(20 * p0 + 40 * p1)}, 1e-5F);
+    // A mask of -inf on the first key leaves the second alone.
+    HostTensor const mask = fromFloats({1, 2}, {-std::numeric_limits<float>::infinity(), 0});
+    expectClose(attention(params, q, k, v, &mask, {1, 2}), {30, 40}, 0.0F);
+}
+
+//! `source` [d0, d1, d2, d3] with its axes 1 and 2 swapped: [d0, d2, d1, d3], as exports transpose heads.
+HostTensor swapMiddleAxes(HostTensor const& source)
+{
+    Shape const& s = source.shape;
+    std::vector<float> const in = source.floats();
+    std::vector<float> out(in.size());
+    for (int64_t a = 0; a < s[0]; ++a)
+        for (int64_t b = 0; b < s[1]; ++b)
+            for (int64_t c = 0; c < s[2]; ++c)
+                for (int64_t d = 0; d < s[3]; ++d)
+                {
+                    out[static_cast<size_t>(((a * s[2] + c) * s[1] + b) * s[3] + d)]
+                        = in[static_cast<size_t>(((a * s[1] + b) * s[2] + c) * s[3] + d)];
+                }
+    return fromFloats({s[0], s[2], s[1], s[3]}, out);
+}
+
+nvinfer1::Permutation order(std::vector<int32_t> const& axes)
+{
+    nvinfer1::Permutation permutation = network::ShuffleParams::identityPermutation();
+    std::copy(axes.begin(), axes.end(), permutation.order);
+    return permutation;
+}
+
+TEST(AttentionReference, PermutedOperandsReadAsTheTransposesTheyReplace)
+{
+    // Logical operands [batch 2, heads 3, tokens 5, depth 4]; stored as exports keep them before and after their
+    // transposes: [batch, tokens, heads, depth].
+    Shape const logical{2, 3, 5, 4};
+    int64_t const count = std::accumulate(logical.begin(), logical.end(), int64_t{1}, std::multiplies<>());
+    HostTensor const q = fromFloats(logical, smallIntegers(count, 1));
+    HostTensor const k = fromFloats(logical, smallIntegers(count, 2)); // by row: [.., Sk, D]
+    HostTensor const v = fromFloats(logical, smallIntegers(count, 3));
+    HostTensor const mask = fromFloats({2, 1, 1, 5}, {0, 0, 0, -1e4F, 0, 0, -1e4F, 0, 0, 0});
+    AttentionParams plain;
+    plain.scale = 0.5F;
+    plain.keysByRow = true;
+    std::vector<float> const expected = attention(plain, q, k, v, &mask, logical);
+
+    AttentionParams permuted = plain;
+    permuted.queryAxes = order({0, 2, 1, 3});
+    permuted.keyAxes = order({0, 2, 1, 3});
+    permuted.valueAxes = order({0, 2, 1, 3});
+    permuted.outputAxes = order({0, 2, 1, 3});
+    std::vector<float> const stored
+        = attention(permuted, swapMiddleAxes(q), swapMiddleAxes(k), swapMiddleAxes(v), &mask, {2, 5, 3, 4});
+    EXPECT_EQ(swapMiddleAxes(fromFloats({2, 5, 3, 4}, stored)).floats(), expected);
+
+    // Keys by column, as Transpose(perm 0, 2, 3, 1) of [batch, tokens, heads, depth] makes them: [.., D, Sk].
+    AttentionParams byColumn = permuted;
+    byColumn.keysByRow = false;
+    byColumn.keyAxes = order({0, 2, 3, 1});
+    std::vector<float> const fromColumns
+        = attention(byColumn, swapMiddleAxes(q), swapMiddleAxes(k), swapMiddleAxes(v), &mask, {2, 5, 3, 4});
+    EXPECT_EQ(fromColumns, stored);
+}
+
+TEST(AttentionReference, AnAxisOrderThatIsNoPermutationIsRefused)
+{
+    AttentionParams params;
+    params.queryAxes = order({0, 0});
+    HostTensor const a = fromFloats({2, 2}, {1, 2, 3, 4});
+    EXPECT_THROW(attention(params, a, a, a, nullptr, {2, 2}), std::invalid_argument);
+}
+
+} // namespace
+} // namespace kiln::cpu::test
