@@ -720,7 +720,7 @@ private:
         if (folding.folded > 0)
         {
             logInfo("Constant folding: " + std::to_string(folding.folded) + " layers computed at build time, "
-                + std::to_string(folding.removed) + " constant layers no longer read removed");
+                + std::to_string(folding.removed) + " layers no longer read removed");
         }
     }
 

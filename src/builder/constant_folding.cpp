@@ -101,7 +101,7 @@ public:
             }
             learnConstant(l);
         }
-        result.removed = removeUnreadConstants();
+        result.removed = removeUnreadLayers();
         return result;
     }
 
@@ -274,19 +274,34 @@ private:
         layer = std::move(replacement);
     }
 
-    //! Removes the constant layers whose output no layer reads and that is no network output; how many.
-    size_t removeUnreadConstants()
+    //! Removes, from the last layer back, the constants and the other layers of foldable kinds (which compute
+    //! nothing but their outputs) whose outputs no remaining layer reads and that make no network output; how many.
+    //! Shape layers whose values all folded go too, so that a tensor they read keeps only its data readers.
+    size_t removeUnreadLayers()
     {
         std::vector<std::vector<size_t>> const readers = plan::readersOf(mModel);
+        std::vector<size_t> liveReaders(mModel.tensors.size(), 0);
+        for (size_t t = 0; t < readers.size(); ++t)
+        {
+            liveReaders[t] = readers[t].size();
+        }
         std::vector<bool> unread(mModel.layers.size(), false);
-        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        for (size_t l = mModel.layers.size(); l-- > 0;)
         {
             LayerRecord const& layer = mModel.layers[l];
-            unread[l] = plan::paramsOf<network::ConstantParams>(layer) != nullptr
-                && std::all_of(layer.outputs.begin(), layer.outputs.end(), [&](int32_t t) {
-                       return readers[t].empty() && mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kNONE
-                           && !mSizeTensor[t];
-                   });
+            bool const pure = plan::paramsOf<network::ConstantParams>(layer) != nullptr
+                || (foldableKind(layer) && layer.guards.empty());
+            unread[l] = pure && std::all_of(layer.outputs.begin(), layer.outputs.end(), [&](int32_t t) {
+                return liveReaders[t] == 0 && mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kNONE
+                    && !mSizeTensor[t];
+            });
+            for (int32_t t : unread[l] ? layer.inputs : std::vector<int32_t>{})
+            {
+                if (t >= 0)
+                {
+                    --liveReaders[t];
+                }
+            }
         }
         plan::eraseLayers(mModel, unread);
         return static_cast<size_t>(std::count(unread.begin(), unread.end(), true));

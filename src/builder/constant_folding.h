@@ -16,7 +16,7 @@ namespace kiln::builder
 struct FoldingResult
 {
     size_t folded{0};  //!< layers replaced by constants
-    size_t removed{0}; //!< constant layers that nothing read any more, removed
+    size_t removed{0}; //!< constants and other pure layers that nothing read any more, removed
 };
 
 //! Replaces, in plan order (so that chains fold), every layer of an allowed kind (constant_folding.cpp says which)
@@ -24,7 +24,8 @@ struct FoldingResult
 //! found constant (an extent no profile changes), and whose outputs have static shapes by a constant layer named
 //! "folded: <its name>" holding what the CPU reference computes, in the types the plan stores its outputs in (the
 //! precision the builder chose included). Outputs keep their tensors: a network output stays the named output. Then
-//! removes the constant layers that no layer reads and that make no network output. Runs on the plan as recorded,
+//! removes the constants, and the layers of the kinds it folds, that no layer reads and that make no network output
+//! (a Shape layer whose every use folded, for one). Runs on the plan as recorded,
 //! before the backend's passes (no fused epilogues, every tensor row-major). A layer whose kernel rejects its
 //! constant inputs is left to fail at run time, as it would without folding.
 FoldingResult foldConstants(plan::PlanModel& model);

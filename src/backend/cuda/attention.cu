@@ -1,11 +1,13 @@
 // The attention layer (network/layers/attention.h) on the GPU in one kernel, as flash attention computes it: a block
-// of four warps takes 64 queries of one batch, each warp 16 of them, and walks the keys a tile at a time keeping a
-// running maximum and sum per query row ("online softmax"), so that neither the scores nor the probabilities are ever
-// written to memory. Both products run on the tensor cores (mma.sync m16n8k16, FP16 in, FP32 accumulation); the
-// scores stay in registers, and the probabilities go from the first product's accumulators into the second
-// product's operands without leaving them. Key and value tiles are copied to shared memory asynchronously, the next
-// while the current one is computed. Operands are read through their layouts (backend/attention_geometry.h), so the
-// transposes the fusion absorbed cost nothing: a row of a head's query, keys or values is contiguous either way.
+// of four warps takes 16, 32 or 64 queries of one batch, each warp 16 of them, and walks the keys a tile at a time
+// keeping a running maximum and sum per query row ("online softmax"), so that neither the scores nor the
+// probabilities are ever written to memory. Where there are few queries (a ViT's 197 tokens), the warps that share
+// queries split each tile's keys between them and merge their rows at the end, so that enough warps run. Both products
+// run on the tensor cores (mma.sync m16n8k16, FP16 in, FP32 accumulation); the scores stay in registers, and the
+// probabilities go from the first product's accumulators into the second product's operands without leaving them. Key
+// and value tiles are copied to shared memory asynchronously, the next while the current one is computed. Operands are
+// read through their layouts (backend/attention_geometry.h), so the transposes the fusion absorbed cost nothing: a row
+// of a head's query, keys or values is contiguous either way.
 #include "backend/attention_geometry.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
@@ -26,8 +28,7 @@ namespace
 using device::DataType;
 
 constexpr int kWarps = 4;
-constexpr int kWarpQueries = 16;                     //!< one mma tile high
-constexpr int kBlockQueries = kWarps * kWarpQueries; //!< queries per block
+constexpr int kWarpQueries = 16; //!< one mma tile high
 constexpr int kThreads = kWarps * 32;
 constexpr int kMaxBatchAxes = backend::AttentionGeometry::kMaxBatchAxes;
 
@@ -171,9 +172,9 @@ struct RowState
     float sum[2]; //!< this lane's share of the row sums; the four lanes of a row add theirs at the end
 };
 
-//! The scores of the warp's rows against a tile of kTileKeys keys: scale, mask, -inf past the last key.
-template <int kDepth, int kTileKeys>
-__device__ inline void scoreTile(float (&scores)[kTileKeys / 8][4], uint32_t const (&query)[kDepth / 16][4],
+//! The scores of the warp's rows against its kWarpKeys keys of a tile: scale, mask, -inf past the last key.
+template <int kDepth, int kWarpKeys>
+__device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t const (&query)[kDepth / 16][4],
     __half const* keys, Problem const& p, int64_t maskBase, int32_t firstKey, int32_t row0)
 {
     constexpr int kPitch = kDepth + 8;
@@ -181,7 +182,7 @@ __device__ inline void scoreTile(float (&scores)[kTileKeys / 8][4], uint32_t con
     int32_t const g = lane / 4;
     int32_t const t = lane % 4;
 #pragma unroll
-    for (int n = 0; n < kTileKeys / 8; ++n)
+    for (int n = 0; n < kWarpKeys / 8; ++n)
     {
         scores[n][0] = scores[n][1] = scores[n][2] = scores[n][3] = 0.0F;
 #pragma unroll
@@ -192,7 +193,7 @@ __device__ inline void scoreTile(float (&scores)[kTileKeys / 8][4], uint32_t con
         }
     }
 #pragma unroll
-    for (int n = 0; n < kTileKeys / 8; ++n)
+    for (int n = 0; n < kWarpKeys / 8; ++n)
     {
 #pragma unroll
         for (int e = 0; e < 4; ++e)
@@ -217,15 +218,15 @@ __device__ inline void scoreTile(float (&scores)[kTileKeys / 8][4], uint32_t con
 
 //! Folds a tile of scores into the running softmax: new maxima (a NaN score never becomes one, as on the CPU), the
 //! output and sums rescaled to them, and the scores turned into probabilities exp(score - maximum).
-template <int kDepth, int kTileKeys>
-__device__ inline void softmaxTile(float (&scores)[kTileKeys / 8][4], RowState<kDepth>& state)
+template <int kDepth, int kWarpKeys>
+__device__ inline void softmaxTile(float (&scores)[kWarpKeys / 8][4], RowState<kDepth>& state)
 {
 #pragma unroll
     for (int half = 0; half < 2; ++half)
     {
         float tileMax = -INFINITY;
 #pragma unroll
-        for (int n = 0; n < kTileKeys / 8; ++n)
+        for (int n = 0; n < kWarpKeys / 8; ++n)
         {
             tileMax = fmaxf(tileMax, fmaxf(scores[n][2 * half], scores[n][2 * half + 1]));
         }
@@ -243,7 +244,7 @@ __device__ inline void softmaxTile(float (&scores)[kTileKeys / 8][4], RowState<k
             state.output[n][2 * half + 1] *= rescale;
         }
 #pragma unroll
-        for (int n = 0; n < kTileKeys / 8; ++n)
+        for (int n = 0; n < kWarpKeys / 8; ++n)
         {
 #pragma unroll
             for (int e = 2 * half; e < 2 * half + 2; ++e)
@@ -258,9 +259,9 @@ __device__ inline void softmaxTile(float (&scores)[kTileKeys / 8][4], RowState<k
 
 //! output += probabilities . values for the warp's rows; the probabilities are the score accumulators, which are
 //! laid out as the product's a fragments need them (two 8-key tiles make one 16-key step).
-template <int kDepth, int kTileKeys>
+template <int kDepth, int kWarpKeys>
 __device__ inline void accumulateTile(
-    float const (&probabilities)[kTileKeys / 8][4], __half const* values, RowState<kDepth>& state)
+    float const (&probabilities)[kWarpKeys / 8][4], __half const* values, RowState<kDepth>& state)
 {
     constexpr int kPitch = kDepth + 8;
     int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
@@ -270,7 +271,7 @@ __device__ inline void accumulateTile(
     int32_t const rowInStep = lane % 8 + (matrix & 1) * 8;
     int32_t const columnInPair = (matrix >> 1) * 8;
 #pragma unroll
-    for (int k = 0; k < kTileKeys / 16; ++k)
+    for (int k = 0; k < kWarpKeys / 16; ++k)
     {
         uint32_t const a[4] = {packHalves(probabilities[2 * k][0], probabilities[2 * k][1]),
             packHalves(probabilities[2 * k][2], probabilities[2 * k][3]),
@@ -325,14 +326,75 @@ __device__ inline void storeRows(RowState<kDepth>& state, Problem const& p, __ha
     }
 }
 
+//! Merges the rows of the warps that split a block's keys into the first of them (`split` 0), through shared memory
+//! (`exchange`, which the tiles no longer use): each lane holds the same positions in every warp, so lane l of the
+//! first warp takes lane l's values of the others, rescaled to the rows' overall maxima.
+template <int kDepth, int kKeyWarps>
+__device__ inline void mergeSplits(RowState<kDepth>& state, float* exchange, int32_t queryWarp, int32_t split)
+{
+    constexpr int kValues = kDepth / 2 + 4; // output[kDepth / 8][4], maximum[2], sum[2]
+    int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
+    float* const mine = exchange + ((queryWarp * kKeyWarps + split) * 32 + lane) * kValues;
+    if (split != 0)
+    {
+#pragma unroll
+        for (int n = 0; n < kDepth / 8; ++n)
+        {
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+            {
+                mine[n * 4 + e] = state.output[n][e];
+            }
+        }
+        mine[kDepth / 2] = state.maximum[0];
+        mine[kDepth / 2 + 1] = state.maximum[1];
+        mine[kDepth / 2 + 2] = state.sum[0];
+        mine[kDepth / 2 + 3] = state.sum[1];
+    }
+    __syncthreads();
+    if (split != 0)
+    {
+        return;
+    }
+    for (int32_t other = 1; other < kKeyWarps; ++other)
+    {
+        float const* theirs = mine + other * 32 * kValues;
+#pragma unroll
+        for (int half = 0; half < 2; ++half)
+        {
+            float const maximum = fmaxf(state.maximum[half], theirs[kDepth / 2 + half]);
+            // A split that saw only -inf scores weighs 0; where every split did, the row is NaN whatever is summed.
+            float const keep = maximum == -INFINITY ? 0.0F : __expf(state.maximum[half] - maximum);
+            float const take = maximum == -INFINITY ? 0.0F : __expf(theirs[kDepth / 2 + half] - maximum);
+            state.maximum[half] = maximum;
+            state.sum[half] = state.sum[half] * keep + theirs[kDepth / 2 + 2 + half] * take;
+#pragma unroll
+            for (int n = 0; n < kDepth / 8; ++n)
+            {
+#pragma unroll
+                for (int e = 2 * half; e < 2 * half + 2; ++e)
+                {
+                    state.output[n][e] = state.output[n][e] * keep + theirs[n * 4 + e] * take;
+                }
+            }
+        }
+    }
+}
+
 //! kDepth: the query's and the values' depths rounded up to a multiple of 16 (zeros past them). kTileKeys keys per
-//! step, in two shared-memory stages of keys and values: one being computed, the next being copied.
-template <int kDepth, int kTileKeys>
+//! step, in two shared-memory stages of keys and values: one being computed, the next being copied. kQueryWarps
+//! warps take 16 queries each; the block's other warps split each tile's keys with them (kKeyWarps per query warp).
+template <int kDepth, int kTileKeys, int kQueryWarps>
 __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
 {
+    constexpr int kKeyWarps = kWarps / kQueryWarps;
+    constexpr int kWarpKeys = kTileKeys / kKeyWarps;
+    constexpr int kBlockQueries = kQueryWarps * kWarpQueries;
     constexpr int kPitch = kDepth + 8; // 16-byte rows whose 8-row groups start in different banks
     constexpr int kStage = 2 * kTileKeys * kPitch;
+    static_assert(kWarpKeys % 16 == 0, "a warp takes whole 16-key steps of the second product");
     static_assert(2 * kStage >= kBlockQueries * kPitch, "the queries are staged where the tiles go");
+    static_assert(kKeyWarps == 1 || 2 * kStage * 2 >= kWarps * 32 * (kDepth / 2 + 4) * 4, "the merge fits");
     __shared__ __align__(16) __half shared[2 * kStage];
 
     int64_t const batch = blockIdx.x / static_cast<uint32_t>(p.queryTiles);
@@ -341,6 +403,8 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
     __half const* const values = p.values + batchOffset(p, p.valueView, batch);
     int64_t const maskBase = p.mask != nullptr ? batchOffset(p, p.maskView, batch) : 0;
     int32_t const warp = static_cast<int32_t>(threadIdx.x) / 32;
+    int32_t const queryWarp = warp / kKeyWarps;
+    int32_t const split = warp % kKeyWarps;
     int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
     int32_t const g = lane / 4;
     int32_t const t = lane % 4;
@@ -352,7 +416,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
     awaitCopies<0>();
     __syncthreads();
     uint32_t query[kDepth / 16][4];
-    __half const* warpQueries = shared + warp * kWarpQueries * kPitch;
+    __half const* warpQueries = shared + queryWarp * kWarpQueries * kPitch;
 #pragma unroll
     for (int k = 0; k < kDepth / 16; ++k)
     {
@@ -366,7 +430,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
 
     RowState<kDepth> state{};
     state.maximum[0] = state.maximum[1] = -INFINITY;
-    int32_t const row0 = firstQuery + warp * kWarpQueries + g;
+    int32_t const row0 = firstQuery + queryWarp * kWarpQueries + g;
     int32_t const tiles = (p.keyCount + kTileKeys - 1) / kTileKeys;
     auto const loadStage = [&](int32_t tile) {
         __half* stage = shared + (tile % 2) * kStage;
@@ -386,12 +450,20 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
         commitCopies();
         awaitCopies<1>(); // this tile's copies have landed; the next tile's may still be in flight
         __syncthreads();
-        __half const* stage = shared + (tile % 2) * kStage;
-        float scores[kTileKeys / 8][4];
-        scoreTile<kDepth, kTileKeys>(scores, query, stage, p, maskBase, tile * kTileKeys, row0);
-        softmaxTile<kDepth, kTileKeys>(scores, state);
-        accumulateTile<kDepth, kTileKeys>(scores, stage + kTileKeys * kPitch, state);
+        __half const* stage = shared + (tile % 2) * kStage + split * kWarpKeys * kPitch;
+        float scores[kWarpKeys / 8][4];
+        scoreTile<kDepth, kWarpKeys>(scores, query, stage, p, maskBase, tile * kTileKeys + split * kWarpKeys, row0);
+        softmaxTile<kDepth, kWarpKeys>(scores, state);
+        accumulateTile<kDepth, kWarpKeys>(scores, stage + kTileKeys * kPitch, state);
         __syncthreads(); // every warp is done with this stage before the next step copies into it
+    }
+    if constexpr (kKeyWarps > 1)
+    {
+        mergeSplits<kDepth, kKeyWarps>(state, reinterpret_cast<float*>(shared), queryWarp, split);
+        if (split != 0)
+        {
+            return;
+        }
     }
     storeRows<kDepth>(state, p, p.output + batchOffset(p, p.outputView, batch), row0);
 }
@@ -421,11 +493,52 @@ bool copiesByVector(void const* data, backend::AttentionGeometry const& g,
     return aligned;
 }
 
-template <int kDepth, int kTileKeys>
-void launch(Problem const& problem, int64_t blocks, cudaStream_t stream)
+//! Launches the kernel with as many queries per block as keep the GPU's multiprocessors busy: 64 (four warps of
+//! queries) where there are enough of them, else 32 or 16 with the keys split between the block's warps.
+template <int kDepth, int kTileKeys, int kFewestQueryWarps>
+void launch(Problem& problem, int64_t batches, int32_t multiprocessors, cudaStream_t stream)
 {
-    attentionKernel<kDepth, kTileKeys><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(problem);
+    auto const blocksWith = [&](int32_t queryWarps) {
+        return batches * ((problem.queries + queryWarps * kWarpQueries - 1) / (queryWarps * kWarpQueries));
+    };
+    int32_t queryWarps = kWarps;
+    while (queryWarps > kFewestQueryWarps && blocksWith(queryWarps) < 2 * multiprocessors)
+    {
+        queryWarps /= 2;
+    }
+    int64_t const blocks = blocksWith(queryWarps);
+    if (blocks > INT32_MAX)
+    {
+        throw std::invalid_argument("attention: " + std::to_string(blocks) + " blocks of queries are too many");
+    }
+    problem.queryTiles = static_cast<int32_t>(blocks / batches);
+    auto const grid = static_cast<unsigned>(blocks);
+    if (queryWarps == 4)
+    {
+        attentionKernel<kDepth, kTileKeys, 4><<<grid, kThreads, 0, stream>>>(problem);
+    }
+    else if (queryWarps == 2)
+    {
+        attentionKernel<kDepth, kTileKeys, 2><<<grid, kThreads, 0, stream>>>(problem);
+    }
+    else if constexpr (kFewestQueryWarps == 1)
+    {
+        attentionKernel<kDepth, kTileKeys, 1><<<grid, kThreads, 0, stream>>>(problem);
+    }
     check(cudaGetLastError(), "attention: launching the kernel");
+}
+
+//! The multiprocessors of the current device, asked once per process (a context runs on one device).
+int32_t multiprocessorCount()
+{
+    static int32_t const count = [] {
+        int device = 0;
+        int value = 0;
+        check(cudaGetDevice(&device), "attention: finding the device");
+        check(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device), "attention: asking the device");
+        return value;
+    }();
+    return count;
 }
 
 void checkOperands(LayerInputs const& inputs, TensorView const& output, bool masked)
@@ -479,7 +592,6 @@ void run(
     problem.keyCount = static_cast<int32_t>(g.keys);
     problem.depth = static_cast<int32_t>(g.depth);
     problem.valueDepth = static_cast<int32_t>(g.valueDepth);
-    problem.queryTiles = static_cast<int32_t>((g.queries + kBlockQueries - 1) / kBlockQueries);
     problem.scale = params.scale;
     problem.zeroNaN = params.zeroNaNProbabilities;
     problem.vectorQuery = copiesByVector(inputs[0].data, g, g.queryLayout, g.depth);
@@ -495,22 +607,17 @@ void run(
     problem.valueView = viewOf(g, g.valueLayout);
     problem.maskView = viewOf(g, g.maskLayout);
     problem.outputView = viewOf(g, g.outputLayout);
-    int64_t const blocks = g.batches * problem.queryTiles;
-    if (blocks > INT32_MAX)
-    {
-        throw std::invalid_argument("attention: " + std::to_string(blocks) + " blocks of queries are too many");
-    }
     if (depth <= 32)
     {
-        launch<32, 64>(problem, blocks, stream);
+        launch<32, 64, 1>(problem, g.batches, multiprocessorCount(), stream);
     }
     else if (depth <= 64)
     {
-        launch<64, 64>(problem, blocks, stream);
+        launch<64, 64, 1>(problem, g.batches, multiprocessorCount(), stream);
     }
     else
     {
-        launch<128, 32>(problem, blocks, stream);
+        launch<128, 32, 2>(problem, g.batches, multiprocessorCount(), stream); // 16-key steps: two warps per tile
     }
 }
 

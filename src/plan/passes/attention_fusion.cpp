@@ -383,10 +383,13 @@ private:
         if (summed && fits(*p, precision, type) && internalWithOneReader(scores))
         {
             LayerRecord const& sum = mModel.layers[*p];
+            // Either side may be the scores. Their extents need not be the sum's expressions: a mask built from
+            // another input (BERT's attention_mask) has its own symbols for the batch and the sequence. Whichever
+            // operand broadcasts, the fused layer computes what the sum did, since query and keys broadcast into the
+            // output as the scores would; a mask that would widen the scores' rows fails the kernel's shape check.
             for (size_t side = 0; side < 2 && !path && sum.inputs.size() == 2; ++side)
             {
-                if (sameShape(mModel, sum.inputs[side], sum.outputs[0])
-                    && sameRank(sum.inputs[1 - side], sum.outputs[0]))
+                if (sameRank(sum.inputs[side], sum.outputs[0]) && sameRank(sum.inputs[1 - side], sum.outputs[0]))
                 {
                     path = scoresPath(sum.inputs[side], precision, type);
                     match.mask = path ? sum.inputs[1 - side] : -1;
