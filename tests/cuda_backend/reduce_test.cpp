@@ -1,7 +1,7 @@
 // The CUDA backend's Reduce layer against the CPU reference: every ReduceOperation over the innermost axis (warp per
 // output), an outer or middle axis (thread per output), several axes and all of them, with and without
 // keepDimensions, FP32, FP16 and INT32, NaN through max and min, a long row, long reductions over outer axes (split
-// between threads and blocks), and reductions over nothing.
+// between threads and blocks), an image batch's spatial means, and reductions over nothing.
 #include "backend_comparison.h"
 
 namespace
@@ -113,6 +113,25 @@ TEST(CudaBackendReduce, LongReductionsOverOuterAxesAgreeWithTheCpu)
             expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, c.axes, false), {{"x", x}}, false, what);
             expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, c.axes, true), {{"x", x}}, true, what + " fp16");
             expectBackendsAgree(reduceOf(dims, DataType::kINT32, op, c.axes, false), {{"x", xi}}, false, what + " int");
+        }
+    }
+}
+
+TEST(CudaBackendReduce, SpatialMeansOfAnImageBatch)
+{
+    SKIP_WITHOUT_GPU();
+    // [N, C, H, W] to [N, C, 1, 1], as a squeeze-and-excitation block and a global average pooling reduce: the reduced
+    // elements are one contiguous range per output, read without index arithmetic; then H alone and N with W, whose
+    // elements are not one range.
+    Dims const dims{4, {2, 40, 7, 9}};
+    HostTensor const x = fromFloats({2, 40, 7, 9}, spread(2 * 40 * 7 * 9, -2.0F, 3.0F));
+    for (ReduceOperation op : {ReduceOperation::kAVG, ReduceOperation::kSUM, ReduceOperation::kMAX})
+    {
+        for (uint32_t axes : {0b1100U, 0b0100U, 0b1001U})
+        {
+            std::string const what = "op " + std::to_string(static_cast<int32_t>(op)) + " axes " + std::to_string(axes);
+            expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, axes, true), {{"x", x}}, false, what);
+            expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, axes, true), {{"x", x}}, true, what + " fp16");
         }
     }
 }

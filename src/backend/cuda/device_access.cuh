@@ -15,44 +15,59 @@ namespace kiln::cuda::device
 
 using nvinfer1::DataType;
 
-//! Element `i` of a floating-point tensor as a float. NaNs keep their sign and payload, as the CPU reference's
-//! conversions keep them (the hardware's conversions may make every NaN the same).
+//! FP16 bits as a float. NaNs keep their sign and payload, as the CPU reference's conversions keep them (the
+//! hardware's conversions may make every NaN the same).
+__device__ inline float halfBitsAsFloat(unsigned int bits)
+{
+    if ((bits & 0x7C00U) == 0x7C00U && (bits & 0x03FFU) != 0)
+    {
+        return __uint_as_float(((bits & 0x8000U) << 16) | 0x7F800000U | ((bits & 0x03FFU) << 13));
+    }
+    return __half2float(__ushort_as_half(static_cast<unsigned short>(bits)));
+}
+
+//! BF16 bits as a float: exact, NaN payloads included.
+__device__ inline float bf16BitsAsFloat(unsigned int bits)
+{
+    return __uint_as_float(bits << 16);
+}
+
+//! `value` rounded to nearest even as FP16 bits. A NaN becomes the CPU reference's NaN (core/half.h): the sign kept,
+//! the payload dropped, where CUDA's conversion would give 0x7FFF.
+__device__ inline uint16_t floatAsHalfBits(float value)
+{
+    unsigned int const bits = __float_as_uint(value);
+    return isnan(value) ? static_cast<uint16_t>(((bits >> 16) & 0x8000U) | 0x7E00U)
+                        : __half_as_ushort(__float2half_rn(value));
+}
+
+//! `value` rounded to nearest even as BF16 bits; a NaN keeps its top payload bits, as on the CPU reference.
+__device__ inline uint16_t floatAsBf16Bits(float value)
+{
+    unsigned int const bits = __float_as_uint(value);
+    return isnan(value) ? static_cast<uint16_t>((bits >> 16) | 0x40U)
+                        : __bfloat16_as_ushort(__float2bfloat16_rn(value));
+}
+
+//! Element `i` of a floating-point tensor as a float, NaN payloads kept (halfBitsAsFloat).
 __device__ inline float loadFloat(void const* data, DataType type, int64_t i)
 {
     switch (type)
     {
-    case DataType::kHALF:
-    {
-        unsigned int const bits = static_cast<uint16_t const*>(data)[i];
-        if ((bits & 0x7C00U) == 0x7C00U && (bits & 0x03FFU) != 0)
-        {
-            return __uint_as_float(((bits & 0x8000U) << 16) | 0x7F800000U | ((bits & 0x03FFU) << 13));
-        }
-        return __half2float(__ushort_as_half(static_cast<unsigned short>(bits)));
-    }
-    case DataType::kBF16:
-        return __uint_as_float(static_cast<unsigned int>(static_cast<uint16_t const*>(data)[i]) << 16);
+    case DataType::kHALF: return halfBitsAsFloat(static_cast<uint16_t const*>(data)[i]);
+    case DataType::kBF16: return bf16BitsAsFloat(static_cast<uint16_t const*>(data)[i]);
     default: return static_cast<float const*>(data)[i];
     }
 }
 
-//! Stores `value` into a floating-point tensor, rounding to nearest even for FP16 and BF16. NaNs become the CPU
-//! reference's NaNs (core/half.h): FP16 keeps the sign and drops the payload, BF16 keeps the top payload bits,
-//! where CUDA's conversions would give 0x7FFF for both.
+//! Stores `value` into a floating-point tensor, rounding to nearest even for FP16 and BF16, NaNs as the CPU
+//! reference makes them (floatAsHalfBits, floatAsBf16Bits).
 __device__ inline void storeFloat(void* data, DataType type, int64_t i, float value)
 {
-    unsigned int const bits = __float_as_uint(value);
-    bool const nan = isnan(value);
     switch (type)
     {
-    case DataType::kHALF:
-        static_cast<uint16_t*>(data)[i] = nan ? static_cast<uint16_t>(((bits >> 16) & 0x8000U) | 0x7E00U)
-                                              : __half_as_ushort(__float2half_rn(value));
-        break;
-    case DataType::kBF16:
-        static_cast<uint16_t*>(data)[i] = nan ? static_cast<uint16_t>((bits >> 16) | 0x40U)
-                                              : __bfloat16_as_ushort(__float2bfloat16_rn(value));
-        break;
+    case DataType::kHALF: static_cast<uint16_t*>(data)[i] = floatAsHalfBits(value); break;
+    case DataType::kBF16: static_cast<uint16_t*>(data)[i] = floatAsBf16Bits(value); break;
     default: static_cast<float*>(data)[i] = value; break;
     }
 }

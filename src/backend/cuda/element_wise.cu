@@ -3,9 +3,8 @@
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/pointwise_kernel.h"
 #include "backend/cuda/pointwise_math.cuh"
-
-#include <cuda_fp16.h>
 
 #include <cstdint>
 #include <stdexcept>
@@ -153,64 +152,31 @@ __global__ void elementWiseKernel(ElementWiseOperation op, void const* first, vo
     }
 }
 
-__global__ void sumFloats(float const* first, float const* second, float* output, int64_t count, bool relu)
+//! Whether the pointwise kernel computes this layer: floating-point arithmetic (not comparisons or logic), whose
+//! one-step program reads same-shape operands linearly and in groups, single elements once, and pays index arithmetic
+//! only for true broadcasts. The general kernel below takes the rest.
+bool isFloatArithmetic(ElementWiseOperation op, ConstTensorView const& first, TensorView const& output)
 {
-    for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count; i += int64_t{gridDim.x} * blockDim.x)
-    {
-        output[i] = reluIf(relu, first[i] + second[i]);
-    }
+    bool const arithmetic = op == ElementWiseOperation::kSUM || op == ElementWiseOperation::kPROD
+        || op == ElementWiseOperation::kMAX || op == ElementWiseOperation::kMIN || op == ElementWiseOperation::kSUB
+        || op == ElementWiseOperation::kDIV || op == ElementWiseOperation::kPOW
+        || op == ElementWiseOperation::kFLOOR_DIV;
+    return arithmetic && isFloatType(first.type) && isFloatType(output.type);
 }
 
-//! FP16 in pairs: `pairs` __half2 values (the caller handles an odd last element).
-__global__ void sumHalfPairs(__half2 const* first, __half2 const* second, __half2* output, int64_t pairs, bool relu)
+void floatArithmetic(ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
+    TensorView const& output, bool relu, cudaStream_t stream)
 {
-    for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < pairs; i += int64_t{gridDim.x} * blockDim.x)
-    {
-        float2 const a = __half22float2(first[i]);
-        float2 const b = __half22float2(second[i]);
-        output[i] = __floats2half2_rn(reluIf(relu, a.x + b.x), reluIf(relu, a.y + b.y));
-    }
-}
-
-__global__ void sumLastHalf(__half const* first, __half const* second, __half* output, bool relu)
-{
-    *output = __float2half_rn(reluIf(relu, __half2float(*first) + __half2float(*second)));
-}
-
-//! Whether the sum of two same-shape FP32 or FP16 tensors can take the kernels above (FP16 pairs need 4-byte
-//! alignment, which activation memory always gives).
-bool sumsDirectly(
-    ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second, TensorView const& output)
-{
-    auto aligned = [](void const* data) { return reinterpret_cast<uintptr_t>(data) % 4 == 0; };
-    bool const sameType = first.type == output.type && second.type == output.type;
-    bool const typed = output.type == DataType::kFLOAT
-        || (output.type == DataType::kHALF && aligned(first.data) && aligned(second.data) && aligned(output.data));
-    return op == ElementWiseOperation::kSUM && sameType && typed && first.shape == output.shape
-        && second.shape == output.shape && first.format == output.format && second.format == output.format;
-}
-
-void sumDirectly(ConstTensorView const& first, ConstTensorView const& second, TensorView const& output, bool relu,
-    cudaStream_t stream)
-{
-    int64_t const count = output.count();
-    if (output.type == DataType::kFLOAT)
-    {
-        sumFloats<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            first.as<float>(), second.as<float>(), output.as<float>(), count, relu);
-        return;
-    }
-    int64_t const pairs = count / 2;
-    if (pairs > 0)
-    {
-        sumHalfPairs<<<device::blocksFor(pairs), device::kThreadsPerBlock, 0, stream>>>(
-            first.as<__half2>(), second.as<__half2>(), output.as<__half2>(), pairs, relu);
-    }
-    if (count % 2 != 0)
-    {
-        sumLastHalf<<<1, 1, 0, stream>>>(
-            first.as<__half>() + count - 1, second.as<__half>() + count - 1, output.as<__half>() + count - 1, relu);
-    }
+    network::PointwiseStep step;
+    step.kind = nvinfer1::LayerType::kELEMENTWISE;
+    step.operation = static_cast<int32_t>(op);
+    step.first = network::PointwiseOperand::input(0);
+    step.second = network::PointwiseOperand::input(1);
+    PointwiseOptions options;
+    options.reluAfter = relu;
+    options.checkLayouts = false;
+    ConstTensorView const* const inputs[] = {&first, &second};
+    pointwiseOnDevice(&step, 1, inputs, 2, output, options, stream);
 }
 
 //! Row-major strides of `shape`, with 0 where an extent of 1 is broadcast to a larger output extent.
@@ -268,15 +234,13 @@ void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView cons
     {
         return;
     }
-    if (sumsDirectly(op, first, second, output))
+    if (isFloatArithmetic(op, first, output))
     {
-        sumDirectly(first, second, output, relu, stream);
+        floatArithmetic(op, first, second, output, relu, stream);
+        return;
     }
-    else
-    {
-        elementWiseKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            op, first.data, second.data, first.type, output.data, output.type, index, count, relu);
-    }
+    elementWiseKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
+        op, first.data, second.data, first.type, output.data, output.type, index, count, relu);
     check(cudaGetLastError(), "element-wise: launching the kernel");
 }
 

@@ -17,8 +17,9 @@ void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaSt
 
 //! IElementWiseLayer with numpy-style broadcasting of extents of 1, as the CPU reference computes it
 //! (backend/cpu/kernels/nn/element_wise.h); with `relu`, a ReLU follows an arithmetic operation (a NaN stays NaN, as
-//! on the CPU reference), as a fused convolution's residual needs. The output may be the first input. A sum of two
-//! FP32 or FP16 tensors of the output's shape, the common case, runs a kernel of its own that reads FP16 in pairs.
+//! on the CPU reference), as a fused convolution's residual needs. The output may be the first input. Floating-point
+//! arithmetic runs as a one-step point-wise chain (pointwise_kernel.h): same-shape operands in groups of four, a single
+//! element read once, index arithmetic only for true broadcasts; comparisons, logic and integers take a general kernel.
 void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
     TensorView const& output, cudaStream_t stream, bool relu = false);
 

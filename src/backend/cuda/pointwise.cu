@@ -1,15 +1,22 @@
-// A fused point-wise chain (network::PointwiseParams, made by plan/passes/pointwise_fusion.h) on the GPU: one thread
-// per output element loads its inputs into a register file, then runs the chain's steps as a small program, each
-// step writing one more register; so the chain reads its inputs and writes its output once instead of once per
-// layer, and costs one launch. Each step computes what the layer it replaced computes (pointwise_math.cuh), in
-// float; FP16 and BF16 tensors are converted on load and store only, so a chain of FP16 layers rounds once where the
-// layers rounded after each step.
-#include "backend/cuda/layer_kernels.h"
+// A chain of point-wise steps on the GPU (pointwise_kernel.h): the fused point-wise layer (network::PointwiseParams,
+// made by plan/passes/pointwise_fusion.h) and the element-wise layer's floating-point arithmetic. Each thread takes
+// groups of four consecutive output elements: it loads the group of each input the steps read into a register row,
+// runs the steps, each on all four elements with one choice of formula (pointwise_math.cuh's visitors), and stores the
+// group; so the chain reads its inputs and writes its output once, in 8- or 16-byte accesses where the tensors are
+// aligned, and costs one launch. Single-element inputs are read once per block; only inputs that truly broadcast pay
+// for index arithmetic, along the fewest axes (pointwise_program.h). Steps compute in float; FP16 and BF16 tensors are
+// converted on load and store only, so a chain of FP16 layers rounds once where the layers rounded after each step.
+#include "backend/cuda/pointwise_kernel.h"
+
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/element_groups.cuh"
 #include "backend/cuda/pointwise_math.cuh"
+#include "backend/cuda/pointwise_program.h"
 #include "backend/cuda/strided_index.cuh"
 
+#include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -18,207 +25,188 @@ namespace kiln::cuda
 namespace
 {
 
-using device::DataType;
-using network::PointwiseOperand;
+using device::FloatGroup;
+using device::kGroupElements;
+using pointwise::Input;
+using pointwise::Program;
+using pointwise::Reach;
+using pointwise::Step;
 
-//! How an input's element is found for an output index.
-enum class Reach : int32_t
+//! The offset in a broadcast input of output element `i`: its coordinates along the program's axes times the input's
+//! strides. The outermost coordinate needs no remainder, since i < count.
+template <typename Index>
+__device__ Index offsetAlongAxes(Program const& program, Input const& input, Index i)
 {
-    kSAME_SHAPE, //!< the input has the output's shape: the same index
-    kSINGLE,     //!< one element, repeated
-    kBROADCAST,  //!< through `strides` along the output's axes (0 where it repeats)
-};
-
-struct Input
-{
-    void const* data{nullptr};
-    DataType type{DataType::kFLOAT};
-    Reach reach{Reach::kSAME_SHAPE};
-    int64_t strides[nvinfer1::Dims::MAX_DIMS]{};
-};
-
-//! A step whose operands are registers: inputs first, then the steps' results in order.
-struct Step
-{
-    nvinfer1::LayerType kind{nvinfer1::LayerType::kELEMENTWISE};
-    int32_t operation{0};
-    int32_t first{0};
-    int32_t second{0};
-    float alpha{0.0F};
-    float beta{0.0F};
-};
-
-//! The kernel's whole argument, passed by value: the program, its inputs and the output's shape.
-struct Program
-{
-    Step steps[kMaxPointwiseSteps];
-    Input inputs[kMaxPointwiseInputs];
-    int64_t extents[nvinfer1::Dims::MAX_DIMS]{};
-    int32_t stepCount{0};
-    int32_t inputCount{0};
-    int32_t rank{0};
-    bool broadcasts{false}; //!< some input is reached through strides: the output coordinates are needed
-    void* output{nullptr};
-    DataType outputType{DataType::kFLOAT};
-    int64_t count{0};
-};
-
-__device__ float readInput(Input const& input, int64_t i, int64_t const* coordinates, int32_t rank)
-{
-    int64_t offset = i;
-    if (input.reach == Reach::kSINGLE)
+    Index offset = 0;
+    for (int32_t axis = program.rank - 1; axis > 0; --axis)
     {
-        offset = 0;
+        auto const extent = static_cast<Index>(program.extents[axis]);
+        offset += i % extent * static_cast<Index>(input.strides[axis]);
+        i /= extent;
     }
-    else if (input.reach == Reach::kBROADCAST)
-    {
-        offset = 0;
-        for (int32_t axis = 0; axis < rank; ++axis)
-        {
-            offset += coordinates[axis] * input.strides[axis];
-        }
-    }
-    return device::loadFloat(input.data, input.type, offset);
+    return offset + i * static_cast<Index>(input.strides[0]);
 }
 
-__device__ float evaluate(Step const& step, float a, float b)
+__device__ int64_t broadcastOffset(Program const& program, Input const& input, int64_t i)
 {
+    return program.narrow ? offsetAlongAxes<uint32_t>(program, input, static_cast<uint32_t>(i))
+                          : offsetAlongAxes<int64_t>(program, input, i);
+}
+
+//! The group `group` of an input that the steps read per element; elements past the output's end read as 0.
+__device__ FloatGroup loadInput(Program const& program, Input const& input, int64_t group)
+{
+    int64_t const first = group * kGroupElements;
+    bool const whole = first + kGroupElements <= program.count;
+    if (input.reach == Reach::kSAME_SHAPE)
+    {
+        return program.grouped && whole ? device::loadGroup(input.data, input.type, group)
+                                        : device::loadGroupByElement(input.data, input.type, group, program.count);
+    }
+    FloatGroup values;
+    if (whole && program.rowsHoldGroups)
+    {
+        // The group's elements are neighbours along the innermost axis: one offset, then the input's step along it.
+        int64_t const base = broadcastOffset(program, input, first);
+        int64_t const step = input.strides[program.rank - 1];
+#pragma unroll
+        for (int k = 0; k < kGroupElements; ++k)
+        {
+            values.v[k] = device::loadFloat(input.data, input.type, base + k * step);
+        }
+        return values;
+    }
+#pragma unroll
+    for (int k = 0; k < kGroupElements; ++k)
+    {
+        int64_t const i = first + k;
+        values.v[k] = i < program.count ? device::loadFloat(input.data, input.type, broadcastOffset(program, input, i))
+                                        : 0.0F;
+    }
+    return values;
+}
+
+__device__ FloatGroup operandOf(int32_t operand, FloatGroup const* slots, float const* constants)
+{
+    return operand >= 0 ? slots[operand] : device::splat(constants[pointwise::inputOfConstant(operand)]);
+}
+
+//! The step on four elements, its formula chosen once.
+__device__ FloatGroup evaluate(Step const& step, FloatGroup const& a, FloatGroup const& b)
+{
+    auto const ofOne = [&a](auto const& f) {
+        FloatGroup result;
+#pragma unroll
+        for (int k = 0; k < kGroupElements; ++k)
+        {
+            result.v[k] = f(a.v[k]);
+        }
+        return result;
+    };
+    auto const ofTwo = [&a, &b](auto const& f) {
+        FloatGroup result;
+#pragma unroll
+        for (int k = 0; k < kGroupElements; ++k)
+        {
+            result.v[k] = f(a.v[k], b.v[k]);
+        }
+        return result;
+    };
     switch (step.kind)
     {
     case nvinfer1::LayerType::kELEMENTWISE:
-        return device::elementWiseFloat(static_cast<nvinfer1::ElementWiseOperation>(step.operation), a, b);
+        return device::visitElementWise(static_cast<nvinfer1::ElementWiseOperation>(step.operation), ofTwo);
     case nvinfer1::LayerType::kACTIVATION:
-        return device::activate(static_cast<nvinfer1::ActivationType>(step.operation), step.alpha, step.beta, a);
-    default: return device::unaryFloat(static_cast<nvinfer1::UnaryOperation>(step.operation), a);
+        return device::visitActivation(
+            static_cast<nvinfer1::ActivationType>(step.operation), step.alpha, step.beta, ofOne);
+    default: return device::visitUnary(static_cast<nvinfer1::UnaryOperation>(step.operation), ofOne);
     }
 }
 
-__global__ void pointwiseKernel(Program const program)
+__device__ void storeOutput(Program const& program, int64_t group, FloatGroup result)
 {
-    KILN_GRID_STRIDE_LOOP(i, program.count)
+    if (program.reluAfter)
     {
-        int64_t coordinates[nvinfer1::Dims::MAX_DIMS];
-        if (program.broadcasts)
+#pragma unroll
+        for (int k = 0; k < kGroupElements; ++k)
         {
-            int64_t rest = i;
-            for (int32_t axis = program.rank - 1; axis >= 0; --axis)
-            {
-                coordinates[axis] = rest % program.extents[axis];
-                rest /= program.extents[axis];
-            }
+            result.v[k] = result.v[k] < 0.0F ? 0.0F : result.v[k]; // NaN compares false and passes through
         }
-        float registers[kMaxPointwiseInputs + kMaxPointwiseSteps];
-        for (int32_t input = 0; input < program.inputCount; ++input)
+    }
+    if (program.grouped && (group + 1) * kGroupElements <= program.count)
+    {
+        device::storeGroup(program.output, program.outputType, group, result);
+    }
+    else
+    {
+        device::storeGroupByElement(program.output, program.outputType, group, program.count, result);
+    }
+}
+
+// __grid_constant__: the program (a few kilobytes) is read where it was passed, never copied per thread.
+__global__ void __launch_bounds__(device::kThreadsPerBlock) pointwiseKernel(__grid_constant__ Program const program)
+{
+    __shared__ float constants[kMaxPointwiseInputs];
+    if (threadIdx.x < static_cast<unsigned>(program.inputCount))
+    {
+        Input const& input = program.inputs[threadIdx.x];
+        constants[threadIdx.x] = input.reach == Reach::kSINGLE ? device::loadFloat(input.data, input.type, 0) : 0.0F;
+    }
+    __syncthreads();
+    FloatGroup slots[pointwise::kMaxSlots];
+    int64_t const groups = (program.count + kGroupElements - 1) / kGroupElements;
+    KILN_GRID_STRIDE_LOOP(group, groups)
+    {
+        for (int32_t i = 0; i < program.inputCount; ++i)
         {
-            registers[input] = readInput(program.inputs[input], i, coordinates, program.rank);
+            Input const& input = program.inputs[i];
+            if (input.slot >= 0)
+            {
+                slots[input.slot] = loadInput(program, input, group);
+            }
         }
         for (int32_t s = 0; s < program.stepCount; ++s)
         {
             Step const& step = program.steps[s];
-            float const b = step.kind == nvinfer1::LayerType::kELEMENTWISE ? registers[step.second] : 0.0F;
-            registers[program.inputCount + s] = evaluate(step, registers[step.first], b);
+            FloatGroup const a = operandOf(step.first, slots, constants);
+            FloatGroup const b
+                = step.kind == nvinfer1::LayerType::kELEMENTWISE ? operandOf(step.second, slots, constants) : a;
+            slots[step.result] = evaluate(step, a, b);
         }
-        float const result = registers[program.inputCount + program.stepCount - 1];
-        device::storeFloat(program.output, program.outputType, i, result);
+        storeOutput(program, group, slots[program.resultSlot]);
     }
-}
-
-//! The program for `inputs`: each one's reach into the output's shape, which every input broadcasts into.
-Program makeProgram(network::PointwiseParams const& params, LayerInputs const& inputs, TensorView const& output)
-{
-    bool const fits = params.steps.size() <= static_cast<size_t>(kMaxPointwiseSteps)
-        && inputs.size() <= static_cast<size_t>(kMaxPointwiseInputs);
-    if (params.steps.empty() || !fits || !network::wellFormed(params.steps, inputs.size()))
-    {
-        throw std::invalid_argument("point-wise chain: " + std::to_string(params.steps.size()) + " steps over "
-            + std::to_string(inputs.size()) + " inputs is not a chain the CUDA backend runs (at most "
-            + std::to_string(kMaxPointwiseSteps) + " steps and " + std::to_string(kMaxPointwiseInputs) + " inputs)");
-    }
-    if (!isFloatType(output.type))
-    {
-        throw std::invalid_argument("point-wise chain: the CUDA backend writes FP32, FP16 or BF16");
-    }
-    Program program;
-    program.rank = static_cast<int32_t>(output.shape.size());
-    for (int32_t axis = 0; axis < program.rank; ++axis)
-    {
-        program.extents[axis] = output.shape[axis];
-    }
-    auto const registerOf = [&](int32_t operand) {
-        auto const firstStep = static_cast<int32_t>(inputs.size());
-        return PointwiseOperand::isStep(operand) ? firstStep + PointwiseOperand::stepOf(operand) : operand;
-    };
-    for (size_t s = 0; s < params.steps.size(); ++s)
-    {
-        network::PointwiseStep const& step = params.steps[s];
-        program.steps[s]
-            = Step{step.kind, step.operation, registerOf(step.first), registerOf(step.second), step.alpha, step.beta};
-    }
-    program.stepCount = static_cast<int32_t>(params.steps.size());
-    program.inputCount = static_cast<int32_t>(inputs.size());
-    for (size_t i = 0; i < inputs.size(); ++i)
-    {
-        ConstTensorView const& input = inputs[i];
-        Input& reach = program.inputs[i];
-        if (!isFloatType(input.type) || input.shape.size() != output.shape.size())
-        {
-            throw std::invalid_argument("point-wise chain: input " + std::to_string(i)
-                + " is not a floating-point tensor of the output's rank");
-        }
-        reach.data = input.data;
-        reach.type = input.type;
-        if (input.shape == output.shape)
-        {
-            reach.reach = Reach::kSAME_SHAPE;
-        }
-        else
-        {
-            reach.reach = input.count() == 1 ? Reach::kSINGLE : Reach::kBROADCAST;
-            int64_t stride = 1;
-            for (int32_t axis = program.rank - 1; axis >= 0; --axis)
-            {
-                if (input.shape[axis] != output.shape[axis] && input.shape[axis] != 1)
-                {
-                    throw std::invalid_argument(
-                        "point-wise chain: input " + std::to_string(i) + " does not broadcast into the output's shape");
-                }
-                reach.strides[axis] = input.shape[axis] == 1 ? 0 : stride;
-                stride *= input.shape[axis];
-            }
-            program.broadcasts = program.broadcasts || reach.reach == Reach::kBROADCAST;
-        }
-        // Channels-last tensors are read element by element in storage order, which only inputs of the output's
-        // shape and format share with it; a single element reads alike in every format.
-        bool const sameLayout = input.format == output.format
-            && (input.format == TensorFormat::kLINEAR || reach.reach == Reach::kSAME_SHAPE);
-        if (!sameLayout && reach.reach != Reach::kSINGLE)
-        {
-            throw std::invalid_argument("point-wise chain: a channels-last input must be one element or have the "
-                                        "output's shape and format");
-        }
-    }
-    if (output.format != TensorFormat::kLINEAR && output.format != TensorFormat::kHWC)
-    {
-        throw std::invalid_argument("point-wise chain: the CUDA backend writes kLINEAR or kHWC");
-    }
-    program.output = output.data;
-    program.outputType = output.type;
-    program.count = output.count();
-    return program;
 }
 
 } // namespace
 
-void run(
-    network::PointwiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+void pointwiseOnDevice(network::PointwiseStep const* steps, size_t stepCount, ConstTensorView const* const* inputs,
+    size_t inputCount, TensorView const& output, PointwiseOptions const& options, cudaStream_t stream)
 {
-    Program const program = makeProgram(params, inputs, outputs.at(0));
+    Program const program = pointwise::makeProgram(steps, stepCount, inputs, inputCount, output, options);
     if (program.count == 0)
     {
         return;
     }
-    pointwiseKernel<<<device::blocksFor(program.count), device::kThreadsPerBlock, 0, stream>>>(program);
+    int64_t const groups = (program.count + kGroupElements - 1) / kGroupElements;
+    pointwiseKernel<<<device::blocksFor(groups), device::kThreadsPerBlock, 0, stream>>>(program);
     check(cudaGetLastError(), "point-wise chain: launching the kernel");
+}
+
+void run(
+    network::PointwiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    if (inputs.size() > static_cast<size_t>(kMaxPointwiseInputs))
+    {
+        throw std::invalid_argument("point-wise chain: " + std::to_string(inputs.size())
+            + " inputs, more than the CUDA backend's " + std::to_string(kMaxPointwiseInputs));
+    }
+    std::array<ConstTensorView const*, kMaxPointwiseInputs> views{};
+    for (size_t i = 0; i < inputs.size(); ++i)
+    {
+        views[i] = &inputs[i];
+    }
+    pointwiseOnDevice(params.steps.data(), params.steps.size(), views.data(), inputs.size(), outputs.at(0),
+        PointwiseOptions{}, stream);
 }
 
 } // namespace kiln::cuda

@@ -28,7 +28,17 @@ struct Reduction
     StridedShape reduced;
     int64_t reducedCount{1};
     int64_t outputCount{0};
+    //! The reduced elements lie `reducedStep` apart in their order (the spatial axes of [N, C, H, W] reduced to [N, C,
+    //! 1, 1]: 1; stored channels-last: C), so that their offsets need no division.
+    bool uniform{false};
+    int64_t reducedStep{0};
 };
+
+//! The offset of reduced element k from its output's first.
+__device__ int64_t reducedOffset(int64_t k, Reduction const& r)
+{
+    return r.uniform ? k * r.reducedStep : device::stridedOffset(k, r.reduced);
+}
 
 //! Floating-point accumulation, combining as the CPU's fold does so NaN propagates through max and min.
 __device__ double combineFloat(ReduceOperation op, double a, double b)
@@ -150,7 +160,7 @@ __global__ void warpPerOutputKernel(void const* input, DataType inType, void* ou
         typename Fold::Value acc = Fold::identity(r.op, inType);
         for (int64_t k = lane; k < r.reducedCount; k += 32)
         {
-            acc = Fold::combine(r.op, acc, Fold::load(input, inType, base + device::stridedOffset(k, r.reduced)));
+            acc = Fold::combine(r.op, acc, Fold::load(input, inType, base + reducedOffset(k, r)));
         }
         for (int offset = 16; offset > 0; offset /= 2)
         {
@@ -173,7 +183,7 @@ __global__ void threadPerOutputKernel(void const* input, DataType inType, void* 
         typename Fold::Value acc = Fold::identity(r.op, inType);
         for (int64_t k = 0; k < r.reducedCount; ++k)
         {
-            acc = Fold::combine(r.op, acc, Fold::load(input, inType, base + device::stridedOffset(k, r.reduced)));
+            acc = Fold::combine(r.op, acc, Fold::load(input, inType, base + reducedOffset(k, r)));
         }
         Fold::store(output, outType, o, r.op, acc, r.reducedCount);
     }
@@ -200,7 +210,7 @@ __global__ void splitReductionKernel(void const* input, DataType inType, void* o
         int64_t const base = device::stridedOffset(o, r.kept);
         for (int64_t k = begin + threadIdx.y; k < end; k += kSlicesPerBlock)
         {
-            acc = Fold::combine(r.op, acc, Fold::load(input, inType, base + device::stridedOffset(k, r.reduced)));
+            acc = Fold::combine(r.op, acc, Fold::load(input, inType, base + reducedOffset(k, r)));
         }
     }
     slices[threadIdx.y][threadIdx.x] = acc;
@@ -285,6 +295,33 @@ void launch(bool innermostReduced, ConstTensorView const& input, TensorView cons
     }
 }
 
+//! Sets `r.uniform` where the reduced axes' strides are those of one row-major range with a constant step: then
+//! stridedOffset(k, r.reduced) is k * step. Extents of 1 have no say, since their coordinate is always 0.
+void setUniformStep(std::vector<int64_t> const& extents, std::vector<int64_t> const& strides, Reduction& r)
+{
+    int64_t step = 0;
+    int64_t expected = 0;
+    for (size_t axis = extents.size(); axis-- > 0;)
+    {
+        if (extents[axis] == 1)
+        {
+            continue;
+        }
+        if (step == 0)
+        {
+            step = strides[axis];
+            expected = step;
+        }
+        if (strides[axis] != expected)
+        {
+            return;
+        }
+        expected *= extents[axis];
+    }
+    r.uniform = true;
+    r.reducedStep = step;
+}
+
 //! Every ReduceOperation over the axes bit i of `axes` names; the output has the kept dims (and 1 for each reduced
 //! one with keepDimensions). FP32/FP16/BF16 accumulate in double (max/min propagate NaN; avg of nothing is NaN);
 //! INT32/INT64 wrap and avg truncates toward zero. Reducing nothing gives the operation's identity. The input may be
@@ -344,6 +381,7 @@ void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, Cons
     }
     r.kept = device::makeStridedShape(keptExtents, keptStrides);
     r.reduced = device::makeStridedShape(reducedExtents, reducedStrides);
+    setUniformStep(reducedExtents, reducedStrides, r);
     // Whether the axis adjacent in memory is reduced: then a warp per output reads neighbouring elements.
     size_t const innermost = input.format == TensorFormat::kHWC && rank >= 3 ? 1 : rank - 1;
     bool const innermostReduced = rank > 0 && ((axes >> innermost) & 1U) != 0;

@@ -1,7 +1,11 @@
-// ISoftMaxLayer on the GPU, as the CPU reference computes it (backend/cpu/kernels/nn/softmax.h).
+// ISoftMaxLayer on the GPU, as the CPU reference computes it (backend/cpu/kernels/nn/softmax.h). Rows along the
+// innermost axis of up to kMaxRegisterRow elements, the common case (attention scores), are read once into registers
+// and written once: a warp per row up to 1024 elements (several rows per block), a block per row beyond. Other axes,
+// longer rows and an input type other than the output's take kernels that read the row again from memory.
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/element_groups.cuh"
 
 #include <cstdint>
 #include <stdexcept>
@@ -84,7 +88,7 @@ __device__ void writeRow(void const* input, DataType inType, void* output, DataT
     }
 }
 
-//! Short contiguous rows: one warp per row, lanes reading consecutive elements.
+//! Short contiguous rows whose input type is not the output's: one warp per row, lanes reading consecutive elements.
 __global__ void warpPerRowKernel(void const* input, DataType inType, void* output, DataType outType, Rows rows)
 {
     int const lane = threadIdx.x % 32;
@@ -103,7 +107,8 @@ __global__ void warpPerRowKernel(void const* input, DataType inType, void* outpu
     }
 }
 
-//! Long contiguous rows: one block per row, merged through warp shuffles and shared memory.
+//! Contiguous rows too long for registers, or whose input type is not the output's: one block per row, merged
+//! through warp shuffles and shared memory.
 __global__ void blockPerRowKernel(void const* input, DataType inType, void* output, DataType outType, Rows rows)
 {
     __shared__ MaxSum partial[32];
@@ -156,6 +161,185 @@ __global__ void threadPerRowKernel(void const* input, DataType inType, void* out
     }
 }
 
+//! The two reductions over a row.
+enum class Combine
+{
+    kMAX,
+    kSUM
+};
+
+template <Combine kCombine>
+__device__ float combine(float a, float b)
+{
+    // No NaN reaches a maximum: the row's maximum skips NaN, as the CPU reference's std::max does.
+    return kCombine == Combine::kMAX ? (b > a ? b : a) : a + b;
+}
+
+//! The maximum (kMAX) or the sum of `value` over the kGroup threads that share a row: a warp's lanes, or a whole block
+//! through `partial` (one entry per warp). Every thread gets the same result, combined in the same order. The caller
+//! gives each kind of reduction its own `partial`, which makes the two barriers here enough between rows.
+template <Combine kCombine, int kGroup>
+__device__ float acrossGroup(float value, float* partial)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2)
+    {
+        value = combine<kCombine>(value, __shfl_xor_sync(0xffffffffU, value, offset));
+    }
+    if constexpr (kGroup > 32)
+    {
+        if (threadIdx.x % 32 == 0)
+        {
+            partial[threadIdx.x / 32] = value;
+        }
+        __syncthreads();
+        value = partial[0];
+#pragma unroll
+        for (int warp = 1; warp < kGroup / 32; ++warp)
+        {
+            value = combine<kCombine>(value, partial[warp]);
+        }
+    }
+    return value;
+}
+
+//! The threads per block of a register-row kernel: the group, or four warps' rows for a warp group.
+__host__ __device__ constexpr int blockThreadsFor(int group)
+{
+    return group < 128 ? 128 : group;
+}
+
+//! Rows of up to kGroup * kChunks * 4 elements, each read once into registers: kGroup threads per row (a warp or the
+//! block), each holding kChunks groups of four consecutive elements. Group c of thread t is the row's elements
+//! [4 * (c * kGroup + t), +4), so that one chunk of a warp is contiguous. `grouped`: the length is a multiple of 4
+//! and both tensors aligned for groups, so each group is one access. The CPU reference's steps, in float: the maximum
+//! (NaN skipped), the sum of exp(x - maximum) (a NaN, or an infinite maximum, makes it NaN), then each exp(x -
+//! maximum) / sum. The row is read in full before any of it is written, so the output may be the input.
+template <DataType kType, int kGroup, int kChunks>
+__global__ void __launch_bounds__(blockThreadsFor(kGroup))
+    registerRowKernel(void const* input, void* output, int64_t rowCount, int32_t length, bool grouped)
+{
+    constexpr int kRowsPerBlock = blockThreadsFor(kGroup) / kGroup;
+    constexpr int kSize = kType == DataType::kFLOAT ? 4 : 2;
+    __shared__ float maxima[kGroup / 32];
+    __shared__ float sums[kGroup / 32];
+    int const thread = static_cast<int>(threadIdx.x) % kGroup;
+    for (int64_t row = blockIdx.x * int64_t{kRowsPerBlock} + threadIdx.x / kGroup; row < rowCount;
+         row += int64_t{gridDim.x} * kRowsPerBlock)
+    {
+        // Offsets within a row fit 32 bits (kMaxRegisterRow), which keeps the kernel's registers for the values.
+        void const* in = static_cast<char const*>(input) + row * length * kSize;
+        void* out = static_cast<char*>(output) + row * length * kSize;
+        device::FloatGroup values[kChunks];
+        float maximum = -INFINITY;
+#pragma unroll
+        for (int c = 0; c < kChunks; ++c)
+        {
+            int const start = device::kGroupElements * (c * kGroup + thread);
+            if (grouped)
+            {
+                values[c] = start < length ? device::loadGroup(in, kType, start / device::kGroupElements)
+                                           : device::splat(-INFINITY);
+            }
+#pragma unroll
+            for (int k = 0; k < device::kGroupElements; ++k)
+            {
+                if (!grouped)
+                {
+                    values[c].v[k] = start + k < length ? device::loadFloat(in, kType, start + k) : -INFINITY;
+                }
+                maximum = values[c].v[k] > maximum ? values[c].v[k] : maximum;
+            }
+        }
+        maximum = acrossGroup<Combine::kMAX, kGroup>(maximum, maxima);
+        float sum = 0.0F;
+#pragma unroll
+        for (int c = 0; c < kChunks; ++c)
+        {
+            int const start = device::kGroupElements * (c * kGroup + thread);
+#pragma unroll
+            for (int k = 0; k < device::kGroupElements; ++k)
+            {
+                values[c].v[k] = expf(values[c].v[k] - maximum);
+                sum += start + k < length ? values[c].v[k] : 0.0F; // the padding's exp(-inf - -inf) would be NaN
+            }
+        }
+        float const inverse = 1.0F / acrossGroup<Combine::kSUM, kGroup>(sum, sums);
+#pragma unroll
+        for (int c = 0; c < kChunks; ++c)
+        {
+            int const start = device::kGroupElements * (c * kGroup + thread);
+#pragma unroll
+            for (int k = 0; k < device::kGroupElements; ++k)
+            {
+                values[c].v[k] *= inverse;
+                if (!grouped && start + k < length)
+                {
+                    device::storeFloat(out, kType, start + k, values[c].v[k]);
+                }
+            }
+            if (grouped && start < length)
+            {
+                device::storeGroup(out, kType, start / device::kGroupElements, values[c]);
+            }
+        }
+    }
+}
+
+//! The longest row the register-row kernels hold.
+constexpr int64_t kMaxRegisterRow = 16384;
+
+template <DataType kType, int kGroup, int kChunks>
+void launchRegisterRows(ConstTensorView const& input, TensorView const& output, Rows const& rows, cudaStream_t stream)
+{
+    constexpr int64_t kRowsPerBlock = blockThreadsFor(kGroup) / kGroup;
+    int64_t const blocks = (rows.count + kRowsPerBlock - 1) / kRowsPerBlock;
+    bool const grouped = rows.length % device::kGroupElements == 0 && device::alignedForGroups(input.data, kType)
+        && device::alignedForGroups(output.data, kType);
+    registerRowKernel<kType, kGroup, kChunks>
+        <<<static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8), blockThreadsFor(kGroup), 0, stream>>>(
+            input.data, output.data, rows.count, static_cast<int32_t>(rows.length), grouped);
+}
+
+//! The register-row kernel whose rows are the shortest that hold `rows.length` elements.
+template <DataType kType>
+void softmaxInRegisters(ConstTensorView const& input, TensorView const& output, Rows const& rows, cudaStream_t stream)
+{
+    int64_t const length = rows.length;
+    if (length <= 128)
+    {
+        launchRegisterRows<kType, 32, 1>(input, output, rows, stream);
+    }
+    else if (length <= 256)
+    {
+        launchRegisterRows<kType, 32, 2>(input, output, rows, stream);
+    }
+    else if (length <= 512)
+    {
+        launchRegisterRows<kType, 32, 4>(input, output, rows, stream);
+    }
+    else if (length <= 1024)
+    {
+        launchRegisterRows<kType, 32, 8>(input, output, rows, stream);
+    }
+    else if (length <= 2048)
+    {
+        launchRegisterRows<kType, 128, 4>(input, output, rows, stream);
+    }
+    else if (length <= 4096)
+    {
+        launchRegisterRows<kType, 128, 8>(input, output, rows, stream);
+    }
+    else if (length <= 8192)
+    {
+        launchRegisterRows<kType, 256, 8>(input, output, rows, stream);
+    }
+    else
+    {
+        launchRegisterRows<kType, 512, 8>(input, output, rows, stream);
+    }
+}
+
 //! The axis `axes` names when it names exactly one below `rank`, else -1.
 int32_t singleAxis(uint32_t axes, int32_t rank)
 {
@@ -197,7 +381,16 @@ void softmaxOnDevice(uint32_t axes, ConstTensorView const& input, TensorView con
         rows.inner *= input.shape[a];
     }
     rows.count = input.count() / rows.length;
-    if (rows.inner > 1)
+    if (rows.inner == 1 && rows.length <= kMaxRegisterRow && input.type == output.type)
+    {
+        switch (input.type)
+        {
+        case DataType::kHALF: softmaxInRegisters<DataType::kHALF>(input, output, rows, stream); break;
+        case DataType::kBF16: softmaxInRegisters<DataType::kBF16>(input, output, rows, stream); break;
+        default: softmaxInRegisters<DataType::kFLOAT>(input, output, rows, stream); break;
+        }
+    }
+    else if (rows.inner > 1)
     {
         threadPerRowKernel<<<device::blocksFor(rows.count), device::kThreadsPerBlock, 0, stream>>>(
             input.data, input.type, output.data, output.type, rows);

@@ -1,0 +1,228 @@
+// The point-wise kernel's program as the host makes it (backend/cuda/pointwise_program.h), without a GPU: axes
+// simplified to what the broadcasts need (a bias over [N * T, C], the attention mask over [B, H, T * T]), the strides
+// each broadcast input reads through, register rows reused once a value is dead, single elements as constants, and
+// when the kernel may move groups of four in one access. Views point at addresses never read.
+#include "backend/cuda/pointwise_program.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+using kiln::ConstTensorView;
+using kiln::Shape;
+using kiln::TensorView;
+using kiln::cuda::PointwiseOptions;
+using kiln::cuda::pointwise::constantOperand;
+using kiln::cuda::pointwise::Program;
+using kiln::cuda::pointwise::Reach;
+using kiln::network::PointwiseOperand;
+using kiln::network::PointwiseStep;
+
+//! An address aligned to 256 bytes plus `bytes`: the program only looks at addresses.
+void const* at(size_t bytes)
+{
+    return reinterpret_cast<void const*>(static_cast<uintptr_t>(0x10000 + bytes));
+}
+
+ConstTensorView tensor(Shape shape, size_t address = 0, DataType type = DataType::kHALF)
+{
+    return ConstTensorView(type, std::move(shape), at(address));
+}
+
+TensorView output(Shape shape, size_t address = 0, DataType type = DataType::kHALF)
+{
+    return TensorView{type, std::move(shape), const_cast<void*>(at(address))};
+}
+
+PointwiseStep binary(ElementWiseOperation op, int32_t first, int32_t second)
+{
+    PointwiseStep step;
+    step.kind = LayerType::kELEMENTWISE;
+    step.operation = static_cast<int32_t>(op);
+    step.first = first;
+    step.second = second;
+    return step;
+}
+
+PointwiseStep unary(UnaryOperation op, int32_t first)
+{
+    PointwiseStep step;
+    step.kind = LayerType::kUNARY;
+    step.operation = static_cast<int32_t>(op);
+    step.first = first;
+    return step;
+}
+
+constexpr int32_t in(int32_t index)
+{
+    return PointwiseOperand::input(index);
+}
+
+constexpr int32_t result(int32_t index)
+{
+    return PointwiseOperand::step(index);
+}
+
+//! The program of `steps` over `inputs`, the views handed over by pointer as the kernel's callers hand them.
+Program programOf(std::vector<PointwiseStep> const& steps, std::vector<ConstTensorView> const& inputs,
+    TensorView const& out, PointwiseOptions const& options)
+{
+    std::vector<ConstTensorView const*> views;
+    for (ConstTensorView const& input : inputs)
+    {
+        views.push_back(&input);
+    }
+    return kiln::cuda::pointwise::makeProgram(steps.data(), steps.size(), views.data(), views.size(), out, options);
+}
+
+std::vector<int64_t> extentsOf(Program const& program)
+{
+    return std::vector<int64_t>(program.extents, program.extents + program.rank);
+}
+
+std::vector<int64_t> stridesOf(Program const& program, size_t input)
+{
+    return std::vector<int64_t>(program.inputs[input].strides, program.inputs[input].strides + program.rank);
+}
+
+Program sumOf(ConstTensorView const& a, ConstTensorView const& b, TensorView const& out)
+{
+    return programOf({binary(ElementWiseOperation::kSUM, in(0), in(1))}, {a, b}, out, PointwiseOptions{});
+}
+
+TEST(CudaPointwiseProgram, GeluKeepsTwoRegisterRowsAndItsConstantsApart)
+{
+    // x / c1, erf, + c2, x * that, * c3: x stays live until the fourth step; each result takes a freed row.
+    std::vector<PointwiseStep> const steps{binary(ElementWiseOperation::kDIV, in(0), in(1)),
+        unary(UnaryOperation::kERF, result(0)), binary(ElementWiseOperation::kSUM, result(1), in(2)),
+        binary(ElementWiseOperation::kPROD, in(0), result(2)), binary(ElementWiseOperation::kPROD, result(3), in(3))};
+    Shape const shape{2, 128, 3072};
+    Program const program = programOf(steps,
+        {tensor(shape), tensor({1, 1, 1}, 512, DataType::kFLOAT), tensor({1, 1, 1}, 520), tensor({1, 1, 1}, 530)},
+        output(shape, 1 << 24), PointwiseOptions{});
+    EXPECT_EQ(extentsOf(program), (std::vector<int64_t>{2 * 128 * 3072}));
+    EXPECT_EQ(program.inputs[0].reach, Reach::kSAME_SHAPE);
+    EXPECT_EQ(program.inputs[0].slot, 0);
+    for (size_t i = 1; i < 4; ++i)
+    {
+        EXPECT_EQ(program.inputs[i].reach, Reach::kSINGLE) << i;
+        EXPECT_EQ(program.inputs[i].slot, -1) << i;
+    }
+    EXPECT_EQ(program.slotCount, 2);
+    EXPECT_EQ(program.steps[0].first, 0);
+    EXPECT_EQ(program.steps[0].second, constantOperand(1));
+    EXPECT_EQ(program.steps[0].result, 1);
+    EXPECT_EQ(program.steps[1].first, 1);
+    EXPECT_EQ(program.steps[1].result, 1); // erf overwrites its own operand's row
+    EXPECT_EQ(program.steps[2].second, constantOperand(2));
+    EXPECT_EQ(program.steps[3].first, 0);
+    EXPECT_EQ(program.steps[3].second, 1);
+    EXPECT_EQ(program.steps[3].result, 0); // x and the sum are dead after the product
+    EXPECT_EQ(program.steps[4].first, 0);
+    EXPECT_EQ(program.steps[4].second, constantOperand(3));
+    EXPECT_EQ(program.resultSlot, program.steps[4].result);
+    EXPECT_TRUE(program.grouped); // single elements need no alignment
+    EXPECT_TRUE(program.narrow);
+}
+
+TEST(CudaPointwiseProgram, AResultReadLaterKeepsItsRow)
+{
+    // h = x + b; e = erf(h); y = h * e: h's row must survive the erf.
+    std::vector<PointwiseStep> const steps{binary(ElementWiseOperation::kSUM, in(0), in(1)),
+        unary(UnaryOperation::kERF, result(0)), binary(ElementWiseOperation::kPROD, result(0), result(1))};
+    Program const program = programOf(steps, {tensor({4, 8}), tensor({4, 8}, 64)}, output({4, 8}), {});
+    EXPECT_EQ(program.steps[0].result, 0); // x and b are dead after the sum; the sum takes x's row
+    EXPECT_NE(program.steps[1].result, program.steps[0].result);
+    EXPECT_EQ(program.steps[2].first, program.steps[0].result);
+    EXPECT_EQ(program.steps[2].second, program.steps[1].result);
+    EXPECT_EQ(program.slotCount, 2);
+}
+
+TEST(CudaPointwiseProgram, ABiasIndexesAsRowsOfTheOutput)
+{
+    Program const program = sumOf(tensor({1, 1, 768}), tensor({2, 128, 768}, 4096), output({2, 128, 768}, 1 << 20));
+    EXPECT_EQ(program.inputs[0].reach, Reach::kBROADCAST);
+    EXPECT_EQ(extentsOf(program), (std::vector<int64_t>{256, 768}));
+    EXPECT_EQ(stridesOf(program, 0), (std::vector<int64_t>{0, 1}));
+    EXPECT_TRUE(program.rowsHoldGroups);
+    EXPECT_TRUE(program.grouped);
+}
+
+TEST(CudaPointwiseProgram, TheAttentionMaskRepeatsAlongTheHeads)
+{
+    Program const program
+        = sumOf(tensor({2, 12, 128, 128}), tensor({2, 1, 128, 128}, 1 << 22), output({2, 12, 128, 128}, 1 << 23));
+    EXPECT_EQ(extentsOf(program), (std::vector<int64_t>{2, 12, 128 * 128}));
+    EXPECT_EQ(stridesOf(program, 1), (std::vector<int64_t>{128 * 128, 0, 1}));
+}
+
+TEST(CudaPointwiseProgram, OperandsThatBroadcastBothWaysKeepEveryAxis)
+{
+    Program const program = sumOf(tensor({4, 1, 6}), tensor({1, 5, 1}, 64), output({4, 5, 6}, 128));
+    EXPECT_EQ(extentsOf(program), (std::vector<int64_t>{4, 5, 6}));
+    EXPECT_EQ(stridesOf(program, 0), (std::vector<int64_t>{6, 0, 1}));
+    EXPECT_EQ(stridesOf(program, 1), (std::vector<int64_t>{0, 1, 0}));
+    EXPECT_FALSE(program.rowsHoldGroups); // 6 is not a multiple of four: groups straddle rows
+}
+
+TEST(CudaPointwiseProgram, ExtentsOfOneAreLeftOut)
+{
+    Program const program = sumOf(tensor({1, 3, 1, 5}), tensor({1, 1, 1, 5}, 64), output({1, 3, 1, 5}, 128));
+    EXPECT_EQ(extentsOf(program), (std::vector<int64_t>{3, 5}));
+    EXPECT_EQ(stridesOf(program, 1), (std::vector<int64_t>{0, 1}));
+    Program const one = sumOf(tensor({1, 1}), tensor({1, 1}, 64), output({1, 1}, 128));
+    EXPECT_EQ(extentsOf(one), (std::vector<int64_t>{1}));
+    EXPECT_EQ(one.inputs[0].reach, Reach::kSAME_SHAPE);
+}
+
+TEST(CudaPointwiseProgram, GroupsNeedEveryFullSizeTensorAligned)
+{
+    Shape const shape{2, 64};
+    EXPECT_TRUE(sumOf(tensor(shape, 0), tensor(shape, 256), output(shape, 512)).grouped);
+    EXPECT_FALSE(sumOf(tensor(shape, 2), tensor(shape, 256), output(shape, 512)).grouped); // FP16 one element in
+    EXPECT_FALSE(sumOf(tensor(shape, 0), tensor(shape, 256), output(shape, 514)).grouped);
+    // FP32 groups are 16 bytes: 8 bytes in is not aligned, whatever FP16 would allow.
+    EXPECT_FALSE(sumOf(
+        tensor(shape, 8, DataType::kFLOAT), tensor(shape, 256, DataType::kFLOAT), output(shape, 512, DataType::kFLOAT))
+                     .grouped);
+    // A broadcast operand is read element by element, wherever it lies.
+    EXPECT_TRUE(sumOf(tensor(shape, 0), tensor({1, 64}, 6), output(shape, 512)).grouped);
+    // An input no step reads is not loaded, so its address does not matter.
+    Program const unread = programOf({unary(UnaryOperation::kABS, in(0))}, {tensor(shape, 0), tensor(shape, 2)},
+        output(shape, 512), PointwiseOptions{});
+    EXPECT_EQ(unread.inputs[1].slot, -1);
+    EXPECT_TRUE(unread.grouped);
+}
+
+TEST(CudaPointwiseProgram, RefusesWhatTheKernelCannotRun)
+{
+    Shape const shape{2, 8, 4, 4};
+    auto const sum = [](PointwiseOptions options, ConstTensorView const& a, ConstTensorView const& b) {
+        return programOf({binary(ElementWiseOperation::kSUM, in(0), in(1))}, {a, b},
+            TensorView{DataType::kHALF, a.shape, const_cast<void*>(at(4096)), a.format}, options);
+    };
+    ConstTensorView const channelsLast(DataType::kHALF, shape, at(0), TensorFormat::kHWC);
+    ConstTensorView const channelBias(DataType::kHALF, {1, 8, 1, 1}, at(512), TensorFormat::kHWC);
+    EXPECT_THROW(sum(PointwiseOptions{}, channelsLast, channelBias), std::invalid_argument);
+    // The element-wise layer's rule: every tensor indexed row-major, as its general kernel always did.
+    PointwiseOptions unchecked;
+    unchecked.checkLayouts = false;
+    EXPECT_NO_THROW(sum(unchecked, channelsLast, channelBias));
+    EXPECT_THROW(programOf({binary(ElementWiseOperation::kSUM, in(0), in(1))}, {tensor({2, 3}), tensor({3, 2})},
+                     output({2, 3}), PointwiseOptions{}),
+        std::invalid_argument);
+    EXPECT_THROW(programOf({binary(ElementWiseOperation::kSUM, in(0), in(2))}, {tensor({2, 3}), tensor({2, 3})},
+                     output({2, 3}), PointwiseOptions{}),
+        std::invalid_argument);
+    EXPECT_THROW(programOf({unary(UnaryOperation::kABS, in(0))}, {tensor({2, 3})}, output({2, 3}, 0, DataType::kINT32),
+                     PointwiseOptions{}),
+        std::invalid_argument);
+}
+
+} // namespace
