@@ -5,7 +5,8 @@
 //   the common element-wise, activation, reduction and normalization layers, after CPU graph optimisations (batch
 //   norm folded into convolution weights; residual addition and activation fused into the convolution; bias and
 //   activation into the matrix multiply; GELU's ONNX expansion made one activation). Kiln's reference kernels run
-//   every other layer, and every layer in a Kiln built without oneDNN.
+//   every other layer, and every layer in a Kiln built without oneDNN. Reshapes and slices of a contiguous block
+//   run nothing: their outputs are views of their inputs' memory, as in CUDA plans.
 // - kREFERENCE: Kiln's reference kernels run every layer of the network as written. They are what the fast path,
 //   the CUDA backend and plugins are checked against (kiln's --compare=cpu uses them).
 #pragma once

@@ -86,6 +86,13 @@ public:
         return true;
     }
 
+    //! Whether plans built with `options` make views of the layers that only re-describe memory (reshapes, slices of
+    //! a contiguous block: builder/view_layers.h), which then run nothing.
+    virtual bool makesViews(PassOptions const& /*options*/) const
+    {
+        return true;
+    }
+
     //! What runs built-in layer `layer` of a plan for this backend, for the engine inspector ("TacticName"); empty
     //! where the backend does not say.
     virtual std::string tacticName(plan::LayerRecord const& /*layer*/) const

@@ -6,6 +6,7 @@
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
 #include "builder/prepare_plugin.h"
+#include "builder/view_layers.h"
 #include "core/dims_text.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
@@ -197,6 +198,7 @@ public:
             return nullptr;
         }
         assignGuards(mModel);
+        markViewLayers();
         planActivationMemory();
         if (!step())
         {
@@ -727,6 +729,32 @@ private:
     //! Pass 5: the backend's own passes (the CUDA backend's fusions, storage formats and algorithm timing).
     bool optimizeForBackend()
     {
+        std::string error;
+        if (!mImplementation->optimize(mModel, passOptions(), error))
+        {
+            logError("IBuilder::buildSerializedNetwork: " + error);
+            return false;
+        }
+        return true;
+    }
+
+    //! Pass 5b: the layers that only re-describe memory become views of their inputs (builder/view_layers.h), where
+    //! the backend makes them.
+    void markViewLayers()
+    {
+        if (!mImplementation->makesViews(passOptions()))
+        {
+            return;
+        }
+        if (size_t const views = markViews(mModel); views > 0)
+        {
+            logInfo("Views: " + std::to_string(views) + " reshapes and slices read their input's memory in place");
+        }
+    }
+
+    //! What the backend's passes may use besides the plan.
+    backend::PassOptions passOptions() const
+    {
         backend::PassOptions options;
         options.convolutionLayout = mConfig.convolutionLayout();
         options.cpuKernels = mConfig.cpuKernels();
@@ -737,20 +765,15 @@ private:
         options.errorOnTimingCacheMiss = mConfig.getFlag(nvinfer1::BuilderFlag::kERROR_ON_TIMING_CACHE_MISS);
         options.workspaceLimit = mConfig.getMemoryPoolLimit(nvinfer1::MemoryPoolType::kWORKSPACE);
         options.allocator = mAllocator;
-        options.optShape = [&](int32_t tensor) {
+        options.optShape = [this](int32_t tensor) {
             nvinfer1::Dims const& dims = mEvaluated[tensor][0][1];
             return Shape(dims.d, dims.d + dims.nbDims);
         };
-        std::string error;
-        if (!mImplementation->optimize(mModel, options, error))
-        {
-            logError("IBuilder::buildSerializedNetwork: " + error);
-            return false;
-        }
-        return true;
+        return options;
     }
 
-    //! Pass 6: activation memory. Step s is layer s; I/O tensors live in the application's buffers.
+    //! Pass 6: activation memory. Step s is layer s; I/O tensors live in the application's buffers. A view has no
+    //! memory: a layer reading it reads the viewed tensor, which lives until the last such read.
     void planActivationMemory()
     {
         std::vector<BufferRequest> requests;
@@ -760,7 +783,7 @@ private:
         std::vector<int64_t> const producers = plan::producersOf(mModel);
         for (size_t t = 0; t < mModel.tensors.size(); ++t)
         {
-            if (bound[t])
+            if (bound[t] || mModel.tensors[t].viewOf >= 0)
             {
                 continue;
             }
@@ -781,7 +804,10 @@ private:
             {
                 auto const& layer = mModel.layers[s];
                 bool const writes = std::count(layer.outputs.begin(), layer.outputs.end(), static_cast<int32_t>(t)) > 0;
-                bool const reads = std::count(layer.inputs.begin(), layer.inputs.end(), static_cast<int32_t>(t)) > 0;
+                bool const reads = std::any_of(layer.inputs.begin(), layer.inputs.end(), [&](int32_t i) {
+                    return i >= 0
+                        && (i == static_cast<int32_t>(t) || mModel.tensors[i].viewOf == static_cast<int32_t>(t));
+                });
                 if (writes && request.firstStep < 0)
                 {
                     request.firstStep = static_cast<int32_t>(s);
@@ -822,6 +848,10 @@ private:
         }
         for (size_t l : readers[static_cast<size_t>(t)])
         {
+            if (plan::isView(mModel, mModel.layers[l]))
+            {
+                continue; // runs nothing, so reads nothing: a reshape's dimensions, a slice's start
+            }
             std::vector<int32_t> const& inputs = mModel.layers[l].inputs;
             for (size_t i = 0; i < inputs.size(); ++i)
             {

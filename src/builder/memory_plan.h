@@ -23,7 +23,10 @@ struct MemoryPlan
 
 //! Every buffer is aligned to `alignment` bytes. Greedy: largest buffers first,
 //! each at the lowest offset that does not collide with a placed buffer alive at
-//! the same time.
+//! the same time. Lifetimes are closed: a buffer last read at step s and one first
+//! written at s never share bytes, so no layer writes over what it reads (Kiln has
+//! no in-place layers). Views (builder/view_layers.h) rely on it: a viewed buffer's
+//! lifetime covers its views' readers, and nothing else writes it meanwhile.
 MemoryPlan planMemory(std::vector<BufferRequest> const& requests, int64_t alignment = 256);
 
 } // namespace kiln::builder

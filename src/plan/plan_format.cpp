@@ -137,6 +137,9 @@ void writeTensors(ByteWriter& w, std::vector<TensorRecord> const& tensors)
         writeEnum(w, t.ioMode);
         w.write(t.arenaOffset);
         w.write(t.maxBytes);
+        w.write(t.viewOf);
+        w.write(t.viewOffset);
+        w.write(t.viewCheck);
     }
 }
 
@@ -288,7 +291,8 @@ bool readTensor(ByteReader& r, TensorRecord& t)
         }
     }
     return readEnum(r, t.ioMode, "tensor I/O mode") && r.read(t.arenaOffset, "tensor offset")
-        && r.read(t.maxBytes, "tensor size");
+        && r.read(t.maxBytes, "tensor size") && r.read(t.viewOf, "viewed tensor") && r.read(t.viewOffset, "view offset")
+        && r.read(t.viewCheck, "view bounds");
 }
 
 bool readTensors(ByteReader& r, std::vector<TensorRecord>& tensors)
@@ -562,6 +566,57 @@ bool validateTensor(PlanModel const& m, TensorRecord const& t, std::string& erro
     return true;
 }
 
+//! A view has no memory and is no I/O tensor; it shows a tensor of its type that is not itself a view, from an
+//! expression's element on.
+bool validateView(PlanModel const& m, size_t index, std::string& error)
+{
+    TensorRecord const& t = m.tensors[index];
+    auto const nbExprs = static_cast<int32_t>(m.exprs.size());
+    if (t.viewOf < 0)
+    {
+        if (t.viewOf == -1 && t.viewOffset == -1 && t.viewCheck == -1)
+        {
+            return true;
+        }
+    }
+    else if (static_cast<size_t>(t.viewOf) < m.tensors.size() && static_cast<size_t>(t.viewOf) != index)
+    {
+        TensorRecord const& viewed = m.tensors[static_cast<size_t>(t.viewOf)];
+        bool const offsetOk = t.viewOffset >= 0 && t.viewOffset < nbExprs;
+        bool const checkOk = t.viewCheck >= -1 && t.viewCheck < nbExprs;
+        if (offsetOk && checkOk && viewed.viewOf == -1 && viewed.type == t.type && elementSize(t.type) > 0
+            && t.arenaOffset == -1 && t.ioMode == nvinfer1::TensorIOMode::kNONE
+            && t.format == nvinfer1::TensorFormat::kLINEAR && viewed.format == nvinfer1::TensorFormat::kLINEAR)
+        {
+            return true;
+        }
+    }
+    error = "tensor \"" + t.name + "\" is a malformed view";
+    return false;
+}
+
+//! A view is the only output of a shuffle or slice that reads the viewed tensor or another view of it.
+bool validateViewLayer(PlanModel const& m, LayerRecord const& l, std::string& error)
+{
+    for (int32_t t : l.outputs)
+    {
+        int32_t const viewed = m.tensors[t].viewOf;
+        if (viewed < 0)
+        {
+            continue;
+        }
+        bool const kind = l.type == nvinfer1::LayerType::kSHUFFLE || l.type == nvinfer1::LayerType::kSLICE;
+        int32_t const input = l.inputs.empty() ? -1 : l.inputs[0];
+        if (!kind || l.outputs.size() != 1 || input < 0 || (input != viewed && m.tensors[input].viewOf != viewed))
+        {
+            error
+                = "layer \"" + l.name + "\" writes the view \"" + m.tensors[t].name + "\" but does not view its input";
+            return false;
+        }
+    }
+    return true;
+}
+
 bool validateSymbols(PlanModel const& m, std::string& error)
 {
     auto const nbTensors = static_cast<int32_t>(m.tensors.size());
@@ -659,7 +714,8 @@ bool validateConditionals(PlanModel const& m, LayerRecord const& l, std::string&
 
 bool validateLayer(PlanModel const& m, LayerRecord const& l, std::string& error)
 {
-    if (!validateLayerSlots(m, l, error) || !validateLayerFormats(m, l, error) || !validateConditionals(m, l, error))
+    if (!validateLayerSlots(m, l, error) || !validateLayerFormats(m, l, error) || !validateConditionals(m, l, error)
+        || !validateViewLayer(m, l, error))
     {
         return false;
     }
@@ -701,9 +757,9 @@ bool validate(PlanModel const& m, std::string& error)
     {
         return false;
     }
-    for (auto const& t : m.tensors)
+    for (size_t t = 0; t < m.tensors.size(); ++t)
     {
-        if (!validateTensor(m, t, error))
+        if (!validateTensor(m, m.tensors[t], error) || !validateView(m, t, error))
         {
             return false;
         }

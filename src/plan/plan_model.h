@@ -59,6 +59,15 @@ struct TensorRecord
     //! Where the tensor lives in a context's activation memory; -1 for I/O and shape-only tensors.
     int64_t arenaOffset{-1};
     int64_t maxBytes{0};
+    //! A view (builder/view_layers.h): the tensor has no memory of its own but is bytes of tensor `viewOf` (itself
+    //! never a view), from element `viewOffset` on (an expression node, in elements of the type both have); the
+    //! layer writing it does not run. -1 for every other tensor.
+    int32_t viewOf{-1};
+    int32_t viewOffset{-1};
+    //! A view's bounds as an expression node that is 0 where the view lies inside `viewOf` for the run's shapes
+    //! (a slice's start within its input, as kSTRICT_BOUNDS asks), and positive where it does not; -1 where the
+    //! builder proved it inside for every shape.
+    int32_t viewCheck{-1};
 };
 
 //! What a backend's fusion pass folded into a layer after its own computation (never set through the API, and
@@ -189,6 +198,12 @@ inline bool computesShapesOnly(PlanModel const& model, size_t l)
         }
     }
     return !model.layers[l].outputs.empty();
+}
+
+//! Whether `layer` only makes a view of its input (its output is a view: TensorRecord::viewOf): it runs nothing.
+inline bool isView(PlanModel const& model, LayerRecord const& layer)
+{
+    return layer.outputs.size() == 1 && model.tensors[layer.outputs[0]].viewOf >= 0;
 }
 
 //! The type `layer` reads (slot < its input count) or writes at `slot` (inputs, then outputs): its own I/O types

@@ -33,6 +33,7 @@ struct LayerDescription
     std::vector<TensorUse> outputs;
     network::PluginParams const* plugin{nullptr};
     std::string tactic; //!< what runs the layer, where its backend says (Implementation::tacticName)
+    std::string viewOf; //!< a view (nothing runs): the tensor whose memory its output is
 };
 
 std::string formatOf(nvinfer1::DataType type, nvinfer1::TensorFormat format)
@@ -48,9 +49,14 @@ LayerDescription describe(Engine const& engine, size_t l, std::vector<nvinfer1::
 {
     plan::PlanModel const& model = engine.model();
     plan::LayerRecord const& record = model.layers[l];
-    LayerDescription layer{record.name, network::layerTypeName(record.type), record.precision, {}, {}, nullptr, {}};
+    LayerDescription layer{record.name, network::layerTypeName(record.type), record.precision, {}, {}, nullptr, {}, {}};
     layer.plugin = dynamic_cast<network::PluginParams const*>(&engine.layerParams(l));
-    if (layer.plugin == nullptr)
+    if (plan::isView(model, record))
+    {
+        layer.tactic = "view";
+        layer.viewOf = model.tensors[model.tensors[record.outputs[0]].viewOf].name;
+    }
+    else if (layer.plugin == nullptr)
     {
         layer.tactic = engine.implementation().tacticName(record);
     }
@@ -115,6 +121,10 @@ json toJson(LayerDescription const& layer)
     {
         object["TacticName"] = layer.tactic;
     }
+    if (!layer.viewOf.empty())
+    {
+        object["ViewOf"] = layer.viewOf;
+    }
     if (layer.plugin != nullptr)
     {
         object["Plugin"] = {{"Name", layer.plugin->payload.name}, {"Version", layer.plugin->payload.version},
@@ -147,6 +157,10 @@ std::string oneLine(LayerDescription const& layer)
     if (layer.plugin != nullptr)
     {
         line += " plugin " + layer.plugin->payload.name + " version " + layer.plugin->payload.version;
+    }
+    if (!layer.viewOf.empty())
+    {
+        line += " view of " + layer.viewOf;
     }
     return line + ": " + tensors(layer.inputs) + " -> " + tensors(layer.outputs);
 }

@@ -22,10 +22,14 @@ Shape toShape(nvinfer1::Dims const& dims)
     return Shape(dims.d, dims.d + dims.nbDims);
 }
 
+int64_t elementsOf(nvinfer1::Dims const& dims)
+{
+    return std::accumulate(dims.d, dims.d + dims.nbDims, int64_t{1}, std::multiplies<>());
+}
+
 int64_t bytesOf(nvinfer1::Dims const& dims, nvinfer1::DataType type)
 {
-    return std::accumulate(dims.d, dims.d + dims.nbDims, int64_t{1}, std::multiplies<>())
-        * static_cast<int64_t>(elementSize(type));
+    return elementsOf(dims) * static_cast<int64_t>(elementSize(type));
 }
 
 } // namespace
@@ -358,8 +362,65 @@ bool ExecutionContext::updateShapes(std::string& error)
         mShapesValid = false; // the shapes are half written: the next use computes them all again
         return false;
     }
+    placeAliases();
     refreshViewShapes();
     return true;
+}
+
+void ExecutionContext::placeAliases()
+{
+    for (PreparedAlias& alias : mAliases)
+    {
+        int64_t const before = alias.offsetBytes;
+        if (std::string why = locateAlias(alias); !why.empty())
+        {
+            // As the slice's kernel would, the run fails when a layer reads it (a conditional's may not run).
+            mShapeErrors[alias.tensor] = std::move(why);
+            alias.offsetBytes = 0;
+        }
+        if (mAddressesPrepared && alias.offsetBytes != before)
+        {
+            std::byte* const base = mTensorAddresses[mEngine.model().tensors[alias.tensor].viewOf];
+            setViewAddresses(alias.tensor, base != nullptr ? base + alias.offsetBytes : nullptr);
+        }
+    }
+}
+
+std::string ExecutionContext::locateAlias(PreparedAlias& alias)
+{
+    plan::PlanModel const& model = mEngine.model();
+    plan::TensorRecord const& record = model.tensors[alias.tensor];
+    int32_t const viewed = record.viewOf;
+    for (int32_t t : {alias.tensor, viewed})
+    {
+        if (!mShapeErrors[t].empty())
+        {
+            return mShapeErrors[t];
+        }
+    }
+    alias.offsetBytes = 0;
+    int64_t const elements = elementsOf(mShapes[alias.tensor]);
+    if (elements == 0)
+    {
+        return {}; // reads nothing, wherever it starts
+    }
+    // Nothing below allocates unless it fails: shape inputs make every run place the views again.
+    auto const layer = [&] { return "layer \"" + model.layers[alias.layer].name + "\": "; };
+    shape::EvalResult const offset = mValueEvaluator.evaluate(mEngine.dimExpr(record.viewOffset));
+    shape::EvalResult const check = record.viewCheck >= 0 ? mValueEvaluator.evaluate(mEngine.dimExpr(record.viewCheck))
+                                                          : shape::EvalResult{int64_t{0}, {}};
+    if (!offset.ok() || !check.ok())
+    {
+        return layer() + "where \"" + record.name + "\" starts: " + (offset.ok() ? check.error : offset.error);
+    }
+    if (*check.value != 0 || *offset.value < 0 || *offset.value > elementsOf(mShapes[viewed]) - elements)
+    {
+        return layer() + "\"" + record.name + "\" " + dimsText(mShapes[alias.tensor]) + " does not lie inside \""
+            + model.tensors[viewed].name + "\" " + dimsText(mShapes[viewed])
+            + " for these shapes (a slice's start and size must keep it inside its input)";
+    }
+    alias.offsetBytes = *offset.value * static_cast<int64_t>(elementSize(record.type));
+    return {};
 }
 
 bool ExecutionContext::run(cudaStream_t stream, std::string& error)
@@ -453,6 +514,8 @@ void ExecutionContext::prepareLayers()
     mPrepared.assign(model.layers.size(), PreparedLayer{});
     mViewsOf.assign(model.tensors.size(), {});
     mTensorAddresses.assign(model.tensors.size(), nullptr);
+    mAliases.clear();
+    mAliasesOf.assign(model.tensors.size(), {});
     mShapeValues.assign(model.tensors.size(), {});
     mShapeValuesVersion.assign(model.tensors.size(), 0);
     bool const shapesOnHost = mEngine.implementation().evaluatesShapesOnHost();
@@ -460,7 +523,13 @@ void ExecutionContext::prepareLayers()
     {
         plan::LayerRecord const& layer = model.layers[l];
         PreparedLayer& prepared = mPrepared[l];
-        if (layer.outputs.size() == 1 && mBoundConstants[layer.outputs[0]] != nullptr)
+        if (plan::isView(model, layer))
+        {
+            prepared.work = PreparedLayer::Work::kVIEW;
+            mAliasesOf[model.tensors[layer.outputs[0]].viewOf].push_back(mAliases.size());
+            mAliases.push_back(PreparedAlias{layer.outputs[0], static_cast<uint32_t>(l), 0});
+        }
+        else if (layer.outputs.size() == 1 && mBoundConstants[layer.outputs[0]] != nullptr)
         {
             prepared.work = PreparedLayer::Work::kBOUND_CONSTANT;
         }
@@ -547,6 +616,10 @@ void ExecutionContext::refreshAddresses()
         // The first run, or a kUSER_MANAGED context given other memory: every tensor moves.
         for (size_t t = 0; t < model.tensors.size(); ++t)
         {
+            if (model.tensors[t].viewOf >= 0)
+            {
+                continue; // placed with the tensor it views
+            }
             std::byte* address = nullptr;
             if (mBoundConstants[t] != nullptr)
             {
@@ -561,7 +634,7 @@ void ExecutionContext::refreshAddresses()
             {
                 address = ioAddress(t);
             }
-            setViewAddresses(static_cast<int32_t>(t), address);
+            placeTensor(static_cast<int32_t>(t), address);
         }
         mPreparedMemory = memory;
         mAddressesPrepared = true;
@@ -573,8 +646,18 @@ void ExecutionContext::refreshAddresses()
         std::byte* const address = ioAddress(io);
         if (model.tensors[io].arenaOffset < 0 && address != mTensorAddresses[io])
         {
-            setViewAddresses(io, address);
+            placeTensor(io, address);
         }
+    }
+}
+
+void ExecutionContext::placeTensor(int32_t t, std::byte* address)
+{
+    setViewAddresses(t, address);
+    for (size_t a : mAliasesOf[static_cast<size_t>(t)])
+    {
+        PreparedAlias const& alias = mAliases[a];
+        setViewAddresses(alias.tensor, address != nullptr ? address + alias.offsetBytes : nullptr);
     }
 }
 
@@ -626,6 +709,13 @@ bool ExecutionContext::checkAddresses(std::string& error) const
 bool ExecutionContext::step(size_t l, cudaStream_t stream, std::string& error)
 {
     PreparedLayer const& prepared = mPrepared[l];
+    if (prepared.work == PreparedLayer::Work::kBOUND_CONSTANT || prepared.work == PreparedLayer::Work::kHOST_VALUES
+        || prepared.work == PreparedLayer::Work::kVIEW)
+    {
+        // Its output is its weights, values nothing reads, or its input's memory: nothing runs, whether or not its
+        // guards hold, and the profiler hears of nothing.
+        return true;
+    }
     if (prepared.guarded)
     {
         bool hold = true;
@@ -637,10 +727,6 @@ bool ExecutionContext::step(size_t l, cudaStream_t stream, std::string& error)
         {
             return true; // needed only by the side of a conditional that was not taken
         }
-    }
-    if (prepared.work == PreparedLayer::Work::kBOUND_CONSTANT || prepared.work == PreparedLayer::Work::kHOST_VALUES)
-    {
-        return true; // its output is its weights, or values nothing reads: nothing runs, the profiler hears of nothing
     }
     mRan[l] = true;
     bool const ran = prepared.work == PreparedLayer::Work::kSELECT_BRANCH

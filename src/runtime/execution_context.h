@@ -199,6 +199,13 @@ private:
     }
     //! Sets tensor `t`'s address in mTensorAddresses and in every prepared view of it.
     void setViewAddresses(int32_t t, std::byte* address);
+    //! Sets tensor `t`'s address as setViewAddresses does, and the addresses of the views of its memory.
+    void placeTensor(int32_t t, std::byte* address);
+    //! Every alias's offset for the current shapes (and its address, where addresses are prepared). Where a view
+    //! lies outside the tensor it views, its shape error says so: the layers reading it fail.
+    void placeAliases();
+    //! Alias `alias`'s offset for the current shapes; else why it has none.
+    std::string locateAlias(PreparedAlias& alias);
     //! Whether every guard of layer `l` holds; false with `error` if a condition cannot be read.
     bool guardsHold(size_t l, cudaStream_t stream, bool& hold, std::string& error);
     //! The value of 0-D BOOL `tensor` in this run: from its known values, else read from memory (once a run).
@@ -242,11 +249,12 @@ private:
     std::vector<nvinfer1::Dims> mCapacities;                    //!< by tensor index: mShapes, with upper bounds for -1
     std::vector<nvinfer1::IOutputAllocator*> mOutputAllocators; //!< by tensor index (outputs only)
     bool mShapesValid{false};
-    bool mHasShapeInputs{false};           //!< some shape depends on input values, so shapes are resolved on every use
-    shape::SymbolValues mBoundValues;      //!< the run-time values mShapes were computed from
-    std::vector<std::string> mShapeErrors; //!< by tensor: why its shape has no value (conditional tensors only)
-    std::vector<int8_t> mConditions;       //!< by tensor: a condition's value in this run; -1 until read
-    std::vector<bool> mRan;                //!< by layer: whether the last run ran it (guards can skip layers)
+    bool mHasShapeInputs{false};      //!< some shape depends on input values, so shapes are resolved on every use
+    shape::SymbolValues mBoundValues; //!< the run-time values mShapes were computed from
+    //! By tensor: why its shape has no value (conditional tensors), or why a view has no place (placeAliases).
+    std::vector<std::string> mShapeErrors;
+    std::vector<int8_t> mConditions; //!< by tensor: a condition's value in this run; -1 until read
+    std::vector<bool> mRan;          //!< by layer: whether the last run ran it (guards can skip layers)
     //! By tensor: a constant's weights, where the backend binds the constant's output to them (its layer never
     //! runs); nullptr for every other tensor.
     std::vector<void const*> mBoundConstants;
@@ -254,6 +262,8 @@ private:
     std::vector<PreparedLayer> mPrepared;        //!< by layer
     std::vector<std::vector<ViewSlot>> mViewsOf; //!< by tensor: the prepared views that show it
     std::vector<std::byte*> mTensorAddresses;    //!< by tensor: its address in the prepared views
+    std::vector<PreparedAlias> mAliases;         //!< the views' outputs, in layer order
+    std::vector<std::vector<size_t>> mAliasesOf; //!< by tensor: the mAliases entries that view its memory
     bool mAddressesPrepared{false};              //!< whether mTensorAddresses has been filled
     std::byte* mPreparedMemory{nullptr};         //!< the context memory mTensorAddresses was computed with
     //! Shape tensors' values evaluated on the host (for backends that evaluate shapes there), cached while

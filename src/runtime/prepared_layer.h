@@ -20,6 +20,7 @@ struct PreparedLayer
         kSHAPE_VALUES,   //!< computes shape tensors only, evaluated on the host by a backend that does so
         kHOST_VALUES,    //!< the same, where no layer reads them in memory: nothing to write (values are expressions)
         kSELECT_BRANCH,  //!< a conditional's output: the taken branch is copied into it
+        kVIEW,           //!< its output is a view of its input's memory (plan::isView): nothing to do
     };
     Work work{Work::kRUN};
     bool guarded{false};       //!< runs only if its conditionals' guards hold
@@ -30,6 +31,15 @@ struct PreparedLayer
     int32_t unknownShape{-1};
     std::vector<ConstTensorView> inputs; //!< by input slot; an empty view for an absent optional input
     std::vector<TensorView> outputs;     //!< shaped by the outputs' capacities
+};
+
+//! A view layer's output (plan::TensorRecord::viewOf), an alias of the memory of the tensor it views: where it
+//! starts there for the current shapes. Its address follows that tensor's.
+struct PreparedAlias
+{
+    int32_t tensor{-1};     //!< the view
+    uint32_t layer{0};      //!< the layer that makes it
+    int64_t offsetBytes{0}; //!< from the viewed tensor's address
 };
 
 //! Where a prepared view of a tensor is: layer, slot, and whether the slot is an output.

@@ -107,4 +107,42 @@ TEST(SteadyStateAllocation, NewAddressesAtEveryRunAllocateNothing)
     expectNear(y[1], ActivationChain::expected(x[1]));
 }
 
+TEST(SteadyStateAllocation, ViewsOfAnInputThatMovesAtEveryRunAllocateNothing)
+{
+    // x [2, 8] viewed as [16], softsign, viewed as [4, 4], softsign again: the views follow x's address without a
+    // copy. The plan is for the fast path (whose plans make views); softsign runs on the reference kernel there,
+    // which allocates nothing (oneDNN's kernels do).
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims2{2, 8});
+    IShuffleLayer* flat = h.network->addShuffle(*x);
+    flat->setReshapeDimensions(Dims{1, {16}});
+    ITensor* first = h.network->addActivation(*flat->getOutput(0), ActivationType::kSOFTSIGN)->getOutput(0);
+    IShuffleLayer* square = h.network->addShuffle(*first);
+    square->setReshapeDimensions(Dims2{4, 4});
+    h.output(h.network->addActivation(*square->getOutput(0), ActivationType::kSOFTSIGN), "y");
+    kiln::setCpuKernels(*h.config, kiln::CpuKernels::kFAST);
+    ASSERT_TRUE(h.build());
+    std::vector<std::vector<float>> const inputs{{-2, -1, -0.5F, 0, 0.25F, 1, 3, 7, 1, 2, 3, 4, 5, 6, 7, 8},
+        {5, 4, 3, 2, 1, 0, -1, -2, -3, 0, 3, 0, 1, 1, 2, 2}};
+    std::vector<float> y(16, -1.0F);
+    auto const runWith = [&](std::vector<float> const& values) {
+        return h.context->setTensorAddress("x", const_cast<float*>(values.data()))
+            && h.context->setTensorAddress("y", y.data()) && h.context->enqueueV3(nullptr);
+    };
+    ASSERT_TRUE(runWith(inputs[0]) && runWith(inputs[1])) << h.logger.errors();
+    uint64_t const before = kiln_bench::allocationCount();
+    for (int run = 0; run < 10; ++run)
+    {
+        ASSERT_TRUE(runWith(inputs[run % 2]));
+    }
+    EXPECT_EQ(kiln_bench::allocationCount() - before, 0U);
+    std::vector<float> expected(16);
+    for (size_t i = 0; i < 16; ++i)
+    {
+        float const once = inputs[1][i] / (1.0F + std::abs(inputs[1][i]));
+        expected[i] = once / (1.0F + std::abs(once));
+    }
+    expectNear(y, expected);
+}
+
 } // namespace

@@ -524,6 +524,11 @@ TEST(KilnInspect, ShowsManifestLayersAndMemoryPlan)
     std::string const convolved = fast ? "relu1_out" : "conv1_out";
     EXPECT_TRUE(std::regex_search(run.output, std::regex(convolved + R"( +offset +\d+ +up to +8192 bytes)")))
         << "8 channels x 16 x 16 floats";
+    // Flatten only re-describes the pooled features: a view of them, with no memory of its own.
+    EXPECT_TRUE(std::regex_search(
+        run.output, std::regex(R"(flatten \(reshape \d+\) +Shuffle .*, view of gap_out \(runs nothing\))")))
+        << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(features +view of gap_out from element 0)")));
 }
 
 TEST(KilnInspect, ShowsSymbolicShapesAndProfiles)

@@ -21,6 +21,11 @@ namespace
 //! reference kernel).
 std::string kernelOf(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
+    if (plan::isView(model, layer))
+    {
+        return ", view of " + model.tensors[static_cast<size_t>(model.tensors[layer.outputs[0]].viewOf)].name
+            + " (runs nothing)";
+    }
     backend::Implementation const* implementation = backend::implementation(model.backend);
     std::string const tactic = implementation != nullptr ? implementation->tacticName(layer) : "";
     return tactic.empty() ? "" : ", kernel " + tactic;
@@ -239,6 +244,12 @@ int inspectPlan(std::string const& path)
         {
             std::printf("  %-28s offset %10lld  up to %10lld bytes\n", tensor.name.c_str(),
                 static_cast<long long>(tensor.arenaOffset), static_cast<long long>(tensor.maxBytes));
+        }
+        else if (tensor.viewOf >= 0)
+        {
+            std::printf("  %-28s view of %s from element %s\n", tensor.name.c_str(),
+                model.tensors[static_cast<size_t>(tensor.viewOf)].name.c_str(),
+                expression(model, tensor.viewOffset).c_str());
         }
     }
     return 0;

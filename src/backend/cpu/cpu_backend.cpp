@@ -55,6 +55,11 @@ public:
         }
         return true;
     }
+    //! A plan for the reference kernels runs every layer as the network describes it, reshapes and slices too.
+    bool makesViews(backend::PassOptions const& options) const override
+    {
+        return options.cpuKernels == CpuKernels::kFAST;
+    }
     //! Host memory: a layer reads a constant's weights where the plan holds them.
     bool bindsConstants() const override
     {
