@@ -1,5 +1,6 @@
 #include "network/layer_type_name.h"
 
+#include "network/layers/fused_normalization.h"
 #include "network/layers/pointwise.h"
 
 namespace kiln::network
@@ -11,6 +12,10 @@ char const* layerTypeName(nvinfer1::LayerType type)
     if (type == kPointwiseLayerType)
     {
         return "PointWise";
+    }
+    if (type == kFusedNormalizationLayerType)
+    {
+        return "FusedNormalization";
     }
     switch (type)
     {

@@ -377,7 +377,9 @@ bool readGuards(ByteReader& r, LayerRecord& l)
     return true;
 }
 
-//! TensorRT's layer types, and Kiln's own (network::kPointwiseLayerType) that only plans hold.
+//! TensorRT's layer types, and Kiln's own that only plans hold (network::kPointwiseLayerType,
+//! network::kFusedNormalizationLayerType). Kiln's own kinds are additions within a format version: they change no
+//! other layer's bytes, and a Kiln without one refuses a plan holding it here, naming its layer type.
 bool readLayerType(ByteReader& r, nvinfer1::LayerType& type)
 {
     int32_t raw = 0;
@@ -385,10 +387,13 @@ bool readLayerType(ByteReader& r, nvinfer1::LayerType& type)
     {
         return false;
     }
-    if (raw == static_cast<int32_t>(network::kPointwiseLayerType))
+    for (nvinfer1::LayerType const own : {network::kPointwiseLayerType, network::kFusedNormalizationLayerType})
     {
-        type = network::kPointwiseLayerType;
-        return true;
+        if (raw == static_cast<int32_t>(own))
+        {
+            type = own;
+            return true;
+        }
     }
     ByteReader tensorRtType(&raw, sizeof(raw));
     return readEnum(tensorRtType, type, "layer type") || r.fail(tensorRtType.error());
