@@ -2,8 +2,9 @@
 // the layer it makes (network::FusedNormalizationParams), without a GPU: a CPU reference plan is built, the pass
 // applied to it, and the fused plan's outputs compared with the unfused plan's, which run every layer as the network
 // wrote it. Residual sums into INormalizationLayer, LayerNorm's and RMSNorm's expansions in each order the exports
-// write them, FP32, FP16 and BF16 builds, a second reader of the sum, weights of one value, epsilon; what must stay
-// unfused; the plan round trip, the inspector's view and the kernel's refusals.
+// write them, FP32, FP16 and BF16 builds, a second reader of the sum, weights of one value, epsilon, operands that
+// repeat along the outer axes (known when building, or only when running); what must stay unfused; the plan round
+// trip, the inspector's view and the kernel's refusals.
 #include "expect_close.h"
 #include "host_tensor.h"
 #include "normalization_networks.h"
@@ -35,10 +36,11 @@ using kiln::plan::PlanModel;
 
 using NetworkMaker = std::function<void(INetworkDefinition&)>;
 using Tensors = std::map<std::string, HostTensor>;
+//! What a test sets on the builder's configuration beyond the backend, the kernels and the precision flag.
+using BuildSettings = std::function<void(IBuilder&, IBuilderConfig&)>;
 
-//! The CPU reference plan of `maker`'s network, built with `precision` allowed (kFLOAT: none asked) and `flag` set
-//! (kFP16 again: none).
-std::vector<uint8_t> referencePlan(NetworkMaker const& maker, DataType precision, BuilderFlag flag = BuilderFlag::kFP16)
+//! The CPU reference plan of `maker`'s network, built with `precision` allowed (kFLOAT: none asked).
+std::vector<uint8_t> referencePlan(NetworkMaker const& maker, DataType precision, BuildSettings const& settings = {})
 {
     RecordingLogger logger;
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
@@ -51,9 +53,9 @@ std::vector<uint8_t> referencePlan(NetworkMaker const& maker, DataType precision
     {
         config->setFlag(precision == DataType::kHALF ? BuilderFlag::kFP16 : BuilderFlag::kBF16);
     }
-    if (flag != BuilderFlag::kFP16)
+    if (settings)
     {
-        config->setFlag(flag);
+        settings(*builder, *config);
     }
     std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
     EXPECT_NE(plan, nullptr) << logger.errors();
@@ -82,15 +84,22 @@ Tensors runCpu(std::vector<uint8_t> const& blob, Tensors const& inputs, std::str
         return {};
     }
     Tensors outputs;
+    for (auto const& [name, input] : inputs)
+    {
+        Dims dims{};
+        dims.nbDims = static_cast<int32_t>(input.shape.size());
+        std::copy(input.shape.begin(), input.shape.end(), dims.d);
+        EXPECT_TRUE(context->setInputShape(name.c_str(), dims));
+        EXPECT_TRUE(context->setTensorAddress(name.c_str(), const_cast<uint8_t*>(input.bytes.data())));
+    }
     for (int32_t i = 0; i < engine->getNbIOTensors(); ++i)
     {
         char const* name = engine->getIOTensorName(i);
         if (engine->getTensorIOMode(name) == TensorIOMode::kINPUT)
         {
-            EXPECT_TRUE(context->setTensorAddress(name, const_cast<uint8_t*>(inputs.at(name).bytes.data())));
             continue;
         }
-        Dims const dims = engine->getTensorShape(name);
+        Dims const dims = context->getTensorShape(name);
         outputs[name] = zeros(std::vector<int64_t>(dims.d, dims.d + dims.nbDims), engine->getTensorDataType(name));
         EXPECT_TRUE(context->setTensorAddress(name, outputs[name].bytes.data()));
     }
@@ -114,7 +123,8 @@ Tensors inputsOf(Case const& c)
     Tensors inputs{{"a", fromFloats(c.shape, valuesOf(count, 0.0F))}};
     if (c.residual)
     {
-        inputs["b"] = fromFloats(c.shape, valuesOf(count, 1.3F, 0.5F));
+        std::vector<int64_t> const shape = residualShape(c);
+        inputs["b"] = fromFloats(shape, valuesOf(count / static_cast<size_t>(c.shape[0] / shape[0]), 1.3F, 0.5F));
     }
     return inputs;
 }
@@ -128,10 +138,10 @@ struct Fusion
     Tensors actual;   //!< the fused plan's
 };
 
-Fusion fuse(NetworkMaker const& maker, Tensors const& inputs, DataType precision, BuilderFlag flag = BuilderFlag::kFP16)
+Fusion fuse(NetworkMaker const& maker, Tensors const& inputs, DataType precision, BuildSettings const& settings = {})
 {
     Fusion f;
-    std::vector<uint8_t> const blob = referencePlan(maker, precision, flag);
+    std::vector<uint8_t> const blob = referencePlan(maker, precision, settings);
     f.unfused = modelOf(blob);
     f.fused = f.unfused;
     kiln::plan::fuseNormalizations(f.fused);
@@ -211,6 +221,9 @@ TEST(FusedNormalization, ResidualSumsFoldIntoNormalizationLayers)
         {"one-value weights", {4, 9}, Form::kLAYER, 1, 1e-5F, true, false, false, WeightKind::kONE},
         {"large epsilon", {2, 3, 17}, Form::kLAYER, 1, 0.5F, true},
         {"rows of one element", {6, 1}, Form::kLAYER, 1, 1e-5F, true, false, true},
+        {"repeated residual", {2, 5, 31}, Form::kLAYER, 1, 1e-5F, true, false, false, WeightKind::kROW, true},
+        {"repeated residual, bias, second reader", {3, 4, 8}, Form::kLAYER, 1, 1e-5F, true, true, true,
+            WeightKind::kROW, true},
     };
     for (Case const& c : cases)
     {
@@ -272,6 +285,8 @@ TEST(FusedNormalization, RmsNormExpansionsBecomeOneLayer)
         {{"T5 residual", {2, 5, 32}, Form::kRMS_T5, 1, 1e-6F, true, false, true}, "add + " + t5 + " + mul gamma"},
         {{"LLaMA residual", {2, 5, 32}, Form::kRMS_LLAMA, 1, 1e-6F, true, false, true},
             "add + cast + " + t5 + " + cast back + mul gamma"},
+        {{"T5 repeated residual", {2, 5, 32}, Form::kRMS_T5, 1, 1e-6F, true, false, true, WeightKind::kROW, true},
+            "add + " + t5 + " + mul gamma"},
     };
     for (auto const& [c, name] : cases)
     {
@@ -307,9 +322,9 @@ TEST(FusedNormalization, RmsNormAgainstValuesWorkedByHand)
 
 //! The layers of `model` that compute, as fuse() leaves them, where nothing (or not all) may fuse; the outputs agree.
 std::set<std::string> afterFusion(NetworkMaker const& maker, Tensors const& inputs,
-    DataType precision = DataType::kFLOAT, BuilderFlag flag = BuilderFlag::kFP16)
+    DataType precision = DataType::kFLOAT, BuildSettings const& settings = {})
 {
-    Fusion const f = fuse(maker, inputs, precision, flag);
+    Fusion const f = fuse(maker, inputs, precision, settings);
     for (auto const& [output, expected] : f.expected)
     {
         expectClose(f.actual.at(output), expected, expansionTolerance(precision), "output " + output);
@@ -317,12 +332,12 @@ std::set<std::string> afterFusion(NetworkMaker const& maker, Tensors const& inpu
     return computingLayers(f.fused);
 }
 
-//! a + b, then y = LayerNorm(sum) over the last axis of [3, 8]; `between` adds a reader of the sum before it.
-NetworkMaker sumThenNorm(bool broadcast, bool between, std::shared_ptr<Held> const& held)
+//! a [3, 8] + b of `bShape`, then y = LayerNorm(sum) over the last axis; `between` adds a reader of the sum before it.
+NetworkMaker sumThenNorm(std::vector<int64_t> const& bShape, bool between, std::shared_ptr<Held> const& held)
 {
     return [=](INetworkDefinition& network) {
         ITensor* a = network.addInput("a", DataType::kFLOAT, Dims{2, {3, 8}});
-        ITensor* b = network.addInput("b", DataType::kFLOAT, broadcast ? Dims{2, {1, 8}} : Dims{2, {3, 8}});
+        ITensor* b = network.addInput("b", DataType::kFLOAT, dimsOf(bShape));
         ITensor& s = binary(network, *a, *b, ElementWiseOperation::kSUM, "add");
         if (between)
         {
@@ -338,23 +353,26 @@ NetworkMaker sumThenNorm(bool broadcast, bool between, std::shared_ptr<Held> con
     };
 }
 
-Tensors sumInputs(bool broadcast)
+Tensors sumInputs(std::vector<int64_t> const& bShape)
 {
-    return {{"a", fromFloats({3, 8}, valuesOf(24, 0.0F))},
-        {"b",
-            fromFloats(broadcast ? std::vector<int64_t>{1, 8} : std::vector<int64_t>{3, 8},
-                valuesOf(broadcast ? 8 : 24, 2.0F))}};
+    auto const count = static_cast<size_t>(bShape[0] * bShape[1]);
+    return {{"a", fromFloats({3, 8}, valuesOf(24, 0.0F))}, {"b", fromFloats(bShape, valuesOf(count, 2.0F))}};
 }
 
 TEST(FusedNormalization, SumsThatAreNoResidualStay)
 {
     auto const held = std::make_shared<Held>();
-    // A broadcast operand: a bias, not a residual stream.
-    EXPECT_EQ(afterFusion(sumThenNorm(true, false, held), sumInputs(true)), (std::set<std::string>{"add", "norm"}));
+    std::vector<int64_t> const full{3, 8};
+    // One value per row: the operand varies along the rows' axis, which no row of the fused layer can read.
+    std::vector<int64_t> const perRow{3, 1};
+    EXPECT_EQ(afterFusion(sumThenNorm(perRow, false, held), sumInputs(perRow)), (std::set<std::string>{"add", "norm"}));
     // A reader between the sum and the normalization would read the sum before the fused layer wrote it.
-    EXPECT_EQ(afterFusion(sumThenNorm(false, true, held), sumInputs(false)),
-        (std::set<std::string>{"add", "between", "norm"}));
-    EXPECT_EQ(afterFusion(sumThenNorm(false, false, held), sumInputs(false)), (std::set<std::string>{"add + norm"}));
+    EXPECT_EQ(
+        afterFusion(sumThenNorm(full, true, held), sumInputs(full)), (std::set<std::string>{"add", "between", "norm"}));
+    EXPECT_EQ(afterFusion(sumThenNorm(full, false, held), sumInputs(full)), (std::set<std::string>{"add + norm"}));
+    // One row for every row of a (a position embedding): it repeats, and fuses.
+    std::vector<int64_t> const oneRow{1, 8};
+    EXPECT_EQ(afterFusion(sumThenNorm(oneRow, false, held), sumInputs(oneRow)), (std::set<std::string>{"add + norm"}));
 }
 
 //! LayerNorm's expansion over [2, 5, 31] with what `change` does to it: its tensors by name.
@@ -425,7 +443,9 @@ TEST(FusedNormalization, LayersComputingInOtherPrecisionsStay)
     };
     Tensors const inputs{{"a", fromFloats(c.shape, valuesOf(310, 0.0F))}};
     EXPECT_EQ(afterFusion(plain, inputs, DataType::kHALF).size(), 1U);
-    EXPECT_GT(afterFusion(mixed, inputs, DataType::kHALF, BuilderFlag::kOBEY_PRECISION_CONSTRAINTS).size(), 1U);
+    BuildSettings const obey
+        = [](IBuilder&, IBuilderConfig& config) { config.setFlag(BuilderFlag::kOBEY_PRECISION_CONSTRAINTS); };
+    EXPECT_GT(afterFusion(mixed, inputs, DataType::kHALF, obey).size(), 1U);
 }
 
 TEST(FusedNormalization, TheInspectorShowsTheFusedLayer)
@@ -477,6 +497,51 @@ TEST(FusedNormalization, TheReferenceRefusesWhatItCannotNormalize)
         layer.ioTypes.clear();
     });
     EXPECT_NE(scale.find("is neither a row"), std::string::npos) << scale;
+}
+
+//! a [-1, 5, 16] + b [-1, 5, 16] (each its own batch symbol: the builder cannot tell they agree) normalized by
+//! INormalizationLayer; the sum is also an output.
+NetworkMaker dynamicSum(std::shared_ptr<Held> const& held)
+{
+    return [held](INetworkDefinition& network) {
+        ITensor* a = network.addInput("a", DataType::kFLOAT, Dims{3, {-1, 5, 16}});
+        ITensor* b = network.addInput("b", DataType::kFLOAT, Dims{3, {-1, 5, 16}});
+        ITensor& s = binary(network, *a, *b, ElementWiseOperation::kSUM, "add");
+        ITensor& gamma = held->constant(network, {1, 1, 16}, valuesOf(16, 0.5F, 1.0F), "gamma");
+        INormalizationLayer* norm = network.addNormalization(s, gamma, gamma, 4U);
+        norm->setName("norm");
+        norm->getOutput(0)->setName("y");
+        network.markOutput(*norm->getOutput(0));
+        s.setName("s");
+        network.markOutput(s);
+    };
+}
+
+TEST(FusedNormalization, OperandsThatRepeatWhenTheLayerRunsFuse)
+{
+    BuildSettings const profiles = [](IBuilder& builder, IBuilderConfig& config) {
+        IOptimizationProfile* profile = builder.createOptimizationProfile();
+        for (char const* input : {"a", "b"})
+        {
+            profile->setDimensions(input, OptProfileSelector::kMIN, Dims{3, {1, 5, 16}});
+            profile->setDimensions(input, OptProfileSelector::kOPT, Dims{3, {2, 5, 16}});
+            profile->setDimensions(input, OptProfileSelector::kMAX, Dims{3, {4, 5, 16}});
+        }
+        config.addOptimizationProfile(profile);
+    };
+    auto const held = std::make_shared<Held>();
+    for (auto [aBatch, bBatch] : {std::pair<int64_t, int64_t>{3, 3}, {3, 1}, {1, 4}})
+    {
+        std::string const what = std::to_string(aBatch) + " + " + std::to_string(bBatch);
+        Tensors const inputs{{"a", fromFloats({aBatch, 5, 16}, valuesOf(static_cast<size_t>(aBatch * 80), 0.0F))},
+            {"b", fromFloats({bBatch, 5, 16}, valuesOf(static_cast<size_t>(bBatch * 80), 0.7F))}};
+        Fusion const f = fuse(dynamicSum(held), inputs, DataType::kFLOAT, profiles);
+        EXPECT_EQ(computingLayers(f.fused), (std::set<std::string>{"add + norm"})) << what;
+        ASSERT_EQ(f.actual.size(), 2U) << what;
+        EXPECT_EQ(f.actual.at("s").shape, (std::vector<int64_t>{std::max(aBatch, bBatch), 5, 16})) << what;
+        EXPECT_EQ(f.actual.at("s").bytes, f.expected.at("s").bytes) << what;
+        expectClose(f.actual.at("y"), f.expected.at("y"), Tolerance(1e-6, 1e-6), what);
+    }
 }
 
 } // namespace

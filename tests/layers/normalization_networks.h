@@ -48,7 +48,19 @@ struct Case
     bool addedBias{false}; //!< (a + bias) + b
     bool sumRead{false};   //!< the normalized tensor is also an output ("s"), and read by z = s + y (output "z")
     WeightKind weights{WeightKind::kROW};
+    bool repeatedResidual{false}; //!< b has extent 1 along axis 0 (as a position embedding has): the sum repeats it
 };
+
+//! The shape of input "b".
+inline std::vector<int64_t> residualShape(Case const& c)
+{
+    std::vector<int64_t> shape = c.shape;
+    if (c.repeatedResidual)
+    {
+        shape[0] = 1;
+    }
+    return shape;
+}
 
 //! Constant values that the network's layers keep pointing at until the plan is built.
 struct Held
@@ -229,7 +241,7 @@ inline std::function<void(INetworkDefinition&)> networkOf(Case const& c)
         ITensor* x = network.addInput("a", DataType::kFLOAT, dimsOf(c.shape));
         if (c.residual)
         {
-            ITensor* b = network.addInput("b", DataType::kFLOAT, dimsOf(c.shape));
+            ITensor* b = network.addInput("b", DataType::kFLOAT, dimsOf(residualShape(c)));
             if (c.addedBias)
             {
                 x = &binary(network, *x, weightOf(*held, network, c, -1.0F, 1.0F, false, "linear bias"),

@@ -9,9 +9,10 @@
 //
 // with the statistics of each row: the elements that differ only along the last `normalizedAxes` axes. Inputs, in
 // order: x, preBias, residual, scale, bias; all but x may be absent (index -1: no addition, a scale of 1, a bias of
-// 0). residual has x's shape; preBias, scale and bias have x's rank, extent 1 along the other axes and, along the
-// normalized ones, either x's extents (a row of weights) or 1 throughout (one weight). Outputs: y, and, where the
-// layer has a second output, s (for the other readers of a residual sum).
+// 0). Outputs: y, and, where the layer has a second output, s (for the other readers of a residual sum), both of the
+// layer's shape. x and residual have its extents along the normalized axes and, along the others, its extents or 1
+// (they repeat there, as an element-wise sum broadcasts them); preBias, scale and bias have its rank, extent 1 along
+// the other axes and, along the normalized ones, its extents (a row of weights) or 1 throughout (one weight).
 #pragma once
 
 #include "core/tensor_view.h"
@@ -59,6 +60,13 @@ enum class RowWeight
     kROW,
 };
 RowWeight rowWeightOf(Shape const& weight, Shape const& input, int32_t normalizedAxes);
+
+//! Whether an operand of shape `operand` broadcasts into the rows of `output`: the same rank, the output's extents
+//! along the last `normalizedAxes` axes, and along the others the output's extents or 1.
+bool broadcastsRows(Shape const& operand, Shape const& output, int32_t normalizedAxes);
+
+//! The row of such an operand that row `row` of the output reads (rows counted in row-major order).
+int64_t operandRow(Shape const& operand, Shape const& output, int32_t normalizedAxes, int64_t row);
 
 //! How many trailing axes `axes` (a mask over a rank-`rank` tensor) holds where it holds exactly the last few, else 0.
 int32_t trailingAxesOf(uint32_t axes, int32_t rank);

@@ -116,6 +116,27 @@ private:
         return rows ? std::optional<Normalization>(norm) : std::nullopt;
     }
 
+    //! Whether tensor `t` broadcasts into the rows of `s`'s last `axes` axes: along them it has `s`'s extents; along
+    //! the others an operand of the element-wise sum that wrote `s` has `s`'s extent or 1, which the fused layer
+    //! takes at run time.
+    bool rowsOf(int32_t t, int32_t s, int32_t axes) const
+    {
+        std::vector<int32_t> const& dims = model().tensors[t].dims;
+        std::vector<int32_t> const& rows = model().tensors[s].dims;
+        if (dims.size() != rows.size() || axes < 1 || static_cast<size_t>(axes) > rows.size())
+        {
+            return false;
+        }
+        for (size_t axis = rows.size() - static_cast<size_t>(axes); axis < rows.size(); ++axis)
+        {
+            if (!sameExpr(model(), dims[axis], rows[axis]))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     //! Layer `l` where it is a cast whose output holds its input's values exactly.
     bool widens(std::optional<size_t> l) const
     {
@@ -128,11 +149,13 @@ private:
     }
 
     //! Whether tensor `t`, written by the fused layer at `l`, is read only after it: it replaces the layers that
-    //! wrote `t` earlier, so a reader between them would read it before it is written.
+    //! wrote `t` earlier, so a reader between them would read it before it is written. A shape layer reads only its
+    //! extents, which are known before any layer runs (GPT-2's export takes the residual stream's shape there).
     bool readLater(int32_t t, size_t l) const
     {
         std::vector<size_t> const& readers = mGraph.readers(t);
-        return std::all_of(readers.begin(), readers.end(), [&](size_t r) { return r >= l; });
+        return std::all_of(readers.begin(), readers.end(),
+            [&](size_t r) { return r >= l || layer(r).type == nvinfer1::LayerType::kSHAPE; });
     }
 
     std::optional<Residual> residualOf(Normalization const& norm, size_t l) const
@@ -154,7 +177,8 @@ private:
             }
         }
         LayerRecord const* sum = mGraph.elementWise(p, ElementWiseOperation::kSUM);
-        if (sum == nullptr || !sameShape(model(), sum->inputs[0], s) || !sameShape(model(), sum->inputs[1], s))
+        int32_t const axes = norm.params.normalizedAxes;
+        if (sum == nullptr || !rowsOf(sum->inputs[0], s, axes) || !rowsOf(sum->inputs[1], s, axes))
         {
             return std::nullopt;
         }
@@ -186,8 +210,9 @@ private:
             for (size_t full : {0U, 1U})
             {
                 int32_t const bias = add->inputs[1 - full];
-                if (sameShape(model(), add->inputs[full], s) && !sameShape(model(), bias, s)
-                    && rowWeightIn(model(), bias, s, axes) != network::RowWeight::kNONE)
+                bool const rows = rowsOf(add->inputs[full], s, axes)
+                    && rowWeightIn(model(), add->inputs[full], s, axes) == network::RowWeight::kNONE;
+                if (rows && rowWeightIn(model(), bias, s, axes) != network::RowWeight::kNONE)
                 {
                     r.residual = operand == r.x ? r.residual : r.x;
                     r.x = add->inputs[full];

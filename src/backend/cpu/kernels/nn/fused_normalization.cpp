@@ -66,7 +66,26 @@ struct Operands
     RowOperand bias;
     TensorView const* y{nullptr};
     TensorView const* sum{nullptr};
+    int32_t axes{1};
 };
+
+//! x or the residual, which may repeat along the axes that are not normalized.
+ConstTensorView const* rowsOperand(
+    LayerInputs const& inputs, size_t slot, Shape const& shape, int32_t axes, char const* what)
+{
+    if (!hasInput(inputs, slot))
+    {
+        return nullptr;
+    }
+    ConstTensorView const& view = inputs[slot];
+    requireFloatingPoint(view, what);
+    if (!network::broadcastsRows(view.shape, shape, axes))
+    {
+        throw std::invalid_argument(std::string(what) + " " + shapeText(view.shape) + " does not broadcast into "
+            + shapeText(shape) + " along the axes before the last " + std::to_string(axes));
+    }
+    return &view;
+}
 
 Operands operandsOf(FusedNormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
@@ -77,29 +96,24 @@ Operands operandsOf(FusedNormalizationParams const& params, LayerInputs const& i
                                     "given), and writes y and possibly the sum");
     }
     Operands o;
-    o.x = &inputs[FusedNormalizationParams::kInput];
-    requireFloatingPoint(*o.x, "fused normalization input");
-    Shape const& shape = o.x->shape;
-    int32_t const axes = params.normalizedAxes;
-    if (axes < 1 || axes > o.x->rank())
+    o.axes = params.normalizedAxes;
+    Shape const& shape = outputs[0].shape;
+    if (o.axes < 1 || o.axes > outputs[0].rank())
     {
-        throw std::invalid_argument("fused normalization: " + std::to_string(axes) + " normalized axes of "
+        throw std::invalid_argument("fused normalization: " + std::to_string(o.axes) + " normalized axes of "
             + shapeText(shape) + " (1 to its rank)");
     }
-    if (hasInput(inputs, FusedNormalizationParams::kResidual))
-    {
-        o.residual = &inputs[FusedNormalizationParams::kResidual];
-        requireFloatingPoint(*o.residual, "fused normalization residual");
-        requireShape(o.residual->shape, shape, "fused normalization residual");
-    }
-    o.preBias = rowOperand(inputs, FusedNormalizationParams::kPreBias, shape, axes, "added bias");
-    o.scale = rowOperand(inputs, FusedNormalizationParams::kScale, shape, axes, "scale");
-    o.bias = rowOperand(inputs, FusedNormalizationParams::kBias, shape, axes, "bias");
     for (size_t output = 0; output < outputs.size(); ++output)
     {
         requireFloatingPoint(outputs[output], "fused normalization output");
         requireShape(outputs[output].shape, shape, "fused normalization output");
     }
+    o.x = rowsOperand(inputs, FusedNormalizationParams::kInput, shape, o.axes, "fused normalization: the input");
+    o.residual
+        = rowsOperand(inputs, FusedNormalizationParams::kResidual, shape, o.axes, "fused normalization: the residual");
+    o.preBias = rowOperand(inputs, FusedNormalizationParams::kPreBias, shape, o.axes, "added bias");
+    o.scale = rowOperand(inputs, FusedNormalizationParams::kScale, shape, o.axes, "scale");
+    o.bias = rowOperand(inputs, FusedNormalizationParams::kBias, shape, o.axes, "bias");
     o.y = &outputs[0];
     o.sum = outputs.size() == 2 ? &outputs[1] : nullptr;
     return o;
@@ -110,22 +124,25 @@ void sumRow(Operands const& o, int64_t r, std::vector<float>& row)
 {
     auto const length = static_cast<int64_t>(row.size());
     nvinfer1::DataType const type = o.x->type;
+    Shape const& shape = o.y->shape;
+    int64_t const xFirst = network::operandRow(o.x->shape, shape, o.axes, r) * length;
+    int64_t const residualFirst
+        = o.residual != nullptr ? network::operandRow(o.residual->shape, shape, o.axes, r) * length : 0;
     for (int64_t j = 0; j < length; ++j)
     {
-        int64_t const i = r * length + j;
-        float value = loadFloat(*o.x, i);
+        float value = loadFloat(*o.x, xFirst + j);
         if (o.preBias.view != nullptr)
         {
             value = roundedTo(type, value + o.preBias.at(j, 0.0F));
         }
         if (o.residual != nullptr)
         {
-            value = roundedTo(type, value + loadFloat(*o.residual, i));
+            value = roundedTo(type, value + loadFloat(*o.residual, residualFirst + j));
         }
         row[static_cast<size_t>(j)] = value;
         if (o.sum != nullptr)
         {
-            storeFloat(*o.sum, i, value);
+            storeFloat(*o.sum, r * length + j, value);
         }
     }
 }
@@ -165,12 +182,12 @@ void runFusedNormalization(FusedNormalizationParams const& params, std::vector<C
     std::vector<TensorView> const& outputs)
 {
     Operands const o = operandsOf(params, inputs, outputs);
-    int64_t const count = o.x->count();
+    int64_t const count = o.y->count();
     if (count == 0)
     {
         return;
     }
-    Shape const& shape = o.x->shape;
+    Shape const& shape = o.y->shape;
     int64_t const length = volume(Shape(shape.end() - params.normalizedAxes, shape.end()));
     std::vector<float> row(static_cast<size_t>(length));
     for (int64_t r = 0; r < count / length; ++r)

@@ -15,7 +15,8 @@ namespace kiln::cpu
 
 //! Writes outputs[0] (y) and, where given, outputs[1] (the sum) from the five inputs (x, preBias, residual, scale,
 //! bias; an absent one is a view without data), all floating point. Throws std::invalid_argument for a missing x, an
-//! axis count outside the rank, a residual or output not shaped as x, or a weight that is neither a row nor one value.
+//! axis count outside the rank, outputs of different shapes, an x or residual that does not broadcast into their rows,
+//! or a weight that is neither a row nor one value.
 void runFusedNormalization(network::FusedNormalizationParams const& params, std::vector<ConstTensorView> const& inputs,
     std::vector<TensorView> const& outputs);
 
