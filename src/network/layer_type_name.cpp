@@ -1,6 +1,7 @@
 #include "network/layer_type_name.h"
 
 #include "network/layers/attention.h"
+#include "network/layers/fused_normalization.h"
 #include "network/layers/pointwise.h"
 
 namespace kiln::network
@@ -16,6 +17,10 @@ char const* layerTypeName(nvinfer1::LayerType type)
     if (type == kAttentionLayerType)
     {
         return "Attention";
+    }
+    if (type == kFusedNormalizationLayerType)
+    {
+        return "FusedNormalization";
     }
     switch (type)
     {

@@ -381,7 +381,9 @@ bool readGuards(ByteReader& r, LayerRecord& l)
     return true;
 }
 
-//! TensorRT's layer types, and Kiln's own (network::kPointwiseLayerType, kAttentionLayerType) that only plans hold.
+//! TensorRT's layer types, and Kiln's own that only plans hold (network::kPointwiseLayerType, kAttentionLayerType,
+//! kFusedNormalizationLayerType). Kiln's own kinds are additions within a format version: they change no other
+//! layer's bytes, and a Kiln without one refuses a plan holding it here, naming its layer type.
 bool readLayerType(ByteReader& r, nvinfer1::LayerType& type)
 {
     int32_t raw = 0;
@@ -389,7 +391,8 @@ bool readLayerType(ByteReader& r, nvinfer1::LayerType& type)
     {
         return false;
     }
-    for (nvinfer1::LayerType const own : {network::kPointwiseLayerType, network::kAttentionLayerType})
+    for (nvinfer1::LayerType const own :
+        {network::kPointwiseLayerType, network::kAttentionLayerType, network::kFusedNormalizationLayerType})
     {
         if (raw == static_cast<int32_t>(own))
         {

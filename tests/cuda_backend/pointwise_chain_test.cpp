@@ -1,11 +1,13 @@
 // Element-wise chains fused in CUDA plans (plan/passes/pointwise_fusion.h with the CUDA backend's rules, run by
 // pointwise.cu): which layers become one (read from the plan, without a GPU), and that the fused kernel computes what
-// the CPU reference computes layer by layer: GELU as ONNX exports it, LayerNorm's tail with broadcast operands, SiLU
+// the CPU reference computes layer by layer: GELU as ONNX exports it, LayerNorm's tail with broadcast operands (its
+// variance a sum of squares over the count, which the normalization fusion leaves to the chains), SiLU
 // and HardSwish inside a channels-last FP16 region, a chain longer than the kernel's program, FP32 and FP16.
 #include "backend_comparison.h"
 #include "named_layers.h"
 
 #include "backend/cuda/layer_kernels.h"
+#include "network/layers/fused_normalization.h"
 #include "network/layers/pointwise.h"
 #include "plan/plan_graph.h"
 
@@ -63,10 +65,12 @@ NetworkMaker geluAfterBias(std::shared_ptr<Values> const& values)
 }
 
 //! LayerNorm's tail over the last axis, the statistics computed by reductions (which end chains): (x - mean) /
-//! sqrt(var + eps) * gamma + beta; mean and var broadcast along the last axis, gamma and beta along the others.
-NetworkMaker layerNormTail(std::shared_ptr<Values> const& values)
+//! sqrt(var + eps) * gamma + beta; mean and var broadcast along the last axis, gamma and beta along the others. The
+//! variance is a mean of squares (ONNX's LayerNorm expansion, which the normalization fusion makes one layer) or,
+//! where `summed`, a sum of squares times 1 / 37 (which it does not, so that the point-wise chains take it).
+NetworkMaker layerNormTail(std::shared_ptr<Values> const& values, bool summed)
 {
-    return [values](INetworkDefinition& network) {
+    return [values, summed](INetworkDefinition& network) {
         ITensor& x = *network.addInput("x", DataType::kFLOAT, kTokens);
         auto mean = [&](ITensor& t, char const* name) -> ITensor& {
             IReduceLayer* layer = network.addReduce(t, ReduceOperation::kAVG, 4U, true);
@@ -75,7 +79,14 @@ NetworkMaker layerNormTail(std::shared_ptr<Values> const& values)
         };
         ITensor& centred = binary(network, x, mean(x, "mean"), ElementWiseOperation::kSUB, "sub");
         ITensor& two = values->constant(network, Dims{3, {1, 1, 1}}, {2.0F}, "two");
-        ITensor& variance = mean(binary(network, centred, two, ElementWiseOperation::kPOW, "pow"), "variance");
+        ITensor& squares = binary(network, centred, two, ElementWiseOperation::kPOW, "pow");
+        auto sumOverCount = [&]() -> ITensor& {
+            IReduceLayer* sum = network.addReduce(squares, ReduceOperation::kSUM, 4U, true);
+            sum->setName("sum of squares");
+            ITensor& inverseCount = values->constant(network, Dims{3, {1, 1, 1}}, {1.0F / 37.0F}, "1/37");
+            return binary(network, *sum->getOutput(0), inverseCount, ElementWiseOperation::kPROD, "variance");
+        };
+        ITensor& variance = summed ? sumOverCount() : mean(squares, "variance");
         ITensor& epsilon = values->constant(network, Dims{3, {1, 1, 1}}, {1e-5F}, "eps");
         ITensor& deviation = unary(network, binary(network, variance, epsilon, ElementWiseOperation::kSUM, "add eps"),
             UnaryOperation::kSQRT, "sqrt");
@@ -165,11 +176,15 @@ TEST(CudaBackendPointwiseChains, GeluAfterABiasIsOneLayer)
 TEST(CudaBackendPointwiseChains, LayerNormsTailIsTwoChainsBetweenItsReductions)
 {
     auto const values = std::make_shared<Values>();
-    kiln::plan::PlanModel const model = cudaPlanOf(layerNormTail(values));
-    // add eps and sqrt on the statistics [2, 7, 1]; div, mul gamma and add beta on the normalised x [2, 7, 37]. x -
-    // mean is read by pow and div, in different chains, and pow by a reduction: both stay.
+    kiln::plan::PlanModel const model = cudaPlanOf(layerNormTail(values, true));
+    // variance, add eps and sqrt on the statistics [2, 7, 1]; div, mul gamma and add beta on the normalised x [2, 7,
+    // 37]. x - mean is read by pow and div, in different chains, and pow by a reduction: both stay.
     EXPECT_EQ(pointwiseLayers(model), 2);
     EXPECT_EQ(layersOfKind(model, LayerType::kREDUCE), 2);
+    // With the variance a mean, it is LayerNorm as ONNX spells it out: one normalization, no chains.
+    kiln::plan::PlanModel const averaged = cudaPlanOf(layerNormTail(values, false));
+    EXPECT_EQ(pointwiseLayers(averaged), 0);
+    EXPECT_EQ(layersOfKind(averaged, kiln::network::kFusedNormalizationLayerType), 1);
 }
 
 TEST(CudaBackendPointwiseChains, AChainLongerThanOneProgramIsSplit)
@@ -209,7 +224,7 @@ TEST(CudaBackendPointwiseChains, FusedChainsAgreeWithTheCpuReference)
     {
         std::string const precision = fp16 ? " fp16" : " fp32";
         expectBackendsAgree(geluAfterBias(values), tokens(), fp16, "gelu" + precision);
-        expectBackendsAgree(layerNormTail(values), tokens(), fp16, "layer norm" + precision);
+        expectBackendsAgree(layerNormTail(values, true), tokens(), fp16, "layer norm" + precision);
     }
     // In FP16 the reference rounds after each of the 40 steps and the fused chain once: they part by more than the
     // comparison's FP16 tolerance, which one step's rounding sets.

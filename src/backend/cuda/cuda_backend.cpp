@@ -10,6 +10,7 @@
 #include "plan/passes/attention_fusion.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
+#include "plan/passes/normalization_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
 #include "plan/plan_graph.h"
 
@@ -134,14 +135,16 @@ public:
         return cuda::unsupportedReason(params);
     }
 
-    //! Attention, convolution and matrix multiply fusions, point-wise chains, channels-last regions (as the
-    //! configuration's ConvolutionLayout says: by default kept where they time faster), then each convolution's and
-    //! deconvolution's cuDNN algorithm by timing.
+    //! Attention, convolution and matrix multiply fusions, normalizations with the residual sums they read (before
+    //! the point-wise chains, which would otherwise take their element-wise layers), point-wise chains, channels-last
+    //! regions (as the configuration's ConvolutionLayout says: by default kept where they time faster), then each
+    //! convolution's and deconvolution's cuDNN algorithm by timing.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
         plan::fuseAttention(model, attentionFusions());
         plan::fuseConvolutionEpilogues(model, cudnnFusions());
         plan::fuseMatrixMultiplyEpilogues(model, cublasLtFusions());
+        plan::fuseNormalizations(model);
         plan::fusePointwiseChains(model, pointwiseChains());
         if (options.convolutionLayout != ConvolutionLayout::kLINEAR)
         {

@@ -56,6 +56,8 @@ void run(network::ElementWiseParams const& params, LayerInputs const& inputs, La
     cudaStream_t stream);
 void run(
     network::FillParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(network::FusedNormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
 void run(
     network::GatherParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(network::GridSampleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,

@@ -2,10 +2,13 @@
 //   output = (input - mean) / sqrt(variance + epsilon) * scale + bias
 // with the mean and biased variance of each group of elements that differ only along the axes of the `axes` mask;
 // with nbGroups > 1 axis 1's channels split into nbGroups consecutive groups, each normalized on its own (whether
-// or not axis 1 is in the mask). Instance, layer and group normalization are all this one kernel.
+// or not axis 1 is in the mask). Layer normalization over the last axes, with scale and bias that vary along those
+// axes only (or not at all), runs as rows (row_normalization.h: FP32 statistics, each row read once); instance and
+// group normalization and other masks or weights run on the general kernel below, which sums in double.
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/row_normalization.h"
 #include "backend/cuda/strided_index.cuh"
 
 #include <algorithm>
@@ -218,11 +221,37 @@ WeightStrides weightStridesOf(ConstTensorView const& weights, Shape const& input
     return result;
 }
 
+//! Where the normalized axes are the last ones and scale and bias vary along them only (or are one value each):
+//! queues the rows' kernel and returns true.
+bool normalizedAsRows(uint32_t axes, ConstTensorView const& input, ConstTensorView const& scale,
+    ConstTensorView const& bias, TensorView const& output, float epsilon, cudaStream_t stream)
+{
+    int32_t const rowAxes = network::trailingAxesOf(axes, input.rank());
+    network::RowWeight const scaleKind = network::rowWeightOf(scale.shape, input.shape, rowAxes);
+    network::RowWeight const biasKind = network::rowWeightOf(bias.shape, input.shape, rowAxes);
+    if (rowAxes == 0 || scaleKind == network::RowWeight::kNONE || biasKind == network::RowWeight::kNONE)
+    {
+        return false;
+    }
+    RowProblem problem;
+    problem.x = RowInput{input.data, input.type, 1};
+    problem.scale = RowInput{scale.data, scale.type, scaleKind == network::RowWeight::kROW ? 1 : 0};
+    problem.bias = RowInput{bias.data, bias.type, biasKind == network::RowWeight::kROW ? 1 : 0};
+    problem.y = output.data;
+    problem.yType = output.type;
+    problem.length = volume(Shape(input.shape.end() - rowAxes, input.shape.end()));
+    problem.rows = input.count() / problem.length;
+    problem.epsilon = epsilon;
+    problem.centered = true;
+    normalizeRows(problem, stream);
+    return true;
+}
+
 //! All four tensors FP32, FP16 or BF16 (each its own). scale and bias have the input's rank and broadcast to it
 //! (extents equal or 1); with groups, extent nbGroups on axis 1 gives one weight per group. Statistics and the
 //! affine step are computed in double, as on the CPU, whatever the layer's compute precision asks for (a
 //! precision above the request). Output may alias the input. Throws std::invalid_argument where the CPU reference
-//! refuses the shapes, axes or types.
+//! refuses the shapes, axes or types. Rows of the last axes take normalizedAsRows, whose statistics are in float.
 void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, ConstTensorView const& input,
     ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output, cudaStream_t stream)
 {
@@ -248,7 +277,7 @@ void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, Const
     }
     WeightStrides const scaleStrides = weightStridesOf(scale, input.shape, nbGroups, "scale");
     WeightStrides const biasStrides = weightStridesOf(bias, input.shape, nbGroups, "bias");
-    if (input.count() == 0)
+    if (input.count() == 0 || (!grouped && normalizedAsRows(axes, input, scale, bias, output, epsilon, stream)))
     {
         return;
     }

@@ -11,6 +11,7 @@
 #include "network/layers/cumulative.h"
 #include "network/layers/elementwise.h"
 #include "network/layers/fill.h"
+#include "network/layers/fused_normalization.h"
 #include "network/layers/gather.h"
 #include "network/layers/grid_sample.h"
 #include "network/layers/matrix_multiply.h"
@@ -50,6 +51,7 @@
     X(DeconvolutionParams)                                                                                             \
     X(ElementWiseParams)                                                                                               \
     X(FillParams)                                                                                                      \
+    X(FusedNormalizationParams)                                                                                        \
     X(GatherParams)                                                                                                    \
     X(GridSampleParams)                                                                                                \
     X(IdentityParams)                                                                                                  \

@@ -1,0 +1,68 @@
+// Normalization of the rows of a tensor (its elements that differ only along some last axes) on the GPU: the
+// kernel behind INormalizationLayer over the last axes (normalization.cu) and behind fused normalizations
+// (fused_normalization.cu, network::FusedNormalizationParams, whose header states what is computed).
+//
+// Each row is read once: a warp per row up to 1024 elements, a block of up to 512 threads per row up to 16384, the
+// row kept in registers, with 16-byte loads and stores where every tensor is of one type, aligned, and the row a
+// multiple of 16 bytes long; longer rows are read three times. Statistics accumulate in float: the mean, then the
+// deviations from it together with their sum, which corrects the mean's rounding (a row far from zero keeps its
+// deviations' digits), so results stay within a few float roundings of the CPU reference's double sums.
+#pragma once
+
+#include "core/data_type.h"
+
+#include <NvInferRuntimeBase.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace kiln::cuda
+{
+
+//! A tensor a row reads: element `j` of a row of a weight (preBias, scale, bias) is element `j * stride` (stride 1:
+//! one value per row element; 0: one value); x and the residual are read by rows (RowLayout). No data: the input is
+//! absent.
+struct RowInput
+{
+    void const* data{nullptr};
+    nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
+    int64_t stride{1};
+};
+
+//! The most axes before the normalized ones along which x or the residual may repeat.
+constexpr int kMaxOuterAxes = 8;
+
+//! Where x or the residual repeats along the axes before the normalized ones (an element-wise sum broadcast it): the
+//! output's extents along those axes, and each operand's strides along them, counted in rows (0 where it repeats).
+//! Rank 0: both have the output's shape and are read row for row.
+struct RowLayout
+{
+    int32_t rank{0};
+    int64_t extents[kMaxOuterAxes]{};
+    int64_t x[kMaxOuterAxes]{};
+    int64_t residual[kMaxOuterAxes]{};
+};
+
+struct RowProblem
+{
+    RowInput x;
+    RowInput preBias;  //!< added to x, rounded to x's type
+    RowInput residual; //!< then added, rounded to x's type
+    RowInput scale;    //!< absent: 1
+    RowInput bias;     //!< absent: 0
+    void* y{nullptr};
+    nvinfer1::DataType yType{nvinfer1::DataType::kFLOAT};
+    void* sum{nullptr}; //!< where given, receives x (+ preBias) (+ residual)
+    nvinfer1::DataType sumType{nvinfer1::DataType::kFLOAT};
+    int64_t rows{0};
+    int64_t length{0}; //!< elements per row
+    RowLayout layout;
+    float epsilon{0.0F};
+    bool centered{true}; //!< subtract the mean (LayerNorm), or not (RMSNorm)
+};
+
+//! Queues the normalization of `problem`'s rows on `stream`; every tensor is FP32, FP16 or BF16 (each its own).
+//! Throws std::invalid_argument for more rows than a grid holds.
+void normalizeRows(RowProblem const& problem, cudaStream_t stream);
+
+} // namespace kiln::cuda
