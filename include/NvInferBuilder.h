@@ -524,6 +524,17 @@ inline IBuilder* createInferBuilder(ILogger& logger) noexcept
 //! the other capabilities (Kiln builds no others).
 extern "C" TENSORRTAPI nvinfer1::IPluginRegistry* getBuilderPluginRegistry(
     nvinfer1::EngineCapability capability) noexcept;
+
+namespace safe
+{
+//! The safety runtime's registry, which Kiln does not have (TensorRT declares it only by name here too).
+class IPluginRegistry;
+} // namespace safe
+
+//! The registry for building kSAFETY engines: always nullptr in Kiln, which builds no safety engines (an error is
+//! logged when kSAFETY is asked for; TensorRT also answers nullptr for the other capabilities).
+extern "C" TENSORRTAPI nvinfer1::safe::IPluginRegistry* getBuilderSafePluginRegistry(
+    nvinfer1::EngineCapability capability) noexcept;
 } // namespace nvinfer1
 
 #endif // NV_INFER_BUILDER_H

@@ -11,6 +11,12 @@ namespace plugin
 {
 
 //! SSD prior boxes.
+//! Four integers, the permutation or strides of the Permute plugin.
+typedef struct
+{
+    int32_t data[4];
+} Quadruple;
+
 struct PriorBoxParameters
 {
     float *minSize, *maxSize, *aspectRatios;

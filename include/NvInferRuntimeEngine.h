@@ -21,6 +21,13 @@ enum class LayerInformationFormat : int32_t
     kJSON = 1,    //!< a JSON object per layer; the engine as {"Layers": [...], "Bindings": [...]}
 };
 
+//! Number of enumerators of LayerInformationFormat.
+template <>
+constexpr inline int32_t EnumMax<LayerInformationFormat>() noexcept
+{
+    return 2;
+}
+
 //! Memory that Kiln allocated and the caller owns (delete it), e.g. a serialized plan.
 class IHostMemory : public INoCopy
 {
@@ -118,6 +125,12 @@ public:
     virtual bool setExtraMemoryTarget(float target) noexcept = 0;
     virtual float getExtraMemoryTarget() const noexcept = 0;
     virtual bool isValid() const noexcept = 0;
+    //! setShapeValues with int64 values (TensorRT 10.11). Kiln's plans bound shape values in 32 bits: a value
+    //! outside int32_t's range is refused.
+    virtual bool setShapeValuesV2(
+        char const* inputName, OptProfileSelector select, int64_t const* values, int32_t nbValues) noexcept = 0;
+    //! The values setShapeValuesV2 gave; nullptr where it was not called (or setShapeValues replaced them).
+    virtual int64_t const* getShapeValuesV2(char const* inputName, OptProfileSelector select) const noexcept = 0;
 
 protected:
     ~IOptimizationProfile() noexcept override = default;
@@ -412,6 +425,9 @@ public:
     virtual int64_t getWeightStreamingScratchMemorySize() const noexcept = 0;
     //! False: Kiln's networks have no debug tensors yet (INetworkDefinition::markDebug is not declared).
     virtual bool isDebugTensor(char const* name) const noexcept = 0;
+    //! The int64 form of getProfileTensorValues (TensorRT 10.11): nullptr, as getProfileTensorValues.
+    virtual int64_t const* getProfileTensorValuesV2(
+        char const* tensorName, int32_t profileIndex, OptProfileSelector select) const noexcept = 0;
     //! kTOTAL_WEIGHTS_SIZE: the bytes of the plan's weights; kSTRIPPED_WEIGHTS_SIZE: -1 (Kiln strips no plan).
     virtual int64_t getEngineStat(EngineStat stat) const noexcept = 0;
 };

@@ -103,8 +103,8 @@ public:
     virtual char const* desc() const = 0;
     //! The parser source file and function that reported the error.
     virtual char const* file() const = 0;
-    virtual char const* func() const = 0;
     virtual int line() const = 0;
+    virtual char const* func() const = 0;
     //! The index of the failing node in the graph, or -1 for errors not about a node.
     virtual int node() const = 0;
     virtual char const* nodeName() const = 0;
@@ -155,11 +155,42 @@ public:
     virtual int64_t getNbSubgraphs() noexcept = 0;
     virtual bool isSubgraphSupported(int64_t const index) noexcept = 0;
     virtual int64_t* getSubgraphNodes(int64_t const index, int64_t& subgraphLength) noexcept = 0;
+    //! Decodes a serialized ModelProto without importing it, so that loadInitializer can replace initializers
+    //! first; parseModelProto imports it. One model per parser: a second call fails.
+    virtual bool loadModelProto(
+        void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath = nullptr) noexcept = 0;
+    //! Replaces the values of the loaded model's initializer `name` with size bytes (the initializer's element type
+    //! and element count; Kiln copies them). Fails before loadModelProto, for an unknown name or another size.
+    virtual bool loadInitializer(char const* name, void const* data, size_t size) noexcept = 0;
+    //! Imports the loaded model into the network, as parse() would.
+    virtual bool parseModelProto() noexcept = 0;
+};
+
+//! Refits an engine's weights from an ONNX model. Kiln cannot refit engines yet, so createParserRefitter gives
+//! nullptr (with an error) and no object of this class is ever made; it is declared for code that names it.
+class IParserRefitter
+{
+public:
+    virtual bool refitFromBytes(
+        void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath = nullptr) noexcept = 0;
+    virtual bool refitFromFile(char const* onnxModelFile) noexcept = 0;
+    virtual int32_t getNbErrors() const noexcept = 0;
+    virtual IParserError const* getError(int32_t index) const noexcept = 0;
+    virtual void clearErrors() = 0;
+
+    virtual ~IParserRefitter() noexcept = default;
+
+    virtual bool loadModelProto(
+        void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath = nullptr) noexcept = 0;
+    virtual bool loadInitializer(char const* name, void const* data, size_t size) noexcept = 0;
+    virtual bool refitModelProto() noexcept = 0;
 };
 
 } // namespace nvonnxparser
 
 extern "C" TENSORRTAPI void* createNvOnnxParser_INTERNAL(void* network, void* logger, int version) noexcept;
+extern "C" TENSORRTAPI void* createNvOnnxParserRefitter_INTERNAL(
+    void* refitter, void* logger, int32_t version) noexcept;
 extern "C" TENSORRTAPI int getNvOnnxParserVersion() noexcept;
 
 namespace nvonnxparser
@@ -172,6 +203,13 @@ namespace
 inline IParser* createParser(nvinfer1::INetworkDefinition& network, nvinfer1::ILogger& logger) noexcept
 {
     return static_cast<IParser*>(createNvOnnxParser_INTERNAL(&network, &logger, NV_ONNX_PARSER_VERSION));
+}
+
+//! A refitter for refitter's engine from ONNX weights: nullptr in Kiln, which cannot refit engines yet.
+inline IParserRefitter* createParserRefitter(nvinfer1::IRefitter& refitter, nvinfer1::ILogger& logger) noexcept
+{
+    return static_cast<IParserRefitter*>(
+        createNvOnnxParserRefitter_INTERNAL(&refitter, &logger, NV_ONNX_PARSER_VERSION));
 }
 
 } // namespace

@@ -65,6 +65,16 @@ bool Builder::buildSerializedNetworkToStream(
 
 } // namespace kiln::builder
 
+extern "C" nvinfer1::safe::IPluginRegistry* getBuilderSafePluginRegistry(nvinfer1::EngineCapability capability) noexcept
+{
+    if (capability == nvinfer1::EngineCapability::kSAFETY)
+    {
+        kiln::logError("getBuilderSafePluginRegistry: Kiln builds no safety engines, so it has no safety plugin "
+                       "registry");
+    }
+    return nullptr;
+}
+
 extern "C" nvinfer1::IPluginRegistry* getBuilderPluginRegistry(nvinfer1::EngineCapability capability) noexcept
 {
     if (capability != nvinfer1::EngineCapability::kSTANDARD)

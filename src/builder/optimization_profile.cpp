@@ -3,6 +3,9 @@
 #include "core/dims_text.h"
 #include "core/logging.h"
 
+#include <limits>
+#include <string>
+
 namespace kiln::builder
 {
 namespace
@@ -67,7 +70,43 @@ bool OptimizationProfile::setShapeValues(
         return false;
     }
     mShapes.shapeValues[inputName][selectorIndex(select)].assign(values, values + nbValues);
+    mShapeValuesV2.erase(inputName);
     return true;
+}
+
+bool OptimizationProfile::setShapeValuesV2(
+    char const* inputName, nvinfer1::OptProfileSelector select, int64_t const* values, int32_t nbValues) noexcept
+{
+    if (inputName == nullptr || !validSelector(select) || nbValues < 0 || (nbValues > 0 && values == nullptr))
+    {
+        logError("IOptimizationProfile::setShapeValuesV2: invalid arguments");
+        return false;
+    }
+    std::vector<int32_t> narrowed(static_cast<size_t>(nbValues));
+    for (int32_t i = 0; i < nbValues; ++i)
+    {
+        if (values[i] < std::numeric_limits<int32_t>::min() || values[i] > std::numeric_limits<int32_t>::max())
+        {
+            logError("IOptimizationProfile::setShapeValuesV2: \"" + std::string(inputName) + "\" value "
+                + std::to_string(values[i]) + " does not fit in 32 bits, the range of Kiln's shape-tensor bounds");
+            return false;
+        }
+        narrowed[static_cast<size_t>(i)] = static_cast<int32_t>(values[i]);
+    }
+    mShapes.shapeValues[inputName][selectorIndex(select)] = std::move(narrowed);
+    mShapeValuesV2[inputName][selectorIndex(select)].assign(values, values + nbValues);
+    return true;
+}
+
+int64_t const* OptimizationProfile::getShapeValuesV2(
+    char const* inputName, nvinfer1::OptProfileSelector select) const noexcept
+{
+    auto it = inputName ? mShapeValuesV2.find(inputName) : mShapeValuesV2.end();
+    if (it == mShapeValuesV2.end() || !validSelector(select) || it->second[selectorIndex(select)].empty())
+    {
+        return nullptr;
+    }
+    return it->second[selectorIndex(select)].data();
 }
 
 int32_t OptimizationProfile::getNbShapeValues(char const* inputName) const noexcept

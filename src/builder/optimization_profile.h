@@ -48,6 +48,9 @@ public:
         return mExtraMemoryTarget;
     }
     bool isValid() const noexcept override;
+    bool setShapeValuesV2(char const* inputName, nvinfer1::OptProfileSelector select, int64_t const* values,
+        int32_t nbValues) noexcept override;
+    int64_t const* getShapeValuesV2(char const* inputName, nvinfer1::OptProfileSelector select) const noexcept override;
 
     ProfileShapes const& shapes() const
     {
@@ -56,6 +59,8 @@ public:
 
 private:
     ProfileShapes mShapes;
+    //! The int64 values as setShapeValuesV2 gave them (mShapes holds them narrowed, as the plan keeps them).
+    std::map<std::string, std::array<std::vector<int64_t>, 3>> mShapeValuesV2;
     float mExtraMemoryTarget{1.0F};
 };
 

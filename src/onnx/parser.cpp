@@ -88,10 +88,34 @@ bool Parser::parseWith(void const* serializedOnnxModel, size_t serializedOnnxMod
     try
     {
         ::onnx::ModelProto model;
-        int64_t opset = 0;
         try
         {
             decodeModel(serializedOnnxModel, serializedOnnxModelSize, model);
+        }
+        catch (ImportError const& e)
+        {
+            addError(modelError(e));
+            logErrorsFrom(firstError, logger);
+            return false;
+        }
+        return importDecoded(model, folderOf(modelPath), logger);
+    }
+    catch (std::exception const& e)
+    {
+        addError(ErrorRecord{nvonnxparser::ErrorCode::kINTERNAL_ERROR, e.what(), -1, {}, {}, "parse"});
+    }
+    logErrorsFrom(firstError, logger);
+    return false;
+}
+
+bool Parser::importDecoded(::onnx::ModelProto const& model, std::string const& folder, nvinfer1::ILogger& logger)
+{
+    size_t const firstError = mErrors.size();
+    try
+    {
+        int64_t opset = 0;
+        try
+        {
             opset = defaultOpset(model);
         }
         catch (ImportError const& e)
@@ -100,7 +124,7 @@ bool Parser::parseWith(void const* serializedOnnxModel, size_t serializedOnnxMod
             logErrorsFrom(firstError, logger);
             return false;
         }
-        ImportContext ctx(mNetwork, logger, mFlags, opset, mStore, mPlugins, folderOf(modelPath));
+        ImportContext ctx(mNetwork, logger, mFlags, opset, mStore, mPlugins, folder);
         ImportResult result;
         importGraph(ctx, model, result);
         for (auto& [name, tensors] : result.nodeOutputs)

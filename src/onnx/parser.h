@@ -8,6 +8,7 @@
 #include <NvOnnxParser.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,10 +42,18 @@ public:
     int64_t getNbSubgraphs() noexcept override;
     bool isSubgraphSupported(int64_t const index) noexcept override;
     int64_t* getSubgraphNodes(int64_t const index, int64_t& subgraphLength) noexcept override;
+    bool loadModelProto(
+        void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath) noexcept override;
+    bool loadInitializer(char const* name, void const* data, size_t size) noexcept override;
+    bool parseModelProto() noexcept override;
 
 private:
     bool parseWith(void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath,
         nvinfer1::ILogger& logger) noexcept;
+    //! Imports a decoded model into the network; folder locates its external data.
+    bool importDecoded(::onnx::ModelProto const& model, std::string const& folder, nvinfer1::ILogger& logger);
+    //! Records an error of loadModelProto, loadInitializer or parseModelProto and logs it.
+    bool refuseLoaded(nvonnxparser::ErrorCode code, std::string const& what, char const* call);
     void addError(ErrorRecord record);
     //! Logs every error recorded since index first.
     void logErrorsFrom(size_t first, nvinfer1::ILogger& logger);
@@ -59,6 +68,9 @@ private:
     std::map<std::string, std::vector<nvinfer1::ITensor*>> mNodeOutputs;
     //! supportsModelV2's answer: runs of consecutive nodes, each supported or not.
     std::vector<std::pair<std::vector<int64_t>, bool>> mSubgraphs;
+    //! The model loadModelProto decoded, with initializers loadInitializer replaced, until parseModelProto imports it.
+    std::unique_ptr<::onnx::ModelProto> mLoadedModel;
+    std::string mLoadedFolder;
 };
 
 } // namespace kiln::onnxparser

@@ -1,9 +1,10 @@
-// The C entry points behind nvonnxparser::createParser.
+// The C entry points behind nvonnxparser::createParser and createParserRefitter.
 #include "onnx/parser.h"
 
 #include "core/logging.h"
 
 #include <new>
+#include <string>
 
 extern "C" TENSORRTAPI void* createNvOnnxParser_INTERNAL(void* network, void* logger, int version) noexcept
 {
@@ -21,6 +22,22 @@ extern "C" TENSORRTAPI void* createNvOnnxParser_INTERNAL(void* network, void* lo
     auto* parser = new (std::nothrow) kiln::onnxparser::Parser(
         *static_cast<nvinfer1::INetworkDefinition*>(network), *static_cast<nvinfer1::ILogger*>(logger));
     return static_cast<nvonnxparser::IParser*>(parser);
+}
+
+extern "C" TENSORRTAPI void* createNvOnnxParserRefitter_INTERNAL(
+    void* /*refitter*/, void* logger, int32_t /*version*/) noexcept
+{
+    // No IRefitter can exist (createInferRefitter refuses), but the call is answered as TensorRT's would be.
+    std::string const message = "createParserRefitter: Kiln cannot refit engines yet, so there is no ONNX refitter";
+    if (logger != nullptr)
+    {
+        static_cast<nvinfer1::ILogger*>(logger)->log(nvinfer1::ILogger::Severity::kERROR, message.c_str());
+    }
+    else
+    {
+        kiln::logError(message);
+    }
+    return nullptr;
 }
 
 extern "C" TENSORRTAPI int getNvOnnxParserVersion() noexcept

@@ -127,6 +127,8 @@ public:
     {
         return false;
     }
+    int64_t const* getProfileTensorValuesV2(
+        char const* tensorName, int32_t profileIndex, nvinfer1::OptProfileSelector select) const noexcept override;
     int64_t getEngineStat(nvinfer1::EngineStat stat) const noexcept override;
 
     // For execution contexts.

@@ -147,6 +147,13 @@ int32_t const* Engine::getProfileTensorValues(
     return nullptr;
 }
 
+int64_t const* Engine::getProfileTensorValuesV2(
+    char const* /*tensorName*/, int32_t /*profileIndex*/, nvinfer1::OptProfileSelector /*select*/) const noexcept
+{
+    logError("ICudaEngine::getProfileTensorValuesV2: Kiln's plans do not keep the profiles' shape-tensor values");
+    return nullptr;
+}
+
 nvinfer1::TacticSources Engine::getTacticSources() const noexcept
 {
     // The plan does not record the builder's sources; Kiln's kernels do not depend on them.

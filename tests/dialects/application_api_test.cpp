@@ -314,6 +314,14 @@ TEST_F(ApplicationApi, RefusedCallsReturnTheFailureValueAndNameTheCall)
     EXPECT_EQ(logger.take("ICudaEngine::setWeightStreamingBudgetV2"), 1U);
     EXPECT_EQ(runtime->loadRuntime("libnvinfer_lean.so"), nullptr);
     EXPECT_EQ(logger.take("IRuntime::loadRuntime"), 1U);
+    EXPECT_EQ(engine->getProfileTensorValuesV2("x", 0, OptProfileSelector::kMIN), nullptr);
+    EXPECT_EQ(logger.take("ICudaEngine::getProfileTensorValuesV2"), 1U);
+
+    // TensorRT answers nullptr for every capability but kSAFETY; Kiln has no safety registry at all.
+    EXPECT_EQ(getBuilderSafePluginRegistry(EngineCapability::kSTANDARD), nullptr);
+    EXPECT_TRUE(logger.errors.empty());
+    EXPECT_EQ(getBuilderSafePluginRegistry(EngineCapability::kSAFETY), nullptr);
+    EXPECT_EQ(logger.take("getBuilderSafePluginRegistry: Kiln builds no safety engines"), 1U);
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <string>
 
 namespace
 {
@@ -60,6 +61,44 @@ TEST(ShapeInputs, ValuesFromHostMemoryDecideTheShapeAtEveryRun)
     std::fill(y.begin(), y.end(), -1.0F);
     ASSERT_TRUE(net.h.context->enqueueV3(nullptr)) << net.h.logger.errors();
     EXPECT_EQ(y, x);
+}
+
+TEST(ShapeInputs, Int64BoundsOfSetShapeValuesV2BuildAsInt32OnesDo)
+{
+    ReshapeByInput net(false);
+    IOptimizationProfile* profile = net.h.builder->createOptimizationProfile();
+    int64_t const min[] = {1, 1};
+    int64_t const opt[] = {3, 4};
+    int64_t const max[] = {12, 12};
+    ASSERT_TRUE(profile->setShapeValuesV2("s", OptProfileSelector::kMIN, min, 2));
+    ASSERT_TRUE(profile->setShapeValuesV2("s", OptProfileSelector::kOPT, opt, 2));
+    ASSERT_TRUE(profile->setShapeValuesV2("s", OptProfileSelector::kMAX, max, 2));
+    ASSERT_NE(profile->getShapeValuesV2("s", OptProfileSelector::kOPT), nullptr);
+    EXPECT_EQ(profile->getShapeValuesV2("s", OptProfileSelector::kOPT)[1], 4);
+    EXPECT_EQ(profile->getShapeValues("s", OptProfileSelector::kMAX)[0], 12); // the same bounds, as int32
+    EXPECT_EQ(profile->getNbShapeValues("s"), 2);
+
+    // A bound beyond 32 bits is refused and leaves the profile as it was.
+    int64_t const huge[] = {int64_t{1} << 40, 1};
+    EXPECT_FALSE(profile->setShapeValuesV2("s", OptProfileSelector::kMAX, huge, 2));
+    EXPECT_NE(net.h.logger.errors().find("IOptimizationProfile::setShapeValuesV2"), std::string::npos);
+    EXPECT_EQ(profile->getShapeValuesV2("s", OptProfileSelector::kMAX)[0], 12);
+
+    net.h.profile = profile;
+    ASSERT_TRUE(net.h.build());
+    std::vector<float> x(12);
+    std::iota(x.begin(), x.end(), 0.0F);
+    std::vector<float> y(12, -1.0F);
+    int32_t shape[] = {4, 3};
+    ASSERT_TRUE(net.h.context->setInputTensorAddress("s", shape));
+    ASSERT_TRUE(net.h.run({{"x", x.data()}}, {{"y", y.data()}}));
+    EXPECT_EQ(net.h.shapeOf("y"), (std::vector<int64_t>{4, 3}));
+    EXPECT_EQ(y, x);
+
+    // setShapeValues replaces them: there are no int64 values any more.
+    int32_t const narrow[] = {1, 1};
+    ASSERT_TRUE(profile->setShapeValues("s", OptProfileSelector::kMIN, narrow, 2));
+    EXPECT_EQ(profile->getShapeValuesV2("s", OptProfileSelector::kOPT), nullptr);
 }
 
 TEST(ShapeInputs, ZeroAndMinusOneKeepTheirReshapeMeaningAtRunTime)
