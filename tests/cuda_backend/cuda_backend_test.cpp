@@ -134,13 +134,14 @@ TEST(CudaBackend, TwoContextsOnTwoStreamsAgreeWithOneAtATime)
 }
 
 //! x -> Shape -> Gather(0) -> Concat(6) -> the reshape of x: a Flatten as ONNX exports express it; where `castDims`,
-//! the dimensions are also cast to FLOAT and added to the output's first row, which reads them as data.
-NetworkMaker flattenThroughShapeTensors(bool castDims)
+//! the dimensions are also cast to FLOAT and added to the output's first row, which reads them as data. x is
+//! [batch, 2, 3]; a batch of -1 makes it dynamic, and then the dimensions are not constants the builder folds.
+NetworkMaker flattenThroughShapeTensors(bool castDims, int64_t batch = 2)
 {
     static std::vector<int32_t> const first{0};
     static std::vector<int32_t> const six{6};
-    return [castDims](INetworkDefinition& network) {
-        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{3, {2, 2, 3}});
+    return [castDims, batch](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{3, {batch, 2, 3}});
         IShapeLayer* shape = network.addShape(*x);
         shape->setOutputType(0, DataType::kINT32);
         IConstantLayer* index = network.addConstant(Dims{1, {1}}, Weights{DataType::kINT32, first.data(), 1});
@@ -179,9 +180,28 @@ TEST(CudaBackend, ShapeComputationsAreEvaluatedOnTheHost)
 TEST(CudaBackend, ShapeTensorsThatOnlyAReshapeReadsGetNoMemory)
 {
     // Building and reading a CUDA plan needs no GPU. A reshape takes its dimensions from the plan: the shape tensor
-    // is never written to the device. A cast reads it as data: then it is.
-    auto arenaOffsetOfDims = [](NetworkMaker const& maker) {
-        kiln::plan::PlanModel const model = cudaPlanOf(maker);
+    // is never written to the device. A cast reads it as data: then it is, unless its values are constants (a static
+    // x), which fold. x's batch is dynamic here (2 to 4), so the dimensions are computed at run time.
+    auto const withDynamicBatch = [](IBuilder& builder, IBuilderConfig& config) {
+        IOptimizationProfile* profile = builder.createOptimizationProfile();
+        profile->setDimensions("x", OptProfileSelector::kMIN, Dims{3, {2, 2, 3}});
+        profile->setDimensions("x", OptProfileSelector::kOPT, Dims{3, {4, 2, 3}});
+        profile->setDimensions("x", OptProfileSelector::kMAX, Dims{3, {4, 2, 3}});
+        config.addOptimizationProfile(profile);
+    };
+    auto const arenaOffsetOfDims = [&](NetworkMaker const& maker) {
+        RecordingLogger logger;
+        std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+        std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+        maker(*network);
+        std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+        kiln::setBackend(*config, kiln::Backend::kCUDA);
+        withDynamicBatch(*builder, *config);
+        std::unique_ptr<IHostMemory> const plan(builder->buildSerializedNetwork(*network, *config));
+        kiln::plan::PlanModel model;
+        std::string error;
+        EXPECT_NE(plan, nullptr) << logger.errors();
+        EXPECT_TRUE(plan != nullptr && kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
         for (kiln::plan::TensorRecord const& tensor : model.tensors)
         {
             if (tensor.name == "dims")
@@ -192,8 +212,8 @@ TEST(CudaBackend, ShapeTensorsThatOnlyAReshapeReadsGetNoMemory)
         ADD_FAILURE() << "no tensor dims";
         return int64_t{-2};
     };
-    EXPECT_EQ(arenaOffsetOfDims(flattenThroughShapeTensors(false)), -1);
-    EXPECT_GE(arenaOffsetOfDims(flattenThroughShapeTensors(true)), 0);
+    EXPECT_EQ(arenaOffsetOfDims(flattenThroughShapeTensors(false, -1)), -1);
+    EXPECT_GE(arenaOffsetOfDims(flattenThroughShapeTensors(true, -1)), 0);
 }
 
 TEST(CudaBackend, ACapturedGraphReplaysAsEnqueueRuns)

@@ -36,13 +36,16 @@ inline std::vector<float> scattered(size_t count, float low, float high, uint32_
 }
 
 //! Where the GPU's float result and the reference's may part: FP32 by float evaluation order and library functions,
-//! FP16 and BF16 by one unit in the last place of the stored value (both round a float they computed apart).
+//! FP16 and BF16 by that and one unit in the last place of the stored value (both round a float they computed apart).
+//! The absolute part is float evaluation's for every type: library functions differ by an ulp of 1 (CUDA's erff and
+//! the C library's), which cancellation (1 + erf(x) for x near -4, GELU's tail) turns into differences near 1e-7 in
+//! results near 1e-5, a few units of FP16's subnormals.
 inline Tolerance toleranceFor(nvinfer1::DataType type)
 {
     switch (type)
     {
-    case nvinfer1::DataType::kHALF: return Tolerance{1e-7, 1e-3};
-    case nvinfer1::DataType::kBF16: return Tolerance{1e-7, 8e-3};
+    case nvinfer1::DataType::kHALF: return Tolerance{1e-6, 1e-3};
+    case nvinfer1::DataType::kBF16: return Tolerance{1e-6, 8e-3};
     default: return Tolerance{1e-6, 2e-4};
     }
 }
