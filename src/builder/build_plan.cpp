@@ -3,6 +3,7 @@
 #include "backend/backend.h"
 #include "builder/conditional_guards.h"
 #include "builder/constant_folding.h"
+#include "builder/constant_storage.h"
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
 #include "builder/prepare_plugin.h"
@@ -714,8 +715,9 @@ private:
         return true;
     }
 
-    //! Pass 4: layers that read only constants replaced by the constants they compute (constant_folding.h), for
-    //! every backend, before its own passes see the plan.
+    //! Pass 4: layers that read only constants replaced by the constants they compute (constant_folding.h), and
+    //! constants stored in the type their readers read (constant_storage.h), for every backend, before its own
+    //! passes see the plan.
     void foldConstantLayers()
     {
         FoldingResult const folding = foldConstants(mModel);
@@ -723,6 +725,10 @@ private:
         {
             logInfo("Constant folding: " + std::to_string(folding.folded) + " layers computed at build time, "
                 + std::to_string(folding.removed) + " layers no longer read removed");
+        }
+        if (size_t const converted = storeConstantsAsRead(mModel); converted > 0)
+        {
+            logInfo("Constants: " + std::to_string(converted) + " stored in the precision their readers compute in");
         }
     }
 

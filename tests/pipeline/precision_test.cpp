@@ -3,6 +3,9 @@
 // network inputs and outputs keep their declared types. The expected values are worked
 // out by hand from FP16's spacing: 2^-10 just above 1, 2 between 2048 and 4096.
 #include "../layers/layer_harness.h"
+#include "network/layers/constant.h"
+#include "plan/plan_format.h"
+#include "plan/plan_graph.h"
 
 #include <gtest/gtest.h>
 
@@ -92,6 +95,73 @@ TEST(Precision, Fp16LayersKeepTheirWeightsInHalf)
         // In FP16 the weight 1.0001 is stored as the half 1 (TensorRT's FP16 kernels read half weights).
         EXPECT_EQ(out[0], fp16 ? 1.0F : 1.0001F);
     }
+}
+
+//! The plan's constant layer writing tensor `name` and that tensor, read back from `plan`.
+std::pair<kiln::plan::LayerRecord, kiln::plan::TensorRecord> constantOfPlan(IHostMemory const& plan, char const* name)
+{
+    kiln::plan::PlanModel model;
+    std::string error;
+    EXPECT_TRUE(kiln::plan::readPlan(plan.data(), plan.size(), model, error)) << error;
+    for (kiln::plan::LayerRecord& layer : model.layers)
+    {
+        if (layer.type == LayerType::kCONSTANT && model.tensors[layer.outputs.at(0)].name == name)
+        {
+            return {std::move(layer), model.tensors[layer.outputs[0]]};
+        }
+    }
+    ADD_FAILURE() << "no constant writes " << name;
+    return {};
+}
+
+//! Weights [3, 2]: rows {1.0001, 0.1}, {-3, 2049} and {5, 6}, none of them exact in half but -3, 5 and 6.
+std::vector<float> const kTable{1.0001F, 0.1F, -3.0F, 2049.0F, 5.0F, 6.0F};
+
+TEST(Precision, Fp16ConstantsAreStoredInHalfWhenTheirReadersComputeInHalf)
+{
+    // An embedding table that an FP16 gather reads: the plan stores it in half, once, rather than the runtime
+    // converting the whole table at every inference. Rows 1 and 0 come out as half rounds them: 2049 to the even
+    // 2048, 1.0001 to 1, 0.1 to 0.0999755859375.
+    LayerHarness h;
+    ITensor* ids = h.network->addInput("ids", DataType::kINT32, Dims{1, {2}});
+    IConstantLayer* table = h.network->addConstant(Dims{2, {3, 2}}, kiln::test::floatWeights(kTable));
+    table->getOutput(0)->setName("table");
+    h.output(h.network->addGather(*table->getOutput(0), *ids, 0), "y");
+    h.config->setFlag(BuilderFlag::kFP16);
+    ASSERT_TRUE(h.build());
+    std::vector<int32_t> const rows{1, 0};
+    std::vector<float> out(4);
+    ASSERT_TRUE(h.run({{"ids", rows.data()}}, {{"y", out.data()}}));
+    EXPECT_EQ(out, (std::vector<float>{-3.0F, 2048.0F, 1.0F, 0.0999755859375F}));
+    auto const [constant, tensor] = constantOfPlan(*h.plan, "table");
+    EXPECT_EQ(tensor.type, DataType::kHALF);
+    auto const* params = kiln::plan::paramsOf<kiln::network::ConstantParams>(constant);
+    ASSERT_NE(params, nullptr);
+    EXPECT_EQ(params->weights.type(), DataType::kHALF);
+}
+
+TEST(Precision, AConstantReadInTwoPrecisionsKeepsItsType)
+{
+    // One reader computes in FP32 (an obeyed constraint), the other in FP16: the constant stays FP32, and each
+    // reader sees it in its own precision (1.0001 + 0 in FP32, rounded to 1 in FP16).
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {3, 2}});
+    IConstantLayer* table = h.network->addConstant(Dims{2, {3, 2}}, kiln::test::floatWeights(kTable));
+    table->getOutput(0)->setName("table");
+    ILayer* exact = h.network->addElementWise(*x, *table->getOutput(0), ElementWiseOperation::kSUM);
+    exact->setPrecision(DataType::kFLOAT);
+    ILayer* rounded = h.network->addElementWise(*x, *table->getOutput(0), ElementWiseOperation::kSUM);
+    h.output(exact, "exact");
+    h.output(rounded, "rounded");
+    h.config->setFlag(BuilderFlag::kFP16);
+    h.config->setFlag(BuilderFlag::kOBEY_PRECISION_CONSTRAINTS);
+    ASSERT_TRUE(h.build());
+    std::vector<float> const zeros(6, 0.0F);
+    std::vector<float> exactOut(6), roundedOut(6);
+    ASSERT_TRUE(h.run({{"x", zeros.data()}}, {{"exact", exactOut.data()}, {"rounded", roundedOut.data()}}));
+    EXPECT_EQ(exactOut, kTable);
+    EXPECT_EQ(roundedOut, (std::vector<float>{1.0F, 0.0999755859375F, -3.0F, 2048.0F, 5.0F, 6.0F}));
+    EXPECT_EQ(constantOfPlan(*h.plan, "table").second.type, DataType::kFLOAT);
 }
 
 TEST(Precision, DataMovementLayersConvertAtTheNetworkOutput)
