@@ -147,10 +147,7 @@ void ConvolutionGraphPlan::execute(cudnnHandle_t handle, ConvolutionGraphData co
         cudaStream_t stream = nullptr;
         checkBackend(cudnnGetStream(handle, &stream), "finding the stream");
         // The residual and the ReLU after it, in one pass over the output: a same-shape element-wise sum.
-        Shape const flat{mAfter.count};
-        TensorView const output{mAfter.type, flat, data.output};
-        elementWiseOnDevice(nvinfer1::ElementWiseOperation::kSUM, output,
-            ConstTensorView(mAfter.type, flat, data.residual), output, stream, mAfter.relu);
+        sumSameShapeOnDevice(mAfter.type, data.output, data.residual, data.output, mAfter.count, mAfter.relu, stream);
     }
 }
 

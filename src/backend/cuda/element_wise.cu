@@ -4,6 +4,7 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/pointwise_math.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 
 #include <cuda_fp16.h>
 
@@ -177,6 +178,21 @@ __global__ void sumLastHalf(__half const* first, __half const* second, __half* o
     *output = __float2half_rn(reluIf(relu, __half2float(*first) + __half2float(*second)));
 }
 
+//! One element-wise operation as it is launched: the operands, how they broadcast, and which kernel runs it.
+struct ElementWiseLaunch
+{
+    ElementWiseOperation op{ElementWiseOperation::kSUM};
+    void const* first{nullptr};
+    void const* second{nullptr};
+    DataType inType{DataType::kFLOAT};
+    void* output{nullptr};
+    DataType outType{DataType::kFLOAT};
+    BroadcastIndex index;
+    int64_t count{0};
+    bool relu{false};
+    bool direct{false}; //!< a sum of two same-shape FP32 or FP16 tensors: the kernels that read them directly
+};
+
 //! Whether the sum of two same-shape FP32 or FP16 tensors can take the kernels above (FP16 pairs need 4-byte
 //! alignment, which activation memory always gives).
 bool sumsDirectly(
@@ -190,26 +206,29 @@ bool sumsDirectly(
         && second.shape == output.shape && first.format == output.format && second.format == output.format;
 }
 
-void sumDirectly(ConstTensorView const& first, ConstTensorView const& second, TensorView const& output, bool relu,
-    cudaStream_t stream)
+void sumDirectly(ElementWiseLaunch const& launch, cudaStream_t stream)
 {
-    int64_t const count = output.count();
-    if (output.type == DataType::kFLOAT)
+    int64_t const count = launch.count;
+    if (launch.outType == DataType::kFLOAT)
     {
         sumFloats<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            first.as<float>(), second.as<float>(), output.as<float>(), count, relu);
+            static_cast<float const*>(launch.first), static_cast<float const*>(launch.second),
+            static_cast<float*>(launch.output), count, launch.relu);
         return;
     }
+    auto const* first = static_cast<__half const*>(launch.first);
+    auto const* second = static_cast<__half const*>(launch.second);
+    auto* output = static_cast<__half*>(launch.output);
     int64_t const pairs = count / 2;
     if (pairs > 0)
     {
         sumHalfPairs<<<device::blocksFor(pairs), device::kThreadsPerBlock, 0, stream>>>(
-            first.as<__half2>(), second.as<__half2>(), output.as<__half2>(), pairs, relu);
+            reinterpret_cast<__half2 const*>(first), reinterpret_cast<__half2 const*>(second),
+            reinterpret_cast<__half2*>(output), pairs, launch.relu);
     }
     if (count % 2 != 0)
     {
-        sumLastHalf<<<1, 1, 0, stream>>>(
-            first.as<__half>() + count - 1, second.as<__half>() + count - 1, output.as<__half>() + count - 1, relu);
+        sumLastHalf<<<1, 1, 0, stream>>>(first + count - 1, second + count - 1, output + count - 1, launch.relu);
     }
 }
 
@@ -231,10 +250,10 @@ bool isSupportedType(nvinfer1::DataType type)
         || type == DataType::kINT32 || type == DataType::kINT64 || type == DataType::kBOOL;
 }
 
-} // namespace
-
-void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
-    TensorView const& output, cudaStream_t stream, bool relu)
+//! Checks the operands and works out how they broadcast into the output; throws std::invalid_argument for what the
+//! CUDA backend does not take.
+ElementWiseLaunch prepareElementWise(nvinfer1::ElementWiseOperation op, ConstTensorView const& first,
+    ConstTensorView const& second, TensorView const& output, bool relu)
 {
     if (first.type != second.type || !isSupportedType(first.type))
     {
@@ -246,7 +265,8 @@ void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView cons
     {
         throw std::invalid_argument("element-wise: the inputs and the output must have one rank of at most 8");
     }
-    BroadcastIndex index;
+    ElementWiseLaunch launch;
+    BroadcastIndex& index = launch.index;
     index.rank = static_cast<int32_t>(output.shape.size());
     for (int32_t axis = 0; axis < index.rank; ++axis)
     {
@@ -263,27 +283,95 @@ void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView cons
     }
     broadcastStrides(first.shape, output.shape, index.firstStrides);
     broadcastStrides(second.shape, output.shape, index.secondStrides);
-    int64_t const count = output.count();
-    if (count == 0)
+    launch.op = op;
+    launch.first = first.data;
+    launch.second = second.data;
+    launch.inType = first.type;
+    launch.output = output.data;
+    launch.outType = output.type;
+    launch.count = output.count();
+    launch.relu = relu;
+    launch.direct = sumsDirectly(op, first, second, output);
+    return launch;
+}
+
+void launchElementWise(ElementWiseLaunch const& launch, cudaStream_t stream)
+{
+    if (launch.count == 0)
     {
         return;
     }
-    if (sumsDirectly(op, first, second, output))
+    if (launch.direct)
     {
-        sumDirectly(first, second, output, relu, stream);
+        sumDirectly(launch, stream);
     }
     else
     {
-        elementWiseKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            op, first.data, second.data, first.type, output.data, output.type, index, count, relu);
+        elementWiseKernel<<<device::blocksFor(launch.count), device::kThreadsPerBlock, 0, stream>>>(launch.op,
+            launch.first, launch.second, launch.inType, launch.output, launch.outType, launch.index, launch.count,
+            launch.relu);
     }
     check(cudaGetLastError(), "element-wise: launching the kernel");
 }
 
-void run(network::ElementWiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+class ElementWiseLayer final : public PreparedKernelLayer
 {
-    elementWiseOnDevice(params.operation, inputs[0], inputs[1], outputs[0], stream);
+public:
+    explicit ElementWiseLayer(network::ElementWiseParams const& params)
+        : mParams(params)
+    {
+    }
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        mLaunch = prepareElementWise(mParams.operation, inputs[0], inputs[1], outputs[0], false);
+    }
+    void launch(cudaStream_t stream) override
+    {
+        launchElementWise(mLaunch, stream);
+    }
+
+    network::ElementWiseParams const& mParams;
+    ElementWiseLaunch mLaunch;
+};
+
+} // namespace
+
+void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
+    TensorView const& output, cudaStream_t stream, bool relu)
+{
+    launchElementWise(prepareElementWise(op, first, second, output, relu), stream);
+}
+
+void sumSameShapeOnDevice(nvinfer1::DataType type, void const* first, void const* second, void* output, int64_t count,
+    bool relu, cudaStream_t stream)
+{
+    if (!isSupportedType(type))
+    {
+        throw std::invalid_argument("element-wise: the CUDA backend does not add tensors of this type");
+    }
+    ElementWiseLaunch launch;
+    launch.first = first;
+    launch.second = second;
+    launch.inType = type;
+    launch.output = output;
+    launch.outType = type;
+    launch.index.rank = 1;
+    launch.index.extents[0] = count;
+    launch.index.firstStrides[0] = 1;
+    launch.index.secondStrides[0] = 1;
+    launch.count = count;
+    launch.relu = relu;
+    auto aligned = [](void const* data) { return reinterpret_cast<uintptr_t>(data) % 4 == 0; };
+    launch.direct = type == DataType::kFLOAT
+        || (type == DataType::kHALF && aligned(first) && aligned(second) && aligned(output));
+    launchElementWise(launch, stream);
+}
+
+std::unique_ptr<DeviceLayer> lower(network::ElementWiseParams const& params, LayerContext const& /*context*/)
+{
+    return std::make_unique<ElementWiseLayer>(params);
 }
 
 } // namespace kiln::cuda

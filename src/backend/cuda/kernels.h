@@ -8,6 +8,8 @@
 #include <NvInferLayerEnums.h>
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+
 namespace kiln::cuda
 {
 
@@ -21,5 +23,10 @@ void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaSt
 //! FP32 or FP16 tensors of the output's shape, the common case, runs a kernel of its own that reads FP16 in pairs.
 void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
     TensorView const& output, cudaStream_t stream, bool relu = false);
+
+//! output = first + second (then a ReLU with `relu`) over `count` elements of `type` stored alike, as
+//! elementWiseOnDevice adds two tensors of one shape, without views (a fused convolution's residual at every run).
+void sumSameShapeOnDevice(nvinfer1::DataType type, void const* first, void const* second, void* output, int64_t count,
+    bool relu, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -8,6 +8,7 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/pointwise_math.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/strided_index.cuh"
 
 #include <stdexcept>
@@ -207,18 +208,38 @@ Program makeProgram(network::PointwiseParams const& params, LayerInputs const& i
     return program;
 }
 
+class PointwiseLayer final : public PreparedKernelLayer
+{
+public:
+    explicit PointwiseLayer(network::PointwiseParams const& params)
+        : mParams(params)
+    {
+    }
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        mProgram = makeProgram(mParams, inputs, outputs.at(0));
+    }
+    void launch(cudaStream_t stream) override
+    {
+        if (mProgram.count == 0)
+        {
+            return;
+        }
+        pointwiseKernel<<<device::blocksFor(mProgram.count), device::kThreadsPerBlock, 0, stream>>>(mProgram);
+        check(cudaGetLastError(), "point-wise chain: launching the kernel");
+    }
+
+    network::PointwiseParams const& mParams;
+    Program mProgram;
+};
+
 } // namespace
 
-void run(
-    network::PointwiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::PointwiseParams const& params, LayerContext const& /*context*/)
 {
-    Program const program = makeProgram(params, inputs, outputs.at(0));
-    if (program.count == 0)
-    {
-        return;
-    }
-    pointwiseKernel<<<device::blocksFor(program.count), device::kThreadsPerBlock, 0, stream>>>(program);
-    check(cudaGetLastError(), "point-wise chain: launching the kernel");
+    return std::make_unique<PointwiseLayer>(params);
 }
 
 } // namespace kiln::cuda

@@ -2,6 +2,7 @@
 // (backend/cpu/kernels/tensor/shuffle.h). The runtime has already resolved the output shape
 // (placeholders, -1, a shape-tensor input), so the reshape is only a reinterpretation.
 #include "backend/cuda/layer_kernels.h"
+#include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -9,7 +10,6 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace kiln::cuda
 {
@@ -32,9 +32,9 @@ __global__ void shuffleKernel(
     }
 }
 
-bool isIdentity(std::vector<int32_t> const& order)
+bool isIdentity(int32_t const* order, size_t rank)
 {
-    for (size_t i = 0; i < order.size(); ++i)
+    for (size_t i = 0; i < rank; ++i)
     {
         if (order[i] != static_cast<int32_t>(i))
         {
@@ -44,12 +44,12 @@ bool isIdentity(std::vector<int32_t> const& order)
     return true;
 }
 
-//! Checks that `order` permutes `rank` dims.
-void requirePermutation(std::vector<int32_t> const& order, size_t rank, char const* which)
+//! Checks that `order` permutes `rank` dims (at most nvinfer1::Dims::MAX_DIMS).
+void requirePermutation(int32_t const* order, size_t rank, char const* which)
 {
-    std::vector<bool> seen(rank, false);
-    bool valid = order.size() == rank;
-    for (size_t i = 0; valid && i < order.size(); ++i)
+    bool seen[nvinfer1::Dims::MAX_DIMS]{};
+    bool valid = rank <= static_cast<size_t>(nvinfer1::Dims::MAX_DIMS);
+    for (size_t i = 0; valid && i < rank; ++i)
     {
         valid = order[i] >= 0 && static_cast<size_t>(order[i]) < rank && !seen[static_cast<size_t>(order[i])];
         if (valid)
@@ -64,72 +64,117 @@ void requirePermutation(std::vector<int32_t> const& order, size_t rank, char con
     }
 }
 
-//! `firstTranspose` has one entry per input dim, `secondTranspose` one per output dim (out.shape[i] =
-//! reshaped[secondTranspose[i]]). Every byte-addressable type; input and output share it. One kernel, or one
-//! device-to-device copy when neither transpose moves anything.
-void shuffleOnDevice(std::vector<int32_t> const& firstTranspose, std::vector<int32_t> const& secondTranspose,
-    ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+//! Row-major strides of the `rank` extents.
+void rowMajorStrides(int64_t const* extents, size_t rank, int64_t* strides)
 {
-    requirePermutation(firstTranspose, input.shape.size(), "first");
-    requirePermutation(secondTranspose, output.shape.size(), "second");
-    if (input.type != output.type || input.count() != output.count())
+    int64_t stride = 1;
+    for (size_t axis = rank; axis-- > 0;)
     {
-        throw std::invalid_argument("shuffle: the output must have the input's type and element count");
+        strides[axis] = stride;
+        stride *= extents[axis];
     }
-    int64_t const count = output.count();
-    size_t const bytes = elementSize(input.type);
-    if (count == 0)
-    {
-        return;
-    }
-    if (isIdentity(firstTranspose) && isIdentity(secondTranspose))
-    {
-        check(cudaMemcpyAsync(
-                  output.data, input.data, static_cast<size_t>(count) * bytes, cudaMemcpyDeviceToDevice, stream),
-            "shuffle: copying");
-        return;
-    }
-    // The reshape's result, in which the second transpose picks: reshaped[second[i]] = out.shape[i].
-    std::vector<int64_t> reshapedExtents(output.shape.size());
-    for (size_t i = 0; i < output.shape.size(); ++i)
-    {
-        reshapedExtents[static_cast<size_t>(secondTranspose[i])] = output.shape[i];
-    }
-    std::vector<int64_t> const reshapedStrides = device::rowMajorStrides(reshapedExtents);
-    std::vector<int64_t> outputStrides(output.shape.size());
-    for (size_t i = 0; i < output.shape.size(); ++i)
-    {
-        outputStrides[i] = reshapedStrides[static_cast<size_t>(secondTranspose[i])];
-    }
-    // The first transpose's result, row-major, read through the input's strides.
-    std::vector<int64_t> const inputStrides = device::rowMajorStrides(input.shape);
-    std::vector<int64_t> transposedExtents(input.shape.size());
-    std::vector<int64_t> transposedStrides(input.shape.size());
-    for (size_t i = 0; i < input.shape.size(); ++i)
-    {
-        transposedExtents[i] = input.shape[static_cast<size_t>(firstTranspose[i])];
-        transposedStrides[i] = inputStrides[static_cast<size_t>(firstTranspose[i])];
-    }
-    StridedShape const reshaped = device::makeStridedShape(output.shape, outputStrides);
-    StridedShape const transposed = device::makeStridedShape(transposedExtents, transposedStrides);
-    bool const firstIsIdentity = isIdentity(firstTranspose);
-    device::withElementOfSize(bytes, "shuffle", [&](auto element) {
-        using T = decltype(element);
-        shuffleKernel<T>
-            <<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(static_cast<T const*>(input.data),
-                static_cast<T*>(output.data), reshaped, transposed, firstIsIdentity, count);
-    });
-    check(cudaGetLastError(), "shuffle: launching the kernel");
 }
+
+//! The layer's first transpose has one entry per input dim, its second one per output dim (out.shape[i] =
+//! reshaped[secondTranspose[i]]). Every byte-addressable type; input and output share it. One kernel: the
+//! shuffle's, or a copy when neither transpose moves anything.
+class ShuffleLayer final : public PreparedKernelLayer
+{
+public:
+    explicit ShuffleLayer(network::ShuffleParams const& params)
+        : mParams(params)
+    {
+    }
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        ConstTensorView const& input = inputs[0];
+        TensorView const& output = outputs[0];
+        int32_t const* first = mParams.firstTranspose.order;
+        int32_t const* second = mParams.secondTranspose.order;
+        size_t const inRank = input.shape.size();
+        size_t const outRank = output.shape.size();
+        requirePermutation(first, inRank, "first");
+        requirePermutation(second, outRank, "second");
+        if (input.type != output.type || input.count() != output.count())
+        {
+            throw std::invalid_argument("shuffle: the output must have the input's type and element count");
+        }
+        mInput = input.data;
+        mOutput = output.data;
+        mCount = output.count();
+        mElementBytes = elementSize(input.type);
+        mFirstIsIdentity = isIdentity(first, inRank);
+        mCopies = mFirstIsIdentity && isIdentity(second, outRank);
+        if (mCopies || mCount == 0)
+        {
+            return;
+        }
+        // The reshape's result, in which the second transpose picks: reshaped[second[i]] = out.shape[i].
+        int64_t reshapedExtents[nvinfer1::Dims::MAX_DIMS]{};
+        for (size_t i = 0; i < outRank; ++i)
+        {
+            reshapedExtents[second[i]] = output.shape[i];
+        }
+        int64_t reshapedStrides[nvinfer1::Dims::MAX_DIMS]{};
+        rowMajorStrides(reshapedExtents, outRank, reshapedStrides);
+        mReshaped.rank = static_cast<int32_t>(outRank);
+        for (size_t i = 0; i < outRank; ++i)
+        {
+            mReshaped.extents[i] = output.shape[i];
+            mReshaped.strides[i] = reshapedStrides[second[i]];
+        }
+        // The first transpose's result, row-major, read through the input's strides.
+        int64_t inputStrides[nvinfer1::Dims::MAX_DIMS]{};
+        rowMajorStrides(input.shape.data(), inRank, inputStrides);
+        mTransposed.rank = static_cast<int32_t>(inRank);
+        for (size_t i = 0; i < inRank; ++i)
+        {
+            mTransposed.extents[i] = input.shape[first[i]];
+            mTransposed.strides[i] = inputStrides[first[i]];
+        }
+        device::withElementOfSize(mElementBytes, "shuffle", [](auto) {}); // refuses other sizes now
+    }
+
+    void launch(cudaStream_t stream) override
+    {
+        if (mCount == 0)
+        {
+            return;
+        }
+        if (mCopies)
+        {
+            check(cudaMemcpyAsync(
+                      mOutput, mInput, static_cast<size_t>(mCount) * mElementBytes, cudaMemcpyDeviceToDevice, stream),
+                "shuffle: copying");
+            return;
+        }
+        device::withElementOfSize(mElementBytes, "shuffle", [&](auto element) {
+            using T = decltype(element);
+            shuffleKernel<T>
+                <<<device::blocksFor(mCount), device::kThreadsPerBlock, 0, stream>>>(static_cast<T const*>(mInput),
+                    static_cast<T*>(mOutput), mReshaped, mTransposed, mFirstIsIdentity, mCount);
+        });
+        check(cudaGetLastError(), "shuffle: launching the kernel");
+    }
+
+    network::ShuffleParams const& mParams;
+    void const* mInput{nullptr};
+    void* mOutput{nullptr};
+    int64_t mCount{0};
+    size_t mElementBytes{0};
+    bool mFirstIsIdentity{false};
+    bool mCopies{false}; //!< neither transpose moves anything
+    StridedShape mReshaped;
+    StridedShape mTransposed;
+};
 
 } // namespace
 
-void run(
-    network::ShuffleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::ShuffleParams const& params, LayerContext const& /*context*/)
 {
-    std::vector<int32_t> const first(params.firstTranspose.order, params.firstTranspose.order + inputs[0].rank());
-    std::vector<int32_t> const second(params.secondTranspose.order, params.secondTranspose.order + outputs[0].rank());
-    shuffleOnDevice(first, second, inputs[0], outputs[0], stream);
+    return std::make_unique<ShuffleLayer>(params);
 }
 
 } // namespace kiln::cuda

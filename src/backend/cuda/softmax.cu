@@ -2,6 +2,7 @@
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -171,59 +172,90 @@ int32_t singleAxis(uint32_t axes, int32_t rank)
 
 //! Softmax along the one axis that `axes` names, over FP32/FP16/BF16 tensors of one shape. Stable: exponentials are
 //! taken relative to the axis maximum (NaN is skipped by the maximum, then makes the whole row NaN, as on the CPU).
-void softmaxOnDevice(uint32_t axes, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+class SoftMaxLayer final : public PreparedKernelLayer
 {
-    if (input.shape != output.shape || !isFloatType(input.type) || !isFloatType(output.type))
+public:
+    explicit SoftMaxLayer(network::SoftMaxParams const& params)
+        : mAxes(params.axes)
     {
-        throw std::invalid_argument("softmax: input and output must be FP32, FP16 or BF16 of one shape");
     }
-    int32_t const rank = input.rank();
-    int32_t const axisIndex = singleAxis(axes, rank);
-    if (axisIndex < 0)
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
     {
-        throw std::invalid_argument("softmax: axes mask " + std::to_string(axes)
-            + " must name exactly one axis of a rank-" + std::to_string(rank) + " input");
+        ConstTensorView const& input = inputs[0];
+        TensorView const& output = outputs[0];
+        if (input.shape != output.shape || !isFloatType(input.type) || !isFloatType(output.type))
+        {
+            throw std::invalid_argument("softmax: input and output must be FP32, FP16 or BF16 of one shape");
+        }
+        int32_t const rank = input.rank();
+        int32_t const axisIndex = singleAxis(mAxes, rank);
+        if (axisIndex < 0)
+        {
+            throw std::invalid_argument("softmax: axes mask " + std::to_string(mAxes)
+                + " must name exactly one axis of a rank-" + std::to_string(rank) + " input");
+        }
+        mInput = input.data;
+        mInputType = input.type;
+        mOutput = output.data;
+        mOutputType = output.type;
+        mRows = Rows{};
+        if (input.count() == 0)
+        {
+            return; // mRows.count stays 0: nothing to launch
+        }
+        auto const axis = static_cast<size_t>(axisIndex);
+        mRows.length = input.shape[axis];
+        mRows.inner = 1;
+        for (size_t a = axis + 1; a < input.shape.size(); ++a)
+        {
+            mRows.inner *= input.shape[a];
+        }
+        mRows.count = input.count() / mRows.length;
     }
-    if (input.count() == 0)
+
+    void launch(cudaStream_t stream) override
     {
-        return;
+        Rows const& rows = mRows;
+        if (rows.count == 0)
+        {
+            return;
+        }
+        if (rows.inner > 1)
+        {
+            threadPerRowKernel<<<device::blocksFor(rows.count), device::kThreadsPerBlock, 0, stream>>>(
+                mInput, mInputType, mOutput, mOutputType, rows);
+        }
+        else if (rows.length <= 1024)
+        {
+            constexpr int64_t kWarpsPerBlock = device::kThreadsPerBlock / 32;
+            int64_t const blocks = (rows.count + kWarpsPerBlock - 1) / kWarpsPerBlock;
+            warpPerRowKernel<<<static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8), device::kThreadsPerBlock,
+                0, stream>>>(mInput, mInputType, mOutput, mOutputType, rows);
+        }
+        else
+        {
+            int64_t const blocks = rows.count < 65535 * 8 ? rows.count : 65535 * 8;
+            blockPerRowKernel<<<static_cast<unsigned>(blocks), 512, 0, stream>>>(
+                mInput, mInputType, mOutput, mOutputType, rows);
+        }
+        check(cudaGetLastError(), "softmax: launching the kernel");
     }
-    auto const axis = static_cast<size_t>(axisIndex);
-    Rows rows{};
-    rows.length = input.shape[axis];
-    rows.inner = 1;
-    for (size_t a = axis + 1; a < input.shape.size(); ++a)
-    {
-        rows.inner *= input.shape[a];
-    }
-    rows.count = input.count() / rows.length;
-    if (rows.inner > 1)
-    {
-        threadPerRowKernel<<<device::blocksFor(rows.count), device::kThreadsPerBlock, 0, stream>>>(
-            input.data, input.type, output.data, output.type, rows);
-    }
-    else if (rows.length <= 1024)
-    {
-        constexpr int64_t kWarpsPerBlock = device::kThreadsPerBlock / 32;
-        int64_t const blocks = (rows.count + kWarpsPerBlock - 1) / kWarpsPerBlock;
-        warpPerRowKernel<<<static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8), device::kThreadsPerBlock, 0,
-            stream>>>(input.data, input.type, output.data, output.type, rows);
-    }
-    else
-    {
-        int64_t const blocks = rows.count < 65535 * 8 ? rows.count : 65535 * 8;
-        blockPerRowKernel<<<static_cast<unsigned>(blocks), 512, 0, stream>>>(
-            input.data, input.type, output.data, output.type, rows);
-    }
-    check(cudaGetLastError(), "softmax: launching the kernel");
-}
+
+    uint32_t mAxes;
+    void const* mInput{nullptr};
+    DataType mInputType{DataType::kFLOAT};
+    void* mOutput{nullptr};
+    DataType mOutputType{DataType::kFLOAT};
+    Rows mRows{};
+};
 
 } // namespace
 
-void run(
-    network::SoftMaxParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::SoftMaxParams const& params, LayerContext const& /*context*/)
 {
-    softmaxOnDevice(params.axes, inputs[0], outputs[0], stream);
+    return std::make_unique<SoftMaxLayer>(params);
 }
 
 } // namespace kiln::cuda
