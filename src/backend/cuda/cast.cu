@@ -102,9 +102,7 @@ void launchCast(CastLaunch const& launch, cudaStream_t stream)
     }
     if (launch.from == launch.to)
     {
-        check(cudaMemcpyAsync(launch.output, launch.input, static_cast<size_t>(launch.count) * elementSize(launch.from),
-                  cudaMemcpyDeviceToDevice, stream),
-            "cast: copying");
+        copyOnDevice(launch.output, launch.input, static_cast<size_t>(launch.count) * elementSize(launch.from), stream);
         return;
     }
     castKernel<<<device::blocksFor(launch.count), device::kThreadsPerBlock, 0, stream>>>(

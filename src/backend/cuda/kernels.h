@@ -8,10 +8,14 @@
 #include <NvInferLayerEnums.h>
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace kiln::cuda
 {
+
+//! Copies `bytes` from `from` to `to` (device memory, not overlapping) with one kernel, in stream order.
+void copyOnDevice(void* to, void const* from, size_t bytes, cudaStream_t stream);
 
 //! Converts between FP32, FP16, BF16, INT8, UINT8, INT32, INT64 and BOOL with the CPU reference's rules
 //! (backend/cpu/kernels/tensor/cast.h); the same type on both sides is a copy.

@@ -2,6 +2,7 @@
 // (backend/cpu/kernels/tensor/shuffle.h). The runtime has already resolved the output shape
 // (placeholders, -1, a shape-tensor input), so the reshape is only a reinterpretation.
 #include "backend/cuda/layer_kernels.h"
+#include "backend/cuda/kernels.h"
 #include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
@@ -145,9 +146,7 @@ private:
         }
         if (mCopies)
         {
-            check(cudaMemcpyAsync(
-                      mOutput, mInput, static_cast<size_t>(mCount) * mElementBytes, cudaMemcpyDeviceToDevice, stream),
-                "shuffle: copying");
+            copyOnDevice(mOutput, mInput, static_cast<size_t>(mCount) * mElementBytes, stream);
             return;
         }
         device::withElementOfSize(mElementBytes, "shuffle", [&](auto element) {
