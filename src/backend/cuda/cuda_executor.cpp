@@ -103,6 +103,7 @@ CudaExecutor::CudaExecutor(backend::LoadedPlan const& plan, plugin::ContextResou
             throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + e.what());
         }
     }
+    mHandles.forgetStreams(); // plugins that were given the handles may have bound them to streams of their own
 }
 
 void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
@@ -168,9 +169,11 @@ bool CudaExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs
     {
         mHandles.bind(stream);
         ran = mPlugins[l]->run(inputs, outputs, mContextMemory + mPlan.workspaceOffset, stream, error);
+        mHandles.forgetStreams(); // the plugin may have bound the handles it was given to a stream of its own
     }
     catch (std::exception const& e)
     {
+        mHandles.forgetStreams();
         error = e.what(); // the conversions' scratch could not be allocated
         return false;
     }
