@@ -39,6 +39,46 @@ std::unique_ptr<PluginRunner> PluginRunner::attach(network::PluginParams const& 
     return std::unique_ptr<PluginRunner>(new PluginRunner(params, std::move(attached), memory, std::move(reformatter)));
 }
 
+bool PluginRunner::shapesDiffer(
+    std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, size_t nbInputs) const
+{
+    if (mLastShapes.size() != nbInputs + outputs.size())
+    {
+        return true;
+    }
+    for (size_t i = 0; i < nbInputs; ++i)
+    {
+        if (mLastShapes[i] != inputs[i].shape)
+        {
+            return true;
+        }
+    }
+    for (size_t o = 0; o < outputs.size(); ++o)
+    {
+        if (mLastShapes[nbInputs + o] != outputs[o].shape)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+void PluginRunner::describeTensors(
+    std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, size_t nbInputs)
+{
+    // Rewritten in place: descriptions, addresses and views are kept between runs, so a run allocates nothing.
+    mInDescs.resize(nbInputs);
+    mOutDescs.resize(outputs.size());
+    for (size_t i = 0; i < nbInputs; ++i)
+    {
+        mInDescs[i] = describe(inputs[i].shape, mParams.ioTypes[i]);
+    }
+    for (size_t o = 0; o < outputs.size(); ++o)
+    {
+        mOutDescs[o] = describe(outputs[o].shape, mParams.ioTypes[nbInputs + o]);
+    }
+}
+
 bool PluginRunner::run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
     void* workspace, cudaStream_t stream, std::string& error)
 {
@@ -49,45 +89,40 @@ bool PluginRunner::run(std::vector<ConstTensorView> const& inputs, std::vector<T
         error = "the plan's negotiated types do not match the layer's tensors";
         return false;
     }
-    std::vector<Shape> shapes;
-    for (size_t i = 0; i < nbInputs; ++i)
+    describeTensors(inputs, outputs, nbInputs);
+    if (shapesDiffer(inputs, outputs, nbInputs))
     {
-        shapes.push_back(inputs[i].shape);
-    }
-    for (auto const& output : outputs)
-    {
-        shapes.push_back(output.shape);
-    }
-    std::vector<nvinfer1::PluginTensorDesc> inDescs, outDescs;
-    for (size_t i = 0; i < nbTensors; ++i)
-    {
-        (i < nbInputs ? inDescs : outDescs).push_back(describe(shapes[i], mParams.ioTypes[i]));
-    }
-    if (shapes != mLastShapes)
-    {
-        if (!mPlugin->shapesChanged(inDescs, outDescs, error))
+        if (!mPlugin->shapesChanged(mInDescs, mOutDescs, error))
         {
             error = "plugin " + mPlugin->description() + ": " + error;
             return false;
         }
-        mLastShapes = shapes;
+        mLastShapes.resize(nbTensors);
+        for (size_t i = 0; i < nbTensors; ++i)
+        {
+            mLastShapes[i] = i < nbInputs ? inputs[i].shape : outputs[i - nbInputs].shape;
+        }
     }
 
     // Inputs and outputs in the types the plugin negotiated, linear, converted where the tensors are stored otherwise.
     auto wanted = [&](size_t slot) { return SlotLayout{mParams.ioTypes[slot], TensorFormat::kLINEAR}; };
-    std::vector<void const*> inData(nbInputs);
-    std::vector<void*> outData(outputs.size());
+    mReadViews.resize(nbInputs);
+    mWrittenViews.resize(outputs.size());
+    mInData.resize(nbInputs);
+    mOutData.resize(outputs.size());
     for (size_t i = 0; i < nbInputs; ++i)
     {
-        inData[i] = mReformatter->read(i, inputs[i], wanted(i), stream).data;
+        mReformatter->read(i, inputs[i], wanted(i), mReadViews[i], stream);
+        mInData[i] = mReadViews[i].data;
     }
     for (size_t o = 0; o < outputs.size(); ++o)
     {
-        outData[o] = mReformatter->write(nbInputs + o, outputs[o], wanted(nbInputs + o), stream).data;
+        mReformatter->write(nbInputs + o, outputs[o], wanted(nbInputs + o), mWrittenViews[o], stream);
+        mOutData[o] = mWrittenViews[o].data;
     }
     bool const ran = mMemory == Memory::kHOST
-        ? mPlugin->runOnHost(inDescs, outDescs, inData.data(), outData.data(), workspace, error)
-        : mPlugin->runOnDevice(inDescs, outDescs, inData.data(), outData.data(), workspace, stream, error);
+        ? mPlugin->runOnHost(mInDescs, mOutDescs, mInData.data(), mOutData.data(), workspace, error)
+        : mPlugin->runOnDevice(mInDescs, mOutDescs, mInData.data(), mOutData.data(), workspace, stream, error);
     if (!ran)
     {
         error = "plugin " + mPlugin->description() + ": " + error;

@@ -47,11 +47,25 @@ private:
     PluginRunner(network::PluginParams const& params, std::unique_ptr<plugin::PluginAdapter> plugin, Memory memory,
         std::unique_ptr<Reformatter> reformatter);
 
+    //! Whether the shapes differ from those of the last shapesChanged call.
+    bool shapesDiffer(
+        std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, size_t nbInputs) const;
+    //! Fills mInDescs and mOutDescs.
+    void describeTensors(
+        std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, size_t nbInputs);
+
     network::PluginParams const& mParams;
     std::unique_ptr<plugin::PluginAdapter> mPlugin;
     Memory mMemory;
     std::vector<Shape> mLastShapes;            //!< inputs then outputs, as of the last shapesChanged call
     std::unique_ptr<Reformatter> mReformatter; //!< slots: the plugin's inputs, then its outputs
+    // What a run hands the plugin, kept between runs and rewritten in place.
+    std::vector<nvinfer1::PluginTensorDesc> mInDescs;
+    std::vector<nvinfer1::PluginTensorDesc> mOutDescs;
+    std::vector<ConstTensorView> mReadViews;
+    std::vector<TensorView> mWrittenViews;
+    std::vector<void const*> mInData;
+    std::vector<void*> mOutData;
 };
 
 } // namespace kiln::backend

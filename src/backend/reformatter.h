@@ -27,17 +27,21 @@ class Reformatter
 public:
     virtual ~Reformatter() = default;
 
-    //! `stored` as the layer reads it: the tensor itself, or a copy converted to `wanted`.
-    ConstTensorView read(size_t slot, ConstTensorView const& stored, SlotLayout wanted, cudaStream_t stream);
+    //! Sets `into` to `stored` as the layer reads it: the tensor itself, or a copy converted to `wanted`.
+    void read(
+        size_t slot, ConstTensorView const& stored, SlotLayout wanted, ConstTensorView& into, cudaStream_t stream);
 
-    //! Where the layer writes a tensor stored as `stored`: the tensor itself, or scratch laid out as `wanted`.
-    TensorView write(size_t slot, TensorView const& stored, SlotLayout wanted, cudaStream_t stream);
+    //! Sets `into` to where the layer writes a tensor stored as `stored`: the tensor itself, or scratch laid out as
+    //! `wanted`.
+    void write(size_t slot, TensorView const& stored, SlotLayout wanted, TensorView& into, cudaStream_t stream);
 
     //! After the layer ran: converts what it wrote into the slot's scratch (where `wanted` differs) into `stored`.
     void commit(size_t slot, TensorView const& stored, SlotLayout wanted, cudaStream_t stream);
 
     //! Runs `layer(inputs, outputs)` on the tensors in the `types` and `formats` the builder chose (inputs, then
     //! outputs; either empty for the tensors' own), converting before and after where they are stored otherwise.
+    //! The views handed to the layer are kept between runs and rewritten in place, so that a layer whose tensors are
+    //! converted allocates nothing on the host once it ran at these ranks.
     template <typename Layer>
     bool around(std::vector<nvinfer1::DataType> const& types, std::vector<TensorFormat> const& formats,
         std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, cudaStream_t stream,
@@ -66,18 +70,19 @@ public:
             // convert, and nothing to allocate on the way.
             return layer(inputs, outputs);
         }
-        std::vector<ConstTensorView> read;
+        mRead.resize(inputs.size());
         for (size_t i = 0; i < inputs.size(); ++i)
         {
-            read.push_back(this->read(i, inputs[i], wanted(i, inputs[i].type, inputs[i].format), stream));
+            read(i, inputs[i], wanted(i, inputs[i].type, inputs[i].format), mRead[i], stream);
         }
-        std::vector<TensorView> written;
+        mWritten.resize(outputs.size());
         for (size_t o = 0; o < outputs.size(); ++o)
         {
             size_t const slot = inputs.size() + o;
-            written.push_back(write(slot, outputs[o], wanted(slot, outputs[o].type, outputs[o].format), stream));
+            write(slot, outputs[o], wanted(slot, outputs[o].type, outputs[o].format), mWritten[o], stream);
         }
-        if (!layer(read, written))
+        if (!layer(static_cast<std::vector<ConstTensorView> const&>(mRead),
+                static_cast<std::vector<TensorView> const&>(mWritten)))
         {
             return false;
         }
@@ -96,6 +101,13 @@ protected:
     virtual void* scratchOf(size_t slot) = 0;
     //! Converts `from` into `to` (same shape; the type, the format or both differ) in the backend's memory.
     virtual void convert(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) = 0;
+
+private:
+    // Views kept between runs: the layer's converted inputs and outputs, and the two ends of a conversion.
+    std::vector<ConstTensorView> mRead;
+    std::vector<TensorView> mWritten;
+    TensorView mConverted;
+    ConstTensorView mScratchRead;
 };
 
 //! Converts in host memory with the CPU reference's reformat (the stream is ignored).

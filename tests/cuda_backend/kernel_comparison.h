@@ -57,6 +57,30 @@ struct Placed
     size_t offsetElements{0};
 };
 
+//! Queues `params`'s CUDA kernel on the default stream: its stateless kernel, or the layer it lowers to (a kind whose
+//! launch is prepared once per shape and addresses, prepared_kernel_layer.h), made here with no library handle used.
+//! Returns that layer, which the caller keeps until the GPU has finished with it.
+template <typename Params>
+std::unique_ptr<cuda::DeviceLayer> runOnDevice(
+    Params const& params, cuda::LayerInputs const& inputs, cuda::LayerOutputs const& outputs)
+{
+    if constexpr (requires { cuda::run(params, inputs, outputs, cudaStream_t{}); })
+    {
+        cuda::run(params, inputs, outputs, nullptr);
+        return nullptr;
+    }
+    else
+    {
+        plan::LayerRecord const record;
+        cuda::LibraryHandles handles;
+        nvinfer1::DataType const type = inputs.empty() ? nvinfer1::DataType::kFLOAT : inputs.front().type;
+        cuda::LayerContext const context{record, type, TensorFormat::kLINEAR, handles};
+        std::unique_ptr<cuda::DeviceLayer> layer = cuda::lower(params, context);
+        layer->run(inputs, outputs, nullptr);
+        return layer;
+    }
+}
+
 //! Runs `params` on the CPU reference and on the CUDA kernel, each output given as a type and shape placed
 //! `outputOffset` elements past an aligned address, and returns both backends' outputs (CPU first). With `inPlace`,
 //! the GPU's single output is written over its first input, as a plan that shares their memory does.
@@ -95,7 +119,7 @@ std::pair<std::vector<HostTensor>, std::vector<HostTensor>> runBothKernels(Param
         }
         gpuOut.push_back(inPlace ? deviceInputs.front()->view() : deviceOutputs.back()->view());
     }
-    cuda::run(params, gpuIn, gpuOut, nullptr);
+    std::unique_ptr<cuda::DeviceLayer> const layer = runOnDevice(params, gpuIn, gpuOut);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::vector<HostTensor> gpuOutputs;
     for (size_t i = 0; i < outputs.size(); ++i)

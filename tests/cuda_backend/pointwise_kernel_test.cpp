@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 
 namespace
 {
@@ -339,7 +340,7 @@ TEST(CudaPointwiseKernel, ElementWiseShapesOfATransformer)
 TEST(CudaPointwiseKernel, ElementWiseSumWithReluInPlace)
 {
     SKIP_WITHOUT_GPU();
-    // A convolution's residual and ReLU (elementWiseOnDevice with relu), written over the first operand; the
+    // A convolution's residual and ReLU (makeElementWiseLayer with relu), written over the first operand; the
     // expectation is the CPU reference's sum with x < 0 made 0 (a NaN stays NaN).
     std::vector<float> values = scattered(4 * 37, -3.0F, 3.0F, 70);
     values[5] = NAN;
@@ -359,8 +360,9 @@ TEST(CudaPointwiseKernel, ElementWiseSumWithReluInPlace)
             }
             DeviceTensor const a(first, offset);
             DeviceTensor const b(second, offset);
-            kiln::cuda::elementWiseOnDevice(
-                ElementWiseOperation::kSUM, a.constView(), b.constView(), a.view(), nullptr, true);
+            std::unique_ptr<kiln::cuda::DeviceLayer> const layer
+                = kiln::cuda::makeElementWiseLayer(ElementWiseOperation::kSUM, true);
+            layer->run({a.constView(), b.constView()}, {a.view()}, nullptr);
             expectClose(a.read().floats(), expected, toleranceFor(type),
                 "relu " + kiln::dataTypeName(type) + " offset " + std::to_string(offset));
             EXPECT_TRUE(a.guardsIntact());

@@ -1,15 +1,20 @@
 // enqueueV3 in steady state allocates nothing on the host: the context prepared each layer's views when it was made
 // and when shapes or addresses changed. The program replaces the global operator new with a counting one
 // (bench/allocation_counter.cpp) and runs layers whose reference kernels allocate nothing themselves (activations),
-// so that any allocation counted is the engine's own per-layer path.
+// so that any allocation counted is the engine's own per-layer path: the layer loop, the conversions of layers that
+// read a type other than their tensor's, and plugins (their descriptions, addresses and traced calls).
 #include "../layers/layer_harness.h"
 #include "allocation_counter.h"
 
+#include <ScaledAddPlugin.h>
 #include <kiln/CpuBackend.h>
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <memory>
 #include <vector>
 
 namespace
@@ -143,6 +148,80 @@ TEST(SteadyStateAllocation, ViewsOfAnInputThatMovesAtEveryRunAllocateNothing)
         expected[i] = once / (1.0F + std::abs(once));
     }
     expectNear(y, expected);
+}
+
+//! Runs `context` once on `x` into `y`, then ten more times while counting allocations.
+uint64_t allocationsOfTenWarmRuns(IExecutionContext& context, std::vector<float> const& x, std::vector<float>& y)
+{
+    EXPECT_TRUE(context.setTensorAddress("x", const_cast<float*>(x.data())));
+    EXPECT_TRUE(context.setTensorAddress("y", y.data()));
+    EXPECT_TRUE(context.enqueueV3(nullptr)); // the first run prepares
+    uint64_t const before = kiln_bench::allocationCount();
+    for (int run = 0; run < 10; ++run)
+    {
+        EXPECT_TRUE(context.enqueueV3(nullptr));
+    }
+    return kiln_bench::allocationCount() - before;
+}
+
+//! An application's logger that keeps warnings and errors only, on stderr: the test's recording logger would itself
+//! allocate for every kVERBOSE line a run sends it (a plugin's enqueue is traced).
+class QuietLogger final : public ILogger
+{
+public:
+    void log(Severity severity, char const* msg) noexcept override
+    {
+        if (severity <= Severity::kWARNING)
+        {
+            std::fprintf(stderr, "kiln: %s\n", msg);
+        }
+    }
+};
+
+// With kFP16 the activations compute in FP16: the first reads the FP32 input through a conversion, the last writes
+// the FP32 output through one, into scratch the reformatter keeps.
+TEST(SteadyStateAllocation, ConversionsAllocateNothingOnceWarm)
+{
+    ActivationChain chain;
+    chain.h.config->setFlag(BuilderFlag::kFP16);
+    ASSERT_TRUE(chain.h.build());
+    std::vector<float> const x{-2, -1, -0.5F, 0, 0.25F, 1, 3, 7};
+    std::vector<float> y(8, -1.0F);
+    EXPECT_EQ(allocationsOfTenWarmRuns(*chain.h.context, x, y), 0U) << chain.h.logger.errors();
+    std::vector<float> const expected = ActivationChain::expected(x);
+    for (size_t i = 0; i < y.size(); ++i)
+    {
+        EXPECT_NEAR(y[i], expected[i], 2e-3F) << "element " << i; // FP16 rounding at every layer
+    }
+}
+
+// A plugin (ScaledAdd, an IPluginV3 that runs on the host) between built-in layers: y = sigmoid(relu(x) + 0.5 x).
+TEST(SteadyStateAllocation, PluginsAllocateNothingOnceWarm)
+{
+    LayerHarness h;
+    kiln::setCpuKernels(*h.config, kiln::CpuKernels::kREFERENCE);
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims2{1, 8});
+    ITensor* positive = h.network->addActivation(*x, ActivationType::kRELU)->getOutput(0);
+    kiln_seed::ScaledAddPlugin plugin(0.5F);
+    std::array<ITensor*, 2> const operands{positive, x};
+    ITensor* sum = h.network->addPluginV3(operands.data(), 2, nullptr, 0, plugin)->getOutput(0);
+    h.output(h.network->addActivation(*sum, ActivationType::kSIGMOID), "y");
+    ASSERT_TRUE(h.build());
+    // Loaded again under a logger that drops kVERBOSE lines, as an application's does.
+    QuietLogger quiet;
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(quiet));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(h.plan->data(), h.plan->size()));
+    ASSERT_NE(engine, nullptr);
+    std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+    ASSERT_NE(context, nullptr);
+    std::vector<float> const input{-2, -1, -0.5F, 0, 0.25F, 1, 3, 7};
+    std::vector<float> y(8, -1.0F);
+    EXPECT_EQ(allocationsOfTenWarmRuns(*context, input, y), 0U);
+    for (size_t i = 0; i < y.size(); ++i)
+    {
+        float const v = input[i];
+        EXPECT_NEAR(y[i], 1.0F / (1.0F + std::exp(-(std::max(v, 0.0F) + 0.5F * v))), 1e-6F) << "element " << i;
+    }
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/pointwise_math.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 
 #include <stdexcept>
 #include <string>
@@ -26,37 +27,63 @@ __global__ void activationKernel(ActivationType type, float alpha, float beta, v
 }
 
 //! Every ActivationType, computed in float over FP32, FP16 or BF16 tensors.
-void activationOnDevice(nvinfer1::ActivationType type, float alpha, float beta, ConstTensorView const& input,
-    TensorView const& output, cudaStream_t stream)
+class ActivationLayer final : public PreparedKernelLayer
 {
-    if (input.shape != output.shape)
+public:
+    explicit ActivationLayer(network::ActivationParams const& params)
+        : mParams(params)
     {
-        throw std::invalid_argument("activation: the output's shape differs from the input's");
     }
-    if (!isFloatType(input.type) || !isFloatType(output.type))
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
     {
-        throw std::invalid_argument("activation: the CUDA backend takes FP32, FP16 or BF16 tensors");
+        ConstTensorView const& input = inputs[0];
+        TensorView const& output = outputs[0];
+        if (input.shape != output.shape)
+        {
+            throw std::invalid_argument("activation: the output's shape differs from the input's");
+        }
+        if (!isFloatType(input.type) || !isFloatType(output.type))
+        {
+            throw std::invalid_argument("activation: the CUDA backend takes FP32, FP16 or BF16 tensors");
+        }
+        auto const type = static_cast<int32_t>(mParams.activation);
+        if (type < 0 || type >= nvinfer1::EnumMax<ActivationType>())
+        {
+            throw std::invalid_argument("activation: unknown ActivationType " + std::to_string(type));
+        }
+        mInput = input.data;
+        mInputType = input.type;
+        mOutput = output.data;
+        mOutputType = output.type;
+        mCount = input.count();
     }
-    if (static_cast<int32_t>(type) < 0 || static_cast<int32_t>(type) >= nvinfer1::EnumMax<ActivationType>())
+
+    void launch(cudaStream_t stream) override
     {
-        throw std::invalid_argument("activation: unknown ActivationType " + std::to_string(static_cast<int32_t>(type)));
+        if (mCount == 0)
+        {
+            return;
+        }
+        activationKernel<<<device::blocksFor(mCount), device::kThreadsPerBlock, 0, stream>>>(
+            mParams.activation, mParams.alpha, mParams.beta, mInput, mInputType, mOutput, mOutputType, mCount);
+        check(cudaGetLastError(), "activation: launching the kernel");
     }
-    int64_t const count = input.count();
-    if (count == 0)
-    {
-        return;
-    }
-    activationKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-        type, alpha, beta, input.data, input.type, output.data, output.type, count);
-    check(cudaGetLastError(), "activation: launching the kernel");
-}
+
+    network::ActivationParams const& mParams;
+    void const* mInput{nullptr};
+    device::DataType mInputType{device::DataType::kFLOAT};
+    void* mOutput{nullptr};
+    device::DataType mOutputType{device::DataType::kFLOAT};
+    int64_t mCount{0};
+};
 
 } // namespace
 
-void run(network::ActivationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::ActivationParams const& params, LayerContext const& /*context*/)
 {
-    activationOnDevice(params.activation, params.alpha, params.beta, inputs[0], outputs[0], stream);
+    return std::make_unique<ActivationLayer>(params);
 }
 
 } // namespace kiln::cuda

@@ -3,6 +3,7 @@
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 
 #include <cmath>
 #include <cstring>
@@ -70,9 +71,17 @@ __global__ void castKernel(void const* input, DataType from, void* output, DataT
     }
 }
 
-} // namespace
+//! A cast (or an identity) as it is launched: a copy where the types agree, else the cast kernel.
+struct CastLaunch
+{
+    void const* input{nullptr};
+    DataType from{DataType::kFLOAT};
+    void* output{nullptr};
+    DataType to{DataType::kFLOAT};
+    int64_t count{0};
+};
 
-void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+CastLaunch prepareCast(ConstTensorView const& input, TensorView const& output)
 {
     if (input.shape != output.shape)
     {
@@ -82,33 +91,56 @@ void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaSt
     {
         throw std::invalid_argument("cast: a type is not one of FP32, FP16, BF16, INT8, UINT8, INT32, INT64, BOOL");
     }
-    int64_t const count = input.count();
-    if (count == 0)
+    return CastLaunch{input.data, input.type, output.data, output.type, input.count()};
+}
+
+void launchCast(CastLaunch const& launch, cudaStream_t stream)
+{
+    if (launch.count == 0)
     {
         return;
     }
-    if (input.type == output.type)
+    if (launch.from == launch.to)
     {
-        check(cudaMemcpyAsync(output.data, input.data, static_cast<size_t>(count) * elementSize(input.type),
-                  cudaMemcpyDeviceToDevice, stream),
-            "cast: copying");
+        copyOnDevice(launch.output, launch.input, static_cast<size_t>(launch.count) * elementSize(launch.from), stream);
         return;
     }
-    castKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-        input.data, input.type, output.data, output.type, count);
+    castKernel<<<device::blocksFor(launch.count), device::kThreadsPerBlock, 0, stream>>>(
+        launch.input, launch.from, launch.output, launch.to, launch.count);
     check(cudaGetLastError(), "cast: launching the kernel");
 }
 
-void run(network::IdentityParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+//! ICastLayer and IIdentityLayer, which differ only in their descriptions: both convert (or copy) their input.
+class CastLayer final : public PreparedKernelLayer
 {
-    castOnDevice(inputs[0], outputs[0], stream);
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        mLaunch = prepareCast(inputs[0], outputs[0]);
+    }
+    void launch(cudaStream_t stream) override
+    {
+        launchCast(mLaunch, stream);
+    }
+
+    CastLaunch mLaunch;
+};
+
+} // namespace
+
+void castOnDevice(ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+{
+    launchCast(prepareCast(input, output), stream);
 }
 
-void run(
-    network::CastParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::IdentityParams const& /*params*/, LayerContext const& /*context*/)
 {
-    castOnDevice(inputs[0], outputs[0], stream);
+    return std::make_unique<CastLayer>();
+}
+
+std::unique_ptr<DeviceLayer> lower(network::CastParams const& /*params*/, LayerContext const& /*context*/)
+{
+    return std::make_unique<CastLayer>();
 }
 
 } // namespace kiln::cuda

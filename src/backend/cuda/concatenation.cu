@@ -2,6 +2,7 @@
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/strided_index.cuh"
 
 #include <cstdint>
@@ -46,11 +47,22 @@ __global__ void concatenationKernel(Batch batch, T* output, int64_t count)
     }
 }
 
-//! Joins `inputs` along `axis` (negative counts from the end). Inputs agree with the output on every other dim and
-//! share its byte-addressable type; empty inputs are allowed. One kernel per 16 inputs.
-void concatenationOnDevice(
-    int32_t axis, std::vector<ConstTensorView> const& inputs, TensorView const& output, cudaStream_t stream)
+//! One launch: a batch of inputs, the output and the elements it writes.
+struct Launch
 {
+    Batch batch;
+    void* output{nullptr};
+    size_t elementBytes{0};
+    int64_t count{0};
+};
+
+//! Joins `inputs` along `axis` (negative counts from the end). Inputs agree with the output on every other dim and
+//! share its byte-addressable type; empty inputs are allowed. Its launches (one kernel per 16 inputs) go into
+//! `launches`.
+void prepareConcatenation(
+    int32_t axis, std::vector<ConstTensorView> const& inputs, TensorView const& output, std::vector<Launch>& launches)
+{
+    launches.clear(); // keeps its memory: preparing again allocates nothing
     int32_t const rank = output.rank();
     if (axis < -rank || axis >= rank)
     {
@@ -93,10 +105,12 @@ void concatenationOnDevice(
     {
         return;
     }
+    device::withElementOfSize(elementSize(output.type), "concatenation", [](auto) {}); // refuses other sizes now
     int64_t column = 0;
     for (size_t first = 0; first < inputs.size(); first += kInputsPerLaunch)
     {
-        Batch batch;
+        Launch launch;
+        Batch& batch = launch.batch;
         batch.outputWidth = output.shape[a] * inner;
         for (size_t k = first; k < inputs.size() && k < first + kInputsPerLaunch; ++k)
         {
@@ -111,26 +125,52 @@ void concatenationOnDevice(
             }
             column += width;
         }
-        int64_t const count = outer * batch.batchWidth;
-        if (count == 0)
+        launch.count = outer * batch.batchWidth;
+        if (launch.count > 0)
         {
-            continue;
+            launch.output = output.data;
+            launch.elementBytes = elementSize(output.type);
+            launches.push_back(launch);
         }
-        device::withElementOfSize(elementSize(output.type), "concatenation", [&](auto element) {
-            using T = decltype(element);
-            concatenationKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-                batch, static_cast<T*>(output.data), count);
-        });
-        check(cudaGetLastError(), "concatenation: launching the kernel");
     }
 }
 
+class ConcatenationLayer final : public PreparedKernelLayer
+{
+public:
+    explicit ConcatenationLayer(network::ConcatenationParams const& params)
+        : mAxis(params.axis)
+    {
+    }
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        prepareConcatenation(mAxis, inputs, outputs[0], mLaunches);
+    }
+
+    void launch(cudaStream_t stream) override
+    {
+        for (Launch const& launch : mLaunches)
+        {
+            device::withElementOfSize(launch.elementBytes, "concatenation", [&](auto element) {
+                using T = decltype(element);
+                concatenationKernel<T><<<device::blocksFor(launch.count), device::kThreadsPerBlock, 0, stream>>>(
+                    launch.batch, static_cast<T*>(launch.output), launch.count);
+            });
+            check(cudaGetLastError(), "concatenation: launching the kernel");
+        }
+    }
+
+    int32_t mAxis;
+    std::vector<Launch> mLaunches; //!< one per 16 inputs that hold values
+};
+
 } // namespace
 
-void run(network::ConcatenationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::ConcatenationParams const& params, LayerContext const& /*context*/)
 {
-    concatenationOnDevice(params.axis, inputs, outputs[0], stream);
+    return std::make_unique<ConcatenationLayer>(params);
 }
 
 } // namespace kiln::cuda

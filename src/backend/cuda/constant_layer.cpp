@@ -5,13 +5,14 @@
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/kernels.h"
 #include "backend/cuda/layer_kernels.h"
+#include "backend/cuda/prepared_kernel_layer.h"
 
 namespace kiln::cuda
 {
 namespace
 {
 
-class ConstantLayer final : public DeviceLayer
+class ConstantLayer final : public PreparedKernelLayer
 {
 public:
     explicit ConstantLayer(network::ConstantParams const& params)
@@ -19,15 +20,26 @@ public:
         , mWeights(uploadWeights(params))
     {
     }
-    void run(std::vector<ConstTensorView> const& /*inputs*/, std::vector<TensorView> const& outputs,
-        cudaStream_t stream) override
-    {
-        castOnDevice(ConstTensorView(mType, outputs.at(0).shape, mWeights.data()), outputs[0], stream);
-    }
 
 private:
+    void prepare(std::vector<ConstTensorView> const& /*inputs*/, std::vector<TensorView> const& outputs) override
+    {
+        TensorView const& output = outputs.at(0);
+        // Field by field: the shapes are copied into the memory they hold, so preparing again allocates nothing.
+        mWeightsView.type = mType;
+        mWeightsView.shape = output.shape;
+        mWeightsView.data = mWeights.data();
+        mOutput = output;
+    }
+    void launch(cudaStream_t stream) override
+    {
+        castOnDevice(mWeightsView, mOutput, stream);
+    }
+
     nvinfer1::DataType mType;
     DeviceBuffer mWeights;
+    ConstTensorView mWeightsView; //!< the weights, shaped as the output
+    TensorView mOutput;
 };
 
 } // namespace

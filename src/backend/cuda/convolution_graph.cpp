@@ -100,6 +100,23 @@ bool sameAddresses(ConvolutionGraphData const& a, ConvolutionGraphData const& b)
 
 } // namespace
 
+ConvolutionGraphPlan::ConvolutionGraphPlan(
+    BackendDescriptor plan, int64_t workspaceBytes, bool bias, bool residualInGraph, ResidualPass const& after)
+    : mPlan(std::move(plan))
+    , mWorkspaceBytes(workspaceBytes)
+    , mBias(bias)
+    , mResidualInGraph(residualInGraph)
+    , mAfter(after)
+{
+    if (mAfter.present)
+    {
+        mResidualSum = makeElementWiseLayer(nvinfer1::ElementWiseOperation::kSUM, mAfter.relu);
+        Shape const flat{mAfter.count};
+        mSumInputs = {ConstTensorView(mAfter.type, flat, nullptr), ConstTensorView(mAfter.type, flat, nullptr)};
+        mSumOutputs = {TensorView{mAfter.type, flat, nullptr}};
+    }
+}
+
 BackendDescriptor const& ConvolutionGraphPlan::packFor(ConvolutionGraphData const& data)
 {
     if (mPack && sameAddresses(mPackData, data))
@@ -147,10 +164,10 @@ void ConvolutionGraphPlan::execute(cudnnHandle_t handle, ConvolutionGraphData co
         cudaStream_t stream = nullptr;
         checkBackend(cudnnGetStream(handle, &stream), "finding the stream");
         // The residual and the ReLU after it, in one pass over the output: a same-shape element-wise sum.
-        Shape const flat{mAfter.count};
-        TensorView const output{mAfter.type, flat, data.output};
-        elementWiseOnDevice(nvinfer1::ElementWiseOperation::kSUM, output,
-            ConstTensorView(mAfter.type, flat, data.residual), output, stream, mAfter.relu);
+        mSumInputs[0].data = data.output;
+        mSumInputs[1].data = data.residual;
+        mSumOutputs[0].data = data.output;
+        mResidualSum->run(mSumInputs, mSumOutputs, stream);
     }
 }
 

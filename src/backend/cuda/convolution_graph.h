@@ -12,10 +12,12 @@
 #include "core/tensor_view.h"
 #include "backend/cuda/convolution_descriptors.h"
 #include "backend/cuda/cudnn_backend.h"
+#include "backend/cuda/device_layer.h"
 #include "network/layers/convolution.h"
 #include "plan/plan_model.h"
 
 #include <deque>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -47,14 +49,7 @@ class ConvolutionGraphPlan
 {
 public:
     ConvolutionGraphPlan(
-        BackendDescriptor plan, int64_t workspaceBytes, bool bias, bool residualInGraph, ResidualPass const& after)
-        : mPlan(std::move(plan))
-        , mWorkspaceBytes(workspaceBytes)
-        , mBias(bias)
-        , mResidualInGraph(residualInGraph)
-        , mAfter(after)
-    {
-    }
+        BackendDescriptor plan, int64_t workspaceBytes, bool bias, bool residualInGraph, ResidualPass const& after);
 
     int64_t workspaceBytes() const
     {
@@ -77,6 +72,11 @@ private:
     ResidualPass mAfter;
     std::optional<BackendDescriptor> mPack;
     ConvolutionGraphData mPackData; //!< the addresses mPack names
+    // The residual pass as an element-wise sum over flat views of the output and the residual, kept with their shapes
+    // so that a run only points them at its tensors: it allocates nothing, and prepares again only for new addresses.
+    std::unique_ptr<DeviceLayer> mResidualSum;
+    std::vector<ConstTensorView> mSumInputs;
+    std::vector<TensorView> mSumOutputs;
 };
 
 class ConvolutionGraph

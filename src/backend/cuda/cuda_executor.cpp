@@ -52,6 +52,30 @@ void checkFusedEpilogue(plan::LayerRecord const& record)
     }
 }
 
+//! Whether the builder chose, for some slot of `record`, a type or format other than its tensor's: then the layer
+//! runs through its reformatter's conversions.
+bool convertsAnySlot(plan::PlanModel const& model, plan::LayerRecord const& record)
+{
+    size_t slot = 0;
+    for (auto const* tensors : {&record.inputs, &record.outputs})
+    {
+        for (int32_t t : *tensors)
+        {
+            if (t >= 0)
+            {
+                plan::TensorRecord const& tensor = model.tensors[t];
+                if (plan::slotType(model, record, slot) != tensor.type
+                    || plan::slotFormat(model, record, slot) != tensor.format)
+                {
+                    return true;
+                }
+            }
+            ++slot;
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 CudaExecutor::CudaExecutor(backend::LoadedPlan const& plan, plugin::ContextResources& resources)
@@ -65,6 +89,7 @@ CudaExecutor::CudaExecutor(backend::LoadedPlan const& plan, plugin::ContextResou
     mReformatters.resize(model.layers.size());
     mDeviceLayers.resize(model.layers.size());
     mBoundWeights.resize(model.layers.size());
+    mConverts.assign(model.layers.size(), false);
     // The layers' own buffers (a convolution's weights and workspace) come from the context's allocator too.
     AllocatorScope const scope(mAllocator);
     for (size_t l = 0; l < model.layers.size(); ++l)
@@ -78,6 +103,7 @@ CudaExecutor::CudaExecutor(backend::LoadedPlan const& plan, plugin::ContextResou
             throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + e.what());
         }
     }
+    mHandles.forgetStreams(); // plugins that were given the handles may have bound them to streams of their own
 }
 
 void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
@@ -114,6 +140,7 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
     }
     checkFusedEpilogue(record);
     mReformatters[l] = makeDeviceReformatter(mAllocator);
+    mConverts[l] = convertsAnySlot(model, record);
     // The type and format the layer reads its first input in: the builder's choice, else the tensor's own.
     bool const readsInput = !record.inputs.empty() && record.inputs[0] >= 0;
     nvinfer1::DataType const dataType = !record.ioTypes.empty() || readsInput ? plan::slotType(model, record, 0)
@@ -142,9 +169,11 @@ bool CudaExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs
     {
         mHandles.bind(stream);
         ran = mPlugins[l]->run(inputs, outputs, mContextMemory + mPlan.workspaceOffset, stream, error);
+        mHandles.forgetStreams(); // the plugin may have bound the handles it was given to a stream of its own
     }
     catch (std::exception const& e)
     {
+        mHandles.forgetStreams();
         error = e.what(); // the conversions' scratch could not be allocated
         return false;
     }
@@ -287,6 +316,11 @@ bool CudaExecutor::runBuiltInLayer(size_t l, std::vector<ConstTensorView> const&
     DeviceLayer* const deviceLayer = mDeviceLayers[l].get();
     try
     {
+        if (!mConverts[l])
+        {
+            deviceLayer->run(inputs, outputs, stream); // every slot as its tensor is stored
+            return true;
+        }
         plan::LayerRecord const& record = mPlan.model->layers[l];
         return mReformatters[l]->around(record.ioTypes, record.ioFormats, inputs, outputs, stream,
             [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {

@@ -60,6 +60,7 @@ private:
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins;     //!< by layer; null for built-in layers
     std::vector<std::unique_ptr<backend::Reformatter>> mReformatters; //!< by layer: built-in layers' type conversions
     std::vector<std::unique_ptr<DeviceLayer>> mDeviceLayers;          //!< by layer: layers with device state
+    std::vector<bool> mConverts; //!< by layer: whether a built-in layer reads or writes a slot through a conversion
     std::vector<DeviceBuffer> mBoundWeights; //!< by layer: the weights of constants whose output the plan binds
     std::vector<std::pair<cudaEvent_t, cudaEvent_t>> mEvents; //!< by layer, for profiling: made on first use
     std::vector<bool> mTimed;                                 //!< by layer: whether its events were recorded

@@ -5,6 +5,8 @@
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/pointwise_kernel.h"
 #include "backend/cuda/pointwise_math.cuh"
+#include "backend/cuda/pointwise_program.h"
+#include "backend/cuda/prepared_kernel_layer.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -164,8 +166,9 @@ bool isFloatArithmetic(ElementWiseOperation op, ConstTensorView const& first, Te
     return arithmetic && isFloatType(first.type) && isFloatType(output.type);
 }
 
-void floatArithmetic(ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
-    TensorView const& output, bool relu, cudaStream_t stream)
+//! The one-step point-wise program of floating-point arithmetic (isFloatArithmetic) on these tensors.
+pointwise::Program floatArithmetic(ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
+    TensorView const& output, bool relu)
 {
     network::PointwiseStep step;
     step.kind = nvinfer1::LayerType::kELEMENTWISE;
@@ -176,8 +179,26 @@ void floatArithmetic(ElementWiseOperation op, ConstTensorView const& first, Cons
     options.reluAfter = relu;
     options.checkLayouts = false;
     ConstTensorView const* const inputs[] = {&first, &second};
-    pointwiseOnDevice(&step, 1, inputs, 2, output, options, stream);
+    return pointwise::makeProgram(&step, 1, inputs, 2, output, options);
 }
+
+//! One element-wise operation as it is launched: the operands, how they broadcast, and which kernel runs it.
+struct ElementWiseLaunch
+{
+    ElementWiseOperation op{ElementWiseOperation::kSUM};
+    void const* first{nullptr};
+    void const* second{nullptr};
+    DataType inType{DataType::kFLOAT};
+    void* output{nullptr};
+    DataType outType{DataType::kFLOAT};
+    BroadcastIndex index;
+    int64_t count{0};
+    bool relu{false};
+    unsigned blocks{0};
+    //! Floating-point arithmetic: the point-wise kernel runs `program` on `blocks` blocks instead of the general one.
+    bool usesPointwise{false};
+    pointwise::Program program;
+};
 
 //! Row-major strides of `shape`, with 0 where an extent of 1 is broadcast to a larger output extent.
 void broadcastStrides(Shape const& shape, Shape const& out, int64_t* strides)
@@ -197,10 +218,10 @@ bool isSupportedType(nvinfer1::DataType type)
         || type == DataType::kINT32 || type == DataType::kINT64 || type == DataType::kBOOL;
 }
 
-} // namespace
-
-void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView const& first, ConstTensorView const& second,
-    TensorView const& output, cudaStream_t stream, bool relu)
+//! Checks the operands and works out how they broadcast into the output; throws std::invalid_argument for what the
+//! CUDA backend does not take.
+ElementWiseLaunch prepareElementWise(nvinfer1::ElementWiseOperation op, ConstTensorView const& first,
+    ConstTensorView const& second, TensorView const& output, bool relu)
 {
     if (first.type != second.type || !isSupportedType(first.type))
     {
@@ -212,7 +233,8 @@ void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView cons
     {
         throw std::invalid_argument("element-wise: the inputs and the output must have one rank of at most 8");
     }
-    BroadcastIndex index;
+    ElementWiseLaunch launch;
+    BroadcastIndex& index = launch.index;
     index.rank = static_cast<int32_t>(output.shape.size());
     for (int32_t axis = 0; axis < index.rank; ++axis)
     {
@@ -229,25 +251,81 @@ void elementWiseOnDevice(nvinfer1::ElementWiseOperation op, ConstTensorView cons
     }
     broadcastStrides(first.shape, output.shape, index.firstStrides);
     broadcastStrides(second.shape, output.shape, index.secondStrides);
-    int64_t const count = output.count();
-    if (count == 0)
+    launch.op = op;
+    launch.first = first.data;
+    launch.second = second.data;
+    launch.inType = first.type;
+    launch.output = output.data;
+    launch.outType = output.type;
+    launch.count = output.count();
+    launch.relu = relu;
+    if (launch.count == 0)
+    {
+        return launch;
+    }
+    launch.usesPointwise = isFloatArithmetic(op, first, output);
+    if (launch.usesPointwise)
+    {
+        launch.program = floatArithmetic(op, first, second, output, relu);
+        launch.blocks = pointwiseBlocks(launch.program);
+    }
+    else
+    {
+        launch.blocks = device::blocksFor(launch.count);
+    }
+    return launch;
+}
+
+void launchElementWise(ElementWiseLaunch const& launch, cudaStream_t stream)
+{
+    if (launch.count == 0)
     {
         return;
     }
-    if (isFloatArithmetic(op, first, output))
+    if (launch.usesPointwise)
     {
-        floatArithmetic(op, first, second, output, relu, stream);
+        launchPointwise(launch.program, launch.blocks, stream);
         return;
     }
-    elementWiseKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-        op, first.data, second.data, first.type, output.data, output.type, index, count, relu);
+    elementWiseKernel<<<launch.blocks, device::kThreadsPerBlock, 0, stream>>>(launch.op, launch.first, launch.second,
+        launch.inType, launch.output, launch.outType, launch.index, launch.count, launch.relu);
     check(cudaGetLastError(), "element-wise: launching the kernel");
 }
 
-void run(network::ElementWiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+class ElementWiseLayer final : public PreparedKernelLayer
 {
-    elementWiseOnDevice(params.operation, inputs[0], inputs[1], outputs[0], stream);
+public:
+    ElementWiseLayer(ElementWiseOperation op, bool relu)
+        : mOperation(op)
+        , mRelu(relu)
+    {
+    }
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        mLaunch = prepareElementWise(mOperation, inputs[0], inputs[1], outputs[0], mRelu);
+    }
+    void launch(cudaStream_t stream) override
+    {
+        launchElementWise(mLaunch, stream);
+    }
+
+    ElementWiseOperation mOperation;
+    bool mRelu;
+    ElementWiseLaunch mLaunch;
+};
+
+} // namespace
+
+std::unique_ptr<DeviceLayer> makeElementWiseLayer(nvinfer1::ElementWiseOperation op, bool relu)
+{
+    return std::make_unique<ElementWiseLayer>(op, relu);
+}
+
+std::unique_ptr<DeviceLayer> lower(network::ElementWiseParams const& params, LayerContext const& /*context*/)
+{
+    return std::make_unique<ElementWiseLayer>(params.operation, false);
 }
 
 } // namespace kiln::cuda

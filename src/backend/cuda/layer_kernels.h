@@ -1,8 +1,9 @@
 // The CUDA backend's kernel for every layer kind it runs. A kind is run on the GPU when this header declares, for its
 // parameter struct (network/layers/layer_kinds.h), either
 //   - a stateless kernel: `void run(Params const&, LayerInputs const&, LayerOutputs const&, cudaStream_t)`, or
-//   - a layer with state kept per execution context (uploaded weights, library descriptors, scratch):
-//     `std::unique_ptr<DeviceLayer> lower(Params const&, LayerContext const&)`;
+//   - a layer with state kept per execution context (uploaded weights, library descriptors, scratch, or the checks,
+//     launch grid and kernel arguments of a PreparedKernelLayer, computed once per shape and addresses rather than
+//     at every run): `std::unique_ptr<DeviceLayer> lower(Params const&, LayerContext const&)`;
 // each defined beside its kernel. The dispatch (layer_lowering.h) finds them from these declarations alone.
 // Kernels queue their work on the stream and return at once; the views describe device memory. They throw
 // std::invalid_argument for types or shapes they do not take, before anything is queued.
@@ -42,17 +43,9 @@ constexpr int32_t kMaxPointwiseInputs = 16;
 constexpr int64_t kMaxAttentionDepth = 128;
 
 // Stateless kernels.
-void run(network::ActivationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
 void run(network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
-void run(
-    network::CastParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
-void run(network::ConcatenationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
 void run(network::CumulativeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(network::ElementWiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(
     network::FillParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
@@ -63,19 +56,7 @@ void run(
 void run(network::GridSampleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(
-    network::IdentityParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
-void run(network::NormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(
     network::OneHotParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
-void run(
-    network::PaddingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
-void run(network::PointwiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(network::ParametricReLUParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream);
-void run(
-    network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(
     network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(network::ReverseSequenceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
@@ -84,16 +65,23 @@ void run(
     network::ScatterParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(
     network::SelectParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
-void run(
-    network::ShuffleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
-void run(
-    network::SliceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
-void run(
-    network::SoftMaxParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
-void run(
-    network::UnaryParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 
-// Layers with state per execution context.
+// Layers with state per execution context, and kernels whose checks, grid and arguments are prepared once per shape
+// and addresses (prepared_kernel_layer.h).
+std::unique_ptr<DeviceLayer> lower(network::ActivationParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::CastParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::ConcatenationParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::ElementWiseParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::IdentityParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::NormalizationParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::PaddingParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::ParametricReLUParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::PointwiseParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::PoolingParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::ShuffleParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::SliceParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::SoftMaxParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::UnaryParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ConstantParams const& params, LayerContext const& context);
 //! A constant layer's weights in device memory (from the allocator in scope), as they are stored in the plan.
 DeviceBuffer uploadWeights(network::ConstantParams const& params);

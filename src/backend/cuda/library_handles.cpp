@@ -31,7 +31,12 @@ cudnnHandle_t LibraryHandles::cudnn(cudaStream_t stream)
             throw std::runtime_error(std::string("cuDNN could not start: ") + cudnnGetErrorString(status));
         }
     }
-    cudnnSetStream(mCudnn, stream);
+    if (!mCudnnBound || mCudnnStream != stream)
+    {
+        cudnnSetStream(mCudnn, stream);
+        mCudnnStream = stream;
+        mCudnnBound = true;
+    }
     return mCudnn;
 }
 
@@ -44,7 +49,12 @@ cublasHandle_t LibraryHandles::cublas(cudaStream_t stream)
             throw std::runtime_error(std::string("cuBLAS could not start: ") + cublasGetStatusString(status));
         }
     }
-    cublasSetStream(mCublas, stream);
+    if (!mCublasBound || mCublasStream != stream)
+    {
+        cublasSetStream(mCublas, stream);
+        mCublasStream = stream;
+        mCublasBound = true;
+    }
     return mCublas;
 }
 
@@ -65,10 +75,14 @@ void LibraryHandles::bind(cudaStream_t stream)
     if (mCudnn != nullptr)
     {
         cudnnSetStream(mCudnn, stream);
+        mCudnnStream = stream;
+        mCudnnBound = true;
     }
     if (mCublas != nullptr)
     {
         cublasSetStream(mCublas, stream);
+        mCublasStream = stream;
+        mCublasBound = true;
     }
 }
 

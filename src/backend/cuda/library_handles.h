@@ -28,10 +28,24 @@ public:
     //! work on the stream its enqueue runs on, even if it does not set the stream itself.
     void bind(cudaStream_t stream);
 
+    //! Forgets which streams the handles are bound to, so that the next cudnn() or cublas() binds them again: after
+    //! a plugin ran, which may have bound them to a stream of its own.
+    void forgetStreams()
+    {
+        mCudnnBound = false;
+        mCublasBound = false;
+    }
+
 private:
     cudnnHandle_t mCudnn{nullptr};
     cublasHandle_t mCublas{nullptr};
     cublasLtHandle_t mCublasLt{nullptr};
+    // The streams the handles were last bound to: binding again only when the stream changes keeps the libraries'
+    // cudnnSetStream and cublasSetStream out of every run of every layer.
+    cudaStream_t mCudnnStream{nullptr};
+    cudaStream_t mCublasStream{nullptr};
+    bool mCudnnBound{false};
+    bool mCublasBound{false};
 };
 
 } // namespace kiln::cuda

@@ -45,19 +45,29 @@ MatrixMultiplyLayer::MatrixMultiplyLayer(network::MatrixMultiplyParams const& pa
     }
 }
 
-void MatrixMultiplyLayer::prepare(Problem const& problem, GemmGeometry const& geometry)
+void MatrixMultiplyLayer::describe(
+    Shape const& input0, Shape const& input1, GemmAlignments const& alignments, GemmGeometry const& geometry)
 {
-    mPrepared.reset();
+    bool const same = mDescribed && mProblem.input0 == input0 && mProblem.input1 == input1
+        && mProblem.alignments == alignments;
+    if (same)
+    {
+        return;
+    }
+    mDescribed = false;
     mDescriptors.describe(geometry, mDataType, GemmEpilogue{mBias.data(), mEpilogue.relu()});
     cublasLtMatmulHeuristicResult_t const choice
-        = mDescriptors.chooseAlgorithm(mHandles.cublasLt(), problem.alignments, kMaxWorkspaceBytes);
+        = mDescriptors.chooseAlgorithm(mHandles.cublasLt(), alignments, kMaxWorkspaceBytes);
     mAlgorithm = choice.algo;
     mWorkspaceBytes = choice.workspaceSize;
-    mPrepared = problem;
+    // Assigned in place, so that a problem of the same ranks is recorded without allocating.
+    mProblem.input0 = input0;
+    mProblem.input1 = input1;
+    mProblem.alignments = alignments;
+    mDescribed = true;
 }
 
-void MatrixMultiplyLayer::run(
-    std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, cudaStream_t stream)
+void MatrixMultiplyLayer::prepare(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs)
 {
     ConstTensorView const& a = inputs[0];
     ConstTensorView const& b = inputs[1];
@@ -70,6 +80,7 @@ void MatrixMultiplyLayer::run(
     {
         throw std::invalid_argument("matrix multiply: the tensors' type differs from the type the layer was made for");
     }
+    mRun = Run{};
     if (c.count() == 0)
     {
         return;
@@ -94,21 +105,32 @@ void MatrixMultiplyLayer::run(
             throw std::invalid_argument("matrix multiply: the CUDA backend cannot add a fused bias to a product over "
                                         "an inner extent of 0");
         }
-        check(cudaMemsetAsync(c.data, 0, static_cast<size_t>(c.count()) * elementSize(c.type), stream),
-            "matrix multiply: zeroing a product over an inner extent of 0");
+        mRun = Run{Run::Work::kZERO, nullptr, nullptr, c.data, static_cast<size_t>(c.count()) * elementSize(c.type)};
         return;
     }
     // The library's A is the layer's second input (matrix_multiply_geometry.h).
-    Problem problem{a.shape, b.shape, {addressAlignment(b.data), addressAlignment(a.data), addressAlignment(c.data)}};
-    if (mPrepared != problem)
+    describe(
+        a.shape, b.shape, {addressAlignment(b.data), addressAlignment(a.data), addressAlignment(c.data)}, geometry);
+    mRun = Run{Run::Work::kMULTIPLY, a.data, b.data, c.data, 0};
+}
+
+void MatrixMultiplyLayer::launch(cudaStream_t stream)
+{
+    if (mRun.work == Run::Work::kNONE)
     {
-        prepare(problem, geometry);
+        return;
+    }
+    if (mRun.work == Run::Work::kZERO)
+    {
+        check(cudaMemsetAsync(mRun.c, 0, mRun.zeroBytes, stream),
+            "matrix multiply: zeroing a product over an inner extent of 0");
+        return;
     }
     mWorkspace.reserve(mWorkspaceBytes, stream);
     float const one = 1.0F;
     float const zero = 0.0F;
-    checkCublasLt(cublasLtMatmul(mHandles.cublasLt(), mDescriptors.matmul, &one, b.data, mDescriptors.first, a.data,
-                      mDescriptors.second, &zero, c.data, mDescriptors.output, c.data, mDescriptors.output, &mAlgorithm,
+    checkCublasLt(cublasLtMatmul(mHandles.cublasLt(), mDescriptors.matmul, &one, mRun.b, mDescriptors.first, mRun.a,
+                      mDescriptors.second, &zero, mRun.c, mDescriptors.output, mRun.c, mDescriptors.output, &mAlgorithm,
                       mWorkspace.data(), mWorkspaceBytes, stream),
         "running");
 }

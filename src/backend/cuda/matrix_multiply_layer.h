@@ -2,30 +2,28 @@
 // axes, an operand with batch extents of 1 repeated by a stride of 0. FP32 accumulates in
 // FP32 without TF32, FP16 on tensor cores with FP32 accumulation. A bias and ReLU that the
 // builder fused run in cuBLASLt's epilogue. The algorithm is cuBLASLt's heuristic choice,
-// made again only when the shapes (or the operands' alignment) change.
+// made again only when the shapes (or the operands' alignment) change; the checks and the operands are prepared
+// once per shape and addresses.
 #pragma once
 
 #include "backend/cuda/device_buffer.h"
-#include "backend/cuda/device_layer.h"
+#include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/library_handles.h"
 #include "backend/cuda/matrix_multiply_descriptors.h"
 #include "network/layers/matrix_multiply.h"
 #include "plan/plan_model.h"
 
-#include <optional>
+#include <cstdint>
 
 namespace kiln::cuda
 {
 
-class MatrixMultiplyLayer final : public DeviceLayer
+class MatrixMultiplyLayer final : public PreparedKernelLayer
 {
 public:
     //! `dataType`: the type the layer reads and writes, in which the fused bias is uploaded.
     MatrixMultiplyLayer(network::MatrixMultiplyParams const& params, plan::Epilogue const& epilogue,
         nvinfer1::DataType dataType, LibraryHandles& handles);
-
-    void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
-        cudaStream_t stream) override;
 
 private:
     //! What the descriptors and the algorithm depend on.
@@ -34,11 +32,29 @@ private:
         Shape input0;
         Shape input1;
         GemmAlignments alignments;
-
-        bool operator==(Problem const&) const = default;
     };
 
-    void prepare(Problem const& problem, GemmGeometry const& geometry);
+    //! What a run does, prepared for the views it was given.
+    struct Run
+    {
+        enum class Work : uint8_t
+        {
+            kNONE,     //!< an empty output
+            kZERO,     //!< a product over an inner extent of 0: zeros
+            kMULTIPLY, //!< cuBLASLt's matmul
+        };
+        Work work{Work::kNONE};
+        void const* a{nullptr}; //!< the layer's inputs and output
+        void const* b{nullptr};
+        void* c{nullptr};
+        size_t zeroBytes{0};
+    };
+
+    void prepare(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs) override;
+    void launch(cudaStream_t stream) override;
+    //! Describes the product and chooses its algorithm, unless they are already for these shapes and alignments.
+    void describe(
+        Shape const& input0, Shape const& input1, GemmAlignments const& alignments, GemmGeometry const& geometry);
 
     network::MatrixMultiplyParams const& mParams;
     plan::Epilogue const& mEpilogue;
@@ -46,10 +62,12 @@ private:
     LibraryHandles& mHandles;
     DeviceBuffer mBias; //!< the fused bias in mDataType; empty without one
     DeviceBuffer mWorkspace;
-    std::optional<Problem> mPrepared; //!< the problem the descriptors and algorithm below are for
+    Problem mProblem; //!< the problem the descriptors and algorithm below are for, where mDescribed
+    bool mDescribed{false};
     MatrixMultiplyDescriptors mDescriptors;
     cublasLtMatmulAlgo_t mAlgorithm{};
     size_t mWorkspaceBytes{0};
+    Run mRun;
 };
 
 } // namespace kiln::cuda

@@ -8,14 +8,15 @@
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/row_normalization.h"
 #include "backend/cuda/strided_index.cuh"
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace kiln::cuda
 {
@@ -145,39 +146,38 @@ struct WalkAxis
 
 //! The axes of one kind as a walk, without extents of 1 and with neighbours merged where every tensor's strides
 //! allow (a layer normalization over the last axes walks one contiguous axis).
-Walk walkOf(std::vector<WalkAxis> const& axes, bool normalized)
+Walk walkOf(WalkAxis const* axes, size_t count, bool normalized)
 {
-    std::vector<WalkAxis> kept;
-    for (WalkAxis const& axis : axes)
+    Walk walk{};
+    for (size_t a = 0; a < count; ++a)
     {
+        WalkAxis const& axis = axes[a];
         if (axis.normalized != normalized || axis.extent == 1)
         {
             continue;
         }
-        if (!kept.empty())
+        if (walk.rank > 0)
         {
-            WalkAxis& outer = kept.back();
-            if (outer.input == axis.input * axis.extent && outer.scale == axis.scale * axis.extent
-                && outer.bias == axis.bias * axis.extent)
+            int32_t const outer = walk.rank - 1;
+            if (walk.input[outer] == axis.input * axis.extent && walk.scale[outer] == axis.scale * axis.extent
+                && walk.bias[outer] == axis.bias * axis.extent)
             {
-                outer = WalkAxis{outer.extent * axis.extent, normalized, axis.input, axis.scale, axis.bias};
+                walk.extents[outer] *= axis.extent;
+                walk.input[outer] = axis.input;
+                walk.scale[outer] = axis.scale;
+                walk.bias[outer] = axis.bias;
                 continue;
             }
         }
-        kept.push_back(axis);
-    }
-    if (kept.size() > static_cast<size_t>(device::kMaxRank))
-    {
-        throw std::invalid_argument("normalization: the CUDA backend takes tensors of rank at most 8");
-    }
-    Walk walk{};
-    walk.rank = static_cast<int32_t>(kept.size());
-    for (size_t a = 0; a < kept.size(); ++a)
-    {
-        walk.extents[a] = kept[a].extent;
-        walk.input[a] = kept[a].input;
-        walk.scale[a] = kept[a].scale;
-        walk.bias[a] = kept[a].bias;
+        if (walk.rank == device::kMaxRank)
+        {
+            throw std::invalid_argument("normalization: the CUDA backend takes tensors of rank at most 8");
+        }
+        walk.extents[walk.rank] = axis.extent;
+        walk.input[walk.rank] = axis.input;
+        walk.scale[walk.rank] = axis.scale;
+        walk.bias[walk.rank] = axis.bias;
+        ++walk.rank;
     }
     return walk;
 }
@@ -187,9 +187,20 @@ Walk walkOf(std::vector<WalkAxis> const& axes, bool normalized)
 //! one weight per group.
 struct WeightStrides
 {
-    std::vector<int64_t> strides;
+    int64_t strides[device::kMaxRank]{};
     bool perGroup{false};
 };
+
+//! Row-major strides of `shape` (of rank at most kMaxRank) into `strides`.
+void rowMajorStrides(Shape const& shape, int64_t* strides)
+{
+    int64_t stride = 1;
+    for (size_t axis = shape.size(); axis-- > 0;)
+    {
+        strides[axis] = stride;
+        stride *= shape[axis];
+    }
+}
 
 WeightStrides weightStridesOf(ConstTensorView const& weights, Shape const& input, int64_t nbGroups, char const* what)
 {
@@ -201,7 +212,7 @@ WeightStrides weightStridesOf(ConstTensorView const& weights, Shape const& input
         throw std::invalid_argument(std::string("normalization: the ") + what + " has rank "
             + std::to_string(weights.rank()) + ", not the input's " + std::to_string(input.size()));
     }
-    result.strides = device::rowMajorStrides(weights.shape);
+    rowMajorStrides(weights.shape, result.strides);
     for (size_t axis = 0; axis < input.size(); ++axis)
     {
         int64_t const extent = weights.shape[axis];
@@ -221,17 +232,17 @@ WeightStrides weightStridesOf(ConstTensorView const& weights, Shape const& input
     return result;
 }
 
-//! Where the normalized axes are the last ones and scale and bias vary along them only (or are one value each):
-//! queues the rows' kernel and returns true.
-bool normalizedAsRows(uint32_t axes, ConstTensorView const& input, ConstTensorView const& scale,
-    ConstTensorView const& bias, TensorView const& output, float epsilon, cudaStream_t stream)
+//! Where the normalized axes are the last ones and scale and bias vary along them only (or are one value each): the
+//! rows' problem (row_normalization.h), else none.
+std::optional<RowProblem> rowsOf(uint32_t axes, ConstTensorView const& input, ConstTensorView const& scale,
+    ConstTensorView const& bias, TensorView const& output, float epsilon)
 {
     int32_t const rowAxes = network::trailingAxesOf(axes, input.rank());
     network::RowWeight const scaleKind = network::rowWeightOf(scale.shape, input.shape, rowAxes);
     network::RowWeight const biasKind = network::rowWeightOf(bias.shape, input.shape, rowAxes);
     if (rowAxes == 0 || scaleKind == network::RowWeight::kNONE || biasKind == network::RowWeight::kNONE)
     {
-        return false;
+        return std::nullopt;
     }
     RowProblem problem;
     problem.x = RowInput{input.data, input.type, 1};
@@ -243,17 +254,62 @@ bool normalizedAsRows(uint32_t axes, ConstTensorView const& input, ConstTensorVi
     problem.rows = input.count() / problem.length;
     problem.epsilon = epsilon;
     problem.centered = true;
-    normalizeRows(problem, stream);
-    return true;
+    return problem;
+}
+
+//! The kernel's arguments and grid.
+struct NormalizationLaunch
+{
+    Tensors tensors{};
+    Walk groups{};
+    Walk members{};
+    int64_t groupCount{0};
+    int64_t memberCount{0};
+    double epsilon{0.0};
+    unsigned blocks{0}; //!< 0: nothing to normalize
+    unsigned threads{0};
+    std::optional<RowProblem> rows; //!< set where the rows' kernel does the work instead
+};
+
+//! The walks over the groups and over one group's members.
+void walkGroups(uint32_t axes, int64_t nbGroups, Shape const& shape, WeightStrides const& scale,
+    WeightStrides const& bias, NormalizationLaunch& launch)
+{
+    bool const grouped = nbGroups > 1;
+    int64_t inputStrides[device::kMaxRank]{};
+    rowMajorStrides(shape, inputStrides);
+    WalkAxis walkAxes[device::kMaxRank + 1]{};
+    size_t count = 0;
+    for (size_t axis = 0; axis < shape.size(); ++axis)
+    {
+        int64_t const s = scale.strides[axis];
+        int64_t const b = bias.strides[axis];
+        if (grouped && axis == 1)
+        {
+            // The channel axis as (group, channel within the group): the group picks the statistics, the channel
+            // within it is one more normalized axis. A per-group weight does not move with the channel within.
+            int64_t const perGroup = shape[1] / nbGroups;
+            walkAxes[count++] = WalkAxis{nbGroups, false, perGroup * inputStrides[1], scale.perGroup ? s : perGroup * s,
+                bias.perGroup ? b : perGroup * b};
+            walkAxes[count++]
+                = WalkAxis{perGroup, true, inputStrides[1], scale.perGroup ? 0 : s, bias.perGroup ? 0 : b};
+            continue;
+        }
+        bool const normalized = ((axes >> axis) & 1U) != 0;
+        walkAxes[count++] = WalkAxis{shape[axis], normalized, inputStrides[axis], s, b};
+    }
+    launch.groups = walkOf(walkAxes, count, false);
+    launch.members = walkOf(walkAxes, count, true);
 }
 
 //! All four tensors FP32, FP16 or BF16 (each its own). scale and bias have the input's rank and broadcast to it
 //! (extents equal or 1); with groups, extent nbGroups on axis 1 gives one weight per group. Statistics and the
 //! affine step are computed in double, as on the CPU, whatever the layer's compute precision asks for (a
 //! precision above the request). Output may alias the input. Throws std::invalid_argument where the CPU reference
-//! refuses the shapes, axes or types. Rows of the last axes take normalizedAsRows, whose statistics are in float.
-void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, ConstTensorView const& input,
-    ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output, cudaStream_t stream)
+//! refuses the shapes, axes or types. Rows of the last axes take the rows' kernel (rowsOf), whose statistics are in
+//! float.
+NormalizationLaunch prepareNormalization(uint32_t axes, float epsilon, int64_t nbGroups, ConstTensorView const& input,
+    ConstTensorView const& scale, ConstTensorView const& bias, TensorView const& output)
 {
     if (output.shape != input.shape)
     {
@@ -264,73 +320,96 @@ void normalizationOnDevice(uint32_t axes, float epsilon, int64_t nbGroups, Const
         throw std::invalid_argument("normalization: input, scale, bias and output must be FP32, FP16 or BF16");
     }
     int32_t const rank = input.rank();
+    if (rank > device::kMaxRank)
+    {
+        throw std::invalid_argument("normalization: the CUDA backend takes tensors of rank at most 8");
+    }
     if (rank < 32 && (axes >> rank) != 0)
     {
         throw std::invalid_argument(
             "normalization: axes mask " + std::to_string(axes) + " names an axis beyond rank " + std::to_string(rank));
     }
-    bool const grouped = nbGroups > 1;
-    if (grouped && (rank < 2 || input.shape[1] % nbGroups != 0))
+    if (nbGroups > 1 && (rank < 2 || input.shape[1] % nbGroups != 0))
     {
         throw std::invalid_argument(
             "normalization: " + std::to_string(nbGroups) + " groups do not divide the channels of the input");
     }
     WeightStrides const scaleStrides = weightStridesOf(scale, input.shape, nbGroups, "scale");
     WeightStrides const biasStrides = weightStridesOf(bias, input.shape, nbGroups, "bias");
-    if (input.count() == 0 || (!grouped && normalizedAsRows(axes, input, scale, bias, output, epsilon, stream)))
+    NormalizationLaunch launch;
+    if (input.count() == 0)
     {
-        return;
+        return launch;
     }
-
-    std::vector<int64_t> const inputStrides = device::rowMajorStrides(input.shape);
-    std::vector<WalkAxis> walkAxes;
-    for (size_t axis = 0; axis < input.shape.size(); ++axis)
+    if (nbGroups <= 1)
     {
-        int64_t const s = scaleStrides.strides[axis];
-        int64_t const b = biasStrides.strides[axis];
-        if (grouped && axis == 1)
+        launch.rows = rowsOf(axes, input, scale, bias, output, epsilon);
+        if (launch.rows)
         {
-            // The channel axis as (group, channel within the group): the group picks the statistics, the channel
-            // within it is one more normalized axis. A per-group weight does not move with the channel within.
-            int64_t const perGroup = input.shape[1] / nbGroups;
-            walkAxes.push_back(WalkAxis{nbGroups, false, perGroup * inputStrides[1],
-                scaleStrides.perGroup ? s : perGroup * s, biasStrides.perGroup ? b : perGroup * b});
-            walkAxes.push_back(
-                WalkAxis{perGroup, true, inputStrides[1], scaleStrides.perGroup ? 0 : s, biasStrides.perGroup ? 0 : b});
-            continue;
+            return launch;
         }
-        bool const normalized = ((axes >> axis) & 1U) != 0;
-        walkAxes.push_back(WalkAxis{input.shape[axis], normalized, inputStrides[axis], s, b});
     }
-    Walk const groups = walkOf(walkAxes, false);
-    Walk const members = walkOf(walkAxes, true);
+    walkGroups(axes, nbGroups, input.shape, scaleStrides, biasStrides, launch);
     int64_t groupCount = 1;
-    for (int32_t a = 0; a < groups.rank; ++a)
+    for (int32_t a = 0; a < launch.groups.rank; ++a)
     {
-        groupCount *= groups.extents[a];
+        groupCount *= launch.groups.extents[a];
     }
     int64_t const memberCount = input.count() / groupCount;
-
     // Whole warps, no more than a group has members (small groups leave few threads idle); long groups get the
     // largest block, since one block reads its group three times.
     int64_t const warps = (memberCount + 31) / 32;
-    unsigned const threads = memberCount >= 8192 ? kMaxThreads
-                                                 : static_cast<unsigned>(std::min<int64_t>(warps, 8) * 32);
-    auto const blocks = static_cast<unsigned>(std::min<int64_t>(groupCount, int64_t{1} << 20));
-    Tensors const tensors{
-        input.data, input.type, scale.data, scale.type, bias.data, bias.type, output.data, output.type};
-    normalizationKernel<<<blocks, threads, 0, stream>>>(
-        tensors, groups, members, groupCount, memberCount, static_cast<double>(epsilon));
-    check(cudaGetLastError(), "normalization: launching the kernel");
+    launch.threads = memberCount >= 8192 ? kMaxThreads : static_cast<unsigned>(std::min<int64_t>(warps, 8) * 32);
+    launch.blocks = static_cast<unsigned>(std::min<int64_t>(groupCount, int64_t{1} << 20));
+    launch.tensors
+        = Tensors{input.data, input.type, scale.data, scale.type, bias.data, bias.type, output.data, output.type};
+    launch.groupCount = groupCount;
+    launch.memberCount = memberCount;
+    launch.epsilon = static_cast<double>(epsilon);
+    return launch;
 }
+
+class NormalizationLayer final : public PreparedKernelLayer
+{
+public:
+    explicit NormalizationLayer(network::NormalizationParams const& params)
+        : mParams(params)
+    {
+    }
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        mLaunch = prepareNormalization(
+            mParams.axes, mParams.epsilon, mParams.nbGroups, inputs[0], inputs[1], inputs[2], outputs[0]);
+    }
+
+    void launch(cudaStream_t stream) override
+    {
+        NormalizationLaunch const& l = mLaunch;
+        if (l.rows)
+        {
+            normalizeRows(*l.rows, stream);
+            return;
+        }
+        if (l.blocks == 0)
+        {
+            return;
+        }
+        normalizationKernel<<<l.blocks, l.threads, 0, stream>>>(
+            l.tensors, l.groups, l.members, l.groupCount, l.memberCount, l.epsilon);
+        check(cudaGetLastError(), "normalization: launching the kernel");
+    }
+
+    network::NormalizationParams const& mParams;
+    NormalizationLaunch mLaunch;
+};
 
 } // namespace
 
-void run(network::NormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::NormalizationParams const& params, LayerContext const& /*context*/)
 {
-    normalizationOnDevice(
-        params.axes, params.epsilon, params.nbGroups, inputs[0], inputs[1], inputs[2], outputs[0], stream);
+    return std::make_unique<NormalizationLayer>(params);
 }
 
 } // namespace kiln::cuda

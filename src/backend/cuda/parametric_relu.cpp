@@ -4,10 +4,9 @@
 namespace kiln::cuda
 {
 
-void run(network::ParametricReLUParams const& /*params*/, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::ParametricReLUParams const& /*params*/, LayerContext const& context)
 {
-    run(network::ParametricReLUParams::program(), inputs, outputs, stream);
+    return lower(network::ParametricReLUParams::program(), context); // a program that lives as long as the process
 }
 
 } // namespace kiln::cuda

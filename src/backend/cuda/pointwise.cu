@@ -13,6 +13,7 @@
 #include "backend/cuda/element_groups.cuh"
 #include "backend/cuda/pointwise_math.cuh"
 #include "backend/cuda/pointwise_program.h"
+#include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/strided_index.cuh"
 
 #include <array>
@@ -177,36 +178,61 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) pointwiseKernel(__gr
     }
 }
 
+class PointwiseLayer final : public PreparedKernelLayer
+{
+public:
+    explicit PointwiseLayer(network::PointwiseParams const& params)
+        : mParams(params)
+    {
+    }
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        if (inputs.size() > static_cast<size_t>(kMaxPointwiseInputs))
+        {
+            throw std::invalid_argument("point-wise chain: " + std::to_string(inputs.size())
+                + " inputs, more than the CUDA backend's " + std::to_string(kMaxPointwiseInputs));
+        }
+        std::array<ConstTensorView const*, kMaxPointwiseInputs> views{};
+        for (size_t i = 0; i < inputs.size(); ++i)
+        {
+            views[i] = &inputs[i];
+        }
+        mProgram = pointwise::makeProgram(
+            mParams.steps.data(), mParams.steps.size(), views.data(), inputs.size(), outputs.at(0), PointwiseOptions{});
+        mBlocks = pointwiseBlocks(mProgram);
+    }
+    void launch(cudaStream_t stream) override
+    {
+        launchPointwise(mProgram, mBlocks, stream);
+    }
+
+    network::PointwiseParams const& mParams;
+    Program mProgram;
+    unsigned mBlocks{0};
+};
+
 } // namespace
 
-void pointwiseOnDevice(network::PointwiseStep const* steps, size_t stepCount, ConstTensorView const* const* inputs,
-    size_t inputCount, TensorView const& output, PointwiseOptions const& options, cudaStream_t stream)
+unsigned pointwiseBlocks(Program const& program)
 {
-    Program const program = pointwise::makeProgram(steps, stepCount, inputs, inputCount, output, options);
+    return device::blocksFor((program.count + kGroupElements - 1) / kGroupElements);
+}
+
+void launchPointwise(Program const& program, unsigned blocks, cudaStream_t stream)
+{
     if (program.count == 0)
     {
         return;
     }
-    int64_t const groups = (program.count + kGroupElements - 1) / kGroupElements;
-    pointwiseKernel<<<device::blocksFor(groups), device::kThreadsPerBlock, 0, stream>>>(program);
+    pointwiseKernel<<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
     check(cudaGetLastError(), "point-wise chain: launching the kernel");
 }
 
-void run(
-    network::PointwiseParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::PointwiseParams const& params, LayerContext const& /*context*/)
 {
-    if (inputs.size() > static_cast<size_t>(kMaxPointwiseInputs))
-    {
-        throw std::invalid_argument("point-wise chain: " + std::to_string(inputs.size())
-            + " inputs, more than the CUDA backend's " + std::to_string(kMaxPointwiseInputs));
-    }
-    std::array<ConstTensorView const*, kMaxPointwiseInputs> views{};
-    for (size_t i = 0; i < inputs.size(); ++i)
-    {
-        views[i] = &inputs[i];
-    }
-    pointwiseOnDevice(params.steps.data(), params.steps.size(), views.data(), inputs.size(), outputs.at(0),
-        PointwiseOptions{}, stream);
+    return std::make_unique<PointwiseLayer>(params);
 }
 
 } // namespace kiln::cuda

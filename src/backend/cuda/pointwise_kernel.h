@@ -23,13 +23,17 @@ struct PointwiseOptions
     bool checkLayouts{true};
 };
 
-//! Runs `stepCount` steps (well formed over the inputs, at most kMaxPointwiseSteps over kMaxPointwiseInputs) once per
-//! output element; the inputs (views given by pointer, so that a caller holding them copies none: a copy allocates its
-//! shape, and enqueueV3 allocates nothing) broadcast numpy-style, at the output's rank, into `output`'s shape. Every
-//! tensor is FP32, FP16 or BF16; each step computes in float as the layer it stands for (pointwise_math.cuh). Throws
-//! std::invalid_argument before queuing anything for a program, type or shape it does not take. The output may be an
-//! input of its own shape.
-void pointwiseOnDevice(network::PointwiseStep const* steps, size_t stepCount, ConstTensorView const* const* inputs,
-    size_t inputCount, TensorView const& output, PointwiseOptions const& options, cudaStream_t stream);
+namespace pointwise
+{
+struct Program;
+} // namespace pointwise
+
+//! The grid the kernel runs `program` (pointwise::makeProgram) on.
+unsigned pointwiseBlocks(pointwise::Program const& program);
+
+//! Queues `program` on `blocks` blocks (pointwiseBlocks), nothing where it has no element. The two are worked out
+//! once per shape and addresses by the layers that run the kernel (prepared_kernel_layer.h). Throws
+//! std::runtime_error if CUDA refuses the launch.
+void launchPointwise(pointwise::Program const& program, unsigned blocks, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -80,8 +80,12 @@ struct Program
     int64_t count{0};
 };
 
-//! The program for the steps over the inputs into `output`; throws std::invalid_argument as pointwiseOnDevice
-//! documents. Allocates nothing unless it throws.
+//! The program that runs `stepCount` steps (well formed over the inputs, at most kMaxPointwiseSteps over
+//! kMaxPointwiseInputs) once per output element; the inputs (views given by pointer, so that a caller holding them
+//! copies none: a copy allocates its shape, and enqueueV3 allocates nothing) broadcast numpy-style, at the output's
+//! rank, into `output`'s shape. Every tensor is FP32, FP16 or BF16; each step computes in float as the layer it stands
+//! for (pointwise_math.cuh). Throws std::invalid_argument for a program, type or shape the kernel does not take. The
+//! output may be an input of its own shape. Allocates nothing unless it throws.
 Program makeProgram(network::PointwiseStep const* steps, size_t stepCount, ConstTensorView const* const* inputs,
     size_t inputCount, TensorView const& output, PointwiseOptions const& options);
 

@@ -5,6 +5,7 @@
 #include "backend/cpu/kernels/nn/sliding_window.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/strided_index.cuh"
 #include "network/layers/layer_utils.h"
 
@@ -323,56 +324,127 @@ Windows windowsOf(network::PoolingParams const& params, Shape const& inputShape)
     return w;
 }
 
+//! Which kernel pools, and its grid.
+enum class PoolingKernel : uint8_t
+{
+    kNONE, //!< an empty output
+    kMAX_HALF8,
+    kCHANNELS_LAST,
+    kTWO_AXES,
+    kANY_AXES,
+};
+
+struct PoolingLaunch
+{
+    PoolingKernel kernel{PoolingKernel::kNONE};
+    Windows windows{};
+    void const* input{nullptr};
+    DataType inputType{DataType::kFLOAT};
+    void* output{nullptr};
+    DataType outputType{DataType::kFLOAT};
+    int64_t count{0};    //!< outputs (kMAX_HALF8: 16-byte vectors of them)
+    int32_t channels{0}; //!< kMAX_HALF8: groups of 8 channels; kCHANNELS_LAST: channels
+    int32_t rows{0};     //!< kCHANNELS_LAST: output rows in the batch
+    dim3 grid{1, 1, 1};  //!< kCHANNELS_LAST
+};
+
 //! Same parameters and rules as cpu::runPooling (FP32/FP16/BF16; NaN propagates through max and average; a window
 //! over padding only gives 0). Throws std::invalid_argument for inconsistent parameters or shapes.
-void poolingOnDevice(
-    network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+PoolingLaunch preparePooling(
+    network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     checkPoolingArguments(params, input, output);
+    PoolingLaunch launch;
     int64_t const count = output.count();
     if (count == 0)
     {
-        return;
+        return launch;
     }
-    Windows const w = windowsOf(params, input.shape);
+    launch.windows = windowsOf(params, input.shape);
+    launch.input = input.data;
+    launch.inputType = input.type;
+    launch.output = output.data;
+    launch.outputType = output.type;
+    launch.count = count;
+    Windows const& w = launch.windows;
     bool const channelsLast = input.format == TensorFormat::kHWC;
     if (channelsLast && takesHalf8(params, input, output))
     {
-        int64_t const vectors = count / 8;
-        maxPoolHalf8Kernel<<<device::blocksFor(vectors), device::kThreadsPerBlock, 0, stream>>>(
-            static_cast<uint4 const*>(input.data), static_cast<uint4*>(output.data), w,
-            static_cast<int32_t>(input.shape[1] / 8), vectors);
+        launch.kernel = PoolingKernel::kMAX_HALF8;
+        launch.count = count / 8;
+        launch.channels = static_cast<int32_t>(input.shape[1] / 8);
     }
     else if (channelsLast)
     {
         // A block of 256 threads covers 256 (x, channel) pairs of an output row; rows beyond the grid's 65535 loop.
         int64_t const rowLength = w.outputSize[1] * input.shape[1];
         int64_t const rows = input.shape[0] * w.outputSize[0];
-        dim3 const grid(static_cast<unsigned>(std::min<int64_t>(
-                            (rowLength + device::kThreadsPerBlock - 1) / device::kThreadsPerBlock, 65535)),
+        launch.kernel = PoolingKernel::kCHANNELS_LAST;
+        launch.grid = dim3(static_cast<unsigned>(std::min<int64_t>(
+                               (rowLength + device::kThreadsPerBlock - 1) / device::kThreadsPerBlock, 65535)),
             static_cast<unsigned>(std::min<int64_t>(rows, 65535)));
-        poolingChannelsLastKernel<<<grid, device::kThreadsPerBlock, 0, stream>>>(input.data, input.type, output.data,
-            output.type, w, static_cast<int32_t>(input.shape[1]), static_cast<int32_t>(rows));
-    }
-    else if (w.rank == 2)
-    {
-        pooling2dKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            input.data, input.type, output.data, output.type, w, count);
+        launch.channels = static_cast<int32_t>(input.shape[1]);
+        launch.rows = static_cast<int32_t>(rows);
     }
     else
     {
-        poolingKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            input.data, input.type, output.data, output.type, w, count);
+        launch.kernel = w.rank == 2 ? PoolingKernel::kTWO_AXES : PoolingKernel::kANY_AXES;
+    }
+    return launch;
+}
+
+void launchPooling(PoolingLaunch const& l, cudaStream_t stream)
+{
+    switch (l.kernel)
+    {
+    case PoolingKernel::kNONE: return;
+    case PoolingKernel::kMAX_HALF8:
+        maxPoolHalf8Kernel<<<device::blocksFor(l.count), device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<uint4 const*>(l.input), static_cast<uint4*>(l.output), l.windows, l.channels, l.count);
+        break;
+    case PoolingKernel::kCHANNELS_LAST:
+        poolingChannelsLastKernel<<<l.grid, device::kThreadsPerBlock, 0, stream>>>(
+            l.input, l.inputType, l.output, l.outputType, l.windows, l.channels, l.rows);
+        break;
+    case PoolingKernel::kTWO_AXES:
+        pooling2dKernel<<<device::blocksFor(l.count), device::kThreadsPerBlock, 0, stream>>>(
+            l.input, l.inputType, l.output, l.outputType, l.windows, l.count);
+        break;
+    case PoolingKernel::kANY_AXES:
+        poolingKernel<<<device::blocksFor(l.count), device::kThreadsPerBlock, 0, stream>>>(
+            l.input, l.inputType, l.output, l.outputType, l.windows, l.count);
+        break;
     }
     check(cudaGetLastError(), "pooling: launching the kernel");
 }
 
+class PoolingLayer final : public PreparedKernelLayer
+{
+public:
+    explicit PoolingLayer(network::PoolingParams const& params)
+        : mParams(params)
+    {
+    }
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        mLaunch = preparePooling(mParams, inputs[0], outputs[0]);
+    }
+    void launch(cudaStream_t stream) override
+    {
+        launchPooling(mLaunch, stream);
+    }
+
+    network::PoolingParams const& mParams;
+    PoolingLaunch mLaunch;
+};
+
 } // namespace
 
-void run(
-    network::PoolingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::PoolingParams const& params, LayerContext const& /*context*/)
 {
-    poolingOnDevice(params, inputs[0], outputs[0], stream);
+    return std::make_unique<PoolingLayer>(params);
 }
 
 } // namespace kiln::cuda

@@ -2,13 +2,13 @@
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/strided_index.cuh"
 
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace kiln::cuda
 {
@@ -253,9 +253,18 @@ constexpr int64_t kSplitFrom = 64;
 //! The blocks a split reduction aims for: enough to keep every SM of a large GPU busy.
 constexpr int64_t kSplitBlocks = 1024;
 
+//! The tensors of one reduction, as its kernels take them.
+struct ReductionTensors
+{
+    void const* input{nullptr};
+    DataType inputType{DataType::kFLOAT};
+    void* output{nullptr};
+    DataType outputType{DataType::kFLOAT};
+};
+
 template <typename Fold>
-void launch(bool innermostReduced, ConstTensorView const& input, TensorView const& output, Reduction const& r,
-    DeviceBuffer& scratch, cudaStream_t stream)
+void launchReduction(
+    bool innermostReduced, ReductionTensors const& t, Reduction const& r, DeviceBuffer& scratch, cudaStream_t stream)
 {
     using Value = typename Fold::Value;
     if (innermostReduced)
@@ -264,14 +273,14 @@ void launch(bool innermostReduced, ConstTensorView const& input, TensorView cons
         int64_t const blocks = (r.outputCount + kWarpsPerBlock - 1) / kWarpsPerBlock;
         warpPerOutputKernel<Fold>
             <<<static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8), device::kThreadsPerBlock, 0, stream>>>(
-                input.data, input.type, output.data, output.type, r);
+                t.input, t.inputType, t.output, t.outputType, r);
         return;
     }
     int64_t const groups = (r.outputCount + kOutputsPerBlock - 1) / kOutputsPerBlock;
     if (r.reducedCount < kSplitFrom || groups > 65535)
     {
         threadPerOutputKernel<Fold><<<device::blocksFor(r.outputCount), device::kThreadsPerBlock, 0, stream>>>(
-            input.data, input.type, output.data, output.type, r);
+            t.input, t.inputType, t.output, t.outputType, r);
         return;
     }
     // Slices of the range, each long enough that its threads loop a few times, as many as fill the GPU.
@@ -287,47 +296,58 @@ void launch(bool innermostReduced, ConstTensorView const& input, TensorView cons
     dim3 const grid(static_cast<unsigned>(groups), static_cast<unsigned>(used));
     dim3 const block(kOutputsPerBlock, kSlicesPerBlock);
     splitReductionKernel<Fold>
-        <<<grid, block, 0, stream>>>(input.data, input.type, output.data, output.type, r, chunk, partials);
+        <<<grid, block, 0, stream>>>(t.input, t.inputType, t.output, t.outputType, r, chunk, partials);
     if (partials != nullptr)
     {
         finishPartialsKernel<Fold><<<device::blocksFor(r.outputCount), device::kThreadsPerBlock, 0, stream>>>(
-            partials, used, output.data, input.type, output.type, r);
+            partials, used, t.output, t.inputType, t.outputType, r);
     }
 }
 
 //! Sets `r.uniform` where the reduced axes' strides are those of one row-major range with a constant step: then
 //! stridedOffset(k, r.reduced) is k * step. Extents of 1 have no say, since their coordinate is always 0.
-void setUniformStep(std::vector<int64_t> const& extents, std::vector<int64_t> const& strides, Reduction& r)
+void setUniformStep(Reduction& r)
 {
+    StridedShape const& reduced = r.reduced;
     int64_t step = 0;
     int64_t expected = 0;
-    for (size_t axis = extents.size(); axis-- > 0;)
+    for (int32_t axis = reduced.rank; axis-- > 0;)
     {
-        if (extents[axis] == 1)
+        if (reduced.extents[axis] == 1)
         {
             continue;
         }
         if (step == 0)
         {
-            step = strides[axis];
+            step = reduced.strides[axis];
             expected = step;
         }
-        if (strides[axis] != expected)
+        if (reduced.strides[axis] != expected)
         {
             return;
         }
-        expected *= extents[axis];
+        expected *= reduced.extents[axis];
     }
     r.uniform = true;
     r.reducedStep = step;
 }
 
+//! One reduction as it is launched.
+struct ReductionLaunch
+{
+    ReductionTensors tensors;
+    Reduction reduction;
+    bool innermostReduced{false};
+    bool floats{true};
+};
+
 //! Every ReduceOperation over the axes bit i of `axes` names; the output has the kept dims (and 1 for each reduced
 //! one with keepDimensions). FP32/FP16/BF16 accumulate in double (max/min propagate NaN; avg of nothing is NaN);
 //! INT32/INT64 wrap and avg truncates toward zero. Reducing nothing gives the operation's identity. The input may be
-//! stored kLINEAR or kHWC (read through its strides); the output is kLINEAR.
-void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, ConstTensorView const& input,
-    TensorView const& output, DeviceBuffer& scratch, cudaStream_t stream)
+//! stored kLINEAR or kHWC (read through its strides); the output is kLINEAR. Its outputCount is 0 where there is
+//! nothing to launch.
+ReductionLaunch prepareReduction(
+    ReduceOperation op, uint32_t axes, bool keepDimensions, ConstTensorView const& input, TensorView const& output)
 {
     size_t const rank = input.shape.size();
     if (rank < 32 && (axes >> rank) != 0)
@@ -346,74 +366,94 @@ void reduceOnDevice(ReduceOperation op, uint32_t axes, bool keepDimensions, Cons
     {
         throw std::invalid_argument("reduce: the CUDA backend writes kLINEAR outputs");
     }
+    if (rank > static_cast<size_t>(device::kMaxRank))
+    {
+        throw std::invalid_argument("the CUDA backend takes tensors of rank at most 8");
+    }
     // The input may be stored channels-last: only the strides through which its logical axes are read change.
-    std::vector<int64_t> const strides = device::storedStrides(input.shape, input.format);
-    std::vector<int64_t> keptExtents, keptStrides, reducedExtents, reducedStrides, expected;
-    Reduction r;
+    int64_t strides[device::kMaxRank]{};
+    device::storedStridesOf(input.shape, input.format, strides);
+    ReductionLaunch launch;
+    Reduction& r = launch.reduction;
     r.op = op;
+    size_t expectedRank = 0;
+    bool shaped = true; // whether the output's shape is the reduced input's
+    auto expect = [&](int64_t extent) {
+        shaped = shaped && expectedRank < output.shape.size() && output.shape[expectedRank] == extent;
+        ++expectedRank;
+    };
     for (size_t d = 0; d < rank; ++d)
     {
         if ((axes >> d) & 1U)
         {
-            reducedExtents.push_back(input.shape[d]);
-            reducedStrides.push_back(strides[d]);
+            r.reduced.extents[r.reduced.rank] = input.shape[d];
+            r.reduced.strides[r.reduced.rank] = strides[d];
+            ++r.reduced.rank;
             r.reducedCount *= input.shape[d];
             if (keepDimensions)
             {
-                expected.push_back(1);
+                expect(1);
             }
         }
         else
         {
-            keptExtents.push_back(input.shape[d]);
-            keptStrides.push_back(strides[d]);
-            expected.push_back(input.shape[d]);
+            r.kept.extents[r.kept.rank] = input.shape[d];
+            r.kept.strides[r.kept.rank] = strides[d];
+            ++r.kept.rank;
+            expect(input.shape[d]);
         }
     }
-    if (output.shape != expected)
+    if (!shaped || expectedRank != output.shape.size())
     {
         throw std::invalid_argument("reduce: the output's shape is not the reduced input's");
     }
     r.outputCount = output.count();
-    if (r.outputCount == 0)
-    {
-        return;
-    }
-    r.kept = device::makeStridedShape(keptExtents, keptStrides);
-    r.reduced = device::makeStridedShape(reducedExtents, reducedStrides);
-    setUniformStep(reducedExtents, reducedStrides, r);
+    setUniformStep(r);
     // Whether the axis adjacent in memory is reduced: then a warp per output reads neighbouring elements.
     size_t const innermost = input.format == TensorFormat::kHWC && rank >= 3 ? 1 : rank - 1;
-    bool const innermostReduced = rank > 0 && ((axes >> innermost) & 1U) != 0;
-    if (isFloatType(input.type))
-    {
-        launch<FloatFold>(innermostReduced, input, output, r, scratch, stream);
-    }
-    else
-    {
-        launch<IntegerFold>(innermostReduced, input, output, r, scratch, stream);
-    }
-    check(cudaGetLastError(), "reduce: launching the kernel");
+    launch.innermostReduced = rank > 0 && ((axes >> innermost) & 1U) != 0;
+    launch.floats = isFloatType(input.type);
+    launch.tensors = ReductionTensors{input.data, input.type, output.data, output.type};
+    return launch;
 }
 
-//! The layer in one execution context: its state is the scratch memory of split reductions' partial results, kept
-//! for the context's life so that runs after the first allocate nothing.
-class ReduceLayer final : public DeviceLayer
+//! The layer in one execution context: its state is the prepared launch and the scratch memory of split reductions'
+//! partial results, kept for the context's life so that runs after the first allocate nothing.
+class ReduceLayer final : public PreparedKernelLayer
 {
 public:
     explicit ReduceLayer(network::ReduceParams const& params)
         : mParams(params)
     {
     }
-    void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
-        cudaStream_t stream) override
-    {
-        reduceOnDevice(mParams.operation, mParams.reduceAxes, mParams.keepDimensions, inputs.at(0), outputs.at(0),
-            mScratch, stream);
-    }
 
 private:
+    void prepare(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs) override
+    {
+        mLaunch = prepareReduction(
+            mParams.operation, mParams.reduceAxes, mParams.keepDimensions, inputs.at(0), outputs.at(0));
+    }
+
+    void launch(cudaStream_t stream) override
+    {
+        ReductionLaunch const& l = mLaunch;
+        if (l.reduction.outputCount == 0)
+        {
+            return;
+        }
+        if (l.floats)
+        {
+            launchReduction<FloatFold>(l.innermostReduced, l.tensors, l.reduction, mScratch, stream);
+        }
+        else
+        {
+            launchReduction<IntegerFold>(l.innermostReduced, l.tensors, l.reduction, mScratch, stream);
+        }
+        check(cudaGetLastError(), "reduce: launching the kernel");
+    }
+
     network::ReduceParams mParams;
+    ReductionLaunch mLaunch;
     DeviceBuffer mScratch;
 };
 

@@ -3,9 +3,12 @@
 // (placeholders, -1, a shape-tensor input), so the reshape is only a reinterpretation. A shuffle that permutes axes
 // (axis_permutation.h) moves whole rows in vectors of up to 16 bytes when the innermost axis stays innermost (the
 // attention heads' split and merge, (0, 2, 1, 3)), and goes through 32x32 tiles in shared memory when it moves, so
-// that reads and writes are both coalesced; other shuffles take a kernel that finds each element's source alone.
+// that reads and writes are both coalesced; other shuffles take a kernel that finds each element's source alone. A
+// shuffle that moves no element is a copy (copy.cu), where views (builder/view_layers.h) have not made it nothing.
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/axis_permutation.h"
+#include "backend/cuda/kernels.h"
+#include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
@@ -125,9 +128,9 @@ __global__ void __launch_bounds__(kTile* kTileRowsPerPass)
     }
 }
 
-bool isIdentity(std::vector<int32_t> const& order)
+bool isIdentity(int32_t const* order, size_t rank)
 {
-    for (size_t i = 0; i < order.size(); ++i)
+    for (size_t i = 0; i < rank; ++i)
     {
         if (order[i] != static_cast<int32_t>(i))
         {
@@ -137,12 +140,12 @@ bool isIdentity(std::vector<int32_t> const& order)
     return true;
 }
 
-//! Checks that `order` permutes `rank` dims.
-void requirePermutation(std::vector<int32_t> const& order, size_t rank, char const* which)
+//! Checks that `order` permutes `rank` dims (at most nvinfer1::Dims::MAX_DIMS).
+void requirePermutation(int32_t const* order, size_t rank, char const* which)
 {
-    std::vector<bool> seen(rank, false);
-    bool valid = order.size() == rank;
-    for (size_t i = 0; valid && i < order.size(); ++i)
+    bool seen[nvinfer1::Dims::MAX_DIMS]{};
+    bool valid = rank <= static_cast<size_t>(nvinfer1::Dims::MAX_DIMS);
+    for (size_t i = 0; valid && i < rank; ++i)
     {
         valid = order[i] >= 0 && static_cast<size_t>(order[i]) < rank && !seen[static_cast<size_t>(order[i])];
         if (valid)
@@ -157,47 +160,73 @@ void requirePermutation(std::vector<int32_t> const& order, size_t rank, char con
     }
 }
 
-void copyWhole(ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+//! Row-major strides of the `rank` extents.
+void rowMajorStrides(int64_t const* extents, size_t rank, int64_t* strides)
 {
-    size_t const bytes = static_cast<size_t>(output.count()) * elementSize(input.type);
-    check(cudaMemcpyAsync(output.data, input.data, bytes, cudaMemcpyDeviceToDevice, stream), "shuffle: copying");
+    int64_t stride = 1;
+    for (size_t axis = rank; axis-- > 0;)
+    {
+        strides[axis] = stride;
+        stride *= extents[axis];
+    }
 }
 
-//! Any shuffle: each output element's source found through both transposes (shuffleKernel).
-void moveEachElement(std::vector<int32_t> const& firstTranspose, std::vector<int32_t> const& secondTranspose,
-    ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+//! Which kernel a shuffle runs.
+enum class ShuffleMove
 {
+    kNOTHING,      //!< no element
+    kCOPY,         //!< no element moves: a copy
+    kEACH_ELEMENT, //!< not one permutation: each element's source through both transposes
+    kROWS,         //!< a permutation that keeps the innermost axis: whole rows in vectors
+    kTILES,        //!< a permutation that moves the innermost axis: 32x32 tiles through shared memory
+    kGATHER,       //!< any other permutation: each element's source along the simplified axes
+};
+
+//! How a shuffle moves its elements and its kernel's arguments, worked out from its shapes and element size alone.
+struct ShufflePlan
+{
+    ShuffleMove move{ShuffleMove::kNOTHING};
+    //! kEACH_ELEMENT: shuffleKernel's two steps; kGATHER: its one step, along the simplified axes.
+    StridedShape reshaped;
+    StridedShape transposed;
+    bool firstIsIdentity{false};
+    StridedShape rows; //!< kROWS: the outer axes, strides counted in rows
+    uint64_t rowBytes{0};
+    TileMove tiles;     //!< kTILES
+    unsigned blocks{0}; //!< the grid of every kernel but the row kernel's, whose vectors depend on the addresses
+};
+
+//! Any shuffle: each output element's source found through both transposes (shuffleKernel).
+void planEachElement(int32_t const* first, int32_t const* second, ConstTensorView const& input,
+    TensorView const& output, ShufflePlan& plan)
+{
+    size_t const inRank = input.shape.size();
+    size_t const outRank = output.shape.size();
     // The reshape's result, in which the second transpose picks: reshaped[second[i]] = out.shape[i].
-    std::vector<int64_t> reshapedExtents(output.shape.size());
-    for (size_t i = 0; i < output.shape.size(); ++i)
+    int64_t reshapedExtents[nvinfer1::Dims::MAX_DIMS]{};
+    for (size_t i = 0; i < outRank; ++i)
     {
-        reshapedExtents[static_cast<size_t>(secondTranspose[i])] = output.shape[i];
+        reshapedExtents[second[i]] = output.shape[i];
     }
-    std::vector<int64_t> const reshapedStrides = device::rowMajorStrides(reshapedExtents);
-    std::vector<int64_t> outputStrides(output.shape.size());
-    for (size_t i = 0; i < output.shape.size(); ++i)
+    int64_t reshapedStrides[nvinfer1::Dims::MAX_DIMS]{};
+    rowMajorStrides(reshapedExtents, outRank, reshapedStrides);
+    plan.reshaped.rank = static_cast<int32_t>(outRank);
+    for (size_t i = 0; i < outRank; ++i)
     {
-        outputStrides[i] = reshapedStrides[static_cast<size_t>(secondTranspose[i])];
+        plan.reshaped.extents[i] = output.shape[i];
+        plan.reshaped.strides[i] = reshapedStrides[second[i]];
     }
     // The first transpose's result, row-major, read through the input's strides.
-    std::vector<int64_t> const inputStrides = device::rowMajorStrides(input.shape);
-    std::vector<int64_t> transposedExtents(input.shape.size());
-    std::vector<int64_t> transposedStrides(input.shape.size());
-    for (size_t i = 0; i < input.shape.size(); ++i)
+    int64_t inputStrides[nvinfer1::Dims::MAX_DIMS]{};
+    rowMajorStrides(input.shape.data(), inRank, inputStrides);
+    plan.transposed.rank = static_cast<int32_t>(inRank);
+    for (size_t i = 0; i < inRank; ++i)
     {
-        transposedExtents[i] = input.shape[static_cast<size_t>(firstTranspose[i])];
-        transposedStrides[i] = inputStrides[static_cast<size_t>(firstTranspose[i])];
+        plan.transposed.extents[i] = input.shape[first[i]];
+        plan.transposed.strides[i] = inputStrides[first[i]];
     }
-    StridedShape const reshaped = device::makeStridedShape(output.shape, outputStrides);
-    StridedShape const transposed = device::makeStridedShape(transposedExtents, transposedStrides);
-    bool const firstIsIdentity = isIdentity(firstTranspose);
-    int64_t const count = output.count();
-    device::withElementOfSize(elementSize(input.type), "shuffle", [&](auto element) {
-        using T = decltype(element);
-        shuffleKernel<T>
-            <<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(static_cast<T const*>(input.data),
-                static_cast<T*>(output.data), reshaped, transposed, firstIsIdentity, count);
-    });
+    plan.firstIsIdentity = isIdentity(first, inRank);
+    plan.blocks = device::blocksFor(output.count());
 }
 
 //! The output's extents and, for each output axis, the input's stride along it.
@@ -219,52 +248,19 @@ PermutedStrides permutedStrides(AxisPermutation const& p)
     return permuted;
 }
 
-//! A permutation that keeps the innermost axis: rows moved in the widest vectors that divide a row and both tensors'
-//! alignment (16 bytes for the 64-element FP16 rows of attention heads).
-void moveRows(AxisPermutation const& p, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+//! A permutation that keeps the innermost axis: rows moved as units (their vectors' width, bindRows).
+void planRows(AxisPermutation const& p, size_t elementBytes, ShufflePlan& plan)
 {
-    auto const rowBytes = static_cast<uint64_t>(p.extents.back()) * elementSize(input.type);
-    uint64_t const address = reinterpret_cast<uintptr_t>(input.data) | reinterpret_cast<uintptr_t>(output.data);
-    uint64_t width = 16;
-    while (width > 1 && (rowBytes % width != 0 || address % width != 0))
-    {
-        width /= 2;
-    }
+    plan.rowBytes = static_cast<uint64_t>(p.extents.back()) * elementBytes;
     // The outer axes, in rows: the input's row-major strides over its axes but the innermost.
     AxisPermutation outer{std::vector<int64_t>(p.extents.begin(), p.extents.end() - 1),
         std::vector<int32_t>(p.order.begin(), p.order.end() - 1)};
     PermutedStrides const rows = permutedStrides(outer);
-    StridedShape const shape = device::makeStridedShape(rows.extents, rows.inputStrides);
-    auto const rowVectors = static_cast<int64_t>(rowBytes / width);
-    int64_t const count = output.count() * static_cast<int64_t>(elementSize(input.type)) / static_cast<int64_t>(width);
-    auto const launch = [&](auto vector) {
-        using V = decltype(vector);
-        auto const* from = static_cast<V const*>(input.data);
-        auto* to = static_cast<V*>(output.data);
-        if (count <= INT32_MAX) // grid-stride steps stay below 2^32 past any index
-        {
-            moveRowsKernel<V, uint32_t><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-                from, to, shape, static_cast<uint32_t>(rowVectors), static_cast<uint32_t>(count));
-        }
-        else
-        {
-            moveRowsKernel<V, int64_t>
-                <<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(from, to, shape, rowVectors, count);
-        }
-    };
-    switch (width)
-    {
-    case 16: launch(uint4{}); break;
-    case 8: launch(uint2{}); break;
-    case 4: launch(uint32_t{}); break;
-    case 2: launch(uint16_t{}); break;
-    default: launch(uint8_t{}); break;
-    }
+    plan.rows = device::makeStridedShape(rows.extents, rows.inputStrides);
 }
 
 //! A permutation that moves the innermost axis, both tile axes at least a quarter tile long: through shared memory.
-void transposeTiles(
-    AxisPermutation const& p, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+void planTiles(AxisPermutation const& p, ShufflePlan& plan)
 {
     auto const rank = static_cast<int32_t>(p.extents.size());
     std::vector<int64_t> const inputStrides = device::rowMajorStrides(p.extents);
@@ -276,7 +272,8 @@ void transposeTiles(
     }
     auto const inner = static_cast<size_t>(rank - 1);
     auto const outputInner = static_cast<size_t>(p.order.back()); // the input axis the output keeps innermost
-    TileMove move;
+    TileMove& move = plan.tiles;
+    move = TileMove{};
     move.rows = p.extents[outputInner];
     move.columns = p.extents[inner];
     move.inRowStride = inputStrides[outputInner];
@@ -296,90 +293,216 @@ void transposeTiles(
         }
     }
     move.tiles = batches * move.tileRows * move.tileColumns;
-    unsigned const blocks = static_cast<unsigned>(move.tiles < 65535 * 8 ? move.tiles : 65535 * 8);
-    device::withElementOfSize(elementSize(input.type), "shuffle", [&](auto element) {
-        using T = decltype(element);
-        transposeTilesKernel<T><<<blocks, dim3(kTile, kTileRowsPerPass), 0, stream>>>(
-            static_cast<T const*>(input.data), static_cast<T*>(output.data), move);
-    });
+    plan.blocks = static_cast<unsigned>(move.tiles < 65535 * 8 ? move.tiles : 65535 * 8);
 }
 
 //! Any other permutation: each output element's source along the simplified axes (shuffleKernel's single step).
-void gatherPermuted(
-    AxisPermutation const& p, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+void planGather(AxisPermutation const& p, int64_t count, ShufflePlan& plan)
 {
     PermutedStrides const permuted = permutedStrides(p);
-    StridedShape const shape = device::makeStridedShape(permuted.extents, permuted.inputStrides);
-    int64_t const count = output.count();
-    device::withElementOfSize(elementSize(input.type), "shuffle", [&](auto element) {
-        using T = decltype(element);
-        shuffleKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            static_cast<T const*>(input.data), static_cast<T*>(output.data), shape, shape, true, count);
-    });
+    plan.reshaped = device::makeStridedShape(permuted.extents, permuted.inputStrides);
+    plan.transposed = plan.reshaped;
+    plan.firstIsIdentity = true;
+    plan.blocks = device::blocksFor(count);
 }
 
-//! `firstTranspose` has one entry per input dim, `secondTranspose` one per output dim (out.shape[i] =
-//! reshaped[secondTranspose[i]]). Every byte-addressable type; input and output share it. One kernel, or one
-//! device-to-device copy when the shuffle moves no element.
-void shuffleOnDevice(std::vector<int32_t> const& firstTranspose, std::vector<int32_t> const& secondTranspose,
-    ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+//! The kernel for a shuffle of `input` into `output` (checked, with elements), and its arguments. Allocates (the
+//! permutation's simplification): run when the shapes change, not when only the addresses do.
+ShufflePlan planShuffle(
+    int32_t const* firstOrder, int32_t const* secondOrder, ConstTensorView const& input, TensorView const& output)
 {
-    requirePermutation(firstTranspose, input.shape.size(), "first");
-    requirePermutation(secondTranspose, output.shape.size(), "second");
-    if (input.type != output.type || input.count() != output.count())
-    {
-        throw std::invalid_argument("shuffle: the output must have the input's type and element count");
-    }
-    if (output.count() == 0)
-    {
-        return;
-    }
-    device::withElementOfSize(elementSize(input.type), "shuffle", [](auto) {}); // refuses sub-byte types
+    ShufflePlan plan;
+    std::vector<int32_t> const first(firstOrder, firstOrder + input.shape.size());
+    std::vector<int32_t> const second(secondOrder, secondOrder + output.shape.size());
     std::vector<int64_t> reshaped(output.shape.size());
     for (size_t i = 0; i < output.shape.size(); ++i)
     {
-        reshaped[static_cast<size_t>(secondTranspose[i])] = output.shape[i];
+        reshaped[static_cast<size_t>(second[i])] = output.shape[i];
     }
-    std::optional<AxisPermutation> const permutation
-        = shuffleAsPermutation(firstTranspose, secondTranspose, input.shape, reshaped);
+    std::optional<AxisPermutation> const permutation = shuffleAsPermutation(first, second, input.shape, reshaped);
     if (!permutation)
     {
-        moveEachElement(firstTranspose, secondTranspose, input, output, stream);
-        check(cudaGetLastError(), "shuffle: launching the kernel");
-        return;
+        plan.move = ShuffleMove::kEACH_ELEMENT;
+        planEachElement(firstOrder, secondOrder, input, output, plan);
+        return plan;
     }
     AxisPermutation const simple = simplifyPermutation(*permutation);
     size_t const rank = simple.order.size();
     if (rank == 1)
     {
-        copyWhole(input, output, stream);
-        return;
+        plan.move = ShuffleMove::kCOPY;
+        return plan;
     }
     bool const tiles = std::min(simple.extents[static_cast<size_t>(simple.order.back())], simple.extents.back())
         >= kTile / 4;
     if (simple.order.back() == static_cast<int32_t>(rank - 1))
     {
-        moveRows(simple, input, output, stream);
+        plan.move = ShuffleMove::kROWS;
+        planRows(simple, elementSize(input.type), plan);
     }
     else if (tiles)
     {
-        transposeTiles(simple, input, output, stream);
+        plan.move = ShuffleMove::kTILES;
+        planTiles(simple, plan);
     }
     else
     {
-        gatherPermuted(simple, input, output, stream);
+        plan.move = ShuffleMove::kGATHER;
+        planGather(simple, output.count(), plan);
     }
-    check(cudaGetLastError(), "shuffle: launching the kernel");
+    return plan;
 }
+
+//! The row kernel's launch for one pair of addresses: the widest vectors that divide a row and both tensors'
+//! alignment (16 bytes for the 64-element FP16 rows of attention heads).
+struct RowLaunch
+{
+    uint64_t width{1};
+    int64_t rowVectors{0};
+    int64_t count{0}; //!< vectors in all
+    unsigned blocks{0};
+};
+
+RowLaunch bindRows(ShufflePlan const& plan, void const* input, void* output, int64_t bytes)
+{
+    uint64_t const address = reinterpret_cast<uintptr_t>(input) | reinterpret_cast<uintptr_t>(output);
+    RowLaunch launch;
+    launch.width = 16;
+    while (launch.width > 1 && (plan.rowBytes % launch.width != 0 || address % launch.width != 0))
+    {
+        launch.width /= 2;
+    }
+    launch.rowVectors = static_cast<int64_t>(plan.rowBytes / launch.width);
+    launch.count = bytes / static_cast<int64_t>(launch.width);
+    launch.blocks = device::blocksFor(launch.count);
+    return launch;
+}
+
+template <typename V>
+void launchRows(StridedShape const& rows, RowLaunch const& launch, void const* input, void* output, cudaStream_t stream)
+{
+    auto const* from = static_cast<V const*>(input);
+    auto* to = static_cast<V*>(output);
+    if (launch.count <= INT32_MAX) // grid-stride steps stay below 2^32 past any index
+    {
+        moveRowsKernel<V, uint32_t><<<launch.blocks, device::kThreadsPerBlock, 0, stream>>>(
+            from, to, rows, static_cast<uint32_t>(launch.rowVectors), static_cast<uint32_t>(launch.count));
+    }
+    else
+    {
+        moveRowsKernel<V, int64_t>
+            <<<launch.blocks, device::kThreadsPerBlock, 0, stream>>>(from, to, rows, launch.rowVectors, launch.count);
+    }
+}
+
+//! The layer's first transpose has one entry per input dim, its second one per output dim (out.shape[i] =
+//! reshaped[secondTranspose[i]]). Every byte-addressable type; input and output share it. One kernel. The plan is
+//! made again only when the shapes or the type change; new addresses only rebind it, allocating nothing.
+class ShuffleLayer final : public PreparedKernelLayer
+{
+public:
+    explicit ShuffleLayer(network::ShuffleParams const& params)
+        : mParams(params)
+    {
+    }
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        ConstTensorView const& input = inputs[0];
+        TensorView const& output = outputs[0];
+        int32_t const* first = mParams.firstTranspose.order;
+        int32_t const* second = mParams.secondTranspose.order;
+        requirePermutation(first, input.shape.size(), "first");
+        requirePermutation(second, output.shape.size(), "second");
+        if (input.type != output.type || input.count() != output.count())
+        {
+            throw std::invalid_argument("shuffle: the output must have the input's type and element count");
+        }
+        mInput = input.data;
+        mOutput = output.data;
+        mCount = output.count();
+        mElementBytes = elementSize(input.type);
+        if (mCount == 0)
+        {
+            mPlan.move = ShuffleMove::kNOTHING;
+            mPlanned = false;
+            return;
+        }
+        device::withElementOfSize(mElementBytes, "shuffle", [](auto) {}); // refuses sub-byte types
+        if (!mPlanned || input.type != mPlannedType || input.shape != mPlannedInput || output.shape != mPlannedOutput)
+        {
+            mPlanned = false;
+            mPlan = planShuffle(first, second, input, output);
+            mPlannedType = input.type;
+            mPlannedInput = input.shape; // assigned in place: no allocation once the rank has been seen
+            mPlannedOutput = output.shape;
+            mPlanned = true;
+        }
+        if (mPlan.move == ShuffleMove::kROWS)
+        {
+            mRows = bindRows(mPlan, mInput, mOutput, mCount * static_cast<int64_t>(mElementBytes));
+        }
+    }
+
+    void launch(cudaStream_t stream) override
+    {
+        switch (mPlan.move)
+        {
+        case ShuffleMove::kNOTHING: return;
+        case ShuffleMove::kCOPY:
+            copyOnDevice(mOutput, mInput, static_cast<size_t>(mCount) * mElementBytes, stream);
+            return;
+        case ShuffleMove::kROWS: launchRowVectors(stream); break;
+        case ShuffleMove::kTILES:
+            device::withElementOfSize(mElementBytes, "shuffle", [&](auto element) {
+                using T = decltype(element);
+                transposeTilesKernel<T><<<mPlan.blocks, dim3(kTile, kTileRowsPerPass), 0, stream>>>(
+                    static_cast<T const*>(mInput), static_cast<T*>(mOutput), mPlan.tiles);
+            });
+            break;
+        default: // kEACH_ELEMENT and kGATHER
+            device::withElementOfSize(mElementBytes, "shuffle", [&](auto element) {
+                using T = decltype(element);
+                shuffleKernel<T><<<mPlan.blocks, device::kThreadsPerBlock, 0, stream>>>(static_cast<T const*>(mInput),
+                    static_cast<T*>(mOutput), mPlan.reshaped, mPlan.transposed, mPlan.firstIsIdentity, mCount);
+            });
+            break;
+        }
+        check(cudaGetLastError(), "shuffle: launching the kernel");
+    }
+
+    void launchRowVectors(cudaStream_t stream) const
+    {
+        switch (mRows.width)
+        {
+        case 16: launchRows<uint4>(mPlan.rows, mRows, mInput, mOutput, stream); break;
+        case 8: launchRows<uint2>(mPlan.rows, mRows, mInput, mOutput, stream); break;
+        case 4: launchRows<uint32_t>(mPlan.rows, mRows, mInput, mOutput, stream); break;
+        case 2: launchRows<uint16_t>(mPlan.rows, mRows, mInput, mOutput, stream); break;
+        default: launchRows<uint8_t>(mPlan.rows, mRows, mInput, mOutput, stream); break;
+        }
+    }
+
+    network::ShuffleParams const& mParams;
+    void const* mInput{nullptr};
+    void* mOutput{nullptr};
+    int64_t mCount{0};
+    size_t mElementBytes{0};
+    ShufflePlan mPlan;
+    RowLaunch mRows;
+    // The shapes and type mPlan was made for.
+    bool mPlanned{false};
+    nvinfer1::DataType mPlannedType{nvinfer1::DataType::kFLOAT};
+    Shape mPlannedInput;
+    Shape mPlannedOutput;
+};
 
 } // namespace
 
-void run(
-    network::ShuffleParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::ShuffleParams const& params, LayerContext const& /*context*/)
 {
-    std::vector<int32_t> const first(params.firstTranspose.order, params.firstTranspose.order + inputs[0].rank());
-    std::vector<int32_t> const second(params.secondTranspose.order, params.secondTranspose.order + outputs[0].rank());
-    shuffleOnDevice(first, second, inputs[0], outputs[0], stream);
+    return std::make_unique<ShuffleLayer>(params);
 }
 
 } // namespace kiln::cuda

@@ -2,11 +2,12 @@
 // along dim d reads input coordinate start[d] + i * stride[d], and every SampleMode decides what lies
 // outside the input. Also IPaddingLayer, which is a kFILL slice starting before the input.
 #include "backend/cuda/layer_kernels.h"
-#include "network/layers/layer_utils.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/strided_index.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -240,11 +241,15 @@ SliceGeometry sliceGeometry(SliceParameters const& params, ConstTensorView const
     g.rank = static_cast<int32_t>(rank);
     g.mode = params.mode;
     g.outputType = output.type;
-    std::vector<int64_t> const strides = device::rowMajorStrides(input.shape);
+    int64_t stride = 1;
+    for (size_t d = rank; d-- > 0;)
+    {
+        g.inputStrides[d] = stride; // row-major
+        stride *= input.shape[d];
+    }
     for (size_t d = 0; d < rank; ++d)
     {
         g.inputExtents[d] = input.shape[d];
-        g.inputStrides[d] = strides[d];
         g.outputExtents[d] = output.shape[d];
         g.start[d] = params.startTensor.data != nullptr ? 0 : params.start[d];
         g.stride[d] = params.strideTensor.data != nullptr ? 0 : params.stride[d];
@@ -270,83 +275,161 @@ SliceGeometry sliceGeometry(SliceParameters const& params, ConstTensorView const
     return g;
 }
 
+//! A slice as it is launched.
+struct SliceLaunch
+{
+    SliceGeometry geometry;
+    void const* input{nullptr};
+    void* output{nullptr};
+    int64_t count{0}; //!< 0: nothing to launch
+    size_t elementBytes{0};
+};
+
 //! The output's shape is the slice's size. Input and output share a byte-addressable type. Throws
 //! std::invalid_argument where the CPU reference does, as far as host values show it.
-void sliceOnDevice(
-    SliceParameters const& params, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+SliceLaunch prepareSlice(SliceParameters const& params, ConstTensorView const& input, TensorView const& output)
 {
     checkSliceArguments(params, input, output);
-    int64_t const count = output.count();
-    if (count == 0)
+    SliceLaunch launch;
+    if (output.count() == 0)
+    {
+        return launch;
+    }
+    launch.geometry = sliceGeometry(params, input, output);
+    launch.elementBytes = elementSize(output.type);
+    device::withElementOfSize(launch.elementBytes, "slice", [](auto) {}); // refuses other sizes now
+    launch.input = input.data;
+    launch.output = output.data;
+    launch.count = output.count();
+    return launch;
+}
+
+void launchSlice(SliceLaunch const& launch, cudaStream_t stream)
+{
+    if (launch.count == 0)
     {
         return;
     }
-    SliceGeometry const g = sliceGeometry(params, input, output);
-    device::withElementOfSize(elementSize(output.type), "slice", [&](auto element) {
+    device::withElementOfSize(launch.elementBytes, "slice", [&](auto element) {
         using T = decltype(element);
-        sliceKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            static_cast<T const*>(input.data), static_cast<T*>(output.data), g, count);
+        sliceKernel<T><<<device::blocksFor(launch.count), device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<T const*>(launch.input), static_cast<T*>(launch.output), launch.geometry, launch.count);
     });
     check(cudaGetLastError(), "slice: launching the kernel");
 }
 
-//! IPaddingLayer: zeros before and after the innermost prePadding.size() dims; negative amounts crop.
-void paddingOnDevice(std::vector<int64_t> const& prePadding, std::vector<int64_t> const& postPadding,
-    ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+//! `view` becomes input `index` where it is given (an input left empty arrives as a view without data), else a view
+//! without data; assigned in place, so that preparing again allocates nothing.
+void takeOptionalInput(LayerInputs const& inputs, size_t index, ConstTensorView& view)
 {
-    size_t const rank = input.shape.size();
-    if (prePadding.size() != postPadding.size() || prePadding.size() > rank || output.shape.size() != rank)
+    if (index < inputs.size() && inputs[index].data != nullptr)
     {
-        throw std::invalid_argument("padding: pre- and post-padding must name the same innermost dims of the input");
+        view = inputs[index];
+        return;
     }
-    // A pad is a slice that starts before the input and fills what lies outside it with zeros.
-    SliceParameters slice;
-    slice.start.assign(rank, 0);
-    slice.stride.assign(rank, 1);
-    slice.mode = nvinfer1::SampleMode::kFILL;
-    size_t const first = rank - prePadding.size();
-    for (size_t i = 0; i < prePadding.size(); ++i)
-    {
-        slice.start[first + i] = -prePadding[i];
-        if (output.shape[first + i] != input.shape[first + i] + prePadding[i] + postPadding[i])
-        {
-            throw std::invalid_argument("padding: the output's shape is not the padded input's");
-        }
-    }
-    sliceOnDevice(slice, input, output, stream);
+    view.type = nvinfer1::DataType::kFLOAT;
+    view.shape.clear();
+    view.data = nullptr;
+    view.format = TensorFormat::kLINEAR;
 }
+
+//! ISliceLayer: start and stride come from inputs 1 and 3 when given, else from the parameters; the size is the
+//! output's shape; input 4 is the fill value.
+class SliceLayer final : public PreparedKernelLayer
+{
+public:
+    explicit SliceLayer(network::SliceParams const& params)
+        : mParams(params)
+    {
+    }
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        mSlice.mode = mParams.mode;
+        takeOptionalInput(inputs, 1, mSlice.startTensor);
+        takeOptionalInput(inputs, 3, mSlice.strideTensor);
+        takeOptionalInput(inputs, 4, mSlice.fillTensor);
+        mSlice.start.clear();
+        mSlice.stride.clear();
+        if (mSlice.startTensor.data == nullptr)
+        {
+            mSlice.start.assign(mParams.start.d, mParams.start.d + std::max(mParams.start.nbDims, 0));
+        }
+        if (mSlice.strideTensor.data == nullptr)
+        {
+            mSlice.stride.assign(mParams.stride.d, mParams.stride.d + std::max(mParams.stride.nbDims, 0));
+        }
+        mLaunch = prepareSlice(mSlice, inputs[0], outputs[0]);
+    }
+    void launch(cudaStream_t stream) override
+    {
+        launchSlice(mLaunch, stream);
+    }
+
+    network::SliceParams const& mParams;
+    SliceParameters mSlice; //!< kept: its vectors and views are rewritten in the memory they hold
+    SliceLaunch mLaunch;
+};
+
+//! IPaddingLayer: zeros before and after the innermost prePadding.nbDims dims; negative amounts crop. A pad is a
+//! slice that starts before the input and fills what lies outside it with zeros.
+class PaddingLayer final : public PreparedKernelLayer
+{
+public:
+    explicit PaddingLayer(network::PaddingParams const& params)
+        : mParams(params)
+    {
+        mSlice.mode = nvinfer1::SampleMode::kFILL;
+    }
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        ConstTensorView const& input = inputs[0];
+        TensorView const& output = outputs[0];
+        nvinfer1::Dims const& pre = mParams.prePadding;
+        nvinfer1::Dims const& post = mParams.postPadding;
+        size_t const rank = input.shape.size();
+        int32_t const padded = std::max(pre.nbDims, 0);
+        if (padded != std::max(post.nbDims, 0) || static_cast<size_t>(padded) > rank || output.shape.size() != rank)
+        {
+            throw std::invalid_argument(
+                "padding: pre- and post-padding must name the same innermost dims of the input");
+        }
+        mSlice.start.assign(rank, 0);
+        mSlice.stride.assign(rank, 1);
+        size_t const first = rank - static_cast<size_t>(padded);
+        for (int32_t i = 0; i < padded; ++i)
+        {
+            mSlice.start[first + i] = -pre.d[i];
+            if (output.shape[first + i] != input.shape[first + i] + pre.d[i] + post.d[i])
+            {
+                throw std::invalid_argument("padding: the output's shape is not the padded input's");
+            }
+        }
+        mLaunch = prepareSlice(mSlice, input, output);
+    }
+    void launch(cudaStream_t stream) override
+    {
+        launchSlice(mLaunch, stream);
+    }
+
+    network::PaddingParams const& mParams;
+    SliceParameters mSlice;
+    SliceLaunch mLaunch;
+};
 
 } // namespace
 
-void run(
-    network::SliceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::SliceParams const& params, LayerContext const& /*context*/)
 {
-    // Start and stride come from inputs 1 and 3 when given (an input left empty arrives as a view without data),
-    // else from the parameters; the size is the output's shape; input 4 is the fill value.
-    auto given = [&](size_t index) {
-        return index < inputs.size() && inputs[index].data != nullptr ? inputs[index] : ConstTensorView{};
-    };
-    SliceParameters slice;
-    slice.mode = params.mode;
-    slice.startTensor = given(1);
-    slice.strideTensor = given(3);
-    slice.fillTensor = given(4);
-    if (slice.startTensor.data == nullptr)
-    {
-        slice.start = network::dimsToVector(params.start);
-    }
-    if (slice.strideTensor.data == nullptr)
-    {
-        slice.stride = network::dimsToVector(params.stride);
-    }
-    sliceOnDevice(slice, inputs[0], outputs[0], stream);
+    return std::make_unique<SliceLayer>(params);
 }
 
-void run(
-    network::PaddingParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::PaddingParams const& params, LayerContext const& /*context*/)
 {
-    paddingOnDevice(network::dimsToVector(params.prePadding), network::dimsToVector(params.postPadding), inputs[0],
-        outputs[0], stream);
+    return std::make_unique<PaddingLayer>(params);
 }
 
 } // namespace kiln::cuda

@@ -6,6 +6,7 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/element_groups.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -289,56 +290,74 @@ __global__ void __launch_bounds__(blockThreadsFor(kGroup))
 //! The longest row the register-row kernels hold.
 constexpr int64_t kMaxRegisterRow = 16384;
 
+//! A register-row kernel (registerRowKernel) and its launch, chosen once per shape and addresses.
+struct RegisterRowLaunch
+{
+    void (*kernel)(void const*, void*, int64_t, int32_t, bool){nullptr};
+    unsigned blocks{0};
+    unsigned threads{0};
+    bool grouped{false};
+};
+
 template <DataType kType, int kGroup, int kChunks>
-void launchRegisterRows(ConstTensorView const& input, TensorView const& output, Rows const& rows, cudaStream_t stream)
+RegisterRowLaunch registerRows(ConstTensorView const& input, TensorView const& output, Rows const& rows)
 {
     constexpr int64_t kRowsPerBlock = blockThreadsFor(kGroup) / kGroup;
     int64_t const blocks = (rows.count + kRowsPerBlock - 1) / kRowsPerBlock;
-    bool const grouped = rows.length % device::kGroupElements == 0 && device::alignedForGroups(input.data, kType)
+    RegisterRowLaunch launch;
+    launch.kernel = registerRowKernel<kType, kGroup, kChunks>;
+    launch.blocks = static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8);
+    launch.threads = blockThreadsFor(kGroup);
+    launch.grouped = rows.length % device::kGroupElements == 0 && device::alignedForGroups(input.data, kType)
         && device::alignedForGroups(output.data, kType);
-    registerRowKernel<kType, kGroup, kChunks>
-        <<<static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8), blockThreadsFor(kGroup), 0, stream>>>(
-            input.data, output.data, rows.count, static_cast<int32_t>(rows.length), grouped);
+    return launch;
 }
 
 //! The register-row kernel whose rows are the shortest that hold `rows.length` elements.
 template <DataType kType>
-void softmaxInRegisters(ConstTensorView const& input, TensorView const& output, Rows const& rows, cudaStream_t stream)
+RegisterRowLaunch softmaxInRegisters(ConstTensorView const& input, TensorView const& output, Rows const& rows)
 {
     int64_t const length = rows.length;
     if (length <= 128)
     {
-        launchRegisterRows<kType, 32, 1>(input, output, rows, stream);
+        return registerRows<kType, 32, 1>(input, output, rows);
     }
-    else if (length <= 256)
+    if (length <= 256)
     {
-        launchRegisterRows<kType, 32, 2>(input, output, rows, stream);
+        return registerRows<kType, 32, 2>(input, output, rows);
     }
-    else if (length <= 512)
+    if (length <= 512)
     {
-        launchRegisterRows<kType, 32, 4>(input, output, rows, stream);
+        return registerRows<kType, 32, 4>(input, output, rows);
     }
-    else if (length <= 1024)
+    if (length <= 1024)
     {
-        launchRegisterRows<kType, 32, 8>(input, output, rows, stream);
+        return registerRows<kType, 32, 8>(input, output, rows);
     }
-    else if (length <= 2048)
+    if (length <= 2048)
     {
-        launchRegisterRows<kType, 128, 4>(input, output, rows, stream);
+        return registerRows<kType, 128, 4>(input, output, rows);
     }
-    else if (length <= 4096)
+    if (length <= 4096)
     {
-        launchRegisterRows<kType, 128, 8>(input, output, rows, stream);
+        return registerRows<kType, 128, 8>(input, output, rows);
     }
-    else if (length <= 8192)
+    if (length <= 8192)
     {
-        launchRegisterRows<kType, 256, 8>(input, output, rows, stream);
+        return registerRows<kType, 256, 8>(input, output, rows);
     }
-    else
-    {
-        launchRegisterRows<kType, 512, 8>(input, output, rows, stream);
-    }
+    return registerRows<kType, 512, 8>(input, output, rows);
 }
+
+//! Which kernel a softmax runs.
+enum class SoftMaxPath
+{
+    kNONE, //!< an empty tensor
+    kREGISTERS,
+    kTHREAD_PER_ROW,
+    kWARP_PER_ROW,
+    kBLOCK_PER_ROW
+};
 
 //! The axis `axes` names when it names exactly one below `rank`, else -1.
 int32_t singleAxis(uint32_t axes, int32_t rank)
@@ -355,68 +374,124 @@ int32_t singleAxis(uint32_t axes, int32_t rank)
 
 //! Softmax along the one axis that `axes` names, over FP32/FP16/BF16 tensors of one shape. Stable: exponentials are
 //! taken relative to the axis maximum (NaN is skipped by the maximum, then makes the whole row NaN, as on the CPU).
-void softmaxOnDevice(uint32_t axes, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+class SoftMaxLayer final : public PreparedKernelLayer
 {
-    if (input.shape != output.shape || !isFloatType(input.type) || !isFloatType(output.type))
+public:
+    explicit SoftMaxLayer(network::SoftMaxParams const& params)
+        : mAxes(params.axes)
     {
-        throw std::invalid_argument("softmax: input and output must be FP32, FP16 or BF16 of one shape");
     }
-    int32_t const rank = input.rank();
-    int32_t const axisIndex = singleAxis(axes, rank);
-    if (axisIndex < 0)
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
     {
-        throw std::invalid_argument("softmax: axes mask " + std::to_string(axes)
-            + " must name exactly one axis of a rank-" + std::to_string(rank) + " input");
-    }
-    if (input.count() == 0)
-    {
-        return;
-    }
-    auto const axis = static_cast<size_t>(axisIndex);
-    Rows rows{};
-    rows.length = input.shape[axis];
-    rows.inner = 1;
-    for (size_t a = axis + 1; a < input.shape.size(); ++a)
-    {
-        rows.inner *= input.shape[a];
-    }
-    rows.count = input.count() / rows.length;
-    if (rows.inner == 1 && rows.length <= kMaxRegisterRow && input.type == output.type)
-    {
-        switch (input.type)
+        ConstTensorView const& input = inputs[0];
+        TensorView const& output = outputs[0];
+        if (input.shape != output.shape || !isFloatType(input.type) || !isFloatType(output.type))
         {
-        case DataType::kHALF: softmaxInRegisters<DataType::kHALF>(input, output, rows, stream); break;
-        case DataType::kBF16: softmaxInRegisters<DataType::kBF16>(input, output, rows, stream); break;
-        default: softmaxInRegisters<DataType::kFLOAT>(input, output, rows, stream); break;
+            throw std::invalid_argument("softmax: input and output must be FP32, FP16 or BF16 of one shape");
+        }
+        int32_t const rank = input.rank();
+        int32_t const axisIndex = singleAxis(mAxes, rank);
+        if (axisIndex < 0)
+        {
+            throw std::invalid_argument("softmax: axes mask " + std::to_string(mAxes)
+                + " must name exactly one axis of a rank-" + std::to_string(rank) + " input");
+        }
+        mInput = input.data;
+        mInputType = input.type;
+        mOutput = output.data;
+        mOutputType = output.type;
+        mRows = Rows{};
+        mPath = SoftMaxPath::kNONE;
+        if (input.count() == 0)
+        {
+            return; // nothing to launch
+        }
+        auto const axis = static_cast<size_t>(axisIndex);
+        mRows.length = input.shape[axis];
+        mRows.inner = 1;
+        for (size_t a = axis + 1; a < input.shape.size(); ++a)
+        {
+            mRows.inner *= input.shape[a];
+        }
+        mRows.count = input.count() / mRows.length;
+        choosePath(input, output);
+    }
+
+    //! The kernel for mRows, and its grid.
+    void choosePath(ConstTensorView const& input, TensorView const& output)
+    {
+        Rows const& rows = mRows;
+        if (rows.inner == 1 && rows.length <= kMaxRegisterRow && input.type == output.type)
+        {
+            mPath = SoftMaxPath::kREGISTERS;
+            switch (input.type)
+            {
+            case DataType::kHALF: mRegisters = softmaxInRegisters<DataType::kHALF>(input, output, rows); break;
+            case DataType::kBF16: mRegisters = softmaxInRegisters<DataType::kBF16>(input, output, rows); break;
+            default: mRegisters = softmaxInRegisters<DataType::kFLOAT>(input, output, rows); break;
+            }
+        }
+        else if (rows.inner > 1)
+        {
+            mPath = SoftMaxPath::kTHREAD_PER_ROW;
+            mBlocks = device::blocksFor(rows.count);
+        }
+        else if (rows.length <= 1024)
+        {
+            mPath = SoftMaxPath::kWARP_PER_ROW;
+            constexpr int64_t kWarpsPerBlock = device::kThreadsPerBlock / 32;
+            int64_t const blocks = (rows.count + kWarpsPerBlock - 1) / kWarpsPerBlock;
+            mBlocks = static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8);
+        }
+        else
+        {
+            mPath = SoftMaxPath::kBLOCK_PER_ROW;
+            mBlocks = static_cast<unsigned>(rows.count < 65535 * 8 ? rows.count : 65535 * 8);
         }
     }
-    else if (rows.inner > 1)
+
+    void launch(cudaStream_t stream) override
     {
-        threadPerRowKernel<<<device::blocksFor(rows.count), device::kThreadsPerBlock, 0, stream>>>(
-            input.data, input.type, output.data, output.type, rows);
+        switch (mPath)
+        {
+        case SoftMaxPath::kNONE: return;
+        case SoftMaxPath::kREGISTERS:
+            mRegisters.kernel<<<mRegisters.blocks, mRegisters.threads, 0, stream>>>(
+                mInput, mOutput, mRows.count, static_cast<int32_t>(mRows.length), mRegisters.grouped);
+            break;
+        case SoftMaxPath::kTHREAD_PER_ROW:
+            threadPerRowKernel<<<mBlocks, device::kThreadsPerBlock, 0, stream>>>(
+                mInput, mInputType, mOutput, mOutputType, mRows);
+            break;
+        case SoftMaxPath::kWARP_PER_ROW:
+            warpPerRowKernel<<<mBlocks, device::kThreadsPerBlock, 0, stream>>>(
+                mInput, mInputType, mOutput, mOutputType, mRows);
+            break;
+        case SoftMaxPath::kBLOCK_PER_ROW:
+            blockPerRowKernel<<<mBlocks, 512, 0, stream>>>(mInput, mInputType, mOutput, mOutputType, mRows);
+            break;
+        }
+        check(cudaGetLastError(), "softmax: launching the kernel");
     }
-    else if (rows.length <= 1024)
-    {
-        constexpr int64_t kWarpsPerBlock = device::kThreadsPerBlock / 32;
-        int64_t const blocks = (rows.count + kWarpsPerBlock - 1) / kWarpsPerBlock;
-        warpPerRowKernel<<<static_cast<unsigned>(blocks < 65535 * 8 ? blocks : 65535 * 8), device::kThreadsPerBlock, 0,
-            stream>>>(input.data, input.type, output.data, output.type, rows);
-    }
-    else
-    {
-        int64_t const blocks = rows.count < 65535 * 8 ? rows.count : 65535 * 8;
-        blockPerRowKernel<<<static_cast<unsigned>(blocks), 512, 0, stream>>>(
-            input.data, input.type, output.data, output.type, rows);
-    }
-    check(cudaGetLastError(), "softmax: launching the kernel");
-}
+
+    uint32_t mAxes;
+    void const* mInput{nullptr};
+    DataType mInputType{DataType::kFLOAT};
+    void* mOutput{nullptr};
+    DataType mOutputType{DataType::kFLOAT};
+    Rows mRows{};
+    SoftMaxPath mPath{SoftMaxPath::kNONE};
+    RegisterRowLaunch mRegisters{};
+    unsigned mBlocks{0}; //!< the grid of the kernels other than the register-row ones
+};
 
 } // namespace
 
-void run(
-    network::SoftMaxParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::SoftMaxParams const& params, LayerContext const& /*context*/)
 {
-    softmaxOnDevice(params.axes, inputs[0], outputs[0], stream);
+    return std::make_unique<SoftMaxLayer>(params);
 }
 
 } // namespace kiln::cuda

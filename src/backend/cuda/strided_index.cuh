@@ -66,6 +66,30 @@ inline std::vector<int64_t> storedStrides(std::vector<int64_t> const& extents, n
     return strides;
 }
 
+//! storedStrides written into `strides` (one per extent, at most kMaxRank), without allocating.
+inline void storedStridesOf(std::vector<int64_t> const& extents, nvinfer1::TensorFormat format, int64_t* strides)
+{
+    size_t const rank = extents.size();
+    int64_t stride = 1;
+    if (format != nvinfer1::TensorFormat::kHWC || rank < 3)
+    {
+        for (size_t axis = rank; axis-- > 0;)
+        {
+            strides[axis] = stride;
+            stride *= extents[axis];
+        }
+        return;
+    }
+    strides[1] = 1;
+    stride = extents[1];
+    for (size_t axis = rank - 1; axis >= 2; --axis)
+    {
+        strides[axis] = stride;
+        stride *= extents[axis];
+    }
+    strides[0] = stride;
+}
+
 //! A StridedShape from host vectors; throws beyond kMaxRank.
 inline StridedShape makeStridedShape(std::vector<int64_t> const& extents, std::vector<int64_t> const& strides)
 {

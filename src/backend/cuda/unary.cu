@@ -4,6 +4,7 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/pointwise_math.cuh"
+#include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/strided_index.cuh"
 
 #include <stdexcept>
@@ -58,33 +59,59 @@ __global__ void unaryKernel(
 
 //! Every UnaryOperation: floating-point tensors computed in float (kISINF/kISNAN write BOOL), kABS/kNEG/kSIGN on
 //! INT8/INT32/INT64 (wrapping), kNOT on BOOL. Throws std::invalid_argument for types the CPU reference refuses.
-void unaryOnDevice(UnaryOperation op, ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+class UnaryLayer final : public PreparedKernelLayer
 {
-    // The CPU reference decides which types each operation takes, so both backends refuse the same ones.
-    if (output.type != cpu::unaryOutputType(op, input.type))
+public:
+    explicit UnaryLayer(network::UnaryParams const& params)
+        : mOperation(params.operation)
     {
-        throw std::invalid_argument("unary: the output's type is not the one the operation produces");
     }
-    if (input.shape != output.shape)
+
+private:
+    void prepare(LayerInputs const& inputs, LayerOutputs const& outputs) override
     {
-        throw std::invalid_argument("unary: the output's shape differs from the input's");
+        ConstTensorView const& input = inputs[0];
+        TensorView const& output = outputs[0];
+        // The CPU reference decides which types each operation takes, so both backends refuse the same ones.
+        if (output.type != cpu::unaryOutputType(mOperation, input.type))
+        {
+            throw std::invalid_argument("unary: the output's type is not the one the operation produces");
+        }
+        if (input.shape != output.shape)
+        {
+            throw std::invalid_argument("unary: the output's shape differs from the input's");
+        }
+        mInput = input.data;
+        mInputType = input.type;
+        mOutput = output.data;
+        mOutputType = output.type;
+        mCount = input.count();
     }
-    int64_t const count = input.count();
-    if (count == 0)
+
+    void launch(cudaStream_t stream) override
     {
-        return;
+        if (mCount == 0)
+        {
+            return;
+        }
+        unaryKernel<<<device::blocksFor(mCount), device::kThreadsPerBlock, 0, stream>>>(
+            mOperation, mInput, mInputType, mOutput, mOutputType, mCount);
+        check(cudaGetLastError(), "unary: launching the kernel");
     }
-    unaryKernel<<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-        op, input.data, input.type, output.data, output.type, count);
-    check(cudaGetLastError(), "unary: launching the kernel");
-}
+
+    UnaryOperation mOperation;
+    void const* mInput{nullptr};
+    device::DataType mInputType{device::DataType::kFLOAT};
+    void* mOutput{nullptr};
+    device::DataType mOutputType{device::DataType::kFLOAT};
+    int64_t mCount{0};
+};
 
 } // namespace
 
-void run(
-    network::UnaryParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+std::unique_ptr<DeviceLayer> lower(network::UnaryParams const& params, LayerContext const& /*context*/)
 {
-    unaryOnDevice(params.operation, inputs[0], outputs[0], stream);
+    return std::make_unique<UnaryLayer>(params);
 }
 
 } // namespace kiln::cuda

@@ -27,11 +27,6 @@ char const* familyName(PluginFamily family)
     return "unknown plugin interface";
 }
 
-std::string PluginAdapter::description() const
-{
-    return describePlugin(mName, mVersion, mNamespace);
-}
-
 std::unique_ptr<PluginAdapter> recreatePlugin(
     PluginPayload const& payload, std::string const& layerName, std::string const& library, std::string& error)
 {

@@ -4,6 +4,8 @@
 // (destroy() for V2, delete for V3).
 #pragma once
 
+#include "plugin/adapter/plugin_call.h"
+
 #include <NvInfer.h>
 
 #include <memory>
@@ -75,7 +77,10 @@ public:
         return mNamespace;
     }
     //! For messages: name, version and namespace.
-    std::string description() const;
+    std::string const& description() const
+    {
+        return mDescription;
+    }
 
     virtual int32_t nbOutputs() = 0;
     //! Output types from input types.
@@ -132,7 +137,20 @@ protected:
         , mName(std::move(name))
         , mVersion(std::move(version))
         , mNamespace(std::move(ns))
+        , mDescription(describePlugin(mName, mVersion, mNamespace))
+        , mEnqueueTrace(pluginCallTrace(mDescription, "runtime", "enqueue", ""))
+        , mEnqueueHostTrace(pluginCallTrace(mDescription, "runtime", "enqueueHost", ""))
     {
+    }
+
+    //! The kVERBOSE lines of an enqueue (and a host enqueue) without details, made once rather than at every run.
+    std::string const& enqueueTrace() const
+    {
+        return mEnqueueTrace;
+    }
+    std::string const& enqueueHostTrace() const
+    {
+        return mEnqueueHostTrace;
     }
 
 private:
@@ -140,6 +158,9 @@ private:
     std::string mName;
     std::string mVersion;
     std::string mNamespace;
+    std::string mDescription;
+    std::string mEnqueueTrace;
+    std::string mEnqueueHostTrace;
 };
 
 //! Takes ownership of plugin. nullptr with error if its identity cannot be read.

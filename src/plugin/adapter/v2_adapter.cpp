@@ -378,7 +378,7 @@ public:
             error = "it does not implement kiln::IHostPlugin, so it cannot run on the CPU backend";
             return false;
         }
-        int32_t const status = callPlugin(description(), "runtime", "enqueueHost", "", -1,
+        int32_t const status = callPluginTraced(enqueueHostTrace(), description(), "enqueueHost", -1,
             [&] { return host->enqueueHost(inputs.data(), outputs.data(), inputData, outputData, workspace); });
         if (status != 0)
         {
@@ -400,7 +400,7 @@ public:
         int32_t status = 0;
         if (mDynamic != nullptr)
         {
-            status = callPlugin(description(), "runtime", "enqueue", "", -1, [&] {
+            status = callPluginTraced(enqueueTrace(), description(), "enqueue", -1, [&] {
                 return mDynamic->enqueue(inputs.data(), outputs.data(), inputData, outputData, workspace, stream);
             });
         }
@@ -408,7 +408,14 @@ public:
         {
             PluginTensorDesc const* first = !inputs.empty() ? inputs.data() : outputs.data();
             auto const batch = static_cast<int32_t>(first != nullptr && first->dims.nbDims > 0 ? first->dims.d[0] : 1);
-            status = callPlugin(description(), "runtime", "enqueue", "batchSize " + std::to_string(batch), -1,
+            if (batch != mTracedBatch || mBatchTrace.empty())
+            {
+                // Made again only when the batch changes: a run in steady state formats no message.
+                mBatchTrace
+                    = pluginCallTrace(description(), "runtime", "enqueue", "batchSize " + std::to_string(batch));
+                mTracedBatch = batch;
+            }
+            status = callPluginTraced(mBatchTrace, description(), "enqueue", -1,
                 [&] { return mPlugin->enqueue(batch, inputData, outputData, workspace, stream); });
         }
         if (status == nvinfer1::kKILN_ENQUEUE_NOT_IMPLEMENTED)
@@ -425,6 +432,8 @@ public:
     }
 
 private:
+    std::string mBatchTrace; //!< the kVERBOSE line of a static-shape enqueue at mTracedBatch
+    int32_t mTracedBatch{0};
     nvinfer1::IPluginV2* mPlugin;
     nvinfer1::IPluginV2Ext* mExt;
     nvinfer1::IPluginV2IOExt* mIOExt;

@@ -252,7 +252,7 @@ public:
             error = "it does not implement kiln::IHostPlugin, so it cannot run on the CPU backend";
             return false;
         }
-        int32_t const status = callPlugin(description(), "runtime", "enqueueHost", "", -1,
+        int32_t const status = callPluginTraced(enqueueHostTrace(), description(), "enqueueHost", -1,
             [&] { return host->enqueueHost(inputs.data(), outputs.data(), inputData, outputData, workspace); });
         if (status != 0)
         {
@@ -277,7 +277,7 @@ public:
             error = "it has no IPluginV3OneRuntime capability";
             return false;
         }
-        int32_t const status = callPlugin(description(), "runtime", "enqueue", "", -1,
+        int32_t const status = callPluginTraced(enqueueTrace(), description(), "enqueue", -1,
             [&] { return runtime->enqueue(inputs.data(), outputs.data(), inputData, outputData, workspace, stream); });
         if (status != 0)
         {

@@ -79,6 +79,11 @@ void reformat(ConstTensorView const& input, TensorView const& output)
     {
         throw std::invalid_argument("reformat: the output's shape differs from the input's");
     }
+    if (input.format == output.format && input.format != TensorFormat::kHWC8)
+    {
+        cast(input, output); // element for element, on the views as they are: nothing to allocate
+        return;
+    }
     if (input.format == output.format)
     {
         // Element for element, kHWC8's padding included.
