@@ -136,12 +136,12 @@ TEST(CudaBackend, TwoContextsOnTwoStreamsAgreeWithOneAtATime)
 //! x -> Shape -> Gather(0) -> Concat(6) -> the reshape of x: a Flatten as ONNX exports express it; where `castDims`,
 //! the dimensions are also cast to FLOAT and added to the output's first row, which reads them as data. x is
 //! [batch, 2, 3]; a batch of -1 makes it dynamic, and then the dimensions are not constants the builder folds.
-NetworkMaker flattenThroughShapeTensors(bool castDims, int64_t batch = 2)
+NetworkMaker flattenThroughShapeTensors(bool castDims, int64_t batchExtent = 2)
 {
     static std::vector<int32_t> const first{0};
     static std::vector<int32_t> const six{6};
-    return [castDims, batch](INetworkDefinition& network) {
-        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{3, {batch, 2, 3}});
+    return [castDims, batchExtent](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{3, {batchExtent, 2, 3}});
         IShapeLayer* shape = network.addShape(*x);
         shape->setOutputType(0, DataType::kINT32);
         IConstantLayer* index = network.addConstant(Dims{1, {1}}, Weights{DataType::kINT32, first.data(), 1});
