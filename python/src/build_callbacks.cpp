@@ -75,8 +75,7 @@ void bindProgressMonitor(py::module_& m, py::class_<IBuilderConfig>& config)
     config.def_property("progress_monitor",
         py::cpp_function(
             [](IBuilderConfig const& self) { return self.getProgressMonitor(); }, py::return_value_policy::reference),
-        py::cpp_function(
-            [](IBuilderConfig& self, IProgressMonitor* monitor) { self.setProgressMonitor(monitor); },
+        py::cpp_function([](IBuilderConfig& self, IProgressMonitor* monitor) { self.setProgressMonitor(monitor); },
             py::keep_alive<1, 2>()),
         "The IProgressMonitor builds with this config report to (None: none); kept alive with the config.");
 }

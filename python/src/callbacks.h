@@ -53,19 +53,17 @@ Result callBack(Interface const* self, char const* className, char const* name, 
 }
 
 void bindBuildCallbacks(py::module_& m, py::class_<nvinfer1::IBuilderConfig>& config); // build_callbacks.cpp
-void bindContextCallbacks(py::class_<nvinfer1::IExecutionContext>& context); // runtime_callbacks.cpp
+void bindContextCallbacks(py::class_<nvinfer1::IExecutionContext>& context);           // runtime_callbacks.cpp
 
 //! The `error_recorder` property of a class whose C++ interface has set/getErrorRecorder (error_recorder.cpp's
 //! trt.IErrorRecorder must be bound first); the setter keeps the recorder alive with the object.
 template <typename Class, typename PyClass>
 void defineErrorRecorderProperty(PyClass& cls)
 {
-    cls.def_property(
-        "error_recorder",
-        pybind11::cpp_function([](Class const& self) { return self.getErrorRecorder(); },
-            pybind11::return_value_policy::reference),
+    cls.def_property("error_recorder",
         pybind11::cpp_function(
-            [](Class& self, nvinfer1::IErrorRecorder* recorder) { self.setErrorRecorder(recorder); },
+            [](Class const& self) { return self.getErrorRecorder(); }, pybind11::return_value_policy::reference),
+        pybind11::cpp_function([](Class& self, nvinfer1::IErrorRecorder* recorder) { self.setErrorRecorder(recorder); },
             pybind11::keep_alive<1, 2>()),
         "The IErrorRecorder Kiln reports this object's errors to (None: the logger only); kept alive with it.");
 }

@@ -30,8 +30,8 @@ public:
     }
     ErrorDesc getErrorDesc(int32_t errorIdx) const override
     {
-        return callBack(self(), "IErrorRecorder", "get_error_desc", static_cast<ErrorDesc>(""),
-            [&](py::function const& method) {
+        return callBack(
+            self(), "IErrorRecorder", "get_error_desc", static_cast<ErrorDesc>(""), [&](py::function const& method) {
                 mDescription = method(errorIdx).cast<std::string>();
                 return mDescription.c_str();
             });
@@ -50,9 +50,8 @@ public:
     }
     bool reportError(ErrorCode val, ErrorDesc desc) override
     {
-        return callBack(self(), "IErrorRecorder", "report_error", false, [&](py::function const& method) {
-            return method(val, desc != nullptr ? desc : "").cast<bool>();
-        });
+        return callBack(self(), "IErrorRecorder", "report_error", false,
+            [&](py::function const& method) { return method(val, desc != nullptr ? desc : "").cast<bool>(); });
     }
     RefCount incRefCount() override
     {

@@ -43,8 +43,8 @@ public:
                 return pointerFrom(method(tensorName, addressOf(currentMemory), size, alignment));
             });
     }
-    void* reallocateOutputAsync(char const* tensorName, void* currentMemory, uint64_t size, uint64_t alignment,
-        cudaStream_t stream) override
+    void* reallocateOutputAsync(
+        char const* tensorName, void* currentMemory, uint64_t size, uint64_t alignment, cudaStream_t stream) override
     {
         bool hasAsync = false;
         if (pythonIsRunning())
