@@ -12,6 +12,8 @@ namespace py = pybind11;
 void bindDims(py::module_& m);             // dims.cpp: Dims, the tuple every shape converts to
 void bindDataTypes(py::module_& m);        // data_types.cpp: DataType, TensorIOMode, TensorFormat
 void bindLogger(py::module_& m);           // logger.cpp: ILogger, Logger
+void bindErrorRecorder(py::module_& m);    // error_recorder.cpp: IErrorRecorder, ErrorCodeTRT
+void bindRunCallbacks(py::module_& m);     // runtime_callbacks.cpp: IOutputAllocator, IProfiler, IDebugListener
 void bindWeights(py::module_& m);          // weights.cpp: Weights from numpy arrays
 void bindHostMemory(py::module_& m);       // host_memory.cpp: IHostMemory and its buffer
 void bindPluginFields(py::module_& m);     // plugin_fields.cpp: PluginField(Type), PluginFieldCollection, TensorRTPhase

@@ -2,6 +2,7 @@
 // builder keeps its logger alive. build_serialized_network returns None on failure, as TensorRT's does, with the
 // reason sent to the logger.
 #include "bindings.h"
+#include "callbacks.h"
 #include "dims_caster.h"
 #include "error_capture.h"
 #include "logger.h"
@@ -194,6 +195,7 @@ void bindBuilderConfig(py::module_& m)
             [](IBuilderConfig& self, kiln::CpuKernels kernels) { kiln::setCpuKernels(self, kernels); },
             "Kiln: the kernels of CPU engines built with this config (kiln.CpuKernels).");
     defineContextManager(config);
+    bindBuildCallbacks(m, config);
 }
 
 IBuilder* createBuilder(PythonLogger& logger)
@@ -224,6 +226,7 @@ void bindBuilderClass(py::module_& m)
         .def("reset", &IBuilder::reset)
         .def("get_plugin_registry", &IBuilder::getPluginRegistry, py::return_value_policy::reference);
     defineContextManager(builder);
+    defineErrorRecorderProperty<IBuilder>(builder);
 }
 
 } // namespace

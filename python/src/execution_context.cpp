@@ -2,6 +2,7 @@
 // on the CUDA backend (torch's data_ptr(), cupy's data.ptr), host pointers on Kiln's CPU backend (a numpy array's
 // ctypes.data), whose engines take stream 0. Runs release the GIL: they may log from worker threads.
 #include "bindings.h"
+#include "callbacks.h"
 #include "dims_caster.h"
 #include "error_capture.h"
 
@@ -105,6 +106,7 @@ void bindExecutionContext(py::module_& m)
             },
             "Kiln: the threads a CPU context runs on (0: the cores available).");
     defineContextManager(context);
+    bindContextCallbacks(context);
     bindAddresses(context);
     bindRuns(context);
 }

@@ -3,6 +3,7 @@
 #include "logger.h"
 #include "bindings.h"
 #include "error_capture.h"
+#include "python_call.h"
 
 #include <cstdio>
 
@@ -31,6 +32,11 @@ public:
     void log(Severity severity, char const* msg) override
     {
         ErrorCapture::record(severity, msg);
+        if (!pythonIsRunning())
+        {
+            Logger::log(severity, msg); // Kiln may log from static destructors, after the interpreter has gone
+            return;
+        }
         py::gil_scoped_acquire gil;
         py::function const override = py::get_override(static_cast<Logger const*>(this), "log");
         if (!override)

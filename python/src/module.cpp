@@ -15,6 +15,8 @@ PYBIND11_MODULE(_tensorrt, m)
     kp::bindDims(m);
     kp::bindDataTypes(m);
     kp::bindLogger(m);
+    kp::bindErrorRecorder(m);
+    kp::bindRunCallbacks(m);
     kp::bindWeights(m);
     kp::bindHostMemory(m);
     kp::bindPluginFields(m);

@@ -1,6 +1,7 @@
 // INetworkDefinition and NetworkDefinitionCreationFlag. Layers and tensors belong to the network: the objects Python
 // gets for them keep it alive (reference_internal), and it keeps alive the Weights its layers were given.
 #include "bindings.h"
+#include "callbacks.h"
 #include "dims_caster.h"
 #include "layers.h"
 #include "weights.h"
@@ -139,6 +140,7 @@ void bindNetwork(py::module_& m)
 
     py::class_<INetworkDefinition> network(m, "INetworkDefinition", "The graph a builder builds, layer by layer.");
     defineContextManager(network);
+    defineErrorRecorderProperty<INetworkDefinition>(network);
     bindNetworkStructure(network);
     bindComputeLayerAdders(network);
     bindDataLayerAdders(network);

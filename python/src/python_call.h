@@ -13,6 +13,14 @@
 namespace kiln::python
 {
 
+//! Whether Python code can still run: false once the interpreter has begun to shut down (Py_FinalizeEx clears the
+//! flag before it tears modules down), when Kiln's static objects and leaked engines may still call back. Callers then
+//! skip Python: taking the GIL after finalization crashes.
+inline bool pythonIsRunning()
+{
+    return Py_IsInitialized() != 0;
+}
+
 //! "ValueError: the message" for the Python exception being handled.
 std::string describePythonError(pybind11::error_already_set const& error);
 
@@ -23,6 +31,10 @@ std::string pythonTypeName(pybind11::handle object);
 template <typename Call>
 auto callPython(Call&& call) -> decltype(call())
 {
+    if (!pythonIsRunning())
+    {
+        throw std::runtime_error("the Python interpreter has shut down");
+    }
     pybind11::gil_scoped_acquire gil;
     try
     {

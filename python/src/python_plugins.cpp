@@ -147,7 +147,7 @@ PythonPluginOwner::PythonPluginOwner(py::object plugin)
 
 PythonPluginOwner::~PythonPluginOwner()
 {
-    if (!Py_IsInitialized())
+    if (!pythonIsRunning())
     {
         mPlugin.release(); // the interpreter is gone, and the object with it
         return;

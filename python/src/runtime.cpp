@@ -1,6 +1,7 @@
 // Runtime, ICudaEngine and IEngineInspector. An engine keeps its runtime alive, a context its engine. A plan that
 // cannot be loaded gives None, as in TensorRT, with the reason sent to the logger.
 #include "bindings.h"
+#include "callbacks.h"
 #include "dims_caster.h"
 #include "error_capture.h"
 #include "logger.h"
@@ -40,6 +41,7 @@ void bindRuntimeClass(py::module_& m)
         .def_property("max_threads", &IRuntime::getMaxThreads, &IRuntime::setMaxThreads)
         .def("get_plugin_registry", &IRuntime::getPluginRegistry, py::return_value_policy::reference);
     defineContextManager(runtime);
+    defineErrorRecorderProperty<IRuntime>(runtime);
 }
 
 std::vector<Dims> profileShapes(ICudaEngine const& self, std::string const& name, int32_t profile)
@@ -127,6 +129,7 @@ void bindEngine(py::module_& m)
             return self.getIOTensorName(position);
         });
     defineContextManager(engine);
+    defineErrorRecorderProperty<ICudaEngine>(engine);
 }
 
 void bindInspector(py::module_& m)

@@ -1,8 +1,11 @@
 """Polygraphy, unmodified, with Kiln behind ``import tensorrt`` (the opt-in alias): it inspects an ONNX model as a
-TensorRT network (every layer as its interface class, with its attributes), builds an engine (``convert``), and
-inspects the engine's layers. ``polygraphy run --trt`` needs a GPU and runs on the GPU machine, not here."""
+TensorRT network (every layer as its interface class, with its attributes), builds an engine (``convert``), inspects
+the engine's layers, and compares Kiln with ONNX Runtime (``run --trt --onnxrt``). ``run`` gives TrtRunner device
+buffers through Polygraphy's CUDA wrapper: where Kiln's default backend is the CPU (no GPU), host_cuda.py replaces
+that wrapper with host memory, which Kiln's CPU backend takes; on a GPU it runs as it is, on Kiln's CUDA backend."""
 
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -12,9 +15,12 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 pytest.importorskip("polygraphy")
+import kiln  # noqa: E402 (after the skip)
 
 # Polygraphy's command line, as its `polygraphy` script starts it.
 POLYGRAPHY = "import sys; from polygraphy.tools import main; sys.argv = ['polygraphy'] + sys.argv[1:]; sys.exit(main())"
+HOST_CUDA = pathlib.Path(__file__).with_name("host_cuda.py")
+EFFICIENTNET = pathlib.Path(__file__).parents[1] / "models" / "efficientnet" / "model.onnx"
 
 
 def conv_relu_resize(path):
@@ -44,8 +50,12 @@ def polygraphy(tmp_path):
     assert installed.returncode == 0, installed.stderr
 
     def run(*args):
-        done = subprocess.run([sys.executable, "-c", POLYGRAPHY, *args], env=env, capture_output=True, text=True,
-                              cwd=tmp_path)
+        # Where Kiln runs on the CPU, TrtRunner's "device" buffers are host memory (host_cuda.py).
+        on_host = kiln.default_backend() == kiln.Backend.CPU
+        command = [str(HOST_CUDA)] if on_host else ["-c", POLYGRAPHY]
+        # faulthandler: a crash prints the Python stack it happened under (a return code of -11 is a segfault).
+        done = subprocess.run([sys.executable, "-X", "faulthandler", *command, *args], env=env, capture_output=True,
+                              text=True, cwd=tmp_path, timeout=600)
         return done.returncode, done.stdout + done.stderr
 
     return run
@@ -73,3 +83,18 @@ def test_polygraphy_builds_an_engine_and_inspects_its_layers(tmp_path, polygraph
     assert "---- 1 Engine Input(s) ----" in output and "{x [dtype=float32, shape=(1, 4, 5, 5)]}" in output
     assert "{y [dtype=float32, shape=(1, 4, 10, 10)]}" in output
     assert "resize" in output
+
+
+def test_polygraphy_run_compares_kiln_with_onnx_runtime(tmp_path, polygraphy):
+    """The command the issue names, on the zoo's EfficientNet: Polygraphy builds with its CreateConfig (a timing
+    cache it drops before building, saved afterwards), runs TrtRunner (an output allocator, a debug listener) and
+    ONNX Runtime on the same random input, and compares the outputs. The model's random weights make its logits tiny
+    (about 1e-11), so only the relative tolerance is used (--atol 0): an absolute one would pass any output."""
+    pytest.importorskip("onnxruntime")
+    code, output = polygraphy("run", str(EFFICIENTNET), "--trt", "--onnxrt", "--input-shapes", "image:[1,3,64,64]",
+                              "--save-timing-cache", "timing.cache", "--atol", "0", "--rtol", "1e-2")
+    assert code == 0, output
+    assert "Finished engine building" in output and "PASSED | Output: 'logits'" in output, output
+    assert "trt-runner" in output and "onnxrt-runner" in output and "Pass Rate: 100.00%" in output, output
+    assert (tmp_path / "timing.cache").stat().st_size > 0
+    assert "[E]" not in output, output

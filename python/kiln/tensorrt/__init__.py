@@ -7,7 +7,7 @@ The classes and functions come from the extension ``kiln._tensorrt``; what Tenso
 import numpy as _np
 
 from kiln._tensorrt import *  # noqa: F401,F403 (the API is the extension's public names)
-from kiln._tensorrt import DataType, Dims, INetworkDefinition, __version__  # noqa: F401
+from kiln._tensorrt import DataType, Dims, INetworkDefinition, IProfiler, __version__  # noqa: F401
 
 # TensorRT's short names of the data types.
 float32 = DataType.FLOAT
@@ -88,6 +88,16 @@ class Dims4(Dims):
 
     def __new__(cls, d0, d1, d2, d3):
         return super().__new__(cls, (d0, d1, d2, d3))
+
+
+class Profiler(IProfiler):
+    """An IProfiler that prints each layer's time after a run, one line per layer."""
+
+    def __init__(self):
+        IProfiler.__init__(self)
+
+    def report_layer_time(self, layer_name, ms):
+        print(f"{layer_name}: {ms:.5f}ms")
 
 
 def _add_plugin(self, call, aot=False):
