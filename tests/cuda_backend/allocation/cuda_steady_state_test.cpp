@@ -55,12 +55,13 @@ void ownKernels(INetworkDefinition& network)
     network.markOutput(*y);
 }
 
-//! x [B, 4, 8] times constant weights [8, 4] (cuBLASLt), plus a 3x3 convolution (cuDNN) of x seen as [B, 4, 8, 1],
-//! padded to keep its extent, whose [B, 2, 8, 1] result is reshaped to the product's [B, 4, 4].
+//! x [B, 4, 8] times constant weights [1, 8, 4] (cuBLASLt; TensorRT's operands have one rank), plus a 3x3 convolution
+//! (cuDNN) of x seen as [B, 4, 8, 1], padded to keep its extent, whose [B, 2, 8, 1] result is reshaped to the product's
+//! [B, 4, 4].
 void libraryLayers(INetworkDefinition& network)
 {
     ITensor* x = network.addInput("x", DataType::kFLOAT, Dims3{-1, kRows, kColumns});
-    ITensor& weights = constant(network, Dims2{kColumns, 4}, kiln::test::weightsOf(kColumns * 4, 1.0F));
+    ITensor& weights = constant(network, Dims3{1, kColumns, 4}, kiln::test::weightsOf(kColumns * 4, 1.0F));
     ITensor* product
         = network.addMatrixMultiply(*x, MatrixOperation::kNONE, weights, MatrixOperation::kNONE)->getOutput(0);
     IShuffleLayer* image = network.addShuffle(*x);
