@@ -312,8 +312,11 @@ nvinfer1::IExecutionContext* Engine::createExecutionContext(
     }
     try
     {
-        // A context that cannot be made leaves nothing behind: the engine holds no memory of its contexts.
-        return new ExecutionContext(*this, strategy);
+        // A context that cannot be made leaves nothing behind: the engine holds no memory of its contexts. It
+        // reports to the engine's error recorder until it is given another, as TensorRT's contexts do.
+        auto* context = new ExecutionContext(*this, strategy);
+        context->setErrorRecorder(mRecorder);
+        return context;
     }
     catch (std::exception const& e)
     {

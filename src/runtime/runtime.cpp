@@ -19,21 +19,41 @@ nvinfer1::ICudaEngine* Runtime::deserializeCudaEngine(void const* blob, std::siz
         std::string error;
         if (!plan::readPlan(blob, size, model, error))
         {
-            logError("IRuntime::deserializeCudaEngine: " + error);
+            reportError("IRuntime::deserializeCudaEngine: " + error);
             return nullptr;
         }
         std::unique_ptr<Engine> engine = Engine::create(std::move(model), mAllocator, error);
         if (engine == nullptr)
         {
-            logError("IRuntime::deserializeCudaEngine: " + error);
+            reportError("IRuntime::deserializeCudaEngine: " + error);
             return nullptr;
         }
+        // As TensorRT's engines do, the engine reports to the runtime's recorder until it is given another.
+        engine->setErrorRecorder(mRecorder);
         return engine.release();
     }
     catch (std::exception const& e)
     {
-        logError(std::string("IRuntime::deserializeCudaEngine: internal error: ") + e.what());
+        reportError(std::string("IRuntime::deserializeCudaEngine: internal error: ") + e.what(),
+            nvinfer1::ErrorCode::kINTERNAL_ERROR);
         return nullptr;
+    }
+}
+
+void Runtime::reportError(std::string const& message, nvinfer1::ErrorCode code) const noexcept
+{
+    logError(message);
+    if (mRecorder == nullptr)
+    {
+        return;
+    }
+    try
+    {
+        mRecorder->reportError(code, message.c_str());
+    }
+    catch (...)
+    {
+        logError("IRuntime: the error recorder's reportError threw an exception");
     }
 }
 

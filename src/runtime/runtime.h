@@ -82,6 +82,10 @@ public:
     }
 
 private:
+    //! Logs `message` as an error and hands it to the application's error recorder, where it set one.
+    void reportError(
+        std::string const& message, nvinfer1::ErrorCode code = nvinfer1::ErrorCode::kINVALID_ARGUMENT) const noexcept;
+
     nvinfer1::ILogger& mLogger;
     LoggerLease mLoggerLease; //!< Kiln logs to mLogger while this runtime lives
     nvinfer1::IGpuAllocator* mAllocator{nullptr};

@@ -16,10 +16,10 @@ namespace
 //! Bytes asked for per read: large enough that a plan takes few calls, small enough not to over-allocate.
 constexpr int64_t kChunkBytes = int64_t{1} << 20;
 
-//! Reads chunks through `read` until it gives fewer bytes than asked (`stopOnShort`) or 0. False, with an error
+//! Reads chunks through `read` until it gives fewer bytes than asked (`stopOnShort`) or 0. False, with `error`
 //! naming `call`, when a read fails or throws.
 template <typename Read>
-bool readWhole(char const* call, Read&& read, bool stopOnShort, std::vector<char>& bytes)
+bool readWhole(char const* call, Read&& read, bool stopOnShort, std::vector<char>& bytes, std::string& error)
 {
     try
     {
@@ -30,7 +30,7 @@ bool readWhole(char const* call, Read&& read, bool stopOnShort, std::vector<char
             int64_t const got = read(bytes.data() + start, kChunkBytes);
             if (got < 0 || got > kChunkBytes)
             {
-                logError(std::string(call) + ": the stream reader failed (read returned " + std::to_string(got) + ")");
+                error = std::string(call) + ": the stream reader failed (read returned " + std::to_string(got) + ")";
                 return false;
             }
             bytes.resize(start + static_cast<size_t>(got));
@@ -42,11 +42,11 @@ bool readWhole(char const* call, Read&& read, bool stopOnShort, std::vector<char
     }
     catch (std::exception const& e)
     {
-        logError(std::string(call) + ": the stream reader threw: " + e.what());
+        error = std::string(call) + ": the stream reader threw: " + e.what();
     }
     catch (...)
     {
-        logError(std::string(call) + ": the stream reader threw");
+        error = std::string(call) + ": the stream reader threw";
     }
     return false;
 }
@@ -56,9 +56,11 @@ bool readWhole(char const* call, Read&& read, bool stopOnShort, std::vector<char
 nvinfer1::ICudaEngine* Runtime::deserializeCudaEngine(nvinfer1::IStreamReader& streamReader)
 {
     std::vector<char> plan;
+    std::string error;
     auto read = [&](void* destination, int64_t nbBytes) { return streamReader.read(destination, nbBytes); };
-    if (!readWhole("IRuntime::deserializeCudaEngine(IStreamReader&)", read, true, plan))
+    if (!readWhole("IRuntime::deserializeCudaEngine(IStreamReader&)", read, true, plan, error))
     {
+        reportError(error);
         return nullptr;
     }
     return deserializeCudaEngine(plan.data(), plan.size());
@@ -71,20 +73,22 @@ nvinfer1::ICudaEngine* Runtime::deserializeCudaEngine(nvinfer1::IStreamReaderV2&
     {
         if (!streamReader.seek(0, nvinfer1::SeekPosition::kSET))
         {
-            logError(std::string(call) + ": the stream reader could not seek to the start of the plan");
+            reportError(std::string(call) + ": the stream reader could not seek to the start of the plan");
             return nullptr;
         }
     }
     catch (...)
     {
-        logError(std::string(call) + ": the stream reader threw from seek");
+        reportError(std::string(call) + ": the stream reader threw from seek");
         return nullptr;
     }
     std::vector<char> plan;
+    std::string error;
     // Kiln reads into host memory, which the reader must accept on both backends; no stream is involved.
     auto read = [&](void* destination, int64_t nbBytes) { return streamReader.read(destination, nbBytes, nullptr); };
-    if (!readWhole(call, read, false, plan))
+    if (!readWhole(call, read, false, plan, error))
     {
+        reportError(error);
         return nullptr;
     }
     return deserializeCudaEngine(plan.data(), plan.size());

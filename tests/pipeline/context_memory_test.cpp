@@ -2,6 +2,7 @@
 // context runs in memory the application gives (host memory, where CPU plans keep their
 // activations) and refuses to run without it or with too little; the sizes the engine
 // reports; and what a V3 plugin's IPluginResourceContext lends it.
+#include "keeping_recorder.h"
 #include "resource_probe_plugin.h"
 #include "test_logger.h"
 
@@ -21,45 +22,6 @@ namespace
 {
 
 using namespace nvinfer1;
-
-class KeepingRecorder final : public IErrorRecorder
-{
-public:
-    int32_t getNbErrors() const noexcept override
-    {
-        return static_cast<int32_t>(errors.size());
-    }
-    ErrorCode getErrorCode(int32_t index) const noexcept override
-    {
-        return errors.at(static_cast<size_t>(index)).first;
-    }
-    ErrorDesc getErrorDesc(int32_t index) const noexcept override
-    {
-        return errors.at(static_cast<size_t>(index)).second.c_str();
-    }
-    bool hasOverflowed() const noexcept override
-    {
-        return false;
-    }
-    void clear() noexcept override
-    {
-        errors.clear();
-    }
-    bool reportError(ErrorCode code, ErrorDesc desc) noexcept override
-    {
-        errors.emplace_back(code, desc);
-        return true;
-    }
-    RefCount incRefCount() noexcept override
-    {
-        return 1;
-    }
-    RefCount decRefCount() noexcept override
-    {
-        return 0;
-    }
-    std::vector<std::pair<ErrorCode, std::string>> errors;
-};
 
 //! Host memory aligned as setDeviceMemoryV2 requires.
 struct AlignedMemory
@@ -151,7 +113,7 @@ TEST(ContextMemory, UserManagedContextRunsInTheApplicationsMemory)
     std::unique_ptr<IExecutionContext> context(
         engine.createExecutionContext(ExecutionContextAllocationStrategy::kUSER_MANAGED));
     ASSERT_NE(context, nullptr) << probe.logger.errors();
-    KeepingRecorder recorder;
+    kiln::test::KeepingRecorder recorder;
     context->setErrorRecorder(&recorder);
     std::vector<float> y;
     EXPECT_FALSE(runOnce(*context, y));
@@ -206,7 +168,7 @@ TEST(ContextMemory, ContextsThatOwnTheirMemoryRefuseTheApplications)
     {
         std::unique_ptr<IExecutionContext> context(probe.engine->createExecutionContext(strategy));
         ASSERT_NE(context, nullptr) << probe.logger.errors();
-        KeepingRecorder recorder;
+        kiln::test::KeepingRecorder recorder;
         context->setErrorRecorder(&recorder);
         AlignedMemory memory(static_cast<size_t>(probe.engine->getDeviceMemorySizeV2()));
         context->setDeviceMemoryV2(memory.data, probe.engine->getDeviceMemorySizeV2());
@@ -275,7 +237,7 @@ TEST(ContextMemory, SizesForProfilesAndShapes)
     std::unique_ptr<IExecutionContext> context(
         engine->createExecutionContext(ExecutionContextAllocationStrategy::kUSER_MANAGED));
     ASSERT_NE(context, nullptr) << logger.errors();
-    KeepingRecorder recorder;
+    kiln::test::KeepingRecorder recorder;
     context->setErrorRecorder(&recorder);
     EXPECT_EQ(context->updateDeviceMemorySizeForShapes(), 0U); // the input shape is not known yet
     ASSERT_EQ(recorder.errors.size(), 1U);
@@ -310,7 +272,7 @@ TEST(ContextMemory, V3PluginsGetTheContextsCurrentRecorderAndNoAllocatorOnTheCpu
     std::vector<float> y;
     ASSERT_TRUE(runOnce(*context, y)) << probe.logger.errors();
     // A recorder set after the plugin attached is the one it sees when it runs.
-    KeepingRecorder recorder;
+    kiln::test::KeepingRecorder recorder;
     context->setErrorRecorder(&recorder);
     ASSERT_TRUE(runOnce(*context, y)) << probe.logger.errors();
     ASSERT_EQ(kiln::test::ResourceProbeLog::recordersAtRun.size(), 2U);

@@ -1,5 +1,7 @@
 // Bad plans: truncated, corrupted, from another format version, or not a Kiln plan
-// at all. Each must give a null engine and one clear error, never a crash.
+// at all. Each must give a null engine and one clear error (to the logger, and to the
+// runtime's error recorder where there is one), never a crash.
+#include "keeping_recorder.h"
 #include "plan/plan_format.h"
 #include "test_logger.h"
 
@@ -84,6 +86,49 @@ TEST(PlanFormat, EveryTruncationFailsCleanly)
         EXPECT_EQ(load(*runtime, truncated), nullptr) << "size " << size;
         EXPECT_NE(logger.errors().find("truncated"), std::string::npos) << "size " << size << ": " << logger.errors();
     }
+}
+
+TEST(PlanFormat, ABadPlanReachesTheRuntimesErrorRecorder)
+{
+    kiln::test::RecordingLogger logger;
+    std::vector<uint8_t> const plan = smallPlan(logger);
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    kiln::test::KeepingRecorder recorder;
+    runtime->setErrorRecorder(&recorder);
+    std::vector<uint8_t> const truncated(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(plan.size() / 2));
+    EXPECT_EQ(load(*runtime, truncated), nullptr);
+    ASSERT_EQ(recorder.errors.size(), 1U);
+    EXPECT_EQ(recorder.errors[0].first, ErrorCode::kINVALID_ARGUMENT);
+    EXPECT_NE(recorder.errors[0].second.find("IRuntime::deserializeCudaEngine"), std::string::npos)
+        << recorder.errors[0].second;
+    EXPECT_NE(recorder.errors[0].second.find("truncated"), std::string::npos) << recorder.errors[0].second;
+    // The logger has it too.
+    EXPECT_NE(logger.errors().find("truncated"), std::string::npos) << logger.errors();
+}
+
+TEST(PlanFormat, EnginesAndTheirContextsReportToTheRuntimesRecorder)
+{
+    kiln::test::RecordingLogger logger;
+    std::vector<uint8_t> const plan = smallPlan(logger);
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    kiln::test::KeepingRecorder recorder;
+    runtime->setErrorRecorder(&recorder);
+    std::unique_ptr<ICudaEngine> engine(load(*runtime, plan));
+    ASSERT_NE(engine, nullptr) << logger.errors();
+    EXPECT_EQ(engine->getErrorRecorder(), &recorder);
+    std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+    ASSERT_NE(context, nullptr) << logger.errors();
+    EXPECT_EQ(context->getErrorRecorder(), &recorder);
+    // A context's own error: the network's output is not an input.
+    char const* output = engine->getIOTensorName(1);
+    EXPECT_FALSE(context->setInputShape(output, Dims{2, {2, 3}}));
+    ASSERT_EQ(recorder.errors.size(), 1U);
+    EXPECT_NE(recorder.errors[0].second.find("setInputShape"), std::string::npos) << recorder.errors[0].second;
+    // An engine given no recorder of its own at load keeps none.
+    std::unique_ptr<IRuntime> plain(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> quiet(load(*plain, plan));
+    ASSERT_NE(quiet, nullptr) << logger.errors();
+    EXPECT_EQ(quiet->getErrorRecorder(), nullptr);
 }
 
 TEST(PlanFormat, ByteFlipsAreDetected)
