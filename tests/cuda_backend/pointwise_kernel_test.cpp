@@ -4,6 +4,7 @@
 // NaN and infinities through MAX, MIN and activations, FP32, FP16 and BF16, tensors aligned for groups of four or one
 // element past (so the kernel moves elements one by one), ragged extents, in place, one element and none.
 #include "kernel_comparison.h"
+#include "pointwise_steps.h"
 
 #include "backend/cuda/kernels.h"
 #include "network/layers/pointwise.h"
@@ -17,50 +18,9 @@ namespace
 
 using namespace nvinfer1;
 using namespace kiln::test;
-using kiln::network::PointwiseOperand;
 using kiln::network::PointwiseStep;
 
 constexpr DataType kFloatTypes[] = {DataType::kFLOAT, DataType::kHALF, DataType::kBF16};
-
-PointwiseStep binary(ElementWiseOperation op, int32_t first, int32_t second)
-{
-    PointwiseStep step;
-    step.kind = LayerType::kELEMENTWISE;
-    step.operation = static_cast<int32_t>(op);
-    step.first = first;
-    step.second = second;
-    return step;
-}
-
-PointwiseStep unary(UnaryOperation op, int32_t first)
-{
-    PointwiseStep step;
-    step.kind = LayerType::kUNARY;
-    step.operation = static_cast<int32_t>(op);
-    step.first = first;
-    return step;
-}
-
-PointwiseStep activation(ActivationType type, int32_t first, float alpha = 0.0F, float beta = 0.0F)
-{
-    PointwiseStep step;
-    step.kind = LayerType::kACTIVATION;
-    step.operation = static_cast<int32_t>(type);
-    step.first = first;
-    step.alpha = alpha;
-    step.beta = beta;
-    return step;
-}
-
-constexpr int32_t in(int32_t index)
-{
-    return PointwiseOperand::input(index);
-}
-
-constexpr int32_t result(int32_t index)
-{
-    return PointwiseOperand::step(index);
-}
 
 kiln::network::PointwiseParams chain(std::vector<PointwiseStep> steps)
 {

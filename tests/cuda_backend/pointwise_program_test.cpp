@@ -3,6 +3,7 @@
 // each broadcast input reads through, register rows reused once a value is dead, single elements as constants, and
 // when the kernel may move groups of four in one access. Views point at addresses never read.
 #include "backend/cuda/pointwise_program.h"
+#include "pointwise_steps.h"
 
 #include <gtest/gtest.h>
 
@@ -21,8 +22,11 @@ using kiln::cuda::PointwiseOptions;
 using kiln::cuda::pointwise::constantOperand;
 using kiln::cuda::pointwise::Program;
 using kiln::cuda::pointwise::Reach;
-using kiln::network::PointwiseOperand;
 using kiln::network::PointwiseStep;
+using kiln::test::binary;
+using kiln::test::in;
+using kiln::test::result;
+using kiln::test::unary;
 
 //! An address aligned to 256 bytes plus `bytes`: the program only looks at addresses.
 void const* at(size_t bytes)
@@ -38,35 +42,6 @@ ConstTensorView tensor(Shape shape, size_t address = 0, DataType type = DataType
 TensorView output(Shape shape, size_t address = 0, DataType type = DataType::kHALF)
 {
     return TensorView{type, std::move(shape), const_cast<void*>(at(address))};
-}
-
-PointwiseStep binary(ElementWiseOperation op, int32_t first, int32_t second)
-{
-    PointwiseStep step;
-    step.kind = LayerType::kELEMENTWISE;
-    step.operation = static_cast<int32_t>(op);
-    step.first = first;
-    step.second = second;
-    return step;
-}
-
-PointwiseStep unary(UnaryOperation op, int32_t first)
-{
-    PointwiseStep step;
-    step.kind = LayerType::kUNARY;
-    step.operation = static_cast<int32_t>(op);
-    step.first = first;
-    return step;
-}
-
-constexpr int32_t in(int32_t index)
-{
-    return PointwiseOperand::input(index);
-}
-
-constexpr int32_t result(int32_t index)
-{
-    return PointwiseOperand::step(index);
 }
 
 //! The program of `steps` over `inputs`, the views handed over by pointer as the kernel's callers hand them.
