@@ -14,6 +14,7 @@ import pytest
 import kiln
 import kiln.tensorrt as trt
 from callback_classes import Monitor
+from conftest import RecordingLogger
 
 torch = pytest.importorskip("torch")
 if not torch.cuda.is_available():
@@ -22,20 +23,6 @@ if not kiln.backend_available(kiln.Backend.CUDA):
     pytest.skip("Kiln was built without its CUDA backend, or it cannot run here", allow_module_level=True)
 
 MODEL = pathlib.Path(__file__).parents[1] / "models" / "efficientnet"
-
-
-class EveryMessage(trt.ILogger):
-    """Polygraphy's logger is a Python ILogger that Kiln calls for every message, verbose ones too."""
-
-    def __init__(self):
-        trt.ILogger.__init__(self)
-        self.messages = []
-
-    def log(self, severity, msg):
-        self.messages.append((severity, msg))
-
-    def errors(self):
-        return [msg for severity, msg in self.messages if severity <= trt.ILogger.ERROR]
 
 
 class TorchOutputAllocator(trt.IOutputAllocator):
@@ -88,7 +75,7 @@ def scaled_error(actual, expected):
 
 
 def test_efficientnet_built_with_python_callbacks_runs_on_torch_memory():
-    logger = EveryMessage()
+    logger = RecordingLogger()  # as Polygraphy's logger, Kiln calls it for every message, verbose ones too
     monitor = Monitor()
     watched = weakref.ref(monitor)
     empty = bytes(trt.Builder(logger).create_builder_config().create_timing_cache(b"").serialize())
