@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 grep -qx '/.debs/' .git/info/exclude 2>/dev/null || echo '/.debs/' >> .git/info/exclude
 mkdir -p .debs
-cp scripts/device/check.sh scripts/device/bench.sh scripts/device/bench-plugins.sh scripts/device/bench-zoo.sh \
+cp scripts/device/check.sh scripts/device/failures.sh scripts/device/bench.sh scripts/device/bench-plugins.sh scripts/device/bench-zoo.sh \
   scripts/device/bench-against.sh scripts/device/profile-zoo.sh scripts/device/bench-host-path.sh \
   scripts/device/sanitize.sh scripts/device/profile.sh scripts/device/build-kiln.sh .debs/
 cd .debs
