@@ -1,10 +1,10 @@
 // Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample, ReverseSequence, ScatterND,
-// ScatterElements and Scatter importers: each fails to parse with an error that names the node, its op and the reason
-// (for the scatters' operands, which input is wrong and how), and nothing crashes. (Their values are checked against
-// ONNX's node tests and ONNX Runtime elsewhere.) GridSample's opset-20 spellings of its modes are checked to parse,
-// ReverseSequence's batch_axis 0 on an input whose two extents differ, NonZero's data-dependent output feeding
-// Transpose and GatherND (ONNX's boolean-mask idiom) builds and runs, and the scatters' reductions and negative axis
-// reach the layer.
+// ScatterElements, Scatter, OneHot and Hardmax importers: each fails to parse with an error that names the node, its op
+// and the reason (for the scatters' operands, which input is wrong and how), and nothing crashes. (Their values are
+// checked against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's opset-20 spellings of its modes are
+// checked to parse, ReverseSequence's batch_axis 0 on an input whose two extents differ, NonZero's data-dependent
+// output feeding Transpose and GatherND (ONNX's boolean-mask idiom) builds and runs, and the scatters' reductions and
+// negative axis reach the layer.
 #include "onnx_harness.h"
 #include "recording_output_allocator.h"
 
@@ -290,6 +290,44 @@ TEST(OnnxNewOpErrors, ScatterReductionsAndNegativeAxisReachTheLayer)
         EXPECT_EQ(layer->getAxis(), 1);
         EXPECT_EQ(kiln::getScatterReduction(*layer), reduction) << name;
     }
+}
+
+TEST(OnnxNewOpErrors, OneHotNeedsItsDepthAtBuildTimeAndTwoValues)
+{
+    // A FLOAT depth fed at run time is no shape tensor (an INT64 one is a shape input, whose values the application
+    // gives with the input shapes): IOneHotLayer sizes its output from it.
+    ModelBuilder runTimeDepth;
+    runTimeDepth.input("indices", kInt64, {3});
+    runTimeDepth.input("depth", kFloat, {});
+    runTimeDepth.floats("values", {2}, {0, 1});
+    runTimeDepth.node("OneHot", {"indices", "depth", "values"}, {"y"}, "bad");
+    runTimeDepth.output("y", kFloat);
+    expectNodeError(runTimeDepth, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_INPUT, "OneHot", "OneHot's depth");
+
+    ModelBuilder threeValues;
+    threeValues.input("indices", kInt64, {3});
+    threeValues.int64s("depth", {}, {4});
+    threeValues.floats("values", {3}, {0, 1, 2});
+    threeValues.node("OneHot", {"indices", "depth", "values"}, {"y"}, "bad");
+    threeValues.output("y", kFloat);
+    expectNodeError(threeValues, nvonnxparser::ErrorCode::kINVALID_NODE, "OneHot", "two elements: [off, on]");
+
+    ModelBuilder farAxis;
+    farAxis.input("indices", kInt64, {3});
+    farAxis.int64s("depth", {}, {4});
+    farAxis.floats("values", {2}, {0, 1});
+    kiln::test::setInt(farAxis.node("OneHot", {"indices", "depth", "values"}, {"y"}, "bad"), "axis", 2);
+    farAxis.output("y", kFloat);
+    expectNodeError(farAxis, nvonnxparser::ErrorCode::kINVALID_NODE, "OneHot", "axis 2 is out of range");
+}
+
+TEST(OnnxNewOpErrors, HardmaxBeforeOpset13IsNamed)
+{
+    ModelBuilder m(11);
+    m.input("x", kFloat, {2, 3});
+    m.node("Hardmax", {"x"}, {"y"}, "bad");
+    m.output("y", kFloat);
+    expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE, "Hardmax", "opset 13");
 }
 
 } // namespace
