@@ -1,10 +1,10 @@
 // Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample, ReverseSequence, ScatterND,
-// ScatterElements, Scatter, OneHot and Hardmax importers: each fails to parse with an error that names the node, its op
-// and the reason (for the scatters' operands, which input is wrong and how), and nothing crashes. (Their values are
-// checked against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's opset-20 spellings of its modes are
-// checked to parse, ReverseSequence's batch_axis 0 on an input whose two extents differ, NonZero's data-dependent
-// output feeding Transpose and GatherND (ONNX's boolean-mask idiom) builds and runs, and the scatters' reductions and
-// negative axis reach the layer.
+// ScatterElements, Scatter, OneHot, Hardmax, EyeLike and Compress importers: each fails to parse with an error that
+// names the node, its op and the reason (for the scatters' operands, which input is wrong and how), and nothing
+// crashes. (Their values are checked against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's opset-20
+// spellings of its modes are checked to parse, ReverseSequence's batch_axis 0 on an input whose two extents differ,
+// NonZero's data-dependent output feeding Transpose and GatherND (ONNX's boolean-mask idiom) builds and runs, and the
+// scatters' reductions and negative axis reach the layer.
 #include "onnx_harness.h"
 #include "recording_output_allocator.h"
 
@@ -328,6 +328,22 @@ TEST(OnnxNewOpErrors, HardmaxBeforeOpset13IsNamed)
     m.node("Hardmax", {"x"}, {"y"}, "bad");
     m.output("y", kFloat);
     expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE, "Hardmax", "opset 13");
+}
+
+TEST(OnnxNewOpErrors, EyeLikeAndCompressNameTheRanksTheyTake)
+{
+    ModelBuilder eye;
+    eye.input("x", kFloat, {2, 3, 4});
+    eye.node("EyeLike", {"x"}, {"y"}, "bad");
+    eye.output("y", kFloat);
+    expectNodeError(eye, nvonnxparser::ErrorCode::kINVALID_NODE, "EyeLike", "must be 2-D, not of rank 3");
+
+    ModelBuilder compress;
+    compress.input("x", kFloat, {2, 3});
+    compress.input("condition", ::onnx::TensorProto::BOOL, {2, 3});
+    compress.node("Compress", {"x", "condition"}, {"y"}, "bad");
+    compress.output("y", kFloat);
+    expectNodeError(compress, nvonnxparser::ErrorCode::kINVALID_NODE, "Compress", "condition must be 1-D");
 }
 
 } // namespace
