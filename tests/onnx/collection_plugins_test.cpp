@@ -60,5 +60,45 @@ TEST_F(CollectionPlugins, BadAttributeNamesPluginAndField)
     EXPECT_NE(errors.find("CustomGeluPluginDynamic: field 'type_id' is 7"), std::string::npos) << errors;
 }
 
+//! A RoiAlign node over X [1, 1, 4, 4], two ROIs and their batch indices; its values are checked against ONNX's node
+//! tests (onnx_conformance); here, how its attributes reach ROIAlign_TRT.
+ModelBuilder roiAlignModel()
+{
+    ModelBuilder m(16);
+    m.input("x", kFloat, {1, 1, 4, 4});
+    m.floats("rois", {2, 4}, {0, 0, 2, 2, 1, 1, 3, 3});
+    m.int64s("batch_indices", {2}, {0, 0});
+    m.node("RoiAlign", {"x", "rois", "batch_indices"}, {"y"}, "roi");
+    m.output("y", kFloat);
+    return m;
+}
+
+TEST_F(CollectionPlugins, RoiAlignImportsAsTheROIAlignPlugin)
+{
+    ModelBuilder m = roiAlignModel();
+    auto& node = *m.model.mutable_graph()->mutable_node(0);
+    setInt(node, "output_height", 2);
+    setInt(node, "output_width", 3);
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    nvinfer1::ILayer* last = h.network->getLayer(h.network->getNbLayers() - 1);
+    auto* plugin = dynamic_cast<nvinfer1::IPluginV2Layer*>(last);
+    ASSERT_NE(plugin, nullptr);
+    EXPECT_STREQ(plugin->getPlugin().getPluginType(), "ROIAlign_TRT");
+    EXPECT_EQ(plugin->getInput(2)->getType(), nvinfer1::DataType::kINT32);
+    nvinfer1::Dims const dims = plugin->getOutput(0)->getDimensions();
+    EXPECT_EQ(std::vector<int64_t>(dims.d, dims.d + dims.nbDims), (std::vector<int64_t>{2, 1, 2, 3}));
+}
+
+TEST_F(CollectionPlugins, RoiAlignModesOutsideONNXsAreNamed)
+{
+    ModelBuilder m = roiAlignModel();
+    setString(*m.model.mutable_graph()->mutable_node(0), "mode", "median");
+    OnnxHarness h;
+    EXPECT_FALSE(h.parse(m.bytes()));
+    EXPECT_NE(h.parserErrors().find("RoiAlign's mode \"median\" is none of \"avg\" and \"max\""), std::string::npos)
+        << h.parserErrors();
+}
+
 } // namespace
 } // namespace kiln::test

@@ -1,10 +1,10 @@
 // Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample, ReverseSequence, ScatterND,
-// ScatterElements, Scatter, OneHot, Hardmax, EyeLike and Compress importers: each fails to parse with an error that
-// names the node, its op and the reason (for the scatters' operands, which input is wrong and how), and nothing
-// crashes. (Their values are checked against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's opset-20
-// spellings of its modes are checked to parse, ReverseSequence's batch_axis 0 on an input whose two extents differ,
-// NonZero's data-dependent output feeding Transpose and GatherND (ONNX's boolean-mask idiom) builds and runs, and the
-// scatters' reductions and negative axis reach the layer.
+// ScatterElements, Scatter, OneHot, Hardmax, EyeLike, Compress and RoiAlign importers: each fails to parse with an
+// error that names the node, its op and the reason (for the scatters' operands, which input is wrong and how), and
+// nothing crashes. (Their values are checked against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's
+// opset-20 spellings of its modes are checked to parse, ReverseSequence's batch_axis 0 on an input whose two extents
+// differ, NonZero's data-dependent output feeding Transpose and GatherND (ONNX's boolean-mask idiom) builds and runs,
+// and the scatters' reductions and negative axis reach the layer.
 #include "onnx_harness.h"
 #include "recording_output_allocator.h"
 
@@ -344,6 +344,18 @@ TEST(OnnxNewOpErrors, EyeLikeAndCompressNameTheRanksTheyTake)
     compress.node("Compress", {"x", "condition"}, {"y"}, "bad");
     compress.output("y", kFloat);
     expectNodeError(compress, nvonnxparser::ErrorCode::kINVALID_NODE, "Compress", "condition must be 1-D");
+}
+
+TEST(OnnxNewOpErrors, RoiAlignWithoutThePluginCollectionSaysHowToRegisterIt)
+{
+    // This program registers no plugin library: RoiAlign, which imports as ROIAlign_TRT, says what to call.
+    ModelBuilder m(16);
+    m.input("x", kFloat, {1, 1, 4, 4});
+    m.floats("rois", {1, 4}, {0, 0, 2, 2});
+    m.int64s("batch_indices", {1}, {0});
+    m.node("RoiAlign", {"x", "rois", "batch_indices"}, {"y"}, "bad");
+    m.output("y", kFloat);
+    expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE, "RoiAlign", "call initLibNvInferPlugins");
 }
 
 } // namespace
