@@ -1,7 +1,7 @@
 // Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample, ReverseSequence, ScatterND,
-// ScatterElements, Scatter, OneHot, Hardmax, EyeLike, Compress and RoiAlign importers: each fails to parse with an
-// error that names the node, its op and the reason (for the scatters' operands, which input is wrong and how), and
-// nothing crashes. (Their values are checked against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's
+// ScatterElements, Scatter, OneHot, Hardmax, EyeLike, Compress, RoiAlign and MaxUnpool importers: each fails to parse
+// with an error that names the node, its op and the reason (for the scatters' operands, which input is wrong and how),
+// and nothing crashes. (Their values are checked against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's
 // opset-20 spellings of its modes are checked to parse, ReverseSequence's batch_axis 0 on an input whose two extents
 // differ, NonZero's data-dependent output feeding Transpose and GatherND (ONNX's boolean-mask idiom) builds and runs,
 // and the scatters' reductions and negative axis reach the layer.
@@ -356,6 +356,20 @@ TEST(OnnxNewOpErrors, RoiAlignWithoutThePluginCollectionSaysHowToRegisterIt)
     m.node("RoiAlign", {"x", "rois", "batch_indices"}, {"y"}, "bad");
     m.output("y", kFloat);
     expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE, "RoiAlign", "call initLibNvInferPlugins");
+}
+
+TEST(OnnxNewOpErrors, MaxUnpoolNamesAnOutputShapeItCannotMake)
+{
+    // Pooled [1, 1, 2, 2] by 2 x 2 windows unpools to [1, 1, 4, 4]; output_shape may only pad that.
+    ModelBuilder m;
+    m.input("x", kFloat, {1, 1, 2, 2});
+    m.input("indices", kInt64, {1, 1, 2, 2});
+    m.int64s("output_shape", {4}, {1, 1, 3, 3});
+    auto& node = m.node("MaxUnpool", {"x", "indices", "output_shape"}, {"y"}, "bad");
+    kiln::test::setInts(node, "kernel_shape", {2, 2});
+    kiln::test::setInts(node, "strides", {2, 2});
+    m.output("y", kFloat);
+    expectNodeError(m, nvonnxparser::ErrorCode::kINVALID_NODE, "MaxUnpool", "smaller than the unpooled tensor");
 }
 
 } // namespace
