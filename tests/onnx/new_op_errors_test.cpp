@@ -1,10 +1,10 @@
 // Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample, ReverseSequence, ScatterND,
-// ScatterElements, Scatter, OneHot, Hardmax, EyeLike, Compress, RoiAlign and MaxUnpool importers: each fails to parse
-// with an error that names the node, its op and the reason (for the scatters' operands, which input is wrong and how),
-// and nothing crashes. (Their values are checked against ONNX's node tests and ONNX Runtime elsewhere.) GridSample's
-// opset-20 spellings of its modes are checked to parse, ReverseSequence's batch_axis 0 on an input whose two extents
-// differ, NonZero's data-dependent output feeding Transpose and GatherND (ONNX's boolean-mask idiom) builds and runs,
-// and the scatters' reductions and negative axis reach the layer.
+// ScatterElements, Scatter, OneHot, Hardmax, EyeLike, Compress, RoiAlign, MaxUnpool and LRN importers: each fails to
+// parse with an error that names the node, its op and the reason (for the scatters' operands, which input is wrong and
+// how), and nothing crashes. (Their values are checked against ONNX's node tests and ONNX Runtime elsewhere.)
+// GridSample's opset-20 spellings of its modes are checked to parse, ReverseSequence's batch_axis 0 on an input whose
+// two extents differ, NonZero's data-dependent output feeding Transpose and GatherND (ONNX's boolean-mask idiom) builds
+// and runs, and the scatters' reductions and negative axis reach the layer.
 #include "onnx_harness.h"
 #include "recording_output_allocator.h"
 
@@ -370,6 +370,21 @@ TEST(OnnxNewOpErrors, MaxUnpoolNamesAnOutputShapeItCannotMake)
     kiln::test::setInts(node, "strides", {2, 2});
     m.output("y", kFloat);
     expectNodeError(m, nvonnxparser::ErrorCode::kINVALID_NODE, "MaxUnpool", "smaller than the unpooled tensor");
+}
+
+TEST(OnnxNewOpErrors, LrnNamesItsRankAndSize)
+{
+    ModelBuilder flat;
+    flat.input("x", kFloat, {2, 3});
+    kiln::test::setInt(flat.node("LRN", {"x"}, {"y"}, "bad"), "size", 3);
+    flat.output("y", kFloat);
+    expectNodeError(flat, nvonnxparser::ErrorCode::kINVALID_NODE, "LRN", "not rank 2");
+
+    ModelBuilder empty;
+    empty.input("x", kFloat, {1, 3, 2, 2});
+    kiln::test::setInt(empty.node("LRN", {"x"}, {"y"}, "bad"), "size", 0);
+    empty.output("y", kFloat);
+    expectNodeError(empty, nvonnxparser::ErrorCode::kINVALID_NODE, "LRN", "size must be positive, not 0");
 }
 
 } // namespace
