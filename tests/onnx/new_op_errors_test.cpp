@@ -1,7 +1,7 @@
 // Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample, ReverseSequence, ScatterND,
-// ScatterElements, Scatter, OneHot, Hardmax, EyeLike, Compress, RoiAlign, MaxUnpool and LRN importers: each fails to
-// parse with an error that names the node, its op and the reason (for the scatters' operands, which input is wrong and
-// how), and nothing crashes. (Their values are checked against ONNX's node tests and ONNX Runtime elsewhere.)
+// ScatterElements, Scatter, OneHot, Hardmax, EyeLike, Compress, RoiAlign, MaxUnpool, LRN and window importers: each
+// fails to parse with an error that names the node, its op and the reason (for the scatters' operands, which input is
+// wrong and how), and nothing crashes. (Their values are checked against ONNX's node tests and ONNX Runtime elsewhere.)
 // GridSample's opset-20 spellings of its modes are checked to parse, ReverseSequence's batch_axis 0 on an input whose
 // two extents differ, NonZero's data-dependent output feeding Transpose and GatherND (ONNX's boolean-mask idiom) builds
 // and runs, and the scatters' reductions and negative axis reach the layer.
@@ -385,6 +385,22 @@ TEST(OnnxNewOpErrors, LrnNamesItsRankAndSize)
     kiln::test::setInt(empty.node("LRN", {"x"}, {"y"}, "bad"), "size", 0);
     empty.output("y", kFloat);
     expectNodeError(empty, nvonnxparser::ErrorCode::kINVALID_NODE, "LRN", "size must be positive, not 0");
+}
+
+TEST(OnnxNewOpErrors, WindowsNameTheirSizeAndType)
+{
+    ModelBuilder negative;
+    negative.int64s("size", {}, {-2});
+    negative.node("HannWindow", {"size"}, {"y"}, "bad");
+    negative.output("y", kFloat);
+    expectNodeError(negative, nvonnxparser::ErrorCode::kINVALID_NODE, "HannWindow", "one non-negative integer");
+
+    ModelBuilder inDouble;
+    inDouble.int64s("size", {}, {8});
+    kiln::test::setInt(
+        inDouble.node("BlackmanWindow", {"size"}, {"y"}, "bad"), "output_datatype", ::onnx::TensorProto::DOUBLE);
+    inDouble.output("y", ::onnx::TensorProto::DOUBLE);
+    expectNodeError(inDouble, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "BlackmanWindow", "DOUBLE");
 }
 
 } // namespace
