@@ -4,6 +4,8 @@
 // const, noexcept), each class's base, each enumerator's value, each alias and field type is checked, and the
 // classes applications implement are overridden without noexcept. A declaration missing from Kiln's headers, or
 // declared with another type, fails to compile. Compiled as application code is (C++17, -Wall -Wextra -Werror).
+#include "surface_checks.h"
+
 #include <NvInfer.h>
 
 #include <cstddef>
@@ -12,15 +14,6 @@
 
 namespace
 {
-
-template <typename Class, typename Signature>
-using MemberOf = Signature Class::*;
-
-//! A method of `Class` named `name` whose type is exactly the signature given last (noexcept included).
-#define KILN_NAMES_METHOD(Class, name, ...)                                                                            \
-    static_assert(static_cast<MemberOf<Class, __VA_ARGS__>>(&Class::name) != nullptr, #Class "::" #name);
-
-#define KILN_ENUMERATOR(Enum, name, value) static_assert(static_cast<int64_t>(Enum::name) == (value), #Enum "::" #name);
 
 using namespace nvinfer1;
 KILN_ENUMERATOR(CalibrationAlgoType, kLEGACY_CALIBRATION, 0)
@@ -237,8 +230,5 @@ KILN_NAMES_METHOD(IBuilder, getPluginRegistry, IPluginRegistry&() noexcept)
 [[maybe_unused]] constexpr IPluginRegistry* (*kFree3)(EngineCapability) noexcept = &nvinfer1::getBuilderPluginRegistry;
 [[maybe_unused]] constexpr nvinfer1::safe::IPluginRegistry* (*kFree4)(
     EngineCapability) noexcept = &nvinfer1::getBuilderSafePluginRegistry;
-
-#undef KILN_NAMES_METHOD
-#undef KILN_ENUMERATOR
 
 } // namespace

@@ -162,6 +162,7 @@ def generate(source, target):
 // const, noexcept), each class's base, each enumerator's value, each alias and field type is checked, and the
 // classes applications implement are overridden without noexcept. A declaration missing from Kiln's headers, or
 // declared with another type, fails to compile. Compiled as application code is (C++17, -Wall -Wextra -Werror).''']
+    out.append('#include "surface_checks.h"\n')
     out += surface.includes
     out.append('''
 #include <cstddef>
@@ -170,21 +171,9 @@ def generate(source, target):
 
 namespace
 {
-
-template <typename Class, typename Signature>
-using MemberOf = Signature Class::*;
-
-//! A method of `Class` named `name` whose type is exactly the signature given last (noexcept included).
-#define KILN_NAMES_METHOD(Class, name, ...) \\
-    static_assert(static_cast<MemberOf<Class, __VA_ARGS__>>(&Class::name) != nullptr, #Class "::" #name);
-
-#define KILN_ENUMERATOR(Enum, name, value) static_assert(static_cast<int64_t>(Enum::name) == (value), #Enum "::" #name);
 ''')
     out += surface.body
     out.append('''
-#undef KILN_NAMES_METHOD
-#undef KILN_ENUMERATOR
-
 } // namespace
 ''')
     with open(target, 'w') as f:

@@ -4,6 +4,8 @@
 // const, noexcept), each class's base, each enumerator's value, each alias and field type is checked, and the
 // classes applications implement are overridden without noexcept. A declaration missing from Kiln's headers, or
 // declared with another type, fails to compile. Compiled as application code is (C++17, -Wall -Wextra -Werror).
+#include "surface_checks.h"
+
 #include <NvInferRuntime.h>
 #include <NvInferPlugin.h>
 
@@ -13,15 +15,6 @@
 
 namespace
 {
-
-template <typename Class, typename Signature>
-using MemberOf = Signature Class::*;
-
-//! A method of `Class` named `name` whose type is exactly the signature given last (noexcept included).
-#define KILN_NAMES_METHOD(Class, name, ...)                                                                            \
-    static_assert(static_cast<MemberOf<Class, __VA_ARGS__>>(&Class::name) != nullptr, #Class "::" #name);
-
-#define KILN_ENUMERATOR(Enum, name, value) static_assert(static_cast<int64_t>(Enum::name) == (value), #Enum "::" #name);
 
 using namespace nvinfer1;
 KILN_ENUMERATOR(PluginFieldType, kFLOAT16, 0)
@@ -293,8 +286,5 @@ static_assert(std::is_same_v<decltype(plugin::NMSParameters::keepTopK), int32_t>
 static_assert(std::is_same_v<decltype(plugin::NMSParameters::scoreThreshold), float>);
 static_assert(std::is_same_v<decltype(plugin::NMSParameters::iouThreshold), float>);
 static_assert(std::is_same_v<decltype(plugin::NMSParameters::isNormalized), bool>);
-
-#undef KILN_NAMES_METHOD
-#undef KILN_ENUMERATOR
 
 } // namespace

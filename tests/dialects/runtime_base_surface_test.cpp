@@ -4,6 +4,8 @@
 // const, noexcept), each class's base, each enumerator's value, each alias and field type is checked, and the
 // classes applications implement are overridden without noexcept. A declaration missing from Kiln's headers, or
 // declared with another type, fails to compile. Compiled as application code is (C++17, -Wall -Wextra -Werror).
+#include "surface_checks.h"
+
 #include <NvInferRuntime.h>
 #include <NvInferLegacyDims.h>
 #include <NvInferVersion.h>
@@ -14,15 +16,6 @@
 
 namespace
 {
-
-template <typename Class, typename Signature>
-using MemberOf = Signature Class::*;
-
-//! A method of `Class` named `name` whose type is exactly the signature given last (noexcept included).
-#define KILN_NAMES_METHOD(Class, name, ...)                                                                            \
-    static_assert(static_cast<MemberOf<Class, __VA_ARGS__>>(&Class::name) != nullptr, #Class "::" #name);
-
-#define KILN_ENUMERATOR(Enum, name, value) static_assert(static_cast<int64_t>(Enum::name) == (value), #Enum "::" #name);
 
 using namespace nvinfer1;
 static_assert(std::is_same_v<char_t, char>);
@@ -130,8 +123,5 @@ static_assert(NV_TENSORRT_RELEASE_TYPE_GENERAL_AVAILABILITY == 2);
 static_assert(NV_TENSORRT_RELEASE_TYPE == NV_TENSORRT_RELEASE_TYPE_GENERAL_AVAILABILITY);
 static_assert(TRT_MAJOR_ENTERPRISE == NV_TENSORRT_MAJOR && TRT_MINOR_ENTERPRISE == NV_TENSORRT_MINOR);
 static_assert(NV_TENSORRT_VERSION == NV_TENSORRT_VERSION_INT(NV_TENSORRT_MAJOR, NV_TENSORRT_MINOR, NV_TENSORRT_PATCH));
-
-#undef KILN_NAMES_METHOD
-#undef KILN_ENUMERATOR
 
 } // namespace

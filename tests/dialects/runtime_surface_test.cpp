@@ -4,6 +4,8 @@
 // const, noexcept), each class's base, each enumerator's value, each alias and field type is checked, and the
 // classes applications implement are overridden without noexcept. A declaration missing from Kiln's headers, or
 // declared with another type, fails to compile. Compiled as application code is (C++17, -Wall -Wextra -Werror).
+#include "surface_checks.h"
+
 #include <NvInferRuntime.h>
 
 #include <cstddef>
@@ -12,15 +14,6 @@
 
 namespace
 {
-
-template <typename Class, typename Signature>
-using MemberOf = Signature Class::*;
-
-//! A method of `Class` named `name` whose type is exactly the signature given last (noexcept included).
-#define KILN_NAMES_METHOD(Class, name, ...)                                                                            \
-    static_assert(static_cast<MemberOf<Class, __VA_ARGS__>>(&Class::name) != nullptr, #Class "::" #name);
-
-#define KILN_ENUMERATOR(Enum, name, value) static_assert(static_cast<int64_t>(Enum::name) == (value), #Enum "::" #name);
 
 using namespace nvinfer1;
 // INoCopy
@@ -588,8 +581,5 @@ public:
 [[maybe_unused]] constexpr int32_t (*kFree8)() noexcept = &::getInferLibMinorVersion;
 [[maybe_unused]] constexpr int32_t (*kFree9)() noexcept = &::getInferLibPatchVersion;
 [[maybe_unused]] constexpr int32_t (*kFree10)() noexcept = &::getInferLibBuildVersion;
-
-#undef KILN_NAMES_METHOD
-#undef KILN_ENUMERATOR
 
 } // namespace

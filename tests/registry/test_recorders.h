@@ -1,6 +1,8 @@
 // A logger and an error recorder that keep what they receive, for assertions.
 #pragma once
 
+#include "keeping_recorder.h"
+
 #include <NvInferRuntime.h>
 
 #include <mutex>
@@ -53,45 +55,7 @@ private:
     std::vector<std::pair<Severity, std::string>> mMessages;
 };
 
-class RecordingErrorRecorder : public nvinfer1::IErrorRecorder
-{
-public:
-    int32_t getNbErrors() const noexcept override
-    {
-        return static_cast<int32_t>(errors.size());
-    }
-    nvinfer1::ErrorCode getErrorCode(int32_t errorIdx) const noexcept override
-    {
-        return errors.at(static_cast<size_t>(errorIdx)).first;
-    }
-    ErrorDesc getErrorDesc(int32_t errorIdx) const noexcept override
-    {
-        return errors.at(static_cast<size_t>(errorIdx)).second.c_str();
-    }
-    bool hasOverflowed() const noexcept override
-    {
-        return false;
-    }
-    void clear() noexcept override
-    {
-        errors.clear();
-    }
-    bool reportError(nvinfer1::ErrorCode code, ErrorDesc desc) noexcept override
-    {
-        errors.emplace_back(code, desc);
-        return true;
-    }
-    RefCount incRefCount() noexcept override
-    {
-        return ++references;
-    }
-    RefCount decRefCount() noexcept override
-    {
-        return --references;
-    }
-
-    std::vector<std::pair<nvinfer1::ErrorCode, std::string>> errors;
-    RefCount references{0};
-};
+//! The shared recorder (tests/support), under the name these tests use.
+using RecordingErrorRecorder = kiln::test::KeepingRecorder;
 
 } // namespace kiln_test

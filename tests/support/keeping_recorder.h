@@ -1,4 +1,4 @@
-// An IErrorRecorder that keeps every error it is given, for assertions.
+// An IErrorRecorder that keeps every error it is given, and counts the references taken on it, for assertions.
 #pragma once
 
 #include <NvInferRuntime.h>
@@ -40,13 +40,15 @@ public:
     }
     RefCount incRefCount() noexcept override
     {
-        return 1;
+        return ++references;
     }
     RefCount decRefCount() noexcept override
     {
-        return 0;
+        return --references;
     }
+
     std::vector<std::pair<nvinfer1::ErrorCode, std::string>> errors;
+    RefCount references{0};
 };
 
 } // namespace kiln::test
