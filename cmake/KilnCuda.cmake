@@ -36,6 +36,15 @@ if(NOT KILN_CUDA STREQUAL "OFF")
     # the flag for nvcc's C++20 (the rest of Kiln is C++20).
     set(CMAKE_CUDA_STANDARD 17)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    # The shared CUDA runtime, which libkiln's C++ code links too (CUDA::cudart): CMake's default for targets with
+    # CUDA sources adds the static one, and with it a second runtime in the process and the C++ library parts that
+    # libcudart_static.a holds, which libkiln then exported. A Python process (where libkiln is not in the global
+    # scope) bound cuDNN's std::call_once to two copies of them and crashed.
+    set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
+    # CMake's CUDA::cublas still brings a static archive (libculibos.a): what Kiln's libraries take from a static
+    # archive stays inside them instead of joining their exported symbols.
+    string(APPEND CMAKE_SHARED_LINKER_FLAGS " -Wl,--exclude-libs,ALL")
+    string(APPEND CMAKE_MODULE_LINKER_FLAGS " -Wl,--exclude-libs,ALL")
     enable_language(CUDA)
     add_library(kiln_cudnn INTERFACE)
     target_include_directories(kiln_cudnn INTERFACE ${KILN_CUDNN_INCLUDE_DIR})

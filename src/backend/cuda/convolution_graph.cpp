@@ -119,9 +119,12 @@ ConvolutionGraphPlan::ConvolutionGraphPlan(
 
 BackendDescriptor const& ConvolutionGraphPlan::packFor(ConvolutionGraphData const& data)
 {
-    if (mPack && sameAddresses(mPackData, data))
+    for (KeptPack const& kept : mPacks)
     {
-        return *mPack;
+        if (sameAddresses(kept.data, data))
+        {
+            return kept.pack;
+        }
     }
     void const* const tensors[]{data.input, data.kernel, data.output, data.bias, data.residual};
     for (void const* pointer : tensors)
@@ -151,9 +154,15 @@ BackendDescriptor const& ConvolutionGraphPlan::packFor(ConvolutionGraphData cons
             pointers.data(), "giving the tensors of a run")
         .set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace, "giving the workspace")
         .finalize("preparing a run");
-    mPack = std::move(pack);
-    mPackData = data;
-    return *mPack;
+    if (mPacks.size() < kPacksKept)
+    {
+        mPacks.push_back(KeptPack{data, std::move(pack)});
+        return mPacks.back().pack;
+    }
+    KeptPack& replaced = mPacks[mOldestPack];
+    mOldestPack = (mOldestPack + 1) % kPacksKept;
+    replaced = KeptPack{data, std::move(pack)};
+    return replaced.pack;
 }
 
 void ConvolutionGraphPlan::execute(cudnnHandle_t handle, ConvolutionGraphData const& data)

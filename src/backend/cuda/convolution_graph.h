@@ -61,17 +61,26 @@ public:
     void execute(cudnnHandle_t handle, ConvolutionGraphData const& data);
 
 private:
-    //! The variant pack naming `data`'s tensors, made again only when an address changed: finalizing one costs
-    //! host time on every enqueue, and a context's addresses usually stay the same from run to run.
+    //! The variant pack naming `data`'s tensors: one kept from an earlier run at the same addresses, else a new one,
+    //! which replaces the oldest kept. Finalizing a pack costs host time and heap allocations inside cuDNN, and an
+    //! application that pipelines alternates between a few sets of buffers, so the last kPacksKept sets keep theirs.
     BackendDescriptor const& packFor(ConvolutionGraphData const& data);
+
+    //! A variant pack and the addresses it names.
+    struct KeptPack
+    {
+        ConvolutionGraphData data;
+        BackendDescriptor pack;
+    };
+    static constexpr size_t kPacksKept = 4;
 
     BackendDescriptor mPlan;
     int64_t mWorkspaceBytes;
     bool mBias;
     bool mResidualInGraph;
     ResidualPass mAfter;
-    std::optional<BackendDescriptor> mPack;
-    ConvolutionGraphData mPackData; //!< the addresses mPack names
+    std::vector<KeptPack> mPacks; //!< at most kPacksKept
+    size_t mOldestPack{0};        //!< the one a new pack replaces once mPacks is full
     // The residual pass as an element-wise sum over flat views of the output and the residual, kept with their shapes
     // so that a run only points them at its tensors: it allocates nothing, and prepares again only for new addresses.
     std::unique_ptr<DeviceLayer> mResidualSum;

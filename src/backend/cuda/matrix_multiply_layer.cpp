@@ -85,7 +85,7 @@ void MatrixMultiplyLayer::prepare(std::vector<ConstTensorView> const& inputs, st
     {
         return;
     }
-    GemmGeometry const geometry = gemmGeometry(a.shape, mParams.op0, b.shape, mParams.op1);
+    GemmGeometry const& geometry = geometryFor(a.shape, b.shape);
     if (geometry.batches * geometry.m * geometry.n != c.count())
     {
         throw std::invalid_argument("matrix multiply: the output holds " + std::to_string(c.count())
@@ -112,6 +112,18 @@ void MatrixMultiplyLayer::prepare(std::vector<ConstTensorView> const& inputs, st
     describe(
         a.shape, b.shape, {addressAlignment(b.data), addressAlignment(a.data), addressAlignment(c.data)}, geometry);
     mRun = Run{Run::Work::kMULTIPLY, a.data, b.data, c.data, 0};
+}
+
+GemmGeometry const& MatrixMultiplyLayer::geometryFor(Shape const& input0, Shape const& input1)
+{
+    if (!mGeometry || mGeometryShapes[0] != input0 || mGeometryShapes[1] != input1)
+    {
+        mGeometry.reset(); // until the new one is known: gemmGeometry throws for shapes it cannot multiply
+        mGeometry = gemmGeometry(input0, mParams.op0, input1, mParams.op1);
+        mGeometryShapes[0] = input0; // assigned in place: shapes of the same ranks reuse the memory they had
+        mGeometryShapes[1] = input1;
+    }
+    return *mGeometry;
 }
 
 void MatrixMultiplyLayer::launch(cudaStream_t stream)

@@ -13,7 +13,9 @@
 #include "network/layers/matrix_multiply.h"
 #include "plan/plan_model.h"
 
+#include <array>
 #include <cstdint>
+#include <optional>
 
 namespace kiln::cuda
 {
@@ -52,6 +54,9 @@ private:
 
     void prepare(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs) override;
     void launch(cudaStream_t stream) override;
+    //! The product's geometry for inputs of these shapes, computed again only when they changed: views at new
+    //! addresses (double buffering) prepare at every run, and computing it allocates.
+    GemmGeometry const& geometryFor(Shape const& input0, Shape const& input1);
     //! Describes the product and chooses its algorithm, unless they are already for these shapes and alignments.
     void describe(
         Shape const& input0, Shape const& input1, GemmAlignments const& alignments, GemmGeometry const& geometry);
@@ -62,6 +67,8 @@ private:
     LibraryHandles& mHandles;
     DeviceBuffer mBias; //!< the fused bias in mDataType; empty without one
     DeviceBuffer mWorkspace;
+    std::optional<GemmGeometry> mGeometry; //!< for inputs of mGeometryShapes
+    std::array<Shape, 2> mGeometryShapes;
     Problem mProblem; //!< the problem the descriptors and algorithm below are for, where mDescribed
     bool mDescribed{false};
     MatrixMultiplyDescriptors mDescriptors;

