@@ -29,8 +29,11 @@ def scatter_nd(rng, fp16, batch, rows, width, updated):
 
         return scatter
 
-    # Each element read once and the output written once: the least a new output tensor costs.
-    moved = 2 * inputs["data"].nbytes + inputs["updates"].nbytes + indices.nbytes
+    # The least a new output tensor costs: the output written once, the updates and indices read once, and of data
+    # only the rows that no update replaces (a replaced row need not be read).
+    kept_rows = batch * (rows - updated)
+    moved = (inputs["data"].nbytes + kept_rows * width * inputs["data"].itemsize + inputs["updates"].nbytes
+             + indices.nbytes)
     model = override_builtin(plugin_model("ScatterND", "1", inputs, ["output"], {}))
     return Instance(model, inputs, f"{batch}x{rows}x{width}, {batch}x{updated} rows", peer, dense("output"),
                     bytes_moved=moved)

@@ -26,8 +26,8 @@ sys.path.insert(0, HERE)
 import plugin_cases  # noqa: E402
 import plugin_timing  # noqa: E402
 
-HEADER = (f"{'case':<26} {'prec':<4} {'shape':<34} {'Kiln ms':>9} {'peer ms':>9} {'ratio':>6} {'GB/s':>7} "
-          f"{'%peak':>5}  {'check (max|diff| or kept sets)':<30} peer")
+HEADER = (f"{'case':<26} {'prec':<4} {'shape':<34} {'Kiln ms':>9} {'kern ms':>8} {'peer ms':>9} {'ratio':>6} "
+          f"{'GB/s':>7} {'%peak':>5} {'%kern':>5}  {'check (max|diff| or kept sets)':<30} peer")
 
 
 def parse_args():
@@ -39,6 +39,8 @@ def parse_args():
     parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda", help="cpu: the smoke test")
     parser.add_argument("--size", choices=["real", "small"], help="the cases' sizes (default: real on cuda, small "
                         "on cpu)")
+    parser.add_argument("--kernel-times", action="store_true", help="also time Kiln's kernels alone with Nsight "
+                        "Compute (ncu on the PATH): the kern ms and %%kern columns")
     parser.add_argument("--list", action="store_true", help="print the case names and exit")
     return parser.parse_args()
 
@@ -51,27 +53,36 @@ def measure(case, args, device, folder):
                                               args.seconds)
     if kiln_ms is None:
         return instance, {"failed": f"kiln: {outputs}"}
+    figures = {"kiln": kiln_ms}
+    if args.kernel_times and device.type == "cuda":
+        kernel_ms, detail = plugin_timing.kernel_time(args.kiln, instance, folder, args.fp16)
+        figures.update({"kernel": kernel_ms, "launches": detail} if kernel_ms is not None else {"kernel_note": detail})
     try:
         peer_ms, result = plugin_timing.time_peer(instance.peer(device), device, args.seconds)
         check = instance.check(outputs, result)
     except Exception as error:  # a peer or check that fails is a row, not the end of the table
-        return instance, {"kiln": kiln_ms, "failed": f"peer: {type(error).__name__}: {str(error)[:150]}"}
-    return instance, {"kiln": kiln_ms, "peer": peer_ms, "check": check}
+        return instance, {**figures, "failed": f"peer: {type(error).__name__}: {str(error)[:150]}"}
+    return instance, {**figures, "peer": peer_ms, "check": check}
 
 
 def print_row(case, precision, instance, figures, peak):
     shape = instance.shape if instance else ""
     start = f"{case.name:<26} {precision:<4} {shape:<34}"
     kiln = f"{figures['kiln']:9.3f}" if "kiln" in figures else f"{'-':>9}"
+    kernel = f"{figures['kernel']:8.3f}" if figures.get("kernel") is not None else f"{'-':>8}"
+    note = f"  [kern: {figures['kernel_note']}]" if "kernel_note" in figures else ""
     if "failed" in figures:
-        print(f"{start} {kiln} {'-':>9} {'-':>6} {'':>7} {'':>5}  {figures['failed']}", flush=True)
+        print(f"{start} {kiln} {kernel} {'-':>9} {'-':>6} {'':>7} {'':>5} {'':>5}  {figures['failed']}{note}",
+              flush=True)
         return
-    bandwidth = percent = ""
+    bandwidth = percent = kernel_percent = ""
     if instance.bytes_moved:
         rate = instance.bytes_moved / (figures["kiln"] / 1000)
         bandwidth, percent = f"{rate / 1e9:7.0f}", f"{100 * rate / peak:5.0f}"
-    print(f"{start} {kiln} {figures['peer']:9.3f} {figures['peer'] / figures['kiln']:6.2f} {bandwidth:>7} "
-          f"{percent:>5}  {figures['check']:<30} {case.peer_name}", flush=True)
+        if figures.get("kernel"):
+            kernel_percent = f"{100 * instance.bytes_moved / (figures['kernel'] / 1000) / peak:5.0f}"
+    print(f"{start} {kiln} {kernel} {figures['peer']:9.3f} {figures['peer'] / figures['kiln']:6.2f} {bandwidth:>7} "
+          f"{percent:>5} {kernel_percent:>5}  {figures['check']:<30} {case.peer_name}{note}", flush=True)
 
 
 def main():
