@@ -22,12 +22,10 @@ struct EmbeddingTables
 };
 
 //! output[s, b, :] = LayerNorm(word[wordIds[s, b]] + token[tokenIds[s, b]] + position[s]) for ids of [S, B]
-//! (a row whose word or token id is out of range sums to zeros); output is FP32, or FP16 where `half`.
-cudaError_t launchEmbLayerNorm(int32_t const* wordIds, int32_t const* tokenIds, EmbeddingTables const& tables,
-    void* output, bool half, int64_t sequence, int64_t batch, float epsilon, cudaStream_t stream);
-
-//! maskIndex[b] = the first s with mask[s, b] == 0, or S where there is none; mask is [S, B].
-cudaError_t launchMaskIndex(
-    int32_t const* mask, int32_t* maskIndex, int64_t sequence, int64_t batch, cudaStream_t stream);
+//! (a row whose word or token id is out of range sums to zeros); output is FP32, or FP16 where `half`. In the same
+//! launch, maskIndex[b] = the first s with mask[s, b] == 0, or S where there is none (mask is [S, B]).
+cudaError_t launchEmbLayerNorm(int32_t const* wordIds, int32_t const* tokenIds, int32_t const* mask,
+    EmbeddingTables const& tables, void* output, int32_t* maskIndex, bool half, int64_t sequence, int64_t batch,
+    float epsilon, cudaStream_t stream);
 
 } // namespace kiln::plugins

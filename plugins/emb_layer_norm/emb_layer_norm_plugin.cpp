@@ -193,9 +193,9 @@ void EmbLayerNormCore::runDevice(Params const& params, PluginTensors const& io, 
         static_cast<int64_t>(params.wordEmbeddings.size()) / hidden,
         static_cast<int64_t>(params.tokenEmbeddings.size()) / hidden, hidden};
     checkCuda(kName,
-        launchEmbLayerNorm(io.input<int32_t>(0), io.input<int32_t>(1), tables, io.outputs[0],
-            io.outputDesc[0].type == DataType::kHALF, sequence, batch, kBertLayerNormEpsilon, stream));
-    checkCuda(kName, launchMaskIndex(io.input<int32_t>(2), io.output<int32_t>(1), sequence, batch, stream));
+        launchEmbLayerNorm(io.input<int32_t>(0), io.input<int32_t>(1), io.input<int32_t>(2), tables, io.outputs[0],
+            io.output<int32_t>(1), io.outputDesc[0].type == DataType::kHALF, sequence, batch, kBertLayerNormEpsilon,
+            stream));
 #else
     (void) params;
     (void) io;

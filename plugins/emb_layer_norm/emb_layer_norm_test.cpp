@@ -103,18 +103,9 @@ TEST(EmbLayerNormPlugin, RejectsSequencesLongerThanThePositionTable)
 TEST(EmbLayerNormPlugin, CudaMatchesTheCpu)
 {
     SKIP_WITHOUT_GPU();
-    int32_t constexpr kHidden = 300;
     int32_t constexpr kVocabulary = 50;
     int32_t constexpr kSequence = 40;
     int32_t constexpr kBatch = 3;
-    auto table = [](int32_t rows, int32_t salt) {
-        std::vector<float> values(static_cast<size_t>(rows) * kHidden);
-        for (size_t i = 0; i < values.size(); ++i)
-        {
-            values[i] = static_cast<float>(static_cast<int64_t>((i * salt) % 211) - 105) / 70.F;
-        }
-        return values;
-    };
     std::vector<int64_t> words(kSequence * kBatch);
     std::vector<int64_t> tokens(words.size());
     std::vector<int64_t> mask(words.size());
@@ -124,26 +115,44 @@ TEST(EmbLayerNormPlugin, CudaMatchesTheCpu)
         tokens[i] = static_cast<int64_t>(i % 2);
         mask[i] = i / kBatch < 10 + 10 * (i % kBatch) ? 1 : 0;
     }
-    for (char const* version : {"1", "4"})
+    words[5] = kVocabulary + 3; // out of range: the sum is zeros and the row normalizes to beta
+    words[7] = -1;
+    // 768 takes the kernel with a warp per token, the row in registers, in FP32 and FP16; 300 takes it in FP32 (75
+    // vectors of 4, the last of three per lane partly outside the row) and the kernel with a block per token in FP16
+    // (not a whole number of 8-value vectors).
+    for (int32_t hidden : {300, 768})
     {
-        for (int32_t fp16 : {0, 1})
+        auto table = [hidden](int32_t rows, int32_t salt) {
+            std::vector<float> values(static_cast<size_t>(rows) * hidden);
+            for (size_t i = 0; i < values.size(); ++i)
+            {
+                values[i] = static_cast<float>(static_cast<int64_t>((i * salt) % 211) - 105) / 70.F;
+            }
+            return values;
+        };
+        for (char const* version : {"1", "4"})
         {
-            SCOPED_TRACE(std::string(version) + " output_fp16 " + std::to_string(fp16));
-            PluginCall call{"CustomEmbLayerNormPluginDynamic", version, {}};
-            call.fields.add("output_fp16", fp16);
-            call.fields.add("bert_embeddings_layernorm_beta", table(1, 3));
-            call.fields.add("bert_embeddings_layernorm_gamma", table(1, 5));
-            call.fields.add("bert_embeddings_word_embeddings", table(kVocabulary, 7));
-            call.fields.add("bert_embeddings_token_type_embeddings", table(2, 11));
-            call.fields.add("bert_embeddings_position_embeddings", table(64, 17));
-            std::vector<HostTensor> const tensors{
-                ids({kSequence, kBatch}, words), ids({kSequence, kBatch}, tokens), ids({kSequence, kBatch}, mask)};
-            std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, tensors, fp16 == 1);
-            std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, tensors, fp16 == 1);
-            ASSERT_EQ(cuda.size(), 2U);
-            expectClose(cuda[0].floats(), cpu[0].floats(), fp16 == 0 ? Tolerance{1e-5, 1e-5} : Tolerance{4e-3, 4e-3});
-            EXPECT_EQ(cuda[1].ints(), (std::vector<int64_t>{10, 20, 30}));
-            EXPECT_EQ(cpu[1].ints(), (std::vector<int64_t>{10, 20, 30}));
+            for (int32_t fp16 : {0, 1})
+            {
+                SCOPED_TRACE(std::string(version) + " output_fp16 " + std::to_string(fp16) + " hidden "
+                    + std::to_string(hidden));
+                PluginCall call{"CustomEmbLayerNormPluginDynamic", version, {}};
+                call.fields.add("output_fp16", fp16);
+                call.fields.add("bert_embeddings_layernorm_beta", table(1, 3));
+                call.fields.add("bert_embeddings_layernorm_gamma", table(1, 5));
+                call.fields.add("bert_embeddings_word_embeddings", table(kVocabulary, 7));
+                call.fields.add("bert_embeddings_token_type_embeddings", table(2, 11));
+                call.fields.add("bert_embeddings_position_embeddings", table(64, 17));
+                std::vector<HostTensor> const tensors{
+                    ids({kSequence, kBatch}, words), ids({kSequence, kBatch}, tokens), ids({kSequence, kBatch}, mask)};
+                std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, tensors, fp16 == 1);
+                std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, tensors, fp16 == 1);
+                ASSERT_EQ(cuda.size(), 2U);
+                expectClose(
+                    cuda[0].floats(), cpu[0].floats(), fp16 == 0 ? Tolerance{1e-5, 1e-5} : Tolerance{4e-3, 4e-3});
+                EXPECT_EQ(cuda[1].ints(), (std::vector<int64_t>{10, 20, 30}));
+                EXPECT_EQ(cpu[1].ints(), (std::vector<int64_t>{10, 20, 30}));
+            }
         }
     }
 }

@@ -93,38 +93,45 @@ TEST(SkipLayerNormPlugin, RejectsInputsNotShapedSBE11)
 TEST(SkipLayerNormPlugin, CudaMatchesTheCpu)
 {
     SKIP_WITHOUT_GPU();
-    int32_t constexpr kHidden = 1000; // not a multiple of the block size
-    std::vector<float> input(3 * 5 * kHidden);
-    std::vector<float> skip(input.size());
-    for (size_t i = 0; i < input.size(); ++i)
+    // 1000 (not a multiple of the block size) takes the kernel with a warp per row, the row in registers: in FP32 8
+    // vectors of 4 per lane, the last only partly inside the row; in FP16 4 vectors of 8. 2600 is wider than a warp
+    // holds (1024 FP32, 2048 FP16 values) and takes the kernel with a block per row.
+    for (int32_t hidden : {1000, 2600})
     {
-        input[i] = static_cast<float>(static_cast<int64_t>(i % 977) - 488) / 97.F;
-        skip[i] = static_cast<float>(static_cast<int64_t>((i * 7) % 331) - 165) / 53.F;
-    }
-    std::vector<float> gamma(kHidden);
-    std::vector<float> beta(kHidden);
-    std::vector<float> bias(kHidden);
-    for (int32_t i = 0; i < kHidden; ++i)
-    {
-        gamma[i] = 0.5F + static_cast<float>(i % 13) / 10.F;
-        beta[i] = static_cast<float>(i % 7) / 5.F - 0.6F;
-        bias[i] = static_cast<float>(i % 5) / 4.F - 0.5F;
-    }
-    for (char const* version : {"1", "5"})
-    {
-        for (int32_t typeId : {0, 1})
+        std::vector<float> input(3 * 5 * static_cast<size_t>(hidden));
+        std::vector<float> skip(input.size());
+        for (size_t i = 0; i < input.size(); ++i)
         {
-            SCOPED_TRACE(std::string(version) + " type_id " + std::to_string(typeId));
-            DataType const type = typeId == 0 ? DataType::kFLOAT : DataType::kHALF;
-            PluginCall call{"CustomSkipLayerNormPluginDynamic", version, {}};
-            call.fields.add("type_id", typeId).add("ld", kHidden).add("beta", beta).add("gamma", gamma);
-            call.fields.add("bias", bias);
-            std::vector<HostTensor> const tensors{
-                fromFloats({3, 5, kHidden, 1, 1}, input, type), fromFloats({3, 5, kHidden, 1, 1}, skip, type)};
-            std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, tensors, typeId == 1);
-            std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, tensors, typeId == 1);
-            ASSERT_EQ(cuda.size(), 1U);
-            expectClose(cuda[0].floats(), cpu[0].floats(), typeId == 0 ? Tolerance{1e-5, 1e-5} : Tolerance{4e-3, 4e-3});
+            input[i] = static_cast<float>(static_cast<int64_t>(i % 977) - 488) / 97.F;
+            skip[i] = static_cast<float>(static_cast<int64_t>((i * 7) % 331) - 165) / 53.F;
+        }
+        std::vector<float> gamma(hidden);
+        std::vector<float> beta(hidden);
+        std::vector<float> bias(hidden);
+        for (int32_t i = 0; i < hidden; ++i)
+        {
+            gamma[i] = 0.5F + static_cast<float>(i % 13) / 10.F;
+            beta[i] = static_cast<float>(i % 7) / 5.F - 0.6F;
+            bias[i] = static_cast<float>(i % 5) / 4.F - 0.5F;
+        }
+        for (char const* version : {"1", "5"})
+        {
+            for (int32_t typeId : {0, 1})
+            {
+                SCOPED_TRACE(
+                    std::string(version) + " type_id " + std::to_string(typeId) + " ld " + std::to_string(hidden));
+                DataType const type = typeId == 0 ? DataType::kFLOAT : DataType::kHALF;
+                PluginCall call{"CustomSkipLayerNormPluginDynamic", version, {}};
+                call.fields.add("type_id", typeId).add("ld", hidden).add("beta", beta).add("gamma", gamma);
+                call.fields.add("bias", bias);
+                std::vector<HostTensor> const tensors{
+                    fromFloats({3, 5, hidden, 1, 1}, input, type), fromFloats({3, 5, hidden, 1, 1}, skip, type)};
+                std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, tensors, typeId == 1);
+                std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, tensors, typeId == 1);
+                ASSERT_EQ(cuda.size(), 1U);
+                expectClose(
+                    cuda[0].floats(), cpu[0].floats(), typeId == 0 ? Tolerance{1e-5, 1e-5} : Tolerance{4e-3, 4e-3});
+            }
         }
     }
 }
