@@ -7,6 +7,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <type_traits>
+
 namespace kiln::plugins
 {
 namespace
@@ -37,6 +39,8 @@ template <typename T>
 struct PluginRanker
 {
     using Key = uint32_t;
+    // FP16 and BF16 widened to float leave the float's low 13 or 16 bits constant (radix_top_k.cuh skips them).
+    static constexpr int kLowBit = std::is_same_v<T, __half> ? 13 : std::is_same_v<T, __nv_bfloat16> ? 16 : 0;
     T const* input;
     bool largest;
 

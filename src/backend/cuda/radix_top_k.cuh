@@ -18,10 +18,16 @@
 //    about as much per element (a radix sort reads and writes keys and indices on each of its passes), so once k
 //    reaches half the row there is nothing left to gain. The bench's TopK cases beside torch.topk measure both.
 // The sort of the m elements kept per row (k, or the whole row): up to kBlockSortItems in one block in shared memory
-// (cub::BlockRadixSort); more with cub::DeviceSegmentedRadixSort, or cub::DeviceRadixSort row by row when a few rows
-// are long (a segmented sort gives each segment one block). Not cub::DeviceSegmentedSort: past a few hundred
-// segments it copies their sizes to the host and synchronises the stream, which enqueueV3 must not do (and a CUDA
-// graph cannot capture). All of CUB's radix sorts are stable: keys are kept in index order before they are sorted.
+// (cub::BlockRadixSort); more, for up to kCompositeRows rows of 32-bit keys, with one cub::DeviceRadixSort of all
+// the rows' elements at once, each key widened to 64 bits with its row above it (a segmented sort gives each
+// segment one block, so a few long rows would leave the GPU nearly idle, and sorting row by row pays a sort's
+// fixed cost per row); otherwise with cub::DeviceSegmentedRadixSort, or cub::DeviceRadixSort row by row when a few
+// rows of 64-bit keys are long. Not cub::DeviceSegmentedSort: past a few hundred segments it copies their sizes to
+// the host and synchronises the stream, which enqueueV3 must not do (and a CUDA graph cannot capture). All of CUB's
+// radix sorts are stable: keys are kept in index order before they are sorted.
+//
+// Keys of FP16 and BF16 values widened to float have low bits that never decide the order (13 and 16 of them): a
+// Ranker says so with `static constexpr int kLowBit`, and the selection's passes and the sorts skip those bits.
 //
 // Scratch: workspaceBytes() sizes it for a shape, and grows with every dimension (a workspace sized for a profile's
 // largest shape serves every smaller one); rows are handled kItemsPerChunk kept elements at a time at most.
@@ -37,6 +43,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace kiln::cuda::topk
 {
@@ -54,6 +61,9 @@ constexpr int64_t kManyRows = 128;
 constexpr int64_t kMinSlice = 8192;
 constexpr int64_t kTargetBlocks = 256;
 constexpr int64_t kMaxSlices = kTargetBlocks;
+
+// Rows sorted together by one composite-key sort: their index takes the bits above the 32-bit key.
+constexpr int64_t kCompositeRows = 64;
 
 constexpr int kWarpSize = 32;
 constexpr int kFewPicksThreads = 256;
@@ -80,6 +90,27 @@ struct Picks
     void* indices{nullptr};
     bool wideIndices{false};
 };
+
+//! The lowest key bit that can decide the order: keys that agree on every bit from it up are equal (Ranker::kLowBit
+//! where the Ranker gives one, else 0).
+template <typename Ranker, typename = void>
+struct LowBit
+{
+    static constexpr int value = 0;
+};
+
+template <typename Ranker>
+struct LowBit<Ranker, std::void_t<decltype(Ranker::kLowBit)>>
+{
+    static constexpr int value = Ranker::kLowBit;
+};
+
+//! Whether the selection's pass for the digit at `shift` can still tell keys apart.
+template <typename Ranker>
+__host__ __device__ constexpr bool digitCounts(int shift)
+{
+    return shift >= 0 && shift + kRadixBits > LowBit<Ranker>::value;
+}
 
 __host__ __device__ inline int64_t rowStart(Rows const& rows, int64_t row)
 {
@@ -291,7 +322,7 @@ __global__ void __launch_bounds__(kSelectThreads)
     {
         threshold = Threshold<Key>{0, 0, static_cast<uint32_t>(rows.k), 0, 0};
     }
-    for (int shift = static_cast<int>(sizeof(Key) * 8) - kRadixBits; shift >= 0; shift -= kRadixBits)
+    for (int shift = static_cast<int>(sizeof(Key) * 8) - kRadixBits; digitCounts<Ranker>(shift); shift -= kRadixBits)
     {
         bins[threadIdx.x] = 0;
         __syncthreads(); // the bins are clear, and the last pass's threshold is seen by all
@@ -463,7 +494,7 @@ __global__ void __launch_bounds__(kThreads) sortInBlockKernel(Ranker rank, Rows 
             itemIndices[i] = static_cast<int32_t>(place);
         }
     }
-    Sort(temp).Sort(itemKeys, itemIndices);
+    Sort(temp).Sort(itemKeys, itemIndices, LowBit<Ranker>::value, static_cast<int>(sizeof(Key) * 8));
     for (int i = 0; i < kItems; ++i)
     {
         int64_t const place = static_cast<int64_t>(threadIdx.x) * kItems + i;
@@ -485,6 +516,32 @@ __global__ void wholeRowKeysKernel(
         int64_t const j = e % rows.extent;
         keys[e] = rank(rowStart(rows, firstRow + e / rows.extent) + j * rows.inner);
         indices[e] = static_cast<int32_t>(j);
+    }
+}
+
+//! The composite sort's keys: (row within the chunk) << 32 | key, from the kept `keys` after a selection, or read
+//! from the rows themselves (with their places written to `indices`) when keys is null and m is the extent.
+template <typename Ranker>
+__global__ void compositeKeysKernel(Ranker rank, Rows rows, int64_t firstRow, int64_t rowCount, int64_t m,
+    typename Ranker::Key const* keys, int32_t* indices, unsigned long long* composite)
+{
+    static_assert(sizeof(typename Ranker::Key) == 4, "a row index above a 32-bit key");
+    for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; e < rowCount * m;
+         e += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    {
+        int64_t const local = e / m;
+        unsigned long long key = 0;
+        if (keys != nullptr)
+        {
+            key = keys[e];
+        }
+        else
+        {
+            int64_t const j = e - local * m;
+            key = rank(rowStart(rows, firstRow + local) + j * rows.inner);
+            indices[e] = static_cast<int32_t>(j);
+        }
+        composite[e] = static_cast<unsigned long long>(local) << 32 | key;
     }
 }
 
@@ -586,6 +643,8 @@ struct Scratch
     Key* sortedKeys{nullptr};
     int32_t* sortedIndices{nullptr};
     int64_t* offsets{nullptr};
+    unsigned long long* composite{nullptr}; //!< the composite sort's keys, for up to kCompositeRows rows
+    unsigned long long* sortedComposite{nullptr};
     void* sortTemporary{nullptr};
     size_t sortBytes{0};
 
@@ -618,6 +677,18 @@ struct Scratch
         cub::DeviceRadixSort::SortPairs(
             nullptr, rowBytes, noKeys, noKeys, noIndices, noIndices, keptPerRow, 0, static_cast<int>(sizeof(Key) * 8));
         sortBytes = std::max(segmentedBytes, rowBytes);
+        if constexpr (sizeof(Key) == 4)
+        {
+            // Every bit, so that the storage covers every pass count a composite sort may take.
+            int64_t const compositeItems = std::min(items, std::min(rows.count, kCompositeRows) * keptPerRow);
+            composite = carver.take<unsigned long long>(static_cast<size_t>(compositeItems));
+            sortedComposite = carver.take<unsigned long long>(static_cast<size_t>(compositeItems));
+            unsigned long long* const noComposite = nullptr;
+            size_t compositeBytes = 0;
+            cub::DeviceRadixSort::SortPairs(
+                nullptr, compositeBytes, noComposite, noComposite, noIndices, noIndices, compositeItems, 0, 64);
+            sortBytes = std::max(sortBytes, compositeBytes);
+        }
         sortTemporary = carver.take<unsigned char>(sortBytes);
     }
 };
@@ -667,20 +738,45 @@ cudaError_t sortKept(Ranker const& rank, Rows const& rows, int64_t first, int64_
         sortInBlock<Ranker, T, 512, 8>(rank, rows, first, rowCount, m, keys, scratch.indices, picks, stream);
         return cudaGetLastError();
     }
+    int constexpr kBits = static_cast<int>(sizeof(Key) * 8);
+    int constexpr kLowBit = LowBit<Ranker>::value;
+    cudaError_t status = cudaSuccess;
+    if constexpr (sizeof(Key) == 4)
+    {
+        if (rowCount <= kCompositeRows)
+        {
+            compositeKeysKernel<<<gridFor(rowCount * m), kGridThreads, 0, stream>>>(
+                rank, rows, first, rowCount, m, keys, scratch.indices, scratch.composite);
+            int rowBits = 0;
+            while ((int64_t{1} << rowBits) < rowCount)
+            {
+                ++rowBits;
+            }
+            size_t bytes = scratch.sortBytes;
+            status = cub::DeviceRadixSort::SortPairs(scratch.sortTemporary, bytes, scratch.composite,
+                scratch.sortedComposite, scratch.indices, scratch.sortedIndices, rowCount * m, kLowBit, 32 + rowBits,
+                stream);
+            if (status != cudaSuccess)
+            {
+                return status;
+            }
+            writeSortedKernel<<<gridFor(rowCount * rows.k), kGridThreads, 0, stream>>>(
+                picks, rows, first, rowCount, m, scratch.sortedIndices);
+            return cudaGetLastError();
+        }
+    }
     if (!keysWritten)
     {
         wholeRowKeysKernel<<<gridFor(rowCount * m), kGridThreads, 0, stream>>>(
             rank, rows, first, rowCount, scratch.keys, scratch.indices);
     }
-    int constexpr kBits = static_cast<int>(sizeof(Key) * 8);
-    cudaError_t status = cudaSuccess;
     if (rowCount <= kFewRows && m >= kLongRow)
     {
         for (int64_t r = 0; r < rowCount && status == cudaSuccess; ++r)
         {
             size_t bytes = scratch.sortBytes;
             status = cub::DeviceRadixSort::SortPairs(scratch.sortTemporary, bytes, scratch.keys + r * m,
-                scratch.sortedKeys + r * m, scratch.indices + r * m, scratch.sortedIndices + r * m, m, 0, kBits,
+                scratch.sortedKeys + r * m, scratch.indices + r * m, scratch.sortedIndices + r * m, m, kLowBit, kBits,
                 stream);
         }
     }
@@ -690,7 +786,7 @@ cudaError_t sortKept(Ranker const& rank, Rows const& rows, int64_t first, int64_
         size_t bytes = scratch.sortBytes;
         status = cub::DeviceSegmentedRadixSort::SortPairs(scratch.sortTemporary, bytes, scratch.keys,
             scratch.sortedKeys, scratch.indices, scratch.sortedIndices, static_cast<int>(rowCount * m),
-            static_cast<int>(rowCount), scratch.offsets, scratch.offsets + 1, 0, kBits, stream);
+            static_cast<int>(rowCount), scratch.offsets, scratch.offsets + 1, kLowBit, kBits, stream);
     }
     if (status != cudaSuccess)
     {
@@ -716,7 +812,7 @@ void selectKept(Ranker const& rank, Rows const& rows, Plan const& plan, int64_t 
     dim3 const grid(static_cast<unsigned>(plan.slices), static_cast<unsigned>(rowCount));
     startThresholdsKernel<<<static_cast<unsigned>(rowCount), kBins, 0, stream>>>(
         scratch.thresholds, scratch.bins, rows);
-    for (int shift = static_cast<int>(sizeof(Key) * 8) - kRadixBits; shift >= 0; shift -= kRadixBits)
+    for (int shift = static_cast<int>(sizeof(Key) * 8) - kRadixBits; digitCounts<Ranker>(shift); shift -= kRadixBits)
     {
         sliceDigitsKernel<<<grid, kSelectThreads, 0, stream>>>(
             rank, rows, first, plan.sliceLength, scratch.thresholds, scratch.bins, shift);

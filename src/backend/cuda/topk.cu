@@ -57,6 +57,8 @@ template <typename KeyType, DataType kType>
 struct LayerRanker
 {
     using Key = KeyType;
+    // FP16 and BF16 widened to float leave the float's low 13 or 16 bits constant (radix_top_k.cuh skips them).
+    static constexpr int kLowBit = kType == DataType::kHALF ? 13 : kType == DataType::kBF16 ? 16 : 0;
     void const* input;
     bool largestFirst;
 
