@@ -10,6 +10,7 @@
 #include "scatter_nd_kernels.h"
 #endif
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -126,6 +127,22 @@ DataType ScatterNdPlugin::getOutputDataType(
     return inputTypes[0];
 }
 
+size_t ScatterNdPlugin::getWorkspaceSize(PluginTensorDesc const* inputs, int32_t nbInputs,
+    PluginTensorDesc const* /*outputs*/, int32_t /*nbOutputs*/) const noexcept
+{
+    if (nbInputs < 2 || inputs[1].dims.nbDims < 1)
+    {
+        return 0;
+    }
+    int64_t const depth = inputs[1].dims.d[inputs[1].dims.nbDims - 1];
+    int64_t slices = 1;
+    for (int32_t axis = 0; axis < depth && axis < inputs[0].dims.nbDims; ++axis)
+    {
+        slices *= inputs[0].dims.d[axis];
+    }
+    return static_cast<size_t>(std::max<int64_t>(slices, 0)) * sizeof(int32_t);
+}
+
 void ScatterNdPlugin::runHost(PluginTensors const& io) const
 {
     scatter_nd::Geometry const g = geometryOf(io);
@@ -162,7 +179,8 @@ void ScatterNdPlugin::runDevice(PluginTensors const& io, cudaStream_t stream) co
     scatter_nd::Geometry const g = geometryOf(io);
     checkCuda(kName,
         launchScatterNd(g, volume(io.inputDesc[0].dims), elementSize(io.inputDesc[0].type), io.inputs[0], io.inputs[1],
-            io.inputDesc[1].type == DataType::kINT64, io.inputs[2], io.outputs[0], stream));
+            io.inputDesc[1].type == DataType::kINT64, io.inputs[2], io.outputs[0], static_cast<int32_t*>(io.workspace),
+            stream));
 #else
     (void) io;
     (void) stream;

@@ -29,6 +29,9 @@ public:
         int32_t pos, nvinfer1::PluginTensorDesc const* inOut, int32_t nbInputs, int32_t nbOutputs) noexcept override;
     nvinfer1::DataType getOutputDataType(
         int32_t index, nvinfer1::DataType const* inputTypes, int32_t nbInputs) const noexcept override;
+    //! One int32 per slice of data (its first k axes): which update tuple, if any, writes it (the CUDA kernels).
+    size_t getWorkspaceSize(nvinfer1::PluginTensorDesc const* inputs, int32_t nbInputs,
+        nvinfer1::PluginTensorDesc const* outputs, int32_t nbOutputs) const noexcept override;
 
     void runHost(PluginTensors const& io) const;
     void runDevice(PluginTensors const& io, cudaStream_t stream) const;

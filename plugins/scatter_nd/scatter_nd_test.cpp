@@ -142,6 +142,42 @@ TEST(ScatterNdPlugin, CudaMatchesTheCpu)
     }
 }
 
+// The gather path of the CUDA kernels (slices of whole 16-byte vectors, at least 8 of them, into a new output):
+// data [16, 40, 64], 300 distinct tuples of depth 2 with negative indices among them, INT32 and INT64 indices; FP32
+// and INT32 slices of 16 vectors, FP16 slices of 8.
+TEST(ScatterNdPlugin, CudaGathersWholeSlicesAsTheCpuScatters)
+{
+    SKIP_WITHOUT_GPU();
+    std::vector<int64_t> indices;
+    for (int64_t t = 0; t < 300; ++t)
+    {
+        int64_t const cell = t * 263 % 640;
+        indices.insert(indices.end(), {cell / 40 - (t % 5 == 0 ? 16 : 0), cell % 40});
+    }
+    std::vector<float> const data = ramp(16 * 40 * 64, 0.25F);
+    std::vector<float> const updates = ramp(300 * 64, -0.75F);
+    for (DataType indexType : {DataType::kINT32, DataType::kINT64})
+    {
+        for (DataType type : {DataType::kFLOAT, DataType::kHALF, DataType::kINT32})
+        {
+            auto const tensor = [type](Shape shape, std::vector<float> const& values) {
+                if (type != DataType::kINT32)
+                {
+                    return fromFloats(std::move(shape), values, type);
+                }
+                return fromInts(std::move(shape), std::vector<int64_t>(values.begin(), values.end()), type);
+            };
+            std::vector<HostTensor> const in{
+                tensor({16, 40, 64}, data), fromInts({3, 100, 2}, indices, indexType), tensor({3, 100, 64}, updates)};
+            PluginCall call = scatterNd();
+            std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, in, type == DataType::kHALF);
+            std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, in, type == DataType::kHALF);
+            ASSERT_EQ(cuda.size(), 1U);
+            expectClose(cuda[0], cpu[0], 0.0);
+        }
+    }
+}
+
 // ScatterND has no fields, so there is no bad field to test; fields it does not know are ignored, as TensorRT's are.
 
 } // namespace
