@@ -1,5 +1,7 @@
 #include "group_norm_kernels.h"
 
+#include "group_norm_on_chip.h"
+
 #include "common/block_reduce.cuh"
 
 #include <cuda_fp16.h>
@@ -185,6 +187,12 @@ cudaError_t launchGroupNorm(void const* x, void* y, bool half, GroupNormShape co
     if (shape.batch * shape.groups == 0 || shape.channels == 0 || shape.spatial == 0)
     {
         return cudaSuccess;
+    }
+    // One pass over memory where the rows fit on chip; the two-pass kernels below for the rest.
+    cudaError_t const onChip = launchGroupNormOnChip(x, y, half, shape, affine, stream);
+    if (onChip != cudaErrorNotSupported)
+    {
+        return onChip;
     }
     return half ? launchTyped<__half>(x, y, shape, affine, workspace, stream)
                 : launchTyped<float>(x, y, shape, affine, workspace, stream);

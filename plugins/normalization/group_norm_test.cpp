@@ -69,9 +69,14 @@ TEST(GroupNormPlugin, CudaMatchesTheCpu)
         Shape shape;
         int32_t groups;
     };
-    // One block per group; then few long groups, which the CUDA kernels split over blocks (GroupNormSplit), with a
-    // last chunk shorter than the others.
-    for (Case const& c : {Case{{3, kChannels, 19, 23}, 8}, Case{{1, kChannels, 61, 67}, 4}})
+    // Channels of an odd size take the two-pass kernels: one block per group; then few long groups, which they split
+    // over blocks (GroupNormSplit), with a last chunk shorter than the others. Channels of a whole number of 16-byte
+    // vectors: 16 groups of 1024 values take the one-pass kernel (group_norm_on_chip.cu), a block each; 4 groups of
+    // 32768 and one of 4608 would need clusters, which inputs this small do not get (the two-pass kernels again);
+    // and one group of 147456 values is more than 8 blocks hold.
+    for (Case const& c :
+        {Case{{3, kChannels, 19, 23}, 8}, Case{{1, kChannels, 61, 67}, 4}, Case{{2, kChannels, 16, 16}, 8},
+            Case{{1, kChannels, 64, 64}, 4}, Case{{1, kChannels, 12, 12}, 1}, Case{{1, kChannels, 72, 64}, 1}})
     {
         PluginCall call = groupNorm(c.groups, 1e-5F);
         std::vector<HostTensor> const inputs{fromFloats(c.shape, ramp(static_cast<size_t>(volume(c.shape)))),
@@ -81,6 +86,29 @@ TEST(GroupNormPlugin, CudaMatchesTheCpu)
         ASSERT_EQ(cuda.size(), 1U);
         expectClose(cuda[0].floats(), cpu[0].floats(), {1e-5, 1e-5}, std::to_string(c.groups) + " groups");
     }
+}
+
+// An input larger than half the L2 of an H100 or H200 (42 MB): its groups of 32768 values are each held by a cluster
+// of 4 blocks that add up their sums through distributed shared memory (group_norm_on_chip.cu).
+TEST(GroupNormPlugin, CudaMatchesTheCpuWithClusteredRowsOnALargeInput)
+{
+    SKIP_WITHOUT_GPU();
+    int32_t constexpr kChannels = 64;
+    std::vector<float> scale(kChannels);
+    std::vector<float> bias(kChannels);
+    for (int32_t c = 0; c < kChannels; ++c)
+    {
+        scale[c] = 1.5F - 0.02F * static_cast<float>(c);
+        bias[c] = 0.01F * static_cast<float>(c) - 0.3F;
+    }
+    Shape const shape{10, kChannels, 128, 128};
+    PluginCall call = groupNorm(32, 1e-5F);
+    std::vector<HostTensor> const inputs{fromFloats(shape, ramp(static_cast<size_t>(volume(shape)))),
+        fromFloats({kChannels}, scale), fromFloats({kChannels}, bias)};
+    std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs);
+    std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs);
+    ASSERT_EQ(cuda.size(), 1U);
+    expectClose(cuda[0].floats(), cpu[0].floats(), {1e-5, 1e-5});
 }
 
 TEST(GroupNormPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)

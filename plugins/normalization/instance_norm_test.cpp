@@ -106,8 +106,11 @@ TEST(InstanceNormPlugin, CudaMatchesTheCpu)
         scales[c] = 0.5F + 0.25F * static_cast<float>(c);
         bias[c] = 0.1F * static_cast<float>(c) - 0.2F;
     }
-    // Ten channels of one block each; then five long channels, which the CUDA kernels split over blocks.
-    for (Shape const& shape : {Shape{2, kChannels, 37, 41}, Shape{1, kChannels, 131, 127}})
+    // Channels of an odd size take the two-pass kernels: ten channels of one block each; then five long channels,
+    // which they split over blocks. Channels of a whole number of 16-byte vectors: ten of 384 values take the
+    // one-pass kernel, a block each; five of 17408 would need clusters, which inputs this small do not get.
+    for (Shape const& shape : {Shape{2, kChannels, 37, 41}, Shape{1, kChannels, 131, 127}, Shape{2, kChannels, 16, 24},
+             Shape{1, kChannels, 128, 136}})
     {
         for (auto const& [version, type] : {std::pair{"1", DataType::kFLOAT}, std::pair{"1", DataType::kHALF},
                  std::pair{"3", DataType::kFLOAT}, std::pair{"3", DataType::kHALF}})
@@ -123,6 +126,33 @@ TEST(InstanceNormPlugin, CudaMatchesTheCpu)
             expectClose(cuda[0].floats(), cpu[0].floats(), half ? Tolerance{4e-3, 4e-3} : Tolerance{1e-5, 1e-5},
                 std::string("version ") + version + (half ? " FP16" : " FP32") + " batch " + std::to_string(shape[0]));
         }
+    }
+}
+
+// An input larger than half the L2 of an H100 or H200 in FP32 (42 MB): each channel of 16384 values is held by a
+// cluster of 2 blocks (group_norm_on_chip.cu); in FP16 one block holds a channel.
+TEST(InstanceNormPlugin, CudaMatchesTheCpuWithClusteredRowsOnALargeInput)
+{
+    SKIP_WITHOUT_GPU();
+    int32_t constexpr kChannels = 160;
+    std::vector<float> scales(kChannels);
+    std::vector<float> bias(kChannels);
+    for (int32_t c = 0; c < kChannels; ++c)
+    {
+        scales[c] = 0.5F + 0.01F * static_cast<float>(c);
+        bias[c] = 0.2F - 0.003F * static_cast<float>(c);
+    }
+    Shape const shape{4, kChannels, 128, 128};
+    for (DataType type : {DataType::kFLOAT, DataType::kHALF})
+    {
+        bool const half = type == DataType::kHALF;
+        PluginCall call = instanceNorm("1", scales, bias, 1e-5F);
+        std::vector<HostTensor> const inputs{fromFloats(shape, inputValues(static_cast<size_t>(volume(shape))), type)};
+        std::vector<HostTensor> const cpu = runPlugin(kiln::Backend::kCPU, call, inputs, half);
+        std::vector<HostTensor> const cuda = runPlugin(kiln::Backend::kCUDA, call, inputs, half);
+        ASSERT_EQ(cuda.size(), 1U);
+        expectClose(cuda[0].floats(), cpu[0].floats(), half ? Tolerance{4e-3, 4e-3} : Tolerance{1e-5, 1e-5},
+            half ? "FP16" : "FP32");
     }
 }
 
