@@ -43,7 +43,7 @@ echo "== pytest -v tests/python ($python)"
 timeout 450 "$python" -X faulthandler -m pytest -v -rs -p no:cacheprovider tests/python > "$OUT/pytest.txt" 2>&1
 status=$?
 # Every GPU test's result, the others' only where not passed (the whole list is in $OUT/pytest.txt).
-grep -E "test_cuda_backend.py::|test_cuda_callbacks.py::|test_polygraphy.py::|FAILED|ERROR|SKIPPED|passed|failed" \
+grep -E "test_cuda_backend.py::|test_cuda_callbacks.py::|test_cuda_samples.py::|test_polygraphy.py::|FAILED|ERROR|SKIPPED|passed|failed" \
   "$OUT/pytest.txt" | sed 's/ *\[ *[0-9]*%\]$//'
 [ $status -eq 0 ] || grep -A40 -E "^_{3,} .* _{3,}$" "$OUT/pytest.txt" | head -150
 echo "== pytest exit status: $status"
