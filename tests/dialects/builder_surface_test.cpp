@@ -109,7 +109,7 @@ KILN_ENUMERATOR(BuilderFlag, kMONITOR_MEMORY, 25)
 KILN_ENUMERATOR(BuilderFlag, kFP4, 26)
 KILN_ENUMERATOR(BuilderFlag, kEDITABLE_TIMING_CACHE, 27)
 KILN_ENUMERATOR(BuilderFlag, kDISTRIBUTIVE_INDEPENDENCE, 28)
-static_assert(EnumMax<BuilderFlag>() >= 30);
+static_assert(EnumMax<BuilderFlag>() >= 29);
 static_assert(std::is_same_v<TimingCacheKey, v_1_0::TimingCacheKey>);
 static_assert(std::is_same_v<TimingCacheValue, v_1_0::TimingCacheValue>);
 static_assert(std::is_same_v<decltype(TimingCacheKey::data), uint8_t[16]>);
