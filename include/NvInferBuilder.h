@@ -252,6 +252,7 @@ enum class BuilderFlag : int32_t
     kMONITOR_MEMORY = 25,
     kFP4 = 26,
     kEDITABLE_TIMING_CACHE = 27,
+    kDISTRIBUTIVE_INDEPENDENCE = 28, //!< in TensorRT 10.15; stored, changes nothing Kiln builds
 };
 
 namespace impl
@@ -259,7 +260,7 @@ namespace impl
 template <>
 struct EnumMaxImpl<BuilderFlag>
 {
-    static constexpr int32_t kVALUE = 28;
+    static constexpr int32_t kVALUE = 29;
 };
 } // namespace impl
 
@@ -319,6 +320,25 @@ struct EnumMaxImpl<HardwareCompatibilityLevel>
 };
 } // namespace impl
 
+//! How hard the builder searches for tilings that keep data on chip (in TensorRT 10.15). Kiln does no tiling: only
+//! kNONE is accepted.
+enum class TilingOptimizationLevel : int32_t
+{
+    kNONE = 0,
+    kFAST = 1,
+    kMODERATE = 2,
+    kFULL = 3,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<TilingOptimizationLevel>
+{
+    static constexpr int32_t kVALUE = 4;
+};
+} // namespace impl
+
 namespace v_1_0
 {
 //! Reports the build's progress; the application implements it.
@@ -346,6 +366,8 @@ protected:
 
 using IProgressMonitor = v_1_0::IProgressMonitor;
 
+namespace v_1_0
+{
 //! A timing cache's key: a digest of one layer configuration the builder timed.
 struct TimingCacheKey
 {
@@ -357,7 +379,13 @@ struct TimingCacheValue
 {
     uint64_t tacticHash;
     float timingMSec;
+    //! The hash of no tactic: what ITimingCache::query gives for a key it does not hold.
+    static constexpr uint64_t kINVALID_TACTIC_HASH = UINT64_MAX;
 };
+} // namespace v_1_0
+
+using TimingCacheKey = v_1_0::TimingCacheKey;
+using TimingCacheValue = v_1_0::TimingCacheValue;
 
 //! The builder's timings of layer configurations on one device, shared between builds; made by
 //! IBuilderConfig::createTimingCache and serialized to be loaded by later builds.
@@ -390,10 +418,6 @@ public:
     //! Refused with an error (Kiln has no INT8 yet): getInt8Calibrator stays nullptr. Passing nullptr is accepted.
     virtual void setInt8Calibrator(IInt8Calibrator* calibrator) noexcept = 0;
     virtual IInt8Calibrator* getInt8Calibrator() const noexcept = 0;
-    //! Refused with an error (Kiln offers no tactic choices to a selector): getAlgorithmSelector stays nullptr.
-    //! Passing nullptr is accepted.
-    virtual void setAlgorithmSelector(IAlgorithmSelector* selector) noexcept = 0;
-    virtual IAlgorithmSelector* getAlgorithmSelector() const noexcept = 0;
     virtual void setFlags(BuilderFlags builderFlags) noexcept = 0;
     virtual BuilderFlags getFlags() const noexcept = 0;
     virtual void clearFlag(BuilderFlag builderFlag) noexcept = 0;
@@ -419,6 +443,10 @@ public:
     //! Stored, and reported by the engine (ICudaEngine::getProfilingVerbosity).
     virtual void setProfilingVerbosity(ProfilingVerbosity verbosity) noexcept = 0;
     virtual ProfilingVerbosity getProfilingVerbosity() const noexcept = 0;
+    //! Refused with an error (Kiln offers no tactic choices to a selector): getAlgorithmSelector stays nullptr.
+    //! Passing nullptr is accepted.
+    virtual void setAlgorithmSelector(IAlgorithmSelector* selector) noexcept = 0;
+    virtual IAlgorithmSelector* getAlgorithmSelector() const noexcept = 0;
     //! Refused with an error (false; getCalibrationProfile stays nullptr): Kiln has no INT8 yet.
     virtual bool setCalibrationProfile(IOptimizationProfile const* profile) noexcept = 0;
     virtual IOptimizationProfile const* getCalibrationProfile() noexcept = 0;
@@ -463,6 +491,17 @@ public:
     //! Stored (-1: the builder decides).
     virtual void setMaxNbTactics(int32_t maxNbTactics) noexcept = 0;
     virtual int32_t getMaxNbTactics() const noexcept = 0;
+    //! kNONE only (Kiln does no tiling); another level is refused with an error (false, the level stays kNONE).
+    virtual bool setTilingOptimizationLevel(TilingOptimizationLevel level) noexcept = 0;
+    virtual TilingOptimizationLevel getTilingOptimizationLevel() const noexcept = 0;
+    //! Stored (a negative size is refused with an error); without tiling no build reads it. -1 until set: the
+    //! builder's choice.
+    virtual bool setL2LimitForTiling(int64_t size) noexcept = 0;
+    virtual int64_t getL2LimitForTiling() const noexcept = 0;
+    //! Refused with an error (false; getRemoteAutoTuningConfig stays nullptr): remote auto-tuning serves kSAFETY
+    //! engines, which Kiln does not build.
+    virtual bool setRemoteAutoTuningConfig(char const* config) noexcept = 0;
+    virtual char const* getRemoteAutoTuningConfig() const noexcept = 0;
 };
 
 class IBuilder : public INoCopy
@@ -476,6 +515,10 @@ public:
     //! 0: Kiln has no DLA.
     virtual int32_t getMaxDLABatchSize() const noexcept = 0;
     virtual int32_t getNbDLACores() const noexcept = 0;
+    //! The allocator for the device memory the builder uses while it builds (the buffers it times convolutions
+    //! in); nullptr: Kiln's default. Engines and contexts take the allocator of the runtime that loads the plan
+    //! (IRuntime::setGpuAllocator).
+    virtual void setGpuAllocator(IGpuAllocator* /*allocator*/) noexcept { }
     virtual IBuilderConfig* createBuilderConfig() noexcept = 0;
     //! kEXPLICIT_BATCH is accepted and ignored: Kiln's networks always have an explicit batch.
     virtual INetworkDefinition* createNetworkV2(NetworkDefinitionCreationFlags flags) noexcept = 0;
@@ -487,6 +530,18 @@ public:
     virtual bool platformHasTf32() const noexcept = 0;
     //! The plan, or nullptr with the reason logged. The caller deletes the result.
     virtual IHostMemory* buildSerializedNetwork(INetworkDefinition& network, IBuilderConfig& config) noexcept = 0;
+    //! Builds the plan and writes it to writer; false (with the reason logged) when the build fails or the writer
+    //! takes fewer bytes than it is given.
+    virtual bool buildSerializedNetworkToStream(
+        INetworkDefinition& network, IBuilderConfig& config, IStreamWriter& writer) noexcept = 0;
+    //! TensorRT 10.15's form that also gives the kernels' source text of a kSAFETY engine. Kiln builds no safety
+    //! engines: kernelText is set to nullptr and the plan is buildSerializedNetwork's.
+    IHostMemory* buildSerializedNetwork(
+        INetworkDefinition& network, IBuilderConfig& config, IHostMemory*& kernelText) noexcept
+    {
+        kernelText = nullptr;
+        return buildSerializedNetwork(network, config);
+    }
     //! The engine of the plan buildSerializedNetwork would give, loaded as a runtime with this builder's logger
     //! would load it; nullptr with the reason logged. The caller deletes it.
     virtual ICudaEngine* buildEngineWithConfig(INetworkDefinition& network, IBuilderConfig& config) noexcept = 0;
@@ -495,14 +550,6 @@ public:
     virtual bool setMaxThreads(int32_t maxThreads) noexcept = 0;
     virtual int32_t getMaxThreads() const noexcept = 0;
     virtual IPluginRegistry& getPluginRegistry() noexcept = 0;
-    //! Builds the plan and writes it to writer; false (with the reason logged) when the build fails or the writer
-    //! takes fewer bytes than it is given.
-    virtual bool buildSerializedNetworkToStream(
-        INetworkDefinition& network, IBuilderConfig& config, IStreamWriter& writer) noexcept = 0;
-    //! The allocator for the device memory the builder uses while it builds (the buffers it times convolutions
-    //! in); nullptr: Kiln's default. Engines and contexts take the allocator of the runtime that loads the plan
-    //! (IRuntime::setGpuAllocator).
-    virtual void setGpuAllocator(IGpuAllocator* /*allocator*/) noexcept { }
 };
 
 } // namespace nvinfer1

@@ -64,6 +64,11 @@ enum class LayerType : int32_t
     kSQUEEZE = 47,
     kUNSQUEEZE = 48,
     kCUMULATIVE = 49,
+    kDYNAMIC_QUANTIZE = 50,
+    kATTENTION_INPUT = 51,
+    kATTENTION_OUTPUT = 52,
+    kROTARY_EMBEDDING = 53,
+    kKVCACHE_UPDATE = 54,
 };
 
 namespace impl
@@ -71,7 +76,7 @@ namespace impl
 template <>
 struct EnumMaxImpl<LayerType>
 {
-    static constexpr int32_t kVALUE = 50;
+    static constexpr int32_t kVALUE = 55;
 };
 } // namespace impl
 
@@ -474,6 +479,8 @@ public:
     virtual int64_t getNbGroups() const noexcept = 0;
     virtual void setComputePrecision(DataType type) noexcept = 0;
     virtual DataType getComputePrecision() const noexcept = 0;
+    //! Whether INetworkDefinition::addNormalizationV2 made the layer (in TensorRT 10.15).
+    virtual bool isV2() const noexcept = 0;
 
 protected:
     ~INormalizationLayer() noexcept override = default;
@@ -552,6 +559,141 @@ public:
 
 protected:
     ~ICumulativeLayer() noexcept override = default;
+};
+
+//! The normalization between an attention's two products (in TensorRT 10.15).
+enum class AttentionNormalizationOp : int32_t
+{
+    kNONE = 0,    //!< the scores as they are
+    kSOFTMAX = 1, //!< SoftMax over the key axis
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<AttentionNormalizationOp>
+{
+    static constexpr int32_t kVALUE = 2;
+};
+} // namespace impl
+
+class IAttention;
+
+//! The layers TensorRT puts at an attention's edges. Kiln builds an attention from ordinary layers and makes none of
+//! these; the classes are declared for code that names them.
+class IAttentionBoundaryLayer : public ILayer
+{
+public:
+    virtual IAttention* getAttention() const noexcept = 0;
+
+protected:
+    ~IAttentionBoundaryLayer() noexcept override = default;
+};
+
+//! Inputs 0-2 query, key and value; 3 the mask and 4 the normalization's quantization scale, both optional.
+class IAttentionInputLayer : public IAttentionBoundaryLayer
+{
+public:
+    using ILayer::setInput;
+
+protected:
+    ~IAttentionInputLayer() noexcept override = default;
+};
+
+class IAttentionOutputLayer : public IAttentionBoundaryLayer
+{
+protected:
+    ~IAttentionOutputLayer() noexcept override = default;
+};
+
+//! Attention over query [B, Hq, Sq, D], key [B, Hkv, Skv, D] and value [B, Hkv, Skv, Dv], all FLOAT, HALF or BF16 of
+//! one type: normalize(query x key^T + mask) x value, [B, Hq, Sq, Dv]. Nothing scales the scores (scale the query
+//! first). Hq must be a multiple of Hkv (grouped-query attention: each key and value head serves Hq / Hkv query
+//! heads; Kiln repeats them, which needs Hq, Hkv and D known when the network is built).
+//! Not a layer: it owns the layers Kiln builds for it (named after it), rebuilds them when a setter changes what they
+//! compute, and its output stays the same tensor. The setters return false, changing nothing, where the result
+//! would not build.
+class IAttention : public INoCopy
+{
+public:
+    virtual bool setNormalizationOperation(AttentionNormalizationOp op) noexcept = 0;
+    virtual AttentionNormalizationOp getNormalizationOperation() const noexcept = 0;
+    //! BOOL (true where the query may attend to the key) or of the scores' type (added to them), broadcastable to
+    //! [B, Hq, Sq, Skv]. Not together with a causal attention.
+    virtual bool setMask(ITensor& mask) noexcept = 0;
+    virtual ITensor* getMask() noexcept = 0;
+    //! Query i attends to keys 0..i (the mask's upper right triangle is cut off, its top left corner kept). Not
+    //! together with a mask.
+    virtual bool setCausal(bool isCausal) noexcept = 0;
+    virtual bool getCausal() const noexcept = 0;
+    //! Kept and given back: Kiln always computes an attention with several layers (an FP16 plan on the CUDA backend
+    //! fuses them back into one kernel).
+    virtual bool setDecomposable(bool decomposable) noexcept = 0;
+    virtual bool getDecomposable() const noexcept = 0;
+    //! 0 query, 1 key, 2 value.
+    virtual bool setInput(int32_t index, ITensor& input) noexcept = 0;
+    virtual int32_t getNbInputs() const noexcept = 0;
+    virtual ITensor* getInput(int32_t index) const noexcept = 0;
+    virtual int32_t getNbOutputs() const noexcept = 0;
+    virtual ITensor* getOutput(int32_t index) const noexcept = 0;
+    virtual bool setName(char const* name) noexcept = 0;
+    virtual char const* getName() const noexcept = 0;
+    //! Refused (false): Kiln has no FP8 or INT8 yet. getNormalizationQuantizeScale gives nullptr and
+    //! getNormalizationQuantizeToType kFLOAT.
+    virtual bool setNormalizationQuantizeScale(ITensor& tensor) noexcept = 0;
+    virtual ITensor* getNormalizationQuantizeScale() const noexcept = 0;
+    virtual bool setNormalizationQuantizeToType(DataType type) noexcept = 0;
+    virtual DataType getNormalizationQuantizeToType() const noexcept = 0;
+    //! Given to each of the attention's layers.
+    virtual bool setMetadata(char const* metadata) noexcept = 0;
+    virtual char const* getMetadata() const noexcept = 0;
+
+protected:
+    ~IAttention() noexcept override = default;
+};
+
+//! Rotary position embedding (in TensorRT 10.15). Declared for code that names it: addRotaryEmbedding is refused.
+class IRotaryEmbeddingLayer : public ILayer
+{
+public:
+    virtual void setInterleaved(bool interleaved) noexcept = 0;
+    virtual bool getInterleaved() const noexcept = 0;
+    virtual bool setRotaryEmbeddingDim(int32_t rotaryEmbeddingDim) noexcept = 0;
+    virtual int32_t getRotaryEmbeddingDim() const noexcept = 0;
+    //! 0 the input, 1 the cosines, 2 the sines, 3 (optional) the position of each token.
+    using ILayer::setInput;
+
+protected:
+    ~IRotaryEmbeddingLayer() noexcept override = default;
+};
+
+//! How an IKVCacheUpdateLayer writes its update into the cache (in TensorRT 10.15).
+enum class KVCacheMode : int32_t
+{
+    kLINEAR = 0, //!< each batch item's update at its write index, one position after another
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<KVCacheMode>
+{
+    static constexpr int32_t kVALUE = 1;
+};
+} // namespace impl
+
+//! Writes new keys or values into a cache tensor in place (in TensorRT 10.15). Declared for code that names it:
+//! addKVCacheUpdate is refused.
+class IKVCacheUpdateLayer : public ILayer
+{
+public:
+    //! 0 the cache, 1 the update, 2 the write indices.
+    using ILayer::setInput;
+    virtual bool setCacheMode(KVCacheMode cacheMode) noexcept = 0;
+    virtual KVCacheMode getCacheMode() const noexcept = 0;
+
+protected:
+    ~IKVCacheUpdateLayer() noexcept override = default;
 };
 
 class IGridSampleLayer : public ILayer
@@ -710,6 +852,10 @@ public:
     //! -1: one scale for the whole tensor.
     virtual int32_t getAxis() const noexcept = 0;
     virtual void setAxis(int32_t axis) noexcept = 0;
+    //! Block quantization: extents of the block sharing a scale, -1 for a whole axis; positive
+    //! extents or -1, else false. Empty (nbDims 0) by default.
+    virtual bool setBlockShape(Dims const& blockShape) noexcept = 0;
+    virtual Dims getBlockShape() const noexcept = 0;
     virtual void setToType(DataType toType) noexcept = 0;
     virtual DataType getToType() const noexcept = 0;
 
@@ -723,6 +869,9 @@ class IDequantizeLayer : public ILayer
 public:
     virtual int32_t getAxis() const noexcept = 0;
     virtual void setAxis(int32_t axis) noexcept = 0;
+    //! As IQuantizeLayer's.
+    virtual bool setBlockShape(Dims const& blockShape) noexcept = 0;
+    virtual Dims getBlockShape() const noexcept = 0;
     virtual void setToType(DataType toType) noexcept = 0;
     virtual DataType getToType() const noexcept = 0;
 
@@ -734,6 +883,8 @@ protected:
 class IDynamicQuantizeLayer : public ILayer
 {
 public:
+    //! Input 1, optional: the scalar that quantizes the computed scales (double quantization).
+    using ILayer::setInput;
     virtual void setToType(DataType toType) noexcept = 0;
     virtual DataType getToType() const noexcept = 0;
     virtual void setScaleType(DataType scaleType) noexcept = 0;
@@ -742,6 +893,9 @@ public:
     virtual int32_t getAxis() const noexcept = 0;
     virtual void setBlockSize(int32_t size) noexcept = 0;
     virtual int32_t getBlockSize() const noexcept = 0;
+    //! The block's extent on every axis (in TensorRT 10.15), which supersedes axis and block size.
+    virtual void setBlockShape(Dims const& blockShape) noexcept = 0;
+    virtual Dims getBlockShape() const noexcept = 0;
 
 protected:
     ~IDynamicQuantizeLayer() noexcept override = default;
@@ -912,8 +1066,8 @@ enum class NetworkDefinitionCreationFlag : int32_t
 {
     kEXPLICIT_BATCH = 0, //!< Ignored: every network has an explicit batch dimension.
     kSTRONGLY_TYPED = 1,
-    kPREFER_AOT_PYTHON_PLUGINS = 2,
-    kPREFER_JIT_PYTHON_PLUGINS = 3,
+    kPREFER_JIT_PYTHON_PLUGINS = 2,
+    kPREFER_AOT_PYTHON_PLUGINS = 3,
 };
 
 namespace impl
@@ -928,94 +1082,14 @@ struct EnumMaxImpl<NetworkDefinitionCreationFlag>
 using NetworkDefinitionCreationFlags = uint32_t;
 
 //! The graph an application builds layer by layer. Owns its layers and tensors.
-//! Methods that add a layer return nullptr (and log why) when their arguments are invalid.
+//! Methods that add a layer return nullptr (and log why) when their arguments are invalid. The methods are declared
+//! in TensorRT 10.15's order. What Kiln cannot do returns TensorRT's failure value (nullptr, false) and logs one
+//! error naming the call and why (docs/api-coverage.md lists them).
 class INetworkDefinition : public INoCopy
 {
 public:
     virtual ITensor* addInput(char const* name, DataType type, Dims const& dimensions) noexcept = 0;
     virtual void markOutput(ITensor& tensor) noexcept = 0;
-    virtual void unmarkOutput(ITensor& tensor) noexcept = 0;
-
-    virtual IActivationLayer* addActivation(ITensor& input, ActivationType type) noexcept = 0;
-    virtual IElementWiseLayer* addElementWise(ITensor& input1, ITensor& input2, ElementWiseOperation op) noexcept = 0;
-    virtual IUnaryLayer* addUnary(ITensor& input, UnaryOperation operation) noexcept = 0;
-    virtual IScaleLayer* addScale(
-        ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power) noexcept = 0;
-    virtual IScaleLayer* addScaleNd(
-        ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power, int32_t channelAxis) noexcept = 0;
-    virtual ISoftMaxLayer* addSoftMax(ITensor& input) noexcept = 0;
-    virtual IConcatenationLayer* addConcatenation(ITensor* const* inputs, int32_t nbInputs) noexcept = 0;
-    virtual IShuffleLayer* addShuffle(ITensor& input) noexcept = 0;
-    virtual IMatrixMultiplyLayer* addMatrixMultiply(
-        ITensor& input0, MatrixOperation op0, ITensor& input1, MatrixOperation op1) noexcept = 0;
-    virtual IConstantLayer* addConstant(Dims const& dimensions, Weights weights) noexcept = 0;
-    virtual IReduceLayer* addReduce(
-        ITensor& input, ReduceOperation operation, uint32_t reduceAxes, bool keepDimensions) noexcept = 0;
-    virtual ISliceLayer* addSlice(ITensor& input, Dims const& start, Dims const& size, Dims const& stride) noexcept = 0;
-    virtual ITopKLayer* addTopK(ITensor& input, TopKOperation op, int32_t k, uint32_t reduceAxes) noexcept = 0;
-    virtual ITopKLayer* addTopK(
-        ITensor& input, TopKOperation op, int32_t k, uint32_t reduceAxes, DataType indicesType) noexcept = 0;
-    virtual IIdentityLayer* addIdentity(ITensor& input) noexcept = 0;
-    virtual ICastLayer* addCast(ITensor& input, DataType toType) noexcept = 0;
-    virtual IResizeLayer* addResize(ITensor& input) noexcept = 0;
-    virtual IGatherLayer* addGather(ITensor& data, ITensor& indices, int32_t axis) noexcept = 0;
-    virtual IGatherLayer* addGatherV2(ITensor& data, ITensor& indices, GatherMode mode) noexcept = 0;
-    virtual INormalizationLayer* addNormalization(
-        ITensor& input, ITensor& scale, ITensor& bias, uint32_t axesMask) noexcept = 0;
-    virtual IPaddingLayer* addPaddingNd(ITensor& input, Dims const& prePadding, Dims const& postPadding) noexcept = 0;
-    virtual ISelectLayer* addSelect(ITensor& condition, ITensor& thenInput, ITensor& elseInput) noexcept = 0;
-    virtual IShapeLayer* addShape(ITensor& input) noexcept = 0;
-    //! TensorRT's two-argument form (deprecated in TensorRT 9.0): the output is kFLOAT.
-    IFillLayer* addFill(Dims const& dimensions, FillOperation op) noexcept
-    {
-        return addFill(dimensions, op, DataType::kFLOAT);
-    }
-    virtual IFillLayer* addFill(Dims const& dimensions, FillOperation op, DataType outputType) noexcept = 0;
-    virtual IOneHotLayer* addOneHot(ITensor& indices, ITensor& values, ITensor& depth, int32_t axis) noexcept = 0;
-    virtual ICumulativeLayer* addCumulative(
-        ITensor& input, ITensor& axis, CumulativeOperation operation, bool exclusive, bool reverse) noexcept = 0;
-    virtual IGridSampleLayer* addGridSample(ITensor& input, ITensor& grid) noexcept = 0;
-    //! Memory is planned for batch * classes * min(boxes, maxOutputBoxesPerClass) selected boxes where
-    //! maxOutputBoxesPerClass is a build-time constant, for batch * classes * boxes otherwise.
-    virtual INMSLayer* addNMS(ITensor& boxes, ITensor& scores, ITensor& maxOutputBoxesPerClass) noexcept = 0;
-    //! That sequenceLens holds one length per index of the batch axis is checked when the layer runs: the axes may
-    //! still be set after this call.
-    virtual IReverseSequenceLayer* addReverseSequence(ITensor& input, ITensor& sequenceLens) noexcept = 0;
-    virtual INonZeroLayer* addNonZero(ITensor& input) noexcept = 0;
-    //! Negative indices count from the end; an index still out of range fails the run, naming the layer (the CUDA
-    //! backend, which reads indices on the device, skips that update instead). With duplicate indices the CPU keeps the
-    //! last update in order, the CUDA backend any one of them. Kiln extension: kiln::setScatterReduction
-    //! (kiln/ScatterReduction.h) combines updates with the data (add, mul, max, min) where TensorRT only replaces.
-    virtual IScatterLayer* addScatter(ITensor& data, ITensor& indices, ITensor& updates, ScatterMode mode) noexcept = 0;
-    //! The conditional, its boundary layers and its branches' layers belong to the network.
-    virtual IIfConditional* addIfConditional() noexcept = 0;
-    virtual IConvolutionLayer* addConvolutionNd(ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize,
-        Weights kernelWeights, Weights biasWeights) noexcept = 0;
-    //! kernelSize by value, as TensorRT declares it (addConvolutionNd takes a reference).
-    virtual IDeconvolutionLayer* addDeconvolutionNd(
-        ITensor& input, int64_t nbOutputMaps, Dims kernelSize, Weights kernelWeights, Weights biasWeights) noexcept = 0;
-    virtual IPoolingLayer* addPoolingNd(ITensor& input, PoolingType type, Dims const& windowSize) noexcept = 0;
-    //! Kiln keeps the network's own clone of plugin; the caller still owns (and destroys) plugin.
-    virtual IPluginV2Layer* addPluginV2(ITensor* const* inputs, int32_t nbInputs, IPluginV2& plugin) noexcept = 0;
-    virtual IPluginV3Layer* addPluginV3(ITensor* const* inputs, int32_t nbInputs, ITensor* const* shapeInputs,
-        int32_t nbShapeInputs, IPluginV3& plugin) noexcept = 0;
-
-    virtual int32_t getNbLayers() const noexcept = 0;
-    virtual ILayer* getLayer(int32_t index) const noexcept = 0;
-    virtual int32_t getNbInputs() const noexcept = 0;
-    virtual ITensor* getInput(int32_t index) const noexcept = 0;
-    virtual int32_t getNbOutputs() const noexcept = 0;
-    virtual ITensor* getOutput(int32_t index) const noexcept = 0;
-    virtual void removeTensor(ITensor& tensor) noexcept = 0;
-    virtual void setName(char const* name) noexcept = 0;
-    virtual char const* getName() const noexcept = 0;
-    virtual NetworkDefinitionCreationFlags getFlags() const noexcept = 0;
-    virtual bool getFlag(NetworkDefinitionCreationFlag networkDefinitionCreationFlag) const noexcept = 0;
-    virtual IBuilder& getBuilder() const noexcept = 0;
-
-    // TensorRT 10's remaining calls. What Kiln cannot do returns TensorRT's failure value (nullptr, false) and logs
-    // one error naming the call and why (docs/api-coverage.md lists them).
-
     //! Refused (false): Kiln has no debug tensors yet.
     virtual bool markDebug(ITensor& tensor) noexcept = 0;
     virtual bool unmarkDebug(ITensor& tensor) noexcept = 0;
@@ -1023,25 +1097,89 @@ public:
     virtual bool isDebugTensor(ITensor const& tensor) const noexcept = 0;
     virtual bool markUnfusedTensorsAsDebugTensors() noexcept = 0;
     virtual bool unmarkUnfusedTensorsAsDebugTensors() noexcept = 0;
+    virtual IActivationLayer* addActivation(ITensor& input, ActivationType type) noexcept = 0;
     //! Refused (nullptr).
     virtual ILRNLayer* addLRN(ITensor& input, int64_t window, float alpha, float beta, float k) noexcept = 0;
+    virtual IScaleLayer* addScale(
+        ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power) noexcept = 0;
+    virtual ISoftMaxLayer* addSoftMax(ITensor& input) noexcept = 0;
+    virtual IConcatenationLayer* addConcatenation(ITensor* const* inputs, int32_t nbInputs) noexcept = 0;
+    virtual IElementWiseLayer* addElementWise(ITensor& input1, ITensor& input2, ElementWiseOperation op) noexcept = 0;
+    virtual IUnaryLayer* addUnary(ITensor& input, UnaryOperation operation) noexcept = 0;
+    virtual IShuffleLayer* addShuffle(ITensor& input) noexcept = 0;
+    virtual IOneHotLayer* addOneHot(ITensor& indices, ITensor& values, ITensor& depth, int32_t axis) noexcept = 0;
+    virtual int32_t getNbLayers() const noexcept = 0;
+    virtual ILayer* getLayer(int32_t index) const noexcept = 0;
+    virtual int32_t getNbInputs() const noexcept = 0;
+    virtual ITensor* getInput(int32_t index) const noexcept = 0;
+    virtual int32_t getNbOutputs() const noexcept = 0;
+    virtual ITensor* getOutput(int32_t index) const noexcept = 0;
+    virtual IReduceLayer* addReduce(
+        ITensor& input, ReduceOperation operation, uint32_t reduceAxes, bool keepDimensions) noexcept = 0;
+    //! Deprecated in TensorRT 10.14 for the five-argument form; the indices are kINT32.
+    virtual ITopKLayer* addTopK(ITensor& input, TopKOperation op, int32_t k, uint32_t reduceAxes) noexcept = 0;
+    virtual ITopKLayer* addTopK(
+        ITensor& input, TopKOperation op, int32_t k, uint32_t reduceAxes, DataType indicesType) noexcept = 0;
+    virtual IGatherLayer* addGather(ITensor& data, ITensor& indices, int32_t axis) noexcept = 0;
+    virtual IGatherLayer* addGatherV2(ITensor& data, ITensor& indices, GatherMode mode) noexcept = 0;
     //! Refused (nullptr).
     virtual IRaggedSoftMaxLayer* addRaggedSoftMax(ITensor& input, ITensor& bounds) noexcept = 0;
+    virtual IMatrixMultiplyLayer* addMatrixMultiply(
+        ITensor& input0, MatrixOperation op0, ITensor& input1, MatrixOperation op1) noexcept = 0;
+    //! Deprecated in TensorRT 10.14 for the two-argument form. Kiln's indices here are kINT64 (ONNX's type), where
+    //! TensorRT 10.15 documents kINT32: pass the type to get either.
+    virtual INonZeroLayer* addNonZero(ITensor& input) noexcept = 0;
+    //! indicesType is kINT32 or kINT64; nullptr (with an error) for any other type.
+    virtual INonZeroLayer* addNonZero(ITensor& input, DataType indicesType) noexcept = 0;
+    virtual IConstantLayer* addConstant(Dims const& dimensions, Weights weights) noexcept = 0;
+    virtual IIdentityLayer* addIdentity(ITensor& input) noexcept = 0;
+    virtual ICastLayer* addCast(ITensor& input, DataType toType) noexcept = 0;
+    virtual void removeTensor(ITensor& tensor) noexcept = 0;
+    virtual void unmarkOutput(ITensor& tensor) noexcept = 0;
+    //! Kiln keeps the network's own clone of plugin; the caller still owns (and destroys) plugin.
+    virtual IPluginV2Layer* addPluginV2(ITensor* const* inputs, int32_t nbInputs, IPluginV2& plugin) noexcept = 0;
+    virtual IPluginV3Layer* addPluginV3(ITensor* const* inputs, int32_t nbInputs, ITensor* const* shapeInputs,
+        int32_t nbShapeInputs, IPluginV3& plugin) noexcept = 0;
+    virtual ISliceLayer* addSlice(ITensor& input, Dims const& start, Dims const& size, Dims const& stride) noexcept = 0;
+    virtual void setName(char const* name) noexcept = 0;
+    virtual char const* getName() const noexcept = 0;
+    virtual IShapeLayer* addShape(ITensor& input) noexcept = 0;
     //! Always false (deprecated in TensorRT 10.0): every network has an explicit batch dimension.
     bool hasImplicitBatchDimension() const noexcept
     {
         return false;
     }
+    virtual NetworkDefinitionCreationFlags getFlags() const noexcept = 0;
+    virtual bool getFlag(NetworkDefinitionCreationFlag networkDefinitionCreationFlag) const noexcept = 0;
     //! Refused (false): Kiln computes a shape tensor's values while shapes are inferred, but gives no network output
     //! in host memory for them.
     virtual bool markOutputForShapes(ITensor& tensor) noexcept = 0;
     virtual bool unmarkOutputForShapes(ITensor& tensor) noexcept = 0;
     //! Floating-point input and slope of the input's rank; the slope broadcasts (its extents are 1 or the input's).
     virtual IParametricReLULayer* addParametricReLU(ITensor& input, ITensor& slope) noexcept = 0;
+    virtual IConvolutionLayer* addConvolutionNd(ITensor& input, int64_t nbOutputMaps, Dims const& kernelSize,
+        Weights kernelWeights, Weights biasWeights) noexcept = 0;
+    virtual IPoolingLayer* addPoolingNd(ITensor& input, PoolingType type, Dims const& windowSize) noexcept = 0;
+    //! kernelSize by value, as TensorRT declares it (addConvolutionNd takes a reference).
+    virtual IDeconvolutionLayer* addDeconvolutionNd(
+        ITensor& input, int64_t nbOutputMaps, Dims kernelSize, Weights kernelWeights, Weights biasWeights) noexcept = 0;
+    virtual IScaleLayer* addScaleNd(
+        ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power, int32_t channelAxis) noexcept = 0;
+    virtual IResizeLayer* addResize(ITensor& input) noexcept = 0;
     //! Refused (nullptr): Kiln has no loops yet.
     virtual ILoop* addLoop() noexcept = 0;
+    //! The conditional, its boundary layers and its branches' layers belong to the network.
+    virtual IIfConditional* addIfConditional() noexcept = 0;
+    virtual ISelectLayer* addSelect(ITensor& condition, ITensor& thenInput, ITensor& elseInput) noexcept = 0;
     //! Refused (nullptr).
     virtual IAssertionLayer* addAssertion(ITensor& condition, char const* message) noexcept = 0;
+    //! TensorRT's two-argument form (deprecated in TensorRT 9.0): the output is kFLOAT.
+    IFillLayer* addFill(Dims const& dimensions, FillOperation op) noexcept
+    {
+        return addFill(dimensions, op, DataType::kFLOAT);
+    }
+    virtual IFillLayer* addFill(Dims const& dimensions, FillOperation op, DataType outputType) noexcept = 0;
+    virtual IPaddingLayer* addPaddingNd(ITensor& input, Dims const& prePadding, Dims const& postPadding) noexcept = 0;
     //! Refused (false): names serve refit, which Kiln does not have yet.
     virtual bool setWeightsName(Weights weights, char const* name) noexcept = 0;
     //! Kept and given back (Kiln reports a network's errors through the logger, as the builder's).
@@ -1054,6 +1192,11 @@ public:
     }
     //! Refused (nullptr): Kiln has no quantized types yet.
     virtual IDequantizeLayer* addDequantize(ITensor& input, ITensor& scale, DataType outputType) noexcept = 0;
+    //! Negative indices count from the end; an index still out of range fails the run, naming the layer (the CUDA
+    //! backend, which reads indices on the device, skips that update instead). With duplicate indices the CPU keeps the
+    //! last update in order, the CUDA backend any one of them. Kiln extension: kiln::setScatterReduction
+    //! (kiln/ScatterReduction.h) combines updates with the data (add, mul, max, min) where TensorRT only replaces.
+    virtual IScatterLayer* addScatter(ITensor& data, ITensor& indices, ITensor& updates, ScatterMode mode) noexcept = 0;
     //! TensorRT's two-argument form (deprecated in TensorRT 9.0): the output is kINT8.
     IQuantizeLayer* addQuantize(ITensor& input, ITensor& scale) noexcept
     {
@@ -1061,11 +1204,43 @@ public:
     }
     //! Refused (nullptr): Kiln has no quantized types yet.
     virtual IQuantizeLayer* addQuantize(ITensor& input, ITensor& scale, DataType outputType) noexcept = 0;
-    //! Refused (nullptr).
+    //! Refused (nullptr). Deprecated in TensorRT 10.15 for addDynamicQuantizeV2.
     virtual IDynamicQuantizeLayer* addDynamicQuantize(
         ITensor& input, int32_t axis, int32_t blockSize, DataType outputType, DataType scaleType) noexcept = 0;
+    //! Refused (nullptr), as addDynamicQuantize.
+    virtual IDynamicQuantizeLayer* addDynamicQuantizeV2(
+        ITensor& input, Dims const& blockShape, DataType outputType, DataType scaleType) noexcept = 0;
     //! Refused (nullptr).
     virtual IEinsumLayer* addEinsum(ITensor* const* inputs, int32_t nbInputs, char const* equation) noexcept = 0;
+    virtual IGridSampleLayer* addGridSample(ITensor& input, ITensor& grid) noexcept = 0;
+    //! Memory is planned for batch * classes * min(boxes, maxOutputBoxesPerClass) selected boxes where
+    //! maxOutputBoxesPerClass is a build-time constant, for batch * classes * boxes otherwise. Deprecated in TensorRT
+    //! 10.14 for the four-argument form; the indices are kINT32.
+    virtual INMSLayer* addNMS(ITensor& boxes, ITensor& scores, ITensor& maxOutputBoxesPerClass) noexcept = 0;
+    //! indicesType is kINT32 or kINT64; nullptr (with an error) for any other type.
+    virtual INMSLayer* addNMS(
+        ITensor& boxes, ITensor& scores, ITensor& maxOutputBoxesPerClass, DataType indicesType) noexcept = 0;
+    //! That sequenceLens holds one length per index of the batch axis is checked when the layer runs: the axes may
+    //! still be set after this call.
+    virtual IReverseSequenceLayer* addReverseSequence(ITensor& input, ITensor& sequenceLens) noexcept = 0;
+    //! Deprecated in TensorRT 10.15 for addNormalizationV2 (which Kiln computes the same way).
+    virtual INormalizationLayer* addNormalization(
+        ITensor& input, ITensor& scale, ITensor& bias, uint32_t axesMask) noexcept = 0;
+    virtual ICumulativeLayer* addCumulative(
+        ITensor& input, ITensor& axis, CumulativeOperation operation, bool exclusive, bool reverse) noexcept = 0;
+    //! Attention (in TensorRT 10.15) built from the layers Kiln has: a matrix multiply of query and transposed key, the
+    //! mask or the causal mask added to the scores, the normalization (SoftMax over the key axis, or none) and a matrix
+    //! multiply by value; see IAttention for the rules. The layers are ordinary ones (getLayer shows them); in FP16
+    //! plans the CUDA backend fuses them back into one attention kernel.
+    virtual IAttention* addAttention(
+        ITensor& query, ITensor& key, ITensor& value, AttentionNormalizationOp normOp, bool causal) noexcept = 0;
+    //! Refused (nullptr): Kiln has no rotary embedding layer yet.
+    virtual IRotaryEmbeddingLayer* addRotaryEmbedding(ITensor& input, ITensor& cosCache, ITensor& sinCache,
+        bool interleaved, int32_t rotaryEmbeddingDim) noexcept = 0;
+    //! Refused (nullptr): Kiln has no in-place updates of an input (ICudaEngine::getAliasedInputTensor).
+    virtual IKVCacheUpdateLayer* addKVCacheUpdate(
+        ITensor& cache, ITensor& update, ITensor& writeIndices, KVCacheMode cacheMode) noexcept = 0;
+    virtual IBuilder& getBuilder() const noexcept = 0;
     //! Refused (false): Kiln has no refit yet; areWeightsMarkedRefittable is false.
     virtual bool markWeightsRefittable(char const* name) noexcept = 0;
     virtual bool unmarkWeightsRefittable(char const* name) noexcept = 0;
@@ -1074,6 +1249,10 @@ public:
     virtual ISqueezeLayer* addSqueeze(ITensor& input, ITensor& axes) noexcept = 0;
     //! Runs as a shuffle (a reshape adding unit axes at the end, then a transpose); getType() is kUNSQUEEZE.
     virtual IUnsqueezeLayer* addUnsqueeze(ITensor& input, ITensor& axes) noexcept = 0;
+    //! A normalization layer whose isV2() is true. Kiln's normalization already reads scale and bias broadcast to
+    //! the input (GroupNormalization's [1, C, 1, 1] included), so both forms compute the same.
+    virtual INormalizationLayer* addNormalizationV2(
+        ITensor& input, ITensor& scale, ITensor& bias, uint32_t axesMask) noexcept = 0;
 
     ~INetworkDefinition() noexcept override = default;
 };

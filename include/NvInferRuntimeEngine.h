@@ -332,6 +332,9 @@ public:
     virtual Dims getTensorShape(char const* tensorName) const noexcept = 0;
     virtual DataType getTensorDataType(char const* tensorName) const noexcept = 0;
     virtual TensorIOMode getTensorIOMode(char const* tensorName) const noexcept = 0;
+    //! The input an output must share memory with (TensorRT 10.15, for layers that update an input in place, such
+    //! as IKVCacheUpdateLayer): always nullptr, as no Kiln engine has such a layer.
+    virtual char const* getAliasedInputTensor(char const* tensorName) const noexcept = 0;
     virtual TensorFormat getTensorFormat(char const* tensorName) const noexcept = 0;
     virtual int32_t getNbOptimizationProfiles() const noexcept = 0;
     virtual Dims getProfileShape(

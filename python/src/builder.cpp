@@ -54,7 +54,8 @@ void bindBuilderEnums(py::module_& m)
         .value("STRICT_NANS", BuilderFlag::kSTRICT_NANS)
         .value("MONITOR_MEMORY", BuilderFlag::kMONITOR_MEMORY)
         .value("FP4", BuilderFlag::kFP4)
-        .value("EDITABLE_TIMING_CACHE", BuilderFlag::kEDITABLE_TIMING_CACHE);
+        .value("EDITABLE_TIMING_CACHE", BuilderFlag::kEDITABLE_TIMING_CACHE)
+        .value("DISTRIBUTIVE_INDEPENDENCE", BuilderFlag::kDISTRIBUTIVE_INDEPENDENCE);
 
     py::enum_<MemoryPoolType>(m, "MemoryPoolType", "Memory pools whose size a build may be limited to.")
         .value("WORKSPACE", MemoryPoolType::kWORKSPACE)

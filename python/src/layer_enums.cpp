@@ -63,7 +63,12 @@ void bindLayerType(py::module_& m)
         .value("PLUGIN_V3", LayerType::kPLUGIN_V3)
         .value("SQUEEZE", LayerType::kSQUEEZE)
         .value("UNSQUEEZE", LayerType::kUNSQUEEZE)
-        .value("CUMULATIVE", LayerType::kCUMULATIVE);
+        .value("CUMULATIVE", LayerType::kCUMULATIVE)
+        .value("DYNAMIC_QUANTIZE", LayerType::kDYNAMIC_QUANTIZE)
+        .value("ATTENTION_INPUT", LayerType::kATTENTION_INPUT)
+        .value("ATTENTION_OUTPUT", LayerType::kATTENTION_OUTPUT)
+        .value("ROTARY_EMBEDDING", LayerType::kROTARY_EMBEDDING)
+        .value("KVCACHE_UPDATE", LayerType::kKVCACHE_UPDATE);
 }
 
 void bindOperations(py::module_& m)

@@ -189,6 +189,21 @@ public:
     {
         return mMaxNbTactics;
     }
+    bool setTilingOptimizationLevel(nvinfer1::TilingOptimizationLevel level) noexcept override;
+    nvinfer1::TilingOptimizationLevel getTilingOptimizationLevel() const noexcept override
+    {
+        return nvinfer1::TilingOptimizationLevel::kNONE;
+    }
+    bool setL2LimitForTiling(int64_t size) noexcept override;
+    int64_t getL2LimitForTiling() const noexcept override
+    {
+        return mL2LimitForTiling;
+    }
+    bool setRemoteAutoTuningConfig(char const* config) noexcept override;
+    char const* getRemoteAutoTuningConfig() const noexcept override
+    {
+        return nullptr;
+    }
 
     nvinfer1::ITimingCache* createTimingCache(void const* blob, std::size_t size) const noexcept override;
     bool setTimingCache(nvinfer1::ITimingCache const& cache, bool ignoreMismatch) noexcept override;
@@ -253,6 +268,7 @@ private:
     std::vector<std::string> mPluginsToSerialize;
     int32_t mMaxAuxStreams{-1};
     int32_t mMaxNbTactics{-1};
+    int64_t mL2LimitForTiling{-1};
 };
 
 } // namespace kiln::builder

@@ -199,4 +199,37 @@ void BuilderConfig::setRuntimePlatform(nvinfer1::RuntimePlatform runtimePlatform
     }
 }
 
+bool BuilderConfig::setTilingOptimizationLevel(nvinfer1::TilingOptimizationLevel level) noexcept
+{
+    if (level == nvinfer1::TilingOptimizationLevel::kNONE)
+    {
+        return true;
+    }
+    refuse("setTilingOptimizationLevel",
+        isEnumValue(level) ? "Kiln does no tiling optimization; the level stays kNONE"
+                           : std::to_string(static_cast<int32_t>(level)) + " is not a tiling optimization level");
+    return false;
+}
+
+bool BuilderConfig::setL2LimitForTiling(int64_t size) noexcept
+{
+    if (size < 0)
+    {
+        refuse("setL2LimitForTiling", std::to_string(size) + " is not a size in bytes");
+        return false;
+    }
+    mL2LimitForTiling = size;
+    return true;
+}
+
+bool BuilderConfig::setRemoteAutoTuningConfig(char const* config) noexcept
+{
+    if (config == nullptr)
+    {
+        return true;
+    }
+    refuse("setRemoteAutoTuningConfig", "remote auto-tuning serves kSAFETY engines, which Kiln does not build");
+    return false;
+}
+
 } // namespace kiln::builder

@@ -74,6 +74,11 @@ char const* layerTypeName(nvinfer1::LayerType type)
     case LayerType::kSQUEEZE: return "Squeeze";
     case LayerType::kUNSQUEEZE: return "Unsqueeze";
     case LayerType::kCUMULATIVE: return "Cumulative";
+    case LayerType::kDYNAMIC_QUANTIZE: return "DynamicQuantize";
+    case LayerType::kATTENTION_INPUT: return "AttentionInput";
+    case LayerType::kATTENTION_OUTPUT: return "AttentionOutput";
+    case LayerType::kROTARY_EMBEDDING: return "RotaryEmbedding";
+    case LayerType::kKVCACHE_UPDATE: return "KVCacheUpdate";
     default: return "Unknown";
     }
 }

@@ -2,6 +2,7 @@
 
 #include "core/data_type.h"
 #include "core/logging.h"
+#include "network/attention_helper.h"
 #include "network/layers/conditional.h"
 
 #include <algorithm>
@@ -145,6 +146,20 @@ int32_t Network::getNbOutputs() const noexcept
 nvinfer1::ITensor* Network::getOutput(int32_t index) const noexcept
 {
     return index >= 0 && index < getNbOutputs() ? mOutputs[index] : nullptr;
+}
+
+void Network::eraseLayers(std::vector<Layer*> const& layers)
+{
+    for (Layer* layer : layers)
+    {
+        for (Tensor* output : layer->outputs())
+        {
+            std::erase(mOutputs, output);
+            std::erase_if(mTensors, [&](auto const& t) { return t.get() == output; });
+        }
+        std::erase_if(mLayers, [&](auto const& owned) { return owned.get() == layer; });
+    }
+    invalidate();
 }
 
 void Network::removeTensor(nvinfer1::ITensor& tensor) noexcept

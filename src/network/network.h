@@ -16,7 +16,9 @@
 namespace kiln::network
 {
 
+class AttentionHelper;
 class IfConditional;
+class NormalizationLayer;
 
 //! Shapes and types of every tensor of a network, inferred symbolically.
 struct NetworkFacts
@@ -93,9 +95,17 @@ public:
     nvinfer1::IGridSampleLayer* addGridSample(nvinfer1::ITensor& input, nvinfer1::ITensor& grid) noexcept override;
     nvinfer1::INMSLayer* addNMS(nvinfer1::ITensor& boxes, nvinfer1::ITensor& scores,
         nvinfer1::ITensor& maxOutputBoxesPerClass) noexcept override;
+    nvinfer1::INMSLayer* addNMS(nvinfer1::ITensor& boxes, nvinfer1::ITensor& scores,
+        nvinfer1::ITensor& maxOutputBoxesPerClass, nvinfer1::DataType indicesType) noexcept override;
     nvinfer1::IReverseSequenceLayer* addReverseSequence(
         nvinfer1::ITensor& input, nvinfer1::ITensor& sequenceLens) noexcept override;
     nvinfer1::INonZeroLayer* addNonZero(nvinfer1::ITensor& input) noexcept override;
+    nvinfer1::INonZeroLayer* addNonZero(nvinfer1::ITensor& input, nvinfer1::DataType indicesType) noexcept override;
+    nvinfer1::INormalizationLayer* addNormalizationV2(nvinfer1::ITensor& input, nvinfer1::ITensor& scale,
+        nvinfer1::ITensor& bias, uint32_t axesMask) noexcept override;
+    // network_attention.cpp
+    nvinfer1::IAttention* addAttention(nvinfer1::ITensor& query, nvinfer1::ITensor& key, nvinfer1::ITensor& value,
+        nvinfer1::AttentionNormalizationOp normOp, bool causal) noexcept override;
     nvinfer1::IScatterLayer* addScatter(nvinfer1::ITensor& data, nvinfer1::ITensor& indices, nvinfer1::ITensor& updates,
         nvinfer1::ScatterMode mode) noexcept override;
     nvinfer1::IIfConditional* addIfConditional() noexcept override;
@@ -158,6 +168,12 @@ public:
         nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::DataType outputType) noexcept override;
     nvinfer1::IDynamicQuantizeLayer* addDynamicQuantize(nvinfer1::ITensor& input, int32_t axis, int32_t blockSize,
         nvinfer1::DataType outputType, nvinfer1::DataType scaleType) noexcept override;
+    nvinfer1::IDynamicQuantizeLayer* addDynamicQuantizeV2(nvinfer1::ITensor& input, nvinfer1::Dims const& blockShape,
+        nvinfer1::DataType outputType, nvinfer1::DataType scaleType) noexcept override;
+    nvinfer1::IRotaryEmbeddingLayer* addRotaryEmbedding(nvinfer1::ITensor& input, nvinfer1::ITensor& cosCache,
+        nvinfer1::ITensor& sinCache, bool interleaved, int32_t rotaryEmbeddingDim) noexcept override;
+    nvinfer1::IKVCacheUpdateLayer* addKVCacheUpdate(nvinfer1::ITensor& cache, nvinfer1::ITensor& update,
+        nvinfer1::ITensor& writeIndices, nvinfer1::KVCacheMode cacheMode) noexcept override;
     nvinfer1::IEinsumLayer* addEinsum(
         nvinfer1::ITensor* const* inputs, int32_t nbInputs, char const* equation) noexcept override;
     bool markWeightsRefittable(char const* name) noexcept override;
@@ -193,6 +209,8 @@ public:
     bool topologicalOrder(std::vector<Layer const*>& order, std::string& error) const;
     //! Infers every tensor's facts afresh into facts. error names the failing layer.
     bool inferAll(NetworkFacts& facts, std::string& error, InferencePhase phase = InferencePhase::kDEFINING) const;
+    //! Removes `layers` and their outputs (which no other layer may read): an attention replacing its own layers.
+    void eraseLayers(std::vector<Layer*> const& layers);
     //! The next "(Unnamed Layer* N)" number.
     int32_t nextLayerNumber()
     {
@@ -206,6 +224,9 @@ private:
     LayerType* addLayer(char const* kindName, std::vector<nvinfer1::ITensor*> const& inputs, Params params,
         int32_t minInputs, int32_t maxInputs, Extra&&... extra);
     bool checkInputs(char const* what, std::vector<nvinfer1::ITensor*> const& inputs) const;
+    //! addNormalization and addNormalizationV2 (`call` names which in an error).
+    NormalizationLayer* addNormalizationLayer(char const* call, nvinfer1::ITensor& input, nvinfer1::ITensor& scale,
+        nvinfer1::ITensor& bias, uint32_t axesMask);
     //! Records the size tensors `layer` declared while inferred (symbols from firstNewSymbol on): each names a 0-D
     //! INT32/INT64 output of the layer, which gets the extent as its value. False with error otherwise.
     bool recordSizeTensors(
@@ -217,6 +238,7 @@ private:
     std::vector<std::unique_ptr<Tensor>> mTensors;
     std::vector<std::unique_ptr<Layer>> mLayers;
     std::vector<std::unique_ptr<IfConditional>> mConditionals;
+    std::vector<std::unique_ptr<AttentionHelper>> mAttentions;
     std::vector<Tensor*> mInputs;
     std::vector<Tensor*> mOutputs;
     int32_t mLayerCounter{0};

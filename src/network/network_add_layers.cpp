@@ -256,9 +256,26 @@ nvinfer1::IGatherLayer* Network::addGatherV2(
 nvinfer1::INormalizationLayer* Network::addNormalization(
     nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::ITensor& bias, uint32_t axesMask) noexcept
 {
+    return addNormalizationLayer("addNormalization", input, scale, bias, axesMask);
+}
+
+nvinfer1::INormalizationLayer* Network::addNormalizationV2(
+    nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::ITensor& bias, uint32_t axesMask) noexcept
+{
+    NormalizationLayer* layer = addNormalizationLayer("addNormalizationV2", input, scale, bias, axesMask);
+    if (layer != nullptr)
+    {
+        layer->markV2();
+    }
+    return layer;
+}
+
+NormalizationLayer* Network::addNormalizationLayer(
+    char const* call, nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::ITensor& bias, uint32_t axesMask)
+{
     if (axesMask == 0)
     {
-        logError("INetworkDefinition::addNormalization: the axes mask is empty");
+        logError(std::string("INetworkDefinition::") + call + ": the axes mask is empty");
         return nullptr;
     }
     NormalizationParams params;
@@ -338,8 +355,21 @@ nvinfer1::IGridSampleLayer* Network::addGridSample(nvinfer1::ITensor& input, nvi
 nvinfer1::INMSLayer* Network::addNMS(
     nvinfer1::ITensor& boxes, nvinfer1::ITensor& scores, nvinfer1::ITensor& maxOutputBoxesPerClass) noexcept
 {
+    return addNMS(boxes, scores, maxOutputBoxesPerClass, nvinfer1::DataType::kINT32);
+}
+
+nvinfer1::INMSLayer* Network::addNMS(nvinfer1::ITensor& boxes, nvinfer1::ITensor& scores,
+    nvinfer1::ITensor& maxOutputBoxesPerClass, nvinfer1::DataType indicesType) noexcept
+{
+    if (indicesType != nvinfer1::DataType::kINT32 && indicesType != nvinfer1::DataType::kINT64)
+    {
+        logError("INetworkDefinition::addNMS: the indices type must be INT32 or INT64");
+        return nullptr;
+    }
+    NMSParams params;
+    params.indicesType = indicesType;
     // Inputs 3 and 4, the IoU and score thresholds, are set later with setInput.
-    return addLayer<NMSLayer>("NMS", {&boxes, &scores, &maxOutputBoxesPerClass}, NMSParams{}, 3, 5);
+    return addLayer<NMSLayer>("NMS", {&boxes, &scores, &maxOutputBoxesPerClass}, params, 3, 5);
 }
 
 nvinfer1::IReverseSequenceLayer* Network::addReverseSequence(
@@ -351,6 +381,18 @@ nvinfer1::IReverseSequenceLayer* Network::addReverseSequence(
 nvinfer1::INonZeroLayer* Network::addNonZero(nvinfer1::ITensor& input) noexcept
 {
     return addLayer<NonZeroLayer>("NonZero", {&input}, NonZeroParams{}, 1, 1);
+}
+
+nvinfer1::INonZeroLayer* Network::addNonZero(nvinfer1::ITensor& input, nvinfer1::DataType indicesType) noexcept
+{
+    if (indicesType != nvinfer1::DataType::kINT32 && indicesType != nvinfer1::DataType::kINT64)
+    {
+        logError("INetworkDefinition::addNonZero: the indices type must be INT32 or INT64");
+        return nullptr;
+    }
+    NonZeroParams params;
+    params.indicesType = indicesType;
+    return addLayer<NonZeroLayer>("NonZero", {&input}, params, 1, 1);
 }
 
 nvinfer1::IScatterLayer* Network::addScatter(nvinfer1::ITensor& data, nvinfer1::ITensor& indices,

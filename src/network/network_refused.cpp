@@ -121,6 +121,30 @@ nvinfer1::IDynamicQuantizeLayer* Network::addDynamicQuantize(nvinfer1::ITensor& 
     return nullptr;
 }
 
+nvinfer1::IDynamicQuantizeLayer* Network::addDynamicQuantizeV2(nvinfer1::ITensor& /*input*/,
+    nvinfer1::Dims const& /*blockShape*/, nvinfer1::DataType /*outputType*/, nvinfer1::DataType /*scaleType*/) noexcept
+{
+    refuse("addDynamicQuantizeV2", kNoQuantizedTypes);
+    return nullptr;
+}
+
+nvinfer1::IRotaryEmbeddingLayer* Network::addRotaryEmbedding(nvinfer1::ITensor& /*input*/,
+    nvinfer1::ITensor& /*cosCache*/, nvinfer1::ITensor& /*sinCache*/, bool /*interleaved*/,
+    int32_t /*rotaryEmbeddingDim*/) noexcept
+{
+    refuse("addRotaryEmbedding",
+        "Kiln has no rotary embedding layer yet (slices, products and a concatenation of the halves express it)");
+    return nullptr;
+}
+
+nvinfer1::IKVCacheUpdateLayer* Network::addKVCacheUpdate(nvinfer1::ITensor& /*cache*/, nvinfer1::ITensor& /*update*/,
+    nvinfer1::ITensor& /*writeIndices*/, nvinfer1::KVCacheMode /*cacheMode*/) noexcept
+{
+    refuse(
+        "addKVCacheUpdate", "Kiln's engines cannot update an input in place yet (no output shares an input's memory)");
+    return nullptr;
+}
+
 nvinfer1::IEinsumLayer* Network::addEinsum(
     nvinfer1::ITensor* const* /*inputs*/, int32_t /*nbInputs*/, char const* equation) noexcept
 {

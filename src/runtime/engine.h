@@ -36,6 +36,11 @@ public:
     nvinfer1::Dims getTensorShape(char const* tensorName) const noexcept override;
     nvinfer1::DataType getTensorDataType(char const* tensorName) const noexcept override;
     nvinfer1::TensorIOMode getTensorIOMode(char const* tensorName) const noexcept override;
+    //! No layer of a Kiln engine updates an input in place: no output aliases one.
+    char const* getAliasedInputTensor(char const* /*tensorName*/) const noexcept override
+    {
+        return nullptr;
+    }
     nvinfer1::TensorFormat getTensorFormat(char const* tensorName) const noexcept override;
     int32_t getNbOptimizationProfiles() const noexcept override;
     nvinfer1::Dims getProfileShape(

@@ -106,12 +106,25 @@ KILN_ENUMERATOR(BuilderFlag, kINT4, 22)
 KILN_ENUMERATOR(BuilderFlag, kREFIT_INDIVIDUAL, 23)
 KILN_ENUMERATOR(BuilderFlag, kSTRICT_NANS, 24)
 KILN_ENUMERATOR(BuilderFlag, kMONITOR_MEMORY, 25)
-static_assert(EnumMax<BuilderFlag>() >= 27);
+KILN_ENUMERATOR(BuilderFlag, kFP4, 26)
+KILN_ENUMERATOR(BuilderFlag, kEDITABLE_TIMING_CACHE, 27)
+KILN_ENUMERATOR(BuilderFlag, kDISTRIBUTIVE_INDEPENDENCE, 28)
+static_assert(EnumMax<BuilderFlag>() >= 29);
+static_assert(std::is_same_v<TimingCacheKey, v_1_0::TimingCacheKey>);
+static_assert(std::is_same_v<TimingCacheValue, v_1_0::TimingCacheValue>);
+static_assert(std::is_same_v<decltype(TimingCacheKey::data), uint8_t[16]>);
+static_assert(std::is_same_v<decltype(TimingCacheValue::tacticHash), uint64_t>);
+static_assert(std::is_same_v<decltype(TimingCacheValue::timingMSec), float>);
+static_assert(std::is_same_v<decltype(TimingCacheValue::kINVALID_TACTIC_HASH), uint64_t const>);
+static_assert(TimingCacheValue::kINVALID_TACTIC_HASH == UINT64_MAX);
 // ITimingCache
 static_assert(std::is_base_of_v<INoCopy, ITimingCache>, "ITimingCache derives from INoCopy");
 KILN_NAMES_METHOD(ITimingCache, serialize, IHostMemory*() const noexcept)
 KILN_NAMES_METHOD(ITimingCache, combine, bool(ITimingCache const&, bool) noexcept)
 KILN_NAMES_METHOD(ITimingCache, reset, bool() noexcept)
+KILN_NAMES_METHOD(ITimingCache, queryKeys, int64_t(TimingCacheKey*, int64_t) const noexcept)
+KILN_NAMES_METHOD(ITimingCache, query, TimingCacheValue(TimingCacheKey const&) const noexcept)
+KILN_NAMES_METHOD(ITimingCache, update, bool(TimingCacheKey const&, TimingCacheValue const&) noexcept)
 KILN_ENUMERATOR(MemoryPoolType, kWORKSPACE, 0)
 KILN_ENUMERATOR(MemoryPoolType, kDLA_MANAGED_SRAM, 1)
 KILN_ENUMERATOR(MemoryPoolType, kDLA_LOCAL_DRAM, 2)
@@ -121,10 +134,17 @@ KILN_ENUMERATOR(MemoryPoolType, kTACTIC_SHARED_MEMORY, 5)
 static_assert(EnumMax<MemoryPoolType>() >= 6);
 KILN_ENUMERATOR(PreviewFeature, kPROFILE_SHARING_0806, 0)
 KILN_ENUMERATOR(PreviewFeature, kALIASED_PLUGIN_IO_10_03, 1)
-static_assert(EnumMax<PreviewFeature>() >= 2);
+KILN_ENUMERATOR(PreviewFeature, kRUNTIME_ACTIVATION_RESIZE_10_10, 2)
+static_assert(EnumMax<PreviewFeature>() >= 3);
 KILN_ENUMERATOR(HardwareCompatibilityLevel, kNONE, 0)
 KILN_ENUMERATOR(HardwareCompatibilityLevel, kAMPERE_PLUS, 1)
-static_assert(EnumMax<HardwareCompatibilityLevel>() >= 2);
+KILN_ENUMERATOR(HardwareCompatibilityLevel, kSAME_COMPUTE_CAPABILITY, 2)
+static_assert(EnumMax<HardwareCompatibilityLevel>() >= 3);
+KILN_ENUMERATOR(TilingOptimizationLevel, kNONE, 0)
+KILN_ENUMERATOR(TilingOptimizationLevel, kFAST, 1)
+KILN_ENUMERATOR(TilingOptimizationLevel, kMODERATE, 2)
+KILN_ENUMERATOR(TilingOptimizationLevel, kFULL, 3)
+static_assert(EnumMax<TilingOptimizationLevel>() >= 4);
 static_assert(std::is_same_v<IProgressMonitor, v_1_0::IProgressMonitor>);
 // IProgressMonitor
 static_assert(
@@ -200,10 +220,18 @@ KILN_NAMES_METHOD(IBuilderConfig, setRuntimePlatform, void(RuntimePlatform) noex
 KILN_NAMES_METHOD(IBuilderConfig, getRuntimePlatform, RuntimePlatform() const noexcept)
 KILN_NAMES_METHOD(IBuilderConfig, setMaxNbTactics, void(int32_t) noexcept)
 KILN_NAMES_METHOD(IBuilderConfig, getMaxNbTactics, int32_t() const noexcept)
+KILN_NAMES_METHOD(IBuilderConfig, setTilingOptimizationLevel, bool(TilingOptimizationLevel) noexcept)
+KILN_NAMES_METHOD(IBuilderConfig, getTilingOptimizationLevel, TilingOptimizationLevel() const noexcept)
+KILN_NAMES_METHOD(IBuilderConfig, setL2LimitForTiling, bool(int64_t) noexcept)
+KILN_NAMES_METHOD(IBuilderConfig, getL2LimitForTiling, int64_t() const noexcept)
+KILN_NAMES_METHOD(IBuilderConfig, setRemoteAutoTuningConfig, bool(char const*) noexcept)
+KILN_NAMES_METHOD(IBuilderConfig, getRemoteAutoTuningConfig, char const*() const noexcept)
 static_assert(std::is_same_v<NetworkDefinitionCreationFlags, uint32_t>);
 KILN_ENUMERATOR(NetworkDefinitionCreationFlag, kEXPLICIT_BATCH, 0)
 KILN_ENUMERATOR(NetworkDefinitionCreationFlag, kSTRONGLY_TYPED, 1)
-static_assert(EnumMax<NetworkDefinitionCreationFlag>() >= 2);
+KILN_ENUMERATOR(NetworkDefinitionCreationFlag, kPREFER_JIT_PYTHON_PLUGINS, 2)
+KILN_ENUMERATOR(NetworkDefinitionCreationFlag, kPREFER_AOT_PYTHON_PLUGINS, 3)
+static_assert(EnumMax<NetworkDefinitionCreationFlag>() >= 4);
 // IBuilder
 static_assert(std::is_base_of_v<INoCopy, IBuilder>, "IBuilder derives from INoCopy");
 KILN_NAMES_METHOD(IBuilder, platformHasFastFp16, bool() const noexcept)
@@ -219,6 +247,10 @@ KILN_NAMES_METHOD(IBuilder, getErrorRecorder, IErrorRecorder*() const noexcept)
 KILN_NAMES_METHOD(IBuilder, reset, void() noexcept)
 KILN_NAMES_METHOD(IBuilder, platformHasTf32, bool() const noexcept)
 KILN_NAMES_METHOD(IBuilder, buildSerializedNetwork, IHostMemory*(INetworkDefinition&, IBuilderConfig&) noexcept)
+KILN_NAMES_METHOD(
+    IBuilder, buildSerializedNetworkToStream, bool(INetworkDefinition&, IBuilderConfig&, IStreamWriter&) noexcept)
+KILN_NAMES_METHOD(
+    IBuilder, buildSerializedNetwork, IHostMemory*(INetworkDefinition&, IBuilderConfig&, IHostMemory*&) noexcept)
 KILN_NAMES_METHOD(IBuilder, buildEngineWithConfig, ICudaEngine*(INetworkDefinition&, IBuilderConfig&) noexcept)
 KILN_NAMES_METHOD(IBuilder, isNetworkSupported, bool(INetworkDefinition const&, IBuilderConfig const&) const noexcept)
 KILN_NAMES_METHOD(IBuilder, getLogger, ILogger*() const noexcept)

@@ -109,14 +109,17 @@ class Surface:
         name, _, names = rest.partition(': ')
         value = 0
         items = names.split()
+        values = set()
         for item in items:
             enumerator, eq, given = item.partition('=')
             if eq:
                 value = int(given, 0)
             self.body.append(f'KILN_ENUMERATOR({name}, {enumerator}, {value})')
+            values.add(value)
             value += 1
         if not no_max:
-            self.body.append(f'static_assert(EnumMax<{name}>() >= {len(items)});')
+            # An alias (kWEIGHTLESS = kSTRIP_PLAN) adds a name, not a value: EnumMax counts the values.
+            self.body.append(f'static_assert(EnumMax<{name}>() >= {len(values)});')
         self.counts['enums'] += 1
         self.counts['enumerators'] += len(items)
 

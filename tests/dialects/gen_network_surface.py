@@ -1,6 +1,8 @@
 # Writes network_surface_test.cpp (python3 gen_network_surface.py network_surface_test.cpp) from a compact list of
 # TensorRT 10.x's declarations: NvInfer.h's network part and algorithm selectors, as read from NVIDIA/TensorRT's
-# include/NvInfer.h.
+# include/NvInfer.h (10.7 level) and checked against TensorRT 10.15.1's NvInfer.h (the 10.15.1.29 header vendored by
+# rustnn/trtx-rs, trtx-sys/TensorRT-Headers): attention, rotary embedding, KV-cache update, the indices types, block
+# shapes and the V2 forms come from the latter. Within a class the methods are in TensorRT's order.
 import re
 import sys
 
@@ -188,6 +190,8 @@ ITopKLayer getK int32_t() c
 ITopKLayer setReduceAxes void(uint32_t)
 ITopKLayer getReduceAxes uint32_t() c
 ITopKLayer setInput void(int32_t, ITensor&)
+ITopKLayer setIndicesType bool(DataType)
+ITopKLayer getIndicesType DataType() c
 IMatrixMultiplyLayer setOperation void(int32_t, MatrixOperation)
 IMatrixMultiplyLayer getOperation MatrixOperation(int32_t) c
 ICastLayer setToType void(DataType)
@@ -256,12 +260,17 @@ IFillLayer setToType void(DataType)
 IFillLayer getToType DataType() c
 IQuantizeLayer getAxis int32_t() c
 IQuantizeLayer setAxis void(int32_t)
+IQuantizeLayer setBlockShape bool(Dims const&)
+IQuantizeLayer getBlockShape Dims() c
 IQuantizeLayer setToType void(DataType)
 IQuantizeLayer getToType DataType() c
 IDequantizeLayer getAxis int32_t() c
 IDequantizeLayer setAxis void(int32_t)
+IDequantizeLayer setBlockShape bool(Dims const&)
+IDequantizeLayer getBlockShape Dims() c
 IDequantizeLayer setToType void(DataType)
 IDequantizeLayer getToType DataType() c
+IDynamicQuantizeLayer setInput void(int32_t, ITensor&)
 IDynamicQuantizeLayer setToType void(DataType)
 IDynamicQuantizeLayer getToType DataType() c
 IDynamicQuantizeLayer setScaleType void(DataType)
@@ -270,6 +279,8 @@ IDynamicQuantizeLayer setAxis void(int32_t)
 IDynamicQuantizeLayer getAxis int32_t() c
 IDynamicQuantizeLayer setBlockSize void(int32_t)
 IDynamicQuantizeLayer getBlockSize int32_t() c
+IDynamicQuantizeLayer setBlockShape void(Dims const&)
+IDynamicQuantizeLayer getBlockShape Dims() c
 IEinsumLayer setEquation bool(char const*)
 IEinsumLayer getEquation char const*() c
 IScatterLayer setMode void(ScatterMode)
@@ -289,6 +300,8 @@ INMSLayer getBoundingBoxFormat BoundingBoxFormat() c
 INMSLayer setTopKBoxLimit void(int32_t)
 INMSLayer getTopKBoxLimit int32_t() c
 INMSLayer setInput void(int32_t, ITensor&)
+INMSLayer setIndicesType bool(DataType)
+INMSLayer getIndicesType DataType() c
 IReverseSequenceLayer setBatchAxis void(int32_t)
 IReverseSequenceLayer getBatchAxis int32_t() c
 IReverseSequenceLayer setSequenceAxis void(int32_t)
@@ -301,6 +314,46 @@ INormalizationLayer setNbGroups void(int64_t)
 INormalizationLayer getNbGroups int64_t() c
 INormalizationLayer setComputePrecision void(DataType)
 INormalizationLayer getComputePrecision DataType() c
+INormalizationLayer isV2 bool() c
+INonZeroLayer setIndicesType bool(DataType)
+INonZeroLayer getIndicesType DataType() c
+ICumulativeLayer setOperation bool(CumulativeOperation)
+ICumulativeLayer getOperation CumulativeOperation() c
+ICumulativeLayer setExclusive void(bool)
+ICumulativeLayer getExclusive bool() c
+ICumulativeLayer setReverse void(bool)
+ICumulativeLayer getReverse bool() c
+IAttentionBoundaryLayer getAttention IAttention*() c
+IAttentionInputLayer setInput void(int32_t, ITensor&)
+IAttention setNormalizationOperation bool(AttentionNormalizationOp)
+IAttention getNormalizationOperation AttentionNormalizationOp() c
+IAttention setMask bool(ITensor&)
+IAttention getMask ITensor*()
+IAttention setCausal bool(bool)
+IAttention getCausal bool() c
+IAttention setDecomposable bool(bool)
+IAttention getDecomposable bool() c
+IAttention setInput bool(int32_t, ITensor&)
+IAttention getNbInputs int32_t() c
+IAttention getInput ITensor*(int32_t) c
+IAttention getNbOutputs int32_t() c
+IAttention getOutput ITensor*(int32_t) c
+IAttention setName bool(char const*)
+IAttention getName char const*() c
+IAttention setNormalizationQuantizeScale bool(ITensor&)
+IAttention getNormalizationQuantizeScale ITensor*() c
+IAttention setNormalizationQuantizeToType bool(DataType)
+IAttention getNormalizationQuantizeToType DataType() c
+IAttention setMetadata bool(char const*)
+IAttention getMetadata char const*() c
+IRotaryEmbeddingLayer setInterleaved void(bool)
+IRotaryEmbeddingLayer getInterleaved bool() c
+IRotaryEmbeddingLayer setRotaryEmbeddingDim bool(int32_t)
+IRotaryEmbeddingLayer getRotaryEmbeddingDim int32_t() c
+IRotaryEmbeddingLayer setInput void(int32_t, ITensor&)
+IKVCacheUpdateLayer setInput void(int32_t, ITensor&)
+IKVCacheUpdateLayer setCacheMode bool(KVCacheMode)
+IKVCacheUpdateLayer getCacheMode KVCacheMode() c
 ISqueezeLayer setInput void(int32_t, ITensor&)
 IUnsqueezeLayer setInput void(int32_t, ITensor&)
 IAlgorithmIOInfo getDataType DataType() c
@@ -324,6 +377,8 @@ INetworkDefinition markOutput void(ITensor&)
 INetworkDefinition markDebug bool(ITensor&)
 INetworkDefinition unmarkDebug bool(ITensor&)
 INetworkDefinition isDebugTensor bool(ITensor const&) c
+INetworkDefinition markUnfusedTensorsAsDebugTensors bool()
+INetworkDefinition unmarkUnfusedTensorsAsDebugTensors bool()
 INetworkDefinition addActivation IActivationLayer*(ITensor&, ActivationType)
 INetworkDefinition addLRN ILRNLayer*(ITensor&, int64_t, float, float, float)
 INetworkDefinition addScale IScaleLayer*(ITensor&, ScaleMode, Weights, Weights, Weights)
@@ -341,11 +396,13 @@ INetworkDefinition getNbOutputs int32_t() c
 INetworkDefinition getOutput ITensor*(int32_t) c
 INetworkDefinition addReduce IReduceLayer*(ITensor&, ReduceOperation, uint32_t, bool)
 INetworkDefinition addTopK ITopKLayer*(ITensor&, TopKOperation, int32_t, uint32_t)
+INetworkDefinition addTopK ITopKLayer*(ITensor&, TopKOperation, int32_t, uint32_t, DataType)
 INetworkDefinition addGather IGatherLayer*(ITensor&, ITensor&, int32_t)
 INetworkDefinition addGatherV2 IGatherLayer*(ITensor&, ITensor&, GatherMode)
 INetworkDefinition addRaggedSoftMax IRaggedSoftMaxLayer*(ITensor&, ITensor&)
 INetworkDefinition addMatrixMultiply IMatrixMultiplyLayer*(ITensor&, MatrixOperation, ITensor&, MatrixOperation)
 INetworkDefinition addNonZero INonZeroLayer*(ITensor&)
+INetworkDefinition addNonZero INonZeroLayer*(ITensor&, DataType)
 INetworkDefinition addConstant IConstantLayer*(Dims const&, Weights)
 INetworkDefinition addIdentity IIdentityLayer*(ITensor&)
 INetworkDefinition addCast ICastLayer*(ITensor&, DataType)
@@ -383,21 +440,25 @@ INetworkDefinition addDequantize IDequantizeLayer*(ITensor&, ITensor&, DataType)
 INetworkDefinition addScatter IScatterLayer*(ITensor&, ITensor&, ITensor&, ScatterMode)
 INetworkDefinition addQuantize IQuantizeLayer*(ITensor&, ITensor&)
 INetworkDefinition addQuantize IQuantizeLayer*(ITensor&, ITensor&, DataType)
+INetworkDefinition addDynamicQuantize IDynamicQuantizeLayer*(ITensor&, int32_t, int32_t, DataType, DataType)
+INetworkDefinition addDynamicQuantizeV2 IDynamicQuantizeLayer*(ITensor&, Dims const&, DataType, DataType)
 INetworkDefinition addEinsum IEinsumLayer*(ITensor* const*, int32_t, char const*)
 INetworkDefinition addGridSample IGridSampleLayer*(ITensor&, ITensor&)
 INetworkDefinition addNMS INMSLayer*(ITensor&, ITensor&, ITensor&)
+INetworkDefinition addNMS INMSLayer*(ITensor&, ITensor&, ITensor&, DataType)
 INetworkDefinition addReverseSequence IReverseSequenceLayer*(ITensor&, ITensor&)
 INetworkDefinition addNormalization INormalizationLayer*(ITensor&, ITensor&, ITensor&, uint32_t)
+INetworkDefinition addCumulative ICumulativeLayer*(ITensor&, ITensor&, CumulativeOperation, bool, bool)
+INetworkDefinition addAttention IAttention*(ITensor&, ITensor&, ITensor&, AttentionNormalizationOp, bool)
+INetworkDefinition addRotaryEmbedding IRotaryEmbeddingLayer*(ITensor&, ITensor&, ITensor&, bool, int32_t)
+INetworkDefinition addKVCacheUpdate IKVCacheUpdateLayer*(ITensor&, ITensor&, ITensor&, KVCacheMode)
 INetworkDefinition getBuilder IBuilder&() c
 INetworkDefinition markWeightsRefittable bool(char const*)
 INetworkDefinition unmarkWeightsRefittable bool(char const*)
 INetworkDefinition areWeightsMarkedRefittable bool(char const*) c
 INetworkDefinition addSqueeze ISqueezeLayer*(ITensor&, ITensor&)
 INetworkDefinition addUnsqueeze IUnsqueezeLayer*(ITensor&, ITensor&)
-INetworkDefinition addDynamicQuantize IDynamicQuantizeLayer*(ITensor&, int32_t, int32_t, DataType, DataType)
-INetworkDefinition addCumulative ICumulativeLayer*(ITensor&, ITensor&, CumulativeOperation, bool, bool)
-INetworkDefinition markUnfusedTensorsAsDebugTensors bool()
-INetworkDefinition unmarkUnfusedTensorsAsDebugTensors bool()
+INetworkDefinition addNormalizationV2 INormalizationLayer*(ITensor&, ITensor&, ITensor&, uint32_t)
 '''
 # One class a line: `Class:Base`.
 bases = '''
@@ -456,6 +517,12 @@ INormalizationLayer:ILayer
 ISqueezeLayer:ILayer
 IUnsqueezeLayer:ILayer
 ICumulativeLayer:ILayer
+IAttentionBoundaryLayer:ILayer
+IAttentionInputLayer:IAttentionBoundaryLayer
+IAttentionOutputLayer:IAttentionBoundaryLayer
+IAttention:INoCopy
+IRotaryEmbeddingLayer:ILayer
+IKVCacheUpdateLayer:ILayer
 INetworkDefinition:INoCopy
 ITensor:INoCopy
 IAlgorithmIOInfo:INoCopy
@@ -470,7 +537,8 @@ LayerType: kCONVOLUTION kCAST kACTIVATION kPOOLING kLRN kSCALE kSOFTMAX kDECONVO
     kPLUGIN kUNARY kPADDING kSHUFFLE kREDUCE kTOPK kGATHER kMATRIX_MULTIPLY kRAGGED_SOFTMAX kCONSTANT kIDENTITY
     kPLUGIN_V2 kSLICE kSHAPE kPARAMETRIC_RELU kRESIZE kTRIP_LIMIT kRECURRENCE kITERATOR kLOOP_OUTPUT kSELECT kFILL
     kQUANTIZE kDEQUANTIZE kCONDITION kCONDITIONAL_INPUT kCONDITIONAL_OUTPUT kSCATTER kEINSUM kASSERTION kONE_HOT
-    kNON_ZERO kGRID_SAMPLE kNMS kREVERSE_SEQUENCE kNORMALIZATION kPLUGIN_V3 kSQUEEZE kUNSQUEEZE
+    kNON_ZERO kGRID_SAMPLE kNMS kREVERSE_SEQUENCE kNORMALIZATION kPLUGIN_V3 kSQUEEZE kUNSQUEEZE kCUMULATIVE
+    kDYNAMIC_QUANTIZE kATTENTION_INPUT kATTENTION_OUTPUT kROTARY_EMBEDDING kKVCACHE_UPDATE
 ActivationType: kRELU kSIGMOID kTANH kLEAKY_RELU kELU kSELU kSOFTSIGN kSOFTPLUS kCLIP kHARD_SIGMOID kSCALED_TANH
     kTHRESHOLDED_RELU kGELU_ERF kGELU_TANH
 PaddingMode: kEXPLICIT_ROUND_DOWN kEXPLICIT_ROUND_UP kSAME_UPPER kSAME_LOWER
@@ -493,6 +561,9 @@ TripLimit: kCOUNT kWHILE
 FillOperation: kLINSPACE kRANDOM_UNIFORM kRANDOM_NORMAL
 ScatterMode: kELEMENT kND
 BoundingBoxFormat: kCORNER_PAIRS kCENTER_SIZES
+CumulativeOperation: kSUM
+AttentionNormalizationOp: kNONE kSOFTMAX
+KVCacheMode: kLINEAR
 '''
 out = []
 out.append(\

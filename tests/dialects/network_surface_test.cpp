@@ -226,6 +226,8 @@ KILN_NAMES_METHOD(ITopKLayer, getK, int32_t() const noexcept)
 KILN_NAMES_METHOD(ITopKLayer, setReduceAxes, void(uint32_t) noexcept)
 KILN_NAMES_METHOD(ITopKLayer, getReduceAxes, uint32_t() const noexcept)
 KILN_NAMES_METHOD(ITopKLayer, setInput, void(int32_t, ITensor&) noexcept)
+KILN_NAMES_METHOD(ITopKLayer, setIndicesType, bool(DataType) noexcept)
+KILN_NAMES_METHOD(ITopKLayer, getIndicesType, DataType() const noexcept)
 // IMatrixMultiplyLayer
 KILN_NAMES_METHOD(IMatrixMultiplyLayer, setOperation, void(int32_t, MatrixOperation) noexcept)
 KILN_NAMES_METHOD(IMatrixMultiplyLayer, getOperation, MatrixOperation(int32_t) const noexcept)
@@ -309,14 +311,19 @@ KILN_NAMES_METHOD(IFillLayer, getToType, DataType() const noexcept)
 // IQuantizeLayer
 KILN_NAMES_METHOD(IQuantizeLayer, getAxis, int32_t() const noexcept)
 KILN_NAMES_METHOD(IQuantizeLayer, setAxis, void(int32_t) noexcept)
+KILN_NAMES_METHOD(IQuantizeLayer, setBlockShape, bool(Dims const&) noexcept)
+KILN_NAMES_METHOD(IQuantizeLayer, getBlockShape, Dims() const noexcept)
 KILN_NAMES_METHOD(IQuantizeLayer, setToType, void(DataType) noexcept)
 KILN_NAMES_METHOD(IQuantizeLayer, getToType, DataType() const noexcept)
 // IDequantizeLayer
 KILN_NAMES_METHOD(IDequantizeLayer, getAxis, int32_t() const noexcept)
 KILN_NAMES_METHOD(IDequantizeLayer, setAxis, void(int32_t) noexcept)
+KILN_NAMES_METHOD(IDequantizeLayer, setBlockShape, bool(Dims const&) noexcept)
+KILN_NAMES_METHOD(IDequantizeLayer, getBlockShape, Dims() const noexcept)
 KILN_NAMES_METHOD(IDequantizeLayer, setToType, void(DataType) noexcept)
 KILN_NAMES_METHOD(IDequantizeLayer, getToType, DataType() const noexcept)
 // IDynamicQuantizeLayer
+KILN_NAMES_METHOD(IDynamicQuantizeLayer, setInput, void(int32_t, ITensor&) noexcept)
 KILN_NAMES_METHOD(IDynamicQuantizeLayer, setToType, void(DataType) noexcept)
 KILN_NAMES_METHOD(IDynamicQuantizeLayer, getToType, DataType() const noexcept)
 KILN_NAMES_METHOD(IDynamicQuantizeLayer, setScaleType, void(DataType) noexcept)
@@ -325,6 +332,8 @@ KILN_NAMES_METHOD(IDynamicQuantizeLayer, setAxis, void(int32_t) noexcept)
 KILN_NAMES_METHOD(IDynamicQuantizeLayer, getAxis, int32_t() const noexcept)
 KILN_NAMES_METHOD(IDynamicQuantizeLayer, setBlockSize, void(int32_t) noexcept)
 KILN_NAMES_METHOD(IDynamicQuantizeLayer, getBlockSize, int32_t() const noexcept)
+KILN_NAMES_METHOD(IDynamicQuantizeLayer, setBlockShape, void(Dims const&) noexcept)
+KILN_NAMES_METHOD(IDynamicQuantizeLayer, getBlockShape, Dims() const noexcept)
 // IEinsumLayer
 KILN_NAMES_METHOD(IEinsumLayer, setEquation, bool(char const*) noexcept)
 KILN_NAMES_METHOD(IEinsumLayer, getEquation, char const*() const noexcept)
@@ -349,6 +358,8 @@ KILN_NAMES_METHOD(INMSLayer, getBoundingBoxFormat, BoundingBoxFormat() const noe
 KILN_NAMES_METHOD(INMSLayer, setTopKBoxLimit, void(int32_t) noexcept)
 KILN_NAMES_METHOD(INMSLayer, getTopKBoxLimit, int32_t() const noexcept)
 KILN_NAMES_METHOD(INMSLayer, setInput, void(int32_t, ITensor&) noexcept)
+KILN_NAMES_METHOD(INMSLayer, setIndicesType, bool(DataType) noexcept)
+KILN_NAMES_METHOD(INMSLayer, getIndicesType, DataType() const noexcept)
 // IReverseSequenceLayer
 KILN_NAMES_METHOD(IReverseSequenceLayer, setBatchAxis, void(int32_t) noexcept)
 KILN_NAMES_METHOD(IReverseSequenceLayer, getBatchAxis, int32_t() const noexcept)
@@ -363,6 +374,53 @@ KILN_NAMES_METHOD(INormalizationLayer, setNbGroups, void(int64_t) noexcept)
 KILN_NAMES_METHOD(INormalizationLayer, getNbGroups, int64_t() const noexcept)
 KILN_NAMES_METHOD(INormalizationLayer, setComputePrecision, void(DataType) noexcept)
 KILN_NAMES_METHOD(INormalizationLayer, getComputePrecision, DataType() const noexcept)
+KILN_NAMES_METHOD(INormalizationLayer, isV2, bool() const noexcept)
+// INonZeroLayer
+KILN_NAMES_METHOD(INonZeroLayer, setIndicesType, bool(DataType) noexcept)
+KILN_NAMES_METHOD(INonZeroLayer, getIndicesType, DataType() const noexcept)
+// ICumulativeLayer
+KILN_NAMES_METHOD(ICumulativeLayer, setOperation, bool(CumulativeOperation) noexcept)
+KILN_NAMES_METHOD(ICumulativeLayer, getOperation, CumulativeOperation() const noexcept)
+KILN_NAMES_METHOD(ICumulativeLayer, setExclusive, void(bool) noexcept)
+KILN_NAMES_METHOD(ICumulativeLayer, getExclusive, bool() const noexcept)
+KILN_NAMES_METHOD(ICumulativeLayer, setReverse, void(bool) noexcept)
+KILN_NAMES_METHOD(ICumulativeLayer, getReverse, bool() const noexcept)
+// IAttentionBoundaryLayer
+KILN_NAMES_METHOD(IAttentionBoundaryLayer, getAttention, IAttention*() const noexcept)
+// IAttentionInputLayer
+KILN_NAMES_METHOD(IAttentionInputLayer, setInput, void(int32_t, ITensor&) noexcept)
+// IAttention
+KILN_NAMES_METHOD(IAttention, setNormalizationOperation, bool(AttentionNormalizationOp) noexcept)
+KILN_NAMES_METHOD(IAttention, getNormalizationOperation, AttentionNormalizationOp() const noexcept)
+KILN_NAMES_METHOD(IAttention, setMask, bool(ITensor&) noexcept)
+KILN_NAMES_METHOD(IAttention, getMask, ITensor*() noexcept)
+KILN_NAMES_METHOD(IAttention, setCausal, bool(bool) noexcept)
+KILN_NAMES_METHOD(IAttention, getCausal, bool() const noexcept)
+KILN_NAMES_METHOD(IAttention, setDecomposable, bool(bool) noexcept)
+KILN_NAMES_METHOD(IAttention, getDecomposable, bool() const noexcept)
+KILN_NAMES_METHOD(IAttention, setInput, bool(int32_t, ITensor&) noexcept)
+KILN_NAMES_METHOD(IAttention, getNbInputs, int32_t() const noexcept)
+KILN_NAMES_METHOD(IAttention, getInput, ITensor*(int32_t) const noexcept)
+KILN_NAMES_METHOD(IAttention, getNbOutputs, int32_t() const noexcept)
+KILN_NAMES_METHOD(IAttention, getOutput, ITensor*(int32_t) const noexcept)
+KILN_NAMES_METHOD(IAttention, setName, bool(char const*) noexcept)
+KILN_NAMES_METHOD(IAttention, getName, char const*() const noexcept)
+KILN_NAMES_METHOD(IAttention, setNormalizationQuantizeScale, bool(ITensor&) noexcept)
+KILN_NAMES_METHOD(IAttention, getNormalizationQuantizeScale, ITensor*() const noexcept)
+KILN_NAMES_METHOD(IAttention, setNormalizationQuantizeToType, bool(DataType) noexcept)
+KILN_NAMES_METHOD(IAttention, getNormalizationQuantizeToType, DataType() const noexcept)
+KILN_NAMES_METHOD(IAttention, setMetadata, bool(char const*) noexcept)
+KILN_NAMES_METHOD(IAttention, getMetadata, char const*() const noexcept)
+// IRotaryEmbeddingLayer
+KILN_NAMES_METHOD(IRotaryEmbeddingLayer, setInterleaved, void(bool) noexcept)
+KILN_NAMES_METHOD(IRotaryEmbeddingLayer, getInterleaved, bool() const noexcept)
+KILN_NAMES_METHOD(IRotaryEmbeddingLayer, setRotaryEmbeddingDim, bool(int32_t) noexcept)
+KILN_NAMES_METHOD(IRotaryEmbeddingLayer, getRotaryEmbeddingDim, int32_t() const noexcept)
+KILN_NAMES_METHOD(IRotaryEmbeddingLayer, setInput, void(int32_t, ITensor&) noexcept)
+// IKVCacheUpdateLayer
+KILN_NAMES_METHOD(IKVCacheUpdateLayer, setInput, void(int32_t, ITensor&) noexcept)
+KILN_NAMES_METHOD(IKVCacheUpdateLayer, setCacheMode, bool(KVCacheMode) noexcept)
+KILN_NAMES_METHOD(IKVCacheUpdateLayer, getCacheMode, KVCacheMode() const noexcept)
 // ISqueezeLayer
 KILN_NAMES_METHOD(ISqueezeLayer, setInput, void(int32_t, ITensor&) noexcept)
 // IUnsqueezeLayer
@@ -394,6 +452,8 @@ KILN_NAMES_METHOD(INetworkDefinition, markOutput, void(ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, markDebug, bool(ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, unmarkDebug, bool(ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, isDebugTensor, bool(ITensor const&) const noexcept)
+KILN_NAMES_METHOD(INetworkDefinition, markUnfusedTensorsAsDebugTensors, bool() noexcept)
+KILN_NAMES_METHOD(INetworkDefinition, unmarkUnfusedTensorsAsDebugTensors, bool() noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addActivation, IActivationLayer*(ITensor&, ActivationType) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addLRN, ILRNLayer*(ITensor&, int64_t, float, float, float) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addScale, IScaleLayer*(ITensor&, ScaleMode, Weights, Weights, Weights) noexcept)
@@ -412,12 +472,15 @@ KILN_NAMES_METHOD(INetworkDefinition, getNbOutputs, int32_t() const noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, getOutput, ITensor*(int32_t) const noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addReduce, IReduceLayer*(ITensor&, ReduceOperation, uint32_t, bool) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addTopK, ITopKLayer*(ITensor&, TopKOperation, int32_t, uint32_t) noexcept)
+KILN_NAMES_METHOD(
+    INetworkDefinition, addTopK, ITopKLayer*(ITensor&, TopKOperation, int32_t, uint32_t, DataType) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addGather, IGatherLayer*(ITensor&, ITensor&, int32_t) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addGatherV2, IGatherLayer*(ITensor&, ITensor&, GatherMode) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addRaggedSoftMax, IRaggedSoftMaxLayer*(ITensor&, ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addMatrixMultiply,
     IMatrixMultiplyLayer*(ITensor&, MatrixOperation, ITensor&, MatrixOperation) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addNonZero, INonZeroLayer*(ITensor&) noexcept)
+KILN_NAMES_METHOD(INetworkDefinition, addNonZero, INonZeroLayer*(ITensor&, DataType) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addConstant, IConstantLayer*(Dims const&, Weights) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addIdentity, IIdentityLayer*(ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addCast, ICastLayer*(ITensor&, DataType) noexcept)
@@ -459,24 +522,33 @@ KILN_NAMES_METHOD(INetworkDefinition, addDequantize, IDequantizeLayer*(ITensor&,
 KILN_NAMES_METHOD(INetworkDefinition, addScatter, IScatterLayer*(ITensor&, ITensor&, ITensor&, ScatterMode) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addQuantize, IQuantizeLayer*(ITensor&, ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addQuantize, IQuantizeLayer*(ITensor&, ITensor&, DataType) noexcept)
+KILN_NAMES_METHOD(INetworkDefinition, addDynamicQuantize,
+    IDynamicQuantizeLayer*(ITensor&, int32_t, int32_t, DataType, DataType) noexcept)
+KILN_NAMES_METHOD(INetworkDefinition, addDynamicQuantizeV2,
+    IDynamicQuantizeLayer*(ITensor&, Dims const&, DataType, DataType) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addEinsum, IEinsumLayer*(ITensor* const*, int32_t, char const*) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addGridSample, IGridSampleLayer*(ITensor&, ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addNMS, INMSLayer*(ITensor&, ITensor&, ITensor&) noexcept)
+KILN_NAMES_METHOD(INetworkDefinition, addNMS, INMSLayer*(ITensor&, ITensor&, ITensor&, DataType) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addReverseSequence, IReverseSequenceLayer*(ITensor&, ITensor&) noexcept)
 KILN_NAMES_METHOD(
     INetworkDefinition, addNormalization, INormalizationLayer*(ITensor&, ITensor&, ITensor&, uint32_t) noexcept)
+KILN_NAMES_METHOD(
+    INetworkDefinition, addCumulative, ICumulativeLayer*(ITensor&, ITensor&, CumulativeOperation, bool, bool) noexcept)
+KILN_NAMES_METHOD(INetworkDefinition, addAttention,
+    IAttention*(ITensor&, ITensor&, ITensor&, AttentionNormalizationOp, bool) noexcept)
+KILN_NAMES_METHOD(INetworkDefinition, addRotaryEmbedding,
+    IRotaryEmbeddingLayer*(ITensor&, ITensor&, ITensor&, bool, int32_t) noexcept)
+KILN_NAMES_METHOD(
+    INetworkDefinition, addKVCacheUpdate, IKVCacheUpdateLayer*(ITensor&, ITensor&, ITensor&, KVCacheMode) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, getBuilder, IBuilder&() const noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, markWeightsRefittable, bool(char const*) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, unmarkWeightsRefittable, bool(char const*) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, areWeightsMarkedRefittable, bool(char const*) const noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addSqueeze, ISqueezeLayer*(ITensor&, ITensor&) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, addUnsqueeze, IUnsqueezeLayer*(ITensor&, ITensor&) noexcept)
-KILN_NAMES_METHOD(INetworkDefinition, addDynamicQuantize,
-    IDynamicQuantizeLayer*(ITensor&, int32_t, int32_t, DataType, DataType) noexcept)
 KILN_NAMES_METHOD(
-    INetworkDefinition, addCumulative, ICumulativeLayer*(ITensor&, ITensor&, CumulativeOperation, bool, bool) noexcept)
-KILN_NAMES_METHOD(INetworkDefinition, markUnfusedTensorsAsDebugTensors, bool() noexcept)
-KILN_NAMES_METHOD(INetworkDefinition, unmarkUnfusedTensorsAsDebugTensors, bool() noexcept)
+    INetworkDefinition, addNormalizationV2, INormalizationLayer*(ITensor&, ITensor&, ITensor&, uint32_t) noexcept)
 
 static_assert(std::is_base_of_v<INoCopy, ILayer>, "ILayer derives from INoCopy");
 static_assert(std::is_base_of_v<ILayer, IConvolutionLayer>, "IConvolutionLayer derives from ILayer");
@@ -533,6 +605,12 @@ static_assert(std::is_base_of_v<ILayer, INormalizationLayer>, "INormalizationLay
 static_assert(std::is_base_of_v<ILayer, ISqueezeLayer>, "ISqueezeLayer derives from ILayer");
 static_assert(std::is_base_of_v<ILayer, IUnsqueezeLayer>, "IUnsqueezeLayer derives from ILayer");
 static_assert(std::is_base_of_v<ILayer, ICumulativeLayer>, "ICumulativeLayer derives from ILayer");
+static_assert(std::is_base_of_v<ILayer, IAttentionBoundaryLayer>, "IAttentionBoundaryLayer derives from ILayer");
+static_assert(std::is_base_of_v<IAttentionBoundaryLayer, IAttentionInputLayer>);
+static_assert(std::is_base_of_v<IAttentionBoundaryLayer, IAttentionOutputLayer>);
+static_assert(std::is_base_of_v<INoCopy, IAttention>, "IAttention derives from INoCopy");
+static_assert(std::is_base_of_v<ILayer, IRotaryEmbeddingLayer>, "IRotaryEmbeddingLayer derives from ILayer");
+static_assert(std::is_base_of_v<ILayer, IKVCacheUpdateLayer>, "IKVCacheUpdateLayer derives from ILayer");
 static_assert(std::is_base_of_v<INoCopy, INetworkDefinition>, "INetworkDefinition derives from INoCopy");
 static_assert(std::is_base_of_v<INoCopy, ITensor>, "ITensor derives from INoCopy");
 static_assert(std::is_base_of_v<INoCopy, IAlgorithmIOInfo>, "IAlgorithmIOInfo derives from INoCopy");
@@ -592,7 +670,13 @@ KILN_ENUMERATOR(LayerType, kNORMALIZATION, 45)
 KILN_ENUMERATOR(LayerType, kPLUGIN_V3, 46)
 KILN_ENUMERATOR(LayerType, kSQUEEZE, 47)
 KILN_ENUMERATOR(LayerType, kUNSQUEEZE, 48)
-static_assert(EnumMax<LayerType>() >= 49);
+KILN_ENUMERATOR(LayerType, kCUMULATIVE, 49)
+KILN_ENUMERATOR(LayerType, kDYNAMIC_QUANTIZE, 50)
+KILN_ENUMERATOR(LayerType, kATTENTION_INPUT, 51)
+KILN_ENUMERATOR(LayerType, kATTENTION_OUTPUT, 52)
+KILN_ENUMERATOR(LayerType, kROTARY_EMBEDDING, 53)
+KILN_ENUMERATOR(LayerType, kKVCACHE_UPDATE, 54)
+static_assert(EnumMax<LayerType>() >= 55);
 KILN_ENUMERATOR(ActivationType, kRELU, 0)
 KILN_ENUMERATOR(ActivationType, kSIGMOID, 1)
 KILN_ENUMERATOR(ActivationType, kTANH, 2)
@@ -718,6 +802,13 @@ static_assert(EnumMax<ScatterMode>() >= 2);
 KILN_ENUMERATOR(BoundingBoxFormat, kCORNER_PAIRS, 0)
 KILN_ENUMERATOR(BoundingBoxFormat, kCENTER_SIZES, 1)
 static_assert(EnumMax<BoundingBoxFormat>() >= 2);
+KILN_ENUMERATOR(CumulativeOperation, kSUM, 0)
+static_assert(EnumMax<CumulativeOperation>() >= 1);
+KILN_ENUMERATOR(AttentionNormalizationOp, kNONE, 0)
+KILN_ENUMERATOR(AttentionNormalizationOp, kSOFTMAX, 1)
+static_assert(EnumMax<AttentionNormalizationOp>() >= 2);
+KILN_ENUMERATOR(KVCacheMode, kLINEAR, 0)
+static_assert(EnumMax<KVCacheMode>() >= 1);
 
 static_assert(std::is_same_v<IAlgorithmSelector, v_1_0::IAlgorithmSelector>);
 

@@ -30,7 +30,8 @@ KILN_ENUMERATOR(PluginFieldType, kBF16, 9)
 KILN_ENUMERATOR(PluginFieldType, kINT64, 10)
 KILN_ENUMERATOR(PluginFieldType, kFP8, 11)
 KILN_ENUMERATOR(PluginFieldType, kINT4, 12)
-static_assert(EnumMax<PluginFieldType>() >= 13);
+KILN_ENUMERATOR(PluginFieldType, kFP4, 13)
+static_assert(EnumMax<PluginFieldType>() >= 14);
 static_assert(std::is_same_v<decltype(PluginField::name), AsciiChar const*>);
 static_assert(std::is_same_v<decltype(PluginField::data), void const*>);
 static_assert(std::is_same_v<decltype(PluginField::type), PluginFieldType>);

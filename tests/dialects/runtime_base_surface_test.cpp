@@ -32,7 +32,9 @@ KILN_ENUMERATOR(DataType, kFP8, 6)
 KILN_ENUMERATOR(DataType, kBF16, 7)
 KILN_ENUMERATOR(DataType, kINT64, 8)
 KILN_ENUMERATOR(DataType, kINT4, 9)
-static_assert(EnumMax<DataType>() >= 10);
+KILN_ENUMERATOR(DataType, kFP4, 10)
+KILN_ENUMERATOR(DataType, kE8M0, 11)
+static_assert(EnumMax<DataType>() >= 12);
 static_assert(std::is_same_v<Dims, Dims64>);
 static_assert(Dims64::MAX_DIMS == 8);
 static_assert(std::is_same_v<decltype(Dims64::nbDims), int32_t>);

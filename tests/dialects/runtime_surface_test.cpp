@@ -389,6 +389,7 @@ KILN_NAMES_METHOD(ICudaEngine, createExecutionContext, IExecutionContext*(Execut
 KILN_NAMES_METHOD(ICudaEngine, getTensorLocation, TensorLocation(char const*) const noexcept)
 KILN_NAMES_METHOD(ICudaEngine, isShapeInferenceIO, bool(char const*) const noexcept)
 KILN_NAMES_METHOD(ICudaEngine, getTensorIOMode, TensorIOMode(char const*) const noexcept)
+KILN_NAMES_METHOD(ICudaEngine, getAliasedInputTensor, char const*(char const*) const noexcept)
 KILN_NAMES_METHOD(ICudaEngine, createExecutionContextWithoutDeviceMemory, IExecutionContext*() noexcept)
 KILN_NAMES_METHOD(ICudaEngine, getDeviceMemorySize, size_t() const noexcept)
 KILN_NAMES_METHOD(ICudaEngine, getDeviceMemorySizeForProfile, size_t(int32_t) const noexcept)

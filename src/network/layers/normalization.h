@@ -64,6 +64,15 @@ public:
     {
         return typedParams().computePrecision;
     }
+    bool isV2() const noexcept override
+    {
+        return mV2;
+    }
+    //! Marks a layer INetworkDefinition::addNormalizationV2 made (it computes as the other form does).
+    void markV2()
+    {
+        mV2 = true;
+    }
 
 private:
     NormalizationParams& change()
@@ -71,6 +80,8 @@ private:
         network().invalidate();
         return mutableParams();
     }
+
+    bool mV2{false};
 };
 
 } // namespace kiln::network
