@@ -388,6 +388,84 @@ TEST(CudaAttention, LongSequences)
     }
 }
 
+// ---- INetworkDefinition::addAttention (TensorRT 10.15's IAttention) on the fused kernel ----
+
+//! One IAttention over q [2, queryHeads, 24, 32], k and v [2, keyHeads, 24, 32]; optionally causal, or with a BOOL
+//! mask [2, 1, 24, 24] as an input.
+struct AddedAttention
+{
+    int64_t queryHeads{4};
+    int64_t keyHeads{4};
+    bool causal{false};
+    bool boolMask{false};
+
+    NetworkMaker maker() const
+    {
+        AddedAttention const c = *this;
+        return [c](INetworkDefinition& network) {
+            ITensor* q = network.addInput("q", DataType::kFLOAT, Dims{4, {2, c.queryHeads, 24, 32}});
+            ITensor* k = network.addInput("k", DataType::kFLOAT, Dims{4, {2, c.keyHeads, 24, 32}});
+            ITensor* v = network.addInput("v", DataType::kFLOAT, Dims{4, {2, c.keyHeads, 24, 32}});
+            IAttention* attention = network.addAttention(*q, *k, *v, AttentionNormalizationOp::kSOFTMAX, c.causal);
+            ASSERT_NE(attention, nullptr);
+            if (c.boolMask)
+            {
+                ASSERT_TRUE(attention->setMask(*network.addInput("mask", DataType::kBOOL, Dims{4, {2, 1, 24, 24}})));
+            }
+            attention->getOutput(0)->setName("y");
+            network.markOutput(*attention->getOutput(0));
+        };
+    }
+
+    std::map<std::string, HostTensor> inputs() const
+    {
+        std::map<std::string, HostTensor> in;
+        in.emplace(
+            "q", fromFloats({2, queryHeads, 24, 32}, spread(static_cast<size_t>(2 * queryHeads * 24 * 32), -1, 1)));
+        in.emplace(
+            "k", fromFloats({2, keyHeads, 24, 32}, spread(static_cast<size_t>(2 * keyHeads * 24 * 32), -1.5F, 1)));
+        in.emplace(
+            "v", fromFloats({2, keyHeads, 24, 32}, spread(static_cast<size_t>(2 * keyHeads * 24 * 32), -1, 0.5F)));
+        if (boolMask)
+        {
+            // Batch b hides its last 3 + 5b keys from every query: padding, as a BOOL mask says it (true: attend).
+            std::vector<uint8_t> allowed(2 * 24 * 24);
+            for (size_t i = 0; i < allowed.size(); ++i)
+            {
+                size_t const b = i / (24 * 24);
+                size_t const key = i % 24;
+                allowed[i] = key < 24 - 3 - 5 * b ? 1 : 0;
+            }
+            in.emplace("mask", fromElements({2, 1, 24, 24}, allowed, DataType::kBOOL));
+        }
+        return in;
+    }
+};
+
+TEST(CudaAttention, AddAttentionRunsAsTheFusedKernel)
+{
+    SKIP_WITHOUT_GPU();
+    struct Named
+    {
+        AddedAttention attention;
+        std::string what;
+    };
+    Named const cases[] = {
+        {{}, "plain"},
+        {{4, 4, true}, "causal"},
+        {{4, 4, false, true}, "BOOL mask"},
+        {{4, 2, true}, "grouped-query, causal"},
+    };
+    for (Named const& c : cases)
+    {
+        ASSERT_NE(attentionLayer(cudaPlanOf(c.attention.maker(), true)), nullptr) << c.what << ": must fuse";
+        auto const cpu = runOn(kiln::Backend::kCPU, c.attention.maker(), c.attention.inputs(), true, nullptr, {});
+        auto const gpu = runOn(kiln::Backend::kCUDA, c.attention.maker(), c.attention.inputs(), true, nullptr, {});
+        ASSERT_EQ(gpu.count("y"), 1U) << c.what;
+        expectSameOutput(gpu.at("y"), cpu.at("y"), Tolerance{4e-3, 4e-3}, "addAttention, " + c.what + ", fp16");
+    }
+}
+
 TEST(CudaAttention, ARowMaskedThroughoutIsNaNWithoutTheGuard)
 {
     SKIP_WITHOUT_GPU();
