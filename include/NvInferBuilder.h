@@ -291,6 +291,8 @@ enum class PreviewFeature : int32_t
     kPROFILE_SHARING_0806 = 0, //!< deprecated in TensorRT 10.0 (always on)
     kALIASED_PLUGIN_IO_10_03 = 1,
     kRUNTIME_ACTIVATION_RESIZE_10_10 = 2,
+    //! Multi-device engines (TensorRT 10.16): stored; Kiln builds none (addDistCollective is refused).
+    kMULTIDEVICE_RUNTIME_10_16 = 3,
 };
 
 namespace impl
@@ -298,7 +300,7 @@ namespace impl
 template <>
 struct EnumMaxImpl<PreviewFeature>
 {
-    static constexpr int32_t kVALUE = 3;
+    static constexpr int32_t kVALUE = 4;
 };
 } // namespace impl
 
@@ -571,6 +573,10 @@ inline IBuilder* createInferBuilder(ILogger& logger) noexcept
 //! the other capabilities (Kiln builds no others).
 extern "C" TENSORRTAPI nvinfer1::IPluginRegistry* getBuilderPluginRegistry(
     nvinfer1::EngineCapability capability) noexcept;
+
+//! Where TensorRT 10.16 loads its internal libraries from when building. Kiln has none to load: the path is kept
+//! (nullptr or a path that is not a directory is refused, "" resets it) and true returned.
+extern "C" TENSORRTAPI bool setInternalLibraryPath(AsciiChar const* path) noexcept;
 
 namespace safe
 {

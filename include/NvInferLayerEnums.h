@@ -159,12 +159,32 @@ enum class ReduceOperation : int32_t
     kMAX = 2,
     kMIN = 3,
     kAVG = 4,
+    kNONE = 5, //!< no reduction: for collective operations that need none (TensorRT 10.16); no reduce layer takes it
 };
 
 namespace impl
 {
 template <>
 struct EnumMaxImpl<ReduceOperation>
+{
+    static constexpr int32_t kVALUE = 6;
+};
+} // namespace impl
+
+//! What an IDistCollectiveLayer does across devices (TensorRT 10.16).
+enum class CollectiveOperation : int32_t
+{
+    kALL_REDUCE = 0,
+    kALL_GATHER = 1,
+    kBROADCAST = 2,
+    kREDUCE = 3,
+    kREDUCE_SCATTER = 4,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<CollectiveOperation>
 {
     static constexpr int32_t kVALUE = 5;
 };

@@ -69,6 +69,8 @@ enum class LayerType : int32_t
     kATTENTION_OUTPUT = 52,
     kROTARY_EMBEDDING = 53,
     kKVCACHE_UPDATE = 54,
+    kMOE = 55,
+    kDIST_COLLECTIVE = 56,
 };
 
 namespace impl
@@ -76,7 +78,7 @@ namespace impl
 template <>
 struct EnumMaxImpl<LayerType>
 {
-    static constexpr int32_t kVALUE = 55;
+    static constexpr int32_t kVALUE = 57;
 };
 } // namespace impl
 
@@ -146,6 +148,10 @@ public:
     virtual void resetOutputType(int32_t index) noexcept = 0;
     virtual void setMetadata(char const* metadata) noexcept = 0;
     virtual char const* getMetadata() const noexcept = 0;
+    //! The number of devices the layer runs across (TensorRT 10.16). Kiln runs every layer on one device: 1 is
+    //! accepted, any other count refused (false); getNbRanks is 1.
+    virtual bool setNbRanks(int32_t nbRanks) noexcept = 0;
+    virtual int32_t getNbRanks() const noexcept = 0;
 
 protected:
     ~ILayer() noexcept override = default;
@@ -647,6 +653,9 @@ public:
     //! Given to each of the attention's layers.
     virtual bool setMetadata(char const* metadata) noexcept = 0;
     virtual char const* getMetadata() const noexcept = 0;
+    //! Multi-device attention (TensorRT 10.16): 1 is accepted, more ranks refused (false); getNbRanks is 1.
+    virtual bool setNbRanks(int32_t nbRanks) noexcept = 0;
+    virtual int32_t getNbRanks() const noexcept = 0;
 
 protected:
     ~IAttention() noexcept override = default;
@@ -694,6 +703,70 @@ public:
 
 protected:
     ~IKVCacheUpdateLayer() noexcept override = default;
+};
+
+//! The activation of each expert's gate projection in an IMoELayer (TensorRT 10.16).
+enum class MoEActType : int32_t
+{
+    kNONE = 0,
+    kSILU = 1,
+};
+
+namespace impl
+{
+template <>
+struct EnumMaxImpl<MoEActType>
+{
+    static constexpr int32_t kVALUE = 2;
+};
+} // namespace impl
+
+//! Mixture of experts (TensorRT 10.16): each token's hidden state goes through the experts chosen for it, each a gated
+//! linear unit (down(up(x) * act(gate(x)))), and the results are summed with the experts' scores. Inputs: 0 the hidden
+//! states [B, S, H], 1 the chosen experts [B, S, K], 2 their scores [B, S, K]. Declared for code that names it:
+//! addMoE is refused.
+class IMoELayer : public ILayer
+{
+public:
+    //! Gate and up projections [E, H, I], down projection [E, I, H].
+    virtual void setGatedWeights(
+        ITensor& fcGateWeights, ITensor& fcUpWeights, ITensor& fcDownWeights, MoEActType activationType) noexcept = 0;
+    //! Gate and up biases [E, I], down bias [E, H].
+    virtual void setGatedBiases(ITensor& fcGateBiases, ITensor& fcUpBiases, ITensor& fcDownBiases) noexcept = 0;
+    virtual void setActivationType(MoEActType activationType) noexcept = 0;
+    virtual MoEActType getActivationType() const noexcept = 0;
+    //! Quantization of the product before the down projection: static with a scale, or dynamic with a second-level
+    //! scale, a block shape and the type of the scales.
+    virtual void setQuantizationStatic(ITensor& fcDownActivationScale, DataType dataType) noexcept = 0;
+    virtual void setQuantizationDynamicDblQ(ITensor& fcDownActivationDblQScale, DataType dataType,
+        Dims const& blockShape, DataType dynQOutputScaleType) noexcept = 0;
+    virtual void setQuantizationToType(DataType type) noexcept = 0;
+    virtual DataType getQuantizationToType() const noexcept = 0;
+    virtual void setQuantizationBlockShape(Dims const& blockShape) noexcept = 0;
+    virtual Dims getQuantizationBlockShape() const noexcept = 0;
+    virtual void setDynQOutputScaleType(DataType type) noexcept = 0;
+    virtual DataType getDynQOutputScaleType() const noexcept = 0;
+    //! The clamped SwiGLU's limit, alpha and beta.
+    virtual void setSwigluParams(float limit, float alpha, float beta) noexcept = 0;
+    virtual void setSwigluParamLimit(float limit) noexcept = 0;
+    virtual float getSwigluParamLimit() const noexcept = 0;
+    virtual void setSwigluParamAlpha(float alpha) noexcept = 0;
+    virtual float getSwigluParamAlpha() const noexcept = 0;
+    virtual void setSwigluParamBeta(float beta) noexcept = 0;
+    virtual float getSwigluParamBeta() const noexcept = 0;
+    //! 0 the hidden states, 1 the chosen experts, 2 their scores.
+    using ILayer::setInput;
+
+protected:
+    ~IMoELayer() noexcept override = default;
+};
+
+//! A collective operation across the devices of a multi-device engine (TensorRT 10.16). Declared for code that names
+//! it: addDistCollective is refused.
+class IDistCollectiveLayer : public ILayer
+{
+protected:
+    ~IDistCollectiveLayer() noexcept override = default;
 };
 
 class IGridSampleLayer : public ILayer
@@ -1240,6 +1313,12 @@ public:
     //! Refused (nullptr): Kiln has no in-place updates of an input (ICudaEngine::getAliasedInputTensor).
     virtual IKVCacheUpdateLayer* addKVCacheUpdate(
         ITensor& cache, ITensor& update, ITensor& writeIndices, KVCacheMode cacheMode) noexcept = 0;
+    //! Refused (nullptr): Kiln has no mixture-of-experts layer yet (TensorRT 10.16).
+    virtual IMoELayer* addMoE(
+        ITensor& hiddenStates, ITensor& selectedExpertsForTokens, ITensor& scoresForSelectedExperts) noexcept = 0;
+    //! Refused (nullptr): Kiln's engines run on one device (TensorRT 10.16; groups lists groupSize ranks).
+    virtual IDistCollectiveLayer* addDistCollective(ITensor& input, CollectiveOperation distCollectiveOp,
+        ReduceOperation reduceOp, int64_t root, int64_t* groups, int64_t groupSize) noexcept = 0;
     virtual IBuilder& getBuilder() const noexcept = 0;
     //! Refused (false): Kiln has no refit yet; areWeightsMarkedRefittable is false.
     virtual bool markWeightsRefittable(char const* name) noexcept = 0;

@@ -568,6 +568,9 @@ public:
     //! INetworkDefinition::markUnfusedTensorsAsDebugTensors is refused. False turns nothing off and succeeds.
     virtual bool setUnfusedTensorsDebugState(bool flag) noexcept = 0;
     virtual bool getUnfusedTensorsDebugState() const noexcept = 0;
+    //! The NCCL communicator of a multi-device engine (TensorRT 10.16). Refused (false): Kiln's engines run on one
+    //! device.
+    virtual bool setCommunicator(void* communicator) noexcept = 0;
 };
 
 //! What an engine is made of, layer by layer. Shapes are concrete when an execution context whose input

@@ -4,6 +4,7 @@
 
 #include "core/logging.h"
 
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -82,4 +83,31 @@ extern "C" nvinfer1::IPluginRegistry* getBuilderPluginRegistry(nvinfer1::EngineC
         return nullptr; // Kiln builds no safety or DLA-standalone engines, so it has no registry for them
     }
     return getPluginRegistry();
+}
+
+namespace
+{
+std::string& internalLibraryPath()
+{
+    static std::string path;
+    return path;
+}
+} // namespace
+
+extern "C" bool setInternalLibraryPath(nvinfer1::AsciiChar const* path) noexcept
+{
+    if (path == nullptr)
+    {
+        kiln::logError("setInternalLibraryPath: the path is null");
+        return false;
+    }
+    std::error_code error;
+    if (*path != '\0' && !std::filesystem::is_directory(path, error))
+    {
+        kiln::logError(std::string("setInternalLibraryPath: \"") + path + "\" is not a directory");
+        return false;
+    }
+    // Kiln loads no internal libraries when it builds; the path is only kept.
+    internalLibraryPath() = path;
+    return true;
 }

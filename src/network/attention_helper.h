@@ -11,6 +11,8 @@
 // build (or the network's shapes no longer infer), it removes them and changes nothing.
 #pragma once
 
+#include "network/layer.h"
+
 #include <NvInfer.h>
 
 #include <string>
@@ -96,6 +98,14 @@ public:
     char const* getMetadata() const noexcept override
     {
         return mMetadata.c_str();
+    }
+    bool setNbRanks(int32_t nbRanks) noexcept override
+    {
+        return acceptNbRanks("IAttention::setNbRanks", nbRanks);
+    }
+    int32_t getNbRanks() const noexcept override
+    {
+        return 1;
     }
 
 private:

@@ -6,6 +6,17 @@
 namespace kiln::network
 {
 
+bool acceptNbRanks(char const* call, int32_t nbRanks)
+{
+    if (nbRanks == 1)
+    {
+        return true;
+    }
+    logError(std::string(call) + ": " + std::to_string(nbRanks)
+        + " ranks: Kiln runs every layer on one device, so the number of ranks stays 1");
+    return false;
+}
+
 Layer::Layer(Network& network, std::string name, std::vector<Tensor*> inputs, int32_t minInputs, int32_t maxInputs)
     : mNetwork(network)
     , mName(std::move(name))

@@ -20,6 +20,10 @@ namespace kiln::network
 
 class Network;
 
+//! setNbRanks of a layer or an attention: Kiln runs everything on one device, so 1 is accepted and any other count
+//! refused with an error naming `call`.
+bool acceptNbRanks(char const* call, int32_t nbRanks);
+
 //! Everything that describes one layer kind, apart from its tensors.
 class LayerParams
 {
@@ -253,6 +257,14 @@ public:
     char const* getMetadata() const noexcept override
     {
         return mMetadata.c_str();
+    }
+    bool setNbRanks(int32_t nbRanks) noexcept override
+    {
+        return acceptNbRanks("ILayer::setNbRanks", nbRanks);
+    }
+    int32_t getNbRanks() const noexcept override
+    {
+        return 1;
     }
 
 protected:

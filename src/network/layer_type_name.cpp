@@ -79,6 +79,8 @@ char const* layerTypeName(nvinfer1::LayerType type)
     case LayerType::kATTENTION_OUTPUT: return "AttentionOutput";
     case LayerType::kROTARY_EMBEDDING: return "RotaryEmbedding";
     case LayerType::kKVCACHE_UPDATE: return "KVCacheUpdate";
+    case LayerType::kMOE: return "MoE";
+    case LayerType::kDIST_COLLECTIVE: return "DistCollective";
     default: return "Unknown";
     }
 }

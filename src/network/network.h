@@ -174,6 +174,11 @@ public:
         nvinfer1::ITensor& sinCache, bool interleaved, int32_t rotaryEmbeddingDim) noexcept override;
     nvinfer1::IKVCacheUpdateLayer* addKVCacheUpdate(nvinfer1::ITensor& cache, nvinfer1::ITensor& update,
         nvinfer1::ITensor& writeIndices, nvinfer1::KVCacheMode cacheMode) noexcept override;
+    nvinfer1::IMoELayer* addMoE(nvinfer1::ITensor& hiddenStates, nvinfer1::ITensor& selectedExpertsForTokens,
+        nvinfer1::ITensor& scoresForSelectedExperts) noexcept override;
+    nvinfer1::IDistCollectiveLayer* addDistCollective(nvinfer1::ITensor& input,
+        nvinfer1::CollectiveOperation distCollectiveOp, nvinfer1::ReduceOperation reduceOp, int64_t root,
+        int64_t* groups, int64_t groupSize) noexcept override;
     nvinfer1::IEinsumLayer* addEinsum(
         nvinfer1::ITensor* const* inputs, int32_t nbInputs, char const* equation) noexcept override;
     bool markWeightsRefittable(char const* name) noexcept override;

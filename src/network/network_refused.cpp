@@ -145,6 +145,23 @@ nvinfer1::IKVCacheUpdateLayer* Network::addKVCacheUpdate(nvinfer1::ITensor& /*ca
     return nullptr;
 }
 
+nvinfer1::IMoELayer* Network::addMoE(nvinfer1::ITensor& /*hiddenStates*/,
+    nvinfer1::ITensor& /*selectedExpertsForTokens*/, nvinfer1::ITensor& /*scoresForSelectedExperts*/) noexcept
+{
+    refuse("addMoE",
+        "Kiln has no mixture-of-experts layer yet (gathers of the chosen experts' weights, matrix products and a "
+        "weighted sum express it)");
+    return nullptr;
+}
+
+nvinfer1::IDistCollectiveLayer* Network::addDistCollective(nvinfer1::ITensor& /*input*/,
+    nvinfer1::CollectiveOperation /*distCollectiveOp*/, nvinfer1::ReduceOperation /*reduceOp*/, int64_t /*root*/,
+    int64_t* /*groups*/, int64_t /*groupSize*/) noexcept
+{
+    refuse("addDistCollective", "Kiln's engines run on one device, so there is nothing to exchange with other ranks");
+    return nullptr;
+}
+
 nvinfer1::IEinsumLayer* Network::addEinsum(
     nvinfer1::ITensor* const* /*inputs*/, int32_t /*nbInputs*/, char const* equation) noexcept
 {

@@ -153,6 +153,7 @@ public:
         return &mRuntimeConfig;
     }
     bool setUnfusedTensorsDebugState(bool flag) noexcept override;
+    bool setCommunicator(void* communicator) noexcept override;
     bool getUnfusedTensorsDebugState() const noexcept override
     {
         return false;

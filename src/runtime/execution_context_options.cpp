@@ -131,4 +131,11 @@ bool ExecutionContext::setUnfusedTensorsDebugState(bool flag) noexcept
     return true;
 }
 
+bool ExecutionContext::setCommunicator(void* /*communicator*/) noexcept
+{
+    logError("IExecutionContext::setCommunicator: Kiln's engines run on one device and exchange nothing with other "
+             "ranks, so the communicator is not kept");
+    return false;
+}
+
 } // namespace kiln::runtime

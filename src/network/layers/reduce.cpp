@@ -49,6 +49,13 @@ bool ReduceParams::infer(InferenceContext& ctx) const
     {
         return ctx.fail("a reduce layer does not take " + dataTypeName(type) + " input");
     }
+    auto const op = static_cast<int32_t>(operation);
+    if (op < 0 || op > static_cast<int32_t>(nvinfer1::ReduceOperation::kAVG))
+    {
+        return ctx.fail("reduce operation " + std::to_string(op)
+            + " is not one a reduce layer computes (kSUM, kPROD, kMAX, kMIN or kAVG; kNONE serves collective "
+              "operations only)");
+    }
     int32_t const rank = ctx.rank(0);
     if (rank < 32 && (reduceAxes >> rank) != 0)
     {
