@@ -285,6 +285,17 @@ TEST_F(ApplicationApi, BuilderConfigOptionsAndPluginsToSerialize)
     EXPECT_EQ(config->getDefaultDeviceType(), DeviceType::kGPU);
     EXPECT_EQ(getBuilderPluginRegistry(EngineCapability::kSTANDARD), getPluginRegistry());
     EXPECT_EQ(getBuilderPluginRegistry(EngineCapability::kSAFETY), nullptr);
+    // TensorRT 10.16: the multi-device preview feature is a stored setting; the internal library path is kept.
+    EXPECT_FALSE(config->getPreviewFeature(PreviewFeature::kMULTIDEVICE_RUNTIME_10_16));
+    config->setPreviewFeature(PreviewFeature::kMULTIDEVICE_RUNTIME_10_16, true);
+    EXPECT_TRUE(config->getPreviewFeature(PreviewFeature::kMULTIDEVICE_RUNTIME_10_16));
+    EXPECT_TRUE(setInternalLibraryPath(testing::TempDir().c_str()));
+    EXPECT_TRUE(setInternalLibraryPath(""));
+    EXPECT_TRUE(logger.errors.empty());
+    EXPECT_FALSE(setInternalLibraryPath(nullptr));
+    EXPECT_EQ(logger.take("setInternalLibraryPath: the path is null"), 1U);
+    EXPECT_FALSE(setInternalLibraryPath("/nonexistent/kiln-internal-libraries"));
+    EXPECT_EQ(logger.take("setInternalLibraryPath: \"/nonexistent/kiln-internal-libraries\" is not a directory"), 1U);
 
     // The plugins listed do not stop the build (Kiln records each plugin's library in the plan itself).
     std::unique_ptr<IHostMemory> plan{builder->buildSerializedNetwork(*network, *config)};

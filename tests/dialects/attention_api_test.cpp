@@ -396,6 +396,11 @@ TEST_F(AttentionApi, RefusedAndInvalidCallsNameTheCall)
     EXPECT_EQ(attention->getNormalizationQuantizeToType(), DataType::kFLOAT);
     EXPECT_FALSE(attention->setNormalizationOperation(static_cast<AttentionNormalizationOp>(7)));
     EXPECT_EQ(logger.take("IAttention::setNormalizationOperation"), 1U);
+    EXPECT_EQ(attention->getNbRanks(), 1); // TensorRT 10.16: one device only
+    EXPECT_TRUE(attention->setNbRanks(1));
+    EXPECT_FALSE(attention->setNbRanks(4));
+    EXPECT_EQ(logger.take("IAttention::setNbRanks: 4 ranks"), 1U);
+    EXPECT_EQ(attention->getNbRanks(), 1);
 
     int32_t const layers = network->getNbLayers();
     ITensor* flat = network->addInput("flat", DataType::kFLOAT, Dims{3, {2, 3, 5}});

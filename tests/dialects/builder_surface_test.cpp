@@ -135,7 +135,8 @@ static_assert(EnumMax<MemoryPoolType>() >= 6);
 KILN_ENUMERATOR(PreviewFeature, kPROFILE_SHARING_0806, 0)
 KILN_ENUMERATOR(PreviewFeature, kALIASED_PLUGIN_IO_10_03, 1)
 KILN_ENUMERATOR(PreviewFeature, kRUNTIME_ACTIVATION_RESIZE_10_10, 2)
-static_assert(EnumMax<PreviewFeature>() >= 3);
+KILN_ENUMERATOR(PreviewFeature, kMULTIDEVICE_RUNTIME_10_16, 3)
+static_assert(EnumMax<PreviewFeature>() >= 4);
 KILN_ENUMERATOR(HardwareCompatibilityLevel, kNONE, 0)
 KILN_ENUMERATOR(HardwareCompatibilityLevel, kAMPERE_PLUS, 1)
 KILN_ENUMERATOR(HardwareCompatibilityLevel, kSAME_COMPUTE_CAPABILITY, 2)
@@ -260,7 +261,8 @@ KILN_NAMES_METHOD(IBuilder, getPluginRegistry, IPluginRegistry&() noexcept)
 [[maybe_unused]] constexpr void* (*kFree1)(void*, int32_t) noexcept = &::createInferBuilder_INTERNAL;
 [[maybe_unused]] constexpr IBuilder* (*kFree2)(ILogger&) noexcept = &nvinfer1::createInferBuilder;
 [[maybe_unused]] constexpr IPluginRegistry* (*kFree3)(EngineCapability) noexcept = &nvinfer1::getBuilderPluginRegistry;
-[[maybe_unused]] constexpr nvinfer1::safe::IPluginRegistry* (*kFree4)(
+[[maybe_unused]] constexpr bool (*kFree4)(AsciiChar const*) noexcept = &nvinfer1::setInternalLibraryPath;
+[[maybe_unused]] constexpr nvinfer1::safe::IPluginRegistry* (*kFree5)(
     EngineCapability) noexcept = &nvinfer1::getBuilderSafePluginRegistry;
 
 } // namespace

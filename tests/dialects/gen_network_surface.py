@@ -2,7 +2,10 @@
 # TensorRT 10.x's declarations: NvInfer.h's network part and algorithm selectors, as read from NVIDIA/TensorRT's
 # include/NvInfer.h (10.7 level) and checked against TensorRT 10.15.1's NvInfer.h (the 10.15.1.29 header vendored by
 # rustnn/trtx-rs, trtx-sys/TensorRT-Headers): attention, rotary embedding, KV-cache update, the indices types, block
-# shapes and the V2 forms come from the latter. Within a class the methods are in TensorRT's order.
+# shapes and the V2 forms come from the latter. TensorRT 10.16's additions (the same repository's
+# TRT-Enterprise-10.16/NvInfer.h): ILayer and IAttention set/getNbRanks, IMoELayer, IDistCollectiveLayer, addMoE,
+# addDistCollective, MoEActType, CollectiveOperation, ReduceOperation::kNONE, LayerType::kMOE and kDIST_COLLECTIVE.
+# Within a class the methods are in TensorRT's order.
 import re
 import sys
 
@@ -49,6 +52,8 @@ ILayer outputTypeIsSet bool(int32_t) c
 ILayer resetOutputType void(int32_t)
 ILayer setMetadata void(char const*)
 ILayer getMetadata char const*() c
+ILayer setNbRanks bool(int32_t)
+ILayer getNbRanks int32_t() c
 IConvolutionLayer setNbOutputMaps void(int64_t)
 IConvolutionLayer getNbOutputMaps int64_t() c
 IConvolutionLayer setNbGroups void(int64_t)
@@ -346,6 +351,8 @@ IAttention setNormalizationQuantizeToType bool(DataType)
 IAttention getNormalizationQuantizeToType DataType() c
 IAttention setMetadata bool(char const*)
 IAttention getMetadata char const*() c
+IAttention setNbRanks bool(int32_t)
+IAttention getNbRanks int32_t() c
 IRotaryEmbeddingLayer setInterleaved void(bool)
 IRotaryEmbeddingLayer getInterleaved bool() c
 IRotaryEmbeddingLayer setRotaryEmbeddingDim bool(int32_t)
@@ -354,6 +361,26 @@ IRotaryEmbeddingLayer setInput void(int32_t, ITensor&)
 IKVCacheUpdateLayer setInput void(int32_t, ITensor&)
 IKVCacheUpdateLayer setCacheMode bool(KVCacheMode)
 IKVCacheUpdateLayer getCacheMode KVCacheMode() c
+IMoELayer setGatedWeights void(ITensor&, ITensor&, ITensor&, MoEActType)
+IMoELayer setGatedBiases void(ITensor&, ITensor&, ITensor&)
+IMoELayer setActivationType void(MoEActType)
+IMoELayer getActivationType MoEActType() c
+IMoELayer setQuantizationStatic void(ITensor&, DataType)
+IMoELayer setQuantizationDynamicDblQ void(ITensor&, DataType, Dims const&, DataType)
+IMoELayer setQuantizationToType void(DataType)
+IMoELayer getQuantizationToType DataType() c
+IMoELayer setQuantizationBlockShape void(Dims const&)
+IMoELayer getQuantizationBlockShape Dims() c
+IMoELayer setDynQOutputScaleType void(DataType)
+IMoELayer getDynQOutputScaleType DataType() c
+IMoELayer setSwigluParams void(float, float, float)
+IMoELayer setSwigluParamLimit void(float)
+IMoELayer getSwigluParamLimit float() c
+IMoELayer setSwigluParamAlpha void(float)
+IMoELayer getSwigluParamAlpha float() c
+IMoELayer setSwigluParamBeta void(float)
+IMoELayer getSwigluParamBeta float() c
+IMoELayer setInput void(int32_t, ITensor&)
 ISqueezeLayer setInput void(int32_t, ITensor&)
 IUnsqueezeLayer setInput void(int32_t, ITensor&)
 IAlgorithmIOInfo getDataType DataType() c
@@ -452,6 +479,8 @@ INetworkDefinition addCumulative ICumulativeLayer*(ITensor&, ITensor&, Cumulativ
 INetworkDefinition addAttention IAttention*(ITensor&, ITensor&, ITensor&, AttentionNormalizationOp, bool)
 INetworkDefinition addRotaryEmbedding IRotaryEmbeddingLayer*(ITensor&, ITensor&, ITensor&, bool, int32_t)
 INetworkDefinition addKVCacheUpdate IKVCacheUpdateLayer*(ITensor&, ITensor&, ITensor&, KVCacheMode)
+INetworkDefinition addMoE IMoELayer*(ITensor&, ITensor&, ITensor&)
+INetworkDefinition addDistCollective IDistCollectiveLayer*(ITensor&, CollectiveOperation, ReduceOperation, int64_t, int64_t*, int64_t)
 INetworkDefinition getBuilder IBuilder&() c
 INetworkDefinition markWeightsRefittable bool(char const*)
 INetworkDefinition unmarkWeightsRefittable bool(char const*)
@@ -523,6 +552,8 @@ IAttentionOutputLayer:IAttentionBoundaryLayer
 IAttention:INoCopy
 IRotaryEmbeddingLayer:ILayer
 IKVCacheUpdateLayer:ILayer
+IMoELayer:ILayer
+IDistCollectiveLayer:ILayer
 INetworkDefinition:INoCopy
 ITensor:INoCopy
 IAlgorithmIOInfo:INoCopy
@@ -538,7 +569,7 @@ LayerType: kCONVOLUTION kCAST kACTIVATION kPOOLING kLRN kSCALE kSOFTMAX kDECONVO
     kPLUGIN_V2 kSLICE kSHAPE kPARAMETRIC_RELU kRESIZE kTRIP_LIMIT kRECURRENCE kITERATOR kLOOP_OUTPUT kSELECT kFILL
     kQUANTIZE kDEQUANTIZE kCONDITION kCONDITIONAL_INPUT kCONDITIONAL_OUTPUT kSCATTER kEINSUM kASSERTION kONE_HOT
     kNON_ZERO kGRID_SAMPLE kNMS kREVERSE_SEQUENCE kNORMALIZATION kPLUGIN_V3 kSQUEEZE kUNSQUEEZE kCUMULATIVE
-    kDYNAMIC_QUANTIZE kATTENTION_INPUT kATTENTION_OUTPUT kROTARY_EMBEDDING kKVCACHE_UPDATE
+    kDYNAMIC_QUANTIZE kATTENTION_INPUT kATTENTION_OUTPUT kROTARY_EMBEDDING kKVCACHE_UPDATE kMOE kDIST_COLLECTIVE
 ActivationType: kRELU kSIGMOID kTANH kLEAKY_RELU kELU kSELU kSOFTSIGN kSOFTPLUS kCLIP kHARD_SIGMOID kSCALED_TANH
     kTHRESHOLDED_RELU kGELU_ERF kGELU_TANH
 PaddingMode: kEXPLICIT_ROUND_DOWN kEXPLICIT_ROUND_UP kSAME_UPPER kSAME_LOWER
@@ -548,7 +579,8 @@ ElementWiseOperation: kSUM kPROD kMAX kMIN kSUB kDIV kPOW kFLOOR_DIV kAND kOR kX
 GatherMode: kDEFAULT kELEMENT kND
 UnaryOperation: kEXP kLOG kSQRT kRECIP kABS kNEG kSIN kCOS kTAN kSINH kCOSH kASIN kACOS kATAN kASINH kACOSH kATANH
     kCEIL kFLOOR kERF kNOT kSIGN kROUND kISINF kISNAN
-ReduceOperation: kSUM kPROD kMAX kMIN kAVG
+ReduceOperation: kSUM kPROD kMAX kMIN kAVG kNONE
+CollectiveOperation: kALL_REDUCE kALL_GATHER kBROADCAST kREDUCE kREDUCE_SCATTER
 SampleMode: kSTRICT_BOUNDS kWRAP kCLAMP kFILL kREFLECT
 TopKOperation: kMAX kMIN
 MatrixOperation: kNONE kTRANSPOSE kVECTOR
@@ -564,6 +596,7 @@ BoundingBoxFormat: kCORNER_PAIRS kCENTER_SIZES
 CumulativeOperation: kSUM
 AttentionNormalizationOp: kNONE kSOFTMAX
 KVCacheMode: kLINEAR
+MoEActType: kNONE kSILU
 '''
 out = []
 out.append(\

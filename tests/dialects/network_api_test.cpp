@@ -242,6 +242,38 @@ TEST_F(NetworkApi, RefusedCallsReturnTheFailureValueAndNameTheCall)
     EXPECT_EQ(network->getNbLayers(), 0); // no refused call left a layer behind
 }
 
+TEST_F(NetworkApi, RefusedCallsOfTensorRT1016NameTheCall)
+{
+    ITensor* hidden = network->addInput("hidden", DataType::kFLOAT, dims({1, 2, 4}));
+    ITensor* experts = network->addInput("experts", DataType::kINT32, dims({1, 2, 2}));
+    ITensor* scores = network->addInput("scores", DataType::kFLOAT, dims({1, 2, 2}));
+    EXPECT_EQ(network->addMoE(*hidden, *experts, *scores), nullptr);
+    EXPECT_EQ(logger.take("INetworkDefinition::addMoE: Kiln has no mixture-of-experts layer yet"), 1U);
+    int64_t group[] = {0, 1};
+    EXPECT_EQ(network->addDistCollective(*hidden, CollectiveOperation::kALL_REDUCE, ReduceOperation::kSUM, 0, group, 2),
+        nullptr);
+    EXPECT_EQ(logger.take("INetworkDefinition::addDistCollective: Kiln's engines run on one device"), 1U);
+    EXPECT_EQ(
+        network->addDistCollective(*hidden, CollectiveOperation::kALL_GATHER, ReduceOperation::kNONE, 0, nullptr, 0),
+        nullptr);
+    EXPECT_EQ(logger.take("INetworkDefinition::addDistCollective"), 1U);
+    // ReduceOperation::kNONE (10.16) only serves collectives: no reduce layer takes it.
+    EXPECT_EQ(network->addReduce(*hidden, ReduceOperation::kNONE, 1U << 2, false), nullptr);
+    EXPECT_EQ(logger.take("INetworkDefinition::addReduce: reduce operation 5 is not one a reduce layer computes"), 1U);
+    EXPECT_EQ(network->getNbLayers(), 0);
+
+    IActivationLayer* relu = network->addActivation(*hidden, ActivationType::kRELU);
+    ASSERT_NE(relu, nullptr);
+    EXPECT_EQ(relu->getNbRanks(), 1);
+    EXPECT_TRUE(relu->setNbRanks(1));
+    EXPECT_TRUE(logger.errors.empty());
+    EXPECT_FALSE(relu->setNbRanks(2));
+    EXPECT_EQ(logger.take("ILayer::setNbRanks: 2 ranks"), 1U);
+    EXPECT_FALSE(relu->setNbRanks(0));
+    EXPECT_EQ(logger.take("ILayer::setNbRanks"), 1U);
+    EXPECT_EQ(relu->getNbRanks(), 1);
+}
+
 TEST_F(NetworkApi, ContextGivesItsRuntimeConfigAndRefusesUnfusedDebugTensors)
 {
     ITensor* x = network->addInput("x", DataType::kFLOAT, dims({2}));
@@ -263,6 +295,9 @@ TEST_F(NetworkApi, ContextGivesItsRuntimeConfigAndRefusesUnfusedDebugTensors)
     EXPECT_EQ(logger.take("IExecutionContext::setUnfusedTensorsDebugState"), 1U);
     EXPECT_TRUE(context->setUnfusedTensorsDebugState(false));
     EXPECT_FALSE(context->getUnfusedTensorsDebugState());
+    int communicator = 0; // stands for an ncclComm_t (TensorRT 10.16)
+    EXPECT_FALSE(context->setCommunicator(&communicator));
+    EXPECT_EQ(logger.take("IExecutionContext::setCommunicator: Kiln's engines run on one device"), 1U);
 }
 
 //! TensorRT 7/8-style selector (no noexcept); Kiln refuses it, so neither method may run.

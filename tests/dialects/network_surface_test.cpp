@@ -67,6 +67,8 @@ KILN_NAMES_METHOD(ILayer, outputTypeIsSet, bool(int32_t) const noexcept)
 KILN_NAMES_METHOD(ILayer, resetOutputType, void(int32_t) noexcept)
 KILN_NAMES_METHOD(ILayer, setMetadata, void(char const*) noexcept)
 KILN_NAMES_METHOD(ILayer, getMetadata, char const*() const noexcept)
+KILN_NAMES_METHOD(ILayer, setNbRanks, bool(int32_t) noexcept)
+KILN_NAMES_METHOD(ILayer, getNbRanks, int32_t() const noexcept)
 // IConvolutionLayer
 KILN_NAMES_METHOD(IConvolutionLayer, setNbOutputMaps, void(int64_t) noexcept)
 KILN_NAMES_METHOD(IConvolutionLayer, getNbOutputMaps, int64_t() const noexcept)
@@ -411,6 +413,8 @@ KILN_NAMES_METHOD(IAttention, setNormalizationQuantizeToType, bool(DataType) noe
 KILN_NAMES_METHOD(IAttention, getNormalizationQuantizeToType, DataType() const noexcept)
 KILN_NAMES_METHOD(IAttention, setMetadata, bool(char const*) noexcept)
 KILN_NAMES_METHOD(IAttention, getMetadata, char const*() const noexcept)
+KILN_NAMES_METHOD(IAttention, setNbRanks, bool(int32_t) noexcept)
+KILN_NAMES_METHOD(IAttention, getNbRanks, int32_t() const noexcept)
 // IRotaryEmbeddingLayer
 KILN_NAMES_METHOD(IRotaryEmbeddingLayer, setInterleaved, void(bool) noexcept)
 KILN_NAMES_METHOD(IRotaryEmbeddingLayer, getInterleaved, bool() const noexcept)
@@ -421,6 +425,27 @@ KILN_NAMES_METHOD(IRotaryEmbeddingLayer, setInput, void(int32_t, ITensor&) noexc
 KILN_NAMES_METHOD(IKVCacheUpdateLayer, setInput, void(int32_t, ITensor&) noexcept)
 KILN_NAMES_METHOD(IKVCacheUpdateLayer, setCacheMode, bool(KVCacheMode) noexcept)
 KILN_NAMES_METHOD(IKVCacheUpdateLayer, getCacheMode, KVCacheMode() const noexcept)
+// IMoELayer
+KILN_NAMES_METHOD(IMoELayer, setGatedWeights, void(ITensor&, ITensor&, ITensor&, MoEActType) noexcept)
+KILN_NAMES_METHOD(IMoELayer, setGatedBiases, void(ITensor&, ITensor&, ITensor&) noexcept)
+KILN_NAMES_METHOD(IMoELayer, setActivationType, void(MoEActType) noexcept)
+KILN_NAMES_METHOD(IMoELayer, getActivationType, MoEActType() const noexcept)
+KILN_NAMES_METHOD(IMoELayer, setQuantizationStatic, void(ITensor&, DataType) noexcept)
+KILN_NAMES_METHOD(IMoELayer, setQuantizationDynamicDblQ, void(ITensor&, DataType, Dims const&, DataType) noexcept)
+KILN_NAMES_METHOD(IMoELayer, setQuantizationToType, void(DataType) noexcept)
+KILN_NAMES_METHOD(IMoELayer, getQuantizationToType, DataType() const noexcept)
+KILN_NAMES_METHOD(IMoELayer, setQuantizationBlockShape, void(Dims const&) noexcept)
+KILN_NAMES_METHOD(IMoELayer, getQuantizationBlockShape, Dims() const noexcept)
+KILN_NAMES_METHOD(IMoELayer, setDynQOutputScaleType, void(DataType) noexcept)
+KILN_NAMES_METHOD(IMoELayer, getDynQOutputScaleType, DataType() const noexcept)
+KILN_NAMES_METHOD(IMoELayer, setSwigluParams, void(float, float, float) noexcept)
+KILN_NAMES_METHOD(IMoELayer, setSwigluParamLimit, void(float) noexcept)
+KILN_NAMES_METHOD(IMoELayer, getSwigluParamLimit, float() const noexcept)
+KILN_NAMES_METHOD(IMoELayer, setSwigluParamAlpha, void(float) noexcept)
+KILN_NAMES_METHOD(IMoELayer, getSwigluParamAlpha, float() const noexcept)
+KILN_NAMES_METHOD(IMoELayer, setSwigluParamBeta, void(float) noexcept)
+KILN_NAMES_METHOD(IMoELayer, getSwigluParamBeta, float() const noexcept)
+KILN_NAMES_METHOD(IMoELayer, setInput, void(int32_t, ITensor&) noexcept)
 // ISqueezeLayer
 KILN_NAMES_METHOD(ISqueezeLayer, setInput, void(int32_t, ITensor&) noexcept)
 // IUnsqueezeLayer
@@ -541,6 +566,9 @@ KILN_NAMES_METHOD(INetworkDefinition, addRotaryEmbedding,
     IRotaryEmbeddingLayer*(ITensor&, ITensor&, ITensor&, bool, int32_t) noexcept)
 KILN_NAMES_METHOD(
     INetworkDefinition, addKVCacheUpdate, IKVCacheUpdateLayer*(ITensor&, ITensor&, ITensor&, KVCacheMode) noexcept)
+KILN_NAMES_METHOD(INetworkDefinition, addMoE, IMoELayer*(ITensor&, ITensor&, ITensor&) noexcept)
+KILN_NAMES_METHOD(INetworkDefinition, addDistCollective,
+    IDistCollectiveLayer*(ITensor&, CollectiveOperation, ReduceOperation, int64_t, int64_t*, int64_t) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, getBuilder, IBuilder&() const noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, markWeightsRefittable, bool(char const*) noexcept)
 KILN_NAMES_METHOD(INetworkDefinition, unmarkWeightsRefittable, bool(char const*) noexcept)
@@ -611,6 +639,8 @@ static_assert(std::is_base_of_v<IAttentionBoundaryLayer, IAttentionOutputLayer>)
 static_assert(std::is_base_of_v<INoCopy, IAttention>, "IAttention derives from INoCopy");
 static_assert(std::is_base_of_v<ILayer, IRotaryEmbeddingLayer>, "IRotaryEmbeddingLayer derives from ILayer");
 static_assert(std::is_base_of_v<ILayer, IKVCacheUpdateLayer>, "IKVCacheUpdateLayer derives from ILayer");
+static_assert(std::is_base_of_v<ILayer, IMoELayer>, "IMoELayer derives from ILayer");
+static_assert(std::is_base_of_v<ILayer, IDistCollectiveLayer>, "IDistCollectiveLayer derives from ILayer");
 static_assert(std::is_base_of_v<INoCopy, INetworkDefinition>, "INetworkDefinition derives from INoCopy");
 static_assert(std::is_base_of_v<INoCopy, ITensor>, "ITensor derives from INoCopy");
 static_assert(std::is_base_of_v<INoCopy, IAlgorithmIOInfo>, "IAlgorithmIOInfo derives from INoCopy");
@@ -676,7 +706,9 @@ KILN_ENUMERATOR(LayerType, kATTENTION_INPUT, 51)
 KILN_ENUMERATOR(LayerType, kATTENTION_OUTPUT, 52)
 KILN_ENUMERATOR(LayerType, kROTARY_EMBEDDING, 53)
 KILN_ENUMERATOR(LayerType, kKVCACHE_UPDATE, 54)
-static_assert(EnumMax<LayerType>() >= 55);
+KILN_ENUMERATOR(LayerType, kMOE, 55)
+KILN_ENUMERATOR(LayerType, kDIST_COLLECTIVE, 56)
+static_assert(EnumMax<LayerType>() >= 57);
 KILN_ENUMERATOR(ActivationType, kRELU, 0)
 KILN_ENUMERATOR(ActivationType, kSIGMOID, 1)
 KILN_ENUMERATOR(ActivationType, kTANH, 2)
@@ -755,7 +787,14 @@ KILN_ENUMERATOR(ReduceOperation, kPROD, 1)
 KILN_ENUMERATOR(ReduceOperation, kMAX, 2)
 KILN_ENUMERATOR(ReduceOperation, kMIN, 3)
 KILN_ENUMERATOR(ReduceOperation, kAVG, 4)
-static_assert(EnumMax<ReduceOperation>() >= 5);
+KILN_ENUMERATOR(ReduceOperation, kNONE, 5)
+static_assert(EnumMax<ReduceOperation>() >= 6);
+KILN_ENUMERATOR(CollectiveOperation, kALL_REDUCE, 0)
+KILN_ENUMERATOR(CollectiveOperation, kALL_GATHER, 1)
+KILN_ENUMERATOR(CollectiveOperation, kBROADCAST, 2)
+KILN_ENUMERATOR(CollectiveOperation, kREDUCE, 3)
+KILN_ENUMERATOR(CollectiveOperation, kREDUCE_SCATTER, 4)
+static_assert(EnumMax<CollectiveOperation>() >= 5);
 KILN_ENUMERATOR(SampleMode, kSTRICT_BOUNDS, 0)
 KILN_ENUMERATOR(SampleMode, kWRAP, 1)
 KILN_ENUMERATOR(SampleMode, kCLAMP, 2)
@@ -809,6 +848,9 @@ KILN_ENUMERATOR(AttentionNormalizationOp, kSOFTMAX, 1)
 static_assert(EnumMax<AttentionNormalizationOp>() >= 2);
 KILN_ENUMERATOR(KVCacheMode, kLINEAR, 0)
 static_assert(EnumMax<KVCacheMode>() >= 1);
+KILN_ENUMERATOR(MoEActType, kNONE, 0)
+KILN_ENUMERATOR(MoEActType, kSILU, 1)
+static_assert(EnumMax<MoEActType>() >= 2);
 
 static_assert(std::is_same_v<IAlgorithmSelector, v_1_0::IAlgorithmSelector>);
 

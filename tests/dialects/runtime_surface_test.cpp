@@ -517,6 +517,7 @@ KILN_NAMES_METHOD(IExecutionContext, getDebugState, bool(char const*) const noex
 KILN_NAMES_METHOD(IExecutionContext, getRuntimeConfig, IRuntimeConfig*() const noexcept)
 KILN_NAMES_METHOD(IExecutionContext, setUnfusedTensorsDebugState, bool(bool) noexcept)
 KILN_NAMES_METHOD(IExecutionContext, getUnfusedTensorsDebugState, bool() const noexcept)
+KILN_NAMES_METHOD(IExecutionContext, setCommunicator, bool(void*) noexcept)
 KILN_ENUMERATOR(LayerInformationFormat, kONELINE, 0)
 KILN_ENUMERATOR(LayerInformationFormat, kJSON, 1)
 static_assert(EnumMax<LayerInformationFormat>() >= 2);
