@@ -29,6 +29,7 @@ dnnl::algorithm reductionOf(ReduceOperation operation)
     case ReduceOperation::kMAX: return algorithm::reduction_max;
     case ReduceOperation::kMIN: return algorithm::reduction_min;
     case ReduceOperation::kAVG: return algorithm::reduction_mean;
+    case ReduceOperation::kNONE: break; // refused when the layer is added (TensorRT 10.16's collectives use it)
     }
     return algorithm::undef;
 }
@@ -43,6 +44,7 @@ float reductionOfNothing(ReduceOperation operation)
     case ReduceOperation::kMAX: return -std::numeric_limits<float>::infinity();
     case ReduceOperation::kMIN: return std::numeric_limits<float>::infinity();
     case ReduceOperation::kAVG: return std::numeric_limits<float>::quiet_NaN();
+    case ReduceOperation::kNONE: break;
     }
     return 0.0F;
 }

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 namespace kiln::cpu
@@ -15,6 +16,10 @@ namespace
 
 using nvinfer1::ReduceOperation;
 using namespace tensor_detail;
+
+//! ReduceOperation::kNONE (TensorRT 10.16's, for collective layers) reduces nothing: the reduce layer refuses it when
+//! it is added, so a plan holding it is malformed.
+constexpr char const* kNoneIsRefused = "reduce: ReduceOperation::kNONE is not a reduction";
 
 constexpr char const* kKernel = "reduce";
 
@@ -88,6 +93,7 @@ void reduceFloat(
             input, params.reduceAxes, output.count(), inf,
             [](double a, double b) { return (std::isnan(a) || a <= b) ? a : b; }, read);
         break;
+    case ReduceOperation::kNONE: throw std::invalid_argument(kNoneIsRefused);
     }
     for (int64_t i = 0; i < output.count(); ++i)
     {
@@ -134,6 +140,7 @@ void reduceInteger(
             input, params.reduceAxes, output.count(), highest, [](int64_t a, int64_t b) { return std::min(a, b); },
             read);
         break;
+    case ReduceOperation::kNONE: throw std::invalid_argument(kNoneIsRefused);
     }
     for (int64_t i = 0; i < output.count(); ++i)
     {
