@@ -68,7 +68,9 @@ void bindLayerType(py::module_& m)
         .value("ATTENTION_INPUT", LayerType::kATTENTION_INPUT)
         .value("ATTENTION_OUTPUT", LayerType::kATTENTION_OUTPUT)
         .value("ROTARY_EMBEDDING", LayerType::kROTARY_EMBEDDING)
-        .value("KVCACHE_UPDATE", LayerType::kKVCACHE_UPDATE);
+        .value("KVCACHE_UPDATE", LayerType::kKVCACHE_UPDATE)
+        .value("MOE", LayerType::kMOE)
+        .value("DIST_COLLECTIVE", LayerType::kDIST_COLLECTIVE);
 }
 
 void bindOperations(py::module_& m)
@@ -141,7 +143,8 @@ void bindOperations(py::module_& m)
         .value("PROD", ReduceOperation::kPROD)
         .value("MAX", ReduceOperation::kMAX)
         .value("MIN", ReduceOperation::kMIN)
-        .value("AVG", ReduceOperation::kAVG);
+        .value("AVG", ReduceOperation::kAVG)
+        .value("NONE", ReduceOperation::kNONE);
 
     using nvinfer1::MatrixOperation;
     py::enum_<MatrixOperation>(m, "MatrixOperation", "How a matrix-multiply operand is used.")
