@@ -144,6 +144,11 @@ inline std::map<std::string, HostTensor> runPlan(kiln::Backend backend, std::vec
         }
         EXPECT_TRUE(context->setTensorAddress(name, address));
     }
+    if (device)
+    {
+        // A copy from pageable memory may return before it lands, and a non-blocking stream does not wait for it.
+        EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    }
     EXPECT_TRUE(context->enqueueV3(stream)) << logger.errors();
     if (device)
     {

@@ -263,6 +263,8 @@ TEST(CudaBackend, ACapturedGraphReplaysAsEnqueueRuns)
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
     auto runWith = [&](std::vector<float> const& values, bool replay, cudaGraphExec_t exec) {
         EXPECT_EQ(cudaMemcpy(input, values.data(), inBytes, cudaMemcpyHostToDevice), cudaSuccess);
+        // A copy from pageable memory may return before it lands, and the non-blocking stream does not wait for it.
+        EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         if (replay)
         {
             EXPECT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);

@@ -289,6 +289,8 @@ void expectGraphReplayAgrees(NetworkMaker const& maker, HostTensor const& x, std
         EXPECT_TRUE(context->setTensorAddress(name, address));
     }
     ASSERT_EQ(cudaMemcpy(buffers["x"].first, x.bytes.data(), x.bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    // A copy from pageable memory may return before it lands, and the non-blocking stream does not wait for it.
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     cudaStream_t stream = nullptr;
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
     auto outputs = [&]() {
