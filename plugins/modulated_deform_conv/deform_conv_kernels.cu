@@ -18,28 +18,27 @@ unsigned blocksFor(int64_t count)
     return static_cast<unsigned>(std::min<int64_t>((count + kThreads - 1) / kThreads, int64_t{1} << 20));
 }
 
+//! Each block row y takes rows y, y + gridDim.y, ... of the images' columns matrices one after the other (a channel
+//! and tap of an image), its threads the row's output positions: the division of the index into image, channel and
+//! tap is done once per row, not per element.
 template <typename T>
-__global__ void columnsKernel(DeformConvShape shape, T const* x, T const* offset, T const* mask, int64_t firstImage,
-    int64_t images, float* columns)
+__global__ void columnsKernel(
+    DeformConvShape shape, T const* x, T const* offset, T const* mask, int64_t firstImage, int64_t images, T* columns)
 {
     int64_t const plane = shape.outH * shape.outW;
     int64_t const taps = shape.kernelH * shape.kernelW;
-    int64_t const perImage = shape.inChannels * taps * plane;
-    int64_t const count = images * perImage;
-    for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    int64_t const rows = shape.inChannels * taps;
+    for (int64_t imageRow = blockIdx.y; imageRow < images * rows; imageRow += gridDim.y)
     {
-        int64_t const row = i % perImage / plane;
-        columns[i] = deformColumn(shape, x, offset, mask, firstImage + i / perImage, row / taps, row % taps, i % plane);
-    }
-}
-
-__global__ void halfToFloatKernel(__half const* half, float* values, int64_t count)
-{
-    for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<int64_t>(gridDim.x) * blockDim.x)
-    {
-        values[i] = __half2float(half[i]);
+        int64_t const image = firstImage + imageRow / rows;
+        int64_t const channel = imageRow % rows / taps;
+        int64_t const tap = imageRow % taps;
+        T* row = columns + imageRow * plane;
+        for (int64_t p = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; p < plane;
+             p += static_cast<int64_t>(gridDim.x) * blockDim.x)
+        {
+            row[p] = static_cast<T>(deformColumn(shape, x, offset, mask, image, channel, tap, p));
+        }
     }
 }
 
@@ -59,33 +58,27 @@ __global__ void epilogueKernel(DeformConvShape shape, int64_t images, float cons
 } // namespace
 
 cudaError_t launchDeformColumns(DeformConvShape const& shape, bool half, void const* x, void const* offset,
-    void const* mask, int64_t firstImage, int64_t images, float* columns, cudaStream_t stream)
+    void const* mask, int64_t firstImage, int64_t images, void* columns, cudaStream_t stream)
 {
-    int64_t const count = images * shape.inChannels * shape.kernelH * shape.kernelW * shape.outH * shape.outW;
-    if (count == 0)
+    int64_t const rows = images * shape.inChannels * shape.kernelH * shape.kernelW;
+    int64_t const plane = shape.outH * shape.outW;
+    if (rows == 0 || plane == 0)
     {
         return cudaSuccess;
     }
+    dim3 const grid(blocksFor(plane), static_cast<unsigned>(std::min<int64_t>(rows, 65535)));
     if (half)
     {
-        columnsKernel<<<blocksFor(count), kThreads, 0, stream>>>(shape, static_cast<__half const*>(x),
-            static_cast<__half const*>(offset), static_cast<__half const*>(mask), firstImage, images, columns);
+        columnsKernel<<<grid, kThreads, 0, stream>>>(shape, static_cast<__half const*>(x),
+            static_cast<__half const*>(offset), static_cast<__half const*>(mask), firstImage, images,
+            static_cast<__half*>(columns));
     }
     else
     {
-        columnsKernel<<<blocksFor(count), kThreads, 0, stream>>>(shape, static_cast<float const*>(x),
-            static_cast<float const*>(offset), static_cast<float const*>(mask), firstImage, images, columns);
+        columnsKernel<<<grid, kThreads, 0, stream>>>(shape, static_cast<float const*>(x),
+            static_cast<float const*>(offset), static_cast<float const*>(mask), firstImage, images,
+            static_cast<float*>(columns));
     }
-    return cudaGetLastError();
-}
-
-cudaError_t launchHalfToFloat(void const* half, float* values, int64_t count, cudaStream_t stream)
-{
-    if (count == 0)
-    {
-        return cudaSuccess;
-    }
-    halfToFloatKernel<<<blocksFor(count), kThreads, 0, stream>>>(static_cast<__half const*>(half), values, count);
     return cudaGetLastError();
 }
 

@@ -9,13 +9,10 @@
 namespace kiln::plugins
 {
 
-//! The columns matrices [C * KH * KW, OH * OW] of `images` images from `firstImage` on, one after the other, as
-//! FP32 into `columns`; x, offset and mask are FP32, or FP16 where `half`.
+//! The columns matrices [C * KH * KW, OH * OW] of `images` images from `firstImage` on, one after the other, into
+//! `columns`; x, offset, mask and the columns are FP32, or FP16 where `half` (each element sampled in float).
 cudaError_t launchDeformColumns(DeformConvShape const& shape, bool half, void const* x, void const* offset,
-    void const* mask, int64_t firstImage, int64_t images, float* columns, cudaStream_t stream);
-
-//! `count` FP16 values as FP32.
-cudaError_t launchHalfToFloat(void const* half, float* values, int64_t count, cudaStream_t stream);
+    void const* mask, int64_t firstImage, int64_t images, void* columns, cudaStream_t stream);
 
 //! The outputs [O, OH * OW] of `images` consecutive images = product + bias[o] (bias null: none), stored as FP32 or
 //! FP16 (`half`); `product` may be the output itself (FP32).
