@@ -1,5 +1,7 @@
 #include "backend/attention_geometry.h"
 
+#include "core/dims_text.h"
+
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -8,16 +10,6 @@ namespace kiln::backend
 {
 namespace
 {
-
-std::string shapeText(Shape const& shape)
-{
-    std::string text = "[";
-    for (size_t i = 0; i < shape.size(); ++i)
-    {
-        text += (i == 0 ? "" : ", ") + std::to_string(shape[i]);
-    }
-    return text + "]";
-}
 
 [[noreturn]] void misfit(char const* operand, Shape const& shape, std::string const& why)
 {

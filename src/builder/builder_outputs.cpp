@@ -85,15 +85,6 @@ extern "C" nvinfer1::IPluginRegistry* getBuilderPluginRegistry(nvinfer1::EngineC
     return getPluginRegistry();
 }
 
-namespace
-{
-std::string& internalLibraryPath()
-{
-    static std::string path;
-    return path;
-}
-} // namespace
-
 extern "C" bool setInternalLibraryPath(nvinfer1::AsciiChar const* path) noexcept
 {
     if (path == nullptr)
@@ -107,7 +98,6 @@ extern "C" bool setInternalLibraryPath(nvinfer1::AsciiChar const* path) noexcept
         kiln::logError(std::string("setInternalLibraryPath: \"") + path + "\" is not a directory");
         return false;
     }
-    // Kiln loads no internal libraries when it builds; the path is only kept.
-    internalLibraryPath() = path;
+    // Kiln loads no internal libraries when it builds: a valid path is accepted and not used.
     return true;
 }

@@ -1,5 +1,7 @@
 #include "network/attention_helper.h"
 
+#include "core/data_type.h"
+#include "core/dims_text.h"
 #include "core/logging.h"
 #include "network/layer.h"
 #include "network/layer_type_name.h"
@@ -21,21 +23,6 @@ using nvinfer1::ElementWiseOperation;
 using nvinfer1::ITensor;
 
 constexpr int32_t kRank = 4; //!< [batch, heads, sequence, head size] for every operand
-
-std::string dimsText(Dims const& dims)
-{
-    std::string text = "[";
-    for (int32_t i = 0; i < dims.nbDims; ++i)
-    {
-        text += (i > 0 ? ", " : "") + std::to_string(dims.d[i]);
-    }
-    return text + "]";
-}
-
-bool isAttentionType(DataType type)
-{
-    return type == DataType::kFLOAT || type == DataType::kHALF || type == DataType::kBF16;
-}
 
 //! Two extents that may both be known: equal, or one of them unknown (-1) until run time.
 bool compatible(int64_t a, int64_t b)
@@ -191,7 +178,7 @@ bool AttentionHelper::build(Config const& config, Built& built, std::string& err
                 + dimsText(dims);
             return false;
         }
-        if (!isAttentionType(operands[i]->getType()) || operands[i]->getType() != config.query->getType())
+        if (!isFloatType(operands[i]->getType()) || operands[i]->getType() != config.query->getType())
         {
             error = "query, key and value must be FLOAT, HALF or BF16, all of one type";
             return false;

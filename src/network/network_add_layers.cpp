@@ -42,6 +42,17 @@ bool makeFilterParams(char const* method, int64_t nbOutputMaps, nvinfer1::Dims c
     return true;
 }
 
+//! Whether `type` is an index type a layer can write (INT32 or INT64); otherwise logs an error naming `method`.
+bool indexTypeAccepted(char const* method, nvinfer1::DataType type)
+{
+    if (type == nvinfer1::DataType::kINT32 || type == nvinfer1::DataType::kINT64)
+    {
+        return true;
+    }
+    logError(std::string("INetworkDefinition::") + method + ": the indices type must be INT32 or INT64");
+    return false;
+}
+
 } // namespace
 
 nvinfer1::IActivationLayer* Network::addActivation(nvinfer1::ITensor& input, nvinfer1::ActivationType type) noexcept
@@ -361,9 +372,8 @@ nvinfer1::INMSLayer* Network::addNMS(
 nvinfer1::INMSLayer* Network::addNMS(nvinfer1::ITensor& boxes, nvinfer1::ITensor& scores,
     nvinfer1::ITensor& maxOutputBoxesPerClass, nvinfer1::DataType indicesType) noexcept
 {
-    if (indicesType != nvinfer1::DataType::kINT32 && indicesType != nvinfer1::DataType::kINT64)
+    if (!indexTypeAccepted("addNMS", indicesType))
     {
-        logError("INetworkDefinition::addNMS: the indices type must be INT32 or INT64");
         return nullptr;
     }
     NMSParams params;
@@ -380,14 +390,13 @@ nvinfer1::IReverseSequenceLayer* Network::addReverseSequence(
 
 nvinfer1::INonZeroLayer* Network::addNonZero(nvinfer1::ITensor& input) noexcept
 {
-    return addLayer<NonZeroLayer>("NonZero", {&input}, NonZeroParams{}, 1, 1);
+    return addNonZero(input, nvinfer1::DataType::kINT64); // TensorRT's default: INT64 indices
 }
 
 nvinfer1::INonZeroLayer* Network::addNonZero(nvinfer1::ITensor& input, nvinfer1::DataType indicesType) noexcept
 {
-    if (indicesType != nvinfer1::DataType::kINT32 && indicesType != nvinfer1::DataType::kINT64)
+    if (!indexTypeAccepted("addNonZero", indicesType))
     {
-        logError("INetworkDefinition::addNonZero: the indices type must be INT32 or INT64");
         return nullptr;
     }
     NonZeroParams params;

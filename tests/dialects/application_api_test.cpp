@@ -6,7 +6,7 @@
 #include <NvInfer.h>
 #include <kiln/Backend.h>
 
-#include "collecting_logger.h"
+#include "cpu_network_test.h"
 
 #include <gtest/gtest.h>
 
@@ -37,7 +37,7 @@ static_assert(std::is_same_v<IDebugListener, v_1_0::IDebugListener>);
 static_assert(std::is_base_of_v<IInt8Calibrator, IInt8EntropyCalibrator2>);
 static_assert(std::is_abstract_v<IRefitter>);
 
-using kiln::test::CollectingLogger;
+using kiln::test::CpuNetworkTest;
 
 class VectorWriter final : public IStreamWriter
 {
@@ -130,13 +130,13 @@ public:
     }
 };
 
-class ApplicationApi : public ::testing::Test
+class ApplicationApi : public CpuNetworkTest
 {
 protected:
     void SetUp() override
     {
-        builder.reset(createInferBuilder(logger));
-        network.reset(builder->createNetworkV2(0));
+        CpuNetworkTest::SetUp();
+        ASSERT_FALSE(HasFatalFailure());
         ITensor* input = network->addInput("x", DataType::kFLOAT, Dims{1, {6}});
         ITensor* relu = network->addActivation(*input, ActivationType::kRELU)->getOutput(0);
         // TensorRT's two-argument addFill: a kFLOAT linspace 0, 1, 2 ... added to the activation.
@@ -147,9 +147,6 @@ protected:
         ITensor* sum = network->addElementWise(*relu, *ramp->getOutput(0), ElementWiseOperation::kSUM)->getOutput(0);
         sum->setName("y");
         network->markOutput(*sum);
-        config.reset(builder->createBuilderConfig());
-        ASSERT_TRUE(kiln::setBackend(*config, kiln::Backend::kCPU));
-        runtime.reset(createInferRuntime(logger));
     }
 
     //! Runs `engine` on the fixed input and returns y.
@@ -165,12 +162,6 @@ protected:
         EXPECT_TRUE(context->enqueueV3(nullptr));
         return y;
     }
-
-    CollectingLogger logger;
-    std::unique_ptr<IBuilder> builder;
-    std::unique_ptr<INetworkDefinition> network;
-    std::unique_ptr<IBuilderConfig> config;
-    std::unique_ptr<IRuntime> runtime;
 };
 
 TEST_F(ApplicationApi, PlanThroughStreamWriterAndReadersRunsAsThePlanInMemory)
@@ -285,7 +276,8 @@ TEST_F(ApplicationApi, BuilderConfigOptionsAndPluginsToSerialize)
     EXPECT_EQ(config->getDefaultDeviceType(), DeviceType::kGPU);
     EXPECT_EQ(getBuilderPluginRegistry(EngineCapability::kSTANDARD), getPluginRegistry());
     EXPECT_EQ(getBuilderPluginRegistry(EngineCapability::kSAFETY), nullptr);
-    // TensorRT 10.16: the multi-device preview feature is a stored setting; the internal library path is kept.
+    // TensorRT 10.16: the multi-device preview feature is a stored setting; a directory as the internal library
+    // path is accepted.
     EXPECT_FALSE(config->getPreviewFeature(PreviewFeature::kMULTIDEVICE_RUNTIME_10_16));
     config->setPreviewFeature(PreviewFeature::kMULTIDEVICE_RUNTIME_10_16, true);
     EXPECT_TRUE(config->getPreviewFeature(PreviewFeature::kMULTIDEVICE_RUNTIME_10_16));

@@ -7,7 +7,7 @@
 #include <NvInfer.h>
 #include <kiln/Backend.h>
 
-#include "collecting_logger.h"
+#include "cpu_network_test.h"
 
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ namespace
 
 using namespace nvinfer1;
 
-using kiln::test::CollectingLogger;
+using kiln::test::CpuNetworkTest;
 
 //! The shapes of one attention: query [B, Hq, Sq, D], key [B, Hkv, Skv, D], value [B, Hkv, Skv, Dv].
 struct Shape
@@ -140,18 +140,9 @@ Dims dims4(int64_t a, int64_t b, int64_t c, int64_t d)
     return Dims{4, {a, b, c, d}};
 }
 
-class AttentionApi : public ::testing::Test
+class AttentionApi : public CpuNetworkTest
 {
 protected:
-    void SetUp() override
-    {
-        builder.reset(createInferBuilder(logger));
-        network.reset(builder->createNetworkV2(0));
-        config.reset(builder->createBuilderConfig());
-        ASSERT_TRUE(kiln::setBackend(*config, kiln::Backend::kCPU));
-        runtime.reset(createInferRuntime(logger));
-    }
-
     //! Adds inputs q, k, v of `s`'s shapes (FLOAT) with random values.
     void addInputs(Shape const& s)
     {
@@ -172,13 +163,11 @@ protected:
     //! Builds, runs on the inputs (and the masks where the network has them) and gives output "y".
     std::vector<float> run(std::vector<float> const* additive = nullptr, std::vector<bool> const* allowed = nullptr)
     {
-        std::unique_ptr<IHostMemory> plan{builder->buildSerializedNetwork(*network, *config)};
-        EXPECT_NE(plan, nullptr);
-        if (!plan)
+        std::unique_ptr<ICudaEngine> engine = buildEngine();
+        if (!engine)
         {
             return {};
         }
-        std::unique_ptr<ICudaEngine> engine{runtime->deserializeCudaEngine(plan->data(), plan->size())};
         EXPECT_EQ(engine->getAliasedInputTensor("y"), nullptr); // no Kiln layer updates an input in place
         std::unique_ptr<IExecutionContext> context{engine->createExecutionContext()};
         EXPECT_TRUE(context->setInputTensorAddress("q", qValues.data()));
@@ -219,11 +208,6 @@ protected:
         network->markOutput(*y);
     }
 
-    CollectingLogger logger;
-    std::unique_ptr<IBuilder> builder;
-    std::unique_ptr<INetworkDefinition> network;
-    std::unique_ptr<IBuilderConfig> config;
-    std::unique_ptr<IRuntime> runtime;
     Shape shape;
     ITensor* q{nullptr};
     ITensor* k{nullptr};

@@ -6,7 +6,7 @@
 #include <NvInfer.h>
 #include <kiln/Backend.h>
 
-#include "collecting_logger.h"
+#include "cpu_network_test.h"
 
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ namespace
 
 using namespace nvinfer1;
 
-using kiln::test::CollectingLogger;
+using kiln::test::CpuNetworkTest;
 
 Dims dims(std::vector<int64_t> const& extents)
 {
@@ -36,18 +36,9 @@ std::vector<int64_t> extents(Dims const& d)
     return std::vector<int64_t>(d.d, d.d + std::max(d.nbDims, 0));
 }
 
-class NetworkApi : public ::testing::Test
+class NetworkApi : public CpuNetworkTest
 {
 protected:
-    void SetUp() override
-    {
-        builder.reset(createInferBuilder(logger));
-        network.reset(builder->createNetworkV2(0));
-        config.reset(builder->createBuilderConfig());
-        ASSERT_TRUE(kiln::setBackend(*config, kiln::Backend::kCPU));
-        runtime.reset(createInferRuntime(logger));
-    }
-
     ITensor& axesConstant(std::vector<int32_t> const& axes)
     {
         mAxes.push_back(axes);
@@ -58,13 +49,11 @@ protected:
     //! Builds the network, runs it on `inputs` (name, values) and returns output "y".
     std::vector<float> run(std::vector<std::pair<char const*, std::vector<float>>> inputs, size_t outputCount)
     {
-        std::unique_ptr<IHostMemory> plan{builder->buildSerializedNetwork(*network, *config)};
-        EXPECT_NE(plan, nullptr);
-        if (!plan)
+        std::unique_ptr<ICudaEngine> engine = buildEngine();
+        if (!engine)
         {
             return {};
         }
-        std::unique_ptr<ICudaEngine> engine{runtime->deserializeCudaEngine(plan->data(), plan->size())};
         std::unique_ptr<IExecutionContext> context{engine->createExecutionContext()};
         for (auto& [name, values] : inputs)
         {
@@ -76,11 +65,6 @@ protected:
         return y;
     }
 
-    CollectingLogger logger;
-    std::unique_ptr<IBuilder> builder;
-    std::unique_ptr<INetworkDefinition> network;
-    std::unique_ptr<IBuilderConfig> config;
-    std::unique_ptr<IRuntime> runtime;
     std::vector<std::vector<int32_t>> mAxes;
 };
 
