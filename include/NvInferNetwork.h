@@ -1163,11 +1163,12 @@ class INetworkDefinition : public INoCopy
 public:
     virtual ITensor* addInput(char const* name, DataType type, Dims const& dimensions) noexcept = 0;
     virtual void markOutput(ITensor& tensor) noexcept = 0;
-    //! Refused (false): Kiln has no debug tensors yet.
+    //! A debug tensor is kept as itself by the build (no fusion removes it; row-major), and an execution context whose
+    //! debug state is on for it gives its values to its IDebugListener.
     virtual bool markDebug(ITensor& tensor) noexcept = 0;
     virtual bool unmarkDebug(ITensor& tensor) noexcept = 0;
-    //! False: no tensor is ever a debug tensor.
     virtual bool isDebugTensor(ITensor const& tensor) const noexcept = 0;
+    //! Every tensor the build leaves in memory, row-major, becomes a debug tensor; fusions are not held back.
     virtual bool markUnfusedTensorsAsDebugTensors() noexcept = 0;
     virtual bool unmarkUnfusedTensorsAsDebugTensors() noexcept = 0;
     virtual IActivationLayer* addActivation(ITensor& input, ActivationType type) noexcept = 0;
@@ -1253,7 +1254,7 @@ public:
     }
     virtual IFillLayer* addFill(Dims const& dimensions, FillOperation op, DataType outputType) noexcept = 0;
     virtual IPaddingLayer* addPaddingNd(ITensor& input, Dims const& prePadding, Dims const& postPadding) noexcept = 0;
-    //! Refused (false): names serve refit, which Kiln does not have yet.
+    //! Names the weights whose values are at weights.values (every use of them), for IRefitter::setNamedWeights.
     virtual bool setWeightsName(Weights weights, char const* name) noexcept = 0;
     //! Kept and given back (Kiln reports a network's errors through the logger, as the builder's).
     virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
@@ -1320,7 +1321,8 @@ public:
     virtual IDistCollectiveLayer* addDistCollective(ITensor& input, CollectiveOperation distCollectiveOp,
         ReduceOperation reduceOp, int64_t root, int64_t* groups, int64_t groupSize) noexcept = 0;
     virtual IBuilder& getBuilder() const noexcept = 0;
-    //! Refused (false): Kiln has no refit yet; areWeightsMarkedRefittable is false.
+    //! With BuilderFlag::kREFIT_INDIVIDUAL, the weights named `name` (setWeightsName) are refittable; false for a name
+    //! no weights have.
     virtual bool markWeightsRefittable(char const* name) noexcept = 0;
     virtual bool unmarkWeightsRefittable(char const* name) noexcept = 0;
     virtual bool areWeightsMarkedRefittable(char const* name) const noexcept = 0;

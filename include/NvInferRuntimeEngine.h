@@ -288,8 +288,11 @@ public:
     virtual bool getEngineHostCodeAllowed() const noexcept = 0;
 };
 
-//! Replaces the weights of a built engine. Declared as TensorRT declares it; Kiln cannot refit yet, so
-//! createInferRefitter returns nullptr (with an error) and no IRefitter exists.
+//! Replaces the weights of an engine built with BuilderFlag::kREFIT (kREFIT_INDIVIDUAL: those markWeightsRefittable
+//! named). Kiln's builder combines no refittable weights with others, so none are ever missing: any subset can be
+//! refitted. Values are copied (host memory only) and converted to the engine's type when set; refitCudaEngine writes
+//! them, and each execution context uploads its copy before its next run. createInferRefitter returns nullptr, with
+//! an error, for an engine that is not refittable.
 class IRefitter : public INoCopy
 {
 public:
@@ -380,7 +383,7 @@ public:
     virtual IExecutionContext* createExecutionContext(IRuntimeConfig* runtimeConfig) noexcept = 0;
     //! A runtime config with TensorRT's defaults; the caller deletes it.
     virtual IRuntimeConfig* createRuntimeConfig() noexcept = 0;
-    //! False: Kiln's engines cannot be refitted yet.
+    //! Whether the engine has weights a refitter may replace (built with kREFIT or kREFIT_INDIVIDUAL).
     virtual bool isRefittable() const noexcept = 0;
     //! For a vectorized format, the bytes of one component and the components of one vector; -1 for kLINEAR (not
     //! vectorized) and for a name that is not an I/O tensor.
@@ -426,7 +429,7 @@ public:
     virtual int64_t getWeightStreamingBudgetV2() const noexcept = 0;
     virtual int64_t getWeightStreamingAutomaticBudget() const noexcept = 0;
     virtual int64_t getWeightStreamingScratchMemorySize() const noexcept = 0;
-    //! False: Kiln's networks have no debug tensors yet (INetworkDefinition::markDebug is not declared).
+    //! Whether INetworkDefinition::markDebug marked the tensor.
     virtual bool isDebugTensor(char const* name) const noexcept = 0;
     //! The int64 form of getProfileTensorValues (TensorRT 10.11): nullptr, as getProfileTensorValues.
     virtual int64_t const* getProfileTensorValuesV2(
@@ -453,9 +456,10 @@ using IProfiler = v_1_0::IProfiler;
 
 namespace v_1_0
 {
-//! Receives the values of debug tensors (INetworkDefinition::markDebug) whose debug state a context turned on.
-//! Kiln declares it and keeps the listener a context is given, but its networks have no debug tensors yet, so it is
-//! never called. processDebugTensor is declared without noexcept, as TensorRT declares it.
+//! Receives the values of debug tensors (INetworkDefinition::markDebug) whose debug state a context turned on, once
+//! the layer writing each has run: device memory valid in the order of `stream` on the CUDA backend, host memory on
+//! Kiln's CPU backend. Returning false, or throwing, fails the enqueue. processDebugTensor is declared without
+//! noexcept, as TensorRT declares it.
 class IDebugListener : public IVersionedInterface
 {
 public:
@@ -554,18 +558,17 @@ public:
     virtual ProfilingVerbosity getNvtxVerbosity() const noexcept = 0;
     //! Ignored: Kiln uses no auxiliary streams (ICudaEngine::getNbAuxStreams is 0).
     virtual void setAuxStreams(cudaStream_t* auxStreams, int32_t nbStreams) noexcept = 0;
-    //! Kept; never called, as the engine has no debug tensors (setTensorDebugState fails naming the tensor).
+    //! Called during enqueueV3 for each debug tensor whose state is on (all are off at first).
     virtual bool setDebugListener(IDebugListener* listener) noexcept = 0;
     virtual IDebugListener* getDebugListener() noexcept = 0;
     virtual bool setTensorDebugState(char const* name, bool flag) noexcept = 0;
-    //! True: it turns on the debug state of every debug tensor, of which Kiln's engines have none.
+    //! Turns the state of every tensor markDebug marked on or off.
     virtual bool setAllTensorsDebugState(bool flag) noexcept = 0;
     virtual bool getDebugState(char const* name) const noexcept = 0;
     //! The configuration the context was made with (its allocation strategy); the context owns it, and changing it
     //! changes nothing about the context.
     virtual IRuntimeConfig* getRuntimeConfig() const noexcept = 0;
-    //! Refused for true (false, with an error): no unfused tensor is a debug tensor, as
-    //! INetworkDefinition::markUnfusedTensorsAsDebugTensors is refused. False turns nothing off and succeeds.
+    //! Turns on or off the tensors INetworkDefinition::markUnfusedTensorsAsDebugTensors made debug tensors.
     virtual bool setUnfusedTensorsDebugState(bool flag) noexcept = 0;
     virtual bool getUnfusedTensorsDebugState() const noexcept = 0;
     //! The NCCL communicator of a multi-device engine (TensorRT 10.16). Refused (false): Kiln's engines run on one

@@ -166,8 +166,9 @@ public:
     virtual bool parseModelProto() noexcept = 0;
 };
 
-//! Refits an engine's weights from an ONNX model. Kiln cannot refit engines yet, so createParserRefitter gives
-//! nullptr (with an error) and no object of this class is ever made; it is declared for code that names it.
+//! Gives a refittable engine's IRefitter the values of the model's initializers (and Constant nodes' tensors) that
+//! its weights are named after (the parser names weights it takes unchanged from the model); the application then
+//! calls IRefitter::refitCudaEngine. Fails, naming them, where the model lacks some of the engine's weights.
 class IParserRefitter
 {
 public:
@@ -205,7 +206,7 @@ inline IParser* createParser(nvinfer1::INetworkDefinition& network, nvinfer1::IL
     return static_cast<IParser*>(createNvOnnxParser_INTERNAL(&network, &logger, NV_ONNX_PARSER_VERSION));
 }
 
-//! A refitter for refitter's engine from ONNX weights: nullptr in Kiln, which cannot refit engines yet.
+//! A refitter for refitter's engine from ONNX weights. The caller deletes it.
 inline IParserRefitter* createParserRefitter(nvinfer1::IRefitter& refitter, nvinfer1::ILogger& logger) noexcept
 {
     return static_cast<IParserRefitter*>(

@@ -73,6 +73,7 @@ void bindEngine(py::module_& m)
         .def("get_tensor_profile_shape", &profileShapes, py::arg("name"), py::arg("profile_index"),
             "[min, opt, max] of an input in a profile.")
         .def("is_shape_inference_io", &ICudaEngine::isShapeInferenceIO, py::arg("name"))
+        .def("is_debug_tensor", &ICudaEngine::isDebugTensor, py::arg("name"))
         .def_property_readonly("num_layers", &ICudaEngine::getNbLayers)
         .def_property_readonly("num_optimization_profiles", &ICudaEngine::getNbOptimizationProfiles)
         .def_property_readonly("name", &ICudaEngine::getName)

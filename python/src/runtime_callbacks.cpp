@@ -147,8 +147,7 @@ void bindDebugState(py::class_<IExecutionContext>& context)
             "set_debug_listener",
             [](IExecutionContext& self, IDebugListener* listener) { return self.setDebugListener(listener); },
             py::arg("listener"), py::keep_alive<1, 2>(),
-            "The IDebugListener given debug tensors' values (kept alive with the context; Kiln's engines have no "
-            "debug tensors yet, so it is never called).")
+            "The IDebugListener given the values of debug tensors whose state is on (kept alive with the context).")
         .def("get_debug_listener", &IExecutionContext::getDebugListener, py::return_value_policy::reference)
         .def(
             "set_tensor_debug_state",
@@ -161,6 +160,8 @@ void bindDebugState(py::class_<IExecutionContext>& context)
             "get_debug_state",
             [](IExecutionContext const& self, std::string const& name) { return self.getDebugState(name.c_str()); },
             py::arg("name"))
+        .def_property("unfused_tensors_debug_state", &IExecutionContext::getUnfusedTensorsDebugState,
+            &IExecutionContext::setUnfusedTensorsDebugState)
         .def_property("debug_sync", &IExecutionContext::getDebugSync, &IExecutionContext::setDebugSync);
 }
 

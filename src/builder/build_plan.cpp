@@ -201,7 +201,8 @@ public:
         assignGuards(mModel);
         markViewLayers();
         planActivationMemory();
-        if (!step())
+        recordRefittableWeights();
+        if (!recordDebugTensors() || !step())
         {
             return nullptr;
         }
@@ -563,6 +564,7 @@ private:
         record.ioMode = mTensors[t]->isNetworkInput() ? nvinfer1::TensorIOMode::kINPUT
             : mTensors[t]->isNetworkOutput()          ? nvinfer1::TensorIOMode::kOUTPUT
                                                       : nvinfer1::TensorIOMode::kNONE;
+        record.debug = mTensors[t]->isDebug() ? plan::DebugMark::kMARKED : plan::DebugMark::kNONE;
         record.maxBytes = mMaxBytes[t];
         mModel.tensors.push_back(std::move(record));
         return true;
@@ -710,9 +712,87 @@ private:
         {
             params->storeWeightsAs(*record.precision);
         }
+        markRefittableWeights(layer, *params);
         record.params = std::move(params);
         record.ioTypes = mPrecision.ioTypes(layer);
         return true;
+    }
+
+    //! Marks the weights of `params` (layer's, copied for the plan) that a refitter may replace: every floating-point
+    //! weight with BuilderFlag::kREFIT (or kREFIT_IDENTICAL), those markWeightsRefittable named with
+    //! kREFIT_INDIVIDUAL. Weights whose values the build computed with (some shape depends on them) are not.
+    void markRefittableWeights(network::Layer const& layer, network::LayerParams& params) const
+    {
+        bool const all = mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT)
+            || mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT_IDENTICAL);
+        bool const individual = mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT_INDIVIDUAL);
+        if ((!all && !individual)
+            || std::any_of(layer.outputs().begin(), layer.outputs().end(),
+                [this](Tensor const* output) { return shapesMayDependOn(output); }))
+        {
+            return;
+        }
+        for (nvinfer1::WeightsRole role : network::kWeightsRoles)
+        {
+            network::WeightsBuffer* weights = params.weightsOfRole(role);
+            if (weights == nullptr || weights->empty() || !isFloatType(weights->type()))
+            {
+                continue;
+            }
+            std::string const& name = mNetwork.weightsName(weights->source());
+            if (all || (!name.empty() && mNetwork.weightsMarkedRefittable(name)))
+            {
+                weights->refit = network::RefitIdentity{name, layer.name(), role};
+            }
+        }
+    }
+
+    //! Whether some shape may depend on the values of `tensor`: they are read as a layer's parameter (a resize's
+    //! scales), or flow, through layers the build computes values of, into integers (which shapes take) or such a
+    //! parameter. Values that flow only into floats (a constant reshaped) leave every shape alone.
+    bool shapesMayDependOn(Tensor const* tensor) const
+    {
+        for (network::Layer const* reader : mOrder)
+        {
+            for (size_t i = 0; i < reader->inputs().size(); ++i)
+            {
+                if (reader->inputs()[i] != tensor)
+                {
+                    continue;
+                }
+                if (reader->params().isParameterInput(i))
+                {
+                    return true;
+                }
+                for (Tensor const* output : reader->outputs())
+                {
+                    network::TensorFacts const& facts = mFacts.tensors.at(output);
+                    if (facts.values && (isIndexType(facts.type) || shapesMayDependOn(output)))
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    //! The plan's list of refittable weights, once the passes have placed every layer.
+    void recordRefittableWeights()
+    {
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            for (nvinfer1::WeightsRole role : network::kWeightsRoles)
+            {
+                network::LayerParams const* params = mModel.layers[l].params.get();
+                network::WeightsBuffer const* weights = params != nullptr ? params->weightsOfRole(role) : nullptr;
+                if (weights != nullptr && weights->refit)
+                {
+                    mModel.refittable.push_back(
+                        plan::RefitRecord{weights->refit->name, weights->refit->layer, static_cast<int32_t>(l), role});
+                }
+            }
+        }
     }
 
     //! Pass 4: layers that read only constants replaced by the constants they compute (constant_folding.h), and
@@ -838,6 +918,34 @@ private:
         mModel.arenaBytes = memory.totalBytes;
     }
 
+    //! Debug tensors, once memory is planned. A tensor marked with markDebug must be in memory (the passes keep it).
+    //! After markUnfusedTensorsAsDebugTensors, every other tensor left in memory, row-major, that is no I/O tensor
+    //! becomes a debug tensor the context can turn on (IExecutionContext::setUnfusedTensorsDebugState). A debug
+    //! listener gets no format, so tensors the backend stores in another layout are left out, as are shape values
+    //! kept on the host.
+    bool recordDebugTensors()
+    {
+        std::vector<bool> const bound = boundConstants();
+        for (size_t t = 0; t < mModel.tensors.size(); ++t)
+        {
+            plan::TensorRecord& tensor = mModel.tensors[t];
+            bool const inMemory = tensor.arenaOffset >= 0 || tensor.viewOf >= 0 || bound[t]
+                || tensor.ioMode != nvinfer1::TensorIOMode::kNONE;
+            if (tensor.debug == plan::DebugMark::kMARKED && !inMemory)
+            {
+                logError("IBuilder::buildSerializedNetwork: internal error: debug tensor \"" + tensor.name
+                    + "\" was left without memory");
+                return false;
+            }
+            if (mNetwork.unfusedTensorsAreDebugTensors() && inMemory && tensor.debug == plan::DebugMark::kNONE
+                && tensor.ioMode == nvinfer1::TensorIOMode::kNONE && tensor.format == nvinfer1::TensorFormat::kLINEAR)
+            {
+                tensor.debug = plan::DebugMark::kUNFUSED;
+            }
+        }
+        return true;
+    }
+
     //! Whether shape tensor `t` lives on the host only: the backend evaluates the layer that computes it there, and no
     //! layer reads it in memory (BERT's Unsqueeze and Concat layers that make a Reshape's dimensions). `readers` and
     //! `producers` are plan::readersOf and plan::producersOf of the plan.
@@ -846,8 +954,8 @@ private:
     {
         plan::TensorRecord const& tensor = mModel.tensors[static_cast<size_t>(t)];
         int64_t const producer = producers[static_cast<size_t>(t)];
-        if (!tensor.values.has_value() || !isIndexType(tensor.type) || tensor.ioMode != nvinfer1::TensorIOMode::kNONE
-            || producer < 0 || !mImplementation->evaluatesShapesOnHost()
+        if (!tensor.values.has_value() || !isIndexType(tensor.type) || plan::isObserved(tensor) || producer < 0
+            || !mImplementation->evaluatesShapesOnHost()
             || !plan::computesShapesOnly(mModel, static_cast<size_t>(producer)))
         {
             return false;

@@ -110,7 +110,7 @@ private:
     void learnConstant(size_t l)
     {
         LayerRecord const& layer = mModel.layers[l];
-        auto const* constant = plan::paramsOf<network::ConstantParams>(layer);
+        auto const* constant = plan::fixedConstant(layer); // refittable weights are values known only at run time
         if (constant == nullptr || layer.outputs.size() != 1)
         {
             return;
@@ -292,8 +292,7 @@ private:
             bool const pure = plan::paramsOf<network::ConstantParams>(layer) != nullptr
                 || (foldableKind(layer) && layer.guards.empty());
             unread[l] = pure && std::all_of(layer.outputs.begin(), layer.outputs.end(), [&](int32_t t) {
-                return liveReaders[t] == 0 && mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kNONE
-                    && !mSizeTensor[t];
+                return liveReaders[t] == 0 && !plan::isObserved(mModel.tensors[t]) && !mSizeTensor[t];
             });
             for (int32_t t : unread[l] ? layer.inputs : std::vector<int32_t>{})
             {

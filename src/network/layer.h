@@ -10,6 +10,7 @@
 
 #include <NvInfer.h>
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,10 +20,16 @@ namespace kiln::network
 {
 
 class Network;
+class WeightsBuffer;
 
 //! setNbRanks of a layer or an attention: Kiln runs everything on one device, so 1 is accepted and any other count
 //! refused with an error naming `call`.
 bool acceptNbRanks(char const* call, int32_t nbRanks);
+
+//! The roles LayerParams::weightsOfRole answers for (IRefitter's, but kANY).
+inline constexpr std::array<nvinfer1::WeightsRole, 5> kWeightsRoles{nvinfer1::WeightsRole::kKERNEL,
+    nvinfer1::WeightsRole::kBIAS, nvinfer1::WeightsRole::kSHIFT, nvinfer1::WeightsRole::kSCALE,
+    nvinfer1::WeightsRole::kCONSTANT};
 
 //! Everything that describes one layer kind, apart from its tensors.
 class LayerParams
@@ -42,6 +49,16 @@ public:
     //! For a layer the builder runs in reduced precision: keeps its floating-point weights in `type`, as TensorRT
     //! does, so the plan stores what FP16 kernels read and the CPU reference sees the same rounded weights.
     virtual void storeWeightsAs(nvinfer1::DataType /*type*/) { }
+    //! The weights of `role` (IRefitter's roles): a convolution's kernel and bias, a scale's shift and scale, a
+    //! constant's weights; nullptr where the kind has none of that role.
+    virtual WeightsBuffer* weightsOfRole(nvinfer1::WeightsRole /*role*/)
+    {
+        return nullptr;
+    }
+    WeightsBuffer const* weightsOfRole(nvinfer1::WeightsRole role) const
+    {
+        return const_cast<LayerParams*>(this)->weightsOfRole(role);
+    }
     //! Whether the layer's output types are its meaning (a cast, a copy, stored weights, a shape), so that no
     //! precision the builder chooses applies to it.
     virtual bool keepsItsTypes() const

@@ -118,6 +118,47 @@ void Network::unmarkOutput(nvinfer1::ITensor& tensor) noexcept
     mOutputs.erase(it);
 }
 
+bool Network::markDebug(nvinfer1::ITensor& tensor) noexcept
+{
+    if (!owns(&tensor))
+    {
+        logError(std::string("INetworkDefinition::markDebug: tensor \"") + tensor.getName()
+            + "\" does not belong to this network");
+        return false;
+    }
+    static_cast<Tensor&>(tensor).setDebug(true);
+    return true;
+}
+
+bool Network::unmarkDebug(nvinfer1::ITensor& tensor) noexcept
+{
+    if (!isDebugTensor(tensor))
+    {
+        logError(std::string("INetworkDefinition::unmarkDebug: tensor \"") + tensor.getName()
+            + "\" is not a debug tensor of this network (markDebug)");
+        return false;
+    }
+    static_cast<Tensor&>(tensor).setDebug(false);
+    return true;
+}
+
+bool Network::isDebugTensor(nvinfer1::ITensor const& tensor) const noexcept
+{
+    return owns(&tensor) && static_cast<Tensor const&>(tensor).isDebug();
+}
+
+bool Network::markUnfusedTensorsAsDebugTensors() noexcept
+{
+    mUnfusedTensorsAreDebugTensors = true;
+    return true;
+}
+
+bool Network::unmarkUnfusedTensorsAsDebugTensors() noexcept
+{
+    mUnfusedTensorsAreDebugTensors = false;
+    return true;
+}
+
 int32_t Network::getNbLayers() const noexcept
 {
     return static_cast<int32_t>(mLayers.size());

@@ -8,7 +8,9 @@
 
 #include <NvInfer.h>
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -199,6 +201,18 @@ public:
         return mOutputs;
     }
     bool owns(nvinfer1::ITensor const* tensor) const;
+    //! The name setWeightsName gave the weights whose values the application passed at `source`; "" if none.
+    std::string const& weightsName(void const* source) const;
+    //! Whether markWeightsRefittable marked the weights named `name` (BuilderFlag::kREFIT_INDIVIDUAL).
+    bool weightsMarkedRefittable(std::string const& name) const
+    {
+        return mRefittableNames.count(name) > 0;
+    }
+    //! markUnfusedTensorsAsDebugTensors: every tensor the build leaves in memory is a debug tensor.
+    bool unfusedTensorsAreDebugTensors() const
+    {
+        return mUnfusedTensorsAreDebugTensors;
+    }
     //! A new tensor owned by the network (for layer outputs).
     Tensor* createTensor(std::string name);
     //! Something that shapes depend on changed: infer again when next asked.
@@ -246,6 +260,9 @@ private:
     std::vector<std::unique_ptr<AttentionHelper>> mAttentions;
     std::vector<Tensor*> mInputs;
     std::vector<Tensor*> mOutputs;
+    bool mUnfusedTensorsAreDebugTensors{false};
+    std::map<void const*, std::string> mWeightsNames; //!< setWeightsName: by the values pointer the names were set for
+    std::set<std::string> mRefittableNames;           //!< markWeightsRefittable
     int32_t mLayerCounter{0};
     nvinfer1::IErrorRecorder* mRecorder{nullptr}; //!< kept for the application; Kiln reports through the logger
     mutable NetworkFacts mFacts;

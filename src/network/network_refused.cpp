@@ -1,4 +1,4 @@
-// INetworkDefinition's calls that Kiln has nothing behind yet (debug tensors, loops, quantization, refit, LRN,
+// INetworkDefinition's calls that Kiln has nothing behind yet (loops, quantization, LRN,
 // ragged softmax, einsum, assertions, shape outputs): each returns TensorRT's failure value and logs one error
 // naming the call and why. docs/api-coverage.md lists them.
 #include "core/logging.h"
@@ -16,41 +16,9 @@ void refuse(char const* call, std::string const& why)
     logError(std::string("INetworkDefinition::") + call + ": " + why);
 }
 
-constexpr char const* kNoDebugTensors = "Kiln has no debug tensors yet; engines run without them";
 constexpr char const* kNoQuantizedTypes
     = "Kiln has no INT8, FP8 or INT4 kernels yet; build the network in floating point";
-constexpr char const* kNoRefit = "Kiln has no refit yet, so weights have neither names nor refittable marks";
-
 } // namespace
-
-bool Network::markDebug(nvinfer1::ITensor& tensor) noexcept
-{
-    refuse("markDebug", std::string("\"") + tensor.getName() + "\" is not marked: " + kNoDebugTensors);
-    return false;
-}
-
-bool Network::unmarkDebug(nvinfer1::ITensor& tensor) noexcept
-{
-    refuse("unmarkDebug", std::string("\"") + tensor.getName() + "\": " + kNoDebugTensors);
-    return false;
-}
-
-bool Network::isDebugTensor(nvinfer1::ITensor const& /*tensor*/) const noexcept
-{
-    return false; // markDebug never succeeds
-}
-
-bool Network::markUnfusedTensorsAsDebugTensors() noexcept
-{
-    refuse("markUnfusedTensorsAsDebugTensors", kNoDebugTensors);
-    return false;
-}
-
-bool Network::unmarkUnfusedTensorsAsDebugTensors() noexcept
-{
-    refuse("unmarkUnfusedTensorsAsDebugTensors", kNoDebugTensors);
-    return false;
-}
 
 nvinfer1::ILRNLayer* Network::addLRN(
     nvinfer1::ITensor& /*input*/, int64_t /*window*/, float /*alpha*/, float /*beta*/, float /*k*/) noexcept
@@ -92,12 +60,6 @@ nvinfer1::IAssertionLayer* Network::addAssertion(nvinfer1::ITensor& /*condition*
 {
     refuse("addAssertion", "Kiln has no assertion layer yet");
     return nullptr;
-}
-
-bool Network::setWeightsName(nvinfer1::Weights /*weights*/, char const* name) noexcept
-{
-    refuse("setWeightsName", std::string("\"") + (name != nullptr ? name : "(null)") + "\" is not kept: " + kNoRefit);
-    return false;
 }
 
 nvinfer1::IDequantizeLayer* Network::addDequantize(
@@ -169,23 +131,6 @@ nvinfer1::IEinsumLayer* Network::addEinsum(
         std::string("\"") + (equation != nullptr ? equation : "(null)")
             + "\": Kiln has no einsum layer yet (a matrix multiply, reduce or shuffle expresses the common equations)");
     return nullptr;
-}
-
-bool Network::markWeightsRefittable(char const* name) noexcept
-{
-    refuse("markWeightsRefittable", std::string("\"") + (name != nullptr ? name : "(null)") + "\": " + kNoRefit);
-    return false;
-}
-
-bool Network::unmarkWeightsRefittable(char const* name) noexcept
-{
-    refuse("unmarkWeightsRefittable", std::string("\"") + (name != nullptr ? name : "(null)") + "\": " + kNoRefit);
-    return false;
-}
-
-bool Network::areWeightsMarkedRefittable(char const* /*name*/) const noexcept
-{
-    return false; // markWeightsRefittable never succeeds
 }
 
 } // namespace kiln::network

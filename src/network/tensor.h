@@ -69,6 +69,15 @@ public:
     {
         mIsOutput = isOutput;
     }
+    //! INetworkDefinition::markDebug and unmarkDebug.
+    void setDebug(bool debug)
+    {
+        mIsDebug = debug;
+    }
+    bool isDebug() const
+    {
+        return mIsDebug;
+    }
     //! Set by shape inference: the layer output's shape (-1 where known only at run time).
     void setInferredDimensions(nvinfer1::Dims const& dims)
     {
@@ -101,6 +110,7 @@ private:
     int32_t mProducerOutput{-1};
     bool mIsInput{false};
     bool mIsOutput{false};
+    bool mIsDebug{false};
     bool mIsShapeTensor{false};
     std::optional<std::pair<float, float>> mDynamicRange; //!< kept for the application; no layer reads it
     nvinfer1::TensorFormats mAllowedFormats{1U << static_cast<uint32_t>(nvinfer1::TensorFormat::kLINEAR)};

@@ -3,7 +3,9 @@
 #include "core/data_type.h"
 #include "core/half.h"
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace kiln::network
 {
@@ -18,6 +20,7 @@ size_t weightsElementSize(nvinfer1::DataType type)
 WeightsBuffer::WeightsBuffer(nvinfer1::Weights const& weights)
     : mType(weights.type)
     , mCount(weights.count > 0 ? weights.count : 0)
+    , mSource(weights.values)
 {
     size_t const bytes = static_cast<size_t>(mCount) * weightsElementSize(mType);
     if (bytes > 0 && weights.values != nullptr)
@@ -78,6 +81,15 @@ std::vector<float> WeightsBuffer::toFloat() const
     return out;
 }
 
+void WeightsBuffer::overwrite(WeightsBuffer const& values)
+{
+    if (values.mType != mType || values.mBytes.size() != mBytes.size())
+    {
+        throw std::invalid_argument("weights of another type or size cannot overwrite these");
+    }
+    std::copy(values.mBytes.begin(), values.mBytes.end(), mBytes.begin());
+}
+
 void WeightsBuffer::write(plan::ByteWriter& writer) const
 {
     plan::writeEnum(writer, mType);
@@ -112,6 +124,8 @@ WeightsBuffer WeightsBuffer::storedAs(nvinfer1::DataType type) const
     }
     std::vector<float> const values = toFloat();
     WeightsBuffer converted;
+    converted.refit = refit;
+    converted.mSource = mSource;
     converted.mType = type;
     converted.mCount = mCount;
     converted.mBytes.resize(static_cast<size_t>(mCount) * weightsElementSize(type));

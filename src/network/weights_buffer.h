@@ -7,11 +7,21 @@
 #include <NvInferRuntime.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace kiln::network
 {
+
+//! Who refitted weights answer to (IRefitter): the name setWeightsName gave them ("" if none), and the network layer
+//! and role IRefitter::setWeights finds them by.
+struct RefitIdentity
+{
+    std::string name;
+    std::string layer;
+    nvinfer1::WeightsRole role{nvinfer1::WeightsRole::kANY};
+};
 
 class WeightsBuffer
 {
@@ -46,6 +56,20 @@ public:
     //! types unchanged.
     WeightsBuffer storedAs(nvinfer1::DataType type) const;
 
+    //! Replaces the values with `values`' (of this type and count), in the same memory, so that what points at them
+    //! stays valid (a refit).
+    void overwrite(WeightsBuffer const& values);
+
+    //! The application's pointer the weights were copied from (INetworkDefinition::setWeightsName names weights by it).
+    //! Kept by copies and storedAs; never written to a plan.
+    void const* source() const
+    {
+        return mSource;
+    }
+    //! Set by the builder on weights a refitter may replace; kept by copies and storedAs; the plan records them apart
+    //! (plan::RefitRecord).
+    std::optional<RefitIdentity> refit;
+
     void write(plan::ByteWriter& writer) const;
     bool read(plan::ByteReader& reader, char const* what);
 
@@ -53,6 +77,7 @@ private:
     nvinfer1::DataType mType{nvinfer1::DataType::kFLOAT};
     int64_t mCount{0};
     std::vector<uint8_t> mBytes;
+    void const* mSource{nullptr};
 };
 
 //! Bytes per element of weights of the given type; 0 when weights cannot have that type.

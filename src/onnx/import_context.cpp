@@ -59,6 +59,7 @@ nvinfer1::ITensor& ImportContext::tensor(Value const& value)
         return *cached->second;
     }
     auto& layer = check(mNetwork.addConstant(constant.dims(), constant.weights()), "constant");
+    nameWeights(constant);
     if (!constant.name.empty())
     {
         layer.setName(("constant " + constant.name).c_str());
@@ -70,6 +71,14 @@ nvinfer1::ITensor& ImportContext::tensor(Value const& value)
         mConstantTensors[key] = layer.getOutput(0);
     }
     return *layer.getOutput(0);
+}
+
+void ImportContext::nameWeights(ConstantData const& constant)
+{
+    if (constant.modelValues && !constant.name.empty() && constant.data != nullptr && isFloatType(constant.type))
+    {
+        mNetwork.setWeightsName(constant.weights(), constant.name.c_str());
+    }
 }
 
 void ImportContext::beginNode(std::string nodeName)

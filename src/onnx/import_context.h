@@ -50,6 +50,9 @@ public:
         return mModelDir;
     }
     void log(nvinfer1::ILogger::Severity severity, std::string const& message);
+    //! Names the weights of `constant` after the model's name for them, where they are the model's own values, so that
+    //! a refittable engine can be refitted from the model (nvonnxparser::IParserRefitter).
+    void nameWeights(ConstantData const& constant);
 
     //! Binds an ONNX value name (graph input, initializer or node output).
     void define(std::string const& name, Value value);

@@ -1,5 +1,6 @@
 // The C entry points behind nvonnxparser::createParser and createParserRefitter.
 #include "onnx/parser.h"
+#include "onnx/parser_refitter.h"
 
 #include "core/logging.h"
 
@@ -24,20 +25,22 @@ extern "C" TENSORRTAPI void* createNvOnnxParser_INTERNAL(void* network, void* lo
     return static_cast<nvonnxparser::IParser*>(parser);
 }
 
-extern "C" TENSORRTAPI void* createNvOnnxParserRefitter_INTERNAL(
-    void* /*refitter*/, void* logger, int32_t /*version*/) noexcept
+extern "C" TENSORRTAPI void* createNvOnnxParserRefitter_INTERNAL(void* refitter, void* logger, int32_t version) noexcept
 {
-    // No IRefitter can exist (createInferRefitter refuses), but the call is answered as TensorRT's would be.
-    std::string const message = "createParserRefitter: Kiln cannot refit engines yet, so there is no ONNX refitter";
-    if (logger != nullptr)
+    if (refitter == nullptr || logger == nullptr)
     {
-        static_cast<nvinfer1::ILogger*>(logger)->log(nvinfer1::ILogger::Severity::kERROR, message.c_str());
+        kiln::logError("createParserRefitter: the refitter and the logger must not be null");
+        return nullptr;
     }
-    else
+    if (version / 100 != NV_ONNX_PARSER_VERSION / 100)
     {
-        kiln::logError(message);
+        kiln::logError("createParserRefitter: the application was compiled against NvOnnxParser.h version "
+            + std::to_string(version) + "; this library is version " + std::to_string(NV_ONNX_PARSER_VERSION));
+        return nullptr;
     }
-    return nullptr;
+    auto* ours = new (std::nothrow) kiln::onnxparser::ParserRefitter(
+        *static_cast<nvinfer1::IRefitter*>(refitter), *static_cast<nvinfer1::ILogger*>(logger));
+    return static_cast<nvonnxparser::IParserRefitter*>(ours);
 }
 
 extern "C" TENSORRTAPI int getNvOnnxParserVersion() noexcept

@@ -48,6 +48,35 @@ std::optional<size_t> byteSizeOf(int32_t onnxElementType, size_t count)
 
 } // namespace
 
+std::string replaceInitializer(::onnx::ModelProto& model, char const* name, void const* data, size_t size)
+{
+    std::string const wanted = name == nullptr ? std::string() : std::string(name);
+    ::onnx::TensorProto* tensor = findInitializer(model, wanted);
+    if (tensor == nullptr)
+    {
+        return "the model has no initializer named \"" + wanted + "\"";
+    }
+    size_t count = 1;
+    for (int64_t extent : tensor->dims())
+    {
+        count *= static_cast<size_t>(extent);
+    }
+    std::optional<size_t> const expected = byteSizeOf(tensor->data_type(), count);
+    if (!expected || *expected != size || (size != 0 && data == nullptr))
+    {
+        return "initializer \"" + wanted + "\" holds " + (expected ? std::to_string(*expected) : std::string("?"))
+            + " bytes, " + std::to_string(size) + " were given";
+    }
+    // The bytes replace whatever held the values (typed fields, raw data or an external file).
+    ::onnx::TensorProto replacement;
+    replacement.set_name(tensor->name());
+    *replacement.mutable_dims() = tensor->dims();
+    replacement.set_data_type(tensor->data_type());
+    replacement.set_raw_data(data, size);
+    *tensor = std::move(replacement);
+    return "";
+}
+
 bool Parser::refuseLoaded(nvonnxparser::ErrorCode code, std::string const& what, char const* call)
 {
     size_t const firstError = mErrors.size();
@@ -92,34 +121,8 @@ bool Parser::loadInitializer(char const* name, void const* data, size_t size) no
             return refuseLoaded(nvonnxparser::ErrorCode::kINVALID_VALUE,
                 "no model is loaded (call loadModelProto first)", "loadInitializer");
         }
-        std::string const wanted = name == nullptr ? std::string() : std::string(name);
-        ::onnx::TensorProto* tensor = findInitializer(*mLoadedModel, wanted);
-        if (tensor == nullptr)
-        {
-            return refuseLoaded(nvonnxparser::ErrorCode::kINVALID_VALUE,
-                "the model has no initializer named \"" + wanted + "\"", "loadInitializer");
-        }
-        size_t count = 1;
-        for (int64_t extent : tensor->dims())
-        {
-            count *= static_cast<size_t>(extent);
-        }
-        std::optional<size_t> const expected = byteSizeOf(tensor->data_type(), count);
-        if (!expected || *expected != size || (size != 0 && data == nullptr))
-        {
-            return refuseLoaded(nvonnxparser::ErrorCode::kINVALID_VALUE,
-                "initializer \"" + wanted + "\" holds " + (expected ? std::to_string(*expected) : std::string("?"))
-                    + " bytes, " + std::to_string(size) + " were given",
-                "loadInitializer");
-        }
-        // The bytes replace whatever held the values (typed fields, raw data or an external file).
-        ::onnx::TensorProto replacement;
-        replacement.set_name(tensor->name());
-        *replacement.mutable_dims() = tensor->dims();
-        replacement.set_data_type(tensor->data_type());
-        replacement.set_raw_data(data, size);
-        *tensor = std::move(replacement);
-        return true;
+        std::string const error = replaceInitializer(*mLoadedModel, name, data, size);
+        return error.empty() || refuseLoaded(nvonnxparser::ErrorCode::kINVALID_VALUE, error, "loadInitializer");
     }
     catch (std::exception const& e)
     {

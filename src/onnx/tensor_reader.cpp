@@ -230,7 +230,9 @@ ConstantData readTensor(TensorProto const& tensor, std::string const& modelDir, 
     {
         bytes = narrowDoubles(bytes);
     }
-    return store.keep(*type, std::move(shape), std::move(bytes), tensor.name());
+    ConstantData constant = store.keep(*type, std::move(shape), std::move(bytes), tensor.name());
+    constant.modelValues = true;
+    return constant;
 }
 
 } // namespace kiln::onnxparser

@@ -21,6 +21,10 @@ struct ConstantData
     void const* data{nullptr};
     //! The name it has in the model, for messages and for naming its constant layer.
     std::string name;
+    //! Whether these are the model's own values under that name (an initializer, a Constant node's tensor), not
+    //! values an importer derived: only those are named for refit (INetworkDefinition::setWeightsName), since the
+    //! ONNX refitter gives new values by the model's names.
+    bool modelValues{false};
 
     int64_t count() const;
     nvinfer1::Weights weights() const

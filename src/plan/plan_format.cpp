@@ -140,6 +140,7 @@ void writeTensors(ByteWriter& w, std::vector<TensorRecord> const& tensors)
         w.write(t.viewOf);
         w.write(t.viewOffset);
         w.write(t.viewCheck);
+        w.write(static_cast<uint8_t>(t.debug));
     }
 }
 
@@ -190,6 +191,18 @@ void writeProfiles(ByteWriter& w, std::vector<ProfileRecord> const& profiles)
     }
 }
 
+void writeRefittable(ByteWriter& w, std::vector<RefitRecord> const& records)
+{
+    w.write(static_cast<uint32_t>(records.size()));
+    for (auto const& r : records)
+    {
+        w.writeString(r.name);
+        w.writeString(r.layerName);
+        w.write(r.layer);
+        writeEnum(w, r.role);
+    }
+}
+
 void writePayload(ByteWriter& w, PlanModel const& m)
 {
     w.write(static_cast<int32_t>(m.backend == Backend::kCUDA ? Backend::kCUDA : Backend::kCPU));
@@ -205,6 +218,7 @@ void writePayload(ByteWriter& w, PlanModel const& m)
         writeLayer(w, l);
     }
     writeProfiles(w, m.profiles);
+    writeRefittable(w, m.refittable);
     w.write(m.arenaBytes);
     w.write(m.workspaceBytes);
 }
@@ -290,9 +304,20 @@ bool readTensor(ByteReader& r, TensorRecord& t)
             return false;
         }
     }
-    return readEnum(r, t.ioMode, "tensor I/O mode") && r.read(t.arenaOffset, "tensor offset")
-        && r.read(t.maxBytes, "tensor size") && r.read(t.viewOf, "viewed tensor") && r.read(t.viewOffset, "view offset")
-        && r.read(t.viewCheck, "view bounds");
+    uint8_t debug = 0;
+    if (!readEnum(r, t.ioMode, "tensor I/O mode") || !r.read(t.arenaOffset, "tensor offset")
+        || !r.read(t.maxBytes, "tensor size") || !r.read(t.viewOf, "viewed tensor")
+        || !r.read(t.viewOffset, "view offset") || !r.read(t.viewCheck, "view bounds")
+        || !r.read(debug, "tensor debug mark"))
+    {
+        return false;
+    }
+    if (debug > static_cast<uint8_t>(DebugMark::kUNFUSED))
+    {
+        return r.fail("tensor \"" + t.name + "\": debug mark " + std::to_string(debug) + " is out of range");
+    }
+    t.debug = static_cast<DebugMark>(debug);
+    return true;
 }
 
 bool readTensors(ByteReader& r, std::vector<TensorRecord>& tensors)
@@ -476,6 +501,26 @@ bool readProfiles(ByteReader& r, std::vector<ProfileRecord>& profiles)
     return true;
 }
 
+bool readRefittable(ByteReader& r, std::vector<RefitRecord>& records)
+{
+    uint32_t count = 0;
+    if (!readCount(r, count, "refittable weights"))
+    {
+        return false;
+    }
+    records.resize(count);
+    for (auto& record : records)
+    {
+        if (!r.readString(record.name, "refittable weights' name")
+            || !r.readString(record.layerName, "refittable weights' layer name")
+            || !r.read(record.layer, "refittable weights' layer") || !readEnum(r, record.role, "weights role"))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool readPayload(ByteReader& r, PlanModel& m)
 {
     int32_t backend = 0;
@@ -490,8 +535,8 @@ bool readPayload(ByteReader& r, PlanModel& m)
     m.backend = static_cast<Backend>(backend);
     return readManifest(r, m.manifest) && readExprs(r, m.exprs) && readSymbols(r, m.symbols)
         && readTensors(r, m.tensors) && readIndices(r, m.ioTensors, "I/O tensors") && readLayers(r, m.layers)
-        && readProfiles(r, m.profiles) && r.read(m.arenaBytes, "activation memory size")
-        && r.read(m.workspaceBytes, "workspace size");
+        && readProfiles(r, m.profiles) && readRefittable(r, m.refittable)
+        && r.read(m.arenaBytes, "activation memory size") && r.read(m.workspaceBytes, "workspace size");
 }
 
 //! The formats a plan may store tensors in: row-major, and channels-last (CUDA plans' FP16 convolution chains, whose
@@ -753,6 +798,25 @@ bool validateProfiles(PlanModel const& m, std::string& error)
     return true;
 }
 
+//! Each refittable weights record names floating-point weights of a built-in layer of the plan.
+bool validateRefittable(PlanModel const& m, std::string& error)
+{
+    for (RefitRecord const& record : m.refittable)
+    {
+        bool const inRange = record.layer >= 0 && static_cast<size_t>(record.layer) < m.layers.size();
+        network::WeightsBuffer const* weights = inRange && m.layers[record.layer].params
+            ? m.layers[record.layer].params->weightsOfRole(record.role)
+            : nullptr;
+        if (weights == nullptr || weights->empty() || !isFloatType(weights->type()))
+        {
+            error = "refittable weights \"" + record.name + "\" of layer \"" + record.layerName
+                + "\" name no floating-point weights of the plan";
+            return false;
+        }
+    }
+    return true;
+}
+
 //! Cross-references that the payload's syntax cannot guarantee.
 bool validate(PlanModel const& m, std::string& error)
 {
@@ -785,7 +849,7 @@ bool validate(PlanModel const& m, std::string& error)
         }
     }
     // The profiles are checked against the I/O tensors, so only once those are known to exist.
-    if (!validateProfiles(m, error))
+    if (!validateProfiles(m, error) || !validateRefittable(m, error))
     {
         return false;
     }

@@ -30,8 +30,10 @@ inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
 // list (network/layer.h), vectors and optional values length-prefixed. Version 7: size tensors (data-dependent
 // extents) in the expression table, and symbols of kind kSIZE. Version 8: layers carry the guards they run under
 // (conditionals), and conditional outputs. Version 9: a fused epilogue's activation is any activation type. Version 10:
-// tensors may be views of another tensor's memory (viewed tensor, element offset and bounds expressions).
-inline constexpr uint32_t kPlanFormatVersion = 10;
+// tensors may be views of another tensor's memory (viewed tensor, element offset and bounds expressions). Version 11:
+// tensors carry a debug mark (INetworkDefinition::markDebug, markUnfusedTensorsAsDebugTensors); the plan lists its
+// refittable weights.
+inline constexpr uint32_t kPlanFormatVersion = 11;
 inline constexpr size_t kPlanHeaderSize = 32;
 
 std::vector<uint8_t> writePlan(PlanModel const& model);

@@ -113,7 +113,7 @@ std::optional<size_t> soleReader(PlanModel const& model, std::vector<std::vector
     }
     TensorRecord const& tensor = model.tensors[record.outputs[0]];
     std::vector<size_t> const& tensorReaders = readers[record.outputs[0]];
-    if (tensor.ioMode != nvinfer1::TensorIOMode::kNONE || tensor.values || tensorReaders.size() != 1)
+    if (isObserved(tensor) || tensor.values || tensorReaders.size() != 1)
     {
         return std::nullopt;
     }
@@ -229,6 +229,25 @@ void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed)
         }
     }
     model.layers = std::move(kept);
+}
+
+bool holdsRefittableWeights(LayerRecord const& record)
+{
+    for (nvinfer1::WeightsRole role : network::kWeightsRoles)
+    {
+        network::WeightsBuffer const* weights = record.params ? record.params->weightsOfRole(role) : nullptr;
+        if (weights != nullptr && weights->refit)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+network::ConstantParams const* fixedConstant(LayerRecord const& record)
+{
+    auto const* constant = paramsOf<network::ConstantParams>(record);
+    return constant != nullptr && !constant->weights.refit ? constant : nullptr;
 }
 
 } // namespace kiln::plan

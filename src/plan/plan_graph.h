@@ -10,6 +10,11 @@
 #include <optional>
 #include <vector>
 
+namespace kiln::network
+{
+struct ConstantParams;
+} // namespace kiln::network
+
 namespace kiln::plan
 {
 
@@ -56,6 +61,14 @@ void setIoFormats(PlanModel const& model, LayerRecord& record, std::vector<nvinf
 //! Whether `layer` is a constant whose output can be its weights themselves: not a network output, and stored in
 //! the weights' own type (backend::Implementation::bindsConstants).
 bool outputsItsWeights(PlanModel const& model, LayerRecord const& layer);
+
+//! Whether `record`'s parameters hold weights a refitter may replace (network::WeightsBuffer::refit). Passes leave
+//! such weights as they are: they fold them into no other weights or constants and match no values in them.
+bool holdsRefittableWeights(LayerRecord const& record);
+
+//! `record`'s parameters where it is a constant whose values passes may compute with (its weights are not
+//! refittable); nullptr otherwise.
+network::ConstantParams const* fixedConstant(LayerRecord const& record);
 
 //! Removes the layers marked in `absorbed` (by layer index) from the model's layer list, keeping the others' order.
 void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed);

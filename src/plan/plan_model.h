@@ -47,6 +47,17 @@ struct SymbolRecord
     Kind kind{Kind::kDIMENSION};
 };
 
+//! Whether an execution context may give a tensor's values to its IDebugListener (IExecutionContext::setDebugListener).
+enum class DebugMark : uint8_t
+{
+    kNONE = 0,
+    //! INetworkDefinition::markDebug: every pass keeps the tensor as itself (not fused away, row-major, in memory).
+    kMARKED = 1,
+    //! INetworkDefinition::markUnfusedTensorsAsDebugTensors: a tensor the passes left in memory, row-major, that was
+    //! not marked; IExecutionContext::setUnfusedTensorsDebugState turns these on.
+    kUNFUSED = 2,
+};
+
 struct TensorRecord
 {
     std::string name;
@@ -68,7 +79,15 @@ struct TensorRecord
     //! (a slice's start within its input, as kSTRICT_BOUNDS asks), and positive where it does not; -1 where the
     //! builder proved it inside for every shape.
     int32_t viewCheck{-1};
+    DebugMark debug{DebugMark::kNONE};
 };
+
+//! Whether the application sees tensor `t` as itself: a network input or output, or a tensor marked as a debug tensor.
+//! Build passes keep such a tensor: they fuse no layer that writes it into another and keep it row-major.
+inline bool isObserved(TensorRecord const& t)
+{
+    return t.ioMode != nvinfer1::TensorIOMode::kNONE || t.debug == DebugMark::kMARKED;
+}
 
 //! What a backend's fusion pass folded into a layer after its own computation (never set through the API, and
 //! never in CPU plans today): the layer writes relu(result + bias + residual), each part only where it is set.
@@ -170,6 +189,17 @@ struct PluginRequirement
     std::string library;       //!< empty when it came from the application itself
 };
 
+//! Weights a refitter may replace (BuilderFlag::kREFIT, kREFIT_INDIVIDUAL): the weights of `role` in layer `layer`'s
+//! parameters (network::LayerParams::weightsOfRole), floating-point, which no build pass combined with others or
+//! transformed beyond storing them in another floating-point type.
+struct RefitRecord
+{
+    std::string name;      //!< INetworkDefinition::setWeightsName's; "" where they have none
+    std::string layerName; //!< the network layer's name, by which IRefitter::setWeights finds them
+    int32_t layer{-1};     //!< the plan layer
+    nvinfer1::WeightsRole role{nvinfer1::WeightsRole::kANY};
+};
+
 struct PlanModel
 {
     Backend backend{Backend::kCPU};
@@ -181,6 +211,7 @@ struct PlanModel
     std::vector<int32_t> ioTensors; //!< I/O tensors in getIOTensorName order
     std::vector<LayerRecord> layers;
     std::vector<ProfileRecord> profiles;
+    std::vector<RefitRecord> refittable;
     int64_t arenaBytes{0};
     int64_t workspaceBytes{0};
 };

@@ -339,10 +339,44 @@ bool Engine::isShapeInferenceIO(char const* tensorName) const noexcept
     return record != nullptr && record->values && record->dims.size() <= 1 && isIndexType(record->type);
 }
 
-nvinfer1::TensorLocation Engine::getTensorLocation(char const*) const noexcept
+nvinfer1::TensorLocation Engine::getTensorLocation(char const* tensorName) const noexcept
 {
-    // On the CPU backend every tensor is in host memory.
-    return nvinfer1::TensorLocation::kHOST;
+    int32_t const index = ioTensorIndex(tensorName, "ICudaEngine::getTensorLocation");
+    // A shape-tensor input is read from host memory, as in TensorRT.
+    return index >= 0 && isShapeInput(index) ? nvinfer1::TensorLocation::kHOST : memoryLocation();
+}
+
+nvinfer1::TensorLocation Engine::memoryLocation() const
+{
+    return mModel.backend == Backend::kCPU ? nvinfer1::TensorLocation::kHOST : nvinfer1::TensorLocation::kDEVICE;
+}
+
+network::WeightsBuffer const& Engine::refittableWeights(size_t record) const
+{
+    plan::RefitRecord const& r = mModel.refittable.at(record);
+    return *mModel.layers[r.layer].params->weightsOfRole(r.role); // the plan reader checked it exists
+}
+
+void Engine::replaceWeights(size_t record, network::WeightsBuffer const& values)
+{
+    plan::RefitRecord const& r = mModel.refittable.at(record);
+    // The plan reader made these parameters, so they are not const objects: the plan model shares them as const
+    // because nothing but a refit changes them, and a refit changes only the values, in place.
+    auto& params = const_cast<network::LayerParams&>(*mModel.layers[r.layer].params);
+    params.weightsOfRole(r.role)->overwrite(values);
+    ++mWeightsGeneration;
+}
+
+int32_t Engine::markedDebugTensor(char const* name) const
+{
+    for (size_t t = 0; name != nullptr && t < mModel.tensors.size(); ++t)
+    {
+        if (mModel.tensors[t].debug == plan::DebugMark::kMARKED && mModel.tensors[t].name == name)
+        {
+            return static_cast<int32_t>(t);
+        }
+    }
+    return -1;
 }
 
 int64_t Engine::workspaceOffset() const

@@ -11,6 +11,7 @@
 #include <NvInfer.h>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,7 +62,7 @@ public:
     nvinfer1::IRuntimeConfig* createRuntimeConfig() noexcept override;
     bool isRefittable() const noexcept override
     {
-        return false;
+        return !mModel.refittable.empty();
     }
     int32_t getTensorBytesPerComponent(char const* tensorName) const noexcept override;
     int32_t getTensorBytesPerComponent(char const* tensorName, int32_t profileIndex) const noexcept override;
@@ -128,19 +129,38 @@ public:
     {
         return 0;
     }
-    bool isDebugTensor(char const* /*name*/) const noexcept override
+    bool isDebugTensor(char const* name) const noexcept override
     {
-        return false;
+        return markedDebugTensor(name) >= 0;
     }
     int64_t const* getProfileTensorValuesV2(
         char const* tensorName, int32_t profileIndex, nvinfer1::OptProfileSelector select) const noexcept override;
     int64_t getEngineStat(nvinfer1::EngineStat stat) const noexcept override;
+
+    // For the refitter (runtime/refitter.h).
+    std::vector<plan::RefitRecord> const& refittable() const
+    {
+        return mModel.refittable;
+    }
+    network::WeightsBuffer const& refittableWeights(size_t record) const;
+    //! Writes `values` (the type and count of refittable weights `record`) over those weights, where they are, so
+    //! that what points at them stays valid; each context reloads its weights before its next run.
+    void replaceWeights(size_t record, network::WeightsBuffer const& values);
+    //! Incremented by every replaceWeights: a context whose weights are of an older generation reloads them.
+    uint64_t weightsGeneration() const
+    {
+        return mWeightsGeneration.load();
+    }
 
     // For execution contexts.
     plan::PlanModel const& model() const
     {
         return mModel;
     }
+    //! Where the backend keeps activations: host memory (CPU) or device memory (CUDA).
+    nvinfer1::TensorLocation memoryLocation() const;
+    //! The index of the tensor named `name` that INetworkDefinition::markDebug marked, or -1.
+    int32_t markedDebugTensor(char const* name) const;
     //! The tensor index of an I/O tensor, or -1 (with an error logged, naming `caller`).
     int32_t ioTensorIndex(char const* name, char const* caller) const;
     //! The position of an I/O tensor among the inputs (for profiles), or -1.
@@ -225,6 +245,7 @@ private:
     backend::Implementation const* mImplementation{nullptr};
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
     mutable std::string mFormatDesc; //!< what getTensorFormatDesc last returned
+    std::atomic<uint64_t> mWeightsGeneration{0};
 };
 
 } // namespace kiln::runtime

@@ -54,6 +54,7 @@ ExecutionContext::ExecutionContext(Engine const& engine, nvinfer1::ExecutionCont
     mExecutor = engine.implementation().makeExecutor(engine.loadedPlan(), mResources);
     bindConstants();
     prepareLayers();
+    prepareDebugTensors();
     if (strategy != nvinfer1::ExecutionContextAllocationStrategy::kUSER_MANAGED)
     {
         // kON_PROFILE_CHANGE too: the plan's one memory layout serves every profile, so there is nothing to
@@ -64,6 +65,34 @@ ExecutionContext::ExecutionContext(Engine const& engine, nvinfer1::ExecutionCont
     {
         mHasShapeInputs = mHasShapeInputs || engine.isShapeInput(io);
     }
+    mWeightsGeneration = engine.weightsGeneration();
+}
+
+void ExecutionContext::reloadWeights()
+{
+    // What a backend makes of the weights when a context is made (uploaded copies, kernels with laid-out weights)
+    // stays with its executor, so after a refit the context gets a new one, made as the first was. Memory the
+    // application gave stays in use.
+    std::unique_ptr<backend::Executor> executor
+        = mEngine.implementation().makeExecutor(mEngine.loadedPlan(), mResources);
+    if (mStrategy != nvinfer1::ExecutionContextAllocationStrategy::kUSER_MANAGED)
+    {
+        executor->allocateContextMemory();
+    }
+    else if (mExecutor->contextMemory() != nullptr)
+    {
+        executor->useContextMemory(mExecutor->contextMemory());
+    }
+    if (int32_t const threads = mExecutor->threads(); threads > 0)
+    {
+        executor->setThreads(threads);
+    }
+    mExecutor = std::move(executor);
+    mWeightsGeneration = mEngine.weightsGeneration();
+    bindConstants();
+    prepareLayers();
+    mShapesValid = false;
+    mAddressesPrepared = false;
 }
 
 void ExecutionContext::reportError(std::string const& message, nvinfer1::ErrorCode code)
@@ -426,6 +455,10 @@ std::string ExecutionContext::locateAlias(PreparedAlias& alias)
 bool ExecutionContext::run(cudaStream_t stream, std::string& error)
 {
     auto const& model = mEngine.model();
+    if (mWeightsGeneration != mEngine.weightsGeneration())
+    {
+        reloadWeights(); // the engine was refitted since the last run
+    }
     if (mExecutor->contextMemory() == nullptr && mEngine.getDeviceMemorySizeV2() > 0)
     {
         error = "the context has no memory for its activations: it was created with "
@@ -466,12 +499,20 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
             return false;
         }
     }
+    if (!reportDebugTensors(mDebugInputs, stream, error))
+    {
+        return false;
+    }
     std::string layerError;
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         if (!step(l, stream, layerError))
         {
             error = "layer \"" + model.layers[l].name + "\": " + layerError;
+            return false;
+        }
+        if (!mDebugTensorsOf[l].empty() && wroteOutputs(l) && !reportDebugTensors(mDebugTensorsOf[l], stream, error))
+        {
             return false;
         }
     }
@@ -733,6 +774,12 @@ bool ExecutionContext::step(size_t l, cudaStream_t stream, std::string& error)
         ? selectBranch(l, stream, error)
         : runLayer(l, stream, error) && (!prepared.learnsSizes || learnSizes(l, stream, error));
     return ran && (!prepared.stagesOutputs || deliverStagedOutputs(l, stream, error));
+}
+
+bool ExecutionContext::wroteOutputs(size_t l) const
+{
+    PreparedLayer::Work const work = mPrepared[l].work;
+    return mRan[l] || work == PreparedLayer::Work::kBOUND_CONSTANT || work == PreparedLayer::Work::kVIEW;
 }
 
 bool ExecutionContext::guardsHold(size_t l, cudaStream_t stream, bool& hold, std::string& error)

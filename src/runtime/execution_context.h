@@ -139,15 +139,10 @@ public:
     {
         return mDebugListener;
     }
+    // Debug tensors: execution_context_debug.cpp.
     bool setTensorDebugState(char const* name, bool flag) noexcept override;
-    bool setAllTensorsDebugState(bool /*flag*/) noexcept override
-    {
-        return true; // the engine has no debug tensors, so there is nothing to turn on or off
-    }
-    bool getDebugState(char const* /*name*/) const noexcept override
-    {
-        return false;
-    }
+    bool setAllTensorsDebugState(bool flag) noexcept override;
+    bool getDebugState(char const* name) const noexcept override;
     nvinfer1::IRuntimeConfig* getRuntimeConfig() const noexcept override
     {
         return &mRuntimeConfig;
@@ -156,7 +151,7 @@ public:
     bool setCommunicator(void* communicator) noexcept override;
     bool getUnfusedTensorsDebugState() const noexcept override
     {
-        return false;
+        return mUnfusedDebugOn;
     }
 
     //! The backend's executor (for Kiln's extensions: kiln::setCpuThreads).
@@ -238,6 +233,18 @@ private:
     //! Writes shape tensor `tensor`'s values, evaluated for this run, into `view` (device memory on CUDA).
     bool writeShapeValues(int32_t tensor, TensorView const& view, cudaStream_t stream, std::string& error);
     void reportError(std::string const& message, nvinfer1::ErrorCode code = nvinfer1::ErrorCode::kFAILED_EXECUTION);
+    //! Whether layer `l`'s outputs hold its results after the run's step(l): it ran, or its outputs are its weights or
+    //! its input's memory.
+    bool wroteOutputs(size_t l) const;
+    //! After a refit of the engine: a new executor, holding the new weights.
+    void reloadWeights();
+    //! Lists the debug tensors each layer writes, and the inputs that are debug tensors.
+    void prepareDebugTensors();
+    //! Whether the debug listener is to get tensor `t`'s values.
+    bool debugOn(int32_t t) const;
+    //! Gives the debug listener the values of those of `tensors` whose debug state is on; false with `error` if it
+    //! throws or reports a failure.
+    bool reportDebugTensors(std::vector<int32_t> const& tensors, cudaStream_t stream, std::string& error);
 
     Engine const& mEngine;
     nvinfer1::ExecutionContextAllocationStrategy mStrategy;
@@ -275,6 +282,7 @@ private:
     shape::Evaluator mValueEvaluator{mBoundValues}; //!< evaluates shape values; its cache is reset with the version
     plugin::ContextResources mResources;            //!< lent to the plugins; before mExecutor, so it outlives them
     std::unique_ptr<backend::Executor> mExecutor;   //!< the backend's memory and layer work
+    uint64_t mWeightsGeneration{0};                 //!< Engine::weightsGeneration of the weights mExecutor holds
     nvinfer1::IProfiler* mProfiler{nullptr};
     bool mEnqueueEmitsProfile{true};
     size_t mProfiledLayers{0}; //!< how many layers the last run timed (all, unless it failed or had no profiler)
@@ -283,7 +291,13 @@ private:
     nvinfer1::IGpuAllocator* mTemporaryStorageAllocator{nullptr};
     size_t mPersistentCacheLimit{0};
     nvinfer1::ProfilingVerbosity mNvtxVerbosity{nvinfer1::ProfilingVerbosity::kDETAILED};
+    // Debug tensors (INetworkDefinition::markDebug, markUnfusedTensorsAsDebugTensors).
     nvinfer1::IDebugListener* mDebugListener{nullptr};
+    std::vector<bool> mDebugOn;                        //!< by tensor: the debug state of a marked debug tensor
+    bool mUnfusedDebugOn{false};                       //!< setUnfusedTensorsDebugState
+    bool mAnyDebugOn{false};                           //!< some debug tensor is on, so runs look for them
+    std::vector<std::vector<int32_t>> mDebugTensorsOf; //!< by layer: the debug tensors among its outputs
+    std::vector<int32_t> mDebugInputs;                 //!< the network inputs that are debug tensors
 };
 
 } // namespace kiln::runtime

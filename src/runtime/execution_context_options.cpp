@@ -1,5 +1,5 @@
 // IExecutionContext's calls beyond running: strides, shape inference, output addresses, and the TensorRT features
-// Kiln has nothing behind yet (debug tensors, input-consumed events), which fail with one error naming the call.
+// Kiln has nothing behind yet (input-consumed events), which fail with one error naming the call.
 #include "runtime/execution_context.h"
 
 #include "core/logging.h"
@@ -110,24 +110,6 @@ bool ExecutionContext::setNvtxVerbosity(nvinfer1::ProfilingVerbosity verbosity) 
         return false;
     }
     mNvtxVerbosity = verbosity; // Kiln emits no NVTX ranges; the level is kept for getNvtxVerbosity
-    return true;
-}
-
-bool ExecutionContext::setTensorDebugState(char const* name, bool /*flag*/) noexcept
-{
-    logError(std::string("IExecutionContext::setTensorDebugState: '") + (name ? name : "(null)")
-        + "' is not a debug tensor (Kiln's networks have no debug tensors yet)");
-    return false;
-}
-
-bool ExecutionContext::setUnfusedTensorsDebugState(bool flag) noexcept
-{
-    if (flag)
-    {
-        logError("IExecutionContext::setUnfusedTensorsDebugState: the engine has no unfused debug tensors "
-                 "(Kiln refuses INetworkDefinition::markUnfusedTensorsAsDebugTensors)");
-        return false;
-    }
     return true;
 }
 

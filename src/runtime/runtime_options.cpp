@@ -1,5 +1,5 @@
-// IRuntime's options that Kiln has nothing behind (DLA, lean runtimes), and createInferRefitter: each refusal logs
-// one error naming the call and why (docs/api-coverage.md lists them).
+// IRuntime's options that Kiln has nothing behind (DLA, lean runtimes): each refusal logs one error naming the call
+// and why (docs/api-coverage.md lists them).
 #include "runtime/runtime.h"
 
 #include "core/logging.h"
@@ -22,9 +22,3 @@ nvinfer1::IRuntime* Runtime::loadRuntime(char const* /*path*/) noexcept
 }
 
 } // namespace kiln::runtime
-
-extern "C" void* createInferRefitter_INTERNAL(void* /*engine*/, void* /*logger*/, int32_t /*version*/) noexcept
-{
-    kiln::logError("createInferRefitter: Kiln cannot refit engines yet (its plans keep no refittable weights)");
-    return nullptr;
-}

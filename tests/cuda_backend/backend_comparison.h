@@ -86,10 +86,13 @@ inline std::unique_ptr<RecordingOutputAllocator> outputAllocatorFor(kiln::Backen
         [](void* memory) { cudaFree(memory); });
 }
 
+//! Sets up an execution context before it runs (a debug listener, debug states).
+using ContextSetup = std::function<void(IExecutionContext&)>;
+
 //! Loads serialized plan `blob`, for `backend`, runs it once with `inputs` and returns every output by name. Outputs
 //! whose shape is data-dependent are received through an output allocator.
 inline std::map<std::string, HostTensor> runPlan(kiln::Backend backend, std::vector<uint8_t> const& blob,
-    std::map<std::string, HostTensor> const& inputs, cudaStream_t stream = nullptr)
+    std::map<std::string, HostTensor> const& inputs, cudaStream_t stream = nullptr, ContextSetup const& setup = {})
 {
     kiln::test::RecordingLogger logger;
     std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
@@ -100,6 +103,10 @@ inline std::map<std::string, HostTensor> runPlan(kiln::Backend backend, std::vec
         return {};
     }
     std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+    if (setup)
+    {
+        setup(*context);
+    }
     bool const device = backend == kiln::Backend::kCUDA;
     std::map<std::string, void*> deviceBuffers;
     std::map<std::string, std::unique_ptr<RecordingOutputAllocator>> allocators;
@@ -187,7 +194,7 @@ inline std::map<std::string, HostTensor> runPlan(kiln::Backend backend, std::vec
 //! every output by name.
 inline std::map<std::string, HostTensor> runOn(kiln::Backend backend, NetworkMaker const& maker,
     std::map<std::string, HostTensor> const& inputs, bool fp16 = false, cudaStream_t stream = nullptr,
-    BuildSettings const& settings = {})
+    BuildSettings const& settings = {}, ContextSetup const& setup = {})
 {
     kiln::test::RecordingLogger logger;
     std::unique_ptr<IHostMemory> const plan = buildPlan(logger, backend, maker, fp16, settings);
@@ -196,7 +203,7 @@ inline std::map<std::string, HostTensor> runOn(kiln::Backend backend, NetworkMak
         return {};
     }
     auto const* bytes = static_cast<uint8_t const*>(plan->data());
-    return runPlan(backend, std::vector<uint8_t>(bytes, bytes + plan->size()), inputs, stream);
+    return runPlan(backend, std::vector<uint8_t>(bytes, bytes + plan->size()), inputs, stream, setup);
 }
 
 //! Device memory holding `bytes`, freed at the end of the scope.

@@ -1,11 +1,12 @@
 // IParser::loadModelProto, loadInitializer and parseModelProto: a model whose initializer the application replaces
 // before the import runs as that replacement says, and each misuse fails with an error naming the call. Also the
-// ONNX refitter entry point, which Kiln refuses (no refit).
+// ONNX refitter, which refits an engine from a model's initializers (the parser named its weights after them).
 #include "expect_close.h"
 #include "onnx_harness.h"
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -99,12 +100,86 @@ TEST(OnnxLoadedModel, UndecodableBytesAreAModelError)
     EXPECT_EQ(h.parser->getError(0)->code(), nvonnxparser::ErrorCode::kMODEL_DESERIALIZE_FAILED);
 }
 
-TEST(OnnxParserRefitter, IsRefusedWithAnErrorNamingTheCall)
+//! scaleAndShift() with other initializer values.
+std::string scaleAndShiftWith(std::vector<float> const& w, std::vector<float> const& b)
 {
-    RecordingLogger logger;
-    // No IRefitter can be made in Kiln (createInferRefitter refuses), so the entry point is called directly.
-    EXPECT_EQ(createNvOnnxParserRefitter_INTERNAL(nullptr, &logger, NV_ONNX_PARSER_VERSION), nullptr);
-    EXPECT_NE(logger.errors().find("createParserRefitter: Kiln cannot refit engines yet"), std::string::npos);
+    ModelBuilder m;
+    m.input("x", kFloat, {2});
+    m.floats("w", {2}, w);
+    m.floats("b", {2}, b);
+    m.node("Mul", {"x", "w"}, {"xw"});
+    m.node("Add", {"xw", "b"}, {"y"});
+    m.output("y", kFloat);
+    return m.bytes();
+}
+
+//! A refittable engine of scaleAndShift(): the parser named its weights after the initializers.
+void buildRefittable(OnnxHarness& h)
+{
+    std::string const model = scaleAndShift();
+    ASSERT_TRUE(h.parse(model)) << h.parserErrors();
+    h.config->setFlag(nvinfer1::BuilderFlag::kREFIT);
+    expectClose(runOnTwoFour(h), {2.0F, 8.0F}, 0.0F);
+}
+
+std::vector<float> runEngine(OnnxHarness& h)
+{
+    std::vector<float> const x{2.0F, 4.0F};
+    std::vector<float> y(2, -1.0F);
+    EXPECT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
+    return y;
+}
+
+TEST(OnnxParserRefitter, RefitsFromAnotherModelsInitializers)
+{
+    OnnxHarness h;
+    buildRefittable(h);
+    std::unique_ptr<nvinfer1::IRefitter> refitter{nvinfer1::createInferRefitter(*h.engine, h.logger)};
+    ASSERT_NE(refitter, nullptr) << h.logger.errors();
+    EXPECT_EQ(refitter->getAllWeights(0, nullptr), 2); // "w" and "b"
+    std::unique_ptr<nvonnxparser::IParserRefitter> onnxRefitter{
+        nvonnxparser::createParserRefitter(*refitter, h.logger)};
+    ASSERT_NE(onnxRefitter, nullptr);
+    std::string const retrained = scaleAndShiftWith({3.0F, 5.0F}, {0.5F, -1.0F});
+    ASSERT_TRUE(onnxRefitter->refitFromBytes(retrained.data(), retrained.size())) << h.logger.errors();
+    ASSERT_TRUE(refitter->refitCudaEngine());
+    expectClose(runEngine(h), {6.5F, 19.0F}, 0.0F);
+
+    // The loaded-model form: the initializer replaced before the refit.
+    ASSERT_TRUE(onnxRefitter->loadModelProto(retrained.data(), retrained.size()));
+    float const b[] = {10.0F, 20.0F};
+    ASSERT_TRUE(onnxRefitter->loadInitializer("b", b, sizeof(b)));
+    ASSERT_TRUE(onnxRefitter->refitModelProto()) << h.logger.errors();
+    ASSERT_TRUE(refitter->refitCudaEngine());
+    expectClose(runEngine(h), {16.0F, 40.0F}, 0.0F);
+}
+
+TEST(OnnxParserRefitter, AModelWithoutTheEnginesWeightsFailsNamingThem)
+{
+    OnnxHarness h;
+    buildRefittable(h);
+    std::unique_ptr<nvinfer1::IRefitter> refitter{nvinfer1::createInferRefitter(*h.engine, h.logger)};
+    ASSERT_NE(refitter, nullptr);
+    std::unique_ptr<nvonnxparser::IParserRefitter> onnxRefitter{
+        nvonnxparser::createParserRefitter(*refitter, h.logger)};
+    ModelBuilder m;
+    m.input("x", kFloat, {2});
+    m.floats("w", {2}, {1.0F, 1.0F});
+    m.node("Mul", {"x", "w"}, {"y"});
+    m.output("y", kFloat);
+    std::string const other = m.bytes();
+    EXPECT_FALSE(onnxRefitter->refitFromBytes(other.data(), other.size()));
+    ASSERT_EQ(onnxRefitter->getNbErrors(), 1);
+    EXPECT_EQ(onnxRefitter->getError(0)->code(), nvonnxparser::ErrorCode::kREFIT_FAILED);
+    EXPECT_NE(std::string(onnxRefitter->getError(0)->desc()).find("the engine's weights \"b\""), std::string::npos)
+        << onnxRefitter->getError(0)->desc();
+    std::string const junk = "not a model";
+    EXPECT_FALSE(onnxRefitter->refitFromBytes(junk.data(), junk.size()));
+    EXPECT_FALSE(onnxRefitter->refitFromFile("/nonexistent/model.onnx"));
+    EXPECT_FALSE(onnxRefitter->refitModelProto());
+    EXPECT_EQ(onnxRefitter->getNbErrors(), 4);
+    onnxRefitter->clearErrors();
+    EXPECT_EQ(onnxRefitter->getNbErrors(), 0);
 }
 
 } // namespace

@@ -69,7 +69,7 @@ class Listener(trt.IDebugListener):
         trt.IDebugListener.__init__(self)
 
     def process_debug_tensor(self, addr, location, type, shape, name, stream):
-        raise AssertionError("Kiln's engines have no debug tensors")
+        raise AssertionError("the networks of these tests mark no debug tensor")
 
 
 class Recorder(trt.IErrorRecorder):

@@ -490,6 +490,12 @@ TEST(KilnTrtexecFlags, BuildFlagsBeyondKilnsOwnBuildDumpTheLayersAndThePlanSaysI
     ASSERT_EQ(best.exitCode, 0) << best.output;
     EXPECT_TRUE(contains(best.output, "--best: Kiln has no INT8; FP16 and FP32 are enabled")) << best.output;
 
+    // The bundled model's convolution weights are its initializers: refittable, by the initializers' names.
+    auto const refit = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins, "--refit"} + kQuick);
+    ASSERT_EQ(refit.exitCode, 0) << refit.output;
+    EXPECT_TRUE(std::regex_search(refit.output, std::regex(R"(Refittable weights: [1-9]\d* \([1-9]\d* named\))")))
+        << refit.output;
+
     auto const int8 = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--int8"});
     EXPECT_NE(int8.exitCode, 0);
     EXPECT_TRUE(contains(int8.output, "--int8: Kiln has no INT8 kernels yet")) << int8.output;

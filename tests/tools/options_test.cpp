@@ -122,7 +122,6 @@ TEST(Options, RefusedInputsNameTheProblem)
              {{"--onnx=m.onnx", "stray"}, "unexpected argument stray"},
              {{"--onnx=m.onnx", "--loadInputs=", "--fp16"}, "--loadInputs has an empty value"},
              {{"--onnx=m.onnx", "--int8"}, "--int8: Kiln has no INT8 kernels yet"},
-             {{"--onnx=m.onnx", "--refit"}, "--refit: Kiln's plans cannot be refitted yet"},
              {{"--onnx=m.onnx", "--versionCompatible"}, "--versionCompatible: Kiln's plans are run by Kiln's own"},
              {{"--onnx=m.onnx", "--inputIOFormats=fp16:chw"}, "--inputIOFormats: not supported yet"},
              {{"--onnx=m.onnx", "--layerPrecisions=conv:fp16"}, "--layerPrecisions: not supported yet"},

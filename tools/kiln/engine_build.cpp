@@ -186,6 +186,10 @@ void configure(nvinfer1::IBuilderConfig& config, Options const& options, BuildRe
     {
         config.setFlag(nvinfer1::BuilderFlag::kDISABLE_TIMING_CACHE);
     }
+    if (options.refit)
+    {
+        config.setFlag(nvinfer1::BuilderFlag::kREFIT);
+    }
 }
 
 //! Marks every output of every layer (except shape computations) as a network output. With reduced

@@ -49,6 +49,7 @@ struct Options
     std::optional<nvinfer1::ProfilingVerbosity> profilingVerbosity;
     std::vector<TacticSourceChange> tacticSourceChanges;
     bool noBuilderCache{false}; //!< kDISABLE_TIMING_CACHE
+    bool refit{false};          //!< --refit: a refittable engine (kREFIT), whose refittable weights are listed
 
     // Inference.
     bool skipInference{false};

@@ -110,6 +110,28 @@ bool printPlanVersion(std::string const& path)
     return true;
 }
 
+//! --refit: the engine's refittable weights, each as its layer and role (and its name, where it has one).
+bool listRefittableWeights(nvinfer1::ICudaEngine& engine)
+{
+    std::unique_ptr<nvinfer1::IRefitter> refitter{nvinfer1::createInferRefitter(engine, logger())};
+    if (refitter == nullptr)
+    {
+        return false; // the refitter logged why
+    }
+    int32_t const count = refitter->getAll(0, nullptr, nullptr);
+    std::vector<char const*> layers(static_cast<size_t>(count));
+    std::vector<nvinfer1::WeightsRole> roles(static_cast<size_t>(count));
+    refitter->getAll(count, layers.data(), roles.data());
+    logInfo("Refittable weights: " + std::to_string(count) + " (" + std::to_string(refitter->getAllWeights(0, nullptr))
+        + " named)");
+    char const* const roleNames[] = {"kernel", "bias", "shift", "scale", "constant", "any"};
+    for (size_t i = 0; i < layers.size(); ++i)
+    {
+        logVerbose(std::string("  ") + layers[i] + ": " + roleNames[static_cast<int32_t>(roles[i])]);
+    }
+    return true;
+}
+
 //! The engine to run: loaded from --loadEngine, or built from --onnx (and saved with --saveEngine).
 bool obtainEngine(Options const& o, LoadedEngine& loaded)
 {
@@ -268,7 +290,7 @@ int runMainCommand(int argc, char** argv)
         return finish(printPlanVersion(o.loadEngine), o.commandLine);
     }
     LoadedEngine loaded;
-    if (!obtainEngine(o, loaded))
+    if (!obtainEngine(o, loaded) || (o.refit && !listRefittableWeights(*loaded.engine)))
     {
         return finish(false, o.commandLine);
     }

@@ -25,7 +25,6 @@ std::vector<std::string> refusals(TrtexecFlags const& f)
         }
     };
     refuse(f.int8, "--int8", "Kiln has no INT8 kernels yet; build in FP32, or with --fp16");
-    refuse(f.refit, "--refit", "Kiln's plans cannot be refitted yet (IRefitter is refused too)");
     refuse(f.versionCompatible, "--versionCompatible",
         "Kiln's plans are run by Kiln's own runtime; there is no lean runtime to embed in them");
     char const* const ioFormats = "not supported yet: Kiln's I/O tensors keep the types the network gives them, in "
@@ -113,7 +112,8 @@ void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
     group->add_flag("--getPlanVersionOnly", o.getPlanVersionOnly,
         "Print the plan file's format version and the Kiln version that wrote it, then exit (with --loadEngine)");
     group->add_flag("--int8", f.int8, "Refused: Kiln has no INT8 yet");
-    group->add_flag("--refit", f.refit, "Refused: Kiln's plans cannot be refitted yet");
+    group->add_flag("--refit", o.refit,
+        "Build a refittable engine (kREFIT: weights an IRefitter can replace) and list its refittable weights");
     group->add_flag("--versionCompatible", f.versionCompatible, "Refused: there is no lean runtime to embed");
     group->add_option("--inputIOFormats", f.inputIOFormats, "Refused: I/O tensors keep the network's types");
     group->add_option("--outputIOFormats", f.outputIOFormats, "Refused: I/O tensors keep the network's types");

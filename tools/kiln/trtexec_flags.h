@@ -1,7 +1,7 @@
 // trtexec's flags that are not Kiln's own but that scripts written for trtexec pass: taken with trtexec's meaning
 // where Kiln has it (--workspace, --best, --stronglyTyped, --builderOptimizationLevel, --profilingVerbosity,
-// --tacticSources, --noBuilderCache, --dumpLayerInfo, --getPlanVersionOnly), refused with the reason where it has
-// not (--int8, --refit, --versionCompatible, I/O formats and per-layer precisions). Never "unknown flag".
+// --tacticSources, --noBuilderCache, --dumpLayerInfo, --getPlanVersionOnly, --refit), refused with the reason where
+// it has not (--int8, --versionCompatible, I/O formats and per-layer precisions). Never "unknown flag".
 #pragma once
 
 #include "options.h"
@@ -24,7 +24,6 @@ struct TrtexecFlags
     std::string tacticSources;
     // Refused: the flag as written, when given.
     bool int8{false};
-    bool refit{false};
     bool versionCompatible{false};
     std::string inputIOFormats;
     std::string outputIOFormats;

@@ -89,7 +89,7 @@ std::vector<bool> unneededLayers(plan::PlanModel const& model, std::vector<Const
         bool needed = layer.outputs.size() != 1 || values[layer.outputs[0]].data == nullptr;
         for (int32_t t : layer.outputs)
         {
-            needed = needed || model.tensors[t].ioMode != nvinfer1::TensorIOMode::kNONE || readByContext[t];
+            needed = needed || plan::isObserved(model.tensors[t]) || readByContext[t];
             for (size_t reader : readers[t])
             {
                 std::vector<int32_t> const& inputs = model.layers[reader].inputs;

@@ -22,6 +22,10 @@ struct ConstantParams final : LayerParamsOf<ConstantParams, nvinfer1::LayerType:
     }
 
     bool infer(InferenceContext& ctx) const override;
+    WeightsBuffer* weightsOfRole(nvinfer1::WeightsRole role) override
+    {
+        return role == nvinfer1::WeightsRole::kCONSTANT ? &weights : nullptr;
+    }
     bool keepsItsTypes() const override
     {
         return true;

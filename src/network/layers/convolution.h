@@ -45,6 +45,12 @@ struct WindowedFilterParams
         kernel = kernel.storedAs(type);
         bias = bias.storedAs(type);
     }
+    WeightsBuffer* filterWeightsOfRole(nvinfer1::WeightsRole role)
+    {
+        return role == nvinfer1::WeightsRole::kKERNEL ? &kernel
+            : role == nvinfer1::WeightsRole::kBIAS    ? &bias
+                                                      : nullptr;
+    }
 };
 
 struct ConvolutionParams final : LayerParamsOf<ConvolutionParams, nvinfer1::LayerType::kCONVOLUTION>,
@@ -59,6 +65,10 @@ struct ConvolutionParams final : LayerParamsOf<ConvolutionParams, nvinfer1::Laye
     void storeWeightsAs(nvinfer1::DataType type) override
     {
         storeFilterWeightsAs(type);
+    }
+    WeightsBuffer* weightsOfRole(nvinfer1::WeightsRole role) override
+    {
+        return filterWeightsOfRole(role);
     }
     bool infer(InferenceContext& ctx) const override
     {
@@ -78,6 +88,10 @@ struct DeconvolutionParams final : LayerParamsOf<DeconvolutionParams, nvinfer1::
     void storeWeightsAs(nvinfer1::DataType type) override
     {
         storeFilterWeightsAs(type);
+    }
+    WeightsBuffer* weightsOfRole(nvinfer1::WeightsRole role) override
+    {
+        return filterWeightsOfRole(role);
     }
     bool infer(InferenceContext& ctx) const override
     {

@@ -32,6 +32,13 @@ struct ScaleParams final : LayerParamsOf<ScaleParams, nvinfer1::LayerType::kSCAL
         scale = scale.storedAs(type);
         power = power.storedAs(type);
     }
+    //! The power has no refit role (as in TensorRT).
+    WeightsBuffer* weightsOfRole(nvinfer1::WeightsRole role) override
+    {
+        return role == nvinfer1::WeightsRole::kSHIFT ? &shift
+            : role == nvinfer1::WeightsRole::kSCALE  ? &scale
+                                                     : nullptr;
+    }
     bool infer(InferenceContext& ctx) const override;
 };
 

@@ -58,11 +58,14 @@ std::vector<Value> importConv(ImportContext& ctx, Node const& node)
     nvinfer1::Weights bias{weights.type, nullptr, 0};
     if (node.hasInput(2))
     {
-        bias = constantWeights(node, 2, "the bias (input 2)").weights();
+        ConstantData const& biasData = constantWeights(node, 2, "the bias (input 2)");
+        bias = biasData.weights();
+        ctx.nameWeights(biasData);
     }
     int64_t const group = node.attrInt("group", 1);
     auto& layer = ctx.check(
         ctx.network().addConvolutionNd(input, weights.shape[0], window.kernel, weights.weights(), bias), "convolution");
+    ctx.nameWeights(weights);
     layer.setNbGroups(group);
     applyWindow(layer, window);
     return single(*layer.getOutput(0));

@@ -93,7 +93,7 @@ private:
         {
             return std::nullopt;
         }
-        auto const* params = paramsOf<network::ConstantParams>(mModel.layers[*p]);
+        auto const* params = fixedConstant(mModel.layers[*p]);
         if (params == nullptr || params->weights.count() != 1 || !isFloatType(params->weights.type()))
         {
             return std::nullopt;
@@ -156,8 +156,7 @@ private:
         {
             std::optional<std::pair<int32_t, float>> const factor = scaling(*p);
             if (!factor || !fits(*p, precision, type) || mReaders[tensor].size() != 1
-                || mModel.tensors[tensor].ioMode != nvinfer1::TensorIOMode::kNONE
-                || !sameShape(mModel, factor->first, tensor))
+                || isObserved(mModel.tensors[tensor]) || !sameShape(mModel, factor->first, tensor))
             {
                 break;
             }
@@ -260,7 +259,7 @@ private:
     //! Whether `tensor` is an internal activation (not a network output) that one layer reads.
     bool internalWithOneReader(int32_t tensor) const
     {
-        return mReaders[tensor].size() == 1 && mModel.tensors[tensor].ioMode == nvinfer1::TensorIOMode::kNONE;
+        return mReaders[tensor].size() == 1 && !isObserved(mModel.tensors[tensor]);
     }
 
     //! Whether two tensors have as many axes. A mask whose sum has the scores' shape broadcasts into them, and
@@ -328,7 +327,7 @@ private:
     {
         int32_t const p = mModel.layers[softmax].outputs[0];
         std::vector<size_t> const& readers = mReaders[p];
-        if (readers.size() != 2 || mModel.tensors[p].ioMode != nvinfer1::TensorIOMode::kNONE)
+        if (readers.size() != 2 || isObserved(mModel.tensors[p]))
         {
             return std::nullopt;
         }
@@ -506,7 +505,7 @@ private:
                 continue;
             }
             int32_t const made = mModel.layers[c].outputs[0];
-            if (mReaders[made].empty() && mModel.tensors[made].ioMode == nvinfer1::TensorIOMode::kNONE)
+            if (mReaders[made].empty() && !isObserved(mModel.tensors[made]))
             {
                 mRemoved[c] = true;
             }

@@ -104,7 +104,7 @@ private:
         for (int64_t p = mProducers[t]; p >= 0; p = mProducers[mModel.layers[p].inputs[0]])
         {
             LayerRecord const& producer = mModel.layers[p];
-            if (auto const* constant = paramsOf<network::ConstantParams>(producer))
+            if (auto const* constant = fixedConstant(producer))
             {
                 std::vector<float> const values = constant->weights.toFloat();
                 return values.size() == 1 ? std::optional<float>(values[0]) : std::nullopt;
@@ -253,8 +253,7 @@ private:
     //! Removes the layers that made tensor `t` (a constant, and shuffles of it) while nothing reads what they make.
     void dropUnread(int32_t t)
     {
-        while (t >= 0 && mProducers[t] >= 0 && mReaders[t].empty()
-            && mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kNONE)
+        while (t >= 0 && mProducers[t] >= 0 && mReaders[t].empty() && !isObserved(mModel.tensors[t]))
         {
             auto const p = static_cast<size_t>(mProducers[t]);
             LayerRecord const& producer = mModel.layers[p];

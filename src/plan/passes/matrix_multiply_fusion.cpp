@@ -131,7 +131,7 @@ private:
             bias.producers.push_back(static_cast<size_t>(p));
             if (producer.type == LayerType::kCONSTANT)
             {
-                auto const params = paramsOf<network::ConstantParams>(producer);
+                auto const params = fixedConstant(producer);
                 if (!params || params->weights.count() != columns || !isFloatType(params->weights.type()))
                 {
                     return std::nullopt;
@@ -258,7 +258,7 @@ private:
         for (size_t p : producers)
         {
             int32_t const made = mModel.layers[p].outputs[0];
-            if (!mReaders[made].empty() || mModel.tensors[made].ioMode != nvinfer1::TensorIOMode::kNONE)
+            if (!mReaders[made].empty() || isObserved(mModel.tensors[made]))
             {
                 return;
             }

@@ -190,8 +190,7 @@ private:
         std::vector<size_t> const& readers = mGraph.readers(d);
         bool const inside
             = std::all_of(readers.begin(), readers.end(), [&](size_t r) { return r == square || r == e.divider; });
-        if (!inside || mGraph.model().tensors[d].ioMode != nvinfer1::TensorIOMode::kNONE
-            || !sameShape(mGraph.model(), d, difference->inputs[0]))
+        if (!inside || isObserved(mGraph.model().tensors[d]) || !sameShape(mGraph.model(), d, difference->inputs[0]))
         {
             return;
         }

@@ -83,7 +83,7 @@ std::optional<float> PatternGraph::scalar(int32_t t) const
     for (std::optional<size_t> p = producer(t); p; p = producer(mModel.layers[*p].inputs[0]))
     {
         LayerRecord const& layer = mModel.layers[*p];
-        if (auto const* constant = paramsOf<network::ConstantParams>(layer))
+        if (auto const* constant = fixedConstant(layer))
         {
             std::vector<float> const values = constant->weights.toFloat();
             return values.size() == 1 ? std::optional<float>(values[0]) : std::nullopt;
@@ -181,7 +181,7 @@ void PatternGraph::replace(std::vector<size_t> const& absorbed, size_t at, Layer
 //! Removes the layers that made tensor `t` (a constant, and shuffles of it) while nothing reads what they make.
 void PatternGraph::dropUnread(int32_t t)
 {
-    while (t >= 0 && mReaders[t].empty() && mModel.tensors[t].ioMode == nvinfer1::TensorIOMode::kNONE)
+    while (t >= 0 && mReaders[t].empty() && !isObserved(mModel.tensors[t]))
     {
         std::optional<size_t> const p = producer(t);
         if (!p)

@@ -152,7 +152,7 @@ private:
     //! Whether every layer reading tensor `t` is in `members`, and nothing outside the layers reads it.
     bool readOnlyBy(int32_t t, std::vector<size_t> const& members) const
     {
-        if (mModel.tensors[t].ioMode != nvinfer1::TensorIOMode::kNONE)
+        if (isObserved(mModel.tensors[t]))
         {
             return false;
         }

@@ -171,7 +171,7 @@ private:
             s = layer(*p).inputs[0];
             p = mGraph.producer(s);
             // The fused layer writes the cast's output, not the sum before it: nothing else may read that.
-            if (mGraph.readers(s).size() != 1 || model().tensors[s].ioMode != nvinfer1::TensorIOMode::kNONE)
+            if (mGraph.readers(s).size() != 1 || isObserved(model().tensors[s]))
             {
                 return std::nullopt;
             }
@@ -185,8 +185,7 @@ private:
         r.sum = *p;
         r.x = sum->inputs[0];
         r.residual = sum->inputs[1];
-        bool const othersRead = mGraph.readers(x).size() > 1
-            || model().tensors[x].ioMode != nvinfer1::TensorIOMode::kNONE;
+        bool const othersRead = mGraph.readers(x).size() > 1 || isObserved(model().tensors[x]);
         if (model().tensors[x].values || (othersRead && !readLater(x, l)))
         {
             return std::nullopt;

@@ -105,7 +105,8 @@ void foldScalesIntoConvolutions(PlanModel& model)
     {
         LayerRecord& convolution = model.layers[l];
         std::optional<size_t> const next = soleReader(model, readers, l);
-        if (!foldableConvolution(model, convolution) || !next)
+        if (!foldableConvolution(model, convolution) || !next || holdsRefittableWeights(convolution)
+            || holdsRefittableWeights(model.layers[*next]))
         {
             continue;
         }

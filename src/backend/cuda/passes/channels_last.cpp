@@ -122,8 +122,9 @@ void chooseChannelsLast(plan::PlanModel& model)
         }
         for (int32_t output : layer.outputs)
         {
-            // The application's buffers are linear: an output of the network is converted as it is written.
-            if (model.tensors[output].ioMode == nvinfer1::TensorIOMode::kNONE)
+            // The application's buffers are linear, and so are the values a debug listener gets: an output of the
+            // network or a debug tensor is converted as it is written.
+            if (!plan::isObserved(model.tensors[output]))
             {
                 model.tensors[output].format = TensorFormat::kHWC;
             }
