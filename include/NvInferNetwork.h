@@ -183,6 +183,7 @@ public:
     virtual Dims getPaddingNd() const noexcept = 0;
     virtual void setDilationNd(Dims const& dilation) noexcept = 0;
     virtual Dims getDilationNd() const noexcept = 0;
+    using ILayer::setInput;
 
 protected:
     ~IConvolutionLayer() noexcept override = default;
@@ -211,6 +212,7 @@ public:
     virtual Dims getStrideNd() const noexcept = 0;
     virtual void setPaddingNd(Dims const& padding) noexcept = 0;
     virtual Dims getPaddingNd() const noexcept = 0;
+    using ILayer::setInput;
     virtual void setDilationNd(Dims const& dilation) noexcept = 0;
     virtual Dims getDilationNd() const noexcept = 0;
 
@@ -410,9 +412,9 @@ public:
     virtual int32_t getK() const noexcept = 0;
     virtual void setReduceAxes(uint32_t reduceAxes) noexcept = 0;
     virtual uint32_t getReduceAxes() const noexcept = 0;
+    using ILayer::setInput;
     virtual bool setIndicesType(DataType type) noexcept = 0;
     virtual DataType getIndicesType() const noexcept = 0;
-    using ILayer::setInput;
 
 protected:
     ~ITopKLayer() noexcept override = default;
@@ -804,6 +806,7 @@ public:
     //! maximum are 5000 (2000 on SM 5.3 and 6.2 devices). A negative limit is logged as an error and changes nothing.
     virtual void setTopKBoxLimit(int32_t limit) noexcept = 0;
     virtual int32_t getTopKBoxLimit() const noexcept = 0;
+    using ILayer::setInput;
     //! The type of output 0: kINT32 (the default) or kINT64; false (with an error) for any other type, keeping the
     //! type set before.
     virtual bool setIndicesType(DataType type) noexcept = 0;

@@ -324,43 +324,32 @@ public:
     virtual Weights getWeightsPrototype(char const* weightsName) const noexcept = 0;
 };
 
-//! A built network, immutable and shared by its execution contexts.
+//! A built network, shared by its execution contexts; only a refit (IRefitter) changes it, and only its weights. The
+//! methods are declared in TensorRT 10.15's order (tests/dialects/check_declaration_order.py).
 class ICudaEngine : public INoCopy
 {
 public:
     ~ICudaEngine() noexcept override = default;
-    virtual int32_t getNbIOTensors() const noexcept = 0;
-    virtual char const* getIOTensorName(int32_t index) const noexcept = 0;
     //! Dims with -1 where the extent is chosen at run time; {-1, {}} for an unknown name.
     virtual Dims getTensorShape(char const* tensorName) const noexcept = 0;
     virtual DataType getTensorDataType(char const* tensorName) const noexcept = 0;
-    virtual TensorIOMode getTensorIOMode(char const* tensorName) const noexcept = 0;
-    //! The input an output must share memory with (TensorRT 10.15, for layers that update an input in place, such
-    //! as IKVCacheUpdateLayer): always nullptr, as no Kiln engine has such a layer.
-    virtual char const* getAliasedInputTensor(char const* tensorName) const noexcept = 0;
-    virtual TensorFormat getTensorFormat(char const* tensorName) const noexcept = 0;
-    virtual int32_t getNbOptimizationProfiles() const noexcept = 0;
-    virtual Dims getProfileShape(
-        char const* tensorName, int32_t profileIndex, OptProfileSelector select) const noexcept = 0;
     virtual int32_t getNbLayers() const noexcept = 0;
     virtual IHostMemory* serialize() const noexcept = 0;
     //! nullptr (with the reason logged) when a plugin cannot attach or the memory cannot be allocated; the engine
     //! stays usable. With kUSER_MANAGED the context owns no activation memory until setDeviceMemoryV2.
     virtual IExecutionContext* createExecutionContext(
         ExecutionContextAllocationStrategy strategy = ExecutionContextAllocationStrategy::kSTATIC) noexcept = 0;
+    virtual TensorLocation getTensorLocation(char const* tensorName) const noexcept = 0;
+    virtual bool isShapeInferenceIO(char const* tensorName) const noexcept = 0;
+    virtual TensorIOMode getTensorIOMode(char const* tensorName) const noexcept = 0;
+    //! The input an output must share memory with (TensorRT 10.15, for layers that update an input in place, such
+    //! as IKVCacheUpdateLayer): always nullptr, as no Kiln engine has such a layer.
+    virtual char const* getAliasedInputTensor(char const* tensorName) const noexcept = 0;
     //! Deprecated in TensorRT 10: createExecutionContext(ExecutionContextAllocationStrategy::kUSER_MANAGED).
     IExecutionContext* createExecutionContextWithoutDeviceMemory() noexcept
     {
         return createExecutionContext(ExecutionContextAllocationStrategy::kUSER_MANAGED);
     }
-    virtual char const* getName() const noexcept = 0;
-    virtual bool isShapeInferenceIO(char const* tensorName) const noexcept = 0;
-    virtual TensorLocation getTensorLocation(char const* tensorName) const noexcept = 0;
-    //! The bytes of memory a context needs (what a kUSER_MANAGED context must be given): activations and plugin
-    //! workspaces, in device memory on the CUDA backend and in host memory on Kiln's CPU backend.
-    virtual int64_t getDeviceMemorySizeV2() const noexcept = 0;
-    //! The same for one optimization profile; -1 (with an error reported) for a profile that does not exist.
-    virtual int64_t getDeviceMemorySizeForProfileV2(int32_t profileIndex) const noexcept = 0;
     //! Deprecated in TensorRT 10.1: getDeviceMemorySizeV2.
     size_t getDeviceMemorySize() const noexcept
     {
@@ -372,25 +361,22 @@ public:
         int64_t const size = getDeviceMemorySizeForProfileV2(profileIndex);
         return size < 0 ? 0 : static_cast<size_t>(size);
     }
-    //! Describes the engine's layers (delete it before the engine). Kiln always gives the detailed view:
-    //! layer types, chosen precisions, tensor types and shapes, and for plugins where their creator came from.
-    virtual IEngineInspector* createEngineInspector() const noexcept = 0;
-
-    // TensorRT 10's other engine queries. An I/O tensor keeps one format in every profile in Kiln's plans, so the
-    // per-profile forms give the same answers as the others (after checking the profile index).
-
-    //! A context made with the strategy of runtimeConfig (nullptr: kSTATIC).
-    virtual IExecutionContext* createExecutionContext(IRuntimeConfig* runtimeConfig) noexcept = 0;
-    //! A runtime config with TensorRT's defaults; the caller deletes it.
-    virtual IRuntimeConfig* createRuntimeConfig() noexcept = 0;
+    //! The bytes of memory a context needs (what a kUSER_MANAGED context must be given): activations and plugin
+    //! workspaces, in device memory on the CUDA backend and in host memory on Kiln's CPU backend.
+    virtual int64_t getDeviceMemorySizeV2() const noexcept = 0;
+    //! The same for one optimization profile; -1 (with an error reported) for a profile that does not exist.
+    virtual int64_t getDeviceMemorySizeForProfileV2(int32_t profileIndex) const noexcept = 0;
     //! Whether the engine has weights a refitter may replace (built with kREFIT or kREFIT_INDIVIDUAL).
     virtual bool isRefittable() const noexcept = 0;
     //! For a vectorized format, the bytes of one component and the components of one vector; -1 for kLINEAR (not
-    //! vectorized) and for a name that is not an I/O tensor.
+    //! vectorized) and for a name that is not an I/O tensor. An I/O tensor keeps one format in every profile of a
+    //! Kiln plan, so this and the other per-profile forms answer as their forms without a profile (once the profile
+    //! index is checked).
     virtual int32_t getTensorBytesPerComponent(char const* tensorName) const noexcept = 0;
     virtual int32_t getTensorBytesPerComponent(char const* tensorName, int32_t profileIndex) const noexcept = 0;
     virtual int32_t getTensorComponentsPerElement(char const* tensorName) const noexcept = 0;
     virtual int32_t getTensorComponentsPerElement(char const* tensorName, int32_t profileIndex) const noexcept = 0;
+    virtual TensorFormat getTensorFormat(char const* tensorName) const noexcept = 0;
     virtual TensorFormat getTensorFormat(char const* tensorName, int32_t profileIndex) const noexcept = 0;
     //! A sentence naming the layout and type, e.g. "Row-major linear FP32 format"; "" for an unknown name.
     virtual char const* getTensorFormatDesc(char const* tensorName) const noexcept = 0;
@@ -398,6 +384,10 @@ public:
     //! The dimension a vectorized format splits; -1 when it is not vectorized.
     virtual int32_t getTensorVectorizedDim(char const* tensorName) const noexcept = 0;
     virtual int32_t getTensorVectorizedDim(char const* tensorName, int32_t profileIndex) const noexcept = 0;
+    virtual char const* getName() const noexcept = 0;
+    virtual int32_t getNbOptimizationProfiles() const noexcept = 0;
+    virtual Dims getProfileShape(
+        char const* tensorName, int32_t profileIndex, OptProfileSelector select) const noexcept = 0;
     //! The values IOptimizationProfile::setShapeValues gave a shape-tensor input; nullptr for other tensors.
     virtual int32_t const* getProfileTensorValues(
         char const* tensorName, int32_t profileIndex, OptProfileSelector select) const noexcept = 0;
@@ -411,6 +401,11 @@ public:
     //! what Kiln's inspector always gives.
     virtual TacticSources getTacticSources() const noexcept = 0;
     virtual ProfilingVerbosity getProfilingVerbosity() const noexcept = 0;
+    //! Describes the engine's layers (delete it before the engine). Kiln always gives the detailed view:
+    //! layer types, chosen precisions, tensor types and shapes, and for plugins where their creator came from.
+    virtual IEngineInspector* createEngineInspector() const noexcept = 0;
+    virtual int32_t getNbIOTensors() const noexcept = 0;
+    virtual char const* getIOTensorName(int32_t index) const noexcept = 0;
     virtual HardwareCompatibilityLevel getHardwareCompatibilityLevel() const noexcept = 0;
     //! 0: Kiln runs each context on the one stream it is given.
     virtual int32_t getNbAuxStreams() const noexcept = 0;
@@ -431,6 +426,11 @@ public:
     virtual int64_t getWeightStreamingScratchMemorySize() const noexcept = 0;
     //! Whether INetworkDefinition::markDebug marked the tensor.
     virtual bool isDebugTensor(char const* name) const noexcept = 0;
+
+    //! A context made with the strategy of runtimeConfig (nullptr: kSTATIC).
+    virtual IExecutionContext* createExecutionContext(IRuntimeConfig* runtimeConfig) noexcept = 0;
+    //! A runtime config with TensorRT's defaults; the caller deletes it.
+    virtual IRuntimeConfig* createRuntimeConfig() noexcept = 0;
     //! The int64 form of getProfileTensorValues (TensorRT 10.11): nullptr, as getProfileTensorValues.
     virtual int64_t const* getProfileTensorValuesV2(
         char const* tensorName, int32_t profileIndex, OptProfileSelector select) const noexcept = 0;
@@ -477,50 +477,66 @@ public:
 using IDebugListener = v_1_0::IDebugListener;
 
 //! The state of one inference stream: shapes, tensor addresses, plugin clones,
-//! scratch memory. One thread at a time; several contexts run at once.
+//! scratch memory. One thread at a time; several contexts run at once. The methods are declared in TensorRT 10.15's
+//! order.
 class IExecutionContext : public INoCopy
 {
 public:
     ~IExecutionContext() noexcept override = default;
-    virtual ICudaEngine const& getEngine() const noexcept = 0;
-    virtual void setName(char const* name) noexcept = 0;
-    virtual char const* getName() const noexcept = 0;
-    virtual bool setInputShape(char const* tensorName, Dims const& dims) noexcept = 0;
-    //! For outputs, the shape resolved from the current input shapes; -1 for an extent that is data-dependent until
-    //! a run has computed it (then the last run's extent, until an input shape or shape value changes).
-    virtual Dims getTensorShape(char const* tensorName) const noexcept = 0;
-    virtual bool allInputDimensionsSpecified() const noexcept = 0;
-    virtual bool setTensorAddress(char const* tensorName, void* data) noexcept = 0;
-    virtual void const* getTensorAddress(char const* tensorName) const noexcept = 0;
-    virtual bool setInputTensorAddress(char const* tensorName, void const* data) noexcept = 0;
-    virtual void* getOutputTensorAddress(char const* tensorName) const noexcept = 0;
-    virtual bool setOptimizationProfileAsync(int32_t profileIndex, cudaStream_t stream) noexcept = 0;
-    virtual int32_t getOptimizationProfile() const noexcept = 0;
-    //! Runs the network on stream (the CPU backend accepts a null stream and runs synchronously).
-    virtual bool enqueueV3(cudaStream_t stream) noexcept = 0;
-    //! Synchronous execution; bindings[i] is the address of I/O tensor i, in getIOTensorName order.
-    virtual bool executeV2(void* const* bindings) noexcept = 0;
-    virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
-    virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
+
+    //! Stored only: Kiln's executeV2 already reports a failing layer by name.
+    virtual void setDebugSync(bool sync) noexcept = 0;
+    virtual bool getDebugSync() const noexcept = 0;
     //! Per-layer times of every later run go to `profiler` (nullptr: none); it must outlive its use.
     virtual void setProfiler(IProfiler* profiler) noexcept = 0;
     virtual IProfiler* getProfiler() const noexcept = 0;
-    //! True (the default): each run reports its layer times itself. False: only reportToProfiler reports them.
-    virtual void setEnqueueEmitsProfile(bool enqueueEmitsProfile) noexcept = 0;
-    virtual bool getEnqueueEmitsProfile() const noexcept = 0;
-    //! Reports the last run's layer times to the profiler; false if no profiler is set.
-    virtual bool reportToProfiler() const noexcept = 0;
+    virtual ICudaEngine const& getEngine() const noexcept = 0;
+    virtual void setName(char const* name) noexcept = 0;
+    virtual char const* getName() const noexcept = 0;
+    //! Deprecated in TensorRT 10.1: setDeviceMemoryV2, trusting that the memory is large enough.
+    virtual void setDeviceMemory(void* memory) noexcept = 0;
     //! Gives a kUSER_MANAGED context its memory: at least ICudaEngine::getDeviceMemorySizeV2() bytes (`size`),
     //! 256-byte aligned, in device memory on the CUDA backend and in host memory on Kiln's CPU backend. The memory
     //! is in use from enqueueV3 until the work it queued is done. An error (and the memory not taken) when it is
     //! too small, misaligned, or the context allocates its own memory.
     virtual void setDeviceMemoryV2(void* memory, int64_t size) noexcept = 0;
-    //! Deprecated in TensorRT 10.1: setDeviceMemoryV2, trusting that the memory is large enough.
-    virtual void setDeviceMemory(void* memory) noexcept = 0;
+    //! Strides in elements of an I/O tensor's current shape (row-major; Kiln's I/O tensors are kLINEAR); {-1, {}}
+    //! for an unknown name or a shape not yet known.
+    virtual Dims getTensorStrides(char const* tensorName) const noexcept = 0;
+    virtual int32_t getOptimizationProfile() const noexcept = 0;
+    virtual bool setInputShape(char const* tensorName, Dims const& dims) noexcept = 0;
+    //! For outputs, the shape resolved from the current input shapes; -1 for an extent that is data-dependent until
+    //! a run has computed it (then the last run's extent, until an input shape or shape value changes).
+    virtual Dims getTensorShape(char const* tensorName) const noexcept = 0;
+    virtual bool allInputDimensionsSpecified() const noexcept = 0;
+    //! Deprecated in TensorRT 10.0: allInputDimensionsSpecified.
+    virtual bool allInputShapesSpecified() const noexcept = 0;
+    virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
+    virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
+    //! Synchronous execution; bindings[i] is the address of I/O tensor i, in getIOTensorName order.
+    virtual bool executeV2(void* const* bindings) noexcept = 0;
+    virtual bool setOptimizationProfileAsync(int32_t profileIndex, cudaStream_t stream) noexcept = 0;
+    //! True (the default): each run reports its layer times itself. False: only reportToProfiler reports them.
+    virtual void setEnqueueEmitsProfile(bool enqueueEmitsProfile) noexcept = 0;
+    virtual bool getEnqueueEmitsProfile() const noexcept = 0;
+    //! Reports the last run's layer times to the profiler; false if no profiler is set.
+    virtual bool reportToProfiler() const noexcept = 0;
+    virtual bool setTensorAddress(char const* tensorName, void* data) noexcept = 0;
+    virtual void const* getTensorAddress(char const* tensorName) const noexcept = 0;
+    //! setTensorAddress for an output; false (with an error) for a name that is not an output.
+    virtual bool setOutputTensorAddress(char const* tensorName, void* data) noexcept = 0;
+    virtual bool setInputTensorAddress(char const* tensorName, void const* data) noexcept = 0;
+    virtual void* getOutputTensorAddress(char const* tensorName) const noexcept = 0;
+    //! 0 when every input shape is set; else the number of inputs whose shape is missing, whose names are written
+    //! to tensorNames (up to nbMaxNames); -1 for bad arguments.
+    virtual int32_t inferShapes(int32_t nbMaxNames, char const** tensorNames) noexcept = 0;
     //! The bytes of memory the context needs for its current input shapes and profile; 0 (with an error reported)
     //! when they are not all known or do not fit the profile. Kiln's plan keeps every tensor at a fixed place sized
     //! for the profiles' largest shapes, so this is getDeviceMemorySizeV2() for any valid shapes.
     virtual size_t updateDeviceMemorySizeForShapes() noexcept = 0;
+    //! Refused for a non-null event (false, with an error): Kiln does not signal input consumption yet.
+    virtual bool setInputConsumedEvent(cudaEvent_t event) noexcept = 0;
+    virtual cudaEvent_t getInputConsumedEvent() const noexcept = 0;
     //! The allocator that gives output `tensorName` its memory in later runs (nullptr: none; the address set with
     //! setTensorAddress is used). False (with an error) for a name that is not an output.
     virtual bool setOutputAllocator(char const* tensorName, IOutputAllocator* outputAllocator) noexcept = 0;
@@ -528,28 +544,11 @@ public:
     //! The most bytes output `tensorName` can take for the current input shapes: its upper bound where its shape is
     //! data-dependent. -1 (with an error) for a name that is not an output or when the input shapes are not all set.
     virtual int64_t getMaxOutputSize(char const* tensorName) const noexcept = 0;
-
-    // TensorRT 10's other context calls.
-
-    //! Stored only: Kiln's executeV2 already reports a failing layer by name.
-    virtual void setDebugSync(bool sync) noexcept = 0;
-    virtual bool getDebugSync() const noexcept = 0;
-    //! Strides in elements of an I/O tensor's current shape (row-major; Kiln's I/O tensors are kLINEAR); {-1, {}}
-    //! for an unknown name or a shape not yet known.
-    virtual Dims getTensorStrides(char const* tensorName) const noexcept = 0;
-    //! Deprecated in TensorRT 10.0: allInputDimensionsSpecified.
-    virtual bool allInputShapesSpecified() const noexcept = 0;
-    //! setTensorAddress for an output; false (with an error) for a name that is not an output.
-    virtual bool setOutputTensorAddress(char const* tensorName, void* data) noexcept = 0;
-    //! 0 when every input shape is set; else the number of inputs whose shape is missing, whose names are written
-    //! to tensorNames (up to nbMaxNames); -1 for bad arguments.
-    virtual int32_t inferShapes(int32_t nbMaxNames, char const** tensorNames) noexcept = 0;
-    //! Refused for a non-null event (false, with an error): Kiln does not signal input consumption yet.
-    virtual bool setInputConsumedEvent(cudaEvent_t event) noexcept = 0;
-    virtual cudaEvent_t getInputConsumedEvent() const noexcept = 0;
     //! Stored: Kiln plans all temporary memory ahead, so it never asks this allocator.
     virtual bool setTemporaryStorageAllocator(IGpuAllocator* allocator) noexcept = 0;
     virtual IGpuAllocator* getTemporaryStorageAllocator() const noexcept = 0;
+    //! Runs the network on stream (the CPU backend accepts a null stream and runs synchronously).
+    virtual bool enqueueV3(cudaStream_t stream) noexcept = 0;
     //! Stored only: Kiln sets no persisting L2 cache.
     virtual void setPersistentCacheLimit(size_t size) noexcept = 0;
     virtual size_t getPersistentCacheLimit() const noexcept = 0;

@@ -185,8 +185,8 @@ bool ParserRefitter::refitModelProto() noexcept
 {
     if (!mLoadedModel)
     {
-        return fail(
-            nvonnxparser::ErrorCode::kINVALID_VALUE, "no model is loaded (call loadModelProto first)", "refitModelProto");
+        return fail(nvonnxparser::ErrorCode::kINVALID_VALUE, "no model is loaded (call loadModelProto first)",
+            "refitModelProto");
     }
     std::unique_ptr<::onnx::ModelProto> const model = std::move(mLoadedModel);
     try

@@ -188,7 +188,8 @@ nvinfer1::Weights Refitter::getWeightsPrototype(char const* weightsName) const n
     int32_t const r = named(weightsName);
     if (r < 0)
     {
-        reportError("IRefitter::getWeightsPrototype: the engine has no refittable weights named " + quoted(weightsName));
+        reportError(
+            "IRefitter::getWeightsPrototype: the engine has no refittable weights named " + quoted(weightsName));
         return nvinfer1::Weights{nvinfer1::DataType::kFLOAT, nullptr, -1};
     }
     network::WeightsBuffer const& current = mEngine.refittableWeights(static_cast<size_t>(r));
@@ -220,8 +221,7 @@ bool Refitter::refitCudaEngineAsync(cudaStream_t /*stream*/) noexcept
     return refitCudaEngine();
 }
 
-int32_t Refitter::getMissing(
-    int32_t /*size*/, char const** /*layerNames*/, nvinfer1::WeightsRole* /*roles*/) noexcept
+int32_t Refitter::getMissing(int32_t /*size*/, char const** /*layerNames*/, nvinfer1::WeightsRole* /*roles*/) noexcept
 {
     // Weights go missing where a build combined refittable weights (batch norm folded into a convolution); Kiln's
     // builder combines none, so any subset of the refittable weights can be refitted alone.

@@ -53,7 +53,8 @@ public:
     {
         return mMaxThreads;
     }
-    bool setNamedWeights(char const* name, nvinfer1::Weights weights, nvinfer1::TensorLocation location) noexcept override;
+    bool setNamedWeights(
+        char const* name, nvinfer1::Weights weights, nvinfer1::TensorLocation location) noexcept override;
     nvinfer1::Weights getNamedWeights(char const* weightsName) const noexcept override;
     nvinfer1::TensorLocation getWeightsLocation(char const* weightsName) const noexcept override;
     bool unsetNamedWeights(char const* weightsName) noexcept override;
@@ -82,7 +83,8 @@ private:
     //! Checks `weights` against record `r` and keeps a converted copy; false with an error naming `call` and `what`.
     bool stage(int32_t r, nvinfer1::Weights const& weights, nvinfer1::TensorLocation location, char const* call,
         std::string const& what);
-    void reportError(std::string const& message, nvinfer1::ErrorCode code = nvinfer1::ErrorCode::kINVALID_ARGUMENT) const;
+    void reportError(
+        std::string const& message, nvinfer1::ErrorCode code = nvinfer1::ErrorCode::kINVALID_ARGUMENT) const;
 
     Engine& mEngine;
     nvinfer1::ILogger& mLogger;

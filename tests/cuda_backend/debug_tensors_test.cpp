@@ -68,13 +68,14 @@ NetworkMaker gelu(std::shared_ptr<Weighted> const& w, bool markE, bool unfusedAr
         auto constant = [&](Dims const& dims, std::vector<float> values) -> ITensor& {
             return *network.addConstant(dims, w->weights(std::move(values)))->getOutput(0);
         };
-        ITensor& h = binary(network, x, constant(Dims{3, {1, 1, 37}}, spread(37, -0.5F, 0.5F)),
-            ElementWiseOperation::kSUM, "add bias");
-        ITensor& scaled = binary(network, h, constant(Dims{3, {1, 1, 1}}, {1.41421356F}), ElementWiseOperation::kDIV, "div");
+        ITensor& h = binary(
+            network, x, constant(Dims{3, {1, 1, 37}}, spread(37, -0.5F, 0.5F)), ElementWiseOperation::kSUM, "add bias");
+        ITensor& scaled
+            = binary(network, h, constant(Dims{3, {1, 1, 1}}, {1.41421356F}), ElementWiseOperation::kDIV, "div");
         ITensor& e = unary(network, scaled, UnaryOperation::kERF, "erf");
         e.setName("e");
-        ITensor& g = binary(network,
-            h, binary(network, e, constant(Dims{3, {1, 1, 1}}, {1.0F}), ElementWiseOperation::kSUM, "add one"),
+        ITensor& g = binary(network, h,
+            binary(network, e, constant(Dims{3, {1, 1, 1}}, {1.0F}), ElementWiseOperation::kSUM, "add one"),
             ElementWiseOperation::kPROD, "mul");
         ITensor& y = binary(network, g, constant(Dims{3, {1, 1, 1}}, {0.5F}), ElementWiseOperation::kPROD, "mul half");
         y.setName("y");
@@ -127,8 +128,8 @@ NetworkMaker block(std::shared_ptr<Weighted> const& w, bool markConv, bool unfus
 }
 
 //! Runs `maker` on `backend` with every debug tensor on; what the listener got.
-std::shared_ptr<CopyingListener> debugValues(kiln::Backend backend, NetworkMaker const& maker,
-    std::map<std::string, HostTensor> const& inputs, bool fp16)
+std::shared_ptr<CopyingListener> debugValues(
+    kiln::Backend backend, NetworkMaker const& maker, std::map<std::string, HostTensor> const& inputs, bool fp16)
 {
     auto listener = std::make_shared<CopyingListener>();
     runOn(backend, maker, inputs, fp16, nullptr, {}, [listener](IExecutionContext& context) {
@@ -188,8 +189,7 @@ TEST_P(CudaDebugTensors, MarkedConvolutionOutputIsKeptOutOfTheEpilogueAndRowMajo
     EXPECT_FALSE(keptLinear(cudaPlanOf(block(w, false, false), fp16), "conv"));
     EXPECT_TRUE(keptLinear(cudaPlanOf(block(w, true, false), fp16), "conv"));
     SKIP_WITHOUT_GPU();
-    std::map<std::string, HostTensor> const inputs{
-        {"x", fromFloats(shapeOf(kImage), spread(2 * 16 * 9 * 9, -1, 1))}};
+    std::map<std::string, HostTensor> const inputs{{"x", fromFloats(shapeOf(kImage), spread(2 * 16 * 9 * 9, -1, 1))}};
     auto const gpu = debugValues(kiln::Backend::kCUDA, block(w, true, false), inputs, fp16);
     auto const cpu = debugValues(kiln::Backend::kCPU, block(w, true, false), inputs, fp16);
     ASSERT_EQ(gpu->received.count("conv"), 1U);
@@ -224,7 +224,9 @@ TEST_P(CudaDebugTensors, UnfusedTensorsEqualTheReferences)
     compare(block(w, false, true), {{"x", fromFloats(shapeOf(kImage), spread(2 * 16 * 9 * 9, -1, 1))}});
 }
 
-INSTANTIATE_TEST_SUITE_P(Precisions, CudaDebugTensors, ::testing::Bool(),
-    [](::testing::TestParamInfo<bool> const& param) { return param.param ? std::string("FP16") : std::string("FP32"); });
+INSTANTIATE_TEST_SUITE_P(
+    Precisions, CudaDebugTensors, ::testing::Bool(), [](::testing::TestParamInfo<bool> const& param) {
+        return param.param ? std::string("FP16") : std::string("FP32");
+    });
 
 } // namespace

@@ -101,7 +101,8 @@ TEST_P(CudaRefit, TheContextComputesWithTheNewWeightsAfterARefit)
     expectClose(runContext(), expectedAfter.at("y"), tolerance, "after the refit");
 }
 
-INSTANTIATE_TEST_SUITE_P(Precisions, CudaRefit, ::testing::Bool(),
-    [](::testing::TestParamInfo<bool> const& param) { return param.param ? std::string("FP16") : std::string("FP32"); });
+INSTANTIATE_TEST_SUITE_P(Precisions, CudaRefit, ::testing::Bool(), [](::testing::TestParamInfo<bool> const& param) {
+    return param.param ? std::string("FP16") : std::string("FP32");
+});
 
 } // namespace

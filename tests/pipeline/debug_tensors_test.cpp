@@ -94,8 +94,8 @@ public:
 
 //! x -> 1x1 convolution "conv" -> ReLU "relu" -> + x "sum" -> softmax over channels "y" (the output). The fast path
 //! fuses the convolution, the ReLU and the sum into one layer.
-std::unique_ptr<LayerHarness> network(kiln::CpuKernels kernels, std::vector<char const*> const& debugTensors,
-    bool unfusedAreDebug = false)
+std::unique_ptr<LayerHarness> network(
+    kiln::CpuKernels kernels, std::vector<char const*> const& debugTensors, bool unfusedAreDebug = false)
 {
     auto h = std::make_unique<LayerHarness>();
     INetworkDefinition& n = *h->network;
@@ -144,9 +144,8 @@ kiln::plan::PlanModel planOf(LayerHarness const& h)
 
 bool hasTensorInMemory(kiln::plan::PlanModel const& model, std::string const& name)
 {
-    return std::any_of(model.tensors.begin(), model.tensors.end(), [&](kiln::plan::TensorRecord const& t) {
-        return t.name == name && (t.arenaOffset >= 0 || t.viewOf >= 0);
-    });
+    return std::any_of(model.tensors.begin(), model.tensors.end(),
+        [&](kiln::plan::TensorRecord const& t) { return t.name == name && (t.arenaOffset >= 0 || t.viewOf >= 0); });
 }
 
 void expectValues(std::vector<float> const& actual, std::vector<float> const& expected, std::string const& what)
@@ -250,13 +249,16 @@ TEST_P(DebugTensors, FailingListenerFailsTheRunNamingTheTensor)
         << h->logger.errors();
     listener.failWith = "throw";
     EXPECT_FALSE(h->context->enqueueV3(nullptr));
-    EXPECT_NE(h->logger.errors().find("processDebugTensor for \"relu\" threw an exception: the listener's disk is full"), std::string::npos)
+    EXPECT_NE(
+        h->logger.errors().find("processDebugTensor for \"relu\" threw an exception: the listener's disk is full"),
+        std::string::npos)
         << h->logger.errors();
     listener.failWith.clear();
     EXPECT_TRUE(h->context->enqueueV3(nullptr)) << "the context is usable after a failed run";
 }
 
-INSTANTIATE_TEST_SUITE_P(CpuKernels, DebugTensors, ::testing::Values(kiln::CpuKernels::kREFERENCE, kiln::CpuKernels::kFAST),
+INSTANTIATE_TEST_SUITE_P(CpuKernels, DebugTensors,
+    ::testing::Values(kiln::CpuKernels::kREFERENCE, kiln::CpuKernels::kFAST),
     [](::testing::TestParamInfo<kiln::CpuKernels> const& param) {
         return param.param == kiln::CpuKernels::kFAST ? std::string("Fast") : std::string("Reference");
     });
@@ -273,8 +275,8 @@ TEST(DebugTensorsApi, WrongNamesAndForeignTensorsAreErrors)
     ITensor* foreign = other.network->addInput("foreign", DataType::kFLOAT, kImage);
     EXPECT_FALSE(h->network->markDebug(*foreign));
     // Kiln logs to the logger of the builder made last.
-    EXPECT_NE(other.logger.errors().find("markDebug: tensor \"foreign\" does not belong to this network"),
-        std::string::npos);
+    EXPECT_NE(
+        other.logger.errors().find("markDebug: tensor \"foreign\" does not belong to this network"), std::string::npos);
     EXPECT_FALSE(h->network->unmarkDebug(*foreign));
     ITensor* x = h->network->getInput(0);
     EXPECT_FALSE(h->network->unmarkDebug(*x));

@@ -70,8 +70,8 @@ Weights weightsOf(std::vector<float> const& values)
 }
 
 //! The network with `weights` (which it points at until it is built), each named after its key.
-std::unique_ptr<LayerHarness> network(WeightSet const& weights, kiln::CpuKernels kernels,
-    std::function<void(LayerHarness&)> const& configure)
+std::unique_ptr<LayerHarness> network(
+    WeightSet const& weights, kiln::CpuKernels kernels, std::function<void(LayerHarness&)> const& configure)
 {
     auto h = std::make_unique<LayerHarness>();
     INetworkDefinition& n = *h->network;
@@ -126,9 +126,7 @@ class Refit : public ::testing::TestWithParam<kiln::CpuKernels>
 TEST_P(Refit, EveryWeightByNameReachesOldAndNewContextsAndThePlan)
 {
     WeightSet const before = original();
-    auto h = network(before, GetParam(), [](LayerHarness& harness) {
-        harness.config->setFlag(BuilderFlag::kREFIT);
-    });
+    auto h = network(before, GetParam(), [](LayerHarness& harness) { harness.config->setFlag(BuilderFlag::kREFIT); });
     ASSERT_TRUE(h->engine->isRefittable());
     expectValues(run(*h->context), expected(before), "before the refit");
     if (GetParam() == kiln::CpuKernels::kFAST)
@@ -178,9 +176,7 @@ TEST_P(Refit, EveryWeightByNameReachesOldAndNewContextsAndThePlan)
 TEST_P(Refit, WeightsByLayerAndRoleAloneChangeOnlyThemselves)
 {
     WeightSet weights = original();
-    auto h = network(weights, GetParam(), [](LayerHarness& harness) {
-        harness.config->setFlag(BuilderFlag::kREFIT);
-    });
+    auto h = network(weights, GetParam(), [](LayerHarness& harness) { harness.config->setFlag(BuilderFlag::kREFIT); });
     std::unique_ptr<IRefitter> refitter = refitterOf(*h);
     ASSERT_NE(refitter, nullptr);
     weights["bn.scale"] = {-2.0F, 0.5F};
@@ -217,19 +213,17 @@ INSTANTIATE_TEST_SUITE_P(CpuKernels, Refit, ::testing::Values(kiln::CpuKernels::
 TEST(RefitErrors, WrongWeightsAreRefusedAndTheEngineKeepsItsOwn)
 {
     WeightSet const weights = original();
-    auto h = network(weights, kiln::CpuKernels::kFAST, [](LayerHarness& harness) {
-        harness.config->setFlag(BuilderFlag::kREFIT);
-    });
+    auto h = network(
+        weights, kiln::CpuKernels::kFAST, [](LayerHarness& harness) { harness.config->setFlag(BuilderFlag::kREFIT); });
     std::unique_ptr<IRefitter> refitter = refitterOf(*h);
     ASSERT_NE(refitter, nullptr);
     std::vector<float> const three{1.0F, 2.0F, 3.0F};
     EXPECT_FALSE(refitter->setNamedWeights("conv.bias", weightsOf(three)));
-    EXPECT_NE(h->logger.errors().find("weights \"conv.bias\" holds 2 values; the weights given have 3"),
-        std::string::npos)
+    EXPECT_NE(
+        h->logger.errors().find("weights \"conv.bias\" holds 2 values; the weights given have 3"), std::string::npos)
         << h->logger.errors();
     std::vector<int32_t> const integers{1, 2};
-    EXPECT_FALSE(
-        refitter->setNamedWeights("conv.bias", Weights{DataType::kINT32, integers.data(), 2}));
+    EXPECT_FALSE(refitter->setNamedWeights("conv.bias", Weights{DataType::kINT32, integers.data(), 2}));
     EXPECT_FALSE(refitter->setNamedWeights("no such weights", weightsOf(three)));
     EXPECT_FALSE(refitter->setWeights("conv", WeightsRole::kSCALE, weightsOf(three)));
     EXPECT_NE(h->logger.errors().find("layer \"conv\" has no refittable kSCALE weights"), std::string::npos);
