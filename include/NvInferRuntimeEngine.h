@@ -180,7 +180,7 @@ using SerializationFlags = uint32_t;
 //! What ICudaEngine::serializeWithConfig leaves out.
 enum class SerializationFlag : int32_t
 {
-    kEXCLUDE_WEIGHTS = 0,      //!< refused by Kiln: its plans cannot be refitted
+    kEXCLUDE_WEIGHTS = 0,      //!< refused by Kiln: it writes no weight-stripped plans yet
     kEXCLUDE_LEAN_RUNTIME = 1, //!< accepted: Kiln's plans never hold a runtime
     kINCLUDE_REFIT = 2,        //!< accepted: Kiln's plans are not refittable either way
 };
@@ -607,7 +607,7 @@ inline IRuntime* createInferRuntime(ILogger& logger) noexcept
     return static_cast<IRuntime*>(createInferRuntime_INTERNAL(&logger, NV_TENSORRT_VERSION));
 }
 
-//! nullptr, with an error: Kiln cannot refit engines yet.
+//! A refitter of an engine built refittable (kREFIT, kREFIT_INDIVIDUAL); nullptr, with an error, for another engine.
 inline IRefitter* createInferRefitter(ICudaEngine& engine, ILogger& logger) noexcept
 {
     return static_cast<IRefitter*>(createInferRefitter_INTERNAL(&engine, &logger, NV_TENSORRT_VERSION));

@@ -244,6 +244,11 @@ private:
                 }
             }
         }
+        if (mConfig.getFlag(nvinfer1::BuilderFlag::kSTRIP_PLAN))
+        {
+            logWarning("IBuilder::buildSerializedNetwork: BuilderFlag::kSTRIP_PLAN: Kiln's plans keep their weights "
+                       "(it writes no weight-stripped plans yet); the plan is complete and can still be refitted");
+        }
         return true;
     }
 

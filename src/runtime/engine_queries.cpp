@@ -175,11 +175,12 @@ nvinfer1::IHostMemory* Engine::serializeWithConfig(nvinfer1::ISerializationConfi
 {
     if (config.getFlag(nvinfer1::SerializationFlag::kEXCLUDE_WEIGHTS))
     {
-        logError("ICudaEngine::serializeWithConfig: kEXCLUDE_WEIGHTS needs a refittable engine, and Kiln cannot "
-                 "refit engines yet");
+        logError("ICudaEngine::serializeWithConfig: kEXCLUDE_WEIGHTS: Kiln writes no weight-stripped plans yet "
+                 "(serialize() gives the plan with its weights, which a refittable engine's refitter can replace)");
         return nullptr;
     }
-    // kEXCLUDE_LEAN_RUNTIME and kINCLUDE_REFIT change nothing: Kiln's plans hold no runtime and no refit data.
+    // kEXCLUDE_LEAN_RUNTIME changes nothing (Kiln's plans hold no runtime), nor does kINCLUDE_REFIT: a refittable
+    // plan always lists its refittable weights.
     return serialize();
 }
 

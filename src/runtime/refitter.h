@@ -2,7 +2,8 @@
 // marked with markWeightsRefittable). The plan lists the refittable weights (plan::RefitRecord), which no build pass
 // combined with other weights, so no weights are ever missing: any subset can be refitted. New values are copied and
 // converted to the type the plan stores when they are set; refitCudaEngine writes them into the engine, and each
-// execution context reloads its weights before its next run.
+// execution context reloads its weights before its next run. As in TensorRT, refit while no context of the engine
+// runs.
 #pragma once
 
 #include "network/weights_buffer.h"
