@@ -29,6 +29,7 @@ void bindBuilder(py::module_& m);          // builder.cpp: Builder, IBuilderConf
 void bindRuntime(py::module_& m);          // runtime.cpp: Runtime, ICudaEngine, IEngineInspector
 void bindExecutionContext(py::module_& m); // execution_context.cpp: IExecutionContext
 void bindOnnxParser(py::module_& m);       // onnx_parser.cpp: OnnxParser, ParserError, ErrorCode
+void bindRefit(py::module_& m);            // refit.cpp: Refitter, OnnxParserRefitter, WeightsRole
 void bindDlpack(py::module_& m);           // dlpack.cpp: DLPack capsules for tensorrt.plugin's Tensor
 void bindCudaInterop(py::module_& m);      // cuda_interop.cpp: a pointer's device, stream ordering, for DLPack
 

@@ -32,6 +32,7 @@ PYBIND11_MODULE(_tensorrt, m)
     kp::bindRuntime(m);
     kp::bindExecutionContext(m);
     kp::bindOnnxParser(m);
+    kp::bindRefit(m);
     kp::bindDlpack(m);
     kp::bindCudaInterop(m);
 }

@@ -30,6 +30,28 @@ void bindNetworkStructure(py::class_<INetworkDefinition>& network)
             "Keeps the tensor as itself through the build and lets a context give its values to its IDebugListener.")
         .def("unmark_debug", &INetworkDefinition::unmarkDebug, py::arg("tensor"))
         .def("is_debug_tensor", &INetworkDefinition::isDebugTensor, py::arg("tensor"))
+        .def(
+            "set_weights_name",
+            [](INetworkDefinition& self, PyWeights const& weights, std::string const& name) {
+                return self.setWeightsName(weights.weights, name.c_str());
+            },
+            py::arg("weights"), py::arg("name"), "Names weights (by their memory) for Refitter.set_named_weights.")
+        .def(
+            "mark_weights_refittable",
+            [](INetworkDefinition& self, std::string const& name) { return self.markWeightsRefittable(name.c_str()); },
+            py::arg("name"))
+        .def(
+            "unmark_weights_refittable",
+            [](INetworkDefinition& self, std::string const& name) {
+                return self.unmarkWeightsRefittable(name.c_str());
+            },
+            py::arg("name"))
+        .def(
+            "are_weights_marked_refittable",
+            [](INetworkDefinition const& self, std::string const& name) {
+                return self.areWeightsMarkedRefittable(name.c_str());
+            },
+            py::arg("name"))
         .def("mark_unfused_tensors_as_debug_tensors", &INetworkDefinition::markUnfusedTensorsAsDebugTensors)
         .def("unmark_unfused_tensors_as_debug_tensors", &INetworkDefinition::unmarkUnfusedTensorsAsDebugTensors)
         .def_property_readonly("num_layers", &INetworkDefinition::getNbLayers)
