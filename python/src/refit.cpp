@@ -75,12 +75,14 @@ void bindRefitter(py::module_& m)
             "New values (copied) for a layer's weights of that role; False with the reason logged.")
         .def(
             "set_named_weights",
-            [](IRefitter& self, std::string const& name, PyWeights const& weights,
-                nvinfer1::TensorLocation location) { return self.setNamedWeights(name.c_str(), weights.weights, location); },
+            [](IRefitter& self, std::string const& name, PyWeights const& weights, nvinfer1::TensorLocation location) {
+                return self.setNamedWeights(name.c_str(), weights.weights, location);
+            },
             py::arg("name"), py::arg("weights"), py::arg("location") = nvinfer1::TensorLocation::kHOST,
             "New values (copied) for the weights of that name (every use of it); False with the reason logged.")
         .def(
-            "unset_named_weights", [](IRefitter& self, std::string const& name) { return self.unsetNamedWeights(name.c_str()); },
+            "unset_named_weights",
+            [](IRefitter& self, std::string const& name) { return self.unsetNamedWeights(name.c_str()); },
             py::arg("name"))
         .def(
             "get_weights_prototype",
