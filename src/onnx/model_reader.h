@@ -24,8 +24,4 @@ int64_t defaultOpset(::onnx::ModelProto const& model);
 //! The folder of modelPath ("" for none), where external data files are looked for.
 std::string folderOf(char const* modelPath);
 
-//! Replaces the values of initializer `name` with `size` bytes of its element type and count (loadInitializer);
-//! "" on success, else what is wrong.
-std::string replaceInitializer(::onnx::ModelProto& model, char const* name, void const* data, size_t size);
-
 } // namespace kiln::onnxparser

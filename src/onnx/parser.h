@@ -1,6 +1,7 @@
 // The object behind nvonnxparser::IParser.
 #pragma once
 
+#include "onnx/loaded_model.h"
 #include "onnx/parser_error.h"
 #include "onnx/plugin_owner.h"
 #include "onnx/tensor_reader.h"
@@ -69,8 +70,7 @@ private:
     //! supportsModelV2's answer: runs of consecutive nodes, each supported or not.
     std::vector<std::pair<std::vector<int64_t>, bool>> mSubgraphs;
     //! The model loadModelProto decoded, with initializers loadInitializer replaced, until parseModelProto imports it.
-    std::unique_ptr<::onnx::ModelProto> mLoadedModel;
-    std::string mLoadedFolder;
+    LoadedModel mLoaded;
 };
 
 } // namespace kiln::onnxparser

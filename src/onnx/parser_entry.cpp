@@ -7,17 +7,32 @@
 #include <new>
 #include <string>
 
-extern "C" TENSORRTAPI void* createNvOnnxParser_INTERNAL(void* network, void* logger, int version) noexcept
+namespace
 {
-    if (network == nullptr || logger == nullptr)
+
+//! Whether the arguments of `call` (an entry point) can make an object: both set, and a header of this major version.
+bool acceptable(char const* call, char const* what, void const* object, void const* logger, int32_t version)
+{
+    if (object == nullptr || logger == nullptr)
     {
-        kiln::logError("createParser: the network and the logger must not be null");
-        return nullptr;
+        kiln::logError(std::string(call) + ": the " + what + " and the logger must not be null");
+        return false;
     }
     if (version / 100 != NV_ONNX_PARSER_VERSION / 100)
     {
-        kiln::logError("createParser: the application was compiled against NvOnnxParser.h version "
+        kiln::logError(std::string(call) + ": the application was compiled against NvOnnxParser.h version "
             + std::to_string(version) + "; this library is version " + std::to_string(NV_ONNX_PARSER_VERSION));
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+extern "C" TENSORRTAPI void* createNvOnnxParser_INTERNAL(void* network, void* logger, int version) noexcept
+{
+    if (!acceptable("createParser", "network", network, logger, version))
+    {
         return nullptr;
     }
     auto* parser = new (std::nothrow) kiln::onnxparser::Parser(
@@ -27,15 +42,8 @@ extern "C" TENSORRTAPI void* createNvOnnxParser_INTERNAL(void* network, void* lo
 
 extern "C" TENSORRTAPI void* createNvOnnxParserRefitter_INTERNAL(void* refitter, void* logger, int32_t version) noexcept
 {
-    if (refitter == nullptr || logger == nullptr)
+    if (!acceptable("createParserRefitter", "refitter", refitter, logger, version))
     {
-        kiln::logError("createParserRefitter: the refitter and the logger must not be null");
-        return nullptr;
-    }
-    if (version / 100 != NV_ONNX_PARSER_VERSION / 100)
-    {
-        kiln::logError("createParserRefitter: the application was compiled against NvOnnxParser.h version "
-            + std::to_string(version) + "; this library is version " + std::to_string(NV_ONNX_PARSER_VERSION));
         return nullptr;
     }
     auto* ours = new (std::nothrow) kiln::onnxparser::ParserRefitter(

@@ -1,81 +1,13 @@
 // IParser::loadModelProto, loadInitializer and parseModelProto (TensorRT 10.11+): a model decoded first, some of its
 // initializers replaced by the application's bytes, then imported as parse() imports.
 #include "onnx/import_error.h"
-#include "onnx/model_reader.h"
 #include "onnx/parser.h"
 
-#include <iterator>
-#include <optional>
+#include <memory>
 #include <string>
 
 namespace kiln::onnxparser
 {
-namespace
-{
-
-//! Bytes of `count` elements of an ONNX element type (TensorProto.DataType's numbers, some newer than the onnx
-//! library Kiln builds against); nullopt for strings and unknown types.
-std::optional<size_t> byteSizeOf(int32_t onnxElementType, size_t count)
-{
-    constexpr int32_t kUINT4 = 21;
-    constexpr int32_t kINT4 = 22;
-    if (onnxElementType == kUINT4 || onnxElementType == kINT4)
-    {
-        return (count + 1) / 2;
-    }
-    // FLOAT UINT8 INT8 UINT16 INT16 INT32 INT64 STRING BOOL FLOAT16 DOUBLE UINT32 UINT64 COMPLEX64 COMPLEX128
-    // BFLOAT16 and the four FLOAT8 types, numbered 1 to 20.
-    constexpr size_t kBytes[] = {0, 4, 1, 1, 2, 2, 4, 8, 0, 1, 2, 8, 4, 8, 8, 16, 2, 1, 1, 1, 1};
-    if (onnxElementType <= 0 || onnxElementType >= static_cast<int32_t>(std::size(kBytes))
-        || kBytes[onnxElementType] == 0)
-    {
-        return std::nullopt;
-    }
-    return count * kBytes[onnxElementType];
-}
-
-::onnx::TensorProto* findInitializer(::onnx::ModelProto& model, std::string const& name)
-{
-    for (::onnx::TensorProto& tensor : *model.mutable_graph()->mutable_initializer())
-    {
-        if (tensor.name() == name)
-        {
-            return &tensor;
-        }
-    }
-    return nullptr;
-}
-
-} // namespace
-
-std::string replaceInitializer(::onnx::ModelProto& model, char const* name, void const* data, size_t size)
-{
-    std::string const wanted = name == nullptr ? std::string() : std::string(name);
-    ::onnx::TensorProto* tensor = findInitializer(model, wanted);
-    if (tensor == nullptr)
-    {
-        return "the model has no initializer named \"" + wanted + "\"";
-    }
-    size_t count = 1;
-    for (int64_t extent : tensor->dims())
-    {
-        count *= static_cast<size_t>(extent);
-    }
-    std::optional<size_t> const expected = byteSizeOf(tensor->data_type(), count);
-    if (!expected || *expected != size || (size != 0 && data == nullptr))
-    {
-        return "initializer \"" + wanted + "\" holds " + (expected ? std::to_string(*expected) : std::string("?"))
-            + " bytes, " + std::to_string(size) + " were given";
-    }
-    // The bytes replace whatever held the values (typed fields, raw data or an external file).
-    ::onnx::TensorProto replacement;
-    replacement.set_name(tensor->name());
-    *replacement.mutable_dims() = tensor->dims();
-    replacement.set_data_type(tensor->data_type());
-    replacement.set_raw_data(data, size);
-    *tensor = std::move(replacement);
-    return "";
-}
 
 bool Parser::refuseLoaded(nvonnxparser::ErrorCode code, std::string const& what, char const* call)
 {
@@ -90,17 +22,9 @@ bool Parser::loadModelProto(
 {
     try
     {
-        if (mLoadedModel)
-        {
-            return refuseLoaded(nvonnxparser::ErrorCode::kINVALID_VALUE,
-                "a model is already loaded; parseModelProto imports it, and a parser takes one model",
-                "loadModelProto");
-        }
-        auto model = std::make_unique<::onnx::ModelProto>();
-        decodeModel(serializedOnnxModel, serializedOnnxModelSize, *model);
-        mLoadedModel = std::move(model);
-        mLoadedFolder = folderOf(modelPath);
-        return true;
+        std::string const error = mLoaded.load(serializedOnnxModel, serializedOnnxModelSize, modelPath,
+            "parseModelProto imports it, and a parser takes one model");
+        return error.empty() || refuseLoaded(nvonnxparser::ErrorCode::kINVALID_VALUE, error, "loadModelProto");
     }
     catch (ImportError const& e)
     {
@@ -116,12 +40,7 @@ bool Parser::loadInitializer(char const* name, void const* data, size_t size) no
 {
     try
     {
-        if (!mLoadedModel)
-        {
-            return refuseLoaded(nvonnxparser::ErrorCode::kINVALID_VALUE,
-                "no model is loaded (call loadModelProto first)", "loadInitializer");
-        }
-        std::string const error = replaceInitializer(*mLoadedModel, name, data, size);
+        std::string const error = mLoaded.replaceInitializer(name, data, size);
         return error.empty() || refuseLoaded(nvonnxparser::ErrorCode::kINVALID_VALUE, error, "loadInitializer");
     }
     catch (std::exception const& e)
@@ -132,13 +51,11 @@ bool Parser::loadInitializer(char const* name, void const* data, size_t size) no
 
 bool Parser::parseModelProto() noexcept
 {
-    if (!mLoadedModel)
-    {
-        return refuseLoaded(nvonnxparser::ErrorCode::kINVALID_VALUE, "no model is loaded (call loadModelProto first)",
-            "parseModelProto");
-    }
-    std::unique_ptr<::onnx::ModelProto> const model = std::move(mLoadedModel);
-    return importDecoded(*model, mLoadedFolder, mLogger);
+    std::string folder;
+    std::string error;
+    std::unique_ptr<::onnx::ModelProto> const model = mLoaded.take(folder, error);
+    return model ? importDecoded(*model, folder, mLogger)
+                 : refuseLoaded(nvonnxparser::ErrorCode::kINVALID_VALUE, error, "parseModelProto");
 }
 
 } // namespace kiln::onnxparser

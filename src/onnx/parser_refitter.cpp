@@ -142,16 +142,9 @@ bool ParserRefitter::loadModelProto(
 {
     try
     {
-        if (mLoadedModel)
-        {
-            return fail(nvonnxparser::ErrorCode::kINVALID_VALUE,
-                "a model is already loaded; refitModelProto refits from it", "loadModelProto");
-        }
-        auto model = std::make_unique<::onnx::ModelProto>();
-        decodeModel(serializedOnnxModel, serializedOnnxModelSize, *model);
-        mLoadedModel = std::move(model);
-        mLoadedFolder = folderOf(modelPath);
-        return true;
+        std::string const error
+            = mLoaded.load(serializedOnnxModel, serializedOnnxModelSize, modelPath, "refitModelProto refits from it");
+        return error.empty() || fail(nvonnxparser::ErrorCode::kINVALID_VALUE, error, "loadModelProto");
     }
     catch (ImportError const& e)
     {
@@ -167,12 +160,7 @@ bool ParserRefitter::loadInitializer(char const* name, void const* data, size_t 
 {
     try
     {
-        if (!mLoadedModel)
-        {
-            return fail(nvonnxparser::ErrorCode::kINVALID_VALUE, "no model is loaded (call loadModelProto first)",
-                "loadInitializer");
-        }
-        std::string const error = replaceInitializer(*mLoadedModel, name, data, size);
+        std::string const error = mLoaded.replaceInitializer(name, data, size);
         return error.empty() || fail(nvonnxparser::ErrorCode::kINVALID_VALUE, error, "loadInitializer");
     }
     catch (std::exception const& e)
@@ -183,15 +171,13 @@ bool ParserRefitter::loadInitializer(char const* name, void const* data, size_t 
 
 bool ParserRefitter::refitModelProto() noexcept
 {
-    if (!mLoadedModel)
-    {
-        return fail(nvonnxparser::ErrorCode::kINVALID_VALUE, "no model is loaded (call loadModelProto first)",
-            "refitModelProto");
-    }
-    std::unique_ptr<::onnx::ModelProto> const model = std::move(mLoadedModel);
     try
     {
-        return refitFrom(*model, mLoadedFolder, "refitModelProto");
+        std::string folder;
+        std::string error;
+        std::unique_ptr<::onnx::ModelProto> const model = mLoaded.take(folder, error);
+        return model ? refitFrom(*model, folder, "refitModelProto")
+                     : fail(nvonnxparser::ErrorCode::kINVALID_VALUE, error, "refitModelProto");
     }
     catch (ImportError const& e)
     {

@@ -3,12 +3,12 @@
 // them (ImportContext::nameWeights). The application then calls IRefitter::refitCudaEngine.
 #pragma once
 
+#include "onnx/loaded_model.h"
 #include "onnx/onnx_proto.h"
 #include "onnx/parser_error.h"
 
 #include <NvOnnxParser.h>
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,8 +45,7 @@ private:
     nvinfer1::IRefitter& mRefitter;
     nvinfer1::ILogger& mLogger;
     std::vector<ParserError> mErrors;
-    std::unique_ptr<::onnx::ModelProto> mLoadedModel; //!< loadModelProto's, until refitModelProto
-    std::string mLoadedFolder;
+    LoadedModel mLoaded; //!< loadModelProto's model, until refitModelProto
 };
 
 } // namespace kiln::onnxparser
