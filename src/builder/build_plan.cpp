@@ -754,14 +754,15 @@ private:
 
     //! Whether some shape may depend on the values of `tensor`: they are read as a layer's parameter (a resize's
     //! scales), or flow, through layers the build computes values of, into integers (which shapes take) or such a
-    //! parameter. Values that flow only into floats (a constant reshaped) leave every shape alone.
+    //! parameter. Values that flow only into floats (a constant reshaped) leave every shape alone, and so does a shape
+    //! layer, which reads its input's extents only (ViT's patch convolution is followed by one).
     bool shapesMayDependOn(Tensor const* tensor) const
     {
         for (network::Layer const* reader : mOrder)
         {
             for (size_t i = 0; i < reader->inputs().size(); ++i)
             {
-                if (reader->inputs()[i] != tensor)
+                if (reader->inputs()[i] != tensor || reader->params().type() == nvinfer1::LayerType::kSHAPE)
                 {
                     continue;
                 }
