@@ -7,6 +7,7 @@
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
 #include "builder/prepare_plugin.h"
+#include "builder/repeated_layers.h"
 #include "builder/view_layers.h"
 #include "core/dims_text.h"
 #include "core/host_memory.h"
@@ -801,9 +802,9 @@ private:
         }
     }
 
-    //! Pass 4: layers that read only constants replaced by the constants they compute (constant_folding.h), and
-    //! constants stored in the type their readers read (constant_storage.h), for every backend, before its own
-    //! passes see the plan.
+    //! Pass 4: layers that read only constants replaced by the constants they compute (constant_folding.h), repeated
+    //! layers merged (repeated_layers.h), and constants stored in the type their readers read (constant_storage.h),
+    //! for every backend, before its own passes see the plan.
     void foldConstantLayers()
     {
         FoldingResult const folding = foldConstants(mModel);
@@ -811,6 +812,10 @@ private:
         {
             logInfo("Constant folding: " + std::to_string(folding.folded) + " layers computed at build time, "
                 + std::to_string(folding.removed) + " layers no longer read removed");
+        }
+        if (size_t const merged = mergeRepeatedLayers(mModel); merged > 0)
+        {
+            logInfo("Repeated layers: " + std::to_string(merged) + " merged into earlier layers computing the same");
         }
         if (size_t const converted = storeConstantsAsRead(mModel); converted > 0)
         {

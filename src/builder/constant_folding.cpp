@@ -33,41 +33,6 @@ constexpr int64_t kAlwaysFoldedBytes = int64_t{1} << 20;
 //! carry, and a context would hold, the expanded copy, for the price of one cheap kernel saved).
 constexpr int64_t kMaxGrowth = 4;
 
-//! The kinds folded: built-in layers that compute the same values from the same inputs every time, that exports put
-//! around constants (shape arithmetic, reshapes and casts of weights, scalars broadcast into element-wise layers),
-//! and whose CPU reference is cheap at build time. Not folded: plugins (their own code, which the application
-//! expects to run), random fills (a new draw at every inference), layers whose output sizes depend on the data
-//! (NonZero, NMS) or that drive the execution context (conditional outputs), and compute-heavy kinds (convolution,
-//! matrix multiply, normalization, ...), which rarely read only constants and whose constant weights the backends
-//! lay out themselves.
-bool foldableKind(LayerRecord const& layer)
-{
-    switch (layer.type)
-    {
-    case LayerType::kACTIVATION:
-    case LayerType::kCAST:
-    case LayerType::kCONCATENATION:
-    case LayerType::kCUMULATIVE:
-    case LayerType::kELEMENTWISE:
-    case LayerType::kGATHER:
-    case LayerType::kIDENTITY:
-    case LayerType::kONE_HOT:
-    case LayerType::kPADDING:
-    case LayerType::kREDUCE:
-    case LayerType::kSELECT:
-    case LayerType::kSHAPE:
-    case LayerType::kSHUFFLE:
-    case LayerType::kSLICE:
-    case LayerType::kUNARY: return true;
-    case LayerType::kFILL:
-    {
-        auto const* fill = plan::paramsOf<network::FillParams>(layer);
-        return fill != nullptr && fill->operation == nvinfer1::FillOperation::kLINSPACE;
-    }
-    default: return false;
-    }
-}
-
 int64_t bytesOf(ConstTensorView const& view)
 {
     return view.count() * static_cast<int64_t>(elementSize(view.type));
@@ -312,6 +277,34 @@ private:
 };
 
 } // namespace
+
+bool foldableKind(LayerRecord const& layer)
+{
+    switch (layer.type)
+    {
+    case LayerType::kACTIVATION:
+    case LayerType::kCAST:
+    case LayerType::kCONCATENATION:
+    case LayerType::kCUMULATIVE:
+    case LayerType::kELEMENTWISE:
+    case LayerType::kGATHER:
+    case LayerType::kIDENTITY:
+    case LayerType::kONE_HOT:
+    case LayerType::kPADDING:
+    case LayerType::kREDUCE:
+    case LayerType::kSELECT:
+    case LayerType::kSHAPE:
+    case LayerType::kSHUFFLE:
+    case LayerType::kSLICE:
+    case LayerType::kUNARY: return true;
+    case LayerType::kFILL:
+    {
+        auto const* fill = plan::paramsOf<network::FillParams>(layer);
+        return fill != nullptr && fill->operation == nvinfer1::FillOperation::kLINSPACE;
+    }
+    default: return false;
+    }
+}
 
 FoldingResult foldConstants(PlanModel& model)
 {

@@ -1,9 +1,9 @@
 // Normalization over the last axes on the CUDA backend: which layers the normalization fusion makes one in CUDA plans
 // (read from the plan, without a GPU), and on the GPU the rows' kernel (INormalizationLayer over the last axes) and
 // the fused layers (residual sums, LayerNorm's and RMSNorm's expansions) against the CPU reference, over rows of 1,
-// 31, 768, 1024, 4097 and 20000 elements (a warp per row, a block per row, rows too long for registers), FP32, FP16
-// and BF16. The networks are tests/layers/normalization_networks.h's, which tests/layers/fused_normalization_test.cpp
-// also checks on the CPU reference alone (fused against unfused).
+// 31, 768, 1024, 4097 and 20000 elements (a block per row for a few rows, a warp per row for many, rows too long for
+// registers), FP32, FP16 and BF16. The networks are tests/layers/normalization_networks.h's, which
+// tests/layers/fused_normalization_test.cpp also checks on the CPU reference alone (fused against unfused).
 #include "backend_comparison.h"
 #include "normalization_networks.h"
 
@@ -164,6 +164,18 @@ TEST(CudaNormalizationFusion, ResidualSumsAgreeWithTheUnfusedReference)
     Case const twoAxes{"two axes", {3, 4, 6}, Form::kLAYER, 2, 1e-5F, true, true, true};
     expectBackendsAgree(networkOf(twoAxes), inputsOf(twoAxes), false, twoAxes.name);
     expectBackendsAgree(networkOf(twoAxes), inputsOf(twoAxes), true, twoAxes.name);
+    // Rows enough to fill the GPU run a warp each (fewer run a block each, above); an odd count, so that the last
+    // block of warps is half used.
+    for (int64_t length : {31, 768, 1024})
+    {
+        Case many = rowsOf("many rows", length, Form::kLAYER);
+        many.shape = {4099, length};
+        many.addedBias = true;
+        for (bool fp16 : {false, true})
+        {
+            expectBackendsAgree(networkOf(many), inputsOf(many), fp16, many.name);
+        }
+    }
 }
 
 //! The outputs of the CPU reference running `maker`'s plan after the normalization fusion (the fused layers' own

@@ -23,8 +23,10 @@ constexpr int kMaxRowThreads = 512;
 //! Rows a warp holds in registers, and rows a block does.
 constexpr int64_t kWarpRowLength = int64_t{kWarp} * kCache;
 constexpr int64_t kBlockRowLength = int64_t{kMaxRowThreads} * kCache;
-//! Rows of a warp each, in a block: small blocks spread the few rows of a short sequence over many multiprocessors.
+//! Rows of a warp each, in a block.
 constexpr int kWarpsPerBlock = 2;
+//! Rows enough that a warp each keeps an H100's multiprocessors busy (about 16 warps each); fewer get a block each.
+constexpr int64_t kRowsThatFillTheGpu = 2048;
 
 //! `N` elements of one type, loaded and stored as one access (16 bytes where N fills them).
 template <typename Bits, int N>
@@ -47,6 +49,24 @@ struct TypedAccess
     static __device__ void load(RowInput const& t, int64_t at, float (&out)[N])
     {
         Pack<Bits, N> const pack = *reinterpret_cast<Pack<Bits, N> const*>(static_cast<Bits const*>(t.data) + at);
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            out[j] = device::loadFloat(pack.bits, kType, j);
+        }
+    }
+
+    //! The same through the read-only data cache, for weights: such loads may move past stores, which x's may not.
+    template <int N>
+    static __device__ void loadWeight(RowInput const& t, int64_t at, float (&out)[N])
+    {
+        using Word = std::conditional_t<sizeof(Pack<Bits, N>) == 16, uint4,
+            std::conditional_t<sizeof(Pack<Bits, N>) == 8, uint2,
+                std::conditional_t<sizeof(Pack<Bits, N>) == 4, unsigned, unsigned short>>>;
+        static_assert(sizeof(Word) == sizeof(Pack<Bits, N>), "a weight pack is one read-only load");
+        Word const word = __ldg(reinterpret_cast<Word const*>(static_cast<Bits const*>(t.data) + at));
+        Pack<Bits, N> pack;
+        memcpy(&pack, &word, sizeof(pack));
 #pragma unroll
         for (int j = 0; j < N; ++j)
         {
@@ -88,6 +108,12 @@ struct AnyAccess
     }
 
     template <int N>
+    static __device__ void loadWeight(RowInput const& t, int64_t at, float (&out)[N])
+    {
+        load<N>(t, at, out);
+    }
+
+    template <int N>
     static __device__ void store(void* data, DataType type, int64_t at, float const (&in)[N])
     {
 #pragma unroll
@@ -114,7 +140,7 @@ __device__ void weightsAt(RowInput const& w, int64_t column, float absent, float
         float one[1]{absent};
         if (w.data != nullptr)
         {
-            Access::template load<1>(w, 0, one);
+            Access::template loadWeight<1>(w, 0, one);
         }
 #pragma unroll
         for (int j = 0; j < N; ++j)
@@ -123,7 +149,7 @@ __device__ void weightsAt(RowInput const& w, int64_t column, float absent, float
         }
         return;
     }
-    Access::template load<N>(w, column, out);
+    Access::template loadWeight<N>(w, column, out);
 }
 
 //! Where one row of the output, and the rows of x and the residual it reads, start.
@@ -261,37 +287,78 @@ __device__ RowStatistics statisticsOf(RowProblem const& p, float mean, float2 mo
     return RowStatistics{mean, offset, rsqrtf(variance + p.epsilon)};
 }
 
+//! The packs of a row that a thread holds, k = 0, 1, ...: pack lane + k * threadsPerRow while it is in the row.
+struct HeldPacks
+{
+    int lane;
+    int threadsPerRow;
+    int64_t packs; //!< in the row
+
+    __device__ bool has(int k) const
+    {
+        return lane + static_cast<int64_t>(k) * threadsPerRow < packs;
+    }
+    __device__ int64_t column(int k, int n) const
+    {
+        return (lane + static_cast<int64_t>(k) * threadsPerRow) * n;
+    }
+};
+
+//! Pack k of the packs of N elements a thread holds in `v`.
+template <int N, int kHeld>
+__device__ void packOf(float const (&v)[kHeld], int k, float (&pack)[N])
+{
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+    {
+        pack[j] = v[k * N + j];
+    }
+}
+
 //! One row per `threadsPerRow` threads (a warp, or the block), kept in registers: each thread holds the packs
-//! lane, lane + threadsPerRow, ... of N elements.
+//! lane, lane + threadsPerRow, ... of N elements. The sum output is written once the whole row is read, so that no
+//! store sits between the row's loads (a store may alias a later load, which then waits for it); the weights go
+//! through the read-only cache, whose loads may move past stores.
 template <typename Access, int N>
 __global__ void __launch_bounds__(kMaxRowThreads) cachedRowsKernel(RowProblem p, int threadsPerRow)
 {
     constexpr int kPacks = kCache / N;
     __shared__ float2 partials[2][kMaxRowThreads / kWarp];
-    int const lane = static_cast<int>(threadIdx.x) % threadsPerRow;
+    HeldPacks const held{static_cast<int>(threadIdx.x) % threadsPerRow, threadsPerRow, p.length / N};
     int64_t const row = static_cast<int64_t>(blockIdx.x) * (static_cast<int>(blockDim.x) / threadsPerRow)
         + static_cast<int>(threadIdx.x) / threadsPerRow;
     if (row >= p.rows)
     {
         return; // a whole warp: rows are warps or blocks
     }
-    int64_t const packs = p.length / N;
     RowStarts const starts = rowStarts(p, row);
     float v[kCache];
     float total = 0.0F;
 #pragma unroll
     for (int k = 0; k < kPacks; ++k)
     {
-        int64_t const pack = lane + static_cast<int64_t>(k) * threadsPerRow;
-        if (pack < packs)
+        if (held.has(k))
         {
             float s[N];
-            sumAt<Access, N>(p, starts, pack * N, true, s);
+            sumAt<Access, N>(p, starts, held.column(k, N), false, s);
 #pragma unroll
             for (int j = 0; j < N; ++j)
             {
                 v[k * N + j] = s[j];
                 total += s[j];
+            }
+        }
+    }
+    if (p.sum != nullptr)
+    {
+#pragma unroll
+        for (int k = 0; k < kPacks; ++k)
+        {
+            if (held.has(k))
+            {
+                float s[N];
+                packOf<N>(v, k, s);
+                Access::template store<N>(p.sum, p.sumType, starts.out + held.column(k, N), s);
             }
         }
     }
@@ -301,7 +368,7 @@ __global__ void __launch_bounds__(kMaxRowThreads) cachedRowsKernel(RowProblem p,
 #pragma unroll
     for (int k = 0; k < kPacks; ++k)
     {
-        if (lane + static_cast<int64_t>(k) * threadsPerRow < packs)
+        if (held.has(k))
         {
 #pragma unroll
             for (int j = 0; j < N; ++j)
@@ -316,16 +383,11 @@ __global__ void __launch_bounds__(kMaxRowThreads) cachedRowsKernel(RowProblem p,
 #pragma unroll
     for (int k = 0; k < kPacks; ++k)
     {
-        int64_t const pack = lane + static_cast<int64_t>(k) * threadsPerRow;
-        if (pack < packs)
+        if (held.has(k))
         {
             float s[N];
-#pragma unroll
-            for (int j = 0; j < N; ++j)
-            {
-                s[j] = v[k * N + j];
-            }
-            writeAt<Access, N>(p, starts.out, pack * N, s, stats.mean, stats.offset, stats.inverse);
+            packOf<N>(v, k, s);
+            writeAt<Access, N>(p, starts.out, held.column(k, N), s, stats.mean, stats.offset, stats.inverse);
         }
     }
 }
@@ -371,14 +433,19 @@ int64_t roundUp(int64_t value, int64_t multiple)
 template <typename Access, int N>
 void launchCached(RowProblem const& p, cudaStream_t stream)
 {
-    if (p.length <= kWarpRowLength)
+    int64_t const packs = p.length / N;
+    if (p.length <= kWarpRowLength && p.rows >= kRowsThatFillTheGpu)
     {
         int64_t const blocks = (p.rows + kWarpsPerBlock - 1) / kWarpsPerBlock;
         cachedRowsKernel<Access, N><<<static_cast<unsigned>(blocks), kWarpsPerBlock * kWarp, 0, stream>>>(p, kWarp);
         return;
     }
-    // About 8 elements a thread, at least enough threads to hold the row.
-    auto const threads = static_cast<int>(std::min<int64_t>(kMaxRowThreads, roundUp((p.length + 7) / 8, kWarp)));
+    // A block per row: few rows (a sentence's tokens) would leave most of the GPU idle as warps, each thread
+    // working through many packs one memory round trip after another; so each thread holds about one pack (few
+    // rows) or about 8 elements (long rows), at least enough threads to hold the row.
+    int64_t const perThread = p.rows >= kRowsThatFillTheGpu ? std::max<int64_t>(1, 8 / N) : 1;
+    auto const threads
+        = static_cast<int>(std::min<int64_t>(kMaxRowThreads, roundUp((packs + perThread - 1) / perThread, kWarp)));
     cachedRowsKernel<Access, N><<<static_cast<unsigned>(p.rows), threads, 0, stream>>>(p, threads);
 }
 

@@ -1,0 +1,26 @@
+// Repeated layers: two layers of a pure kind (builder/constant_folding.h's foldableKind, and small constants) with the
+// same parameters reading the same tensors compute the same values, so the plan keeps the first and the second's
+// readers read its outputs (common subexpression elimination, as TensorRT's builder does). Exports repeat such
+// layers per block: each of BERT's twelve attention layers turns the same mask into the same additive mask with its
+// own Where and its own copies of 0 and the most negative value; one is left.
+#pragma once
+
+#include "plan/plan_model.h"
+
+#include <cstddef>
+
+namespace kiln::builder
+{
+
+//! Merges, in plan order (so that chains of repeated layers merge), every layer of a pure kind, without guards,
+//! into an earlier one of the same type, parameters (compared as the plan writes them), inputs, precision and I/O
+//! types and formats, whose outputs have the same types and formats; constants merge where they hold the same values
+//! (at most kMaxMergedConstantElements, not refittable). A layer stays where one of its outputs is observed (a
+//! network output or a debug tensor), a shape tensor, a size tensor or read by a guard's condition. Runs on the plan
+//! as recorded, before the backend's passes (no fused epilogues). Returns how many layers it removed.
+size_t mergeRepeatedLayers(plan::PlanModel& model);
+
+//! The most elements a constant may hold to be compared with the others.
+constexpr int64_t kMaxMergedConstantElements = 4096;
+
+} // namespace kiln::builder
