@@ -1,8 +1,9 @@
 // Repeated layers: two layers of a pure kind (builder/constant_folding.h's foldableKind, and small constants) with the
 // same parameters reading the same tensors compute the same values, so the plan keeps the first and the second's
 // readers read its outputs (common subexpression elimination, as TensorRT's builder does). Exports repeat such
-// layers per block: each of BERT's twelve attention layers turns the same mask into the same additive mask with its
-// own Where and its own copies of 0 and the most negative value; one is left.
+// layers per block: each attention layer of BERT's export has its own copies of the same scalars and of the same
+// reshapes of them, and its own Select of the same mask by them. Constants that shape inference tracks as shape
+// values are left alone, and so is every layer reading them (BERT's Selects among them).
 #pragma once
 
 #include "plan/plan_model.h"

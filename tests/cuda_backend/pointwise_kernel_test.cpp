@@ -1,7 +1,6 @@
 // The CUDA point-wise chain kernel called directly against the CPU reference: GELU as exported (single-element
 // constants), a bias GELU whose first result is read again later (register rows reused), LayerNorm's tail (statistics
-// repeated along the innermost axis, parameters along the others), operands that broadcast both ways, sixteen inputs
-// (between them, programs of 2, 4, 8 and more register rows: each of the kernel's forms),
+// repeated along the innermost axis, parameters along the others), operands that broadcast both ways, sixteen inputs,
 // NaN and infinities through MAX, MIN and activations, FP32, FP16 and BF16, tensors aligned for groups of four or one
 // element past (so the kernel moves elements one by one), ragged extents, in place, one element and none.
 #include "kernel_comparison.h"

@@ -1,7 +1,7 @@
 // Repeated layers (src/builder/repeated_layers.h): a layer computing what an earlier one computes, from the same
 // inputs with the same parameters, is left out of the plan and its readers read the earlier one's output. Checked by
-// the plan's layers (the inspector) and by outputs worked out by hand: an attention mask built once per layer, as
-// BERT's export builds it, is built once; layers that differ, and layers whose output the application sees, stay.
+// the plan's layers (the inspector) and by outputs worked out by hand: an attention mask that every block builds alike
+// from its own constants is built once; layers that differ, and layers whose output the application sees, stay.
 #include "../layers/layer_harness.h"
 
 #include <gtest/gtest.h>

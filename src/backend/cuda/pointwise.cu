@@ -87,53 +87,9 @@ __device__ FloatGroup loadInput(Program const& program, Input const& input, int6
     return values;
 }
 
-//! The register rows of a program of at most `kRows` rows. A row's number is known only when the kernel runs, and an
-//! array indexed so would live in local memory, a round trip through the L1 cache per access; so for small programs
-//! the rows are read and written by comparing the number with each row's, which keeps them in registers.
-template <int kRows>
-struct RegisterRows
+__device__ FloatGroup operandOf(int32_t operand, FloatGroup const* slots, float const* constants)
 {
-    FloatGroup rows[kRows];
-
-    __device__ FloatGroup get(int32_t row) const
-    {
-        FloatGroup value = rows[0];
-#pragma unroll
-        for (int r = 1; r < kRows; ++r)
-        {
-            value = row == r ? rows[r] : value;
-        }
-        return value;
-    }
-    __device__ void set(int32_t row, FloatGroup const& value)
-    {
-#pragma unroll
-        for (int r = 0; r < kRows; ++r)
-        {
-            rows[r] = row == r ? value : rows[r];
-        }
-    }
-};
-
-//! Programs of more rows than RegisterRows holds index their rows (kept in local memory).
-struct IndexedRows
-{
-    FloatGroup rows[pointwise::kMaxSlots];
-
-    __device__ FloatGroup get(int32_t row) const
-    {
-        return rows[row];
-    }
-    __device__ void set(int32_t row, FloatGroup const& value)
-    {
-        rows[row] = value;
-    }
-};
-
-template <typename Rows>
-__device__ FloatGroup operandOf(int32_t operand, Rows const& rows, float const* constants)
-{
-    return operand >= 0 ? rows.get(operand) : device::splat(constants[pointwise::inputOfConstant(operand)]);
+    return operand >= 0 ? slots[operand] : device::splat(constants[pointwise::inputOfConstant(operand)]);
 }
 
 //! The step on four elements, its formula chosen once.
@@ -189,7 +145,6 @@ __device__ void storeOutput(Program const& program, int64_t group, FloatGroup re
 }
 
 // __grid_constant__: the program (a few kilobytes) is read where it was passed, never copied per thread.
-template <typename Rows>
 __global__ void __launch_bounds__(device::kThreadsPerBlock) pointwiseKernel(__grid_constant__ Program const program)
 {
     __shared__ float constants[kMaxPointwiseInputs];
@@ -199,7 +154,7 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) pointwiseKernel(__gr
         constants[threadIdx.x] = input.reach == Reach::kSINGLE ? device::loadFloat(input.data, input.type, 0) : 0.0F;
     }
     __syncthreads();
-    Rows rows;
+    FloatGroup slots[pointwise::kMaxSlots];
     int64_t const groups = (program.count + kGroupElements - 1) / kGroupElements;
     KILN_GRID_STRIDE_LOOP(group, groups)
     {
@@ -208,18 +163,18 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) pointwiseKernel(__gr
             Input const& input = program.inputs[i];
             if (input.slot >= 0)
             {
-                rows.set(input.slot, loadInput(program, input, group));
+                slots[input.slot] = loadInput(program, input, group);
             }
         }
         for (int32_t s = 0; s < program.stepCount; ++s)
         {
             Step const& step = program.steps[s];
-            FloatGroup const a = operandOf(step.first, rows, constants);
+            FloatGroup const a = operandOf(step.first, slots, constants);
             FloatGroup const b
-                = step.kind == nvinfer1::LayerType::kELEMENTWISE ? operandOf(step.second, rows, constants) : a;
-            rows.set(step.result, evaluate(step, a, b));
+                = step.kind == nvinfer1::LayerType::kELEMENTWISE ? operandOf(step.second, slots, constants) : a;
+            slots[step.result] = evaluate(step, a, b);
         }
-        storeOutput(program, group, rows.get(program.resultSlot));
+        storeOutput(program, group, slots[program.resultSlot]);
     }
 }
 
@@ -271,23 +226,7 @@ void launchPointwise(Program const& program, unsigned blocks, cudaStream_t strea
     {
         return;
     }
-    // Most chains need two to four rows (a lone activation: its input and its result).
-    if (program.slotCount <= 2)
-    {
-        pointwiseKernel<RegisterRows<2>><<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
-    }
-    else if (program.slotCount <= 4)
-    {
-        pointwiseKernel<RegisterRows<4>><<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
-    }
-    else if (program.slotCount <= 8)
-    {
-        pointwiseKernel<RegisterRows<8>><<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
-    }
-    else
-    {
-        pointwiseKernel<IndexedRows><<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
-    }
+    pointwiseKernel<<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
     check(cudaGetLastError(), "point-wise chain: launching the kernel");
 }
 
