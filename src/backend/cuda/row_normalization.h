@@ -5,9 +5,9 @@
 // Each row is read once, kept in registers: a warp per row up to 1024 elements where there are rows enough to fill the
 // GPU, else a block of up to 512 threads per row up to 16384 (for a few rows, about one 16-byte pack a thread), with
 // 16-byte loads and stores where every tensor is of one type, aligned, and the row a multiple of 16 bytes long;
-// longer rows are read three times. Statistics accumulate in float: the mean, then the
-// deviations from it together with their sum, which corrects the mean's rounding (a row far from zero keeps its
-// deviations' digits), so results stay within a few float roundings of the CPU reference's double sums.
+// longer rows are read three times. Statistics accumulate in float: the mean, then the deviations from it together
+// with their sum, which corrects the mean's rounding (a row far from zero keeps its deviations' digits), so results
+// stay within a few float roundings of the CPU reference's double sums.
 #pragma once
 
 #include "core/data_type.h"
