@@ -28,13 +28,14 @@ import zoo_gpu  # noqa: E402
 
 INFERENCES = 10  # profiled per engine, after warm-up; the figures are per inference
 
-# A kernel's kind, by its name: the first pattern that matches (case-insensitive) names it.
+# A kernel's kind, by its name: the first pattern that matches (case-insensitive) names it. Kernels that fuse several
+# kinds go by the first (Triton's matrix-multiply templates with a normalization epilogue are matrix multiplies).
 KINDS = [
-    ("attention", r"flash|fmha|attention|sdpa|efficient_attention"),
-    ("matrix multiply", r"gemm|xmma|cutlass|matmul|_mm_|splitkreduce|cublas"),
+    ("attention", r"flash|fmha|attention|sdpa"),
+    ("convolution", r"conv|fprop|implicit|wgrad|dgrad|winograd"),
+    ("matrix multiply", r"gemm|xmma|cutlass|matmul|nvjet|triton_tem|addmm|splitkreduce|cublas|_mm_"),
     ("normalization", r"norm|RowProblem"),  # Kiln's row kernels take a RowProblem
     ("softmax", r"softmax|registerRowKernel"),
-    ("convolution", r"conv|implicit|wgrad|dgrad|winograd|fft"),
     ("gather / embedding", r"gather|index|embedding"),
     ("copy / transpose / concat", r"copy|transpose|permute|cat|slice|reformat|shuffle|memcpy|memset|moveRows"),
     ("reduction", r"reduce"),
