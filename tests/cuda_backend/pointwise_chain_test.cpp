@@ -170,6 +170,16 @@ TEST(CudaBackendPointwiseChains, GeluAfterABiasIsOneLayer)
         kiln::plan::PlanModel const model = cudaPlanOf(geluAfterBias(values), fp16);
         EXPECT_EQ(pointwiseLayers(model), 1) << fp16;
         EXPECT_EQ(layersOfKind(model, LayerType::kELEMENTWISE) + layersOfKind(model, LayerType::kUNARY), 0) << fp16;
+        // The GELU fusion made the expansion one activation: the chain is the bias's sum, then GELU.
+        for (kiln::plan::LayerRecord const& layer : model.layers)
+        {
+            if (auto const* chain = kiln::plan::paramsOf<kiln::network::PointwiseParams>(layer))
+            {
+                ASSERT_EQ(chain->steps.size(), 2U) << fp16;
+                EXPECT_EQ(chain->steps[1].kind, LayerType::kACTIVATION) << fp16;
+                EXPECT_EQ(chain->steps[1].operation, static_cast<int32_t>(ActivationType::kGELU_ERF)) << fp16;
+            }
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 // The CUDA point-wise chain kernel called directly against the CPU reference: GELU as exported (single-element
 // constants), a bias GELU whose first result is read again later (register rows reused), LayerNorm's tail (statistics
 // repeated along the innermost axis, parameters along the others), operands that broadcast both ways, sixteen inputs,
+// one step of every activation and of unary operations (the kernel that chooses the formula once),
 // NaN and infinities through MAX, MIN and activations, FP32, FP16 and BF16, tensors aligned for groups of four or one
 // element past (so the kernel moves elements one by one), ragged extents, in place, one element and none.
 #include "kernel_comparison.h"
@@ -178,6 +179,41 @@ TEST(CudaPointwiseKernel, SixteenInputsOfEveryReach)
         for (Offsets at : kPlacements)
         {
             expectChainAgrees(chain(steps), inputs, {2, 3, 4, 8}, type, at, "sixteen inputs");
+        }
+    }
+}
+
+TEST(CudaPointwiseKernel, OneStepOfEveryActivationAndUnaryOperation)
+{
+    SKIP_WITHOUT_GPU();
+    // A lone step on an input of the output's shape runs the kernel that chooses its formula once (the GELU fusion
+    // leaves such chains); a ragged count, so that the last group is partial.
+    std::vector<kiln::network::PointwiseStep> steps;
+    for (ActivationType type :
+        {ActivationType::kRELU, ActivationType::kSIGMOID, ActivationType::kTANH, ActivationType::kLEAKY_RELU,
+            ActivationType::kELU, ActivationType::kSELU, ActivationType::kSOFTSIGN, ActivationType::kSOFTPLUS,
+            ActivationType::kCLIP, ActivationType::kHARD_SIGMOID, ActivationType::kSCALED_TANH,
+            ActivationType::kTHRESHOLDED_RELU, ActivationType::kGELU_ERF, ActivationType::kGELU_TANH})
+    {
+        steps.push_back(activation(type, in(0), 0.2F, 0.7F));
+    }
+    for (UnaryOperation op : {UnaryOperation::kEXP, UnaryOperation::kABS, UnaryOperation::kNEG, UnaryOperation::kSIN,
+             UnaryOperation::kERF, UnaryOperation::kFLOOR, UnaryOperation::kSIGN, UnaryOperation::kROUND})
+    {
+        steps.push_back(unary(op, in(0)));
+    }
+    kiln::Shape const shape{3, 7, 53};
+    for (kiln::network::PointwiseStep const& step : steps)
+    {
+        for (DataType type : kFloatTypes)
+        {
+            HostTensor const x = valuesOf(shape, type, -4.0F, 4.0F, 50);
+            for (Offsets at : kPlacements)
+            {
+                expectChainAgrees(chain({step}), {x}, shape, type, at,
+                    "one step of kind " + std::to_string(static_cast<int32_t>(step.kind)) + ", operation "
+                        + std::to_string(step.operation) + ", " + kiln::dataTypeName(type));
+            }
         }
     }
 }

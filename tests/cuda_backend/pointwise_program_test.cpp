@@ -1,7 +1,8 @@
 // The point-wise kernel's program as the host makes it (backend/cuda/pointwise_program.h), without a GPU: axes
 // simplified to what the broadcasts need (a bias over [N * T, C], the attention mask over [B, H, T * T]), the strides
 // each broadcast input reads through, register rows reused once a value is dead, single elements as constants, and
-// when the kernel may move groups of four in one access. Views point at addresses never read.
+// when the kernel may move groups of four in one access, and which lone step names the input it reads. Views point at
+// addresses never read.
 #include "backend/cuda/pointwise_program.h"
 #include "pointwise_steps.h"
 
@@ -117,6 +118,20 @@ TEST(CudaPointwiseProgram, AResultReadLaterKeepsItsRow)
     EXPECT_EQ(program.steps[2].first, program.steps[0].result);
     EXPECT_EQ(program.steps[2].second, program.steps[1].result);
     EXPECT_EQ(program.slotCount, 2);
+}
+
+TEST(CudaPointwiseProgram, OnlyALoneStepOnAnInputOfTheOutputsShapeNamesItsInput)
+{
+    // The GELU fusion leaves a lone activation: the kernel that chooses its formula once runs it, reading input 1
+    // (input 0, a constant nothing reads, has no row).
+    PointwiseStep const gelu = kiln::test::activation(ActivationType::kGELU_ERF, in(1));
+    EXPECT_EQ(programOf({gelu}, {tensor({1, 1}), tensor({4, 8}, 64)}, output({4, 8}), {}).soleInput, 1);
+    EXPECT_EQ(programOf({unary(UnaryOperation::kERF, in(0))}, {tensor({4, 8})}, output({4, 8}), {}).soleInput, 0);
+    // Not: an element-wise step, two steps, or an input that broadcasts.
+    EXPECT_EQ(sumOf(tensor({4, 8}), tensor({4, 8}, 64), output({4, 8})).soleInput, -1);
+    std::vector<PointwiseStep> const two{unary(UnaryOperation::kERF, in(0)), unary(UnaryOperation::kABS, result(0))};
+    EXPECT_EQ(programOf(two, {tensor({4, 8})}, output({4, 8}), {}).soleInput, -1);
+    EXPECT_EQ(programOf({unary(UnaryOperation::kERF, in(0))}, {tensor({1, 8})}, output({4, 8}), {}).soleInput, -1);
 }
 
 TEST(CudaPointwiseProgram, ABiasIndexesAsRowsOfTheOutput)

@@ -9,6 +9,7 @@
 #include "network/layers/matrix_multiply.h"
 #include "plan/passes/attention_fusion.h"
 #include "plan/passes/convolution_fusion.h"
+#include "plan/passes/gelu_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/normalization_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
@@ -135,13 +136,15 @@ public:
         return cuda::unsupportedReason(params);
     }
 
-    //! Attention, convolution and matrix multiply fusions, normalizations with the residual sums they read (before
+    //! Attention, GELU (its ONNX expansion made one activation: one step of a point-wise chain instead of five),
+    //! convolution and matrix multiply fusions, normalizations with the residual sums they read (before
     //! the point-wise chains, which would otherwise take their element-wise layers), point-wise chains, channels-last
     //! regions (as the configuration's ConvolutionLayout says: by default kept where they time faster), then each
     //! convolution's and deconvolution's cuDNN algorithm by timing.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
         plan::fuseAttention(model, attentionFusions());
+        plan::fuseGelu(model);
         plan::fuseConvolutionEpilogues(model, cudnnFusions());
         plan::fuseMatrixMultiplyEpilogues(model, cublasLtFusions());
         plan::fuseNormalizations(model);

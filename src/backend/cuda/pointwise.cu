@@ -178,6 +178,42 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) pointwiseKernel(__gr
     }
 }
 
+//! A program of one activation or unary step on input `program.soleInput`, of the output's shape: the step's formula
+//! is chosen once, outside the loop over groups, so that each group costs its load, its formula and its store (the
+//! interpreter above decodes its steps again for every group, which costs a lone GELU several times its memory
+//! traffic).
+__global__ void __launch_bounds__(device::kThreadsPerBlock) oneStepKernel(__grid_constant__ Program const program)
+{
+    Step const& step = program.steps[0];
+    Input const& input = program.inputs[program.soleInput];
+    int64_t const groups = (program.count + kGroupElements - 1) / kGroupElements;
+    auto const overGroups = [&](auto const& f) {
+        KILN_GRID_STRIDE_LOOP(group, groups)
+        {
+            bool const whole = (group + 1) * kGroupElements <= program.count;
+            FloatGroup values = program.grouped && whole
+                ? device::loadGroup(input.data, input.type, group)
+                : device::loadGroupByElement(input.data, input.type, group, program.count);
+#pragma unroll
+            for (int k = 0; k < kGroupElements; ++k)
+            {
+                values.v[k] = f(values.v[k]);
+            }
+            storeOutput(program, group, values);
+        }
+        return 0;
+    };
+    if (step.kind == nvinfer1::LayerType::kACTIVATION)
+    {
+        device::visitActivation(
+            static_cast<nvinfer1::ActivationType>(step.operation), step.alpha, step.beta, overGroups);
+    }
+    else
+    {
+        device::visitUnary(static_cast<nvinfer1::UnaryOperation>(step.operation), overGroups);
+    }
+}
+
 class PointwiseLayer final : public PreparedKernelLayer
 {
 public:
@@ -226,7 +262,14 @@ void launchPointwise(Program const& program, unsigned blocks, cudaStream_t strea
     {
         return;
     }
-    pointwiseKernel<<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
+    if (program.soleInput >= 0)
+    {
+        oneStepKernel<<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
+    }
+    else
+    {
+        pointwiseKernel<<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
+    }
     check(cudaGetLastError(), "point-wise chain: launching the kernel");
 }
 

@@ -281,6 +281,15 @@ Program makeProgram(PointwiseStep const* steps, size_t stepCount, ConstTensorVie
             program.grouped = program.grouped && alignedForGroups(input.data, input.type);
         }
     }
+    Step const& only = program.steps[0];
+    if (stepCount == 1 && only.kind != nvinfer1::LayerType::kELEMENTWISE && only.first >= 0)
+    {
+        for (size_t i = 0; i < inputCount; ++i)
+        {
+            bool const read = program.inputs[i].slot == only.first && program.inputs[i].reach == Reach::kSAME_SHAPE;
+            program.soleInput = read ? static_cast<int32_t>(i) : program.soleInput;
+        }
+    }
     return program;
 }
 

@@ -75,6 +75,10 @@ struct Program
     bool rowsHoldGroups{false}; //!< the innermost extent is a multiple of 4: a group never straddles two rows
     bool narrow{false};         //!< fewer than 2^32 output elements: broadcast offsets in 32-bit arithmetic
     bool reluAfter{false};
+    //! A program of one activation or unary step on an input of the output's shape (a lone GELU, as the GELU fusion
+    //! leaves one): that input, whose groups the kernel then runs through a formula chosen once per thread; -1 for
+    //! every other program.
+    int32_t soleInput{-1};
     void* output{nullptr};
     nvinfer1::DataType outputType{nvinfer1::DataType::kFLOAT};
     int64_t count{0};

@@ -7,6 +7,7 @@
 #include "network/layers/unary.h"
 #include "plan/plan_graph.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <optional>
@@ -117,10 +118,20 @@ private:
         return std::nullopt;
     }
 
+    //! Whether tensor `t` is a scalar constant holding `value` as closely as the constant's type holds it (an FP16
+    //! plan stores sqrt(2) as 1.4140625).
     bool isScalar(int32_t t, double value) const
     {
         std::optional<float> const held = scalar(t);
-        return held && std::fabs(*held - value) <= 1e-6 * value;
+        if (!held)
+        {
+            return false;
+        }
+        nvinfer1::DataType const type = mModel.tensors[t].type;
+        double const precision = type == nvinfer1::DataType::kHALF ? 0x1p-11
+            : type == nvinfer1::DataType::kBF16                    ? 0x1p-8
+                                                                   : 1e-6;
+        return std::fabs(*held - value) <= precision * value;
     }
 
     //! Whether layer `l` is x * 0.5 (or 0.5 * x).
@@ -212,11 +223,19 @@ private:
         return computesAlike(gelu) ? std::optional<Gelu>(gelu) : std::nullopt;
     }
 
+    //! The type the GELU's first layer reads x in (an FP16 plan reads an FP32 network input in FP16).
+    nvinfer1::DataType readType(Gelu const& gelu) const
+    {
+        LayerRecord const& first = mModel.layers[gelu.layers.front()];
+        auto const slot = std::find(first.inputs.begin(), first.inputs.end(), gelu.x) - first.inputs.begin();
+        return slotType(mModel, first, static_cast<size_t>(slot));
+    }
+
     //! Whether the GELU's layers compute in one precision on one type, and its output has x's shape.
     bool computesAlike(Gelu const& gelu) const
     {
         LayerRecord const& first = mModel.layers[gelu.layers.front()];
-        nvinfer1::DataType const type = mModel.tensors[gelu.x].type;
+        nvinfer1::DataType const type = readType(gelu);
         for (size_t l : gelu.layers)
         {
             LayerRecord const& layer = mModel.layers[l];
@@ -245,7 +264,7 @@ private:
         {
             record.name += (record.name.empty() ? "" : " + ") + mModel.layers[l].name;
         }
-        nvinfer1::DataType const type = mModel.tensors[gelu.x].type;
+        nvinfer1::DataType const type = readType(gelu);
         setIoTypes(mModel, record, {type, type});
         return record;
     }
