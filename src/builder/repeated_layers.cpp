@@ -29,8 +29,9 @@ public:
         for (size_t t = 0; t < mSameAs.size(); ++t)
         {
             mSameAs[t] = static_cast<int32_t>(t);
-            plan::TensorRecord const& tensor = model.tensors[t];
-            mKept[t] = plan::isObserved(tensor) || tensor.values.has_value();
+            // A shape tensor's values are expressions of its own (a repeat's equal the first's), so only what is
+            // reached by index stays: observed tensors, symbols' tensors and conditions.
+            mKept[t] = plan::isObserved(model.tensors[t]);
         }
         for (plan::SymbolRecord const& symbol : model.symbols)
         {

@@ -40,21 +40,32 @@ Layer* named(Layer* layer, std::string const& name)
     return layer;
 }
 
-TEST(RepeatedLayers, AMaskEveryLayerBuildsAlikeIsBuiltOnce)
+//! Three blocks, each with its own constants 0 and -100 and its own Select of them by the same mask, added to the
+//! running sum: y = x + 3 * (m ? 0 : -100). `scalars`: the constants are one-value vectors reshaped to the mask's
+//! rank, as ONNX exports hold them (shape inference then tracks their values as shape values), else 1x1 matrices.
+void buildMaskBlocks(LayerHarness& h, bool scalars)
 {
-    // Three blocks, each with its own constants 0 and -100 and its own Select of them by the same mask, added to the
-    // running sum: y = x + 3 * (m ? 0 : -100).
-    LayerHarness h;
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
     ITensor* m = h.network->addInput("m", DataType::kBOOL, Dims{2, {2, 3}});
-    std::vector<float> const zero{0.0F};
-    std::vector<float> const minus{-100.0F};
+    auto const constant = [&](float value, std::string const& name) {
+        std::vector<float> const values{value};
+        ITensor* held
+            = named(h.network->addConstant(scalars ? Dims{1, {1}} : Dims{2, {1, 1}}, floatWeights(values)), name)
+                  ->getOutput(0);
+        if (!scalars)
+        {
+            return held;
+        }
+        IShuffleLayer* reshape = named(h.network->addShuffle(*held), name + " reshaped");
+        reshape->setReshapeDimensions(Dims{2, {1, 1}});
+        return reshape->getOutput(0);
+    };
     ITensor* sum = x;
     for (int block = 0; block < 3; ++block)
     {
         std::string const n = std::to_string(block);
-        ITensor* keep = named(h.network->addConstant(Dims{2, {1, 1}}, floatWeights(zero)), "zero " + n)->getOutput(0);
-        ITensor* drop = named(h.network->addConstant(Dims{2, {1, 1}}, floatWeights(minus)), "minus " + n)->getOutput(0);
+        ITensor* keep = constant(0.0F, "zero " + n);
+        ITensor* drop = constant(-100.0F, "minus " + n);
         ITensor* mask = named(h.network->addSelect(*m, *keep, *drop), "mask " + n)->getOutput(0);
         IElementWiseLayer* add = named(h.network->addElementWise(*sum, *mask, ElementWiseOperation::kSUM), "add " + n);
         sum = add->getOutput(0);
@@ -63,17 +74,40 @@ TEST(RepeatedLayers, AMaskEveryLayerBuildsAlikeIsBuiltOnce)
             h.output(add, "y");
         }
     }
-    ASSERT_TRUE(h.build());
-    // One Select and its two constants are left (the sums, each reading the one before, become one chain).
-    EXPECT_EQ(layerNames(h),
-        (std::vector<std::string>{
-            "zero 0 [Constant]", "minus 0 [Constant]", "mask 0 [Select]", "add 0 + add 1 + add 2 [PointWise]"}));
+}
 
+//! Runs the mask blocks on a fixed x and m and checks y.
+void expectMaskBlocksCompute(LayerHarness& h)
+{
     std::vector<float> const xs{1.0F, 2.0F, 3.0F, 4.0F, 5.0F, 6.0F};
     bool const ms[6]{true, false, true, false, false, true};
     std::vector<float> y(6, 0.0F);
     ASSERT_TRUE(h.run({{"x", xs.data()}, {"m", ms}}, {{"y", y.data()}}));
     EXPECT_EQ(y, (std::vector<float>{1.0F, -298.0F, 3.0F, -296.0F, -295.0F, 6.0F}));
+}
+
+TEST(RepeatedLayers, AMaskEveryLayerBuildsAlikeIsBuiltOnce)
+{
+    LayerHarness h;
+    buildMaskBlocks(h, false);
+    ASSERT_TRUE(h.build());
+    // One Select and its two constants are left (the sums, each reading the one before, become one chain).
+    EXPECT_EQ(layerNames(h),
+        (std::vector<std::string>{
+            "zero 0 [Constant]", "minus 0 [Constant]", "mask 0 [Select]", "add 0 + add 1 + add 2 [PointWise]"}));
+    expectMaskBlocksCompute(h);
+}
+
+TEST(RepeatedLayers, AMaskOfScalarsThatShapeInferenceKnowsIsBuiltOnce)
+{
+    LayerHarness h;
+    buildMaskBlocks(h, true);
+    ASSERT_TRUE(h.build());
+    // Constant folding made each reshaped scalar a constant of its own; they and the Selects merge as above.
+    EXPECT_EQ(layerNames(h),
+        (std::vector<std::string>{"folded: zero 0 reshaped [Constant]", "folded: minus 0 reshaped [Constant]",
+            "mask 0 [Select]", "add 0 + add 1 + add 2 [PointWise]"}));
+    expectMaskBlocksCompute(h);
 }
 
 TEST(RepeatedLayers, LayersThatDifferOrThatTheApplicationSeesStay)
