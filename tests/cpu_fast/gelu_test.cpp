@@ -1,6 +1,7 @@
 // GELU as PyTorch exports it to ONNX below opset 20, x * 0.5 * (1 + erf(x / sqrt(2))) in five element-wise layers:
 // the CPU build makes it one activation, which a linear layer before it takes into its epilogue; in each order of
 // the factors, against the reference kernels (which run the five layers as written); and what is not a GELU stays.
+// The same for the tanh approximation in GPT-2's eight layers.
 #include "fast_path_comparison.h"
 #include "layer_helpers.h"
 
@@ -116,6 +117,50 @@ TEST(FastGelu, OnItsOwnItIsOneActivation)
         = expectFastMatchesReference(maker, {{{"x", randomTensor({3, 5, 40}, 4)}}}, Tolerance(1e-6, 1e-5));
     ASSERT_EQ(layers.size(), 1U);
     EXPECT_EQ(layers.begin()->first, "div + erf + add + mul + gelu");
+}
+
+//! GELU's tanh approximation of x as GPT-2's export spells it, in eight layers named as its ONNX nodes:
+//! (x * 0.5) * (1 + tanh(sqrt(2 / pi) * (x + x^3 * 0.044715))).
+ITensor& tanhGelu(INetworkDefinition& network, ITensor& x, std::vector<float> const& constants)
+{
+    auto scalar = [&](size_t i, char const* name) -> ITensor& {
+        return constantOf(network, {1, 1, 1}, {constants[i]}, name);
+    };
+    auto binary = [&](ITensor& a, ITensor& b, ElementWiseOperation operation, char const* name) -> ITensor& {
+        IElementWiseLayer* layer = network.addElementWise(a, b, operation);
+        layer->setName(name);
+        return *layer->getOutput(0);
+    };
+    ITensor& half = binary(x, scalar(0, "half"), ElementWiseOperation::kPROD, "Mul");
+    ITensor& cube = binary(x, scalar(1, "three"), ElementWiseOperation::kPOW, "Pow");
+    ITensor& cubic = binary(cube, scalar(2, "c"), ElementWiseOperation::kPROD, "Mul_1");
+    ITensor& inner = binary(x, cubic, ElementWiseOperation::kSUM, "Add");
+    ITensor& scaled = binary(inner, scalar(3, "k"), ElementWiseOperation::kPROD, "Mul_2");
+    IActivationLayer* tanh = network.addActivation(scaled, ActivationType::kTANH);
+    tanh->setName("Tanh");
+    ITensor& onePlus = binary(*tanh->getOutput(0), scalar(4, "one"), ElementWiseOperation::kSUM, "Add_1");
+    return binary(half, onePlus, ElementWiseOperation::kPROD, "Mul_3");
+}
+
+TEST(FastGelu, TheTanhFormAsGpt2ExportsItIsOneActivation)
+{
+    std::vector<float> const gpt2{0.5F, 3.0F, 0.044715F, 0.7978845608F, 1.0F};
+    auto maker = [&](INetworkDefinition& network) {
+        markOutput(network, tanhGelu(network, *network.addInput("x", DataType::kFLOAT, Dims3{3, 5, 40}), gpt2));
+    };
+    std::map<std::string, bool> const layers
+        = expectFastMatchesReference(maker, {{{"x", randomTensor({3, 5, 40}, 6)}}}, Tolerance(1e-6, 1e-5));
+    ASSERT_EQ(layers.size(), 1U);
+    EXPECT_EQ(layers.begin()->first, "Pow + Mul_1 + Add + Mul_2 + Tanh + Add_1 + Mul + Mul_3");
+
+    // With x^2 in place of x^3 it is not a GELU: the layers stay as written (one point-wise chain).
+    std::vector<float> const squared{0.5F, 2.0F, 0.044715F, 0.7978845608F, 1.0F};
+    auto notGelu = [&](INetworkDefinition& network) {
+        markOutput(network, tanhGelu(network, *network.addInput("x", DataType::kFLOAT, Dims3{3, 5, 40}), squared));
+    };
+    std::map<std::string, bool> const kept
+        = expectFastMatchesReference(notGelu, {{{"x", randomTensor({3, 5, 40}, 7)}}}, Tolerance(1e-6, 1e-5));
+    EXPECT_EQ(kept.count("Pow + Mul_1 + Add + Mul_2 + Tanh + Add_1 + Mul + Mul_3"), 0U);
 }
 
 TEST(FastGelu, OtherExpressionsStayAsWritten)

@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace
@@ -61,6 +62,30 @@ NetworkMaker geluAfterBias(std::shared_ptr<Values> const& values)
         ITensor& g = binary(network, h, binary(network, e, one, ElementWiseOperation::kSUM, "add one"),
             ElementWiseOperation::kPROD, "mul");
         output(network, binary(network, g, half, ElementWiseOperation::kPROD, "mul half"), "y");
+    };
+}
+
+//! x + bias, then GELU's tanh approximation as GPT-2's export spells it: (x * 0.5) * (1 + tanh(sqrt(2 / pi) * (x +
+//! x^3 * 0.044715))).
+NetworkMaker tanhGeluAfterBias(std::shared_ptr<Values> const& values)
+{
+    return [values](INetworkDefinition& network) {
+        ITensor& x = *network.addInput("x", DataType::kFLOAT, kTokens);
+        ITensor& bias = values->constant(network, Dims{3, {1, 1, 37}}, spread(37, -0.5F, 0.5F), "bias");
+        ITensor& h = binary(network, x, bias, ElementWiseOperation::kSUM, "add bias");
+        auto scalar = [&](float value, char const* name) -> ITensor& {
+            return values->constant(network, Dims{3, {1, 1, 1}}, {value}, name);
+        };
+        ITensor& half = binary(network, h, scalar(0.5F, "half"), ElementWiseOperation::kPROD, "mul half");
+        ITensor& cube = binary(network, h, scalar(3.0F, "three"), ElementWiseOperation::kPOW, "pow");
+        ITensor& cubic = binary(network, cube, scalar(0.044715F, "c"), ElementWiseOperation::kPROD, "mul c");
+        ITensor& inner = binary(network, h, cubic, ElementWiseOperation::kSUM, "add cubic");
+        ITensor& scaled = binary(network, inner, scalar(0.7978845608F, "k"), ElementWiseOperation::kPROD, "mul k");
+        IActivationLayer* tanh = network.addActivation(scaled, ActivationType::kTANH);
+        tanh->setName("tanh");
+        ITensor& onePlus
+            = binary(network, *tanh->getOutput(0), scalar(1.0F, "one"), ElementWiseOperation::kSUM, "add one");
+        output(network, binary(network, half, onePlus, ElementWiseOperation::kPROD, "mul"), "y");
     };
 }
 
@@ -165,19 +190,28 @@ TEST(CudaBackendPointwiseChains, GeluAfterABiasIsOneLayer)
 {
     // Building and reading a CUDA plan needs no GPU.
     auto const values = std::make_shared<Values>();
-    for (bool fp16 : {false, true})
+    std::pair<NetworkMaker, ActivationType> const forms[]
+        = {{geluAfterBias(values), ActivationType::kGELU_ERF}, {tanhGeluAfterBias(values), ActivationType::kGELU_TANH}};
+    for (auto const& [maker, activation] : forms)
     {
-        kiln::plan::PlanModel const model = cudaPlanOf(geluAfterBias(values), fp16);
-        EXPECT_EQ(pointwiseLayers(model), 1) << fp16;
-        EXPECT_EQ(layersOfKind(model, LayerType::kELEMENTWISE) + layersOfKind(model, LayerType::kUNARY), 0) << fp16;
-        // The GELU fusion made the expansion one activation: the chain is the bias's sum, then GELU.
-        for (kiln::plan::LayerRecord const& layer : model.layers)
+        for (bool fp16 : {false, true})
         {
-            if (auto const* chain = kiln::plan::paramsOf<kiln::network::PointwiseParams>(layer))
+            std::string const what = std::to_string(static_cast<int>(activation)) + (fp16 ? " fp16" : " fp32");
+            kiln::plan::PlanModel const model = cudaPlanOf(maker, fp16);
+            EXPECT_EQ(pointwiseLayers(model), 1) << what;
+            EXPECT_EQ(layersOfKind(model, LayerType::kELEMENTWISE) + layersOfKind(model, LayerType::kUNARY)
+                    + layersOfKind(model, LayerType::kACTIVATION),
+                0)
+                << what;
+            // The GELU fusion made the expansion one activation: the chain is the bias's sum, then GELU.
+            for (kiln::plan::LayerRecord const& layer : model.layers)
             {
-                ASSERT_EQ(chain->steps.size(), 2U) << fp16;
-                EXPECT_EQ(chain->steps[1].kind, LayerType::kACTIVATION) << fp16;
-                EXPECT_EQ(chain->steps[1].operation, static_cast<int32_t>(ActivationType::kGELU_ERF)) << fp16;
+                if (auto const* chain = kiln::plan::paramsOf<kiln::network::PointwiseParams>(layer))
+                {
+                    ASSERT_EQ(chain->steps.size(), 2U) << what;
+                    EXPECT_EQ(chain->steps[1].kind, LayerType::kACTIVATION) << what;
+                    EXPECT_EQ(chain->steps[1].operation, static_cast<int32_t>(activation)) << what;
+                }
             }
         }
     }
@@ -234,6 +268,7 @@ TEST(CudaBackendPointwiseChains, FusedChainsAgreeWithTheCpuReference)
     {
         std::string const precision = fp16 ? " fp16" : " fp32";
         expectBackendsAgree(geluAfterBias(values), tokens(), fp16, "gelu" + precision);
+        expectBackendsAgree(tanhGeluAfterBias(values), tokens(), fp16, "tanh gelu" + precision);
         expectBackendsAgree(layerNormTail(values, true), tokens(), fp16, "layer norm" + precision);
     }
     // In FP16 the reference rounds after each of the 40 steps and the fused chain once: they part by more than the

@@ -25,6 +25,7 @@ struct Gelu
 {
     int32_t x{-1};
     std::vector<size_t> layers; //!< the last one writes the GELU's output
+    nvinfer1::ActivationType activation{nvinfer1::ActivationType::kGELU_ERF};
 };
 
 class Fuser
@@ -162,35 +163,106 @@ private:
         {
             return layer.inputs[0];
         }
-        if (elementWise(p, ElementWiseOperation::kPROD) != nullptr)
+        int32_t const x
+            = elementWise(p, ElementWiseOperation::kPROD) != nullptr ? timesScalar(p, 1.0 / std::numbers::sqrt2) : -1;
+        return x >= 0 ? std::optional<int32_t>(x) : std::nullopt;
+    }
+
+    //! The layer writing tensor `t` where it is an element-wise `operation` of `t`'s sole reader `reader`.
+    std::optional<size_t> soleFeeder(int32_t t, size_t reader, ElementWiseOperation operation) const
+    {
+        if (t < 0 || mProducers[t] < 0)
         {
-            for (int32_t operand : {0, 1})
+            return std::nullopt;
+        }
+        auto const p = static_cast<size_t>(mProducers[t]);
+        return soleReader(mModel, mReaders, p) == reader && elementWise(p, operation) != nullptr
+            ? std::optional<size_t>(p)
+            : std::nullopt;
+    }
+
+    //! The operand of binary layer `l` other than a scalar constant holding `value`; -1 where there is none.
+    int32_t timesScalar(size_t l, double value) const
+    {
+        LayerRecord const& layer = mModel.layers[l];
+        for (int32_t operand : {0, 1})
+        {
+            if (isScalar(layer.inputs[1 - operand], value))
             {
-                if (isScalar(layer.inputs[1 - operand], 1.0 / std::numbers::sqrt2))
-                {
-                    return layer.inputs[operand];
-                }
+                return layer.inputs[operand];
+            }
+        }
+        return -1;
+    }
+
+    //! sqrt(2 / pi) * (x + 0.044715 * x^3), read by tanh layer `tanh` alone, each layer read by the next alone
+    //! (GPT-2's export): x, with the four layers appended to `layers` in the order they run.
+    std::optional<int32_t> cubicInput(size_t tanh, std::vector<size_t>& layers) const
+    {
+        std::optional<size_t> const scaled
+            = soleFeeder(mModel.layers[tanh].inputs[0], tanh, ElementWiseOperation::kPROD);
+        std::optional<size_t> const sum = scaled
+            ? soleFeeder(timesScalar(*scaled, std::sqrt(2.0 / std::numbers::pi)), *scaled, ElementWiseOperation::kSUM)
+            : std::nullopt;
+        if (!sum)
+        {
+            return std::nullopt;
+        }
+        for (int32_t operand : {0, 1})
+        {
+            int32_t const x = mModel.layers[*sum].inputs[operand];
+            std::optional<size_t> const cubic
+                = soleFeeder(mModel.layers[*sum].inputs[1 - operand], *sum, ElementWiseOperation::kPROD);
+            std::optional<size_t> const power
+                = cubic ? soleFeeder(timesScalar(*cubic, 0.044715), *cubic, ElementWiseOperation::kPOW) : std::nullopt;
+            if (power && mModel.layers[*power].inputs[0] == x && isScalar(mModel.layers[*power].inputs[1], 3.0))
+            {
+                layers.insert(layers.end(), {*power, *cubic, *sum, *scaled});
+                return x;
             }
         }
         return std::nullopt;
     }
 
-    //! The GELU whose erf is layer `l`.
+    //! The GELU whose erf (x * 0.5 * (1 + erf(x / sqrt(2)))) or tanh (x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x +
+    //! 0.044715 * x^3)))) is layer `l`.
     std::optional<Gelu> geluAround(size_t l) const
     {
-        auto const* unary = paramsOf<network::UnaryParams>(mModel.layers[l]);
-        if (unary == nullptr || unary->operation != nvinfer1::UnaryOperation::kERF || mRemoved[l])
+        if (mRemoved[l])
         {
             return std::nullopt;
         }
-        std::optional<int32_t> const x = scaledInput(l);
+        Gelu gelu;
+        std::optional<int32_t> x;
+        auto const* unary = paramsOf<network::UnaryParams>(mModel.layers[l]);
+        auto const* activation = paramsOf<network::ActivationParams>(mModel.layers[l]);
+        if (unary != nullptr && unary->operation == nvinfer1::UnaryOperation::kERF)
+        {
+            x = scaledInput(l);
+            if (x)
+            {
+                gelu.layers.push_back(static_cast<size_t>(mProducers[mModel.layers[l].inputs[0]]));
+            }
+        }
+        else if (activation != nullptr && activation->activation == nvinfer1::ActivationType::kTANH
+            && mModel.layers[l].inputs.size() == 1)
+        {
+            x = cubicInput(l, gelu.layers);
+            gelu.activation = nvinfer1::ActivationType::kGELU_TANH;
+        }
+        if (!x)
+        {
+            return std::nullopt;
+        }
+        gelu.x = *x;
+        gelu.layers.push_back(l);
         std::optional<size_t> const onePlus = soleReader(mModel, mReaders, l);
         LayerRecord const* sum = elementWise(onePlus, ElementWiseOperation::kSUM);
-        if (!x || sum == nullptr || !isScalar(otherOperand(*sum, mModel.layers[l].outputs[0]), 1.0))
+        if (sum == nullptr || !isScalar(otherOperand(*sum, mModel.layers[l].outputs[0]), 1.0))
         {
             return std::nullopt;
         }
-        Gelu gelu{*x, {static_cast<size_t>(mProducers[mModel.layers[l].inputs[0]]), l, *onePlus}};
+        gelu.layers.push_back(*onePlus);
         std::optional<size_t> const times = soleReader(mModel, mReaders, *onePlus);
         LayerRecord const* product = elementWise(times, ElementWiseOperation::kPROD);
         if (product == nullptr)
@@ -200,18 +272,18 @@ private:
         int32_t const other = otherOperand(*product, sum->outputs[0]);
         int64_t const half = other >= 0 ? mProducers[other] : -1;
         std::optional<size_t> last;
-        if (other == *x || isScalar(other, 0.5))
+        if (other == gelu.x || isScalar(other, 0.5))
         {
-            // (x * (1 + erf)) * 0.5, or x * ((1 + erf) * 0.5).
+            // (x * (1 + f)) * 0.5, or x * ((1 + f) * 0.5).
             std::optional<size_t> const next = soleReader(mModel, mReaders, *times);
             LayerRecord const* outer = elementWise(next, ElementWiseOperation::kPROD);
             int32_t const rest = outer != nullptr ? otherOperand(*outer, product->outputs[0]) : -1;
-            last = outer != nullptr && (other == *x ? isScalar(rest, 0.5) : rest == *x) ? next : std::nullopt;
+            last = outer != nullptr && (other == gelu.x ? isScalar(rest, 0.5) : rest == gelu.x) ? next : std::nullopt;
             gelu.layers.push_back(*times);
         }
-        else if (halves(half, *x) && soleReader(mModel, mReaders, static_cast<size_t>(half)) == times)
+        else if (halves(half, gelu.x) && soleReader(mModel, mReaders, static_cast<size_t>(half)) == times)
         {
-            // (x * 0.5) * (1 + erf).
+            // (x * 0.5) * (1 + f).
             gelu.layers.push_back(static_cast<size_t>(half));
             last = times;
         }
@@ -252,7 +324,7 @@ private:
     {
         LayerRecord const& first = mModel.layers[gelu.layers.front()];
         auto params = std::make_shared<network::ActivationParams>();
-        params->activation = nvinfer1::ActivationType::kGELU_ERF;
+        params->activation = gelu.activation;
         LayerRecord record;
         record.type = LayerType::kACTIVATION;
         record.params = std::move(params);
