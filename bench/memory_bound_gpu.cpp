@@ -1,6 +1,7 @@
-// Benchmark: the CUDA backend's memory-bound layers at a transformer's sizes (BERT-base at 2 x 128 tokens, Whisper-
-// tiny's encoder), each alone in an FP16 network: softmax, GELU as exported (a point-wise chain), bias and residual
-// sums, a scaling, the attention mask, the attention heads' transposes. Each network is enqueued kRepeats times into a
+// Benchmark: the CUDA backend's memory-bound layers at a transformer's sizes (BERT-base at 2 x 128 tokens, ViT-B/16 at
+// batch 8, Whisper-tiny's encoder), each alone in an FP16 network: softmax, GELU as exported (one fused activation),
+// bias and residual sums, a scaling, the attention mask, the attention heads' transposes, and attention as exporters
+// spell it (fused into one layer). Each network is enqueued kRepeats times into a
 // CUDA graph, so that the host's enqueue time stays out, and the graph replayed; the figure is GPU time per layer run,
 // beside the bandwidth that the bytes it must read and write imply. Prints figures; CTest never runs it.
 // bench/README.md says how to run it.
@@ -92,11 +93,56 @@ ITensor* transposed(INetworkDefinition& network, Dims const& dims, std::vector<i
     return shuffle->getOutput(0);
 }
 
+ITensor* softmax(INetworkDefinition& network, ITensor& x)
+{
+    ISoftMaxLayer* layer = network.addSoftMax(x);
+    layer->setAxes(1U << (x.getDimensions().nbDims - 1));
+    return layer->getOutput(0);
+}
+
 ITensor* softmax(INetworkDefinition& network, Dims const& dims)
 {
-    ISoftMaxLayer* layer = network.addSoftMax(*network.addInput("x", DataType::kHALF, dims));
-    layer->setAxes(1U << (dims.nbDims - 1));
-    return layer->getOutput(0);
+    return softmax(network, *network.addInput("x", DataType::kHALF, dims));
+}
+
+//! softmax(q . k^T / sqrt(depth) [+ mask]) . v over q, k, v [batch, heads, tokens, depth], as BERT's export spells
+//! it; the mask is [batch, 1, 1, tokens]. The CUDA backend fuses it into one attention layer.
+ITensor* attention(INetworkDefinition& n, Constants& c, int64_t batch, int64_t heads, int64_t tokens, bool masked)
+{
+    int64_t const depth = 64;
+    Dims const operand{4, {batch, heads, tokens, depth}};
+    ITensor& q = *n.addInput("q", DataType::kHALF, operand);
+    ITensor& k = *n.addInput("k", DataType::kHALF, operand);
+    ITensor& v = *n.addInput("v", DataType::kHALF, operand);
+    ITensor& products = *n.addMatrixMultiply(q, MatrixOperation::kNONE, k, MatrixOperation::kTRANSPOSE)->getOutput(0);
+    ITensor* scores = &binary(n, products, c.add(n, Dims{4, {1, 1, 1, 1}}, {8.0F}), ElementWiseOperation::kDIV);
+    if (masked)
+    {
+        ITensor& mask = *n.addInput("mask", DataType::kHALF, Dims{4, {batch, 1, 1, tokens}});
+        scores = &binary(n, *scores, mask, ElementWiseOperation::kSUM);
+    }
+    return n.addMatrixMultiply(*softmax(n, *scores), MatrixOperation::kNONE, v, MatrixOperation::kNONE)->getOutput(0);
+}
+
+//! LayerNorm over the last axis of x [rows / 768 ... , 768] with weights and bias, as one normalization layer.
+ITensor* layerNorm(INetworkDefinition& n, Constants& c, Dims const& dims)
+{
+    int64_t const width = dims.d[dims.nbDims - 1];
+    Dims scaleDims = dims;
+    for (int32_t d = 0; d + 1 < dims.nbDims; ++d)
+    {
+        scaleDims.d[d] = 1;
+    }
+    std::vector<float> scale(static_cast<size_t>(width));
+    std::vector<float> bias(static_cast<size_t>(width));
+    for (size_t i = 0; i < scale.size(); ++i)
+    {
+        scale[i] = 1.0F + static_cast<float>(i % 8) / 8.0F;
+        bias[i] = static_cast<float>(i % 16) / 16.0F;
+    }
+    ITensor& x = *n.addInput("x", DataType::kHALF, dims);
+    return n.addNormalization(x, c.add(n, scaleDims, scale), c.add(n, scaleDims, bias), 1U << (dims.nbDims - 1))
+        ->getOutput(0);
 }
 
 std::vector<Case> cases()
@@ -154,6 +200,18 @@ std::vector<Case> cases()
             [](INetworkDefinition& n, Constants&) {
                 return transposed(n, Dims{4, {2, 128, 12, 64}}, {0, 2, 3, 1});
             }},
+        {"LayerNorm [2, 128, 768] (BERT)",
+            [tokens](INetworkDefinition& n, Constants& c) { return layerNorm(n, c, tokens); }},
+        {"LayerNorm [8, 197, 768] (ViT)",
+            [](INetworkDefinition& n, Constants& c) {
+                return layerNorm(n, c, Dims{3, {8, 197, 768}});
+            }},
+        {"attention [2, 12, 128, 64] masked (BERT)",
+            [](INetworkDefinition& n, Constants& c) { return attention(n, c, 2, 12, 128, true); }},
+        {"attention [8, 12, 197, 64] (ViT)",
+            [](INetworkDefinition& n, Constants& c) { return attention(n, c, 8, 12, 197, false); }},
+        {"attention [1, 6, 1500, 64] (Whisper)",
+            [](INetworkDefinition& n, Constants& c) { return attention(n, c, 1, 6, 1500, false); }},
     };
 }
 
@@ -248,8 +306,10 @@ double timeLayer(IExecutionContext& context, cudaStream_t stream)
 
 } // namespace
 
-int main()
+//! argv[1], where given, picks the cases whose names contain it (to profile one kernel with Nsight Compute).
+int main(int argc, char** argv)
 {
+    std::string const only = argc > 1 ? argv[1] : "";
     if (!kiln::backendAvailable(kiln::Backend::kCUDA))
     {
         std::fprintf(stderr, "the CUDA backend is not available here\n");
@@ -262,6 +322,10 @@ int main()
     int status = 0;
     for (Case const& c : cases())
     {
+        if (c.name.find(only) == std::string::npos)
+        {
+            continue;
+        }
         std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
         std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
         std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
