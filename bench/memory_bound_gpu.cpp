@@ -1,10 +1,10 @@
 // Benchmark: the CUDA backend's memory-bound layers at a transformer's sizes (BERT-base at 2 x 128 tokens, ViT-B/16 at
 // batch 8, Whisper-tiny's encoder), each alone in an FP16 network: softmax, GELU as exported (one fused activation),
-// bias and residual sums, a scaling, the attention mask, the attention heads' transposes, and attention as exporters
-// spell it (fused into one layer). Each network is enqueued kRepeats times into a
-// CUDA graph, so that the host's enqueue time stays out, and the graph replayed; the figure is GPU time per layer run,
-// beside the bandwidth that the bytes it must read and write imply. Prints figures; CTest never runs it.
-// bench/README.md says how to run it.
+// bias and residual sums, a scaling, the attention mask, the attention heads' transposes, the keys' third of GPT-2's
+// fused projection (a slice), LayerNorm, and attention as exporters spell it (fused into one layer). Each network is
+// enqueued kRepeats times into a CUDA graph, so that the host's enqueue time stays out, and the graph replayed; the
+// figure is GPU time per layer run, beside the bandwidth that the bytes it must read and write imply. Prints figures;
+// CTest never runs it. bench/README.md says how to run it.
 #include <NvInfer.h>
 #include <kiln/Backend.h>
 
@@ -199,6 +199,11 @@ std::vector<Case> cases()
         {"transpose (0, 2, 3, 1) [2, 128, 12, 64]",
             [](INetworkDefinition& n, Constants&) {
                 return transposed(n, Dims{4, {2, 128, 12, 64}}, {0, 2, 3, 1});
+            }},
+        {"slice [2, 128, 768:1536] of [2, 128, 2304] (GPT-2)",
+            [](INetworkDefinition& n, Constants&) {
+                ITensor& x = *n.addInput("x", DataType::kHALF, Dims{3, {2, 128, 2304}});
+                return n.addSlice(x, Dims{3, {0, 0, 768}}, Dims{3, {2, 128, 768}}, Dims{3, {1, 1, 1}})->getOutput(0);
             }},
         {"LayerNorm [2, 128, 768] (BERT)",
             [tokens](INetworkDefinition& n, Constants& c) { return layerNorm(n, c, tokens); }},

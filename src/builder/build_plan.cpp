@@ -3,6 +3,7 @@
 #include "backend/backend.h"
 #include "builder/conditional_guards.h"
 #include "builder/constant_folding.h"
+#include "builder/fixed_slice_parameters.h"
 #include "builder/constant_storage.h"
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
@@ -802,11 +803,16 @@ private:
         }
     }
 
-    //! Pass 4: layers that read only constants replaced by the constants they compute (constant_folding.h), repeated
-    //! layers merged (repeated_layers.h), and constants stored in the type their readers read (constant_storage.h),
-    //! for every backend, before its own passes see the plan.
+    //! Pass 4: slices' constant starts and strides made parameters (fixed_slice_parameters.h), layers that read only
+    //! constants replaced by the constants they compute (constant_folding.h), repeated layers merged
+    //! (repeated_layers.h), and constants stored in the type their readers read (constant_storage.h), for every
+    //! backend, before its own passes see the plan.
     void foldConstantLayers()
     {
+        if (size_t const slices = fixSliceParameters(mModel); slices > 0)
+        {
+            logInfo("Slices: " + std::to_string(slices) + " take their constant start and stride as parameters");
+        }
         FoldingResult const folding = foldConstants(mModel);
         if (folding.folded > 0)
         {

@@ -1,6 +1,7 @@
 // The CUDA backend's Slice layer against the CPU reference: static start/size/stride with positive, negative and
 // zero strides in every SampleMode, a fill value from a tensor, start and stride from tensors (read on the device),
-// INT32 and FP16 data, and an empty output inside a network.
+// INT32 and FP16 data, and an empty output inside a network; slices that copy runs of their input (inside it, a step
+// of one along the innermost axis) in vectors of every width their alignment allows.
 #include "backend_comparison.h"
 
 namespace
@@ -18,10 +19,10 @@ struct Case
     SampleMode mode;
 };
 
-NetworkMaker sliceOf(Case const& c, DataType type)
+NetworkMaker sliceOf(Case const& c, DataType type, Dims const& input = Dims{3, {3, 4, 5}})
 {
-    return [c, type](INetworkDefinition& network) {
-        ITensor* x = network.addInput("x", type, Dims{3, {3, 4, 5}});
+    return [c, type, input](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", type, input);
         // The network checks kSTRICT_BOUNDS when the layer is added: add an in-bounds slice, then set the mode first.
         ISliceLayer* layer = network.addSlice(*x, Dims{3, {0, 0, 0}}, Dims{3, {1, 1, 1}}, Dims{3, {1, 1, 1}});
         layer->setMode(c.mode);
@@ -57,6 +58,36 @@ TEST(CudaBackendSlice, EverySampleModeAgreesWithTheCpu)
         expectBackendsAgree(sliceOf(c, DataType::kFLOAT), {{"x", floats}}, false, c.name);
         expectBackendsAgree(sliceOf(c, DataType::kFLOAT), {{"x", floats}}, true, c.name + " fp16");
         expectBackendsAgree(sliceOf(c, DataType::kINT32), {{"x", integers}}, false, c.name + " int32");
+    }
+}
+
+TEST(CudaBackendSlice, RunsOfTheInputAgreeWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    // Rows of 48: FP16 parts of 16 elements are 32 bytes, copied 16 bytes at a time; odd starts and sizes narrow the
+    // vectors down to one element.
+    std::vector<Case> const cases{
+        {"a split's middle part", Dims{3, {0, 0, 16}}, Dims{3, {4, 6, 16}}, Dims{3, {1, 1, 1}},
+            SampleMode::kSTRICT_BOUNDS},
+        {"odd start and size", Dims{3, {1, 1, 3}}, Dims{3, {2, 4, 7}}, Dims{3, {1, 1, 1}}, SampleMode::kSTRICT_BOUNDS},
+        {"outer axes reversed", Dims{3, {3, 5, 8}}, Dims{3, {4, 6, 24}}, Dims{3, {-1, -1, 1}}, SampleMode::kWRAP},
+        {"every other row", Dims{3, {0, 1, 0}}, Dims{3, {4, 3, 48}}, Dims{3, {1, 2, 1}}, SampleMode::kCLAMP},
+        {"whole rows, axes merged", Dims{3, {1, 0, 0}}, Dims{3, {2, 6, 48}}, Dims{3, {1, 1, 1}}, SampleMode::kFILL},
+        {"a row repeated", Dims{3, {2, 3, 4}}, Dims{3, {3, 2, 40}}, Dims{3, {0, 0, 1}}, SampleMode::kREFLECT},
+    };
+    Dims const input{3, {4, 6, 48}};
+    std::vector<int32_t> ints(4 * 6 * 48);
+    for (size_t i = 0; i < ints.size(); ++i)
+    {
+        ints[i] = 7 * static_cast<int32_t>(i) - 500;
+    }
+    HostTensor const floats = fromFloats({4, 6, 48}, spread(4 * 6 * 48, -3.0F, 4.0F));
+    HostTensor const integers = fromElements({4, 6, 48}, ints, DataType::kINT32);
+    for (Case const& c : cases)
+    {
+        expectBackendsAgree(sliceOf(c, DataType::kFLOAT, input), {{"x", floats}}, false, c.name);
+        expectBackendsAgree(sliceOf(c, DataType::kFLOAT, input), {{"x", floats}}, true, c.name + " fp16");
+        expectBackendsAgree(sliceOf(c, DataType::kINT32, input), {{"x", integers}}, false, c.name + " int32");
     }
 }
 

@@ -1,6 +1,8 @@
 // ISliceLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/slice.h): output coordinate i
 // along dim d reads input coordinate start[d] + i * stride[d], and every SampleMode decides what lies
-// outside the input. Also IPaddingLayer, which is a kFILL slice starting before the input.
+// outside the input. Also IPaddingLayer, which is a kFILL slice starting before the input. A slice that stays inside
+// its input and steps by one along the innermost axis (a Split's parts, GPT-2's query, keys and values) copies whole
+// runs of the input in vectors of up to 16 bytes; any other finds each element's source alone.
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
@@ -8,8 +10,11 @@
 #include "backend/cuda/strided_index.cuh"
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,6 +26,7 @@ namespace
 
 using device::DataType;
 using device::kMaxRank;
+using device::StridedShape;
 using nvinfer1::SampleMode;
 
 //! Start and stride come from the host values, or from INT32/INT64 device tensors (one value per dim) when those
@@ -159,6 +165,27 @@ __global__ void sliceKernel(T const* input, T* output, SliceGeometry g, int64_t 
     }
 }
 
+//! Output vector v is vector v % rowVectors of row v / rowVectors, which starts at `base` plus the row's coordinates
+//! (row-major over `rows.extents`) times `rows.strides`; all counted in vectors.
+template <typename V, typename Index>
+__global__ void sliceRunsKernel(V const* input, V* output, StridedShape rows, Index base, Index rowVectors, Index count)
+{
+    for (Index v = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; v < count;
+         v += static_cast<Index>(blockDim.x) * gridDim.x)
+    {
+        Index const row = v / rowVectors;
+        Index source = base;
+        Index rest = row;
+        for (int32_t axis = rows.rank - 1; axis >= 0; --axis)
+        {
+            auto const extent = static_cast<Index>(rows.extents[axis]);
+            source += rest % extent * static_cast<Index>(rows.strides[axis]);
+            rest /= extent;
+        }
+        output[v] = input[source + (v - row * rowVectors)];
+    }
+}
+
 //! The fill value in `type`'s bytes, as encodeFill computes it on the device.
 uint64_t encodeOnHost(double value, DataType type)
 {
@@ -275,6 +302,19 @@ SliceGeometry sliceGeometry(SliceParameters const& params, ConstTensorView const
     return g;
 }
 
+//! A slice that copies runs of its input (sliceRunsKernel): `rows` are the output's outer axes, with neighbours
+//! merged where the input steps over them as over one, and the input's steps along them; everything in vectors of
+//! `vectorBytes`.
+struct RunCopy
+{
+    StridedShape rows;
+    int64_t base{0};
+    int64_t rowVectors{0};
+    int64_t count{0};
+    int64_t inputVectors{0};
+    size_t vectorBytes{0};
+};
+
 //! A slice as it is launched.
 struct SliceLaunch
 {
@@ -283,7 +323,86 @@ struct SliceLaunch
     void* output{nullptr};
     int64_t count{0}; //!< 0: nothing to launch
     size_t elementBytes{0};
+    std::optional<RunCopy> runs; //!< set where the slice copies runs of its input
 };
+
+//! The widest vector (16 bytes at most) whose size divides every one of `bytes`.
+size_t widestVectorDividing(std::initializer_list<uint64_t> bytes)
+{
+    size_t width = 16;
+    for (uint64_t b : bytes)
+    {
+        while (b % width != 0)
+        {
+            width /= 2;
+        }
+    }
+    return width;
+}
+
+//! The run copy for slice `g` of `input` into `output` where its host coordinates stay inside the input and the
+//! innermost axis steps by one; nothing otherwise.
+std::optional<RunCopy> runCopyOf(SliceGeometry const& g, ConstTensorView const& input, TensorView const& output)
+{
+    int32_t const inner = g.rank - 1;
+    if (g.rank == 0 || g.startData != nullptr || g.strideData != nullptr || g.stride[inner] != 1)
+    {
+        return std::nullopt;
+    }
+    int64_t base = 0;
+    for (int32_t d = 0; d < g.rank; ++d)
+    {
+        int64_t const last = g.start[d] + (g.outputExtents[d] - 1) * g.stride[d];
+        if (std::min(g.start[d], last) < 0 || std::max(g.start[d], last) >= g.inputExtents[d])
+        {
+            return std::nullopt;
+        }
+        base += g.start[d] * g.inputStrides[d];
+    }
+    // The outer axes, outer to inner, each merged into the one before where the input steps over both as over one.
+    RunCopy copy;
+    for (int32_t d = 0; d < inner; ++d)
+    {
+        int64_t const step = g.stride[d] * g.inputStrides[d];
+        int32_t const last = copy.rows.rank - 1;
+        if (g.outputExtents[d] == 1)
+        {
+            continue;
+        }
+        if (last >= 0 && copy.rows.strides[last] == g.outputExtents[d] * step)
+        {
+            copy.rows.extents[last] *= g.outputExtents[d];
+            copy.rows.strides[last] = step;
+            continue;
+        }
+        copy.rows.extents[last + 1] = g.outputExtents[d];
+        copy.rows.strides[last + 1] = step;
+        ++copy.rows.rank;
+    }
+    size_t const element = elementSize(output.type);
+    size_t width
+        = widestVectorDividing({reinterpret_cast<uintptr_t>(input.data), reinterpret_cast<uintptr_t>(output.data),
+            static_cast<uint64_t>(g.outputExtents[inner]) * element, static_cast<uint64_t>(base) * element});
+    for (int32_t axis = 0; axis < copy.rows.rank; ++axis)
+    {
+        width = std::min(width, widestVectorDividing({static_cast<uint64_t>(copy.rows.strides[axis]) * element}));
+    }
+    auto const elementsPerVector = static_cast<int64_t>(width / element);
+    if (elementsPerVector == 0)
+    {
+        return std::nullopt; // an address not aligned to its elements: the element kernel takes it
+    }
+    for (int32_t axis = 0; axis < copy.rows.rank; ++axis)
+    {
+        copy.rows.strides[axis] /= elementsPerVector;
+    }
+    copy.base = base / elementsPerVector;
+    copy.rowVectors = g.outputExtents[inner] / elementsPerVector;
+    copy.count = output.count() / elementsPerVector;
+    copy.inputVectors = input.count() / elementsPerVector;
+    copy.vectorBytes = width;
+    return copy;
+}
 
 //! The output's shape is the slice's size. Input and output share a byte-addressable type. Throws
 //! std::invalid_argument where the CPU reference does, as far as host values show it.
@@ -301,13 +420,46 @@ SliceLaunch prepareSlice(SliceParameters const& params, ConstTensorView const& i
     launch.input = input.data;
     launch.output = output.data;
     launch.count = output.count();
+    launch.runs = runCopyOf(launch.geometry, input, output);
     return launch;
+}
+
+template <typename V>
+void launchRuns(RunCopy const& runs, void const* input, void* output, cudaStream_t stream)
+{
+    auto const* from = static_cast<V const*>(input);
+    auto* to = static_cast<V*>(output);
+    unsigned const blocks = device::blocksFor(runs.count);
+    if (std::max(runs.count, runs.inputVectors) <= INT32_MAX) // grid-stride steps stay below 2^32 past any index
+    {
+        sliceRunsKernel<V, uint32_t><<<blocks, device::kThreadsPerBlock, 0, stream>>>(from, to, runs.rows,
+            static_cast<uint32_t>(runs.base), static_cast<uint32_t>(runs.rowVectors),
+            static_cast<uint32_t>(runs.count));
+    }
+    else
+    {
+        sliceRunsKernel<V, int64_t><<<blocks, device::kThreadsPerBlock, 0, stream>>>(
+            from, to, runs.rows, runs.base, runs.rowVectors, runs.count);
+    }
 }
 
 void launchSlice(SliceLaunch const& launch, cudaStream_t stream)
 {
     if (launch.count == 0)
     {
+        return;
+    }
+    if (launch.runs)
+    {
+        switch (launch.runs->vectorBytes)
+        {
+        case 16: launchRuns<uint4>(*launch.runs, launch.input, launch.output, stream); break;
+        case 8: launchRuns<uint2>(*launch.runs, launch.input, launch.output, stream); break;
+        case 4: launchRuns<uint32_t>(*launch.runs, launch.input, launch.output, stream); break;
+        case 2: launchRuns<uint16_t>(*launch.runs, launch.input, launch.output, stream); break;
+        default: launchRuns<uint8_t>(*launch.runs, launch.input, launch.output, stream); break;
+        }
+        check(cudaGetLastError(), "slice: launching the kernel");
         return;
     }
     device::withElementOfSize(launch.elementBytes, "slice", [&](auto element) {
