@@ -311,6 +311,12 @@ TEST(CudaAttention, FusedAgreesWithTheUnfusedCpuReference)
     odd.depth = 40;
     odd.valueDepth = 24;
     expectAgrees(odd, "cross attention, depths not multiples of 16");
+    AttentionCase oddValues{};
+    oddValues.queries = 33;
+    oddValues.keys = 41;
+    oddValues.depth = 24;
+    oddValues.valueDepth = 7;
+    expectAgrees(oddValues, "an odd value depth: the output's columns written one at a time");
     AttentionCase deep{};
     deep.depth = 128;
     deep.valueDepth = 128;

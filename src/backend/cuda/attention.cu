@@ -62,6 +62,9 @@ struct Problem
     bool vectorQuery;
     bool vectorKeys;
     bool vectorValues;
+    //! Whether the output's neighbouring columns of a row may be written as one pair: contiguous columns, rows and
+    //! batches starting at even elements, an even value depth, 4-byte-aligned data.
+    bool pairedOutput;
     int32_t batchAxes;
     int64_t batchExtents[kMaxBatchAxes];
     OperandView queryView;
@@ -71,15 +74,32 @@ struct Problem
     OperandView outputView;
 };
 
-__device__ inline int64_t batchOffset(Problem const& p, OperandView const& view, int64_t batch)
+//! Where one batch (its index over the batch axes, row-major) starts in each operand. The coordinates are found once,
+//! in 32-bit arithmetic (the host keeps blocks and extents below 2^31): 64-bit division is a call.
+struct BatchStarts
 {
-    int64_t offset = 0;
+    int64_t query{0};
+    int64_t keys{0};
+    int64_t values{0};
+    int64_t mask{0};
+    int64_t output{0};
+};
+
+__device__ inline BatchStarts batchStarts(Problem const& p, uint32_t batch)
+{
+    BatchStarts starts;
     for (int32_t axis = p.batchAxes - 1; axis >= 0; --axis)
     {
-        offset += (batch % p.batchExtents[axis]) * view.batch[axis];
-        batch /= p.batchExtents[axis];
+        auto const extent = static_cast<uint32_t>(p.batchExtents[axis]);
+        int64_t const coordinate = batch % extent;
+        batch /= extent;
+        starts.query += coordinate * p.queryView.batch[axis];
+        starts.keys += coordinate * p.keyView.batch[axis];
+        starts.values += coordinate * p.valueView.batch[axis];
+        starts.mask += coordinate * p.maskView.batch[axis];
+        starts.output += coordinate * p.outputView.batch[axis];
     }
-    return offset;
+    return starts;
 }
 
 //! Two halves as the 32-bit register an mma operand takes: `low` is the element of the lower column.
@@ -141,14 +161,24 @@ __device__ inline void loadTile(__half* tile, __half const* base, OperandView co
 {
     if (vector)
     {
+        // Each thread copies one 16-byte chunk of a row per pass, the same chunk of every kRowsPerPass-th row, so
+        // that its source moves by a fixed step.
         constexpr int kChunks = kColumns / 8;
-        for (int32_t i = static_cast<int32_t>(threadIdx.x); i < kRows * kChunks; i += kThreads)
+        constexpr int kRowsPerPass = kThreads / kChunks;
+        static_assert(kThreads % kChunks == 0, "every pass covers whole rows");
+        int32_t const firstRow = static_cast<int32_t>(threadIdx.x) / kChunks;
+        int32_t const c = static_cast<int32_t>(threadIdx.x) % kChunks * 8;
+        __half const* source = base + static_cast<int64_t>(first + firstRow) * view.row + c;
+        int64_t const step = kRowsPerPass * view.row;
+#pragma unroll
+        for (int pass = 0; pass < (kRows + kRowsPerPass - 1) / kRowsPerPass; ++pass, source += step)
         {
-            int32_t const r = i / kChunks;
-            int32_t const c = i % kChunks * 8;
-            bool const inside = first + r < rowCount && c < columnCount;
-            __half const* source = inside ? base + static_cast<int64_t>(first + r) * view.row + c : base;
-            copyAsync(tile + r * kPitch + c, source, inside ? 16U : 0U);
+            int32_t const r = firstRow + pass * kRowsPerPass;
+            if (kRows % kRowsPerPass == 0 || r < kRows)
+            {
+                bool const inside = first + r < rowCount && c < columnCount;
+                copyAsync(tile + r * kPitch + c, inside ? source : base, inside ? 16U : 0U);
+            }
         }
         return;
     }
@@ -172,10 +202,53 @@ struct RowState
     float sum[2]; //!< this lane's share of the row sums; the four lanes of a row add theirs at the end
 };
 
+__device__ inline float maskValue(float value)
+{
+    return value;
+}
+
+__device__ inline float maskValue(__half value)
+{
+    return __half2float(value);
+}
+
+//! Adds the mask (of type T, FP32 or FP16: the type is chosen once per tile, not per element) to the scores of this
+//! lane's rows inside the problem and keys before the last. `maskRows`: where the mask's rows of this lane's two
+//! query rows (row0 and row0 + 8) start.
+template <typename T, int kWarpKeys>
+__device__ inline void addMask(
+    float (&scores)[kWarpKeys / 8][4], Problem const& p, int64_t const (&maskRows)[2], int32_t firstKey, int32_t row0)
+{
+    int32_t const t = static_cast<int32_t>(threadIdx.x) % 4;
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+    {
+        if (row0 + half * 8 >= p.queries)
+        {
+            continue;
+        }
+        T const* const row = static_cast<T const*>(p.mask) + maskRows[half];
+#pragma unroll
+        for (int n = 0; n < kWarpKeys / 8; ++n)
+        {
+#pragma unroll
+            for (int e = 0; e < 2; ++e)
+            {
+                int32_t const key = firstKey + n * 8 + 2 * t + e;
+                if (key < p.keyCount)
+                {
+                    scores[n][2 * half + e] += maskValue(row[static_cast<int64_t>(key) * p.maskView.column]);
+                }
+            }
+        }
+    }
+}
+
 //! The scores of the warp's rows against its kWarpKeys keys of a tile: scale, mask, -inf past the last key.
+//! `maskRows`: as addMask takes them.
 template <int kDepth, int kWarpKeys>
 __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t const (&query)[kDepth / 16][4],
-    __half const* keys, Problem const& p, int64_t maskBase, int32_t firstKey, int32_t row0)
+    __half const* keys, Problem const& p, int64_t const (&maskRows)[2], int32_t firstKey, int32_t row0)
 {
     constexpr int kPitch = kDepth + 8;
     int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
@@ -191,28 +264,24 @@ __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t con
             __half const* key = keys + (n * 8 + g) * kPitch + k * 16 + 2 * t;
             mma16816(scores[n], query[k], loadPair(key), loadPair(key + 8));
         }
-    }
-#pragma unroll
-    for (int n = 0; n < kWarpKeys / 8; ++n)
-    {
 #pragma unroll
         for (int e = 0; e < 4; ++e)
         {
             int32_t const key = firstKey + n * 8 + 2 * t + (e & 1);
-            int32_t const row = row0 + (e >> 1) * 8;
-            float score = scores[n][e] * p.scale;
-            if (key >= p.keyCount)
-            {
-                score = -INFINITY;
-            }
-            else if (p.mask != nullptr && row < p.queries)
-            {
-                score += device::loadFloat(p.mask, p.maskType,
-                    maskBase + static_cast<int64_t>(row) * p.maskView.row
-                        + static_cast<int64_t>(key) * p.maskView.column);
-            }
-            scores[n][e] = score;
+            scores[n][e] = key < p.keyCount ? scores[n][e] * p.scale : -INFINITY;
         }
+    }
+    if (p.mask == nullptr)
+    {
+        return;
+    }
+    if (p.maskType == DataType::kHALF)
+    {
+        addMask<__half, kWarpKeys>(scores, p, maskRows, firstKey, row0);
+    }
+    else
+    {
+        addMask<float, kWarpKeys>(scores, p, maskRows, firstKey, row0);
     }
 }
 
@@ -307,19 +376,24 @@ __device__ inline void storeRows(RowState<kDepth>& state, Problem const& p, __ha
         }
         bool const nanRow = state.maximum[half] == -INFINITY || isnan(sum) || sum == 0.0F;
         float const inverse = 1.0F / sum;
+        auto const valueOf
+            = [&](int n, int e) { return nanRow ? (p.zeroNaN ? 0.0F : NAN) : state.output[n][2 * half + e] * inverse; };
+        __half* const rowOutput = output + static_cast<int64_t>(row) * p.outputView.row;
 #pragma unroll
         for (int n = 0; n < kDepth / 8; ++n)
         {
+            int32_t const column = n * 8 + 2 * t;
+            if (p.pairedOutput && column < p.valueDepth)
+            {
+                *reinterpret_cast<__half2*>(rowOutput + column) = __floats2half2_rn(valueOf(n, 0), valueOf(n, 1));
+                continue;
+            }
 #pragma unroll
             for (int e = 0; e < 2; ++e)
             {
-                int32_t const column = n * 8 + 2 * t + e;
-                if (column < p.valueDepth)
+                if (!p.pairedOutput && column + e < p.valueDepth)
                 {
-                    float const value = nanRow ? (p.zeroNaN ? 0.0F : NAN) : state.output[n][2 * half + e] * inverse;
-                    output[static_cast<int64_t>(row) * p.outputView.row
-                        + static_cast<int64_t>(column) * p.outputView.column]
-                        = __float2half_rn(value);
+                    rowOutput[static_cast<int64_t>(column + e) * p.outputView.column] = __float2half_rn(valueOf(n, e));
                 }
             }
         }
@@ -397,11 +471,11 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
     static_assert(kKeyWarps == 1 || 2 * kStage * 2 >= kWarps * 32 * (kDepth / 2 + 4) * 4, "the merge fits");
     __shared__ __align__(16) __half shared[2 * kStage];
 
-    int64_t const batch = blockIdx.x / static_cast<uint32_t>(p.queryTiles);
+    uint32_t const batch = blockIdx.x / static_cast<uint32_t>(p.queryTiles);
     int32_t const firstQuery = static_cast<int32_t>(blockIdx.x % static_cast<uint32_t>(p.queryTiles)) * kBlockQueries;
-    __half const* const keys = p.keys + batchOffset(p, p.keyView, batch);
-    __half const* const values = p.values + batchOffset(p, p.valueView, batch);
-    int64_t const maskBase = p.mask != nullptr ? batchOffset(p, p.maskView, batch) : 0;
+    BatchStarts const starts = batchStarts(p, batch);
+    __half const* const keys = p.keys + starts.keys;
+    __half const* const values = p.values + starts.values;
     int32_t const warp = static_cast<int32_t>(threadIdx.x) / 32;
     int32_t const queryWarp = warp / kKeyWarps;
     int32_t const split = warp % kKeyWarps;
@@ -410,8 +484,8 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
     int32_t const t = lane % 4;
 
     // The block's queries through shared memory into each warp's a fragments, which stay in registers.
-    loadTile<kBlockQueries, kDepth, kPitch>(shared, p.query + batchOffset(p, p.queryView, batch), p.queryView,
-        firstQuery, p.queries, p.depth, p.vectorQuery);
+    loadTile<kBlockQueries, kDepth, kPitch>(
+        shared, p.query + starts.query, p.queryView, firstQuery, p.queries, p.depth, p.vectorQuery);
     commitCopies();
     awaitCopies<0>();
     __syncthreads();
@@ -431,6 +505,8 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
     RowState<kDepth> state{};
     state.maximum[0] = state.maximum[1] = -INFINITY;
     int32_t const row0 = firstQuery + queryWarp * kWarpQueries + g;
+    int64_t const maskRows[2]{starts.mask + static_cast<int64_t>(row0) * p.maskView.row,
+        starts.mask + static_cast<int64_t>(row0 + 8) * p.maskView.row};
     int32_t const tiles = (p.keyCount + kTileKeys - 1) / kTileKeys;
     auto const loadStage = [&](int32_t tile) {
         __half* stage = shared + (tile % 2) * kStage;
@@ -452,7 +528,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
         __syncthreads();
         __half const* stage = shared + (tile % 2) * kStage + split * kWarpKeys * kPitch;
         float scores[kWarpKeys / 8][4];
-        scoreTile<kDepth, kWarpKeys>(scores, query, stage, p, maskBase, tile * kTileKeys + split * kWarpKeys, row0);
+        scoreTile<kDepth, kWarpKeys>(scores, query, stage, p, maskRows, tile * kTileKeys + split * kWarpKeys, row0);
         softmaxTile<kDepth, kWarpKeys>(scores, state);
         accumulateTile<kDepth, kWarpKeys>(scores, stage + kTileKeys * kPitch, state);
         __syncthreads(); // every warp is done with this stage before the next step copies into it
@@ -465,7 +541,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
             return;
         }
     }
-    storeRows<kDepth>(state, p, p.output + batchOffset(p, p.outputView, batch), row0);
+    storeRows<kDepth>(state, p, p.output + starts.output, row0);
 }
 
 OperandView viewOf(backend::AttentionGeometry const& g, backend::AttentionGeometry::Operand const& operand)
@@ -480,15 +556,17 @@ OperandView viewOf(backend::AttentionGeometry const& g, backend::AttentionGeomet
     return view;
 }
 
-//! Whether an operand's rows can be copied 16 bytes (8 halves) at a time.
-bool copiesByVector(void const* data, backend::AttentionGeometry const& g,
+//! Whether an operand's rows can be moved `elements` halves at a time: contiguous columns, rows and batches starting
+//! at multiples of `elements`, as many columns, and data aligned to the group.
+bool movesInGroupsOf(int64_t elements, void const* data, backend::AttentionGeometry const& g,
     backend::AttentionGeometry::Operand const& operand, int64_t columns)
 {
-    bool aligned = reinterpret_cast<uintptr_t>(data) % 16 == 0 && operand.column == 1 && operand.row % 8 == 0
-        && columns % 8 == 0;
+    auto const bytes = static_cast<uintptr_t>(elements * 2);
+    bool aligned = reinterpret_cast<uintptr_t>(data) % bytes == 0 && operand.column == 1 && operand.row % elements == 0
+        && columns % elements == 0;
     for (int32_t axis = 0; axis < g.batchAxes; ++axis)
     {
-        aligned = aligned && operand.batch[axis] % 8 == 0;
+        aligned = aligned && operand.batch[axis] % elements == 0;
     }
     return aligned;
 }
@@ -594,9 +672,10 @@ void run(
     problem.valueDepth = static_cast<int32_t>(g.valueDepth);
     problem.scale = params.scale;
     problem.zeroNaN = params.zeroNaNProbabilities;
-    problem.vectorQuery = copiesByVector(inputs[0].data, g, g.queryLayout, g.depth);
-    problem.vectorKeys = copiesByVector(inputs[1].data, g, g.keyLayout, g.depth);
-    problem.vectorValues = copiesByVector(inputs[2].data, g, g.valueLayout, g.valueDepth);
+    problem.vectorQuery = movesInGroupsOf(8, inputs[0].data, g, g.queryLayout, g.depth);
+    problem.vectorKeys = movesInGroupsOf(8, inputs[1].data, g, g.keyLayout, g.depth);
+    problem.vectorValues = movesInGroupsOf(8, inputs[2].data, g, g.valueLayout, g.valueDepth);
+    problem.pairedOutput = movesInGroupsOf(2, output.data, g, g.outputLayout, g.valueDepth);
     problem.batchAxes = g.batchAxes;
     for (int32_t axis = 0; axis < g.batchAxes; ++axis)
     {
