@@ -200,7 +200,7 @@ std::vector<Case> cases()
             [](INetworkDefinition& n, Constants&) {
                 return transposed(n, Dims{4, {2, 128, 12, 64}}, {0, 2, 3, 1});
             }},
-        {"slice [2, 128, 768:1536] of [2, 128, 2304] (GPT-2)",
+        {"slice [2, 128, 768:1536] of 2304 (GPT-2)",
             [](INetworkDefinition& n, Constants&) {
                 ITensor& x = *n.addInput("x", DataType::kHALF, Dims{3, {2, 128, 2304}});
                 return n.addSlice(x, Dims{3, {0, 0, 768}}, Dims{3, {2, 128, 768}}, Dims{3, {1, 1, 1}})->getOutput(0);
