@@ -10,7 +10,6 @@
 #include "backend/cuda/strided_index.cuh"
 
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
