@@ -6,6 +6,7 @@
 #include "network/layers/constant.h"
 #include "network/layers/fill.h"
 #include "plan/plan_graph.h"
+#include "shape/arithmetic.h"
 #include "shape/expr.h"
 
 #include <algorithm>
@@ -38,6 +39,68 @@ int64_t bytesOf(ConstTensorView const& view)
     return view.count() * static_cast<int64_t>(elementSize(view.type));
 }
 
+//! By expression node: its value where no run can change it. Constants, and extents of network inputs that every
+//! optimization profile pins to one value (min == max, the same in each: trtexec's --shapes, or any application that
+//! builds for one shape), and what is computed from those alone. An engine built so runs only at those extents, so
+//! shape arithmetic on them (an export's Shape, Gather, Range of its dynamic axes) folds as if they were static.
+std::vector<std::optional<int64_t>> valuesNoRunChanges(PlanModel const& model)
+{
+    std::vector<int32_t> inputPositions(model.tensors.size(), -1);
+    int32_t position = 0;
+    for (int32_t t : model.ioTensors)
+    {
+        if (model.tensors[t].ioMode == nvinfer1::TensorIOMode::kINPUT)
+        {
+            inputPositions[t] = position++;
+        }
+    }
+    //! The extent every profile pins axis `axis` of input `t` to.
+    auto const pinned = [&](plan::SymbolRecord const& symbol) -> std::optional<int64_t> {
+        int32_t const input = symbol.tensor >= 0 ? inputPositions[symbol.tensor] : -1;
+        if (symbol.kind != plan::SymbolRecord::Kind::kDIMENSION || input < 0 || model.profiles.empty())
+        {
+            return std::nullopt;
+        }
+        std::optional<int64_t> value;
+        for (plan::ProfileRecord const& profile : model.profiles)
+        {
+            auto const& bounds = profile.inputs.at(static_cast<size_t>(input));
+            int64_t const low = bounds[0].d[symbol.axis];
+            if (symbol.axis >= bounds[0].nbDims || low != bounds[2].d[symbol.axis] || (value && *value != low))
+            {
+                return std::nullopt;
+            }
+            value = low;
+        }
+        return value;
+    };
+    std::vector<std::optional<int64_t>> values(model.exprs.size());
+    for (size_t n = 0; n < model.exprs.size(); ++n)
+    {
+        plan::ExprNode const& node = model.exprs[n];
+        switch (static_cast<shape::ExprKind>(node.kind))
+        {
+        case shape::ExprKind::kCONSTANT: values[n] = node.value; break;
+        case shape::ExprKind::kSYMBOL:
+            values[n] = node.symbol >= 0 ? pinned(model.symbols.at(static_cast<size_t>(node.symbol))) : std::nullopt;
+            break;
+        case shape::ExprKind::kOPERATION:
+        {
+            // An operation's operands come before it in the table.
+            bool const known = node.first >= 0 && node.second >= 0 && static_cast<size_t>(node.first) < n
+                && static_cast<size_t>(node.second) < n && values[node.first] && values[node.second];
+            shape::ArithmeticResult const result = known
+                ? shape::applyOperation(node.op, *values[node.first], *values[node.second])
+                : shape::ArithmeticResult{};
+            values[n] = known && result.ok() ? std::optional<int64_t>(result.value) : std::nullopt;
+            break;
+        }
+        default: break; // a size tensor's value is learnt by running its layer
+        }
+    }
+    return values;
+}
+
 class ConstantFolder
 {
 public:
@@ -45,6 +108,7 @@ public:
         : mModel(model)
         , mValues(model.tensors.size())
         , mSizeTensor(model.tensors.size(), false)
+        , mFixed(valuesNoRunChanges(model))
     {
         for (plan::SymbolRecord const& symbol : model.symbols)
         {
@@ -81,12 +145,27 @@ private:
             return;
         }
         int32_t const t = layer.outputs[0];
-        std::optional<std::vector<int64_t>> const dims = plan::constantDims(mModel, t);
+        std::optional<std::vector<int64_t>> const dims = fixedDims(t);
         if (dims && constant->weights.type() == mModel.tensors[t].type && constant->weights.count() == volume(*dims)
             && mModel.tensors[t].format == nvinfer1::TensorFormat::kLINEAR)
         {
             mValues[t] = ConstTensorView(constant->weights.type(), *dims, constant->weights.data());
         }
+    }
+
+    //! Tensor t's extents where no run changes them (valuesNoRunChanges).
+    std::optional<std::vector<int64_t>> fixedDims(int32_t t) const
+    {
+        std::vector<int64_t> extents;
+        for (int32_t node : mModel.tensors[t].dims)
+        {
+            if (!mFixed[static_cast<size_t>(node)])
+            {
+                return std::nullopt;
+            }
+            extents.push_back(*mFixed[static_cast<size_t>(node)]);
+        }
+        return extents;
     }
 
     bool isConstant(int32_t t) const
@@ -117,19 +196,19 @@ private:
         return inputs;
     }
 
-    //! Whether tensor t can be a folded constant's output: a static, non-empty shape, a type weights hold, stored
-    //! row-major, and not a size tensor (whose value the execution context learns by running its layer).
+    //! Whether tensor t can be a folded constant's output: a non-empty shape no run changes, a type weights hold,
+    //! stored row-major, and not a size tensor (whose value the execution context learns by running its layer).
     bool foldableOutput(int32_t t) const
     {
-        std::optional<std::vector<int64_t>> const dims = plan::constantDims(mModel, t);
+        std::optional<std::vector<int64_t>> const dims = fixedDims(t);
         plan::TensorRecord const& tensor = mModel.tensors[t];
         return dims && volume(*dims) > 0 && isNumericType(tensor.type) && network::weightsElementSize(tensor.type) > 0
             && tensor.format == nvinfer1::TensorFormat::kLINEAR && !mSizeTensor[t];
     }
 
-    //! The values of shape tensor t where shape inference found every one of them constant: an extent that no
-    //! profile changes (a head's depth in Shape -> Slice -> Cast -> Sqrt, as exports compute an attention's scale),
-    //! although the tensor it came from has dynamic extents elsewhere.
+    //! The values of shape tensor t where no run changes any of them: an extent that no profile changes (a head's
+    //! depth in Shape -> Slice -> Cast -> Sqrt, as exports compute an attention's scale), although the tensor it came
+    //! from may have dynamic extents elsewhere, or one that every profile pins (valuesNoRunChanges).
     std::optional<std::vector<int64_t>> valuesKnownAtBuild(int32_t t) const
     {
         plan::TensorRecord const& tensor = mModel.tensors[t];
@@ -140,12 +219,11 @@ private:
         std::vector<int64_t> values;
         for (int32_t node : *tensor.values)
         {
-            plan::ExprNode const& expr = mModel.exprs[node];
-            if (expr.kind != static_cast<uint8_t>(shape::ExprKind::kCONSTANT))
+            if (!mFixed[static_cast<size_t>(node)])
             {
                 return std::nullopt;
             }
-            values.push_back(expr.value);
+            values.push_back(*mFixed[static_cast<size_t>(node)]);
         }
         return values;
     }
@@ -155,7 +233,7 @@ private:
     {
         LayerRecord& layer = mModel.layers[l];
         plan::TensorRecord const& tensor = mModel.tensors[layer.outputs[0]];
-        Shape const shape = *plan::constantDims(mModel, layer.outputs[0]);
+        Shape const shape = *fixedDims(layer.outputs[0]);
         std::vector<std::byte> bytes(values.size() * elementSize(tensor.type));
         for (size_t i = 0; i < values.size(); ++i)
         {
@@ -183,7 +261,7 @@ private:
             return false;
         }
         std::optional<std::vector<int64_t>> const known = valuesKnownAtBuild(layer.outputs[0]);
-        if (known && static_cast<int64_t>(known->size()) == volume(*plan::constantDims(mModel, layer.outputs[0])))
+        if (known && static_cast<int64_t>(known->size()) == volume(*fixedDims(layer.outputs[0])))
         {
             replaceByValues(l, *known);
             return true;
@@ -199,7 +277,7 @@ private:
         }
         int32_t const t = layer.outputs[0];
         plan::TensorRecord const& tensor = mModel.tensors[t];
-        Shape const shape = *plan::constantDims(mModel, t);
+        Shape const shape = *fixedDims(t);
         int64_t const outputBytes = volume(shape) * static_cast<int64_t>(elementSize(tensor.type));
         if (outputBytes > kAlwaysFoldedBytes && outputBytes > kMaxGrowth * inputBytes)
         {
@@ -272,8 +350,9 @@ private:
     }
 
     PlanModel& mModel;
-    std::vector<ConstTensorView> mValues; //!< by tensor: its values where a constant layer makes it
-    std::vector<bool> mSizeTensor;        //!< by tensor: whether it is a size tensor
+    std::vector<ConstTensorView> mValues;       //!< by tensor: its values where a constant layer makes it
+    std::vector<bool> mSizeTensor;              //!< by tensor: whether it is a size tensor
+    std::vector<std::optional<int64_t>> mFixed; //!< by expression node: its value where no run changes it
 };
 
 } // namespace

@@ -29,8 +29,9 @@ struct FoldingResult
 bool foldableKind(plan::LayerRecord const& layer);
 
 //! Replaces, in plan order (so that chains fold), every layer of an allowed kind (foldableKind)
-//! whose inputs are all constants' outputs, or whose output is a shape tensor whose every value shape inference
-//! found constant (an extent no profile changes), and whose outputs have static shapes by a constant layer named
+//! whose inputs are all constants' outputs, or whose output is a shape tensor whose every value no run changes (an
+//! extent no profile changes, or one every profile pins to one value: min == max), and whose outputs have shapes no
+//! run changes (static, or pinned so), by a constant layer named
 //! "folded: <its name>" holding what the CPU reference computes, in the types the plan stores its outputs in (the
 //! precision the builder chose included). Outputs keep their tensors: a network output stays the named output. Then
 //! removes the constants, and the layers of the kinds it folds, that no layer reads and that make no network output

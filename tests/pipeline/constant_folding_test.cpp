@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -213,6 +214,49 @@ TEST(ConstantFolding, AScaleComputedFromAStaticExtentOfADynamicTensorFolds)
     for (size_t i = 0; i < y.size(); ++i)
     {
         EXPECT_FLOAT_EQ(y[i], x24[i] * 0.5F) << i; // 1 / sqrt(4)
+    }
+}
+
+TEST(ConstantFolding, AnExtentEveryProfilePinsFoldsItsShapeArithmetic)
+{
+    // y = x * float(shape(x)[0]) with x [-1, 4]. Where the only profile pins the batch to 3 (min == max, as trtexec's
+    // --shapes builds), an engine only ever runs at 3: the Shape, the Slice and the Cast fold. Where the profile
+    // lets the batch vary they stay, and compute the batch of each run.
+    for (bool pinned : {true, false})
+    {
+        LayerHarness h;
+        ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {-1, 4}});
+        ITensor* shape = named(h.network->addShape(*x), "shape")->getOutput(0);
+        ISliceLayer* first = h.network->addSlice(*shape, Dims{1, {0}}, Dims{1, {1}}, Dims{1, {1}});
+        named(first, "batch");
+        ITensor* batch = named(h.network->addCast(*first->getOutput(0), DataType::kFLOAT), "as float")->getOutput(0);
+        IShuffleLayer* column = h.network->addShuffle(*batch);
+        column->setReshapeDimensions(Dims{2, {1, 1}});
+        h.output(
+            named(h.network->addElementWise(*x, *named(column, "as 2-D")->getOutput(0), ElementWiseOperation::kPROD),
+                "scaled"),
+            "y");
+        h.setProfile("x", Dims{2, {pinned ? 3 : 1, 4}}, Dims{2, {3, 4}}, Dims{2, {pinned ? 3 : 5, 4}});
+        ASSERT_TRUE(h.build());
+        std::vector<std::string> const names = layerNames(h);
+        bool const shapeRuns = std::find(names.begin(), names.end(), "shape [Shape]") != names.end();
+        EXPECT_EQ(shapeRuns, !pinned) << (pinned ? "pinned" : "free");
+        if (pinned)
+        {
+            EXPECT_EQ(names, (std::vector<std::string>{"folded: as 2-D [Constant]", "scaled [ElementWise]"}));
+        }
+        ASSERT_TRUE(h.context->setInputShape("x", Dims{2, {3, 4}}));
+        std::vector<float> xs(12);
+        for (size_t i = 0; i < xs.size(); ++i)
+        {
+            xs[i] = static_cast<float>(i) - 5.0F;
+        }
+        std::vector<float> y(12, 0.0F);
+        ASSERT_TRUE(h.run({{"x", xs.data()}}, {{"y", y.data()}}));
+        for (size_t i = 0; i < y.size(); ++i)
+        {
+            EXPECT_EQ(y[i], 3.0F * xs[i]) << i;
+        }
     }
 }
 
