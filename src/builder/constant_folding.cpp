@@ -54,19 +54,24 @@ std::vector<std::optional<int64_t>> valuesNoRunChanges(PlanModel const& model)
             inputPositions[t] = position++;
         }
     }
-    //! The extent every profile pins axis `axis` of input `t` to.
+    //! The extent every profile pins a dimension symbol's input axis to.
     auto const pinned = [&](plan::SymbolRecord const& symbol) -> std::optional<int64_t> {
         int32_t const input = symbol.tensor >= 0 ? inputPositions[symbol.tensor] : -1;
-        if (symbol.kind != plan::SymbolRecord::Kind::kDIMENSION || input < 0 || model.profiles.empty())
+        if (symbol.kind != plan::SymbolRecord::Kind::kDIMENSION || input < 0 || symbol.axis < 0
+            || model.profiles.empty())
         {
             return std::nullopt;
         }
         std::optional<int64_t> value;
         for (plan::ProfileRecord const& profile : model.profiles)
         {
-            auto const& bounds = profile.inputs.at(static_cast<size_t>(input));
+            auto const& bounds = profile.inputs.at(static_cast<size_t>(input)); // kMIN, kOPT, kMAX
+            if (symbol.axis >= bounds[0].nbDims || symbol.axis >= bounds[2].nbDims)
+            {
+                return std::nullopt;
+            }
             int64_t const low = bounds[0].d[symbol.axis];
-            if (symbol.axis >= bounds[0].nbDims || low != bounds[2].d[symbol.axis] || (value && *value != low))
+            if (low != bounds[2].d[symbol.axis] || (value && *value != low))
             {
                 return std::nullopt;
             }
