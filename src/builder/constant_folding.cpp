@@ -6,7 +6,6 @@
 #include "network/layers/constant.h"
 #include "network/layers/fill.h"
 #include "plan/plan_graph.h"
-#include "shape/arithmetic.h"
 #include "shape/expr.h"
 
 #include <algorithm>
@@ -39,73 +38,6 @@ int64_t bytesOf(ConstTensorView const& view)
     return view.count() * static_cast<int64_t>(elementSize(view.type));
 }
 
-//! By expression node: its value where no run can change it. Constants, and extents of network inputs that every
-//! optimization profile pins to one value (min == max, the same in each: trtexec's --shapes, or any application that
-//! builds for one shape), and what is computed from those alone. An engine built so runs only at those extents, so
-//! shape arithmetic on them (an export's Shape, Gather, Range of its dynamic axes) folds as if they were static.
-std::vector<std::optional<int64_t>> valuesNoRunChanges(PlanModel const& model)
-{
-    std::vector<int32_t> inputPositions(model.tensors.size(), -1);
-    int32_t position = 0;
-    for (int32_t t : model.ioTensors)
-    {
-        if (model.tensors[t].ioMode == nvinfer1::TensorIOMode::kINPUT)
-        {
-            inputPositions[t] = position++;
-        }
-    }
-    //! The extent every profile pins a dimension symbol's input axis to.
-    auto const pinned = [&](plan::SymbolRecord const& symbol) -> std::optional<int64_t> {
-        int32_t const input = symbol.tensor >= 0 ? inputPositions[symbol.tensor] : -1;
-        if (symbol.kind != plan::SymbolRecord::Kind::kDIMENSION || input < 0 || symbol.axis < 0
-            || model.profiles.empty())
-        {
-            return std::nullopt;
-        }
-        std::optional<int64_t> value;
-        for (plan::ProfileRecord const& profile : model.profiles)
-        {
-            auto const& bounds = profile.inputs.at(static_cast<size_t>(input)); // kMIN, kOPT, kMAX
-            if (symbol.axis >= bounds[0].nbDims || symbol.axis >= bounds[2].nbDims)
-            {
-                return std::nullopt;
-            }
-            int64_t const low = bounds[0].d[symbol.axis];
-            if (low != bounds[2].d[symbol.axis] || (value && *value != low))
-            {
-                return std::nullopt;
-            }
-            value = low;
-        }
-        return value;
-    };
-    std::vector<std::optional<int64_t>> values(model.exprs.size());
-    for (size_t n = 0; n < model.exprs.size(); ++n)
-    {
-        plan::ExprNode const& node = model.exprs[n];
-        switch (static_cast<shape::ExprKind>(node.kind))
-        {
-        case shape::ExprKind::kCONSTANT: values[n] = node.value; break;
-        case shape::ExprKind::kSYMBOL:
-            values[n] = node.symbol >= 0 ? pinned(model.symbols.at(static_cast<size_t>(node.symbol))) : std::nullopt;
-            break;
-        case shape::ExprKind::kOPERATION:
-        {
-            // An operation's operands come before it in the table.
-            bool const known = node.first >= 0 && node.second >= 0 && static_cast<size_t>(node.first) < n
-                && static_cast<size_t>(node.second) < n && values[node.first] && values[node.second];
-            shape::ArithmeticResult const result = known
-                ? shape::applyOperation(node.op, *values[node.first], *values[node.second])
-                : shape::ArithmeticResult{};
-            values[n] = known && result.ok() ? std::optional<int64_t>(result.value) : std::nullopt;
-            break;
-        }
-        default: break; // a size tensor's value is learnt by running its layer
-        }
-    }
-    return values;
-}
-
 class ConstantFolder
 {
 public:
@@ -113,7 +45,7 @@ public:
         : mModel(model)
         , mValues(model.tensors.size())
         , mSizeTensor(model.tensors.size(), false)
-        , mFixed(valuesNoRunChanges(model))
+        , mFixed(plan::valuesNoRunChanges(model))
     {
         for (plan::SymbolRecord const& symbol : model.symbols)
         {
@@ -158,7 +90,7 @@ private:
         }
     }
 
-    //! Tensor t's extents where no run changes them (valuesNoRunChanges).
+    //! Tensor t's extents where no run changes them (plan::valuesNoRunChanges).
     std::optional<std::vector<int64_t>> fixedDims(int32_t t) const
     {
         std::vector<int64_t> extents;
@@ -213,7 +145,7 @@ private:
 
     //! The values of shape tensor t where no run changes any of them: an extent that no profile changes (a head's
     //! depth in Shape -> Slice -> Cast -> Sqrt, as exports compute an attention's scale), although the tensor it came
-    //! from may have dynamic extents elsewhere, or one that every profile pins (valuesNoRunChanges).
+    //! from may have dynamic extents elsewhere, or one that every profile pins (plan::valuesNoRunChanges).
     std::optional<std::vector<int64_t>> valuesKnownAtBuild(int32_t t) const
     {
         plan::TensorRecord const& tensor = mModel.tensors[t];

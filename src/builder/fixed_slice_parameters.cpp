@@ -2,7 +2,6 @@
 
 #include "network/layers/slice.h"
 #include "plan/plan_graph.h"
-#include "shape/expr.h"
 
 #include <memory>
 #include <optional>
@@ -17,10 +16,10 @@ namespace
 constexpr size_t kStartInput = 1;
 constexpr size_t kStrideInput = 3;
 
-//! The values of the shape tensor that `layer` reads at `index` where each is a build-time constant, one per axis of
-//! a rank-`rank` input.
-std::optional<nvinfer1::Dims> constantValues(
-    plan::PlanModel const& model, plan::LayerRecord const& layer, size_t index, size_t rank)
+//! The values of the shape tensor that `layer` reads at `index` where no run changes them (`fixed`, by expression
+//! node: plan::valuesNoRunChanges), one per axis of a rank-`rank` input.
+std::optional<nvinfer1::Dims> fixedArgument(plan::PlanModel const& model,
+    std::vector<std::optional<int64_t>> const& fixed, plan::LayerRecord const& layer, size_t index, size_t rank)
 {
     if (index >= layer.inputs.size() || layer.inputs[index] < 0)
     {
@@ -35,12 +34,12 @@ std::optional<nvinfer1::Dims> constantValues(
     dims.nbDims = static_cast<int32_t>(rank);
     for (size_t axis = 0; axis < rank; ++axis)
     {
-        plan::ExprNode const& node = model.exprs[static_cast<size_t>((*values)[axis])];
-        if (node.kind != static_cast<uint8_t>(shape::ExprKind::kCONSTANT))
+        std::optional<int64_t> const value = fixed[static_cast<size_t>((*values)[axis])];
+        if (!value)
         {
             return std::nullopt;
         }
-        dims.d[axis] = node.value;
+        dims.d[axis] = *value;
     }
     return dims;
 }
@@ -49,6 +48,7 @@ std::optional<nvinfer1::Dims> constantValues(
 
 size_t fixSliceParameters(plan::PlanModel& model)
 {
+    std::vector<std::optional<int64_t>> const known = plan::valuesNoRunChanges(model);
     size_t changed = 0;
     for (plan::LayerRecord& layer : model.layers)
     {
@@ -58,8 +58,8 @@ size_t fixSliceParameters(plan::PlanModel& model)
             continue;
         }
         size_t const rank = model.tensors[layer.inputs[0]].dims.size();
-        std::optional<nvinfer1::Dims> const start = constantValues(model, layer, kStartInput, rank);
-        std::optional<nvinfer1::Dims> const stride = constantValues(model, layer, kStrideInput, rank);
+        std::optional<nvinfer1::Dims> const start = fixedArgument(model, known, layer, kStartInput, rank);
+        std::optional<nvinfer1::Dims> const stride = fixedArgument(model, known, layer, kStrideInput, rank);
         if (!start && !stride)
         {
             continue;

@@ -1,8 +1,8 @@
-// Slice parameters known at build time: a slice whose start or stride comes from a shape tensor whose values are
-// build-time constants (the ONNX parser gives every Slice and Split its bounds as tensors, and constant shape
-// arithmetic leaves them constant) takes those values as its parameters and no longer reads the tensor. A backend
-// then sees the slice's geometry while it prepares the layer: the CUDA backend copies whole runs of the input where
-// the slice allows it, instead of reading its start and stride on the device for every element.
+// Slice parameters known at build time: a slice whose start or stride comes from a shape tensor whose values no run
+// changes (plan::valuesNoRunChanges: constants, or arithmetic on extents every profile pins; the ONNX parser gives
+// every Slice and Split its bounds as tensors) takes those values as its parameters and no longer reads the tensor. A
+// backend then sees the slice's geometry while it prepares the layer: the CUDA backend copies whole runs of the input
+// where the slice allows it, instead of reading its start and stride on the device for every element.
 #pragma once
 
 #include "plan/plan_model.h"

@@ -4,6 +4,7 @@
 
 #include "network/layers/activation.h"
 #include "network/layers/elementwise.h"
+#include "shape/arithmetic.h"
 #include "shape/expr.h"
 
 namespace kiln::plan
@@ -86,6 +87,84 @@ std::optional<std::vector<int64_t>> constantDims(PlanModel const& model, int32_t
         extents.push_back(expr.value);
     }
     return extents;
+}
+
+int32_t inputPosition(PlanModel const& model, int32_t t)
+{
+    int32_t position = 0;
+    for (int32_t index : model.ioTensors)
+    {
+        if (model.tensors[index].ioMode == nvinfer1::TensorIOMode::kINPUT)
+        {
+            if (index == t)
+            {
+                return position;
+            }
+            ++position;
+        }
+    }
+    return -1;
+}
+
+namespace
+{
+
+//! The extent every profile of `model` pins a dimension symbol's input axis to.
+std::optional<int64_t> pinnedExtent(PlanModel const& model, SymbolRecord const& symbol)
+{
+    int32_t const input = symbol.tensor >= 0 ? inputPosition(model, symbol.tensor) : -1;
+    if (symbol.kind != SymbolRecord::Kind::kDIMENSION || input < 0 || symbol.axis < 0 || model.profiles.empty())
+    {
+        return std::nullopt;
+    }
+    std::optional<int64_t> value;
+    for (ProfileRecord const& profile : model.profiles)
+    {
+        auto const& bounds = profile.inputs.at(static_cast<size_t>(input)); // kMIN, kOPT, kMAX
+        if (symbol.axis >= bounds[0].nbDims || symbol.axis >= bounds[2].nbDims)
+        {
+            return std::nullopt;
+        }
+        int64_t const low = bounds[0].d[symbol.axis];
+        if (low != bounds[2].d[symbol.axis] || (value && *value != low))
+        {
+            return std::nullopt;
+        }
+        value = low;
+    }
+    return value;
+}
+
+} // namespace
+
+std::vector<std::optional<int64_t>> valuesNoRunChanges(PlanModel const& model)
+{
+    std::vector<std::optional<int64_t>> values(model.exprs.size());
+    for (size_t n = 0; n < model.exprs.size(); ++n)
+    {
+        ExprNode const& node = model.exprs[n];
+        switch (static_cast<shape::ExprKind>(node.kind))
+        {
+        case shape::ExprKind::kCONSTANT: values[n] = node.value; break;
+        case shape::ExprKind::kSYMBOL:
+            values[n] = node.symbol >= 0 ? pinnedExtent(model, model.symbols.at(static_cast<size_t>(node.symbol)))
+                                         : std::nullopt;
+            break;
+        case shape::ExprKind::kOPERATION:
+        {
+            // An operation's operands come before it in the table.
+            bool const known = node.first >= 0 && node.second >= 0 && static_cast<size_t>(node.first) < n
+                && static_cast<size_t>(node.second) < n && values[node.first] && values[node.second];
+            shape::ArithmeticResult const result = known
+                ? shape::applyOperation(node.op, *values[node.first], *values[node.second])
+                : shape::ArithmeticResult{};
+            values[n] = known && result.ok() ? std::optional<int64_t>(result.value) : std::nullopt;
+            break;
+        }
+        default: break; // a size tensor's value is learnt by running its layer
+        }
+    }
+    return values;
 }
 
 std::vector<std::vector<size_t>> readersOf(PlanModel const& model)

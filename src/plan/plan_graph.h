@@ -39,6 +39,16 @@ std::optional<int64_t> constantExtent(PlanModel const& model, int32_t t, size_t 
 //! Tensor `t`'s extents where every one is a build-time constant.
 std::optional<std::vector<int64_t>> constantDims(PlanModel const& model, int32_t t);
 
+//! Where network input `t` stands among the inputs, in ioTensors order (the order of ProfileRecord::inputs); -1 for
+//! a tensor that is not a network input.
+int32_t inputPosition(PlanModel const& model, int32_t t);
+
+//! By expression node: its value where no run can change it. Constants, and extents of network inputs that every
+//! optimization profile pins to one value (min == max, the same in each: trtexec's --shapes, or any application that
+//! builds for one shape), and what is computed from those alone. An engine built so runs only at those extents, so
+//! shape arithmetic on them (an export's Shape, Gather, Range of its dynamic axes) may be done while building.
+std::vector<std::optional<int64_t>> valuesNoRunChanges(PlanModel const& model);
+
 //! By tensor: the indices of the layers that read it.
 std::vector<std::vector<size_t>> readersOf(PlanModel const& model);
 

@@ -6,6 +6,7 @@
 #include "network/plugin_layer.h"
 #include "plan/expr_table.h"
 #include "plan/plan_format.h"
+#include "plan/plan_graph.h"
 #include "runtime/engine_inspector.h"
 #include "runtime/execution_context.h"
 
@@ -127,19 +128,7 @@ int32_t Engine::ioTensorIndex(char const* name, char const* caller) const
 
 int32_t Engine::inputPosition(int32_t tensorIndex) const
 {
-    int32_t position = 0;
-    for (int32_t index : mModel.ioTensors)
-    {
-        if (mModel.tensors[index].ioMode == nvinfer1::TensorIOMode::kINPUT)
-        {
-            if (index == tensorIndex)
-            {
-                return position;
-            }
-            ++position;
-        }
-    }
-    return -1;
+    return plan::inputPosition(mModel, tensorIndex);
 }
 
 void Engine::indexDataDependence()

@@ -138,34 +138,26 @@ private:
     //! Whether layer `l` is x * 0.5 (or 0.5 * x).
     bool halves(int64_t l, int32_t x) const
     {
-        LayerRecord const* product = l >= 0 ? elementWise(static_cast<size_t>(l), ElementWiseOperation::kPROD)
-                                            : nullptr;
-        return product != nullptr
-            && ((product->inputs[0] == x && isScalar(product->inputs[1], 0.5))
-                || (product->inputs[1] == x && isScalar(product->inputs[0], 0.5)));
+        return l >= 0 && elementWise(static_cast<size_t>(l), ElementWiseOperation::kPROD) != nullptr
+            && timesScalar(static_cast<size_t>(l), 0.5) == x;
     }
 
-    //! x / sqrt(2), or x * (1 / sqrt(2)), read by erf layer `erf` alone: x.
-    std::optional<int32_t> scaledInput(size_t erf) const
+    //! x / sqrt(2), or x * (1 / sqrt(2)), read by erf layer `erf` alone: x, with its layer appended to `layers`.
+    std::optional<int32_t> scaledInput(size_t erf, std::vector<size_t>& layers) const
     {
         int32_t const d = mModel.layers[erf].inputs[0];
-        if (d < 0 || mProducers[d] < 0)
+        std::optional<size_t> const divide = soleFeeder(d, erf, ElementWiseOperation::kDIV);
+        std::optional<size_t> const product = soleFeeder(d, erf, ElementWiseOperation::kPROD);
+        std::optional<size_t> const scaling = divide ? divide : product;
+        int32_t const x = divide && isScalar(mModel.layers[*divide].inputs[1], std::numbers::sqrt2)
+            ? mModel.layers[*divide].inputs[0]
+            : (product ? timesScalar(*product, 1.0 / std::numbers::sqrt2) : -1);
+        if (x < 0)
         {
             return std::nullopt;
         }
-        auto const p = static_cast<size_t>(mProducers[d]);
-        if (soleReader(mModel, mReaders, p) != erf)
-        {
-            return std::nullopt;
-        }
-        LayerRecord const& layer = mModel.layers[p];
-        if (elementWise(p, ElementWiseOperation::kDIV) != nullptr && isScalar(layer.inputs[1], std::numbers::sqrt2))
-        {
-            return layer.inputs[0];
-        }
-        int32_t const x
-            = elementWise(p, ElementWiseOperation::kPROD) != nullptr ? timesScalar(p, 1.0 / std::numbers::sqrt2) : -1;
-        return x >= 0 ? std::optional<int32_t>(x) : std::nullopt;
+        layers.push_back(*scaling);
+        return x;
     }
 
     //! The layer writing tensor `t` where it is an element-wise `operation` of `t`'s sole reader `reader`.
@@ -238,11 +230,7 @@ private:
         auto const* activation = paramsOf<network::ActivationParams>(mModel.layers[l]);
         if (unary != nullptr && unary->operation == nvinfer1::UnaryOperation::kERF)
         {
-            x = scaledInput(l);
-            if (x)
-            {
-                gelu.layers.push_back(static_cast<size_t>(mProducers[mModel.layers[l].inputs[0]]));
-            }
+            x = scaledInput(l, gelu.layers);
         }
         else if (activation != nullptr && activation->activation == nvinfer1::ActivationType::kTANH
             && mModel.layers[l].inputs.size() == 1)
