@@ -46,7 +46,8 @@ public:
     virtual std::string unsupportedReason(network::LayerParams const& params) const = 0;
 
     //! The backend's own passes over a plan recorded for it, in their order: fusions, storage formats, kernels
-    //! chosen by timing. False with `error` naming the layer when one fails.
+    //! chosen by timing. False with `error` naming the layer when one fails. A pass that adds a tensor gives it its
+    //! largest size (TensorRecord::maxBytes); the builder knows only the network's tensors.
     virtual bool optimize(plan::PlanModel& model, PassOptions const& options, std::string& error) const = 0;
 
     //! The executor of one execution context of `plan`, which lowers every layer to the backend's work and attaches

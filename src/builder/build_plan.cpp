@@ -902,7 +902,10 @@ private:
             {
                 continue;
             }
-            BufferRequest request{mMaxBytes[t], deviceCopyOfShapeInput ? 0 : -1, deviceCopyOfShapeInput ? 0 : -1};
+            // The record's size, not mMaxBytes: backend passes may have added tensors
+            // (backend::Implementation::optimize).
+            BufferRequest request{
+                mModel.tensors[t].maxBytes, deviceCopyOfShapeInput ? 0 : -1, deviceCopyOfShapeInput ? 0 : -1};
             for (size_t s = 0; s < mModel.layers.size(); ++s)
             {
                 auto const& layer = mModel.layers[s];

@@ -41,6 +41,23 @@ bool sameExpr(PlanModel const& model, int32_t a, int32_t b)
     return x.kind == y.kind && x.kind == static_cast<uint8_t>(shape::ExprKind::kCONSTANT) && x.value == y.value;
 }
 
+int32_t constantNode(PlanModel& model, int64_t value)
+{
+    auto constexpr kConstant = static_cast<uint8_t>(shape::ExprKind::kCONSTANT);
+    for (size_t i = 0; i < model.exprs.size(); ++i)
+    {
+        if (model.exprs[i].kind == kConstant && model.exprs[i].value == value)
+        {
+            return static_cast<int32_t>(i);
+        }
+    }
+    ExprNode node;
+    node.kind = kConstant;
+    node.value = value;
+    model.exprs.push_back(node);
+    return static_cast<int32_t>(model.exprs.size() - 1);
+}
+
 bool sameShape(PlanModel const& model, int32_t a, int32_t b)
 {
     std::vector<int32_t> const& x = model.tensors[a].dims;

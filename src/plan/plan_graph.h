@@ -33,6 +33,9 @@ bool sameExpr(PlanModel const& model, int32_t a, int32_t b);
 //! Whether tensors `a` and `b` have the same dimensions (as expressions, so also where they are not constants).
 bool sameShape(PlanModel const& model, int32_t a, int32_t b);
 
+//! The expression node of constant `value` in `model`'s table, appended where the table has none.
+int32_t constantNode(PlanModel& model, int64_t value);
+
 //! Tensor `t`'s extent along `axis` where it is a build-time constant (and the tensor has that axis).
 std::optional<int64_t> constantExtent(PlanModel const& model, int32_t t, size_t axis);
 

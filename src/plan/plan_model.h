@@ -93,8 +93,11 @@ inline bool isObserved(TensorRecord const& t)
 //! never in CPU plans today): the layer writes relu(result + bias + residual), each part only where it is set.
 struct Epilogue
 {
-    network::WeightsBuffer bias; //!< added along the output's last axis (a matrix multiply's columns); empty: none
-    bool addsResidual{false};    //!< the layer's last input, shaped as its output, is added (a ResNet shortcut)
+    //! Rows of N values, N the output's last extent (a matrix multiply's columns); empty: none. With one row, every
+    //! row of the output adds it. With R rows the output is R equal blocks one after another, and block r adds row
+    //! r: products of one input merged into one (plan/passes/product_merging.h) keep each product's bias.
+    network::WeightsBuffer bias;
+    bool addsResidual{false}; //!< the layer's last input, shaped as its output, is added (a ResNet shortcut)
     //! Applied last where `activates`: the activation an IActivationLayer of this type, alpha and beta computes.
     bool activates{false};
     nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};

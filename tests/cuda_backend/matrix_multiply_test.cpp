@@ -278,6 +278,15 @@ TEST(CudaMatrixMultiplyGeometry, OperandsSwapIntoColumnMajorOrder)
     EXPECT_EQ(folded.second.ld, 4);
     EXPECT_EQ(folded.output.cols, 6);
     EXPECT_EQ(folded.output.ld, 5);
+    // a[1, 2, 3, 4] by a stack b[3, 1, 4, 5] (merged products of one input): b is repeated over the second batch
+    // axis, so a's two matrices fold into 6 rows, and the stack stays a batch of 3 that reads a with stride 0.
+    kiln::cuda::GemmGeometry const stack = kiln::cuda::gemmGeometry({1, 2, 3, 4}, Op::kNONE, {3, 1, 4, 5}, Op::kNONE);
+    EXPECT_EQ(stack.m, 6);
+    EXPECT_EQ(stack.batches, 3);
+    EXPECT_EQ(stack.first.batchStride, 20);
+    EXPECT_EQ(stack.second.batchStride, 0);
+    EXPECT_EQ(stack.second.cols, 6);
+    EXPECT_EQ(stack.output.batchStride, 30);
     // A transposed a[2, 4, 3] has no such rows: it stays a batch with b's stride 0.
     kiln::cuda::GemmGeometry const batch = kiln::cuda::gemmGeometry({2, 4, 3}, Op::kTRANSPOSE, {1, 4, 5}, Op::kNONE);
     EXPECT_EQ(batch.m, 3);

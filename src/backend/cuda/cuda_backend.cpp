@@ -13,6 +13,7 @@
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/normalization_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
+#include "plan/passes/product_merging.h"
 #include "plan/plan_graph.h"
 
 #include <cuda_runtime_api.h>
@@ -138,7 +139,8 @@ public:
 
     //! Attention, GELU (its ONNX expansion made one activation: one step of a point-wise chain instead of five),
     //! convolution and matrix multiply fusions, normalizations with the residual sums they read (before
-    //! the point-wise chains, which would otherwise take their element-wise layers), point-wise chains, channels-last
+    //! the point-wise chains, which would otherwise take their element-wise layers), point-wise chains, products of
+    //! one input merged into one (each with its fused bias, so after the matrix multiply fusions), channels-last
     //! regions (as the configuration's ConvolutionLayout says: by default kept where they time faster), then each
     //! convolution's and deconvolution's cuDNN algorithm by timing.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
@@ -149,6 +151,7 @@ public:
         plan::fuseMatrixMultiplyEpilogues(model, cublasLtFusions());
         plan::fuseNormalizations(model);
         plan::fusePointwiseChains(model, pointwiseChains());
+        plan::mergeProductsOfOneInput(model);
         if (options.convolutionLayout != ConvolutionLayout::kLINEAR)
         {
             chooseChannelsLast(model);

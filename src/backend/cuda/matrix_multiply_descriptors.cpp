@@ -148,9 +148,11 @@ void MatrixMultiplyDescriptors::describe(
     setMatmulAttribute(matmul, CUBLASLT_MATMUL_DESC_EPILOGUE, mode, "setting the epilogue");
     if (epilogue.bias != nullptr)
     {
-        // Set before choosing the algorithm: the heuristics read the pointer's alignment. The bias batch stride
-        // stays 0, one bias for every batch.
+        // Set before choosing the algorithm: the heuristics read the pointer's alignment.
         setMatmulAttribute(matmul, CUBLASLT_MATMUL_DESC_BIAS_POINTER, epilogue.bias, "setting the bias");
+        int64_t const biasBatchStride = epilogue.biasPerBatch ? geometry.n : 0;
+        setMatmulAttribute(
+            matmul, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, biasBatchStride, "setting the bias's batch stride");
     }
     first = makeLayout(geometry.first, dataType, geometry.batches, "describing the first operand");
     second = makeLayout(geometry.second, dataType, geometry.batches, "describing the second operand");

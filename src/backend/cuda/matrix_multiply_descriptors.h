@@ -34,8 +34,11 @@ struct GemmAlignments
 //! The fused epilogue as cuBLASLt applies it: relu(product + bias), either part optional.
 struct GemmEpilogue
 {
-    void const* bias{nullptr}; //!< device memory, n values of the output's type; null for none
+    void const* bias{nullptr}; //!< device memory, n values of the output's type per bias row; null for none
     bool relu{false};
+    //! Whether each matrix of the batch adds a bias row of its own (n values after the previous matrix's), rather
+    //! than all adding the one row.
+    bool biasPerBatch{false};
 };
 
 class MatrixMultiplyDescriptors

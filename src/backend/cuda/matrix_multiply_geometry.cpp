@@ -88,18 +88,41 @@ int64_t batchStride(Operand const& operand, Shape const& batch, char const* name
     return operand.rows * operand.cols;
 }
 
+//! Where the second input is repeated over the trailing batch axes and the first is not transposed, the first's
+//! rows over those axes lie one after another, as the output's do: they are one taller matrix. Folds them into
+//! `left`'s rows and drops them from both operands' and the output's batch axes. One large GEMM beats a batch of
+//! small ones: a transformer's linear layer on [batch, tokens, k] by one weight matrix is one product, and so is
+//! one input by a stack of weight matrices ([1, batch, tokens, k] by [g, 1, k, n], products merged because they
+//! read one input).
+void foldRepeatedBatchIntoRows(Operand& left, Operand& right, Shape& batch)
+{
+    if (left.transposed)
+    {
+        return;
+    }
+    while (!batch.empty() && right.batch.back() == 1)
+    {
+        left.rows *= left.batch.back();
+        for (Shape* axes : {&left.batch, &right.batch, &batch})
+        {
+            axes->pop_back();
+        }
+    }
+}
+
 } // namespace
 
 GemmGeometry gemmGeometry(Shape const& input0, MatrixOperation op0, Shape const& input1, MatrixOperation op1)
 {
-    Operand const left = describe(input0, op0, true);
-    Operand const right = describe(input1, op1, false);
+    Operand left = describe(input0, op0, true);
+    Operand right = describe(input1, op1, false);
     if (left.cols != right.rows)
     {
         throw std::invalid_argument("matrix multiply: the inner extents differ (" + std::to_string(left.cols) + " and "
             + std::to_string(right.rows) + ")");
     }
-    Shape const batch = outputBatch(left, right);
+    Shape batch = outputBatch(left, right);
+    foldRepeatedBatchIntoRows(left, right, batch);
     GemmGeometry g;
     g.m = left.rows;
     g.n = right.cols;
@@ -121,18 +144,6 @@ GemmGeometry gemmGeometry(Shape const& input0, MatrixOperation op0, Shape const&
     g.output.cols = g.m;
     g.output.ld = std::max<int64_t>(1, g.n);
     g.output.batchStride = g.m * g.n;
-    if (g.first.batchStride == 0 && !left.transposed && g.batches > 1)
-    {
-        // One weight matrix for a batch of untransposed rows (a transformer's linear layer on [batch, tokens, k]):
-        // the rows lie one after another, as the output's do, so the batch is one taller product. One large GEMM
-        // beats a batch of small ones, and cuBLASLt's bias epilogue applies to it as to any 2-D product.
-        g.m *= g.batches;
-        g.batches = 1;
-        g.second.cols = g.m;
-        g.second.batchStride = 0;
-        g.output.cols = g.m;
-        g.output.batchStride = 0;
-    }
     return g;
 }
 

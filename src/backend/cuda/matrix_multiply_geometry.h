@@ -37,8 +37,8 @@ struct GemmGeometry
 
 //! The GEMM that multiplies `input0` under `op0` by `input1` under `op1`. An operand repeated over the batch (its
 //! batch extents all 1) gets a stride of 0; other partial broadcasts, and inner extents that differ, throw
-//! std::invalid_argument. Where the second input is repeated and the first is not transposed, the batch folds
-//! into the rows: one product of batches * m rows (`batches` is then 1).
+//! std::invalid_argument. Where the second input is repeated over the trailing batch axes and the first is not
+//! transposed, those axes fold into the rows: one product of their volume * m rows for each remaining batch.
 GemmGeometry gemmGeometry(
     Shape const& input0, nvinfer1::MatrixOperation op0, Shape const& input1, nvinfer1::MatrixOperation op1);
 

@@ -45,8 +45,8 @@ MatrixMultiplyLayer::MatrixMultiplyLayer(network::MatrixMultiplyParams const& pa
     }
 }
 
-void MatrixMultiplyLayer::describe(
-    Shape const& input0, Shape const& input1, GemmAlignments const& alignments, GemmGeometry const& geometry)
+void MatrixMultiplyLayer::describe(Shape const& input0, Shape const& input1, GemmAlignments const& alignments,
+    GemmGeometry const& geometry, bool biasRowPerMatrix)
 {
     bool const same = mDescribed && mProblem.input0 == input0 && mProblem.input1 == input1
         && mProblem.alignments == alignments;
@@ -55,7 +55,7 @@ void MatrixMultiplyLayer::describe(
         return;
     }
     mDescribed = false;
-    mDescriptors.describe(geometry, mDataType, GemmEpilogue{mBias.data(), mEpilogue.relu()});
+    mDescriptors.describe(geometry, mDataType, GemmEpilogue{mBias.data(), mEpilogue.relu(), biasRowPerMatrix});
     cublasLtMatmulHeuristicResult_t const choice
         = mDescriptors.chooseAlgorithm(mHandles.cublasLt(), alignments, kMaxWorkspaceBytes);
     mAlgorithm = choice.algo;
@@ -91,10 +91,13 @@ void MatrixMultiplyLayer::prepare(std::vector<ConstTensorView> const& inputs, st
         throw std::invalid_argument("matrix multiply: the output holds " + std::to_string(c.count())
             + " values where the product has " + std::to_string(geometry.batches * geometry.m * geometry.n));
     }
-    if (!mEpilogue.bias.empty() && mEpilogue.bias.count() != geometry.n)
+    int64_t const biasValues = mEpilogue.bias.count();
+    bool const oneBiasRow = biasValues == geometry.n;
+    bool const biasRowPerMatrix = geometry.batches > 1 && biasValues == geometry.n * geometry.batches;
+    if (biasValues != 0 && !oneBiasRow && !biasRowPerMatrix)
     {
-        throw std::invalid_argument("matrix multiply: the fused bias has " + std::to_string(mEpilogue.bias.count())
-            + " values for " + std::to_string(geometry.n) + " output columns");
+        throw std::invalid_argument("matrix multiply: the fused bias has " + std::to_string(biasValues) + " values for "
+            + std::to_string(geometry.n) + " output columns and " + std::to_string(geometry.batches) + " matrices");
     }
     if (geometry.k == 0)
     {
@@ -109,8 +112,8 @@ void MatrixMultiplyLayer::prepare(std::vector<ConstTensorView> const& inputs, st
         return;
     }
     // The library's A is the layer's second input (matrix_multiply_geometry.h).
-    describe(
-        a.shape, b.shape, {addressAlignment(b.data), addressAlignment(a.data), addressAlignment(c.data)}, geometry);
+    describe(a.shape, b.shape, {addressAlignment(b.data), addressAlignment(a.data), addressAlignment(c.data)}, geometry,
+        biasRowPerMatrix);
     mRun = Run{Run::Work::kMULTIPLY, a.data, b.data, c.data, 0};
 }
 

@@ -1,9 +1,9 @@
 // IMatrixMultiplyLayer on the GPU through cuBLASLt: one strided-batched matmul over the batch
 // axes, an operand with batch extents of 1 repeated by a stride of 0. FP32 accumulates in
 // FP32 without TF32, FP16 on tensor cores with FP32 accumulation. A bias and ReLU that the
-// builder fused run in cuBLASLt's epilogue. The algorithm is cuBLASLt's heuristic choice,
-// made again only when the shapes (or the operands' alignment) change; the checks and the operands are prepared
-// once per shape and addresses.
+// builder fused run in cuBLASLt's epilogue, a bias row per matrix where products were merged. The algorithm is
+// cuBLASLt's heuristic choice, made again only when the shapes (or the operands' alignment) change; the checks and the
+// operands are prepared once per shape and addresses.
 #pragma once
 
 #include "backend/cuda/device_buffer.h"
@@ -58,8 +58,9 @@ private:
     //! addresses (double buffering) prepare at every run, and computing it allocates.
     GemmGeometry const& geometryFor(Shape const& input0, Shape const& input1);
     //! Describes the product and chooses its algorithm, unless they are already for these shapes and alignments.
-    void describe(
-        Shape const& input0, Shape const& input1, GemmAlignments const& alignments, GemmGeometry const& geometry);
+    //! `biasRowPerMatrix`: the fused bias holds a row for each matrix of the batch (plan::Epilogue::bias).
+    void describe(Shape const& input0, Shape const& input1, GemmAlignments const& alignments,
+        GemmGeometry const& geometry, bool biasRowPerMatrix);
 
     network::MatrixMultiplyParams const& mParams;
     plan::Epilogue const& mEpilogue;

@@ -141,6 +141,20 @@ TEST(MatrixMultiply, BiasAndReluEpilogue)
         (std::vector<float>{0, 0, 39, 4, 0, 0, 39, 4}));
 }
 
+TEST(MatrixMultiply, ABiasRowPerBlockOfTheOutput)
+{
+    // Products of one input merged into one (plan/passes/product_merging.h): block r of the output adds row r.
+    HostTensor const twice = fromFloats({2, 2, 3}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6});
+    plan::Epilogue epilogue;
+    epilogue.bias = biasOf(fromFloats({4}, {-100, -150, 1, 2}));
+    EXPECT_EQ(multiply(twice, fromFloats({1, 3, 2}, kB.floats()), {}, epilogue),
+        (std::vector<float>{-42, -86, 39, 4, 59, 66, 140, 156}));
+    // Three rows do not split two blocks.
+    HostTensor out = zeros({2, 2, 2});
+    epilogue.bias = biasOf(fromFloats({6}, {1, 2, 3, 4, 5, 6}));
+    EXPECT_THROW(applyEpilogue(epilogue, {}, out.view()), std::invalid_argument);
+}
+
 TEST(MatrixMultiply, RejectsABiasThatDoesNotFit)
 {
     HostTensor out = zeros({2, 2});

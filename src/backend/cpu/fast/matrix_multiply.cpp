@@ -278,17 +278,23 @@ private:
 
 } // namespace
 
-bool supportsMatrixMultiply(plan::PlanModel const& /*model*/, plan::LayerRecord const& layer)
+bool supportsMatrixMultiply(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     auto const* params = plan::paramsOf<network::MatrixMultiplyParams>(layer);
-    if (params == nullptr || layer.inputs.size() != 2 || layer.inputs[0] < 0 || layer.inputs[1] < 0)
+    if (params == nullptr || layer.inputs.size() != 2 || layer.inputs[0] < 0 || layer.inputs[1] < 0
+        || layer.outputs.size() != 1)
     {
         return false;
     }
     plan::Epilogue const& epilogue = layer.epilogue;
     bool const vector = params->op0 == MatrixOperation::kVECTOR || params->op1 == MatrixOperation::kVECTOR;
-    // The bias of an epilogue is along the output's last axis, which a vector operand takes away.
-    bool const biasRuns = epilogue.bias.empty() || (epilogue.bias.type() == nvinfer1::DataType::kFLOAT && !vector);
+    // The bias of an epilogue is along the output's last axis, which a vector operand takes away; one row of it
+    // (the kernel adds no row per block of the output).
+    size_t const rank = model.tensors[layer.outputs[0]].dims.size();
+    bool const oneBiasRow = rank > 0
+        && plan::constantExtent(model, layer.outputs[0], rank - 1) == epilogue.bias.count();
+    bool const biasRuns = epilogue.bias.empty()
+        || (epilogue.bias.type() == nvinfer1::DataType::kFLOAT && !vector && oneBiasRow);
     return !epilogue.addsResidual && biasRuns && appliesActivation(epilogue);
 }
 

@@ -18,11 +18,16 @@ void applyEpilogue(plan::Epilogue const& epilogue, LayerInputs const& inputs, Te
     int64_t const count = output.count();
     int64_t const columns = output.rank() > 0 ? output.shape.back() : 1;
     std::vector<float> const bias = epilogue.bias.toFloat();
-    if (!bias.empty() && static_cast<int64_t>(bias.size()) != columns)
+    auto const biasValues = static_cast<int64_t>(bias.size());
+    int64_t const biasRows = columns > 0 ? biasValues / columns : 0;
+    bool const rowsOfBlocks = biasRows > 0 && biasValues % columns == 0 && count % (biasRows * columns) == 0;
+    if (!bias.empty() && !rowsOfBlocks)
     {
-        throw std::invalid_argument("fused bias: " + std::to_string(bias.size()) + " values for "
-            + std::to_string(columns) + " output columns");
+        throw std::invalid_argument("fused bias: " + std::to_string(bias.size()) + " values are no rows of "
+            + std::to_string(columns) + " columns, one for each equal block of the output's " + std::to_string(count)
+            + " values");
     }
+    int64_t const block = biasRows > 0 ? count / biasRows : 0; // the output's values each bias row is added to
     ConstTensorView residual;
     if (epilogue.addsResidual)
     {
@@ -42,7 +47,7 @@ void applyEpilogue(plan::Epilogue const& epilogue, LayerInputs const& inputs, Te
         float value = loadFloat(output, i);
         if (!bias.empty())
         {
-            value += bias[static_cast<size_t>(i % columns)];
+            value += bias[static_cast<size_t>(i / block * columns + i % columns)];
         }
         if (epilogue.addsResidual)
         {
