@@ -1,6 +1,6 @@
 // Attention on the CUDA backend: which MatMul, scale, mask, SoftMax, MatMul chains the builder fuses into one
-// attention layer in FP16 plans, with the transposes around them that exports write (read from the CUDA plan,
-// without a GPU), and that the fused kernel computes what the CPU reference computes unfused, layer by layer:
+// attention layer in FP16 and FP32 plans, with the transposes around them that exports write (read from the CUDA
+// plan, without a GPU), and that the fused kernels compute what the CPU reference computes unfused, layer by layer:
 // sequence lengths that are not multiples of the kernel's tiles, depths that are not multiples of 16, broadcast
 // masks, rows masked throughout, long sequences, operands read through absorbed transposes.
 #include "backend_comparison.h"
@@ -236,10 +236,12 @@ TEST(CudaAttentionFusion, TheTransposesAroundAttentionAreAbsorbed)
     }
 }
 
-TEST(CudaAttentionFusion, Fp32PlansKeepTheUnfusedLayers)
+TEST(CudaAttentionFusion, Fp32PlansFuseAsWell)
 {
-    // FP32 attention runs as cuBLAS's FP32 products and the SoftMax: no fused kernel computes FP32 faster.
-    EXPECT_EQ(attentionLayer(cudaPlanOf(AttentionCase{}.maker(), false)), nullptr);
+    // FP32 attention runs on the CUDA cores' kernel (attention_fp32.cu), the scores and probabilities in FP32.
+    kiln::plan::LayerRecord const* fused = attentionLayer(cudaPlanOf(AttentionCase{}.maker(), false));
+    ASSERT_NE(fused, nullptr);
+    EXPECT_EQ(fused->precision, DataType::kFLOAT);
 }
 
 TEST(CudaAttentionFusion, ChainsThatAreNotAttentionStayAsTheyAre)
@@ -279,14 +281,20 @@ TEST(CudaAttentionFusion, ChainsThatAreNotAttentionStayAsTheyAre)
 
 // ---- The fused kernel on the GPU against the unfused CPU reference ----
 
+//! The fused kernels against the unfused CPU reference: FP16 (attention.cu) and FP32 (attention_fp32.cu).
 void expectAgrees(AttentionCase const& c, std::string const& what)
 {
-    ASSERT_NE(attentionLayer(cudaPlanOf(c.maker(), true)), nullptr) << what << ": the case must fuse";
-    auto const cpu = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), true, nullptr, {});
-    auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), true, nullptr, {});
-    // The unfused reference rounds the scores and probabilities to half; the kernel keeps the scores in FP32 and
-    // rounds only the probabilities (to the second product's FP16 operands).
-    expectSameOutput(gpu.at("y"), cpu.at("y"), Tolerance{4e-3, 4e-3}, what + " fp16");
+    for (bool fp16 : {true, false})
+    {
+        ASSERT_NE(attentionLayer(cudaPlanOf(c.maker(), fp16)), nullptr) << what << ": the case must fuse";
+        auto const cpu = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), fp16, nullptr, {});
+        auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), fp16, nullptr, {});
+        // In FP16 the unfused reference rounds the scores and probabilities to half; the kernel keeps the scores in
+        // FP32 and rounds only the probabilities (to the second product's FP16 operands). In FP32 both sum in
+        // another order, and the kernel rescales its running sums.
+        Tolerance const tolerance = fp16 ? Tolerance{4e-3, 4e-3} : Tolerance{1e-5, 1e-4};
+        expectSameOutput(gpu.at("y"), cpu.at("y"), tolerance, what + (fp16 ? ", fp16" : ", fp32"));
+    }
 }
 
 TEST(CudaAttention, FusedAgreesWithTheUnfusedCpuReference)
@@ -464,11 +472,16 @@ TEST(CudaAttention, AddAttentionRunsAsTheFusedKernel)
     };
     for (Named const& c : cases)
     {
-        ASSERT_NE(attentionLayer(cudaPlanOf(c.attention.maker(), true)), nullptr) << c.what << ": must fuse";
-        auto const cpu = runOn(kiln::Backend::kCPU, c.attention.maker(), c.attention.inputs(), true, nullptr, {});
-        auto const gpu = runOn(kiln::Backend::kCUDA, c.attention.maker(), c.attention.inputs(), true, nullptr, {});
-        ASSERT_EQ(gpu.count("y"), 1U) << c.what;
-        expectSameOutput(gpu.at("y"), cpu.at("y"), Tolerance{4e-3, 4e-3}, "addAttention, " + c.what + ", fp16");
+        for (bool fp16 : {true, false})
+        {
+            ASSERT_NE(attentionLayer(cudaPlanOf(c.attention.maker(), fp16)), nullptr) << c.what << ": must fuse";
+            auto const cpu = runOn(kiln::Backend::kCPU, c.attention.maker(), c.attention.inputs(), fp16, nullptr, {});
+            auto const gpu = runOn(kiln::Backend::kCUDA, c.attention.maker(), c.attention.inputs(), fp16, nullptr, {});
+            ASSERT_EQ(gpu.count("y"), 1U) << c.what;
+            Tolerance const tolerance = fp16 ? Tolerance{4e-3, 4e-3} : Tolerance{1e-5, 1e-4};
+            expectSameOutput(
+                gpu.at("y"), cpu.at("y"), tolerance, "addAttention, " + c.what + (fp16 ? ", fp16" : ", fp32"));
+        }
     }
 }
 
@@ -477,13 +490,16 @@ TEST(CudaAttention, ARowMaskedThroughoutIsNaNWithoutTheGuard)
     SKIP_WITHOUT_GPU();
     AttentionCase c{};
     c.maskWholeRow = true;
-    auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), true, nullptr, {});
-    std::vector<float> const y = gpu.at("y").floats();
-    // Batch 0 is masked throughout: 0 / 0 as the unfused SoftMax gives; batch 1 is not.
-    size_t const perBatch = y.size() / 2;
-    EXPECT_TRUE(std::isnan(y[0]));
-    EXPECT_TRUE(std::isnan(y[perBatch - 1]));
-    EXPECT_FALSE(std::isnan(y[perBatch]));
+    for (bool fp16 : {true, false})
+    {
+        auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), fp16, nullptr, {});
+        std::vector<float> const y = gpu.at("y").floats();
+        // Batch 0 is masked throughout: 0 / 0 as the unfused SoftMax gives; batch 1 is not.
+        size_t const perBatch = y.size() / 2;
+        EXPECT_TRUE(std::isnan(y[0])) << fp16;
+        EXPECT_TRUE(std::isnan(y[perBatch - 1])) << fp16;
+        EXPECT_FALSE(std::isnan(y[perBatch])) << fp16;
+    }
 }
 
 } // namespace

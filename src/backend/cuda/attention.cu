@@ -7,8 +7,9 @@
 // probabilities go from the first product's accumulators into the second product's operands without leaving them. Key
 // and value tiles are copied to shared memory asynchronously, the next while the current one is computed. Operands are
 // read through their layouts (backend/attention_geometry.h), so the transposes the fusion absorbed cost nothing: a row
-// of a head's query, keys or values is contiguous either way.
+// of a head's query, keys or values is contiguous either way. FP32 operands run attention_fp32.cu's kernel.
 #include "backend/attention_geometry.h"
+#include "backend/cuda/attention_problem.cuh"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/layer_kernels.h"
@@ -25,82 +26,15 @@ namespace kiln::cuda
 namespace
 {
 
+using attention::BatchStarts;
+using attention::maskValue;
+using attention::OperandView;
 using device::DataType;
+using HalfProblem = attention::Problem<__half>;
 
 constexpr int kWarps = 4;
 constexpr int kWarpQueries = 16; //!< one mma tile high
 constexpr int kThreads = kWarps * 32;
-constexpr int kMaxBatchAxes = backend::AttentionGeometry::kMaxBatchAxes;
-
-//! One operand as the kernel reads or writes it: element (batch b, row r, column c) at
-//! data + offset(b) + r * row + c * column.
-struct OperandView
-{
-    int64_t batch[kMaxBatchAxes];
-    int64_t row;
-    int64_t column;
-};
-
-//! What the kernel reads; plain values, as a kernel argument must be.
-struct Problem
-{
-    __half const* query;
-    __half const* keys;
-    __half const* values;
-    void const* mask;
-    __half* output;
-    DataType maskType;
-    int32_t queries;
-    int32_t keyCount;
-    int32_t depth;
-    int32_t valueDepth;
-    int32_t queryTiles; //!< blocks per batch
-    float scale;
-    bool zeroNaN;
-    //! Whether query, keys and values may be copied 16 bytes at a time: contiguous columns, 8-element-aligned rows
-    //! and batches, a depth that is a multiple of 8, 16-byte-aligned data.
-    bool vectorQuery;
-    bool vectorKeys;
-    bool vectorValues;
-    //! Whether the output's neighbouring columns of a row may be written as one pair: contiguous columns, rows and
-    //! batches starting at even elements, an even value depth, 4-byte-aligned data.
-    bool pairedOutput;
-    int32_t batchAxes;
-    int64_t batchExtents[kMaxBatchAxes];
-    OperandView queryView;
-    OperandView keyView;
-    OperandView valueView;
-    OperandView maskView;
-    OperandView outputView;
-};
-
-//! Where one batch (its index over the batch axes, row-major) starts in each operand. The coordinates are found once,
-//! in 32-bit arithmetic (the host keeps blocks and extents below 2^31): 64-bit division is a call.
-struct BatchStarts
-{
-    int64_t query{0};
-    int64_t keys{0};
-    int64_t values{0};
-    int64_t mask{0};
-    int64_t output{0};
-};
-
-__device__ inline BatchStarts batchStarts(Problem const& p, uint32_t batch)
-{
-    BatchStarts starts;
-    for (int32_t axis = p.batchAxes - 1; axis >= 0; --axis)
-    {
-        auto const extent = static_cast<uint32_t>(p.batchExtents[axis]);
-        int64_t const coordinate = batch % extent;
-        batch /= extent;
-        starts.query += coordinate * p.queryView.batch[axis];
-        starts.keys += coordinate * p.keyView.batch[axis];
-        starts.values += coordinate * p.valueView.batch[axis];
-        starts.mask += coordinate * p.maskView.batch[axis];
-        starts.output += coordinate * p.outputView.batch[axis];
-    }
-    return starts;
-}
 
 //! Two halves as the 32-bit register an mma operand takes: `low` is the element of the lower column.
 __device__ inline uint32_t packHalves(float low, float high)
@@ -202,22 +136,12 @@ struct RowState
     float sum[2]; //!< this lane's share of the row sums; the four lanes of a row add theirs at the end
 };
 
-__device__ inline float maskValue(float value)
-{
-    return value;
-}
-
-__device__ inline float maskValue(__half value)
-{
-    return __half2float(value);
-}
-
 //! Adds the mask (of type T, FP32 or FP16: the type is chosen once per tile, not per element) to the scores of this
 //! lane's rows inside the problem and keys before the last. `maskRows`: where the mask's rows of this lane's two
 //! query rows (row0 and row0 + 8) start.
 template <typename T, int kWarpKeys>
-__device__ inline void addMask(
-    float (&scores)[kWarpKeys / 8][4], Problem const& p, int64_t const (&maskRows)[2], int32_t firstKey, int32_t row0)
+__device__ inline void addMask(float (&scores)[kWarpKeys / 8][4], HalfProblem const& p, int64_t const (&maskRows)[2],
+    int32_t firstKey, int32_t row0)
 {
     int32_t const t = static_cast<int32_t>(threadIdx.x) % 4;
 #pragma unroll
@@ -248,7 +172,7 @@ __device__ inline void addMask(
 //! `maskRows`: as addMask takes them.
 template <int kDepth, int kWarpKeys>
 __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t const (&query)[kDepth / 16][4],
-    __half const* keys, Problem const& p, int64_t const (&maskRows)[2], int32_t firstKey, int32_t row0)
+    __half const* keys, HalfProblem const& p, int64_t const (&maskRows)[2], int32_t firstKey, int32_t row0)
 {
     constexpr int kPitch = kDepth + 8;
     int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
@@ -360,7 +284,7 @@ __device__ inline void accumulateTile(
 //! Writes the warp's rows: output / sum, or for a row whose probabilities are all NaN (every score -inf, or a NaN
 //! or +inf score, as on the CPU) NaN, or 0 where NaN probabilities count as zero.
 template <int kDepth>
-__device__ inline void storeRows(RowState<kDepth>& state, Problem const& p, __half* output, int32_t row0)
+__device__ inline void storeRows(RowState<kDepth>& state, HalfProblem const& p, __half* output, int32_t row0)
 {
     int32_t const t = static_cast<int32_t>(threadIdx.x) % 4;
 #pragma unroll
@@ -459,7 +383,7 @@ __device__ inline void mergeSplits(RowState<kDepth>& state, float* exchange, int
 //! step, in two shared-memory stages of keys and values: one being computed, the next being copied. kQueryWarps
 //! warps take 16 queries each; the block's other warps split each tile's keys with them (kKeyWarps per query warp).
 template <int kDepth, int kTileKeys, int kQueryWarps>
-__global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
+__global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
 {
     constexpr int kKeyWarps = kWarps / kQueryWarps;
     constexpr int kWarpKeys = kTileKeys / kKeyWarps;
@@ -473,7 +397,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(Problem p)
 
     uint32_t const batch = blockIdx.x / static_cast<uint32_t>(p.queryTiles);
     int32_t const firstQuery = static_cast<int32_t>(blockIdx.x % static_cast<uint32_t>(p.queryTiles)) * kBlockQueries;
-    BatchStarts const starts = batchStarts(p, batch);
+    BatchStarts const starts = attention::batchStarts(p, batch);
     __half const* const keys = p.keys + starts.keys;
     __half const* const values = p.values + starts.values;
     int32_t const warp = static_cast<int32_t>(threadIdx.x) / 32;
@@ -574,7 +498,7 @@ bool movesInGroupsOf(int64_t elements, void const* data, backend::AttentionGeome
 //! Launches the kernel with as many queries per block as keep the GPU's multiprocessors busy: 64 (four warps of
 //! queries) where there are enough of them, else 32 or 16 with the keys split between the block's warps.
 template <int kDepth, int kTileKeys, int kFewestQueryWarps>
-void launch(Problem& problem, int64_t batches, int32_t multiprocessors, cudaStream_t stream)
+void launch(HalfProblem& problem, int64_t batches, int32_t multiprocessors, cudaStream_t stream)
 {
     auto const blocksWith = [&](int32_t queryWarps) {
         return batches * ((problem.queries + queryWarps * kWarpQueries - 1) / (queryWarps * kWarpQueries));
@@ -619,52 +543,40 @@ int32_t multiprocessorCount()
     return count;
 }
 
-void checkOperands(LayerInputs const& inputs, TensorView const& output, bool masked)
+//! The operands' one type, FP16 or FP32; throws std::invalid_argument for others, mixed types, or a mask of another.
+DataType checkOperands(LayerInputs const& inputs, TensorView const& output, bool masked)
 {
+    DataType const type = output.type;
+    if (type != DataType::kHALF && type != DataType::kFLOAT)
+    {
+        throw std::invalid_argument("attention: the CUDA kernels take FP16 or FP32 operands");
+    }
     for (ConstTensorView const* operand : {&inputs.at(0), &inputs.at(1), &inputs.at(2)})
     {
-        if (operand->type != DataType::kHALF)
+        if (operand->type != type)
         {
-            throw std::invalid_argument("attention: the CUDA kernel takes FP16 query, keys and values");
+            throw std::invalid_argument("attention: query, keys, values and output must have one type");
         }
-    }
-    if (output.type != DataType::kHALF)
-    {
-        throw std::invalid_argument("attention: the CUDA kernel writes an FP16 output");
     }
     if (masked && inputs[3].type != DataType::kFLOAT && inputs[3].type != DataType::kHALF)
     {
-        throw std::invalid_argument("attention: the CUDA kernel takes an FP32 or FP16 mask");
+        throw std::invalid_argument("attention: the CUDA kernels take an FP32 or FP16 mask");
     }
+    return type;
 }
 
-} // namespace
-
-void run(
-    network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+//! The problem the kernels read, on operands of type T, without the FP16 kernel's vector flags.
+template <typename T>
+attention::Problem<T> problemOf(network::AttentionParams const& params, LayerInputs const& inputs,
+    TensorView const& output, backend::AttentionGeometry const& g)
 {
     bool const masked = inputs.size() > 3 && inputs[3].data != nullptr;
-    TensorView const& output = outputs.at(0);
-    checkOperands(inputs, output, masked);
-    backend::AttentionGeometry const g = backend::attentionGeometry(
-        {inputs[0].shape, inputs[1].shape, inputs[2].shape, masked ? &inputs[3].shape : nullptr, output.shape}, params);
-    int64_t const depth = std::max(g.depth, g.valueDepth);
-    if (depth > kMaxAttentionDepth || g.queries > INT32_MAX || g.keys > INT32_MAX)
-    {
-        throw std::invalid_argument("attention: the CUDA kernel takes depths of up to "
-            + std::to_string(kMaxAttentionDepth) + " (not " + std::to_string(depth)
-            + ") and fewer than 2^31 queries and keys");
-    }
-    if (output.count() == 0)
-    {
-        return;
-    }
-    Problem problem{};
-    problem.query = static_cast<__half const*>(inputs[0].data);
-    problem.keys = static_cast<__half const*>(inputs[1].data);
-    problem.values = static_cast<__half const*>(inputs[2].data);
+    attention::Problem<T> problem{};
+    problem.query = static_cast<T const*>(inputs[0].data);
+    problem.keys = static_cast<T const*>(inputs[1].data);
+    problem.values = static_cast<T const*>(inputs[2].data);
     problem.mask = masked ? inputs[3].data : nullptr;
-    problem.output = static_cast<__half*>(output.data);
+    problem.output = static_cast<T*>(output.data);
     problem.maskType = masked ? inputs[3].type : DataType::kFLOAT;
     problem.queries = static_cast<int32_t>(g.queries);
     problem.keyCount = static_cast<int32_t>(g.keys);
@@ -672,10 +584,6 @@ void run(
     problem.valueDepth = static_cast<int32_t>(g.valueDepth);
     problem.scale = params.scale;
     problem.zeroNaN = params.zeroNaNProbabilities;
-    problem.vectorQuery = movesInGroupsOf(8, inputs[0].data, g, g.queryLayout, g.depth);
-    problem.vectorKeys = movesInGroupsOf(8, inputs[1].data, g, g.keyLayout, g.depth);
-    problem.vectorValues = movesInGroupsOf(8, inputs[2].data, g, g.valueLayout, g.valueDepth);
-    problem.pairedOutput = movesInGroupsOf(2, output.data, g, g.outputLayout, g.valueDepth);
     problem.batchAxes = g.batchAxes;
     for (int32_t axis = 0; axis < g.batchAxes; ++axis)
     {
@@ -686,6 +594,17 @@ void run(
     problem.valueView = viewOf(g, g.valueLayout);
     problem.maskView = viewOf(g, g.maskLayout);
     problem.outputView = viewOf(g, g.outputLayout);
+    return problem;
+}
+
+void runHalf(HalfProblem problem, LayerInputs const& inputs, TensorView const& output,
+    backend::AttentionGeometry const& g, cudaStream_t stream)
+{
+    problem.vectorQuery = movesInGroupsOf(8, inputs[0].data, g, g.queryLayout, g.depth);
+    problem.vectorKeys = movesInGroupsOf(8, inputs[1].data, g, g.keyLayout, g.depth);
+    problem.vectorValues = movesInGroupsOf(8, inputs[2].data, g, g.valueLayout, g.valueDepth);
+    problem.pairedOutput = movesInGroupsOf(2, output.data, g, g.outputLayout, g.valueDepth);
+    int64_t const depth = std::max(g.depth, g.valueDepth);
     if (depth <= 32)
     {
         launch<32, 64, 1>(problem, g.batches, multiprocessorCount(), stream);
@@ -698,6 +617,36 @@ void run(
     {
         launch<128, 32, 2>(problem, g.batches, multiprocessorCount(), stream); // 16-key steps: two warps per tile
     }
+}
+
+} // namespace
+
+void run(
+    network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    bool const masked = inputs.size() > 3 && inputs[3].data != nullptr;
+    TensorView const& output = outputs.at(0);
+    DataType const type = checkOperands(inputs, output, masked);
+    backend::AttentionGeometry const g = backend::attentionGeometry(
+        {inputs[0].shape, inputs[1].shape, inputs[2].shape, masked ? &inputs[3].shape : nullptr, output.shape}, params);
+    int64_t const depth = std::max(g.depth, g.valueDepth);
+    if (depth > kMaxAttentionDepth || g.queries > INT32_MAX || g.keys > INT32_MAX)
+    {
+        throw std::invalid_argument("attention: the CUDA kernels take depths of up to "
+            + std::to_string(kMaxAttentionDepth) + " (not " + std::to_string(depth)
+            + ") and fewer than 2^31 queries and keys");
+    }
+    if (output.count() == 0)
+    {
+        return;
+    }
+    if (type == DataType::kHALF)
+    {
+        runHalf(problemOf<__half>(params, inputs, output, g), inputs, output, g, stream);
+        return;
+    }
+    attention::Problem<float> problem = problemOf<float>(params, inputs, output, g);
+    attention::launchFp32(problem, g.batches, stream);
 }
 
 } // namespace kiln::cuda

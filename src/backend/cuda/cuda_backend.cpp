@@ -78,13 +78,13 @@ plan::MatrixMultiplyFusionRules cublasLtFusions()
     return plan::MatrixMultiplyFusionRules{fullyConnected, relu};
 }
 
-//! The attention attention.cu runs: FP16 on the tensor cores, over depths of up to kMaxAttentionDepth. FP32
-//! attention stays unfused: cuBLAS's FP32 products (no TF32, as FP32 plans promise) are what a fused kernel would
-//! have to beat on the CUDA cores.
+//! The attention the kernels run over depths of up to kMaxAttentionDepth: FP16 on the tensor cores (attention.cu),
+//! FP32 on the CUDA cores (attention_fp32.cu, no TF32, as FP32 plans promise).
 plan::AttentionFusionRules attentionFusions()
 {
     auto runs = [](nvinfer1::DataType type, int64_t depth, int64_t valueDepth) {
-        return type == nvinfer1::DataType::kHALF && depth > 0 && depth <= kMaxAttentionDepth && valueDepth > 0
+        bool const kernelType = type == nvinfer1::DataType::kHALF || type == nvinfer1::DataType::kFLOAT;
+        return kernelType && depth > 0 && depth <= kMaxAttentionDepth && valueDepth > 0
             && valueDepth <= kMaxAttentionDepth;
     };
     return plan::AttentionFusionRules{runs};
