@@ -205,7 +205,8 @@ __global__ void __launch_bounds__(kGroups* kGroupThreads) attentionKernel(Proble
             float score = keyIndex < p.keyCount ? scores[r] * p.scale : -INFINITY;
             if (p.mask != nullptr && keyIndex < p.keyCount && row < p.queries)
             {
-                score += maskAt(p, starts.mask + static_cast<int64_t>(row) * p.maskView.row
+                score += maskAt(p,
+                    starts.mask + static_cast<int64_t>(row) * p.maskView.row
                         + static_cast<int64_t>(keyIndex) * p.maskView.column);
             }
             // A NaN score never becomes the maximum (fmaxf), as on the CPU; its probability makes the row NaN.
@@ -242,7 +243,8 @@ __global__ void __launch_bounds__(kGroups* kGroupThreads) attentionKernel(Proble
                 for (int r = 0; r < kWarpRows; ++r)
                 {
                     state.output[r][i] = fmaf(weights[r].x, v[0],
-                        fmaf(weights[r].y, v[1], fmaf(weights[r].z, v[2], fmaf(weights[r].w, v[3], state.output[r][i]))));
+                        fmaf(weights[r].y, v[1],
+                            fmaf(weights[r].z, v[2], fmaf(weights[r].w, v[3], state.output[r][i]))));
                 }
             }
         }
@@ -277,8 +279,8 @@ __global__ void __launch_bounds__(kGroups* kGroupThreads) attentionKernel(Proble
             int32_t const column = lane + 32 * i;
             if (column < p.valueDepth)
             {
-                rowOutput[static_cast<int64_t>(column) * p.outputView.column]
-                    = nanRow ? (p.zeroNaN ? 0.0F : NAN) : state.output[r][i] * inverse;
+                rowOutput[static_cast<int64_t>(column) * p.outputView.column] = nanRow ? (p.zeroNaN ? 0.0F : NAN)
+                                                                                       : state.output[r][i] * inverse;
             }
         }
     }

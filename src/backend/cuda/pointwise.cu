@@ -182,12 +182,23 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) pointwiseKernel(__gr
     }
 }
 
-//! Runs `f` over FP16 `input` into the FP16 output, both 16-byte aligned: eight elements per access, as wide as a
-//! thread moves memory; the elements past the last eight go one by one.
+//! Eight elements per access: where a one-step program reads FP16 into an FP16 output, both 16-byte aligned.
+constexpr int kOctet = 8;
+
+//! Whether the one-step `program` runs over FP16 octets (overHalfOctets), as its launch and its kernel both ask.
+__host__ __device__ inline bool runsOverHalfOctets(Program const& program)
+{
+    Input const& input = program.inputs[program.soleInput];
+    return input.type == DataType::kHALF && program.outputType == DataType::kHALF && !program.reluAfter
+        && (reinterpret_cast<uintptr_t>(input.data) | reinterpret_cast<uintptr_t>(program.output)) % 16 == 0;
+}
+
+//! Runs `f` over FP16 `input` into the FP16 output, both 16-byte aligned: kOctet elements per access, as wide as a
+//! thread moves memory; the elements past the last octet go one by one.
 template <typename F>
 __device__ void overHalfOctets(Program const& program, Input const& input, F const& f)
 {
-    int64_t const octets = program.count / 8;
+    int64_t const octets = program.count / kOctet;
     auto const* in = static_cast<uint4 const*>(input.data);
     auto* out = static_cast<uint4*>(program.output);
     KILN_GRID_STRIDE_LOOP(o, octets)
@@ -202,9 +213,9 @@ __device__ void overHalfOctets(Program const& program, Input const& input, F con
         }
         out[o] = bits;
     }
-    KILN_GRID_STRIDE_LOOP(i, program.count - octets * 8)
+    KILN_GRID_STRIDE_LOOP(i, program.count - octets * kOctet)
     {
-        int64_t const e = octets * 8 + i;
+        int64_t const e = octets * kOctet + i;
         device::storeFloat(program.output, DataType::kHALF, e, f(device::loadFloat(input.data, DataType::kHALF, e)));
     }
 }
@@ -219,8 +230,7 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) oneStepKernel(__grid
     Step const& step = program.steps[0];
     Input const& input = program.inputs[program.soleInput];
     int64_t const groups = (program.count + kGroupElements - 1) / kGroupElements;
-    bool const halfOctets = input.type == DataType::kHALF && program.outputType == DataType::kHALF && !program.reluAfter
-        && (reinterpret_cast<uintptr_t>(input.data) | reinterpret_cast<uintptr_t>(program.output)) % 16 == 0;
+    bool const halfOctets = runsOverHalfOctets(program);
     auto const overGroups = [&](auto const& f) {
         if (halfOctets)
         {
@@ -319,7 +329,9 @@ private:
 
 unsigned pointwiseBlocks(Program const& program)
 {
-    return device::blocksFor((program.count + kGroupElements - 1) / kGroupElements);
+    // A thread per group of elements, or per octet where a one-step program takes eight at a time.
+    int64_t const perThread = program.soleInput >= 0 && runsOverHalfOctets(program) ? kOctet : kGroupElements;
+    return device::blocksFor((program.count + perThread - 1) / perThread);
 }
 
 void launchPointwise(Program const& program, unsigned blocks, cudaStream_t stream)
