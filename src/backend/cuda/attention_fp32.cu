@@ -1,10 +1,11 @@
 // The attention layer on FP32 operands, on the CUDA cores (FP32 plans promise FP32 arithmetic: no tensor-core TF32),
-// as flash attention computes it: a block of four warps takes 16 queries of one batch, each warp 4 of them, and walks
+// as flash attention computes it: a group of four warps takes 16 queries of one batch, each warp 4 of them, and walks
 // the keys 32 at a time, keeping a running maximum and sum per query row ("online softmax"), so that neither the
 // scores nor the probabilities are ever written to memory. In a tile, lane l scores key l against the warp's rows;
-// the probabilities then go through shared memory, and lane l accumulates output columns l, l + 32, ... Operands are
-// read through their layouts, as attention.cu's FP16 kernel reads them, with the same treatment of NaN and of rows
-// that every key is masked from.
+// the probabilities then go through shared memory, and lane l accumulates output columns l, l + 32, ... A block holds
+// two such groups that take alternate tiles and merge at the end (one for depths over 64), so that a batch of few
+// queries keeps enough warps in flight. Operands are read through their layouts, as attention.cu's FP16 kernel reads
+// them, with the same treatment of NaN and of rows that every key is masked from.
 #include "backend/cuda/attention_problem.cuh"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/layer_kernels.h"
@@ -57,13 +58,13 @@ __device__ inline void loadTile(float* tile, float const* base, OperandView cons
     constexpr int kRowStep = kGroupThreads / kColumns;
     int32_t const c = thread % kColumns;
     int32_t r = thread / kColumns;
-    bool const column = c < columnCount;
+    bool const insideColumns = c < columnCount;
     float const* source = base + static_cast<int64_t>(first + r) * view.row + c * view.column;
     int64_t const step = kRowStep * view.row;
 #pragma unroll 4
     for (; r < kRows; r += kRowStep, source += step)
     {
-        tile[r * kPitch + c] = column && first + r < rowCount ? *source : 0.0F;
+        tile[r * kPitch + c] = insideColumns && first + r < rowCount ? *source : 0.0F;
     }
 }
 

@@ -7,6 +7,9 @@
 #include "network/layers/slice.h"
 #include "plan/plan_graph.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -73,10 +76,10 @@ public:
         // nothing reads once it does.
         std::vector<int64_t> groupAt(mModel.layers.size(), -1);
         std::vector<bool> gone(mModel.layers.size(), false);
-        std::vector<size_t> weightReaders(mModel.tensors.size(), 0);
+        std::vector<size_t> readersLeft(mModel.tensors.size(), 0);
         for (size_t t = 0; t < mModel.tensors.size(); ++t)
         {
-            weightReaders[t] = mReaders[t].size();
+            readersLeft[t] = mReaders[t].size();
         }
         size_t merged = 0;
         for (size_t g = 0; g < groups.size(); ++g)
@@ -85,7 +88,7 @@ public:
             for (Member const& member : groups[g])
             {
                 gone[member.layer] = true;
-                --weightReaders[mModel.layers[member.layer].inputs[1]];
+                --readersLeft[mModel.layers[member.layer].inputs[1]];
             }
             merged += groups[g].size() - 1;
         }
@@ -94,7 +97,7 @@ public:
             for (Member const& member : group)
             {
                 int32_t const weights = mModel.layers[member.weightsLayer].outputs[0];
-                gone[member.weightsLayer] = weightReaders[weights] == 0 && !isObserved(mModel.tensors[weights]);
+                gone[member.weightsLayer] = readersLeft[weights] == 0 && !isObserved(mModel.tensors[weights]);
             }
         }
         // Made before any layer moves: they read the members' records and their weights.
