@@ -1,0 +1,104 @@
+// What the CUDA backend's build passes make of a real export, read from its plans without a GPU: the small BERT of
+// tests/models (transformers' model, exported by export_zoo.py) in FP32 and FP16, built at its inputs' shapes. Its
+// outputs are checked against ONNX Runtime's on a GPU by zoo_test.cpp.
+#include "network/layers/attention.h"
+#include "plan/plan_format.h"
+
+#include <NvInfer.h>
+#include <NvOnnxParser.h>
+#include <kiln/Backend.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace kiln::test
+{
+namespace
+{
+
+class ErrorLogger final : public nvinfer1::ILogger
+{
+public:
+    void log(Severity severity, char const* message) noexcept override
+    {
+        if (severity <= Severity::kERROR)
+        {
+            errors += std::string(message) + "\n";
+        }
+    }
+    std::string errors;
+};
+
+//! The CUDA plan of the zoo's model `name`, every input pinned at [2, 16] (its export's shapes).
+plan::PlanModel cudaPlanOfZooModel(std::string const& name, bool fp16)
+{
+    ErrorLogger logger;
+    std::unique_ptr<nvinfer1::IBuilder> builder(nvinfer1::createInferBuilder(logger));
+    std::unique_ptr<nvinfer1::INetworkDefinition> network(builder->createNetworkV2(0));
+    std::unique_ptr<nvonnxparser::IParser> parser(nvonnxparser::createParser(*network, logger));
+    std::string const path = (std::filesystem::path(KILN_ZOO_DIR) / name / "model.onnx").string();
+    EXPECT_TRUE(parser->parseFromFile(path.c_str(), 0)) << logger.errors;
+    std::unique_ptr<nvinfer1::IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, kiln::Backend::kCUDA);
+    if (fp16)
+    {
+        config->setFlag(nvinfer1::BuilderFlag::kFP16);
+    }
+    nvinfer1::IOptimizationProfile* profile = builder->createOptimizationProfile();
+    for (int32_t i = 0; i < network->getNbInputs(); ++i)
+    {
+        nvinfer1::Dims const tokens{2, {2, 16}};
+        for (auto selector : {nvinfer1::OptProfileSelector::kMIN, nvinfer1::OptProfileSelector::kOPT,
+                 nvinfer1::OptProfileSelector::kMAX})
+        {
+            profile->setDimensions(network->getInput(i)->getName(), selector, tokens);
+        }
+    }
+    config->addOptimizationProfile(profile);
+    std::unique_ptr<nvinfer1::IHostMemory> blob(builder->buildSerializedNetwork(*network, *config));
+    plan::PlanModel model;
+    std::string error;
+    EXPECT_NE(blob, nullptr) << logger.errors;
+    if (blob != nullptr)
+    {
+        EXPECT_TRUE(plan::readPlan(blob->data(), blob->size(), model, error)) << error;
+    }
+    return model;
+}
+
+TEST(ZooPlans, BertsProjectionsMergeAndItsAttentionFusesInBothPrecisions)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    constexpr int64_t kEncoderLayers = 2; // the export's configuration: 2 layers, hidden size 32
+    constexpr int64_t kHidden = 32;
+    for (bool fp16 : {false, true})
+    {
+        SCOPED_TRACE(fp16 ? "fp16" : "fp32");
+        plan::PlanModel const model = cudaPlanOfZooModel("bert", fp16);
+        auto const count = [&](auto const& predicate) {
+            return std::count_if(model.layers.begin(), model.layers.end(), predicate);
+        };
+        // One attention layer per encoder layer, whatever the precision.
+        EXPECT_EQ(count([](plan::LayerRecord const& layer) { return layer.type == network::kAttentionLayerType; }),
+            kEncoderLayers);
+        // Per encoder layer, query, key and value are one product with three bias rows; the attention output,
+        // intermediate and output products stay as they are.
+        auto const products = [](plan::LayerRecord const& layer) {
+            return layer.type == nvinfer1::LayerType::kMATRIX_MULTIPLY;
+        };
+        auto const merged = [](plan::LayerRecord const& layer) {
+            return layer.type == nvinfer1::LayerType::kMATRIX_MULTIPLY && layer.epilogue.bias.count() == 3 * kHidden;
+        };
+        EXPECT_EQ(count(merged), kEncoderLayers);
+        EXPECT_EQ(count(products), 4 * kEncoderLayers);
+    }
+}
+
+} // namespace
+} // namespace kiln::test
