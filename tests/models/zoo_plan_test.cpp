@@ -81,17 +81,15 @@ TEST(ZooPlans, BertsProjectionsMergeAndItsAttentionFusesInBothPrecisions)
     {
         SCOPED_TRACE(fp16 ? "fp16" : "fp32");
         plan::PlanModel const model = cudaPlanOfZooModel("bert", fp16);
-        auto const count = [&](auto const& predicate) {
-            return std::count_if(model.layers.begin(), model.layers.end(), predicate);
-        };
+        auto const count
+            = [&](auto const& predicate) { return std::count_if(model.layers.begin(), model.layers.end(), predicate); };
         // One attention layer per encoder layer, whatever the precision.
         EXPECT_EQ(count([](plan::LayerRecord const& layer) { return layer.type == network::kAttentionLayerType; }),
             kEncoderLayers);
         // Per encoder layer, query, key and value are one product with three bias rows; the attention output,
         // intermediate and output products stay as they are.
-        auto const products = [](plan::LayerRecord const& layer) {
-            return layer.type == nvinfer1::LayerType::kMATRIX_MULTIPLY;
-        };
+        auto const products
+            = [](plan::LayerRecord const& layer) { return layer.type == nvinfer1::LayerType::kMATRIX_MULTIPLY; };
         auto const merged = [](plan::LayerRecord const& layer) {
             return layer.type == nvinfer1::LayerType::kMATRIX_MULTIPLY && layer.epilogue.bias.count() == 3 * kHidden;
         };
