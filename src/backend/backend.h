@@ -30,7 +30,8 @@ struct PassOptions
     bool errorOnTimingCacheMiss{false};          //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
     size_t workspaceLimit{0};                    //!< the workspace pool's limit, for the kernels timed
     nvinfer1::IGpuAllocator* allocator{nullptr}; //!< the builder's (IBuilder::setGpuAllocator); nullptr: Kiln's
-    std::function<Shape(int32_t)> optShape;      //!< tensor t's shape at the first profile's kOPT
+    //! Tensor t's shape at the first profile's kOPT, for the network's tensors (not those a pass added).
+    std::function<Shape(int32_t)> optShape;
 };
 
 class Implementation

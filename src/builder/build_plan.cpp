@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -869,6 +870,10 @@ private:
         options.workspaceLimit = mConfig.getMemoryPoolLimit(nvinfer1::MemoryPoolType::kWORKSPACE);
         options.allocator = mAllocator;
         options.optShape = [this](int32_t tensor) {
+            if (static_cast<size_t>(tensor) >= mEvaluated.size())
+            {
+                throw std::logic_error("a backend pass asked the kOPT shape of a tensor it added");
+            }
             nvinfer1::Dims const& dims = mEvaluated[tensor][0][1];
             return Shape(dims.d, dims.d + dims.nbDims);
         };
