@@ -151,7 +151,11 @@ public:
         plan::fuseMatrixMultiplyEpilogues(model, cublasLtFusions());
         plan::fuseNormalizations(model);
         plan::fusePointwiseChains(model, pointwiseChains());
-        plan::mergeProductsOfOneInput(model);
+        if (size_t const merged = plan::mergeProductsOfOneInput(model); merged > 0)
+        {
+            logInfo("Products of one input: " + std::to_string(merged)
+                + " merged into others, one strided-batched GEMM each group");
+        }
         if (options.convolutionLayout != ConvolutionLayout::kLINEAR)
         {
             chooseChannelsLast(model);
