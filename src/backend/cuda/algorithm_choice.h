@@ -1,4 +1,4 @@
-// Which cuDNN kernel a convolution or deconvolution of a CUDA plan runs, as the builder's timing chose it. The plan
+// Which kernel a convolution or deconvolution of a CUDA plan runs, as the builder's timing chose it. The plan
 // keeps it as the layer's backend choice (plan::LayerRecord::backendChoice), timing caches as a tactic.
 #pragma once
 
@@ -15,6 +15,7 @@ struct AlgorithmChoice
         kHEURISTIC = 0,    //!< nothing timed: cuDNN's heuristics choose when a context first runs the layer
         kPER_CALL = 1,     //!< `index` is a cudnnConvolutionFwdAlgo_t (or BwdDataAlgo_t for a deconvolution)
         kGRAPH_ENGINE = 2, //!< `index` is the rank of an engine of cuDNN's graph API (convolution_graph.h)
+        kKILN_KERNEL = 3,  //!< Kiln's own kernel (`index` 0: small_channel_convolution.h)
     };
     Source source{Source::kHEURISTIC};
     int32_t index{-1};
@@ -26,6 +27,10 @@ struct AlgorithmChoice
     static AlgorithmChoice graphEngine(int32_t rank)
     {
         return {Source::kGRAPH_ENGINE, rank};
+    }
+    static AlgorithmChoice kilnKernel()
+    {
+        return {Source::kKILN_KERNEL, 0};
     }
     bool operator==(AlgorithmChoice const& other) const
     {

@@ -13,6 +13,7 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/layer_kernels.h"
+#include "backend/cuda/tensor_core.cuh"
 
 #include <cuda_fp16.h>
 
@@ -35,56 +36,6 @@ using HalfProblem = attention::Problem<__half>;
 constexpr int kWarps = 4;
 constexpr int kWarpQueries = 16; //!< one mma tile high
 constexpr int kThreads = kWarps * 32;
-
-//! Two halves as the 32-bit register an mma operand takes: `low` is the element of the lower column.
-__device__ inline uint32_t packHalves(float low, float high)
-{
-    __half2 const pair = __floats2half2_rn(low, high);
-    return *reinterpret_cast<uint32_t const*>(&pair);
-}
-
-__device__ inline uint32_t loadPair(__half const* shared)
-{
-    return *reinterpret_cast<uint32_t const*>(shared);
-}
-
-//! d += a . b for one 16x8 tile: a 16x16 (row-major fragment), b 16x8 (column-major fragment), FP32 accumulators.
-__device__ inline void mma16816(float (&d)[4], uint32_t const (&a)[4], uint32_t b0, uint32_t b1)
-{
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-                 "{%0, %1, %2, %3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-//! The four 8x8 matrices at rows `rowAddress` (each lane gives one row: lanes 8m..8m+7 the rows of matrix m),
-//! transposed, as mma's column-major b fragments.
-__device__ inline void loadTransposed(uint32_t (&r)[4], __half const* rowAddress)
-{
-    auto const address = static_cast<uint32_t>(__cvta_generic_to_shared(rowAddress));
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(address));
-}
-
-//! Copies 16 bytes from global to shared memory without waiting; `bytes` 0 writes zeros instead.
-__device__ inline void copyAsync(__half* shared, __half const* global, uint32_t bytes)
-{
-    auto const address = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(address), "l"(global), "r"(bytes));
-}
-
-__device__ inline void commitCopies()
-{
-    asm volatile("cp.async.commit_group;\n" ::);
-}
-
-//! Waits until at most `kPending` of this thread's committed copy groups are still in flight.
-template <int kPending>
-__device__ inline void awaitCopies()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
-}
 
 //! Copies rows [first, first + kRows) of a matrix operand (row-major in shared memory with pitch kPitch, kColumns
 //! wide) into `tile`, zeros past `rowCount` rows and `columnCount` columns: 16 bytes at a time without waiting where

@@ -62,6 +62,13 @@ size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
     mDescriptors.describe(mParams, shape, mDataType, mFormat);
     mGraphPlan.reset();
     mGraph.reset();
+    mSmallChannel.reset();
+    if (mChoice.source == AlgorithmChoice::Source::kKILN_KERNEL
+        && SmallChannelConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mInputFormat))
+    {
+        mSmallChannel.emplace(convolutionGeometry(mParams, shape, false), mEpilogue.relu());
+        return 0;
+    }
     if (mChoice.source == AlgorithmChoice::Source::kGRAPH_ENGINE)
     {
         try
@@ -114,9 +121,14 @@ void const* ConvolutionLayer::residualOf(std::vector<ConstTensorView> const& inp
 }
 
 void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, TensorView const& output,
-    cudnnHandle_t handle, cudaStream_t /*stream: the handle is bound to it*/)
+    cudnnHandle_t handle, cudaStream_t stream /*cuDNN's: the handle is bound to it*/)
 {
     void const* const input = inputs[0].data; // mChannels per position: a kHWC8 input is padded already
+    if (mSmallChannel)
+    {
+        mSmallChannel->run(input, mKernel.data(), mBias.data(), output.data, stream);
+        return;
+    }
     void const* const residual = residualOf(inputs, output);
     if (mGraphPlan)
     {

@@ -1,6 +1,7 @@
 // IConvolutionLayer on the GPU through cuDNN. The algorithm is the one the builder timed, else
-// cuDNN's heuristic choice: an engine of cuDNN's graph API (convolution_graph.h) or an algorithm of
-// its per-call API. A fused bias, ReLU and residual run in the same cuDNN call.
+// cuDNN's heuristic choice: an engine of cuDNN's graph API (convolution_graph.h), an algorithm of
+// its per-call API, or Kiln's kernel for few input channels (small_channel_convolution.h). A fused
+// bias, ReLU and residual run in the same call.
 // FP32 runs without TF32, so results match the CPU reference to FP32 tolerances; FP16 uses
 // tensor cores with FP32 accumulation. Data may be kLINEAR or kHWC, as the builder chose
 // (FP16 tensor cores run fastest channels-last, with a multiple of 8 channels: an RGB input
@@ -9,6 +10,7 @@
 
 #include "backend/cuda/convolution_graph.h"
 #include "backend/cuda/filter_layer.h"
+#include "backend/cuda/small_channel_convolution.h"
 #include "plan/plan_model.h"
 
 #include <optional>
@@ -48,6 +50,8 @@ private:
     //! runs the layer (mAlgorithm).
     std::optional<ConvolutionGraph> mGraph;
     std::optional<ConvolutionGraphPlan> mGraphPlan;
+    //! The builder's choice of Kiln's own kernel, prepared for the shape; empty when cuDNN runs the layer.
+    std::optional<SmallChannelConvolution> mSmallChannel;
 };
 
 } // namespace kiln::cuda

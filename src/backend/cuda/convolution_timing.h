@@ -1,8 +1,8 @@
 // The builder's choice of a convolution's or deconvolution's cuDNN algorithm: every algorithm of
 // cuDNN's per-call API is run on the GPU at the layer's shape (cudnnFindConvolutionForwardAlgorithmEx,
 // cudnnFindConvolutionBackwardDataAlgorithmEx), and for a convolution also the first engines that
-// cuDNN's graph API ranks for the layer with its fused epilogue (convolution_graph.h). The
-// fastest wins.
+// cuDNN's graph API ranks for the layer with its fused epilogue (convolution_graph.h) and, where it
+// takes the layer, Kiln's small-channel kernel (small_channel_convolution.h). The fastest wins.
 #pragma once
 
 #include "backend/cuda/passes/convolution_tuning.h"
