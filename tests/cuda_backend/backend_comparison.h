@@ -323,6 +323,27 @@ inline kiln::plan::PlanModel cudaPlanOf(
     return model;
 }
 
+//! `model` with every convolution set to run `choice` (the CUDA backend's AlgorithmChoice, encoded), as a plan. A
+//! choice that a layer's kernel does not take at its shape leaves it to cuDNN's heuristics.
+inline std::vector<uint8_t> withConvolutionChoice(kiln::plan::PlanModel model, std::vector<uint8_t> const& choice)
+{
+    for (kiln::plan::LayerRecord& layer : model.layers)
+    {
+        if (layer.type == LayerType::kCONVOLUTION)
+        {
+            layer.backendChoice = choice;
+        }
+    }
+    return kiln::plan::writePlan(model);
+}
+
+//! The format `layer` of `model` reads its first input in.
+inline TensorFormat firstInputFormat(kiln::plan::PlanModel const& model, kiln::plan::LayerRecord const& layer)
+{
+    return layer.ioFormats.empty() ? model.tensors.at(static_cast<size_t>(layer.inputs.at(0))).format
+                                   : layer.ioFormats.at(0);
+}
+
 //! How many of `model`'s layers are of kind `type`.
 inline int64_t layersOfKind(kiln::plan::PlanModel const& model, LayerType type)
 {

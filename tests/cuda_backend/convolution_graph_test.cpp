@@ -58,20 +58,6 @@ NetworkMaker stemBlockTail(Layers const& layers)
     };
 }
 
-//! `model` with every convolution set to run graph engine candidate `rank`.
-std::vector<uint8_t> withGraphEngine(kiln::plan::PlanModel model, int32_t rank)
-{
-    for (kiln::plan::LayerRecord& layer : model.layers)
-    {
-        if (layer.type != LayerType::kCONVOLUTION)
-        {
-            continue;
-        }
-        layer.backendChoice = kiln::cuda::AlgorithmChoice::graphEngine(rank).encode();
-    }
-    return kiln::plan::writePlan(model);
-}
-
 void expectEveryGraphEngineAgrees(bool fp16, kiln::ConvolutionLayout layout, char const* what)
 {
     Layers const layers;
@@ -84,7 +70,8 @@ void expectEveryGraphEngineAgrees(bool fp16, kiln::ConvolutionLayout layout, cha
     // A rank beyond a layer's candidates runs its first working one; the builder times this many at most.
     for (int32_t rank = 0; rank < 8; ++rank)
     {
-        auto const outputs = runPlan(kiln::Backend::kCUDA, withGraphEngine(model, rank), inputs);
+        auto const outputs = runPlan(kiln::Backend::kCUDA,
+            withConvolutionChoice(model, kiln::cuda::AlgorithmChoice::graphEngine(rank).encode()), inputs);
         ASSERT_EQ(outputs.count("y"), 1U) << what << " rank " << rank;
         expectSameOutput(outputs.at("y"), expected.at("y"), fp16 ? Tolerance{2.5e-3, 1e-3} : Tolerance{1e-5, 1e-4},
             std::string(what) + ", every convolution on graph engine " + std::to_string(rank));
@@ -119,7 +106,8 @@ TEST(CudaConvolutionGraph, ARunOnOtherAddressesReadsAndWritesThoseAddresses)
     NetworkMaker const maker = stemBlockTail(layers);
     auto const linear
         = [](IBuilderConfig& config) { kiln::setConvolutionLayout(config, kiln::ConvolutionLayout::kLINEAR); };
-    std::vector<uint8_t> const blob = withGraphEngine(cudaPlanOf(maker, false, linear), 0);
+    std::vector<uint8_t> const blob
+        = withConvolutionChoice(cudaPlanOf(maker, false, linear), kiln::cuda::AlgorithmChoice::graphEngine(0).encode());
     kiln::test::RecordingLogger logger;
     std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
     std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(blob.data(), blob.size()));

@@ -5,8 +5,8 @@
 #include "backend/cuda/algorithm_choice.h"
 #include "backend/cuda/small_channel_convolution.h"
 #include "backend_comparison.h"
-#include "plan/byte_io.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -64,26 +64,13 @@ NetworkMaker stemNetwork(Stem const& stem, std::vector<float> const& kernel, std
     };
 }
 
-//! `model`'s plan with every convolution set to Kiln's small-channel kernel; counts those that read FP16 kHWC8 (an
-//! image of at most 8 channels: the ones the kernel takes) into `taken`.
-std::vector<uint8_t> withSmallChannelKernel(kiln::plan::PlanModel model, int32_t& taken)
+//! How many of `model`'s convolutions read FP16 kHWC8 (an image of at most 8 channels: those the kernel takes).
+int32_t eightChannelConvolutions(kiln::plan::PlanModel const& model)
 {
-    taken = 0;
-    for (kiln::plan::LayerRecord& layer : model.layers)
-    {
-        if (layer.type != LayerType::kCONVOLUTION)
-        {
-            continue;
-        }
-        layer.backendChoice = kiln::cuda::AlgorithmChoice::kilnKernel().encode();
-        kiln::plan::TensorRecord const& input = model.tensors.at(static_cast<size_t>(layer.inputs.at(0)));
-        TensorFormat const format = layer.ioFormats.empty() ? input.format : layer.ioFormats.at(0);
-        if (format == TensorFormat::kHWC8 && layer.precision == DataType::kHALF)
-        {
-            ++taken;
-        }
-    }
-    return kiln::plan::writePlan(model);
+    return static_cast<int32_t>(std::count_if(model.layers.begin(), model.layers.end(), [&](auto const& layer) {
+        return layer.type == LayerType::kCONVOLUTION && layer.precision == DataType::kHALF
+            && firstInputFormat(model, layer) == TensorFormat::kHWC8;
+    }));
 }
 
 void expectKernelAgreesWithTheCpu(Stem const& stem, bool follow, std::string const& what)
@@ -99,10 +86,11 @@ void expectKernelAgreesWithTheCpu(Stem const& stem, bool follow, std::string con
     std::map<std::string, HostTensor> const inputs{
         {"x", fromFloats(shapeOf(stem.input), spread(volumeOf(stem.input), -1.5F, 1.7F))}};
     auto const expected = runOn(kiln::Backend::kCPU, maker, inputs, true, nullptr, channelsLast);
-    int32_t taken = 0;
-    std::vector<uint8_t> const plan = withSmallChannelKernel(cudaPlanOf(maker, true, channelsLast), taken);
-    ASSERT_EQ(taken, 1) << what << ": the stem should read FP16 kHWC8, which the kernel takes";
-    auto const outputs = runPlan(kiln::Backend::kCUDA, plan, inputs);
+    kiln::plan::PlanModel const model = cudaPlanOf(maker, true, channelsLast);
+    ASSERT_EQ(eightChannelConvolutions(model), 1)
+        << what << ": the stem should read FP16 kHWC8, which the kernel takes";
+    auto const outputs = runPlan(
+        kiln::Backend::kCUDA, withConvolutionChoice(model, kiln::cuda::AlgorithmChoice::kilnKernel().encode()), inputs);
     ASSERT_EQ(outputs.count("y"), 1U) << what;
     expectSameOutput(outputs.at("y"), expected.at("y"), Tolerance{2.5e-3, 1e-3}, what);
 }

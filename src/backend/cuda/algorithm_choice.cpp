@@ -31,7 +31,7 @@ AlgorithmChoice AlgorithmChoice::decode(std::vector<uint8_t> const& bytes)
     AlgorithmChoice choice;
     bool const known = reader.read(source, "algorithm source") && reader.read(choice.index, "algorithm index")
         && reader.remaining() == 0 && source >= static_cast<int32_t>(Source::kPER_CALL)
-        && source <= static_cast<int32_t>(Source::kKILN_KERNEL) && choice.index >= 0;
+        && source <= static_cast<int32_t>(Source::kGEMM) && choice.index >= 0;
     if (!known)
     {
         throw std::runtime_error("the plan's convolution algorithm choice is malformed");
@@ -50,7 +50,7 @@ AlgorithmChoice AlgorithmChoice::fromTactic(uint64_t tactic)
     auto const source = static_cast<int64_t>(tactic >> 32);
     auto const index = static_cast<int32_t>(tactic & 0xFFFFFFFFU);
     bool const known = source >= static_cast<int64_t>(Source::kPER_CALL)
-        && source <= static_cast<int64_t>(Source::kKILN_KERNEL) && index >= 0;
+        && source <= static_cast<int64_t>(Source::kGEMM) && index >= 0;
     // A tactic no Kiln wrote (a damaged cache) leaves the choice to cuDNN's heuristics.
     return known ? AlgorithmChoice{static_cast<Source>(source), index} : AlgorithmChoice{};
 }

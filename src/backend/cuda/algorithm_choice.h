@@ -16,6 +16,7 @@ struct AlgorithmChoice
         kPER_CALL = 1,     //!< `index` is a cudnnConvolutionFwdAlgo_t (or BwdDataAlgo_t for a deconvolution)
         kGRAPH_ENGINE = 2, //!< `index` is the rank of an engine of cuDNN's graph API (convolution_graph.h)
         kKILN_KERNEL = 3,  //!< Kiln's own kernel (`index` 0: small_channel_convolution.h)
+        kGEMM = 4,         //!< one cuBLASLt matrix product (`index` 0: pointwise_convolution.h)
     };
     Source source{Source::kHEURISTIC};
     int32_t index{-1};
@@ -31,6 +32,10 @@ struct AlgorithmChoice
     static AlgorithmChoice kilnKernel()
     {
         return {Source::kKILN_KERNEL, 0};
+    }
+    static AlgorithmChoice gemm()
+    {
+        return {Source::kGEMM, 0};
     }
     bool operator==(AlgorithmChoice const& other) const
     {

@@ -275,4 +275,33 @@ DeviceBuffer uploadWeights(network::WeightsBuffer const& weights, nvinfer1::Data
     return buffer;
 }
 
+FusedActivation::FusedActivation(bool relu)
+{
+    checkCudnn(cudnnCreateActivationDescriptor(&mDescriptor), "creating a descriptor");
+    cudnnStatus_t const status = cudnnSetActivationDescriptor(
+        mDescriptor, relu ? CUDNN_ACTIVATION_RELU : CUDNN_ACTIVATION_IDENTITY, CUDNN_PROPAGATE_NAN, 0.0);
+    if (status != CUDNN_STATUS_SUCCESS)
+    {
+        cudnnDestroyActivationDescriptor(mDescriptor);
+        checkCudnn(status, "describing the fused activation");
+    }
+}
+
+FusedActivation::~FusedActivation()
+{
+    cudnnDestroyActivationDescriptor(mDescriptor);
+}
+
+cudnnStatus_t convolveWithEpilogue(cudnnHandle_t handle, ConvolutionDescriptors const& descriptors,
+    cudnnConvolutionFwdAlgo_t algorithm, FusedActivation const& activation, FusedConvolutionData const& data)
+{
+    float const one = 1.0F;
+    // Without a residual, alpha2 = 0 lets z alias the output.
+    float const alpha2 = data.residual != nullptr ? 1.0F : 0.0F;
+    void const* const z = data.residual != nullptr ? data.residual : data.output;
+    return cudnnConvolutionBiasActivationForward(handle, &one, descriptors.input, data.input, descriptors.filter,
+        data.kernel, descriptors.convolution, algorithm, data.workspace, data.workspaceBytes, &alpha2,
+        descriptors.output, z, descriptors.bias, data.bias, activation.get(), descriptors.output, data.output);
+}
+
 } // namespace kiln::cuda

@@ -133,4 +133,40 @@ private:
     Shape mOutputShape;
 };
 
+//! cuDNN's fused activation: a ReLU (NaN stays NaN through it, as on the CPU reference) or the identity.
+class FusedActivation
+{
+public:
+    explicit FusedActivation(bool relu);
+    ~FusedActivation();
+    FusedActivation(FusedActivation const&) = delete;
+    FusedActivation& operator=(FusedActivation const&) = delete;
+
+    cudnnActivationDescriptor_t get() const
+    {
+        return mDescriptor;
+    }
+
+private:
+    cudnnActivationDescriptor_t mDescriptor{nullptr};
+};
+
+//! The tensors of one fused per-call convolution, as device addresses.
+struct FusedConvolutionData
+{
+    void const* input;
+    void const* kernel;
+    void const* bias;     //!< always: cuDNN's fused call adds one (zeros for a layer without)
+    void const* residual; //!< shaped as the output; nullptr for none
+    void* output;
+    void* workspace;
+    size_t workspaceBytes;
+};
+
+//! activation(convolution + residual + bias) in cuDNN's one call (cudnnConvolutionBiasActivationForward), as a layer
+//! with an epilogue runs a per-call `algorithm`. Returns cuDNN's status (it runs the identity activation with
+//! CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM only).
+cudnnStatus_t convolveWithEpilogue(cudnnHandle_t handle, ConvolutionDescriptors const& descriptors,
+    cudnnConvolutionFwdAlgo_t algorithm, FusedActivation const& activation, FusedConvolutionData const& data);
+
 } // namespace kiln::cuda

@@ -31,19 +31,7 @@ ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, pla
     }
     if (mBias.data() != nullptr)
     {
-        checkCudnn(cudnnCreateActivationDescriptor(&mActivation), "creating a descriptor");
-        // NaN stays NaN through the ReLU, as on the CPU reference.
-        checkCudnn(cudnnSetActivationDescriptor(mActivation,
-                       epilogue.relu() ? CUDNN_ACTIVATION_RELU : CUDNN_ACTIVATION_IDENTITY, CUDNN_PROPAGATE_NAN, 0.0),
-            "describing the fused activation");
-    }
-}
-
-ConvolutionLayer::~ConvolutionLayer()
-{
-    if (mActivation != nullptr)
-    {
-        cudnnDestroyActivationDescriptor(mActivation);
+        mActivation.emplace(epilogue.relu());
     }
 }
 
@@ -63,11 +51,19 @@ size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
     mGraphPlan.reset();
     mGraph.reset();
     mSmallChannel.reset();
+    mPointwise.reset();
     if (mChoice.source == AlgorithmChoice::Source::kKILN_KERNEL
         && SmallChannelConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mInputFormat))
     {
         mSmallChannel.emplace(convolutionGeometry(mParams, shape, false), mEpilogue.relu());
         return 0;
+    }
+    if (mChoice.source == AlgorithmChoice::Source::kGEMM
+        && PointwiseConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mInputFormat))
+    {
+        mPointwise.emplace(
+            convolutionGeometry(mParams, shape, false), mDataType, mBias.data(), mEpilogue.relu(), mHandles.cublasLt());
+        return mPointwise->workspaceBytes();
     }
     if (mChoice.source == AlgorithmChoice::Source::kGRAPH_ENGINE)
     {
@@ -130,15 +126,20 @@ void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, Tenso
         return;
     }
     void const* const residual = residualOf(inputs, output);
+    if (mPointwise)
+    {
+        mPointwise->run(mHandles.cublasLt(), input, mKernel.data(), residual, output.data, mWorkspace.data(), stream);
+        return;
+    }
     if (mGraphPlan)
     {
         mGraphPlan->execute(handle, {input, mKernel.data(), mBias.data(), residual, output.data, mWorkspace.data()});
         return;
     }
-    float const one = 1.0F;
-    float const zero = 0.0F;
     if (!fusesEpilogue())
     {
+        float const one = 1.0F;
+        float const zero = 0.0F;
         checkCudnn(cudnnConvolutionForward(handle, &one, mDescriptors.input, input, mDescriptors.filter, mKernel.data(),
                        mDescriptors.convolution, mAlgorithm, mWorkspace.data(), mWorkspaceBytes, &zero,
                        mDescriptors.output, output.data),
@@ -146,13 +147,8 @@ void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, Tenso
         addBias(handle, output);
         return;
     }
-    // activation(convolution + residual + bias) in one call; without a residual, alpha2 = 0 lets z alias the output.
-    float const alpha2 = residual != nullptr ? 1.0F : 0.0F;
-    void const* z = residual != nullptr ? residual : output.data;
-    checkCudnn(
-        cudnnConvolutionBiasActivationForward(handle, &one, mDescriptors.input, input, mDescriptors.filter,
-            mKernel.data(), mDescriptors.convolution, mAlgorithm, mWorkspace.data(), mWorkspaceBytes, &alpha2,
-            mDescriptors.output, z, mDescriptors.bias, mBias.data(), mActivation, mDescriptors.output, output.data),
+    checkCudnn(convolveWithEpilogue(handle, mDescriptors, mAlgorithm, *mActivation,
+                   {input, mKernel.data(), mBias.data(), residual, output.data, mWorkspace.data(), mWorkspaceBytes}),
         "running with the fused epilogue");
 }
 

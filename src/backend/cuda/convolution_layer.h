@@ -1,7 +1,8 @@
 // IConvolutionLayer on the GPU through cuDNN. The algorithm is the one the builder timed, else
 // cuDNN's heuristic choice: an engine of cuDNN's graph API (convolution_graph.h), an algorithm of
-// its per-call API, or Kiln's kernel for few input channels (small_channel_convolution.h). A fused
-// bias, ReLU and residual run in the same call.
+// its per-call API, Kiln's kernel for few input channels (small_channel_convolution.h), or one
+// cuBLASLt product for a 1x1 convolution (pointwise_convolution.h). A fused bias, ReLU and residual
+// run in the same call.
 // FP32 runs without TF32, so results match the CPU reference to FP32 tolerances; FP16 uses
 // tensor cores with FP32 accumulation. Data may be kLINEAR or kHWC, as the builder chose
 // (FP16 tensor cores run fastest channels-last, with a multiple of 8 channels: an RGB input
@@ -10,6 +11,7 @@
 
 #include "backend/cuda/convolution_graph.h"
 #include "backend/cuda/filter_layer.h"
+#include "backend/cuda/pointwise_convolution.h"
 #include "backend/cuda/small_channel_convolution.h"
 #include "plan/plan_model.h"
 
@@ -25,7 +27,6 @@ public:
     //! `format`.
     ConvolutionLayer(network::ConvolutionParams const& params, plan::Epilogue const& epilogue, AlgorithmChoice choice,
         nvinfer1::DataType dataType, TensorFormat format, LibraryHandles& handles);
-    ~ConvolutionLayer() override;
 
 private:
     size_t prepare(Shape const& inputShape, cudnnHandle_t handle) override;
@@ -44,7 +45,7 @@ private:
     network::ConvolutionParams const& mParams;
     plan::Epilogue const& mEpilogue;
     int64_t mChannels{0}; //!< the input channels cuDNN reads (cudnnChannels): more than the tensor's in kHWC8
-    cudnnActivationDescriptor_t mActivation{nullptr}; //!< the fused ReLU, or identity for a bias alone
+    std::optional<FusedActivation> mActivation; //!< the fused ReLU, or identity for a bias alone; none without bias
     cudnnConvolutionFwdAlgo_t mAlgorithm{CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM};
     //! The graph and plan of the builder's graph-engine choice at the prepared shape; empty when the per-call API
     //! runs the layer (mAlgorithm).
@@ -52,6 +53,8 @@ private:
     std::optional<ConvolutionGraphPlan> mGraphPlan;
     //! The builder's choice of Kiln's own kernel, prepared for the shape; empty when cuDNN runs the layer.
     std::optional<SmallChannelConvolution> mSmallChannel;
+    //! The builder's choice of one cuBLASLt product, prepared for the shape; empty when cuDNN runs the layer.
+    std::optional<PointwiseConvolution> mPointwise;
 };
 
 } // namespace kiln::cuda

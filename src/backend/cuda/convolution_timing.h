@@ -2,12 +2,14 @@
 // cuDNN's per-call API is run on the GPU at the layer's shape (cudnnFindConvolutionForwardAlgorithmEx,
 // cudnnFindConvolutionBackwardDataAlgorithmEx), and for a convolution also the first engines that
 // cuDNN's graph API ranks for the layer with its fused epilogue (convolution_graph.h) and, where it
-// takes the layer, Kiln's small-channel kernel (small_channel_convolution.h). The fastest wins.
+// takes the layer, Kiln's small-channel kernel (small_channel_convolution.h) and a 1x1 convolution's
+// cuBLASLt product (pointwise_convolution.h). The fastest wins.
 #pragma once
 
 #include "backend/cuda/passes/convolution_tuning.h"
 #include "backend/cuda/convolution_descriptors.h"
 
+#include <cublasLt.h>
 #include <cudnn.h>
 
 #include <functional>
@@ -42,6 +44,10 @@ private:
     //! included); none when no graph engine takes it.
     std::optional<Result> fastestGraphEngine(network::ConvolutionParams const& params, plan::Epilogue const& epilogue,
         Shape const& inputShape, nvinfer1::DataType type, TensorFormat format, size_t workspace);
+    //! The time of per-call `algorithm` as the layer runs it: with the fused bias, residual and ReLU in one call where
+    //! the layer has an epilogue (and cuDNN fuses it with the algorithm).
+    float timePerCall(ConvolutionDescriptors const& descriptors, cudnnConvolutionFwdAlgo_t algorithm,
+        plan::Epilogue const& epilogue, size_t workspace);
     //! The mean time of `run` over a few runs on the default stream, after one that loads its kernels.
     float timeRuns(std::function<void()> const& run);
     //! The first of cuDNN's `results` (sorted by time) that runs in the layer's math type, within `workspace`.
@@ -52,6 +58,7 @@ private:
     struct Scratch;
     nvinfer1::IGpuAllocator* mAllocator;
     cudnnHandle_t mHandle{nullptr};
+    cublasLtHandle_t mCublasLt{nullptr};
     cudaEvent_t mStart{nullptr};
     cudaEvent_t mStop{nullptr};
     std::unique_ptr<Scratch> mScratch;

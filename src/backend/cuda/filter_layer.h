@@ -88,13 +88,13 @@ protected:
     DeviceBuffer mWorkspace;
     size_t mWorkspaceBytes{0};
     ConvolutionDescriptors mDescriptors;
+    LibraryHandles& mHandles; //!< the context's cuDNN and cuBLASLt handles
 
 private:
     //! Throw std::runtime_error naming the layer kind.
     [[noreturn]] void noAlgorithm() const;
     [[noreturn]] void cannotSizeWorkspace() const;
 
-    LibraryHandles& mHandles;
     Shape mPreparedShape; //!< the input shape the descriptors describe
 };
 

@@ -14,6 +14,10 @@
 namespace kiln::cuda
 {
 
+//! The workspace cuBLASLt's algorithms may use, per layer: enough for its split-K reductions at the sizes where they
+//! pay, small next to a context's activations.
+constexpr size_t kMaxGemmWorkspaceBytes = size_t{4} << 20;
+
 //! Throws std::runtime_error naming the layer kind, `what` cuBLASLt was doing and its status, when it failed.
 void checkCublasLt(cublasStatus_t status, char const* what);
 

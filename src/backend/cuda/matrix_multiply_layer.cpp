@@ -11,10 +11,6 @@ namespace kiln::cuda
 namespace
 {
 
-//! The workspace cuBLASLt's algorithms may use, per layer: enough for its split-K reductions at the sizes where
-//! they pay, small next to a context's activations.
-constexpr size_t kMaxWorkspaceBytes = size_t{4} << 20;
-
 //! The fused bias on the device in `type`, rounded once here rather than on every run.
 DeviceBuffer uploadBias(network::WeightsBuffer const& bias, nvinfer1::DataType type)
 {
@@ -57,7 +53,7 @@ void MatrixMultiplyLayer::describe(Shape const& input0, Shape const& input1, Gem
     mDescribed = false;
     mDescriptors.describe(geometry, mDataType, GemmEpilogue{mBias.data(), mEpilogue.relu(), biasRowPerMatrix});
     cublasLtMatmulHeuristicResult_t const choice
-        = mDescriptors.chooseAlgorithm(mHandles.cublasLt(), alignments, kMaxWorkspaceBytes);
+        = mDescriptors.chooseAlgorithm(mHandles.cublasLt(), alignments, kMaxGemmWorkspaceBytes);
     mAlgorithm = choice.algo;
     mWorkspaceBytes = choice.workspaceSize;
     // Assigned in place, so that a problem of the same ranks is recorded without allocating.
