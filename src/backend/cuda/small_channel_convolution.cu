@@ -72,24 +72,24 @@ __host__ __device__ inline size_t sharedBytes(int64_t vectors, int32_t taps)
 }
 
 //! A tile's input region for a kernel of [height, width] taps `kernel` with `stride` and `dilation` [y, x]: its rows
-//! and columns, and the columns kept per residue modulo the stride.
+//! and columns, and the columns kept per residue modulo the horizontal stride (one part per residue).
 struct RegionSize
 {
     int64_t rows;
     int64_t columns;
-    int64_t stride;
+    int64_t residues;
     int64_t part;
 
     RegionSize(Shape const& kernel, Shape const& stride, Shape const& dilation)
         : rows((kTileRows - 1) * stride[0] + (kernel[0] - 1) * dilation[0] + 1)
         , columns((kTileColumns - 1) * stride[1] + (kernel[1] - 1) * dilation[1] + 1)
-        , stride(stride[1])
-        , part((columns + stride[1] - 1) / stride[1])
+        , residues(stride[1])
+        , part((columns + residues - 1) / residues)
     {
     }
     int64_t vectors() const
     {
-        return rows * stride * part;
+        return rows * residues * part;
     }
 };
 

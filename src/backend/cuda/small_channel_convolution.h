@@ -1,10 +1,10 @@
 // Kiln's own kernel for a convolution over few input channels in FP16 channels-last: an image network's first layer,
 // its RGB image read as kHWC8. cuDNN runs such a layer far below the tensor cores' rate (ResNet-50's 7x7 stem at
-// batch 256: 1.65 ms in the fastest of its algorithms and graph engines, where the multiply-adds need about 0.2 ms on
-// the tensor cores and the data about as long at memory's rate). With eight stored channels, each tap of each input
-// position is one 16-byte vector, so the convolution is a GEMM whose rows are output positions, whose columns are
-// output maps, and whose k-steps of 16 are pairs of taps, read straight from the input without unfolding it. The
-// builder times this kernel beside cuDNN's algorithms and keeps the fastest (convolution_timing.h).
+// batch 256: 1.22 ms in the fastest of its algorithms and graph engines, where the multiply-adds need about 0.2 ms on
+// the tensor cores and the data about as long at memory's rate; this kernel takes 0.63). With eight stored channels,
+// each tap of each input position is one 16-byte vector, so the convolution is a GEMM whose rows are output positions,
+// whose columns are output maps, and whose k-steps of 16 are pairs of taps, read straight from the input without
+// unfolding it. The builder times this kernel beside cuDNN's algorithms and keeps the fastest (convolution_timing.h).
 #pragma once
 
 #include "backend/cuda/convolution_descriptors.h"
