@@ -1,0 +1,54 @@
+// A convolution's algorithm choice as the plan and the timing cache keep it: every source round-trips through both
+// encodings, and bytes or tactics that name no source are refused (a plan) or left to cuDNN's heuristics (a cache).
+#include "backend/cuda/algorithm_choice.h"
+#include "plan/byte_io.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using kiln::cuda::AlgorithmChoice;
+
+std::vector<AlgorithmChoice> everySource()
+{
+    return {AlgorithmChoice::perCall(6), AlgorithmChoice::graphEngine(3), AlgorithmChoice::kilnKernel(),
+        AlgorithmChoice::gemm()};
+}
+
+TEST(AlgorithmChoice, EverySourceRoundTripsThroughThePlanAndTheTimingCache)
+{
+    for (AlgorithmChoice const& choice : everySource())
+    {
+        SCOPED_TRACE("source " + std::to_string(static_cast<int>(choice.source)));
+        EXPECT_EQ(AlgorithmChoice::decode(choice.encode()), choice);
+        EXPECT_EQ(AlgorithmChoice::fromTactic(choice.tactic()), choice);
+    }
+    EXPECT_TRUE(AlgorithmChoice{}.encode().empty()) << "the heuristics' choice is no bytes at all";
+    EXPECT_EQ(AlgorithmChoice::decode({}), AlgorithmChoice{});
+}
+
+TEST(AlgorithmChoice, ASourceNoKilnWroteIsMalformedInAPlanAndIgnoredInACache)
+{
+    kiln::plan::ByteWriter writer;
+    writer.write(int32_t{5}); // one past kGEMM
+    writer.write(int32_t{0});
+    std::vector<uint8_t> const bytes = writer.take();
+    try
+    {
+        AlgorithmChoice::decode(bytes);
+        FAIL() << "source 5 decoded";
+    }
+    catch (std::runtime_error const& error)
+    {
+        EXPECT_NE(std::string(error.what()).find("malformed"), std::string::npos) << error.what();
+    }
+    EXPECT_EQ(AlgorithmChoice::fromTactic((uint64_t{5} << 32) | 0U), AlgorithmChoice{});
+    EXPECT_EQ(AlgorithmChoice::fromTactic((uint64_t{4} << 32) | 0xFFFFFFFFU), AlgorithmChoice{}) << "index -1";
+}
+
+} // namespace
