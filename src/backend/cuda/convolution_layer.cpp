@@ -55,8 +55,15 @@ size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
     if (mChoice.source == AlgorithmChoice::Source::kKILN_KERNEL
         && SmallChannelConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mInputFormat))
     {
-        mSmallChannel.emplace(convolutionGeometry(mParams, shape, false), mEpilogue.relu());
-        return 0;
+        try
+        {
+            mSmallChannel.emplace(convolutionGeometry(mParams, shape, false), mEpilogue.relu());
+            return 0;
+        }
+        catch (std::invalid_argument const&)
+        {
+            // A plan built on a GPU with more shared memory a block than this one: cuDNN's heuristics choose.
+        }
     }
     if (mChoice.source == AlgorithmChoice::Source::kGEMM
         && PointwiseConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mInputFormat))

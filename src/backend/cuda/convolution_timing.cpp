@@ -135,12 +135,23 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
             fastest = Result{AlgorithmChoice::perCall(static_cast<int32_t>(fastestPerCall->algo)), milliseconds};
         }
     }
+    std::optional<SmallChannelConvolution> smallChannel;
     if (SmallChannelConvolution::takes(params, epilogue, inputShape, type, format))
     {
-        SmallChannelConvolution const kernel(convolutionGeometry(params, shape, false), epilogue.relu());
+        try
+        {
+            smallChannel.emplace(convolutionGeometry(params, shape, false), epilogue.relu());
+        }
+        catch (std::invalid_argument const&)
+        {
+            // This GPU has too little shared memory a block for the window's tiles: cuDNN runs the layer.
+        }
+    }
+    if (smallChannel)
+    {
         float const milliseconds = timeRuns([&] {
-            kernel.run(mScratch->input.data(), mScratch->kernel.data(), mScratch->bias.data(), mScratch->output.data(),
-                nullptr);
+            smallChannel->run(mScratch->input.data(), mScratch->kernel.data(), mScratch->bias.data(),
+                mScratch->output.data(), nullptr);
         });
         if (!fastest || milliseconds < fastest->milliseconds)
         {

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <climits>
 #include <stdexcept>
+#include <string>
 
 namespace kiln::cuda
 {
@@ -351,17 +352,26 @@ SmallChannelConvolution::SmallChannelConvolution(ConvolutionGeometry const& geom
     mProblem.regionPart = narrow(region.part);
     mProblem.relu = relu;
 
-    // Room for the largest problem the class takes, so that every layer's launch fits.
-    check(cudaFuncSetAttribute(smallChannelConvolutionKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-              static_cast<int>(kMaxSharedBytes)),
-        "convolution: sizing the small-channel kernel's shared memory");
     int device = 0;
     int multiprocessors = 0;
+    int sharedBytesOffered = 0;
     int blocksPerMultiprocessor = 0;
     check(cudaGetDevice(&device), "convolution: finding the device");
     check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
         "convolution: asking the device");
+    check(cudaDeviceGetAttribute(&sharedBytesOffered, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+        "convolution: asking the device");
     mSharedBytes = sharedBytes(region.vectors(), mProblem.taps);
+    if (mSharedBytes > static_cast<size_t>(sharedBytesOffered))
+    {
+        // Hopper offers 227 KB a block; other GPUs (a GeForce's 99 KB) may not hold a large window's regions.
+        throw std::invalid_argument("convolution: Kiln's small-channel kernel needs " + std::to_string(mSharedBytes)
+            + " bytes of shared memory a block here, and this GPU offers " + std::to_string(sharedBytesOffered));
+    }
+    // Room for the largest problem the class takes on this GPU, so that every layer's launch fits.
+    check(cudaFuncSetAttribute(smallChannelConvolutionKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+              static_cast<int>(std::min(kMaxSharedBytes, static_cast<size_t>(sharedBytesOffered)))),
+        "convolution: sizing the small-channel kernel's shared memory");
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
               &blocksPerMultiprocessor, smallChannelConvolutionKernel, kThreads, mSharedBytes),
         "convolution: sizing the small-channel kernel's grid");

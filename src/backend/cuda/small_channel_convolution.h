@@ -31,7 +31,8 @@ public:
         nvinfer1::DataType type, TensorFormat format);
 
     //! Prepared for `geometry` (convolutionGeometry at the stored input shape, eight channels); `relu` applies the
-    //! fused ReLU. Throws std::invalid_argument for a geometry `takes` refuses.
+    //! fused ReLU. Throws std::invalid_argument for a geometry `takes` refuses, or one whose tiles need more shared
+    //! memory than the current GPU offers a block.
     SmallChannelConvolution(ConvolutionGeometry const& geometry, bool relu);
 
     //! Queues the convolution: `input` [N, H, W, 8], `kernel` [K, taps, 8] (uploadKernel's channels-last order),
