@@ -305,11 +305,10 @@ bool SmallChannelConvolution::takes(network::ConvolutionParams const& params, pl
     Shape const kernel = pairOf(params.kernelSize);
     Shape const stride = pairOf(params.stride);
     Shape const dilation = pairOf(params.dilation);
-    bool const positive = std::all_of(kernel.begin(), kernel.end(), [](int64_t v) { return v > 0; })
-        && std::all_of(stride.begin(), stride.end(), [](int64_t v) { return v > 0; })
-        && std::all_of(dilation.begin(), dilation.end(), [](int64_t v) { return v > 0; });
+    auto const positive = [](Shape const& pair) { return pair[0] > 0 && pair[1] > 0; };
     // The kernel counts the input's positions in 32 bits.
-    bool const fits = positive && kernel[0] * kernel[1] <= INT32_MAX / 2
+    bool const fits = positive(kernel) && positive(stride) && positive(dilation)
+        && kernel[0] * kernel[1] <= INT32_MAX / 2
         && sharedBytes(RegionSize(kernel, stride, dilation).vectors(), static_cast<int32_t>(kernel[0] * kernel[1]))
             <= kMaxSharedBytes
         && inputShape[0] * inputShape[2] * inputShape[3] <= INT32_MAX;
