@@ -9,6 +9,9 @@ nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv,noheader
 # The machine has no network: the zoo's models are made from their configurations (random weights), and nothing
 # should try the Hugging Face hub.
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+# torch.compile's autotuning timings, kept from machine to machine (inductor-cache.sh).
+export TORCHINDUCTOR_CACHE_DIR=${TORCHINDUCTOR_CACHE_DIR:-/tmp/inductor-cache}
+bash "$here/inductor-cache.sh" restore
 # The table on stdout (and in zoo_gpu.txt), one row as each engine is measured; exporter warnings and
 # torch.compile's autotuning reports in zoo_gpu.log.
 python3 -u bench/zoo_gpu.py --kiln "$kiln" "$@" 2> $OUT/zoo_gpu.log | tee $OUT/zoo_gpu.txt

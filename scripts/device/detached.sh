@@ -3,7 +3,8 @@
 # after 10 minutes), detached from the call, and follows it from later calls while the machine stays held.
 #   detached.sh start COMMAND...   copies the working tree to /tmp/detached/src (later calls may change the tree the
 #                                  tool sends), starts COMMAND there in a session of its own with OUT set to
-#                                  /tmp/detached/out, then follows it as `follow` does
+#                                  /tmp/detached/out, then follows it as `follow` does (DETACHED_FOLLOW_SECONDS, default
+#                                  540, leaves time for steps before it in the same call)
 #   detached.sh follow [SECONDS]   waits until the command ends or SECONDS pass (default 540), prints the end of its
 #                                  output and copies what it wrote under its OUT to this call's $OUT
 # Its output (stdout and stderr) is /tmp/detached/log; /tmp/detached/status holds its exit status once it ended.
@@ -34,7 +35,7 @@ case "${1:-}" in
     rm -rf "$root" && mkdir -p "$root/out" && cp -a . "$root/src"
     (cd "$root/src" && OUT="$root/out" setsid bash -c '"$@"; echo $? > '"$root/status" detached "$@" \
       > "$root/log" 2>&1 < /dev/null &)
-    follow 540
+    follow "${DETACHED_FOLLOW_SECONDS:-540}"
     ;;
   follow)
     [ -d "$root" ] || { echo "detached.sh follow: nothing was started on this machine (a fresh one?)"; exit 2; }
