@@ -32,7 +32,12 @@ bool choose(plan::LayerRecord const& record, Shape const& input0, Shape const& i
     std::string const description = describe(params, record.epilogue, input0, input1, type);
     if (std::optional<nvinfer1::TimingCacheValue> const cached = tuning.cache.find(description))
     {
-        choice = AlgorithmChoice::fromTactic(cached->tacticHash);
+        // A tactic that is no cuBLASLt rank (a damaged cache) leaves the heuristic's first choice.
+        AlgorithmChoice const stored = AlgorithmChoice::fromTactic(cached->tacticHash);
+        if (stored.source == AlgorithmChoice::Source::kGEMM)
+        {
+            choice = stored;
+        }
         return true;
     }
     if (tuning.errorOnCacheMiss)
