@@ -28,9 +28,11 @@ public:
         {
             throw std::runtime_error("cuBLASLt has no algorithm for it");
         }
-        return Result{AlgorithmChoice::gemm(rank), 0.5F};
+        return Result{
+            answer.source == AlgorithmChoice::Source::kHEURISTIC ? AlgorithmChoice::gemm(rank) : answer, 0.5F};
     }
     int32_t rank{5};
+    AlgorithmChoice answer; //!< where set, answered instead of a rank (as a damaged cache would hold it)
     bool fails{false};
     std::vector<std::pair<kiln::Shape, kiln::Shape>> timed; //!< the input shapes of each product timed
 };
@@ -105,6 +107,22 @@ TEST(CudaProductTuning, TheFastestRankLandsInThePlanAndIdenticalProductsShareATi
     for (kiln::plan::LayerRecord const* product : productsOf(rebuilt))
     {
         EXPECT_EQ(AlgorithmChoice::decode(product->backendChoice), AlgorithmChoice::gemm(5)) << product->name;
+    }
+}
+
+TEST(CudaProductTuning, ACachedTacticThatIsNoCublasLtRankLeavesTheHeuristic)
+{
+    kiln::backend::TimingCache cache("stand-in GPU");
+    StandInTimer convolutionLike;
+    convolutionLike.answer = AlgorithmChoice::perCall(1);
+    std::string error;
+    kiln::plan::PlanModel first = cudaPlanOf(threeProducts);
+    ASSERT_TRUE(tune(first, kiln::cuda::ProductTuning{cache, &convolutionLike, "stand-in GPU", false}, error)) << error;
+    kiln::plan::PlanModel model = cudaPlanOf(threeProducts);
+    ASSERT_TRUE(tune(model, kiln::cuda::ProductTuning{cache, nullptr, "stand-in GPU", true}, error)) << error;
+    for (kiln::plan::LayerRecord const* product : productsOf(model))
+    {
+        EXPECT_TRUE(product->backendChoice.empty()) << product->name;
     }
 }
 
