@@ -397,7 +397,7 @@ TEST(CudaMatrixMultiply, EveryRankTheBuilderMayKeepAgreesWithTheCpu)
         std::string const precision = fp16 ? "FP16" : "FP32";
         auto const expected = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), fp16);
         kiln::plan::PlanModel const model = cudaPlanOf(c.maker(), fp16);
-        kiln::plan::LayerRecord const* product = layerNamed(model, "fc");
+        kiln::plan::LayerRecord const* product = layerNamed(model, "fc + add + relu");
         ASSERT_NE(product, nullptr);
         EXPECT_EQ(kiln::cuda::AlgorithmChoice::decode(product->backendChoice).source,
             kiln::cuda::AlgorithmChoice::Source::kGEMM)
