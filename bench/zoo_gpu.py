@@ -15,7 +15,7 @@ Each row is printed as soon as it is measured, so a run cut short keeps what it 
 per precision, every model's medians side by side, the median ratio of eager over Kiln and the models below 1.0x.
 
 Usage: zoo_gpu.py --kiln build/tools/kiln/kiln [--only a,b] [--seconds 2] [--precisions fp32,fp16] [--batch 8]
-                  [--compile resnet50,vit,...] [--skip-accuracy]
+                  [--compile resnet50,vit,...] [--skip-accuracy] [--baseline-kiln other/kiln]
 """
 import argparse
 import os
@@ -33,6 +33,7 @@ import zoo_models  # noqa: E402
 COMPILED_BY_DEFAULT = "resnet50,vit,convnext,bert,whisper_encoder"  # issue 16's five
 EAGER, EAGER_GRAPH, COMPILED = "PyTorch eager", "PyTorch eager + graph", "torch.compile max-autotune"
 KILN, KILN_GRAPH = "Kiln", "Kiln + CUDA graph"
+KILN_BASELINE_GRAPH = "Kiln baseline + CUDA graph"
 ENGINES = [EAGER, EAGER_GRAPH, COMPILED, KILN, KILN_GRAPH]
 
 
@@ -62,11 +63,16 @@ def parse_args():
     parser.add_argument("--skip-accuracy", action="store_true",
                         help="no ONNX Runtime run and no comparison of outputs")
     parser.add_argument("--small", action="store_true", help="the small configurations: a smoke test only")
+    parser.add_argument("--baseline-kiln", default="",
+                        help="another kiln executable (a baseline build), timed with a CUDA graph right after --kiln "
+                             "in the same run, to see a change's effect")
     parser.add_argument("--kiln-backend", choices=["cuda", "cpu"], default="cuda",
                         help="cpu: a smoke test of the kiln side without a GPU (the CPU backend's host Compute Time)")
     args = parser.parse_args()
     if not (os.path.isfile(args.kiln) and os.access(args.kiln, os.X_OK)):
         parser.error(f"--kiln: {args.kiln} is not an executable file")
+    if args.baseline_kiln and not (os.path.isfile(args.baseline_kiln) and os.access(args.baseline_kiln, os.X_OK)):
+        parser.error(f"--baseline-kiln: {args.baseline_kiln} is not an executable file")
     known = {model.name for model in MODELS}
     args.only = [name for name in args.only.split(",") if name]
     unknown = [name for name in args.only if name not in known]
@@ -99,7 +105,7 @@ def describe_check(error, against):
     return f"{error:.2e} vs {against}" if isinstance(error, float) else f"{against}: {error}"
 
 
-def measure_precision(args, model, spec, inputs, kiln, reference, precision, table):
+def measure_precision(args, model, spec, inputs, kilns, reference, precision, table):
     """Every engine's row for one model in one precision; the medians go into table[(model, precision)]."""
     fp16 = precision == "fp16"
     medians = table.setdefault((model.name, precision), {})
@@ -123,11 +129,16 @@ def measure_precision(args, model, spec, inputs, kiln, reference, precision, tab
             print_row(model.name, precision, engine, figures, medians.get(EAGER))
         torch_model.release()
     names = None if args.skip_accuracy or expected is None else spec.output_names
+    kiln, baseline = kilns
     for engine, cuda_graph in ((KILN, False), (KILN_GRAPH, True)):
         figures = kiln.run(fp16, cuda_graph, args.seconds, names)
         medians[engine] = figures.get("median")
         error = zoo_engines.scaled_error(figures["outputs"], expected) if "outputs" in figures else None
         print_row(model.name, precision, engine, figures, medians.get(EAGER), describe_check(error, against))
+    if baseline:
+        figures = baseline.run(fp16, True, args.seconds, None)
+        medians[KILN_BASELINE_GRAPH] = figures.get("median")
+        print_row(model.name, precision, KILN_BASELINE_GRAPH, figures, medians.get(EAGER))
 
 
 def measure_model(args, model, root, table):
@@ -146,22 +157,28 @@ def measure_model(args, model, root, table):
     shapes = ", ".join(f"{name} {list(t.shape)}" for name, t in zip(spec.input_names, inputs))
     print(f"{model.name:<22} ({model.source}) {shapes}", flush=True)
     kiln = zoo_engines.KilnModel(args.kiln, args.kiln_backend, path, spec.input_names, inputs, directory)
+    baseline = None
+    if args.baseline_kiln:
+        folder = os.path.join(directory, "baseline")  # its own plans
+        os.makedirs(folder, exist_ok=True)
+        baseline = zoo_engines.KilnModel(args.baseline_kiln, args.kiln_backend, path, spec.input_names, inputs, folder)
     for precision in args.precisions:
-        measure_precision(args, model, spec, inputs, kiln, reference, precision, table)
+        measure_precision(args, model, spec, inputs, (kiln, baseline), reference, precision, table)
     del spec
     if torch.cuda.is_available():
         torch.cuda.empty_cache()
 
 
-def print_summary(table, precisions):
+def print_summary(table, precisions, engines):
     """The medians side by side, and per precision the median ratio of eager over Kiln and the models below 1.0x."""
-    short = {EAGER: "eager", EAGER_GRAPH: "eager+graph", COMPILED: "compile", KILN: "Kiln", KILN_GRAPH: "Kiln+graph"}
+    short = {EAGER: "eager", EAGER_GRAPH: "eager+graph", COMPILED: "compile", KILN: "Kiln", KILN_GRAPH: "Kiln+graph",
+             KILN_BASELINE_GRAPH: "base+graph"}
     print("\nSummary: median ms; ratio = PyTorch eager / Kiln (above 1.0x, Kiln is faster)")
-    print(f"{'model':<22} {'prec':<4} " + " ".join(f"{short[e]:>11}" for e in ENGINES)
+    print(f"{'model':<22} {'prec':<4} " + " ".join(f"{short[e]:>11}" for e in engines)
           + f" {'eager/Kiln':>10} {'eager/Kiln+graph':>16}")
     ratios = {}
     for (name, precision), medians in table.items():
-        cells = " ".join(f"{medians[e]:11.3f}" if medians.get(e) else f"{'-':>11}" for e in ENGINES)
+        cells = " ".join(f"{medians[e]:11.3f}" if medians.get(e) else f"{'-':>11}" for e in engines)
         row = []
         for engine in (KILN, KILN_GRAPH):
             if medians.get(EAGER) and medians.get(engine):
@@ -196,7 +213,7 @@ def main():
         for model in MODELS:
             if not args.only or model.name in args.only:
                 measure_model(args, model, root, table)
-    print_summary(table, args.precisions)
+    print_summary(table, args.precisions, ENGINES + ([KILN_BASELINE_GRAPH] if args.baseline_kiln else []))
     return 0 if gpu else 1
 
 

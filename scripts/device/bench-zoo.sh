@@ -1,7 +1,7 @@
 #!/bin/bash
 # On the GPU machine (see README.md): builds kiln with CUDA and runs bench/zoo_gpu.py, the model zoo at real sizes
 # beside PyTorch (eager, eager + CUDA graph, torch.compile), FP32 and FP16. Arguments go to zoo_gpu.py (--only,
-# --seconds, --precisions, --batch, --compile, --skip-accuracy).
+# --seconds, --precisions, --batch, --compile, --skip-accuracy; BASELINE=TREE in the environment adds a baseline's kiln).
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/.."
 source "$here/build-kiln.sh"
@@ -12,6 +12,14 @@ export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 # torch.compile's autotuning timings, kept from machine to machine (inductor-cache.sh).
 export TORCHINDUCTOR_CACHE_DIR=${TORCHINDUCTOR_CACHE_DIR:-/tmp/inductor-cache}
 bash "$here/inductor-cache.sh" restore
+# BASELINE=TREE (a source tree carried beside the working tree, as for bench-against.sh) builds that tree too and
+# times its kiln with a CUDA graph beside the working tree's, in the same run.
+baseline_flags=()
+if [ -n "${BASELINE:-}" ]; then
+  (cd "$BASELINE" && sed 's|/tmp/build-bench|/tmp/build-baseline|g' "$here/build-kiln.sh" > /tmp/build-baseline.sh &&
+    source /tmp/build-baseline.sh) || exit 1
+  baseline_flags=(--baseline-kiln /tmp/build-baseline/tools/kiln/kiln)
+fi
 # The table on stdout (and in zoo_gpu.txt), one row as each engine is measured; exporter warnings and
 # torch.compile's autotuning reports in zoo_gpu.log.
-python3 -u bench/zoo_gpu.py --kiln "$kiln" "$@" 2> $OUT/zoo_gpu.log | tee $OUT/zoo_gpu.txt
+python3 -u bench/zoo_gpu.py --kiln "$kiln" "${baseline_flags[@]}" "$@" 2> $OUT/zoo_gpu.log | tee $OUT/zoo_gpu.txt

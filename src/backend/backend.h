@@ -32,6 +32,8 @@ struct PassOptions
     nvinfer1::IGpuAllocator* allocator{nullptr}; //!< the builder's (IBuilder::setGpuAllocator); nullptr: Kiln's
     //! Tensor t's shape at the first profile's kOPT, for the network's tensors (not those a pass added).
     std::function<Shape(int32_t)> optShape;
+    //! How many of the plan's tensors are the network's: optShape answers for these; a pass adds its tensors after.
+    int32_t networkTensors{0};
 };
 
 class Implementation

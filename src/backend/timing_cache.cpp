@@ -199,6 +199,12 @@ std::optional<nvinfer1::TimingCacheValue> TimingCache::find(std::string const& d
     return value;
 }
 
+std::string TimingCache::missError(std::string const& layer, std::string const& description)
+{
+    return "layer \"" + layer + "\": the timing cache has no entry for it (" + description
+        + ") and BuilderFlag::kERROR_ON_TIMING_CACHE_MISS is set";
+}
+
 void TimingCache::record(
     std::string const& description, nvinfer1::TimingCacheValue const& value, std::string const& device)
 {

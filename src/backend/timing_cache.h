@@ -43,6 +43,10 @@ public:
     //! Records a timing taken on `device`.
     void record(std::string const& description, nvinfer1::TimingCacheValue const& value, std::string const& device);
 
+    //! The build's error for layer `layer` whose configuration `description` the cache lacks under
+    //! BuilderFlag::kERROR_ON_TIMING_CACHE_MISS.
+    static std::string missError(std::string const& layer, std::string const& description);
+
 private:
     using Key = std::array<uint8_t, sizeof(nvinfer1::TimingCacheKey)>;
     static Key bytesOf(nvinfer1::TimingCacheKey const& key);

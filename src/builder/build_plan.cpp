@@ -877,6 +877,7 @@ private:
             nvinfer1::Dims const& dims = mEvaluated[tensor][0][1];
             return Shape(dims.d, dims.d + dims.nbDims);
         };
+        options.networkTensors = static_cast<int32_t>(mEvaluated.size());
         return options;
     }
 

@@ -323,13 +323,14 @@ inline kiln::plan::PlanModel cudaPlanOf(
     return model;
 }
 
-//! `model` with every convolution set to run `choice` (the CUDA backend's AlgorithmChoice, encoded), as a plan. A
-//! choice that a layer's kernel does not take at its shape leaves it to cuDNN's heuristics.
-inline std::vector<uint8_t> withConvolutionChoice(kiln::plan::PlanModel model, std::vector<uint8_t> const& choice)
+//! `model` with every layer of kind `type` set to run `choice` (the CUDA backend's AlgorithmChoice, encoded), as a
+//! plan. A convolution's choice that its kernel does not take at its shape leaves it to cuDNN's heuristics.
+inline std::vector<uint8_t> withBackendChoice(
+    kiln::plan::PlanModel model, LayerType type, std::vector<uint8_t> const& choice)
 {
     for (kiln::plan::LayerRecord& layer : model.layers)
     {
-        if (layer.type == LayerType::kCONVOLUTION)
+        if (layer.type == type)
         {
             layer.backendChoice = choice;
         }

@@ -71,7 +71,8 @@ void expectEveryGraphEngineAgrees(bool fp16, kiln::ConvolutionLayout layout, cha
     for (int32_t rank = 0; rank < 8; ++rank)
     {
         auto const outputs = runPlan(kiln::Backend::kCUDA,
-            withConvolutionChoice(model, kiln::cuda::AlgorithmChoice::graphEngine(rank).encode()), inputs);
+            withBackendChoice(model, LayerType::kCONVOLUTION, kiln::cuda::AlgorithmChoice::graphEngine(rank).encode()),
+            inputs);
         ASSERT_EQ(outputs.count("y"), 1U) << what << " rank " << rank;
         expectSameOutput(outputs.at("y"), expected.at("y"), fp16 ? Tolerance{2.5e-3, 1e-3} : Tolerance{1e-5, 1e-4},
             std::string(what) + ", every convolution on graph engine " + std::to_string(rank));
@@ -106,8 +107,8 @@ TEST(CudaConvolutionGraph, ARunOnOtherAddressesReadsAndWritesThoseAddresses)
     NetworkMaker const maker = stemBlockTail(layers);
     auto const linear
         = [](IBuilderConfig& config) { kiln::setConvolutionLayout(config, kiln::ConvolutionLayout::kLINEAR); };
-    std::vector<uint8_t> const blob
-        = withConvolutionChoice(cudaPlanOf(maker, false, linear), kiln::cuda::AlgorithmChoice::graphEngine(0).encode());
+    std::vector<uint8_t> const blob = withBackendChoice(cudaPlanOf(maker, false, linear), LayerType::kCONVOLUTION,
+        kiln::cuda::AlgorithmChoice::graphEngine(0).encode());
     kiln::test::RecordingLogger logger;
     std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
     std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(blob.data(), blob.size()));

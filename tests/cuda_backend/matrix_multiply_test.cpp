@@ -2,6 +2,7 @@
 // cuBLASLt's epilogue (read from the CUDA plan, without a GPU), and that fused and plain
 // products compute what the CPU reference computes unfused: transposes, vectors, batch
 // broadcasting, sizes that are not multiples of 8, shapes that change between runs.
+#include "backend/cuda/algorithm_choice.h"
 #include "backend_comparison.h"
 #include "backend/cuda/matrix_multiply_geometry.h"
 #include "network/layers/matrix_multiply.h"
@@ -382,6 +383,35 @@ TEST(CudaMatrixMultiply, LargeProductsAgreeWithTheCpu)
     expectAgreesInBothPrecisions(
         {Dims{2, {300, 64}}, Op::kTRANSPOSE, Dims{2, {129, 300}}, Op::kTRANSPOSE, row, true, false, 0.25F},
         "64x300 by 300x129 from transposes, fused");
+}
+
+TEST(CudaMatrixMultiply, EveryRankTheBuilderMayKeepAgreesWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    // Large enough for cuBLASLt to rank several algorithms; the builder times the first eight and keeps the fastest's
+    // rank. Ranks past those it offers run its last.
+    FullyConnected const c{
+        Dims{2, {64, 300}}, Op::kNONE, Dims{2, {300, 129}}, Op::kNONE, Dims{2, {1, 129}}, true, false, 0.25F};
+    for (bool const fp16 : {false, true})
+    {
+        std::string const precision = fp16 ? "FP16" : "FP32";
+        auto const expected = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), fp16);
+        kiln::plan::PlanModel const model = cudaPlanOf(c.maker(), fp16);
+        kiln::plan::LayerRecord const* product = layerNamed(model, "fc + add + relu");
+        ASSERT_NE(product, nullptr);
+        EXPECT_EQ(kiln::cuda::AlgorithmChoice::decode(product->backendChoice).source,
+            kiln::cuda::AlgorithmChoice::Source::kGEMM)
+            << precision << ": the builder timed the product and kept a rank";
+        for (int32_t rank = 0; rank < 10; ++rank)
+        {
+            auto const outputs = runPlan(kiln::Backend::kCUDA,
+                withBackendChoice(model, LayerType::kMATRIX_MULTIPLY, kiln::cuda::AlgorithmChoice::gemm(rank).encode()),
+                c.inputs());
+            ASSERT_EQ(outputs.count("y"), 1U) << precision << " rank " << rank;
+            Tolerance const tolerance = fp16 ? Tolerance{2.5e-3, 1e-3} : Tolerance{1e-5, 1e-4};
+            expectSameOutput(outputs.at("y"), expected.at("y"), tolerance, precision + " rank " + std::to_string(rank));
+        }
+    }
 }
 
 //! Runs a fully connected layer with a dynamic row count on `backend`, in one execution context, at each of `rows`:

@@ -124,8 +124,8 @@ TEST(PointwiseConvolution, ABottleneckAgreesWithTheCpu)
     auto const expected = runOn(kiln::Backend::kCPU, maker, inputs, true, nullptr, channelsLast);
     kiln::plan::PlanModel const model = cudaPlanOf(maker, true, channelsLast);
     ASSERT_EQ(pointwiseConvolutions(model), 3) << "the bottleneck's two 1x1 convolutions and the plain one";
-    auto const outputs = runPlan(
-        kiln::Backend::kCUDA, withConvolutionChoice(model, kiln::cuda::AlgorithmChoice::gemm().encode()), inputs);
+    auto const outputs = runPlan(kiln::Backend::kCUDA,
+        withBackendChoice(model, LayerType::kCONVOLUTION, kiln::cuda::AlgorithmChoice::gemm().encode()), inputs);
     for (char const* name : {"plain", "y"})
     {
         ASSERT_EQ(outputs.count(name), 1U) << name;

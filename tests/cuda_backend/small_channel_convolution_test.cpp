@@ -89,8 +89,8 @@ void expectKernelAgreesWithTheCpu(Stem const& stem, bool follow, std::string con
     kiln::plan::PlanModel const model = cudaPlanOf(maker, true, channelsLast);
     ASSERT_EQ(eightChannelConvolutions(model), 1)
         << what << ": the stem should read FP16 kHWC8, which the kernel takes";
-    auto const outputs = runPlan(
-        kiln::Backend::kCUDA, withConvolutionChoice(model, kiln::cuda::AlgorithmChoice::kilnKernel().encode()), inputs);
+    auto const outputs = runPlan(kiln::Backend::kCUDA,
+        withBackendChoice(model, LayerType::kCONVOLUTION, kiln::cuda::AlgorithmChoice::kilnKernel().encode()), inputs);
     ASSERT_EQ(outputs.count("y"), 1U) << what;
     expectSameOutput(outputs.at("y"), expected.at("y"), Tolerance{2.5e-3, 1e-3}, what);
 }

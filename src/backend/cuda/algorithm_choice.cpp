@@ -34,7 +34,7 @@ AlgorithmChoice AlgorithmChoice::decode(std::vector<uint8_t> const& bytes)
         && source <= static_cast<int32_t>(Source::kGEMM) && choice.index >= 0;
     if (!known)
     {
-        throw std::runtime_error("the plan's convolution algorithm choice is malformed");
+        throw std::runtime_error("the plan's algorithm choice for a convolution or product is malformed");
     }
     choice.source = static_cast<Source>(source);
     return choice;

@@ -1,5 +1,5 @@
-// Which kernel a convolution or deconvolution of a CUDA plan runs, as the builder's timing chose it. The plan
-// keeps it as the layer's backend choice (plan::LayerRecord::backendChoice), timing caches as a tactic.
+// Which kernel a convolution, deconvolution or matrix multiply of a CUDA plan runs, as the builder's timing chose it.
+// The plan keeps it as the layer's backend choice (plan::LayerRecord::backendChoice), timing caches as a tactic.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +16,9 @@ struct AlgorithmChoice
         kPER_CALL = 1,     //!< `index` is a cudnnConvolutionFwdAlgo_t (or BwdDataAlgo_t for a deconvolution)
         kGRAPH_ENGINE = 2, //!< `index` is the rank of an engine of cuDNN's graph API (convolution_graph.h)
         kKILN_KERNEL = 3,  //!< Kiln's own kernel (`index` 0: small_channel_convolution.h)
-        kGEMM = 4,         //!< one cuBLASLt matrix product (`index` 0: pointwise_convolution.h)
+        //! One cuBLASLt matrix product; `index` is the rank of its algorithm among cuBLASLt's heuristic choices (a
+        //! convolution's product, pointwise_convolution.h: 0; a matrix multiply: product_timing.h).
+        kGEMM = 4,
     };
     Source source{Source::kHEURISTIC};
     int32_t index{-1};
@@ -33,9 +35,9 @@ struct AlgorithmChoice
     {
         return {Source::kKILN_KERNEL, 0};
     }
-    static AlgorithmChoice gemm()
+    static AlgorithmChoice gemm(int32_t rank = 0)
     {
-        return {Source::kGEMM, 0};
+        return {Source::kGEMM, rank};
     }
     bool operator==(AlgorithmChoice const& other) const
     {

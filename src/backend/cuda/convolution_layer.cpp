@@ -68,9 +68,17 @@ size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
     if (mChoice.source == AlgorithmChoice::Source::kGEMM
         && PointwiseConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mInputFormat))
     {
-        mPointwise.emplace(
-            convolutionGeometry(mParams, shape, false), mDataType, mBias.data(), mEpilogue.relu(), mHandles.cublasLt());
-        return mPointwise->workspaceBytes();
+        try
+        {
+            mPointwise.emplace(convolutionGeometry(mParams, shape, false), mDataType, mBias.data(), mEpilogue.relu(),
+                mHandles.cublasLt());
+            return mPointwise->workspaceBytes();
+        }
+        catch (std::runtime_error const&)
+        {
+            // cuBLASLt has no algorithm for the product on this GPU (a plan built on another): cuDNN's heuristics
+            // choose, as the timer leaves such a product out.
+        }
     }
     if (mChoice.source == AlgorithmChoice::Source::kGRAPH_ENGINE)
     {

@@ -36,6 +36,15 @@ constexpr int64_t kGraphEnginesTimed = 8;
 //! Runs of each algorithm or graph engine timed, after one that loads its kernels.
 constexpr int kTimedRuns = 5;
 
+//! Keeps `choice` as `fastest` where nothing is kept yet or it ran faster.
+void keepFaster(std::optional<AlgorithmTimer::Result>& fastest, AlgorithmChoice choice, float milliseconds)
+{
+    if (!fastest || milliseconds < fastest->milliseconds)
+    {
+        fastest = AlgorithmTimer::Result{choice, milliseconds};
+    }
+}
+
 } // namespace
 
 //! Buffers that grow to the largest layer timed; their contents are zeros, as the data does not change the timing.
@@ -129,11 +138,8 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
     if (cudnnConvolutionFwdAlgoPerf_t const* const fastestPerCall
         = descriptors.firstAccepted(results, found, workspace))
     {
-        float const milliseconds = timePerCall(descriptors, fastestPerCall->algo, epilogue, workspace);
-        if (!fastest || milliseconds <= fastest->milliseconds)
-        {
-            fastest = Result{AlgorithmChoice::perCall(static_cast<int32_t>(fastestPerCall->algo)), milliseconds};
-        }
+        keepFaster(fastest, AlgorithmChoice::perCall(static_cast<int32_t>(fastestPerCall->algo)),
+            timePerCall(descriptors, fastestPerCall->algo, epilogue, workspace));
     }
     std::optional<SmallChannelConvolution> smallChannel;
     if (SmallChannelConvolution::takes(params, epilogue, inputShape, type, format))
@@ -149,32 +155,32 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
     }
     if (smallChannel)
     {
-        float const milliseconds = timeRuns([&] {
+        keepFaster(fastest, AlgorithmChoice::kilnKernel(), timeRuns([&] {
             smallChannel->run(mScratch->input.data(), mScratch->kernel.data(), mScratch->bias.data(),
                 mScratch->output.data(), nullptr);
-        });
-        if (!fastest || milliseconds < fastest->milliseconds)
-        {
-            fastest = Result{AlgorithmChoice::kilnKernel(), milliseconds};
-        }
+        }));
     }
+    // The bias as the 1x1 product's layer passes it: present with any epilogue (zeros where the layer has none).
+    void const* const bias = params.bias.empty() && !epilogue.any() ? nullptr : mScratch->bias.data();
+    std::optional<PointwiseConvolution> product;
     if (PointwiseConvolution::takes(params, epilogue, inputShape, type, format))
     {
-        // The bias as the layer passes it: present with any epilogue (zeros where the layer has none).
-        void const* const bias = params.bias.empty() && !epilogue.any() ? nullptr : mScratch->bias.data();
-        void const* const residual = epilogue.addsResidual ? mScratch->residual.data() : nullptr;
-        PointwiseConvolution product(convolutionGeometry(params, shape, false), type, bias, epilogue.relu(), mCublasLt);
-        if (product.workspaceBytes() <= workspace)
+        try
         {
-            float const milliseconds = timeRuns([&] {
-                product.run(mCublasLt, mScratch->input.data(), mScratch->kernel.data(), residual,
-                    mScratch->output.data(), mScratch->workspace.data(), nullptr);
-            });
-            if (!fastest || milliseconds < fastest->milliseconds)
-            {
-                fastest = Result{AlgorithmChoice::gemm(), milliseconds};
-            }
+            product.emplace(convolutionGeometry(params, shape, false), type, bias, epilogue.relu(), mCublasLt);
         }
+        catch (std::runtime_error const&)
+        {
+            // cuBLASLt has no algorithm for the product: cuDNN runs the layer.
+        }
+    }
+    if (product && product->workspaceBytes() <= workspace)
+    {
+        void const* const residual = epilogue.addsResidual ? mScratch->residual.data() : nullptr;
+        keepFaster(fastest, AlgorithmChoice::gemm(), timeRuns([&] {
+            product->run(mCublasLt, mScratch->input.data(), mScratch->kernel.data(), residual, mScratch->output.data(),
+                mScratch->workspace.data(), nullptr);
+        }));
     }
     return fastest ? *fastest : firstAccepted(descriptors, results, found, workspace); // which throws, saying why
 }

@@ -5,6 +5,8 @@
 #include "backend/cuda/layer_lowering.h"
 #include "backend/cuda/passes/channels_last.h"
 #include "backend/cuda/passes/convolution_tuning.h"
+#include "backend/cuda/passes/product_tuning.h"
+#include "backend/cuda/product_timing.h"
 #include "core/logging.h"
 #include "network/layers/matrix_multiply.h"
 #include "plan/passes/attention_fusion.h"
@@ -26,13 +28,14 @@ namespace kiln::cuda
 namespace
 {
 
-//! A timer on the current GPU whose buffers come from `allocator` (nullptr: Kiln's default); nullptr with `why`
-//! where cuDNN cannot start.
-std::unique_ptr<AlgorithmTimer> makeTimer(nvinfer1::IGpuAllocator* allocator, std::string& why)
+//! A timer (ConvolutionTimer or ProductTimer) on the current GPU whose buffers come from `allocator` (nullptr: Kiln's
+//! default); nullptr with `why` where its library cannot start.
+template <typename Timer>
+std::unique_ptr<Timer> makeTimer(nvinfer1::IGpuAllocator* allocator, std::string& why)
 {
     try
     {
-        return std::make_unique<ConvolutionTimer>(allocator);
+        return std::make_unique<Timer>(allocator);
     }
     catch (std::exception const& e)
     {
@@ -163,7 +166,8 @@ public:
         std::string const device = deviceIdentity();
         backend::TimingCache buildCache(device); // this build's own, where the application gave none
         std::string noTimer;
-        std::unique_ptr<AlgorithmTimer> const timer = usable(noTimer) ? makeTimer(options.allocator, noTimer) : nullptr;
+        std::unique_ptr<AlgorithmTimer> const timer
+            = usable(noTimer) ? makeTimer<ConvolutionTimer>(options.allocator, noTimer) : nullptr;
         if (timer == nullptr)
         {
             logInfo("Convolution algorithms are not timed (" + noTimer
@@ -182,7 +186,19 @@ public:
             logInfo("FP16 convolutions stay linear (NCHW): at this shape cuDNN's linear algorithms time faster");
             storeLinear(model);
         }
-        return tuneConvolutions(model, options.optShape, tuning, error);
+        if (!tuneConvolutions(model, options.optShape, tuning, error))
+        {
+            return false;
+        }
+        std::unique_ptr<ProductAlgorithmTimer> const productTimer
+            = timer != nullptr ? makeTimer<ProductTimer>(options.allocator, noTimer) : nullptr;
+        if (timer != nullptr && productTimer == nullptr)
+        {
+            logInfo(
+                "Matrix multiply algorithms are not timed (" + noTimer + "); cuBLASLt's first heuristic choice runs");
+        }
+        ProductTuning const productTuning{tuning.cache, productTimer.get(), device, options.errorOnTimingCacheMiss};
+        return tuneProducts(model, options.optShape, options.networkTensors, productTuning, error);
     }
 
     std::unique_ptr<backend::Executor> makeExecutor(

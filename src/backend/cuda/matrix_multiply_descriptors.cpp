@@ -1,5 +1,6 @@
 #include "backend/cuda/matrix_multiply_descriptors.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -159,8 +160,8 @@ void MatrixMultiplyDescriptors::describe(
     output = makeLayout(geometry.output, dataType, geometry.batches, "describing the output");
 }
 
-cublasLtMatmulHeuristicResult_t MatrixMultiplyDescriptors::chooseAlgorithm(
-    cublasLtHandle_t handle, GemmAlignments const& alignments, size_t maxWorkspaceBytes) const
+std::vector<cublasLtMatmulHeuristicResult_t> MatrixMultiplyDescriptors::rankedAlgorithms(
+    cublasLtHandle_t handle, GemmAlignments const& alignments, size_t maxWorkspaceBytes, int count) const
 {
     Preference preference;
     preference.set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, static_cast<uint64_t>(maxWorkspaceBytes));
@@ -168,10 +169,10 @@ cublasLtMatmulHeuristicResult_t MatrixMultiplyDescriptors::chooseAlgorithm(
     preference.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, alignments.second);
     preference.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, alignments.output);
     preference.set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, alignments.output);
-    cublasLtMatmulHeuristicResult_t result{};
+    std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<size_t>(std::max(count, 1)));
     int found = 0;
-    cublasStatus_t const status = cublasLtMatmulAlgoGetHeuristic(
-        handle, matmul, first, second, output, output, preference.get(), 1, &result, &found);
+    cublasStatus_t const status = cublasLtMatmulAlgoGetHeuristic(handle, matmul, first, second, output, output,
+        preference.get(), static_cast<int>(results.size()), results.data(), &found);
     if (status == CUBLAS_STATUS_NOT_SUPPORTED || (status == CUBLAS_STATUS_SUCCESS && found == 0))
     {
         throw std::runtime_error("matrix multiply: cuBLASLt has no algorithm for a product of "
@@ -179,7 +180,16 @@ cublasLtMatmulHeuristicResult_t MatrixMultiplyDescriptors::chooseAlgorithm(
             + " x " + std::to_string(mGeometry.n) + " matrices (" + std::to_string(mGeometry.batches) + " batches)");
     }
     checkCublasLt(status, "choosing an algorithm");
-    return result;
+    results.resize(static_cast<size_t>(found));
+    return results;
+}
+
+cublasLtMatmulHeuristicResult_t MatrixMultiplyDescriptors::chooseAlgorithm(
+    cublasLtHandle_t handle, GemmAlignments const& alignments, size_t maxWorkspaceBytes, int rank) const
+{
+    std::vector<cublasLtMatmulHeuristicResult_t> const ranked
+        = rankedAlgorithms(handle, alignments, maxWorkspaceBytes, rank + 1);
+    return ranked.back();
 }
 
 } // namespace kiln::cuda

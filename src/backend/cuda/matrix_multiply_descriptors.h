@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace kiln::cuda
 {
@@ -57,10 +58,16 @@ public:
     //! either way (CUBLAS_COMPUTE_32F: no TF32, so FP32 results agree with the CPU reference), with `epilogue`.
     void describe(GemmGeometry const& geometry, nvinfer1::DataType type, GemmEpilogue const& epilogue);
 
-    //! cuBLASLt's first heuristic choice for the described product, among the algorithms that take operands aligned
-    //! as `alignments` and at most `maxWorkspaceBytes` of workspace. Throws std::runtime_error where it has none.
+    //! cuBLASLt's first `count` heuristic choices for the described product, best first, among the algorithms that
+    //! take operands aligned as `alignments` and at most `maxWorkspaceBytes` of workspace. Throws std::runtime_error
+    //! where it has none.
+    std::vector<cublasLtMatmulHeuristicResult_t> rankedAlgorithms(
+        cublasLtHandle_t handle, GemmAlignments const& alignments, size_t maxWorkspaceBytes, int count) const;
+
+    //! The heuristic's choice of rank `rank` (0: its first), or its last where it ranks fewer: the builder times the
+    //! first few and keeps the rank of the fastest (product_timing.h).
     cublasLtMatmulHeuristicResult_t chooseAlgorithm(
-        cublasLtHandle_t handle, GemmAlignments const& alignments, size_t maxWorkspaceBytes) const;
+        cublasLtHandle_t handle, GemmAlignments const& alignments, size_t maxWorkspaceBytes, int rank = 0) const;
 
     cublasLtMatmulDesc_t matmul{nullptr};
     cublasLtMatrixLayout_t first{nullptr};  //!< the library's A (the layer's second input)

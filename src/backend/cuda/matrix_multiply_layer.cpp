@@ -29,9 +29,10 @@ DeviceBuffer uploadBias(network::WeightsBuffer const& bias, nvinfer1::DataType t
 } // namespace
 
 MatrixMultiplyLayer::MatrixMultiplyLayer(network::MatrixMultiplyParams const& params, plan::Epilogue const& epilogue,
-    nvinfer1::DataType dataType, LibraryHandles& handles)
+    AlgorithmChoice choice, nvinfer1::DataType dataType, LibraryHandles& handles)
     : mParams(params)
     , mEpilogue(epilogue)
+    , mChoice(choice)
     , mDataType(dataType)
     , mHandles(handles)
 {
@@ -52,8 +53,12 @@ void MatrixMultiplyLayer::describe(Shape const& input0, Shape const& input1, Gem
     }
     mDescribed = false;
     mDescriptors.describe(geometry, mDataType, GemmEpilogue{mBias.data(), mEpilogue.relu(), biasRowPerMatrix});
+    // The builder timed the ranks of the heuristic's choices for operands aligned to 256 bytes, as the plan aligns
+    // activations; other alignments rank other algorithms.
+    bool const timedAlignments = alignments == GemmAlignments{};
+    int const rank = mChoice.source == AlgorithmChoice::Source::kGEMM && timedAlignments ? mChoice.index : 0;
     cublasLtMatmulHeuristicResult_t const choice
-        = mDescriptors.chooseAlgorithm(mHandles.cublasLt(), alignments, kMaxGemmWorkspaceBytes);
+        = mDescriptors.chooseAlgorithm(mHandles.cublasLt(), alignments, kMaxGemmWorkspaceBytes, rank);
     mAlgorithm = choice.algo;
     mWorkspaceBytes = choice.workspaceSize;
     // Assigned in place, so that a problem of the same ranks is recorded without allocating.
@@ -148,7 +153,14 @@ void MatrixMultiplyLayer::launch(cudaStream_t stream)
 
 std::unique_ptr<DeviceLayer> lower(network::MatrixMultiplyParams const& params, LayerContext const& context)
 {
-    return std::make_unique<MatrixMultiplyLayer>(params, context.record.epilogue, context.dataType, context.handles);
+    AlgorithmChoice const choice = AlgorithmChoice::decode(context.record.backendChoice);
+    if (choice.source != AlgorithmChoice::Source::kHEURISTIC && choice.source != AlgorithmChoice::Source::kGEMM)
+    {
+        throw std::runtime_error("matrix multiply \"" + context.record.name
+            + "\": the plan's algorithm choice is not one of cuBLASLt's (the plan is malformed)");
+    }
+    return std::make_unique<MatrixMultiplyLayer>(
+        params, context.record.epilogue, choice, context.dataType, context.handles);
 }
 
 } // namespace kiln::cuda

@@ -1,11 +1,13 @@
 // IMatrixMultiplyLayer on the GPU through cuBLASLt: one strided-batched matmul over the batch
 // axes, an operand with batch extents of 1 repeated by a stride of 0. FP32 accumulates in
 // FP32 without TF32, FP16 on tensor cores with FP32 accumulation. A bias and ReLU that the
-// builder fused run in cuBLASLt's epilogue, a bias row per matrix where products were merged. The algorithm is
-// cuBLASLt's heuristic choice, made again only when the shapes (or the operands' alignment) change; the checks and the
-// operands are prepared once per shape and addresses.
+// builder fused run in cuBLASLt's epilogue, a bias row per matrix where products were merged. The algorithm is one of
+// cuBLASLt's heuristic choices: the rank the builder's timing kept (product_timing.h), else the first; it is chosen
+// again only when the shapes (or the operands' alignment) change. The checks and the operands are prepared once per
+// shape and addresses.
 #pragma once
 
+#include "backend/cuda/algorithm_choice.h"
 #include "backend/cuda/device_buffer.h"
 #include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/library_handles.h"
@@ -23,9 +25,10 @@ namespace kiln::cuda
 class MatrixMultiplyLayer final : public PreparedKernelLayer
 {
 public:
-    //! `dataType`: the type the layer reads and writes, in which the fused bias is uploaded.
+    //! `dataType`: the type the layer reads and writes, in which the fused bias is uploaded. `choice`: the builder's
+    //! (AlgorithmChoice::gemm with the rank it timed fastest), or kHEURISTIC for cuBLASLt's first.
     MatrixMultiplyLayer(network::MatrixMultiplyParams const& params, plan::Epilogue const& epilogue,
-        nvinfer1::DataType dataType, LibraryHandles& handles);
+        AlgorithmChoice choice, nvinfer1::DataType dataType, LibraryHandles& handles);
 
 private:
     //! What the descriptors and the algorithm depend on.
@@ -64,6 +67,7 @@ private:
 
     network::MatrixMultiplyParams const& mParams;
     plan::Epilogue const& mEpilogue;
+    AlgorithmChoice mChoice;
     nvinfer1::DataType mDataType;
     LibraryHandles& mHandles;
     DeviceBuffer mBias; //!< the fused bias in mDataType; empty without one

@@ -75,8 +75,7 @@ bool choose(plan::LayerRecord const& record, Params const& params, Shape const& 
     }
     if (tuning.errorOnCacheMiss)
     {
-        error = "layer \"" + record.name + "\": the timing cache has no entry for it (" + description
-            + ") and BuilderFlag::kERROR_ON_TIMING_CACHE_MISS is set";
+        error = backend::TimingCache::missError(record.name, description);
         return false;
     }
     if (tuning.timer == nullptr)

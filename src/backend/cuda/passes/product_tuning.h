@@ -1,0 +1,52 @@
+// The builder's algorithm choice for CUDA matrix multiplies: cuBLASLt's first heuristic choices for each product are
+// timed on the GPU at its inputs' shapes in the first profile's kOPT (or found in the timing cache), and the rank of
+// the fastest is stored in the plan. Without a timing, a context runs the heuristic's first choice, as it always may.
+#pragma once
+
+#include "backend/cuda/algorithm_choice.h"
+#include "backend/timing_cache.h"
+#include "core/tensor_view.h"
+#include "network/layers/matrix_multiply.h"
+#include "plan/plan_model.h"
+
+#include <functional>
+#include <string>
+
+namespace kiln::cuda
+{
+
+//! The builder's stopwatch for cuBLASLt's algorithms (ProductTimer in product_timing.h on the GPU; tests stand in).
+class ProductAlgorithmTimer
+{
+public:
+    struct Result
+    {
+        AlgorithmChoice choice; //!< AlgorithmChoice::gemm(rank)
+        float milliseconds{0};
+    };
+    virtual ~ProductAlgorithmTimer() = default;
+    //! The fastest of the heuristic's first choices for the product `params` describes, with the fused `epilogue`,
+    //! of inputs shaped `input0` and `input1` in `type`. Throws std::runtime_error (or std::invalid_argument) saying
+    //! why none can be timed.
+    virtual Result fastest(network::MatrixMultiplyParams const& params, plan::Epilogue const& epilogue,
+        Shape const& input0, Shape const& input1, nvinfer1::DataType type)
+        = 0;
+};
+
+struct ProductTuning
+{
+    backend::TimingCache& cache;
+    ProductAlgorithmTimer* timer{nullptr}; //!< nullptr where no GPU is usable: only cached choices are taken
+    std::string device;                    //!< the CUDA backend's deviceIdentity(): the timer's GPU
+    bool errorOnCacheMiss{false};          //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
+};
+
+//! Sets the algorithm rank of every matrix multiply in `model` (its backend choice); `optShape(t)` is tensor t's shape
+//! at the first profile's kOPT, for the first `networkTensors` tensors. A product that cannot be timed keeps the
+//! heuristic's first choice: one that reads a tensor a pass added (merged products' stacked weights), whose shape
+//! the builder did not evaluate, and one cuBLASLt cannot time. Returns false with `error` naming the layer only when
+//! the cache lacks a configuration under errorOnCacheMiss.
+bool tuneProducts(plan::PlanModel& model, std::function<Shape(int32_t)> const& optShape, int32_t networkTensors,
+    ProductTuning const& tuning, std::string& error);
+
+} // namespace kiln::cuda
