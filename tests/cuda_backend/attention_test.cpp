@@ -375,7 +375,9 @@ TEST(CudaAttention, LongSequences)
 {
     SKIP_WITHOUT_GPU();
     // The kernel gives a block 16, 32 or 64 queries, whichever keeps the multiprocessors busy, the block's other
-    // warps splitting the keys: on a GPU of 132 multiprocessors (H100, H200) these cases take each of the three.
+    // warps splitting the keys: on a GPU of 132 multiprocessors (H100, H200) these cases take each of the three. The
+    // FP32 kernel gives a warp 8 queries where their blocks fill the multiprocessors twice over (6 and 12 heads, and
+    // the depth-128 cases), and 4 with a second group of warps splitting the keys otherwise (2 heads).
     for (int64_t heads : {2, 6, 12})
     {
         AttentionCase whisper{};

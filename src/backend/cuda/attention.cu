@@ -597,7 +597,7 @@ void run(
         return;
     }
     attention::Problem<float> problem = problemOf<float>(params, inputs, output, g);
-    attention::launchFp32(problem, g.batches, stream);
+    attention::launchFp32(problem, g.batches, multiprocessorCount(), stream);
 }
 
 } // namespace kiln::cuda

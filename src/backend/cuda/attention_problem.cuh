@@ -97,7 +97,8 @@ __device__ inline float maskValue(__half value)
     return __half2float(value);
 }
 
-//! Runs `problem` (FP32 operands) with the CUDA cores' kernel of attention_fp32.cu over `batches` batches.
-void launchFp32(Problem<float>& problem, int64_t batches, cudaStream_t stream);
+//! Runs `problem` (FP32 operands) with the CUDA cores' kernel of attention_fp32.cu over `batches` batches, on a device
+//! of `multiprocessors` multiprocessors.
+void launchFp32(Problem<float>& problem, int64_t batches, int32_t multiprocessors, cudaStream_t stream);
 
 } // namespace kiln::cuda::attention
