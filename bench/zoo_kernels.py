@@ -167,6 +167,11 @@ def profile_model(model, folder, precisions, compile_it, top):
 
 def main():
     args = parse_args()
+    import torch
+
+    # FP32 on the CUDA cores on both sides, as zoo_gpu.py times it: PyTorch's cuDNN convolutions default to TF32.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
     wanted = args.only.split(",")
     compiled = args.compile.split(",") if args.compile else []
     with tempfile.TemporaryDirectory() as root:
