@@ -4,10 +4,10 @@
 // the scores nor the probabilities are ever written to memory. In a tile, lane l scores keys 2l and 2l + 1 against the
 // warp's rows, reading both from the transposed keys with one load; the probabilities then go through shared memory,
 // and lane l accumulates the output columns [l * d / 32, (l + 1) * d / 32) side by side. So each shared-memory read
-// feeds 4 (four rows a warp) or 5.3 (eight) multiply-adds, where one key a lane and columns 32 apart fed 2 to 2.7.
-// Where a batch has few queries, a block holds two groups that take alternate tiles and merge at the end, so that
-// enough warps stay in flight. Operands are read through their layouts, as attention.cu's FP16 kernel reads them, with
-// the same treatment of NaN and of rows that every key is masked from.
+// feeds 4 (four rows a warp) or 5.3 (eight) multiply-adds. Where a batch has few queries, a block holds two groups
+// that take alternate tiles and merge at the end (depths up to 64), so that enough warps stay in flight. Operands are
+// read through their layouts, as attention.cu's FP16 kernel reads them, with the same treatment of NaN and of rows that
+// every key is masked from.
 #include "backend/cuda/attention_problem.cuh"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/layer_kernels.h"
