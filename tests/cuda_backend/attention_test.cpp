@@ -376,8 +376,8 @@ TEST(CudaAttention, LongSequences)
     SKIP_WITHOUT_GPU();
     // The kernel gives a block 16, 32 or 64 queries, whichever keeps the multiprocessors busy, the block's other
     // warps splitting the keys: on a GPU of 132 multiprocessors (H100, H200) these cases take each of the three. The
-    // FP32 kernel gives a warp 8 queries where their blocks fill the multiprocessors twice over (6 and 12 heads, and
-    // the depth-128 cases), and 4 with a second group of warps splitting the keys otherwise (2 heads).
+    // FP32 kernel gives a warp 8 queries where their blocks fill the multiprocessors twice over (6 and 12 heads, the
+    // depth-32 case and the depth-128 ones), and 4 with a second group of warps splitting the keys otherwise (2 heads).
     for (int64_t heads : {2, 6, 12})
     {
         AttentionCase whisper{};
@@ -391,6 +391,16 @@ TEST(CudaAttention, LongSequences)
         whisper.queryScale = 0.125F;
         expectAgrees(whisper, "Whisper-like, 1500 frames, " + std::to_string(heads) + " heads");
     }
+    // Eight rows a warp at depth 32, with a mask, operands read through transposes and a value depth under 32.
+    AttentionCase shallowMany{};
+    shallowMany.batch = 1;
+    shallowMany.heads = 9;
+    shallowMany.queries = 1000;
+    shallowMany.keys = 1000;
+    shallowMany.depth = 32;
+    shallowMany.valueDepth = 20;
+    shallowMany.tokensMajor = true;
+    expectAgrees(shallowMany, "depth 32, 1000 tokens, 9 heads");
     for (int64_t batch : {2, 4})
     {
         AttentionCase deep{};
