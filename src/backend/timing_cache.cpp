@@ -205,6 +205,27 @@ std::string TimingCache::missError(std::string const& layer, std::string const& 
         + ") and BuilderFlag::kERROR_ON_TIMING_CACHE_MISS is set";
 }
 
+bool TimingCache::cachedOrTimed(std::string const& description, std::string const& layer, bool errorOnCacheMiss,
+    std::string const& device, std::function<nvinfer1::TimingCacheValue()> const& time,
+    std::optional<nvinfer1::TimingCacheValue>& timing, std::string& error)
+{
+    if ((timing = find(description)))
+    {
+        return true;
+    }
+    if (errorOnCacheMiss)
+    {
+        error = missError(layer, description);
+        return false;
+    }
+    if (time)
+    {
+        timing = time();
+        record(description, *timing, device);
+    }
+    return true;
+}
+
 void TimingCache::record(
     std::string const& description, nvinfer1::TimingCacheValue const& value, std::string const& device)
 {

@@ -6,6 +6,7 @@
 #include <NvInfer.h>
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -46,6 +47,15 @@ public:
     //! The build's error for layer `layer` whose configuration `description` the cache lacks under
     //! BuilderFlag::kERROR_ON_TIMING_CACHE_MISS.
     static std::string missError(std::string const& layer, std::string const& description);
+
+    //! How a build pass finds the timing of a layer named `layer` whose configuration is `description`: the cache's
+    //! entry, else what `time` measures (empty: no GPU to time on), recorded as taken on `device`. `time` may throw
+    //! where the layer cannot be timed; the exception reaches the caller and nothing is recorded. `timing` stays empty
+    //! where neither the cache nor a timer answers. False with `error` (missError) where the cache lacks the entry
+    //! and `errorOnCacheMiss` (BuilderFlag::kERROR_ON_TIMING_CACHE_MISS) is set.
+    bool cachedOrTimed(std::string const& description, std::string const& layer, bool errorOnCacheMiss,
+        std::string const& device, std::function<nvinfer1::TimingCacheValue()> const& time,
+        std::optional<nvinfer1::TimingCacheValue>& timing, std::string& error);
 
 private:
     using Key = std::array<uint8_t, sizeof(nvinfer1::TimingCacheKey)>;

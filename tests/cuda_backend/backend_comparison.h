@@ -338,6 +338,20 @@ inline std::vector<uint8_t> withBackendChoice(
     return kiln::plan::writePlan(model);
 }
 
+//! The layers of kind `type` in `model`, in plan order.
+inline std::vector<kiln::plan::LayerRecord const*> layersOfType(kiln::plan::PlanModel const& model, LayerType type)
+{
+    std::vector<kiln::plan::LayerRecord const*> layers;
+    for (kiln::plan::LayerRecord const& layer : model.layers)
+    {
+        if (layer.type == type)
+        {
+            layers.push_back(&layer);
+        }
+    }
+    return layers;
+}
+
 //! The format `layer` of `model` reads its first input in.
 inline TensorFormat firstInputFormat(kiln::plan::PlanModel const& model, kiln::plan::LayerRecord const& layer)
 {

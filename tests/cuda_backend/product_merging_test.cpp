@@ -95,15 +95,7 @@ Dims const kTokens{3, {2, 5, 8}}; //!< a batch of 2 sequences of 5 tokens of 8 f
 
 std::vector<kiln::plan::LayerRecord const*> productsOf(kiln::plan::PlanModel const& model)
 {
-    std::vector<kiln::plan::LayerRecord const*> products;
-    for (kiln::plan::LayerRecord const& layer : model.layers)
-    {
-        if (layer.type == LayerType::kMATRIX_MULTIPLY)
-        {
-            products.push_back(&layer);
-        }
-    }
-    return products;
+    return layersOfType(model, LayerType::kMATRIX_MULTIPLY);
 }
 
 // ---- Which products merge (no GPU needed) ----

@@ -64,15 +64,7 @@ void threeProducts(INetworkDefinition& network)
 
 std::vector<kiln::plan::LayerRecord const*> productsOf(kiln::plan::PlanModel const& model)
 {
-    std::vector<kiln::plan::LayerRecord const*> products;
-    for (kiln::plan::LayerRecord const& layer : model.layers)
-    {
-        if (layer.type == LayerType::kMATRIX_MULTIPLY)
-        {
-            products.push_back(&layer);
-        }
-    }
-    return products;
+    return layersOfType(model, LayerType::kMATRIX_MULTIPLY);
 }
 
 //! Tunes `model`'s products as the CUDA backend does, every tensor being the network's.

@@ -81,12 +81,7 @@ size_t ConvolutionTimer::prepareScratch(ConvolutionDescriptors const& descriptor
 {
     size_t const element = elementSize(type);
     auto grow = [this](DeviceBuffer& buffer, size_t bytes) {
-        if (buffer.size() < bytes)
-        {
-            char const* const what = "buffers to time convolution algorithms in";
-            buffer = mAllocator != nullptr ? DeviceBuffer(*mAllocator, bytes, what) : DeviceBuffer(bytes, what);
-            cudaMemset(buffer.data(), 0, bytes);
-        }
+        grownZeroed(buffer, bytes, mAllocator, "buffers to time convolution algorithms in");
     };
     grow(mScratch->input, elementsOf(inputShape) * element);
     grow(mScratch->kernel, static_cast<size_t>(kernelElements) * element);

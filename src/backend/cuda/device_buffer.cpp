@@ -1,5 +1,6 @@
 #include "backend/cuda/device_buffer.h"
 
+#include "backend/cuda/cuda_error.h"
 #include "backend/cuda/default_gpu_allocator.h"
 
 #include <stdexcept>
@@ -133,6 +134,16 @@ AllocatorScope::AllocatorScope(nvinfer1::IGpuAllocator& allocator)
 AllocatorScope::~AllocatorScope()
 {
     tScopedAllocator = mOuter;
+}
+
+DeviceBuffer& grownZeroed(DeviceBuffer& buffer, size_t bytes, nvinfer1::IGpuAllocator* allocator, char const* what)
+{
+    if (buffer.size() < bytes)
+    {
+        buffer = allocator != nullptr ? DeviceBuffer(*allocator, bytes, what) : DeviceBuffer(bytes, what);
+        check(cudaMemset(buffer.data(), 0, bytes), what);
+    }
+    return buffer;
 }
 
 } // namespace kiln::cuda

@@ -52,6 +52,10 @@ private:
     size_t mSize{0};
 };
 
+//! `buffer`, replaced where it is smaller than `bytes` by a buffer of `bytes` zeros from `allocator` (nullptr: the
+//! thread's allocator). The builder's timers keep their operands so: the values do not change a timing.
+DeviceBuffer& grownZeroed(DeviceBuffer& buffer, size_t bytes, nvinfer1::IGpuAllocator* allocator, char const* what);
+
 //! While it lives, DeviceBuffers made on this thread without an allocator allocate through `allocator`. An execution
 //! context holds one while it makes its layers, so that the layers' buffers come from the context's allocator
 //! without every layer constructor passing it on.

@@ -52,13 +52,7 @@ ProductTimer::~ProductTimer()
 
 DeviceBuffer& ProductTimer::grown(DeviceBuffer& buffer, size_t bytes)
 {
-    if (buffer.size() < bytes)
-    {
-        char const* const what = "buffers to time matrix multiply algorithms in";
-        buffer = mAllocator != nullptr ? DeviceBuffer(*mAllocator, bytes, what) : DeviceBuffer(bytes, what);
-        check(cudaMemset(buffer.data(), 0, bytes), "timing matrix multiplies: clearing a buffer");
-    }
-    return buffer;
+    return grownZeroed(buffer, bytes, mAllocator, "buffers to time matrix multiply algorithms in");
 }
 
 float ProductTimer::timeCold(std::function<void()> const& run)

@@ -4,6 +4,7 @@
 #include "plan/plan_graph.h"
 
 #include <exception>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <type_traits>
@@ -68,35 +69,30 @@ bool choose(plan::LayerRecord const& record, Params const& params, Shape const& 
     constexpr bool transposed = std::is_same_v<Params, network::DeconvolutionParams>;
     std::string const description = describe(transposed ? "deconvolution" : "convolution", params, record.epilogue,
         input, type, format, tuning.workspaceLimit);
-    if (std::optional<nvinfer1::TimingCacheValue> const cached = tuning.cache.find(description))
+    std::function<nvinfer1::TimingCacheValue()> time;
+    if (tuning.timer != nullptr)
     {
-        timing = Timing{AlgorithmChoice::fromTactic(cached->tacticHash), cached->timingMSec};
-        return true;
+        time = [&] {
+            AlgorithmTimer::Result timed;
+            if constexpr (transposed)
+            {
+                timed = tuning.timer->fastestDeconvolution(params, input, type, tuning.workspaceLimit);
+            }
+            else
+            {
+                timed = tuning.timer->fastest(params, record.epilogue, input, type, format, tuning.workspaceLimit);
+            }
+            return nvinfer1::TimingCacheValue{timed.choice.tactic(), timed.milliseconds};
+        };
     }
-    if (tuning.errorOnCacheMiss)
-    {
-        error = backend::TimingCache::missError(record.name, description);
-        return false;
-    }
-    if (tuning.timer == nullptr)
-    {
-        return true;
-    }
+    std::optional<nvinfer1::TimingCacheValue> value;
     try
     {
-        AlgorithmTimer::Result timed;
-        if constexpr (transposed)
+        if (!tuning.cache.cachedOrTimed(
+                description, record.name, tuning.errorOnCacheMiss, tuning.device, time, value, error))
         {
-            timed = tuning.timer->fastestDeconvolution(params, input, type, tuning.workspaceLimit);
+            return false;
         }
-        else
-        {
-            timed = tuning.timer->fastest(params, record.epilogue, input, type, format, tuning.workspaceLimit);
-        }
-        timing = Timing{timed.choice, timed.milliseconds};
-        tuning.cache.record(
-            description, nvinfer1::TimingCacheValue{timed.choice.tactic(), timed.milliseconds}, tuning.device);
-        return true;
     }
     catch (std::exception const& e)
     {
@@ -107,6 +103,11 @@ bool choose(plan::LayerRecord const& record, Params const& params, Shape const& 
         error = "layer \"" + record.name + "\": timing its cuDNN algorithms failed: " + e.what();
         return false;
     }
+    if (value)
+    {
+        timing = Timing{AlgorithmChoice::fromTactic(value->tacticHash), value->timingMSec};
+    }
+    return true;
 }
 
 //! Chooses the algorithm of one layer whose parameters are `Params` and keeps it as the layer's backend choice.

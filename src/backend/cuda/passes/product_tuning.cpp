@@ -4,6 +4,7 @@
 #include "plan/plan_graph.h"
 
 #include <exception>
+#include <functional>
 #include <optional>
 #include <sstream>
 
@@ -24,43 +25,41 @@ std::string describe(network::MatrixMultiplyParams const& params, plan::Epilogue
 }
 
 //! The rank to run for `record`: the cache's, else timed and recorded in the cache; none where neither can answer
-//! (no GPU, or a product cuBLASLt cannot time). False with `error` on a cache miss under errorOnCacheMiss.
+//! (no GPU, a product cuBLASLt cannot time, a tactic that is no cuBLASLt rank). False with `error` on a cache miss
+//! under errorOnCacheMiss.
 bool choose(plan::LayerRecord const& record, Shape const& input0, Shape const& input1, nvinfer1::DataType type,
     ProductTuning const& tuning, std::optional<AlgorithmChoice>& choice, std::string& error)
 {
     auto const& params = *plan::paramsOf<network::MatrixMultiplyParams>(record);
-    std::string const description = describe(params, record.epilogue, input0, input1, type);
-    if (std::optional<nvinfer1::TimingCacheValue> const cached = tuning.cache.find(description))
+    std::function<nvinfer1::TimingCacheValue()> time;
+    if (tuning.timer != nullptr)
     {
-        // A tactic that is no cuBLASLt rank (a damaged cache) leaves the heuristic's first choice.
-        AlgorithmChoice const stored = AlgorithmChoice::fromTactic(cached->tacticHash);
-        if (stored.source == AlgorithmChoice::Source::kGEMM)
-        {
-            choice = stored;
-        }
-        return true;
+        time = [&] {
+            ProductAlgorithmTimer::Result const timed
+                = tuning.timer->fastest(params, record.epilogue, input0, input1, type);
+            return nvinfer1::TimingCacheValue{timed.choice.tactic(), timed.milliseconds};
+        };
     }
-    if (tuning.errorOnCacheMiss)
-    {
-        error = backend::TimingCache::missError(record.name, description);
-        return false;
-    }
-    if (tuning.timer == nullptr)
-    {
-        return true;
-    }
+    std::optional<nvinfer1::TimingCacheValue> value;
     try
     {
-        ProductAlgorithmTimer::Result const timed
-            = tuning.timer->fastest(params, record.epilogue, input0, input1, type);
-        choice = timed.choice;
-        tuning.cache.record(
-            description, nvinfer1::TimingCacheValue{timed.choice.tactic(), timed.milliseconds}, tuning.device);
+        if (!tuning.cache.cachedOrTimed(describe(params, record.epilogue, input0, input1, type), record.name,
+                tuning.errorOnCacheMiss, tuning.device, time, value, error))
+        {
+            return false;
+        }
     }
     catch (std::exception const&)
     {
         // The heuristic's first choice needs no timing: a product that cannot be timed here (an empty one, one
         // cuBLASLt has no algorithm for) runs it, or fails with the reason when a context prepares it.
+        return true;
+    }
+    // A tactic that is no cuBLASLt rank (a damaged cache) leaves the heuristic's first choice.
+    AlgorithmChoice const stored = value ? AlgorithmChoice::fromTactic(value->tacticHash) : AlgorithmChoice{};
+    if (stored.source == AlgorithmChoice::Source::kGEMM)
+    {
+        choice = stored;
     }
     return true;
 }
