@@ -46,8 +46,8 @@ struct ProductTuning
 //! weights of those that time faster so (the constant's values and dimensions, and the product's op1, change
 //! together); `optShape(t)` is tensor t's shape at the first profile's kOPT, for the first `networkTensors` tensors.
 //! A product that cannot be timed keeps the heuristic's first choice: one that reads a tensor a pass added (merged
-//! products' stacked weights), whose shape the builder did not evaluate, and one cuBLASLt cannot time. Returns false with `error` naming the layer only when
-//! the cache lacks a configuration under errorOnCacheMiss.
+//! products' stacked weights), whose shape the builder did not evaluate, and one cuBLASLt cannot time. Returns false
+//! with `error` naming the layer only when the cache lacks a configuration under errorOnCacheMiss.
 bool tuneProducts(plan::PlanModel& model, std::function<Shape(int32_t)> const& optShape, int32_t networkTensors,
     ProductTuning const& tuning, std::string& error);
 
