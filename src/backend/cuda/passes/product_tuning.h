@@ -22,7 +22,7 @@ class ProductAlgorithmTimer
 public:
     struct Result
     {
-        AlgorithmChoice choice; //!< AlgorithmChoice::gemm(rank)
+        AlgorithmChoice choice; //!< AlgorithmChoice::gemm(rank, splits)
         float milliseconds{0};
     };
     virtual ~ProductAlgorithmTimer() = default;
