@@ -189,9 +189,9 @@ bool tuneProducts(plan::PlanModel& model, std::function<Shape(int32_t)> const& o
         if (transpose)
         {
             storeTransposed(model, *weights, record);
-            logVerbose("Matrix multiply \"" + record.name
-                + "\": its weights are stored transposed, as cuBLASLt multiplies " + "them faster ("
-                + std::to_string(transposed->timingMSec) + " ms against " + std::to_string(asStored->timingMSec) + ")");
+            logVerbose("Matrix multiply \"" + record.name + "\": its weights are stored transposed, as cuBLASLt "
+                + "multiplies them faster so (" + std::to_string(transposed->timingMSec) + " ms against "
+                + std::to_string(asStored->timingMSec) + ")");
             ++storedTransposed;
         }
         std::optional<AlgorithmChoice> const choice = rankOf(transpose ? transposed : asStored);

@@ -1,7 +1,8 @@
 // The builder's algorithm choice for CUDA matrix multiplies: cuBLASLt's first heuristic choices for each product are
-// timed on the GPU at its inputs' shapes in the first profile's kOPT (or found in the timing cache), and the rank of
-// the fastest is stored in the plan. Without a timing, a context runs the heuristic's first choice, as it always may.
-// A product's constant weights that nothing else reads are timed transposed too, and stored so where that is faster.
+// timed on the GPU at its inputs' shapes in the first profile's kOPT (or found in the timing cache), whole and with K
+// split, and the rank and split of the fastest are stored in the plan. Without a timing, a context runs the heuristic's
+// first choice, as it always may. A product's constant weights that nothing else reads are timed transposed too, and
+// stored so where that is faster.
 #pragma once
 
 #include "backend/cuda/algorithm_choice.h"
