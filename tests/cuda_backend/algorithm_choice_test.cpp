@@ -17,7 +17,7 @@ using kiln::cuda::AlgorithmChoice;
 std::vector<AlgorithmChoice> everySource()
 {
     return {AlgorithmChoice::perCall(6), AlgorithmChoice::graphEngine(3), AlgorithmChoice::kilnKernel(),
-        AlgorithmChoice::gemm()};
+        AlgorithmChoice::gemm(), AlgorithmChoice::gemm(7, 16)};
 }
 
 TEST(AlgorithmChoice, EverySourceRoundTripsThroughThePlanAndTheTimingCache)
@@ -30,6 +30,20 @@ TEST(AlgorithmChoice, EverySourceRoundTripsThroughThePlanAndTheTimingCache)
     }
     EXPECT_TRUE(AlgorithmChoice{}.encode().empty()) << "the heuristics' choice is no bytes at all";
     EXPECT_EQ(AlgorithmChoice::decode({}), AlgorithmChoice{});
+}
+
+TEST(AlgorithmChoice, AProductsChoiceHoldsItsRankAndHowManyPartsItsKIsSplitInto)
+{
+    AlgorithmChoice const whole = AlgorithmChoice::gemm(3);
+    EXPECT_EQ(whole.gemmRank(), 3);
+    EXPECT_EQ(whole.gemmSplits(), 1);
+    AlgorithmChoice const split = AlgorithmChoice::gemm(3, 6);
+    EXPECT_EQ(split.gemmRank(), 3);
+    EXPECT_EQ(split.gemmSplits(), 6);
+    EXPECT_FALSE(split == whole);
+    AlgorithmChoice const decoded = AlgorithmChoice::fromTactic(split.tactic());
+    EXPECT_EQ(decoded.gemmRank(), 3);
+    EXPECT_EQ(decoded.gemmSplits(), 6);
 }
 
 TEST(AlgorithmChoice, ASourceNoKilnWroteIsMalformedInAPlanAndIgnoredInACache)

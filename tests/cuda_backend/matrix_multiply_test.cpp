@@ -388,8 +388,9 @@ TEST(CudaMatrixMultiply, LargeProductsAgreeWithTheCpu)
 TEST(CudaMatrixMultiply, EveryRankTheBuilderMayKeepAgreesWithTheCpu)
 {
     SKIP_WITHOUT_GPU();
-    // Large enough for cuBLASLt to rank several algorithms; the builder times the first eight and keeps the fastest's
-    // rank. Ranks past those it offers run its last.
+    // Large enough for cuBLASLt to rank several algorithms; the builder times the first eight, whole and with K split
+    // in parts, and keeps the fastest's rank and parts. Ranks past those it offers run its last; splits an algorithm
+    // cannot make run it whole.
     FullyConnected const c{
         Dims{2, {64, 300}}, Op::kNONE, Dims{2, {300, 129}}, Op::kNONE, Dims{2, {1, 129}}, true, false, 0.25F};
     for (bool const fp16 : {false, true})
@@ -404,12 +405,18 @@ TEST(CudaMatrixMultiply, EveryRankTheBuilderMayKeepAgreesWithTheCpu)
             << precision << ": the builder timed the product and kept a rank";
         for (int32_t rank = 0; rank < 10; ++rank)
         {
-            auto const outputs = runPlan(kiln::Backend::kCUDA,
-                withBackendChoice(model, LayerType::kMATRIX_MULTIPLY, kiln::cuda::AlgorithmChoice::gemm(rank).encode()),
-                c.inputs());
-            ASSERT_EQ(outputs.count("y"), 1U) << precision << " rank " << rank;
-            Tolerance const tolerance = fp16 ? Tolerance{2.5e-3, 1e-3} : Tolerance{1e-5, 1e-4};
-            expectSameOutput(outputs.at("y"), expected.at("y"), tolerance, precision + " rank " + std::to_string(rank));
+            for (int32_t const splits : {1, 2, 3, 16})
+            {
+                std::string const what
+                    = precision + " rank " + std::to_string(rank) + ", K in " + std::to_string(splits) + " parts";
+                auto const outputs = runPlan(kiln::Backend::kCUDA,
+                    withBackendChoice(
+                        model, LayerType::kMATRIX_MULTIPLY, kiln::cuda::AlgorithmChoice::gemm(rank, splits).encode()),
+                    c.inputs());
+                ASSERT_EQ(outputs.count("y"), 1U) << what;
+                Tolerance const tolerance = fp16 ? Tolerance{2.5e-3, 1e-3} : Tolerance{1e-5, 1e-4};
+                expectSameOutput(outputs.at("y"), expected.at("y"), tolerance, what);
+            }
         }
     }
 }

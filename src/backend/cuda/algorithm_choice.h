@@ -17,9 +17,12 @@ struct AlgorithmChoice
         kGRAPH_ENGINE = 2, //!< `index` is the rank of an engine of cuDNN's graph API (convolution_graph.h)
         kKILN_KERNEL = 3,  //!< Kiln's own kernel (`index` 0: small_channel_convolution.h)
         //! One cuBLASLt matrix product; `index` is the rank of its algorithm among cuBLASLt's heuristic choices (a
-        //! convolution's product, pointwise_convolution.h: 0; a matrix multiply: product_timing.h).
+        //! convolution's product, pointwise_convolution.h: 0; a matrix multiply: product_timing.h), and how many
+        //! parts the algorithm splits K into (gemm, gemmRank, gemmSplits).
         kGEMM = 4,
     };
+    //! A kGEMM index holds the rank plus this much per split past the first.
+    static constexpr int32_t kGemmSplitStride = 1 << 16;
     Source source{Source::kHEURISTIC};
     int32_t index{-1};
 
@@ -35,9 +38,18 @@ struct AlgorithmChoice
     {
         return {Source::kKILN_KERNEL, 0};
     }
-    static AlgorithmChoice gemm(int32_t rank = 0)
+    //! cuBLASLt's heuristic choice of rank `rank`, with K split into `splits` parts computed in parallel (1: whole).
+    static AlgorithmChoice gemm(int32_t rank = 0, int32_t splits = 1)
     {
-        return {Source::kGEMM, rank};
+        return {Source::kGEMM, rank + (splits - 1) * kGemmSplitStride};
+    }
+    int32_t gemmRank() const
+    {
+        return index % kGemmSplitStride;
+    }
+    int32_t gemmSplits() const
+    {
+        return index / kGemmSplitStride + 1;
     }
     bool operator==(AlgorithmChoice const& other) const
     {

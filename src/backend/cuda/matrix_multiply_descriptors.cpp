@@ -192,4 +192,47 @@ cublasLtMatmulHeuristicResult_t MatrixMultiplyDescriptors::chooseAlgorithm(
     return ranked.back();
 }
 
+std::optional<cublasLtMatmulHeuristicResult_t> MatrixMultiplyDescriptors::splitAlgorithm(cublasLtHandle_t handle,
+    cublasLtMatmulHeuristicResult_t const& choice, int32_t splits, size_t maxWorkspaceBytes) const
+{
+    int32_t splitSupport = 0;
+    uint32_t schemes = 0;
+    size_t written = 0;
+    bool const splittable = cublasLtMatmulAlgoCapGetAttribute(&choice.algo, CUBLASLT_ALGO_CAP_SPLITK_SUPPORT,
+                                &splitSupport, sizeof(splitSupport), &written)
+            == CUBLAS_STATUS_SUCCESS
+        && splitSupport != 0
+        && cublasLtMatmulAlgoCapGetAttribute(
+               &choice.algo, CUBLASLT_ALGO_CAP_REDUCTION_SCHEME_MASK, &schemes, sizeof(schemes), &written)
+            == CUBLAS_STATUS_SUCCESS;
+    if (!splittable)
+    {
+        return std::nullopt;
+    }
+    // Partial sums in FP32 first (FP16 outputs would round each), else summed in the output itself.
+    for (uint32_t const scheme : {CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE, CUBLASLT_REDUCTION_SCHEME_INPLACE,
+             CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE})
+    {
+        cublasLtMatmulHeuristicResult_t split = choice;
+        cublasLtMatmulHeuristicResult_t checked{};
+        bool const usable = (schemes & scheme) != 0
+            && cublasLtMatmulAlgoConfigSetAttribute(
+                   &split.algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splits, sizeof(splits))
+                == CUBLAS_STATUS_SUCCESS
+            && cublasLtMatmulAlgoConfigSetAttribute(
+                   &split.algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &scheme, sizeof(scheme))
+                == CUBLAS_STATUS_SUCCESS
+            && cublasLtMatmulAlgoCheck(handle, matmul, first, second, output, output, &split.algo, &checked)
+                == CUBLAS_STATUS_SUCCESS
+            && checked.workspaceSize <= maxWorkspaceBytes;
+        if (usable)
+        {
+            split.workspaceSize = checked.workspaceSize;
+            split.wavesCount = checked.wavesCount;
+            return split;
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace kiln::cuda

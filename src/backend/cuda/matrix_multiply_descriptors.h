@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace kiln::cuda
@@ -68,6 +69,12 @@ public:
     //! first few and keeps the rank of the fastest (product_timing.h).
     cublasLtMatmulHeuristicResult_t chooseAlgorithm(
         cublasLtHandle_t handle, GemmAlignments const& alignments, size_t maxWorkspaceBytes, int rank = 0) const;
+
+    //! `choice` with K split into `splits` parts that run in parallel, their sums reduced in FP32 where the algorithm
+    //! can, within `maxWorkspaceBytes`; none where it cannot be split so. A product of few output tiles leaves most of
+    //! the GPU idle unless its K is split (ViT's and BERT's second MLP product: K 3072, 768 columns).
+    std::optional<cublasLtMatmulHeuristicResult_t> splitAlgorithm(cublasLtHandle_t handle,
+        cublasLtMatmulHeuristicResult_t const& choice, int32_t splits, size_t maxWorkspaceBytes) const;
 
     cublasLtMatmulDesc_t matmul{nullptr};
     cublasLtMatrixLayout_t first{nullptr};  //!< the library's A (the layer's second input)

@@ -55,10 +55,15 @@ void MatrixMultiplyLayer::describe(Shape const& input0, Shape const& input1, Gem
     mDescriptors.describe(geometry, mDataType, GemmEpilogue{mBias.data(), mEpilogue.relu(), biasRowPerMatrix});
     // The builder timed the ranks of the heuristic's choices for operands aligned to 256 bytes, as the plan aligns
     // activations; other alignments rank other algorithms.
-    bool const timedAlignments = alignments == GemmAlignments{};
-    int const rank = mChoice.source == AlgorithmChoice::Source::kGEMM && timedAlignments ? mChoice.index : 0;
-    cublasLtMatmulHeuristicResult_t const choice
-        = mDescriptors.chooseAlgorithm(mHandles.cublasLt(), alignments, kMaxGemmWorkspaceBytes, rank);
+    bool const timed = mChoice.source == AlgorithmChoice::Source::kGEMM && alignments == GemmAlignments{};
+    cublasLtMatmulHeuristicResult_t choice = mDescriptors.chooseAlgorithm(
+        mHandles.cublasLt(), alignments, kMaxGemmWorkspaceBytes, timed ? mChoice.gemmRank() : 0);
+    if (timed && mChoice.gemmSplits() > 1)
+    {
+        // Where this cuBLASLt cannot split it so (another version than the builder's), the whole product runs.
+        choice = mDescriptors.splitAlgorithm(mHandles.cublasLt(), choice, mChoice.gemmSplits(), kMaxGemmWorkspaceBytes)
+                     .value_or(choice);
+    }
     mAlgorithm = choice.algo;
     mWorkspaceBytes = choice.workspaceSize;
     // Assigned in place, so that a problem of the same ranks is recorded without allocating.

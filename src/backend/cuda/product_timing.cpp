@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -18,6 +19,10 @@ namespace
 //! How many of cuBLASLt's heuristic choices are timed: past the first few, its ranking rarely holds a faster one,
 //! and each costs build time.
 constexpr int kAlgorithmsTimed = 8;
+
+//! The parts an algorithm's K may be split into, each timed where K / parts is at least kMinSplitDepth.
+constexpr std::array<int32_t, 6> kSplits{2, 3, 4, 6, 8, 16};
+constexpr int64_t kMinSplitDepth = 128;
 
 //! Timed runs of each algorithm; the median is kept, as one run now and then is slowed by a clock change.
 constexpr int kTimedRuns = 9;
@@ -109,9 +114,7 @@ ProductAlgorithmTimer::Result ProductTimer::fastest(network::MatrixMultiplyParam
     float const one = 1.0F;
     float const zero = 0.0F;
     Result best{AlgorithmChoice::gemm(0), std::numeric_limits<float>::infinity()};
-    for (size_t rank = 0; rank < ranked.size(); ++rank)
-    {
-        cublasLtMatmulHeuristicResult_t const& choice = ranked[rank];
+    auto const time = [&](cublasLtMatmulHeuristicResult_t const& choice, AlgorithmChoice const& encoded) {
         float const milliseconds = timeCold([&] {
             checkCublasLt(cublasLtMatmul(mHandle, descriptors.matmul, &one, first, descriptors.first, second,
                               descriptors.second, &zero, output, descriptors.output, output, descriptors.output,
@@ -120,7 +123,24 @@ ProductAlgorithmTimer::Result ProductTimer::fastest(network::MatrixMultiplyParam
         });
         if (milliseconds < best.milliseconds)
         {
-            best = Result{AlgorithmChoice::gemm(static_cast<int32_t>(rank)), milliseconds};
+            best = Result{encoded, milliseconds};
+        }
+    };
+    for (size_t rank = 0; rank < ranked.size(); ++rank)
+    {
+        auto const rankIndex = static_cast<int32_t>(rank);
+        time(ranked[rank], AlgorithmChoice::gemm(rankIndex));
+        // cuBLASLt's heuristic offers few split products, but products of few output tiles (a transformer's at a
+        // short sequence) leave most multiprocessors idle unless K is split.
+        for (int32_t const splits : kSplits)
+        {
+            std::optional<cublasLtMatmulHeuristicResult_t> const split = geometry.k / splits >= kMinSplitDepth
+                ? descriptors.splitAlgorithm(mHandle, ranked[rank], splits, kMaxGemmWorkspaceBytes)
+                : std::nullopt;
+            if (split)
+            {
+                time(*split, AlgorithmChoice::gemm(rankIndex, splits));
+            }
         }
     }
     return best;

@@ -1,5 +1,6 @@
 // The builder's stopwatch for cuBLASLt: a matrix multiply's first heuristic choices run on the GPU at the layer's
-// shapes, with its fused bias and ReLU, and the rank of the fastest is kept (passes/product_tuning.h).
+// shapes, with its fused bias and ReLU, each whole and with its K split into parts, and the rank and parts of the
+// fastest are kept (passes/product_tuning.h).
 //
 // Every timed run starts with a cold L2 cache: a buffer twice its size is written first, as Triton's benchmarks do
 // for torch.compile's max-autotune. In a model a product's weights come from memory, its earlier layers having pushed

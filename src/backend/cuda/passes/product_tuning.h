@@ -1,6 +1,8 @@
 // The builder's algorithm choice for CUDA matrix multiplies: cuBLASLt's first heuristic choices for each product are
-// timed on the GPU at its inputs' shapes in the first profile's kOPT (or found in the timing cache), and the rank of
-// the fastest is stored in the plan. Without a timing, a context runs the heuristic's first choice, as it always may.
+// timed on the GPU at its inputs' shapes in the first profile's kOPT (or found in the timing cache), whole and with K
+// split, and the rank and split of the fastest are stored in the plan. Without a timing, a context runs the heuristic's
+// first choice, as it always may. A product's constant weights that nothing else reads are timed transposed too, and
+// stored so where that is faster.
 #pragma once
 
 #include "backend/cuda/algorithm_choice.h"
@@ -21,7 +23,7 @@ class ProductAlgorithmTimer
 public:
     struct Result
     {
-        AlgorithmChoice choice; //!< AlgorithmChoice::gemm(rank)
+        AlgorithmChoice choice; //!< AlgorithmChoice::gemm(rank, splits)
         float milliseconds{0};
     };
     virtual ~ProductAlgorithmTimer() = default;
@@ -41,11 +43,12 @@ struct ProductTuning
     bool errorOnCacheMiss{false};          //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
 };
 
-//! Sets the algorithm rank of every matrix multiply in `model` (its backend choice); `optShape(t)` is tensor t's shape
-//! at the first profile's kOPT, for the first `networkTensors` tensors. A product that cannot be timed keeps the
-//! heuristic's first choice: one that reads a tensor a pass added (merged products' stacked weights), whose shape
-//! the builder did not evaluate, and one cuBLASLt cannot time. Returns false with `error` naming the layer only when
-//! the cache lacks a configuration under errorOnCacheMiss.
+//! Sets the algorithm rank of every matrix multiply in `model` (its backend choice), and stores transposed the
+//! weights of those that time faster so (the constant's values and dimensions, and the product's op1, change
+//! together); `optShape(t)` is tensor t's shape at the first profile's kOPT, for the first `networkTensors` tensors.
+//! A product that cannot be timed keeps the heuristic's first choice: one that reads a tensor a pass added (merged
+//! products' stacked weights), whose shape the builder did not evaluate, and one cuBLASLt cannot time. Returns false
+//! with `error` naming the layer only when the cache lacks a configuration under errorOnCacheMiss.
 bool tuneProducts(plan::PlanModel& model, std::function<Shape(int32_t)> const& optShape, int32_t networkTensors,
     ProductTuning const& tuning, std::string& error);
 
