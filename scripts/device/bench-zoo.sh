@@ -22,4 +22,12 @@ if [ -n "${BASELINE:-}" ]; then
 fi
 # The table on stdout (and in zoo_gpu.txt), one row as each engine is measured; exporter warnings and
 # torch.compile's autotuning reports in zoo_gpu.log.
+# Inductor's cache is saved every minute while the table is made, so that what max-autotune timed comes back with
+# each follow of a detached run (detached.sh), even from a run the machine's end cuts short.
+(while sleep 60; do bash "$here/inductor-cache.sh" save > /dev/null; done) &
+saver=$!
 python3 -u bench/zoo_gpu.py --kiln "$kiln" "${baseline_flags[@]}" "$@" 2> $OUT/zoo_gpu.log | tee $OUT/zoo_gpu.txt
+status=${PIPESTATUS[0]}
+kill "$saver"
+bash "$here/inductor-cache.sh" save
+exit "$status"
