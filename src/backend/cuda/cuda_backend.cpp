@@ -7,6 +7,7 @@
 #include "backend/cuda/passes/convolution_tuning.h"
 #include "backend/cuda/passes/product_tuning.h"
 #include "backend/cuda/product_timing.h"
+#include "backend/cuda/tactic_names.h"
 #include "core/logging.h"
 #include "network/layers/matrix_multiply.h"
 #include "plan/passes/attention_fusion.h"
@@ -216,6 +217,11 @@ public:
     bool copiesShapeInputs() const override
     {
         return true;
+    }
+
+    std::string tacticName(plan::LayerRecord const& layer) const override
+    {
+        return cuda::tacticName(layer);
     }
 
     bool evaluatesShapesOnHost() const override
