@@ -42,10 +42,10 @@ TEST(CudaTacticNames, ConvolutionsSayWhichLibraryAndAlgorithm)
     EXPECT_EQ(nameOf(LayerType::kCONVOLUTION, {}), "cuDNN, its heuristics' algorithm");
     EXPECT_EQ(nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::perCall(1).encode()),
         "cuDNN forward algorithm IMPLICIT_PRECOMP_GEMM");
-    EXPECT_EQ(nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::graphEngine(2).encode()),
-        "cuDNN graph API, engine of rank 2");
-    EXPECT_EQ(nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::kilnKernel().encode()),
-        "Kiln's small-channel convolution");
+    EXPECT_EQ(
+        nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::graphEngine(2).encode()), "cuDNN graph API, engine of rank 2");
+    EXPECT_EQ(
+        nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::kilnKernel().encode()), "Kiln's small-channel convolution");
     EXPECT_EQ(nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::gemm().encode()),
         "cuBLASLt, the 1x1 convolution as one product");
     EXPECT_EQ(nameOf(LayerType::kDECONVOLUTION, AlgorithmChoice::perCall(1).encode()),
@@ -79,7 +79,8 @@ TEST(CudaTacticNames, TheInspectorNamesTheAlgorithmTheBuilderChose)
     ASSERT_NE(engine, nullptr) << logger.errors();
     std::unique_ptr<IEngineInspector> inspector(engine->createEngineInspector());
     std::string const report = inspector->getEngineInformation(LayerInformationFormat::kJSON);
-    EXPECT_NE(report.find("\"TacticName\":\"cuBLASLt, its heuristic's algorithm of rank "), std::string::npos) << report;
+    EXPECT_NE(report.find("\"TacticName\":\"cuBLASLt, its heuristic's algorithm of rank "), std::string::npos)
+        << report;
 }
 
 } // namespace
