@@ -2,6 +2,7 @@
 # On the GPU machine, sourced by bench.sh and profile.sh from the repository root: builds the kiln command with
 # CUDA in Release (no tests) into /tmp/build-bench, against the Debian packages in .debs/. KILN_TARGETS names other
 # targets to build (kernels-zoo.sh's kiln_python).
+[ ! -f scripts/device/fresh-copies.sh ] || source scripts/device/fresh-copies.sh
 mkdir -p /tmp/deps
 for p in libonnx-dev libonnx1 libprotobuf-dev libprotobuf32 libprotobuf-lite32 libonnxifi protobuf-compiler libprotoc32 \
     libdnnl-dev libdnnl2 ocl-icd-libopencl1 nlohmann-json3-dev libcli11-dev; do

@@ -4,6 +4,7 @@
 #                                         build, "." (the working tree as sent) by default; TARGETS: build only
 #                                         these (e.g. "cuda_backend_test"), everything if empty.
 cd "$(dirname "$0")/.."
+source scripts/device/fresh-copies.sh
 source_dir=${2:-.}
 build_dir=/tmp/build-$([ "$source_dir" = . ] && echo tree || echo snap)
 mkdir -p /tmp/deps
