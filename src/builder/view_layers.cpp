@@ -159,46 +159,18 @@ std::vector<bool> sizeDependentNodes(PlanModel const& model)
     return dependent;
 }
 
-//! Whether a permutation keeps the order of the axes that are not of extent 1: `unit(i)` says whether the axis that
-//! position i takes is of extent 1 for every shape.
-template <typename Unit>
-bool keepsOrder(nvinfer1::Permutation const& permutation, size_t rank, Unit unit)
-{
-    int32_t last = -1;
-    for (size_t i = 0; i < rank; ++i)
-    {
-        int32_t const from = permutation.order[i];
-        if (unit(i))
-        {
-            continue;
-        }
-        if (from < last)
-        {
-            return false;
-        }
-        last = from;
-    }
-    return true;
-}
-
 bool isUnit(PlanModel const& model, int32_t tensor, size_t axis)
 {
     return plan::constantExtent(model, tensor, axis) == 1;
 }
 
-//! A shuffle whose transposes move only axes of extent 1 keeps the elements in row-major order: a view at offset 0.
+//! A shuffle that leaves every element where it lies in memory (a reshape, or channels moved last out of a
+//! channels-last tensor, or back): a view at offset 0.
 std::optional<ViewPlace> shufflePlace(PlanModel const& model, LayerRecord const& layer, NodeMaker& nodes)
 {
-    auto const* shuffle = plan::paramsOf<network::ShuffleParams>(layer);
-    int32_t const in = layer.inputs[0];
-    int32_t const out = layer.outputs[0];
-    size_t const inRank = model.tensors[in].dims.size();
-    size_t const outRank = model.tensors[out].dims.size();
-    // The first transpose's position i takes input axis order[i]; the second's position i is output axis i.
-    bool const first = keepsOrder(shuffle->firstTranspose, inRank,
-        [&](size_t i) { return isUnit(model, in, static_cast<size_t>(shuffle->firstTranspose.order[i])); });
-    bool const second = keepsOrder(shuffle->secondTranspose, outRank, [&](size_t i) { return isUnit(model, out, i); });
-    if (!first || !second)
+    size_t const outSlot = layer.inputs.size();
+    if (!plan::shuffleKeepsStoredOrder(
+            model, layer, plan::slotFormat(model, layer, 0), plan::slotFormat(model, layer, outSlot)))
     {
         return std::nullopt;
     }
@@ -295,6 +267,31 @@ std::optional<ViewPlace> slicePlace(
     return place;
 }
 
+//! Whether `layer` reads and writes each tensor as it is stored, nothing converted: row-major, or for a shuffle also
+//! channels-last (kHWC), whose axis order shufflePlace takes into account.
+bool readsAsStored(PlanModel const& model, LayerRecord const& layer)
+{
+    if (layer.type != nvinfer1::LayerType::kSHUFFLE)
+    {
+        return plan::linearThroughout(model, layer);
+    }
+    size_t slot = 0;
+    for (auto const* tensors : {&layer.inputs, &layer.outputs})
+    {
+        for (int32_t t : *tensors)
+        {
+            nvinfer1::TensorFormat const format = plan::slotFormat(model, layer, slot++);
+            if (t >= 0
+                && (format != model.tensors[t].format
+                    || (format != nvinfer1::TensorFormat::kLINEAR && format != nvinfer1::TensorFormat::kHWC)))
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 //! Whether layer `l` may make a view of its input at all, whatever its parameters: nothing converts, and both sides
 //! are ordinary activations (or, for the input, a network input).
 bool mayView(PlanModel const& model, size_t l, std::vector<int64_t> const& producers, std::vector<bool> const& sized)
@@ -303,7 +300,7 @@ bool mayView(PlanModel const& model, size_t l, std::vector<int64_t> const& produ
     bool const kind = plan::paramsOf<network::ShuffleParams>(layer) != nullptr
         || plan::paramsOf<network::SliceParams>(layer) != nullptr;
     if (!kind || layer.outputs.size() != 1 || layer.inputs.empty() || layer.inputs[0] < 0 || layer.epilogue.any()
-        || !plan::linearThroughout(model, layer))
+        || !readsAsStored(model, layer))
     {
         return false;
     }

@@ -6,6 +6,7 @@
 
 #include <NvInferRuntimeBase.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <numeric>
@@ -42,6 +43,23 @@ using TensorFormat = nvinfer1::TensorFormat;
 inline bool channelsLast(TensorFormat format)
 {
     return format == TensorFormat::kHWC || format == TensorFormat::kHWC8;
+}
+
+//! Where the axes of a tensor of `rank` axes stored in `format` lie in memory, outermost first: memory axis p holds
+//! logical axis storedAxisOrder(...)[p]. kLINEAR keeps them in order, kHWC moves the channel axis innermost. kHWC8
+//! pads its channels and is no permutation of the elements: not asked for.
+inline std::vector<int32_t> storedAxisOrder(TensorFormat format, size_t rank)
+{
+    std::vector<int32_t> order(rank);
+    for (size_t p = 0; p < rank; ++p)
+    {
+        order[p] = static_cast<int32_t>(p);
+    }
+    if (format == TensorFormat::kHWC && rank >= 3)
+    {
+        std::rotate(order.begin() + 1, order.begin() + 2, order.end()); // (0, 2, ..., rank - 1, 1)
+    }
+    return order;
 }
 
 //! The channels a tensor of `shape` stored in `format` keeps per position: C, padded to a multiple of 8 in kHWC8.

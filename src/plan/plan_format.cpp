@@ -614,6 +614,13 @@ bool validateTensor(PlanModel const& m, TensorRecord const& t, std::string& erro
     return true;
 }
 
+//! Whether a tensor stored in `format` holds its elements and nothing else, as a view and the tensor it shows must:
+//! row-major, or channels-last (a shuffle's view may move the channels, builder/view_layers.h); kHWC8 pads them.
+bool unpadded(nvinfer1::TensorFormat format)
+{
+    return format == nvinfer1::TensorFormat::kLINEAR || format == nvinfer1::TensorFormat::kHWC;
+}
+
 //! A view has no memory and is no I/O tensor; it shows a tensor of its type that is not itself a view, from an
 //! expression's element on.
 bool validateView(PlanModel const& m, size_t index, std::string& error)
@@ -633,8 +640,8 @@ bool validateView(PlanModel const& m, size_t index, std::string& error)
         bool const offsetOk = t.viewOffset >= 0 && t.viewOffset < nbExprs;
         bool const checkOk = t.viewCheck >= -1 && t.viewCheck < nbExprs;
         if (offsetOk && checkOk && viewed.viewOf == -1 && viewed.type == t.type && elementSize(t.type) > 0
-            && t.arenaOffset == -1 && t.ioMode == nvinfer1::TensorIOMode::kNONE
-            && t.format == nvinfer1::TensorFormat::kLINEAR && viewed.format == nvinfer1::TensorFormat::kLINEAR)
+            && t.arenaOffset == -1 && t.ioMode == nvinfer1::TensorIOMode::kNONE && unpadded(t.format)
+            && unpadded(viewed.format))
         {
             return true;
         }

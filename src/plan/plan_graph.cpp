@@ -1,9 +1,11 @@
 #include "plan/plan_graph.h"
 
+#include "core/tensor_view.h"
 #include "network/layers/constant.h"
 
 #include "network/layers/activation.h"
 #include "network/layers/elementwise.h"
+#include "network/layers/shuffle.h"
 #include "shape/arithmetic.h"
 #include "shape/expr.h"
 
@@ -268,6 +270,89 @@ void setIoTypes(PlanModel const& model, LayerRecord& record, std::vector<nvinfer
 void setIoFormats(PlanModel const& model, LayerRecord& record, std::vector<nvinfer1::TensorFormat> formats)
 {
     record.ioFormats = unlessTensorsOwn(model, record, std::move(formats), &TensorRecord::format);
+}
+
+namespace
+{
+
+//! Whether the memory positions `place(i)` of the axes i < `rank` that are not of extent 1 (`unit(i)`) increase.
+template <typename Place, typename Unit>
+bool increasing(size_t rank, Place place, Unit unit)
+{
+    int32_t last = -1;
+    for (size_t i = 0; i < rank; ++i)
+    {
+        if (unit(i))
+        {
+            continue;
+        }
+        int32_t const at = place(i);
+        if (at < last)
+        {
+            return false;
+        }
+        last = at;
+    }
+    return true;
+}
+
+} // namespace
+
+bool shuffleKeepsStoredOrder(PlanModel const& model, LayerRecord const& layer, nvinfer1::TensorFormat inputFormat,
+    nvinfer1::TensorFormat outputFormat)
+{
+    auto const* shuffle = paramsOf<network::ShuffleParams>(layer);
+    if (shuffle == nullptr || layer.inputs.empty() || layer.inputs[0] < 0 || layer.outputs.size() != 1)
+    {
+        return false;
+    }
+    int32_t const in = layer.inputs[0];
+    int32_t const out = layer.outputs[0];
+    size_t const inRank = model.tensors[in].dims.size();
+    size_t const outRank = model.tensors[out].dims.size();
+    auto const unit = [&](int32_t t, size_t axis) { return constantExtent(model, t, axis) == 1; };
+    // The first transpose's axis j is input axis order[j], which lies at memory axis placeOf[order[j]]; the
+    // transposed tensor is row-major.
+    std::vector<int32_t> const inputAxes = storedAxisOrder(inputFormat, inRank);
+    std::vector<int32_t> placeOf(inRank);
+    for (size_t p = 0; p < inRank; ++p)
+    {
+        placeOf[static_cast<size_t>(inputAxes[p])] = static_cast<int32_t>(p);
+    }
+    int32_t const* first = shuffle->firstTranspose.order;
+    bool const firstKeeps = increasing(
+        inRank, [&](size_t j) { return placeOf[static_cast<size_t>(first[j])]; },
+        [&](size_t j) { return unit(in, static_cast<size_t>(first[j])); });
+    // The reshape reinterprets that; memory axis p of the output is output axis outputAxes[p], which the second
+    // transpose takes from the reshape's axis order[outputAxes[p]].
+    std::vector<int32_t> const outputAxes = storedAxisOrder(outputFormat, outRank);
+    int32_t const* second = shuffle->secondTranspose.order;
+    auto const outputUnit = [&](size_t p) { return unit(out, static_cast<size_t>(outputAxes[p])); };
+    bool const secondKeeps = increasing(
+        outRank, [&](size_t p) { return second[outputAxes[p]]; }, outputUnit);
+    if (firstKeeps && secondKeeps)
+    {
+        return true;
+    }
+    // Where the reshape keeps the first transpose's extents, the two transposes are one permutation (moving the
+    // channels back into a kHWC output moves them twice): output memory axis p is input axis
+    // first[second[outputAxes[p]]].
+    std::vector<int32_t> const& inDims = model.tensors[in].dims;
+    std::vector<int32_t> const& outDims = model.tensors[out].dims;
+    if (inRank != outRank)
+    {
+        return false;
+    }
+    for (size_t i = 0; i < outRank; ++i)
+    {
+        int32_t const reshapedAxis = second[i];
+        if (!sameExpr(model, inDims[static_cast<size_t>(first[reshapedAxis])], outDims[i]))
+        {
+            return false;
+        }
+    }
+    return increasing(
+        outRank, [&](size_t p) { return placeOf[static_cast<size_t>(first[second[outputAxes[p]]])]; }, outputUnit);
 }
 
 bool linearThroughout(PlanModel const& model, LayerRecord const& record)

@@ -89,4 +89,11 @@ void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed);
 //! Whether `record` reads and writes every tensor row-major (kLINEAR), as it and its tensors are stored.
 bool linearThroughout(PlanModel const& model, LayerRecord const& record);
 
+//! Whether shuffle `layer`, reading its input stored in `inputFormat` and writing its output stored in
+//! `outputFormat` (kLINEAR or kHWC), leaves every element where it lies in memory: with each side's axis order
+//! (storedAxisOrder) folded into its transposes, they move only axes of extent 1. Then the output's bytes are the
+//! input's: a reshape, or channels moved last out of a kHWC tensor into a linear one, or back.
+bool shuffleKeepsStoredOrder(PlanModel const& model, LayerRecord const& layer, nvinfer1::TensorFormat inputFormat,
+    nvinfer1::TensorFormat outputFormat);
+
 } // namespace kiln::plan

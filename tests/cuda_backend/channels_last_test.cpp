@@ -1,10 +1,13 @@
-// Channels-last (kHWC) regions in FP16 CUDA plans: which tensors the builder stores channels-last and where layers
-// convert (read from the plan, without a GPU), that such plans compute what the CPU reference computes, and the
-// reformatting kernel against the CPU's.
+// Channels-last (kHWC) regions in FP16 CUDA plans: which tensors the builder stores channels-last, where layers
+// convert and which permutations become views (read from the plan, without a GPU), that such plans compute what the
+// CPU reference computes, and the reformatting kernel against the CPU's.
 #include "backend/cpu/kernels/tensor/reformat.h"
 #include "backend/cuda/reformat.h"
 #include "backend_comparison.h"
 #include "core/half.h"
+#include "plan/passes/constant_before_transpose.h"
+#include "plan/plan_format.h"
+#include "plan/plan_graph.h"
 
 #include <map>
 #include <vector>
@@ -187,6 +190,164 @@ TEST(CudaBackendChannelsLast, ChannelsLastPlansAgreeWithTheCpuReference)
     withNan[12 * 10 + 5 * 10 + 4] = NAN;
     expectBackendsAgree(stemAndBlock(filters), {{"x", fromFloats({2, 3, 12, 10}, withNan)}}, true,
         "fp16, channels last, a NaN", alwaysChannelsLast);
+}
+
+Dims const kBlockInputShape{4, {2, 16, 6, 5}};
+
+ITensor& shuffled(INetworkDefinition& network, ITensor& input, Permutation const& first, char const* name)
+{
+    IShuffleLayer* shuffle = network.addShuffle(input);
+    shuffle->setFirstTranspose(first);
+    return named(shuffle, name);
+}
+
+//! ConvNeXt's block, in small: a depthwise convolution, its channels moved last for a product over them (a linear
+//! layer), moved back, with `layerScale` scaled by a constant per channel, and the residual sum before the next
+//! convolution. Beside it, the convolution's spatial axes swapped into a network output.
+NetworkMaker channelsMovedLastAndBack(std::shared_ptr<Filters> const& filters, bool layerScale)
+{
+    return [filters, layerScale](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, kBlockInputShape);
+        ITensor& c1 = convolve(network, *filters, *x, 16, 16, 3, 16, 1, "c1");
+        c1.setName("c1");
+        ITensor& nhwc = shuffled(network, c1, Permutation{{0, 2, 3, 1}}, "nhwc");
+        IConstantLayer* weights = network.addConstant(Dims{4, {1, 1, 16, 16}}, filters->add(16 * 16, 3.0F));
+        ITensor& mixed = named(
+            network.addMatrixMultiply(nhwc, MatrixOperation::kNONE, *weights->getOutput(0), MatrixOperation::kNONE),
+            "mixed");
+        ITensor* nchw = &shuffled(network, mixed, Permutation{{0, 3, 1, 2}}, "nchw");
+        if (layerScale)
+        {
+            IConstantLayer* gamma = network.addConstant(Dims{4, {1, 16, 1, 1}}, filters->add(16, 0.5F));
+            nchw = &named(network.addElementWise(*nchw, *gamma->getOutput(0), ElementWiseOperation::kPROD), "scaled");
+        }
+        ITensor& sum = named(network.addElementWise(*nchw, c1, ElementWiseOperation::kSUM), "sum");
+        ITensor& y = convolve(network, *filters, sum, 16, 16, 3, 1, 1, "y");
+        y.setName("y");
+        ITensor& swapped = shuffled(network, c1, Permutation{{0, 1, 3, 2}}, "swapped");
+        network.markOutput(y);
+        network.markOutput(swapped);
+    };
+}
+
+//! The name of the tensor whose memory tensor `name` is (a view's), or "" where it has its own.
+std::string viewedBy(kiln::plan::PlanModel const& model, std::string const& name)
+{
+    for (kiln::plan::TensorRecord const& tensor : model.tensors)
+    {
+        if (tensor.name == name)
+        {
+            return tensor.viewOf >= 0 ? model.tensors[static_cast<size_t>(tensor.viewOf)].name : "";
+        }
+    }
+    ADD_FAILURE() << "no tensor " << name;
+    return "";
+}
+
+TEST(CudaBackendChannelsLast, ChannelsMovedLastAndBackAroundALinearLayerMoveNothing)
+{
+    auto const filters = std::make_shared<Filters>();
+    kiln::plan::PlanModel const model = cudaPlanOf(channelsMovedLastAndBack(filters, false), true, alwaysChannelsLast);
+    // The channels-last convolution's output, permuted to [N, H, W, C], is its own bytes read linear: a view. The
+    // product's output permuted back to [N, C, H, W] is its bytes read channels-last: a view too, which the residual
+    // sum reads channels-last beside the convolution's output.
+    std::map<std::string, TensorFormat> const expected{
+        {"c1", kHWC}, {"nhwc", kLINEAR}, {"mixed", kLINEAR}, {"nchw", kHWC}, {"sum", kHWC}, {"swapped", kLINEAR}};
+    for (auto const& [name, format] : expected)
+    {
+        EXPECT_EQ(formatOfTensor(model, name), format) << name;
+    }
+    EXPECT_EQ(viewedBy(model, "nhwc"), "c1");
+    EXPECT_EQ(viewedBy(model, "nchw"), "mixed");
+    EXPECT_EQ(formatsOfLayer(model, "nhwc"), (std::vector<TensorFormat>{kHWC, kLINEAR}));
+    EXPECT_EQ(formatsOfLayer(model, "nchw"), (std::vector<TensorFormat>{kLINEAR, kHWC}));
+    // Swapping the spatial axes moves elements: the shuffle's kernel reads the channels-last input as it is stored
+    // and writes the linear network output, with no conversion before it.
+    EXPECT_EQ(viewedBy(model, "swapped"), "");
+    EXPECT_EQ(formatsOfLayer(model, "swapped"), (std::vector<TensorFormat>{kHWC, kLINEAR}));
+    // FP32 plans stay linear, and their permutations move elements.
+    kiln::plan::PlanModel const fp32 = cudaPlanOf(channelsMovedLastAndBack(filters, false), false, alwaysChannelsLast);
+    expectLinearThroughout(fp32, "fp32");
+    EXPECT_EQ(viewedBy(fp32, "nhwc"), "");
+}
+
+//! The position of layer `name` in the plan's order.
+size_t positionOf(kiln::plan::PlanModel const& model, std::string const& name)
+{
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        if (model.layers[l].name == name)
+        {
+            return l;
+        }
+    }
+    ADD_FAILURE() << "no layer " << name;
+    return 0;
+}
+
+TEST(CudaBackendChannelsLast, AScaleAfterTheChannelsMoveBackRunsBeforeIt)
+{
+    auto const filters = std::make_shared<Filters>();
+    kiln::plan::PlanModel const model = cudaPlanOf(channelsMovedLastAndBack(filters, true), true, alwaysChannelsLast);
+    // The per-channel scale runs on the product's linear [N, H, W, C] output, its constant reshaped to [1, 1, 1, C];
+    // the transpose back then feeds the residual sum, and writes its output channels-last as a view.
+    EXPECT_LT(positionOf(model, "scaled"), positionOf(model, "nchw"));
+    EXPECT_EQ(viewedBy(model, "scaled"), "scaled, before nchw");
+    EXPECT_EQ(formatOfTensor(model, "scaled, before nchw"), kLINEAR);
+    EXPECT_EQ(formatOfTensor(model, "scaled"), kHWC);
+    EXPECT_EQ(formatOfTensor(model, "sum"), kHWC);
+    EXPECT_EQ(formatsOfLayer(model, "nchw"), (std::vector<TensorFormat>{kLINEAR, kHWC}));
+    for (kiln::plan::TensorRecord const& tensor : model.tensors)
+    {
+        if (tensor.name == "scaled, before nchw")
+        {
+            EXPECT_EQ(kiln::plan::constantDims(model, static_cast<int32_t>(&tensor - model.tensors.data())),
+                (std::vector<int64_t>{2, 6, 5, 16}));
+        }
+    }
+}
+
+TEST(CudaBackendChannelsLast, MovingTheScaleBeforeTheTransposeKeepsEveryOutputBit)
+{
+    // The move alone, on the CPU reference: a CPU plan as built and the same plan with the scale moved compute the
+    // same bits (each element is scaled by the same factor either way).
+    auto const filters = std::make_shared<Filters>();
+    RecordingLogger logger;
+    std::unique_ptr<IHostMemory> const plan
+        = buildPlan(logger, kiln::Backend::kCPU, channelsMovedLastAndBack(filters, true), false, nullptr);
+    ASSERT_NE(plan, nullptr);
+    kiln::plan::PlanModel model;
+    std::string error;
+    ASSERT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
+    EXPECT_EQ(kiln::plan::moveConstantOperationsBeforeTransposes(model), 1U);
+    EXPECT_LT(positionOf(model, "scaled"), positionOf(model, "nchw"));
+    std::map<std::string, HostTensor> const inputs{
+        {"x", fromFloats({2, 16, 6, 5}, spread(2 * 16 * 6 * 5, -2.0F, 2.5F))}};
+    auto const* blob = static_cast<uint8_t const*>(plan->data());
+    std::map<std::string, HostTensor> const asBuilt
+        = runPlan(kiln::Backend::kCPU, std::vector<uint8_t>(blob, blob + plan->size()), inputs);
+    std::map<std::string, HostTensor> const moved = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(model), inputs);
+    ASSERT_EQ(asBuilt.size(), 2U);
+    for (auto const& [name, tensor] : asBuilt)
+    {
+        ASSERT_EQ(moved.count(name), 1U) << name;
+        EXPECT_EQ(moved.at(name).bytes, tensor.bytes) << name;
+    }
+}
+
+TEST(CudaBackendChannelsLast, ChannelsMovedLastAndBackAgreeWithTheCpuReference)
+{
+    SKIP_WITHOUT_GPU();
+    auto const filters = std::make_shared<Filters>();
+    HostTensor const x = fromFloats({2, 16, 6, 5}, spread(2 * 16 * 6 * 5, -2.0F, 2.5F));
+    for (bool const layerScale : {false, true})
+    {
+        SCOPED_TRACE(layerScale ? "with a scale per channel" : "without a scale");
+        NetworkMaker const maker = channelsMovedLastAndBack(filters, layerScale);
+        expectBackendsAgree(maker, {{"x", x}}, true, "fp16, channels last", alwaysChannelsLast);
+        expectBackendsAgree(maker, {{"x", x}}, true, "fp16, as timed");
+        expectBackendsAgree(maker, {{"x", x}}, false, "fp32, linear");
+    }
 }
 
 //! `input` reformatted on the GPU and by the CPU reference, byte for byte.

@@ -111,4 +111,33 @@ std::optional<AxisPermutation> shuffleAsPermutation(
     return both;
 }
 
+StoredShuffle storedShuffle(std::vector<int32_t> const& first, std::vector<int32_t> const& second, Shape const& input,
+    TensorFormat inputFormat, Shape const& output, TensorFormat outputFormat)
+{
+    std::vector<int32_t> const inputAxes = storedAxisOrder(inputFormat, input.size());
+    std::vector<int32_t> const outputAxes = storedAxisOrder(outputFormat, output.size());
+    StoredShuffle stored{std::vector<int32_t>(first.size()), std::vector<int32_t>(second.size()), Shape(input.size()),
+        Shape(output.size())};
+    // Logical input axis a lies at memory axis placeOf[a]; the first transpose's axis j, logical axis first[j], is
+    // memory axis placeOf[first[j]].
+    std::vector<int32_t> placeOf(input.size());
+    for (size_t p = 0; p < input.size(); ++p)
+    {
+        stored.input[p] = input[static_cast<size_t>(inputAxes[p])];
+        placeOf[static_cast<size_t>(inputAxes[p])] = static_cast<int32_t>(p);
+    }
+    for (size_t j = 0; j < first.size(); ++j)
+    {
+        stored.first[j] = placeOf[static_cast<size_t>(first[j])];
+    }
+    // Memory axis p of the output is logical output axis outputAxes[p], which the second transpose takes from the
+    // reshape's axis second[outputAxes[p]].
+    for (size_t p = 0; p < output.size(); ++p)
+    {
+        stored.output[p] = output[static_cast<size_t>(outputAxes[p])];
+        stored.second[p] = second[static_cast<size_t>(outputAxes[p])];
+    }
+    return stored;
+}
+
 } // namespace kiln::cuda

@@ -31,4 +31,21 @@ AxisPermutation simplifyPermutation(AxisPermutation const& permutation);
 std::optional<AxisPermutation> shuffleAsPermutation(
     std::vector<int32_t> const& first, std::vector<int32_t> const& second, Shape const& input, Shape const& reshaped);
 
+//! A shuffle's transposes and shapes over its tensors as they lie in memory (`first` over `input`, `second` onto
+//! `output`, as ShuffleParams has them).
+struct StoredShuffle
+{
+    std::vector<int32_t> first;
+    std::vector<int32_t> second;
+    Shape input;
+    Shape output;
+};
+
+//! The shuffle of an input stored in `inputFormat` into an output stored in `outputFormat` (kLINEAR or kHWC), as a
+//! shuffle of the stored elements: the input's axis order folded into the first transpose, the output's into the
+//! second. So a shuffle runs on channels-last tensors as they are, with no conversion on either side; moving the
+//! channels last ((0, 2, 3, 1) of a kHWC tensor into a linear one), or back, becomes a copy.
+StoredShuffle storedShuffle(std::vector<int32_t> const& first, std::vector<int32_t> const& second, Shape const& input,
+    TensorFormat inputFormat, Shape const& output, TensorFormat outputFormat);
+
 } // namespace kiln::cuda

@@ -433,7 +433,7 @@ private:
         if (!mPlanned || input.type != mPlannedType || input.shape != mPlannedInput || output.shape != mPlannedOutput)
         {
             mPlanned = false;
-            mPlan = planShuffle(first, second, input, output);
+            mPlan = planStored(input, output);
             mPlannedType = input.type;
             mPlannedInput = input.shape; // assigned in place: no allocation once the rank has been seen
             mPlannedOutput = output.shape;
@@ -443,6 +443,25 @@ private:
         {
             mRows = bindRows(mPlan, mInput, mOutput, mCount * static_cast<int64_t>(mElementBytes));
         }
+    }
+
+    //! The plan for the elements as they lie in memory: a channels-last (kHWC) side is moved as stored, its axis order
+    //! folded into the transposes (storedShuffle), so that nothing converts it first.
+    ShufflePlan planStored(ConstTensorView const& input, TensorView const& output) const
+    {
+        if (input.format == TensorFormat::kHWC8 || output.format == TensorFormat::kHWC8)
+        {
+            throw std::invalid_argument("shuffle: a tensor padded to 8 channels (kHWC8) is no shuffle's to move");
+        }
+        StoredShuffle const stored = storedShuffle(
+            std::vector<int32_t>(mParams.firstTranspose.order, mParams.firstTranspose.order + input.shape.size()),
+            std::vector<int32_t>(mParams.secondTranspose.order, mParams.secondTranspose.order + output.shape.size()),
+            input.shape, input.format, output.shape, output.format);
+        ConstTensorView storedInput = input;
+        storedInput.shape = stored.input;
+        TensorView storedOutput = output;
+        storedOutput.shape = stored.output;
+        return planShuffle(stored.first.data(), stored.second.data(), storedInput, storedOutput);
     }
 
     void launch(cudaStream_t stream) override

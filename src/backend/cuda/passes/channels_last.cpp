@@ -98,13 +98,50 @@ bool readsChannelsLast(plan::PlanModel const& model, plan::LayerRecord const& la
     return false;
 }
 
+//! A shuffle reads a channels-last (kHWC) input as it is stored: its kernel folds the axis order into its transposes
+//! (storedShuffle), so nothing converts the input first. It writes its output channels-last too where that leaves
+//! every element in place (the channels moved back to axis 1, as ConvNeXt does after a LayerNorm over channels), and
+//! every reader would then take it into a region; the output is then a view of the input (builder/view_layers.h).
+void chooseShuffleFormats(
+    plan::PlanModel& model, plan::LayerRecord& layer, std::vector<std::vector<size_t>> const& readers)
+{
+    int32_t const input = layer.inputs[0];
+    int32_t const output = layer.outputs.size() == 1 ? layer.outputs[0] : -1;
+    TensorFormat const readAs = input >= 0 && model.tensors[input].format == TensorFormat::kHWC ? TensorFormat::kHWC
+                                                                                                : TensorFormat::kLINEAR;
+    bool writeChannelsLast = fourDimensional(model, output) && !plan::isObserved(model.tensors[output])
+        && !readers[output].empty() && plan::shuffleKeepsStoredOrder(model, layer, readAs, TensorFormat::kHWC);
+    for (size_t r = 0; writeChannelsLast && r < readers[output].size(); ++r)
+    {
+        // A reader continues a region only where another of its inputs already lies channels-last: the shuffle
+        // makes no region of its own.
+        plan::LayerRecord const& reader = model.layers[readers[output][r]];
+        writeChannelsLast = startsRegion(model, reader)
+            || (continuesRegion(model, reader) && readsChannelsLast(model, reader));
+    }
+    std::vector<TensorFormat> formats(layer.inputs.size() + layer.outputs.size(), TensorFormat::kLINEAR);
+    formats[0] = readAs;
+    if (writeChannelsLast)
+    {
+        model.tensors[output].format = TensorFormat::kHWC;
+        formats[layer.inputs.size()] = TensorFormat::kHWC;
+    }
+    plan::setIoFormats(model, layer, std::move(formats));
+}
+
 } // namespace
 
 void chooseChannelsLast(plan::PlanModel& model)
 {
     // Layers run in order, so a layer's inputs have their formats by the time it is decided.
+    std::vector<std::vector<size_t>> const readers = plan::readersOf(model);
     for (plan::LayerRecord& layer : model.layers)
     {
+        if (layer.type == LayerType::kSHUFFLE && !layer.inputs.empty())
+        {
+            chooseShuffleFormats(model, layer, readers);
+            continue;
+        }
         if (layer.type == LayerType::kREDUCE)
         {
             // The CUDA reduction reads a channels-last input through its strides, and writes a linear output: the

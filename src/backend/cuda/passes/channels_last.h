@@ -6,6 +6,9 @@
 // network's I/O stay kLINEAR, and the backend's reformatter converts at the edges of each
 // channels-last region. A convolution whose channels are not a multiple of 8 (an RGB image)
 // reads its input as kHWC8, the channels padded with zeros, which the reformatter writes.
+// Shuffles read a kHWC input as it is stored, and write kHWC where that moves no element and
+// their readers join a region: the permutes around a LayerNorm over channels (ConvNeXt's)
+// then become views rather than conversions and transposes.
 #pragma once
 
 #include "plan/plan_model.h"
