@@ -7,6 +7,7 @@
 #include <NvInfer.h>
 #include <NvOnnxParser.h>
 #include <kiln/Backend.h>
+#include <kiln/ConvolutionLayout.h>
 
 #include <gtest/gtest.h>
 
@@ -33,8 +34,10 @@ public:
     std::string errors;
 };
 
-//! The CUDA plan of the zoo's model `name`, every input pinned at [2, 16] (its export's shapes).
-plan::PlanModel cudaPlanOfZooModel(std::string const& name, bool fp16)
+//! The CUDA plan of the zoo's model `name`, every input pinned at `shape` (by default [2, 16]: the text models'
+//! exports), its FP16 convolutions stored as `layout` says.
+plan::PlanModel cudaPlanOfZooModel(std::string const& name, bool fp16, nvinfer1::Dims const& shape = {2, {2, 16}},
+    kiln::ConvolutionLayout layout = kiln::ConvolutionLayout::kBY_TIMING)
 {
     ErrorLogger logger;
     std::unique_ptr<nvinfer1::IBuilder> builder(nvinfer1::createInferBuilder(logger));
@@ -48,14 +51,14 @@ plan::PlanModel cudaPlanOfZooModel(std::string const& name, bool fp16)
     {
         config->setFlag(nvinfer1::BuilderFlag::kFP16);
     }
+    kiln::setConvolutionLayout(*config, layout);
     nvinfer1::IOptimizationProfile* profile = builder->createOptimizationProfile();
     for (int32_t i = 0; i < network->getNbInputs(); ++i)
     {
-        nvinfer1::Dims const tokens{2, {2, 16}};
         for (auto selector : {nvinfer1::OptProfileSelector::kMIN, nvinfer1::OptProfileSelector::kOPT,
                  nvinfer1::OptProfileSelector::kMAX})
         {
-            profile->setDimensions(network->getInput(i)->getName(), selector, tokens);
+            profile->setDimensions(network->getInput(i)->getName(), selector, shape);
         }
     }
     config->addOptimizationProfile(profile);
@@ -95,6 +98,44 @@ TEST(ZooPlans, BertsProjectionsMergeAndItsAttentionFusesInBothPrecisions)
         };
         EXPECT_EQ(count(merged), kEncoderLayers);
         EXPECT_EQ(count(products), 4 * kEncoderLayers);
+    }
+}
+
+TEST(ZooPlans, ConvNeXtsPermutesMoveNothingInChannelsLastFp16)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    // timm's ConvNeXt moves the channels last around each LayerNorm (stem, blocks, downsampling, head) and back,
+    // and scales each block's branch per channel after moving them back. In a channels-last FP16 plan each of its
+    // 18 transposes is a view: a shuffle that runs would convert or transpose the data.
+    for (bool fp16 : {false, true})
+    {
+        SCOPED_TRACE(fp16 ? "fp16, channels last" : "fp32");
+        plan::PlanModel const model
+            = cudaPlanOfZooModel("convnext", fp16, {4, {1, 3, 64, 64}}, kiln::ConvolutionLayout::kCHANNELS_LAST);
+        std::vector<std::string> running;
+        size_t shuffles = 0;
+        for (plan::LayerRecord const& layer : model.layers)
+        {
+            if (layer.type == nvinfer1::LayerType::kSHUFFLE && !layer.outputs.empty())
+            {
+                ++shuffles;
+                if (model.tensors[layer.outputs[0]].viewOf < 0)
+                {
+                    running.push_back(layer.name);
+                }
+            }
+        }
+        EXPECT_GE(shuffles, 18U);
+        if (fp16)
+        {
+            EXPECT_TRUE(running.empty()) << running.size() << " shuffles run, the first " << running.front();
+        }
+        else
+        {
+            EXPECT_FALSE(running.empty()); // linear throughout: the permutes move elements
+        }
     }
 }
 

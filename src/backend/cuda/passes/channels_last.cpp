@@ -111,14 +111,17 @@ void chooseShuffleFormats(
                                                                                                 : TensorFormat::kLINEAR;
     bool writeChannelsLast = fourDimensional(model, output) && !plan::isObserved(model.tensors[output])
         && !readers[output].empty() && plan::shuffleKeepsStoredOrder(model, layer, readAs, TensorFormat::kHWC);
+    // Every reader takes channels-last data, and the shuffle makes no region of its own: some reader starts one (an
+    // FP16 convolution) or already reads another channels-last input.
+    bool joinsRegion = false;
     for (size_t r = 0; writeChannelsLast && r < readers[output].size(); ++r)
     {
-        // A reader continues a region only where another of its inputs already lies channels-last: the shuffle
-        // makes no region of its own.
         plan::LayerRecord const& reader = model.layers[readers[output][r]];
-        writeChannelsLast = startsRegion(model, reader)
-            || (continuesRegion(model, reader) && readsChannelsLast(model, reader));
+        bool const starts = startsRegion(model, reader);
+        writeChannelsLast = starts || continuesRegion(model, reader);
+        joinsRegion = joinsRegion || starts || readsChannelsLast(model, reader);
     }
+    writeChannelsLast = writeChannelsLast && joinsRegion;
     std::vector<TensorFormat> formats(layer.inputs.size() + layer.outputs.size(), TensorFormat::kLINEAR);
     formats[0] = readAs;
     if (writeChannelsLast)
