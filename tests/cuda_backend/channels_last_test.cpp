@@ -5,6 +5,8 @@
 #include "backend/cuda/reformat.h"
 #include "backend_comparison.h"
 #include "core/half.h"
+#include "network/layers/elementwise.h"
+#include "plan/passes/column_scale_folding.h"
 #include "plan/passes/constant_before_transpose.h"
 #include "plan/plan_format.h"
 #include "plan/plan_graph.h"
@@ -202,8 +204,9 @@ ITensor& shuffled(INetworkDefinition& network, ITensor& input, Permutation const
 }
 
 //! ConvNeXt's block, in small: a depthwise convolution, its channels moved last for a product over them (a linear
-//! layer), moved back, with `layerScale` scaled by a constant per channel, and the residual sum before the next
-//! convolution. Beside it, the convolution's spatial axes swapped into a network output.
+//! layer), moved back, with `layerScale` a bias added before and a constant per channel multiplied after, and the
+//! residual sum before the next convolution. Beside it, the convolution's spatial axes swapped into a network
+//! output.
 NetworkMaker channelsMovedLastAndBack(std::shared_ptr<Filters> const& filters, bool layerScale)
 {
     return [filters, layerScale](INetworkDefinition& network) {
@@ -215,7 +218,13 @@ NetworkMaker channelsMovedLastAndBack(std::shared_ptr<Filters> const& filters, b
         ITensor& mixed = named(
             network.addMatrixMultiply(nhwc, MatrixOperation::kNONE, *weights->getOutput(0), MatrixOperation::kNONE),
             "mixed");
-        ITensor* nchw = &shuffled(network, mixed, Permutation{{0, 3, 1, 2}}, "nchw");
+        ITensor* linear = &mixed;
+        if (layerScale)
+        {
+            IConstantLayer* bias = network.addConstant(Dims{4, {1, 1, 1, 16}}, filters->add(16, 4.0F));
+            linear = &named(network.addElementWise(mixed, *bias->getOutput(0), ElementWiseOperation::kSUM), "biased");
+        }
+        ITensor* nchw = &shuffled(network, *linear, Permutation{{0, 3, 1, 2}}, "nchw");
         if (layerScale)
         {
             IConstantLayer* gamma = network.addConstant(Dims{4, {1, 16, 1, 1}}, filters->add(16, 0.5F));
@@ -285,13 +294,19 @@ size_t positionOf(kiln::plan::PlanModel const& model, std::string const& name)
     return 0;
 }
 
-TEST(CudaBackendChannelsLast, AScaleAfterTheChannelsMoveBackRunsBeforeIt)
+TEST(CudaBackendChannelsLast, AScaleAfterTheChannelsMoveBackFoldsIntoTheLinearLayer)
 {
     auto const filters = std::make_shared<Filters>();
     kiln::plan::PlanModel const model = cudaPlanOf(channelsMovedLastAndBack(filters, true), true, alwaysChannelsLast);
-    // The per-channel scale runs on the product's linear [N, H, W, C] output, its constant reshaped to [1, 1, 1, C];
-    // the transpose back then feeds the residual sum, and writes its output channels-last as a view.
-    EXPECT_LT(positionOf(model, "scaled"), positionOf(model, "nchw"));
+    // The per-channel scale moves before the transpose back, onto the product's linear [N, H, W, C] output, and folds
+    // into the product's weights and bias: no layer multiplies. The transpose back then feeds the residual sum, and
+    // writes its output channels-last as a view.
+    for (kiln::plan::LayerRecord const* layer : layersOfType(model, LayerType::kELEMENTWISE))
+    {
+        EXPECT_NE(
+            kiln::plan::paramsOf<kiln::network::ElementWiseParams>(*layer)->operation, ElementWiseOperation::kPROD)
+            << layer->name;
+    }
     EXPECT_EQ(viewedBy(model, "scaled"), "scaled, before nchw");
     EXPECT_EQ(formatOfTensor(model, "scaled, before nchw"), kLINEAR);
     EXPECT_EQ(formatOfTensor(model, "scaled"), kHWC);
@@ -307,10 +322,11 @@ TEST(CudaBackendChannelsLast, AScaleAfterTheChannelsMoveBackRunsBeforeIt)
     }
 }
 
-TEST(CudaBackendChannelsLast, MovingTheScaleBeforeTheTransposeKeepsEveryOutputBit)
+TEST(CudaBackendChannelsLast, MovingTheScaleAndFoldingItKeepTheOutputs)
 {
-    // The move alone, on the CPU reference: a CPU plan as built and the same plan with the scale moved compute the
-    // same bits (each element is scaled by the same factor either way).
+    // The two rewrites alone, on the CPU reference. Moving the scale before the transpose computes the same bits
+    // (each element is scaled by the same factor either way); folding it into the product's weights and bias rounds
+    // differently, within FP32's precision.
     auto const filters = std::make_shared<Filters>();
     RecordingLogger logger;
     std::unique_ptr<IHostMemory> const plan
@@ -319,19 +335,30 @@ TEST(CudaBackendChannelsLast, MovingTheScaleBeforeTheTransposeKeepsEveryOutputBi
     kiln::plan::PlanModel model;
     std::string error;
     ASSERT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
-    EXPECT_EQ(kiln::plan::moveConstantOperationsBeforeTransposes(model), 1U);
-    EXPECT_LT(positionOf(model, "scaled"), positionOf(model, "nchw"));
     std::map<std::string, HostTensor> const inputs{
         {"x", fromFloats({2, 16, 6, 5}, spread(2 * 16 * 6 * 5, -2.0F, 2.5F))}};
     auto const* blob = static_cast<uint8_t const*>(plan->data());
     std::map<std::string, HostTensor> const asBuilt
         = runPlan(kiln::Backend::kCPU, std::vector<uint8_t>(blob, blob + plan->size()), inputs);
-    std::map<std::string, HostTensor> const moved = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(model), inputs);
     ASSERT_EQ(asBuilt.size(), 2U);
+
+    EXPECT_EQ(kiln::plan::moveConstantOperationsBeforeTransposes(model), 1U);
+    EXPECT_LT(positionOf(model, "scaled"), positionOf(model, "nchw"));
+    std::map<std::string, HostTensor> const moved = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(model), inputs);
     for (auto const& [name, tensor] : asBuilt)
     {
         ASSERT_EQ(moved.count(name), 1U) << name;
         EXPECT_EQ(moved.at(name).bytes, tensor.bytes) << name;
+    }
+
+    size_t const layers = model.layers.size();
+    EXPECT_EQ(kiln::plan::foldColumnScalesIntoProducts(model), 1U);
+    EXPECT_EQ(model.layers.size(), layers - 2); // the product by the scale and the scale's constant
+    std::map<std::string, HostTensor> const folded = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(model), inputs);
+    for (auto const& [name, tensor] : asBuilt)
+    {
+        ASSERT_EQ(folded.count(name), 1U) << name;
+        expectSameOutput(folded.at(name), tensor, Tolerance{1e-5, 1e-5}, "folded: " + name);
     }
 }
 

@@ -2,7 +2,13 @@
 // tests/models (transformers' model, exported by export_zoo.py) in FP32 and FP16, built at its inputs' shapes. Its
 // outputs are checked against ONNX Runtime's on a GPU by zoo_test.cpp.
 #include "network/layers/attention.h"
+#include "network/layers/elementwise.h"
+#include "model_runner.h"
+#include "npy_file.h"
+#include "plan/passes/column_scale_folding.h"
+#include "plan/passes/constant_before_transpose.h"
 #include "plan/plan_format.h"
+#include "plan/plan_graph.h"
 
 #include <NvInfer.h>
 #include <NvOnnxParser.h>
@@ -12,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -108,7 +115,8 @@ TEST(ZooPlans, ConvNeXtsPermutesMoveNothingInChannelsLastFp16)
 #endif
     // timm's ConvNeXt moves the channels last around each LayerNorm (stem, blocks, downsampling, head) and back,
     // and scales each block's branch per channel after moving them back. In a channels-last FP16 plan each of its
-    // 18 transposes is a view: a shuffle that runs would convert or transpose the data.
+    // 18 transposes is a view (a shuffle that runs would convert or transpose the data), and each scale is folded
+    // into the linear layer before it: no layer multiplies by it.
     for (bool fp16 : {false, true})
     {
         SCOPED_TRACE(fp16 ? "fp16, channels last" : "fp32");
@@ -116,8 +124,11 @@ TEST(ZooPlans, ConvNeXtsPermutesMoveNothingInChannelsLastFp16)
             = cudaPlanOfZooModel("convnext", fp16, {4, {1, 3, 64, 64}}, kiln::ConvolutionLayout::kCHANNELS_LAST);
         std::vector<std::string> running;
         size_t shuffles = 0;
+        size_t products = 0; // element-wise ones
         for (plan::LayerRecord const& layer : model.layers)
         {
+            auto const* elementWise = plan::paramsOf<network::ElementWiseParams>(layer);
+            products += elementWise != nullptr && elementWise->operation == nvinfer1::ElementWiseOperation::kPROD;
             if (layer.type == nvinfer1::LayerType::kSHUFFLE && !layer.outputs.empty())
             {
                 ++shuffles;
@@ -131,11 +142,44 @@ TEST(ZooPlans, ConvNeXtsPermutesMoveNothingInChannelsLastFp16)
         if (fp16)
         {
             EXPECT_TRUE(running.empty()) << running.size() << " shuffles run, the first " << running.front();
+            EXPECT_EQ(products, 0U);
         }
         else
         {
             EXPECT_FALSE(running.empty()); // linear throughout: the permutes move elements
         }
+    }
+}
+
+TEST(ZooPlans, ConvNeXtWithItsScalesMovedAndFoldedMatchesOnnxRuntimeOnTheCpu)
+{
+    // The two rewrites that take ConvNeXt's layer scales into its linear layers on the CUDA backend, tried on the
+    // CPU reference (which runs neither itself) against ONNX Runtime's outputs for the export: the scales' values are
+    // the export's, some constants shared between blocks (equal biases), so the folds scale copies of their own.
+    std::filesystem::path const folder = std::filesystem::path(KILN_ZOO_DIR) / "convnext";
+    size_t moved = 0;
+    size_t folded = 0;
+    ModelRun const run = runOnnxModel((folder / "model.onnx").string(), {readNpy((folder / "input_0.npy").string())},
+        kiln::Backend::kCPU, [&](plan::PlanModel& model) {
+            moved = plan::moveConstantOperationsBeforeTransposes(model);
+            folded = plan::foldColumnScalesIntoProducts(model);
+        });
+    ASSERT_EQ(run.error, "");
+    EXPECT_EQ(moved, 4U); // one scale per block, four blocks
+    EXPECT_EQ(folded, 4U);
+    HostTensor const expected = readNpy((folder / "expected_0.npy").string());
+    ASSERT_EQ(run.outputs.size(), 1U);
+    ASSERT_EQ(run.outputs[0].shape, expected.shape);
+    std::vector<float> const actual = run.outputs[0].floats();
+    std::vector<float> const reference = expected.floats();
+    float largest = 0.0F;
+    for (float value : reference)
+    {
+        largest = std::max(largest, std::fabs(value));
+    }
+    for (size_t i = 0; i < reference.size(); ++i)
+    {
+        EXPECT_NEAR(actual[i], reference[i], 1e-4F * largest) << "logit " << i;
     }
 }
 

@@ -1,10 +1,12 @@
 #include "model_runner.h"
 
 #include "data_dependent_output.h" // the kiln command's
+#include "plan/plan_format.h"
 
 #include <NvInfer.h>
 #include <NvInferPlugin.h>
 #include <NvOnnxParser.h>
+#include <kiln/CpuBackend.h>
 
 #ifdef KILN_RUN_MODEL_CUDA
 #include <cuda_runtime_api.h>
@@ -282,7 +284,20 @@ bool execute(nvinfer1::INetworkDefinition const& network, nvinfer1::ICudaEngine 
     return true;
 }
 
-ModelRun runOrThrow(std::string const& modelPath, std::vector<HostTensor> const& inputs, kiln::Backend backend)
+//! `plan` changed by `rewrite`: read, changed and written again.
+std::vector<uint8_t> rewritten(nvinfer1::IHostMemory const& plan, PlanRewrite const& rewrite, std::string& error)
+{
+    plan::PlanModel model;
+    if (!plan::readPlan(plan.data(), plan.size(), model, error))
+    {
+        return {};
+    }
+    rewrite(model);
+    return plan::writePlan(model);
+}
+
+ModelRun runOrThrow(std::string const& modelPath, std::vector<HostTensor> const& inputs, kiln::Backend backend,
+    PlanRewrite const& rewrite)
 {
     ModelRun result;
     // Asked first, so that a machine that cannot run the backend skips before any work.
@@ -315,10 +330,20 @@ ModelRun runOrThrow(std::string const& modelPath, std::vector<HostTensor> const&
     }
     std::unique_ptr<nvinfer1::IBuilderConfig> config{builder->createBuilderConfig()};
     configure(*builder, *network, inputs, backend, *config);
+    if (rewrite)
+    {
+        kiln::setCpuKernels(*config, kiln::CpuKernels::kREFERENCE); // a rewrite sees every layer as written
+    }
     std::unique_ptr<nvinfer1::IHostMemory> plan{builder->buildSerializedNetwork(*network, *config)};
+    std::vector<uint8_t> bytes;
+    if (plan)
+    {
+        auto const* built = static_cast<uint8_t const*>(plan->data());
+        bytes = rewrite ? rewritten(*plan, rewrite, result.error) : std::vector<uint8_t>(built, built + plan->size());
+    }
     std::unique_ptr<nvinfer1::IRuntime> runtime{nvinfer1::createInferRuntime(logger)};
     std::unique_ptr<nvinfer1::ICudaEngine> engine{
-        plan ? runtime->deserializeCudaEngine(plan->data(), plan->size()) : nullptr};
+        bytes.empty() ? nullptr : runtime->deserializeCudaEngine(bytes.data(), bytes.size())};
     std::unique_ptr<nvinfer1::IExecutionContext> context{engine ? engine->createExecutionContext() : nullptr};
     if (!context || !execute(*network, *engine, *context, inputs, *memory, result))
     {
@@ -330,11 +355,12 @@ ModelRun runOrThrow(std::string const& modelPath, std::vector<HostTensor> const&
 
 } // namespace
 
-ModelRun runOnnxModel(std::string const& modelPath, std::vector<HostTensor> const& inputs, kiln::Backend backend)
+ModelRun runOnnxModel(std::string const& modelPath, std::vector<HostTensor> const& inputs, kiln::Backend backend,
+    PlanRewrite const& rewrite)
 {
     try
     {
-        return runOrThrow(modelPath, inputs, backend);
+        return runOrThrow(modelPath, inputs, backend, rewrite);
     }
     catch (std::exception const& e)
     {

@@ -4,9 +4,11 @@
 #pragma once
 
 #include "host_tensor.h"
+#include "plan/plan_model.h"
 
 #include <kiln/Backend.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,8 +24,14 @@ struct ModelRun
     bool skipped{false}; //!< the backend cannot run on this machine (no CUDA backend or no usable GPU)
 };
 
-//! Parses `modelPath` and runs it on `inputs` (the network inputs in the graph's order). CUDA errors, unreadable
-//! files and the like are reported in ModelRun::error, never thrown.
-ModelRun runOnnxModel(std::string const& modelPath, std::vector<HostTensor> const& inputs, kiln::Backend backend);
+//! A change made to the built plan before it runs (a build pass tried on a backend that does not run it itself). A
+//! CPU plan so changed is built for the reference kernels, every layer as written.
+using PlanRewrite = std::function<void(plan::PlanModel&)>;
+
+//! Parses `modelPath` and runs it on `inputs` (the network inputs in the graph's order), its plan changed by
+//! `rewrite` where one is given. CUDA errors, unreadable files and the like are reported in ModelRun::error, never
+//! thrown.
+ModelRun runOnnxModel(std::string const& modelPath, std::vector<HostTensor> const& inputs, kiln::Backend backend,
+    PlanRewrite const& rewrite = {});
 
 } // namespace kiln::test

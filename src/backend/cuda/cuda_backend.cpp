@@ -11,6 +11,7 @@
 #include "core/logging.h"
 #include "network/layers/matrix_multiply.h"
 #include "plan/passes/attention_fusion.h"
+#include "plan/passes/column_scale_folding.h"
 #include "plan/passes/constant_before_transpose.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/gelu_fusion.h"
@@ -144,12 +145,13 @@ public:
 
     //! Attention (first: its patterns hold transposes), element-wise operations with constants moved before the
     //! transposes they read (so that a transpose back to channels-first feeds the residual sum itself, and a
-    //! channels-last region can take it as a view), GELU (its ONNX expansion made one activation: one step of a
-    //! point-wise chain instead of five), convolution and matrix multiply fusions, normalizations with the residual
-    //! sums they read (before the point-wise chains, which would otherwise take their element-wise layers),
-    //! point-wise chains, products of one input merged into one (each with its fused bias, so after the matrix
-    //! multiply fusions), channels-last regions (as the configuration's ConvolutionLayout says: by default kept where
-    //! they time faster), then each convolution's and deconvolution's cuDNN algorithm by timing.
+    //! channels-last region can take it as a view) and then folded into a linear layer's weights where they scale
+    //! its columns, GELU (its ONNX expansion made one activation: one step of a point-wise chain instead of five),
+    //! convolution and matrix multiply fusions, normalizations with the residual sums they read (before the
+    //! point-wise chains, which would otherwise take their element-wise layers), point-wise chains, products of one
+    //! input merged into one (each with its fused bias, so after the matrix multiply fusions), channels-last regions
+    //! (as the configuration's ConvolutionLayout says: by default kept where they time faster), then each
+    //! convolution's and deconvolution's cuDNN algorithm by timing.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
         plan::fuseAttention(model, attentionFusions());
@@ -157,6 +159,10 @@ public:
         {
             logInfo("Transposes: " + std::to_string(moved)
                 + " element-wise operations with a constant moved before the transposes they read");
+        }
+        if (size_t const folded = plan::foldColumnScalesIntoProducts(model); folded > 0)
+        {
+            logInfo("Matrix multiplies: " + std::to_string(folded) + " scales per column folded into their weights");
         }
         plan::fuseGelu(model);
         plan::fuseConvolutionEpilogues(model, cudnnFusions());
