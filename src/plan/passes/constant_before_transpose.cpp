@@ -77,8 +77,8 @@ std::optional<Move> moveAt(PlanModel const& model, std::vector<std::vector<size_
     TensorRecord const& moved = model.tensors[transposed];
     bool const transposeFits = onlyTransposes(model, model.layers[transpose]) && soleReader(readers, transposed, l)
         && !isObserved(moved) && moved.type == model.tensors[output].type;
-    bool const constantFits = fixedConstant(model.layers[constant]) != nullptr && soleReader(readers, other, l)
-        && !isObserved(model.tensors[other]) && movesAsItIs(model, other, moved.dims.size());
+    bool const constantFits = fixedConstant(model.layers[constant]) != nullptr && !isObserved(model.tensors[other])
+        && movesAsItIs(model, other, moved.dims.size());
     if (!transposeFits || !constantFits)
     {
         return std::nullopt;
@@ -101,14 +101,38 @@ void transposeBack(PlanModel& model, LayerRecord& constant, int32_t tensor, nvin
     constant.params = std::move(backed);
 }
 
-void apply(PlanModel& model, Move const& move)
+//! The constant layer of `move`, to be transposed back: the layer itself where the operation alone reads it, else a
+//! copy of its own (returned, for the caller to place before the operation) that the operation then reads. Equal
+//! constants are often one: an export shares equal initializers (a stage's layer scales, all 1e-6 at random
+//! initialization), and the builder merges equal constants.
+std::optional<LayerRecord> ownConstant(
+    PlanModel& model, std::vector<std::vector<size_t>> const& readers, Move const& move)
 {
+    LayerRecord& operation = model.layers[move.operation];
+    int32_t const shared = operation.inputs[1 - move.side];
+    if (soleReader(readers, shared, move.operation))
+    {
+        return std::nullopt;
+    }
+    LayerRecord copy = model.layers[move.constant];
+    TensorRecord tensor = model.tensors[static_cast<size_t>(shared)];
+    tensor.name += ", for " + operation.name;
+    copy.name += ", for " + operation.name;
+    copy.outputs[0] = static_cast<int32_t>(model.tensors.size());
+    model.tensors.push_back(std::move(tensor));
+    operation.inputs[1 - move.side] = copy.outputs[0];
+    return copy;
+}
+
+void apply(PlanModel& model, std::vector<std::vector<size_t>> const& readers, Move const& move)
+{
+    std::optional<LayerRecord> copy = ownConstant(model, readers, move);
     LayerRecord& operation = model.layers[move.operation];
     LayerRecord& transpose = model.layers[move.transpose];
     int32_t const source = transpose.inputs[0];
     int32_t const between = transpose.outputs[0];
     int32_t const output = operation.outputs[0];
-    transposeBack(model, model.layers[move.constant], operation.inputs[1 - move.side],
+    transposeBack(model, copy ? *copy : model.layers[move.constant], operation.inputs[1 - move.side],
         paramsOf<network::ShuffleParams>(transpose)->firstTranspose);
     // The operation now reads the transpose's input and writes the tensor between them, which takes that input's
     // extents; the transpose reads it and writes the operation's output.
@@ -122,6 +146,11 @@ void apply(PlanModel& model, Move const& move)
     std::rotate(model.layers.begin() + static_cast<std::ptrdiff_t>(move.transpose),
         model.layers.begin() + static_cast<std::ptrdiff_t>(move.transpose) + 1,
         model.layers.begin() + static_cast<std::ptrdiff_t>(move.operation) + 1);
+    if (copy)
+    {
+        // The operation's own constant runs right before it.
+        model.layers.insert(model.layers.begin() + static_cast<std::ptrdiff_t>(move.operation) - 1, std::move(*copy));
+    }
 }
 
 } // namespace
@@ -145,9 +174,9 @@ size_t moveConstantOperationsBeforeTransposes(PlanModel& model)
         {
             continue;
         }
-        apply(model, *move);
+        apply(model, readers, *move);
         ++moved;
-        readers = readersOf(model); // the layers between the two moved up by one
+        readers = readersOf(model); // the layers between the two moved up by one, and a copied constant came in
         producers = producersOf(model);
     }
     return moved;

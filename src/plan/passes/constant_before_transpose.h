@@ -17,9 +17,9 @@ namespace kiln::plan
 //! Rewrites `model`'s layer list in place; runs before the fusions, so that they see the new order. Moves an
 //! element-wise layer of two inputs before the shuffle that writes one of them where: the shuffle only transposes
 //! (no reshape, no second transpose, no shape input), nothing else reads its output and the application does not
-//! see it; the other input is a fixed constant (not refittable) that only this layer reads, of the same rank, with
-//! at most one axis longer than 1 (so that its values keep their order); and the layer reads and writes one type.
-//! Returns how many it moved.
+//! see it; the other input is a fixed constant (not refittable) of the same rank, with at most one axis longer than 1
+//! (so that its values keep their order), which the layer gets a copy of where other layers read it too; and the
+//! layer reads and writes one type. Returns how many it moved.
 size_t moveConstantOperationsBeforeTransposes(PlanModel& model);
 
 } // namespace kiln::plan
