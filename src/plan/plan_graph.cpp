@@ -272,6 +272,19 @@ void setIoFormats(PlanModel const& model, LayerRecord& record, std::vector<nvinf
     record.ioFormats = unlessTensorsOwn(model, record, std::move(formats), &TensorRecord::format);
 }
 
+LayerRecord copyConstantFor(PlanModel& model, size_t constant, size_t reader, size_t slot)
+{
+    LayerRecord copy = model.layers[constant];
+    TensorRecord tensor = model.tensors[static_cast<size_t>(copy.outputs[0])];
+    std::string const suffix = ", for " + model.layers[reader].name;
+    tensor.name += suffix;
+    copy.name += suffix;
+    copy.outputs[0] = static_cast<int32_t>(model.tensors.size());
+    model.tensors.push_back(std::move(tensor));
+    model.layers[reader].inputs[slot] = copy.outputs[0];
+    return copy;
+}
+
 namespace
 {
 

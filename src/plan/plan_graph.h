@@ -83,6 +83,11 @@ bool holdsRefittableWeights(LayerRecord const& record);
 //! refittable); nullptr otherwise.
 network::ConstantParams const* fixedConstant(LayerRecord const& record);
 
+//! A copy of constant layer `constant` writing a new tensor, which input `slot` of layer `reader` reads from now on in
+//! place of the constant's own output (a pass that changes a constant other layers read changes a copy). Both are
+//! named after the reader; the caller puts the copy in the layer list, before the reader.
+LayerRecord copyConstantFor(PlanModel& model, size_t constant, size_t reader, size_t slot);
+
 //! Removes the layers marked in `absorbed` (by layer index) from the model's layer list, keeping the others' order.
 void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed);
 

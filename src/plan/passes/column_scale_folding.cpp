@@ -244,14 +244,7 @@ LayerRecord& ownConstant(PlanModel& model, std::vector<std::vector<size_t>> cons
     {
         return model.layers[constant];
     }
-    LayerRecord copy = model.layers[constant];
-    TensorRecord tensor = model.tensors[static_cast<size_t>(source)];
-    tensor.name += ", scaled for " + model.layers[reader].name;
-    copy.name += ", scaled for " + model.layers[reader].name;
-    copy.outputs[0] = static_cast<int32_t>(model.tensors.size());
-    model.tensors.push_back(std::move(tensor));
-    model.layers[reader].inputs[slot] = copy.outputs[0];
-    copies.emplace_back(reader, std::move(copy));
+    copies.emplace_back(reader, copyConstantFor(model, constant, reader, slot));
     return copies.back().second;
 }
 

@@ -108,20 +108,12 @@ void transposeBack(PlanModel& model, LayerRecord& constant, int32_t tensor, nvin
 std::optional<LayerRecord> ownConstant(
     PlanModel& model, std::vector<std::vector<size_t>> const& readers, Move const& move)
 {
-    LayerRecord& operation = model.layers[move.operation];
-    int32_t const shared = operation.inputs[1 - move.side];
-    if (soleReader(readers, shared, move.operation))
+    size_t const slot = 1 - move.side;
+    if (soleReader(readers, model.layers[move.operation].inputs[slot], move.operation))
     {
         return std::nullopt;
     }
-    LayerRecord copy = model.layers[move.constant];
-    TensorRecord tensor = model.tensors[static_cast<size_t>(shared)];
-    tensor.name += ", for " + operation.name;
-    copy.name += ", for " + operation.name;
-    copy.outputs[0] = static_cast<int32_t>(model.tensors.size());
-    model.tensors.push_back(std::move(tensor));
-    operation.inputs[1 - move.side] = copy.outputs[0];
-    return copy;
+    return copyConstantFor(model, move.constant, move.operation, slot);
 }
 
 void apply(PlanModel& model, std::vector<std::vector<size_t>> const& readers, Move const& move)
