@@ -1,6 +1,7 @@
-// What the CUDA backend's build passes make of a real export, read from its plans without a GPU: the small BERT of
-// tests/models (transformers' model, exported by export_zoo.py) in FP32 and FP16, built at its inputs' shapes. Its
-// outputs are checked against ONNX Runtime's on a GPU by zoo_test.cpp.
+// What the CUDA backend's build passes make of real exports, read from their plans without a GPU: the small BERT and
+// ConvNeXt of tests/models (transformers' and timm's models, exported by export_zoo.py) in FP32 and FP16, built at
+// their inputs' shapes. Their outputs are checked against ONNX Runtime's on a GPU by zoo_test.cpp; ConvNeXt's with
+// two of the passes also on the CPU reference, here.
 #include "network/layers/attention.h"
 #include "network/layers/elementwise.h"
 #include "model_runner.h"
