@@ -145,20 +145,6 @@ struct ViewPlace
     int32_t check{-1};
 };
 
-//! By expression node of the table as the backend's passes left it: whether it depends on a size tensor.
-std::vector<bool> sizeDependentNodes(PlanModel const& model)
-{
-    std::vector<bool> dependent(model.exprs.size(), false);
-    for (size_t i = 0; i < model.exprs.size(); ++i)
-    {
-        ExprNode const& e = model.exprs[i];
-        auto const kind = static_cast<shape::ExprKind>(e.kind);
-        dependent[i] = kind == shape::ExprKind::kSIZE_TENSOR
-            || (kind == shape::ExprKind::kOPERATION && (dependent[e.first] || dependent[e.second]));
-    }
-    return dependent;
-}
-
 bool isUnit(PlanModel const& model, int32_t tensor, size_t axis)
 {
     return plan::constantExtent(model, tensor, axis) == 1;
@@ -343,7 +329,7 @@ bool mayView(PlanModel const& model, size_t l, std::vector<int64_t> const& produ
 size_t markViews(PlanModel& model)
 {
     std::vector<int64_t> const producers = plan::producersOf(model);
-    std::vector<bool> const sized = sizeDependentNodes(model);
+    std::vector<bool> const sized = plan::sizeDependentNodes(model);
     NodeMaker nodes(model);
     size_t marked = 0;
     for (size_t l = 0; l < model.layers.size(); ++l)

@@ -5,6 +5,7 @@
 #include "network/layers/layer_kinds.h"
 #include "network/plugin_layer.h"
 #include "plan/byte_io.h"
+#include "plan/plan_graph.h"
 #include "shape/expr.h"
 
 #include <algorithm>
@@ -622,8 +623,9 @@ bool unpadded(nvinfer1::TensorFormat format)
 }
 
 //! A view has no memory and is no I/O tensor; it shows a tensor of its type that is not itself a view, from an
-//! expression's element on.
-bool validateView(PlanModel const& m, size_t index, std::string& error)
+//! expression's element on. Its place and both tensors' shapes are known before the run (`sized`: by expression
+//! node, whether it depends on a size tensor): a run places its views before any size is learnt.
+bool validateView(PlanModel const& m, size_t index, std::vector<bool> const& sized, std::string& error)
 {
     TensorRecord const& t = m.tensors[index];
     auto const nbExprs = static_cast<int32_t>(m.exprs.size());
@@ -643,7 +645,18 @@ bool validateView(PlanModel const& m, size_t index, std::string& error)
             && t.arenaOffset == -1 && t.ioMode == nvinfer1::TensorIOMode::kNONE && unpadded(t.format)
             && unpadded(viewed.format))
         {
-            return true;
+            // The viewed tensor's nodes are checked when its turn comes: here, one out of range is not sized.
+            auto const dataDependent = [&sized](int32_t node) {
+                return node >= 0 && static_cast<size_t>(node) < sized.size() && sized[static_cast<size_t>(node)];
+            };
+            if (!dataDependent(t.viewOffset) && !dataDependent(t.viewCheck)
+                && std::none_of(t.dims.begin(), t.dims.end(), dataDependent)
+                && std::none_of(viewed.dims.begin(), viewed.dims.end(), dataDependent))
+            {
+                return true;
+            }
+            error = "tensor \"" + t.name + "\" is a view whose place or shape depends on a data-dependent size";
+            return false;
         }
     }
     error = "tensor \"" + t.name + "\" is a malformed view";
@@ -831,9 +844,10 @@ bool validate(PlanModel const& m, std::string& error)
     {
         return false;
     }
+    std::vector<bool> const sized = sizeDependentNodes(m);
     for (size_t t = 0; t < m.tensors.size(); ++t)
     {
-        if (!validateTensor(m, m.tensors[t], error) || !validateView(m, t, error))
+        if (!validateTensor(m, m.tensors[t], error) || !validateView(m, t, sized, error))
         {
             return false;
         }

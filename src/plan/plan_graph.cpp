@@ -43,6 +43,19 @@ bool sameExpr(PlanModel const& model, int32_t a, int32_t b)
     return x.kind == y.kind && x.kind == static_cast<uint8_t>(shape::ExprKind::kCONSTANT) && x.value == y.value;
 }
 
+std::vector<bool> sizeDependentNodes(PlanModel const& model)
+{
+    std::vector<bool> dependent(model.exprs.size(), false);
+    for (size_t i = 0; i < model.exprs.size(); ++i)
+    {
+        ExprNode const& e = model.exprs[i];
+        auto const kind = static_cast<shape::ExprKind>(e.kind);
+        dependent[i] = kind == shape::ExprKind::kSIZE_TENSOR
+            || (kind == shape::ExprKind::kOPERATION && (dependent[e.first] || dependent[e.second]));
+    }
+    return dependent;
+}
+
 int32_t constantNode(PlanModel& model, int64_t value)
 {
     auto constexpr kConstant = static_cast<uint8_t>(shape::ExprKind::kCONSTANT);

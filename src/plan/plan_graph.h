@@ -33,6 +33,10 @@ bool sameExpr(PlanModel const& model, int32_t a, int32_t b);
 //! Whether tensors `a` and `b` have the same dimensions (as expressions, so also where they are not constants).
 bool sameShape(PlanModel const& model, int32_t a, int32_t b);
 
+//! By expression node of `model`'s table: whether its value depends on a size tensor (known only once the layer
+//! writing it has run). The table lists operands before the operations that use them.
+std::vector<bool> sizeDependentNodes(PlanModel const& model);
+
 //! The expression node of constant `value` in `model`'s table, appended where the table has none.
 int32_t constantNode(PlanModel& model, int64_t value);
 

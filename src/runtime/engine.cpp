@@ -131,6 +131,16 @@ int32_t Engine::inputPosition(int32_t tensorIndex) const
     return plan::inputPosition(mModel, tensorIndex);
 }
 
+std::vector<int32_t> Engine::sizeSymbolsIn(int32_t exprIndex) const
+{
+    std::vector<int32_t> symbols;
+    for (shape::SymbolId id : shape::sizeTensorsIn(dimExpr(exprIndex)))
+    {
+        symbols.push_back(mPlanSymbolOfId[static_cast<size_t>(id)]); // the plan declares every size tensor's symbol
+    }
+    return symbols;
+}
+
 void Engine::indexDataDependence()
 {
     mSizeSymbolsByLayer.resize(mModel.layers.size());
@@ -147,12 +157,27 @@ void Engine::indexDataDependence()
             }
         }
     }
+    for (size_t s = 0; s < mModel.symbols.size(); ++s)
+    {
+        auto const id = static_cast<size_t>(mSymbols[s]->symbolId());
+        mPlanSymbolOfId.resize(std::max(mPlanSymbolOfId.size(), id + 1), -1);
+        mPlanSymbolOfId[id] = static_cast<int32_t>(s);
+    }
     mDataDependent.assign(mModel.tensors.size(), false);
+    mTensorsShapedBy.assign(mModel.symbols.size(), {});
     for (size_t t = 0; t < mModel.tensors.size(); ++t)
     {
         for (int32_t expr : mModel.tensors[t].dims)
         {
-            mDataDependent[t] = mDataDependent[t] || shape::dependsOnSizeTensor(dimExpr(expr));
+            for (int32_t s : sizeSymbolsIn(expr))
+            {
+                mDataDependent[t] = true;
+                std::vector<int32_t>& shaped = mTensorsShapedBy[static_cast<size_t>(s)];
+                if (shaped.empty() || shaped.back() != static_cast<int32_t>(t))
+                {
+                    shaped.push_back(static_cast<int32_t>(t));
+                }
+            }
         }
     }
     mConditional.assign(mModel.tensors.size(), false);

@@ -191,6 +191,13 @@ public:
     {
         return *mSymbols[static_cast<size_t>(s)];
     }
+    //! The tensors some extent of which depends on size-tensor symbol `s` (by plan symbol index), in index order.
+    std::vector<int32_t> const& tensorsShapedBy(int32_t s) const
+    {
+        return mTensorsShapedBy[static_cast<size_t>(s)];
+    }
+    //! The plan symbols of the size tensors that plan expression `exprIndex`'s value depends on.
+    std::vector<int32_t> sizeSymbolsIn(int32_t exprIndex) const;
     //! Whether some extent of `tensor` is data-dependent, known only once a layer has run.
     bool isDataDependent(int32_t tensor) const
     {
@@ -240,6 +247,8 @@ private:
     std::vector<bool> mShapeInputs;                        //!< by tensor: an input whose values some shape depends on
     std::vector<std::vector<int32_t>> mSizeSymbolsByLayer; //!< by layer: the size tensors' symbols it writes
     std::vector<bool> mDataDependent;                      //!< by tensor: some extent depends on a size tensor
+    std::vector<std::vector<int32_t>> mTensorsShapedBy;    //!< by plan symbol: see tensorsShapedBy
+    std::vector<int32_t> mPlanSymbolOfId;                  //!< by shape::SymbolId: its plan symbol index
     std::vector<bool> mConditional;                        //!< by tensor: written by a layer with guards
     nvinfer1::IGpuAllocator* mAllocator{nullptr};
     backend::Implementation const* mImplementation{nullptr};

@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
-#include <numeric>
 #include <stdexcept>
 
 namespace kiln::runtime
@@ -20,11 +18,6 @@ namespace
 Shape toShape(nvinfer1::Dims const& dims)
 {
     return Shape(dims.d, dims.d + dims.nbDims);
-}
-
-int64_t elementsOf(nvinfer1::Dims const& dims)
-{
-    return std::accumulate(dims.d, dims.d + dims.nbDims, int64_t{1}, std::multiplies<>());
 }
 
 int64_t bytesOf(nvinfer1::Dims const& dims, nvinfer1::DataType type)
@@ -267,191 +260,6 @@ bool ExecutionContext::setOptimizationProfileAsync(int32_t profileIndex, cudaStr
     return true;
 }
 
-bool ExecutionContext::computeShapes(std::vector<nvinfer1::Dims>& shapes, std::string& error) const
-{
-    shape::SymbolValues values;
-    return computeShapes(shapes, values, error);
-}
-
-bool ExecutionContext::computeShapes(
-    std::vector<nvinfer1::Dims>& shapes, shape::SymbolValues& values, std::string& error) const
-{
-    std::vector<nvinfer1::Dims> capacities;
-    std::vector<std::string> deferred;
-    return bindRunTimeValues(values, error) && evaluateShapes(values, shapes, capacities, deferred, error);
-}
-
-bool ExecutionContext::evaluateShapes(shape::SymbolValues const& values, std::vector<nvinfer1::Dims>& shapes,
-    std::vector<nvinfer1::Dims>& capacities, std::vector<std::string>& deferred, std::string& error) const
-{
-    auto const& model = mEngine.model();
-    shape::Evaluator evaluator(values);
-    shape::Evaluator upperBounds(values, shape::SizeTensorValue::kUPPER);
-    shapes.assign(model.tensors.size(), nvinfer1::Dims{});
-    capacities.assign(model.tensors.size(), nvinfer1::Dims{});
-    deferred.assign(model.tensors.size(), std::string());
-    for (size_t t = 0; t < model.tensors.size(); ++t)
-    {
-        auto const& record = model.tensors[t];
-        nvinfer1::Dims& dims = shapes[t];
-        dims.nbDims = static_cast<int32_t>(record.dims.size());
-        capacities[t].nbDims = dims.nbDims;
-        int64_t elements = 1;
-        for (int32_t axis = 0; axis < dims.nbDims; ++axis)
-        {
-            shape::Expr const& expr = mEngine.dimExpr(record.dims[axis]);
-            shape::EvalResult extent = evaluator.evaluate(expr);
-            bool const waits = !extent.ok() && mEngine.isDataDependent(static_cast<int32_t>(t));
-            if (waits)
-            {
-                extent = upperBounds.evaluate(expr); // its layer has not run: the memory holds the upper bound
-            }
-            if (!extent.ok() || *extent.value < 0)
-            {
-                error = "dimension " + std::to_string(axis) + " of \"" + record.name
-                    + "\": " + (extent.ok() ? "negative" : extent.error);
-                if (!mEngine.isConditional(static_cast<int32_t>(t)))
-                {
-                    return false;
-                }
-                deferred[t] = std::move(error); // its layer may not run
-                std::fill(dims.d, dims.d + dims.nbDims, -1);
-                capacities[t] = dims;
-                break;
-            }
-            dims.d[axis] = waits ? -1 : *extent.value;
-            capacities[t].d[axis] = *extent.value;
-            elements *= *extent.value;
-        }
-        int64_t const bytes = elements * static_cast<int64_t>(elementSize(record.type));
-        if (deferred[t].empty() && record.arenaOffset >= 0 && bytes > record.maxBytes)
-        {
-            error = "\"" + record.name + "\" needs more memory than planned for optimization profile "
-                + std::to_string(mProfile) + "; are the input shapes within the profile?";
-            return false;
-        }
-    }
-    return true;
-}
-
-bool ExecutionContext::bindRunTimeValues(shape::SymbolValues& values, std::string& error) const
-{
-    if (!allInputDimensionsSpecified())
-    {
-        error = "not every input shape is known; call setInputShape for each input with runtime dimensions";
-        return false;
-    }
-    auto const& model = mEngine.model();
-    std::vector<std::vector<int64_t>> shapeInputValues(model.tensors.size());
-    for (int32_t io : model.ioTensors)
-    {
-        if (!mEngine.isShapeInput(io))
-        {
-            continue;
-        }
-        auto const& record = model.tensors[io];
-        if (!mAddresses[io].has_value() || *mAddresses[io] == nullptr)
-        {
-            error = "\"" + record.name
-                + "\" is a shape tensor: give the host memory holding its values with "
-                  "setInputTensorAddress (or setTensorAddress) first";
-            return false;
-        }
-        void const* data = *mAddresses[io];
-        for (size_t v = 0; v < record.values->size(); ++v)
-        {
-            shapeInputValues[io].push_back(record.type == nvinfer1::DataType::kINT32
-                    ? static_cast<int32_t const*>(data)[v]
-                    : static_cast<int64_t const*>(data)[v]);
-        }
-    }
-    mEngine.bindSymbols(mInputShapes, shapeInputValues, values);
-    return true;
-}
-
-bool ExecutionContext::resolveShapes(std::string& error)
-{
-    // Shape-tensor inputs are read from host memory every time: their values may change without a call.
-    if (!mShapesValid || mHasShapeInputs)
-    {
-        mBoundValues = shape::SymbolValues{};
-        mShapesValid = bindRunTimeValues(mBoundValues, error) && updateShapes(error);
-    }
-    return mShapesValid;
-}
-
-bool ExecutionContext::updateShapes(std::string& error)
-{
-    bool const ok = evaluateShapes(mBoundValues, mShapes, mCapacities, mShapeErrors, error);
-    // Values evaluated on the host before are stale once the bound values (which these shapes follow) change.
-    ++mBoundValuesVersion;
-    mValueEvaluator.reset();
-    if (!ok)
-    {
-        mShapesValid = false; // the shapes are half written: the next use computes them all again
-        return false;
-    }
-    placeAliases();
-    refreshViewShapes();
-    return true;
-}
-
-void ExecutionContext::placeAliases()
-{
-    for (PreparedAlias& alias : mAliases)
-    {
-        int64_t const before = alias.offsetBytes;
-        if (std::string why = locateAlias(alias); !why.empty())
-        {
-            // As the slice's kernel would, the run fails when a layer reads it (a conditional's may not run).
-            mShapeErrors[alias.tensor] = std::move(why);
-            alias.offsetBytes = 0;
-        }
-        if (mAddressesPrepared && alias.offsetBytes != before)
-        {
-            std::byte* const base = mTensorAddresses[mEngine.model().tensors[alias.tensor].viewOf];
-            setViewAddresses(alias.tensor, base != nullptr ? base + alias.offsetBytes : nullptr);
-        }
-    }
-}
-
-std::string ExecutionContext::locateAlias(PreparedAlias& alias)
-{
-    plan::PlanModel const& model = mEngine.model();
-    plan::TensorRecord const& record = model.tensors[alias.tensor];
-    int32_t const viewed = record.viewOf;
-    for (int32_t t : {alias.tensor, viewed})
-    {
-        if (!mShapeErrors[t].empty())
-        {
-            return mShapeErrors[t];
-        }
-    }
-    alias.offsetBytes = 0;
-    int64_t const elements = elementsOf(mShapes[alias.tensor]);
-    if (elements == 0)
-    {
-        return {}; // reads nothing, wherever it starts
-    }
-    // Nothing below allocates unless it fails: shape inputs make every run place the views again.
-    auto const layer = [&] { return "layer \"" + model.layers[alias.layer].name + "\": "; };
-    shape::EvalResult const offset = mValueEvaluator.evaluate(mEngine.dimExpr(record.viewOffset));
-    shape::EvalResult const check = record.viewCheck >= 0 ? mValueEvaluator.evaluate(mEngine.dimExpr(record.viewCheck))
-                                                          : shape::EvalResult{int64_t{0}, {}};
-    if (!offset.ok() || !check.ok())
-    {
-        return layer() + "where \"" + record.name + "\" starts: " + (offset.ok() ? check.error : offset.error);
-    }
-    if (*check.value != 0 || *offset.value < 0 || *offset.value > elementsOf(mShapes[viewed]) - elements)
-    {
-        return layer() + "\"" + record.name + "\" " + dimsText(mShapes[alias.tensor]) + " does not lie inside \""
-            + model.tensors[viewed].name + "\" " + dimsText(mShapes[viewed])
-            + " for these shapes (a slice's start and size must keep it inside its input)";
-    }
-    alias.offsetBytes = *offset.value * static_cast<int64_t>(elementSize(record.type));
-    return {};
-}
-
 bool ExecutionContext::run(cudaStream_t stream, std::string& error)
 {
     auto const& model = mEngine.model();
@@ -608,41 +416,6 @@ void ExecutionContext::prepareLayers()
             mViewsOf[t].push_back(ViewSlot{layerIndex, static_cast<uint32_t>(o), true});
             prepared.stagesOutputs = prepared.stagesOutputs
                 || (record.ioMode == nvinfer1::TensorIOMode::kOUTPUT && record.arenaOffset >= 0);
-        }
-    }
-}
-
-void ExecutionContext::refreshViewShapes()
-{
-    plan::PlanModel const& model = mEngine.model();
-    for (size_t l = 0; l < model.layers.size(); ++l)
-    {
-        plan::LayerRecord const& layer = model.layers[l];
-        PreparedLayer& prepared = mPrepared[l];
-        prepared.unknownShape = -1;
-        // Inputs, then outputs: the first tensor without a shape is the one a run reports.
-        for (size_t i = 0; i < layer.inputs.size(); ++i)
-        {
-            int32_t const t = layer.inputs[i];
-            if (t >= 0)
-            {
-                nvinfer1::Dims const& dims = mShapes[t];
-                prepared.inputs[i].shape.assign(dims.d, dims.d + dims.nbDims); // same rank: no allocation
-                if (prepared.unknownShape < 0 && !mShapeErrors[t].empty())
-                {
-                    prepared.unknownShape = t;
-                }
-            }
-        }
-        for (size_t o = 0; o < layer.outputs.size(); ++o)
-        {
-            int32_t const t = layer.outputs[o];
-            nvinfer1::Dims const& dims = mCapacities[t]; // a data-dependent output is written into its capacity
-            prepared.outputs[o].shape.assign(dims.d, dims.d + dims.nbDims);
-            if (prepared.unknownShape < 0 && !mShapeErrors[t].empty())
-            {
-                prepared.unknownShape = t;
-            }
         }
     }
 }
@@ -850,7 +623,7 @@ bool ExecutionContext::selectBranch(size_t l, cudaStream_t stream, std::string& 
         auto const axis = static_cast<int32_t>(slot - layer.outputs.begin()) - 1;
         mBoundValues.set(mEngine.symbolExpr(s).symbolId(), mShapes[branch].d[axis]);
     }
-    if (!mEngine.sizeSymbolsOf(l).empty() && !updateShapes(error))
+    if (!mEngine.sizeSymbolsOf(l).empty() && !updateShapesLearning(mEngine.sizeSymbolsOf(l), error))
     {
         return false;
     }
@@ -911,7 +684,7 @@ bool ExecutionContext::learnSizes(size_t l, cudaStream_t stream, std::string& er
         }
         mBoundValues.set(size.symbolId(), value);
     }
-    return mEngine.sizeSymbolsOf(l).empty() || updateShapes(error);
+    return mEngine.sizeSymbolsOf(l).empty() || updateShapesLearning(mEngine.sizeSymbolsOf(l), error);
 }
 
 bool ExecutionContext::reallocateOutput(int32_t tensor, cudaStream_t stream, std::string& error)

@@ -168,14 +168,16 @@ private:
     //! Every tensor's shape for the current input shapes (-1 for data-dependent extents), and its capacity; false
     //! with error set.
     bool resolveShapes(std::string& error);
-    //! Every tensor's shape under `values` (-1 where an extent waits for a size tensor) and, in `capacities`, the
-    //! shape its memory holds (the upper bound of such extents); false with `error` naming the tensor otherwise. A
-    //! tensor of a conditional's branch whose shape cannot be computed (the branch may not run: it fails only if it
-    //! does) gets -1 extents and a capacity of -1, and `deferred` the reason.
-    bool evaluateShapes(shape::SymbolValues const& values, std::vector<nvinfer1::Dims>& shapes,
-        std::vector<nvinfer1::Dims>& capacities, std::vector<std::string>& deferred, std::string& error) const;
-    //! evaluateShapes under mBoundValues into the context's shapes, and the prepared layers' views given them.
+    //! Tensor `t`'s shape under the evaluators' values (-1 where an extent waits for a size tensor) and, in
+    //! `capacity`, the shape its memory holds (the upper bound of such extents); false with `error` naming the tensor
+    //! otherwise. A tensor of a conditional's branch whose shape cannot be computed (the branch may not run: it fails
+    //! only if it does) gets -1 extents and a capacity of -1, and `deferred` the reason.
+    bool evaluateShape(int32_t t, shape::Evaluator& evaluator, shape::Evaluator& upperBounds, nvinfer1::Dims& dims,
+        nvinfer1::Dims& capacity, std::string& deferred, std::string& error) const;
+    //! Every shape under mBoundValues into the context's shapes, the views' places, and the prepared layers' views.
     bool updateShapes(std::string& error);
+    //! updateShapes after the plan size symbols `symbols` were bound, for what depends on them only.
+    bool updateShapesLearning(std::vector<int32_t> const& symbols, std::string& error);
     bool run(cudaStream_t stream, std::string& error);
     //! Layer `l`'s work if its guards hold (else nothing), and what follows it: sizes learnt, outputs delivered.
     bool step(size_t l, cudaStream_t stream, std::string& error);
@@ -183,8 +185,8 @@ private:
     void bindConstants();
     //! Fills mPrepared with what does not change between runs: each layer's work, its views' types and formats.
     void prepareLayers();
-    //! The prepared views' shapes (and first unknown shape) from mShapes and mCapacities.
-    void refreshViewShapes();
+    //! Layer `l`'s prepared views' shapes (and first unknown shape) from mShapes and mCapacities.
+    void refreshViewShapes(size_t l);
     //! mTensorAddresses, and the prepared views' addresses, for the current context memory and I/O addresses. Only
     //! what changed since the last run is rewritten.
     void refreshAddresses();
@@ -197,9 +199,9 @@ private:
     void setViewAddresses(int32_t t, std::byte* address);
     //! Sets tensor `t`'s address as setViewAddresses does, and the addresses of the views of its memory.
     void placeTensor(int32_t t, std::byte* address);
-    //! Every alias's offset for the current shapes (and its address, where addresses are prepared). Where a view
-    //! lies outside the tensor it views, its shape error says so: the layers reading it fail.
-    void placeAliases();
+    //! `alias`'s offset for the current shapes (and its address, where addresses are prepared). Where the view lies
+    //! outside the tensor it views, its shape error says so: the layers reading it fail.
+    void placeAlias(PreparedAlias& alias);
     //! Alias `alias`'s offset for the current shapes; else why it has none.
     std::string locateAlias(PreparedAlias& alias);
     //! Whether every guard of layer `l` holds; false with `error` if a condition cannot be read.
@@ -216,7 +218,7 @@ private:
     //! Runs layer `l` on the tensors' current shapes (a data-dependent output it writes is given its capacity).
     bool runLayer(size_t l, cudaStream_t stream, std::string& error);
     //! After layer `l` ran: the values of the size tensors it wrote, checked against their upper bounds, bound, and
-    //! every shape resolved again with them (this waits for the GPU on the CUDA backend).
+    //! the shapes that depend on them resolved again (this waits for the GPU on the CUDA backend).
     bool learnSizes(size_t l, cudaStream_t stream, std::string& error);
     //! Asks output `tensor`'s allocator for memory for its current shape; the address becomes the tensor's.
     bool reallocateOutput(int32_t tensor, cudaStream_t stream, std::string& error);
@@ -259,7 +261,7 @@ private:
     bool mShapesValid{false};
     bool mHasShapeInputs{false};      //!< some shape depends on input values, so shapes are resolved on every use
     shape::SymbolValues mBoundValues; //!< the run-time values mShapes were computed from
-    //! By tensor: why its shape has no value (conditional tensors), or why a view has no place (placeAliases).
+    //! By tensor: why its shape has no value (conditional tensors), or why a view has no place (placeAlias).
     std::vector<std::string> mShapeErrors;
     std::vector<int8_t> mConditions; //!< by tensor: a condition's value in this run; -1 until read
     std::vector<bool> mRan;          //!< by layer: whether the last run ran it (guards can skip layers)
@@ -280,9 +282,12 @@ private:
     std::vector<uint64_t> mShapeValuesVersion;
     uint64_t mBoundValuesVersion{1}; //!< incremented whenever mBoundValues (and so the shapes) may have changed
     shape::Evaluator mValueEvaluator{mBoundValues}; //!< evaluates shape values; its cache is reset with the version
-    plugin::ContextResources mResources;            //!< lent to the plugins; before mExecutor, so it outlives them
-    std::unique_ptr<backend::Executor> mExecutor;   //!< the backend's memory and layer work
-    uint64_t mWeightsGeneration{0};                 //!< Engine::weightsGeneration of the weights mExecutor holds
+    shape::Evaluator mShapeEvaluator{mBoundValues}; //!< evaluates mShapes; reset by updateShapes
+    //! Evaluates mCapacities: size tensors at their upper bounds; reset by updateShapes.
+    shape::Evaluator mUpperBoundEvaluator{mBoundValues, shape::SizeTensorValue::kUPPER};
+    plugin::ContextResources mResources;          //!< lent to the plugins; before mExecutor, so it outlives them
+    std::unique_ptr<backend::Executor> mExecutor; //!< the backend's memory and layer work
+    uint64_t mWeightsGeneration{0};               //!< Engine::weightsGeneration of the weights mExecutor holds
     nvinfer1::IProfiler* mProfiler{nullptr};
     bool mEnqueueEmitsProfile{true};
     size_t mProfiledLayers{0}; //!< how many layers the last run timed (all, unless it failed or had no profiler)

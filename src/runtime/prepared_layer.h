@@ -5,11 +5,21 @@
 
 #include "core/tensor_view.h"
 
+#include <NvInferRuntimeBase.h>
+
 #include <cstdint>
+#include <functional>
+#include <numeric>
 #include <vector>
 
 namespace kiln::runtime
 {
+
+//! The number of elements of a tensor of `dims`.
+inline int64_t elementsOf(nvinfer1::Dims const& dims)
+{
+    return std::accumulate(dims.d, dims.d + dims.nbDims, int64_t{1}, std::multiplies<>());
+}
 
 struct PreparedLayer
 {

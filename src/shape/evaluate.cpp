@@ -185,6 +185,12 @@ bool Evaluator::computeNode(Expr const& node, std::string& error)
 
 bool dependsOnSizeTensor(Expr const& expr)
 {
+    return !sizeTensorsIn(expr).empty();
+}
+
+std::vector<SymbolId> sizeTensorsIn(Expr const& expr)
+{
+    std::vector<SymbolId> symbols;
     std::vector<Expr const*> pending{&expr};
     std::unordered_set<Expr const*> seen; // shared operands are walked once
     while (!pending.empty())
@@ -197,7 +203,7 @@ bool dependsOnSizeTensor(Expr const& expr)
         }
         if (node.isSizeTensor())
         {
-            return true;
+            symbols.push_back(node.symbolId()); // its bound value, not its optimum or bound expressions
         }
         if (node.isOperation())
         {
@@ -205,7 +211,7 @@ bool dependsOnSizeTensor(Expr const& expr)
             pending.push_back(&node.second());
         }
     }
-    return false;
+    return symbols;
 }
 
 EvalResult evaluate(Expr const& expr, SymbolValues const& values, SizeTensorValue sizeTensors)

@@ -72,6 +72,10 @@ private:
 //! Whether `expr`'s value depends on a size tensor (a data-dependent extent, known only once its layer has run).
 bool dependsOnSizeTensor(Expr const& expr);
 
+//! The symbols of the size tensors `expr`'s value depends on (under SizeTensorValue::kBOUND), each once: binding
+//! another symbol leaves the value as it was.
+std::vector<SymbolId> sizeTensorsIn(Expr const& expr);
+
 //! One expression, no cache kept.
 EvalResult evaluate(
     Expr const& expr, SymbolValues const& values, SizeTensorValue sizeTensors = SizeTensorValue::kBOUND);

@@ -216,3 +216,74 @@ TEST(PreparedRun, DataDependentOutputInNewMemoryAtEveryRun)
 }
 
 } // namespace
+
+//! The positions of `values`' non-zero elements.
+std::vector<int32_t> nonZeroPositions(std::vector<float> const& values)
+{
+    std::vector<int32_t> positions;
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        if (values[i] != 0.0F)
+        {
+            positions.push_back(static_cast<int32_t>(i));
+        }
+    }
+    return positions;
+}
+
+//! Two sizes learnt one after the other in each run: c = [positions of x's non-zeros, positions of z's] ([1, n + m])
+//! depends on both, and `tail`, the last m of c, is a slice starting at n. Each run learns its sizes anew, and only
+//! what depends on a size is evaluated again when the size is learnt: a shape, a slice's start or an output left from
+//! the run before, or from before the size was learnt, shows in the outputs.
+TEST(PreparedRun, SizesLearntOneAfterAnotherInEachRun)
+{
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {6}});
+    ITensor* z = h.network->addInput("z", DataType::kFLOAT, Dims{1, {6}});
+    INonZeroLayer* xPositions = h.network->addNonZero(*x);
+    INonZeroLayer* zPositions = h.network->addNonZero(*z);
+    ASSERT_NE(xPositions, nullptr);
+    ASSERT_NE(zPositions, nullptr);
+    xPositions->setIndicesType(DataType::kINT32);
+    zPositions->setIndicesType(DataType::kINT32);
+    ITensor* both[] = {xPositions->getOutput(0), zPositions->getOutput(0)};
+    IConcatenationLayer* concat = h.network->addConcatenation(both, 2);
+    concat->setAxis(1);
+    h.output(concat, "c");
+    // start = shape(x's positions) * [0, 1] = [0, n]; size = shape(z's positions) = [1, m].
+    ITensor* xShape = h.network->addShape(*xPositions->getOutput(0))->getOutput(0);
+    static int64_t const kSecondAxisOnly[] = {0, 1};
+    IConstantLayer* mask = h.network->addConstant(Dims{1, {2}}, Weights{DataType::kINT64, kSecondAxisOnly, 2});
+    ITensor* start = h.network->addElementWise(*xShape, *mask->getOutput(0), ElementWiseOperation::kPROD)->getOutput(0);
+    ITensor* size = h.network->addShape(*zPositions->getOutput(0))->getOutput(0);
+    ISliceLayer* tail = h.network->addSlice(*concat->getOutput(0), Dims2{0, 0}, Dims2{1, 1}, Dims2{1, 1});
+    tail->setInput(1, *start);
+    tail->setInput(2, *size);
+    h.output(tail, "tail");
+    ASSERT_TRUE(h.build());
+    FreshMemoryAllocator cAllocator;
+    FreshMemoryAllocator tailAllocator;
+    ASSERT_TRUE(h.context->setOutputAllocator("c", &cAllocator));
+    ASSERT_TRUE(h.context->setOutputAllocator("tail", &tailAllocator));
+    // n and m change apart, to zero too.
+    std::vector<std::pair<std::vector<float>, std::vector<float>>> const inputs{
+        {{0, 1, 0, 2, 3, 0}, {4, 0, 0, 0, 0, 5}}, {{0, 1, 0, 2, 3, 0}, {1, 1, 0, 1, 0, 1}},
+        {{7, 7, 7, 7, 0, 7}, {1, 1, 0, 1, 0, 1}}, {{0, 0, 0, 0, 0, 0}, {0, 0, 9, 0, 0, 0}},
+        {{1, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0}}};
+    for (size_t run = 0; run < inputs.size(); ++run)
+    {
+        SCOPED_TRACE("run " + std::to_string(run));
+        auto const& [xValues, zValues] = inputs[run];
+        ASSERT_TRUE(h.run({{"x", xValues.data()}, {"z", zValues.data()}}, {}));
+        std::vector<int32_t> const fromX = nonZeroPositions(xValues);
+        std::vector<int32_t> const fromZ = nonZeroPositions(zValues);
+        std::vector<int32_t> expectedC = fromX;
+        expectedC.insert(expectedC.end(), fromZ.begin(), fromZ.end());
+        ASSERT_EQ(cAllocator.shapes.back(), (std::vector<int64_t>{1, static_cast<int64_t>(expectedC.size())}));
+        ASSERT_EQ(tailAllocator.shapes.back(), (std::vector<int64_t>{1, static_cast<int64_t>(fromZ.size())}));
+        auto const* c = reinterpret_cast<int32_t const*>(cAllocator.blocks.back().data());
+        auto const* tailValues = reinterpret_cast<int32_t const*>(tailAllocator.blocks.back().data());
+        EXPECT_EQ(std::vector<int32_t>(c, c + expectedC.size()), expectedC);
+        EXPECT_EQ(std::vector<int32_t>(tailValues, tailValues + fromZ.size()), fromZ);
+    }
+}

@@ -5,6 +5,7 @@
 // which layers became views, where they start, and what memory the tensors got.
 #include "../layers/layer_harness.h"
 #include "plan/plan_format.h"
+#include "plan/plan_graph.h"
 #include "view_networks.h"
 
 #include <kiln/CpuBackend.h>
@@ -497,6 +498,37 @@ TEST(Views, PlansWithViewsRoundTripAndMalformedViewsAreRefused)
         EXPECT_FALSE(kiln::plan::readPlan(bytes.data(), bytes.size(), read, error)) << "corruption " << c;
         EXPECT_NE(error.find("view"), std::string::npos) << "corruption " << c << ": " << error;
     }
+}
+
+//! A run places its views before it learns any size, so a plan whose view depends on a size tensor is refused: here
+//! the reshape of a NonZero's [1, n] positions into [n], which the builder keeps a layer, made a view.
+TEST(Views, APlanWithAViewOfADataDependentShapeIsRefused)
+{
+    std::unique_ptr<LayerHarness> h = built(
+        [](INetworkDefinition& n) {
+            ITensor* x = n.addInput("x", DataType::kFLOAT, Dims{1, {6}});
+            INonZeroLayer* positions = n.addNonZero(*x);
+            positions->getOutput(0)->setName("positions");
+            IShuffleLayer* flat = n.addShuffle(*positions->getOutput(0));
+            flat->setReshapeDimensions(Dims{1, {-1}});
+            flat->getOutput(0)->setName("flat");
+            IIdentityLayer* y = n.addIdentity(*flat->getOutput(0));
+            y->getOutput(0)->setName("y");
+            n.markOutput(*y->getOutput(0));
+        },
+        kiln::CpuKernels::kFAST);
+    kiln::plan::PlanModel bad = planOf(*h);
+    int32_t const flat = tensorNamed(bad, "flat");
+    ASSERT_EQ(bad.tensors[static_cast<size_t>(flat)].viewOf, -1) << "the builder made the reshape a view";
+    bad.tensors[static_cast<size_t>(flat)].viewOf = tensorNamed(bad, "positions");
+    bad.tensors[static_cast<size_t>(flat)].viewOffset = kiln::plan::constantNode(bad, 0);
+    bad.tensors[static_cast<size_t>(flat)].arenaOffset = -1;
+    std::vector<uint8_t> const bytes = kiln::plan::writePlan(bad);
+    kiln::plan::PlanModel read;
+    std::string error;
+    EXPECT_FALSE(kiln::plan::readPlan(bytes.data(), bytes.size(), read, error));
+    EXPECT_NE(error.find("\"flat\" is a view whose place or shape depends on a data-dependent size"), std::string::npos)
+        << error;
 }
 
 } // namespace
