@@ -29,7 +29,8 @@ bool ExecutionContext::computeShapes(
     shape::Evaluator upperBounds(values, shape::SizeTensorValue::kUPPER);
     for (size_t t = 0; t < shapes.size(); ++t)
     {
-        if (!evaluateShape(static_cast<int32_t>(t), evaluator, upperBounds, shapes[t], capacities[t], deferred[t], error))
+        if (!evaluateShape(
+                static_cast<int32_t>(t), evaluator, upperBounds, shapes[t], capacities[t], deferred[t], error))
         {
             return false;
         }
