@@ -196,8 +196,6 @@ public:
     {
         return mTensorsShapedBy[static_cast<size_t>(s)];
     }
-    //! The plan symbols of the size tensors that plan expression `exprIndex`'s value depends on.
-    std::vector<int32_t> sizeSymbolsIn(int32_t exprIndex) const;
     //! Whether some extent of `tensor` is data-dependent, known only once a layer has run.
     bool isDataDependent(int32_t tensor) const
     {
@@ -236,6 +234,8 @@ private:
     //! Fills in which layers write size tensors, which tensors' extents depend on them, and which tensors only
     //! conditional layers write.
     void indexDataDependence();
+    //! The plan symbols of the size tensors that plan expression `exprIndex`'s value depends on.
+    std::vector<int32_t> sizeSymbolsIn(int32_t exprIndex) const;
     //! False with the reason where the plan's recreated plugin `plugin` of `layer` describes other outputs than the
     //! plan sized (engine_plugin_check.cpp).
     bool pluginMatchesPlan(plan::LayerRecord const& layer, network::PluginParams const& plugin, std::string& error);
