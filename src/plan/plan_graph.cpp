@@ -285,8 +285,13 @@ void setIoFormats(PlanModel const& model, LayerRecord& record, std::vector<nvinf
     record.ioFormats = unlessTensorsOwn(model, record, std::move(formats), &TensorRecord::format);
 }
 
-LayerRecord copyConstantFor(PlanModel& model, size_t constant, size_t reader, size_t slot)
+std::optional<LayerRecord> constantOwnedBy(
+    PlanModel& model, std::vector<std::vector<size_t>> const& readers, size_t constant, size_t reader, size_t slot)
 {
+    if (readers[static_cast<size_t>(model.layers[constant].outputs[0])].size() == 1)
+    {
+        return std::nullopt;
+    }
     LayerRecord copy = model.layers[constant];
     TensorRecord tensor = model.tensors[static_cast<size_t>(copy.outputs[0])];
     std::string const suffix = ", for " + model.layers[reader].name;

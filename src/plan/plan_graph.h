@@ -87,10 +87,12 @@ bool holdsRefittableWeights(LayerRecord const& record);
 //! refittable); nullptr otherwise.
 network::ConstantParams const* fixedConstant(LayerRecord const& record);
 
-//! A copy of constant layer `constant` writing a new tensor, which input `slot` of layer `reader` reads from now on in
-//! place of the constant's own output (a pass that changes a constant other layers read changes a copy). Both are
-//! named after the reader; the caller puts the copy in the layer list, before the reader.
-LayerRecord copyConstantFor(PlanModel& model, size_t constant, size_t reader, size_t slot);
+//! Constant layer `constant`, which input `slot` of layer `reader` reads, for a pass to change for that reader alone
+//! (`readers` is readersOf(model)): nullopt where nothing else reads it, so that the pass changes it in place; else a
+//! copy writing a new tensor, which that input reads from now on. The copy is named after the reader; the caller puts
+//! it in the layer list, before the reader.
+std::optional<LayerRecord> constantOwnedBy(
+    PlanModel& model, std::vector<std::vector<size_t>> const& readers, size_t constant, size_t reader, size_t slot);
 
 //! Removes the layers marked in `absorbed` (by layer index) from the model's layer list, keeping the others' order.
 void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed);

@@ -239,12 +239,12 @@ void scaleColumns(LayerRecord& layer, std::vector<float> const& scale, ColumnOf 
 LayerRecord& ownConstant(PlanModel& model, std::vector<std::vector<size_t>> const& readers, size_t constant,
     size_t reader, size_t slot, std::vector<std::pair<size_t, LayerRecord>>& copies)
 {
-    int32_t const source = model.layers[constant].outputs[0];
-    if (readers[static_cast<size_t>(source)].size() == 1)
+    std::optional<LayerRecord> copy = constantOwnedBy(model, readers, constant, reader, slot);
+    if (!copy)
     {
         return model.layers[constant];
     }
-    copies.emplace_back(reader, copyConstantFor(model, constant, reader, slot));
+    copies.emplace_back(reader, std::move(*copy));
     return copies.back().second;
 }
 

@@ -101,24 +101,11 @@ void transposeBack(PlanModel& model, LayerRecord& constant, int32_t tensor, nvin
     constant.params = std::move(backed);
 }
 
-//! The constant layer of `move`, to be transposed back: the layer itself where the operation alone reads it, else a
-//! copy of its own (returned, for the caller to place before the operation) that the operation then reads. Equal
-//! constants are often one: an export shares equal initializers (a stage's layer scales, all 1e-6 at random
-//! initialization), and the builder merges equal constants.
-std::optional<LayerRecord> ownConstant(
-    PlanModel& model, std::vector<std::vector<size_t>> const& readers, Move const& move)
-{
-    size_t const slot = 1 - move.side;
-    if (soleReader(readers, model.layers[move.operation].inputs[slot], move.operation))
-    {
-        return std::nullopt;
-    }
-    return copyConstantFor(model, move.constant, move.operation, slot);
-}
-
 void apply(PlanModel& model, std::vector<std::vector<size_t>> const& readers, Move const& move)
 {
-    std::optional<LayerRecord> copy = ownConstant(model, readers, move);
+    // The constant is transposed back for the operation alone. Equal constants are often one: an export shares equal
+    // initializers (a stage's layer scales, all 1e-6 at random initialization), and the builder merges equal constants.
+    std::optional<LayerRecord> copy = constantOwnedBy(model, readers, move.constant, move.operation, 1 - move.side);
     LayerRecord& operation = model.layers[move.operation];
     LayerRecord& transpose = model.layers[move.transpose];
     int32_t const source = transpose.inputs[0];
