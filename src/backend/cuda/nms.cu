@@ -6,18 +6,17 @@
 //     those past the limit in their batch item stop being candidates;
 //  3. a stable radix sort orders the candidates by (batch * classes + class, key, f): each class's candidates lie
 //     together, in the order the reference considers them; a scan of the classes' counts gives where each starts;
-//  4. a block per class selects greedily, a tile of candidates at a time: each candidate is first tested against
-//     the boxes the class selected in earlier tiles (in parallel), then the tile's survivors are taken in order,
-//     each suppressing the later ones it overlaps, until maxOutputBoxesPerClass are selected;
+//  4. the greedy selection of every class list (nms_selection.h), a chunk of candidates at a time;
 //  5. a scan of the classes' selections places their rows in the output, and the count is written.
 // The thresholds and maxOutputBoxesPerClass are read on the device. Any number of boxes: memory grows with
-// batch * classes * boxes (the scores' count), which must be below 2^31.
+// batch * classes * boxes (the scores' count), which must be below 2^31, plus the selection's masks (64 MB at most,
+// or one class list's).
 #include "backend/cuda/layer_kernels.h"
 
-#include "backend/cpu/kernels/tensor/nms_box.h"
 #include "backend/cuda/cuda_error.h"
-#include "backend/cuda/device_access.cuh"
 #include "backend/cuda/device_buffer.h"
+#include "backend/cuda/nms_problem.cuh"
+#include "backend/cuda/nms_selection.h"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -36,38 +35,8 @@ namespace
 {
 
 using device::DataType;
-using nms_detail::Box;
-
-constexpr int kTile = 256; //!< candidates a block takes at a time, one a thread
-
-//! What every kernel of the layer reads.
-struct Problem
-{
-    void const* boxes;
-    void const* scores;
-    DataType type;
-    int32_t batch;
-    int32_t boxCount;
-    int32_t classes;
-    bool perClass;
-    bool centerSizes;
-    int32_t const* maxOutputBoxesPerClass;
-    float const* iouThreshold;   //!< null: 0
-    float const* scoreThreshold; //!< null: 0
-
-    __device__ int32_t items() const
-    {
-        return batch * classes * boxCount;
-    }
-    //! Box n of batch item b, as class c reads it.
-    __device__ Box box(int32_t b, int32_t c, int32_t n) const
-    {
-        int64_t const item = static_cast<int64_t>(b) * boxCount + n;
-        int64_t const first = 4 * (perClass ? item * classes + c : item);
-        return nms_detail::makeBox(device::loadFloat(boxes, type, first), device::loadFloat(boxes, type, first + 1),
-            device::loadFloat(boxes, type, first + 2), device::loadFloat(boxes, type, first + 3), centerSizes);
-    }
-};
+using nms::ClassLists;
+using nms::Problem;
 
 //! A grid-stride loop's first position and stride, in 64 bits so that the last stride cannot overflow.
 __device__ int64_t firstThread()
@@ -152,105 +121,6 @@ __global__ void applyTopKLimitKernel(int32_t items, int32_t batch, int32_t limit
         if (b < batch && j - first[b] >= limit)
         {
             candidate[positions[j]] = 0;
-        }
-    }
-}
-
-//! Where each class's candidates start (`offsets`, from the scan of `counts`) and what the greedy selection writes.
-struct ClassLists
-{
-    int32_t const* sorted; //!< the candidates' positions f, each class's together in order
-    int32_t const* counts;
-    int32_t const* offsets;
-    int32_t* selectedBoxes;  //!< class s's selected box indices from offsets[s] on
-    int32_t* selectedCounts; //!< per class
-};
-
-//! Tests this thread's candidate against the boxes its class selected before the tile, kTile of them at a time.
-__device__ bool survivesEarlierTiles(Problem const& p, ClassLists const& lists, int32_t s, int32_t selectedBefore,
-    Box const& mine, bool alive, float iouThreshold, Box* cache)
-{
-    int32_t const b = s / p.classes;
-    int32_t const c = s % p.classes;
-    for (int32_t chunk = 0; chunk < selectedBefore; chunk += kTile)
-    {
-        __syncthreads(); // the previous chunk is no longer read
-        if (chunk + static_cast<int32_t>(threadIdx.x) < selectedBefore)
-        {
-            cache[threadIdx.x] = p.box(b, c, lists.selectedBoxes[lists.offsets[s] + chunk + threadIdx.x]);
-        }
-        __syncthreads();
-        int32_t const inChunk = min(kTile, selectedBefore - chunk);
-        for (int32_t k = 0; k < inChunk && alive; ++k)
-        {
-            alive = !nms_detail::suppresses(cache[k], mine, iouThreshold);
-        }
-    }
-    return alive;
-}
-
-//! Takes the tile's surviving candidates in order, each suppressing the later ones it overlaps, while the class may
-//! select more. Returns how many it selected (the same in every thread).
-__device__ int32_t selectWithinTile(ClassLists const& lists, int32_t s, int32_t selectedBefore, int32_t limit,
-    int32_t tileSize, Box const& mine, float iouThreshold, Box const* tileBoxes, int32_t const* tileBoxIndex,
-    bool* alive)
-{
-    int32_t selected = 0;
-    for (int32_t i = 0; i < tileSize && selectedBefore + selected < limit; ++i)
-    {
-        if (!alive[i])
-        {
-            continue; // nothing changes: no barrier needed
-        }
-        if (threadIdx.x == 0)
-        {
-            lists.selectedBoxes[lists.offsets[s] + selectedBefore + selected] = tileBoxIndex[i];
-        }
-        ++selected;
-        int32_t const t = static_cast<int32_t>(threadIdx.x);
-        if (t > i && t < tileSize && alive[t] && nms_detail::suppresses(tileBoxes[i], mine, iouThreshold))
-        {
-            alive[t] = false;
-        }
-        __syncthreads(); // alive[i + 1] is final
-    }
-    return selected;
-}
-
-__global__ void __launch_bounds__(kTile) selectKernel(Problem p, ClassLists lists)
-{
-    __shared__ Box cache[kTile];
-    __shared__ Box tileBoxes[kTile];
-    __shared__ int32_t tileBoxIndex[kTile];
-    __shared__ bool alive[kTile];
-    int32_t const limit = *p.maxOutputBoxesPerClass;
-    float const iouThreshold = p.iouThreshold != nullptr ? *p.iouThreshold : 0.0F;
-    int32_t const classLists = p.batch * p.classes;
-    for (int32_t s = blockIdx.x; s < classLists; s += gridDim.x)
-    {
-        int32_t const b = s / p.classes;
-        int32_t const c = s % p.classes;
-        int32_t const candidates = lists.counts[s];
-        int32_t selected = 0;
-        for (int32_t tile = 0; tile < candidates && selected < limit; tile += kTile)
-        {
-            int32_t const tileSize = min(kTile, candidates - tile);
-            int32_t const t = static_cast<int32_t>(threadIdx.x);
-            bool const mineExists = t < tileSize;
-            int32_t const n = mineExists ? lists.sorted[lists.offsets[s] + tile + t] % p.boxCount : 0;
-            Box const mine = mineExists ? p.box(b, c, n) : Box{};
-            bool const survives = survivesEarlierTiles(p, lists, s, selected, mine, mineExists, iouThreshold, cache);
-            tileBoxes[t] = mine;
-            tileBoxIndex[t] = n;
-            alive[t] = survives;
-            __syncthreads();
-            selected += selectWithinTile(
-                lists, s, selected, limit, tileSize, mine, iouThreshold, tileBoxes, tileBoxIndex, alive);
-            __syncthreads(); // the tile's shared memory is read no more
-        }
-        if (threadIdx.x == 0)
-        {
-            lists.selectedCounts[s] = max(selected, 0);
         }
     }
 }
@@ -356,6 +226,7 @@ struct Scratch
     int32_t* firstOfBatch;
     void* temporary;
     size_t temporaryBytes;
+    void* selection; //!< the greedy selection's (nms::selectGreedily)
 };
 
 //! CUB's temporary storage for the sorts of `items` keys and the scans of `classLists` counts.
@@ -372,14 +243,15 @@ size_t temporaryBytesFor(int32_t items, int32_t classLists, cudaStream_t stream)
     return std::max(sortBytes, scanBytes);
 }
 
-Scratch carve(DeviceBuffer& buffer, int32_t items, int32_t classLists, int32_t batch, cudaStream_t stream)
+Scratch carve(DeviceBuffer& buffer, int32_t items, int32_t classLists, int32_t batch,
+    nms::SelectionPlan const& selection, cudaStream_t stream)
 {
     auto const n = static_cast<size_t>(items);
     auto const lists = static_cast<size_t>(classLists);
     size_t const temporaryBytes = temporaryBytesFor(items, classLists, stream);
     size_t const sizes[] = {alignUp(n), alignUp(n * 4), alignUp(n * 8), alignUp(n * 8), alignUp(n * 4), alignUp(n * 4),
         alignUp(n * 4), alignUp(lists * 4), alignUp(lists * 4), alignUp(lists * 4), alignUp(lists * 4),
-        alignUp(static_cast<size_t>(batch) * 4), temporaryBytes};
+        alignUp(static_cast<size_t>(batch) * 4), alignUp(temporaryBytes), selection.scratchBytes()};
     size_t total = 0;
     for (size_t size : sizes)
     {
@@ -404,6 +276,7 @@ Scratch carve(DeviceBuffer& buffer, int32_t items, int32_t classLists, int32_t b
     s.firstOfBatch = reinterpret_cast<int32_t*>(take());
     s.temporary = take();
     s.temporaryBytes = temporaryBytes;
+    s.selection = take();
     return s;
 }
 
@@ -427,7 +300,8 @@ public:
             check(cudaGetLastError(), "nms: launching the count's kernel");
             return;
         }
-        Scratch const s = carve(mScratch, items, classLists, p.batch, stream);
+        nms::SelectionPlan const selection = nms::planSelection(classLists, p.boxCount);
+        Scratch const s = carve(mScratch, items, classLists, p.batch, selection, stream);
         markCandidatesKernel<<<device::blocksFor(items), device::kThreadsPerBlock, 0, stream>>>(
             p, s.candidate, s.scoreKey);
         check(cudaGetLastError(), "nms: launching the candidates' kernel");
@@ -442,10 +316,9 @@ public:
         sort(s, items, classLists, stream);
         scan(s, s.counts, s.offsets, classLists, stream);
         ClassLists const lists{s.positionsOut, s.counts, s.offsets, s.selectedBoxes, s.selectedCounts};
-        auto const blocks = static_cast<unsigned>(std::min(classLists, 65535 * 8));
-        selectKernel<<<blocks, kTile, 0, stream>>>(p, lists);
-        check(cudaGetLastError(), "nms: launching the selection");
+        nms::selectGreedily(p, lists, classLists, selection, s.selection, stream);
         scan(s, s.selectedCounts, s.rowOffsets, classLists, stream);
+        auto const blocks = static_cast<unsigned>(std::min(classLists, 65535 * 8));
         writeRowsKernel<<<blocks, device::kThreadsPerBlock, 0, stream>>>(
             p, lists, s.rowOffsets, outputs[0].shape[0], outputs[0].data, outputs[0].type);
         check(cudaGetLastError(), "nms: launching the rows' kernel");
