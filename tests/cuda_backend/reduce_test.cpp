@@ -1,7 +1,8 @@
 // The CUDA backend's Reduce layer against the CPU reference: every ReduceOperation over the innermost axis (warp per
 // output), an outer or middle axis (thread per output), several axes and all of them, with and without
-// keepDimensions, FP32, FP16 and INT32, NaN through max and min, a long row, long reductions over outer axes (split
-// between threads and blocks), an image batch's spatial means, and reductions over nothing.
+// keepDimensions, FP32, FP16 and INT32, NaN through max and min, a long row, few long reductions of the innermost axis
+// (split between blocks), long reductions over outer axes (split between threads and blocks), an image batch's
+// spatial means, and reductions over nothing.
 #include "backend_comparison.h"
 
 namespace
@@ -79,6 +80,50 @@ TEST(CudaBackendReduce, ALongRowSumsAsOnTheCpu)
             "long row op " + std::to_string(static_cast<int32_t>(op)));
         expectBackendsAgree(reduceOf(Dims{2, {2, 5000}}, DataType::kFLOAT, op, 3U, false), {{"x", x}}, false,
             "everything op " + std::to_string(static_cast<int32_t>(op)));
+    }
+}
+
+TEST(CudaBackendReduce, FewLongReductionsOfTheInnermostAxisAreSplitBetweenBlocks)
+{
+    SKIP_WITHOUT_GPU();
+    // A whole tensor's maximum (the largest box coordinate torchvision's detectors offset classes by): 27,000 x 4
+    // elements to one, in slices of many blocks; a row just long enough for one block (its output stored directly);
+    // three rows read through the strides of a reduced outer axis; a NaN that must reach the result through the
+    // partials.
+    struct Case
+    {
+        std::vector<int64_t> shape;
+        uint32_t axes;
+    };
+    for (Case const& c : {Case{{27000, 4}, 3U}, Case{{3, 1100}, 2U}, Case{{40, 3, 50}, 5U}})
+    {
+        int64_t const count = kiln::volume(c.shape);
+        Dims dims{static_cast<int32_t>(c.shape.size()), {}};
+        std::copy(c.shape.begin(), c.shape.end(), dims.d);
+        std::vector<float> values = spread(count, -1.0F, 1.3F);
+        HostTensor const x = fromFloats(c.shape, values);
+        values[static_cast<size_t>(count * 2 / 3)] = NAN;
+        HostTensor const withNan = fromFloats(c.shape, values);
+        std::vector<int32_t> ints(static_cast<size_t>(count));
+        for (size_t i = 0; i < ints.size(); ++i)
+        {
+            ints[i] = static_cast<int32_t>(i % 13) - 6;
+        }
+        HostTensor const xi = fromElements(c.shape, ints, DataType::kINT32);
+        for (ReduceOperation op : kOperations)
+        {
+            std::string const what
+                = "shape of " + std::to_string(count) + " op " + std::to_string(static_cast<int32_t>(op));
+            if (op != ReduceOperation::kPROD) // a product of thousands of these values is 0 or infinite
+            {
+                expectBackendsAgree(reduceOf(dims, DataType::kFLOAT, op, c.axes, false), {{"x", x}}, false, what);
+                expectBackendsAgree(
+                    reduceOf(dims, DataType::kFLOAT, op, c.axes, true), {{"x", x}}, true, what + " fp16");
+                expectBackendsAgree(
+                    reduceOf(dims, DataType::kFLOAT, op, c.axes, false), {{"x", withNan}}, false, what + " nan");
+            }
+            expectBackendsAgree(reduceOf(dims, DataType::kINT32, op, c.axes, false), {{"x", xi}}, false, what + " int");
+        }
     }
 }
 

@@ -173,6 +173,59 @@ __global__ void warpPerOutputKernel(void const* input, DataType inType, void* ou
     }
 }
 
+//! The innermost input axis is reduced, the outputs are few and their reductions long (a whole tensor's maximum): one
+//! block per output and slice of the reduced range, its warps combined with shuffles and then through shared memory.
+//! With one slice the block stores the output; with several it stores partials[slice][output], which
+//! finishPartialsKernel combines.
+template <typename Fold>
+__global__ void __launch_bounds__(device::kThreadsPerBlock) blockPerOutputSliceKernel(void const* input,
+    DataType inType, void* output, DataType outType, Reduction r, int64_t chunk, typename Fold::Value* partials)
+{
+    constexpr int kWarps = device::kThreadsPerBlock / 32;
+    __shared__ typename Fold::Value warpResults[kWarps];
+    int const lane = threadIdx.x % 32;
+    int const warp = threadIdx.x / 32;
+    int64_t const o = blockIdx.x;
+    int64_t const begin = static_cast<int64_t>(blockIdx.y) * chunk;
+    int64_t const end = begin + chunk < r.reducedCount ? begin + chunk : r.reducedCount;
+    int64_t const base = device::stridedOffset(o, r.kept);
+    typename Fold::Value acc = Fold::identity(r.op, inType);
+    for (int64_t k = begin + threadIdx.x; k < end; k += device::kThreadsPerBlock)
+    {
+        acc = Fold::combine(r.op, acc, Fold::load(input, inType, base + reducedOffset(k, r)));
+    }
+    for (int offset = 16; offset > 0; offset /= 2)
+    {
+        acc = Fold::combine(r.op, acc, Fold::shuffle(acc, offset));
+    }
+    if (lane == 0)
+    {
+        warpResults[warp] = acc;
+    }
+    __syncthreads();
+    if (warp != 0)
+    {
+        return;
+    }
+    acc = lane < kWarps ? warpResults[lane] : Fold::identity(r.op, inType);
+    for (int offset = 16; offset > 0; offset /= 2)
+    {
+        acc = Fold::combine(r.op, acc, Fold::shuffle(acc, offset));
+    }
+    if (lane != 0)
+    {
+        return;
+    }
+    if (partials == nullptr)
+    {
+        Fold::store(output, outType, o, r.op, acc, r.reducedCount);
+    }
+    else
+    {
+        partials[blockIdx.y * r.outputCount + o] = acc;
+    }
+}
+
 //! A kept axis is innermost: one thread per output; neighbouring threads read neighbouring elements at each step.
 template <typename Fold>
 __global__ void threadPerOutputKernel(void const* input, DataType inType, void* output, DataType outType, Reduction r)
@@ -250,6 +303,9 @@ __global__ void finishPartialsKernel(
 
 //! Reductions at least this long, with a kept axis innermost, are split between threads (splitReductionKernel).
 constexpr int64_t kSplitFrom = 64;
+//! Reductions of the innermost axis at least this long, of fewer outputs than kSplitBlocks, are split between blocks
+//! (blockPerOutputSliceKernel): a warp alone would walk them for hundreds of microseconds.
+constexpr int64_t kBlockSplitFrom = 4 * device::kThreadsPerBlock;
 //! The blocks a split reduction aims for: enough to keep every SM of a large GPU busy.
 constexpr int64_t kSplitBlocks = 1024;
 
@@ -262,11 +318,60 @@ struct ReductionTensors
     DataType outputType{DataType::kFLOAT};
 };
 
+//! How a split reduction divides each output's range: `used` slices of `chunk` elements (the last may be shorter).
+struct Slicing
+{
+    int64_t chunk;
+    int64_t used;
+};
+
+//! As many slices as make `groups` blocks fill the GPU, each at least `minimum` elements long.
+Slicing sliceFor(int64_t reducedCount, int64_t groups, int64_t minimum)
+{
+    int64_t const slices = std::clamp<int64_t>(kSplitBlocks / groups, 1, std::max<int64_t>(reducedCount / minimum, 1));
+    int64_t const chunk = (reducedCount + slices - 1) / slices;
+    return Slicing{chunk, (reducedCount + chunk - 1) / chunk};
+}
+
+//! Where a split reduction's blocks store their partial results; none where each output has one slice.
+template <typename Fold>
+typename Fold::Value* partialsFor(
+    Slicing const& slicing, Reduction const& r, DeviceBuffer& scratch, cudaStream_t stream)
+{
+    if (slicing.used == 1)
+    {
+        return nullptr;
+    }
+    scratch.reserve(static_cast<size_t>(slicing.used * r.outputCount) * sizeof(typename Fold::Value), stream,
+        "a reduction's partials");
+    return reinterpret_cast<typename Fold::Value*>(scratch.data());
+}
+
+template <typename Fold>
+void finishPartials(typename Fold::Value const* partials, Slicing const& slicing, ReductionTensors const& t,
+    Reduction const& r, cudaStream_t stream)
+{
+    if (partials != nullptr)
+    {
+        finishPartialsKernel<Fold><<<device::blocksFor(r.outputCount), device::kThreadsPerBlock, 0, stream>>>(
+            partials, slicing.used, t.output, t.inputType, t.outputType, r);
+    }
+}
+
 template <typename Fold>
 void launchReduction(
     bool innermostReduced, ReductionTensors const& t, Reduction const& r, DeviceBuffer& scratch, cudaStream_t stream)
 {
-    using Value = typename Fold::Value;
+    if (innermostReduced && r.reducedCount >= kBlockSplitFrom && r.outputCount < kSplitBlocks)
+    {
+        Slicing const slicing = sliceFor(r.reducedCount, r.outputCount, kBlockSplitFrom);
+        typename Fold::Value* partials = partialsFor<Fold>(slicing, r, scratch, stream);
+        dim3 const grid(static_cast<unsigned>(r.outputCount), static_cast<unsigned>(slicing.used));
+        blockPerOutputSliceKernel<Fold><<<grid, device::kThreadsPerBlock, 0, stream>>>(
+            t.input, t.inputType, t.output, t.outputType, r, slicing.chunk, partials);
+        finishPartials<Fold>(partials, slicing, t, r, stream);
+        return;
+    }
     if (innermostReduced)
     {
         constexpr int64_t kWarpsPerBlock = device::kThreadsPerBlock / 32;
@@ -284,24 +389,13 @@ void launchReduction(
         return;
     }
     // Slices of the range, each long enough that its threads loop a few times, as many as fill the GPU.
-    int64_t const slices = std::clamp<int64_t>(kSplitBlocks / groups, 1, r.reducedCount / (4 * kSlicesPerBlock));
-    int64_t const chunk = (r.reducedCount + slices - 1) / slices;
-    int64_t const used = (r.reducedCount + chunk - 1) / chunk;
-    Value* partials = nullptr;
-    if (used > 1)
-    {
-        scratch.reserve(static_cast<size_t>(used * r.outputCount) * sizeof(Value), stream, "a reduction's partials");
-        partials = reinterpret_cast<Value*>(scratch.data());
-    }
-    dim3 const grid(static_cast<unsigned>(groups), static_cast<unsigned>(used));
+    Slicing const slicing = sliceFor(r.reducedCount, groups, 4 * kSlicesPerBlock);
+    typename Fold::Value* partials = partialsFor<Fold>(slicing, r, scratch, stream);
+    dim3 const grid(static_cast<unsigned>(groups), static_cast<unsigned>(slicing.used));
     dim3 const block(kOutputsPerBlock, kSlicesPerBlock);
     splitReductionKernel<Fold>
-        <<<grid, block, 0, stream>>>(t.input, t.inputType, t.output, t.outputType, r, chunk, partials);
-    if (partials != nullptr)
-    {
-        finishPartialsKernel<Fold><<<device::blocksFor(r.outputCount), device::kThreadsPerBlock, 0, stream>>>(
-            partials, used, t.output, t.inputType, t.outputType, r);
-    }
+        <<<grid, block, 0, stream>>>(t.input, t.inputType, t.output, t.outputType, r, slicing.chunk, partials);
+    finishPartials<Fold>(partials, slicing, t, r, stream);
 }
 
 //! Sets `r.uniform` where the reduced axes' strides are those of one row-major range with a constant step: then
@@ -409,7 +503,8 @@ ReductionLaunch prepareReduction(
     }
     r.outputCount = output.count();
     setUniformStep(r);
-    // Whether the axis adjacent in memory is reduced: then a warp per output reads neighbouring elements.
+    // Whether the axis adjacent in memory is reduced: then a warp (or, for few long reductions, blocks) per output
+    // reads neighbouring elements.
     size_t const innermost = input.format == TensorFormat::kHWC && rank >= 3 ? 1 : rank - 1;
     launch.innermostReduced = rank > 0 && ((axes >> innermost) & 1U) != 0;
     launch.floats = isFloatType(input.type);
