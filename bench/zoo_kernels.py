@@ -79,6 +79,26 @@ def kernel_times(run):
     return totals
 
 
+def torch_output_allocator(trt):
+    """A trt.IOutputAllocator whose memory is torch's, grown when a run needs more and kept for later runs."""
+    import torch
+
+    class Allocator(trt.IOutputAllocator):
+        def __init__(self):
+            trt.IOutputAllocator.__init__(self)
+            self.buffers = {}
+
+        def reallocate_output(self, name, memory, size, alignment):
+            if name not in self.buffers or self.buffers[name].numel() < size:
+                self.buffers[name] = torch.empty(max(size, 1), dtype=torch.uint8, device="cuda")
+            return self.buffers[name].data_ptr()
+
+        def notify_shape(self, name, shape):
+            pass
+
+    return Allocator()
+
+
 class KilnEngine:
     """The export on Kiln's CUDA backend through the Python API, on torch tensors and torch's current stream."""
 
@@ -110,13 +130,18 @@ class KilnEngine:
         for name, tensor in zip(names, inputs):
             self.tensors[name] = tensor.to("cuda", torch_types[self.engine.get_tensor_dtype(name)]).contiguous()
             self.context.set_input_shape(name, tuple(tensor.shape))
+        self.allocator = torch_output_allocator(trt)
         for index in range(self.engine.num_io_tensors):
             name = self.engine.get_tensor_name(index)
-            if name not in self.tensors:
-                shape = tuple(self.context.get_tensor_shape(name))
+            shape = tuple(self.context.get_tensor_shape(name))
+            if name in self.tensors:
+                self.context.set_tensor_address(name, self.tensors[name].data_ptr())
+            elif -1 in shape:  # data-dependent (the SSDlite pipeline's detections): sized by the run
+                self.context.set_output_allocator(name, self.allocator)
+            else:
                 self.tensors[name] = torch.empty(shape, dtype=torch_types[self.engine.get_tensor_dtype(name)],
                                                  device="cuda")
-            self.context.set_tensor_address(name, self.tensors[name].data_ptr())
+                self.context.set_tensor_address(name, self.tensors[name].data_ptr())
 
     def __call__(self):
         import torch
