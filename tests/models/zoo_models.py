@@ -102,6 +102,16 @@ def efficientnet(small):
     return _image_model(efficientnet_b0(weights=None), 224)
 
 
+def regnet(small):
+    """RegNetY-800MF: grouped convolutions and squeeze-and-excitation blocks."""
+    from torchvision.models import regnet_y_800mf
+    if small:
+        from torchvision.models.regnet import BlockParams, RegNet
+        params = BlockParams.from_init_params(depth=4, w_0=8, w_a=8.0, w_m=2.0, group_width=8, se_ratio=0.25)
+        return _image_model(RegNet(params, num_classes=10, stem_width=8), 64)
+    return _image_model(regnet_y_800mf(weights=None), 224)
+
+
 def swin(small):
     from torchvision.models import swin_t
     from torchvision.models.swin_transformer import SwinTransformer
@@ -255,6 +265,37 @@ def resnest(small):
                        block_args=dict(radix=2, avd=True, avd_first=False))
         return _image_model(model, 64)
     return _image_model(timm.create_model("resnest14d", pretrained=False), 224)
+
+
+def poolformer(small):
+    """PoolFormer-S12: average pooling as the token mixer, GroupNorm over whole samples, GELU MLPs."""
+    import timm
+    if small:
+        from timm.layers import GroupNorm1
+        from timm.models.metaformer import MetaFormer
+        from torch import nn
+        # poolformer_s12's arguments (timm's metaformer.py), at a small width and depth.
+        model = MetaFormer(depths=(1, 1, 1, 1), dims=(8, 16, 32, 64), downsample_norm=None, mlp_act=nn.GELU,
+                           mlp_bias=True, norm_layers=GroupNorm1, layer_scale_init_values=1e-5,
+                           res_scale_init_values=None, use_mlp_head=False, num_classes=10)
+        return _image_model(model, 64)
+    return _image_model(timm.create_model("poolformer_s12", pretrained=False), 224)
+
+
+def mobilevit(small):
+    """MobileViT-S: inverted residual blocks, and attention over the pixels of each 2 x 2 patch position."""
+    import timm
+    if small:
+        from timm.models.byobnet import ByobNet, ByoModelCfg
+        from timm.models.mobilevit import _inverted_residual_block, _mobilevit_block
+        # mobilevit_s's layout (timm's mobilevit.py) at a small width and depth.
+        config = ByoModelCfg(
+            blocks=(_inverted_residual_block(d=1, c=8, s=1, br=2.0), _inverted_residual_block(d=1, c=16, s=2, br=2.0),
+                    _mobilevit_block(d=1, c=24, s=2, transformer_dim=32, transformer_depth=1, patch_size=2, br=2.0),
+                    _mobilevit_block(d=1, c=32, s=2, transformer_dim=32, transformer_depth=1, patch_size=2, br=2.0)),
+            stem_chs=8, stem_type="3x3", stem_pool="", downsample="", act_layer="silu", num_features=64)
+        return _image_model(ByobNet(config, num_classes=10), 64)
+    return _image_model(timm.create_model("mobilevit_s", pretrained=False), 256)  # timm's input size for it
 
 
 # ---- transformers --------------------------------------------------------------------------------------------------
@@ -426,6 +467,7 @@ MODELS = [
     ZooModel("shufflenet_v2", "torchvision", shufflenet_v2),
     ZooModel("mobilenet_v3", "torchvision", mobilenet_v3),
     ZooModel("efficientnet", "torchvision", efficientnet),
+    ZooModel("regnet", "torchvision", regnet),
     ZooModel("swin", "torchvision", swin),
     ZooModel("maxvit", "torchvision", maxvit),
     ZooModel("ssdlite_backbone_head", "torchvision", ssdlite_backbone_head),
@@ -434,6 +476,8 @@ MODELS = [
     ZooModel("deit", "timm", deit),
     ZooModel("convnext", "timm", convnext),
     ZooModel("resnest", "timm", resnest),
+    ZooModel("poolformer", "timm", poolformer),
+    ZooModel("mobilevit", "timm", mobilevit),
     ZooModel("bert", "transformers", bert),
     ZooModel("distilbert", "transformers", distilbert),
     ZooModel("gpt2", "transformers", gpt2),
