@@ -23,60 +23,83 @@ void addInitializers(ImportContext& ctx, ::onnx::GraphProto const& graph)
     }
 }
 
+//! A graph input's dimensions as the model declares them: symbolic (dim_param) and unknown extents are -1, given at
+//! run time.
+nvinfer1::Dims declaredDims(::onnx::ValueInfoProto const& input)
+{
+    auto const& tensorType = input.type().tensor_type();
+    if (!tensorType.has_shape())
+    {
+        fail(ErrorCode::kUNSUPPORTED_GRAPH, "graph input \"" + input.name() + "\" has no shape (its rank is needed)");
+    }
+    auto const& shape = tensorType.shape();
+    if (shape.dim_size() > nvinfer1::Dims::MAX_DIMS)
+    {
+        fail(ErrorCode::kUNSUPPORTED_GRAPH,
+            "graph input \"" + input.name() + "\" has rank " + std::to_string(shape.dim_size())
+                + "; Kiln supports up to " + std::to_string(nvinfer1::Dims::MAX_DIMS));
+    }
+    nvinfer1::Dims dims{};
+    dims.nbDims = shape.dim_size();
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        auto const& dim = shape.dim(i);
+        if (dim.has_dim_value() && dim.dim_value() < 0)
+        {
+            fail(ErrorCode::kINVALID_GRAPH,
+                "graph input \"" + input.name() + "\" has extent " + std::to_string(dim.dim_value()) + " at axis "
+                    + std::to_string(i) + " (an unknown extent is a dim_param or no value, not a negative one)");
+        }
+        dims.d[i] = dim.has_dim_value() ? dim.dim_value() : -1;
+    }
+    return dims;
+}
+
+void addInput(ImportContext& ctx, ::onnx::ValueInfoProto const& input)
+{
+    if (!input.type().has_tensor_type())
+    {
+        fail(ErrorCode::kUNSUPPORTED_GRAPH, "graph input \"" + input.name() + "\" is not a tensor");
+    }
+    int32_t const elementType = input.type().tensor_type().elem_type();
+    std::optional<nvinfer1::DataType> const type = kilnType(elementType);
+    if (!type || elementType == ::onnx::TensorProto::DOUBLE)
+    {
+        fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE,
+            "graph input \"" + input.name() + "\" has element type " + onnxTypeName(elementType)
+                + ", which Kiln does not support");
+    }
+    nvinfer1::Dims const dims = declaredDims(input);
+    nvinfer1::ITensor* tensor = ctx.network().addInput(input.name().c_str(), *type, dims);
+    if (tensor == nullptr)
+    {
+        fail(ErrorCode::kINVALID_GRAPH, "the network rejected graph input \"" + input.name() + "\"");
+    }
+    auto const& shape = input.type().tensor_type().shape();
+    for (int32_t i = 0; i < dims.nbDims; ++i)
+    {
+        if (shape.dim(i).has_dim_param())
+        {
+            tensor->setDimensionName(i, shape.dim(i).dim_param().c_str());
+        }
+    }
+    ctx.define(input.name(), Value(tensor));
+}
+
 void addInputs(ImportContext& ctx, ::onnx::GraphProto const& graph)
 {
+    std::set<std::string> names;
     for (::onnx::ValueInfoProto const& input : graph.input())
     {
-        if (ctx.find(input.name()) != nullptr)
+        if (!names.insert(input.name()).second)
         {
-            continue; // an initializer (models for IR version < 4 list them as inputs too)
+            fail(ErrorCode::kINVALID_GRAPH, "graph input \"" + input.name() + "\" is listed more than once");
         }
-        if (!input.type().has_tensor_type())
+        // Initializers were bound first (models for IR version < 4 list them as inputs too).
+        if (ctx.find(input.name()) == nullptr)
         {
-            fail(ErrorCode::kUNSUPPORTED_GRAPH, "graph input \"" + input.name() + "\" is not a tensor");
+            addInput(ctx, input);
         }
-        auto const& tensorType = input.type().tensor_type();
-        int32_t const elementType = tensorType.elem_type();
-        std::optional<nvinfer1::DataType> const type = kilnType(elementType);
-        if (!type || elementType == ::onnx::TensorProto::DOUBLE)
-        {
-            fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE,
-                "graph input \"" + input.name() + "\" has element type " + onnxTypeName(elementType)
-                    + ", which Kiln does not support");
-        }
-        if (!tensorType.has_shape())
-        {
-            fail(ErrorCode::kUNSUPPORTED_GRAPH,
-                "graph input \"" + input.name() + "\" has no shape (its rank is needed)");
-        }
-        auto const& shape = tensorType.shape();
-        if (shape.dim_size() > nvinfer1::Dims::MAX_DIMS)
-        {
-            fail(ErrorCode::kUNSUPPORTED_GRAPH,
-                "graph input \"" + input.name() + "\" has rank " + std::to_string(shape.dim_size())
-                    + "; Kiln supports up to " + std::to_string(nvinfer1::Dims::MAX_DIMS));
-        }
-        nvinfer1::Dims dims{};
-        dims.nbDims = shape.dim_size();
-        for (int32_t i = 0; i < dims.nbDims; ++i)
-        {
-            auto const& dim = shape.dim(i);
-            // Symbolic (dim_param) and unknown extents are given at run time.
-            dims.d[i] = dim.has_dim_value() ? dim.dim_value() : -1;
-        }
-        nvinfer1::ITensor* tensor = ctx.network().addInput(input.name().c_str(), *type, dims);
-        if (tensor == nullptr)
-        {
-            fail(ErrorCode::kINVALID_GRAPH, "the network rejected graph input \"" + input.name() + "\"");
-        }
-        for (int32_t i = 0; i < dims.nbDims; ++i)
-        {
-            if (shape.dim(i).has_dim_param())
-            {
-                tensor->setDimensionName(i, shape.dim(i).dim_param().c_str());
-            }
-        }
-        ctx.define(input.name(), Value(tensor));
     }
 }
 
@@ -105,9 +128,11 @@ std::vector<Value> resolveInputs(ImportContext& ctx, ::onnx::NodeProto const& pr
 
 std::vector<Value> dispatch(ImportContext& ctx, Node const& node)
 {
-    Importer const importer = builtinImporters().find(node.opType());
+    // An op of a domain other than ONNX's is that domain's custom op, even where it shares a standard op's name:
+    // it goes to the plugin registry, as ops no importer knows do.
+    Importer const importer = builtinImporters().find(node.proto().domain(), node.opType());
     // As onnx-tensorrt: a plugin replaces a built-in op when asked to (flag or plugin_namespace attribute)
-    // and one is registered. The node's domain is ignored.
+    // and one is registered.
     bool const pluginRequested = ctx.flag(nvonnxparser::OnnxParserFlag::kENABLE_PLUGIN_OVERRIDE)
         || node.hasAttribute("plugin_namespace");
     if (importer != nullptr && !(pluginRequested && pluginRegistered(ctx.network(), pluginKeyOf(node))))
@@ -116,8 +141,10 @@ std::vector<Value> dispatch(ImportContext& ctx, Node const& node)
     }
     if (importer == nullptr)
     {
-        ctx.log(
-            Severity::kINFO, "No importer registered for op: " + node.opType() + ". Attempting to import as plugin.");
+        ctx.log(Severity::kINFO,
+            "No importer registered for op: " + node.opType()
+                + (isDefaultDomain(node.proto().domain()) ? "" : " of domain " + node.proto().domain())
+                + ". Attempting to import as plugin.");
     }
     return importAsPlugin(ctx, node);
 }
@@ -156,8 +183,14 @@ void bindOutputs(ImportContext& ctx, Node const& node, std::vector<Value> const&
 void markOutputs(ImportContext& ctx, ::onnx::GraphProto const& graph, std::set<nvinfer1::ITensor*>& namedTensors)
 {
     std::set<nvinfer1::ITensor*> marked;
+    std::set<std::string> names;
     for (::onnx::ValueInfoProto const& output : graph.output())
     {
+        // Outputs are bound by name: a second output of one name would be a network output no binding can address.
+        if (!names.insert(output.name()).second)
+        {
+            fail(ErrorCode::kINVALID_GRAPH, "graph output \"" + output.name() + "\" is listed more than once");
+        }
         ctx.beginNode("output " + output.name());
         Value const* value = ctx.find(output.name());
         if (value == nullptr || value->empty())
@@ -265,7 +298,8 @@ std::vector<Value> importSubgraph(ImportContext& ctx, ::onnx::GraphProto const& 
 
 bool nodeSupported(nvinfer1::INetworkDefinition& network, ::onnx::NodeProto const& node)
 {
-    return builtinImporters().find(node.op_type()) != nullptr || pluginRegistered(network, pluginKeyOf(node));
+    return builtinImporters().find(node.domain(), node.op_type()) != nullptr
+        || pluginRegistered(network, pluginKeyOf(node));
 }
 
 void importGraph(ImportContext& ctx, ::onnx::ModelProto const& model, ImportResult& result)

@@ -1,5 +1,6 @@
 #include "onnx/loaded_model.h"
 
+#include "core/checked_size.h"
 #include "onnx/model_reader.h"
 
 #include <iterator>
@@ -13,13 +14,13 @@ namespace
 
 //! Bytes of `count` elements of an ONNX element type (TensorProto.DataType's numbers, some newer than the onnx
 //! library Kiln builds against); nullopt for strings and unknown types.
-std::optional<size_t> byteSizeOf(int32_t onnxElementType, size_t count)
+std::optional<size_t> byteSizeOf(int32_t onnxElementType, int64_t count)
 {
     constexpr int32_t kUINT4 = 21;
     constexpr int32_t kINT4 = 22;
     if (onnxElementType == kUINT4 || onnxElementType == kINT4)
     {
-        return (count + 1) / 2;
+        return checkedByteSize(count / 2 + count % 2, 1);
     }
     // FLOAT UINT8 INT8 UINT16 INT16 INT32 INT64 STRING BOOL FLOAT16 DOUBLE UINT32 UINT64 COMPLEX64 COMPLEX128
     // BFLOAT16 and the four FLOAT8 types, numbered 1 to 20.
@@ -29,7 +30,7 @@ std::optional<size_t> byteSizeOf(int32_t onnxElementType, size_t count)
     {
         return std::nullopt;
     }
-    return count * kBytes[onnxElementType];
+    return checkedByteSize(count, kBytes[onnxElementType]);
 }
 
 ::onnx::TensorProto* findInitializer(::onnx::ModelProto& model, std::string const& name)
@@ -73,12 +74,9 @@ std::string LoadedModel::replaceInitializer(char const* name, void const* data, 
     {
         return "the model has no initializer named \"" + wanted + "\"";
     }
-    size_t count = 1;
-    for (int64_t extent : tensor->dims())
-    {
-        count *= static_cast<size_t>(extent);
-    }
-    std::optional<size_t> const expected = byteSizeOf(tensor->data_type(), count);
+    // The model's dimensions are not trusted: a negative extent or an overflowing count matches no size.
+    std::optional<int64_t> const count = checkedElementCount(tensor->dims());
+    std::optional<size_t> const expected = count ? byteSizeOf(tensor->data_type(), *count) : std::nullopt;
     if (!expected || *expected != size || (size != 0 && data == nullptr))
     {
         return "initializer \"" + wanted + "\" holds " + (expected ? std::to_string(*expected) : std::string("?"))

@@ -1,11 +1,14 @@
 #include "onnx/plugin_fallback.h"
 
+#include "core/checked_size.h"
 #include "onnx/import_error.h"
 #include "plugin/closest_names.h"
 #include "plugin/registry.h"
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <optional>
 
 namespace kiln::onnxparser
 {
@@ -51,11 +54,14 @@ struct PluginFields
 //! A TENSOR attribute's bytes as the plugin field type of the reference table.
 void addTensorField(PluginFields& out, std::string const& name, TensorProto const& tensor)
 {
-    int64_t count = 1;
-    for (int64_t extent : tensor.dims())
+    // A plugin field's length is an int32: larger counts (or ones that overflow) cannot be passed.
+    std::optional<int64_t> const checked = checkedElementCount(tensor.dims());
+    if (!checked || *checked > std::numeric_limits<int32_t>::max())
     {
-        count *= extent;
+        fail(ErrorCode::kINVALID_NODE,
+            "tensor attribute \"" + name + "\" has a negative extent or more elements than a plugin field holds");
     }
+    int64_t const count = *checked;
     auto raw = [&](PluginFieldType type, size_t size, auto const& field) {
         std::vector<uint8_t> bytes;
         if (tensor.has_raw_data())
@@ -71,7 +77,7 @@ void addTensorField(PluginFields& out, std::string const& name, TensorProto cons
                 std::memcpy(bytes.data() + static_cast<size_t>(i) * size, &value, size);
             }
         }
-        if (bytes.size() != static_cast<size_t>(count) * size)
+        if (bytes.size() != checkedByteSize(count, size))
         {
             fail(ErrorCode::kINVALID_NODE, "tensor attribute \"" + name + "\" holds the wrong number of values");
         }

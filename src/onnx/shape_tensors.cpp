@@ -16,6 +16,13 @@ int32_t shapeLength(ITensor& shape)
         fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC,
             std::string("the length of shape tensor \"") + shape.getName() + "\" must be known at build time");
     }
+    // A shape tensor lists one extent per axis; a longer one (a hostile model's) would also overflow the int32.
+    if (dims.d[0] > nvinfer1::Dims::MAX_DIMS)
+    {
+        fail(ErrorCode::kINVALID_NODE,
+            std::string("shape tensor \"") + shape.getName() + "\" has " + std::to_string(dims.d[0])
+                + " extents; Kiln's tensors have at most " + std::to_string(nvinfer1::Dims::MAX_DIMS));
+    }
     return static_cast<int32_t>(dims.d[0]);
 }
 

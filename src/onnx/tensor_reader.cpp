@@ -1,7 +1,10 @@
 #include "onnx/tensor_reader.h"
 
+#include "core/checked_size.h"
 #include "onnx/import_error.h"
 
+#include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -14,65 +17,81 @@ namespace
 using nvinfer1::DataType;
 using ::onnx::TensorProto;
 
-//! Sizes beyond this are refused before allocating (a corrupt dims field must not exhaust memory).
-constexpr int64_t kMaxTensorBytes = int64_t{1} << 34;
-
+//! The tensor's dimensions; `count` becomes their element count. Negative extents and counts that overflow are
+//! refused; the data itself must then be present in the model or its external file, so that no more is allocated
+//! than the files hold.
 std::vector<int64_t> checkedShape(TensorProto const& tensor, int64_t& count)
 {
     std::vector<int64_t> shape(tensor.dims().begin(), tensor.dims().end());
-    count = 1;
-    for (int64_t extent : shape)
+    if (std::any_of(shape.begin(), shape.end(), [](int64_t extent) { return extent < 0; }))
     {
-        if (extent < 0)
-        {
-            fail(ErrorCode::kINVALID_GRAPH, "tensor \"" + tensor.name() + "\" has a negative dimension");
-        }
-        if (extent != 0 && count > kMaxTensorBytes / extent)
-        {
-            fail(ErrorCode::kINVALID_GRAPH, "tensor \"" + tensor.name() + "\" is too large");
-        }
-        count *= extent;
+        fail(ErrorCode::kINVALID_GRAPH, "tensor \"" + tensor.name() + "\" has a negative dimension");
     }
+    std::optional<int64_t> const checked = checkedElementCount(shape);
+    if (!checked)
+    {
+        fail(ErrorCode::kINVALID_GRAPH,
+            "tensor \"" + tensor.name() + "\" is too large: its element count overflows a 64-bit integer");
+    }
+    count = *checked;
     return shape;
 }
 
-std::vector<uint8_t> readExternal(TensorProto const& tensor, std::string const& modelDir, size_t wanted)
+//! Where a tensor's external bytes lie, as its external_data entries say.
+struct ExternalLocation
 {
     std::string location;
-    int64_t offset = 0;
-    int64_t length = -1;
+    int64_t offset{0};
+    std::optional<int64_t> length;
+};
+
+//! An offset or length entry: a whole non-negative decimal number that fits in int64.
+int64_t entryNumber(TensorProto const& tensor, ::onnx::StringStringEntryProto const& entry)
+{
+    std::string const& text = entry.value();
+    int64_t value = 0;
+    auto const [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < 0)
+    {
+        fail(ErrorCode::kINVALID_GRAPH,
+            "tensor \"" + tensor.name() + "\": external data " + entry.key() + " \"" + text
+                + "\" is not a non-negative 64-bit integer");
+    }
+    return value;
+}
+
+ExternalLocation externalLocation(TensorProto const& tensor)
+{
+    ExternalLocation where;
     for (auto const& entry : tensor.external_data())
     {
-        try
+        if (entry.key() == "location")
         {
-            if (entry.key() == "location")
-            {
-                location = entry.value();
-            }
-            else if (entry.key() == "offset")
-            {
-                offset = std::stoll(entry.value());
-            }
-            else if (entry.key() == "length")
-            {
-                length = std::stoll(entry.value());
-            }
+            where.location = entry.value();
         }
-        catch (std::exception const&)
+        else if (entry.key() == "offset")
         {
-            fail(ErrorCode::kINVALID_GRAPH,
-                "tensor \"" + tensor.name() + "\": external data " + entry.key() + " \"" + entry.value()
-                    + "\" is not a number");
+            where.offset = entryNumber(tensor, entry);
+        }
+        else if (entry.key() == "length")
+        {
+            where.length = entryNumber(tensor, entry);
         }
     }
-    std::string const what = "tensor \"" + tensor.name() + "\": external data file \"" + location + "\"";
-    if (location.empty())
+    if (where.location.empty())
     {
         fail(ErrorCode::kINVALID_GRAPH, "tensor \"" + tensor.name() + "\" has external data without a location");
     }
+    return where;
+}
+
+//! The external file's real path, every symbolic link resolved. ONNX requires external files to lie in the model's
+//! folder tree; checking the resolved path against the resolved folder also keeps a link (to a file or to a folder)
+//! from taking a hostile model's weights from anywhere else on the machine.
+std::filesystem::path resolveInModelFolder(
+    std::string const& what, std::string const& location, std::string const& modelDir)
+{
     std::filesystem::path const relative(location);
-    // ONNX requires external files to lie in the model's folder tree; refusing anything else also
-    // keeps a hostile model from reading arbitrary files.
     if (relative.is_absolute() || location.find("..") != std::string::npos)
     {
         fail(ErrorCode::kINVALID_GRAPH, what + " must be a path relative to the model's folder");
@@ -81,7 +100,38 @@ std::vector<uint8_t> readExternal(TensorProto const& tensor, std::string const& 
     {
         fail(ErrorCode::kINVALID_GRAPH, what + " cannot be found: the model was parsed from memory without a path");
     }
-    std::filesystem::path const path = std::filesystem::path(modelDir) / relative;
+    std::error_code error;
+    std::filesystem::path const folder = std::filesystem::canonical(modelDir, error);
+    if (error)
+    {
+        fail(ErrorCode::kINVALID_GRAPH,
+            what + " cannot be opened: the model's folder " + modelDir + ": " + error.message());
+    }
+    std::filesystem::path const path = std::filesystem::canonical(folder / relative, error);
+    if (error)
+    {
+        fail(ErrorCode::kINVALID_GRAPH,
+            what + " cannot be opened (looked for " + (folder / relative).string() + ": " + error.message() + ")");
+    }
+    auto const [inFolder, inPath] = std::mismatch(folder.begin(), folder.end(), path.begin(), path.end());
+    if (inFolder != folder.end() || inPath == path.end())
+    {
+        fail(ErrorCode::kINVALID_GRAPH,
+            what + " resolves to " + path.string() + ", outside the model's folder " + folder.string()
+                + " (external data, symbolic links included, must stay inside it)");
+    }
+    if (!std::filesystem::is_regular_file(path, error))
+    {
+        fail(ErrorCode::kINVALID_GRAPH, what + " is not a regular file (" + path.string() + ")");
+    }
+    return path;
+}
+
+std::vector<uint8_t> readExternal(TensorProto const& tensor, std::string const& modelDir, size_t wanted)
+{
+    ExternalLocation const where = externalLocation(tensor);
+    std::string const what = "tensor \"" + tensor.name() + "\": external data file \"" + where.location + "\"";
+    std::filesystem::path const path = resolveInModelFolder(what, where.location, modelDir);
     std::ifstream file(path, std::ios::binary);
     if (!file)
     {
@@ -89,18 +139,18 @@ std::vector<uint8_t> readExternal(TensorProto const& tensor, std::string const& 
     }
     file.seekg(0, std::ios::end);
     auto const fileSize = static_cast<int64_t>(file.tellg());
-    if (length < 0)
-    {
-        length = fileSize - offset;
-    }
-    if (offset < 0 || length != static_cast<int64_t>(wanted) || offset + length > fileSize)
+    // Without a length the data runs to the end of the file.
+    int64_t const length = where.length ? *where.length : fileSize - where.offset;
+    std::optional<int64_t> const end = checkedAdd(where.offset, length);
+    if (fileSize < 0 || length != static_cast<int64_t>(wanted) || !end || *end > fileSize)
     {
         fail(ErrorCode::kINVALID_GRAPH,
-            what + ": offset " + std::to_string(offset) + " and length " + std::to_string(length) + " do not hold the "
-                + std::to_string(wanted) + " bytes the tensor needs (the file has " + std::to_string(fileSize) + ")");
+            what + ": offset " + std::to_string(where.offset) + " and length " + std::to_string(length)
+                + " do not hold the " + std::to_string(wanted) + " bytes the tensor needs (the file has "
+                + std::to_string(fileSize) + ")");
     }
     std::vector<uint8_t> bytes(wanted);
-    file.seekg(offset);
+    file.seekg(where.offset);
     file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(wanted));
     if (!file)
     {
@@ -170,6 +220,16 @@ std::string onnxTypeName(int32_t onnxElementType)
     return "type " + std::to_string(onnxElementType);
 }
 
+bool ConstantStore::admitComputed(size_t bytes)
+{
+    if (bytes > kMaxComputedBytes || bytes > kComputedBudgetBytes - mComputedBytes)
+    {
+        return false;
+    }
+    mComputedBytes += bytes;
+    return true;
+}
+
 ConstantData ConstantStore::keep(
     DataType type, std::vector<int64_t> shape, std::vector<uint8_t> bytes, std::string name)
 {
@@ -195,7 +255,14 @@ ConstantData readTensor(TensorProto const& tensor, std::string const& modelDir, 
     std::vector<int64_t> shape = checkedShape(tensor, count);
     bool const isDouble = tensor.data_type() == TensorProto::DOUBLE;
     size_t const storedSize = isDouble ? sizeof(double) : elementSize(*type);
-    size_t const wanted = static_cast<size_t>(count) * storedSize;
+    std::optional<size_t> const byteSize = checkedByteSize(count, storedSize);
+    if (!byteSize)
+    {
+        fail(ErrorCode::kINVALID_GRAPH,
+            "tensor \"" + tensor.name() + "\" is too large: " + std::to_string(count) + " elements of "
+                + std::to_string(storedSize) + " bytes overflow a byte size");
+    }
+    size_t const wanted = *byteSize;
     std::vector<uint8_t> bytes;
     if (tensor.data_location() == TensorProto::EXTERNAL)
     {

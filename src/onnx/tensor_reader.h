@@ -16,9 +16,25 @@ namespace kiln::onnxparser
 
 //! Owns the bytes of every ConstantData the parser made; they stay alive as long as the parser
 //! (TensorRT's parser keeps its weights until it is destroyed; Kiln's network copies them anyway).
+//!
+//! It also keeps the budget of parse-time constants: data that importers compute from a few values in the model
+//! (ConstantOfShape, Range, the window ops, rewritten Gather indices). Unlike an initializer, whose bytes the model's
+//! file holds, such data can be far larger than the file (a 30-byte ConstantOfShape can ask for exabytes), so
+//! importers materialise it only within the budget and otherwise build a run-time layer (a broadcast or a fill) or
+//! fail naming the node. Values importers need while parsing (shapes, axes, indices) are a few elements; large
+//! constants are data that a run-time layer makes as well and that would otherwise be copied into the network
+//! and the plan.
 class ConstantStore
 {
 public:
+    //! The most bytes one computed constant may have (4 Mi FLOAT elements; a [1, 1, 2048, 2048] FLOAT mask fits).
+    static constexpr size_t kMaxComputedBytes = size_t{16} << 20;
+    //! The most bytes all of a parser's computed constants may have together.
+    static constexpr size_t kComputedBudgetBytes = size_t{256} << 20;
+
+    //! Whether a computed constant of `bytes` fits the budget; when it does, it is counted against it.
+    bool admitComputed(size_t bytes);
+
     //! Keeps bytes and returns a ConstantData viewing them.
     ConstantData keep(
         nvinfer1::DataType type, std::vector<int64_t> shape, std::vector<uint8_t> bytes, std::string name);
@@ -36,6 +52,7 @@ public:
 
 private:
     std::deque<std::vector<uint8_t>> mBuffers;
+    size_t mComputedBytes{0};
 };
 
 //! The Kiln type of an ONNX element type, or nullopt for one Kiln has no counterpart for. DOUBLE

@@ -1,6 +1,8 @@
 #include "onnx/value.h"
 
+#include "core/checked_size.h"
 #include "core/half.h"
+#include "onnx/import_error.h"
 
 #include <cstring>
 
@@ -9,16 +11,24 @@ namespace kiln::onnxparser
 
 int64_t ConstantData::count() const
 {
-    int64_t n = 1;
-    for (int64_t extent : shape)
+    // Every constant's shape was checked where it was made (tensor_reader, the importers); this keeps a missed one
+    // from wrapping around into a small count.
+    std::optional<int64_t> const n = checkedElementCount(shape);
+    if (!n)
     {
-        n *= extent;
+        fail(ErrorCode::kINVALID_GRAPH, "constant \"" + name + "\" has a negative extent or too many elements");
     }
-    return n;
+    return *n;
 }
 
 nvinfer1::Dims ConstantData::dims() const
 {
+    if (shape.size() > static_cast<size_t>(nvinfer1::Dims::MAX_DIMS))
+    {
+        fail(ErrorCode::kUNSUPPORTED_GRAPH,
+            "constant \"" + name + "\" has rank " + std::to_string(shape.size()) + "; Kiln's tensors have at most "
+                + std::to_string(nvinfer1::Dims::MAX_DIMS) + " dimensions");
+    }
     nvinfer1::Dims dims{};
     dims.nbDims = static_cast<int32_t>(shape.size());
     for (size_t i = 0; i < shape.size(); ++i)

@@ -23,9 +23,12 @@ std::string markdown()
     {
         out << ",\n`TRT_PluginV2` among them (onnx-tensorrt's op that carries a serialized plugin)";
     }
-    out << ". A node of any other op\ntype is looked up in the plugin registry by its name (see the README's ONNX "
-        << "parser section). How each\nop fares in ONNX's own node tests: [onnx-conformance.md](onnx-conformance.md)."
-        << "\n\n"
+    out << ". They import nodes of ONNX's\ndefault domain (`\"\"` or `ai.onnx`)"
+        << (importers.count("TRT_PluginV2") != 0 ? ", and `TRT_PluginV2` of any domain" : "")
+        << ". A node of any other op type or\ndomain (`Relu` in `com.example` is that domain's op, not ONNX's) is "
+        << "looked up in the plugin registry\nby its name (see the README's ONNX parser section). How each op fares in "
+        << "ONNX's own node tests:\n[onnx-conformance.md](onnx-conformance.md). What the parser refuses or computes "
+        << "only at run time\nto protect itself from a model: [onnx-parser-limits.md](onnx-parser-limits.md).\n\n"
         << "Generated from the parser's importer table by `onnx_list_importers` (`tests/onnx/list_importers.cpp`):\n"
         << "after adding an importer, run `build/tests/onnx/onnx_list_importers > docs/onnx-ops.md`. CTest checks\n"
         << "that this file is current (`onnx.importer_list_is_current`).\n\n";

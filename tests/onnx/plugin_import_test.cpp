@@ -23,7 +23,7 @@ ModelBuilder myCustomModel(std::string const& pluginNamespace = "")
     ModelBuilder m;
     m.input("x", kFloat, {1, 2, 2});
     auto& node = m.node("MyCustomPlugin", {"x"}, {"y"}, "custom");
-    node.set_domain("my.custom.domain"); // ignored, as onnx-tensorrt ignores it
+    node.set_domain("my.custom.domain"); // a custom op's domain: looked up by name, version and namespace
     setInt(node, "in_channel", 2);
     setFloats(node, "weight", {2.0F, -1.0F});
     setFloats(node, "bias", {0.5F, 1.0F});

@@ -5,8 +5,12 @@
 #include "onnx/network_helpers.h"
 #include "onnx/shape_tensors.h"
 
+#include "core/checked_size.h"
+
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <optional>
 
 namespace kiln::onnxparser
 {
@@ -64,32 +68,64 @@ ConstantData fillValue(ImportContext& ctx, Node const& node)
     return ctx.store().keepValues(DataType::kFLOAT, {1}, std::vector<float>{0.0F});
 }
 
+//! "[2, 3, 4]", for messages.
+std::string describeShape(std::vector<int64_t> const& shape)
+{
+    std::string text = "[";
+    for (size_t i = 0; i < shape.size(); ++i)
+    {
+        text += (i == 0 ? "" : ", ") + std::to_string(shape[i]);
+    }
+    return text + "]";
+}
+
+//! ConstantOfShape's output as constant data, or nullopt when it is too large to be computed while parsing (see
+//! ConstantStore's budget); refuses shapes whose size cannot be represented at all.
+std::optional<ConstantData> filledConstant(ImportContext& ctx, Node const& node, ConstantData const& value)
+{
+    std::vector<int64_t> const shape = node.input(0).constant().toInt64();
+    if (shape.size() > static_cast<size_t>(nvinfer1::Dims::MAX_DIMS))
+    {
+        fail(ErrorCode::kUNSUPPORTED_NODE,
+            "the shape has " + std::to_string(shape.size()) + " extents; Kiln's tensors have at most "
+                + std::to_string(nvinfer1::Dims::MAX_DIMS));
+    }
+    size_t const size = elementSize(value.type);
+    std::optional<int64_t> const count = checkedElementCount(shape);
+    std::optional<size_t> const byteSize = count ? checkedByteSize(*count, size) : std::nullopt;
+    if (!byteSize)
+    {
+        fail(ErrorCode::kINVALID_NODE,
+            "the shape " + describeShape(shape) + " has a negative extent or more elements than a tensor of "
+                + std::to_string(size) + "-byte elements can hold");
+    }
+    if (!ctx.store().admitComputed(*byteSize))
+    {
+        return std::nullopt;
+    }
+    std::vector<uint8_t> bytes(*byteSize);
+    for (size_t offset = 0; offset < bytes.size(); offset += size)
+    {
+        std::memcpy(bytes.data() + offset, value.data, size);
+    }
+    return ctx.store().keep(value.type, shape, std::move(bytes), node.proto().output(0));
+}
+
 std::vector<Value> importConstantOfShape(ImportContext& ctx, Node const& node)
 {
     ConstantData const value = fillValue(ctx, node);
-    size_t const size = elementSize(value.type);
     if (isConstantInput(node, 0))
     {
-        std::vector<int64_t> const shape = node.input(0).constant().toInt64();
-        int64_t count = 1;
-        for (int64_t extent : shape)
+        if (std::optional<ConstantData> filled = filledConstant(ctx, node, value))
         {
-            if (extent < 0)
-            {
-                fail(ErrorCode::kINVALID_NODE, "the shape has a negative extent");
-            }
-            count *= extent;
+            return {Value(*filled)};
         }
-        std::vector<uint8_t> bytes(static_cast<size_t>(count) * size);
-        for (int64_t i = 0; i < count; ++i)
-        {
-            std::memcpy(bytes.data() + static_cast<size_t>(i) * size, value.data, size);
-        }
-        return {Value(ctx.store().keep(value.type, shape, std::move(bytes), node.proto().output(0)))};
     }
-    // A run-time shape: broadcast a one-element constant of the shape's rank.
+    // A shape known at run time, or a constant too large to compute while parsing: broadcast a one-element constant
+    // of the shape's rank.
     nvinfer1::ITensor& shape = requireShapeValues(inputTensor(ctx, node, 0), "the shape");
     int32_t const rank = shapeLength(shape);
+    size_t const size = elementSize(value.type);
     std::vector<uint8_t> bytes(static_cast<uint8_t const*>(value.data), static_cast<uint8_t const*>(value.data) + size);
     ConstantData const element
         = ctx.store().keep(value.type, std::vector<int64_t>(static_cast<size_t>(rank), 1), std::move(bytes), {});
@@ -183,6 +219,71 @@ std::vector<Value> importRuntimeRange(ImportContext& ctx, Node const& node)
     return single(*fill.getOutput(0));
 }
 
+//! Range's length for integer bounds, ceil((limit - start) / delta) and at least 0, computed exactly (a double
+//! loses whole numbers beyond 2^53); nullopt when limit - start does not fit in int64.
+std::optional<int64_t> integerRangeLength(int64_t start, int64_t limit, int64_t delta)
+{
+    int64_t span = 0;
+    if (__builtin_sub_overflow(limit, start, &span))
+    {
+        return std::nullopt;
+    }
+    if (span == 0 || (span > 0) != (delta > 0))
+    {
+        return 0;
+    }
+    // Same signs: divide the magnitudes, rounding up (unsigned, since either may be 2^63).
+    uint64_t const distance = span > 0 ? static_cast<uint64_t>(span) : 0 - static_cast<uint64_t>(span);
+    uint64_t const step = delta > 0 ? static_cast<uint64_t>(delta) : 0 - static_cast<uint64_t>(delta);
+    uint64_t const length = distance / step + (distance % step != 0 ? 1 : 0);
+    return length > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ? std::nullopt
+                                                                               : std::optional<int64_t>(length);
+}
+
+//! Range's length for constant bounds; fails on bounds that give no finite length.
+int64_t constantRangeLength(Node const& node, ConstantData const& startData)
+{
+    if (startData.type == DataType::kINT32 || startData.type == DataType::kINT64)
+    {
+        int64_t const delta = node.input(2).constant().toInt64().at(0);
+        std::optional<int64_t> const length = delta == 0
+            ? std::nullopt
+            : integerRangeLength(startData.toInt64().at(0), node.input(1).constant().toInt64().at(0), delta);
+        if (!length)
+        {
+            fail(ErrorCode::kINVALID_NODE, "Range's delta is 0, or limit - start overflows INT64");
+        }
+        return *length;
+    }
+    double const start = startData.toDouble().at(0);
+    double const limit = node.input(1).constant().toDouble().at(0);
+    double const delta = node.input(2).constant().toDouble().at(0);
+    double const length = std::max(std::ceil((limit - start) / delta), 0.0);
+    // 2^63 as a double: any length from here on does not fit in int64 (nor in memory).
+    if (delta == 0 || !std::isfinite(length) || length >= 9223372036854775808.0)
+    {
+        fail(ErrorCode::kINVALID_NODE,
+            "Range's start " + std::to_string(start) + ", limit " + std::to_string(limit) + " and delta "
+                + std::to_string(delta) + " give no finite length");
+    }
+    return static_cast<int64_t>(length);
+}
+
+//! Range's values as constant data: Accumulated is the type the values are computed in (double for FLOAT bounds, as
+//! ONNX's reference computes them; int64 for integer bounds, whose values all lie between start and limit and so
+//! never overflow), Stored the element type.
+template <typename Stored, typename Accumulated>
+std::vector<Value> keepRange(
+    ImportContext& ctx, Node const& node, DataType type, int64_t count, Accumulated first, Accumulated step)
+{
+    std::vector<Stored> values(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i)
+    {
+        values[static_cast<size_t>(i)] = static_cast<Stored>(first + static_cast<Accumulated>(i) * step);
+    }
+    return {Value(ctx.store().keepValues(type, {count}, values, node.proto().output(0)))};
+}
+
 std::vector<Value> importRange(ImportContext& ctx, Node const& node)
 {
     if (!isConstantInput(node, 0) || !isConstantInput(node, 1) || !isConstantInput(node, 2))
@@ -190,47 +291,26 @@ std::vector<Value> importRange(ImportContext& ctx, Node const& node)
         return importRuntimeRange(ctx, node);
     }
     ConstantData const& startData = node.input(0).constant();
-    double const start = startData.toDouble().at(0);
-    double const limit = node.input(1).constant().toDouble().at(0);
-    double const delta = node.input(2).constant().toDouble().at(0);
-    if (delta == 0)
+    DataType const type = startData.type;
+    if (type != DataType::kFLOAT && type != DataType::kINT32 && type != DataType::kINT64)
     {
-        fail(ErrorCode::kINVALID_NODE, "Range's delta is 0");
+        fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "Range supports FLOAT, INT32 and INT64");
     }
-    auto const count = static_cast<int64_t>(std::max(std::ceil((limit - start) / delta), 0.0));
-    std::string const& name = node.proto().output(0);
-    switch (startData.type)
+    int64_t const count = constantRangeLength(node, startData);
+    std::optional<size_t> const byteSize = checkedByteSize(count, elementSize(type));
+    if (!byteSize || !ctx.store().admitComputed(*byteSize))
+    {
+        // Too long to compute while parsing: a fill layer makes it at run time.
+        return importRuntimeRange(ctx, node);
+    }
+    ConstantData const& delta = node.input(2).constant();
+    switch (type)
     {
     case DataType::kFLOAT:
-    {
-        std::vector<float> values(static_cast<size_t>(count));
-        for (int64_t i = 0; i < count; ++i)
-        {
-            values[i] = static_cast<float>(start + static_cast<double>(i) * delta);
-        }
-        return {Value(ctx.store().keepValues(DataType::kFLOAT, {count}, values, name))};
-    }
+        return keepRange<float>(ctx, node, type, count, startData.toDouble().at(0), delta.toDouble().at(0));
     case DataType::kINT32:
-    {
-        std::vector<int32_t> values(static_cast<size_t>(count));
-        for (int64_t i = 0; i < count; ++i)
-        {
-            values[i] = static_cast<int32_t>(start + static_cast<double>(i) * delta);
-        }
-        return {Value(ctx.store().keepValues(DataType::kINT32, {count}, values, name))};
-    }
-    case DataType::kINT64:
-    {
-        std::vector<int64_t> values(static_cast<size_t>(count));
-        auto const first = startData.toInt64().at(0);
-        auto const step = node.input(2).constant().toInt64().at(0);
-        for (int64_t i = 0; i < count; ++i)
-        {
-            values[i] = first + i * step;
-        }
-        return {Value(ctx.store().keepValues(DataType::kINT64, {count}, values, name))};
-    }
-    default: fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "Range supports FLOAT, INT32 and INT64");
+        return keepRange<int32_t>(ctx, node, type, count, startData.toInt64().at(0), delta.toInt64().at(0));
+    default: return keepRange<int64_t>(ctx, node, type, count, startData.toInt64().at(0), delta.toInt64().at(0));
     }
 }
 

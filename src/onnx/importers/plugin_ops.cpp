@@ -42,6 +42,6 @@ std::vector<Value> importTrtPluginV2(ImportContext& ctx, Node const& node)
 } // namespace
 
 ImporterRegistration const kPluginOpImporters(
-    [](ImporterTable& table) { table.add("TRT_PluginV2", importTrtPluginV2); });
+    [](ImporterTable& table) { table.addForAnyDomain("TRT_PluginV2", importTrtPluginV2); });
 
 } // namespace kiln::onnxparser

@@ -6,6 +6,8 @@
 #include "onnx/network_helpers.h"
 #include "onnx/shape_tensors.h"
 
+#include "core/checked_size.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -340,7 +342,9 @@ ITensor& wrapNegativeIndices(ImportContext& ctx, Node const& node, ITensor& data
         {
             return ctx.tensor(node.input(1));
         }
-        if (extent >= 0)
+        // The wrapped copy is a computed constant: beyond the parser's budget, the select below wraps at run time.
+        std::optional<size_t> const byteSize = checkedByteSize(static_cast<int64_t>(values.size()), sizeof(int64_t));
+        if (extent >= 0 && byteSize && ctx.store().admitComputed(*byteSize))
         {
             for (int64_t& v : values)
             {

@@ -93,6 +93,11 @@ Bounds sliceBounds(ImportContext& ctx, Node const& node, int32_t index, char con
     {
         fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, std::string(what) + " must be a 1-D tensor of known length");
     }
+    if (dims.d[0] > nvinfer1::Dims::MAX_DIMS)
+    {
+        fail(ErrorCode::kINVALID_NODE,
+            std::string(what) + " has " + std::to_string(dims.d[0]) + " elements, more than a tensor has axes");
+    }
     return Bounds{std::vector<int64_t>(static_cast<size_t>(dims.d[0]), 0), &tensor};
 }
 
@@ -307,6 +312,13 @@ std::vector<Value> importSplit(ImportContext& ctx, Node const& node)
     if (sizes.empty())
     {
         int64_t const parts = node.attrInt("num_outputs", node.nbOutputs());
+        // The loop below runs `parts` times: it must be the node's own output count, not any number in the model.
+        if (parts != node.nbOutputs() || parts < 1)
+        {
+            fail(ErrorCode::kINVALID_NODE,
+                "num_outputs is " + std::to_string(parts) + " but the node has " + std::to_string(node.nbOutputs())
+                    + " outputs");
+        }
         if (extent < 0)
         {
             fail(ErrorCode::kUNSUPPORTED_NODE_DYNAMIC, "an even Split needs the split extent known at build time");

@@ -6,6 +6,8 @@
 #include "onnx/network_helpers.h"
 #include "onnx/tensor_reader.h"
 
+#include "core/checked_size.h"
+
 #include <cmath>
 #include <optional>
 
@@ -32,6 +34,17 @@ std::vector<Value> importWindow(ImportContext& ctx, Node const& node, CosineSum 
         fail(ErrorCode::kINVALID_NODE, node.opType() + "'s size must be one non-negative integer");
     }
     int64_t const size = sizeValues[0];
+    // Computed while parsing, so within the budget of parse-time constants; real windows (an STFT's frame) are a
+    // few thousand points.
+    std::optional<size_t> const byteSize = checkedByteSize(size, sizeof(float));
+    if (!byteSize || !ctx.store().admitComputed(*byteSize))
+    {
+        fail(ErrorCode::kUNSUPPORTED_NODE,
+            node.opType() + "'s size " + std::to_string(size) + " is larger than Kiln computes while parsing (at most "
+                + std::to_string(ConstantStore::kMaxComputedBytes / sizeof(float)) + " points, and "
+                + std::to_string(ConstantStore::kComputedBudgetBytes >> 20)
+                + " MiB for all the constants the parser computes)");
+    }
     bool const periodic = node.attrInt("periodic", 1) != 0;
     auto const onnxType = static_cast<int32_t>(node.attrInt("output_datatype", ::onnx::TensorProto::FLOAT));
     std::optional<DataType> const type = kilnType(onnxType);
