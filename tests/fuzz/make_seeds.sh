@@ -4,7 +4,7 @@
 # kiln command are built:
 #   ninja -C build-cpu -j2 plugin_collection_test seed_workflow kiln_seed_plugins kiln_cli && tests/fuzz/make_seeds.sh
 # Plans: one per plugin name and version of Kiln's collection (as its tests build them), one per seed plugin, and a
-# few networks from ONNX's node tests and the bundled example.
+# few networks from ONNX's node tests, the ONNX fuzzer's valid seeds and the bundled example.
 set -euo pipefail
 build=${1:-build-cpu}
 onnx_data=${KILN_ONNX_TESTDATA:-/usr/share/libonnx-testdata/data/node}
@@ -26,6 +26,14 @@ for model in test_add test_gather_0 test_tril test_maxpool_2d_pads test_softmax_
     test_matmul_2d test_where_example test_if test_nonzero_example; do
   "$build/tools/kiln/kiln" --onnx="$onnx_data/$model/model.onnx" --backend=cpu --skipInference \
     --saveEngine="$out/onnx_$model.plan" > /dev/null
+done
+# The ONNX fuzzer's valid seeds (tests/onnx/fuzz/make_seeds.py): the layers whose sizes come from the model
+# (convolution, OneHot, Range, Tile, Pad, a shape-tensor input, NonZero...), for plan_mutations.h to change. The
+# external-data one needs its weights beside it, so it is left out.
+for model in tests/onnx/fuzz/seeds/valid_*.onnx; do
+  name=$(basename "$model" .onnx)
+  [ "$name" = valid_external ] && continue
+  "$build/tools/kiln/kiln" --onnx="$model" --backend=cpu --skipInference --saveEngine="$out/onnx_$name.plan" > /dev/null
 done
 # The bundled example: convolutions and a seed plugin.
 "$build/tools/kiln/kiln" --onnx=examples/default_model/model.onnx --backend=cpu --skipInference \

@@ -1,21 +1,19 @@
 // libFuzzer entry point for the plugin payload path: the bytes a plan stores for a plugin layer (what the plugin's
 // serialize() wrote, or a V3 plugin's encoded fields) reach the creator's deserializePlugin or createPlugin(kRUNTIME)
 // when the plan is loaded. Whatever those bytes are, loading the plan (CPU backend), creating a context and running
-// it once must end in an engine or a logged error, never a crash, a leak or a hang.
+// it once (engine_run.h) must end in an engine or a logged error, never a crash, a leak or a hang.
 //
 // An input is "<seed>\n<payload>": <seed> names one of the seed plans (tests/fuzz/seeds/plans, by file name without
 // ".plan"), whose first plugin layer gets <payload> as its bytes before the plan is written again with a valid
 // checksum. At start the harness writes one such input per seed plan, its payload unchanged, into the corpus folder
 // named by KILN_FUZZ_PAYLOAD_SEEDS (CTest's seed folder).
+#include "engine_run.h"
+#include "fuzz_plugins.h"
 #include "fuzz_support.h"
 #include "plan_with_payload.h"
 
-#include <NvInferPlugin.h>
 #include <NvInferRuntime.h>
 
-#include <dlfcn.h>
-
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -35,8 +33,7 @@ std::map<std::string, std::vector<uint8_t>>& seedPlans()
 
 [[noreturn]] void die(std::string const& message)
 {
-    std::fprintf(stderr, "plugin_payload_fuzzer: %s\n", message.c_str());
-    std::abort();
+    kiln::fuzz::die("plugin_payload_fuzzer", message);
 }
 
 //! Reads the seed plans that hold plugins; a seed the reader rejects means the seeds are stale (make_seeds.sh).
@@ -81,40 +78,12 @@ std::vector<uint8_t> planOfInput(uint8_t const* data, size_t size)
                                      : kiln::fuzz::planWithPayload(seed->second, input.payload, input.size);
 }
 
-//! Runs the context once on zeroed host buffers, where every I/O tensor has a known, modest size.
-void runOnce(nvinfer1::ICudaEngine& engine, nvinfer1::IExecutionContext& context)
-{
-    constexpr int64_t kMaxBytes = int64_t{64} << 20;
-    std::vector<std::vector<uint8_t>> buffers;
-    for (int32_t i = 0; i < engine.getNbIOTensors(); ++i)
-    {
-        char const* name = engine.getIOTensorName(i);
-        nvinfer1::Dims const dims = context.getTensorShape(name);
-        int64_t bytes = 8;
-        for (int32_t d = 0; d < dims.nbDims; ++d)
-        {
-            if (dims.d[d] < 0 || (dims.d[d] > 0 && bytes > kMaxBytes / dims.d[d]))
-            {
-                return;
-            }
-            bytes *= dims.d[d];
-        }
-        buffers.emplace_back(static_cast<size_t>(bytes), 0);
-        context.setTensorAddress(name, buffers.back().data());
-    }
-    context.enqueueV3(nullptr);
-}
-
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***)
 {
     static kiln::fuzz::SilentLogger logger;
-    initLibNvInferPlugins(&logger, "");
-    if (dlopen(KILN_FUZZ_SEED_PLUGIN_LIBRARY, RTLD_NOW | RTLD_GLOBAL) == nullptr)
-    {
-        die(std::string("cannot load the seed plugins: ") + dlerror());
-    }
+    kiln::fuzz::registerSeedPlugins("plugin_payload_fuzzer", logger);
     loadSeedPlans(KILN_FUZZ_SEED_PLANS, std::getenv("KILN_FUZZ_PAYLOAD_SEEDS"));
     if (seedPlans().empty())
     {
@@ -137,10 +106,6 @@ extern "C" int LLVMFuzzerTestOneInput(uint8_t const* data, size_t size)
     {
         return 0;
     }
-    std::unique_ptr<nvinfer1::IExecutionContext> context = kiln::fuzz::contextWithinLimit(*engine);
-    if (context != nullptr)
-    {
-        runOnce(*engine, *context);
-    }
+    kiln::fuzz::runOnce(*engine);
     return 0;
 }
