@@ -80,23 +80,21 @@ size_t inferredInputs(LayerRecord const& l)
     return l.epilogue.addsResidual ? l.inputs.size() - 1 : l.inputs.size();
 }
 
-//! The recorded outputs agree with what inference made of the recorded inputs: as many, of the same ranks, of the
-//! same types (or both floating-point: a precision the builder chose, or an output type the application asked for,
-//! may store a floating-point result in another floating-point type).
+//! The recorded outputs agree with what inference made of the recorded inputs: as many, of the same ranks. Their
+//! types are not compared: an application may ask for any output type (ILayer::setOutputType, ITensor::setType), the
+//! network's inference then takes it in place of the kind's, and the plan does not record that it was asked for. The
+//! inputs' types, which the kind checks, are what its kernels read.
 bool outputsAgree(PlanModel const& m, LayerRecord const& l, network::InferenceContext& ctx, std::string& error)
 {
     for (size_t o = 0; o < l.outputs.size(); ++o)
     {
         network::TensorFacts const& inferred = ctx.output(static_cast<int32_t>(o));
-        nvinfer1::DataType const recorded = slotType(m, l, l.inputs.size() + o);
         TensorRecord const& tensor = m.tensors[static_cast<size_t>(l.outputs[o])];
-        bool const typeOk = recorded == inferred.type || (isFloatType(recorded) && isFloatType(inferred.type));
-        if (!typeOk || static_cast<int32_t>(tensor.dims.size()) != inferred.dims.nbDims)
+        if (static_cast<int32_t>(tensor.dims.size()) != inferred.dims.nbDims)
         {
-            error = describe(l) + ": output " + std::to_string(o) + " is recorded as " + dataTypeName(recorded)
-                + " of rank " + std::to_string(tensor.dims.size()) + ", but the layer makes "
-                + dataTypeName(inferred.type) + " of rank " + std::to_string(inferred.dims.nbDims)
-                + " from its recorded inputs";
+            error = describe(l) + ": output " + std::to_string(o) + " is recorded with rank "
+                + std::to_string(tensor.dims.size()) + ", but the layer makes rank "
+                + std::to_string(inferred.dims.nbDims) + " from its recorded inputs";
             return false;
         }
     }
