@@ -48,6 +48,14 @@ public:
     //! Empty when this backend runs the built-in layer `params`; else why not, for the builder's error.
     virtual std::string unsupportedReason(network::LayerParams const& params) const = 0;
 
+    //! Empty when this backend runs layer `layer` of a loaded plan as recorded; else why not, naming the layer. The
+    //! runtime asks for every layer when it makes an engine, so that a record the plan's format allows but the kernel
+    //! chosen for it cannot take (a layer marked for a kernel of fewer types) gives an error there, not a crash.
+    virtual std::string refusedLayer(plan::PlanModel const& /*model*/, plan::LayerRecord const& /*layer*/) const
+    {
+        return {};
+    }
+
     //! The backend's own passes over a plan recorded for it, in their order: fusions, storage formats, kernels
     //! chosen by timing. False with `error` naming the layer when one fails. A pass that adds a tensor gives it its
     //! largest size (TensorRecord::maxBytes); the builder knows only the network's tensors.

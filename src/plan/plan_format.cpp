@@ -5,6 +5,7 @@
 #include "network/layers/layer_kinds.h"
 #include "network/plugin_layer.h"
 #include "plan/byte_io.h"
+#include "plan/layer_contracts.h"
 #include "plan/plan_graph.h"
 #include "shape/expr.h"
 
@@ -19,16 +20,36 @@ namespace
 // Bounds on counts read from a plan, so a corrupted count cannot ask for gigabytes
 // before the reader notices the data is not there.
 constexpr uint32_t kMaxCount = 1U << 24;
+
+// The fewest bytes one element of each list takes in a plan. A count is checked against the bytes left divided by
+// these before a vector is sized by it, so memory follows the plan's size and not a count read from it.
+constexpr size_t kIndexBytes = sizeof(int32_t);
+constexpr size_t kEnumBytes = sizeof(int32_t);
+constexpr size_t kStringBytes = sizeof(uint64_t);
+constexpr size_t kManifestEntryBytes = 5 * kStringBytes;
+constexpr size_t kExprBytes = 1 + kEnumBytes + sizeof(int64_t) + 3 * sizeof(int32_t);
+constexpr size_t kSymbolBytes = 2 * sizeof(int32_t) + 1;
+// Name, type, format, dimension count, values flag, I/O mode, offset, size, three view fields, debug mark.
+constexpr size_t kTensorBytes
+    = kStringBytes + 2 * kEnumBytes + sizeof(uint32_t) + 1 + kEnumBytes + 2 * sizeof(int64_t) + 3 * sizeof(int32_t) + 1;
+// Type, name, input and output counts, parameters, precision, I/O type and format counts, backend choice, guards.
+constexpr size_t kLayerBytes = kEnumBytes + kStringBytes + 2 * sizeof(uint32_t) + sizeof(uint64_t) + 1 + kEnumBytes
+    + 2 * sizeof(uint32_t) + sizeof(uint64_t) + sizeof(uint32_t);
+constexpr size_t kGuardBytes = sizeof(int32_t) + 1;
+constexpr size_t kProfileBytes = sizeof(uint32_t);
+constexpr size_t kProfileInputBytes = 3 * sizeof(int32_t);
+constexpr size_t kRefitBytes = 2 * kStringBytes + sizeof(int32_t) + kEnumBytes;
 // Bound on the activation memory and the workspace a plan may ask for (2^52 bytes, 4 PiB).
 constexpr int64_t kMaxMemoryBytes = int64_t{1} << 52;
 
-bool readCount(ByteReader& reader, uint32_t& count, char const* what)
+//! A count of elements of at least `elementBytes` bytes each, which the bytes left can hold.
+bool readCount(ByteReader& reader, uint32_t& count, char const* what, size_t elementBytes)
 {
     if (!reader.read(count, what))
     {
         return false;
     }
-    if (count > kMaxCount || count > reader.remaining())
+    if (count > kMaxCount || count > reader.remaining() / elementBytes)
     {
         return reader.fail(std::string(what) + ": count " + std::to_string(count) + " is impossible here");
     }
@@ -47,7 +68,7 @@ void writeIndices(ByteWriter& writer, std::vector<int32_t> const& indices)
 bool readIndices(ByteReader& reader, std::vector<int32_t>& indices, char const* what)
 {
     uint32_t count = 0;
-    if (!readCount(reader, count, what))
+    if (!readCount(reader, count, what, kIndexBytes))
     {
         return false;
     }
@@ -227,7 +248,7 @@ void writePayload(ByteWriter& w, PlanModel const& m)
 bool readManifest(ByteReader& r, std::vector<PluginRequirement>& manifest)
 {
     uint32_t count = 0;
-    if (!readCount(r, count, "plugin manifest"))
+    if (!readCount(r, count, "plugin manifest", kManifestEntryBytes))
     {
         return false;
     }
@@ -247,7 +268,7 @@ bool readManifest(ByteReader& r, std::vector<PluginRequirement>& manifest)
 bool readExprs(ByteReader& r, std::vector<ExprNode>& exprs)
 {
     uint32_t count = 0;
-    if (!readCount(r, count, "shape expressions"))
+    if (!readCount(r, count, "shape expressions", kExprBytes))
     {
         return false;
     }
@@ -267,7 +288,7 @@ bool readExprs(ByteReader& r, std::vector<ExprNode>& exprs)
 bool readSymbols(ByteReader& r, std::vector<SymbolRecord>& symbols)
 {
     uint32_t count = 0;
-    if (!readCount(r, count, "symbols"))
+    if (!readCount(r, count, "symbols", kSymbolBytes))
     {
         return false;
     }
@@ -324,7 +345,7 @@ bool readTensor(ByteReader& r, TensorRecord& t)
 bool readTensors(ByteReader& r, std::vector<TensorRecord>& tensors)
 {
     uint32_t count = 0;
-    if (!readCount(r, count, "tensors"))
+    if (!readCount(r, count, "tensors", kTensorBytes))
     {
         return false;
     }
@@ -346,7 +367,7 @@ bool readLayerTypes(ByteReader& r, LayerRecord& l)
     nvinfer1::DataType precision{};
     uint32_t nbIoTypes = 0;
     if (!r.read(hasPrecision, "layer precision flag") || !readEnum(r, precision, "layer precision")
-        || !readCount(r, nbIoTypes, "layer I/O types"))
+        || !readCount(r, nbIoTypes, "layer I/O types", kEnumBytes))
     {
         return false;
     }
@@ -368,7 +389,7 @@ bool readLayerTypes(ByteReader& r, LayerRecord& l)
 bool readLayerFormats(ByteReader& r, LayerRecord& l)
 {
     uint32_t nbIoFormats = 0;
-    if (!readCount(r, nbIoFormats, "layer I/O formats"))
+    if (!readCount(r, nbIoFormats, "layer I/O formats", kEnumBytes))
     {
         return false;
     }
@@ -386,7 +407,7 @@ bool readLayerFormats(ByteReader& r, LayerRecord& l)
 bool readGuards(ByteReader& r, LayerRecord& l)
 {
     uint32_t count = 0;
-    if (!readCount(r, count, "layer guards"))
+    if (!readCount(r, count, "layer guards", kGuardBytes))
     {
         return false;
     }
@@ -457,7 +478,7 @@ bool readLayer(ByteReader& r, LayerRecord& l)
 bool readLayers(ByteReader& r, std::vector<LayerRecord>& layers)
 {
     uint32_t count = 0;
-    if (!readCount(r, count, "layers"))
+    if (!readCount(r, count, "layers", kLayerBytes))
     {
         return false;
     }
@@ -475,7 +496,7 @@ bool readLayers(ByteReader& r, std::vector<LayerRecord>& layers)
 bool readProfiles(ByteReader& r, std::vector<ProfileRecord>& profiles)
 {
     uint32_t count = 0;
-    if (!readCount(r, count, "optimization profiles"))
+    if (!readCount(r, count, "optimization profiles", kProfileBytes))
     {
         return false;
     }
@@ -483,7 +504,7 @@ bool readProfiles(ByteReader& r, std::vector<ProfileRecord>& profiles)
     for (auto& p : profiles)
     {
         uint32_t inputs = 0;
-        if (!readCount(r, inputs, "profile inputs"))
+        if (!readCount(r, inputs, "profile inputs", kProfileInputBytes))
         {
             return false;
         }
@@ -505,7 +526,7 @@ bool readProfiles(ByteReader& r, std::vector<ProfileRecord>& profiles)
 bool readRefittable(ByteReader& r, std::vector<RefitRecord>& records)
 {
     uint32_t count = 0;
-    if (!readCount(r, count, "refittable weights"))
+    if (!readCount(r, count, "refittable weights", kRefitBytes))
     {
         return false;
     }
@@ -886,7 +907,8 @@ bool validate(PlanModel const& m, std::string& error)
             + std::to_string(m.workspaceBytes) + " bytes of workspace, more than any machine has";
         return false;
     }
-    return true;
+    // Last: a kind's inference reads the tensors and expressions checked above.
+    return validateLayerContracts(m, error);
 }
 
 } // namespace

@@ -86,6 +86,14 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, nvinfer1::IGpuAllo
         error = "the plan is malformed: " + error;
         return nullptr;
     }
+    for (plan::LayerRecord const& layer : m.layers)
+    {
+        if (std::string const why = engine->mImplementation->refusedLayer(m, layer); !why.empty())
+        {
+            error = "the plan cannot run on the " + std::string(backendName(m.backend)) + " backend: " + why;
+            return nullptr;
+        }
+    }
     engine->indexDataDependence();
     // Each plugin is recreated through the registry, as TensorRT does when it deserializes an engine.
     for (plan::LayerRecord& layer : engine->mModel.layers)

@@ -14,6 +14,17 @@ std::string describePlugin(std::string const& name, std::string const& version, 
     return name + " (version " + version + ", namespace \"" + ns + "\")";
 }
 
+int32_t checkedOutputCount(std::string const& plugin, int32_t count)
+{
+    if (count < 0 || count > kMaxPluginOutputs)
+    {
+        logError("plugin " + plugin + ": getNbOutputs returned " + std::to_string(count) + "; a plugin has 0 to "
+            + std::to_string(kMaxPluginOutputs) + " outputs");
+        return -1;
+    }
+    return count;
+}
+
 char const* familyName(PluginFamily family)
 {
     switch (family)

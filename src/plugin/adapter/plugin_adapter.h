@@ -54,6 +54,14 @@ struct ContextResources
     nvinfer1::IErrorRecorder* recorder{nullptr};
 };
 
+//! The most outputs one plugin may declare. TensorRT states no limit; Kiln's is far above any real plugin's, and
+//! keeps a count a plugin returns from sizing a layer's outputs (and every list made per output) without bound.
+inline constexpr int32_t kMaxPluginOutputs = 4096;
+
+//! `count` as plugin `plugin` returned it from getNbOutputs, or -1 after logging an error naming the plugin, the
+//! count and the limit where it is negative or above kMaxPluginOutputs.
+int32_t checkedOutputCount(std::string const& plugin, int32_t count);
+
 class PluginAdapter
 {
 public:
@@ -82,6 +90,7 @@ public:
         return mDescription;
     }
 
+    //! getNbOutputs, checked by checkedOutputCount: -1 where the plugin gave no usable count.
     virtual int32_t nbOutputs() = 0;
     //! Output types from input types.
     virtual bool outputTypes(std::vector<nvinfer1::DataType> const& inputTypes,

@@ -68,7 +68,10 @@ bool DecodedFields::decode(std::vector<uint8_t> const& bytes, std::string& error
         error = reader.error();
         return false;
     }
-    if (count < 0 || static_cast<size_t>(count) > bytes.size())
+    // Each field takes at least its name's length, its type, its length and its data's length: a count the bytes
+    // cannot hold is refused before the lists are sized by it.
+    constexpr size_t kFieldBytes = sizeof(uint64_t) + 2 * sizeof(int32_t) + sizeof(uint64_t);
+    if (count < 0 || static_cast<size_t>(count) > bytes.size() / kFieldBytes)
     {
         error = "plugin field count " + std::to_string(count) + " is impossible";
         return false;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <stdexcept>
 
 namespace kiln::plugin
 {
@@ -71,7 +72,9 @@ public:
 
     int32_t nbOutputs() override
     {
-        return callPlugin(description(), "network", "getNbOutputs", "", -1, [&] { return mPlugin->getNbOutputs(); });
+        int32_t const count
+            = callPlugin(description(), "network", "getNbOutputs", "", -1, [&] { return mPlugin->getNbOutputs(); });
+        return checkedOutputCount(description(), count);
     }
 
     bool outputTypes(std::vector<nvinfer1::DataType> const& inputTypes, std::vector<nvinfer1::DataType>& outputTypes,
@@ -320,7 +323,15 @@ public:
         payload.version = version();
         payload.pluginNamespace = pluginNamespace();
         payload.family = family();
-        payload.bytes.assign(size, 0);
+        try
+        {
+            payload.bytes.assign(size, 0);
+        }
+        catch (std::exception const&)
+        {
+            error = "getSerializationSize returned " + std::to_string(size) + " bytes, which cannot be allocated";
+            return false;
+        }
         return callPlugin(description(), "build", "serialize", std::to_string(size) + " bytes", false, [&] {
             mPlugin->serialize(payload.bytes.data());
             return true;

@@ -53,9 +53,13 @@ public:
     int32_t nbOutputs() override
     {
         auto* build = buildCapability();
-        return build
-            ? callPlugin(description(), "network", "getNbOutputs", "", -1, [&] { return build->getNbOutputs(); })
-            : -1;
+        if (build == nullptr)
+        {
+            return -1;
+        }
+        int32_t const count
+            = callPlugin(description(), "network", "getNbOutputs", "", -1, [&] { return build->getNbOutputs(); });
+        return checkedOutputCount(description(), count);
     }
 
     bool outputTypes(std::vector<nvinfer1::DataType> const& inputTypes, std::vector<nvinfer1::DataType>& outputTypes,

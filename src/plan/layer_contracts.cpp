@@ -1,0 +1,309 @@
+#include "plan/layer_contracts.h"
+
+#include "core/data_type.h"
+#include "network/layer_type_name.h"
+#include "network/layers/layer_kinds.h"
+#include "network/plugin_layer.h"
+#include "plan/expr_table.h"
+
+#include <algorithm>
+
+namespace kiln::plan
+{
+namespace
+{
+
+//! The plan's shape expressions rebuilt as nodes, so that a kind's inference can read its inputs' extents.
+class RecordedFacts
+{
+public:
+    bool rebuild(PlanModel const& m, std::string& error)
+    {
+        for (SymbolRecord const& symbol : m.symbols)
+        {
+            // A size tensor's symbol is made by the expression that declares it.
+            mSymbols.push_back(symbol.kind == SymbolRecord::Kind::kSIZE
+                    ? nullptr
+                    : mBuilder.newSymbol(m.tensors[symbol.tensor].name + ".d" + std::to_string(symbol.axis)));
+        }
+        if (!rebuildExprTable(m.exprs, mBuilder, mSymbols, mExprs, error))
+        {
+            error = "the plan is malformed: " + error;
+            return false;
+        }
+        return true;
+    }
+
+    //! What layer `l` reads at input slot `slot`: the tensor's recorded shape (and values, for shape tensors) in the
+    //! type the layer reads it in.
+    network::TensorFacts facts(PlanModel const& m, LayerRecord const& l, size_t slot) const
+    {
+        TensorRecord const& t = m.tensors[static_cast<size_t>(l.inputs[slot])];
+        network::TensorFacts facts;
+        facts.type = slotType(m, l, slot);
+        facts.dims.nbDims = static_cast<int32_t>(t.dims.size()); // at most MAX_DIMS: validateTensor checked it
+        for (size_t axis = 0; axis < t.dims.size(); ++axis)
+        {
+            facts.dims.d[axis] = mExprs[static_cast<size_t>(t.dims[axis])];
+        }
+        if (t.values)
+        {
+            facts.values.emplace();
+            for (int32_t node : *t.values)
+            {
+                facts.values->push_back(mExprs[static_cast<size_t>(node)]);
+            }
+        }
+        return facts;
+    }
+
+    shape::ExprBuilder& builder()
+    {
+        return mBuilder;
+    }
+
+private:
+    shape::ExprBuilder mBuilder;
+    std::vector<shape::Expr const*> mSymbols;
+    std::vector<shape::Expr const*> mExprs;
+};
+
+std::string describe(LayerRecord const& l)
+{
+    return "layer \"" + l.name + "\" (" + network::layerTypeName(l.type) + ")";
+}
+
+//! The inputs the kind's own inference reads: a fused residual (Epilogue::addsResidual) is an input the builder
+//! added after inference, which the kind does not know.
+size_t inferredInputs(LayerRecord const& l)
+{
+    return l.epilogue.addsResidual ? l.inputs.size() - 1 : l.inputs.size();
+}
+
+//! The recorded outputs agree with what inference made of the recorded inputs: as many, of the same ranks. Their
+//! types are not compared: an application may ask for any output type (ILayer::setOutputType, ITensor::setType), the
+//! network's inference then takes it in place of the kind's, and the plan does not record that it was asked for. The
+//! inputs' types, which the kind checks, are what its kernels read.
+bool outputsAgree(PlanModel const& m, LayerRecord const& l, network::InferenceContext& ctx, std::string& error)
+{
+    for (size_t o = 0; o < l.outputs.size(); ++o)
+    {
+        network::TensorFacts const& inferred = ctx.output(static_cast<int32_t>(o));
+        TensorRecord const& tensor = m.tensors[static_cast<size_t>(l.outputs[o])];
+        if (static_cast<int32_t>(tensor.dims.size()) != inferred.dims.nbDims)
+        {
+            error = describe(l) + ": output " + std::to_string(o) + " is recorded with rank "
+                + std::to_string(tensor.dims.size()) + ", but the layer makes rank "
+                + std::to_string(inferred.dims.nbDims) + " from its recorded inputs";
+            return false;
+        }
+    }
+    return true;
+}
+
+//! Runs the kind's inference on the recorded inputs, as the network did when the layer was added.
+bool inferredAgrees(PlanModel const& m, LayerRecord const& l, RecordedFacts& recorded, std::string& error)
+{
+    if (l.epilogue.addsResidual && (l.inputs.empty() || l.inputs.back() < 0))
+    {
+        error = describe(l) + " adds a residual but has no input to take it from";
+        return false;
+    }
+    size_t const nbInputs = inferredInputs(l);
+    std::vector<network::TensorFacts> facts(nbInputs);
+    std::vector<network::TensorFacts const*> inputs(nbInputs, nullptr);
+    for (size_t i = 0; i < nbInputs; ++i)
+    {
+        if (l.inputs[i] >= 0)
+        {
+            facts[i] = recorded.facts(m, l, i);
+            inputs[i] = &facts[i];
+        }
+    }
+    int32_t const nbOutputs = l.params->nbOutputs();
+    if (nbOutputs < 0 || static_cast<size_t>(nbOutputs) != l.outputs.size())
+    {
+        error = describe(l) + " has " + std::to_string(l.outputs.size()) + " outputs; its kind makes "
+            + std::to_string(nbOutputs);
+        return false;
+    }
+    network::InferenceContext ctx(recorded.builder(), std::move(inputs), nbOutputs, network::InferencePhase::kBUILDING);
+    if (!l.params->infer(ctx))
+    {
+        std::string const why = ctx.error().empty() ? recorded.builder().lastError() : ctx.error();
+        error = describe(l) + " does not hold for its recorded inputs: " + (why.empty() ? "inference failed" : why);
+        return false;
+    }
+    return outputsAgree(m, l, ctx, error);
+}
+
+//! Every input slot in `required` holds a tensor; every tensor the layer reads or writes is floating-point (in its
+//! slot); outputs number `nbOutputs`.
+bool fusedSlotsHold(PlanModel const& m, LayerRecord const& l, size_t required, size_t nbOutputs, std::string& error)
+{
+    bool present = l.inputs.size() >= required && l.outputs.size() == nbOutputs;
+    for (size_t i = 0; present && i < required; ++i)
+    {
+        present = l.inputs[i] >= 0;
+    }
+    if (!present)
+    {
+        error = describe(l) + " has " + std::to_string(l.inputs.size()) + " inputs and "
+            + std::to_string(l.outputs.size()) + " outputs: its kind needs its first " + std::to_string(required)
+            + " inputs and makes " + std::to_string(nbOutputs);
+        return false;
+    }
+    size_t const inputs = l.inputs.size();
+    for (size_t slot = 0; slot < inputs + l.outputs.size(); ++slot)
+    {
+        bool const given = slot >= inputs || l.inputs[slot] >= 0;
+        if (given && !isFloatType(slotType(m, l, slot)))
+        {
+            error = describe(l) + " reads or writes " + dataTypeName(slotType(m, l, slot))
+                + "; its kind computes on FLOAT, HALF or BF16";
+            return false;
+        }
+    }
+    return true;
+}
+
+size_t rankOf(PlanModel const& m, int32_t t)
+{
+    return t >= 0 ? m.tensors[static_cast<size_t>(t)].dims.size() : 0;
+}
+
+//! A fused point-wise chain: its steps read its inputs or earlier steps, and its inputs broadcast into its output at
+//! equal ranks.
+bool pointwiseHolds(PlanModel const& m, LayerRecord const& l, network::PointwiseParams const& p, std::string& error)
+{
+    if (!fusedSlotsHold(m, l, 1, 1, error))
+    {
+        return false;
+    }
+    size_t const rank = rankOf(m, l.outputs[0]);
+    bool const ranksOk
+        = std::all_of(l.inputs.begin(), l.inputs.end(), [&](int32_t t) { return t >= 0 && rankOf(m, t) == rank; });
+    if (!ranksOk || !network::wellFormed(p.steps, l.inputs.size()))
+    {
+        error = describe(l) + ": its steps read inputs it does not have, or its inputs' ranks differ from its output's";
+        return false;
+    }
+    return true;
+}
+
+//! A fused normalization: x, pre-bias, residual, scale and bias (all but x optional), y and an optional sum, all of
+//! x's rank, normalized over 1 to rank trailing axes.
+bool normalizationHolds(
+    PlanModel const& m, LayerRecord const& l, network::FusedNormalizationParams const& p, std::string& error)
+{
+    if (l.inputs.size() != network::FusedNormalizationParams::kInputCount)
+    {
+        error = describe(l) + " has " + std::to_string(l.inputs.size())
+            + " inputs; its kind takes 5 (x, pre-bias, residual, scale, bias)";
+        return false;
+    }
+    if (!fusedSlotsHold(m, l, 1, l.outputs.size() == 2 ? 2 : 1, error))
+    {
+        return false;
+    }
+    size_t const rank = rankOf(m, l.inputs[0]);
+    auto const sameRank = [&](int32_t t) { return t < 0 || rankOf(m, t) == rank; };
+    bool const ranksOk = std::all_of(l.inputs.begin(), l.inputs.end(), sameRank)
+        && std::all_of(l.outputs.begin(), l.outputs.end(), sameRank);
+    if (!ranksOk || p.normalizedAxes < 1 || static_cast<size_t>(p.normalizedAxes) > rank)
+    {
+        error = describe(l) + ": its tensors' ranks differ, or it normalizes over " + std::to_string(p.normalizedAxes)
+            + " axes of a rank-" + std::to_string(rank) + " input";
+        return false;
+    }
+    return true;
+}
+
+//! A fused attention: query, keys, values and an optional mask; one output of rank 2 or more.
+bool attentionHolds(PlanModel const& m, LayerRecord const& l, std::string& error)
+{
+    if (l.inputs.size() != 3 && l.inputs.size() != 4)
+    {
+        error = describe(l) + " has " + std::to_string(l.inputs.size())
+            + " inputs; its kind takes query, keys, values and an optional mask";
+        return false;
+    }
+    if (!fusedSlotsHold(m, l, 3, 1, error))
+    {
+        return false;
+    }
+    if (rankOf(m, l.outputs[0]) < 2)
+    {
+        error = describe(l) + ": its output has rank " + std::to_string(rankOf(m, l.outputs[0])) + ", not 2 or more";
+        return false;
+    }
+    return true;
+}
+
+//! A plugin's record: its shape inputs among its inputs, as many outputs as the plugin declared when the plan was
+//! built, and one negotiated type per tensor it reads or writes (shape inputs excepted). The plugin itself is checked
+//! against the record once the registry recreates it (runtime/engine_plugin_check.cpp).
+bool pluginHolds(LayerRecord const& l, network::PluginParams const& p, std::string& error)
+{
+    bool const shapesOk = p.nbShapeInputs >= 0 && static_cast<size_t>(p.nbShapeInputs) <= l.inputs.size();
+    bool const outputsOk = p.outputCount >= 0 && static_cast<size_t>(p.outputCount) == l.outputs.size();
+    if (!shapesOk || !outputsOk
+        || p.ioTypes.size() != l.inputs.size() - static_cast<size_t>(p.nbShapeInputs) + l.outputs.size())
+    {
+        error = describe(l) + " has " + std::to_string(l.inputs.size()) + " inputs and "
+            + std::to_string(l.outputs.size()) + " outputs, which its plugin record (" + std::to_string(p.nbShapeInputs)
+            + " shape inputs, " + std::to_string(p.outputCount) + " outputs, " + std::to_string(p.ioTypes.size())
+            + " negotiated types) does not describe";
+        return false;
+    }
+    return true;
+}
+
+bool layerHolds(PlanModel const& m, LayerRecord const& l, RecordedFacts& recorded, std::string& error)
+{
+    if (auto const* plugin = dynamic_cast<network::PluginParams const*>(l.params.get()))
+    {
+        return pluginHolds(l, *plugin, error);
+    }
+    // Conditional outputs, which the execution context runs, are checked by the plan's own validation.
+    if (isConditionalOutput(l))
+    {
+        return true;
+    }
+    // The kinds only fusion passes make: their network inference refuses every record by design.
+    if (auto const* pointwise = dynamic_cast<network::PointwiseParams const*>(l.params.get()))
+    {
+        return pointwiseHolds(m, l, *pointwise, error);
+    }
+    if (auto const* normalization = dynamic_cast<network::FusedNormalizationParams const*>(l.params.get()))
+    {
+        return normalizationHolds(m, l, *normalization, error);
+    }
+    if (l.type == network::kAttentionLayerType)
+    {
+        return attentionHolds(m, l, error);
+    }
+    return inferredAgrees(m, l, recorded, error);
+}
+
+} // namespace
+
+bool validateLayerContracts(PlanModel const& model, std::string& error)
+{
+    RecordedFacts recorded;
+    if (!recorded.rebuild(model, error))
+    {
+        return false;
+    }
+    for (LayerRecord const& layer : model.layers)
+    {
+        recorded.builder().clearErrors();
+        if (!layerHolds(model, layer, recorded, error))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace kiln::plan
