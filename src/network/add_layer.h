@@ -28,23 +28,18 @@ LayerClass* Network::addLayer(char const* kindName, std::vector<nvinfer1::ITenso
     LayerClass* raw = layer.get();
     raw->createOutputs(raw->params().nbOutputs());
     mLayers.push_back(std::move(layer));
-    invalidate();
     // Like TensorRT, reject a layer whose shapes cannot be inferred right away.
     std::string error;
-    NetworkFacts facts;
-    if (!inferAll(facts, error))
+    if (!inferAppended(*raw, error))
     {
         logError(std::string("INetworkDefinition::add") + kindName + ": " + error);
         for (Tensor* output : raw->outputs())
         {
-            std::erase_if(mTensors, [&](auto const& t) { return t.get() == output; });
+            destroyTensor(output);
         }
         mLayers.pop_back();
-        invalidate();
         return nullptr;
     }
-    mFacts = std::move(facts);
-    mFactsValid = true;
     refreshShapes();
     return raw;
 }

@@ -74,7 +74,7 @@ bool Layer::setLayerInput(int32_t index, Tensor& tensor)
         mInputs.resize(index + 1, nullptr);
     }
     mInputs[index] = &tensor;
-    mNetwork.invalidate();
+    mNetwork.inputChanged(*this, tensor);
     return true;
 }
 
@@ -87,6 +87,13 @@ void Layer::setLayerOutputType(int32_t index, std::optional<nvinfer1::DataType> 
         return;
     }
     mOutputTypes[index] = type;
+    // Inference gives the output the requested type, which later layers see.
+    mNetwork.invalidateLayer(*this);
+}
+
+void Layer::ChangeNotice::invalidate() const
+{
+    mNetwork.invalidateLayer(mLayer);
 }
 
 } // namespace kiln::network

@@ -159,9 +159,25 @@ protected:
             mInputs[index] = nullptr;
         }
     }
-    Network& network() const
+    //! What a kind's setters reach of the network: `network().invalidate()` after a parameter changed, so that this
+    //! layer and what depends on it are inferred again, not the whole network.
+    class ChangeNotice
     {
-        return mNetwork;
+    public:
+        ChangeNotice(Network& network, Layer const& layer)
+            : mNetwork(network)
+            , mLayer(layer)
+        {
+        }
+        void invalidate() const;
+
+    private:
+        Network& mNetwork;
+        Layer const& mLayer;
+    };
+    ChangeNotice network() const
+    {
+        return ChangeNotice(mNetwork, *this);
     }
     std::string mMetadata;
 
@@ -285,8 +301,11 @@ public:
     }
 
 protected:
+    //! For a setter: the parameters it changes. The network infers this layer again when next asked, whether or not
+    //! the setter also says so.
     Params& mutableParams()
     {
+        Layer::network().invalidate();
         return mParams;
     }
     Params const& typedParams() const

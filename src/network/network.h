@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace kiln::network
@@ -36,6 +37,9 @@ struct NetworkFacts
     //! For each size tensor a layer declared (IExprBuilder::declareSizeTensor): the 0-D output holding its value,
     //! written by the layer when it runs.
     std::unordered_map<shape::SymbolId, Tensor const*> sizeTensorSources;
+    //! The layers in the order they were inferred (each after the producers of its inputs), and each one's index.
+    std::vector<Layer const*> order;
+    std::unordered_map<Layer const*, size_t> position;
 };
 
 class Network final : public nvinfer1::INetworkDefinition
@@ -215,12 +219,17 @@ public:
     }
     //! A new tensor owned by the network (for layer outputs).
     Tensor* createTensor(std::string name);
-    //! Something that shapes depend on changed: infer again when next asked.
-    void invalidate()
-    {
-        mFactsValid = false;
-    }
-    //! Infers (if needed) the shapes of every tensor and copies them onto the tensors.
+    //! Removes `tensor` from the network (as input, output and owned tensor); the caller says what it invalidates.
+    void destroyTensor(Tensor const* tensor);
+    //! Something that shapes depend on changed: infer every layer again when next asked.
+    void invalidate();
+    //! The parameters of `layer` (or the type requested for one of its outputs) changed: infer it and what depends
+    //! on it again when next asked, the rest keeps its facts.
+    void invalidateLayer(Layer const& layer);
+    //! setInput pointed `layer` to `tensor`: as invalidateLayer where the layers stay in an order that infers
+    //! producers first, else as invalidate.
+    void inputChanged(Layer const& layer, Tensor const& tensor);
+    //! Infers (if needed) the shapes of what changed and copies them onto the tensors.
     //! False, with the message logged, when a layer's inference fails.
     bool refreshShapes() const;
     //! The layers ordered so that each comes after the producers of its inputs
@@ -248,13 +257,28 @@ private:
         nvinfer1::ITensor& bias, uint32_t axesMask);
     //! Records the size tensors `layer` declared while inferred (symbols from firstNewSymbol on): each names a 0-D
     //! INT32/INT64 output of the layer, which gets the extent as its value. False with error otherwise.
-    bool recordSizeTensors(
-        Layer const& layer, shape::SymbolId firstNewSymbol, NetworkFacts& facts, std::string& error) const;
+    bool recordSizeTensors(Layer const& layer, shape::SymbolId firstNewSymbol, std::vector<TensorFacts>& outputs,
+        NetworkFacts& facts, std::string& error) const;
+    //! Infers `layer` from its inputs' facts in `facts` and records its outputs' there. False with error (naming the
+    //! layer) when it fails or an input has no facts; `facts` is then unchanged but for new expressions.
+    bool inferLayer(Layer const& layer, NetworkFacts& facts, std::string& error, InferencePhase phase) const;
+    //! Brings mFacts up to date: infers again the stale layers and what depends on them, or every layer where the
+    //! facts were invalidated. False with error when a layer fails (the facts are then invalid).
+    bool updateFacts(std::string& error) const;
+    //! Infers again the stale layers and the layers downstream of them. False where one fails.
+    bool inferStaleLayers(std::string& error) const;
+    //! addLayer's inference of the appended `layer`: of it alone where the rest of the facts hold, else of all.
+    bool inferAppended(Layer const& layer, std::string& error);
+    //! Moves `layer` to the end of the inference order, if no layer reads its outputs (else false).
+    bool moveToEnd(Layer const& layer) const;
+    //! Copies a tensor's inferred shape and type onto it (what ITensor's getters return).
+    static void copyFacts(Tensor const& tensor, TensorFacts const& facts);
 
     nvinfer1::IBuilder& mBuilder;
     nvinfer1::NetworkDefinitionCreationFlags mFlags;
     std::string mName;
     std::vector<std::unique_ptr<Tensor>> mTensors;
+    std::unordered_set<nvinfer1::ITensor const*> mOwned; //!< mTensors' tensors, so that owns() costs no walk
     std::vector<std::unique_ptr<Layer>> mLayers;
     std::vector<std::unique_ptr<IfConditional>> mConditionals;
     std::vector<std::unique_ptr<AttentionHelper>> mAttentions;
@@ -266,7 +290,13 @@ private:
     int32_t mLayerCounter{0};
     nvinfer1::IErrorRecorder* mRecorder{nullptr}; //!< kept for the application; Kiln reports through the logger
     mutable NetworkFacts mFacts;
+    //! Whether mFacts describe the network, but for the stale layers (and what depends on them).
     mutable bool mFactsValid{false};
+    mutable std::unordered_set<Layer const*> mStaleLayers;
+    //! The tensors whose facts changed since refreshShapes last copied facts onto tensors (all of them when
+    //! mCopyAll): a query copies only those, so that each costs the change rather than the network's size.
+    mutable std::vector<Tensor const*> mToCopy;
+    mutable bool mCopyAll{false};
 };
 
 } // namespace kiln::network

@@ -59,7 +59,15 @@ void Tensor::setType(nvinfer1::DataType type) noexcept
 {
     mType = type;
     mTypeRequested = !mIsInput;
-    mNetwork.invalidate();
+    // A layer output's requested type is applied where its producer is inferred; an input's type changes its facts.
+    if (mProducer != nullptr)
+    {
+        mNetwork.invalidateLayer(*mProducer);
+    }
+    else
+    {
+        mNetwork.invalidate();
+    }
 }
 
 nvinfer1::DataType Tensor::getType() const noexcept

@@ -1,5 +1,6 @@
 #include "onnx/import_context.h"
 
+#include "core/checked_size.h"
 #include "onnx/import_error.h"
 
 namespace kiln::onnxparser
@@ -58,17 +59,54 @@ nvinfer1::ITensor& ImportContext::tensor(Value const& value)
     {
         return *cached->second;
     }
+    std::optional<std::string> const contents = contentsKey(constant);
+    auto shared = contents ? mSmallConstants.find(*contents) : mSmallConstants.end();
+    nvinfer1::ITensor& tensor = shared != mSmallConstants.end() ? *shared->second : addConstantLayer(constant);
+    if (contents)
+    {
+        mSmallConstants.emplace(*contents, &tensor);
+    }
+    // Empty constants share a null data pointer: do not cache those.
+    if (constant.data != nullptr)
+    {
+        mConstantTensors[key] = &tensor;
+    }
+    return tensor;
+}
+
+std::optional<std::string> ImportContext::contentsKey(ConstantData const& constant)
+{
+    // A few kilobytes: shapes, indices and scalars, never weights worth keeping apart.
+    constexpr int64_t kMaxSharedBytes = 4096;
+    size_t const size = elementSize(constant.type);
+    std::optional<int64_t> const count = checkedElementCount(constant.shape);
+    // The model's floating-point values under a name are named for refit (nameWeights), which finds them by that
+    // name: they keep a layer of their own.
+    bool const namedForRefit = constant.modelValues && !constant.name.empty() && isFloatType(constant.type);
+    if (namedForRefit || constant.data == nullptr || size == 0 || !count
+        || *count > kMaxSharedBytes / static_cast<int64_t>(size))
+    {
+        return std::nullopt;
+    }
+    std::string key;
+    key.push_back(static_cast<char>(constant.type));
+    key.push_back(static_cast<char>(constant.shape.size()));
+    for (int64_t extent : constant.shape)
+    {
+        key.append(reinterpret_cast<char const*>(&extent), sizeof(extent));
+    }
+    key.append(static_cast<char const*>(constant.data), static_cast<size_t>(*count) * size);
+    return key;
+}
+
+nvinfer1::ITensor& ImportContext::addConstantLayer(ConstantData const& constant)
+{
     auto& layer = check(mNetwork.addConstant(constant.dims(), constant.weights()), "constant");
     nameWeights(constant);
     if (!constant.name.empty())
     {
         layer.setName(("constant " + constant.name).c_str());
         layer.getOutput(0)->setName(constant.name.c_str());
-    }
-    // Empty constants share a null data pointer: do not cache those.
-    if (constant.data != nullptr)
-    {
-        mConstantTensors[key] = layer.getOutput(0);
     }
     return *layer.getOutput(0);
 }

@@ -10,6 +10,7 @@
 #include <NvOnnxParser.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -98,8 +99,16 @@ private:
     PluginOwner& mPlugins;
     std::string mModelDir;
     std::unordered_map<std::string, Value> mValues;
+    //! The key of a small constant that may share its layer with any other of equal contents; none otherwise.
+    static std::optional<std::string> contentsKey(ConstantData const& constant);
+    //! Makes the constant layer of `constant`, named after it where the model names it.
+    nvinfer1::ITensor& addConstantLayer(ConstantData const& constant);
+
     //! Constant layers made so far, by data and shape (a reshaped view of the same data is another tensor).
     std::map<std::pair<void const*, std::vector<int64_t>>, nvinfer1::ITensor*> mConstantTensors;
+    //! Small constants' layers by contents (type, shape and bytes): shape computations repeat a few small values
+    //! thousands of times ([0], [1], [-1]), each from its own Constant node or helper, and one layer serves them all.
+    std::unordered_map<std::string, nvinfer1::ITensor*> mSmallConstants;
     std::string mNodeName;
     int32_t mLayersOfNode{0};
     ErrorCapture mCapture;
