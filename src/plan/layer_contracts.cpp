@@ -259,6 +259,30 @@ bool pluginHolds(LayerRecord const& l, network::PluginParams const& p, std::stri
     return true;
 }
 
+//! A slice the product-merging pass made: a size of -1 takes the extent of the output's recorded shape, which the
+//! network API has no way to say. It reads one tensor and writes one of the same rank and type.
+bool isMergedBlock(LayerRecord const& l)
+{
+    auto const* slice = dynamic_cast<network::SliceParams const*>(l.params.get());
+    return slice != nullptr
+        && std::any_of(slice->size.d, slice->size.d + std::clamp(slice->size.nbDims, 0, 8),
+            [](int64_t extent) { return extent < 0; });
+}
+
+bool mergedBlockHolds(PlanModel const& m, LayerRecord const& l, std::string& error)
+{
+    bool const shapeOk = l.inputs.size() == 1 && l.inputs[0] >= 0 && l.outputs.size() == 1
+        && rankOf(m, l.inputs[0]) == rankOf(m, l.outputs[0]) && slotType(m, l, 0) == slotType(m, l, 1);
+    if (!shapeOk)
+    {
+        error = describe(l)
+            + ": a slice whose size comes from its output reads one tensor and writes one of the "
+              "same rank and type";
+        return false;
+    }
+    return true;
+}
+
 bool layerHolds(PlanModel const& m, LayerRecord const& l, RecordedFacts& recorded, std::string& error)
 {
     if (auto const* plugin = dynamic_cast<network::PluginParams const*>(l.params.get()))
@@ -282,6 +306,10 @@ bool layerHolds(PlanModel const& m, LayerRecord const& l, RecordedFacts& recorde
     if (l.type == network::kAttentionLayerType)
     {
         return attentionHolds(m, l, error);
+    }
+    if (isMergedBlock(l))
+    {
+        return mergedBlockHolds(m, l, error);
     }
     return inferredAgrees(m, l, recorded, error);
 }

@@ -77,10 +77,15 @@ Tensors runCpu(std::vector<uint8_t> const& blob, Tensors const& inputs, std::str
     RecordingLogger logger;
     std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
     std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(blob.data(), blob.size()));
-    EXPECT_NE(engine, nullptr) << logger.errors();
     std::unique_ptr<IExecutionContext> context(engine ? engine->createExecutionContext() : nullptr);
     if (context == nullptr)
     {
+        // Where the caller expects a failure, the plan reader refusing the record is one.
+        EXPECT_TRUE(error != nullptr) << logger.errors();
+        if (error != nullptr)
+        {
+            *error = logger.errors();
+        }
         return {};
     }
     Tensors outputs;
@@ -490,7 +495,10 @@ TEST(FusedNormalization, TheReferenceRefusesWhatItCannotNormalize)
         params->normalizedAxes = 3;
         layer.params = params;
     });
-    EXPECT_NE(axes.find("3 normalized axes"), std::string::npos) << axes;
+    // The plan reader refuses the record at load (its kind's contract), where the reference would at run time.
+    EXPECT_TRUE(
+        axes.find("normalizes over 3 axes") != std::string::npos || axes.find("3 normalized axes") != std::string::npos)
+        << axes;
     std::string const scale = errorOf([](kiln::plan::LayerRecord& layer) {
         layer.inputs[kiln::network::FusedNormalizationParams::kScale]
             = layer.inputs[kiln::network::FusedNormalizationParams::kResidual];
