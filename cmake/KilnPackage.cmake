@@ -4,9 +4,10 @@
 include(CMakePackageConfigHelpers)
 
 # Installed programs and libraries find Kiln's libraries through a run path relative to their own folder ($ORIGIN),
-# so an installed prefix works wherever it is moved. Folders of libraries linked from outside the build tree (CUDA's,
-# where the loader does not search by default) are kept as absolute run paths after it.
-function(kiln_set_install_rpath target destination)
+# so an installed prefix works wherever it is moved (cmake/KilnRunPath.cmake: how, and why not CMake's usual way).
+# Folders of libraries linked from outside the build tree (CUDA's, where the loader does not search by default) are
+# kept as absolute run paths after it.
+function(kiln_install_relative_run_path target destination)
   set(from ${destination})
   set(to ${CMAKE_INSTALL_LIBDIR})
   cmake_path(ABSOLUTE_PATH from BASE_DIRECTORY ${CMAKE_INSTALL_PREFIX} NORMALIZE)
@@ -20,13 +21,8 @@ function(kiln_set_install_rpath target destination)
   else()
     set(rpath "$ORIGIN/${relative}")
   endif()
-  set_target_properties(${target} PROPERTIES INSTALL_RPATH "${rpath}" INSTALL_RPATH_USE_LINK_PATH ON)
+  kiln_install_run_path(${target} ${destination} "${rpath}")
 endfunction()
-
-foreach(library kiln kiln_plugins kiln_onnxparser)
-  kiln_set_install_rpath(${library} ${CMAKE_INSTALL_LIBDIR})
-endforeach()
-kiln_set_install_rpath(kiln_cli ${CMAKE_INSTALL_BINDIR})
 
 install(TARGETS kiln kiln_plugins kiln_onnxparser EXPORT KilnTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -35,6 +31,10 @@ install(TARGETS kiln kiln_plugins kiln_onnxparser EXPORT KilnTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS kiln_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+foreach(library kiln kiln_plugins kiln_onnxparser)
+  kiln_install_relative_run_path(${library} ${CMAKE_INSTALL_LIBDIR})
+endforeach()
+kiln_install_relative_run_path(kiln_cli ${CMAKE_INSTALL_BINDIR})
 
 # The main job's example, so that the installed kiln runs as the README's first command runs the built one:
 #   <prefix>/bin/kiln --onnx=<prefix>/share/kiln/examples/default_model/model.onnx \
@@ -42,8 +42,8 @@ install(TARGETS kiln_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The seed plugin library is loaded by path (--staticPlugins, IPluginRegistry::loadLibrary), so it goes in a folder
 # of its own under the library folder, not beside the libraries applications link.
 set(KILN_EXAMPLE_PLUGIN_DIR ${CMAKE_INSTALL_LIBDIR}/kiln)
-kiln_set_install_rpath(kiln_seed_plugins ${KILN_EXAMPLE_PLUGIN_DIR})
 install(TARGETS kiln_seed_plugins LIBRARY DESTINATION ${KILN_EXAMPLE_PLUGIN_DIR})
+kiln_install_relative_run_path(kiln_seed_plugins ${KILN_EXAMPLE_PLUGIN_DIR})
 install(FILES ${PROJECT_SOURCE_DIR}/examples/default_model/model.onnx
   DESTINATION ${CMAKE_INSTALL_DATADIR}/kiln/examples/default_model)
 

@@ -1,13 +1,15 @@
 #include "core/logging.h"
 
+#include "core/printable_text.h"
+
 #include <kiln/Logging.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <iterator>
 #include <mutex>
 #include <vector>
-#include <cstdio>
 
 namespace kiln
 {
@@ -32,9 +34,18 @@ class StderrLogger final : public nvinfer1::ILogger
 public:
     void log(Severity severity, char const* msg) noexcept override
     {
-        if (severity <= Severity::kWARNING)
+        if (severity > Severity::kWARNING)
         {
-            std::fprintf(stderr, "[kiln] [%s] %s\n", severityTag(severity), msg);
+            return;
+        }
+        try
+        {
+            // msg quotes names from models and plans, which must not reach the terminal raw.
+            std::fprintf(stderr, "[kiln] [%s] %s\n", severityTag(severity), printableText(msg ? msg : "").c_str());
+        }
+        catch (...)
+        {
+            std::fprintf(stderr, "[kiln] [%s] (a message too large to print)\n", severityTag(severity));
         }
     }
 };

@@ -48,6 +48,12 @@ foreach(file ${kiln} ${plugins} ${moved}/${LIBDIR}/libkiln.so ${moved}/${LIBDIR}
   check_run_path(${file})
 endforeach()
 
+# Every installed ELF file: no empty or relative run path entry, and none inside the build tree.
+if(PYTHON)
+  run_step("check the run paths of every installed ELF file"
+    ${PYTHON} ${CHECK_RUN_PATHS} ${moved} --installed ${KILN_BUILD_DIR})
+endif()
+
 run_step("run the installed kiln on the default model"
   ${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH
     ${kiln} --onnx=${model} --staticPlugins=${plugins} --compare=cpu)

@@ -574,7 +574,7 @@ TEST(KilnErrors, UnknownFlag)
 
 TEST(KilnErrors, MissingModelFile)
 {
-    expectError({{"--onnx=/nonexistent/model.onnx"}, "--onnx: cannot read \"/nonexistent/model.onnx\""});
+    expectError({{"--onnx=/nonexistent/model.onnx"}, "--onnx: cannot open \"/nonexistent/model.onnx\""});
     expectError({{"--loadEngine=/nonexistent/model.plan"}, "--loadEngine: cannot open \"/nonexistent/model.plan\""});
 }
 
@@ -609,7 +609,101 @@ TEST(KilnErrors, BadFlagValues)
     expectError({{"--onnx=" + kDefaultModel, "--percentile=101"}, "--percentile: \"101\" is not a percentile"});
     expectError({{"--onnx=" + kDefaultModel, "--backend=tpu"}, "--backend: \"tpu\" is not a backend"});
     expectError({{"--onnx=" + kDefaultModel, "--compare=gpu"}, "--compare: \"gpu\" is not a reference"});
-    expectError({{"--onnx=" + kDefaultModel, "--iterations=0"}, "--iterations must be at least 1"});
+    expectError({{"--onnx=" + kDefaultModel, "--iterations=0"},
+        "--iterations: \"0\" is not valid: the value must be a positive integer"});
+    expectError({{"--onnx=" + kDefaultModel, "--iterations=-5"},
+        "--iterations: \"-5\" is not valid: the value must be a positive integer"});
+    expectError({{"--onnx=" + kDefaultModel, "--memPoolSize=workspace:99999999999999999999"},
+        "--memPoolSize: \"workspace:99999999999999999999\": the size overflows"});
+    expectError({{"--onnx=" + kDefaultModel, "--shapes=input:99999999999999999999x3"},
+        "--shapes: \"input:99999999999999999999x3\": \"99999999999999999999\" is not a dimension (it overflows"});
+}
+
+// --- Hostile input: the command reports, names what is wrong and exits 1; it never aborts -------------------------
+
+//! The run failed cleanly: exit code 1 (an abort or a signal gives another), the message, and the FAILED line.
+void expectCleanFailure(std::vector<std::string> const& args, std::string const& message)
+{
+    auto const run = runKiln(args);
+    EXPECT_EQ(run.exitCode, 1) << run.output;
+    EXPECT_TRUE(contains(run.output, message)) << "expected: " << message << "\n" << run.output;
+    EXPECT_FALSE(contains(run.output, "terminate called")) << run.output;
+}
+
+TEST(KilnErrors, DirectoriesAndDevicesAreRefusedByName)
+{
+    ScratchDir dir;
+    kiln::test::writeDoubleReluModel(dir.path("double_relu.onnx"));
+    std::string const folder = dir.path("");
+    expectCleanFailure({"--loadEngine=" + folder}, "--loadEngine: \"" + folder + "\" is a directory, not a file");
+    expectCleanFailure({"--onnx=" + folder}, "--onnx: \"" + folder + "\" is a directory, not a file");
+    expectCleanFailure({"--onnx=" + dir.path("double_relu.onnx"), "--shapes=x:2x3", "--loadInputs=x:" + folder},
+        "--loadInputs: \"" + folder + "\" is a directory, not a file (input \"x\")");
+    expectCleanFailure({"inspect", folder}, "\"" + folder + "\" is a directory, not a file");
+    // A device that never ends is read up to a bound, then refused.
+    expectCleanFailure({"--onnx=/dev/zero"}, "--onnx: \"/dev/zero\" is not a regular file");
+    expectCleanFailure(
+        {"--loadEngine=/dev/zero"}, "--loadEngine: \"/dev/zero\" is not a regular file and gave more than");
+    expectCleanFailure({"--onnx=" + dir.path("double_relu.onnx"), "--shapes=x:2x3", "--loadInputs=x:/dev/zero"},
+        "--loadInputs: \"/dev/zero\" is not a regular file and gave more than 24 bytes");
+}
+
+TEST(KilnErrors, HugeInputsAreRefusedNamingTheTensor)
+{
+    ScratchDir dir;
+    kiln::test::writeDoubleReluModel(dir.path("double_relu.onnx"));
+    std::string const model = "--onnx=" + dir.path("double_relu.onnx");
+    // 2^62 x 3 elements: the element count overflows 64 bits (before the fix it wrapped, then the allocation threw).
+    auto const overflow = runKiln(std::vector<std::string>{model, "--shapes=x:4611686018427387904x3"} + kQuick);
+    EXPECT_EQ(overflow.exitCode, 1) << overflow.output;
+    EXPECT_TRUE(contains(overflow.output, "&&&& FAILED")) << overflow.output;
+    EXPECT_FALSE(contains(overflow.output, "terminate called")) << overflow.output;
+    // 3 x 10^13 floats fit 64 bits but no machine's memory: refused before anything is allocated.
+    expectCleanFailure(std::vector<std::string>{model, "--shapes=x:10000000000000x3"} + kQuick,
+        "input \"x\" (FP32, shape 10000000000000x3) needs 120000000000000 bytes, more than this machine's memory");
+}
+
+//! No byte of output is an escape or a control character other than a newline, and no line is a forged result.
+void expectNoRawControlCharacters(std::string const& output)
+{
+    for (char c : output)
+    {
+        auto const byte = static_cast<unsigned char>(c);
+        EXPECT_FALSE((byte < 0x20 && c != '\n') || byte == 0x7F) << "raw control character " << int(byte) << ":\n"
+                                                                 << output;
+    }
+    EXPECT_FALSE(contains(output, "\xc2\x9b")) << "a raw C1 CSI:\n" << output;
+    EXPECT_FALSE(contains(output, "\xe2\x80\xae")) << "a raw right-to-left override:\n" << output;
+    EXPECT_FALSE(std::regex_search(output, std::regex("(^|\n)&&&& PASSED Kiln.kiln # forged"))) << output;
+}
+
+TEST(KilnErrors, NamesFromModelsAndPlansArePrintedEscaped)
+{
+    ScratchDir dir;
+    kiln::test::writeHostileNamesModel(dir.path("hostile.onnx"));
+    auto const built = runKiln(
+        {"--onnx=" + dir.path("hostile.onnx"), "--skipInference", "--verbose", "--saveEngine=" + dir.path("m.plan")});
+    ASSERT_EQ(built.exitCode, 0) << built.output;
+    expectNoRawControlCharacters(built.output);
+
+    auto const inspected = runKiln({"inspect", dir.path("m.plan")});
+    ASSERT_EQ(inspected.exitCode, 0) << inspected.output;
+    expectNoRawControlCharacters(inspected.output);
+    EXPECT_TRUE(contains(inspected.output, "x\\x1B[31m")) << inspected.output;
+    EXPECT_TRUE(contains(inspected.output, "y\\n&&&& PASSED Kiln.kiln # forged")) << inspected.output;
+    EXPECT_TRUE(contains(inspected.output, "relu\\x1B[2J\\x1B[H")) << inspected.output;
+
+    // An error message that lists the plan's input names.
+    float const values[6] = {};
+    kiln::test::writeBytes(dir.path("w.bin"), values, sizeof(values));
+    auto const failed = runKiln({"--loadEngine=" + dir.path("m.plan"), "--loadInputs=w:" + dir.path("w.bin")});
+    EXPECT_EQ(failed.exitCode, 1) << failed.output;
+    EXPECT_TRUE(contains(failed.output, "its inputs are x\\x1B[31m")) << failed.output;
+    expectNoRawControlCharacters(failed.output);
+    // The run's own report quotes the output's name too (--dumpOutput).
+    auto const ran = runKiln(std::vector<std::string>{"--loadEngine=" + dir.path("m.plan"), "--dumpOutput"} + kQuick);
+    EXPECT_EQ(ran.exitCode, 0) << ran.output;
+    expectNoRawControlCharacters(ran.output);
 }
 
 TEST(KilnErrors, CudaBackendThatIsNotThere)

@@ -137,4 +137,58 @@ TEST(DimsText, JoinsExtentsWithX)
     EXPECT_EQ(kiln::dimsSpec(nvinfer1::Dims{0, {}}), "");
 }
 
+TEST(CheckedNumbers, IntegersInRangeOrAnErrorNamingTheFlag)
+{
+    int64_t value = 0;
+    std::string error;
+    EXPECT_TRUE(parseInteger("--iterations", "42", 1, 100, value, error));
+    EXPECT_EQ(value, 42);
+    for (char const* bad : {"", "-5", "0", "101", "4x", " 4", "+4", "0x10", "99999999999999999999"})
+    {
+        value = 7;
+        EXPECT_FALSE(parseInteger("--iterations", bad, 1, 100, value, error)) << bad;
+        EXPECT_EQ(value, 7) << "unchanged on error";
+        EXPECT_EQ(error.rfind(std::string("--iterations: \"") + bad + "\" is not valid", 0), 0U) << error;
+    }
+    EXPECT_FALSE(parseInteger("--iterations", "99999999999999999999", 1, 100, value, error));
+    EXPECT_TRUE(error.find("(it overflows)") != std::string::npos) << error;
+}
+
+TEST(CheckedNumbers, RealsAreFiniteAndInRange)
+{
+    double value = 0;
+    std::string error;
+    EXPECT_TRUE(parseReal("--duration", "1.5", 0, 10, value, error));
+    EXPECT_EQ(value, 1.5);
+    for (char const* bad : {"", "-1", "nan", "inf", "1e999", "11", "1.5s"})
+    {
+        EXPECT_FALSE(parseReal("--duration", bad, 0, 10, value, error)) << bad;
+        EXPECT_EQ(error.rfind(std::string("--duration: \"") + bad + "\" is not valid", 0), 0U) << error;
+    }
+}
+
+TEST(MemPoolSizes, SizesThatOverflowAreRefused)
+{
+    std::vector<PoolSize> pools;
+    std::string error;
+    EXPECT_FALSE(parseMemPoolSizes("workspace:99999999999999999999", pools, error));
+    EXPECT_EQ(
+        error, "\"workspace:99999999999999999999\": the size overflows; a pool is at most 2^63 - 1 bytes (8 EiB)");
+    EXPECT_FALSE(parseMemPoolSizes("workspace:8589934592G", pools, error)) << "2^33 GiB = 2^63 bytes";
+    ASSERT_TRUE(parseMemPoolSizes("workspace:8589934591G", pools, error)) << error;
+    EXPECT_EQ(pools[0].bytes, (size_t{8589934591} << 30U));
+}
+
+TEST(ShapeSpecs, ExtentsThatOverflowAreRefused)
+{
+    std::vector<ShapeSpec> specs;
+    std::string error;
+    EXPECT_FALSE(parseShapeSpecs("x:1x99999999999999999999", specs, error));
+    EXPECT_EQ(error,
+        "\"x:1x99999999999999999999\": \"99999999999999999999\" is not a dimension (it overflows a "
+        "64-bit extent); expected extents like 1x3x224x224");
+    EXPECT_FALSE(parseShapeSpecs("x:1x-3", specs, error));
+    EXPECT_TRUE(error.find("\"-3\" is not a dimension; expected") != std::string::npos) << error;
+}
+
 } // namespace

@@ -71,6 +71,28 @@ void writeDoubleReluModel(std::string const& path)
     save(model, path);
 }
 
+void writeHostileNamesModel(std::string const& path)
+{
+    std::string const input = std::string(kHostileInputName);
+    std::string const output = std::string(kHostileOutputName);
+    onnx::ModelProto model = emptyModel("net\x1b]0;retitled\x07");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    addValue(graph.mutable_input(), input, {2, 3});
+    addValue(graph.mutable_output(), output, {2, 3});
+    addNode(graph, "Relu", "relu\x1b[2J\x1b[H", {input},
+        "r\xc2\x9b"
+        "31m");
+    addNode(graph, "Add",
+        "twice \xe2\x80\xae"
+        "desrever",
+        {"r\xc2\x9b"
+         "31m",
+            "r\xc2\x9b"
+            "31m"},
+        output);
+    save(model, path);
+}
+
 void writeScaledReluModel(std::string const& path)
 {
     onnx::ModelProto model = emptyModel("scaled_relu");

@@ -9,6 +9,13 @@ namespace kiln::test
 //! y = relu(x) + relu(x) with x of shape [N, 3] (N dynamic): outputs are easy to work out by hand.
 void writeDoubleReluModel(std::string const& path);
 
+//! y = relu(x) + relu(x) with x of shape [2, 3], its names hostile: terminal escape sequences (ESC, the C1 CSI
+//! U+009B, a right-to-left override) in the layer and tensor names, and a newline with a forged "&&&& PASSED" line in
+//! the output's name.
+constexpr char const* kHostileInputName = "x\x1b[31m";
+constexpr char const* kHostileOutputName = "y\n&&&& PASSED Kiln.kiln # forged";
+void writeHostileNamesModel(std::string const& path);
+
 //! y = relu(x) * s with x of shape [N, 3] (N dynamic) and s a 0-D input.
 void writeScaledReluModel(std::string const& path);
 //! x [N] -> y [1, count]: the positions of x's non-zero elements (ONNX NonZero, cast to FLOAT), a data-dependent shape.

@@ -1,8 +1,11 @@
 #include "cli_logger.h"
 
+#include "core/printable_text.h"
+
 #include <atomic>
 #include <cstdio>
 #include <ctime>
+#include <exception>
 
 namespace kiln::cli
 {
@@ -48,7 +51,16 @@ void CliLogger::log(Severity severity, char const* msg) noexcept
     // Keep stdout's lines ahead of an error that follows them on a shared terminal or file.
     std::fflush(stdout);
     std::FILE* stream = toStderr ? stderr : stdout;
-    std::fprintf(stream, "[%s] %s %s\n", stamp, severityTag(severity), msg);
+    // Messages quote names and paths from models, plans and plugins: one escape sequence or newline in them must not
+    // reach the terminal or forge a line such as "&&&& PASSED".
+    try
+    {
+        std::fprintf(stream, "[%s] %s %s\n", stamp, severityTag(severity), kiln::printableText(msg ? msg : "").c_str());
+    }
+    catch (std::exception const&)
+    {
+        std::fprintf(stream, "[%s] %s (a message too large to print)\n", stamp, severityTag(severity));
+    }
     std::fflush(stream);
 }
 

@@ -1,5 +1,6 @@
 #include "context_buffers.h"
 
+#include "bounded_io.h"
 #include "cli_logger.h"
 #include "spec_parsing.h"
 
@@ -39,14 +40,24 @@ bool ContextBuffers::makeOutputs(nvinfer1::ICudaEngine const& engine, std::strin
         bool const dataDependent
             = std::any_of(output.dims.d, output.dims.d + output.dims.nbDims, [](int64_t d) { return d < 0; });
         // A data-dependent output gets room for its largest size; the shape comes with each inference.
-        int64_t const bytes = dataDependent ? mContext->getMaxOutputSize(name)
-                                            : output.elementCount() * static_cast<int64_t>(elementSize(output.type));
-        if (bytes < 0)
+        std::optional<size_t> bytes = tensorByteSize(output.type, output.dims);
+        if (dataDependent)
         {
-            error = "the largest size of output \"" + output.name + "\" is unknown (see the error above)";
+            int64_t const largest = mContext->getMaxOutputSize(name);
+            bytes = largest < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(largest));
+        }
+        if (!bytes)
+        {
+            error = dataDependent
+                ? "the largest size of output \"" + output.name + "\" is unknown (see the error above)"
+                : "output \"" + output.name + "\" (" + trtexecTypeName(output.type) + ", shape " + dimsSpec(output.dims)
+                    + ") has more elements or bytes than 64 bits count";
             return false;
         }
-        output.bytes.assign(static_cast<size_t>(bytes), 0);
+        if (!allocateTensorBytes(output, "output", *bytes, error))
+        {
+            return false;
+        }
         mOutputs.push_back(std::move(output));
         mDataDependent.push_back(dataDependent);
     }

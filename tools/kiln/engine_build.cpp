@@ -1,5 +1,6 @@
 #include "engine_build.h"
 
+#include "bounded_io.h"
 #include "build_progress.h"
 #include "cli_logger.h"
 #include "host_tensor.h"
@@ -19,11 +20,17 @@ namespace
 using nvinfer1::Dims;
 using nvinfer1::OptProfileSelector;
 
+//! Protobuf's limit on one message: an ONNX file itself is never larger.
+constexpr size_t kMaxOnnxBytes = size_t{2} << 30U;
+
 bool parseModel(std::string const& path, nvinfer1::INetworkDefinition& network, bool verbose)
 {
-    if (!std::ifstream(path).good())
+    // The parser reads the file whole: refuse a directory, a device (/dev/zero never ends) or a pipe here, and a
+    // file beyond protobuf's 2 GiB (larger models keep their weights in external data files).
+    std::string error;
+    if (!checkRegularFile(path, "--onnx", kMaxOnnxBytes, error))
     {
-        logError("--onnx: cannot read \"" + path + "\" (no such file, or not readable)");
+        logError(error);
         return false;
     }
     std::unique_ptr<nvonnxparser::IParser> parser(nvonnxparser::createParser(network, logger()));

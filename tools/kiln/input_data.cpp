@@ -1,8 +1,9 @@
 #include "input_data.h"
 
+#include "bounded_io.h"
+
 #include <algorithm>
-#include <fstream>
-#include <iterator>
+#include <filesystem>
 #include <set>
 
 namespace kiln::cli
@@ -52,18 +53,22 @@ nvinfer1::Dims chooseShape(nvinfer1::ICudaEngine const& engine, Options const& o
 
 bool readRawTensor(std::string const& path, HostTensor& tensor, std::string& error)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
+    // A regular file says its size; a device or pipe is read up to the size the input needs, never further.
+    std::error_code ec;
+    bool const regular = std::filesystem::is_regular_file(path, ec);
+    uint64_t const size = regular ? std::filesystem::file_size(path, ec) : 0;
+    bool const wrongSize = regular && !ec && size != tensor.bytes.size();
+    std::vector<uint8_t> bytes;
+    if (!wrongSize && !readBoundedFile(path, "--loadInputs", tensor.bytes.size(), bytes, error))
     {
-        error = "--loadInputs: cannot open \"" + path + "\" (input \"" + tensor.name + "\")";
+        error += " (input \"" + tensor.name + "\")";
         return false;
     }
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    if (bytes.size() != tensor.bytes.size())
+    if (wrongSize || bytes.size() != tensor.bytes.size())
     {
-        error = "--loadInputs: \"" + path + "\" holds " + std::to_string(bytes.size()) + " bytes, but input \""
-            + tensor.name + "\" (" + trtexecTypeName(tensor.type) + ", shape " + dimsSpec(tensor.dims) + ") needs "
-            + std::to_string(tensor.bytes.size());
+        error = "--loadInputs: \"" + path + "\" holds " + std::to_string(wrongSize ? size : bytes.size())
+            + " bytes, but input \"" + tensor.name + "\" (" + trtexecTypeName(tensor.type) + ", shape "
+            + dimsSpec(tensor.dims) + ") needs " + std::to_string(tensor.bytes.size());
         return false;
     }
     tensor.bytes = std::move(bytes);
@@ -120,7 +125,17 @@ bool makeInputs(
             error = "input \"" + tensor.name + "\" is " + trtexecTypeName(tensor.type) + ", which kiln cannot fill";
             return false;
         }
-        tensor.bytes.assign(static_cast<size_t>(tensor.elementCount()) * size, 0);
+        std::optional<size_t> const bytes = tensorByteSize(tensor.type, tensor.dims);
+        if (!bytes)
+        {
+            error = "input \"" + tensor.name + "\" (" + trtexecTypeName(tensor.type) + ", shape "
+                + dimsSpec(tensor.dims) + ") has more elements or bytes than 64 bits count";
+            return false;
+        }
+        if (!allocateTensorBytes(tensor, "input", *bytes, error))
+        {
+            return false;
+        }
         auto const file = std::find_if(options.loadInputs.begin(), options.loadInputs.end(),
             [&](NameValue const& entry) { return entry.name == tensor.name; });
         if (file != options.loadInputs.end())

@@ -2,6 +2,7 @@
 
 #include "backend/backend.h"
 #include "core/dims_text.h"
+#include "core/printable_text.h"
 #include "host_tensor.h"
 #include "loaded_engine.h"
 #include "network/plugin_layer.h"
@@ -174,6 +175,28 @@ std::string formatsOf(PlanModel const& model, plan::LayerRecord const& layer)
     return "formats in " + (in.empty() ? "-" : in) + " -> out " + (out.empty() ? "-" : out);
 }
 
+//! Where each tensor lives in the activation arena, or what it is a view of.
+void printMemoryPlan(PlanModel const& model)
+{
+    std::printf("\nMemory plan: %lld bytes of activations (shared by tensors whose lifetimes do not overlap), "
+                "%lld bytes of workspace\n",
+        static_cast<long long>(model.arenaBytes), static_cast<long long>(model.workspaceBytes));
+    for (plan::TensorRecord const& tensor : model.tensors)
+    {
+        if (tensor.arenaOffset >= 0)
+        {
+            std::printf("  %-28s offset %10lld  up to %10lld bytes\n", printableText(tensor.name).c_str(),
+                static_cast<long long>(tensor.arenaOffset), static_cast<long long>(tensor.maxBytes));
+        }
+        else if (tensor.viewOf >= 0)
+        {
+            std::printf("  %-28s view of %s from element %s\n", printableText(tensor.name).c_str(),
+                printableText(model.tensors[static_cast<size_t>(tensor.viewOf)].name).c_str(),
+                printableText(expression(model, tensor.viewOffset)).c_str());
+        }
+    }
+}
+
 } // namespace
 
 int inspectPlan(std::string const& path)
@@ -182,24 +205,28 @@ int inspectPlan(std::string const& path)
     std::string error;
     if (!readFile(path, "kiln inspect", bytes, error))
     {
-        std::fprintf(stderr, "kiln: %s\n", error.c_str());
+        std::fprintf(stderr, "kiln: %s\n", printableText(error).c_str());
         return 1;
     }
     PlanModel model;
     if (!plan::readPlan(bytes.data(), bytes.size(), model, error))
     {
-        std::fprintf(stderr, "kiln: inspect: \"%s\" is not a plan Kiln can read: %s\n", path.c_str(), error.c_str());
+        std::fprintf(stderr, "kiln: inspect: \"%s\" is not a plan Kiln can read: %s\n", printableText(path).c_str(),
+            printableText(error).c_str());
         return 1;
     }
-    std::printf("Plan %s: %zu bytes, format version %u, %s backend, network \"%s\"\n", path.c_str(), bytes.size(),
-        plan::kPlanFormatVersion, backendName(model.backend), model.networkName.c_str());
+    // Every string the plan holds (names, plugin fields, library paths) is printed through printableText: a plan is
+    // not trusted, and an escape sequence or a newline in a name must not reach the terminal.
+    std::printf("Plan %s: %zu bytes, format version %u, %s backend, network \"%s\"\n", printableText(path).c_str(),
+        bytes.size(), plan::kPlanFormatVersion, backendName(model.backend), printableText(model.networkName).c_str());
 
     std::printf("\nPlugins needed (%zu):\n", model.manifest.size());
     for (plan::PluginRequirement const& p : model.manifest)
     {
-        std::printf("  %s version %s namespace \"%s\" (%s), from %s\n", p.name.c_str(), p.version.c_str(),
-            p.pluginNamespace.c_str(), p.interfaceKind.c_str(),
-            p.library.empty() ? "the application that built the plan" : p.library.c_str());
+        std::printf("  %s version %s namespace \"%s\" (%s), from %s\n", printableText(p.name).c_str(),
+            printableText(p.version).c_str(), printableText(p.pluginNamespace).c_str(),
+            printableText(p.interfaceKind).c_str(),
+            p.library.empty() ? "the application that built the plan" : printableText(p.library).c_str());
     }
 
     std::printf("\nI/O tensors (%zu):\n", model.ioTensors.size());
@@ -208,8 +235,8 @@ int inspectPlan(std::string const& path)
     {
         plan::TensorRecord const& tensor = model.tensors[static_cast<size_t>(t)];
         bool const isInput = tensor.ioMode == nvinfer1::TensorIOMode::kINPUT;
-        std::printf("  %-6s %-20s %-5s %s\n", isInput ? "input" : "output", tensor.name.c_str(),
-            trtexecTypeName(tensor.type).c_str(), shapeOf(model, tensor).c_str());
+        std::printf("  %-6s %-20s %-5s %s\n", isInput ? "input" : "output", printableText(tensor.name).c_str(),
+            trtexecTypeName(tensor.type).c_str(), printableText(shapeOf(model, tensor)).c_str());
         for (size_t p = 0; isInput && p < model.profiles.size(); ++p)
         {
             if (inputIndex < model.profiles[p].inputs.size())
@@ -230,28 +257,12 @@ int inspectPlan(std::string const& path)
         std::string const runs = plugin != nullptr
             ? ", runs " + plugin->payload.name + " version " + plugin->payload.version
             : kernelOf(model, layer);
-        std::printf("  %3zu %-28s %-14s precision %-5s %s, %s%s\n", l, layer.name.c_str(),
+        std::printf("  %3zu %-28s %-14s precision %-5s %s, %s%s\n", l, printableText(layer.name).c_str(),
             network::layerTypeName(layer.type), layer.precision ? trtexecTypeName(*layer.precision).c_str() : "-",
-            typesOf(model, layer).c_str(), formatsOf(model, layer).c_str(), runs.c_str());
+            typesOf(model, layer).c_str(), formatsOf(model, layer).c_str(), printableText(runs).c_str());
     }
 
-    std::printf("\nMemory plan: %lld bytes of activations (shared by tensors whose lifetimes do not overlap), "
-                "%lld bytes of workspace\n",
-        static_cast<long long>(model.arenaBytes), static_cast<long long>(model.workspaceBytes));
-    for (plan::TensorRecord const& tensor : model.tensors)
-    {
-        if (tensor.arenaOffset >= 0)
-        {
-            std::printf("  %-28s offset %10lld  up to %10lld bytes\n", tensor.name.c_str(),
-                static_cast<long long>(tensor.arenaOffset), static_cast<long long>(tensor.maxBytes));
-        }
-        else if (tensor.viewOf >= 0)
-        {
-            std::printf("  %-28s view of %s from element %s\n", tensor.name.c_str(),
-                model.tensors[static_cast<size_t>(tensor.viewOf)].name.c_str(),
-                expression(model, tensor.viewOffset).c_str());
-        }
-    }
+    printMemoryPlan(model);
     return 0;
 }
 

@@ -1,11 +1,7 @@
 #include "loaded_engine.h"
 
+#include "bounded_io.h"
 #include "cli_logger.h"
-
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 
 namespace kiln::cli
 {
@@ -30,14 +26,7 @@ bool loadEngine(void const* data, size_t size, std::string const& origin, Loaded
 
 bool readFile(std::string const& path, char const* flag, std::vector<uint8_t>& bytes, std::string& error)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-    {
-        error = std::string(flag) + ": cannot open \"" + path + "\": " + std::strerror(errno);
-        return false;
-    }
-    bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-    return true;
+    return readBoundedFile(path, flag, kMaxPlanBytes, bytes, error);
 }
 
 } // namespace kiln::cli

@@ -20,7 +20,7 @@ struct LoadedEngine
 //! Deserializes plan bytes; false after logging why (e.g. a plugin the plan needs is not loaded).
 bool loadEngine(void const* data, size_t size, std::string const& origin, LoadedEngine& loaded);
 
-//! Reads a whole file; false with error naming the flag and file.
+//! Reads a whole plan file, of at most kMaxPlanBytes (bounded_io.h); false with error naming the flag and file.
 bool readFile(std::string const& path, char const* flag, std::vector<uint8_t>& bytes, std::string& error);
 
 } // namespace kiln::cli

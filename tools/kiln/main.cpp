@@ -8,7 +8,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/printable_text.h"
+
+#include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 
 namespace
 {
@@ -41,14 +46,28 @@ int runInspect(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
-    // Subcommands are words; everything else is the trtexec-style main command.
-    if (argc > 1 && std::strcmp(argv[1], "plugins") == 0)
+    // Every failure is reported and ends with a non-zero exit, never an abort: the commands report their own
+    // errors by flag, file or tensor, and this catches what escapes them.
+    try
     {
-        return runPlugins(argc - 1, argv + 1);
+        // Subcommands are words; everything else is the trtexec-style main command.
+        if (argc > 1 && std::strcmp(argv[1], "plugins") == 0)
+        {
+            return runPlugins(argc - 1, argv + 1);
+        }
+        if (argc > 1 && std::strcmp(argv[1], "inspect") == 0)
+        {
+            return runInspect(argc - 1, argv + 1);
+        }
+        return kiln::cli::runMainCommand(argc, argv);
     }
-    if (argc > 1 && std::strcmp(argv[1], "inspect") == 0)
+    catch (std::bad_alloc const&)
     {
-        return runInspect(argc - 1, argv + 1);
+        std::fprintf(stderr, "kiln: out of memory: an allocation failed\n");
     }
-    return kiln::cli::runMainCommand(argc, argv);
+    catch (std::exception const& e)
+    {
+        std::fprintf(stderr, "kiln: unexpected error: %s\n", kiln::printableText(e.what()).c_str());
+    }
+    return 1;
 }

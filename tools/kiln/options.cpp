@@ -6,12 +6,18 @@
 
 #include <NvInferVersion.h>
 
+#include <algorithm>
 #include <iostream>
+#include <limits>
 
 namespace kiln::cli
 {
 namespace
 {
+
+//! Each inference stream is a context with its own buffers and thread; each CPU thread a thread.
+constexpr int64_t kMaxStreams = 256;
+constexpr int64_t kMaxThreads = 4096;
 
 //! The raw text of the flags whose values have their own grammar (spec_parsing.h).
 struct RawSpecs
@@ -29,6 +35,17 @@ struct RawSpecs
     std::string convolutionLayout;
     std::string compare;
     std::string cpuKernels;
+    // Numbers, parsed by parseInteger and parseReal (spec_parsing.h) rather than CLI11, so that every one is
+    // checked for range and overflow with a message naming its flag.
+    std::string iterations;
+    std::string warmUp;
+    std::string duration;
+    std::string avgRuns;
+    std::string infStreams;
+    std::string device;
+    std::string threads;
+    std::string atol;
+    std::string rtol;
 };
 
 void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
@@ -65,14 +82,14 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
 
     // Inference.
     app.add_flag("--skipInference", o.skipInference, "Build (and save) the plan, then exit without running it");
-    app.add_option("--iterations", o.iterations, "Run at least N inference iterations (default = 10)");
-    app.add_option("--warmUp", o.warmUpMs, "Run for N milliseconds to warm up before measuring (default = 200)");
-    app.add_option("--duration", o.durationS, "Run at least N seconds of measured inferences (default = 3)");
-    app.add_option("--avgRuns", o.avgRuns, "Report averages over N consecutive iterations (default = 10)");
+    app.add_option("--iterations", raw.iterations, "Run at least N inference iterations (default = 10)");
+    app.add_option("--warmUp", raw.warmUp, "Run for N milliseconds to warm up before measuring (default = 200)");
+    app.add_option("--duration", raw.duration, "Run at least N seconds of measured inferences (default = 3)");
+    app.add_option("--avgRuns", raw.avgRuns, "Report averages over N consecutive iterations (default = 10)");
     app.add_option("--percentile", raw.percentile, "Report these percentiles, in [0, 100] (default = 90,95,99)");
-    app.add_option("--infStreams", o.infStreams, "Run inferences on N streams (contexts) at once (default = 1)");
-    app.add_option("--device", o.device, "Select the CUDA device N (default = 0)");
-    app.add_option("--threads", o.threads,
+    app.add_option("--infStreams", raw.infStreams, "Run inferences on N streams (contexts) at once (default = 1)");
+    app.add_option("--device", raw.device, "Select the CUDA device N (default = 0)");
+    app.add_option("--threads", raw.threads,
         "Threads of the CPU backend's context (default = 0: the cores available); results are the same at any count");
     app.add_flag("--useCudaGraph", o.useCudaGraph,
         "Capture one inference into a CUDA graph and replay it (CUDA backend; no effect on the CPU backend)");
@@ -97,8 +114,8 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
     // Comparison (Kiln's own).
     app.add_option("--compare", raw.compare,
         "Also run the model on the CPU reference (FP32) with the same inputs and compare every output: cpu");
-    app.add_option("--atol", o.atol, "Absolute tolerance of --compare (default = 1e-5)");
-    app.add_option("--rtol", o.rtol, "Relative tolerance of --compare (default = 1e-5)");
+    app.add_option("--atol", raw.atol, "Absolute tolerance of --compare (default = 1e-5)");
+    app.add_option("--rtol", raw.rtol, "Relative tolerance of --compare (default = 1e-5)");
     app.add_flag("--compareLayers", o.compareLayers,
         "With --compare: compare every layer's outputs and name the first layer that diverges");
 }
@@ -208,41 +225,49 @@ bool parseChoiceFlags(Options& o, RawSpecs const& raw, std::string& error)
     return true;
 }
 
-//! Checks that counts are at least 1 and that times, tolerances and the device are not negative.
-bool checkNumericRanges(Options const& o, std::string& error)
+//! The numeric flags, each through the one checked parser: counts at least 1, times, tolerances and the device not
+//! negative, and caps where a larger value would only exhaust the machine (streams and threads are each a thread).
+bool parseNumericFlags(Options& o, RawSpecs const& raw, std::string& error)
 {
-    struct NumericFlag
+    constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+    constexpr double kRealMax = std::numeric_limits<double>::max();
+    struct IntegerFlag
     {
         char const* flag;
-        double value;
+        std::string const& text;
+        int64_t minimum;
+        int64_t maximum;
+        int32_t& value;
     };
-    for (auto const& [flag, value] : {NumericFlag{"--iterations", double(o.iterations)},
-             NumericFlag{"--avgRuns", double(o.avgRuns)}, NumericFlag{"--infStreams", double(o.infStreams)}})
+    for (IntegerFlag const& f : {IntegerFlag{"--iterations", raw.iterations, 1, kInt32Max, o.iterations},
+             IntegerFlag{"--avgRuns", raw.avgRuns, 1, kInt32Max, o.avgRuns},
+             IntegerFlag{"--infStreams", raw.infStreams, 1, kMaxStreams, o.infStreams},
+             IntegerFlag{"--device", raw.device, 0, kInt32Max, o.device},
+             IntegerFlag{"--threads", raw.threads, 0, kMaxThreads, o.threads}})
     {
-        if (value < 1)
+        int64_t value = 0;
+        if (!f.text.empty() && !parseInteger(f.flag, f.text, f.minimum, f.maximum, value, error))
         {
-            error = std::string(flag) + " must be at least 1";
             return false;
         }
+        f.value = f.text.empty() ? f.value : static_cast<int32_t>(value);
     }
-    for (auto const& [flag, value] : {NumericFlag{"--warmUp", o.warmUpMs}, NumericFlag{"--duration", o.durationS},
-             NumericFlag{"--atol", o.atol}, NumericFlag{"--rtol", o.rtol}, NumericFlag{"--device", double(o.device)},
-             NumericFlag{"--threads", double(o.threads)}})
-    {
-        if (value < 0)
-        {
-            error = std::string(flag) + " must not be negative";
-            return false;
-        }
-    }
-    return true;
+    double warmUp = o.warmUpMs;
+    double duration = o.durationS;
+    bool const parsed = (raw.warmUp.empty() || parseReal("--warmUp", raw.warmUp, 0, kRealMax, warmUp, error))
+        && (raw.duration.empty() || parseReal("--duration", raw.duration, 0, kRealMax, duration, error))
+        && (raw.atol.empty() || parseReal("--atol", raw.atol, 0, kRealMax, o.atol, error))
+        && (raw.rtol.empty() || parseReal("--rtol", raw.rtol, 0, kRealMax, o.rtol, error));
+    o.warmUpMs = static_cast<float>(std::min(warmUp, double(std::numeric_limits<float>::max())));
+    o.durationS = static_cast<float>(std::min(duration, double(std::numeric_limits<float>::max())));
+    return parsed;
 }
 
 bool checkValues(Options& o, RawSpecs const& raw, std::string& error)
 {
     o.plugins.staticLibraries.insert(
         o.plugins.staticLibraries.end(), raw.deprecatedPlugins.begin(), raw.deprecatedPlugins.end());
-    return parseListFlags(o, raw, error) && parseChoiceFlags(o, raw, error) && checkNumericRanges(o, error);
+    return parseListFlags(o, raw, error) && parseChoiceFlags(o, raw, error) && parseNumericFlags(o, raw, error);
 }
 
 bool checkCombinations(Options const& o, std::string& error)

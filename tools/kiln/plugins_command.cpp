@@ -1,5 +1,6 @@
 #include "plugins_command.h"
 
+#include "core/printable_text.h"
 #include "plugin/registry.h"
 
 #include <NvInferRuntime.h>
@@ -95,9 +96,11 @@ int listPlugins(PluginLibraries const& libraries)
     std::printf("%d registered plugin creator%s\n", count, count == 1 ? "" : "s");
     for (auto const& s : summaries)
     {
-        std::printf("\n%s  version %s  namespace \"%s\"  (%s)\n", s.name.c_str(), s.version.c_str(),
-            s.pluginNamespace.c_str(), s.interface.c_str());
-        std::printf("    from %s\n", s.library.empty() ? "the application or Kiln itself" : s.library.c_str());
+        // Names and fields come from plugin libraries: printed escaped, as every string Kiln did not write.
+        std::printf("\n%s  version %s  namespace \"%s\"  (%s)\n", printableText(s.name).c_str(),
+            printableText(s.version).c_str(), printableText(s.pluginNamespace).c_str(), s.interface.c_str());
+        std::printf(
+            "    from %s\n", s.library.empty() ? "the application or Kiln itself" : printableText(s.library).c_str());
         if (s.fields == nullptr || s.fields->nbFields == 0)
         {
             std::printf("    (no fields)\n");
@@ -106,8 +109,8 @@ int listPlugins(PluginLibraries const& libraries)
         for (int32_t f = 0; f < s.fields->nbFields; ++f)
         {
             nvinfer1::PluginField const& field = s.fields->fields[f];
-            std::printf("    %-24s %-8s length %d\n", field.name ? field.name : "(unnamed)", fieldTypeName(field.type),
-                field.length);
+            std::printf("    %-24s %-8s length %d\n", field.name ? printableText(field.name).c_str() : "(unnamed)",
+                fieldTypeName(field.type), field.length);
         }
     }
     return 0;

@@ -13,6 +13,8 @@
 #include "timing_loop.h"
 #include "trtexec_flags.h"
 
+#include "core/printable_text.h"
+
 #include <NvInferVersion.h>
 #include <kiln/Logging.h>
 
@@ -20,7 +22,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <fstream>
+#include <new>
 
 namespace kiln::cli
 {
@@ -32,7 +36,7 @@ constexpr char const* kTestName = "Kiln.kiln [Kiln v" KILN_VERSION_STRING "]";
 int finish(bool passed, std::string const& commandLine)
 {
     std::fflush(stderr);
-    std::printf("&&&& %s %s # %s\n", passed ? "PASSED" : "FAILED", kTestName, commandLine.c_str());
+    std::printf("&&&& %s %s # %s\n", passed ? "PASSED" : "FAILED", kTestName, printableText(commandLine).c_str());
     std::fflush(stdout);
     return passed ? 0 : 1;
 }
@@ -255,6 +259,50 @@ bool runInference(Options const& o, nvinfer1::ICudaEngine& engine)
 
 } // namespace
 
+namespace
+{
+
+//! Everything after the flags are parsed: the plugins, the engine, the inference and the report.
+bool runParsed(Options const& o)
+{
+    std::string error;
+    if (!backendAvailable(o.backend))
+    {
+        logError("--backend=cuda: the CUDA backend is not available (this build of Kiln has no CUDA backend, or "
+                 "no GPU was found); use --backend=cpu");
+        return false;
+    }
+    noteIneffectiveFlags(o);
+    kiln::setLogger(&logger()); // initLibNvInferPlugins and the registry report through it too
+    if (!loadPluginLibraries(o.plugins))
+    {
+        return false;
+    }
+    if (o.getPlanVersionOnly)
+    {
+        return printPlanVersion(o.loadEngine);
+    }
+    LoadedEngine loaded;
+    if (!obtainEngine(o, loaded) || (o.refit && !listRefittableWeights(*loaded.engine)))
+    {
+        return false;
+    }
+    if (o.skipInference)
+    {
+        if ((!o.exportLayerInfo.empty() && !exportLayerInfo(o.exportLayerInfo, *loaded.engine, nullptr, error))
+            || (o.dumpLayerInfo && !dumpLayerInfo(*loaded.engine, nullptr, error)))
+        {
+            logError(error);
+            return false;
+        }
+        logInfo("Skipped inference phase since --skipInference is added.");
+        return true;
+    }
+    return runInference(o, *loaded.engine);
+}
+
+} // namespace
+
 int runMainCommand(int argc, char** argv)
 {
     Options o;
@@ -264,7 +312,7 @@ int runMainCommand(int argc, char** argv)
     {
         return 0;
     }
-    std::printf("&&&& RUNNING %s # %s\n", kTestName, o.commandLine.c_str());
+    std::printf("&&&& RUNNING %s # %s\n", kTestName, printableText(o.commandLine).c_str());
     std::fflush(stdout);
     if (outcome == ParseOutcome::kERROR)
     {
@@ -272,40 +320,22 @@ int runMainCommand(int argc, char** argv)
         return finish(false, o.commandLine);
     }
     logger().setVerbose(o.verbose);
-    if (!backendAvailable(o.backend))
+    // The steps report what fails with the flag, file or tensor it concerns; this is the net under them, so that
+    // nothing ends the command without its error and its FAILED line.
+    try
     {
-        logError("--backend=cuda: the CUDA backend is not available (this build of Kiln has no CUDA backend, or "
-                 "no GPU was found); use --backend=cpu");
-        return finish(false, o.commandLine);
+        return finish(runParsed(o), o.commandLine);
     }
-    noteIneffectiveFlags(o);
-    kiln::setLogger(&logger()); // initLibNvInferPlugins and the registry report through it too
-    if (!loadPluginLibraries(o.plugins))
+    catch (std::bad_alloc const&)
     {
-        return finish(false, o.commandLine);
+        logError("out of memory: an allocation failed (a tensor, a file or an output larger than this machine can "
+                 "hold)");
     }
-
-    if (o.getPlanVersionOnly)
+    catch (std::exception const& e)
     {
-        return finish(printPlanVersion(o.loadEngine), o.commandLine);
+        logError(std::string("unexpected error: ") + e.what());
     }
-    LoadedEngine loaded;
-    if (!obtainEngine(o, loaded) || (o.refit && !listRefittableWeights(*loaded.engine)))
-    {
-        return finish(false, o.commandLine);
-    }
-    if (o.skipInference)
-    {
-        if ((!o.exportLayerInfo.empty() && !exportLayerInfo(o.exportLayerInfo, *loaded.engine, nullptr, error))
-            || (o.dumpLayerInfo && !dumpLayerInfo(*loaded.engine, nullptr, error)))
-        {
-            logError(error);
-            return finish(false, o.commandLine);
-        }
-        logInfo("Skipped inference phase since --skipInference is added.");
-        return finish(true, o.commandLine);
-    }
-    return finish(runInference(o, *loaded.engine), o.commandLine);
+    return finish(false, o.commandLine);
 }
 
 } // namespace kiln::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <set>
 
 namespace kiln::cli
@@ -10,21 +11,26 @@ namespace kiln::cli
 namespace
 {
 
-//! Parses all of text as a non-negative integer.
-bool parseCount(std::string const& text, int64_t& value)
-{
-    if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    {
-        return false;
-    }
-    auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return ec == std::errc{} && end == text.data() + text.size();
-}
-
 bool parseNumber(std::string const& text, double& value)
 {
     auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     return !text.empty() && ec == std::errc{} && end == text.data() + text.size() && std::isfinite(value);
+}
+
+//! "a positive integer", "an integer from 0 to 5": what a flag's integer values must be.
+std::string integerRange(int64_t minimum, int64_t maximum)
+{
+    std::string const most
+        = maximum == std::numeric_limits<int64_t>::max() ? "" : " (at most " + std::to_string(maximum) + ")";
+    if (minimum == 1)
+    {
+        return "a positive integer" + most;
+    }
+    if (minimum == 0)
+    {
+        return "a non-negative integer" + most;
+    }
+    return "an integer from " + std::to_string(minimum) + " to " + std::to_string(maximum);
 }
 
 //! Splits at commas that are not inside single quotes.
@@ -49,6 +55,42 @@ std::vector<std::string> splitEntries(std::string const& text)
 }
 
 } // namespace
+
+bool parseInteger(
+    char const* flag, std::string const& text, int64_t minimum, int64_t maximum, int64_t& value, std::string& error)
+{
+    int64_t parsed = 0;
+    char const* first = text.data();
+    char const* last = text.data() + text.size();
+    auto const [end, ec] = std::from_chars(first, last, parsed);
+    if (text.empty() || ec != std::errc{} || end != last || parsed < minimum || parsed > maximum)
+    {
+        char const* why = ec == std::errc::result_out_of_range ? " (it overflows)" : "";
+        error = std::string(flag) + ": \"" + text + "\" is not valid" + why + ": the value must be "
+            + integerRange(minimum, maximum);
+        return false;
+    }
+    value = parsed;
+    return true;
+}
+
+bool parseReal(
+    char const* flag, std::string const& text, double minimum, double maximum, double& value, std::string& error)
+{
+    double parsed = 0;
+    if (!parseNumber(text, parsed) || parsed < minimum || parsed > maximum)
+    {
+        error = std::string(flag) + ": \"" + text + "\" is not valid: the value must be a number from "
+            + std::to_string(minimum) + " to " + std::to_string(maximum);
+        if (minimum == 0 && maximum == std::numeric_limits<double>::max())
+        {
+            error = std::string(flag) + ": \"" + text + "\" is not valid: the value must be a non-negative number";
+        }
+        return false;
+    }
+    value = parsed;
+    return true;
+}
 
 bool parseNameValueList(std::string const& text, std::vector<NameValue>& entries, std::string& error)
 {
@@ -125,10 +167,14 @@ bool parseShapeSpecs(std::string const& text, std::vector<ShapeSpec>& specs, std
                 size_t const x = value.find('x', start);
                 std::string const extent = value.substr(start, x == std::string::npos ? std::string::npos : x - start);
                 int64_t parsed = 0;
-                if (!parseCount(extent, parsed))
+                std::string why;
+                if (!parseInteger("extent", extent, 0, std::numeric_limits<int64_t>::max(), parsed, why))
                 {
-                    error = "\"" + name + ":" + value + "\": \"" + extent
-                        + "\" is not a dimension; expected extents like 1x3x224x224";
+                    error = "\"" + name + ":" + value + "\": \"" + extent + "\" is not a dimension"
+                        + (extent.find_first_not_of("0123456789") == std::string::npos && !extent.empty()
+                                ? " (it overflows a 64-bit extent)"
+                                : "")
+                        + "; expected extents like 1x3x224x224";
                     return false;
                 }
                 if (spec.dims.nbDims == nvinfer1::Dims::MAX_DIMS)
@@ -192,7 +238,14 @@ bool parseMemPoolSizes(std::string const& text, std::vector<PoolSize>& pools, st
                 + "\": the size must be a non-negative number of MiB, or a number with the suffix B, K, M or G";
             return false;
         }
-        pools.push_back({name, static_cast<std::size_t>(size * unit)});
+        // 2^63 bytes: beyond it the size does not fit the builder's pool limits (and the product would overflow).
+        double const bytes = size * unit;
+        if (bytes >= 9223372036854775808.0)
+        {
+            error = "\"" + name + ":" + value + "\": the size overflows; a pool is at most 2^63 - 1 bytes (8 EiB)";
+            return false;
+        }
+        pools.push_back({name, static_cast<std::size_t>(bytes)});
     }
     return true;
 }

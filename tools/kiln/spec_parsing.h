@@ -7,12 +7,23 @@
 #include <NvInferRuntimeBase.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace kiln::cli
 {
+
+//! Parses all of text as a decimal integer in [minimum, maximum]. False with error naming flag, the value and the
+//! range ("--iterations: \"-5\" is not valid: the value must be a positive integer"): a sign where none is allowed,
+//! trailing text and values that overflow are refused, never wrapped or truncated. Every integer flag goes through it.
+bool parseInteger(
+    char const* flag, std::string const& text, int64_t minimum, int64_t maximum, int64_t& value, std::string& error);
+
+//! The same for a finite decimal number in [minimum, maximum] (times, tolerances).
+bool parseReal(
+    char const* flag, std::string const& text, double minimum, double maximum, double& value, std::string& error);
 
 //! One "name:value" entry of a comma-separated list.
 struct NameValue
