@@ -10,6 +10,7 @@
 #include "builder/prepare_plugin.h"
 #include "builder/repeated_layers.h"
 #include "builder/view_layers.h"
+#include "core/checked_size.h"
 #include "core/dims_text.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
@@ -203,7 +204,10 @@ public:
         }
         assignGuards(mModel);
         markViewLayers();
-        planActivationMemory();
+        if (!planActivationMemory())
+        {
+            return nullptr;
+        }
         recordRefittableWeights();
         if (!recordDebugTensors() || !step())
         {
@@ -366,7 +370,6 @@ private:
         for (size_t t = 0; t < mTensors.size(); ++t)
         {
             network::TensorFacts const& tf = mFacts.tensors.at(mTensors[t]);
-            int64_t elements = 1;
             nvinfer1::Dims& concrete = mEvaluated[t][p][select];
             concrete.nbDims = tf.dims.nbDims;
             for (int32_t axis = 0; axis < tf.dims.nbDims; ++axis)
@@ -378,13 +381,37 @@ private:
                     logBadExtent(t, axis, p, select, extent, unboundShapeInputs);
                     return false;
                 }
-                elements *= *extent.value;
                 concrete.d[axis] = *extent.value;
             }
-            int64_t const bytes = elements * static_cast<int64_t>(elementSize(mPrecision.storage.at(mTensors[t])));
-            mMaxBytes[t] = std::max(mMaxBytes[t], bytes);
+            std::optional<int64_t> const bytes = byteSizeOf(t, concrete);
+            if (!bytes)
+            {
+                logOversized(t, p, select);
+                return false;
+            }
+            mMaxBytes[t] = std::max(mMaxBytes[t], *bytes);
         }
         return true;
+    }
+
+    //! Tensor t's size in bytes at `dims`; none when the count or the size overflows (a model's extents, a
+    //! profile's shapes): a wrapped size would plan a buffer smaller than what its layer writes.
+    std::optional<int64_t> byteSizeOf(size_t t, nvinfer1::Dims const& dims) const
+    {
+        std::optional<int64_t> const elements = checkedElementCount(dims.d, dims.d + dims.nbDims);
+        size_t const elementBytes = std::max<size_t>(elementSize(mPrecision.storage.at(mTensors[t])), 1);
+        std::optional<size_t> const bytes = elements ? checkedByteSize(*elements, elementBytes) : std::nullopt;
+        return bytes ? std::optional<int64_t>(static_cast<int64_t>(*bytes)) : std::nullopt;
+    }
+
+    void logOversized(size_t t, size_t p, int32_t select) const
+    {
+        static char const* const kSelectors[] = {"kMIN", "kOPT", "kMAX"};
+        auto producer = mProducers.find(mTensors[t]);
+        logError("IBuilder::buildSerializedNetwork: layer \""
+            + (producer != mProducers.end() ? producer->second->name() : mTensors[t]->name()) + "\": \""
+            + mTensors[t]->name() + "\" of shape " + dimsText(mEvaluated[t][p][select]) + " at profile "
+            + std::to_string(p) + " " + kSelectors[select] + " holds more elements or bytes than a 64-bit size counts");
     }
 
     //! Reports dimension `axis` of tensor t at profile p's kMIN, kOPT or kMAX (`select`): it has no value, or a
@@ -883,7 +910,7 @@ private:
 
     //! Pass 6: activation memory. Step s is layer s; I/O tensors live in the application's buffers. A view has no
     //! memory: a layer reading it reads the viewed tensor, which lives until the last such read.
-    void planActivationMemory()
+    bool planActivationMemory()
     {
         std::vector<BufferRequest> requests;
         std::vector<size_t> requestTensor;
@@ -936,12 +963,19 @@ private:
             requests.push_back(request);
             requestTensor.push_back(t);
         }
-        MemoryPlan const memory = planMemory(requests);
+        std::optional<MemoryPlan> const memory = planMemory(requests);
+        if (!memory)
+        {
+            logError("IBuilder::buildSerializedNetwork: the activations of the largest shapes of the optimization "
+                     "profiles together take more bytes than a 64-bit size counts; lower the profiles' kMAX shapes");
+            return false;
+        }
         for (size_t r = 0; r < requests.size(); ++r)
         {
-            mModel.tensors[requestTensor[r]].arenaOffset = memory.offsets[r];
+            mModel.tensors[requestTensor[r]].arenaOffset = memory->offsets[r];
         }
-        mModel.arenaBytes = memory.totalBytes;
+        mModel.arenaBytes = memory->totalBytes;
+        return true;
     }
 
     //! Debug tensors, once memory is planned. A tensor marked with markDebug must be in memory (the passes keep it).

@@ -1,12 +1,25 @@
 #include "builder/memory_plan.h"
 
+#include "core/checked_size.h"
+
 #include <algorithm>
 #include <numeric>
 
 namespace kiln::builder
 {
+namespace
+{
 
-MemoryPlan planMemory(std::vector<BufferRequest> const& requests, int64_t alignment)
+//! value rounded up to a multiple of alignment; none when that overflows.
+std::optional<int64_t> alignUp(std::optional<int64_t> value, int64_t alignment)
+{
+    std::optional<int64_t> const padded = value ? checkedAdd(*value, alignment - 1) : std::nullopt;
+    return padded ? std::optional<int64_t>(*padded / alignment * alignment) : std::nullopt;
+}
+
+} // namespace
+
+std::optional<MemoryPlan> planMemory(std::vector<BufferRequest> const& requests, int64_t alignment)
 {
     MemoryPlan plan;
     plan.offsets.assign(requests.size(), 0);
@@ -15,7 +28,6 @@ MemoryPlan planMemory(std::vector<BufferRequest> const& requests, int64_t alignm
     std::stable_sort(
         order.begin(), order.end(), [&](size_t a, size_t b) { return requests[a].bytes > requests[b].bytes; });
 
-    auto alignUp = [&](int64_t value) { return (value + alignment - 1) / alignment * alignment; };
     std::vector<size_t> placed;
     for (size_t index : order)
     {
@@ -32,17 +44,31 @@ MemoryPlan planMemory(std::vector<BufferRequest> const& requests, int64_t alignm
         }
         std::sort(
             conflicts.begin(), conflicts.end(), [&](size_t a, size_t b) { return plan.offsets[a] < plan.offsets[b]; });
+        // Sizes come from the model's extents: offsets and the total are summed without wrapping, and a layout
+        // that does not fit int64 is no layout.
         int64_t offset = 0;
         for (size_t other : conflicts)
         {
-            if (offset + request.bytes <= plan.offsets[other])
+            std::optional<int64_t> const end = checkedAdd(offset, request.bytes);
+            if (end && *end <= plan.offsets[other])
             {
                 break; // fits in the gap before this buffer
             }
-            offset = std::max(offset, alignUp(plan.offsets[other] + requests[other].bytes));
+            std::optional<int64_t> const after
+                = alignUp(checkedAdd(plan.offsets[other], requests[other].bytes), alignment);
+            if (!after)
+            {
+                return std::nullopt;
+            }
+            offset = std::max(offset, *after);
+        }
+        std::optional<int64_t> const total = alignUp(checkedAdd(offset, request.bytes), alignment);
+        if (!total)
+        {
+            return std::nullopt;
         }
         plan.offsets[index] = offset;
-        plan.totalBytes = std::max(plan.totalBytes, alignUp(offset + request.bytes));
+        plan.totalBytes = std::max(plan.totalBytes, *total);
         placed.push_back(index);
     }
     return plan;

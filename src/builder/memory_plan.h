@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace kiln::builder
@@ -26,7 +27,8 @@ struct MemoryPlan
 //! the same time. Lifetimes are closed: a buffer last read at step s and one first
 //! written at s never share bytes, so no layer writes over what it reads (Kiln has
 //! no in-place layers). Views (builder/view_layers.h) rely on it: a viewed buffer's
-//! lifetime covers its views' readers, and nothing else writes it meanwhile.
-MemoryPlan planMemory(std::vector<BufferRequest> const& requests, int64_t alignment = 256);
+//! lifetime covers its views' readers, and nothing else writes it meanwhile. None when the buffers' offsets or the
+//! total size overflow int64 (or a size is negative).
+std::optional<MemoryPlan> planMemory(std::vector<BufferRequest> const& requests, int64_t alignment = 256);
 
 } // namespace kiln::builder

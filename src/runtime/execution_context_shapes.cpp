@@ -4,7 +4,10 @@
 // than every shape once for each extent it learns.
 #include "runtime/execution_context.h"
 
+#include "core/checked_size.h"
 #include "core/dims_text.h"
+
+#include <algorithm>
 
 namespace kiln::runtime
 {
@@ -45,7 +48,6 @@ bool ExecutionContext::evaluateShape(int32_t t, shape::Evaluator& evaluator, sha
     dims.nbDims = static_cast<int32_t>(record.dims.size());
     capacity.nbDims = dims.nbDims;
     deferred.clear();
-    int64_t elements = 1;
     for (int32_t axis = 0; axis < dims.nbDims; ++axis)
     {
         shape::Expr const& expr = mEngine.dimExpr(record.dims[axis]);
@@ -70,10 +72,19 @@ bool ExecutionContext::evaluateShape(int32_t t, shape::Evaluator& evaluator, sha
         }
         dims.d[axis] = waits ? -1 : *extent.value;
         capacity.d[axis] = *extent.value;
-        elements *= *extent.value;
     }
-    int64_t const bytes = elements * static_cast<int64_t>(elementSize(record.type));
-    if (record.arenaOffset >= 0 && bytes > record.maxBytes)
+    // Extents follow the inputs' shapes and values, which the application (or a model's data) sets: a size that
+    // wraps would pass the comparison with the planned size below and let the layer write past its buffer.
+    std::optional<int64_t> const elements = checkedElementCount(capacity.d, capacity.d + capacity.nbDims);
+    std::optional<size_t> const bytes
+        = elements ? checkedByteSize(*elements, std::max<size_t>(elementSize(record.type), 1)) : std::nullopt;
+    if (!bytes)
+    {
+        error = "\"" + record.name + "\" would have shape " + dimsText(capacity)
+            + ": more elements or bytes than a 64-bit size counts";
+        return false;
+    }
+    if (record.arenaOffset >= 0 && static_cast<int64_t>(*bytes) > record.maxBytes)
     {
         error = "\"" + record.name + "\" needs more memory than planned for optimization profile "
             + std::to_string(mProfile) + "; are the input shapes within the profile?";

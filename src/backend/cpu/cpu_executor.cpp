@@ -98,7 +98,13 @@ void const* CpuExecutor::constantAddress(size_t l) const
 
 void CpuExecutor::allocateContextMemory()
 {
-    // Allocated once: the plan's memory layout fits the largest shapes of every profile.
+    // Allocated once: the plan's memory layout fits the largest shapes of every profile. A negative size (a damaged
+    // plan's) would wrap to a huge request, or with the byte added below to an empty one.
+    if (mPlan.contextMemoryBytes < 0)
+    {
+        throw std::runtime_error(
+            "the plan's context memory size is negative (" + std::to_string(mPlan.contextMemoryBytes) + " bytes)");
+    }
     size_t const bytes = static_cast<size_t>(mPlan.contextMemoryBytes);
     mOwnedMemory.reset(new (std::nothrow) std::byte[bytes + 1]);
     if (mOwnedMemory == nullptr)

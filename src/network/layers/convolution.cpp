@@ -1,7 +1,10 @@
 #include "network/layers/convolution.h"
 
 #include "network/layers/layer_utils.h"
+#include "core/checked_size.h"
 #include "core/data_type.h"
+
+#include <optional>
 
 namespace kiln::network
 {
@@ -32,6 +35,13 @@ bool checkFilterInput(InferenceContext& ctx, WindowedFilterParams const& p, char
         return ctx.fail(
             "stride, padding and dilation need " + std::to_string(spatial) + " entries (one per spatial axis)");
     }
+    for (int32_t axis = 0; axis < spatial; ++axis)
+    {
+        if (p.stride.d[axis] < 1 || p.dilation.d[axis] < 1 || p.kernelSize.d[axis] < 1)
+        {
+            return ctx.fail("kernel size, stride and dilation must be positive on every spatial axis");
+        }
+    }
     return true;
 }
 
@@ -61,24 +71,44 @@ bool checkFilterGroups(InferenceContext& ctx, WindowedFilterParams const& p, cha
     return true;
 }
 
+//! The number of kernel weights for `groups` groups: [K, C / groups, k...] (deconvolution: [C, K / groups, k...]);
+//! none when it overflows int64, which no real weights count reaches.
+std::optional<int64_t> kernelCount(WindowedFilterParams const& p, int64_t c, bool transposed, int64_t groups)
+{
+    std::optional<int64_t> const window = checkedElementCount(p.kernelSize.d, p.kernelSize.d + p.kernelSize.nbDims);
+    std::optional<int64_t> const maps = transposed ? checkedMultiply(c, p.nbOutputMaps / groups)
+                                                   : checkedMultiply(p.nbOutputMaps, c / groups);
+    return window && maps ? checkedMultiply(*maps, *window) : std::nullopt;
+}
+
+//! The group count other than 1 that the kernel weights' count fits, when there is one: the count is the product of
+//! the extents, one of which is divided by the groups, so the count itself gives the groups without trying each.
+std::optional<int64_t> groupsOfWeights(WindowedFilterParams const& p, int64_t c, bool transposed)
+{
+    std::optional<int64_t> const ungrouped = kernelCount(p, c, transposed, 1); // the count for one group
+    int64_t const count = p.kernel.count();
+    if (!ungrouped || count <= 0 || *ungrouped % count != 0)
+    {
+        return std::nullopt;
+    }
+    int64_t const groups = *ungrouped / count;
+    bool const divides = groups > 1 && c % groups == 0 && p.nbOutputMaps % groups == 0;
+    return divides && kernelCount(p, c, transposed, groups) == count ? std::optional<int64_t>(groups) : std::nullopt;
+}
+
 bool checkFilterWeights(InferenceContext& ctx, WindowedFilterParams const& p, int64_t c, bool transposed)
 {
-    auto kernelCount = [&](int64_t groups) {
-        return (transposed ? c * (p.nbOutputMaps / groups) : p.nbOutputMaps * (c / groups)) * dimsVolume(p.kernelSize);
-    };
     // TensorRT applications add the layer with weights for their group count and call setNbGroups afterwards, and
     // shapes are inferred when a layer is added: while the count is the default 1, weights that fit some count
     // dividing C and K pass (the kernels check the exact count: filterWeightsView on the CPU); a count the application
     // set must fit exactly.
-    bool fits = p.kernel.count() == kernelCount(p.nbGroups);
-    for (int64_t groups = 2; groups <= c && !fits && p.nbGroups == 1; ++groups)
-    {
-        fits = c % groups == 0 && p.nbOutputMaps % groups == 0 && p.kernel.count() == kernelCount(groups);
-    }
+    std::optional<int64_t> const expected = kernelCount(p, c, transposed, p.nbGroups);
+    bool const fits = p.kernel.count() == expected || (p.nbGroups == 1 && groupsOfWeights(p, c, transposed));
     if (!fits)
     {
         return ctx.fail("the kernel weights have " + std::to_string(p.kernel.count()) + " values; expected "
-            + std::to_string(kernelCount(p.nbGroups)) + " for " + std::to_string(p.nbGroups) + " group(s)");
+            + (expected ? std::to_string(*expected) : std::string("more than int64 counts")) + " for "
+            + std::to_string(p.nbGroups) + " group(s)");
     }
     if (!p.bias.empty() && p.bias.count() != p.nbOutputMaps)
     {
@@ -111,11 +141,16 @@ bool WindowedFilterParams::inferFilter(InferenceContext& ctx, bool transposed) c
     std::vector<Dim> dims{ctx.dim(0, 0), ctx.constant(nbOutputMaps)};
     for (int32_t axis = 0; axis < kernelSize.nbDims; ++axis)
     {
-        if (stride.d[axis] < 1 || dilation.d[axis] < 1 || kernelSize.d[axis] < 1)
+        // The dilated window, 1 + dilation * (kernel - 1), from a model's values: an overflow is an error.
+        std::optional<int64_t> const dilated = checkedMultiply(dilation.d[axis], kernelSize.d[axis] - 1);
+        std::optional<int64_t> const windowExtent = dilated ? checkedAdd(*dilated, 1) : std::nullopt;
+        if (!windowExtent)
         {
-            return ctx.fail("kernel size, stride and dilation must be positive on every spatial axis");
+            return ctx.fail("the dilated kernel extent on spatial axis " + std::to_string(axis)
+                + " overflows int64 (kernel " + std::to_string(kernelSize.d[axis]) + ", dilation "
+                + std::to_string(dilation.d[axis]) + ")");
         }
-        int64_t const window = 1 + dilation.d[axis] * (kernelSize.d[axis] - 1);
+        int64_t const window = *windowExtent;
         Dim const in = ctx.dim(0, axis + 2);
         Dim const out = transposed ? transposedWindowExtent(
                             ctx, in, window, stride.d[axis], prePadding.d[axis], postPadding.d[axis], paddingMode, axis)

@@ -1,6 +1,9 @@
 #include "network/layers/layer_utils.h"
 
+#include "core/checked_size.h"
 #include "core/logging.h"
+
+#include <algorithm>
 
 namespace kiln::network
 {
@@ -57,18 +60,25 @@ nvinfer1::Dims filledDims(int32_t rank, int64_t value)
 
 int64_t dimsVolume(nvinfer1::Dims const& dims)
 {
-    int64_t product = 1;
-    for (int32_t i = 0; i < dims.nbDims; ++i)
-    {
-        product *= dims.d[i];
-    }
-    return product;
+    return checkedElementCount(dims.d, dims.d + std::clamp(dims.nbDims, 0, nvinfer1::Dims::MAX_DIMS)).value_or(-1);
 }
 
 std::vector<int64_t> dimsToVector(nvinfer1::Dims const& dims)
 {
     return std::vector<int64_t>(dims.d, dims.d + std::max(dims.nbDims, 0));
 }
+
+namespace
+{
+
+std::string windowOverflow(int64_t window, int64_t stride, int64_t prePadding, int64_t postPadding, int32_t axis)
+{
+    return "the output extent on spatial axis " + std::to_string(axis) + " overflows int64 (window "
+        + std::to_string(window) + ", stride " + std::to_string(stride) + ", padding " + std::to_string(prePadding)
+        + " + " + std::to_string(postPadding) + ")";
+}
+
+} // namespace
 
 Dim slidingWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int64_t stride, int64_t prePadding,
     int64_t postPadding, nvinfer1::PaddingMode mode, int32_t axis)
@@ -78,7 +88,17 @@ Dim slidingWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int64_
     {
         return input.ceilDiv(stride);
     }
-    Dim const span = input + (prePadding + postPadding - window);
+    // Padding and window come from the model: their sum must not wrap, nor the expression's (which then is null).
+    int64_t padding = 0;
+    int64_t offset = 0;
+    bool const wraps = __builtin_add_overflow(prePadding, postPadding, &padding)
+        || __builtin_sub_overflow(padding, window, &offset);
+    Dim const span = wraps ? Dim() : input + offset;
+    if (span.get() == nullptr)
+    {
+        ctx.fail(windowOverflow(window, stride, prePadding, postPadding, axis));
+        return {};
+    }
     if (span.isConstant() && span.constant() < 0)
     {
         if (!ctx.building())
@@ -92,7 +112,12 @@ Dim slidingWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int64_
         return {};
     }
     Dim const steps = mode == PaddingMode::kEXPLICIT_ROUND_UP ? span.ceilDiv(stride) : span.floorDiv(stride);
-    return steps + 1;
+    Dim const extent = steps + 1;
+    if (extent.get() == nullptr)
+    {
+        ctx.fail(windowOverflow(window, stride, prePadding, postPadding, axis));
+    }
+    return extent;
 }
 
 Dim transposedWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int64_t stride, int64_t prePadding,
@@ -100,11 +125,19 @@ Dim transposedWindowExtent(InferenceContext& ctx, Dim input, int64_t window, int
 {
     using nvinfer1::PaddingMode;
     Dim const full = (input - 1) * stride + window;
-    if (mode == PaddingMode::kSAME_UPPER || mode == PaddingMode::kSAME_LOWER)
+    bool const same = mode == PaddingMode::kSAME_UPPER || mode == PaddingMode::kSAME_LOWER;
+    int64_t padding = 0;
+    bool const wraps = __builtin_add_overflow(prePadding, postPadding, &padding);
+    Dim const extent = same ? (input * stride).min(full) : wraps ? Dim() : full - padding;
+    if (extent.get() == nullptr)
     {
-        return (input * stride).min(full);
+        ctx.fail(windowOverflow(window, stride, prePadding, postPadding, axis));
+        return {};
     }
-    Dim const extent = full - (prePadding + postPadding);
+    if (same)
+    {
+        return extent;
+    }
     if (extent.isConstant() && extent.constant() < 0)
     {
         if (!ctx.building())

@@ -2,6 +2,7 @@
 // Dims conversions, and the sliding-window output extent as a dimension expression.
 #pragma once
 
+#include "core/checked_size.h"
 #include "network/inference.h"
 
 #include <NvInfer.h>
@@ -23,6 +24,8 @@ bool checkDims(nvinfer1::Dims const& dims, char const* method, char const* what,
 //! Dims of the given rank, every entry value.
 nvinfer1::Dims filledDims(int32_t rank, int64_t value);
 
+//! The number of elements of a tensor of `dims`; -1 when an extent is negative or the count overflows int64, so that
+//! it equals no real weights count.
 int64_t dimsVolume(nvinfer1::Dims const& dims);
 
 std::vector<int64_t> dimsToVector(nvinfer1::Dims const& dims);
@@ -43,6 +46,9 @@ int32_t normalizeAxis(int64_t axis, int32_t rank);
 std::optional<std::vector<int64_t>> constantExtents(std::vector<Dim> const& dims);
 std::optional<std::vector<int64_t>> constantExtents(nvinfer1::DimsExprs const& dims);
 
+//! The most known values gatherValues makes: shape tensors are short, and a longer result is an ordinary tensor.
+constexpr int64_t kMaxGatheredValues = 1 << 16;
+
 //! Known values (TensorFacts::values: row-major, whatever the rank) gathered into a tensor of `extents`: element j
 //! takes the value at flat index sourceIndex(coordinates of j), or the whole result is none as soon as
 //! sourceIndex gives none (say, an element a slice fills rather than reads).
@@ -51,14 +57,16 @@ std::optional<std::vector<nvinfer1::IDimensionExpr const*>> gatherValues(
     std::vector<nvinfer1::IDimensionExpr const*> const& values, std::vector<int64_t> const& extents,
     SourceIndex&& sourceIndex)
 {
+    // The extents come from the model (a slice's size, say): a count past the bound leaves the values unknown rather
+    // than looping over, or allocating, what the model asked for.
+    std::optional<int64_t> const count = checkedElementCount(extents);
+    if (!count || *count > kMaxGatheredValues)
+    {
+        return std::nullopt;
+    }
     std::vector<nvinfer1::IDimensionExpr const*> result;
     std::vector<int64_t> coordinates(extents.size(), 0);
-    int64_t count = 1;
-    for (int64_t extent : extents)
-    {
-        count *= extent;
-    }
-    for (int64_t j = 0; j < count; ++j)
+    for (int64_t j = 0; j < *count; ++j)
     {
         std::optional<int64_t> const from = sourceIndex(coordinates);
         if (!from || *from < 0 || *from >= static_cast<int64_t>(values.size()))

@@ -24,7 +24,14 @@ Dim scaledExtent(InferenceContext& ctx, Dim const& extent, float scale, int32_t 
 {
     if (extent.isConstant())
     {
-        return ctx.constant(static_cast<int64_t>(std::floor(static_cast<double>(extent.constant()) * scale)));
+        double const scaled = std::floor(static_cast<double>(extent.constant()) * scale);
+        if (!(scaled < 0x1p63)) // converting a double past int64 is undefined: the scale comes from the model
+        {
+            ctx.fail("resize scale " + std::to_string(scale) + " of axis " + std::to_string(axis) + " makes extent "
+                + std::to_string(extent.constant()) + " larger than int64 holds");
+            return {};
+        }
+        return ctx.constant(static_cast<int64_t>(scaled));
     }
     int exponent = 0;
     double const mantissa = std::frexp(static_cast<double>(scale), &exponent); // scale = mantissa * 2^exponent

@@ -97,8 +97,10 @@ void propagateValues(InferenceContext& ctx, std::vector<Dim> const& starts, std:
         int64_t flat = 0;
         for (size_t axis = 0; axis < at.size(); ++axis)
         {
-            std::optional<int64_t> const from
-                = sampled((*first)[axis] + at[axis] * (*step)[axis], (*extents)[axis], mode);
+            int64_t coordinate = 0; // start + i * stride, with a model's start and stride: unknown if it overflows
+            bool const overflows = __builtin_mul_overflow(at[axis], (*step)[axis], &coordinate)
+                || __builtin_add_overflow(coordinate, (*first)[axis], &coordinate);
+            std::optional<int64_t> const from = overflows ? std::nullopt : sampled(coordinate, (*extents)[axis], mode);
             if (!from)
             {
                 return std::optional<int64_t>{};

@@ -116,6 +116,21 @@ TEST(OneHot, LastAndFirstAxis)
     EXPECT_THROW(oneHotOutputShape({2}, 3, oneHotAxis(2)), std::invalid_argument);
 }
 
+TEST(OneHot, ADepthWhoseOutputSizeWrapsIsRefused)
+{
+    // The depth is read from a tensor at run time: 3 x 2^62 elements wrap to a negative count, which the kernel would
+    // have taken for a real one and written past its output.
+    int64_t const depth = int64_t{1} << 62;
+    EXPECT_THROW(oneHotOutputShape({3}, depth, {}), std::invalid_argument);
+    EXPECT_THROW(oneHotOutputShape({2, 3}, depth, oneHotAxis(1)), std::invalid_argument);
+    HostTensor const indices = fromInts({3}, {0, 1, 2}, DataType::kINT64);
+    HostTensor const values = fromFloats({2}, {0, 1});
+    HostTensor output = zeros({3, 4}, DataType::kFLOAT);
+    TensorView claimed = output.view();
+    claimed.shape = {3, depth};
+    EXPECT_THROW(oneHot(indices.constView(), values.constView(), depth, claimed, {}), std::invalid_argument);
+}
+
 TEST(Cumulative, ExclusiveAndReverse)
 {
     HostTensor const input = fromFloats({4}, {1, 2, 3, 4});

@@ -4,6 +4,8 @@
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
 
+#include "core/checked_size.h"
+
 #include <cstring>
 
 namespace kiln::cpu
@@ -27,6 +29,14 @@ Shape oneHotOutputShape(Shape const& indices, int64_t depth, network::OneHotPara
     int32_t const axis = normalizeAxis(params.axis, outputRank, kKernel);
     Shape output = indices;
     output.insert(output.begin() + axis, depth);
+    // The depth is data: an output whose size wraps would be a small buffer that the loops below write past.
+    std::optional<int64_t> const count = checkedElementCount(output);
+    if (!count || !checkedByteSize(*count, sizeof(int64_t)))
+    {
+        fail(kKernel,
+            "depth " + std::to_string(depth) + " makes the output " + shapeText(output)
+                + " larger than a 64-bit size counts");
+    }
     return output;
 }
 
