@@ -1,10 +1,12 @@
 #include "network/weights_buffer.h"
 
+#include "core/checked_size.h"
 #include "core/data_type.h"
 #include "core/half.h"
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 namespace kiln::network
@@ -22,7 +24,9 @@ WeightsBuffer::WeightsBuffer(nvinfer1::Weights const& weights)
     , mCount(weights.count > 0 ? weights.count : 0)
     , mSource(weights.values)
 {
-    size_t const bytes = static_cast<size_t>(mCount) * weightsElementSize(mType);
+    // A count whose byte size overflows holds no weights (the layer's own count check then names it), rather than
+    // copying a wrapped-around number of bytes.
+    size_t const bytes = checkedByteSize(mCount, weightsElementSize(mType)).value_or(0);
     if (bytes > 0 && weights.values != nullptr)
     {
         mBytes.resize(bytes);
@@ -105,8 +109,10 @@ bool WeightsBuffer::read(plan::ByteReader& reader, char const* what)
     {
         return false;
     }
+    // The count's byte size is computed without wrapping: 2^62 four-byte elements must not pass as 0 bytes.
     size_t const elementSize = weightsElementSize(mType);
-    if (mCount < 0 || elementSize == 0 || size != static_cast<size_t>(mCount) * elementSize)
+    std::optional<size_t> const expected = checkedByteSize(mCount, elementSize);
+    if (elementSize == 0 || !expected || size != *expected)
     {
         return reader.fail(std::string(what) + ": " + std::to_string(size) + " bytes do not hold "
             + std::to_string(mCount) + " elements of the stored type");

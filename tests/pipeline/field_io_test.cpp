@@ -1,6 +1,7 @@
 // The field lists that write and read every layer kind's parameters (plan/field_io.h): what they write reads back
 // the same, and a corrupted field is an error naming it rather than a wrong value.
 #include "network/layers/layer_kinds.h"
+#include "network/weights_buffer.h"
 
 #include <gtest/gtest.h>
 
@@ -98,6 +99,31 @@ TEST(FieldIo, CorruptedFieldsAreNamed)
     });
     EXPECT_NE(error.find("resize scales: count"), std::string::npos) << error;
     EXPECT_NE(error.find("exceeds the bytes left"), std::string::npos) << error;
+}
+
+TEST(FieldIo, WeightsWhoseByteSizeOverflowsAreRefused)
+{
+    // 2^62 FLOAT elements take 2^64 bytes, which wrap to 0 in 64 bits: the empty data must not pass for them.
+    for (int64_t const count : {int64_t{1} << 62, (int64_t{1} << 62) + 1, int64_t{-1}})
+    {
+        ByteWriter writer;
+        writeEnum(writer, nvinfer1::DataType::kFLOAT);
+        writer.write(count);
+        uint32_t const data = 0;
+        writer.writeBytes(&data, count == (int64_t{1} << 62) + 1 ? sizeof(data) : 0);
+        network::WeightsBuffer weights;
+        ByteReader reader(writer.bytes().data(), writer.bytes().size());
+        EXPECT_FALSE(weights.read(reader, "kernel weights")) << count;
+        EXPECT_NE(reader.error().find("kernel weights"), std::string::npos) << reader.error();
+        EXPECT_NE(reader.error().find(std::to_string(count) + " elements"), std::string::npos) << reader.error();
+    }
+
+    // From the API, 2^62 + 1 FLOAT elements would copy the 4 bytes their size wraps to: they hold no weights instead,
+    // which the layer's count check then refuses.
+    float const one = 1.0F;
+    network::WeightsBuffer const huge(nvinfer1::Weights{nvinfer1::DataType::kFLOAT, &one, (int64_t{1} << 62) + 1});
+    EXPECT_TRUE(huge.empty());
+    EXPECT_EQ(huge.view().values, nullptr);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // outputs its kind does not have, outputs of another type or rank. Each must give a null engine and an error naming
 // the layer; a plan that still loads must run. Before the reader checked each record against its kind, the first two
 // crashed inside the CPU backend's kernels.
+#include "backend/cpu/fast/fast_path.h"
 #include "network/layers/convolution.h"
 #include "plan/byte_io.h"
 #include "plan/plan_format.h"
@@ -195,12 +196,21 @@ TEST(LayerContract, ActivationReadingInt64)
 
 TEST(LayerContract, ActivationOfIntegersMarkedForTheFastPath)
 {
-    // INT8 is a type activations take, but not one the CPU backend's oneDNN kernels are given: the layer stays marked
-    // for them as the FP32 build marked it.
+    // INT8 is a type activations take, so the kind's contract holds, but not one the CPU backend's oneDNN kernels are
+    // given: the layer stays marked for them as the FP32 build marked it, and they would read its one-byte elements
+    // as four-byte floats, past the end of the tensors. The backend refuses the record when the engine is made.
     PlanModel model = modelOf(activationPlan());
     LayerRecord& leaky = layerNamed(model, "leaky");
     leaky.ioTypes = {DataType::kINT8, DataType::kINT8};
-    refusedOrRuns(model, "leaky", "leaky");
+    bool const marked = kiln::cpu::fast::Session::available() && kiln::cpu::fast::isMarked(leaky);
+    if (marked)
+    {
+        expectRefused(model, "leaky", "oneDNN");
+    }
+    else
+    {
+        refusedOrRuns(model, "leaky", "leaky");
+    }
 }
 
 TEST(LayerContract, CountsOfInputsAndOutputs)
