@@ -1,5 +1,6 @@
-// Extents a hostile or unusual model gives: sizes that overflow int64, and declared counts that must not bound a
-// loop. Each layer is added through the C++ API and, where the bug was at run time, built and run on the CPU backend.
+// Extents a hostile or unusual model gives: sizes that overflow int64, extents of 0 that broadcast, and declared
+// counts that must not bound a loop. Each layer is added through the C++ API and, where the bug was at run time,
+// built and run on the CPU backend.
 #include "expect_close.h"
 #include "round_trip.h"
 
@@ -85,6 +86,54 @@ TEST(ExtremeSizes, ConstantDimensionsWhoseVolumeWrapsAreRefused)
         h.network->addConstant(Dims{2, {int64_t{1} << 32, int64_t{1} << 32}}, Weights{DataType::kFLOAT, nullptr, 0}),
         nullptr);
     EXPECT_TRUE(errorMentions(h, "does not match the volume")) << h.logger.errors();
+}
+
+TEST(ExtremeSizes, ElementWiseOfAnEmptyShapeTensorAndAScalarEntry)
+{
+    // The shape of a 0-D tensor is a shape tensor of no entries; adding a [1] constant to it broadcasts to no entries
+    // (exports slice shapes down to nothing so). Inference indexed entry 0 of the empty operand.
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{0, {}});
+    IShapeLayer* shape = h.network->addShape(*x);
+    ASSERT_NE(shape, nullptr) << h.logger.errors();
+    std::vector<int64_t> const one{1};
+    IElementWiseLayer* sum = h.network->addElementWise(
+        *shape->getOutput(0), *constant(h, DataType::kINT64, Dims{1, {1}}, one), ElementWiseOperation::kSUM);
+    ASSERT_NE(sum, nullptr) << h.logger.errors();
+    Dims const dims = sum->getOutput(0)->getDimensions();
+    ASSERT_EQ(dims.nbDims, 1);
+    EXPECT_EQ(dims.d[0], 0);
+    // The same through a select.
+    std::vector<uint8_t> const yes{1};
+    ISelectLayer* select = h.network->addSelect(*constant(h, DataType::kBOOL, Dims{1, {1}}, yes), *shape->getOutput(0),
+        *constant(h, DataType::kINT64, Dims{1, {1}}, one));
+    ASSERT_NE(select, nullptr) << h.logger.errors();
+    EXPECT_EQ(select->getOutput(0)->getDimensions().d[0], 0);
+}
+
+TEST(ExtremeSizes, AZeroExtentBroadcastsWithARunTimeOne)
+{
+    // 0 with an extent known at run time gives 0 (numpy's rule: 0 with 1 is 0), not the larger of the two.
+    LayerHarness h;
+    ITensor* empty = h.network->addInput("empty", DataType::kFLOAT, Dims{2, {0, 3}});
+    ITensor* rows = h.network->addInput("rows", DataType::kFLOAT, Dims{2, {-1, 3}});
+    IElementWiseLayer* sum = h.network->addElementWise(*empty, *rows, ElementWiseOperation::kSUM);
+    ASSERT_NE(sum, nullptr) << h.logger.errors();
+    EXPECT_EQ(sum->getOutput(0)->getDimensions().d[0], 0);
+    h.output(sum, "sum");
+    std::vector<uint8_t> const yes{1};
+    ISelectLayer* select = h.network->addSelect(*constant(h, DataType::kBOOL, Dims{2, {1, 1}}, yes), *rows, *empty);
+    ASSERT_NE(select, nullptr) << h.logger.errors();
+    EXPECT_EQ(select->getOutput(0)->getDimensions().d[0], 0);
+    h.output(select, "select");
+    h.setProfile("rows", Dims{2, {1, 3}}, Dims{2, {1, 3}}, Dims{2, {1, 3}});
+    ASSERT_TRUE(h.build());
+    ASSERT_TRUE(h.context->setInputShape("rows", Dims{2, {1, 3}}));
+    EXPECT_EQ(h.shapeOf("sum"), (std::vector<int64_t>{0, 3}));
+    EXPECT_EQ(h.shapeOf("select"), (std::vector<int64_t>{0, 3}));
+    std::vector<float> const row{1, 2, 3};
+    float unused = 0.0F;
+    ASSERT_TRUE(h.run({{"empty", &unused}, {"rows", row.data()}}, {{"sum", &unused}, {"select", &unused}}));
 }
 
 TEST(ExtremeSizes, AConvolutionOverAHugeChannelCountFailsAtOnce)

@@ -90,30 +90,35 @@ bool broadcastShapes(InferenceContext& ctx, int32_t first, int32_t second, std::
     {
         Dim a = ctx.dim(first, i);
         Dim b = ctx.dim(second, i);
-        if (a.isConstant() && b.isConstant())
+        if (a.isConstant() && b.isConstant() && a.constant() != b.constant() && a.constant() != 1 && b.constant() != 1)
         {
-            if (a.constant() != b.constant() && a.constant() != 1 && b.constant() != 1)
-            {
-                return ctx.fail("dimension " + std::to_string(i)
-                    + " does not broadcast: " + std::to_string(a.constant()) + " vs " + std::to_string(b.constant()));
-            }
-            out.push_back(a.constant() == 1 ? b : a);
+            return ctx.fail("dimension " + std::to_string(i) + " does not broadcast: " + std::to_string(a.constant())
+                + " vs " + std::to_string(b.constant()));
         }
-        else if (a.isConstant() && a.constant() == 1)
-        {
-            out.push_back(b);
-        }
-        else if ((b.isConstant() && b.constant() == 1) || a.get() == b.get())
-        {
-            out.push_back(a);
-        }
-        else
-        {
-            // Equal at run time, or one of them 1: the larger is the result.
-            out.push_back(a.max(b));
-        }
+        out.push_back(broadcastExtent(a, b));
     }
     return true;
+}
+
+Dim broadcastExtent(Dim a, Dim b)
+{
+    bool const aIsOne = a.isConstant() && a.constant() == 1;
+    bool const bIsOne = b.isConstant() && b.constant() == 1;
+    if (aIsOne || bIsOne)
+    {
+        return aIsOne ? b : a;
+    }
+    // An extent of 0 broadcasts as numpy's does: with 1 it gives 0, with anything else the run fails (the kernels
+    // check). The larger of the two, right for equal extents and a 1, would turn 0 with 1 into 1.
+    if (a.isConstant() && a.constant() == 0)
+    {
+        return a;
+    }
+    if ((b.isConstant() && b.constant() == 0) || a.get() == b.get())
+    {
+        return b;
+    }
+    return a.max(b); // equal at run time, or one of them 1
 }
 
 bool ElementWiseParams::infer(InferenceContext& ctx) const
@@ -157,7 +162,9 @@ bool ElementWiseParams::infer(InferenceContext& ctx) const
     bool const wholeResult = operation != ElementWiseOperation::kDIV || isIndexType(type) || dividesByOne(ctx.input(1));
     if (a && b && wholeResult && (a->size() == b->size() || a->size() == 1 || b->size() == 1))
     {
-        size_t const count = std::max(a->size(), b->size());
+        // An empty operand (a shape tensor of extent 0, as exporters slice off no entries) makes the result empty,
+        // whatever the other holds: there is no entry 0 to broadcast.
+        size_t const count = a->empty() || b->empty() ? 0 : std::max(a->size(), b->size());
         std::vector<nvinfer1::IDimensionExpr const*> values;
         for (size_t i = 0; i < count; ++i)
         {

@@ -33,4 +33,8 @@ public:
 //! The broadcast shape of two inputs of equal rank, or a message why they do not broadcast.
 bool broadcastShapes(InferenceContext& ctx, int32_t first, int32_t second, std::vector<Dim>& out);
 
+//! The extent two extents broadcast to, once their constants are known to broadcast: the other where one is 1, 0
+//! where one is 0, else the larger (they are equal at run time, or one of them is 1).
+Dim broadcastExtent(Dim a, Dim b);
+
 } // namespace kiln::network

@@ -2,6 +2,7 @@
 
 #include "core/logging.h"
 #include "core/data_type.h"
+#include "network/layers/elementwise.h"
 
 namespace kiln::network
 {
@@ -36,7 +37,7 @@ bool MatrixMultiplyParams::infer(InferenceContext& ctx) const
             return ctx.fail("batch dimension " + std::to_string(i)
                 + " does not broadcast: " + std::to_string(a.constant()) + " vs " + std::to_string(b.constant()));
         }
-        dims.push_back(a.isConstant() && a.constant() == 1 ? b : (b.isConstant() && b.constant() == 1 ? a : a.max(b)));
+        dims.push_back(broadcastExtent(a, b));
     }
     // The reduced extent of each operand, and the extent it contributes to the output.
     Dim k0;

@@ -1,6 +1,7 @@
 #include "network/layers/select.h"
 
 #include "core/data_type.h"
+#include "network/layers/elementwise.h"
 
 #include <algorithm>
 
@@ -22,7 +23,9 @@ void selectValues(InferenceContext& ctx)
     {
         return;
     }
-    size_t const count = std::max({condition->size(), then->size(), otherwise->size()});
+    // An empty input (extent 0) makes the output empty: 0 broadcasts with 1 to 0.
+    bool const empty = condition->empty() || then->empty() || otherwise->empty();
+    size_t const count = empty ? 0 : std::max({condition->size(), then->size(), otherwise->size()});
     auto const entry = [count](std::vector<nvinfer1::IDimensionExpr const*> const& values, size_t i) {
         return values.size() == count ? values[i] : values.size() == 1 ? values[0] : nullptr;
     };
@@ -81,29 +84,19 @@ bool SelectParams::infer(InferenceContext& ctx) const
     std::vector<Dim> dims;
     for (int32_t i = 0; i < rank; ++i)
     {
-        Dim result;
-        for (int32_t input = 0; input < 3; ++input)
+        Dim result = ctx.dim(0, i);
+        for (int32_t input = 1; input < 3; ++input)
         {
             Dim const d = ctx.dim(input, i);
-            if (d.isConstant() && d.constant() == 1)
-            {
-                continue; // stretches to the others
-            }
-            if (result.get() == nullptr)
-            {
-                result = d;
-            }
-            else if (result.isConstant() && d.isConstant() && result.constant() != d.constant())
+            if (result.isConstant() && d.isConstant() && result.constant() != d.constant() && result.constant() != 1
+                && d.constant() != 1)
             {
                 return ctx.fail("the select inputs' extents " + std::to_string(result.constant()) + " and "
                     + std::to_string(d.constant()) + " along axis " + std::to_string(i) + " do not broadcast");
             }
-            else if (!(result.isConstant() && d.isConstant()))
-            {
-                result = result.max(d); // equal at run time or one of them is 1
-            }
+            result = broadcastExtent(result, d);
         }
-        dims.push_back(result.get() != nullptr ? result : ctx.constant(1));
+        dims.push_back(result);
     }
     if (!ctx.setOutput(0, ctx.input(1).type, dims))
     {
