@@ -2,7 +2,7 @@
 
 Exports swin_t (random weights, batch 8) with PyTorch's TorchScript exporter (opset 17) unless the model file exists,
 then times Kiln's parser on it (kiln_bench_network_construction --onnx, which also prints the API figures) and, where
-onnxruntime is installed, the creation of an ONNX Runtime CPU session on the same file. torchvision's Swin computes
+onnxruntime is installed, building an ONNX Runtime CPU InferenceSession from the same file. torchvision's Swin computes
 its padding, shift and mask from `x.shape` in every block, so the export holds thousands of small shape
 computations: a test of how parsing scales with the model's size.
 
