@@ -1,6 +1,6 @@
 #!/bin/bash
-# On the GPU machine (see README.md): enqueueV3's host time per layer on the CUDA backend (bench/host_path.cpp,
-# issue 16), for the working tree and, where a baseline source tree is given, for it too, built alike and run in
+# On the GPU machine (see README.md): enqueueV3's host time per layer on the CUDA backend (bench/host_path.cpp),
+# for the working tree and, where a baseline source tree is given, for it too, built alike and run in
 # turns on one machine, so that a change to the host path is compared with what it replaced.
 #   bench-host-path.sh [BASELINE] [kiln_bench_host_path flags]   BASELINE: a source tree carried beside the working
 #                                      tree (made here with `git archive <commit> | tar -x -C .debs/base`), or ''

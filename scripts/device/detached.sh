@@ -2,7 +2,7 @@
 # On the GPU machine (see README.md): runs a command longer than one call may last (the device tool stops a call
 # after 10 minutes), detached from the call, and follows it from later calls while the machine stays held.
 #   detached.sh start COMMAND...   copies the working tree to /tmp/detached/src (later calls may change the tree the
-#                                  tool sends), starts COMMAND there in a session of its own with OUT set to
+#                                  tool sends), starts COMMAND there under setsid, apart from the call, with OUT set to
 #                                  /tmp/detached/out, then follows it as `follow` does (DETACHED_FOLLOW_SECONDS, default
 #                                  540, leaves time for steps before it in the same call)
 #   detached.sh follow [SECONDS]   waits until the command ends or SECONDS pass (default 540), prints the end of its

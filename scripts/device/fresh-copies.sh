@@ -1,8 +1,8 @@
 #!/bin/bash
 # On the GPU machine, sourced from the repository root by check.sh and build-kiln.sh (so by every script that builds):
 # the scripts run as copies in .debs/ (fetch-debs.sh makes them), and a copy older than its source in
-# scripts/device/ runs the old script without a word. So stop, naming the stale copies. (An old bench-zoo.sh once
-# spent a machine's time without saving Inductor's cache.)
+# scripts/device/ would run the old script without a word (an old bench-zoo.sh, for one, runs a whole zoo without
+# saving Inductor's cache). So stop, naming the stale copies.
 stale=()
 for copy in .debs/*.sh; do
   [ -f "$copy" ] || continue

@@ -4,11 +4,11 @@
 # a later machine takes up the autotuning where the last one stopped, and makes the same choices without timing them
 # again. bench-zoo.sh points TORCHINDUCTOR_CACHE_DIR at the cache, restores it, and saves it while it runs.
 #   inductor-cache.sh restore   unpacks .debs/inductor-cache.tar.gz, else the committed bench/inductor-cache.tar.gz
-#                               (issue 16's five models, FP32 and FP16, timed on an H100 with PyTorch 2.11), into the
-#                               cache folder, once per machine
+#                               (the zoo's five compiled models, FP32 and FP16, timed on an H100 with PyTorch 2.11),
+#                               into the cache folder, once per machine
 #   inductor-cache.sh save      packs the cache folder into $OUT/inductor-cache.tar.gz; here, move that file to
-#                               .debs/ so that the next call carries it, and to bench/ (committed) so that the next
-#                               session has it
+#                               .debs/ so that the next call carries it, and to bench/ (committed) so that a fresh
+#                               checkout has it
 set -u
 cache=${TORCHINDUCTOR_CACHE_DIR:-/tmp/inductor-cache}
 archive=.debs/inductor-cache.tar.gz

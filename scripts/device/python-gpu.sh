@@ -1,5 +1,5 @@
 #!/bin/bash
-# On the GPU machine, from the repository root: the Python API on Kiln's CUDA backend (issue 17).
+# On the GPU machine, from the repository root: the Python API on Kiln's CUDA backend.
 #   run(command="bash scripts/device/python-gpu.sh", carry=[".debs"])
 # Builds Kiln with CUDA and the Python extension through .debs/check.sh (target kiln_python; CTest's python_api),
 # then runs pytest -v on tests/python with the Python the build found, so that every test's result is printed:
