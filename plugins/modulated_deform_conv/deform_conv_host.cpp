@@ -18,6 +18,10 @@ void runDeformConvHost(DeformConvShape const& s, PluginTensors const& io)
     int64_t const plane = s.outH * s.outW;
     int64_t const rowsPerGroup = s.inChannels / s.group * taps;
     int64_t const outPerGroup = s.outChannels / s.group;
+    if (s.batch == 0 || plane == 0)
+    {
+        return; // no output element: the columns of an image that is not there need no memory
+    }
     std::vector<float> columns(static_cast<size_t>(s.inChannels * taps * plane));
     std::vector<double> sums(static_cast<size_t>(plane));
     std::vector<float> out(static_cast<size_t>(s.batch * s.outChannels * plane));

@@ -62,6 +62,12 @@ public:
         return mBuilder;
     }
 
+    //! The plan's expression node `node`, rebuilt.
+    shape::Expr const& expr(int32_t node) const
+    {
+        return *mExprs[static_cast<size_t>(node)];
+    }
+
 private:
     shape::ExprBuilder mBuilder;
     std::vector<shape::Expr const*> mSymbols;
@@ -80,11 +86,13 @@ size_t inferredInputs(LayerRecord const& l)
     return l.epilogue.addsResidual ? l.inputs.size() - 1 : l.inputs.size();
 }
 
-//! The recorded outputs agree with what inference made of the recorded inputs: as many, of the same ranks. Their
+//! The recorded outputs agree with what inference made of the recorded inputs: as many, of the same ranks, and of the
+//! same extents where both are build-time constants (symbolic extents may be written in other but equal forms). Their
 //! types are not compared: an application may ask for any output type (ILayer::setOutputType, ITensor::setType), the
 //! network's inference then takes it in place of the kind's, and the plan does not record that it was asked for. The
 //! inputs' types, which the kind checks, are what its kernels read.
-bool outputsAgree(PlanModel const& m, LayerRecord const& l, network::InferenceContext& ctx, std::string& error)
+bool outputsAgree(PlanModel const& m, LayerRecord const& l, network::InferenceContext& ctx,
+    RecordedFacts const& recorded, std::string& error)
 {
     for (size_t o = 0; o < l.outputs.size(); ++o)
     {
@@ -96,6 +104,19 @@ bool outputsAgree(PlanModel const& m, LayerRecord const& l, network::InferenceCo
                 + std::to_string(tensor.dims.size()) + ", but the layer makes rank "
                 + std::to_string(inferred.dims.nbDims) + " from its recorded inputs";
             return false;
+        }
+        for (int32_t axis = 0; axis < inferred.dims.nbDims; ++axis)
+        {
+            nvinfer1::IDimensionExpr const* made = inferred.dims.d[axis];
+            shape::Expr const& kept = recorded.expr(tensor.dims[static_cast<size_t>(axis)]);
+            if (made != nullptr && made->isConstant() && kept.isConstant()
+                && made->getConstantValue() != kept.getConstantValue())
+            {
+                error = describe(l) + ": output " + std::to_string(o) + " is recorded with extent "
+                    + std::to_string(kept.getConstantValue()) + " on axis " + std::to_string(axis)
+                    + ", but the layer makes " + std::to_string(made->getConstantValue()) + " from its recorded inputs";
+                return false;
+            }
         }
     }
     return true;
@@ -134,7 +155,7 @@ bool inferredAgrees(PlanModel const& m, LayerRecord const& l, RecordedFacts& rec
         error = describe(l) + " does not hold for its recorded inputs: " + (why.empty() ? "inference failed" : why);
         return false;
     }
-    return outputsAgree(m, l, ctx, error);
+    return outputsAgree(m, l, ctx, recorded, error);
 }
 
 //! Every input slot in `required` holds a tensor; every tensor the layer reads or writes is floating-point (in its

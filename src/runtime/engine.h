@@ -236,9 +236,12 @@ private:
     void indexDataDependence();
     //! The plan symbols of the size tensors that plan expression `exprIndex`'s value depends on.
     std::vector<int32_t> sizeSymbolsIn(int32_t exprIndex) const;
-    //! False with the reason where the plan's recreated plugin `plugin` of `layer` describes other outputs than the
-    //! plan sized (engine_plugin_check.cpp).
+    //! False with the reason where the plan's recreated plugin `plugin` of `layer` refuses the types the plan records
+    //! for it or describes other outputs than the plan sized (engine_plugin_check.cpp).
     bool pluginMatchesPlan(plan::LayerRecord const& layer, network::PluginParams const& plugin, std::string& error);
+    //! The types part of pluginMatchesPlan; `who` names the layer and plugin in the error.
+    bool pluginAcceptsPlanTypes(plan::LayerRecord const& layer, network::PluginParams const& plugin,
+        std::string const& who, std::string& error);
 
     plan::PlanModel mModel;
     std::unique_ptr<shape::ExprBuilder> mBuilder;

@@ -1,7 +1,8 @@
-// A plan stores each plugin's payload apart from the shapes the builder sized its outputs with. A payload that
-// disagrees with them (a corrupted or hand-edited plan) would make the recreated plugin write past its outputs, so the
-// engine asks the recreated plugin for its outputs again, on the plan's own input shapes, and refuses the plan where
-// the two differ.
+// A plan stores each plugin's payload apart from the shapes the builder sized its outputs with and the types it
+// negotiated. A payload that disagrees with them (a corrupted or hand-edited plan) would make the recreated plugin
+// read or write past its tensors, so the engine asks the recreated plugin again, on the plan's own input shapes and
+// types, and refuses the plan where the answers differ from what the plan records.
+#include "core/data_type.h"
 #include "network/plugin_layer.h"
 #include "runtime/engine.h"
 
@@ -16,6 +17,53 @@ std::string describeExtent(nvinfer1::IDimensionExpr const& e)
 }
 
 } // namespace
+
+bool Engine::pluginAcceptsPlanTypes(
+    plan::LayerRecord const& layer, network::PluginParams const& plugin, std::string const& who, std::string& error)
+{
+    auto const nbInputs = static_cast<int32_t>(layer.inputs.size()) - plugin.nbShapeInputs;
+    auto const nbOutputs = static_cast<int32_t>(layer.outputs.size());
+    if (plugin.ioTypes.size() != static_cast<size_t>(nbInputs + nbOutputs))
+    {
+        error = who + ": the plan records " + std::to_string(plugin.ioTypes.size()) + " negotiated types for "
+            + std::to_string(nbInputs + nbOutputs) + " inputs and outputs";
+        return false;
+    }
+    // Asked as the builder asked: position by position, row-major, on the plan's extents (-1 where run-time).
+    std::vector<nvinfer1::DynamicPluginTensorDesc> descs(plugin.ioTypes.size());
+    for (int32_t pos = 0; pos < nbInputs + nbOutputs; ++pos)
+    {
+        int32_t const t = pos < nbInputs ? layer.inputs[pos] : layer.outputs[pos - nbInputs];
+        if (t < 0)
+        {
+            return true; // an omitted optional input: the plugin was never asked about it
+        }
+        std::vector<int32_t> const& dims = mModel.tensors[t].dims;
+        nvinfer1::PluginTensorDesc& desc = descs[pos].desc;
+        desc.dims.nbDims = static_cast<int32_t>(dims.size());
+        for (int32_t d = 0; d < desc.dims.nbDims; ++d)
+        {
+            nvinfer1::IDimensionExpr const& extent = *mExprs[dims[d]];
+            desc.dims.d[d] = extent.isConstant() ? extent.getConstantValue() : -1;
+        }
+        desc.type = plugin.ioTypes[pos];
+        desc.format = nvinfer1::TensorFormat::kLINEAR;
+        desc.scale = -1.0F;
+        descs[pos].min = descs[pos].opt = descs[pos].max = desc.dims;
+    }
+    for (int32_t pos = 0; pos < nbInputs + nbOutputs; ++pos)
+    {
+        if (!plugin.adapter->supportsCombination(pos, descs, nbInputs, nbOutputs))
+        {
+            std::string const which = pos < nbInputs ? "input " + std::to_string(pos)
+                                                     : "output " + std::to_string(pos - nbInputs);
+            error = who + " does not accept " + dataTypeName(plugin.ioTypes[pos]) + " for its " + which
+                + ", the type the plan records: the plan does not match the plugin";
+            return false;
+        }
+    }
+    return true;
+}
 
 bool Engine::pluginMatchesPlan(plan::LayerRecord const& layer, network::PluginParams const& plugin, std::string& error)
 {
@@ -32,6 +80,10 @@ bool Engine::pluginMatchesPlan(plan::LayerRecord const& layer, network::PluginPa
     {
         error = who + " takes " + std::to_string(nbShapeInputs) + " shape inputs, more than the layer's "
             + std::to_string(layer.inputs.size()) + " inputs";
+        return false;
+    }
+    if (!pluginAcceptsPlanTypes(layer, plugin, who, error))
+    {
         return false;
     }
     std::vector<nvinfer1::DimsExprs> inputs;

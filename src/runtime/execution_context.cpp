@@ -47,6 +47,7 @@ ExecutionContext::ExecutionContext(Engine const& engine, nvinfer1::ExecutionCont
     mExecutor = engine.implementation().makeExecutor(engine.loadedPlan(), mResources);
     bindConstants();
     prepareLayers();
+    checkPlacement();
     prepareDebugTensors();
     if (strategy != nvinfer1::ExecutionContextAllocationStrategy::kUSER_MANAGED)
     {
@@ -629,6 +630,13 @@ bool ExecutionContext::selectBranch(size_t l, cudaStream_t stream, std::string& 
     }
     plan::TensorRecord const& from = model.tensors[branch];
     plan::TensorRecord const& to = model.tensors[output];
+    if (toShape(mShapes[branch]) != toShape(mShapes[output]))
+    {
+        // Only a plan whose output shape was not derived from its branches (a corrupted one) gets here.
+        error
+            = "layer \"" + layer.name + "\": the taken branch \"" + from.name + "\" has another shape than the output";
+        return false;
+    }
     mExecutor->copyTensor(ConstTensorView(from.type, toShape(mShapes[branch]), addressOf(branch), from.format),
         TensorView{to.type, toShape(mShapes[output]), addressOf(output), to.format}, stream);
     return true;

@@ -185,6 +185,11 @@ private:
     void bindConstants();
     //! Fills mPrepared with what does not change between runs: each layer's work, its views' types and formats.
     void prepareLayers();
+    //! Throws std::runtime_error naming the first layer that reads or writes a tensor without a place
+    //! (execution_context_placement.cpp). After prepareLayers.
+    void checkPlacement() const;
+    //! Whether tensor `t` has memory, or needs none.
+    bool hasPlace(int32_t t) const;
     //! Layer `l`'s prepared views' shapes (and first unknown shape) from mShapes and mCapacities.
     void refreshViewShapes(size_t l);
     //! mTensorAddresses, and the prepared views' addresses, for the current context memory and I/O addresses. Only

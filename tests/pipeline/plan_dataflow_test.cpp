@@ -1,0 +1,208 @@
+// Plans whose records are each valid alone but do not fit together, written again with a valid checksum
+// (plan::writePlan) as a hostile or hand-edited plan is: an I/O tensor listed twice, a layer reading a tensor nothing
+// writes, profiles outside their inputs' shapes, a tensor left without memory, a plugin given types it never agreed
+// to. The plan fuzzer found each of these crashing the CPU backend (a kernel handed a null address, a plugin writing
+// FP32 elements into a BF16 tensor). Each must be refused with an error that names what is wrong.
+#include "../layers/layer_harness.h"
+#include "network/plugin_layer.h"
+#include "plan/plan_format.h"
+#include "positive_select_plugin.h"
+#include "test_logger.h"
+
+#include <NvInfer.h>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+using kiln::plan::PlanModel;
+
+PlanModel modelOf(IHostMemory const& plan)
+{
+    PlanModel model;
+    std::string error;
+    EXPECT_TRUE(kiln::plan::readPlan(plan.data(), plan.size(), model, error)) << error;
+    return model;
+}
+
+//! a [2, 3] and b [2, 3] -> a + b -> softmax -> y, on the CPU backend: two layers that no pass fuses.
+PlanModel sumPlan()
+{
+    kiln::test::LayerHarness h;
+    ITensor* a = h.network->addInput("a", DataType::kFLOAT, Dims{2, {2, 3}});
+    ITensor* b = h.network->addInput("b", DataType::kFLOAT, Dims{2, {2, 3}});
+    auto* sum = h.network->addElementWise(*a, *b, ElementWiseOperation::kSUM);
+    sum->setName("sum");
+    auto* softmax = h.network->addSoftMax(*sum->getOutput(0));
+    softmax->setName("softmax");
+    h.output(softmax, "y");
+    EXPECT_TRUE(h.build());
+    return modelOf(*h.plan);
+}
+
+int32_t tensorNamed(PlanModel const& model, std::string const& name)
+{
+    for (size_t t = 0; t < model.tensors.size(); ++t)
+    {
+        if (model.tensors[t].name == name)
+        {
+            return static_cast<int32_t>(t);
+        }
+    }
+    ADD_FAILURE() << "no tensor \"" << name << "\"";
+    return 0;
+}
+
+kiln::plan::LayerRecord& layerNamed(PlanModel& model, std::string const& name)
+{
+    for (auto& layer : model.layers)
+    {
+        if (layer.name == name)
+        {
+            return layer;
+        }
+    }
+    ADD_FAILURE() << "no layer \"" << name << "\"";
+    return model.layers.front();
+}
+
+//! The errors of loading `changed` (written with a valid checksum) and making a context; empty where both worked.
+std::string loadErrors(PlanModel const& changed)
+{
+    std::vector<uint8_t> const bytes = kiln::plan::writePlan(changed);
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(bytes.data(), bytes.size()));
+    std::unique_ptr<IExecutionContext> context(engine ? engine->createExecutionContext() : nullptr);
+    EXPECT_EQ(context == nullptr, !logger.errors().empty()) << logger.errors();
+    return logger.errors();
+}
+
+void expectRefused(PlanModel const& changed, std::string const& reason)
+{
+    std::string const errors = loadErrors(changed);
+    EXPECT_NE(errors.find(reason), std::string::npos) << "expected \"" << reason << "\" in: " << errors;
+}
+
+TEST(PlanDataflow, TheUnchangedPlanLoads)
+{
+    EXPECT_EQ(loadErrors(sumPlan()), "");
+}
+
+TEST(PlanDataflow, AnIoTensorListedTwice)
+{
+    // The fuzzer's find: b's entry replaced by a's, so a kernel read b, which then had no memory.
+    PlanModel model = sumPlan();
+    int32_t const a = tensorNamed(model, "a");
+    for (int32_t& io : model.ioTensors)
+    {
+        io = model.tensors[io].name == "b" ? a : io;
+    }
+    expectRefused(model, "tensor \"a\" is listed twice among the I/O tensors");
+}
+
+TEST(PlanDataflow, AnIoTensorMarkedButNotListed)
+{
+    PlanModel model = sumPlan();
+    int32_t const y = tensorNamed(model, "y");
+    std::erase(model.ioTensors, y);
+    expectRefused(model, "tensor \"y\" is marked as I/O but not listed");
+}
+
+TEST(PlanDataflow, ALayerReadingATensorNothingWrites)
+{
+    PlanModel model = sumPlan();
+    kiln::plan::TensorRecord orphan = model.tensors[tensorNamed(model, "a")];
+    orphan.name = "orphan";
+    orphan.ioMode = TensorIOMode::kNONE;
+    model.tensors.push_back(orphan);
+    layerNamed(model, "sum").inputs[1] = static_cast<int32_t>(model.tensors.size() - 1);
+    expectRefused(model, "layer \"sum\" reads tensor \"orphan\", which no network input or earlier layer provides");
+}
+
+TEST(PlanDataflow, LayersInAnOrderThatReadsBeforeWriting)
+{
+    PlanModel model = sumPlan();
+    std::swap(model.layers.front(), model.layers.back());
+    expectRefused(model, "which no network input or earlier layer provides");
+}
+
+TEST(PlanDataflow, ALayerWritingANetworkInput)
+{
+    PlanModel model = sumPlan();
+    layerNamed(model, "softmax").outputs[0] = tensorNamed(model, "b");
+    expectRefused(model, "layer \"softmax\" writes tensor \"b\", which a network input or an earlier layer already");
+}
+
+TEST(PlanDataflow, ANetworkOutputNoLayerWrites)
+{
+    PlanModel model = sumPlan();
+    int32_t const y = tensorNamed(model, "y");
+    kiln::plan::TensorRecord spare = model.tensors[y];
+    spare.name = "spare";
+    spare.ioMode = TensorIOMode::kNONE;
+    model.tensors.push_back(spare);
+    layerNamed(model, "softmax").outputs[0] = static_cast<int32_t>(model.tensors.size() - 1);
+    expectRefused(model, "network output \"y\" is written by no layer");
+}
+
+TEST(PlanDataflow, ProfilesOutsideTheirInputsShapes)
+{
+    PlanModel fixed = sumPlan();
+    ASSERT_FALSE(fixed.profiles.empty());
+    fixed.profiles[0].inputs[0][0].d[1] = 5; // a's extent 3 is fixed
+    expectRefused(fixed, "optimization profile 0 bounds input \"a\" outside its shape");
+
+    PlanModel ranks = sumPlan();
+    ranks.profiles[0].inputs[1][2].nbDims = 1;
+    expectRefused(ranks, "optimization profile 0 bounds input \"b\" outside its shape");
+
+    PlanModel negative = sumPlan();
+    negative.profiles[0].inputs[0][0].d[0] = -4;
+    expectRefused(negative, "outside its shape");
+}
+
+TEST(PlanDataflow, ATensorLeftWithoutMemory)
+{
+    // Between the two layers: the memory plan gave it an offset; without one, the sum would write to nowhere.
+    PlanModel model = sumPlan();
+    int32_t const between = layerNamed(model, "sum").outputs[0];
+    ASSERT_GE(model.tensors[between].arenaOffset, 0);
+    model.tensors[between].arenaOffset = -1;
+    std::string const name = model.tensors[between].name;
+    expectRefused(model, "layer \"sum\" writes tensor \"" + name + "\", to which the plan gives no memory");
+}
+
+TEST(PlanDataflow, APluginGivenTypesItDoesNotAccept)
+{
+    // x [8] -> PositiveSelect (FP32 in; FP32 values and an INT32 count out); its output recorded as BF16, the fuzzer's
+    // ScatterND find, would have it write four-byte elements into two-byte ones.
+    kiln::test::PositiveSelectCreator::registerOnce();
+    kiln::test::LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {8}});
+    kiln::test::PositiveSelectPlugin plugin;
+    IPluginV3Layer* layer = h.network->addPluginV3(&x, 1, nullptr, 0, plugin);
+    h.output(layer, "values", 0);
+    h.output(layer, "count", 1);
+    ASSERT_TRUE(h.build());
+    PlanModel model = modelOf(*h.plan);
+    ASSERT_EQ(loadErrors(model), "");
+    for (auto& record : model.layers)
+    {
+        if (auto* params = dynamic_cast<kiln::network::PluginParams const*>(record.params.get()))
+        {
+            auto changed = std::make_shared<kiln::network::PluginParams>(*params);
+            changed->ioTypes[1] = DataType::kBF16;
+            record.params = changed;
+        }
+    }
+    expectRefused(model, "does not accept BF16 for its output 0, the type the plan records");
+}
+
+} // namespace
