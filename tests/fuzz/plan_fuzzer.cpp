@@ -62,10 +62,7 @@ void writeOverflowSeeds(std::filesystem::path const& seeds, std::filesystem::pat
 extern "C" int LLVMFuzzerInitialize(int*, char***)
 {
     static kiln::fuzz::SilentLogger logger;
-    // Only the collection's plugins: the seed plugins are example application code that trusts its own payload
-    // (FooPlugin read past its input when a mutated plan changed its recorded count: SEGV in loadElement,
-    // pending_regressions/plan/foo_plugin_mutated_payload). Plugin payloads are plugin_payload_fuzzer's to vary.
-    initLibNvInferPlugins(&logger, "");
+    kiln::fuzz::registerSeedPlugins("plan_fuzzer", logger);
     char const* folder = std::getenv("KILN_FUZZ_PLAN_SEEDS");
     if (folder != nullptr && *folder != '\0')
     {
@@ -80,11 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(uint8_t const* data, size_t size)
     static std::unique_ptr<nvinfer1::IRuntime> const runtime{nvinfer1::createInferRuntime(logger)};
     std::vector<uint8_t> const plan = withValidChecksum(data, size);
     std::unique_ptr<nvinfer1::ICudaEngine> engine{runtime->deserializeCudaEngine(plan.data(), plan.size())};
-    // Running what loads finds crashes in the plugin collection within seconds (writeFloats to a null output in
-    // plugins/common/host_values.h) that are not fixed yet: CTest's short run loads only, long runs set
-    // KILN_FUZZ_RUN_PLANS=1 until those are fixed.
-    static bool const runPlans = std::getenv("KILN_FUZZ_RUN_PLANS") != nullptr;
-    if (engine != nullptr && runPlans)
+    if (engine != nullptr)
     {
         kiln::fuzz::runOnce(*engine);
     }
