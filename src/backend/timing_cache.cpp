@@ -1,7 +1,7 @@
 #include "backend/timing_cache.h"
 
 #include "core/host_memory.h"
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 
 #include <NvInferVersion.h>
 
@@ -38,7 +38,7 @@ TimingCache::TimingCache(std::string device)
 
 std::unique_ptr<TimingCache> TimingCache::parse(void const* blob, size_t size, std::string& error)
 {
-    plan::ByteReader reader(blob, size);
+    serial::ByteReader reader(blob, size);
     char magic[sizeof(kMagic)] = {};
     uint32_t version = 0;
     std::string kiln;
@@ -89,7 +89,7 @@ std::unique_ptr<TimingCache> TimingCache::parse(void const* blob, size_t size, s
 nvinfer1::IHostMemory* TimingCache::serialize() const noexcept
 {
     std::lock_guard<std::mutex> lock(mMutex);
-    plan::ByteWriter writer;
+    serial::ByteWriter writer;
     writer.write(kMagic);
     writer.write(kFormatVersion);
     writer.writeString(KILN_VERSION_STRING);

@@ -2,7 +2,7 @@
 
 #include "builder/constant_folding.h"
 #include "network/layers/constant.h"
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 #include "plan/plan_graph.h"
 
 #include <algorithm>
@@ -105,9 +105,9 @@ private:
     //! already the first of its repeats), precision, and I/O types and formats.
     static std::string keyOf(LayerRecord const& layer)
     {
-        plan::ByteWriter key;
+        serial::ByteWriter key;
         key.write(static_cast<int32_t>(layer.type));
-        plan::ByteWriter params;
+        serial::ByteWriter params;
         layer.params->write(params);
         key.writeBytes(params.bytes().data(), params.bytes().size());
         key.writeBytes(layer.inputs.data(), layer.inputs.size() * sizeof(int32_t));

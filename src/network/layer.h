@@ -5,8 +5,8 @@
 
 #include "network/inference.h"
 #include "network/tensor.h"
-#include "plan/byte_io.h"
-#include "plan/field_io.h"
+#include "serial/byte_io.h"
+#include "serial/field_io.h"
 
 #include <NvInfer.h>
 
@@ -43,8 +43,8 @@ public:
     }
     //! Output shapes (as expressions) and types from the inputs' facts.
     virtual bool infer(InferenceContext& ctx) const = 0;
-    virtual void write(plan::ByteWriter& writer) const = 0;
-    virtual bool read(plan::ByteReader& reader) = 0;
+    virtual void write(serial::ByteWriter& writer) const = 0;
+    virtual bool read(serial::ByteReader& reader) = 0;
     virtual std::unique_ptr<LayerParams> clone() const = 0;
     //! For a layer the builder runs in reduced precision: keeps its floating-point weights in `type`, as TensorRT
     //! does, so the plan stores what FP16 kernels read and the CPU reference sees the same rounded weights.
@@ -74,7 +74,7 @@ public:
 };
 
 //! LayerParams for the built-in layer kind `Self`, of type `kType`, from the one list of its fields that `Self`
-//! declares, which both writes and reads the plan (plan/field_io.h):
+//! declares, which both writes and reads the plan (serial/field_io.h):
 //!     template <typename Self, typename Field> static void fields(Self& self, Field&& field);
 template <typename Self, nvinfer1::LayerType kType>
 class LayerParamsOf : public LayerParams
@@ -86,13 +86,13 @@ public:
     {
         return kType;
     }
-    void write(plan::ByteWriter& writer) const final
+    void write(serial::ByteWriter& writer) const final
     {
-        Self::fields(static_cast<Self const&>(*this), plan::FieldWriter(writer));
+        Self::fields(static_cast<Self const&>(*this), serial::FieldWriter(writer));
     }
-    bool read(plan::ByteReader& reader) final
+    bool read(serial::ByteReader& reader) final
     {
-        Self::fields(static_cast<Self&>(*this), plan::FieldReader(reader));
+        Self::fields(static_cast<Self&>(*this), serial::FieldReader(reader));
         return reader.ok();
     }
     std::unique_ptr<LayerParams> clone() const final

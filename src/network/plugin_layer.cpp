@@ -54,7 +54,7 @@ bool PluginParams::infer(InferenceContext& ctx) const
     return true;
 }
 
-void PluginParams::write(plan::ByteWriter& writer) const
+void PluginParams::write(serial::ByteWriter& writer) const
 {
     writer.write(static_cast<int32_t>(family));
     writer.writeString(payload.name);
@@ -67,12 +67,12 @@ void PluginParams::write(plan::ByteWriter& writer) const
     writer.write(static_cast<uint32_t>(ioTypes.size()));
     for (nvinfer1::DataType type : ioTypes)
     {
-        plan::writeEnum(writer, type);
+        serial::writeEnum(writer, type);
     }
     writer.write(workspaceBytes);
 }
 
-bool PluginParams::read(plan::ByteReader& reader)
+bool PluginParams::read(serial::ByteReader& reader)
 {
     int32_t rawFamily = 0;
     uint8_t const* bytes = nullptr;
@@ -98,7 +98,7 @@ bool PluginParams::read(plan::ByteReader& reader)
     ioTypes.resize(nbTypes);
     for (auto& type : ioTypes)
     {
-        if (!plan::readEnum(reader, type, "plugin tensor type"))
+        if (!serial::readEnum(reader, type, "plugin tensor type"))
         {
             return false;
         }

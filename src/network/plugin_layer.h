@@ -36,8 +36,8 @@ struct PluginParams final : LayerParams
         return outputCount;
     }
     bool infer(InferenceContext& ctx) const override;
-    void write(plan::ByteWriter& writer) const override;
-    bool read(plan::ByteReader& reader) override;
+    void write(serial::ByteWriter& writer) const override;
+    bool read(serial::ByteReader& reader) override;
     std::unique_ptr<LayerParams> clone() const override
     {
         return std::make_unique<PluginParams>(*this);

@@ -94,18 +94,18 @@ void WeightsBuffer::overwrite(WeightsBuffer const& values)
     std::copy(values.mBytes.begin(), values.mBytes.end(), mBytes.begin());
 }
 
-void WeightsBuffer::write(plan::ByteWriter& writer) const
+void WeightsBuffer::write(serial::ByteWriter& writer) const
 {
-    plan::writeEnum(writer, mType);
+    serial::writeEnum(writer, mType);
     writer.write(mCount);
     writer.writeBytes(mBytes.data(), mBytes.size());
 }
 
-bool WeightsBuffer::read(plan::ByteReader& reader, char const* what)
+bool WeightsBuffer::read(serial::ByteReader& reader, char const* what)
 {
     uint8_t const* data = nullptr;
     size_t size = 0;
-    if (!plan::readEnum(reader, mType, what) || !reader.read(mCount, what) || !reader.readBytes(data, size, what))
+    if (!serial::readEnum(reader, mType, what) || !reader.read(mCount, what) || !reader.readBytes(data, size, what))
     {
         return false;
     }

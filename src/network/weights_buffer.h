@@ -2,7 +2,7 @@
 // buffers need not outlive the build (TensorRT requires that they do).
 #pragma once
 
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 
 #include <NvInferRuntime.h>
 
@@ -70,8 +70,8 @@ public:
     //! (plan::RefitRecord).
     std::optional<RefitIdentity> refit;
 
-    void write(plan::ByteWriter& writer) const;
-    bool read(plan::ByteReader& reader, char const* what);
+    void write(serial::ByteWriter& writer) const;
+    bool read(serial::ByteReader& reader, char const* what);
 
 private:
     nvinfer1::DataType mType{nvinfer1::DataType::kFLOAT};

@@ -4,7 +4,7 @@
 #include "core/tensor_view.h"
 #include "network/layers/layer_kinds.h"
 #include "network/plugin_layer.h"
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 #include "plan/plan_validation.h"
 #include "plan/plan_graph.h"
 #include "shape/expr.h"
@@ -16,6 +16,13 @@ namespace kiln::plan
 {
 namespace
 {
+
+using serial::ByteReader;
+using serial::ByteWriter;
+using serial::FieldReader;
+using serial::FieldWriter;
+using serial::readEnum;
+using serial::writeEnum;
 
 // Bounds on counts read from a plan, so a corrupted count cannot ask for gigabytes
 // before the reader notices the data is not there.

@@ -1,7 +1,7 @@
 // A convolution's algorithm choice as the plan and the timing cache keep it: every source round-trips through both
 // encodings, and bytes or tactics that name no source are refused (a plan) or left to cuDNN's heuristics (a cache).
 #include "backend/cuda/algorithm_choice.h"
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 
 #include <gtest/gtest.h>
 
@@ -48,7 +48,7 @@ TEST(AlgorithmChoice, AProductsChoiceHoldsItsRankAndHowManyPartsItsKIsSplitInto)
 
 TEST(AlgorithmChoice, ASourceNoKilnWroteIsMalformedInAPlanAndIgnoredInACache)
 {
-    kiln::plan::ByteWriter writer;
+    kiln::serial::ByteWriter writer;
     writer.write(int32_t{5}); // one past kGEMM
     writer.write(int32_t{0});
     std::vector<uint8_t> const bytes = writer.take();

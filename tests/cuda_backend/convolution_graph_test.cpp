@@ -4,7 +4,7 @@
 #include "backend/cuda/algorithm_choice.h"
 #include "backend/cuda/convolution_graph.h"
 #include "backend_comparison.h"
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 
 #include <cudnn.h>
 

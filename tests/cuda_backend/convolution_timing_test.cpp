@@ -4,7 +4,7 @@
 #include "backend/cuda/algorithm_choice.h"
 #include "backend_comparison.h"
 #include "network/layers/convolution.h"
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 #include "plan/plan_format.h"
 
 #include <map>

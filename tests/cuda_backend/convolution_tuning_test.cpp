@@ -7,7 +7,7 @@
 #include "backend/cuda/passes/convolution_tuning.h"
 #include "plan/plan_graph.h"
 #include "backend/timing_cache.h"
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 // clear error, and that the CPU backend computes it too, so that fused layers have a reference.
 #include "backend/cpu/layer_runner.h"
 #include "network/layers/matrix_multiply.h"
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 #include "plan/plan_model.h"
 
 #include <gtest/gtest.h>
@@ -51,8 +51,8 @@ kiln::plan::LayerRecord transposedProductWith(Epilogue epilogue)
 
 std::vector<uint8_t> bytesOf(Epilogue const& epilogue)
 {
-    kiln::plan::ByteWriter writer;
-    Epilogue::fields(epilogue, kiln::plan::FieldWriter(writer));
+    kiln::serial::ByteWriter writer;
+    Epilogue::fields(epilogue, kiln::serial::FieldWriter(writer));
     return writer.take();
 }
 
@@ -85,16 +85,16 @@ TEST(MatrixMultiplyEpilogue, ThePlanKeepsIt)
 {
     std::vector<uint8_t> const bytes = bytesOf(epilogueOf({0.25F, -1.5F, 3.0F}, true));
     Epilogue read;
-    kiln::plan::ByteReader reader(bytes.data(), bytes.size());
-    Epilogue::fields(read, kiln::plan::FieldReader(reader));
+    kiln::serial::ByteReader reader(bytes.data(), bytes.size());
+    Epilogue::fields(read, kiln::serial::FieldReader(reader));
     ASSERT_TRUE(reader.ok()) << reader.error();
     EXPECT_EQ(reader.remaining(), 0U);
     EXPECT_TRUE(read.relu());
     EXPECT_EQ(read.bias.toFloat(), (std::vector<float>{0.25F, -1.5F, 3.0F}));
     // Without an epilogue, too.
     std::vector<uint8_t> const plain = bytesOf(Epilogue{});
-    kiln::plan::ByteReader plainReader(plain.data(), plain.size());
-    Epilogue::fields(read, kiln::plan::FieldReader(plainReader));
+    kiln::serial::ByteReader plainReader(plain.data(), plain.size());
+    Epilogue::fields(read, kiln::serial::FieldReader(plainReader));
     ASSERT_TRUE(plainReader.ok()) << plainReader.error();
     EXPECT_FALSE(read.any());
     // Stored in the layer's precision.
@@ -109,8 +109,8 @@ TEST(MatrixMultiplyEpilogue, DamagedRecordsFailToReadWithAClearError)
     for (size_t size = 0; size < bytes.size(); ++size)
     {
         Epilogue read;
-        kiln::plan::ByteReader reader(bytes.data(), size);
-        Epilogue::fields(read, kiln::plan::FieldReader(reader));
+        kiln::serial::ByteReader reader(bytes.data(), size);
+        Epilogue::fields(read, kiln::serial::FieldReader(reader));
         EXPECT_FALSE(reader.ok()) << "size " << size;
         EXPECT_NE(reader.error().find("truncated"), std::string::npos) << "size " << size << ": " << reader.error();
     }
@@ -123,8 +123,8 @@ TEST(MatrixMultiplyEpilogue, DamagedRecordsFailToReadWithAClearError)
         std::vector<uint8_t> damaged = bytes;
         damaged[at] = value;
         Epilogue read;
-        kiln::plan::ByteReader reader(damaged.data(), damaged.size());
-        Epilogue::fields(read, kiln::plan::FieldReader(reader));
+        kiln::serial::ByteReader reader(damaged.data(), damaged.size());
+        Epilogue::fields(read, kiln::serial::FieldReader(reader));
         EXPECT_FALSE(reader.ok()) << field;
         EXPECT_NE(reader.error().find(field), std::string::npos) << reader.error();
     }

@@ -1,4 +1,4 @@
-// The field lists that write and read every layer kind's parameters (plan/field_io.h): what they write reads back
+// The field lists that write and read every layer kind's parameters (serial/field_io.h): what they write reads back
 // the same, and a corrupted field is an error naming it rather than a wrong value.
 #include "network/layers/layer_kinds.h"
 #include "network/weights_buffer.h"
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <functional>
 
-namespace kiln::plan
+namespace kiln::serial
 {
 namespace
 {
@@ -101,6 +101,30 @@ TEST(FieldIo, CorruptedFieldsAreNamed)
     EXPECT_NE(error.find("exceeds the bytes left"), std::string::npos) << error;
 }
 
+TEST(FieldIo, ListCountsAreBoundedByTheFewestBytesAnElementTakes)
+{
+    // 1,000 elements announced, 1,000 bytes following: room for 1,000 bytes, but for only 250 floats or ranks.
+    ByteWriter writer;
+    writer.write(uint64_t{1000});
+    for (int32_t i = 0; i < 1000; ++i)
+    {
+        writer.write(uint8_t{0});
+    }
+    auto const readList = [&](auto& list) {
+        ByteReader reader(writer.bytes().data(), writer.bytes().size());
+        FieldReader{reader}(list, "list");
+        return reader.ok() ? std::string() : reader.error();
+    };
+    std::vector<float> floats;
+    EXPECT_EQ(readList(floats), "list: count 1000 exceeds the bytes left");
+    EXPECT_TRUE(floats.empty());
+    std::vector<nvinfer1::Dims> dims;
+    EXPECT_EQ(readList(dims), "list: count 1000 exceeds the bytes left");
+    std::vector<uint8_t> bytes;
+    EXPECT_EQ(readList(bytes), "");
+    EXPECT_EQ(bytes.size(), 1000U);
+}
+
 TEST(FieldIo, WeightsWhoseByteSizeOverflowsAreRefused)
 {
     // 2^62 FLOAT elements take 2^64 bytes, which wrap to 0 in 64 bits: the empty data must not pass for them.
@@ -127,4 +151,4 @@ TEST(FieldIo, WeightsWhoseByteSizeOverflowsAreRefused)
 }
 
 } // namespace
-} // namespace kiln::plan
+} // namespace kiln::serial

@@ -5,7 +5,7 @@
 // crashed inside the CPU backend's kernels.
 #include "backend/cpu/fast/fast_path.h"
 #include "network/layers/convolution.h"
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 #include "plan/plan_format.h"
 #include "test_logger.h"
 
@@ -257,7 +257,7 @@ TEST(LayerContract, CountsAreCheckedAgainstTheBytesLeft)
 {
     // 100,000 tensors announced, followed by 200,000 zero bytes: more bytes than tensors, but fewer than the 54 each
     // tensor takes at the least. The count is refused before a list is sized by it.
-    kiln::plan::ByteWriter payload;
+    kiln::serial::ByteWriter payload;
     payload.write(static_cast<int32_t>(kiln::Backend::kCPU));
     payload.writeString("");    // network name
     payload.write(uint32_t{0}); // plugins
@@ -267,7 +267,7 @@ TEST(LayerContract, CountsAreCheckedAgainstTheBytesLeft)
     std::vector<uint8_t> body = payload.take();
     body.resize(body.size() + 200000, 0);
 
-    kiln::plan::ByteWriter header;
+    kiln::serial::ByteWriter header;
     for (char c : kiln::plan::kPlanMagic)
     {
         header.write(c);

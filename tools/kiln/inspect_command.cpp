@@ -6,7 +6,7 @@
 #include "host_tensor.h"
 #include "loaded_engine.h"
 #include "network/plugin_layer.h"
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 #include "plan/plan_format.h"
 #include "network/layer_type_name.h"
 #include "shape/expr.h"

@@ -1,6 +1,6 @@
 #include "backend/cuda/algorithm_choice.h"
 
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 
 #include <stdexcept>
 #include <string>
@@ -14,7 +14,7 @@ std::vector<uint8_t> AlgorithmChoice::encode() const
     {
         return {};
     }
-    plan::ByteWriter writer;
+    serial::ByteWriter writer;
     writer.write(static_cast<int32_t>(source));
     writer.write(index);
     return writer.take();
@@ -26,7 +26,7 @@ AlgorithmChoice AlgorithmChoice::decode(std::vector<uint8_t> const& bytes)
     {
         return {};
     }
-    plan::ByteReader reader(bytes.data(), bytes.size());
+    serial::ByteReader reader(bytes.data(), bytes.size());
     int32_t source = 0;
     AlgorithmChoice choice;
     bool const known = reader.read(source, "algorithm source") && reader.read(choice.index, "algorithm index")

@@ -23,9 +23,9 @@ int32_t operationCount(LayerType kind)
 
 } // namespace
 
-void PointwiseStep::write(plan::ByteWriter& writer) const
+void PointwiseStep::write(serial::ByteWriter& writer) const
 {
-    plan::writeEnum(writer, kind);
+    serial::writeEnum(writer, kind);
     writer.write(operation);
     writer.write(alpha);
     writer.write(beta);
@@ -33,9 +33,9 @@ void PointwiseStep::write(plan::ByteWriter& writer) const
     writer.write(second);
 }
 
-bool PointwiseStep::read(plan::ByteReader& reader, char const* what)
+bool PointwiseStep::read(serial::ByteReader& reader, char const* what)
 {
-    if (!plan::readEnum(reader, kind, what) || !reader.read(operation, what) || !reader.read(alpha, what)
+    if (!serial::readEnum(reader, kind, what) || !reader.read(operation, what) || !reader.read(alpha, what)
         || !reader.read(beta, what) || !reader.read(first, what) || !reader.read(second, what))
     {
         return false;

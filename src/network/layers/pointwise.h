@@ -44,9 +44,9 @@ struct PointwiseStep
     int32_t first{0};
     int32_t second{0}; //!< element-wise steps only
 
-    void write(plan::ByteWriter& writer) const;
+    void write(serial::ByteWriter& writer) const;
     //! Checks the kind and the operation's range.
-    bool read(plan::ByteReader& reader, char const* what);
+    bool read(serial::ByteReader& reader, char const* what);
     bool binary() const
     {
         return kind == nvinfer1::LayerType::kELEMENTWISE;

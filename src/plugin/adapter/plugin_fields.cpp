@@ -1,6 +1,6 @@
 #include "plugin/adapter/plugin_fields.h"
 
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 
 namespace kiln::plugin
 {
@@ -36,7 +36,7 @@ bool encodeFields(nvinfer1::PluginFieldCollection const& fields, std::vector<uin
         error = "the field collection is malformed (" + std::to_string(fields.nbFields) + " fields)";
         return false;
     }
-    plan::ByteWriter writer;
+    serial::ByteWriter writer;
     writer.write(fields.nbFields);
     for (int32_t i = 0; i < fields.nbFields; ++i)
     {
@@ -51,7 +51,7 @@ bool encodeFields(nvinfer1::PluginFieldCollection const& fields, std::vector<uin
             return false;
         }
         writer.writeString(name);
-        plan::writeEnum(writer, field.type);
+        serial::writeEnum(writer, field.type);
         writer.write(field.length);
         writer.writeBytes(field.data, static_cast<size_t>(size));
     }
@@ -61,7 +61,7 @@ bool encodeFields(nvinfer1::PluginFieldCollection const& fields, std::vector<uin
 
 bool DecodedFields::decode(std::vector<uint8_t> const& bytes, std::string& error)
 {
-    plan::ByteReader reader(bytes.data(), bytes.size());
+    serial::ByteReader reader(bytes.data(), bytes.size());
     int32_t count = 0;
     if (!reader.read(count, "plugin field count"))
     {
@@ -85,7 +85,7 @@ bool DecodedFields::decode(std::vector<uint8_t> const& bytes, std::string& error
         int32_t length = 0;
         uint8_t const* data = nullptr;
         size_t size = 0;
-        if (!reader.readString(mNames[i], "plugin field name") || !plan::readEnum(reader, type, "plugin field type")
+        if (!reader.readString(mNames[i], "plugin field name") || !serial::readEnum(reader, type, "plugin field type")
             || !reader.read(length, "plugin field length") || !reader.readBytes(data, size, "plugin field data"))
         {
             error = reader.error();

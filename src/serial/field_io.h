@@ -6,7 +6,7 @@
 // and names the field when the plan is truncated or corrupted.
 #pragma once
 
-#include "plan/byte_io.h"
+#include "serial/byte_io.h"
 
 #include <NvInferRuntime.h>
 
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace kiln::plan
+namespace kiln::serial
 {
 
 //! Whether T writes and reads itself (network::WeightsBuffer). C++17, as the CUDA sources that include layer
@@ -27,6 +27,43 @@ template <typename T>
 constexpr bool kSelfSerializing<T,
     std::void_t<decltype(std::declval<T const&>().write(std::declval<ByteWriter&>())),
         decltype(std::declval<T&>().read(std::declval<ByteReader&>(), ""))>> = true;
+
+template <typename T>
+constexpr bool kIsOptional = false;
+template <typename T>
+constexpr bool kIsOptional<std::optional<T>> = true;
+template <typename T>
+constexpr bool kIsVector = false;
+template <typename T>
+constexpr bool kIsVector<std::vector<T>> = true;
+
+//! The fewest bytes one field of type T takes in a plan: what a list's count is checked against before the list is
+//! sized, so that memory follows the plan's size and not a count read from it. Fields that write themselves take at
+//! least a byte.
+template <typename T>
+constexpr size_t minimumFieldBytes()
+{
+    if constexpr (std::is_same_v<T, bool> || kSelfSerializing<T>)
+    {
+        return 1;
+    }
+    else if constexpr (std::is_enum_v<T> || std::is_same_v<T, nvinfer1::Dims>)
+    {
+        return sizeof(int32_t); // an enum's value, or a rank
+    }
+    else if constexpr (kIsOptional<T>)
+    {
+        return 1; // the flag
+    }
+    else if constexpr (kIsVector<T>)
+    {
+        return sizeof(uint64_t); // the count
+    }
+    else
+    {
+        return sizeof(T);
+    }
+}
 
 class FieldWriter
 {
@@ -150,8 +187,8 @@ public:
         {
             return;
         }
-        // Each element takes at least one byte: a count beyond what is left is a corrupted plan, not an allocation.
-        if (count > mReader.remaining())
+        // A count beyond what the bytes left can hold is a corrupted plan, not an allocation.
+        if (count > mReader.remaining() / minimumFieldBytes<T>())
         {
             mReader.fail(std::string(what) + ": count " + std::to_string(count) + " exceeds the bytes left");
             return;
@@ -167,4 +204,4 @@ private:
     ByteReader& mReader;
 };
 
-} // namespace kiln::plan
+} // namespace kiln::serial

@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace kiln::plan
+namespace kiln::serial
 {
 
 class ByteWriter
@@ -194,4 +194,4 @@ void writeEnum(ByteWriter& writer, E value)
     writer.write(static_cast<int32_t>(value));
 }
 
-} // namespace kiln::plan
+} // namespace kiln::serial
