@@ -1,12 +1,11 @@
 #include "onnx/tensor_reader.h"
 
 #include "core/checked_size.h"
+#include "onnx/external_file.h"
 #include "onnx/import_error.h"
 
 #include <algorithm>
 #include <charconv>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 
 namespace kiln::onnxparser
@@ -85,78 +84,22 @@ ExternalLocation externalLocation(TensorProto const& tensor)
     return where;
 }
 
-//! The external file's real path, every symbolic link resolved. ONNX requires external files to lie in the model's
-//! folder tree; checking the resolved path against the resolved folder also keeps a link (to a file or to a folder)
-//! from taking a hostile model's weights from anywhere else on the machine.
-std::filesystem::path resolveInModelFolder(
-    std::string const& what, std::string const& location, std::string const& modelDir)
-{
-    std::filesystem::path const relative(location);
-    if (relative.is_absolute() || location.find("..") != std::string::npos)
-    {
-        fail(ErrorCode::kINVALID_GRAPH, what + " must be a path relative to the model's folder");
-    }
-    if (modelDir.empty())
-    {
-        fail(ErrorCode::kINVALID_GRAPH, what + " cannot be found: the model was parsed from memory without a path");
-    }
-    std::error_code error;
-    std::filesystem::path const folder = std::filesystem::canonical(modelDir, error);
-    if (error)
-    {
-        fail(ErrorCode::kINVALID_GRAPH,
-            what + " cannot be opened: the model's folder " + modelDir + ": " + error.message());
-    }
-    std::filesystem::path const path = std::filesystem::canonical(folder / relative, error);
-    if (error)
-    {
-        fail(ErrorCode::kINVALID_GRAPH,
-            what + " cannot be opened (looked for " + (folder / relative).string() + ": " + error.message() + ")");
-    }
-    auto const [inFolder, inPath] = std::mismatch(folder.begin(), folder.end(), path.begin(), path.end());
-    if (inFolder != folder.end() || inPath == path.end())
-    {
-        fail(ErrorCode::kINVALID_GRAPH,
-            what + " resolves to " + path.string() + ", outside the model's folder " + folder.string()
-                + " (external data, symbolic links included, must stay inside it)");
-    }
-    if (!std::filesystem::is_regular_file(path, error))
-    {
-        fail(ErrorCode::kINVALID_GRAPH, what + " is not a regular file (" + path.string() + ")");
-    }
-    return path;
-}
-
 std::vector<uint8_t> readExternal(TensorProto const& tensor, std::string const& modelDir, size_t wanted)
 {
     ExternalLocation const where = externalLocation(tensor);
     std::string const what = "tensor \"" + tensor.name() + "\": external data file \"" + where.location + "\"";
-    std::filesystem::path const path = resolveInModelFolder(what, where.location, modelDir);
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-    {
-        fail(ErrorCode::kINVALID_GRAPH, what + " cannot be opened (looked for " + path.string() + ")");
-    }
-    file.seekg(0, std::ios::end);
-    auto const fileSize = static_cast<int64_t>(file.tellg());
+    ExternalFile const file(what, where.location, modelDir);
     // Without a length the data runs to the end of the file.
-    int64_t const length = where.length ? *where.length : fileSize - where.offset;
+    int64_t const length = where.length ? *where.length : file.size() - where.offset;
     std::optional<int64_t> const end = checkedAdd(where.offset, length);
-    if (fileSize < 0 || length != static_cast<int64_t>(wanted) || !end || *end > fileSize)
+    if (length != static_cast<int64_t>(wanted) || !end || *end > file.size())
     {
         fail(ErrorCode::kINVALID_GRAPH,
             what + ": offset " + std::to_string(where.offset) + " and length " + std::to_string(length)
                 + " do not hold the " + std::to_string(wanted) + " bytes the tensor needs (the file has "
-                + std::to_string(fileSize) + ")");
+                + std::to_string(file.size()) + ")");
     }
-    std::vector<uint8_t> bytes(wanted);
-    file.seekg(where.offset);
-    file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(wanted));
-    if (!file)
-    {
-        fail(ErrorCode::kINVALID_GRAPH, what + " could not be read");
-    }
-    return bytes;
+    return file.read(where.offset, wanted);
 }
 
 template <typename Stored, typename Field>

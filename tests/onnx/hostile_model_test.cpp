@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -364,6 +366,16 @@ TEST(OnnxHostileModel, ExternalDataOffsetsAndLengthsAreChecked)
     std::filesystem::create_directory(folder.root() / "model" / "dir");
     std::string const notAFile = parseFile(folder.model("dir"), false);
     EXPECT_NE(notAFile.find("is not a regular file"), std::string::npos) << notAFile;
+}
+
+TEST(OnnxHostileModel, ExternalDataThatIsAPipeIsRefusedWithoutWaiting)
+{
+    // Opening a FIFO for reading waits for a writer: the parser would hang before it saw what the file was.
+    ExternalDataFolder folder("kiln_onnx_external_fifo_test");
+    std::filesystem::path const pipe = folder.root() / "model" / "pipe.bin";
+    ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
+    std::string const errors = parseFile(folder.model("pipe.bin"), false);
+    EXPECT_NE(errors.find("is not a regular file"), std::string::npos) << errors;
 }
 
 } // namespace
