@@ -98,7 +98,8 @@ std::vector<uint8_t> ExternalFile::read(int64_t offset, size_t length) const
     size_t done = 0;
     while (done < length)
     {
-        ssize_t const got = ::pread(mDescriptor.value, bytes.data() + done, length - done, offset + static_cast<off_t>(done));
+        ssize_t const got
+            = ::pread(mDescriptor.value, bytes.data() + done, length - done, offset + static_cast<off_t>(done));
         if (got < 0 && errno == EINTR)
         {
             continue;

@@ -169,6 +169,22 @@ TEST(ExtremeSizes, PoolingPaddingThatOverflowsIsAnError)
     h.expectBuildToFail("the output extent on spatial axis 0 overflows int64");
 }
 
+TEST(ExtremeSizes, PaddingAmountsWhoseSumOverflowsAreAnError)
+{
+    // Before and after were added in plain int64: the sum wrapped around and read as a crop far below zero.
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 4}});
+    int64_t const half = int64_t{1} << 62;
+    EXPECT_EQ(h.network->addPaddingNd(*x, Dims{1, {half}}, Dims{1, {half}}), nullptr);
+    EXPECT_TRUE(errorMentions(h,
+        "the padding of axis 1 (4611686018427387904 before, 4611686018427387904 after) "
+        "overflows int64"))
+        << h.logger.errors();
+    // A sum that fits but an extent that does not: the shape arithmetic refuses it.
+    EXPECT_EQ(h.network->addPaddingNd(*x, Dims{1, {std::numeric_limits<int64_t>::max() - 2}}, Dims{1, {0}}), nullptr);
+    EXPECT_TRUE(errorMentions(h, "could not be computed")) << h.logger.errors();
+}
+
 TEST(ExtremeSizes, ConvolutionDilationThatOverflowsIsAnError)
 {
     LayerHarness h;

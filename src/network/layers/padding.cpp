@@ -24,7 +24,13 @@ bool PaddingParams::infer(InferenceContext& ctx) const
         Dim extent = ctx.dim(0, i);
         if (p >= 0)
         {
-            extent = extent + (prePadding.d[p] + postPadding.d[p]);
+            int64_t amount = 0; // either side may be negative (a crop)
+            if (__builtin_add_overflow(prePadding.d[p], postPadding.d[p], &amount))
+            {
+                return ctx.fail("the padding of axis " + std::to_string(i) + " (" + std::to_string(prePadding.d[p])
+                    + " before, " + std::to_string(postPadding.d[p]) + " after) overflows int64");
+            }
+            extent = extent + amount;
             if (extent.isConstant() && extent.constant() < 0)
             {
                 return ctx.fail("the padding crops axis " + std::to_string(i) + " below zero ("
