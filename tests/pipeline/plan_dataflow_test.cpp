@@ -6,6 +6,7 @@
 #include "../layers/layer_harness.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_format.h"
+#include "plan/plan_graph.h"
 #include "positive_select_plugin.h"
 #include "test_logger.h"
 
@@ -177,6 +178,42 @@ TEST(PlanDataflow, ATensorLeftWithoutMemory)
     model.tensors[between].arenaOffset = -1;
     std::string const name = model.tensors[between].name;
     expectRefused(model, "layer \"sum\" writes tensor \"" + name + "\", to which the plan gives no memory");
+}
+
+TEST(PlanDataflow, AConditionalOutputOfAnotherShapeThanItsBranches)
+{
+    // x [n] -> (x + x) or (x * x) -> y [n], with y recorded as [8]: the taken branch holds n elements, and copying
+    // 8 of them read past its end. Both shapes are known only at run time, so the run refuses it.
+    kiln::test::LayerHarness h;
+    ITensor* condition = h.network->addInput("cond", DataType::kBOOL, Dims{0, {}});
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {-1}});
+    h.setProfile("x", Dims{1, {1}}, Dims{1, {4}}, Dims{1, {8}});
+    IIfConditional* conditional = h.network->addIfConditional();
+    conditional->setCondition(*condition);
+    ITensor* sum = h.network->addElementWise(*x, *x, ElementWiseOperation::kSUM)->getOutput(0);
+    ITensor* product = h.network->addElementWise(*x, *x, ElementWiseOperation::kPROD)->getOutput(0);
+    h.output(conditional->addOutput(*sum, *product), "y");
+    ASSERT_TRUE(h.build());
+    PlanModel model = modelOf(*h.plan);
+    int32_t const y = tensorNamed(model, "y");
+    model.tensors[y].dims[0] = kiln::plan::constantNode(model, 8);
+
+    std::vector<uint8_t> const bytes = kiln::plan::writePlan(model);
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(bytes.data(), bytes.size()));
+    ASSERT_NE(engine, nullptr) << logger.errors();
+    std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+    ASSERT_NE(context, nullptr) << logger.errors();
+    bool taken = true;
+    std::vector<float> const values{1.0F, 2.0F, 3.0F};
+    std::vector<float> out(8, 0.0F);
+    ASSERT_TRUE(context->setInputShape("x", Dims{1, {3}}));
+    context->setTensorAddress("cond", &taken);
+    context->setTensorAddress("x", const_cast<float*>(values.data()));
+    context->setTensorAddress("y", out.data());
+    EXPECT_FALSE(context->enqueueV3(nullptr));
+    EXPECT_NE(logger.errors().find("has another shape than the output"), std::string::npos) << logger.errors();
 }
 
 TEST(PlanDataflow, APluginGivenTypesItDoesNotAccept)
