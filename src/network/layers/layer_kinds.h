@@ -3,15 +3,16 @@
 // kernel it declares for its parameter struct, and the CPU backend must have one for every kind listed here.
 #pragma once
 
+#include "network/fused/attention.h"
+#include "network/fused/fused_normalization.h"
+#include "network/fused/pointwise.h"
 #include "network/layers/activation.h"
-#include "network/layers/attention.h"
 #include "network/layers/concatenation.h"
 #include "network/layers/constant.h"
 #include "network/layers/convolution.h"
 #include "network/layers/cumulative.h"
 #include "network/layers/elementwise.h"
 #include "network/layers/fill.h"
-#include "network/layers/fused_normalization.h"
 #include "network/layers/gather.h"
 #include "network/layers/grid_sample.h"
 #include "network/layers/matrix_multiply.h"
@@ -21,7 +22,6 @@
 #include "network/layers/one_hot.h"
 #include "network/layers/padding.h"
 #include "network/layers/parametric_relu.h"
-#include "network/layers/pointwise.h"
 #include "network/layers/pooling.h"
 #include "network/layers/reduce.h"
 #include "network/layers/resize.h"

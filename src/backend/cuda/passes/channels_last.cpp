@@ -1,9 +1,9 @@
 #include "backend/cuda/passes/channels_last.h"
 
 #include "core/tensor_view.h"
+#include "network/fused/pointwise.h"
 #include "network/layers/convolution.h"
 #include "network/layers/layer_utils.h"
-#include "network/layers/pointwise.h"
 #include "network/layers/pooling.h"
 #include "plan/plan_graph.h"
 
