@@ -10,7 +10,8 @@
 namespace kiln::network
 {
 
-struct ParametricReLUParams final : LayerParamsOf<ParametricReLUParams, nvinfer1::LayerType::kPARAMETRIC_RELU>
+struct ParametricReLUParams final
+    : LayerParamsOf<ParametricReLUParams, nvinfer1::LayerType::kPARAMETRIC_RELU, nvinfer1::IParametricReLULayer>
 {
     bool infer(InferenceContext& ctx) const override;
 
