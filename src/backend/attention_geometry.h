@@ -1,4 +1,4 @@
-// The extents and element strides of an attention layer's operands (network/layers/attention.h), checked once from
+// The extents and element strides of an attention layer's operands (network/fused/attention.h), checked once from
 // its tensors' shapes and its params, so that the CPU reference and the CUDA kernel index them alike. Each operand
 // is a batch of matrices: its element (batch b, row r, column c) lies at offset(b) + r * row + c * column, whatever
 // order its axes are stored in (the layer's axis permutations) and whether keys are stored by row or by column.
@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/tensor_view.h"
-#include "network/layers/attention.h"
+#include "network/fused/attention.h"
 
 #include <array>
 #include <cstdint>

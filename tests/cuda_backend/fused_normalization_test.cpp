@@ -7,8 +7,8 @@
 #include "backend_comparison.h"
 #include "normalization_networks.h"
 
-#include "network/layers/fused_normalization.h"
-#include "network/layers/pointwise.h"
+#include "network/fused/fused_normalization.h"
+#include "network/fused/pointwise.h"
 #include "plan/passes/normalization_fusion.h"
 
 #include <set>

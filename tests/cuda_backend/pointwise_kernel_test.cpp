@@ -8,7 +8,7 @@
 #include "pointwise_steps.h"
 
 #include "backend/cuda/kernels.h"
-#include "network/layers/pointwise.h"
+#include "network/fused/pointwise.h"
 
 #include <algorithm>
 #include <limits>

@@ -5,7 +5,7 @@
 // The values are checked on the CPU backend in tests/dialects/attention_api_test.cpp.
 #include "test_logger.h"
 
-#include "network/layers/attention.h"
+#include "network/fused/attention.h"
 #include "plan/passes/attention_fusion.h"
 #include "plan/plan_format.h"
 

@@ -10,7 +10,7 @@
 #include "normalization_networks.h"
 #include "test_logger.h"
 
-#include "network/layers/fused_normalization.h"
+#include "network/fused/fused_normalization.h"
 #include "plan/passes/normalization_fusion.h"
 #include "plan/plan_format.h"
 

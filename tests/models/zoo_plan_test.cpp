@@ -2,7 +2,7 @@
 // ConvNeXt of tests/models (transformers' and timm's models, exported by export_zoo.py) in FP32 and FP16, built at
 // their inputs' shapes. Their outputs are checked against ONNX Runtime's on a GPU by zoo_test.cpp; ConvNeXt's with
 // two of the passes also on the CPU reference, here.
-#include "network/layers/attention.h"
+#include "network/fused/attention.h"
 #include "network/layers/elementwise.h"
 #include "model_runner.h"
 #include "npy_file.h"

@@ -2,7 +2,7 @@
 
 #include "backend/cpu/cpu_executor.h"
 #include "backend/cpu/fast/fast_path.h"
-#include "network/layers/pointwise.h"
+#include "network/fused/pointwise.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/gelu_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"

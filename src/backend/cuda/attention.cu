@@ -1,4 +1,4 @@
-// The attention layer (network/layers/attention.h) on the GPU in one kernel, as flash attention computes it: a block
+// The attention layer (network/fused/attention.h) on the GPU in one kernel, as flash attention computes it: a block
 // of four warps takes 16, 32 or 64 queries of one batch, each warp 16 of them, and walks the keys a tile at a time
 // keeping a running maximum and sum per query row ("online softmax"), so that neither the scores nor the
 // probabilities are ever written to memory. Where there are few queries (a ViT's 197 tokens), the warps that share

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "backend/cuda/layer_kernels.h"
-#include "network/layers/pointwise.h"
+#include "network/fused/pointwise.h"
 
 #include <cuda_runtime_api.h>
 

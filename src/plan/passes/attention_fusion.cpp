@@ -1,7 +1,7 @@
 #include "plan/passes/attention_fusion.h"
 
 #include "core/data_type.h"
-#include "network/layers/attention.h"
+#include "network/fused/attention.h"
 #include "network/layers/constant.h"
 #include "network/layers/elementwise.h"
 #include "network/layers/matrix_multiply.h"

@@ -18,7 +18,7 @@
 // vary only along the normalized axes, or are one value. The fused layer is named after the layers it replaces.
 #pragma once
 
-#include "network/layers/fused_normalization.h"
+#include "network/fused/fused_normalization.h"
 #include "plan/plan_model.h"
 
 namespace kiln::plan

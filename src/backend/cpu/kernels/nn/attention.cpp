@@ -1,4 +1,4 @@
-// The CPU reference of the attention layer the CUDA backend fuses (network/layers/attention.h): each row of scores
+// The CPU reference of the attention layer the CUDA backend fuses (network/fused/attention.h): each row of scores
 // computed, scaled, masked and normalized as the unfused SoftMax does (stable, summed in double), then multiplied
 // by the values. Operands are read through their layouts (backend/attention_geometry.h), so absorbed transposes
 // are computed here exactly as the CUDA kernel reads them.

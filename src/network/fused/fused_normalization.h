@@ -24,7 +24,7 @@ namespace kiln::network
 //! The layer type of FusedNormalizationParams: past every nvinfer1::LayerType, as kPointwiseLayerType is.
 inline constexpr nvinfer1::LayerType kFusedNormalizationLayerType = static_cast<nvinfer1::LayerType>(0x4B02);
 
-struct FusedNormalizationParams final : LayerParamsOf<FusedNormalizationParams, kFusedNormalizationLayerType>
+struct FusedNormalizationParams final : LayerParamsOf<FusedNormalizationParams, kFusedNormalizationLayerType, PlanOnly>
 {
     //! The inputs' slots.
     static constexpr size_t kInput = 0;

@@ -19,7 +19,7 @@ inline constexpr nvinfer1::LayerType kAttentionLayerType = static_cast<nvinfer1:
 //! [..., Sq, Dv]. Those are the operands' logical shapes: each of query, keys, values and output may be stored with
 //! its axes permuted (the transposes that exports put around attention, [B, S, H, D] <-> [B, H, S, D], absorbed by
 //! the fusion): logical axis i of the operand is axis order[i] of the tensor the layer reads or writes.
-struct AttentionParams final : LayerParamsOf<AttentionParams, kAttentionLayerType>
+struct AttentionParams final : LayerParamsOf<AttentionParams, kAttentionLayerType, PlanOnly>
 {
     float scale{1.0F};     //!< multiplies the products of query and keys, before the mask is added
     bool keysByRow{false}; //!< keys stored one per row ([..., Sk, D]), as a product with kTRANSPOSE reads them

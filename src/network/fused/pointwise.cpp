@@ -1,4 +1,4 @@
-#include "network/layers/pointwise.h"
+#include "network/fused/pointwise.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "network/layers/fused_normalization.h"
+#include "network/fused/fused_normalization.h"
 
 namespace kiln::network
 {

@@ -1,4 +1,4 @@
-#include "network/layers/attention.h"
+#include "network/fused/attention.h"
 
 namespace kiln::network
 {

@@ -55,7 +55,7 @@ struct PointwiseStep
 
 //! The chain: its steps in the order they run; the last one's result is the output. Inputs broadcast (numpy-style,
 //! equal ranks) into the output's shape.
-struct PointwiseParams final : LayerParamsOf<PointwiseParams, kPointwiseLayerType>
+struct PointwiseParams final : LayerParamsOf<PointwiseParams, kPointwiseLayerType, PlanOnly>
 {
     std::vector<PointwiseStep> steps;
 
@@ -67,6 +67,11 @@ struct PointwiseParams final : LayerParamsOf<PointwiseParams, kPointwiseLayerTyp
 
     //! A network never holds one (the builder makes it after inference): fails saying so.
     bool infer(InferenceContext& ctx) const override;
+    //! Its single-element operands (a chain's constants) are read alike in every format.
+    ChannelsLast channelsLast() const override
+    {
+        return ChannelsLast::kCONTINUES_WITH_SINGLES;
+    }
 };
 
 //! Whether `steps` is a well-formed program for a layer of `inputs` inputs: each operand an input or an earlier step.
