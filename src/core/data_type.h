@@ -1,17 +1,14 @@
-// What every part of Kiln asks of TensorRT's data types: element sizes, names and families. Usable in CUDA device
-// code too, so that kernels and the host agree on them.
+// What every part of Kiln asks of TensorRT's data types: element sizes (device_common's, shared with the plugins),
+// names and families. Usable in CUDA device code too, so that kernels and the host agree on them.
 #pragma once
+
+#include "device_common/element_size.h"
+#include "device_common/host_device.h"
 
 #include <NvInferRuntimeBase.h>
 
 #include <cstddef>
 #include <string>
-
-#if defined(__CUDACC__)
-#define KILN_HOST_DEVICE __host__ __device__
-#else
-#define KILN_HOST_DEVICE
-#endif
 
 namespace kiln
 {
@@ -38,28 +35,6 @@ KILN_HOST_DEVICE constexpr bool isNumericType(nvinfer1::DataType type)
 KILN_HOST_DEVICE constexpr bool isIndexType(nvinfer1::DataType type)
 {
     return type == nvinfer1::DataType::kINT32 || type == nvinfer1::DataType::kINT64;
-}
-
-//! Bytes per element; 0 for types that are not byte-addressable (kINT4, kFP4).
-KILN_HOST_DEVICE constexpr size_t elementSize(nvinfer1::DataType type)
-{
-    using nvinfer1::DataType;
-    switch (type)
-    {
-    case DataType::kFLOAT:
-    case DataType::kINT32: return 4;
-    case DataType::kHALF:
-    case DataType::kBF16: return 2;
-    case DataType::kINT8:
-    case DataType::kUINT8:
-    case DataType::kBOOL:
-    case DataType::kFP8:
-    case DataType::kE8M0: return 1;
-    case DataType::kINT64: return 8;
-    case DataType::kINT4:
-    case DataType::kFP4: return 0;
-    }
-    return 0;
 }
 
 //! The type's name as TensorRT's API prints it (FLOAT, HALF, INT32, ...).

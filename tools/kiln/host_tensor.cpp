@@ -2,7 +2,7 @@
 
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "core/tensor_view.h"
-#include "core/half.h"
+#include "device_common/half.h"
 
 #include <cmath>
 #include <cstring>
