@@ -1,7 +1,5 @@
 #include "host_tensor.h"
 
-#include "backend/cpu/kernels/tensor/element_access.h"
-#include "core/tensor_view.h"
 #include "device_common/half.h"
 
 #include <cmath>
