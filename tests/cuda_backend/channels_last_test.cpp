@@ -4,7 +4,7 @@
 #include "backend/cpu/kernels/tensor/reformat.h"
 #include "backend/cuda/reformat.h"
 #include "backend_comparison.h"
-#include "core/half.h"
+#include "device_common/half.h"
 #include "plan/passes/column_scale_folding.h"
 #include "plan/passes/constant_before_transpose.h"
 #include "plan/plan_format.h"

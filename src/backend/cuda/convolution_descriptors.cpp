@@ -3,7 +3,7 @@
 #include "backend/cpu/kernels/nn/kernel_geometry.h"
 #include "backend/cpu/kernels/tensor/reformat.h"
 #include "backend/cuda/cuda_error.h"
-#include "core/half.h"
+#include "device_common/half.h"
 #include "network/layers/layer_utils.h"
 
 #include <cstring>

@@ -32,8 +32,8 @@ __device__ inline float bf16BitsAsFloat(unsigned int bits)
     return __uint_as_float(bits << 16);
 }
 
-//! `value` rounded to nearest even as FP16 bits. A NaN becomes the CPU reference's NaN (core/half.h): the sign kept,
-//! the payload dropped, where CUDA's conversion would give 0x7FFF.
+//! `value` rounded to nearest even as FP16 bits. A NaN becomes the CPU reference's NaN (device_common/half.h): the sign
+//! kept, the payload dropped, where CUDA's conversion would give 0x7FFF.
 __device__ inline uint16_t floatAsHalfBits(float value)
 {
     unsigned int const bits = __float_as_uint(value);

@@ -7,7 +7,7 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/device_buffer.h"
-#include "backend/cuda/radix_top_k.cuh"
+#include "device_common/radix_top_k.cuh"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "plan/passes/column_scale_folding.h"
 
-#include "core/half.h"
+#include "device_common/half.h"
 #include "network/layers/constant.h"
 #include "network/layers/elementwise.h"
 #include "network/layers/matrix_multiply.h"

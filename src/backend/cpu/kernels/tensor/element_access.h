@@ -4,7 +4,7 @@
 
 #include "backend/cpu/kernels/nn/element_access.h"
 #include "core/tensor_view.h"
-#include "core/half.h"
+#include "device_common/half.h"
 
 #include <algorithm>
 #include <array>
