@@ -6,14 +6,14 @@
 // run on the tensor cores (mma.sync m16n8k16, FP16 in, FP32 accumulation); the scores stay in registers, and the
 // probabilities go from the first product's accumulators into the second product's operands without leaving them. Key
 // and value tiles are copied to shared memory asynchronously, the next while the current one is computed. Operands are
-// read through their layouts (backend/attention_geometry.h), so the transposes the fusion absorbed cost nothing: a row
-// of a head's query, keys or values is contiguous either way. FP32 operands run attention_fp32.cu's kernel.
-#include "backend/attention_geometry.h"
+// read through their layouts (backend/shared/attention_geometry.h), so the transposes the fusion absorbed cost nothing:
+// a row of a head's query, keys or values is contiguous either way. FP32 operands run attention_fp32.cu's kernel.
 #include "backend/cuda/attention_problem.cuh"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/tensor_core.cuh"
+#include "backend/shared/attention_geometry.h"
 
 #include <cuda_fp16.h>
 

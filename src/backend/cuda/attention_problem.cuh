@@ -1,10 +1,10 @@
-// What the attention kernels read: the operands' layouts (backend/attention_geometry.h) as plain kernel arguments,
-// and where a batch starts in each operand. attention.cu runs FP16 operands on the tensor cores and
+// What the attention kernels read: the operands' layouts (backend/shared/attention_geometry.h) as plain kernel
+// arguments, and where a batch starts in each operand. attention.cu runs FP16 operands on the tensor cores and
 // attention_fp32.cu FP32 operands on the CUDA cores; both read a problem described here.
 #pragma once
 
-#include "backend/attention_geometry.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/shared/attention_geometry.h"
 
 #include <cuda_fp16.h>
 

@@ -1,8 +1,8 @@
 #include "backend/cuda/convolution_descriptors.h"
 
-#include "backend/cpu/kernels/nn/kernel_geometry.h"
-#include "backend/cpu/kernels/tensor/reformat.h"
 #include "backend/cuda/cuda_error.h"
+#include "backend/shared/channel_order.h"
+#include "backend/shared/kernel_geometry.h"
 #include "core/half.h"
 #include "network/layers/layer_utils.h"
 
@@ -88,8 +88,8 @@ ConvolutionGeometry convolutionGeometry(
 {
     char const* const kind = transposed ? "deconvolution" : "convolution";
     Shape const kernelSize = network::dimsToVector(params.kernelSize);
-    cpu::KernelGeometry const geometry = cpu::resolveKernelGeometry(
-        kind, transposed ? cpu::WindowDirection::kTRANSPOSED : cpu::WindowDirection::kFORWARD, inputShape, params);
+    backend::KernelGeometry const geometry = backend::resolveKernelGeometry(kind,
+        transposed ? backend::WindowDirection::kTRANSPOSED : backend::WindowDirection::kFORWARD, inputShape, params);
     if (geometry.window.prePadding != geometry.window.postPadding)
     {
         throw std::invalid_argument(std::string(kind)
@@ -233,7 +233,7 @@ DeviceBuffer uploadKernel(
     int64_t const given = kernel.count() / (maps * taps);
     size_t const element = elementSize(kernel.type());
     std::vector<std::byte> reordered(static_cast<size_t>(kernel.count()) * element);
-    cpu::transposeBatched(kernel.data(), reordered.data(), maps, given, taps, element);
+    backend::transposeBatched(kernel.data(), reordered.data(), maps, given, taps, element);
     std::vector<std::byte> widened(static_cast<size_t>(maps * taps * channels) * element);
     for (int64_t tap = 0; tap < maps * taps; ++tap)
     {

@@ -1,11 +1,11 @@
 // IFillLayer on the GPU, as the CPU reference computes it (backend/cpu/kernels/tensor/fill.h and random_fill.h):
 // kLINSPACE into FP32, FP16, BF16, INT32 or INT64; kRANDOM_UNIFORM and kRANDOM_NORMAL into FP32, FP16 or BF16, with
-// the CPU's own generator (counter_random.h), so both backends give the same tensor.
-#include "backend/cuda/layer_kernels.h"
-#include "backend/cpu/kernels/tensor/counter_random.h"
+// the generator both backends share (backend/shared/counter_random.h), so both backends give the same tensor.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/strided_index.cuh"
+#include "backend/shared/counter_random.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,5 +1,6 @@
 // INMSLayer on the GPU, selecting what the CPU reference selects (backend/cpu/kernels/tensor/nms.h), in its order,
-// with its overlap test (nms_box.h). Every (batch, class, box) triple is a flat position f in that order; then
+// with its overlap test (backend/shared/nms_box.h). Every (batch, class, box) triple is a flat position f in that
+// order; then
 //  1. a kernel marks the candidates (score above the threshold) and gives each a 32-bit key that orders scores
 //     decreasing (-0.0 as 0.0);
 //  2. where the top-k box limit can cut, CUB's stable radix sort orders the candidates by (batch item, key, f), and

@@ -2,8 +2,8 @@
 // per-class candidate lists the sorts build.
 #pragma once
 
-#include "backend/cpu/kernels/tensor/nms_box.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/shared/nms_box.h"
 
 #include <cstdint>
 

@@ -1,12 +1,11 @@
 // IPoolingLayer on the GPU, as the CPU reference (backend/cpu/kernels/nn/pooling.h): N-d windows over the
 // last windowSize.size() axes, strides, explicit and SAME padding modes, max / average / max-average blend.
-#include "backend/cuda/layer_kernels.h"
-#include "backend/cpu/kernels/nn/pooling.h"
-#include "backend/cpu/kernels/nn/sliding_window.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/strided_index.cuh"
+#include "backend/shared/pooling_geometry.h"
 #include "network/layers/layer_utils.h"
 
 #include <cuda_fp16.h>
@@ -267,7 +266,7 @@ bool takesHalf8(network::PoolingParams const& params, ConstTensorView const& inp
 void checkPoolingArguments(network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     // The CPU reference's geometry, so that both backends place windows and pad identically.
-    if (output.shape != cpu::poolingOutputShape(input.shape, params))
+    if (output.shape != backend::poolingOutputShape(input.shape, params))
     {
         throw std::invalid_argument("pooling: the output's shape is not the pooled input's");
     }
@@ -301,10 +300,10 @@ Windows windowsOf(network::PoolingParams const& params, Shape const& inputShape)
     size_t const rank = windowSize.size();
     size_t const leading = inputShape.size() - rank;
     Shape const inputSize(inputShape.begin() + static_cast<std::ptrdiff_t>(leading), inputShape.end());
-    Shape const stride = cpu::spatialParameter(params.stride, rank, 1, "pooling stride");
-    cpu::WindowGeometry const geometry = cpu::forwardWindowGeometry(inputSize, windowSize, stride,
-        cpu::spatialParameter(params.prePadding, rank, 0, "pooling prePadding"),
-        cpu::spatialParameter(params.postPadding, rank, 0, "pooling postPadding"), params.paddingMode);
+    Shape const stride = backend::spatialParameter(params.stride, rank, 1, "pooling stride");
+    backend::WindowGeometry const geometry = backend::forwardWindowGeometry(inputSize, windowSize, stride,
+        backend::spatialParameter(params.prePadding, rank, 0, "pooling prePadding"),
+        backend::spatialParameter(params.postPadding, rank, 0, "pooling postPadding"), params.paddingMode);
     Windows w;
     w.rank = static_cast<int32_t>(rank);
     w.type = params.poolingType;

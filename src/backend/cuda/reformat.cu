@@ -3,6 +3,7 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/kernels.h"
+#include "backend/shared/channel_order.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -159,11 +160,6 @@ __global__ void padChannelsKernel(void const* input, DataType from, void* output
     }
 }
 
-bool storedFormat(TensorFormat format)
-{
-    return format == TensorFormat::kLINEAR || channelsLast(format);
-}
-
 //! `input` (kLINEAR or kHWC) into kHWC8 `output`.
 void padChannels(ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
@@ -185,7 +181,7 @@ void padChannels(ConstTensorView const& input, TensorView const& output, cudaStr
 
 void reformatOnDevice(ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
-    if (!storedFormat(input.format) || !storedFormat(output.format))
+    if (!backend::storedFormat(input.format) || !backend::storedFormat(output.format))
     {
         throw std::invalid_argument("reformat: Kiln stores tensors as kLINEAR, kHWC or kHWC8 only");
     }

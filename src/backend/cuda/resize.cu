@@ -1,12 +1,12 @@
 // IResizeLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/resize.h): kNEAREST with every
 // rounding mode, kLINEAR and kCUBIC over every dim, each coordinate transformation, the single-pixel selector,
 // the cubic coefficient and exclude-outside.
-#include "backend/cuda/layer_kernels.h"
-#include "backend/cpu/kernels/tensor/resize.h"
 #include "backend/cuda/cuda_error.h"
-#include "core/dims_text.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/strided_index.cuh"
+#include "backend/shared/resize_geometry.h"
+#include "core/dims_text.h"
 
 #include <stdexcept>
 #include <string>
@@ -229,8 +229,8 @@ void resizeOnDevice(network::ResizeParams const& params, bool hasShapeInput, Con
     TensorView const& output, cudaStream_t stream)
 {
     // The CPU reference's own shape rules (it throws for inconsistent parameters).
-    Shape const expected = hasShapeInput ? cpu::resizeOutputDimensions(input.shape, output.shape)
-                                         : cpu::resizeOutputShape(input.shape, params);
+    Shape const expected = hasShapeInput ? backend::resizeOutputDimensions(input.shape, output.shape)
+                                         : backend::resizeOutputShape(input.shape, params);
     if (output.shape != expected)
     {
         throw std::invalid_argument(
@@ -257,7 +257,7 @@ void resizeOnDevice(network::ResizeParams const& params, bool hasShapeInput, Con
     Geometry g;
     g.rank = input.rank();
     std::vector<int64_t> const strides = device::rowMajorStrides(input.shape);
-    std::vector<double> const scales = cpu::resizeScales(params, hasShapeInput, input.shape, output.shape);
+    std::vector<double> const scales = backend::resizeScales(params, hasShapeInput, input.shape, output.shape);
     for (int32_t d = 0; d < g.rank; ++d)
     {
         auto const axis = static_cast<size_t>(d);

@@ -1,6 +1,5 @@
 #include "backend/cuda/scale_layer.h"
 
-#include "backend/cpu/kernels/nn/element_access.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/scale.h"
@@ -18,8 +17,7 @@ std::vector<float> packed(network::ScaleParams const& params)
     {
         if (!weights->empty())
         {
-            std::vector<float> const floats
-                = cpu::loadAllAsFloat(ConstTensorView(weights->type(), Shape{weights->count()}, weights->data()));
+            std::vector<float> const floats = weights->toFloat();
             values.insert(values.end(), floats.begin(), floats.end());
         }
     }

@@ -4,18 +4,18 @@
 // - Without a reduction the thread stores the update as bytes of its size (one kernel per element size serves every
 //   byte-addressable type). Of duplicate indices any one update may remain, where the CPU keeps the last in order.
 // - A reduction combines atomically, through a compare-and-swap of the aligned 32- or 64-bit word holding the
-//   element (so 8- and 16-bit elements too), with the CPU's arithmetic (scatter_combine.h). Updates of one element
-//   combine in any order, so floating-point sums and products may round differently from the CPU's.
+//   element (so 8- and 16-bit elements too), with the CPU's arithmetic (backend/shared/scatter_combine.h). Updates of
+//   one element combine in any order, so floating-point sums and products may round differently from the CPU's.
 // The indices live in device memory, and reading them on the host would make the stream wait, so an index the CPU
 // reference rejects (out of range after negatives count from the end) cannot be reported here: its update is
 // skipped, and the element keeps what the data and the other updates give it.
 #include "backend/cuda/layer_kernels.h"
 
-#include "backend/cpu/kernels/tensor/scatter.h"
-#include "backend/cpu/kernels/tensor/scatter_combine.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
 #include "backend/cuda/strided_index.cuh"
+#include "backend/shared/scatter_combine.h"
+#include "backend/shared/scatter_geometry.h"
 
 #include <cstdint>
 
@@ -158,7 +158,7 @@ ElementScatter elementScatter(Shape const& data, Shape const& indices, int32_t a
         data[static_cast<size_t>(axis)]};
 }
 
-NdScatter ndScatter(Shape const& data, cpu::ScatterGeometry const& geometry)
+NdScatter ndScatter(Shape const& data, backend::ScatterGeometry const& geometry)
 {
     std::vector<int64_t> const strides = device::rowMajorStrides(data);
     NdScatter g{};
@@ -199,7 +199,7 @@ void run(
     ConstTensorView const& indices = inputs[1];
     ConstTensorView const& updates = inputs[2];
     TensorView const& output = outputs[0];
-    cpu::ScatterGeometry const geometry = cpu::scatterGeometry(data, indices, updates, output, params);
+    backend::ScatterGeometry const geometry = backend::scatterGeometry(data, indices, updates, output, params);
     if (data.rank() > device::kMaxRank)
     {
         throw std::invalid_argument("scatter: the CUDA backend takes tensors of rank at most 8");

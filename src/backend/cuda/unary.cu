@@ -1,11 +1,11 @@
 // IUnaryLayer on the GPU, with the CPU reference's types and rules (backend/cpu/kernels/nn/unary.h).
-#include "backend/cuda/layer_kernels.h"
-#include "backend/cpu/kernels/nn/unary.h"
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_access.cuh"
+#include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/pointwise_math.cuh"
 #include "backend/cuda/prepared_kernel_layer.h"
 #include "backend/cuda/strided_index.cuh"
+#include "backend/shared/unary_types.h"
 
 #include <stdexcept>
 
@@ -73,7 +73,7 @@ private:
         ConstTensorView const& input = inputs[0];
         TensorView const& output = outputs[0];
         // The CPU reference decides which types each operation takes, so both backends refuse the same ones.
-        if (output.type != cpu::unaryOutputType(mOperation, input.type))
+        if (output.type != backend::unaryOutputType(mOperation, input.type))
         {
             throw std::invalid_argument("unary: the output's type is not the one the operation produces");
         }

@@ -1,13 +1,13 @@
-#include "backend/cpu/kernels/nn/sliding_window.h"
+#include "backend/shared/sliding_window.h"
 
-#include "backend/cpu/kernels/nn/element_access.h"
+#include "core/dims_text.h"
 #include "network/layers/layer_utils.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-namespace kiln::cpu
+namespace kiln::backend
 {
 namespace
 {
@@ -154,4 +154,4 @@ WindowGeometry transposedWindowGeometry(Shape const& inputSize, Shape const& win
     return geometry;
 }
 
-} // namespace kiln::cpu
+} // namespace kiln::backend

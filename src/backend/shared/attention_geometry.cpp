@@ -1,4 +1,4 @@
-#include "backend/attention_geometry.h"
+#include "backend/shared/attention_geometry.h"
 
 #include "core/dims_text.h"
 

@@ -1,12 +1,12 @@
 // Output sizes and effective padding of sliding-window layers (convolution, pooling, deconvolution), following
-// TensorRT's PaddingMode formulas. Shared so that every layer and its output-shape function agree.
+// TensorRT's PaddingMode formulas. Shared so that every layer, its output-shape function and both backends agree.
 #pragma once
 
 #include "core/tensor_view.h"
 
 #include <NvInferLayerEnums.h>
 
-namespace kiln::cpu
+namespace kiln::backend
 {
 
 //! Per spatial axis: the output extent and the padding actually applied (SAME modes ignore the explicit padding).
@@ -43,4 +43,4 @@ WindowGeometry transposedWindowGeometry(Shape const& inputSize, Shape const& win
 //! DK = 1 + dilation * (size - 1) per axis.
 Shape dilatedWindow(Shape const& windowSize, Shape const& dilation);
 
-} // namespace kiln::cpu
+} // namespace kiln::backend
