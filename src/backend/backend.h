@@ -1,6 +1,7 @@
 // One interface for every backend (CPU, CUDA): whether it can run here, which built-in layers it runs, the build
 // passes it applies to a plan made for it, and the executor that runs one execution context's layers. The builder
-// and the runtime know backends only through this interface; nothing else in src/ includes CUDA.
+// and the runtime know backends only through this interface (finding one by kind in backend/choice/backends.h);
+// nothing else in src/ includes CUDA.
 #pragma once
 
 #include "backend/executor.h"
@@ -119,8 +120,5 @@ public:
         return {};
     }
 };
-
-//! The implementation of `kind` in this build of Kiln; nullptr for kCUDA in a build without CUDA, and for kDEFAULT.
-Implementation const* implementation(Backend kind);
 
 } // namespace kiln::backend

@@ -1,6 +1,6 @@
 #include "inspect_command.h"
 
-#include "backend/backend.h"
+#include "backend/choice/backends.h"
 #include "core/dims_text.h"
 #include "core/printable_text.h"
 #include "host_tensor.h"

@@ -1,5 +1,4 @@
-// The backends of this build of Kiln.
-#include "backend/backend.h"
+#include "backend/choice/backends.h"
 
 #include "backend/cpu/cpu_backend.h"
 #if KILN_WITH_CUDA

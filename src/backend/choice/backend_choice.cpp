@@ -1,7 +1,7 @@
 // Which backend kiln::Backend::kDEFAULT means on this machine.
 #include <kiln/Backend.h>
 
-#include "backend/backend.h"
+#include "backend/choice/backends.h"
 
 namespace kiln
 {
