@@ -2,7 +2,7 @@
 // convert and which permutations become views (read from the plan, without a GPU), that such plans compute what the
 // CPU reference computes, and the reformatting kernel against the CPU's.
 #include "backend/cpu/kernels/tensor/reformat.h"
-#include "backend/cuda/reformat.h"
+#include "backend/cuda/kernels/tensor/reformat.h"
 #include "backend_comparison.h"
 #include "core/half.h"
 #include "plan/passes/column_scale_folding.h"

@@ -7,7 +7,7 @@
 // backend/shared/scatter_combine.h says: FLOAT, HALF and BF16 compute in FP32 and round once per update, INT8, UINT8,
 // INT32 and INT64 wrap to their width. A negative index counts from the end of its axis; one still out of range throws,
 // naming the index, its position in the indices and the axis, before any output is written (the CUDA kernel, which
-// cannot report it, skips that update: backend/cuda/scatter.cu).
+// cannot report it, skips that update: backend/cuda/kernels/tensor/scatter.cu).
 #pragma once
 
 #include "core/tensor_view.h"
