@@ -2,12 +2,12 @@
 
 #include "backend/cpu/cpu_executor.h"
 #include "backend/cpu/fast/fast_path.h"
+#include "backend/cpu/passes/scale_folding.h"
 #include "network/layers/pointwise.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/gelu_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
-#include "plan/passes/scale_folding.h"
 
 namespace kiln::cpu
 {
@@ -36,7 +36,7 @@ public:
         {
             return true;
         }
-        plan::foldScalesIntoConvolutions(model);
+        foldScalesIntoConvolutions(model);
         plan::fuseGelu(model);
         // Only where oneDNN runs the convolution or the product: the reference kernels gain nothing from a fused
         // epilogue.

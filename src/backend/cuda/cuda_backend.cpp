@@ -2,23 +2,23 @@
 
 #include "backend/cuda/cuda_executor.h"
 #include "backend/cuda/layer_lowering.h"
+#include "backend/cuda/passes/attention_fusion.h"
 #include "backend/cuda/passes/channels_last.h"
+#include "backend/cuda/passes/column_scale_folding.h"
+#include "backend/cuda/passes/constant_before_transpose.h"
 #include "backend/cuda/passes/convolution_tuning.h"
+#include "backend/cuda/passes/normalization_fusion.h"
+#include "backend/cuda/passes/product_merging.h"
 #include "backend/cuda/passes/product_tuning.h"
 #include "backend/cuda/tactic_names.h"
 #include "backend/cuda/tuning/convolution_timing.h"
 #include "backend/cuda/tuning/product_timing.h"
 #include "core/logging.h"
 #include "network/layers/matrix_multiply.h"
-#include "plan/passes/attention_fusion.h"
-#include "plan/passes/column_scale_folding.h"
-#include "plan/passes/constant_before_transpose.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/gelu_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
-#include "plan/passes/normalization_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
-#include "plan/passes/product_merging.h"
 #include "plan/plan_graph.h"
 
 #include <cuda_runtime_api.h>
@@ -86,14 +86,14 @@ plan::MatrixMultiplyFusionRules cublasLtFusions()
 
 //! The attention the kernels run over depths of up to kMaxAttentionDepth: FP16 on the tensor cores (attention.cu),
 //! FP32 on the CUDA cores (attention_fp32.cu, no TF32, as FP32 plans promise).
-plan::AttentionFusionRules attentionFusions()
+AttentionFusionRules attentionFusions()
 {
     auto runs = [](nvinfer1::DataType type, int64_t depth, int64_t valueDepth) {
         bool const kernelType = type == nvinfer1::DataType::kHALF || type == nvinfer1::DataType::kFLOAT;
         return kernelType && depth > 0 && depth <= kMaxAttentionDepth && valueDepth > 0
             && valueDepth <= kMaxAttentionDepth;
     };
-    return plan::AttentionFusionRules{runs};
+    return AttentionFusionRules{runs};
 }
 
 //! The point-wise chains pointwise.cu runs: built-in layers over floating-point tensors, within the kernel's program
@@ -154,22 +154,22 @@ public:
     //! convolution's and deconvolution's cuDNN algorithm by timing.
     bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
-        plan::fuseAttention(model, attentionFusions());
-        if (size_t const moved = plan::moveConstantOperationsBeforeTransposes(model); moved > 0)
+        fuseAttention(model, attentionFusions());
+        if (size_t const moved = moveConstantOperationsBeforeTransposes(model); moved > 0)
         {
             logInfo("Transposes: " + std::to_string(moved)
                 + " element-wise operations with a constant moved before the transposes they read");
         }
-        if (size_t const folded = plan::foldColumnScalesIntoProducts(model); folded > 0)
+        if (size_t const folded = foldColumnScalesIntoProducts(model); folded > 0)
         {
             logInfo("Matrix multiplies: " + std::to_string(folded) + " scales per column folded into their weights");
         }
         plan::fuseGelu(model);
         plan::fuseConvolutionEpilogues(model, cudnnFusions());
         plan::fuseMatrixMultiplyEpilogues(model, cublasLtFusions());
-        plan::fuseNormalizations(model);
+        fuseNormalizations(model);
         plan::fusePointwiseChains(model, pointwiseChains());
-        if (size_t const merged = plan::mergeProductsOfOneInput(model); merged > 0)
+        if (size_t const merged = mergeProductsOfOneInput(model); merged > 0)
         {
             logInfo("Products of one input: " + std::to_string(merged)
                 + " merged into others, one strided-batched GEMM each group");

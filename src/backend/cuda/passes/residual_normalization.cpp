@@ -1,7 +1,7 @@
 // fuseResidualNormalizations (normalization_fusion.h): the residual sum a normalization over the last axes reads.
+#include "backend/cuda/passes/normalization_fusion.h"
 #include "network/layers/normalization.h"
 #include "network/layers/unary.h"
-#include "plan/passes/normalization_fusion.h"
 #include "plan/passes/pattern_graph.h"
 #include "plan/plan_graph.h"
 
@@ -9,8 +9,12 @@
 #include <memory>
 #include <optional>
 
-namespace kiln::plan
+namespace kiln::cuda
 {
+using plan::LayerRecord;
+using plan::PatternGraph;
+using plan::PlanModel;
+
 namespace
 {
 
@@ -283,4 +287,4 @@ void fuseResidualNormalizations(PlanModel& model)
     ResidualFuser(model).run();
 }
 
-} // namespace kiln::plan
+} // namespace kiln::cuda

@@ -1,10 +1,13 @@
-#include "plan/passes/normalization_fusion.h"
+#include "backend/cuda/passes/normalization_fusion.h"
 
 #include "plan/plan_graph.h"
 #include "shape/expr.h"
 
-namespace kiln::plan
+namespace kiln::cuda
 {
+using plan::ExprNode;
+using plan::PlanModel;
+
 namespace
 {
 
@@ -46,4 +49,4 @@ void fuseNormalizations(PlanModel& model)
     fuseResidualNormalizations(model);
 }
 
-} // namespace kiln::plan
+} // namespace kiln::cuda

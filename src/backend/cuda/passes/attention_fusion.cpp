@@ -1,4 +1,4 @@
-#include "plan/passes/attention_fusion.h"
+#include "backend/cuda/passes/attention_fusion.h"
 
 #include "core/data_type.h"
 #include "network/layers/attention.h"
@@ -14,8 +14,11 @@
 #include <memory>
 #include <optional>
 
-namespace kiln::plan
+namespace kiln::cuda
 {
+using plan::LayerRecord;
+using plan::PlanModel;
+
 namespace
 {
 
@@ -538,4 +541,4 @@ void fuseAttention(PlanModel& model, AttentionFusionRules const& rules)
     AttentionFuser(model, rules).run();
 }
 
-} // namespace kiln::plan
+} // namespace kiln::cuda

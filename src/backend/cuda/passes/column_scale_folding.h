@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-namespace kiln::plan
+namespace kiln::cuda
 {
 
 //! Folds, in place, each element-wise product that alone reads a matrix multiply's output (or the sum of that output
@@ -17,6 +17,6 @@ namespace kiln::plan
 //! refittable) and read by nothing else, and so must the scale (folded in FP32, stored in the weights' type); nothing
 //! folded may be seen by the application. Runs before the matrix multiply fusions, which then take the bias. Returns
 //! how many products it folded.
-size_t foldColumnScalesIntoProducts(PlanModel& model);
+size_t foldColumnScalesIntoProducts(plan::PlanModel& model);
 
-} // namespace kiln::plan
+} // namespace kiln::cuda

@@ -1,4 +1,4 @@
-#include "plan/passes/product_merging.h"
+#include "backend/cuda/passes/product_merging.h"
 
 #include "core/data_type.h"
 #include "network/layers/constant.h"
@@ -15,8 +15,13 @@
 #include <string>
 #include <vector>
 
-namespace kiln::plan
+namespace kiln::cuda
 {
+using plan::Epilogue;
+using plan::LayerRecord;
+using plan::PlanModel;
+using plan::TensorRecord;
+
 namespace
 {
 
@@ -386,4 +391,4 @@ size_t mergeProductsOfOneInput(PlanModel& model)
     return Merger(model).run();
 }
 
-} // namespace kiln::plan
+} // namespace kiln::cuda

@@ -1,17 +1,17 @@
-// The normalization fusion (plan/passes/normalization_fusion.h, which the CUDA backend runs) and the CPU reference of
-// the layer it makes (network::FusedNormalizationParams), without a GPU: a CPU reference plan is built, the pass
-// applied to it, and the fused plan's outputs compared with the unfused plan's, which run every layer as the network
-// wrote it. Residual sums into INormalizationLayer, LayerNorm's and RMSNorm's expansions in each order the exports
-// write them, FP32, FP16 and BF16 builds, a second reader of the sum, weights of one value, epsilon, operands that
-// repeat along the outer axes (known when building, or only when running); what must stay unfused; the plan round
+// The normalization fusion (backend/cuda/passes/normalization_fusion.h, which the CUDA backend runs) and the CPU
+// reference of the layer it makes (network::FusedNormalizationParams), without a GPU: a CPU reference plan is built,
+// the pass applied to it, and the fused plan's outputs compared with the unfused plan's, which run every layer as the
+// network wrote it. Residual sums into INormalizationLayer, LayerNorm's and RMSNorm's expansions in each order the
+// exports write them, FP32, FP16 and BF16 builds, a second reader of the sum, weights of one value, epsilon, operands
+// that repeat along the outer axes (known when building, or only when running); what must stay unfused; the plan round
 // trip, the inspector's view and the kernel's refusals.
 #include "expect_close.h"
 #include "host_tensor.h"
 #include "normalization_networks.h"
 #include "test_logger.h"
 
+#include "backend/cuda/passes/normalization_fusion.h"
 #include "network/layers/fused_normalization.h"
-#include "plan/passes/normalization_fusion.h"
 #include "plan/plan_format.h"
 
 #include <kiln/Backend.h>
@@ -149,7 +149,7 @@ Fusion fuse(NetworkMaker const& maker, Tensors const& inputs, DataType precision
     std::vector<uint8_t> const blob = referencePlan(maker, precision, settings);
     f.unfused = modelOf(blob);
     f.fused = f.unfused;
-    kiln::plan::fuseNormalizations(f.fused);
+    kiln::cuda::fuseNormalizations(f.fused);
     std::vector<uint8_t> const fusedBlob = kiln::plan::writePlan(f.fused);
     // The fused layer's fields survive the plan: read back and written again, the bytes are the same.
     EXPECT_EQ(kiln::plan::writePlan(modelOf(fusedBlob)), fusedBlob);

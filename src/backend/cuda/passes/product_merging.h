@@ -12,7 +12,7 @@
 
 #include <cstddef>
 
-namespace kiln::plan
+namespace kiln::cuda
 {
 
 //! Merges the matrix multiplies of `model` that read one tensor, untransposed, as their first input, and a constant
@@ -25,6 +25,6 @@ namespace kiln::plan
 //! - per member, a slice of its block and a shuffle to the member's output shape, which write the member's output.
 //! Run after the fusions that give products their epilogues and before views are marked. Returns how many products
 //! were merged into others.
-size_t mergeProductsOfOneInput(PlanModel& model);
+size_t mergeProductsOfOneInput(plan::PlanModel& model);
 
-} // namespace kiln::plan
+} // namespace kiln::cuda

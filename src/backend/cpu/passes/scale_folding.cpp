@@ -1,4 +1,4 @@
-#include "plan/passes/scale_folding.h"
+#include "backend/cpu/passes/scale_folding.h"
 
 #include "network/layers/convolution.h"
 #include "network/layers/scale.h"
@@ -6,8 +6,11 @@
 
 #include <optional>
 
-namespace kiln::plan
+namespace kiln::cpu
 {
+using plan::LayerRecord;
+using plan::PlanModel;
+
 namespace
 {
 
@@ -133,4 +136,4 @@ void foldScalesIntoConvolutions(PlanModel& model)
     eraseLayers(model, absorbed);
 }
 
-} // namespace kiln::plan
+} // namespace kiln::cpu

@@ -6,11 +6,11 @@
 
 #include "plan/plan_model.h"
 
-namespace kiln::plan
+namespace kiln::cpu
 {
 
 //! Folds into each FP32 convolution the per-channel or uniform scale layer (without a power) that alone reads its
 //! output, in place. Runs before the convolution fusions.
-void foldScalesIntoConvolutions(PlanModel& model);
+void foldScalesIntoConvolutions(plan::PlanModel& model);
 
-} // namespace kiln::plan
+} // namespace kiln::cpu

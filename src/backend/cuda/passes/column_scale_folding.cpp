@@ -1,4 +1,4 @@
-#include "plan/passes/column_scale_folding.h"
+#include "backend/cuda/passes/column_scale_folding.h"
 
 #include "core/half.h"
 #include "network/layers/constant.h"
@@ -11,8 +11,11 @@
 #include <utility>
 #include <vector>
 
-namespace kiln::plan
+namespace kiln::cuda
 {
+using plan::LayerRecord;
+using plan::PlanModel;
+
 namespace
 {
 
@@ -319,4 +322,4 @@ size_t foldColumnScalesIntoProducts(PlanModel& model)
     return folded;
 }
 
-} // namespace kiln::plan
+} // namespace kiln::cuda

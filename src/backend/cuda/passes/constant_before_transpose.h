@@ -11,7 +11,7 @@
 
 #include <cstddef>
 
-namespace kiln::plan
+namespace kiln::cuda
 {
 
 //! Rewrites `model`'s layer list in place; runs before the fusions, so that they see the new order. Moves an
@@ -20,6 +20,6 @@ namespace kiln::plan
 //! see it; the other input is a fixed constant (not refittable) of the same rank, with at most one axis longer than 1
 //! (so that its values keep their order), which the layer gets a copy of where other layers read it too; and the
 //! layer reads and writes one type. Returns how many it moved.
-size_t moveConstantOperationsBeforeTransposes(PlanModel& model);
+size_t moveConstantOperationsBeforeTransposes(plan::PlanModel& model);
 
-} // namespace kiln::plan
+} // namespace kiln::cuda

@@ -21,20 +21,20 @@
 #include "network/layers/fused_normalization.h"
 #include "plan/plan_model.h"
 
-namespace kiln::plan
+namespace kiln::cuda
 {
 
 //! LayerNorm's and RMSNorm's expansions into element-wise layers, each made one layer.
-void fuseNormalizationExpansions(PlanModel& model);
+void fuseNormalizationExpansions(plan::PlanModel& model);
 
 //! Residual sums folded into the normalizations that read them.
-void fuseResidualNormalizations(PlanModel& model);
+void fuseResidualNormalizations(plan::PlanModel& model);
 
 //! Both, expansions first (so that their residual sums fold too): the CUDA backend's normalization fusion.
-void fuseNormalizations(PlanModel& model);
+void fuseNormalizations(plan::PlanModel& model);
 
 //! How tensor `weight` is read along the rows of the last `axes` axes of tensor `input`, from the plan's extents
 //! (network::rowWeightOf on expressions: an extent matches where it is the same expression or the same constant).
-network::RowWeight rowWeightIn(PlanModel const& model, int32_t weight, int32_t input, int32_t axes);
+network::RowWeight rowWeightIn(plan::PlanModel const& model, int32_t weight, int32_t input, int32_t axes);
 
-} // namespace kiln::plan
+} // namespace kiln::cuda

@@ -1,7 +1,7 @@
 // fuseNormalizationExpansions (normalization_fusion.h): LayerNorm and RMSNorm spelled out in element-wise layers.
+#include "backend/cuda/passes/normalization_fusion.h"
 #include "network/layers/reduce.h"
 #include "network/layers/unary.h"
-#include "plan/passes/normalization_fusion.h"
 #include "plan/passes/pattern_graph.h"
 #include "plan/plan_graph.h"
 
@@ -9,8 +9,12 @@
 #include <memory>
 #include <optional>
 
-namespace kiln::plan
+namespace kiln::cuda
 {
+using plan::LayerRecord;
+using plan::PatternGraph;
+using plan::PlanModel;
+
 namespace
 {
 
@@ -284,4 +288,4 @@ void fuseNormalizationExpansions(PlanModel& model)
     ExpansionFuser(model).run();
 }
 
-} // namespace kiln::plan
+} // namespace kiln::cuda

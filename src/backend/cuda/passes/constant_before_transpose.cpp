@@ -1,4 +1,4 @@
-#include "plan/passes/constant_before_transpose.h"
+#include "backend/cuda/passes/constant_before_transpose.h"
 
 #include "network/layers/constant.h"
 #include "network/layers/shuffle.h"
@@ -9,8 +9,12 @@
 #include <optional>
 #include <vector>
 
-namespace kiln::plan
+namespace kiln::cuda
 {
+using plan::LayerRecord;
+using plan::PlanModel;
+using plan::TensorRecord;
+
 namespace
 {
 
@@ -161,4 +165,4 @@ size_t moveConstantOperationsBeforeTransposes(PlanModel& model)
     return moved;
 }
 
-} // namespace kiln::plan
+} // namespace kiln::cuda

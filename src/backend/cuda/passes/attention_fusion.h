@@ -9,7 +9,7 @@
 
 #include <functional>
 
-namespace kiln::plan
+namespace kiln::cuda
 {
 
 struct AttentionFusionRules
@@ -22,6 +22,6 @@ struct AttentionFusionRules
 //! see. Fuses only where every absorbed tensor is read inside the pattern alone (not a network output), every layer
 //! computes in one precision on one floating-point type with row-major tensors, and the query, keys and values
 //! share their leading extents.
-void fuseAttention(PlanModel& model, AttentionFusionRules const& rules);
+void fuseAttention(plan::PlanModel& model, AttentionFusionRules const& rules);
 
-} // namespace kiln::plan
+} // namespace kiln::cuda
