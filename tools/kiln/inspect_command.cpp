@@ -11,6 +11,8 @@
 #include "network/layer_type_name.h"
 #include "shape/expr.h"
 
+#include <kiln/Backend.h>
+
 #include <cstdio>
 
 namespace kiln::cli
@@ -197,6 +199,17 @@ void printMemoryPlan(PlanModel const& model)
     }
 }
 
+//! The build passes of the plan's backend, in the order it applies them (kiln::getBackendPassName).
+void printBuildPasses(Backend backend)
+{
+    int32_t const count = getNbBackendPasses(backend);
+    std::printf("\nBuild passes of the %s backend, in the order it applies them (%d):\n", backendName(backend), count);
+    for (int32_t i = 0; i < count; ++i)
+    {
+        std::printf("  %3d %s\n", i + 1, getBackendPassName(backend, i));
+    }
+}
+
 } // namespace
 
 int inspectPlan(std::string const& path)
@@ -219,6 +232,8 @@ int inspectPlan(std::string const& path)
     // not trusted, and an escape sequence or a newline in a name must not reach the terminal.
     std::printf("Plan %s: %zu bytes, format version %u, %s backend, network \"%s\"\n", printableText(path).c_str(),
         bytes.size(), plan::kPlanFormatVersion, backendName(model.backend), printableText(model.networkName).c_str());
+
+    printBuildPasses(model.backend);
 
     std::printf("\nPlugins needed (%zu):\n", model.manifest.size());
     for (plan::PluginRequirement const& p : model.manifest)
