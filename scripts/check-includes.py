@@ -29,7 +29,7 @@ LIBRARY = [
     (8, "backend", ["src/backend/"]),
     (9, "backend/cpu", ["src/backend/cpu/"]),
     (9, "backend/cuda", ["src/backend/cuda/"]),
-    (10, "backend choice", ["src/backend/backends.cpp", "src/backend/backend_choice.cpp"]),
+    (10, "backend choice", ["src/backend/choice/"]),
     (11, "builder", ["src/builder/"]),
     (11, "runtime", ["src/runtime/"]),
 ]

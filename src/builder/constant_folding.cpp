@@ -1,7 +1,7 @@
 #include "builder/constant_folding.h"
 
+#include "backend/cpu/host_reformatter.h"
 #include "backend/cpu/layer_runner.h"
-#include "backend/reformatter.h"
 #include "core/logging.h"
 #include "network/layers/constant.h"
 #include "plan/plan_graph.h"
@@ -223,7 +223,7 @@ private:
         std::vector<TensorView> const outputs{TensorView{tensor.type, shape, values.data()}};
         // The layer computes as it would at run time: in the types the builder chose for it, converting from and to
         // the types its tensors are stored in.
-        backend::HostReformatter reformatter;
+        cpu::HostReformatter reformatter;
         std::string error;
         bool const computed = reformatter.around(layer.ioTypes, {}, *inputs, outputs, nullptr,
             [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {

@@ -1,12 +1,14 @@
 #include "runtime/plan_description.h"
 
-#include "backend/backend.h"
+#include "backend/choice/backends.h"
 #include "core/dims_text.h"
 #include "core/printable_text.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_format.h"
 #include "network/layer_type_name.h"
 #include "shape/expr.h"
+
+#include <kiln/Backend.h>
 
 #include <cstdarg>
 #include <cstdio>
@@ -223,6 +225,15 @@ void describeModel(PlanModel const& model, size_t size, char const* name, std::s
     // not trusted, and an escape sequence or a newline in a name must not reach the terminal.
     appendf(text, "Plan %s: %zu bytes, format version %u, %s backend, network \"%s\"\n", printableText(name).c_str(),
         size, plan::kPlanFormatVersion, backendName(model.backend), printableText(model.networkName).c_str());
+
+    // The build passes of the plan's backend, in the order it applies them (kiln::getBackendPassName).
+    int32_t const passes = getNbBackendPasses(model.backend);
+    appendf(text, "\nBuild passes of the %s backend, in the order it applies them (%d):\n", backendName(model.backend),
+        passes);
+    for (int32_t i = 0; i < passes; ++i)
+    {
+        appendf(text, "  %3d %s\n", i + 1, getBackendPassName(model.backend, i));
+    }
 
     appendf(text, "\nPlugins needed (%zu):\n", model.manifest.size());
     for (plan::PluginRequirement const& p : model.manifest)

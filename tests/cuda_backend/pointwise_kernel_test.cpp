@@ -7,7 +7,7 @@
 #include "kernel_comparison.h"
 #include "pointwise_steps.h"
 
-#include "backend/cuda/kernels.h"
+#include "backend/cuda/kernels/kernels.h"
 #include "network/fused/pointwise.h"
 
 #include <algorithm>

@@ -26,7 +26,7 @@ CLEAN = {
     "src/backend/backend.h": '#include "plan/plan_model.h"\n',
     "src/backend/cpu/cpu_backend.h": '#include "backend/backend.h"\n',
     "src/backend/cuda/cuda_backend.h": '#include "backend/backend.h"\n#include "device_common/half.h"\n',
-    "src/backend/backends.cpp": '#include "backend/cpu/cpu_backend.h"\n#include "backend/cuda/cuda_backend.h"\n',
+    "src/backend/choice/backends.cpp": '#include "backend/cpu/cpu_backend.h"\n#include "backend/cuda/cuda_backend.h"\n',
     "src/runtime/plan_description.h": '#include "backend/backend.h"\n',
     "src/onnx/parser.cpp": '#include "core/data_type.h"\n#include <kiln/Logging.h>\n#include <string>\n',
     "tools/kiln/inspect.cpp": '#include "runtime/plan_description.h"\n#include "core/data_type.h"\n',

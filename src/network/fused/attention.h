@@ -1,7 +1,7 @@
 // Scaled dot-product attention as one layer: softmax(query . keys * scale + mask) . values, which exports spell as
 // MatMul, Mul or Div by a constant, Add of a mask, SoftMax over the last axis and MatMul. No network has one: the
-// CUDA backend's fusion pass (plan/passes/attention_fusion.h) makes it from the layers it replaces, and only plans
-// hold it. Like PointwiseParams, its layer type lies beyond nvinfer1::LayerType's range.
+// CUDA backend's fusion pass (backend/cuda/passes/attention_fusion.h) makes it from the layers it replaces, and only
+// plans hold it. Like PointwiseParams, its layer type lies beyond nvinfer1::LayerType's range.
 #pragma once
 
 #include "network/layer.h"

@@ -1,7 +1,7 @@
-// A normalization over a tensor's trailing axes that a backend's fusion pass (plan/passes/normalization_fusion.h)
-// made from the layers it replaces: LayerNorm and RMSNorm as ONNX exports spell them out in element-wise layers, or an
-// INormalizationLayer over the last axes, each with the residual addition that feeds it folded in. No network holds
-// one: only plans do, and the inspector calls the kind "FusedNormalization".
+// A normalization over a tensor's trailing axes that the CUDA backend's fusion pass
+// (backend/cuda/passes/normalization_fusion.h) made from the layers it replaces: LayerNorm and RMSNorm as ONNX exports
+// spell them out in element-wise layers, or an INormalizationLayer over the last axes, each with the residual addition
+// that feeds it folded in. No network holds one: only plans do, and the inspector calls the kind "FusedNormalization".
 //
 //   s = x (+ preBias) (+ residual)    each addition rounded to the type x is read in, as the sums it replaces were
 //   y = (s - mean) / sqrt(variance + epsilon) * scale + bias          centered (LayerNorm: biased variance)
