@@ -23,5 +23,12 @@ Backend defaultBackend() noexcept;
 bool backendAvailable(Backend backend) noexcept;
 //! The backend's name: "cpu" or "cuda".
 char const* backendName(Backend backend) noexcept;
+//! How many build passes `backend` applies to a plan made for it, after those every backend shares (`kiln inspect`
+//! lists them); 0 for a backend this build of Kiln lacks. kDEFAULT counts those of defaultBackend().
+int32_t getNbBackendPasses(Backend backend) noexcept;
+//! The name of build pass `index` of `backend`, in the order the backend applies them; nullptr where `index` is out of
+//! range. Which passes change a plan depends on the builder's configuration (the CPU backend's apply to plans for
+//! its fast path only, CpuKernels::kFAST).
+char const* getBackendPassName(Backend backend, int32_t index) noexcept;
 
 } // namespace kiln

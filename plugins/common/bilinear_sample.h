@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "host_device.h"
+#include "device_common/host_device.h"
 
 namespace kiln::plugins
 {

@@ -1,6 +1,6 @@
 #include "fields.h"
 
-#include "core/half.h"
+#include "device_common/half.h"
 
 #include <cmath>
 #include <cstring>

@@ -5,7 +5,7 @@
 #include "plugin_error.h"
 #include "plugin_tensors.h"
 
-#include "core/half.h"
+#include "device_common/half.h"
 
 #include <NvInferRuntime.h>
 

@@ -2,7 +2,7 @@
 // crop_and_resize (bilinear, boxes normalized to [0, 1], extrapolation value 0).
 #pragma once
 
-#include "common/host_device.h"
+#include "device_common/host_device.h"
 
 #include <cmath>
 #include <cstdint>

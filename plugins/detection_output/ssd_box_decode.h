@@ -2,7 +2,7 @@
 // computed in float, whatever the tensors' type.
 #pragma once
 
-#include "common/host_device.h"
+#include "device_common/host_device.h"
 #include "detection_output_params.h"
 
 #include <cmath>

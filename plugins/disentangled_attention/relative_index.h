@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "common/host_device.h"
+#include "device_common/host_device.h"
 
 namespace kiln::plugins
 {

@@ -3,7 +3,7 @@
 // exactly these functions, so the CPU and CUDA results differ only by float rounding order.
 #pragma once
 
-#include "common/host_device.h"
+#include "device_common/host_device.h"
 
 #include <cmath>
 #include <cstdint>

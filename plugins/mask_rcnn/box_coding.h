@@ -3,7 +3,7 @@
 // are [y1, x1, y2, x2]; deltas are [dy, dx, log(dh), log(dw)].
 #pragma once
 
-#include "common/host_device.h"
+#include "device_common/host_device.h"
 
 #include <cmath>
 #include <cstdint>

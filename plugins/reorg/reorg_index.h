@@ -1,7 +1,7 @@
 // Reorg_TRT's index map, shared by the host kernel and the CUDA kernel.
 #pragma once
 
-#include "common/host_device.h"
+#include "device_common/host_device.h"
 
 #include <cstdint>
 

@@ -2,7 +2,7 @@
 // cannot drift apart), as ONNX RoiAlign defines it and ONNX Runtime and NVIDIA's ROIAlign_TRT compute it.
 #pragma once
 
-#include "core/data_type.h" // KILN_HOST_DEVICE
+#include "device_common/host_device.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,5 +1,7 @@
 #include "scatter_elements_kernels.h"
 
+#include "device_common/element_size.h"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 

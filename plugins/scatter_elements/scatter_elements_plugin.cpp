@@ -5,7 +5,8 @@
 #include "common/formats.h"
 #include "scatter_elements_math.h"
 
-#include "core/half.h"
+#include "device_common/element_size.h"
+#include "device_common/half.h"
 
 #ifdef KILN_WITH_CUDA
 #include "common/cuda_check.h"

@@ -2,7 +2,7 @@
 // the CUDA kernel.
 #pragma once
 
-#include "core/data_type.h" // KILN_HOST_DEVICE
+#include "device_common/host_device.h"
 
 #include <NvInferRuntimeBase.h>
 

@@ -5,6 +5,8 @@
 #include "common/formats.h"
 #include "scatter_nd_math.h"
 
+#include "device_common/element_size.h"
+
 #ifdef KILN_WITH_CUDA
 #include "common/cuda_check.h"
 #include "scatter_nd_kernels.h"

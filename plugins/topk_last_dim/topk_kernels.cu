@@ -1,8 +1,8 @@
-// TopkLastDim on CUDA: the shared radix-select top-k (backend/cuda/radix_top_k.cuh) with the plugin's order keys
+// TopkLastDim on CUDA: the shared radix-select top-k (device_common/radix_top_k.cuh) with the plugin's order keys
 // (topk_keys.h, which the host kernel uses too).
 #include "topk_kernels.h"
 
-#include "backend/cuda/radix_top_k.cuh"
+#include "device_common/radix_top_k.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -3,7 +3,7 @@
 #include "api/plugin_collection.h"
 #include "common/creators.h"
 #include "common/formats.h"
-#include "core/half.h"
+#include "device_common/half.h"
 
 #ifdef KILN_WITH_CUDA
 #include "common/cuda_check.h"

@@ -1,6 +1,6 @@
 // TopkLastDim against torch.topk (values printed by PyTorch on the CPU, pasted here), against a stable sort
 // written below (k = 10,000) and hand-ranked NaNs; with a GPU, CUDA against the CPU on every route of the shared
-// radix top-k (backend/cuda/radix_top_k.cuh).
+// radix top-k (device_common/radix_top_k.cuh).
 #include "expect_close.h"
 #include "plugin_harness.h"
 

@@ -72,7 +72,8 @@ void bindComputeLayers(py::module_& m)
     LayerClass<ITopKLayer>(m, "ITopKLayer")
         .def_property("op", &ITopKLayer::getOperation, &ITopKLayer::setOperation)
         .def_property("k", &ITopKLayer::getK, &ITopKLayer::setK)
-        .def_property("axes", &ITopKLayer::getReduceAxes, &ITopKLayer::setReduceAxes);
+        .def_property("axes", &ITopKLayer::getReduceAxes, &ITopKLayer::setReduceAxes)
+        .def_property("indices_type", &ITopKLayer::getIndicesType, &ITopKLayer::setIndicesType);
 }
 
 void bindWindowLayers(py::module_& m)
@@ -132,7 +133,8 @@ void bindDataLayers(py::module_& m)
         .def_property("start", &ISliceLayer::getStart, &ISliceLayer::setStart)
         .def_property("shape", &ISliceLayer::getSize, &ISliceLayer::setSize)
         .def_property("stride", &ISliceLayer::getStride, &ISliceLayer::setStride)
-        .def_property("mode", &ISliceLayer::getMode, &ISliceLayer::setMode);
+        .def_property("mode", &ISliceLayer::getMode, &ISliceLayer::setMode)
+        .def_property("axes", &ISliceLayer::getAxes, &ISliceLayer::setAxes);
     LayerClass<IGatherLayer>(m, "IGatherLayer")
         .def_property("axis", &IGatherLayer::getGatherAxis, &IGatherLayer::setGatherAxis)
         .def_property("num_elementwise_dims", &IGatherLayer::getNbElementWiseDims, &IGatherLayer::setNbElementWiseDims)

@@ -1,7 +1,7 @@
 // The interfaces of the layer kinds layer_interfaces.cpp leaves out (resize, deconvolution, scale, padding, select,
-// fill, scatter, grid sample, one-hot, non-zero, NMS, reverse sequence, normalization, cumulative), with TensorRT's
-// Python property names, and the enums of their modes. Tools that walk a network (Polygraphy's inspector) compare a
-// layer's class with these, and read their properties.
+// fill, scatter, grid sample, one-hot, non-zero, NMS, reverse sequence, normalization, cumulative, parametric ReLU,
+// squeeze, unsqueeze), with TensorRT's Python property names, and the enums of their modes. Tools that walk a network
+// (Polygraphy's inspector) compare a layer's class with these, and read their properties.
 #include "bindings.h"
 #include "dims_caster.h"
 #include "layers.h"
@@ -110,7 +110,33 @@ void bindWeightedLayers(py::module_& m)
         .def_property("axes", &INormalizationLayer::getAxes, &INormalizationLayer::setAxes)
         .def_property("num_groups", &INormalizationLayer::getNbGroups, &INormalizationLayer::setNbGroups)
         .def_property(
-            "compute_precision", &INormalizationLayer::getComputePrecision, &INormalizationLayer::setComputePrecision);
+            "compute_precision", &INormalizationLayer::getComputePrecision, &INormalizationLayer::setComputePrecision)
+        .def_property_readonly("is_v2", &INormalizationLayer::isV2);
+    LayerClass<IParametricReLULayer>(m, "IParametricReLULayer");
+}
+
+//! A fill's alpha or beta as TensorRT's Python API gives it: an int where it was set as one (the Int64 setters,
+//! for INT64 outputs), a float otherwise; setting a Python int uses the Int64 setter.
+auto fillValueGetter(double (IFillLayer::*asDouble)() const noexcept, int64_t (IFillLayer::*asInt)() const noexcept)
+{
+    return [asDouble, asInt](IFillLayer const& self) {
+        return self.isAlphaBetaInt64() ? py::object(py::int_((self.*asInt)()))
+                                       : py::object(py::float_((self.*asDouble)()));
+    };
+}
+
+auto fillValueSetter(void (IFillLayer::*asDouble)(double) noexcept, void (IFillLayer::*asInt)(int64_t) noexcept)
+{
+    return [asDouble, asInt](IFillLayer& self, py::object const& value) {
+        if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value))
+        {
+            (self.*asInt)(value.cast<int64_t>());
+        }
+        else
+        {
+            (self.*asDouble)(value.cast<double>());
+        }
+    };
 }
 
 void bindIndexingLayers(py::module_& m)
@@ -122,8 +148,11 @@ void bindIndexingLayers(py::module_& m)
     LayerClass<IFillLayer>(m, "IFillLayer")
         .def_property("shape", &IFillLayer::getDimensions, &IFillLayer::setDimensions)
         .def_property("operation", &IFillLayer::getOperation, &IFillLayer::setOperation)
-        .def_property("alpha", &IFillLayer::getAlpha, &IFillLayer::setAlpha)
-        .def_property("beta", &IFillLayer::getBeta, &IFillLayer::setBeta)
+        .def_property("alpha", fillValueGetter(&IFillLayer::getAlpha, &IFillLayer::getAlphaInt64),
+            fillValueSetter(&IFillLayer::setAlpha, &IFillLayer::setAlphaInt64))
+        .def_property("beta", fillValueGetter(&IFillLayer::getBeta, &IFillLayer::getBetaInt64),
+            fillValueSetter(&IFillLayer::setBeta, &IFillLayer::setBetaInt64))
+        .def("is_alpha_beta_int64", &IFillLayer::isAlphaBetaInt64)
         .def_property("to_type", &IFillLayer::getToType, &IFillLayer::setToType);
     LayerClass<IScatterLayer>(m, "IScatterLayer")
         .def_property("mode", &IScatterLayer::getMode, &IScatterLayer::setMode)
@@ -144,6 +173,8 @@ void bindIndexingLayers(py::module_& m)
         .def_property("batch_axis", &IReverseSequenceLayer::getBatchAxis, &IReverseSequenceLayer::setBatchAxis)
         .def_property(
             "sequence_axis", &IReverseSequenceLayer::getSequenceAxis, &IReverseSequenceLayer::setSequenceAxis);
+    LayerClass<ISqueezeLayer>(m, "ISqueezeLayer");
+    LayerClass<IUnsqueezeLayer>(m, "IUnsqueezeLayer");
     LayerClass<ICumulativeLayer>(m, "ICumulativeLayer")
         .def_property("op", &ICumulativeLayer::getOperation, &ICumulativeLayer::setOperation)
         .def_property("exclusive", &ICumulativeLayer::getExclusive, &ICumulativeLayer::setExclusive)

@@ -1,7 +1,11 @@
-// ILayer, and the choice of a layer's Python class by its kind.
+// ILayer, and the choice of a layer's Python class by its kind, from Kiln's public list of layer interfaces.
 #include "layers.h"
 #include "bindings.h"
 #include "dims_caster.h"
+
+#include <kiln/LayerInterfaces.h>
+
+#include <stdexcept>
 
 namespace kiln::python
 {
@@ -23,46 +27,16 @@ py::object castAs(nvinfer1::ILayer* layer, py::handle network)
 
 py::object castLayer(nvinfer1::ILayer* layer, py::handle network)
 {
-    using nvinfer1::LayerType;
     if (layer == nullptr)
     {
         return py::none();
     }
     switch (layer->getType())
     {
-    case LayerType::kACTIVATION: return castAs<nvinfer1::IActivationLayer>(layer, network);
-    case LayerType::kELEMENTWISE: return castAs<nvinfer1::IElementWiseLayer>(layer, network);
-    case LayerType::kUNARY: return castAs<nvinfer1::IUnaryLayer>(layer, network);
-    case LayerType::kCONVOLUTION: return castAs<nvinfer1::IConvolutionLayer>(layer, network);
-    case LayerType::kPOOLING: return castAs<nvinfer1::IPoolingLayer>(layer, network);
-    case LayerType::kMATRIX_MULTIPLY: return castAs<nvinfer1::IMatrixMultiplyLayer>(layer, network);
-    case LayerType::kCONSTANT: return castAs<nvinfer1::IConstantLayer>(layer, network);
-    case LayerType::kSHUFFLE: return castAs<nvinfer1::IShuffleLayer>(layer, network);
-    case LayerType::kSOFTMAX: return castAs<nvinfer1::ISoftMaxLayer>(layer, network);
-    case LayerType::kREDUCE: return castAs<nvinfer1::IReduceLayer>(layer, network);
-    case LayerType::kCONCATENATION: return castAs<nvinfer1::IConcatenationLayer>(layer, network);
-    case LayerType::kIDENTITY: return castAs<nvinfer1::IIdentityLayer>(layer, network);
-    case LayerType::kCAST: return castAs<nvinfer1::ICastLayer>(layer, network);
-    case LayerType::kSLICE: return castAs<nvinfer1::ISliceLayer>(layer, network);
-    case LayerType::kSHAPE: return castAs<nvinfer1::IShapeLayer>(layer, network);
-    case LayerType::kGATHER: return castAs<nvinfer1::IGatherLayer>(layer, network);
-    case LayerType::kTOPK: return castAs<nvinfer1::ITopKLayer>(layer, network);
-    case LayerType::kPLUGIN_V2: return castAs<nvinfer1::IPluginV2Layer>(layer, network);
-    case LayerType::kPLUGIN_V3: return castAs<nvinfer1::IPluginV3Layer>(layer, network);
-    case LayerType::kRESIZE: return castAs<nvinfer1::IResizeLayer>(layer, network);
-    case LayerType::kDECONVOLUTION: return castAs<nvinfer1::IDeconvolutionLayer>(layer, network);
-    case LayerType::kSCALE: return castAs<nvinfer1::IScaleLayer>(layer, network);
-    case LayerType::kNORMALIZATION: return castAs<nvinfer1::INormalizationLayer>(layer, network);
-    case LayerType::kPADDING: return castAs<nvinfer1::IPaddingLayer>(layer, network);
-    case LayerType::kSELECT: return castAs<nvinfer1::ISelectLayer>(layer, network);
-    case LayerType::kFILL: return castAs<nvinfer1::IFillLayer>(layer, network);
-    case LayerType::kSCATTER: return castAs<nvinfer1::IScatterLayer>(layer, network);
-    case LayerType::kGRID_SAMPLE: return castAs<nvinfer1::IGridSampleLayer>(layer, network);
-    case LayerType::kONE_HOT: return castAs<nvinfer1::IOneHotLayer>(layer, network);
-    case LayerType::kNON_ZERO: return castAs<nvinfer1::INonZeroLayer>(layer, network);
-    case LayerType::kNMS: return castAs<nvinfer1::INMSLayer>(layer, network);
-    case LayerType::kREVERSE_SEQUENCE: return castAs<nvinfer1::IReverseSequenceLayer>(layer, network);
-    case LayerType::kCUMULATIVE: return castAs<nvinfer1::ICumulativeLayer>(layer, network);
+#define KILN_CAST_LAYER(Type, Class)                                                                                   \
+    case nvinfer1::LayerType::Type: return castAs<nvinfer1::Class>(layer, network);
+        KILN_FOR_EACH_LAYER_INTERFACE(KILN_CAST_LAYER)
+#undef KILN_CAST_LAYER
     default: return py::cast(layer, py::return_value_policy::reference_internal, network);
     }
 }
@@ -73,6 +47,13 @@ void bindLayers(py::module_& m)
     py::class_<ILayer, std::unique_ptr<ILayer, py::nodelete>>(m, "ILayer", "A layer of a network.")
         .def_property("name", &ILayer::getName, &ILayer::setName)
         .def_property("metadata", &ILayer::getMetadata, &ILayer::setMetadata)
+        .def_property("num_ranks", &ILayer::getNbRanks,
+            [](ILayer& self, int32_t ranks) {
+                if (!self.setNbRanks(ranks))
+                {
+                    throw std::runtime_error("num_ranks not set: a Kiln layer runs on one rank, so it must be 1");
+                }
+            })
         .def_property_readonly("type", &ILayer::getType)
         .def_property_readonly("num_inputs", &ILayer::getNbInputs)
         .def_property_readonly("num_outputs", &ILayer::getNbOutputs)
@@ -91,6 +72,19 @@ void bindLayers(py::module_& m)
         });
     bindLayerInterfaces(m);
     bindMoreLayerInterfaces(m);
+    bindNetworkObjects(m);
+    // The class each LayerType's layers come as, for the tests that check every listed class and every
+    // INetworkDefinition call that makes one has a binding; and the network's objects that are not layers.
+    py::dict interfaces;
+#define KILN_LIST_INTERFACE(Type, Class) interfaces[py::cast(nvinfer1::LayerType::Type)] = #Class;
+    KILN_FOR_EACH_LAYER_INTERFACE(KILN_LIST_INTERFACE)
+#undef KILN_LIST_INTERFACE
+    m.attr("_layer_interfaces") = interfaces;
+    py::list objects;
+#define KILN_LIST_OBJECT(Class) objects.append(#Class);
+    KILN_FOR_EACH_NETWORK_OBJECT(KILN_LIST_OBJECT)
+#undef KILN_LIST_OBJECT
+    m.attr("_network_objects") = objects;
 }
 
 } // namespace kiln::python

@@ -7,7 +7,8 @@
 namespace kiln::python
 {
 
-//! The layer as its interface class (IConvolutionLayer, ...), ILayer for kinds the extension does not bind yet.
+//! The layer as the interface class include/kiln/LayerInterfaces.h lists for its type (IConvolutionLayer, ...), ILayer
+//! for a type it does not list.
 //! The Python object keeps `network` alive: the network owns the layer.
 pybind11::object castLayer(nvinfer1::ILayer* layer, pybind11::handle network);
 
@@ -19,4 +20,7 @@ namespace kiln::python
 void bindLayerInterfaces(pybind11::module_& m);
 //! layer_interfaces_more.cpp: the rest (IResizeLayer, IDeconvolutionLayer, ...) and their modes' enums.
 void bindMoreLayerInterfaces(pybind11::module_& m);
+//! network_objects.cpp: what addIfConditional and addAttention make: IIfConditional and its boundary layers,
+//! IAttention and AttentionNormalizationOp.
+void bindNetworkObjects(pybind11::module_& m);
 } // namespace kiln::python

@@ -4,6 +4,7 @@
 #include "callbacks.h"
 #include "dims_caster.h"
 #include "layers.h"
+#include "network_adders.h"
 #include "weights.h"
 
 #include <pybind11/stl.h>
@@ -98,6 +99,9 @@ void bindComputeLayerAdders(py::class_<INetworkDefinition>& network)
             py::arg("input1"), py::arg("op1"), kInternal)
         .def("add_topk", py::overload_cast<ITensor&, TopKOperation, int32_t, uint32_t>(&INetworkDefinition::addTopK),
             py::arg("input"), py::arg("op"), py::arg("k"), py::arg("axes"), kInternal)
+        .def("add_topk",
+            py::overload_cast<ITensor&, TopKOperation, int32_t, uint32_t, DataType>(&INetworkDefinition::addTopK),
+            py::arg("input"), py::arg("op"), py::arg("k"), py::arg("axes"), py::arg("indices_type"), kInternal)
         .def(
             "add_convolution_nd",
             [](INetworkDefinition& self, ITensor& input, int64_t maps, Dims const& kernelShape, PyWeights const& kernel,
@@ -173,6 +177,7 @@ void bindNetwork(py::module_& m)
     bindComputeLayerAdders(network);
     bindDataLayerAdders(network);
     bindPluginLayerAdders(network);
+    bindMoreLayerAdders(network);
 }
 
 } // namespace kiln::python

@@ -1,6 +1,7 @@
 // One interface for every backend (CPU, CUDA): whether it can run here, which built-in layers it runs, the build
 // passes it applies to a plan made for it, and the executor that runs one execution context's layers. The builder
-// and the runtime know backends only through this interface; nothing else in src/ includes CUDA.
+// and the runtime know backends only through this interface (finding one by kind in backend/choice/backends.h);
+// nothing else in src/ includes CUDA.
 #pragma once
 
 #include "backend/executor.h"
@@ -16,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace kiln::backend
 {
@@ -56,10 +58,14 @@ public:
         return {};
     }
 
-    //! The backend's own passes over a plan recorded for it, in their order: fusions, storage formats, kernels
-    //! chosen by timing. False with `error` naming the layer when one fails. A pass that adds a tensor gives it its
-    //! largest size (TensorRecord::maxBytes); the builder knows only the network's tensors.
+    //! The backend's own passes over a plan recorded for it, in their order (its pass list: backend/pass_list.h):
+    //! fusions, storage formats, kernels chosen by timing. False with `error` naming the layer when one fails. A pass
+    //! that adds a tensor gives it its largest size (TensorRecord::maxBytes); the builder knows only the network's
+    //! tensors.
     virtual bool optimize(plan::PlanModel& model, PassOptions const& options, std::string& error) const = 0;
+
+    //! The names of the passes optimize applies, in their order, from the same list (`kiln inspect` prints them).
+    virtual std::vector<char const*> passNames() const = 0;
 
     //! The executor of one execution context of `plan`, which lowers every layer to the backend's work and attaches
     //! the plan's plugins to the context (filling in `resources` first). Throws std::runtime_error naming the layer
@@ -119,8 +125,5 @@ public:
         return {};
     }
 };
-
-//! The implementation of `kind` in this build of Kiln; nullptr for kCUDA in a build without CUDA, and for kDEFAULT.
-Implementation const* implementation(Backend kind);
 
 } // namespace kiln::backend

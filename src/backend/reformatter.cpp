@@ -1,7 +1,5 @@
 #include "backend/reformatter.h"
 
-#include "backend/cpu/kernels/tensor/reformat.h"
-
 namespace kiln::backend
 {
 
@@ -61,21 +59,6 @@ void Reformatter::commit(size_t slot, TensorView const& stored, SlotLayout wante
         mScratchRead.format = wanted.format;
         convert(mScratchRead, stored, stream);
     }
-}
-
-void* HostReformatter::scratch(size_t slot, size_t bytes, cudaStream_t)
-{
-    if (slot >= mSlots.size())
-    {
-        mSlots.resize(slot + 1);
-    }
-    mSlots[slot].resize(bytes);
-    return mSlots[slot].data();
-}
-
-void HostReformatter::convert(ConstTensorView const& from, TensorView const& to, cudaStream_t)
-{
-    cpu::reformat(from, to);
 }
 
 } // namespace kiln::backend

@@ -2,8 +2,8 @@
 // from those its tensors are stored in: an FP16 layer reading an FP32 network input, an
 // FP32-only plugin between FP16 layers, a linear-only layer reading a channels-last
 // tensor. TensorRT inserts reformatting layers for these; Kiln converts into scratch
-// buffers that the reformatter keeps between runs, in host memory on the CPU backend and
-// in device memory on the CUDA backend.
+// buffers that the reformatter keeps between runs, in host memory on the CPU backend
+// (cpu/host_reformatter.h) and in device memory on the CUDA backend.
 #pragma once
 
 #include "core/tensor_view.h"
@@ -108,21 +108,6 @@ private:
     std::vector<TensorView> mWritten;
     TensorView mConverted;
     ConstTensorView mScratchRead;
-};
-
-//! Converts in host memory with the CPU reference's reformat (the stream is ignored).
-class HostReformatter final : public Reformatter
-{
-protected:
-    void* scratch(size_t slot, size_t bytes, cudaStream_t stream) override;
-    void* scratchOf(size_t slot) override
-    {
-        return mSlots.at(slot).data();
-    }
-    void convert(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) override;
-
-private:
-    std::vector<std::vector<std::byte>> mSlots; //!< by slot: a layer's inputs, then its outputs
 };
 
 } // namespace kiln::backend

@@ -1,6 +1,6 @@
 #include "builder/build_plan.h"
 
-#include "backend/backend.h"
+#include "backend/choice/backends.h"
 #include "builder/conditional_guards.h"
 #include "builder/constant_folding.h"
 #include "builder/fixed_slice_parameters.h"

@@ -1,6 +1,6 @@
 #include "builder/builder_config.h"
 
-#include "backend/backend.h"
+#include "backend/choice/backends.h"
 #include "core/logging.h"
 
 namespace kiln::builder

@@ -1,10 +1,9 @@
 #include "builder/constant_folding.h"
 
+#include "backend/cpu/host_reformatter.h"
 #include "backend/cpu/layer_runner.h"
-#include "backend/reformatter.h"
 #include "core/logging.h"
 #include "network/layers/constant.h"
-#include "network/layers/fill.h"
 #include "plan/plan_graph.h"
 #include "shape/expr.h"
 
@@ -224,7 +223,7 @@ private:
         std::vector<TensorView> const outputs{TensorView{tensor.type, shape, values.data()}};
         // The layer computes as it would at run time: in the types the builder chose for it, converting from and to
         // the types its tensors are stored in.
-        backend::HostReformatter reformatter;
+        cpu::HostReformatter reformatter;
         std::string error;
         bool const computed = reformatter.around(layer.ioTypes, {}, *inputs, outputs, nullptr,
             [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
@@ -296,30 +295,7 @@ private:
 
 bool foldableKind(LayerRecord const& layer)
 {
-    switch (layer.type)
-    {
-    case LayerType::kACTIVATION:
-    case LayerType::kCAST:
-    case LayerType::kCONCATENATION:
-    case LayerType::kCUMULATIVE:
-    case LayerType::kELEMENTWISE:
-    case LayerType::kGATHER:
-    case LayerType::kIDENTITY:
-    case LayerType::kONE_HOT:
-    case LayerType::kPADDING:
-    case LayerType::kREDUCE:
-    case LayerType::kSELECT:
-    case LayerType::kSHAPE:
-    case LayerType::kSHUFFLE:
-    case LayerType::kSLICE:
-    case LayerType::kUNARY: return true;
-    case LayerType::kFILL:
-    {
-        auto const* fill = plan::paramsOf<network::FillParams>(layer);
-        return fill != nullptr && fill->operation == nvinfer1::FillOperation::kLINSPACE;
-    }
-    default: return false;
-    }
+    return layer.params != nullptr && layer.params->foldsWhenConstant();
 }
 
 FoldingResult foldConstants(PlanModel& model)

@@ -19,13 +19,13 @@ struct FoldingResult
     size_t removed{0}; //!< constants and other pure layers that nothing read any more, removed
 };
 
-//! The kinds folded: built-in layers that compute the same values from the same inputs every time, that exports put
-//! around constants (shape arithmetic, reshapes and casts of weights, scalars broadcast into element-wise layers),
-//! and whose CPU reference is cheap at build time. Not folded: plugins (their own code, which the application
-//! expects to run), random fills (a new draw at every inference), layers whose output sizes depend on the data
-//! (NonZero, NMS) or that drive the execution context (conditional outputs), and compute-heavy kinds (convolution,
-//! matrix multiply, normalization, ...), which rarely read only constants and whose constant weights the backends
-//! lay out themselves.
+//! Whether the layer is of a kind folded, as its description says (LayerParams::foldsWhenConstant): built-in layers
+//! that compute the same values from the same inputs every time, that exports put around constants (shape
+//! arithmetic, reshapes and casts of weights, scalars broadcast into element-wise layers), and whose CPU reference is
+//! cheap at build time. Not folded: plugins (their own code, which the application expects to run), random fills (a
+//! new draw at every inference), layers whose output sizes depend on the data (NonZero, NMS) or that drive the
+//! execution context (conditional outputs), and compute-heavy kinds (convolution, matrix multiply, normalization,
+//! ...), which rarely read only constants and whose constant weights the backends lay out themselves.
 bool foldableKind(plan::LayerRecord const& layer);
 
 //! Replaces, in plan order (so that chains fold), every layer of an allowed kind (foldableKind)

@@ -1,17 +1,17 @@
-// What every part of Kiln asks of TensorRT's data types: element sizes, names and families. Usable in CUDA device
-// code too, so that kernels and the host agree on them.
+// What every part of Kiln asks of TensorRT's data types: element sizes (device_common's, shared with the plugins),
+// names and families. Usable in CUDA device code too, so that kernels and the host agree on them. Header-only, so
+// that the kiln command and the ONNX parser compile it into themselves rather than bind to libkiln's internals
+// (docs/architecture.md, "Layering").
 #pragma once
+
+#include "device_common/element_size.h"
+#include "device_common/host_device.h"
 
 #include <NvInferRuntimeBase.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
-
-#if defined(__CUDACC__)
-#define KILN_HOST_DEVICE __host__ __device__
-#else
-#define KILN_HOST_DEVICE
-#endif
 
 namespace kiln
 {
@@ -40,32 +40,55 @@ KILN_HOST_DEVICE constexpr bool isIndexType(nvinfer1::DataType type)
     return type == nvinfer1::DataType::kINT32 || type == nvinfer1::DataType::kINT64;
 }
 
-//! Bytes per element; 0 for types that are not byte-addressable (kINT4, kFP4).
-KILN_HOST_DEVICE constexpr size_t elementSize(nvinfer1::DataType type)
+namespace detail
+{
+
+struct TypeNames
+{
+    char const* tensorrt; //!< the enumerator without its k: FLOAT, HALF, ...
+    char const* trtexec;  //!< trtexec's spelling: FP32, FP16, ...
+};
+
+inline TypeNames namesOf(nvinfer1::DataType type)
 {
     using nvinfer1::DataType;
     switch (type)
     {
-    case DataType::kFLOAT:
-    case DataType::kINT32: return 4;
-    case DataType::kHALF:
-    case DataType::kBF16: return 2;
-    case DataType::kINT8:
-    case DataType::kUINT8:
-    case DataType::kBOOL:
-    case DataType::kFP8:
-    case DataType::kE8M0: return 1;
-    case DataType::kINT64: return 8;
-    case DataType::kINT4:
-    case DataType::kFP4: return 0;
+    case DataType::kFLOAT: return {"FLOAT", "FP32"};
+    case DataType::kHALF: return {"HALF", "FP16"};
+    case DataType::kINT8: return {"INT8", "INT8"};
+    case DataType::kINT32: return {"INT32", "INT32"};
+    case DataType::kBOOL: return {"BOOL", "BOOL"};
+    case DataType::kUINT8: return {"UINT8", "UINT8"};
+    case DataType::kFP8: return {"FP8", "FP8"};
+    case DataType::kBF16: return {"BF16", "BF16"};
+    case DataType::kINT64: return {"INT64", "INT64"};
+    case DataType::kINT4: return {"INT4", "INT4"};
+    case DataType::kFP4: return {"FP4", "FP4"};
+    case DataType::kE8M0: return {"E8M0", "E8M0"};
     }
-    return 0;
+    return {nullptr, nullptr};
 }
 
+inline std::string unknownType(nvinfer1::DataType type)
+{
+    return "UNKNOWN(" + std::to_string(static_cast<int32_t>(type)) + ")";
+}
+
+} // namespace detail
+
 //! The type's name as TensorRT's API prints it (FLOAT, HALF, INT32, ...).
-std::string dataTypeName(nvinfer1::DataType type);
+inline std::string dataTypeName(nvinfer1::DataType type)
+{
+    char const* name = detail::namesOf(type).tensorrt;
+    return name != nullptr ? name : detail::unknownType(type);
+}
 
 //! The type's name as trtexec prints it (FP32, FP16, INT32, ...): what the kiln command shows.
-std::string trtexecTypeName(nvinfer1::DataType type);
+inline std::string trtexecTypeName(nvinfer1::DataType type)
+{
+    char const* name = detail::namesOf(type).trtexec;
+    return name != nullptr ? name : detail::unknownType(type);
+}
 
 } // namespace kiln

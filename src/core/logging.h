@@ -1,7 +1,9 @@
-// The logger behind Kiln's free functions (getLogger()), and message helpers.
+// The logger behind Kiln's free functions (getLogger()), and message helpers. Leases on it are public
+// (kiln/Logging.h); the rest is libkiln's own: code above the library logs through getLogger() or its own logger.
 #pragma once
 
 #include <NvInferRuntime.h>
+#include <kiln/Logging.h>
 
 #include <string>
 
@@ -14,21 +16,6 @@ using Severity = nvinfer1::ILogger::Severity;
 //! createInferRuntime, initLibNvInferPlugins or kiln::setLogger) or the default
 //! one, which writes warnings and errors to stderr.
 nvinfer1::ILogger& globalLogger() noexcept;
-
-//! Makes `logger` the global logger while the lease lives. Builders and runtimes hold one for the application's
-//! logger; when one ends, the logger of the newest lease still alive (else the default, or kiln::setLogger's)
-//! takes over again, so that Kiln never logs into a logger whose owner has gone.
-class LoggerLease
-{
-public:
-    explicit LoggerLease(nvinfer1::ILogger& logger);
-    ~LoggerLease();
-    LoggerLease(LoggerLease const&) = delete;
-    LoggerLease& operator=(LoggerLease const&) = delete;
-
-private:
-    nvinfer1::ILogger* mLogger;
-};
 
 //! Sends msg to the global logger. A logger that throws is ignored, never propagated.
 void log(Severity severity, std::string const& msg) noexcept;

@@ -11,9 +11,11 @@
 #include <NvInfer.h>
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kiln::network
@@ -30,6 +32,29 @@ bool acceptNbRanks(char const* call, int32_t nbRanks);
 inline constexpr std::array<nvinfer1::WeightsRole, 5> kWeightsRoles{nvinfer1::WeightsRole::kKERNEL,
     nvinfer1::WeightsRole::kBIAS, nvinfer1::WeightsRole::kSHIFT, nvinfer1::WeightsRole::kSCALE,
     nvinfer1::WeightsRole::kCONSTANT};
+
+//! How a layer can take channels-last (kHWC) tensors: what lets a region of channels-last data flow through it without
+//! a conversion on each side. The CUDA backend's storage-format pass (backend/cuda/passes/channels_last.h) reads it.
+enum class ChannelsLast : uint8_t
+{
+    kNO,     //!< reads and writes row-major tensors only
+    kSTARTS, //!< its fastest kernels are channels-last (a 2-D convolution): a region starts at it
+    //! computes each output element from the input elements at the same place (or has a channels-last kernel): it
+    //! continues a region that reaches one of its inputs
+    kCONTINUES,
+    kCONTINUES_UNBROADCAST, //!< continues a region where every input has the output's shape (a broadcast walks rows)
+    //! continues a region where every input has the output's shape or one element (which is stored alike in every
+    //! format, so it stays row-major)
+    kCONTINUES_WITH_SINGLES,
+    kREADS_ANY, //!< reads channels-last inputs through their strides and writes row-major outputs
+    kREORDERS,  //!< folds the storage order into its own axis permutation: it decides its formats itself
+};
+
+//! The interface class of a kind only plans hold: a fusion pass makes its layers from others, no INetworkDefinition
+//! call adds one, and no application holds one.
+struct PlanOnly
+{
+};
 
 //! Everything that describes one layer kind, apart from its tensors.
 class LayerParams
@@ -71,16 +96,34 @@ public:
     {
         return false;
     }
+    //! Whether the builder may compute the layer once, when every input is a constant, and keep its result as a
+    //! constant (builder/constant_folding.h): the kind gives the same values from the same inputs every time and its
+    //! CPU reference is cheap. False unless the kind says so: plugins, random fills, data-dependent extents and
+    //! compute-heavy kinds are never folded.
+    virtual bool foldsWhenConstant() const
+    {
+        return false;
+    }
+    //! How the layer can take channels-last tensors, which a backend's storage-format pass reads.
+    virtual ChannelsLast channelsLast() const
+    {
+        return ChannelsLast::kNO;
+    }
 };
 
-//! LayerParams for the built-in layer kind `Self`, of type `kType`, from the one list of its fields that `Self`
-//! declares, which both writes and reads the plan (serial/field_io.h):
+//! LayerParams for the built-in layer kind `Self`, of type `kType`, whose layers an application holds through the
+//! interface class `Api` (IActivationLayer, ...; PlanOnly for a kind only plans hold), from the one list of its
+//! fields that `Self` declares, which both writes and reads the plan (serial/field_io.h):
 //!     template <typename Self, typename Field> static void fields(Self& self, Field&& field);
-template <typename Self, nvinfer1::LayerType kType>
+template <typename Self, nvinfer1::LayerType kType, typename Api>
 class LayerParamsOf : public LayerParams
 {
 public:
     static constexpr nvinfer1::LayerType kLayerType = kType;
+    //! The kind's interface class: include/kiln/LayerInterfaces.h lists the same one for kType (checked when
+    //! layer_kinds.cpp compiles).
+    using Interface = Api;
+    static constexpr bool kPlanOnly = std::is_same_v<Api, PlanOnly>;
 
     nvinfer1::LayerType type() const final
     {

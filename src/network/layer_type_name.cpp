@@ -1,8 +1,8 @@
 #include "network/layer_type_name.h"
 
-#include "network/layers/attention.h"
-#include "network/layers/fused_normalization.h"
-#include "network/layers/pointwise.h"
+#include "network/fused/attention.h"
+#include "network/fused/fused_normalization.h"
+#include "network/fused/pointwise.h"
 
 namespace kiln::network
 {

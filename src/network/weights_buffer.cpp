@@ -2,7 +2,7 @@
 
 #include "core/checked_size.h"
 #include "core/data_type.h"
-#include "core/half.h"
+#include "device_common/half.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,6 +1,7 @@
 #include "onnx/error_capture.h"
 
-#include "core/logging.h"
+#include <NvInferRuntime.h>
+#include <kiln/Logging.h>
 
 #include <mutex>
 #include <optional>
@@ -50,7 +51,7 @@ ErrorCapture::ErrorCapture()
     std::lock_guard<std::mutex> lock(gInstallMutex);
     if (gActiveCount++ == 0)
     {
-        gForwarder.mTarget = &kiln::globalLogger();
+        gForwarder.mTarget = getLogger();
         gForwarderLease.emplace(gForwarder);
     }
     tActiveCapture = this;

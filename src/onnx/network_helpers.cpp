@@ -1,6 +1,6 @@
 #include "onnx/network_helpers.h"
 
-#include "core/half.h"
+#include "device_common/half.h"
 #include "onnx/import_error.h"
 #include "onnx/shape_tensors.h"
 

@@ -2,7 +2,7 @@
 #include "onnx/parser.h"
 #include "onnx/parser_refitter.h"
 
-#include "core/logging.h"
+#include <NvInferRuntime.h>
 
 #include <new>
 #include <string>
@@ -10,17 +10,30 @@
 namespace
 {
 
+//! Reports to the logger getLogger() returns: an entry point given no logger has none of its own.
+void logError(std::string const& message) noexcept
+{
+    try
+    {
+        getLogger()->log(nvinfer1::ILogger::Severity::kERROR, message.c_str());
+    }
+    catch (...)
+    {
+        // A logger that throws must not take the parser down with it.
+    }
+}
+
 //! Whether the arguments of `call` (an entry point) can make an object: both set, and a header of this major version.
 bool acceptable(char const* call, char const* what, void const* object, void const* logger, int32_t version)
 {
     if (object == nullptr || logger == nullptr)
     {
-        kiln::logError(std::string(call) + ": the " + what + " and the logger must not be null");
+        logError(std::string(call) + ": the " + what + " and the logger must not be null");
         return false;
     }
     if (version / 100 != NV_ONNX_PARSER_VERSION / 100)
     {
-        kiln::logError(std::string(call) + ": the application was compiled against NvOnnxParser.h version "
+        logError(std::string(call) + ": the application was compiled against NvOnnxParser.h version "
             + std::to_string(version) + "; this library is version " + std::to_string(NV_ONNX_PARSER_VERSION));
         return false;
     }

@@ -2,8 +2,8 @@
 
 #include "core/checked_size.h"
 #include "onnx/import_error.h"
-#include "plugin/closest_names.h"
-#include "plugin/registry.h"
+
+#include <kiln/PluginRegistry.h>
 
 #include <algorithm>
 #include <cstring>
@@ -288,11 +288,7 @@ std::vector<Value> importV2(
 //! parser asks about nodes that may well have none, and writes its own message when it matters).
 nvinfer1::IPluginCreatorInterface* findCreatorQuietly(nvinfer1::IPluginRegistry& registry, PluginKey const& key)
 {
-    if (auto* kilnRegistry = dynamic_cast<kiln::plugin::PluginRegistry*>(&registry))
-    {
-        return kilnRegistry->findCreator(key.name, key.version, key.pluginNamespace).creator;
-    }
-    return registry.getCreator(key.name.c_str(), key.version.c_str(), key.pluginNamespace.c_str());
+    return findPluginCreator(registry, key.name.c_str(), key.version.c_str(), key.pluginNamespace.c_str());
 }
 
 } // namespace
@@ -326,28 +322,7 @@ bool pluginRegistered(nvinfer1::INetworkDefinition& network, PluginKey const& ke
 
 std::string closestPluginNames(nvinfer1::IPluginRegistry& registry, PluginKey const& key)
 {
-    int32_t count = 0;
-    nvinfer1::IPluginCreatorInterface* const* creators = registry.getAllCreators(&count);
-    std::vector<kiln::plugin::CreatorKey> registered;
-    for (int32_t i = 0; creators != nullptr && i < count; ++i)
-    {
-        nvinfer1::IPluginCreatorInterface* creator = creators[i];
-        if (creator == nullptr)
-        {
-            continue;
-        }
-        if (std::strcmp(creator->getInterfaceInfo().kind, "PLUGIN CREATOR_V1") == 0)
-        {
-            auto* v2 = static_cast<nvinfer1::IPluginCreator*>(creator);
-            registered.push_back({v2->getPluginName(), v2->getPluginVersion(), v2->getPluginNamespace()});
-        }
-        else
-        {
-            auto* v3 = static_cast<nvinfer1::IPluginCreatorV3One*>(creator);
-            registered.push_back({v3->getPluginName(), v3->getPluginVersion(), v3->getPluginNamespace()});
-        }
-    }
-    return kiln::plugin::describeClosestKeys({key.name, key.version, key.pluginNamespace}, registered);
+    return describeClosestPluginCreators(registry, key.name.c_str(), key.version.c_str(), key.pluginNamespace.c_str());
 }
 
 std::vector<Value> addPluginV2Layer(ImportContext& ctx, Node const& node, nvinfer1::IPluginV2* plugin)

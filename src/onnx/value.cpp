@@ -1,7 +1,7 @@
 #include "onnx/value.h"
 
 #include "core/checked_size.h"
-#include "core/half.h"
+#include "device_common/half.h"
 #include "onnx/import_error.h"
 
 #include <cstring>

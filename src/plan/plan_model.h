@@ -95,7 +95,7 @@ struct Epilogue
 {
     //! Rows of N values, N the output's last extent (a matrix multiply's columns); empty: none. With one row, every
     //! row of the output adds it. With R rows the output is R equal blocks one after another, and block r adds row
-    //! r: products of one input merged into one (plan/passes/product_merging.h) keep each product's bias.
+    //! r: products of one input merged into one (backend/cuda/passes/product_merging.h) keep each product's bias.
     network::WeightsBuffer bias;
     bool addsResidual{false}; //!< the layer's last input, shaped as its output, is added (a ResNet shortcut)
     //! Applied last where `activates`: the activation an IActivationLayer of this type, alpha and beta computes.

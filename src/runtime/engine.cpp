@@ -1,6 +1,6 @@
 #include "runtime/engine.h"
 
-#include "backend/backend.h"
+#include "backend/choice/backends.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
 #include "network/plugin_layer.h"

@@ -5,7 +5,7 @@
 #include "fast_path_comparison.h"
 #include "layer_helpers.h"
 
-#include "network/layers/pointwise.h"
+#include "network/fused/pointwise.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // A convolution's algorithm choice as the plan and the timing cache keep it: every source round-trips through both
 // encodings, and bytes or tactics that name no source are refused (a plan) or left to cuDNN's heuristics (a cache).
-#include "backend/cuda/algorithm_choice.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 #include "serial/byte_io.h"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // sequence lengths that are not multiples of the kernel's tiles, depths that are not multiples of 16, broadcast
 // masks, rows masked throughout, long sequences, operands read through absorbed transposes.
 #include "backend_comparison.h"
-#include "network/layers/attention.h"
+#include "network/fused/attention.h"
 #include "plan/plan_graph.h"
 
 #include <cmath>

@@ -1,7 +1,7 @@
-// Shuffles as permutations of axes (backend/cuda/axis_permutation.h), without a GPU: the simplified form the shuffle
-// kernel chooses by (rows kept whole, the innermost axis moved, a copy), which shuffles are one permutation, and
-// shuffles over channels-last tensors as they lie in memory.
-#include "backend/cuda/axis_permutation.h"
+// Shuffles as permutations of axes (backend/cuda/kernels/tensor/axis_permutation.h), without a GPU: the simplified form
+// the shuffle kernel chooses by (rows kept whole, the innermost axis moved, a copy), which shuffles are one
+// permutation, and shuffles over channels-last tensors as they lie in memory.
+#include "backend/cuda/kernels/tensor/axis_permutation.h"
 
 #include <gtest/gtest.h>
 

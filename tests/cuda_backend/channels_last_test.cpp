@@ -2,11 +2,11 @@
 // convert and which permutations become views (read from the plan, without a GPU), that such plans compute what the
 // CPU reference computes, and the reformatting kernel against the CPU's.
 #include "backend/cpu/kernels/tensor/reformat.h"
-#include "backend/cuda/reformat.h"
+#include "backend/cuda/kernels/tensor/reformat.h"
+#include "backend/cuda/passes/column_scale_folding.h"
+#include "backend/cuda/passes/constant_before_transpose.h"
 #include "backend_comparison.h"
-#include "core/half.h"
-#include "plan/passes/column_scale_folding.h"
-#include "plan/passes/constant_before_transpose.h"
+#include "device_common/half.h"
 #include "plan/plan_format.h"
 #include "plan/plan_graph.h"
 
@@ -342,7 +342,7 @@ TEST(CudaBackendChannelsLast, MovingTheScaleAndFoldingItKeepTheOutputs)
         = runPlan(kiln::Backend::kCPU, std::vector<uint8_t>(blob, blob + plan->size()), inputs);
     ASSERT_EQ(asBuilt.size(), 3U);
 
-    EXPECT_EQ(kiln::plan::moveConstantOperationsBeforeTransposes(model), 1U);
+    EXPECT_EQ(kiln::cuda::moveConstantOperationsBeforeTransposes(model), 1U);
     EXPECT_LT(positionOf(model, "scaled"), positionOf(model, "nchw"));
     std::map<std::string, HostTensor> const moved = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(model), inputs);
     for (auto const& [name, tensor] : asBuilt)
@@ -352,7 +352,7 @@ TEST(CudaBackendChannelsLast, MovingTheScaleAndFoldingItKeepTheOutputs)
     }
 
     size_t const layers = model.layers.size();
-    EXPECT_EQ(kiln::plan::foldColumnScalesIntoProducts(model), 1U);
+    EXPECT_EQ(kiln::cuda::foldColumnScalesIntoProducts(model), 1U);
     EXPECT_EQ(model.layers.size(), layers - 2); // the product by the scale and the scale's constant
     std::map<std::string, HostTensor> const folded = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(model), inputs);
     for (auto const& [name, tensor] : asBuilt)

@@ -1,8 +1,8 @@
 // A product by a constant per column after a linear layer, folded into the layer's weights and bias
-// (plan/passes/column_scale_folding.h): on the CPU reference, a plan as built and the same plan folded compute the
-// same outputs, with the weights read either way round; and where the fold must not happen, it does not.
+// (backend/cuda/passes/column_scale_folding.h): on the CPU reference, a plan as built and the same plan folded compute
+// the same outputs, with the weights read either way round; and where the fold must not happen, it does not.
+#include "backend/cuda/passes/column_scale_folding.h"
 #include "backend_comparison.h"
-#include "plan/passes/column_scale_folding.h"
 #include "plan/plan_format.h"
 
 #include <map>
@@ -77,7 +77,7 @@ void expectFoldKeepsTheOutputs(bool transposed, bool sharedBias)
     std::map<std::string, HostTensor> const inputs{{"x", fromFloats({2, 5, 3}, spread(30, -2.0F, 3.0F))}};
     std::map<std::string, HostTensor> const asBuilt
         = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(model), inputs);
-    EXPECT_EQ(kiln::plan::foldColumnScalesIntoProducts(model), 1U);
+    EXPECT_EQ(kiln::cuda::foldColumnScalesIntoProducts(model), 1U);
     EXPECT_EQ(layersOfKind(model, LayerType::kELEMENTWISE), sharedBias ? 2 : 1); // the bias's sums
     std::map<std::string, HostTensor> const folded = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(model), inputs);
     ASSERT_EQ(folded.size(), asBuilt.size());
@@ -126,13 +126,13 @@ TEST(ColumnScaleFolding, AScaleAlongAnotherAxisOrAnOutputItselfStays)
 {
     auto const constants = std::make_shared<Constants>();
     kiln::plan::PlanModel folding = cpuPlanOf(scaledProduct(constants, Dims{3, {1, 1, 4}}, false));
-    EXPECT_EQ(kiln::plan::foldColumnScalesIntoProducts(folding), 1U); // the case the two below differ from
+    EXPECT_EQ(kiln::cuda::foldColumnScalesIntoProducts(folding), 1U); // the case the two below differ from
     // A scale per row ([1, 5, 1]) is no scale per column.
     kiln::plan::PlanModel rows = cpuPlanOf(scaledProduct(constants, Dims{3, {1, 5, 1}}, false));
-    EXPECT_EQ(kiln::plan::foldColumnScalesIntoProducts(rows), 0U);
+    EXPECT_EQ(kiln::cuda::foldColumnScalesIntoProducts(rows), 0U);
     // The product's output is a network output: the application sees it unscaled.
     kiln::plan::PlanModel seen = cpuPlanOf(scaledProduct(constants, Dims{3, {1, 1, 4}}, true));
-    EXPECT_EQ(kiln::plan::foldColumnScalesIntoProducts(seen), 0U);
+    EXPECT_EQ(kiln::cuda::foldColumnScalesIntoProducts(seen), 0U);
 }
 
 } // namespace

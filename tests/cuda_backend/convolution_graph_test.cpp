@@ -1,8 +1,8 @@
 // Convolutions run through engines of cuDNN's graph API (convolution_graph.h): every engine the builder may choose
 // among, forced in turn into every convolution of a plan, computes what the CPU reference computes, with the
 // fused bias, residual and ReLU; in FP16 channels-last and linear, and in FP32 (no TF32).
-#include "backend/cuda/algorithm_choice.h"
-#include "backend/cuda/convolution_graph.h"
+#include "backend/cuda/libraries/cudnn/convolution_graph.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend_comparison.h"
 #include "serial/byte_io.h"
 

@@ -1,11 +1,11 @@
 // The builder's timing of cuDNN algorithms: the choice lands in the plan, the timing cache answers a second build
 // without timing (the same plan comes out), and a cache miss is an error when the application asks for that.
 // Deconvolutions' backward-data algorithms are timed the same way.
-#include "backend/cuda/algorithm_choice.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend_comparison.h"
 #include "network/layers/convolution.h"
-#include "serial/byte_io.h"
 #include "plan/plan_format.h"
+#include "serial/byte_io.h"
 
 #include <map>
 #include <vector>

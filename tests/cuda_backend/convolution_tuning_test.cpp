@@ -2,11 +2,11 @@
 // fused epilogue are timed apart (cuDNN's graph engines are ranked for the graph with its epilogue, so a rank timed
 // for one epilogue means nothing for another), identical ones share one timing, and a graph-engine choice lands in
 // the plan as the timer gave it.
-#include "backend/cuda/convolution_graph.h"
-#include "backend_comparison.h"
+#include "backend/cuda/libraries/cudnn/convolution_graph.h"
 #include "backend/cuda/passes/convolution_tuning.h"
-#include "plan/plan_graph.h"
 #include "backend/timing_cache.h"
+#include "backend_comparison.h"
+#include "plan/plan_graph.h"
 #include "serial/byte_io.h"
 
 #include <vector>

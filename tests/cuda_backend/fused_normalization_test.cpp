@@ -3,13 +3,13 @@
 // the fused layers (residual sums, LayerNorm's and RMSNorm's expansions) against the CPU reference, over rows of 1,
 // 31, 768, 1024, 4097 and 20000 elements (a block per row for a few rows, a warp per row for many, rows too long for
 // registers), FP32, FP16 and BF16. The networks are tests/layers/normalization_networks.h's, which
-// tests/layers/fused_normalization_test.cpp also checks on the CPU reference alone (fused against unfused).
+// normalization_fusion_test.cpp also checks on the CPU reference alone (fused against unfused).
 #include "backend_comparison.h"
 #include "normalization_networks.h"
 
-#include "network/layers/fused_normalization.h"
-#include "network/layers/pointwise.h"
-#include "plan/passes/normalization_fusion.h"
+#include "backend/cuda/passes/normalization_fusion.h"
+#include "network/fused/fused_normalization.h"
+#include "network/fused/pointwise.h"
 
 #include <set>
 #include <string>
@@ -195,7 +195,7 @@ std::map<std::string, HostTensor> fusedReference(
     kiln::plan::PlanModel model;
     std::string error;
     EXPECT_TRUE(plan && kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
-    kiln::plan::fuseNormalizations(model);
+    kiln::cuda::fuseNormalizations(model);
     EXPECT_EQ(fusedLayers(model), 1);
     return runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(model), inputs);
 }

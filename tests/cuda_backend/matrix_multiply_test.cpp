@@ -2,9 +2,9 @@
 // cuBLASLt's epilogue (read from the CUDA plan, without a GPU), and that fused and plain
 // products compute what the CPU reference computes unfused: transposes, vectors, batch
 // broadcasting, sizes that are not multiples of 8, shapes that change between runs.
-#include "backend/cuda/algorithm_choice.h"
+#include "backend/cuda/libraries/cublaslt/matrix_multiply_geometry.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend_comparison.h"
-#include "backend/cuda/matrix_multiply_geometry.h"
 #include "network/layers/matrix_multiply.h"
 
 #include <optional>

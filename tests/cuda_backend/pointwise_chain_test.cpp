@@ -7,8 +7,8 @@
 #include "named_layers.h"
 
 #include "backend/cuda/layer_kernels.h"
-#include "network/layers/fused_normalization.h"
-#include "network/layers/pointwise.h"
+#include "network/fused/fused_normalization.h"
+#include "network/fused/pointwise.h"
 #include "plan/plan_graph.h"
 
 #include <memory>

@@ -2,8 +2,8 @@
 // convolution of an FP16 channels-last plan, the same results as the CPU reference: a ResNet bottleneck's 1x1
 // convolutions with bias, residual and ReLU, one without bias or activation, and layers the product does not take
 // (3x3, and a 1x1 of stride 2), which run cuDNN's choice instead.
-#include "backend/cuda/algorithm_choice.h"
-#include "backend/cuda/pointwise_convolution.h"
+#include "backend/cuda/libraries/cublaslt/pointwise_convolution.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend_comparison.h"
 
 #include <algorithm>

@@ -7,8 +7,8 @@
 #include "kernel_comparison.h"
 #include "pointwise_steps.h"
 
-#include "backend/cuda/kernels.h"
-#include "network/layers/pointwise.h"
+#include "backend/cuda/kernels/kernels.h"
+#include "network/fused/pointwise.h"
 
 #include <algorithm>
 #include <limits>

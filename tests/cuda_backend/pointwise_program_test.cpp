@@ -1,9 +1,9 @@
-// The point-wise kernel's program as the host makes it (backend/cuda/pointwise_program.h), without a GPU: axes
-// simplified to what the broadcasts need (a bias over [N * T, C], the attention mask over [B, H, T * T]), the strides
-// each broadcast input reads through, register rows reused once a value is dead, single elements as constants, and
-// when the kernel may move groups of four in one access, and which lone step names the input it reads. Views point at
-// addresses never read.
-#include "backend/cuda/pointwise_program.h"
+// The point-wise kernel's program as the host makes it (backend/cuda/kernels/pointwise/pointwise_program.h), without a
+// GPU: axes simplified to what the broadcasts need (a bias over [N * T, C], the attention mask over [B, H, T * T]), the
+// strides each broadcast input reads through, register rows reused once a value is dead, single elements as constants,
+// and when the kernel may move groups of four in one access, and which lone step names the input it reads. Views point
+// at addresses never read.
+#include "backend/cuda/kernels/pointwise/pointwise_program.h"
 #include "pointwise_steps.h"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // result(1)) adds the chain's first input to its second step's result.
 #pragma once
 
-#include "network/layers/pointwise.h"
+#include "network/fused/pointwise.h"
 
 #include <NvInfer.h>
 

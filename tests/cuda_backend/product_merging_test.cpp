@@ -1,7 +1,7 @@
-// Products of one input merged into one strided-batched GEMM (plan/passes/product_merging.h), as a transformer's
-// query, key and value projections are: which products the CUDA plan merges (read without a GPU), and that the
-// merged product computes what the CPU reference computes for each product on its own, with and without biases,
-// in FP32 and FP16, and at batch sizes that change between runs.
+// Products of one input merged into one strided-batched GEMM (backend/cuda/passes/product_merging.h), as a
+// transformer's query, key and value projections are: which products the CUDA plan merges (read without a GPU), and
+// that the merged product computes what the CPU reference computes for each product on its own, with and without
+// biases, in FP32 and FP16, and at batch sizes that change between runs.
 #include "backend_comparison.h"
 #include "plan/plan_graph.h"
 

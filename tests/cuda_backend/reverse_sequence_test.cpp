@@ -2,8 +2,8 @@
 // others between and after them, lengths from 0 to the full extent in INT32 and INT64, every element size (FP32,
 // FP16, BF16, INT8, UINT8, BOOL, INT32, INT64; compared bit for bit, since the layer copies), FP16 precision, an
 // input of many blocks, and empty inputs. Lengths the CPU reference rejects are clamped on the GPU, as
-// backend/cuda/reverse_sequence.cu documents: checked against values worked out by hand. Without a GPU, that the
-// CUDA plan builds.
+// backend/cuda/kernels/tensor/reverse_sequence.cu documents: checked against values worked out by hand. Without a GPU,
+// that the CUDA plan builds.
 #include "backend_comparison.h"
 
 #include <cstdint>

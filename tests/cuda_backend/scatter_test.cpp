@@ -4,7 +4,8 @@
 // compare-and-swap), FP16 precision, an input of many blocks and empty tensors. Reductions over duplicate indices use
 // small integers, whose sums, products, maxima and minima come out the same in any order. What the CPU reference
 // rejects or leaves to the backend is checked by hand: duplicate indices without a reduction keep one of their
-// updates, out-of-range indices are skipped (backend/cuda/scatter.cu). Without a GPU, that the CUDA plan builds.
+// updates, out-of-range indices are skipped (backend/cuda/kernels/tensor/scatter.cu). Without a GPU, that the CUDA plan
+// builds.
 #include "backend_comparison.h"
 
 #include <kiln/ScatterReduction.h>

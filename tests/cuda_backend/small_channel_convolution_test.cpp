@@ -2,8 +2,8 @@
 // forced into every convolution of an FP16 channels-last plan, the same results as the CPU reference: stems with and
 // without bias and ReLU, strides, dilation, padding, an odd tap count, output maps beyond one block's 64, and output
 // positions that end mid-tile. A layer the kernel does not take runs cuDNN's choice instead.
-#include "backend/cuda/algorithm_choice.h"
-#include "backend/cuda/small_channel_convolution.h"
+#include "backend/cuda/kernels/convolution/small_channel_convolution.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend_comparison.h"
 
 #include <algorithm>

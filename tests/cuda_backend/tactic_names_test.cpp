@@ -2,9 +2,9 @@
 // matrix multiply, convolution or deconvolution, in words, from the plan's choice alone (no GPU needed), and in the
 // inspector's report of a plan built on a GPU.
 #include "backend/backend.h"
-#include "backend/cuda/algorithm_choice.h"
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/tactic_names.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend_comparison.h"
 
 #include <string>

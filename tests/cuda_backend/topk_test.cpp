@@ -1,7 +1,7 @@
 // The CUDA backend's TopK layer against the CPU reference: kMAX and kMIN along every axis, with many ties (lower
 // index first), NaN, infinities and both zeros; k of 1 (ArgMax), small and far above 3840 on rows longer than a
 // block; INT32 and INT64 indices; FP32 (and FP16 precision), every FP16 and BF16 bit pattern, INT32 and INT64
-// data; k from a shape tensor. The shared radix top-k (backend/cuda/radix_top_k.cuh) picks few elements with a
+// data; k from a shape tensor. The shared radix top-k (device_common/radix_top_k.cuh) picks few elements with a
 // block per row; selects k of a row (a block per row when rows are many, slices of a row over several blocks when
 // they are few) and sorts only those; or sorts whole rows when k is at least half of one; it sorts in a block's
 // shared memory up to 4096 elements, else with CUB, row by row (at most 8 rows of 2^16 or more) or as segments.

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <NvInfer.h>
-#include <core/half.h>
+#include <device_common/half.h>
 #include <kiln/HostPlugin.h>
 
 #include <gtest/gtest.h>

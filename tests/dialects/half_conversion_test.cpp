@@ -4,7 +4,7 @@
 #include "DialectCommon.h"
 
 #include <SeedPluginUtils.h>
-#include <core/half.h>
+#include <device_common/half.h>
 
 #include <gtest/gtest.h>
 

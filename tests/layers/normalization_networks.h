@@ -1,6 +1,6 @@
 // Networks that normalize the rows of a tensor's last axes in the forms the normalization fusion
-// (plan/passes/normalization_fusion.h) takes: INormalizationLayer, LayerNorm spelled out in element-wise layers as
-// ONNX exports below opset 17 write it, and RMSNorm as T5's and LLaMA's exports write it; each optionally after a
+// (backend/cuda/passes/normalization_fusion.h) takes: INormalizationLayer, LayerNorm spelled out in element-wise layers
+// as ONNX exports below opset 17 write it, and RMSNorm as T5's and LLaMA's exports write it; each optionally after a
 // residual sum (with a bias added first, and with another reader of the sum). Every layer is named, so that tests can
 // tell what a plan fused. The CPU tests (tests/layers) and the CUDA tests (tests/cuda_backend) build the same networks.
 #pragma once

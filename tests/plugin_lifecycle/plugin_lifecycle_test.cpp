@@ -1,7 +1,7 @@
 // The calls Kiln makes into a plugin and their order, plugins that fail, and
 // format negotiation, on the CPU backend.
 #include "../pipeline/test_logger.h"
-#include "core/half.h"
+#include "device_common/half.h"
 #include "recording_plugin.h"
 
 #include <NvInfer.h>

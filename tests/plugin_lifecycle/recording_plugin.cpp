@@ -1,6 +1,6 @@
 #include "recording_plugin.h"
 
-#include "core/half.h"
+#include "device_common/half.h"
 
 #include <cstring>
 #include <stdexcept>

@@ -5,6 +5,7 @@
 #include "test_recorders.h"
 
 #include <kiln/Logging.h>
+#include <kiln/PluginRegistry.h>
 
 #include <gtest/gtest.h>
 
@@ -177,6 +178,7 @@ TEST_F(LibraryTest, KilnsPluginCollectionLoadsAsALibrary)
     nvinfer1::IPluginCreatorInterface* const gelu = registry.getCreator("CustomGeluPluginDynamic", "1", "");
     ASSERT_NE(gelu, nullptr);
     EXPECT_EQ(kilnRegistry.libraryOf(gelu), canonical(KILN_PLUGINS_LIBRARY));
+    EXPECT_EQ(kiln::pluginLibraryOf(*gelu), canonical(KILN_PLUGINS_LIBRARY));
     registry.deregisterLibrary(handle);
     EXPECT_EQ(kilnRegistry.findCreator("CustomGeluPluginDynamic", "1", "").creator, nullptr);
     EXPECT_TRUE(logger.errors().empty());

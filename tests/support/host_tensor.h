@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/data_type.h"
-#include "core/half.h"
+#include "device_common/half.h"
 #include "core/tensor_view.h"
 
 #include <NvInferRuntimeBase.h>

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <regex>
 
 namespace
@@ -535,6 +536,28 @@ TEST(KilnInspect, ShowsManifestLayersAndMemoryPlan)
         run.output, std::regex(R"(flatten \(reshape \d+\) +Shuffle .*, view of gap_out \(runs nothing\))")))
         << run.output;
     EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(features +view of gap_out from element 0)")));
+}
+
+TEST(KilnInspect, ListsTheBuildPassesOfThePlansBackendInOrder)
+{
+    ScratchDir dir;
+    auto const built = runKiln(
+        {"--onnx=" + kDefaultModel, kSeedPlugins, "--skipInference", "--saveEngine=" + dir.path("model.plan")});
+    ASSERT_EQ(built.exitCode, 0) << built.output;
+    auto const run = runKiln({"inspect", dir.path("model.plan")});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    int32_t const count = kiln::getNbBackendPasses(kiln::Backend::kCPU);
+    ASSERT_GT(count, 0);
+    std::string expected
+        = "Build passes of the cpu backend, in the order it applies them (" + std::to_string(count) + "):\n";
+    for (int32_t i = 0; i < count; ++i)
+    {
+        char number[16];
+        std::snprintf(number, sizeof(number), "%3d", i + 1);
+        expected += "  " + std::string(number) + " " + kiln::getBackendPassName(kiln::Backend::kCPU, i) + "\n";
+    }
+    EXPECT_TRUE(contains(run.output, expected)) << run.output;
+    EXPECT_TRUE(contains(run.output, "    1 scale folding\n")) << run.output;
 }
 
 TEST(KilnInspect, ShowsSymbolicShapesAndProfiles)

@@ -1,8 +1,6 @@
 #include "host_tensor.h"
 
-#include "backend/cpu/kernels/tensor/element_access.h"
-#include "core/tensor_view.h"
-#include "core/half.h"
+#include "device_common/half.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,203 +1,13 @@
 #include "inspect_command.h"
 
-#include "backend/backend.h"
-#include "core/dims_text.h"
 #include "core/printable_text.h"
-#include "host_tensor.h"
 #include "loaded_engine.h"
-#include "network/plugin_layer.h"
-#include "serial/byte_io.h"
-#include "plan/plan_format.h"
-#include "network/layer_type_name.h"
-#include "shape/expr.h"
+#include "runtime/plan_description.h"
 
 #include <cstdio>
 
 namespace kiln::cli
 {
-namespace
-{
-
-//! ", kernel NAME" where the plan's backend names what runs the built-in layer (the CPU backend: oneDNN or its
-//! reference kernel).
-std::string kernelOf(plan::PlanModel const& model, plan::LayerRecord const& layer)
-{
-    if (plan::isView(model, layer))
-    {
-        return ", view of " + model.tensors[static_cast<size_t>(model.tensors[layer.outputs[0]].viewOf)].name
-            + " (runs nothing)";
-    }
-    backend::Implementation const* implementation = backend::implementation(model.backend);
-    std::string const tactic = implementation != nullptr ? implementation->tacticName(layer) : "";
-    return tactic.empty() ? "" : ", kernel " + tactic;
-}
-
-using kiln::plan::PlanModel;
-
-char const* operationSymbol(nvinfer1::DimensionOperation op)
-{
-    using nvinfer1::DimensionOperation;
-    switch (op)
-    {
-    case DimensionOperation::kSUM: return "+";
-    case DimensionOperation::kPROD: return "*";
-    case DimensionOperation::kMAX: return "max";
-    case DimensionOperation::kMIN: return "min";
-    case DimensionOperation::kSUB: return "-";
-    case DimensionOperation::kEQUAL: return "==";
-    case DimensionOperation::kLESS: return "<";
-    case DimensionOperation::kFLOOR_DIV: return "floordiv";
-    case DimensionOperation::kCEIL_DIV: return "ceildiv";
-    }
-    return "?";
-}
-
-//! A dimension as written in the plan's expression table: a number, "x.d0", or "(a + b)".
-std::string expression(PlanModel const& model, int32_t node, int depth = 0)
-{
-    if (node < 0 || static_cast<size_t>(node) >= model.exprs.size() || depth > 32)
-    {
-        return "?";
-    }
-    plan::ExprNode const& e = model.exprs[static_cast<size_t>(node)];
-    switch (static_cast<shape::ExprKind>(e.kind))
-    {
-    case shape::ExprKind::kCONSTANT: return std::to_string(e.value);
-    case shape::ExprKind::kSYMBOL:
-    {
-        if (e.symbol < 0 || static_cast<size_t>(e.symbol) >= model.symbols.size())
-        {
-            return "?";
-        }
-        plan::SymbolRecord const& s = model.symbols[static_cast<size_t>(e.symbol)];
-        return model.tensors[static_cast<size_t>(s.tensor)].name + ".d" + std::to_string(s.axis);
-    }
-    case shape::ExprKind::kOPERATION:
-        return "(" + expression(model, e.first, depth + 1) + " " + operationSymbol(e.op) + " "
-            + expression(model, e.second, depth + 1) + ")";
-    case shape::ExprKind::kSIZE_TENSOR: return "size";
-    }
-    return "?";
-}
-
-std::string shapeOf(PlanModel const& model, plan::TensorRecord const& tensor)
-{
-    std::string text = "[";
-    for (size_t i = 0; i < tensor.dims.size(); ++i)
-    {
-        text += (i == 0 ? "" : ", ") + expression(model, tensor.dims[i]);
-    }
-    return text + "]";
-}
-
-//! A plugin layer's record (its plugin and negotiated types), as the plan holds it without the plugin's library;
-//! nullptr for a built-in layer.
-network::PluginParams const* pluginParamsOf(plan::LayerRecord const& layer)
-{
-    return dynamic_cast<network::PluginParams const*>(layer.params.get());
-}
-
-std::string typesOf(PlanModel const& model, plan::LayerRecord const& layer)
-{
-    // The layer's types, inputs then outputs: a plugin's negotiated ones (its shape inputs, listed last
-    // among the inputs, keep their tensors' types), else the builder's choice; where neither says, the
-    // tensor's own type.
-    std::vector<nvinfer1::DataType> types = layer.ioTypes;
-    network::PluginParams const* plugin = pluginParamsOf(layer);
-    if (plugin != nullptr)
-    {
-        types = plugin->ioTypes;
-        size_t const dataInputs = layer.inputs.size() - static_cast<size_t>(plugin->nbShapeInputs);
-        for (size_t i = dataInputs; i < layer.inputs.size() && i <= types.size(); ++i)
-        {
-            int32_t const tensor = layer.inputs[i];
-            types.insert(types.begin() + static_cast<std::ptrdiff_t>(i),
-                tensor >= 0 ? model.tensors[static_cast<size_t>(tensor)].type : nvinfer1::DataType::kFLOAT);
-        }
-    }
-    auto typeAt = [&](size_t slot, int32_t tensor) {
-        if (slot < types.size())
-        {
-            return std::string(trtexecTypeName(types[slot]));
-        }
-        return tensor >= 0 ? std::string(trtexecTypeName(model.tensors[static_cast<size_t>(tensor)].type))
-                           : std::string("-");
-    };
-    std::string in;
-    std::string out;
-    for (size_t i = 0; i < layer.inputs.size(); ++i)
-    {
-        in += (i == 0 ? "" : ",") + typeAt(i, layer.inputs[i]);
-    }
-    for (size_t o = 0; o < layer.outputs.size(); ++o)
-    {
-        out += (o == 0 ? "" : ",") + typeAt(layer.inputs.size() + o, layer.outputs[o]);
-    }
-    return "in " + (in.empty() ? "-" : in) + " -> out " + (out.empty() ? "-" : out);
-}
-
-char const* formatName(nvinfer1::TensorFormat format)
-{
-    switch (format)
-    {
-    case nvinfer1::TensorFormat::kHWC: return "HWC";
-    case nvinfer1::TensorFormat::kHWC8: return "HWC8";
-    default: return "linear";
-    }
-}
-
-//! How the layer stores what it reads and writes: "row-major linear" throughout, else each slot's format, as
-//! typesOf lists the types.
-std::string formatsOf(PlanModel const& model, plan::LayerRecord const& layer)
-{
-    size_t const slots = layer.inputs.size() + layer.outputs.size();
-    std::vector<std::string> names;
-    bool linear = true;
-    for (size_t slot = 0; slot < slots; ++slot)
-    {
-        int32_t const tensor = slot < layer.inputs.size() ? layer.inputs[slot] : 0;
-        nvinfer1::TensorFormat const format = tensor < 0 ? nvinfer1::TensorFormat::kLINEAR
-                                                         : plan::slotFormat(model, layer, slot);
-        linear = linear && format == nvinfer1::TensorFormat::kLINEAR;
-        names.push_back(formatName(format));
-    }
-    if (linear)
-    {
-        return "row-major linear";
-    }
-    std::string in;
-    std::string out;
-    for (size_t slot = 0; slot < slots; ++slot)
-    {
-        std::string& list = slot < layer.inputs.size() ? in : out;
-        list += (list.empty() ? "" : ",") + names[slot];
-    }
-    return "formats in " + (in.empty() ? "-" : in) + " -> out " + (out.empty() ? "-" : out);
-}
-
-//! Where each tensor lives in the activation arena, or what it is a view of.
-void printMemoryPlan(PlanModel const& model)
-{
-    std::printf("\nMemory plan: %lld bytes of activations (shared by tensors whose lifetimes do not overlap), "
-                "%lld bytes of workspace\n",
-        static_cast<long long>(model.arenaBytes), static_cast<long long>(model.workspaceBytes));
-    for (plan::TensorRecord const& tensor : model.tensors)
-    {
-        if (tensor.arenaOffset >= 0)
-        {
-            std::printf("  %-28s offset %10lld  up to %10lld bytes\n", printableText(tensor.name).c_str(),
-                static_cast<long long>(tensor.arenaOffset), static_cast<long long>(tensor.maxBytes));
-        }
-        else if (tensor.viewOf >= 0)
-        {
-            std::printf("  %-28s view of %s from element %s\n", printableText(tensor.name).c_str(),
-                printableText(model.tensors[static_cast<size_t>(tensor.viewOf)].name).c_str(),
-                printableText(expression(model, tensor.viewOffset)).c_str());
-        }
-    }
-}
-
-} // namespace
 
 int inspectPlan(std::string const& path)
 {
@@ -208,61 +18,14 @@ int inspectPlan(std::string const& path)
         std::fprintf(stderr, "kiln: %s\n", printableText(error).c_str());
         return 1;
     }
-    PlanModel model;
-    if (!plan::readPlan(bytes.data(), bytes.size(), model, error))
+    std::string description;
+    if (!describePlan(bytes.data(), bytes.size(), path.c_str(), description, error))
     {
         std::fprintf(stderr, "kiln: inspect: \"%s\" is not a plan Kiln can read: %s\n", printableText(path).c_str(),
             printableText(error).c_str());
         return 1;
     }
-    // Every string the plan holds (names, plugin fields, library paths) is printed through printableText: a plan is
-    // not trusted, and an escape sequence or a newline in a name must not reach the terminal.
-    std::printf("Plan %s: %zu bytes, format version %u, %s backend, network \"%s\"\n", printableText(path).c_str(),
-        bytes.size(), plan::kPlanFormatVersion, backendName(model.backend), printableText(model.networkName).c_str());
-
-    std::printf("\nPlugins needed (%zu):\n", model.manifest.size());
-    for (plan::PluginRequirement const& p : model.manifest)
-    {
-        std::printf("  %s version %s namespace \"%s\" (%s), from %s\n", printableText(p.name).c_str(),
-            printableText(p.version).c_str(), printableText(p.pluginNamespace).c_str(),
-            printableText(p.interfaceKind).c_str(),
-            p.library.empty() ? "the application that built the plan" : printableText(p.library).c_str());
-    }
-
-    std::printf("\nI/O tensors (%zu):\n", model.ioTensors.size());
-    size_t inputIndex = 0;
-    for (int32_t t : model.ioTensors)
-    {
-        plan::TensorRecord const& tensor = model.tensors[static_cast<size_t>(t)];
-        bool const isInput = tensor.ioMode == nvinfer1::TensorIOMode::kINPUT;
-        std::printf("  %-6s %-20s %-5s %s\n", isInput ? "input" : "output", printableText(tensor.name).c_str(),
-            trtexecTypeName(tensor.type).c_str(), printableText(shapeOf(model, tensor)).c_str());
-        for (size_t p = 0; isInput && p < model.profiles.size(); ++p)
-        {
-            if (inputIndex < model.profiles[p].inputs.size())
-            {
-                auto const& [min, opt, max] = model.profiles[p].inputs[inputIndex];
-                std::printf("         profile %zu: min %s, opt %s, max %s\n", p, dimsSpec(min).c_str(),
-                    dimsSpec(opt).c_str(), dimsSpec(max).c_str());
-            }
-        }
-        inputIndex += isInput ? 1 : 0;
-    }
-
-    std::printf("\nLayers (%zu):\n", model.layers.size());
-    for (size_t l = 0; l < model.layers.size(); ++l)
-    {
-        plan::LayerRecord const& layer = model.layers[l];
-        network::PluginParams const* plugin = pluginParamsOf(layer);
-        std::string const runs = plugin != nullptr
-            ? ", runs " + plugin->payload.name + " version " + plugin->payload.version
-            : kernelOf(model, layer);
-        std::printf("  %3zu %-28s %-14s precision %-5s %s, %s%s\n", l, printableText(layer.name).c_str(),
-            network::layerTypeName(layer.type), layer.precision ? trtexecTypeName(*layer.precision).c_str() : "-",
-            typesOf(model, layer).c_str(), formatsOf(model, layer).c_str(), printableText(runs).c_str());
-    }
-
-    printMemoryPlan(model);
+    std::fputs(description.c_str(), stdout);
     return 0;
 }
 

@@ -1,6 +1,6 @@
 // `kiln inspect PLAN`: what a plan holds, read straight from the file (no plugin has to be
-// loaded): the plugins and libraries it needs, its I/O tensors and profiles, its layers with
-// their chosen precision and formats, and its memory plan.
+// loaded): the build passes of its backend, the plugins and libraries it needs, its I/O tensors
+// and profiles, its layers with their chosen precision and formats, and its memory plan.
 #pragma once
 
 #include <string>

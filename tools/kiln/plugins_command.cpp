@@ -1,9 +1,9 @@
 #include "plugins_command.h"
 
 #include "core/printable_text.h"
-#include "plugin/registry.h"
 
 #include <NvInferRuntime.h>
+#include <kiln/PluginRegistry.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -87,7 +87,7 @@ int listPlugins(PluginLibraries const& libraries)
     for (int32_t i = 0; i < count; ++i)
     {
         summaries.push_back(summarize(*creators[i]));
-        summaries.back().library = plugin::globalPluginRegistry().libraryOf(creators[i]);
+        summaries.back().library = pluginLibraryOf(*creators[i]);
     }
     std::sort(summaries.begin(), summaries.end(), [](auto const& a, auto const& b) {
         return std::tie(a.pluginNamespace, a.name, a.version) < std::tie(b.pluginNamespace, b.name, b.version);

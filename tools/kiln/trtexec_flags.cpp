@@ -1,6 +1,6 @@
 #include "trtexec_flags.h"
 
-#include "plan/plan_format.h"
+#include "runtime/plan_description.h"
 #include "spec_parsing.h"
 
 #include <NvInferVersion.h>
@@ -186,20 +186,16 @@ bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, st
 
 bool planVersionLine(std::vector<uint8_t> const& plan, std::string& line, std::string& error)
 {
-    // The header (src/plan/plan_format.h): magic, format version, Kiln version, little-endian.
-    if (plan.size() < plan::kPlanHeaderSize
-        || std::memcmp(plan.data(), plan::kPlanMagic, sizeof(plan::kPlanMagic)) != 0)
+    std::optional<PlanVersions> const versions = readPlanVersions(plan.data(), plan.size());
+    if (!versions)
     {
         error = "--getPlanVersionOnly: the file is not a Kiln plan (no KILNPLAN header)";
         return false;
     }
-    auto const word = [&](size_t offset) {
-        return static_cast<uint32_t>(plan[offset]) | static_cast<uint32_t>(plan[offset + 1]) << 8U
-            | static_cast<uint32_t>(plan[offset + 2]) << 16U | static_cast<uint32_t>(plan[offset + 3]) << 24U;
-    };
-    uint32_t const kilnVersion = word(12);
-    line = "Plan format version " + std::to_string(word(8)) + ", written by Kiln " + std::to_string(kilnVersion / 10000)
-        + "." + std::to_string(kilnVersion / 100 % 100) + "." + std::to_string(kilnVersion % 100);
+    uint32_t const kilnVersion = versions->kiln;
+    line = "Plan format version " + std::to_string(versions->format) + ", written by Kiln "
+        + std::to_string(kilnVersion / 10000) + "." + std::to_string(kilnVersion / 100 % 100) + "."
+        + std::to_string(kilnVersion % 100);
     return true;
 }
 

@@ -2,12 +2,8 @@
 
 #include "backend/cpu/cpu_executor.h"
 #include "backend/cpu/fast/fast_path.h"
-#include "network/layers/pointwise.h"
-#include "plan/passes/convolution_fusion.h"
-#include "plan/passes/gelu_fusion.h"
-#include "plan/passes/matrix_multiply_fusion.h"
-#include "plan/passes/pointwise_fusion.h"
-#include "plan/passes/scale_folding.h"
+#include "backend/cpu/passes/pass_list.h"
+#include "network/fused/pointwise.h"
 
 namespace kiln::cpu
 {
@@ -26,34 +22,19 @@ public:
     {
         return {};
     }
-    //! For the fast path: batch norm folded into convolutions, GELU's ONNX expansion made one activation, the
-    //! epilogues of convolutions and matrix multiplies fused, chains of element-wise layers fused, and the layers the
-    //! fast path runs marked. A plan for the
-    //! reference kernels keeps every layer as the network describes it, which is what it is a reference for.
-    bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& /*error*/) const override
+    //! The passes of passes/pass_list.h, for the fast path. A plan for the reference kernels keeps every layer as the
+    //! network describes it, which is what it is a reference for.
+    bool optimize(plan::PlanModel& model, backend::PassOptions const& options, std::string& error) const override
     {
         if (options.cpuKernels == CpuKernels::kREFERENCE || !fast::Session::available())
         {
             return true;
         }
-        plan::foldScalesIntoConvolutions(model);
-        plan::fuseGelu(model);
-        // Only where oneDNN runs the convolution or the product: the reference kernels gain nothing from a fused
-        // epilogue.
-        plan::fuseConvolutionEpilogues(
-            model, plan::ConvolutionFusionRules{fast::runsLayer, fast::fusesActivation, false});
-        plan::fuseMatrixMultiplyEpilogues(
-            model, plan::MatrixMultiplyFusionRules{fast::runsLayer, fast::fusesActivation});
-        // Last: what is left of the element-wise layers between the convolutions and products runs in one pass.
-        plan::fusePointwiseChains(model, plan::PointwiseFusionRules{fast::joinsPointwiseChain});
-        for (plan::LayerRecord& layer : model.layers)
-        {
-            if (fast::runsLayer(model, layer))
-            {
-                fast::mark(layer);
-            }
-        }
-        return true;
+        return backend::applyPasses(cpuPasses(), model, options, error);
+    }
+    std::vector<char const*> passNames() const override
+    {
+        return backend::passNames(cpuPasses());
     }
     //! A plan for the reference kernels runs every layer as the network describes it, reshapes and slices too.
     bool makesViews(backend::PassOptions const& options) const override

@@ -34,8 +34,8 @@ CpuExecutor::CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResourc
         if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&plan.params(l)))
         {
             std::string error;
-            mPlugins[l] = backend::PluginRunner::attach(*plugin, backend::PluginRunner::Memory::kHOST,
-                std::make_unique<backend::HostReformatter>(), resources, error);
+            mPlugins[l] = backend::PluginRunner::attach(
+                *plugin, backend::PluginRunner::Memory::kHOST, std::make_unique<HostReformatter>(), resources, error);
             if (mPlugins[l] == nullptr)
             {
                 throw std::runtime_error("layer \"" + model.layers[l].name + "\": " + error);

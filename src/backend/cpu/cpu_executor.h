@@ -3,9 +3,9 @@
 #pragma once
 
 #include "backend/cpu/fast/fast_path.h"
+#include "backend/cpu/host_reformatter.h"
 #include "backend/executor.h"
 #include "backend/plugin_runner.h"
-#include "backend/reformatter.h"
 
 #include <chrono>
 #include <cstring>
@@ -85,7 +85,7 @@ private:
     backend::LoadedPlan mPlan;
     std::unique_ptr<std::byte[]> mOwnedMemory; //!< the context memory, unless the application gives it
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins; //!< by layer; null for built-in layers
-    std::vector<backend::HostReformatter> mReformatters;          //!< by layer: built-in layers' type conversions
+    std::vector<HostReformatter> mReformatters;                   //!< by layer: built-in layers' type conversions
     std::vector<std::vector<TensorFormat>> mLinearFormats; //!< by layer: kLINEAR for every slot, as the reference reads
     std::vector<bool> mConverts; //!< by layer: whether a built-in layer's tensors need converting around it
     fast::Session mFastPath;

@@ -1,10 +1,10 @@
 #include "backend/cuda/cuda_executor.h"
 
 #include "backend/cuda/cuda_error.h"
-#include "backend/cuda/default_gpu_allocator.h"
 #include "backend/cuda/device_reformatter.h"
+#include "backend/cuda/kernels/tensor/reformat.h"
 #include "backend/cuda/layer_lowering.h"
-#include "backend/cuda/reformat.h"
+#include "backend/cuda/memory/default_gpu_allocator.h"
 #include "network/layers/layer_kinds.h"
 #include "plan/plan_graph.h"
 

@@ -4,10 +4,10 @@
 // comes from the context's allocator, which forwards to the runtime's.
 #pragma once
 
-#include "backend/cuda/context_gpu_allocator.h"
-#include "backend/cuda/device_buffer.h"
 #include "backend/cuda/device_layer.h"
-#include "backend/cuda/library_handles.h"
+#include "backend/cuda/libraries/library_handles.h"
+#include "backend/cuda/memory/context_gpu_allocator.h"
+#include "backend/cuda/memory/device_buffer.h"
 #include "backend/executor.h"
 #include "backend/plugin_runner.h"
 #include "backend/reformatter.h"

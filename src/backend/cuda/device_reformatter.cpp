@@ -1,7 +1,7 @@
 #include "backend/cuda/device_reformatter.h"
 
-#include "backend/cuda/device_buffer.h"
-#include "backend/cuda/reformat.h"
+#include "backend/cuda/kernels/tensor/reformat.h"
+#include "backend/cuda/memory/device_buffer.h"
 
 #include <vector>
 

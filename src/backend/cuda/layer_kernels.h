@@ -9,9 +9,9 @@
 // std::invalid_argument for types or shapes they do not take, before anything is queued.
 #pragma once
 
-#include "backend/cuda/device_buffer.h"
 #include "backend/cuda/device_layer.h"
-#include "backend/cuda/library_handles.h"
+#include "backend/cuda/libraries/library_handles.h"
+#include "backend/cuda/memory/device_buffer.h"
 #include "network/layers/layer_kinds.h"
 #include "plan/plan_model.h"
 

@@ -1,6 +1,6 @@
 #include "backend/cuda/tactic_names.h"
 
-#include "backend/cuda/algorithm_choice.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 
 #include <cudnn.h>
 

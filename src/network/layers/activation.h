@@ -6,7 +6,8 @@
 namespace kiln::network
 {
 
-struct ActivationParams final : LayerParamsOf<ActivationParams, nvinfer1::LayerType::kACTIVATION>
+struct ActivationParams final
+    : LayerParamsOf<ActivationParams, nvinfer1::LayerType::kACTIVATION, nvinfer1::IActivationLayer>
 {
     nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};
     float alpha{0.0f};
@@ -21,6 +22,14 @@ struct ActivationParams final : LayerParamsOf<ActivationParams, nvinfer1::LayerT
     }
 
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
+    ChannelsLast channelsLast() const override
+    {
+        return ChannelsLast::kCONTINUES;
+    }
 };
 
 class ActivationLayer final : public LayerBase<nvinfer1::IActivationLayer, ActivationParams>

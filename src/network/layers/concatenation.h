@@ -7,7 +7,8 @@
 namespace kiln::network
 {
 
-struct ConcatenationParams final : LayerParamsOf<ConcatenationParams, nvinfer1::LayerType::kCONCATENATION>
+struct ConcatenationParams final
+    : LayerParamsOf<ConcatenationParams, nvinfer1::LayerType::kCONCATENATION, nvinfer1::IConcatenationLayer>
 {
     //! TensorRT's default, fixed when the layer is added: rank - 3, or 0 for ranks below 3.
     int32_t axis{0};
@@ -19,6 +20,10 @@ struct ConcatenationParams final : LayerParamsOf<ConcatenationParams, nvinfer1::
     }
 
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
 };
 
 class ConcatenationLayer final : public LayerBase<nvinfer1::IConcatenationLayer, ConcatenationParams>

@@ -20,7 +20,8 @@ namespace kiln::network
 
 class IfConditional;
 
-struct ConditionParams final : LayerParamsOf<ConditionParams, nvinfer1::LayerType::kCONDITION>
+struct ConditionParams final
+    : LayerParamsOf<ConditionParams, nvinfer1::LayerType::kCONDITION, nvinfer1::IConditionLayer>
 {
     int32_t nbOutputs() const override
     {
@@ -29,7 +30,8 @@ struct ConditionParams final : LayerParamsOf<ConditionParams, nvinfer1::LayerTyp
     bool infer(InferenceContext& ctx) const override;
 };
 
-struct ConditionalOutputParams final : LayerParamsOf<ConditionalOutputParams, nvinfer1::LayerType::kCONDITIONAL_OUTPUT>
+struct ConditionalOutputParams final : LayerParamsOf<ConditionalOutputParams, nvinfer1::LayerType::kCONDITIONAL_OUTPUT,
+                                           nvinfer1::IIfConditionalOutputLayer>
 {
     int32_t rank{0}; //!< the branches' rank: the output's, and the count of its internal size outputs
 

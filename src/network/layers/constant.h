@@ -9,7 +9,7 @@
 namespace kiln::network
 {
 
-struct ConstantParams final : LayerParamsOf<ConstantParams, nvinfer1::LayerType::kCONSTANT>
+struct ConstantParams final : LayerParamsOf<ConstantParams, nvinfer1::LayerType::kCONSTANT, nvinfer1::IConstantLayer>
 {
     nvinfer1::Dims dimensions{};
     WeightsBuffer weights;

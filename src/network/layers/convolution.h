@@ -53,8 +53,9 @@ struct WindowedFilterParams
     }
 };
 
-struct ConvolutionParams final : LayerParamsOf<ConvolutionParams, nvinfer1::LayerType::kCONVOLUTION>,
-                                 WindowedFilterParams
+struct ConvolutionParams final
+    : LayerParamsOf<ConvolutionParams, nvinfer1::LayerType::kCONVOLUTION, nvinfer1::IConvolutionLayer>,
+      WindowedFilterParams
 {
     template <typename Self, typename Field>
     static void fields(Self& self, Field&& field)
@@ -74,10 +75,16 @@ struct ConvolutionParams final : LayerParamsOf<ConvolutionParams, nvinfer1::Laye
     {
         return inferFilter(ctx, false);
     }
+    //! Where it computes in FP16 over 4-D tensors (the format pass checks).
+    ChannelsLast channelsLast() const override
+    {
+        return ChannelsLast::kSTARTS;
+    }
 };
 
-struct DeconvolutionParams final : LayerParamsOf<DeconvolutionParams, nvinfer1::LayerType::kDECONVOLUTION>,
-                                   WindowedFilterParams
+struct DeconvolutionParams final
+    : LayerParamsOf<DeconvolutionParams, nvinfer1::LayerType::kDECONVOLUTION, nvinfer1::IDeconvolutionLayer>,
+      WindowedFilterParams
 {
     template <typename Self, typename Field>
     static void fields(Self& self, Field&& field)

@@ -10,7 +10,8 @@
 namespace kiln::network
 {
 
-struct CumulativeParams final : LayerParamsOf<CumulativeParams, nvinfer1::LayerType::kCUMULATIVE>
+struct CumulativeParams final
+    : LayerParamsOf<CumulativeParams, nvinfer1::LayerType::kCUMULATIVE, nvinfer1::ICumulativeLayer>
 {
     nvinfer1::CumulativeOperation operation{nvinfer1::CumulativeOperation::kSUM};
     bool exclusive{false};
@@ -25,6 +26,10 @@ struct CumulativeParams final : LayerParamsOf<CumulativeParams, nvinfer1::LayerT
     }
 
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
 };
 
 class CumulativeLayer final : public LayerBase<nvinfer1::ICumulativeLayer, CumulativeParams>

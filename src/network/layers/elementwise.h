@@ -6,7 +6,8 @@
 namespace kiln::network
 {
 
-struct ElementWiseParams final : LayerParamsOf<ElementWiseParams, nvinfer1::LayerType::kELEMENTWISE>
+struct ElementWiseParams final
+    : LayerParamsOf<ElementWiseParams, nvinfer1::LayerType::kELEMENTWISE, nvinfer1::IElementWiseLayer>
 {
     nvinfer1::ElementWiseOperation operation{nvinfer1::ElementWiseOperation::kSUM};
 
@@ -17,6 +18,14 @@ struct ElementWiseParams final : LayerParamsOf<ElementWiseParams, nvinfer1::Laye
     }
 
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
+    ChannelsLast channelsLast() const override
+    {
+        return ChannelsLast::kCONTINUES_UNBROADCAST;
+    }
 };
 
 class ElementWiseLayer final : public LayerBase<nvinfer1::IElementWiseLayer, ElementWiseParams>

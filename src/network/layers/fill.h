@@ -13,7 +13,7 @@
 namespace kiln::network
 {
 
-struct FillParams final : LayerParamsOf<FillParams, nvinfer1::LayerType::kFILL>
+struct FillParams final : LayerParamsOf<FillParams, nvinfer1::LayerType::kFILL, nvinfer1::IFillLayer>
 {
     nvinfer1::Dims dimensions{};
     nvinfer1::FillOperation operation{nvinfer1::FillOperation::kLINSPACE};
@@ -32,6 +32,11 @@ struct FillParams final : LayerParamsOf<FillParams, nvinfer1::LayerType::kFILL>
     }
 
     bool infer(InferenceContext& ctx) const override;
+    //! A linear fill gives the same values every time; a random one draws anew at each inference.
+    bool foldsWhenConstant() const override
+    {
+        return operation == nvinfer1::FillOperation::kLINSPACE;
+    }
 };
 
 class FillLayer final : public LayerBase<nvinfer1::IFillLayer, FillParams>

@@ -8,7 +8,7 @@
 namespace kiln::network
 {
 
-struct GatherParams final : LayerParamsOf<GatherParams, nvinfer1::LayerType::kGATHER>
+struct GatherParams final : LayerParamsOf<GatherParams, nvinfer1::LayerType::kGATHER, nvinfer1::IGatherLayer>
 {
     int32_t gatherAxis{0};
     int32_t numElementWiseDims{0};
@@ -23,6 +23,10 @@ struct GatherParams final : LayerParamsOf<GatherParams, nvinfer1::LayerType::kGA
     }
 
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
 };
 
 class GatherLayer final : public LayerBase<nvinfer1::IGatherLayer, GatherParams>

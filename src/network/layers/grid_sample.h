@@ -12,7 +12,8 @@
 namespace kiln::network
 {
 
-struct GridSampleParams final : LayerParamsOf<GridSampleParams, nvinfer1::LayerType::kGRID_SAMPLE>
+struct GridSampleParams final
+    : LayerParamsOf<GridSampleParams, nvinfer1::LayerType::kGRID_SAMPLE, nvinfer1::IGridSampleLayer>
 {
     nvinfer1::InterpolationMode interpolationMode{nvinfer1::InterpolationMode::kLINEAR};
     bool alignCorners{false};

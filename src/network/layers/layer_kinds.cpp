@@ -1,9 +1,26 @@
 #include "network/layers/layer_kinds.h"
 
 #include "network/layers/conditional.h"
+#include "network/layers/listed_interface.h"
 
 namespace kiln::network
 {
+
+// The public list is what bindings cast layers by, so every kind an application adds, and the conditional's boundary
+// kinds, are in it with their own interface class, and no kind only plans hold is.
+#define KILN_CHECK_KIND(Params)                                                                                        \
+    static_assert(kAgreesWithPublicList<Params>,                                                                       \
+        #Params ": include/kiln/LayerInterfaces.h must list its LayerType with its interface class");
+KILN_FOR_EACH_LAYER_KIND(KILN_CHECK_KIND)
+KILN_CHECK_KIND(ConditionParams)
+KILN_CHECK_KIND(ConditionalOutputParams)
+#undef KILN_CHECK_KIND
+#define KILN_CHECK_NETWORK_KIND(Params) static_assert(!Params::kPlanOnly, #Params " is added by the network API");
+KILN_FOR_EACH_NETWORK_LAYER_KIND(KILN_CHECK_NETWORK_KIND)
+#undef KILN_CHECK_NETWORK_KIND
+#define KILN_CHECK_PLAN_ONLY_KIND(Params) static_assert(Params::kPlanOnly, #Params " is held by plans only");
+KILN_FOR_EACH_PLAN_ONLY_LAYER_KIND(KILN_CHECK_PLAN_ONLY_KIND)
+#undef KILN_CHECK_PLAN_ONLY_KIND
 
 std::unique_ptr<LayerParams> makeLayerParams(nvinfer1::LayerType type)
 {

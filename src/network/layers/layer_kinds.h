@@ -1,17 +1,19 @@
 // Every built-in layer kind, listed once. A kind's description (its header below: parameters, field list, shape
-// and type rules, API class) is all the network, the plan and the builder need; each backend runs it through the
-// kernel it declares for its parameter struct, and the CPU backend must have one for every kind listed here.
+// and type rules, API class, and the facts the builder and backends ask of it: its interface class or PlanOnly,
+// foldsWhenConstant, channelsLast) is all the network, the plan and the builder need; each backend runs it through
+// the kernel it declares for its parameter struct, and the CPU backend must have one for every kind listed here.
 #pragma once
 
+#include "network/fused/attention.h"
+#include "network/fused/fused_normalization.h"
+#include "network/fused/pointwise.h"
 #include "network/layers/activation.h"
-#include "network/layers/attention.h"
 #include "network/layers/concatenation.h"
 #include "network/layers/constant.h"
 #include "network/layers/convolution.h"
 #include "network/layers/cumulative.h"
 #include "network/layers/elementwise.h"
 #include "network/layers/fill.h"
-#include "network/layers/fused_normalization.h"
 #include "network/layers/gather.h"
 #include "network/layers/grid_sample.h"
 #include "network/layers/matrix_multiply.h"
@@ -21,7 +23,6 @@
 #include "network/layers/one_hot.h"
 #include "network/layers/padding.h"
 #include "network/layers/parametric_relu.h"
-#include "network/layers/pointwise.h"
 #include "network/layers/pooling.h"
 #include "network/layers/reduce.h"
 #include "network/layers/resize.h"
@@ -39,10 +40,10 @@
 #include <stdexcept>
 #include <string>
 
-//! X(parameter struct) for every built-in layer kind; each struct names its nvinfer1::LayerType as kLayerType.
-#define KILN_FOR_EACH_LAYER_KIND(X)                                                                                    \
+//! X(parameter struct) for every kind an application adds through INetworkDefinition (network/layers/); each struct
+//! names its nvinfer1::LayerType as kLayerType and its interface class as Interface.
+#define KILN_FOR_EACH_NETWORK_LAYER_KIND(X)                                                                            \
     X(ActivationParams)                                                                                                \
-    X(AttentionParams)                                                                                                 \
     X(CastParams)                                                                                                      \
     X(ConcatenationParams)                                                                                             \
     X(ConstantParams)                                                                                                  \
@@ -51,7 +52,6 @@
     X(DeconvolutionParams)                                                                                             \
     X(ElementWiseParams)                                                                                               \
     X(FillParams)                                                                                                      \
-    X(FusedNormalizationParams)                                                                                        \
     X(GatherParams)                                                                                                    \
     X(GridSampleParams)                                                                                                \
     X(IdentityParams)                                                                                                  \
@@ -62,7 +62,6 @@
     X(OneHotParams)                                                                                                    \
     X(PaddingParams)                                                                                                   \
     X(ParametricReLUParams)                                                                                            \
-    X(PointwiseParams)                                                                                                 \
     X(PoolingParams)                                                                                                   \
     X(ReduceParams)                                                                                                    \
     X(ResizeParams)                                                                                                    \
@@ -76,6 +75,16 @@
     X(SoftMaxParams)                                                                                                   \
     X(TopKParams)                                                                                                      \
     X(UnaryParams)
+
+//! X(parameter struct) for every kind only plans hold (network/fused/): fusion passes make them from the layers they
+//! replace; their LayerType lies beyond nvinfer1::LayerType's enumerators and their Interface is PlanOnly.
+#define KILN_FOR_EACH_PLAN_ONLY_LAYER_KIND(X)                                                                          \
+    X(AttentionParams)                                                                                                 \
+    X(FusedNormalizationParams)                                                                                        \
+    X(PointwiseParams)
+
+//! X(parameter struct) for every built-in layer kind.
+#define KILN_FOR_EACH_LAYER_KIND(X) KILN_FOR_EACH_NETWORK_LAYER_KIND(X) KILN_FOR_EACH_PLAN_ONLY_LAYER_KIND(X)
 
 namespace kiln::network
 {

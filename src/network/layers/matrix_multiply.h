@@ -8,7 +8,8 @@
 namespace kiln::network
 {
 
-struct MatrixMultiplyParams final : LayerParamsOf<MatrixMultiplyParams, nvinfer1::LayerType::kMATRIX_MULTIPLY>
+struct MatrixMultiplyParams final
+    : LayerParamsOf<MatrixMultiplyParams, nvinfer1::LayerType::kMATRIX_MULTIPLY, nvinfer1::IMatrixMultiplyLayer>
 {
     nvinfer1::MatrixOperation op0{nvinfer1::MatrixOperation::kNONE};
     nvinfer1::MatrixOperation op1{nvinfer1::MatrixOperation::kNONE};

@@ -17,7 +17,7 @@
 namespace kiln::network
 {
 
-struct NMSParams final : LayerParamsOf<NMSParams, nvinfer1::LayerType::kNMS>
+struct NMSParams final : LayerParamsOf<NMSParams, nvinfer1::LayerType::kNMS, nvinfer1::INMSLayer>
 {
     static constexpr int32_t kBoxes = 0;
     static constexpr int32_t kScores = 1;

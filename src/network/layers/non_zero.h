@@ -12,7 +12,7 @@
 namespace kiln::network
 {
 
-struct NonZeroParams final : LayerParamsOf<NonZeroParams, nvinfer1::LayerType::kNON_ZERO>
+struct NonZeroParams final : LayerParamsOf<NonZeroParams, nvinfer1::LayerType::kNON_ZERO, nvinfer1::INonZeroLayer>
 {
     nvinfer1::DataType indicesType{nvinfer1::DataType::kINT64};
 

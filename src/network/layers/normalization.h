@@ -8,7 +8,8 @@
 namespace kiln::network
 {
 
-struct NormalizationParams final : LayerParamsOf<NormalizationParams, nvinfer1::LayerType::kNORMALIZATION>
+struct NormalizationParams final
+    : LayerParamsOf<NormalizationParams, nvinfer1::LayerType::kNORMALIZATION, nvinfer1::INormalizationLayer>
 {
     uint32_t axes{0};
     float epsilon{1e-5F};

@@ -10,7 +10,7 @@
 namespace kiln::network
 {
 
-struct OneHotParams final : LayerParamsOf<OneHotParams, nvinfer1::LayerType::kONE_HOT>
+struct OneHotParams final : LayerParamsOf<OneHotParams, nvinfer1::LayerType::kONE_HOT, nvinfer1::IOneHotLayer>
 {
     int32_t axis{-1};
 
@@ -21,6 +21,10 @@ struct OneHotParams final : LayerParamsOf<OneHotParams, nvinfer1::LayerType::kON
     }
 
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
 };
 
 class OneHotLayer final : public LayerBase<nvinfer1::IOneHotLayer, OneHotParams>

@@ -7,7 +7,7 @@
 namespace kiln::network
 {
 
-struct PaddingParams final : LayerParamsOf<PaddingParams, nvinfer1::LayerType::kPADDING>
+struct PaddingParams final : LayerParamsOf<PaddingParams, nvinfer1::LayerType::kPADDING, nvinfer1::IPaddingLayer>
 {
     nvinfer1::Dims prePadding{};
     nvinfer1::Dims postPadding{};
@@ -20,6 +20,10 @@ struct PaddingParams final : LayerParamsOf<PaddingParams, nvinfer1::LayerType::k
     }
 
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
 };
 
 class PaddingLayer final : public LayerBase<nvinfer1::IPaddingLayer, PaddingParams>

@@ -1,16 +1,17 @@
 // IParametricReLULayer: x >= 0 ? x : slope * x, element by element, the slope (input 1) of x's rank broadcast to x
-// (each of its extents 1 or x's). Both backends run it as a point-wise program (network/layers/pointwise.h), so it
+// (each of its extents 1 or x's). Both backends run it as a point-wise program (network/fused/pointwise.h), so it
 // has no kernel of its own.
 #pragma once
 
+#include "network/fused/pointwise.h"
 #include "network/layer.h"
-#include "network/layers/pointwise.h"
 #include "network/network.h"
 
 namespace kiln::network
 {
 
-struct ParametricReLUParams final : LayerParamsOf<ParametricReLUParams, nvinfer1::LayerType::kPARAMETRIC_RELU>
+struct ParametricReLUParams final
+    : LayerParamsOf<ParametricReLUParams, nvinfer1::LayerType::kPARAMETRIC_RELU, nvinfer1::IParametricReLULayer>
 {
     bool infer(InferenceContext& ctx) const override;
 

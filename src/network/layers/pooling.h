@@ -7,7 +7,7 @@
 namespace kiln::network
 {
 
-struct PoolingParams final : LayerParamsOf<PoolingParams, nvinfer1::LayerType::kPOOLING>
+struct PoolingParams final : LayerParamsOf<PoolingParams, nvinfer1::LayerType::kPOOLING, nvinfer1::IPoolingLayer>
 {
     nvinfer1::PoolingType poolingType{nvinfer1::PoolingType::kMAX};
     nvinfer1::Dims windowSize{};
@@ -32,6 +32,11 @@ struct PoolingParams final : LayerParamsOf<PoolingParams, nvinfer1::LayerType::k
     }
 
     bool infer(InferenceContext& ctx) const override;
+    //! The CUDA pooling kernel has a channels-last variant for windows over two axes.
+    ChannelsLast channelsLast() const override
+    {
+        return windowSize.nbDims == 2 ? ChannelsLast::kCONTINUES : ChannelsLast::kNO;
+    }
 };
 
 class PoolingLayer final : public LayerBase<nvinfer1::IPoolingLayer, PoolingParams>

@@ -8,7 +8,7 @@
 namespace kiln::network
 {
 
-struct ReduceParams final : LayerParamsOf<ReduceParams, nvinfer1::LayerType::kREDUCE>
+struct ReduceParams final : LayerParamsOf<ReduceParams, nvinfer1::LayerType::kREDUCE, nvinfer1::IReduceLayer>
 {
     nvinfer1::ReduceOperation operation{nvinfer1::ReduceOperation::kSUM};
     uint32_t reduceAxes{0};
@@ -23,6 +23,14 @@ struct ReduceParams final : LayerParamsOf<ReduceParams, nvinfer1::LayerType::kRE
     }
 
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
+    ChannelsLast channelsLast() const override
+    {
+        return ChannelsLast::kREADS_ANY;
+    }
 };
 
 class ReduceLayer final : public LayerBase<nvinfer1::IReduceLayer, ReduceParams>

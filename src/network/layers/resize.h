@@ -12,7 +12,7 @@
 namespace kiln::network
 {
 
-struct ResizeParams final : LayerParamsOf<ResizeParams, nvinfer1::LayerType::kRESIZE>
+struct ResizeParams final : LayerParamsOf<ResizeParams, nvinfer1::LayerType::kRESIZE, nvinfer1::IResizeLayer>
 {
     bool hasOutputDimensions{false};
     nvinfer1::Dims outputDimensions{};

@@ -16,7 +16,8 @@
 namespace kiln::network
 {
 
-struct ReverseSequenceParams final : LayerParamsOf<ReverseSequenceParams, nvinfer1::LayerType::kREVERSE_SEQUENCE>
+struct ReverseSequenceParams final
+    : LayerParamsOf<ReverseSequenceParams, nvinfer1::LayerType::kREVERSE_SEQUENCE, nvinfer1::IReverseSequenceLayer>
 {
     int32_t batchAxis{1};
     int32_t sequenceAxis{0};

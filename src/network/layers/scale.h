@@ -8,7 +8,7 @@
 namespace kiln::network
 {
 
-struct ScaleParams final : LayerParamsOf<ScaleParams, nvinfer1::LayerType::kSCALE>
+struct ScaleParams final : LayerParamsOf<ScaleParams, nvinfer1::LayerType::kSCALE, nvinfer1::IScaleLayer>
 {
     nvinfer1::ScaleMode mode{nvinfer1::ScaleMode::kUNIFORM};
     int32_t channelAxis{1};

@@ -21,7 +21,7 @@
 namespace kiln::network
 {
 
-struct ScatterParams final : LayerParamsOf<ScatterParams, nvinfer1::LayerType::kSCATTER>
+struct ScatterParams final : LayerParamsOf<ScatterParams, nvinfer1::LayerType::kSCATTER, nvinfer1::IScatterLayer>
 {
     nvinfer1::ScatterMode mode{nvinfer1::ScatterMode::kELEMENT};
     int32_t axis{0};

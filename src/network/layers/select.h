@@ -7,9 +7,13 @@
 namespace kiln::network
 {
 
-struct SelectParams final : LayerParamsOf<SelectParams, nvinfer1::LayerType::kSELECT>
+struct SelectParams final : LayerParamsOf<SelectParams, nvinfer1::LayerType::kSELECT, nvinfer1::ISelectLayer>
 {
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
 };
 
 class SelectLayer final : public LayerBase<nvinfer1::ISelectLayer, SelectParams>

@@ -10,7 +10,7 @@
 namespace kiln::network
 {
 
-struct ShuffleParams final : LayerParamsOf<ShuffleParams, nvinfer1::LayerType::kSHUFFLE>
+struct ShuffleParams final : LayerParamsOf<ShuffleParams, nvinfer1::LayerType::kSHUFFLE, nvinfer1::IShuffleLayer>
 {
     nvinfer1::Permutation firstTranspose{identityPermutation()};
 
@@ -29,6 +29,14 @@ struct ShuffleParams final : LayerParamsOf<ShuffleParams, nvinfer1::LayerType::k
     static nvinfer1::Permutation identityPermutation();
 
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
+    ChannelsLast channelsLast() const override
+    {
+        return ChannelsLast::kREORDERS;
+    }
 };
 
 class ShuffleLayer final : public LayerBase<nvinfer1::IShuffleLayer, ShuffleParams>

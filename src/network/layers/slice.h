@@ -9,7 +9,7 @@
 namespace kiln::network
 {
 
-struct SliceParams final : LayerParamsOf<SliceParams, nvinfer1::LayerType::kSLICE>
+struct SliceParams final : LayerParamsOf<SliceParams, nvinfer1::LayerType::kSLICE, nvinfer1::ISliceLayer>
 {
     nvinfer1::Dims start{};
     nvinfer1::Dims size{};
@@ -26,6 +26,10 @@ struct SliceParams final : LayerParamsOf<SliceParams, nvinfer1::LayerType::kSLIC
     }
 
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
 };
 
 class SliceLayer final : public LayerBase<nvinfer1::ISliceLayer, SliceParams>

@@ -8,7 +8,7 @@
 namespace kiln::network
 {
 
-struct SoftMaxParams final : LayerParamsOf<SoftMaxParams, nvinfer1::LayerType::kSOFTMAX>
+struct SoftMaxParams final : LayerParamsOf<SoftMaxParams, nvinfer1::LayerType::kSOFTMAX, nvinfer1::ISoftMaxLayer>
 {
     uint32_t axes{1U};
 

@@ -9,7 +9,7 @@
 namespace kiln::network
 {
 
-struct TopKParams final : LayerParamsOf<TopKParams, nvinfer1::LayerType::kTOPK>
+struct TopKParams final : LayerParamsOf<TopKParams, nvinfer1::LayerType::kTOPK, nvinfer1::ITopKLayer>
 {
     nvinfer1::TopKOperation operation{nvinfer1::TopKOperation::kMAX};
     int32_t k{1};

@@ -7,7 +7,7 @@
 namespace kiln::network
 {
 
-struct UnaryParams final : LayerParamsOf<UnaryParams, nvinfer1::LayerType::kUNARY>
+struct UnaryParams final : LayerParamsOf<UnaryParams, nvinfer1::LayerType::kUNARY, nvinfer1::IUnaryLayer>
 {
     nvinfer1::UnaryOperation operation{nvinfer1::UnaryOperation::kEXP};
 
@@ -18,6 +18,14 @@ struct UnaryParams final : LayerParamsOf<UnaryParams, nvinfer1::LayerType::kUNAR
     }
 
     bool infer(InferenceContext& ctx) const override;
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
+    ChannelsLast channelsLast() const override
+    {
+        return ChannelsLast::kCONTINUES;
+    }
 };
 
 class UnaryLayer final : public LayerBase<nvinfer1::IUnaryLayer, UnaryParams>
@@ -36,10 +44,14 @@ public:
 };
 
 //! Identity copies its input; its output type may be changed with setOutputType (a conversion).
-struct IdentityParams final : LayerParamsOf<IdentityParams, nvinfer1::LayerType::kIDENTITY>
+struct IdentityParams final : LayerParamsOf<IdentityParams, nvinfer1::LayerType::kIDENTITY, nvinfer1::IIdentityLayer>
 {
     bool infer(InferenceContext& ctx) const override;
     bool keepsItsTypes() const override
+    {
+        return true;
+    }
+    bool foldsWhenConstant() const override
     {
         return true;
     }
@@ -51,7 +63,7 @@ public:
     using LayerBase::LayerBase;
 };
 
-struct CastParams final : LayerParamsOf<CastParams, nvinfer1::LayerType::kCAST>
+struct CastParams final : LayerParamsOf<CastParams, nvinfer1::LayerType::kCAST, nvinfer1::ICastLayer>
 {
     nvinfer1::DataType toType{nvinfer1::DataType::kFLOAT};
 
@@ -63,6 +75,10 @@ struct CastParams final : LayerParamsOf<CastParams, nvinfer1::LayerType::kCAST>
 
     bool infer(InferenceContext& ctx) const override;
     bool keepsItsTypes() const override
+    {
+        return true;
+    }
+    bool foldsWhenConstant() const override
     {
         return true;
     }
@@ -84,10 +100,14 @@ public:
 };
 
 //! The input's dimensions as a 1-D INT64 shape tensor.
-struct ShapeParams final : LayerParamsOf<ShapeParams, nvinfer1::LayerType::kSHAPE>
+struct ShapeParams final : LayerParamsOf<ShapeParams, nvinfer1::LayerType::kSHAPE, nvinfer1::IShapeLayer>
 {
     bool infer(InferenceContext& ctx) const override;
     bool keepsItsTypes() const override
+    {
+        return true;
+    }
+    bool foldsWhenConstant() const override
     {
         return true;
     }

@@ -1,8 +1,8 @@
 #include "plan/passes/pointwise_fusion.h"
 
+#include "network/fused/pointwise.h"
 #include "network/layers/activation.h"
 #include "network/layers/elementwise.h"
-#include "network/layers/pointwise.h"
 #include "network/layers/unary.h"
 #include "plan/plan_graph.h"
 

@@ -1,5 +1,5 @@
-// The CPU reference of the fused attention layer (network/layers/attention.h, backend/attention_geometry.h): values
-// worked by hand, and operands stored with their axes permuted (the transposes the CUDA fusion absorbs) giving
+// The CPU reference of the fused attention layer (network/fused/attention.h, backend/shared/attention_geometry.h):
+// values worked by hand, and operands stored with their axes permuted (the transposes the CUDA fusion absorbs) giving
 // exactly what the same operands stored as read give.
 #include "backend/cpu/layer_kernels.h"
 #include "nn_test_utils.h"

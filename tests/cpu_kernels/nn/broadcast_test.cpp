@@ -1,7 +1,7 @@
 // The shared helpers: element access, broadcasting, sliding-window geometry.
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
-#include "backend/cpu/kernels/nn/sliding_window.h"
+#include "backend/shared/sliding_window.h"
 #include "nn_test_utils.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +13,10 @@ namespace kiln::cpu::test
 namespace
 {
 
+using backend::dilatedWindow;
+using backend::forwardWindowGeometry;
+using backend::transposedWindowGeometry;
+using backend::WindowGeometry;
 using nvinfer1::PaddingMode;
 
 TEST(ElementAccess, HalfAndBf16StoresRoundToNearestEven)

@@ -1,7 +1,7 @@
 // What the nn kernel tests add to tests/support: layer parameters' Dims and weights, exact data, the FP16 check.
 #pragma once
 
-#include "core/half.h"
+#include "device_common/half.h"
 #include "core/tensor_view.h"
 #include "expect_close.h"
 #include "host_tensor.h"

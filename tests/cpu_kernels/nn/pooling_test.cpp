@@ -1,4 +1,5 @@
 #include "backend/cpu/kernels/nn/pooling.h"
+#include "backend/shared/pooling_geometry.h"
 #include "nn_test_utils.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@ namespace kiln::cpu::test
 namespace
 {
 
+using backend::poolingOutputShape;
 using nvinfer1::PaddingMode;
 using nvinfer1::PoolingType;
 

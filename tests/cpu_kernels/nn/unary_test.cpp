@@ -1,4 +1,5 @@
 #include "backend/cpu/kernels/nn/unary.h"
+#include "backend/shared/unary_types.h"
 #include "nn_test_utils.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@ namespace kiln::cpu::test
 namespace
 {
 
+using backend::unaryOutputType;
 using Op = nvinfer1::UnaryOperation;
 
 HostTensor apply(Op op, HostTensor const& input)

@@ -143,7 +143,7 @@ TEST(MatrixMultiply, BiasAndReluEpilogue)
 
 TEST(MatrixMultiply, ABiasRowPerBlockOfTheOutput)
 {
-    // Products of one input merged into one (plan/passes/product_merging.h): block r of the output adds row r.
+    // Products of one input merged into one (backend/cuda/passes/product_merging.h): block r of the output adds row r.
     HostTensor const twice = fromFloats({2, 2, 3}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6});
     plan::Epilogue epilogue;
     epilogue.bias = biasOf(fromFloats({4}, {-100, -150, 1, 2}));

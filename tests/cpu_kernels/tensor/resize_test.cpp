@@ -1,4 +1,5 @@
 #include "backend/cpu/kernels/tensor/resize.h"
+#include "backend/shared/resize_geometry.h"
 
 #include "expect_close.h"
 #include "tensor_test_utils.h"
@@ -12,6 +13,7 @@ namespace kiln::cpu
 namespace
 {
 
+using backend::resizeOutputShape;
 using kiln::test::expectClose;
 using kiln::test::fromFloats;
 using kiln::test::fromInts;

@@ -1,6 +1,6 @@
 #include "backend/cpu/fast/kernels.h"
 
-#include "network/layers/pointwise.h"
+#include "network/fused/pointwise.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_graph.h"
 

@@ -11,6 +11,7 @@ namespace kiln::cpu::fast
 namespace
 {
 
+using backend::WindowDirection;
 using dnnl::memory;
 
 //! What differs between the two layers: the primitive, its algorithm and the window's direction.

@@ -7,6 +7,7 @@
 namespace kiln::cpu::fast
 {
 
+using backend::WindowDirection;
 using dnnl::memory;
 
 FilterWindow filterWindow(network::WindowedFilterParams const& params, WindowDirection direction,
@@ -14,7 +15,7 @@ FilterWindow filterWindow(network::WindowedFilterParams const& params, WindowDir
 {
     bool const transposed = direction == WindowDirection::kTRANSPOSED;
     char const* layer = transposed ? "deconvolution" : "convolution";
-    KernelGeometry const geometry = resolveKernelGeometry(layer, direction, inputShape, params);
+    backend::KernelGeometry const geometry = backend::resolveKernelGeometry(layer, direction, inputShape, params);
     Shape const kernelSize = network::dimsToVector(params.kernelSize);
     FilterWindow window;
     for (size_t axis = 0; axis < kernelSize.size(); ++axis)

@@ -1,8 +1,8 @@
 // Where a convolution's or deconvolution's window falls, as oneDNN describes it: from the reference's geometry
-// (backend/cpu/kernels/nn/kernel_geometry.h), so that both paths settle padding modes the same way.
+// (backend/shared/kernel_geometry.h), so that both paths settle padding modes the same way.
 #pragma once
 
-#include "backend/cpu/kernels/nn/kernel_geometry.h"
+#include "backend/shared/kernel_geometry.h"
 
 #include <dnnl.hpp>
 
@@ -19,13 +19,13 @@ struct FilterWindow
     dnnl::memory::dims after;
 };
 
-FilterWindow filterWindow(network::WindowedFilterParams const& params, WindowDirection direction,
+FilterWindow filterWindow(network::WindowedFilterParams const& params, backend::WindowDirection direction,
     Shape const& inputShape, Shape const& outputShape);
 
 //! The filter's weights as oneDNN groups them, checked to hold as many values as the reference expects (throws
 //! std::invalid_argument naming `layer` otherwise): a convolution's [K, C, k...] or [G, K / G, C / G, k...], row
 //! major; a deconvolution's weights are stored [C, K / G, k...], which is oneDNN's iohw (giohw).
 dnnl::memory::desc filterWeights(
-    network::WindowedFilterParams const& params, WindowDirection direction, int64_t inputChannels);
+    network::WindowedFilterParams const& params, backend::WindowDirection direction, int64_t inputChannels);
 
 } // namespace kiln::cpu::fast

@@ -7,7 +7,7 @@
 #include "backend/cpu/fast/kernels.h"
 
 #include "backend/cpu/kernels/nn/pooling.h"
-#include "backend/cpu/kernels/nn/sliding_window.h"
+#include "backend/shared/sliding_window.h"
 #include "network/layers/layer_utils.h"
 #include "plan/plan_graph.h"
 
@@ -36,7 +36,7 @@ std::optional<Window> oneDnnWindow(PoolingParams const& params, Shape const& inp
     Shape const size = network::dimsToVector(params.windowSize);
     Shape const stride = network::dimsToVector(params.stride);
     Shape const spatial(inputShape.end() - static_cast<std::ptrdiff_t>(size.size()), inputShape.end());
-    WindowGeometry const geometry = forwardWindowGeometry(spatial, size, stride,
+    backend::WindowGeometry const geometry = backend::forwardWindowGeometry(spatial, size, stride,
         network::dimsToVector(params.prePadding), network::dimsToVector(params.postPadding), params.paddingMode);
     bool const countsPadding = params.poolingType == PoolingType::kAVERAGE && !params.averageCountExcludesPadding;
     Window window;

@@ -1,10 +1,9 @@
 #include "backend/cuda/passes/channels_last.h"
 
 #include "core/tensor_view.h"
+#include "network/layer.h"
 #include "network/layers/convolution.h"
 #include "network/layers/layer_utils.h"
-#include "network/layers/pointwise.h"
-#include "network/layers/pooling.h"
 #include "plan/plan_graph.h"
 
 #include <algorithm>
@@ -24,10 +23,17 @@ bool fourDimensional(plan::PlanModel const& model, int32_t tensor)
     return tensor >= 0 && model.tensors[tensor].dims.size() == 4;
 }
 
-//! An FP16 2-D convolution (fused or not): the layers channels-last regions are made for.
+//! How the layer's kind can take channels-last tensors (its description says: LayerParams::channelsLast).
+network::ChannelsLast channelsLastOf(plan::LayerRecord const& layer)
+{
+    return layer.params != nullptr ? layer.params->channelsLast() : network::ChannelsLast::kNO;
+}
+
+//! A kind that starts regions (a convolution, fused or not) computing in FP16 over 4-D tensors: the layers
+//! channels-last regions are made for.
 bool startsRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
-    return layer.type == LayerType::kCONVOLUTION && fourDimensional(model, layer.inputs[0])
+    return channelsLastOf(layer) == network::ChannelsLast::kSTARTS && fourDimensional(model, layer.inputs[0])
         && plan::slotType(model, layer, 0) == nvinfer1::DataType::kHALF
         && plan::slotType(model, layer, layer.inputs.size()) == nvinfer1::DataType::kHALF;
 }
@@ -55,21 +61,11 @@ bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& laye
                 && (plan::sameShape(model, input, layer.outputs[0]) || (singlesToo && singleElement(model, input)));
         });
     };
-    if (layer.type == network::kPointwiseLayerType) // beyond LayerType's enumerators: not a case of the switch
+    switch (channelsLastOf(layer))
     {
-        return elementByElement(true);
-    }
-    switch (layer.type)
-    {
-    case LayerType::kACTIVATION:
-    case LayerType::kUNARY: return true;
-    case LayerType::kELEMENTWISE: return elementByElement(false);
-    case LayerType::kPOOLING:
-    {
-        // The CUDA pooling kernel's channels-last variant pools over two spatial axes.
-        auto const params = plan::paramsOf<network::PoolingParams>(layer);
-        return params && params->windowSize.nbDims == 2;
-    }
+    case network::ChannelsLast::kCONTINUES: return true;
+    case network::ChannelsLast::kCONTINUES_UNBROADCAST: return elementByElement(false);
+    case network::ChannelsLast::kCONTINUES_WITH_SINGLES: return elementByElement(true);
     default: return false;
     }
 }
@@ -140,12 +136,13 @@ void chooseChannelsLast(plan::PlanModel& model)
     std::vector<std::vector<size_t>> const readers = plan::readersOf(model);
     for (plan::LayerRecord& layer : model.layers)
     {
-        if (layer.type == LayerType::kSHUFFLE && !layer.inputs.empty())
+        network::ChannelsLast const kind = channelsLastOf(layer);
+        if (kind == network::ChannelsLast::kREORDERS && !layer.inputs.empty())
         {
             chooseShuffleFormats(model, layer, readers);
             continue;
         }
-        if (layer.type == LayerType::kREDUCE)
+        if (kind == network::ChannelsLast::kREADS_ANY)
         {
             // The CUDA reduction reads a channels-last input through its strides, and writes a linear output: the
             // global average pooling that ends a convolutional network needs no conversion.
@@ -174,7 +171,8 @@ void chooseChannelsLast(plan::PlanModel& model)
         {
             formats[0] = inputFormatOf(layer);
         }
-        for (size_t input = 0; layer.type == network::kPointwiseLayerType && input < layer.inputs.size(); ++input)
+        for (size_t input = 0; kind == network::ChannelsLast::kCONTINUES_WITH_SINGLES && input < layer.inputs.size();
+             ++input)
         {
             if (singleElement(model, layer.inputs[input]))
             {

@@ -8,7 +8,8 @@
 // reads its input as kHWC8, the channels padded with zeros, which the reformatter writes.
 // Shuffles read a kHWC input as it is stored, and write kHWC where that moves no element and
 // their readers join a region: the permutes around a LayerNorm over channels (ConvNeXt's)
-// then become views rather than conversions and transposes.
+// then become views rather than conversions and transposes. Which part a layer takes is its
+// kind's fact, declared with the kind's description (network::LayerParams::channelsLast).
 #pragma once
 
 #include "plan/plan_model.h"

@@ -4,7 +4,7 @@
 // without searching.
 #pragma once
 
-#include "backend/cuda/algorithm_choice.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend/timing_cache.h"
 #include "core/tensor_view.h"
 #include "network/layers/convolution.h"

@@ -5,7 +5,7 @@
 // stored so where that is faster.
 #pragma once
 
-#include "backend/cuda/algorithm_choice.h"
+#include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend/timing_cache.h"
 #include "core/tensor_view.h"
 #include "network/layers/matrix_multiply.h"

@@ -1,10 +1,10 @@
-// The CPU reference of the attention layer the CUDA backend fuses (network/layers/attention.h): each row of scores
+// The CPU reference of the attention layer the CUDA backend fuses (network/fused/attention.h): each row of scores
 // computed, scaled, masked and normalized as the unfused SoftMax does (stable, summed in double), then multiplied
-// by the values. Operands are read through their layouts (backend/attention_geometry.h), so absorbed transposes
+// by the values. Operands are read through their layouts (backend/shared/attention_geometry.h), so absorbed transposes
 // are computed here exactly as the CUDA kernel reads them.
-#include "backend/attention_geometry.h"
 #include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/element_access.h"
+#include "backend/shared/attention_geometry.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,8 @@
 #include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
-#include "backend/cpu/kernels/nn/kernel_geometry.h"
+#include "backend/cpu/kernels/nn/filter_operands.h"
+#include "backend/shared/kernel_geometry.h"
 #include "network/layers/layer_utils.h"
 
 #include <stdexcept>
@@ -14,9 +15,12 @@ namespace kiln::cpu
 namespace
 {
 
+using backend::KernelGeometry;
+using backend::WindowDirection;
+
 KernelGeometry resolveGeometry(Shape const& inputShape, network::ConvolutionParams const& params)
 {
-    return resolveKernelGeometry("convolution", WindowDirection::kFORWARD, inputShape, params);
+    return backend::resolveKernelGeometry("convolution", WindowDirection::kFORWARD, inputShape, params);
 }
 
 } // namespace

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/dims_text.h"
-#include "core/half.h"
+#include "device_common/half.h"
 
 #include <cstdint>
 #include <cstring>

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/tensor_view.h"
-#include "network/layers/fused_normalization.h"
+#include "network/fused/fused_normalization.h"
 
 #include <vector>
 

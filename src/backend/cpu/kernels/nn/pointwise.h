@@ -5,8 +5,8 @@
 #pragma once
 
 #include "core/tensor_view.h"
+#include "network/fused/pointwise.h"
 #include "network/layers/activation.h"
-#include "network/layers/pointwise.h"
 
 namespace kiln::cpu
 {

@@ -3,7 +3,7 @@
 #include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
-#include "backend/cpu/kernels/nn/sliding_window.h"
+#include "backend/shared/pooling_geometry.h"
 #include "network/layers/layer_utils.h"
 
 #include <algorithm>
@@ -17,33 +17,7 @@ namespace kiln::cpu
 namespace
 {
 
-struct PoolingGeometry
-{
-    Shape stride;
-    WindowGeometry window;
-    Shape outputShape;
-};
-
-PoolingGeometry resolveGeometry(Shape const& inputShape, network::PoolingParams const& params)
-{
-    Shape const windowSize = network::dimsToVector(params.windowSize);
-    size_t const spatialRank = windowSize.size();
-    if (spatialRank == 0 || inputShape.size() < spatialRank)
-    {
-        throw std::invalid_argument("pooling: window " + shapeText(windowSize) + " for input " + shapeText(inputShape));
-    }
-    size_t const leadingRank = inputShape.size() - spatialRank;
-    PoolingGeometry geometry;
-    geometry.stride = spatialParameter(params.stride, spatialRank, 1, "pooling stride");
-    Shape const inputSize(inputShape.begin() + static_cast<std::ptrdiff_t>(leadingRank), inputShape.end());
-    geometry.window = forwardWindowGeometry(inputSize, windowSize, geometry.stride,
-        spatialParameter(params.prePadding, spatialRank, 0, "pooling prePadding"),
-        spatialParameter(params.postPadding, spatialRank, 0, "pooling postPadding"), params.paddingMode);
-    geometry.outputShape.assign(inputShape.begin(), inputShape.begin() + static_cast<std::ptrdiff_t>(leadingRank));
-    geometry.outputShape.insert(
-        geometry.outputShape.end(), geometry.window.outputSize.begin(), geometry.window.outputSize.end());
-    return geometry;
-}
+using backend::PoolingGeometry;
 
 //! One output position's window clipped to the input.
 struct ClippedWindow
@@ -113,14 +87,9 @@ float pooledValue(network::PoolingParams const& params, int64_t inputCount, int6
 
 } // namespace
 
-Shape poolingOutputShape(Shape const& inputShape, network::PoolingParams const& params)
-{
-    return resolveGeometry(inputShape, params).outputShape;
-}
-
 void runPooling(network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
 {
-    PoolingGeometry const geometry = resolveGeometry(input.shape, params);
+    PoolingGeometry const geometry = backend::poolingGeometry(input.shape, params);
     requireShape(output.shape, geometry.outputShape, "pooling output");
     requireFloatingPoint(input, "pooling input");
     requireFloatingPoint(output, "pooling output");

@@ -15,11 +15,7 @@
 namespace kiln::cpu
 {
 
-//! The input shape with its last windowSize.nbDims extents replaced by the pooled extents; throws
-//! std::invalid_argument on inconsistent parameters.
-Shape poolingOutputShape(Shape const& inputShape, network::PoolingParams const& params);
-
-//! Writes `output` (floating-point, shape from poolingOutputShape) from a floating-point `input`. Throws
+//! Writes `output` (floating-point, shape from backend::poolingOutputShape) from a floating-point `input`. Throws
 //! std::invalid_argument on inconsistent shapes or types.
 void runPooling(network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output);
 

@@ -2,6 +2,7 @@
 
 #include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/element_access.h"
+#include "backend/shared/unary_types.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -14,16 +15,6 @@ namespace
 
 using nvinfer1::DataType;
 using nvinfer1::UnaryOperation;
-
-bool isIntegerOperation(UnaryOperation op)
-{
-    return op == UnaryOperation::kABS || op == UnaryOperation::kNEG || op == UnaryOperation::kSIGN;
-}
-
-bool producesBool(UnaryOperation op)
-{
-    return op == UnaryOperation::kISINF || op == UnaryOperation::kISNAN || op == UnaryOperation::kNOT;
-}
 
 int64_t integerUnary(UnaryOperation op, int64_t x)
 {
@@ -92,26 +83,10 @@ float applyUnary(UnaryOperation op, float x)
     return x;
 }
 
-DataType unaryOutputType(UnaryOperation op, DataType inputType)
-{
-    if (static_cast<int32_t>(op) < 0 || static_cast<int32_t>(op) >= nvinfer1::EnumMax<UnaryOperation>())
-    {
-        throw std::invalid_argument("unary: unknown UnaryOperation");
-    }
-    bool const integer = inputType == DataType::kINT32 || inputType == DataType::kINT64 || inputType == DataType::kINT8;
-    if (op == UnaryOperation::kNOT ? inputType == DataType::kBOOL
-                                   : isFloatType(inputType) || (integer && isIntegerOperation(op)))
-    {
-        return producesBool(op) ? DataType::kBOOL : inputType;
-    }
-    throw std::invalid_argument(
-        "unary: operation " + std::to_string(static_cast<int32_t>(op)) + " does not take " + dataTypeName(inputType));
-}
-
 void runUnary(network::UnaryParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     UnaryOperation const op = params.operation;
-    DataType const outputType = unaryOutputType(op, input.type);
+    DataType const outputType = backend::unaryOutputType(op, input.type);
     if (output.type != outputType)
     {
         throw std::invalid_argument(
@@ -133,7 +108,7 @@ void runUnary(network::UnaryParams const& params, ConstTensorView const& input, 
             storeInt(output, i, integerUnary(op, loadInt(input, i)));
         }
     }
-    else if (producesBool(op))
+    else if (outputType == DataType::kBOOL) // kISINF, kISNAN
     {
         for (int64_t i = 0; i < count; ++i)
         {

@@ -14,17 +14,14 @@
 namespace kiln::cpu
 {
 
-//! The output type for an input of `inputType`; throws std::invalid_argument when the operation does not take it.
-nvinfer1::DataType unaryOutputType(nvinfer1::UnaryOperation op, nvinfer1::DataType inputType);
-
 //! The operation on one float (kISINF / kISNAN give 1 or 0; kNOT is not a float operation and gives 0).
 float applyUnary(nvinfer1::UnaryOperation op, float x);
 
 //! x rounded to the nearest integer, ties to the even one, independent of the floating-point rounding mode.
 float roundHalfToEven(float x);
 
-//! Writes `output` (same shape as `input`, type unaryOutputType). In-place use is allowed. Throws
-//! std::invalid_argument on a shape or type mismatch.
+//! Writes `output` (same shape as `input`, type backend::unaryOutputType: backend/shared/unary_types.h). In-place
+//! use is allowed. Throws std::invalid_argument on a shape or type mismatch.
 void runUnary(network::UnaryParams const& params, ConstTensorView const& input, TensorView const& output);
 
 } // namespace kiln::cpu

@@ -3,8 +3,9 @@
 #pragma once
 
 #include "backend/cpu/kernels/nn/element_access.h"
+#include "backend/shared/kernel_checks.h"
 #include "core/tensor_view.h"
-#include "core/half.h"
+#include "device_common/half.h"
 
 #include <algorithm>
 #include <array>
@@ -59,17 +60,7 @@ inline void writeInteger(void* data, DataType type, int64_t index, int64_t value
     storeInt(data, type, index, value);
 }
 
-//! Throws unless the element size is one a byte-copying kernel handles.
-inline size_t byteSizeOf(DataType type, char const* kernel)
-{
-    size_t const size = elementSize(type);
-    if (size == 0)
-    {
-        throw std::invalid_argument(
-            std::string(kernel) + ": sub-byte type " + dataTypeName(type) + " is not supported");
-    }
-    return size;
-}
+using backend::kernel_checks::byteSizeOf; // throws unless a byte-copying kernel handles the element size
 
 //! The bytes of `value` stored as one element of `type` (fill values of slice, pad and fill). Integers
 //! truncate toward zero and saturate; BOOL is value != 0.

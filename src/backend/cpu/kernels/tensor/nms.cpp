@@ -2,8 +2,8 @@
 
 #include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
-#include "backend/cpu/kernels/tensor/nms_box.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
+#include "backend/shared/nms_box.h"
 
 #include <algorithm>
 #include <limits>

@@ -7,8 +7,8 @@
 //    scores keep the lower class, then the lower box index.
 // 3. Each class's candidates, in order of decreasing score (equal scores, -0.0 and 0.0 among them: lower box index
 //    first), are selected greedily: a candidate is selected unless a box of its class selected before suppresses it
-//    (nms_box.h: overlapping, positive areas, IoU above `iouThreshold`), until `maxOutputBoxesPerClass` are (none
-//    when it is 0 or less). Coordinates are read per params.boxFormat (nms_box.h's makeBox).
+//    (backend/shared/nms_box.h: overlapping, positive areas, IoU above `iouThreshold`), until `maxOutputBoxesPerClass`
+//    are (none when it is 0 or less). Coordinates are read per params.boxFormat (nms_box.h's makeBox).
 // `selected` rows are (batch, class, box) triples, by batch item, then class, then order of selection: ONNX's order
 // (TensorRT's documents decreasing score across a batch item's classes). `selected` is given with its capacity,
 // [upper bound, 3] of INT32 or INT64; its first count rows are written, and count to `count`, a 0-D INT32 or INT64.

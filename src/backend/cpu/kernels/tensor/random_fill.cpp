@@ -1,9 +1,9 @@
 #include "backend/cpu/kernels/tensor/random_fill.h"
 
 #include "backend/cpu/kernels/layer_inputs.h"
-#include "backend/cpu/kernels/tensor/counter_random.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
+#include "backend/shared/counter_random.h"
 
 #include <cmath>
 

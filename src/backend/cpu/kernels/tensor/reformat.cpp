@@ -1,6 +1,7 @@
 #include "backend/cpu/kernels/tensor/reformat.h"
 
 #include "backend/cpu/kernels/tensor/cast.h"
+#include "backend/shared/channel_order.h"
 
 #include <algorithm>
 #include <cstring>
@@ -10,25 +11,6 @@
 
 namespace kiln::cpu
 {
-
-void transposeBatched(
-    void const* input, void* output, int64_t batches, int64_t rows, int64_t columns, size_t elementBytes)
-{
-    auto const* from = static_cast<std::byte const*>(input);
-    auto* to = static_cast<std::byte*>(output);
-    for (int64_t b = 0; b < batches; ++b)
-    {
-        int64_t const base = b * rows * columns;
-        for (int64_t r = 0; r < rows; ++r)
-        {
-            for (int64_t c = 0; c < columns; ++c)
-            {
-                std::memcpy(to + (base + c * rows + r) * elementBytes, from + (base + r * columns + c) * elementBytes,
-                    elementBytes);
-            }
-        }
-    }
-}
 
 namespace
 {
@@ -71,7 +53,7 @@ void reformatPadded(ConstTensorView const& input, TensorView const& output)
 
 void reformat(ConstTensorView const& input, TensorView const& output)
 {
-    if (!storedFormat(input.format) || !storedFormat(output.format))
+    if (!backend::storedFormat(input.format) || !backend::storedFormat(output.format))
     {
         throw std::invalid_argument("reformat: Kiln stores tensors as kLINEAR, kHWC or kHWC8 only");
     }
@@ -117,7 +99,7 @@ void reformat(ConstTensorView const& input, TensorView const& output)
     int64_t const channels = input.shape[1];
     int64_t const spatial = input.count() / (input.shape[0] * channels);
     bool const toChannelsLast = output.format == TensorFormat::kHWC;
-    transposeBatched(source, output.data, input.shape[0], toChannelsLast ? channels : spatial,
+    backend::transposeBatched(source, output.data, input.shape[0], toChannelsLast ? channels : spatial,
         toChannelsLast ? spatial : channels, elementSize(output.type));
 }
 

@@ -10,19 +10,9 @@
 namespace kiln::cpu
 {
 
-//! Whether Kiln stores tensors in `format`.
-inline bool storedFormat(TensorFormat format)
-{
-    return format == TensorFormat::kLINEAR || channelsLast(format);
-}
-
 //! `input` into `output`, converting the type as cast() does and moving the channels where the formats differ.
-//! Shapes must match; kHWC and kHWC8 need at least three axes ([N, C, spatial...]).
+//! Shapes must match; kHWC and kHWC8 need at least three axes ([N, C, spatial...]). The formats it takes and its
+//! element movement are backend/shared/channel_order.h's.
 void reformat(ConstTensorView const& input, TensorView const& output);
-
-//! The same element movement on raw memory: `batches` matrices of `rows` x `columns` elements of `elementBytes`
-//! each, transposed. kLINEAR to kHWC is rows = C, columns = the spatial volume; kHWC to kLINEAR the reverse.
-void transposeBatched(
-    void const* input, void* output, int64_t batches, int64_t rows, int64_t columns, size_t elementBytes);
 
 } // namespace kiln::cpu

@@ -4,6 +4,7 @@
 #include "backend/cpu/kernels/tensor/axis_gather_copy.h"
 #include "backend/cpu/kernels/tensor/element_access.h"
 #include "backend/cpu/kernels/tensor/shape_utils.h"
+#include "backend/shared/resize_geometry.h"
 
 #include <cmath>
 
@@ -199,76 +200,18 @@ void nearest(ConstTensorView const& input, TensorView const& output, network::Re
 
 } // namespace
 
-Shape resizeOutputDimensions(Shape const& input, Shape const& dimensions)
-{
-    expectValidShape(dimensions, kKernel, "outputDimensions");
-    if (dimensions.size() != input.size())
-    {
-        fail(kKernel,
-            "outputDimensions " + shapeText(dimensions) + " do not match rank " + std::to_string(input.size()));
-    }
-    return dimensions;
-}
-
-Shape resizeOutputShape(Shape const& input, network::ResizeParams const& params)
-{
-    if (params.hasOutputDimensions && !params.scales.empty())
-    {
-        fail(kKernel, "set exactly one of outputDimensions and scales");
-    }
-    if (params.hasOutputDimensions)
-    {
-        return resizeOutputDimensions(input, network::dimsToVector(params.outputDimensions));
-    }
-    if (params.scales.empty())
-    {
-        return input;
-    }
-    if (params.scales.size() != input.size())
-    {
-        fail(kKernel, std::to_string(params.scales.size()) + " scales for rank " + std::to_string(input.size()));
-    }
-    Shape output(input.size());
-    for (size_t d = 0; d < input.size(); ++d)
-    {
-        if (!(params.scales[d] > 0.0f))
-        {
-            fail(kKernel, "scales must be positive");
-        }
-        output[d] = static_cast<int64_t>(std::floor(static_cast<double>(input[d]) * params.scales[d]));
-    }
-    return output;
-}
-
-std::vector<double> resizeScales(
-    network::ResizeParams const& params, bool hasShapeInput, Shape const& input, Shape const& output)
-{
-    bool const givenScales = !hasShapeInput && !params.hasOutputDimensions && !params.scales.empty();
-    if (output.size() != input.size() || (givenScales && params.scales.size() != input.size()))
-    {
-        fail(kKernel, "scales need an input and an output of one rank, and one scale per dim");
-    }
-    std::vector<double> scales(input.size());
-    for (size_t d = 0; d < input.size(); ++d)
-    {
-        scales[d] = givenScales ? static_cast<double>(params.scales[d])
-                                : static_cast<double>(output[d]) / static_cast<double>(input[d]);
-    }
-    return scales;
-}
-
 void resize(LayerInputs const& inputs, TensorView const& output, network::ResizeParams const& params)
 {
     ConstTensorView const& input = inputs[0];
     bool const hasShapeInput = hasInput(inputs, 1);
-    Shape const expected = hasShapeInput ? resizeOutputDimensions(input.shape, integerValues(inputs[1]))
-                                         : resizeOutputShape(input.shape, params);
+    Shape const expected = hasShapeInput ? backend::resizeOutputDimensions(input.shape, integerValues(inputs[1]))
+                                         : backend::resizeOutputShape(input.shape, params);
     expectShape(output.shape, expected, kKernel, "output");
     if (output.count() == 0)
     {
         return;
     }
-    std::vector<double> const scales = resizeScales(params, hasShapeInput, input.shape, output.shape);
+    std::vector<double> const scales = backend::resizeScales(params, hasShapeInput, input.shape, output.shape);
     if (params.resizeMode == InterpolationMode::kNEAREST)
     {
         nearest(input, output, params, scales);

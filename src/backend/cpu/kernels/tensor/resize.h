@@ -19,24 +19,11 @@
 #include "core/tensor_view.h"
 #include "network/layers/resize.h"
 
-#include <vector>
-
 namespace kiln::cpu
 {
 
-//! Output dimensions as given (by the parameters or input 1), checked against the input's rank.
-Shape resizeOutputDimensions(Shape const& input, Shape const& dimensions);
-
-//! The output shape the static parameters give. Throws where they do not fit the input's rank, or set both output
-//! dimensions and scales.
-Shape resizeOutputShape(Shape const& input, network::ResizeParams const& params);
-
-//! The scale that maps each dim's output coordinates to input coordinates: the given scale where scales decide the
-//! output shape, else output extent / input extent. hasShapeInput: whether input 1 gives the output shape.
-std::vector<double> resizeScales(
-    network::ResizeParams const& params, bool hasShapeInput, Shape const& input, Shape const& output);
-
-//! Resizes input 0 into `output`; input 1, when given, holds the output shape.
+//! Resizes input 0 into `output`; input 1, when given, holds the output shape. The output shape and the scales are
+//! backend/shared/resize_geometry.h's.
 void resize(LayerInputs const& inputs, TensorView const& output, network::ResizeParams const& params);
 
 } // namespace kiln::cpu

@@ -4,10 +4,10 @@
 // its indices pick: with kNONE it replaces the element (bytes are copied, so every byte-addressable type is served),
 // so that of duplicate indices the last update in order wins (ONNX leaves this undefined; the CUDA kernel keeps any
 // one of them). A reduction (kiln/ScatterReduction.h) combines the element with each update in turn, as
-// scatter_combine.h says: FLOAT, HALF and BF16 compute in FP32 and round once per update, INT8, UINT8, INT32 and INT64
-// wrap to their width. A negative index counts from the end of its axis; one still out of range throws, naming the
-// index, its position in the indices and the axis, before any output is written (the CUDA kernel, which cannot report
-// it, skips that update: backend/cuda/scatter.cu).
+// backend/shared/scatter_combine.h says: FLOAT, HALF and BF16 compute in FP32 and round once per update, INT8, UINT8,
+// INT32 and INT64 wrap to their width. A negative index counts from the end of its axis; one still out of range throws,
+// naming the index, its position in the indices and the axis, before any output is written (the CUDA kernel, which
+// cannot report it, skips that update: backend/cuda/kernels/tensor/scatter.cu).
 #pragma once
 
 #include "core/tensor_view.h"
@@ -16,19 +16,8 @@
 namespace kiln::cpu
 {
 
-//! Where a scatter's updates land, from the shapes alone.
-struct ScatterGeometry
-{
-    int32_t axis{0};            //!< kELEMENT: the axis, in [0, rank)
-    int64_t coordinateCount{0}; //!< kND: k, the coordinates of each tuple
-    int64_t slice{0};           //!< kND: the elements of the data slice each tuple picks (the data dims from k)
-};
-
-//! Checks the types, shapes and parameters (throws std::invalid_argument starting with "scatter: ") and returns the
-//! geometry. The CUDA kernel makes the same checks through it.
-ScatterGeometry scatterGeometry(ConstTensorView const& data, ConstTensorView const& indices,
-    ConstTensorView const& updates, TensorView const& output, network::ScatterParams const& params);
-
+//! Checks the tensors and parameters through backend::scatterGeometry (backend/shared/scatter_geometry.h), as the
+//! CUDA kernel does, then scatters.
 void scatter(ConstTensorView const& data, ConstTensorView const& indices, ConstTensorView const& updates,
     TensorView const& output, network::ScatterParams const& params);
 

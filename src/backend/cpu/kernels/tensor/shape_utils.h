@@ -1,6 +1,7 @@
 // Shape arithmetic and strided iteration shared by the tensor-manipulation kernels.
 #pragma once
 
+#include "backend/shared/kernel_checks.h"
 #include "core/dims_text.h"
 
 #include <algorithm>
@@ -12,39 +13,11 @@
 namespace kiln::cpu::tensor_detail
 {
 
-[[noreturn]] inline void fail(char const* kernel, std::string const& message)
-{
-    throw std::invalid_argument(std::string(kernel) + ": " + message);
-}
-
-//! Maps an axis in [-rank, rank) to [0, rank).
-inline int32_t normalizeAxis(int64_t axis, int64_t rank, char const* kernel)
-{
-    if (axis < -rank || axis >= rank)
-    {
-        fail(kernel, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
-    }
-    return static_cast<int32_t>(axis < 0 ? axis + rank : axis);
-}
-
-inline void expectShape(Shape const& actual, Shape const& expected, char const* kernel, char const* what)
-{
-    if (actual != expected)
-    {
-        fail(kernel, std::string(what) + " has shape " + shapeText(actual) + ", expected " + shapeText(expected));
-    }
-}
-
-inline void expectValidShape(Shape const& shape, char const* kernel, char const* what)
-{
-    for (int64_t extent : shape)
-    {
-        if (extent < 0)
-        {
-            fail(kernel, std::string(what) + " has a negative extent: " + shapeText(shape));
-        }
-    }
-}
+// The checks both backends' kernels make (fail, normalizeAxis, expectShape, expectValidShape).
+using backend::kernel_checks::expectShape;
+using backend::kernel_checks::expectValidShape;
+using backend::kernel_checks::fail;
+using backend::kernel_checks::normalizeAxis;
 
 //! Numpy broadcasting: shapes are aligned on the right, and an extent of 1 stretches to the other's.
 inline Shape broadcastShapes(Shape const& a, Shape const& b, char const* kernel)

@@ -1,0 +1,77 @@
+#include "backend/cpu/passes/pass_list.h"
+
+#include "backend/cpu/fast/fast_path.h"
+#include "backend/cpu/passes/scale_folding.h"
+#include "plan/passes/convolution_fusion.h"
+#include "plan/passes/gelu_fusion.h"
+#include "plan/passes/matrix_multiply_fusion.h"
+#include "plan/passes/pointwise_fusion.h"
+
+namespace kiln::cpu
+{
+namespace
+{
+
+using Options = backend::PassOptions const;
+
+bool scaleFolding(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    foldScalesIntoConvolutions(model);
+    return true;
+}
+
+bool geluFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    plan::fuseGelu(model);
+    return true;
+}
+
+//! Only where oneDNN runs the convolution or the product: the reference kernels gain nothing from a fused epilogue.
+bool convolutionEpilogueFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    plan::fuseConvolutionEpilogues(model, plan::ConvolutionFusionRules{fast::runsLayer, fast::fusesActivation, false});
+    return true;
+}
+
+bool matrixMultiplyEpilogueFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    plan::fuseMatrixMultiplyEpilogues(model, plan::MatrixMultiplyFusionRules{fast::runsLayer, fast::fusesActivation});
+    return true;
+}
+
+//! Last of the fusions: what is left of the element-wise layers between the convolutions and products runs in one
+//! pass over memory.
+bool pointwiseChainFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    plan::fusePointwiseChains(model, plan::PointwiseFusionRules{fast::joinsPointwiseChain});
+    return true;
+}
+
+bool fastPathMarking(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    for (plan::LayerRecord& layer : model.layers)
+    {
+        if (fast::runsLayer(model, layer))
+        {
+            fast::mark(layer);
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+backend::PassList<Options> const& cpuPasses()
+{
+    static backend::PassList<Options> const passes{
+        {"scale folding", scaleFolding},
+        {"GELU fusion", geluFusion},
+        {"convolution epilogue fusion", convolutionEpilogueFusion},
+        {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
+        {"point-wise chain fusion", pointwiseChainFusion},
+        {"fast path marking", fastPathMarking},
+    };
+    return passes;
+}
+
+} // namespace kiln::cpu

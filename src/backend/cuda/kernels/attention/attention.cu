@@ -1,0 +1,603 @@
+// The attention layer (network/fused/attention.h) on the GPU in one kernel, as flash attention computes it: a block
+// of four warps takes 16, 32 or 64 queries of one batch, each warp 16 of them, and walks the keys a tile at a time
+// keeping a running maximum and sum per query row ("online softmax"), so that neither the scores nor the
+// probabilities are ever written to memory. Where there are few queries (a ViT's 197 tokens), the warps that share
+// queries split each tile's keys between them and merge their rows at the end, so that enough warps run. Both products
+// run on the tensor cores (mma.sync m16n8k16, FP16 in, FP32 accumulation); the scores stay in registers, and the
+// probabilities go from the first product's accumulators into the second product's operands without leaving them. Key
+// and value tiles are copied to shared memory asynchronously, the next while the current one is computed. Operands are
+// read through their layouts (backend/shared/attention_geometry.h), so the transposes the fusion absorbed cost nothing:
+// a row of a head's query, keys or values is contiguous either way. FP32 operands run attention_fp32.cu's kernel.
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/attention/attention_problem.cuh"
+#include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/kernels/tensor_core.cuh"
+#include "backend/cuda/layer_kernels.h"
+#include "backend/shared/attention_geometry.h"
+
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using attention::BatchStarts;
+using attention::maskValue;
+using attention::OperandView;
+using device::DataType;
+using HalfProblem = attention::Problem<__half>;
+
+constexpr int kWarps = 4;
+constexpr int kWarpQueries = 16; //!< one mma tile high
+constexpr int kThreads = kWarps * 32;
+
+//! Copies rows [first, first + kRows) of a matrix operand (row-major in shared memory with pitch kPitch, kColumns
+//! wide) into `tile`, zeros past `rowCount` rows and `columnCount` columns: 16 bytes at a time without waiting where
+//! `vector`, else element by element.
+template <int kRows, int kColumns, int kPitch>
+__device__ inline void loadTile(__half* tile, __half const* base, OperandView const& view, int32_t first,
+    int32_t rowCount, int32_t columnCount, bool vector)
+{
+    if (vector)
+    {
+        // Each thread copies one 16-byte chunk of a row per pass, the same chunk of every kRowsPerPass-th row, so
+        // that its source moves by a fixed step.
+        constexpr int kChunks = kColumns / 8;
+        constexpr int kRowsPerPass = kThreads / kChunks;
+        static_assert(kThreads % kChunks == 0, "every pass covers whole rows");
+        int32_t const firstRow = static_cast<int32_t>(threadIdx.x) / kChunks;
+        int32_t const c = static_cast<int32_t>(threadIdx.x) % kChunks * 8;
+        __half const* source = base + static_cast<int64_t>(first + firstRow) * view.row + c;
+        int64_t const step = kRowsPerPass * view.row;
+#pragma unroll
+        for (int pass = 0; pass < (kRows + kRowsPerPass - 1) / kRowsPerPass; ++pass, source += step)
+        {
+            int32_t const r = firstRow + pass * kRowsPerPass;
+            if (kRows % kRowsPerPass == 0 || r < kRows)
+            {
+                bool const inside = first + r < rowCount && c < columnCount;
+                copyAsync(tile + r * kPitch + c, inside ? source : base, inside ? 16U : 0U);
+            }
+        }
+        return;
+    }
+    for (int32_t i = static_cast<int32_t>(threadIdx.x); i < kRows * kColumns; i += kThreads)
+    {
+        int32_t const r = i / kColumns;
+        int32_t const c = i % kColumns;
+        bool const inside = first + r < rowCount && c < columnCount;
+        tile[r * kPitch + c] = inside ? base[static_cast<int64_t>(first + r) * view.row + c * view.column]
+                                      : __float2half_rn(0.0F);
+    }
+}
+
+//! One warp's running softmax state and output for its 16 query rows: this lane's rows are g = lane / 4 and
+//! g + 8, its columns 2 (lane % 4) and 2 (lane % 4) + 1 of each 8-wide tile.
+template <int kDepth>
+struct RowState
+{
+    float output[kDepth / 8][4]; //!< per 8-column tile: (g, c), (g, c + 1), (g + 8, c), (g + 8, c + 1)
+    float maximum[2];
+    float sum[2]; //!< this lane's share of the row sums; the four lanes of a row add theirs at the end
+};
+
+//! Adds the mask (of type T, FP32 or FP16: the type is chosen once per tile, not per element) to the scores of this
+//! lane's rows inside the problem and keys before the last. `maskRows`: where the mask's rows of this lane's two
+//! query rows (row0 and row0 + 8) start.
+template <typename T, int kWarpKeys>
+__device__ inline void addMask(float (&scores)[kWarpKeys / 8][4], HalfProblem const& p, int64_t const (&maskRows)[2],
+    int32_t firstKey, int32_t row0)
+{
+    int32_t const t = static_cast<int32_t>(threadIdx.x) % 4;
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+    {
+        if (row0 + half * 8 >= p.queries)
+        {
+            continue;
+        }
+        T const* const row = static_cast<T const*>(p.mask) + maskRows[half];
+#pragma unroll
+        for (int n = 0; n < kWarpKeys / 8; ++n)
+        {
+#pragma unroll
+            for (int e = 0; e < 2; ++e)
+            {
+                int32_t const key = firstKey + n * 8 + 2 * t + e;
+                if (key < p.keyCount)
+                {
+                    scores[n][2 * half + e] += maskValue(row[static_cast<int64_t>(key) * p.maskView.column]);
+                }
+            }
+        }
+    }
+}
+
+//! The scores of the warp's rows against its kWarpKeys keys of a tile: scale, mask, -inf past the last key.
+//! `maskRows`: as addMask takes them.
+template <int kDepth, int kWarpKeys>
+__device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t const (&query)[kDepth / 16][4],
+    __half const* keys, HalfProblem const& p, int64_t const (&maskRows)[2], int32_t firstKey, int32_t row0)
+{
+    constexpr int kPitch = kDepth + 8;
+    int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
+    int32_t const g = lane / 4;
+    int32_t const t = lane % 4;
+#pragma unroll
+    for (int n = 0; n < kWarpKeys / 8; ++n)
+    {
+        scores[n][0] = scores[n][1] = scores[n][2] = scores[n][3] = 0.0F;
+#pragma unroll
+        for (int k = 0; k < kDepth / 16; ++k)
+        {
+            __half const* key = keys + (n * 8 + g) * kPitch + k * 16 + 2 * t;
+            mma16816(scores[n], query[k], loadPair(key), loadPair(key + 8));
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+        {
+            int32_t const key = firstKey + n * 8 + 2 * t + (e & 1);
+            scores[n][e] = key < p.keyCount ? scores[n][e] * p.scale : -INFINITY;
+        }
+    }
+    if (p.mask == nullptr)
+    {
+        return;
+    }
+    if (p.maskType == DataType::kHALF)
+    {
+        addMask<__half, kWarpKeys>(scores, p, maskRows, firstKey, row0);
+    }
+    else
+    {
+        addMask<float, kWarpKeys>(scores, p, maskRows, firstKey, row0);
+    }
+}
+
+//! Folds a tile of scores into the running softmax: new maxima (a NaN score never becomes one, as on the CPU), the
+//! output and sums rescaled to them, and the scores turned into probabilities exp(score - maximum).
+template <int kDepth, int kWarpKeys>
+__device__ inline void softmaxTile(float (&scores)[kWarpKeys / 8][4], RowState<kDepth>& state)
+{
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+    {
+        float tileMax = -INFINITY;
+#pragma unroll
+        for (int n = 0; n < kWarpKeys / 8; ++n)
+        {
+            tileMax = fmaxf(tileMax, fmaxf(scores[n][2 * half], scores[n][2 * half + 1]));
+        }
+        tileMax = fmaxf(tileMax, __shfl_xor_sync(0xFFFFFFFFU, tileMax, 1));
+        tileMax = fmaxf(tileMax, __shfl_xor_sync(0xFFFFFFFFU, tileMax, 2));
+        float const maximum = fmaxf(state.maximum[half], tileMax);
+        // While every score so far is -inf nothing has accumulated, and exp(-inf - -inf) would be NaN.
+        float const rescale = maximum == -INFINITY ? 1.0F : __expf(state.maximum[half] - maximum);
+        state.maximum[half] = maximum;
+        state.sum[half] *= rescale;
+#pragma unroll
+        for (int n = 0; n < kDepth / 8; ++n)
+        {
+            state.output[n][2 * half] *= rescale;
+            state.output[n][2 * half + 1] *= rescale;
+        }
+#pragma unroll
+        for (int n = 0; n < kWarpKeys / 8; ++n)
+        {
+#pragma unroll
+            for (int e = 2 * half; e < 2 * half + 2; ++e)
+            {
+                float const probability = maximum == -INFINITY ? 0.0F : __expf(scores[n][e] - maximum);
+                scores[n][e] = probability;
+                state.sum[half] += probability;
+            }
+        }
+    }
+}
+
+//! output += probabilities . values for the warp's rows; the probabilities are the score accumulators, which are
+//! laid out as the product's a fragments need them (two 8-key tiles make one 16-key step).
+template <int kDepth, int kWarpKeys>
+__device__ inline void accumulateTile(
+    float const (&probabilities)[kWarpKeys / 8][4], __half const* values, RowState<kDepth>& state)
+{
+    constexpr int kPitch = kDepth + 8;
+    int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
+    // ldmatrix: lanes 8m..8m+7 give the rows of matrix m; matrices 0, 1 are keys 0-7 and 8-15 of columns 0-7,
+    // matrices 2, 3 the same keys of columns 8-15.
+    int32_t const matrix = lane / 8;
+    int32_t const rowInStep = lane % 8 + (matrix & 1) * 8;
+    int32_t const columnInPair = (matrix >> 1) * 8;
+#pragma unroll
+    for (int k = 0; k < kWarpKeys / 16; ++k)
+    {
+        uint32_t const a[4] = {packHalves(probabilities[2 * k][0], probabilities[2 * k][1]),
+            packHalves(probabilities[2 * k][2], probabilities[2 * k][3]),
+            packHalves(probabilities[2 * k + 1][0], probabilities[2 * k + 1][1]),
+            packHalves(probabilities[2 * k + 1][2], probabilities[2 * k + 1][3])};
+#pragma unroll
+        for (int n = 0; n < kDepth / 8; n += 2)
+        {
+            uint32_t b[4];
+            loadTransposed(b, values + (k * 16 + rowInStep) * kPitch + n * 8 + columnInPair);
+            mma16816(state.output[n], a, b[0], b[1]);
+            mma16816(state.output[n + 1], a, b[2], b[3]);
+        }
+    }
+}
+
+//! Writes the warp's rows: output / sum, or for a row whose probabilities are all NaN (every score -inf, or a NaN
+//! or +inf score, as on the CPU) NaN, or 0 where NaN probabilities count as zero.
+template <int kDepth>
+__device__ inline void storeRows(RowState<kDepth>& state, HalfProblem const& p, __half* output, int32_t row0)
+{
+    int32_t const t = static_cast<int32_t>(threadIdx.x) % 4;
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+    {
+        float sum = state.sum[half];
+        sum += __shfl_xor_sync(0xFFFFFFFFU, sum, 1);
+        sum += __shfl_xor_sync(0xFFFFFFFFU, sum, 2);
+        int32_t const row = row0 + half * 8;
+        if (row >= p.queries)
+        {
+            continue;
+        }
+        bool const nanRow = state.maximum[half] == -INFINITY || isnan(sum) || sum == 0.0F;
+        float const inverse = 1.0F / sum;
+        auto const valueOf
+            = [&](int n, int e) { return nanRow ? (p.zeroNaN ? 0.0F : NAN) : state.output[n][2 * half + e] * inverse; };
+        __half* const rowOutput = output + static_cast<int64_t>(row) * p.outputView.row;
+#pragma unroll
+        for (int n = 0; n < kDepth / 8; ++n)
+        {
+            int32_t const column = n * 8 + 2 * t;
+            if (p.pairedOutput && column < p.valueDepth)
+            {
+                *reinterpret_cast<__half2*>(rowOutput + column) = __floats2half2_rn(valueOf(n, 0), valueOf(n, 1));
+                continue;
+            }
+#pragma unroll
+            for (int e = 0; e < 2; ++e)
+            {
+                if (!p.pairedOutput && column + e < p.valueDepth)
+                {
+                    rowOutput[static_cast<int64_t>(column + e) * p.outputView.column] = __float2half_rn(valueOf(n, e));
+                }
+            }
+        }
+    }
+}
+
+//! Merges the rows of the warps that split a block's keys into the first of them (`split` 0), through shared memory
+//! (`exchange`, which the tiles no longer use): each lane holds the same positions in every warp, so lane l of the
+//! first warp takes lane l's values of the others, rescaled to the rows' overall maxima.
+template <int kDepth, int kKeyWarps>
+__device__ inline void mergeSplits(RowState<kDepth>& state, float* exchange, int32_t queryWarp, int32_t split)
+{
+    constexpr int kValues = kDepth / 2 + 4; // output[kDepth / 8][4], maximum[2], sum[2]
+    int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
+    float* const mine = exchange + ((queryWarp * kKeyWarps + split) * 32 + lane) * kValues;
+    if (split != 0)
+    {
+#pragma unroll
+        for (int n = 0; n < kDepth / 8; ++n)
+        {
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+            {
+                mine[n * 4 + e] = state.output[n][e];
+            }
+        }
+        mine[kDepth / 2] = state.maximum[0];
+        mine[kDepth / 2 + 1] = state.maximum[1];
+        mine[kDepth / 2 + 2] = state.sum[0];
+        mine[kDepth / 2 + 3] = state.sum[1];
+    }
+    __syncthreads();
+    if (split != 0)
+    {
+        return;
+    }
+    for (int32_t other = 1; other < kKeyWarps; ++other)
+    {
+        float const* theirs = mine + other * 32 * kValues;
+#pragma unroll
+        for (int half = 0; half < 2; ++half)
+        {
+            float const maximum = fmaxf(state.maximum[half], theirs[kDepth / 2 + half]);
+            // A split that saw only -inf scores weighs 0; where every split did, the row is NaN whatever is summed.
+            float const keep = maximum == -INFINITY ? 0.0F : __expf(state.maximum[half] - maximum);
+            float const take = maximum == -INFINITY ? 0.0F : __expf(theirs[kDepth / 2 + half] - maximum);
+            state.maximum[half] = maximum;
+            state.sum[half] = state.sum[half] * keep + theirs[kDepth / 2 + 2 + half] * take;
+#pragma unroll
+            for (int n = 0; n < kDepth / 8; ++n)
+            {
+#pragma unroll
+                for (int e = 2 * half; e < 2 * half + 2; ++e)
+                {
+                    state.output[n][e] = state.output[n][e] * keep + theirs[n * 4 + e] * take;
+                }
+            }
+        }
+    }
+}
+
+//! kDepth: the query's and the values' depths rounded up to a multiple of 16 (zeros past them). kTileKeys keys per
+//! step, in two shared-memory stages of keys and values: one being computed, the next being copied. kQueryWarps
+//! warps take 16 queries each; the block's other warps split each tile's keys with them (kKeyWarps per query warp).
+template <int kDepth, int kTileKeys, int kQueryWarps>
+__global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
+{
+    constexpr int kKeyWarps = kWarps / kQueryWarps;
+    constexpr int kWarpKeys = kTileKeys / kKeyWarps;
+    constexpr int kBlockQueries = kQueryWarps * kWarpQueries;
+    constexpr int kPitch = kDepth + 8; // 16-byte rows whose 8-row groups start in different banks
+    constexpr int kStage = 2 * kTileKeys * kPitch;
+    static_assert(kWarpKeys % 16 == 0, "a warp takes whole 16-key steps of the second product");
+    static_assert(2 * kStage >= kBlockQueries * kPitch, "the queries are staged where the tiles go");
+    static_assert(kKeyWarps == 1 || 2 * kStage * 2 >= kWarps * 32 * (kDepth / 2 + 4) * 4, "the merge fits");
+    __shared__ __align__(16) __half shared[2 * kStage];
+
+    uint32_t const batch = blockIdx.x / static_cast<uint32_t>(p.queryTiles);
+    int32_t const firstQuery = static_cast<int32_t>(blockIdx.x % static_cast<uint32_t>(p.queryTiles)) * kBlockQueries;
+    BatchStarts const starts = attention::batchStarts(p, batch);
+    __half const* const keys = p.keys + starts.keys;
+    __half const* const values = p.values + starts.values;
+    int32_t const warp = static_cast<int32_t>(threadIdx.x) / 32;
+    int32_t const queryWarp = warp / kKeyWarps;
+    int32_t const split = warp % kKeyWarps;
+    int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
+    int32_t const g = lane / 4;
+    int32_t const t = lane % 4;
+
+    // The block's queries through shared memory into each warp's a fragments, which stay in registers.
+    loadTile<kBlockQueries, kDepth, kPitch>(
+        shared, p.query + starts.query, p.queryView, firstQuery, p.queries, p.depth, p.vectorQuery);
+    commitCopies();
+    awaitCopies<0>();
+    __syncthreads();
+    uint32_t query[kDepth / 16][4];
+    __half const* warpQueries = shared + queryWarp * kWarpQueries * kPitch;
+#pragma unroll
+    for (int k = 0; k < kDepth / 16; ++k)
+    {
+        __half const* q = warpQueries + g * kPitch + k * 16 + 2 * t;
+        query[k][0] = loadPair(q);
+        query[k][1] = loadPair(q + 8 * kPitch);
+        query[k][2] = loadPair(q + 8);
+        query[k][3] = loadPair(q + 8 * kPitch + 8);
+    }
+    __syncthreads(); // the staged queries are overwritten by the first tile
+
+    RowState<kDepth> state{};
+    state.maximum[0] = state.maximum[1] = -INFINITY;
+    int32_t const row0 = firstQuery + queryWarp * kWarpQueries + g;
+    int64_t const maskRows[2]{starts.mask + static_cast<int64_t>(row0) * p.maskView.row,
+        starts.mask + static_cast<int64_t>(row0 + 8) * p.maskView.row};
+    int32_t const tiles = (p.keyCount + kTileKeys - 1) / kTileKeys;
+    auto const loadStage = [&](int32_t tile) {
+        __half* stage = shared + (tile % 2) * kStage;
+        loadTile<kTileKeys, kDepth, kPitch>(
+            stage, keys, p.keyView, tile * kTileKeys, p.keyCount, p.depth, p.vectorKeys);
+        loadTile<kTileKeys, kDepth, kPitch>(stage + kTileKeys * kPitch, values, p.valueView, tile * kTileKeys,
+            p.keyCount, p.valueDepth, p.vectorValues);
+    };
+    loadStage(0);
+    commitCopies();
+    for (int32_t tile = 0; tile < tiles; ++tile)
+    {
+        if (tile + 1 < tiles)
+        {
+            loadStage(tile + 1); // into the stage the previous step finished reading
+        }
+        commitCopies();
+        awaitCopies<1>(); // this tile's copies have landed; the next tile's may still be in flight
+        __syncthreads();
+        __half const* stage = shared + (tile % 2) * kStage + split * kWarpKeys * kPitch;
+        float scores[kWarpKeys / 8][4];
+        scoreTile<kDepth, kWarpKeys>(scores, query, stage, p, maskRows, tile * kTileKeys + split * kWarpKeys, row0);
+        softmaxTile<kDepth, kWarpKeys>(scores, state);
+        accumulateTile<kDepth, kWarpKeys>(scores, stage + kTileKeys * kPitch, state);
+        __syncthreads(); // every warp is done with this stage before the next step copies into it
+    }
+    if constexpr (kKeyWarps > 1)
+    {
+        mergeSplits<kDepth, kKeyWarps>(state, reinterpret_cast<float*>(shared), queryWarp, split);
+        if (split != 0)
+        {
+            return;
+        }
+    }
+    storeRows<kDepth>(state, p, p.output + starts.output, row0);
+}
+
+OperandView viewOf(backend::AttentionGeometry const& g, backend::AttentionGeometry::Operand const& operand)
+{
+    OperandView view{};
+    for (int32_t axis = 0; axis < g.batchAxes; ++axis)
+    {
+        view.batch[axis] = operand.batch[axis];
+    }
+    view.row = operand.row;
+    view.column = operand.column;
+    return view;
+}
+
+//! Whether an operand's rows can be moved `elements` halves at a time: contiguous columns, rows and batches starting
+//! at multiples of `elements`, as many columns, and data aligned to the group.
+bool movesInGroupsOf(int64_t elements, void const* data, backend::AttentionGeometry const& g,
+    backend::AttentionGeometry::Operand const& operand, int64_t columns)
+{
+    auto const bytes = static_cast<uintptr_t>(elements * 2);
+    bool aligned = reinterpret_cast<uintptr_t>(data) % bytes == 0 && operand.column == 1 && operand.row % elements == 0
+        && columns % elements == 0;
+    for (int32_t axis = 0; axis < g.batchAxes; ++axis)
+    {
+        aligned = aligned && operand.batch[axis] % elements == 0;
+    }
+    return aligned;
+}
+
+//! Launches the kernel with as many queries per block as keep the GPU's multiprocessors busy: 64 (four warps of
+//! queries) where there are enough of them, else 32 or 16 with the keys split between the block's warps.
+template <int kDepth, int kTileKeys, int kFewestQueryWarps>
+void launch(HalfProblem& problem, int64_t batches, int32_t multiprocessors, cudaStream_t stream)
+{
+    auto const blocksWith = [&](int32_t queryWarps) {
+        return batches * ((problem.queries + queryWarps * kWarpQueries - 1) / (queryWarps * kWarpQueries));
+    };
+    int32_t queryWarps = kWarps;
+    while (queryWarps > kFewestQueryWarps && blocksWith(queryWarps) < 2 * multiprocessors)
+    {
+        queryWarps /= 2;
+    }
+    int64_t const blocks = blocksWith(queryWarps);
+    if (blocks > INT32_MAX)
+    {
+        throw std::invalid_argument("attention: " + std::to_string(blocks) + " blocks of queries are too many");
+    }
+    problem.queryTiles = static_cast<int32_t>(blocks / batches);
+    auto const grid = static_cast<unsigned>(blocks);
+    if (queryWarps == 4)
+    {
+        attentionKernel<kDepth, kTileKeys, 4><<<grid, kThreads, 0, stream>>>(problem);
+    }
+    else if (queryWarps == 2)
+    {
+        attentionKernel<kDepth, kTileKeys, 2><<<grid, kThreads, 0, stream>>>(problem);
+    }
+    else if constexpr (kFewestQueryWarps == 1)
+    {
+        attentionKernel<kDepth, kTileKeys, 1><<<grid, kThreads, 0, stream>>>(problem);
+    }
+    check(cudaGetLastError(), "attention: launching the kernel");
+}
+
+//! The multiprocessors of the current device, asked once per process (a context runs on one device).
+int32_t multiprocessorCount()
+{
+    static int32_t const count = [] {
+        int device = 0;
+        int value = 0;
+        check(cudaGetDevice(&device), "attention: finding the device");
+        check(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device), "attention: asking the device");
+        return value;
+    }();
+    return count;
+}
+
+//! The operands' one type, FP16 or FP32; throws std::invalid_argument for others, mixed types, or a mask of another.
+DataType checkOperands(LayerInputs const& inputs, TensorView const& output, bool masked)
+{
+    DataType const type = output.type;
+    if (type != DataType::kHALF && type != DataType::kFLOAT)
+    {
+        throw std::invalid_argument("attention: the CUDA kernels take FP16 or FP32 operands");
+    }
+    for (ConstTensorView const* operand : {&inputs.at(0), &inputs.at(1), &inputs.at(2)})
+    {
+        if (operand->type != type)
+        {
+            throw std::invalid_argument("attention: query, keys, values and output must have one type");
+        }
+    }
+    if (masked && inputs[3].type != DataType::kFLOAT && inputs[3].type != DataType::kHALF)
+    {
+        throw std::invalid_argument("attention: the CUDA kernels take an FP32 or FP16 mask");
+    }
+    return type;
+}
+
+//! The problem the kernels read, on operands of type T, without the FP16 kernel's vector flags.
+template <typename T>
+attention::Problem<T> problemOf(network::AttentionParams const& params, LayerInputs const& inputs,
+    TensorView const& output, backend::AttentionGeometry const& g)
+{
+    bool const masked = inputs.size() > 3 && inputs[3].data != nullptr;
+    attention::Problem<T> problem{};
+    problem.query = static_cast<T const*>(inputs[0].data);
+    problem.keys = static_cast<T const*>(inputs[1].data);
+    problem.values = static_cast<T const*>(inputs[2].data);
+    problem.mask = masked ? inputs[3].data : nullptr;
+    problem.output = static_cast<T*>(output.data);
+    problem.maskType = masked ? inputs[3].type : DataType::kFLOAT;
+    problem.queries = static_cast<int32_t>(g.queries);
+    problem.keyCount = static_cast<int32_t>(g.keys);
+    problem.depth = static_cast<int32_t>(g.depth);
+    problem.valueDepth = static_cast<int32_t>(g.valueDepth);
+    problem.scale = params.scale;
+    problem.zeroNaN = params.zeroNaNProbabilities;
+    problem.batchAxes = g.batchAxes;
+    for (int32_t axis = 0; axis < g.batchAxes; ++axis)
+    {
+        problem.batchExtents[axis] = g.batchExtents[axis];
+    }
+    problem.queryView = viewOf(g, g.queryLayout);
+    problem.keyView = viewOf(g, g.keyLayout);
+    problem.valueView = viewOf(g, g.valueLayout);
+    problem.maskView = viewOf(g, g.maskLayout);
+    problem.outputView = viewOf(g, g.outputLayout);
+    return problem;
+}
+
+void runHalf(HalfProblem problem, LayerInputs const& inputs, TensorView const& output,
+    backend::AttentionGeometry const& g, cudaStream_t stream)
+{
+    problem.vectorQuery = movesInGroupsOf(8, inputs[0].data, g, g.queryLayout, g.depth);
+    problem.vectorKeys = movesInGroupsOf(8, inputs[1].data, g, g.keyLayout, g.depth);
+    problem.vectorValues = movesInGroupsOf(8, inputs[2].data, g, g.valueLayout, g.valueDepth);
+    problem.pairedOutput = movesInGroupsOf(2, output.data, g, g.outputLayout, g.valueDepth);
+    int64_t const depth = std::max(g.depth, g.valueDepth);
+    if (depth <= 32)
+    {
+        launch<32, 64, 1>(problem, g.batches, multiprocessorCount(), stream);
+    }
+    else if (depth <= 64)
+    {
+        launch<64, 64, 1>(problem, g.batches, multiprocessorCount(), stream);
+    }
+    else
+    {
+        launch<128, 32, 2>(problem, g.batches, multiprocessorCount(), stream); // 16-key steps: two warps per tile
+    }
+}
+
+} // namespace
+
+void run(
+    network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
+{
+    bool const masked = inputs.size() > 3 && inputs[3].data != nullptr;
+    TensorView const& output = outputs.at(0);
+    DataType const type = checkOperands(inputs, output, masked);
+    backend::AttentionGeometry const g = backend::attentionGeometry(
+        {inputs[0].shape, inputs[1].shape, inputs[2].shape, masked ? &inputs[3].shape : nullptr, output.shape}, params);
+    int64_t const depth = std::max(g.depth, g.valueDepth);
+    if (depth > kMaxAttentionDepth || g.queries > INT32_MAX || g.keys > INT32_MAX)
+    {
+        throw std::invalid_argument("attention: the CUDA kernels take depths of up to "
+            + std::to_string(kMaxAttentionDepth) + " (not " + std::to_string(depth)
+            + ") and fewer than 2^31 queries and keys");
+    }
+    if (output.count() == 0)
+    {
+        return;
+    }
+    if (type == DataType::kHALF)
+    {
+        runHalf(problemOf<__half>(params, inputs, output, g), inputs, output, g, stream);
+        return;
+    }
+    attention::Problem<float> problem = problemOf<float>(params, inputs, output, g);
+    attention::launchFp32(problem, g.batches, multiprocessorCount(), stream);
+}
+
+} // namespace kiln::cuda

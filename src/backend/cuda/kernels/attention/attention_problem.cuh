@@ -1,0 +1,104 @@
+// What the attention kernels read: the operands' layouts (backend/shared/attention_geometry.h) as plain kernel
+// arguments, and where a batch starts in each operand. attention.cu runs FP16 operands on the tensor cores and
+// attention_fp32.cu FP32 operands on the CUDA cores; both read a problem described here.
+#pragma once
+
+#include "backend/cuda/kernels/device_access.cuh"
+#include "backend/shared/attention_geometry.h"
+
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+namespace kiln::cuda::attention
+{
+
+constexpr int kMaxBatchAxes = backend::AttentionGeometry::kMaxBatchAxes;
+
+//! One operand as a kernel reads or writes it: element (batch b, row r, column c) at
+//! data + offset(b) + r * row + c * column.
+struct OperandView
+{
+    int64_t batch[kMaxBatchAxes];
+    int64_t row;
+    int64_t column;
+};
+
+//! What a kernel reads, on operands of type T; plain values, as a kernel argument must be.
+template <typename T>
+struct Problem
+{
+    T const* query;
+    T const* keys;
+    T const* values;
+    void const* mask;
+    T* output;
+    device::DataType maskType;
+    int32_t queries;
+    int32_t keyCount;
+    int32_t depth;
+    int32_t valueDepth;
+    int32_t queryTiles; //!< blocks per batch
+    float scale;
+    bool zeroNaN;
+    //! FP16 only: whether query, keys and values may be copied 16 bytes at a time (contiguous columns,
+    //! 8-element-aligned rows and batches, a depth that is a multiple of 8, 16-byte-aligned data).
+    bool vectorQuery;
+    bool vectorKeys;
+    bool vectorValues;
+    //! FP16 only: whether the output's neighbouring columns of a row may be written as one pair (contiguous columns,
+    //! rows and batches starting at even elements, an even value depth, 4-byte-aligned data).
+    bool pairedOutput;
+    int32_t batchAxes;
+    int64_t batchExtents[kMaxBatchAxes];
+    OperandView queryView;
+    OperandView keyView;
+    OperandView valueView;
+    OperandView maskView;
+    OperandView outputView;
+};
+
+//! Where one batch (its index over the batch axes, row-major) starts in each operand. The coordinates are found once,
+//! in 32-bit arithmetic (the host keeps blocks and extents below 2^31): 64-bit division is a call.
+struct BatchStarts
+{
+    int64_t query{0};
+    int64_t keys{0};
+    int64_t values{0};
+    int64_t mask{0};
+    int64_t output{0};
+};
+
+template <typename T>
+__device__ inline BatchStarts batchStarts(Problem<T> const& p, uint32_t batch)
+{
+    BatchStarts starts;
+    for (int32_t axis = p.batchAxes - 1; axis >= 0; --axis)
+    {
+        auto const extent = static_cast<uint32_t>(p.batchExtents[axis]);
+        int64_t const coordinate = batch % extent;
+        batch /= extent;
+        starts.query += coordinate * p.queryView.batch[axis];
+        starts.keys += coordinate * p.keyView.batch[axis];
+        starts.values += coordinate * p.valueView.batch[axis];
+        starts.mask += coordinate * p.maskView.batch[axis];
+        starts.output += coordinate * p.outputView.batch[axis];
+    }
+    return starts;
+}
+
+__device__ inline float maskValue(float value)
+{
+    return value;
+}
+
+__device__ inline float maskValue(__half value)
+{
+    return __half2float(value);
+}
+
+//! Runs `problem` (FP32 operands) with the CUDA cores' kernel of attention_fp32.cu over `batches` batches, on a device
+//! of `multiprocessors` multiprocessors.
+void launchFp32(Problem<float>& problem, int64_t batches, int32_t multiprocessors, cudaStream_t stream);
+
+} // namespace kiln::cuda::attention

@@ -1,0 +1,524 @@
+#include "backend/cuda/kernels/normalization/row_normalization.h"
+
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/device_access.cuh"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using device::DataType;
+
+constexpr int kWarp = 32;
+//! Row elements each thread keeps in registers.
+constexpr int kCache = 32;
+//! The largest block: rows longer than a warp holds get one block each, of at most this many threads.
+constexpr int kMaxRowThreads = 512;
+//! Rows a warp holds in registers, and rows a block does.
+constexpr int64_t kWarpRowLength = int64_t{kWarp} * kCache;
+constexpr int64_t kBlockRowLength = int64_t{kMaxRowThreads} * kCache;
+//! Rows of a warp each, in a block.
+constexpr int kWarpsPerBlock = 2;
+//! Rows enough that a warp each keeps an H100's multiprocessors busy (about 16 warps each); fewer get a block each.
+constexpr int64_t kRowsThatFillTheGpu = 2048;
+
+//! `N` elements of one type, loaded and stored as one access (16 bytes where N fills them).
+template <typename Bits, int N>
+struct alignas(sizeof(Bits) * N) Pack
+{
+    Bits bits[N];
+};
+
+//! Loads, stores and roundings where every tensor has element type `T` (float, __half or __nv_bfloat16), known when
+//! compiling: the conversions are device_access.cuh's, applied to registers.
+template <typename T>
+struct TypedAccess
+{
+    using Bits = std::conditional_t<std::is_same_v<T, float>, float, uint16_t>;
+    static constexpr DataType kType = std::is_same_v<T, float> ? DataType::kFLOAT
+        : std::is_same_v<T, __half>                            ? DataType::kHALF
+                                                               : DataType::kBF16;
+
+    template <int N>
+    static __device__ void load(RowInput const& t, int64_t at, float (&out)[N])
+    {
+        Pack<Bits, N> const pack = *reinterpret_cast<Pack<Bits, N> const*>(static_cast<Bits const*>(t.data) + at);
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            out[j] = device::loadFloat(pack.bits, kType, j);
+        }
+    }
+
+    //! The same through the read-only data cache, for weights: such loads may move past stores, which x's may not.
+    template <int N>
+    static __device__ void loadWeight(RowInput const& t, int64_t at, float (&out)[N])
+    {
+        using Word = std::conditional_t<sizeof(Pack<Bits, N>) == 16, uint4,
+            std::conditional_t<sizeof(Pack<Bits, N>) == 8, uint2,
+                std::conditional_t<sizeof(Pack<Bits, N>) == 4, unsigned, unsigned short>>>;
+        static_assert(sizeof(Word) == sizeof(Pack<Bits, N>), "a weight pack is one read-only load");
+        Word const word = __ldg(reinterpret_cast<Word const*>(static_cast<Bits const*>(t.data) + at));
+        Pack<Bits, N> pack;
+        memcpy(&pack, &word, sizeof(pack));
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            out[j] = device::loadFloat(pack.bits, kType, j);
+        }
+    }
+
+    template <int N>
+    static __device__ void store(void* data, DataType /*type*/, int64_t at, float const (&in)[N])
+    {
+        Pack<Bits, N> pack;
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            device::storeFloat(pack.bits, kType, j, in[j]);
+        }
+        *reinterpret_cast<Pack<Bits, N>*>(static_cast<Bits*>(data) + at) = pack;
+    }
+
+    static __device__ float round(DataType /*type*/, float value)
+    {
+        Bits held[1];
+        device::storeFloat(held, kType, 0, value);
+        return device::loadFloat(held, kType, 0);
+    }
+};
+
+//! The same for tensors of different types, each read through its own type, one element at a time.
+struct AnyAccess
+{
+    template <int N>
+    static __device__ void load(RowInput const& t, int64_t at, float (&out)[N])
+    {
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            out[j] = device::loadFloat(t.data, t.type, at + j);
+        }
+    }
+
+    template <int N>
+    static __device__ void loadWeight(RowInput const& t, int64_t at, float (&out)[N])
+    {
+        load<N>(t, at, out);
+    }
+
+    template <int N>
+    static __device__ void store(void* data, DataType type, int64_t at, float const (&in)[N])
+    {
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            device::storeFloat(data, type, at + j, in[j]);
+        }
+    }
+
+    static __device__ float round(DataType type, float value)
+    {
+        uint32_t held[1];
+        device::storeFloat(held, type, 0, value);
+        return device::loadFloat(held, type, 0);
+    }
+};
+
+//! Elements `column` to `column + N - 1` of weight `w`'s row, or `absent` where there is no weight.
+template <typename Access, int N>
+__device__ void weightsAt(RowInput const& w, int64_t column, float absent, float (&out)[N])
+{
+    if (w.data == nullptr || w.stride == 0)
+    {
+        float one[1]{absent};
+        if (w.data != nullptr)
+        {
+            Access::template loadWeight<1>(w, 0, one);
+        }
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            out[j] = one[0];
+        }
+        return;
+    }
+    Access::template loadWeight<N>(w, column, out);
+}
+
+//! Where one row of the output, and the rows of x and the residual it reads, start.
+struct RowStarts
+{
+    int64_t x;
+    int64_t residual;
+    int64_t out;
+};
+
+//! The row of x (or of the residual) that output row `row` reads: the output's coordinates along the axes before the
+//! normalized ones, with the operand's strides (a loop of fixed length, so the layout stays in parameter space).
+__device__ int64_t operandRow(RowLayout const& layout, bool residual, int64_t row)
+{
+    if (layout.rank == 0)
+    {
+        return row;
+    }
+    int64_t result = 0;
+#pragma unroll
+    for (int axis = kMaxOuterAxes - 1; axis >= 0; --axis)
+    {
+        if (axis < layout.rank)
+        {
+            int64_t const extent = layout.extents[axis];
+            result += (row % extent) * (residual ? layout.residual[axis] : layout.x[axis]);
+            row /= extent;
+        }
+    }
+    return result;
+}
+
+__device__ RowStarts rowStarts(RowProblem const& p, int64_t row)
+{
+    return RowStarts{
+        operandRow(p.layout, false, row) * p.length, operandRow(p.layout, true, row) * p.length, row * p.length};
+}
+
+//! The values an output row normalizes at `column` to `column + N - 1`: x plus the added bias plus the residual, each
+//! sum rounded to x's type as the element-wise layers these replace round theirs; written to the sum output where
+//! `writeSum`.
+template <typename Access, int N>
+__device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t column, bool writeSum, float (&s)[N])
+{
+    Access::template load<N>(p.x, starts.x + column, s);
+    if (p.preBias.data != nullptr)
+    {
+        float b[N];
+        weightsAt<Access, N>(p.preBias, column, 0.0F, b);
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            s[j] = Access::round(p.x.type, s[j] + b[j]);
+        }
+    }
+    if (p.residual.data != nullptr)
+    {
+        float r[N];
+        Access::template load<N>(p.residual, starts.residual + column, r);
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            s[j] = Access::round(p.x.type, s[j] + r[j]);
+        }
+    }
+    if (writeSum && p.sum != nullptr)
+    {
+        Access::template store<N>(p.sum, p.sumType, starts.out + column, s);
+    }
+}
+
+//! Writes the normalized values of `s` (the output row starting at `out`, `column` on) to y.
+template <typename Access, int N>
+__device__ void writeAt(
+    RowProblem const& p, int64_t out, int64_t column, float const (&s)[N], float mean, float offset, float inverse)
+{
+    float scale[N];
+    float bias[N];
+    weightsAt<Access, N>(p.scale, column, 1.0F, scale);
+    weightsAt<Access, N>(p.bias, column, 0.0F, bias);
+    float y[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+    {
+        y[j] = ((s[j] - mean) - offset) * inverse * scale[j] + bias[j];
+    }
+    Access::template store<N>(p.y, p.yType, out + column, y);
+}
+
+//! The sums of `value` over the `threadsPerRow` threads of a row (a warp, or the whole block), the same in every one
+//! of them: a butterfly within the warp (each lane adds the same two values, so all end equal), then the warps'
+//! partial sums added in one order by every thread.
+__device__ float2 rowSum(float2 value, int threadsPerRow, float2* partial)
+{
+#pragma unroll
+    for (int offset = kWarp / 2; offset > 0; offset /= 2)
+    {
+        value.x += __shfl_xor_sync(0xffffffffU, value.x, offset);
+        value.y += __shfl_xor_sync(0xffffffffU, value.y, offset);
+    }
+    if (threadsPerRow == kWarp)
+    {
+        return value;
+    }
+    if (threadIdx.x % kWarp == 0)
+    {
+        partial[threadIdx.x / kWarp] = value;
+    }
+    __syncthreads();
+    float2 total{0.0F, 0.0F};
+    for (int w = 0; w < threadsPerRow / kWarp; ++w)
+    {
+        total.x += partial[w].x;
+        total.y += partial[w].y;
+    }
+    return total;
+}
+
+//! What the statistics of a row give every element: y = ((s - mean) - offset) * inverse * scale + bias.
+struct RowStatistics
+{
+    float mean;
+    float offset;
+    float inverse;
+};
+
+//! From the row's total (centered only) and the moments of its deviations from total / length: their sum, which
+//! corrects the mean, and the sum of their squares.
+__device__ RowStatistics statisticsOf(RowProblem const& p, float mean, float2 moments)
+{
+    auto const n = static_cast<float>(p.length);
+    float const offset = p.centered ? moments.x / n : 0.0F;
+    float variance = moments.y / n - offset * offset;
+    variance = variance < 0.0F ? 0.0F : variance; // a rounding below zero; NaN stays NaN
+    return RowStatistics{mean, offset, rsqrtf(variance + p.epsilon)};
+}
+
+//! The packs of a row that a thread holds, k = 0, 1, ...: pack lane + k * threadsPerRow while it is in the row.
+struct HeldPacks
+{
+    int lane;
+    int threadsPerRow;
+    int64_t packs; //!< in the row
+
+    __device__ bool has(int k) const
+    {
+        return lane + static_cast<int64_t>(k) * threadsPerRow < packs;
+    }
+    __device__ int64_t column(int k, int n) const
+    {
+        return (lane + static_cast<int64_t>(k) * threadsPerRow) * n;
+    }
+};
+
+//! Pack k of the packs of N elements a thread holds in `v`.
+template <int N, int kHeld>
+__device__ void packOf(float const (&v)[kHeld], int k, float (&pack)[N])
+{
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+    {
+        pack[j] = v[k * N + j];
+    }
+}
+
+//! One row per `threadsPerRow` threads (a warp, or the block), kept in registers: each thread holds the packs
+//! lane, lane + threadsPerRow, ... of N elements. The sum output is written once the whole row is read, so that no
+//! store sits between the row's loads (a store may alias a later load, which then waits for it); the weights go
+//! through the read-only cache, whose loads may move past stores.
+template <typename Access, int N>
+__global__ void __launch_bounds__(kMaxRowThreads) cachedRowsKernel(RowProblem p, int threadsPerRow)
+{
+    constexpr int kPacks = kCache / N;
+    __shared__ float2 partials[2][kMaxRowThreads / kWarp];
+    HeldPacks const held{static_cast<int>(threadIdx.x) % threadsPerRow, threadsPerRow, p.length / N};
+    int64_t const row = static_cast<int64_t>(blockIdx.x) * (static_cast<int>(blockDim.x) / threadsPerRow)
+        + static_cast<int>(threadIdx.x) / threadsPerRow;
+    if (row >= p.rows)
+    {
+        return; // a whole warp: rows are warps or blocks
+    }
+    RowStarts const starts = rowStarts(p, row);
+    float v[kCache];
+    float total = 0.0F;
+#pragma unroll
+    for (int k = 0; k < kPacks; ++k)
+    {
+        if (held.has(k))
+        {
+            float s[N];
+            sumAt<Access, N>(p, starts, held.column(k, N), false, s);
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+            {
+                v[k * N + j] = s[j];
+                total += s[j];
+            }
+        }
+    }
+    if (p.sum != nullptr)
+    {
+#pragma unroll
+        for (int k = 0; k < kPacks; ++k)
+        {
+            if (held.has(k))
+            {
+                float s[N];
+                packOf<N>(v, k, s);
+                Access::template store<N>(p.sum, p.sumType, starts.out + held.column(k, N), s);
+            }
+        }
+    }
+    float const mean
+        = p.centered ? rowSum(float2{total, 0.0F}, threadsPerRow, partials[0]).x / static_cast<float>(p.length) : 0.0F;
+    float2 moments{0.0F, 0.0F};
+#pragma unroll
+    for (int k = 0; k < kPacks; ++k)
+    {
+        if (held.has(k))
+        {
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+            {
+                float const d = v[k * N + j] - mean;
+                moments.x += d;
+                moments.y += d * d;
+            }
+        }
+    }
+    RowStatistics const stats = statisticsOf(p, mean, rowSum(moments, threadsPerRow, partials[1]));
+#pragma unroll
+    for (int k = 0; k < kPacks; ++k)
+    {
+        if (held.has(k))
+        {
+            float s[N];
+            packOf<N>(v, k, s);
+            writeAt<Access, N>(p, starts.out, held.column(k, N), s, stats.mean, stats.offset, stats.inverse);
+        }
+    }
+}
+
+//! Rows too long for registers: a block per row reads it three times, computing the sums again each time.
+__global__ void __launch_bounds__(kMaxRowThreads) streamedRowsKernel(RowProblem p)
+{
+    __shared__ float2 partials[2][kMaxRowThreads / kWarp];
+    RowStarts const starts = rowStarts(p, blockIdx.x);
+    int const threads = static_cast<int>(blockDim.x);
+    float total = 0.0F;
+    for (int64_t column = threadIdx.x; column < p.length; column += threads)
+    {
+        float s[1];
+        sumAt<AnyAccess, 1>(p, starts, column, true, s);
+        total += s[0];
+    }
+    float const mean = p.centered ? rowSum(float2{total, 0.0F}, threads, partials[0]).x / static_cast<float>(p.length)
+                                  : 0.0F;
+    float2 moments{0.0F, 0.0F};
+    for (int64_t column = threadIdx.x; column < p.length; column += threads)
+    {
+        float s[1];
+        sumAt<AnyAccess, 1>(p, starts, column, false, s);
+        float const d = s[0] - mean;
+        moments.x += d;
+        moments.y += d * d;
+    }
+    RowStatistics const stats = statisticsOf(p, mean, rowSum(moments, threads, partials[1]));
+    for (int64_t column = threadIdx.x; column < p.length; column += threads)
+    {
+        float s[1];
+        sumAt<AnyAccess, 1>(p, starts, column, false, s);
+        writeAt<AnyAccess, 1>(p, starts.out, column, s, stats.mean, stats.offset, stats.inverse);
+    }
+}
+
+int64_t roundUp(int64_t value, int64_t multiple)
+{
+    return (value + multiple - 1) / multiple * multiple;
+}
+
+template <typename Access, int N>
+void launchCached(RowProblem const& p, cudaStream_t stream)
+{
+    int64_t const packs = p.length / N;
+    if (p.length <= kWarpRowLength && p.rows >= kRowsThatFillTheGpu)
+    {
+        int64_t const blocks = (p.rows + kWarpsPerBlock - 1) / kWarpsPerBlock;
+        cachedRowsKernel<Access, N><<<static_cast<unsigned>(blocks), kWarpsPerBlock * kWarp, 0, stream>>>(p, kWarp);
+        return;
+    }
+    // A block per row: few rows (a sentence's tokens) would leave most of the GPU idle as warps, each thread
+    // working through many packs one memory round trip after another; so each thread holds about one pack (few
+    // rows) or about 8 elements (long rows), at least enough threads to hold the row.
+    int64_t const perThread = p.rows >= kRowsThatFillTheGpu ? std::max<int64_t>(1, 8 / N) : 1;
+    auto const threads
+        = static_cast<int>(std::min<int64_t>(kMaxRowThreads, roundUp((packs + perThread - 1) / perThread, kWarp)));
+    cachedRowsKernel<Access, N><<<static_cast<unsigned>(p.rows), threads, 0, stream>>>(p, threads);
+}
+
+bool aligned(void const* data)
+{
+    return reinterpret_cast<uintptr_t>(data) % 16 == 0;
+}
+
+//! Whether every tensor of `p` can be read and written in packs of `n` elements: aligned rows of whole packs.
+bool packs(RowProblem const& p, int64_t n)
+{
+    auto const rowOk = [](RowInput const& t) { return t.data == nullptr || t.stride == 0 || aligned(t.data); };
+    return p.length % n == 0 && aligned(p.x.data) && aligned(p.y) && (p.sum == nullptr || aligned(p.sum))
+        && (p.residual.data == nullptr || aligned(p.residual.data)) && rowOk(p.preBias) && rowOk(p.scale)
+        && rowOk(p.bias);
+}
+
+template <typename T>
+void launchTyped(RowProblem const& p, cudaStream_t stream)
+{
+    constexpr int kVector = 16 / static_cast<int>(sizeof(T));
+    if (packs(p, kVector))
+    {
+        launchCached<TypedAccess<T>, kVector>(p, stream);
+    }
+    else
+    {
+        launchCached<TypedAccess<T>, 1>(p, stream);
+    }
+}
+
+//! Whether every tensor `p` reads or writes has x's type.
+bool oneType(RowProblem const& p)
+{
+    DataType const type = p.x.type;
+    auto const same = [&](RowInput const& t) { return t.data == nullptr || t.type == type; };
+    return same(p.preBias) && same(p.residual) && same(p.scale) && same(p.bias) && p.yType == type
+        && (p.sum == nullptr || p.sumType == type);
+}
+
+} // namespace
+
+void normalizeRows(RowProblem const& problem, cudaStream_t stream)
+{
+    if (problem.rows == 0 || problem.length == 0)
+    {
+        return;
+    }
+    if (problem.rows > int64_t{0x7FFFFFFF})
+    {
+        throw std::invalid_argument("normalization: more rows than the CUDA backend's grid holds");
+    }
+    if (problem.length > kBlockRowLength)
+    {
+        streamedRowsKernel<<<static_cast<unsigned>(problem.rows), kMaxRowThreads, 0, stream>>>(problem);
+    }
+    else if (!oneType(problem))
+    {
+        launchCached<AnyAccess, 1>(problem, stream);
+    }
+    else if (problem.x.type == DataType::kHALF)
+    {
+        launchTyped<__half>(problem, stream);
+    }
+    else if (problem.x.type == DataType::kBF16)
+    {
+        launchTyped<__nv_bfloat16>(problem, stream);
+    }
+    else
+    {
+        launchTyped<float>(problem, stream);
+    }
+    check(cudaGetLastError(), "normalization: launching the kernel");
+}
+
+} // namespace kiln::cuda

@@ -1,0 +1,544 @@
+#include "backend/cuda/passes/attention_fusion.h"
+
+#include "core/data_type.h"
+#include "network/fused/attention.h"
+#include "network/layers/constant.h"
+#include "network/layers/elementwise.h"
+#include "network/layers/matrix_multiply.h"
+#include "network/layers/shuffle.h"
+#include "network/layers/softmax.h"
+#include "network/layers/unary.h"
+#include "plan/plan_graph.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+namespace kiln::cuda
+{
+using plan::LayerRecord;
+using plan::PlanModel;
+
+namespace
+{
+
+using nvinfer1::DataType;
+using nvinfer1::ElementWiseOperation;
+using nvinfer1::LayerType;
+using nvinfer1::MatrixOperation;
+
+//! One attention the pass found: the layers it replaces and what the fused layer reads.
+struct Match
+{
+    std::vector<size_t> layers;          //!< every layer absorbed
+    std::vector<size_t> scalarConstants; //!< constants of absorbed scalars, dropped when nothing else reads them
+    int32_t query{-1};
+    int32_t keys{-1};
+    int32_t values{-1};
+    int32_t mask{-1};
+    size_t maskReader{0};    //!< the sum that added the mask, whose slot type the fused layer reads it in
+    size_t secondProduct{0}; //!< where the fused layer runs: every input exists by then
+    int32_t output{-1};
+    network::AttentionParams params;
+};
+
+class AttentionFuser
+{
+public:
+    AttentionFuser(PlanModel& model, AttentionFusionRules const& rules)
+        : mModel(model)
+        , mRules(rules)
+        , mReaders(readersOf(model))
+        , mProducers(producersOf(model))
+        , mRemoved(model.layers.size(), false)
+    {
+    }
+
+    void run()
+    {
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            if (mModel.layers[l].type != LayerType::kSOFTMAX || mRemoved[l])
+            {
+                continue;
+            }
+            std::optional<Match> const match = matchAround(l);
+            if (match)
+            {
+                apply(*match);
+            }
+        }
+        eraseLayers(mModel, mRemoved);
+    }
+
+private:
+    //! The layer that alone reads layer `l`'s output, within the pattern's rules.
+    std::optional<size_t> soleReaderOf(size_t l) const
+    {
+        return soleReader(mModel, mReaders, l);
+    }
+
+    //! The producer of `tensor` when it is layer `l`'s only input it must come from, else none.
+    std::optional<size_t> producerOf(int32_t tensor) const
+    {
+        if (tensor < 0 || mProducers[tensor] < 0 || mRemoved[mProducers[tensor]])
+        {
+            return std::nullopt;
+        }
+        return static_cast<size_t>(mProducers[tensor]);
+    }
+
+    //! The value of `tensor` when a constant layer makes it and it holds one element.
+    std::optional<float> scalarConstant(int32_t tensor) const
+    {
+        std::optional<size_t> const p = producerOf(tensor);
+        if (!p || mModel.layers[*p].type != LayerType::kCONSTANT)
+        {
+            return std::nullopt;
+        }
+        auto const* params = fixedConstant(mModel.layers[*p]);
+        if (params == nullptr || params->weights.count() != 1 || !isFloatType(params->weights.type()))
+        {
+            return std::nullopt;
+        }
+        return params->weights.toFloat()[0];
+    }
+
+    //! Whether layer `l` computes in `precision` on `type`, row-major, with its one output read inside the pattern.
+    bool fits(size_t l, std::optional<DataType> precision, DataType type) const
+    {
+        LayerRecord const& record = mModel.layers[l];
+        return !mRemoved[l] && record.outputs.size() == 1 && record.guards.empty() && !record.epilogue.any()
+            && computesIn(mModel, record, precision, type) && linearThroughout(mModel, record);
+    }
+
+    //! Whether layer `l` moves `type` elements from one row-major tensor to another and nothing else (a transpose
+    //! computes in no precision).
+    bool movesOnly(size_t l, DataType type) const
+    {
+        LayerRecord const& record = mModel.layers[l];
+        return !mRemoved[l] && record.outputs.size() == 1 && record.guards.empty() && !record.epilogue.any()
+            && slotType(mModel, record, 0) == type && slotType(mModel, record, record.inputs.size()) == type
+            && linearThroughout(mModel, record);
+    }
+
+    //! Element-wise `l`'s operation with one operand a constant scalar: the other operand and the factor it
+    //! multiplies that operand by (1/c for a division by c).
+    std::optional<std::pair<int32_t, float>> scaling(size_t l) const
+    {
+        LayerRecord const& record = mModel.layers[l];
+        auto const* params = paramsOf<network::ElementWiseParams>(record);
+        if (params == nullptr || record.inputs.size() != 2)
+        {
+            return std::nullopt;
+        }
+        for (size_t side = 0; side < 2; ++side)
+        {
+            std::optional<float> const c = scalarConstant(record.inputs[1 - side]);
+            if (!c)
+            {
+                continue;
+            }
+            if (params->operation == ElementWiseOperation::kPROD)
+            {
+                return std::pair{record.inputs[side], *c};
+            }
+            if (params->operation == ElementWiseOperation::kDIV && side == 0 && *c != 0.0F)
+            {
+                return std::pair{record.inputs[0], 1.0F / *c};
+            }
+        }
+        return std::nullopt;
+    }
+
+    //! Follows constant-scalar multiplications back from `tensor` (an operand of the first product), absorbing
+    //! those that only the pattern reads into `match`'s scale; gives the tensor the multiplications started from.
+    int32_t unscaled(int32_t tensor, Match& match, std::optional<DataType> precision, DataType type) const
+    {
+        for (std::optional<size_t> p = producerOf(tensor); p; p = producerOf(tensor))
+        {
+            std::optional<std::pair<int32_t, float>> const factor = scaling(*p);
+            if (!factor || !fits(*p, precision, type) || mReaders[tensor].size() != 1
+                || isObserved(mModel.tensors[tensor]) || !sameShape(mModel, factor->first, tensor))
+            {
+                break;
+            }
+            match.params.scale *= factor->second;
+            match.layers.push_back(*p);
+            match.scalarConstants.push_back(scalarProducer(*p, factor->first));
+            tensor = factor->first;
+        }
+        return tensor;
+    }
+
+    //! Layer `l`'s permutation where it is a shuffle that only transposes (no reshape): its output's axis i is its
+    //! input's axis order[i].
+    std::optional<nvinfer1::Permutation> transposeOf(size_t l) const
+    {
+        LayerRecord const& record = mModel.layers[l];
+        auto const* params = paramsOf<network::ShuffleParams>(record);
+        bool const reshapes = params == nullptr || params->reshape
+            || (record.inputs.size() > 1 && record.inputs[1] >= 0);
+        if (reshapes || record.inputs.empty() || record.outputs.size() != 1)
+        {
+            return std::nullopt;
+        }
+        nvinfer1::Permutation order{};
+        size_t const rank = mModel.tensors[record.outputs[0]].dims.size();
+        for (size_t i = 0; i < rank; ++i)
+        {
+            order.order[i] = params->firstTranspose.order[params->secondTranspose.order[i]];
+        }
+        return order;
+    }
+
+    //! Follows transposes back from `tensor` (an operand the pattern reads), absorbing those that only the pattern
+    //! reads into `axes` (logical axis i of the operand is axis axes.order[i] of the tensor read); gives the tensor
+    //! the transposes started from.
+    int32_t untransposed(int32_t tensor, Match& match, nvinfer1::Permutation& axes, DataType type) const
+    {
+        for (std::optional<size_t> p = producerOf(tensor); p; p = producerOf(tensor))
+        {
+            std::optional<nvinfer1::Permutation> const order = transposeOf(*p);
+            if (!order || !movesOnly(*p, type) || !internalWithOneReader(tensor))
+            {
+                break;
+            }
+            size_t const rank = mModel.tensors[tensor].dims.size();
+            for (size_t i = 0; i < rank; ++i)
+            {
+                axes.order[i] = order->order[axes.order[i]];
+            }
+            match.layers.push_back(*p);
+            tensor = mModel.layers[*p].inputs[0];
+        }
+        return tensor;
+    }
+
+    //! The tensor a query or keys operand comes from, through the scalings and transposes the pattern absorbs.
+    int32_t operandOrigin(int32_t tensor, Match& match, nvinfer1::Permutation& axes, std::optional<DataType> precision,
+        DataType type) const
+    {
+        for (int32_t previous = -1; previous != tensor;)
+        {
+            previous = tensor;
+            tensor = untransposed(unscaled(tensor, match, precision, type), match, axes, type);
+        }
+        return tensor;
+    }
+
+    //! Follows transposes forward from the output, absorbing those that read it alone into `match`: the fused layer
+    //! writes the last one's output.
+    void absorbOutputTransposes(Match& match, DataType type) const
+    {
+        for (std::optional<size_t> reader = soleReaderOf(mProducers[match.output]); reader;
+             reader = soleReaderOf(static_cast<size_t>(mProducers[match.output])))
+        {
+            std::optional<nvinfer1::Permutation> const order = transposeOf(*reader);
+            if (!order || !movesOnly(*reader, type))
+            {
+                return;
+            }
+            // Logical axis i is at axis a of the tensor so far, which the transpose moves to axis k where order[k] ==
+            // a.
+            size_t const rank = mModel.tensors[match.output].dims.size();
+            nvinfer1::Permutation moved = match.params.outputAxes;
+            for (size_t i = 0; i < rank; ++i)
+            {
+                for (size_t k = 0; k < rank; ++k)
+                {
+                    if (order->order[k] == match.params.outputAxes.order[i])
+                    {
+                        moved.order[i] = static_cast<int32_t>(k);
+                    }
+                }
+            }
+            match.params.outputAxes = moved;
+            match.layers.push_back(*reader);
+            match.output = mModel.layers[*reader].outputs[0];
+        }
+    }
+
+    //! Whether `tensor` is an internal activation (not a network output) that one layer reads.
+    bool internalWithOneReader(int32_t tensor) const
+    {
+        return mReaders[tensor].size() == 1 && !isObserved(mModel.tensors[tensor]);
+    }
+
+    //! Whether two tensors have as many axes. A mask whose sum has the scores' shape broadcasts into them, and
+    //! operands the products read broadcast into the output: the layers' own shape rules made them so.
+    bool sameRank(int32_t a, int32_t b) const
+    {
+        return mModel.tensors[a].dims.size() == mModel.tensors[b].dims.size();
+    }
+
+    //! The constant layer that makes the other operand of scaling or select `l`, beside `kept`.
+    size_t scalarProducer(size_t l, int32_t kept) const
+    {
+        for (int32_t input : mModel.layers[l].inputs)
+        {
+            if (input != kept && input >= 0 && mProducers[input] >= 0
+                && mModel.layers[mProducers[input]].type == LayerType::kCONSTANT)
+            {
+                return static_cast<size_t>(mProducers[input]);
+            }
+        }
+        return l;
+    }
+
+    //! The scores' way back from what the SoftMax (or the mask's sum) reads to the first product.
+    struct ScoresPath
+    {
+        size_t product{0};
+        std::vector<size_t> scalings;  //!< multiplications and divisions by constant scalars on the way
+        std::vector<size_t> constants; //!< the constant layers of those scalars
+        float scale{1.0F};
+    };
+
+    //! Walks back from `scores` through constant-scalar scalings to a matrix multiply, each step's result read by
+    //! the next step alone.
+    std::optional<ScoresPath> scoresPath(int32_t scores, std::optional<DataType> precision, DataType type) const
+    {
+        ScoresPath path;
+        for (std::optional<size_t> p = producerOf(scores); p; p = producerOf(scores))
+        {
+            if (!internalWithOneReader(scores) || !fits(*p, precision, type))
+            {
+                return std::nullopt;
+            }
+            if (mModel.layers[*p].type == LayerType::kMATRIX_MULTIPLY)
+            {
+                path.product = *p;
+                return path;
+            }
+            std::optional<std::pair<int32_t, float>> const factor = scaling(*p);
+            if (!factor || !sameShape(mModel, factor->first, scores))
+            {
+                return std::nullopt;
+            }
+            path.scale *= factor->second;
+            path.scalings.push_back(*p);
+            path.constants.push_back(scalarProducer(*p, factor->first));
+            scores = factor->first;
+        }
+        return std::nullopt;
+    }
+
+    //! After SoftMax `softmax`: Where(IsNaN(p), 0, p) as exports guard fully masked rows, read by the pattern
+    //! alone. Gives the select's output and adds the two layers to `match`.
+    std::optional<int32_t> nanGuard(size_t softmax, Match& match, DataType type) const
+    {
+        int32_t const p = mModel.layers[softmax].outputs[0];
+        std::vector<size_t> const& readers = mReaders[p];
+        if (readers.size() != 2 || isObserved(mModel.tensors[p]))
+        {
+            return std::nullopt;
+        }
+        for (size_t first = 0; first < 2; ++first)
+        {
+            size_t const isNaN = readers[first];
+            size_t const select = readers[1 - first];
+            LayerRecord const& test = mModel.layers[isNaN];
+            LayerRecord const& choice = mModel.layers[select];
+            auto const* unary = paramsOf<network::UnaryParams>(test);
+            if (unary == nullptr || unary->operation != nvinfer1::UnaryOperation::kISNAN
+                || choice.type != LayerType::kSELECT || choice.inputs.size() != 3 || choice.outputs.size() != 1
+                || choice.inputs[0] != test.outputs[0] || choice.inputs[2] != p || soleReaderOf(isNaN) != select
+                || scalarConstant(choice.inputs[1]) != 0.0F || !test.guards.empty() || !choice.guards.empty()
+                || slotType(mModel, choice, 2) != type || slotType(mModel, choice, 3) != type
+                || !sameShape(mModel, choice.outputs[0], p) || !linearThroughout(mModel, choice))
+            {
+                continue;
+            }
+            match.scalarConstants.push_back(scalarProducer(select, p));
+            match.layers.push_back(isNaN);
+            match.layers.push_back(select);
+            match.params.zeroNaNProbabilities = true;
+            return choice.outputs[0];
+        }
+        return std::nullopt;
+    }
+
+    std::optional<Match> matchAround(size_t softmax) const
+    {
+        LayerRecord const& normalize = mModel.layers[softmax];
+        auto const* softmaxParams = paramsOf<network::SoftMaxParams>(normalize);
+        size_t const rank = mModel.tensors[normalize.outputs.at(0)].dims.size();
+        if (softmaxParams == nullptr || rank < 2 || softmaxParams->axes != (1U << (rank - 1)) || !normalize.precision
+            || normalize.inputs.size() != 1)
+        {
+            return std::nullopt;
+        }
+        std::optional<DataType> const precision = normalize.precision;
+        DataType const type = slotType(mModel, normalize, 0);
+        if ((type != DataType::kFLOAT && type != DataType::kHALF) || !fits(softmax, precision, type))
+        {
+            return std::nullopt;
+        }
+        Match match;
+        match.layers.push_back(softmax);
+        // Back from the SoftMax: an optional sum with a mask, then scalings of the scores, then the first product.
+        int32_t const scores = normalize.inputs[0];
+        std::optional<size_t> const p = producerOf(scores);
+        bool const summed = p && isSum(mModel.layers[*p]);
+        std::optional<ScoresPath> path = summed ? std::nullopt : scoresPath(scores, precision, type);
+        if (summed && fits(*p, precision, type) && internalWithOneReader(scores))
+        {
+            LayerRecord const& sum = mModel.layers[*p];
+            // Either side may be the scores. Their extents need not be the sum's expressions: a mask built from
+            // another input (BERT's attention_mask) has its own symbols for the batch and the sequence. Whichever
+            // operand broadcasts, the fused layer computes what the sum did, since query and keys broadcast into the
+            // output as the scores would; a mask that would widen the scores' rows fails the kernel's shape check.
+            for (size_t side = 0; side < 2 && !path && sum.inputs.size() == 2; ++side)
+            {
+                if (sameRank(sum.inputs[side], sum.outputs[0]) && sameRank(sum.inputs[1 - side], sum.outputs[0]))
+                {
+                    path = scoresPath(sum.inputs[side], precision, type);
+                    match.mask = path ? sum.inputs[1 - side] : -1;
+                }
+            }
+            if (path)
+            {
+                match.maskReader = *p;
+                match.layers.push_back(*p);
+            }
+        }
+        if (!path)
+        {
+            return std::nullopt;
+        }
+        match.params.scale = path->scale;
+        match.layers.insert(match.layers.end(), path->scalings.begin(), path->scalings.end());
+        match.scalarConstants.insert(match.scalarConstants.end(), path->constants.begin(), path->constants.end());
+        size_t const first = path->product;
+        auto const* firstParams = paramsOf<network::MatrixMultiplyParams>(mModel.layers[first]);
+        if (firstParams->op0 != MatrixOperation::kNONE
+            || (firstParams->op1 != MatrixOperation::kNONE && firstParams->op1 != MatrixOperation::kTRANSPOSE))
+        {
+            return std::nullopt;
+        }
+        match.layers.push_back(first);
+        match.params.keysByRow = firstParams->op1 == MatrixOperation::kTRANSPOSE;
+        // Forward from the SoftMax: the optional NaN guard, then the second product.
+        std::optional<int32_t> guarded = nanGuard(softmax, match, type);
+        int32_t const probabilities = guarded ? *guarded : normalize.outputs[0];
+        size_t const producerOfProbabilities = guarded ? match.layers.back() : softmax;
+        std::optional<size_t> const second = soleReaderOf(producerOfProbabilities);
+        if (!second || mModel.layers[*second].type != LayerType::kMATRIX_MULTIPLY || !fits(*second, precision, type)
+            || mModel.layers[*second].inputs[0] != probabilities)
+        {
+            return std::nullopt;
+        }
+        auto const* secondParams = paramsOf<network::MatrixMultiplyParams>(mModel.layers[*second]);
+        if (secondParams->op0 != MatrixOperation::kNONE || secondParams->op1 != MatrixOperation::kNONE)
+        {
+            return std::nullopt;
+        }
+        match.layers.push_back(*second);
+        match.secondProduct = *second;
+        match.output = mModel.layers[*second].outputs[0];
+        match.values = untransposed(mModel.layers[*second].inputs[1], match, match.params.valueAxes, type);
+        match.query = operandOrigin(mModel.layers[first].inputs[0], match, match.params.queryAxes, precision, type);
+        match.keys = operandOrigin(mModel.layers[first].inputs[1], match, match.params.keyAxes, precision, type);
+        absorbOutputTransposes(match, type);
+        return shapesFit(match) ? std::optional<Match>(std::move(match)) : std::nullopt;
+    }
+
+    //! Whether query, keys and values have the output's rank (their leading extents broadcast into its, as the
+    //! products' shape rules required), and depths the backend takes.
+    bool shapesFit(Match const& match) const
+    {
+        size_t const rank = mModel.tensors[match.output].dims.size();
+        for (int32_t t : {match.query, match.keys, match.values})
+        {
+            if (!sameRank(t, match.output))
+            {
+                return false;
+            }
+        }
+        auto const last = [&](nvinfer1::Permutation const& axes) { return static_cast<size_t>(axes.order[rank - 1]); };
+        std::optional<int64_t> const depth = constantExtent(mModel, match.query, last(match.params.queryAxes));
+        std::optional<int64_t> const valueDepth = constantExtent(mModel, match.values, last(match.params.valueAxes));
+        DataType const type = slotType(mModel, mModel.layers[match.secondProduct], 2);
+        return depth && valueDepth && mRules.runs(type, *depth, *valueDepth);
+    }
+
+    void apply(Match const& match)
+    {
+        LayerRecord const& second = mModel.layers[match.secondProduct];
+        LayerRecord record;
+        record.type = network::kAttentionLayerType;
+        record.params = std::make_shared<network::AttentionParams>(match.params);
+        record.precision = second.precision;
+        record.inputs = {match.query, match.keys, match.values};
+        DataType const type = slotType(mModel, second, 2);
+        std::vector<DataType> types{type, type, type};
+        if (match.mask >= 0)
+        {
+            LayerRecord const& sum = mModel.layers[match.maskReader];
+            record.inputs.push_back(match.mask);
+            types.push_back(slotType(mModel, sum, sum.inputs[0] == match.mask ? 0 : 1));
+        }
+        types.push_back(type);
+        record.outputs = {match.output};
+        // Named after the layers it replaces, in plan order.
+        std::vector<size_t> ordered = match.layers;
+        std::sort(ordered.begin(), ordered.end());
+        for (size_t l : ordered)
+        {
+            record.name += (record.name.empty() ? "" : " + ") + mModel.layers[l].name;
+        }
+        setIoTypes(mModel, record, std::move(types));
+        for (size_t l : match.layers)
+        {
+            stopReading(l);
+            mRemoved[l] = true;
+        }
+        size_t const at = match.secondProduct;
+        mRemoved[at] = false;
+        mModel.layers[at] = std::move(record);
+        for (int32_t t : mModel.layers[at].inputs)
+        {
+            mReaders[t].push_back(at);
+        }
+        for (size_t c : match.scalarConstants)
+        {
+            if (mModel.layers[c].type != LayerType::kCONSTANT)
+            {
+                continue;
+            }
+            int32_t const made = mModel.layers[c].outputs[0];
+            if (mReaders[made].empty() && !isObserved(mModel.tensors[made]))
+            {
+                mRemoved[c] = true;
+            }
+        }
+    }
+
+    //! Takes layer `l` off the reader lists of the tensors it reads.
+    void stopReading(size_t l)
+    {
+        for (int32_t t : mModel.layers[l].inputs)
+        {
+            if (t >= 0)
+            {
+                std::erase(mReaders[t], l);
+            }
+        }
+    }
+
+    PlanModel& mModel;
+    AttentionFusionRules const& mRules;
+    std::vector<std::vector<size_t>> mReaders; //!< by tensor: the layers that read it, kept current while fusing
+    std::vector<int64_t> mProducers;           //!< by tensor: the layer that writes it, or -1
+    std::vector<bool> mRemoved;                //!< by layer: absorbed into a fused layer
+};
+
+} // namespace
+
+void fuseAttention(PlanModel& model, AttentionFusionRules const& rules)
+{
+    AttentionFuser(model, rules).run();
+}
+
+} // namespace kiln::cuda

@@ -1,0 +1,33 @@
+// What the CUDA backend's layers take from the fusion passes: which convolutions and products fuse which epilogue
+// (cuDNN's and cuBLASLt's), which attention the attention kernels run, and which point-wise chains the point-wise
+// kernel runs. The passes themselves know nothing of the kernels; these rules tell them.
+#pragma once
+
+#include "backend/cuda/passes/attention_fusion.h"
+#include "plan/passes/convolution_fusion.h"
+#include "plan/passes/matrix_multiply_fusion.h"
+#include "plan/passes/pointwise_fusion.h"
+
+namespace kiln::cuda
+{
+
+//! cuDNN fuses a ReLU into any convolution; an addition only together with one (its identity activation is limited
+//! to one algorithm).
+plan::ConvolutionFusionRules cudnnFusions();
+
+//! cuBLASLt's epilogue adds a bias row and applies a ReLU, for products that are one GEMM: fully connected (2-D)
+//! ones, and those of a batch of untransposed rows by one matrix, which the geometry folds into one GEMM
+//! (matrix_multiply_geometry.h), as transformers' linear layers are. The inner extent must be known not to be 0:
+//! the epilogue has no form for an empty sum.
+plan::MatrixMultiplyFusionRules cublasLtFusions();
+
+//! The attention the kernels run over depths of up to kMaxAttentionDepth: FP16 on the tensor cores (attention.cu),
+//! FP32 on the CUDA cores (attention_fp32.cu, no TF32, as FP32 plans promise).
+AttentionFusionRules attentionFusions();
+
+//! The point-wise chains pointwise.cu runs: built-in layers over floating-point tensors, within the kernel's program
+//! size. The kernel reads and writes each tensor in its own type and computes in float, so a layer that converted
+//! a tensor (an FP32 constant or network input read by an FP16 layer) joins too, its conversion folded into the load.
+plan::PointwiseFusionRules pointwiseChains();
+
+} // namespace kiln::cuda

@@ -1,0 +1,40 @@
+// Normalizations over a tensor's trailing axes become one layer (network::FusedNormalizationParams), which a backend
+// runs as one kernel that reads each row once, instead of a pass over memory per layer:
+//  - LayerNorm as ONNX exports below opset 17 spell it out: ReduceMean, Sub, Pow(d, 2) (or d * d), ReduceMean, Add
+//    epsilon, Sqrt, then Div by it (or a product by its inverse: Reciprocal, or 1 / it), optionally a product by a
+//    weight and a sum with a bias (fuseNormalizationExpansions);
+//  - RMSNorm as T5's and LLaMA's exports spell it out: the same without the mean's subtraction, with a cast between
+//    floating-point types allowed before the product by the weight (LLaMA casts back to its input's type there);
+//  - the residual sum a normalization reads (fuseResidualNormalizations): s = Add(a, b), read by such a layer or by
+//    an INormalizationLayer over the last axes (opset 17's LayerNormalization), is computed by the normalization,
+//    which also writes s where other layers read it (pre-norm transformer blocks read it again as the next residual).
+//    a and b have s's extents along the normalized axes; along the others they may repeat (a position embedding of
+//    batch 1, or extents the builder cannot prove equal), which the fused layer resolves when it runs. A bias added to
+//    one of the operands just before (a linear layer's, where its product did not take it) joins, and so does a cast to
+//    a wider floating-point type between the sum and the normalization (T5's and LLaMA's exports cast the residual
+//    stream to float).
+// A pattern is fused only where nothing outside it reads its intermediate tensors, its layers compute in one precision
+// under the same guards on row-major floating-point tensors, its epsilon and exponent are constants, and its weights
+// vary only along the normalized axes, or are one value. The fused layer is named after the layers it replaces.
+#pragma once
+
+#include "network/fused/fused_normalization.h"
+#include "plan/plan_model.h"
+
+namespace kiln::cuda
+{
+
+//! LayerNorm's and RMSNorm's expansions into element-wise layers, each made one layer.
+void fuseNormalizationExpansions(plan::PlanModel& model);
+
+//! Residual sums folded into the normalizations that read them.
+void fuseResidualNormalizations(plan::PlanModel& model);
+
+//! Both, expansions first (so that their residual sums fold too): the CUDA backend's normalization fusion.
+void fuseNormalizations(plan::PlanModel& model);
+
+//! How tensor `weight` is read along the rows of the last `axes` axes of tensor `input`, from the plan's extents
+//! (network::rowWeightOf on expressions: an extent matches where it is the same expression or the same constant).
+network::RowWeight rowWeightIn(plan::PlanModel const& model, int32_t weight, int32_t input, int32_t axes);
+
+} // namespace kiln::cuda

@@ -1,0 +1,223 @@
+#include "backend/cuda/passes/pass_list.h"
+
+#include "backend/cuda/passes/attention_fusion.h"
+#include "backend/cuda/passes/channels_last.h"
+#include "backend/cuda/passes/column_scale_folding.h"
+#include "backend/cuda/passes/constant_before_transpose.h"
+#include "backend/cuda/passes/fusion_rules.h"
+#include "backend/cuda/passes/normalization_fusion.h"
+#include "backend/cuda/passes/product_merging.h"
+#include "backend/cuda/tuning/convolution_timing.h"
+#include "backend/cuda/tuning/product_timing.h"
+#include "core/logging.h"
+#include "plan/passes/gelu_fusion.h"
+
+#include <exception>
+#include <utility>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using plan::PlanModel;
+
+//! A timer (ConvolutionTimer or ProductTimer) on the current GPU whose buffers come from `allocator` (nullptr: Kiln's
+//! default); nullptr with `why` where its library cannot start.
+template <typename Timer>
+std::unique_ptr<Timer> makeTimer(nvinfer1::IGpuAllocator* allocator, std::string& why)
+{
+    try
+    {
+        return std::make_unique<Timer>(allocator);
+    }
+    catch (std::exception const& e)
+    {
+        why = e.what();
+    }
+    return nullptr;
+}
+
+bool attentionFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    fuseAttention(model, attentionFusions());
+    return true;
+}
+
+//! Element-wise operations with a constant moved before the transposes they read, so that a transpose back to
+//! channels-first feeds the residual sum itself, and a channels-last region can take it as a view.
+bool constantsBeforeTransposes(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const moved = moveConstantOperationsBeforeTransposes(model); moved > 0)
+    {
+        logInfo("Transposes: " + std::to_string(moved)
+            + " element-wise operations with a constant moved before the transposes they read");
+    }
+    return true;
+}
+
+//! Then folded into a linear layer's weights where they scale its columns.
+bool columnScaleFolding(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const folded = foldColumnScalesIntoProducts(model); folded > 0)
+    {
+        logInfo("Matrix multiplies: " + std::to_string(folded) + " scales per column folded into their weights");
+    }
+    return true;
+}
+
+//! GELU's ONNX expansion made one activation: one step of a point-wise chain instead of five.
+bool geluFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    plan::fuseGelu(model);
+    return true;
+}
+
+bool convolutionEpilogueFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    plan::fuseConvolutionEpilogues(model, cudnnFusions());
+    return true;
+}
+
+bool matrixMultiplyEpilogueFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    plan::fuseMatrixMultiplyEpilogues(model, cublasLtFusions());
+    return true;
+}
+
+//! Normalizations with the residual sums they read.
+bool normalizationFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    fuseNormalizations(model);
+    return true;
+}
+
+bool pointwiseChainFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    plan::fusePointwiseChains(model, pointwiseChains());
+    return true;
+}
+
+bool productMerging(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const merged = mergeProductsOfOneInput(model); merged > 0)
+    {
+        logInfo("Products of one input: " + std::to_string(merged)
+            + " merged into others, one strided-batched GEMM each group");
+    }
+    return true;
+}
+
+//! Channels-last regions, as the configuration's ConvolutionLayout says.
+bool channelsLastFormats(PlanModel& model, CudaBuild& build, std::string& /*error*/)
+{
+    if (build.options().convolutionLayout != ConvolutionLayout::kLINEAR)
+    {
+        chooseChannelsLast(model);
+    }
+    return true;
+}
+
+//! By default (kBY_TIMING) the channels-last regions stay only where they time faster.
+bool layoutTiming(PlanModel& model, CudaBuild& build, std::string& error)
+{
+    bool channelsLastFaster = true;
+    if (build.options().convolutionLayout == ConvolutionLayout::kBY_TIMING
+        && !channelsLastIsFaster(model, build.options().optShape, build.convolutionTuning(), channelsLastFaster, error))
+    {
+        return false;
+    }
+    if (!channelsLastFaster)
+    {
+        logInfo("FP16 convolutions stay linear (NCHW): at this shape cuDNN's linear algorithms time faster");
+        storeLinear(model);
+    }
+    return true;
+}
+
+//! Each convolution's and deconvolution's cuDNN algorithm.
+bool convolutionAlgorithms(PlanModel& model, CudaBuild& build, std::string& error)
+{
+    return tuneConvolutions(model, build.options().optShape, build.convolutionTuning(), error);
+}
+
+//! Each matrix multiply's cuBLASLt algorithm.
+bool matrixMultiplyAlgorithms(PlanModel& model, CudaBuild& build, std::string& error)
+{
+    return tuneProducts(model, build.options().optShape, build.options().networkTensors, build.productTuning(), error);
+}
+
+} // namespace
+
+CudaBuild::CudaBuild(backend::PassOptions const& options, std::string device, std::string whyNoGpu)
+    : mOptions(options)
+    , mDevice(std::move(device))
+    , mWhyNoGpu(std::move(whyNoGpu))
+    , mBuildCache(mDevice)
+{
+}
+
+CudaBuild::~CudaBuild() = default;
+
+backend::TimingCache& CudaBuild::cache()
+{
+    return mOptions.timingCache != nullptr ? *mOptions.timingCache : mBuildCache;
+}
+
+ConvolutionTuning CudaBuild::convolutionTuning()
+{
+    if (!mConvolutionTimerTried)
+    {
+        mConvolutionTimerTried = true;
+        std::string why = mWhyNoGpu;
+        if (why.empty())
+        {
+            mConvolutionTimer = makeTimer<ConvolutionTimer>(mOptions.allocator, why);
+        }
+        if (mConvolutionTimer == nullptr)
+        {
+            logInfo("Convolution algorithms are not timed (" + why
+                + "); cuDNN's heuristics choose them when a context first runs");
+        }
+    }
+    return ConvolutionTuning{
+        cache(), mConvolutionTimer.get(), mDevice, mOptions.workspaceLimit, mOptions.errorOnTimingCacheMiss};
+}
+
+ProductTuning CudaBuild::productTuning()
+{
+    convolutionTuning(); // a GPU whose cuDNN cannot time leaves cuBLASLt untimed too
+    if (!mProductTimerTried && mConvolutionTimer != nullptr)
+    {
+        mProductTimerTried = true;
+        std::string why;
+        mProductTimer = makeTimer<ProductTimer>(mOptions.allocator, why);
+        if (mProductTimer == nullptr)
+        {
+            logInfo("Matrix multiply algorithms are not timed (" + why + "); cuBLASLt's first heuristic choice runs");
+        }
+    }
+    return ProductTuning{cache(), mProductTimer.get(), mDevice, mOptions.errorOnTimingCacheMiss};
+}
+
+backend::PassList<CudaBuild> const& cudaPasses()
+{
+    static backend::PassList<CudaBuild> const passes{
+        {"attention fusion", attentionFusion},
+        {"constants before transposes", constantsBeforeTransposes},
+        {"column scale folding", columnScaleFolding},
+        {"GELU fusion", geluFusion},
+        {"convolution epilogue fusion", convolutionEpilogueFusion},
+        {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
+        {"normalization fusion", normalizationFusion},
+        {"point-wise chain fusion", pointwiseChainFusion},
+        {"product merging", productMerging},
+        {"channels-last formats", channelsLastFormats},
+        {"layout timing", layoutTiming},
+        {"convolution algorithms", convolutionAlgorithms},
+        {"matrix multiply algorithms", matrixMultiplyAlgorithms},
+    };
+    return passes;
+}
+
+} // namespace kiln::cuda

@@ -1,0 +1,55 @@
+// The CUDA backend's build passes, in the order it applies them: the fusions first (attention first, since its
+// patterns hold transposes; normalizations before the point-wise chains, which would otherwise take their
+// element-wise layers; products of one input merged after the matrix multiply fusions, each with its fused bias),
+// then the storage formats, then each convolution's and matrix multiply's algorithm by timing, which times the layers
+// as they will run.
+#pragma once
+
+#include "backend/backend.h"
+#include "backend/cuda/passes/convolution_tuning.h"
+#include "backend/cuda/passes/product_tuning.h"
+#include "backend/pass_list.h"
+
+#include <memory>
+#include <string>
+
+namespace kiln::cuda
+{
+
+//! What the passes of one CUDA build share: the configuration, and the timing cache and timers (made when a pass
+//! first times).
+class CudaBuild
+{
+public:
+    //! `device`: the backend's deviceIdentity(); `whyNoGpu`: why no GPU is usable here, empty where one is.
+    CudaBuild(backend::PassOptions const& options, std::string device, std::string whyNoGpu);
+    ~CudaBuild();
+
+    backend::PassOptions const& options() const
+    {
+        return mOptions;
+    }
+
+    //! How convolutions are timed: in the application's timing cache (else this build's own), by cuDNN where it can
+    //! time here (the first call says where it cannot).
+    ConvolutionTuning convolutionTuning();
+
+    //! How matrix multiplies are timed: in the same cache, by cuBLASLt where cuDNN could time too.
+    ProductTuning productTuning();
+
+private:
+    backend::TimingCache& cache();
+
+    backend::PassOptions const& mOptions;
+    std::string mDevice;
+    std::string mWhyNoGpu;
+    backend::TimingCache mBuildCache; //!< this build's own, where the application gave none
+    bool mConvolutionTimerTried{false};
+    bool mProductTimerTried{false};
+    std::unique_ptr<AlgorithmTimer> mConvolutionTimer;
+    std::unique_ptr<ProductAlgorithmTimer> mProductTimer;
+};
+
+backend::PassList<CudaBuild> const& cudaPasses();
+
+} // namespace kiln::cuda

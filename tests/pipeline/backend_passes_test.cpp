@@ -1,0 +1,63 @@
+// Each backend's build passes, as kiln::getNbBackendPasses and kiln::getBackendPassName list them (the list each
+// backend's optimize applies, which `kiln inspect` prints): the names in order, and the refusals of what is not there.
+#include <kiln/Backend.h>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace
+{
+
+std::vector<std::string> passesOf(kiln::Backend backend)
+{
+    std::vector<std::string> names;
+    for (int32_t i = 0; i < kiln::getNbBackendPasses(backend); ++i)
+    {
+        char const* name = kiln::getBackendPassName(backend, i);
+        names.push_back(name != nullptr ? name : "(null)");
+    }
+    return names;
+}
+
+TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
+{
+    std::vector<std::string> const expected{"scale folding", "GELU fusion", "convolution epilogue fusion",
+        "matrix multiply epilogue fusion", "point-wise chain fusion", "fast path marking"};
+    EXPECT_EQ(passesOf(kiln::Backend::kCPU), expected);
+}
+
+#if KILN_WITH_CUDA
+TEST(BackendPasses, CudaListsFusionsThenFormatsThenTiming)
+{
+    std::vector<std::string> const expected{"attention fusion", "constants before transposes", "column scale folding",
+        "GELU fusion", "convolution epilogue fusion", "matrix multiply epilogue fusion", "normalization fusion",
+        "point-wise chain fusion", "product merging", "channels-last formats", "layout timing",
+        "convolution algorithms", "matrix multiply algorithms"};
+    EXPECT_EQ(passesOf(kiln::Backend::kCUDA), expected);
+}
+#else
+TEST(BackendPasses, ABackendThisBuildLacksHasNone)
+{
+    EXPECT_EQ(kiln::getNbBackendPasses(kiln::Backend::kCUDA), 0);
+    EXPECT_EQ(kiln::getBackendPassName(kiln::Backend::kCUDA, 0), nullptr);
+}
+#endif
+
+TEST(BackendPasses, DefaultIsTheBackendItResolvesTo)
+{
+    EXPECT_EQ(passesOf(kiln::Backend::kDEFAULT), passesOf(kiln::defaultBackend()));
+}
+
+TEST(BackendPasses, IndicesOutOfRangeAndUnknownBackendsGiveNothing)
+{
+    int32_t const count = kiln::getNbBackendPasses(kiln::Backend::kCPU);
+    EXPECT_EQ(kiln::getBackendPassName(kiln::Backend::kCPU, -1), nullptr);
+    EXPECT_EQ(kiln::getBackendPassName(kiln::Backend::kCPU, count), nullptr);
+    auto const unknown = static_cast<kiln::Backend>(7);
+    EXPECT_EQ(kiln::getNbBackendPasses(unknown), 0);
+    EXPECT_EQ(kiln::getBackendPassName(unknown, 0), nullptr);
+}
+
+} // namespace
