@@ -476,6 +476,35 @@ TEST(OnnxParser, FlagsAndQueries)
     EXPECT_EQ(getNvOnnxParserVersion(), NV_ONNX_PARSER_VERSION);
 }
 
+TEST(OnnxParser, DlaFlagsAreKeptAndReportingDlaCapabilityIsRefused)
+{
+    ModelBuilder m;
+    m.input("x", kFloat, {2});
+    m.node("Relu", {"x"}, {"y"});
+    m.output("y", kFloat);
+    std::string const bytes = m.bytes();
+
+    // kADJUST_FOR_DLA only lets TensorRT rewrite layers for DLA: with no DLA, the parse is the same.
+    OnnxHarness adjusted;
+    adjusted.parser->setFlag(nvonnxparser::OnnxParserFlag::kADJUST_FOR_DLA);
+    EXPECT_TRUE(adjusted.parser->getFlag(nvonnxparser::OnnxParserFlag::kADJUST_FOR_DLA));
+    EXPECT_TRUE(adjusted.parse(bytes)) << adjusted.parserErrors();
+    EXPECT_EQ(adjusted.network->getNbLayers(), 1);
+
+    // kREPORT_CAPABILITY_DLA fails a parse unless every node runs on DLA; on Kiln none does.
+    OnnxHarness reported;
+    EXPECT_TRUE(reported.parser->setBuilderConfig(reported.config.get()));
+    reported.parser->setFlag(nvonnxparser::OnnxParserFlag::kREPORT_CAPABILITY_DLA);
+    EXPECT_FALSE(reported.parse(bytes));
+    ASSERT_EQ(reported.parser->getNbErrors(), 1);
+    EXPECT_EQ(reported.parser->getError(0)->code(), nvonnxparser::ErrorCode::kUNSUPPORTED_GRAPH);
+    EXPECT_NE(reported.parserErrors().find("Kiln has no DLA"), std::string::npos) << reported.parserErrors();
+    EXPECT_EQ(reported.network->getNbLayers(), 0);
+    SubGraphCollection_t subgraphs;
+    EXPECT_FALSE(reported.parser->supportsModel(bytes.data(), bytes.size(), subgraphs));
+    EXPECT_FALSE(reported.parser->isSubgraphSupported(0));
+}
+
 TEST(OnnxParser, SupportsModelReportsUnsupportedNodes)
 {
     ModelBuilder m;
