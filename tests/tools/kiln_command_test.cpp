@@ -729,6 +729,25 @@ TEST(KilnErrors, NamesFromModelsAndPlansArePrintedEscaped)
     expectNoRawControlCharacters(ran.output);
 }
 
+TEST(KilnCommand, KilnBackendChoosesTheBackendWhereTheFlagDoesNot)
+{
+    // The variable reaches kiln through popen's shell, which inherits this process's environment.
+    setenv("KILN_BACKEND", "cpu", 1);
+    auto const chosen = runKilnAsIs(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins} + kQuick);
+    setenv("KILN_BACKEND", "tpu", 1);
+    auto const refused = runKilnAsIs({"--onnx=" + kDefaultModel, kSeedPlugins});
+    auto const flagWins = runKilnAsIs(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins,
+                                          "--backend=cpu"}
+        + kQuick);
+    unsetenv("KILN_BACKEND");
+    EXPECT_EQ(chosen.exitCode, 0) << chosen.output;
+    EXPECT_TRUE(contains(chosen.output, "for the cpu backend")) << chosen.output;
+    EXPECT_NE(refused.exitCode, 0) << refused.output;
+    EXPECT_TRUE(contains(refused.output, "the environment variable KILN_BACKEND: \"tpu\" is not a backend"))
+        << refused.output;
+    EXPECT_EQ(flagWins.exitCode, 0) << flagWins.output;
+}
+
 TEST(KilnErrors, CudaBackendThatIsNotThere)
 {
     if (kiln::backendAvailable(kiln::Backend::kCUDA))
