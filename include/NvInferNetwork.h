@@ -877,7 +877,8 @@ protected:
     ~IPluginV3Layer() noexcept override = default;
 };
 
-//! Local response normalization across channels. Kiln has no implementation: addLRN is refused.
+//! Local response normalization across channels (the third axis from the end). Kiln refuses parameters outside
+//! TensorRT's ranges: setters log an error and change nothing.
 class ILRNLayer : public ILayer
 {
 public:
@@ -1175,7 +1176,7 @@ public:
     virtual bool markUnfusedTensorsAsDebugTensors() noexcept = 0;
     virtual bool unmarkUnfusedTensorsAsDebugTensors() noexcept = 0;
     virtual IActivationLayer* addActivation(ITensor& input, ActivationType type) noexcept = 0;
-    //! Refused (nullptr).
+    //! nullptr, with an error, for parameters outside TensorRT's ranges (ILRNLayer's setters say them).
     virtual ILRNLayer* addLRN(ITensor& input, int64_t window, float alpha, float beta, float k) noexcept = 0;
     virtual IScaleLayer* addScale(
         ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power) noexcept = 0;

@@ -363,6 +363,23 @@ nvinfer1::IGridSampleLayer* Network::addGridSample(nvinfer1::ITensor& input, nvi
     return addLayer<GridSampleLayer>("GridSample", {&input, &grid}, GridSampleParams{}, 2, 2);
 }
 
+nvinfer1::ILRNLayer* Network::addLRN(
+    nvinfer1::ITensor& input, int64_t window, float alpha, float beta, float k) noexcept
+{
+    LRNParams params;
+    params.window = window;
+    params.alpha = alpha;
+    params.beta = beta;
+    params.k = k;
+    std::string const error = params.parameterError();
+    if (!error.empty())
+    {
+        logError("INetworkDefinition::addLRN: " + error);
+        return nullptr;
+    }
+    return addLayer<LRNLayer>("LRN", {&input}, params, 1, 1);
+}
+
 nvinfer1::INMSLayer* Network::addNMS(
     nvinfer1::ITensor& boxes, nvinfer1::ITensor& scores, nvinfer1::ITensor& maxOutputBoxesPerClass) noexcept
 {

@@ -1,4 +1,4 @@
-// INetworkDefinition's calls that Kiln has nothing behind yet (loops, quantization, LRN,
+// INetworkDefinition's calls that Kiln has nothing behind yet (loops, quantization,
 // ragged softmax, einsum, assertions, shape outputs): each returns TensorRT's failure value and logs one error
 // naming the call and why. docs/api-coverage.md lists them.
 #include "core/logging.h"
@@ -19,13 +19,6 @@ void refuse(char const* call, std::string const& why)
 constexpr char const* kNoQuantizedTypes
     = "Kiln has no INT8, FP8 or INT4 kernels yet; build the network in floating point";
 } // namespace
-
-nvinfer1::ILRNLayer* Network::addLRN(
-    nvinfer1::ITensor& /*input*/, int64_t /*window*/, float /*alpha*/, float /*beta*/, float /*k*/) noexcept
-{
-    refuse("addLRN", "Kiln has no local response normalization layer yet");
-    return nullptr;
-}
 
 nvinfer1::IRaggedSoftMaxLayer* Network::addRaggedSoftMax(
     nvinfer1::ITensor& /*input*/, nvinfer1::ITensor& /*bounds*/) noexcept

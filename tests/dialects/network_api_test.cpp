@@ -196,8 +196,6 @@ TEST_F(NetworkApi, RefusedCallsReturnTheFailureValueAndNameTheCall)
     EXPECT_FALSE(network->hasImplicitBatchDimension());
     EXPECT_EQ(network->addLoop(), nullptr);
     EXPECT_EQ(logger.take("INetworkDefinition::addLoop: Kiln has no loops yet"), 1U);
-    EXPECT_EQ(network->addLRN(*x, 3, 1.0F, 0.75F, 1.0F), nullptr);
-    EXPECT_EQ(logger.take("INetworkDefinition::addLRN"), 1U);
     EXPECT_EQ(network->addRaggedSoftMax(*x, *x), nullptr);
     EXPECT_EQ(logger.take("INetworkDefinition::addRaggedSoftMax"), 1U);
     EXPECT_EQ(network->addAssertion(*x, "never"), nullptr);

@@ -62,8 +62,8 @@ def test_python_binds_exactly_the_add_calls_kiln_implements():
     declared = declared_adders()
     implemented = implemented_adders()
     # The lists are read: refused calls are declared and left out, supported ones found.
-    assert {"addLoop", "addLRN", "addQuantize", "addEinsum"} <= set(declared) - implemented
-    assert {"addConvolutionNd", "addIfConditional", "addAttention", "addSqueeze", "addGatherV2"} <= implemented
+    assert {"addLoop", "addRaggedSoftMax", "addQuantize", "addEinsum"} <= set(declared) - implemented
+    assert {"addConvolutionNd", "addIfConditional", "addAttention", "addSqueeze", "addGatherV2", "addLRN"} <= implemented
     expected = {python_name(adder) for adder in implemented}
     bound = {name for name in dir(trt.INetworkDefinition) if name.startswith("add_")} - PYTHON_ONLY
     assert sorted(expected - bound) == [], "implemented in C++ but not bound"
@@ -229,6 +229,28 @@ def test_squeeze_unsqueeze_and_normalization_match_numpy():
     centered = rows - rows.mean(axis=1, keepdims=True)
     expected = centered / np.sqrt(centered.var(axis=1, keepdims=True) + 1e-3) * scale + bias
     np.testing.assert_allclose(got, expected.reshape(3, 1, 4), rtol=1e-4, atol=1e-5)
+
+
+def test_lrn_matches_numpy():
+    builder, network = new_network()
+    x = network.add_input("x", trt.float32, (2, 7, 3, 4))
+    lrn = network.add_lrn(x, window=3, alpha=1.0, beta=1.0, k=0.1)
+    assert isinstance(lrn, trt.ILRNLayer) and lrn.type == trt.LayerType.LRN
+    assert (lrn.window_size, lrn.alpha, lrn.beta, lrn.k) == (3, 1.0, 1.0, np.float32(0.1))
+    lrn.window_size, lrn.alpha, lrn.beta, lrn.k = 5, 2e-3, 0.75, 2.0
+    lrn.window_size = 4  # outside TensorRT's range: refused, the window stays 5
+    assert lrn.window_size == 5
+    lrn.get_output(0).name = "y"
+    network.mark_output(lrn.get_output(0))
+
+    xv = RNG.standard_normal((2, 7, 3, 4)).astype(np.float32) * 4
+    got = run(build_engine(builder, network), {"x": xv})["y"]
+
+    # ONNX's formula: the squares of channels c - 2 to c + 2 that exist, alpha divided by the window.
+    squares = np.pad(xv.astype(np.float64) ** 2, ((0, 0), (2, 2), (0, 0), (0, 0)))
+    sums = sum(squares[:, c : c + 7] for c in range(5))
+    expected = xv / (2.0 + np.float32(2e-3) / 5 * sums) ** 0.75
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
 
 
 def test_if_conditional_takes_the_branch_its_condition_says():

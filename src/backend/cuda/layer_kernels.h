@@ -73,6 +73,7 @@ std::unique_ptr<DeviceLayer> lower(network::CastParams const& params, LayerConte
 std::unique_ptr<DeviceLayer> lower(network::ConcatenationParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ElementWiseParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::IdentityParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::LRNParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::NormalizationParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::PaddingParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ParametricReLUParams const& params, LayerContext const& context);

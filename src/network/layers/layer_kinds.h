@@ -16,6 +16,7 @@
 #include "network/layers/fill.h"
 #include "network/layers/gather.h"
 #include "network/layers/grid_sample.h"
+#include "network/layers/lrn.h"
 #include "network/layers/matrix_multiply.h"
 #include "network/layers/nms.h"
 #include "network/layers/non_zero.h"
@@ -55,6 +56,7 @@
     X(GatherParams)                                                                                                    \
     X(GridSampleParams)                                                                                                \
     X(IdentityParams)                                                                                                  \
+    X(LRNParams)                                                                                                       \
     X(MatrixMultiplyParams)                                                                                            \
     X(NMSParams)                                                                                                       \
     X(NonZeroParams)                                                                                                   \

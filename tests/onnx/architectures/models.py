@@ -272,6 +272,10 @@ def op_models():
     models.append(single_op("gelu_tanh", "Gelu", {"x": activations}, [2, 3, 4, 5], {"approximate": "tanh"},
                             opset=20))
     models.append(single_op("mish", "Mish", {"x": activations}, [2, 3, 4, 5], opset=18))
+    # LRN with AlexNet's parameters, which the importer makes an ILRNLayer (ONNX Runtime takes odd sizes only, so the
+    # importer's composition for even ones is checked by hand in parser_test.cpp).
+    models.append(single_op("lrn_alexnet", "LRN", {"x": rand(2, 9, 4, 5) * 10}, [2, 9, 4, 5],
+                            {"size": 5, "alpha": 1e-4, "beta": 0.75, "bias": 2.0}))
     # Opset 18's GroupNormalization (scale and bias per group) is deprecated in newer onnx packages, whose checker
     # then rejects it; those packages have opset 21's (per channel), so the test takes whichever is current.
     per_group = not onnx.defs.get_schema("GroupNormalization", 18, "").deprecated
