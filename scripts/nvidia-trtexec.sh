@@ -8,12 +8,11 @@
 #                   shared/utils are read. Fetch it yourself: its code is not Kiln's and is never committed here.
 # KILN_PREFIX       where `cmake --install build --prefix KILN_PREFIX` put Kiln.
 # The binary goes to $TRTEXEC_BUILD (default /tmp/kiln-trtexec) and is rebuilt when its sources are newer. With no
-# TRTEXEC_ARGUMENTS it is only built. trtexec needs a CUDA device even for Kiln's CPU backend (it allocates its
-# buffers with CUDA); to run on the CPU backend, set KILN_BACKEND=cpu and give trtexec --useManagedMemory, so that
-# the buffers it hands Kiln are ones the host can read.
+# TRTEXEC_ARGUMENTS it is only built. trtexec runs plans of Kiln's CUDA backend (docs/installing.md says why not
+# those of the CPU backend).
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 sources=$(cd "$1" && pwd)

@@ -733,12 +733,12 @@ TEST(KilnCommand, KilnBackendChoosesTheBackendWhereTheFlagDoesNot)
 {
     // The variable reaches kiln through popen's shell, which inherits this process's environment.
     setenv("KILN_BACKEND", "cpu", 1);
-    auto const chosen = runKilnAsIs(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins} + kQuick);
+    auto const chosen
+        = kiln::test::runKilnAsIs(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins} + kQuick);
     setenv("KILN_BACKEND", "tpu", 1);
-    auto const refused = runKilnAsIs({"--onnx=" + kDefaultModel, kSeedPlugins});
-    auto const flagWins = runKilnAsIs(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins,
-                                          "--backend=cpu"}
-        + kQuick);
+    auto const refused = kiln::test::runKilnAsIs({"--onnx=" + kDefaultModel, kSeedPlugins});
+    auto const flagWins = kiln::test::runKilnAsIs(
+        std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cpu"} + kQuick);
     unsetenv("KILN_BACKEND");
     EXPECT_EQ(chosen.exitCode, 0) << chosen.output;
     EXPECT_TRUE(contains(chosen.output, "for the cpu backend")) << chosen.output;
