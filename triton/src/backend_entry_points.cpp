@@ -18,7 +18,7 @@ namespace
 using namespace kiln::triton;
 
 template <typename T, typename Owner>
-T* stateOf(Owner* owner, TRITONSERVER_Error* (*get)(Owner*, void**))
+T* stateOf(Owner* owner, TRITONSERVER_Error* (*get)(Owner*, void**) )
 {
     void* state = nullptr;
     check(get(owner, &state), "the server lost the backend's state");

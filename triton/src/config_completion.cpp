@@ -43,8 +43,9 @@ void checkTensor(ConfigTensor const& entry, EngineTensor const& tensor, char con
     if (entry.type == TRITONSERVER_TYPE_BYTES)
     {
         throw BackendError(TRITONSERVER_ERROR_UNSUPPORTED,
-            what + " is TYPE_STRING (BYTES), which Kiln's backend does not take: Kiln's tensors have fixed-size "
-                   "elements");
+            what
+                + " is TYPE_STRING (BYTES), which Kiln's backend does not take: Kiln's tensors have fixed-size "
+                  "elements");
     }
     if (entry.type != tensor.type)
     {

@@ -14,9 +14,9 @@ namespace kiln::triton
 //! What the server will send and ask for, once the configuration holds.
 struct ServedModel
 {
-    int64_t maxBatchSize{0};             //!< 0: requests carry the engine's whole shape, no batch dimension added
-    std::vector<EngineTensor> inputs;    //!< every engine input, in the engine's order
-    std::vector<EngineTensor> outputs;   //!< the outputs the configuration lists, in its order
+    int64_t maxBatchSize{0};           //!< 0: requests carry the engine's whole shape, no batch dimension added
+    std::vector<EngineTensor> inputs;  //!< every engine input, in the engine's order
+    std::vector<EngineTensor> outputs; //!< the outputs the configuration lists, in its order
 };
 
 //! Completes config where autoComplete allows it (max_batch_size from profile 0 when the configuration names no

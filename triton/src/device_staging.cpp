@@ -66,8 +66,8 @@ public:
     void copyIn(size_t index, size_t offset, void const* source, size_t bytes, TRITONSERVER_MemoryType) override
     {
         // cudaMemcpyDefault: unified addressing tells host from device memory, pinned or not.
-        checkCuda(cudaMemcpyAsync(static_cast<char*>(mSlots.at(index).memory) + offset, source, bytes,
-                      cudaMemcpyDefault, mStream),
+        checkCuda(cudaMemcpyAsync(
+                      static_cast<char*>(mSlots.at(index).memory) + offset, source, bytes, cudaMemcpyDefault, mStream),
             "cannot copy an input to the GPU");
     }
     bool run(nvinfer1::IExecutionContext& context) override

@@ -51,9 +51,7 @@ public:
         requireHostMemory(memory, "an output buffer");
         std::memcpy(destination, mSlots.at(index).data() + offset, bytes);
     }
-    void finish() override
-    {
-    }
+    void finish() override { }
 
 private:
     std::vector<std::vector<unsigned char>> mSlots;

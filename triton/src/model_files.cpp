@@ -15,7 +15,9 @@ namespace
 
 bool isRegularFile(std::string const& path)
 {
-    struct stat status{};
+    struct stat status
+    {
+    };
     return stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode);
 }
 

@@ -91,13 +91,13 @@ ModelInstance::ModelInstance(ModelState& model, TRITONBACKEND_ModelInstance* ins
     }
     for (EngineTensor const& output : mModel.served().outputs)
     {
-        auto const it = std::find_if(mIo.outputs.begin(), mIo.outputs.end(),
-            [&](EngineTensor const& t) { return t.name == output.name; });
+        auto const it = std::find_if(
+            mIo.outputs.begin(), mIo.outputs.end(), [&](EngineTensor const& t) { return t.name == output.name; });
         mServedOutputSlot.push_back(mIo.inputs.size() + static_cast<size_t>(it - mIo.outputs.begin()));
     }
     refuseDataDependentOutputs();
-    logInfo("Kiln: instance " + mName + " runs on the " + (onGpu ? "CUDA backend, GPU " + std::to_string(device)
-        : std::string("CPU backend")));
+    logInfo("Kiln: instance " + mName + " runs on the "
+        + (onGpu ? "CUDA backend, GPU " + std::to_string(device) : std::string("CPU backend")));
 }
 
 ModelInstance::~ModelInstance() = default;
@@ -275,58 +275,66 @@ void ModelInstance::bindOutputs()
     }
 }
 
-std::vector<bool> ModelInstance::respond(Batch const& batch, int64_t rows)
+TRITONSERVER_Error* ModelInstance::addOutputs(
+    TRITONBACKEND_Response* response, PendingRequest const& request, int64_t firstRow, int64_t rows)
 {
     ServedModel const& served = mModel.served();
+    bool const batched = served.maxBatchSize > 0;
+    for (size_t s : request.outputs)
+    {
+        size_t const slot = mServedOutputSlot[s];
+        std::vector<int64_t> shape = mOutputShapes[slot - mIo.inputs.size()];
+        uint64_t const whole = byteSize(served.outputs[s].type, shape);
+        // A batched output's rows follow the requests' order in the batch; an unbatched one is the request's own.
+        uint64_t const rowBytes = batched ? whole / static_cast<uint64_t>(rows) : 0;
+        uint64_t const bytes = batched ? rowBytes * static_cast<uint64_t>(request.batch) : whole;
+        if (batched)
+        {
+            shape[0] = request.batch;
+        }
+        TRITONBACKEND_Output* output = nullptr;
+        TRITONSERVER_Error* error = TRITONBACKEND_ResponseOutput(response, &output, served.outputs[s].name.c_str(),
+            served.outputs[s].type, shape.data(), static_cast<uint32_t>(shape.size()));
+        void* buffer = nullptr;
+        TRITONSERVER_MemoryType memory = TRITONSERVER_MEMORY_CPU;
+        int64_t memoryId = 0;
+        if (error == nullptr && bytes > 0)
+        {
+            error = TRITONBACKEND_OutputBuffer(output, &buffer, bytes, &memory, &memoryId);
+        }
+        if (error != nullptr)
+        {
+            return error;
+        }
+        if (bytes > 0)
+        {
+            mStaging->copyOut(slot, rowBytes * static_cast<uint64_t>(firstRow), buffer, bytes, memory);
+        }
+    }
+    return nullptr;
+}
+
+std::vector<bool> ModelInstance::respond(Batch const& batch, int64_t rows)
+{
     std::vector<TRITONBACKEND_Response*> responses(batch.size(), nullptr);
     std::vector<TRITONSERVER_Error*> errors(batch.size(), nullptr);
     int64_t row = 0;
     for (size_t r = 0; r < batch.size(); ++r)
     {
-        PendingRequest const& request = *batch[r];
-        errors[r] = TRITONBACKEND_ResponseNew(&responses[r], request.request);
-        for (size_t s : request.outputs)
+        errors[r] = TRITONBACKEND_ResponseNew(&responses[r], batch[r]->request);
+        try
         {
-            if (errors[r] != nullptr)
-            {
-                break;
-            }
-            size_t const slot = mServedOutputSlot[s];
-            std::vector<int64_t> shape = mOutputShapes[slot - mIo.inputs.size()];
-            uint64_t const whole = byteSize(served.outputs[s].type, shape);
-            uint64_t const rowBytes = served.maxBatchSize > 0 ? whole / static_cast<uint64_t>(rows) : 0;
-            if (served.maxBatchSize > 0)
-            {
-                shape[0] = request.batch;
-            }
-            uint64_t const bytes = served.maxBatchSize > 0 ? rowBytes * static_cast<uint64_t>(request.batch) : whole;
-            TRITONBACKEND_Output* output = nullptr;
-            errors[r] = TRITONBACKEND_ResponseOutput(responses[r], &output, served.outputs[s].name.c_str(),
-                served.outputs[s].type, shape.data(), static_cast<uint32_t>(shape.size()));
-            void* buffer = nullptr;
-            TRITONSERVER_MemoryType memory = TRITONSERVER_MEMORY_CPU;
-            int64_t memoryId = 0;
-            if (errors[r] == nullptr && bytes > 0)
-            {
-                errors[r] = TRITONBACKEND_OutputBuffer(output, &buffer, bytes, &memory, &memoryId);
-            }
-            if (errors[r] == nullptr && bytes > 0)
-            {
-                try
-                {
-                    mStaging->copyOut(slot, rowBytes * static_cast<uint64_t>(row), buffer, bytes, memory);
-                }
-                catch (...)
-                {
-                    errors[r] = currentExceptionAsTritonError();
-                }
-            }
+            errors[r] = errors[r] != nullptr ? errors[r] : addOutputs(responses[r], *batch[r], row, rows);
         }
-        row += request.batch;
+        catch (...)
+        {
+            errors[r] = currentExceptionAsTritonError();
+        }
+        row += batch[r]->batch;
     }
     try
     {
-        mStaging->finish();
+        mStaging->finish(); // the copies out are done before any response goes
     }
     catch (...)
     {
@@ -338,13 +346,12 @@ std::vector<bool> ModelInstance::respond(Batch const& batch, int64_t rows)
     std::vector<bool> answered(batch.size(), false);
     for (size_t r = 0; r < batch.size(); ++r)
     {
-        answered[r] = errors[r] == nullptr;
         TRITONSERVER_Error* failure = responses[r] == nullptr
-            ? TRITONSERVER_ErrorNew(TRITONSERVER_ERROR_INTERNAL, "no response could be made")
+            ? TRITONSERVER_ErrorNew(TRITONSERVER_ERROR_INTERNAL, TRITONSERVER_ErrorMessage(errors[r]))
             : TRITONBACKEND_ResponseSend(responses[r], kTritonResponseCompleteFinal, errors[r]);
+        answered[r] = errors[r] == nullptr && failure == nullptr;
         if (failure != nullptr)
         {
-            answered[r] = false;
             logError(std::string("Kiln: cannot send a response: ") + TRITONSERVER_ErrorMessage(failure));
             TRITONSERVER_ErrorDelete(failure);
         }

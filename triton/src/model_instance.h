@@ -36,6 +36,9 @@ private:
     void bindOutputs();
     //! Sends each request of batch its outputs (or the error that stopped them); true for each that got them.
     std::vector<bool> respond(Batch const& batch, int64_t rows);
+    //! Adds the outputs request asks for to response: its rows from firstRow of a batch of rows.
+    TRITONSERVER_Error* addOutputs(
+        TRITONBACKEND_Response* response, PendingRequest const& request, int64_t firstRow, int64_t rows);
     void refuseDataDependentOutputs();
     void finishRequest(TRITONBACKEND_Request* request, bool success, uint64_t const (&times)[4]);
 

@@ -121,14 +121,14 @@ ModelParameters readModelParameters(
     if (parameters.optShapes.size() != parameters.minShapes.size()
         || parameters.maxShapes.size() != parameters.minShapes.size())
     {
-        throw BackendError(TRITONSERVER_ERROR_INVALID_ARG,
-            "min_shapes, opt_shapes and max_shapes must name the same inputs");
+        throw BackendError(
+            TRITONSERVER_ERROR_INVALID_ARG, "min_shapes, opt_shapes and max_shapes must name the same inputs");
     }
     std::optional<std::string> const threads = config.parameter("cpu_threads");
     if (threads.has_value() && *threads != "0")
     {
-        parameters.cpuThreads = static_cast<int32_t>(std::min<int64_t>(
-            positiveInteger(*threads, "cpu_threads", *threads), std::numeric_limits<int32_t>::max()));
+        parameters.cpuThreads = static_cast<int32_t>(
+            std::min<int64_t>(positiveInteger(*threads, "cpu_threads", *threads), std::numeric_limits<int32_t>::max()));
     }
     return parameters;
 }

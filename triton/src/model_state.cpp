@@ -52,8 +52,8 @@ ModelState::ModelState(TRITONBACKEND_Model* model, BackendSettings const& backen
             throw BackendError(TRITONSERVER_ERROR_INTERNAL, errors.explain("cannot create Kiln's runtime"));
         }
     }
-    std::shared_ptr<nvinfer1::ICudaEngine> engine
-        = mFile.isOnnx ? makeEngine(initialBackend(mConfig)) : deserialize(readWholeFile(mFile.path), mFile.path);
+    std::shared_ptr<nvinfer1::ICudaEngine> engine = mFile.isOnnx ? makeEngine(initialBackend(mConfig))
+                                                                 : deserialize(readWholeFile(mFile.path), mFile.path);
     bool changed = false;
     mServed = completeAndCheck(mConfig, describeEngine(*engine), mAutoComplete, changed);
     if (changed)
@@ -88,8 +88,8 @@ std::shared_ptr<nvinfer1::ICudaEngine> ModelState::engineFor(Backend backend)
     {
         throw BackendError(TRITONSERVER_ERROR_INVALID_ARG,
             mFile.path + " is a plan for the " + backendName(mEngines.begin()->first) + " backend; an instance on the "
-                + backendName(backend) + " backend needs a plan built for it (kiln --backend="
-                + backendName(backend) + " --saveEngine), or the ONNX model");
+                + backendName(backend) + " backend needs a plan built for it (kiln --backend=" + backendName(backend)
+                + " --saveEngine), or the ONNX model");
     }
     std::shared_ptr<nvinfer1::ICudaEngine> engine = makeEngine(backend);
     mEngines[backend] = engine;

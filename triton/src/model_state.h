@@ -55,7 +55,7 @@ private:
     ModelFile mFile;
     ModelParameters mParameters;
     int64_t mDefaultMaxBatchSize{4};
-    ModelConfig mConfig;   //!< as completed
+    ModelConfig mConfig; //!< as completed
     bool mAutoComplete{false};
     ServedModel mServed;
     std::unique_ptr<nvinfer1::IRuntime> mRuntime; // declared before the engines, which it must outlive

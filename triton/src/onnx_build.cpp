@@ -57,8 +57,8 @@ ShapeRange rangeOf(nvinfer1::ITensor const& input, OnnxBuildRequest const& reque
     ShapeRange range;
     for (int32_t j = 0; j < declared.nbDims; ++j)
     {
-        int64_t const fromConfig
-            = config != request.configDims.end() && config->second.size() == static_cast<size_t>(declared.nbDims)
+        int64_t const fromConfig = config != request.configDims.end()
+                && config->second.size() == static_cast<size_t>(declared.nbDims)
             ? config->second[j]
             : -1;
         if (declared.d[j] >= 0 || fromConfig >= 0)
@@ -115,8 +115,8 @@ void addProfile(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition& netwo
         profile->setDimensions(input.getName(), OptProfileSelector::kMIN, toDims(range.min));
         profile->setDimensions(input.getName(), OptProfileSelector::kOPT, toDims(range.opt));
         profile->setDimensions(input.getName(), OptProfileSelector::kMAX, toDims(range.max));
-        logVerbose("Kiln: input \"" + std::string(input.getName()) + "\" built for " + shapeText("min", range.min)
-            + " " + shapeText("opt", range.opt) + " " + shapeText("max", range.max));
+        logVerbose("Kiln: input \"" + std::string(input.getName()) + "\" built for " + shapeText("min", range.min) + " "
+            + shapeText("opt", range.opt) + " " + shapeText("max", range.max));
         needed = true;
     }
     if (needed && config.addOptimizationProfile(profile) < 0)

@@ -50,7 +50,8 @@ RequestInput readInput(TRITONBACKEND_Input* handle, EngineTensor const& tensor, 
         "cannot read input \"" + tensor.name + "\"");
     if (type != tensor.type)
     {
-        throw BackendError(type == TRITONSERVER_TYPE_BYTES ? TRITONSERVER_ERROR_UNSUPPORTED : TRITONSERVER_ERROR_INVALID_ARG,
+        throw BackendError(
+            type == TRITONSERVER_TYPE_BYTES ? TRITONSERVER_ERROR_UNSUPPORTED : TRITONSERVER_ERROR_INVALID_ARG,
             "input \"" + tensor.name + "\" is " + protocolTypeName(type) + ", but the model takes "
                 + protocolTypeName(tensor.type));
     }
@@ -88,8 +89,8 @@ std::vector<size_t> requestedOutputs(TRITONBACKEND_Request* request, ServedModel
     {
         char const* name = nullptr;
         check(TRITONBACKEND_RequestOutputName(request, i, &name), "cannot read the requested outputs");
-        auto const it = std::find_if(model.outputs.begin(), model.outputs.end(),
-            [&](EngineTensor const& t) { return t.name == name; });
+        auto const it = std::find_if(
+            model.outputs.begin(), model.outputs.end(), [&](EngineTensor const& t) { return t.name == name; });
         if (it == model.outputs.end())
         {
             throw invalid("the model has no output \"" + std::string(name) + "\"");
@@ -122,8 +123,8 @@ PendingRequest readRequest(TRITONBACKEND_Request* request, ServedModel const& mo
         check(TRITONBACKEND_RequestInputByIndex(request, i, &handle), "cannot read the request's inputs");
         check(TRITONBACKEND_InputProperties(handle, &name, nullptr, nullptr, nullptr, nullptr, nullptr),
             "cannot read the request's inputs");
-        auto const it = std::find_if(model.inputs.begin(), model.inputs.end(),
-            [&](EngineTensor const& t) { return t.name == name; });
+        auto const it = std::find_if(
+            model.inputs.begin(), model.inputs.end(), [&](EngineTensor const& t) { return t.name == name; });
         if (it == model.inputs.end())
         {
             throw invalid("the model has no input \"" + std::string(name) + "\"");

@@ -28,9 +28,9 @@ struct RequestInput
 struct PendingRequest
 {
     TRITONBACKEND_Request* request{nullptr};
-    int64_t batch{1};                  //!< rows of the batch dimension (1 when the model does not batch)
-    std::vector<RequestInput> inputs;  //!< in the order of ServedModel::inputs
-    std::vector<size_t> outputs;       //!< indexes into ServedModel::outputs
+    int64_t batch{1};                 //!< rows of the batch dimension (1 when the model does not batch)
+    std::vector<RequestInput> inputs; //!< in the order of ServedModel::inputs
+    std::vector<size_t> outputs;      //!< indexes into ServedModel::outputs
 };
 
 //! Reads request and checks it against model: every input present once, of the model's type, with a shape the

@@ -24,13 +24,13 @@ public:
     //! call that grows it.
     virtual void* slot(size_t index, size_t bytes) = 0;
     //! Copies bytes from source (in memory of the given type) to offset of slot index.
-    virtual void copyIn(
-        size_t index, size_t offset, void const* source, size_t bytes, TRITONSERVER_MemoryType memory) = 0;
+    virtual void copyIn(size_t index, size_t offset, void const* source, size_t bytes, TRITONSERVER_MemoryType memory)
+        = 0;
     //! Runs the context on the slots' memory and waits for it; false when the run failed (Kiln logged why).
     virtual bool run(nvinfer1::IExecutionContext& context) = 0;
     //! Copies bytes from offset of slot index to destination (in memory of the given type).
-    virtual void copyOut(
-        size_t index, size_t offset, void* destination, size_t bytes, TRITONSERVER_MemoryType memory) = 0;
+    virtual void copyOut(size_t index, size_t offset, void* destination, size_t bytes, TRITONSERVER_MemoryType memory)
+        = 0;
     //! Waits for every copy out (the destinations hold the outputs once it returns).
     virtual void finish() = 0;
 };

@@ -160,8 +160,8 @@ extern "C"
     TRITONSERVER_Error* TRITONBACKEND_InputProperties(TRITONBACKEND_Input* input, char const** name,
         TRITONSERVER_DataType* dataType, int64_t const** shape, uint32_t* dimsCount, uint64_t* byteSize,
         uint32_t* bufferCount);
-    TRITONSERVER_Error* TRITONBACKEND_InputBuffer(TRITONBACKEND_Input* input, uint32_t const index,
-        void const** buffer, uint64_t* bufferByteSize, TRITONSERVER_MemoryType* memoryType, int64_t* memoryTypeId);
+    TRITONSERVER_Error* TRITONBACKEND_InputBuffer(TRITONBACKEND_Input* input, uint32_t const index, void const** buffer,
+        uint64_t* bufferByteSize, TRITONSERVER_MemoryType* memoryType, int64_t* memoryTypeId);
     TRITONSERVER_Error* TRITONBACKEND_ResponseNew(TRITONBACKEND_Response** response, TRITONBACKEND_Request* request);
     TRITONSERVER_Error* TRITONBACKEND_ResponseDelete(TRITONBACKEND_Response* response);
     TRITONSERVER_Error* TRITONBACKEND_ResponseOutput(TRITONBACKEND_Response* response, TRITONBACKEND_Output** output,
@@ -178,8 +178,7 @@ extern "C"
         TRITONBACKEND_Backend* backend, TRITONBACKEND_BackendAttribute* attributes);
     KILN_TRITON_EXPORT TRITONSERVER_Error* TRITONBACKEND_ModelInitialize(TRITONBACKEND_Model* model);
     KILN_TRITON_EXPORT TRITONSERVER_Error* TRITONBACKEND_ModelFinalize(TRITONBACKEND_Model* model);
-    KILN_TRITON_EXPORT TRITONSERVER_Error* TRITONBACKEND_ModelInstanceInitialize(
-        TRITONBACKEND_ModelInstance* instance);
+    KILN_TRITON_EXPORT TRITONSERVER_Error* TRITONBACKEND_ModelInstanceInitialize(TRITONBACKEND_ModelInstance* instance);
     KILN_TRITON_EXPORT TRITONSERVER_Error* TRITONBACKEND_ModelInstanceFinalize(TRITONBACKEND_ModelInstance* instance);
     KILN_TRITON_EXPORT TRITONSERVER_Error* TRITONBACKEND_ModelInstanceExecute(
         TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests, uint32_t const requestCount);
