@@ -72,7 +72,9 @@ public:
     }
     bool run(nvinfer1::IExecutionContext& context) override
     {
-        return context.enqueueV3(mStream) && cudaStreamSynchronize(mStream) == cudaSuccess;
+        // The server may call an instance from another thread than the one that made it.
+        return cudaSetDevice(mDevice) == cudaSuccess && context.enqueueV3(mStream)
+            && cudaStreamSynchronize(mStream) == cudaSuccess;
     }
     void copyOut(size_t index, size_t offset, void* destination, size_t bytes, TRITONSERVER_MemoryType) override
     {

@@ -74,11 +74,11 @@ ModelInstance::ModelInstance(ModelState& model, TRITONBACKEND_ModelInstance* ins
             "instance " + mName + ": Kiln's backend runs KIND_CPU and KIND_GPU instances");
     }
     bool const onGpu = kind == TRITONSERVER_INSTANCEGROUPKIND_GPU;
-    mEngine = mModel.engineFor(onGpu ? Backend::kCUDA : Backend::kCPU);
-    mIo = describeEngine(*mEngine);
     // The one place where the kinds differ: a KIND_GPU instance stages tensors in its GPU's memory and runs on a
-    // stream of its own (the staging makes the GPU current, so the context below is made on it).
+    // stream of its own. Making the staging makes that GPU current, so the engine and context below are made on it.
     mStaging = onGpu ? makeDeviceStaging(device) : makeHostStaging();
+    mEngine = mModel.engineFor(onGpu ? Backend::kCUDA : Backend::kCPU, device);
+    mIo = describeEngine(*mEngine);
     KilnErrorCapture errors;
     mContext.reset(mEngine->createExecutionContext());
     if (mContext == nullptr)

@@ -60,7 +60,13 @@ ModelState::ModelState(TRITONBACKEND_Model* model, BackendSettings const& backen
     {
         mConfig.write(model);
     }
-    mEngines[backendOf(*engine)] = engine;
+    mPlanBackend = backendOf(*engine);
+    // A CPU engine serves every KIND_CPU instance; a CUDA engine belongs to the GPU that was current, which need not
+    // be an instance's, so KIND_GPU instances make their own on their GPU (from the cached plan, for ONNX models).
+    if (mPlanBackend == Backend::kCPU)
+    {
+        mEngines[{Backend::kCPU, 0}] = engine;
+    }
     logInfo("Kiln: model " + mName + " ready from " + mFile.path + " (max_batch_size "
         + std::to_string(mServed.maxBatchSize) + ")");
 }
@@ -76,23 +82,25 @@ Backend ModelState::initialBackend(ModelConfig const& config) const
                                                        : defaultBackend();
 }
 
-std::shared_ptr<nvinfer1::ICudaEngine> ModelState::engineFor(Backend backend)
+std::shared_ptr<nvinfer1::ICudaEngine> ModelState::engineFor(Backend backend, int32_t device)
 {
     std::lock_guard<std::mutex> lock(mMutex);
-    auto const found = mEngines.find(backend);
+    std::pair<Backend, int32_t> const place{backend, backend == Backend::kCUDA ? device : 0};
+    auto const found = mEngines.find(place);
     if (found != mEngines.end())
     {
         return found->second;
     }
-    if (!mFile.isOnnx)
+    if (!mFile.isOnnx && backend != mPlanBackend)
     {
         throw BackendError(TRITONSERVER_ERROR_INVALID_ARG,
-            mFile.path + " is a plan for the " + backendName(mEngines.begin()->first) + " backend; an instance on the "
+            mFile.path + " is a plan for the " + backendName(mPlanBackend) + " backend; an instance on the "
                 + backendName(backend) + " backend needs a plan built for it (kiln --backend=" + backendName(backend)
                 + " --saveEngine), or the ONNX model");
     }
-    std::shared_ptr<nvinfer1::ICudaEngine> engine = makeEngine(backend);
-    mEngines[backend] = engine;
+    std::shared_ptr<nvinfer1::ICudaEngine> engine = mFile.isOnnx ? makeEngine(backend)
+                                                                 : deserialize(readWholeFile(mFile.path), mFile.path);
+    mEngines[place] = engine;
     return engine;
 }
 

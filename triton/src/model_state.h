@@ -1,6 +1,6 @@
 // One model the server loaded: its configuration, plugins and engines. Instances share it; an engine is made for
-// each backend the model's instances run on (KIND_CPU: Kiln's CPU backend; KIND_GPU: its CUDA backend) the first
-// time an instance needs it.
+// each place the model's instances run (KIND_CPU: Kiln's CPU backend; KIND_GPU: its CUDA backend, one engine per GPU)
+// the first time an instance there needs it.
 #pragma once
 
 #include "config_completion.h"
@@ -42,8 +42,9 @@ public:
     {
         return mParameters;
     }
-    //! The engine for backend, made on first use (thread-safe: instances may start together).
-    std::shared_ptr<nvinfer1::ICudaEngine> engineFor(Backend backend);
+    //! The engine for backend on device (CUDA; ignored for the CPU), made on first use with device current
+    //! (thread-safe: instances may start together).
+    std::shared_ptr<nvinfer1::ICudaEngine> engineFor(Backend backend, int32_t device);
 
 private:
     std::shared_ptr<nvinfer1::ICudaEngine> makeEngine(Backend backend);
@@ -60,7 +61,8 @@ private:
     ServedModel mServed;
     std::unique_ptr<nvinfer1::IRuntime> mRuntime; // declared before the engines, which it must outlive
     std::mutex mMutex;
-    std::map<Backend, std::shared_ptr<nvinfer1::ICudaEngine>> mEngines;
+    Backend mPlanBackend{Backend::kCPU}; //!< what a plan file was built for
+    std::map<std::pair<Backend, int32_t>, std::shared_ptr<nvinfer1::ICudaEngine>> mEngines;
 };
 
 } // namespace kiln::triton
