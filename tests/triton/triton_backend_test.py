@@ -356,6 +356,11 @@ class ModelControlTest(unittest.TestCase):
             self.assertIn(message, self.load_error(name), name)
         write_model(r, "no_model_file", CPU, {})
         self.assertIn("holds neither model.plan", self.load_error("no_model_file"))
+        # torchvision's NMS ends the pipeline: how many boxes come out depends on the image.
+        shapes = "".join('parameters { key: "%s_shapes" value: { string_value: "image:1x3x120x150" } }\n' % which
+                         for which in ("min", "opt", "max"))
+        write_model(r, "data_dependent", CPU + shapes, {"model.onnx": zoo("ssdlite_pipeline", "model.onnx")})
+        self.assertIn('output "boxes" has a shape that depends on the input values', self.load_error("data_dependent"))
 
     def test_unload_and_reload(self):
         write_model(self.repository, "reloaded", CPU, {"model.onnx": zoo("resnest", "model.onnx")})
