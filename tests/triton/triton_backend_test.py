@@ -3,7 +3,7 @@
 Every output is compared with an expectation made without Triton: the `kiln` command on the same model and inputs
 (Kiln alone), and where the model zoo has them, ONNX Runtime's or PyTorch's outputs (tests/models/*/expected_*.npy).
 
-    triton_backend_test.py ServingTest|ModelControlTest
+    triton_backend_test.py ServingTest|ModelControlTest|BackendConfigTest
 
 run_triton_tests.py starts it in the Python environment that holds the server, with these variables set:
 KILN_TRITON_BACKENDS (the build's backends folder), KILN_CLI (the kiln command), KILN_SEED_PLUGINS (the seed plugin
@@ -400,6 +400,38 @@ class ModelControlTest(unittest.TestCase):
         log = self.server.log()
         self.assertEqual(log.count("building " + os.path.join(version, "model.onnx")), 2, log)
         self.assertIn("unchanged; using the plan built before", log)
+
+
+class BackendConfigTest(unittest.TestCase):
+    """The backend's own settings (--backend-config=kiln,...) and Triton's default-max-batch-size."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.repository = tempfile.mkdtemp(prefix="kiln-triton-backend-config-")
+        write_model(cls.repository, "seed", INSTANCES, {"model.onnx": DEFAULT_MODEL})
+        write_model(cls.repository, "resnest", INSTANCES, {"model.onnx": zoo("resnest", "model.onnx")})
+        cls.server = TritonServer(cls.repository, BACKENDS, ["--backend-config=kiln,plugins=" + SEED_PLUGINS,
+                                                              "--backend-config=default-max-batch-size=6"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        shutil.rmtree(cls.repository, ignore_errors=True)
+
+    def test_backend_plugins_serve_every_model(self):
+        http = self.server.http()
+        image = np.full((1, 3, 16, 16), 0.5, np.float32)
+        got = infer(http, httpclient, "seed", {"input": image})["probabilities"]
+        alone = kiln_outputs(DEFAULT_MODEL, {"input": image}, plugins=[SEED_PLUGINS], shapes=False)
+        np.testing.assert_allclose(got, alone["probabilities"], rtol=0, atol=SAME)
+
+    def test_default_max_batch_size_sizes_the_built_profile(self):
+        http = self.server.http()
+        self.assertEqual(http.get_model_config("resnest")["max_batch_size"], 6)
+        images = np.random.default_rng(5).standard_normal((6, 3, 64, 64)).astype(np.float32)
+        alone = kiln_outputs(zoo("resnest", "model.onnx"), {"image": images})["logits"]
+        np.testing.assert_allclose(infer(http, httpclient, "resnest", {"image": images})["logits"], alone, rtol=0,
+                                   atol=SAME)
 
 
 if __name__ == "__main__":
