@@ -363,6 +363,22 @@ nvinfer1::IGridSampleLayer* Network::addGridSample(nvinfer1::ITensor& input, nvi
     return addLayer<GridSampleLayer>("GridSample", {&input, &grid}, GridSampleParams{}, 2, 2);
 }
 
+nvinfer1::IQuantizeLayer* Network::addQuantize(
+    nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::DataType outputType) noexcept
+{
+    QuantizeParams params;
+    params.toType = outputType;
+    return addLayer<QuantizeLayer>("Quantize", {&input, &scale}, params, 2, 3);
+}
+
+nvinfer1::IDequantizeLayer* Network::addDequantize(
+    nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::DataType outputType) noexcept
+{
+    DequantizeParams params;
+    params.toType = outputType;
+    return addLayer<DequantizeLayer>("Dequantize", {&input, &scale}, params, 2, 3);
+}
+
 nvinfer1::INMSLayer* Network::addNMS(
     nvinfer1::ITensor& boxes, nvinfer1::ITensor& scores, nvinfer1::ITensor& maxOutputBoxesPerClass) noexcept
 {
