@@ -98,8 +98,8 @@ TEST(QuantizeLayer, Int8RoundsHalfToEvenAndSaturates)
 TEST(QuantizeLayer, Fp8RoundsToNearestEvenSaturatesAndKeepsNaN)
 {
     std::vector<float> const x{0.0F, -0.0F, 1.0F, -2.0F, 240.0F,
-        1.0625F,     // halfway between 1 (0x38) and 1.125 (0x39): to the even 0x38
-        1.1875F,     // halfway between 1.125 (0x39) and 1.25 (0x3A): to the even 0x3A
+        1.0625F, // halfway between 1 (0x38) and 1.125 (0x39): to the even 0x38
+        1.1875F, // halfway between 1.125 (0x39) and 1.25 (0x3A): to the even 0x3A
         448.0F, 460.0F, 464.0F, 1e9F, kInfinity, -kInfinity, kNaN,
         0.001953125F,  // 2^-9, the smallest subnormal
         0.0029296875F, // 1.5 * 2^-9: to the even 2 * 2^-9

@@ -28,13 +28,15 @@ QuantizationGeometry quantizationGeometry(
     int64_t const rank = static_cast<int64_t>(data.size());
     if (axis < 0 || axis >= rank)
     {
-        fail(kernel, "axis " + std::to_string(axis) + " is not an axis of the rank-" + std::to_string(rank)
+        fail(kernel,
+            "axis " + std::to_string(axis) + " is not an axis of the rank-" + std::to_string(rank)
                 + " data, and the 1-D scale quantizes per channel along it");
     }
     if (scale[0] != data[static_cast<size_t>(axis)])
     {
-        fail(kernel, "the scale holds " + std::to_string(scale[0]) + " coefficients, but the data's axis "
-                + std::to_string(axis) + " has extent " + std::to_string(data[static_cast<size_t>(axis)]));
+        fail(kernel,
+            "the scale holds " + std::to_string(scale[0]) + " coefficients, but the data's axis " + std::to_string(axis)
+                + " has extent " + std::to_string(data[static_cast<size_t>(axis)]));
     }
     geometry.channels = scale[0];
     for (size_t i = static_cast<size_t>(axis) + 1; i < data.size(); ++i)
@@ -51,7 +53,8 @@ void checkQuantizationTypes(bool quantizes, nvinfer1::DataType input, nvinfer1::
     nvinfer1::DataType const quantized = quantizes ? output : input;
     if (!isFloatType(real) || !isFloatType(scale))
     {
-        fail(kernel, "the real data and the scale must be FLOAT, HALF or BF16, not " + dataTypeName(real) + " and "
+        fail(kernel,
+            "the real data and the scale must be FLOAT, HALF or BF16, not " + dataTypeName(real) + " and "
                 + dataTypeName(scale));
     }
     if (quantized != nvinfer1::DataType::kINT8 && quantized != nvinfer1::DataType::kFP8)

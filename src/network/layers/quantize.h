@@ -25,8 +25,7 @@ bool inferQuantization(InferenceContext& ctx, bool quantizes, int32_t axis, nvin
 //! with an error naming the layer).
 bool acceptBlockShape(char const* call, std::string const& layerName, nvinfer1::Dims const& blockShape);
 
-struct QuantizeParams final
-    : LayerParamsOf<QuantizeParams, nvinfer1::LayerType::kQUANTIZE, nvinfer1::IQuantizeLayer>
+struct QuantizeParams final : LayerParamsOf<QuantizeParams, nvinfer1::LayerType::kQUANTIZE, nvinfer1::IQuantizeLayer>
 {
     int32_t axis{-1};
     nvinfer1::DataType toType{nvinfer1::DataType::kINT8};

@@ -81,7 +81,8 @@ KILN_HOST_DEVICE inline uint8_t floatToFp8E4m3Bits(float value)
     {
         // FP8 subnormals are multiples of 2^-9: the value is mantissa * 2^(exponent - 23), so the multiple is
         // mantissa >> (14 - exponent), rounded. Rounding up to 8 gives 0x08, the smallest normal, as it should.
-        return static_cast<uint8_t>(sign | fp8_detail::shiftRoundingToEven(mantissa, static_cast<uint32_t>(14 - exponent)));
+        return static_cast<uint8_t>(
+            sign | fp8_detail::shiftRoundingToEven(mantissa, static_cast<uint32_t>(14 - exponent)));
     }
     // Normal: exponent + 7 in bits 3 to 6 and the mantissa's top 3 bits below; a carry of the rounding moves into
     // the exponent, which is the next representable value. Below 448 the result stays at most 0x7E.

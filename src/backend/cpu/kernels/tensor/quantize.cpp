@@ -40,8 +40,8 @@ Coefficients readCoefficients(bool quantizes, ConstTensorView const& input, Cons
     backend::checkQuantizationTypes(
         quantizes, input.type, output.type, scale.type, zeroPoint ? &zeroPoint->type : nullptr, kernel);
     Coefficients c;
-    c.geometry = backend::quantizationGeometry(input.shape, scale.shape, zeroPoint ? &zeroPoint->shape : nullptr,
-        axis, kernel);
+    c.geometry = backend::quantizationGeometry(
+        input.shape, scale.shape, zeroPoint ? &zeroPoint->shape : nullptr, axis, kernel);
     int64_t const count = volume(scale.shape);
     c.scales.resize(static_cast<size_t>(count));
     for (int64_t i = 0; i < count; ++i)
