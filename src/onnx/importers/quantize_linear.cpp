@@ -80,8 +80,9 @@ void checkZeroPoint(Node const& node, DataType type)
     Value const& zeroPoint = node.input(2);
     if (typeOf(zeroPoint) != type)
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "the zero point (input 2) must have the quantized type "
-                + dataTypeName(type) + ", not " + dataTypeName(typeOf(zeroPoint)));
+        fail(ErrorCode::kUNSUPPORTED_NODE_DATATYPE,
+            "the zero point (input 2) must have the quantized type " + dataTypeName(type) + ", not "
+                + dataTypeName(typeOf(zeroPoint)));
     }
     if (!zeroPoint.isConstant())
     {
@@ -96,8 +97,9 @@ void checkZeroPoint(Node const& node, DataType type)
         // INT8 zero is 0; FP8 zero is 0x00 or 0x80 (-0).
         if ((type == DataType::kFP8 ? bytes[i] & 0x7FU : bytes[i]) != 0)
         {
-            fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, "the zero point (input 2) holds a non-zero value at index "
-                    + std::to_string(i) + ": TensorRT quantizes symmetrically, with zero points of 0");
+            fail(ErrorCode::kUNSUPPORTED_NODE_INPUT,
+                "the zero point (input 2) holds a non-zero value at index " + std::to_string(i)
+                    + ": TensorRT quantizes symmetrically, with zero points of 0");
         }
     }
 }
@@ -122,8 +124,9 @@ int32_t quantizationAxis(Node const& node, int32_t dataRank, nvinfer1::Dims cons
     }
     if (scaleDims.nbDims != 1)
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT, "the scale (input 1) must be a scalar or 1-D, not of rank "
-                + std::to_string(scaleDims.nbDims) + " (blocked quantization is not supported)");
+        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT,
+            "the scale (input 1) must be a scalar or 1-D, not of rank " + std::to_string(scaleDims.nbDims)
+                + " (blocked quantization is not supported)");
     }
     return normalizeAxis(node.attrInt("axis", 1), dataRank);
 }
@@ -251,8 +254,7 @@ std::vector<Value> importQuantizeLinear(ImportContext& ctx, Node const& node)
     }
     int32_t const rank = dimsOf(node.input(0)).nbDims;
     int32_t const axis = quantizationAxis(node, rank, dimsOf(node.input(1)));
-    if (node.input(0).isConstant() && node.input(1).isConstant()
-        && admit(ctx, node.input(0).constant().count(), 1))
+    if (node.input(0).isConstant() && node.input(1).isConstant() && admit(ctx, node.input(0).constant().count(), 1))
     {
         return quantizeConstant(ctx, node, type, axis, node.input(1).constant().toFloat());
     }
