@@ -16,15 +16,16 @@ using namespace kiln::test;
 
 //! x (FLOAT, `dims`) -> quantize into `type` with `scales` (per channel along `axis` when more than one), the
 //! optional zero point `zero` -> output "q" -> dequantize -> output "y".
-NetworkMaker quantizeRoundTrip(Dims const& dims, DataType type, std::vector<float> const& scales, int32_t axis,
-    int8_t zero = 0)
+NetworkMaker quantizeRoundTrip(
+    Dims const& dims, DataType type, std::vector<float> const& scales, int32_t axis, int8_t zero = 0)
 {
     return [=](INetworkDefinition& network) {
         ITensor* x = network.addInput("x", DataType::kFLOAT, dims);
         Dims const scaleDims = scales.size() == 1 ? Dims{0, {}} : Dims{1, {static_cast<int64_t>(scales.size())}};
-        ITensor* scale = network.addConstant(scaleDims, Weights{DataType::kFLOAT, scales.data(),
-                                                             static_cast<int64_t>(scales.size())})
-                             ->getOutput(0);
+        ITensor* scale
+            = network
+                  .addConstant(scaleDims, Weights{DataType::kFLOAT, scales.data(), static_cast<int64_t>(scales.size())})
+                  ->getOutput(0);
         IQuantizeLayer* q = network.addQuantize(*x, *scale, type);
         ASSERT_NE(q, nullptr);
         q->setAxis(axis);
@@ -34,8 +35,10 @@ NetworkMaker quantizeRoundTrip(Dims const& dims, DataType type, std::vector<floa
         if (zero != 0)
         {
             std::vector<int8_t> const zeros(scales.size(), zero);
-            ITensor* zeroPoint = network.addConstant(scaleDims,
-                Weights{DataType::kINT8, zeros.data(), static_cast<int64_t>(zeros.size())})->getOutput(0);
+            ITensor* zeroPoint = network
+                                     .addConstant(scaleDims,
+                                         Weights{DataType::kINT8, zeros.data(), static_cast<int64_t>(zeros.size())})
+                                     ->getOutput(0);
             q->setInput(2, *zeroPoint);
             dq->setInput(2, *zeroPoint);
         }
@@ -60,8 +63,8 @@ HostTensor inputOf(Dims const& dims)
     return fromFloats(shapeOf(dims), values, DataType::kFLOAT);
 }
 
-void expectAgree(Dims const& dims, DataType type, std::vector<float> const& scales, int32_t axis, bool fp16 = false,
-    int8_t zero = 0)
+void expectAgree(
+    Dims const& dims, DataType type, std::vector<float> const& scales, int32_t axis, bool fp16 = false, int8_t zero = 0)
 {
     expectBackendsAgree(quantizeRoundTrip(dims, type, scales, axis, zero), {{"x", inputOf(dims)}}, fp16,
         kiln::dataTypeName(type) + " axis " + std::to_string(axis) + (fp16 ? " fp16" : ""));

@@ -64,8 +64,8 @@ __global__ void dequantizeKernel(
 }
 
 //! The host's checks, as the CPU reference makes them, and the kernel's arguments.
-QuantizationArguments prepare(bool quantizes, LayerInputs const& inputs, TensorView const& output, int32_t axis,
-    char const* kernel)
+QuantizationArguments prepare(
+    bool quantizes, LayerInputs const& inputs, TensorView const& output, int32_t axis, char const* kernel)
 {
     ConstTensorView const& input = inputs[0];
     ConstTensorView const& scale = inputs[1];
@@ -86,8 +86,8 @@ QuantizationArguments prepare(bool quantizes, LayerInputs const& inputs, TensorV
 
 } // namespace
 
-void run(network::QuantizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
-    cudaStream_t stream)
+void run(
+    network::QuantizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     QuantizationArguments const a = prepare(true, inputs, outputs[0], params.axis, "quantize");
     int64_t const count = outputs[0].count();
