@@ -7,6 +7,7 @@
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/kernels/strided_index.cuh"
 #include "backend/shared/kernel_checks.h"
 #include "backend/shared/quantization_geometry.h"
 #include "core/quantization.h"
