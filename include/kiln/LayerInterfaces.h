@@ -9,7 +9,7 @@
 #include <NvInfer.h>
 
 //! X(LayerType enumerator, interface class in nvinfer1) for each layer kind a Kiln network can hold, in the order of
-//! the LayerType enumerators. Kinds Kiln refuses (loops, quantization, ...) are not listed.
+//! the LayerType enumerators. Kinds Kiln refuses (loops, dynamic quantization, ...) are not listed.
 #define KILN_FOR_EACH_LAYER_INTERFACE(X)                                                                               \
     X(kCONVOLUTION, IConvolutionLayer)                                                                                 \
     X(kCAST, ICastLayer)                                                                                               \
@@ -37,6 +37,8 @@
     X(kRESIZE, IResizeLayer)                                                                                           \
     X(kSELECT, ISelectLayer)                                                                                           \
     X(kFILL, IFillLayer)                                                                                               \
+    X(kQUANTIZE, IQuantizeLayer)                                                                                       \
+    X(kDEQUANTIZE, IDequantizeLayer)                                                                                   \
     X(kCONDITION, IConditionLayer)                                                                                     \
     X(kCONDITIONAL_INPUT, IIfConditionalInputLayer)                                                                    \
     X(kCONDITIONAL_OUTPUT, IIfConditionalOutputLayer)                                                                  \

@@ -167,6 +167,12 @@ void bindIndexingLayers(py::module_& m)
             "interpolation_mode", &IGridSampleLayer::getInterpolationMode, &IGridSampleLayer::setInterpolationMode)
         .def_property("align_corners", &IGridSampleLayer::getAlignCorners, &IGridSampleLayer::setAlignCorners)
         .def_property("sample_mode", &IGridSampleLayer::getSampleMode, &IGridSampleLayer::setSampleMode);
+    LayerClass<IQuantizeLayer>(m, "IQuantizeLayer")
+        .def_property("axis", &IQuantizeLayer::getAxis, &IQuantizeLayer::setAxis)
+        .def_property("to_type", &IQuantizeLayer::getToType, &IQuantizeLayer::setToType);
+    LayerClass<IDequantizeLayer>(m, "IDequantizeLayer")
+        .def_property("axis", &IDequantizeLayer::getAxis, &IDequantizeLayer::setAxis)
+        .def_property("to_type", &IDequantizeLayer::getToType, &IDequantizeLayer::setToType);
     LayerClass<IOneHotLayer>(m, "IOneHotLayer").def_property("axis", &IOneHotLayer::getAxis, &IOneHotLayer::setAxis);
     LayerClass<INonZeroLayer>(m, "INonZeroLayer")
         .def_property("indices_type", &INonZeroLayer::getIndicesType, &INonZeroLayer::setIndicesType);

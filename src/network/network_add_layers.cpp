@@ -380,6 +380,22 @@ nvinfer1::ILRNLayer* Network::addLRN(
     return addLayer<LRNLayer>("LRN", {&input}, params, 1, 1);
 }
 
+nvinfer1::IQuantizeLayer* Network::addQuantize(
+    nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::DataType outputType) noexcept
+{
+    QuantizeParams params;
+    params.toType = outputType;
+    return addLayer<QuantizeLayer>("Quantize", {&input, &scale}, params, 2, 3);
+}
+
+nvinfer1::IDequantizeLayer* Network::addDequantize(
+    nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::DataType outputType) noexcept
+{
+    DequantizeParams params;
+    params.toType = outputType;
+    return addLayer<DequantizeLayer>("Dequantize", {&input, &scale}, params, 2, 3);
+}
+
 nvinfer1::INMSLayer* Network::addNMS(
     nvinfer1::ITensor& boxes, nvinfer1::ITensor& scores, nvinfer1::ITensor& maxOutputBoxesPerClass) noexcept
 {

@@ -59,6 +59,10 @@ void run(
     network::OneHotParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(
     network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(
+    network::QuantizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(network::DequantizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
 void run(network::ReverseSequenceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(

@@ -25,6 +25,7 @@
 #include "network/layers/padding.h"
 #include "network/layers/parametric_relu.h"
 #include "network/layers/pooling.h"
+#include "network/layers/quantize.h"
 #include "network/layers/reduce.h"
 #include "network/layers/resize.h"
 #include "network/layers/reverse_sequence.h"
@@ -49,6 +50,7 @@
     X(ConcatenationParams)                                                                                             \
     X(ConstantParams)                                                                                                  \
     X(ConvolutionParams)                                                                                               \
+    X(DequantizeParams)                                                                                                \
     X(CumulativeParams)                                                                                                \
     X(DeconvolutionParams)                                                                                             \
     X(ElementWiseParams)                                                                                               \
@@ -65,6 +67,7 @@
     X(PaddingParams)                                                                                                   \
     X(ParametricReLUParams)                                                                                            \
     X(PoolingParams)                                                                                                   \
+    X(QuantizeParams)                                                                                                  \
     X(ReduceParams)                                                                                                    \
     X(ResizeParams)                                                                                                    \
     X(ReverseSequenceParams)                                                                                           \
