@@ -126,12 +126,15 @@ TEST(CudaBackendLrn, AnEmptyTensorInsideANetwork)
 {
     SKIP_WITHOUT_GPU();
     NetworkMaker const maker = [](INetworkDefinition& network) {
+        // No channels: LRN's window has nothing to sum. The concatenation's default axis for rank 4 is 1, the
+        // channels, so it joins the empty result to the input there.
         ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {3, 5, 2, 2}});
-        ISliceLayer* empty = network.addSlice(*x, Dims{4, {0, 0, 0, 0}}, Dims{4, {0, 5, 2, 2}}, Dims{4, {1, 1, 1, 1}});
+        ISliceLayer* empty = network.addSlice(*x, Dims{4, {0, 0, 0, 0}}, Dims{4, {3, 0, 2, 2}}, Dims{4, {1, 1, 1, 1}});
         ILRNLayer* lrn = network.addLRN(*empty->getOutput(0), 3, 1.0F, 0.75F, 1.0F);
         ITensor* parts[] = {lrn->getOutput(0), x};
         IConcatenationLayer* joined = network.addConcatenation(parts, 2);
-        joined->setAxis(0);
+        ASSERT_NE(joined, nullptr);
+        joined->setAxis(1);
         joined->getOutput(0)->setName("y");
         network.markOutput(*joined->getOutput(0));
     };
