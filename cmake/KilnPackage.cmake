@@ -35,6 +35,12 @@ foreach(library kiln kiln_plugins kiln_onnxparser)
   kiln_install_relative_run_path(${library} ${CMAKE_INSTALL_LIBDIR})
 endforeach()
 kiln_install_relative_run_path(kiln_cli ${CMAKE_INSTALL_BINDIR})
+# Triton's backend (triton/): <prefix>/backends/kiln/libtriton_kiln.so, so that the prefix's backends folder is what
+# `tritonserver --backend-directory` takes.
+if(KILN_WITH_TRITON)
+  install(TARGETS triton_kiln LIBRARY DESTINATION backends/kiln)
+  kiln_install_relative_run_path(triton_kiln backends/kiln)
+endif()
 
 # The main job's example, so that the installed kiln runs as the README's first command runs the built one:
 #   <prefix>/bin/kiln --onnx=<prefix>/share/kiln/examples/default_model/model.onnx \

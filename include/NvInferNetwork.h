@@ -877,7 +877,8 @@ protected:
     ~IPluginV3Layer() noexcept override = default;
 };
 
-//! Local response normalization across channels. Kiln has no implementation: addLRN is refused.
+//! Local response normalization across channels (the third axis from the end). Kiln refuses parameters outside
+//! TensorRT's ranges: setters log an error and change nothing.
 class ILRNLayer : public ILayer
 {
 public:
@@ -920,8 +921,8 @@ protected:
     ~IAssertionLayer() noexcept override = default;
 };
 
-//! clamp(round(x / scale) + zeroPoint) into INT8, FP8 or INT4. Kiln has no quantized types yet: addQuantize is
-//! refused.
+//! clamp(round(x / scale) + zeroPoint) into INT8 or FP8 (E4M3FN), per tensor or per channel; input 1 is the scale,
+//! input 2 (setInput) the zero point. Kiln refuses INT4 and block quantization.
 class IQuantizeLayer : public ILayer
 {
 public:
@@ -939,7 +940,7 @@ protected:
     ~IQuantizeLayer() noexcept override = default;
 };
 
-//! (q - zeroPoint) * scale back to a floating-point type. Refused like IQuantizeLayer.
+//! (q - zeroPoint) * scale back to a floating-point type, from INT8 or FP8, as IQuantizeLayer.
 class IDequantizeLayer : public ILayer
 {
 public:
@@ -1175,7 +1176,7 @@ public:
     virtual bool markUnfusedTensorsAsDebugTensors() noexcept = 0;
     virtual bool unmarkUnfusedTensorsAsDebugTensors() noexcept = 0;
     virtual IActivationLayer* addActivation(ITensor& input, ActivationType type) noexcept = 0;
-    //! Refused (nullptr).
+    //! nullptr, with an error, for parameters outside TensorRT's ranges (ILRNLayer's setters say them).
     virtual ILRNLayer* addLRN(ITensor& input, int64_t window, float alpha, float beta, float k) noexcept = 0;
     virtual IScaleLayer* addScale(
         ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power) noexcept = 0;
@@ -1267,7 +1268,7 @@ public:
     {
         return addDequantize(input, scale, DataType::kFLOAT);
     }
-    //! Refused (nullptr): Kiln has no quantized types yet.
+    //! outputType is kFLOAT, kHALF or kBF16, else nullptr with an error.
     virtual IDequantizeLayer* addDequantize(ITensor& input, ITensor& scale, DataType outputType) noexcept = 0;
     //! Negative indices count from the end; an index still out of range fails the run, naming the layer (the CUDA
     //! backend, which reads indices on the device, skips that update instead). With duplicate indices the CPU keeps the
@@ -1279,7 +1280,7 @@ public:
     {
         return addQuantize(input, scale, DataType::kINT8);
     }
-    //! Refused (nullptr): Kiln has no quantized types yet.
+    //! outputType is kINT8 or kFP8, else nullptr with an error.
     virtual IQuantizeLayer* addQuantize(ITensor& input, ITensor& scale, DataType outputType) noexcept = 0;
     //! Refused (nullptr). Deprecated in TensorRT 10.15 for addDynamicQuantizeV2.
     virtual IDynamicQuantizeLayer* addDynamicQuantize(

@@ -24,8 +24,9 @@ typedef std::vector<SubGraph_t> SubGraphCollection_t;
 namespace nvonnxparser
 {
 
+//! The number of values of an enum of the parser (specialized below for each enum).
 template <typename T>
-constexpr inline int32_t EnumMax() noexcept;
+constexpr int32_t EnumMax() noexcept = delete;
 
 //! Why parsing failed (values as in onnx-tensorrt).
 enum class ErrorCode : int
@@ -71,10 +72,12 @@ inline char const* errorCodeStr(ErrorCode code) noexcept
     return "UNKNOWN";
 }
 
+//! TensorRT's value, which is one less than the number of codes above: code written for TensorRT that sizes a table
+//! by it must see the same number.
 template <>
 constexpr inline int32_t EnumMax<ErrorCode>() noexcept
 {
-    return 15;
+    return 14;
 }
 
 using OnnxParserFlags = uint32_t;
@@ -84,15 +87,19 @@ enum class OnnxParserFlag : int32_t
     //! InstanceNormalization becomes INormalizationLayer (Kiln always does this; the flag is kept for the API).
     kNATIVE_INSTANCENORM = 0,
     kENABLE_UINT8_AND_ASYMMETRIC_QUANTIZATION_DLA = 1,
+    //! Fail a parse unless every node can run on DLA (which needs setBuilderConfig first). Kiln has no DLA, so a
+    //! parse with this flag set fails with an error that says so.
     kREPORT_CAPABILITY_DLA = 2,
     //! A registered plugin named like a built-in op replaces the built-in importer.
     kENABLE_PLUGIN_OVERRIDE = 3,
+    //! Rewrite layers where that suits DLA. Kiln has no DLA: the flag is kept and changes nothing.
+    kADJUST_FOR_DLA = 4,
 };
 
 template <>
 constexpr inline int32_t EnumMax<OnnxParserFlag>() noexcept
 {
-    return 4;
+    return 5;
 }
 
 //! One parse error: what went wrong and at which node.
@@ -164,6 +171,9 @@ public:
     virtual bool loadInitializer(char const* name, void const* data, size_t size) noexcept = 0;
     //! Imports the loaded model into the network, as parse() would.
     virtual bool parseModelProto() noexcept = 0;
+    //! The builder configuration kREPORT_CAPABILITY_DLA checks nodes against (nullptr forgets it). The parser keeps
+    //! the pointer, not a copy. True when it was taken.
+    virtual bool setBuilderConfig(nvinfer1::IBuilderConfig const* const builderConfig) noexcept = 0;
 };
 
 //! Gives a refittable engine's IRefitter the values of the model's initializers (and Constant nodes' tensors) that

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Checks Kiln's layering: which module may include which (docs/architecture.md, "Layering").
 
-Reads every #include of the sources in include/, src/, plugins/, tools/, python/ and examples/, resolves it to a file
-of the repository as the build's include paths would, maps both files to their modules, and names every include that
-the rules below forbid, and every cycle between modules. Includes that scripts/include-exceptions.txt lists are known
-violations being removed; a listed include that no longer breaks a rule must leave the list too.
+Reads every #include of the sources in include/, src/, plugins/, tools/, python/, triton/ and examples/, resolves it
+to a file of the repository as the build's include paths would, maps both files to their modules, and names every
+include that the rules below forbid, and every cycle between modules. Includes that scripts/include-exceptions.txt
+lists are known violations being removed; a listed include that no longer breaks a rule must leave the list too.
 
 The rules live here, in the tables below, and nowhere else. Exits 0 when the layering holds, 1 naming what breaks it.
 """
@@ -40,6 +40,7 @@ UPPER = [
     ("onnx", ["src/onnx/"], ["api", "device_common", "core base"]),
     ("tools", ["tools/"], ["api", "device_common", "core base"]),
     ("python", ["python/"], ["api", "device_common", "core base"]),
+    ("triton", ["triton/"], ["api"]),
     ("plugins", ["plugins/"], ["api", "device_common"]),
     ("examples", ["examples/"], ["api"]),
 ]
@@ -62,7 +63,7 @@ EXPORTED = [
 TEST_FOLDERS = ["tests/", "bench/"]
 TEST_FILE = re.compile(r"_test(\.cpp|_\w+\.h)$")
 
-SCANNED = ["include", "src", "plugins", "tools", "python", "examples"]
+SCANNED = ["include", "src", "plugins", "tools", "python", "triton", "examples"]
 SOURCE = re.compile(r"\.(h|hpp|cpp|cu|cuh)$")
 INCLUDE = re.compile(r'^\s*#\s*include\s*(["<])([^">]+)[">]')
 
@@ -75,6 +76,7 @@ SEARCH = [
     ("plugins/", ["plugins", "include", "src/device_common/include"]),
     ("tools/", ["tools/kiln", "src", "include", "src/device_common/include"]),
     ("python/", ["python/src", "include"]),
+    ("triton/", ["triton/include", "triton/src", "include"]),
     ("examples/", ["examples/seed_plugins", "include"]),
 ]
 FALLBACK = ["src", "include", "src/device_common/include"]

@@ -12,6 +12,7 @@ packages=(
   python3 python3-pip python3-dev  # python3-dev: the Python extension, where python3 is Debian's
   clang libclang-rt-14-dev  # the ONNX parser's fuzz test (libFuzzer)
   clang-format  # the style check (scripts/check-format.sh); Debian 12's is version 14, which it expects
+  python3-venv  # the Triton backend's tests run the real server from a virtual environment of their own
 )
 
 missing=()
@@ -29,9 +30,23 @@ install_python_requirements() {
             "the ONNX Runtime comparison test will report itself as skipped" >&2
 }
 
+# The Triton backend's tests (tests/triton) start a real tritonserver: PyPI's nvidia-pytriton carries it. It goes
+# into a virtual environment of its own ($KILN_TRITON_VENV, else ~/.cache/kiln/triton-venv, where the tests look),
+# since its dependencies do not share tests/requirements.txt's pins.
+install_triton_environment() {
+  local requirements venv
+  requirements="$(dirname "$0")/../tests/triton/requirements.txt"
+  venv="${KILN_TRITON_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/kiln/triton-venv}"
+  { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } \
+    && "$venv/bin/python" -m pip install -q -r "$requirements" \
+    || echo "install-deps: WARNING: could not install $requirements into $venv;" \
+            "the Triton backend's tests will report themselves as skipped" >&2
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages already installed"
   install_python_requirements
+  install_triton_environment
   exit 0
 fi
 
@@ -42,3 +57,4 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
 $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 install_python_requirements
+install_triton_environment

@@ -8,7 +8,8 @@ namespace kiln
 
 enum class Backend : int32_t
 {
-    kDEFAULT = 0, //!< CUDA when Kiln was built with CUDA and a GPU is present, else CPU
+    kDEFAULT = 0, //!< the environment variable KILN_BACKEND's choice (cpu or cuda) where it is set; else CUDA when
+                  //!< Kiln was built with CUDA and a GPU is present, else CPU
     kCPU = 1,     //!< runs anywhere; the numerical reference. Tensor addresses are host memory.
     kCUDA = 2,    //!< NVIDIA GPUs. Tensor addresses are device memory, as in TensorRT.
 };
@@ -16,7 +17,9 @@ enum class Backend : int32_t
 //! Sets the backend that buildSerializedNetwork builds for. False if config is not Kiln's.
 bool setBackend(nvinfer1::IBuilderConfig& config, Backend backend) noexcept;
 Backend getBackend(nvinfer1::IBuilderConfig const& config) noexcept;
-//! What kDEFAULT resolves to on this machine: kCUDA where backendAvailable(kCUDA), as in TensorRT; else kCPU.
+//! What kDEFAULT resolves to on this machine: what KILN_BACKEND names (cpu or cuda), so that an application written
+//! for TensorRT runs on the backend its user chooses; where it is unset or empty, kCUDA where backendAvailable(kCUDA),
+//! as in TensorRT, else kCPU. A KILN_BACKEND that names no backend fails the builds it would decide.
 Backend defaultBackend() noexcept;
 //! Whether plans for `backend` can be built and run here: kCPU always; kCUDA when Kiln was built with CUDA and a
 //! GPU is usable.

@@ -9,12 +9,13 @@
 #include <NvInfer.h>
 
 //! X(LayerType enumerator, interface class in nvinfer1) for each layer kind a Kiln network can hold, in the order of
-//! the LayerType enumerators. Kinds Kiln refuses (loops, quantization, LRN, ...) are not listed.
+//! the LayerType enumerators. Kinds Kiln refuses (loops, dynamic quantization, ...) are not listed.
 #define KILN_FOR_EACH_LAYER_INTERFACE(X)                                                                               \
     X(kCONVOLUTION, IConvolutionLayer)                                                                                 \
     X(kCAST, ICastLayer)                                                                                               \
     X(kACTIVATION, IActivationLayer)                                                                                   \
     X(kPOOLING, IPoolingLayer)                                                                                         \
+    X(kLRN, ILRNLayer)                                                                                                 \
     X(kSCALE, IScaleLayer)                                                                                             \
     X(kSOFTMAX, ISoftMaxLayer)                                                                                         \
     X(kDECONVOLUTION, IDeconvolutionLayer)                                                                             \
@@ -36,6 +37,8 @@
     X(kRESIZE, IResizeLayer)                                                                                           \
     X(kSELECT, ISelectLayer)                                                                                           \
     X(kFILL, IFillLayer)                                                                                               \
+    X(kQUANTIZE, IQuantizeLayer)                                                                                       \
+    X(kDEQUANTIZE, IDequantizeLayer)                                                                                   \
     X(kCONDITION, IConditionLayer)                                                                                     \
     X(kCONDITIONAL_INPUT, IIfConditionalInputLayer)                                                                    \
     X(kCONDITIONAL_OUTPUT, IIfConditionalOutputLayer)                                                                  \

@@ -1,7 +1,7 @@
 // The interfaces of the layer kinds layer_interfaces.cpp leaves out (resize, deconvolution, scale, padding, select,
-// fill, scatter, grid sample, one-hot, non-zero, NMS, reverse sequence, normalization, cumulative, parametric ReLU,
-// squeeze, unsqueeze), with TensorRT's Python property names, and the enums of their modes. Tools that walk a network
-// (Polygraphy's inspector) compare a layer's class with these, and read their properties.
+// fill, scatter, grid sample, one-hot, non-zero, NMS, reverse sequence, normalization, LRN, cumulative, parametric
+// ReLU, squeeze, unsqueeze), with TensorRT's Python property names, and the enums of their modes. Tools that walk a
+// network (Polygraphy's inspector) compare a layer's class with these, and read their properties.
 #include "bindings.h"
 #include "dims_caster.h"
 #include "layers.h"
@@ -112,6 +112,11 @@ void bindWeightedLayers(py::module_& m)
         .def_property(
             "compute_precision", &INormalizationLayer::getComputePrecision, &INormalizationLayer::setComputePrecision)
         .def_property_readonly("is_v2", &INormalizationLayer::isV2);
+    LayerClass<ILRNLayer>(m, "ILRNLayer")
+        .def_property("window_size", &ILRNLayer::getWindowSize, &ILRNLayer::setWindowSize)
+        .def_property("alpha", &ILRNLayer::getAlpha, &ILRNLayer::setAlpha)
+        .def_property("beta", &ILRNLayer::getBeta, &ILRNLayer::setBeta)
+        .def_property("k", &ILRNLayer::getK, &ILRNLayer::setK);
     LayerClass<IParametricReLULayer>(m, "IParametricReLULayer");
 }
 
@@ -162,6 +167,12 @@ void bindIndexingLayers(py::module_& m)
             "interpolation_mode", &IGridSampleLayer::getInterpolationMode, &IGridSampleLayer::setInterpolationMode)
         .def_property("align_corners", &IGridSampleLayer::getAlignCorners, &IGridSampleLayer::setAlignCorners)
         .def_property("sample_mode", &IGridSampleLayer::getSampleMode, &IGridSampleLayer::setSampleMode);
+    LayerClass<IQuantizeLayer>(m, "IQuantizeLayer")
+        .def_property("axis", &IQuantizeLayer::getAxis, &IQuantizeLayer::setAxis)
+        .def_property("to_type", &IQuantizeLayer::getToType, &IQuantizeLayer::setToType);
+    LayerClass<IDequantizeLayer>(m, "IDequantizeLayer")
+        .def_property("axis", &IDequantizeLayer::getAxis, &IDequantizeLayer::setAxis)
+        .def_property("to_type", &IDequantizeLayer::getToType, &IDequantizeLayer::setToType);
     LayerClass<IOneHotLayer>(m, "IOneHotLayer").def_property("axis", &IOneHotLayer::getAxis, &IOneHotLayer::setAxis);
     LayerClass<INonZeroLayer>(m, "INonZeroLayer")
         .def_property("indices_type", &INonZeroLayer::getIndicesType, &INonZeroLayer::setIndicesType);

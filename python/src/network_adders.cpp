@@ -1,6 +1,6 @@
 // INetworkDefinition's add_* methods beyond network.cpp's first ones, with TensorRT's Python names and argument order.
 // Together they bind every add* call Kiln implements in C++ (tests/python/test_layer_bindings.py compares the two
-// lists); the calls Kiln refuses (loops, quantization, LRN, ...) have no binding.
+// lists); the calls Kiln refuses (loops, dynamic quantization, ...) have no binding.
 #include "network_adders.h"
 
 #include "dims_caster.h"
@@ -62,6 +62,29 @@ void bindComputeAdders(py::class_<INetworkDefinition>& network)
         .def("add_cumulative", &INetworkDefinition::addCumulative, py::arg("input"), py::arg("axis"), py::arg("op"),
             py::arg("exclusive"), py::arg("reverse"), kInternal)
         .def("add_grid_sample", &INetworkDefinition::addGridSample, py::arg("input"), py::arg("grid"), kInternal)
+        .def("add_lrn", &INetworkDefinition::addLRN, py::arg("input"), py::arg("window"), py::arg("alpha"),
+            py::arg("beta"), py::arg("k"), kInternal)
+        // TensorRT's two forms: without output_type, INT8 (quantize) and FLOAT (dequantize).
+        .def(
+            "add_quantize",
+            [](INetworkDefinition& self, ITensor& input, ITensor& scale) { return self.addQuantize(input, scale); },
+            py::arg("input"), py::arg("scale"), kInternal)
+        .def(
+            "add_quantize",
+            [](INetworkDefinition& self, ITensor& input, ITensor& scale, DataType outputType) {
+                return self.addQuantize(input, scale, outputType);
+            },
+            py::arg("input"), py::arg("scale"), py::arg("output_type"), kInternal)
+        .def(
+            "add_dequantize",
+            [](INetworkDefinition& self, ITensor& input, ITensor& scale) { return self.addDequantize(input, scale); },
+            py::arg("input"), py::arg("scale"), kInternal)
+        .def(
+            "add_dequantize",
+            [](INetworkDefinition& self, ITensor& input, ITensor& scale, DataType outputType) {
+                return self.addDequantize(input, scale, outputType);
+            },
+            py::arg("input"), py::arg("scale"), py::arg("output_type"), kInternal)
         .def("add_attention", &INetworkDefinition::addAttention, py::arg("query"), py::arg("key"), py::arg("value"),
             py::arg("norm_op"), py::arg("causal"), kInternal)
         .def("add_if_conditional", &INetworkDefinition::addIfConditional, kInternal);

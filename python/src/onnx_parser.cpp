@@ -59,7 +59,8 @@ void bindParserError(py::module_& m)
         .value("ENABLE_UINT8_AND_ASYMMETRIC_QUANTIZATION_DLA",
             nvonnxparser::OnnxParserFlag::kENABLE_UINT8_AND_ASYMMETRIC_QUANTIZATION_DLA)
         .value("REPORT_CAPABILITY_DLA", nvonnxparser::OnnxParserFlag::kREPORT_CAPABILITY_DLA)
-        .value("ENABLE_PLUGIN_OVERRIDE", nvonnxparser::OnnxParserFlag::kENABLE_PLUGIN_OVERRIDE);
+        .value("ENABLE_PLUGIN_OVERRIDE", nvonnxparser::OnnxParserFlag::kENABLE_PLUGIN_OVERRIDE)
+        .value("ADJUST_FOR_DLA", nvonnxparser::OnnxParserFlag::kADJUST_FOR_DLA);
 
     py::class_<IParserError, std::unique_ptr<IParserError, py::nodelete>>(m, "ParserError", "One parse error.")
         .def("code", &IParserError::code)
@@ -111,7 +112,9 @@ void bindParser(py::module_& m)
         .def_property("flags", &IParser::getFlags, &IParser::setFlags)
         .def("set_flag", &IParser::setFlag, py::arg("flag"))
         .def("clear_flag", &IParser::clearFlag, py::arg("flag"))
-        .def("get_flag", &IParser::getFlag, py::arg("flag"));
+        .def("get_flag", &IParser::getFlag, py::arg("flag"))
+        .def("set_builder_config", &IParser::setBuilderConfig, py::arg("builder_config"),
+            "The configuration REPORT_CAPABILITY_DLA checks nodes against (Kiln has no DLA: such a parse fails).");
     defineContextManager(parser);
 }
 

@@ -19,7 +19,7 @@ kiln_find_clang_format() {
 # root, which must be the current directory. A git checkout lists its tracked files, so scratch files and anything
 # ignored stay out; an unpacked source archive lists what is there.
 kiln_format_files() {
-  local folders=(include src plugins tools tests bench examples python/src)
+  local folders=(include src plugins tools tests bench examples python/src triton)
   if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     git ls-files -- "${folders[@]}"
   else

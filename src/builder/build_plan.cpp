@@ -223,6 +223,13 @@ private:
     //! Pass 1: the backend exists in this build, and the network has outputs and unique I/O names.
     bool checkNetwork()
     {
+        if (mConfig.backend() == Backend::kDEFAULT && !backend::environmentBackend())
+        {
+            logError(std::string("IBuilder::buildSerializedNetwork: the environment variable ")
+                + backend::kBackendVariable + " is \"" + std::getenv(backend::kBackendVariable)
+                + "\", which names no backend: set it to cpu or cuda, or leave it unset for the machine's default");
+            return false;
+        }
         if (mImplementation == nullptr)
         {
             logError("IBuilder::buildSerializedNetwork: this build of Kiln has no CUDA backend (it was built without "

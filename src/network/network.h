@@ -109,6 +109,8 @@ public:
     nvinfer1::INonZeroLayer* addNonZero(nvinfer1::ITensor& input, nvinfer1::DataType indicesType) noexcept override;
     nvinfer1::INormalizationLayer* addNormalizationV2(nvinfer1::ITensor& input, nvinfer1::ITensor& scale,
         nvinfer1::ITensor& bias, uint32_t axesMask) noexcept override;
+    nvinfer1::ILRNLayer* addLRN(
+        nvinfer1::ITensor& input, int64_t window, float alpha, float beta, float k) noexcept override;
     // network_attention.cpp
     nvinfer1::IAttention* addAttention(nvinfer1::ITensor& query, nvinfer1::ITensor& key, nvinfer1::ITensor& value,
         nvinfer1::AttentionNormalizationOp normOp, bool causal) noexcept override;
@@ -149,8 +151,6 @@ public:
     bool isDebugTensor(nvinfer1::ITensor const& tensor) const noexcept override;
     bool markUnfusedTensorsAsDebugTensors() noexcept override;
     bool unmarkUnfusedTensorsAsDebugTensors() noexcept override;
-    nvinfer1::ILRNLayer* addLRN(
-        nvinfer1::ITensor& input, int64_t window, float alpha, float beta, float k) noexcept override;
     nvinfer1::IRaggedSoftMaxLayer* addRaggedSoftMax(
         nvinfer1::ITensor& input, nvinfer1::ITensor& bounds) noexcept override;
     bool markOutputForShapes(nvinfer1::ITensor& tensor) noexcept override;

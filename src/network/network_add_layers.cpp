@@ -363,6 +363,39 @@ nvinfer1::IGridSampleLayer* Network::addGridSample(nvinfer1::ITensor& input, nvi
     return addLayer<GridSampleLayer>("GridSample", {&input, &grid}, GridSampleParams{}, 2, 2);
 }
 
+nvinfer1::ILRNLayer* Network::addLRN(
+    nvinfer1::ITensor& input, int64_t window, float alpha, float beta, float k) noexcept
+{
+    LRNParams params;
+    params.window = window;
+    params.alpha = alpha;
+    params.beta = beta;
+    params.k = k;
+    std::string const error = params.parameterError();
+    if (!error.empty())
+    {
+        logError("INetworkDefinition::addLRN: " + error);
+        return nullptr;
+    }
+    return addLayer<LRNLayer>("LRN", {&input}, params, 1, 1);
+}
+
+nvinfer1::IQuantizeLayer* Network::addQuantize(
+    nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::DataType outputType) noexcept
+{
+    QuantizeParams params;
+    params.toType = outputType;
+    return addLayer<QuantizeLayer>("Quantize", {&input, &scale}, params, 2, 3);
+}
+
+nvinfer1::IDequantizeLayer* Network::addDequantize(
+    nvinfer1::ITensor& input, nvinfer1::ITensor& scale, nvinfer1::DataType outputType) noexcept
+{
+    DequantizeParams params;
+    params.toType = outputType;
+    return addLayer<DequantizeLayer>("Dequantize", {&input, &scale}, params, 2, 3);
+}
+
 nvinfer1::INMSLayer* Network::addNMS(
     nvinfer1::ITensor& boxes, nvinfer1::ITensor& scores, nvinfer1::ITensor& maxOutputBoxesPerClass) noexcept
 {

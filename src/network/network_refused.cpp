@@ -1,4 +1,4 @@
-// INetworkDefinition's calls that Kiln has nothing behind yet (loops, quantization, LRN,
+// INetworkDefinition's calls that Kiln has nothing behind yet (loops, dynamic quantization,
 // ragged softmax, einsum, assertions, shape outputs): each returns TensorRT's failure value and logs one error
 // naming the call and why. docs/api-coverage.md lists them.
 #include "core/logging.h"
@@ -16,16 +16,9 @@ void refuse(char const* call, std::string const& why)
     logError(std::string("INetworkDefinition::") + call + ": " + why);
 }
 
-constexpr char const* kNoQuantizedTypes
-    = "Kiln has no INT8, FP8 or INT4 kernels yet; build the network in floating point";
+constexpr char const* kNoDynamicQuantization
+    = "Kiln has no dynamic (block) quantization yet; addQuantize and addDequantize take scales given ahead";
 } // namespace
-
-nvinfer1::ILRNLayer* Network::addLRN(
-    nvinfer1::ITensor& /*input*/, int64_t /*window*/, float /*alpha*/, float /*beta*/, float /*k*/) noexcept
-{
-    refuse("addLRN", "Kiln has no local response normalization layer yet");
-    return nullptr;
-}
 
 nvinfer1::IRaggedSoftMaxLayer* Network::addRaggedSoftMax(
     nvinfer1::ITensor& /*input*/, nvinfer1::ITensor& /*bounds*/) noexcept
@@ -62,31 +55,17 @@ nvinfer1::IAssertionLayer* Network::addAssertion(nvinfer1::ITensor& /*condition*
     return nullptr;
 }
 
-nvinfer1::IDequantizeLayer* Network::addDequantize(
-    nvinfer1::ITensor& /*input*/, nvinfer1::ITensor& /*scale*/, nvinfer1::DataType /*outputType*/) noexcept
-{
-    refuse("addDequantize", kNoQuantizedTypes);
-    return nullptr;
-}
-
-nvinfer1::IQuantizeLayer* Network::addQuantize(
-    nvinfer1::ITensor& /*input*/, nvinfer1::ITensor& /*scale*/, nvinfer1::DataType /*outputType*/) noexcept
-{
-    refuse("addQuantize", kNoQuantizedTypes);
-    return nullptr;
-}
-
 nvinfer1::IDynamicQuantizeLayer* Network::addDynamicQuantize(nvinfer1::ITensor& /*input*/, int32_t /*axis*/,
     int32_t /*blockSize*/, nvinfer1::DataType /*outputType*/, nvinfer1::DataType /*scaleType*/) noexcept
 {
-    refuse("addDynamicQuantize", kNoQuantizedTypes);
+    refuse("addDynamicQuantize", kNoDynamicQuantization);
     return nullptr;
 }
 
 nvinfer1::IDynamicQuantizeLayer* Network::addDynamicQuantizeV2(nvinfer1::ITensor& /*input*/,
     nvinfer1::Dims const& /*blockShape*/, nvinfer1::DataType /*outputType*/, nvinfer1::DataType /*scaleType*/) noexcept
 {
-    refuse("addDynamicQuantizeV2", kNoQuantizedTypes);
+    refuse("addDynamicQuantizeV2", kNoDynamicQuantization);
     return nullptr;
 }
 

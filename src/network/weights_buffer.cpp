@@ -2,6 +2,7 @@
 
 #include "core/checked_size.h"
 #include "core/data_type.h"
+#include "device_common/fp8.h"
 #include "device_common/half.h"
 
 #include <algorithm>
@@ -14,8 +15,8 @@ namespace kiln::network
 
 size_t weightsElementSize(nvinfer1::DataType type)
 {
-    // FP8 and E8M0 are byte-sized, but Kiln has no conversion from them to the types layers compute in.
-    bool const convertible = type != nvinfer1::DataType::kFP8 && type != nvinfer1::DataType::kE8M0;
+    // E8M0 is byte-sized, but Kiln has no conversion from it to the types layers compute in.
+    bool const convertible = type != nvinfer1::DataType::kE8M0;
     return convertible ? elementSize(type) : 0;
 }
 
@@ -77,6 +78,7 @@ std::vector<float> WeightsBuffer::toFloat() const
             break;
         }
         case DataType::kINT8: out[i] = static_cast<float>(static_cast<int8_t>(*p)); break;
+        case DataType::kFP8: out[i] = fp8E4m3BitsToFloat(*p); break;
         case DataType::kUINT8:
         case DataType::kBOOL: out[i] = static_cast<float>(*p); break;
         default: out[i] = 0.0f; break;

@@ -111,6 +111,11 @@ bool Parser::parseWith(void const* serializedOnnxModel, size_t serializedOnnxMod
 bool Parser::importDecoded(::onnx::ModelProto const& model, std::string const& folder, nvinfer1::ILogger& logger)
 {
     size_t const firstError = mErrors.size();
+    if (refusedForDla())
+    {
+        logErrorsFrom(firstError, logger);
+        return false;
+    }
     try
     {
         int64_t opset = 0;
@@ -195,10 +200,12 @@ bool Parser::supportsModelV2(
         ::onnx::ModelProto model;
         decodeModel(serializedOnnxModel, serializedOnnxModelSize, model);
         defaultOpset(model);
+        bool const reportsForDla = getFlag(OnnxParserFlag::kREPORT_CAPABILITY_DLA);
         bool all = true;
         for (int32_t i = 0; i < model.graph().node_size(); ++i)
         {
-            bool const ok = nodeSupported(mNetwork, model.graph().node(i));
+            // With kREPORT_CAPABILITY_DLA a node is supported only where DLA runs it, and Kiln has no DLA.
+            bool const ok = !reportsForDla && nodeSupported(mNetwork, model.graph().node(i));
             all = all && ok;
             if (mSubgraphs.empty() || mSubgraphs.back().second != ok)
             {
@@ -249,6 +256,24 @@ char const* const* Parser::getUsedVCPluginLibraries(int64_t& nbPluginLibs) const
 {
     nbPluginLibs = 0;
     return nullptr;
+}
+
+bool Parser::setBuilderConfig(nvinfer1::IBuilderConfig const* const /*builderConfig*/) noexcept
+{
+    return true;
+}
+
+bool Parser::refusedForDla()
+{
+    if (!getFlag(OnnxParserFlag::kREPORT_CAPABILITY_DLA))
+    {
+        return false;
+    }
+    addError(ErrorRecord{nvonnxparser::ErrorCode::kUNSUPPORTED_GRAPH,
+        "OnnxParserFlag::kREPORT_CAPABILITY_DLA asks that every node run on DLA, and Kiln has no DLA: clear the flag "
+        "to parse for Kiln's GPU and CPU backends",
+        -1, {}, {}, "parse"});
+    return true;
 }
 
 void Parser::setFlags(nvonnxparser::OnnxParserFlags onnxParserFlags) noexcept

@@ -47,8 +47,13 @@ public:
         void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath) noexcept override;
     bool loadInitializer(char const* name, void const* data, size_t size) noexcept override;
     bool parseModelProto() noexcept override;
+    //! TensorRT's parser reads the configuration only for kREPORT_CAPABILITY_DLA's check, which Kiln, having no DLA,
+    //! refuses outright: nothing is kept, and the call succeeds.
+    bool setBuilderConfig(nvinfer1::IBuilderConfig const* const builderConfig) noexcept override;
 
 private:
+    //! A parse that kREPORT_CAPABILITY_DLA asks for cannot succeed: Kiln has no DLA. Records why; true if refused.
+    bool refusedForDla();
     bool parseWith(void const* serializedOnnxModel, size_t serializedOnnxModelSize, char const* modelPath,
         nvinfer1::ILogger& logger) noexcept;
     //! Imports a decoded model into the network; folder locates its external data.

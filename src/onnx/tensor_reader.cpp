@@ -16,6 +16,9 @@ namespace
 using nvinfer1::DataType;
 using ::onnx::TensorProto;
 
+//! FLOAT8E4M3FN's number, which the onnx library Kiln builds against may not name (ONNX 1.14 added it).
+constexpr int32_t kOnnxFloat8E4M3FN = 17;
+
 //! The tensor's dimensions; `count` becomes their element count. Negative extents and counts that overflow are
 //! refused; the data itself must then be present in the model or its external file, so that no more is allocated
 //! than the files hold.
@@ -150,6 +153,7 @@ std::optional<DataType> kilnType(int32_t onnxElementType)
     case TensorProto::INT8: return DataType::kINT8;
     case TensorProto::UINT8: return DataType::kUINT8;
     case TensorProto::BOOL: return DataType::kBOOL;
+    case kOnnxFloat8E4M3FN: return DataType::kFP8;
     default: return std::nullopt;
     }
 }
@@ -233,7 +237,8 @@ ConstantData readTensor(TensorProto const& tensor, std::string const& modelDir, 
         case TensorProto::FLOAT16:
         case TensorProto::BFLOAT16: bytes = fromField<uint16_t>(tensor.int32_data(), count, tensor.name()); break;
         case TensorProto::INT8: bytes = fromField<int8_t>(tensor.int32_data(), count, tensor.name()); break;
-        default: bytes = fromField<uint8_t>(tensor.int32_data(), count, tensor.name()); break; // UINT8, BOOL
+        // UINT8, BOOL and FLOAT8E4M3FN (its bit patterns)
+        default: bytes = fromField<uint8_t>(tensor.int32_data(), count, tensor.name()); break;
         }
     }
     if (isDouble)

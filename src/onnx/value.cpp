@@ -1,6 +1,7 @@
 #include "onnx/value.h"
 
 #include "core/checked_size.h"
+#include "device_common/fp8.h"
 #include "device_common/half.h"
 #include "onnx/import_error.h"
 
@@ -51,6 +52,9 @@ std::vector<double> ConstantData::toDouble() const
         case nvinfer1::DataType::kINT32: values[i] = static_cast<int32_t const*>(data)[i]; break;
         case nvinfer1::DataType::kINT64: values[i] = static_cast<double>(static_cast<int64_t const*>(data)[i]); break;
         case nvinfer1::DataType::kINT8: values[i] = static_cast<int8_t const*>(data)[i]; break;
+        case nvinfer1::DataType::kFP8:
+            values[i] = kiln::fp8E4m3BitsToFloat(static_cast<uint8_t const*>(data)[i]);
+            break;
         default: values[i] = static_cast<uint8_t const*>(data)[i]; break; // UINT8, BOOL
         }
     }

@@ -23,6 +23,7 @@ static_assert(
 static_assert(std::is_same_v<SubGraph_t, std::pair<std::vector<size_t>, bool>>);
 static_assert(std::is_same_v<SubGraphCollection_t, std::vector<SubGraph_t>>);
 static_assert(noexcept(EnumMax<ErrorCode>()));
+static_assert(EnumMax<ErrorCode>() == 14);
 KILN_ENUMERATOR(ErrorCode, kSUCCESS, 0)
 KILN_ENUMERATOR(ErrorCode, kINTERNAL_ERROR, 1)
 KILN_ENUMERATOR(ErrorCode, kMEM_ALLOC_FAILED, 2)
@@ -38,10 +39,14 @@ KILN_ENUMERATOR(ErrorCode, kUNSUPPORTED_NODE_DATATYPE, 11)
 KILN_ENUMERATOR(ErrorCode, kUNSUPPORTED_NODE_DYNAMIC, 12)
 KILN_ENUMERATOR(ErrorCode, kUNSUPPORTED_NODE_SHAPE, 13)
 KILN_ENUMERATOR(ErrorCode, kREFIT_FAILED, 14)
-static_assert(EnumMax<ErrorCode>() >= 15);
 static_assert(std::is_same_v<OnnxParserFlags, uint32_t>);
 KILN_ENUMERATOR(OnnxParserFlag, kNATIVE_INSTANCENORM, 0)
-static_assert(EnumMax<OnnxParserFlag>() >= 1);
+KILN_ENUMERATOR(OnnxParserFlag, kENABLE_UINT8_AND_ASYMMETRIC_QUANTIZATION_DLA, 1)
+KILN_ENUMERATOR(OnnxParserFlag, kREPORT_CAPABILITY_DLA, 2)
+KILN_ENUMERATOR(OnnxParserFlag, kENABLE_PLUGIN_OVERRIDE, 3)
+KILN_ENUMERATOR(OnnxParserFlag, kADJUST_FOR_DLA, 4)
+static_assert(EnumMax<OnnxParserFlag>() >= 5);
+static_assert(EnumMax<OnnxParserFlag>() == 5);
 // IParserError
 KILN_NAMES_METHOD(IParserError, code, ErrorCode() const)
 KILN_NAMES_METHOD(IParserError, desc, char const*() const)
@@ -76,6 +81,7 @@ KILN_NAMES_METHOD(IParser, getSubgraphNodes, int64_t*(int64_t, int64_t&) noexcep
 KILN_NAMES_METHOD(IParser, loadModelProto, bool(void const*, size_t, char const*) noexcept)
 KILN_NAMES_METHOD(IParser, loadInitializer, bool(char const*, void const*, size_t) noexcept)
 KILN_NAMES_METHOD(IParser, parseModelProto, bool() noexcept)
+KILN_NAMES_METHOD(IParser, setBuilderConfig, bool(nvinfer1::IBuilderConfig const*) noexcept)
 // IParserRefitter
 KILN_NAMES_METHOD(IParserRefitter, refitFromBytes, bool(void const*, size_t, char const*) noexcept)
 KILN_NAMES_METHOD(IParserRefitter, refitFromFile, bool(char const*) noexcept)

@@ -34,7 +34,7 @@ TEST(LayerKinds, TheCheckAgainstThePublicListRefusesWhatItDoesNotList)
     EXPECT_TRUE(kAgreesWithPublicList<Listed>);
     EXPECT_TRUE(kAgreesWithPublicList<UnlistedPlanOnly>);
     // A kind added to the network API but not to the list, one listed with another class, a plan-only kind listed.
-    using Unlisted = FakeKind<LayerType::kLRN, nvinfer1::ILRNLayer>;
+    using Unlisted = FakeKind<LayerType::kRAGGED_SOFTMAX, nvinfer1::IRaggedSoftMaxLayer>;
     using OtherClass = FakeKind<LayerType::kACTIVATION, nvinfer1::IUnaryLayer>;
     using ListedPlanOnly = FakeKind<LayerType::kACTIVATION, PlanOnly>;
     EXPECT_FALSE(kAgreesWithPublicList<Unlisted>);

@@ -419,7 +419,7 @@ void writeReport(std::ostream& out, std::vector<Result> const& results, std::map
         << "- **FAIL**: anything else (wrong values, a build or run error).\n\n"
         << "CTest runs this program with `tests/onnx/conformance_expected_pass.txt`: every test listed there must "
            "pass.\n\n"
-        << "## Known gaps among the ops of issue 4\n\n"
+        << "## Known gaps\n\n"
         << "- **DOUBLE, UINT16/32/64, INT16, STRING and bfloat16-as-UINT16 data**: Kiln (like TensorRT) has no such "
            "tensor types. All node tests of CumSum and Einsum use DOUBLE, so their importers are checked instead by "
            "`tests/onnx/architectures` against ONNX Runtime in FLOAT (every CumSum mode; matmul, batch matmul, "

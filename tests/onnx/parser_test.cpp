@@ -476,6 +476,35 @@ TEST(OnnxParser, FlagsAndQueries)
     EXPECT_EQ(getNvOnnxParserVersion(), NV_ONNX_PARSER_VERSION);
 }
 
+TEST(OnnxParser, DlaFlagsAreKeptAndReportingDlaCapabilityIsRefused)
+{
+    ModelBuilder m;
+    m.input("x", kFloat, {2});
+    m.node("Relu", {"x"}, {"y"});
+    m.output("y", kFloat);
+    std::string const bytes = m.bytes();
+
+    // kADJUST_FOR_DLA only lets TensorRT rewrite layers for DLA: with no DLA, the parse is the same.
+    OnnxHarness adjusted;
+    adjusted.parser->setFlag(nvonnxparser::OnnxParserFlag::kADJUST_FOR_DLA);
+    EXPECT_TRUE(adjusted.parser->getFlag(nvonnxparser::OnnxParserFlag::kADJUST_FOR_DLA));
+    EXPECT_TRUE(adjusted.parse(bytes)) << adjusted.parserErrors();
+    EXPECT_EQ(adjusted.network->getNbLayers(), 1);
+
+    // kREPORT_CAPABILITY_DLA fails a parse unless every node runs on DLA; on Kiln none does.
+    OnnxHarness reported;
+    EXPECT_TRUE(reported.parser->setBuilderConfig(reported.config.get()));
+    reported.parser->setFlag(nvonnxparser::OnnxParserFlag::kREPORT_CAPABILITY_DLA);
+    EXPECT_FALSE(reported.parse(bytes));
+    ASSERT_EQ(reported.parser->getNbErrors(), 1);
+    EXPECT_EQ(reported.parser->getError(0)->code(), nvonnxparser::ErrorCode::kUNSUPPORTED_GRAPH);
+    EXPECT_NE(reported.parserErrors().find("Kiln has no DLA"), std::string::npos) << reported.parserErrors();
+    EXPECT_EQ(reported.network->getNbLayers(), 0);
+    SubGraphCollection_t subgraphs;
+    EXPECT_FALSE(reported.parser->supportsModel(bytes.data(), bytes.size(), subgraphs));
+    EXPECT_FALSE(reported.parser->isSubgraphSupported(0));
+}
+
 TEST(OnnxParser, SupportsModelReportsUnsupportedNodes)
 {
     ModelBuilder m;
@@ -508,6 +537,67 @@ TEST(OnnxParser, LayerOutputsAreFoundByNodeName)
     EXPECT_STREQ(output->getName(), "y");
     EXPECT_EQ(h.parser->getLayerOutputTensor("my_relu", 1), nullptr);
     EXPECT_EQ(h.parser->getLayerOutputTensor("nobody", 0), nullptr);
+}
+
+//! The kinds of `network`'s layers, in order.
+std::vector<nvinfer1::LayerType> layerTypes(nvinfer1::INetworkDefinition const& network)
+{
+    std::vector<nvinfer1::LayerType> types;
+    for (int32_t i = 0; i < network.getNbLayers(); ++i)
+    {
+        types.push_back(network.getLayer(i)->getType());
+    }
+    return types;
+}
+
+//! An LRN node of `size` over x of `shape`, with alpha / size = 1, beta 1 and `bias`.
+ModelBuilder lrnModel(std::vector<int64_t> const& shape, int64_t size, float bias)
+{
+    ModelBuilder m;
+    m.input("x", kFloat, shape);
+    auto& node = m.node("LRN", {"x"}, {"y"}, "lrn");
+    setInt(node, "size", size);
+    setFloat(node, "alpha", static_cast<float>(size));
+    setFloat(node, "beta", 1.0F);
+    setFloat(node, "bias", bias);
+    m.output("y", kFloat);
+    return m;
+}
+
+TEST(OnnxParser, LrnBecomesTheLayerWhereItTakesTheNode)
+{
+    // A 4-D input and parameters within TensorRT's ranges: one ILRNLayer with the node's attributes.
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(lrnModel({1, 3, 2, 2}, 3, 2.0F).bytes())) << h.parserErrors();
+    ASSERT_EQ(layerTypes(*h.network), std::vector<nvinfer1::LayerType>{nvinfer1::LayerType::kLRN});
+    auto const* lrn = static_cast<nvinfer1::ILRNLayer const*>(h.network->getLayer(0));
+    EXPECT_EQ(lrn->getWindowSize(), 3);
+    EXPECT_EQ(lrn->getAlpha(), 3.0F);
+    EXPECT_EQ(lrn->getBeta(), 1.0F);
+    EXPECT_EQ(lrn->getK(), 2.0F);
+    // An even size, a rank other than 4 and a bias below 1e-5 are made of other layers.
+    for (ModelBuilder const& m : {lrnModel({1, 4, 2, 2}, 2, 1.0F), lrnModel({1, 3, 2}, 3, 1.0F),
+             lrnModel({1, 3, 2, 1, 1}, 3, 1.0F), lrnModel({1, 3, 2, 2}, 3, 0.0F)})
+    {
+        OnnxHarness composed;
+        ASSERT_TRUE(composed.parse(m.bytes())) << composed.parserErrors();
+        std::vector<nvinfer1::LayerType> const types = layerTypes(*composed.network);
+        EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kLRN), 0);
+        EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kPOOLING), 1);
+    }
+}
+
+TEST(OnnxParser, LrnOfAnEvenSizeTakesOneChannelMoreAfterThanBefore)
+{
+    // Size 2 over channels x = 1, 2: ONNX sums channels c to c + 1, so 1 + 4 and 4; with alpha / size = 1, beta 1
+    // and bias 1, y = 1 / 6 and 2 / 5.
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(lrnModel({1, 2, 1, 1}, 2, 1.0F).bytes())) << h.parserErrors();
+    ASSERT_TRUE(h.build());
+    std::vector<float> const x{1.0F, 2.0F};
+    std::vector<float> y(2);
+    ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
+    expectClose(y, {1.0F / 6.0F, 0.4F}, 1e-6F);
 }
 
 } // namespace

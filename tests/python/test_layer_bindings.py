@@ -62,8 +62,9 @@ def test_python_binds_exactly_the_add_calls_kiln_implements():
     declared = declared_adders()
     implemented = implemented_adders()
     # The lists are read: refused calls are declared and left out, supported ones found.
-    assert {"addLoop", "addLRN", "addQuantize", "addEinsum"} <= set(declared) - implemented
-    assert {"addConvolutionNd", "addIfConditional", "addAttention", "addSqueeze", "addGatherV2"} <= implemented
+    assert {"addLoop", "addRaggedSoftMax", "addDynamicQuantize", "addEinsum"} <= set(declared) - implemented
+    assert {"addConvolutionNd", "addIfConditional", "addAttention", "addSqueeze", "addGatherV2", "addLRN",
+            "addQuantize"} <= implemented
     expected = {python_name(adder) for adder in implemented}
     bound = {name for name in dir(trt.INetworkDefinition) if name.startswith("add_")} - PYTHON_ONLY
     assert sorted(expected - bound) == [], "implemented in C++ but not bound"
@@ -208,6 +209,38 @@ def test_gather_scatter_one_hot_and_cumulative_match_numpy():
     np.testing.assert_allclose(got["sums"], np.cumsum(dv, axis=1) - dv, rtol=1e-6, atol=1e-6)
 
 
+def test_quantize_and_dequantize_match_numpy():
+    """Per-channel INT8 (numpy's round is half to even, as ONNX and TensorRT round) and per-tensor FP8, whose
+    round trip is checked against values FP8 E4M3FN holds exactly."""
+    builder, network = new_network()
+    x = network.add_input("x", trt.float32, (2, 3))
+    scales = constant(network, np.array([0.5, 1.0, 2.0], np.float32))
+    q = network.add_quantize(x, scales)
+    assert isinstance(q, trt.IQuantizeLayer) and q.to_type == trt.int8 and q.axis == -1
+    q.axis = 1
+    q.get_output(0).name = "q"
+    network.mark_output(q.get_output(0))
+    dq = network.add_dequantize(q.get_output(0), scales, trt.float32)
+    assert isinstance(dq, trt.IDequantizeLayer) and dq.to_type == trt.DataType.FLOAT
+    dq.axis = 1
+    one = constant(network, np.float32(1.0))
+    q8 = network.add_quantize(x, one, trt.DataType.FP8)
+    assert q8.get_output(0).dtype == trt.fp8
+    dq8 = network.add_dequantize(q8.get_output(0), one)
+    for name, layer in (("y", dq), ("y8", dq8)):
+        layer.get_output(0).name = name
+        network.mark_output(layer.get_output(0))
+
+    xv = np.array([[1.25, -0.75, 300.0], [-100.0, 2.5, 3.0]], np.float32)
+    got = run(build_engine(builder, network), {"x": xv})
+    qv = np.clip(np.round(xv / np.array([0.5, 1.0, 2.0], np.float32)), -128, 127)
+    np.testing.assert_array_equal(got["q"], qv.astype(np.int8))
+    np.testing.assert_array_equal(got["y"], qv * np.array([0.5, 1.0, 2.0], np.float32))
+    # FP8 holds 1.25, -0.75, 2.5 and 3 exactly; -100 is the tie between -96 and -104 (steps of 8 there), which goes
+    # to the even -96; 300 lies between 288 and 320 (steps of 32), nearest 288.
+    np.testing.assert_array_equal(got["y8"], np.array([[1.25, -0.75, 288.0], [-96.0, 2.5, 3.0]], np.float32))
+
+
 def test_squeeze_unsqueeze_and_normalization_match_numpy():
     builder, network = new_network()
     x = network.add_input("x", trt.float32, (1, 3, 1, 4))
@@ -229,6 +262,28 @@ def test_squeeze_unsqueeze_and_normalization_match_numpy():
     centered = rows - rows.mean(axis=1, keepdims=True)
     expected = centered / np.sqrt(centered.var(axis=1, keepdims=True) + 1e-3) * scale + bias
     np.testing.assert_allclose(got, expected.reshape(3, 1, 4), rtol=1e-4, atol=1e-5)
+
+
+def test_lrn_matches_numpy():
+    builder, network = new_network()
+    x = network.add_input("x", trt.float32, (2, 7, 3, 4))
+    lrn = network.add_lrn(x, window=3, alpha=1.0, beta=1.0, k=0.1)
+    assert isinstance(lrn, trt.ILRNLayer) and lrn.type == trt.LayerType.LRN
+    assert (lrn.window_size, lrn.alpha, lrn.beta, lrn.k) == (3, 1.0, 1.0, np.float32(0.1))
+    lrn.window_size, lrn.alpha, lrn.beta, lrn.k = 5, 2e-3, 0.75, 2.0
+    lrn.window_size = 4  # outside TensorRT's range: refused, the window stays 5
+    assert lrn.window_size == 5
+    lrn.get_output(0).name = "y"
+    network.mark_output(lrn.get_output(0))
+
+    xv = RNG.standard_normal((2, 7, 3, 4)).astype(np.float32) * 4
+    got = run(build_engine(builder, network), {"x": xv})["y"]
+
+    # ONNX's formula: the squares of channels c - 2 to c + 2 that exist, alpha divided by the window.
+    squares = np.pad(xv.astype(np.float64) ** 2, ((0, 0), (2, 2), (0, 0), (0, 0)))
+    sums = sum(squares[:, c : c + 7] for c in range(5))
+    expected = xv / (2.0 + np.float32(2e-3) / 5 * sums) ** 0.75
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
 
 
 def test_if_conditional_takes_the_branch_its_condition_says():

@@ -53,3 +53,19 @@ def test_parse_from_file(tmp_path, logger):
     parser = trt.OnnxParser(network, logger)
     assert parser.parse_from_file(str(path))
     assert network.num_outputs == 1 and parser.supports_operator("MatMul")
+
+
+def test_dla_flags_as_tensorrt_spells_them(logger):
+    model = mlp_model(WEIGHTS, BIAS).SerializeToString()
+    builder = trt.Builder(logger)
+    network = builder.create_network()
+    parser = trt.OnnxParser(network, logger)
+    parser.set_flag(trt.OnnxParserFlag.ADJUST_FOR_DLA)
+    assert parser.get_flag(trt.OnnxParserFlag.ADJUST_FOR_DLA)
+    assert parser.set_builder_config(builder.create_builder_config())
+    parser.set_flag(trt.OnnxParserFlag.REPORT_CAPABILITY_DLA)
+    assert not parser.parse(model)
+    assert "Kiln has no DLA" in str(parser.get_error(0))
+    parser.clear_flag(trt.OnnxParserFlag.REPORT_CAPABILITY_DLA)
+    parser.clear_errors()
+    assert parser.parse(model), [str(parser.get_error(i)) for i in range(parser.num_errors)]

@@ -93,7 +93,7 @@ TEST(Options, TrtexecFlagsBeyondKilnsOwnTakeTrtexecsMeaning)
     ASSERT_EQ(o.memPoolSizes.size(), 1U);
     EXPECT_EQ(o.memPoolSizes[0].pool, "workspace");
     EXPECT_EQ(o.memPoolSizes[0].bytes, 64U << 20U);
-    EXPECT_TRUE(o.fp16) << "--best enables FP16";
+    EXPECT_TRUE(o.fp16 && o.int8 && o.fp8) << "--best enables FP16, INT8 and FP8";
     EXPECT_EQ(o.builderOptimizationLevel, 3);
     EXPECT_EQ(o.profilingVerbosity, nvinfer1::ProfilingVerbosity::kDETAILED);
     ASSERT_EQ(o.tacticSourceChanges.size(), 2U);
@@ -103,11 +103,16 @@ TEST(Options, TrtexecFlagsBeyondKilnsOwnTakeTrtexecsMeaning)
     EXPECT_EQ(o.tacticSourceChanges[1].source, nvinfer1::TacticSource::kCUBLAS_LT);
     EXPECT_TRUE(o.noBuilderCache);
     EXPECT_TRUE(o.dumpLayerInfo);
-    EXPECT_EQ(o.flagWarnings.size(), 2U) << "--best (no INT8) and --tacticSources (kept, not obeyed) say so";
+    EXPECT_EQ(o.flagWarnings.size(), 1U) << "--tacticSources (kept, not obeyed) says so";
 
     Options typed;
     ASSERT_EQ(parse({"--onnx=m.onnx", "--stronglyTyped"}, typed, error), ParseOutcome::kRUN) << error;
     EXPECT_TRUE(typed.stronglyTyped);
+    EXPECT_FALSE(typed.int8 || typed.fp8);
+
+    Options quantized;
+    ASSERT_EQ(parse({"--onnx=m.onnx", "--int8", "--fp8"}, quantized, error), ParseOutcome::kRUN) << error;
+    EXPECT_TRUE(quantized.int8 && quantized.fp8 && !quantized.fp16);
 }
 
 TEST(Options, RefusedInputsNameTheProblem)
@@ -121,7 +126,7 @@ TEST(Options, RefusedInputsNameTheProblem)
              {{"--onnx=m.onnx", "--bogus"}, "unknown flag --bogus"},
              {{"--onnx=m.onnx", "stray"}, "unexpected argument stray"},
              {{"--onnx=m.onnx", "--loadInputs=", "--fp16"}, "--loadInputs has an empty value"},
-             {{"--onnx=m.onnx", "--int8"}, "--int8: Kiln has no INT8 kernels yet"},
+             {{"--loadEngine=p.plan", "--int8"}, "are build flags"},
              {{"--onnx=m.onnx", "--versionCompatible"}, "--versionCompatible: Kiln's plans are run by Kiln's own"},
              {{"--onnx=m.onnx", "--inputIOFormats=fp16:chw"}, "--inputIOFormats: not supported yet"},
              {{"--onnx=m.onnx", "--layerPrecisions=conv:fp16"}, "--layerPrecisions: not supported yet"},

@@ -197,6 +197,16 @@ void configure(nvinfer1::IBuilderConfig& config, Options const& options, BuildRe
     {
         config.setFlag(nvinfer1::BuilderFlag::kREFIT);
     }
+    // TensorRT's quantization flags. A Q/DQ model's quantize and dequantize layers run with or without them; Kiln has
+    // no quantized convolution or matrix multiply for them to enable yet.
+    if (options.int8)
+    {
+        config.setFlag(nvinfer1::BuilderFlag::kINT8);
+    }
+    if (options.fp8)
+    {
+        config.setFlag(nvinfer1::BuilderFlag::kFP8);
+    }
 }
 
 //! Marks every output of every layer (except shape computations) as a network output. With reduced

@@ -7,6 +7,7 @@
 #include <NvInferVersion.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 
@@ -75,7 +76,8 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
         "How FP16 convolution chains are stored on the CUDA backend: timed (channels-last where it times faster), "
         "hwc (always channels-last) or linear (default = timed)");
     app.add_option("--backend", raw.backend,
-        "Backend to build for and run on: cpu or cuda (default = cuda where a GPU is usable, else cpu)");
+        "Backend to build for and run on: cpu or cuda (default = the environment variable KILN_BACKEND where it is "
+        "set, else cuda where a GPU is usable, else cpu)");
     app.add_option("--cpuKernels", raw.cpuKernels,
         "Kernels of the CPU backend: fast (oneDNN, after fusions) or reference (every layer as written; what "
         "--compare=cpu checks against) (default = fast)");
@@ -177,21 +179,26 @@ bool parseListFlags(Options& o, RawSpecs const& raw, std::string& error)
 //! Parses the flags that name one of a few choices (backend, convolution layout, reference) into `o`.
 bool parseChoiceFlags(Options& o, RawSpecs const& raw, std::string& error)
 {
-    if (raw.backend.empty())
+    // Without --backend, KILN_BACKEND chooses, as it does for every application built on Kiln's library.
+    char const* environment = std::getenv("KILN_BACKEND");
+    bool const fromEnvironment = raw.backend.empty() && environment != nullptr && *environment != '\0';
+    std::string const backend = fromEnvironment ? std::string(environment) : raw.backend;
+    if (backend.empty())
     {
         o.backend = defaultBackend(); // the GPU when there is one, as trtexec and Kiln's library do
     }
-    else if (raw.backend == "cpu")
+    else if (backend == "cpu")
     {
         o.backend = Backend::kCPU;
     }
-    else if (raw.backend == "cuda")
+    else if (backend == "cuda")
     {
         o.backend = Backend::kCUDA;
     }
     else
     {
-        error = "--backend: \"" + raw.backend + "\" is not a backend; expected cpu or cuda";
+        error = std::string(fromEnvironment ? "the environment variable KILN_BACKEND" : "--backend") + ": \"" + backend
+            + "\" is not a backend; expected cpu or cuda";
         return false;
     }
     if (raw.convolutionLayout == "hwc")

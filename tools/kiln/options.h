@@ -45,6 +45,8 @@ struct Options
     Backend backend{Backend::kCPU};
     // trtexec's build flags beyond Kiln's own (trtexec_flags.h).
     bool stronglyTyped{false};            //!< the network built with kSTRONGLY_TYPED
+    bool int8{false};                     //!< BuilderFlag::kINT8 (--int8, --best)
+    bool fp8{false};                      //!< BuilderFlag::kFP8 (--fp8, --best)
     int32_t builderOptimizationLevel{-1}; //!< -1: the builder's default
     std::optional<nvinfer1::ProfilingVerbosity> profilingVerbosity;
     std::vector<TacticSourceChange> tacticSourceChanges;

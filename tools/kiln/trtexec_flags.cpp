@@ -24,7 +24,6 @@ std::vector<std::string> refusals(TrtexecFlags const& f)
             refused.push_back(std::string(flag) + ": " + why);
         }
     };
-    refuse(f.int8, "--int8", "Kiln has no INT8 kernels yet; build in FP32, or with --fp16");
     refuse(f.versionCompatible, "--versionCompatible",
         "Kiln's plans are run by Kiln's own runtime; there is no lean runtime to embed in them");
     char const* const ioFormats = "not supported yet: Kiln's I/O tensors keep the types the network gives them, in "
@@ -98,7 +97,7 @@ void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
 {
     auto* group = app.add_option_group("trtexec", "trtexec's flags beyond Kiln's own");
     group->add_option("--workspace", f.workspace, "Deprecated spelling of --memPoolSize=workspace:N (N in MiB)");
-    group->add_flag("--best", f.best, "Enable every precision Kiln has (FP16 and FP32; Kiln has no INT8)");
+    group->add_flag("--best", f.best, "Enable every precision: FP32, FP16, INT8 and FP8 (--fp16 --int8 --fp8)");
     group->add_flag("--stronglyTyped", o.stronglyTyped,
         "Build a strongly typed network: every tensor keeps the type the model gives it");
     group->add_option("--builderOptimizationLevel", f.builderOptimizationLevel,
@@ -111,7 +110,10 @@ void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
     group->add_flag("--dumpLayerInfo", o.dumpLayerInfo, "Print the engine's layer information (JSON)");
     group->add_flag("--getPlanVersionOnly", o.getPlanVersionOnly,
         "Print the plan file's format version and the Kiln version that wrote it, then exit (with --loadEngine)");
-    group->add_flag("--int8", f.int8, "Refused: Kiln has no INT8 yet");
+    group->add_flag("--int8", o.int8,
+        "Enable INT8 (kINT8): Q/DQ models quantize as they say; Kiln has no INT8 convolution or matrix multiply yet");
+    group->add_flag(
+        "--fp8", o.fp8, "Enable FP8 (kFP8): Q/DQ models quantize as they say; Kiln has no FP8 matrix multiply yet");
     group->add_flag("--refit", o.refit,
         "Build a refittable engine (kREFIT: weights an IRefitter can replace) and list its refittable weights");
     group->add_flag("--versionCompatible", f.versionCompatible, "Refused: there is no lean runtime to embed");
@@ -137,8 +139,7 @@ bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, st
     }
     if (f.best)
     {
-        o.fp16 = true;
-        warnings.push_back("--best: Kiln has no INT8; FP16 and FP32 are enabled");
+        o.fp16 = o.int8 = o.fp8 = true;
     }
     if (!f.builderOptimizationLevel.empty()
         && !parseOptimizationLevel(f.builderOptimizationLevel, o.builderOptimizationLevel, error))
@@ -168,12 +169,14 @@ bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, st
         error = "--stronglyTyped keeps the types the model gives: it cannot go with --fp16 or --best";
         return false;
     }
-    bool const buildFlags = !f.workspace.empty() || f.best || o.stronglyTyped || o.builderOptimizationLevel >= 0
-        || o.profilingVerbosity.has_value() || !o.tacticSourceChanges.empty() || o.noBuilderCache;
+    bool const buildFlags = !f.workspace.empty() || f.best || o.stronglyTyped || o.int8 || o.fp8
+        || o.builderOptimizationLevel >= 0 || o.profilingVerbosity.has_value() || !o.tacticSourceChanges.empty()
+        || o.noBuilderCache;
     if (!o.loadEngine.empty() && buildFlags)
     {
-        error = "--workspace, --best, --stronglyTyped, --builderOptimizationLevel, --profilingVerbosity, "
-                "--tacticSources and --noBuilderCache are build flags; a plan from --loadEngine is already built";
+        error
+            = "--workspace, --best, --stronglyTyped, --int8, --fp8, --builderOptimizationLevel, --profilingVerbosity, "
+              "--tacticSources and --noBuilderCache are build flags; a plan from --loadEngine is already built";
         return false;
     }
     if (o.getPlanVersionOnly && o.loadEngine.empty())

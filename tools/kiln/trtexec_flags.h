@@ -1,7 +1,7 @@
 // trtexec's flags that are not Kiln's own but that scripts written for trtexec pass: taken with trtexec's meaning
-// where Kiln has it (--workspace, --best, --stronglyTyped, --builderOptimizationLevel, --profilingVerbosity,
-// --tacticSources, --noBuilderCache, --dumpLayerInfo, --getPlanVersionOnly, --refit), refused with the reason where
-// it has not (--int8, --versionCompatible, I/O formats and per-layer precisions). Never "unknown flag".
+// where Kiln has it (--workspace, --best, --stronglyTyped, --int8, --fp8, --builderOptimizationLevel,
+// --profilingVerbosity, --tacticSources, --noBuilderCache, --dumpLayerInfo, --getPlanVersionOnly, --refit), refused
+// with the reason where it has not (--versionCompatible, I/O formats and per-layer precisions). Never "unknown flag".
 #pragma once
 
 #include "options.h"
@@ -23,7 +23,6 @@ struct TrtexecFlags
     std::string profilingVerbosity;
     std::string tacticSources;
     // Refused: the flag as written, when given.
-    bool int8{false};
     bool versionCompatible{false};
     std::string inputIOFormats;
     std::string outputIOFormats;

@@ -7,10 +7,19 @@
 
 #include <kiln/Backend.h>
 
+#include <optional>
+
 namespace kiln::backend
 {
 
 //! The implementation of `kind` in this build of Kiln; nullptr for kCUDA in a build without CUDA, and for kDEFAULT.
 Implementation const* implementation(Backend kind);
+
+//! The environment variable that chooses what kDEFAULT means: "cpu" or "cuda".
+constexpr char const* kBackendVariable = "KILN_BACKEND";
+
+//! The backend kBackendVariable names: kCPU or kCUDA; kDEFAULT where it is unset or empty (the machine decides);
+//! nullopt where it names no backend, which the builder reports.
+std::optional<Backend> environmentBackend();
 
 } // namespace kiln::backend

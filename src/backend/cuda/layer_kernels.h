@@ -59,6 +59,10 @@ void run(
     network::OneHotParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
 void run(
     network::ResizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(
+    network::QuantizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream);
+void run(network::DequantizeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+    cudaStream_t stream);
 void run(network::ReverseSequenceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(
@@ -73,6 +77,7 @@ std::unique_ptr<DeviceLayer> lower(network::CastParams const& params, LayerConte
 std::unique_ptr<DeviceLayer> lower(network::ConcatenationParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ElementWiseParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::IdentityParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::LRNParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::NormalizationParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::PaddingParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ParametricReLUParams const& params, LayerContext const& context);

@@ -16,6 +16,7 @@
 #include "network/layers/fill.h"
 #include "network/layers/gather.h"
 #include "network/layers/grid_sample.h"
+#include "network/layers/lrn.h"
 #include "network/layers/matrix_multiply.h"
 #include "network/layers/nms.h"
 #include "network/layers/non_zero.h"
@@ -24,6 +25,7 @@
 #include "network/layers/padding.h"
 #include "network/layers/parametric_relu.h"
 #include "network/layers/pooling.h"
+#include "network/layers/quantize.h"
 #include "network/layers/reduce.h"
 #include "network/layers/resize.h"
 #include "network/layers/reverse_sequence.h"
@@ -48,6 +50,7 @@
     X(ConcatenationParams)                                                                                             \
     X(ConstantParams)                                                                                                  \
     X(ConvolutionParams)                                                                                               \
+    X(DequantizeParams)                                                                                                \
     X(CumulativeParams)                                                                                                \
     X(DeconvolutionParams)                                                                                             \
     X(ElementWiseParams)                                                                                               \
@@ -55,6 +58,7 @@
     X(GatherParams)                                                                                                    \
     X(GridSampleParams)                                                                                                \
     X(IdentityParams)                                                                                                  \
+    X(LRNParams)                                                                                                       \
     X(MatrixMultiplyParams)                                                                                            \
     X(NMSParams)                                                                                                       \
     X(NonZeroParams)                                                                                                   \
@@ -63,6 +67,7 @@
     X(PaddingParams)                                                                                                   \
     X(ParametricReLUParams)                                                                                            \
     X(PoolingParams)                                                                                                   \
+    X(QuantizeParams)                                                                                                  \
     X(ReduceParams)                                                                                                    \
     X(ResizeParams)                                                                                                    \
     X(ReverseSequenceParams)                                                                                           \

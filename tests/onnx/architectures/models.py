@@ -272,6 +272,10 @@ def op_models():
     models.append(single_op("gelu_tanh", "Gelu", {"x": activations}, [2, 3, 4, 5], {"approximate": "tanh"},
                             opset=20))
     models.append(single_op("mish", "Mish", {"x": activations}, [2, 3, 4, 5], opset=18))
+    # LRN with AlexNet's parameters, which the importer makes an ILRNLayer (ONNX Runtime takes odd sizes only, so the
+    # importer's composition for even ones is checked by hand in parser_test.cpp).
+    models.append(single_op("lrn_alexnet", "LRN", {"x": rand(2, 9, 4, 5) * 10}, [2, 9, 4, 5],
+                            {"size": 5, "alpha": 1e-4, "beta": 0.75, "bias": 2.0}))
     # Opset 18's GroupNormalization (scale and bias per group) is deprecated in newer onnx packages, whose checker
     # then rejects it; those packages have opset 21's (per channel), so the test takes whichever is current.
     per_group = not onnx.defs.get_schema("GroupNormalization", 18, "").deprecated
@@ -280,6 +284,31 @@ def op_models():
                             {"num_groups": 3, "epsilon": 1e-5},
                             [("scale", rand(parameters)), ("bias", rand(parameters))],
                             opset=18 if per_group else 21))
+    models += quantization_models(rng)
+    return models
+
+
+def quantization_models(rng):
+    """QuantizeLinear into INT8 (compared exactly) and QuantizeLinear -> DequantizeLinear through FLOAT8E4M3FN, per
+    tensor and per axis, on data that reaches beyond both types' ranges and holds exact ties (k + 0.5 steps)."""
+    x = (rng.normal(0, 1, (2, 3, 4)) * 200).astype(np.float32)
+    x.flat[::5] = (np.arange(x.size)[::5] - 20 + 0.5) * 0.5  # ties at the per-tensor scale 0.5
+    models = []
+    for name, scale, axis in (("tensor", np.array(0.5, np.float32), 1),
+                              ("axis", np.array([0.5, 1.5, 4.0], np.float32), 1),
+                              ("last_axis", np.array([0.25, 1.0, 2.0, 8.0], np.float32), -1)):
+        zero = np.zeros(scale.shape, np.int8)
+        models.append(single_op(f"quantize_int8_{name}", "QuantizeLinear", {"x": x}, [2, 3, 4], {"axis": axis},
+                                [("scale", scale), ("zero", zero)], opset=13, elem=TensorProto.INT8))
+        zero8 = numpy_helper.from_array(np.zeros(scale.shape, np.uint8), "zero")
+        zero8.data_type = 17  # FLOAT8E4M3FN: the bytes of +0
+        quantize = helper.make_node("QuantizeLinear", ["x", "scale", "zero"], ["q"], axis=axis)
+        dequantize = helper.make_node("DequantizeLinear", ["q", "scale", "zero"], ["y"], axis=axis)
+        graph = helper.make_graph([quantize, dequantize], f"quantize_fp8_{name}", [value("x", [2, 3, 4])],
+                                  [value("y", [2, 3, 4])], [numpy_helper.from_array(scale, "scale"), zero8])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+        model.ir_version = 9
+        models.append((model, [x]))
     return models
 
 

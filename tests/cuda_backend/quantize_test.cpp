@@ -1,0 +1,105 @@
+// The CUDA backend's quantize and dequantize layers against the CPU reference, bit for bit: INT8 and FP8, per tensor
+// and per channel (along every axis of a 3-D input), with a zero point, on ties, NaN, infinities, values beyond each
+// type's range and FP8 subnormals, at FP16 precision, and over many blocks. Both backends share core/quantization.h,
+// so any difference is the kernels' indexing or types. Without a GPU, that the CUDA plan builds.
+#include "backend_comparison.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+
+//! x (FLOAT, `dims`) -> quantize into `type` with `scales` (per channel along `axis` when more than one), the
+//! optional zero point `zero` -> output "q" -> dequantize -> output "y".
+NetworkMaker quantizeRoundTrip(
+    Dims const& dims, DataType type, std::vector<float> const& scales, int32_t axis, int8_t zero = 0)
+{
+    return [=](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, dims);
+        Dims const scaleDims = scales.size() == 1 ? Dims{0, {}} : Dims{1, {static_cast<int64_t>(scales.size())}};
+        ITensor* scale
+            = network
+                  .addConstant(scaleDims, Weights{DataType::kFLOAT, scales.data(), static_cast<int64_t>(scales.size())})
+                  ->getOutput(0);
+        IQuantizeLayer* q = network.addQuantize(*x, *scale, type);
+        ASSERT_NE(q, nullptr);
+        q->setAxis(axis);
+        IDequantizeLayer* dq = network.addDequantize(*q->getOutput(0), *scale, DataType::kFLOAT);
+        ASSERT_NE(dq, nullptr);
+        dq->setAxis(axis);
+        if (zero != 0)
+        {
+            std::vector<int8_t> const zeros(scales.size(), zero);
+            ITensor* zeroPoint = network
+                                     .addConstant(scaleDims,
+                                         Weights{DataType::kINT8, zeros.data(), static_cast<int64_t>(zeros.size())})
+                                     ->getOutput(0);
+            q->setInput(2, *zeroPoint);
+            dq->setInput(2, *zeroPoint);
+        }
+        q->getOutput(0)->setName("q");
+        network.markOutput(*q->getOutput(0));
+        dq->getOutput(0)->setName("y");
+        network.markOutput(*dq->getOutput(0));
+    };
+}
+
+//! Spread values with the cases quantization must get right at every 7th element: ties, NaN, infinities, values
+//! beyond INT8's and FP8's ranges, FP8 subnormals.
+HostTensor inputOf(Dims const& dims)
+{
+    std::vector<float> values = spread(volumeOf(dims), -600.0F, 600.0F);
+    float const special[] = {2.5F, -2.5F, 0.5F, std::numeric_limits<float>::quiet_NaN(),
+        std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), 1e6F, 0.0029296875F, -0.0F};
+    for (size_t i = 0; i < values.size(); i += 7)
+    {
+        values[i] = special[(i / 7) % std::size(special)];
+    }
+    return fromFloats(shapeOf(dims), values, DataType::kFLOAT);
+}
+
+void expectAgree(
+    Dims const& dims, DataType type, std::vector<float> const& scales, int32_t axis, bool fp16 = false, int8_t zero = 0)
+{
+    expectBackendsAgree(quantizeRoundTrip(dims, type, scales, axis, zero), {{"x", inputOf(dims)}}, fp16,
+        kiln::dataTypeName(type) + " axis " + std::to_string(axis) + (fp16 ? " fp16" : ""));
+}
+
+TEST(CudaBackendQuantize, BuildsForTheCudaBackendWithoutAGpu)
+{
+    for (DataType type : {DataType::kINT8, DataType::kFP8})
+    {
+        kiln::plan::PlanModel const model = cudaPlanOf(quantizeRoundTrip(Dims{2, {3, 4}}, type, {0.5F}, -1), false);
+        EXPECT_EQ(layersOfKind(model, LayerType::kQUANTIZE), 1);
+        EXPECT_EQ(layersOfKind(model, LayerType::kDEQUANTIZE), 1);
+    }
+}
+
+TEST(CudaBackendQuantize, PerTensorAndPerChannelBitForBit)
+{
+    SKIP_WITHOUT_GPU();
+    Dims const dims{3, {4, 3, 5}};
+    for (DataType type : {DataType::kINT8, DataType::kFP8})
+    {
+        expectAgree(dims, type, {1.0F}, -1);
+        expectAgree(dims, type, {0.5F, 2.0F, 3.0F, 5.0F}, 0);
+        expectAgree(dims, type, {0.25F, 1.0F, 4.0F}, 1);
+        expectAgree(dims, type, {1.0F, 2.0F, 3.0F, 4.0F, 5.0F}, 2);
+        expectAgree(dims, type, {0.25F, 1.0F, 4.0F}, 1, true);
+    }
+}
+
+TEST(CudaBackendQuantize, ZeroPointAndManyBlocks)
+{
+    SKIP_WITHOUT_GPU();
+    expectAgree(Dims{2, {6, 7}}, DataType::kINT8, {2.0F}, -1, false, 10);
+    // 300,000 elements: the channel each thread computes comes from every part of the linear index.
+    expectAgree(Dims{3, {30, 100, 100}}, DataType::kFP8, spread(100, 0.5F, 8.0F), 1);
+}
+
+} // namespace

@@ -1,0 +1,188 @@
+// The QuantizeLinear and DequantizeLinear importers: a Q/DQ pair on a graph input becomes the two layers (per tensor
+// and per axis, with the axis normalized); INT8 and FLOAT8E4M3FN initializers (raw data and int32_data) behind a DQ
+// are computed while importing; and each refusal names the node, its op and why (UINT8, INT4, a non-zero or
+// non-constant zero point, block_size, FP8 with saturate=0, a scale of rank 2). Values are worked out by hand from
+// ONNX's definition; ONNX Runtime's agreement on whole models is model_zoo_test's QuantizedModels.
+#include "expect_close.h"
+#include "onnx_harness.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using kiln::test::ModelBuilder;
+using kiln::test::OnnxHarness;
+
+constexpr int32_t kFloat = ::onnx::TensorProto::FLOAT;
+constexpr int32_t kUint8 = ::onnx::TensorProto::UINT8;
+constexpr int32_t kInt8 = ::onnx::TensorProto::INT8;
+constexpr int32_t kFloat8E4M3FN = 17;
+constexpr int32_t kInt4 = 22;
+
+//! An initializer of one-byte elements (INT8, UINT8, FLOAT8E4M3FN) in raw_data, or in int32_data as ONNX also allows.
+void byteInitializer(ModelBuilder& m, std::string const& name, int32_t type, std::vector<int64_t> const& dims,
+    std::vector<uint8_t> const& bytes, bool asInt32Data = false)
+{
+    auto* tensor = m.model.mutable_graph()->add_initializer();
+    tensor->set_name(name);
+    tensor->set_data_type(type);
+    for (int64_t d : dims)
+    {
+        tensor->add_dims(d);
+    }
+    if (asInt32Data)
+    {
+        for (uint8_t b : bytes)
+        {
+            tensor->add_int32_data(type == kInt8 ? static_cast<int8_t>(b) : b);
+        }
+        return;
+    }
+    tensor->set_raw_data(std::string(bytes.begin(), bytes.end()));
+}
+
+//! x [2, 3] -> QuantizeLinear (axis, INT8 zero points) -> DequantizeLinear -> y.
+ModelBuilder quantizeDequantize(std::vector<float> const& scales, int64_t axis)
+{
+    ModelBuilder m(13);
+    m.input("x", kFloat, {2, 3});
+    std::vector<int64_t> const dims = scales.size() == 1 ? std::vector<int64_t>{} : std::vector<int64_t>{3};
+    m.floats("scale", dims, scales);
+    byteInitializer(m, "zero", kInt8, dims, std::vector<uint8_t>(scales.size(), 0));
+    kiln::test::setInt(m.node("QuantizeLinear", {"x", "scale", "zero"}, {"q"}, "quantize"), "axis", axis);
+    kiln::test::setInt(m.node("DequantizeLinear", {"q", "scale", "zero"}, {"y"}, "dequantize"), "axis", axis);
+    m.output("y", kFloat);
+    return m;
+}
+
+std::vector<float> runQuantizeDequantize(ModelBuilder const& m, std::vector<float> const& x)
+{
+    OnnxHarness h;
+    EXPECT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    if (!h.build())
+    {
+        return {};
+    }
+    std::vector<float> y(x.size());
+    h.run({{"x", x.data()}}, {{"y", y.data()}});
+    return y;
+}
+
+TEST(OnnxQuantizeLinear, PerTensorAndPerAxisPairsBecomeLayers)
+{
+    std::vector<float> const x{3, 5, 300, -3, -5, -0.4F};
+    // Per tensor, scale 2: 1.5 -> 2, 2.5 -> 2, 150 -> 127, -1.5 -> -2, -2.5 -> -2, -0.2 -> 0.
+    kiln::test::expectClose(runQuantizeDequantize(quantizeDequantize({2}, 1), x), {4, 4, 254, -4, -4, 0}, 0.0F);
+    // Per axis -1 (the columns), scales 1, 2, 4: 3, 2.5 -> 2, 75; -3, -2.5 -> -2, -0.1 -> 0.
+    kiln::test::expectClose(runQuantizeDequantize(quantizeDequantize({1, 2, 4}, -1), x), {3, 4, 300, -3, -4, 0}, 0.0F);
+}
+
+//! FLOAT8E4M3FN weights behind DequantizeLinear (per axis 0), multiplied into x: the weights come out of the import as
+//! a constant, decoded exactly.
+TEST(OnnxQuantizeLinear, Fp8WeightsAreDequantizedWhileImporting)
+{
+    for (bool asInt32Data : {false, true})
+    {
+        SCOPED_TRACE(asInt32Data);
+        ModelBuilder m(19);
+        m.input("x", kFloat, {2, 2});
+        // 1, -1.25, 448 and 2^-9 (a subnormal); scales 2 (row 0) and 0.5 (row 1).
+        byteInitializer(m, "w", kFloat8E4M3FN, {2, 2}, {0x38, 0xBA, 0x7E, 0x01}, asInt32Data);
+        m.floats("scale", {2}, {2.0F, 0.5F});
+        kiln::test::setInt(m.node("DequantizeLinear", {"w", "scale"}, {"weights"}, "dequantize"), "axis", 0);
+        m.node("Mul", {"x", "weights"}, {"y"});
+        m.output("y", kFloat);
+        OnnxHarness h;
+        ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+        for (int32_t i = 0; i < h.network->getNbLayers(); ++i)
+        {
+            EXPECT_NE(h.network->getLayer(i)->getType(), nvinfer1::LayerType::kDEQUANTIZE);
+        }
+        ASSERT_TRUE(h.build());
+        std::vector<float> const x{1, 1, 1, 1024};
+        std::vector<float> y(4);
+        ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
+        kiln::test::expectClose(y, {2, -2.5F, 224, 1}, 0.0F);
+    }
+}
+
+//! Parses m and expects one error at the node named "bad" with the code, whose text contains `text`.
+void expectNodeError(ModelBuilder const& m, nvonnxparser::ErrorCode code, std::string const& op, char const* text)
+{
+    OnnxHarness h;
+    EXPECT_FALSE(h.parse(m.bytes()));
+    ASSERT_EQ(h.parser->getNbErrors(), 1) << h.parserErrors();
+    nvonnxparser::IParserError const* error = h.parser->getError(0);
+    EXPECT_EQ(error->code(), code) << error->desc();
+    EXPECT_STREQ(error->nodeName(), "bad");
+    EXPECT_EQ(error->nodeOperator(), op);
+    EXPECT_NE(std::string(error->desc()).find(text), std::string::npos) << error->desc();
+}
+
+//! x -> QuantizeLinear "bad" (scale 1, then the zero point `zero` if not empty) -> q.
+ModelBuilder quantizeWith(int64_t opset, std::string const& zero)
+{
+    ModelBuilder m(opset);
+    m.input("x", kFloat, {4});
+    m.floats("scale", {}, {1.0F});
+    std::vector<std::string> inputs{"x", "scale"};
+    if (!zero.empty())
+    {
+        inputs.push_back(zero);
+    }
+    m.node("QuantizeLinear", inputs, {"q"}, "bad");
+    m.output("q", kInt8);
+    return m;
+}
+
+TEST(OnnxQuantizeLinear, RefusesWhatTensorRTDoesNotTake)
+{
+    using nvonnxparser::ErrorCode;
+    expectNodeError(quantizeWith(13, ""), ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "QuantizeLinear",
+        "without a zero point or output_dtype, QuantizeLinear quantizes into UINT8");
+    ModelBuilder uint8 = quantizeWith(13, "zero");
+    byteInitializer(uint8, "zero", kUint8, {}, {128});
+    expectNodeError(uint8, ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "QuantizeLinear", "UINT8 quantization is asymmetric");
+    ModelBuilder nonZero = quantizeWith(13, "zero");
+    byteInitializer(nonZero, "zero", kInt8, {}, {3});
+    expectNodeError(nonZero, ErrorCode::kUNSUPPORTED_NODE_INPUT, "QuantizeLinear",
+        "the zero point (input 2) holds a non-zero value at index 0");
+    ModelBuilder runTimeZero = quantizeWith(13, "zero");
+    runTimeZero.input("zero", kInt8, {});
+    expectNodeError(runTimeZero, ErrorCode::kUNSUPPORTED_NODE_INPUT, "QuantizeLinear",
+        "must be an initializer or a Constant of zeros");
+    ModelBuilder int4 = quantizeWith(21, "");
+    kiln::test::setInt(*int4.model.mutable_graph()->mutable_node(0), "output_dtype", kInt4);
+    expectNodeError(int4, ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "QuantizeLinear", "INT4 and UINT4 quantization");
+    ModelBuilder blocked = quantizeWith(21, "zero");
+    byteInitializer(blocked, "zero", kInt8, {}, {0});
+    kiln::test::setInt(*blocked.model.mutable_graph()->mutable_node(0), "block_size", 2);
+    expectNodeError(blocked, ErrorCode::kUNSUPPORTED_NODE_ATTR, "QuantizeLinear", "blocked quantization");
+    ModelBuilder unsaturated = quantizeWith(19, "zero");
+    byteInitializer(unsaturated, "zero", kFloat8E4M3FN, {}, {0});
+    kiln::test::setInt(*unsaturated.model.mutable_graph()->mutable_node(0), "saturate", 0);
+    expectNodeError(unsaturated, ErrorCode::kUNSUPPORTED_NODE_ATTR, "QuantizeLinear", "saturate=0");
+}
+
+TEST(OnnxQuantizeLinear, DequantizeRefusesUint8AndBlockScales)
+{
+    using nvonnxparser::ErrorCode;
+    ModelBuilder uint8(13);
+    uint8.input("q", kUint8, {4});
+    uint8.floats("scale", {}, {1.0F});
+    uint8.node("DequantizeLinear", {"q", "scale"}, {"y"}, "bad");
+    uint8.output("y", kFloat);
+    expectNodeError(uint8, ErrorCode::kUNSUPPORTED_NODE_DATATYPE, "DequantizeLinear", "UINT8 quantization");
+    ModelBuilder blocks(13);
+    blocks.input("q", kInt8, {2, 2});
+    blocks.floats("scale", {2, 1}, {1.0F, 2.0F});
+    blocks.node("DequantizeLinear", {"q", "scale"}, {"y"}, "bad");
+    blocks.output("y", kFloat);
+    expectNodeError(blocks, ErrorCode::kUNSUPPORTED_NODE_INPUT, "DequantizeLinear",
+        "the scale (input 1) must be a scalar or 1-D, not of rank 2");
+}
+
+} // namespace

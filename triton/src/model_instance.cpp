@@ -1,0 +1,383 @@
+#include "model_instance.h"
+
+#include "backend_error.h"
+#include "data_types.h"
+#include "server_log.h"
+
+#include <kiln/CpuBackend.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace kiln::triton
+{
+namespace
+{
+
+uint64_t nowNs()
+{
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+}
+
+nvinfer1::Dims toDims(std::vector<int64_t> const& values)
+{
+    nvinfer1::Dims dims{};
+    dims.nbDims = static_cast<int32_t>(values.size());
+    std::copy(values.begin(), values.end(), dims.d);
+    return dims;
+}
+
+uint64_t byteSize(TRITONSERVER_DataType type, std::vector<int64_t> const& shape)
+{
+    uint64_t bytes = elementBytes(type);
+    for (int64_t d : shape)
+    {
+        bytes *= static_cast<uint64_t>(d);
+    }
+    return bytes;
+}
+
+void sendError(TRITONBACKEND_Request* request, TRITONSERVER_Error* error)
+{
+    TRITONBACKEND_Response* response = nullptr;
+    TRITONSERVER_Error* failure = TRITONBACKEND_ResponseNew(&response, request);
+    if (failure == nullptr)
+    {
+        failure = TRITONBACKEND_ResponseSend(response, kTritonResponseCompleteFinal, error);
+    }
+    if (failure != nullptr)
+    {
+        logError(std::string("Kiln: cannot answer a request with its error (") + TRITONSERVER_ErrorMessage(error)
+            + "): " + TRITONSERVER_ErrorMessage(failure));
+        TRITONSERVER_ErrorDelete(failure);
+    }
+}
+
+} // namespace
+
+ModelInstance::ModelInstance(ModelState& model, TRITONBACKEND_ModelInstance* instance)
+    : mModel(model)
+    , mInstance(instance)
+{
+    char const* name = nullptr;
+    check(TRITONBACKEND_ModelInstanceName(instance, &name), "cannot get the instance's name");
+    mName = name != nullptr ? name : "";
+    TRITONSERVER_InstanceGroupKind kind = TRITONSERVER_INSTANCEGROUPKIND_AUTO;
+    check(TRITONBACKEND_ModelInstanceKind(instance, &kind), "cannot get the instance's kind");
+    int32_t device = 0;
+    check(TRITONBACKEND_ModelInstanceDeviceId(instance, &device), "cannot get the instance's device");
+    if (kind != TRITONSERVER_INSTANCEGROUPKIND_CPU && kind != TRITONSERVER_INSTANCEGROUPKIND_GPU)
+    {
+        throw BackendError(TRITONSERVER_ERROR_UNSUPPORTED,
+            "instance " + mName + ": Kiln's backend runs KIND_CPU and KIND_GPU instances");
+    }
+    bool const onGpu = kind == TRITONSERVER_INSTANCEGROUPKIND_GPU;
+    // The one place where the kinds differ: a KIND_GPU instance stages tensors in its GPU's memory and runs on a
+    // stream of its own. Making the staging makes that GPU current, so the engine and context below are made on it.
+    mStaging = onGpu ? makeDeviceStaging(device) : makeHostStaging();
+    mEngine = mModel.engineFor(onGpu ? Backend::kCUDA : Backend::kCPU, device);
+    mIo = describeEngine(*mEngine);
+    KilnErrorCapture errors;
+    mContext.reset(mEngine->createExecutionContext());
+    if (mContext == nullptr)
+    {
+        throw BackendError(TRITONSERVER_ERROR_INTERNAL, errors.explain("cannot create an execution context"));
+    }
+    if (!onGpu && !setCpuThreads(*mContext, mModel.parameters().cpuThreads))
+    {
+        throw BackendError(TRITONSERVER_ERROR_INVALID_ARG, errors.explain("cannot set cpu_threads"));
+    }
+    for (EngineTensor const& output : mModel.served().outputs)
+    {
+        auto const it = std::find_if(
+            mIo.outputs.begin(), mIo.outputs.end(), [&](EngineTensor const& t) { return t.name == output.name; });
+        mServedOutputSlot.push_back(mIo.inputs.size() + static_cast<size_t>(it - mIo.outputs.begin()));
+    }
+    refuseDataDependentOutputs();
+    logInfo("Kiln: instance " + mName + " runs on the "
+        + (onGpu ? "CUDA backend, GPU " + std::to_string(device) : std::string("CPU backend")));
+}
+
+ModelInstance::~ModelInstance() = default;
+
+void ModelInstance::refuseDataDependentOutputs()
+{
+    KilnErrorCapture errors;
+    for (EngineTensor const& input : mIo.inputs)
+    {
+        if (!mContext->setInputShape(input.name.c_str(), toDims(input.minDims)))
+        {
+            throw BackendError(TRITONSERVER_ERROR_INTERNAL, errors.explain("cannot set the shape of " + input.name));
+        }
+    }
+    for (EngineTensor const& output : mIo.outputs)
+    {
+        nvinfer1::Dims const dims = mContext->getTensorShape(output.name.c_str());
+        if (dims.nbDims < 0 || std::any_of(dims.d, dims.d + dims.nbDims, [](int64_t d) { return d < 0; }))
+        {
+            throw BackendError(TRITONSERVER_ERROR_UNSUPPORTED,
+                "output \"" + output.name
+                    + "\" has a shape that depends on the input values, which Kiln's Triton backend does not serve "
+                      "yet");
+        }
+    }
+}
+
+void ModelInstance::execute(TRITONBACKEND_Request** requests, uint32_t count)
+{
+    uint64_t const execStart = nowNs();
+    std::vector<PendingRequest> pending;
+    pending.reserve(count);
+    for (uint32_t r = 0; r < count; ++r)
+    {
+        try
+        {
+            pending.push_back(readRequest(requests[r], mModel.served()));
+        }
+        catch (...)
+        {
+            TRITONSERVER_Error* error = currentExceptionAsTritonError();
+            sendError(requests[r], error);
+            TRITONSERVER_ErrorDelete(error);
+            uint64_t const now = nowNs();
+            finishRequest(requests[r], false, {execStart, now, now, now});
+        }
+    }
+    for (Batch const& batch : formBatches(pending))
+    {
+        runBatch(batch, execStart);
+    }
+}
+
+std::vector<ModelInstance::Batch> ModelInstance::formBatches(std::vector<PendingRequest>& pending) const
+{
+    int64_t const maxBatchSize = mModel.served().maxBatchSize;
+    std::vector<Batch> batches;
+    std::vector<int64_t> rows;
+    for (PendingRequest& request : pending)
+    {
+        size_t b = 0;
+        while (maxBatchSize > 0 && b < batches.size()
+            && !(rows[b] + request.batch <= maxBatchSize && sameShapesButBatch(*batches[b].front(), request)))
+        {
+            ++b;
+        }
+        if (maxBatchSize == 0 || b == batches.size())
+        {
+            batches.emplace_back();
+            rows.push_back(0);
+            b = batches.size() - 1;
+        }
+        batches[b].push_back(&request);
+        rows[b] += request.batch;
+    }
+    return batches;
+}
+
+void ModelInstance::runBatch(Batch const& batch, uint64_t execStart)
+{
+    int64_t rows = 0;
+    for (PendingRequest const* request : batch)
+    {
+        rows += request->batch;
+    }
+    uint64_t times[4] = {execStart, nowNs(), 0, 0};
+    std::vector<bool> answered(batch.size(), false);
+    try
+    {
+        KilnErrorCapture errors;
+        bindInputs(batch, rows);
+        bindOutputs();
+        if (!mStaging->run(*mContext))
+        {
+            throw BackendError(TRITONSERVER_ERROR_INTERNAL, errors.explain("Kiln's run of the batch failed"));
+        }
+        times[2] = nowNs();
+        answered = respond(batch, rows);
+    }
+    catch (...)
+    {
+        // Nothing was sent yet: respond() answers every request itself once it starts.
+        TRITONSERVER_Error* error = currentExceptionAsTritonError();
+        for (PendingRequest const* request : batch)
+        {
+            sendError(request->request, error);
+        }
+        TRITONSERVER_ErrorDelete(error);
+    }
+    times[2] = times[2] == 0 ? nowNs() : times[2];
+    times[3] = nowNs();
+    for (size_t r = 0; r < batch.size(); ++r)
+    {
+        finishRequest(batch[r]->request, answered[r], times);
+    }
+    TRITONSERVER_Error* error = TRITONBACKEND_ModelInstanceReportBatchStatistics(
+        mInstance, static_cast<uint64_t>(rows), times[0], times[1], times[2], times[3]);
+    if (error != nullptr)
+    {
+        logWarning(std::string("Kiln: cannot report batch statistics: ") + TRITONSERVER_ErrorMessage(error));
+        TRITONSERVER_ErrorDelete(error);
+    }
+}
+
+void ModelInstance::bindInputs(Batch const& batch, int64_t rows)
+{
+    KilnErrorCapture errors;
+    for (size_t i = 0; i < mIo.inputs.size(); ++i)
+    {
+        std::string const& name = mIo.inputs[i].name;
+        std::vector<int64_t> shape = batch.front()->inputs[i].shape;
+        if (mModel.served().maxBatchSize > 0)
+        {
+            shape[0] = rows;
+        }
+        if (!mContext->setInputShape(name.c_str(), toDims(shape)))
+        {
+            throw BackendError(TRITONSERVER_ERROR_INVALID_ARG,
+                errors.explain("the engine does not take input \"" + name + "\" of shape " + dimsText(shape)));
+        }
+        uint64_t total = 0;
+        for (PendingRequest const* request : batch)
+        {
+            total += request->inputs[i].bytes;
+        }
+        mContext->setTensorAddress(name.c_str(), mStaging->slot(i, total));
+        uint64_t offset = 0;
+        for (PendingRequest const* request : batch)
+        {
+            for (InputChunk const& chunk : request->inputs[i].chunks)
+            {
+                mStaging->copyIn(i, offset, chunk.data, chunk.bytes, chunk.memory);
+                offset += chunk.bytes;
+            }
+        }
+    }
+}
+
+void ModelInstance::bindOutputs()
+{
+    KilnErrorCapture errors;
+    mOutputShapes.assign(mIo.outputs.size(), {});
+    for (size_t o = 0; o < mIo.outputs.size(); ++o)
+    {
+        EngineTensor const& output = mIo.outputs[o];
+        nvinfer1::Dims const dims = mContext->getTensorShape(output.name.c_str());
+        if (dims.nbDims < 0)
+        {
+            throw BackendError(
+                TRITONSERVER_ERROR_INTERNAL, errors.explain("the shape of output \"" + output.name + "\" is unknown"));
+        }
+        mOutputShapes[o].assign(dims.d, dims.d + dims.nbDims);
+        size_t const slot = mIo.inputs.size() + o;
+        mContext->setTensorAddress(output.name.c_str(), mStaging->slot(slot, byteSize(output.type, mOutputShapes[o])));
+    }
+}
+
+TRITONSERVER_Error* ModelInstance::addOutputs(
+    TRITONBACKEND_Response* response, PendingRequest const& request, int64_t firstRow, int64_t rows)
+{
+    ServedModel const& served = mModel.served();
+    bool const batched = served.maxBatchSize > 0;
+    for (size_t s : request.outputs)
+    {
+        size_t const slot = mServedOutputSlot[s];
+        std::vector<int64_t> shape = mOutputShapes[slot - mIo.inputs.size()];
+        uint64_t const whole = byteSize(served.outputs[s].type, shape);
+        // A batched output's rows follow the requests' order in the batch; an unbatched one is the request's own.
+        uint64_t const rowBytes = batched ? whole / static_cast<uint64_t>(rows) : 0;
+        uint64_t const bytes = batched ? rowBytes * static_cast<uint64_t>(request.batch) : whole;
+        if (batched)
+        {
+            shape[0] = request.batch;
+        }
+        TRITONBACKEND_Output* output = nullptr;
+        TRITONSERVER_Error* error = TRITONBACKEND_ResponseOutput(response, &output, served.outputs[s].name.c_str(),
+            served.outputs[s].type, shape.data(), static_cast<uint32_t>(shape.size()));
+        void* buffer = nullptr;
+        TRITONSERVER_MemoryType memory = TRITONSERVER_MEMORY_CPU;
+        int64_t memoryId = 0;
+        if (error == nullptr && bytes > 0)
+        {
+            error = TRITONBACKEND_OutputBuffer(output, &buffer, bytes, &memory, &memoryId);
+        }
+        if (error != nullptr)
+        {
+            return error;
+        }
+        if (bytes > 0)
+        {
+            mStaging->copyOut(slot, rowBytes * static_cast<uint64_t>(firstRow), buffer, bytes, memory);
+        }
+    }
+    return nullptr;
+}
+
+std::vector<bool> ModelInstance::respond(Batch const& batch, int64_t rows)
+{
+    std::vector<TRITONBACKEND_Response*> responses(batch.size(), nullptr);
+    std::vector<TRITONSERVER_Error*> errors(batch.size(), nullptr);
+    int64_t row = 0;
+    for (size_t r = 0; r < batch.size(); ++r)
+    {
+        errors[r] = TRITONBACKEND_ResponseNew(&responses[r], batch[r]->request);
+        try
+        {
+            errors[r] = errors[r] != nullptr ? errors[r] : addOutputs(responses[r], *batch[r], row, rows);
+        }
+        catch (...)
+        {
+            errors[r] = currentExceptionAsTritonError();
+        }
+        row += batch[r]->batch;
+    }
+    try
+    {
+        mStaging->finish(); // the copies out are done before any response goes
+    }
+    catch (...)
+    {
+        for (TRITONSERVER_Error*& error : errors)
+        {
+            error = error != nullptr ? error : currentExceptionAsTritonError();
+        }
+    }
+    std::vector<bool> answered(batch.size(), false);
+    for (size_t r = 0; r < batch.size(); ++r)
+    {
+        TRITONSERVER_Error* failure = responses[r] == nullptr
+            ? TRITONSERVER_ErrorNew(TRITONSERVER_ERROR_INTERNAL, TRITONSERVER_ErrorMessage(errors[r]))
+            : TRITONBACKEND_ResponseSend(responses[r], kTritonResponseCompleteFinal, errors[r]);
+        answered[r] = errors[r] == nullptr && failure == nullptr;
+        if (failure != nullptr)
+        {
+            logError(std::string("Kiln: cannot send a response: ") + TRITONSERVER_ErrorMessage(failure));
+            TRITONSERVER_ErrorDelete(failure);
+        }
+        if (errors[r] != nullptr)
+        {
+            TRITONSERVER_ErrorDelete(errors[r]);
+        }
+    }
+    return answered;
+}
+
+void ModelInstance::finishRequest(TRITONBACKEND_Request* request, bool success, uint64_t const (&times)[4])
+{
+    TRITONSERVER_Error* error = TRITONBACKEND_ModelInstanceReportStatistics(
+        mInstance, request, success, times[0], times[1], times[2], times[3]);
+    if (error != nullptr)
+    {
+        logWarning(std::string("Kiln: cannot report request statistics: ") + TRITONSERVER_ErrorMessage(error));
+        TRITONSERVER_ErrorDelete(error);
+    }
+    error = TRITONBACKEND_RequestRelease(request, kTritonRequestReleaseAll);
+    if (error != nullptr)
+    {
+        logError(std::string("Kiln: cannot release a request: ") + TRITONSERVER_ErrorMessage(error));
+        TRITONSERVER_ErrorDelete(error);
+    }
+}
+
+} // namespace kiln::triton

@@ -1,0 +1,56 @@
+// One instance of a model (an entry of its instance_group): an execution context of the model's engine and the
+// memory it runs on. The server calls execute with the requests its scheduler gathered (dynamic batching gives
+// several at once); requests of the same shapes run as one batch along the first dimension and are split back.
+#pragma once
+
+#include "model_state.h"
+#include "pending_request.h"
+#include "tensor_staging.h"
+
+#include <NvInferRuntime.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kiln::triton
+{
+
+class ModelInstance
+{
+public:
+    ModelInstance(ModelState& model, TRITONBACKEND_ModelInstance* instance);
+    ~ModelInstance();
+    ModelInstance(ModelInstance const&) = delete;
+    ModelInstance& operator=(ModelInstance const&) = delete;
+
+    //! Answers and releases every request, each with its outputs or with the error that concerns it alone.
+    void execute(TRITONBACKEND_Request** requests, uint32_t count);
+
+private:
+    using Batch = std::vector<PendingRequest*>;
+
+    std::vector<Batch> formBatches(std::vector<PendingRequest>& pending) const;
+    void runBatch(Batch const& batch, uint64_t execStart);
+    void bindInputs(Batch const& batch, int64_t rows);
+    void bindOutputs();
+    //! Sends each request of batch its outputs (or the error that stopped them); true for each that got them.
+    std::vector<bool> respond(Batch const& batch, int64_t rows);
+    //! Adds the outputs request asks for to response: its rows from firstRow of a batch of rows.
+    TRITONSERVER_Error* addOutputs(
+        TRITONBACKEND_Response* response, PendingRequest const& request, int64_t firstRow, int64_t rows);
+    void refuseDataDependentOutputs();
+    void finishRequest(TRITONBACKEND_Request* request, bool success, uint64_t const (&times)[4]);
+
+    ModelState& mModel;
+    TRITONBACKEND_ModelInstance* mInstance;
+    std::string mName;
+    std::shared_ptr<nvinfer1::ICudaEngine> mEngine;
+    std::unique_ptr<TensorStaging> mStaging; // declared before the context, which reads its memory, to outlive it
+    std::unique_ptr<nvinfer1::IExecutionContext> mContext;
+    EngineIo mIo;                                    //!< every engine input and output: each has a staging slot
+    std::vector<size_t> mServedOutputSlot;           //!< for each ServedModel::outputs entry, its staging slot
+    std::vector<std::vector<int64_t>> mOutputShapes; //!< of the batch being run, in the engine's output order
+};
+
+} // namespace kiln::triton

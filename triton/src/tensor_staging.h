@@ -1,0 +1,45 @@
+// Where an instance's engine reads its inputs and writes its outputs, and the copies between that memory and the
+// requests' and responses' buffers. This is the one place where a KIND_CPU instance and a KIND_GPU instance differ:
+// host memory and a direct run on the calling thread for Kiln's CPU backend; device memory, a CUDA stream and
+// asynchronous copies for its CUDA backend.
+#pragma once
+
+#include "kiln_triton/triton_api.h"
+
+#include <NvInferRuntime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace kiln::triton
+{
+
+class TensorStaging
+{
+public:
+    virtual ~TensorStaging() = default;
+
+    //! The memory of slot (one per engine input and output), at least bytes large; its contents do not survive a
+    //! call that grows it.
+    virtual void* slot(size_t index, size_t bytes) = 0;
+    //! Copies bytes from source (in memory of the given type) to offset of slot index.
+    virtual void copyIn(size_t index, size_t offset, void const* source, size_t bytes, TRITONSERVER_MemoryType memory)
+        = 0;
+    //! Runs the context on the slots' memory and waits for it; false when the run failed (Kiln logged why).
+    virtual bool run(nvinfer1::IExecutionContext& context) = 0;
+    //! Copies bytes from offset of slot index to destination (in memory of the given type).
+    virtual void copyOut(size_t index, size_t offset, void* destination, size_t bytes, TRITONSERVER_MemoryType memory)
+        = 0;
+    //! Waits for every copy out (the destinations hold the outputs once it returns).
+    virtual void finish() = 0;
+};
+
+//! KIND_CPU: host memory for Kiln's CPU backend. Takes request buffers in CPU memory only.
+std::unique_ptr<TensorStaging> makeHostStaging();
+
+//! KIND_GPU: memory of device, a stream of its own, copies to and from CPU or GPU buffers. A BackendError where
+//! Kiln's backend was built without CUDA.
+std::unique_ptr<TensorStaging> makeDeviceStaging(int32_t device);
+
+} // namespace kiln::triton
