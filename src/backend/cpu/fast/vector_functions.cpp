@@ -11,10 +11,11 @@ using network::PointwiseStep;
 using nvinfer1::ActivationType;
 using nvinfer1::UnaryOperation;
 
-// Each array function is also compiled for AVX2 and AVX-512 processors, and the loader picks the widest one the
-// processor runs (GCC's function multiversioning); elsewhere the compiler's baseline serves.
+// Each array function is also compiled for AVX2 and AVX-512, and the loader picks the widest one the processor runs
+// (GCC's function multiversioning); elsewhere the compiler's baseline serves. The clones name instruction sets, not
+// processors ("arch=..."), which would be chosen by the processor's model, one a virtual machine may not report.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define KILN_VECTOR_CLONES __attribute__((target_clones("arch=skylake-avx512", "arch=haswell", "default")))
+#define KILN_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define KILN_VECTOR_CLONES
 #endif
