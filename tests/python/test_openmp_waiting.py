@@ -19,7 +19,7 @@ def libgomp_settings(**environment):
 
 
 @pytest.mark.parametrize("environment, shown", [
-    ({}, "GOMP_SPINCOUNT = '1000'"),
+    ({}, "GOMP_SPINCOUNT = '3000'"),
     ({"GOMP_SPINCOUNT": "1234"}, "GOMP_SPINCOUNT = '1234'"),
     ({"OMP_WAIT_POLICY": "active"}, "GOMP_SPINCOUNT = '30000000000'"),
 ])
