@@ -3,8 +3,9 @@
 
 Models (random weights, torch.manual_seed(0) before each is made; exported once each by tests/models/export_zoo.py
 with the TorchScript exporter at opset 17 and a dynamic batch axis):
-  resnet18, resnet50, mobilenet_v2  torchvision's layouts (weights=None), input "image" [N, 3, 224, 224] FP32 in
-                                    [0, 1), output "logits" [N, 1000]
+  resnet18, resnet50, mobilenet_v2, torchvision's layouts (weights=None), input "image" [N, 3, 224, 224] FP32 in
+  mobilenet_v3_large,               [0, 1), output "logits" [N, 1000]
+  efficientnet_b0
   bert                              transformers' BertModel from BertConfig(num_hidden_layers=4): BERT-base's sizes
                                     (vocabulary 30522, hidden 768, 12 heads, intermediate 3072, GELU) with 4 encoder
                                     layers instead of 12; inputs "input_ids" and "attention_mask" [N, 128] INT64 (ids
@@ -26,12 +27,14 @@ tests/models exports its zoo), both engines then run the very same file at both 
 half as many. kiln builds its plan for the --shapes of each run; ONNX Runtime runs the graph at whatever batch it is
 fed.
 
+--busy N runs N busy-loop processes (each keeping one core busy) beside the whole run, as other work sharing the
+cores would: both engines then run under the same load.
+
 Usage: cpu_onnxruntime.py --kiln build/tools/kiln/kiln [--only resnet18,bert] [--threads 1,2] [--batches 1,8]
-                          [--seconds 10] [--cpu-kernels fast] [--cache DIR]
-The defaults (all four models, 1 and 2 threads, batch 1 and 8, 10 s per measurement) make 16 rows of about 25 s
-each (two measurements, warm-ups, kiln's build and output export): an estimated 12 minutes on a 2-core machine
-(measured: 9 minutes with --seconds 5, exports cached). Every measurement also runs at least 5 times, so a slow
-engine stretches the run.
+                          [--seconds 10] [--cpu-kernels fast] [--busy N] [--cache DIR]
+The defaults (all six models, 1 and 2 threads, batch 1 and 8, 10 s per measurement) make 24 rows of about 25 s
+each (two measurements, warm-ups, kiln's build and output export): an estimated 18 minutes on a 2-core machine.
+Every measurement also runs at least 5 times, so a slow engine stretches the run.
 
 Exit status: 0; 1 when an export or a kiln run failed or Kiln's outputs differ from ORT's (scaled difference over
 1e-3); 2 for a bad command line or a kiln without --threads/--cpuKernels. Needs torch, torchvision, transformers,
@@ -88,6 +91,7 @@ def make_bert(small):
 
 
 MODELS = [torchvision_model("resnet18"), torchvision_model("resnet50"), torchvision_model("mobilenet_v2"),
+          torchvision_model("mobilenet_v3_large"), torchvision_model("efficientnet_b0"),
           zoo_models.ZooModel("bert", "transformers", make_bert)]
 
 
@@ -255,7 +259,7 @@ def load_text():
     return "load average (1, 5, 15 min): " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
-HEADER = (f"{'model':<13} {'batch':>5} {'threads':>7} {'ORT ms':>9} {'Kiln ms':>9} {'Kiln/ORT':>8} "
+HEADER = (f"{'model':<18} {'batch':>5} {'threads':>7} {'ORT ms':>9} {'Kiln ms':>9} {'Kiln/ORT':>8} "
           f"{'diff/ref':>8} {'load':>5}  note")
 
 
@@ -269,7 +273,7 @@ def print_row(model, batch, threads, ort_ms, kiln_ms, error, note):
     kiln_text = f"{kiln_ms:9.2f}" if kiln_ms is not None else f"{'failed':>9}"
     ratio_text = f"{ratio:7.2f}x" if ratio is not None else f"{'-':>8}"
     error_text = f"{error:8.1e}" if error is not None else f"{'-':>8}"
-    print(f"{model:<13} {batch:>5} {threads:>7} {ort_ms:9.2f} {kiln_text} {ratio_text} {error_text} "
+    print(f"{model:<18} {batch:>5} {threads:>7} {ort_ms:9.2f} {kiln_text} {ratio_text} {error_text} "
           f"{os.getloadavg()[0]:5.2f}  {'; '.join(notes)}", flush=True)
     return kiln_ms is not None and error <= ERROR_LIMIT
 
@@ -291,7 +295,7 @@ def measure_model(args, model, cache, scratch):
     try:
         path, names = exported_model(model, cache)
     except Exception as error:  # an export failure is a row, not the end of the table
-        print(f"{model.name:<13} export failed: {type(error).__name__}: {str(error)[:120]}", flush=True)
+        print(f"{model.name:<18} export failed: {type(error).__name__}: {str(error)[:120]}", flush=True)
         return False
     passed = True
     for batch in args.batches:
@@ -315,6 +319,9 @@ def parse_args():
                         help="timed seconds per measurement, each engine (default 10; at least 5 runs whatever it is)")
     parser.add_argument("--cpu-kernels", default="fast", choices=["fast", "reference"],
                         help="kiln's --cpuKernels (default fast)")
+    parser.add_argument("--busy", type=int, default=0,
+                        help="run this many busy-loop processes beside the whole run, as other work sharing the cores "
+                        "would (default 0); both engines run under the same load")
     parser.add_argument("--cache", help="keep the exports in this folder and reuse those found there (delete it "
                         "after changing the models); default: a temporary folder")
     args = parser.parse_args()
@@ -324,6 +331,8 @@ def parse_args():
     wanted = set(filter(None, args.only.split(",")))
     if wanted - known:
         parser.error(f"--only: no model {', '.join(sorted(wanted - known))}; the models are {', '.join(sorted(known))}")
+    if args.busy < 0:
+        parser.error("--busy takes a count of processes, 0 or more")
     if not args.threads or not args.batches or min(args.threads + args.batches) < 1:
         parser.error("--threads and --batches take positive integers")
     args.models = [model for model in MODELS if not wanted or model.name in wanted]
@@ -338,9 +347,16 @@ def print_preamble(args):
     print(f"at the start, {load_text()}")
     print(f"ONNX Runtime {onnxruntime.__version__} (CPUExecutionProvider), PyTorch {torch.__version__} (exports), "
           f"{kiln_version(args.kiln)} at {os.path.abspath(args.kiln)}, --cpuKernels={args.cpu_kernels}")
+    if args.busy:
+        print(f"with {args.busy} busy-loop process{'es' if args.busy > 1 else ''} running beside the whole run")
     print(f"median of at least {MIN_RUNS} runs and {args.seconds:g} s per measurement, after {WARM_UP_SECONDS:g} s "
           f"of warm-up; diff/ref = max|Kiln - ORT| / max|ORT| over the outputs; rows over {TARGET_RATIO:g}x marked")
     print(HEADER, flush=True)
+
+
+def start_busy_loops(count):
+    """`count` processes that keep one core each busy until killed: other work sharing the machine."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
 
 
 def main():
@@ -350,14 +366,20 @@ def main():
         print(f"{args.kiln} has no {' or '.join(missing)} (issue 20's CPU backend flags): the thread count of each "
               "row would be a lie; rebuild kiln", file=sys.stderr)
         return 2
-    print_preamble(args)
-    passed = True
-    with tempfile.TemporaryDirectory(prefix="kiln_cpu_bench_") as scratch:
-        cache = args.cache or scratch
-        os.makedirs(cache, exist_ok=True)
-        for model in args.models:
-            passed = measure_model(args, model, cache, scratch) and passed
-    print(f"at the end, {load_text()}")
+    busy = start_busy_loops(args.busy)
+    try:
+        print_preamble(args)
+        passed = True
+        with tempfile.TemporaryDirectory(prefix="kiln_cpu_bench_") as scratch:
+            cache = args.cache or scratch
+            os.makedirs(cache, exist_ok=True)
+            for model in args.models:
+                passed = measure_model(args, model, cache, scratch) and passed
+        print(f"at the end, {load_text()}")
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
     return 0 if passed else 1
 
 

@@ -83,6 +83,25 @@ TEST(KilnCommand, DurationKeepsRunningPastTheIterations)
     EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(Warmup completed [1-9]\d* queries over 50 ms)")));
 }
 
+TEST(KilnCommand, OutputsAreTheSameOnEveryThreadCount)
+{
+    // The command's OpenMP threads spin briefly and then sleep (tools/kiln/openmp_waiting.cpp); 3 threads, more than
+    // a 2-core machine has, make them wait for each other often.
+    ScratchDir dir;
+    std::vector<json> outputs;
+    for (char const* threads : {"1", "2", "3"})
+    {
+        std::string const exported = dir.path(std::string("threads") + threads + ".json");
+        auto const run = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins,
+                                     std::string("--threads=") + threads, "--exportOutput=" + exported}
+            + kQuick);
+        ASSERT_EQ(run.exitCode, 0) << run.output;
+        outputs.push_back(json::parse(readText(exported)));
+    }
+    EXPECT_EQ(outputs[1], outputs[0]);
+    EXPECT_EQ(outputs[2], outputs[0]);
+}
+
 TEST(KilnCommand, SavedPlanLoadsAndGivesTheSameOutputs)
 {
     ScratchDir dir;

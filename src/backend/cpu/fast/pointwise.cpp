@@ -2,11 +2,13 @@
 // memory: the output is cut into blocks of kBlock elements, and each block goes through the chain's steps as an
 // interpreted program over a register file of one block per step, so that the interpretation costs one dispatch per
 // block and step, and the intermediate results stay in the cache. Operands that broadcast are gathered into a block
-// first. Additions, products, differences, quotients, maxima, minima and ReLU run as loops the compiler vectorises;
-// the other steps call the reference's function of one element (kernels/nn/pointwise.h), so every result is the
-// reference's, bit for bit. Threads take whole blocks and every element is computed alone, so the results do not
-// depend on the thread count.
+// first. Additions, products, differences, quotients, maxima, minima, ReLU, leaky ReLU and clip run as loops the
+// compiler vectorises, with the reference's results bit for bit; sigmoid, tanh, GELU's tanh form, hard sigmoid and exp
+// run in FP32 (vector_functions.h, which states their tolerance against the reference); the other steps call the
+// reference's function of one element (kernels/nn/pointwise.h). Threads take whole blocks and every element is
+// computed alone, so the results do not depend on the thread count.
 #include "backend/cpu/fast/kernels.h"
+#include "backend/cpu/fast/vector_functions.h"
 
 #include "backend/cpu/kernels/nn/broadcast.h"
 #include "backend/cpu/kernels/nn/element_access.h"
@@ -95,8 +97,8 @@ float minOrNan(float a, float b)
     return std::isnan(a) || std::isnan(b) ? std::numeric_limits<float>::quiet_NaN() : (a < b ? a : b);
 }
 
-//! One step over `count` elements: d = f(a, b). The loops the compiler vectorises compute what the reference's
-//! function does (IEEE arithmetic; ReLU keeps NaN and -0 as std::max(x, 0) does).
+//! One step over `count` elements: d = f(a, b). The element-wise loops compute what the reference's function does
+//! (IEEE arithmetic).
 void evaluate(PointwiseStep const& step, PointwiseFunction const& function, float const* a, float const* b, float* d,
     int64_t count)
 {
@@ -119,14 +121,9 @@ void evaluate(PointwiseStep const& step, PointwiseFunction const& function, floa
         default: return each(function);
         }
     }
-    if (step.kind == nvinfer1::LayerType::kACTIVATION
-        && static_cast<nvinfer1::ActivationType>(step.operation) == nvinfer1::ActivationType::kRELU)
+    if (vectorizes(step))
     {
-        for (int64_t i = 0; i < count; ++i)
-        {
-            d[i] = a[i] < 0.0F ? 0.0F : a[i];
-        }
-        return;
+        return evaluateVectorized(step, a, d, count);
     }
     for (int64_t i = 0; i < count; ++i)
     {
