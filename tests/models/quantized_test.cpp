@@ -10,6 +10,7 @@
 // or type; the rounding at exact ties is checked by the layer tests (tests/layers/quantize_test.cpp).
 #include "model_runner.h"
 #include "npy_file.h"
+#include "zoo_files.h"
 
 #include <gtest/gtest.h>
 
@@ -32,41 +33,7 @@ constexpr double kTolerance = 1e-3;
 
 std::vector<std::string> quantizedModels()
 {
-    std::vector<std::string> names;
-    for (auto const& entry : fs::directory_iterator(kQuantizedDirectory))
-    {
-        if (fs::exists(entry.path() / "model.onnx"))
-        {
-            names.push_back(entry.path().filename().string());
-        }
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
-std::vector<HostTensor> readArrays(fs::path const& folder, std::string const& prefix)
-{
-    std::vector<HostTensor> arrays;
-    for (int i = 0; fs::exists(folder / (prefix + "_" + std::to_string(i) + ".npy")); ++i)
-    {
-        arrays.push_back(readNpy((folder / (prefix + "_" + std::to_string(i) + ".npy")).string()));
-    }
-    return arrays;
-}
-
-double scaledError(HostTensor const& actual, HostTensor const& expected)
-{
-    std::vector<float> const a = actual.floats();
-    std::vector<float> const e = expected.floats();
-    double largestDifference = 0.0;
-    double largestReference = 0.0;
-    for (size_t i = 0; i < e.size(); ++i)
-    {
-        double const difference = std::fabs(static_cast<double>(a[i]) - e[i]);
-        largestDifference = std::isnan(difference) ? INFINITY : std::max(largestDifference, difference);
-        largestReference = std::max(largestReference, std::fabs(static_cast<double>(e[i])));
-    }
-    return largestReference > 0.0 ? largestDifference / largestReference : largestDifference;
+    return modelFoldersIn(kQuantizedDirectory);
 }
 
 struct QuantizedCase

@@ -7,6 +7,7 @@
 // until its line is removed.
 #include "model_runner.h"
 #include "npy_file.h"
+#include "zoo_files.h"
 
 #include <gtest/gtest.h>
 
@@ -32,16 +33,7 @@ constexpr double kTolerance = 1e-3;
 //! The zoo's models: every folder holding a model.onnx, by name.
 std::vector<std::string> zooModels()
 {
-    std::vector<std::string> names;
-    for (auto const& entry : fs::directory_iterator(kZooDirectory))
-    {
-        if (fs::exists(entry.path() / "model.onnx"))
-        {
-            names.push_back(entry.path().filename().string());
-        }
-    }
-    std::sort(names.begin(), names.end());
-    return names;
+    return modelFoldersIn(kZooDirectory);
 }
 
 //! known_failures.txt: "model | a part of the error its run gives", one line each; # starts a comment.
@@ -59,33 +51,6 @@ std::map<std::string, std::string> knownFailures()
         failures[line.substr(0, bar)] = line.substr(bar + 3);
     }
     return failures;
-}
-
-//! The files `prefix`_0.npy, `prefix`_1.npy... of a model's folder.
-std::vector<HostTensor> readArrays(fs::path const& folder, std::string const& prefix)
-{
-    std::vector<HostTensor> arrays;
-    for (int i = 0; fs::exists(folder / (prefix + "_" + std::to_string(i) + ".npy")); ++i)
-    {
-        arrays.push_back(readNpy((folder / (prefix + "_" + std::to_string(i) + ".npy")).string()));
-    }
-    return arrays;
-}
-
-//! max|actual - expected| / max|expected| (the absolute difference when expected is all zeros).
-double scaledError(HostTensor const& actual, HostTensor const& expected)
-{
-    std::vector<float> const a = actual.floats();
-    std::vector<float> const e = expected.floats();
-    double largestDifference = 0.0;
-    double largestReference = 0.0;
-    for (size_t i = 0; i < e.size(); ++i)
-    {
-        double const difference = std::fabs(static_cast<double>(a[i]) - e[i]);
-        largestDifference = std::isnan(difference) ? INFINITY : std::max(largestDifference, difference);
-        largestReference = std::max(largestReference, std::fabs(static_cast<double>(e[i])));
-    }
-    return largestReference > 0.0 ? largestDifference / largestReference : largestDifference;
 }
 
 void expectMatches(std::vector<HostTensor> const& outputs, std::vector<HostTensor> const& expected)
