@@ -35,6 +35,24 @@ foreach(library kiln kiln_plugins kiln_onnxparser)
   kiln_install_relative_run_path(${library} ${CMAKE_INSTALL_LIBDIR})
 endforeach()
 kiln_install_relative_run_path(kiln_cli ${CMAKE_INSTALL_BINDIR})
+# TensorRT's names for Kiln's three libraries (libnvinfer.so.10 and libnvinfer.so for libkiln, and the same for the
+# ONNX parser and the plugin collection), as symbolic links beside them, for software built for TensorRT that links
+# -lnvinfer or opens libnvinfer.so.10 by name (NVIDIA's trtexec does). A plain install leaves them out, since a
+# machine may have TensorRT itself; `cmake --install build --prefix P --component tensorrt_names` adds them.
+file(STRINGS ${PROJECT_SOURCE_DIR}/include/NvInferVersion.h major_line REGEX "#define TRT_MAJOR_ENTERPRISE [0-9]+")
+string(REGEX MATCH "[0-9]+$" KILN_TENSORRT_MAJOR "${major_line}")
+foreach(pair IN ITEMS "kiln:nvinfer" "kiln_onnxparser:nvonnxparser" "kiln_plugins:nvinfer_plugin")
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 target)
+  list(GET pair 1 name)
+  set(versioned lib${name}.so.${KILN_TENSORRT_MAJOR})
+  install(CODE "
+    set(folder \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}\")
+    file(CREATE_LINK $<TARGET_SONAME_FILE_NAME:${target}> \"\${folder}/${versioned}\" SYMBOLIC)
+    file(CREATE_LINK ${versioned} \"\${folder}/lib${name}.so\" SYMBOLIC)"
+    COMPONENT tensorrt_names EXCLUDE_FROM_ALL)
+endforeach()
+
 # Triton's backend (triton/): <prefix>/backends/kiln/libtriton_kiln.so, so that the prefix's backends folder is what
 # `tritonserver --backend-directory` takes.
 if(KILN_WITH_TRITON)
