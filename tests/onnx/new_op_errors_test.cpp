@@ -16,24 +16,12 @@
 namespace
 {
 
+using kiln::test::expectNodeError;
 using kiln::test::ModelBuilder;
 using kiln::test::OnnxHarness;
 
 constexpr int32_t kFloat = ::onnx::TensorProto::FLOAT;
 constexpr int32_t kInt64 = ::onnx::TensorProto::INT64;
-
-//! Parses m, expects exactly one error at node 0 named "bad" with the code, whose text contains `text`.
-void expectNodeError(ModelBuilder const& m, nvonnxparser::ErrorCode code, std::string const& op, char const* text)
-{
-    OnnxHarness h;
-    EXPECT_FALSE(h.parse(m.bytes()));
-    ASSERT_EQ(h.parser->getNbErrors(), 1) << h.parserErrors();
-    nvonnxparser::IParserError const* error = h.parser->getError(0);
-    EXPECT_EQ(error->code(), code) << error->desc();
-    EXPECT_STREQ(error->nodeName(), "bad");
-    EXPECT_EQ(error->nodeOperator(), op);
-    EXPECT_NE(std::string(error->desc()).find(text), std::string::npos) << error->desc();
-}
 
 TEST(OnnxNewOpErrors, EinsumEllipsisAndDiagonalAreUnsupported)
 {

@@ -32,4 +32,19 @@ struct OnnxHarness : LayerHarness
     }
 };
 
+//! Parses m and expects exactly one error, at the node named "bad" of operator `op`, with `code` and a description
+//! that contains `text`.
+inline void expectNodeError(
+    ModelBuilder const& m, nvonnxparser::ErrorCode code, std::string const& op, char const* text)
+{
+    OnnxHarness h;
+    EXPECT_FALSE(h.parse(m.bytes()));
+    ASSERT_EQ(h.parser->getNbErrors(), 1) << h.parserErrors();
+    nvonnxparser::IParserError const* error = h.parser->getError(0);
+    EXPECT_EQ(error->code(), code) << error->desc();
+    EXPECT_STREQ(error->nodeName(), "bad");
+    EXPECT_EQ(error->nodeOperator(), op);
+    EXPECT_NE(std::string(error->desc()).find(text), std::string::npos) << error->desc();
+}
+
 } // namespace kiln::test

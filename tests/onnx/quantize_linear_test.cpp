@@ -13,6 +13,7 @@
 namespace
 {
 
+using kiln::test::expectNodeError;
 using kiln::test::ModelBuilder;
 using kiln::test::OnnxHarness;
 
@@ -107,19 +108,6 @@ TEST(OnnxQuantizeLinear, Fp8WeightsAreDequantizedWhileImporting)
         ASSERT_TRUE(h.run({{"x", x.data()}}, {{"y", y.data()}}));
         kiln::test::expectClose(y, {2, -2.5F, 224, 1}, 0.0F);
     }
-}
-
-//! Parses m and expects one error at the node named "bad" with the code, whose text contains `text`.
-void expectNodeError(ModelBuilder const& m, nvonnxparser::ErrorCode code, std::string const& op, char const* text)
-{
-    OnnxHarness h;
-    EXPECT_FALSE(h.parse(m.bytes()));
-    ASSERT_EQ(h.parser->getNbErrors(), 1) << h.parserErrors();
-    nvonnxparser::IParserError const* error = h.parser->getError(0);
-    EXPECT_EQ(error->code(), code) << error->desc();
-    EXPECT_STREQ(error->nodeName(), "bad");
-    EXPECT_EQ(error->nodeOperator(), op);
-    EXPECT_NE(std::string(error->desc()).find(text), std::string::npos) << error->desc();
 }
 
 //! x -> QuantizeLinear "bad" (scale 1, then the zero point `zero` if not empty) -> q.

@@ -3,6 +3,7 @@
 // each backend: built from ONNX with no plugin flag (kiln registers its collection), the plan saved and inspected,
 // then loaded and run in another process on the model's inputs. The outputs are PyTorch's and torchvision's
 // (tests/models/export_plugin_models.py).
+#include "exported_output_error.h"
 #include "kiln_runner.h"
 #include "npy_file.h"
 
@@ -22,6 +23,7 @@ namespace
 
 using kiln::test::HostTensor;
 using kiln::test::runKiln;
+using kiln::test::scaledError;
 using kiln::test::ScratchDir;
 using nlohmann::json;
 
@@ -59,25 +61,6 @@ std::string writeInputs(PluginModel const& model, ScratchDir const& dir)
         spec += (spec.empty() ? "" : ",") + model.inputNames[i] + ":" + path;
     }
     return spec;
-}
-
-//! max|actual - expected| / max|expected|, over an output of --exportOutput's file.
-double scaledError(json const& actual, HostTensor const& expected)
-{
-    std::vector<float> const reference = expected.floats();
-    if (actual["values"].size() != reference.size())
-    {
-        return INFINITY;
-    }
-    double largestDifference = 0.0;
-    double largestReference = 0.0;
-    for (size_t i = 0; i < reference.size(); ++i)
-    {
-        double const difference = std::fabs(actual["values"][i].get<double>() - reference[i]);
-        largestDifference = std::isnan(difference) ? INFINITY : std::max(largestDifference, difference);
-        largestReference = std::max(largestReference, std::fabs(static_cast<double>(reference[i])));
-    }
-    return largestReference > 0.0 ? largestDifference / largestReference : largestDifference;
 }
 
 TEST_P(KilnPluginModel, BuildsSavesLoadsInAnotherProcessAndMatchesPyTorch)

@@ -2,6 +2,7 @@
 // trtexec: built with trtexec's quantization flags (--int8, --fp8, --stronglyTyped, --best), the plan saved, then
 // loaded and run in another process on the model's inputs, against ONNX Runtime's outputs (the tolerance of
 // tests/models/quantized_test.cpp, which says why).
+#include "exported_output_error.h"
 #include "kiln_runner.h"
 #include "npy_file.h"
 
@@ -18,6 +19,7 @@ namespace
 
 using kiln::test::HostTensor;
 using kiln::test::runKiln;
+using kiln::test::scaledError;
 using kiln::test::ScratchDir;
 using nlohmann::json;
 
@@ -30,24 +32,6 @@ std::string writeInput(std::string const& folder, std::string const& input, Scra
     HostTensor const tensor = kiln::test::readNpy(kQuantizedDirectory + folder + "/input_0.npy");
     kiln::test::writeBytes(dir.path("input.bin"), tensor.bytes.data(), tensor.bytes.size());
     return "--loadInputs=" + input + ":" + dir.path("input.bin");
-}
-
-double scaledError(json const& actual, HostTensor const& expected)
-{
-    std::vector<float> const reference = expected.floats();
-    if (actual["values"].size() != reference.size())
-    {
-        return INFINITY;
-    }
-    double largestDifference = 0.0;
-    double largestReference = 0.0;
-    for (size_t i = 0; i < reference.size(); ++i)
-    {
-        double const difference = std::fabs(actual["values"][i].get<double>() - reference[i]);
-        largestDifference = std::isnan(difference) ? INFINITY : std::max(largestDifference, difference);
-        largestReference = std::max(largestReference, std::fabs(static_cast<double>(reference[i])));
-    }
-    return largestReference > 0.0 ? largestDifference / largestReference : largestDifference;
 }
 
 //! Builds `folder`'s model with `flags`, saves the plan, runs it in another process and compares with ONNX Runtime.
