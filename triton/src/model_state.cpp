@@ -52,6 +52,7 @@ ModelState::ModelState(TRITONBACKEND_Model* model, BackendSettings const& backen
             throw BackendError(TRITONSERVER_ERROR_INTERNAL, errors.explain("cannot create Kiln's runtime"));
         }
     }
+    mOnnxRequest = onnxRequest();
     std::shared_ptr<nvinfer1::ICudaEngine> engine = mFile.isOnnx ? makeEngine(initialBackend(mConfig))
                                                                  : deserialize(readWholeFile(mFile.path), mFile.path);
     bool changed = false;
@@ -104,15 +105,9 @@ std::shared_ptr<nvinfer1::ICudaEngine> ModelState::engineFor(Backend backend, in
     return engine;
 }
 
-std::shared_ptr<nvinfer1::ICudaEngine> ModelState::makeEngine(Backend backend)
+OnnxBuildRequest ModelState::onnxRequest() const
 {
-    if (!backendAvailable(backend))
-    {
-        throw BackendError(TRITONSERVER_ERROR_UNAVAILABLE,
-            std::string("Kiln's ") + backendName(backend)
-                + " backend is not available here (no GPU, or Kiln was built without CUDA); use KIND_CPU");
-    }
-    OnnxBuildRequest request{mFile.path, backend, mParameters, 0, {}};
+    OnnxBuildRequest request{mFile.path, Backend::kCPU, mParameters, 0, {}};
     int64_t const maxBatchSize = mConfig.maxBatchSize();
     bool const ioLeftOut = mConfig.inputs().empty() && mConfig.outputs().empty();
     request.batchMax = maxBatchSize > 0 ? maxBatchSize : (mAutoComplete && ioLeftOut ? mDefaultMaxBatchSize : 0);
@@ -125,6 +120,19 @@ std::shared_ptr<nvinfer1::ICudaEngine> ModelState::makeEngine(Backend backend)
         }
         request.configDims[input.name] = dims;
     }
+    return request;
+}
+
+std::shared_ptr<nvinfer1::ICudaEngine> ModelState::makeEngine(Backend backend)
+{
+    if (!backendAvailable(backend))
+    {
+        throw BackendError(TRITONSERVER_ERROR_UNAVAILABLE,
+            std::string("Kiln's ") + backendName(backend)
+                + " backend is not available here (no GPU, or Kiln was built without CUDA); use KIND_CPU");
+    }
+    OnnxBuildRequest request = mOnnxRequest;
+    request.backend = backend;
     BuiltPlan plan = planForOnnx(request, /*rebuild=*/false);
     if (plan.fromCache)
     {

@@ -7,6 +7,7 @@
 #include "model_config.h"
 #include "model_files.h"
 #include "model_parameters.h"
+#include "onnx_build.h"
 
 #include <kiln/Backend.h>
 
@@ -48,6 +49,7 @@ public:
 
 private:
     std::shared_ptr<nvinfer1::ICudaEngine> makeEngine(Backend backend);
+    OnnxBuildRequest onnxRequest() const;
     std::shared_ptr<nvinfer1::ICudaEngine> deserialize(std::string const& plan, std::string const& origin);
     Backend initialBackend(ModelConfig const& config) const;
 
@@ -57,6 +59,9 @@ private:
     ModelParameters mParameters;
     int64_t mDefaultMaxBatchSize{4};
     ModelConfig mConfig; //!< as completed
+    //! What ONNX models are built from, made from the configuration as the server gave it (before completion), so
+    //! that every engine of the model, of either backend, is built from the same request and shares the plan cache.
+    OnnxBuildRequest mOnnxRequest;
     bool mAutoComplete{false};
     ServedModel mServed;
     std::unique_ptr<nvinfer1::IRuntime> mRuntime; // declared before the engines, which it must outlive
