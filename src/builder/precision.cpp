@@ -4,6 +4,8 @@
 #include "core/data_type.h"
 #include "network/plugin_layer.h"
 
+#include <unordered_set>
+
 namespace kiln::builder
 {
 namespace
@@ -99,6 +101,19 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
     {
         choice.storage[input] = facts.tensors.at(input).type;
     }
+    // A layer reads its parameter inputs (thresholds, scales) in their own type, so whatever computes them keeps
+    // that type rather than store them reduced for the layer to read back.
+    std::unordered_set<network::Tensor const*> parameters;
+    for (network::Layer const* layer : order)
+    {
+        for (size_t i = 0; i < layer->inputs().size(); ++i)
+        {
+            if (layer->inputs()[i] != nullptr && layer->params().isParameterInput(i))
+            {
+                parameters.insert(layer->inputs()[i]);
+            }
+        }
+    }
     int32_t ignoredConstraints = 0;
     for (network::Layer const* layer : order)
     {
@@ -136,7 +151,7 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
             network::Tensor const* output = layer->outputs()[i];
             DataType const inferred = facts.tensors.at(output).type;
             bool const free = precision && isFloatType(inferred) && !output->isNetworkOutput()
-                && !outputTypeWasAsked(*layer, i);
+                && !outputTypeWasAsked(*layer, i) && parameters.count(output) == 0;
             choice.storage[output] = free ? *precision : inferred;
         }
     }

@@ -83,6 +83,36 @@ TEST(NMSLayer, TwoOverlappingBoxesAroundTheIoUThreshold)
     EXPECT_EQ(runNms(c), (std::vector<int64_t>{0, 0, 0, 0, 0, 1}));
 }
 
+//! Exports compute thresholds (SSDlite's come out of a Cast of an initializer): under kFP16 the layer computing one
+//! must still store it as the FLOAT the NMS layer reads, or the built plan breaks the layer's contract on load.
+TEST(NMSLayer, AThresholdComputedInAnFp16BuildStaysFloat)
+{
+    NmsCase c = twoOverlappingBoxes();
+    for (float const half : {0.25F, 0.35F})
+    {
+        LayerHarness h;
+        INMSLayer* nms = kiln::test::addNmsCase(*h.network, c);
+        ASSERT_NE(nms, nullptr);
+        float const two = 2.0F;
+        ITensor* threshold = h.network
+                                 ->addElementWise(*kiln::test::scalarConstant(*h.network, DataType::kFLOAT, &half),
+                                     *kiln::test::scalarConstant(*h.network, DataType::kFLOAT, &two),
+                                     ElementWiseOperation::kPROD)
+                                 ->getOutput(0);
+        nms->setInput(3, *threshold);
+        h.config->setFlag(BuilderFlag::kFP16);
+        ASSERT_TRUE(h.build());
+        int32_t count = -1;
+        RecordingOutputAllocator allocator;
+        ASSERT_TRUE(h.context->setOutputAllocator("selected", &allocator));
+        auto const tensors = c.inputs();
+        ASSERT_TRUE(h.run({{"boxes", tensors.at("boxes").bytes.data()}, {"scores", tensors.at("scores").bytes.data()}},
+            {{"count", &count}}));
+        // IoU 0.68: a threshold of 0.5 suppresses box 1, one of 0.7 keeps it.
+        EXPECT_EQ(count, half < 0.3F ? 1 : 2) << "threshold " << 2 * half;
+    }
+}
+
 TEST(NMSLayer, ScoresMustExceedTheScoreThreshold)
 {
     NmsCase c = twoOverlappingBoxes();

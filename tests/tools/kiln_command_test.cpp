@@ -448,6 +448,20 @@ TEST(KilnCompare, CompareLayersNamesThePluginAsTheFirstDivergingLayer)
     EXPECT_FALSE(contains(run.output, "Layer \"relu_out\"")) << "the comparison stops at the first divergence";
 }
 
+TEST(KilnCompare, CompareLayersInFp16KeepsTheTypesTheNetworkReads)
+{
+    // relu's output, marked for the comparison, is read by a difference with a FLOAT constant: were it made a HALF
+    // output, the difference's operands would differ in type and the network would not build.
+    ScratchDir dir;
+    kiln::test::writeReluMinusConstantModel(dir.path("relu_minus.onnx"));
+    auto const run = runKiln(std::vector<std::string>{"--onnx=" + dir.path("relu_minus.onnx"), "--fp16",
+                                 "--compare=cpu", "--compareLayers", "--atol=1e-2", "--rtol=1e-2"}
+        + kQuick);
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "Layer \"relu\" output \"r\" (2x3)")) << run.output;
+    EXPECT_TRUE(contains(run.output, "Comparison with the CPU reference: PASSED")) << run.output;
+}
+
 // --- Kiln's plugin collection -----------------------------------------------------------------
 
 TEST(KilnPluginCollection, OnnxPluginNodeBuildsAndItsPlanRunsInAnotherProcess)

@@ -151,4 +151,24 @@ void writeGeluPluginModel(std::string const& path)
     save(model, path);
 }
 
+void writeReluMinusConstantModel(std::string const& path)
+{
+    onnx::ModelProto model = emptyModel("relu_minus_constant");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    addValue(graph.mutable_input(), "x", {2, 3});
+    addValue(graph.mutable_output(), "y", {2, 3});
+    onnx::TensorProto* c = graph.add_initializer();
+    c->set_name("c");
+    c->set_data_type(onnx::TensorProto::FLOAT);
+    c->add_dims(1);
+    c->add_dims(3);
+    for (float const value : {0.5F, 0.25F, 0.125F})
+    {
+        c->add_float_data(value);
+    }
+    addNode(graph, "Relu", "relu", {"x"}, "r");
+    addNode(graph, "Sub", "minus", {"r", "c"}, "y");
+    save(model, path);
+}
+
 } // namespace kiln::test

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <unistd.h>
 
 namespace kiln::cli
@@ -209,12 +210,41 @@ void configure(nvinfer1::IBuilderConfig& config, Options const& options, BuildRe
     }
 }
 
-//! Marks every output of every layer (except shape computations) as a network output. With reduced
-//! precision the marked FP32 tensors become FP16 outputs: an FP32 output would make the builder run
-//! the layer in FP32 (a plugin's output type is negotiated with its tensor's), hiding what it does in FP16.
+//! The tensors that plugin layers read or write.
+std::set<nvinfer1::ITensor const*> tensorsOfPlugins(nvinfer1::INetworkDefinition& network)
+{
+    std::set<nvinfer1::ITensor const*> tensors;
+    for (int32_t l = 0; l < network.getNbLayers(); ++l)
+    {
+        nvinfer1::ILayer* layer = network.getLayer(l);
+        nvinfer1::LayerType const type = layer->getType();
+        if (type != nvinfer1::LayerType::kPLUGIN && type != nvinfer1::LayerType::kPLUGIN_V2
+            && type != nvinfer1::LayerType::kPLUGIN_V3)
+        {
+            continue;
+        }
+        for (int32_t i = 0; i < layer->getNbInputs(); ++i)
+        {
+            tensors.insert(layer->getInput(i));
+        }
+        for (int32_t o = 0; o < layer->getNbOutputs(); ++o)
+        {
+            tensors.insert(layer->getOutput(o));
+        }
+    }
+    return tensors;
+}
+
+//! Marks every output of every layer (except shape computations) as a network output. A built-in layer computes
+//! in FP16 whatever its output's type (its FP32 output holds the FP16 results), but a plugin's types are
+//! negotiated with its tensors': with reduced precision, the marked FP32 tensors a plugin reads or writes become
+//! FP16 outputs, so that an FP32 output does not make the plugin run in FP32 and hide what it does in FP16. Other
+//! tensors keep their types: the layers reading them may need them as they are (an element-wise layer's operands
+//! share one type).
 void markLayerOutputs(nvinfer1::INetworkDefinition& network, bool fp16, std::vector<LayerOutputs>& layers)
 {
     layers.clear();
+    std::set<nvinfer1::ITensor const*> const pluginTensors = tensorsOfPlugins(network);
     for (int32_t l = 0; l < network.getNbLayers(); ++l)
     {
         nvinfer1::ILayer* layer = network.getLayer(l);
@@ -233,7 +263,7 @@ void markLayerOutputs(nvinfer1::INetworkDefinition& network, bool fp16, std::vec
             if (!tensor->isNetworkOutput())
             {
                 network.markOutput(*tensor);
-                if (fp16 && tensor->getType() == nvinfer1::DataType::kFLOAT)
+                if (fp16 && pluginTensors.count(tensor) != 0 && tensor->getType() == nvinfer1::DataType::kFLOAT)
                 {
                     tensor->setType(nvinfer1::DataType::kHALF);
                 }
