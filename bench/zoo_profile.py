@@ -3,7 +3,8 @@
 (--exportProfile, CUDA events around each layer) joined with the plan's layer information (--exportLayerInfo), summed
 by layer type and kernel (TacticName), largest first. The raw profiles go to --out.
 
-Usage: zoo_profile.py --kiln build/tools/kiln/kiln --only vit,bert [--precisions fp16,fp32] [--out DIR] [--top 12]
+Usage: zoo_profile.py --kiln build/tools/kiln/kiln --only vit,bert [--precisions fp16,fp32] [--batch 8] [--out DIR]
+    [--top 12]
 """
 import argparse
 import collections
@@ -29,6 +30,8 @@ def parse_args():
     parser.add_argument("--out", default=os.environ.get("OUT", "."), help="folder for the raw profiles")
     parser.add_argument("--top", type=int, default=12, help="rows of the breakdown per model and precision")
     parser.add_argument("--extra", default="", help="more kiln flags, space-separated")
+    parser.add_argument("--batch", type=int, default=0,
+                        help="rows of every input, where the export's batch axis is dynamic (0: the export's own)")
     return parser.parse_args()
 
 
@@ -82,7 +85,7 @@ def main():
                 continue
             folder = os.path.join(root, model.name)
             path, _, spec = export_zoo.export(model, False, folder)
-            inputs = zoo_engines.batched_inputs(spec, 0)
+            inputs = zoo_engines.batched_inputs(spec, args.batch)
             for precision in args.precisions.split(","):
                 profile(args, model.name, path, spec, inputs, folder, precision)
     return 0

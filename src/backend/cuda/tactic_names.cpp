@@ -65,7 +65,9 @@ std::string convolutionName(AlgorithmChoice const& choice, bool deconvolution)
                              : "cuDNN forward algorithm " + forwardAlgorithmName(choice.index);
     case AlgorithmChoice::Source::kGRAPH_ENGINE:
         return "cuDNN graph API, engine of rank " + std::to_string(choice.index);
-    case AlgorithmChoice::Source::kKILN_KERNEL: return "Kiln's small-channel convolution";
+    case AlgorithmChoice::Source::kKILN_KERNEL:
+        return choice.index == AlgorithmChoice::depthwiseKernel().index ? "Kiln's depthwise convolution"
+                                                                        : "Kiln's small-channel convolution";
     case AlgorithmChoice::Source::kGEMM: return "cuBLASLt, the 1x1 convolution as one product";
     }
     return {};

@@ -15,7 +15,8 @@ struct AlgorithmChoice
         kHEURISTIC = 0,    //!< nothing timed: cuDNN's heuristics choose when a context first runs the layer
         kPER_CALL = 1,     //!< `index` is a cudnnConvolutionFwdAlgo_t (or BwdDataAlgo_t for a deconvolution)
         kGRAPH_ENGINE = 2, //!< `index` is the rank of an engine of cuDNN's graph API (convolution_graph.h)
-        kKILN_KERNEL = 3,  //!< Kiln's own kernel (`index` 0: small_channel_convolution.h)
+        //! Kiln's own kernel: `index` 0 small_channel_convolution.h, 1 depthwise_convolution.h
+        kKILN_KERNEL = 3,
         //! One cuBLASLt matrix product; `index` is the rank of its algorithm among cuBLASLt's heuristic choices (a
         //! convolution's product, pointwise_convolution.h: 0; a matrix multiply: product_timing.h), and how many
         //! parts the algorithm splits K into (gemm, gemmRank, gemmSplits).
@@ -37,6 +38,10 @@ struct AlgorithmChoice
     static AlgorithmChoice kilnKernel()
     {
         return {Source::kKILN_KERNEL, 0};
+    }
+    static AlgorithmChoice depthwiseKernel()
+    {
+        return {Source::kKILN_KERNEL, 1};
     }
     //! cuBLASLt's heuristic choice of rank `rank`, with K split into `splits` parts computed in parallel (1: whole).
     static AlgorithmChoice gemm(int32_t rank = 0, int32_t splits = 1)

@@ -1,6 +1,7 @@
 #include "backend/cuda/tuning/convolution_timing.h"
 
 #include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/convolution/depthwise_convolution.h"
 #include "backend/cuda/kernels/convolution/small_channel_convolution.h"
 #include "backend/cuda/libraries/cublaslt/matrix_multiply_descriptors.h"
 #include "backend/cuda/libraries/cublaslt/pointwise_convolution.h"
@@ -152,6 +153,14 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
     {
         keepFaster(fastest, AlgorithmChoice::kilnKernel(), timeRuns([&] {
             smallChannel->run(mScratch->input.data(), mScratch->kernel.data(), mScratch->bias.data(),
+                mScratch->output.data(), nullptr);
+        }));
+    }
+    if (DepthwiseConvolution::takes(params, epilogue, inputShape, type, format))
+    {
+        DepthwiseConvolution const depthwise(convolutionGeometry(params, shape, false), type, format, epilogue.relu());
+        keepFaster(fastest, AlgorithmChoice::depthwiseKernel(), timeRuns([&] {
+            depthwise.run(mScratch->input.data(), mScratch->kernel.data(), mScratch->bias.data(),
                 mScratch->output.data(), nullptr);
         }));
     }

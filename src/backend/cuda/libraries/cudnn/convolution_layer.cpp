@@ -51,8 +51,15 @@ size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
     mGraphPlan.reset();
     mGraph.reset();
     mSmallChannel.reset();
+    mDepthwise.reset();
     mPointwise.reset();
-    if (mChoice.source == AlgorithmChoice::Source::kKILN_KERNEL
+    if (mChoice == AlgorithmChoice::depthwiseKernel() && mInputFormat == mFormat
+        && DepthwiseConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mFormat))
+    {
+        mDepthwise.emplace(convolutionGeometry(mParams, shape, false), mDataType, mFormat, mEpilogue.relu());
+        return 0;
+    }
+    if (mChoice == AlgorithmChoice::kilnKernel()
         && SmallChannelConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mInputFormat))
     {
         try
@@ -138,6 +145,11 @@ void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, Tenso
     if (mSmallChannel)
     {
         mSmallChannel->run(input, mKernel.data(), mBias.data(), output.data, stream);
+        return;
+    }
+    if (mDepthwise)
+    {
+        mDepthwise->run(input, mKernel.data(), mBias.data(), output.data, stream);
         return;
     }
     void const* const residual = residualOf(inputs, output);

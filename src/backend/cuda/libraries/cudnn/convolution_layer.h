@@ -1,6 +1,7 @@
 // IConvolutionLayer on the GPU through cuDNN. The algorithm is the one the builder timed, else
 // cuDNN's heuristic choice: an engine of cuDNN's graph API (convolution_graph.h), an algorithm of
-// its per-call API, Kiln's kernel for few input channels (small_channel_convolution.h), or one
+// its per-call API, Kiln's kernel for few input channels (small_channel_convolution.h) or for depthwise
+// convolutions (depthwise_convolution.h), or one
 // cuBLASLt product for a 1x1 convolution (pointwise_convolution.h). A fused bias, ReLU and residual
 // run in the same call.
 // FP32 runs without TF32, so results match the CPU reference to FP32 tolerances; FP16 uses
@@ -9,6 +10,7 @@
 // is read as kHWC8, which the reformatter pads with zero channels).
 #pragma once
 
+#include "backend/cuda/kernels/convolution/depthwise_convolution.h"
 #include "backend/cuda/kernels/convolution/small_channel_convolution.h"
 #include "backend/cuda/libraries/cublaslt/pointwise_convolution.h"
 #include "backend/cuda/libraries/cudnn/convolution_graph.h"
@@ -53,6 +55,8 @@ private:
     std::optional<ConvolutionGraphPlan> mGraphPlan;
     //! The builder's choice of Kiln's own kernel, prepared for the shape; empty when cuDNN runs the layer.
     std::optional<SmallChannelConvolution> mSmallChannel;
+    //! The builder's choice of Kiln's depthwise kernel, prepared for the shape; empty when another runs the layer.
+    std::optional<DepthwiseConvolution> mDepthwise;
     //! The builder's choice of one cuBLASLt product, prepared for the shape; empty when cuDNN runs the layer.
     std::optional<PointwiseConvolution> mPointwise;
 };

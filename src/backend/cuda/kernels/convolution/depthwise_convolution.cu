@@ -1,0 +1,255 @@
+// The kernels of depthwise_convolution.h. Each thread computes one output position's value of one channel
+// (channels-first) or of a group of V consecutive channels (channels-last, read and written as one vector), summing
+// the window's taps in FP32; grid-stride loops cover any size.
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/convolution/depthwise_convolution.h"
+
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using Problem = DepthwiseConvolution::Problem;
+
+constexpr int kThreads = 256;
+constexpr int64_t kMaxBlocks = int64_t{1} << 20;
+
+__device__ __forceinline__ float toFloat(float value)
+{
+    return value;
+}
+
+__device__ __forceinline__ float toFloat(__half value)
+{
+    return __half2float(value);
+}
+
+template <typename T>
+__device__ __forceinline__ T fromFloat(float value);
+
+template <>
+__device__ __forceinline__ float fromFloat<float>(float value)
+{
+    return value;
+}
+
+template <>
+__device__ __forceinline__ __half fromFloat<__half>(float value)
+{
+    return __float2half_rn(value);
+}
+
+//! V values of T moved as one piece: 16 bytes for eight FP16 values, so that a load is one vector instruction.
+template <typename T, int V>
+struct alignas(sizeof(T) * V) Vector
+{
+    T values[V];
+};
+
+__device__ __forceinline__ float epilogue(Problem const& p, float sum, float bias)
+{
+    float const value = sum + bias;
+    return p.relu ? fmaxf(value, 0.0F) : value;
+}
+
+//! Channels-first: thread per output value, consecutive threads along an output row.
+template <typename T>
+__global__ void depthwiseChannelsFirst(Problem p, T const* input, T const* kernel, T const* bias, T* output)
+{
+    int const taps = p.kernelHeight * p.kernelWidth;
+    for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < p.outputs; i += int64_t{gridDim.x} * blockDim.x)
+    {
+        int const q = static_cast<int>(i % p.outWidth);
+        int64_t const rows = i / p.outWidth; // (n * C + c) * P + row
+        int const row = static_cast<int>(rows % p.outHeight);
+        int64_t const plane = rows / p.outHeight; // n * C + c
+        int const c = static_cast<int>(plane % p.channels);
+        T const* in = input + plane * p.height * p.width;
+        T const* weights = kernel + int64_t{c} * taps;
+        float sum = 0.0F;
+        for (int ky = 0; ky < p.kernelHeight; ++ky)
+        {
+            int const y = row * p.strideY - p.padY + ky * p.dilationY;
+            if (y < 0 || y >= p.height)
+            {
+                continue;
+            }
+            for (int kx = 0; kx < p.kernelWidth; ++kx)
+            {
+                int const x = q * p.strideX - p.padX + kx * p.dilationX;
+                if (x >= 0 && x < p.width)
+                {
+                    sum += toFloat(in[int64_t{y} * p.width + x]) * toFloat(weights[ky * p.kernelWidth + kx]);
+                }
+            }
+        }
+        output[i] = fromFloat<T>(epilogue(p, sum, bias ? toFloat(bias[c]) : 0.0F));
+    }
+}
+
+//! Channels-last: thread per output position and group of V channels, consecutive threads along the channels.
+template <typename T, int V>
+__global__ void depthwiseChannelsLast(Problem p, T const* input, T const* kernel, T const* bias, T* output)
+{
+    using Chunk = Vector<T, V>;
+    int const taps = p.kernelHeight * p.kernelWidth;
+    int const groups = p.channels / V;
+    int64_t const threads = p.outputs / V;
+    for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < threads; i += int64_t{gridDim.x} * blockDim.x)
+    {
+        int const c0 = static_cast<int>(i % groups) * V;
+        int64_t const position = i / groups; // (n * P + row) * Q + q
+        int const q = static_cast<int>(position % p.outWidth);
+        int64_t const rows = position / p.outWidth;
+        int const row = static_cast<int>(rows % p.outHeight);
+        int64_t const n = rows / p.outHeight;
+        float sum[V] = {};
+        for (int ky = 0; ky < p.kernelHeight; ++ky)
+        {
+            int const y = row * p.strideY - p.padY + ky * p.dilationY;
+            if (y < 0 || y >= p.height)
+            {
+                continue;
+            }
+            for (int kx = 0; kx < p.kernelWidth; ++kx)
+            {
+                int const x = q * p.strideX - p.padX + kx * p.dilationX;
+                if (x < 0 || x >= p.width)
+                {
+                    continue;
+                }
+                Chunk const chunk = *reinterpret_cast<Chunk const*>(
+                    input + ((n * p.height + y) * p.width + x) * p.channels + c0);
+                int const tap = ky * p.kernelWidth + kx;
+#pragma unroll
+                for (int v = 0; v < V; ++v)
+                {
+                    sum[v] += toFloat(chunk.values[v]) * toFloat(kernel[int64_t{c0 + v} * taps + tap]);
+                }
+            }
+        }
+        Chunk result;
+#pragma unroll
+        for (int v = 0; v < V; ++v)
+        {
+            result.values[v] = fromFloat<T>(epilogue(p, sum[v], bias ? toFloat(bias[c0 + v]) : 0.0F));
+        }
+        *reinterpret_cast<Chunk*>(output + position * p.channels + c0) = result;
+    }
+}
+
+template <typename T, int V>
+void launchChannelsLast(Problem const& p, void const* input, void const* kernel, void const* bias, void* output,
+    cudaStream_t stream)
+{
+    int64_t const blocks = std::min(kMaxBlocks, (p.outputs / V + kThreads - 1) / kThreads);
+    depthwiseChannelsLast<T, V><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(p,
+        static_cast<T const*>(input), static_cast<T const*>(kernel), static_cast<T const*>(bias),
+        static_cast<T*>(output));
+}
+
+template <typename T>
+void launch(Problem const& p, TensorFormat format, void const* input, void const* kernel, void const* bias,
+    void* output, cudaStream_t stream)
+{
+    if (format == TensorFormat::kLINEAR)
+    {
+        int64_t const blocks = std::min(kMaxBlocks, (p.outputs + kThreads - 1) / kThreads);
+        depthwiseChannelsFirst<T><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(p,
+            static_cast<T const*>(input), static_cast<T const*>(kernel), static_cast<T const*>(bias),
+            static_cast<T*>(output));
+        return;
+    }
+    // 16-byte vectors where the channels divide into them (every tensor starts 256-byte aligned).
+    constexpr int kWide = static_cast<int>(16 / sizeof(T));
+    if (p.channels % kWide == 0)
+    {
+        launchChannelsLast<T, kWide>(p, input, kernel, bias, output, stream);
+    }
+    else if (p.channels % 2 == 0)
+    {
+        launchChannelsLast<T, 2>(p, input, kernel, bias, output, stream);
+    }
+    else
+    {
+        launchChannelsLast<T, 1>(p, input, kernel, bias, output, stream);
+    }
+}
+
+} // namespace
+
+bool DepthwiseConvolution::takes(network::ConvolutionParams const& params, plan::Epilogue const& epilogue,
+    Shape const& inputShape, nvinfer1::DataType type, TensorFormat format)
+{
+    if (inputShape.size() != 4 || params.kernelSize.nbDims != 2
+        || (type != nvinfer1::DataType::kFLOAT && type != nvinfer1::DataType::kHALF)
+        || (format != TensorFormat::kLINEAR && format != TensorFormat::kHWC))
+    {
+        return false;
+    }
+    int64_t const channels = inputShape[1];
+    int64_t const taps = int64_t{params.kernelSize.d[0]} * params.kernelSize.d[1];
+    bool const depthwise = channels > 0 && params.nbGroups == channels && params.nbOutputMaps == channels
+        && params.kernel.count() == channels * taps;
+    // Positions and rows are counted in 32 bits within a plane, planes in 64.
+    bool const fits = inputShape[2] <= INT32_MAX && inputShape[3] <= INT32_MAX && channels <= INT32_MAX
+        && inputShape[2] * inputShape[3] <= INT32_MAX;
+    bool const epilogueRuns = !epilogue.addsResidual && (!epilogue.activates || epilogue.relu());
+    return depthwise && fits && epilogueRuns;
+}
+
+DepthwiseConvolution::DepthwiseConvolution(
+    ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format, bool relu)
+    : mType(type)
+    , mFormat(format)
+{
+    Shape const& input = geometry.input;
+    Shape const& output = geometry.output;
+    if (input.size() != 4 || output.size() != 4 || geometry.filter.size() != 4 || output[1] != input[1]
+        || geometry.filter[0] != input[1] || geometry.filter[1] != 1)
+    {
+        throw std::invalid_argument("convolution: Kiln's depthwise kernel does not take this geometry");
+    }
+    auto const narrow = [](int64_t value) { return static_cast<int32_t>(value); };
+    mProblem.outputs = output[0] * output[1] * output[2] * output[3];
+    mProblem.channels = narrow(input[1]);
+    mProblem.height = narrow(input[2]);
+    mProblem.width = narrow(input[3]);
+    mProblem.outHeight = narrow(output[2]);
+    mProblem.outWidth = narrow(output[3]);
+    mProblem.kernelHeight = narrow(geometry.filter[2]);
+    mProblem.kernelWidth = narrow(geometry.filter[3]);
+    mProblem.strideY = narrow(geometry.stride[0]);
+    mProblem.strideX = narrow(geometry.stride[1]);
+    mProblem.padY = narrow(geometry.padding[0]);
+    mProblem.padX = narrow(geometry.padding[1]);
+    mProblem.dilationY = narrow(geometry.dilation[0]);
+    mProblem.dilationX = narrow(geometry.dilation[1]);
+    mProblem.relu = relu;
+}
+
+void DepthwiseConvolution::run(
+    void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream) const
+{
+    if (mProblem.outputs == 0)
+    {
+        return;
+    }
+    if (mType == nvinfer1::DataType::kHALF)
+    {
+        launch<__half>(mProblem, mFormat, input, kernel, bias, output, stream);
+    }
+    else
+    {
+        launch<float>(mProblem, mFormat, input, kernel, bias, output, stream);
+    }
+    check(cudaGetLastError(), "convolution: launching the depthwise kernel");
+}
+
+} // namespace kiln::cuda
