@@ -33,8 +33,8 @@ char const* calibrationAlgorithmName(nvinfer1::CalibrationAlgoType algorithm);
 std::optional<nvinfer1::CalibrationAlgoType> calibrationAlgorithmOfName(std::string const& name);
 
 //! The cache's text, with Kiln's version on its first line.
-std::string writeCalibrationCache(nvinfer1::CalibrationAlgoType algorithm,
-    std::vector<std::pair<std::string, float>> const& scales);
+std::string writeCalibrationCache(
+    nvinfer1::CalibrationAlgoType algorithm, std::vector<std::pair<std::string, float>> const& scales);
 
 //! Parses a cache; false with `error` naming the line (1-based) and what is wrong with it.
 bool readCalibrationCache(std::string const& text, CalibrationTable& table, std::string& error);

@@ -181,8 +181,7 @@ float calibratedRange(
     switch (algorithm)
     {
     case nvinfer1::CalibrationAlgoType::kMINMAX_CALIBRATION: return histogram.maxAbs();
-    case nvinfer1::CalibrationAlgoType::kLEGACY_CALIBRATION:
-        return legacyRange(histogram, quantile, regressionCutoff);
+    case nvinfer1::CalibrationAlgoType::kLEGACY_CALIBRATION: return legacyRange(histogram, quantile, regressionCutoff);
     case nvinfer1::CalibrationAlgoType::kENTROPY_CALIBRATION:
     case nvinfer1::CalibrationAlgoType::kENTROPY_CALIBRATION_2: break;
     }

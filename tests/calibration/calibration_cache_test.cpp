@@ -80,9 +80,9 @@ TEST(CalibrationCache, RoundTrips)
 {
     std::vector<std::pair<std::string, float>> const scales{
         {"x", 0.0123F}, {"conv/out", 3.5e-5F}, {"y: z", 1e-30F}, {"w", 0.0F}};
-    for (auto algorithm : {nvinfer1::CalibrationAlgoType::kLEGACY_CALIBRATION,
-             nvinfer1::CalibrationAlgoType::kENTROPY_CALIBRATION, nvinfer1::CalibrationAlgoType::kENTROPY_CALIBRATION_2,
-             nvinfer1::CalibrationAlgoType::kMINMAX_CALIBRATION})
+    for (auto algorithm :
+        {nvinfer1::CalibrationAlgoType::kLEGACY_CALIBRATION, nvinfer1::CalibrationAlgoType::kENTROPY_CALIBRATION,
+            nvinfer1::CalibrationAlgoType::kENTROPY_CALIBRATION_2, nvinfer1::CalibrationAlgoType::kMINMAX_CALIBRATION})
     {
         CalibrationTable table;
         std::string error;

@@ -53,8 +53,8 @@ TEST(CalibrationHistogram, WiderBatchMergesBinsByAWholeFactor)
 
 TEST(CalibrationHistogram, LeavesOutNonFiniteValues)
 {
-    AbsHistogram const h = histogramOf({1.0F, std::numeric_limits<float>::quiet_NaN(),
-        -std::numeric_limits<float>::infinity()});
+    AbsHistogram const h
+        = histogramOf({1.0F, std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::infinity()});
     EXPECT_EQ(h.total(), 1U);
     EXPECT_EQ(h.maxAbs(), 1.0F);
 }
