@@ -1,7 +1,7 @@
-// Memory an application fills with one network input for INT8 calibration (IInt8Calibrator::getBatch writes into
-// the bindings the builder gives it). TensorRT gives device memory, where its engines read inputs, so a calibrator
-// written for it copies its batch there; each backend gives memory where its own engines read inputs (host memory
-// on the CPU, device memory on CUDA), and the way back to the host, where the builder calibrates.
+// Memory for one network input of INT8 calibration. IInt8Calibrator::getBatch either fills the binding the builder
+// gives it or points the binding at memory of its own (TensorRT's samples do that), device memory for TensorRT's
+// engines. Each backend gives memory where its own engines read inputs (host memory on the CPU, device memory on
+// CUDA), and copies what a binding points at back to the host, where the builder calibrates.
 #pragma once
 
 #include <cstddef>
@@ -18,8 +18,9 @@ public:
     virtual ~CalibrationBuffer() = default;
     //! What the calibrator's binding points at.
     virtual void* address() = 0;
-    //! Copies the first `bytes` to `host`; false with `error` set where the copy fails.
-    virtual bool copyToHost(void* host, size_t bytes, std::string& error) = 0;
+    //! Copies `bytes` from `binding` (this buffer's address, or the calibrator's own memory) to `host`; false with
+    //! `error` set where the copy fails.
+    virtual bool copyToHost(void const* binding, void* host, size_t bytes, std::string& error) = 0;
 };
 
 //! Host memory: the CPU backend's.
@@ -34,9 +35,9 @@ public:
     {
         return mBytes.data();
     }
-    bool copyToHost(void* host, size_t bytes, std::string& /*error*/) override
+    bool copyToHost(void const* binding, void* host, size_t bytes, std::string& /*error*/) override
     {
-        std::memcpy(host, mBytes.data(), bytes);
+        std::memcpy(host, binding, bytes);
         return true;
     }
 

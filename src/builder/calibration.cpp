@@ -128,6 +128,35 @@ bool prepareTensors(nvinfer1::ICudaEngine const& engine, nvinfer1::IExecutionCon
     return true;
 }
 
+//! Copies each input from where the calibrator's binding points (ours, or memory of its own) to the host; false after
+//! logging why. The bindings are in the order of the tensors that are inputs.
+bool copyBatch(std::vector<CalibrationTensor>& tensors, std::vector<void*>& bindings)
+{
+    size_t b = 0;
+    for (CalibrationTensor& tensor : tensors)
+    {
+        if (!tensor.binding)
+        {
+            continue;
+        }
+        void* const from = bindings[b];
+        bindings[b] = tensor.binding->address(); // the next batch is offered our memory again
+        ++b;
+        std::string error;
+        if (from == nullptr)
+        {
+            logError("INT8 calibration: IInt8Calibrator::getBatch left input \"" + tensor.name + "\" without data");
+            return false;
+        }
+        if (!tensor.binding->copyToHost(from, tensor.host.data(), tensor.host.size(), error))
+        {
+            logError("INT8 calibration: input \"" + tensor.name + "\": " + error);
+            return false;
+        }
+    }
+    return true;
+}
+
 //! Adds the FP32 inputs' values (`inputs`) or the FP32 outputs' to the statistics.
 void collectIo(std::vector<CalibrationTensor> const& tensors, bool inputs, StatisticsCollector& collector)
 {
@@ -169,14 +198,9 @@ bool collectStatistics(std::vector<uint8_t> const& plan, nvinfer1::IInt8Calibrat
     int32_t batches = 0;
     while (calibrator.getBatch(bindings.data(), names.data(), static_cast<int32_t>(bindings.size())))
     {
-        for (CalibrationTensor& tensor : tensors)
+        if (!copyBatch(tensors, bindings))
         {
-            std::string error;
-            if (tensor.binding && !tensor.binding->copyToHost(tensor.host.data(), tensor.host.size(), error))
-            {
-                logError("INT8 calibration: input \"" + tensor.name + "\": " + error);
-                return false;
-            }
+            return false;
         }
         collectIo(tensors, true, collector);
         if (!context->enqueueV3(nullptr))

@@ -41,7 +41,16 @@ public:
         {
             return false;
         }
-        std::copy(kBatches[next].begin(), kBatches[next].end(), static_cast<float*>(bindings[0]));
+        if (ownMemory)
+        {
+            // As TensorRT's samples do: the binding points at the calibrator's own memory.
+            mine = kBatches[next];
+            bindings[0] = mine.data();
+        }
+        else
+        {
+            std::copy(kBatches[next].begin(), kBatches[next].end(), static_cast<float*>(bindings[0]));
+        }
         ++next;
         return true;
     }
@@ -59,6 +68,8 @@ public:
     std::string cacheOut;
     int32_t batchCalls{0};
     size_t next{0};
+    bool ownMemory{false};
+    std::vector<float> mine;
 };
 
 class LegacyCalibrator final : public TestCalibrator<IInt8LegacyCalibrator>
@@ -124,6 +135,14 @@ TEST(Calibrator, MinMaxCalibratesWritesTheCacheAndQuantizes)
     EXPECT_EQ(calibrator.cacheOut.rfind(header, 0), 0U) << calibrator.cacheOut;
     EXPECT_NE(calibrator.cacheOut.find("\nx: 3cc18306\n"), std::string::npos) << calibrator.cacheOut;
     EXPECT_NE(calibrator.cacheOut.find("\ny: 3d2952a5\n"), std::string::npos) << calibrator.cacheOut;
+}
+
+TEST(Calibrator, BindingsMayPointAtTheCalibratorsOwnMemory)
+{
+    TestCalibrator<IInt8MinMaxCalibrator> calibrator;
+    calibrator.ownMemory = true;
+    expectClose(buildAndRun(calibrator), kQuantizedY, 1e-6F);
+    EXPECT_NE(calibrator.cacheOut.find("\nx: 3cc18306\n"), std::string::npos) << calibrator.cacheOut;
 }
 
 TEST(Calibrator, ACacheForItsAlgorithmReplacesTheBatches)

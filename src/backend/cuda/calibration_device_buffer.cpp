@@ -24,13 +24,14 @@ public:
     {
         return mBuffer.data();
     }
-    bool copyToHost(void* host, size_t bytes, std::string& error) override
+    bool copyToHost(void const* binding, void* host, size_t bytes, std::string& error) override
     {
-        // The calibrator may have written on any stream: wait for the device before reading.
+        // The calibrator may have written on any stream: wait for the device before reading. cudaMemcpyDefault
+        // reads host memory too, where a calibrator points its binding at some.
         cudaError_t status = cudaDeviceSynchronize();
         if (status == cudaSuccess)
         {
-            status = cudaMemcpy(host, mBuffer.data(), bytes, cudaMemcpyDeviceToHost);
+            status = cudaMemcpy(host, binding, bytes, cudaMemcpyDefault);
         }
         if (status != cudaSuccess)
         {
