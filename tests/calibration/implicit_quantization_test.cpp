@@ -21,7 +21,7 @@ std::vector<float> const kX{0.3F, -1.2F, 2.5F, 1.9F, 0.05F, -0.7F};
 std::vector<float> const kW{0.5F, -0.25F, 1.0F, 0.3F, -0.75F, 0.1F};
 
 //! X [2, 3] times the constant W [3, 2]; X's range is [-2, 2] where `ranged`.
-std::vector<float> runMatrixMultiply(bool int8, bool ranged)
+std::vector<float> runMatrixMultiply(bool int8, bool ranged, bool fp16 = false)
 {
     LayerHarness h;
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
@@ -35,6 +35,10 @@ std::vector<float> runMatrixMultiply(bool int8, bool ranged)
     {
         h.config->setFlag(BuilderFlag::kINT8);
     }
+    if (fp16)
+    {
+        h.config->setFlag(BuilderFlag::kFP16);
+    }
     std::vector<float> y(4, 0.0F);
     if (h.build())
     {
@@ -47,6 +51,13 @@ TEST(ImplicitQuantization, MatrixMultiplyReadsQuantizedInputsAndWeights)
 {
     // numpy: s_x = 2 / 127 (2.5 saturates to 127), W's columns s_0 = 1 / 127, s_1 = 0.3 / 127.
     expectClose(runMatrixMultiply(true, true), {-2.5421290F, -0.23555088F, 1.5258231F, -0.53170067F}, 1e-6F);
+}
+
+TEST(ImplicitQuantization, Fp16PlansQuantizeInHalfPrecision)
+{
+    // The pairs read and write the tensors' FP16 type and the weights are stored in FP16: the same values to FP16's
+    // precision (the quantized weights, q * s_c, rounded once into FP16).
+    expectClose(runMatrixMultiply(true, true, true), {-2.5421290F, -0.23555088F, 1.5258231F, -0.53170067F}, 5e-3F);
 }
 
 TEST(ImplicitQuantization, RangesWithoutInt8AndInt8WithoutRangesComputeInFloat)
