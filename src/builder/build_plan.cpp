@@ -915,6 +915,12 @@ private:
                 = std::max(std::fabs(tensor->getDynamicRangeMin()), std::fabs(tensor->getDynamicRangeMax()));
             scales[tensor->getName()] = range / 127.0F;
         }
+        if (scales.empty())
+        {
+            logInfo("INT8: no tensor has a dynamic range (setDynamicRange or a calibrator): the network computes in "
+                    "floating point");
+            return true;
+        }
         mScales = std::move(scales);
         return true;
     }
