@@ -8,6 +8,7 @@
 
 #include <NvInferVersion.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -97,16 +98,23 @@ public:
     std::string histogramsOut;
 };
 
+//! What a test changes of the network or configuration before the build (may be empty).
+using Setup = std::function<void(LayerHarness&, ITensor& x)>;
+
 //! Builds X * W with kINT8 and `calibrator`, and runs it on the first batch; empty after a failed build.
-std::vector<float> buildAndRun(IInt8Calibrator& calibrator, std::string* errors = nullptr)
+std::vector<float> buildAndRun(IInt8Calibrator& calibrator, std::string* errors = nullptr, Setup const& setup = {})
 {
     LayerHarness h;
-    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {setup ? -1 : 2, 3}});
     ITensor* w = h.network->addConstant(Dims{2, {3, 2}}, floatWeights(kW))->getOutput(0);
     h.output(h.network->addMatrixMultiply(*x, MatrixOperation::kNONE, *w, MatrixOperation::kNONE), "y");
     h.config->setFlag(BuilderFlag::kINT8);
     h.config->setInt8Calibrator(&calibrator);
     EXPECT_EQ(h.config->getInt8Calibrator(), &calibrator);
+    if (setup)
+    {
+        setup(h, *x);
+    }
     if (errors != nullptr)
     {
         kiln::setBackend(*h.config, kiln::Backend::kCPU);
@@ -118,6 +126,7 @@ std::vector<float> buildAndRun(IInt8Calibrator& calibrator, std::string* errors 
     std::vector<float> y(4, 0.0F);
     if (h.build())
     {
+        EXPECT_TRUE(h.context->setInputShape("x", Dims{2, {2, 3}}));
         h.run({{"x", kBatches[0].data()}}, {{"y", y.data()}});
     }
     return y;
@@ -143,6 +152,38 @@ TEST(Calibrator, BindingsMayPointAtTheCalibratorsOwnMemory)
     calibrator.ownMemory = true;
     expectClose(buildAndRun(calibrator), kQuantizedY, 1e-6F);
     EXPECT_NE(calibrator.cacheOut.find("\nx: 3cc18306\n"), std::string::npos) << calibrator.cacheOut;
+}
+
+//! Runtime batch extents: profile 0 runs 1 to 4 rows (kOPT 4); the calibration profile gives the 2 rows of each batch.
+void dynamicBatch(LayerHarness& h, ITensor& /*x*/)
+{
+    h.setProfile("x", Dims{2, {1, 3}}, Dims{2, {4, 3}}, Dims{2, {4, 3}});
+    IOptimizationProfile* calibration = h.builder->createOptimizationProfile();
+    for (auto select : {OptProfileSelector::kMIN, OptProfileSelector::kOPT, OptProfileSelector::kMAX})
+    {
+        calibration->setDimensions("x", select, Dims{2, {2, 3}});
+    }
+    EXPECT_TRUE(h.config->setCalibrationProfile(calibration));
+    EXPECT_EQ(h.config->getCalibrationProfile(), calibration);
+}
+
+TEST(Calibrator, CalibrationProfileGivesTheBatchShapes)
+{
+    TestCalibrator<IInt8MinMaxCalibrator> calibrator;
+    expectClose(buildAndRun(calibrator, nullptr, dynamicBatch), kQuantizedY, 1e-6F);
+    EXPECT_NE(calibrator.cacheOut.find("\nx: 3cc18306\n"), std::string::npos) << calibrator.cacheOut;
+}
+
+TEST(Calibrator, SetDynamicRangeOverridesTheCalibratedRange)
+{
+    // x's range [-1, 1]: scale 1 / 127, so 1.25 and 2 saturate. numpy: q(X1, 1 / 127) times W quantized per column.
+    TestCalibrator<IInt8MinMaxCalibrator> calibrator;
+    auto const ranged = [](LayerHarness& h, ITensor& x) {
+        dynamicBatch(h, x);
+        EXPECT_TRUE(x.setDynamicRange(-1.0F, 1.0F));
+    };
+    expectClose(buildAndRun(calibrator, nullptr, ranged), {-1.2578585F, 0.98418999F, 1.1328663F, -2.3769608F}, 1e-6F);
+    EXPECT_NE(calibrator.cacheOut.find("\nx: 3cc18306\n"), std::string::npos) << "the cache keeps the calibrated scale";
 }
 
 TEST(Calibrator, ACacheForItsAlgorithmReplacesTheBatches)
