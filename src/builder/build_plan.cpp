@@ -1,9 +1,11 @@
 #include "builder/build_plan.h"
 
 #include "backend/choice/backends.h"
+#include "builder/calibration.h"
 #include "builder/conditional_guards.h"
 #include "builder/constant_folding.h"
 #include "builder/fixed_slice_parameters.h"
+#include "builder/implicit_quantization.h"
 #include "builder/constant_storage.h"
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
@@ -22,6 +24,7 @@
 #include "shape/evaluate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -169,10 +172,11 @@ std::optional<std::vector<int64_t>> shapeValuesOf(
 class PlanBuilder
 {
 public:
-    PlanBuilder(Network& network, BuilderConfig& config, nvinfer1::IGpuAllocator* allocator)
+    PlanBuilder(Network& network, BuilderConfig& config, nvinfer1::IGpuAllocator* allocator, bool calibration)
         : mNetwork(network)
         , mConfig(config)
         , mAllocator(allocator)
+        , mCalibrationPlan(calibration)
         , mBackend(config.backend() == Backend::kDEFAULT ? defaultBackend() : config.backend())
         , mImplementation(backend::implementation(mBackend))
     {
@@ -180,7 +184,7 @@ public:
 
     std::unique_ptr<nvinfer1::IHostMemory> build()
     {
-        if (!checkNetwork())
+        if (!checkNetwork() || !quantizationScales())
         {
             return nullptr;
         }
@@ -198,6 +202,7 @@ public:
             return nullptr;
         }
         foldConstantLayers();
+        quantizeLayers();
         if (!optimizeForBackend())
         {
             return nullptr;
@@ -864,6 +869,106 @@ private:
         }
     }
 
+    //! Pass 1b: with kINT8, the tensors' INT8 scales for implicit quantization: the calibrator's (its cache, or a
+    //! calibration run), overridden by the ranges set with setDynamicRange. A network of Q/DQ layers is explicitly
+    //! quantized: dynamic ranges are refused with it, as TensorRT refuses them, and a calibrator is not called.
+    bool quantizationScales()
+    {
+        if (mCalibrationPlan || !mConfig.getFlag(nvinfer1::BuilderFlag::kINT8))
+        {
+            return true;
+        }
+        std::vector<nvinfer1::ITensor const*> ranged;
+        bool explicitlyQuantized = false;
+        for (int32_t i = 0; i < mNetwork.getNbInputs(); ++i)
+        {
+            if (mNetwork.getInput(i)->dynamicRangeIsSet())
+            {
+                ranged.push_back(mNetwork.getInput(i));
+            }
+        }
+        for (int32_t l = 0; l < mNetwork.getNbLayers(); ++l)
+        {
+            nvinfer1::ILayer const* layer = mNetwork.getLayer(l);
+            explicitlyQuantized = explicitlyQuantized || layer->getType() == nvinfer1::LayerType::kQUANTIZE
+                || layer->getType() == nvinfer1::LayerType::kDEQUANTIZE;
+            for (int32_t o = 0; o < layer->getNbOutputs(); ++o)
+            {
+                if (layer->getOutput(o)->dynamicRangeIsSet())
+                {
+                    ranged.push_back(layer->getOutput(o));
+                }
+            }
+        }
+        if (explicitlyQuantized)
+        {
+            return checkExplicitQuantization(ranged);
+        }
+        std::unordered_map<std::string, float> scales;
+        if (mConfig.getInt8Calibrator() != nullptr && !calibrate(mNetwork, mConfig, *mImplementation, scales))
+        {
+            return false;
+        }
+        for (nvinfer1::ITensor const* tensor : ranged)
+        {
+            float const range
+                = std::max(std::fabs(tensor->getDynamicRangeMin()), std::fabs(tensor->getDynamicRangeMax()));
+            scales[tensor->getName()] = range / 127.0F;
+        }
+        if (scales.empty())
+        {
+            logInfo("INT8: no tensor has a dynamic range (setDynamicRange or a calibrator): the network computes in "
+                    "floating point");
+            return true;
+        }
+        mScales = std::move(scales);
+        return true;
+    }
+
+    //! A Q/DQ network with kINT8: no dynamic range may be set; a calibrator is left uncalled.
+    bool checkExplicitQuantization(std::vector<nvinfer1::ITensor const*> const& ranged) const
+    {
+        if (!ranged.empty())
+        {
+            logError(std::string("IBuilder::buildSerializedNetwork: the network has quantize/dequantize layers "
+                                 "(explicit quantization) and tensor \"")
+                + ranged.front()->getName()
+                + "\" has a dynamic range (implicit quantization); TensorRT refuses networks that mix them: remove "
+                  "the ranges (ITensor::resetDynamicRange) or the quantize/dequantize layers");
+            return false;
+        }
+        if (mConfig.getInt8Calibrator() != nullptr)
+        {
+            logWarning("IBuilder::buildSerializedNetwork: the network has quantize/dequantize layers (explicit "
+                       "quantization); the INT8 calibrator is not used");
+        }
+        return true;
+    }
+
+    //! Pass 4b: implicit quantization (implicit_quantization.h), where pass 1b found scales.
+    void quantizeLayers()
+    {
+        if (!mScales)
+        {
+            return;
+        }
+        ImplicitQuantization const result = quantizeImplicitly(mModel, *mScales);
+        for (auto const& [added, shapedAs] : result.addedTensors)
+        {
+            // A scale is a scalar at every profile; the others have the shapes of the tensors they quantize.
+            mEvaluated.resize(std::max(mEvaluated.size(), static_cast<size_t>(added) + 1));
+            mEvaluated[static_cast<size_t>(added)] = shapedAs >= 0
+                ? mEvaluated[static_cast<size_t>(shapedAs)]
+                : std::vector<std::array<nvinfer1::Dims, 3>>(mModel.profiles.size());
+        }
+        for (std::string const& why : result.unquantized)
+        {
+            logWarning("INT8: layer " + why + "; it computes in floating point");
+        }
+        logInfo("INT8: " + std::to_string(result.quantizedLayers)
+            + " convolutions and matrix multiplies quantized implicitly (Q/DQ of their inputs, weights per channel)");
+    }
+
     //! Pass 5: the backend's own passes (the CUDA backend's fusions, storage formats and algorithm timing).
     bool optimizeForBackend()
     {
@@ -1004,8 +1109,9 @@ private:
                     + "\" was left without memory");
                 return false;
             }
-            if (mNetwork.unfusedTensorsAreDebugTensors() && inMemory && tensor.debug == plan::DebugMark::kNONE
-                && tensor.ioMode == nvinfer1::TensorIOMode::kNONE && tensor.format == nvinfer1::TensorFormat::kLINEAR)
+            if ((mNetwork.unfusedTensorsAreDebugTensors() || mCalibrationPlan) && inMemory
+                && tensor.debug == plan::DebugMark::kNONE && tensor.ioMode == nvinfer1::TensorIOMode::kNONE
+                && tensor.format == nvinfer1::TensorFormat::kLINEAR)
             {
                 tensor.debug = plan::DebugMark::kUNFUSED;
             }
@@ -1070,6 +1176,9 @@ private:
     Network& mNetwork;
     BuilderConfig& mConfig;
     nvinfer1::IGpuAllocator* mAllocator;
+    bool mCalibrationPlan; //!< a plan for INT8 calibration (calibration.h): every tensor a debug tensor
+    //! With kINT8 and no Q/DQ layers: the INT8 scale (range / 127) of each tensor with a dynamic range, by name.
+    std::optional<std::unordered_map<std::string, float>> mScales;
     Backend mBackend;
     backend::Implementation const* mImplementation; //!< nullptr where this build lacks the backend
     network::NetworkFacts mFacts;
@@ -1089,9 +1198,9 @@ private:
 } // namespace
 
 std::unique_ptr<nvinfer1::IHostMemory> buildPlan(
-    Network& network, BuilderConfig& config, nvinfer1::IGpuAllocator* allocator)
+    Network& network, BuilderConfig& config, nvinfer1::IGpuAllocator* allocator, bool calibration)
 {
-    return PlanBuilder(network, config, allocator).build();
+    return PlanBuilder(network, config, allocator, calibration).build();
 }
 
 } // namespace kiln::builder

@@ -2,6 +2,7 @@
 
 #include "bounded_io.h"
 #include "build_progress.h"
+#include "cache_calibrator.h"
 #include "cli_logger.h"
 #include "host_tensor.h"
 #include "timing_cache_file.h"
@@ -297,6 +298,18 @@ std::unique_ptr<nvinfer1::IHostMemory> buildFromOnnx(
     }
     std::unique_ptr<nvinfer1::IBuilderConfig> config(builder->createBuilderConfig());
     configure(*config, options, request);
+    std::unique_ptr<CacheCalibrator> calibrator;
+    if (!options.calib.empty())
+    {
+        std::string error;
+        calibrator = loadCalibrationCache(options.calib, error);
+        if (calibrator == nullptr)
+        {
+            logError(error);
+            return nullptr;
+        }
+        config->setInt8Calibrator(calibrator.get());
+    }
     if (!addProfile(*builder, *network, *config, options))
     {
         return nullptr;
