@@ -392,7 +392,7 @@ def main():
         args.dims = "input_ids:%d,attention_mask:%d" % (BERT_SEQUENCE, BERT_SEQUENCE)  # the sequence is dynamic
     plan = write_repository(args, onnx_path, os.path.join(work, "repository"))
     print("Kiln behind Triton beside Kiln alone: %s, %s, %s, max_batch_size %d, %d instance(s)%s, %s%s" % (
-        os.path.basename(onnx_path), args.kind, args.precision, args.max_batch, args.instances,
+        args.export or args.onnx, args.kind, args.precision, args.max_batch, args.instances,
         ", CUDA graphs" if args.kind == "KIND_GPU" and not args.no_cuda_graphs
         else ", %s CPU threads each" % (args.cpu_threads or "all"), args.protocol,
         ", shared memory" if args.shared_memory else ""))
