@@ -149,18 +149,17 @@ std::unique_ptr<CudaGraphs::Captured> CudaGraphs::capture(
     bool const enqueued = own->enqueueV3(stream);
     cudaGraph_t graph = nullptr;
     cudaError_t const ended = cudaStreamEndCapture(stream, &graph);
-    cudaError_t const instantiated = enqueued && ended == cudaSuccess
-        ? cudaGraphInstantiate(&captured->graph, graph, 0)
-        : cudaErrorStreamCaptureInvalidated;
+    cudaError_t const instantiated = enqueued && ended == cudaSuccess ? cudaGraphInstantiate(&captured->graph, graph, 0)
+                                                                      : cudaErrorStreamCaptureInvalidated;
     if (graph != nullptr)
     {
         cudaGraphDestroy(graph); // the instantiated graph keeps what it needs
     }
     if (instantiated != cudaSuccess)
     {
-        why = !enqueued ? std::string("enqueueV3 failed while capturing, see Kiln's error above")
-                        : std::string("capturing failed: ")
-                + cudaGetErrorString(ended != cudaSuccess ? ended : instantiated);
+        why = !enqueued
+            ? std::string("enqueueV3 failed while capturing, see Kiln's error above")
+            : std::string("capturing failed: ") + cudaGetErrorString(ended != cudaSuccess ? ended : instantiated);
         cudaGetLastError(); // the failed capture's error is reported here, not by a later call
         captured->graph = nullptr;
         return nullptr;

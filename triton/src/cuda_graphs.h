@@ -42,9 +42,9 @@ private:
     std::shared_ptr<nvinfer1::ICudaEngine> mEngine;
     size_t mMaxGraphs;
     std::string mInstance;
-    std::vector<std::string> mInputs; //!< the engine's input names
+    std::vector<std::string> mInputs;  //!< the engine's input names
     std::vector<std::string> mTensors; //!< every input and output name
-    void* mActivations{nullptr}; //!< the captures' contexts' memory, getDeviceMemorySizeV2 bytes
+    void* mActivations{nullptr};       //!< the captures' contexts' memory, getDeviceMemorySizeV2 bytes
     std::map<std::string, std::unique_ptr<Captured>> mGraphs; //!< by input shapes
     bool mCaptureFailed{false}; //!< a capture failed: the plan cannot be captured, every run is enqueued directly
     bool mLimitLogged{false};

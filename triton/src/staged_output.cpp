@@ -8,7 +8,8 @@
 namespace kiln::triton
 {
 
-void* StagedOutput::reallocateOutputAsync(char const* tensorName, void*, uint64_t size, uint64_t alignment, cudaStream_t)
+void* StagedOutput::reallocateOutputAsync(
+    char const* tensorName, void*, uint64_t size, uint64_t alignment, cudaStream_t)
 {
     try
     {
