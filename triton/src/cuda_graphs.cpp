@@ -115,6 +115,7 @@ std::unique_ptr<CudaGraphs::Captured> CudaGraphs::capture(
         && cudaMalloc(&mActivations, static_cast<size_t>(mEngine->getDeviceMemorySizeV2())) != cudaSuccess)
     {
         why = "no device memory for the capture's context";
+        cudaGetLastError(); // so that no later check of Kiln's takes this error for its own
         return nullptr;
     }
     captured->context.reset(
