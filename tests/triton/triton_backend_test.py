@@ -358,6 +358,8 @@ class ModelControlTest(unittest.TestCase):
             "unknown_parameter": ('parameters { key: "precison" value: { string_value: "FP16" } }\n',
                                   'unknown parameter "precison"'),
             "bad_precision": ('parameters { key: "precision" value: { string_value: "INT3" } }\n', "precision"),
+            "no_graphs": ('parameters { key: "max_cuda_graphs" value: { string_value: "0" } }\n',
+                          'max_cuda_graphs ("0"): "0" is not a positive whole number'),
         }
         for name, (config, message) in cases.items():
             write_model(r, name, INSTANCES + config, {"model.onnx": zoo("resnest", "model.onnx")})
