@@ -129,17 +129,30 @@ def write_repository(args, onnx_path, folder):
     return os.path.join(version, "model.onnx.%s.plan" % ("cuda" if args.kind == "KIND_GPU" else "cpu"))
 
 
-def request_inputs(metadata, rows):
-    """Inputs of `rows` rows for the model's inputs: normal values for floats; token ids below 1000, and 0/1 for
-    masks and token types, for integers (so that embedding lookups stay in range)."""
+def input_dims(metadata, dims_text):
+    """Each input's dimensions after the batch: the model's, with --dims giving those that are dynamic."""
+    given = {name: [int(d) for d in sizes.split("x")]
+             for name, sizes in (entry.split(":") for entry in dims_text.split(",") if entry)}
+    dims = {}
+    for tensor in metadata["inputs"]:
+        dims[tensor["name"]] = given.get(tensor["name"], [int(d) for d in tensor["shape"][1:]])
+        if any(d < 0 for d in dims[tensor["name"]]):
+            sys.exit("input %s has dynamic dimensions besides the batch (%s): give their sizes with --dims" % (
+                tensor["name"], tensor["shape"]))
+    return dims
+
+
+def request_inputs(metadata, dims, rows):
+    """Inputs of `rows` rows for the model's inputs: normal values for floats; for integers, token ids below 100 (the
+    vocabulary of the zoo's small text models) and 0/1 for masks and token types, so that lookups stay in range."""
     rng = np.random.default_rng(0)
     types = {"FP32": np.float32, "FP16": np.float16, "INT64": np.int64, "INT32": np.int32, "BOOL": np.bool_}
     inputs = {}
     for tensor in metadata["inputs"]:
-        shape = [rows] + [int(d) for d in tensor["shape"][1:]]
+        shape = [rows] + dims[tensor["name"]]
         dtype = types[tensor["datatype"]]
         if np.issubdtype(dtype, np.integer):
-            high = 2 if ("mask" in tensor["name"] or "type" in tensor["name"]) else 1000
+            high = 2 if ("mask" in tensor["name"] or "type" in tensor["name"]) else 100
             inputs[tensor["name"]] = rng.integers(0, high, shape).astype(dtype)
         else:
             inputs[tensor["name"]] = rng.standard_normal(shape).astype(dtype)
@@ -230,11 +243,12 @@ def wire_tensors(module, inputs):
     return tensors
 
 
-def output_sizes(metadata, rows):
-    """(name, bytes) of each output of a request of `rows` rows."""
-    sizes = {"FP32": 4, "FP16": 2, "BF16": 2, "INT64": 8, "INT32": 4, "BOOL": 1}
-    return [(t["name"], rows * sizes[t["datatype"]] * int(np.prod([int(d) for d in t["shape"][1:]])))
-            for t in metadata["outputs"]]
+def output_sizes(server, inputs):
+    """(name, bytes) of each output for inputs, as a run gives them (the outputs' shapes may be dynamic)."""
+    import tritonclient.http as httpclient
+
+    result = server.http().infer(MODEL, wire_tensors(httpclient, inputs))
+    return [(o["name"], result.as_numpy(o["name"]).nbytes) for o in result.get_response()["outputs"]]
 
 
 def datatype_of(array):
@@ -282,32 +296,31 @@ def measure(server, protocol, inputs, outputs, clients, seconds):
             "batch": (after["rows"] - before["rows"]) / max(runs, 1)}
 
 
-def warm_up(server, metadata, max_batch, instances):
+def warm_up(server, metadata, dims, max_batch, instances):
     """A run of every batch size on every instance before timing: first runs allocate, and with CUDA graphs
     capture."""
     http = server.http()
     import tritonclient.http as httpclient
 
     for rows in range(1, max_batch + 1):
-        tensors = wire_tensors(httpclient, request_inputs(metadata, rows))
+        tensors = wire_tensors(httpclient, request_inputs(metadata, dims, rows))
         for _ in range(2 * instances):
             http.infer(MODEL, tensors)
 
 
 # ---- Kiln alone --------------------------------------------------------------------------------------------------
 
-def kiln_alone_command(args, plan, metadata, rows):
-    shapes = ",".join("%s:%s" % (t["name"], "x".join([str(rows)] + [str(d) for d in t["shape"][1:]]))
-                      for t in metadata["inputs"])
+def kiln_alone_command(args, plan, dims, rows):
+    shapes = ",".join("%s:%s" % (name, "x".join(str(d) for d in [rows] + sizes)) for name, sizes in dims.items())
     command = [args.kiln, "--loadEngine=" + plan, "--shapes=" + shapes, "--duration=%g" % args.seconds,
                "--warmUp=500"]
     command.append("--useCudaGraph" if args.kind == "KIND_GPU" else "--threads=%d" % args.cpu_threads)
     return " ".join(command)
 
 
-def kiln_alone(args, plan, metadata, rows):
+def kiln_alone(args, plan, dims, rows):
     """kiln on the plan the backend built, at `rows` rows: inferences (rows) per second, median and p99 ms."""
-    command = kiln_alone_command(args, plan, metadata, rows).split(" ")
+    command = kiln_alone_command(args, plan, dims, rows).split(" ")
     run = subprocess.run(command, capture_output=True, text=True)
     report = run.stdout + run.stderr
     latency = re.search(r"\] Latency: .*median = ([\d.]+) ms, .*percentile\(99%\) = ([\d.]+) ms", report)
@@ -348,14 +361,14 @@ def print_row(label, clients, figures, alone):
         figures["batch"]), flush=True)
 
 
-def sweep(server, args, metadata, alone):
+def sweep(server, args, metadata, dims, alone):
     """Both kinds of load over their client counts: the rows of each, as (clients, figures) lists."""
     print("\n%-28s %7s %10s %8s %9s %9s %11s %9s" % ("load", "clients", "infer/s", "/alone", "median ms", "p99 ms",
                                                     "srv mean us", "avg batch"))
     measured = {}
     for rows, counts in ((1, args.clients), (args.max_batch, args.batch_clients)):
-        inputs = request_inputs(metadata, rows)
-        outputs = output_sizes(metadata, rows) if args.shared_memory else None
+        inputs = request_inputs(metadata, dims, rows)
+        outputs = output_sizes(server, inputs) if args.shared_memory else None
         measured[rows] = []
         for clients in [int(c) for c in counts.split(",") if c]:
             figures = measure(server, args.protocol, inputs, outputs, clients, args.seconds)
@@ -365,9 +378,9 @@ def sweep(server, args, metadata, alone):
     return measured[1], measured[args.max_batch]
 
 
-def measure_alone(args, plan, metadata, when):
+def measure_alone(args, plan, dims, when):
     """kiln alone at batch 1 and --max-batch, printed."""
-    alone = {rows: kiln_alone(args, plan, metadata, rows) for rows in sorted({1, args.max_batch})}
+    alone = {rows: kiln_alone(args, plan, dims, rows) for rows in sorted({1, args.max_batch})}
     for rows, figures in alone.items():
         print("kiln alone %s, batch %-3d: %10.1f inferences/s, median %.3f ms, p99 %.3f ms" % (
             when, rows, figures["throughput"], figures["median"], figures["p99"]), flush=True)
@@ -405,13 +418,14 @@ def main():
     server = TritonServer(os.path.join(work, "repository"), args.backends)
     try:
         metadata = server.http().get_model_metadata(MODEL)
-        warm_up(server, metadata, args.max_batch, args.instances)
-        before = measure_alone(args, plan, metadata, "before")
-        print("kiln alone's command: " + kiln_alone_command(args, plan, metadata, args.max_batch))
-        small, large = sweep(server, args, metadata, before)
+        dims = input_dims(metadata, args.dims)
+        warm_up(server, metadata, dims, args.max_batch, args.instances)
+        before = measure_alone(args, plan, dims, "before")
+        print("kiln alone's command: " + kiln_alone_command(args, plan, dims, args.max_batch))
+        small, large = sweep(server, args, metadata, dims, before)
     finally:
         server.stop()
-    after = measure_alone(args, plan, metadata, "after ")
+    after = measure_alone(args, plan, dims, "after ")
     summarize(small, large, best_of(before, after), args.max_batch)
 
 
