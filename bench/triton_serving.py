@@ -59,7 +59,9 @@ def parse_args():
     parser.add_argument("--clients", default="1,2,4,8,16,32", help="client counts for batch-1 requests")
     parser.add_argument("--batch-clients", default="1,2,4,8", help="client counts for --max-batch-row requests")
     parser.add_argument("--seconds", type=float, default=5.0, help="timed duration of each point")
-    parser.add_argument("--queue-delay-us", type=int, default=200, help="dynamic batching's max_queue_delay")
+    parser.add_argument("--queue-delay-us", type=int, default=0,
+                        help="dynamic batching's max_queue_delay_microseconds (0: a batch is what queued while the "
+                             "instances were busy, and a lone request waits for nothing)")
     parser.add_argument("--cpu-threads", type=int, default=0,
                         help="KIND_CPU: threads of each instance and of kiln alone (0: every core)")
     parser.add_argument("--no-cuda-graphs", action="store_true", help="KIND_GPU without CUDA graphs")
@@ -297,8 +299,8 @@ def measure(server, protocol, inputs, outputs, clients, seconds):
 
 
 def warm_up(server, metadata, dims, max_batch, instances):
-    """A run of every batch size on every instance before timing: first runs allocate, and with CUDA graphs
-    capture."""
+    """Runs of every batch size before timing: first runs allocate, and with CUDA graphs capture. The server picks
+    the instance; with several, one may first meet a batch size (and capture its graph) inside a timed window."""
     http = server.http()
     import tritonclient.http as httpclient
 
