@@ -17,8 +17,8 @@ namespace
 std::optional<float> perTensorScale(network::Tensor const* scale)
 {
     network::Layer const* producer = scale != nullptr ? scale->producer() : nullptr;
-    auto const* constant
-        = producer != nullptr ? dynamic_cast<network::ConstantParams const*>(&producer->params()) : nullptr;
+    auto const* constant = producer != nullptr ? dynamic_cast<network::ConstantParams const*>(&producer->params())
+                                               : nullptr;
     if (constant == nullptr || constant->weights.count() != 1)
     {
         return std::nullopt;
@@ -43,8 +43,8 @@ std::optional<float> dequantizeScale(network::Tensor const& tensor, std::vector<
 {
     for (network::Layer const* layer : layers)
     {
-        if (dynamic_cast<network::DequantizeParams const*>(&layer->params()) != nullptr
-            && layer->inputs().size() >= 2 && layer->inputs()[0] == &tensor)
+        if (dynamic_cast<network::DequantizeParams const*>(&layer->params()) != nullptr && layer->inputs().size() >= 2
+            && layer->inputs()[0] == &tensor)
         {
             return perTensorScale(layer->inputs()[1]);
         }

@@ -13,8 +13,8 @@ namespace
 constexpr int kThreads = 256;
 
 //! A thread per element (o, c, s), wherever the layout puts it.
-__global__ void int8AffineKernel(int8_t const* x, int8_t* y, kiln::VectorLayout layout, float inScale,
-    float outScale, float const* weight, float const* bias)
+__global__ void int8AffineKernel(int8_t const* x, int8_t* y, kiln::VectorLayout layout, float inScale, float outScale,
+    float const* weight, float const* bias)
 {
     int64_t const count = layout.outer * layout.channels * layout.inner;
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;

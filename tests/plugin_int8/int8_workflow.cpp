@@ -1,11 +1,13 @@
 // An INT8 plugin in an INT8 network, built in one process and run in another, as the seed documents' workflow does
 // for floating-point plugins (tests/seed_workflow):
 //
-//   int8_workflow build <plugin library> <qdq|range> <0|4|32> <plan file> [cpu|cuda]
-//   int8_workflow run   <plugin library> <qdq|range> <0|4|32> <plan file> [cpu|cuda]
+//   int8_workflow build <plugin library> <qdq|range> <0|4|32> <1|2|3> <plan file> [cpu|cuda]
+//   int8_workflow run   <plugin library> <qdq|range> <0|4|32> <1|2|3> <plan file> [cpu|cuda]
 //
-// The plugin is Int8ChannelAffine (int8_affine_plugin.cpp) asking for its INT8 tensors in kLINEAR (0), kCHW4 (4) or
-// kCHW32 (32). With qdq the network is explicitly quantized, x (FP32) -> Q (scale 1/2) -> plugin -> DQ (scale 1/8)
+// The plugin is Int8ChannelAffine (int8_affine_plugin.cpp), version 1 (IPluginV2DynamicExt), 2 (IPluginV2IOExt) or
+// 3 (IPluginV3),
+// asking for its INT8 tensors in kLINEAR (0), kCHW4 (4) or kCHW32 (32). With qdq the network is explicitly quantized, x
+// (FP32) -> Q (scale 1/2) -> plugin -> DQ (scale 1/8)
 // -> y (FP32); with range, x and y are INT8 network tensors whose dynamic ranges (63.5 and 15.875) give the plugin
 // the same scales (range / 127). The run checks two batch sizes against values computed here. Exit code 77: cuda
 // asked for, but no GPU.
@@ -77,23 +79,36 @@ ITensor* scaleConstant(INetworkDefinition& network, float const& value)
     return network.addConstant(Dims{0, {}}, Weights{DataType::kFLOAT, &value, 1})->getOutput(0);
 }
 
-//! Adds x -> [Q] -> Int8ChannelAffine -> [DQ] -> y.
-bool defineNetwork(INetworkDefinition& network, bool qdq, int32_t format)
+//! Adds Int8ChannelAffine `version` on `input`: through its V3 creator for version 3, else its V2 creator.
+ILayer* addPlugin(INetworkDefinition& network, ITensor& input, PluginFieldCollection const& fc, char const* version)
 {
-    IPluginCreator* creator = getPluginRegistry()->getPluginCreator("Int8ChannelAffine", "1");
-    if (creator == nullptr)
+    ITensor* inputs[] = {&input};
+    if (std::strcmp(version, "3") == 0)
     {
-        return false;
+        auto* creator
+            = dynamic_cast<IPluginCreatorV3One*>(getPluginRegistry()->getCreator("Int8ChannelAffine", version));
+        std::unique_ptr<IPluginV3> plugin(
+            creator ? creator->createPlugin("affine", &fc, TensorRTPhase::kBUILD) : nullptr);
+        return plugin ? network.addPluginV3(inputs, 1, nullptr, 0, *plugin) : nullptr;
     }
+    IPluginCreator* creator = getPluginRegistry()->getPluginCreator("Int8ChannelAffine", version);
+    IPluginV2* plugin = creator ? creator->createPlugin("affine", &fc) : nullptr;
+    if (plugin == nullptr)
+    {
+        return nullptr;
+    }
+    ILayer* layer = network.addPluginV2(inputs, 1, *plugin);
+    plugin->destroy(); // the network keeps its own clone
+    return layer;
+}
+
+//! Adds x -> [Q] -> Int8ChannelAffine -> [DQ] -> y.
+bool defineNetwork(INetworkDefinition& network, bool qdq, int32_t format, char const* version)
+{
     PluginField fields[] = {PluginField("format", &format, PluginFieldType::kINT32, 1),
         PluginField("weight", kWeight, PluginFieldType::kFLOAT32, kChannels),
         PluginField("bias", kBias, PluginFieldType::kFLOAT32, kChannels)};
     PluginFieldCollection const fc{3, fields};
-    IPluginV2* plugin = creator->createPlugin("affine", &fc);
-    if (plugin == nullptr)
-    {
-        return false;
-    }
     Dims const shape{4, {-1, kChannels, kHeight, kWidth}};
     ITensor* x = network.addInput("x", qdq ? DataType::kFLOAT : DataType::kINT8, shape);
     ITensor* quantized = x;
@@ -105,8 +120,11 @@ bool defineNetwork(INetworkDefinition& network, bool qdq, int32_t format)
     {
         x->setDynamicRange(-127.0F * kInScale, 127.0F * kInScale);
     }
-    ILayer* layer = network.addPluginV2(&quantized, 1, *plugin);
-    plugin->destroy();
+    ILayer* layer = addPlugin(network, *quantized, fc, version);
+    if (layer == nullptr)
+    {
+        return false;
+    }
     ITensor* y = layer->getOutput(0);
     if (qdq)
     {
@@ -121,18 +139,19 @@ bool defineNetwork(INetworkDefinition& network, bool qdq, int32_t format)
     return true;
 }
 
-int build(bool qdq, int32_t format, std::string const& planPath, kiln::Backend backend)
+int build(bool qdq, int32_t format, char const* version, std::string const& planPath, kiln::Backend backend)
 {
     StderrLogger logger;
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
     std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
-    if (!defineNetwork(*network, qdq, format))
+    if (!defineNetwork(*network, qdq, format, version))
     {
         return fail("defining the network failed (is the plugin library loaded?)");
     }
     std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
     kiln::setBackend(*config, backend);
     config->setFlag(BuilderFlag::kINT8);
+    config->setProfilingVerbosity(ProfilingVerbosity::kDETAILED); // the inspector shows the plugin's formats
     IOptimizationProfile* profile = builder->createOptimizationProfile();
     profile->setDimensions("x", OptProfileSelector::kMIN, Dims{4, {1, kChannels, kHeight, kWidth}});
     profile->setDimensions("x", OptProfileSelector::kOPT, Dims{4, {2, kChannels, kHeight, kWidth}});
@@ -269,6 +288,16 @@ int run(bool qdq, std::string const& planPath, kiln::Backend backend)
     {
         return fail("the plan did not load");
     }
+    // The engine inspector shows the format the plugin negotiated for its INT8 tensors.
+    std::unique_ptr<IEngineInspector> inspector(engine->createEngineInspector());
+    std::string const information = inspector ? inspector->getEngineInformation(LayerInformationFormat::kJSON) : "";
+    for (char const* layout : {"Row major linear INT8", "(CHW4) INT8", "(CHW32) INT8"})
+    {
+        if (information.find(layout) != std::string::npos)
+        {
+            std::printf("the inspector shows %s\n", layout);
+        }
+    }
     for (int64_t batch : {3, 1})
     {
         std::string const difference = runBatch(*context, qdq, batch, backend == kiln::Backend::kCUDA);
@@ -285,11 +314,12 @@ int run(bool qdq, std::string const& planPath, kiln::Backend backend)
 
 int main(int argc, char** argv)
 {
-    if (argc < 6 || argc > 7 || (std::strcmp(argv[1], "build") != 0 && std::strcmp(argv[1], "run") != 0))
+    if (argc < 7 || argc > 8 || (std::strcmp(argv[1], "build") != 0 && std::strcmp(argv[1], "run") != 0))
     {
-        return fail("usage: int8_workflow build|run <plugin library> <qdq|range> <0|4|32> <plan file> [cpu|cuda]");
+        return fail("usage: int8_workflow build|run <plugin library> <qdq|range> <0|4|32> <1|2|3> <plan file> "
+                    "[cpu|cuda]");
     }
-    kiln::Backend const backend = argc == 7 && std::strcmp(argv[6], "cuda") == 0 ? kiln::Backend::kCUDA
+    kiln::Backend const backend = argc == 8 && std::strcmp(argv[7], "cuda") == 0 ? kiln::Backend::kCUDA
                                                                                  : kiln::Backend::kCPU;
     if (backend == kiln::Backend::kCUDA && !kiln::backendAvailable(kiln::Backend::kCUDA))
     {
@@ -302,5 +332,6 @@ int main(int argc, char** argv)
     }
     bool const qdq = std::strcmp(argv[3], "qdq") == 0;
     int32_t const format = std::atoi(argv[4]);
-    return std::strcmp(argv[1], "build") == 0 ? build(qdq, format, argv[5], backend) : run(qdq, argv[5], backend);
+    return std::strcmp(argv[1], "build") == 0 ? build(qdq, format, argv[5], argv[6], backend)
+                                              : run(qdq, argv[6], backend);
 }

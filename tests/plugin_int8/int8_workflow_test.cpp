@@ -36,16 +36,18 @@ Result runTool(std::string const& arguments)
     return result;
 }
 
-//! (how the network quantizes: "qdq" or "range", the plugin's format field: 0, 4 or 32)
-class Int8PluginWorkflow : public ::testing::TestWithParam<std::tuple<char const*, char const*>>
+//! (how the network quantizes: "qdq" or "range", the plugin's format field: 0, 4 or 32, its version: 1 for
+//! IPluginV2DynamicExt, 2 for IPluginV2IOExt, 3 for IPluginV3)
+class Int8PluginWorkflow : public ::testing::TestWithParam<std::tuple<char const*, char const*, char const*>>
 {
 protected:
     std::string arguments(std::string const& backend) const
     {
-        auto const [mode, format] = GetParam();
-        std::string const plan = std::string(::testing::TempDir()) + "kiln_int8_" + mode + "_" + format + "_"
-            + backend + ".plan";
-        return std::string(INT8_PLUGIN_LIBRARY) + " " + mode + " " + format + " " + plan + " " + backend;
+        auto const [mode, format, version] = GetParam();
+        std::string const plan = std::string(::testing::TempDir()) + "kiln_int8_" + mode + "_" + format + "_v" + version
+            + "_" + backend + ".plan";
+        return std::string(INT8_PLUGIN_LIBRARY) + " " + mode + " " + format + " " + version + " " + plan + " "
+            + backend;
     }
 };
 
@@ -56,6 +58,18 @@ TEST_P(Int8PluginWorkflow, BuildInOneProcessRunInAnother)
     Result const ran = runTool("run " + arguments("cpu"));
     EXPECT_EQ(ran.status, 0) << ran.output;
     EXPECT_NE(ran.output.find("outputs match for batch 3 and batch 1"), std::string::npos) << ran.output;
+    // The plugin's INT8 tensors in the format it asked for, as the inspector reports them (a linear plugin shows no
+    // vectorized format anywhere).
+    std::string const format = std::get<1>(GetParam());
+    if (format == "0")
+    {
+        EXPECT_EQ(ran.output.find("the inspector shows (CHW"), std::string::npos) << ran.output;
+    }
+    else
+    {
+        std::string const shown = format == "4" ? "(CHW4) INT8" : "(CHW32) INT8";
+        EXPECT_NE(ran.output.find("the inspector shows " + shown), std::string::npos) << ran.output;
+    }
 }
 
 TEST_P(Int8PluginWorkflow, BuildInOneProcessRunInAnotherOnTheGpu)
@@ -72,9 +86,11 @@ TEST_P(Int8PluginWorkflow, BuildInOneProcessRunInAnotherOnTheGpu)
 }
 
 INSTANTIATE_TEST_SUITE_P(FormatsAndScales, Int8PluginWorkflow,
-    ::testing::Combine(::testing::Values("qdq", "range"), ::testing::Values("0", "4", "32")),
+    ::testing::Combine(
+        ::testing::Values("qdq", "range"), ::testing::Values("0", "4", "32"), ::testing::Values("1", "2", "3")),
     [](auto const& testInfo) {
-        return std::string(std::get<0>(testInfo.param)) + "_format" + std::get<1>(testInfo.param);
+        return std::string(std::get<0>(testInfo.param)) + "_format" + std::get<1>(testInfo.param) + "_v"
+            + std::get<2>(testInfo.param);
     });
 
 } // namespace

@@ -201,8 +201,13 @@ public:
             return callPlugin(description(), "build", "supportsFormatCombination", details, false,
                 [&] { return mIOExt->supportsFormatCombination(pos, descs.data(), nbInputs, nbOutputs); });
         }
-        // IPluginV2 and IPluginV2Ext answer per (type, format); IPluginV2 configures one type for all tensors.
+        // IPluginV2 and IPluginV2Ext answer per (type, format); IPluginV2 configures one type for all tensors, and
+        // both one format (configureWithFormat's, configurePlugin's floatFormat).
         if (family() == PluginFamily::kV2 && pos > 0 && descs[pos].type != descs[0].type)
+        {
+            return false;
+        }
+        if (pos > 0 && descs[pos].format != descs[0].format)
         {
             return false;
         }
