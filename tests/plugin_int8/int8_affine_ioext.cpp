@@ -97,16 +97,15 @@ public:
         }
         kiln::VectorLayout layout = layoutOf(mConfiguration.sample, mFields);
         layout.outer = batchSize;
-        return runAffineDevice(layout, mFields, inputs[0], outputs[0], mConfiguration.inScale,
-            mConfiguration.outScale, &mDeviceWeight, &mDeviceBias, stream);
+        return runAffineDevice(layout, mFields, inputs[0], outputs[0], mConfiguration.inScale, mConfiguration.outScale,
+            &mDeviceWeight, &mDeviceBias, stream);
     }
     int32_t enqueueHost(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,
         void const* const* inputs, void* const* outputs, void*) override
     {
         // The host run sees the descriptions (the batch included): they must say what the build configured.
-        bool const same = inputDesc[0].scale == mConfiguration.inScale
-            && outputDesc[0].scale == mConfiguration.outScale && inputDesc[0].format == mFields.tensorFormat()
-            && outputDesc[0].format == inputDesc[0].format;
+        bool const same = inputDesc[0].scale == mConfiguration.inScale && outputDesc[0].scale == mConfiguration.outScale
+            && inputDesc[0].format == mFields.tensorFormat() && outputDesc[0].format == inputDesc[0].format;
         if (!configured() || !same)
         {
             return 1;

@@ -25,8 +25,8 @@ public:
         mSerialized = {PluginField("format", &mFields.format, PluginFieldType::kINT32, 1),
             PluginField("weight", mFields.weight.data(), PluginFieldType::kFLOAT32,
                 static_cast<int32_t>(mFields.weight.size())),
-            PluginField("bias", mFields.bias.data(), PluginFieldType::kFLOAT32,
-                static_cast<int32_t>(mFields.bias.size()))};
+            PluginField(
+                "bias", mFields.bias.data(), PluginFieldType::kFLOAT32, static_cast<int32_t>(mFields.bias.size()))};
         mSerializedCollection = PluginFieldCollection{static_cast<int32_t>(mSerialized.size()), mSerialized.data()};
     }
     Int8AffineV3(Int8AffineV3 const&) = delete;
@@ -104,8 +104,8 @@ public:
         {
             return 1;
         }
-        return runAffineDevice(layoutOf(inputDesc[0].dims, mFields), mFields, inputs[0], outputs[0],
-            inputDesc[0].scale, outputDesc[0].scale, &mDeviceWeight, &mDeviceBias, stream);
+        return runAffineDevice(layoutOf(inputDesc[0].dims, mFields), mFields, inputs[0], outputs[0], inputDesc[0].scale,
+            outputDesc[0].scale, &mDeviceWeight, &mDeviceBias, stream);
     }
     int32_t enqueueHost(PluginTensorDesc const* inputDesc, PluginTensorDesc const* outputDesc,
         void const* const* inputs, void* const* outputs, void*) noexcept override
@@ -138,8 +138,8 @@ private:
     //! loaded in another process never saw configurePlugin: its build-time scales reach the run only this way.)
     bool described(PluginTensorDesc const& in, PluginTensorDesc const& out) const
     {
-        return in.format == mFields.tensorFormat() && out.format == in.format && in.scale > 0.0F
-            && out.scale > 0.0F && in.scale == mRun.in && out.scale == mRun.out && in.dims.nbDims >= 3
+        return in.format == mFields.tensorFormat() && out.format == in.format && in.scale > 0.0F && out.scale > 0.0F
+            && in.scale == mRun.in && out.scale == mRun.out && in.dims.nbDims >= 3
             && in.dims.d[in.dims.nbDims - 3] == static_cast<int64_t>(mFields.weight.size());
     }
 
