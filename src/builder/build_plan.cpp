@@ -9,6 +9,7 @@
 #include "builder/constant_storage.h"
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
+#include "builder/plugin_scales.h"
 #include "builder/prepare_plugin.h"
 #include "builder/repeated_layers.h"
 #include "builder/view_layers.h"
@@ -696,7 +697,8 @@ private:
             {
                 dims.d[axis] = tf.dims.d[axis]->isConstant() ? tf.dims.d[axis]->getConstantValue() : -1;
             }
-            infos.push_back({mPrecision.storage.at(tensor), dims, mEvaluated[t]});
+            nvinfer1::DataType const type = mPrecision.storage.at(tensor);
+            infos.push_back({type, dims, mEvaluated[t], pluginTensorScale(*tensor, type, mOrder)});
         }
         return infos;
     }
