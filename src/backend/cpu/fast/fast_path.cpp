@@ -1,6 +1,7 @@
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/fused/pointwise.h"
+#include "network/fused/quantized_convolution.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_graph.h"
 
@@ -20,6 +21,8 @@ struct KernelKind
     nvinfer1::LayerType type;
     bool (*supports)(plan::PlanModel const& model, plan::LayerRecord const& layer);
     std::unique_ptr<Kernel> (*make)(State& state, plan::LayerRecord const& layer);
+    //! Whether `supports` checks the layer's types itself (INT8 slots): else the layer computes FP32 throughout.
+    bool checksItsTypes{false};
 };
 
 //! The layer kinds the fast path runs.
@@ -36,6 +39,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
     {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle},
     {network::kPointwiseLayerType, supportsPointwise, makePointwise},
+    {network::kQuantizedConvolutionLayerType, supportsQuantizedConvolution, makeQuantizedConvolution, true},
 };
 
 KernelKind const* kindOf(plan::LayerRecord const& layer)
@@ -78,7 +82,7 @@ bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     KernelKind const* kind = kindOf(layer);
     return kind != nullptr && dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr
-        && float32Throughout(model, layer) && kind->supports(model, layer);
+        && (kind->checksItsTypes || float32Throughout(model, layer)) && kind->supports(model, layer);
 }
 
 bool joinsPointwiseChain(plan::PlanModel const& model, plan::LayerRecord const& layer)
