@@ -39,6 +39,9 @@ struct QdqCase
     bool debugConvolution{false}; //!< the convolution's output marked as a debug tensor
     bool secondReader{false};     //!< the convolution's output also a network output
     int64_t groups{1};
+    //! > 0: a 3x3 max pooling (stride 2, padding 1) between the input's DQ and a Q/DQ pair of this scale, before
+    //! the convolution (ResNet's stem).
+    float poolScale{0.0F};
 };
 
 constexpr float kInputScale = 1.0F / 127.0F;
@@ -92,6 +95,21 @@ public:
         return shapes;
     }
 
+    //! The convolution's input: the dequantized input, pooled where the case pools.
+    ITensor& convolutionInput(INetworkDefinition& network, ITensor& input) const
+    {
+        ITensor& dequantized = dequantizedInput(network, input);
+        if (mCase.poolScale == 0.0F)
+        {
+            return dequantized;
+        }
+        IPoolingLayer* pool = network.addPoolingNd(dequantized, PoolingType::kMAX, DimsHW{3, 3});
+        pool->setStrideNd(DimsHW{2, 2});
+        pool->setPaddingNd(DimsHW{1, 1});
+        pool->setName("pool");
+        return quantizedPair(network, *pool->getOutput(0), mCase.poolScale, "pooled");
+    }
+
 private:
     ITensor& scalar(INetworkDefinition& network, float const& value) const
     {
@@ -131,7 +149,7 @@ private:
     {
         ITensor* a = network.addInput("a", DataType::kFLOAT, dimsOf(kInputShape));
         IConvolutionLayer* convolution = network.addConvolutionNd(
-            dequantizedInput(network, *a), kMaps, DimsHW{3, 3}, weightsOf(mKernel), weightsOf(mBias));
+            convolutionInput(network, *a), kMaps, DimsHW{3, 3}, weightsOf(mKernel), weightsOf(mBias));
         convolution->setName("convolution");
         convolution->setPaddingNd(DimsHW{1, 1});
         convolution->setNbGroups(mCase.groups);
@@ -275,6 +293,62 @@ TEST(QuantizedFusion, StopsAtAnObservedIntermediateTensor)
         EXPECT_EQ(types.at("dequantize input + convolution"), kQuantizedConvolutionLayerType);
         EXPECT_EQ(types.count("quantize output"), 1U);
     }
+}
+
+TEST(QuantizedFusion, MovesMaxPoolingBetweenPairsOfOneScaleOntoInt8)
+{
+    QdqCase c;
+    c.poolScale = kInputScale;
+    std::map<std::string, LayerType> const types = compareWithReference(c);
+    EXPECT_EQ(types.at("dequantize input + pool + quantize pooled"), LayerType::kPOOLING);
+    EXPECT_EQ(types.at("dequantize pooled + convolution + relu + quantize output"), kQuantizedConvolutionLayerType);
+    EXPECT_EQ(countOf(types, LayerType::kDEQUANTIZE), 1U); // the output's
+}
+
+TEST(QuantizedFusion, LeavesMaxPoolingBetweenScalesThatDiffer)
+{
+    QdqCase c;
+    c.poolScale = 2.0F * kInputScale; // requantizing would round: the pooling stays in FP32
+    std::map<std::string, LayerType> const types = compareWithReference(c);
+    EXPECT_EQ(types.at("pool"), LayerType::kPOOLING);
+    EXPECT_EQ(types.at("dequantize pooled + convolution + relu + quantize output"), kQuantizedConvolutionLayerType);
+}
+
+//! An INT8 network input through a 2x2 max pooling (stride 1) into an INT8 output.
+NetworkMaker int8MaxPooling(PoolingType type)
+{
+    return [type](INetworkDefinition& network) {
+        ITensor* input = network.addInput("a", DataType::kINT8, Dims4{1, 1, 3, 3});
+        IPoolingLayer* pool = network.addPoolingNd(*input, type, DimsHW{2, 2});
+        if (pool != nullptr) // an INT8 average is refused when it is added
+        {
+            pool->setStrideNd(DimsHW{1, 1});
+            markOutput(network, *pool->getOutput(0));
+        }
+    };
+}
+
+TEST(QuantizedFusion, MaxPoolingTakesInt8OnBothKernelSets)
+{
+    HostTensor input = zeros({1, 1, 3, 3}, DataType::kINT8);
+    std::vector<int8_t> const values{-128, 5, -3, 127, -1, 0, 2, -7, -128};
+    std::copy(values.begin(), values.end(), reinterpret_cast<int8_t*>(input.bytes.data()));
+    for (CpuKernels kernels : {CpuKernels::kFAST, CpuKernels::kREFERENCE})
+    {
+        std::vector<Tensors> const results
+            = runCpuPlan(buildCpuPlan(int8MaxPooling(PoolingType::kMAX), kernels), {{{"a", input}}});
+        ASSERT_EQ(results.size(), 1U);
+        HostTensor const& output = results[0].at("output");
+        EXPECT_EQ(output.type, DataType::kINT8);
+        EXPECT_EQ(output.floats(), (std::vector<float>{127, 5, 127, 0}));
+    }
+    // An average of INT8 values is no INT8 value: refused as before.
+    RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    int8MaxPooling(PoolingType::kAVERAGE)(*network);
+    EXPECT_EQ(network->getNbLayers(), 0);
+    EXPECT_NE(logger.errors().find("or INT8 for max pooling"), std::string::npos) << logger.errors();
 }
 
 TEST(QuantizedFusion, FusedPlansSaveAndLoadAsTheyWere)

@@ -9,7 +9,8 @@
 // kFP4 are refused: Kiln has neither yet.
 //
 // The layers are the explicit quantization a Q/DQ network states; they compute as written, and the layers between
-// them run in floating point (Kiln has no quantized convolution or matrix multiply yet).
+// them run in floating point, except where a backend fuses a pattern of them into a quantized layer
+// (plan/passes/quantized_fusion.h: the CPU backend's INT8 convolutions), which computes what they compute.
 #pragma once
 
 #include "network/layer.h"
