@@ -111,7 +111,8 @@ void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
     group->add_flag("--getPlanVersionOnly", o.getPlanVersionOnly,
         "Print the plan file's format version and the Kiln version that wrote it, then exit (with --loadEngine)");
     group->add_flag("--int8", o.int8,
-        "Enable INT8 (kINT8): Q/DQ models quantize as they say (INT8 convolutions on the CPU backend, not yet on CUDA)");
+        "Enable INT8 (kINT8): Q/DQ models quantize as they say (INT8 convolutions on the CPU backend, not yet on "
+        "CUDA)");
     group->add_flag(
         "--fp8", o.fp8, "Enable FP8 (kFP8): Q/DQ models quantize as they say; Kiln has no FP8 matrix multiply yet");
     group->add_flag("--refit", o.refit,
