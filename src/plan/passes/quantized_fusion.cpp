@@ -190,9 +190,9 @@ private:
     //! the backend runs.
     bool fuseLongestAccepted(Chain const& chain)
     {
+        auto const& convolution = *plan::paramsOf<network::ConvolutionParams>(layer(chain.convolution));
         std::optional<Int8Weights> const weights
-            = recoverInt8Weights(plan::paramsOf<network::ConvolutionParams>(layer(chain.convolution))->kernel.toFloat(),
-                plan::paramsOf<network::ConvolutionParams>(layer(chain.convolution))->nbOutputMaps);
+            = recoverInt8Weights(convolution.kernel.toFloat(), convolution.nbOutputMaps);
         if (!weights)
         {
             return false;
