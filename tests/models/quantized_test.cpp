@@ -110,8 +110,8 @@ public:
     std::string errors;
 };
 
-//! The layer types of the CPU plan of quantized model `name`, built for its test input's shape.
-std::vector<nvinfer1::LayerType> cpuPlanLayerTypes(std::string const& name)
+//! The layer types of the `backend` plan of quantized model `name`, built for its test input's shape.
+std::vector<nvinfer1::LayerType> planLayerTypes(std::string const& name, kiln::Backend backend)
 {
     ErrorLogger logger;
     std::unique_ptr<nvinfer1::IBuilder> builder(nvinfer1::createInferBuilder(logger));
@@ -119,7 +119,7 @@ std::vector<nvinfer1::LayerType> cpuPlanLayerTypes(std::string const& name)
     std::unique_ptr<nvonnxparser::IParser> parser(nvonnxparser::createParser(*network, logger));
     EXPECT_TRUE(parser->parseFromFile((kQuantizedDirectory / name / "model.onnx").string().c_str(), 0));
     std::unique_ptr<nvinfer1::IBuilderConfig> config(builder->createBuilderConfig());
-    kiln::setBackend(*config, kiln::Backend::kCPU);
+    kiln::setBackend(*config, backend);
     nvinfer1::IOptimizationProfile* profile = builder->createOptimizationProfile();
     HostTensor const input = readArrays(kQuantizedDirectory / name, "input").at(0);
     nvinfer1::Dims dims{static_cast<int32_t>(input.shape.size()), {}};
@@ -151,9 +151,20 @@ TEST(QuantizedModels, Int8ConvolutionsRunFusedOnTheCpu)
     // Optimizer left them unquantized), efficientnet's are its squeeze-excitation's, which read an average.
     for (auto const& [name, fused] : {std::pair<char const*, size_t>{"regnet_int8", 18}, {"efficientnet_int8", 38}})
     {
-        std::vector<nvinfer1::LayerType> const types = cpuPlanLayerTypes(name);
+        std::vector<nvinfer1::LayerType> const types = planLayerTypes(name, kiln::Backend::kCPU);
         EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedConvolutionLayerType), fused) << name;
     }
+}
+
+TEST(QuantizedModels, CudaPlansKeepTheirConvolutionsAsWritten)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    // The CUDA backend has no INT8 kernels yet: its pass list has no quantized fusion (plans build without a GPU).
+    std::vector<nvinfer1::LayerType> const types = planLayerTypes("regnet_int8", kiln::Backend::kCUDA);
+    EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedConvolutionLayerType), 0);
+    EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kCONVOLUTION), 18 + 6);
 }
 
 TEST(QuantizedModels, CoverInt8AndFp8)
