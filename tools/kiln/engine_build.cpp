@@ -199,8 +199,8 @@ void configure(nvinfer1::IBuilderConfig& config, Options const& options, BuildRe
     {
         config.setFlag(nvinfer1::BuilderFlag::kREFIT);
     }
-    // TensorRT's quantization flags. A Q/DQ model's quantize and dequantize layers run with or without them; Kiln has
-    // no quantized convolution or matrix multiply for them to enable yet.
+    // TensorRT's quantization flags. A Q/DQ model runs the same with or without them: its quantize and dequantize
+    // layers as written, and on the CPU backend its quantized convolutions fused on INT8 (docs/quantization.md).
     if (options.int8)
     {
         config.setFlag(nvinfer1::BuilderFlag::kINT8);
