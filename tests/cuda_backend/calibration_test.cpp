@@ -17,22 +17,36 @@ using namespace kiln::test;
 
 Dims const kInput{4, {1, 2, 6, 6}};
 
-//! Gives two batches into the device bindings it is given, or from device memory of its own (`ownMemory`).
-class DeviceCalibrator final : public IInt8MinMaxCalibrator
+//! Gives two batches into the bindings it is given, or from memory of its own (`ownMemory`), and checks that the
+//! bindings are where `backend`'s engines read inputs: device memory on CUDA, as TensorRT gives, host memory on the
+//! CPU.
+class BatchCalibrator final : public IInt8MinMaxCalibrator
 {
 public:
-    explicit DeviceCalibrator(bool ownMemory)
-        : mOwnMemory(ownMemory)
+    BatchCalibrator(kiln::Backend backend, bool ownMemory)
+        : mOnDevice(backend == kiln::Backend::kCUDA)
+        , mOwnMemory(ownMemory)
     {
         for (float phase : {0.3F, 1.7F})
         {
             mBatches.push_back(weightsOf(volumeOf(kInput), phase));
         }
-        EXPECT_EQ(cudaMalloc(&mOwn, volumeOf(kInput) * sizeof(float)), cudaSuccess);
+        if (mOnDevice)
+        {
+            EXPECT_EQ(cudaMalloc(&mOwn, volumeOf(kInput) * sizeof(float)), cudaSuccess);
+        }
+        else
+        {
+            mOwnHost.resize(volumeOf(kInput));
+            mOwn = mOwnHost.data();
+        }
     }
-    ~DeviceCalibrator() override
+    ~BatchCalibrator() override
     {
-        cudaFree(mOwn);
+        if (mOnDevice)
+        {
+            cudaFree(mOwn);
+        }
     }
     int32_t getBatchSize() const noexcept override
     {
@@ -46,10 +60,17 @@ public:
         }
         cudaPointerAttributes attributes{};
         EXPECT_EQ(cudaPointerGetAttributes(&attributes, bindings[0]), cudaSuccess);
-        EXPECT_EQ(attributes.type, cudaMemoryTypeDevice) << "TensorRT gives calibrators device memory";
+        if (mOnDevice)
+        {
+            EXPECT_EQ(attributes.type, cudaMemoryTypeDevice) << "TensorRT gives calibrators device memory";
+        }
+        else
+        {
+            EXPECT_NE(attributes.type, cudaMemoryTypeDevice) << "the CPU backend's engines read host memory";
+        }
         void* const target = mOwnMemory ? mOwn : bindings[0];
         std::vector<float> const& batch = mBatches[mNext++];
-        EXPECT_EQ(cudaMemcpy(target, batch.data(), batch.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+        EXPECT_EQ(cudaMemcpy(target, batch.data(), batch.size() * sizeof(float), cudaMemcpyDefault), cudaSuccess);
         bindings[0] = target;
         return true;
     }
@@ -66,8 +87,10 @@ public:
     std::string cache;
 
 private:
+    bool mOnDevice;
     bool mOwnMemory;
     std::vector<std::vector<float>> mBatches;
+    std::vector<float> mOwnHost;
     size_t mNext{0};
     void* mOwn{nullptr};
 };
@@ -90,8 +113,8 @@ void smallCnn(INetworkDefinition& network)
 
 void expectCalibratedBackendsAgree(bool ownMemory, bool fp16)
 {
-    DeviceCalibrator gpuCalibrator(ownMemory);
-    DeviceCalibrator cpuCalibrator(ownMemory);
+    BatchCalibrator gpuCalibrator(kiln::Backend::kCUDA, ownMemory);
+    BatchCalibrator cpuCalibrator(kiln::Backend::kCPU, ownMemory);
     auto const withCalibrator = [](IInt8Calibrator& calibrator) {
         return [&calibrator](IBuilderConfig& config) {
             config.setFlag(BuilderFlag::kINT8);
