@@ -58,6 +58,6 @@
     X(kUNSQUEEZE, IUnsqueezeLayer)                                                                                     \
     X(kCUMULATIVE, ICumulativeLayer)
 
-//! X(class in nvinfer1) for each object other than a layer that a Kiln network can hold: what addIfConditional and
-//! addAttention return (the first owns the boundary layers listed above, the second ordinary layers).
-#define KILN_FOR_EACH_NETWORK_OBJECT(X) X(IIfConditional) X(IAttention)
+//! X(class in nvinfer1) for each object other than a layer that a Kiln network can hold: what addIfConditional,
+//! addLoop and addAttention return (the first two own the boundary layers listed above, the third ordinary layers).
+#define KILN_FOR_EACH_NETWORK_OBJECT(X) X(IIfConditional) X(ILoop) X(IAttention)
