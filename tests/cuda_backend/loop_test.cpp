@@ -72,12 +72,13 @@ NetworkMaker whileLoop()
         IRecurrenceLayer* p = loop->addRecurrence(*x);
         ITensor* below = network.addElementWise(*i->getOutput(0), *n, ElementWiseOperation::kLESS)->getOutput(0);
         loop->addTripLimit(*below, TripLimit::kWHILE);
-        i->setInput(1, *network.addElementWise(*i->getOutput(0), *intScalar(network, 1), ElementWiseOperation::kSUM)
-                            ->getOutput(0));
-        ITensor* scaled
-            = network
-                  .addElementWise(*p->getOutput(0), *constantOf(network, Dims{1, {1}}, {1.5F}), ElementWiseOperation::kPROD)
-                  ->getOutput(0);
+        i->setInput(1,
+            *network.addElementWise(*i->getOutput(0), *intScalar(network, 1), ElementWiseOperation::kSUM)
+                 ->getOutput(0));
+        ITensor* scaled = network
+                              .addElementWise(*p->getOutput(0), *constantOf(network, Dims{1, {1}}, {1.5F}),
+                                  ElementWiseOperation::kPROD)
+                              ->getOutput(0);
         ITensor* next
             = network.addElementWise(*scaled, *constantOf(network, Dims{1, {1}}, {1.0F}), ElementWiseOperation::kSUM)
                   ->getOutput(0);
@@ -120,8 +121,8 @@ TEST(CudaLoop, WhileConditionReadBackEachIteration)
     HostTensor const x = fromFloats({300}, spread(300, -1.0F, 1.0F));
     for (int32_t n : {0, 1, 4})
     {
-        expectBackendsAgree(whileLoop(), {{"x", x}, {"n", fromInts({}, {n}, DataType::kINT32)}}, false,
-            "n = " + std::to_string(n));
+        expectBackendsAgree(
+            whileLoop(), {{"x", x}, {"n", fromInts({}, {n}, DataType::kINT32)}}, false, "n = " + std::to_string(n));
     }
 }
 
