@@ -63,8 +63,8 @@ TEST(OnnxNewOpErrors, RecurrentOpsNameWhatTheyRefuse)
     expectNodeError(coupled, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_ATTR, "LSTM", "input_forget");
 
     ModelBuilder lengths = lstmModel({"lengths"});
-    lengths.input("lengths", ::onnx::TensorProto::INT32, {2});
-    expectNodeError(lengths, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_INPUT, "LSTM", "sequence_lens");
+    lengths.input("lengths", ::onnx::TensorProto::INT32, {2, 1});
+    expectNodeError(lengths, nvonnxparser::ErrorCode::kINVALID_NODE, "LSTM", "sequence_lens must be 1-D");
 
     ModelBuilder activation = lstmModel();
     auto& names = kiln::test::addAttribute(

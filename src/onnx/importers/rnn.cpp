@@ -4,8 +4,9 @@
 // recurrence weights inside. Y stacks each step's hidden state (a reverse direction's in the sequence's order), Y_h
 // and Y_c are the last step's. Directions forward, reverse and bidirectional; layout 0 and 1; initial states; LSTM's
 // peepholes; clip; every activation ONNX lists (alpha and beta taken in order by the activations that use them);
-// GRU's linear_before_reset. Refused, naming the attribute or input: sequence_lens unless every sequence has the
-// full length (a constant), and LSTM's input_forget.
+// GRU's linear_before_reset; sequence_lens, given or computed at run time (past its length a sequence's states stay
+// and its Y rows are zeros; a reverse direction reverses each sequence's first length steps before and after, as
+// ReverseSequence does). Refused, naming the attribute: LSTM's input_forget.
 #include "onnx/import_error.h"
 #include "onnx/importer_table.h"
 #include "onnx/network_helpers.h"
@@ -141,6 +142,7 @@ struct Recurrent
     ITensor* x{nullptr};          //!< [S, B, I]
     ITensor* steps{nullptr};      //!< S, 0-D INT64
     ITensor* batchShape{nullptr}; //!< [B, H], 1-D INT64: the states' shape
+    ITensor* lengths{nullptr};    //!< sequence_lens, [B] INT32, where given
 };
 
 //! `t[index]` along `axis` (the axis removed): 0-D index.
@@ -209,6 +211,16 @@ struct Direction
     ITensor* initialCell{nullptr};
 };
 
+//! Each sequence of `t` ([S, B, ...]) reversed in its first `lengths` steps.
+ITensor& reverseSequences(ImportContext& ctx, ITensor& t, ITensor& lengths)
+{
+    nvinfer1::IReverseSequenceLayer& reversed
+        = ctx.check(ctx.network().addReverseSequence(t, lengths), "reverse sequence");
+    reversed.setBatchAxis(1);
+    reversed.setSequenceAxis(0);
+    return *reversed.getOutput(0);
+}
+
 //! The state `index` (initial_h or initial_c) of direction `d`, or zeros.
 ITensor& initialState(ImportContext& ctx, Recurrent const& r, ITensor* given, int32_t d)
 {
@@ -224,6 +236,11 @@ Direction directionInputs(ImportContext& ctx, Node const& node, Recurrent const&
     Direction dir;
     dir.reverse = r.reverseOnly || d == 1;
     int64_t const h = r.hidden;
+    ITensor* x = r.x;
+    if (dir.reverse && r.lengths != nullptr)
+    {
+        x = &reverseSequences(ctx, *x, *r.lengths); // then iterated forwards
+    }
     ITensor& w = pick(ctx, inputTensor(ctx, node, 1), d, 0);        // [G H, I]
     ITensor& rWeights = pick(ctx, inputTensor(ctx, node, 2), d, 0); // [G H, H]
     ITensor* bias = optionalInput(ctx, node, 3);
@@ -231,7 +248,7 @@ Direction directionInputs(ImportContext& ctx, Node const& node, Recurrent const&
     for (int32_t g = 0; g < gateCount(r.kind); ++g)
     {
         ITensor& wg = insertOnes(ctx, rows(ctx, w, 0, g * h, h), {0}); // [1, H, I]
-        ITensor* product = &matmul(ctx, *r.x, wg, true);               // [S, B, H]
+        ITensor* product = &matmul(ctx, *x, wg, true);                 // [S, B, H]
         bool const hGate = r.kind == Kind::kGRU && g == 2;
         if (b != nullptr)
         {
@@ -312,6 +329,23 @@ std::pair<ITensor*, ITensor*> step(ImportContext& ctx, Recurrent const& r, Direc
     return {&add(ctx, candidate, mul(ctx, update, difference)), nullptr};
 }
 
+ITensor& select(ImportContext& ctx, ITensor& condition, ITensor& whenTrue, ITensor& whenFalse)
+{
+    return *ctx.check(ctx.network().addSelect(condition, whenTrue, whenFalse), "select").getOutput(0);
+}
+
+//! [B, 1] BOOL inside `loop`: whether the current step lies within each sequence's length.
+ITensor& withinLength(ImportContext& ctx, nvinfer1::ILoop& loop, ITensor& lengths)
+{
+    nvinfer1::IRecurrenceLayer& counter
+        = ctx.check(loop.addRecurrence(scalarConstant(ctx, 0.0, nvinfer1::DataType::kINT32, 0)), "step counter");
+    counter.setInput(1,
+        elementWise(ctx, *counter.getOutput(0), scalarConstant(ctx, 1.0, nvinfer1::DataType::kINT32, 0),
+            nvinfer1::ElementWiseOperation::kSUM));
+    ITensor& within = elementWise(ctx, *counter.getOutput(0), lengths, nvinfer1::ElementWiseOperation::kLESS); // [B]
+    return insertOnes(ctx, within, {1});
+}
+
 //! Direction `d`'s loop: Y ([S, B, H]), Y_h and Y_c ([B, H]).
 std::vector<ITensor*> runDirection(ImportContext& ctx, Node const& node, Recurrent const& r, int32_t d)
 {
@@ -321,22 +355,38 @@ std::vector<ITensor*> runDirection(ImportContext& ctx, Node const& node, Recurre
     std::vector<ITensor*> xs;
     for (ITensor* product : dir.inputProducts)
     {
-        xs.push_back(ctx.check(loop->addIterator(*product, 0, dir.reverse), "iterator").getOutput(0));
+        bool const backwards = dir.reverse && r.lengths == nullptr; // else the sequences were reversed already
+        xs.push_back(ctx.check(loop->addIterator(*product, 0, backwards), "iterator").getOutput(0));
     }
     nvinfer1::IRecurrenceLayer& hidden = ctx.check(loop->addRecurrence(*dir.initialHidden), "recurrence");
     nvinfer1::IRecurrenceLayer* cell
         = dir.initialCell != nullptr ? &ctx.check(loop->addRecurrence(*dir.initialCell), "recurrence") : nullptr;
-    auto const [nextHidden, nextCell]
+    auto [nextHidden, nextCell]
         = step(ctx, r, dir, xs, *hidden.getOutput(0), cell != nullptr ? cell->getOutput(0) : nullptr, d);
+    ITensor* stepOutput = nextHidden;
+    if (r.lengths != nullptr)
+    {
+        // Past its length a sequence keeps its states, and its output rows are zeros.
+        ITensor& valid = withinLength(ctx, *loop, *r.lengths);
+        stepOutput = &select(ctx, valid, *nextHidden, scalarConstant(ctx, 0.0, nextHidden->getType(), 2));
+        nextHidden = &select(ctx, valid, *nextHidden, *hidden.getOutput(0));
+        nextCell = cell != nullptr ? &select(ctx, valid, *nextCell, *cell->getOutput(0)) : nullptr;
+    }
     hidden.setInput(1, *nextHidden);
     if (cell != nullptr)
     {
         cell->setInput(1, *nextCell);
     }
-    auto const kind = dir.reverse ? nvinfer1::LoopOutput::kREVERSE : nvinfer1::LoopOutput::kCONCATENATE;
-    nvinfer1::ILoopOutputLayer& y = ctx.check(loop->addLoopOutput(*nextHidden, kind, 0), "loop output");
+    bool const stepsBackwards = dir.reverse && r.lengths == nullptr;
+    auto const kind = stepsBackwards ? nvinfer1::LoopOutput::kREVERSE : nvinfer1::LoopOutput::kCONCATENATE;
+    nvinfer1::ILoopOutputLayer& y = ctx.check(loop->addLoopOutput(*stepOutput, kind, 0), "loop output");
     y.setInput(1, *r.steps);
-    std::vector<ITensor*> outputs{y.getOutput(0),
+    ITensor* stacked = y.getOutput(0);
+    if (dir.reverse && r.lengths != nullptr)
+    {
+        stacked = &reverseSequences(ctx, *stacked, *r.lengths); // back into the sequences' order
+    }
+    std::vector<ITensor*> outputs{stacked,
         ctx.check(loop->addLoopOutput(*nextHidden, nvinfer1::LoopOutput::kLAST_VALUE), "loop output").getOutput(0)};
     if (nextCell != nullptr)
     {
@@ -401,31 +451,25 @@ Recurrent readRecurrent(ImportContext& ctx, Node const& node, Kind kind)
     return r;
 }
 
-//! sequence_lens, where given, must give every sequence the full length.
-void checkSequenceLengths(ImportContext& ctx, Node const& node, Recurrent const& r)
+//! sequence_lens as [B] INT32, where given.
+ITensor* sequenceLengths(ImportContext& ctx, Node const& node)
 {
     if (!node.hasInput(4))
     {
-        return;
+        return nullptr;
     }
-    int64_t const steps = staticExtent(*r.x, 0);
-    std::vector<int64_t> const lengths = isConstantInput(node, 4) ? constantInts(node, 4, "sequence_lens")
-                                                                  : std::vector<int64_t>{};
-    bool const full = steps >= 0 && !lengths.empty()
-        && std::all_of(lengths.begin(), lengths.end(), [&](int64_t n) { return n == steps; });
-    if (!full)
+    ITensor& lengths = inputTensor(ctx, node, 4);
+    if (rankOf(lengths) != 1)
     {
-        fail(ErrorCode::kUNSUPPORTED_NODE_INPUT,
-            "input sequence_lens: sequences of different lengths are not supported (only a constant that gives every "
-            "sequence the full length)");
+        fail(ErrorCode::kINVALID_NODE, "input sequence_lens must be 1-D ([batch_size])");
     }
-    (void) ctx;
+    return &castTo(ctx, lengths, nvinfer1::DataType::kINT32);
 }
 
 std::vector<Value> importRecurrent(ImportContext& ctx, Node const& node, Kind kind)
 {
-    Recurrent const r = readRecurrent(ctx, node, kind);
-    checkSequenceLengths(ctx, node, r);
+    Recurrent r = readRecurrent(ctx, node, kind);
+    r.lengths = sequenceLengths(ctx, node);
     std::vector<std::vector<ITensor*>> byOutput(kind == Kind::kLSTM ? 3 : 2);
     for (int32_t d = 0; d < r.directions; ++d)
     {

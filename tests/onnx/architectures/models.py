@@ -285,6 +285,36 @@ def op_models():
                             [("scale", rand(parameters)), ("bias", rand(parameters))],
                             opset=18 if per_group else 21))
     models += quantization_models(rng)
+    models += recurrent_models(rng)
+    return models
+
+
+def recurrent_models(rng):
+    """LSTM, GRU and RNN with sequences of different lengths (sequence_lens fed at run time, so past its length a
+    sequence keeps its states and gives zero rows), in both directions at once, with initial states."""
+    steps, batch, features, hidden = 5, 3, 4, 6
+    models = []
+    for op, gates in (("LSTM", 4), ("GRU", 3), ("RNN", 1)):
+        inputs = {
+            "x": rng.normal(0, 1, (steps, batch, features)).astype(np.float32),
+            "lengths": np.array([5, 2, 3], np.int32),
+            "h0": rng.normal(0, 0.5, (2, batch, hidden)).astype(np.float32),
+        }
+        weights = [("w", rng.normal(0, 0.5, (2, gates * hidden, features)).astype(np.float32)),
+                   ("r", rng.normal(0, 0.5, (2, gates * hidden, hidden)).astype(np.float32)),
+                   ("b", rng.normal(0, 0.5, (2, 2 * gates * hidden)).astype(np.float32))]
+        names = ["x", "w", "r", "b", "lengths", "h0"]
+        node = helper.make_node(op, names, ["y"], name=f"{op.lower()}_lengths", hidden_size=hidden,
+                                direction="bidirectional")
+        graph = helper.make_graph([node], f"{op.lower()}_sequence_lengths",
+                                  [value("x", [steps, batch, features]),
+                                   value("lengths", [batch], TensorProto.INT32),
+                                   value("h0", [2, batch, hidden])],
+                                  [value("y", [steps, 2, batch, hidden])],
+                                  [numpy_helper.from_array(a, n) for n, a in weights])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
+        model.ir_version = 8
+        models.append((model, [inputs["x"], inputs["lengths"], inputs["h0"]]))
     return models
 
 
