@@ -5,8 +5,8 @@
 // a kWHILE limit on a recurrence (so it is checked before each iteration, as ONNX says). Scan runs once per slice of
 // its first scan input. Refused, naming the input or attribute: scan outputs of a Loop whose M is absent or computed
 // at run time (their length is then known only once it has run), sequences and optionals, Scan's opset 8 form (batch
-// axis, sequence_lens).
-// A loop that runs no iteration gives zeros as its loop-carried values (ONNX: their initial values).
+// axis, sequence_lens). A loop that runs no iteration gives its loop-carried values' initial values, as ONNX says
+// (the loop's outputs are zeros then: each final value is selected by whether an iteration ran).
 #include "onnx/graph_importer.h"
 #include "onnx/import_error.h"
 #include "onnx/importer_table.h"
@@ -76,6 +76,16 @@ bool passesConditionThrough(::onnx::GraphProto const& body)
     return false;
 }
 
+//! 0-D BOOL after `loop`: whether it ran an iteration (the last value of the iteration count after the step, which a
+//! loop that ran none leaves zero).
+ITensor& ranAnIteration(ImportContext& ctx, nvinfer1::ILoop& loop, ITensor& countAfterStep)
+{
+    ITensor& count
+        = *ctx.check(loop.addLoopOutput(countAfterStep, nvinfer1::LoopOutput::kLAST_VALUE), "loop output").getOutput(0);
+    return elementWise(
+        ctx, count, scalarConstant(ctx, 0.0, nvinfer1::DataType::kINT64, 0), nvinfer1::ElementWiseOperation::kGREATER);
+}
+
 bool isConstantTrue(Node const& node, int32_t index)
 {
     if (!isConstantInput(node, index))
@@ -133,12 +143,16 @@ std::vector<Value> importLoop(ImportContext& ctx, Node const& node)
         ctx.check(loop->addTripLimit(*condition->getOutput(0), nvinfer1::TripLimit::kWHILE), "trip limit");
     }
     std::vector<Value> results;
+    ITensor& ran = ranAnIteration(ctx, *loop, *counter.getInput(1));
     for (int32_t i = 0; i < carried; ++i)
     {
         ITensor& next = ctx.tensor(outputs[1 + i]);
         states[i]->setInput(1, next);
-        results.emplace_back(
-            ctx.check(loop->addLoopOutput(next, nvinfer1::LoopOutput::kLAST_VALUE), "loop output").getOutput(0));
+        ITensor& last
+            = *ctx.check(loop->addLoopOutput(next, nvinfer1::LoopOutput::kLAST_VALUE), "loop output").getOutput(0);
+        ITensor& initial = inputTensor(ctx, node, 2 + i);
+        ITensor& ranHere = prependOnes(ctx, ran, rankOf(last)); // the select's operands share a rank
+        results.emplace_back(ctx.check(ctx.network().addSelect(ranHere, last, initial), "select").getOutput(0));
     }
     for (size_t o = 1 + static_cast<size_t>(carried); o < outputs.size(); ++o)
     {
