@@ -14,13 +14,16 @@
 #include "builder/repeated_layers.h"
 #include "builder/view_layers.h"
 #include "core/checked_size.h"
+#include "core/data_type.h"
 #include "core/dims_text.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
 #include "plan/expr_table.h"
+#include "network/layers/loop.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_format.h"
 #include "plan/plan_graph.h"
+#include "plan/plan_loops.h"
 #include "plugin/registry.h"
 #include "shape/evaluate.h"
 
@@ -198,13 +201,14 @@ public:
             logError("IBuilder::buildSerializedNetwork: cancelled by the progress monitor");
             return false;
         };
-        if (!inferShapes() || !step() || !evaluateShapes() || !step() || !recordTensors() || !recordLayers() || !step())
+        if (!inferShapes() || !step() || !evaluateShapes() || !step() || !recordTensors() || !recordLayers()
+            || !orderLoops() || !step())
         {
             return nullptr;
         }
         foldConstantLayers();
         quantizeLayers();
-        if (!optimizeForBackend())
+        if (!optimizeForBackend() || !orderLoops())
         {
             return nullptr;
         }
@@ -669,7 +673,12 @@ private:
                 record.outputs.push_back(mTensorIndex.at(output));
             }
             auto const* plugin = dynamic_cast<network::PluginParams const*>(&layer->params());
-            if (plan::isConditionalOutput(record))
+            if (auto const* recurrence = dynamic_cast<network::RecurrenceLayer const*>(layer);
+                recurrence != nullptr && !recordNextValue(*recurrence, record))
+            {
+                return false;
+            }
+            if (plan::isConditionalOutput(record) || plan::isLoopBoundary(record))
             {
                 record.params = layer->params().clone(); // run by the execution context, in the tensors' types
             }
@@ -679,6 +688,52 @@ private:
                 return false;
             }
             mModel.layers.push_back(std::move(record));
+        }
+        return true;
+    }
+
+    //! A recurrence's next value, which the network keeps out of its inputs (it is the loop's back edge), becomes its
+    //! record's input 1; it must have the initial value's shape at every profile's min, opt and max.
+    bool recordNextValue(network::RecurrenceLayer const& layer, plan::LayerRecord& record) const
+    {
+        Tensor const* next = layer.nextValue();
+        if (next == nullptr)
+        {
+            logError("IBuilder::buildSerializedNetwork: recurrence \"" + layer.name()
+                + "\" has no next value: set it with IRecurrenceLayer::setInput(1, ...)");
+            return false;
+        }
+        int32_t const initial = mTensorIndex.at(layer.inputs()[0]);
+        int32_t const nextIndex = mTensorIndex.at(next);
+        for (size_t p = 0; p < mEvaluated[static_cast<size_t>(initial)].size(); ++p)
+        {
+            for (size_t select = 0; select < 3; ++select)
+            {
+                nvinfer1::Dims const& a = mEvaluated[static_cast<size_t>(initial)][p][select];
+                nvinfer1::Dims const& b = mEvaluated[static_cast<size_t>(nextIndex)][p][select];
+                if (dimsText(a) != dimsText(b) || next->getType() != layer.inputs()[0]->getType())
+                {
+                    logError("IBuilder::buildSerializedNetwork: recurrence \"" + layer.name() + "\": its next value \""
+                        + next->name() + "\" (" + dataTypeName(next->getType()) + " " + dimsText(b)
+                        + ") must have its initial value's type and shape ("
+                        + dataTypeName(layer.inputs()[0]->getType()) + " " + dimsText(a) + ")");
+                    return false;
+                }
+            }
+        }
+        record.inputs.push_back(nextIndex);
+        return true;
+    }
+
+    //! Each loop's layers in one range, checked against TensorRT's rules for loops (plan/plan_loops.h): after
+    //! recording, and again after the backend's passes, which know nothing of loops.
+    bool orderLoops()
+    {
+        std::string error;
+        if (!plan::orderLoops(mModel, error))
+        {
+            logError("IBuilder::buildSerializedNetwork: " + error);
+            return false;
         }
         return true;
     }
@@ -1077,6 +1132,10 @@ private:
             requests.push_back(request);
             requestTensor.push_back(t);
         }
+        if (!coverLoops(requests, requestTensor))
+        {
+            return false;
+        }
         std::optional<MemoryPlan> const memory = planMemory(requests);
         if (!memory)
         {
@@ -1089,6 +1148,62 @@ private:
             mModel.tensors[requestTensor[r]].arenaOffset = memory->offsets[r];
         }
         mModel.arenaBytes = memory->totalBytes;
+        return true;
+    }
+
+    //! A loop runs its range of layers once per iteration, so a tensor its layers read or write that lives beyond
+    //! the range keeps its bytes over the whole range, as do a recurrence's value and staged next value; the next
+    //! value itself lives until the range ends, where the recurrence reads it. Inner loops first.
+    bool coverLoops(std::vector<BufferRequest>& requests, std::vector<size_t> const& requestTensor) const
+    {
+        std::vector<plan::LoopRange> loops;
+        std::vector<int32_t> innermost;
+        std::string error;
+        if (!plan::findLoops(mModel, true, loops, innermost, error))
+        {
+            logError("IBuilder::buildSerializedNetwork: " + error);
+            return false;
+        }
+        std::vector<int64_t> requestOf(mModel.tensors.size(), -1);
+        for (size_t r = 0; r < requests.size(); ++r)
+        {
+            requestOf[requestTensor[r]] = static_cast<int64_t>(r);
+        }
+        auto const requestFor = [&](int32_t t) -> BufferRequest* {
+            int32_t const base = mModel.tensors[static_cast<size_t>(t)].viewOf >= 0
+                ? mModel.tensors[static_cast<size_t>(t)].viewOf
+                : t;
+            int64_t const r = requestOf[static_cast<size_t>(base)];
+            return r < 0 ? nullptr : &requests[static_cast<size_t>(r)];
+        };
+        for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop)
+        {
+            auto const first = static_cast<int32_t>(loop->begin);
+            auto const last = static_cast<int32_t>(loop->end) - 1;
+            for (size_t l : loop->recurrences)
+            {
+                std::vector<int32_t> carried = mModel.layers[l].outputs;
+                carried.push_back(mModel.layers[l].inputs[1]);
+                for (int32_t t : carried)
+                {
+                    if (BufferRequest* request = requestFor(t))
+                    {
+                        request->firstStep = std::min(request->firstStep, first);
+                        request->lastStep = std::max(request->lastStep, last);
+                    }
+                }
+            }
+            for (BufferRequest& request : requests)
+            {
+                bool const overlaps = request.firstStep <= last && request.lastStep >= first;
+                if (overlaps)
+                {
+                    bool const within = request.firstStep >= first && request.lastStep <= last;
+                    request.firstStep = within ? request.firstStep : std::min(request.firstStep, first);
+                    request.lastStep = within ? request.lastStep : std::max(request.lastStep, last);
+                }
+            }
+        }
         return true;
     }
 
