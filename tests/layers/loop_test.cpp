@@ -91,6 +91,28 @@ TEST(Loop, RunningSumsOverAnIteratorWithEveryOutputKind)
     EXPECT_EQ(reversedValues, (std::vector<float>{1111, 111, 11, 1, 2222, 222, 22, 2, 3333, 333, 33, 3}));
 }
 
+TEST(Loop, AnFp16BuildCarriesTheRecurrenceInItsInitialType)
+{
+    // With kFP16 the body's sum computes in HALF, but the recurrence carries its value in the initial value's FLOAT:
+    // the next value is stored FLOAT, as the plan's recurrence requires. Sums up to 30 are exact in FP16.
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, dims2(4, 3));
+    static int32_t const kTrips = 4;
+    static std::vector<float> const kZeros(3, 0.0F);
+    ILoop* loop = h.network->addLoop();
+    loop->addTripLimit(*scalarInt(h, kTrips), TripLimit::kCOUNT);
+    IRecurrenceLayer* total = loop->addRecurrence(*zeros(h, kZeros));
+    ITensor* next = sum(h, *total->getOutput(0), *loop->addIterator(*x)->getOutput(0));
+    total->setInput(1, *next);
+    h.output(loop->addLoopOutput(*next, LoopOutput::kLAST_VALUE), "last");
+    h.config->setFlag(BuilderFlag::kFP16);
+    ASSERT_TRUE(h.build());
+    std::vector<float> const values{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    std::vector<float> lastValue(3);
+    ASSERT_TRUE(h.run({{"x", values.data()}}, {{"last", lastValue.data()}}));
+    EXPECT_EQ(lastValue, (std::vector<float>{22, 26, 30}));
+}
+
 TEST(Loop, WhileLoopRunsAsManyTimesAsTheDataSays)
 {
     // i = 0; p = 1; while (i < n) { i += 1; p *= 2; } gives 2^n. n is a run-time input.
