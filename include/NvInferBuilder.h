@@ -25,8 +25,8 @@ struct EnumMaxImpl<CalibrationAlgoType>
 };
 } // namespace impl
 
-//! INT8 calibration data the application supplies (deprecated in TensorRT 10.1). Kiln has no INT8 yet:
-//! IBuilderConfig::setInt8Calibrator refuses calibrators, so none of these methods is called. They are declared
+//! INT8 calibration data the application supplies (deprecated in TensorRT 10.1). With BuilderFlag::kINT8 the builder
+//! calls them as TensorRT does (docs/quantization.md, "Calibration and implicit quantization"). They are declared
 //! without noexcept so that overrides with and without it compile.
 class IInt8Calibrator : public IVersionedInterface
 {
@@ -417,7 +417,7 @@ public:
     //! kSTANDARD only; another capability is refused with an error (the config keeps kSTANDARD).
     virtual void setEngineCapability(EngineCapability capability) noexcept = 0;
     virtual EngineCapability getEngineCapability() const noexcept = 0;
-    //! Refused with an error (Kiln has no INT8 yet): getInt8Calibrator stays nullptr. Passing nullptr is accepted.
+    //! Kept, not owned: with BuilderFlag::kINT8 and a network without Q/DQ layers, the builder calibrates with it.
     virtual void setInt8Calibrator(IInt8Calibrator* calibrator) noexcept = 0;
     virtual IInt8Calibrator* getInt8Calibrator() const noexcept = 0;
     virtual void setFlags(BuilderFlags builderFlags) noexcept = 0;
@@ -449,7 +449,7 @@ public:
     //! Passing nullptr is accepted.
     virtual void setAlgorithmSelector(IAlgorithmSelector* selector) noexcept = 0;
     virtual IAlgorithmSelector* getAlgorithmSelector() const noexcept = 0;
-    //! Refused with an error (false; getCalibrationProfile stays nullptr): Kiln has no INT8 yet.
+    //! The shapes calibration runs at (kOPT); false for a profile that is not valid or not the builder's own.
     virtual bool setCalibrationProfile(IOptimizationProfile const* profile) noexcept = 0;
     virtual IOptimizationProfile const* getCalibrationProfile() noexcept = 0;
     virtual void setQuantizationFlags(QuantizationFlags flags) noexcept = 0;

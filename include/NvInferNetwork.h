@@ -1068,8 +1068,7 @@ protected:
 
 class ILoop;
 
-//! The layers that mark the bounds of a loop (ILoop) share this base. Kiln has no loops: addLoop is refused, so no
-//! network of Kiln's holds one.
+//! The layers that mark the bounds of a loop (ILoop) share this base; getLoop gives the loop they bound.
 class ILoopBoundaryLayer : public ILayer
 {
 public:
@@ -1124,7 +1123,9 @@ protected:
     ~IIteratorLayer() noexcept override = default;
 };
 
-//! A recurrent subgraph. Declared for code that names it; INetworkDefinition::addLoop is refused in Kiln.
+//! A recurrent subgraph: the layers that depend on its recurrences and iterators run once per iteration. Kiln
+//! zero-fills the rows of a kCONCATENATE or kREVERSE output that no iteration wrote, and the kLAST_VALUE outputs of a
+//! loop that ran no iteration.
 class ILoop : public INoCopy
 {
 public:
@@ -1244,7 +1245,7 @@ public:
     virtual IScaleLayer* addScaleNd(
         ITensor& input, ScaleMode mode, Weights shift, Weights scale, Weights power, int32_t channelAxis) noexcept = 0;
     virtual IResizeLayer* addResize(ITensor& input) noexcept = 0;
-    //! Refused (nullptr): Kiln has no loops yet.
+    //! The loop, its boundary layers and its body's layers belong to the network.
     virtual ILoop* addLoop() noexcept = 0;
     //! The conditional, its boundary layers and its branches' layers belong to the network.
     virtual IIfConditional* addIfConditional() noexcept = 0;

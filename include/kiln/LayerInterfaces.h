@@ -9,7 +9,7 @@
 #include <NvInfer.h>
 
 //! X(LayerType enumerator, interface class in nvinfer1) for each layer kind a Kiln network can hold, in the order of
-//! the LayerType enumerators. Kinds Kiln refuses (loops, dynamic quantization, ...) are not listed.
+//! the LayerType enumerators. Kinds Kiln refuses (dynamic quantization, ...) are not listed.
 #define KILN_FOR_EACH_LAYER_INTERFACE(X)                                                                               \
     X(kCONVOLUTION, IConvolutionLayer)                                                                                 \
     X(kCAST, ICastLayer)                                                                                               \
@@ -35,6 +35,10 @@
     X(kSHAPE, IShapeLayer)                                                                                             \
     X(kPARAMETRIC_RELU, IParametricReLULayer)                                                                          \
     X(kRESIZE, IResizeLayer)                                                                                           \
+    X(kTRIP_LIMIT, ITripLimitLayer)                                                                                    \
+    X(kRECURRENCE, IRecurrenceLayer)                                                                                   \
+    X(kITERATOR, IIteratorLayer)                                                                                       \
+    X(kLOOP_OUTPUT, ILoopOutputLayer)                                                                                  \
     X(kSELECT, ISelectLayer)                                                                                           \
     X(kFILL, IFillLayer)                                                                                               \
     X(kQUANTIZE, IQuantizeLayer)                                                                                       \
@@ -54,6 +58,6 @@
     X(kUNSQUEEZE, IUnsqueezeLayer)                                                                                     \
     X(kCUMULATIVE, ICumulativeLayer)
 
-//! X(class in nvinfer1) for each object other than a layer that a Kiln network can hold: what addIfConditional and
-//! addAttention return (the first owns the boundary layers listed above, the second ordinary layers).
-#define KILN_FOR_EACH_NETWORK_OBJECT(X) X(IIfConditional) X(IAttention)
+//! X(class in nvinfer1) for each object other than a layer that a Kiln network can hold: what addIfConditional,
+//! addLoop and addAttention return (the first two own the boundary layers listed above, the third ordinary layers).
+#define KILN_FOR_EACH_NETWORK_OBJECT(X) X(IIfConditional) X(ILoop) X(IAttention)

@@ -1,6 +1,7 @@
 #include "skip_layer_norm_kernels.h"
 
 #include "common/block_reduce.cuh"
+#include "common/int8_scales.h"
 #include "common/warp_layer_norm.cuh"
 
 #include <cuda_fp16.h>
@@ -84,6 +85,25 @@ __global__ void skipLayerNormKernel(T const* input, T const* skip, T* output, fl
     }
 }
 
+// The INT8 form, a block per row as skipLayerNormKernel: the values are dequantized where they are read and the
+// result quantized where it is stored.
+__global__ void skipLayerNormInt8Kernel(int8_t const* input, int8_t const* skip, int8_t* output, float const* gamma,
+    float const* beta, float const* bias, int64_t rows, int64_t width, int64_t rowStride, Int8Scales scales,
+    float epsilon)
+{
+    for (int64_t row = blockIdx.x; row < rows; row += gridDim.x)
+    {
+        int64_t const offset = row * rowStride;
+        auto valueAt = [&](int64_t i) {
+            float const value = static_cast<float>(input[offset + i]) * scales.input
+                + static_cast<float>(skip[offset + i]) * scales.skip;
+            return bias != nullptr ? value + bias[i] : value;
+        };
+        auto store = [&](int64_t i, float y) { output[offset + i] = quantizeInt8(y, scales.output); };
+        layerNormBlockRow(width, valueAt, gamma, beta, epsilon, store);
+    }
+}
+
 template <typename T>
 struct WarpLaunch
 {
@@ -139,6 +159,21 @@ cudaError_t launchSkipLayerNorm(void const* input, void const* skip, void* outpu
     }
     return half ? launchTyped<__half>(input, skip, output, gamma, beta, bias, rows, width, epsilon, stream)
                 : launchTyped<float>(input, skip, output, gamma, beta, bias, rows, width, epsilon, stream);
+}
+
+cudaError_t launchSkipLayerNormInt8(int8_t const* input, int8_t const* skip, int8_t* output, float const* gamma,
+    float const* beta, float const* bias, int64_t rows, int64_t width, int64_t rowStride, Int8Scales scales,
+    float epsilon, cudaStream_t stream)
+{
+    if (rows == 0 || width == 0)
+    {
+        return cudaSuccess;
+    }
+    int constexpr kThreads = 256;
+    auto const blocks = static_cast<unsigned>(std::min<int64_t>(rows, 65535 * 16));
+    skipLayerNormInt8Kernel<<<blocks, kThreads, 0, stream>>>(
+        input, skip, output, gamma, beta, bias, rows, width, rowStride, scales, epsilon);
+    return cudaGetLastError();
 }
 
 } // namespace kiln::plugins

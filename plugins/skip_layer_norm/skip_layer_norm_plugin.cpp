@@ -5,7 +5,10 @@
 #include "common/shape_checks.h"
 #include "common/formats.h"
 #include "common/host_values.h"
+#include "common/int8_scales.h"
 #include "common/layer_norm_host.h"
+
+#include "device_common/vector_layout.h"
 
 #ifdef KILN_WITH_CUDA
 #include "common/cuda_check.h"
@@ -38,18 +41,60 @@ void checkRunShapes(SkipLayerNormParams const& params, PluginTensors const& io)
     }
 }
 
+//! The vector-major format of the INT8 tensors, as NVIDIA's plugin picks it: kCHW32, or kCHW4 for a hidden size
+//! below 32.
+TensorFormat int8Format(SkipLayerNormParams const& params)
+{
+    return params.ld < 32 ? TensorFormat::kCHW4 : TensorFormat::kCHW32;
+}
+
+//! Where the rows of an INT8 [S, B, E, 1, 1] tensor lie: E is the vectorized axis, so each row holds E values
+//! padded to a multiple of the vector width.
+VectorLayout int8Rows(SkipLayerNormParams const& params, Dims const& dims)
+{
+    int64_t const width = int8Format(params) == TensorFormat::kCHW4 ? 4 : 32;
+    return VectorLayout{dims.d[0] * dims.d[1], params.ld, 1, width};
+}
+
+//! The INT8 form on the host: each row dequantized (input and skip with their scales), bias added, normalized as the
+//! FP32 form does, and quantized with the output's scale.
+void runHostInt8(SkipLayerNormParams const& params, PluginTensors const& io)
+{
+    float const inputScale = int8Scale(SkipLayerNormCore::kName, io.inputDesc[0], "input");
+    float const skipScale = int8Scale(SkipLayerNormCore::kName, io.inputDesc[1], "skip");
+    float const outputScale = int8Scale(SkipLayerNormCore::kName, io.outputDesc[0], "output");
+    VectorLayout const rows = int8Rows(params, io.inputDesc[0].dims);
+    auto const* input = io.input<int8_t>(0);
+    auto const* skip = io.input<int8_t>(1);
+    auto* output = io.output<int8_t>(0);
+    std::vector<float> row(static_cast<size_t>(params.ld));
+    for (int64_t r = 0; r < rows.outer; ++r)
+    {
+        for (int64_t e = 0; e < params.ld; ++e)
+        {
+            int64_t const at = rows.offset(r, e, 0);
+            // Added in the FP32 form's order, so that the INT8 form computes what the FP32 form does on the
+            // dequantized values.
+            float const skipped = static_cast<float>(skip[at]) * skipScale;
+            row[e]
+                = static_cast<float>(input[at]) * inputScale + (skipped + (params.bias.empty() ? 0.F : params.bias[e]));
+        }
+        layerNormRow(row.data(), params.ld, params.gamma.data(), params.beta.data(), kBertLayerNormEpsilon);
+        for (int64_t e = 0; e < rows.channels; ++e)
+        {
+            output[rows.offset(r, e, 0)] = quantizeInt8(row[e], outputScale);
+        }
+    }
+}
+
 } // namespace
 
 void SkipLayerNormCore::check(Params const& params)
 {
-    if (params.typeId == 2)
-    {
-        throw PluginError(fieldError("type_id", "is 2 (INT8), which Kiln's plugin does not support; use 0 or 1"));
-    }
-    if (params.typeId != 0 && params.typeId != 1)
+    if (params.typeId != 0 && params.typeId != 1 && params.typeId != 2)
     {
         throw PluginError(
-            fieldError("type_id", "is " + std::to_string(params.typeId) + "; expected 0 (FP32) or 1 (FP16)"));
+            fieldError("type_id", "is " + std::to_string(params.typeId) + "; expected 0 (FP32), 1 (FP16) or 2 (INT8)"));
     }
     if (params.ld <= 0)
     {
@@ -89,13 +134,22 @@ DimsExprs SkipLayerNormCore::outputShape(
 bool SkipLayerNormCore::supports(
     Params const& params, int32_t pos, PluginTensorDesc const* inOut, int32_t /*nbInputs*/, int32_t /*nbOutputs*/)
 {
-    // type_id fixes the precision, as in NVIDIA's plugin; skip and output follow the input.
+    // type_id fixes the precision and the format, as in NVIDIA's plugin; skip and output follow the input.
+    if (params.typeId == 2)
+    {
+        return inOut[pos].type == DataType::kINT8 && inOut[pos].format == int8Format(params);
+    }
     return isLinearOf(inOut[pos], {params.typeId == 1 ? DataType::kHALF : DataType::kFLOAT});
 }
 
 void SkipLayerNormCore::runHost(Params const& params, PluginTensors const& io) const
 {
     checkRunShapes(params, io);
+    if (params.typeId == 2)
+    {
+        runHostInt8(params, io);
+        return;
+    }
     std::vector<float> values = readFloats(io.inputDesc[0], io.inputs[0]);
     std::vector<float> const skip = readFloats(io.inputDesc[1], io.inputs[1]);
     auto const width = static_cast<size_t>(params.ld);
@@ -118,6 +172,16 @@ void SkipLayerNormCore::runDevice(Params const& params, PluginTensors const& io,
     float const* beta = deviceBeta.get(kName, params.beta);
     float const* bias = deviceBias.get(kName, params.bias);
     int64_t const rows = volume(io.inputDesc[0].dims) / params.ld;
+    if (params.typeId == 2)
+    {
+        VectorLayout const layout = int8Rows(params, io.inputDesc[0].dims);
+        Int8Scales const scales{int8Scale(kName, io.inputDesc[0], "input"), int8Scale(kName, io.inputDesc[1], "skip"),
+            int8Scale(kName, io.outputDesc[0], "output")};
+        checkCuda(kName,
+            launchSkipLayerNormInt8(io.input<int8_t>(0), io.input<int8_t>(1), io.output<int8_t>(0), gamma, beta, bias,
+                rows, params.ld, layout.vectors() * layout.width, scales, kBertLayerNormEpsilon, stream));
+        return;
+    }
     checkCuda(kName,
         launchSkipLayerNorm(io.inputs[0], io.inputs[1], io.outputs[0], io.inputDesc[0].type == DataType::kHALF, gamma,
             beta, bias, rows, params.ld, kBertLayerNormEpsilon, stream));

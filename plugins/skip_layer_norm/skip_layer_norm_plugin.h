@@ -1,5 +1,7 @@
 // CustomSkipLayerNormPluginDynamic 1 (IPluginV2DynamicExt) and 5 (IPluginV3): y = LayerNorm(input + skip + bias)
-// over the hidden dimension E of [S, B, E, 1, 1] tensors, with gamma and beta.
+// over the hidden dimension E of [S, B, E, 1, 1] tensors, with gamma and beta. In INT8 (type_id 2) the tensors are
+// dequantized and the result quantized with their scales (PluginTensorDesc::scale), in TensorRT's vector-major INT8
+// layout, E padded to a multiple of 32 (kCHW32) or, where E < 32, of 4 (kCHW4).
 #pragma once
 
 #include "common/device_weights.h"
@@ -12,7 +14,7 @@ namespace kiln::plugins
 
 struct SkipLayerNormParams
 {
-    int32_t typeId{-1};       //!< 0: FP32, 1: FP16 (2, INT8, is not supported)
+    int32_t typeId{-1};       //!< 0: FP32, 1: FP16, 2: INT8 (kCHW32, or kCHW4 where ld < 32)
     int32_t ld{0};            //!< the hidden size E
     std::vector<float> beta;  //!< E values added after normalizing
     std::vector<float> gamma; //!< E values scaling the normalized row

@@ -3,6 +3,11 @@
 #include "expect_close.h"
 #include "plugin_harness.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <utility>
+
 namespace kiln::test
 {
 namespace
@@ -136,6 +141,131 @@ TEST(SkipLayerNormPlugin, CudaMatchesTheCpu)
     }
 }
 
+//! INT8 values spread over [-128, 127].
+std::vector<int64_t> int8Values(size_t count, size_t step, size_t offset)
+{
+    std::vector<int64_t> values(count);
+    for (size_t i = 0; i < count; ++i)
+    {
+        values[i] = static_cast<int64_t>((i * step + offset) % 256) - 128;
+    }
+    return values;
+}
+
+//! The INT8 form (type_id 2) of a plugin with hidden size `ld` on [2, 3, ld, 1, 1] tensors (run with kScales), and
+//! the same tensors' values for the FP32 form: the INT8 values times their scales.
+struct Int8Case
+{
+    PluginCall int8;
+    PluginCall fp32;
+    std::vector<HostTensor> quantized;
+    std::vector<HostTensor> dequantized;
+};
+
+// Powers of two, so that the dynamic ranges the harness sets (127 x scale) give the plugin these scales exactly.
+constexpr float kInputScale = 0.0625F;
+constexpr float kSkipScale = 0.125F;
+constexpr float kOutputScale = 0.015625F;
+std::vector<float> const kScales{kInputScale, kSkipScale, kOutputScale}; // input, skip, output
+
+Int8Case int8Case(char const* version, int32_t ld)
+{
+    std::vector<float> gamma(ld), beta(ld), bias(ld);
+    for (int32_t i = 0; i < ld; ++i)
+    {
+        gamma[i] = 0.5F + static_cast<float>(i % 7) / 4.F;
+        beta[i] = static_cast<float>(i % 5) / 8.F - 0.25F;
+        bias[i] = static_cast<float>(i % 3) / 2.F - 0.5F;
+    }
+    Int8Case made;
+    for (PluginCall* call : {&made.int8, &made.fp32})
+    {
+        call->name = "CustomSkipLayerNormPluginDynamic";
+        call->version = version;
+        call->fields.add("type_id", call == &made.int8 ? 2 : 0).add("ld", ld).add("beta", beta).add("gamma", gamma);
+        call->fields.add("bias", bias);
+    }
+    Shape const shape{2, 3, ld, 1, 1};
+    size_t const count = static_cast<size_t>(6 * ld);
+    for (auto const& [values, scale] :
+        {std::pair{int8Values(count, 37, 0), kInputScale}, std::pair{int8Values(count, 91, 3), kSkipScale}})
+    {
+        made.quantized.push_back(fromInts(shape, values, DataType::kINT8));
+        std::vector<float> floats(count);
+        for (size_t i = 0; i < count; ++i)
+        {
+            floats[i] = static_cast<float>(values[i]) * scale; // exact: a power of two times a small integer
+        }
+        made.dequantized.push_back(fromFloats(shape, floats));
+    }
+    return made;
+}
+
+TEST(SkipLayerNormPlugin, Int8IsTheFp32FormOnDequantizedValuesQuantizedByHand)
+{
+    // ld = 20 reads and writes kCHW4 (rows padded to 20), ld = 40 kCHW32 (rows padded to 64): Kiln reformats the
+    // network's linear INT8 tensors into the plugin's layout and back.
+    for (int32_t ld : {20, 40})
+    {
+        for (char const* version : {"1", "5"})
+        {
+            SCOPED_TRACE(std::string(version) + " ld " + std::to_string(ld));
+            Int8Case made = int8Case(version, ld);
+            std::vector<HostTensor> const fp32 = runPlugin(kiln::Backend::kCPU, made.fp32, made.dequantized);
+            std::vector<HostTensor> const int8 = runInt8Plugin(kiln::Backend::kCPU, made.int8, made.quantized, kScales);
+            ASSERT_EQ(fp32.size(), 1U);
+            ASSERT_EQ(int8.size(), 1U);
+            EXPECT_EQ(int8[0].type, DataType::kINT8);
+            std::vector<float> const y = fp32[0].floats();
+            std::vector<int64_t> expected(y.size());
+            size_t saturated = 0;
+            for (size_t i = 0; i < y.size(); ++i)
+            {
+                double const rounded = std::nearbyint(static_cast<double>(y[i] / kOutputScale)); // ties to even
+                expected[i] = static_cast<int64_t>(std::clamp(rounded, -128.0, 127.0));
+                saturated += rounded != static_cast<double>(expected[i]) ? 1 : 0;
+            }
+            EXPECT_GT(saturated, 0U); // the case reaches the ends of INT8's range
+            EXPECT_EQ(int8[0].ints(), expected);
+        }
+    }
+}
+
+TEST(SkipLayerNormPlugin, Int8WithoutScalesIsAnErrorSayingWhy)
+{
+    Int8Case made = int8Case("1", 8);
+    std::string errors;
+    std::vector<HostTensor> const out = runPlugin(kiln::Backend::kCPU, made.int8, made.quantized, false, &errors);
+    EXPECT_TRUE(out.empty());
+    EXPECT_NE(errors.find("the INT8 tensor 'input' has no scale"), std::string::npos) << errors;
+}
+
+TEST(SkipLayerNormPlugin, Int8CudaMatchesTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    for (int32_t ld : {20, 40, 1000})
+    {
+        for (char const* version : {"1", "5"})
+        {
+            SCOPED_TRACE(std::string(version) + " ld " + std::to_string(ld));
+            Int8Case made = int8Case(version, ld);
+            std::vector<HostTensor> const cpu = runInt8Plugin(kiln::Backend::kCPU, made.int8, made.quantized, kScales);
+            std::vector<HostTensor> const cuda
+                = runInt8Plugin(kiln::Backend::kCUDA, made.int8, made.quantized, kScales);
+            ASSERT_EQ(cpu.size(), 1U);
+            ASSERT_EQ(cuda.size(), 1U);
+            std::vector<int64_t> const want = cpu[0].ints();
+            std::vector<int64_t> const got = cuda[0].ints();
+            ASSERT_EQ(got.size(), want.size());
+            for (size_t i = 0; i < got.size(); ++i)
+            {
+                // Float sums in another order may move a value across a rounding boundary: one step at most.
+                EXPECT_LE(std::abs(got[i] - want[i]), 1) << "element " << i;
+            }
+        }
+    }
+}
+
 TEST(SkipLayerNormPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
 {
     PluginCall missing{"CustomSkipLayerNormPluginDynamic", "1", {}};
@@ -143,9 +273,9 @@ TEST(SkipLayerNormPlugin, BadFieldsAreErrorsNamingPluginFieldAndValue)
     EXPECT_NE(creationErrors(missing).find("CustomSkipLayerNormPluginDynamic: the required field 'gamma' is missing"),
         std::string::npos);
 
-    PluginCall int8 = skipLayerNorm("1", 2, false);
-    EXPECT_NE(creationErrors(int8).find("field 'type_id' is 2 (INT8), which Kiln's plugin does not support"),
-        std::string::npos);
+    PluginCall int4 = skipLayerNorm("1", 3, false);
+    EXPECT_NE(
+        creationErrors(int4).find("field 'type_id' is 3; expected 0 (FP32), 1 (FP16) or 2 (INT8)"), std::string::npos);
 
     PluginCall wrongLength = skipLayerNorm("5", 0, false);
     wrongLength.fields.add("bias", std::vector<float>{1.F, 2.F});

@@ -119,6 +119,7 @@ void bindBuildCallbacks(py::module_& m, py::class_<IBuilderConfig>& config)
 {
     bindProgressMonitor(m, config);
     bindTimingCache(m, config);
+    bindCalibrators(m, config);
 }
 
 } // namespace kiln::python

@@ -53,6 +53,7 @@ Result callBack(Interface const* self, char const* className, char const* name, 
 }
 
 void bindBuildCallbacks(py::module_& m, py::class_<nvinfer1::IBuilderConfig>& config); // build_callbacks.cpp
+void bindCalibrators(py::module_& m, py::class_<nvinfer1::IBuilderConfig>& config);    // calibrators.cpp
 void bindContextCallbacks(py::class_<nvinfer1::IExecutionContext>& context);           // runtime_callbacks.cpp
 
 //! The `error_recorder` property of a class whose C++ interface has set/getErrorRecorder (error_recorder.cpp's

@@ -1,6 +1,6 @@
 // INetworkDefinition's add_* methods beyond network.cpp's first ones, with TensorRT's Python names and argument order.
 // Together they bind every add* call Kiln implements in C++ (tests/python/test_layer_bindings.py compares the two
-// lists); the calls Kiln refuses (loops, dynamic quantization, ...) have no binding.
+// lists); the calls Kiln refuses (dynamic quantization, ...) have no binding.
 #include "network_adders.h"
 
 #include "dims_caster.h"
@@ -87,7 +87,8 @@ void bindComputeAdders(py::class_<INetworkDefinition>& network)
             py::arg("input"), py::arg("scale"), py::arg("output_type"), kInternal)
         .def("add_attention", &INetworkDefinition::addAttention, py::arg("query"), py::arg("key"), py::arg("value"),
             py::arg("norm_op"), py::arg("causal"), kInternal)
-        .def("add_if_conditional", &INetworkDefinition::addIfConditional, kInternal);
+        .def("add_if_conditional", &INetworkDefinition::addIfConditional, kInternal)
+        .def("add_loop", &INetworkDefinition::addLoop, kInternal);
 }
 
 void bindIndexingAdders(py::class_<INetworkDefinition>& network)

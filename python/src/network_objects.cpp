@@ -1,6 +1,7 @@
-// What INetworkDefinition.add_if_conditional and add_attention make, with TensorRT's Python names: IIfConditional and
-// the boundary layers it adds, IAttention and its normalization enum. Neither object is a layer: the network owns it,
-// and the Python object for it keeps the network alive, as a layer's does.
+// What INetworkDefinition.add_if_conditional, add_loop and add_attention make, with TensorRT's Python names:
+// IIfConditional and ILoop with the boundary layers they add (and the loop's TripLimit and LoopOutput enums),
+// IAttention and its normalization enum. None of these objects is a layer: the network owns it, and the Python object
+// for it keeps the network alive, as a layer's does.
 #include "bindings.h"
 #include "layers.h"
 
@@ -36,6 +37,40 @@ void bindConditional(py::module_& m)
             py::arg("false_subgraph_output"), kInternal)
         .def("add_input", &IIfConditional::addInput, py::arg("input"), kInternal)
         .def_property("name", &IIfConditional::getName, &IIfConditional::setName);
+}
+
+void bindLoop(py::module_& m)
+{
+    py::enum_<TripLimit>(m, "TripLimit", "What ends a loop: a trip count, or a condition that stops it when false.")
+        .value("COUNT", TripLimit::kCOUNT)
+        .value("WHILE", TripLimit::kWHILE);
+    py::enum_<LoopOutput>(m, "LoopOutput", "What a loop output gives: the last value, or every iteration's stacked.")
+        .value("LAST_VALUE", LoopOutput::kLAST_VALUE)
+        .value("CONCATENATE", LoopOutput::kCONCATENATE)
+        .value("REVERSE", LoopOutput::kREVERSE);
+    BoundaryClass<ILoopBoundaryLayer, ILayer>(m, "ILoopBoundaryLayer", "A layer at the edge of a loop.")
+        .def_property_readonly("loop", &ILoopBoundaryLayer::getLoop, kInternal);
+    BoundaryClass<IRecurrenceLayer, ILoopBoundaryLayer>(
+        m, "IRecurrenceLayer", "A value carried between iterations: input 0 the first, input 1 the next.");
+    BoundaryClass<ITripLimitLayer, ILoopBoundaryLayer>(m, "ITripLimitLayer", "What ends the loop.")
+        .def_property_readonly("kind", &ITripLimitLayer::getTripLimit);
+    BoundaryClass<IIteratorLayer, ILoopBoundaryLayer>(
+        m, "IIteratorLayer", "The slice of its input along an axis for the current iteration.")
+        .def_property("axis", &IIteratorLayer::getAxis, &IIteratorLayer::setAxis)
+        .def_property("reverse", &IIteratorLayer::getReverse, &IIteratorLayer::setReverse);
+    BoundaryClass<ILoopOutputLayer, ILoopBoundaryLayer>(
+        m, "ILoopOutputLayer", "How a value leaves the loop; input 1 is the stacked length.")
+        .def_property_readonly("kind", &ILoopOutputLayer::getLoopOutput)
+        .def_property("axis", &ILoopOutputLayer::getAxis, &ILoopOutputLayer::setAxis);
+    py::class_<ILoop, std::unique_ptr<ILoop, py::nodelete>>(
+        m, "ILoop", "A recurrent subgraph: the layers depending on its recurrences and iterators run per iteration.")
+        .def("add_recurrence", &ILoop::addRecurrence, py::arg("initial_value"), kInternal)
+        .def("add_trip_limit", &ILoop::addTripLimit, py::arg("tensor"), py::arg("kind"), kInternal)
+        .def("add_iterator", &ILoop::addIterator, py::arg("tensor"), py::arg("axis") = 0, py::arg("reverse") = false,
+            kInternal)
+        .def("add_loop_output", &ILoop::addLoopOutput, py::arg("tensor"), py::arg("kind"), py::arg("axis") = 0,
+            kInternal)
+        .def_property("name", &ILoop::getName, &ILoop::setName);
 }
 
 void bindAttention(py::module_& m)
@@ -82,6 +117,7 @@ void bindAttention(py::module_& m)
 void bindNetworkObjects(py::module_& m)
 {
     bindConditional(m);
+    bindLoop(m);
     bindAttention(m);
 }
 

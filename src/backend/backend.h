@@ -4,6 +4,7 @@
 // nothing else in src/ includes CUDA.
 #pragma once
 
+#include "backend/calibration_buffer.h"
 #include "backend/executor.h"
 #include "backend/timing_cache.h"
 #include "core/tensor_view.h"
@@ -116,6 +117,13 @@ public:
     virtual std::string tacticName(plan::LayerRecord const& /*layer*/) const
     {
         return {};
+    }
+
+    //! `bytes` of memory for one calibration input, where this backend's engines read their inputs (host memory
+    //! unless the backend says otherwise); nullptr with `error` set where it cannot be allocated.
+    virtual std::unique_ptr<CalibrationBuffer> makeCalibrationBuffer(size_t bytes, std::string& /*error*/) const
+    {
+        return std::make_unique<HostCalibrationBuffer>(bytes);
     }
 
     //! What makes timings taken for this backend comparable (timing caches record it): the device and the libraries'

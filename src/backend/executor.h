@@ -95,6 +95,8 @@ public:
     //! Copies `from` into `to` (one shape, both in the backend's memory), converting the type and the format where
     //! they differ, in stream order.
     virtual void copyTensor(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) = 0;
+    //! Sets `bytes` of the backend's memory at `destination` to zero, in stream order.
+    virtual void zeroBytes(void* destination, size_t bytes, cudaStream_t stream) = 0;
     //! Copies `bytes` from the backend's memory (`source`) to memory of the same kind the application gave (an
     //! output allocator's), in stream order.
     virtual void copyBytes(void* destination, void const* source, size_t bytes, cudaStream_t stream) = 0;

@@ -5,14 +5,15 @@ namespace kiln::backend
 namespace
 {
 
-nvinfer1::PluginTensorDesc describe(Shape const& shape, nvinfer1::DataType type)
+//! The tensor in `slot` (inputs, then outputs) as the plugin negotiated it: type, format and scale.
+nvinfer1::PluginTensorDesc describe(Shape const& shape, network::PluginParams const& params, size_t slot)
 {
     nvinfer1::PluginTensorDesc desc{};
     desc.dims.nbDims = static_cast<int32_t>(shape.size());
     std::copy(shape.begin(), shape.end(), desc.dims.d);
-    desc.type = type;
-    desc.format = nvinfer1::TensorFormat::kLINEAR;
-    desc.scale = -1.0f;
+    desc.type = params.ioTypes[slot];
+    desc.format = slot < params.ioFormats.size() ? params.ioFormats[slot] : nvinfer1::TensorFormat::kLINEAR;
+    desc.scale = slot < params.ioScales.size() ? params.ioScales[slot] : -1.0F;
     return desc;
 }
 
@@ -71,11 +72,11 @@ void PluginRunner::describeTensors(
     mOutDescs.resize(outputs.size());
     for (size_t i = 0; i < nbInputs; ++i)
     {
-        mInDescs[i] = describe(inputs[i].shape, mParams.ioTypes[i]);
+        mInDescs[i] = describe(inputs[i].shape, mParams, i);
     }
     for (size_t o = 0; o < outputs.size(); ++o)
     {
-        mOutDescs[o] = describe(outputs[o].shape, mParams.ioTypes[nbInputs + o]);
+        mOutDescs[o] = describe(outputs[o].shape, mParams, nbInputs + o);
     }
 }
 
@@ -104,8 +105,12 @@ bool PluginRunner::run(std::vector<ConstTensorView> const& inputs, std::vector<T
         }
     }
 
-    // Inputs and outputs in the types the plugin negotiated, linear, converted where the tensors are stored otherwise.
-    auto wanted = [&](size_t slot) { return SlotLayout{mParams.ioTypes[slot], TensorFormat::kLINEAR}; };
+    // Inputs and outputs in the types and formats the plugin negotiated, converted where the tensors are stored
+    // otherwise.
+    auto wanted = [&](size_t slot) {
+        return SlotLayout{
+            mParams.ioTypes[slot], slot < mParams.ioFormats.size() ? mParams.ioFormats[slot] : TensorFormat::kLINEAR};
+    };
     mReadViews.resize(nbInputs);
     mWrittenViews.resize(outputs.size());
     mInData.resize(nbInputs);

@@ -1,5 +1,7 @@
 #include "backend/reformatter.h"
 
+#include "backend/shared/channel_order.h"
+
 namespace kiln::backend
 {
 
@@ -22,7 +24,8 @@ void Reformatter::read(
         into = stored;
         return;
     }
-    size_t const bytes = static_cast<size_t>(storedCount(stored.shape, wanted.format)) * elementSize(wanted.type);
+    size_t const bytes
+        = static_cast<size_t>(backend::reformattedCount(stored.shape, wanted.format)) * elementSize(wanted.type);
     // Field by field, into views kept between runs: the shapes are copied into the memory they already hold.
     mConverted.type = wanted.type;
     mConverted.shape = stored.shape;
@@ -42,7 +45,8 @@ void Reformatter::write(size_t slot, TensorView const& stored, SlotLayout wanted
         into = stored;
         return;
     }
-    size_t const bytes = static_cast<size_t>(storedCount(stored.shape, wanted.format)) * elementSize(wanted.type);
+    size_t const bytes
+        = static_cast<size_t>(backend::reformattedCount(stored.shape, wanted.format)) * elementSize(wanted.type);
     into.type = wanted.type;
     into.shape = stored.shape;
     into.data = scratch(slot, bytes, stream);

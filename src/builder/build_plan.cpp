@@ -1,27 +1,34 @@
 #include "builder/build_plan.h"
 
 #include "backend/choice/backends.h"
+#include "builder/calibration.h"
 #include "builder/conditional_guards.h"
 #include "builder/constant_folding.h"
 #include "builder/fixed_slice_parameters.h"
+#include "builder/implicit_quantization.h"
 #include "builder/constant_storage.h"
 #include "builder/memory_plan.h"
 #include "builder/precision.h"
+#include "builder/plugin_scales.h"
 #include "builder/prepare_plugin.h"
 #include "builder/repeated_layers.h"
 #include "builder/view_layers.h"
 #include "core/checked_size.h"
+#include "core/data_type.h"
 #include "core/dims_text.h"
 #include "core/host_memory.h"
 #include "core/logging.h"
 #include "plan/expr_table.h"
+#include "network/layers/loop.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_format.h"
 #include "plan/plan_graph.h"
+#include "plan/plan_loops.h"
 #include "plugin/registry.h"
 #include "shape/evaluate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -169,10 +176,11 @@ std::optional<std::vector<int64_t>> shapeValuesOf(
 class PlanBuilder
 {
 public:
-    PlanBuilder(Network& network, BuilderConfig& config, nvinfer1::IGpuAllocator* allocator)
+    PlanBuilder(Network& network, BuilderConfig& config, nvinfer1::IGpuAllocator* allocator, bool calibration)
         : mNetwork(network)
         , mConfig(config)
         , mAllocator(allocator)
+        , mCalibrationPlan(calibration)
         , mBackend(config.backend() == Backend::kDEFAULT ? defaultBackend() : config.backend())
         , mImplementation(backend::implementation(mBackend))
     {
@@ -180,7 +188,7 @@ public:
 
     std::unique_ptr<nvinfer1::IHostMemory> build()
     {
-        if (!checkNetwork())
+        if (!checkNetwork() || !quantizationScales())
         {
             return nullptr;
         }
@@ -193,12 +201,14 @@ public:
             logError("IBuilder::buildSerializedNetwork: cancelled by the progress monitor");
             return false;
         };
-        if (!inferShapes() || !step() || !evaluateShapes() || !step() || !recordTensors() || !recordLayers() || !step())
+        if (!inferShapes() || !step() || !evaluateShapes() || !step() || !recordTensors() || !recordLayers()
+            || !orderLoops() || !step())
         {
             return nullptr;
         }
         foldConstantLayers();
-        if (!optimizeForBackend())
+        quantizeLayers();
+        if (!optimizeForBackend() || !orderLoops())
         {
             return nullptr;
         }
@@ -663,7 +673,12 @@ private:
                 record.outputs.push_back(mTensorIndex.at(output));
             }
             auto const* plugin = dynamic_cast<network::PluginParams const*>(&layer->params());
-            if (plan::isConditionalOutput(record))
+            if (auto const* recurrence = dynamic_cast<network::RecurrenceLayer const*>(layer);
+                recurrence != nullptr && !recordNextValue(*recurrence, record))
+            {
+                return false;
+            }
+            if (plan::isConditionalOutput(record) || plan::isLoopBoundary(record))
             {
                 record.params = layer->params().clone(); // run by the execution context, in the tensors' types
             }
@@ -673,6 +688,52 @@ private:
                 return false;
             }
             mModel.layers.push_back(std::move(record));
+        }
+        return true;
+    }
+
+    //! A recurrence's next value, which the network keeps out of its inputs (it is the loop's back edge), becomes its
+    //! record's input 1; it must have the initial value's shape at every profile's min, opt and max.
+    bool recordNextValue(network::RecurrenceLayer const& layer, plan::LayerRecord& record) const
+    {
+        Tensor const* next = layer.nextValue();
+        if (next == nullptr)
+        {
+            logError("IBuilder::buildSerializedNetwork: recurrence \"" + layer.name()
+                + "\" has no next value: set it with IRecurrenceLayer::setInput(1, ...)");
+            return false;
+        }
+        int32_t const initial = mTensorIndex.at(layer.inputs()[0]);
+        int32_t const nextIndex = mTensorIndex.at(next);
+        for (size_t p = 0; p < mEvaluated[static_cast<size_t>(initial)].size(); ++p)
+        {
+            for (size_t select = 0; select < 3; ++select)
+            {
+                nvinfer1::Dims const& a = mEvaluated[static_cast<size_t>(initial)][p][select];
+                nvinfer1::Dims const& b = mEvaluated[static_cast<size_t>(nextIndex)][p][select];
+                if (dimsText(a) != dimsText(b) || next->getType() != layer.inputs()[0]->getType())
+                {
+                    logError("IBuilder::buildSerializedNetwork: recurrence \"" + layer.name() + "\": its next value \""
+                        + next->name() + "\" (" + dataTypeName(next->getType()) + " " + dimsText(b)
+                        + ") must have its initial value's type and shape ("
+                        + dataTypeName(layer.inputs()[0]->getType()) + " " + dimsText(a) + ")");
+                    return false;
+                }
+            }
+        }
+        record.inputs.push_back(nextIndex);
+        return true;
+    }
+
+    //! Each loop's layers in one range, checked against TensorRT's rules for loops (plan/plan_loops.h): after
+    //! recording, and again after the backend's passes, which know nothing of loops.
+    bool orderLoops()
+    {
+        std::string error;
+        if (!plan::orderLoops(mModel, error))
+        {
+            logError("IBuilder::buildSerializedNetwork: " + error);
+            return false;
         }
         return true;
     }
@@ -691,7 +752,8 @@ private:
             {
                 dims.d[axis] = tf.dims.d[axis]->isConstant() ? tf.dims.d[axis]->getConstantValue() : -1;
             }
-            infos.push_back({mPrecision.storage.at(tensor), dims, mEvaluated[t]});
+            nvinfer1::DataType const type = mPrecision.storage.at(tensor);
+            infos.push_back({type, dims, mEvaluated[t], pluginTensorScale(*tensor, type, mOrder)});
         }
         return infos;
     }
@@ -864,6 +926,106 @@ private:
         }
     }
 
+    //! Pass 1b: with kINT8, the tensors' INT8 scales for implicit quantization: the calibrator's (its cache, or a
+    //! calibration run), overridden by the ranges set with setDynamicRange. A network of Q/DQ layers is explicitly
+    //! quantized: dynamic ranges are refused with it, as TensorRT refuses them, and a calibrator is not called.
+    bool quantizationScales()
+    {
+        if (mCalibrationPlan || !mConfig.getFlag(nvinfer1::BuilderFlag::kINT8))
+        {
+            return true;
+        }
+        std::vector<nvinfer1::ITensor const*> ranged;
+        bool explicitlyQuantized = false;
+        for (int32_t i = 0; i < mNetwork.getNbInputs(); ++i)
+        {
+            if (mNetwork.getInput(i)->dynamicRangeIsSet())
+            {
+                ranged.push_back(mNetwork.getInput(i));
+            }
+        }
+        for (int32_t l = 0; l < mNetwork.getNbLayers(); ++l)
+        {
+            nvinfer1::ILayer const* layer = mNetwork.getLayer(l);
+            explicitlyQuantized = explicitlyQuantized || layer->getType() == nvinfer1::LayerType::kQUANTIZE
+                || layer->getType() == nvinfer1::LayerType::kDEQUANTIZE;
+            for (int32_t o = 0; o < layer->getNbOutputs(); ++o)
+            {
+                if (layer->getOutput(o)->dynamicRangeIsSet())
+                {
+                    ranged.push_back(layer->getOutput(o));
+                }
+            }
+        }
+        if (explicitlyQuantized)
+        {
+            return checkExplicitQuantization(ranged);
+        }
+        std::unordered_map<std::string, float> scales;
+        if (mConfig.getInt8Calibrator() != nullptr && !calibrate(mNetwork, mConfig, *mImplementation, scales))
+        {
+            return false;
+        }
+        for (nvinfer1::ITensor const* tensor : ranged)
+        {
+            float const range
+                = std::max(std::fabs(tensor->getDynamicRangeMin()), std::fabs(tensor->getDynamicRangeMax()));
+            scales[tensor->getName()] = range / 127.0F;
+        }
+        if (scales.empty())
+        {
+            logInfo("INT8: no tensor has a dynamic range (setDynamicRange or a calibrator): the network computes in "
+                    "floating point");
+            return true;
+        }
+        mScales = std::move(scales);
+        return true;
+    }
+
+    //! A Q/DQ network with kINT8: no dynamic range may be set; a calibrator is left uncalled.
+    bool checkExplicitQuantization(std::vector<nvinfer1::ITensor const*> const& ranged) const
+    {
+        if (!ranged.empty())
+        {
+            logError(std::string("IBuilder::buildSerializedNetwork: the network has quantize/dequantize layers "
+                                 "(explicit quantization) and tensor \"")
+                + ranged.front()->getName()
+                + "\" has a dynamic range (implicit quantization); TensorRT refuses networks that mix them: remove "
+                  "the ranges (ITensor::resetDynamicRange) or the quantize/dequantize layers");
+            return false;
+        }
+        if (mConfig.getInt8Calibrator() != nullptr)
+        {
+            logWarning("IBuilder::buildSerializedNetwork: the network has quantize/dequantize layers (explicit "
+                       "quantization); the INT8 calibrator is not used");
+        }
+        return true;
+    }
+
+    //! Pass 4b: implicit quantization (implicit_quantization.h), where pass 1b found scales.
+    void quantizeLayers()
+    {
+        if (!mScales)
+        {
+            return;
+        }
+        ImplicitQuantization const result = quantizeImplicitly(mModel, *mScales);
+        for (auto const& [added, shapedAs] : result.addedTensors)
+        {
+            // A scale is a scalar at every profile; the others have the shapes of the tensors they quantize.
+            mEvaluated.resize(std::max(mEvaluated.size(), static_cast<size_t>(added) + 1));
+            mEvaluated[static_cast<size_t>(added)] = shapedAs >= 0
+                ? mEvaluated[static_cast<size_t>(shapedAs)]
+                : std::vector<std::array<nvinfer1::Dims, 3>>(mModel.profiles.size());
+        }
+        for (std::string const& why : result.unquantized)
+        {
+            logWarning("INT8: layer " + why + "; it computes in floating point");
+        }
+        logInfo("INT8: " + std::to_string(result.quantizedLayers)
+            + " convolutions and matrix multiplies quantized implicitly (Q/DQ of their inputs, weights per channel)");
+    }
+
     //! Pass 5: the backend's own passes (the CUDA backend's fusions, storage formats and algorithm timing).
     bool optimizeForBackend()
     {
@@ -970,6 +1132,10 @@ private:
             requests.push_back(request);
             requestTensor.push_back(t);
         }
+        if (!coverLoops(requests, requestTensor))
+        {
+            return false;
+        }
         std::optional<MemoryPlan> const memory = planMemory(requests);
         if (!memory)
         {
@@ -982,6 +1148,62 @@ private:
             mModel.tensors[requestTensor[r]].arenaOffset = memory->offsets[r];
         }
         mModel.arenaBytes = memory->totalBytes;
+        return true;
+    }
+
+    //! A loop runs its range of layers once per iteration, so a tensor its layers read or write that lives beyond
+    //! the range keeps its bytes over the whole range, as do a recurrence's value and staged next value; the next
+    //! value itself lives until the range ends, where the recurrence reads it. Inner loops first.
+    bool coverLoops(std::vector<BufferRequest>& requests, std::vector<size_t> const& requestTensor) const
+    {
+        std::vector<plan::LoopRange> loops;
+        std::vector<int32_t> innermost;
+        std::string error;
+        if (!plan::findLoops(mModel, true, loops, innermost, error))
+        {
+            logError("IBuilder::buildSerializedNetwork: " + error);
+            return false;
+        }
+        std::vector<int64_t> requestOf(mModel.tensors.size(), -1);
+        for (size_t r = 0; r < requests.size(); ++r)
+        {
+            requestOf[requestTensor[r]] = static_cast<int64_t>(r);
+        }
+        auto const requestFor = [&](int32_t t) -> BufferRequest* {
+            int32_t const base = mModel.tensors[static_cast<size_t>(t)].viewOf >= 0
+                ? mModel.tensors[static_cast<size_t>(t)].viewOf
+                : t;
+            int64_t const r = requestOf[static_cast<size_t>(base)];
+            return r < 0 ? nullptr : &requests[static_cast<size_t>(r)];
+        };
+        for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop)
+        {
+            auto const first = static_cast<int32_t>(loop->begin);
+            auto const last = static_cast<int32_t>(loop->end) - 1;
+            for (size_t l : loop->recurrences)
+            {
+                std::vector<int32_t> carried = mModel.layers[l].outputs;
+                carried.push_back(mModel.layers[l].inputs[1]);
+                for (int32_t t : carried)
+                {
+                    if (BufferRequest* request = requestFor(t))
+                    {
+                        request->firstStep = std::min(request->firstStep, first);
+                        request->lastStep = std::max(request->lastStep, last);
+                    }
+                }
+            }
+            for (BufferRequest& request : requests)
+            {
+                bool const overlaps = request.firstStep <= last && request.lastStep >= first;
+                if (overlaps)
+                {
+                    bool const within = request.firstStep >= first && request.lastStep <= last;
+                    request.firstStep = within ? request.firstStep : std::min(request.firstStep, first);
+                    request.lastStep = within ? request.lastStep : std::max(request.lastStep, last);
+                }
+            }
+        }
         return true;
     }
 
@@ -1004,8 +1226,9 @@ private:
                     + "\" was left without memory");
                 return false;
             }
-            if (mNetwork.unfusedTensorsAreDebugTensors() && inMemory && tensor.debug == plan::DebugMark::kNONE
-                && tensor.ioMode == nvinfer1::TensorIOMode::kNONE && tensor.format == nvinfer1::TensorFormat::kLINEAR)
+            if ((mNetwork.unfusedTensorsAreDebugTensors() || mCalibrationPlan) && inMemory
+                && tensor.debug == plan::DebugMark::kNONE && tensor.ioMode == nvinfer1::TensorIOMode::kNONE
+                && tensor.format == nvinfer1::TensorFormat::kLINEAR)
             {
                 tensor.debug = plan::DebugMark::kUNFUSED;
             }
@@ -1070,6 +1293,9 @@ private:
     Network& mNetwork;
     BuilderConfig& mConfig;
     nvinfer1::IGpuAllocator* mAllocator;
+    bool mCalibrationPlan; //!< a plan for INT8 calibration (calibration.h): every tensor a debug tensor
+    //! With kINT8 and no Q/DQ layers: the INT8 scale (range / 127) of each tensor with a dynamic range, by name.
+    std::optional<std::unordered_map<std::string, float>> mScales;
     Backend mBackend;
     backend::Implementation const* mImplementation; //!< nullptr where this build lacks the backend
     network::NetworkFacts mFacts;
@@ -1089,9 +1315,9 @@ private:
 } // namespace
 
 std::unique_ptr<nvinfer1::IHostMemory> buildPlan(
-    Network& network, BuilderConfig& config, nvinfer1::IGpuAllocator* allocator)
+    Network& network, BuilderConfig& config, nvinfer1::IGpuAllocator* allocator, bool calibration)
 {
-    return PlanBuilder(network, config, allocator).build();
+    return PlanBuilder(network, config, allocator, calibration).build();
 }
 
 } // namespace kiln::builder

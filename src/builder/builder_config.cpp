@@ -15,6 +15,8 @@ void BuilderConfig::reset() noexcept
 {
     mFlags = 0;
     mProfiles.clear();
+    mCalibrator = nullptr;
+    mCalibrationProfile = nullptr;
     mPoolLimits.fill(0);
     // Like TensorRT, the workspace may use all memory unless limited.
     mPoolLimits[static_cast<size_t>(nvinfer1::MemoryPoolType::kWORKSPACE)] = SIZE_MAX;

@@ -81,10 +81,13 @@ public:
     {
         return nvinfer1::EngineCapability::kSTANDARD;
     }
-    void setInt8Calibrator(nvinfer1::IInt8Calibrator* calibrator) noexcept override;
+    void setInt8Calibrator(nvinfer1::IInt8Calibrator* calibrator) noexcept override
+    {
+        mCalibrator = calibrator;
+    }
     nvinfer1::IInt8Calibrator* getInt8Calibrator() const noexcept override
     {
-        return nullptr;
+        return mCalibrator;
     }
     void setAlgorithmSelector(nvinfer1::IAlgorithmSelector* selector) noexcept override;
     nvinfer1::IAlgorithmSelector* getAlgorithmSelector() const noexcept override
@@ -131,7 +134,7 @@ public:
     bool setCalibrationProfile(nvinfer1::IOptimizationProfile const* profile) noexcept override;
     nvinfer1::IOptimizationProfile const* getCalibrationProfile() noexcept override
     {
-        return nullptr;
+        return mCalibrationProfile;
     }
     void setQuantizationFlags(nvinfer1::QuantizationFlags flags) noexcept override
     {
@@ -224,6 +227,16 @@ public:
     {
         return mProfiles;
     }
+    //! Adds a profile already checked (the calibration build's copy of another configuration's).
+    void addProfileShapes(ProfileShapes const& shapes)
+    {
+        mProfiles.push_back(shapes);
+    }
+    //! The shapes of the calibration profile, as they were when it was set; nullptr where none is set.
+    ProfileShapes const* calibrationShapes() const
+    {
+        return mCalibrationProfile != nullptr ? &mCalibrationShapes : nullptr;
+    }
     Backend backend() const
     {
         return mBackend;
@@ -252,6 +265,9 @@ public:
 private:
     nvinfer1::BuilderFlags mFlags{0};
     std::vector<ProfileShapes> mProfiles;
+    nvinfer1::IInt8Calibrator* mCalibrator{nullptr};
+    nvinfer1::IOptimizationProfile const* mCalibrationProfile{nullptr};
+    ProfileShapes mCalibrationShapes;
     std::array<std::size_t, 6> mPoolLimits{};
     nvinfer1::IProgressMonitor* mMonitor{nullptr};
     int32_t mOptimizationLevel{3};

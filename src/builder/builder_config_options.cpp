@@ -51,14 +51,6 @@ void BuilderConfig::setEngineCapability(nvinfer1::EngineCapability capability) n
     }
 }
 
-void BuilderConfig::setInt8Calibrator(nvinfer1::IInt8Calibrator* calibrator) noexcept
-{
-    if (calibrator != nullptr)
-    {
-        refuse("setInt8Calibrator", "Kiln has no INT8 yet; the calibrator is not kept");
-    }
-}
-
 void BuilderConfig::setAlgorithmSelector(nvinfer1::IAlgorithmSelector* selector) noexcept
 {
     if (selector != nullptr)
@@ -107,10 +99,23 @@ bool BuilderConfig::setCalibrationProfile(nvinfer1::IOptimizationProfile const* 
 {
     if (profile == nullptr)
     {
+        mCalibrationProfile = nullptr;
         return true;
     }
-    refuse("setCalibrationProfile", "Kiln has no INT8 calibration yet");
-    return false;
+    auto const* ours = dynamic_cast<OptimizationProfile const*>(profile);
+    if (ours == nullptr)
+    {
+        refuse("setCalibrationProfile", "the profile was not made by IBuilder::createOptimizationProfile");
+        return false;
+    }
+    if (std::string const error = ours->shapes().validationError(); !error.empty())
+    {
+        refuse("setCalibrationProfile", "invalid profile: " + error);
+        return false;
+    }
+    mCalibrationProfile = profile;
+    mCalibrationShapes = ours->shapes();
+    return true;
 }
 
 bool BuilderConfig::setTacticSources(nvinfer1::TacticSources tacticSources) noexcept

@@ -2,6 +2,7 @@
 
 #include "core/logging.h"
 #include "core/data_type.h"
+#include "network/layers/loop.h"
 #include "network/plugin_layer.h"
 
 #include <unordered_set>
@@ -101,17 +102,23 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
     {
         choice.storage[input] = facts.tensors.at(input).type;
     }
-    // A layer reads its parameter inputs (thresholds, scales) in their own type, so whatever computes them keeps
-    // that type rather than store them reduced for the layer to read back.
-    std::unordered_set<network::Tensor const*> parameters;
+    // Tensors whose readers need them in their own type, so that whatever computes them stores that type rather
+    // than a reduced one: a layer's parameter inputs (thresholds, scales), and a recurrence's next value, which
+    // becomes the recurrence's value in the next iteration, of the initial value's type.
+    std::unordered_set<network::Tensor const*> keepTheirTypes;
     for (network::Layer const* layer : order)
     {
         for (size_t i = 0; i < layer->inputs().size(); ++i)
         {
             if (layer->inputs()[i] != nullptr && layer->params().isParameterInput(i))
             {
-                parameters.insert(layer->inputs()[i]);
+                keepTheirTypes.insert(layer->inputs()[i]);
             }
+        }
+        auto const* recurrence = dynamic_cast<network::RecurrenceLayer const*>(layer);
+        if (recurrence != nullptr && recurrence->nextValue() != nullptr)
+        {
+            keepTheirTypes.insert(recurrence->nextValue());
         }
     }
     int32_t ignoredConstraints = 0;
@@ -151,7 +158,7 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
             network::Tensor const* output = layer->outputs()[i];
             DataType const inferred = facts.tensors.at(output).type;
             bool const free = precision && isFloatType(inferred) && !output->isNetworkOutput()
-                && !outputTypeWasAsked(*layer, i) && parameters.count(output) == 0;
+                && !outputTypeWasAsked(*layer, i) && keepTheirTypes.count(output) == 0;
             choice.storage[output] = free ? *precision : inferred;
         }
     }

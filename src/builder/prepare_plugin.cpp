@@ -11,6 +11,7 @@ namespace
 
 using nvinfer1::DataType;
 using nvinfer1::DynamicPluginTensorDesc;
+using nvinfer1::TensorFormat;
 
 constexpr int32_t kCombinationLimit = 100;
 
@@ -34,13 +35,43 @@ std::vector<DataType> candidateTypes(DataType own, bool preferHalf)
     return order;
 }
 
-DynamicPluginTensorDesc describe(PluginTensorInfo const& tensor, DataType type, size_t profile)
+//! What a position may be offered: a type and a format.
+struct Candidate
+{
+    DataType type;
+    TensorFormat format;
+};
+
+//! The formats to offer a tensor of `type` and `rank` axes (as the plugin sees them), the one Kiln stores it in
+//! first: kLINEAR, then for INT8 TensorRT's vector-major INT8 layouts, kCHW32 and kCHW4, which need three axes.
+std::vector<TensorFormat> candidateFormats(DataType type, int32_t rank)
+{
+    if (type == DataType::kINT8 && rank >= 3)
+    {
+        return {TensorFormat::kLINEAR, TensorFormat::kCHW32, TensorFormat::kCHW4};
+    }
+    return {TensorFormat::kLINEAR};
+}
+
+//! TensorRT's short name of a format, for messages.
+char const* formatName(TensorFormat format)
+{
+    switch (format)
+    {
+    case TensorFormat::kCHW4: return "CHW4";
+    case TensorFormat::kCHW32: return "CHW32";
+    default: return "LINEAR";
+    }
+}
+
+DynamicPluginTensorDesc describe(PluginTensorInfo const& tensor, Candidate chosen, size_t profile)
 {
     DynamicPluginTensorDesc desc{};
     desc.desc.dims = tensor.dims;
-    desc.desc.type = type;
-    desc.desc.format = nvinfer1::TensorFormat::kLINEAR;
-    desc.desc.scale = -1.0f;
+    desc.desc.type = chosen.type;
+    desc.desc.format = chosen.format;
+    // A scale belongs to the tensor's quantized values: a plugin offered it in another type gets none.
+    desc.desc.scale = chosen.type == tensor.type ? tensor.scale : -1.0F;
     if (profile < tensor.profiles.size())
     {
         desc.min = tensor.profiles[profile][0];
@@ -55,16 +86,18 @@ DynamicPluginTensorDesc describe(PluginTensorInfo const& tensor, DataType type, 
 class Negotiation
 {
 public:
-    Negotiation(
-        plugin::PluginAdapter& plugin, std::vector<PluginTensorInfo> const& tensors, int32_t nbInputs, bool preferHalf)
+    //! `seenRanks`: the rank of each tensor as the plugin sees it (without the batch for the static-shape families).
+    Negotiation(plugin::PluginAdapter& plugin, std::vector<PluginTensorInfo> const& tensors, int32_t nbInputs,
+        bool preferHalf, std::vector<int32_t> seenRanks)
         : mPlugin(plugin)
         , mTensors(tensors)
         , mNbInputs(nbInputs)
         , mPreferHalf(preferHalf)
+        , mSeenRanks(std::move(seenRanks))
     {
         for (auto const& tensor : tensors)
         {
-            mDescs.push_back(describe(tensor, tensor.type, 0));
+            mDescs.push_back(describe(tensor, {tensor.type, TensorFormat::kLINEAR}, 0));
         }
         mRejected.resize(tensors.size());
     }
@@ -73,14 +106,14 @@ public:
     {
         return search(0);
     }
-    std::vector<DataType> chosen() const
+    std::vector<Candidate> chosen() const
     {
-        std::vector<DataType> types;
+        std::vector<Candidate> chosen;
         for (auto const& desc : mDescs)
         {
-            types.push_back(desc.desc.type);
+            chosen.push_back({desc.desc.type, desc.desc.format});
         }
-        return types;
+        return chosen;
     }
     //! Why nothing fitted: the deepest position that rejected every candidate.
     std::string failure() const
@@ -89,9 +122,9 @@ public:
         std::string const which = pos < mNbInputs ? "input " + std::to_string(pos)
                                                   : "output " + std::to_string(pos - mNbInputs);
         std::string tried;
-        for (auto const& type : mRejected[pos])
+        for (Candidate const& candidate : mRejected[pos])
         {
-            tried += (tried.empty() ? "" : ", ") + dataTypeName(type) + "/LINEAR";
+            tried += (tried.empty() ? "" : ", ") + dataTypeName(candidate.type) + "/" + formatName(candidate.format);
         }
         return "no supported format combination: position " + std::to_string(pos) + " (" + which + ") rejected " + tried
             + " after " + std::to_string(mTried) + " question(s)" + (mLimitHit ? " (stopped at the limit of 100)" : "");
@@ -104,7 +137,7 @@ private:
         {
             return true;
         }
-        for (DataType type : candidateTypes(mTensors[pos].type, mPreferHalf))
+        for (Candidate const& candidate : candidates(pos))
         {
             if (mTried >= kCombinationLimit)
             {
@@ -112,7 +145,7 @@ private:
                 return false;
             }
             ++mTried;
-            mDescs[pos].desc.type = type;
+            mDescs[pos] = describe(mTensors[pos], candidate, 0);
             bool const accepted
                 = mPlugin.supportsCombination(pos, mDescs, mNbInputs, static_cast<int32_t>(mDescs.size()) - mNbInputs);
             if (accepted && search(pos + 1))
@@ -121,19 +154,34 @@ private:
             }
             if (!accepted)
             {
-                mRejected[pos].push_back(type);
+                mRejected[pos].push_back(candidate);
                 mDeepestFailure = std::max(mDeepestFailure, pos);
             }
         }
         return false;
     }
 
+    //! What position `pos` is offered, best first: each candidate type in each format it may take.
+    std::vector<Candidate> candidates(int32_t pos) const
+    {
+        std::vector<Candidate> offered;
+        for (DataType type : candidateTypes(mTensors[pos].type, mPreferHalf))
+        {
+            for (TensorFormat format : candidateFormats(type, mSeenRanks[pos]))
+            {
+                offered.push_back({type, format});
+            }
+        }
+        return offered;
+    }
+
     plugin::PluginAdapter& mPlugin;
     std::vector<PluginTensorInfo> const& mTensors;
     int32_t mNbInputs;
     bool mPreferHalf;
+    std::vector<int32_t> mSeenRanks;
     std::vector<DynamicPluginTensorDesc> mDescs;
-    std::vector<std::vector<DataType>> mRejected;
+    std::vector<std::vector<Candidate>> mRejected;
     int32_t mDeepestFailure{0};
     int32_t mTried{0};
     bool mLimitHit{false};
@@ -164,13 +212,30 @@ bool preparePlugin(network::PluginParams& params, std::vector<PluginTensorInfo> 
     int32_t const nbInputs = static_cast<int32_t>(tensors.size());
     tensors.insert(tensors.end(), outputs.begin(), outputs.end());
 
-    Negotiation negotiation(*building, tensors, nbInputs, preferHalf);
+    // The static-shape V2 families see no batch axis, so a vector-major format needs four axes of the tensor there.
+    bool const seesBatch = params.family == plugin::PluginFamily::kV2_DYNAMICEXT
+        || params.family == plugin::PluginFamily::kV3;
+    std::vector<int32_t> seenRanks;
+    for (PluginTensorInfo const& tensor : tensors)
+    {
+        seenRanks.push_back(tensor.dims.nbDims - (seesBatch ? 0 : 1));
+    }
+    Negotiation negotiation(*building, tensors, nbInputs, preferHalf, seenRanks);
     if (!negotiation.run())
     {
         error = who + ": " + negotiation.failure();
         return false;
     }
-    params.ioTypes = negotiation.chosen();
+    std::vector<Candidate> const chosen = negotiation.chosen();
+    params.ioTypes.clear();
+    params.ioFormats.clear();
+    params.ioScales.clear();
+    for (size_t slot = 0; slot < chosen.size(); ++slot)
+    {
+        params.ioTypes.push_back(chosen[slot].type);
+        params.ioFormats.push_back(chosen[slot].format);
+        params.ioScales.push_back(describe(tensors[slot], chosen[slot], 0).desc.scale);
+    }
 
     size_t const nbProfiles = tensors.empty() ? 1 : tensors[0].profiles.size();
     for (size_t profile = 0; profile < std::max<size_t>(nbProfiles, 1); ++profile)
@@ -178,7 +243,7 @@ bool preparePlugin(network::PluginParams& params, std::vector<PluginTensorInfo> 
         std::vector<DynamicPluginTensorDesc> in, out;
         for (int32_t i = 0; i < static_cast<int32_t>(tensors.size()); ++i)
         {
-            (i < nbInputs ? in : out).push_back(describe(tensors[i], params.ioTypes[i], profile));
+            (i < nbInputs ? in : out).push_back(describe(tensors[i], chosen[i], profile));
         }
         if (!building->configure(in, out, error))
         {

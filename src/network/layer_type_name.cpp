@@ -3,6 +3,7 @@
 #include "network/fused/attention.h"
 #include "network/fused/fused_normalization.h"
 #include "network/fused/pointwise.h"
+#include "network/fused/quantized_convolution.h"
 
 namespace kiln::network
 {
@@ -21,6 +22,10 @@ char const* layerTypeName(nvinfer1::LayerType type)
     if (type == kFusedNormalizationLayerType)
     {
         return "FusedNormalization";
+    }
+    if (type == kQuantizedConvolutionLayerType)
+    {
+        return "QuantizedConvolution";
     }
     switch (type)
     {

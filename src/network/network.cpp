@@ -3,6 +3,7 @@
 #include "core/logging.h"
 #include "network/attention_helper.h"
 #include "network/layers/conditional.h"
+#include "network/layers/loop.h"
 
 #include <algorithm>
 

@@ -21,6 +21,7 @@ namespace kiln::network
 
 class AttentionHelper;
 class IfConditional;
+class Loop;
 class NormalizationLayer;
 
 //! Shapes and types of every tensor of a network, inferred symbolically.
@@ -117,6 +118,7 @@ public:
     nvinfer1::IScatterLayer* addScatter(nvinfer1::ITensor& data, nvinfer1::ITensor& indices, nvinfer1::ITensor& updates,
         nvinfer1::ScatterMode mode) noexcept override;
     nvinfer1::IIfConditional* addIfConditional() noexcept override;
+    nvinfer1::ILoop* addLoop() noexcept override; // layers/loop.cpp
     nvinfer1::IConvolutionLayer* addConvolutionNd(nvinfer1::ITensor& input, int64_t nbOutputMaps,
         nvinfer1::Dims const& kernelSize, nvinfer1::Weights kernelWeights,
         nvinfer1::Weights biasWeights) noexcept override;
@@ -155,7 +157,6 @@ public:
         nvinfer1::ITensor& input, nvinfer1::ITensor& bounds) noexcept override;
     bool markOutputForShapes(nvinfer1::ITensor& tensor) noexcept override;
     bool unmarkOutputForShapes(nvinfer1::ITensor& tensor) noexcept override;
-    nvinfer1::ILoop* addLoop() noexcept override;
     nvinfer1::IAssertionLayer* addAssertion(nvinfer1::ITensor& condition, char const* message) noexcept override;
     bool setWeightsName(nvinfer1::Weights weights, char const* name) noexcept override;
     void setErrorRecorder(nvinfer1::IErrorRecorder* recorder) noexcept override
@@ -247,6 +248,7 @@ public:
 
 private:
     friend class IfConditional; // adds its boundary layers through addLayer
+    friend class Loop;          // likewise
 
     template <typename LayerType, typename Params, typename... Extra>
     LayerType* addLayer(char const* kindName, std::vector<nvinfer1::ITensor*> const& inputs, Params params,
@@ -281,6 +283,7 @@ private:
     std::unordered_set<nvinfer1::ITensor const*> mOwned; //!< mTensors' tensors, so that owns() costs no walk
     std::vector<std::unique_ptr<Layer>> mLayers;
     std::vector<std::unique_ptr<IfConditional>> mConditionals;
+    std::vector<std::unique_ptr<Loop>> mLoops;
     std::vector<std::unique_ptr<AttentionHelper>> mAttentions;
     std::vector<Tensor*> mInputs;
     std::vector<Tensor*> mOutputs;

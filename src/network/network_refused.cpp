@@ -1,4 +1,4 @@
-// INetworkDefinition's calls that Kiln has nothing behind yet (loops, dynamic quantization,
+// INetworkDefinition's calls that Kiln has nothing behind yet (dynamic quantization,
 // ragged softmax, einsum, assertions, shape outputs): each returns TensorRT's failure value and logs one error
 // naming the call and why. docs/api-coverage.md lists them.
 #include "core/logging.h"
@@ -41,12 +41,6 @@ bool Network::unmarkOutputForShapes(nvinfer1::ITensor& tensor) noexcept
     refuse("unmarkOutputForShapes",
         std::string("\"") + tensor.getName() + "\" is not a shape output: Kiln has no shape outputs yet");
     return false;
-}
-
-nvinfer1::ILoop* Network::addLoop() noexcept
-{
-    refuse("addLoop", "Kiln has no loops yet (if-conditionals are supported: addIfConditional)");
-    return nullptr;
 }
 
 nvinfer1::IAssertionLayer* Network::addAssertion(nvinfer1::ITensor& /*condition*/, char const* /*message*/) noexcept

@@ -69,6 +69,12 @@ void PluginParams::write(serial::ByteWriter& writer) const
     {
         serial::writeEnum(writer, type);
     }
+    // One format and one scale per type.
+    for (size_t slot = 0; slot < ioTypes.size(); ++slot)
+    {
+        serial::writeEnum(writer, slot < ioFormats.size() ? ioFormats[slot] : nvinfer1::TensorFormat::kLINEAR);
+        writer.write(slot < ioScales.size() ? ioScales[slot] : -1.0F);
+    }
     writer.write(workspaceBytes);
 }
 
@@ -99,6 +105,16 @@ bool PluginParams::read(serial::ByteReader& reader)
     for (auto& type : ioTypes)
     {
         if (!serial::readEnum(reader, type, "plugin tensor type"))
+        {
+            return false;
+        }
+    }
+    ioFormats.resize(nbTypes);
+    ioScales.resize(nbTypes);
+    for (uint32_t slot = 0; slot < nbTypes; ++slot)
+    {
+        if (!serial::readEnum(reader, ioFormats[slot], "plugin tensor format")
+            || !reader.read(ioScales[slot], "plugin tensor scale"))
         {
             return false;
         }

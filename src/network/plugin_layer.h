@@ -22,7 +22,11 @@ struct PluginParams final : LayerParams
 
     // Decided by the builder, stored in the plan.
     int32_t outputCount{0};
-    std::vector<nvinfer1::DataType> ioTypes; //!< negotiated types: inputs, then outputs
+    std::vector<nvinfer1::DataType> ioTypes;       //!< negotiated types: inputs, then outputs
+    std::vector<nvinfer1::TensorFormat> ioFormats; //!< negotiated formats, likewise (kLINEAR, or kCHW4 / kCHW32)
+    //! PluginTensorDesc::scale of each, likewise: an INT8 or FP8 tensor's quantization scale (its Q's or DQ's, or its
+    //! dynamic range / 127), -1 where it has none.
+    std::vector<float> ioScales;
     int64_t workspaceBytes{0};
     plugin::PluginPayload payload;
     std::string library; //!< where the plugin's creator came from ("" for the application)

@@ -112,7 +112,7 @@ private:
     bool mIsOutput{false};
     bool mIsDebug{false};
     bool mIsShapeTensor{false};
-    std::optional<std::pair<float, float>> mDynamicRange; //!< kept for the application; no layer reads it
+    std::optional<std::pair<float, float>> mDynamicRange; //!< with kINT8, the builder quantizes implicitly by it
     nvinfer1::TensorFormats mAllowedFormats{1U << static_cast<uint32_t>(nvinfer1::TensorFormat::kLINEAR)};
 };
 

@@ -303,4 +303,14 @@ std::vector<float> constantFloats(Node const& node, int32_t index, char const* w
     return node.input(index).constant().toFloat();
 }
 
+nvinfer1::ILoop& newLoop(ImportContext& ctx)
+{
+    nvinfer1::ILoop* loop = ctx.network().addLoop();
+    if (loop == nullptr)
+    {
+        fail(ErrorCode::kINTERNAL_ERROR, "the network refused a loop: " + ctx.lastNetworkError());
+    }
+    return *loop;
+}
+
 } // namespace kiln::onnxparser

@@ -66,6 +66,9 @@ std::vector<float> constantFloats(Node const& node, int32_t index, char const* w
 //! input's extents or replace extents of 1), through a slice that reads 1-extents with stride 0.
 nvinfer1::ITensor& broadcastTo(ImportContext& ctx, nvinfer1::ITensor& input, nvinfer1::ITensor& shape);
 
+//! A new loop of the network (ILoop is no layer, so ImportContext::check does not take it).
+nvinfer1::ILoop& newLoop(ImportContext& ctx);
+
 //! The input's extent along axis when known at build time, else -1.
 int64_t staticExtent(nvinfer1::ITensor& input, int32_t axis);
 

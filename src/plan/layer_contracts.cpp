@@ -264,7 +264,7 @@ bool attentionHolds(PlanModel const& m, LayerRecord const& l, std::string& error
 //! A plugin's record: its shape inputs among its inputs, as many outputs as the plugin declared when the plan was
 //! built, and one negotiated type per tensor it reads or writes (shape inputs excepted). The plugin itself is checked
 //! against the record once the registry recreates it (runtime/engine_plugin_check.cpp).
-bool pluginHolds(LayerRecord const& l, network::PluginParams const& p, std::string& error)
+bool pluginHolds(PlanModel const& m, LayerRecord const& l, network::PluginParams const& p, std::string& error)
 {
     bool const shapesOk = p.nbShapeInputs >= 0 && static_cast<size_t>(p.nbShapeInputs) <= l.inputs.size();
     bool const outputsOk = p.outputCount >= 0 && static_cast<size_t>(p.outputCount) == l.outputs.size();
@@ -276,6 +276,23 @@ bool pluginHolds(LayerRecord const& l, network::PluginParams const& p, std::stri
             + " shape inputs, " + std::to_string(p.outputCount) + " outputs, " + std::to_string(p.ioTypes.size())
             + " negotiated types) does not describe";
         return false;
+    }
+    // The formats a plugin may negotiate (prepare_plugin.cpp), each on a tensor of at least three axes where it is
+    // vector-major, as the reformatters need.
+    for (size_t slot = 0; slot < p.ioFormats.size(); ++slot)
+    {
+        nvinfer1::TensorFormat const format = p.ioFormats[slot];
+        size_t const inputs = l.inputs.size() - static_cast<size_t>(p.nbShapeInputs);
+        int32_t const tensor = slot < inputs ? l.inputs[slot] : l.outputs[slot - inputs];
+        bool const vectorMajor = format == nvinfer1::TensorFormat::kCHW4 || format == nvinfer1::TensorFormat::kCHW32;
+        if ((format != nvinfer1::TensorFormat::kLINEAR && !vectorMajor)
+            || (vectorMajor && tensor >= 0 && rankOf(m, tensor) < 3))
+        {
+            error = describe(l) + ": its plugin record gives tensor " + std::to_string(slot) + " a format ("
+                + std::to_string(static_cast<int32_t>(format))
+                + ") that plugins do not negotiate for it: kLINEAR, or kCHW4 or kCHW32 on three axes or more";
+            return false;
+        }
     }
     return true;
 }
@@ -308,7 +325,7 @@ bool layerHolds(PlanModel const& m, LayerRecord const& l, RecordedFacts& recorde
 {
     if (auto const* plugin = dynamic_cast<network::PluginParams const*>(l.params.get()))
     {
-        return pluginHolds(l, *plugin, error);
+        return pluginHolds(m, l, *plugin, error);
     }
     // Conditional outputs, which the execution context runs, are checked by the plan's own validation.
     if (isConditionalOutput(l))

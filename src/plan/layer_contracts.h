@@ -2,9 +2,9 @@
 // shape-and-type inference (network::LayerParams::infer, which the network API runs when the layer is added) is run
 // again on the facts the plan records for the layer's inputs, and must accept them and agree with the recorded
 // outputs (how many, and their ranks; an output's type may be one the application asked for). A plan that passes holds
-// no record a kernel cannot take: a convolution without its input, an activation reading INT64. The kinds only plans
+// no record a kernel cannot take: a convolution without its input, an activation reading INT64. Most kinds only plans
 // hold (fusions' point-wise chains, attention, fused normalization) have no network inference; their records are
-// checked against what their headers describe.
+// checked against what their headers describe. The quantized convolution's inference checks its records itself.
 #pragma once
 
 #include "plan/plan_model.h"

@@ -32,8 +32,8 @@ inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
 // (conditionals), and conditional outputs. Version 9: a fused epilogue's activation is any activation type. Version 10:
 // tensors may be views of another tensor's memory (viewed tensor, element offset and bounds expressions). Version 11:
 // tensors carry a debug mark (INetworkDefinition::markDebug, markUnfusedTensorsAsDebugTensors); the plan lists its
-// refittable weights.
-inline constexpr uint32_t kPlanFormatVersion = 11;
+// refittable weights. Version 12: plugin layers carry the format and the scale of each tensor (INT8 plugins).
+inline constexpr uint32_t kPlanFormatVersion = 12;
 inline constexpr size_t kPlanHeaderSize = 32;
 
 std::vector<uint8_t> writePlan(PlanModel const& model);

@@ -6,6 +6,7 @@
 #include "network/plugin_layer.h"
 #include "plan/layer_contracts.h"
 #include "plan/plan_graph.h"
+#include "plan/plan_loops.h"
 #include "shape/expr.h"
 
 #include <algorithm>
@@ -393,7 +394,12 @@ bool validateDataflow(PlanModel const& m, std::string& error)
     }
     for (LayerRecord const& l : m.layers)
     {
-        for (int32_t t : l.inputs)
+        // A recurrence reads its next value (input 1) at the end of each iteration: validateLoops checks that its
+        // loop, or what runs before it, writes it.
+        size_t const readNow = l.type == nvinfer1::LayerType::kRECURRENCE ? std::min<size_t>(l.inputs.size(), 1)
+                                                                          : l.inputs.size();
+        for (int32_t t :
+            std::vector<int32_t>(l.inputs.begin(), l.inputs.begin() + static_cast<std::ptrdiff_t>(readNow)))
         {
             if (t >= 0 && !holdsValues[static_cast<size_t>(t)])
             {
@@ -422,6 +428,14 @@ bool validateDataflow(PlanModel const& m, std::string& error)
         }
     }
     return true;
+}
+
+//! Each loop's layers are contiguous and keep TensorRT's rules for what crosses a loop's boundary.
+bool validateLoops(PlanModel const& m, std::string& error)
+{
+    std::vector<LoopRange> loops;
+    std::vector<int32_t> innermost;
+    return findLoops(m, true, loops, innermost, error);
 }
 
 } // namespace
@@ -474,7 +488,7 @@ bool validatePlan(PlanModel const& m, std::string& error)
     }
     // A kind's inference reads the tensors and expressions checked above; the flow between layers is checked once
     // each layer is known to fit its kind.
-    return validateLayerContracts(m, error) && validateDataflow(m, error);
+    return validateLayerContracts(m, error) && validateDataflow(m, error) && validateLoops(m, error);
 }
 
 } // namespace kiln::plan

@@ -196,6 +196,12 @@ void Engine::indexDataDependence()
             mConditional[t] = !layer.guards.empty();
         }
     }
+    std::vector<int32_t> innermost;
+    std::string error;
+    if (!plan::findLoops(mModel, true, mLoops, innermost, error))
+    {
+        throw std::runtime_error(error); // the plan's validation has checked its loops
+    }
 }
 
 void Engine::bindSymbols(std::vector<nvinfer1::Dims> const& inputShapes,

@@ -4,6 +4,7 @@
 
 #include "backend/backend.h"
 #include "network/layer.h"
+#include "plan/plan_loops.h"
 #include "plan/plan_model.h"
 #include "shape/evaluate.h"
 #include "shape/expr_builder.h"
@@ -206,6 +207,23 @@ public:
     {
         return mConditional[static_cast<size_t>(tensor)];
     }
+    //! The plan's loops, outer loops before those nested in them (plan/plan_loops.h).
+    std::vector<plan::LoopRange> const& loops() const
+    {
+        return mLoops;
+    }
+    //! The loop nested directly in loop `scope` (-1: at the top level) whose layers start at layer `l`; -1 if none.
+    int32_t loopStartingAt(size_t l, int32_t scope) const
+    {
+        for (size_t k = 0; k < mLoops.size(); ++k)
+        {
+            if (mLoops[k].begin == l && mLoops[k].parent == scope)
+            {
+                return static_cast<int32_t>(k);
+            }
+        }
+        return -1;
+    }
     network::LayerParams const& layerParams(size_t layer) const
     {
         return *mModel.layers[layer].params;
@@ -253,6 +271,7 @@ private:
     std::vector<std::vector<int32_t>> mTensorsShapedBy;    //!< by plan symbol: see tensorsShapedBy
     std::vector<int32_t> mPlanSymbolOfId;                  //!< by shape::SymbolId: its plan symbol index
     std::vector<bool> mConditional;                        //!< by tensor: written by a layer with guards
+    std::vector<plan::LoopRange> mLoops;                   //!< the plan's loops
     nvinfer1::IGpuAllocator* mAllocator{nullptr};
     backend::Implementation const* mImplementation{nullptr};
     nvinfer1::IErrorRecorder* mRecorder{nullptr};

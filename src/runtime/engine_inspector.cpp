@@ -40,7 +40,9 @@ std::string formatOf(nvinfer1::DataType type, nvinfer1::TensorFormat format)
 {
     char const* layout = format == nvinfer1::TensorFormat::kHWC8 ? "Channels last, padded to 8 channels (HWC8) "
         : format == nvinfer1::TensorFormat::kHWC                 ? "Channels last (HWC) "
-                                                                 : "Row major linear ";
+        : format == nvinfer1::TensorFormat::kCHW4                ? "Four wide channel vectorized row major (CHW4) "
+        : format == nvinfer1::TensorFormat::kCHW32 ? "Thirty-two wide channel vectorized row major (CHW32) "
+                                                   : "Row major linear ";
     return layout + dataTypeName(type);
 }
 
@@ -64,20 +66,27 @@ LayerDescription describe(Engine const& engine, size_t l, std::vector<nvinfer1::
     // The types the layer works in: the plugin's negotiated ones (its shape inputs keep theirs), the
     // builder's choice for a built-in layer, else the tensors' own.
     std::vector<nvinfer1::DataType> types = record.ioTypes;
+    std::vector<nvinfer1::TensorFormat> pluginFormats;
     if (layer.plugin != nullptr)
     {
         types = layer.plugin->ioTypes;
+        pluginFormats = layer.plugin->ioFormats;
+        pluginFormats.resize(types.size(), nvinfer1::TensorFormat::kLINEAR);
         size_t const dataInputs = record.inputs.size() - static_cast<size_t>(layer.plugin->nbShapeInputs);
         for (size_t i = dataInputs; i < record.inputs.size(); ++i)
         {
             types.insert(types.begin() + static_cast<std::ptrdiff_t>(i), model.tensors[record.inputs[i]].type);
+            pluginFormats.insert(
+                pluginFormats.begin() + static_cast<std::ptrdiff_t>(i), nvinfer1::TensorFormat::kLINEAR);
         }
     }
     auto use = [&](int32_t t, size_t slot) {
         plan::TensorRecord const& tensor = model.tensors[t];
-        // Plugins read and write linear data; built-in layers, the formats the builder chose.
-        nvinfer1::TensorFormat const format = layer.plugin != nullptr ? nvinfer1::TensorFormat::kLINEAR
-                                                                      : plan::slotFormat(model, record, slot);
+        // Plugins read and write the formats they negotiated (shape inputs: linear); built-in layers, the formats the
+        // builder chose.
+        nvinfer1::TensorFormat const format = layer.plugin == nullptr ? plan::slotFormat(model, record, slot)
+            : slot < pluginFormats.size()                             ? pluginFormats[slot]
+                                                                      : nvinfer1::TensorFormat::kLINEAR;
         TensorUse u{tensor.name, slot < types.size() ? types[slot] : tensor.type, format, {}};
         for (size_t axis = 0; axis < tensor.dims.size(); ++axis)
         {

@@ -47,8 +47,9 @@ bool Engine::pluginAcceptsPlanTypes(
             desc.dims.d[d] = extent.isConstant() ? extent.getConstantValue() : -1;
         }
         desc.type = plugin.ioTypes[pos];
-        desc.format = nvinfer1::TensorFormat::kLINEAR;
-        desc.scale = -1.0F;
+        desc.format = static_cast<size_t>(pos) < plugin.ioFormats.size() ? plugin.ioFormats[pos]
+                                                                         : nvinfer1::TensorFormat::kLINEAR;
+        desc.scale = static_cast<size_t>(pos) < plugin.ioScales.size() ? plugin.ioScales[pos] : -1.0F;
         descs[pos].min = descs[pos].opt = descs[pos].max = desc.dims;
     }
     for (int32_t pos = 0; pos < nbInputs + nbOutputs; ++pos)
@@ -57,8 +58,12 @@ bool Engine::pluginAcceptsPlanTypes(
         {
             std::string const which = pos < nbInputs ? "input " + std::to_string(pos)
                                                      : "output " + std::to_string(pos - nbInputs);
-            error = who + " does not accept " + dataTypeName(plugin.ioTypes[pos]) + " for its " + which
-                + ", the type the plan records: the plan does not match the plugin";
+            nvinfer1::TensorFormat const format = descs[pos].desc.format;
+            bool const linear = format == nvinfer1::TensorFormat::kLINEAR;
+            std::string const layout = format == nvinfer1::TensorFormat::kCHW4 ? " as kCHW4" : " as kCHW32";
+            error = who + " does not accept " + dataTypeName(plugin.ioTypes[pos]) + (linear ? "" : layout) + " for its "
+                + which + (linear ? ", the type" : ", the type and format")
+                + " the plan records: the plan does not match the plugin";
             return false;
         }
     }

@@ -15,11 +15,6 @@ namespace kiln::runtime
 namespace
 {
 
-Shape toShape(nvinfer1::Dims const& dims)
-{
-    return Shape(dims.d, dims.d + dims.nbDims);
-}
-
 int64_t bytesOf(nvinfer1::Dims const& dims, nvinfer1::DataType type)
 {
     return elementsOf(dims) * static_cast<int64_t>(elementSize(type));
@@ -312,18 +307,9 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     {
         return false;
     }
-    std::string layerError;
-    for (size_t l = 0; l < model.layers.size(); ++l)
+    if (!runLayers(0, model.layers.size(), -1, stream, error))
     {
-        if (!step(l, stream, layerError))
-        {
-            error = "layer \"" + model.layers[l].name + "\": " + layerError;
-            return false;
-        }
-        if (!mDebugTensorsOf[l].empty() && wroteOutputs(l) && !reportDebugTensors(mDebugTensorsOf[l], stream, error))
-        {
-            return false;
-        }
+        return false;
     }
     for (int32_t io : model.ioTensors)
     {
@@ -386,6 +372,10 @@ void ExecutionContext::prepareLayers()
         else if (plan::isConditionalOutput(layer))
         {
             prepared.work = PreparedLayer::Work::kSELECT_BRANCH;
+        }
+        else if (plan::isLoopBoundary(layer))
+        {
+            prepared.work = PreparedLayer::Work::kLOOP_BOUNDARY;
         }
         else if (shapesOnHost && plan::computesShapesOnly(model, l))
         {
@@ -524,6 +514,11 @@ bool ExecutionContext::checkAddresses(std::string& error) const
 bool ExecutionContext::step(size_t l, cudaStream_t stream, std::string& error)
 {
     PreparedLayer const& prepared = mPrepared[l];
+    if (prepared.work == PreparedLayer::Work::kLOOP_BOUNDARY)
+    {
+        error = "a loop's boundary layer runs only with its loop";
+        return false;
+    }
     if (prepared.work == PreparedLayer::Work::kBOUND_CONSTANT || prepared.work == PreparedLayer::Work::kHOST_VALUES
         || prepared.work == PreparedLayer::Work::kVIEW)
     {

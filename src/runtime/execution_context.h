@@ -181,6 +181,24 @@ private:
     bool run(cudaStream_t stream, std::string& error);
     //! Layer `l`'s work if its guards hold (else nothing), and what follows it: sizes learnt, outputs delivered.
     bool step(size_t l, cudaStream_t stream, std::string& error);
+    //! Layers [begin, end) of loop `scope` (-1: of the plan), each loop nested there run whole, and the debug tensors
+    //! they write reported (execution_context_loops.cpp).
+    bool runLayers(size_t begin, size_t end, int32_t scope, cudaStream_t stream, std::string& error);
+    //! Loop `k`: its recurrences set to their initial values and its outputs to zeros, then its layers once per
+    //! iteration while its trip limits allow, its recurrences updated after each.
+    bool runLoop(int32_t k, cudaStream_t stream, std::string& error);
+    //! One iteration of loop `k` (the `index`th, of `count`); `stop` when its kWHILE condition is false.
+    bool runIteration(int32_t k, int64_t index, int64_t count, bool& stop, cudaStream_t stream, std::string& error);
+    //! Boundary layer `l` of loop `k` in iteration `index` of `count`: an iterator's slice, an output's value.
+    bool runBoundary(size_t l, int64_t index, int64_t count, bool& stop, cudaStream_t stream, std::string& error);
+    //! The value of 0-D `tensor` (INT32, INT64 or BOOL) in this run: from its known values, else read from memory.
+    bool scalarValue(int32_t tensor, cudaStream_t stream, int64_t& value, std::string& error);
+    //! Copies the slice `index` of `axis` of tensor `whole` into `part` (an iterator), or `part` into it (a stacked
+    //! loop output) where `intoWhole`.
+    bool copySlice(int32_t whole, int32_t part, int32_t axis, int64_t index, bool intoWhole, cudaStream_t stream,
+        std::string& error);
+    //! Copies tensor `from` into tensor `to`, which must have its shape at this run.
+    bool copyWhole(int32_t from, int32_t to, cudaStream_t stream, std::string& error);
     //! Fills mBoundConstants. Throws std::runtime_error where the plan needs a binding the backend cannot give.
     void bindConstants();
     //! Fills mPrepared with what does not change between runs: each layer's work, its views' types and formats.

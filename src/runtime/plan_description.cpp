@@ -162,6 +162,8 @@ char const* formatName(nvinfer1::TensorFormat format)
     {
     case nvinfer1::TensorFormat::kHWC: return "HWC";
     case nvinfer1::TensorFormat::kHWC8: return "HWC8";
+    case nvinfer1::TensorFormat::kCHW4: return "CHW4";
+    case nvinfer1::TensorFormat::kCHW32: return "CHW32";
     default: return "linear";
     }
 }
@@ -173,10 +175,20 @@ std::string formatsOf(PlanModel const& model, plan::LayerRecord const& layer)
     size_t const slots = layer.inputs.size() + layer.outputs.size();
     std::vector<std::string> names;
     bool linear = true;
+    network::PluginParams const* plugin = pluginParamsOf(layer);
+    // A plugin's negotiated formats: its data inputs, then its outputs (its shape inputs, listed last among the
+    // inputs, are linear).
+    auto pluginFormat = [&](size_t slot) {
+        size_t const dataInputs = layer.inputs.size() - static_cast<size_t>(plugin->nbShapeInputs);
+        size_t const at = slot < layer.inputs.size() ? slot : slot - static_cast<size_t>(plugin->nbShapeInputs);
+        bool const shapeInput = slot >= dataInputs && slot < layer.inputs.size();
+        return shapeInput || at >= plugin->ioFormats.size() ? nvinfer1::TensorFormat::kLINEAR : plugin->ioFormats[at];
+    };
     for (size_t slot = 0; slot < slots; ++slot)
     {
         int32_t const tensor = slot < layer.inputs.size() ? layer.inputs[slot] : 0;
         nvinfer1::TensorFormat const format = tensor < 0 ? nvinfer1::TensorFormat::kLINEAR
+            : plugin != nullptr                          ? pluginFormat(slot)
                                                          : plan::slotFormat(model, layer, slot);
         linear = linear && format == nvinfer1::TensorFormat::kLINEAR;
         names.push_back(formatName(format));

@@ -21,6 +21,12 @@ inline int64_t elementsOf(nvinfer1::Dims const& dims)
     return std::accumulate(dims.d, dims.d + dims.nbDims, int64_t{1}, std::multiplies<>());
 }
 
+//! The shape a tensor view takes for `dims`.
+inline Shape toShape(nvinfer1::Dims const& dims)
+{
+    return Shape(dims.d, dims.d + dims.nbDims);
+}
+
 struct PreparedLayer
 {
     enum class Work : uint8_t
@@ -31,6 +37,7 @@ struct PreparedLayer
         kHOST_VALUES,    //!< the same, where no layer reads them in memory: nothing to write (values are expressions)
         kSELECT_BRANCH,  //!< a conditional's output: the taken branch is copied into it
         kVIEW,           //!< its output is a view of its input's memory (plan::isView): nothing to do
+        kLOOP_BOUNDARY,  //!< a loop's boundary layer: the context runs it with its loop (execution_context_loops.cpp)
     };
     Work work{Work::kRUN};
     bool guarded{false};       //!< runs only if its conditionals' guards hold

@@ -5,6 +5,7 @@
 #include "backend/cuda/kernels/tensor/reformat.h"
 #include "backend/cuda/passes/column_scale_folding.h"
 #include "backend/cuda/passes/constant_before_transpose.h"
+#include "backend/shared/channel_order.h"
 #include "backend_comparison.h"
 #include "device_common/half.h"
 #include "plan/plan_format.h"
@@ -410,6 +411,49 @@ TEST(CudaBackendChannelsLast, TheReformatKernelAgreesWithTheCpu)
         // Into kHWC8, the channels padded with zeros to a multiple of 8, from either format.
         expectReformatsAgree(values, kLINEAR, DataType::kHALF, TensorFormat::kHWC8);
         expectReformatsAgree(values, kHWC, DataType::kFLOAT, TensorFormat::kHWC8);
+    }
+}
+
+TEST(CudaBackendChannelsLast, VectorMajorLayoutsAgreeWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    // INT8 plugins' kCHW4 and kCHW32 (and the same layouts of FP16 and FP32 elements): packed from kLINEAR and
+    // unpacked back, on the GPU and by the CPU reference, byte for byte, padding included.
+    for (std::vector<int64_t> const& shape :
+        std::vector<std::vector<int64_t>>{{2, 37, 3, 5}, {3, 1, 70, 1, 1}, {1, 4, 2, 2}, {5, 33, 1}})
+    {
+        size_t const count = static_cast<size_t>(kiln::volume(shape));
+        std::vector<int64_t> values(count);
+        std::vector<float> floats(count);
+        for (size_t i = 0; i < count; ++i)
+        {
+            values[i] = static_cast<int64_t>(i % 251) - 125;
+            floats[i] = static_cast<float>(values[i]);
+        }
+        for (DataType const type : {DataType::kINT8, DataType::kHALF, DataType::kFLOAT})
+        {
+            HostTensor const linear = type == DataType::kINT8 ? fromInts(shape, values, type)
+                                                              : fromFloats(shape, floats, type);
+            for (TensorFormat const format : {TensorFormat::kCHW4, TensorFormat::kCHW32})
+            {
+                SCOPED_TRACE(std::to_string(shape.size()) + " axes, format " + std::to_string(int(format)));
+                size_t const bytes
+                    = static_cast<size_t>(kiln::backend::reformattedCount(shape, format)) * kiln::elementSize(type);
+                std::vector<uint8_t> packed(bytes, 0xAB);
+                kiln::cpu::reformat(kiln::ConstTensorView(type, shape, linear.bytes.data()),
+                    kiln::TensorView{type, shape, packed.data(), format});
+                DeviceCopy const source(linear.bytes);
+                DeviceCopy const target(std::vector<uint8_t>(bytes, 0xAB));
+                kiln::cuda::reformatOnDevice(kiln::ConstTensorView(type, shape, source.data),
+                    kiln::TensorView{type, shape, target.data, format}, nullptr);
+                DeviceCopy const unpacked(std::vector<uint8_t>(linear.bytes.size(), 0xAB));
+                kiln::cuda::reformatOnDevice(kiln::ConstTensorView(type, shape, target.data, format),
+                    kiln::TensorView{type, shape, unpacked.data}, nullptr);
+                ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+                EXPECT_EQ(target.read(bytes), packed);
+                EXPECT_EQ(unpacked.read(linear.bytes.size()), linear.bytes);
+            }
+        }
     }
 }
 

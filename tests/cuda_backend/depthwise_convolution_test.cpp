@@ -66,8 +66,8 @@ void expectKernelAgreesWithTheCpu(Depthwise const& d, bool fp16, bool channelsLa
     std::vector<float> const kernel = spread(static_cast<size_t>(channels * d.kernel * d.kernel), -0.5F, 0.45F);
     std::vector<float> const bias = spread(static_cast<size_t>(channels), -0.6F, 0.5F);
     NetworkMaker const maker = depthwiseNetwork(d, expand, kernel, bias);
-    kiln::ConvolutionLayout const layout
-        = channelsLast ? kiln::ConvolutionLayout::kCHANNELS_LAST : kiln::ConvolutionLayout::kLINEAR;
+    kiln::ConvolutionLayout const layout = channelsLast ? kiln::ConvolutionLayout::kCHANNELS_LAST
+                                                        : kiln::ConvolutionLayout::kLINEAR;
     auto const settings = [layout](IBuilderConfig& config) { kiln::setConvolutionLayout(config, layout); };
     std::map<std::string, HostTensor> const inputs{
         {"x", fromFloats(shapeOf(d.input), spread(volumeOf(d.input), -1.5F, 1.7F))}};
@@ -102,9 +102,8 @@ TEST(DepthwiseConvolution, TakesOneChannelPerGroupInFp32OrFp16)
     relu.setRelu();
     kiln::Shape const shape{8, 32, 56, 56};
     auto const takes = [&](kiln::network::ConvolutionParams const& p, kiln::plan::Epilogue const& e,
-                           kiln::Shape const& s, DataType type, TensorFormat format) {
-        return DepthwiseConvolution::takes(p, e, s, type, format);
-    };
+                           kiln::Shape const& s, DataType type,
+                           TensorFormat format) { return DepthwiseConvolution::takes(p, e, s, type, format); };
     EXPECT_TRUE(takes(params, relu, shape, DataType::kHALF, TensorFormat::kHWC));
     EXPECT_TRUE(takes(params, relu, shape, DataType::kHALF, TensorFormat::kLINEAR));
     EXPECT_TRUE(takes(params, {}, shape, DataType::kFLOAT, TensorFormat::kLINEAR));

@@ -194,8 +194,6 @@ TEST_F(NetworkApi, RefusedCallsReturnTheFailureValueAndNameTheCall)
 {
     ITensor* x = network->addInput("x", DataType::kFLOAT, dims({2}));
     EXPECT_FALSE(network->hasImplicitBatchDimension());
-    EXPECT_EQ(network->addLoop(), nullptr);
-    EXPECT_EQ(logger.take("INetworkDefinition::addLoop: Kiln has no loops yet"), 1U);
     EXPECT_EQ(network->addRaggedSoftMax(*x, *x), nullptr);
     EXPECT_EQ(logger.take("INetworkDefinition::addRaggedSoftMax"), 1U);
     EXPECT_EQ(network->addAssertion(*x, "never"), nullptr);

@@ -463,6 +463,71 @@ def yolo_style(small):
                         outputs=("detections",))
 
 
+# ---- sequence models: ONNX's LSTM, GRU and RNN, and a TorchScript loop, which Kiln imports as loops -------------------
+
+def _sequence_model(module, small, features):
+    import torch
+    batch, steps = (2, 5) if small else (8, 64)
+    inputs = (torch.randn(batch, steps, features),)
+    axes = {"sequence": {0: "batch", 1: "steps"}, "output": {0: "batch", 1: "steps"}}
+    return Export(module, inputs, ["sequence"], ["output"], axes)
+
+
+def _recurrent(kind, small, **options):
+    import torch
+
+    class Recurrent(torch.nn.Module):
+        """A batch-first recurrent stack and a linear head on every step's output."""
+
+        def __init__(self):
+            super().__init__()
+            hidden = 16 if small else 256
+            self.rnn = getattr(torch.nn, kind)(input_size=8, hidden_size=hidden, batch_first=True, **options)
+            directions = 2 if options.get("bidirectional") else 1
+            self.head = torch.nn.Linear(hidden * directions, 4)
+
+        def forward(self, sequence):
+            return self.head(self.rnn(sequence)[0])
+
+    return _sequence_model(Recurrent(), small, 8)
+
+
+def lstm(small):
+    """torch.nn.LSTM, two bidirectional layers."""
+    return _recurrent("LSTM", small, num_layers=2, bidirectional=True)
+
+
+def gru(small):
+    """torch.nn.GRU, two layers (ONNX's linear_before_reset form)."""
+    return _recurrent("GRU", small, num_layers=2)
+
+
+def rnn(small):
+    """torch.nn.RNN with ReLU, bidirectional."""
+    return _recurrent("RNN", small, nonlinearity="relu", bidirectional=True)
+
+
+def scripted_loop(small):
+    """A for loop over the steps in TorchScript (torch.jit.script), which exports as ONNX's Loop: a decaying sum of
+    each step's projection, read from the sequence by the loop's counter."""
+    import torch
+
+    class DecayingSum(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.project = torch.nn.Linear(8, 16 if small else 256)
+
+        def forward(self, sequence):
+            state = torch.zeros(sequence.size(0), self.project.out_features)
+            for step in range(sequence.size(1)):
+                state = 0.5 * state + torch.tanh(self.project(sequence.select(1, step)))
+            return state
+
+    export = _sequence_model(torch.jit.script(DecayingSum()), small, 8)
+    export.dynamic_axes["output"] = {0: "batch"}
+    return export
+
+
 MODELS = [
     ZooModel("shufflenet_v2", "torchvision", shufflenet_v2),
     ZooModel("mobilenet_v3", "torchvision", mobilenet_v3),
@@ -488,4 +553,8 @@ MODELS = [
     ZooModel("detr", "transformers", detr),
     ZooModel("detr_postprocessed", "transformers", detr_postprocessed),
     ZooModel("yolo_style", "own", yolo_style),
+    ZooModel("lstm", "torch", lstm),
+    ZooModel("gru", "torch", gru),
+    ZooModel("rnn", "torch", rnn),
+    ZooModel("scripted_loop", "torch", scripted_loop),
 ]

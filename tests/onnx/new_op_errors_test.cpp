@@ -1,5 +1,6 @@
 // Bad uses of the Resize, Einsum, CumSum, Trilu, Range, Concat, GridSample, ReverseSequence, ScatterND,
-// ScatterElements, Scatter, OneHot, Hardmax, EyeLike, Compress, RoiAlign, MaxUnpool, LRN and window importers: each
+// ScatterElements, Scatter, OneHot, Hardmax, EyeLike, Compress, RoiAlign, MaxUnpool, LRN, window, LSTM, GRU, RNN, Loop
+// and Scan importers: each
 // fails to parse with an error that names the node, its op and the reason (for the scatters' operands, which input is
 // wrong and how), and nothing crashes. (Their values are checked against ONNX's node tests and ONNX Runtime elsewhere.)
 // GridSample's opset-20 spellings of its modes are checked to parse, ReverseSequence's batch_axis 0 on an input whose
@@ -38,6 +39,87 @@ TEST(OnnxNewOpErrors, EinsumEllipsisAndDiagonalAreUnsupported)
     kiln::test::setString(m.node("Einsum", {"x"}, {"y"}, "bad"), "equation", "ijk->i");
     m.output("y", kFloat);
     expectNodeError(m, nvonnxparser::ErrorCode::kINVALID_NODE, "Einsum", "has rank 2 but its labels are \"ijk\"");
+}
+
+//! An LSTM over x [5, 2, 3] with hidden size 4, its weights zeros; `extra` adds inputs after B.
+ModelBuilder lstmModel(std::vector<std::string> const& extra = {})
+{
+    ModelBuilder m;
+    m.input("x", kFloat, {5, 2, 3});
+    m.floats("w", {1, 16, 3}, std::vector<float>(48));
+    m.floats("r", {1, 16, 4}, std::vector<float>(64));
+    m.floats("b", {1, 32}, std::vector<float>(32));
+    std::vector<std::string> inputs{"x", "w", "r", "b"};
+    inputs.insert(inputs.end(), extra.begin(), extra.end());
+    kiln::test::setInt(m.node("LSTM", inputs, {"y"}, "bad"), "hidden_size", 4);
+    m.output("y", kFloat);
+    return m;
+}
+
+TEST(OnnxNewOpErrors, RecurrentOpsNameWhatTheyRefuse)
+{
+    ModelBuilder coupled = lstmModel();
+    kiln::test::setInt(*coupled.model.mutable_graph()->mutable_node(0), "input_forget", 1);
+    expectNodeError(coupled, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_ATTR, "LSTM", "input_forget");
+
+    ModelBuilder lengths = lstmModel({"lengths"});
+    lengths.input("lengths", ::onnx::TensorProto::INT32, {2, 1});
+    expectNodeError(lengths, nvonnxparser::ErrorCode::kINVALID_NODE, "LSTM", "sequence_lens must be 1-D");
+
+    ModelBuilder activation = lstmModel();
+    auto& names = kiln::test::addAttribute(
+        *activation.model.mutable_graph()->mutable_node(0), "activations", ::onnx::AttributeProto::STRINGS);
+    for (char const* name : {"Sigmoid", "Gelu", "Tanh"})
+    {
+        names.add_strings(name);
+    }
+    expectNodeError(activation, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_ATTR, "LSTM", "\"gelu\"");
+
+    ModelBuilder count = lstmModel();
+    auto& two = kiln::test::addAttribute(
+        *count.model.mutable_graph()->mutable_node(0), "activations", ::onnx::AttributeProto::STRINGS);
+    two.add_strings("Sigmoid");
+    expectNodeError(count, nvonnxparser::ErrorCode::kINVALID_NODE, "LSTM", "holds 1 functions");
+}
+
+TEST(OnnxNewOpErrors, LoopScanOutputsNeedATripCountAndScanNeedsOpset9)
+{
+    // Loop without M whose body stacks a scan output: its length would be known only once the loop has run.
+    ModelBuilder m(13);
+    m.input("cond", ::onnx::TensorProto::BOOL, {});
+    m.input("x", kFloat, {2});
+    auto& loop = m.node("Loop", {"", "cond", "x"}, {"final", "stacked"}, "bad");
+    auto& body = *kiln::test::addAttribute(loop, "body", ::onnx::AttributeProto::GRAPH).mutable_g();
+    body.set_name("body");
+    for (auto const& [name, type] :
+        {std::pair{"i", kInt64}, std::pair{"c", int32_t{::onnx::TensorProto::BOOL}}, std::pair{"v", kFloat}})
+    {
+        auto* input = body.add_input();
+        input->set_name(name);
+        input->mutable_type()->mutable_tensor_type()->set_elem_type(type);
+    }
+    auto* negate = body.add_node();
+    negate->set_op_type("Not");
+    negate->add_input("c");
+    negate->add_output("c_out");
+    auto* twice = body.add_node();
+    twice->set_op_type("Add");
+    twice->add_input("v");
+    twice->add_input("v");
+    twice->add_output("v_out");
+    for (char const* name : {"c_out", "v_out", "v_out"})
+    {
+        body.add_output()->set_name(name);
+    }
+    m.output("final", kFloat);
+    m.output("stacked", kFloat);
+    expectNodeError(m, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE_INPUT, "Loop", "input M");
+
+    ModelBuilder old(8);
+    old.input("x", kFloat, {1, 3, 2});
+    kiln::test::setInt(old.node("Scan", {"", "x"}, {"y"}, "bad"), "num_scan_inputs", 1);
+    old.output("y", kFloat);
+    expectNodeError(old, nvonnxparser::ErrorCode::kUNSUPPORTED_NODE, "Scan", "opset 9");
 }
 
 TEST(OnnxNewOpErrors, ResizeModesTensorRTLacksAreNamed)

@@ -88,8 +88,8 @@ private:
     std::unique_ptr<IPluginV3> mV3;
 };
 
-std::unique_ptr<IHostMemory> buildPlan(
-    RecordingLogger& logger, kiln::Backend backend, PluginCall& call, std::vector<HostTensor> const& inputs, bool fp16)
+std::unique_ptr<IHostMemory> buildPlan(RecordingLogger& logger, kiln::Backend backend, PluginCall& call,
+    std::vector<HostTensor> const& inputs, bool fp16, std::vector<float> const& int8Scales)
 {
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
     std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
@@ -115,9 +115,18 @@ std::unique_ptr<IHostMemory> buildPlan(
     {
         layer->getOutput(i)->setName(("output" + std::to_string(i)).c_str());
         network->markOutput(*layer->getOutput(i));
+        tensors.push_back(layer->getOutput(i));
+    }
+    for (size_t t = 0; t < int8Scales.size() && t < tensors.size(); ++t)
+    {
+        tensors[t]->setDynamicRange(-127.F * int8Scales[t], 127.F * int8Scales[t]);
     }
     std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
     kiln::setBackend(*config, backend);
+    if (!int8Scales.empty())
+    {
+        config->setFlag(BuilderFlag::kINT8);
+    }
     if (fp16)
     {
         config->setFlag(BuilderFlag::kFP16);
@@ -257,12 +266,16 @@ bool gpuAvailable()
 #endif
 }
 
-std::vector<HostTensor> runPlugin(
-    kiln::Backend backend, PluginCall& call, std::vector<HostTensor> const& inputs, bool fp16, std::string* errors)
+namespace
+{
+
+//! runPlugin and runInt8Plugin.
+std::vector<HostTensor> runPluginWith(kiln::Backend backend, PluginCall& call, std::vector<HostTensor> const& inputs,
+    bool fp16, std::vector<float> const& int8Scales, std::string* errors)
 {
     registerCollection();
     RecordingLogger logger;
-    std::unique_ptr<IHostMemory> plan = buildPlan(logger, backend, call, inputs, fp16);
+    std::unique_ptr<IHostMemory> plan = buildPlan(logger, backend, call, inputs, fp16, int8Scales);
     if (errors != nullptr)
     {
         *errors = logger.errors();
@@ -317,6 +330,20 @@ std::vector<HostTensor> runPlugin(
     }
     checkPlanInAnotherProcess(backend, call.name, call.version, *plan, inputs, outputs);
     return outputs;
+}
+
+} // namespace
+
+std::vector<HostTensor> runPlugin(
+    kiln::Backend backend, PluginCall& call, std::vector<HostTensor> const& inputs, bool fp16, std::string* errors)
+{
+    return runPluginWith(backend, call, inputs, fp16, {}, errors);
+}
+
+std::vector<HostTensor> runInt8Plugin(kiln::Backend backend, PluginCall& call, std::vector<HostTensor> const& inputs,
+    std::vector<float> const& int8Scales, std::string* errors)
+{
+    return runPluginWith(backend, call, inputs, false, int8Scales, errors);
 }
 
 std::string creationErrors(PluginCall& call)

@@ -66,6 +66,11 @@ bool gpuAvailable();
 std::vector<HostTensor> runPlugin(kiln::Backend backend, PluginCall& call, std::vector<HostTensor> const& inputs,
     bool fp16 = false, std::string* errors = nullptr);
 
+//! runPlugin for an INT8 plugin: `int8Scales` holds the scale of each network input, then of each output, given to
+//! the network as dynamic ranges (127 x scale) that Kiln passes on as PluginTensorDesc::scale.
+std::vector<HostTensor> runInt8Plugin(kiln::Backend backend, PluginCall& call, std::vector<HostTensor> const& inputs,
+    std::vector<float> const& int8Scales, std::string* errors = nullptr);
+
 //! What creating the plugin from its fields logged as errors ("" when it was created): for bad-field tests.
 std::string creationErrors(PluginCall& call);
 

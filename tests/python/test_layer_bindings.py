@@ -62,7 +62,7 @@ def test_python_binds_exactly_the_add_calls_kiln_implements():
     declared = declared_adders()
     implemented = implemented_adders()
     # The lists are read: refused calls are declared and left out, supported ones found.
-    assert {"addLoop", "addRaggedSoftMax", "addDynamicQuantize", "addEinsum"} <= set(declared) - implemented
+    assert {"addRaggedSoftMax", "addDynamicQuantize", "addEinsum"} <= set(declared) - implemented
     assert {"addConvolutionNd", "addIfConditional", "addAttention", "addSqueeze", "addGatherV2", "addLRN",
             "addQuantize"} <= implemented
     expected = {python_name(adder) for adder in implemented}
@@ -310,6 +310,49 @@ def test_if_conditional_takes_the_branch_its_condition_says():
     for taken, expected in ((True, xv * xv), (False, 2 * xv), (True, xv * xv)):
         got = run(engine, {"condition": np.array(taken), "x": xv}, context)["y"]
         np.testing.assert_array_equal(got, expected)
+
+
+def test_loop_stacks_running_sums_and_counts_with_a_while_condition():
+    builder, network = new_network()
+    x = network.add_input("x", trt.float32, (4, 3))
+    limit = network.add_input("limit", trt.int32, ())
+    loop = network.add_loop()
+    loop.name = "sums"
+    trips = constant(network, np.array(4, np.int32))
+    count_limit = loop.add_trip_limit(trips, trt.TripLimit.COUNT)
+    assert isinstance(count_limit, trt.ITripLimitLayer) and count_limit.kind == trt.TripLimit.COUNT
+    assert count_limit.loop.name == "sums"
+    row = loop.add_iterator(x)
+    assert isinstance(row, trt.IIteratorLayer) and row.axis == 0 and not row.reverse
+    total = loop.add_recurrence(constant(network, np.zeros(3, np.float32)))
+    assert isinstance(total, trt.IRecurrenceLayer)
+    step = network.add_elementwise(total.get_output(0), row.get_output(0), trt.ElementWiseOperation.SUM)
+    total.set_input(1, step.get_output(0))
+    # A second limit: stop once the counter reaches `limit` (whichever comes first).
+    counter = loop.add_recurrence(constant(network, np.array(0, np.int32)))
+    one = constant(network, np.array(1, np.int32))
+    counter.set_input(1, network.add_elementwise(counter.get_output(0), one, trt.ElementWiseOperation.SUM).get_output(0))
+    below = network.add_elementwise(counter.get_output(0), limit, trt.ElementWiseOperation.LESS)
+    loop.add_trip_limit(below.get_output(0), trt.TripLimit.WHILE)
+    stacked = loop.add_loop_output(step.get_output(0), trt.LoopOutput.CONCATENATE)
+    assert isinstance(stacked, trt.ILoopOutputLayer) and stacked.kind == trt.LoopOutput.CONCATENATE
+    stacked.set_input(1, trips)
+    last = loop.add_loop_output(step.get_output(0), trt.LoopOutput.LAST_VALUE)
+    stacked.get_output(0).name = "stacked"
+    last.get_output(0).name = "last"
+    network.mark_output(stacked.get_output(0))
+    network.mark_output(last.get_output(0))
+
+    engine = build_engine(builder, network)
+    context = engine.create_execution_context()
+    xv = RNG.standard_normal((4, 3)).astype(np.float32)
+    sums = np.cumsum(xv, axis=0)
+    for n in (4, 2):
+        got = run(engine, {"x": xv, "limit": np.array(n, np.int32)}, context)
+        expected = np.zeros((4, 3), np.float32)
+        expected[:n] = sums[:n]
+        np.testing.assert_allclose(got["stacked"], expected, rtol=1e-6)
+        np.testing.assert_allclose(got["last"], sums[n - 1], rtol=1e-6)
 
 
 @pytest.mark.parametrize("causal", [False, True])

@@ -176,6 +176,36 @@ TEST(KilnCommand, LoadInputsAndExportOutputAgreeWithHandWorkedValues)
     EXPECT_TRUE(contains(run.output, "Input \"x\": FP32 2x3 (from --loadInputs)"));
 }
 
+TEST(KilnCommand, CalibrationCacheQuantizesImplicitly)
+{
+    // x's scale 2 / 127 (0x3c810204) from a cache in TensorRT's format; numpy computes the same quantization:
+    // clip(rint(x / s), -128, 127) * s times W quantized per column (s_c = max|W_c| / 127).
+    ScratchDir dir;
+    kiln::test::writeMatMulModel(dir.path("matmul.onnx"));
+    std::string const cache = "TRT-8601-EntropyCalibration2\nx: 3c810204\ny: 3c000000\n";
+    kiln::test::writeBytes(dir.path("calib.cache"), cache.data(), cache.size());
+    float const x[] = {0.3F, -1.2F, 2.5F, 1.9F, 0.05F, -0.7F};
+    kiln::test::writeBytes(dir.path("x.bin"), x, sizeof(x));
+    std::vector<std::string> const args{"--onnx=" + dir.path("matmul.onnx"), "--loadInputs=x:" + dir.path("x.bin"),
+        "--exportOutput=" + dir.path("out.json")};
+    auto const run = runKiln(args + std::vector<std::string>{"--int8", "--calib=" + dir.path("calib.cache")} + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    json const out = json::parse(readText(dir.path("out.json")));
+    std::vector<double> const expected{-2.5421290, -0.23555088, 1.5258231, -0.53170067};
+    ASSERT_EQ(out[0]["values"].size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i)
+    {
+        EXPECT_NEAR(out[0]["values"][i].get<double>(), expected[i], 1e-6) << i;
+    }
+    auto const noInt8 = runKiln(args + std::vector<std::string>{"--calib=" + dir.path("calib.cache")} + kQuick);
+    EXPECT_NE(noInt8.exitCode, 0);
+    EXPECT_TRUE(contains(noInt8.output, "--calib gives INT8 scales: it needs --int8")) << noInt8.output;
+    kiln::test::writeBytes(dir.path("bad.cache"), "x: 3c810204\n", 12);
+    auto const bad = runKiln(args + std::vector<std::string>{"--int8", "--calib=" + dir.path("bad.cache")} + kQuick);
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_TRUE(contains(bad.output, "does not start with a calibration cache's header")) << bad.output;
+}
+
 TEST(KilnCommand, ZeroDimensionalInputsTakeTrtexecsScalarShapeSyntax)
 {
     ScratchDir dir;

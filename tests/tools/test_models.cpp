@@ -171,4 +171,23 @@ void writeReluMinusConstantModel(std::string const& path)
     save(model, path);
 }
 
+void writeMatMulModel(std::string const& path)
+{
+    onnx::ModelProto model = emptyModel("matmul");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    addValue(graph.mutable_input(), "x", {2, 3});
+    addValue(graph.mutable_output(), "y", {2, 2});
+    onnx::TensorProto& weights = *graph.add_initializer();
+    weights.set_name("W");
+    weights.set_data_type(onnx::TensorProto::FLOAT);
+    weights.add_dims(3);
+    weights.add_dims(2);
+    for (float value : {0.5F, -0.25F, 1.0F, 0.3F, -0.75F, 0.1F})
+    {
+        weights.add_float_data(value);
+    }
+    addNode(graph, "MatMul", "matmul", {"x", "W"}, "y");
+    save(model, path);
+}
+
 } // namespace kiln::test

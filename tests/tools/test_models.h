@@ -29,4 +29,7 @@ void writeWrongPluginModel(std::string const& path);
 //! x [2, 2] -> CustomGeluPluginDynamic "gelu" (Kiln's plugin collection; type_id 0, bias [0.25, -0.75]) -> y.
 void writeGeluPluginModel(std::string const& path);
 
+//! y = x * W with x of shape [2, 3] and W the [3, 2] initializer "W" {0.5, -0.25, 1, 0.3, -0.75, 0.1}.
+void writeMatMulModel(std::string const& path);
+
 } // namespace kiln::test

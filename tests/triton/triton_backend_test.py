@@ -358,17 +358,20 @@ class ModelControlTest(unittest.TestCase):
             "unknown_parameter": ('parameters { key: "precison" value: { string_value: "FP16" } }\n',
                                   'unknown parameter "precison"'),
             "bad_precision": ('parameters { key: "precision" value: { string_value: "INT3" } }\n', "precision"),
+            "no_graphs": ('parameters { key: "max_cuda_graphs" value: { string_value: "0" } }\n',
+                          'max_cuda_graphs ("0"): "0" is not a positive whole number'),
         }
         for name, (config, message) in cases.items():
             write_model(r, name, INSTANCES + config, {"model.onnx": zoo("resnest", "model.onnx")})
             self.assertIn(message, self.load_error(name), name)
         write_model(r, "no_model_file", INSTANCES, {})
         self.assertIn("holds neither model.plan", self.load_error("no_model_file"))
-        # torchvision's NMS ends the pipeline: how many boxes come out depends on the image.
-        shapes = "".join('parameters { key: "%s_shapes" value: { string_value: "image:1x3x120x150" } }\n' % which
-                         for which in ("min", "opt", "max"))
-        write_model(r, "data_dependent", INSTANCES + shapes, {"model.onnx": zoo("ssdlite_pipeline", "model.onnx")})
-        self.assertIn('output "boxes" has a shape that depends on the input values', self.load_error("data_dependent"))
+        # How many scores pass depends on their values: a request's rows could not be found in a shared run.
+        shapes = "".join('parameters { key: "%s_shapes" value: { string_value: "scores:%d" } }\n' % (which, size)
+                         for which, size in (("min", 1), ("opt", 4), ("max", 4)))
+        write_model(r, "data_dependent", INSTANCES + "max_batch_size: 4\n" + shapes,
+                    {"model.onnx": os.path.join(SOURCE, "tests", "triton", "models", "selected_scores.onnx")})
+        self.assertIn('the shape of output "indices" depends on the input values', self.load_error("data_dependent"))
 
     def test_unload_and_reload(self):
         write_model(self.repository, "reloaded", INSTANCES, {"model.onnx": zoo("resnest", "model.onnx")})

@@ -46,6 +46,7 @@ struct Options
     // trtexec's build flags beyond Kiln's own (trtexec_flags.h).
     bool stronglyTyped{false};            //!< the network built with kSTRONGLY_TYPED
     bool int8{false};                     //!< BuilderFlag::kINT8 (--int8, --best)
+    std::string calib;                    //!< --calib: an INT8 calibration cache for implicit quantization
     bool fp8{false};                      //!< BuilderFlag::kFP8 (--fp8, --best)
     int32_t builderOptimizationLevel{-1}; //!< -1: the builder's default
     std::optional<nvinfer1::ProfilingVerbosity> profilingVerbosity;

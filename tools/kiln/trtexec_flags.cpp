@@ -111,7 +111,11 @@ void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
     group->add_flag("--getPlanVersionOnly", o.getPlanVersionOnly,
         "Print the plan file's format version and the Kiln version that wrote it, then exit (with --loadEngine)");
     group->add_flag("--int8", o.int8,
-        "Enable INT8 (kINT8): Q/DQ models quantize as they say; Kiln has no INT8 convolution or matrix multiply yet");
+        "Enable INT8 (kINT8): Q/DQ models quantize as they say (INT8 convolutions on the CPU backend, not yet on "
+        "CUDA); other models quantize implicitly with --calib");
+    group->add_option("--calib", o.calib,
+        "Read an INT8 calibration cache (TensorRT's format): its scales quantize convolutions and matrix multiplies "
+        "implicitly (with --int8)");
     group->add_flag(
         "--fp8", o.fp8, "Enable FP8 (kFP8): Q/DQ models quantize as they say; Kiln has no FP8 matrix multiply yet");
     group->add_flag("--refit", o.refit,
@@ -167,6 +171,11 @@ bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, st
     if (o.stronglyTyped && o.fp16)
     {
         error = "--stronglyTyped keeps the types the model gives: it cannot go with --fp16 or --best";
+        return false;
+    }
+    if (!o.calib.empty() && !o.int8)
+    {
+        error = "--calib gives INT8 scales: it needs --int8 (or --best)";
         return false;
     }
     bool const buildFlags = !f.workspace.empty() || f.best || o.stronglyTyped || o.int8 || o.fp8

@@ -80,6 +80,14 @@ int64_t completeMaxBatchSize(ModelConfig& config, EngineIo const& io, bool autoC
         config.setMaxBatchSize(maxBatchSize);
         changed = true;
     }
+    EngineTensor const* dataDependent = io.firstDataDependentOutput();
+    if (maxBatchSize > 0 && dataDependent != nullptr)
+    {
+        throw mismatch("max_batch_size is " + std::to_string(maxBatchSize) + ", but the shape of output \""
+            + dataDependent->name
+            + "\" depends on the input values, so requests cannot share a run and be split apart again; set "
+              "max_batch_size: 0 and give the whole shapes");
+    }
     if (maxBatchSize > 0 && !io.batches)
     {
         throw mismatch("max_batch_size is " + std::to_string(maxBatchSize)

@@ -4,6 +4,8 @@
 #include "tensor_staging.h"
 
 #if KILN_TRITON_WITH_CUDA
+#include "cuda_graphs.h"
+
 #include <cuda_runtime_api.h>
 
 #include <vector>
@@ -36,6 +38,7 @@ public:
     ~DeviceStaging() override
     {
         cudaSetDevice(mDevice);
+        mGraphs.reset();
         for (Buffer& buffer : mSlots)
         {
             cudaFree(buffer.memory);
@@ -73,8 +76,18 @@ public:
     bool run(nvinfer1::IExecutionContext& context) override
     {
         // The server may call an instance from another thread than the one that made it.
-        return cudaSetDevice(mDevice) == cudaSuccess && context.enqueueV3(mStream)
-            && cudaStreamSynchronize(mStream) == cudaSuccess;
+        if (cudaSetDevice(mDevice) != cudaSuccess)
+        {
+            return false;
+        }
+        bool const enqueued = mGraphs != nullptr ? mGraphs->enqueue(context, mStream) : context.enqueueV3(mStream);
+        return enqueued && cudaStreamSynchronize(mStream) == cudaSuccess;
+    }
+    bool useCudaGraphs(
+        std::shared_ptr<nvinfer1::ICudaEngine> const& engine, size_t maxGraphs, std::string const& instance) override
+    {
+        mGraphs = std::make_unique<CudaGraphs>(engine, maxGraphs, instance);
+        return true;
     }
     void copyOut(size_t index, size_t offset, void* destination, size_t bytes, TRITONSERVER_MemoryType) override
     {
@@ -96,6 +109,7 @@ private:
     int32_t mDevice;
     cudaStream_t mStream{nullptr};
     std::vector<Buffer> mSlots;
+    std::unique_ptr<CudaGraphs> mGraphs; //!< with optimization { cuda { graphs: true } }
 };
 
 } // namespace

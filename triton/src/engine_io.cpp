@@ -2,9 +2,11 @@
 
 #include "backend_error.h"
 #include "data_types.h"
+#include "server_log.h"
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 
 namespace kiln::triton
 {
@@ -46,9 +48,44 @@ EngineTensor describeTensor(nvinfer1::ICudaEngine const& engine, char const* nam
     return tensor;
 }
 
+//! Marks the outputs whose shape stays unknown once every input has a shape: those depend on the values.
+void markDataDependentOutputs(nvinfer1::ICudaEngine& engine, EngineIo& io)
+{
+    if (io.outputs.empty())
+    {
+        return;
+    }
+    KilnErrorCapture errors;
+    std::unique_ptr<nvinfer1::IExecutionContext> context(
+        engine.createExecutionContext(nvinfer1::ExecutionContextAllocationStrategy::kUSER_MANAGED));
+    if (context == nullptr)
+    {
+        throw BackendError(TRITONSERVER_ERROR_INTERNAL, errors.explain("cannot create an execution context"));
+    }
+    for (EngineTensor const& input : io.inputs)
+    {
+        if (!context->setInputShape(input.name.c_str(), toDims(input.minDims)))
+        {
+            throw BackendError(TRITONSERVER_ERROR_INTERNAL, errors.explain("cannot set the shape of " + input.name));
+        }
+    }
+    for (EngineTensor& output : io.outputs)
+    {
+        nvinfer1::Dims const dims = context->getTensorShape(output.name.c_str());
+        output.dataDependent = dims.nbDims < 0
+            || std::any_of(dims.d, dims.d + dims.nbDims, [](int64_t d) { return d < 0; });
+    }
+}
+
 } // namespace
 
-EngineIo describeEngine(nvinfer1::ICudaEngine const& engine)
+EngineTensor const* EngineIo::firstDataDependentOutput() const
+{
+    auto const it = std::find_if(outputs.begin(), outputs.end(), [](EngineTensor const& t) { return t.dataDependent; });
+    return it == outputs.end() ? nullptr : &*it;
+}
+
+EngineIo describeEngine(nvinfer1::ICudaEngine& engine)
 {
     EngineIo io;
     for (int32_t i = 0; i < engine.getNbIOTensors(); ++i)
@@ -57,8 +94,10 @@ EngineIo describeEngine(nvinfer1::ICudaEngine const& engine)
         bool const isInput = engine.getTensorIOMode(name) == nvinfer1::TensorIOMode::kINPUT;
         (isInput ? io.inputs : io.outputs).push_back(describeTensor(engine, name, isInput));
     }
+    markDataDependentOutputs(engine, io);
     auto const dynamicFirst = [](EngineTensor const& t) { return !t.dims.empty() && t.dims[0] < 0; };
-    io.batches = !io.inputs.empty() && std::all_of(io.inputs.begin(), io.inputs.end(), dynamicFirst)
+    io.batches = !io.inputs.empty() && io.firstDataDependentOutput() == nullptr
+        && std::all_of(io.inputs.begin(), io.inputs.end(), dynamicFirst)
         && std::all_of(io.outputs.begin(), io.outputs.end(), dynamicFirst)
         && std::all_of(io.inputs.begin(), io.inputs.end(), [](EngineTensor const& t) { return t.minDims[0] <= 1; });
     if (io.batches)
@@ -70,6 +109,14 @@ EngineIo describeEngine(nvinfer1::ICudaEngine const& engine)
         }
     }
     return io;
+}
+
+nvinfer1::Dims toDims(std::vector<int64_t> const& values)
+{
+    nvinfer1::Dims dims{};
+    dims.nbDims = static_cast<int32_t>(values.size());
+    std::copy(values.begin(), values.end(), dims.d);
+    return dims;
 }
 
 std::string dimsText(std::vector<int64_t> const& dims)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <vector>
 
 namespace kiln::triton
@@ -21,6 +22,21 @@ void requireHostMemory(TRITONSERVER_MemoryType memory, char const* what)
     }
 }
 
+//! Host memory aligned to kSlotAlignment, as the engine's own tensors are.
+struct AlignedFree
+{
+    void operator()(unsigned char* memory) const
+    {
+        ::operator delete[](memory, std::align_val_t{kSlotAlignment});
+    }
+};
+
+struct HostBuffer
+{
+    std::unique_ptr<unsigned char[], AlignedFree> memory;
+    size_t bytes{0};
+};
+
 class HostStaging final : public TensorStaging
 {
 public:
@@ -31,16 +47,19 @@ public:
             mSlots.resize(index + 1);
         }
         // At least one byte, so that an empty tensor still has an address.
-        if (mSlots[index].size() < std::max<size_t>(bytes, 1))
+        HostBuffer& buffer = mSlots[index];
+        if (buffer.bytes < std::max<size_t>(bytes, 1))
         {
-            mSlots[index].resize(std::max<size_t>(bytes, 1));
+            buffer.bytes = std::max<size_t>(bytes, 1);
+            buffer.memory.reset(
+                static_cast<unsigned char*>(::operator new[](buffer.bytes, std::align_val_t{kSlotAlignment})));
         }
-        return mSlots[index].data();
+        return buffer.memory.get();
     }
     void copyIn(size_t index, size_t offset, void const* source, size_t bytes, TRITONSERVER_MemoryType memory) override
     {
         requireHostMemory(memory, "an input");
-        std::memcpy(mSlots.at(index).data() + offset, source, bytes);
+        std::memcpy(mSlots.at(index).memory.get() + offset, source, bytes);
     }
     bool run(nvinfer1::IExecutionContext& context) override
     {
@@ -49,12 +68,12 @@ public:
     void copyOut(size_t index, size_t offset, void* destination, size_t bytes, TRITONSERVER_MemoryType memory) override
     {
         requireHostMemory(memory, "an output buffer");
-        std::memcpy(destination, mSlots.at(index).data() + offset, bytes);
+        std::memcpy(destination, mSlots.at(index).memory.get() + offset, bytes);
     }
     void finish() override { }
 
 private:
-    std::vector<std::vector<unsigned char>> mSlots;
+    std::vector<HostBuffer> mSlots;
 };
 
 } // namespace

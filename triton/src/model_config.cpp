@@ -172,6 +172,22 @@ std::string ModelConfig::defaultModelFilename() const
     return stringOr(mJson, "default_model_filename", "");
 }
 
+bool ModelConfig::cudaGraphs() const
+{
+    auto const optimization = mJson.find("optimization");
+    if (optimization == mJson.end() || !optimization->is_object())
+    {
+        return false;
+    }
+    auto const cuda = optimization->find("cuda");
+    if (cuda == optimization->end() || !cuda->is_object())
+    {
+        return false;
+    }
+    auto const graphs = cuda->find("graphs");
+    return graphs != cuda->end() && graphs->is_boolean() && graphs->get<bool>();
+}
+
 std::vector<TRITONSERVER_InstanceGroupKind> ModelConfig::instanceKinds() const
 {
     std::vector<TRITONSERVER_InstanceGroupKind> kinds;

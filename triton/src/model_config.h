@@ -43,6 +43,8 @@ public:
     std::vector<std::string> parameterKeys() const;
     //! `default_model_filename`, empty when not set.
     std::string defaultModelFilename() const;
+    //! `optimization { cuda { graphs: true } }`, the TensorRT backend's switch for CUDA graphs.
+    bool cudaGraphs() const;
     //! The kinds of the `instance_group` entries, in order (empty when there are none yet).
     std::vector<TRITONSERVER_InstanceGroupKind> instanceKinds() const;
 

@@ -21,14 +21,6 @@ uint64_t nowNs()
             .count());
 }
 
-nvinfer1::Dims toDims(std::vector<int64_t> const& values)
-{
-    nvinfer1::Dims dims{};
-    dims.nbDims = static_cast<int32_t>(values.size());
-    std::copy(values.begin(), values.end(), dims.d);
-    return dims;
-}
-
 uint64_t byteSize(TRITONSERVER_DataType type, std::vector<int64_t> const& shape)
 {
     uint64_t bytes = elementBytes(type);
@@ -95,33 +87,73 @@ ModelInstance::ModelInstance(ModelState& model, TRITONBACKEND_ModelInstance* ins
             mIo.outputs.begin(), mIo.outputs.end(), [&](EngineTensor const& t) { return t.name == output.name; });
         mServedOutputSlot.push_back(mIo.inputs.size() + static_cast<size_t>(it - mIo.outputs.begin()));
     }
-    refuseDataDependentOutputs();
+    mStagedOutputs.resize(mIo.outputs.size());
+    stageDataDependentOutputs();
+    startCudaGraphs(onGpu);
     logInfo("Kiln: instance " + mName + " runs on the "
         + (onGpu ? "CUDA backend, GPU " + std::to_string(device) : std::string("CPU backend")));
 }
 
 ModelInstance::~ModelInstance() = default;
 
-void ModelInstance::refuseDataDependentOutputs()
+void ModelInstance::stageDataDependentOutputs()
 {
     KilnErrorCapture errors;
-    for (EngineTensor const& input : mIo.inputs)
+    for (size_t o = 0; o < mIo.outputs.size(); ++o)
     {
-        if (!mContext->setInputShape(input.name.c_str(), toDims(input.minDims)))
+        if (mIo.outputs[o].dataDependent)
+        {
+            mStagedOutputs[o] = std::make_unique<StagedOutput>(*mStaging, mIo.inputs.size() + o);
+            if (!mContext->setOutputAllocator(mIo.outputs[o].name.c_str(), mStagedOutputs[o].get()))
+            {
+                throw BackendError(TRITONSERVER_ERROR_INTERNAL,
+                    errors.explain("cannot set the output allocator of \"" + mIo.outputs[o].name + "\""));
+            }
+        }
+    }
+}
+
+void ModelInstance::startCudaGraphs(bool onGpu)
+{
+    if (!mModel.parameters().cudaGraphs)
+    {
+        return;
+    }
+    if (!onGpu)
+    {
+        logInfo("Kiln: instance " + mName + ": CUDA graphs (optimization { cuda { graphs: true } }) are for KIND_GPU "
+            + "instances; this KIND_CPU instance runs without them");
+    }
+    else if (EngineTensor const* output = mIo.firstDataDependentOutput())
+    {
+        logWarning("Kiln: instance " + mName + " runs without CUDA graphs: the shape of output \"" + output->name
+            + "\" depends on the data, so a run waits on the GPU midway, which a graph cannot hold");
+    }
+    else if (mStaging->useCudaGraphs(mEngine, mModel.parameters().maxCudaGraphs, mName))
+    {
+        reserveLargestSlots();
+        logInfo("Kiln: instance " + mName + " captures a CUDA graph for each set of input shapes it runs (at most "
+            + std::to_string(mModel.parameters().maxCudaGraphs) + ") and replays it");
+    }
+}
+
+void ModelInstance::reserveLargestSlots()
+{
+    KilnErrorCapture errors;
+    for (size_t i = 0; i < mIo.inputs.size(); ++i)
+    {
+        EngineTensor const& input = mIo.inputs[i];
+        if (!mContext->setInputShape(input.name.c_str(), toDims(input.maxDims)))
         {
             throw BackendError(TRITONSERVER_ERROR_INTERNAL, errors.explain("cannot set the shape of " + input.name));
         }
+        mStaging->slot(i, byteSize(input.type, input.maxDims));
     }
-    for (EngineTensor const& output : mIo.outputs)
+    for (size_t o = 0; o < mIo.outputs.size(); ++o)
     {
-        nvinfer1::Dims const dims = mContext->getTensorShape(output.name.c_str());
-        if (dims.nbDims < 0 || std::any_of(dims.d, dims.d + dims.nbDims, [](int64_t d) { return d < 0; }))
-        {
-            throw BackendError(TRITONSERVER_ERROR_UNSUPPORTED,
-                "output \"" + output.name
-                    + "\" has a shape that depends on the input values, which Kiln's Triton backend does not serve "
-                      "yet");
-        }
+        nvinfer1::Dims const dims = mContext->getTensorShape(mIo.outputs[o].name.c_str());
+        std::vector<int64_t> const shape(dims.d, dims.d + std::max(dims.nbDims, 0));
+        mStaging->slot(mIo.inputs.size() + o, byteSize(mIo.outputs[o].type, shape));
     }
 }
 
@@ -194,6 +226,7 @@ void ModelInstance::runBatch(Batch const& batch, uint64_t execStart)
         {
             throw BackendError(TRITONSERVER_ERROR_INTERNAL, errors.explain("Kiln's run of the batch failed"));
         }
+        readDataDependentShapes();
         times[2] = nowNs();
         answered = respond(batch, rows);
     }
@@ -263,6 +296,11 @@ void ModelInstance::bindOutputs()
     for (size_t o = 0; o < mIo.outputs.size(); ++o)
     {
         EngineTensor const& output = mIo.outputs[o];
+        if (mStagedOutputs[o] != nullptr)
+        {
+            mStagedOutputs[o]->reset(); // its memory and shape come once its layer has run
+            continue;
+        }
         nvinfer1::Dims const dims = mContext->getTensorShape(output.name.c_str());
         if (dims.nbDims < 0)
         {
@@ -272,6 +310,17 @@ void ModelInstance::bindOutputs()
         mOutputShapes[o].assign(dims.d, dims.d + dims.nbDims);
         size_t const slot = mIo.inputs.size() + o;
         mContext->setTensorAddress(output.name.c_str(), mStaging->slot(slot, byteSize(output.type, mOutputShapes[o])));
+    }
+}
+
+void ModelInstance::readDataDependentShapes()
+{
+    for (size_t o = 0; o < mIo.outputs.size(); ++o)
+    {
+        if (mStagedOutputs[o] != nullptr)
+        {
+            mOutputShapes[o] = mStagedOutputs[o]->shape(mIo.outputs[o].name);
+        }
     }
 }
 
@@ -298,7 +347,8 @@ TRITONSERVER_Error* ModelInstance::addOutputs(
         void* buffer = nullptr;
         TRITONSERVER_MemoryType memory = TRITONSERVER_MEMORY_CPU;
         int64_t memoryId = 0;
-        if (error == nullptr && bytes > 0)
+        // Every output gets a buffer, an empty one too: the server's frontends read each output's buffer.
+        if (error == nullptr)
         {
             error = TRITONBACKEND_OutputBuffer(output, &buffer, bytes, &memory, &memoryId);
         }

@@ -5,6 +5,7 @@
 
 #include "model_state.h"
 #include "pending_request.h"
+#include "staged_output.h"
 #include "tensor_staging.h"
 
 #include <NvInferRuntime.h>
@@ -34,12 +35,18 @@ private:
     void runBatch(Batch const& batch, uint64_t execStart);
     void bindInputs(Batch const& batch, int64_t rows);
     void bindOutputs();
+    //! The shapes of the data-dependent outputs, as the run told them.
+    void readDataDependentShapes();
     //! Sends each request of batch its outputs (or the error that stopped them); true for each that got them.
     std::vector<bool> respond(Batch const& batch, int64_t rows);
     //! Adds the outputs request asks for to response: its rows from firstRow of a batch of rows.
     TRITONSERVER_Error* addOutputs(
         TRITONBACKEND_Response* response, PendingRequest const& request, int64_t firstRow, int64_t rows);
-    void refuseDataDependentOutputs();
+    void stageDataDependentOutputs();
+    void startCudaGraphs(bool onGpu);
+    //! Grows every staging slot to its size at profile 0's largest shapes, so that the addresses the graphs hold
+    //! stay the same while batch sizes vary.
+    void reserveLargestSlots();
     void finishRequest(TRITONBACKEND_Request* request, bool success, uint64_t const (&times)[4]);
 
     ModelState& mModel;
@@ -47,6 +54,9 @@ private:
     std::string mName;
     std::shared_ptr<nvinfer1::ICudaEngine> mEngine;
     std::unique_ptr<TensorStaging> mStaging; // declared before the context, which reads its memory, to outlive it
+    //! For each engine output, its allocator where its shape depends on the data (else null); they outlive the
+    //! context, which calls them.
+    std::vector<std::unique_ptr<StagedOutput>> mStagedOutputs;
     std::unique_ptr<nvinfer1::IExecutionContext> mContext;
     EngineIo mIo;                                    //!< every engine input and output: each has a staging slot
     std::vector<size_t> mServedOutputSlot;           //!< for each ServedModel::outputs entry, its staging slot

@@ -12,8 +12,8 @@ namespace kiln::triton
 namespace
 {
 
-constexpr std::array<char const*, 6> kKNOWN_PARAMETERS{
-    "plugins", "precision", "min_shapes", "opt_shapes", "max_shapes", "cpu_threads"};
+constexpr std::array<char const*, 7> kKNOWN_PARAMETERS{
+    "plugins", "precision", "min_shapes", "opt_shapes", "max_shapes", "cpu_threads", "max_cuda_graphs"};
 
 BackendError badParameter(std::string const& key, std::string const& value, std::string const& why)
 {
@@ -92,8 +92,8 @@ ModelParameters readModelParameters(
         {
             throw BackendError(TRITONSERVER_ERROR_INVALID_ARG,
                 "unknown parameter \"" + key
-                    + "\"; Kiln's backend knows plugins, precision, min_shapes, opt_shapes, max_shapes and "
-                      "cpu_threads");
+                    + "\"; Kiln's backend knows plugins, precision, min_shapes, opt_shapes, max_shapes, cpu_threads "
+                      "and max_cuda_graphs");
         }
     }
     ModelParameters parameters;
@@ -129,6 +129,12 @@ ModelParameters readModelParameters(
     {
         parameters.cpuThreads = static_cast<int32_t>(
             std::min<int64_t>(positiveInteger(*threads, "cpu_threads", *threads), std::numeric_limits<int32_t>::max()));
+    }
+    parameters.cudaGraphs = config.cudaGraphs();
+    std::optional<std::string> const graphs = config.parameter("max_cuda_graphs");
+    if (graphs.has_value())
+    {
+        parameters.maxCudaGraphs = static_cast<size_t>(positiveInteger(*graphs, "max_cuda_graphs", *graphs));
     }
     return parameters;
 }

@@ -28,6 +28,10 @@ struct ModelParameters
     ShapeMap maxShapes;
     //! Threads per KIND_CPU instance; 0 for the cores the server may use.
     int32_t cpuThreads{0};
+    //! KIND_GPU instances replay CUDA graphs (the configuration's optimization { cuda { graphs: true } }).
+    bool cudaGraphs{false};
+    //! The most sets of input shapes an instance captures a graph for (`max_cuda_graphs`); others run directly.
+    size_t maxCudaGraphs{16};
 };
 
 //! The parameters of config, with relative plugin paths resolved against modelDirectory; a BackendError naming the

@@ -11,9 +11,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace kiln::triton
 {
+
+//! Every slot's address is a multiple of it (TensorRT's alignment for tensors).
+constexpr size_t kSlotAlignment = 256;
 
 class TensorStaging
 {
@@ -33,6 +37,13 @@ public:
         = 0;
     //! Waits for every copy out (the destinations hold the outputs once it returns).
     virtual void finish() = 0;
+    //! From now on, run() replays a CUDA graph per set of input shapes (at most maxGraphs of them) captured from
+    //! engine's contexts; false where this staging cannot (KIND_CPU). instance names it in the log.
+    virtual bool useCudaGraphs(
+        std::shared_ptr<nvinfer1::ICudaEngine> const& /*engine*/, size_t /*maxGraphs*/, std::string const& /*instance*/)
+    {
+        return false;
+    }
 };
 
 //! KIND_CPU: host memory for Kiln's CPU backend. Takes request buffers in CPU memory only.

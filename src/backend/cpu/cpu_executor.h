@@ -55,6 +55,10 @@ public:
     {
         std::memcpy(destination, source, bytes);
     }
+    void zeroBytes(void* destination, size_t bytes, cudaStream_t) override
+    {
+        std::memset(destination, 0, bytes);
+    }
     void beginTiming(size_t l, cudaStream_t) override
     {
         mTimes.resize(mPlan.model->layers.size());

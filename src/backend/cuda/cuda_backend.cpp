@@ -1,5 +1,6 @@
 #include "backend/cuda/cuda_backend.h"
 
+#include "backend/cuda/calibration_device_buffer.h"
 #include "backend/cuda/cuda_executor.h"
 #include "backend/cuda/layer_lowering.h"
 #include "backend/cuda/passes/pass_list.h"
@@ -83,6 +84,12 @@ public:
     {
         bool const reshapeDimensions = model.layers[l].type == nvinfer1::LayerType::kSHUFFLE && input == 1;
         return !reshapeDimensions && !plan::computesShapesOnly(model, l);
+    }
+
+    //! Device memory, as TensorRT gives calibrators.
+    std::unique_ptr<backend::CalibrationBuffer> makeCalibrationBuffer(size_t bytes, std::string& error) const override
+    {
+        return makeCalibrationDeviceBuffer(bytes, error);
     }
 
     //! The GPU's name and compute capability, and cuDNN's version.

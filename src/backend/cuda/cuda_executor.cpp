@@ -7,6 +7,7 @@
 #include "backend/cuda/memory/default_gpu_allocator.h"
 #include "network/layers/layer_kinds.h"
 #include "plan/plan_graph.h"
+#include "plan/plan_loops.h"
 
 #include <cstring>
 #include <stdexcept>
@@ -134,7 +135,7 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
         mBoundWeights[l] = uploadWeights(*plan::paramsOf<network::ConstantParams>(record));
         return;
     }
-    if (plan::computesShapesOnly(model, l) || plan::isConditionalOutput(record))
+    if (plan::computesShapesOnly(model, l) || plan::isConditionalOutput(record) || plan::isLoopBoundary(record))
     {
         return; // evaluated on the host (writeShapeValues), or run by the execution context
     }
@@ -297,6 +298,11 @@ void CudaExecutor::copyBytes(void* destination, void const* source, size_t bytes
     // Default: the allocator's memory may be device or managed memory.
     check(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDefault, stream),
         "copying a data-dependent output into the memory of its output allocator");
+}
+
+void CudaExecutor::zeroBytes(void* destination, size_t bytes, cudaStream_t stream)
+{
+    check(cudaMemsetAsync(destination, 0, bytes, stream), "zeroing a loop's output");
 }
 
 bool CudaExecutor::synchronize(cudaStream_t stream, std::string& error)

@@ -39,6 +39,7 @@ public:
     int64_t readScalar(ConstTensorView const& view, cudaStream_t stream) override;
     void copyTensor(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) override;
     void copyBytes(void* destination, void const* source, size_t bytes, cudaStream_t stream) override;
+    void zeroBytes(void* destination, size_t bytes, cudaStream_t stream) override;
     void beginTiming(size_t l, cudaStream_t stream) override;
     void endTiming(size_t l, cudaStream_t stream) override;
     float elapsedMs(size_t l) override;

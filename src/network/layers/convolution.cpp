@@ -12,22 +12,14 @@ namespace kiln::network
 namespace
 {
 
-//! The filter's one input has the rank and type it needs, and its parameters one entry per spatial axis.
+//! The filter's input has the rank it needs, and its parameters one entry per spatial axis.
 bool checkFilterInput(InferenceContext& ctx, WindowedFilterParams const& p, char const* kind)
 {
-    if (!ctx.hasInput(0) || ctx.nbInputs() != 1)
-    {
-        return ctx.fail(std::string("a ") + kind + " takes one input (kernel and bias as weights)");
-    }
     int32_t const spatial = p.kernelSize.nbDims;
     if (ctx.rank(0) != spatial + 2)
     {
         return ctx.fail("the input has rank " + std::to_string(ctx.rank(0)) + "; a " + std::to_string(spatial) + "-d "
             + kind + " needs rank " + std::to_string(spatial + 2) + " (N, C, spatial...)");
-    }
-    if (!isFloatType(ctx.input(0).type))
-    {
-        return ctx.fail(std::string(kind) + " takes FLOAT, HALF or BF16 input, not " + dataTypeName(ctx.input(0).type));
     }
     if (p.stride.nbDims != spatial || p.prePadding.nbDims != spatial || p.postPadding.nbDims != spatial
         || p.dilation.nbDims != spatial)
@@ -132,6 +124,20 @@ void WindowedFilterParams::setDefaults(nvinfer1::Dims const& size)
 bool WindowedFilterParams::inferFilter(InferenceContext& ctx, bool transposed) const
 {
     char const* const kind = transposed ? "deconvolution" : "convolution";
+    if (!ctx.hasInput(0) || ctx.nbInputs() != 1)
+    {
+        return ctx.fail(std::string("a ") + kind + " takes one input (kernel and bias as weights)");
+    }
+    if (!isFloatType(ctx.input(0).type))
+    {
+        return ctx.fail(std::string(kind) + " takes FLOAT, HALF or BF16 input, not " + dataTypeName(ctx.input(0).type));
+    }
+    return inferFilterWindow(ctx, transposed, ctx.input(0).type);
+}
+
+bool WindowedFilterParams::inferFilterWindow(InferenceContext& ctx, bool transposed, nvinfer1::DataType type) const
+{
+    char const* const kind = transposed ? "deconvolution" : "convolution";
     int64_t channels = 0;
     if (!checkFilterInput(ctx, *this, kind) || !checkFilterGroups(ctx, *this, kind, channels)
         || !checkFilterWeights(ctx, *this, channels, transposed))
@@ -162,7 +168,7 @@ bool WindowedFilterParams::inferFilter(InferenceContext& ctx, bool transposed) c
         }
         dims.push_back(out);
     }
-    return ctx.setOutput(0, ctx.input(0).type, dims);
+    return ctx.setOutput(0, type, dims);
 }
 
 } // namespace kiln::network

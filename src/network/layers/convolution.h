@@ -26,6 +26,9 @@ struct WindowedFilterParams
     //! Sets the kernel size and TensorRT's default stride, padding and dilation for that many spatial axes.
     void setDefaults(nvinfer1::Dims const& size);
     bool inferFilter(InferenceContext& ctx, bool transposed) const;
+    //! The window and weights checks and the output's shape alone (of `type`), for a kind that checks its inputs'
+    //! count and types itself (a quantized convolution). Input 0 is the data.
+    bool inferFilterWindow(InferenceContext& ctx, bool transposed, nvinfer1::DataType type) const;
     template <typename Self, typename Field>
     static void filterFields(Self& self, Field&& field)
     {

@@ -7,6 +7,7 @@
 #include "network/fused/attention.h"
 #include "network/fused/fused_normalization.h"
 #include "network/fused/pointwise.h"
+#include "network/fused/quantized_convolution.h"
 #include "network/layers/activation.h"
 #include "network/layers/concatenation.h"
 #include "network/layers/constant.h"
@@ -86,7 +87,8 @@
 #define KILN_FOR_EACH_PLAN_ONLY_LAYER_KIND(X)                                                                          \
     X(AttentionParams)                                                                                                 \
     X(FusedNormalizationParams)                                                                                        \
-    X(PointwiseParams)
+    X(PointwiseParams)                                                                                                 \
+    X(QuantizedConvolutionParams)
 
 //! X(parameter struct) for every built-in layer kind.
 #define KILN_FOR_EACH_LAYER_KIND(X) KILN_FOR_EACH_NETWORK_LAYER_KIND(X) KILN_FOR_EACH_PLAN_ONLY_LAYER_KIND(X)

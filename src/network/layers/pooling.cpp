@@ -19,9 +19,14 @@ bool PoolingParams::infer(InferenceContext& ctx) const
         return ctx.fail("the input has rank " + std::to_string(rank) + "; a " + std::to_string(spatial)
             + "-d pooling needs at least rank " + std::to_string(spatial + 1));
     }
-    if (!isFloatType(ctx.input(0).type))
+    // The maximum of INT8 values is that of their dequantized values, in the same scale: the quantized fusion moves
+    // a max pooling between a DQ and a Q of one scale onto the INT8 tensor (plan/passes/quantized_fusion.h).
+    bool const int8Maximum = ctx.input(0).type == nvinfer1::DataType::kINT8
+        && poolingType == nvinfer1::PoolingType::kMAX;
+    if (!isFloatType(ctx.input(0).type) && !int8Maximum)
     {
-        return ctx.fail("pooling takes FLOAT, HALF or BF16 input, not " + dataTypeName(ctx.input(0).type));
+        return ctx.fail("pooling takes FLOAT, HALF or BF16 input (or INT8 for max pooling), not "
+            + dataTypeName(ctx.input(0).type));
     }
     if (stride.nbDims != spatial || prePadding.nbDims != spatial || postPadding.nbDims != spatial)
     {

@@ -8,8 +8,8 @@
 // takes only zeros (Kiln's kernels compute ONNX's formula with any). Block quantization (setBlockShape) and kINT4 /
 // kFP4 are refused: Kiln has neither yet.
 //
-// The layers are the explicit quantization a Q/DQ network states; they compute as written, and the layers between
-// them run in floating point (Kiln has no quantized convolution or matrix multiply yet).
+// The layers are the explicit quantization a Q/DQ network states; they compute as written, the layers between them in
+// floating point, but where a backend fuses them into a quantized layer (plan/passes/quantized_fusion.h: CPU INT8).
 #pragma once
 
 #include "network/layer.h"

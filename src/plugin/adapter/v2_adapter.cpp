@@ -201,8 +201,13 @@ public:
             return callPlugin(description(), "build", "supportsFormatCombination", details, false,
                 [&] { return mIOExt->supportsFormatCombination(pos, descs.data(), nbInputs, nbOutputs); });
         }
-        // IPluginV2 and IPluginV2Ext answer per (type, format); IPluginV2 configures one type for all tensors.
+        // IPluginV2 and IPluginV2Ext answer per (type, format); IPluginV2 configures one type for all tensors, and
+        // both one format (configureWithFormat's, configurePlugin's floatFormat).
         if (family() == PluginFamily::kV2 && pos > 0 && descs[pos].type != descs[0].type)
+        {
+            return false;
+        }
+        if (pos > 0 && descs[pos].format != descs[0].format)
         {
             return false;
         }
@@ -245,13 +250,17 @@ public:
                 return true;
             });
         }
+        // IPluginV2 and IPluginV2Ext are told one format: the first tensor's (each position was negotiated alone).
+        nvinfer1::TensorFormat const format = !in.empty() ? in[0].format
+            : !out.empty()                                ? out[0].format
+                                                          : nvinfer1::TensorFormat::kLINEAR;
         if (mExt)
         {
             std::vector<char> inBroadcast(nbIn, 0), outBroadcast(nbOut, 0);
             return callPlugin(description(), "build", "configurePlugin", "", false, [&] {
                 mExt->configurePlugin(inDims.data(), nbIn, outDims.data(), nbOut, inTypes.data(), outTypes.data(),
                     reinterpret_cast<bool const*>(inBroadcast.data()),
-                    reinterpret_cast<bool const*>(outBroadcast.data()), nvinfer1::TensorFormat::kLINEAR, mMaxBatch);
+                    reinterpret_cast<bool const*>(outBroadcast.data()), format, mMaxBatch);
                 return true;
             });
         }
@@ -259,8 +268,7 @@ public:
             = !inTypes.empty() ? inTypes[0] : (!outTypes.empty() ? outTypes[0] : nvinfer1::DataType::kFLOAT);
         (void) error;
         return callPlugin(description(), "build", "configureWithFormat", "", false, [&] {
-            mPlugin->configureWithFormat(
-                inDims.data(), nbIn, outDims.data(), nbOut, type, nvinfer1::TensorFormat::kLINEAR, mMaxBatch);
+            mPlugin->configureWithFormat(inDims.data(), nbIn, outDims.data(), nbOut, type, format, mMaxBatch);
             return true;
         });
     }

@@ -1,5 +1,5 @@
 // Reformatting between kLINEAR, kHWC (channels last) and kHWC8 (channels last, padded to 8), with and without a
-// change of type.
+// change of type; and between kLINEAR and the vector-major kCHW4 and kCHW32 that INT8 plugins read.
 #include "backend/cpu/kernels/tensor/reformat.h"
 
 #include "tensor_test_utils.h"
@@ -15,6 +15,7 @@ namespace
 {
 
 using kiln::test::filledWith;
+using kiln::test::fromElements;
 using kiln::test::fromFloats;
 using kiln::test::fromInts;
 using kiln::test::HostTensor;
@@ -93,6 +94,67 @@ TEST(Reformat, RejectsWhatItCannotDo)
     EXPECT_THROW(reformat(matrix.constView(), vectorized), std::invalid_argument);
     HostTensor wrongShape = zeros({4});
     EXPECT_THROW(reformat(matrix.constView(), wrongShape.view()), std::invalid_argument);
+}
+
+TEST(Reformat, Chw4GroupsFourChannelsPerPositionAndPadsTheLast)
+{
+    // [N=1, C=5, H=1, W=2], INT8: channel c holds 10c + w. kCHW4 lies as [1][2][1][2][4]: the first vector block holds
+    // channels 0-3 of each position, the second channel 4 and three zeros.
+    std::vector<int8_t> values;
+    for (int8_t c = 0; c < 5; ++c)
+    {
+        values.push_back(static_cast<int8_t>(10 * c));
+        values.push_back(static_cast<int8_t>(10 * c + 1));
+    }
+    HostTensor const linear = fromElements<int8_t>({1, 5, 1, 2}, values);
+    HostTensor packed = filledWith<int8_t>({16}, int8_t{-1});
+    TensorView packedView{DataType::kINT8, linear.shape, packed.bytes.data(), TensorFormat::kCHW4};
+    reformat(linear.constView(), packedView);
+    EXPECT_EQ(packed.elements<int8_t>(), (std::vector<int8_t>{0, 10, 20, 30, 1, 11, 21, 31, 40, 0, 0, 0, 41, 0, 0, 0}));
+
+    HostTensor back = filledWith<int8_t>(linear.shape, int8_t{-1});
+    reformat(packedView, back.view());
+    EXPECT_EQ(back.elements<int8_t>(), values);
+}
+
+TEST(Reformat, Chw32VectorizesTheThirdAxisFromTheLast)
+{
+    // [S=2, B=1, E=3, 1, 1] (BERT's layout for its INT8 plugins): E is the vectorized axis, padded to 32 per row.
+    HostTensor const linear = fromElements<int8_t>({2, 1, 3, 1, 1}, {1, 2, 3, -4, -5, -6});
+    HostTensor packed = filledWith<int8_t>({64}, int8_t{7});
+    TensorView packedView{DataType::kINT8, linear.shape, packed.bytes.data(), TensorFormat::kCHW32};
+    reformat(linear.constView(), packedView);
+    std::vector<int8_t> expected(64, 0);
+    expected[0] = 1;
+    expected[1] = 2;
+    expected[2] = 3;
+    expected[32] = -4;
+    expected[33] = -5;
+    expected[34] = -6;
+    EXPECT_EQ(packed.elements<int8_t>(), expected);
+
+    HostTensor back = filledWith<int8_t>(linear.shape, int8_t{0});
+    reformat(packedView, back.view());
+    EXPECT_EQ(back.elements<int8_t>(), linear.elements<int8_t>());
+}
+
+TEST(Reformat, VectorMajorFormatsMoveOnlyFromAndIntoLinearInOneType)
+{
+    HostTensor const linear = fromElements<int8_t>({1, 4, 1, 1}, {1, 2, 3, 4});
+    HostTensor out = zeros({1, 4, 1, 1}, DataType::kFLOAT);
+    TensorView asFloat = out.view();
+    asFloat.format = TensorFormat::kCHW4;
+    EXPECT_THROW(reformat(linear.constView(), asFloat), std::invalid_argument); // INT8 into FP32
+    HostTensor hwc = zeros({1, 4, 1, 1}, DataType::kINT8);
+    TensorView hwcView = hwc.view();
+    hwcView.format = TensorFormat::kHWC;
+    ConstTensorView chw4 = linear.constView();
+    chw4.format = TensorFormat::kCHW4;
+    EXPECT_THROW(reformat(chw4, hwcView), std::invalid_argument); // kCHW4 into kHWC
+    HostTensor flat = zeros({4, 1}, DataType::kINT8);
+    TensorView flatView = flat.view();
+    flatView.format = TensorFormat::kCHW32;
+    EXPECT_THROW(reformat(fromElements<int8_t>({4, 1}, {1, 2, 3, 4}).constView(), flatView), std::invalid_argument);
 }
 
 } // namespace

@@ -285,6 +285,64 @@ def op_models():
                             [("scale", rand(parameters)), ("bias", rand(parameters))],
                             opset=18 if per_group else 21))
     models += quantization_models(rng)
+    models += recurrent_models(rng)
+    models += loop_models(rng)
+    return models
+
+
+def loop_models(rng):
+    """ONNX Loops built with onnx.helper, M fed at run time (as [1], which ONNX Runtime takes too): v = 2 v + i each
+    iteration while a condition the body computes (every element of v below 50) holds. M = 0 runs no iteration (the
+    loop-carried value is then its initial value), M = 3 ends by the count, M = 20 by the condition."""
+    body = helper.make_graph(
+        [helper.make_node("Cast", ["i"], ["i_float"], to=TensorProto.FLOAT),
+         helper.make_node("Mul", ["v", "two"], ["doubled"]),
+         helper.make_node("Add", ["doubled", "i_float"], ["v_out"]),
+         helper.make_node("ReduceMax", ["v_out"], ["largest"], keepdims=0),
+         helper.make_node("Less", ["largest", "limit"], ["cond_out"])],
+        "body",
+        [value("i", [], TensorProto.INT64), value("cond", [], TensorProto.BOOL), value("v", [3])],
+        [value("cond_out", [], TensorProto.BOOL), value("v_out", [3])],
+        [numpy_helper.from_array(np.array(2.0, np.float32), "two"),
+         numpy_helper.from_array(np.array(50.0, np.float32), "limit")])
+    models = []
+    for trips in (0, 3, 20):
+        loop = helper.make_node("Loop", ["m", "start", "v0"], ["y"], body=body)
+        graph = helper.make_graph([loop], f"loop_m{trips}",
+                                  [value("m", [1], TensorProto.INT64), value("v0", [3])], [value("y", [3])],
+                                  [numpy_helper.from_array(np.array(True), "start")])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        model.ir_version = 8
+        models.append((model, [np.array([trips], np.int64), rng.uniform(0.5, 1.5, 3).astype(np.float32)]))
+    return models
+
+
+def recurrent_models(rng):
+    """LSTM, GRU and RNN with sequences of different lengths (sequence_lens fed at run time, so past its length a
+    sequence keeps its states and gives zero rows), in both directions at once, with initial states."""
+    steps, batch, features, hidden = 5, 3, 4, 6
+    models = []
+    for op, gates in (("LSTM", 4), ("GRU", 3), ("RNN", 1)):
+        inputs = {
+            "x": rng.normal(0, 1, (steps, batch, features)).astype(np.float32),
+            "lengths": np.array([5, 2, 3], np.int32),
+            "h0": rng.normal(0, 0.5, (2, batch, hidden)).astype(np.float32),
+        }
+        weights = [("w", rng.normal(0, 0.5, (2, gates * hidden, features)).astype(np.float32)),
+                   ("r", rng.normal(0, 0.5, (2, gates * hidden, hidden)).astype(np.float32)),
+                   ("b", rng.normal(0, 0.5, (2, 2 * gates * hidden)).astype(np.float32))]
+        names = ["x", "w", "r", "b", "lengths", "h0"]
+        node = helper.make_node(op, names, ["y"], name=f"{op.lower()}_lengths", hidden_size=hidden,
+                                direction="bidirectional")
+        graph = helper.make_graph([node], f"{op.lower()}_sequence_lengths",
+                                  [value("x", [steps, batch, features]),
+                                   value("lengths", [batch], TensorProto.INT32),
+                                   value("h0", [2, batch, hidden])],
+                                  [value("y", [steps, 2, batch, hidden])],
+                                  [numpy_helper.from_array(a, n) for n, a in weights])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
+        model.ir_version = 8
+        models.append((model, [inputs["x"], inputs["lengths"], inputs["h0"]]))
     return models
 
 

@@ -1,6 +1,7 @@
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/fused/pointwise.h"
+#include "network/fused/quantized_convolution.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_graph.h"
 
@@ -20,6 +21,8 @@ struct KernelKind
     nvinfer1::LayerType type;
     bool (*supports)(plan::PlanModel const& model, plan::LayerRecord const& layer);
     std::unique_ptr<Kernel> (*make)(State& state, plan::LayerRecord const& layer);
+    //! Whether `supports` checks the layer's types itself (INT8 slots): else the layer computes FP32 throughout.
+    bool checksItsTypes{false};
 };
 
 //! The layer kinds the fast path runs.
@@ -36,6 +39,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
     {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle},
     {network::kPointwiseLayerType, supportsPointwise, makePointwise},
+    {network::kQuantizedConvolutionLayerType, supportsQuantizedConvolution, makeQuantizedConvolution, true},
 };
 
 KernelKind const* kindOf(plan::LayerRecord const& layer)
@@ -72,13 +76,37 @@ bool float32Throughout(plan::PlanModel const& model, plan::LayerRecord const& la
     return true;
 }
 
+//! A max pooling that the quantized fusion moved onto an INT8 tensor: INT8 in and out, row-major, computing in FP32
+//! as the layer it was.
+bool int8MaxPooling(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    auto const* pooling = plan::paramsOf<network::PoolingParams>(layer);
+    if (pooling == nullptr || pooling->poolingType != nvinfer1::PoolingType::kMAX || layer.inputs.size() != 1
+        || layer.outputs.size() != 1 || layer.inputs[0] < 0 || layer.precision != nvinfer1::DataType::kFLOAT
+        || !plan::linearThroughout(model, layer))
+    {
+        return false;
+    }
+    for (size_t slot = 0; slot < 2; ++slot)
+    {
+        int32_t const t = slot == 0 ? layer.inputs[0] : layer.outputs[0];
+        if (plan::slotType(model, layer, slot) != nvinfer1::DataType::kINT8
+            || model.tensors[t].type != nvinfer1::DataType::kINT8)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     KernelKind const* kind = kindOf(layer);
     return kind != nullptr && dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr
-        && float32Throughout(model, layer) && kind->supports(model, layer);
+        && (kind->checksItsTypes || float32Throughout(model, layer) || int8MaxPooling(model, layer))
+        && kind->supports(model, layer);
 }
 
 bool joinsPointwiseChain(plan::PlanModel const& model, plan::LayerRecord const& layer)

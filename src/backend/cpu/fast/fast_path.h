@@ -14,7 +14,8 @@
 namespace kiln::cpu::fast
 {
 
-//! Whether the fast path runs `layer` of `model` (built-in, FP32 throughout, parameters it supports).
+//! Whether the fast path runs `layer` of `model` (built-in, FP32 throughout or, for a quantized convolution, INT8 where
+//! its description says, parameters it supports).
 bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer);
 
 //! Marks `layer` for the fast path (the builder, where runsLayer), and says whether a layer is marked.
@@ -34,7 +35,8 @@ class Kernel
 {
 public:
     virtual ~Kernel() = default;
-    //! Runs the layer on FP32 kLINEAR tensors shaped by inference, its epilogue included. Throws std::exception
+    //! Runs the layer on kLINEAR tensors shaped by inference (FP32, INT8 where a quantized layer reads or writes
+    //! it), its epilogue included. Throws std::exception
     //! saying what failed.
     virtual void run(LayerInputs const& inputs, LayerOutputs const& outputs) = 0;
     //! Offered when the context is made: the values input `input` holds at every run (FP32, kept by the plan). A

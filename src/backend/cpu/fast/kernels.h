@@ -1,5 +1,6 @@
 // The fast path's kernels, one pair of functions per layer kind: whether it runs a layer (beyond fast_path.cpp's
-// common checks: built-in, FP32 and kLINEAR throughout), and its kernel. kernel_table.cpp lists them.
+// common checks: built-in, FP32 and kLINEAR throughout, except for the quantized kinds, which check their INT8 slots
+// themselves), and its kernel. fast_path.cpp lists them.
 #pragma once
 
 #include "backend/cpu/fast/onednn.h"
@@ -9,6 +10,8 @@ namespace kiln::cpu::fast
 
 bool supportsConvolution(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeConvolution(State& state, plan::LayerRecord const& layer);
+bool supportsQuantizedConvolution(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeQuantizedConvolution(State& state, plan::LayerRecord const& layer);
 bool supportsDeconvolution(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeDeconvolution(State& state, plan::LayerRecord const& layer);
 

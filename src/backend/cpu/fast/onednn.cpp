@@ -54,7 +54,7 @@ dnnl::memory::dims dimsOf(Shape const& shape)
     return dnnl::memory::dims(shape.begin(), shape.end());
 }
 
-dnnl::memory::desc linearDesc(Shape const& shape)
+dnnl::memory::desc linearDesc(Shape const& shape, dnnl::memory::data_type type)
 {
     dnnl::memory::dims const dims = dimsOf(shape);
     dnnl::memory::dims strides(dims.size(), 1);
@@ -62,7 +62,7 @@ dnnl::memory::desc linearDesc(Shape const& shape)
     {
         strides[axis - 1] = strides[axis] * dims[axis];
     }
-    return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+    return dnnl::memory::desc(dims, type, strides);
 }
 
 dnnl::memory userMemory(dnnl::memory::desc const& desc, dnnl::engine const& engine)

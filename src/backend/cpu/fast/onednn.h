@@ -48,8 +48,8 @@ bool appliesActivation(plan::Epilogue const& epilogue);
 dnnl::primitive_attr activationAttributes(plan::Epilogue const& epilogue);
 
 dnnl::memory::dims dimsOf(Shape const& shape);
-//! The row-major (kLINEAR) FP32 layout of a tensor of `shape`.
-dnnl::memory::desc linearDesc(Shape const& shape);
+//! The row-major (kLINEAR) layout of a tensor of `shape`, FP32 or of `type`.
+dnnl::memory::desc linearDesc(Shape const& shape, dnnl::memory::data_type type = dnnl::memory::data_type::f32);
 
 //! A user buffer's memory object whose address is set at each run.
 dnnl::memory userMemory(dnnl::memory::desc const& desc, dnnl::engine const& engine);

@@ -71,11 +71,11 @@ Shape batchChannelsSpatial(Shape const& shape, size_t spatialRank)
 
 //! The channels-last layout of [N, C, spatial...]: the one oneDNN's fast pooling kernels take on every ISA (on the
 //! row-major one it runs a plain loop, 2 to 10 times slower than reordering in and out around the fast kernel).
-dnnl::memory::desc channelsLast(Shape const& shape)
+dnnl::memory::desc channelsLast(Shape const& shape, dnnl::memory::data_type type)
 {
     using Tag = dnnl::memory::format_tag;
     static constexpr Tag kTags[] = {Tag::nwc, Tag::nhwc, Tag::ndhwc};
-    return dnnl::memory::desc(dimsOf(shape), dnnl::memory::data_type::f32, kTags[shape.size() - 3]);
+    return dnnl::memory::desc(dimsOf(shape), type, kTags[shape.size() - 3]);
 }
 
 class PoolingKernel final : public Kernel
@@ -96,7 +96,7 @@ public:
             return;
         }
         std::optional<Prepared>& prepared
-            = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs[0].shape, output.shape); });
+            = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs[0], output.shape); });
         if (!prepared)
         {
             runPooling(mParams, inputs[0], output);
@@ -119,8 +119,12 @@ private:
     };
 
     //! The primitive for an input of `input`'s shape; none where the reference kernel runs it.
-    std::optional<Prepared> prepare(Shape const& input, Shape const& output) const
+    std::optional<Prepared> prepare(ConstTensorView const& inputView, Shape const& output) const
     {
+        Shape const& input = inputView.shape;
+        // FP32, or INT8 for a max pooling the quantized fusion moved onto an INT8 tensor (in and out).
+        dnnl::memory::data_type const type = inputView.type == nvinfer1::DataType::kINT8 ? dnnl::memory::data_type::s8
+                                                                                         : dnnl::memory::data_type::f32;
         std::optional<Window> const window = oneDnnWindow(mParams, input);
         if (!window)
         {
@@ -133,11 +137,12 @@ private:
             : mParams.averageCountExcludesPadding ? dnnl::algorithm::pooling_avg_exclude_padding
                                                   : dnnl::algorithm::pooling_avg_include_padding;
         dnnl::pooling_forward::desc const description(dnnl::prop_kind::forward_inference, algorithm,
-            channelsLast(source), channelsLast(destination), window->strides, window->kernel, window->before,
-            window->after);
+            channelsLast(source, type), channelsLast(destination, type), window->strides, window->kernel,
+            window->before, window->after);
         dnnl::pooling_forward::primitive_desc const chosen(description, mState.engine);
-        return Prepared{dnnl::pooling_forward(chosen), Staged(linearDesc(source), chosen.src_desc(), mState.engine),
-            Staged(linearDesc(destination), chosen.dst_desc(), mState.engine)};
+        return Prepared{dnnl::pooling_forward(chosen),
+            Staged(linearDesc(source, type), chosen.src_desc(), mState.engine),
+            Staged(linearDesc(destination, type), chosen.dst_desc(), mState.engine)};
     }
 
     State& mState;

@@ -6,6 +6,7 @@
 #include "plan/passes/gelu_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
+#include "plan/passes/quantized_fusion.h"
 
 namespace kiln::cpu
 {
@@ -23,6 +24,14 @@ bool scaleFolding(plan::PlanModel& model, Options& /*options*/, std::string& /*e
 bool geluFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
     plan::fuseGelu(model);
+    return true;
+}
+
+//! Q/DQ networks' convolutions on INT8, with what follows them, before the floating-point epilogue fusions take the
+//! additions and activations.
+bool quantizedFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    plan::fuseQuantizedConvolutions(model, plan::QuantizedFusionRules{fast::runsLayer, fast::fusesActivation});
     return true;
 }
 
@@ -66,6 +75,7 @@ backend::PassList<Options> const& cpuPasses()
     static backend::PassList<Options> const passes{
         {"scale folding", scaleFolding},
         {"GELU fusion", geluFusion},
+        {"quantized fusion", quantizedFusion},
         {"convolution epilogue fusion", convolutionEpilogueFusion},
         {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
         {"point-wise chain fusion", pointwiseChainFusion},

@@ -91,8 +91,14 @@ void runPooling(network::PoolingParams const& params, ConstTensorView const& inp
 {
     PoolingGeometry const geometry = backend::poolingGeometry(input.shape, params);
     requireShape(output.shape, geometry.outputShape, "pooling output");
-    requireFloatingPoint(input, "pooling input");
-    requireFloatingPoint(output, "pooling output");
+    // INT8 max pooling: the maximum of INT8 values (stored exactly in float) is one of them.
+    bool const int8Maximum = params.poolingType == nvinfer1::PoolingType::kMAX
+        && input.type == nvinfer1::DataType::kINT8 && output.type == nvinfer1::DataType::kINT8;
+    if (!int8Maximum)
+    {
+        requireFloatingPoint(input, "pooling input");
+        requireFloatingPoint(output, "pooling output");
+    }
     if (output.count() == 0)
     {
         return;
@@ -124,8 +130,13 @@ void runPooling(network::PoolingParams const& params, ConstTensorView const& inp
             {
                 accumulateWindow(input, plane * inputPlane, window, inputStrides, windowIndex, sum, maximum);
             }
-            storeFloat(
-                output, plane * outputPlane + position, pooledValue(params, window.inputCount, divisor, sum, maximum));
+            float const pooled = pooledValue(params, window.inputCount, divisor, sum, maximum);
+            if (int8Maximum)
+            {
+                output.as<int8_t>()[plane * outputPlane + position] = static_cast<int8_t>(pooled);
+                continue;
+            }
+            storeFloat(output, plane * outputPlane + position, pooled);
         }
     }
 }

@@ -7,6 +7,7 @@
 //   kMAX_AVERAGE_BLEND gives (1 - blendFactor) * max + blendFactor * average.
 //   A window that covers padding only (possible with large padding or kEXPLICIT_ROUND_UP) yields 0 for its max part
 //   and its average part.
+// FP32, FP16 or BF16 tensors; kMAX also INT8 in and out (a max pooling the quantized fusion moved onto INT8).
 #pragma once
 
 #include "core/tensor_view.h"

@@ -49,17 +49,66 @@ void reformatPadded(ConstTensorView const& input, TensorView const& output)
     reformat(ConstTensorView(input.type, input.shape, unpadded.data(), TensorFormat::kHWC), output);
 }
 
+//! A reformat between kLINEAR and a vector-major format (kCHW4, kCHW32) of the same type: element by element,
+//! the padding of the last vectors zeros.
+void reformatVectorized(ConstTensorView const& input, TensorView const& output)
+{
+    bool const packs = backend::vectorWidth(output.format) > 0;
+    TensorFormat const other = packs ? input.format : output.format;
+    if ((other != TensorFormat::kLINEAR && input.format != output.format) || input.type != output.type
+        || input.rank() < 3)
+    {
+        throw std::invalid_argument("reformat: kCHW4 and kCHW32 convert only from and into kLINEAR, in one type, "
+                                    "for tensors of at least three axes");
+    }
+    size_t const bytes = elementSize(input.type);
+    if (input.format == output.format)
+    {
+        // Element for element, the padding included.
+        std::memcpy(
+            output.data, input.data, static_cast<size_t>(backend::reformattedCount(input.shape, input.format)) * bytes);
+        return;
+    }
+    VectorLayout const layout = backend::vectorLayout(input.shape, packs ? output.format : input.format);
+    auto const* source = static_cast<std::byte const*>(input.data);
+    auto* target = static_cast<std::byte*>(output.data);
+    if (packs)
+    {
+        std::memset(target, 0, static_cast<size_t>(layout.storedCount()) * bytes);
+    }
+    int64_t linear = 0;
+    for (int64_t o = 0; o < layout.outer; ++o)
+    {
+        for (int64_t c = 0; c < layout.channels; ++c)
+        {
+            for (int64_t s = 0; s < layout.inner; ++s, ++linear)
+            {
+                auto const vectorized = static_cast<size_t>(layout.offset(o, c, s));
+                auto const row = static_cast<size_t>(linear);
+                std::memcpy(
+                    target + (packs ? vectorized : row) * bytes, source + (packs ? row : vectorized) * bytes, bytes);
+            }
+        }
+    }
+}
+
 } // namespace
 
 void reformat(ConstTensorView const& input, TensorView const& output)
 {
-    if (!backend::storedFormat(input.format) || !backend::storedFormat(output.format))
+    if (!backend::reformattedFormat(input.format) || !backend::reformattedFormat(output.format))
     {
-        throw std::invalid_argument("reformat: Kiln stores tensors as kLINEAR, kHWC or kHWC8 only");
+        throw std::invalid_argument("reformat: Kiln converts tensors between kLINEAR, kHWC, kHWC8, kCHW4 and kCHW32 "
+                                    "only");
     }
     if (input.shape != output.shape)
     {
         throw std::invalid_argument("reformat: the output's shape differs from the input's");
+    }
+    if (backend::vectorWidth(input.format) > 0 || backend::vectorWidth(output.format) > 0)
+    {
+        reformatVectorized(input, output);
+        return;
     }
     if (input.format == output.format && input.format != TensorFormat::kHWC8)
     {

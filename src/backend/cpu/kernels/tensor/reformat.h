@@ -2,7 +2,8 @@
 // The formats are kLINEAR (row-major), kHWC (the channel axis, 1, innermost) and kHWC8 (kHWC
 // with the channels padded with zeros to a multiple of 8); the CUDA backend stores FP16
 // convolution chains as kHWC, feeds an RGB image to them as kHWC8, and this is the reference
-// for its copies.
+// for its copies. Plugins may also read and write TensorRT's vector-major kCHW4 and kCHW32
+// (device_common/vector_layout.h), converted from and into kLINEAR in the same type.
 #pragma once
 
 #include "core/tensor_view.h"

@@ -63,7 +63,8 @@ template <typename T>
 __global__ void depthwiseChannelsFirst(Problem p, T const* input, T const* kernel, T const* bias, T* output)
 {
     int const taps = p.kernelHeight * p.kernelWidth;
-    for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < p.outputs; i += int64_t{gridDim.x} * blockDim.x)
+    for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < p.outputs;
+         i += int64_t{gridDim.x} * blockDim.x)
     {
         int const q = static_cast<int>(i % p.outWidth);
         int64_t const rows = i / p.outWidth; // (n * C + c) * P + row
@@ -124,8 +125,8 @@ __global__ void depthwiseChannelsLast(Problem p, T const* input, T const* kernel
                 {
                     continue;
                 }
-                Chunk const chunk = *reinterpret_cast<Chunk const*>(
-                    input + ((n * p.height + y) * p.width + x) * p.channels + c0);
+                Chunk const chunk
+                    = *reinterpret_cast<Chunk const*>(input + ((n * p.height + y) * p.width + x) * p.channels + c0);
                 int const tap = ky * p.kernelWidth + kx;
 #pragma unroll
                 for (int v = 0; v < V; ++v)
@@ -145,13 +146,12 @@ __global__ void depthwiseChannelsLast(Problem p, T const* input, T const* kernel
 }
 
 template <typename T, int V>
-void launchChannelsLast(Problem const& p, void const* input, void const* kernel, void const* bias, void* output,
-    cudaStream_t stream)
+void launchChannelsLast(
+    Problem const& p, void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream)
 {
     int64_t const blocks = std::min(kMaxBlocks, (p.outputs / V + kThreads - 1) / kThreads);
-    depthwiseChannelsLast<T, V><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(p,
-        static_cast<T const*>(input), static_cast<T const*>(kernel), static_cast<T const*>(bias),
-        static_cast<T*>(output));
+    depthwiseChannelsLast<T, V><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(p, static_cast<T const*>(input),
+        static_cast<T const*>(kernel), static_cast<T const*>(bias), static_cast<T*>(output));
 }
 
 template <typename T>

@@ -160,6 +160,80 @@ __global__ void padChannelsKernel(void const* input, DataType from, void* output
     }
 }
 
+//! Between kLINEAR and a vector-major format (kCHW4, kCHW32), elements of `Element`'s size moved as they are: a
+//! thread per element of the vector-major side, so that its accesses are the coalesced ones (reads when unpacking,
+//! writes when packing, the padding of the last vectors written as zeros).
+template <typename Element>
+__global__ void vectorLayoutKernel(Element const* input, Element* output, VectorLayout layout, bool packs)
+{
+    int64_t const count = layout.storedCount();
+    int64_t const vectors = layout.vectors();
+    for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<int64_t>(blockDim.x) * gridDim.x)
+    {
+        // i = ((o * vectors + v) * inner + s) * width + lane
+        int64_t const lane = i % layout.width;
+        int64_t const s = i / layout.width % layout.inner;
+        int64_t const v = i / (layout.width * layout.inner) % vectors;
+        int64_t const o = i / (layout.width * layout.inner * vectors);
+        int64_t const c = v * layout.width + lane;
+        int64_t const linear = (o * layout.channels + c) * layout.inner + s;
+        if (packs)
+        {
+            output[i] = c < layout.channels ? input[linear] : Element{0};
+        }
+        else if (c < layout.channels)
+        {
+            output[linear] = input[i];
+        }
+    }
+}
+
+//! `input` into `output`, one of them kLINEAR and the other kCHW4 or kCHW32, in one type.
+void reformatVectorized(ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
+{
+    bool const packs = backend::vectorWidth(output.format) > 0;
+    TensorFormat const other = packs ? input.format : output.format;
+    if ((other != TensorFormat::kLINEAR && input.format != output.format) || input.type != output.type
+        || input.rank() < 3)
+    {
+        throw std::invalid_argument("reformat: kCHW4 and kCHW32 convert only from and into kLINEAR, in one type, "
+                                    "for tensors of at least three axes");
+    }
+    if (input.format == output.format)
+    {
+        // Element for element, the padding included.
+        size_t const bytes
+            = static_cast<size_t>(backend::reformattedCount(input.shape, input.format)) * elementSize(input.type);
+        check(cudaMemcpyAsync(output.data, input.data, bytes, cudaMemcpyDeviceToDevice, stream),
+            "reformat: copying a vector-major tensor");
+        return;
+    }
+    VectorLayout const layout = backend::vectorLayout(input.shape, packs ? output.format : input.format);
+    if (layout.storedCount() == 0)
+    {
+        return;
+    }
+    unsigned const blocks = device::blocksFor(layout.storedCount());
+    switch (elementSize(input.type))
+    {
+    case 1:
+        vectorLayoutKernel<<<blocks, device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<uint8_t const*>(input.data), static_cast<uint8_t*>(output.data), layout, packs);
+        break;
+    case 2:
+        vectorLayoutKernel<<<blocks, device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<uint16_t const*>(input.data), static_cast<uint16_t*>(output.data), layout, packs);
+        break;
+    case 4:
+        vectorLayoutKernel<<<blocks, device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<uint32_t const*>(input.data), static_cast<uint32_t*>(output.data), layout, packs);
+        break;
+    default: throw std::invalid_argument("reformat: kCHW4 and kCHW32 take elements of 1, 2 or 4 bytes");
+    }
+    check(cudaGetLastError(), "reformat: launching the vector-major layout kernel");
+}
+
 //! `input` (kLINEAR or kHWC) into kHWC8 `output`.
 void padChannels(ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
@@ -181,13 +255,19 @@ void padChannels(ConstTensorView const& input, TensorView const& output, cudaStr
 
 void reformatOnDevice(ConstTensorView const& input, TensorView const& output, cudaStream_t stream)
 {
-    if (!backend::storedFormat(input.format) || !backend::storedFormat(output.format))
+    if (!backend::reformattedFormat(input.format) || !backend::reformattedFormat(output.format))
     {
-        throw std::invalid_argument("reformat: Kiln stores tensors as kLINEAR, kHWC or kHWC8 only");
+        throw std::invalid_argument("reformat: Kiln converts tensors between kLINEAR, kHWC, kHWC8, kCHW4 and kCHW32 "
+                                    "only");
     }
     if (input.shape != output.shape)
     {
         throw std::invalid_argument("reformat: the output's shape differs from the input's");
+    }
+    if (backend::vectorWidth(input.format) > 0 || backend::vectorWidth(output.format) > 0)
+    {
+        reformatVectorized(input, output, stream);
+        return;
     }
     if (input.format == output.format)
     {

@@ -1,5 +1,5 @@
 // The CUDA backend's reformatting: a tensor copied into another type, another format
-// (kLINEAR <-> kHWC, and either into kHWC8), or both, as the CPU reference's reformat() does
+// (kLINEAR <-> kHWC, either into kHWC8, kLINEAR <-> kCHW4 and kCHW32), or both, as the CPU reference's reformat() does
 // (backend/cpu/kernels/tensor/reformat.h).
 #pragma once
 
@@ -10,8 +10,9 @@
 namespace kiln::cuda
 {
 
-//! `input` into `output` on `stream`. A change of format takes FP32, FP16 and BF16 tensors of at least three axes;
-//! a change of type alone, whatever castOnDevice takes. Throws std::invalid_argument otherwise.
+//! `input` into `output` on `stream`. A change between kLINEAR, kHWC and kHWC8 takes FP32, FP16 and BF16 tensors of
+//! at least three axes; between kLINEAR and kCHW4 or kCHW32 (plugins' INT8 layouts), tensors of at least three axes
+//! in one type; a change of type alone, whatever castOnDevice takes. Throws std::invalid_argument otherwise.
 void reformatOnDevice(ConstTensorView const& input, TensorView const& output, cudaStream_t stream);
 
 } // namespace kiln::cuda

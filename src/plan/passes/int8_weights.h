@@ -1,0 +1,28 @@
+// INT8 weights recovered from the FP32 values a layer holds. Quantized models store weights quantized (an INT8
+// constant behind a DequantizeLinear, or FP32 behind a QuantizeLinear/DequantizeLinear pair); the ONNX parser, like
+// an application using the network API, gives the layer the dequantized values q * s (q an integer in [-127, 127],
+// one scale s per output channel). A quantized kernel needs q and s back: this finds them where they exist exactly.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace kiln::plan
+{
+
+struct Int8Weights
+{
+    std::vector<int8_t> values; //!< as the FP32 weights are laid out
+    std::vector<float> scales;  //!< one per channel
+};
+
+//! `weights`, `channels` equal blocks one per output channel, as INT8 values and one scale per channel such that
+//! dequantizeInt8(q, s) (core/quantization.h) gives every weight back bit for bit, with |q| <= 127; nullopt where no
+//! such values exist (weights that were never quantized so, or were changed after). The scale tried is the one that
+//! symmetric max calibration gives (Model Optimizer's, TensorRT's): the channel's largest magnitude over 127, and its
+//! nearest FP32 neighbours, since that quotient may round away from the scale the model stored. A channel of zeros
+//! gets the scale 1.
+std::optional<Int8Weights> recoverInt8Weights(std::vector<float> const& weights, int64_t channels);
+
+} // namespace kiln::plan

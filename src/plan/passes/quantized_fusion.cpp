@@ -1,0 +1,312 @@
+#include "plan/passes/quantized_fusion.h"
+
+#include "network/fused/quantized_convolution.h"
+#include "network/layers/elementwise.h"
+#include "network/layers/pooling.h"
+#include "network/layers/quantize.h"
+#include "plan/passes/int8_weights.h"
+#include "plan/passes/pattern_graph.h"
+#include "plan/plan_graph.h"
+
+#include <memory>
+
+namespace kiln::plan
+{
+namespace
+{
+
+using nvinfer1::DataType;
+
+//! A dequantization of an INT8 tensor by one constant scale (zero point none or zero), into FP32.
+struct Dequantization
+{
+    size_t layer;
+    int32_t source; //!< the INT8 tensor
+    float scale;
+};
+
+//! The layers after the convolution that the fused layer may take, in order; the residual where there is a sum.
+struct Chain
+{
+    size_t convolution;
+    Dequantization input;
+    std::vector<size_t> after;                    //!< [sum] [activation] [quantization], those present
+    int32_t residual{-1};                         //!< the sum's other operand
+    std::optional<Dequantization> residualSource; //!< where that operand dequantizes an INT8 tensor
+};
+
+class QuantizedFuser
+{
+public:
+    QuantizedFuser(PlanModel& model, QuantizedFusionRules const& rules)
+        : mGraph(model)
+        , mRules(rules)
+    {
+    }
+
+    size_t run()
+    {
+        for (size_t l = 0; l < mGraph.size(); ++l)
+        {
+            poolOnInt8(l);
+        }
+        size_t fused = 0;
+        for (size_t l = 0; l < mGraph.size(); ++l)
+        {
+            std::optional<Chain> const chain = chainFrom(l);
+            fused += chain && fuseLongestAccepted(*chain) ? 1 : 0;
+        }
+        mGraph.commit();
+        return fused;
+    }
+
+private:
+    LayerRecord const& layer(size_t l) const
+    {
+        return mGraph.layer(l);
+    }
+
+    //! The per-tensor scale of a quantize or dequantize layer's scale and zero-point inputs: a constant, and a zero
+    //! point that is absent or a constant zero.
+    std::optional<float> perTensorScale(LayerRecord const& record) const
+    {
+        std::optional<float> const scale = mGraph.scalar(record.inputs.size() > 1 ? record.inputs[1] : -1);
+        bool const noZeroPoint = record.inputs.size() < 3 || record.inputs[2] < 0
+            || mGraph.isScalar(record.inputs[2], 0.0);
+        return scale && noZeroPoint ? scale : std::nullopt;
+    }
+
+    std::optional<Dequantization> dequantizationOf(int32_t t) const
+    {
+        std::optional<size_t> const p = mGraph.producer(t);
+        if (!p || mGraph.removed(*p) || plan::paramsOf<network::DequantizeParams>(layer(*p)) == nullptr)
+        {
+            return std::nullopt;
+        }
+        LayerRecord const& dq = layer(*p);
+        std::optional<float> const scale = perTensorScale(dq);
+        bool const types = slotType(mGraph.model(), dq, 0) == DataType::kINT8
+            && slotType(mGraph.model(), dq, dq.inputs.size()) == DataType::kFLOAT
+            && mGraph.model().tensors[t].type == DataType::kFLOAT;
+        return scale && types ? std::optional<Dequantization>(Dequantization{*p, dq.inputs[0], *scale}) : std::nullopt;
+    }
+
+    //! Layer `next` joins the chain: not yet absorbed, computing in FP32 on FP32 under the convolution's guards.
+    bool joins(std::optional<size_t> next, size_t convolution) const
+    {
+        return next && !mGraph.removed(*next) && layer(*next).guards == layer(convolution).guards
+            && computesIn(mGraph.model(), layer(*next), DataType::kFLOAT, DataType::kFLOAT);
+    }
+
+    bool isQuantization(std::optional<size_t> l, size_t convolution) const
+    {
+        if (!l || mGraph.removed(*l) || layer(*l).guards != layer(convolution).guards)
+        {
+            return false;
+        }
+        auto const* params = plan::paramsOf<network::QuantizeParams>(layer(*l));
+        return params != nullptr && params->toType == DataType::kINT8 && perTensorScale(layer(*l))
+            && slotType(mGraph.model(), layer(*l), 0) == DataType::kFLOAT
+            && slotType(mGraph.model(), layer(*l), layer(*l).inputs.size()) == DataType::kINT8;
+    }
+
+    //! TensorRT's propagation across max pooling: DQ(x, s) -> max pooling -> Q(s) pools x itself, since dequantizing
+    //! keeps the order of values and Q(DQ(q)) is q for one scale. The pooling moves onto the INT8 tensor, so that the
+    //! convolution after the Q/DQ pair reads a DQ of INT8 and fuses (ResNet's stem).
+    void poolOnInt8(size_t l)
+    {
+        LayerRecord const& pooling = layer(l);
+        auto const* params = plan::paramsOf<network::PoolingParams>(pooling);
+        if (mGraph.removed(l) || params == nullptr || params->poolingType != nvinfer1::PoolingType::kMAX
+            || pooling.inputs.size() != 1 || pooling.epilogue.any() || !linearThroughout(mGraph.model(), pooling)
+            || !computesIn(mGraph.model(), pooling, DataType::kFLOAT, DataType::kFLOAT))
+        {
+            return;
+        }
+        std::optional<Dequantization> const input = dequantizationOf(pooling.inputs[0]);
+        std::optional<size_t> const next = mGraph.soleReader(l);
+        if (!input || !onlyFor(*input, l) || layer(input->layer).guards != pooling.guards || !isQuantization(next, l)
+            || *perTensorScale(layer(*next)) != input->scale)
+        {
+            return;
+        }
+        LayerRecord record = pooling;
+        record.inputs = {input->source};
+        record.outputs = layer(*next).outputs;
+        record.ioTypes.clear();
+        record.ioFormats.clear();
+        std::vector<size_t> const absorbed{input->layer, l, *next};
+        record.name = mGraph.namesOf(absorbed);
+        if (mRules.runsQuantized(mGraph.model(), record))
+        {
+            mGraph.replace(absorbed, *next, std::move(record));
+        }
+    }
+
+    std::optional<Chain> chainFrom(size_t l) const
+    {
+        LayerRecord const& convolution = layer(l);
+        auto const* params = plan::paramsOf<network::ConvolutionParams>(convolution);
+        if (mGraph.removed(l) || params == nullptr || convolution.inputs.size() != 1 || convolution.epilogue.any()
+            || holdsRefittableWeights(convolution) || params->kernel.type() != DataType::kFLOAT
+            || !computesIn(mGraph.model(), convolution, DataType::kFLOAT, DataType::kFLOAT))
+        {
+            return std::nullopt;
+        }
+        std::optional<Dequantization> const input = dequantizationOf(convolution.inputs[0]);
+        if (!input || layer(input->layer).guards != convolution.guards)
+        {
+            return std::nullopt;
+        }
+        Chain chain{l, *input, {}, -1, std::nullopt};
+        std::optional<size_t> next = mGraph.soleReader(l);
+        int32_t const convolved = convolution.outputs[0];
+        if (joins(next, l) && isSum(layer(*next)))
+        {
+            int32_t const residual = PatternGraph::otherOperand(layer(*next), convolved);
+            if (residual >= 0 && residual != convolved && sameShape(mGraph.model(), residual, convolved)
+                && sameShape(mGraph.model(), layer(*next).outputs[0], convolved))
+            {
+                chain.after.push_back(*next);
+                chain.residual = residual;
+                chain.residualSource = dequantizationOf(residual);
+                next = mGraph.soleReader(*next);
+            }
+        }
+        auto const* activation = joins(next, l) ? plan::paramsOf<network::ActivationParams>(layer(*next)) : nullptr;
+        if (activation != nullptr && mRules.fusesActivation(*activation))
+        {
+            chain.after.push_back(*next);
+            next = mGraph.soleReader(*next);
+        }
+        if (isQuantization(next, l))
+        {
+            chain.after.push_back(*next);
+        }
+        return chain;
+    }
+
+    //! Tries the chain's prefixes, longest first (and for each, the residual as INT8 before FP32): fuses the first
+    //! the backend runs.
+    bool fuseLongestAccepted(Chain const& chain)
+    {
+        auto const& convolution = *plan::paramsOf<network::ConvolutionParams>(layer(chain.convolution));
+        std::optional<Int8Weights> const weights
+            = recoverInt8Weights(convolution.kernel.toFloat(), convolution.nbOutputMaps);
+        if (!weights)
+        {
+            return false;
+        }
+        for (size_t taken = chain.after.size() + 1; taken-- > 0;)
+        {
+            bool const sums = taken > 0 && chain.residual >= 0;
+            for (bool int8Residual : {true, false})
+            {
+                if (int8Residual && !(sums && chain.residualSource))
+                {
+                    continue;
+                }
+                auto const [record, absorbed] = fusedRecord(chain, taken, int8Residual, *weights);
+                if (mRules.runsQuantized(mGraph.model(), record))
+                {
+                    mGraph.replace(absorbed, absorbed.back(), record);
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    //! Whether the dequantization's output is read by `reader` alone and not observed: it leaves with the fusion.
+    bool onlyFor(Dequantization const& dq, size_t reader) const
+    {
+        std::optional<size_t> const sole = mGraph.soleReader(dq.layer);
+        return sole && *sole == reader;
+    }
+
+    std::pair<LayerRecord, std::vector<size_t>> fusedRecord(
+        Chain const& chain, size_t taken, bool int8Residual, Int8Weights const& weights) const
+    {
+        LayerRecord const& convolution = layer(chain.convolution);
+        auto params = std::make_shared<network::QuantizedConvolutionParams>();
+        static_cast<network::WindowedFilterParams&>(*params) = *plan::paramsOf<network::ConvolutionParams>(convolution);
+        params->kernel = network::WeightsBuffer(
+            nvinfer1::Weights{DataType::kINT8, weights.values.data(), static_cast<int64_t>(weights.values.size())});
+        params->kernelScales = network::WeightsBuffer(
+            nvinfer1::Weights{DataType::kFLOAT, weights.scales.data(), static_cast<int64_t>(weights.scales.size())});
+        params->inputScale = chain.input.scale;
+        std::vector<size_t> absorbed;
+        if (onlyFor(chain.input, chain.convolution))
+        {
+            absorbed.push_back(chain.input.layer);
+        }
+        LayerRecord record;
+        record.type = network::kQuantizedConvolutionLayerType;
+        record.precision = DataType::kFLOAT;
+        record.guards = convolution.guards;
+        record.inputs = {chain.input.source};
+        absorbed.push_back(chain.convolution);
+        for (size_t i = 0; i < taken && i < chain.after.size(); ++i)
+        {
+            size_t const l = chain.after[i];
+            absorbed.push_back(l);
+            if (isSum(layer(l)))
+            {
+                params->addsResidual = true;
+                params->residualScale = int8Residual ? chain.residualSource->scale : 0.0F;
+                record.inputs.push_back(int8Residual ? chain.residualSource->source : chain.residual);
+                if (int8Residual && onlyFor(*chain.residualSource, l))
+                {
+                    absorbed.insert(absorbed.begin(), chain.residualSource->layer);
+                }
+            }
+            else if (auto const* activation = plan::paramsOf<network::ActivationParams>(layer(l)))
+            {
+                params->activates = true;
+                params->activation = activation->activation;
+                params->alpha = activation->alpha;
+                params->beta = activation->beta;
+            }
+            else
+            {
+                params->outputScale = *perTensorScale(layer(l));
+            }
+        }
+        record.outputs = layer(absorbed.back()).outputs;
+        record.name = mGraph.namesOf(absorbed);
+        record.params = std::move(params);
+        return {std::move(record), std::move(absorbed)};
+    }
+
+    PatternGraph mGraph;
+    QuantizedFusionRules const& mRules;
+};
+
+//! A dequantization that several fused layers read as INT8 (a ResNet block's input: its first convolution's and its
+//! residual's) was left for the others each time; once none reads it, it goes.
+void dropUnreadDequantizations(PlanModel& model)
+{
+    std::vector<std::vector<size_t>> const readers = readersOf(model);
+    std::vector<bool> unread(model.layers.size(), false);
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        LayerRecord const& layer = model.layers[l];
+        unread[l] = plan::paramsOf<network::DequantizeParams>(layer) != nullptr && layer.outputs.size() == 1
+            && readers[layer.outputs[0]].empty() && !isObserved(model.tensors[layer.outputs[0]]);
+    }
+    eraseLayers(model, unread);
+}
+
+} // namespace
+
+size_t fuseQuantizedConvolutions(PlanModel& model, QuantizedFusionRules const& rules)
+{
+    size_t const fused = QuantizedFuser(model, rules).run();
+    if (fused > 0)
+    {
+        dropUnreadDequantizations(model);
+    }
+    return fused;
+}
+
+} // namespace kiln::plan
