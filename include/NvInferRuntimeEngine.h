@@ -182,7 +182,7 @@ enum class SerializationFlag : int32_t
 {
     kEXCLUDE_WEIGHTS = 0,      //!< refused by Kiln: it writes no weight-stripped plans yet
     kEXCLUDE_LEAN_RUNTIME = 1, //!< accepted: Kiln's plans never hold a runtime
-    kINCLUDE_REFIT = 2,        //!< accepted: Kiln's plans are not refittable either way
+    kINCLUDE_REFIT = 2,        //!< accepted: a refittable plan always lists its refittable weights
 };
 
 namespace impl

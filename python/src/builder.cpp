@@ -220,6 +220,14 @@ void bindBuilderClass(py::module_& m)
                 return std::unique_ptr<IHostMemory>(self.buildSerializedNetwork(network, config));
             },
             py::arg("network"), py::arg("config"), "The plan (IHostMemory), or None with the reason logged.")
+        .def(
+            "build_engine_with_config",
+            [](IBuilder& self, INetworkDefinition& network, IBuilderConfig& config) {
+                py::gil_scoped_release release;
+                return std::unique_ptr<ICudaEngine>(self.buildEngineWithConfig(network, config));
+            },
+            py::arg("network"), py::arg("config"), py::keep_alive<0, 1>(),
+            "The built network loaded as an engine, or None with the reason logged.")
         .def("is_network_supported", &IBuilder::isNetworkSupported, py::arg("network"), py::arg("config"))
         .def_property_readonly("platform_has_fast_fp16", &IBuilder::platformHasFastFp16)
         .def_property_readonly("num_DLA_cores", &IBuilder::getNbDLACores)

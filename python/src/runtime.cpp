@@ -59,6 +59,16 @@ void bindEngine(py::module_& m)
         .value("ON_PROFILE_CHANGE", ExecutionContextAllocationStrategy::kON_PROFILE_CHANGE)
         .value("USER_MANAGED", ExecutionContextAllocationStrategy::kUSER_MANAGED);
 
+    py::enum_<SerializationFlag>(m, "SerializationFlag", "What ICudaEngine.serialize_with_config leaves out.")
+        .value("EXCLUDE_WEIGHTS", SerializationFlag::kEXCLUDE_WEIGHTS)
+        .value("EXCLUDE_LEAN_RUNTIME", SerializationFlag::kEXCLUDE_LEAN_RUNTIME)
+        .value("INCLUDE_REFIT", SerializationFlag::kINCLUDE_REFIT);
+    py::class_<ISerializationConfig>(m, "ISerializationConfig", "Options of ICudaEngine.serialize_with_config.")
+        .def_property("flags", &ISerializationConfig::getFlags, &ISerializationConfig::setFlags)
+        .def("set_flag", &ISerializationConfig::setFlag, py::arg("flag"))
+        .def("clear_flag", &ISerializationConfig::clearFlag, py::arg("flag"))
+        .def("get_flag", &ISerializationConfig::getFlag, py::arg("flag"));
+
     py::class_<ICudaEngine> engine(m, "ICudaEngine", "A built network, shared by its execution contexts.");
     engine.def_property_readonly("num_io_tensors", &ICudaEngine::getNbIOTensors)
         .def("get_tensor_name", &ICudaEngine::getIOTensorName, py::arg("index"))
@@ -116,6 +126,16 @@ void bindEngine(py::module_& m)
         .def(
             "serialize", [](ICudaEngine const& self) { return std::unique_ptr<IHostMemory>(self.serialize()); },
             "The plan, to save or to load in another runtime.")
+        .def(
+            "create_serialization_config",
+            [](ICudaEngine& self) { return std::unique_ptr<ISerializationConfig>(self.createSerializationConfig()); },
+            "Options for serialize_with_config, no flag set.")
+        .def(
+            "serialize_with_config",
+            [](ICudaEngine const& self, ISerializationConfig& config) {
+                return std::unique_ptr<IHostMemory>(self.serializeWithConfig(config));
+            },
+            py::arg("config"), "The plan as the configuration asks, or None with the reason logged.")
         .def(
             "create_engine_inspector",
             [](ICudaEngine const& self) { return std::unique_ptr<IEngineInspector>(self.createEngineInspector()); },
