@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 
 import numpy as np
@@ -100,6 +101,16 @@ def datatype_of(array):
 
 
 INSTANCES = "instance_group [ { kind: %s } ]\n" % KIND
+
+
+def eventually(read, wanted, holds=lambda value, wanted: value == wanted, seconds=10.0):
+    """read() once it holds (value == wanted by default), or its last value after `seconds`."""
+    deadline = time.monotonic() + seconds
+    value = read()
+    while not holds(value, wanted) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        value = read()
+    return value
 
 
 class ServingTest(unittest.TestCase):
@@ -249,12 +260,15 @@ parameters { key: "max_shapes" value: { string_value: "image:3x3x64x64" } }
         for w in workers:
             w.join()
         self.assertEqual(failures, [])
-        self.assertEqual(self.success_count("resnest_batched"), before + 16 * 6)
+        # A client has its response before the backend reports the request's statistics, and Triton refreshes its
+        # metrics every 2 s: both are read until they count every request.
+        expected = before + 16 * 6
+        self.assertEqual(eventually(lambda: self.success_count("resnest_batched"), expected), expected)
         stats = self.http.get_inference_statistics("resnest_batched")["model_stats"][0]
         batched = [b for b in stats["batch_stats"] if b["batch_size"] > 2]
         self.assertTrue(batched, "dynamic batching never ran more than one request at once: %s" % stats)
-        self.assertIn('nv_inference_request_success{model="resnest_batched",version="1"} %d' % (before + 96),
-                      self.server.metrics())
+        line = 'nv_inference_request_success{model="resnest_batched",version="1"} %d' % expected
+        self.assertIn(line, eventually(self.server.metrics, line, lambda metrics, wanted: wanted in metrics))
 
     def success_count(self, model):
         return self.http.get_inference_statistics(model)["model_stats"][0]["inference_stats"]["success"]["count"]
