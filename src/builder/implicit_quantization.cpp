@@ -207,41 +207,39 @@ private:
         mModel.tensors[static_cast<size_t>(scaleTensor)].maxBytes = sizeof(float);
         auto scaleParams = std::make_shared<network::ConstantParams>();
         scaleParams->weights = network::WeightsBuffer(nvinfer1::Weights{nvinfer1::DataType::kFLOAT, &scale, 1});
-        LayerRecord constant;
-        constant.type = nvinfer1::LayerType::kCONSTANT;
-        constant.name = source.name + " INT8 scale";
-        constant.outputs = {scaleTensor};
-        constant.params = std::move(scaleParams);
-        mModel.layers.push_back(std::move(constant));
+        addLayer(nvinfer1::LayerType::kCONSTANT, source.name + " INT8 scale", {}, scaleTensor, std::move(scaleParams),
+            std::nullopt);
 
         int32_t const quantized = addTensor(source.name + " (quantized)", nvinfer1::DataType::kINT8, t);
         int64_t const elements = source.maxBytes / static_cast<int64_t>(std::max<size_t>(elementSize(source.type), 1));
         mModel.tensors[static_cast<size_t>(quantized)].maxBytes = elements;
         auto quantizeParams = std::make_shared<network::QuantizeParams>();
         quantizeParams->toType = nvinfer1::DataType::kINT8;
-        LayerRecord quantize;
-        quantize.type = nvinfer1::LayerType::kQUANTIZE;
-        quantize.name = source.name + " implicit quantize";
-        quantize.inputs = {t, scaleTensor};
-        quantize.outputs = {quantized};
-        quantize.params = std::move(quantizeParams);
-        quantize.precision = source.type;
-        mModel.layers.push_back(std::move(quantize));
+        addLayer(nvinfer1::LayerType::kQUANTIZE, source.name + " implicit quantize", {t, scaleTensor}, quantized,
+            std::move(quantizeParams), source.type);
 
         int32_t const dequantized = addTensor(source.name + " (dequantized)", source.type, t);
         mModel.tensors[static_cast<size_t>(dequantized)].maxBytes = source.maxBytes;
         auto dequantizeParams = std::make_shared<network::DequantizeParams>();
         dequantizeParams->toType = source.type;
-        LayerRecord dequantize;
-        dequantize.type = nvinfer1::LayerType::kDEQUANTIZE;
-        dequantize.name = source.name + " implicit dequantize";
-        dequantize.inputs = {quantized, scaleTensor};
-        dequantize.outputs = {dequantized};
-        dequantize.params = std::move(dequantizeParams);
-        dequantize.precision = source.type;
-        mModel.layers.push_back(std::move(dequantize));
+        addLayer(nvinfer1::LayerType::kDEQUANTIZE, source.name + " implicit dequantize", {quantized, scaleTensor},
+            dequantized, std::move(dequantizeParams), source.type);
         mDequantized[t] = dequantized;
         return dequantized;
+    }
+
+    //! Appends a layer of `type` reading `inputs` and writing `output`, computing in `precision`.
+    void addLayer(nvinfer1::LayerType type, std::string name, std::vector<int32_t> inputs, int32_t output,
+        std::shared_ptr<network::LayerParams const> params, std::optional<nvinfer1::DataType> precision)
+    {
+        LayerRecord layer;
+        layer.type = type;
+        layer.name = std::move(name);
+        layer.inputs = std::move(inputs);
+        layer.outputs = {output};
+        layer.params = std::move(params);
+        layer.precision = precision;
+        mModel.layers.push_back(std::move(layer));
     }
 
     //! A new tensor of `type` with the dimensions of tensor `shapedAs` (-1: a scalar).
