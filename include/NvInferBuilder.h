@@ -190,7 +190,8 @@ using IAlgorithmSelector = v_1_0::IAlgorithmSelector;
 
 using QuantizationFlags = uint32_t;
 
-//! INT8 calibration options (deprecated in TensorRT 10.1); stored by Kiln, which has no INT8 yet.
+//! INT8 calibration options (deprecated in TensorRT 10.1); stored by Kiln, which always calibrates
+//! the network as written, before fusion.
 enum class QuantizationFlag : int32_t
 {
     kCALIBRATE_BEFORE_FUSION = 0,
@@ -512,7 +513,7 @@ public:
     ~IBuilder() noexcept override = default;
     //! Deprecated in TensorRT 10.5.
     virtual bool platformHasFastFp16() const noexcept = 0;
-    //! False: Kiln has no INT8 yet (deprecated in TensorRT 10.5).
+    //! False: Kiln's INT8 kernels are the CPU backend's; the GPU has none yet (deprecated in TensorRT 10.5).
     virtual bool platformHasFastInt8() const noexcept = 0;
     //! 0: Kiln has no DLA.
     virtual int32_t getMaxDLABatchSize() const noexcept = 0;

@@ -96,7 +96,8 @@ public:
     virtual Dims getDimensions() const noexcept = 0;
     virtual void setType(DataType type) noexcept = 0;
     virtual DataType getType() const noexcept = 0;
-    //! Kept for INT8 builds (deprecated in TensorRT 10.1); Kiln has no INT8, so no layer reads the range.
+    //! Deprecated in TensorRT 10.1. With kINT8 the range quantizes implicitly (scale = max(|min|, |max|) / 127), and
+    //! it gives a plugin's INT8 tensor its scale.
     //! False, leaving the range unset, unless min and max are finite and min <= max.
     virtual bool setDynamicRange(float min, float max) noexcept = 0;
     virtual bool isNetworkInput() const noexcept = 0;

@@ -284,7 +284,7 @@ bool Refitter::setMaxThreads(int32_t maxThreads) noexcept
 bool Refitter::setDynamicRange(char const* tensorName, float /*min*/, float /*max*/) noexcept
 {
     reportError("IRefitter::setDynamicRange: " + quoted(tensorName)
-        + ": Kiln has no INT8, so its engines have no dynamic ranges to refit");
+        + ": Kiln fixes an engine's INT8 scales when it builds it, so no dynamic range can be refitted");
     return false;
 }
 
