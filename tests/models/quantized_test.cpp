@@ -29,6 +29,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace kiln::test
@@ -156,15 +157,20 @@ TEST(QuantizedModels, Int8ConvolutionsRunFusedOnTheCpu)
     }
 }
 
-TEST(QuantizedModels, CudaPlansKeepTheirConvolutionsAsWritten)
+TEST(QuantizedModels, Int8ConvolutionsOfOneGroupRunFusedOnCuda)
 {
 #ifndef KILN_WITH_CUDA_BACKEND
     GTEST_SKIP() << "Kiln was built without its CUDA backend";
 #endif
-    // The CUDA backend has no INT8 kernels yet: its pass list has no quantized fusion (plans build without a GPU).
-    std::vector<nvinfer1::LayerType> const types = planLayerTypes("regnet_int8", kiln::Backend::kCUDA);
-    EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedConvolutionLayerType), 0);
-    EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kCONVOLUTION), 18 + 6);
+    // The CUDA kernel takes convolutions of one group (plans build without a GPU): of the CPU's fused convolutions,
+    // regnet's grouped 3x3 ones and efficientnet's depthwise ones stay convolutions between their Q/DQ layers.
+    for (auto const& [name, fused, convolutions] :
+        {std::tuple<char const*, size_t, size_t>{"regnet_int8", 15, 9}, {"efficientnet_int8", 30, 11}})
+    {
+        std::vector<nvinfer1::LayerType> const types = planLayerTypes(name, kiln::Backend::kCUDA);
+        EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedConvolutionLayerType), fused) << name;
+        EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kCONVOLUTION), convolutions) << name;
+    }
 }
 
 TEST(QuantizedModels, CoverInt8AndFp8)

@@ -57,6 +57,7 @@ private:
     backend::LoadedPlan mPlan;
     ContextGpuAllocator mAllocator;
     LibraryHandles mHandles;
+    DeviceBuffer mSharedScratch{mAllocator}; //!< LayerContext::sharedScratch
     DeviceBuffer mOwnedMemory; //!< the context memory, unless the application gives it
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins;     //!< by layer; null for built-in layers
     std::vector<std::unique_ptr<backend::Reformatter>> mReformatters; //!< by layer: built-in layers' type conversions
