@@ -3,12 +3,13 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
 #include "backend/cuda/kernels/pointwise/pointwise_math.cuh"
-#include "backend/cuda/kernels/strided_index.cuh"
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/libraries/cublaslt/int8_gemm.h"
 #include "backend/cuda/libraries/cudnn/convolution_descriptors.h"
 #include "core/quantization.h"
 
+#include <algorithm>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -48,52 +49,59 @@ struct Im2col
 };
 
 //! The tile one block transposes: kTile output positions by kTile taps, so that the loads run along positions (the
-//! input's rows) and the stores along taps (the matrix's rows).
+//! input's rows) and the stores along taps (the matrix's rows). Within one image every index fits 32 bits (checked
+//! when the layer is prepared); only the image's offset is 64-bit.
 constexpr int kTile = 32;
 constexpr int kTileRowsPerPass = 8;
 
-__device__ int8_t tapValue(int8_t const* input, Im2col const& g, int64_t row, int32_t tap)
+//! Where output position `position` of an image reads tap (channel, r, s), or -1 in the padding.
+struct Window
 {
-    if (row >= g.rows || tap >= g.taps)
-    {
-        return 0;
-    }
+    int32_t y0; //!< the window's top row in the input (may be negative)
+    int32_t x0;
+    bool valid; //!< a position of the image, not past its end
+};
+
+__device__ int32_t tapOffset(Im2col const& g, Window const& w, int32_t tap)
+{
     int32_t const perChannel = g.kernelHeight * g.kernelWidth;
     int32_t const channel = tap / perChannel;
-    int32_t const r = (tap - channel * perChannel) / g.kernelWidth;
-    int32_t const s = tap - channel * perChannel - r * g.kernelWidth;
-    int64_t const positions = static_cast<int64_t>(g.outputHeight) * g.outputWidth;
-    int64_t const image = row / positions;
-    auto const position = static_cast<int32_t>(row - image * positions);
-    int32_t const oy = position / g.outputWidth;
-    int32_t const ox = position - oy * g.outputWidth;
-    int32_t const y = oy * g.strideY - g.padY + r * g.dilationY;
-    int32_t const x = ox * g.strideX - g.padX + s * g.dilationX;
-    if (y < 0 || y >= g.height || x < 0 || x >= g.width)
-    {
-        return 0;
-    }
-    return input[((image * g.channels + channel) * g.height + y) * g.width + x];
+    int32_t const rs = tap - channel * perChannel;
+    int32_t const r = rs / g.kernelWidth;
+    int32_t const y = w.y0 + r * g.dilationY;
+    int32_t const x = w.x0 + (rs - r * g.kernelWidth) * g.dilationX;
+    bool const inside = w.valid && tap < g.taps && y >= 0 && y < g.height && x >= 0 && x < g.width;
+    return inside ? (channel * g.height + y) * g.width + x : -1;
 }
 
-//! blockIdx.x: a tile of positions; blockIdx.y: a tile of taps (of the padded row).
+//! blockIdx.x: a tile of one image's positions; blockIdx.y: a tile of taps (of the padded row); blockIdx.z: the image.
+//! The windows of a 1x1 convolution of stride 1 without padding make this a transposition of the image's [C, H * W]
+//! into [H * W, C].
 __global__ void im2colKernel(int8_t const* input, int8_t* rows, Im2col g)
 {
     __shared__ int8_t tile[kTile][kTile + 4];
-    int64_t const firstRow = static_cast<int64_t>(blockIdx.x) * kTile;
+    int32_t const positions = g.outputHeight * g.outputWidth;
+    int32_t const firstPosition = static_cast<int32_t>(blockIdx.x) * kTile;
     int32_t const firstTap = static_cast<int32_t>(blockIdx.y) * kTile;
+    int8_t const* const image = input + static_cast<int64_t>(blockIdx.z) * g.channels * g.height * g.width;
+    int32_t const position = firstPosition + static_cast<int32_t>(threadIdx.x);
+    int32_t const oy = position / g.outputWidth;
+    Window const window{oy * g.strideY - g.padY, (position - oy * g.outputWidth) * g.strideX - g.padX,
+        position < positions};
     for (int t = threadIdx.y; t < kTile; t += kTileRowsPerPass)
     {
-        tile[t][threadIdx.x] = tapValue(input, g, firstRow + threadIdx.x, firstTap + t);
+        int32_t const offset = tapOffset(g, window, firstTap + t);
+        tile[t][threadIdx.x] = offset >= 0 ? image[offset] : int8_t{0};
     }
     __syncthreads();
+    int8_t* const imageRows = rows + static_cast<int64_t>(blockIdx.z) * positions * g.rowLength;
+    int32_t const tap = firstTap + static_cast<int32_t>(threadIdx.x);
     for (int r = threadIdx.y; r < kTile; r += kTileRowsPerPass)
     {
-        int64_t const row = firstRow + r;
-        int32_t const tap = firstTap + static_cast<int32_t>(threadIdx.x);
-        if (row < g.rows && tap < g.rowLength)
+        int32_t const row = firstPosition + r;
+        if (row < positions && tap < g.rowLength)
         {
-            rows[row * g.rowLength + tap] = tile[threadIdx.x][r];
+            imageRows[static_cast<int64_t>(row) * g.rowLength + tap] = tile[threadIdx.x][r];
         }
     }
 }
@@ -116,39 +124,89 @@ struct Epilogue
     int64_t sumsStride{0}; //!< between the sums of consecutive maps (the product's ldd)
 };
 
-//! One thread per output element, in the output's channels-first order; the sums of map k lie in a column of their
-//! own ([rows] INT32 from k * sumsStride), so that neighbouring threads read neighbouring sums.
-__global__ void epilogueKernel(int32_t const* sums, void* output, Epilogue e, int64_t count)
+//! The value of output element `i` (channels-first), from its sum of map `map`.
+__device__ float epilogueValue(Epilogue const& e, int32_t sum, int64_t map, int64_t i)
 {
-    KILN_GRID_STRIDE_LOOP(i, count)
+    float y = static_cast<float>(sum) * e.multipliers[map];
+    if (e.bias != nullptr)
     {
-        int64_t const position = i % e.positions;
-        int64_t const map = i / e.positions % e.maps;
-        int64_t const image = i / (e.positions * e.maps);
-        float y = static_cast<float>(sums[map * e.sumsStride + image * e.positions + position]) * e.multipliers[map];
-        if (e.bias != nullptr)
+        y += e.bias[map];
+    }
+    if (e.residual != nullptr)
+    {
+        y += e.residualType == DataType::kINT8 ? dequantizeInt8(static_cast<int8_t const*>(e.residual)[i], e.residualScale)
+                                               : static_cast<float const*>(e.residual)[i];
+    }
+    return e.activates ? device::activate(e.activation, e.alpha, e.beta, y) : y;
+}
+
+__device__ void storeOutput(Epilogue const& e, void* output, int64_t i, float y)
+{
+    if (e.outputScale > 0.0F)
+    {
+        static_cast<int8_t*>(output)[i] = quantizeToInt8(y, e.outputScale);
+    }
+    else
+    {
+        static_cast<float*>(output)[i] = y;
+    }
+}
+
+//! blockIdx.y (and further planes in steps of gridDim.y): one output plane, image * maps + map; the threads run along
+//! its positions, `Width` adjacent positions each (4 where the planes' length is a multiple of 4: one 16-byte load of
+//! sums). The sums of map k lie in a column of their own ([rows] INT32 from k * sumsStride), so neighbouring threads
+//! read neighbouring sums and write neighbouring outputs.
+template <int Width>
+__global__ void epilogueKernel(int32_t const* sums, void* output, Epilogue e, int64_t planes)
+{
+    for (int64_t plane = blockIdx.y; plane < planes; plane += gridDim.y)
+    {
+        int64_t const image = plane / e.maps;
+        int64_t const map = plane - image * e.maps;
+        int32_t const* const planeSums = sums + map * e.sumsStride + image * e.positions;
+        for (int64_t p = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * Width; p < e.positions;
+             p += static_cast<int64_t>(gridDim.x) * blockDim.x * Width)
         {
-            y += e.bias[map];
-        }
-        if (e.residual != nullptr)
-        {
-            y += e.residualType == DataType::kINT8
-                ? dequantizeInt8(static_cast<int8_t const*>(e.residual)[i], e.residualScale)
-                : static_cast<float const*>(e.residual)[i];
-        }
-        if (e.activates)
-        {
-            y = device::activate(e.activation, e.alpha, e.beta, y);
-        }
-        if (e.outputScale > 0.0F)
-        {
-            static_cast<int8_t*>(output)[i] = quantizeToInt8(y, e.outputScale);
-        }
-        else
-        {
-            static_cast<float*>(output)[i] = y;
+            int32_t values[Width];
+            if constexpr (Width == 4)
+            {
+                int4 const loaded = *reinterpret_cast<int4 const*>(planeSums + p);
+                values[0] = loaded.x;
+                values[1] = loaded.y;
+                values[2] = loaded.z;
+                values[3] = loaded.w;
+            }
+            else
+            {
+                values[0] = planeSums[p];
+            }
+            for (int j = 0; j < Width; ++j)
+            {
+                int64_t const i = plane * e.positions + p + j;
+                storeOutput(e, output, i, epilogueValue(e, values[j], map, i));
+            }
         }
     }
+}
+
+void launchEpilogue(int32_t const* sums, void* output, Epilogue const& e, int64_t images, cudaStream_t stream)
+{
+    int64_t const planes = images * e.maps;
+    bool const vectors = e.positions % 4 == 0;
+    int64_t const perPlane = vectors ? e.positions / 4 : e.positions;
+    dim3 const grid(static_cast<unsigned>(std::min<int64_t>((perPlane + device::kThreadsPerBlock - 1)
+                                                                / device::kThreadsPerBlock,
+                        64)),
+        static_cast<unsigned>(std::min<int64_t>(planes, 65535)));
+    if (vectors)
+    {
+        epilogueKernel<4><<<grid, device::kThreadsPerBlock, 0, stream>>>(sums, output, e, planes);
+    }
+    else
+    {
+        epilogueKernel<1><<<grid, device::kThreadsPerBlock, 0, stream>>>(sums, output, e, planes);
+    }
+    check(cudaGetLastError(), "quantized convolution: scaling the sums");
 }
 
 //! A device copy of `values`.
@@ -221,8 +279,9 @@ public:
         mScratch.reserve(mLayout.total, stream, "quantized convolution: rows of taps and their sums");
         auto* const rows = reinterpret_cast<int8_t*>(mScratch.data());
         auto* const sums = reinterpret_cast<int32_t*>(mScratch.data() + mLayout.sums);
-        dim3 const grid(static_cast<unsigned>((mIm2col.rows + kTile - 1) / kTile),
-            static_cast<unsigned>((mIm2col.rowLength + kTile - 1) / kTile));
+        int32_t const positions = mIm2col.outputHeight * mIm2col.outputWidth;
+        dim3 const grid(static_cast<unsigned>((positions + kTile - 1) / kTile),
+            static_cast<unsigned>((mIm2col.rowLength + kTile - 1) / kTile), static_cast<unsigned>(mImages));
         im2colKernel<<<grid, dim3(kTile, kTileRowsPerPass), 0, stream>>>(
             static_cast<int8_t const*>(input.data), rows, mIm2col);
         check(cudaGetLastError(), "quantized convolution: gathering the windows");
@@ -230,9 +289,7 @@ public:
             mScratch.data() + mLayout.workspace, stream);
         Epilogue e = mEpilogue;
         e.residual = mParams.addsResidual ? inputs.at(1).data : nullptr;
-        epilogueKernel<<<device::blocksFor(output.count()), device::kThreadsPerBlock, 0, stream>>>(
-            sums, output.data, e, output.count());
-        check(cudaGetLastError(), "quantized convolution: scaling the sums");
+        launchEpilogue(sums, output.data, e, mImages, stream);
     }
 
 private:
@@ -277,6 +334,14 @@ private:
         g.outputHeight = static_cast<int32_t>(geometry.output[2]);
         g.outputWidth = static_cast<int32_t>(geometry.output[3]);
         g.rows = geometry.output[0] * geometry.output[2] * geometry.output[3];
+        mImages = geometry.output[0];
+        int64_t const imageBytes = std::max(geometry.input[1] * geometry.input[2] * geometry.input[3],
+            geometry.output[2] * geometry.output[3] * mRowLength);
+        if (imageBytes > std::numeric_limits<int32_t>::max() || mImages > 65535)
+        {
+            throw std::invalid_argument("quantized convolution: the CUDA kernel takes images of fewer than 2^31 "
+                                        "elements and windows, and at most 65535 of them a batch");
+        }
         g.taps = static_cast<int32_t>(mTaps);
         g.rowLength = static_cast<int32_t>(mRowLength);
         mIm2col = g;
@@ -316,6 +381,7 @@ private:
     DeviceBuffer mMultipliers; //!< [maps] FP32
     DeviceBuffer mBias;        //!< [maps] FP32, or empty
     Shape mPreparedShape;
+    int64_t mImages{0};
     Im2col mIm2col;
     std::optional<Int8Gemm> mGemm;
     ScratchLayout mLayout;
