@@ -42,7 +42,8 @@ struct QdqConvolution
     Residual residual{Residual::kNONE};
     bool relu{true};
     bool quantizesOutput{true};
-    bool pools{false}; //!< a 3x3 max pooling of stride 2 between the input's Q/DQ and a pair of the same scale (ResNet's stem)
+    bool pools{
+        false}; //!< a 3x3 max pooling of stride 2 between the input's Q/DQ and a pair of the same scale (ResNet's stem)
 };
 
 constexpr float kInputScale = 1.0F / 64.0F;
@@ -85,9 +86,8 @@ std::vector<float> quantizedFilters(int64_t maps, int64_t perMap)
 
 Dims outputDims(QdqConvolution const& c)
 {
-    auto const extent = [&](int32_t size) {
-        return (size + 2 * c.padding - c.dilation * (c.kernel - 1) - 1) / c.stride + 1;
-    };
+    auto const extent
+        = [&](int32_t size) { return (size + 2 * c.padding - c.dilation * (c.kernel - 1) - 1) / c.stride + 1; };
     auto const pooled = [&](int32_t size) { return c.pools ? (size + 2 - 3) / 2 + 1 : size; };
     return Dims{4, {c.input.d[0], c.maps, extent(pooled(c.input.d[2])), extent(pooled(c.input.d[3]))}};
 }
@@ -143,7 +143,8 @@ void expectCudaAgreesWithTheReference(QdqConvolution const& c, std::string const
     {
         return; // the plan is checked; running it needs a GPU
     }
-    std::map<std::string, HostTensor> inputs{{"x", fromFloats(shapeOf(c.input), spread(volumeOf(c.input), -1.9F, 2.1F))}};
+    std::map<std::string, HostTensor> inputs{
+        {"x", fromFloats(shapeOf(c.input), spread(volumeOf(c.input), -1.9F, 2.1F))}};
     if (c.residual != Residual::kNONE)
     {
         Dims const out = outputDims(c);
@@ -208,8 +209,8 @@ TEST(CudaQuantizedConvolution, MaxPoolingMovesOntoInt8)
     c.pools = true;
     c.input = Dims{4, {2, 16, 20, 18}};
     expectCudaAgreesWithTheReference(c, "max pooling between Q/DQ pairs before the convolution");
-    kiln::plan::PlanModel const model = cudaPlanOf(qdqNetwork(c, quantizedFilters(c.maps, 16 * 9),
-        std::vector<float>(static_cast<size_t>(c.maps), 0.0F)));
+    kiln::plan::PlanModel const model = cudaPlanOf(
+        qdqNetwork(c, quantizedFilters(c.maps, 16 * 9), std::vector<float>(static_cast<size_t>(c.maps), 0.0F)));
     for (auto const* pool : layersOfType(model, LayerType::kPOOLING))
     {
         EXPECT_EQ(model.tensors[pool->inputs[0]].type, DataType::kINT8) << "the pooling should read INT8";

@@ -86,8 +86,8 @@ __global__ void im2colKernel(int8_t const* input, int8_t* rows, Im2col g)
     int8_t const* const image = input + static_cast<int64_t>(blockIdx.z) * g.channels * g.height * g.width;
     int32_t const position = firstPosition + static_cast<int32_t>(threadIdx.x);
     int32_t const oy = position / g.outputWidth;
-    Window const window{oy * g.strideY - g.padY, (position - oy * g.outputWidth) * g.strideX - g.padX,
-        position < positions};
+    Window const window{
+        oy * g.strideY - g.padY, (position - oy * g.outputWidth) * g.strideX - g.padX, position < positions};
     for (int t = threadIdx.y; t < kTile; t += kTileRowsPerPass)
     {
         int32_t const offset = tapOffset(g, window, firstTap + t);
@@ -120,7 +120,7 @@ struct Epilogue
     float beta{0.0F};
     float outputScale{0.0F}; //!< > 0: INT8 output
     int64_t maps{0};
-    int64_t positions{0}; //!< OH * OW
+    int64_t positions{0};  //!< OH * OW
     int64_t sumsStride{0}; //!< between the sums of consecutive maps (the product's ldd)
 };
 
@@ -134,8 +134,9 @@ __device__ float epilogueValue(Epilogue const& e, int32_t sum, int64_t map, int6
     }
     if (e.residual != nullptr)
     {
-        y += e.residualType == DataType::kINT8 ? dequantizeInt8(static_cast<int8_t const*>(e.residual)[i], e.residualScale)
-                                               : static_cast<float const*>(e.residual)[i];
+        y += e.residualType == DataType::kINT8
+            ? dequantizeInt8(static_cast<int8_t const*>(e.residual)[i], e.residualScale)
+            : static_cast<float const*>(e.residual)[i];
     }
     return e.activates ? device::activate(e.activation, e.alpha, e.beta, y) : y;
 }
@@ -194,9 +195,8 @@ void launchEpilogue(int32_t const* sums, void* output, Epilogue const& e, int64_
     int64_t const planes = images * e.maps;
     bool const vectors = e.positions % 4 == 0;
     int64_t const perPlane = vectors ? e.positions / 4 : e.positions;
-    dim3 const grid(static_cast<unsigned>(std::min<int64_t>((perPlane + device::kThreadsPerBlock - 1)
-                                                                / device::kThreadsPerBlock,
-                        64)),
+    dim3 const grid(static_cast<unsigned>(
+                        std::min<int64_t>((perPlane + device::kThreadsPerBlock - 1) / device::kThreadsPerBlock, 64)),
         static_cast<unsigned>(std::min<int64_t>(planes, 65535)));
     if (vectors)
     {
@@ -254,8 +254,8 @@ public:
         {
             multipliers[k] = params.inputScale * scales[k];
         }
-        mMultipliers = uploaded(multipliers.data(), multipliers.size() * sizeof(float),
-            "quantized convolution: the scales of its sums");
+        mMultipliers = uploaded(
+            multipliers.data(), multipliers.size() * sizeof(float), "quantized convolution: the scales of its sums");
         if (!params.bias.empty())
         {
             mBias = uploadWeights(params.bias, DataType::kFLOAT);
@@ -399,8 +399,8 @@ bool runsQuantizedConvolution(network::QuantizedConvolutionParams const& params)
     {
         samePadding = samePadding && params.prePadding.d[axis] == params.postPadding.d[axis];
     }
-    return params.kernelSize.nbDims == 2 && params.nbGroups == 1 && params.nbOutputMaps > 0 && symmetric
-        && samePadding && params.prePadding.nbDims == params.postPadding.nbDims;
+    return params.kernelSize.nbDims == 2 && params.nbGroups == 1 && params.nbOutputMaps > 0 && symmetric && samePadding
+        && params.prePadding.nbDims == params.postPadding.nbDims;
 }
 
 std::unique_ptr<DeviceLayer> lower(network::QuantizedConvolutionParams const& params, LayerContext const& context)

@@ -14,8 +14,8 @@ namespace
 cublasLtMatrixLayout_t makeLayout(cudaDataType_t type, int64_t rows, int64_t columns, int64_t ld)
 {
     cublasLtMatrixLayout_t layout = nullptr;
-    checkCublasLt(cublasLtMatrixLayoutCreate(&layout, type, static_cast<uint64_t>(rows), static_cast<uint64_t>(columns),
-                      ld),
+    checkCublasLt(
+        cublasLtMatrixLayoutCreate(&layout, type, static_cast<uint64_t>(rows), static_cast<uint64_t>(columns), ld),
         "describing an INT8 product's matrix");
     return layout;
 }
@@ -43,8 +43,8 @@ Int8Gemm::Int8Gemm(int64_t m, int64_t n, int64_t k, int64_t ldd, cublasLtHandle_
     {
         checkCublasLt(cublasLtMatmulDescCreate(&mMatmul, CUBLAS_COMPUTE_32I, CUDA_R_32I), "creating an INT8 product");
         cublasOperation_t const transposed = CUBLAS_OP_T;
-        checkCublasLt(cublasLtMatmulDescSetAttribute(
-                          mMatmul, CUBLASLT_MATMUL_DESC_TRANSA, &transposed, sizeof(transposed)),
+        checkCublasLt(
+            cublasLtMatmulDescSetAttribute(mMatmul, CUBLASLT_MATMUL_DESC_TRANSA, &transposed, sizeof(transposed)),
             "transposing an INT8 product's A");
         mA = makeLayout(CUDA_R_8I, k, m, k);
         mB = makeLayout(CUDA_R_8I, k, n, k);
@@ -100,8 +100,8 @@ void Int8Gemm::release()
     mMatmul = nullptr;
 }
 
-void Int8Gemm::run(cublasLtHandle_t handle, int8_t const* a, int8_t const* b, int32_t* d, void* workspace,
-    cudaStream_t stream) const
+void Int8Gemm::run(
+    cublasLtHandle_t handle, int8_t const* a, int8_t const* b, int32_t* d, void* workspace, cudaStream_t stream) const
 {
     int32_t const one = 1;
     int32_t const zero = 0;
