@@ -1,7 +1,8 @@
 // The CUDA backend's INT8 convolution (kernels/convolution/quantized_convolution.h) on Q/DQ networks made as Model
 // Optimizer's exports are: the quantized fusion makes one QuantizedConvolution of DQ -> convolution -> [+ residual]
-// [activation] [Q] in the CUDA plan (checked without a GPU), and its results agree with the CPU reference kernels,
-// which run every layer as written.
+// [activation] [Q] in the CUDA plan, reading INT8 channels-last (or channels-first where the configuration keeps every
+// tensor linear) (checked without a GPU), and its results agree with the CPU reference kernels, which run every layer
+// as written. The INT8 tensors enter and leave the channels-last region through the reformatter.
 //
 // Tolerance: the CUDA kernel sums the INT8 products exactly in INT32 and scales each sum once in FP32; the reference
 // sums the dequantized FP32 products and rounds the sum to FP32. The two differ by a few FP32 roundings of the sum.
@@ -11,6 +12,7 @@
 #include "core/quantization.h"
 #include "network/fused/quantized_convolution.h"
 
+#include <kiln/ConvolutionLayout.h>
 #include <kiln/CpuBackend.h>
 
 #include <random>
@@ -129,16 +131,23 @@ NetworkMaker qdqNetwork(QdqConvolution const& c, std::vector<float> const& filte
     };
 }
 
-void expectCudaAgreesWithTheReference(QdqConvolution const& c, std::string const& what)
+//! The case's CUDA plan in `layout` fuses the convolution into one QuantizedConvolution reading INT8 in the format
+//! the layout gives (checked without a GPU), and runs as the CPU reference does (on a GPU).
+void expectCudaAgreesWithTheReference(QdqConvolution const& c, kiln::ConvolutionLayout layout, std::string const& what)
 {
     int64_t const perMap = c.input.d[1] * c.kernel * c.kernel;
     std::vector<float> const filters = quantizedFilters(c.maps, perMap);
     std::vector<float> const bias = spread(static_cast<size_t>(c.maps), -0.4F, 0.3F);
     NetworkMaker const maker = qdqNetwork(c, filters, bias);
+    auto const settings = [layout](IBuilderConfig& config) { kiln::setConvolutionLayout(config, layout); };
 
-    kiln::plan::PlanModel const model = cudaPlanOf(maker);
-    ASSERT_EQ(layersOfKind(model, kQuantizedConvolutionLayerType), 1) << what << ": the CUDA plan should fuse";
+    kiln::plan::PlanModel const model = cudaPlanOf(maker, false, settings);
+    auto const fused = layersOfType(model, kQuantizedConvolutionLayerType);
+    ASSERT_EQ(fused.size(), 1U) << what << ": the CUDA plan should fuse";
     ASSERT_EQ(layersOfKind(model, LayerType::kCONVOLUTION), 0) << what;
+    TensorFormat const expected = layout == kiln::ConvolutionLayout::kLINEAR ? TensorFormat::kLINEAR
+                                                                             : TensorFormat::kHWC;
+    ASSERT_EQ(firstInputFormat(model, *fused[0]), expected) << what;
     if (!gpuPresent())
     {
         return; // the plan is checked; running it needs a GPU
@@ -151,11 +160,18 @@ void expectCudaAgreesWithTheReference(QdqConvolution const& c, std::string const
         inputs.emplace("r", fromFloats(shapeOf(out), spread(volumeOf(out), -1.1F, 0.9F)));
     }
     auto const reference = [](IBuilderConfig& config) { kiln::setCpuKernels(config, kiln::CpuKernels::kREFERENCE); };
-    auto const expected = runOn(kiln::Backend::kCPU, maker, inputs, false, nullptr, reference);
-    auto const outputs = runOn(kiln::Backend::kCUDA, maker, inputs);
+    auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, false, nullptr, reference);
+    auto const outputs = runOn(kiln::Backend::kCUDA, maker, inputs, false, nullptr, settings);
     ASSERT_EQ(outputs.count("y"), 1U) << what;
     Tolerance const tolerance = c.quantizesOutput ? Tolerance(kOutputScale * 1.001) : Tolerance(1e-5, 1e-5);
-    expectSameOutput(outputs.at("y"), expected.at("y"), tolerance, what);
+    expectSameOutput(outputs.at("y"), cpu.at("y"), tolerance, what);
+}
+
+//! Both layouts the format pass may give the layer.
+void expectCudaAgreesWithTheReference(QdqConvolution const& c, std::string const& what)
+{
+    expectCudaAgreesWithTheReference(c, kiln::ConvolutionLayout::kCHANNELS_LAST, what + " (channels-last)");
+    expectCudaAgreesWithTheReference(c, kiln::ConvolutionLayout::kLINEAR, what + " (channels-first)");
 }
 
 TEST(CudaQuantizedConvolution, DequantizeConvolutionReluQuantize)
@@ -175,7 +191,10 @@ TEST(CudaQuantizedConvolution, StridedDilatedAndOneByOne)
     c.padding = 0;
     c.input = Dims{4, {3, 32, 7, 7}};
     c.maps = 64;
-    expectCudaAgreesWithTheReference(c, "1x1 over 32 channels into 64");
+    expectCudaAgreesWithTheReference(c, "1x1 over 32 channels into 64 (read in place channels-last)");
+    c.input = Dims{4, {2, 12, 5, 6}};
+    c.maps = 18;
+    expectCudaAgreesWithTheReference(c, "1x1 over 12 channels into 18 (gathered: channels not a multiple of 16)");
     c = QdqConvolution{};
     c.kernel = 7;
     c.padding = 3;
