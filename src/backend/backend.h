@@ -126,6 +126,22 @@ public:
         return std::make_unique<HostCalibrationBuffer>(bytes);
     }
 
+    //! Whether the host can read and write the memory at `address`, which an application gave a plan that runs on the
+    //! host but reports its I/O as device memory (the CPU backend with KILN_CPU_TENSOR_LOCATION=device): true for
+    //! host and managed memory, and where this backend cannot tell (no usable device); false with `why` for memory
+    //! only this backend's device reaches.
+    virtual bool hostCanAccess(void const* /*address*/, std::string& /*why*/) const
+    {
+        return true;
+    }
+
+    //! Waits until the work queued on `stream` so far is done, so that such a plan reads what it wrote; false with
+    //! `error` where it cannot.
+    virtual bool waitForStream(cudaStream_t /*stream*/, std::string& /*error*/) const
+    {
+        return true;
+    }
+
     //! What makes timings taken for this backend comparable (timing caches record it): the device and the libraries'
     //! versions; empty where nothing is timed or no device is usable.
     virtual std::string deviceIdentity() const

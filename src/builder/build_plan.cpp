@@ -271,7 +271,8 @@ private:
         if (mConfig.getFlag(nvinfer1::BuilderFlag::kSTRIP_PLAN))
         {
             logWarning("IBuilder::buildSerializedNetwork: BuilderFlag::kSTRIP_PLAN: Kiln's plans keep their weights "
-                       "(it writes no weight-stripped plans yet); the plan is complete and can still be refitted");
+                       "(it writes no weight-stripped plans yet); the plan is complete and can be refitted as a "
+                       "stripped plan can");
         }
         return true;
     }
@@ -823,13 +824,15 @@ private:
     }
 
     //! Marks the weights of `params` (layer's, copied for the plan) that a refitter may replace: every floating-point
-    //! weight with BuilderFlag::kREFIT (or kREFIT_IDENTICAL), those markWeightsRefittable named with
-    //! kREFIT_INDIVIDUAL. Weights whose values the build computed with (some shape depends on them) are not.
+    //! weight with BuilderFlag::kREFIT (or kREFIT_IDENTICAL, or kSTRIP_PLAN alone: TensorRT makes a weight-stripped
+    //! plan refittable with the build's weights), those markWeightsRefittable named with kREFIT_INDIVIDUAL. Weights
+    //! whose values the build computed with (some shape depends on them) are not.
     void markRefittableWeights(network::Layer const& layer, network::LayerParams& params) const
     {
-        bool const all = mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT)
-            || mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT_IDENTICAL);
         bool const individual = mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT_INDIVIDUAL);
+        bool const all = mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT)
+            || mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT_IDENTICAL)
+            || (mConfig.getFlag(nvinfer1::BuilderFlag::kSTRIP_PLAN) && !individual);
         if ((!all && !individual)
             || std::any_of(layer.outputs().begin(), layer.outputs().end(),
                 [this](Tensor const* output) { return shapesMayDependOn(output); }))

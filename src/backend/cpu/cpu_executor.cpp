@@ -105,14 +105,36 @@ void CpuExecutor::allocateContextMemory()
         throw std::runtime_error(
             "the plan's context memory size is negative (" + std::to_string(mPlan.contextMemoryBytes) + " bytes)");
     }
-    size_t const bytes = static_cast<size_t>(mPlan.contextMemoryBytes);
-    mOwnedMemory.reset(new (std::nothrow) std::byte[bytes + 1]);
+    size_t const bytes = static_cast<size_t>(mPlan.contextMemoryBytes) + 1; // never 0: allocate(0) means failure
+    if (mPlan.allocator != nullptr)
+    {
+        // The runtime's IGpuAllocator gives the context memory, as on the CUDA backend; this backend's "device" is
+        // the host, so the allocator must give host memory (as setDeviceMemory takes on this backend).
+        void* memory = mPlan.allocator->allocate(bytes, kContextMemoryAlignment, 0);
+        if (memory == nullptr)
+        {
+            throw std::runtime_error("the runtime's IGpuAllocator gave no memory for the context's "
+                + std::to_string(bytes) + " bytes of activations and plugin workspace");
+        }
+        mAllocated = memory;
+        mContextMemory = static_cast<std::byte*>(memory);
+        return;
+    }
+    mOwnedMemory.reset(new (std::nothrow) std::byte[bytes]);
     if (mOwnedMemory == nullptr)
     {
-        throw std::runtime_error("out of host memory: could not allocate " + std::to_string(bytes + 1)
+        throw std::runtime_error("out of host memory: could not allocate " + std::to_string(bytes)
             + " bytes for the context's activations and plugin workspace");
     }
     mContextMemory = mOwnedMemory.get();
+}
+
+CpuExecutor::~CpuExecutor()
+{
+    if (mAllocated != nullptr)
+    {
+        mPlan.allocator->deallocate(mAllocated);
+    }
 }
 
 bool CpuExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,

@@ -20,6 +20,13 @@ public:
     //! Throws std::runtime_error naming the plugin if one cannot attach to the context (given `resources`, whose
     //! recorder is all a CPU context lends).
     CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResources const& resources);
+    //! Gives memory the runtime's allocator gave back to it.
+    ~CpuExecutor() override;
+    CpuExecutor(CpuExecutor const&) = delete;
+    CpuExecutor& operator=(CpuExecutor const&) = delete;
+
+    //! From the runtime's IGpuAllocator where it has one (host memory: the CPU backend's "device" is the host),
+    //! else owned here.
 
     void allocateContextMemory() override;
     bool setThreads(int32_t threads) override
@@ -87,7 +94,10 @@ private:
         std::string& error);
 
     backend::LoadedPlan mPlan;
-    std::unique_ptr<std::byte[]> mOwnedMemory; //!< the context memory, unless the application gives it
+    //! Alignment asked of the runtime's allocator: as the CUDA backend asks, enough for every kernel's vectors.
+    static constexpr uint64_t kContextMemoryAlignment = 256;
+    std::unique_ptr<std::byte[]> mOwnedMemory; //!< the context memory, unless the application or an allocator gives it
+    void* mAllocated{nullptr};                 //!< the context memory the runtime's allocator gave
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins; //!< by layer; null for built-in layers
     std::vector<HostReformatter> mReformatters;                   //!< by layer: built-in layers' type conversions
     std::vector<std::vector<TensorFormat>> mLinearFormats; //!< by layer: kLINEAR for every slot, as the reference reads

@@ -92,6 +92,48 @@ public:
         return makeCalibrationDeviceBuffer(bytes, error);
     }
 
+    //! Device memory (cudaMalloc's) is the GPU's alone; host memory, pinned or not, and managed memory the host
+    //! reaches. Without a usable GPU no device memory exists.
+    bool hostCanAccess(void const* address, std::string& why) const override
+    {
+        std::string noGpu;
+        cudaPointerAttributes attributes{};
+        if (address == nullptr || !usable(noGpu) || cudaPointerGetAttributes(&attributes, address) != cudaSuccess)
+        {
+            cudaGetLastError();
+            return true;
+        }
+        if (attributes.type == cudaMemoryTypeDevice)
+        {
+            why = "it is device memory of GPU " + std::to_string(attributes.device)
+                + ", which the host cannot read: give managed memory (cudaMallocManaged) or host memory";
+            return false;
+        }
+        return true;
+    }
+
+    bool waitForStream(cudaStream_t stream, std::string& error) const override
+    {
+        std::string noGpu;
+        if (!usable(noGpu))
+        {
+            if (stream == nullptr)
+            {
+                return true; // no GPU: nothing can be queued on the default stream
+            }
+            error = "a CUDA stream was given, but " + noGpu;
+            return false;
+        }
+        cudaError_t const status = cudaStreamSynchronize(stream);
+        if (status != cudaSuccess)
+        {
+            error = std::string("waiting for the stream's earlier work failed: ") + cudaGetErrorString(status);
+            cudaGetLastError();
+            return false;
+        }
+        return true;
+    }
+
     //! The GPU's name and compute capability, and cuDNN's version.
     std::string deviceIdentity() const override
     {
