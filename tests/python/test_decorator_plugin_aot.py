@@ -43,6 +43,40 @@ def pad_rows_aot(inp0: trtp.TensorDesc, pads: npt.NDArray[np.int32], outputs: Tu
     return b"pad_rows_kernel", FAKE_PTX, launch, args
 
 
+@trtp.impl("kiln_aot::pad_rows")
+def pad_rows_impl(inp0, pads: npt.NDArray[np.int32], outputs, stream):
+    outputs[0].numpy()[...] = np.pad(inp0.numpy(), [(0, 0), (int(pads[0]), int(pads[1]))])
+
+
+def pad_rows_onnx(aot):
+    onnx = pytest.importorskip("onnx")
+    helper = onnx.helper
+    extra = {} if aot is None else {"aot": aot}
+    node = helper.make_node("pad_rows", ["x"], ["y"], plugin_namespace="kiln_aot",
+                            pads=helper.make_tensor("pads", onnx.TensorProto.INT32, [2], [2, 1]), **extra)
+    graph = helper.make_graph([node], "pad_rows", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [3, 4])],
+                              [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)]).SerializeToString()
+
+
+@pytest.mark.parametrize("aot", [None, 0, 1])
+def test_an_onnx_nodes_aot_attribute_chooses_the_implementation(logger, aot):
+    builder = trt.Builder(logger)
+    network = builder.create_network()
+    parser = trt.OnnxParser(network, logger)
+    assert parser.parse(pad_rows_onnx(aot)), [str(parser.get_error(i)) for i in range(parser.num_errors)]
+    engine = build_engine(builder, network, logger=logger)
+    context = engine.create_execution_context()
+    x, y = np.arange(12, dtype=np.float32).reshape(3, 4), np.zeros((3, 7), np.float32)
+    assert context.set_tensor_address("x", x.ctypes.data) and context.set_tensor_address("y", y.ctypes.data)
+    if aot == 1:  # the plan holds the kernel, which the CPU backend cannot run
+        assert not context.execute_async_v3(0)
+        assert any("was added with aot=True" in error for error in logger.errors()), logger.errors()
+    else:  # the @impl: the plugin has both, and nothing asked for the kernel
+        assert context.execute_async_v3(0), logger.errors()
+        np.testing.assert_array_equal(y, np.pad(x, [(0, 0), (2, 1)]))
+
+
 def pad_rows_network(builder, shape=(3, -1)):
     network = builder.create_network()
     x = network.add_input("x", trt.float32, shape)

@@ -2,7 +2,7 @@
 when the plan is built (PTX or a cubin, from Triton or any compiler) and the plan carries it, with its launch
 parameters and scalar arguments as formulas of the plugin's tensor extents (``_formula.py``). A run evaluates them
 with the real extents and launches the kernel on the plugin's CUDA stream, with the input addresses, the scalar
-arguments and the output addresses as its parameters; Python runs no function of the plugin's then.
+arguments and the output addresses as its parameters; @aot_impl is not called again then.
 
 Kiln's CPU backend cannot run PTX: there a run of an ahead-of-time plugin fails, saying so."""
 
@@ -197,6 +197,8 @@ def launch(plugin, input_desc, output_desc, inputs, outputs, stream, on_device):
         params, args = kernel.values(shapes)
     except (ValueError, ZeroDivisionError) as error:
         raise PluginFunctionError(f"{plugin_id}: its kernel's launch formulas: {error}") from None
+    if 0 in params[0:6]:
+        return  # an empty grid or block: nothing to compute (CUDA refuses such a launch)
     key = (kernel.name, kernel.image)
     if key not in _loaded:
         _loaded[key] = _cuda_load_kernel(kernel.image, kernel.name)

@@ -226,6 +226,10 @@ class DecoratedPluginCreator(_trt.IPluginCreatorV3One):
         self.name = plugin_def.name
         self.plugin_version = PLUGIN_VERSION
         self.plugin_namespace = plugin_def.namespace
+        self.refresh_field_names()
+
+    def refresh_field_names(self):
+        """Sets field_names again (an @aot_impl defined after the creator adds a field)."""
         self.field_names = _trt.PluginFieldCollection(self._wanted_fields())
 
     def _wanted_fields(self):

@@ -122,6 +122,8 @@ class PluginDef:
         rest = self._split_parameters(function, "aot_impl", _AOT_ARGUMENTS, _AOT_ARGUMENTS)
         self.aot_impl_function = function
         self.aot_impl_attributes = tuple(name for name in rest if name in self.attributes)
+        if self.creator is not None:
+            self.creator.refresh_field_names()  # the ONNX parser may now pass a node's `aot`
 
     def set_autotune(self, function):
         names = list(inspect.signature(function).parameters)
