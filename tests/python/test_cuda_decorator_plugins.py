@@ -21,6 +21,7 @@ if not kiln.backend_available(kiln.Backend.CUDA):
     pytest.skip("Kiln was built without its CUDA backend, or it cannot run here", allow_module_level=True)
 
 from test_cuda_backend import default_engine, on_device, run_on_device  # noqa: E402 (after the skips)
+from test_decorator_plugin_samples import aliasing_config, circ_pad_onnx, circ_pad_reference  # noqa: E402
 
 
 @trtp.register("kiln_gpu_qdp::add_one")
@@ -70,7 +71,9 @@ def test_two_in_place_plugins_on_one_buffer(logger):
     second = network.add_plugin(trtp.op.kiln_gpu_qdp.add_in_place(first.get_output(0), delta=4))
     second.get_output(0).name = "y"
     network.mark_output(second.get_output(0))
-    engine = default_engine(builder, network, logger)
+    config = aliasing_config(builder.create_builder_config())
+    engine = trt.Runtime(logger).deserialize_cuda_engine(bytes(builder.build_serialized_network(network, config)))
+    assert engine is not None, logger.errors()
     buffer = torch.ones((10, 3, 32, 32), dtype=torch.float32, device="cuda")
     context = engine.create_execution_context()
     assert context.set_tensor_address("x", buffer.data_ptr()) and context.set_tensor_address("y", buffer.data_ptr())
@@ -165,8 +168,6 @@ def circ_pad_impl(inp0, pads: npt.NDArray[np.int32], outputs, stream, tactic: in
 
 
 def test_a_two_tactic_plugin_from_the_onnx_parser(logger):
-    from test_decorator_plugin_samples import circ_pad_onnx, circ_pad_reference
-
     builder = trt.Builder(logger)
     network = builder.create_network()
     parser = trt.OnnxParser(network, logger)
