@@ -84,8 +84,29 @@ uintptr_t loadKernel(py::bytes const& image, std::string const& name)
     return reinterpret_cast<uintptr_t>(kernel);
 }
 
+//! The sizes in bytes of a kernel's parameters, in order, as the kernel image declares them; empty where the CUDA
+//! runtime cannot tell (before CUDA 12.4), and then the launch passes what it has unchecked.
+std::vector<size_t> parameterSizes([[maybe_unused]] void const* kernel)
+{
+    std::vector<size_t> sizes;
+#if CUDART_VERSION < 12040
+    return sizes;
+#else
+    size_t offset = 0;
+    size_t size = 0;
+    while (cudaFuncGetParamInfo(kernel, sizes.size(), &offset, &size) == cudaSuccess)
+    {
+        sizes.push_back(size);
+    }
+    cudaGetLastError(); // the index past the last parameter answers an error, which is not the caller's
+    return sizes;
+#endif
+}
+
 //! Launches a loaded kernel with its parameters: the input addresses, the 32-bit scalar arguments, then the output
-//! addresses, as TensorRT passes them to an ahead-of-time plugin's kernel.
+//! addresses, as TensorRT passes them to an ahead-of-time plugin's kernel. Pointer-sized parameters after those get
+//! null, as Triton's launcher gives a kernel that needs no scratch memory its scratch pointers; any other mismatch of
+//! the kernel's parameters is an error.
 void launchKernel(uintptr_t kernel, std::vector<uint32_t> const& grid, std::vector<uint32_t> const& block,
     uint32_t sharedBytes, uintptr_t stream, std::vector<uintptr_t> const& inputs, std::vector<int32_t> const& scalars,
     std::vector<uintptr_t> const& outputs)
@@ -94,31 +115,50 @@ void launchKernel(uintptr_t kernel, std::vector<uint32_t> const& grid, std::vect
     {
         throw std::invalid_argument("a kernel launch takes three grid and three block extents");
     }
+    void const* function = reinterpret_cast<void const*>(kernel);
+    std::vector<size_t> const declared = parameterSizes(function);
     std::vector<void*> addresses;
-    for (auto const* list : {&inputs, &outputs})
-    {
-        for (uintptr_t address : *list)
-        {
-            addresses.push_back(reinterpret_cast<void*>(address));
-        }
-    }
     std::vector<int32_t> values(scalars);
     std::vector<void*> parameters;
-    for (size_t i = 0; i < inputs.size(); ++i)
+    std::vector<size_t> given;
+    auto passAddress = [&](void* address) {
+        addresses.push_back(address);
+        given.push_back(sizeof(void*));
+    };
+    addresses.reserve(declared.size() + inputs.size() + outputs.size()); // stable: parameters point into it
+    for (uintptr_t address : inputs)
     {
-        parameters.push_back(&addresses[i]);
+        passAddress(reinterpret_cast<void*>(address));
+        parameters.push_back(&addresses.back());
     }
     for (int32_t& value : values)
     {
+        given.push_back(sizeof(int32_t));
         parameters.push_back(&value);
     }
-    for (size_t i = inputs.size(); i < addresses.size(); ++i)
+    for (uintptr_t address : outputs)
     {
-        parameters.push_back(&addresses[i]);
+        passAddress(reinterpret_cast<void*>(address));
+        parameters.push_back(&addresses.back());
     }
-    check(
-        cudaLaunchKernel(reinterpret_cast<void const*>(kernel), dim3(grid[0], grid[1], grid[2]),
-            dim3(block[0], block[1], block[2]), parameters.data(), sharedBytes, reinterpret_cast<cudaStream_t>(stream)),
+    while (given.size() < declared.size() && declared[given.size()] == sizeof(void*))
+    {
+        passAddress(nullptr);
+        parameters.push_back(&addresses.back());
+    }
+    if (!declared.empty() && given != declared)
+    {
+        std::string sizes;
+        for (size_t size : declared)
+        {
+            sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
+        }
+        throw std::runtime_error("the ahead-of-time kernel's parameters (bytes: " + sizes + ") are not the "
+            + std::to_string(inputs.size()) + " input addresses, " + std::to_string(scalars.size())
+            + " int32 arguments and " + std::to_string(outputs.size()) + " output addresses Kiln passes");
+    }
+    check(cudaLaunchKernel(function, dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]),
+              parameters.data(), sharedBytes, reinterpret_cast<cudaStream_t>(stream)),
         "launching an ahead-of-time plugin's kernel");
 }
 

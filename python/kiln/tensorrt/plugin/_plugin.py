@@ -28,14 +28,15 @@ AOT_FIELD = "aot"
 TACTIC_FIELD = "__kiln_tactic"
 
 # TensorRT's Python API gives aliased I/O through IPluginV3OneBuildV2 (get_aliased_input); where Kiln's bridge has
-# it, decorated plugins use it, and otherwise aliased outputs are emulated (_run_aliased).
+# it, decorated plugins use it; where Kiln gives an aliased output memory of its own, OutputLayout.alias_inputs copies
+# the input there first.
 _BuildBase = getattr(_trt, "IPluginV3OneBuildV2", _trt.IPluginV3OneBuild)
 
 
 class DecoratedPlugin(_trt.IPluginV3, _trt.IPluginV3OneCore, _BuildBase, _trt.IPluginV3OneRuntime):
     """One instance of a decorated plugin with its attribute values. `input_types` and `input_ranks` are what the
-    network gives it (known when it is added; None in a plugin made by a creator). `aot` says whether it runs the
-    @aot_impl kernel rather than the @impl function."""
+    network gives it (known when it is added; in a plugin made by its creator, the ranks only where the ONNX parser
+    gave them). `aot` says whether it runs the @aot_impl kernel rather than the @impl function."""
 
     def __init__(self, plugin_def, attributes, input_types=None, input_ranks=None, aot=False):
         _trt.IPluginV3.__init__(self)
