@@ -21,7 +21,7 @@ if not kiln.backend_available(kiln.Backend.CUDA):
     pytest.skip("Kiln was built without its CUDA backend, or it cannot run here", allow_module_level=True)
 
 from test_cuda_backend import default_engine, on_device, run_on_device  # noqa: E402 (after the skips)
-from test_decorator_plugin_samples import aliasing_config, circ_pad_onnx, circ_pad_reference  # noqa: E402
+from decorator_samples import aliasing_config, circ_pad_onnx, circ_pad_reference  # noqa: E402
 
 
 @trtp.register("kiln_gpu_qdp::add_one")
