@@ -14,22 +14,15 @@ import kiln.tensorrt.plugin as trtp
 from conftest import build_engine, cpu_config
 
 FAKE_PTX = ".version 8.0\n.target sm_80\n.address_size 64\n// a stand-in: the CPU backend never loads it\n"
-compiled = []  # (tactic, input dtype) of each @aot_impl call
+compiled = []  # (tactic, input dtype, output dtype) of each @aot_impl call
 
 
-@trtp.register("kiln_aot::pad_rows")
 def pad_rows_desc(inp0: trtp.TensorDesc, pads: npt.NDArray[np.int32]) -> trtp.TensorDesc:
     out = inp0.like()
     out.shape_expr[-1] += int(pads[0] + pads[1])
     return out
 
 
-@trtp.autotune("kiln_aot::pad_rows")
-def pad_rows_autotune(inp0, outputs):
-    return [trtp.AutoTuneCombination("FP32, FP32", "LINEAR", [3, 7])]
-
-
-@trtp.aot_impl("kiln_aot::pad_rows")
 def pad_rows_aot(inp0: trtp.TensorDesc, pads: npt.NDArray[np.int32], outputs: Tuple[trtp.TensorDesc], tactic: int):
     compiled.append((tactic, inp0.dtype, outputs[0].dtype))
     block = 128 if tactic == 3 else 256
@@ -43,9 +36,24 @@ def pad_rows_aot(inp0: trtp.TensorDesc, pads: npt.NDArray[np.int32], outputs: Tu
     return b"pad_rows_kernel", FAKE_PTX, launch, args
 
 
-@trtp.impl("kiln_aot::pad_rows")
 def pad_rows_impl(inp0, pads: npt.NDArray[np.int32], outputs, stream):
     outputs[0].numpy()[...] = np.pad(inp0.numpy(), [(0, 0), (int(pads[0]), int(pads[1]))])
+
+
+# pad_rows: one combination and the default tactic; pad_rows_tuned: the same with tactics 3 and 7 (a builder that
+# times tactics runs each, which the CPU backend cannot for a kernel: that one is only configured by hand here).
+def autotune_with(tactics):
+    def pad_rows_autotune(inp0, outputs):
+        return [trtp.AutoTuneCombination("FP32, FP32", "LINEAR", tactics)]
+
+    return pad_rows_autotune
+
+
+for plugin_id, tactics in (("kiln_aot::pad_rows", None), ("kiln_aot::pad_rows_tuned", [3, 7])):
+    trtp.register(plugin_id)(pad_rows_desc)
+    trtp.autotune(plugin_id)(autotune_with(tactics))
+    trtp.aot_impl(plugin_id)(pad_rows_aot)
+    trtp.impl(plugin_id)(pad_rows_impl)
 
 
 def pad_rows_onnx(aot):
@@ -86,7 +94,7 @@ def pad_rows_network(builder, shape=(3, -1)):
     return network
 
 
-def test_the_plan_carries_the_kernel_and_its_launch_as_formulas(logger):
+def test_the_plan_carries_the_kernel_and_running_it_on_the_cpu_fails(logger):
     builder = trt.Builder(logger)
     network = pad_rows_network(builder)
     config = cpu_config(builder)
@@ -96,24 +104,10 @@ def test_the_plan_carries_the_kernel_and_its_launch_as_formulas(logger):
     del compiled[:]
     plan = builder.build_serialized_network(network, config)
     assert plan is not None, logger.errors()
-    # Compiled for the combination the builder configured and a tactic @autotune offered.
-    assert compiled and compiled[-1][1:] == (trt.float32, trt.float32) and compiled[-1][0] in (3, 7)
-    tactic = compiled[-1][0]
+    assert compiled and compiled[-1] == (0, trt.float32, trt.float32)  # the combination configured, tactic 0
 
-    # The fields the builder's plugin stores make an ahead-of-time plugin again, whose formulas give the launch for
-    # any width.
-    creator = trt.get_plugin_registry().get_creator("pad_rows", "1", "kiln_aot")
-    plugin = creator.create_plugin("pad_rows", configured_fields(network, tactic), trt.TensorRTPhase.RUNTIME)
-    kernel = plugin.kernels.planned
-    assert plugin.aot and plugin.tactic == tactic
-    assert kernel.name == "pad_rows_kernel" and kernel.image == FAKE_PTX.encode()
-    block = 128 if tactic == 3 else 256
-    for width in (1, 8, 50):
-        params, args = kernel.values([(3, width), (3, width + 3)])
-        assert params == [-(-3 * (width + 3) // block), 1, 1, block, 1, 1, width * 4]
-        assert args == [2, 3, width + 3, 3 * width]
-
-    # Running the plan on the CPU backend fails, naming the plugin and the reason.
+    # The fresh Runtime's plugin is an ahead-of-time one (from the plan's kernel fields): its run on the CPU backend
+    # fails, naming the plugin and the reason.
     engine = trt.Runtime(logger).deserialize_cuda_engine(bytes(plan))
     assert engine is not None, logger.errors()
     context = engine.create_execution_context()
@@ -125,9 +119,26 @@ def test_the_plan_carries_the_kernel_and_its_launch_as_formulas(logger):
                for e in logger.errors()), logger.errors()
 
 
-def configured_fields(network, tactic):
-    """The fields of an ahead-of-time pad_rows plugin configured as the builder configures it (FP32, linear)."""
-    plugin = trtp.op.kiln_aot.pad_rows(network.get_input(0), pads=np.array([2, 1], np.int32)).plugin(aot=True)
+@pytest.mark.parametrize("tactic", [3, 7])
+def test_the_kernel_fields_give_the_launch_of_any_shape_as_formulas(logger, tactic):
+    network = trt.Builder(logger).create_network()
+    x = network.add_input("x", trt.float32, (3, -1))
+    creator = trt.get_plugin_registry().get_creator("pad_rows_tuned", "1", "kiln_aot")
+    plugin = creator.create_plugin("pad_rows", configured_fields(x, tactic), trt.TensorRTPhase.RUNTIME)
+    kernel = plugin.kernels.planned
+    assert plugin.aot and plugin.tactic == tactic
+    assert kernel.name == "pad_rows_kernel" and kernel.image == FAKE_PTX.encode()
+    block = 128 if tactic == 3 else 256
+    for width in (1, 8, 50):
+        params, args = kernel.values([(3, width), (3, width + 3)])
+        assert params == [-(-3 * (width + 3) // block), 1, 1, block, 1, 1, width * 4]
+        assert args == [2, 3, width + 3, 3 * width]
+
+
+def configured_fields(x, tactic):
+    """The fields of an ahead-of-time pad_rows_tuned plugin configured as a builder configures it (FP32, linear)
+    and given `tactic`."""
+    plugin = trtp.op.kiln_aot.pad_rows_tuned(x, pads=np.array([2, 1], np.int32)).plugin(aot=True)
     assert plugin.get_output_data_types([trt.float32]) == [trt.float32]
     descs = []
     for dims in ((3, 5), (3, 8)):
@@ -136,7 +147,7 @@ def configured_fields(network, tactic):
         descs.append(desc)
     assert plugin.supports_format_combination(0, descs, 1) and plugin.supports_format_combination(1, descs, 1)
     plugin.configure_plugin(descs[:1], descs[1:])
-    assert plugin.get_valid_tactics() == [3, 7]
+    assert plugin.get_valid_tactics() == [3, 7] and plugin.tactic == 3  # the first until the builder sets one
     plugin.set_tactic(tactic)
     return plugin.get_fields_to_serialize()
 
