@@ -247,3 +247,29 @@ def test_shape_is_a_changeable_tuple_of_extents():
         bounded.numel()
     with pytest.raises(ValueError, match="only for a dynamic shape"):
         shape.opt
+
+
+def test_a_plan_whose_kernel_fields_are_damaged_is_refused():
+    from kiln.tensorrt.plugin import _aot
+
+    plugin_def = trtp.op.kiln_aot.pad_rows
+
+    def fields(launch, args="c 1"):
+        return {_aot.KERNEL_FIELD: np.frombuffer(b"k", np.uint8), _aot.IMAGE_FIELD: np.frombuffer(b"x", np.uint8),
+                _aot.LAUNCH_FIELD: np.frombuffer(launch.encode(), np.uint8),
+                _aot.ARGS_FIELD: np.frombuffer(args.encode(), np.uint8)}
+
+    good = "CEIL_DIV d 1 0 c 256;c 1;c 1;c 256;c 1;c 1;c 0"
+    store = _aot.KernelStore.from_fields(plugin_def, fields(good, "PROD d 0 0 d 0 1;c 5"))
+    assert store.planned.values([(3, 4), (600, 2)]) == ([3, 1, 1, 256, 1, 1, 0], [12, 5])
+    assert _aot.KernelStore.from_fields(plugin_def, {}) is None  # no kernel: a plugin of its @impl
+    with pytest.raises(trtp.PluginFunctionError, match="only part of its kernel"):
+        _aot.KernelStore.from_fields(plugin_def, {_aot.KERNEL_FIELD: np.zeros(1, np.uint8)})
+    with pytest.raises(trtp.PluginFunctionError, match="unknown operation 'POW'"):
+        _aot.KernelStore.from_fields(plugin_def, fields(good.replace("CEIL_DIV", "POW")))
+    with pytest.raises(trtp.PluginFunctionError, match="word\\(s\\) after its end"):
+        _aot.KernelStore.from_fields(plugin_def, fields(good, "c 1 c 2"))
+    with pytest.raises(trtp.PluginFunctionError, match="6 launch parameters, not 7"):
+        _aot.KernelStore.from_fields(plugin_def, fields(good.rsplit(";", 1)[0]))
+    with pytest.raises(ValueError, match="reads axis 1 of tensor 0"):
+        store.planned.values([(3,), (4,)])
