@@ -23,8 +23,8 @@ the logits move by about 1e-2; 5e-2 or more is marked as outputs that differ.
 Usage: cpu_int8.py --kiln build/tools/kiln/kiln --modelopt-python /work/venvs/modelopt/bin/python
                    [--models resnet50,bert] [--threads 2] [--batches 1,8] [--seconds 10] [--cache DIR]
 Runs in a Python with torch, torchvision, transformers (for bert), onnx, onnxruntime and numpy; Model Optimizer may
-live in another environment (--modelopt-python; by default this Python). Exit status: 0; 1 when a step failed or the outputs differ;
-2 for a bad command line.
+live in another environment (--modelopt-python; by default this Python). Exit status: 0; 1 when a step failed or the
+outputs differ; 2 for a bad command line.
 """
 import argparse
 import os
@@ -88,8 +88,8 @@ def kiln_int8_measure(args, path, names, arrays, scratch):
         common.kiln_cpu_flags = original
 
 
-HEADER = (f"{'model':<8} {'batch':>5} {'threads':>7} {'Kiln INT8':>10} {'Kiln FP32':>10} {'ORT INT8':>9} {'FP32/INT8':>9} "
-          f"{'INT8/ORT':>8} {'diff/ref':>8} {'load':>5}  note")
+HEADER = (f"{'model':<8} {'batch':>5} {'threads':>7} {'Kiln INT8':>10} {'Kiln FP32':>10} {'ORT INT8':>9} "
+          f"{'FP32/INT8':>9} {'INT8/ORT':>8} {'diff/ref':>8} {'load':>5}  note")
 
 
 def measure_batch(args, model, paths, names, batch, scratch):
@@ -99,8 +99,8 @@ def measure_batch(args, model, paths, names, batch, scratch):
     fp32_ms, fp32_outputs = common.kiln_measure(args.kiln, paths["fp32"], names, arrays, args.thread_count, "fast",
                                                 args.seconds, scratch)
     if int8_ms is None or fp32_ms is None:
-        print(f"{model.name:<8} {batch:>5} {args.thread_count:>7} kiln failed: {outputs if int8_ms is None else fp32_outputs}",
-              flush=True)
+        why = outputs if int8_ms is None else fp32_outputs
+        print(f"{model.name:<8} {batch:>5} {args.thread_count:>7} kiln failed: {why}", flush=True)
         return False
     error = common.scaled_difference(reference, outputs)
     notes = []
@@ -110,8 +110,9 @@ def measure_batch(args, model, paths, names, batch, scratch):
         notes.append(f"OVER {ORT_TARGET:g}x ORT")
     if not error <= ERROR_LIMIT:
         notes.append("OUTPUTS DIFFER")
-    print(f"{model.name:<8} {batch:>5} {args.thread_count:>7} {int8_ms:10.2f} {fp32_ms:10.2f} {ort_ms:9.2f} {fp32_ms / int8_ms:8.2f}x "
-          f"{int8_ms / ort_ms:7.2f}x {error:8.1e} {os.getloadavg()[0]:5.2f}  {'; '.join(notes)}", flush=True)
+    print(f"{model.name:<8} {batch:>5} {args.thread_count:>7} {int8_ms:10.2f} {fp32_ms:10.2f} {ort_ms:9.2f} "
+          f"{fp32_ms / int8_ms:8.2f}x {int8_ms / ort_ms:7.2f}x {error:8.1e} {os.getloadavg()[0]:5.2f}  "
+          f"{'; '.join(notes)}", flush=True)
     return error <= ERROR_LIMIT
 
 

@@ -48,8 +48,8 @@ bool checkWeights(InferenceContext& ctx, QuantizedMatrixMultiplyParams const& p)
     }
     if (!(p.outputScale == 0.0F || usableScale(p.outputScale)))
     {
-        return ctx.fail("the output scale must be 0 (FLOAT) or a finite positive number, not "
-            + std::to_string(p.outputScale));
+        return ctx.fail(
+            "the output scale must be 0 (FLOAT) or a finite positive number, not " + std::to_string(p.outputScale));
     }
     return true;
 }
@@ -82,7 +82,8 @@ bool QuantizedMatrixMultiplyParams::infer(InferenceContext& ctx) const
     int32_t const rank = ctx.rank(0);
     if (rank < 2)
     {
-        return ctx.fail("a quantized matrix multiply reads matrices (rank 2 or more), not rank " + std::to_string(rank));
+        return ctx.fail(
+            "a quantized matrix multiply reads matrices (rank 2 or more), not rank " + std::to_string(rank));
     }
     Dim const k = ctx.dim(0, rank - 1);
     if (k.isConstant() && k.constant() != inner())

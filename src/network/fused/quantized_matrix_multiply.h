@@ -28,10 +28,10 @@ inline constexpr nvinfer1::LayerType kQuantizedMatrixMultiplyLayerType = static_
 struct QuantizedMatrixMultiplyParams final
     : LayerParamsOf<QuantizedMatrixMultiplyParams, kQuantizedMatrixMultiplyLayerType, PlanOnly>
 {
-    int64_t columns{0};          //!< N
-    WeightsBuffer weights;       //!< INT8 [N, K]
-    WeightsBuffer weightScales;  //!< FLOAT [N]: one per output column
-    WeightsBuffer bias;          //!< FLOAT [N], or empty
+    int64_t columns{0};         //!< N
+    WeightsBuffer weights;      //!< INT8 [N, K]
+    WeightsBuffer weightScales; //!< FLOAT [N]: one per output column
+    WeightsBuffer bias;         //!< FLOAT [N], or empty
     float inputScale{1.0F};
     bool activates{false};
     nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};

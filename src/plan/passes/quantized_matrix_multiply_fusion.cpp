@@ -24,9 +24,9 @@ struct Chain
 {
     size_t product;
     Dequantization input;
-    Int8Weights weights;          //!< [N, K], one scale per column
-    std::vector<size_t> after;    //!< [sum] [activation] [quantization], those present
-    std::vector<float> bias;      //!< the sum's constant row, where there is a sum
+    Int8Weights weights;       //!< [N, K], one scale per column
+    std::vector<size_t> after; //!< [sum] [activation] [quantization], those present
+    std::vector<float> bias;   //!< the sum's constant row, where there is a sum
 };
 
 //! The FP32 values of a fixed constant layer that writes tensor `t` directly, with the tensor's extents.
@@ -72,8 +72,7 @@ private:
             return std::nullopt;
         }
         std::optional<std::vector<int64_t>> dims = constantDims(mGraph.model(), t);
-        if ( constant->weights.type() != DataType::kFLOAT || !dims
-            || volume(*dims) != constant->weights.count())
+        if (constant->weights.type() != DataType::kFLOAT || !dims || volume(*dims) != constant->weights.count())
         {
             return std::nullopt;
         }
@@ -165,7 +164,8 @@ private:
         if (joinsInFloat(mGraph, next, l) && isSum(layer(*next))
             && sameShape(mGraph.model(), layer(*next).outputs[0], product))
         {
-            std::optional<std::vector<float>> bias = biasRow(PatternGraph::otherOperand(layer(*next), product), columns);
+            std::optional<std::vector<float>> bias
+                = biasRow(PatternGraph::otherOperand(layer(*next), product), columns);
             if (bias)
             {
                 chain->after.push_back(*next);
@@ -173,8 +173,8 @@ private:
                 next = mGraph.soleReader(*next);
             }
         }
-        auto const* activation
-            = joinsInFloat(mGraph, next, l) ? paramsOf<network::ActivationParams>(layer(*next)) : nullptr;
+        auto const* activation = joinsInFloat(mGraph, next, l) ? paramsOf<network::ActivationParams>(layer(*next))
+                                                               : nullptr;
         if (activation != nullptr && mRules.fusesActivation(*activation))
         {
             chain->after.push_back(*next);
@@ -225,8 +225,8 @@ private:
             absorbed.push_back(l);
             if (isSum(layer(l)))
             {
-                params->bias = network::WeightsBuffer(nvinfer1::Weights{
-                    DataType::kFLOAT, chain.bias.data(), static_cast<int64_t>(chain.bias.size())});
+                params->bias = network::WeightsBuffer(
+                    nvinfer1::Weights{DataType::kFLOAT, chain.bias.data(), static_cast<int64_t>(chain.bias.size())});
             }
             else if (auto const* activation = paramsOf<network::ActivationParams>(layer(l)))
             {

@@ -25,8 +25,8 @@ void checkTensors(
     Shape expected = input.shape;
     if (expected.size() < 2 || expected.back() != params.inner())
     {
-        throw std::invalid_argument("quantized matrix multiply: the input's rows must have "
-            + std::to_string(params.inner()) + " elements");
+        throw std::invalid_argument(
+            "quantized matrix multiply: the input's rows must have " + std::to_string(params.inner()) + " elements");
     }
     expected.back() = params.columns;
     if (output.shape != expected)
