@@ -30,7 +30,7 @@ struct QdqProductCase
     bool bias{true};
     bool relu{true};
     bool quantizesOutput{true};
-    bool perMatrixWeights{false}; //!< one weight scale for all columns
+    bool perMatrixWeights{false};  //!< one weight scale for all columns
     bool transposedWeights{false}; //!< the weights [N, K] read through kTRANSPOSE, as Gemm's transB gives them
     bool inexactWeights{false};
     bool activationOnTheRight{false}; //!< the right operand a dequantized network input, not constant weights
@@ -195,8 +195,8 @@ std::map<std::string, LayerType> compareWithReference(QdqProductCase const& c)
 TEST(QuantizedMatrixMultiplyFusion, FusesDequantizeProductBiasReluQuantize)
 {
     std::map<std::string, LayerType> const types = compareWithReference({});
-    EXPECT_EQ(types.at("dequantize input + product + bias + relu + quantize output"),
-        kQuantizedMatrixMultiplyLayerType);
+    EXPECT_EQ(
+        types.at("dequantize input + product + bias + relu + quantize output"), kQuantizedMatrixMultiplyLayerType);
     EXPECT_EQ(countOf(types, LayerType::kMATRIX_MULTIPLY), 0U);
     // The weights and the bias live in the fused layer.
     EXPECT_EQ(types.count("weights"), 0U);
@@ -260,6 +260,37 @@ TEST(QuantizedMatrixMultiplyFusion, ProductsSharingADequantizationBothReadInt8)
     EXPECT_EQ(countOf(types, LayerType::kDEQUANTIZE), 1U); // the output's
 }
 
+TEST(QuantizedMatrixMultiplyFusion, GivesTheSameBitsAtEveryThreadCount)
+{
+    // An INT8 network input, so that the fused layer is the plan's one layer; 96 rows of 24, 16 columns.
+    Shape const shape{4, 24, 24};
+    std::vector<float> weights(24 * 16);
+    std::vector<float> const bias(16, 0.25F);
+    for (size_t i = 0; i < weights.size(); ++i)
+    {
+        weights[i] = dequantizeInt8(static_cast<int8_t>(static_cast<int>(i * 37 % 255) - 127), 0.01F);
+    }
+    float const scale = 0.05F;
+    NetworkMaker const maker = [&](INetworkDefinition& network) {
+        ITensor* a = network.addInput("a", DataType::kINT8, dimsOf(shape));
+        ITensor& s = *network.addConstant(Dims{}, Weights{DataType::kFLOAT, &scale, 1})->getOutput(0);
+        IDequantizeLayer* dq = network.addDequantize(*a, s, DataType::kFLOAT);
+        dq->setName("dequantize input");
+        IMatrixMultiplyLayer* product = network.addMatrixMultiply(*dq->getOutput(0), MatrixOperation::kNONE,
+            constantOf(network, {1, 24, 16}, weights, "weights"), MatrixOperation::kNONE);
+        product->setName("product");
+        markOutput(network, sumOf(network, *product->getOutput(0), constantOf(network, {1, 1, 16}, bias, "b"), "bias"));
+    };
+    HostTensor input = zeros(shape, DataType::kINT8);
+    std::mt19937 engine(3);
+    std::uniform_int_distribution<int> values(-128, 127);
+    for (uint8_t& byte : input.bytes)
+    {
+        byte = static_cast<uint8_t>(values(engine));
+    }
+    expectSameBitsAtEveryThreadCount(maker, {{"a", input}}, "dequantize input + product + bias");
+}
+
 TEST(QuantizedMatrixMultiplyFusion, ReferenceKernelComputesTheUnfusedLayers)
 {
     // x = [[2, -1, 3]] * 0.5, W' = [[1, 0], [2, -1], [0, 4]] * (0.25, 0.5) per column, bias (0.1, -0.2).
@@ -274,8 +305,8 @@ TEST(QuantizedMatrixMultiplyFusion, ReferenceKernelComputesTheUnfusedLayers)
     params.inputScale = 0.5F;
     std::vector<int8_t> const x{2, -1, 3};
     std::vector<float> y(2);
-    cpu::runQuantizedMatrixMultiply(params, ConstTensorView(DataType::kINT8, {1, 3}, x.data()),
-        TensorView{DataType::kFLOAT, {1, 2}, y.data()});
+    cpu::runQuantizedMatrixMultiply(
+        params, ConstTensorView(DataType::kINT8, {1, 3}, x.data()), TensorView{DataType::kFLOAT, {1, 2}, y.data()});
     // As the FP32 layers compute it: x' = (1, -0.5, 1.5), W' columns (0.25, 0.5, 0) and (0, -0.5, 2); the products
     // 0 and 3.25 are exact, then the bias is added in FP32.
     EXPECT_EQ(y, (std::vector<float>{0.1F, 3.25F - 0.2F}));
@@ -283,8 +314,8 @@ TEST(QuantizedMatrixMultiplyFusion, ReferenceKernelComputesTheUnfusedLayers)
     params.activates = true;
     params.outputScale = 0.3F;
     std::vector<int8_t> q(2);
-    cpu::runQuantizedMatrixMultiply(params, ConstTensorView(DataType::kINT8, {1, 3}, x.data()),
-        TensorView{DataType::kINT8, {1, 2}, q.data()});
+    cpu::runQuantizedMatrixMultiply(
+        params, ConstTensorView(DataType::kINT8, {1, 3}, x.data()), TensorView{DataType::kINT8, {1, 2}, q.data()});
     EXPECT_EQ(q, (std::vector<int8_t>{0, 10}));
     EXPECT_THROW(cpu::runQuantizedMatrixMultiply(params, ConstTensorView(DataType::kINT8, {1, 2}, x.data()),
                      TensorView{DataType::kINT8, {1, 2}, q.data()}),
@@ -352,7 +383,9 @@ TEST(QuantizedMatrixMultiplyFusion, CorruptedFusedRecordsAreRefusedOnLoad)
              p.weightScales = network::WeightsBuffer(Weights{DataType::kFLOAT, scales.data(), 16});
          },
             "weight scale (nan)"},
-        {[](auto& p) { p.bias = network::WeightsBuffer(Weights{DataType::kFLOAT, p.bias.data(), 4}); },
+        {[](auto& p) {
+             p.bias = network::WeightsBuffer(Weights{DataType::kFLOAT, p.bias.data(), 4});
+         },
             "bias must be 16 FLOAT values"},
         {[](auto& p) {
              // Columns of 12: the input's rows have 24.
