@@ -53,8 +53,8 @@ TEST(LayerKinds, TheKindsOnlyPlansHoldAreTheFusedOnes)
     KILN_FOR_EACH_LAYER_KIND(KILN_COLLECT_PLAN_ONLY)
 #undef KILN_COLLECT_PLAN_ONLY
     EXPECT_EQ(planOnly,
-        (std::set<std::string>{
-            "AttentionParams", "FusedNormalizationParams", "PointwiseParams", "QuantizedConvolutionParams"}));
+        (std::set<std::string>{"AttentionParams", "FusedNormalizationParams", "PointwiseParams",
+            "QuantizedConvolutionParams", "QuantizedMatrixMultiplyParams"}));
 }
 
 TEST(LayerKinds, TheBuilderFoldsTheKindsThatSaySo)

@@ -24,8 +24,8 @@ std::vector<std::string> passesOf(kiln::Backend backend)
 TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 {
     std::vector<std::string> const expected{"scale folding", "GELU fusion", "quantized fusion",
-        "convolution epilogue fusion", "matrix multiply epilogue fusion", "point-wise chain fusion",
-        "fast path marking"};
+        "quantized matrix multiply fusion", "convolution epilogue fusion", "matrix multiply epilogue fusion",
+        "point-wise chain fusion", "fast path marking"};
     EXPECT_EQ(passesOf(kiln::Backend::kCPU), expected);
 }
 

@@ -2,6 +2,7 @@
 
 #include "network/fused/pointwise.h"
 #include "network/fused/quantized_convolution.h"
+#include "network/fused/quantized_matrix_multiply.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_graph.h"
 
@@ -40,6 +41,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle},
     {network::kPointwiseLayerType, supportsPointwise, makePointwise},
     {network::kQuantizedConvolutionLayerType, supportsQuantizedConvolution, makeQuantizedConvolution, true},
+    {network::kQuantizedMatrixMultiplyLayerType, supportsQuantizedMatrixMultiply, makeQuantizedMatrixMultiply, true},
 };
 
 KernelKind const* kindOf(plan::LayerRecord const& layer)

@@ -7,6 +7,7 @@
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
 #include "plan/passes/quantized_fusion.h"
+#include "plan/passes/quantized_matrix_multiply_fusion.h"
 
 namespace kiln::cpu
 {
@@ -32,6 +33,15 @@ bool geluFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*err
 bool quantizedFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
     plan::fuseQuantizedConvolutions(model, plan::QuantizedFusionRules{fast::runsLayer, fast::fusesActivation});
+    return true;
+}
+
+//! Q/DQ networks' products by constant weights on INT8 (BERT's projections), with their bias, activation and
+//! quantization, before the matrix multiply epilogue fusion takes the bias and the activation.
+bool quantizedMatrixMultiplyFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    plan::fuseQuantizedMatrixMultiplies(
+        model, plan::QuantizedMatrixMultiplyFusionRules{fast::runsLayer, fast::fusesActivation});
     return true;
 }
 
@@ -76,6 +86,7 @@ backend::PassList<Options> const& cpuPasses()
         {"scale folding", scaleFolding},
         {"GELU fusion", geluFusion},
         {"quantized fusion", quantizedFusion},
+        {"quantized matrix multiply fusion", quantizedMatrixMultiplyFusion},
         {"convolution epilogue fusion", convolutionEpilogueFusion},
         {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
         {"point-wise chain fusion", pointwiseChainFusion},
