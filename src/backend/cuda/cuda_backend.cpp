@@ -5,6 +5,7 @@
 #include "backend/cuda/layer_lowering.h"
 #include "backend/cuda/passes/pass_list.h"
 #include "backend/cuda/tactic_names.h"
+#include "backend/cuda/tuning/plugin_timing.h"
 #include "plan/plan_graph.h"
 
 #include <cuda_runtime_api.h>
@@ -90,6 +91,12 @@ public:
     std::unique_ptr<backend::CalibrationBuffer> makeCalibrationBuffer(size_t bytes, std::string& error) const override
     {
         return makeCalibrationDeviceBuffer(bytes, error);
+    }
+
+    //! Plugins' tactics are timed on the GPU; a build without one cannot time them.
+    std::unique_ptr<backend::PluginTimer> makePluginTimer(std::string& why) const override
+    {
+        return usable(why) ? makeDevicePluginTimer() : nullptr;
     }
 
     //! The GPU's name and compute capability, and cuDNN's version.
