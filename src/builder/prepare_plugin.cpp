@@ -229,7 +229,7 @@ bool chooseAliases(plugin::PluginAdapter& plugin, network::PluginParams& params,
     return true;
 }
 
-//! The tensors as a timed run sees them: described at the configured profile's kOPT shapes, each in memory for its
+//! The tensors as a timed run sees them: described at the last configured profile's kOPT shapes, each in memory for its
 //! kMAX shape (a plugin may write a data-dependent output up to its bound). False where a shape is known only at run
 //! time.
 bool timedTensors(std::vector<DynamicPluginTensorDesc> const& tensors, std::vector<backend::TimedTensor>& timed)
@@ -254,8 +254,8 @@ bool timedTensors(std::vector<DynamicPluginTensorDesc> const& tensors, std::vect
     return true;
 }
 
-//! Times each tactic the plugin offers at the configured profile's kOPT shapes and sets the fastest (the first where
-//! the build cannot time: no timer, or an output known only at run time), as TensorRT does before it serializes.
+//! Times each tactic the plugin offers at the last configured profile's kOPT shapes and sets the fastest (the first
+//! where the build cannot time: no timer, or an output known only at run time), as TensorRT does before it serializes.
 bool chooseTactic(plugin::PluginAdapter& plugin, std::vector<DynamicPluginTensorDesc> const& in,
     std::vector<DynamicPluginTensorDesc> const& out, network::PluginParams& params, backend::PluginTimer* timer,
     std::string& error)
@@ -270,8 +270,7 @@ bool chooseTactic(plugin::PluginAdapter& plugin, std::vector<DynamicPluginTensor
         return true;
     }
     std::vector<backend::TimedTensor> inputs, outputs;
-    bool const timed
-        = tactics.size() > 1 && timer != nullptr && timedTensors(in, inputs) && timedTensors(out, outputs);
+    bool const timed = tactics.size() > 1 && timer != nullptr && timedTensors(in, inputs) && timedTensors(out, outputs);
     int32_t best = tactics.front();
     double fastest = -1.0;
     for (int32_t tactic : timed ? tactics : std::vector<int32_t>{})

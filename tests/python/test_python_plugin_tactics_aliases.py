@@ -2,6 +2,8 @@
 runs), aliased-I/O plugins (IPluginV3OneBuildV2 with PreviewFeature.ALIASED_PLUGIN_IO_10_03) and a data-dependent
 plugin output, as NVIDIA's multi-tactic, aliased-I/O and non-zero plugin samples use them, on the CPU backend."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -37,6 +39,9 @@ def test_the_fastest_tactic_is_chosen_and_set_before_the_runtime_plugin_runs(log
 
     del log[:]
     engine = trt.Runtime(logger).deserialize_cuda_engine(plan)
+    # The plan records the tactic; the inspector shows it as TensorRT writes tactic values.
+    layer = json.loads(engine.create_engine_inspector().get_layer_information(0, trt.LayerInformationFormat.JSON))
+    assert layer["TacticValue"] == f"0x{fast_tactic:016x}"
     context = engine.create_execution_context()
     xv = np.arange(6, dtype=np.float32).reshape(2, 3)
     y = np.zeros((2, 5), np.float32)
