@@ -51,7 +51,7 @@ class CircPadV2(trt.IPluginV2DynamicExt):
         self.plugin_type = "CircPadV2"
         self.plugin_version = "1"
         self.plugin_namespace = namespace
-        self.pads = [int(p) for p in pads]
+        self.pads = np.asarray(pads, np.int32)  # numpy integers reach expr_builder.constant, as in the samples
         self.log = log if log is not None else []
 
     def get_output_datatype(self, index, input_types):
@@ -82,7 +82,7 @@ class CircPadV2(trt.IPluginV2DynamicExt):
         self.log.append("terminate")
 
     def serialize(self):
-        return json.dumps({"pads": self.pads})
+        return json.dumps({"pads": self.pads.tolist()})
 
     def enqueue(self, input_desc, output_desc, inputs, outputs, workspace, stream):
         self.log.append(("enqueue", stream))
@@ -90,7 +90,7 @@ class CircPadV2(trt.IPluginV2DynamicExt):
         y = host_array(outputs[0], output_desc[0])
         widths = [(0, 0)] * x.ndim
         for pair in range(len(self.pads) // 2):
-            widths[x.ndim - 1 - pair] = (self.pads[2 * pair], self.pads[2 * pair + 1])
+            widths[x.ndim - 1 - pair] = (int(self.pads[2 * pair]), int(self.pads[2 * pair + 1]))
         y[...] = np.pad(x, widths, mode="wrap")
         return 0
 
@@ -117,7 +117,7 @@ class CircPadV2Creator(trt.IPluginCreator):
 
     def create_plugin(self, name, fc):
         pads = [field.data for field in fc if field.name == "pads"][0]
-        return self.plugin_class(np.asarray(pads).tolist(), self.log, self.plugin_namespace)
+        return self.plugin_class(pads, self.log, self.plugin_namespace)
 
     def deserialize_plugin(self, name, data):
         self.deserialized.append((name, data))

@@ -73,7 +73,7 @@ class TorchCircPadV2(CircPadV2):
         x = device_tensor(inputs[0], input_desc[0])
         y = device_tensor(outputs[0], output_desc[0])
         with torch.cuda.stream(torch.cuda.ExternalStream(stream)):
-            y.copy_(torch.nn.functional.pad(x.unsqueeze(0), self.pads, mode="circular").squeeze(0))
+            y.copy_(torch.nn.functional.pad(x.unsqueeze(0), self.pads.tolist(), mode="circular").squeeze(0))
         return 0
 
 
