@@ -6,6 +6,7 @@
 
 #include "backend/calibration_buffer.h"
 #include "backend/executor.h"
+#include "backend/plugin_timer.h"
 #include "backend/timing_cache.h"
 #include "core/tensor_view.h"
 #include "network/layer.h"
@@ -140,6 +141,14 @@ public:
     virtual bool waitForStream(cudaStream_t /*stream*/, std::string& /*error*/) const
     {
         return true;
+    }
+
+    //! What times a plugin's tactics in this backend's memory, for the builder to choose the fastest; nullptr with
+    //! `why` where nothing can be timed on this machine now (a CUDA build without a GPU).
+    virtual std::unique_ptr<PluginTimer> makePluginTimer(std::string& why) const
+    {
+        why = "this backend does not time plugins";
+        return nullptr;
     }
 
     //! What makes timings taken for this backend comparable (timing caches record it): the device and the libraries'

@@ -759,13 +759,31 @@ private:
         return infos;
     }
 
+    //! What times plugins' tactics in this build's backend, made when the first plugin is prepared; nullptr where the
+    //! backend cannot run here.
+    backend::PluginTimer* pluginTimer()
+    {
+        if (!mPluginTimerMade && mImplementation != nullptr)
+        {
+            std::string why;
+            mPluginTimer = mImplementation->makePluginTimer(why);
+            mPluginTimerMade = true;
+        }
+        return mPluginTimer.get();
+    }
+
     //! Prepares the plugin (format negotiation, configuration, workspace size) and adds it to the plan's manifest.
     bool recordPluginLayer(network::Layer const& layer, network::PluginParams const& plugin, plan::LayerRecord& record)
     {
         network::PluginParams prepared = plugin;
         std::string pluginError;
-        if (!preparePlugin(prepared, pluginTensorInfos(layer.inputs()), pluginTensorInfos(layer.outputs()),
-                mConfig.getFlag(nvinfer1::BuilderFlag::kFP16), mBackend, pluginError))
+        PluginBuildOptions options;
+        options.preferHalf = mConfig.getFlag(nvinfer1::BuilderFlag::kFP16);
+        options.backend = mBackend;
+        options.aliasedIo = mConfig.getPreviewFeature(nvinfer1::PreviewFeature::kALIASED_PLUGIN_IO_10_03);
+        options.timer = pluginTimer();
+        if (!preparePlugin(
+                prepared, pluginTensorInfos(layer.inputs()), pluginTensorInfos(layer.outputs()), options, pluginError))
         {
             logError("IBuilder::buildSerializedNetwork: layer \"" + layer.name() + "\": " + pluginError);
             return false;
@@ -1301,6 +1319,8 @@ private:
     std::optional<std::unordered_map<std::string, float>> mScales;
     Backend mBackend;
     backend::Implementation const* mImplementation; //!< nullptr where this build lacks the backend
+    std::unique_ptr<backend::PluginTimer> mPluginTimer;
+    bool mPluginTimerMade{false};
     network::NetworkFacts mFacts;
     plan::PlanModel mModel;
     std::vector<Tensor const*> mTensors; //!< plan order: inputs, then layer outputs in layer order

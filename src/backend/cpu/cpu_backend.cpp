@@ -2,6 +2,7 @@
 
 #include "backend/cpu/cpu_executor.h"
 #include "backend/cpu/fast/fast_path.h"
+#include "backend/cpu/host_plugin_timer.h"
 #include "backend/cpu/passes/pass_list.h"
 #include "network/fused/pointwise.h"
 
@@ -16,6 +17,10 @@ public:
     bool usable(std::string& /*why*/) const override
     {
         return true;
+    }
+    std::unique_ptr<backend::PluginTimer> makePluginTimer(std::string& /*why*/) const override
+    {
+        return makeHostPluginTimer();
     }
     //! The reference has a kernel for every built-in kind (layer_kernels.h).
     std::string unsupportedReason(network::LayerParams const& /*params*/) const override

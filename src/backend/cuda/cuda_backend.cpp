@@ -5,6 +5,7 @@
 #include "backend/cuda/layer_lowering.h"
 #include "backend/cuda/passes/pass_list.h"
 #include "backend/cuda/tactic_names.h"
+#include "backend/cuda/tuning/plugin_timing.h"
 #include "plan/plan_graph.h"
 
 #include <cuda_runtime_api.h>
@@ -132,6 +133,12 @@ public:
             return false;
         }
         return true;
+    }
+
+    //! Plugins' tactics are timed on the GPU; a build without one cannot time them.
+    std::unique_ptr<backend::PluginTimer> makePluginTimer(std::string& why) const override
+    {
+        return usable(why) ? makeDevicePluginTimer() : nullptr;
     }
 
     //! The GPU's name and compute capability, and cuDNN's version.
