@@ -125,8 +125,9 @@ __device__ float epilogueValue(QuantizedEpilogue const& e, int32_t sum, int64_t 
     }
     if (e.residual != nullptr)
     {
-        y += e.residualType == DataType::kINT8 ? dequantizeInt8(static_cast<int8_t const*>(e.residual)[i], e.residualScale)
-                                               : static_cast<float const*>(e.residual)[i];
+        y += e.residualType == DataType::kINT8
+            ? dequantizeInt8(static_cast<int8_t const*>(e.residual)[i], e.residualScale)
+            : static_cast<float const*>(e.residual)[i];
     }
     return e.activates ? device::activate(e.activation, e.alpha, e.beta, y) : y;
 }
@@ -211,8 +212,8 @@ unsigned blocksFor(int64_t threads)
 
 } // namespace
 
-void launchIm2col(int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, bool channelsLast,
-    cudaStream_t stream)
+void launchIm2col(
+    int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, bool channelsLast, cudaStream_t stream)
 {
     if (!channelsLast)
     {
@@ -247,7 +248,8 @@ void launchQuantizedEpilogue(int32_t const* sums, void* output, QuantizedEpilogu
         }
         else
         {
-            epilogueChannelsLastKernel<1><<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
+            epilogueChannelsLastKernel<1>
+                <<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
         }
         check(cudaGetLastError(), "quantized convolution: scaling the sums");
         return;

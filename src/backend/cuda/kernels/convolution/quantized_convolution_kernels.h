@@ -55,8 +55,8 @@ struct QuantizedEpilogue
 };
 
 //! The rows of taps of `images` images of `input` (INT8) into `rows`.
-void launchIm2col(int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, bool channelsLast,
-    cudaStream_t stream);
+void launchIm2col(
+    int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, bool channelsLast, cudaStream_t stream);
 
 //! The output of `images` images from their INT32 sums.
 void launchQuantizedEpilogue(int32_t const* sums, void* output, QuantizedEpilogue const& e, int64_t images,
