@@ -37,8 +37,8 @@ ITensor& convolution(INetworkDefinition& network, ITensor& input, int64_t channe
 {
     weights.push_back(randomValues(static_cast<size_t>(maps * channels / groups * size * size), 100 + weights.size()));
     weights.push_back(randomValues(static_cast<size_t>(maps), 200 + weights.size()));
-    IConvolutionLayer* layer = network.addConvolutionNd(input, maps, DimsHW{size, size},
-        weightsOf(weights[weights.size() - 2]), weightsOf(weights.back()));
+    IConvolutionLayer* layer = network.addConvolutionNd(
+        input, maps, DimsHW{size, size}, weightsOf(weights[weights.size() - 2]), weightsOf(weights.back()));
     layer->setPaddingNd(DimsHW{size / 2, size / 2});
     layer->setNbGroups(groups);
     layer->setName(name);
@@ -73,9 +73,8 @@ public:
         ITensor& expanded = named(activated(network, convolution(network, x, 5, 13, 1, 1, mWeights, "expand"),
                                       ActivationType::kRELU, "expand relu"),
             "expanded");
-        IActivationLayer* clip
-            = network.addActivation(convolution(network, expanded, 13, 13, 3, 13, mWeights, "depthwise"),
-                ActivationType::kCLIP);
+        IActivationLayer* clip = network.addActivation(
+            convolution(network, expanded, 13, 13, 3, 13, mWeights, "depthwise"), ActivationType::kCLIP);
         clip->setName("relu6");
         clip->setAlpha(0.0F);
         clip->setBeta(6.0F);
@@ -85,8 +84,9 @@ public:
             "silu");
         IReduceLayer* squeeze = network.addReduce(silu, ReduceOperation::kAVG, 0b1100, true);
         squeeze->getOutput(0)->setName("squeezed");
-        ITensor& reduced = activated(network, convolution(network, *squeeze->getOutput(0), 13, 4, 1, 1, mWeights, "fc1"),
-            ActivationType::kRELU, "fc1 relu");
+        ITensor& reduced = activated(network,
+            convolution(network, *squeeze->getOutput(0), 13, 4, 1, 1, mWeights, "fc1"), ActivationType::kRELU,
+            "fc1 relu");
         ITensor& scale = activated(
             network, convolution(network, reduced, 4, 13, 1, 1, mWeights, "fc2"), ActivationType::kSIGMOID, "gate");
         ITensor& excited = named(binary(network, silu, scale, ElementWiseOperation::kPROD, "excite"), "excited");
@@ -121,8 +121,8 @@ private:
     std::vector<std::vector<float>> mWeights; //!< the convolutions' kernels and biases, kept for the build
 };
 
-std::vector<std::string> const kBlockTensors{
-    "x", "expanded", "depthwise clipped", "silu", "squeezed", "excited", "projected", "pooled", "hard", "lrn", "softmax"};
+std::vector<std::string> const kBlockTensors{"x", "expanded", "depthwise clipped", "silu", "squeezed", "excited",
+    "projected", "pooled", "hard", "lrn", "softmax"};
 
 TEST(CpuChannelsLast, MobileBlockMatchesReference)
 {
@@ -143,17 +143,16 @@ TEST(CpuChannelsLast, StoresTheBlocksTensorsChannelsLast)
     std::map<std::string, TensorFormat> const formats
         = formatsOf(buildCpuPlan(std::ref(block), CpuKernels::kFAST), kBlockTensors);
     std::map<std::string, TensorFormat> const expected{
-        {"x", TensorFormat::kLINEAR},           // the network's input
-        {"expanded", TensorFormat::kHWC},       // a convolution's output
+        {"x", TensorFormat::kLINEAR},     // the network's input
+        {"expanded", TensorFormat::kHWC}, // a convolution's output
         {"depthwise clipped", TensorFormat::kHWC},
-        {"silu", TensorFormat::kHWC},           // a point-wise chain reading a channels-last tensor
-        {"squeezed", TensorFormat::kLINEAR},    // a reduction's [N, C, 1, 1]
-        {"excited", TensorFormat::kHWC},        // the product of channels-last activations and a row-major scale
-        {"projected", TensorFormat::kHWC},      // the convolution adding the row-major input
-        {"pooled", TensorFormat::kHWC},
-        {"hard", TensorFormat::kHWC},           // a point-wise chain of activations
-        {"lrn", TensorFormat::kLINEAR},         // the reference kernels take row-major tensors only
-        {"softmax", TensorFormat::kLINEAR},     // so does the fast softmax
+        {"silu", TensorFormat::kHWC},        // a point-wise chain reading a channels-last tensor
+        {"squeezed", TensorFormat::kLINEAR}, // a reduction's [N, C, 1, 1]
+        {"excited", TensorFormat::kHWC},     // the product of channels-last activations and a row-major scale
+        {"projected", TensorFormat::kHWC},   // the convolution adding the row-major input
+        {"pooled", TensorFormat::kHWC}, {"hard", TensorFormat::kHWC}, // a point-wise chain of activations
+        {"lrn", TensorFormat::kLINEAR},     // the reference kernels take row-major tensors only
+        {"softmax", TensorFormat::kLINEAR}, // so does the fast softmax
     };
     EXPECT_EQ(formats, expected);
     // The reference plan keeps every tensor row-major.

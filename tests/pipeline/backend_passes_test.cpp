@@ -25,7 +25,7 @@ TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 {
     std::vector<std::string> const expected{"scale folding", "GELU fusion", "quantized fusion",
         "convolution epilogue fusion", "matrix multiply epilogue fusion", "point-wise chain fusion",
-        "fast path marking"};
+        "fast path marking", "channels-last formats"};
     EXPECT_EQ(passesOf(kiln::Backend::kCPU), expected);
 }
 

@@ -52,8 +52,8 @@ bool mayStoreChannelsLast(plan::PlanModel const& model, std::vector<std::vector<
     {
         return false;
     }
-    return std::all_of(readers[t].begin(), readers[t].end(),
-        [&](size_t reader) { return convertsFor(model.layers[reader]); });
+    return std::all_of(
+        readers[t].begin(), readers[t].end(), [&](size_t reader) { return convertsFor(model.layers[reader]); });
 }
 
 bool readsChannelsLast(plan::PlanModel const& model, plan::LayerRecord const& layer)
@@ -95,8 +95,7 @@ void storeChannelsLast(plan::PlanModel& model)
     std::vector<std::vector<size_t>> const readers = plan::readersOf(model);
     for (plan::LayerRecord& layer : model.layers)
     {
-        ChannelsLastUse const use
-            = fast::isMarked(layer) ? fast::channelsLastUse(model, layer) : ChannelsLastUse::kNO;
+        ChannelsLastUse const use = fast::isMarked(layer) ? fast::channelsLastUse(model, layer) : ChannelsLastUse::kNO;
         bool const continues = use == ChannelsLastUse::kCONTINUES || use == ChannelsLastUse::kKEEPS;
         if ((use == ChannelsLastUse::kSTARTS || (continues && readsChannelsLast(model, layer)))
             && mayStoreChannelsLast(model, readers, layer.outputs[0]))

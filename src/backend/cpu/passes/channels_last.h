@@ -7,8 +7,9 @@
 // result. Each layer reads its tensors as stored where its kernel takes the format; other layers read kLINEAR, and
 // the executor converts at the edges of a region. The network's I/O and debug tensors stay kLINEAR, as do tensors
 // of one element per channel ([N, C, 1, 1]: the same bytes either way), and tensors that a plugin, a loop's or a
-// conditional's boundary, or a quantized convolution reads. On a machine where oneDNN picks another layout, the
-// convolutions convert as they did on row-major tensors.
+// conditional's boundary, or a quantized convolution reads; and every tensor stays kLINEAR in a plan whose unfused
+// tensors are debug tensors (markUnfusedTensorsAsDebugTensors, INT8 calibration), which a listener gets row-major.
+// On a machine where oneDNN picks another layout, the convolutions convert as they did on row-major tensors.
 #pragma once
 
 #include "plan/plan_model.h"

@@ -69,10 +69,14 @@ bool fastPathMarking(plan::PlanModel& model, Options& /*options*/, std::string& 
     return true;
 }
 
-//! After the marking: the kernels' formats are those of the layers the fast path runs.
-bool channelsLastStorage(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+//! After the marking: the kernels' formats are those of the layers the fast path runs. Where every tensor in memory
+//! is to be reported (row-major), none is stored channels-last.
+bool channelsLastFormats(plan::PlanModel& model, Options& options, std::string& /*error*/)
 {
-    storeChannelsLast(model);
+    if (!options.unfusedTensorsObserved)
+    {
+        storeChannelsLast(model);
+    }
     return true;
 }
 
@@ -88,7 +92,7 @@ backend::PassList<Options> const& cpuPasses()
         {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
         {"point-wise chain fusion", pointwiseChainFusion},
         {"fast path marking", fastPathMarking},
-        {"channels-last storage", channelsLastStorage},
+        {"channels-last formats", channelsLastFormats},
     };
     return passes;
 }
