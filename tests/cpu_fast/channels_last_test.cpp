@@ -213,5 +213,37 @@ TEST(CpuChannelsLast, ResidualStageMatchesReference)
     }
 }
 
+//! An average pooling between two convolutions, of dynamic height: at odd heights oneDNN pools the channels-last
+//! tensors; at even ones the last windows reach past the post-padding, and the kernel runs the reference kernel on
+//! row-major copies of them.
+TEST(CpuChannelsLast, PoolingFallsBackToTheReferenceOnChannelsLastTensors)
+{
+    std::vector<std::vector<float>> weights;
+    NetworkMaker const network = [&](INetworkDefinition& n) {
+        weights.clear();
+        ITensor& a = *n.addInput("a", DataType::kFLOAT, Dims4{-1, 3, -1, 9});
+        ITensor& first = convolution(n, a, 3, 6, 3, 1, weights, "first");
+        IPoolingLayer* pooling = n.addPoolingNd(first, PoolingType::kAVERAGE, DimsHW{3, 3});
+        pooling->setStrideNd(DimsHW{2, 2});
+        pooling->setPaddingNd(DimsHW{1, 1});
+        pooling->setPaddingMode(PaddingMode::kEXPLICIT_ROUND_UP);
+        pooling->setAverageCountExcludesPadding(false);
+        pooling->getOutput(0)->setName("pooled");
+        markOutput(n, convolution(n, *pooling->getOutput(0), 6, 4, 1, 1, weights, "second"));
+    };
+    BuildSettings const profile = [](IBuilder& builder, IBuilderConfig& config) {
+        IOptimizationProfile* shapes = builder.createOptimizationProfile();
+        shapes->setDimensions("a", OptProfileSelector::kMIN, Dims4{1, 3, 4, 9});
+        shapes->setDimensions("a", OptProfileSelector::kOPT, Dims4{2, 3, 7, 9});
+        shapes->setDimensions("a", OptProfileSelector::kMAX, Dims4{3, 3, 12, 9});
+        config.addOptimizationProfile(shapes);
+    };
+    std::vector<Tensors> const runs{{{"a", randomTensor({2, 3, 7, 9}, 1)}}, {{"a", randomTensor({1, 3, 6, 9}, 2)}},
+        {{"a", randomTensor({3, 3, 8, 9}, 3)}}, {{"a", randomTensor({2, 3, 7, 9}, 4)}}};
+    expectFastMatchesReference(network, runs, reductionTolerance(3 * 9 + 6), profile);
+    EXPECT_EQ(formatsOf(buildCpuPlan(network, CpuKernels::kFAST, profile), {"first", "pooled"}),
+        (std::map<std::string, TensorFormat>{{"first", TensorFormat::kHWC}, {"pooled", TensorFormat::kHWC}}));
+}
+
 } // namespace
 } // namespace kiln::test
