@@ -38,6 +38,10 @@ struct PassOptions
     std::function<Shape(int32_t)> optShape;
     //! How many of the plan's tensors are the network's: optShape answers for these; a pass adds its tensors after.
     int32_t networkTensors{0};
+    //! Every tensor left in memory becomes a debug tensor (markUnfusedTensorsAsDebugTensors, or a plan for INT8
+    //! calibration), which a debug listener gets row-major: a pass that would store tensors in another layout for
+    //! speed alone keeps them row-major.
+    bool unfusedTensorsObserved{false};
 };
 
 class Implementation

@@ -1095,6 +1095,7 @@ private:
             return Shape(dims.d, dims.d + dims.nbDims);
         };
         options.networkTensors = static_cast<int32_t>(mEvaluated.size());
+        options.unfusedTensorsObserved = mNetwork.unfusedTensorsAreDebugTensors() || mCalibrationPlan;
         return options;
     }
 

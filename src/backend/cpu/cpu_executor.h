@@ -85,11 +85,12 @@ private:
     //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
     bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
         std::string& error);
-    //! Notes whether built-in layer `l` reads or writes a tensor in another type or format than it is stored in.
+    //! Notes whether built-in layer `l` reads or writes a tensor in another type or format than it is stored in: the
+    //! reference kernels read kLINEAR, the fast kernels the formats the plan gives their slots.
     void prepareConversions(size_t l);
     //! Offers the fast kernels the constant values their inputs hold, and notes the layers no run then needs.
     void takeConstantInputs();
-    //! Runs layer `l` on its fast-path kernel.
+    //! Runs layer `l` on its fast-path kernel, converting its tensors where the plan has it read them otherwise.
     bool runFastLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
         std::string& error);
 

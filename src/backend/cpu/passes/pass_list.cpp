@@ -1,6 +1,7 @@
 #include "backend/cpu/passes/pass_list.h"
 
 #include "backend/cpu/fast/fast_path.h"
+#include "backend/cpu/passes/channels_last.h"
 #include "backend/cpu/passes/scale_folding.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/gelu_fusion.h"
@@ -78,6 +79,17 @@ bool fastPathMarking(plan::PlanModel& model, Options& /*options*/, std::string& 
     return true;
 }
 
+//! After the marking: the kernels' formats are those of the layers the fast path runs. Where every tensor in memory
+//! is to be reported (row-major), none is stored channels-last.
+bool channelsLastFormats(plan::PlanModel& model, Options& options, std::string& /*error*/)
+{
+    if (!options.unfusedTensorsObserved)
+    {
+        storeChannelsLast(model);
+    }
+    return true;
+}
+
 } // namespace
 
 backend::PassList<Options> const& cpuPasses()
@@ -91,6 +103,7 @@ backend::PassList<Options> const& cpuPasses()
         {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
         {"point-wise chain fusion", pointwiseChainFusion},
         {"fast path marking", fastPathMarking},
+        {"channels-last formats", channelsLastFormats},
     };
     return passes;
 }
