@@ -57,7 +57,6 @@ void bindStreams(py::module_& m)
         },
         py::arg("network"), py::arg("config"), py::arg("writer"),
         "Builds as build_serialized_network does and writes the plan to writer; False with the reason logged.");
-
 }
 
 } // namespace kiln::python
