@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""ResNet-50 quantized to INT8 by NVIDIA Model Optimizer, on Kiln's CPU backend beside Kiln's FP32 run of the original
-model and ONNX Runtime's run of the same Q/DQ model, in one run (issue 47's CPU benchmark).
+"""ResNet-50 and a BERT-style encoder quantized to INT8 by NVIDIA Model Optimizer, on Kiln's CPU backend beside
+Kiln's FP32 run of the original model and ONNX Runtime's run of the same Q/DQ model, in one run (issue 47's CPU
+benchmark).
 
-The model: torchvision's resnet50 (weights=None, torch.manual_seed(0)), exported as cpu_onnxruntime.py exports it
+The models: torchvision's resnet50 (weights=None, torch.manual_seed(0)) and cpu_onnxruntime.py's BERT-style encoder
+(transformers' BertModel, BERT-base's sizes with 4 layers, 128 tokens), exported as cpu_onnxruntime.py exports them
 (TorchScript exporter, opset 17, dynamic batch), then quantized as a user deploying to TensorRT would:
     python -m modelopt.onnx.quantization --onnx_path=resnet50.onnx --quantize_mode=int8 --high_precision_dtype=fp32
         --calibration_data_path=calibration.npz --calibration_eps=cpu --output_path=resnet50_int8.onnx
-calibrated on 8 images of the zoo's sampler (seed 2; the timed inputs are seed 1). The layers between the Q/DQ
+calibrated on 8 samples of the zoo's samplers (seed 2; the timed inputs are seed 1). The layers between the Q/DQ
 pairs stay FP32, so that Kiln's FP32 run and its INT8 run differ only by quantization.
 
-For each batch size, three medians (2 threads by default): Kiln INT8 (`kiln --backend=cpu --cpuKernels=fast --int8`
-on the Q/DQ model: its convolutions run fused on oneDNN's INT8 kernels, plan/passes/quantized_fusion.h), Kiln FP32
+For each model and batch size, three medians (2 threads by default): Kiln INT8 (`kiln --backend=cpu
+--cpuKernels=fast --int8` on the Q/DQ model: its convolutions and its products by weights run fused on oneDNN's INT8
+kernels, plan/passes/quantized_fusion.h and quantized_matrix_multiply_fusion.h), Kiln FP32
 (the original model) and ONNX Runtime on the Q/DQ model (default graph optimizations, which fuse the Q/DQ pairs into
 its own INT8 operators). Issue 47's targets: Kiln INT8 >= 1.5x Kiln FP32, and within 1.5x of ONNX Runtime; rows that
 miss one are marked, a time never fails the run. diff/ref compares Kiln INT8's logits with ONNX Runtime's of the
@@ -18,10 +21,10 @@ same Q/DQ model (max|diff| / max|ref|): both round the quantized sums their own 
 the logits move by about 1e-2; 5e-2 or more is marked as outputs that differ.
 
 Usage: cpu_int8.py --kiln build/tools/kiln/kiln --modelopt-python /work/venvs/modelopt/bin/python
-                   [--threads 2] [--batches 1,8] [--seconds 10] [--cache DIR]
-Runs in a Python with torch, torchvision, onnx, onnxruntime and numpy; Model Optimizer may live in another
-environment (--modelopt-python; by default this Python). Exit status: 0; 1 when a step failed or the outputs differ;
-2 for a bad command line.
+                   [--models resnet50,bert] [--threads 2] [--batches 1,8] [--seconds 10] [--cache DIR]
+Runs in a Python with torch, torchvision, transformers (for bert), onnx, onnxruntime and numpy; Model Optimizer may
+live in another environment (--modelopt-python; by default this Python). Exit status: 0; 1 when a step failed or the
+outputs differ; 2 for a bad command line.
 """
 import argparse
 import os
@@ -37,22 +40,33 @@ SPEEDUP_TARGET = 1.5  # issue 47: Kiln INT8 at least 1.5x Kiln FP32
 ORT_TARGET = 1.5  # issue 47: Kiln INT8 within 1.5x of ONNX Runtime's Q/DQ run
 ERROR_LIMIT = 5e-2
 CALIBRATION_SEED = 2
-CALIBRATION_IMAGES = 8
+CALIBRATION_SAMPLES = 8
+MODELS = {"resnet50": common.torchvision_model("resnet50"),
+          "bert": next(model for model in common.MODELS if model.name == "bert")}
 
 
-def quantized_model(model, path, cache, modelopt_python):
+def calibration_arrays(model, names):
+    """The calibration inputs of `model` by input name: CALIBRATION_SAMPLES of the zoo's sampler, seed 2."""
+    import torch
+    import zoo_models
+
+    torch.manual_seed(CALIBRATION_SEED)
+    if model.name == "bert":
+        arrays = zoo_models._text_inputs(CALIBRATION_SAMPLES, common.SEQUENCE_LENGTH, common.bert_config().vocab_size)
+    else:
+        arrays = [zoo_models._image(CALIBRATION_SAMPLES, common.IMAGE_SIZE)]
+    return {name: array.numpy() for name, array in zip(names, arrays)}
+
+
+def quantized_model(model, path, names, cache, modelopt_python):
     """The Q/DQ model Model Optimizer makes of `path`, from the cache when an earlier run left it there."""
     directory = os.path.join(cache, model.name + "_int8")
     output = os.path.join(directory, "model.onnx")
     if os.path.exists(output):
         return output
     os.makedirs(directory, exist_ok=True)
-    import torch
-    import zoo_models
-
-    torch.manual_seed(CALIBRATION_SEED)
     calibration = os.path.join(directory, "calibration.npz")
-    np.savez(calibration, image=zoo_models._image(CALIBRATION_IMAGES, common.IMAGE_SIZE).numpy())
+    np.savez(calibration, **calibration_arrays(model, names))
     # Model Optimizer writes files beside the model it reads: it reads a copy.
     source = os.path.join(directory, "source.onnx")
     with open(path, "rb") as original, open(source, "wb") as copy:
@@ -74,8 +88,8 @@ def kiln_int8_measure(args, path, names, arrays, scratch):
         common.kiln_cpu_flags = original
 
 
-HEADER = (f"{'batch':>5} {'threads':>7} {'Kiln INT8':>10} {'Kiln FP32':>10} {'ORT INT8':>9} {'FP32/INT8':>9} "
-          f"{'INT8/ORT':>8} {'diff/ref':>8} {'load':>5}  note")
+HEADER = (f"{'model':<8} {'batch':>5} {'threads':>7} {'Kiln INT8':>10} {'Kiln FP32':>10} {'ORT INT8':>9} "
+          f"{'FP32/INT8':>9} {'INT8/ORT':>8} {'diff/ref':>8} {'load':>5}  note")
 
 
 def measure_batch(args, model, paths, names, batch, scratch):
@@ -85,8 +99,8 @@ def measure_batch(args, model, paths, names, batch, scratch):
     fp32_ms, fp32_outputs = common.kiln_measure(args.kiln, paths["fp32"], names, arrays, args.thread_count, "fast",
                                                 args.seconds, scratch)
     if int8_ms is None or fp32_ms is None:
-        print(f"{batch:>5} {args.thread_count:>7} kiln failed: {outputs if int8_ms is None else fp32_outputs}",
-              flush=True)
+        why = outputs if int8_ms is None else fp32_outputs
+        print(f"{model.name:<8} {batch:>5} {args.thread_count:>7} kiln failed: {why}", flush=True)
         return False
     error = common.scaled_difference(reference, outputs)
     notes = []
@@ -96,8 +110,9 @@ def measure_batch(args, model, paths, names, batch, scratch):
         notes.append(f"OVER {ORT_TARGET:g}x ORT")
     if not error <= ERROR_LIMIT:
         notes.append("OUTPUTS DIFFER")
-    print(f"{batch:>5} {args.thread_count:>7} {int8_ms:10.2f} {fp32_ms:10.2f} {ort_ms:9.2f} {fp32_ms / int8_ms:8.2f}x "
-          f"{int8_ms / ort_ms:7.2f}x {error:8.1e} {os.getloadavg()[0]:5.2f}  {'; '.join(notes)}", flush=True)
+    print(f"{model.name:<8} {batch:>5} {args.thread_count:>7} {int8_ms:10.2f} {fp32_ms:10.2f} {ort_ms:9.2f} "
+          f"{fp32_ms / int8_ms:8.2f}x {int8_ms / ort_ms:7.2f}x {error:8.1e} {os.getloadavg()[0]:5.2f}  "
+          f"{'; '.join(notes)}", flush=True)
     return error <= ERROR_LIMIT
 
 
@@ -106,6 +121,8 @@ def parse_args():
     parser.add_argument("--kiln", required=True, help="path to the kiln executable")
     parser.add_argument("--modelopt-python", default=sys.executable,
                         help="the Python that has Model Optimizer (default: this one)")
+    parser.add_argument("--models", default="resnet50,bert",
+                        help=f"comma-separated, of {','.join(MODELS)} (default resnet50,bert)")
     parser.add_argument("--threads", dest="thread_count", type=int, default=2, help="thread count (default 2)")
     parser.add_argument("--batches", type=common.integer_list, default=[1, 8], help="batch sizes (default 1,8)")
     parser.add_argument("--seconds", type=float, default=10.0,
@@ -116,6 +133,10 @@ def parse_args():
         parser.error(f"--kiln: {args.kiln} is not an executable file")
     if args.thread_count < 1 or not args.batches or min(args.batches) < 1:
         parser.error("--threads and --batches take positive integers")
+    args.models = args.models.split(",")
+    unknown = [name for name in args.models if name not in MODELS]
+    if unknown:
+        parser.error(f"--models: unknown {', '.join(unknown)}; known: {', '.join(MODELS)}")
     return args
 
 
@@ -130,16 +151,17 @@ def main():
           f"{common.kiln_version(args.kiln)} at {os.path.abspath(args.kiln)}")
     print(f"median of at least {common.MIN_RUNS} runs and {args.seconds:g} s per measurement, in ms; FP32/INT8 = "
           f"Kiln's speed-up, INT8/ORT = Kiln INT8 over ONNX Runtime on the same Q/DQ model")
-    model = common.torchvision_model("resnet50")
     passed = True
     with tempfile.TemporaryDirectory(prefix="kiln_int8_bench_") as scratch:
         cache = args.cache or scratch
         os.makedirs(cache, exist_ok=True)
-        fp32, names = common.exported_model(model, cache)
-        paths = {"fp32": fp32, "int8": quantized_model(model, fp32, cache, args.modelopt_python)}
         print(HEADER, flush=True)
-        for batch in args.batches:
-            passed = measure_batch(args, model, paths, names, batch, scratch) and passed
+        for name in args.models:
+            model = MODELS[name]
+            fp32, names = common.exported_model(model, cache)
+            paths = {"fp32": fp32, "int8": quantized_model(model, fp32, names, cache, args.modelopt_python)}
+            for batch in args.batches:
+                passed = measure_batch(args, model, paths, names, batch, scratch) and passed
     print(f"at the end, {common.load_text()}")
     return 0 if passed else 1
 

@@ -72,10 +72,10 @@ def export_deep_chain(path, depth):
     export_onnx(Chain().eval(), torch.randn(1, 64), path, ["x"], ["y"], None)
 
 
-def kiln_figures(kiln, onnx_path, input_name, shape, fp16, seconds, cuda_graph=False):
+def kiln_figures(kiln, onnx_path, input_name, shape, fp16, seconds, cuda_graph=False, flags=()):
     """Runs kiln and reads trtexec's report: latency median and p99 (ms), throughput (qps), enqueue median.
     With cuda_graph, kiln replays one inference captured into a CUDA graph (--useCudaGraph), as torch.compile's
-    max-autotune mode replays its own."""
+    max-autotune mode replays its own. `flags` go to kiln as they are (--int8, say)."""
     # --noDataTransfers: PyTorch's figures below time the model on tensors already on the GPU, so Kiln's must not
     # include copying the batch in and out (at batch 256 that copy alone takes longer than the model).
     args = [kiln, f"--onnx={onnx_path}", "--backend=cuda", f"--shapes={input_name}:{shape}",
@@ -84,6 +84,7 @@ def kiln_figures(kiln, onnx_path, input_name, shape, fp16, seconds, cuda_graph=F
         args.append("--fp16")
     if cuda_graph:
         args.append("--useCudaGraph")
+    args.extend(flags)
     run = subprocess.run(args, capture_output=True, text=True)
     report = run.stdout + run.stderr
     if run.returncode != 0:

@@ -8,8 +8,8 @@
 #                   shared/utils are read. Fetch it yourself: its code is not Kiln's and is never committed here.
 # KILN_PREFIX       where `cmake --install build --prefix KILN_PREFIX` put Kiln.
 # The binary goes to $TRTEXEC_BUILD (default /tmp/kiln-trtexec) and is rebuilt when its sources are newer. With no
-# TRTEXEC_ARGUMENTS it is only built. trtexec runs plans of Kiln's CUDA backend (docs/installing.md says why not
-# those of the CPU backend).
+# TRTEXEC_ARGUMENTS it is only built. trtexec runs plans of Kiln's CUDA backend, and of the CPU backend with
+# KILN_CPU_TENSOR_LOCATION=device and --useManagedMemory (docs/installing.md says why).
 set -euo pipefail
 if [ $# -lt 2 ]; then
   sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'

@@ -30,6 +30,8 @@ void bindRuntime(py::module_& m);          // runtime.cpp: Runtime, ICudaEngine,
 void bindExecutionContext(py::module_& m); // execution_context.cpp: IExecutionContext
 void bindOnnxParser(py::module_& m);       // onnx_parser.cpp: OnnxParser, ParserError, ErrorCode
 void bindRefit(py::module_& m);            // refit.cpp: Refitter, OnnxParserRefitter, WeightsRole
+void bindStreams(py::module_& m);          // streams.cpp: IStreamWriter, IStreamReader(V2) and the calls taking them
+void bindGpuAllocators(py::module_& m);    // gpu_allocators.cpp: IGpuAllocator, IGpuAsyncAllocator, gpu_allocator
 void bindDlpack(py::module_& m);           // dlpack.cpp: DLPack capsules for tensorrt.plugin's Tensor
 void bindCudaInterop(py::module_& m);      // cuda_interop.cpp: a pointer's device, stream ordering, for DLPack
 

@@ -87,6 +87,12 @@ void bindBuilderEnums(py::module_& m)
         .value("CUDNN", TacticSource::kCUDNN)
         .value("EDGE_MASK_CONVOLUTIONS", TacticSource::kEDGE_MASK_CONVOLUTIONS)
         .value("JIT_CONVOLUTIONS", TacticSource::kJIT_CONVOLUTIONS);
+    using nvinfer1::PreviewFeature;
+    py::enum_<PreviewFeature>(m, "PreviewFeature", "Features a build opts into (IBuilderConfig.set_preview_feature).")
+        .value("PROFILE_SHARING_0806", PreviewFeature::kPROFILE_SHARING_0806)
+        .value("ALIASED_PLUGIN_IO_10_03", PreviewFeature::kALIASED_PLUGIN_IO_10_03)
+        .value("RUNTIME_ACTIVATION_RESIZE_10_10", PreviewFeature::kRUNTIME_ACTIVATION_RESIZE_10_10)
+        .value("MULTIDEVICE_RUNTIME_10_16", PreviewFeature::kMULTIDEVICE_RUNTIME_10_16);
 }
 
 //! TensorRT's Python API raises when a profile refuses a shape; the message says which and why (Kiln's log).
@@ -187,6 +193,8 @@ void bindBuilderConfig(py::module_& m)
         .def_property("max_aux_streams", &IBuilderConfig::getMaxAuxStreams, &IBuilderConfig::setMaxAuxStreams)
         .def("set_tactic_sources", &IBuilderConfig::setTacticSources, py::arg("tactic_sources"))
         .def("get_tactic_sources", &IBuilderConfig::getTacticSources)
+        .def("set_preview_feature", &IBuilderConfig::setPreviewFeature, py::arg("feature"), py::arg("enable"))
+        .def("get_preview_feature", &IBuilderConfig::getPreviewFeature, py::arg("feature"))
         .def_property(
             "kiln_backend", [](IBuilderConfig const& self) { return kiln::getBackend(self); },
             [](IBuilderConfig& self, kiln::Backend backend) { kiln::setBackend(self, backend); },

@@ -33,6 +33,8 @@ PYBIND11_MODULE(_tensorrt, m)
     kp::bindExecutionContext(m);
     kp::bindOnnxParser(m);
     kp::bindRefit(m);
+    kp::bindStreams(m);
+    kp::bindGpuAllocators(m);
     kp::bindDlpack(m);
     kp::bindCudaInterop(m);
 }

@@ -3,7 +3,13 @@
 #include "plugin_fields.h"
 #include "bindings.h"
 
+#include <pybind11/numpy.h>
 #include <pybind11/stl_bind.h>
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <vector>
 
 namespace kiln::python
 {
@@ -49,6 +55,53 @@ PyPluginField makeField(std::string name, py::buffer data, PluginFieldType type)
     field.type = type;
     field.size = static_cast<int32_t>(bytes / fieldElementSize(type));
     return field;
+}
+
+//! The numpy dtype PluginField.data gives a field's data in: TensorRT's (UNKNOWN and CHAR as int8), and float16,
+//! which numpy has too; nothing for the types numpy lacks.
+std::optional<py::dtype> fieldDataDtype(PluginFieldType type)
+{
+    switch (type)
+    {
+    case PluginFieldType::kUNKNOWN:
+    case PluginFieldType::kINT8:
+    case PluginFieldType::kCHAR: return py::dtype::of<int8_t>();
+    case PluginFieldType::kINT16: return py::dtype::of<int16_t>();
+    case PluginFieldType::kINT32: return py::dtype::of<int32_t>();
+    case PluginFieldType::kINT64: return py::dtype::of<int64_t>();
+    case PluginFieldType::kFLOAT16: return py::dtype("float16");
+    case PluginFieldType::kFLOAT32: return py::dtype::of<float>();
+    case PluginFieldType::kFLOAT64: return py::dtype::of<double>();
+    default: return std::nullopt;
+    }
+}
+
+//! PluginField.data as TensorRT gives it: a new 1-D numpy array of the field's type holding its `size` elements (as
+//! many as its buffer holds, if fewer); AttributeError for the types numpy lacks.
+py::array fieldData(PyPluginField const& field)
+{
+    std::optional<py::dtype> const dtype = fieldDataDtype(field.type);
+    if (!dtype)
+    {
+        throw py::attribute_error("PluginField '" + field.name + "': numpy has no type for "
+            + py::str(py::cast(field.type)).cast<std::string>() + " data");
+    }
+    size_t const itemsize = static_cast<size_t>(dtype->itemsize());
+    size_t available = 0;
+    void const* source = nullptr;
+    if (!field.data.is_none())
+    {
+        py::buffer_info const info = py::reinterpret_borrow<py::buffer>(field.data).request();
+        available = static_cast<size_t>(info.size * info.itemsize) / itemsize;
+        source = info.ptr;
+    }
+    size_t const count = std::min(available, static_cast<size_t>(std::max(field.size, 0)));
+    py::array data(*dtype, std::vector<py::ssize_t>{static_cast<py::ssize_t>(count)});
+    if (count > 0)
+    {
+        std::memcpy(data.mutable_data(), source, count * itemsize);
+    }
+    return data;
 }
 
 } // namespace
@@ -117,7 +170,9 @@ void bindPluginFields(py::module_& m)
             py::arg("name") = "")
         .def(py::init(&makeField), py::arg("name"), py::arg("data"), py::arg("type") = PluginFieldType::kUNKNOWN)
         .def_readonly("name", &PyPluginField::name)
-        .def_readonly("data", &PyPluginField::data)
+        .def_property_readonly("data", &fieldData,
+            "A numpy array of the field's type (int8 for UNKNOWN and CHAR), copied; AttributeError for types numpy "
+            "lacks (BF16, FP8, INT4, FP4, DIMS).")
         .def_readonly("type", &PyPluginField::type)
         .def_readonly("size", &PyPluginField::size)
         .def("__repr__", [](PyPluginField const& field) {

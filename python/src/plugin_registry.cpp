@@ -4,6 +4,8 @@
 #include "logger.h"
 #include "plugins.h"
 #include "python_plugins.h"
+#include "python_plugin_resource.h"
+#include "python_plugins_v2.h"
 
 #include <NvInferPlugin.h>
 #include <pybind11/stl.h>
@@ -55,9 +57,11 @@ std::vector<py::object>& loggersKeptForever()
 
 void bindPluginRegistry(py::module_& m)
 {
-    py::class_<IPluginRegistry, std::unique_ptr<IPluginRegistry, py::nodelete>>(
-        m, "IPluginRegistry", "The process-wide registry of plugin creators.")
-        .def_property_readonly("plugin_creator_list", &pluginV2Creators, "The IPluginV2 creators.")
+    bindPluginResource(m);
+    py::class_<IPluginRegistry, std::unique_ptr<IPluginRegistry, py::nodelete>> registry(
+        m, "IPluginRegistry", "The process-wide registry of plugin creators.");
+    bindPluginResourceMethods(registry);
+    registry.def_property_readonly("plugin_creator_list", &pluginV2Creators, "The IPluginV2 creators.")
         .def_property_readonly("all_creators", &allCreators, "Every creator, V2 and V3.")
         .def_property_readonly("all_creators_recursive", &allCreators, "Every creator (Kiln has one registry).")
         .def_property(
@@ -79,7 +83,12 @@ void bindPluginRegistry(py::module_& m)
         .def(
             "register_creator",
             [](IPluginRegistry& self, IPluginCreator& creator, std::string const& ns) {
-                return self.registerCreator(creator, ns.c_str());
+                bool const registered = self.registerCreator(creator, ns.c_str());
+                if (registered && dynamic_cast<PyPluginCreator*>(&creator) != nullptr)
+                {
+                    keepRegisteredCreator(py::cast(&creator, py::return_value_policy::reference));
+                }
+                return registered;
             },
             py::arg("creator"), py::arg("plugin_namespace") = "", py::keep_alive<1, 2>(),
             "Registers a V2 creator; False if one of that name, version and namespace is registered.")
@@ -97,7 +106,14 @@ void bindPluginRegistry(py::module_& m)
             "Registers a V3 creator; False if one of that name, version and namespace is registered.")
         .def(
             "deregister_creator",
-            [](IPluginRegistry& self, IPluginCreator const& creator) { return self.deregisterCreator(creator); },
+            [](IPluginRegistry& self, IPluginCreator& creator) {
+                bool const deregistered = self.deregisterCreator(creator);
+                if (deregistered && dynamic_cast<PyPluginCreator*>(&creator) != nullptr)
+                {
+                    releaseRegisteredCreator(py::cast(&creator, py::return_value_policy::reference));
+                }
+                return deregistered;
+            },
             py::arg("creator"))
         .def(
             "deregister_creator",

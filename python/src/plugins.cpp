@@ -1,10 +1,12 @@
-// IPluginV2, IPluginV3 (with its core capability), IPluginCreator and IPluginCreatorV3One over C++ plugins: Kiln's
-// collection, or any library's. A plugin a creator makes belongs to Python; the network keeps its own clone.
-// Python-written plugins will derive from these same classes through trampolines (the next phase of issue 17).
+// IPluginV2 (with IPluginV2Ext and IPluginV2DynamicExt), IPluginV3 (with its capabilities), IPluginCreator and
+// IPluginCreatorV3One, over C++ plugins (Kiln's collection, or any library's) and as the bases of plugins written in
+// Python (their trampolines are in python_plugins.h and python_plugins_v2.h). A plugin a creator makes belongs to
+// Python; the network keeps its own clone.
 #include "plugins.h"
 #include "bindings.h"
 #include "plugin_fields.h"
 #include "python_plugins.h"
+#include "python_plugins_v2.h"
 
 #include <memory>
 
@@ -15,6 +17,7 @@ using nvinfer1::IPluginCreator;
 using nvinfer1::IPluginCreatorInterface;
 using nvinfer1::IPluginCreatorV3One;
 using nvinfer1::IPluginV2;
+using nvinfer1::IPluginV2Ext;
 using nvinfer1::IPluginV3;
 using nvinfer1::IPluginV3OneCore;
 using nvinfer1::IPluginV3OneRuntime;
@@ -38,23 +41,6 @@ namespace
 char const* orEmpty(char const* text)
 {
     return text != nullptr ? text : "";
-}
-
-void bindPluginV2(py::module_& m)
-{
-    py::class_<IPluginV2, std::unique_ptr<IPluginV2, PluginV2Destroyer>>(
-        m, "IPluginV2", "A plugin of the IPluginV2 family (IPluginV2DynamicExt and the older interfaces).")
-        .def_property_readonly("num_outputs", &IPluginV2::getNbOutputs)
-        .def_property_readonly("plugin_type", [](IPluginV2 const& self) { return orEmpty(self.getPluginType()); })
-        .def_property_readonly("plugin_version", [](IPluginV2 const& self) { return orEmpty(self.getPluginVersion()); })
-        .def_property(
-            "plugin_namespace", [](IPluginV2 const& self) { return orEmpty(self.getPluginNamespace()); },
-            [](IPluginV2& self, std::string const& ns) { self.setPluginNamespace(ns.c_str()); })
-        .def_property_readonly("serialization_size", &IPluginV2::getSerializationSize)
-        .def_property_readonly("tensorrt_version", &IPluginV2::getTensorRTVersion)
-        .def(
-            "clone", [](IPluginV2 const& self) { return std::unique_ptr<IPluginV2, PluginV2Destroyer>(self.clone()); },
-            "A copy of the plugin with the same parameters.");
 }
 
 //! The trampoline behind a Python subclass's base `Base`, for attributes only Python plugins can set.
@@ -85,6 +71,70 @@ void defineTextAttribute(Class& cls, char const* attribute, std::string Trampoli
             Base& self, std::string const& text) { writableTrampoline<Trampoline>(self, attribute).*member = text; });
 }
 
+void bindPluginV2(py::module_& m)
+{
+    py::class_<IPluginV2, std::unique_ptr<IPluginV2, PluginV2Destroyer>>(
+        m, "IPluginV2", "A plugin of the IPluginV2 family (IPluginV2DynamicExt and the older interfaces).")
+        .def_property_readonly("num_outputs", &IPluginV2::getNbOutputs)
+        .def_property_readonly("plugin_type", [](IPluginV2 const& self) { return orEmpty(self.getPluginType()); })
+        .def_property_readonly("plugin_version", [](IPluginV2 const& self) { return orEmpty(self.getPluginVersion()); })
+        .def_property(
+            "plugin_namespace", [](IPluginV2 const& self) { return orEmpty(self.getPluginNamespace()); },
+            [](IPluginV2& self, std::string const& ns) { self.setPluginNamespace(ns.c_str()); })
+        .def_property_readonly("serialization_size", &IPluginV2::getSerializationSize)
+        .def_property_readonly("tensorrt_version", &IPluginV2::getTensorRTVersion)
+        .def(
+            "clone", [](IPluginV2 const& self) { return std::unique_ptr<IPluginV2, PluginV2Destroyer>(self.clone()); },
+            "A copy of the plugin with the same parameters.");
+
+    py::class_<IPluginV2Ext, std::unique_ptr<IPluginV2Ext, PluginV2Destroyer>, IPluginV2>(
+        m, "IPluginV2Ext", "A plugin of the IPluginV2Ext interface (output types of its own).");
+
+    using nvinfer1::IPluginV2DynamicExt;
+    py::class_<IPluginV2DynamicExt, PyPluginV2DynamicExt, std::unique_ptr<IPluginV2DynamicExt, PluginV2Destroyer>,
+        IPluginV2Ext>
+        dynamic(m, "IPluginV2DynamicExt",
+            "A plugin with dynamic shapes. Python plugins derive from it, set num_outputs, plugin_type, "
+            "plugin_version and plugin_namespace, and implement get_output_datatype, get_output_dimensions, "
+            "supports_format_combination, configure_plugin, enqueue, serialize and clone (initialize, terminate, "
+            "destroy, get_workspace_size and get_serialization_size are optional).");
+    dynamic.def(py::init<>())
+        .def_property(
+            "num_outputs",
+            [](IPluginV2DynamicExt const& self) {
+                auto const* python = dynamic_cast<PyPluginV2DynamicExt const*>(&self);
+                return python != nullptr ? python->numOutputs : self.getNbOutputs();
+            },
+            [](IPluginV2DynamicExt& self, int32_t count) {
+                writableTrampoline<PyPluginV2DynamicExt>(self, "num_outputs").numOutputs = count;
+            })
+        .def_property(
+            "plugin_namespace",
+            [](IPluginV2DynamicExt const& self) -> std::string {
+                auto const* python = dynamic_cast<PyPluginV2DynamicExt const*>(&self);
+                return python != nullptr ? python->pluginNamespace : orEmpty(self.getPluginNamespace());
+            },
+            [](IPluginV2DynamicExt& self, std::string const& ns) {
+                if (auto* python = dynamic_cast<PyPluginV2DynamicExt*>(&self))
+                {
+                    python->pluginNamespace = ns;
+                    return;
+                }
+                self.setPluginNamespace(ns.c_str());
+            })
+        .def(
+            "initialize", [](IPluginV2DynamicExt&) { return 0; }, "Does nothing unless a subclass defines it.")
+        .def(
+            "terminate", [](IPluginV2DynamicExt&) {}, "Does nothing unless a subclass defines it.")
+        .def(
+            "destroy", [](IPluginV2DynamicExt&) {},
+            "Called when Kiln lets go of a Python plugin; does nothing unless a subclass defines it.");
+    defineTextAttribute(dynamic, "plugin_type", &PyPluginV2DynamicExt::pluginType,
+        [](IPluginV2DynamicExt& self) { return self.getPluginType(); });
+    defineTextAttribute(dynamic, "plugin_version", &PyPluginV2DynamicExt::version,
+        [](IPluginV2DynamicExt& self) { return self.getPluginVersion(); });
+}
+
 void bindPluginCapabilities(py::module_& m)
 {
     py::class_<nvinfer1::IPluginCapability>(m, "IPluginCapability", "A capability interface of a V3 plugin.");
@@ -108,25 +158,34 @@ void bindPluginCapabilities(py::module_& m)
         .def_property(
             "num_outputs",
             [](IPluginV3OneBuild const& self) {
-                auto const* python = dynamic_cast<PyPluginV3OneBuild const*>(&self);
+                auto const* python = dynamic_cast<PyBuildAttributes const*>(&self);
                 return python != nullptr ? python->numOutputs : self.getNbOutputs();
             },
             [](IPluginV3OneBuild& self, int32_t count) {
-                writableTrampoline<PyPluginV3OneBuild>(self, "num_outputs").numOutputs = count;
+                writableTrampoline<PyBuildAttributes>(self, "num_outputs").numOutputs = count;
             })
         .def_property(
             "format_combination_limit",
             [](IPluginV3OneBuild& self) {
-                auto const* python = dynamic_cast<PyPluginV3OneBuild const*>(&self);
+                auto const* python = dynamic_cast<PyBuildAttributes const*>(&self);
                 return python != nullptr ? python->formatCombinationLimit : self.getFormatCombinationLimit();
             },
             [](IPluginV3OneBuild& self, int32_t limit) {
-                writableTrampoline<PyPluginV3OneBuild>(self, "format_combination_limit").formatCombinationLimit = limit;
+                writableTrampoline<PyBuildAttributes>(self, "format_combination_limit").formatCombinationLimit = limit;
             });
-    defineTextAttribute(build, "timing_cache_id", &PyPluginV3OneBuild::timingCacheId,
+    defineTextAttribute(build, "timing_cache_id", &PyBuildAttributes::timingCacheId,
         [](IPluginV3OneBuild& self) { return self.getTimingCacheID(); });
-    defineTextAttribute(build, "metadata_string", &PyPluginV3OneBuild::metadataString,
+    defineTextAttribute(build, "metadata_string", &PyBuildAttributes::metadataString,
         [](IPluginV3OneBuild& self) { return self.getMetadataString(); });
+
+    using BuildV2 = nvinfer1::v_2_0::IPluginV3OneBuild;
+    py::class_<BuildV2, PyPluginV3OneBuildV2, IPluginV3OneBuild>(m, "IPluginV3OneBuildV2",
+        "The build capability with I/O aliasing: get_aliased_input(output_index) names the input whose memory an "
+        "output reuses (-1 for none); Kiln honours it with PreviewFeature.ALIASED_PLUGIN_IO_10_03.")
+        .def(py::init<>())
+        .def(
+            "get_aliased_input", [](BuildV2& self, int32_t outputIndex) { return self.getAliasedInput(outputIndex); },
+            py::arg("output_index"));
 
     py::class_<IPluginV3OneRuntime, PyPluginV3OneRuntime, nvinfer1::IPluginCapability>(m, "IPluginV3OneRuntime",
         "A V3 plugin's runtime capability: a Python plugin implements on_shape_change, enqueue (host addresses and "
@@ -173,14 +232,41 @@ void bindCreators(py::module_& m)
 {
     py::class_<IPluginCreatorInterface>(m, "IPluginCreatorInterface", "The base of plugin creators.");
 
-    py::class_<IPluginCreator, IPluginCreatorInterface>(m, "IPluginCreator", "Creates IPluginV2 plugins.")
-        .def_property_readonly("name", [](IPluginCreator const& self) { return orEmpty(self.getPluginName()); })
-        .def_property_readonly(
-            "plugin_version", [](IPluginCreator const& self) { return orEmpty(self.getPluginVersion()); })
+    py::class_<IPluginCreator, PyPluginCreator, IPluginCreatorInterface> creatorV2(m, "IPluginCreator",
+        "Creates IPluginV2 plugins. Python creators set name, plugin_version, plugin_namespace and field_names, and "
+        "implement create_plugin(name, field_collection) and deserialize_plugin(name, data).");
+    creatorV2.def(py::init<>());
+    defineTextAttribute(
+        creatorV2, "name", &PyPluginCreator::name, [](IPluginCreator& self) { return self.getPluginName(); });
+    defineTextAttribute(creatorV2, "plugin_version", &PyPluginCreator::version,
+        [](IPluginCreator& self) { return self.getPluginVersion(); });
+    creatorV2
         .def_property(
-            "plugin_namespace", [](IPluginCreator const& self) { return orEmpty(self.getPluginNamespace()); },
-            [](IPluginCreator& self, std::string const& ns) { self.setPluginNamespace(ns.c_str()); })
-        .def_property_readonly("field_names", [](IPluginCreator& self) { return describeFields(self.getFieldNames()); })
+            "plugin_namespace",
+            [](IPluginCreator const& self) -> std::string {
+                auto const* python = dynamic_cast<PyPluginCreator const*>(&self);
+                return python != nullptr ? python->pluginNamespace : orEmpty(self.getPluginNamespace());
+            },
+            [](IPluginCreator& self, std::string const& ns) {
+                if (auto* python = dynamic_cast<PyPluginCreator*>(&self))
+                {
+                    python->pluginNamespace = ns;
+                    return;
+                }
+                self.setPluginNamespace(ns.c_str());
+            })
+        .def_property(
+            "field_names",
+            [](IPluginCreator& self) -> py::object {
+                if (auto* python = dynamic_cast<PyPluginCreator*>(&self))
+                {
+                    return python->fieldNames;
+                }
+                return py::cast(describeFields(self.getFieldNames()));
+            },
+            [](IPluginCreator& self, PyPluginFieldCollection const& fields) {
+                writableTrampoline<PyPluginCreator>(self, "field_names").fieldNames = py::cast(fields);
+            })
         .def(
             "create_plugin",
             [](IPluginCreator& self, std::string const& name, PyPluginFieldCollection const& fields) {

@@ -3,6 +3,7 @@
 // std::runtime_error that Kiln reports naming the plugin (see python_call.h). Methods TensorRT's Python API makes
 // optional have its defaults when the class does not define them.
 #include "python_plugins.h"
+#include "plugin_call_args.h"
 #include "python_call.h"
 
 #include <pybind11/numpy.h>
@@ -26,27 +27,6 @@ using nvinfer1::PluginTensorDesc;
 
 namespace
 {
-
-template <typename T>
-py::list listOf(T const* items, int32_t count)
-{
-    py::list list;
-    for (int32_t i = 0; i < count; ++i)
-    {
-        list.append(py::cast(items[i]));
-    }
-    return list;
-}
-
-py::list addressesOf(void const* const* addresses, int32_t count)
-{
-    py::list list;
-    for (int32_t i = 0; i < count; ++i)
-    {
-        list.append(reinterpret_cast<uintptr_t>(addresses[i]));
-    }
-    return list;
-}
 
 //! A returned sequence that must hold exactly `count` items.
 py::sequence sequenceOf(py::handle returned, int32_t count, char const* method, char const* what)
@@ -93,7 +73,8 @@ size_t fieldBytes(nvinfer1::PluginField const& field, py::dtype const& dtype)
     }
 }
 
-//! A creator's fields as trt.PluginFieldCollection, each field's data copied into a numpy array of its type.
+} // namespace
+
 py::object fieldsToPython(nvinfer1::PluginFieldCollection const* fc)
 {
     PyPluginFieldCollection fields;
@@ -112,6 +93,9 @@ py::object fieldsToPython(nvinfer1::PluginFieldCollection const* fc)
     }
     return py::cast(std::move(fields));
 }
+
+namespace
+{
 
 char const* capabilityName(PluginCapabilityType type)
 {
@@ -261,23 +245,22 @@ char const* PyPluginV3OneCore::getPluginNamespace() const
 
 // ---- PyPluginV3OneBuild ----
 
-using BuildBase = nvinfer1::IPluginV3OneBuild;
-
-int32_t PyPluginV3OneBuild::configurePlugin(
+template <typename Base>
+int32_t PyPluginV3OneBuildOf<Base>::configurePlugin(
     DynamicPluginTensorDesc const* in, int32_t nbInputs, DynamicPluginTensorDesc const* out, int32_t nbOutputs)
 {
     return callPython([&] {
-        requiredOverride<BuildBase>(this, "configure_plugin")(listOf(in, nbInputs), listOf(out, nbOutputs));
+        requiredOverride<Base>(this, "configure_plugin")(listOf(in, nbInputs), listOf(out, nbOutputs));
         return 0;
     });
 }
 
-int32_t PyPluginV3OneBuild::getOutputDataTypes(
+template <typename Base>
+int32_t PyPluginV3OneBuildOf<Base>::getOutputDataTypes(
     DataType* outputTypes, int32_t nbOutputs, DataType const* inputTypes, int32_t nbInputs) const
 {
     return callPython([&] {
-        py::object const returned
-            = requiredOverride<BuildBase>(this, "get_output_data_types")(listOf(inputTypes, nbInputs));
+        py::object const returned = requiredOverride<Base>(this, "get_output_data_types")(listOf(inputTypes, nbInputs));
         py::sequence const types = sequenceOf(returned, nbOutputs, "get_output_data_types", "DataType");
         for (int32_t i = 0; i < nbOutputs; ++i)
         {
@@ -287,11 +270,13 @@ int32_t PyPluginV3OneBuild::getOutputDataTypes(
     });
 }
 
-int32_t PyPluginV3OneBuild::getOutputShapes(DimsExprs const* inputs, int32_t nbInputs, DimsExprs const* shapeInputs,
-    int32_t nbShapeInputs, DimsExprs* outputs, int32_t nbOutputs, nvinfer1::IExprBuilder& exprBuilder)
+template <typename Base>
+int32_t PyPluginV3OneBuildOf<Base>::getOutputShapes(DimsExprs const* inputs, int32_t nbInputs,
+    DimsExprs const* shapeInputs, int32_t nbShapeInputs, DimsExprs* outputs, int32_t nbOutputs,
+    nvinfer1::IExprBuilder& exprBuilder)
 {
     return callPython([&] {
-        py::object const returned = requiredOverride<BuildBase>(this, "get_output_shapes")(listOf(inputs, nbInputs),
+        py::object const returned = requiredOverride<Base>(this, "get_output_shapes")(listOf(inputs, nbInputs),
             listOf(shapeInputs, nbShapeInputs), py::cast(&exprBuilder, py::return_value_policy::reference));
         py::sequence const shapes = sequenceOf(returned, nbOutputs, "get_output_shapes", "DimsExprs");
         for (int32_t o = 0; o < nbOutputs; ++o)
@@ -310,34 +295,38 @@ int32_t PyPluginV3OneBuild::getOutputShapes(DimsExprs const* inputs, int32_t nbI
     });
 }
 
-bool PyPluginV3OneBuild::supportsFormatCombination(
+template <typename Base>
+bool PyPluginV3OneBuildOf<Base>::supportsFormatCombination(
     int32_t pos, DynamicPluginTensorDesc const* inOut, int32_t nbInputs, int32_t nbOutputs)
 {
     return callPython([&] {
-        return requiredOverride<BuildBase>(this, "supports_format_combination")(
+        return requiredOverride<Base>(this, "supports_format_combination")(
             pos, listOf(inOut, nbInputs + nbOutputs), nbInputs)
-            .cast<bool>();
+            .template cast<bool>();
     });
 }
 
-int32_t PyPluginV3OneBuild::getNbOutputs() const
+template <typename Base>
+int32_t PyPluginV3OneBuildOf<Base>::getNbOutputs() const
 {
-    return callPython([&] { return py::getattr(pythonSelf<BuildBase>(this), "num_outputs").cast<int32_t>(); });
+    return callPython([&] { return py::getattr(pythonSelf<Base>(this), "num_outputs").template cast<int32_t>(); });
 }
 
-size_t PyPluginV3OneBuild::getWorkspaceSize(DynamicPluginTensorDesc const* inputs, int32_t nbInputs,
+template <typename Base>
+size_t PyPluginV3OneBuildOf<Base>::getWorkspaceSize(DynamicPluginTensorDesc const* inputs, int32_t nbInputs,
     DynamicPluginTensorDesc const* outputs, int32_t nbOutputs) const
 {
     return callPython([&]() -> size_t {
-        py::function method = optionalOverride(static_cast<BuildBase const*>(this), "get_workspace_size");
+        py::function method = optionalOverride(static_cast<Base const*>(this), "get_workspace_size");
         return method ? method(listOf(inputs, nbInputs), listOf(outputs, nbOutputs)).cast<size_t>() : 0;
     });
 }
 
-int32_t PyPluginV3OneBuild::getValidTactics(int32_t* tactics, int32_t nbTactics)
+template <typename Base>
+int32_t PyPluginV3OneBuildOf<Base>::getValidTactics(int32_t* tactics, int32_t nbTactics)
 {
     return callPython([&] {
-        py::function method = optionalOverride(static_cast<BuildBase const*>(this), "get_valid_tactics");
+        py::function method = optionalOverride(static_cast<Base const*>(this), "get_valid_tactics");
         if (!method)
         {
             return 0;
@@ -351,30 +340,46 @@ int32_t PyPluginV3OneBuild::getValidTactics(int32_t* tactics, int32_t nbTactics)
     });
 }
 
-int32_t PyPluginV3OneBuild::getNbTactics()
+template <typename Base>
+int32_t PyPluginV3OneBuildOf<Base>::getNbTactics()
 {
     return callPython([&] {
-        py::function method = optionalOverride(static_cast<BuildBase const*>(this), "get_valid_tactics");
+        py::function method = optionalOverride(static_cast<Base const*>(this), "get_valid_tactics");
         return method ? static_cast<int32_t>(py::len(method())) : 0;
     });
 }
 
-char const* PyPluginV3OneBuild::getTimingCacheID()
+template <typename Base>
+char const* PyPluginV3OneBuildOf<Base>::getTimingCacheID()
 {
-    char const* id = textAttribute<BuildBase>(this, "timing_cache_id", mText);
+    char const* id = textAttribute<Base>(this, "timing_cache_id", mText);
     return *id != '\0' ? id : nullptr;
 }
 
-int32_t PyPluginV3OneBuild::getFormatCombinationLimit()
+template <typename Base>
+int32_t PyPluginV3OneBuildOf<Base>::getFormatCombinationLimit()
 {
     return callPython(
-        [&] { return py::getattr(pythonSelf<BuildBase>(this), "format_combination_limit").cast<int32_t>(); });
+        [&] { return py::getattr(pythonSelf<Base>(this), "format_combination_limit").template cast<int32_t>(); });
 }
 
-char const* PyPluginV3OneBuild::getMetadataString()
+template <typename Base>
+char const* PyPluginV3OneBuildOf<Base>::getMetadataString()
 {
-    char const* text = textAttribute<BuildBase>(this, "metadata_string", mText);
+    char const* text = textAttribute<Base>(this, "metadata_string", mText);
     return *text != '\0' ? text : nullptr;
+}
+
+template class PyPluginV3OneBuildOf<nvinfer1::v_1_0::IPluginV3OneBuild>;
+template class PyPluginV3OneBuildOf<nvinfer1::v_2_0::IPluginV3OneBuild>;
+
+int32_t PyPluginV3OneBuildV2::getAliasedInput(int32_t outputIndex)
+{
+    using BaseV2 = nvinfer1::v_2_0::IPluginV3OneBuild;
+    return callPython([&] {
+        py::function method = optionalOverride(static_cast<BaseV2 const*>(this), "get_aliased_input");
+        return method ? method(outputIndex).cast<int32_t>() : -1;
+    });
 }
 
 // ---- PyPluginV3OneRuntime ----

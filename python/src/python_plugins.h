@@ -80,7 +80,19 @@ public:
     mutable std::string name, version, pluginNamespace;
 };
 
-class PyPluginV3OneBuild : public PythonImplemented<nvinfer1::IPluginV3OneBuild>
+//! What trt.IPluginV3OneBuild's attributes store, on either version of the build capability.
+struct PyBuildAttributes
+{
+    int32_t numOutputs{0};
+    std::string timingCacheId;
+    int32_t formatCombinationLimit{nvinfer1::IPluginV3OneBuild::kDEFAULT_FORMAT_COMBINATION_LIMIT};
+    std::string metadataString;
+};
+
+//! The build capability of either version: `Base` is v_1_0::IPluginV3OneBuild (trt.IPluginV3OneBuild) or
+//! v_2_0::IPluginV3OneBuild (trt.IPluginV3OneBuildV2, which adds get_aliased_input).
+template <typename Base>
+class PyPluginV3OneBuildOf : public PythonImplemented<Base>, public PyBuildAttributes
 {
 public:
     int32_t configurePlugin(nvinfer1::DynamicPluginTensorDesc const* in, int32_t nbInputs,
@@ -101,14 +113,17 @@ public:
     int32_t getFormatCombinationLimit() override;
     char const* getMetadataString() override;
 
-    // What trt.IPluginV3OneBuild's attributes store.
-    int32_t numOutputs{0};
-    std::string timingCacheId;
-    int32_t formatCombinationLimit{kDEFAULT_FORMAT_COMBINATION_LIMIT};
-    std::string metadataString;
-
 private:
     mutable std::string mText;
+};
+
+using PyPluginV3OneBuild = PyPluginV3OneBuildOf<nvinfer1::v_1_0::IPluginV3OneBuild>;
+
+class PyPluginV3OneBuildV2 : public PyPluginV3OneBuildOf<nvinfer1::v_2_0::IPluginV3OneBuild>
+{
+public:
+    //! The Python get_aliased_input(output_index); -1 (no alias) where the class does not define it.
+    int32_t getAliasedInput(int32_t outputIndex) override;
 };
 
 //! Also kiln::IHostPlugin: on the CPU backend, enqueue gets host addresses and stream 0.
@@ -152,6 +167,9 @@ private:
     pybind11::object mListedFields; // what the last read of field_names gave, and its C++ view
     std::unique_ptr<FieldsView> mListedView;
 };
+
+//! A creator's fields as trt.PluginFieldCollection, each field's data copied into a numpy array of its type. GIL held.
+pybind11::object fieldsToPython(nvinfer1::PluginFieldCollection const* fc);
 
 //! A Python creator registered with the registry lives as long as it stays registered (Kiln calls it when a plan is
 //! loaded, long after the script may have dropped its own reference).

@@ -87,10 +87,14 @@ void bindRefitter(py::module_& m)
         .def(
             "get_weights_prototype",
             [](IRefitter const& self, std::string const& name) {
-                nvinfer1::Weights const prototype = self.getWeightsPrototype(name.c_str());
-                return py::make_tuple(prototype.type, prototype.count);
+                PyWeights prototype;
+                prototype.weights = self.getWeightsPrototype(name.c_str());
+                prototype.weights.values = nullptr; // a prototype describes; it holds no values
+                return prototype;
             },
-            py::arg("name"), "(DataType, count) of the engine's weights of that name; count -1 for no such name.")
+            py::arg("name"),
+            "Weights with the dtype and size (no values) of the engine's weights of that name; size -1 for no such "
+            "name.")
         .def("get_all",
             [](IRefitter& self) {
                 return layersAndRoles([&](int32_t size, char const** layers, WeightsRole* roles) {

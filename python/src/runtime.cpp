@@ -76,6 +76,8 @@ void bindEngine(py::module_& m)
         .def("get_tensor_shape", &ICudaEngine::getTensorShape, py::arg("name"),
             "The shape, -1 where chosen at run time; None for a name that is not an I/O tensor.")
         .def("get_tensor_dtype", &ICudaEngine::getTensorDataType, py::arg("name"))
+        .def("get_tensor_location", &ICudaEngine::getTensorLocation, py::arg("name"),
+            "TensorLocation.DEVICE or HOST: where the application gives the tensor's memory.")
         .def("get_tensor_format", py::overload_cast<char const*>(&ICudaEngine::getTensorFormat, py::const_),
             py::arg("name"))
         .def("get_tensor_format", py::overload_cast<char const*, int32_t>(&ICudaEngine::getTensorFormat, py::const_),

@@ -6,6 +6,7 @@
 
 #include "backend/calibration_buffer.h"
 #include "backend/executor.h"
+#include "backend/plugin_timer.h"
 #include "backend/timing_cache.h"
 #include "core/tensor_view.h"
 #include "network/layer.h"
@@ -37,6 +38,10 @@ struct PassOptions
     std::function<Shape(int32_t)> optShape;
     //! How many of the plan's tensors are the network's: optShape answers for these; a pass adds its tensors after.
     int32_t networkTensors{0};
+    //! Every tensor left in memory becomes a debug tensor (markUnfusedTensorsAsDebugTensors, or a plan for INT8
+    //! calibration), which a debug listener gets row-major: a pass that would store tensors in another layout for
+    //! speed alone keeps them row-major.
+    bool unfusedTensorsObserved{false};
 };
 
 class Implementation
@@ -124,6 +129,30 @@ public:
     virtual std::unique_ptr<CalibrationBuffer> makeCalibrationBuffer(size_t bytes, std::string& /*error*/) const
     {
         return std::make_unique<HostCalibrationBuffer>(bytes);
+    }
+
+    //! Whether the host can read and write the memory at `address`, which an application gave a plan that runs on the
+    //! host but reports its I/O as device memory (the CPU backend with KILN_CPU_TENSOR_LOCATION=device): true for
+    //! host and managed memory, and where this backend cannot tell (no usable device); false with `why` for memory
+    //! only this backend's device reaches.
+    virtual bool hostCanAccess(void const* /*address*/, std::string& /*why*/) const
+    {
+        return true;
+    }
+
+    //! Waits until the work queued on `stream` so far is done, so that such a plan reads what it wrote; false with
+    //! `error` where it cannot.
+    virtual bool waitForStream(cudaStream_t /*stream*/, std::string& /*error*/) const
+    {
+        return true;
+    }
+
+    //! What times a plugin's tactics in this backend's memory, for the builder to choose the fastest; nullptr with
+    //! `why` where nothing can be timed on this machine now (a CUDA build without a GPU).
+    virtual std::unique_ptr<PluginTimer> makePluginTimer(std::string& why) const
+    {
+        why = "this backend does not time plugins";
+        return nullptr;
     }
 
     //! What makes timings taken for this backend comparable (timing caches record it): the device and the libraries'

@@ -32,7 +32,8 @@ std::unique_ptr<PluginRunner> PluginRunner::attach(network::PluginParams const& 
     std::unique_ptr<Reformatter> reformatter, plugin::ContextResources const& resources, std::string& error)
 {
     std::unique_ptr<plugin::PluginAdapter> attached = params.adapter->attachToContext(resources, error);
-    if (attached == nullptr)
+    // The tactic the builder chose, given before the plugin hears of any shape, as TensorRT gives it.
+    if (attached == nullptr || (params.tactic != 0 && !attached->setTactic(params.tactic, error)))
     {
         error = "plugin " + params.adapter->description() + ": " + error;
         return nullptr;
@@ -80,6 +81,30 @@ void PluginRunner::describeTensors(
     }
 }
 
+bool PluginRunner::aliasOutputs(size_t nbInputs, cudaStream_t stream, std::string& error)
+{
+    // TensorRT hands an aliased output and its input the same memory, copying where it must; Kiln always copies the
+    // input into the output, which leaves the input as it was for any other layer that reads it.
+    for (size_t o = 0; o < mParams.aliasedInputs.size(); ++o)
+    {
+        int32_t const input = mParams.aliasedInputs[o];
+        if (input < 0)
+        {
+            continue;
+        }
+        auto const i = static_cast<size_t>(input);
+        if (i >= nbInputs || mReadViews[i].shape != mWrittenViews[o].shape)
+        {
+            error = "output " + std::to_string(o) + " is aliased to input " + std::to_string(input)
+                + (i >= nbInputs ? ", which the layer lacks" : ", whose shape differs");
+            return false;
+        }
+        mReformatter->copy(mReadViews[i], mWrittenViews[o], stream);
+        mInData[i] = mOutData[o];
+    }
+    return true;
+}
+
 bool PluginRunner::run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
     void* workspace, cudaStream_t stream, std::string& error)
 {
@@ -124,6 +149,11 @@ bool PluginRunner::run(std::vector<ConstTensorView> const& inputs, std::vector<T
     {
         mReformatter->write(nbInputs + o, outputs[o], wanted(nbInputs + o), mWrittenViews[o], stream);
         mOutData[o] = mWrittenViews[o].data;
+    }
+    if (!aliasOutputs(nbInputs, stream, error))
+    {
+        error = "plugin " + mPlugin->description() + ": " + error;
+        return false;
     }
     bool const ran = mMemory == Memory::kHOST
         ? mPlugin->runOnHost(mInDescs, mOutDescs, mInData.data(), mOutData.data(), workspace, error)

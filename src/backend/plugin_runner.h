@@ -50,6 +50,9 @@ private:
     //! Whether the shapes differ from those of the last shapesChanged call.
     bool shapesDiffer(
         std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, size_t nbInputs) const;
+    //! Copies each aliased input into its output and hands the plugin the output's memory for both (after the
+    //! views are made). False with error where their shapes differ.
+    bool aliasOutputs(size_t nbInputs, cudaStream_t stream, std::string& error);
     //! Fills mInDescs and mOutDescs.
     void describeTensors(
         std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs, size_t nbInputs);

@@ -38,6 +38,12 @@ public:
     //! After the layer ran: converts what it wrote into the slot's scratch (where `wanted` differs) into `stored`.
     void commit(size_t slot, TensorView const& stored, SlotLayout wanted, cudaStream_t stream);
 
+    //! Copies `from` into `to`, of the same shape, type and format, in the backend's memory.
+    void copy(ConstTensorView const& from, TensorView const& to, cudaStream_t stream)
+    {
+        convert(from, to, stream);
+    }
+
     //! Runs `layer(inputs, outputs)` on the tensors in the `types` and `formats` the builder chose (inputs, then
     //! outputs; either empty for the tensors' own), converting before and after where they are stored otherwise.
     //! The views handed to the layer are kept between runs and rewritten in place, so that a layer whose tensors are
@@ -99,7 +105,8 @@ protected:
     virtual void* scratch(size_t slot, size_t bytes, cudaStream_t stream) = 0;
     //! The slot's scratch as last sized.
     virtual void* scratchOf(size_t slot) = 0;
-    //! Converts `from` into `to` (same shape; the type, the format or both differ) in the backend's memory.
+    //! Converts `from` into `to` (same shape; the type and the format as they are or converted) in the backend's
+    //! memory.
     virtual void convert(ConstTensorView const& from, TensorView const& to, cudaStream_t stream) = 0;
 
 private:

@@ -271,7 +271,8 @@ private:
         if (mConfig.getFlag(nvinfer1::BuilderFlag::kSTRIP_PLAN))
         {
             logWarning("IBuilder::buildSerializedNetwork: BuilderFlag::kSTRIP_PLAN: Kiln's plans keep their weights "
-                       "(it writes no weight-stripped plans yet); the plan is complete and can still be refitted");
+                       "(it writes no weight-stripped plans yet); the plan is complete and can be refitted as a "
+                       "stripped plan can");
         }
         return true;
     }
@@ -758,13 +759,31 @@ private:
         return infos;
     }
 
+    //! What times plugins' tactics in this build's backend, made when the first plugin is prepared; nullptr where the
+    //! backend cannot run here.
+    backend::PluginTimer* pluginTimer()
+    {
+        if (!mPluginTimerMade && mImplementation != nullptr)
+        {
+            std::string why;
+            mPluginTimer = mImplementation->makePluginTimer(why);
+            mPluginTimerMade = true;
+        }
+        return mPluginTimer.get();
+    }
+
     //! Prepares the plugin (format negotiation, configuration, workspace size) and adds it to the plan's manifest.
     bool recordPluginLayer(network::Layer const& layer, network::PluginParams const& plugin, plan::LayerRecord& record)
     {
         network::PluginParams prepared = plugin;
         std::string pluginError;
-        if (!preparePlugin(prepared, pluginTensorInfos(layer.inputs()), pluginTensorInfos(layer.outputs()),
-                mConfig.getFlag(nvinfer1::BuilderFlag::kFP16), mBackend, pluginError))
+        PluginBuildOptions options;
+        options.preferHalf = mConfig.getFlag(nvinfer1::BuilderFlag::kFP16);
+        options.backend = mBackend;
+        options.aliasedIo = mConfig.getPreviewFeature(nvinfer1::PreviewFeature::kALIASED_PLUGIN_IO_10_03);
+        options.timer = pluginTimer();
+        if (!preparePlugin(
+                prepared, pluginTensorInfos(layer.inputs()), pluginTensorInfos(layer.outputs()), options, pluginError))
         {
             logError("IBuilder::buildSerializedNetwork: layer \"" + layer.name() + "\": " + pluginError);
             return false;
@@ -823,13 +842,15 @@ private:
     }
 
     //! Marks the weights of `params` (layer's, copied for the plan) that a refitter may replace: every floating-point
-    //! weight with BuilderFlag::kREFIT (or kREFIT_IDENTICAL), those markWeightsRefittable named with
-    //! kREFIT_INDIVIDUAL. Weights whose values the build computed with (some shape depends on them) are not.
+    //! weight with BuilderFlag::kREFIT (or kREFIT_IDENTICAL, or kSTRIP_PLAN alone: TensorRT makes a weight-stripped
+    //! plan refittable with the build's weights), those markWeightsRefittable named with kREFIT_INDIVIDUAL. Weights
+    //! whose values the build computed with (some shape depends on them) are not.
     void markRefittableWeights(network::Layer const& layer, network::LayerParams& params) const
     {
-        bool const all = mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT)
-            || mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT_IDENTICAL);
         bool const individual = mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT_INDIVIDUAL);
+        bool const all = mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT)
+            || mConfig.getFlag(nvinfer1::BuilderFlag::kREFIT_IDENTICAL)
+            || (mConfig.getFlag(nvinfer1::BuilderFlag::kSTRIP_PLAN) && !individual);
         if ((!all && !individual)
             || std::any_of(layer.outputs().begin(), layer.outputs().end(),
                 [this](Tensor const* output) { return shapesMayDependOn(output); }))
@@ -1074,6 +1095,7 @@ private:
             return Shape(dims.d, dims.d + dims.nbDims);
         };
         options.networkTensors = static_cast<int32_t>(mEvaluated.size());
+        options.unfusedTensorsObserved = mNetwork.unfusedTensorsAreDebugTensors() || mCalibrationPlan;
         return options;
     }
 
@@ -1298,6 +1320,8 @@ private:
     std::optional<std::unordered_map<std::string, float>> mScales;
     Backend mBackend;
     backend::Implementation const* mImplementation; //!< nullptr where this build lacks the backend
+    std::unique_ptr<backend::PluginTimer> mPluginTimer;
+    bool mPluginTimerMade{false};
     network::NetworkFacts mFacts;
     plan::PlanModel mModel;
     std::vector<Tensor const*> mTensors; //!< plan order: inputs, then layer outputs in layer order

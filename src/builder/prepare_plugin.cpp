@@ -1,6 +1,7 @@
 #include "builder/prepare_plugin.h"
 
 #include "core/data_type.h"
+#include "core/logging.h"
 
 #include <algorithm>
 
@@ -187,13 +188,130 @@ private:
     bool mLimitHit{false};
 };
 
+//! Asks the plugin which outputs alias an input (IPluginV3OneBuildV2::getAliasedInput) and checks each answer: an
+//! input of the layer's, of the output's negotiated type and format, aliased to one output at most.
+bool chooseAliases(plugin::PluginAdapter& plugin, network::PluginParams& params, std::string& error)
+{
+    int32_t const nbOutputs = params.outputCount;
+    int32_t const nbInputs = static_cast<int32_t>(params.ioTypes.size()) - nbOutputs;
+    std::vector<int32_t> aliases(static_cast<size_t>(nbOutputs), -1);
+    bool any = false;
+    for (int32_t o = 0; o < nbOutputs; ++o)
+    {
+        int32_t const input = plugin.aliasedInput(o);
+        std::string const what = "getAliasedInput(" + std::to_string(o) + ") returned " + std::to_string(input);
+        if (input == -1)
+        {
+            continue;
+        }
+        if (input < 0 || input >= nbInputs)
+        {
+            error = what + ", which is not one of its " + std::to_string(nbInputs) + " inputs";
+            return false;
+        }
+        if (std::find(aliases.begin(), aliases.end(), input) != aliases.end())
+        {
+            error = what + ", an input already aliased to another output";
+            return false;
+        }
+        auto const slot = static_cast<size_t>(nbInputs + o);
+        if (params.ioTypes[slot] != params.ioTypes[input] || params.ioFormats[slot] != params.ioFormats[input])
+        {
+            error = what + ", but the output is " + dataTypeName(params.ioTypes[slot]) + "/"
+                + formatName(params.ioFormats[slot]) + " and the input " + dataTypeName(params.ioTypes[input]) + "/"
+                + formatName(params.ioFormats[input]) + " (aliased tensors share one type and format)";
+            return false;
+        }
+        aliases[static_cast<size_t>(o)] = input;
+        any = true;
+    }
+    params.aliasedInputs = any ? aliases : std::vector<int32_t>{};
+    return true;
+}
+
+//! The tensors as a timed run sees them: described at the last configured profile's kOPT shapes, each in memory for its
+//! kMAX shape (a plugin may write a data-dependent output up to its bound). False where a shape is known only at run
+//! time.
+bool timedTensors(std::vector<DynamicPluginTensorDesc> const& tensors, std::vector<backend::TimedTensor>& timed)
+{
+    timed.clear();
+    for (DynamicPluginTensorDesc const& tensor : tensors)
+    {
+        backend::TimedTensor entry{tensor.desc, 0};
+        entry.desc.dims = tensor.opt;
+        nvinfer1::PluginTensorDesc largest = tensor.desc;
+        largest.dims = tensor.max;
+        for (int32_t d = 0; d < tensor.opt.nbDims; ++d)
+        {
+            if (tensor.opt.d[d] < 0 || d >= tensor.max.nbDims || tensor.max.d[d] < tensor.opt.d[d])
+            {
+                return false;
+            }
+        }
+        entry.bytes = backend::pluginTensorBytes(largest);
+        timed.push_back(entry);
+    }
+    return true;
+}
+
+//! Times each tactic the plugin offers at the last configured profile's kOPT shapes and sets the fastest (the first
+//! where the build cannot time: no timer, or an output known only at run time), as TensorRT does before it serializes.
+bool chooseTactic(plugin::PluginAdapter& plugin, std::vector<DynamicPluginTensorDesc> const& in,
+    std::vector<DynamicPluginTensorDesc> const& out, network::PluginParams& params, backend::PluginTimer* timer,
+    std::string& error)
+{
+    std::vector<int32_t> tactics;
+    if (!plugin.validTactics(tactics, error))
+    {
+        return false;
+    }
+    if (tactics.empty())
+    {
+        return true;
+    }
+    std::vector<backend::TimedTensor> inputs, outputs;
+    bool const timed = tactics.size() > 1 && timer != nullptr && timedTensors(in, inputs) && timedTensors(out, outputs);
+    int32_t best = tactics.front();
+    double fastest = -1.0;
+    for (int32_t tactic : timed ? tactics : std::vector<int32_t>{})
+    {
+        if (!plugin.setTactic(tactic, error))
+        {
+            return false;
+        }
+        double const took = timer->time(plugin, inputs, outputs, static_cast<size_t>(params.workspaceBytes), error);
+        if (took < 0.0)
+        {
+            error = "timing tactic " + std::to_string(tactic) + ": " + error;
+            return false;
+        }
+        logVerbose("plugin " + plugin.description() + ": tactic " + std::to_string(tactic) + " took "
+            + std::to_string(took) + " ms");
+        if (fastest < 0.0 || took < fastest)
+        {
+            fastest = took;
+            best = tactic;
+        }
+    }
+    if (tactics.size() > 1 && !timed)
+    {
+        logInfo("plugin " + plugin.description() + ": its tactics were not timed ("
+            + (timer == nullptr ? "this build cannot run the backend's kernels here"
+                                : "an output's shape is known only at run time")
+            + "); it gets its first, " + std::to_string(best));
+    }
+    params.tactic = best;
+    return plugin.setTactic(best, error);
+}
+
 } // namespace
 
 bool preparePlugin(network::PluginParams& params, std::vector<PluginTensorInfo> const& inputs,
-    std::vector<PluginTensorInfo> const& outputs, bool preferHalf, Backend backend, std::string& error)
+    std::vector<PluginTensorInfo> const& outputs, PluginBuildOptions const& options, std::string& error)
 {
+    bool const preferHalf = options.preferHalf;
     std::string const who = "plugin " + params.adapter->description();
-    if (backend == Backend::kCPU && !params.adapter->hasHostExecution())
+    if (options.backend == Backend::kCPU && !params.adapter->hasHostExecution())
     {
         error = who
             + " does not implement kiln::IHostPlugin, so it cannot run on the CPU backend "
@@ -238,9 +356,11 @@ bool preparePlugin(network::PluginParams& params, std::vector<PluginTensorInfo> 
     }
 
     size_t const nbProfiles = tensors.empty() ? 1 : tensors[0].profiles.size();
+    std::vector<DynamicPluginTensorDesc> in, out;
     for (size_t profile = 0; profile < std::max<size_t>(nbProfiles, 1); ++profile)
     {
-        std::vector<DynamicPluginTensorDesc> in, out;
+        in.clear();
+        out.clear();
         for (int32_t i = 0; i < static_cast<int32_t>(tensors.size()); ++i)
         {
             (i < nbInputs ? in : out).push_back(describe(tensors[i], chosen[i], profile));
@@ -252,6 +372,12 @@ bool preparePlugin(network::PluginParams& params, std::vector<PluginTensorInfo> 
         }
         params.workspaceBytes
             = std::max<int64_t>(params.workspaceBytes, static_cast<int64_t>(building->workspaceSize(in, out)));
+    }
+    if ((options.aliasedIo && !chooseAliases(*building, params, error))
+        || !chooseTactic(*building, in, out, params, options.timer, error))
+    {
+        error = who + ": " + error;
+        return false;
     }
     if (!building->initialize(error) || !building->serialize(params.payload, error))
     {

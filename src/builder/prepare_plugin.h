@@ -1,10 +1,12 @@
 // Pass 4 of the build for one plugin layer: format and type negotiation, then
 // the calls TensorRT makes while building (configure per profile, workspace size,
-// initialize, serialize), on a clone of the network's plugin.
+// aliased outputs, the tactics timed and the fastest set, initialize, serialize), on a
+// clone of the network's plugin.
 #pragma once
 
 #include <kiln/Backend.h>
 
+#include "backend/plugin_timer.h"
 #include "network/plugin_layer.h"
 
 #include <NvInfer.h>
@@ -25,8 +27,19 @@ struct PluginTensorInfo
     float scale{-1.0F}; //!< PluginTensorDesc::scale: an INT8 or FP8 tensor's quantization scale, -1 where none
 };
 
-//! Fills params' ioTypes, ioFormats, ioScales, workspaceBytes and payload. False with error naming the plugin.
+//! What the build's configuration decides for its plugins.
+struct PluginBuildOptions
+{
+    bool preferHalf{false}; //!< BuilderFlag::kFP16: offer FP16 before FP32
+    Backend backend{Backend::kCPU};
+    bool aliasedIo{false}; //!< PreviewFeature::kALIASED_PLUGIN_IO_10_03: ask V3 plugins which outputs alias inputs
+    //! Times the tactics a plugin offers; nullptr where this build cannot time (then the first tactic is taken).
+    backend::PluginTimer* timer{nullptr};
+};
+
+//! Fills params' ioTypes, ioFormats, ioScales, workspaceBytes, aliasedInputs, tactic and payload. False with error
+//! naming the plugin.
 bool preparePlugin(network::PluginParams& params, std::vector<PluginTensorInfo> const& inputs,
-    std::vector<PluginTensorInfo> const& outputs, bool preferHalf, Backend backend, std::string& error);
+    std::vector<PluginTensorInfo> const& outputs, PluginBuildOptions const& options, std::string& error);
 
 } // namespace kiln::builder

@@ -4,6 +4,7 @@
 #include "network/fused/fused_normalization.h"
 #include "network/fused/pointwise.h"
 #include "network/fused/quantized_convolution.h"
+#include "network/fused/quantized_matrix_multiply.h"
 
 namespace kiln::network
 {
@@ -26,6 +27,10 @@ char const* layerTypeName(nvinfer1::LayerType type)
     if (type == kQuantizedConvolutionLayerType)
     {
         return "QuantizedConvolution";
+    }
+    if (type == kQuantizedMatrixMultiplyLayerType)
+    {
+        return "QuantizedMatrixMultiply";
     }
     switch (type)
     {

@@ -76,6 +76,12 @@ void PluginParams::write(serial::ByteWriter& writer) const
         writer.write(slot < ioScales.size() ? ioScales[slot] : -1.0F);
     }
     writer.write(workspaceBytes);
+    writer.write(tactic);
+    writer.write(static_cast<uint32_t>(aliasedInputs.size()));
+    for (int32_t input : aliasedInputs)
+    {
+        writer.write(input);
+    }
 }
 
 bool PluginParams::read(serial::ByteReader& reader)
@@ -119,7 +125,31 @@ bool PluginParams::read(serial::ByteReader& reader)
             return false;
         }
     }
-    return reader.read(workspaceBytes, "plugin workspace size");
+    uint32_t nbAliases = 0;
+    if (!reader.read(workspaceBytes, "plugin workspace size") || !reader.read(tactic, "plugin tactic")
+        || !reader.read(nbAliases, "plugin aliased outputs"))
+    {
+        return false;
+    }
+    if (nbAliases != 0 && nbAliases != static_cast<uint32_t>(outputCount))
+    {
+        return reader.fail("the plugin layer's aliased outputs do not match its outputs");
+    }
+    aliasedInputs.resize(nbAliases);
+    int32_t const nbInputs = static_cast<int32_t>(nbTypes) - outputCount;
+    for (int32_t& input : aliasedInputs)
+    {
+        if (!reader.read(input, "plugin aliased input"))
+        {
+            return false;
+        }
+        if (input < -1 || input >= nbInputs)
+        {
+            return reader.fail(
+                "a plugin output is aliased to input " + std::to_string(input) + " of " + std::to_string(nbInputs));
+        }
+    }
+    return true;
 }
 
 } // namespace kiln::network

@@ -28,6 +28,12 @@ struct PluginParams final : LayerParams
     //! dynamic range / 127), -1 where it has none.
     std::vector<float> ioScales;
     int64_t workspaceBytes{0};
+    //! The tactic the builder chose among the plugin's valid tactics (IPluginV3OneBuild::getValidTactics), which the
+    //! plugin is given through setTactic before it runs; 0, TensorRT's default tactic, where it offers none.
+    int32_t tactic{0};
+    //! Per output: the input whose memory it reuses (IPluginV3OneBuildV2::getAliasedInput, asked only with
+    //! PreviewFeature::kALIASED_PLUGIN_IO_10_03), -1 for none. Empty where no output is aliased.
+    std::vector<int32_t> aliasedInputs;
     plugin::PluginPayload payload;
     std::string library; //!< where the plugin's creator came from ("" for the application)
 

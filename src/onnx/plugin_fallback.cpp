@@ -158,8 +158,15 @@ void addAttributeField(PluginFields& out, AttributeProto const& attribute)
     }
 }
 
-//! The attributes named by the creator's getFieldNames(), converted; others are ignored.
-PluginFields loadFields(ImportContext& ctx, Node const& node, nvinfer1::PluginFieldCollection const* wanted)
+//! Kiln's field for a V3 creator that wants its node's input ranks (TensorRT's Python plugins get them with the
+//! input types; IPluginV3OneBuild does not): a creator whose getFieldNames() names it gets an INT32 array of the
+//! ranks of the node's tensor inputs (shape inputs left out), in their order.
+constexpr char const* kInputRanksField = "__kiln_input_ranks";
+
+//! The attributes named by the creator's getFieldNames(), converted; others are ignored. `inputRanks`, where
+//! given, fills kInputRanksField.
+PluginFields loadFields(ImportContext& ctx, Node const& node, nvinfer1::PluginFieldCollection const* wanted,
+    std::vector<int32_t> const* inputRanks = nullptr)
 {
     PluginFields out;
     if (wanted == nullptr)
@@ -171,6 +178,11 @@ PluginFields loadFields(ImportContext& ctx, Node const& node, nvinfer1::PluginFi
         char const* fieldName = wanted->fields[i].name;
         if (fieldName == nullptr)
         {
+            continue;
+        }
+        if (inputRanks != nullptr && std::strcmp(fieldName, kInputRanksField) == 0)
+        {
+            out.add(fieldName, PluginFieldType::kINT32, *inputRanks, static_cast<int32_t>(inputRanks->size()));
             continue;
         }
         AttributeProto const* attribute = node.find(fieldName);
@@ -220,7 +232,13 @@ std::string describeKey(PluginKey const& key)
 std::vector<Value> importV3(
     ImportContext& ctx, Node const& node, nvinfer1::IPluginCreatorV3One& creator, PluginKey const& key)
 {
-    PluginFields fields = loadFields(ctx, node, creator.getFieldNames());
+    std::vector<int64_t> const shapeIndices = node.attrInts("tensorrt_plugin_shape_input_indices");
+    std::vector<int32_t> inputRanks;
+    for (nvinfer1::ITensor const* input : nodeInputs(ctx, node, shapeIndices))
+    {
+        inputRanks.push_back(input != nullptr ? input->getDimensions().nbDims : 0);
+    }
+    PluginFields fields = loadFields(ctx, node, creator.getFieldNames(), &inputRanks);
     nvinfer1::PluginFieldCollection const collection = fields.collection();
     nvinfer1::IPluginV3* plugin = nullptr;
     try
@@ -235,7 +253,6 @@ std::vector<Value> importV3(
     {
         fail(ErrorCode::kUNSUPPORTED_NODE, "plugin " + describeKey(key) + ": createPlugin returned null");
     }
-    std::vector<int64_t> const shapeIndices = node.attrInts("tensorrt_plugin_shape_input_indices");
     for (int64_t index : shapeIndices)
     {
         if (index < 0 || index >= node.nbInputs() || !node.hasInput(static_cast<int32_t>(index)))

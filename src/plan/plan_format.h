@@ -33,7 +33,8 @@ inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
 // tensors may be views of another tensor's memory (viewed tensor, element offset and bounds expressions). Version 11:
 // tensors carry a debug mark (INetworkDefinition::markDebug, markUnfusedTensorsAsDebugTensors); the plan lists its
 // refittable weights. Version 12: plugin layers carry the format and the scale of each tensor (INT8 plugins).
-inline constexpr uint32_t kPlanFormatVersion = 12;
+// Version 13: plugin layers carry their chosen tactic and the inputs their outputs alias.
+inline constexpr uint32_t kPlanFormatVersion = 13;
 inline constexpr size_t kPlanHeaderSize = 32;
 
 std::vector<uint8_t> writePlan(PlanModel const& model);

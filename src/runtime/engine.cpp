@@ -74,6 +74,10 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, nvinfer1::IGpuAllo
             + " backend, which cannot run here: " + why;
         return nullptr;
     }
+    if (m.backend == Backend::kCPU && !engine->chooseCpuIoLocation(error))
+    {
+        return nullptr;
+    }
     for (auto const& symbol : m.symbols)
     {
         // A size tensor's symbol is made by the expression that declares it, when the table is rebuilt.
@@ -371,7 +375,11 @@ nvinfer1::TensorLocation Engine::getTensorLocation(char const* tensorName) const
 {
     int32_t const index = ioTensorIndex(tensorName, "ICudaEngine::getTensorLocation");
     // A shape-tensor input is read from host memory, as in TensorRT.
-    return index >= 0 && isShapeInput(index) ? nvinfer1::TensorLocation::kHOST : memoryLocation();
+    if (index >= 0 && isShapeInput(index))
+    {
+        return nvinfer1::TensorLocation::kHOST;
+    }
+    return mDeviceOfHostIo != nullptr ? nvinfer1::TensorLocation::kDEVICE : memoryLocation();
 }
 
 nvinfer1::TensorLocation Engine::memoryLocation() const

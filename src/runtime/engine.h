@@ -160,6 +160,13 @@ public:
     }
     //! Where the backend keeps activations: host memory (CPU) or device memory (CUDA).
     nvinfer1::TensorLocation memoryLocation() const;
+    //! The backend that reaches the device memory a CPU plan's I/O is reported in (KILN_CPU_TENSOR_LOCATION=device:
+    //! device_located_io.cpp): contexts ask it whether the host reaches the application's memory and wait for the
+    //! stream's earlier work through it. nullptr where the I/O is where the backend runs (every other engine).
+    backend::Implementation const* deviceOfHostIo() const
+    {
+        return mDeviceOfHostIo;
+    }
     //! The index of the tensor named `name` that INetworkDefinition::markDebug marked, or -1.
     int32_t markedDebugTensor(char const* name) const;
     //! The tensor index of an I/O tensor, or -1 (with an error logged, naming `caller`).
@@ -252,6 +259,9 @@ private:
     //! Fills in which layers write size tensors, which tensors' extents depend on them, and which tensors only
     //! conditional layers write.
     void indexDataDependence();
+    //! Reads KILN_CPU_TENSOR_LOCATION for a CPU plan (device_located_io.cpp); false with `error` for a value that
+    //! names no location, or `device` in a build without CUDA.
+    bool chooseCpuIoLocation(std::string& error);
     //! The plan symbols of the size tensors that plan expression `exprIndex`'s value depends on.
     std::vector<int32_t> sizeSymbolsIn(int32_t exprIndex) const;
     //! False with the reason where the plan's recreated plugin `plugin` of `layer` refuses the types the plan records
@@ -274,6 +284,7 @@ private:
     std::vector<plan::LoopRange> mLoops;                   //!< the plan's loops
     nvinfer1::IGpuAllocator* mAllocator{nullptr};
     backend::Implementation const* mImplementation{nullptr};
+    backend::Implementation const* mDeviceOfHostIo{nullptr};
     nvinfer1::IErrorRecorder* mRecorder{nullptr};
     mutable std::string mFormatDesc; //!< what getTensorFormatDesc last returned
     std::atomic<uint64_t> mWeightsGeneration{0};

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+
 namespace kiln::runtime
 {
 namespace
@@ -139,6 +141,13 @@ json toJson(LayerDescription const& layer)
         object["Plugin"] = {{"Name", layer.plugin->payload.name}, {"Version", layer.plugin->payload.version},
             {"Namespace", layer.plugin->payload.pluginNamespace},
             {"Interface", plugin::familyName(layer.plugin->family)}, {"Library", layer.plugin->library}};
+        if (layer.plugin->tactic != 0)
+        {
+            // The tactic the builder chose among the plugin's, written as TensorRT writes tactic values.
+            char value[24];
+            std::snprintf(value, sizeof(value), "0x%016x", static_cast<uint32_t>(layer.plugin->tactic));
+            object["TacticValue"] = value;
+        }
     }
     return object;
 }

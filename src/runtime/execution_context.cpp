@@ -270,7 +270,7 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
             + std::to_string(mEngine.getDeviceMemorySizeV2()) + " bytes with setDeviceMemoryV2 first";
         return false;
     }
-    if (!checkAddresses(error))
+    if (!checkAddresses(error) || !prepareDeviceLocatedIo(stream, error))
     {
         return false;
     }

@@ -238,6 +238,9 @@ private:
     bool checkShape(int32_t t, std::string& error) const;
     //! Every I/O tensor has memory or an output allocator, and a data-dependent output has an allocator.
     bool checkAddresses(std::string& error) const;
+    //! For a CPU plan whose I/O is reported as device memory: false with `error` naming the tensor whose memory the
+    //! host cannot reach; else waits for the work queued on `stream` before the run (device_located_io.cpp).
+    bool prepareDeviceLocatedIo(cudaStream_t stream, std::string& error) const;
     //! Runs layer `l` on the tensors' current shapes (a data-dependent output it writes is given its capacity).
     bool runLayer(size_t l, cudaStream_t stream, std::string& error);
     //! After layer `l` ran: the values of the size tensors it wrote, checked against their upper bounds, bound, and

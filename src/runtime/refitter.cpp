@@ -317,8 +317,8 @@ extern "C" void* createInferRefitter_INTERNAL(void* engine, void* logger, int32_
     if (ours == nullptr || !ours->isRefittable())
     {
         log.log(nvinfer1::ILogger::Severity::kERROR,
-            "createInferRefitter: the engine is not refittable: build it with BuilderFlag::kREFIT (every weight), "
-            "or kREFIT_INDIVIDUAL and INetworkDefinition::markWeightsRefittable");
+            "createInferRefitter: the engine is not refittable: build it with BuilderFlag::kREFIT, kREFIT_IDENTICAL "
+            "or kSTRIP_PLAN (every weight), or kREFIT_INDIVIDUAL and INetworkDefinition::markWeightsRefittable");
         return nullptr;
     }
     return static_cast<nvinfer1::IRefitter*>(new (std::nothrow) kiln::runtime::Refitter(*ours, log));

@@ -73,8 +73,9 @@ std::unique_ptr<cuda::DeviceLayer> runOnDevice(
     {
         plan::LayerRecord const record;
         cuda::LibraryHandles handles;
+        cuda::DeviceBuffer scratch;
         nvinfer1::DataType const type = inputs.empty() ? nvinfer1::DataType::kFLOAT : inputs.front().type;
-        cuda::LayerContext const context{record, type, TensorFormat::kLINEAR, handles};
+        cuda::LayerContext const context{record, type, TensorFormat::kLINEAR, handles, scratch};
         std::unique_ptr<cuda::DeviceLayer> layer = cuda::lower(params, context);
         layer->run(inputs, outputs, nullptr);
         return layer;

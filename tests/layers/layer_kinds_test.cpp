@@ -53,8 +53,8 @@ TEST(LayerKinds, TheKindsOnlyPlansHoldAreTheFusedOnes)
     KILN_FOR_EACH_LAYER_KIND(KILN_COLLECT_PLAN_ONLY)
 #undef KILN_COLLECT_PLAN_ONLY
     EXPECT_EQ(planOnly,
-        (std::set<std::string>{
-            "AttentionParams", "FusedNormalizationParams", "PointwiseParams", "QuantizedConvolutionParams"}));
+        (std::set<std::string>{"AttentionParams", "FusedNormalizationParams", "PointwiseParams",
+            "QuantizedConvolutionParams", "QuantizedMatrixMultiplyParams"}));
 }
 
 TEST(LayerKinds, TheBuilderFoldsTheKindsThatSaySo)
@@ -97,8 +97,8 @@ TEST(LayerKinds, EachKindSaysHowItTakesChannelsLastData)
 #undef KILN_COLLECT_CHANNELS_LAST
     EXPECT_EQ(continuing, (std::set<std::string>{"ActivationParams", "UnaryParams"}));
     EXPECT_EQ(other,
-        (std::set<std::string>{
-            "ConvolutionParams", "ElementWiseParams", "PointwiseParams", "ReduceParams", "ShuffleParams"}));
+        (std::set<std::string>{"ConvolutionParams", "ElementWiseParams", "PointwiseParams",
+            "QuantizedConvolutionParams", "ReduceParams", "ShuffleParams"}));
     EXPECT_EQ(ConvolutionParams{}.channelsLast(), ChannelsLast::kSTARTS);
     EXPECT_EQ(ElementWiseParams{}.channelsLast(), ChannelsLast::kCONTINUES_UNBROADCAST);
     EXPECT_EQ(PointwiseParams{}.channelsLast(), ChannelsLast::kCONTINUES_WITH_SINGLES);

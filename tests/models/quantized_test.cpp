@@ -13,6 +13,7 @@
 // or type; the rounding at exact ties is checked by the layer tests (tests/layers/quantize_test.cpp).
 #include "model_runner.h"
 #include "network/fused/quantized_convolution.h"
+#include "network/fused/quantized_matrix_multiply.h"
 #include "npy_file.h"
 #include "plan/plan_format.h"
 #include "zoo_files.h"
@@ -29,6 +30,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace kiln::test
@@ -121,13 +123,16 @@ std::vector<nvinfer1::LayerType> planLayerTypes(std::string const& name, kiln::B
     std::unique_ptr<nvinfer1::IBuilderConfig> config(builder->createBuilderConfig());
     kiln::setBackend(*config, backend);
     nvinfer1::IOptimizationProfile* profile = builder->createOptimizationProfile();
-    HostTensor const input = readArrays(kQuantizedDirectory / name, "input").at(0);
-    nvinfer1::Dims dims{static_cast<int32_t>(input.shape.size()), {}};
-    std::copy(input.shape.begin(), input.shape.end(), dims.d);
-    for (auto selector :
-        {nvinfer1::OptProfileSelector::kMIN, nvinfer1::OptProfileSelector::kOPT, nvinfer1::OptProfileSelector::kMAX})
+    std::vector<HostTensor> const inputs = readArrays(kQuantizedDirectory / name, "input");
+    for (size_t i = 0; i < inputs.size(); ++i)
     {
-        profile->setDimensions(network->getInput(0)->getName(), selector, dims);
+        nvinfer1::Dims dims{static_cast<int32_t>(inputs[i].shape.size()), {}};
+        std::copy(inputs[i].shape.begin(), inputs[i].shape.end(), dims.d);
+        for (auto selector : {nvinfer1::OptProfileSelector::kMIN, nvinfer1::OptProfileSelector::kOPT,
+                 nvinfer1::OptProfileSelector::kMAX})
+        {
+            profile->setDimensions(network->getInput(static_cast<int32_t>(i))->getName(), selector, dims);
+        }
     }
     config->addOptimizationProfile(profile);
     std::unique_ptr<nvinfer1::IHostMemory> blob(builder->buildSerializedNetwork(*network, *config));
@@ -156,15 +161,32 @@ TEST(QuantizedModels, Int8ConvolutionsRunFusedOnTheCpu)
     }
 }
 
-TEST(QuantizedModels, CudaPlansKeepTheirConvolutionsAsWritten)
+TEST(QuantizedModels, Int8ProductsByWeightsRunFusedOnTheCpu)
+{
+    // BERT's six projections per layer (query, key, value, attention output, intermediate, output) in its two
+    // layers; its two products of activations per layer (attention's) stay FP32 between their pairs.
+    std::vector<nvinfer1::LayerType> const types = planLayerTypes("bert_int8", kiln::Backend::kCPU);
+    EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedMatrixMultiplyLayerType), 12);
+    EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kMATRIX_MULTIPLY), 4);
+}
+
+TEST(QuantizedModels, Int8ConvolutionsOfOneGroupRunFusedOnCuda)
 {
 #ifndef KILN_WITH_CUDA_BACKEND
     GTEST_SKIP() << "Kiln was built without its CUDA backend";
 #endif
-    // The CUDA backend has no INT8 kernels yet: its pass list has no quantized fusion (plans build without a GPU).
-    std::vector<nvinfer1::LayerType> const types = planLayerTypes("regnet_int8", kiln::Backend::kCUDA);
-    EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedConvolutionLayerType), 0);
-    EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kCONVOLUTION), 18 + 6);
+    // The CUDA kernel takes convolutions of one group (plans build without a GPU): of the CPU's fused convolutions,
+    // regnet's grouped 3x3 ones and efficientnet's depthwise ones stay convolutions between their Q/DQ layers.
+    for (auto const& [name, fused, convolutions] :
+        {std::tuple<char const*, size_t, size_t>{"regnet_int8", 15, 9}, {"efficientnet_int8", 30, 11}})
+    {
+        std::vector<nvinfer1::LayerType> const types = planLayerTypes(name, kiln::Backend::kCUDA);
+        EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedConvolutionLayerType), fused) << name;
+        EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kCONVOLUTION), convolutions) << name;
+    }
+    // The CUDA backend has no INT8 product yet: its plans keep BERT's products between their Q/DQ layers.
+    std::vector<nvinfer1::LayerType> const bert = planLayerTypes("bert_int8", kiln::Backend::kCUDA);
+    EXPECT_EQ(std::count(bert.begin(), bert.end(), network::kQuantizedMatrixMultiplyLayerType), 0);
 }
 
 TEST(QuantizedModels, CoverInt8AndFp8)

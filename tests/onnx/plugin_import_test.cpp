@@ -10,6 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace kiln::test
 {
 namespace
@@ -209,6 +212,72 @@ TEST(OnnxPlugins, MisspelledOpNamesTheClosestRegisteredPlugins)
     EXPECT_NE(desc.find("\"typo\""), std::string::npos) << desc;
     EXPECT_NE(desc.find("Closest registered"), std::string::npos) << desc;
     EXPECT_NE(desc.find("\"MyCustomPlugin\""), std::string::npos) << desc;
+}
+
+//! A V3 creator making ScaledAdd plugins that also names Kiln's __kiln_input_ranks field, and records what it got.
+class RankProbeCreator final : public nvinfer1::IPluginCreatorV3One
+{
+public:
+    RankProbeCreator()
+    {
+        mFields[0] = nvinfer1::PluginField{"alpha", nullptr, nvinfer1::PluginFieldType::kFLOAT32, 1};
+        mFields[1] = nvinfer1::PluginField{"__kiln_input_ranks", nullptr, nvinfer1::PluginFieldType::kINT32, 0};
+        mCollection = nvinfer1::PluginFieldCollection{2, mFields};
+    }
+    nvinfer1::AsciiChar const* getPluginName() const noexcept override
+    {
+        return "RankProbe";
+    }
+    nvinfer1::AsciiChar const* getPluginVersion() const noexcept override
+    {
+        return "1";
+    }
+    nvinfer1::AsciiChar const* getPluginNamespace() const noexcept override
+    {
+        return "";
+    }
+    nvinfer1::PluginFieldCollection const* getFieldNames() noexcept override
+    {
+        return &mCollection;
+    }
+    nvinfer1::IPluginV3* createPlugin(nvinfer1::AsciiChar const* name, nvinfer1::PluginFieldCollection const* fc,
+        nvinfer1::TensorRTPhase phase) noexcept override
+    {
+        for (int32_t i = 0; i < fc->nbFields; ++i)
+        {
+            nvinfer1::PluginField const& field = fc->fields[i];
+            if (std::string(field.name) == "__kiln_input_ranks" && field.type == nvinfer1::PluginFieldType::kINT32)
+            {
+                auto const* ranks = static_cast<int32_t const*>(field.data);
+                ranksSeen.assign(ranks, ranks + field.length);
+            }
+        }
+        return mInner.createPlugin(name, fc, phase);
+    }
+
+    std::vector<int32_t> ranksSeen;
+
+private:
+    nvinfer1::PluginField mFields[2];
+    nvinfer1::PluginFieldCollection mCollection{};
+    kiln_seed::ScaledAddPluginCreator mInner;
+};
+
+TEST(OnnxPlugins, AV3CreatorThatNamesTheInputRanksFieldGetsTheNodesInputRanks)
+{
+    static RankProbeCreator creator;
+    static bool const registered = getPluginRegistry()->registerCreator(creator, "");
+    ASSERT_TRUE(registered);
+    ModelBuilder m;
+    m.input("a", kFloat, {2, 1, 3});
+    m.input("b", kFloat, {2, 1, 3});
+    auto& node = m.node("RankProbe", {"a", "b"}, {"y"}, "probe");
+    setFloat(node, "alpha", 2.0F);
+    m.output("y", kFloat);
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    EXPECT_EQ(creator.ranksSeen, (std::vector<int32_t>{3, 3}));
+    getPluginRegistry()->deregisterCreator(creator);
 }
 
 TEST(OnnxPlugins, V3ShapeInputIndicesMustNameInputs)

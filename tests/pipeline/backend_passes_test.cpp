@@ -24,8 +24,8 @@ std::vector<std::string> passesOf(kiln::Backend backend)
 TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 {
     std::vector<std::string> const expected{"scale folding", "GELU fusion", "quantized fusion",
-        "convolution epilogue fusion", "matrix multiply epilogue fusion", "point-wise chain fusion",
-        "fast path marking"};
+        "quantized matrix multiply fusion", "convolution epilogue fusion", "matrix multiply epilogue fusion",
+        "point-wise chain fusion", "fast path marking", "channels-last formats"};
     EXPECT_EQ(passesOf(kiln::Backend::kCPU), expected);
 }
 
@@ -33,8 +33,8 @@ TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 TEST(BackendPasses, CudaListsFusionsThenFormatsThenTiming)
 {
     std::vector<std::string> const expected{"attention fusion", "constants before transposes", "column scale folding",
-        "GELU fusion", "convolution epilogue fusion", "matrix multiply epilogue fusion", "normalization fusion",
-        "point-wise chain fusion", "product merging", "channels-last formats", "layout timing",
+        "GELU fusion", "quantized fusion", "convolution epilogue fusion", "matrix multiply epilogue fusion",
+        "normalization fusion", "point-wise chain fusion", "product merging", "channels-last formats", "layout timing",
         "convolution algorithms", "matrix multiply algorithms"};
     EXPECT_EQ(passesOf(kiln::Backend::kCUDA), expected);
 }

@@ -1,8 +1,9 @@
 // Plans whose records are each valid alone but do not fit together, written again with a valid checksum
 // (plan::writePlan) as a hostile or hand-edited plan is: an I/O tensor listed twice, a layer reading a tensor nothing
 // writes, profiles outside their inputs' shapes, a tensor left without memory, a plugin given types it never agreed
-// to. The plan fuzzer found each of these crashing the CPU backend (a kernel handed a null address, a plugin writing
-// FP32 elements into a BF16 tensor). Each must be refused with an error that names what is wrong.
+// to, a plugin output aliased to an input it lacks. The plan fuzzer found each of these but the last crashing the CPU
+// backend (a kernel handed a null address, a plugin writing FP32 elements into a BF16 tensor). Each must be refused
+// with an error that names what is wrong.
 #include "../layers/layer_harness.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_format.h"
@@ -16,6 +17,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace
@@ -240,6 +242,37 @@ TEST(PlanDataflow, APluginGivenTypesItDoesNotAccept)
         }
     }
     expectRefused(model, "does not accept BF16 for its output 0, the type the plan records");
+}
+
+TEST(PlanDataflow, APluginOutputAliasedToAnInputItLacks)
+{
+    // PositiveSelect has one input: an alias to input 1, or an alias list that does not match the two outputs, must
+    // be refused as the plan is read, before a run copies from memory that is not there.
+    kiln::test::PositiveSelectCreator::registerOnce();
+    kiln::test::LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {8}});
+    kiln::test::PositiveSelectPlugin plugin;
+    IPluginV3Layer* layer = h.network->addPluginV3(&x, 1, nullptr, 0, plugin);
+    h.output(layer, "values", 0);
+    h.output(layer, "count", 1);
+    ASSERT_TRUE(h.build());
+    PlanModel const built = modelOf(*h.plan);
+    for (auto const& [aliases, expected] : std::vector<std::pair<std::vector<int32_t>, std::string>>{
+             {{1, -1}, "a plugin output is aliased to input 1 of 1"},
+             {{0}, "the plugin layer's aliased outputs do not match its outputs"}})
+    {
+        PlanModel model = built;
+        for (auto& record : model.layers)
+        {
+            if (auto* params = dynamic_cast<kiln::network::PluginParams const*>(record.params.get()))
+            {
+                auto changed = std::make_shared<kiln::network::PluginParams>(*params);
+                changed->aliasedInputs = aliases;
+                record.params = changed;
+            }
+        }
+        expectRefused(model, expected);
+    }
 }
 
 } // namespace

@@ -205,6 +205,36 @@ TEST_P(Refit, IndividualRefitTouchesOnlyTheMarkedWeights)
     expectValues(run(*h->context), expected(weights), "after the kernel's refit");
 }
 
+TEST_P(Refit, StrippedPlanAloneIsRefittableWithTheBuildWeights)
+{
+    // TensorRT's weight-stripping flow sets only kSTRIP_PLAN, then refits every weight (from the ONNX model).
+    WeightSet weights = original();
+    auto h = network(
+        weights, GetParam(), [](LayerHarness& harness) { harness.config->setFlag(BuilderFlag::kSTRIP_PLAN); });
+    ASSERT_TRUE(h->engine->isRefittable()) << h->logger.errors();
+    std::unique_ptr<IRefitter> refitter = refitterOf(*h);
+    ASSERT_NE(refitter, nullptr) << h->logger.errors();
+    EXPECT_EQ(refitter->getAllWeights(0, nullptr), 5);
+    for (auto const& [name, values] : weights)
+    {
+        ASSERT_TRUE(refitter->setNamedWeights(name.c_str(), weightsOf(values))) << h->logger.errors();
+    }
+    ASSERT_TRUE(refitter->refitCudaEngine());
+    expectValues(run(*h->context), expected(weights), "after refitting the build's weights");
+}
+
+TEST_P(Refit, StrippedPlanWithIndividualRefitKeepsOnlyTheMarkedWeights)
+{
+    auto h = network(original(), GetParam(), [](LayerHarness& harness) {
+        EXPECT_TRUE(harness.network->markWeightsRefittable("offset"));
+        harness.config->setFlag(BuilderFlag::kSTRIP_PLAN);
+        harness.config->setFlag(BuilderFlag::kREFIT_INDIVIDUAL);
+    });
+    std::unique_ptr<IRefitter> refitter = refitterOf(*h);
+    ASSERT_NE(refitter, nullptr) << h->logger.errors();
+    EXPECT_EQ(refitter->getAllWeights(0, nullptr), 1);
+}
+
 INSTANTIATE_TEST_SUITE_P(CpuKernels, Refit, ::testing::Values(kiln::CpuKernels::kREFERENCE, kiln::CpuKernels::kFAST),
     [](::testing::TestParamInfo<kiln::CpuKernels> const& param) {
         return param.param == kiln::CpuKernels::kFAST ? std::string("Fast") : std::string("Reference");

@@ -44,7 +44,7 @@ def test_elementwise_plugin_with_built_in_layers_through_a_fresh_runtime(logger)
 
     # The creator the decorator registered is in Kiln's registry, and the fresh Runtime makes the plugin through it.
     creator = trt.get_plugin_registry().get_creator("scaled_add", "1", "kiln_dec")
-    assert creator is not None and [field.name for field in creator.field_names] == ["alpha"]
+    assert creator is not None and [field.name for field in creator.field_names] == ["alpha", "__kiln_input_ranks"]
     engine = trt.Runtime(logger).deserialize_cuda_engine(plan)
     assert engine is not None, logger.errors()
     xv = np.array([[-3, -1, 0], [1, 2, 4]], np.float32)
@@ -365,8 +365,8 @@ def test_dlpack_views_host_tensors_and_refuses_what_it_cannot_give():
         tensor.__dlpack__(dl_device=(2, 0))
     with pytest.raises(TypeError, match="DLPack has no type"):
         trtp.Tensor(data.ctypes.data, (2,), trt.fp8).__dlpack__()
-    with pytest.raises(ValueError, match="cannot be negative"):
-        trtp.Tensor(data.ctypes.data, (-1,), trt.int32).__dlpack__()
+    with pytest.raises(ValueError, match="data-dependent extent: view it with aliased"):
+        trtp.Tensor(data.ctypes.data, (-1,), trt.int32).__dlpack__()  # -1: an extent the plugin has yet to give
 
 
 def test_the_cuda_array_interface_carries_the_plugins_stream():
@@ -377,3 +377,38 @@ def test_the_cuda_array_interface_carries_the_plugins_stream():
 
     assert interface(0x5a5a)["stream"] == 0x5a5a and interface(0)["stream"] == 1 and interface(None)["stream"] is None
     assert interface(3)["version"] == 3 and interface(3)["strides"] is None
+
+
+@trtp.register("kiln_dec::bad_autotune")
+def bad_autotune_desc(x: trtp.TensorDesc, what: str) -> trtp.TensorDesc:
+    return x.like()
+
+
+@trtp.autotune("kiln_dec::bad_autotune")
+def bad_autotune(x, what: str, outputs):
+    if what == "raise":
+        raise KeyError("no combinations today")
+    if what == "three":
+        return [trtp.AutoTuneCombination("FP32, FP32, FP32")]
+    return "FP32, FP32"
+
+
+@trtp.impl("kiln_dec::bad_autotune")
+def bad_autotune_impl(x, outputs, stream):
+    outputs[0].numpy()[...] = x.numpy()
+
+
+@pytest.mark.parametrize("what, message", [
+    ("raise", "the @autotune function of kiln_dec::bad_autotune raised KeyError: 'no combinations today'"),
+    ("three", "which gives 3 I/O types; the plugin has 2 inputs and outputs"),
+    ("text", "returned str, not a list of AutoTuneCombination"),
+])
+def test_an_autotune_function_that_fails_fails_the_build_with_its_message(logger, what, message):
+    builder = trt.Builder(logger)
+    network = builder.create_network()
+    x = network.add_input("x", trt.float32, (2,))
+    layer = network.add_plugin(trtp.op.kiln_dec.bad_autotune(x, what=what))
+    layer.get_output(0).name = "y"
+    network.mark_output(layer.get_output(0))
+    assert builder.build_serialized_network(network, cpu_config(builder)) is None
+    assert any(message in error for error in logger.errors()), logger.errors()

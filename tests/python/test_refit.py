@@ -11,10 +11,10 @@ from conftest import RecordingLogger, cpu_config
 from onnx_models import mlp_model, mlp_reference
 
 
-def refittable_engine(logger):
+def refittable_engine(logger, flag=trt.BuilderFlag.REFIT):
     builder, network, _ = parsed_network(logger)
     config = cpu_config(builder)
-    config.set_flag(trt.BuilderFlag.REFIT)
+    config.set_flag(flag)
     profile = builder.create_optimization_profile()
     profile.set_shape("x", (1, 6), (2, 6), (4, 6))
     config.add_optimization_profile(profile)
@@ -41,7 +41,10 @@ def test_named_weights_from_numpy_reach_the_context():
     refitter = trt.Refitter(engine, logger)
     assert sorted(refitter.get_all_weights()) == ["b", "w"]
     assert refitter.get_missing_weights() == []
-    assert refitter.get_weights_prototype("w") == (trt.DataType.FLOAT, WEIGHTS.size)
+    prototype = refitter.get_weights_prototype("w")
+    assert isinstance(prototype, trt.Weights)
+    assert prototype.dtype == trt.DataType.FLOAT and prototype.size == WEIGHTS.size and prototype.numpy() is None
+    assert refitter.get_weights_prototype("no such weights").size == -1
     layers, roles = refitter.get_all()
     assert set(roles) == {trt.WeightsRole.CONSTANT} and len(layers) == 2
     weights, bias = WEIGHTS[::-1].copy() * 2, BIAS + 1
@@ -65,6 +68,22 @@ def test_an_onnx_model_refits_the_engine():
     np.testing.assert_allclose(run(context, x), mlp_reference(x, weights, bias), rtol=1e-5, atol=1e-6)
     assert not onnx_refitter.refit_from_bytes(b"not a model")
     assert onnx_refitter.num_errors == 1 and onnx_refitter.get_error(0).code() == trt.ErrorCode.MODEL_DESERIALIZE_FAILED
+
+
+def test_a_plan_built_with_only_strip_plan_is_refitted_from_its_onnx_model():
+    # TensorRT's weight-stripping sample: STRIP_PLAN alone, then every weight refitted from the ONNX model.
+    logger = RecordingLogger()
+    engine = refittable_engine(logger, trt.BuilderFlag.STRIP_PLAN)
+    assert engine.refittable
+    refitter = trt.Refitter(engine, logger)
+    assert sorted(refitter.get_all_weights()) == ["b", "w"]
+    onnx_refitter = trt.OnnxParserRefitter(refitter, logger)
+    assert onnx_refitter.refit_from_bytes(mlp_model(WEIGHTS, BIAS).SerializeToString()), logger.errors()
+    assert refitter.refit_cuda_engine()
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(2, 6)
+    np.testing.assert_allclose(
+        run(engine.create_execution_context(), x), mlp_reference(x, WEIGHTS, BIAS), rtol=1e-5, atol=1e-6
+    )
 
 
 def test_an_engine_built_without_refit_has_no_refitter():

@@ -111,8 +111,8 @@ void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
     group->add_flag("--getPlanVersionOnly", o.getPlanVersionOnly,
         "Print the plan file's format version and the Kiln version that wrote it, then exit (with --loadEngine)");
     group->add_flag("--int8", o.int8,
-        "Enable INT8 (kINT8): Q/DQ models quantize as they say (INT8 convolutions on the CPU backend, not yet on "
-        "CUDA); other models quantize implicitly with --calib");
+        "Enable INT8 (kINT8): Q/DQ models quantize as they say (their convolutions run on INT8 on both backends, "
+        "in FP32 builds); other models quantize implicitly with --calib");
     group->add_option("--calib", o.calib,
         "Read an INT8 calibration cache (TensorRT's format): its scales quantize convolutions and matrix multiplies "
         "implicitly (with --int8)");

@@ -2,6 +2,7 @@
 
 #include "backend/cpu/cpu_executor.h"
 #include "backend/cpu/fast/fast_path.h"
+#include "backend/cpu/host_plugin_timer.h"
 #include "backend/cpu/passes/pass_list.h"
 #include "network/fused/pointwise.h"
 
@@ -16,6 +17,10 @@ public:
     bool usable(std::string& /*why*/) const override
     {
         return true;
+    }
+    std::unique_ptr<backend::PluginTimer> makePluginTimer(std::string& /*why*/) const override
+    {
+        return makeHostPluginTimer();
     }
     //! The reference has a kernel for every built-in kind (layer_kernels.h).
     std::string unsupportedReason(network::LayerParams const& /*params*/) const override
@@ -46,15 +51,17 @@ public:
     {
         return true;
     }
-    //! The fast path's kernels take FP32 row-major tensors and the parameters fast::runsLayer accepts; a plan that
-    //! marks another layer for them was not made by this backend's passes.
+    //! The fast path's kernels take FP32 tensors, row-major or channels-last where their kind does, and the
+    //! parameters fast::runsLayer accepts; a plan that marks another layer for them was not made by this backend's
+    //! passes.
     std::string refusedLayer(plan::PlanModel const& model, plan::LayerRecord const& layer) const override
     {
         if (fast::isMarked(layer) && fast::Session::available() && !fast::runsLayer(model, layer))
         {
             return "layer \"" + layer.name
                 + "\" is marked for the CPU backend's oneDNN kernels, which do not run it as "
-                  "recorded (they take FP32 row-major tensors and the parameters they support)";
+                  "recorded (they take FP32 tensors, row-major or channels-last where their kind does, and the "
+                  "parameters they support)";
         }
         return {};
     }

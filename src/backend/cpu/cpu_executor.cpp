@@ -26,11 +26,11 @@ CpuExecutor::CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResourc
     mConverts.resize(model.layers.size());
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
-        prepareConversions(l);
         if (fast::isMarked(model.layers[l]))
         {
             mFastKernels[l] = mFastPath.makeKernel(model.layers[l]);
         }
+        prepareConversions(l);
         if (auto const* plugin = dynamic_cast<network::PluginParams const*>(&plan.params(l)))
         {
             std::string error;
@@ -49,8 +49,9 @@ void CpuExecutor::prepareConversions(size_t l)
 {
     auto const& model = *mPlan.model;
     plan::LayerRecord const& record = model.layers[l];
-    // The reference kernels read and write kLINEAR tensors only.
+    // The reference kernels read and write kLINEAR tensors only; the fast kernels the formats the plan chose.
     mLinearFormats[l].assign(record.ioFormats.size(), TensorFormat::kLINEAR);
+    bool const fast = mFastKernels[l] != nullptr;
     bool converts = false;
     size_t slot = 0;
     for (auto const* tensors : {&record.inputs, &record.outputs})
@@ -60,8 +61,8 @@ void CpuExecutor::prepareConversions(size_t l)
             if (t >= 0)
             {
                 plan::TensorRecord const& tensor = model.tensors[t];
-                converts = converts || tensor.format != TensorFormat::kLINEAR
-                    || plan::slotType(model, record, slot) != tensor.type;
+                TensorFormat const format = fast ? plan::slotFormat(model, record, slot) : TensorFormat::kLINEAR;
+                converts = converts || tensor.format != format || plan::slotType(model, record, slot) != tensor.type;
             }
             ++slot;
         }
@@ -105,14 +106,36 @@ void CpuExecutor::allocateContextMemory()
         throw std::runtime_error(
             "the plan's context memory size is negative (" + std::to_string(mPlan.contextMemoryBytes) + " bytes)");
     }
-    size_t const bytes = static_cast<size_t>(mPlan.contextMemoryBytes);
-    mOwnedMemory.reset(new (std::nothrow) std::byte[bytes + 1]);
+    size_t const bytes = static_cast<size_t>(mPlan.contextMemoryBytes) + 1; // never 0: allocate(0) means failure
+    if (mPlan.allocator != nullptr)
+    {
+        // The runtime's IGpuAllocator gives the context memory, as on the CUDA backend; this backend's "device" is
+        // the host, so the allocator must give host memory (as setDeviceMemory takes on this backend).
+        void* memory = mPlan.allocator->allocate(bytes, kContextMemoryAlignment, 0);
+        if (memory == nullptr)
+        {
+            throw std::runtime_error("the runtime's IGpuAllocator gave no memory for the context's "
+                + std::to_string(bytes) + " bytes of activations and plugin workspace");
+        }
+        mAllocated = memory;
+        mContextMemory = static_cast<std::byte*>(memory);
+        return;
+    }
+    mOwnedMemory.reset(new (std::nothrow) std::byte[bytes]);
     if (mOwnedMemory == nullptr)
     {
-        throw std::runtime_error("out of host memory: could not allocate " + std::to_string(bytes + 1)
+        throw std::runtime_error("out of host memory: could not allocate " + std::to_string(bytes)
             + " bytes for the context's activations and plugin workspace");
     }
     mContextMemory = mOwnedMemory.get();
+}
+
+CpuExecutor::~CpuExecutor()
+{
+    if (mAllocated != nullptr)
+    {
+        mPlan.allocator->deallocate(mAllocated);
+    }
 }
 
 bool CpuExecutor::runLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
@@ -134,8 +157,18 @@ bool CpuExecutor::runFastLayer(
 {
     try
     {
-        mFastPath.run(*mFastKernels[l], inputs, outputs);
-        return true;
+        if (!mConverts[l])
+        {
+            mFastPath.run(*mFastKernels[l], inputs, outputs);
+            return true;
+        }
+        // A fast kernel reads and writes the formats the plan chose for its slots (a channels-last region's edge).
+        plan::LayerRecord const& record = mPlan.model->layers[l];
+        return mReformatters[l].around(record.ioTypes, record.ioFormats, inputs, outputs, nullptr,
+            [&](std::vector<ConstTensorView> const& in, std::vector<TensorView> const& out) {
+                mFastPath.run(*mFastKernels[l], in, out);
+                return true;
+            });
     }
     catch (std::exception const& e)
     {

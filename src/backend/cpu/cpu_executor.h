@@ -20,6 +20,13 @@ public:
     //! Throws std::runtime_error naming the plugin if one cannot attach to the context (given `resources`, whose
     //! recorder is all a CPU context lends).
     CpuExecutor(backend::LoadedPlan const& plan, plugin::ContextResources const& resources);
+    //! Gives memory the runtime's allocator gave back to it.
+    ~CpuExecutor() override;
+    CpuExecutor(CpuExecutor const&) = delete;
+    CpuExecutor& operator=(CpuExecutor const&) = delete;
+
+    //! From the runtime's IGpuAllocator where it has one (host memory: the CPU backend's "device" is the host),
+    //! else owned here.
 
     void allocateContextMemory() override;
     bool setThreads(int32_t threads) override
@@ -78,16 +85,20 @@ private:
     //! Runs built-in layer `l` at its chosen precision, converting its tensors where they are stored otherwise.
     bool runBuiltInLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
         std::string& error);
-    //! Notes whether built-in layer `l` reads or writes a tensor in another type or format than it is stored in.
+    //! Notes whether built-in layer `l` reads or writes a tensor in another type or format than it is stored in: the
+    //! reference kernels read kLINEAR, the fast kernels the formats the plan gives their slots.
     void prepareConversions(size_t l);
     //! Offers the fast kernels the constant values their inputs hold, and notes the layers no run then needs.
     void takeConstantInputs();
-    //! Runs layer `l` on its fast-path kernel.
+    //! Runs layer `l` on its fast-path kernel, converting its tensors where the plan has it read them otherwise.
     bool runFastLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
         std::string& error);
 
     backend::LoadedPlan mPlan;
-    std::unique_ptr<std::byte[]> mOwnedMemory; //!< the context memory, unless the application gives it
+    //! Alignment asked of the runtime's allocator: as the CUDA backend asks, enough for every kernel's vectors.
+    static constexpr uint64_t kContextMemoryAlignment = 256;
+    std::unique_ptr<std::byte[]> mOwnedMemory; //!< the context memory, unless the application or an allocator gives it
+    void* mAllocated{nullptr};                 //!< the context memory the runtime's allocator gave
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins; //!< by layer; null for built-in layers
     std::vector<HostReformatter> mReformatters;                   //!< by layer: built-in layers' type conversions
     std::vector<std::vector<TensorFormat>> mLinearFormats; //!< by layer: kLINEAR for every slot, as the reference reads

@@ -5,6 +5,7 @@
 #include "backend/cuda/layer_lowering.h"
 #include "backend/cuda/passes/pass_list.h"
 #include "backend/cuda/tactic_names.h"
+#include "backend/cuda/tuning/plugin_timing.h"
 #include "plan/plan_graph.h"
 
 #include <cuda_runtime_api.h>
@@ -90,6 +91,54 @@ public:
     std::unique_ptr<backend::CalibrationBuffer> makeCalibrationBuffer(size_t bytes, std::string& error) const override
     {
         return makeCalibrationDeviceBuffer(bytes, error);
+    }
+
+    //! Device memory (cudaMalloc's) is the GPU's alone; host memory, pinned or not, and managed memory the host
+    //! reaches. Without a usable GPU no device memory exists.
+    bool hostCanAccess(void const* address, std::string& why) const override
+    {
+        std::string noGpu;
+        cudaPointerAttributes attributes{};
+        if (address == nullptr || !usable(noGpu) || cudaPointerGetAttributes(&attributes, address) != cudaSuccess)
+        {
+            cudaGetLastError();
+            return true;
+        }
+        if (attributes.type == cudaMemoryTypeDevice)
+        {
+            why = "it is device memory of GPU " + std::to_string(attributes.device)
+                + ", which the host cannot read: give managed memory (cudaMallocManaged) or host memory";
+            return false;
+        }
+        return true;
+    }
+
+    bool waitForStream(cudaStream_t stream, std::string& error) const override
+    {
+        std::string noGpu;
+        if (!usable(noGpu))
+        {
+            if (stream == nullptr)
+            {
+                return true; // no GPU: nothing can be queued on the default stream
+            }
+            error = "a CUDA stream was given, but " + noGpu;
+            return false;
+        }
+        cudaError_t const status = cudaStreamSynchronize(stream);
+        if (status != cudaSuccess)
+        {
+            error = std::string("waiting for the stream's earlier work failed: ") + cudaGetErrorString(status);
+            cudaGetLastError();
+            return false;
+        }
+        return true;
+    }
+
+    //! Plugins' tactics are timed on the GPU; a build without one cannot time them.
+    std::unique_ptr<backend::PluginTimer> makePluginTimer(std::string& why) const override
+    {
+        return usable(why) ? makeDevicePluginTimer() : nullptr;
     }
 
     //! The GPU's name and compute capability, and cuDNN's version.

@@ -148,7 +148,7 @@ void CudaExecutor::prepareLayer(size_t l, plugin::ContextResources& resources)
                                                                               : nvinfer1::DataType::kFLOAT;
     TensorFormat const format = !record.ioFormats.empty() || readsInput ? plan::slotFormat(model, record, 0)
                                                                         : TensorFormat::kLINEAR;
-    mDeviceLayers[l] = lowerLayer(LayerContext{record, dataType, format, mHandles});
+    mDeviceLayers[l] = lowerLayer(LayerContext{record, dataType, format, mHandles, mSharedScratch});
 }
 
 void CudaExecutor::allocateContextMemory()

@@ -57,7 +57,8 @@ private:
     backend::LoadedPlan mPlan;
     ContextGpuAllocator mAllocator;
     LibraryHandles mHandles;
-    DeviceBuffer mOwnedMemory; //!< the context memory, unless the application gives it
+    DeviceBuffer mSharedScratch{mAllocator}; //!< LayerContext::sharedScratch
+    DeviceBuffer mOwnedMemory;               //!< the context memory, unless the application gives it
     std::vector<std::unique_ptr<backend::PluginRunner>> mPlugins;     //!< by layer; null for built-in layers
     std::vector<std::unique_ptr<backend::Reformatter>> mReformatters; //!< by layer: built-in layers' type conversions
     std::vector<std::unique_ptr<DeviceLayer>> mDeviceLayers;          //!< by layer: layers with device state

@@ -33,6 +33,10 @@ struct LayerContext
     nvinfer1::DataType dataType;     //!< the type the layer reads its first input in
     TensorFormat format;             //!< and the format
     LibraryHandles& handles;         //!< the context's cuDNN and cuBLASLt handles
+    //! Scratch memory the context's layers share, each only while its own work runs on the context's stream (one
+    //! stream runs a context's layers in order): the quantized convolutions' rows of taps and INT32 sums, which are
+    //! as large as activations and are needed by one layer at a time.
+    DeviceBuffer& sharedScratch;
 };
 
 //! The longest point-wise chain the CUDA kernel runs, in steps and in inputs: its program is the kernel's argument.
@@ -95,6 +99,7 @@ std::unique_ptr<DeviceLayer> lower(network::DeconvolutionParams const& params, L
 std::unique_ptr<DeviceLayer> lower(network::MatrixMultiplyParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::NMSParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::NonZeroParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::QuantizedConvolutionParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ReduceParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ScaleParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::TopKParams const& params, LayerContext const& context);

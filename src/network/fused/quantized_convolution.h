@@ -71,6 +71,12 @@ struct QuantizedConvolutionParams final
 
     //! The description of the same convolution on FP32 data: the dequantized kernel, the bias, the window.
     ConvolutionParams dequantizedConvolution() const;
+
+    //! Over 4-D tensors the CUDA backend runs it on channels-last INT8 (the format pass checks), as FP16 convolutions.
+    ChannelsLast channelsLast() const override
+    {
+        return ChannelsLast::kSTARTS;
+    }
 };
 
 } // namespace kiln::network

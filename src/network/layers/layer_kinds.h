@@ -8,6 +8,7 @@
 #include "network/fused/fused_normalization.h"
 #include "network/fused/pointwise.h"
 #include "network/fused/quantized_convolution.h"
+#include "network/fused/quantized_matrix_multiply.h"
 #include "network/layers/activation.h"
 #include "network/layers/concatenation.h"
 #include "network/layers/constant.h"
@@ -88,7 +89,8 @@
     X(AttentionParams)                                                                                                 \
     X(FusedNormalizationParams)                                                                                        \
     X(PointwiseParams)                                                                                                 \
-    X(QuantizedConvolutionParams)
+    X(QuantizedConvolutionParams)                                                                                      \
+    X(QuantizedMatrixMultiplyParams)
 
 //! X(parameter struct) for every built-in layer kind.
 #define KILN_FOR_EACH_LAYER_KIND(X) KILN_FOR_EACH_NETWORK_LAYER_KIND(X) KILN_FOR_EACH_PLAN_ONLY_LAYER_KIND(X)

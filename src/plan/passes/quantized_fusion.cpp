@@ -3,9 +3,8 @@
 #include "network/fused/quantized_convolution.h"
 #include "network/layers/elementwise.h"
 #include "network/layers/pooling.h"
-#include "network/layers/quantize.h"
 #include "plan/passes/int8_weights.h"
-#include "plan/passes/pattern_graph.h"
+#include "plan/passes/quantized_patterns.h"
 #include "plan/plan_graph.h"
 
 #include <memory>
@@ -16,14 +15,6 @@ namespace
 {
 
 using nvinfer1::DataType;
-
-//! A dequantization of an INT8 tensor by one constant scale (zero point none or zero), into FP32.
-struct Dequantization
-{
-    size_t layer;
-    int32_t source; //!< the INT8 tensor
-    float scale;
-};
 
 //! The layers after the convolution that the fused layer may take, in order; the residual where there is a sum.
 struct Chain
@@ -66,48 +57,24 @@ private:
         return mGraph.layer(l);
     }
 
-    //! The per-tensor scale of a quantize or dequantize layer's scale and zero-point inputs: a constant, and a zero
-    //! point that is absent or a constant zero.
     std::optional<float> perTensorScale(LayerRecord const& record) const
     {
-        std::optional<float> const scale = mGraph.scalar(record.inputs.size() > 1 ? record.inputs[1] : -1);
-        bool const noZeroPoint = record.inputs.size() < 3 || record.inputs[2] < 0
-            || mGraph.isScalar(record.inputs[2], 0.0);
-        return scale && noZeroPoint ? scale : std::nullopt;
+        return plan::perTensorScale(mGraph, record);
     }
 
     std::optional<Dequantization> dequantizationOf(int32_t t) const
     {
-        std::optional<size_t> const p = mGraph.producer(t);
-        if (!p || mGraph.removed(*p) || plan::paramsOf<network::DequantizeParams>(layer(*p)) == nullptr)
-        {
-            return std::nullopt;
-        }
-        LayerRecord const& dq = layer(*p);
-        std::optional<float> const scale = perTensorScale(dq);
-        bool const types = slotType(mGraph.model(), dq, 0) == DataType::kINT8
-            && slotType(mGraph.model(), dq, dq.inputs.size()) == DataType::kFLOAT
-            && mGraph.model().tensors[t].type == DataType::kFLOAT;
-        return scale && types ? std::optional<Dequantization>(Dequantization{*p, dq.inputs[0], *scale}) : std::nullopt;
+        return int8DequantizationOf(mGraph, t);
     }
 
-    //! Layer `next` joins the chain: not yet absorbed, computing in FP32 on FP32 under the convolution's guards.
     bool joins(std::optional<size_t> next, size_t convolution) const
     {
-        return next && !mGraph.removed(*next) && layer(*next).guards == layer(convolution).guards
-            && computesIn(mGraph.model(), layer(*next), DataType::kFLOAT, DataType::kFLOAT);
+        return joinsInFloat(mGraph, next, convolution);
     }
 
     bool isQuantization(std::optional<size_t> l, size_t convolution) const
     {
-        if (!l || mGraph.removed(*l) || layer(*l).guards != layer(convolution).guards)
-        {
-            return false;
-        }
-        auto const* params = plan::paramsOf<network::QuantizeParams>(layer(*l));
-        return params != nullptr && params->toType == DataType::kINT8 && perTensorScale(layer(*l))
-            && slotType(mGraph.model(), layer(*l), 0) == DataType::kFLOAT
-            && slotType(mGraph.model(), layer(*l), layer(*l).inputs.size()) == DataType::kINT8;
+        return isInt8Quantization(mGraph, l, convolution);
     }
 
     //! TensorRT's propagation across max pooling: DQ(x, s) -> max pooling -> Q(s) pools x itself, since dequantizing
@@ -217,11 +184,9 @@ private:
         return false;
     }
 
-    //! Whether the dequantization's output is read by `reader` alone and not observed: it leaves with the fusion.
     bool onlyFor(Dequantization const& dq, size_t reader) const
     {
-        std::optional<size_t> const sole = mGraph.soleReader(dq.layer);
-        return sole && *sole == reader;
+        return readOnlyBy(mGraph, dq, reader);
     }
 
     std::pair<LayerRecord, std::vector<size_t>> fusedRecord(
@@ -281,21 +246,6 @@ private:
     PatternGraph mGraph;
     QuantizedFusionRules const& mRules;
 };
-
-//! A dequantization that several fused layers read as INT8 (a ResNet block's input: its first convolution's and its
-//! residual's) was left for the others each time; once none reads it, it goes.
-void dropUnreadDequantizations(PlanModel& model)
-{
-    std::vector<std::vector<size_t>> const readers = readersOf(model);
-    std::vector<bool> unread(model.layers.size(), false);
-    for (size_t l = 0; l < model.layers.size(); ++l)
-    {
-        LayerRecord const& layer = model.layers[l];
-        unread[l] = plan::paramsOf<network::DequantizeParams>(layer) != nullptr && layer.outputs.size() == 1
-            && readers[layer.outputs[0]].empty() && !isObserved(model.tensors[layer.outputs[0]]);
-    }
-    eraseLayers(model, unread);
-}
 
 } // namespace
 

@@ -113,6 +113,28 @@ public:
     virtual size_t workspaceSize(std::vector<nvinfer1::DynamicPluginTensorDesc> const& inputs,
         std::vector<nvinfer1::DynamicPluginTensorDesc> const& outputs)
         = 0;
+    //! The tactics the plugin offers once configured (IPluginV3OneBuild::getValidTactics); none for the V2 families,
+    //! which have no tactics. False with error where the plugin fails or offers a tactic twice or tactic 0.
+    virtual bool validTactics(std::vector<int32_t>& tactics, std::string& error)
+    {
+        (void) error;
+        tactics.clear();
+        return true;
+    }
+    //! IPluginV3OneRuntime::setTactic (V3 only: the V2 families accept any tactic, having none).
+    virtual bool setTactic(int32_t tactic, std::string& error)
+    {
+        (void) tactic;
+        (void) error;
+        return true;
+    }
+    //! IPluginV3OneBuildV2::getAliasedInput(output): the input whose memory the output reuses; -1 for none, and for
+    //! plugins without that capability.
+    virtual int32_t aliasedInput(int32_t output)
+    {
+        (void) output;
+        return -1;
+    }
     //! V2 families: initialize(). V3: nothing (V3 plugins are created initialised).
     virtual bool initialize(std::string& error) = 0;
     virtual std::unique_ptr<PluginAdapter> clone(std::string& error) = 0;

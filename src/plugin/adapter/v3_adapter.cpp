@@ -5,12 +5,18 @@
 
 #include <kiln/HostPlugin.h>
 
+#include <algorithm>
+
 namespace kiln::plugin
 {
 namespace
 {
 
 using nvinfer1::DimsExprs;
+
+//! The most tactics one plugin may offer: far above any real plugin's count, it keeps a count a plugin returns from
+//! sizing a list without bound.
+constexpr int32_t kMaxTactics = 4096;
 using nvinfer1::DynamicPluginTensorDesc;
 using nvinfer1::PluginTensorDesc;
 
@@ -157,6 +163,66 @@ public:
                            outputs.data(), static_cast<int32_t>(outputs.size()));
                    })
                      : 0;
+    }
+
+    bool validTactics(std::vector<int32_t>& tactics, std::string& error) override
+    {
+        tactics.clear();
+        auto* build = buildCapability();
+        int32_t const count = build
+            ? callPlugin(description(), "build", "getNbTactics", "", -1, [&] { return build->getNbTactics(); })
+            : 0;
+        if (count < 0 || count > kMaxTactics)
+        {
+            error = "getNbTactics returned " + std::to_string(count);
+            return false;
+        }
+        if (count == 0)
+        {
+            return true;
+        }
+        tactics.assign(static_cast<size_t>(count), 0);
+        int32_t const status = callPlugin(description(), "build", "getValidTactics", "", -1,
+            [&] { return build->getValidTactics(tactics.data(), count); });
+        if (status != 0)
+        {
+            error = "getValidTactics returned " + std::to_string(status);
+            return false;
+        }
+        for (size_t i = 0; i < tactics.size(); ++i)
+        {
+            // TensorRT reserves 0 for the default tactic, and each tactic must be unique.
+            if (tactics[i] == 0 || std::find(tactics.begin(), tactics.begin() + i, tactics[i]) != tactics.begin() + i)
+            {
+                error = "getValidTactics gave tactic " + std::to_string(tactics[i])
+                    + (tactics[i] == 0 ? ", which is reserved for the default" : " twice");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool setTactic(int32_t tactic, std::string& error) override
+    {
+        auto* runtime = runtimeCapability();
+        int32_t const status = runtime ? callPlugin(description(), "runtime", "setTactic", std::to_string(tactic), -1,
+                                   [&] { return runtime->setTactic(tactic); })
+                                       : -1;
+        if (status != 0)
+        {
+            error = runtime ? "setTactic(" + std::to_string(tactic) + ") returned " + std::to_string(status)
+                            : "it has no runtime capability";
+            return false;
+        }
+        return true;
+    }
+
+    int32_t aliasedInput(int32_t output) override
+    {
+        auto* build = dynamic_cast<nvinfer1::v_2_0::IPluginV3OneBuild*>(buildCapability());
+        return build ? callPlugin(description(), "build", "getAliasedInput", std::to_string(output), -1,
+                   [&] { return build->getAliasedInput(output); })
+                     : -1;
     }
 
     bool initialize(std::string&) override

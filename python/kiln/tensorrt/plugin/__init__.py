@@ -14,19 +14,46 @@ as trtp`` (or ``import tensorrt.plugin as trtp`` through Kiln's alias).
 python/README.md says what is covered and what is not.
 """
 
-from ._plugin import PluginFunctionError
-from ._registry import PluginDef, add_plugin, autotune, impl, op, register
-from ._shapes import ShapeExpr, ShapeExprs, cdiv, max, min  # noqa: A004 (TensorRT's names)
-from ._tensors import Tensor, TensorDesc, from_shape_expr
+from ._aot import KernelLaunchParams
+from ._autotune import AutoTuneCombination
+from ._descs import SizeTensorDesc, TensorDesc, from_shape_expr, size_tensor
+from ._errors import PluginFunctionError
+from ._registry import PluginDef, add_plugin, aot_impl, autotune, impl, op, register
+from ._shape import Shape
+from ._shapes import (  # noqa: A004 (max and min are TensorRT's names)
+    ShapeExpr,
+    ShapeExprs,
+    SizeTensorShapeExpr,
+    SymExpr,
+    SymExprs,
+    SymInt32,
+    SymIntExpr,
+    SymIntExprs,
+    cdiv,
+    max,
+    min,
+)
+from ._tensors import Tensor
 
 __all__ = [
+    "AutoTuneCombination",
+    "KernelLaunchParams",
     "PluginDef",
     "PluginFunctionError",
+    "Shape",
     "ShapeExpr",
     "ShapeExprs",
+    "SizeTensorDesc",
+    "SizeTensorShapeExpr",
+    "SymExpr",
+    "SymExprs",
+    "SymInt32",
+    "SymIntExpr",
+    "SymIntExprs",
     "Tensor",
     "TensorDesc",
     "add_plugin",
+    "aot_impl",
     "autotune",
     "cdiv",
     "from_shape_expr",
@@ -35,4 +62,5 @@ __all__ = [
     "min",
     "op",
     "register",
+    "size_tensor",
 ]

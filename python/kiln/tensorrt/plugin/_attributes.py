@@ -103,7 +103,12 @@ class Attribute:
         """The value a field's data (a numpy array, as a creator receives it) carries."""
         data = np.asarray(data)
         if self.array_dtype is not None:
-            return data.astype(self.array_dtype) if self.array_dtype == np.bool_ else data.view(self.array_dtype)
+            if data.dtype == self.array_dtype:
+                return data
+            if data.dtype in (np.int8, np.uint8) and self.array_dtype != np.bool_:
+                return data.view(self.array_dtype)  # raw bytes
+            # Another element type (ONNX gives ints as INT32 and floats as FLOAT32 fields): converted by value.
+            return data.astype(self.array_dtype)
         if self.kind in (bool, int, float):
             if data.size != 1:
                 raise ValueError(f"field '{self.name}' holds {data.size} values, not 1")

@@ -1,5 +1,6 @@
-"""The decorators of ``tensorrt.plugin`` (``register``, ``impl``, ``autotune``), the plugins they define, ``op`` (the
-plugins by namespace and name) and ``INetworkDefinition.add_plugin``, which adds a call of one to a network."""
+"""The decorators of ``tensorrt.plugin`` (``register``, ``impl``, ``autotune``, ``aot_impl``), the plugins they
+define, ``op`` (the plugins by namespace and name) and ``INetworkDefinition.add_plugin``, which adds a call of one to
+a network."""
 
 import inspect
 import typing
@@ -7,13 +8,16 @@ import typing
 import kiln.tensorrt as _trt
 
 from ._attributes import Attribute
+from ._autotune import AutoTuneCombination
+from ._descs import TensorDesc
+from ._errors import PluginFunctionError
 from ._plugin import PLUGIN_VERSION, DecoratedPlugin, DecoratedPluginCreator
-from ._tensors import TensorDesc
 
 # The plugins this process defined, by "namespace::name".
 _plugins = {}
 
 _IMPL_ARGUMENTS = ("outputs", "stream", "tactic")
+_AOT_ARGUMENTS = ("outputs", "tactic")
 
 
 def _split_id(plugin_id):
@@ -56,6 +60,9 @@ class PluginDef:
         self.impl_attributes = ()
         self.impl_takes_tactic = False
         self.autotune_function = None
+        self.autotune_attributes = ()
+        self.aot_impl_function = None
+        self.aot_impl_attributes = ()
         self.input_names = []
         self.attributes = {}
         hints = _type_hints(shape_function, plugin_id, "register")
@@ -89,21 +96,64 @@ class PluginDef:
                                  f"{self.name!r}, version {PLUGIN_VERSION}, is already registered there?)")
             self.creator = creator
 
-    def set_impl(self, function):
+    def _split_parameters(self, function, decorator, allowed, required):
+        """The names `function` takes after the inputs, checked: attributes of the plugin and the `allowed` others,
+        with every `required` one."""
         names = list(inspect.signature(function).parameters)
         if len(names) < len(self.input_names):
-            raise TypeError(f"@impl({self.plugin_id!r}): {function.__name__} must take the "
+            raise TypeError(f"@{decorator}({self.plugin_id!r}): {function.__name__} must take the "
                             f"{len(self.input_names)} inputs first")
         rest = names[len(self.input_names):]
-        unknown = [name for name in rest if name not in self.attributes and name not in _IMPL_ARGUMENTS]
-        missing = [name for name in ("outputs", "stream") if name not in rest]
+        unknown = [name for name in rest if name not in self.attributes and name not in allowed]
+        missing = [name for name in required if name not in rest]
         if unknown or missing:
             problem = f"takes {unknown}, which @register does not declare" if unknown else f"lacks {missing}"
-            raise TypeError(f"@impl({self.plugin_id!r}): {function.__name__} {problem}; it takes the inputs, then "
-                            "any of the attributes, outputs, stream and optionally tactic")
+            raise TypeError(f"@{decorator}({self.plugin_id!r}): {function.__name__} {problem}; it takes the inputs, "
+                            f"then any of the attributes, then {', '.join(allowed)}")
+        return rest
+
+    def set_impl(self, function):
+        rest = self._split_parameters(function, "impl", _IMPL_ARGUMENTS, ("outputs", "stream"))
         self.impl_function = function
         self.impl_attributes = tuple(name for name in rest if name in self.attributes)
         self.impl_takes_tactic = "tactic" in rest
+
+    def set_aot_impl(self, function):
+        rest = self._split_parameters(function, "aot_impl", _AOT_ARGUMENTS, _AOT_ARGUMENTS)
+        self.aot_impl_function = function
+        self.aot_impl_attributes = tuple(name for name in rest if name in self.attributes)
+        if self.creator is not None:
+            self.creator.refresh_field_names()  # the ONNX parser may now pass a node's `aot`
+
+    def set_autotune(self, function):
+        names = list(inspect.signature(function).parameters)
+        middle = names[len(self.input_names):-1]
+        if len(names) < len(self.input_names) + 1 or any(name not in self.attributes for name in middle):
+            raise TypeError(f"@autotune({self.plugin_id!r}): {function.__name__} must take the "
+                            f"{len(self.input_names)} inputs, then any of the attributes, then the outputs")
+        self.autotune_function = function
+        self.autotune_attributes = tuple(middle)
+
+    def check_combinations(self, returned, io_count):
+        """What @autotune returned, as {(types, formats): [tactics]} in its order; PluginFunctionError if it is not
+        a list of AutoTuneCombination for this many I/O."""
+        where = f"the @autotune function of {self.plugin_id}"
+        if not isinstance(returned, (list, tuple)) or not all(isinstance(c, AutoTuneCombination) for c in returned):
+            raise PluginFunctionError(f"{where} returned {type(returned).__name__}, not a list of "
+                                      "AutoTuneCombination")
+        combinations = {}
+        for combination in returned:
+            try:
+                expanded = combination._combinations()
+            except ValueError as error:
+                raise PluginFunctionError(f"{where}: {error}") from None
+            for types, formats, tactics in expanded:
+                if len(types) != io_count:
+                    raise PluginFunctionError(f"{where} returned {combination!r}, which gives {len(types)} I/O "
+                                              f"types; the plugin has {io_count} inputs and outputs")
+                known = combinations.setdefault((types, formats), [])
+                known.extend(tactic for tactic in tactics if tactic not in known)
+        return combinations
 
     def __call__(self, *inputs, **attributes):
         return PluginCall(self, inputs, attributes)
@@ -136,10 +186,10 @@ class PluginCall:
                 raise TypeError(f"{plugin_id}: attribute '{name}' was not given and has no default")
             self.attributes[name] = attribute.check(value, plugin_id)
 
-    def plugin(self):
-        """A new plugin object for this call."""
+    def plugin(self, aot=False):
+        """A new plugin object for this call, of the @aot_impl kernel or the @impl function."""
         return DecoratedPlugin(self.plugin_def, self.attributes, [tensor.dtype for tensor in self.inputs],
-                               [len(tensor.shape) for tensor in self.inputs])
+                               [len(tensor.shape) for tensor in self.inputs], aot)
 
 
 def register(plugin_id, lazy_register=False):
@@ -178,11 +228,24 @@ def impl(plugin_id):
 
 
 def autotune(plugin_id):
-    """Accepted and kept, never called: Kiln gives a decorated plugin one type and format combination (the
-    network's input types, the @register output types, linear formats) and does not time tactics."""
+    """Decorates a plugin's autotune function ``(inp0, ..., attributes..., outputs) -> List[AutoTuneCombination]``:
+    the type and format combinations of the plugin's I/O and their custom tactics. Kiln's builder offers the plugin
+    only those, and the tactic it picks reaches the implementation as ``tactic``."""
 
     def decorate(function):
-        _registered(plugin_id, "autotune").autotune_function = function
+        _registered(plugin_id, "autotune").set_autotune(function)
+        return function
+
+    return decorate
+
+
+def aot_impl(plugin_id):
+    """Decorates a plugin's ahead-of-time implementation ``(inp0, ..., attributes..., outputs, tactic) ->
+    (kernel name, PTX or cubin, KernelLaunchParams, SymExprs)``: called when the plan is built, for the kernel the
+    plan carries (``add_plugin(..., aot=True)``)."""
+
+    def decorate(function):
+        _registered(plugin_id, "aot_impl").set_aot_impl(function)
         return function
 
     return decorate
@@ -213,11 +276,13 @@ op = _Ops()
 
 def add_plugin(network, call, aot=False):
     """``INetworkDefinition.add_plugin``: adds ``op.namespace.name(inputs..., attributes...)`` as a plugin layer
-    (an IPluginV3Layer); None when Kiln refuses it, the reason in the logger, as ``add_plugin_v3``."""
-    if aot:
-        raise ValueError("Kiln runs decorated plugins through @tensorrt.plugin.impl; aot_impl is not supported")
+    (an IPluginV3Layer) that runs the plugin's @impl function or, with `aot`, its @aot_impl kernel; None when Kiln
+    refuses it, the reason in the logger, as ``add_plugin_v3``."""
     if not isinstance(call, PluginCall):
         raise TypeError("add_plugin takes tensorrt.plugin.op.<namespace>.<name>(inputs..., attributes...), not "
                         f"{type(call).__name__}")
-    call.plugin_def.register_creator()
-    return network.add_plugin_v3(call.inputs, [], call.plugin())
+    plugin_def = call.plugin_def
+    if aot and plugin_def.aot_impl_function is None:
+        raise ValueError(f"add_plugin(..., aot=True): {plugin_def.plugin_id} has no @tensorrt.plugin.aot_impl")
+    plugin_def.register_creator()
+    return network.add_plugin_v3(call.inputs, [], call.plugin(bool(aot)))

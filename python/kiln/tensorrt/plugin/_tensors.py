@@ -1,65 +1,15 @@
-"""Tensors of ``tensorrt.plugin``: ``TensorDesc`` (what a shape function gets and returns: a symbolic shape and a
-data type) and ``Tensor`` (what an implementation gets: the memory of an input or output while the plugin runs)."""
+"""``tensorrt.plugin.Tensor``: what an implementation gets, the memory of an input or output while the plugin
+runs."""
 
 import numpy as np
 
 import kiln.tensorrt as _trt
 from kiln._tensorrt import _cuda_device_of, _cuda_stream_wait, _dlpack_capsule
 
+from ._shape import Shape
+
 _DLPACK_CPU = 1  # DLPack's kDLCPU and kDLCUDA device types
 _DLPACK_CUDA = 2
-
-from ._shapes import ShapeExprs, as_shape_exprs
-
-
-class TensorDesc:
-    """A tensor's symbolic shape (``shape_expr``), ``dtype``, ``format`` and ``scale``; never its data."""
-
-    def __init__(self, shape_expr=None, dtype=None, format=None, scale=None):
-        self._shape_expr = None if shape_expr is None else as_shape_exprs(shape_expr)
-        if dtype is not None and not isinstance(dtype, _trt.DataType):
-            raise TypeError(f"TensorDesc: dtype must be a tensorrt.DataType, not {type(dtype).__name__}")
-        self.dtype = dtype
-        self.format = _trt.TensorFormat.LINEAR if format is None else format
-        self.scale = scale
-
-    @property
-    def has_shape(self):
-        return self._shape_expr is not None
-
-    @property
-    def shape_expr(self):
-        if self._shape_expr is None:
-            raise ValueError("this TensorDesc has no shape")
-        return self._shape_expr
-
-    @shape_expr.setter
-    def shape_expr(self, value):
-        self._shape_expr = as_shape_exprs(value)
-
-    @property
-    def ndim(self):
-        return len(self.shape_expr)
-
-    @property
-    def is_size_tensor(self):
-        return False
-
-    def like(self):
-        """A new description with this one's shape, type and format."""
-        return TensorDesc(ShapeExprs(list(self.shape_expr)), self.dtype, self.format, self.scale)
-
-    def aliased(self):
-        raise NotImplementedError("Kiln does not support aliased plugin outputs (TensorDesc.aliased) yet")
-
-    def __repr__(self):
-        shape = repr(self._shape_expr) if self._shape_expr is not None else "no shape"
-        return f"TensorDesc({shape}, dtype={self.dtype})"
-
-
-def from_shape_expr(shape_expr, dtype):
-    """A TensorDesc of the given shape (ShapeExprs, or a sequence of ints and ShapeExpr) and data type."""
-    return TensorDesc(shape_expr, dtype)
 
 
 class Tensor:
@@ -72,13 +22,19 @@ class Tensor:
     (``__dlpack__``, ``__dlpack_device__``) hands it to ``torch.from_dlpack``, cupy or ``numpy.from_dlpack`` (host
     memory only). The memory is Kiln's and valid only during the call."""
 
-    def __init__(self, address, shape, dtype, format=None, on_device=False, stream=None):
+    def __init__(self, address, shape, dtype, format=None, on_device=False, stream=None, scale=None, capacity=None):
         self._address = int(address)
-        self._shape = tuple(int(extent) for extent in shape)
+        self._shape = Shape(tuple(shape))  # -1 where an output's extent is data-dependent
         self._dtype = dtype
         self._format = _trt.TensorFormat.LINEAR if format is None else format
         self._on_device = on_device
         self._stream = None if stream is None else int(stream)  # the CUDA stream Kiln runs the plugin on
+        self._scale = scale
+        # How many elements the memory holds: a data-dependent output's upper bound.
+        if capacity is None:
+            capacity = 0 if self._shape.is_dynamic else self._shape.numel()
+        self._capacity = int(capacity)
+        self._aliased_to = None
 
     @property
     def data_ptr(self):
@@ -86,6 +42,7 @@ class Tensor:
 
     @property
     def shape(self):
+        """The extents (a ``Shape``, equal to the tuple of them); -1 for a data-dependent extent."""
         return self._shape
 
     @property
@@ -95,6 +52,19 @@ class Tensor:
     @property
     def format(self):
         return self._format
+
+    @property
+    def scale(self):
+        return self._scale
+
+    @property
+    def strides(self):
+        """The distance in elements between neighbours along each axis (Kiln's plugin tensors are dense)."""
+        strides, step = [], 1
+        for extent in reversed(tuple(self._shape)):
+            strides.append(step)
+            step *= max(extent, 1)
+        return tuple(reversed(strides))
 
     @property
     def ndim(self):
@@ -107,10 +77,40 @@ class Tensor:
 
     @property
     def is_data_dependent(self):
-        return False
+        """Whether an extent is known only once the plugin has computed it (an output of a size tensor's extent)."""
+        return self._shape.is_dynamic
 
     def numel(self):
-        return _trt.volume(self._shape)
+        if self.is_data_dependent:
+            raise ValueError(f"{self!r} has a data-dependent extent: view it with aliased(shape) once it is known")
+        return self._shape.numel()
+
+    def aliased(self, shape=None):
+        """A Tensor of the same memory with another `shape` (a tuple, Shape or PluginTensorDesc; this one's by
+        default): how an implementation writes a data-dependent output once it knows the extents. The shape must
+        fit the memory."""
+        if isinstance(shape, _trt.PluginTensorDesc):
+            shape = tuple(shape.dims)
+        elif shape is None:
+            shape = tuple(self._shape)
+        elif not isinstance(shape, (tuple, list, Shape)):
+            raise ValueError(f"Tensor.aliased takes a tuple, Shape or PluginTensorDesc, not {type(shape).__name__}")
+        view = Tensor(self._address, tuple(int(extent) for extent in shape), self._dtype, self._format,
+                      self._on_device, self._stream, self._scale, self._capacity)
+        if not view.is_data_dependent and view.numel() > self._capacity:
+            raise ValueError(f"Tensor.aliased: {Shape(tuple(shape))} has {view.numel()} elements; the memory holds "
+                             f"{self._capacity}")
+        view._aliased_to = self
+        return view
+
+    def get_aliased(self):
+        """The tensor this one is aliased to (the input an in-place output reuses, the tensor a view was made of),
+        or None."""
+        return self._aliased_to
+
+    @property
+    def is_aliased(self):
+        return self._aliased_to is not None
 
     def _numpy_dtype(self):
         try:
@@ -118,9 +118,14 @@ class Tensor:
         except TypeError:
             raise TypeError(f"a plugin tensor of type {self._dtype} has no numpy view") from None
 
+    def _checked_shape(self):
+        if self.is_data_dependent:
+            raise ValueError(f"{self!r} has a data-dependent extent: view it with aliased(shape) once it is known")
+        return tuple(self._shape)
+
     def _interface(self):
         return {
-            "shape": self._shape,
+            "shape": self._checked_shape(),
             "typestr": self._numpy_dtype().str,
             "data": (self._address, False),
             "strides": None,
@@ -159,7 +164,7 @@ class Tensor:
             raise BufferError(f"a plugin tensor on DLPack device {device} cannot be exported to {tuple(dl_device)}")
         if self._on_device and self._stream is not None and stream != -1:
             _cuda_stream_wait(1 if stream is None else int(stream), self._stream)
-        return _dlpack_capsule(self._address, self._shape, self._dtype, self._on_device, device[1])
+        return _dlpack_capsule(self._address, self._checked_shape(), self._dtype, self._on_device, device[1])
 
     def numpy(self):
         """A numpy array viewing the tensor's memory (writable); on the CPU backend only."""
@@ -167,9 +172,9 @@ class Tensor:
             raise TypeError("a plugin tensor in GPU memory has no numpy view: use __cuda_array_interface__ (torch, "
                             "cupy)")
         if self.numel() == 0:
-            return np.empty(self._shape, self._numpy_dtype())
+            return np.empty(tuple(self._shape), self._numpy_dtype())
         return np.asarray(self)
 
     def __repr__(self):
         where = "device" if self._on_device else "host"
-        return f"Tensor(shape={self._shape}, dtype={self._dtype}, {where} data_ptr=0x{self._address:x})"
+        return f"Tensor(shape={tuple(self._shape)}, dtype={self._dtype}, {where} data_ptr=0x{self._address:x})"

@@ -2,9 +2,10 @@
 // numpy-style broadcasting: both inputs have the output's rank, and an extent of 1 repeats. oneDNN's fast kernels
 // broadcast the second operand only; where the first alone is broadcast and the operation commutes, the operands
 // swap. The other cases (a broadcast first operand of a difference or quotient, both operands broadcast) run on
-// oneDNN's reference implementation, which broadcasts both. oneDNN 2.6 has no power; comparisons and logic produce
-// BOOL, which the fast path does not take. Unlike the reference, oneDNN's maximum and minimum propagate a NaN of the
-// second operand only.
+// oneDNN's reference implementation, which broadcasts both. Each tensor is described as it is stored (kLINEAR or
+// kHWC), so that a channels-last product of a squeeze-and-excitation block reads its tensors as they are. oneDNN 2.6
+// has no power; comparisons and logic produce BOOL, which the fast path does not take. Unlike the reference, oneDNN's
+// maximum and minimum propagate a NaN of the second operand only.
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/elementwise.h"
@@ -78,17 +79,13 @@ private:
 
     Prepared prepare(LayerInputs const& inputs, TensorView const& output) const
     {
-        Shape first = atLeastOneAxis(inputs[0].shape);
-        Shape second = atLeastOneAxis(inputs[1].shape);
         Shape const result = atLeastOneAxis(output.shape);
-        bool const swapped = commutes(mOperation) && first != result && second == result;
-        if (swapped)
-        {
-            std::swap(first, second);
-        }
-        dnnl::memory::desc const source0 = linearDesc(first);
-        dnnl::memory::desc const source1 = linearDesc(second);
-        dnnl::memory::desc const destination = linearDesc(result);
+        bool const swapped = commutes(mOperation) && inputs[0].shape != output.shape && inputs[1].shape == output.shape;
+        ConstTensorView const& first = inputs[swapped ? 1 : 0];
+        ConstTensorView const& second = inputs[swapped ? 0 : 1];
+        dnnl::memory::desc const source0 = storedDesc(atLeastOneAxis(first.shape), first.format);
+        dnnl::memory::desc const source1 = storedDesc(atLeastOneAxis(second.shape), second.format);
+        dnnl::memory::desc const destination = storedDesc(result, output.format);
         dnnl::binary::desc const description(*binaryOf(mOperation), source0, source1, destination);
         dnnl::binary::primitive_desc const chosen(description, mState.engine);
         return Prepared{

@@ -1,10 +1,13 @@
 // Activations and unary operations through oneDNN's eltwise, where it has an algorithm that computes what the
-// reference kernel does. An element-wise function does not care for the tensor's shape: the primitive sees one axis.
+// reference kernel does. An element-wise function does not care for the tensor's shape or how its axes lie in memory,
+// as long as the output lies as the input does: the primitive sees one axis.
 // Unlike the reference, oneDNN's ReLU and clip turn NaN into 0 (as in the convolutions' fused activations).
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/unary.h"
 #include "plan/plan_graph.h"
+
+#include <stdexcept>
 
 namespace kiln::cpu::fast
 {
@@ -48,6 +51,10 @@ public:
         if (output.count() == 0)
         {
             return;
+        }
+        if (inputs[0].format != output.format)
+        {
+            throw std::invalid_argument("an activation or unary operation reads and writes one format");
         }
         PlainPrimitive& prepared
             = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(output.count()); });

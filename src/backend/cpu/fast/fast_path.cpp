@@ -2,6 +2,8 @@
 
 #include "network/fused/pointwise.h"
 #include "network/fused/quantized_convolution.h"
+#include "network/fused/quantized_matrix_multiply.h"
+#include "network/layers/reduce.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_graph.h"
 
@@ -21,25 +23,31 @@ struct KernelKind
     nvinfer1::LayerType type;
     bool (*supports)(plan::PlanModel const& model, plan::LayerRecord const& layer);
     std::unique_ptr<Kernel> (*make)(State& state, plan::LayerRecord const& layer);
+    //! How its kernel takes channels-last tensors of four axes.
+    ChannelsLastUse channelsLast{ChannelsLastUse::kNO};
     //! Whether `supports` checks the layer's types itself (INT8 slots): else the layer computes FP32 throughout.
     bool checksItsTypes{false};
 };
 
+using Use = ChannelsLastUse;
+
 //! The layer kinds the fast path runs.
 constexpr KernelKind kKernels[] = {
-    {nvinfer1::LayerType::kCONVOLUTION, supportsConvolution, makeConvolution},
+    {nvinfer1::LayerType::kCONVOLUTION, supportsConvolution, makeConvolution, Use::kSTARTS},
     {nvinfer1::LayerType::kDECONVOLUTION, supportsDeconvolution, makeDeconvolution},
-    {nvinfer1::LayerType::kPOOLING, supportsPooling, makePooling},
-    {nvinfer1::LayerType::kACTIVATION, supportsActivation, makeActivation},
-    {nvinfer1::LayerType::kUNARY, supportsUnary, makeUnary},
-    {nvinfer1::LayerType::kELEMENTWISE, supportsElementWise, makeElementWise},
-    {nvinfer1::LayerType::kREDUCE, supportsReduce, makeReduce},
+    {nvinfer1::LayerType::kPOOLING, supportsPooling, makePooling, Use::kCONTINUES},
+    {nvinfer1::LayerType::kACTIVATION, supportsActivation, makeActivation, Use::kKEEPS},
+    {nvinfer1::LayerType::kUNARY, supportsUnary, makeUnary, Use::kKEEPS},
+    {nvinfer1::LayerType::kELEMENTWISE, supportsElementWise, makeElementWise, Use::kCONTINUES},
+    {nvinfer1::LayerType::kREDUCE, supportsReduce, makeReduce, Use::kREADS},
     {nvinfer1::LayerType::kMATRIX_MULTIPLY, supportsMatrixMultiply, makeMatrixMultiply},
     {nvinfer1::LayerType::kSOFTMAX, supportsSoftMax, makeSoftMax},
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
     {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle},
-    {network::kPointwiseLayerType, supportsPointwise, makePointwise},
-    {network::kQuantizedConvolutionLayerType, supportsQuantizedConvolution, makeQuantizedConvolution, true},
+    {network::kPointwiseLayerType, supportsPointwise, makePointwise, Use::kCONTINUES},
+    {network::kQuantizedConvolutionLayerType, supportsQuantizedConvolution, makeQuantizedConvolution, Use::kNO, true},
+    {network::kQuantizedMatrixMultiplyLayerType, supportsQuantizedMatrixMultiply, makeQuantizedMatrixMultiply, Use::kNO,
+        true},
 };
 
 KernelKind const* kindOf(plan::LayerRecord const& layer)
@@ -54,11 +62,36 @@ KernelKind const* kindOf(plan::LayerRecord const& layer)
     return nullptr;
 }
 
-//! FP32 in every slot and in the tensors there (the executor converts nothing around a fast kernel: a layer next to
-//! FP16 layers reads a tensor stored in half), kLINEAR throughout, computing in FP32.
-bool float32Throughout(plan::PlanModel const& model, plan::LayerRecord const& layer)
+//! Whether each of `layer`'s tensors is stored kLINEAR or, with four axes, kHWC (the executor converts between them),
+//! and each slot reads or writes kLINEAR or, where the kernel takes it, kHWC.
+bool formatsTaken(plan::PlanModel const& model, plan::LayerRecord const& layer, bool takesChannelsLast)
 {
-    if (layer.precision != nvinfer1::DataType::kFLOAT || !plan::linearThroughout(model, layer))
+    size_t const inputs = layer.inputs.size();
+    for (size_t slot = 0; slot < inputs + layer.outputs.size(); ++slot)
+    {
+        int32_t const t = slot < inputs ? layer.inputs[slot] : layer.outputs[slot - inputs];
+        if (t < 0)
+        {
+            continue;
+        }
+        bool const fourAxes = model.tensors[t].dims.size() == 4;
+        auto const taken = [&](nvinfer1::TensorFormat format, bool channelsLastToo) {
+            return format == nvinfer1::TensorFormat::kLINEAR
+                || (format == nvinfer1::TensorFormat::kHWC && fourAxes && channelsLastToo);
+        };
+        if (!taken(model.tensors[t].format, true) || !taken(plan::slotFormat(model, layer, slot), takesChannelsLast))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+//! FP32 in every slot and in the tensors there (the executor converts no type around a fast kernel: a layer next to
+//! FP16 layers reads a tensor stored in half), formats the kernel takes (formatsTaken), computing in FP32.
+bool float32Throughout(plan::PlanModel const& model, plan::LayerRecord const& layer, bool takesChannelsLast)
+{
+    if (layer.precision != nvinfer1::DataType::kFLOAT || !formatsTaken(model, layer, takesChannelsLast))
     {
         return false;
     }
@@ -105,13 +138,38 @@ bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     KernelKind const* kind = kindOf(layer);
     return kind != nullptr && dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr
-        && (kind->checksItsTypes || float32Throughout(model, layer) || int8MaxPooling(model, layer))
+        && (kind->checksItsTypes || float32Throughout(model, layer, kind->channelsLast != Use::kNO)
+            || int8MaxPooling(model, layer))
         && kind->supports(model, layer);
+}
+
+ChannelsLastUse channelsLastUse(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    KernelKind const* kind = kindOf(layer);
+    if (kind == nullptr || kind->channelsLast == Use::kNO || layer.inputs.empty() || layer.inputs[0] < 0
+        || layer.outputs.size() != 1 || model.tensors[layer.inputs[0]].dims.size() != 4
+        || !float32Throughout(model, layer, true))
+    {
+        return Use::kNO;
+    }
+    if (kind->channelsLast == Use::kREADS)
+    {
+        // Both spatial axes reduced: the kept ones (batch, channels) lie in their order in kHWC memory. Sums and
+        // means run down the rows of channels (reduce.cpp); oneDNN's other reductions of them are slow.
+        constexpr uint32_t kSpatial = (1U << 2U) | (1U << 3U);
+        auto const* reduce = plan::paramsOf<network::ReduceParams>(layer);
+        bool const sums = reduce != nullptr
+            && (reduce->operation == nvinfer1::ReduceOperation::kSUM
+                || reduce->operation == nvinfer1::ReduceOperation::kAVG);
+        return sums && (reduce->reduceAxes & kSpatial) == kSpatial ? Use::kREADS : Use::kNO;
+    }
+    return model.tensors[layer.outputs[0]].dims.size() == 4 ? kind->channelsLast : Use::kNO;
 }
 
 bool joinsPointwiseChain(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
-    return dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr && float32Throughout(model, layer);
+    return dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr
+        && float32Throughout(model, layer, false);
 }
 
 bool fusesActivation(network::ActivationParams const& activation)

@@ -15,8 +15,24 @@ namespace kiln::cpu::fast
 {
 
 //! Whether the fast path runs `layer` of `model` (built-in, FP32 throughout or, for a quantized convolution, INT8 where
-//! its description says, parameters it supports).
+//! its description says, parameters it supports, kLINEAR or kHWC where channelsLastUse says it takes it).
 bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer);
+
+//! How the fast path's kernel of a layer takes channels-last (kHWC) tensors of [N, C, H, W], which the CPU backend's
+//! storage-format pass reads (backend/cpu/passes/channels_last.h). Every kernel that takes them takes kLINEAR too.
+enum class ChannelsLastUse : uint8_t
+{
+    kNO,     //!< reads and writes kLINEAR tensors only
+    kSTARTS, //!< a 2-D convolution: oneDNN's fastest kernels here are channels-last, so a region starts at it
+    //! reads each input as it is stored and writes its output either way (pooling, arithmetic, point-wise chains)
+    kCONTINUES,
+    kKEEPS, //!< works on memory element by element: reads its input in its output's format (activations)
+    //! a reduction: reads kHWC where it reduces both spatial axes (a global pooling), writes kLINEAR
+    kREADS,
+};
+
+//! How the fast path's kernel of `layer`, which runsLayer marks, takes channels-last tensors.
+ChannelsLastUse channelsLastUse(plan::PlanModel const& model, plan::LayerRecord const& layer);
 
 //! Marks `layer` for the fast path (the builder, where runsLayer), and says whether a layer is marked.
 void mark(plan::LayerRecord& layer);
@@ -35,9 +51,9 @@ class Kernel
 {
 public:
     virtual ~Kernel() = default;
-    //! Runs the layer on kLINEAR tensors shaped by inference (FP32, INT8 where a quantized layer reads or writes
-    //! it), its epilogue included. Throws std::exception
-    //! saying what failed.
+    //! Runs the layer on tensors shaped by inference (FP32, INT8 where a quantized layer reads or writes it), its
+    //! epilogue included: kLINEAR, or kHWC where its kind takes it (channelsLastUse) and the plan says so. Throws
+    //! std::exception saying what failed.
     virtual void run(LayerInputs const& inputs, LayerOutputs const& outputs) = 0;
     //! Offered when the context is made: the values input `input` holds at every run (FP32, kept by the plan). A
     //! kernel that takes them (returns true) reads them from here, never from that input at a run.

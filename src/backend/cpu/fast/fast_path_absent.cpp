@@ -18,6 +18,11 @@ bool joinsPointwiseChain(plan::PlanModel const&, plan::LayerRecord const&)
     return false;
 }
 
+ChannelsLastUse channelsLastUse(plan::PlanModel const&, plan::LayerRecord const&)
+{
+    return ChannelsLastUse::kNO;
+}
+
 bool fusesActivation(network::ActivationParams const&)
 {
     return false;

@@ -1,6 +1,9 @@
 // Convolution and deconvolution (1-D to 3-D, grouped and depthwise, strided, dilated, padded) through oneDNN. A
 // convolution also runs the epilogue the builder fused into it, as post-ops: the residual through a sum (copied
-// into the output first, in the layout the primitive writes), the activation through an eltwise post-op.
+// into the output first, in the layout the primitive writes), the activation through an eltwise post-op. oneDNN
+// picks the layouts its fastest kernel reads and writes; a tensor stored otherwise is converted on the way. Its
+// AVX-512 kernels (brgconv, brdgmm) are channels-last, which is why a convolution's tensors are stored kHWC between
+// fast layers (backend/cpu/passes/channels_last.h), and kLINEAR and kHWC are both taken here.
 #include "backend/cpu/fast/filter_window.h"
 #include "backend/cpu/fast/kernels.h"
 
@@ -130,8 +133,8 @@ private:
     Prepared prepare(LayerInputs const& inputs, TensorView const& output) const
     {
         Shape const& inputShape = inputs[0].shape;
-        memory::desc const source = linearDesc(inputShape);
-        memory::desc const destination = linearDesc(output.shape);
+        memory::desc const source = storedDesc(inputShape, inputs[0].format);
+        memory::desc const destination = storedDesc(output.shape, output.format);
         memory::desc const weights = filterWeights(mParams, Traits::kDirection, inputShape[1]);
         auto const chosen = describe(source, weights, destination, inputShape, output.shape);
         Prepared prepared{Primitive(chosen), laidOutWeights(mKernel, weights, chosen.weights_desc(), mState), {},
@@ -144,7 +147,7 @@ private:
         }
         if (mEpilogue.addsResidual)
         {
-            prepared.residual = userMemory(destination, mState.engine);
+            prepared.residual = userMemory(storedDesc(inputs.back().shape, inputs.back().format), mState.engine);
             prepared.residualToDestination
                 = dnnl::reorder(prepared.residual, memory(chosen.dst_desc(), mState.engine, DNNL_MEMORY_NONE));
         }

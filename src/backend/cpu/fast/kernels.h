@@ -12,6 +12,8 @@ bool supportsConvolution(plan::PlanModel const& model, plan::LayerRecord const& 
 std::unique_ptr<Kernel> makeConvolution(State& state, plan::LayerRecord const& layer);
 bool supportsQuantizedConvolution(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeQuantizedConvolution(State& state, plan::LayerRecord const& layer);
+bool supportsQuantizedMatrixMultiply(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeQuantizedMatrixMultiply(State& state, plan::LayerRecord const& layer);
 bool supportsDeconvolution(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeDeconvolution(State& state, plan::LayerRecord const& layer);
 

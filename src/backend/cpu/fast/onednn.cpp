@@ -3,6 +3,8 @@
 #include <omp.h>
 #include <sched.h>
 
+#include <stdexcept>
+
 namespace kiln::cpu::fast
 {
 
@@ -65,15 +67,63 @@ dnnl::memory::desc linearDesc(Shape const& shape, dnnl::memory::data_type type)
     return dnnl::memory::desc(dims, type, strides);
 }
 
+dnnl::memory::desc storedDesc(Shape const& shape, TensorFormat format, dnnl::memory::data_type type)
+{
+    if (format == TensorFormat::kLINEAR)
+    {
+        return linearDesc(shape, type);
+    }
+    if (format != TensorFormat::kHWC || shape.size() < 3)
+    {
+        throw std::invalid_argument("the CPU backend's oneDNN kernels take kLINEAR and kHWC tensors of [N, C, "
+                                    "spatial...] only");
+    }
+    // Memory axis p holds logical axis order[p]; the innermost steps by one element.
+    std::vector<int32_t> const order = storedAxisOrder(format, shape.size());
+    dnnl::memory::dims strides(shape.size(), 1);
+    dnnl::memory::dim step = 1;
+    for (size_t p = order.size(); p-- > 0;)
+    {
+        strides[static_cast<size_t>(order[p])] = step;
+        step *= shape[static_cast<size_t>(order[p])];
+    }
+    return dnnl::memory::desc(dimsOf(shape), type, strides);
+}
+
+bool sameBytes(dnnl::memory::desc const& a, dnnl::memory::desc const& b)
+{
+    if (a == b)
+    {
+        return true;
+    }
+    dnnl_memory_desc_t const& x = a.data;
+    dnnl_memory_desc_t const& y = b.data;
+    if (x.format_kind != dnnl_blocked || y.format_kind != dnnl_blocked || x.format_desc.blocking.inner_nblks != 0
+        || y.format_desc.blocking.inner_nblks != 0 || a.dims() != b.dims() || a.data_type() != b.data_type()
+        || a.get_size() != b.get_size() || x.offset0 != y.offset0)
+    {
+        return false;
+    }
+    for (int axis = 0; axis < x.ndims; ++axis)
+    {
+        if (x.dims[axis] > 1 && x.format_desc.blocking.strides[axis] != y.format_desc.blocking.strides[axis])
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 dnnl::memory userMemory(dnnl::memory::desc const& desc, dnnl::engine const& engine)
 {
     return dnnl::memory(desc, engine, DNNL_MEMORY_NONE);
 }
 
 Staged::Staged(dnnl::memory::desc const& user, dnnl::memory::desc const& chosen, dnnl::engine const& engine)
-    : mUser(userMemory(user, engine))
+    // Where the layouts place the elements alike, the primitive reads the user's buffer described as it chose.
+    : mUser(userMemory(sameBytes(user, chosen) ? chosen : user, engine))
 {
-    if (chosen != user)
+    if (!sameBytes(user, chosen))
     {
         mScratch = dnnl::memory(chosen, engine);
         mToScratch = dnnl::reorder(mUser, mScratch);

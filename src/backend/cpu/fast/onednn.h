@@ -51,11 +51,21 @@ dnnl::memory::dims dimsOf(Shape const& shape);
 //! The row-major (kLINEAR) layout of a tensor of `shape`, FP32 or of `type`.
 dnnl::memory::desc linearDesc(Shape const& shape, dnnl::memory::data_type type = dnnl::memory::data_type::f32);
 
+//! The layout of a tensor of `shape` stored in `format` (kLINEAR, or kHWC: the channel axis innermost), FP32 or of
+//! `type`.
+dnnl::memory::desc storedDesc(
+    Shape const& shape, TensorFormat format, dnnl::memory::data_type type = dnnl::memory::data_type::f32);
+
+//! Whether `a` and `b` place every element at the same offset: the same plain layout, but for the strides of axes of
+//! extent 1, which no element steps along ([N, C, 1, 1] is the same bytes row-major and channels-last).
+bool sameBytes(dnnl::memory::desc const& a, dnnl::memory::desc const& b);
+
 //! A user buffer's memory object whose address is set at each run.
 dnnl::memory userMemory(dnnl::memory::desc const& desc, dnnl::engine const& engine);
 
 //! Where a primitive reads or writes one tensor: the application's buffer, or a scratch copy in the layout the
-//! primitive chose, converted on the way in (read) or out (write).
+//! primitive chose, converted on the way in (read) or out (write). Nothing is converted where both layouts place the
+//! elements alike (sameBytes).
 class Staged
 {
 public:

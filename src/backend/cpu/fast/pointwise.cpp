@@ -6,7 +6,9 @@
 // compiler vectorises, with the reference's results bit for bit; sigmoid, tanh, GELU's tanh form, hard sigmoid and exp
 // run in FP32 (vector_functions.h, which states their tolerance against the reference); the other steps call the
 // reference's function of one element (kernels/nn/pointwise.h). Threads take whole blocks and every element is
-// computed alone, so the results do not depend on the thread count.
+// computed alone, so the results do not depend on the thread count. Blocks follow the output's memory order, kLINEAR
+// or kHWC: an input stored as the output is read in place, one stored otherwise (a squeeze-and-excitation's scale
+// [N, C, 1, 1] beside kHWC activations) through its strides in that order.
 #include "backend/cpu/fast/kernels.h"
 #include "backend/cpu/fast/vector_functions.h"
 
@@ -31,20 +33,46 @@ using nvinfer1::ElementWiseOperation;
 
 constexpr int64_t kBlock = 256;
 
-//! How a block of one input is found: where the input has the output's shape, in place; else gathered.
+//! How a block of one input is found: where the input lies in memory as the output does, in place; else gathered.
 struct InputLayout
 {
     bool inPlace{false};
     bool single{false}; //!< one element, repeated
-    Shape strides;      //!< the element strides along the output's axes (0 where it repeats)
+    Shape strides;      //!< the element strides along the output's axes in memory order (0 where it repeats)
 };
 
 //! What one run at a set of input shapes needs.
 struct Prepared
 {
-    Shape shape; //!< the output's
+    Shape shape;       //!< the output's
+    Shape storedShape; //!< the output's extents in the order its axes lie in memory, the order blocks walk
     std::vector<InputLayout> inputs;
 };
+
+//! The element strides for reading `input` while walking an output of `shape` stored in `format`, along the output's
+//! axes in memory order: 0 where the input repeats. Each tensor is kLINEAR or kHWC.
+Shape storedStrides(ConstTensorView const& input, Shape const& shape, TensorFormat format)
+{
+    Shape logical = broadcastStrides(input.shape, shape);
+    if (input.format != TensorFormat::kLINEAR)
+    {
+        std::vector<int32_t> const order = storedAxisOrder(input.format, input.shape.size());
+        int64_t step = 1;
+        for (size_t p = order.size(); p-- > 0;)
+        {
+            auto const axis = static_cast<size_t>(order[p]);
+            logical[axis] = logical[axis] == 0 ? 0 : step;
+            step *= input.shape[axis];
+        }
+    }
+    std::vector<int32_t> const order = storedAxisOrder(format, shape.size());
+    Shape stored(order.size());
+    for (size_t p = 0; p < order.size(); ++p)
+    {
+        stored[p] = logical[static_cast<size_t>(order[p])];
+    }
+    return stored;
+}
 
 //! Copies the `count` elements of `input` that output elements `start`... read into `block`.
 void gather(
@@ -149,7 +177,8 @@ public:
         {
             return;
         }
-        Prepared const& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs); });
+        Prepared const& prepared
+            = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs, output.format); });
         requireShape(output.shape, prepared.shape, "point-wise chain output");
         int64_t const blocks = (count + kBlock - 1) / kBlock;
         auto* const out = static_cast<float*>(output.data);
@@ -171,7 +200,7 @@ public:
                     float* const block = gathered + kBlock * static_cast<int64_t>(i);
                     if (!layout.inPlace)
                     {
-                        gather(data, layout, prepared.shape, start, n, block);
+                        gather(data, layout, prepared.storedShape, start, n, block);
                     }
                     sources[i] = layout.inPlace ? data + start : block;
                 }
@@ -193,16 +222,26 @@ public:
     }
 
 private:
-    Prepared prepare(LayerInputs const& inputs) const
+    static Prepared prepare(LayerInputs const& inputs, TensorFormat outputFormat)
     {
         Prepared prepared;
         prepared.shape = pointwiseOutputShape(inputs);
+        for (int32_t axis : storedAxisOrder(outputFormat, prepared.shape.size()))
+        {
+            prepared.storedShape.push_back(prepared.shape[static_cast<size_t>(axis)]);
+        }
+        Shape const contiguous = contiguousStrides(prepared.storedShape);
         for (ConstTensorView const& input : inputs)
         {
             InputLayout layout;
+            layout.strides = storedStrides(input, prepared.shape, outputFormat);
+            // In place where it lies as the output does: stored alike, or differing only along axes of extent 1.
             layout.inPlace = input.shape == prepared.shape;
+            for (size_t p = 0; layout.inPlace && p < contiguous.size(); ++p)
+            {
+                layout.inPlace = prepared.storedShape[p] == 1 || layout.strides[p] == contiguous[p];
+            }
             layout.single = !layout.inPlace && input.count() == 1;
-            layout.strides = broadcastStrides(input.shape, prepared.shape);
             prepared.inputs.push_back(std::move(layout));
         }
         return prepared;

@@ -3,10 +3,12 @@
 // window's overlap with the padded input in the reference, which is less where kEXPLICIT_ROUND_UP's last windows
 // reach past the post-padding; and a window over padding alone gives 0 in the reference, not in oneDNN (its maximum
 // is the lowest float). A layer of static shape with such a window stays on the reference kernel; a dynamic one runs
-// the reference kernel at the shapes that have one. Unlike the reference, oneDNN's maximum ignores NaN.
+// the reference kernel at the shapes that have one (on row-major copies, where the tensors are stored channels-last).
+// Unlike the reference, oneDNN's maximum ignores NaN.
 #include "backend/cpu/fast/kernels.h"
 
 #include "backend/cpu/kernels/nn/pooling.h"
+#include "backend/cpu/kernels/tensor/reformat.h"
 #include "backend/shared/sliding_window.h"
 #include "network/layers/layer_utils.h"
 #include "plan/plan_graph.h"
@@ -95,11 +97,11 @@ public:
         {
             return;
         }
-        std::optional<Prepared>& prepared
-            = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs[0], output.shape); });
+        std::optional<Prepared>& prepared = mCache.get(
+            inputs, mState.resolvedThreads(), [&] { return prepare(inputs[0], output.shape, output.format); });
         if (!prepared)
         {
-            runPooling(mParams, inputs[0], output);
+            runOnReference(inputs[0], output);
             return;
         }
         dnnl::stream& stream = mState.stream;
@@ -118,8 +120,27 @@ private:
         Staged destination;
     };
 
+    //! The reference kernel, on row-major copies of tensors stored channels-last.
+    void runOnReference(ConstTensorView const& input, TensorView const& output)
+    {
+        if (input.format == TensorFormat::kLINEAR && output.format == TensorFormat::kLINEAR)
+        {
+            runPooling(mParams, input, output);
+            return;
+        }
+        size_t const bytes = elementSize(input.type);
+        mLinearInput.resize(static_cast<size_t>(input.count()) * bytes);
+        mLinearOutput.resize(static_cast<size_t>(output.count()) * bytes);
+        TensorView const linearInput{input.type, input.shape, mLinearInput.data()};
+        TensorView const linearOutput{output.type, output.shape, mLinearOutput.data()};
+        reformat(input, linearInput);
+        runPooling(mParams, linearInput, linearOutput);
+        reformat(linearOutput, output);
+    }
+
     //! The primitive for an input of `input`'s shape; none where the reference kernel runs it.
-    std::optional<Prepared> prepare(ConstTensorView const& inputView, Shape const& output) const
+    std::optional<Prepared> prepare(
+        ConstTensorView const& inputView, Shape const& output, TensorFormat outputFormat) const
     {
         Shape const& input = inputView.shape;
         // FP32, or INT8 for a max pooling the quantized fusion moved onto an INT8 tensor (in and out).
@@ -141,14 +162,16 @@ private:
             window->before, window->after);
         dnnl::pooling_forward::primitive_desc const chosen(description, mState.engine);
         return Prepared{dnnl::pooling_forward(chosen),
-            Staged(linearDesc(source, type), chosen.src_desc(), mState.engine),
-            Staged(linearDesc(destination, type), chosen.dst_desc(), mState.engine)};
+            Staged(storedDesc(source, inputView.format, type), chosen.src_desc(), mState.engine),
+            Staged(storedDesc(destination, outputFormat, type), chosen.dst_desc(), mState.engine)};
     }
 
     State& mState;
     std::shared_ptr<network::LayerParams const> const mOwner; //!< keeps mParams
     PoolingParams const& mParams;
     PreparedCache<std::optional<Prepared>> mCache;
+    std::vector<std::byte> mLinearInput; //!< runOnReference's row-major copies
+    std::vector<std::byte> mLinearOutput;
 };
 
 } // namespace

@@ -3,7 +3,8 @@
 // not matter here. Axes of extent 1 are dropped and neighbouring axes that are both reduced or both kept merge, so
 // that oneDNN sees the fewest axes (its fast kernel reduces the innermost ones: a global average pooling is
 // [N * C, H * W] -> [N * C, 1]). Unlike the reference, oneDNN's maximum and minimum keep a NaN only where it comes
-// last.
+// last. A channels-last input is folded in the order its axes lie in memory: a global average pooling of a kHWC
+// tensor is [N, H * W, C] -> [N, 1, C], the same row-major output.
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/reduce.h"
@@ -11,6 +12,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
+#include <utility>
 
 namespace kiln::cpu::fast
 {
@@ -83,6 +86,89 @@ Folded fold(Shape const& input, uint32_t reduceAxes)
     return folded;
 }
 
+//! `input`'s shape and `reduceAxes` in the order its axes lie in memory, for a reduction writing a row-major output:
+//! a kHWC input's kept axes must lie in their logical order (its channels and batch, where both spatial axes are
+//! reduced), so that the output's elements come out row-major. Throws std::invalid_argument otherwise.
+std::pair<Shape, uint32_t> inMemoryOrder(ConstTensorView const& input, uint32_t reduceAxes, TensorFormat output)
+{
+    if (input.format == TensorFormat::kLINEAR && output == TensorFormat::kLINEAR)
+    {
+        return {input.shape, reduceAxes};
+    }
+    std::vector<int32_t> const order = input.format == TensorFormat::kLINEAR
+        ? std::vector<int32_t>{}
+        : storedAxisOrder(input.format, input.shape.size());
+    Shape shape;
+    uint32_t axes = 0;
+    int32_t lastKept = -1;
+    bool inOrder = output == TensorFormat::kLINEAR && input.format == TensorFormat::kHWC;
+    for (size_t p = 0; p < order.size(); ++p)
+    {
+        auto const axis = static_cast<size_t>(order[p]);
+        bool const reduced = ((reduceAxes >> axis) & 1U) != 0;
+        shape.push_back(input.shape[axis]);
+        axes |= reduced ? 1U << p : 0U;
+        if (!reduced && input.shape[axis] > 1)
+        {
+            inOrder = inOrder && order[p] > lastKept;
+            lastKept = order[p];
+        }
+    }
+    if (!inOrder)
+    {
+        throw std::invalid_argument("a reduction reads a channels-last tensor only where it keeps its axes in their "
+                                    "order, and writes a row-major output");
+    }
+    return {shape, axes};
+}
+
+//! A sum or mean over the middle axis of row-major [outer, rows, inner] data with more than one inner element: the
+//! global pooling of channels-last activations ([N, H * W, C]), which oneDNN 2.6's reduction runs one element at a
+//! time. Each thread sums whole vectors of channels down the rows.
+struct RowReduction
+{
+    int64_t outer{0};
+    int64_t rows{0};
+    int64_t inner{0};
+    bool mean{false};
+
+    void run(float const* input, float* output) const
+    {
+        constexpr int64_t kVector = 16;
+        int64_t const vectors = (inner + kVector - 1) / kVector;
+        float const scale = mean ? 1.0F / static_cast<float>(rows) : 1.0F;
+#pragma omp parallel for collapse(2) schedule(static) if (outer * rows * inner > 4096)
+        for (int64_t o = 0; o < outer; ++o)
+        {
+            for (int64_t v = 0; v < vectors; ++v)
+            {
+                int64_t const first = v * kVector;
+                int64_t const width = std::min(kVector, inner - first);
+                float sums[kVector] = {};
+                float const* row = input + o * rows * inner + first;
+                for (int64_t r = 0; r < rows; ++r, row += inner)
+                {
+                    for (int64_t i = 0; i < width; ++i)
+                    {
+                        sums[i] += row[i];
+                    }
+                }
+                for (int64_t i = 0; i < width; ++i)
+                {
+                    output[o * inner + first + i] = sums[i] * scale;
+                }
+            }
+        }
+    }
+};
+
+//! What one input shape needs: nothing (only axes of extent 1 reduced: a copy), the rows' reduction, or oneDNN's.
+struct Prepared
+{
+    std::optional<RowReduction> rows;
+    std::optional<PlainPrimitive> primitive;
+};
+
 class ReduceKernel final : public Kernel
 {
 public:
@@ -106,38 +192,60 @@ public:
             std::fill_n(output.as<float>(), output.count(), reductionOfNothing(mOperation));
             return;
         }
-        std::optional<PlainPrimitive>& prepared
-            = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(input.shape); });
-        if (!prepared)
+        Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] {
+            auto const [shape, axes] = inMemoryOrder(input, mReduceAxes, output.format);
+            return prepare(shape, axes);
+        });
+        if (prepared.rows)
+        {
+            prepared.rows->run(input.as<float>(), output.as<float>());
+        }
+        else if (prepared.primitive)
+        {
+            prepared.primitive->run({input.data, output.data}, mState.stream);
+        }
+        else
         {
             std::copy_n(input.as<float>(), input.count(), output.as<float>());
-            return;
         }
-        prepared->run({input.data, output.data}, mState.stream);
     }
 
 private:
-    //! The primitive for an input of `input`'s shape; none where only axes of extent 1 are reduced, which leaves
-    //! the values as they are.
-    std::optional<PlainPrimitive> prepare(Shape const& input) const
+    //! The work for an input of `input`'s shape; none where only axes of extent 1 are reduced, which leaves the
+    //! values as they are.
+    Prepared prepare(Shape const& input, uint32_t reduceAxes) const
     {
-        Folded const folded = fold(input, mReduceAxes);
+        Folded folded = fold(input, reduceAxes);
         if (folded.source == folded.destination)
         {
-            return std::nullopt;
+            return {};
+        }
+        if (folded.destination.front() == 1)
+        {
+            // Reduced rows first: [rows, inner] is [1, rows, inner].
+            folded.source.insert(folded.source.begin(), 1);
+            folded.destination.insert(folded.destination.begin(), 1);
+        }
+        bool const sums = mOperation == ReduceOperation::kSUM || mOperation == ReduceOperation::kAVG;
+        if (sums && folded.source.size() == 3 && folded.destination[1] == 1)
+        {
+            return {
+                RowReduction{folded.source[0], folded.source[1], folded.source[2], mOperation == ReduceOperation::kAVG},
+                std::nullopt};
         }
         dnnl::memory::desc const source = linearDesc(folded.source);
         dnnl::memory::desc const destination = linearDesc(folded.destination);
         dnnl::reduction::desc const description(reductionOf(mOperation), source, destination, 0.0F, 0.0F);
         dnnl::reduction::primitive_desc const chosen(description, mState.engine);
-        return PlainPrimitive(
-            dnnl::reduction(chosen), {{DNNL_ARG_SRC, source}, {DNNL_ARG_DST, destination}}, mState.engine);
+        return {std::nullopt,
+            PlainPrimitive(
+                dnnl::reduction(chosen), {{DNNL_ARG_SRC, source}, {DNNL_ARG_DST, destination}}, mState.engine)};
     }
 
     State& mState;
     ReduceOperation const mOperation;
     uint32_t const mReduceAxes;
-    PreparedCache<std::optional<PlainPrimitive>> mCache;
+    PreparedCache<Prepared> mCache;
 };
 
 } // namespace

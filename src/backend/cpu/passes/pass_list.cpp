@@ -1,12 +1,14 @@
 #include "backend/cpu/passes/pass_list.h"
 
 #include "backend/cpu/fast/fast_path.h"
+#include "backend/cpu/passes/channels_last.h"
 #include "backend/cpu/passes/scale_folding.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/gelu_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
 #include "plan/passes/quantized_fusion.h"
+#include "plan/passes/quantized_matrix_multiply_fusion.h"
 
 namespace kiln::cpu
 {
@@ -32,6 +34,15 @@ bool geluFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*err
 bool quantizedFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
     plan::fuseQuantizedConvolutions(model, plan::QuantizedFusionRules{fast::runsLayer, fast::fusesActivation});
+    return true;
+}
+
+//! Q/DQ networks' products by constant weights on INT8 (BERT's projections), with their bias, activation and
+//! quantization, before the matrix multiply epilogue fusion takes the bias and the activation.
+bool quantizedMatrixMultiplyFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    plan::fuseQuantizedMatrixMultiplies(
+        model, plan::QuantizedMatrixMultiplyFusionRules{fast::runsLayer, fast::fusesActivation});
     return true;
 }
 
@@ -68,6 +79,17 @@ bool fastPathMarking(plan::PlanModel& model, Options& /*options*/, std::string& 
     return true;
 }
 
+//! After the marking: the kernels' formats are those of the layers the fast path runs. Where every tensor in memory
+//! is to be reported (row-major), none is stored channels-last.
+bool channelsLastFormats(plan::PlanModel& model, Options& options, std::string& /*error*/)
+{
+    if (!options.unfusedTensorsObserved)
+    {
+        storeChannelsLast(model);
+    }
+    return true;
+}
+
 } // namespace
 
 backend::PassList<Options> const& cpuPasses()
@@ -76,10 +98,12 @@ backend::PassList<Options> const& cpuPasses()
         {"scale folding", scaleFolding},
         {"GELU fusion", geluFusion},
         {"quantized fusion", quantizedFusion},
+        {"quantized matrix multiply fusion", quantizedMatrixMultiplyFusion},
         {"convolution epilogue fusion", convolutionEpilogueFusion},
         {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
         {"point-wise chain fusion", pointwiseChainFusion},
         {"fast path marking", fastPathMarking},
+        {"channels-last formats", channelsLastFormats},
     };
     return passes;
 }

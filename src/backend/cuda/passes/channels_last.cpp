@@ -2,6 +2,7 @@
 
 #include "core/tensor_view.h"
 #include "network/layer.h"
+#include "network/fused/quantized_convolution.h"
 #include "network/layers/convolution.h"
 #include "network/layers/layer_utils.h"
 #include "plan/plan_graph.h"
@@ -29,12 +30,20 @@ network::ChannelsLast channelsLastOf(plan::LayerRecord const& layer)
     return layer.params != nullptr ? layer.params->channelsLast() : network::ChannelsLast::kNO;
 }
 
-//! A kind that starts regions (a convolution, fused or not) computing in FP16 over 4-D tensors: the layers
-//! channels-last regions are made for.
+//! A kind that starts regions (a convolution, fused or not) computing in FP16 over 4-D tensors, or a quantized
+//! convolution reading INT8: the layers channels-last regions are made for (the INT8 kernel reads its windows in
+//! place, and writes its sums in the output's order, only channels-last).
 bool startsRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
-    return channelsLastOf(layer) == network::ChannelsLast::kSTARTS && fourDimensional(model, layer.inputs[0])
-        && plan::slotType(model, layer, 0) == nvinfer1::DataType::kHALF
+    if (channelsLastOf(layer) != network::ChannelsLast::kSTARTS || !fourDimensional(model, layer.inputs[0]))
+    {
+        return false;
+    }
+    if (layer.type == network::kQuantizedConvolutionLayerType)
+    {
+        return plan::slotType(model, layer, 0) == nvinfer1::DataType::kINT8;
+    }
+    return plan::slotType(model, layer, 0) == nvinfer1::DataType::kHALF
         && plan::slotType(model, layer, layer.inputs.size()) == nvinfer1::DataType::kHALF;
 }
 

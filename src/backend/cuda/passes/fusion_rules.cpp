@@ -1,5 +1,6 @@
 #include "backend/cuda/passes/fusion_rules.h"
 
+#include "backend/cuda/kernels/convolution/quantized_convolution.h"
 #include "backend/cuda/layer_kernels.h"
 #include "network/layers/matrix_multiply.h"
 #include "network/plugin_layer.h"
@@ -41,6 +42,21 @@ plan::MatrixMultiplyFusionRules cublasLtFusions()
         return rank >= 2 && oneGemm && inner && *inner > 0;
     };
     return plan::MatrixMultiplyFusionRules{fullyConnected, relu};
+}
+
+plan::QuantizedFusionRules int8Kernels()
+{
+    auto runs = [](plan::PlanModel const& model, plan::LayerRecord const& record) {
+        if (auto const* convolution = plan::paramsOf<network::QuantizedConvolutionParams>(record))
+        {
+            return runsQuantizedConvolution(*convolution);
+        }
+        auto const* pooling = plan::paramsOf<network::PoolingParams>(record);
+        return pooling != nullptr && pooling->poolingType == nvinfer1::PoolingType::kMAX
+            && plan::linearThroughout(model, record);
+    };
+    auto anyActivation = [](network::ActivationParams const&) { return true; };
+    return plan::QuantizedFusionRules{runs, anyActivation};
 }
 
 AttentionFusionRules attentionFusions()

@@ -7,6 +7,7 @@
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
+#include "plan/passes/quantized_fusion.h"
 
 namespace kiln::cuda
 {
@@ -20,6 +21,11 @@ plan::ConvolutionFusionRules cudnnFusions();
 //! (matrix_multiply_geometry.h), as transformers' linear layers are. The inner extent must be known not to be 0:
 //! the epilogue has no form for an empty sum.
 plan::MatrixMultiplyFusionRules cublasLtFusions();
+
+//! The INT8 layers the CUDA kernels run: quantized convolutions over two spatial axes in one group
+//! (kernels/convolution/quantized_convolution.h), whose epilogue applies any activation, and max pooling of
+//! channels-first INT8 tensors.
+plan::QuantizedFusionRules int8Kernels();
 
 //! The attention the kernels run over depths of up to kMaxAttentionDepth: FP16 on the tensor cores (attention.cu),
 //! FP32 on the CUDA cores (attention_fp32.cu, no TF32, as FP32 plans promise).

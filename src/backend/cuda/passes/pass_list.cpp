@@ -73,6 +73,17 @@ bool geluFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
     return true;
 }
 
+//! Q/DQ networks' convolutions on INT8, with what follows them, before the floating-point epilogue fusions take the
+//! additions and activations.
+bool quantizedFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const fused = plan::fuseQuantizedConvolutions(model, int8Kernels()); fused > 0)
+    {
+        logInfo("Quantized convolutions: " + std::to_string(fused) + " run on INT8");
+    }
+    return true;
+}
+
 bool convolutionEpilogueFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
 {
     plan::fuseConvolutionEpilogues(model, cudnnFusions());
@@ -207,6 +218,7 @@ backend::PassList<CudaBuild> const& cudaPasses()
         {"constants before transposes", constantsBeforeTransposes},
         {"column scale folding", columnScaleFolding},
         {"GELU fusion", geluFusion},
+        {"quantized fusion", quantizedFusion},
         {"convolution epilogue fusion", convolutionEpilogueFusion},
         {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
         {"normalization fusion", normalizationFusion},

@@ -81,6 +81,24 @@ __device__ AxisWindow<Index> axisWindow(Windows const& w, int axis, Index positi
     return {max(start, Index{0}), min(end, size), max(padded, Index{0})};
 }
 
+//! An element of the pooled tensor as a float: INT8 too, which only max pooling takes (the maximum of INT8 values is
+//! one of them, so it goes back exactly; a window wholly in the padding gives 0).
+__device__ inline float loadPooled(void const* data, DataType type, int64_t i)
+{
+    return type == DataType::kINT8 ? static_cast<float>(static_cast<int8_t const*>(data)[i])
+                                   : device::loadFloat(data, type, i);
+}
+
+__device__ inline void storePooled(void* data, DataType type, int64_t i, float value)
+{
+    if (type == DataType::kINT8)
+    {
+        static_cast<int8_t*>(data)[i] = static_cast<int8_t>(value);
+        return;
+    }
+    device::storeFloat(data, type, i, value);
+}
+
 //! A window's values folded as the CPU folds them: the maximum, through which NaN propagates, and (for averages)
 //! the sum in double, so long windows lose nothing to float rounding.
 struct WindowFold
@@ -141,9 +159,9 @@ __global__ void poolingKernel(
                 offset += (first[axis] + rest % extent[axis]) * inputStride[axis];
                 rest /= extent[axis];
             }
-            fold.add(device::loadFloat(input, inType, offset));
+            fold.add(loadPooled(input, inType, offset));
         }
-        device::storeFloat(output, outType, i, pooled(w, fold.maximum, fold.sum, inputCount, paddedCount));
+        storePooled(output, outType, i, pooled(w, fold.maximum, fold.sum, inputCount, paddedCount));
     }
 }
 
@@ -167,10 +185,10 @@ __global__ void pooling2dKernel(
         {
             for (int64_t x = columns.first; x < columns.last; ++x)
             {
-                fold.add(device::loadFloat(input, inType, base + y * inputWidth + x));
+                fold.add(loadPooled(input, inType, base + y * inputWidth + x));
             }
         }
-        device::storeFloat(output, outType, i,
+        storePooled(output, outType, i,
             pooled(w, fold.maximum, fold.sum, rows.inside() * columns.inside(), rows.padded * columns.padded));
     }
 }
@@ -200,13 +218,13 @@ __global__ void poolingChannelsLastKernel(
             {
                 for (int32_t x = windowColumns.first; x < windowColumns.last; ++x)
                 {
-                    fold.add(device::loadFloat(
+                    fold.add(loadPooled(
                         input, inType, imageBase + static_cast<int64_t>(y * inputWidth + x) * channels + channel));
                 }
             }
             int64_t const inputCount = static_cast<int64_t>(windowRows.inside()) * windowColumns.inside();
             int64_t const paddedCount = static_cast<int64_t>(windowRows.padded) * windowColumns.padded;
-            device::storeFloat(output, outType, static_cast<int64_t>(row) * rowLength + j,
+            storePooled(output, outType, static_cast<int64_t>(row) * rowLength + j,
                 pooled(w, fold.maximum, fold.sum, inputCount, paddedCount));
         }
     }
@@ -270,9 +288,12 @@ void checkPoolingArguments(network::PoolingParams const& params, ConstTensorView
     {
         throw std::invalid_argument("pooling: the output's shape is not the pooled input's");
     }
-    if (!isFloatType(input.type) || !isFloatType(output.type))
+    bool const int8Max = params.poolingType == nvinfer1::PoolingType::kMAX && input.type == DataType::kINT8
+        && output.type == DataType::kINT8;
+    if (!int8Max && (!isFloatType(input.type) || !isFloatType(output.type)))
     {
-        throw std::invalid_argument("pooling: the CUDA backend takes FP32, FP16 or BF16 tensors");
+        throw std::invalid_argument("pooling: the CUDA backend takes FP32, FP16 or BF16 tensors, and INT8 ones for "
+                                    "max pooling");
     }
     size_t const rank = static_cast<size_t>(params.windowSize.nbDims);
     if (rank > static_cast<size_t>(kMaxRank))

@@ -27,7 +27,12 @@ __device__ unsigned int loadElement(void const* data, DataType from, DataType to
     {
         return __float_as_uint(device::loadFloat(data, from, i));
     }
-    return from == DataType::kFLOAT ? static_cast<unsigned int const*>(data)[i] : static_cast<uint16_t const*>(data)[i];
+    switch (from)
+    {
+    case DataType::kFLOAT: return static_cast<unsigned int const*>(data)[i];
+    case DataType::kINT8: return static_cast<uint8_t const*>(data)[i];
+    default: return static_cast<uint16_t const*>(data)[i];
+    }
 }
 
 //! An element as loadElement holds it, as the bits `to` stores (16 of them for FP16 and BF16): converted where the
@@ -50,13 +55,11 @@ __device__ unsigned int storedBits(DataType from, DataType to, unsigned int elem
 __device__ void storeElement(void* data, DataType from, DataType to, int64_t i, unsigned int element)
 {
     unsigned int const bits = storedBits(from, to, element);
-    if (to == DataType::kFLOAT)
+    switch (to)
     {
-        static_cast<unsigned int*>(data)[i] = bits;
-    }
-    else
-    {
-        static_cast<uint16_t*>(data)[i] = static_cast<uint16_t>(bits);
+    case DataType::kFLOAT: static_cast<unsigned int*>(data)[i] = bits; break;
+    case DataType::kINT8: static_cast<uint8_t*>(data)[i] = static_cast<uint8_t>(bits); break;
+    default: static_cast<uint16_t*>(data)[i] = static_cast<uint16_t>(bits); break;
     }
 }
 
@@ -277,10 +280,14 @@ void reformatOnDevice(ConstTensorView const& input, TensorView const& output, cu
             ConstTensorView(input.type, stored, input.data), TensorView{output.type, stored, output.data}, stream);
         return;
     }
-    if (input.rank() < 3 || !isFloatType(input.type) || !isFloatType(output.type))
+    // INT8 moves between kLINEAR and kHWC as it is (the CUDA backend's quantized convolutions read and write it so).
+    bool const int8 = input.type == DataType::kINT8 && output.type == DataType::kINT8
+        && output.format != TensorFormat::kHWC8 && input.format != TensorFormat::kHWC8;
+    if (input.rank() < 3 || !(int8 || (isFloatType(input.type) && isFloatType(output.type))))
     {
         throw std::invalid_argument("reformat: moving between kLINEAR, kHWC and kHWC8 takes FP32, FP16 or BF16 "
-                                    "tensors of [N, C, spatial...]; this one has "
+                                    "tensors of [N, C, spatial...] (and INT8 ones between kLINEAR and kHWC); this "
+                                    "one has "
             + std::to_string(input.rank()) + " axes");
     }
     if (output.count() == 0)

@@ -1,0 +1,89 @@
+#include "backend/cpu/kernels/nn/quantized_matrix_multiply.h"
+
+#include "backend/cpu/kernels/nn/activation.h"
+#include "backend/cpu/kernels/tensor/matrix_multiply.h"
+#include "backend/cpu/layer_kernels.h"
+#include "core/quantization.h"
+
+#include <stdexcept>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+using nvinfer1::DataType;
+
+void checkTensors(
+    network::QuantizedMatrixMultiplyParams const& params, ConstTensorView const& input, TensorView const& output)
+{
+    if (input.type != DataType::kINT8 || output.type != params.outputType())
+    {
+        throw std::invalid_argument("quantized matrix multiply: reads INT8 and writes "
+            + std::string(params.outputType() == DataType::kINT8 ? "INT8" : "FLOAT") + "; got other types");
+    }
+    Shape expected = input.shape;
+    if (expected.size() < 2 || expected.back() != params.inner())
+    {
+        throw std::invalid_argument(
+            "quantized matrix multiply: the input's rows must have " + std::to_string(params.inner()) + " elements");
+    }
+    expected.back() = params.columns;
+    if (output.shape != expected)
+    {
+        throw std::invalid_argument("quantized matrix multiply: the output's shape is not the input's with "
+            + std::to_string(params.columns) + " columns");
+    }
+}
+
+} // namespace
+
+void runQuantizedMatrixMultiply(
+    network::QuantizedMatrixMultiplyParams const& params, ConstTensorView const& input, TensorView const& output)
+{
+    checkTensors(params, input, output);
+    std::vector<float> x(static_cast<size_t>(input.count()));
+    auto const* q = static_cast<int8_t const*>(input.data);
+    for (size_t i = 0; i < x.size(); ++i)
+    {
+        x[i] = dequantizeInt8(q[i], params.inputScale);
+    }
+    // The weights as the replaced product read them: [1, ..., 1, K, N], of the input's rank.
+    std::vector<float> const weights = params.dequantizedWeights();
+    Shape weightShape(input.shape.size(), 1);
+    weightShape[weightShape.size() - 2] = params.inner();
+    weightShape.back() = params.columns;
+    std::vector<float> y(static_cast<size_t>(output.count()));
+    matrixMultiply(ConstTensorView(DataType::kFLOAT, input.shape, x.data()),
+        ConstTensorView(DataType::kFLOAT, weightShape, weights.data()),
+        TensorView{DataType::kFLOAT, output.shape, y.data()}, network::MatrixMultiplyParams{});
+    std::vector<float> const bias = params.bias.toFloat();
+    network::ActivationParams const activation = params.activationParams();
+    for (size_t i = 0; i < y.size(); ++i)
+    {
+        float value = y[i];
+        if (!bias.empty())
+        {
+            value += bias[i % static_cast<size_t>(params.columns)];
+        }
+        if (params.activates)
+        {
+            value = activate(activation, value);
+        }
+        if (params.outputType() == DataType::kFLOAT)
+        {
+            output.as<float>()[i] = value;
+        }
+        else
+        {
+            output.as<int8_t>()[i] = quantizeToInt8(value, params.outputScale);
+        }
+    }
+}
+
+void run(network::QuantizedMatrixMultiplyParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
+{
+    runQuantizedMatrixMultiply(params, inputs.at(0), outputs.at(0));
+}
+
+} // namespace kiln::cpu

@@ -1,0 +1,109 @@
+#include "backend/cpu/passes/channels_last.h"
+
+#include "backend/cpu/fast/fast_path.h"
+#include "network/fused/quantized_convolution.h"
+#include "network/plugin_layer.h"
+#include "plan/plan_graph.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace kiln::cpu
+{
+namespace
+{
+
+using fast::ChannelsLastUse;
+using nvinfer1::LayerType;
+using nvinfer1::TensorFormat;
+
+//! Whether the executor converts a channels-last tensor for `reader` where it reads it row-major: a built-in layer it
+//! runs. Plugins, the boundary layers of loops and conditionals (which the execution context runs itself) and the
+//! quantized convolution (which checks that its tensors are row-major) read tensors as they are stored.
+bool convertsFor(plan::LayerRecord const& reader)
+{
+    switch (reader.type)
+    {
+    case LayerType::kRECURRENCE:
+    case LayerType::kITERATOR:
+    case LayerType::kLOOP_OUTPUT:
+    case LayerType::kTRIP_LIMIT:
+    case LayerType::kCONDITION:
+    case LayerType::kCONDITIONAL_INPUT:
+    case LayerType::kCONDITIONAL_OUTPUT: return false;
+    default:
+        return reader.type != network::kQuantizedConvolutionLayerType
+            && dynamic_cast<network::PluginParams const*>(reader.params.get()) == nullptr;
+    }
+}
+
+//! Whether tensor `t` may be stored channels-last: FP32 of four axes, not observed by the application (its buffers
+//! and a debug listener's values are row-major), more than one element per channel (one is the same bytes either
+//! way, and stays row-major for the layers that flatten it), every reader converting where it needs to.
+bool mayStoreChannelsLast(plan::PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t t)
+{
+    plan::TensorRecord const& tensor = model.tensors[t];
+    if (tensor.type != nvinfer1::DataType::kFLOAT || tensor.dims.size() != 4 || plan::isObserved(tensor))
+    {
+        return false;
+    }
+    std::optional<std::vector<int64_t>> const dims = plan::constantDims(model, t);
+    if (dims && (*dims)[2] * (*dims)[3] == 1)
+    {
+        return false;
+    }
+    return std::all_of(
+        readers[t].begin(), readers[t].end(), [&](size_t reader) { return convertsFor(model.layers[reader]); });
+}
+
+bool readsChannelsLast(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    return std::any_of(layer.inputs.begin(), layer.inputs.end(),
+        [&](int32_t t) { return t >= 0 && model.tensors[t].format == TensorFormat::kHWC; });
+}
+
+//! The formats `layer` reads and writes, its output's format decided: each tensor as stored where its kernel takes
+//! both formats, its output's where it works on memory element by element, kLINEAR where it takes no other.
+std::vector<TensorFormat> slotFormats(plan::PlanModel const& model, plan::LayerRecord const& layer, ChannelsLastUse use)
+{
+    std::vector<TensorFormat> formats;
+    for (int32_t t : layer.inputs)
+    {
+        TensorFormat format = TensorFormat::kLINEAR;
+        if (t >= 0 && use == ChannelsLastUse::kKEEPS)
+        {
+            format = model.tensors[layer.outputs[0]].format;
+        }
+        else if (t >= 0 && use != ChannelsLastUse::kNO)
+        {
+            format = model.tensors[t].format;
+        }
+        formats.push_back(format);
+    }
+    for (int32_t t : layer.outputs)
+    {
+        formats.push_back(t >= 0 ? model.tensors[t].format : TensorFormat::kLINEAR);
+    }
+    return formats;
+}
+
+} // namespace
+
+void storeChannelsLast(plan::PlanModel& model)
+{
+    // Layers run in order, so a layer's inputs have their formats by the time it is decided.
+    std::vector<std::vector<size_t>> const readers = plan::readersOf(model);
+    for (plan::LayerRecord& layer : model.layers)
+    {
+        ChannelsLastUse const use = fast::isMarked(layer) ? fast::channelsLastUse(model, layer) : ChannelsLastUse::kNO;
+        bool const continues = use == ChannelsLastUse::kCONTINUES || use == ChannelsLastUse::kKEEPS;
+        if ((use == ChannelsLastUse::kSTARTS || (continues && readsChannelsLast(model, layer)))
+            && mayStoreChannelsLast(model, readers, layer.outputs[0]))
+        {
+            model.tensors[layer.outputs[0]].format = TensorFormat::kHWC;
+        }
+        plan::setIoFormats(model, layer, slotFormats(model, layer, use));
+    }
+}
+
+} // namespace kiln::cpu

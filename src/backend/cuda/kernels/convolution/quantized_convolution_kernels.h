@@ -1,0 +1,65 @@
+// The kernels around the INT8 product of a quantized convolution (quantized_convolution.h), in both layouts its
+// tensors may have: channels-first (kLINEAR: [N, C, H, W]) and channels-last (kHWC: [N, H, W, C] in memory).
+#pragma once
+
+#include <NvInfer.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace kiln::cuda
+{
+
+//! Where each output position's window reads the input, and how the rows of taps are laid out: one row per output
+//! position, its taps in the filter's order (channels-first: channel, row, column; channels-last: row, column,
+//! channel), padded with zeros to rowLength.
+struct Im2colGeometry
+{
+    int32_t channels{0};
+    int32_t height{0};
+    int32_t width{0};
+    int32_t kernelHeight{0};
+    int32_t kernelWidth{0};
+    int32_t strideY{1};
+    int32_t strideX{1};
+    int32_t padY{0};
+    int32_t padX{0};
+    int32_t dilationY{1};
+    int32_t dilationX{1};
+    int32_t outputHeight{0};
+    int32_t outputWidth{0};
+    int32_t taps{0};      //!< C * R * S
+    int32_t rowLength{0}; //!< taps padded to kInt8GemmAlignment
+};
+
+//! What the epilogue applies to the sums of map k: y = activation(sum * multipliers[k] + bias[k] + residual), then
+//! quantized by outputScale (> 0) or written as FP32.
+struct QuantizedEpilogue
+{
+    float const* multipliers{nullptr}; //!< inputScale * kernelScales[k]
+    float const* bias{nullptr};        //!< or none
+    void const* residual{nullptr};     //!< in the output's layout; or none
+    nvinfer1::DataType residualType{nvinfer1::DataType::kFLOAT};
+    float residualScale{0.0F};
+    bool activates{false};
+    nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};
+    float alpha{0.0F};
+    float beta{0.0F};
+    float outputScale{0.0F};
+    int64_t maps{0};
+    int64_t positions{0}; //!< OH * OW
+    //! Channels-first: the sums of map k are [N * OH * OW] INT32 from k * sumsStride. Channels-last: the sums of output
+    //! position m are [maps] INT32 from m * sumsStride.
+    int64_t sumsStride{0};
+};
+
+//! The rows of taps of `images` images of `input` (INT8) into `rows`.
+void launchIm2col(
+    int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, bool channelsLast, cudaStream_t stream);
+
+//! The output of `images` images from their INT32 sums.
+void launchQuantizedEpilogue(int32_t const* sums, void* output, QuantizedEpilogue const& e, int64_t images,
+    bool channelsLast, cudaStream_t stream);
+
+} // namespace kiln::cuda

@@ -1,0 +1,270 @@
+#include "plan/passes/quantized_matrix_multiply_fusion.h"
+
+#include "core/tensor_view.h"
+#include "network/fused/quantized_matrix_multiply.h"
+#include "network/layers/constant.h"
+#include "network/layers/matrix_multiply.h"
+#include "plan/passes/int8_weights.h"
+#include "plan/passes/quantized_patterns.h"
+#include "plan/plan_graph.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace kiln::plan
+{
+namespace
+{
+
+using nvinfer1::DataType;
+using nvinfer1::MatrixOperation;
+
+//! The layers after the product that the fused layer may take, in order, and the bias where there is a sum.
+struct Chain
+{
+    size_t product;
+    Dequantization input;
+    Int8Weights weights;       //!< [N, K], one scale per column
+    std::vector<size_t> after; //!< [sum] [activation] [quantization], those present
+    std::vector<float> bias;   //!< the sum's constant row, where there is a sum
+};
+
+//! The FP32 values of a fixed constant layer that writes tensor `t` directly, with the tensor's extents.
+struct ConstantValues
+{
+    std::vector<float> values;
+    std::vector<int64_t> dims;
+};
+
+class QuantizedMatrixMultiplyFuser
+{
+public:
+    QuantizedMatrixMultiplyFuser(PlanModel& model, QuantizedMatrixMultiplyFusionRules const& rules)
+        : mGraph(model)
+        , mRules(rules)
+    {
+    }
+
+    size_t run()
+    {
+        size_t fused = 0;
+        for (size_t l = 0; l < mGraph.size(); ++l)
+        {
+            std::optional<Chain> const chain = chainFrom(l);
+            fused += chain && fuseLongestAccepted(*chain) ? 1 : 0;
+        }
+        mGraph.commit();
+        return fused;
+    }
+
+private:
+    LayerRecord const& layer(size_t l) const
+    {
+        return mGraph.layer(l);
+    }
+
+    std::optional<ConstantValues> constantValues(int32_t t) const
+    {
+        std::optional<size_t> const p = mGraph.producer(t);
+        network::ConstantParams const* constant = p ? fixedConstant(layer(*p)) : nullptr;
+        if (constant == nullptr)
+        {
+            return std::nullopt;
+        }
+        std::optional<std::vector<int64_t>> dims = constantDims(mGraph.model(), t);
+        if (constant->weights.type() != DataType::kFLOAT || !dims || volume(*dims) != constant->weights.count())
+        {
+            return std::nullopt;
+        }
+        return ConstantValues{constant->weights.toFloat(), std::move(*dims)};
+    }
+
+    //! The product's right operand as INT8 weights [N, K] with one scale per column, where a constant holds it as one
+    //! matrix ([1, ..., 1, K, N], or [1, ..., 1, N, K] for kTRANSPOSE) of values exactly on an INT8 grid: one scale per
+    //! column (Model Optimizer's weights), or one for the whole matrix.
+    std::optional<Int8Weights> int8Weights(int32_t t, MatrixOperation op) const
+    {
+        std::optional<ConstantValues> const constant = constantValues(t);
+        if (!constant || constant->dims.size() < 2
+            || !std::all_of(constant->dims.begin(), constant->dims.end() - 2, [](int64_t e) { return e == 1; }))
+        {
+            return std::nullopt;
+        }
+        bool const transposed = op == MatrixOperation::kTRANSPOSE;
+        int64_t const rows = constant->dims[constant->dims.size() - 2];
+        int64_t const cols = constant->dims.back();
+        int64_t const n = transposed ? rows : cols;
+        int64_t const k = transposed ? cols : rows;
+        std::vector<float> byColumn(constant->values.size());
+        for (int64_t column = 0; column < n; ++column)
+        {
+            for (int64_t i = 0; i < k; ++i)
+            {
+                byColumn[column * k + i] = constant->values[transposed ? column * k + i : i * n + column];
+            }
+        }
+        if (std::optional<Int8Weights> perColumn = recoverInt8Weights(byColumn, n))
+        {
+            return perColumn;
+        }
+        std::optional<Int8Weights> perMatrix = recoverInt8Weights(byColumn, 1);
+        if (perMatrix)
+        {
+            perMatrix->scales.assign(static_cast<size_t>(n), perMatrix->scales[0]);
+        }
+        return perMatrix;
+    }
+
+    //! The constant row of `columns` values ([1, ..., 1, N] or [N]) that tensor `t` holds.
+    std::optional<std::vector<float>> biasRow(int32_t t, int64_t columns) const
+    {
+        std::optional<ConstantValues> const constant = constantValues(t);
+        bool const row = constant && !constant->dims.empty() && constant->dims.back() == columns
+            && std::all_of(constant->dims.begin(), constant->dims.end() - 1, [](int64_t e) { return e == 1; });
+        return row ? std::optional<std::vector<float>>(constant->values) : std::nullopt;
+    }
+
+    //! Matrix multiply `l` with a dequantized INT8 left operand and INT8 constant weights on the right.
+    std::optional<Chain> productFrom(size_t l) const
+    {
+        LayerRecord const& product = layer(l);
+        auto const* params = paramsOf<network::MatrixMultiplyParams>(product);
+        if (mGraph.removed(l) || params == nullptr || product.inputs.size() != 2 || product.inputs[0] < 0
+            || product.inputs[1] < 0 || product.outputs.size() != 1 || product.epilogue.any()
+            || params->op0 != MatrixOperation::kNONE || params->op1 == MatrixOperation::kVECTOR
+            || !linearThroughout(mGraph.model(), product)
+            || !computesIn(mGraph.model(), product, DataType::kFLOAT, DataType::kFLOAT)
+            || mGraph.model().tensors[product.inputs[0]].dims.size() < 2)
+        {
+            return std::nullopt;
+        }
+        std::optional<Dequantization> const input = int8DequantizationOf(mGraph, product.inputs[0]);
+        if (!input || layer(input->layer).guards != product.guards)
+        {
+            return std::nullopt;
+        }
+        std::optional<Int8Weights> weights = int8Weights(product.inputs[1], params->op1);
+        if (!weights)
+        {
+            return std::nullopt;
+        }
+        return Chain{l, *input, std::move(*weights), {}, {}};
+    }
+
+    std::optional<Chain> chainFrom(size_t l) const
+    {
+        std::optional<Chain> chain = productFrom(l);
+        if (!chain)
+        {
+            return std::nullopt;
+        }
+        int32_t const product = layer(l).outputs[0];
+        auto const columns = static_cast<int64_t>(chain->weights.scales.size());
+        std::optional<size_t> next = mGraph.soleReader(l);
+        if (joinsInFloat(mGraph, next, l) && isSum(layer(*next))
+            && sameShape(mGraph.model(), layer(*next).outputs[0], product))
+        {
+            std::optional<std::vector<float>> bias
+                = biasRow(PatternGraph::otherOperand(layer(*next), product), columns);
+            if (bias)
+            {
+                chain->after.push_back(*next);
+                chain->bias = std::move(*bias);
+                next = mGraph.soleReader(*next);
+            }
+        }
+        auto const* activation = joinsInFloat(mGraph, next, l) ? paramsOf<network::ActivationParams>(layer(*next))
+                                                               : nullptr;
+        if (activation != nullptr && mRules.fusesActivation(*activation))
+        {
+            chain->after.push_back(*next);
+            next = mGraph.soleReader(*next);
+        }
+        if (isInt8Quantization(mGraph, next, l))
+        {
+            chain->after.push_back(*next);
+        }
+        return chain;
+    }
+
+    //! Tries the chain's prefixes, longest first: fuses the first the backend runs.
+    bool fuseLongestAccepted(Chain const& chain)
+    {
+        for (size_t taken = chain.after.size() + 1; taken-- > 0;)
+        {
+            auto [record, absorbed] = fusedRecord(chain, taken);
+            if (mRules.runsQuantized(mGraph.model(), record))
+            {
+                size_t const at = absorbed.back();
+                mGraph.replace(absorbed, at, std::move(record));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    std::pair<LayerRecord, std::vector<size_t>> fusedRecord(Chain const& chain, size_t taken) const
+    {
+        LayerRecord const& product = layer(chain.product);
+        auto params = std::make_shared<network::QuantizedMatrixMultiplyParams>();
+        params->columns = static_cast<int64_t>(chain.weights.scales.size());
+        params->weights = network::WeightsBuffer(nvinfer1::Weights{
+            DataType::kINT8, chain.weights.values.data(), static_cast<int64_t>(chain.weights.values.size())});
+        params->weightScales = network::WeightsBuffer(nvinfer1::Weights{
+            DataType::kFLOAT, chain.weights.scales.data(), static_cast<int64_t>(chain.weights.scales.size())});
+        params->inputScale = chain.input.scale;
+        std::vector<size_t> absorbed;
+        if (readOnlyBy(mGraph, chain.input, chain.product))
+        {
+            absorbed.push_back(chain.input.layer);
+        }
+        absorbed.push_back(chain.product);
+        for (size_t i = 0; i < taken && i < chain.after.size(); ++i)
+        {
+            size_t const l = chain.after[i];
+            absorbed.push_back(l);
+            if (isSum(layer(l)))
+            {
+                params->bias = network::WeightsBuffer(
+                    nvinfer1::Weights{DataType::kFLOAT, chain.bias.data(), static_cast<int64_t>(chain.bias.size())});
+            }
+            else if (auto const* activation = paramsOf<network::ActivationParams>(layer(l)))
+            {
+                params->activates = true;
+                params->activation = activation->activation;
+                params->alpha = activation->alpha;
+                params->beta = activation->beta;
+            }
+            else
+            {
+                params->outputScale = *perTensorScale(mGraph, layer(l));
+            }
+        }
+        LayerRecord record;
+        record.type = network::kQuantizedMatrixMultiplyLayerType;
+        record.precision = DataType::kFLOAT;
+        record.guards = product.guards;
+        record.inputs = {chain.input.source};
+        record.outputs = layer(absorbed.back()).outputs;
+        record.name = mGraph.namesOf(absorbed);
+        record.params = std::move(params);
+        return {std::move(record), std::move(absorbed)};
+    }
+
+    PatternGraph mGraph;
+    QuantizedMatrixMultiplyFusionRules const& mRules;
+};
+
+} // namespace
+
+size_t fuseQuantizedMatrixMultiplies(PlanModel& model, QuantizedMatrixMultiplyFusionRules const& rules)
+{
+    size_t const fused = QuantizedMatrixMultiplyFuser(model, rules).run();
+    if (fused > 0)
+    {
+        dropUnreadDequantizations(model);
+    }
+    return fused;
+}
+
+} // namespace kiln::plan

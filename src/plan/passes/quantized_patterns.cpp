@@ -1,0 +1,71 @@
+#include "plan/passes/quantized_patterns.h"
+
+#include "network/layers/quantize.h"
+#include "plan/plan_graph.h"
+
+namespace kiln::plan
+{
+
+using nvinfer1::DataType;
+
+std::optional<float> perTensorScale(PatternGraph const& graph, LayerRecord const& record)
+{
+    std::optional<float> const scale = graph.scalar(record.inputs.size() > 1 ? record.inputs[1] : -1);
+    bool const noZeroPoint = record.inputs.size() < 3 || record.inputs[2] < 0 || graph.isScalar(record.inputs[2], 0.0);
+    return scale && noZeroPoint ? scale : std::nullopt;
+}
+
+std::optional<Dequantization> int8DequantizationOf(PatternGraph const& graph, int32_t t)
+{
+    std::optional<size_t> const p = graph.producer(t);
+    if (!p || graph.removed(*p) || paramsOf<network::DequantizeParams>(graph.layer(*p)) == nullptr)
+    {
+        return std::nullopt;
+    }
+    LayerRecord const& dq = graph.layer(*p);
+    std::optional<float> const scale = perTensorScale(graph, dq);
+    bool const types = slotType(graph.model(), dq, 0) == DataType::kINT8
+        && slotType(graph.model(), dq, dq.inputs.size()) == DataType::kFLOAT
+        && graph.model().tensors[t].type == DataType::kFLOAT;
+    return scale && types ? std::optional<Dequantization>(Dequantization{*p, dq.inputs[0], *scale}) : std::nullopt;
+}
+
+bool readOnlyBy(PatternGraph const& graph, Dequantization const& dq, size_t reader)
+{
+    std::optional<size_t> const sole = graph.soleReader(dq.layer);
+    return sole && *sole == reader;
+}
+
+bool joinsInFloat(PatternGraph const& graph, std::optional<size_t> next, size_t anchor)
+{
+    return next && !graph.removed(*next) && graph.layer(*next).guards == graph.layer(anchor).guards
+        && computesIn(graph.model(), graph.layer(*next), DataType::kFLOAT, DataType::kFLOAT);
+}
+
+bool isInt8Quantization(PatternGraph const& graph, std::optional<size_t> l, size_t anchor)
+{
+    if (!l || graph.removed(*l) || graph.layer(*l).guards != graph.layer(anchor).guards)
+    {
+        return false;
+    }
+    LayerRecord const& record = graph.layer(*l);
+    auto const* params = paramsOf<network::QuantizeParams>(record);
+    return params != nullptr && params->toType == DataType::kINT8 && perTensorScale(graph, record)
+        && slotType(graph.model(), record, 0) == DataType::kFLOAT
+        && slotType(graph.model(), record, record.inputs.size()) == DataType::kINT8;
+}
+
+void dropUnreadDequantizations(PlanModel& model)
+{
+    std::vector<std::vector<size_t>> const readers = readersOf(model);
+    std::vector<bool> unread(model.layers.size(), false);
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        LayerRecord const& layer = model.layers[l];
+        unread[l] = paramsOf<network::DequantizeParams>(layer) != nullptr && layer.outputs.size() == 1
+            && readers[layer.outputs[0]].empty() && !isObserved(model.tensors[layer.outputs[0]]);
+    }
+    eraseLayers(model, unread);
+}
+
+} // namespace kiln::plan

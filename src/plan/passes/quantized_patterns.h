@@ -1,0 +1,42 @@
+// What the quantized fusion passes (quantized_fusion.h, quantized_matrix_multiply_fusion.h) look for around the layer
+// they fuse: a dequantization of an INT8 tensor by one constant scale that it reads, the FP32 layers after it that
+// may join it, and a quantization into INT8 by one constant scale that ends the chain.
+#pragma once
+
+#include "plan/passes/pattern_graph.h"
+
+#include <optional>
+
+namespace kiln::plan
+{
+
+//! A dequantization of an INT8 tensor by one constant scale (zero point none or zero), into FP32.
+struct Dequantization
+{
+    size_t layer;
+    int32_t source; //!< the INT8 tensor
+    float scale;
+};
+
+//! The per-tensor scale of a quantize or dequantize layer's scale and zero-point inputs: a constant, and a zero point
+//! that is absent or a constant zero.
+std::optional<float> perTensorScale(PatternGraph const& graph, LayerRecord const& record);
+
+//! The dequantization that writes tensor `t`, where it is one (INT8 into FP32, per-tensor scale) not yet absorbed.
+std::optional<Dequantization> int8DequantizationOf(PatternGraph const& graph, int32_t t);
+
+//! Whether the dequantization's output is read by `reader` alone and not observed: it leaves with the fusion.
+bool readOnlyBy(PatternGraph const& graph, Dequantization const& dq, size_t reader);
+
+//! Whether layer `next` may join the chain of layer `anchor`: not yet absorbed, computing in FP32 on FP32 under the
+//! anchor's guards.
+bool joinsInFloat(PatternGraph const& graph, std::optional<size_t> next, size_t anchor);
+
+//! Whether layer `l` quantizes FP32 into INT8 by one constant scale under layer `anchor`'s guards.
+bool isInt8Quantization(PatternGraph const& graph, std::optional<size_t> l, size_t anchor);
+
+//! A dequantization that several fused layers read as INT8 (a ResNet block's input, BERT's normalized input to its
+//! three projections) was left for the others each time; once none reads it, it goes.
+void dropUnreadDequantizations(PlanModel& model);
+
+} // namespace kiln::plan

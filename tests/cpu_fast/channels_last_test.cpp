@@ -1,0 +1,249 @@
+// Channels-last storage on the CPU fast path (backend/cpu/passes/channels_last.h): the tensors between the fast
+// path's convolutions, pooling, point-wise chains, arithmetic and activations are stored kHWC, and the network's
+// outputs, debug tensors and the inputs of layers that take row-major tensors only are converted at the edges. Each
+// network runs on the fast path and on the reference kernels (which keep every tensor row-major); the plan is read
+// back to check which tensors the fast one stores channels-last.
+#include "layer_helpers.h"
+#include "named_layers.h"
+
+#include "plan/plan_format.h"
+
+namespace kiln::test
+{
+namespace
+{
+
+//! The format of each tensor of serialized plan `blob` named in `names`.
+std::map<std::string, TensorFormat> formatsOf(std::vector<uint8_t> const& blob, std::vector<std::string> const& names)
+{
+    plan::PlanModel model;
+    std::string error;
+    EXPECT_TRUE(plan::readPlan(blob.data(), blob.size(), model, error)) << error;
+    std::map<std::string, TensorFormat> formats;
+    for (plan::TensorRecord const& tensor : model.tensors)
+    {
+        if (std::find(names.begin(), names.end(), tensor.name) != names.end())
+        {
+            formats[tensor.name] = tensor.format;
+        }
+    }
+    return formats;
+}
+
+//! A convolution of `maps` maps over `input`'s `channels`, square window `size`, padded to keep the extents,
+//! `groups` groups; its output tensor named `name`.
+ITensor& convolution(INetworkDefinition& network, ITensor& input, int64_t channels, int64_t maps, int64_t size,
+    int64_t groups, std::vector<std::vector<float>>& weights, char const* name)
+{
+    weights.push_back(randomValues(static_cast<size_t>(maps * channels / groups * size * size), 100 + weights.size()));
+    weights.push_back(randomValues(static_cast<size_t>(maps), 200 + weights.size()));
+    IConvolutionLayer* layer = network.addConvolutionNd(
+        input, maps, DimsHW{size, size}, weightsOf(weights[weights.size() - 2]), weightsOf(weights.back()));
+    layer->setPaddingNd(DimsHW{size / 2, size / 2});
+    layer->setNbGroups(groups);
+    layer->setName(name);
+    layer->getOutput(0)->setName(name);
+    return *layer->getOutput(0);
+}
+
+ITensor& named(ITensor& tensor, char const* name)
+{
+    tensor.setName(name);
+    return tensor;
+}
+
+//! An inverted residual block as MobileNetV2 and EfficientNet make it, at odd sizes (channels not a multiple of any
+//! vector): an expanding convolution with ReLU, a depthwise one with ReLU6, SiLU as a sigmoid and a product,
+//! squeeze-and-excitation (a global average, two 1x1 convolutions on [N, C, 1, 1], a sigmoid, the broadcast product),
+//! a projecting convolution that adds the block's input, max pooling, ELU and hard sigmoid (one point-wise chain), then
+//! a local response normalization and a softmax over the channels (a reference kernel and a fast one that take
+//! row-major tensors only) and a last convolution into the output; and SiLU of the projection into a second output.
+class MobileBlock
+{
+public:
+    explicit MobileBlock(char const* debugTensor = nullptr)
+        : mDebugTensor(debugTensor)
+    {
+    }
+
+    void operator()(INetworkDefinition& network)
+    {
+        mWeights.clear();
+        ITensor& x = *network.addInput("x", DataType::kFLOAT, Dims4{2, 5, 9, 11});
+        ITensor& expanded = named(activated(network, convolution(network, x, 5, 13, 1, 1, mWeights, "expand"),
+                                      ActivationType::kRELU, "expand relu"),
+            "expanded");
+        IActivationLayer* clip = network.addActivation(
+            convolution(network, expanded, 13, 13, 3, 13, mWeights, "depthwise"), ActivationType::kCLIP);
+        clip->setName("relu6");
+        clip->setAlpha(0.0F);
+        clip->setBeta(6.0F);
+        ITensor& depthwise = named(*clip->getOutput(0), "depthwise clipped");
+        ITensor& silu = named(binary(network, depthwise, activated(network, depthwise, ActivationType::kSIGMOID, "sig"),
+                                  ElementWiseOperation::kPROD, "silu"),
+            "silu");
+        IReduceLayer* squeeze = network.addReduce(silu, ReduceOperation::kAVG, 0b1100, true);
+        squeeze->getOutput(0)->setName("squeezed");
+        ITensor& reduced = activated(network,
+            convolution(network, *squeeze->getOutput(0), 13, 4, 1, 1, mWeights, "fc1"), ActivationType::kRELU,
+            "fc1 relu");
+        ITensor& scale = activated(
+            network, convolution(network, reduced, 4, 13, 1, 1, mWeights, "fc2"), ActivationType::kSIGMOID, "gate");
+        ITensor& excited = named(binary(network, silu, scale, ElementWiseOperation::kPROD, "excite"), "excited");
+        ITensor& projected
+            = named(sumOf(network, convolution(network, excited, 13, 5, 1, 1, mWeights, "project"), x, "residual"),
+                "projected");
+        // A second output: a point-wise chain reading a channels-last tensor and writing a row-major one.
+        ITensor& side = binary(network, projected, activated(network, projected, ActivationType::kSIGMOID, "side sig"),
+            ElementWiseOperation::kPROD, "side");
+        side.setName("side");
+        network.markOutput(side);
+        IPoolingLayer* pooling = network.addPoolingNd(projected, PoolingType::kMAX, DimsHW{2, 2});
+        ITensor& pooled = named(*pooling->getOutput(0), "pooled");
+        ITensor& elu = named(activated(network, pooled, ActivationType::kELU, "elu"), "elu");
+        ITensor& hard = named(activated(network, elu, ActivationType::kHARD_SIGMOID, "hard sigmoid"), "hard");
+        ILRNLayer* lrn = network.addLRN(hard, 3, 0.5F, 0.75F, 1.0F);
+        lrn->setName("lrn");
+        ITensor& normal = named(*lrn->getOutput(0), "lrn");
+        ISoftMaxLayer* softmax = network.addSoftMax(normal);
+        softmax->setAxes(1U << 1U);
+        ITensor& normalized = named(*softmax->getOutput(0), "softmax");
+        markOutput(network, convolution(network, normalized, 5, 7, 3, 1, mWeights, "last"));
+        if (mDebugTensor != nullptr)
+        {
+            std::map<std::string, ITensor*> const tensors{{"expanded", &expanded}, {"silu", &silu}};
+            network.markDebug(*tensors.at(mDebugTensor));
+        }
+    }
+
+private:
+    char const* mDebugTensor;
+    std::vector<std::vector<float>> mWeights; //!< the convolutions' kernels and biases, kept for the build
+};
+
+std::vector<std::string> const kBlockTensors{"x", "expanded", "depthwise clipped", "silu", "squeezed", "excited",
+    "projected", "pooled", "hard", "lrn", "softmax"};
+
+TEST(CpuChannelsLast, MobileBlockMatchesReference)
+{
+    MobileBlock block;
+    std::vector<Tensors> const runs{{{"x", randomTensor({2, 5, 9, 11}, 1)}}, {{"x", randomTensor({2, 5, 9, 11}, 2)}}};
+    std::map<std::string, bool> const layers
+        = expectFastMatchesReference(std::ref(block), runs, reductionTolerance(13 * 9 + 13));
+    EXPECT_TRUE(layers.at("depthwise + relu6"));
+    EXPECT_TRUE(layers.at("sig + silu"));
+    EXPECT_TRUE(layers.at("excite"));
+    EXPECT_TRUE(layers.at("project + residual"));
+    EXPECT_FALSE(layers.at("lrn"));
+}
+
+TEST(CpuChannelsLast, StoresTheBlocksTensorsChannelsLast)
+{
+    MobileBlock block;
+    std::map<std::string, TensorFormat> const formats
+        = formatsOf(buildCpuPlan(std::ref(block), CpuKernels::kFAST), kBlockTensors);
+    std::map<std::string, TensorFormat> const expected{
+        {"x", TensorFormat::kLINEAR},     // the network's input
+        {"expanded", TensorFormat::kHWC}, // a convolution's output
+        {"depthwise clipped", TensorFormat::kHWC},
+        {"silu", TensorFormat::kHWC},        // a point-wise chain reading a channels-last tensor
+        {"squeezed", TensorFormat::kLINEAR}, // a reduction's [N, C, 1, 1]
+        {"excited", TensorFormat::kHWC},     // the product of channels-last activations and a row-major scale
+        {"projected", TensorFormat::kHWC},   // the convolution adding the row-major input
+        {"pooled", TensorFormat::kHWC}, {"hard", TensorFormat::kHWC}, // a point-wise chain of activations
+        {"lrn", TensorFormat::kLINEAR},     // the reference kernels take row-major tensors only
+        {"softmax", TensorFormat::kLINEAR}, // so does the fast softmax
+    };
+    EXPECT_EQ(formats, expected);
+    // The reference plan keeps every tensor row-major.
+    for (auto const& [name, format] : formatsOf(buildCpuPlan(std::ref(block), CpuKernels::kREFERENCE), kBlockTensors))
+    {
+        EXPECT_EQ(format, TensorFormat::kLINEAR) << name;
+    }
+}
+
+TEST(CpuChannelsLast, DebugTensorStaysRowMajor)
+{
+    for (char const* debug : {"expanded", "silu"})
+    {
+        MobileBlock block(debug);
+        std::map<std::string, TensorFormat> const formats
+            = formatsOf(buildCpuPlan(std::ref(block), CpuKernels::kFAST), {debug, "depthwise clipped"});
+        EXPECT_EQ(formats.at(debug), TensorFormat::kLINEAR) << debug;
+        // The region goes on after it: the next convolution writes channels-last again.
+        EXPECT_EQ(formats.at("depthwise clipped"), TensorFormat::kHWC) << debug;
+        expectFastMatchesReference(
+            std::ref(block), {{{"x", randomTensor({2, 5, 9, 11}, 3)}}}, reductionTolerance(13 * 9 + 13));
+    }
+}
+
+//! A residual network's stage at one thread and at two: convolutions with fused residuals, max pooling with
+//! padding, and a global average pooling into a fully connected product, as ResNet ends.
+TEST(CpuChannelsLast, ResidualStageMatchesReference)
+{
+    std::vector<std::vector<float>> weights;
+    std::vector<float> const fc = randomValues(16 * 3, 77);
+    NetworkMaker const stage = [&](INetworkDefinition& network) {
+        weights.clear();
+        ITensor& x = *network.addInput("x", DataType::kFLOAT, Dims4{1, 3, 17, 15});
+        ITensor& stem = activated(
+            network, convolution(network, x, 3, 16, 3, 1, weights, "stem"), ActivationType::kRELU, "stem relu");
+        IPoolingLayer* pooling = network.addPoolingNd(stem, PoolingType::kMAX, DimsHW{3, 3});
+        pooling->setStrideNd(DimsHW{2, 2});
+        pooling->setPaddingNd(DimsHW{1, 1});
+        ITensor& pooled = *pooling->getOutput(0);
+        ITensor& a = activated(
+            network, convolution(network, pooled, 16, 16, 3, 1, weights, "a"), ActivationType::kRELU, "a relu");
+        ITensor& b = convolution(network, a, 16, 16, 3, 1, weights, "b");
+        ITensor& sum = activated(network, sumOf(network, b, pooled, "add"), ActivationType::kRELU, "add relu");
+        IReduceLayer* mean = network.addReduce(sum, ReduceOperation::kAVG, 0b1100, false);
+        IMatrixMultiplyLayer* product = network.addMatrixMultiply(*mean->getOutput(0), MatrixOperation::kNONE,
+            constantOf(network, {16, 3}, fc, "fc"), MatrixOperation::kNONE);
+        markOutput(network, *product->getOutput(0));
+    };
+    expectFastMatchesReference(stage, {{{"x", randomTensor({1, 3, 17, 15}, 4)}}}, reductionTolerance(16 * 9 * 2));
+    std::vector<uint8_t> const fast = buildCpuPlan(stage, CpuKernels::kFAST);
+    std::vector<uint8_t> const reference = buildCpuPlan(stage, CpuKernels::kREFERENCE);
+    Tensors const input{{"x", randomTensor({1, 3, 17, 15}, 5)}};
+    HostTensor const expected = runCpuPlan(reference, {input}).at(0).at("output");
+    for (int32_t threads : {1, 2})
+    {
+        expectClose(runCpuPlan(fast, {input}, threads).at(0).at("output"), expected, reductionTolerance(16 * 9 * 2),
+            std::to_string(threads) + " threads");
+    }
+}
+
+//! An average pooling between two convolutions, of dynamic height: at odd heights oneDNN pools the channels-last
+//! tensors; at even ones the last windows reach past the post-padding, and the kernel runs the reference kernel on
+//! row-major copies of them.
+TEST(CpuChannelsLast, PoolingFallsBackToTheReferenceOnChannelsLastTensors)
+{
+    std::vector<std::vector<float>> weights;
+    NetworkMaker const network = [&](INetworkDefinition& n) {
+        weights.clear();
+        ITensor& a = *n.addInput("a", DataType::kFLOAT, Dims4{-1, 3, -1, 9});
+        ITensor& first = convolution(n, a, 3, 6, 3, 1, weights, "first");
+        IPoolingLayer* pooling = n.addPoolingNd(first, PoolingType::kAVERAGE, DimsHW{3, 3});
+        pooling->setStrideNd(DimsHW{2, 2});
+        pooling->setPaddingNd(DimsHW{1, 1});
+        pooling->setPaddingMode(PaddingMode::kEXPLICIT_ROUND_UP);
+        pooling->setAverageCountExcludesPadding(false);
+        pooling->getOutput(0)->setName("pooled");
+        markOutput(n, convolution(n, *pooling->getOutput(0), 6, 4, 1, 1, weights, "second"));
+    };
+    BuildSettings const profile = [](IBuilder& builder, IBuilderConfig& config) {
+        IOptimizationProfile* shapes = builder.createOptimizationProfile();
+        shapes->setDimensions("a", OptProfileSelector::kMIN, Dims4{1, 3, 4, 9});
+        shapes->setDimensions("a", OptProfileSelector::kOPT, Dims4{2, 3, 7, 9});
+        shapes->setDimensions("a", OptProfileSelector::kMAX, Dims4{3, 3, 12, 9});
+        config.addOptimizationProfile(shapes);
+    };
+    std::vector<Tensors> const runs{{{"a", randomTensor({2, 3, 7, 9}, 1)}}, {{"a", randomTensor({1, 3, 6, 9}, 2)}},
+        {{"a", randomTensor({3, 3, 8, 9}, 3)}}, {{"a", randomTensor({2, 3, 7, 9}, 4)}}};
+    expectFastMatchesReference(network, runs, reductionTolerance(3 * 9 + 6), profile);
+    EXPECT_EQ(formatsOf(buildCpuPlan(network, CpuKernels::kFAST, profile), {"first", "pooled"}),
+        (std::map<std::string, TensorFormat>{{"first", TensorFormat::kHWC}, {"pooled", TensorFormat::kHWC}}));
+}
+
+} // namespace
+} // namespace kiln::test

@@ -1,0 +1,239 @@
+// The CUDA backend's INT8 convolution (kernels/convolution/quantized_convolution.h) on Q/DQ networks made as Model
+// Optimizer's exports are: the quantized fusion makes one QuantizedConvolution of DQ -> convolution -> [+ residual]
+// [activation] [Q] in the CUDA plan, reading INT8 channels-last (or channels-first where the configuration keeps every
+// tensor linear) (checked without a GPU), and its results agree with the CPU reference kernels, which run every layer
+// as written. The INT8 tensors enter and leave the channels-last region through the reformatter.
+//
+// Tolerance: the CUDA kernel sums the INT8 products exactly in INT32 and scales each sum once in FP32; the reference
+// sums the dequantized FP32 products and rounds the sum to FP32. The two differ by a few FP32 roundings of the sum.
+// Where the chain ends in a quantization that can move a value across a boundary of the INT8 grid: those outputs agree
+// within one step of the output's scale. FP32 outputs agree within 1e-5 of their magnitude.
+#include "backend_comparison.h"
+#include "core/quantization.h"
+#include "network/fused/quantized_convolution.h"
+
+#include <kiln/ConvolutionLayout.h>
+#include <kiln/CpuBackend.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+using kiln::network::kQuantizedConvolutionLayerType;
+
+enum class Residual
+{
+    kNONE,
+    kINT8, //!< input "r" through a Q/DQ pair
+    kFLOAT //!< input "r" itself
+};
+
+struct QdqConvolution
+{
+    Dims input{4, {2, 12, 11, 9}};
+    int32_t maps{20};
+    int32_t kernel{3};
+    int32_t stride{1};
+    int32_t padding{1};
+    int32_t dilation{1};
+    Residual residual{Residual::kNONE};
+    bool relu{true};
+    bool quantizesOutput{true};
+    bool pools{
+        false}; //!< a 3x3 max pooling of stride 2 between the input's Q/DQ and a pair of the same scale (ResNet's stem)
+};
+
+constexpr float kInputScale = 1.0F / 64.0F;
+constexpr float kResidualScale = 2.0F / 127.0F;
+constexpr float kOutputScale = 0.05F;
+
+Weights weights(std::vector<float> const& values)
+{
+    return Weights{DataType::kFLOAT, values.data(), static_cast<int64_t>(values.size())};
+}
+
+ITensor& scalar(INetworkDefinition& network, float const& value)
+{
+    return *network.addConstant(Dims{}, Weights{DataType::kFLOAT, &value, 1})->getOutput(0);
+}
+
+ITensor& quantizedPair(INetworkDefinition& network, ITensor& input, float const& scale)
+{
+    ITensor* q = network.addQuantize(input, scalar(network, scale), DataType::kINT8)->getOutput(0);
+    return *network.addDequantize(*q, scalar(network, scale), DataType::kFLOAT)->getOutput(0);
+}
+
+//! Filters of INT8 values times one scale per map, exactly, each map's largest magnitude 127 steps (max calibration).
+std::vector<float> quantizedFilters(int64_t maps, int64_t perMap)
+{
+    std::mt19937 engine(5);
+    std::uniform_int_distribution<int> values(-127, 127);
+    std::vector<float> filters;
+    for (int64_t map = 0; map < maps; ++map)
+    {
+        float const scale = 0.004F / static_cast<float>(map % 7 + 1);
+        for (int64_t i = 0; i < perMap; ++i)
+        {
+            int const q = i == map % perMap ? (map % 2 == 0 ? 127 : -127) : values(engine);
+            filters.push_back(kiln::dequantizeInt8(static_cast<int8_t>(q), scale));
+        }
+    }
+    return filters;
+}
+
+Dims outputDims(QdqConvolution const& c)
+{
+    auto const extent
+        = [&](int32_t size) { return (size + 2 * c.padding - c.dilation * (c.kernel - 1) - 1) / c.stride + 1; };
+    auto const pooled = [&](int32_t size) { return c.pools ? (size + 2 - 3) / 2 + 1 : size; };
+    return Dims{4, {c.input.d[0], c.maps, extent(pooled(c.input.d[2])), extent(pooled(c.input.d[3]))}};
+}
+
+NetworkMaker qdqNetwork(QdqConvolution const& c, std::vector<float> const& filters, std::vector<float> const& bias)
+{
+    return [=, &filters, &bias](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, c.input);
+        ITensor* convolutionInput = &quantizedPair(network, *x, kInputScale);
+        if (c.pools)
+        {
+            IPoolingLayer* pool = network.addPoolingNd(*convolutionInput, PoolingType::kMAX, DimsHW{3, 3});
+            pool->setStrideNd(DimsHW{2, 2});
+            pool->setPaddingNd(DimsHW{1, 1});
+            convolutionInput = &quantizedPair(network, *pool->getOutput(0), kInputScale);
+        }
+        IConvolutionLayer* convolution = network.addConvolutionNd(
+            *convolutionInput, c.maps, DimsHW{c.kernel, c.kernel}, weights(filters), weights(bias));
+        convolution->setStrideNd(DimsHW{c.stride, c.stride});
+        convolution->setPaddingNd(DimsHW{c.padding, c.padding});
+        convolution->setDilationNd(DimsHW{c.dilation, c.dilation});
+        ITensor* y = convolution->getOutput(0);
+        if (c.residual != Residual::kNONE)
+        {
+            ITensor* r = network.addInput("r", DataType::kFLOAT, outputDims(c));
+            ITensor& residual = c.residual == Residual::kINT8 ? quantizedPair(network, *r, kResidualScale) : *r;
+            y = network.addElementWise(*y, residual, ElementWiseOperation::kSUM)->getOutput(0);
+        }
+        if (c.relu)
+        {
+            y = network.addActivation(*y, ActivationType::kRELU)->getOutput(0);
+        }
+        if (c.quantizesOutput)
+        {
+            y = &quantizedPair(network, *y, kOutputScale);
+        }
+        y->setName("y");
+        network.markOutput(*y);
+    };
+}
+
+//! The case's CUDA plan in `layout` fuses the convolution into one QuantizedConvolution reading INT8 in the format
+//! the layout gives (checked without a GPU), and runs as the CPU reference does (on a GPU).
+void expectCudaAgreesWithTheReference(QdqConvolution const& c, kiln::ConvolutionLayout layout, std::string const& what)
+{
+    int64_t const perMap = c.input.d[1] * c.kernel * c.kernel;
+    std::vector<float> const filters = quantizedFilters(c.maps, perMap);
+    std::vector<float> const bias = spread(static_cast<size_t>(c.maps), -0.4F, 0.3F);
+    NetworkMaker const maker = qdqNetwork(c, filters, bias);
+    auto const settings = [layout](IBuilderConfig& config) { kiln::setConvolutionLayout(config, layout); };
+
+    kiln::plan::PlanModel const model = cudaPlanOf(maker, false, settings);
+    auto const fused = layersOfType(model, kQuantizedConvolutionLayerType);
+    ASSERT_EQ(fused.size(), 1U) << what << ": the CUDA plan should fuse";
+    ASSERT_EQ(layersOfKind(model, LayerType::kCONVOLUTION), 0) << what;
+    TensorFormat const expected = layout == kiln::ConvolutionLayout::kLINEAR ? TensorFormat::kLINEAR
+                                                                             : TensorFormat::kHWC;
+    ASSERT_EQ(firstInputFormat(model, *fused[0]), expected) << what;
+    if (!gpuPresent())
+    {
+        return; // the plan is checked; running it needs a GPU
+    }
+    std::map<std::string, HostTensor> inputs{
+        {"x", fromFloats(shapeOf(c.input), spread(volumeOf(c.input), -1.9F, 2.1F))}};
+    if (c.residual != Residual::kNONE)
+    {
+        Dims const out = outputDims(c);
+        inputs.emplace("r", fromFloats(shapeOf(out), spread(volumeOf(out), -1.1F, 0.9F)));
+    }
+    auto const reference = [](IBuilderConfig& config) { kiln::setCpuKernels(config, kiln::CpuKernels::kREFERENCE); };
+    auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, false, nullptr, reference);
+    auto const outputs = runOn(kiln::Backend::kCUDA, maker, inputs, false, nullptr, settings);
+    ASSERT_EQ(outputs.count("y"), 1U) << what;
+    Tolerance const tolerance = c.quantizesOutput ? Tolerance(kOutputScale * 1.001) : Tolerance(1e-5, 1e-5);
+    expectSameOutput(outputs.at("y"), cpu.at("y"), tolerance, what);
+}
+
+//! Both layouts the format pass may give the layer.
+void expectCudaAgreesWithTheReference(QdqConvolution const& c, std::string const& what)
+{
+    expectCudaAgreesWithTheReference(c, kiln::ConvolutionLayout::kCHANNELS_LAST, what + " (channels-last)");
+    expectCudaAgreesWithTheReference(c, kiln::ConvolutionLayout::kLINEAR, what + " (channels-first)");
+}
+
+TEST(CudaQuantizedConvolution, DequantizeConvolutionReluQuantize)
+{
+    expectCudaAgreesWithTheReference(QdqConvolution{}, "3x3, bias, ReLU, INT8 output");
+}
+
+TEST(CudaQuantizedConvolution, StridedDilatedAndOneByOne)
+{
+    QdqConvolution c;
+    c.stride = 2;
+    c.dilation = 2;
+    c.padding = 2;
+    expectCudaAgreesWithTheReference(c, "3x3 stride 2 dilation 2");
+    c = QdqConvolution{};
+    c.kernel = 1;
+    c.padding = 0;
+    c.input = Dims{4, {3, 32, 7, 7}};
+    c.maps = 64;
+    expectCudaAgreesWithTheReference(c, "1x1 over 32 channels into 64 (read in place channels-last)");
+    c.input = Dims{4, {2, 12, 5, 6}};
+    c.maps = 18;
+    expectCudaAgreesWithTheReference(c, "1x1 over 12 channels into 18 (gathered: channels not a multiple of 16)");
+    c = QdqConvolution{};
+    c.kernel = 7;
+    c.padding = 3;
+    c.stride = 2;
+    c.input = Dims{4, {1, 3, 23, 19}};
+    c.maps = 8;
+    expectCudaAgreesWithTheReference(c, "7x7 stride 2 over 3 channels (a stem: 147 taps padded to 160)");
+}
+
+TEST(CudaQuantizedConvolution, ResidualsOfBothTypes)
+{
+    QdqConvolution c;
+    c.residual = Residual::kINT8;
+    expectCudaAgreesWithTheReference(c, "INT8 residual, ReLU, INT8 output");
+    c.residual = Residual::kFLOAT;
+    c.quantizesOutput = false;
+    expectCudaAgreesWithTheReference(c, "FP32 residual, ReLU, FP32 output");
+}
+
+TEST(CudaQuantizedConvolution, Fp32OutputWithoutActivation)
+{
+    QdqConvolution c;
+    c.relu = false;
+    c.quantizesOutput = false;
+    expectCudaAgreesWithTheReference(c, "no activation, FP32 output");
+}
+
+TEST(CudaQuantizedConvolution, MaxPoolingMovesOntoInt8)
+{
+    QdqConvolution c;
+    c.pools = true;
+    c.input = Dims{4, {2, 16, 20, 18}};
+    expectCudaAgreesWithTheReference(c, "max pooling between Q/DQ pairs before the convolution");
+    kiln::plan::PlanModel const model = cudaPlanOf(
+        qdqNetwork(c, quantizedFilters(c.maps, 16 * 9), std::vector<float>(static_cast<size_t>(c.maps), 0.0F)));
+    for (auto const* pool : layersOfType(model, LayerType::kPOOLING))
+    {
+        EXPECT_EQ(model.tensors[pool->inputs[0]].type, DataType::kINT8) << "the pooling should read INT8";
+    }
+}
+
+} // namespace
