@@ -181,6 +181,20 @@ void PlainPrimitive::run(std::initializer_list<void const*> buffers, dnnl::strea
     stream.wait();
 }
 
+Int8Rescaling int8Rescaling(float inputScale, std::vector<float> const& weightScales, std::vector<float> const& bias)
+{
+    Int8Rescaling rescaling;
+    for (size_t c = 0; c < weightScales.size(); ++c)
+    {
+        rescaling.scales.push_back(inputScale * weightScales[c]);
+        if (!bias.empty())
+        {
+            rescaling.bias.push_back(bias[c] / rescaling.scales.back());
+        }
+    }
+    return rescaling;
+}
+
 dnnl::memory laidOutWeights(
     void const* values, dnnl::memory::desc const& user, dnnl::memory::desc const& chosen, State const& state)
 {

@@ -115,6 +115,16 @@ inline dnnl::memory laidOutWeights(std::vector<float> const& values, dnnl::memor
     return laidOutWeights(values.data(), user, chosen, state);
 }
 
+//! How an INT8 primitive turns its INT32 sums into the layer's values, per output channel: the sums times
+//! inputScale * weightScales[c], after adding the bias divided by that scale (oneDNN adds the bias before the output
+//! scale). `bias` empty: no bias.
+struct Int8Rescaling
+{
+    std::vector<float> scales;
+    std::vector<float> bias;
+};
+Int8Rescaling int8Rescaling(float inputScale, std::vector<float> const& weightScales, std::vector<float> const& bias);
+
 //! The work a kernel prepared for one set of input shapes and thread count: made on first use, kept for the next
 //! runs (a few shapes, as dynamic shapes alternate between profiles' sizes).
 template <typename Prepared>

@@ -35,16 +35,10 @@ public:
         , mOwner(layer.params)
         , mParams(*plan::paramsOf<QuantizedConvolutionParams>(layer))
     {
-        std::vector<float> const kernelScales = mParams.kernelScales.toFloat();
-        std::vector<float> const bias = mParams.bias.toFloat();
-        for (size_t map = 0; map < kernelScales.size(); ++map)
-        {
-            mScales.push_back(mParams.inputScale * kernelScales[map]);
-            if (!bias.empty())
-            {
-                mBias.push_back(bias[map] / mScales.back());
-            }
-        }
+        Int8Rescaling rescaling
+            = int8Rescaling(mParams.inputScale, mParams.kernelScales.toFloat(), mParams.bias.toFloat());
+        mScales = std::move(rescaling.scales);
+        mBias = std::move(rescaling.bias);
     }
 
     void run(LayerInputs const& inputs, LayerOutputs const& outputs) override

@@ -34,16 +34,10 @@ public:
         , mOwner(layer.params)
         , mParams(*plan::paramsOf<QuantizedMatrixMultiplyParams>(layer))
     {
-        std::vector<float> const weightScales = mParams.weightScales.toFloat();
-        std::vector<float> const bias = mParams.bias.toFloat();
-        for (size_t column = 0; column < weightScales.size(); ++column)
-        {
-            mScales.push_back(mParams.inputScale * weightScales[column]);
-            if (!bias.empty())
-            {
-                mBias.push_back(bias[column] / mScales.back());
-            }
-        }
+        Int8Rescaling rescaling
+            = int8Rescaling(mParams.inputScale, mParams.weightScales.toFloat(), mParams.bias.toFloat());
+        mScales = std::move(rescaling.scales);
+        mBias = std::move(rescaling.bias);
     }
 
     void run(LayerInputs const& inputs, LayerOutputs const& outputs) override
