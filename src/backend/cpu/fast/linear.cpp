@@ -6,7 +6,6 @@
 #include "backend/cpu/fast/linear.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace kiln::cpu::fast
 {
@@ -37,29 +36,11 @@ public:
             return;
         }
         int64_t const rows = output.count() / columns();
-        Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(rows); });
-        prepared.source.set_data_handle(const_cast<void*>(inputs[0].data));
-        prepared.destination.set_data_handle(output.data);
-        std::unordered_map<int, memory> arguments{{DNNL_ARG_SRC, prepared.source}, {DNNL_ARG_WEIGHTS, prepared.weights},
-            {DNNL_ARG_DST, prepared.destination}};
-        if (prepared.bias)
-        {
-            arguments.emplace(DNNL_ARG_BIAS, prepared.bias);
-        }
-        prepared.primitive.execute(mState.stream, arguments);
-        mState.stream.wait();
+        mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(rows); })
+            .run(inputs[0].data, output.data, mState.stream);
     }
 
 private:
-    struct Prepared
-    {
-        dnnl::convolution_forward primitive;
-        memory weights;
-        memory bias; //!< empty where the epilogue has none
-        memory source;
-        memory destination;
-    };
-
     int64_t inner() const
     {
         return mWeights.shape[mWeights.shape.size() - (mTransposed ? 1 : 2)];
@@ -83,7 +64,7 @@ private:
         return mLaidOut.back();
     }
 
-    Prepared prepare(int64_t rows)
+    RowConvolution prepare(int64_t rows)
     {
         int64_t const k = inner();
         int64_t const n = columns();
@@ -98,7 +79,7 @@ private:
             dnnl::algorithm::convolution_direct, source, anyWeights, bias, destination, {1}, {0}, {0});
         dnnl::convolution_forward::primitive_desc const chosen(
             description, activationAttributes(mEpilogue), mState.engine);
-        Prepared prepared{dnnl::convolution_forward(chosen), laidOut(weights, chosen.weights_desc()), {},
+        RowConvolution prepared{dnnl::convolution_forward(chosen), laidOut(weights, chosen.weights_desc()), {},
             userMemory(source, mState.engine), userMemory(destination, mState.engine)};
         if (!mBias.empty())
         {
@@ -113,7 +94,7 @@ private:
     ConstTensorView const mWeights; //!< the plan's
     std::vector<memory> mLaidOut;   //!< mWeights in each layout a primitive chose
     bool const mTransposed;
-    PreparedCache<Prepared> mCache;
+    PreparedCache<RowConvolution> mCache;
 };
 
 } // namespace

@@ -181,6 +181,20 @@ void PlainPrimitive::run(std::initializer_list<void const*> buffers, dnnl::strea
     stream.wait();
 }
 
+void RowConvolution::run(void const* input, void* output, dnnl::stream& stream)
+{
+    source.set_data_handle(const_cast<void*>(input));
+    destination.set_data_handle(output);
+    std::unordered_map<int, dnnl::memory> arguments{
+        {DNNL_ARG_SRC, source}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, destination}};
+    if (bias)
+    {
+        arguments.emplace(DNNL_ARG_BIAS, bias);
+    }
+    primitive.execute(stream, arguments);
+    stream.wait();
+}
+
 Int8Rescaling int8Rescaling(float inputScale, std::vector<float> const& weightScales, std::vector<float> const& bias)
 {
     Int8Rescaling rescaling;

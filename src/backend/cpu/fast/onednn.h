@@ -115,6 +115,20 @@ inline dnnl::memory laidOutWeights(std::vector<float> const& values, dnnl::memor
     return laidOutWeights(values.data(), user, chosen, state);
 }
 
+//! A product of rows by constant weights as oneDNN's 1x1 convolution over the rows (FP32 linear layers, INT8 ones),
+//! prepared for one row count: the primitive, its laid-out weights and bias, and the user memory of its ends.
+struct RowConvolution
+{
+    dnnl::convolution_forward primitive;
+    dnnl::memory weights;
+    dnnl::memory bias; //!< empty where the layer adds none
+    dnnl::memory source;
+    dnnl::memory destination;
+
+    //! Runs it on `input` into `output` and waits until it is done.
+    void run(void const* input, void* output, dnnl::stream& stream);
+};
+
 //! How an INT8 primitive turns its INT32 sums into the layer's values, per output channel: the sums times
 //! inputScale * weightScales[c], after adding the bias divided by that scale (oneDNN adds the bias before the output
 //! scale). `bias` empty: no bias.

@@ -14,8 +14,6 @@
 #include "network/fused/quantized_matrix_multiply.h"
 #include "plan/plan_graph.h"
 
-#include <unordered_map>
-
 namespace kiln::cpu::fast
 {
 namespace
@@ -48,29 +46,11 @@ public:
             return;
         }
         int64_t const rows = output.count() / mParams.columns;
-        Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(rows); });
-        prepared.source.set_data_handle(const_cast<void*>(inputs[0].data));
-        prepared.destination.set_data_handle(output.data);
-        std::unordered_map<int, memory> arguments{{DNNL_ARG_SRC, prepared.source}, {DNNL_ARG_WEIGHTS, prepared.weights},
-            {DNNL_ARG_DST, prepared.destination}};
-        if (prepared.bias)
-        {
-            arguments.emplace(DNNL_ARG_BIAS, prepared.bias);
-        }
-        prepared.primitive.execute(mState.stream, arguments);
-        mState.stream.wait();
+        mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(rows); })
+            .run(inputs[0].data, output.data, mState.stream);
     }
 
 private:
-    struct Prepared
-    {
-        dnnl::convolution_forward primitive;
-        memory weights;
-        memory bias; //!< empty where the layer has none
-        memory source;
-        memory destination;
-    };
-
     bool writesInt8() const
     {
         return mParams.outputType() == DataType::kINT8;
@@ -109,7 +89,7 @@ private:
         return mLaidOut.back();
     }
 
-    Prepared prepare(int64_t rows)
+    RowConvolution prepare(int64_t rows)
     {
         int64_t const k = mParams.inner();
         int64_t const n = mParams.columns;
@@ -122,7 +102,7 @@ private:
         dnnl::convolution_forward::desc const description(dnnl::prop_kind::forward_inference,
             dnnl::algorithm::convolution_direct, source, anyWeights, bias, destination, {1}, {0}, {0});
         dnnl::convolution_forward::primitive_desc const chosen(description, attributes(), mState.engine);
-        Prepared prepared{dnnl::convolution_forward(chosen), laidOut(weights, chosen.weights_desc()), {},
+        RowConvolution prepared{dnnl::convolution_forward(chosen), laidOut(weights, chosen.weights_desc()), {},
             userMemory(source, mState.engine), userMemory(destination, mState.engine)};
         if (!mBias.empty())
         {
@@ -137,7 +117,7 @@ private:
     std::vector<float> mScales;   //!< per output column: input scale times weight scale
     std::vector<float> mBias;     //!< per output column: the bias over that scale; empty where the layer has none
     std::vector<memory> mLaidOut; //!< the weights in each layout a primitive chose
-    PreparedCache<Prepared> mCache;
+    PreparedCache<RowConvolution> mCache;
 };
 
 } // namespace
