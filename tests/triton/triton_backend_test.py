@@ -113,6 +113,18 @@ def eventually(read, wanted, holds=lambda value, wanted: value == wanted, second
     return value
 
 
+def visible_gpus():
+    """The GPUs the server sees: CUDA_VISIBLE_DEVICES's, else nvidia-smi's (0 where there is none)."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        return len([d for d in visible.split(",") if d.strip()])
+    try:
+        listing = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return 0
+    return listing.count("GPU ")
+
+
 class ServingTest(unittest.TestCase):
     """One server with a repository of models loaded at start: a zoo model as ONNX and as a plan, the bundled default
     model with its seed plugin, the YOLO-style model ending in EfficientNMS_TRT, and configurations that exercise
@@ -269,6 +281,30 @@ parameters { key: "max_shapes" value: { string_value: "image:3x3x64x64" } }
         self.assertTrue(batched, "dynamic batching never ran more than one request at once: %s" % stats)
         line = 'nv_inference_request_success{model="resnest_batched",version="1"} %d' % expected
         self.assertIn(line, eventually(self.server.metrics, line, lambda metrics, wanted: wanted in metrics))
+
+    def test_instances_on_every_gpu(self):
+        gpus = visible_gpus()
+        if KIND != "KIND_GPU" or gpus < 2:
+            self.skipTest("needs KIND_GPU instances on a machine with two GPUs or more (%s, %d GPUs)" % (KIND, gpus))
+        # KIND_GPU without a gpus list: Triton makes `count` instances on each GPU, and Kiln's backend builds or loads
+        # the plan on each. The concurrent test above ran its requests across all of them.
+        log = self.server.log()
+        for gpu in range(gpus):
+            self.assertIn("runs on the CUDA backend, GPU %d" % gpu, log)
+        images = np.random.default_rng(5).standard_normal((8, 3, 64, 64)).astype(np.float32)
+        expected = kiln_outputs(zoo("resnest", "model.onnx"), {"image": images})["logits"]
+        answers = [None] * 32
+
+        def client(k):
+            answers[k] = infer(self.server.http(), httpclient, "resnest_batched", {"image": images[k % 8:k % 8 + 1]})
+
+        workers = [threading.Thread(target=client, args=(k,)) for k in range(32)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        for k, got in enumerate(answers):
+            np.testing.assert_allclose(got["logits"], expected[k % 8:k % 8 + 1], rtol=0, atol=1e-5)
 
     def success_count(self, model):
         return self.http.get_inference_statistics(model)["model_stats"][0]["inference_stats"]["success"]["count"]
