@@ -1,7 +1,8 @@
 // The CUDA backend's INT8 product by constant weights (libraries/cublaslt/quantized_matrix_multiply.h):
 //   - the kernel against the CPU reference kernel of the same QuantizedMatrixMultiply layer (on a GPU): inner extents
 //     that are and are not multiples of the product's padding, batch axes, FP32 and INT8 outputs, ReLU, both GELUs,
-//     bias and none, an input at an address cuBLASLt's kernels do not read in place, and a second shape;
+//     bias and none, an input at an address cuBLASLt's kernels do not read in place, and a second shape; and its
+//     errors for channels-last data and tensors of other shapes or types;
 //   - Q/DQ networks made as Model Optimizer's exports state a linear layer: the CUDA plan fuses the chain into one
 //     QuantizedMatrixMultiply (checked without a GPU), which reads the INT8 activations in place, and agrees with the
 //     CPU reference kernels, which run every layer as written (on a GPU).
@@ -19,8 +20,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -227,6 +230,29 @@ TEST(CudaQuantizedMatrixMultiply, OneLayerRunsTwoShapes)
         expectInt8Agrees(deviceOutput.read(), cpu, "input of " + std::to_string(shape[0] * shape[1]) + " rows");
         EXPECT_TRUE(deviceOutput.guardsIntact());
     }
+}
+
+TEST(CudaQuantizedMatrixMultiply, RefusesOtherFormatsAndShapes)
+{
+    SKIP_WITHOUT_GPU();
+    QuantizedMatrixMultiplyParams const params = paramsOf(ProductCase{});
+    kiln::plan::LayerRecord const record;
+    kiln::cuda::LibraryHandles handles;
+    kiln::cuda::DeviceBuffer scratch;
+    kiln::cuda::LayerContext const channelsLast{record, DataType::kINT8, TensorFormat::kHWC, handles, scratch};
+    EXPECT_THROW(kiln::cuda::lower(params, channelsLast), std::invalid_argument);
+    kiln::cuda::LayerContext const linear{record, DataType::kINT8, TensorFormat::kLINEAR, handles, scratch};
+    std::unique_ptr<kiln::cuda::DeviceLayer> const layer = kiln::cuda::lower(params, linear);
+    DeviceTensor const input(int8Input({2, 5, 24}, 1));
+    DeviceTensor const shortRows(int8Input({2, 5, 23}, 1));
+    DeviceTensor const output({2, 5, 18}, DataType::kINT8);
+    DeviceTensor const wrongColumns({2, 5, 17}, DataType::kINT8);
+    DeviceTensor const wrongType({2, 5, 18}, DataType::kFLOAT);
+    EXPECT_THROW(layer->run({shortRows.constView()}, {output.view()}, nullptr), std::invalid_argument);
+    EXPECT_THROW(layer->run({input.constView()}, {wrongColumns.view()}, nullptr), std::invalid_argument);
+    EXPECT_THROW(layer->run({input.constView()}, {wrongType.view()}, nullptr), std::invalid_argument);
+    EXPECT_NO_THROW(layer->run({input.constView()}, {output.view()}, nullptr));
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 }
 
 TEST(CudaQuantizedMatrixMultiply, RunsWhatThePassMakes)
