@@ -75,7 +75,8 @@ public:
     //! Whether this build of Kiln has the fast path.
     static bool available();
 
-    //! The kernel of `layer`, which runsLayer marked; nullptr where this build has no fast path.
+    //! The kernel of `layer`, which runsLayer marked; nullptr where this build has no fast path or where it leaves
+    //! the layer to the reference kernels on this CPU (leavesToReference).
     std::unique_ptr<Kernel> makeKernel(plan::LayerRecord const& layer);
 
     //! 0: the cores this process may use.
@@ -90,6 +91,10 @@ public:
 private:
     std::unique_ptr<State> mState;
 };
+
+//! Whether a layer runsLayer marks runs on the reference kernels all the same on this CPU: INT8 products where
+//! oneDNN's would saturate (onednn.h's int8ProductsExact). Plans stay the same on every CPU.
+bool leavesToReference(plan::LayerRecord const& layer);
 
 //! The cores this process may run on (its CPU affinity), at least 1.
 int32_t availableCores();

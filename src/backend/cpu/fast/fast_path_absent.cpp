@@ -45,6 +45,11 @@ bool Session::available()
     return false;
 }
 
+bool leavesToReference(plan::LayerRecord const&)
+{
+    return true; // without oneDNN, the reference kernels run every layer
+}
+
 std::unique_ptr<Kernel> Session::makeKernel(plan::LayerRecord const&)
 {
     return nullptr;

@@ -1,4 +1,5 @@
 #include "backend/cpu/fast/onednn.h"
+#include "core/logging.h"
 
 #include <omp.h>
 #include <sched.h>
@@ -230,6 +231,22 @@ int32_t availableCores()
         return std::max(1, CPU_COUNT(&set));
     }
     return std::max(1, omp_get_num_procs());
+}
+
+bool int8ProductsExact()
+{
+    static bool const exact = [] {
+        dnnl::cpu_isa const isa = dnnl::get_effective_cpu_isa();
+        bool const vnni = isa == dnnl::cpu_isa::avx2_vnni || isa == dnnl::cpu_isa::avx512_core_vnni
+            || isa == dnnl::cpu_isa::avx512_core_bf16 || isa == dnnl::cpu_isa::avx512_core_amx;
+        if (!vnni)
+        {
+            logInfo("Kiln's CPU fast path: oneDNN's INT8 kernels would saturate on this CPU (no VNNI); INT8 layers "
+                    "run on the reference kernels");
+        }
+        return vnni;
+    }();
+    return exact;
 }
 
 } // namespace kiln::cpu::fast

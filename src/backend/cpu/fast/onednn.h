@@ -139,6 +139,12 @@ struct Int8Rescaling
 };
 Int8Rescaling int8Rescaling(float inputScale, std::vector<float> const& weightScales, std::vector<float> const& bias);
 
+//! Whether oneDNN's INT8 products are exact on this CPU, as the reference kernels' are. Without VNNI (AVX2 or
+//! AVX-512 alone, or ONEDNN_MAX_CPU_ISA set below it), oneDNN sums pairs of u8 x s8 products into 16 bits with
+//! saturation, which full-range INT8 weights (Model Optimizer's reach +-127) overflow: the fast path then leaves
+//! INT8 layers to the reference kernels (plans stay the same on every CPU).
+bool int8ProductsExact();
+
 //! The work a kernel prepared for one set of input shapes and thread count: made on first use, kept for the next
 //! runs (a few shapes, as dynamic shapes alternate between profiles' sizes).
 template <typename Prepared>
