@@ -1,6 +1,7 @@
 // Convolution and deconvolution (1-D to 3-D, grouped and depthwise, strided, dilated, padded) through oneDNN. A
 // convolution also runs the epilogue the builder fused into it, as post-ops: the residual through a sum (copied
-// into the output first, in the layout the primitive writes), the activation through an eltwise post-op. oneDNN
+// into the output first, in the layout the primitive writes), the activation through eltwise post-ops (SiLU and
+// hard-swish among them, which the network writes as an activation and a product). oneDNN
 // picks the layouts its fastest kernel reads and writes; a tensor stored otherwise is converted on the way. Its
 // AVX-512 kernels (brgconv, brdgmm) are channels-last, which is why a convolution's tensors are stored kHWC between
 // fast layers (backend/cpu/passes/channels_last.h), and kLINEAR and kHWC are both taken here.
@@ -104,8 +105,11 @@ private:
         }
         if (mEpilogue.activates)
         {
-            Eltwise const eltwise = *eltwiseOf(mEpilogue.activation, mEpilogue.alpha, mEpilogue.beta);
-            postOps.append_eltwise(1.0F, eltwise.algorithm, eltwise.alpha, eltwise.beta);
+            for (Eltwise const& eltwise :
+                activationPostOps(mEpilogue.activation, mEpilogue.alpha, mEpilogue.beta, mEpilogue.selfGated))
+            {
+                postOps.append_eltwise(1.0F, eltwise.algorithm, eltwise.alpha, eltwise.beta);
+            }
         }
         dnnl::primitive_attr attributes;
         attributes.set_post_ops(postOps);
@@ -183,8 +187,9 @@ bool supportsConvolution(plan::PlanModel const& model, plan::LayerRecord const& 
         return false;
     }
     size_t const expectedInputs = layer.epilogue.addsResidual ? 2 : 1;
-    bool const activationRuns = !layer.epilogue.activates
-        || eltwiseOf(layer.epilogue.activation, layer.epilogue.alpha, layer.epilogue.beta).has_value();
+    plan::Epilogue const& epilogue = layer.epilogue;
+    bool const activationRuns = !epilogue.activates
+        || !activationPostOps(epilogue.activation, epilogue.alpha, epilogue.beta, epilogue.selfGated).empty();
     return layer.inputs.size() == expectedInputs && activationRuns;
 }
 
