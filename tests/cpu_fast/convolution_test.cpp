@@ -169,6 +169,26 @@ TEST(FastConvolutionFusion, ProjectionShortcutKeepsBothConvolutions)
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"main + shortcut + relu", true}, {"projection", true}}));
 }
 
+TEST(FastConvolutionFusion, ChannelsLastResidualIsAddedAsItIsStored)
+{
+    // The shortcut is a convolution's output, stored channels-last as the fused layer writes: it is copied into the
+    // output as it lies, then the sum post-op adds the second convolution to it.
+    ConvolutionNetwork const first(kBlock, 25);
+    ConvolutionNetwork const second(kBlock, 26);
+    auto maker = [&](INetworkDefinition& network) {
+        ILayer* firstLayer = first.add(network, *blockInput(network));
+        firstLayer->setName("first");
+        ITensor& shortcut = activated(network, *firstLayer->getOutput(0), ActivationType::kRELU, "relu");
+        ILayer* secondLayer = second.add(network, shortcut);
+        secondLayer->setName("second");
+        markOutput(network, sumOf(network, *secondLayer->getOutput(0), shortcut, "shortcut"));
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(maker,
+        {{{"input", randomTensor(kBlock.input, 10)}}, {{"input", randomTensor(kBlock.input, 11)}}},
+        reductionTolerance(2 * first.reductionLength()));
+    EXPECT_EQ(layers, (std::map<std::string, bool>{{"first + relu", true}, {"second + shortcut", true}}));
+}
+
 //! A convolution followed by `type` (alpha, beta): fused where oneDNN has the activation, else run after it.
 std::map<std::string, bool> convolutionThen(ActivationType type, float alpha, float beta)
 {
