@@ -178,6 +178,16 @@ bool fusesActivation(network::ActivationParams const& activation)
     return eltwiseOf(activation.activation, activation.alpha, activation.beta).has_value();
 }
 
+bool convolutionFusesActivation(network::ActivationParams const& activation)
+{
+    return !activationPostOps(activation.activation, activation.alpha, activation.beta, false).empty();
+}
+
+bool convolutionFusesSelfGated(network::ActivationParams const& activation)
+{
+    return !activationPostOps(activation.activation, activation.alpha, activation.beta, true).empty();
+}
+
 Session::Session()
     : mState(std::make_unique<State>())
 {

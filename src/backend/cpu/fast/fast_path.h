@@ -45,6 +45,13 @@ bool joinsPointwiseChain(plan::PlanModel const& model, plan::LayerRecord const& 
 //! Whether the fast path's convolutions and matrix multiplies apply `activation` as their fused epilogue.
 bool fusesActivation(network::ActivationParams const& activation);
 
+//! Whether the fast path's convolutions apply `activation` as their fused epilogue: fusesActivation's, and hard
+//! sigmoid, which needs two of oneDNN's post-ops.
+bool convolutionFusesActivation(network::ActivationParams const& activation);
+//! Whether the fast path's convolutions apply `activation` self-gated, x * f(x), as their fused epilogue (SiLU from
+//! sigmoid, hard-swish from ONNX's hard sigmoid).
+bool convolutionFusesSelfGated(network::ActivationParams const& activation);
+
 //! One layer's oneDNN work. Its primitives and laid-out weights are made on the first run at a shape and thread
 //! count, and kept for the next runs at them.
 class Kernel

@@ -28,6 +28,16 @@ bool fusesActivation(network::ActivationParams const&)
     return false;
 }
 
+bool convolutionFusesActivation(network::ActivationParams const&)
+{
+    return false;
+}
+
+bool convolutionFusesSelfGated(network::ActivationParams const&)
+{
+    return false;
+}
+
 struct Session::State
 {
     int32_t threads{0};

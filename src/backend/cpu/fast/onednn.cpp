@@ -29,6 +29,30 @@ std::optional<Eltwise> eltwiseOf(ActivationType type, float alpha, float beta)
     }
 }
 
+std::vector<Eltwise> activationPostOps(ActivationType type, float alpha, float beta, bool selfGated)
+{
+    using dnnl::algorithm;
+    if (selfGated)
+    {
+        // oneDNN 2.6's hardswish is x * relu6(x + 3) / 6, ONNX's HardSwish: x * max(0, min(1, x / 6 + 1 / 2)).
+        bool const hardSwish = type == ActivationType::kHARD_SIGMOID && alpha == 1.0F / 6.0F && beta == 0.5F;
+        if (hardSwish)
+        {
+            return {Eltwise{algorithm::eltwise_hardswish, 0.0F, 0.0F}};
+        }
+        // swish is x * sigmoid(alpha x).
+        return type == ActivationType::kSIGMOID ? std::vector<Eltwise>{Eltwise{algorithm::eltwise_swish, 1.0F, 0.0F}}
+                                                : std::vector<Eltwise>{};
+    }
+    if (type == ActivationType::kHARD_SIGMOID)
+    {
+        // max(0, min(1, alpha x + beta)): linear computes alpha x + beta, clip_v2 bounds it to [alpha, beta].
+        return {Eltwise{algorithm::eltwise_linear, alpha, beta}, Eltwise{algorithm::eltwise_clip_v2, 0.0F, 1.0F}};
+    }
+    std::optional<Eltwise> const single = eltwiseOf(type, alpha, beta);
+    return single ? std::vector<Eltwise>{*single} : std::vector<Eltwise>{};
+}
+
 bool readsOneTensor(plan::LayerRecord const& layer)
 {
     return layer.inputs.size() == 1 && layer.inputs[0] >= 0 && !layer.epilogue.any();

@@ -39,6 +39,12 @@ struct Eltwise
 };
 std::optional<Eltwise> eltwiseOf(nvinfer1::ActivationType type, float alpha, float beta);
 
+//! The eltwise post-ops, in order, that apply an epilogue's activation of `type`, `alpha` and `beta`, self-gated
+//! (x * f(x), plan::Epilogue::selfGated) or not: eltwiseOf's where it has one, and beyond it hard sigmoid (a linear
+//! step and a clip), SiLU (swish) and hard-swish with ONNX's 1/6 and 1/2. Empty where oneDNN computes none that is
+//! the same.
+std::vector<Eltwise> activationPostOps(nvinfer1::ActivationType type, float alpha, float beta, bool selfGated);
+
 //! Whether `layer` reads one tensor and has no fused epilogue: what the kernels of one input take.
 bool readsOneTensor(plan::LayerRecord const& layer);
 
