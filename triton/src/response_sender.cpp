@@ -96,7 +96,8 @@ void ResponseSender::send(Batch& batch) const
         {
             if (!sent)
             {
-                logError(std::string("Kiln: a request's error went unsent: ") + TRITONSERVER_ErrorMessage(answer.error));
+                logError(
+                    std::string("Kiln: a request's error went unsent: ") + TRITONSERVER_ErrorMessage(answer.error));
             }
             TRITONSERVER_ErrorDelete(answer.error);
         }
