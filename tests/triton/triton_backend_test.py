@@ -374,7 +374,7 @@ parameters { key: "max_shapes" value: { string_value: "image:3x3x64x64" } }
         import tritonclient.utils.shared_memory as shm
 
         images = np.random.default_rng(6).standard_normal((3, 3, 64, 64)).astype(np.float32)
-        expected = kiln_outputs(zoo("resnest", "model.onnx"), {"image": images})["logits"]
+        expected = kiln_outputs(zoo("resnest", "model.onnx"), {"image": images})["logits"].astype(np.float32)
         name = "kiln_test_%d" % os.getpid()
         region = shm.create_shared_memory_region(name, "/" + name, images.nbytes + expected.nbytes)
         try:
@@ -397,7 +397,7 @@ parameters { key: "max_shapes" value: { string_value: "image:3x3x64x64" } }
         if KIND != "KIND_GPU":
             self.skipTest("inputs in GPU memory are for KIND_GPU instances; these run on %s" % KIND)
         images = np.random.default_rng(7).standard_normal((3, 3, 64, 64)).astype(np.float32)
-        expected = kiln_outputs(zoo("resnest", "model.onnx"), {"image": images})["logits"]
+        expected = kiln_outputs(zoo("resnest", "model.onnx"), {"image": images})["logits"].astype(np.float32)
         with DeviceMemory(images.nbytes + expected.nbytes) as memory:
             memory.write(images)
             for module, client in ((httpclient, self.http), (grpcclient, self.server.grpc())):
