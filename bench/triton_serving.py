@@ -13,8 +13,15 @@ For each point it prints the throughput (inferences, i.e. rows, per second) and 
 batch, the median and 99th-percentile request latency the clients saw, the server's own mean time per request (from
 receiving it to sending the response, queueing included) and the average batch the instances ran (both from Triton's
 statistics). Beside them: `kiln` alone on the plan the backend built (the same kernels), at batch 1 and at
---max-batch, with --useCudaGraph on the GPU, measured before and after the sweep. The summary gives the issue's ratios: throughput at saturation against
-Kiln alone, the latency Triton adds at batch 1, and dynamic batching's throughput against batch-32 requests'.
+--max-batch, with --useCudaGraph on the GPU (and --noDataTransfers where the clients' tensors are in CUDA shared
+memory, so that neither side copies between host and GPU), measured before and after the sweep. The summary gives the
+issue's ratios: throughput at saturation against Kiln alone, the latency Triton adds at batch 1, and dynamic
+batching's throughput against batch-32 requests'.
+
+With --perf-analyzer, Triton's own C++ load generator drives the server instead of the Python clients (whose own
+time is in their figures); it also takes the tensors in CUDA shared memory (--shared-memory cuda), and each row gets
+its breakdown of a request's mean time: client, network and server send/receive, the server's queue, and the
+compute's input, inference and output as the backend reports them.
 
 Run it with the Python of the environment that holds the server (scripts/install-deps.sh makes it):
 
@@ -25,6 +32,7 @@ On the GPU machine, --kind KIND_GPU and --export resnet50 or --export bert-base 
 torchvision or transformers there) with --precision FP16: bench/triton_serving_gpu.sh does it.
 """
 import argparse
+import glob
 import multiprocessing
 import os
 import platform
@@ -39,7 +47,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "triton"))
-from triton_server import TritonServer  # noqa: E402 (the tests' server wrapper, on free ports)
+from triton_server import TritonServer, server_paths  # noqa: E402 (the tests' server wrapper, on free ports)
 
 MODEL = "model"
 BERT_SEQUENCE = 128
@@ -66,8 +74,13 @@ def parse_args():
                         help="KIND_CPU: threads of each instance and of kiln alone (0: every core)")
     parser.add_argument("--no-cuda-graphs", action="store_true", help="KIND_GPU without CUDA graphs")
     parser.add_argument("--protocol", default="grpc", choices=["grpc", "http"])
-    parser.add_argument("--shared-memory", action="store_true",
-                        help="tensors in system shared memory, not in the requests (large inputs and outputs)")
+    parser.add_argument("--shared-memory", nargs="?", const="system", default="none",
+                        choices=["none", "system", "cuda"],
+                        help="where the clients put the tensors: in the requests (none), in system shared memory "
+                             "(the flag alone), or in CUDA shared memory (GPU memory; perf_analyzer only)")
+    parser.add_argument("--perf-analyzer",
+                        help="Triton's perf_analyzer (a C++ client; tritonclient 2.40's wheel carries it) as the "
+                             "load generator instead of the script's own Python clients")
     parser.add_argument("--dims", default="",
                         help="sizes of dynamic dimensions other than the batch: input:128,mask:128 (all but batch)")
     parser.add_argument("--work", help="folder for the repository and exports (default: a temporary one)")
@@ -236,6 +249,57 @@ def client_process(url, protocol, inputs, outputs, ready, start, window, results
         results.put(("error", repr(error)))
 
 
+def measure_perf_analyzer(server, args, dims, rows, outputs, clients):
+    """The same point as measure(), with Triton's perf_analyzer as the load generator: `clients` concurrent requests
+    of `rows` rows, zeros as data (the kernels' time does not depend on it). Returns measure()'s figures and
+    perf_analyzer's breakdown of a request's time; None where perf_analyzer failed (its output is printed)."""
+    url = "127.0.0.1:%d" % (server.grpc_port if args.protocol == "grpc" else server.http_port)
+    report = os.path.join(args.work or tempfile.gettempdir(), "perf_analyzer.csv")
+    command = [args.perf_analyzer, "-m", MODEL, "-u", url, "-i", args.protocol, "-b", str(rows),
+               "--concurrency-range", "%d:%d" % (clients, clients), "--input-data", "zero",
+               "--measurement-interval", str(max(500, int(args.seconds * 1000 / 3))), "--max-trials", "10",
+               "--stability-percentage", "20", "--shared-memory", args.shared_memory, "-f", report]
+    command += ["--shape=%s:%s" % (name, ",".join(str(d) for d in sizes)) for name, sizes in dims.items()]
+    if outputs:
+        command.append("--output-shared-memory-size=%d" % max(size for _, size in outputs))
+    http = server.http()
+    before = server_counts(http)
+    run = subprocess.run(command, capture_output=True, text=True, env=perf_analyzer_environment(args))
+    after = server_counts(http)
+    if run.returncode != 0 or not os.path.exists(report):
+        print("perf_analyzer failed (%d): %s\n%s" % (run.returncode, " ".join(command), (run.stdout + run.stderr)[-3000:]))
+        return None
+    with open(report) as f:
+        header, values = [line.strip().split(",") for line in f.readlines()[:2]]
+    os.remove(report)
+    row = {name: float(value) for name, value in zip(header, values)}
+    requests = after["requests"] - before["requests"]
+    runs = after["runs"] - before["runs"]
+    breakdown = ", ".join("%s %.0f" % (name.lower(), row[name]) for name in PERF_ANALYZER_PARTS if name in row)
+    return {"throughput": row["Inferences/Second"], "median": row["p50 latency"] / 1e3, "p99": row["p99 latency"] / 1e3,
+            "server_us": (after["request_ns"] - before["request_ns"]) / max(requests, 1) / 1e3,
+            "batch": (after["rows"] - before["rows"]) / max(runs, 1), "breakdown": breakdown}
+
+
+# perf_analyzer's parts of a request's mean time (us), as its report names them.
+PERF_ANALYZER_PARTS = ("Client Send", "Network+Server Send/Recv", "Server Queue", "Server Compute Input",
+                       "Server Compute Infer", "Server Compute Output", "Client Recv")
+
+
+def perf_analyzer_environment(args):
+    """perf_analyzer needs libb64 and CUDA 12's runtime: the server's own copies (the wheel renames its libraries),
+    linked under the names perf_analyzer asks for."""
+    _, libraries = server_paths()
+    folder = os.path.join(args.work or tempfile.gettempdir(), "perf-analyzer-libraries")
+    os.makedirs(folder, exist_ok=True)
+    for pattern, name in (("libb64-*.so.0d", "libb64.so.0d"), ("libcudart-*.so.12*", "libcudart.so.12")):
+        found = glob.glob(os.path.join(libraries, pattern))
+        link = os.path.join(folder, name)
+        if found and not os.path.lexists(link):
+            os.symlink(found[0], link)
+    return dict(os.environ, LD_LIBRARY_PATH=folder + ":" + os.environ.get("LD_LIBRARY_PATH", ""))
+
+
 def wire_tensors(module, inputs):
     tensors = []
     for name, array in inputs.items():
@@ -317,6 +381,10 @@ def kiln_alone_command(args, plan, dims, rows):
     command = [args.kiln, "--loadEngine=" + plan, "--shapes=" + shapes, "--duration=%g" % args.seconds,
                "--warmUp=500"]
     command.append("--useCudaGraph" if args.kind == "KIND_GPU" else "--threads=%d" % args.cpu_threads)
+    if args.shared_memory == "cuda":
+        # The clients' tensors are on the GPU already, so the server copies nothing between host and GPU: Kiln
+        # alone is timed without its copies too (it otherwise moves its inputs and outputs each inference).
+        command.append("--noDataTransfers")
     return " ".join(command)
 
 
@@ -370,13 +438,20 @@ def sweep(server, args, metadata, dims, alone):
     measured = {}
     for rows, counts in ((1, args.clients), (args.max_batch, args.batch_clients)):
         inputs = request_inputs(metadata, dims, rows)
-        outputs = output_sizes(server, inputs) if args.shared_memory else None
+        outputs = output_sizes(server, inputs) if args.shared_memory != "none" else None
         measured[rows] = []
         for clients in [int(c) for c in counts.split(",") if c]:
-            figures = measure(server, args.protocol, inputs, outputs, clients, args.seconds)
+            if args.perf_analyzer:
+                figures = measure_perf_analyzer(server, args, dims, rows, outputs, clients)
+                if figures is None:
+                    continue
+            else:
+                figures = measure(server, args.protocol, inputs, outputs, clients, args.seconds)
             measured[rows].append((clients, figures))
             label = "batch 1, dynamic batching" if rows == 1 else "batch %d requests" % rows
             print_row(label, clients, figures, alone[rows])
+            if "breakdown" in figures:
+                print("    perf_analyzer, mean us: " + figures["breakdown"], flush=True)
     return measured[1], measured[args.max_batch]
 
 
@@ -410,7 +485,10 @@ def main():
         args.export or args.onnx, args.kind, args.precision, args.max_batch, args.instances,
         ", CUDA graphs" if args.kind == "KIND_GPU" and not args.no_cuda_graphs
         else ", %s CPU threads each" % (args.cpu_threads or "all"), args.protocol,
-        ", shared memory" if args.shared_memory else ""))
+        "" if args.shared_memory == "none" else ", %s shared memory" % args.shared_memory))
+    if args.shared_memory == "cuda" and not args.perf_analyzer:
+        sys.exit("--shared-memory cuda needs --perf-analyzer: the Python clients have no CUDA")
+    print("load generator: " + ("perf_analyzer" if args.perf_analyzer else "the script's Python clients"))
     print(machine_facts(args))
     print("command: " + " ".join(sys.argv), flush=True)
     # As the kiln command does for itself (tools/kiln/openmp_waiting.cpp): libgomp's idle threads spin briefly, so

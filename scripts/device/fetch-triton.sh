@@ -28,7 +28,18 @@ while todo:
 print(" ".join(sorted(seen)))
 PY
 )
-tar -C "$site" -cf - pytriton/tritonserver/bin pytriton/tritonserver/caches $needed | xz -T2 -6 > .gpu-triton/server/server.tar.xz
+# Triton's perf_analyzer, the C++ load generator that speaks CUDA shared memory: tritonclient 2.40's wheel is the last
+# to carry its binary. It loads libb64 and CUDA 12's runtime, which the server's libraries hold under other names
+# (bench/triton_serving.py links them).
+tools=$(mktemp -d)
+trap 'rm -rf "$tools"' EXIT
+pip download -q --no-deps --only-binary=:all: --platform manylinux1_x86_64 -d "$tools" tritonclient==2.40.0
+mkdir -p "$tools/perf_analyzer/bin"
+unzip -q -p "$tools"/tritonclient-2.40.0-*.whl tritonclient-2.40.0.data/data/bin/perf_analyzer \
+  > "$tools/perf_analyzer/bin/perf_analyzer"
+chmod +x "$tools/perf_analyzer/bin/perf_analyzer"
+tar -C "$site" -cf - pytriton/tritonserver/bin pytriton/tritonserver/caches $needed -C "$tools" perf_analyzer \
+  | xz -T2 -6 > .gpu-triton/server/server.tar.xz
 platforms="--platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux_2_28_x86_64"
 platforms="$platforms --platform manylinux_2_24_x86_64 --platform manylinux1_x86_64"
 # tritonclient's own requirements name ml-dtypes, which its HTTP and gRPC clients do not import: listed one by one.

@@ -89,8 +89,8 @@ inline bool isObserved(TensorRecord const& t)
     return t.ioMode != nvinfer1::TensorIOMode::kNONE || t.debug == DebugMark::kMARKED;
 }
 
-//! What a backend's fusion pass folded into a layer after its own computation (never set through the API, and
-//! never in CPU plans today): the layer writes relu(result + bias + residual), each part only where it is set.
+//! What a backend's fusion pass folded into a layer after its own computation (never set through the API): the layer
+//! writes f(result + bias + residual), f its activation, each part only where it is set.
 struct Epilogue
 {
     //! Rows of N values, N the output's last extent (a matrix multiply's columns); empty: none. With one row, every
@@ -103,6 +103,10 @@ struct Epilogue
     nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};
     float alpha{0.0F};
     float beta{0.0F};
+    //! Where `activates`: the layer writes its value times the activation of it, x * f(x), rather than f(x): the
+    //! self-gated activations that networks write as an activation and a product, SiLU (x * sigmoid(x)) and
+    //! hard-swish (x * hard_sigmoid(x)).
+    bool selfGated{false};
 
     bool any() const
     {
@@ -128,6 +132,7 @@ struct Epilogue
         field(self.activation, "fused activation");
         field(self.alpha, "fused activation alpha");
         field(self.beta, "fused activation beta");
+        field(self.selfGated, "fused activation self-gated");
     }
 };
 

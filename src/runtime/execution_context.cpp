@@ -119,8 +119,14 @@ bool ExecutionContext::setInputShape(char const* tensorName, nvinfer1::Dims cons
             + ", max " + dimsText(bounds[2]) + ")");
         return false;
     }
-    mInputShapes[index] = dims;
-    mShapesValid = false;
+    nvinfer1::Dims& current = mInputShapes[index];
+    // Applications set every input's shape before every run; evaluating the network's shapes again is only needed
+    // when one changed (a transformer's take hundreds of microseconds).
+    if (current.nbDims != dims.nbDims || !std::equal(dims.d, dims.d + dims.nbDims, current.d))
+    {
+        current = dims;
+        mShapesValid = false;
+    }
     return true;
 }
 

@@ -213,6 +213,66 @@ TEST(CpuChannelsLast, ResidualStageMatchesReference)
     }
 }
 
+//! Squeeze-and-excitation at a size whose pooling and products split between threads (past 2^16 elements): a
+//! convolution into channels-last [2, 24, 40, 40], its global average, a 1x1 convolution with a sigmoid into the
+//! scale, the product of the convolution's output by the scale into a projection; and beside it, the sum of the
+//! convolution's output and a per-channel constant [1, 24, 1, 1] that both images share, into a second one.
+class ExcitationBlock
+{
+public:
+    static constexpr int64_t kChannels = 24;
+
+    void operator()(INetworkDefinition& network)
+    {
+        mWeights.clear();
+        ITensor& x = *network.addInput("x", DataType::kFLOAT, Dims4{2, 8, 40, 40});
+        ITensor& expanded = convolution(network, x, 8, kChannels, 3, 1, mWeights, "expand");
+        IReduceLayer* squeeze = network.addReduce(expanded, ReduceOperation::kAVG, 0b1100, true);
+        squeeze->setName("squeeze");
+        ITensor& scale = activated(network,
+            convolution(network, *squeeze->getOutput(0), kChannels, kChannels, 1, 1, mWeights, "fc"),
+            ActivationType::kSIGMOID, "gate");
+        ITensor& excited = binary(network, expanded, scale, ElementWiseOperation::kPROD, "excite");
+        markOutput(network, convolution(network, excited, kChannels, 5, 1, 1, mWeights, "project"));
+        ITensor& shifted = binary(network, constantOf(network, {1, kChannels, 1, 1}, mShift, "shift values"), expanded,
+            ElementWiseOperation::kSUM, "shift");
+        ITensor& mixed = convolution(network, shifted, kChannels, 3, 1, 1, mWeights, "mix");
+        mixed.setName("mixed");
+        network.markOutput(mixed);
+    }
+
+private:
+    std::vector<std::vector<float>> mWeights;
+    std::vector<float> const mShift = randomValues(kChannels, 78);
+};
+
+TEST(CpuChannelsLast, SqueezeExcitationMatchesReference)
+{
+    ExcitationBlock block;
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        std::ref(block), {{{"x", randomTensor({2, 8, 40, 40}, 6)}}}, reductionTolerance(40 * 40 + 8 * 9));
+    EXPECT_EQ(layersNamed(layers, {"squeeze", "fc + gate", "excite", "shift"}),
+        (std::map<std::string, bool>{{"squeeze", true}, {"fc + gate", true}, {"excite", true}, {"shift", true}}));
+}
+
+TEST(CpuChannelsLast, SqueezeExcitationGivesTheSameBitsAtEveryThreadCount)
+{
+    ExcitationBlock block;
+    std::vector<uint8_t> const plan = buildCpuPlan(std::ref(block), CpuKernels::kFAST);
+    Tensors const input{{"x", randomTensor({2, 8, 40, 40}, 7)}};
+    std::vector<Tensors> const one = runCpuPlan(plan, {input}, 1);
+    ASSERT_EQ(one.size(), 1U);
+    for (int32_t threads : {2, 3})
+    {
+        std::vector<Tensors> const more = runCpuPlan(plan, {input}, threads);
+        ASSERT_EQ(more.size(), 1U);
+        for (char const* output : {"output", "mixed"})
+        {
+            EXPECT_EQ(more[0].at(output).bytes, one[0].at(output).bytes) << output << ", " << threads << " threads";
+        }
+    }
+}
+
 //! An average pooling between two convolutions, of dynamic height: at odd heights oneDNN pools the channels-last
 //! tensors; at even ones the last windows reach past the post-padding, and the kernel runs the reference kernel on
 //! row-major copies of them.

@@ -169,6 +169,26 @@ TEST(FastConvolutionFusion, ProjectionShortcutKeepsBothConvolutions)
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"main + shortcut + relu", true}, {"projection", true}}));
 }
 
+TEST(FastConvolutionFusion, ChannelsLastResidualIsAddedAsItIsStored)
+{
+    // The shortcut is a convolution's output, stored channels-last as the fused layer writes: it is copied into the
+    // output as it lies, then the sum post-op adds the second convolution to it.
+    ConvolutionNetwork const first(kBlock, 25);
+    ConvolutionNetwork const second(kBlock, 26);
+    auto maker = [&](INetworkDefinition& network) {
+        ILayer* firstLayer = first.add(network, *blockInput(network));
+        firstLayer->setName("first");
+        ITensor& shortcut = activated(network, *firstLayer->getOutput(0), ActivationType::kRELU, "relu");
+        ILayer* secondLayer = second.add(network, shortcut);
+        secondLayer->setName("second");
+        markOutput(network, sumOf(network, *secondLayer->getOutput(0), shortcut, "shortcut"));
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(maker,
+        {{{"input", randomTensor(kBlock.input, 10)}}, {{"input", randomTensor(kBlock.input, 11)}}},
+        reductionTolerance(2 * first.reductionLength()));
+    EXPECT_EQ(layers, (std::map<std::string, bool>{{"first + relu", true}, {"second + shortcut", true}}));
+}
+
 //! A convolution followed by `type` (alpha, beta): fused where oneDNN has the activation, else run after it.
 std::map<std::string, bool> convolutionThen(ActivationType type, float alpha, float beta)
 {
@@ -192,6 +212,79 @@ TEST(FastConvolutionFusion, ActivationsOneDnnHasAreFused)
     EXPECT_EQ(convolutionThen(ActivationType::kLEAKY_RELU, 0.1F, 0.0F), fused);
     EXPECT_EQ(convolutionThen(ActivationType::kSIGMOID, 0.0F, 0.0F), fused);
     EXPECT_EQ(convolutionThen(ActivationType::kGELU_ERF, 0.0F, 0.0F), fused);
+    EXPECT_EQ(convolutionThen(ActivationType::kHARD_SIGMOID, 0.2F, 0.5F), fused) << "two post-ops";
+}
+
+//! How a test writes a self-gated activation x * f(x) after a convolution.
+struct SelfGated
+{
+    ActivationType type;
+    float alpha;
+    float beta;
+    bool gateFirst; //!< the product's operands as f(x) * x rather than x * f(x)
+    bool residual;  //!< x is the convolution's output plus the block's input
+    bool xObserved; //!< x is an output of the network too
+};
+
+//! A convolution, then x * f(x) of its output x as an ONNX export writes SiLU and hard-swish: an activation "gate"
+//! and a product "product".
+std::map<std::string, bool> convolutionThenSelfGated(SelfGated const& gated)
+{
+    ConvolutionNetwork const convolution(kBlock, 23);
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* input = blockInput(network);
+        ITensor* x = convolution.add(network, *input)->getOutput(0);
+        if (gated.residual)
+        {
+            x = &sumOf(network, *x, *input, "shortcut");
+        }
+        IActivationLayer* gate = network.addActivation(*x, gated.type);
+        gate->setAlpha(gated.alpha);
+        gate->setBeta(gated.beta);
+        gate->setName("gate");
+        ITensor& f = *gate->getOutput(0);
+        IElementWiseLayer* product
+            = network.addElementWise(gated.gateFirst ? f : *x, gated.gateFirst ? *x : f, ElementWiseOperation::kPROD);
+        product->setName("product");
+        markOutput(network, *product->getOutput(0));
+        if (gated.xObserved)
+        {
+            x->setName("x");
+            network.markOutput(*x);
+        }
+    };
+    // Inputs of [-4, 4): the convolution's values reach the sigmoid's tails and beyond hard-swish's kinks at -3 and 3.
+    HostTensor input = randomTensor(kBlock.input, 24);
+    std::vector<float> values = input.floats();
+    std::transform(values.begin(), values.end(), values.begin(), [](float v) { return 4.0F * v; });
+    return expectFastMatchesReference(
+        maker, {{{"input", fromFloats(kBlock.input, values)}}}, reductionTolerance(4 * convolution.reductionLength()));
+}
+
+TEST(FastConvolutionFusion, SiluAndHardSwishBecomeTheConvolutionsEpilogue)
+{
+    constexpr float kSixth = 1.0F / 6.0F;
+    std::map<std::string, bool> const fused{{"convolution + gate + product", true}};
+    EXPECT_EQ(convolutionThenSelfGated({ActivationType::kSIGMOID, 0.0F, 0.0F, false, false, false}), fused) << "SiLU";
+    EXPECT_EQ(convolutionThenSelfGated({ActivationType::kSIGMOID, 0.0F, 0.0F, true, false, false}), fused)
+        << "SiLU, gate first";
+    EXPECT_EQ(convolutionThenSelfGated({ActivationType::kHARD_SIGMOID, kSixth, 0.5F, true, false, false}), fused)
+        << "hard-swish";
+    EXPECT_EQ(convolutionThenSelfGated({ActivationType::kSIGMOID, 0.0F, 0.0F, false, true, false}),
+        (std::map<std::string, bool>{{"convolution + shortcut + gate + product", true}}))
+        << "SiLU of a residual sum";
+}
+
+TEST(FastConvolutionFusion, SelfGatedActivationsOneDnnLacksRunAfterTheConvolution)
+{
+    // oneDNN 2.6's hardswish has ONNX's 1/6 and 1/2 only; the chain then runs as one point-wise layer.
+    EXPECT_EQ(convolutionThenSelfGated({ActivationType::kHARD_SIGMOID, 0.2F, 0.5F, false, false, false}),
+        (std::map<std::string, bool>{{"convolution", true}, {"gate + product", true}}));
+    EXPECT_EQ(convolutionThenSelfGated({ActivationType::kTANH, 0.0F, 0.0F, false, false, false}),
+        (std::map<std::string, bool>{{"convolution", true}, {"gate + product", true}}));
+    // The network reads x itself: the convolution must write it.
+    EXPECT_EQ(convolutionThenSelfGated({ActivationType::kSIGMOID, 0.0F, 0.0F, false, false, true}),
+        (std::map<std::string, bool>{{"convolution", true}, {"gate + product", true}}));
 }
 
 TEST(FastConvolutionFusion, OtherActivationsRunAfterTheConvolution)

@@ -114,11 +114,13 @@ TEST(MatrixMultiplyEpilogue, DamagedRecordsFailToReadWithAClearError)
         EXPECT_FALSE(reader.ok()) << "size " << size;
         EXPECT_NE(reader.error().find("truncated"), std::string::npos) << "size " << size << ": " << reader.error();
     }
-    // The record ends with the activation's presence (1 byte), type (4), alpha (4) and beta (4).
-    size_t const presence = bytes.size() - 13;
-    size_t const type = bytes.size() - 12;
+    // The record ends with the activation's presence (1 byte), type (4), alpha (4), beta (4) and self-gating (1).
+    size_t const presence = bytes.size() - 14;
+    size_t const type = bytes.size() - 13;
+    size_t const selfGated = bytes.size() - 1;
     for (auto [at, value, field] : {std::tuple{presence, uint8_t{2}, "fused activation present"},
-             std::tuple{type, uint8_t{200}, "fused activation"}})
+             std::tuple{type, uint8_t{200}, "fused activation"},
+             std::tuple{selfGated, uint8_t{2}, "fused activation self-gated"}})
     {
         std::vector<uint8_t> damaged = bytes;
         damaged[at] = value;

@@ -33,9 +33,9 @@ TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 TEST(BackendPasses, CudaListsFusionsThenFormatsThenTiming)
 {
     std::vector<std::string> const expected{"attention fusion", "constants before transposes", "column scale folding",
-        "GELU fusion", "quantized fusion", "convolution epilogue fusion", "matrix multiply epilogue fusion",
-        "normalization fusion", "point-wise chain fusion", "product merging", "channels-last formats", "layout timing",
-        "convolution algorithms", "matrix multiply algorithms"};
+        "GELU fusion", "quantized fusion", "quantized matrix multiply fusion", "convolution epilogue fusion",
+        "matrix multiply epilogue fusion", "normalization fusion", "point-wise chain fusion", "product merging",
+        "channels-last formats", "layout timing", "convolution algorithms", "matrix multiply algorithms"};
     EXPECT_EQ(passesOf(kiln::Backend::kCUDA), expected);
 }
 #else

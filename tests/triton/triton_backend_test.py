@@ -113,6 +113,82 @@ def eventually(read, wanted, holds=lambda value, wanted: value == wanted, second
     return value
 
 
+def infer_in_shared_memory(client, module, region, images, output_bytes):
+    """resnest_batched on images placed at the start of region, its logits written right after them; the logits'
+    shape as the response gives it."""
+    tensor = module.InferInput("image", list(images.shape), "FP32")
+    tensor.set_shared_memory(region, images.nbytes, 0)
+    output = module.InferRequestedOutput("logits")
+    output.set_shared_memory(region, output_bytes, images.nbytes)
+    result = client.infer("resnest_batched", [tensor], outputs=[output])
+    described = result.get_output("logits")
+    return [int(d) for d in (described["shape"] if module is httpclient else described.shape)]
+
+
+class DeviceMemory:
+    """A buffer on GPU 0 through CUDA's runtime library (ctypes: the test machine has the toolkit, and the client's
+    own CUDA module needs cuda-python), with the IPC handle Triton's CUDA shared memory registers."""
+
+    def __init__(self, size):
+        import ctypes
+
+        self.ctypes, self.bytes, self.pointer = ctypes, size, ctypes.c_void_p()
+        cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+        for library in ("libcudart.so", os.path.join(cuda_home, "lib64", "libcudart.so")):
+            try:
+                self.cudart = ctypes.CDLL(library)
+                break
+            except OSError:
+                continue
+        else:
+            raise unittest.SkipTest("no CUDA runtime library (libcudart.so) to make GPU memory with")
+        self.check(self.cudart.cudaSetDevice(0), "cudaSetDevice")
+        self.check(self.cudart.cudaMalloc(ctypes.byref(self.pointer), ctypes.c_size_t(size)), "cudaMalloc")
+
+    def check(self, status, call):
+        if status != 0:
+            raise RuntimeError("%s failed with CUDA error %d" % (call, status))
+
+    def write(self, array, offset=0):
+        host = np.ascontiguousarray(array)
+        destination = self.ctypes.c_void_p(self.pointer.value + offset)
+        self.check(self.cudart.cudaMemcpy(destination, host.ctypes.data_as(self.ctypes.c_void_p),
+                                          self.ctypes.c_size_t(host.nbytes), 1), "cudaMemcpy to the GPU")
+
+    def read(self, offset, size, dtype):
+        host = np.empty(size // np.dtype(dtype).itemsize, dtype)
+        source = self.ctypes.c_void_p(self.pointer.value + offset)
+        self.check(self.cudart.cudaMemcpy(host.ctypes.data_as(self.ctypes.c_void_p), source,
+                                          self.ctypes.c_size_t(size), 2), "cudaMemcpy from the GPU")
+        return host
+
+    def ipc_handle(self):
+        """cudaIpcGetMemHandle's 64 bytes, base64-encoded as both of tritonclient's clients take them."""
+        import base64
+
+        handle = (self.ctypes.c_byte * 64)()
+        self.check(self.cudart.cudaIpcGetMemHandle(handle, self.pointer), "cudaIpcGetMemHandle")
+        return base64.b64encode(bytes(handle)).decode()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.cudart.cudaFree(self.pointer)
+
+
+def visible_gpus():
+    """The GPUs the server sees: CUDA_VISIBLE_DEVICES's, else nvidia-smi's (0 where there is none)."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        return len([d for d in visible.split(",") if d.strip()])
+    try:
+        listing = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return 0
+    return listing.count("GPU ")
+
+
 class ServingTest(unittest.TestCase):
     """One server with a repository of models loaded at start: a zoo model as ONNX and as a plan, the bundled default
     model with its seed plugin, the YOLO-style model ending in EfficientNMS_TRT, and configurations that exercise
@@ -269,6 +345,72 @@ parameters { key: "max_shapes" value: { string_value: "image:3x3x64x64" } }
         self.assertTrue(batched, "dynamic batching never ran more than one request at once: %s" % stats)
         line = 'nv_inference_request_success{model="resnest_batched",version="1"} %d' % expected
         self.assertIn(line, eventually(self.server.metrics, line, lambda metrics, wanted: wanted in metrics))
+
+    def test_instances_on_every_gpu(self):
+        gpus = visible_gpus()
+        if KIND != "KIND_GPU" or gpus < 2:
+            self.skipTest("needs KIND_GPU instances on a machine with two GPUs or more (%s, %d GPUs)" % (KIND, gpus))
+        # KIND_GPU without a gpus list: Triton makes `count` instances on each GPU, and Kiln's backend builds or loads
+        # the plan on each. The concurrent test above ran its requests across all of them.
+        log = self.server.log()
+        for gpu in range(gpus):
+            self.assertIn("runs on the CUDA backend, GPU %d" % gpu, log)
+        images = np.random.default_rng(5).standard_normal((8, 3, 64, 64)).astype(np.float32)
+        expected = kiln_outputs(zoo("resnest", "model.onnx"), {"image": images})["logits"]
+        answers = [None] * 32
+
+        def client(k):
+            answers[k] = infer(self.server.http(), httpclient, "resnest_batched", {"image": images[k % 8:k % 8 + 1]})
+
+        workers = [threading.Thread(target=client, args=(k,)) for k in range(32)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        for k, got in enumerate(answers):
+            np.testing.assert_allclose(got["logits"], expected[k % 8:k % 8 + 1], rtol=0, atol=1e-5)
+
+    def test_system_shared_memory_inputs_and_outputs(self):
+        import tritonclient.utils.shared_memory as shm
+
+        images = np.random.default_rng(6).standard_normal((3, 3, 64, 64)).astype(np.float32)
+        expected = kiln_outputs(zoo("resnest", "model.onnx"), {"image": images})["logits"].astype(np.float32)
+        name = "kiln_test_%d" % os.getpid()
+        region = shm.create_shared_memory_region(name, "/" + name, images.nbytes + expected.nbytes)
+        try:
+            shm.set_shared_memory_region(region, [images])
+            for module, client in ((httpclient, self.http), (grpcclient, self.server.grpc())):
+                client.register_system_shared_memory(name, "/" + name, images.nbytes + expected.nbytes)
+                shm.set_shared_memory_region(region, [np.zeros_like(expected)], offset=images.nbytes)
+                try:
+                    got = infer_in_shared_memory(client, module, name, images, expected.nbytes)
+                    np.testing.assert_allclose(shm.get_contents_as_numpy(region, np.float32, expected.shape,
+                                                                         offset=images.nbytes), expected,
+                                               rtol=0, atol=SAME, err_msg=module.__name__)
+                    self.assertEqual(got, list(expected.shape))
+                finally:
+                    client.unregister_system_shared_memory(name)
+        finally:
+            shm.destroy_shared_memory_region(region)
+
+    def test_cuda_shared_memory_inputs_and_outputs(self):
+        if KIND != "KIND_GPU":
+            self.skipTest("inputs in GPU memory are for KIND_GPU instances; these run on %s" % KIND)
+        images = np.random.default_rng(7).standard_normal((3, 3, 64, 64)).astype(np.float32)
+        expected = kiln_outputs(zoo("resnest", "model.onnx"), {"image": images})["logits"].astype(np.float32)
+        with DeviceMemory(images.nbytes + expected.nbytes) as memory:
+            memory.write(images)
+            for module, client in ((httpclient, self.http), (grpcclient, self.server.grpc())):
+                name = "kiln_test_cuda_%s" % module.__name__.split(".")[-1]
+                client.register_cuda_shared_memory(name, memory.ipc_handle(), 0, memory.bytes)
+                memory.write(np.zeros_like(expected), images.nbytes)
+                try:
+                    got = infer_in_shared_memory(client, module, name, images, expected.nbytes)
+                    logits = memory.read(images.nbytes, expected.nbytes, np.float32).reshape(expected.shape)
+                    np.testing.assert_allclose(logits, expected, rtol=0, atol=SAME, err_msg=module.__name__)
+                    self.assertEqual(got, list(expected.shape))
+                finally:
+                    client.unregister_cuda_shared_memory(name)
 
     def success_count(self, model):
         return self.http.get_inference_statistics(model)["model_stats"][0]["inference_stats"]["success"]["count"]

@@ -108,11 +108,23 @@ class DataDependentTest(unittest.TestCase):
         names = ["boxes", "scores", "labels"]
         alone = kiln_outputs(zoo("ssdlite_pipeline", "model.onnx"), {"image": image})
         got = infer(self.server.grpc(), grpcclient, "ssdlite", {"image": image}, outputs=names)
-        for i, name in enumerate(names):
-            expected = np.load(zoo("ssdlite_pipeline", "expected_%d.npy" % i))
-            self.assertEqual(got[name].shape, expected.shape, name)
-            np.testing.assert_allclose(got[name], alone[name].reshape(expected.shape), rtol=0, atol=SAME, err_msg=name)
-            np.testing.assert_allclose(got[name], expected, rtol=1e-3, atol=1e-3, err_msg=name)
+        expected = {name: np.load(zoo("ssdlite_pipeline", "expected_%d.npy" % i)) for i, name in enumerate(names)}
+        for name in names:
+            self.assertEqual(got[name].shape, expected[name].shape, name)
+            np.testing.assert_allclose(got[name], alone[name].reshape(expected[name].shape), rtol=0, atol=SAME,
+                                       err_msg=name)
+        np.testing.assert_allclose(got["scores"], expected["scores"], rtol=1e-3, atol=1e-3, err_msg="scores")
+        # Detections of scores closer than the tolerance come in no order the model fixes (rounding that differs
+        # between two FP32 engines may swap them): each of ONNX Runtime's must match one of Kiln's of the same label
+        # and a score within the tolerance, with the same box.
+        taken = np.zeros(len(got["scores"]), dtype=bool)
+        for e in range(len(expected["scores"])):
+            candidates = np.where(~taken & (got["labels"] == expected["labels"][e])
+                                  & (np.abs(got["scores"] - expected["scores"][e]) <= 1e-3)
+                                  & np.all(np.isclose(got["boxes"], expected["boxes"][e], rtol=1e-3, atol=1e-3),
+                                           axis=1))[0]
+            self.assertTrue(len(candidates) > 0, "ONNX Runtime's detection %d has no match among Kiln's" % e)
+            taken[candidates[0]] = True
 
 
 class CudaGraphTest(unittest.TestCase):

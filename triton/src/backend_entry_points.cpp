@@ -106,8 +106,8 @@ extern "C"
     TRITONSERVER_Error* TRITONBACKEND_ModelInstanceExecute(
         TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests, uint32_t const requestCount)
     {
-        // Once the instance is found, execute answers and releases every request itself, so success is returned
-        // whatever the requests' fate: an error here would hand the requests back to the server.
+        // Once the instance is found, it answers and releases every request itself (through its ResponseSender), so
+        // success is returned whatever the requests' fate: an error here would hand the requests back to the server.
         ModelInstance* state = nullptr;
         TRITONSERVER_Error* error
             = guarded([&] { state = stateOf<ModelInstance>(instance, &TRITONBACKEND_ModelInstanceState); });

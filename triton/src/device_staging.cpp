@@ -8,6 +8,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <cstring>
 #include <vector>
 #endif
 
@@ -39,6 +41,7 @@ public:
     {
         cudaSetDevice(mDevice);
         mGraphs.reset();
+        cudaFreeHost(mMirror);
         for (Buffer& buffer : mSlots)
         {
             cudaFree(buffer.memory);
@@ -80,8 +83,8 @@ public:
         {
             return false;
         }
-        bool const enqueued = mGraphs != nullptr ? mGraphs->enqueue(context, mStream) : context.enqueueV3(mStream);
-        return enqueued && cudaStreamSynchronize(mStream) == cudaSuccess;
+        // No wait here: the copies out queue behind the run, and finish() waits for both at once.
+        return mGraphs != nullptr ? mGraphs->enqueue(context, mStream) : context.enqueueV3(mStream);
     }
     bool useCudaGraphs(
         std::shared_ptr<nvinfer1::ICudaEngine> const& engine, size_t maxGraphs, std::string const& instance) override
@@ -89,15 +92,33 @@ public:
         mGraphs = std::make_unique<CudaGraphs>(engine, maxGraphs, instance);
         return true;
     }
-    void copyOut(size_t index, size_t offset, void* destination, size_t bytes, TRITONSERVER_MemoryType) override
+    void copyOut(size_t index, size_t offset, void* destination, size_t bytes, TRITONSERVER_MemoryType memory) override
     {
-        checkCuda(cudaMemcpyAsync(destination, static_cast<char const*>(mSlots.at(index).memory) + offset, bytes,
-                      cudaMemcpyDefault, mStream),
-            "cannot copy an output from the GPU");
+        char const* source = static_cast<char const*>(mSlots.at(index).memory) + offset;
+        if (memory == TRITONSERVER_MEMORY_GPU)
+        {
+            checkCuda(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDefault, mStream),
+                "cannot copy an output on the GPU");
+            return;
+        }
+        // A copy to pageable host memory waits for the GPU and goes through the driver's own staging, once per
+        // response: finish() brings each slot's rows over in one copy instead and hands them out on the host.
+        mHostCopies.push_back(HostCopy{index, offset, destination, bytes});
     }
     void finish() override
     {
-        checkCuda(cudaStreamSynchronize(mStream), "copying the outputs from the GPU failed");
+        std::vector<HostCopy> copies;
+        copies.swap(mHostCopies); // none is left behind for a later batch, whatever happens below
+        size_t const mirrorBytes = layOutMirror(copies);
+        if (mirrorBytes > 0)
+        {
+            queueMirrorCopies(mirrorBytes);
+        }
+        checkCuda(cudaStreamSynchronize(mStream), "the run or the copies of its outputs from the GPU failed");
+        for (HostCopy const& copy : copies)
+        {
+            std::memcpy(copy.destination, mMirror + mMirrorOffset[copy.slot] + copy.offset, copy.bytes);
+        }
     }
 
 private:
@@ -106,10 +127,64 @@ private:
         void* memory{nullptr};
         size_t bytes{0};
     };
+    //! A copy out to host memory, made by finish().
+    struct HostCopy
+    {
+        size_t slot;
+        size_t offset;
+        void* destination;
+        size_t bytes;
+    };
+
+    //! Lays the pinned mirror out: each slot that copies read, up to the last byte they read. Its size.
+    size_t layOutMirror(std::vector<HostCopy> const& copies)
+    {
+        mMirrorLength.assign(mSlots.size(), 0);
+        for (HostCopy const& copy : copies)
+        {
+            mMirrorLength[copy.slot] = std::max(mMirrorLength[copy.slot], copy.offset + copy.bytes);
+        }
+        mMirrorOffset.assign(mSlots.size(), 0);
+        size_t total = 0;
+        for (size_t slot = 0; slot < mSlots.size(); ++slot)
+        {
+            mMirrorOffset[slot] = total;
+            total += (mMirrorLength[slot] + kSlotAlignment - 1) / kSlotAlignment * kSlotAlignment;
+        }
+        return total;
+    }
+    //! Grows the pinned mirror to bytes and queues one copy of each slot's part into it.
+    void queueMirrorCopies(size_t bytes)
+    {
+        if (mMirrorBytes < bytes)
+        {
+            checkCuda(cudaStreamSynchronize(mStream), "the instance's stream failed");
+            cudaFreeHost(mMirror);
+            mMirror = nullptr;
+            mMirrorBytes = 0;
+            checkCuda(cudaMallocHost(reinterpret_cast<void**>(&mMirror), bytes), "cannot allocate pinned memory");
+            mMirrorBytes = bytes;
+        }
+        for (size_t slot = 0; slot < mSlots.size(); ++slot)
+        {
+            if (mMirrorLength[slot] > 0)
+            {
+                checkCuda(cudaMemcpyAsync(mMirror + mMirrorOffset[slot], mSlots[slot].memory, mMirrorLength[slot],
+                              cudaMemcpyDeviceToHost, mStream),
+                    "cannot copy an output from the GPU");
+            }
+        }
+    }
+
     int32_t mDevice;
     cudaStream_t mStream{nullptr};
     std::vector<Buffer> mSlots;
     std::unique_ptr<CudaGraphs> mGraphs; //!< with optimization { cuda { graphs: true } }
+    std::vector<HostCopy> mHostCopies;   //!< queued by copyOut until finish()
+    char* mMirror{nullptr};              //!< pinned host memory: the rows host copies read, one DMA per slot
+    size_t mMirrorBytes{0};
+    std::vector<size_t> mMirrorOffset; //!< where each slot starts in mMirror
+    std::vector<size_t> mMirrorLength; //!< how much of each slot mMirror holds
 };
 
 } // namespace

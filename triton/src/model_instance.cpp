@@ -31,22 +31,6 @@ uint64_t byteSize(TRITONSERVER_DataType type, std::vector<int64_t> const& shape)
     return bytes;
 }
 
-void sendError(TRITONBACKEND_Request* request, TRITONSERVER_Error* error)
-{
-    TRITONBACKEND_Response* response = nullptr;
-    TRITONSERVER_Error* failure = TRITONBACKEND_ResponseNew(&response, request);
-    if (failure == nullptr)
-    {
-        failure = TRITONBACKEND_ResponseSend(response, kTritonResponseCompleteFinal, error);
-    }
-    if (failure != nullptr)
-    {
-        logError(std::string("Kiln: cannot answer a request with its error (") + TRITONSERVER_ErrorMessage(error)
-            + "): " + TRITONSERVER_ErrorMessage(failure));
-        TRITONSERVER_ErrorDelete(failure);
-    }
-}
-
 } // namespace
 
 ModelInstance::ModelInstance(ModelState& model, TRITONBACKEND_ModelInstance* instance)
@@ -90,6 +74,7 @@ ModelInstance::ModelInstance(ModelState& model, TRITONBACKEND_ModelInstance* ins
     mStagedOutputs.resize(mIo.outputs.size());
     stageDataDependentOutputs();
     startCudaGraphs(onGpu);
+    mSender = std::make_unique<ResponseSender>(instance);
     logInfo("Kiln: instance " + mName + " runs on the "
         + (onGpu ? "CUDA backend, GPU " + std::to_string(device) : std::string("CPU backend")));
 }
@@ -162,6 +147,7 @@ void ModelInstance::execute(TRITONBACKEND_Request** requests, uint32_t count)
     uint64_t const execStart = nowNs();
     std::vector<PendingRequest> pending;
     pending.reserve(count);
+    ResponseSender::Batch refused;
     for (uint32_t r = 0; r < count; ++r)
     {
         try
@@ -170,12 +156,14 @@ void ModelInstance::execute(TRITONBACKEND_Request** requests, uint32_t count)
         }
         catch (...)
         {
-            TRITONSERVER_Error* error = currentExceptionAsTritonError();
-            sendError(requests[r], error);
-            TRITONSERVER_ErrorDelete(error);
-            uint64_t const now = nowNs();
-            finishRequest(requests[r], false, {execStart, now, now, now});
+            refused.answers.push_back({requests[r], nullptr, currentExceptionAsTritonError()});
         }
+    }
+    if (!refused.answers.empty())
+    {
+        uint64_t const now = nowNs();
+        refused.times = {execStart, now, now};
+        mSender->post(std::move(refused));
     }
     for (Batch const& batch : formBatches(pending))
     {
@@ -210,49 +198,39 @@ std::vector<ModelInstance::Batch> ModelInstance::formBatches(std::vector<Pending
 
 void ModelInstance::runBatch(Batch const& batch, uint64_t execStart)
 {
-    int64_t rows = 0;
+    ResponseSender::Batch answered;
     for (PendingRequest const* request : batch)
     {
-        rows += request->batch;
+        answered.rows += static_cast<uint64_t>(request->batch);
     }
-    uint64_t times[4] = {execStart, nowNs(), 0, 0};
-    std::vector<bool> answered(batch.size(), false);
+    int64_t const rows = static_cast<int64_t>(answered.rows);
+    answered.times = {execStart, nowNs(), 0};
     try
     {
         KilnErrorCapture errors;
         bindInputs(batch, rows);
         bindOutputs();
+        answered.times[1] = nowNs(); // Triton's statistics count the copies in as the compute's input
         if (!mStaging->run(*mContext))
         {
             throw BackendError(TRITONSERVER_ERROR_INTERNAL, errors.explain("Kiln's run of the batch failed"));
         }
         readDataDependentShapes();
-        times[2] = nowNs();
-        answered = respond(batch, rows);
+        answered.answers = respond(batch, rows);
     }
     catch (...)
     {
-        // Nothing was sent yet: respond() answers every request itself once it starts.
+        // Nothing was answered yet: respond() answers every request itself once it starts.
         TRITONSERVER_Error* error = currentExceptionAsTritonError();
         for (PendingRequest const* request : batch)
         {
-            sendError(request->request, error);
+            answered.answers.push_back({request->request, nullptr,
+                TRITONSERVER_ErrorNew(TRITONSERVER_ErrorCode(error), TRITONSERVER_ErrorMessage(error))});
         }
         TRITONSERVER_ErrorDelete(error);
     }
-    times[2] = times[2] == 0 ? nowNs() : times[2];
-    times[3] = nowNs();
-    for (size_t r = 0; r < batch.size(); ++r)
-    {
-        finishRequest(batch[r]->request, answered[r], times);
-    }
-    TRITONSERVER_Error* error = TRITONBACKEND_ModelInstanceReportBatchStatistics(
-        mInstance, static_cast<uint64_t>(rows), times[0], times[1], times[2], times[3]);
-    if (error != nullptr)
-    {
-        logWarning(std::string("Kiln: cannot report batch statistics: ") + TRITONSERVER_ErrorMessage(error));
-        TRITONSERVER_ErrorDelete(error);
-    }
+    answered.times[2] = nowNs(); // the run and the copies of its outputs are over
+    mSender->post(std::move(answered));
 }
 
 void ModelInstance::bindInputs(Batch const& batch, int64_t rows)
@@ -315,10 +293,16 @@ void ModelInstance::bindOutputs()
 
 void ModelInstance::readDataDependentShapes()
 {
+    bool waited = false;
     for (size_t o = 0; o < mIo.outputs.size(); ++o)
     {
         if (mStagedOutputs[o] != nullptr)
         {
+            if (!waited)
+            {
+                mStaging->finish(); // the run has given every shape once it is over
+                waited = true;
+            }
             mOutputShapes[o] = mStagedOutputs[o]->shape(mIo.outputs[o].name);
         }
     }
@@ -364,21 +348,22 @@ TRITONSERVER_Error* ModelInstance::addOutputs(
     return nullptr;
 }
 
-std::vector<bool> ModelInstance::respond(Batch const& batch, int64_t rows)
+std::vector<ResponseSender::Answer> ModelInstance::respond(Batch const& batch, int64_t rows)
 {
-    std::vector<TRITONBACKEND_Response*> responses(batch.size(), nullptr);
-    std::vector<TRITONSERVER_Error*> errors(batch.size(), nullptr);
+    std::vector<ResponseSender::Answer> answers(batch.size());
     int64_t row = 0;
     for (size_t r = 0; r < batch.size(); ++r)
     {
-        errors[r] = TRITONBACKEND_ResponseNew(&responses[r], batch[r]->request);
+        ResponseSender::Answer& answer = answers[r];
+        answer.request = batch[r]->request;
+        answer.error = TRITONBACKEND_ResponseNew(&answer.response, answer.request);
         try
         {
-            errors[r] = errors[r] != nullptr ? errors[r] : addOutputs(responses[r], *batch[r], row, rows);
+            answer.error = answer.error != nullptr ? answer.error : addOutputs(answer.response, *batch[r], row, rows);
         }
         catch (...)
         {
-            errors[r] = currentExceptionAsTritonError();
+            answer.error = currentExceptionAsTritonError();
         }
         row += batch[r]->batch;
     }
@@ -388,46 +373,12 @@ std::vector<bool> ModelInstance::respond(Batch const& batch, int64_t rows)
     }
     catch (...)
     {
-        for (TRITONSERVER_Error*& error : errors)
+        for (ResponseSender::Answer& answer : answers)
         {
-            error = error != nullptr ? error : currentExceptionAsTritonError();
+            answer.error = answer.error != nullptr ? answer.error : currentExceptionAsTritonError();
         }
     }
-    std::vector<bool> answered(batch.size(), false);
-    for (size_t r = 0; r < batch.size(); ++r)
-    {
-        TRITONSERVER_Error* failure = responses[r] == nullptr
-            ? TRITONSERVER_ErrorNew(TRITONSERVER_ERROR_INTERNAL, TRITONSERVER_ErrorMessage(errors[r]))
-            : TRITONBACKEND_ResponseSend(responses[r], kTritonResponseCompleteFinal, errors[r]);
-        answered[r] = errors[r] == nullptr && failure == nullptr;
-        if (failure != nullptr)
-        {
-            logError(std::string("Kiln: cannot send a response: ") + TRITONSERVER_ErrorMessage(failure));
-            TRITONSERVER_ErrorDelete(failure);
-        }
-        if (errors[r] != nullptr)
-        {
-            TRITONSERVER_ErrorDelete(errors[r]);
-        }
-    }
-    return answered;
-}
-
-void ModelInstance::finishRequest(TRITONBACKEND_Request* request, bool success, uint64_t const (&times)[4])
-{
-    TRITONSERVER_Error* error = TRITONBACKEND_ModelInstanceReportStatistics(
-        mInstance, request, success, times[0], times[1], times[2], times[3]);
-    if (error != nullptr)
-    {
-        logWarning(std::string("Kiln: cannot report request statistics: ") + TRITONSERVER_ErrorMessage(error));
-        TRITONSERVER_ErrorDelete(error);
-    }
-    error = TRITONBACKEND_RequestRelease(request, kTritonRequestReleaseAll);
-    if (error != nullptr)
-    {
-        logError(std::string("Kiln: cannot release a request: ") + TRITONSERVER_ErrorMessage(error));
-        TRITONSERVER_ErrorDelete(error);
-    }
+    return answers;
 }
 
 } // namespace kiln::triton

@@ -5,6 +5,7 @@
 
 #include "model_state.h"
 #include "pending_request.h"
+#include "response_sender.h"
 #include "staged_output.h"
 #include "tensor_staging.h"
 
@@ -25,7 +26,8 @@ public:
     ModelInstance(ModelInstance const&) = delete;
     ModelInstance& operator=(ModelInstance const&) = delete;
 
-    //! Answers and releases every request, each with its outputs or with the error that concerns it alone.
+    //! Runs the requests and hands each, with its outputs or with the error that concerns it alone, to the instance's
+    //! ResponseSender, which answers and releases it.
     void execute(TRITONBACKEND_Request** requests, uint32_t count);
 
 private:
@@ -37,8 +39,8 @@ private:
     void bindOutputs();
     //! The shapes of the data-dependent outputs, as the run told them.
     void readDataDependentShapes();
-    //! Sends each request of batch its outputs (or the error that stopped them); true for each that got them.
-    std::vector<bool> respond(Batch const& batch, int64_t rows);
+    //! Each request's response with its outputs (or the error that stopped them), once the copies are over.
+    std::vector<ResponseSender::Answer> respond(Batch const& batch, int64_t rows);
     //! Adds the outputs request asks for to response: its rows from firstRow of a batch of rows.
     TRITONSERVER_Error* addOutputs(
         TRITONBACKEND_Response* response, PendingRequest const& request, int64_t firstRow, int64_t rows);
@@ -47,7 +49,6 @@ private:
     //! Grows every staging slot to its size at profile 0's largest shapes, so that the addresses the graphs hold
     //! stay the same while batch sizes vary.
     void reserveLargestSlots();
-    void finishRequest(TRITONBACKEND_Request* request, bool success, uint64_t const (&times)[4]);
 
     ModelState& mModel;
     TRITONBACKEND_ModelInstance* mInstance;
@@ -61,6 +62,8 @@ private:
     EngineIo mIo;                                    //!< every engine input and output: each has a staging slot
     std::vector<size_t> mServedOutputSlot;           //!< for each ServedModel::outputs entry, its staging slot
     std::vector<std::vector<int64_t>> mOutputShapes; //!< of the batch being run, in the engine's output order
+    //! Last, so that it is stopped first: every response it holds goes out before the instance's memory does.
+    std::unique_ptr<ResponseSender> mSender;
 };
 
 } // namespace kiln::triton

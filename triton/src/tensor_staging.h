@@ -30,12 +30,14 @@ public:
     //! Copies bytes from source (in memory of the given type) to offset of slot index.
     virtual void copyIn(size_t index, size_t offset, void const* source, size_t bytes, TRITONSERVER_MemoryType memory)
         = 0;
-    //! Runs the context on the slots' memory and waits for it; false when the run failed (Kiln logged why).
+    //! Runs the context on the slots' memory: a KIND_CPU instance computes it here, a KIND_GPU one queues it on its
+    //! stream. False when the run failed or could not be queued (Kiln logged why).
     virtual bool run(nvinfer1::IExecutionContext& context) = 0;
     //! Copies bytes from offset of slot index to destination (in memory of the given type).
     virtual void copyOut(size_t index, size_t offset, void* destination, size_t bytes, TRITONSERVER_MemoryType memory)
         = 0;
-    //! Waits for every copy out (the destinations hold the outputs once it returns).
+    //! Waits for the run and every copy out (the destinations hold the outputs once it returns); throws a
+    //! BackendError when either failed.
     virtual void finish() = 0;
     //! From now on, run() replays a CUDA graph per set of input shapes (at most maxGraphs of them) captured from
     //! engine's contexts; false where this staging cannot (KIND_CPU). instance names it in the log.

@@ -68,7 +68,7 @@ public:
     std::string tacticName(plan::LayerRecord const& layer) const override
     {
         // A Kiln without oneDNN runs the layers a plan marks for it on the reference kernels.
-        if (!fast::isMarked(layer) || !fast::Session::available())
+        if (!fast::isMarked(layer) || !fast::Session::available() || fast::leavesToReference(layer))
         {
             return "reference";
         }

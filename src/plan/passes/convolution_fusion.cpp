@@ -1,5 +1,6 @@
 #include "plan/passes/convolution_fusion.h"
 
+#include "network/layers/elementwise.h"
 #include "plan/plan_graph.h"
 
 #include <optional>
@@ -83,7 +84,12 @@ private:
             chain.push_back(*next);
             next = soleReader(mModel, mReaders, *next);
         }
-        if (free(next) && fusableActivation(mModel.layers[*next]) != nullptr && joins(*next))
+        std::vector<size_t> const gated = selfGatedAfter(chain.back());
+        if (!gated.empty() && joins(gated[0]) && joins(gated[1]))
+        {
+            chain.insert(chain.end(), gated.begin(), gated.end());
+        }
+        else if (free(next) && fusableActivation(mModel.layers[*next]) != nullptr && joins(*next))
         {
             chain.push_back(*next);
         }
@@ -92,6 +98,43 @@ private:
             return {};
         }
         return chain;
+    }
+
+    //! The self-gated activation x * f(x) of layer `l`'s output x, where the backend fuses it: the activation layer
+    //! and the product of x by its result, x's only readers, in this order; else empty.
+    std::vector<size_t> selfGatedAfter(size_t l) const
+    {
+        LayerRecord const& layer = mModel.layers[l];
+        if (!mRules.fusesSelfGated || layer.outputs.size() != 1)
+        {
+            return {};
+        }
+        int32_t const x = layer.outputs[0];
+        std::vector<size_t> const& readers = mReaders[x];
+        if (isObserved(mModel.tensors[x]) || mModel.tensors[x].values || readers.size() != 2)
+        {
+            return {};
+        }
+        for (size_t a : readers)
+        {
+            auto const* activation = paramsOf<network::ActivationParams>(mModel.layers[a]);
+            std::optional<size_t> const product = soleReader(mModel, mReaders, a);
+            if (activation != nullptr && mRules.fusesSelfGated(*activation) && product && !mTaken[a]
+                && !mTaken[*product] && multiplies(mModel.layers[*product], x, mModel.layers[a].outputs[0]))
+            {
+                return {a, *product};
+            }
+        }
+        return {};
+    }
+
+    //! Whether `layer` is the element-wise product of tensors `x` and `y`, in either order.
+    static bool multiplies(LayerRecord const& layer, int32_t x, int32_t y)
+    {
+        auto const* product = paramsOf<network::ElementWiseParams>(layer);
+        return product != nullptr && product->operation == nvinfer1::ElementWiseOperation::kPROD
+            && layer.inputs.size() == 2 && layer.outputs.size() == 1
+            && ((layer.inputs[0] == x && layer.inputs[1] == y) || (layer.inputs[0] == y && layer.inputs[1] == x));
     }
 
     LayerRecord fused(std::vector<size_t> const& chain) const
@@ -114,12 +157,16 @@ private:
             record.epilogue.addsResidual = true;
             record.inputs.push_back(sum.inputs[0] == convolution.outputs[0] ? sum.inputs[1] : sum.inputs[0]);
         }
-        if (auto const* activation = fusableActivation(last))
+        // The activation is the last layer, or the one before the product of a self-gated one.
+        bool const selfGated = last.type == LayerType::kELEMENTWISE && !isSum(last);
+        LayerRecord const& activating = selfGated ? mModel.layers[chain[chain.size() - 2]] : last;
+        if (auto const* activation = paramsOf<network::ActivationParams>(activating))
         {
             record.epilogue.activates = true;
             record.epilogue.activation = activation->activation;
             record.epilogue.alpha = activation->alpha;
             record.epilogue.beta = activation->beta;
+            record.epilogue.selfGated = selfGated;
         }
         // Reads its input as the convolution did, the residual and output in the type the chain computed in.
         std::vector<nvinfer1::DataType> types{slotType(mModel, convolution, 0)};

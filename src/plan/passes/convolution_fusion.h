@@ -1,6 +1,7 @@
 // TensorRT's convolution fusions: a convolution followed by the addition of a same-shaped tensor (a ResNet
 // block's shortcut) and/or an activation becomes one layer whose epilogue does both, saving a pass over memory for
-// each layer it absorbs. Each backend says which chains its kernels run as one.
+// each layer it absorbs. The activation may be self-gated, x * f(x) (SiLU, hard-swish: an activation and the product
+// of its input by its output). Each backend says which chains its kernels run as one.
 #pragma once
 
 #include "network/layers/activation.h"
@@ -19,6 +20,9 @@ struct ConvolutionFusionRules
     std::function<bool(network::ActivationParams const&)> fusesActivation;
     //! Whether a chain must end in an activation to be fused (cuDNN fuses an addition only together with one).
     bool needsActivation{false};
+    //! Whether the backend's fused kernel applies this activation self-gated, x * f(x) (Epilogue::selfGated); empty:
+    //! none. The network writes it as the activation and a product of its input by its output.
+    std::function<bool(network::ActivationParams const&)> fusesSelfGated{};
 };
 
 //! Rewrites `model`'s layer list in place. Runs after every layer is recorded and before memory planning; the

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 
 namespace kiln::cpu
@@ -139,6 +140,32 @@ TEST(MatrixMultiply, BiasAndReluEpilogue)
     HostTensor const twice = fromFloats({2, 2, 3}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6});
     EXPECT_EQ(multiply(twice, fromFloats({1, 3, 2}, kB.floats()), {}, epilogue),
         (std::vector<float>{0, 0, 39, 4, 0, 0, 39, 4}));
+}
+
+TEST(MatrixMultiply, SelfGatedActivationEpilogue)
+{
+    // A * B = [[58, 64], [139, 154]]; a bias of -60 and -65 leaves [[-2, -1], [79, 89]], whose SiLU is x / (1 + e^-x)
+    // and whose hard-swish is x * clip(x / 6 + 1 / 2, 0, 1): -2 / 6 and -1 / 3, then x itself (the gate saturates).
+    plan::Epilogue epilogue;
+    epilogue.bias = biasOf(fromFloats({2}, {-60, -65}));
+    epilogue.activates = true;
+    epilogue.selfGated = true;
+    epilogue.activation = nvinfer1::ActivationType::kSIGMOID;
+    std::vector<float> const silu = multiply(kA, kB, {}, epilogue);
+    std::vector<double> const expected{
+        -2 / (1 + std::exp(2.0)), -1 / (1 + std::exp(1.0)), 79 / (1 + std::exp(-79.0)), 89 / (1 + std::exp(-89.0))};
+    for (size_t i = 0; i < expected.size(); ++i)
+    {
+        EXPECT_NEAR(silu[i], expected[i], 1e-6 * std::abs(expected[i])) << i;
+    }
+    epilogue.activation = nvinfer1::ActivationType::kHARD_SIGMOID;
+    epilogue.alpha = 1.0F / 6.0F;
+    epilogue.beta = 0.5F;
+    std::vector<float> const hardSwish = multiply(kA, kB, {}, epilogue);
+    EXPECT_FLOAT_EQ(hardSwish[0], -1.0F / 3.0F);
+    EXPECT_FLOAT_EQ(hardSwish[1], -1.0F / 3.0F);
+    EXPECT_EQ(hardSwish[2], 79.0F);
+    EXPECT_EQ(hardSwish[3], 89.0F);
 }
 
 TEST(MatrixMultiply, ABiasRowPerBlockOfTheOutput)

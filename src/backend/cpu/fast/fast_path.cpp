@@ -1,4 +1,5 @@
 #include "backend/cpu/fast/kernels.h"
+#include "backend/cpu/fast/onednn.h"
 
 #include "network/fused/pointwise.h"
 #include "network/fused/quantized_convolution.h"
@@ -177,6 +178,16 @@ bool fusesActivation(network::ActivationParams const& activation)
     return eltwiseOf(activation.activation, activation.alpha, activation.beta).has_value();
 }
 
+bool convolutionFusesActivation(network::ActivationParams const& activation)
+{
+    return !activationPostOps(activation.activation, activation.alpha, activation.beta, false).empty();
+}
+
+bool convolutionFusesSelfGated(network::ActivationParams const& activation)
+{
+    return !activationPostOps(activation.activation, activation.alpha, activation.beta, true).empty();
+}
+
 Session::Session()
     : mState(std::make_unique<State>())
 {
@@ -189,10 +200,17 @@ bool Session::available()
     return true;
 }
 
+bool leavesToReference(plan::LayerRecord const& layer)
+{
+    bool const int8Products = layer.type == network::kQuantizedConvolutionLayerType
+        || layer.type == network::kQuantizedMatrixMultiplyLayerType;
+    return int8Products && !int8ProductsExact();
+}
+
 std::unique_ptr<Kernel> Session::makeKernel(plan::LayerRecord const& layer)
 {
     KernelKind const* kind = kindOf(layer);
-    return kind != nullptr ? kind->make(*mState, layer) : nullptr;
+    return kind != nullptr && !leavesToReference(layer) ? kind->make(*mState, layer) : nullptr;
 }
 
 void Session::setThreads(int32_t threads)

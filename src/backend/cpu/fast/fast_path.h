@@ -45,6 +45,13 @@ bool joinsPointwiseChain(plan::PlanModel const& model, plan::LayerRecord const& 
 //! Whether the fast path's convolutions and matrix multiplies apply `activation` as their fused epilogue.
 bool fusesActivation(network::ActivationParams const& activation);
 
+//! Whether the fast path's convolutions apply `activation` as their fused epilogue: fusesActivation's, and hard
+//! sigmoid, which needs two of oneDNN's post-ops.
+bool convolutionFusesActivation(network::ActivationParams const& activation);
+//! Whether the fast path's convolutions apply `activation` self-gated, x * f(x), as their fused epilogue (SiLU from
+//! sigmoid, hard-swish from ONNX's hard sigmoid).
+bool convolutionFusesSelfGated(network::ActivationParams const& activation);
+
 //! One layer's oneDNN work. Its primitives and laid-out weights are made on the first run at a shape and thread
 //! count, and kept for the next runs at them.
 class Kernel
@@ -75,7 +82,8 @@ public:
     //! Whether this build of Kiln has the fast path.
     static bool available();
 
-    //! The kernel of `layer`, which runsLayer marked; nullptr where this build has no fast path.
+    //! The kernel of `layer`, which runsLayer marked; nullptr where this build has no fast path or where it leaves
+    //! the layer to the reference kernels on this CPU (leavesToReference).
     std::unique_ptr<Kernel> makeKernel(plan::LayerRecord const& layer);
 
     //! 0: the cores this process may use.
@@ -90,6 +98,10 @@ public:
 private:
     std::unique_ptr<State> mState;
 };
+
+//! Whether a layer runsLayer marks runs on the reference kernels all the same on this CPU: INT8 products where
+//! oneDNN's would saturate (onednn.h's int8ProductsExact). Plans stay the same on every CPU.
+bool leavesToReference(plan::LayerRecord const& layer);
 
 //! The cores this process may run on (its CPU affinity), at least 1.
 int32_t availableCores();

@@ -28,6 +28,16 @@ bool fusesActivation(network::ActivationParams const&)
     return false;
 }
 
+bool convolutionFusesActivation(network::ActivationParams const&)
+{
+    return false;
+}
+
+bool convolutionFusesSelfGated(network::ActivationParams const&)
+{
+    return false;
+}
+
 struct Session::State
 {
     int32_t threads{0};
@@ -43,6 +53,11 @@ Session::~Session() = default;
 bool Session::available()
 {
     return false;
+}
+
+bool leavesToReference(plan::LayerRecord const&)
+{
+    return true; // without oneDNN, the reference kernels run every layer
 }
 
 std::unique_ptr<Kernel> Session::makeKernel(plan::LayerRecord const&)

@@ -1,6 +1,7 @@
 // Convolution and deconvolution (1-D to 3-D, grouped and depthwise, strided, dilated, padded) through oneDNN. A
 // convolution also runs the epilogue the builder fused into it, as post-ops: the residual through a sum (copied
-// into the output first, in the layout the primitive writes), the activation through an eltwise post-op. oneDNN
+// into the output first, in the layout the primitive writes), the activation through eltwise post-ops (SiLU and
+// hard-swish among them, which the network writes as an activation and a product). oneDNN
 // picks the layouts its fastest kernel reads and writes; a tensor stored otherwise is converted on the way. Its
 // AVX-512 kernels (brgconv, brdgmm) are channels-last, which is why a convolution's tensors are stored kHWC between
 // fast layers (backend/cpu/passes/channels_last.h), and kLINEAR and kHWC are both taken here.
@@ -8,6 +9,11 @@
 #include "backend/cpu/fast/kernels.h"
 
 #include "plan/plan_graph.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
 
 namespace kiln::cpu::fast
 {
@@ -60,16 +66,20 @@ public:
         {
             return;
         }
-        Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs, output); });
+        // oneDNN's primitives take their thread count from OpenMP's when they are made and when they run; Session::run
+        // sets the context's count again before the next layer.
+        int32_t const threads = littleWork(inputs[0].shape, output.shape) ? 1 : mState.resolvedThreads();
+        omp_set_num_threads(threads);
+        Prepared& prepared = mCache.get(inputs, threads, [&] { return prepare(inputs, output); });
         dnnl::stream& stream = mState.stream;
         memory destination = prepared.destination.target(output.data);
         if (mEpilogue.addsResidual)
         {
             // The sum post-op adds what the destination holds.
-            prepared.residual.set_data_handle(const_cast<void*>(inputs.back().data));
-            if (prepared.residual.get_data_handle() != destination.get_data_handle())
+            void const* residual = inputs.back().data;
+            if (residual != destination.get_data_handle())
             {
-                prepared.residualToDestination.execute(stream, prepared.residual, destination);
+                copyResidual(prepared, residual, destination, stream);
             }
         }
         std::unordered_map<int, memory> arguments{{DNNL_ARG_SRC, prepared.source.read(inputs[0].data, stream)},
@@ -93,7 +103,34 @@ private:
         Staged destination;
         memory residual; //!< the residual input's buffer, where the epilogue adds one
         dnnl::reorder residualToDestination;
+        bool residualCopies{false}; //!< the residual lies as the destination does: a copy of its bytes
     };
+
+    //! Whether the layer's multiply-adds are so few (a squeeze-and-excitation's products on [N, C, 1, 1]) that it
+    //! runs on one thread: waking the others would cost more than they save, and on shared cores they wait for cores.
+    bool littleWork(Shape const& inputShape, Shape const& outputShape) const
+    {
+        constexpr int64_t kLittleWork = int64_t{1} << 18;
+        // A convolution's output value takes the weights of its map, a deconvolution's input value those of its
+        // channel.
+        auto const weights = static_cast<int64_t>(mKernel.size());
+        int64_t const work = std::max(volume(outputShape) * (weights / std::max<int64_t>(1, mParams.nbOutputMaps)),
+            volume(inputShape) * (weights / std::max<int64_t>(1, inputShape[1])));
+        return work < kLittleWork;
+    }
+
+    //! The residual into the destination, where the sum post-op reads it. oneDNN 2.6's reorder between two tensors of
+    //! one layout runs its generic implementation, several times slower than copying the bytes.
+    static void copyResidual(Prepared& prepared, void const* residual, memory& destination, dnnl::stream& stream)
+    {
+        if (prepared.residualCopies)
+        {
+            std::memcpy(destination.get_data_handle(), residual, destination.get_desc().get_size());
+            return;
+        }
+        prepared.residual.set_data_handle(const_cast<void*>(residual));
+        prepared.residualToDestination.execute(stream, prepared.residual, destination);
+    }
 
     dnnl::primitive_attr attributes() const
     {
@@ -104,8 +141,11 @@ private:
         }
         if (mEpilogue.activates)
         {
-            Eltwise const eltwise = *eltwiseOf(mEpilogue.activation, mEpilogue.alpha, mEpilogue.beta);
-            postOps.append_eltwise(1.0F, eltwise.algorithm, eltwise.alpha, eltwise.beta);
+            for (Eltwise const& eltwise :
+                activationPostOps(mEpilogue.activation, mEpilogue.alpha, mEpilogue.beta, mEpilogue.selfGated))
+            {
+                postOps.append_eltwise(1.0F, eltwise.algorithm, eltwise.alpha, eltwise.beta);
+            }
         }
         dnnl::primitive_attr attributes;
         attributes.set_post_ops(postOps);
@@ -150,6 +190,7 @@ private:
             prepared.residual = userMemory(storedDesc(inputs.back().shape, inputs.back().format), mState.engine);
             prepared.residualToDestination
                 = dnnl::reorder(prepared.residual, memory(chosen.dst_desc(), mState.engine, DNNL_MEMORY_NONE));
+            prepared.residualCopies = sameBytes(prepared.residual.get_desc(), chosen.dst_desc());
         }
         return prepared;
     }
@@ -183,8 +224,9 @@ bool supportsConvolution(plan::PlanModel const& model, plan::LayerRecord const& 
         return false;
     }
     size_t const expectedInputs = layer.epilogue.addsResidual ? 2 : 1;
-    bool const activationRuns = !layer.epilogue.activates
-        || eltwiseOf(layer.epilogue.activation, layer.epilogue.alpha, layer.epilogue.beta).has_value();
+    plan::Epilogue const& epilogue = layer.epilogue;
+    bool const activationRuns = !epilogue.activates
+        || !activationPostOps(epilogue.activation, epilogue.alpha, epilogue.beta, epilogue.selfGated).empty();
     return layer.inputs.size() == expectedInputs && activationRuns;
 }
 

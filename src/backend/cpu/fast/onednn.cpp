@@ -1,4 +1,5 @@
 #include "backend/cpu/fast/onednn.h"
+#include "core/logging.h"
 
 #include <omp.h>
 #include <sched.h>
@@ -26,6 +27,30 @@ std::optional<Eltwise> eltwiseOf(ActivationType type, float alpha, float beta)
     case ActivationType::kGELU_TANH: return Eltwise{algorithm::eltwise_gelu_tanh, 0.0F, 0.0F};
     default: return std::nullopt;
     }
+}
+
+std::vector<Eltwise> activationPostOps(ActivationType type, float alpha, float beta, bool selfGated)
+{
+    using dnnl::algorithm;
+    if (selfGated)
+    {
+        // oneDNN 2.6's hardswish is x * relu6(x + 3) / 6, ONNX's HardSwish: x * max(0, min(1, x / 6 + 1 / 2)).
+        bool const hardSwish = type == ActivationType::kHARD_SIGMOID && alpha == 1.0F / 6.0F && beta == 0.5F;
+        if (hardSwish)
+        {
+            return {Eltwise{algorithm::eltwise_hardswish, 0.0F, 0.0F}};
+        }
+        // swish is x * sigmoid(alpha x).
+        return type == ActivationType::kSIGMOID ? std::vector<Eltwise>{Eltwise{algorithm::eltwise_swish, 1.0F, 0.0F}}
+                                                : std::vector<Eltwise>{};
+    }
+    if (type == ActivationType::kHARD_SIGMOID)
+    {
+        // max(0, min(1, alpha x + beta)): linear computes alpha x + beta, clip_v2 bounds it to [alpha, beta].
+        return {Eltwise{algorithm::eltwise_linear, alpha, beta}, Eltwise{algorithm::eltwise_clip_v2, 0.0F, 1.0F}};
+    }
+    std::optional<Eltwise> const single = eltwiseOf(type, alpha, beta);
+    return single ? std::vector<Eltwise>{*single} : std::vector<Eltwise>{};
 }
 
 bool readsOneTensor(plan::LayerRecord const& layer)
@@ -230,6 +255,22 @@ int32_t availableCores()
         return std::max(1, CPU_COUNT(&set));
     }
     return std::max(1, omp_get_num_procs());
+}
+
+bool int8ProductsExact()
+{
+    static bool const exact = [] {
+        dnnl::cpu_isa const isa = dnnl::get_effective_cpu_isa();
+        bool const vnni = isa == dnnl::cpu_isa::avx2_vnni || isa == dnnl::cpu_isa::avx512_core_vnni
+            || isa == dnnl::cpu_isa::avx512_core_bf16 || isa == dnnl::cpu_isa::avx512_core_amx;
+        if (!vnni)
+        {
+            logInfo("Kiln's CPU fast path: oneDNN's INT8 kernels would saturate on this CPU (no VNNI); INT8 layers "
+                    "run on the reference kernels");
+        }
+        return vnni;
+    }();
+    return exact;
 }
 
 } // namespace kiln::cpu::fast

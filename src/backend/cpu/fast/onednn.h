@@ -39,6 +39,12 @@ struct Eltwise
 };
 std::optional<Eltwise> eltwiseOf(nvinfer1::ActivationType type, float alpha, float beta);
 
+//! The eltwise post-ops, in order, that apply an epilogue's activation of `type`, `alpha` and `beta`, self-gated
+//! (x * f(x), plan::Epilogue::selfGated) or not: eltwiseOf's where it has one, and beyond it hard sigmoid (a linear
+//! step and a clip), SiLU (swish) and hard-swish with ONNX's 1/6 and 1/2. Empty where oneDNN computes none that is
+//! the same.
+std::vector<Eltwise> activationPostOps(nvinfer1::ActivationType type, float alpha, float beta, bool selfGated);
+
 //! Whether `layer` reads one tensor and has no fused epilogue: what the kernels of one input take.
 bool readsOneTensor(plan::LayerRecord const& layer);
 
@@ -138,6 +144,12 @@ struct Int8Rescaling
     std::vector<float> bias;
 };
 Int8Rescaling int8Rescaling(float inputScale, std::vector<float> const& weightScales, std::vector<float> const& bias);
+
+//! Whether oneDNN's INT8 products are exact on this CPU, as the reference kernels' are. Without VNNI (AVX2 or
+//! AVX-512 alone, or ONEDNN_MAX_CPU_ISA set below it), oneDNN sums pairs of u8 x s8 products into 16 bits with
+//! saturation, which full-range INT8 weights (Model Optimizer's reach +-127) overflow: the fast path then leaves
+//! INT8 layers to the reference kernels (plans stay the same on every CPU).
+bool int8ProductsExact();
 
 //! The work a kernel prepared for one set of input shapes and thread count: made on first use, kept for the next
 //! runs (a few shapes, as dynamic shapes alternate between profiles' sizes).

@@ -14,6 +14,7 @@
 #include <limits>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 namespace kiln::cpu::fast
 {
@@ -124,9 +125,15 @@ std::pair<Shape, uint32_t> inMemoryOrder(ConstTensorView const& input, uint32_t 
 
 //! A sum or mean over the middle axis of row-major [outer, rows, inner] data with more than one inner element: the
 //! global pooling of channels-last activations ([N, H * W, C]), which oneDNN 2.6's reduction runs one element at a
-//! time. Each thread sums whole vectors of channels down the rows.
+//! time. The rows are summed in chunks, each a stretch of memory read in order into a row of partial sums, and the
+//! partial sums are added in the chunks' order. A chunk's rows depend on the shape alone, never on the thread count,
+//! so that the sums' order, and so their bits, are the same at any thread count; threads take whole chunks, and only
+//! past kParallelElements, below which waking them costs more than it saves.
 struct RowReduction
 {
+    static constexpr int64_t kChunkElements = 16384;
+    static constexpr int64_t kParallelElements = int64_t{1} << 16;
+
     int64_t outer{0};
     int64_t rows{0};
     int64_t inner{0};
@@ -134,29 +141,45 @@ struct RowReduction
 
     void run(float const* input, float* output) const
     {
-        constexpr int64_t kVector = 16;
-        int64_t const vectors = (inner + kVector - 1) / kVector;
-        float const scale = mean ? 1.0F / static_cast<float>(rows) : 1.0F;
-#pragma omp parallel for collapse(2) schedule(static) if (outer * rows * inner > 4096)
+        int64_t const chunkRows = std::max<int64_t>(1, kChunkElements / inner);
+        int64_t const chunks = (rows + chunkRows - 1) / chunkRows;
+        std::vector<float> partials(static_cast<size_t>(outer * chunks * inner), 0.0F);
+#pragma omp parallel for collapse(2) schedule(static) if (outer * rows * inner > kParallelElements)
         for (int64_t o = 0; o < outer; ++o)
         {
-            for (int64_t v = 0; v < vectors; ++v)
+            for (int64_t k = 0; k < chunks; ++k)
             {
-                int64_t const first = v * kVector;
-                int64_t const width = std::min(kVector, inner - first);
-                float sums[kVector] = {};
-                float const* row = input + o * rows * inner + first;
-                for (int64_t r = 0; r < rows; ++r, row += inner)
+                float* const sums = partials.data() + (o * chunks + k) * inner;
+                int64_t const end = std::min(rows, (k + 1) * chunkRows);
+                for (int64_t r = k * chunkRows; r < end; ++r)
                 {
-                    for (int64_t i = 0; i < width; ++i)
+                    float const* row = input + (o * rows + r) * inner;
+#pragma omp simd
+                    for (int64_t i = 0; i < inner; ++i)
                     {
                         sums[i] += row[i];
                     }
                 }
-                for (int64_t i = 0; i < width; ++i)
+            }
+        }
+        float const scale = mean ? 1.0F / static_cast<float>(rows) : 1.0F;
+        for (int64_t o = 0; o < outer; ++o)
+        {
+            float* const result = output + o * inner;
+            std::copy_n(partials.data() + o * chunks * inner, inner, result);
+            for (int64_t k = 1; k < chunks; ++k)
+            {
+                float const* sums = partials.data() + (o * chunks + k) * inner;
+#pragma omp simd
+                for (int64_t i = 0; i < inner; ++i)
                 {
-                    output[o * inner + first + i] = sums[i] * scale;
+                    result[i] += sums[i];
                 }
+            }
+#pragma omp simd
+            for (int64_t i = 0; i < inner; ++i)
+            {
+                result[i] *= scale;
             }
         }
     }

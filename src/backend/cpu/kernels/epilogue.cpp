@@ -55,7 +55,8 @@ void applyEpilogue(plan::Epilogue const& epilogue, LayerInputs const& inputs, Te
         }
         if (epilogue.activates)
         {
-            value = activate(activation, value);
+            float const activated = activate(activation, value);
+            value = epilogue.selfGated ? value * activated : activated;
         }
         storeFloat(output, i, value);
     }

@@ -49,7 +49,9 @@ bool quantizedMatrixMultiplyFusion(plan::PlanModel& model, Options& /*options*/,
 //! Only where oneDNN runs the convolution or the product: the reference kernels gain nothing from a fused epilogue.
 bool convolutionEpilogueFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
-    plan::fuseConvolutionEpilogues(model, plan::ConvolutionFusionRules{fast::runsLayer, fast::fusesActivation, false});
+    plan::fuseConvolutionEpilogues(model,
+        plan::ConvolutionFusionRules{
+            fast::runsLayer, fast::convolutionFusesActivation, false, fast::convolutionFusesSelfGated});
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include "backend/cuda/kernels/convolution/quantized_convolution.h"
 #include "backend/cuda/layer_kernels.h"
+#include "backend/cuda/libraries/cublaslt/quantized_matrix_multiply.h"
 #include "network/layers/matrix_multiply.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_graph.h"
@@ -57,6 +58,16 @@ plan::QuantizedFusionRules int8Kernels()
     };
     auto anyActivation = [](network::ActivationParams const&) { return true; };
     return plan::QuantizedFusionRules{runs, anyActivation};
+}
+
+plan::QuantizedMatrixMultiplyFusionRules int8Products()
+{
+    auto runs = [](plan::PlanModel const& model, plan::LayerRecord const& record) {
+        auto const* product = plan::paramsOf<network::QuantizedMatrixMultiplyParams>(record);
+        return product != nullptr && runsQuantizedMatrixMultiply(*product) && plan::linearThroughout(model, record);
+    };
+    auto anyActivation = [](network::ActivationParams const&) { return true; };
+    return plan::QuantizedMatrixMultiplyFusionRules{runs, anyActivation};
 }
 
 AttentionFusionRules attentionFusions()

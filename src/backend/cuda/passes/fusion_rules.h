@@ -8,6 +8,7 @@
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
 #include "plan/passes/quantized_fusion.h"
+#include "plan/passes/quantized_matrix_multiply_fusion.h"
 
 namespace kiln::cuda
 {
@@ -26,6 +27,10 @@ plan::MatrixMultiplyFusionRules cublasLtFusions();
 //! (kernels/convolution/quantized_convolution.h), whose epilogue applies any activation, and max pooling of
 //! channels-first INT8 tensors.
 plan::QuantizedFusionRules int8Kernels();
+
+//! The INT8 products by constant weights the CUDA kernel runs (libraries/cublaslt/quantized_matrix_multiply.h): every
+//! one the pass makes, with any activation, on channels-first data.
+plan::QuantizedMatrixMultiplyFusionRules int8Products();
 
 //! The attention the kernels run over depths of up to kMaxAttentionDepth: FP16 on the tensor cores (attention.cu),
 //! FP32 on the CUDA cores (attention_fp32.cu, no TF32, as FP32 plans promise).

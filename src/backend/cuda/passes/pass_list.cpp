@@ -84,6 +84,17 @@ bool quantizedFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*erro
     return true;
 }
 
+//! Q/DQ networks' products by constant weights on INT8 (transformers' projections), with their bias, activation and
+//! quantization, before the matrix multiply epilogue fusion takes the bias and the activation.
+bool quantizedMatrixMultiplyFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const fused = plan::fuseQuantizedMatrixMultiplies(model, int8Products()); fused > 0)
+    {
+        logInfo("Quantized matrix multiplies: " + std::to_string(fused) + " run on INT8");
+    }
+    return true;
+}
+
 bool convolutionEpilogueFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
 {
     plan::fuseConvolutionEpilogues(model, cudnnFusions());
@@ -219,6 +230,7 @@ backend::PassList<CudaBuild> const& cudaPasses()
         {"column scale folding", columnScaleFolding},
         {"GELU fusion", geluFusion},
         {"quantized fusion", quantizedFusion},
+        {"quantized matrix multiply fusion", quantizedMatrixMultiplyFusion},
         {"convolution epilogue fusion", convolutionEpilogueFusion},
         {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
         {"normalization fusion", normalizationFusion},

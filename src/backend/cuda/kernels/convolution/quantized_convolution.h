@@ -1,5 +1,5 @@
 // The CUDA backend's QuantizedConvolution (network/fused/quantized_convolution.h states what it computes), in three
-// steps on the context's stream (quantized_convolution_kernels.h has the kernels):
+// steps on the context's stream (the kernels: quantized_convolution_kernels.h gathers, quantized_epilogue.h scales):
 //   1. im2col: the INT8 input gathered into one row of taps per output position (zeros where the window overhangs the
 //      input, each row padded with zeros to kInt8GemmAlignment). Channels-last (kHWC), the layout the format pass
 //      gives these layers, a window position's channels are one contiguous run, and a 1x1 convolution of stride 1

@@ -2,8 +2,6 @@
 // tensors may have: channels-first (kLINEAR: [N, C, H, W]) and channels-last (kHWC: [N, H, W, C] in memory).
 #pragma once
 
-#include <NvInfer.h>
-
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -33,33 +31,8 @@ struct Im2colGeometry
     int32_t rowLength{0}; //!< taps padded to kInt8GemmAlignment
 };
 
-//! What the epilogue applies to the sums of map k: y = activation(sum * multipliers[k] + bias[k] + residual), then
-//! quantized by outputScale (> 0) or written as FP32.
-struct QuantizedEpilogue
-{
-    float const* multipliers{nullptr}; //!< inputScale * kernelScales[k]
-    float const* bias{nullptr};        //!< or none
-    void const* residual{nullptr};     //!< in the output's layout; or none
-    nvinfer1::DataType residualType{nvinfer1::DataType::kFLOAT};
-    float residualScale{0.0F};
-    bool activates{false};
-    nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};
-    float alpha{0.0F};
-    float beta{0.0F};
-    float outputScale{0.0F};
-    int64_t maps{0};
-    int64_t positions{0}; //!< OH * OW
-    //! Channels-first: the sums of map k are [N * OH * OW] INT32 from k * sumsStride. Channels-last: the sums of output
-    //! position m are [maps] INT32 from m * sumsStride.
-    int64_t sumsStride{0};
-};
-
 //! The rows of taps of `images` images of `input` (INT8) into `rows`.
 void launchIm2col(
     int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, bool channelsLast, cudaStream_t stream);
-
-//! The output of `images` images from their INT32 sums.
-void launchQuantizedEpilogue(int32_t const* sums, void* output, QuantizedEpilogue const& e, int64_t images,
-    bool channelsLast, cudaStream_t stream);
 
 } // namespace kiln::cuda

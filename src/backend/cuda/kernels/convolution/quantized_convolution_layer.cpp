@@ -1,6 +1,7 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/convolution/quantized_convolution.h"
 #include "backend/cuda/kernels/convolution/quantized_convolution_kernels.h"
+#include "backend/cuda/kernels/convolution/quantized_epilogue.h"
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/libraries/cublaslt/int8_gemm.h"
 #include "backend/cuda/libraries/cudnn/convolution_descriptors.h"

@@ -1,0 +1,150 @@
+#include "backend/cuda/kernels/convolution/quantized_epilogue.h"
+
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/kernels/pointwise/pointwise_math.cuh"
+#include "core/quantization.h"
+
+#include <algorithm>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using nvinfer1::DataType;
+
+//! Output element `i`'s value, from its sum of map `map`; `i` also indexes the residual, which has the output's layout.
+__device__ float epilogueValue(QuantizedEpilogue const& e, int32_t sum, int64_t map, int64_t i)
+{
+    float y = static_cast<float>(sum) * e.multipliers[map];
+    if (e.bias != nullptr)
+    {
+        y += e.bias[map];
+    }
+    if (e.residual != nullptr)
+    {
+        y += e.residualType == DataType::kINT8
+            ? dequantizeInt8(static_cast<int8_t const*>(e.residual)[i], e.residualScale)
+            : static_cast<float const*>(e.residual)[i];
+    }
+    return e.activates ? device::activate(e.activation, e.alpha, e.beta, y) : y;
+}
+
+__device__ void storeOutput(QuantizedEpilogue const& e, void* output, int64_t i, float y)
+{
+    if (e.outputScale > 0.0F)
+    {
+        static_cast<int8_t*>(output)[i] = quantizeToInt8(y, e.outputScale);
+    }
+    else
+    {
+        static_cast<float*>(output)[i] = y;
+    }
+}
+
+//! `Width` INT32 sums from `sums`, in one 16-byte load where Width is 4 (the caller aligns them).
+template <int Width>
+__device__ void loadSums(int32_t const* sums, int32_t (&values)[Width])
+{
+    if constexpr (Width == 4)
+    {
+        int4 const loaded = *reinterpret_cast<int4 const*>(sums);
+        values[0] = loaded.x;
+        values[1] = loaded.y;
+        values[2] = loaded.z;
+        values[3] = loaded.w;
+    }
+    else
+    {
+        values[0] = sums[0];
+    }
+}
+
+//! Channels-first. blockIdx.y (and further planes in steps of gridDim.y): one output plane, image * maps + map; the
+//! threads run along its positions, `Width` adjacent ones each. The sums of map k lie in a column of their own, so
+//! neighbouring threads read neighbouring sums and write neighbouring outputs.
+template <int Width>
+__global__ void epilogueChannelsFirstKernel(int32_t const* sums, void* output, QuantizedEpilogue e, int64_t planes)
+{
+    for (int64_t plane = blockIdx.y; plane < planes; plane += gridDim.y)
+    {
+        int64_t const image = plane / e.maps;
+        int64_t const map = plane - image * e.maps;
+        int32_t const* const planeSums = sums + map * e.sumsStride + image * e.positions;
+        for (int64_t p = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * Width; p < e.positions;
+             p += static_cast<int64_t>(gridDim.x) * blockDim.x * Width)
+        {
+            int32_t values[Width];
+            loadSums<Width>(planeSums + p, values);
+            for (int j = 0; j < Width; ++j)
+            {
+                int64_t const i = plane * e.positions + p + j;
+                storeOutput(e, output, i, epilogueValue(e, values[j], map, i));
+            }
+        }
+    }
+}
+
+//! Channels-last: `Width` adjacent maps of one output position per thread, in the output's order.
+template <int Width>
+__global__ void epilogueChannelsLastKernel(int32_t const* sums, void* output, QuantizedEpilogue e, int64_t count)
+{
+    for (int64_t i = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) * Width; i < count;
+         i += static_cast<int64_t>(blockDim.x) * gridDim.x * Width)
+    {
+        int64_t const position = i / e.maps;
+        int64_t const map = i - position * e.maps;
+        int32_t values[Width];
+        loadSums<Width>(sums + position * e.sumsStride + map, values);
+        for (int j = 0; j < Width; ++j)
+        {
+            storeOutput(e, output, i + j, epilogueValue(e, values[j], map + j, i + j));
+        }
+    }
+}
+
+unsigned blocksFor(int64_t threads)
+{
+    return device::blocksFor(threads);
+}
+
+} // namespace
+
+void launchQuantizedEpilogue(int32_t const* sums, void* output, QuantizedEpilogue const& e, int64_t images,
+    bool channelsLast, cudaStream_t stream)
+{
+    if (channelsLast)
+    {
+        int64_t const count = images * e.positions * e.maps;
+        if (e.maps % 4 == 0)
+        {
+            epilogueChannelsLastKernel<4>
+                <<<blocksFor(count / 4), device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
+        }
+        else
+        {
+            epilogueChannelsLastKernel<1>
+                <<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
+        }
+        check(cudaGetLastError(), "quantized layer: scaling its INT8 sums");
+        return;
+    }
+    int64_t const planes = images * e.maps;
+    bool const vectors = e.positions % 4 == 0;
+    int64_t const perPlane = vectors ? e.positions / 4 : e.positions;
+    dim3 const grid(static_cast<unsigned>(
+                        std::min<int64_t>((perPlane + device::kThreadsPerBlock - 1) / device::kThreadsPerBlock, 64)),
+        static_cast<unsigned>(std::min<int64_t>(planes, 65535)));
+    if (vectors)
+    {
+        epilogueChannelsFirstKernel<4><<<grid, device::kThreadsPerBlock, 0, stream>>>(sums, output, e, planes);
+    }
+    else
+    {
+        epilogueChannelsFirstKernel<1><<<grid, device::kThreadsPerBlock, 0, stream>>>(sums, output, e, planes);
+    }
+    check(cudaGetLastError(), "quantized layer: scaling its INT8 sums");
+}
+
+} // namespace kiln::cuda

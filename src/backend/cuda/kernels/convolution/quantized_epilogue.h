@@ -1,0 +1,46 @@
+// The epilogue of Kiln's INT8 products on the tensor cores: the INT32 sums that cuBLASLt's integer product wrote
+// (Int8Gemm, libraries/cublaslt/int8_gemm.h) scaled back to real values, with the bias, a residual and an activation,
+// and quantized to INT8 or written as FP32, in one pass. The quantized convolution (quantized_convolution.h) runs it
+// in both of its layouts; the quantized matrix multiply (libraries/cublaslt/quantized_matrix_multiply.h) as a 1x1
+// convolution over channels-last positions: each row of its input a position, each output column a map.
+//
+// Each sum is scaled once in FP32 and the rest computed in FP32 as the CPU reference computes the layers the fused
+// layer replaced (the activation by pointwise_math.cuh, the quantization by core/quantization.h), so that the kernels
+// differ from the reference only by how the sums round.
+#pragma once
+
+#include <NvInfer.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace kiln::cuda
+{
+
+//! What the epilogue applies to the sums of map k: y = activation(sum * multipliers[k] + bias[k] + residual), then
+//! quantized by outputScale (> 0) or written as FP32.
+struct QuantizedEpilogue
+{
+    float const* multipliers{nullptr}; //!< inputScale * the weight scale of map k
+    float const* bias{nullptr};        //!< or none
+    void const* residual{nullptr};     //!< in the output's layout; or none
+    nvinfer1::DataType residualType{nvinfer1::DataType::kFLOAT};
+    float residualScale{0.0F};
+    bool activates{false};
+    nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};
+    float alpha{0.0F};
+    float beta{0.0F};
+    float outputScale{0.0F};
+    int64_t maps{0};
+    int64_t positions{0}; //!< OH * OW (a product: its rows)
+    //! Channels-first: the sums of map k are [N * OH * OW] INT32 from k * sumsStride. Channels-last: the sums of output
+    //! position m are [maps] INT32 from m * sumsStride.
+    int64_t sumsStride{0};
+};
+
+//! The output of `images` images from their INT32 sums.
+void launchQuantizedEpilogue(int32_t const* sums, void* output, QuantizedEpilogue const& e, int64_t images,
+    bool channelsLast, cudaStream_t stream);
+
+} // namespace kiln::cuda
