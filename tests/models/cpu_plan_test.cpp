@@ -3,6 +3,7 @@
 // Runtime's by zoo_test.cpp; here, that their SiLU and hard-swish run as their convolutions' epilogues. The expected
 // counts come from the ONNX graphs: the convolutions whose output only a Sigmoid and a Mul of it by the Sigmoid's
 // result read (SiLU), only a HardSwish, or only a HardSigmoid.
+#include "error_logger.h"
 #include "backend/cpu/fast/fast_path.h"
 #include "plan/plan_format.h"
 
@@ -21,19 +22,6 @@ namespace kiln::test
 {
 namespace
 {
-
-class ErrorLogger final : public nvinfer1::ILogger
-{
-public:
-    void log(Severity severity, char const* message) noexcept override
-    {
-        if (severity <= Severity::kERROR)
-        {
-            errors += std::string(message) + "\n";
-        }
-    }
-    std::string errors;
-};
 
 //! The CPU plan (fast kernels) of the zoo's image model `name`, built for its input's shape, [1, 3, 64, 64].
 plan::PlanModel cpuPlanOfZooModel(std::string const& name)

@@ -12,6 +12,7 @@
 // exact INT32 sums, scaled in FP32), with the same few roundings. Quantization itself
 // moves these outputs by 6e-3 (regnet) to 7e-2 (vit) from the FP32 models', so 1e-3 still tells a wrong scale, axis
 // or type; the rounding at exact ties is checked by the layer tests (tests/layers/quantize_test.cpp).
+#include "error_logger.h"
 #include "model_runner.h"
 #include "network/fused/quantized_convolution.h"
 #include "network/fused/quantized_matrix_multiply.h"
@@ -99,19 +100,6 @@ INSTANTIATE_TEST_SUITE_P(Exports, QuantizedModels, ::testing::ValuesIn(quantized
     [](::testing::TestParamInfo<QuantizedCase> const& testInfo) {
         return testInfo.param.model + "_" + kiln::backendName(testInfo.param.backend);
     });
-
-class ErrorLogger final : public nvinfer1::ILogger
-{
-public:
-    void log(Severity severity, char const* message) noexcept override
-    {
-        if (severity <= Severity::kERROR)
-        {
-            errors += std::string(message) + "\n";
-        }
-    }
-    std::string errors;
-};
 
 //! The layer types of the `backend` plan of quantized model `name`, built for its test input's shape.
 std::vector<nvinfer1::LayerType> planLayerTypes(std::string const& name, kiln::Backend backend)

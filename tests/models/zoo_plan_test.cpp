@@ -2,6 +2,7 @@
 // ConvNeXt of tests/models (transformers' and timm's models, exported by export_zoo.py) in FP32 and FP16, built at
 // their inputs' shapes. Their outputs are checked against ONNX Runtime's on a GPU by zoo_test.cpp; ConvNeXt's with
 // two of the passes also on the CPU reference, here.
+#include "error_logger.h"
 #include "backend/cuda/passes/column_scale_folding.h"
 #include "backend/cuda/passes/constant_before_transpose.h"
 #include "model_runner.h"
@@ -28,19 +29,6 @@ namespace kiln::test
 {
 namespace
 {
-
-class ErrorLogger final : public nvinfer1::ILogger
-{
-public:
-    void log(Severity severity, char const* message) noexcept override
-    {
-        if (severity <= Severity::kERROR)
-        {
-            errors += std::string(message) + "\n";
-        }
-    }
-    std::string errors;
-};
 
 //! The CUDA plan of the zoo's model `name`, every input pinned at `shape` (by default [2, 16]: the text models'
 //! exports), its FP16 convolutions stored as `layout` says.

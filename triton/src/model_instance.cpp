@@ -7,19 +7,11 @@
 #include <kiln/CpuBackend.h>
 
 #include <algorithm>
-#include <chrono>
 
 namespace kiln::triton
 {
 namespace
 {
-
-uint64_t nowNs()
-{
-    return static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count());
-}
 
 uint64_t byteSize(TRITONSERVER_DataType type, std::vector<int64_t> const& shape)
 {
@@ -144,7 +136,7 @@ void ModelInstance::reserveLargestSlots()
 
 void ModelInstance::execute(TRITONBACKEND_Request** requests, uint32_t count)
 {
-    uint64_t const execStart = nowNs();
+    uint64_t const execStart = ResponseSender::now();
     std::vector<PendingRequest> pending;
     pending.reserve(count);
     ResponseSender::Batch refused;
@@ -161,7 +153,7 @@ void ModelInstance::execute(TRITONBACKEND_Request** requests, uint32_t count)
     }
     if (!refused.answers.empty())
     {
-        uint64_t const now = nowNs();
+        uint64_t const now = ResponseSender::now();
         refused.times = {execStart, now, now};
         mSender->post(std::move(refused));
     }
@@ -204,13 +196,13 @@ void ModelInstance::runBatch(Batch const& batch, uint64_t execStart)
         answered.rows += static_cast<uint64_t>(request->batch);
     }
     int64_t const rows = static_cast<int64_t>(answered.rows);
-    answered.times = {execStart, nowNs(), 0};
+    answered.times = {execStart, ResponseSender::now(), 0};
     try
     {
         KilnErrorCapture errors;
         bindInputs(batch, rows);
         bindOutputs();
-        answered.times[1] = nowNs(); // Triton's statistics count the copies in as the compute's input
+        answered.times[1] = ResponseSender::now(); // Triton's statistics count the copies in as the compute's input
         if (!mStaging->run(*mContext))
         {
             throw BackendError(TRITONSERVER_ERROR_INTERNAL, errors.explain("Kiln's run of the batch failed"));
@@ -229,7 +221,7 @@ void ModelInstance::runBatch(Batch const& batch, uint64_t execStart)
         }
         TRITONSERVER_ErrorDelete(error);
     }
-    answered.times[2] = nowNs(); // the run and the copies of its outputs are over
+    answered.times[2] = ResponseSender::now(); // the run and the copies of its outputs are over
     mSender->post(std::move(answered));
 }
 

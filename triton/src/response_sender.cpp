@@ -11,13 +11,6 @@ namespace kiln::triton
 namespace
 {
 
-uint64_t nowNs()
-{
-    return static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count());
-}
-
 //! Logs failure (deleting it) under what; true where there was none.
 bool succeeded(TRITONSERVER_Error* failure, char const* what)
 {
@@ -31,6 +24,13 @@ bool succeeded(TRITONSERVER_Error* failure, char const* what)
 }
 
 } // namespace
+
+uint64_t ResponseSender::now()
+{
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+}
 
 ResponseSender::ResponseSender(TRITONBACKEND_ModelInstance* instance)
     : mInstance(instance)
@@ -101,7 +101,7 @@ void ResponseSender::send(Batch& batch) const
             }
             TRITONSERVER_ErrorDelete(answer.error);
         }
-        uint64_t const end = nowNs();
+        uint64_t const end = now();
         succeeded(TRITONBACKEND_ModelInstanceReportStatistics(
                       mInstance, answer.request, success, batch.times[0], batch.times[1], batch.times[2], end),
             "cannot report request statistics");
@@ -110,7 +110,7 @@ void ResponseSender::send(Batch& batch) const
     if (batch.rows > 0)
     {
         succeeded(TRITONBACKEND_ModelInstanceReportBatchStatistics(
-                      mInstance, batch.rows, batch.times[0], batch.times[1], batch.times[2], nowNs()),
+                      mInstance, batch.rows, batch.times[0], batch.times[1], batch.times[2], now()),
             "cannot report batch statistics");
     }
 }

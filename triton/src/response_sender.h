@@ -37,6 +37,9 @@ public:
         uint64_t rows{0};
     };
 
+    //! Now, on the clock of Batch::times: the steady clock, in nanoseconds.
+    static uint64_t now();
+
     explicit ResponseSender(TRITONBACKEND_ModelInstance* instance);
     //! Sends every batch posted before, then stops.
     ~ResponseSender();
