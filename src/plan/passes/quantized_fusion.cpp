@@ -195,21 +195,15 @@ private:
         LayerRecord const& convolution = layer(chain.convolution);
         auto params = std::make_shared<network::QuantizedConvolutionParams>();
         static_cast<network::WindowedFilterParams&>(*params) = *plan::paramsOf<network::ConvolutionParams>(convolution);
-        params->kernel = network::WeightsBuffer(
-            nvinfer1::Weights{DataType::kINT8, weights.values.data(), static_cast<int64_t>(weights.values.size())});
-        params->kernelScales = network::WeightsBuffer(
-            nvinfer1::Weights{DataType::kFLOAT, weights.scales.data(), static_cast<int64_t>(weights.scales.size())});
+        params->kernel = int8WeightsBuffer(weights.values);
+        params->kernelScales = floatWeightsBuffer(weights.scales);
         params->inputScale = chain.input.scale;
         std::vector<size_t> absorbed;
         if (onlyFor(chain.input, chain.convolution))
         {
             absorbed.push_back(chain.input.layer);
         }
-        LayerRecord record;
-        record.type = network::kQuantizedConvolutionLayerType;
-        record.precision = DataType::kFLOAT;
-        record.guards = convolution.guards;
-        record.inputs = {chain.input.source};
+        std::vector<int32_t> inputs{chain.input.source};
         absorbed.push_back(chain.convolution);
         for (size_t i = 0; i < taken && i < chain.after.size(); ++i)
         {
@@ -219,7 +213,7 @@ private:
             {
                 params->addsResidual = true;
                 params->residualScale = int8Residual ? chain.residualSource->scale : 0.0F;
-                record.inputs.push_back(int8Residual ? chain.residualSource->source : chain.residual);
+                inputs.push_back(int8Residual ? chain.residualSource->source : chain.residual);
                 if (int8Residual && onlyFor(*chain.residualSource, l))
                 {
                     absorbed.insert(absorbed.begin(), chain.residualSource->layer);
@@ -227,19 +221,15 @@ private:
             }
             else if (auto const* activation = plan::paramsOf<network::ActivationParams>(layer(l)))
             {
-                params->activates = true;
-                params->activation = activation->activation;
-                params->alpha = activation->alpha;
-                params->beta = activation->beta;
+                takeActivation(*params, *activation);
             }
             else
             {
                 params->outputScale = *perTensorScale(layer(l));
             }
         }
-        record.outputs = layer(absorbed.back()).outputs;
-        record.name = mGraph.namesOf(absorbed);
-        record.params = std::move(params);
+        LayerRecord record = fusedChainRecord(mGraph, network::kQuantizedConvolutionLayerType, convolution,
+            std::move(inputs), absorbed, std::move(params));
         return {std::move(record), std::move(absorbed)};
     }
 

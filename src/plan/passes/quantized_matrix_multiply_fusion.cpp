@@ -208,10 +208,8 @@ private:
         LayerRecord const& product = layer(chain.product);
         auto params = std::make_shared<network::QuantizedMatrixMultiplyParams>();
         params->columns = static_cast<int64_t>(chain.weights.scales.size());
-        params->weights = network::WeightsBuffer(nvinfer1::Weights{
-            DataType::kINT8, chain.weights.values.data(), static_cast<int64_t>(chain.weights.values.size())});
-        params->weightScales = network::WeightsBuffer(nvinfer1::Weights{
-            DataType::kFLOAT, chain.weights.scales.data(), static_cast<int64_t>(chain.weights.scales.size())});
+        params->weights = int8WeightsBuffer(chain.weights.values);
+        params->weightScales = floatWeightsBuffer(chain.weights.scales);
         params->inputScale = chain.input.scale;
         std::vector<size_t> absorbed;
         if (readOnlyBy(mGraph, chain.input, chain.product))
@@ -225,29 +223,19 @@ private:
             absorbed.push_back(l);
             if (isSum(layer(l)))
             {
-                params->bias = network::WeightsBuffer(
-                    nvinfer1::Weights{DataType::kFLOAT, chain.bias.data(), static_cast<int64_t>(chain.bias.size())});
+                params->bias = floatWeightsBuffer(chain.bias);
             }
             else if (auto const* activation = paramsOf<network::ActivationParams>(layer(l)))
             {
-                params->activates = true;
-                params->activation = activation->activation;
-                params->alpha = activation->alpha;
-                params->beta = activation->beta;
+                takeActivation(*params, *activation);
             }
             else
             {
                 params->outputScale = *perTensorScale(mGraph, layer(l));
             }
         }
-        LayerRecord record;
-        record.type = network::kQuantizedMatrixMultiplyLayerType;
-        record.precision = DataType::kFLOAT;
-        record.guards = product.guards;
-        record.inputs = {chain.input.source};
-        record.outputs = layer(absorbed.back()).outputs;
-        record.name = mGraph.namesOf(absorbed);
-        record.params = std::move(params);
+        LayerRecord record = fusedChainRecord(mGraph, network::kQuantizedMatrixMultiplyLayerType, product,
+            {chain.input.source}, absorbed, std::move(params));
         return {std::move(record), std::move(absorbed)};
     }
 

@@ -68,4 +68,31 @@ void dropUnreadDequantizations(PlanModel& model)
     eraseLayers(model, unread);
 }
 
+network::WeightsBuffer int8WeightsBuffer(std::vector<int8_t> const& values)
+{
+    return network::WeightsBuffer(
+        nvinfer1::Weights{DataType::kINT8, values.data(), static_cast<int64_t>(values.size())});
+}
+
+network::WeightsBuffer floatWeightsBuffer(std::vector<float> const& values)
+{
+    return network::WeightsBuffer(
+        nvinfer1::Weights{DataType::kFLOAT, values.data(), static_cast<int64_t>(values.size())});
+}
+
+LayerRecord fusedChainRecord(PatternGraph const& graph, nvinfer1::LayerType type, LayerRecord const& anchor,
+    std::vector<int32_t> inputs, std::vector<size_t> const& absorbed,
+    std::shared_ptr<network::LayerParams const> params)
+{
+    LayerRecord record;
+    record.type = type;
+    record.precision = DataType::kFLOAT;
+    record.guards = anchor.guards;
+    record.inputs = std::move(inputs);
+    record.outputs = graph.layer(absorbed.back()).outputs;
+    record.name = graph.namesOf(absorbed);
+    record.params = std::move(params);
+    return record;
+}
+
 } // namespace kiln::plan

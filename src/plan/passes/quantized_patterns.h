@@ -3,9 +3,14 @@
 // may join it, and a quantization into INT8 by one constant scale that ends the chain.
 #pragma once
 
+#include "network/layers/activation.h"
+#include "network/weights_buffer.h"
 #include "plan/passes/pattern_graph.h"
 
+#include <cstdint>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace kiln::plan
 {
@@ -34,6 +39,26 @@ bool joinsInFloat(PatternGraph const& graph, std::optional<size_t> next, size_t 
 
 //! Whether layer `l` quantizes FP32 into INT8 by one constant scale under layer `anchor`'s guards.
 bool isInt8Quantization(PatternGraph const& graph, std::optional<size_t> l, size_t anchor);
+
+//! The fused layers' weights as they hold them: INT8 values, and FP32 scales or bias.
+network::WeightsBuffer int8WeightsBuffer(std::vector<int8_t> const& values);
+network::WeightsBuffer floatWeightsBuffer(std::vector<float> const& values);
+
+//! Takes an absorbed activation into a fused quantized layer's parameters (its activates, activation, alpha, beta).
+template <typename Params>
+void takeActivation(Params& params, network::ActivationParams const& activation)
+{
+    params.activates = true;
+    params.activation = activation.activation;
+    params.alpha = activation.alpha;
+    params.beta = activation.beta;
+}
+
+//! The plan-only record that replaces the `absorbed` layers: a layer of `type` computing in FP32 under `anchor`'s
+//! guards, reading `inputs`, writing what the last absorbed layer wrote, named after every absorbed layer.
+LayerRecord fusedChainRecord(PatternGraph const& graph, nvinfer1::LayerType type, LayerRecord const& anchor,
+    std::vector<int32_t> inputs, std::vector<size_t> const& absorbed,
+    std::shared_ptr<network::LayerParams const> params);
 
 //! A dequantization that several fused layers read as INT8 (a ResNet block's input, BERT's normalized input to its
 //! three projections) was left for the others each time; once none reads it, it goes.
