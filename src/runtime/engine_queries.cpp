@@ -8,6 +8,7 @@
 #include "runtime/runtime_config.h"
 
 #include <memory>
+#include <algorithm>
 #include <string>
 
 namespace kiln::runtime
@@ -31,7 +32,10 @@ Vectorization vectorizationOf(nvinfer1::TensorFormat format, int32_t rank)
     {
     case F::kCHW2: return {rank - 3, 2};
     case F::kCHW4: return {rank - 3, 4};
-    case F::kHWC8: return {rank - 3, 8};
+    // Kiln pads the channels, dimension 1, at every rank (core/tensor_view.h's storedChannels): TensorRT's
+    // dims[nbDims - 3] for four dimensions. Reporting another would have applications size their buffers for a
+    // padding Kiln does not read (a plan with a five-dimensional kHWC8 input was read past its buffer).
+    case F::kHWC8: return {std::min(rank - 1, 1), 8};
     case F::kCHW16:
     case F::kHWC16: return {rank - 3, 16};
     case F::kCHW32: return {rank - 3, 32};
