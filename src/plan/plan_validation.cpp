@@ -303,7 +303,8 @@ bool boundsFit(PlanModel const& m, TensorRecord const& t, std::array<nvinfer1::D
     return true;
 }
 
-//! Each optimization profile bounds every network input, within the input's shape.
+//! Each optimization profile bounds every network input, within the input's shape; a plan with inputs has one at
+//! least (a context starts with profile 0).
 bool validateProfiles(PlanModel const& m, std::string& error)
 {
     std::vector<int32_t> inputs;
@@ -313,6 +314,11 @@ bool validateProfiles(PlanModel const& m, std::string& error)
         {
             inputs.push_back(io);
         }
+    }
+    if (m.profiles.empty() && !inputs.empty())
+    {
+        error = "the plan has inputs but no optimization profile to bound them";
+        return false;
     }
     for (size_t p = 0; p < m.profiles.size(); ++p)
     {
