@@ -47,11 +47,31 @@ bool startsRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
         && plan::slotType(model, layer, layer.inputs.size()) == nvinfer1::DataType::kHALF;
 }
 
-//! Whether tensor `t` holds one element at every shape.
-bool singleElement(plan::PlanModel const& model, int32_t t)
+//! Whether 4-D tensor `t` lies in memory alike in kLINEAR and kHWC at every shape: one channel, or no spatial extent
+//! above 1 (a per-channel scale [N, C, 1, 1], a single element). Extents known only at run time count as above 1.
+bool storedAlikeChannelsLast(plan::PlanModel const& model, int32_t t)
 {
-    std::optional<std::vector<int64_t>> const dims = t >= 0 ? plan::constantDims(model, t) : std::nullopt;
-    return dims && volume(*dims) == 1;
+    if (plan::constantExtent(model, t, 1) == 1)
+    {
+        return true;
+    }
+    for (size_t axis = 2; axis < model.tensors[t].dims.size(); ++axis)
+    {
+        if (plan::constantExtent(model, t, axis) != 1)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+//! The kinds the CUDA element-wise and point-wise kernels run: they walk every input in the output's storage order,
+//! broadcasts included (kernels/storage_order.h), so the layer declarations' limits to unbroadcast inputs or single
+//! elements (which a kernel walking rows needs) do not bind them.
+bool walksBroadcasts(network::ChannelsLast kind)
+{
+    return kind == network::ChannelsLast::kCONTINUES_UNBROADCAST
+        || kind == network::ChannelsLast::kCONTINUES_WITH_SINGLES;
 }
 
 //! A layer that computes the same on kHWC data as on kLINEAR, or has a kHWC kernel: it continues a region that
@@ -62,21 +82,14 @@ bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& laye
     {
         return false;
     }
-    // Element by element only where nothing broadcasts: a broadcast walks the axes in the linear order. A fused
-    // chain also reads single elements (its constants), which have no order.
-    auto const elementByElement = [&](bool singlesToo) {
-        return std::all_of(layer.inputs.begin(), layer.inputs.end(), [&](int32_t input) {
-            return input >= 0
-                && (plan::sameShape(model, input, layer.outputs[0]) || (singlesToo && singleElement(model, input)));
-        });
-    };
-    switch (channelsLastOf(layer))
+    network::ChannelsLast const kind = channelsLastOf(layer);
+    if (walksBroadcasts(kind))
     {
-    case network::ChannelsLast::kCONTINUES: return true;
-    case network::ChannelsLast::kCONTINUES_UNBROADCAST: return elementByElement(false);
-    case network::ChannelsLast::kCONTINUES_WITH_SINGLES: return elementByElement(true);
-    default: return false;
+        // Every input at the output's rank, so that its axes follow the output's into storage order.
+        return std::all_of(
+            layer.inputs.begin(), layer.inputs.end(), [&](int32_t input) { return fourDimensional(model, input); });
     }
+    return kind == network::ChannelsLast::kCONTINUES;
 }
 
 //! The format a channels-last convolution reads its input in: kHWC8, with the channels padded to a multiple of 8,
@@ -180,12 +193,12 @@ void chooseChannelsLast(plan::PlanModel& model)
         {
             formats[0] = inputFormatOf(layer);
         }
-        for (size_t input = 0; kind == network::ChannelsLast::kCONTINUES_WITH_SINGLES && input < layer.inputs.size();
-             ++input)
+        for (size_t input = 0; walksBroadcasts(kind) && input < layer.inputs.size(); ++input)
         {
-            if (singleElement(model, layer.inputs[input]))
+            int32_t const tensor = layer.inputs[input];
+            if (storedAlikeChannelsLast(model, tensor))
             {
-                formats[input] = TensorFormat::kLINEAR; // one element is stored alike in every format
+                formats[input] = model.tensors[tensor].format; // read as it is stored: no conversion
             }
         }
         plan::setIoFormats(model, layer, std::move(formats));

@@ -221,17 +221,29 @@ __device__ void overHalfOctets(Program const& program, Input const& input, F con
 }
 
 //! A program of one activation (kKind kACTIVATION) or unary step, operation kOperation, on input
-//! `program.soleInput` of the output's shape: one kernel per operation, so that each holds only its own formula (a
-//! kernel holding every formula behind a switch waits on instruction fetch more than on memory) and each group costs
-//! its load, its formula and its store. FP16 to FP16, the commonest case, moves eight elements per access.
-template <nvinfer1::LayerType kKind, int32_t kOperation>
+//! `program.soleInput` of the output's shape, and with kGated its product with that input (Program::gated): one
+//! kernel per operation, so that each holds only its own formula (a kernel holding every formula behind a switch, with
+//! its register rows in local memory, waits on instruction fetch and on those rows more than on memory) and each group
+//! costs its load, its formula and its store. FP16 to FP16, the commonest case, moves eight elements per access.
+template <nvinfer1::LayerType kKind, int32_t kOperation, bool kGated>
 __global__ void __launch_bounds__(device::kThreadsPerBlock) oneStepKernel(__grid_constant__ Program const program)
 {
     Step const& step = program.steps[0];
     Input const& input = program.inputs[program.soleInput];
     int64_t const groups = (program.count + kGroupElements - 1) / kGroupElements;
     bool const halfOctets = runsOverHalfOctets(program);
-    auto const overGroups = [&](auto const& f) {
+    auto const overGroups = [&](auto const& activation) {
+        // The step's formula, times its input where gated: computed in float and rounded once, as the chain would.
+        auto const f = [&activation](float x) {
+            if constexpr (kGated)
+            {
+                return x * activation(x);
+            }
+            else
+            {
+                return activation(x);
+            }
+        };
         if (halfOctets)
         {
             overHalfOctets(program, input, f);
@@ -264,22 +276,26 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) oneStepKernel(__grid
 
 using ProgramKernel = void (*)(Program);
 
-template <nvinfer1::LayerType kKind, int32_t... kOperations>
+template <nvinfer1::LayerType kKind, bool kGated, int32_t... kOperations>
 constexpr std::array<ProgramKernel, sizeof...(kOperations)> oneStepKernels(
     std::integer_sequence<int32_t, kOperations...> /*operations*/)
 {
-    return {&oneStepKernel<kKind, kOperations>...};
+    return {&oneStepKernel<kKind, kOperations, kGated>...};
 }
 
-//! The one-step kernel of every activation and every unary operation, by operation.
-constexpr auto kActivationKernels = oneStepKernels<nvinfer1::LayerType::kACTIVATION>(
+//! The one-step kernel of every activation and every unary operation, and the gated one of every activation, by
+//! operation.
+constexpr auto kActivationKernels = oneStepKernels<nvinfer1::LayerType::kACTIVATION, false>(
     std::make_integer_sequence<int32_t, nvinfer1::EnumMax<nvinfer1::ActivationType>()>());
-constexpr auto kUnaryKernels = oneStepKernels<nvinfer1::LayerType::kUNARY>(
+constexpr auto kGatedActivationKernels = oneStepKernels<nvinfer1::LayerType::kACTIVATION, true>(
+    std::make_integer_sequence<int32_t, nvinfer1::EnumMax<nvinfer1::ActivationType>()>());
+constexpr auto kUnaryKernels = oneStepKernels<nvinfer1::LayerType::kUNARY, false>(
     std::make_integer_sequence<int32_t, nvinfer1::EnumMax<nvinfer1::UnaryOperation>()>());
 
-//! The kernel for a program of one activation or unary step (Program::soleInput).
-ProgramKernel oneStepKernelFor(Step const& step)
+//! The kernel for a program of one activation or unary step, gated or not (Program::soleInput, Program::gated).
+ProgramKernel oneStepKernelFor(Program const& program)
 {
+    Step const& step = program.steps[0];
     bool const activation = step.kind == nvinfer1::LayerType::kACTIVATION;
     auto const operation = static_cast<size_t>(step.operation);
     size_t const operations = activation ? kActivationKernels.size() : kUnaryKernels.size();
@@ -287,7 +303,11 @@ ProgramKernel oneStepKernelFor(Step const& step)
     {
         throw std::invalid_argument("point-wise chain: operation " + std::to_string(step.operation) + " is unknown");
     }
-    return activation ? kActivationKernels[operation] : kUnaryKernels[operation];
+    if (!activation)
+    {
+        return kUnaryKernels[operation];
+    }
+    return program.gated ? kGatedActivationKernels[operation] : kActivationKernels[operation];
 }
 
 class PointwiseLayer final : public PreparedKernelLayer
@@ -342,7 +362,7 @@ void launchPointwise(Program const& program, unsigned blocks, cudaStream_t strea
     }
     if (program.soleInput >= 0)
     {
-        oneStepKernelFor(program.steps[0])<<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
+        oneStepKernelFor(program)<<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
     }
     else
     {
