@@ -200,13 +200,22 @@ kiln::plan::LayerRecord const* writerOf(kiln::plan::PlanModel const& model, std:
 TEST(CudaBackendChannelsLast, SqueezeAndExcitationScalesChannelsLast)
 {
     // The gate [N, C, 1, 1] times the activations broadcasts; it stays in the region, reading both as they are
-    // stored, and so does the projection after it: nothing converts the activations on the way.
+    // stored, and so does the projection after it: nothing converts the activations on the way, nor the pool.
     for (int64_t channels : {16, 12})
     {
         auto const filters = std::make_shared<Filters>();
         kiln::plan::PlanModel const model = cudaPlanOf(squeezeExcitation(filters, channels), true, alwaysChannelsLast);
         EXPECT_EQ(formatOfTensor(model, "silu"), kHWC);
         EXPECT_EQ(formatOfTensor(model, "scaled"), kHWC);
+        // The pool's [N, C, 1, 1] lies alike in both formats: stored kHWC, the squeeze convolution reads it as it is.
+        EXPECT_EQ(formatOfTensor(model, "pooled"), kHWC);
+        for (kiln::plan::LayerRecord const& layer : model.layers)
+        {
+            if (layer.name.rfind("squeeze", 0) == 0 && channels % 8 == 0) // 12 channels are read padded (kHWC8)
+            {
+                EXPECT_EQ(kiln::plan::slotFormat(model, layer, 0), model.tensors[layer.inputs[0]].format) << layer.name;
+            }
+        }
         // With 12 channels the projection reads its input padded to 16 (kHWC8), as every such convolution does.
         for (char const* tensor : {"scaled", channels % 8 == 0 ? "y" : "scaled"})
         {

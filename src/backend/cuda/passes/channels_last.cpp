@@ -150,6 +150,29 @@ void chooseShuffleFormats(
     plan::setIoFormats(model, layer, std::move(formats));
 }
 
+//! A reduction's 4-D output stored alike in both formats (a squeeze-and-excitation pool, [N, C, 1, 1]) is marked kHWC
+//! where the reduction reads channels-last data and every reader takes it into a region: the convolution after the
+//! pool then reads it as it is stored, where a conversion would copy it. The reduction writes the same bytes.
+void markPooledChannelsLast(
+    plan::PlanModel& model, plan::LayerRecord const& layer, std::vector<std::vector<size_t>> const& readers)
+{
+    int32_t const output = layer.outputs.size() == 1 ? layer.outputs[0] : -1;
+    if (!fourDimensional(model, output) || plan::isObserved(model.tensors[output]) || readers[output].empty()
+        || !storedAlikeChannelsLast(model, output) || !readsChannelsLast(model, layer))
+    {
+        return;
+    }
+    for (size_t r : readers[output])
+    {
+        plan::LayerRecord const& reader = model.layers[r];
+        if (!startsRegion(model, reader) && !continuesRegion(model, reader))
+        {
+            return;
+        }
+    }
+    model.tensors[output].format = TensorFormat::kHWC;
+}
+
 } // namespace
 
 void chooseChannelsLast(plan::PlanModel& model)
@@ -169,6 +192,7 @@ void chooseChannelsLast(plan::PlanModel& model)
             // The CUDA reduction reads a channels-last input through its strides, and writes a linear output: the
             // global average pooling that ends a convolutional network needs no conversion.
             layer.ioFormats.clear();
+            markPooledChannelsLast(model, layer, readers);
             continue;
         }
         size_t const slots = layer.inputs.size() + layer.outputs.size();
