@@ -1,8 +1,9 @@
 // The point-wise kernel's program as the host makes it (backend/cuda/kernels/pointwise/pointwise_program.h), without a
 // GPU: axes simplified to what the broadcasts need (a bias over [N * T, C], the attention mask over [B, H, T * T]), the
 // strides each broadcast input reads through, register rows reused once a value is dead, single elements as constants,
-// and when the kernel may move groups of four in one access, which lone or gated step names the input it reads, and
-// broadcasts over channels-last tensors walked in storage order. Views point at addresses never read.
+// and when the kernel may move groups of four in one access, which lone or gated step names the input it reads, the
+// operands of one arithmetic step, and broadcasts over channels-last tensors walked in storage order. Views point at
+// addresses never read.
 #include "backend/cuda/kernels/pointwise/pointwise_program.h"
 #include "pointwise_steps.h"
 
@@ -247,6 +248,33 @@ TEST(CudaPointwiseProgram, SiluAndHardSwishAreGatedActivations)
     notGated({sigmoid, binary(ElementWiseOperation::kPROD, in(0), result(0))}, {tensor({2, 8, 1, 1})});
     // A lone activation is not gated.
     EXPECT_FALSE(programOf({sigmoid}, {tensor(shape)}, output(shape, 4096), {}).gated);
+}
+
+TEST(CudaPointwiseProgram, OneArithmeticStepNamesItsOperandsByInput)
+{
+    // The element-wise layer's program: each operand's input, whatever row it was loaded into.
+    Program const sum = sumOf(tensor({4, 8}), tensor({1, 8}, 64), output({4, 8}, 128));
+    EXPECT_TRUE(sum.binary);
+    EXPECT_EQ(sum.binaryInputs[0], 0);
+    EXPECT_EQ(sum.binaryInputs[1], 1);
+    // An input no step reads has no row; the operands come in either order; a single element is a constant.
+    Program const scaled = programOf({binary(ElementWiseOperation::kPROD, in(2), in(1))},
+        {tensor({4, 8}), tensor({1, 1}, 64), tensor({4, 8}, 128)}, output({4, 8}, 256), {});
+    EXPECT_TRUE(scaled.binary);
+    EXPECT_EQ(scaled.binaryInputs[0], 2);
+    EXPECT_EQ(scaled.binaryInputs[1], constantOperand(1));
+    Program const same
+        = programOf({binary(ElementWiseOperation::kSUM, in(0), in(0))}, {tensor({4, 8})}, output({4, 8}, 256), {});
+    EXPECT_TRUE(same.binary);
+    EXPECT_EQ(same.binaryInputs[1], 0);
+    // Not: a comparison, two steps, an activation.
+    EXPECT_FALSE(programOf({binary(ElementWiseOperation::kGREATER, in(0), in(1))}, {tensor({4, 8}), tensor({4, 8}, 64)},
+        output({4, 8}, 128), {})
+                     .binary);
+    std::vector<PointwiseStep> const two{
+        binary(ElementWiseOperation::kSUM, in(0), in(1)), binary(ElementWiseOperation::kPROD, result(0), in(1))};
+    EXPECT_FALSE(programOf(two, {tensor({4, 8}), tensor({4, 8}, 64)}, output({4, 8}, 128), {}).binary);
+    EXPECT_FALSE(programOf({unary(UnaryOperation::kABS, in(0))}, {tensor({4, 8})}, output({4, 8}, 128), {}).binary);
 }
 
 TEST(CudaPointwiseProgram, RefusesWhatTheKernelCannotRun)

@@ -284,6 +284,29 @@ void findSoleInput(Program& program)
     program.gated = gated && program.soleInput >= 0;
 }
 
+//! Program::binary and Program::binaryInputs: one element-wise arithmetic step, its operands named by input.
+void findBinary(Program& program)
+{
+    Step const& only = program.steps[0];
+    bool const arithmetic = only.kind == nvinfer1::LayerType::kELEMENTWISE && only.operation >= 0
+        && only.operation <= static_cast<int32_t>(nvinfer1::ElementWiseOperation::kFLOOR_DIV);
+    if (program.stepCount != 1 || !arithmetic)
+    {
+        return;
+    }
+    int32_t const operands[2] = {only.first, only.second};
+    for (int32_t k = 0; k < 2; ++k)
+    {
+        // A row holds the input loaded into it; a negative operand already names a single-element input.
+        program.binaryInputs[k] = operands[k];
+        for (int32_t i = 0; operands[k] >= 0 && i < program.inputCount; ++i)
+        {
+            program.binaryInputs[k] = program.inputs[i].slot == operands[k] ? i : program.binaryInputs[k];
+        }
+    }
+    program.binary = true;
+}
+
 } // namespace
 
 Program makeProgram(PointwiseStep const* steps, size_t stepCount, ConstTensorView const* const* inputs,
@@ -317,6 +340,7 @@ Program makeProgram(PointwiseStep const* steps, size_t stepCount, ConstTensorVie
         }
     }
     findSoleInput(program);
+    findBinary(program);
     return program;
 }
 

@@ -84,6 +84,11 @@ struct Program
     //! With soleInput: the activation step is followed by its product with that same input, x * f(x) (SiLU as
     //! exported, x * sigmoid(x); hard-swish, x * hard_sigmoid(x)), which the kernel then computes in one formula.
     bool gated{false};
+    //! A program of one element-wise arithmetic step (kSUM to kFLOOR_DIV), as the element-wise layer and a lone
+    //! residual sum make: each operand's input, or constantOperand(i) for single-element input i; the kernel then
+    //! reads both groups and applies one formula, with no register rows. Meaningful only where `binary`.
+    bool binary{false};
+    int32_t binaryInputs[2]{0, 0};
     void* output{nullptr};
     nvinfer1::DataType outputType{nvinfer1::DataType::kFLOAT};
     int64_t count{0};
