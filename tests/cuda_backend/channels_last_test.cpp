@@ -233,6 +233,27 @@ TEST(CudaBackendChannelsLast, SqueezeAndExcitationScalesChannelsLast)
     }
 }
 
+TEST(CudaBackendChannelsLast, AChannelsLastGateDoesNotDrawALinearTensorIn)
+{
+    // The network's input (kLINEAR) times a gate computed channels-last ([N, C, 1, 1], stored alike): the product
+    // stays linear rather than convert the large input to spare the gate.
+    auto const filters = std::make_shared<Filters>();
+    NetworkMaker const maker = [filters](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {2, 8, 6, 5}});
+        ITensor& conv = convolve(network, *filters, *x, 8, 8, 3, 1, 1, "conv");
+        ITensor& pooled = named(network.addReduce(conv, ReduceOperation::kAVG, 0b1100, true), "pooled");
+        ITensor& excited = convolve(network, *filters, pooled, 8, 8, 1, 1, 1, "excite");
+        ITensor& gate = named(network.addActivation(excited, ActivationType::kSIGMOID), "gate");
+        ITensor& product = named(network.addElementWise(*x, gate, ElementWiseOperation::kPROD), "product");
+        network.markOutput(product);
+    };
+    kiln::plan::PlanModel const model = cudaPlanOf(maker, true, alwaysChannelsLast);
+    kiln::plan::LayerRecord const* product = writerOf(model, "product");
+    ASSERT_NE(product, nullptr);
+    EXPECT_EQ(kiln::plan::slotFormat(model, *product, 0), kLINEAR);
+    EXPECT_EQ(kiln::plan::slotFormat(model, *product, product->inputs.size()), kLINEAR);
+}
+
 TEST(CudaBackendChannelsLast, SqueezeAndExcitationAgreesWithTheCpuReference)
 {
     SKIP_WITHOUT_GPU();

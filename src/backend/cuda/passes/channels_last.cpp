@@ -116,6 +116,30 @@ bool readsChannelsLast(plan::PlanModel const& model, plan::LayerRecord const& la
     return false;
 }
 
+//! Whether a layer that can continue a region joins one: it reads a channels-last tensor other than one stored alike
+//! in both formats, or every input is stored alike and one is channels-last (so that joining converts nothing). A
+//! channels-last [N, C, 1, 1] gate alone does not draw a product with a kLINEAR [N, C, H, W] into a region, which would
+//! convert the large tensor to spare the small one.
+bool entersRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    bool channelsLastInput = false;
+    bool largeChannelsLastInput = false;
+    bool everyInputAlike = true;
+    for (int32_t input : layer.inputs)
+    {
+        if (input < 0)
+        {
+            continue;
+        }
+        bool const alike = fourDimensional(model, input) && storedAlikeChannelsLast(model, input);
+        bool const stored = channelsLast(model.tensors[input].format);
+        channelsLastInput = channelsLastInput || stored;
+        largeChannelsLastInput = largeChannelsLastInput || (stored && !alike);
+        everyInputAlike = everyInputAlike && alike;
+    }
+    return largeChannelsLastInput || (channelsLastInput && everyInputAlike);
+}
+
 //! A shuffle reads a channels-last (kHWC) input as it is stored: its kernel folds the axis order into its transposes
 //! (storedShuffle), so nothing converts the input first. It writes its output channels-last too where that leaves
 //! every element in place (the channels moved back to axis 1, as ConvNeXt does after a LayerNorm over channels), and
@@ -197,7 +221,7 @@ void chooseChannelsLast(plan::PlanModel& model)
         }
         size_t const slots = layer.inputs.size() + layer.outputs.size();
         bool const channelsLast = startsRegion(model, layer)
-            || (continuesRegion(model, layer) && readsChannelsLast(model, layer));
+            || (continuesRegion(model, layer) && entersRegion(model, layer));
         if (!channelsLast)
         {
             plan::setIoFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kLINEAR));
