@@ -221,7 +221,8 @@ DeviceBuffer DepthwiseConvolution::uploadKernel(
     int64_t const taps = kernel.count() / channels;
     std::vector<std::byte> tapMajor(static_cast<size_t>(kernel.count()) * elementSize(kernel.type()));
     backend::transposeBatched(kernel.data(), tapMajor.data(), 1, channels, taps, elementSize(kernel.type()));
-    return uploadWeights(network::WeightsBuffer(nvinfer1::Weights{kernel.type(), tapMajor.data(), kernel.count()}), type);
+    return uploadWeights(
+        network::WeightsBuffer(nvinfer1::Weights{kernel.type(), tapMajor.data(), kernel.count()}), type);
 }
 
 DepthwiseConvolution::DepthwiseConvolution(
