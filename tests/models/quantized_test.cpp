@@ -12,7 +12,7 @@
 // exact INT32 sums, scaled in FP32), with the same few roundings. Quantization itself
 // moves these outputs by 6e-3 (regnet) to 7e-2 (vit) from the FP32 models', so 1e-3 still tells a wrong scale, axis
 // or type; the rounding at exact ties is checked by the layer tests (tests/layers/quantize_test.cpp).
-#include "error_logger.h"
+#include "collecting_logger.h"
 #include "model_runner.h"
 #include "network/fused/quantized_convolution.h"
 #include "network/fused/quantized_matrix_multiply.h"
@@ -104,7 +104,7 @@ INSTANTIATE_TEST_SUITE_P(Exports, QuantizedModels, ::testing::ValuesIn(quantized
 //! The layer types of the `backend` plan of quantized model `name`, built for its test input's shape.
 std::vector<nvinfer1::LayerType> planLayerTypes(std::string const& name, kiln::Backend backend)
 {
-    ErrorLogger logger;
+    CollectingLogger logger;
     std::unique_ptr<nvinfer1::IBuilder> builder(nvinfer1::createInferBuilder(logger));
     std::unique_ptr<nvinfer1::INetworkDefinition> network(builder->createNetworkV2(0));
     std::unique_ptr<nvonnxparser::IParser> parser(nvonnxparser::createParser(*network, logger));
@@ -125,7 +125,7 @@ std::vector<nvinfer1::LayerType> planLayerTypes(std::string const& name, kiln::B
     }
     config->addOptimizationProfile(profile);
     std::unique_ptr<nvinfer1::IHostMemory> blob(builder->buildSerializedNetwork(*network, *config));
-    EXPECT_NE(blob, nullptr) << logger.errors;
+    EXPECT_NE(blob, nullptr) << logger.text();
     plan::PlanModel model;
     std::string error;
     std::vector<nvinfer1::LayerType> types;
