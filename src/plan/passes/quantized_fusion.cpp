@@ -2,7 +2,6 @@
 
 #include "network/fused/quantized_convolution.h"
 #include "network/layers/elementwise.h"
-#include "network/layers/pooling.h"
 #include "plan/passes/int8_weights.h"
 #include "plan/passes/quantized_patterns.h"
 #include "plan/plan_graph.h"
@@ -37,10 +36,6 @@ public:
 
     size_t run()
     {
-        for (size_t l = 0; l < mGraph.size(); ++l)
-        {
-            poolOnInt8(l);
-        }
         size_t fused = 0;
         for (size_t l = 0; l < mGraph.size(); ++l)
         {
@@ -75,39 +70,6 @@ private:
     bool isQuantization(std::optional<size_t> l, size_t convolution) const
     {
         return isInt8Quantization(mGraph, l, convolution);
-    }
-
-    //! TensorRT's propagation across max pooling: DQ(x, s) -> max pooling -> Q(s) pools x itself, since dequantizing
-    //! keeps the order of values and Q(DQ(q)) is q for one scale. The pooling moves onto the INT8 tensor, so that the
-    //! convolution after the Q/DQ pair reads a DQ of INT8 and fuses (ResNet's stem).
-    void poolOnInt8(size_t l)
-    {
-        LayerRecord const& pooling = layer(l);
-        auto const* params = plan::paramsOf<network::PoolingParams>(pooling);
-        if (mGraph.removed(l) || params == nullptr || params->poolingType != nvinfer1::PoolingType::kMAX
-            || pooling.inputs.size() != 1 || pooling.epilogue.any() || !linearThroughout(mGraph.model(), pooling)
-            || !computesIn(mGraph.model(), pooling, DataType::kFLOAT, DataType::kFLOAT))
-        {
-            return;
-        }
-        std::optional<Dequantization> const input = dequantizationOf(pooling.inputs[0]);
-        std::optional<size_t> const next = mGraph.soleReader(l);
-        if (!input || !onlyFor(*input, l) || layer(input->layer).guards != pooling.guards || !isQuantization(next, l)
-            || *perTensorScale(layer(*next)) != input->scale)
-        {
-            return;
-        }
-        LayerRecord record = pooling;
-        record.inputs = {input->source};
-        record.outputs = layer(*next).outputs;
-        record.ioTypes.clear();
-        record.ioFormats.clear();
-        std::vector<size_t> const absorbed{input->layer, l, *next};
-        record.name = mGraph.namesOf(absorbed);
-        if (mRules.runsQuantized(mGraph.model(), record))
-        {
-            mGraph.replace(absorbed, *next, std::move(record));
-        }
     }
 
     std::optional<Chain> chainFrom(size_t l) const
