@@ -102,8 +102,8 @@ INSTANTIATE_TEST_SUITE_P(Exports, QuantizedModels, ::testing::ValuesIn(quantized
         return testInfo.param.model + "_" + kiln::backendName(testInfo.param.backend);
     });
 
-//! The `backend` plan of quantized model `name`, built for its test input's shape.
-plan::PlanModel planOf(std::string const& name, kiln::Backend backend)
+//! The `backend` plan of quantized model `name`, built for its test input's shape (with kFP16 where `fp16`).
+plan::PlanModel planOf(std::string const& name, kiln::Backend backend, bool fp16 = false)
 {
     ErrorLogger logger;
     std::unique_ptr<nvinfer1::IBuilder> builder(nvinfer1::createInferBuilder(logger));
@@ -112,6 +112,11 @@ plan::PlanModel planOf(std::string const& name, kiln::Backend backend)
     EXPECT_TRUE(parser->parseFromFile((kQuantizedDirectory / name / "model.onnx").string().c_str(), 0));
     std::unique_ptr<nvinfer1::IBuilderConfig> config(builder->createBuilderConfig());
     kiln::setBackend(*config, backend);
+    if (fp16)
+    {
+        config->setFlag(nvinfer1::BuilderFlag::kFP16);
+        config->setFlag(nvinfer1::BuilderFlag::kINT8);
+    }
     nvinfer1::IOptimizationProfile* profile = builder->createOptimizationProfile();
     std::vector<HostTensor> const inputs = readArrays(kQuantizedDirectory / name, "input");
     for (size_t i = 0; i < inputs.size(); ++i)
@@ -194,6 +199,29 @@ TEST(QuantizedModels, BertMovesInt8ThroughItsShufflesOnTheCpu)
     expectBertMovesInt8ThroughItsShuffles(kiln::Backend::kCPU, 10);
 }
 
+//! With kFP16 (trtexec's --int8 --fp16, --best) the layers between the pairs compute in FP16, and the same chains
+//! fuse as in FP32 builds: `fused` convolutions of regnet and efficientnet, and BERT's twelve projections.
+void expectFp16BuildsFuseAlike(kiln::Backend backend, size_t regnet, size_t efficientnet)
+{
+    for (auto const& [name, fused] :
+        {std::pair<char const*, size_t>{"regnet_int8", regnet}, {"efficientnet_int8", efficientnet}})
+    {
+        plan::PlanModel const model = planOf(name, backend, true);
+        EXPECT_EQ(std::count_if(model.layers.begin(), model.layers.end(),
+                      [](plan::LayerRecord const& l) { return l.type == network::kQuantizedConvolutionLayerType; }),
+            fused)
+            << name;
+    }
+    plan::PlanModel const bert = planOf("bert_int8", backend, true);
+    EXPECT_EQ(layersWriting(bert, network::kQuantizedMatrixMultiplyLayerType, nvinfer1::DataType::kINT8), 8U);
+    EXPECT_EQ(layersWriting(bert, network::kQuantizedMatrixMultiplyLayerType, nvinfer1::DataType::kFLOAT), 4U);
+}
+
+TEST(QuantizedModels, Fp16BuildsFuseAsFp32OnesOnTheCpu)
+{
+    expectFp16BuildsFuseAlike(kiln::Backend::kCPU, 18, 38);
+}
+
 TEST(QuantizedModels, Int8ConvolutionsOfOneGroupRunFusedOnCuda)
 {
 #ifndef KILN_WITH_CUDA_BACKEND
@@ -228,6 +256,14 @@ TEST(QuantizedModels, BertMovesInt8ThroughItsShufflesOnCuda)
     GTEST_SKIP() << "Kiln was built without its CUDA backend";
 #endif
     expectBertMovesInt8ThroughItsShuffles(kiln::Backend::kCUDA, 14);
+}
+
+TEST(QuantizedModels, Fp16BuildsFuseAsFp32OnesOnCuda)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    expectFp16BuildsFuseAlike(kiln::Backend::kCUDA, 15, 30);
 }
 
 TEST(QuantizedModels, CoverInt8AndFp8)

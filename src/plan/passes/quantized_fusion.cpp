@@ -76,9 +76,9 @@ private:
     {
         LayerRecord const& convolution = layer(l);
         auto const* params = plan::paramsOf<network::ConvolutionParams>(convolution);
+        std::optional<DataType> const type = chainType(mGraph, convolution);
         if (mGraph.removed(l) || params == nullptr || convolution.inputs.size() != 1 || convolution.epilogue.any()
-            || holdsRefittableWeights(convolution) || params->kernel.type() != DataType::kFLOAT
-            || !computesIn(mGraph.model(), convolution, DataType::kFLOAT, DataType::kFLOAT))
+            || holdsRefittableWeights(convolution) || !type || params->kernel.type() != *type)
         {
             return std::nullopt;
         }
@@ -93,12 +93,16 @@ private:
         if (joins(next, l) && isSum(layer(*next)))
         {
             int32_t const residual = PatternGraph::otherOperand(layer(*next), convolved);
+            // The fused layer reads a floating-point residual as FP32 (one of a reduced chain, where it is stored so).
+            std::optional<Dequantization> source = dequantizationOf(residual);
+            bool const readable = source
+                || (residual >= 0 && mGraph.model().tensors[residual].type == DataType::kFLOAT);
             if (residual >= 0 && residual != convolved && sameShape(mGraph.model(), residual, convolved)
-                && sameShape(mGraph.model(), layer(*next).outputs[0], convolved))
+                && sameShape(mGraph.model(), layer(*next).outputs[0], convolved) && readable)
             {
                 chain.after.push_back(*next);
                 chain.residual = residual;
-                chain.residualSource = dequantizationOf(residual);
+                chain.residualSource = source;
                 next = mGraph.soleReader(*next);
             }
         }
@@ -121,7 +125,7 @@ private:
     {
         auto const& convolution = *plan::paramsOf<network::ConvolutionParams>(layer(chain.convolution));
         std::optional<Int8Weights> const weights
-            = recoverInt8Weights(convolution.kernel.toFloat(), convolution.nbOutputMaps);
+            = recoverInt8Weights(convolution.kernel.toFloat(), convolution.nbOutputMaps, convolution.kernel.type());
         if (!weights)
         {
             return false;
@@ -136,7 +140,7 @@ private:
                     continue;
                 }
                 auto const [record, absorbed] = fusedRecord(chain, taken, int8Residual, *weights);
-                if (mRules.runsQuantized(mGraph.model(), record))
+                if (runsWithFloatOutput(mGraph, record, mRules.runsQuantized))
                 {
                     mGraph.replace(absorbed, absorbed.back(), record);
                     return true;
@@ -158,6 +162,7 @@ private:
         auto params = std::make_shared<network::QuantizedConvolutionParams>();
         static_cast<network::WindowedFilterParams&>(*params) = *plan::paramsOf<network::ConvolutionParams>(convolution);
         params->kernel = int8WeightsBuffer(weights.values);
+        params->bias = params->bias.empty() ? params->bias : params->bias.storedAs(DataType::kFLOAT);
         params->kernelScales = floatWeightsBuffer(weights.scales);
         params->inputScale = chain.input.scale;
         std::vector<size_t> absorbed;
