@@ -30,10 +30,12 @@ public:
         return *mNetwork.addInput(name, type, dimsOf(shape));
     }
 
-    //! Q then DQ by `scales` (one: per tensor; several: along `axis`), the layers "q <name>" and "dq <name>".
-    ITensor& pair(ITensor& x, std::vector<float> const& scales, std::string const& name, int32_t axis = 0)
+    //! Q then DQ by `scales` (one: per tensor; several: along `axis`), the layers "q <name>" and "dq <name>"; the DQ
+    //! writes `type`.
+    ITensor& pair(ITensor& x, std::vector<float> const& scales, std::string const& name, int32_t axis = 0,
+        DataType type = DataType::kFLOAT)
     {
-        return dequantize(quantize(x, scales, name, axis), scales, name, axis);
+        return dequantize(quantize(x, scales, name, axis), scales, name, axis, type);
     }
 
     ITensor& quantize(ITensor& x, std::vector<float> const& scales, std::string const& name, int32_t axis = 0)
@@ -44,9 +46,10 @@ public:
         return *q->getOutput(0);
     }
 
-    ITensor& dequantize(ITensor& x, std::vector<float> const& scales, std::string const& name, int32_t axis = 0)
+    ITensor& dequantize(ITensor& x, std::vector<float> const& scales, std::string const& name, int32_t axis = 0,
+        DataType type = DataType::kFLOAT)
     {
-        IDequantizeLayer* dq = mNetwork.addDequantize(x, scaleOf(scales), DataType::kFLOAT);
+        IDequantizeLayer* dq = mNetwork.addDequantize(x, scaleOf(scales), type);
         dq->setAxis(axis);
         dq->setName(("dq " + name).c_str());
         return *dq->getOutput(0);

@@ -83,6 +83,42 @@ TEST(QuantizedFp16Fusion, FusesAProductByWeightsWithItsBiasAndQuantization)
     EXPECT_EQ(countOf(fast, LayerType::kMATRIX_MULTIPLY), 0U);
 }
 
+//! `network` built strongly typed for `kernels`, serialized.
+std::vector<uint8_t> stronglyTypedPlan(Network const& network, CpuKernels kernels)
+{
+    RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    auto const flags = 1U << static_cast<uint32_t>(NetworkDefinitionCreationFlag::kSTRONGLY_TYPED);
+    std::unique_ptr<INetworkDefinition> definition(builder->createNetworkV2(flags));
+    network.maker()(*definition);
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    setBackend(*config, Backend::kCPU);
+    setCpuKernels(*config, kernels);
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*definition, *config));
+    EXPECT_NE(plan, nullptr) << logger.errors();
+    auto const* bytes = plan ? static_cast<uint8_t const*>(plan->data()) : nullptr;
+    return plan ? std::vector<uint8_t>(bytes, bytes + plan->size()) : std::vector<uint8_t>{};
+}
+
+TEST(QuantizedFp16Fusion, FusesAStronglyTypedChainWhoseDequantizationWritesHalf)
+{
+    Network const network{[](Builder& b) {
+                              ITensor& x = b.pair(b.input("a", {2, 4, 6, 6}), {kScale}, "input", 0, DataType::kHALF);
+                              ITensor& y = activated(b.network(), b.convolution(x, 8), ActivationType::kRELU, "relu");
+                              markOutput(b.network(), b.pair(y, {kOutputScale}, "output"));
+                          },
+        {{2, 4, 6, 6}}};
+    std::vector<uint8_t> const fast = stronglyTypedPlan(network, CpuKernels::kFAST);
+    plan::PlanModel const model = readModel(fast);
+    EXPECT_EQ(layerNamed(model, "dq input + convolution + relu + q output").type, kQuantizedConvolutionLayerType);
+    std::vector<Tensors> const runs{randomInputs(network.inputs, 5)};
+    std::vector<Tensors> const fused = runCpuPlan(fast, runs);
+    std::vector<Tensors> const reference = runCpuPlan(stronglyTypedPlan(network, CpuKernels::kREFERENCE), runs);
+    ASSERT_EQ(fused.size(), 1U);
+    ASSERT_EQ(reference.size(), 1U);
+    expectClose(fused[0].at("output"), reference[0].at("output"), Tolerance(kOutputScale * 1.001, 2e-3), "output");
+}
+
 TEST(Int8Weights, RecoversValuesAndScalesFromFp16Weights)
 {
     // One channel of a convolution that computes in FP16: each weight is q * s rounded to FP16. The largest magnitude
