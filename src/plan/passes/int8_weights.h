@@ -4,6 +4,8 @@
 // one scale s per output channel). A quantized kernel needs q and s back: this finds them where they exist exactly.
 #pragma once
 
+#include <NvInferRuntimeBase.h>
+
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -23,6 +25,11 @@ struct Int8Weights
 //! symmetric max calibration gives (Model Optimizer's, TensorRT's): the channel's largest magnitude over 127, and its
 //! nearest FP32 neighbours, since that quotient may round away from the scale the model stored. A channel of zeros
 //! gets the scale 1.
-std::optional<Int8Weights> recoverInt8Weights(std::vector<float> const& weights, int64_t channels);
+//!
+//! Weights an FP16 (or BF16) layer holds (`storedIn`) are q * s rounded into that type: then dequantizeInt8(q, s)
+//! rounded into it must give every weight back. The scale found is within that type's rounding of the model's, and
+//! the INT8 values are the model's (127 steps of FP16's relative rounding stay far below half a step).
+std::optional<Int8Weights> recoverInt8Weights(
+    std::vector<float> const& weights, int64_t channels, nvinfer1::DataType storedIn = nvinfer1::DataType::kFLOAT);
 
 } // namespace kiln::plan

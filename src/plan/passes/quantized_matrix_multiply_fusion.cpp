@@ -1,5 +1,6 @@
 #include "plan/passes/quantized_matrix_multiply_fusion.h"
 
+#include "core/data_type.h"
 #include "core/tensor_view.h"
 #include "network/fused/quantized_matrix_multiply.h"
 #include "network/layers/constant.h"
@@ -29,11 +30,13 @@ struct Chain
     std::vector<float> bias;   //!< the sum's constant row, where there is a sum
 };
 
-//! The FP32 values of a fixed constant layer that writes tensor `t` directly, with the tensor's extents.
+//! The values of a fixed constant layer that writes tensor `t` directly, with the tensor's extents and the
+//! floating-point type the constant holds them in (FP16 where an FP16 build folded them).
 struct ConstantValues
 {
     std::vector<float> values;
     std::vector<int64_t> dims;
+    DataType type;
 };
 
 class QuantizedMatrixMultiplyFuser
@@ -72,11 +75,11 @@ private:
             return std::nullopt;
         }
         std::optional<std::vector<int64_t>> dims = constantDims(mGraph.model(), t);
-        if (constant->weights.type() != DataType::kFLOAT || !dims || volume(*dims) != constant->weights.count())
+        if (!isFloatType(constant->weights.type()) || !dims || volume(*dims) != constant->weights.count())
         {
             return std::nullopt;
         }
-        return ConstantValues{constant->weights.toFloat(), std::move(*dims)};
+        return ConstantValues{constant->weights.toFloat(), std::move(*dims), constant->weights.type()};
     }
 
     //! The product's right operand as INT8 weights [N, K] with one scale per column, where a constant holds it as one
@@ -103,11 +106,11 @@ private:
                 byColumn[column * k + i] = constant->values[transposed ? column * k + i : i * n + column];
             }
         }
-        if (std::optional<Int8Weights> perColumn = recoverInt8Weights(byColumn, n))
+        if (std::optional<Int8Weights> perColumn = recoverInt8Weights(byColumn, n, constant->type))
         {
             return perColumn;
         }
-        std::optional<Int8Weights> perMatrix = recoverInt8Weights(byColumn, 1);
+        std::optional<Int8Weights> perMatrix = recoverInt8Weights(byColumn, 1, constant->type);
         if (perMatrix)
         {
             perMatrix->scales.assign(static_cast<size_t>(n), perMatrix->scales[0]);
@@ -132,8 +135,7 @@ private:
         if (mGraph.removed(l) || params == nullptr || product.inputs.size() != 2 || product.inputs[0] < 0
             || product.inputs[1] < 0 || product.outputs.size() != 1 || product.epilogue.any()
             || params->op0 != MatrixOperation::kNONE || params->op1 == MatrixOperation::kVECTOR
-            || !linearThroughout(mGraph.model(), product)
-            || !computesIn(mGraph.model(), product, DataType::kFLOAT, DataType::kFLOAT)
+            || !linearThroughout(mGraph.model(), product) || !chainType(mGraph, product)
             || mGraph.model().tensors[product.inputs[0]].dims.size() < 2)
         {
             return std::nullopt;
@@ -193,7 +195,7 @@ private:
         for (size_t taken = chain.after.size() + 1; taken-- > 0;)
         {
             auto [record, absorbed] = fusedRecord(chain, taken);
-            if (mRules.runsQuantized(mGraph.model(), record))
+            if (runsWithFloatOutput(mGraph, record, mRules.runsQuantized))
             {
                 size_t const at = absorbed.back();
                 mGraph.replace(absorbed, at, std::move(record));

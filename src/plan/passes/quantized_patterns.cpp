@@ -1,5 +1,6 @@
 #include "plan/passes/quantized_patterns.h"
 
+#include "core/data_type.h"
 #include "network/layers/quantize.h"
 #include "plan/plan_graph.h"
 
@@ -24,9 +25,9 @@ std::optional<Dequantization> int8DequantizationOf(PatternGraph const& graph, in
     }
     LayerRecord const& dq = graph.layer(*p);
     std::optional<float> const scale = perTensorScale(graph, dq);
-    bool const types = slotType(graph.model(), dq, 0) == DataType::kINT8
-        && slotType(graph.model(), dq, dq.inputs.size()) == DataType::kFLOAT
-        && graph.model().tensors[t].type == DataType::kFLOAT;
+    DataType const written = graph.model().tensors[t].type;
+    bool const types = slotType(graph.model(), dq, 0) == DataType::kINT8 && isFloatType(written)
+        && slotType(graph.model(), dq, dq.inputs.size()) == written;
     return scale && types ? std::optional<Dequantization>(Dequantization{*p, dq.inputs[0], *scale}) : std::nullopt;
 }
 
@@ -36,10 +37,18 @@ bool readOnlyBy(PatternGraph const& graph, Dequantization const& dq, size_t read
     return sole && *sole == reader;
 }
 
+std::optional<DataType> chainType(PatternGraph const& graph, LayerRecord const& record)
+{
+    std::optional<DataType> const type = record.precision;
+    bool const one = type && isFloatType(*type) && computesIn(graph.model(), record, type, *type);
+    return one ? type : std::nullopt;
+}
+
 bool joinsInFloat(PatternGraph const& graph, std::optional<size_t> next, size_t anchor)
 {
-    return next && !graph.removed(*next) && graph.layer(*next).guards == graph.layer(anchor).guards
-        && computesIn(graph.model(), graph.layer(*next), DataType::kFLOAT, DataType::kFLOAT);
+    std::optional<DataType> const type = chainType(graph, graph.layer(anchor));
+    return type && next && !graph.removed(*next) && graph.layer(*next).guards == graph.layer(anchor).guards
+        && chainType(graph, graph.layer(*next)) == type;
 }
 
 bool isInt8Quantization(PatternGraph const& graph, std::optional<size_t> l, size_t anchor)
@@ -50,9 +59,28 @@ bool isInt8Quantization(PatternGraph const& graph, std::optional<size_t> l, size
     }
     LayerRecord const& record = graph.layer(*l);
     auto const* params = paramsOf<network::QuantizeParams>(record);
-    return params != nullptr && params->toType == DataType::kINT8 && perTensorScale(graph, record)
-        && slotType(graph.model(), record, 0) == DataType::kFLOAT
+    std::optional<DataType> const type = chainType(graph, graph.layer(anchor));
+    return params != nullptr && params->toType == DataType::kINT8 && perTensorScale(graph, record) && type
+        && slotType(graph.model(), record, 0) == *type
         && slotType(graph.model(), record, record.inputs.size()) == DataType::kINT8;
+}
+
+bool runsWithFloatOutput(PatternGraph& graph, LayerRecord const& record,
+    std::function<bool(PlanModel const&, LayerRecord const&)> const& runs)
+{
+    int32_t const output = record.outputs[0];
+    DataType const stored = graph.model().tensors[output].type;
+    bool const reduced = stored == DataType::kHALF || stored == DataType::kBF16;
+    if (reduced)
+    {
+        graph.retype(output, DataType::kFLOAT);
+    }
+    bool const accepted = runs(graph.model(), record);
+    if (reduced && !accepted)
+    {
+        graph.retype(output, stored);
+    }
+    return accepted;
 }
 
 void dropUnreadDequantizations(PlanModel& model)
