@@ -15,7 +15,7 @@ std::optional<float> perTensorScale(PatternGraph const& graph, LayerRecord const
     return scale && noZeroPoint ? scale : std::nullopt;
 }
 
-std::optional<Dequantization> int8DequantizationOf(PatternGraph const& graph, int32_t t)
+std::optional<Dequantization> dequantizationOf(PatternGraph const& graph, int32_t t)
 {
     std::optional<size_t> const p = graph.producer(t);
     if (!p || graph.removed(*p) || paramsOf<network::DequantizeParams>(graph.layer(*p)) == nullptr)
@@ -24,10 +24,19 @@ std::optional<Dequantization> int8DequantizationOf(PatternGraph const& graph, in
     }
     LayerRecord const& dq = graph.layer(*p);
     std::optional<float> const scale = perTensorScale(graph, dq);
-    bool const types = slotType(graph.model(), dq, 0) == DataType::kINT8
-        && slotType(graph.model(), dq, dq.inputs.size()) == DataType::kFLOAT
-        && graph.model().tensors[t].type == DataType::kFLOAT;
-    return scale && types ? std::optional<Dequantization>(Dequantization{*p, dq.inputs[0], *scale}) : std::nullopt;
+    DataType const quantized = slotType(graph.model(), dq, 0);
+    DataType const written = slotType(graph.model(), dq, dq.inputs.size());
+    bool const types = (quantized == DataType::kINT8 || quantized == DataType::kFP8)
+        && (written == DataType::kFLOAT || written == DataType::kHALF) && graph.model().tensors[t].type == written;
+    return scale && types ? std::optional<Dequantization>(Dequantization{*p, dq.inputs[0], *scale, quantized, written})
+                          : std::nullopt;
+}
+
+std::optional<Dequantization> int8DequantizationOf(PatternGraph const& graph, int32_t t)
+{
+    std::optional<Dequantization> dq = dequantizationOf(graph, t);
+    bool const int8 = dq && dq->quantizedType == DataType::kINT8 && dq->floatType == DataType::kFLOAT;
+    return int8 ? dq : std::nullopt;
 }
 
 bool readOnlyBy(PatternGraph const& graph, Dequantization const& dq, size_t reader)
@@ -36,13 +45,19 @@ bool readOnlyBy(PatternGraph const& graph, Dequantization const& dq, size_t read
     return sole && *sole == reader;
 }
 
-bool joinsInFloat(PatternGraph const& graph, std::optional<size_t> next, size_t anchor)
+bool joinsInFloat(PatternGraph const& graph, std::optional<size_t> next, size_t anchor, DataType type)
 {
     return next && !graph.removed(*next) && graph.layer(*next).guards == graph.layer(anchor).guards
-        && computesIn(graph.model(), graph.layer(*next), DataType::kFLOAT, DataType::kFLOAT);
+        && computesIn(graph.model(), graph.layer(*next), type, type);
 }
 
 bool isInt8Quantization(PatternGraph const& graph, std::optional<size_t> l, size_t anchor)
+{
+    return isQuantization(graph, l, anchor, DataType::kINT8, DataType::kFLOAT);
+}
+
+bool isQuantization(
+    PatternGraph const& graph, std::optional<size_t> l, size_t anchor, DataType quantizedType, DataType floatType)
 {
     if (!l || graph.removed(*l) || graph.layer(*l).guards != graph.layer(anchor).guards)
     {
@@ -50,9 +65,9 @@ bool isInt8Quantization(PatternGraph const& graph, std::optional<size_t> l, size
     }
     LayerRecord const& record = graph.layer(*l);
     auto const* params = paramsOf<network::QuantizeParams>(record);
-    return params != nullptr && params->toType == DataType::kINT8 && perTensorScale(graph, record)
-        && slotType(graph.model(), record, 0) == DataType::kFLOAT
-        && slotType(graph.model(), record, record.inputs.size()) == DataType::kINT8;
+    return params != nullptr && params->toType == quantizedType && perTensorScale(graph, record)
+        && slotType(graph.model(), record, 0) == floatType
+        && slotType(graph.model(), record, record.inputs.size()) == quantizedType;
 }
 
 void dropUnreadDequantizations(PlanModel& model)
@@ -72,6 +87,12 @@ network::WeightsBuffer int8WeightsBuffer(std::vector<int8_t> const& values)
 {
     return network::WeightsBuffer(
         nvinfer1::Weights{DataType::kINT8, values.data(), static_cast<int64_t>(values.size())});
+}
+
+network::WeightsBuffer fp8WeightsBuffer(std::vector<uint8_t> const& values)
+{
+    return network::WeightsBuffer(
+        nvinfer1::Weights{DataType::kFP8, values.data(), static_cast<int64_t>(values.size())});
 }
 
 network::WeightsBuffer floatWeightsBuffer(std::vector<float> const& values)
