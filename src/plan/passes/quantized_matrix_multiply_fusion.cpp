@@ -64,7 +64,7 @@ std::optional<QuantizedWeights> recoverWeights(std::vector<float> const& byColum
     return std::nullopt;
 }
 
-//! The FP32 values of a fixed constant layer that writes tensor `t` directly, with the tensor's extents.
+//! The values of a fixed FLOAT or HALF constant layer that writes tensor `t` directly, with the tensor's extents.
 struct ConstantValues
 {
     std::vector<float> values;
@@ -107,7 +107,11 @@ private:
             return std::nullopt;
         }
         std::optional<std::vector<int64_t>> dims = constantDims(mGraph.model(), t);
-        if (constant->weights.type() != DataType::kFLOAT || !dims || volume(*dims) != constant->weights.count())
+        // FLOAT, or HALF where an FP16 build stored the constant as its FP16 readers read it (its values then are
+        // those the readers multiply by, exactly).
+        bool const floating = constant->weights.type() == DataType::kFLOAT
+            || constant->weights.type() == DataType::kHALF;
+        if (!floating || !dims || volume(*dims) != constant->weights.count())
         {
             return std::nullopt;
         }
@@ -266,9 +270,12 @@ private:
                 params->outputScale = *perTensorScale(mGraph, layer(l));
             }
         }
-        LayerRecord record = fusedChainRecord(mGraph, network::kQuantizedMatrixMultiplyLayerType, product,
-            {chain.input.source}, absorbed, std::move(params));
+        LayerRecord record = fusedChainRecord(
+            mGraph, network::kQuantizedMatrixMultiplyLayerType, product, {chain.input.source}, absorbed, params);
         record.precision = chain.input.floatType;
+        // The layer writes its own output type; a network output of another (FP32 out of an FP16 chain) is converted
+        // after it, as it was after the last layer it replaces.
+        setIoTypes(mGraph.model(), record, {chain.input.quantizedType, params->outputType()});
         return {std::move(record), std::move(absorbed)};
     }
 
