@@ -1,5 +1,6 @@
 #include "plan/passes/quantized_matrix_multiply_fusion.h"
 
+#include "core/data_type.h"
 #include "core/tensor_view.h"
 #include "network/fused/quantized_matrix_multiply.h"
 #include "network/layers/constant.h"
@@ -36,16 +37,18 @@ struct Chain
     std::vector<float> bias;   //!< the sum's constant row, where there is a sum
 };
 
-//! `byColumn` ([N, K]) on `type`'s grid with one scale per column where it has one, else with one for all (repeated
-//! per column).
-std::optional<QuantizedWeights> recoverWeights(std::vector<float> const& byColumn, int64_t n, DataType type)
+//! `byColumn` ([N, K]), held in `storedIn`, on `type`'s grid with one scale per column where it has one, else with
+//! one for all (repeated per column). FP8 weights must be on the grid exactly whatever type holds them
+//! (int8_weights.h).
+std::optional<QuantizedWeights> recoverWeights(
+    std::vector<float> const& byColumn, int64_t n, DataType type, DataType storedIn)
 {
     for (int64_t channels : {n, int64_t{1}})
     {
         std::optional<QuantizedWeights> weights;
         if (type == DataType::kINT8)
         {
-            if (std::optional<Int8Weights> int8 = recoverInt8Weights(byColumn, channels))
+            if (std::optional<Int8Weights> int8 = recoverInt8Weights(byColumn, channels, storedIn))
             {
                 weights = QuantizedWeights{int8WeightsBuffer(int8->values), std::move(int8->scales)};
             }
@@ -64,11 +67,13 @@ std::optional<QuantizedWeights> recoverWeights(std::vector<float> const& byColum
     return std::nullopt;
 }
 
-//! The values of a fixed FLOAT or HALF constant layer that writes tensor `t` directly, with the tensor's extents.
+//! The values of a fixed constant layer that writes tensor `t` directly, with the tensor's extents and the
+//! floating-point type the constant holds them in (FP16 where an FP16 build folded them).
 struct ConstantValues
 {
     std::vector<float> values;
     std::vector<int64_t> dims;
+    DataType type;
 };
 
 class QuantizedMatrixMultiplyFuser
@@ -107,15 +112,11 @@ private:
             return std::nullopt;
         }
         std::optional<std::vector<int64_t>> dims = constantDims(mGraph.model(), t);
-        // FLOAT, or HALF where an FP16 build stored the constant as its FP16 readers read it (its values then are
-        // those the readers multiply by, exactly).
-        bool const floating = constant->weights.type() == DataType::kFLOAT
-            || constant->weights.type() == DataType::kHALF;
-        if (!floating || !dims || volume(*dims) != constant->weights.count())
+        if (!isFloatType(constant->weights.type()) || !dims || volume(*dims) != constant->weights.count())
         {
             return std::nullopt;
         }
-        return ConstantValues{constant->weights.toFloat(), std::move(*dims)};
+        return ConstantValues{constant->weights.toFloat(), std::move(*dims), constant->weights.type()};
     }
 
     //! The product's right operand as `type` weights [N, K] with one scale per column, where a constant holds it as
@@ -142,7 +143,7 @@ private:
                 byColumn[column * k + i] = constant->values[transposed ? column * k + i : i * n + column];
             }
         }
-        return recoverWeights(byColumn, n, type);
+        return recoverWeights(byColumn, n, type, constant->type);
     }
 
     //! The constant row of `columns` values ([1, ..., 1, N] or [N]) that tensor `t` holds.
@@ -155,24 +156,26 @@ private:
     }
 
     //! Matrix multiply `l` with a dequantized INT8 (or FP8) left operand and constant weights on the right on the same
-    //! type's grid. INT8 chains compute in FP32; FP8 ones in FP32 or FP16, as the dequantization writes.
+    //! type's grid. INT8 chains compute in any floating-point type (the fused layer computes as in FP32); FP8 ones in
+    //! FP32 or FP16, the type the dequantization writes, which the fused layer computes in too.
     std::optional<Chain> productFrom(size_t l) const
     {
         LayerRecord const& product = layer(l);
         auto const* params = paramsOf<network::MatrixMultiplyParams>(product);
+        std::optional<DataType> const type = chainType(mGraph, product);
         if (mGraph.removed(l) || params == nullptr || product.inputs.size() != 2 || product.inputs[0] < 0
             || product.inputs[1] < 0 || product.outputs.size() != 1 || product.epilogue.any()
             || params->op0 != MatrixOperation::kNONE || params->op1 == MatrixOperation::kVECTOR
-            || !linearThroughout(mGraph.model(), product) || mGraph.model().tensors[product.inputs[0]].dims.size() < 2)
+            || !linearThroughout(mGraph.model(), product) || !type
+            || mGraph.model().tensors[product.inputs[0]].dims.size() < 2)
         {
             return std::nullopt;
         }
         std::optional<Dequantization> const input = dequantizationOf(mGraph, product.inputs[0]);
-        bool const int8InFloat = input && input->quantizedType == DataType::kINT8
-            && input->floatType == DataType::kFLOAT;
-        if (!input || !(int8InFloat || input->quantizedType == DataType::kFP8)
-            || layer(input->layer).guards != product.guards
-            || !computesIn(mGraph.model(), product, input->floatType, input->floatType))
+        bool const fp8InItsType = input && input->quantizedType == DataType::kFP8 && input->floatType == *type
+            && (*type == DataType::kFLOAT || *type == DataType::kHALF);
+        if (!input || !(input->quantizedType == DataType::kINT8 || fp8InItsType)
+            || layer(input->layer).guards != product.guards)
         {
             return std::nullopt;
         }
@@ -194,9 +197,8 @@ private:
         }
         int32_t const product = layer(l).outputs[0];
         auto const columns = static_cast<int64_t>(chain->weights.scales.size());
-        DataType const floatType = chain->input.floatType;
         std::optional<size_t> next = mGraph.soleReader(l);
-        if (joinsInFloat(mGraph, next, l, floatType) && isSum(layer(*next))
+        if (joinsInFloat(mGraph, next, l) && isSum(layer(*next))
             && sameShape(mGraph.model(), layer(*next).outputs[0], product))
         {
             std::optional<std::vector<float>> bias
@@ -208,14 +210,14 @@ private:
                 next = mGraph.soleReader(*next);
             }
         }
-        auto const* activation
-            = joinsInFloat(mGraph, next, l, floatType) ? paramsOf<network::ActivationParams>(layer(*next)) : nullptr;
+        auto const* activation = joinsInFloat(mGraph, next, l) ? paramsOf<network::ActivationParams>(layer(*next))
+                                                               : nullptr;
         if (activation != nullptr && mRules.fusesActivation(*activation))
         {
             chain->after.push_back(*next);
             next = mGraph.soleReader(*next);
         }
-        if (isQuantization(mGraph, next, l, chain->input.quantizedType, floatType))
+        if (isQuantization(mGraph, next, l, chain->input.quantizedType))
         {
             chain->after.push_back(*next);
         }
@@ -228,7 +230,7 @@ private:
         for (size_t taken = chain.after.size() + 1; taken-- > 0;)
         {
             auto [record, absorbed] = fusedRecord(chain, taken);
-            if (mRules.runsQuantized(mGraph.model(), record))
+            if (runsWithFloatOutput(mGraph, record, mRules.runsQuantized))
             {
                 size_t const at = absorbed.back();
                 mGraph.replace(absorbed, at, std::move(record));
@@ -246,7 +248,8 @@ private:
         params->weights = chain.weights.values;
         params->weightScales = floatWeightsBuffer(chain.weights.scales);
         params->inputScale = chain.input.scale;
-        params->floatType = chain.input.floatType;
+        bool const fp8 = chain.input.quantizedType == DataType::kFP8;
+        params->floatType = fp8 ? chain.input.floatType : DataType::kFLOAT;
         std::vector<size_t> absorbed;
         if (readOnlyBy(mGraph, chain.input, chain.product))
         {
@@ -272,10 +275,14 @@ private:
         }
         LayerRecord record = fusedChainRecord(
             mGraph, network::kQuantizedMatrixMultiplyLayerType, product, {chain.input.source}, absorbed, params);
-        record.precision = chain.input.floatType;
-        // The layer writes its own output type; a network output of another (FP32 out of an FP16 chain) is converted
-        // after it, as it was after the last layer it replaces.
-        setIoTypes(mGraph.model(), record, {chain.input.quantizedType, params->outputType()});
+        record.precision = params->floatType;
+        if (params->floatType != DataType::kFLOAT)
+        {
+            // An FP8 layer of an FP16 chain writes FP16 itself; a network output of another type (FP32) is converted
+            // after it, as it was after the last layer it replaces. FP32 layers' outputs are stored as FP32 instead
+            // (runsWithFloatOutput).
+            setIoTypes(mGraph.model(), record, {chain.input.quantizedType, params->outputType()});
+        }
         return {std::move(record), std::move(absorbed)};
     }
 

@@ -1,5 +1,6 @@
 #include "plan/passes/quantized_patterns.h"
 
+#include "core/data_type.h"
 #include "network/layers/quantize.h"
 #include "plan/plan_graph.h"
 
@@ -25,9 +26,9 @@ std::optional<Dequantization> dequantizationOf(PatternGraph const& graph, int32_
     LayerRecord const& dq = graph.layer(*p);
     std::optional<float> const scale = perTensorScale(graph, dq);
     DataType const quantized = slotType(graph.model(), dq, 0);
-    DataType const written = slotType(graph.model(), dq, dq.inputs.size());
-    bool const types = (quantized == DataType::kINT8 || quantized == DataType::kFP8)
-        && (written == DataType::kFLOAT || written == DataType::kHALF) && graph.model().tensors[t].type == written;
+    DataType const written = graph.model().tensors[t].type;
+    bool const types = (quantized == DataType::kINT8 || quantized == DataType::kFP8) && isFloatType(written)
+        && slotType(graph.model(), dq, dq.inputs.size()) == written;
     return scale && types ? std::optional<Dequantization>(Dequantization{*p, dq.inputs[0], *scale, quantized, written})
                           : std::nullopt;
 }
@@ -35,8 +36,7 @@ std::optional<Dequantization> dequantizationOf(PatternGraph const& graph, int32_
 std::optional<Dequantization> int8DequantizationOf(PatternGraph const& graph, int32_t t)
 {
     std::optional<Dequantization> dq = dequantizationOf(graph, t);
-    bool const int8 = dq && dq->quantizedType == DataType::kINT8 && dq->floatType == DataType::kFLOAT;
-    return int8 ? dq : std::nullopt;
+    return dq && dq->quantizedType == DataType::kINT8 ? dq : std::nullopt;
 }
 
 bool readOnlyBy(PatternGraph const& graph, Dequantization const& dq, size_t reader)
@@ -45,19 +45,26 @@ bool readOnlyBy(PatternGraph const& graph, Dequantization const& dq, size_t read
     return sole && *sole == reader;
 }
 
-bool joinsInFloat(PatternGraph const& graph, std::optional<size_t> next, size_t anchor, DataType type)
+std::optional<DataType> chainType(PatternGraph const& graph, LayerRecord const& record)
 {
-    return next && !graph.removed(*next) && graph.layer(*next).guards == graph.layer(anchor).guards
-        && computesIn(graph.model(), graph.layer(*next), type, type);
+    std::optional<DataType> const type = record.precision;
+    bool const one = type && isFloatType(*type) && computesIn(graph.model(), record, type, *type);
+    return one ? type : std::nullopt;
+}
+
+bool joinsInFloat(PatternGraph const& graph, std::optional<size_t> next, size_t anchor)
+{
+    std::optional<DataType> const type = chainType(graph, graph.layer(anchor));
+    return type && next && !graph.removed(*next) && graph.layer(*next).guards == graph.layer(anchor).guards
+        && chainType(graph, graph.layer(*next)) == type;
 }
 
 bool isInt8Quantization(PatternGraph const& graph, std::optional<size_t> l, size_t anchor)
 {
-    return isQuantization(graph, l, anchor, DataType::kINT8, DataType::kFLOAT);
+    return isQuantization(graph, l, anchor, DataType::kINT8);
 }
 
-bool isQuantization(
-    PatternGraph const& graph, std::optional<size_t> l, size_t anchor, DataType quantizedType, DataType floatType)
+bool isQuantization(PatternGraph const& graph, std::optional<size_t> l, size_t anchor, DataType quantizedType)
 {
     if (!l || graph.removed(*l) || graph.layer(*l).guards != graph.layer(anchor).guards)
     {
@@ -65,9 +72,29 @@ bool isQuantization(
     }
     LayerRecord const& record = graph.layer(*l);
     auto const* params = paramsOf<network::QuantizeParams>(record);
-    return params != nullptr && params->toType == quantizedType && perTensorScale(graph, record)
-        && slotType(graph.model(), record, 0) == floatType
+    std::optional<DataType> const type = chainType(graph, graph.layer(anchor));
+    return params != nullptr && params->toType == quantizedType && perTensorScale(graph, record) && type
+        && slotType(graph.model(), record, 0) == *type
         && slotType(graph.model(), record, record.inputs.size()) == quantizedType;
+}
+
+bool runsWithFloatOutput(PatternGraph& graph, LayerRecord const& record,
+    std::function<bool(PlanModel const&, LayerRecord const&)> const& runs)
+{
+    int32_t const output = record.outputs[0];
+    DataType const stored = graph.model().tensors[output].type;
+    bool const reduced = record.precision == DataType::kFLOAT
+        && (stored == DataType::kHALF || stored == DataType::kBF16);
+    if (reduced)
+    {
+        graph.retype(output, DataType::kFLOAT);
+    }
+    bool const accepted = runs(graph.model(), record);
+    if (reduced && !accepted)
+    {
+        graph.retype(output, stored);
+    }
+    return accepted;
 }
 
 void dropUnreadDequantizations(PlanModel& model)

@@ -7,6 +7,7 @@
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
+#include "plan/passes/quantization_propagation.h"
 #include "plan/passes/quantized_fusion.h"
 #include "plan/passes/quantized_matrix_multiply_fusion.h"
 
@@ -23,10 +24,12 @@ plan::ConvolutionFusionRules cudnnFusions();
 //! the epilogue has no form for an empty sum.
 plan::MatrixMultiplyFusionRules cublasLtFusions();
 
-//! The INT8 layers the CUDA kernels run: quantized convolutions over two spatial axes in one group
-//! (kernels/convolution/quantized_convolution.h), whose epilogue applies any activation, and max pooling of
-//! channels-first INT8 tensors.
+//! The INT8 convolutions the CUDA kernels run: quantized convolutions over two spatial axes in one group
+//! (kernels/convolution/quantized_convolution.h), whose epilogue applies any activation.
 plan::QuantizedFusionRules int8Kernels();
+
+//! The max poolings the CUDA kernels run on quantized data: INT8 ones, of channels-first tensors.
+plan::QuantizationPropagationRules quantizedPoolings();
 
 //! The quantized products by constant weights the CUDA kernels run (libraries/cublaslt/quantized_matrix_multiply.h),
 //! with any activation, on channels-first data: every INT8 one the pass makes, and the FP8 ones whose K and N are

@@ -75,6 +75,20 @@ bool geluFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
     return true;
 }
 
+//! Q/DQ layers moved across the layers that only move data, next to the convolutions and products they quantize, so
+//! that the quantized fusions find them; the data between moves as INT8 or FP8.
+bool quantizationPropagation(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    plan::QuantizationPropagation const moved = plan::propagateQuantization(model, quantizedPoolings());
+    if (size_t const all = moved.dequantizationsMoved + moved.quantizationsMoved; all > 0)
+    {
+        logInfo("Q/DQ propagation: " + std::to_string(moved.dequantizationsMoved) + " dequantizations moved forward, "
+            + std::to_string(moved.quantizationsMoved) + " quantizations moved back, "
+            + std::to_string(moved.pairsRemoved) + " DQ -> Q pairs of one scale removed");
+    }
+    return true;
+}
+
 //! Q/DQ networks' convolutions on INT8, with what follows them, before the floating-point epilogue fusions take the
 //! additions and activations.
 bool quantizedFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
@@ -240,6 +254,7 @@ backend::PassList<CudaBuild> const& cudaPasses()
         {"constants before transposes", constantsBeforeTransposes},
         {"column scale folding", columnScaleFolding},
         {"GELU fusion", geluFusion},
+        {"Q/DQ propagation", quantizationPropagation},
         {"quantized fusion", quantizedFusion},
         {"quantized matrix multiply fusion", quantizedMatrixMultiplyFusion},
         {"convolution epilogue fusion", convolutionEpilogueFusion},
