@@ -465,6 +465,38 @@ TEST(CudaFp8MatrixMultiply, Fp16BuildsFuseInFp16)
     EXPECT_EQ(layersOfKind(model, kQuantizedMatrixMultiplyLayerType), 0);
 }
 
+TEST(CudaFp8MatrixMultiply, Fp16LayersReadTheFp16OutputOfAnFp16Layer)
+{
+    // The fused layer of an FP16 chain writes FP16 for the FP16 layer after it to read as it is: its output stays an
+    // FP16 tensor, where an INT8 layer's would be stored as FP32 (quantized_patterns.h).
+    QdqProduct c;
+    c.fp16 = true;
+    c.quantizesOutput = false;
+    c.activation = ActivationType::kRELU;
+    std::vector<float> const weights = columnQuantizedWeights(64, c.columns, true);
+    std::vector<float> const bias = spread(static_cast<size_t>(c.columns), -0.5F, 0.4F);
+    NetworkMaker const product = qdqNetwork(c, weights, bias);
+    NetworkMaker const maker = [&product](INetworkDefinition& network) {
+        product(network);
+        ITensor* fused = network.getOutput(0);
+        network.unmarkOutput(*fused);
+        fused->setName("product");
+        ITensor* y = network.addUnary(*fused, UnaryOperation::kNEG)->getOutput(0);
+        y->setName("y");
+        network.markOutput(*y);
+    };
+    kiln::plan::PlanModel const model = cudaPlanOf(maker, true);
+    auto const fused = layersOfType(model, kQuantizedMatrixMultiplyLayerType);
+    ASSERT_EQ(fused.size(), 1U);
+    EXPECT_EQ(fused[0]->precision, DataType::kHALF);
+    EXPECT_EQ(model.tensors[fused[0]->outputs[0]].type, DataType::kHALF);
+    EXPECT_EQ(kiln::plan::slotType(model, *fused[0], 1), DataType::kHALF);
+    if (gpuPresent())
+    {
+        expectRunsAsTheReference(c, maker, "FP16 build, bias, ReLU, FP16 output read by an FP16 negation");
+    }
+}
+
 TEST(CudaFp8MatrixMultiply, InnerExtentCublasLtRefusesStaysUnfused)
 {
     QdqProduct c;
