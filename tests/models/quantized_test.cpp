@@ -250,6 +250,26 @@ TEST(QuantizedModels, Int8ProductsByWeightsRunFusedOnCuda)
     EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kMATRIX_MULTIPLY), 4);
 }
 
+TEST(QuantizedModels, Fp8ProductsByWeightsRunFusedOnCuda)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    // ViT's four projections per block (qkv, attention output, the two MLP products) in its two blocks run on
+    // cuBLASLt's FP8 kernels (K and N are multiples of 16); its two products of activations per block (attention's)
+    // stay between their Q/DQ layers, and the head (never quantized) stays an FP32 product.
+    std::vector<nvinfer1::LayerType> const types = planLayerTypes("vit_fp8", kiln::Backend::kCUDA);
+    EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedMatrixMultiplyLayerType), 8);
+    EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kMATRIX_MULTIPLY), 5);
+}
+
+TEST(QuantizedModels, Fp8ProductsStayUnfusedOnTheCpu)
+{
+    // The CPU backend has no FP8 arithmetic: its FP8 layers compute as written, the reference of the CUDA kernels.
+    std::vector<nvinfer1::LayerType> const types = planLayerTypes("vit_fp8", kiln::Backend::kCPU);
+    EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedMatrixMultiplyLayerType), 0);
+}
+
 TEST(QuantizedModels, BertMovesInt8ThroughItsShufflesOnCuda)
 {
 #ifndef KILN_WITH_CUDA_BACKEND

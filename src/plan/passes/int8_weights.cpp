@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <type_traits>
 
 namespace kiln::plan
 {
@@ -30,8 +32,54 @@ float stored(float value, Reduced const* reduced)
     return reduced == nullptr ? value : reduced->fromBits(reduced->toBits(value));
 }
 
-//! Writes the channel's INT8 values for `scale` into `q` where they give every weight back exactly, as stored.
-bool quantizesExactly(float const* weights, size_t count, float scale, int8_t* q, Reduced const* reduced)
+//! How one quantized type's codes hold weights: the code nearest a weight for a scale, if the type has one, its
+//! value, and the code magnitudes the largest weight of a channel may have, most likely first.
+struct Int8Grid
+{
+    using Code = int8_t;
+    //! Symmetric max calibration (Model Optimizer's, TensorRT's) puts the largest weight at 127.
+    static std::vector<float> largestCodes()
+    {
+        return {127.0F};
+    }
+    static std::optional<int8_t> nearestCode(float weight, float scale)
+    {
+        float const rounded = roundHalfToEven(weight / scale);
+        return std::fabs(rounded) <= 127.0F ? std::optional<int8_t>(static_cast<int8_t>(rounded)) : std::nullopt;
+    }
+    static float value(int8_t code, float scale)
+    {
+        return dequantizeInt8(code, scale);
+    }
+};
+
+struct Fp8Grid
+{
+    using Code = uint8_t;
+    //! Max calibration puts the largest weight at 448, but Model Optimizer's FP8 weights do not always reach it (the
+    //! zoo's ViT export peaks at 36 in every column): every finite FP8 magnitude, 448 first, then downwards.
+    static std::vector<float> largestCodes()
+    {
+        std::vector<float> codes;
+        for (uint8_t bits = kFp8E4m3MaxBits; bits > 0; --bits)
+        {
+            codes.push_back(fp8E4m3BitsToFloat(bits));
+        }
+        return codes;
+    }
+    static std::optional<uint8_t> nearestCode(float weight, float scale)
+    {
+        return quantizeToFp8(weight, scale);
+    }
+    static float value(uint8_t code, float scale)
+    {
+        return dequantizeFp8(code, scale);
+    }
+};
+
+//! Writes the channel's codes for `scale` into `q` where they give every weight back exactly, as stored.
+template <typename Grid>
+bool quantizesExactly(float const* weights, size_t count, float scale, typename Grid::Code* q, Reduced const* reduced)
 {
     if (!(std::isfinite(scale) && scale > 0.0F))
     {
@@ -39,46 +87,31 @@ bool quantizesExactly(float const* weights, size_t count, float scale, int8_t* q
     }
     for (size_t i = 0; i < count; ++i)
     {
-        float const rounded = roundHalfToEven(weights[i] / scale);
-        if (!(std::fabs(rounded) <= 127.0F)
-            || !sameBits(stored(dequantizeInt8(static_cast<int8_t>(rounded), scale), reduced), weights[i]))
+        std::optional<typename Grid::Code> const code = Grid::nearestCode(weights[i], scale);
+        if (!code || !sameBits(stored(Grid::value(*code, scale), reduced), weights[i]))
         {
             return false;
         }
-        q[i] = static_cast<int8_t>(rounded);
+        q[i] = *code;
     }
     return true;
 }
 
-float largestMagnitude(float const* weights, size_t count)
+//! `estimate` or one of its two nearest FP32 neighbours either side, where it gives the channel's weights back
+//! (the stored scale times the largest code was rounded once, then divided back), with the codes written into `q`.
+template <typename Grid>
+std::optional<float> scaleNear(
+    float const* weights, size_t count, float estimate, typename Grid::Code* q, Reduced const* reduced)
 {
-    float largest = 0.0F;
-    for (size_t i = 0; i < count; ++i)
-    {
-        largest = std::max(largest, std::fabs(weights[i]));
-    }
-    return largest;
-}
-
-//! The channel's scale, with its INT8 values written into `q`; nullopt where none gives the weights back.
-std::optional<float> channelScale(float const* weights, size_t count, int8_t* q)
-{
-    float const largest = largestMagnitude(weights, count);
-    if (!std::isfinite(largest))
-    {
-        return std::nullopt;
-    }
-    float const calibrated = largest == 0.0F ? 1.0F : largest / 127.0F;
-    float below = calibrated;
-    float above = calibrated;
-    // The quotient and two FP32 steps either side: the stored scale times 127 rounded once, then divided back.
+    float below = estimate;
+    float above = estimate;
     for (int step = 0; step <= 2; ++step)
     {
-        if (quantizesExactly(weights, count, below, q, nullptr))
+        if (quantizesExactly<Grid>(weights, count, below, q, reduced))
         {
             return below;
         }
-        if (step > 0 && quantizesExactly(weights, count, above, q, nullptr))
+        if (step > 0 && quantizesExactly<Grid>(weights, count, above, q, reduced))
         {
             return above;
         }
@@ -88,18 +121,13 @@ std::optional<float> channelScale(float const* weights, size_t count, int8_t* q)
     return std::nullopt;
 }
 
-//! The same for weights held in a 16-bit type, whose rounding moves the largest magnitude over 127 by up to half a
-//! step of that type from the model's scale, too far for its products to round back alike. Each weight bounds the
+//! The INT8 scale of weights held in a 16-bit type, whose rounding moves the largest magnitude over 127 by up to half
+//! a step of that type from the model's scale, too far for its products to round back alike. Each weight bounds the
 //! scale instead: q * s must lie within half a step of the weight as the type holds it. The middle of the interval
 //! all bounds leave is a scale that gives every weight back (checked, as the bounds' ties may not).
-std::optional<float> reducedChannelScale(float const* weights, size_t count, int8_t* q, Reduced const& reduced)
+std::optional<float> reducedInt8Scale(
+    float const* weights, size_t count, float largest, int8_t* q, Reduced const& reduced)
 {
-    float const largest = largestMagnitude(weights, count);
-    if (!std::isfinite(largest) || largest == 0.0F)
-    {
-        return largest == 0.0F && quantizesExactly(weights, count, 1.0F, q, &reduced) ? std::optional<float>(1.0F)
-                                                                                      : std::nullopt;
-    }
     float const estimate = largest / 127.0F;
     double low = 0.0;
     double high = INFINITY;
@@ -126,22 +154,63 @@ std::optional<float> reducedChannelScale(float const* weights, size_t count, int
     }
     // Where a product lies exactly between two values of the type, the bound is a tie that rounding to even decides:
     // the interval may be one point, which FP32 holds only to within a step.
-    auto const middle = static_cast<float>((low + high) / 2.0);
-    float below = middle;
-    float above = middle;
-    for (int step = 0; step <= 2; ++step)
+    return scaleNear<Int8Grid>(weights, count, static_cast<float>((low + high) / 2.0), q, &reduced);
+}
+
+//! The channel's scale, with its codes written into `q`; nullopt where none gives the weights back as stored.
+template <typename Grid>
+std::optional<float> channelScale(float const* weights, size_t count, typename Grid::Code* q, Reduced const* reduced)
+{
+    float largest = 0.0F;
+    for (size_t i = 0; i < count; ++i)
     {
-        for (float const scale : {below, above})
+        largest = std::max(largest, std::fabs(weights[i]));
+    }
+    if (!std::isfinite(largest))
+    {
+        return std::nullopt;
+    }
+    if (largest == 0.0F)
+    {
+        return quantizesExactly<Grid>(weights, count, 1.0F, q, reduced) ? std::optional<float>(1.0F) : std::nullopt;
+    }
+    if constexpr (std::is_same_v<Grid, Int8Grid>)
+    {
+        if (reduced != nullptr) // INT8 weights rounded into a 16-bit type (FP8 ones are only ever taken exactly)
         {
-            if (quantizesExactly(weights, count, scale, q, &reduced))
-            {
-                return scale;
-            }
+            return reducedInt8Scale(weights, count, largest, q, *reduced);
         }
-        below = std::nextafter(below, 0.0F);
-        above = std::nextafter(above, INFINITY);
+    }
+    for (float const code : Grid::largestCodes())
+    {
+        if (std::optional<float> const scale = scaleNear<Grid>(weights, count, largest / code, q, reduced))
+        {
+            return scale;
+        }
     }
     return std::nullopt;
+}
+
+template <typename Grid, typename Result>
+std::optional<Result> recoverWeights(std::vector<float> const& weights, int64_t channels, Reduced const* reduced)
+{
+    if (channels <= 0 || weights.empty() || weights.size() % static_cast<size_t>(channels) != 0)
+    {
+        return std::nullopt;
+    }
+    size_t const perChannel = weights.size() / static_cast<size_t>(channels);
+    Result result{std::vector<typename Grid::Code>(weights.size()), std::vector<float>(static_cast<size_t>(channels))};
+    for (size_t c = 0; c < static_cast<size_t>(channels); ++c)
+    {
+        std::optional<float> const scale = channelScale<Grid>(
+            weights.data() + c * perChannel, perChannel, result.values.data() + c * perChannel, reduced);
+        if (!scale)
+        {
+            return std::nullopt;
+        }
+        result.scales[c] = *scale;
+    }
+    return result;
 }
 
 } // namespace
@@ -150,29 +219,20 @@ std::optional<Int8Weights> recoverInt8Weights(
     std::vector<float> const& weights, int64_t channels, nvinfer1::DataType storedIn)
 {
     using nvinfer1::DataType;
-    bool const known = storedIn == DataType::kFLOAT || storedIn == DataType::kHALF || storedIn == DataType::kBF16;
-    if (channels <= 0 || weights.empty() || weights.size() % static_cast<size_t>(channels) != 0 || !known)
-    {
-        return std::nullopt;
-    }
     static Reduced const half{floatToHalfBits, halfBitsToFloat};
     static Reduced const bf16{floatToBf16Bits, bf16BitsToFloat};
-    Reduced const* reduced = storedIn == DataType::kHALF ? &half : storedIn == DataType::kBF16 ? &bf16 : nullptr;
-    size_t const perChannel = weights.size() / static_cast<size_t>(channels);
-    Int8Weights result{std::vector<int8_t>(weights.size()), std::vector<float>(static_cast<size_t>(channels))};
-    for (size_t c = 0; c < static_cast<size_t>(channels); ++c)
+    switch (storedIn)
     {
-        float const* channel = weights.data() + c * perChannel;
-        int8_t* q = result.values.data() + c * perChannel;
-        std::optional<float> const scale = reduced != nullptr ? reducedChannelScale(channel, perChannel, q, *reduced)
-                                                              : channelScale(channel, perChannel, q);
-        if (!scale)
-        {
-            return std::nullopt;
-        }
-        result.scales[c] = *scale;
+    case DataType::kFLOAT: return recoverWeights<Int8Grid, Int8Weights>(weights, channels, nullptr);
+    case DataType::kHALF: return recoverWeights<Int8Grid, Int8Weights>(weights, channels, &half);
+    case DataType::kBF16: return recoverWeights<Int8Grid, Int8Weights>(weights, channels, &bf16);
+    default: return std::nullopt;
     }
-    return result;
+}
+
+std::optional<Fp8Weights> recoverFp8Weights(std::vector<float> const& weights, int64_t channels)
+{
+    return recoverWeights<Fp8Grid, Fp8Weights>(weights, channels, nullptr);
 }
 
 } // namespace kiln::plan

@@ -66,11 +66,12 @@ plan::QuantizationPropagationRules quantizedPoolings()
     return plan::QuantizationPropagationRules{runs};
 }
 
-plan::QuantizedMatrixMultiplyFusionRules int8Products()
+plan::QuantizedMatrixMultiplyFusionRules quantizedProducts(bool fp8)
 {
-    auto runs = [](plan::PlanModel const& model, plan::LayerRecord const& record) {
+    auto runs = [fp8](plan::PlanModel const& model, plan::LayerRecord const& record) {
         auto const* product = plan::paramsOf<network::QuantizedMatrixMultiplyParams>(record);
-        return product != nullptr && runsQuantizedMatrixMultiply(*product) && plan::linearThroughout(model, record);
+        return product != nullptr && runsQuantizedMatrixMultiply(*product) && plan::linearThroughout(model, record)
+            && (fp8 || product->quantizedType() != nvinfer1::DataType::kFP8);
     };
     auto anyActivation = [](network::ActivationParams const&) { return true; };
     return plan::QuantizedMatrixMultiplyFusionRules{runs, anyActivation};

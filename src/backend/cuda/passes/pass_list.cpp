@@ -12,6 +12,8 @@
 #include "core/logging.h"
 #include "plan/passes/gelu_fusion.h"
 
+#include <cuda_runtime_api.h>
+
 #include <exception>
 #include <utility>
 
@@ -98,13 +100,14 @@ bool quantizedFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*erro
     return true;
 }
 
-//! Q/DQ networks' products by constant weights on INT8 (transformers' projections), with their bias, activation and
-//! quantization, before the matrix multiply epilogue fusion takes the bias and the activation.
-bool quantizedMatrixMultiplyFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+//! Q/DQ networks' products by constant weights on INT8 or FP8 (transformers' projections), with their bias,
+//! activation and quantization, before the matrix multiply epilogue fusion takes the bias and the activation.
+bool quantizedMatrixMultiplyFusion(PlanModel& model, CudaBuild& build, std::string& /*error*/)
 {
-    if (size_t const fused = plan::fuseQuantizedMatrixMultiplies(model, int8Products()); fused > 0)
+    if (size_t const fused = plan::fuseQuantizedMatrixMultiplies(model, quantizedProducts(build.fp8Products()));
+        fused > 0)
     {
-        logInfo("Quantized matrix multiplies: " + std::to_string(fused) + " run on INT8");
+        logInfo("Quantized matrix multiplies: " + std::to_string(fused) + " run on INT8 or FP8");
     }
     return true;
 }
@@ -191,6 +194,14 @@ CudaBuild::CudaBuild(backend::PassOptions const& options, std::string device, st
     , mWhyNoGpu(std::move(whyNoGpu))
     , mBuildCache(mDevice)
 {
+    int gpu = 0;
+    cudaDeviceProp properties{};
+    if (mWhyNoGpu.empty() && cudaGetDevice(&gpu) == cudaSuccess
+        && cudaGetDeviceProperties(&properties, gpu) == cudaSuccess)
+    {
+        mFp8Products = properties.major * 10 + properties.minor >= 89;
+    }
+    cudaGetLastError(); // a failed query above leaves nothing for the next CUDA call to report
 }
 
 CudaBuild::~CudaBuild() = default;
