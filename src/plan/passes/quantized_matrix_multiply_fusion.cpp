@@ -157,7 +157,9 @@ private:
 
     //! Matrix multiply `l` with a dequantized INT8 (or FP8) left operand and constant weights on the right on the same
     //! type's grid. INT8 chains compute in any floating-point type (the fused layer computes as in FP32); FP8 ones in
-    //! FP32 or FP16, the type the dequantization writes, which the fused layer computes in too.
+    //! FP32 only. In FP16 builds FP8 chains stay unfused: there the fused layer, computing in FP16, differed from the
+    //! reference beyond the tests' bounds on an H200 (CudaFp8MatrixMultiply, 26 November 2026), and Model Optimizer's
+    //! FP8 weights, rounded to FP16 by the builder, leave FP8's grid and would not fuse anyway.
     std::optional<Chain> productFrom(size_t l) const
     {
         LayerRecord const& product = layer(l);
@@ -172,9 +174,9 @@ private:
             return std::nullopt;
         }
         std::optional<Dequantization> const input = dequantizationOf(mGraph, product.inputs[0]);
-        bool const fp8InItsType = input && input->quantizedType == DataType::kFP8 && input->floatType == *type
-            && (*type == DataType::kFLOAT || *type == DataType::kHALF);
-        if (!input || !(input->quantizedType == DataType::kINT8 || fp8InItsType)
+        bool const fp8InFp32 = input && input->quantizedType == DataType::kFP8 && input->floatType == DataType::kFLOAT
+            && *type == DataType::kFLOAT;
+        if (!input || !(input->quantizedType == DataType::kINT8 || fp8InFp32)
             || layer(input->layer).guards != product.guards)
         {
             return std::nullopt;
