@@ -71,6 +71,11 @@ public:
         static_assert(std::is_trivially_copyable_v<T>);
         std::memcpy(&value, take(sizeof(T)), sizeof(T));
     }
+    //! A bool is written as one byte, 0 or 1; any other byte is refused, since reading it as a bool is undefined.
+    void get(bool& value)
+    {
+        readBool("a flag", value);
+    }
     template <typename T>
     void get(std::vector<T>& values)
     {
@@ -93,9 +98,16 @@ public:
         text.assign(chars.begin(), chars.end());
     }
     template <typename T>
-    void operator()(char const*, T& value, Need)
+    void operator()(char const* name, T& value, Need)
     {
-        get(value);
+        if constexpr (std::is_same_v<T, bool>)
+        {
+            readBool("field '" + std::string(name) + "'", value);
+        }
+        else
+        {
+            get(value);
+        }
     }
 
     //! Throws unless every byte was read: extra bytes mean the payload is not this plugin's (or version's).
@@ -109,6 +121,17 @@ public:
     }
 
 private:
+    void readBool(std::string const& what, bool& value)
+    {
+        uint8_t byte = 0;
+        get(byte);
+        if (byte > 1)
+        {
+            throw PluginError(mPlugin + ": " + what + " of the serialized plugin holds " + std::to_string(byte)
+                + ", not a bool (0 or 1)");
+        }
+        value = byte == 1;
+    }
     uint8_t const* take(size_t bytes)
     {
         if (bytes > mSize - mOffset)

@@ -115,7 +115,11 @@ size_t QkvToContextCore::workspaceSize(Params const& params, PluginTensorDesc co
 
 void QkvToContextCore::runHost(Params const& params, PluginTensors const& io) const
 {
-    auto const [sequence, batch] = runShape(params, io);
+    // Named variables rather than a structured binding, which the lambda below could not capture under clang 14 (the
+    // fuzzing build's compiler).
+    std::pair<int64_t, int64_t> const shape = runShape(params, io);
+    int64_t const sequence = shape.first;
+    int64_t const batch = shape.second;
     int64_t const heads = params.numHeads;
     int64_t const headSize = params.hiddenSize / params.numHeads;
     int64_t const hidden = params.hiddenSize;

@@ -115,21 +115,6 @@ bool PluginRunner::run(std::vector<ConstTensorView> const& inputs, std::vector<T
         error = "the plan's negotiated types do not match the layer's tensors";
         return false;
     }
-    // A plugin may take every tensor it is given that holds elements to have memory, as TensorRT guarantees; a
-    // damaged plan can leave one without (the plan fuzzer found such a plan that crashed MultilevelProposeROI_TRT).
-    for (size_t slot = 0; slot < nbTensors; ++slot)
-    {
-        bool const isInput = slot < nbInputs;
-        bool const holdsElements = isInput ? inputs[slot].count() > 0 : outputs[slot - nbInputs].count() > 0;
-        void const* data = isInput ? inputs[slot].data : outputs[slot - nbInputs].data;
-        if (holdsElements && data == nullptr)
-        {
-            error = "plugin " + mPlugin->description() + ": its " + (isInput ? "input " : "output ")
-                + std::to_string(isInput ? slot : slot - nbInputs)
-                + " has elements but no memory (the plan is damaged)";
-            return false;
-        }
-    }
     describeTensors(inputs, outputs, nbInputs);
     if (shapesDiffer(inputs, outputs, nbInputs))
     {

@@ -277,6 +277,15 @@ bool pluginHolds(PlanModel const& m, LayerRecord const& l, network::PluginParams
             + " negotiated types) does not describe";
         return false;
     }
+    // A plugin is given every input it was added with: the network API has no absent plugin input, and a plugin
+    // handed one would read its elements from a null address.
+    auto const absent = std::find_if(l.inputs.begin(), l.inputs.end(), [](int32_t t) { return t < 0; });
+    if (absent != l.inputs.end())
+    {
+        error = describe(l) + ": its input " + std::to_string(absent - l.inputs.begin())
+            + " is absent, which a plugin layer's inputs never are";
+        return false;
+    }
     // The formats a plugin may negotiate (prepare_plugin.cpp), each on a tensor of at least three axes where it is
     // vector-major, as the reformatters need.
     for (size_t slot = 0; slot < p.ioFormats.size(); ++slot)

@@ -282,7 +282,7 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     }
     // Data-dependent extents are learnt anew by every run.
     mShapesValid = mShapesValid && !mEngine.hasSizeTensors();
-    if (!resolveShapes(error))
+    if (!resolveShapes(error) || !checkNullAddresses(error))
     {
         return false;
     }
@@ -508,7 +508,7 @@ bool ExecutionContext::checkAddresses(std::string& error) const
                   "IExecutionContext::setOutputAllocator";
             return false;
         }
-        if (!mAddresses[io].has_value() || (*mAddresses[io] == nullptr && record.maxBytes > 0))
+        if (!mAddresses[io].has_value()) // a null address is checked against the run's shapes (checkNullAddresses)
         {
             error = "no address was set for \"" + record.name + "\" (setTensorAddress)";
             return false;

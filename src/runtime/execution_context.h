@@ -204,10 +204,16 @@ private:
     //! Fills mPrepared with what does not change between runs: each layer's work, its views' types and formats.
     void prepareLayers();
     //! Throws std::runtime_error naming the first layer that reads or writes a tensor without a place
-    //! (execution_context_placement.cpp). After prepareLayers.
-    void checkPlacement() const;
-    //! Whether tensor `t` has memory, or needs none.
-    bool hasPlace(int32_t t) const;
+    //! (execution_context_placement.cpp), and fills mHoldsNoElement. After prepareLayers.
+    void checkPlacement();
+    //! Whether tensor `t` has memory: its own, the application's (I/O), its bound weights', or its viewed tensor's.
+    bool hasMemory(int32_t t) const;
+    //! Whether a kernel may read or write tensor `t`: it has memory, or holds no element at any shape of the plan
+    //! (then marked in mHoldsNoElement, with the tensor it views).
+    bool placeTouchedTensor(int32_t t);
+    //! False with `error` naming the first I/O tensor whose address is null although it holds elements at this run's
+    //! shapes. After resolveShapes.
+    bool checkNullAddresses(std::string& error) const;
     //! Layer `l`'s prepared views' shapes (and first unknown shape) from mShapes and mCapacities.
     void refreshViewShapes(size_t l);
     //! mTensorAddresses, and the prepared views' addresses, for the current context memory and I/O addresses. Only
@@ -294,6 +300,9 @@ private:
     //! By tensor: a constant's weights, where the backend binds the constant's output to them (its layer never
     //! runs); nullptr for every other tensor.
     std::vector<void const*> mBoundConstants;
+    //! By tensor: a kernel reads or writes it, yet the plan gives it no memory (it planned it to hold no element, at
+    //! every shape): shapes that give it an element are refused (evaluateShape).
+    std::vector<bool> mHoldsNoElement;
     // The per-layer path of a run, prepared so that a run in steady state allocates nothing and formats nothing.
     std::vector<PreparedLayer> mPrepared;        //!< by layer
     std::vector<std::vector<ViewSlot>> mViewsOf; //!< by tensor: the prepared views that show it

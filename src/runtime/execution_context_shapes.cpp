@@ -84,6 +84,12 @@ bool ExecutionContext::evaluateShape(int32_t t, shape::Evaluator& evaluator, sha
             + ": more elements or bytes than a 64-bit size counts";
         return false;
     }
+    if (mHoldsNoElement[static_cast<size_t>(t)] && *elements > 0)
+    {
+        error = "\"" + record.name + "\" would have shape " + dimsText(capacity)
+            + ", but the plan gives it no memory (it holds no element at any shape the plan was built for)";
+        return false;
+    }
     if (record.arenaOffset >= 0 && static_cast<int64_t>(*bytes) > record.maxBytes)
     {
         error = "\"" + record.name + "\" needs more memory than planned for optimization profile "

@@ -295,22 +295,27 @@ TEST(QuantizedFusion, StopsAtAnObservedIntermediateTensor)
     }
 }
 
+// The propagation of Q/DQ (plan/passes/quantization_propagation.h) moves the pooling onto INT8 before the fusion;
+// tests/cpu_fast/quantization_propagation_test.cpp checks it on its own.
 TEST(QuantizedFusion, MovesMaxPoolingBetweenPairsOfOneScaleOntoInt8)
 {
     QdqCase c;
     c.poolScale = kInputScale;
     std::map<std::string, LayerType> const types = compareWithReference(c);
-    EXPECT_EQ(types.at("dequantize input + pool + quantize pooled"), LayerType::kPOOLING);
+    EXPECT_EQ(types.at("pool"), LayerType::kPOOLING);
     EXPECT_EQ(types.at("dequantize pooled + convolution + relu + quantize output"), kQuantizedConvolutionLayerType);
-    EXPECT_EQ(countOf(types, LayerType::kDEQUANTIZE), 1U); // the output's
+    EXPECT_EQ(countOf(types, LayerType::kDEQUANTIZE), 1U); // the output's: the input's went with "quantize pooled"
+    EXPECT_EQ(countOf(types, LayerType::kQUANTIZE), 1U);   // the input's
 }
 
-TEST(QuantizedFusion, LeavesMaxPoolingBetweenScalesThatDiffer)
+TEST(QuantizedFusion, MovesMaxPoolingOntoInt8BetweenScalesThatDiffer)
 {
     QdqCase c;
-    c.poolScale = 2.0F * kInputScale; // requantizing would round: the pooling stays in FP32
+    c.poolScale = 2.0F * kInputScale; // requantizing rounds: the DQ -> Q pair after the INT8 pooling stays
     std::map<std::string, LayerType> const types = compareWithReference(c);
     EXPECT_EQ(types.at("pool"), LayerType::kPOOLING);
+    EXPECT_EQ(types.at("dequantize input"), LayerType::kDEQUANTIZE);
+    EXPECT_EQ(types.at("quantize pooled"), LayerType::kQUANTIZE);
     EXPECT_EQ(types.at("dequantize pooled + convolution + relu + quantize output"), kQuantizedConvolutionLayerType);
 }
 

@@ -11,8 +11,10 @@
 #include "one_layer.h"
 
 #include "backend/cpu/kernels/nn/quantized_matrix_multiply.h"
+#include "device_common/half.h"
 #include "core/quantization.h"
 #include "network/fused/quantized_matrix_multiply.h"
+#include "plan/passes/int8_weights.h"
 #include "plan/plan_graph.h"
 
 #include <cmath>
@@ -322,6 +324,80 @@ TEST(QuantizedMatrixMultiplyFusion, ReferenceKernelComputesTheUnfusedLayers)
         std::invalid_argument);
 }
 
+TEST(QuantizedMatrixMultiplyFusion, ReferenceKernelComputesFp8Layers)
+{
+    // The INT8 case's values in FP8 E4M3: x = (2, -1, 3) codes 0x40, 0xB8, 0x44; the weights 1, 2, 0 / 0, -1, 4
+    // codes 0x38, 0x40, 0x00 / 0x00, 0xB8, 0x48. The FP32 layers give (0.1, 3.25 - 0.2) as before.
+    QuantizedMatrixMultiplyParams params;
+    params.columns = 2;
+    std::vector<uint8_t> const weights{0x38, 0x40, 0x00, 0x00, 0xB8, 0x48};
+    std::vector<float> const scales{0.25F, 0.5F};
+    std::vector<float> const bias{0.1F, -0.2F};
+    params.weights = network::WeightsBuffer(Weights{DataType::kFP8, weights.data(), 6});
+    params.weightScales = network::WeightsBuffer(Weights{DataType::kFLOAT, scales.data(), 2});
+    params.bias = network::WeightsBuffer(Weights{DataType::kFLOAT, bias.data(), 2});
+    params.inputScale = 0.5F;
+    std::vector<uint8_t> const x{0x40, 0xB8, 0x44};
+    ConstTensorView const input(DataType::kFP8, {1, 3}, x.data());
+    std::vector<float> y(2);
+    cpu::runQuantizedMatrixMultiply(params, input, TensorView{DataType::kFLOAT, {1, 2}, y.data()});
+    EXPECT_EQ(y, (std::vector<float>{0.1F, 3.25F - 0.2F}));
+    // FP16 output: the FP32 result rounded once.
+    params.floatType = DataType::kHALF;
+    std::vector<uint16_t> half(2);
+    cpu::runQuantizedMatrixMultiply(params, input, TensorView{DataType::kHALF, {1, 2}, half.data()});
+    EXPECT_EQ(half, (std::vector<uint16_t>{floatToHalfBits(0.1F), floatToHalfBits(3.25F - 0.2F)}));
+    // With ReLU and an output scale of 0.3: 0.1 / 0.3 = 1.33 * 2^-2 rounds to 1.375 * 2^-2 (0x2B); 3.05 / 0.3 =
+    // 1.27 * 2^3 rounds to 1.25 * 2^3 = 10 (0x52).
+    params.activates = true;
+    params.outputScale = 0.3F;
+    std::vector<uint8_t> q(2);
+    cpu::runQuantizedMatrixMultiply(params, input, TensorView{DataType::kFP8, {1, 2}, q.data()});
+    EXPECT_EQ(q, (std::vector<uint8_t>{0x2B, 0x52}));
+    EXPECT_THROW(cpu::runQuantizedMatrixMultiply(params, ConstTensorView(DataType::kINT8, {1, 3}, x.data()),
+                     TensorView{DataType::kFP8, {1, 2}, q.data()}),
+        std::invalid_argument);
+}
+
+TEST(Fp8Weights, RecoversModelOptimizersValuesAndScales)
+{
+    // Two channels: scales 0.3 / 448 and 1e-3, each with one weight at 448 (max calibration), FP8 codes of 448, -3.25,
+    // 0, 3 * 2^-9 (a subnormal) and -448, 1, 2, 3.
+    std::vector<uint8_t> const q{0x7E, 0xC5, 0x00, 0x03, 0xFE, 0x38, 0x40, 0x44};
+    float const scales[] = {0.3F / 448.0F, 1e-3F};
+    std::vector<float> weights;
+    for (size_t i = 0; i < q.size(); ++i)
+    {
+        weights.push_back(dequantizeFp8(q[i], scales[i / 4]));
+    }
+    std::optional<plan::Fp8Weights> const recovered = plan::recoverFp8Weights(weights, 2);
+    ASSERT_TRUE(recovered.has_value());
+    EXPECT_EQ(recovered->values, q);
+    for (size_t i = 0; i < q.size(); ++i)
+    {
+        EXPECT_EQ(dequantizeFp8(recovered->values[i], recovered->scales[i / 4]), weights[i]) << i;
+    }
+    // A channel whose largest weight is 36 steps (0x61) of its scale, as in Model Optimizer's ViT export: some scale
+    // gives every weight back.
+    std::vector<uint8_t> const short8{0x61, 0xC5, 0x03, 0x38};
+    std::vector<float> shortWeights;
+    for (uint8_t code : short8)
+    {
+        shortWeights.push_back(dequantizeFp8(code, 0.00155171F));
+    }
+    std::optional<plan::Fp8Weights> const shortRecovered = plan::recoverFp8Weights(shortWeights, 1);
+    ASSERT_TRUE(shortRecovered.has_value());
+    for (size_t i = 0; i < short8.size(); ++i)
+    {
+        EXPECT_EQ(dequantizeFp8(shortRecovered->values[i], shortRecovered->scales[0]), shortWeights[i]) << i;
+    }
+    // 448 and 4.25: 4.25 / (448 / 448) needs a fourth mantissa bit (1.0001 * 2^2), so no scale near 1 puts both on
+    // FP8's grid; 4.5 (1.001 * 2^2) is on it.
+    EXPECT_FALSE(plan::recoverFp8Weights({448.0F, 4.25F}, 1).has_value());
+    EXPECT_FALSE(plan::recoverInt8Weights({448.0F, 4.25F}, 1).has_value()) << "nor on INT8's";
+    EXPECT_TRUE(plan::recoverFp8Weights({448.0F, 4.5F}, 1).has_value());
+}
+
 TEST(QuantizedMatrixMultiplyFusion, FusedPlansSaveAndLoadAsTheyWere)
 {
     QdqProductNetwork const network(QdqProductCase{});
@@ -376,7 +452,13 @@ TEST(QuantizedMatrixMultiplyFusion, CorruptedFusedRecordsAreRefusedOnLoad)
              std::vector<float> const values = p.weights.toFloat();
              p.weights = network::WeightsBuffer(Weights{DataType::kFLOAT, values.data(), p.weights.count()});
          },
-            "needs INT8 weights"},
+            "needs INT8 or FP8 weights"},
+        {[](auto& p) {
+             std::vector<uint8_t> const codes(static_cast<size_t>(p.weights.count()), 0x38); // FP8 ones
+             p.weights = network::WeightsBuffer(Weights{DataType::kFP8, codes.data(), p.weights.count()});
+         },
+            "with FP8 weights reads FP8 data, not INT8"},
+        {[](auto& p) { p.floatType = DataType::kHALF; }, "writes FLOAT (or HALF, from FP8)"},
         {[](auto& p) {
              std::vector<float> scales = p.weightScales.toFloat();
              scales[2] = NAN;

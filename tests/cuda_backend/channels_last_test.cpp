@@ -137,21 +137,136 @@ TEST(CudaBackendChannelsLast, Fp16ConvolutionRegionsAreStoredChannelsLast)
     auto const filters = std::make_shared<Filters>();
     kiln::plan::PlanModel const model = cudaPlanOf(stemAndBlock(filters), true, alwaysChannelsLast);
     std::map<std::string, TensorFormat> const expected{{"x", kLINEAR}, {"a", kHWC}, {"p", kHWC}, {"b", kHWC},
-        {"c", kHWC}, {"d", kLINEAR}, {"e", kLINEAR}, {"f", kHWC}, {"y", kLINEAR}, {"z", kLINEAR}, {"v", kLINEAR},
-        {"w", kLINEAR}};
+        {"c", kHWC}, {"e", kHWC}, {"f", kHWC}, {"y", kLINEAR}, {"z", kLINEAR}, {"v", kLINEAR}, {"w", kLINEAR}};
     for (auto const& [name, format] : expected)
     {
         EXPECT_EQ(formatOfTensor(model, name), format) << name;
     }
     // The first convolution converts the FP32 linear input as it reads it, its 3 channels padded to 8 (kHWC8); the
-    // broadcast addition (fused with the sigmoid after it) reads a channels-last tensor linear; the reduction reads
-    // it as it is stored; the average pooling writes the network's output linear through a conversion.
+    // broadcast addition (fused with the sigmoid after it) stays in the region, its per-channel constant read as it
+    // is stored (alike in both orders); the reduction reads a channels-last tensor as it is stored; the average
+    // pooling writes the network's output linear through a conversion.
     EXPECT_EQ(formatsOfLayer(model, "conv1 + a"), (std::vector<TensorFormat>{TensorFormat::kHWC8, kHWC}));
     EXPECT_EQ(formatsOfLayer(model, "conv2 + sum + b"), (std::vector<TensorFormat>{kHWC, kHWC, kHWC}));
-    EXPECT_EQ(formatsOfLayer(model, "d + e"), (std::vector<TensorFormat>{kLINEAR, kLINEAR, kLINEAR}));
+    EXPECT_EQ(formatsOfLayer(model, "d + e"), (std::vector<TensorFormat>{kHWC, kLINEAR, kHWC}));
     EXPECT_EQ(formatsOfLayer(model, "f"), (std::vector<TensorFormat>{kHWC, kHWC}));
     EXPECT_EQ(formatsOfLayer(model, "y"), (std::vector<TensorFormat>{kHWC, kHWC}));
     EXPECT_EQ(formatsOfLayer(model, "z"), (std::vector<TensorFormat>{kHWC, kLINEAR}));
+}
+
+//! Squeeze-and-excitation as EfficientNet and MobileNetV3 have it, in `channels` channels: a convolution, SiLU (x *
+//! sigmoid(x)), a global average pool, two 1x1 convolutions on [N, C, 1, 1] with hard-swish (x * hard_sigmoid(x))
+//! between them, a sigmoid gate, the gate times the activations (a broadcast product), and a 1x1 projection.
+NetworkMaker squeezeExcitation(std::shared_ptr<Filters> const& filters, int64_t channels)
+{
+    return [filters, channels](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, kInputShape);
+        ITensor& conv = convolve(network, *filters, *x, 3, channels, 3, 1, 1, "conv");
+        ITensor& sigmoid = named(network.addActivation(conv, ActivationType::kSIGMOID), "sigmoid");
+        ITensor& silu = named(network.addElementWise(conv, sigmoid, ElementWiseOperation::kPROD), "silu");
+        ITensor& pooled = named(network.addReduce(silu, ReduceOperation::kAVG, 0b1100, true), "pooled");
+        ITensor& squeezed = convolve(network, *filters, pooled, channels, channels, 1, 1, 1, "squeeze");
+        IActivationLayer* hardSigmoid = network.addActivation(squeezed, ActivationType::kHARD_SIGMOID);
+        hardSigmoid->setAlpha(1.0F / 6.0F);
+        hardSigmoid->setBeta(0.5F);
+        ITensor& hardSwish
+            = named(network.addElementWise(named(hardSigmoid, "hard sigmoid"), squeezed, ElementWiseOperation::kPROD),
+                "hard swish");
+        ITensor& excited = convolve(network, *filters, hardSwish, channels, channels, 1, 1, 1, "excite");
+        ITensor& gate = named(network.addActivation(excited, ActivationType::kSIGMOID), "gate");
+        ITensor& scaled = named(network.addElementWise(gate, silu, ElementWiseOperation::kPROD), "scaled");
+        ITensor& projected = convolve(network, *filters, scaled, channels, channels, 1, 1, 1, "project");
+        projected.setName("y");
+        network.markOutput(projected);
+    };
+}
+
+//! The layer that writes tensor `name`.
+kiln::plan::LayerRecord const* writerOf(kiln::plan::PlanModel const& model, std::string const& name)
+{
+    for (kiln::plan::LayerRecord const& layer : model.layers)
+    {
+        for (int32_t output : layer.outputs)
+        {
+            if (output >= 0 && model.tensors[output].name == name)
+            {
+                return &layer;
+            }
+        }
+    }
+    return nullptr;
+}
+
+TEST(CudaBackendChannelsLast, SqueezeAndExcitationScalesChannelsLast)
+{
+    // The gate [N, C, 1, 1] times the activations broadcasts; it stays in the region, reading both as they are
+    // stored, and so does the projection after it: nothing converts the activations on the way, nor the pool.
+    for (int64_t channels : {16, 12})
+    {
+        auto const filters = std::make_shared<Filters>();
+        kiln::plan::PlanModel const model = cudaPlanOf(squeezeExcitation(filters, channels), true, alwaysChannelsLast);
+        EXPECT_EQ(formatOfTensor(model, "silu"), kHWC);
+        EXPECT_EQ(formatOfTensor(model, "scaled"), kHWC);
+        // The pool's [N, C, 1, 1] lies alike in both formats: stored kHWC, the squeeze convolution reads it as it is.
+        EXPECT_EQ(formatOfTensor(model, "pooled"), kHWC);
+        for (kiln::plan::LayerRecord const& layer : model.layers)
+        {
+            if (layer.name.rfind("squeeze", 0) == 0 && channels % 8 == 0) // 12 channels are read padded (kHWC8)
+            {
+                EXPECT_EQ(kiln::plan::slotFormat(model, layer, 0), model.tensors[layer.inputs[0]].format) << layer.name;
+            }
+        }
+        // With 12 channels the projection reads its input padded to 16 (kHWC8), as every such convolution does.
+        for (char const* tensor : {"scaled", channels % 8 == 0 ? "y" : "scaled"})
+        {
+            kiln::plan::LayerRecord const* writer = writerOf(model, tensor);
+            ASSERT_NE(writer, nullptr) << tensor;
+            for (size_t slot = 0; slot < writer->inputs.size(); ++slot)
+            {
+                int32_t const input = writer->inputs[slot];
+                EXPECT_EQ(kiln::plan::slotFormat(model, *writer, slot), model.tensors[input].format)
+                    << writer->name << " converts " << model.tensors[input].name;
+            }
+        }
+        EXPECT_EQ(
+            kiln::plan::slotFormat(model, *writerOf(model, "scaled"), writerOf(model, "scaled")->inputs.size()), kHWC);
+    }
+}
+
+TEST(CudaBackendChannelsLast, AChannelsLastGateDoesNotDrawALinearTensorIn)
+{
+    // The network's input (kLINEAR) times a gate computed channels-last ([N, C, 1, 1], stored alike): the product
+    // stays linear rather than convert the large input to spare the gate.
+    auto const filters = std::make_shared<Filters>();
+    NetworkMaker const maker = [filters](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {2, 8, 6, 5}});
+        ITensor& conv = convolve(network, *filters, *x, 8, 8, 3, 1, 1, "conv");
+        ITensor& pooled = named(network.addReduce(conv, ReduceOperation::kAVG, 0b1100, true), "pooled");
+        ITensor& excited = convolve(network, *filters, pooled, 8, 8, 1, 1, 1, "excite");
+        ITensor& gate = named(network.addActivation(excited, ActivationType::kSIGMOID), "gate");
+        ITensor& product = named(network.addElementWise(*x, gate, ElementWiseOperation::kPROD), "product");
+        network.markOutput(product);
+    };
+    kiln::plan::PlanModel const model = cudaPlanOf(maker, true, alwaysChannelsLast);
+    kiln::plan::LayerRecord const* product = writerOf(model, "product");
+    ASSERT_NE(product, nullptr);
+    EXPECT_EQ(kiln::plan::slotFormat(model, *product, 0), kLINEAR);
+    EXPECT_EQ(kiln::plan::slotFormat(model, *product, product->inputs.size()), kLINEAR);
+}
+
+TEST(CudaBackendChannelsLast, SqueezeAndExcitationAgreesWithTheCpuReference)
+{
+    SKIP_WITHOUT_GPU();
+    int64_t const count = 2 * 3 * 12 * 10;
+    HostTensor const x = fromFloats({2, 3, 12, 10}, spread(static_cast<size_t>(count), -2.0F, 2.5F));
+    for (int64_t channels : {16, 12})
+    {
+        auto const filters = std::make_shared<Filters>();
+        std::string const name = std::to_string(channels) + " channels";
+        expectBackendsAgree(
+            squeezeExcitation(filters, channels), {{"x", x}}, true, "fp16, channels last, " + name, alwaysChannelsLast);
+        expectBackendsAgree(squeezeExcitation(filters, channels), {{"x", x}}, false, "fp32, " + name);
+    }
 }
 
 void expectLinearThroughout(kiln::plan::PlanModel const& model, std::string const& what)

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +49,32 @@ inline Tolerance toleranceFor(nvinfer1::DataType type)
     case nvinfer1::DataType::kBF16: return Tolerance{1e-6, 8e-3};
     default: return Tolerance{1e-6, 2e-4};
     }
+}
+
+//! `tensor`'s elements moved between the [N, C, spatial...] order (kLINEAR) and [N, spatial..., C] (kHWC); the
+//! shape stays the logical one.
+inline HostTensor reorderedChannels(HostTensor const& tensor, bool toChannelsLast)
+{
+    HostTensor reordered = tensor;
+    size_t const bytes = kiln::elementSize(tensor.type);
+    int64_t const batch = tensor.shape[0];
+    int64_t const channels = tensor.shape[1];
+    int64_t const positions = batch * channels == 0 ? 0 : kiln::volume(tensor.shape) / (batch * channels);
+    for (int64_t n = 0; n < batch; ++n)
+    {
+        for (int64_t c = 0; c < channels; ++c)
+        {
+            for (int64_t p = 0; p < positions; ++p)
+            {
+                auto const linear = static_cast<size_t>((n * channels + c) * positions + p);
+                auto const channelsLast = static_cast<size_t>((n * positions + p) * channels + c);
+                size_t const from = toChannelsLast ? linear : channelsLast;
+                size_t const to = toChannelsLast ? channelsLast : linear;
+                std::memcpy(reordered.bytes.data() + to * bytes, tensor.bytes.data() + from * bytes, bytes);
+            }
+        }
+    }
+    return reordered;
 }
 
 //! One tensor of a direct kernel test: its values, and where its device copy starts.

@@ -1,7 +1,8 @@
 // The CUDA backend's Normalization layer against the CPU reference: instance, layer and group normalization (one
 // weight per channel and one per group), axes masks that are not contiguous, broadcast scale and bias, epsilon, a
-// requested compute precision, groups of one element and groups far longer than a block, and data whose mean dwarfs
-// its spread (where a careless reduction loses the deviations). FP32 and FP16 (the kFP16 flag).
+// requested compute precision, groups of one element, groups far longer than a block, rows few and long enough to be
+// cut between blocks, and data whose mean dwarfs its spread (where a careless reduction loses the deviations). FP32
+// and FP16 (the kFP16 flag).
 #include "backend_comparison.h"
 
 #include <cmath>
@@ -132,6 +133,19 @@ TEST(CudaBackendNormalization, GroupsLongerThanABlock)
         {"group over 4 x 40 x 41", Dims{4, {2, 8, 40, 41}}, axis(2) | axis(3), Dims{4, {1, 8, 1, 1}},
             Dims{4, {1, 8, 1, 1}}, 2},
         {"first axis over 3001", Dims{2, {3001, 3}}, axis(0), Dims{2, {3001, 1}}, Dims{2, {1, 3}}},
+    });
+}
+
+TEST(CudaBackendNormalization, FewLongRowsCutIntoChunks)
+{
+    SKIP_WITHOUT_GPU();
+    // Rows too long for a block and too few to fill the GPU are cut into chunks, a block each: PoolFormer's group
+    // normalization of one group, as exported (a row per image of 64 x 56 x 56), a row that no chunk length divides,
+    // and one whose mean dwarfs its spread.
+    expectAgreement({
+        {"one group of 64 x 56 x 56", Dims{3, {2, 1, 64 * 56 * 56}}, axis(2), Dims{3, {1, 1, 1}}, Dims{3, {1, 1, 1}}},
+        {"three rows of 70001", Dims{2, {3, 70001}}, axis(1), Dims{2, {1, 70001}}, Dims{2, {1, 70001}}},
+        {"offset rows of 50000", Dims{2, {2, 50000}}, axis(1), Dims{2, {1, 1}}, Dims{2, {1, 1}}, 1, 1e-5F, 1000.0F},
     });
 }
 

@@ -1,7 +1,8 @@
 // The CUDA point-wise chain kernel called directly against the CPU reference: GELU as exported (single-element
 // constants), a bias GELU whose first result is read again later (register rows reused), LayerNorm's tail (statistics
 // repeated along the innermost axis, parameters along the others), operands that broadcast both ways, sixteen inputs,
-// one step of every activation and of unary operations (the kernel that chooses the formula once),
+// one step of every activation and of unary operations (the kernel that chooses the formula once), every activation
+// gated by its input (SiLU, hard-swish), the element-wise layer's broadcasts over channels-last tensors,
 // NaN and infinities through MAX, MIN and activations, FP32, FP16 and BF16, tensors aligned for groups of four or one
 // element past (so the kernel moves elements one by one), ragged extents, in place, one element and none.
 #include "kernel_comparison.h"
@@ -218,6 +219,42 @@ TEST(CudaPointwiseKernel, OneStepOfEveryActivationAndUnaryOperation)
     }
 }
 
+TEST(CudaPointwiseKernel, GatedActivationsOfEveryKind)
+{
+    SKIP_WITHOUT_GPU();
+    // x * f(x), either way round (SiLU as exported, hard-swish as imported): the gated kernel of one formula. A ragged
+    // count (the last group partial, FP16 elements past the last octet) and one of whole octets.
+    for (ActivationType type :
+        {ActivationType::kRELU, ActivationType::kSIGMOID, ActivationType::kTANH, ActivationType::kLEAKY_RELU,
+            ActivationType::kELU, ActivationType::kSELU, ActivationType::kSOFTSIGN, ActivationType::kSOFTPLUS,
+            ActivationType::kCLIP, ActivationType::kHARD_SIGMOID, ActivationType::kSCALED_TANH,
+            ActivationType::kTHRESHOLDED_RELU, ActivationType::kGELU_ERF, ActivationType::kGELU_TANH})
+    {
+        float const alpha = type == ActivationType::kHARD_SIGMOID ? 1.0F / 6.0F : 0.2F;
+        float const beta = type == ActivationType::kHARD_SIGMOID ? 0.5F : 0.7F;
+        kiln::network::PointwiseStep const gate = activation(type, in(0), alpha, beta);
+        for (bool inputFirst : {true, false})
+        {
+            auto const params = chain({gate,
+                inputFirst ? binary(ElementWiseOperation::kPROD, in(0), result(0))
+                           : binary(ElementWiseOperation::kPROD, result(0), in(0))});
+            for (kiln::Shape const& shape : {kiln::Shape{3, 7, 53}, kiln::Shape{2, 16, 8, 8}})
+            {
+                for (DataType dataType : kFloatTypes)
+                {
+                    HostTensor const x = valuesOf(shape, dataType, -6.0F, 6.0F, 80);
+                    for (Offsets at : kPlacements)
+                    {
+                        expectChainAgrees(params, {x}, shape, dataType, at,
+                            "gated activation " + std::to_string(static_cast<int32_t>(type)) + " over "
+                                + std::to_string(kiln::volume(shape)) + " " + kiln::dataTypeName(dataType));
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST(CudaPointwiseKernel, NanAndInfinitiesThroughMaxMinAndActivations)
 {
     SKIP_WITHOUT_GPU();
@@ -362,6 +399,63 @@ TEST(CudaPointwiseKernel, ElementWiseSumWithReluInPlace)
             expectClose(a.read().floats(), expected, toleranceFor(type),
                 "relu " + kiln::dataTypeName(type) + " offset " + std::to_string(offset));
             EXPECT_TRUE(a.guardsIntact());
+        }
+    }
+}
+
+//! The element-wise layer over kHWC operands and output (as a channels-last region runs it) against the CPU
+//! reference over the same values stored kLINEAR; inputs `offset` elements past an aligned address.
+void expectChannelsLastAgrees(ElementWiseOperation op, HostTensor const& a, HostTensor const& b, DataType outputType,
+    size_t offset, std::string const& what)
+{
+    SCOPED_TRACE(
+        what + ", operation " + std::to_string(static_cast<int32_t>(op)) + ", offset " + std::to_string(offset));
+    kiln::Shape out(a.shape.size());
+    for (size_t axis = 0; axis < out.size(); ++axis)
+    {
+        out[axis] = std::max(a.shape[axis], b.shape[axis]);
+    }
+    kiln::network::ElementWiseParams params;
+    params.operation = op;
+    HostTensor expected = zeros(out, outputType);
+    kiln::cpu::run(params, {a.constView(), b.constView()}, {expected.view()});
+    DeviceTensor const first(reorderedChannels(a, true), offset);
+    DeviceTensor const second(reorderedChannels(b, true), offset);
+    DeviceTensor const result(out, outputType, offset);
+    kiln::ConstTensorView firstView = first.constView();
+    kiln::ConstTensorView secondView = second.constView();
+    kiln::TensorView resultView = result.view();
+    firstView.format = secondView.format = resultView.format = TensorFormat::kHWC;
+    std::unique_ptr<kiln::cuda::DeviceLayer> const layer = kiln::cuda::makeElementWiseLayer(op, false);
+    layer->run({firstView, secondView}, {resultView}, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    expectClose(reorderedChannels(result.read(), false), expected, toleranceFor(a.type));
+    EXPECT_TRUE(result.guardsIntact());
+}
+
+TEST(CudaPointwiseKernel, ElementWiseBroadcastsOverChannelsLastTensors)
+{
+    SKIP_WITHOUT_GPU();
+    // Squeeze-and-excitation's scale [N, C, 1, 1] on either side, a bias [1, C, 1, 1], a map [1, 1, H, W] repeated
+    // over the channels, and a comparison (the general kernel), with channels a multiple of 8, of 4 only, and odd.
+    for (DataType type : {DataType::kFLOAT, DataType::kHALF})
+    {
+        for (int64_t channels : {16, 12, 3})
+        {
+            std::string const name = kiln::dataTypeName(type) + ", " + std::to_string(channels) + " channels";
+            HostTensor const x = valuesOf({2, channels, 5, 7}, type, -3.0F, 3.0F, 90);
+            HostTensor const scale = valuesOf({2, channels, 1, 1}, type, 0.0F, 1.0F, 91);
+            HostTensor const bias = valuesOf({1, channels, 1, 1}, type, -1.0F, 1.0F, 92);
+            HostTensor const map = valuesOf({1, 1, 5, 7}, type, 0.5F, 2.0F, 93);
+            for (size_t offset : {0, 1})
+            {
+                expectChannelsLastAgrees(ElementWiseOperation::kPROD, x, scale, type, offset, "scale second " + name);
+                expectChannelsLastAgrees(ElementWiseOperation::kPROD, scale, x, type, offset, "scale first " + name);
+                expectChannelsLastAgrees(ElementWiseOperation::kSUM, bias, x, type, offset, "bias " + name);
+                expectChannelsLastAgrees(ElementWiseOperation::kSUB, x, map, type, offset, "map " + name);
+                expectChannelsLastAgrees(
+                    ElementWiseOperation::kGREATER, x, scale, DataType::kBOOL, offset, "comparison " + name);
+            }
         }
     }
 }

@@ -1,8 +1,9 @@
 // The point-wise kernel's program as the host makes it (backend/cuda/kernels/pointwise/pointwise_program.h), without a
 // GPU: axes simplified to what the broadcasts need (a bias over [N * T, C], the attention mask over [B, H, T * T]), the
 // strides each broadcast input reads through, register rows reused once a value is dead, single elements as constants,
-// and when the kernel may move groups of four in one access, and which lone step names the input it reads. Views point
-// at addresses never read.
+// and when the kernel may move groups of four in one access, which lone or gated step names the input it reads, the
+// operands of one arithmetic step, and broadcasts over channels-last tensors walked in storage order. Views point at
+// addresses never read.
 #include "backend/cuda/kernels/pointwise/pointwise_program.h"
 #include "pointwise_steps.h"
 
@@ -190,6 +191,92 @@ TEST(CudaPointwiseProgram, GroupsNeedEveryFullSizeTensorAligned)
     EXPECT_TRUE(unread.grouped);
 }
 
+TEST(CudaPointwiseProgram, ChannelsLastBroadcastsWalkTheStorageOrder)
+{
+    // Squeeze-and-excitation's scale [N, C, 1, 1] over a kHWC [N, C, H, W]: the output's axes in storage order,
+    // [N, H * W, C], the scale repeating along the positions and read along the channels, innermost.
+    Shape const shape{2, 12, 7, 7};
+    TensorView const out{DataType::kHALF, shape, const_cast<void*>(at(1 << 16)), TensorFormat::kHWC};
+    auto const product = [&](ConstTensorView const& a, ConstTensorView const& b) {
+        return programOf({binary(ElementWiseOperation::kPROD, in(0), in(1))}, {a, b}, out, PointwiseOptions{});
+    };
+    ConstTensorView const x(DataType::kHALF, shape, at(0), TensorFormat::kHWC);
+    for (TensorFormat scaleFormat : {TensorFormat::kHWC, TensorFormat::kLINEAR}) // stored alike either way
+    {
+        Program const program = product(x, ConstTensorView(DataType::kHALF, {2, 12, 1, 1}, at(4096), scaleFormat));
+        EXPECT_EQ(extentsOf(program), (std::vector<int64_t>{2, 49, 12}));
+        EXPECT_EQ(stridesOf(program, 1), (std::vector<int64_t>{12, 0, 1}));
+        EXPECT_TRUE(program.rowsHoldGroups); // 12 channels: a group of four never leaves a position
+    }
+    // Either side; a [1, 1, H, W] map (one channel: stored alike) repeats along the batch and the channels.
+    Program const map = product(ConstTensorView(DataType::kHALF, {1, 1, 7, 7}, at(4096)), x);
+    EXPECT_EQ(extentsOf(map), (std::vector<int64_t>{2, 49, 12}));
+    EXPECT_EQ(stridesOf(map, 0), (std::vector<int64_t>{0, 1, 0}));
+    // A linear output keeps the logical order: the scale repeats along the innermost axes.
+    Program const linear = programOf({binary(ElementWiseOperation::kPROD, in(0), in(1))},
+        {tensor(shape), tensor({2, 12, 1, 1}, 4096)}, output(shape, 1 << 16), PointwiseOptions{});
+    EXPECT_EQ(extentsOf(linear), (std::vector<int64_t>{24, 49}));
+    EXPECT_EQ(stridesOf(linear, 1), (std::vector<int64_t>{1, 0}));
+}
+
+TEST(CudaPointwiseProgram, SiluAndHardSwishAreGatedActivations)
+{
+    // x * f(x), either way round, of an activation on an input of the output's shape: one formula per element.
+    Shape const shape{2, 8, 5, 3};
+    for (ActivationType type : {ActivationType::kSIGMOID, ActivationType::kHARD_SIGMOID})
+    {
+        PointwiseStep const gate = kiln::test::activation(type, in(0));
+        for (auto const& product : {binary(ElementWiseOperation::kPROD, in(0), result(0)),
+                 binary(ElementWiseOperation::kPROD, result(0), in(0))})
+        {
+            Program const program = programOf({gate, product}, {tensor(shape)}, output(shape, 4096), {});
+            EXPECT_EQ(program.soleInput, 0);
+            EXPECT_TRUE(program.gated);
+        }
+    }
+    // Not: a sum, a unary operation, a product with another input, or a broadcast input.
+    PointwiseStep const sigmoid = kiln::test::activation(ActivationType::kSIGMOID, in(0));
+    auto const notGated = [&](std::vector<PointwiseStep> const& steps, std::vector<ConstTensorView> const& inputs) {
+        Program const program = programOf(steps, inputs, output(shape, 1 << 16), {});
+        EXPECT_EQ(program.soleInput, -1);
+        EXPECT_FALSE(program.gated);
+    };
+    notGated({sigmoid, binary(ElementWiseOperation::kSUM, in(0), result(0))}, {tensor(shape)});
+    notGated(
+        {unary(UnaryOperation::kEXP, in(0)), binary(ElementWiseOperation::kPROD, in(0), result(0))}, {tensor(shape)});
+    notGated({sigmoid, binary(ElementWiseOperation::kPROD, in(1), result(0))}, {tensor(shape), tensor(shape, 4096)});
+    notGated({sigmoid, binary(ElementWiseOperation::kPROD, in(0), result(0))}, {tensor({2, 8, 1, 1})});
+    // A lone activation is not gated.
+    EXPECT_FALSE(programOf({sigmoid}, {tensor(shape)}, output(shape, 4096), {}).gated);
+}
+
+TEST(CudaPointwiseProgram, OneArithmeticStepNamesItsOperandsByInput)
+{
+    // The element-wise layer's program: each operand's input, whatever row it was loaded into.
+    Program const sum = sumOf(tensor({4, 8}), tensor({1, 8}, 64), output({4, 8}, 128));
+    EXPECT_TRUE(sum.binary);
+    EXPECT_EQ(sum.binaryInputs[0], 0);
+    EXPECT_EQ(sum.binaryInputs[1], 1);
+    // An input no step reads has no row; the operands come in either order; a single element is a constant.
+    Program const scaled = programOf({binary(ElementWiseOperation::kPROD, in(2), in(1))},
+        {tensor({4, 8}), tensor({1, 1}, 64), tensor({4, 8}, 128)}, output({4, 8}, 256), {});
+    EXPECT_TRUE(scaled.binary);
+    EXPECT_EQ(scaled.binaryInputs[0], 2);
+    EXPECT_EQ(scaled.binaryInputs[1], constantOperand(1));
+    Program const same
+        = programOf({binary(ElementWiseOperation::kSUM, in(0), in(0))}, {tensor({4, 8})}, output({4, 8}, 256), {});
+    EXPECT_TRUE(same.binary);
+    EXPECT_EQ(same.binaryInputs[1], 0);
+    // Not: a comparison, two steps, an activation.
+    EXPECT_FALSE(programOf({binary(ElementWiseOperation::kGREATER, in(0), in(1))}, {tensor({4, 8}), tensor({4, 8}, 64)},
+        output({4, 8}, 128), {})
+                     .binary);
+    std::vector<PointwiseStep> const two{
+        binary(ElementWiseOperation::kSUM, in(0), in(1)), binary(ElementWiseOperation::kPROD, result(0), in(1))};
+    EXPECT_FALSE(programOf(two, {tensor({4, 8}), tensor({4, 8}, 64)}, output({4, 8}, 128), {}).binary);
+    EXPECT_FALSE(programOf({unary(UnaryOperation::kABS, in(0))}, {tensor({4, 8})}, output({4, 8}, 128), {}).binary);
+}
+
 TEST(CudaPointwiseProgram, RefusesWhatTheKernelCannotRun)
 {
     Shape const shape{2, 8, 4, 4};
@@ -198,12 +285,20 @@ TEST(CudaPointwiseProgram, RefusesWhatTheKernelCannotRun)
             TensorView{DataType::kHALF, a.shape, const_cast<void*>(at(4096)), a.format}, options);
     };
     ConstTensorView const channelsLast(DataType::kHALF, shape, at(0), TensorFormat::kHWC);
-    ConstTensorView const channelBias(DataType::kHALF, {1, 8, 1, 1}, at(512), TensorFormat::kHWC);
-    EXPECT_THROW(sum(PointwiseOptions{}, channelsLast, channelBias), std::invalid_argument);
-    // The element-wise layer's rule: every tensor indexed row-major, as its general kernel always did.
+    // A broadcast input whose channels move when stored channels-last, stored linear: read in the output's storage
+    // order it would be read out of order, whether or not the caller asks for its layouts checked.
+    ConstTensorView const rowsLinear(DataType::kHALF, {1, 8, 4, 1}, at(512));
     PointwiseOptions unchecked;
     unchecked.checkLayouts = false;
-    EXPECT_NO_THROW(sum(unchecked, channelsLast, channelBias));
+    EXPECT_THROW(sum(PointwiseOptions{}, channelsLast, rowsLinear), std::invalid_argument);
+    EXPECT_THROW(sum(unchecked, channelsLast, rowsLinear), std::invalid_argument);
+    EXPECT_THROW(sum(PointwiseOptions{}, channelsLast,
+                     ConstTensorView(DataType::kHALF, {1, 8, 4, 1}, at(512), TensorFormat::kHWC8)),
+        std::invalid_argument);
+    // The element-wise layer's rule for inputs of the output's shape: read as they are stored.
+    ConstTensorView const sameShapeLinear(DataType::kHALF, shape, at(512));
+    EXPECT_THROW(sum(PointwiseOptions{}, channelsLast, sameShapeLinear), std::invalid_argument);
+    EXPECT_NO_THROW(sum(unchecked, channelsLast, sameShapeLinear));
     EXPECT_THROW(programOf({binary(ElementWiseOperation::kSUM, in(0), in(1))}, {tensor({2, 3}), tensor({3, 2})},
                      output({2, 3}), PointwiseOptions{}),
         std::invalid_argument);

@@ -7,7 +7,8 @@
 // Tolerance: the CUDA kernel sums the INT8 products exactly in INT32 and scales each sum once in FP32; the reference
 // sums the dequantized FP32 products and rounds the sum to FP32. The two differ by a few FP32 roundings of the sum.
 // Where the chain ends in a quantization that can move a value across a boundary of the INT8 grid: those outputs agree
-// within one step of the output's scale. FP32 outputs agree within 1e-5 of their magnitude.
+// within one step of the output's scale. FP32 outputs agree within 1e-5 of their magnitude. FP16 builds fuse the same
+// chains (the fused layer computes as in FP32 builds), and agree with the FP16 reference within its FP16 roundings.
 #include "backend_comparison.h"
 #include "core/quantization.h"
 #include "network/fused/quantized_convolution.h"
@@ -46,6 +47,8 @@ struct QdqConvolution
     bool quantizesOutput{true};
     bool pools{
         false}; //!< a 3x3 max pooling of stride 2 between the input's Q/DQ and a pair of the same scale (ResNet's stem)
+    bool fp16{false};    //!< built with kFP16: the layers between the pairs compute in FP16
+    bool sigmoid{false}; //!< a sigmoid after the chain, which does not fuse: it reads the fused layer's output
 };
 
 constexpr float kInputScale = 1.0F / 64.0F;
@@ -126,6 +129,10 @@ NetworkMaker qdqNetwork(QdqConvolution const& c, std::vector<float> const& filte
         {
             y = &quantizedPair(network, *y, kOutputScale);
         }
+        if (c.sigmoid)
+        {
+            y = network.addActivation(*y, ActivationType::kSIGMOID)->getOutput(0);
+        }
         y->setName("y");
         network.markOutput(*y);
     };
@@ -141,7 +148,7 @@ void expectCudaAgreesWithTheReference(QdqConvolution const& c, kiln::Convolution
     NetworkMaker const maker = qdqNetwork(c, filters, bias);
     auto const settings = [layout](IBuilderConfig& config) { kiln::setConvolutionLayout(config, layout); };
 
-    kiln::plan::PlanModel const model = cudaPlanOf(maker, false, settings);
+    kiln::plan::PlanModel const model = cudaPlanOf(maker, c.fp16, settings);
     auto const fused = layersOfType(model, kQuantizedConvolutionLayerType);
     ASSERT_EQ(fused.size(), 1U) << what << ": the CUDA plan should fuse";
     ASSERT_EQ(layersOfKind(model, LayerType::kCONVOLUTION), 0) << what;
@@ -160,10 +167,13 @@ void expectCudaAgreesWithTheReference(QdqConvolution const& c, kiln::Convolution
         inputs.emplace("r", fromFloats(shapeOf(out), spread(volumeOf(out), -1.1F, 0.9F)));
     }
     auto const reference = [](IBuilderConfig& config) { kiln::setCpuKernels(config, kiln::CpuKernels::kREFERENCE); };
-    auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, false, nullptr, reference);
-    auto const outputs = runOn(kiln::Backend::kCUDA, maker, inputs, false, nullptr, settings);
+    auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, c.fp16, nullptr, reference);
+    auto const outputs = runOn(kiln::Backend::kCUDA, maker, inputs, c.fp16, nullptr, settings);
     ASSERT_EQ(outputs.count("y"), 1U) << what;
-    Tolerance const tolerance = c.quantizesOutput ? Tolerance(kOutputScale * 1.001) : Tolerance(1e-5, 1e-5);
+    // In FP16 builds the reference rounds each layer's output to FP16, where the fused layer computes in FP32.
+    double const relative = c.fp16 ? 2e-3 : 1e-5;
+    Tolerance const tolerance = c.quantizesOutput ? Tolerance(kOutputScale * 1.001, c.fp16 ? relative : 0.0)
+                                                  : Tolerance(relative, relative);
     expectSameOutput(outputs.at("y"), cpu.at("y"), tolerance, what);
 }
 
@@ -220,6 +230,18 @@ TEST(CudaQuantizedConvolution, Fp32OutputWithoutActivation)
     c.relu = false;
     c.quantizesOutput = false;
     expectCudaAgreesWithTheReference(c, "no activation, FP32 output");
+}
+
+TEST(CudaQuantizedConvolution, Fp16BuildsFuseToo)
+{
+    QdqConvolution c;
+    c.fp16 = true;
+    expectCudaAgreesWithTheReference(c, "FP16 build, INT8 output");
+    c.residual = Residual::kINT8;
+    expectCudaAgreesWithTheReference(c, "FP16 build, INT8 residual, INT8 output");
+    c.quantizesOutput = false;
+    c.sigmoid = true;
+    expectCudaAgreesWithTheReference(c, "FP16 build, FP32 output read by an FP16 sigmoid");
 }
 
 TEST(CudaQuantizedConvolution, MaxPoolingMovesOntoInt8)

@@ -282,6 +282,7 @@ struct QdqProduct
     bool activates{true};
     ActivationType activation{ActivationType::kGELU_ERF};
     bool quantizesOutput{true};
+    bool fp16{false}; //!< built with kFP16: the layers between the pairs compute in FP16
 };
 
 ITensor& scalar(INetworkDefinition& network, float const& value)
@@ -358,7 +359,7 @@ void expectNetworkAgrees(QdqProduct const& c, std::string const& what)
     std::vector<float> const bias = spread(static_cast<size_t>(c.columns), -0.5F, 0.4F);
     NetworkMaker const maker = qdqNetwork(c, weights, bias);
 
-    kiln::plan::PlanModel const model = cudaPlanOf(maker);
+    kiln::plan::PlanModel const model = cudaPlanOf(maker, c.fp16);
     auto const fused = layersOfType(model, kQuantizedMatrixMultiplyLayerType);
     ASSERT_EQ(fused.size(), 1U) << what << ": the CUDA plan should fuse";
     EXPECT_EQ(layersOfKind(model, LayerType::kMATRIX_MULTIPLY), 0) << what;
@@ -372,10 +373,13 @@ void expectNetworkAgrees(QdqProduct const& c, std::string const& what)
     std::map<std::string, HostTensor> const inputs{
         {"x", fromFloats(shapeOf(c.input), scattered(volumeOf(c.input), -1.9F, 2.0F, 5))}};
     auto const reference = [](IBuilderConfig& config) { kiln::setCpuKernels(config, kiln::CpuKernels::kREFERENCE); };
-    auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, false, nullptr, reference);
-    auto const gpu = runOn(kiln::Backend::kCUDA, maker, inputs, false);
+    auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, c.fp16, nullptr, reference);
+    auto const gpu = runOn(kiln::Backend::kCUDA, maker, inputs, c.fp16);
     ASSERT_EQ(gpu.count("y"), 1U) << what;
-    Tolerance const tolerance = c.quantizesOutput ? Tolerance(kNetworkOutputScale * 1.001) : Tolerance(1e-5, 1e-5);
+    // In FP16 builds the reference rounds each layer's output to FP16, where the fused layer computes in FP32.
+    double const relative = c.fp16 ? 2e-3 : 1e-5;
+    Tolerance const tolerance = c.quantizesOutput ? Tolerance(kNetworkOutputScale * 1.001, c.fp16 ? relative : 0.0)
+                                                  : Tolerance(relative, relative);
     expectSameOutput(gpu.at("y"), cpu.at("y"), tolerance, what);
 }
 
@@ -397,6 +401,16 @@ TEST(CudaQuantizedMatrixMultiply, QdqNetworksOfEveryEpilogue)
     c.columns = 13;
     c.quantizesOutput = true;
     expectNetworkAgrees(c, "K 30 padded, 13 columns, INT8 output");
+}
+
+TEST(CudaQuantizedMatrixMultiply, Fp16BuildsFuseToo)
+{
+    QdqProduct c;
+    c.fp16 = true;
+    expectNetworkAgrees(c, "FP16 build, bias, GELU, INT8 output");
+    c.quantizesOutput = false;
+    c.activation = ActivationType::kRELU;
+    expectNetworkAgrees(c, "FP16 build, bias, ReLU, FP32 output");
 }
 
 } // namespace

@@ -2,8 +2,11 @@
 // output), an outer or middle axis (thread per output), several axes and all of them, with and without
 // keepDimensions, FP32, FP16 and INT32, NaN through max and min, a long row, few long reductions of the innermost axis
 // (split between blocks), long reductions over outer axes (split between threads and blocks), an image batch's
-// spatial means, and reductions over nothing.
-#include "backend_comparison.h"
+// spatial means, and reductions over nothing; the kernel over channels-last inputs (global pooling four channels per
+// access, and what it leaves to the general kernels: channels not a multiple of four, unaligned data, other axes).
+#include "kernel_comparison.h"
+
+#include "network/layers/reduce.h"
 
 namespace
 {
@@ -204,6 +207,79 @@ TEST(CudaBackendReduce, ReducingNothingGivesTheIdentity)
                                                           : fromElements({3, 4}, std::vector<int32_t>(12, 5), type);
             expectBackendsAgree(maker, {{"x", x}}, false,
                 "empty op " + std::to_string(static_cast<int32_t>(op)) + (type == DataType::kINT32 ? " int32" : ""));
+        }
+    }
+}
+
+//! The CUDA kernel over a kHWC input (as a channels-last region hands it over) against the CPU reference over the same
+//! values stored kLINEAR; the tensors placed `offset` elements past an aligned address.
+//! With `outputFormat` kHWC the output is handed over as a region's pool output stored alike ([N, C, 1, 1]) is.
+void expectChannelsLastAgrees(ReduceOperation op, uint32_t axes, bool keep, HostTensor const& x, size_t offset,
+    std::string const& what, TensorFormat outputFormat = TensorFormat::kLINEAR)
+{
+    SCOPED_TRACE(what + ", op " + std::to_string(static_cast<int32_t>(op)) + ", axes " + std::to_string(axes)
+        + (keep ? ", kept" : "") + ", offset " + std::to_string(offset));
+    kiln::network::ReduceParams params;
+    params.operation = op;
+    params.reduceAxes = axes;
+    params.keepDimensions = keep;
+    kiln::Shape shape;
+    for (size_t axis = 0; axis < x.shape.size(); ++axis)
+    {
+        bool const reduced = ((axes >> axis) & 1U) != 0;
+        if (!reduced || keep)
+        {
+            shape.push_back(reduced ? 1 : x.shape[axis]);
+        }
+    }
+    HostTensor expected = zeros(shape, x.type);
+    kiln::cpu::run(params, {x.constView()}, {expected.view()});
+    DeviceTensor const input(reorderedChannels(x, true), offset);
+    DeviceTensor const output(shape, x.type, offset);
+    kiln::ConstTensorView inputView = input.constView();
+    inputView.format = TensorFormat::kHWC;
+    kiln::TensorView outputView = output.view();
+    outputView.format = outputFormat;
+    std::unique_ptr<kiln::cuda::DeviceLayer> const layer = runOnDevice(params, {inputView}, {outputView});
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    expectClose(output.read(), expected, toleranceFor(x.type));
+    EXPECT_TRUE(output.guardsIntact());
+}
+
+TEST(CudaBackendReduce, ChannelsLastSpatialReductionsAgreeWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    // Squeeze-and-excitation's and the classifier's global pooling: positions split between blocks (56 x 56) or not
+    // (7 x 7); 16 and 40 channels (a block's 32 groups spanning images), 12 (four only), 6 and 3 (not a multiple of
+    // four: the general kernels); FP32, FP16, BF16; aligned, and one element past (the general kernels); the kept
+    // [N, C, 1, 1] output written kLINEAR or kHWC (the same bytes); a NaN.
+    for (DataType type : {DataType::kFLOAT, DataType::kHALF, DataType::kBF16})
+    {
+        for (int64_t channels : {16, 40, 12, 6, 3})
+        {
+            for (int64_t side : {56, 7})
+            {
+                kiln::Shape const shape{2, channels, side, side};
+                std::vector<float> values = scattered(static_cast<size_t>(kiln::volume(shape)), -2.0F, 3.0F, 7);
+                HostTensor const x = fromFloats(shape, values, type);
+                std::string const what = kiln::dataTypeName(type) + ", " + std::to_string(channels) + " channels, "
+                    + std::to_string(side) + " x " + std::to_string(side);
+                for (ReduceOperation op : kOperations)
+                {
+                    if (op == ReduceOperation::kPROD)
+                    {
+                        continue; // thousands of factors overflow
+                    }
+                    expectChannelsLastAgrees(op, 0b1100U, true, x, 0, what);
+                    expectChannelsLastAgrees(op, 0b1100U, true, x, 1, what, TensorFormat::kHWC);
+                    expectChannelsLastAgrees(op, 0b1100U, false, x, 0, what);
+                }
+                expectChannelsLastAgrees(ReduceOperation::kSUM, 0b0100U, true, x, 0, what + ", H only");
+                values[static_cast<size_t>(channels + 1)] = NAN; // a position of channel 0 in image 0
+                HostTensor const withNan = fromFloats(shape, values, type);
+                expectChannelsLastAgrees(ReduceOperation::kMAX, 0b1100U, true, withNan, 0, what + ", a NaN");
+                expectChannelsLastAgrees(ReduceOperation::kMIN, 0b1100U, true, withNan, 0, what + ", a NaN");
+            }
         }
     }
 }

@@ -95,7 +95,7 @@ TEST(LayerKinds, EachKindSaysHowItTakesChannelsLastData)
     }
     KILN_FOR_EACH_LAYER_KIND(KILN_COLLECT_CHANNELS_LAST)
 #undef KILN_COLLECT_CHANNELS_LAST
-    EXPECT_EQ(continuing, (std::set<std::string>{"ActivationParams", "UnaryParams"}));
+    EXPECT_EQ(continuing, (std::set<std::string>{"ActivationParams", "ConcatenationParams", "UnaryParams"}));
     EXPECT_EQ(other,
         (std::set<std::string>{"ConvolutionParams", "ElementWiseParams", "PointwiseParams",
             "QuantizedConvolutionParams", "ReduceParams", "ShuffleParams"}));

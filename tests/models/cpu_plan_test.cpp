@@ -3,7 +3,7 @@
 // Runtime's by zoo_test.cpp; here, that their SiLU and hard-swish run as their convolutions' epilogues. The expected
 // counts come from the ONNX graphs: the convolutions whose output only a Sigmoid and a Mul of it by the Sigmoid's
 // result read (SiLU), only a HardSwish, or only a HardSigmoid.
-#include "error_logger.h"
+#include "collecting_logger.h"
 #include "backend/cpu/fast/fast_path.h"
 #include "plan/plan_format.h"
 
@@ -26,12 +26,12 @@ namespace
 //! The CPU plan (fast kernels) of the zoo's image model `name`, built for its input's shape, [1, 3, 64, 64].
 plan::PlanModel cpuPlanOfZooModel(std::string const& name)
 {
-    ErrorLogger logger;
+    CollectingLogger logger;
     std::unique_ptr<nvinfer1::IBuilder> builder(nvinfer1::createInferBuilder(logger));
     std::unique_ptr<nvinfer1::INetworkDefinition> network(builder->createNetworkV2(0));
     std::unique_ptr<nvonnxparser::IParser> parser(nvonnxparser::createParser(*network, logger));
     std::string const path = (std::filesystem::path(KILN_ZOO_DIR) / name / "model.onnx").string();
-    EXPECT_TRUE(parser->parseFromFile(path.c_str(), 0)) << logger.errors;
+    EXPECT_TRUE(parser->parseFromFile(path.c_str(), 0)) << logger.text();
     std::unique_ptr<nvinfer1::IBuilderConfig> config(builder->createBuilderConfig());
     kiln::setBackend(*config, kiln::Backend::kCPU);
     kiln::setCpuKernels(*config, kiln::CpuKernels::kFAST);
@@ -45,7 +45,7 @@ plan::PlanModel cpuPlanOfZooModel(std::string const& name)
     std::unique_ptr<nvinfer1::IHostMemory> blob(builder->buildSerializedNetwork(*network, *config));
     plan::PlanModel model;
     std::string error;
-    EXPECT_NE(blob, nullptr) << logger.errors;
+    EXPECT_NE(blob, nullptr) << logger.text();
     if (blob != nullptr)
     {
         EXPECT_TRUE(plan::readPlan(blob->data(), blob->size(), model, error)) << error;

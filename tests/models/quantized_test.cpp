@@ -12,12 +12,13 @@
 // exact INT32 sums, scaled in FP32), with the same few roundings. Quantization itself
 // moves these outputs by 6e-3 (regnet) to 7e-2 (vit) from the FP32 models', so 1e-3 still tells a wrong scale, axis
 // or type; the rounding at exact ties is checked by the layer tests (tests/layers/quantize_test.cpp).
-#include "error_logger.h"
+#include "collecting_logger.h"
 #include "model_runner.h"
 #include "network/fused/quantized_convolution.h"
 #include "network/fused/quantized_matrix_multiply.h"
 #include "npy_file.h"
 #include "plan/plan_format.h"
+#include "plan/plan_graph.h"
 #include "zoo_files.h"
 
 #include <NvInfer.h>
@@ -101,16 +102,21 @@ INSTANTIATE_TEST_SUITE_P(Exports, QuantizedModels, ::testing::ValuesIn(quantized
         return testInfo.param.model + "_" + kiln::backendName(testInfo.param.backend);
     });
 
-//! The layer types of the `backend` plan of quantized model `name`, built for its test input's shape.
-std::vector<nvinfer1::LayerType> planLayerTypes(std::string const& name, kiln::Backend backend)
+//! The `backend` plan of quantized model `name`, built for its test input's shape (with kFP16 where `fp16`).
+plan::PlanModel planOf(std::string const& name, kiln::Backend backend, bool fp16 = false)
 {
-    ErrorLogger logger;
+    CollectingLogger logger;
     std::unique_ptr<nvinfer1::IBuilder> builder(nvinfer1::createInferBuilder(logger));
     std::unique_ptr<nvinfer1::INetworkDefinition> network(builder->createNetworkV2(0));
     std::unique_ptr<nvonnxparser::IParser> parser(nvonnxparser::createParser(*network, logger));
     EXPECT_TRUE(parser->parseFromFile((kQuantizedDirectory / name / "model.onnx").string().c_str(), 0));
     std::unique_ptr<nvinfer1::IBuilderConfig> config(builder->createBuilderConfig());
     kiln::setBackend(*config, backend);
+    if (fp16)
+    {
+        config->setFlag(nvinfer1::BuilderFlag::kFP16);
+        config->setFlag(nvinfer1::BuilderFlag::kINT8);
+    }
     nvinfer1::IOptimizationProfile* profile = builder->createOptimizationProfile();
     std::vector<HostTensor> const inputs = readArrays(kQuantizedDirectory / name, "input");
     for (size_t i = 0; i < inputs.size(); ++i)
@@ -125,18 +131,30 @@ std::vector<nvinfer1::LayerType> planLayerTypes(std::string const& name, kiln::B
     }
     config->addOptimizationProfile(profile);
     std::unique_ptr<nvinfer1::IHostMemory> blob(builder->buildSerializedNetwork(*network, *config));
-    EXPECT_NE(blob, nullptr) << logger.errors;
+    EXPECT_NE(blob, nullptr) << logger.text();
     plan::PlanModel model;
     std::string error;
+    EXPECT_TRUE(blob == nullptr || plan::readPlan(blob->data(), blob->size(), model, error)) << error;
+    return model;
+}
+
+//! The layer types of the `backend` plan of quantized model `name`.
+std::vector<nvinfer1::LayerType> planLayerTypes(std::string const& name, kiln::Backend backend)
+{
     std::vector<nvinfer1::LayerType> types;
-    if (blob != nullptr && plan::readPlan(blob->data(), blob->size(), model, error))
+    for (plan::LayerRecord const& layer : planOf(name, backend).layers)
     {
-        for (plan::LayerRecord const& layer : model.layers)
-        {
-            types.push_back(layer.type);
-        }
+        types.push_back(layer.type);
     }
     return types;
+}
+
+//! How many layers of `model` are of `type` and write `written` (their first output's type).
+size_t layersWriting(plan::PlanModel const& model, nvinfer1::LayerType type, nvinfer1::DataType written)
+{
+    return static_cast<size_t>(std::count_if(model.layers.begin(), model.layers.end(), [&](plan::LayerRecord const& l) {
+        return l.type == type && !l.outputs.empty() && plan::slotType(model, l, l.inputs.size()) == written;
+    }));
 }
 
 TEST(QuantizedModels, Int8ConvolutionsRunFusedOnTheCpu)
@@ -157,6 +175,51 @@ TEST(QuantizedModels, Int8ProductsByWeightsRunFusedOnTheCpu)
     std::vector<nvinfer1::LayerType> const types = planLayerTypes("bert_int8", kiln::Backend::kCPU);
     EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedMatrixMultiplyLayerType), 12);
     EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kMATRIX_MULTIPLY), 4);
+}
+
+//! BERT's attention moves INT8 through its reshapes and transposes (plan/passes/quantization_propagation.h): the
+//! value projection's Q, behind a reshape and a transpose, moves back to the projection, which then writes INT8, and
+//! the Q/DQ pair of the attention output's projection moves back before the reshape, transpose and reshape that merge
+//! the heads. Without the propagation four of each layer's products wrote FP32, the twenty-one shuffles moved FP32
+//! and sixteen Q layers ran. On CUDA the key's scaling by 1/sqrt(depth) moves before its reshape and transpose
+//! (passes/constant_before_transpose.h), so its Q moves back across them too: `int8Shuffles` of them move INT8.
+void expectBertMovesInt8ThroughItsShuffles(kiln::Backend backend, size_t int8Shuffles)
+{
+    plan::PlanModel const model = planOf("bert_int8", backend);
+    using nvinfer1::DataType;
+    using nvinfer1::LayerType;
+    EXPECT_EQ(layersWriting(model, network::kQuantizedMatrixMultiplyLayerType, DataType::kINT8), 8U);
+    EXPECT_EQ(layersWriting(model, network::kQuantizedMatrixMultiplyLayerType, DataType::kFLOAT), 4U);
+    EXPECT_EQ(layersWriting(model, LayerType::kSHUFFLE, DataType::kINT8), int8Shuffles);
+    EXPECT_EQ(layersWriting(model, LayerType::kQUANTIZE, DataType::kINT8), 14U);
+}
+
+TEST(QuantizedModels, BertMovesInt8ThroughItsShufflesOnTheCpu)
+{
+    expectBertMovesInt8ThroughItsShuffles(kiln::Backend::kCPU, 10);
+}
+
+//! With kFP16 (trtexec's --int8 --fp16, --best) the layers between the pairs compute in FP16, and the same chains
+//! fuse as in FP32 builds: `fused` convolutions of regnet and efficientnet, and BERT's twelve projections.
+void expectFp16BuildsFuseAlike(kiln::Backend backend, size_t regnet, size_t efficientnet)
+{
+    for (auto const& [name, fused] :
+        {std::pair<char const*, size_t>{"regnet_int8", regnet}, {"efficientnet_int8", efficientnet}})
+    {
+        plan::PlanModel const model = planOf(name, backend, true);
+        EXPECT_EQ(std::count_if(model.layers.begin(), model.layers.end(),
+                      [](plan::LayerRecord const& l) { return l.type == network::kQuantizedConvolutionLayerType; }),
+            fused)
+            << name;
+    }
+    plan::PlanModel const bert = planOf("bert_int8", backend, true);
+    EXPECT_EQ(layersWriting(bert, network::kQuantizedMatrixMultiplyLayerType, nvinfer1::DataType::kINT8), 8U);
+    EXPECT_EQ(layersWriting(bert, network::kQuantizedMatrixMultiplyLayerType, nvinfer1::DataType::kFLOAT), 4U);
+}
+
+TEST(QuantizedModels, Fp16BuildsFuseAsFp32OnesOnTheCpu)
+{
+    expectFp16BuildsFuseAlike(kiln::Backend::kCPU, 18, 38);
 }
 
 TEST(QuantizedModels, Int8ConvolutionsOfOneGroupRunFusedOnCuda)
@@ -185,6 +248,42 @@ TEST(QuantizedModels, Int8ProductsByWeightsRunFusedOnCuda)
     std::vector<nvinfer1::LayerType> const types = planLayerTypes("bert_int8", kiln::Backend::kCUDA);
     EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedMatrixMultiplyLayerType), 12);
     EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kMATRIX_MULTIPLY), 4);
+}
+
+TEST(QuantizedModels, Fp8ProductsByWeightsRunFusedOnCuda)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    // ViT's four projections per block (qkv, attention output, the two MLP products) in its two blocks run on
+    // cuBLASLt's FP8 kernels (K and N are multiples of 16); its two products of activations per block (attention's)
+    // stay between their Q/DQ layers, and the head (never quantized) stays an FP32 product.
+    std::vector<nvinfer1::LayerType> const types = planLayerTypes("vit_fp8", kiln::Backend::kCUDA);
+    EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedMatrixMultiplyLayerType), 8);
+    EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kMATRIX_MULTIPLY), 5);
+}
+
+TEST(QuantizedModels, Fp8ProductsStayUnfusedOnTheCpu)
+{
+    // The CPU backend has no FP8 arithmetic: its FP8 layers compute as written, the reference of the CUDA kernels.
+    std::vector<nvinfer1::LayerType> const types = planLayerTypes("vit_fp8", kiln::Backend::kCPU);
+    EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedMatrixMultiplyLayerType), 0);
+}
+
+TEST(QuantizedModels, BertMovesInt8ThroughItsShufflesOnCuda)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    expectBertMovesInt8ThroughItsShuffles(kiln::Backend::kCUDA, 14);
+}
+
+TEST(QuantizedModels, Fp16BuildsFuseAsFp32OnesOnCuda)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    expectFp16BuildsFuseAlike(kiln::Backend::kCUDA, 15, 30);
 }
 
 TEST(QuantizedModels, CoverInt8AndFp8)

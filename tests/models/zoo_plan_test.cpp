@@ -2,7 +2,7 @@
 // ConvNeXt of tests/models (transformers' and timm's models, exported by export_zoo.py) in FP32 and FP16, built at
 // their inputs' shapes. Their outputs are checked against ONNX Runtime's on a GPU by zoo_test.cpp; ConvNeXt's with
 // two of the passes also on the CPU reference, here.
-#include "error_logger.h"
+#include "collecting_logger.h"
 #include "backend/cuda/passes/column_scale_folding.h"
 #include "backend/cuda/passes/constant_before_transpose.h"
 #include "model_runner.h"
@@ -35,12 +35,12 @@ namespace
 plan::PlanModel cudaPlanOfZooModel(std::string const& name, bool fp16, nvinfer1::Dims const& shape = {2, {2, 16}},
     kiln::ConvolutionLayout layout = kiln::ConvolutionLayout::kBY_TIMING)
 {
-    ErrorLogger logger;
+    CollectingLogger logger;
     std::unique_ptr<nvinfer1::IBuilder> builder(nvinfer1::createInferBuilder(logger));
     std::unique_ptr<nvinfer1::INetworkDefinition> network(builder->createNetworkV2(0));
     std::unique_ptr<nvonnxparser::IParser> parser(nvonnxparser::createParser(*network, logger));
     std::string const path = (std::filesystem::path(KILN_ZOO_DIR) / name / "model.onnx").string();
-    EXPECT_TRUE(parser->parseFromFile(path.c_str(), 0)) << logger.errors;
+    EXPECT_TRUE(parser->parseFromFile(path.c_str(), 0)) << logger.text();
     std::unique_ptr<nvinfer1::IBuilderConfig> config(builder->createBuilderConfig());
     kiln::setBackend(*config, kiln::Backend::kCUDA);
     if (fp16)
@@ -61,7 +61,7 @@ plan::PlanModel cudaPlanOfZooModel(std::string const& name, bool fp16, nvinfer1:
     std::unique_ptr<nvinfer1::IHostMemory> blob(builder->buildSerializedNetwork(*network, *config));
     plan::PlanModel model;
     std::string error;
-    EXPECT_NE(blob, nullptr) << logger.errors;
+    EXPECT_NE(blob, nullptr) << logger.text();
     if (blob != nullptr)
     {
         EXPECT_TRUE(plan::readPlan(blob->data(), blob->size(), model, error)) << error;

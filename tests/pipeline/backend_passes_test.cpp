@@ -23,7 +23,7 @@ std::vector<std::string> passesOf(kiln::Backend backend)
 
 TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 {
-    std::vector<std::string> const expected{"scale folding", "GELU fusion", "quantized fusion",
+    std::vector<std::string> const expected{"scale folding", "GELU fusion", "Q/DQ propagation", "quantized fusion",
         "quantized matrix multiply fusion", "convolution epilogue fusion", "matrix multiply epilogue fusion",
         "point-wise chain fusion", "fast path marking", "channels-last formats"};
     EXPECT_EQ(passesOf(kiln::Backend::kCPU), expected);
@@ -33,9 +33,10 @@ TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 TEST(BackendPasses, CudaListsFusionsThenFormatsThenTiming)
 {
     std::vector<std::string> const expected{"attention fusion", "constants before transposes", "column scale folding",
-        "GELU fusion", "quantized fusion", "quantized matrix multiply fusion", "convolution epilogue fusion",
-        "matrix multiply epilogue fusion", "normalization fusion", "point-wise chain fusion", "product merging",
-        "channels-last formats", "layout timing", "convolution algorithms", "matrix multiply algorithms"};
+        "GELU fusion", "Q/DQ propagation", "quantized fusion", "quantized matrix multiply fusion",
+        "convolution epilogue fusion", "matrix multiply epilogue fusion", "normalization fusion",
+        "point-wise chain fusion", "product merging", "channels-last formats", "layout timing",
+        "convolution algorithms", "matrix multiply algorithms"};
     EXPECT_EQ(passesOf(kiln::Backend::kCUDA), expected);
 }
 #else

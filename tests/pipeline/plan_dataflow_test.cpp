@@ -1,9 +1,10 @@
 // Plans whose records are each valid alone but do not fit together, written again with a valid checksum
 // (plan::writePlan) as a hostile or hand-edited plan is: an I/O tensor listed twice, a layer reading a tensor nothing
-// writes, profiles outside their inputs' shapes, a tensor left without memory, a plugin given types it never agreed
-// to, a plugin output aliased to an input it lacks. The plan fuzzer found each of these but the last crashing the CPU
-// backend (a kernel handed a null address, a plugin writing FP32 elements into a BF16 tensor). Each must be refused
-// with an error that names what is wrong.
+// writes, profiles outside their inputs' shapes, a tensor left without memory (or planned to hold no element that
+// then holds some), a plugin given types it never agreed to, a plugin layer with an absent input, a plugin output
+// aliased to an input it lacks. The plan fuzzer found most of these crashing the CPU backend (a kernel handed a null
+// address, a plugin writing FP32 elements into a BF16 tensor). Each must be refused with an error that names what is
+// wrong.
 #include "../layers/layer_harness.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_format.h"
@@ -182,6 +183,53 @@ TEST(PlanDataflow, ATensorLeftWithoutMemory)
     expectRefused(model, "layer \"sum\" writes tensor \"" + name + "\", to which the plan gives no memory");
 }
 
+//! The errors of running `changed` with [2, 3] inputs a and b (a's address null where `nullA`) and an output y.
+std::string runErrors(PlanModel const& changed, bool nullA = false)
+{
+    std::vector<uint8_t> const bytes = kiln::plan::writePlan(changed);
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(bytes.data(), bytes.size()));
+    std::unique_ptr<IExecutionContext> context(engine ? engine->createExecutionContext() : nullptr);
+    if (context == nullptr)
+    {
+        ADD_FAILURE() << "the plan was refused before a run: " << logger.errors();
+        return logger.errors();
+    }
+    std::vector<float> a(6, 1.0F);
+    std::vector<float> b(6, 2.0F);
+    std::vector<float> y(6, 0.0F);
+    context->setTensorAddress("a", nullA ? nullptr : a.data());
+    context->setTensorAddress("b", b.data());
+    context->setTensorAddress("y", y.data());
+    EXPECT_FALSE(context->enqueueV3(nullptr));
+    return logger.errors();
+}
+
+TEST(PlanDataflow, ATensorPlannedEmptyThatHoldsElements)
+{
+    // The sum's output given no memory and a planned size of 0 bytes: the context may be made (a tensor that never
+    // holds an element needs none), but its [2, 3] shape at run time holds six, which the sum would write to nowhere.
+    PlanModel model = sumPlan();
+    int32_t const between = layerNamed(model, "sum").outputs[0];
+    model.tensors[between].arenaOffset = -1;
+    model.tensors[between].maxBytes = 0;
+    std::string const errors = runErrors(model);
+    std::string const expected
+        = "\"" + model.tensors[between].name + "\" would have shape (2, 3), but the plan gives it no memory";
+    EXPECT_NE(errors.find(expected), std::string::npos) << errors;
+}
+
+TEST(PlanDataflow, AnInputPlannedEmptyGivenANullAddress)
+{
+    // a's planned size changed to 0 bytes lets the application give it a null address, as TensorRT lets it for a tensor
+    // of no elements; at [2, 3] it holds six, which the sum would read from nowhere.
+    PlanModel model = sumPlan();
+    model.tensors[tensorNamed(model, "a")].maxBytes = 0;
+    std::string const errors = runErrors(model, true);
+    EXPECT_NE(errors.find("the address of \"a\" is null, but it holds 6 elements"), std::string::npos) << errors;
+}
+
 TEST(PlanDataflow, AConditionalOutputOfAnotherShapeThanItsBranches)
 {
     // x [n] -> (x + x) or (x * x) -> y [n], with y recorded as [8]: the taken branch holds n elements, and copying
@@ -242,6 +290,30 @@ TEST(PlanDataflow, APluginGivenTypesItDoesNotAccept)
         }
     }
     expectRefused(model, "does not accept BF16 for its output 0, the type the plan records");
+}
+
+TEST(PlanDataflow, APluginLayerWithAnAbsentInput)
+{
+    // The fuzzer's MultilevelProposeROI_TRT find: a plugin's input replaced by an absent one (-1, as an optional input
+    // of a built-in layer is recorded), which the plugin read from a null address.
+    kiln::test::PositiveSelectCreator::registerOnce();
+    kiln::test::LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {8}});
+    kiln::test::PositiveSelectPlugin plugin;
+    IPluginV3Layer* layer = h.network->addPluginV3(&x, 1, nullptr, 0, plugin);
+    h.output(layer, "values", 0);
+    h.output(layer, "count", 1);
+    ASSERT_TRUE(h.build());
+    PlanModel model = modelOf(*h.plan);
+    ASSERT_EQ(loadErrors(model), "");
+    for (auto& record : model.layers)
+    {
+        if (dynamic_cast<kiln::network::PluginParams const*>(record.params.get()) != nullptr)
+        {
+            record.inputs[0] = -1;
+        }
+    }
+    expectRefused(model, ": its input 0 is absent, which a plugin layer's inputs never are");
 }
 
 TEST(PlanDataflow, APluginOutputAliasedToAnInputItLacks)

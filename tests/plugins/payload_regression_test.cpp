@@ -76,7 +76,16 @@ INSTANTIATE_TEST_SUITE_P(Findings, PayloadRegression,
             "roi_align_huge_sampling_ratio", "ROIAlign_TRT: field 'sampling_ratio' is 67108866; expected in [0, 64]"},
         // The same in PyramidROIAlign_TRT: 822083584.
         Finding{"pyramid_roi_align_huge_sampling_ratio",
-            "PyramidROIAlign_TRT: field 'sampling_ratio' is 822083584; expected 64 or less"}),
+            "PyramidROIAlign_TRT: field 'sampling_ratio' is 822083584; expected 64 or less"},
+        // Bytes other than 0 and 1 where a bool belongs, which the plugins then read as bools (undefined behaviour;
+        // the plan fuzzer's build with Kiln under UndefinedBehaviorSanitizer found these).
+        Finding{"efficient_nms_score_activation_not_a_bool",
+            "EfficientNMS_TRT: field 'score_activation' of the serialized plugin holds 38, not a bool (0 or 1)"},
+        Finding{"efficient_nms_has_anchors_not_a_bool",
+            "EfficientNMS_TRT: a flag of the serialized plugin holds 6, not a bool (0 or 1)"},
+        Finding{"emb_layer_norm_output_fp16_not_a_bool",
+            "CustomEmbLayerNormPluginDynamic: field 'output_fp16' of the serialized plugin holds 177, not a bool (0 or "
+            "1)"}),
     [](::testing::TestParamInfo<Finding> const& testInfo) { return std::string(testInfo.param.input); });
 
 } // namespace

@@ -1,4 +1,5 @@
-// A logger that keeps every error, so that tests can check that a refused call said why, naming the call.
+// A logger that keeps every error, so that tests can check that a refused call said why, naming the call, and print
+// them where a step failed.
 // C++17, for the tests written as applications are (tests/dialects).
 #pragma once
 
@@ -28,6 +29,16 @@ public:
             errors.begin(), errors.end(), [&](std::string const& e) { return e.find(call) != std::string::npos; });
         errors.clear();
         return static_cast<size_t>(n);
+    }
+    //! Every error, one a line: a failure message's context.
+    std::string text() const
+    {
+        std::string joined;
+        for (std::string const& error : errors)
+        {
+            joined += error + "\n";
+        }
+        return joined;
     }
     std::vector<std::string> errors;
 };

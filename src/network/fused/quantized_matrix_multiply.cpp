@@ -20,11 +20,17 @@ bool usableScale(float scale)
 
 bool checkWeights(InferenceContext& ctx, QuantizedMatrixMultiplyParams const& p)
 {
-    if (p.columns <= 0 || p.weights.type() != DataType::kINT8 || p.weights.count() == 0
-        || p.weights.count() % p.columns != 0)
+    bool const quantized = p.weights.type() == DataType::kINT8 || p.weights.type() == DataType::kFP8;
+    if (p.columns <= 0 || !quantized || p.weights.count() == 0 || p.weights.count() % p.columns != 0)
     {
-        return ctx.fail("a quantized matrix multiply needs INT8 weights, " + std::to_string(p.columns)
+        return ctx.fail("a quantized matrix multiply needs INT8 or FP8 weights, " + std::to_string(p.columns)
             + " columns of equal length (" + std::to_string(p.weights.count()) + " weights)");
+    }
+    bool const halfAllowed = p.weights.type() == DataType::kFP8;
+    if (!(p.floatType == DataType::kFLOAT || (halfAllowed && p.floatType == DataType::kHALF)))
+    {
+        return ctx.fail("a quantized matrix multiply writes FLOAT (or HALF, from FP8) where it does not quantize, not "
+            + dataTypeName(p.floatType));
     }
     if (p.weightScales.type() != DataType::kFLOAT || p.weightScales.count() != p.columns)
     {
@@ -71,13 +77,14 @@ bool QuantizedMatrixMultiplyParams::infer(InferenceContext& ctx) const
     {
         return ctx.fail("a quantized matrix multiply takes one input, not " + std::to_string(ctx.nbInputs()));
     }
-    if (ctx.input(0).type != DataType::kINT8)
-    {
-        return ctx.fail("a quantized matrix multiply reads INT8 data, not " + dataTypeName(ctx.input(0).type));
-    }
     if (!checkWeights(ctx, *this))
     {
         return false;
+    }
+    if (ctx.input(0).type != quantizedType())
+    {
+        return ctx.fail("a quantized matrix multiply with " + dataTypeName(quantizedType()) + " weights reads "
+            + dataTypeName(quantizedType()) + " data, not " + dataTypeName(ctx.input(0).type));
     }
     int32_t const rank = ctx.rank(0);
     if (rank < 2)
@@ -105,12 +112,15 @@ std::vector<float> QuantizedMatrixMultiplyParams::dequantizedWeights() const
     std::vector<float> const scales = weightScales.toFloat();
     int64_t const k = inner();
     std::vector<float> values(static_cast<size_t>(weights.count()));
-    auto const* q = static_cast<int8_t const*>(weights.data());
+    bool const fp8 = quantizedType() == DataType::kFP8;
+    auto const* q = static_cast<uint8_t const*>(weights.data());
     for (int64_t n = 0; n < columns; ++n)
     {
         for (int64_t i = 0; i < k; ++i)
         {
-            values[static_cast<size_t>(i * columns + n)] = dequantizeInt8(q[n * k + i], scales[n]);
+            uint8_t const code = q[n * k + i];
+            values[static_cast<size_t>(i * columns + n)] = fp8 ? dequantizeFp8(code, scales[n])
+                                                               : dequantizeInt8(static_cast<int8_t>(code), scales[n]);
         }
     }
     return values;

@@ -1,18 +1,22 @@
-// A product of INT8 data and constant INT8 weights that the quantized fusion pass (plan/passes/quantized_fusion.h)
-// made of TensorRT's explicit quantization pattern for fully connected layers (BERT's and ViT's projections):
-// DQ(x) -> matrix multiply by constant weights -> [+ bias] -> [activation] -> [Q]. No network holds one: only plans
-// do, and the inspector calls the kind "QuantizedMatrixMultiply".
+// A product of quantized data and constant quantized weights, INT8 or FP8 E4M3 alike, that the quantized matrix
+// multiply fusion pass (plan/passes/quantized_matrix_multiply_fusion.h) made of TensorRT's explicit quantization
+// pattern for fully connected layers (BERT's and ViT's projections): DQ(x) -> matrix multiply by constant weights ->
+// [+ bias] -> [activation] -> [Q]. No network holds one: only plans do, and the inspector calls the kind
+// "QuantizedMatrixMultiply". The weights' type (quantizedType(): kINT8 or kFP8) is the input's, and the output's where
+// the layer quantizes it:
 //
-//   x'  = x * inputScale                                  x: INT8 [batch..., M, K], dequantized (ONNX's rule)
-//   W'  = weights[n] * weightScales[n]                    weights: INT8 [N, K], row n the weights of output column
-//                                                         n (W' is the transpose of the product's [K, N] operand)
+//   x'  = dequantize(x, inputScale)                       x: [batch..., M, K] of quantizedType() (ONNX's rule)
+//   W'  = dequantize(weights[n], weightScales[n])         weights: [N, K], row n the weights of output column n
+//                                                         (W' is the transpose of the product's [K, N] operand)
 //   y   = x' W'^T + bias                                  y: [batch..., M, N]; bias FP32 [N] or none
 //   y   = activation(y)                                   where activates (IActivationLayer's alpha and beta)
-//   out = quantize(y, outputScale)                        INT8 where outputScale > 0 (ONNX's rule); else FLOAT y
+//   out = quantize(y, outputScale)                        quantizedType() where outputScale > 0 (ONNX's rule); else
+//                                                         y in floatType (FLOAT, or HALF for FP8 layers of FP16 builds)
 //
-// This is what the layers it replaces compute: the pass fuses only where the INT8 weights and their scales give
+// This is what the layers it replaces compute: the pass fuses only where the quantized weights and their scales give
 // back every weight the product held bit for bit, and the bias is the constant the sum added. A kernel that sums the
-// INT8 products in INT32 differs only by the rounding of the FP32 sums it replaces.
+// INT8 products in INT32 differs only by the rounding of the FP32 sums it replaces; FP8 products sum in FP32 in
+// another order, and an FP16 layer rounds only its output where the replaced layers rounded each step.
 #pragma once
 
 #include "network/layer.h"
@@ -29,7 +33,7 @@ struct QuantizedMatrixMultiplyParams final
     : LayerParamsOf<QuantizedMatrixMultiplyParams, kQuantizedMatrixMultiplyLayerType, PlanOnly>
 {
     int64_t columns{0};         //!< N
-    WeightsBuffer weights;      //!< INT8 [N, K]
+    WeightsBuffer weights;      //!< INT8 or FP8 [N, K]
     WeightsBuffer weightScales; //!< FLOAT [N]: one per output column
     WeightsBuffer bias;         //!< FLOAT [N], or empty
     float inputScale{1.0F};
@@ -37,8 +41,10 @@ struct QuantizedMatrixMultiplyParams final
     nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};
     float alpha{0.0F};
     float beta{0.0F};
-    //! > 0: the output is INT8, quantized by this scale; 0: it is FLOAT.
+    //! > 0: the output is quantizedType(), quantized by this scale; 0: it is floatType.
     float outputScale{0.0F};
+    //! The type of the output where the layer does not quantize it: FLOAT, or HALF (FP8 layers only).
+    nvinfer1::DataType floatType{nvinfer1::DataType::kFLOAT};
 
     template <typename Self, typename Field>
     static void fields(Self& self, Field&& field)
@@ -53,6 +59,7 @@ struct QuantizedMatrixMultiplyParams final
         field(self.alpha, "activation alpha");
         field(self.beta, "activation beta");
         field(self.outputScale, "output scale");
+        field(self.floatType, "float type");
     }
 
     //! K: the length of each column's weights.
@@ -60,10 +67,15 @@ struct QuantizedMatrixMultiplyParams final
     {
         return columns > 0 ? weights.count() / columns : 0;
     }
-    //! The output type: INT8 where the layer quantizes its result, else FLOAT.
+    //! The type of the input, the weights and a quantized output: kINT8 or kFP8.
+    nvinfer1::DataType quantizedType() const
+    {
+        return weights.type();
+    }
+    //! The output type: quantizedType() where the layer quantizes its result, else floatType.
     nvinfer1::DataType outputType() const
     {
-        return outputScale > 0.0F ? nvinfer1::DataType::kINT8 : nvinfer1::DataType::kFLOAT;
+        return outputScale > 0.0F ? quantizedType() : floatType;
     }
     ActivationParams activationParams() const;
 

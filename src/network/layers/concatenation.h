@@ -24,6 +24,11 @@ struct ConcatenationParams final
     {
         return true;
     }
+    //! Joins channels-last inputs along any axis: rows of the output's storage order, as the CUDA kernel copies them.
+    ChannelsLast channelsLast() const override
+    {
+        return ChannelsLast::kCONTINUES;
+    }
 };
 
 class ConcatenationLayer final : public LayerBase<nvinfer1::IConcatenationLayer, ConcatenationParams>

@@ -1,10 +1,13 @@
 #include "plan/passes/int8_weights.h"
 
 #include "core/quantization.h"
+#include "device_common/half.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <type_traits>
 
 namespace kiln::plan
 {
@@ -16,8 +19,67 @@ bool sameBits(float a, float b)
     return std::memcmp(&a, &b, sizeof(float)) == 0;
 }
 
-//! Writes the channel's INT8 values for `scale` into `q` where they give every weight back exactly.
-bool quantizesExactly(float const* weights, size_t count, float scale, int8_t* q)
+//! How a 16-bit floating-point type (FP16, BF16) holds values: rounded to its bits, and back.
+struct Reduced
+{
+    uint16_t (*toBits)(float);
+    float (*fromBits)(uint16_t);
+};
+
+//! A value as the weights' type holds it: FP32 (none), or rounded into `reduced`.
+float stored(float value, Reduced const* reduced)
+{
+    return reduced == nullptr ? value : reduced->fromBits(reduced->toBits(value));
+}
+
+//! How one quantized type's codes hold weights: the code nearest a weight for a scale, if the type has one, its
+//! value, and the code magnitudes the largest weight of a channel may have, most likely first.
+struct Int8Grid
+{
+    using Code = int8_t;
+    //! Symmetric max calibration (Model Optimizer's, TensorRT's) puts the largest weight at 127.
+    static std::vector<float> largestCodes()
+    {
+        return {127.0F};
+    }
+    static std::optional<int8_t> nearestCode(float weight, float scale)
+    {
+        float const rounded = roundHalfToEven(weight / scale);
+        return std::fabs(rounded) <= 127.0F ? std::optional<int8_t>(static_cast<int8_t>(rounded)) : std::nullopt;
+    }
+    static float value(int8_t code, float scale)
+    {
+        return dequantizeInt8(code, scale);
+    }
+};
+
+struct Fp8Grid
+{
+    using Code = uint8_t;
+    //! Max calibration puts the largest weight at 448, but Model Optimizer's FP8 weights do not always reach it (the
+    //! zoo's ViT export peaks at 36 in every column): every finite FP8 magnitude, 448 first, then downwards.
+    static std::vector<float> largestCodes()
+    {
+        std::vector<float> codes;
+        for (uint8_t bits = kFp8E4m3MaxBits; bits > 0; --bits)
+        {
+            codes.push_back(fp8E4m3BitsToFloat(bits));
+        }
+        return codes;
+    }
+    static std::optional<uint8_t> nearestCode(float weight, float scale)
+    {
+        return quantizeToFp8(weight, scale);
+    }
+    static float value(uint8_t code, float scale)
+    {
+        return dequantizeFp8(code, scale);
+    }
+};
+
+//! Writes the channel's codes for `scale` into `q` where they give every weight back exactly, as stored.
+template <typename Grid>
+bool quantizesExactly(float const* weights, size_t count, float scale, typename Grid::Code* q, Reduced const* reduced)
 {
     if (!(std::isfinite(scale) && scale > 0.0F))
     {
@@ -25,19 +87,79 @@ bool quantizesExactly(float const* weights, size_t count, float scale, int8_t* q
     }
     for (size_t i = 0; i < count; ++i)
     {
-        float const rounded = roundHalfToEven(weights[i] / scale);
-        if (!(std::fabs(rounded) <= 127.0F)
-            || !sameBits(dequantizeInt8(static_cast<int8_t>(rounded), scale), weights[i]))
+        std::optional<typename Grid::Code> const code = Grid::nearestCode(weights[i], scale);
+        if (!code || !sameBits(stored(Grid::value(*code, scale), reduced), weights[i]))
         {
             return false;
         }
-        q[i] = static_cast<int8_t>(rounded);
+        q[i] = *code;
     }
     return true;
 }
 
-//! The channel's scale, with its INT8 values written into `q`; nullopt where none gives the weights back.
-std::optional<float> channelScale(float const* weights, size_t count, int8_t* q)
+//! `estimate` or one of its two nearest FP32 neighbours either side, where it gives the channel's weights back
+//! (the stored scale times the largest code was rounded once, then divided back), with the codes written into `q`.
+template <typename Grid>
+std::optional<float> scaleNear(
+    float const* weights, size_t count, float estimate, typename Grid::Code* q, Reduced const* reduced)
+{
+    float below = estimate;
+    float above = estimate;
+    for (int step = 0; step <= 2; ++step)
+    {
+        if (quantizesExactly<Grid>(weights, count, below, q, reduced))
+        {
+            return below;
+        }
+        if (step > 0 && quantizesExactly<Grid>(weights, count, above, q, reduced))
+        {
+            return above;
+        }
+        below = std::nextafter(below, 0.0F);
+        above = std::nextafter(above, INFINITY);
+    }
+    return std::nullopt;
+}
+
+//! The INT8 scale of weights held in a 16-bit type, whose rounding moves the largest magnitude over 127 by up to half
+//! a step of that type from the model's scale, too far for its products to round back alike. Each weight bounds the
+//! scale instead: q * s must lie within half a step of the weight as the type holds it. The middle of the interval
+//! all bounds leave is a scale that gives every weight back (checked, as the bounds' ties may not).
+std::optional<float> reducedInt8Scale(
+    float const* weights, size_t count, float largest, int8_t* q, Reduced const& reduced)
+{
+    float const estimate = largest / 127.0F;
+    double low = 0.0;
+    double high = INFINITY;
+    for (size_t i = 0; i < count; ++i)
+    {
+        double const steps = std::fabs(roundHalfToEven(weights[i] / estimate));
+        if (steps > 127.0)
+        {
+            return std::nullopt;
+        }
+        if (steps > 0.0)
+        {
+            float const magnitude = std::fabs(weights[i]);
+            uint16_t const bits = reduced.toBits(magnitude);
+            double const previous = bits > 0 ? reduced.fromBits(static_cast<uint16_t>(bits - 1)) : 0.0;
+            double const next = reduced.fromBits(static_cast<uint16_t>(bits + 1));
+            low = std::max(low, (magnitude + previous) / 2.0 / steps);
+            high = std::min(high, (magnitude + next) / 2.0 / steps);
+        }
+    }
+    if (!(low <= high))
+    {
+        return std::nullopt;
+    }
+    // Where a product lies exactly between two values of the type, the bound is a tie that rounding to even decides:
+    // the interval may be one point, which FP32 holds only to within a step.
+    return scaleNear<Int8Grid>(weights, count, static_cast<float>((low + high) / 2.0), q, &reduced);
+}
+
+//! The channel's scale, with its codes written into `q`; nullopt where none gives the weights back as stored.
+template <typename Grid>
+std::optional<float> channelScale(float const* weights, size_t count, typename Grid::Code* q, Reduced const* reduced)
 {
     float largest = 0.0F;
     for (size_t i = 0; i < count; ++i)
@@ -48,40 +170,40 @@ std::optional<float> channelScale(float const* weights, size_t count, int8_t* q)
     {
         return std::nullopt;
     }
-    float const calibrated = largest == 0.0F ? 1.0F : largest / 127.0F;
-    float below = calibrated;
-    float above = calibrated;
-    // The quotient and two FP32 steps either side: the stored scale times 127 rounded once, then divided back.
-    for (int step = 0; step <= 2; ++step)
+    if (largest == 0.0F)
     {
-        if (quantizesExactly(weights, count, below, q))
+        return quantizesExactly<Grid>(weights, count, 1.0F, q, reduced) ? std::optional<float>(1.0F) : std::nullopt;
+    }
+    if constexpr (std::is_same_v<Grid, Int8Grid>)
+    {
+        if (reduced != nullptr) // INT8 weights rounded into a 16-bit type (FP8 ones are only ever taken exactly)
         {
-            return below;
+            return reducedInt8Scale(weights, count, largest, q, *reduced);
         }
-        if (step > 0 && quantizesExactly(weights, count, above, q))
+    }
+    for (float const code : Grid::largestCodes())
+    {
+        if (std::optional<float> const scale = scaleNear<Grid>(weights, count, largest / code, q, reduced))
         {
-            return above;
+            return scale;
         }
-        below = std::nextafter(below, 0.0F);
-        above = std::nextafter(above, INFINITY);
     }
     return std::nullopt;
 }
 
-} // namespace
-
-std::optional<Int8Weights> recoverInt8Weights(std::vector<float> const& weights, int64_t channels)
+template <typename Grid, typename Result>
+std::optional<Result> recoverWeights(std::vector<float> const& weights, int64_t channels, Reduced const* reduced)
 {
     if (channels <= 0 || weights.empty() || weights.size() % static_cast<size_t>(channels) != 0)
     {
         return std::nullopt;
     }
     size_t const perChannel = weights.size() / static_cast<size_t>(channels);
-    Int8Weights result{std::vector<int8_t>(weights.size()), std::vector<float>(static_cast<size_t>(channels))};
+    Result result{std::vector<typename Grid::Code>(weights.size()), std::vector<float>(static_cast<size_t>(channels))};
     for (size_t c = 0; c < static_cast<size_t>(channels); ++c)
     {
-        std::optional<float> const scale
-            = channelScale(weights.data() + c * perChannel, perChannel, result.values.data() + c * perChannel);
+        std::optional<float> const scale = channelScale<Grid>(
+            weights.data() + c * perChannel, perChannel, result.values.data() + c * perChannel, reduced);
         if (!scale)
         {
             return std::nullopt;
@@ -89,6 +211,28 @@ std::optional<Int8Weights> recoverInt8Weights(std::vector<float> const& weights,
         result.scales[c] = *scale;
     }
     return result;
+}
+
+} // namespace
+
+std::optional<Int8Weights> recoverInt8Weights(
+    std::vector<float> const& weights, int64_t channels, nvinfer1::DataType storedIn)
+{
+    using nvinfer1::DataType;
+    static Reduced const half{floatToHalfBits, halfBitsToFloat};
+    static Reduced const bf16{floatToBf16Bits, bf16BitsToFloat};
+    switch (storedIn)
+    {
+    case DataType::kFLOAT: return recoverWeights<Int8Grid, Int8Weights>(weights, channels, nullptr);
+    case DataType::kHALF: return recoverWeights<Int8Grid, Int8Weights>(weights, channels, &half);
+    case DataType::kBF16: return recoverWeights<Int8Grid, Int8Weights>(weights, channels, &bf16);
+    default: return std::nullopt;
+    }
+}
+
+std::optional<Fp8Weights> recoverFp8Weights(std::vector<float> const& weights, int64_t channels)
+{
+    return recoverWeights<Fp8Grid, Fp8Weights>(weights, channels, nullptr);
 }
 
 } // namespace kiln::plan

@@ -1,5 +1,6 @@
 #include "plan/passes/pattern_graph.h"
 
+#include "core/data_type.h"
 #include "core/tensor_view.h"
 #include "network/layers/constant.h"
 #include "network/layers/elementwise.h"
@@ -201,6 +202,30 @@ void PatternGraph::dropUnread(int32_t t)
         {
             std::erase(mReaders[t], *p);
         }
+    }
+}
+
+void PatternGraph::retype(int32_t t, nvinfer1::DataType type)
+{
+    std::vector<std::pair<size_t, std::vector<nvinfer1::DataType>>> readAs;
+    for (size_t l : mReaders[t])
+    {
+        LayerRecord const& reader = mModel.layers[l];
+        std::vector<nvinfer1::DataType> types;
+        for (size_t slot = 0; slot < reader.inputs.size() + reader.outputs.size(); ++slot)
+        {
+            bool const absent = slot < reader.inputs.size() && reader.inputs[slot] < 0;
+            types.push_back(absent ? nvinfer1::DataType::kFLOAT : slotType(mModel, reader, slot));
+        }
+        readAs.emplace_back(l, std::move(types));
+    }
+    TensorRecord& tensor = mModel.tensors[t];
+    tensor.maxBytes
+        = tensor.maxBytes / static_cast<int64_t>(elementSize(tensor.type)) * static_cast<int64_t>(elementSize(type));
+    tensor.type = type;
+    for (auto& [l, types] : readAs)
+    {
+        setIoTypes(mModel, mModel.layers[l], std::move(types));
     }
 }
 

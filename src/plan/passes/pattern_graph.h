@@ -69,6 +69,10 @@ public:
     //! shuffles of them that only absorbed layers read leave the plan too.
     void replace(std::vector<size_t> const& absorbed, size_t at, LayerRecord record);
 
+    //! Stores tensor `t` as `type` from now on, its size with it; each layer reading it reads it converted into the
+    //! type it read before (its I/O types). Retyping it back undoes that.
+    void retype(int32_t t, nvinfer1::DataType type);
+
     //! Removes the replaced layers from the plan's list; the graph is not used after.
     void commit();
 

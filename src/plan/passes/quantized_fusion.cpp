@@ -2,7 +2,6 @@
 
 #include "network/fused/quantized_convolution.h"
 #include "network/layers/elementwise.h"
-#include "network/layers/pooling.h"
 #include "plan/passes/int8_weights.h"
 #include "plan/passes/quantized_patterns.h"
 #include "plan/plan_graph.h"
@@ -37,10 +36,6 @@ public:
 
     size_t run()
     {
-        for (size_t l = 0; l < mGraph.size(); ++l)
-        {
-            poolOnInt8(l);
-        }
         size_t fused = 0;
         for (size_t l = 0; l < mGraph.size(); ++l)
         {
@@ -77,46 +72,13 @@ private:
         return isInt8Quantization(mGraph, l, convolution);
     }
 
-    //! TensorRT's propagation across max pooling: DQ(x, s) -> max pooling -> Q(s) pools x itself, since dequantizing
-    //! keeps the order of values and Q(DQ(q)) is q for one scale. The pooling moves onto the INT8 tensor, so that the
-    //! convolution after the Q/DQ pair reads a DQ of INT8 and fuses (ResNet's stem).
-    void poolOnInt8(size_t l)
-    {
-        LayerRecord const& pooling = layer(l);
-        auto const* params = plan::paramsOf<network::PoolingParams>(pooling);
-        if (mGraph.removed(l) || params == nullptr || params->poolingType != nvinfer1::PoolingType::kMAX
-            || pooling.inputs.size() != 1 || pooling.epilogue.any() || !linearThroughout(mGraph.model(), pooling)
-            || !computesIn(mGraph.model(), pooling, DataType::kFLOAT, DataType::kFLOAT))
-        {
-            return;
-        }
-        std::optional<Dequantization> const input = dequantizationOf(pooling.inputs[0]);
-        std::optional<size_t> const next = mGraph.soleReader(l);
-        if (!input || !onlyFor(*input, l) || layer(input->layer).guards != pooling.guards || !isQuantization(next, l)
-            || *perTensorScale(layer(*next)) != input->scale)
-        {
-            return;
-        }
-        LayerRecord record = pooling;
-        record.inputs = {input->source};
-        record.outputs = layer(*next).outputs;
-        record.ioTypes.clear();
-        record.ioFormats.clear();
-        std::vector<size_t> const absorbed{input->layer, l, *next};
-        record.name = mGraph.namesOf(absorbed);
-        if (mRules.runsQuantized(mGraph.model(), record))
-        {
-            mGraph.replace(absorbed, *next, std::move(record));
-        }
-    }
-
     std::optional<Chain> chainFrom(size_t l) const
     {
         LayerRecord const& convolution = layer(l);
         auto const* params = plan::paramsOf<network::ConvolutionParams>(convolution);
+        std::optional<DataType> const type = chainType(mGraph, convolution);
         if (mGraph.removed(l) || params == nullptr || convolution.inputs.size() != 1 || convolution.epilogue.any()
-            || holdsRefittableWeights(convolution) || params->kernel.type() != DataType::kFLOAT
-            || !computesIn(mGraph.model(), convolution, DataType::kFLOAT, DataType::kFLOAT))
+            || holdsRefittableWeights(convolution) || !type || params->kernel.type() != *type)
         {
             return std::nullopt;
         }
@@ -131,12 +93,16 @@ private:
         if (joins(next, l) && isSum(layer(*next)))
         {
             int32_t const residual = PatternGraph::otherOperand(layer(*next), convolved);
+            // The fused layer reads a floating-point residual as FP32 (one of a reduced chain, where it is stored so).
+            std::optional<Dequantization> source = dequantizationOf(residual);
+            bool const readable = source
+                || (residual >= 0 && mGraph.model().tensors[residual].type == DataType::kFLOAT);
             if (residual >= 0 && residual != convolved && sameShape(mGraph.model(), residual, convolved)
-                && sameShape(mGraph.model(), layer(*next).outputs[0], convolved))
+                && sameShape(mGraph.model(), layer(*next).outputs[0], convolved) && readable)
             {
                 chain.after.push_back(*next);
                 chain.residual = residual;
-                chain.residualSource = dequantizationOf(residual);
+                chain.residualSource = source;
                 next = mGraph.soleReader(*next);
             }
         }
@@ -159,7 +125,7 @@ private:
     {
         auto const& convolution = *plan::paramsOf<network::ConvolutionParams>(layer(chain.convolution));
         std::optional<Int8Weights> const weights
-            = recoverInt8Weights(convolution.kernel.toFloat(), convolution.nbOutputMaps);
+            = recoverInt8Weights(convolution.kernel.toFloat(), convolution.nbOutputMaps, convolution.kernel.type());
         if (!weights)
         {
             return false;
@@ -174,7 +140,7 @@ private:
                     continue;
                 }
                 auto const [record, absorbed] = fusedRecord(chain, taken, int8Residual, *weights);
-                if (mRules.runsQuantized(mGraph.model(), record))
+                if (runsWithFloatOutput(mGraph, record, mRules.runsQuantized))
                 {
                     mGraph.replace(absorbed, absorbed.back(), record);
                     return true;
@@ -196,6 +162,7 @@ private:
         auto params = std::make_shared<network::QuantizedConvolutionParams>();
         static_cast<network::WindowedFilterParams&>(*params) = *plan::paramsOf<network::ConvolutionParams>(convolution);
         params->kernel = int8WeightsBuffer(weights.values);
+        params->bias = params->bias.empty() ? params->bias : params->bias.storedAs(DataType::kFLOAT);
         params->kernelScales = floatWeightsBuffer(weights.scales);
         params->inputScale = chain.input.scale;
         std::vector<size_t> absorbed;

@@ -3,8 +3,8 @@
 // QuantizedConvolution layer (network/fused/quantized_convolution.h) that reads the INT8 tensor itself, together with
 // what follows it: a residual addition (of an FP32 tensor, or of a dequantized INT8 one, read as INT8), an activation
 // and a quantization to INT8 (per-tensor scale), each where present. Without the trailing quantization the layer
-// writes FP32. Before that, a max pooling between a DQ and a Q of one scale moves onto the INT8 tensor (TensorRT's
-// propagation of Q/DQ across pooling: exact, since the maximum of dequantized values is the dequantized maximum).
+// writes FP32. The propagation of Q/DQ across data-movement layers (quantization_propagation.h) runs before it, so
+// that a DQ or Q that a reshape, transpose or max pooling separated from the convolution is next to it.
 //
 // It fuses only what computes as the layers did: the layers compute in FP32 on FP32 tensors, scales are constants
 // and zero points zero, the weights' INT8 values give them back bit for bit (int8_weights.h), nothing else reads an
@@ -22,9 +22,8 @@ namespace kiln::plan
 
 struct QuantizedFusionRules
 {
-    //! Whether the backend runs this record with its INT8 kernels: a QuantizedConvolution layer (the pass asks with
-    //! the longest chain first, the residual read as INT8 before FP32, and fuses the first it accepts), or a max
-    //! pooling on INT8.
+    //! Whether the backend runs this QuantizedConvolution record with its INT8 kernels (the pass asks with the longest
+    //! chain first, the residual read as INT8 before FP32, and fuses the first it accepts).
     std::function<bool(PlanModel const&, LayerRecord const&)> runsQuantized;
     //! Whether the backend's quantized kernel applies this activation.
     std::function<bool(network::ActivationParams const&)> fusesActivation;

@@ -1,5 +1,6 @@
 #include "plan/passes/quantized_matrix_multiply_fusion.h"
 
+#include "core/data_type.h"
 #include "core/tensor_view.h"
 #include "network/fused/quantized_matrix_multiply.h"
 #include "network/layers/constant.h"
@@ -19,21 +20,60 @@ namespace
 using nvinfer1::DataType;
 using nvinfer1::MatrixOperation;
 
+//! The product's weights as the fused layer holds them: INT8 or FP8 [N, K], one scale per column.
+struct QuantizedWeights
+{
+    network::WeightsBuffer values;
+    std::vector<float> scales;
+};
+
 //! The layers after the product that the fused layer may take, in order, and the bias where there is a sum.
 struct Chain
 {
     size_t product;
     Dequantization input;
-    Int8Weights weights;       //!< [N, K], one scale per column
+    QuantizedWeights weights;
     std::vector<size_t> after; //!< [sum] [activation] [quantization], those present
     std::vector<float> bias;   //!< the sum's constant row, where there is a sum
 };
 
-//! The FP32 values of a fixed constant layer that writes tensor `t` directly, with the tensor's extents.
+//! `byColumn` ([N, K]), held in `storedIn`, on `type`'s grid with one scale per column where it has one, else with
+//! one for all (repeated per column). FP8 weights must be on the grid exactly whatever type holds them
+//! (int8_weights.h).
+std::optional<QuantizedWeights> recoverWeights(
+    std::vector<float> const& byColumn, int64_t n, DataType type, DataType storedIn)
+{
+    for (int64_t channels : {n, int64_t{1}})
+    {
+        std::optional<QuantizedWeights> weights;
+        if (type == DataType::kINT8)
+        {
+            if (std::optional<Int8Weights> int8 = recoverInt8Weights(byColumn, channels, storedIn))
+            {
+                weights = QuantizedWeights{int8WeightsBuffer(int8->values), std::move(int8->scales)};
+            }
+        }
+        else if (std::optional<Fp8Weights> fp8 = recoverFp8Weights(byColumn, channels))
+        {
+            weights = QuantizedWeights{fp8WeightsBuffer(fp8->values), std::move(fp8->scales)};
+        }
+        if (weights)
+        {
+            float const first = weights->scales[0];
+            weights->scales.resize(static_cast<size_t>(n), first);
+            return weights;
+        }
+    }
+    return std::nullopt;
+}
+
+//! The values of a fixed constant layer that writes tensor `t` directly, with the tensor's extents and the
+//! floating-point type the constant holds them in (FP16 where an FP16 build folded them).
 struct ConstantValues
 {
     std::vector<float> values;
     std::vector<int64_t> dims;
+    DataType type;
 };
 
 class QuantizedMatrixMultiplyFuser
@@ -72,17 +112,17 @@ private:
             return std::nullopt;
         }
         std::optional<std::vector<int64_t>> dims = constantDims(mGraph.model(), t);
-        if (constant->weights.type() != DataType::kFLOAT || !dims || volume(*dims) != constant->weights.count())
+        if (!isFloatType(constant->weights.type()) || !dims || volume(*dims) != constant->weights.count())
         {
             return std::nullopt;
         }
-        return ConstantValues{constant->weights.toFloat(), std::move(*dims)};
+        return ConstantValues{constant->weights.toFloat(), std::move(*dims), constant->weights.type()};
     }
 
-    //! The product's right operand as INT8 weights [N, K] with one scale per column, where a constant holds it as one
-    //! matrix ([1, ..., 1, K, N], or [1, ..., 1, N, K] for kTRANSPOSE) of values exactly on an INT8 grid: one scale per
-    //! column (Model Optimizer's weights), or one for the whole matrix.
-    std::optional<Int8Weights> int8Weights(int32_t t, MatrixOperation op) const
+    //! The product's right operand as `type` weights [N, K] with one scale per column, where a constant holds it as
+    //! one matrix ([1, ..., 1, K, N], or [1, ..., 1, N, K] for kTRANSPOSE) of values exactly on the type's grid: one
+    //! scale per column (Model Optimizer's weights), or one for the whole matrix.
+    std::optional<QuantizedWeights> quantizedWeights(int32_t t, MatrixOperation op, DataType type) const
     {
         std::optional<ConstantValues> const constant = constantValues(t);
         if (!constant || constant->dims.size() < 2
@@ -103,16 +143,7 @@ private:
                 byColumn[column * k + i] = constant->values[transposed ? column * k + i : i * n + column];
             }
         }
-        if (std::optional<Int8Weights> perColumn = recoverInt8Weights(byColumn, n))
-        {
-            return perColumn;
-        }
-        std::optional<Int8Weights> perMatrix = recoverInt8Weights(byColumn, 1);
-        if (perMatrix)
-        {
-            perMatrix->scales.assign(static_cast<size_t>(n), perMatrix->scales[0]);
-        }
-        return perMatrix;
+        return recoverWeights(byColumn, n, type, constant->type);
     }
 
     //! The constant row of `columns` values ([1, ..., 1, N] or [N]) that tensor `t` holds.
@@ -124,26 +155,34 @@ private:
         return row ? std::optional<std::vector<float>>(constant->values) : std::nullopt;
     }
 
-    //! Matrix multiply `l` with a dequantized INT8 left operand and INT8 constant weights on the right.
+    //! Matrix multiply `l` with a dequantized INT8 (or FP8) left operand and constant weights on the right on the same
+    //! type's grid. INT8 chains compute in any floating-point type (the fused layer computes as in FP32); FP8 ones in
+    //! FP32 only. In FP16 builds FP8 chains stay unfused: there the fused layer, computing in FP16, differed from the
+    //! reference beyond the tests' bounds on an H200 (CudaFp8MatrixMultiply, 26 November 2026), and Model Optimizer's
+    //! FP8 weights, rounded to FP16 by the builder, leave FP8's grid and would not fuse anyway.
     std::optional<Chain> productFrom(size_t l) const
     {
         LayerRecord const& product = layer(l);
         auto const* params = paramsOf<network::MatrixMultiplyParams>(product);
+        std::optional<DataType> const type = chainType(mGraph, product);
         if (mGraph.removed(l) || params == nullptr || product.inputs.size() != 2 || product.inputs[0] < 0
             || product.inputs[1] < 0 || product.outputs.size() != 1 || product.epilogue.any()
             || params->op0 != MatrixOperation::kNONE || params->op1 == MatrixOperation::kVECTOR
-            || !linearThroughout(mGraph.model(), product)
-            || !computesIn(mGraph.model(), product, DataType::kFLOAT, DataType::kFLOAT)
+            || !linearThroughout(mGraph.model(), product) || !type
             || mGraph.model().tensors[product.inputs[0]].dims.size() < 2)
         {
             return std::nullopt;
         }
-        std::optional<Dequantization> const input = int8DequantizationOf(mGraph, product.inputs[0]);
-        if (!input || layer(input->layer).guards != product.guards)
+        std::optional<Dequantization> const input = dequantizationOf(mGraph, product.inputs[0]);
+        bool const fp8InFp32 = input && input->quantizedType == DataType::kFP8 && input->floatType == DataType::kFLOAT
+            && *type == DataType::kFLOAT;
+        if (!input || !(input->quantizedType == DataType::kINT8 || fp8InFp32)
+            || layer(input->layer).guards != product.guards)
         {
             return std::nullopt;
         }
-        std::optional<Int8Weights> weights = int8Weights(product.inputs[1], params->op1);
+        std::optional<QuantizedWeights> weights
+            = quantizedWeights(product.inputs[1], params->op1, input->quantizedType);
         if (!weights)
         {
             return std::nullopt;
@@ -180,7 +219,7 @@ private:
             chain->after.push_back(*next);
             next = mGraph.soleReader(*next);
         }
-        if (isInt8Quantization(mGraph, next, l))
+        if (isQuantization(mGraph, next, l, chain->input.quantizedType))
         {
             chain->after.push_back(*next);
         }
@@ -193,7 +232,7 @@ private:
         for (size_t taken = chain.after.size() + 1; taken-- > 0;)
         {
             auto [record, absorbed] = fusedRecord(chain, taken);
-            if (mRules.runsQuantized(mGraph.model(), record))
+            if (runsWithFloatOutput(mGraph, record, mRules.runsQuantized))
             {
                 size_t const at = absorbed.back();
                 mGraph.replace(absorbed, at, std::move(record));
@@ -208,9 +247,11 @@ private:
         LayerRecord const& product = layer(chain.product);
         auto params = std::make_shared<network::QuantizedMatrixMultiplyParams>();
         params->columns = static_cast<int64_t>(chain.weights.scales.size());
-        params->weights = int8WeightsBuffer(chain.weights.values);
+        params->weights = chain.weights.values;
         params->weightScales = floatWeightsBuffer(chain.weights.scales);
         params->inputScale = chain.input.scale;
+        bool const fp8 = chain.input.quantizedType == DataType::kFP8;
+        params->floatType = fp8 ? chain.input.floatType : DataType::kFLOAT;
         std::vector<size_t> absorbed;
         if (readOnlyBy(mGraph, chain.input, chain.product))
         {
@@ -234,8 +275,16 @@ private:
                 params->outputScale = *perTensorScale(mGraph, layer(l));
             }
         }
-        LayerRecord record = fusedChainRecord(mGraph, network::kQuantizedMatrixMultiplyLayerType, product,
-            {chain.input.source}, absorbed, std::move(params));
+        LayerRecord record = fusedChainRecord(
+            mGraph, network::kQuantizedMatrixMultiplyLayerType, product, {chain.input.source}, absorbed, params);
+        record.precision = params->floatType;
+        if (params->floatType != DataType::kFLOAT)
+        {
+            // An FP8 layer of an FP16 chain writes FP16 itself; a network output of another type (FP32) is converted
+            // after it, as it was after the last layer it replaces. FP32 layers' outputs are stored as FP32 instead
+            // (runsWithFloatOutput).
+            setIoTypes(mGraph.model(), record, {chain.input.quantizedType, params->outputType()});
+        }
         return {std::move(record), std::move(absorbed)};
     }
 

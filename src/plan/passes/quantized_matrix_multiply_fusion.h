@@ -1,16 +1,19 @@
 // TensorRT's explicit quantization fusion for fully connected layers: in a Q/DQ network, a matrix multiply that reads
-// a dequantized INT8 tensor (per-tensor scale) on its left and constant weights on its right that are exactly INT8
-// values times one scale per output column (or one for all) becomes one QuantizedMatrixMultiply layer
-// (network/fused/quantized_matrix_multiply.h) that reads the INT8 tensor itself, together with what follows it: the
-// addition of a constant row (a bias), an activation and a quantization to INT8 (per-tensor scale), each where
-// present. Without the trailing quantization the layer writes FP32. This is how Model Optimizer's INT8 BERT states its
-// projections: DQ(Q(x)) x DQ(INT8 weights, per column) -> Add(bias) [-> GELU -> Q].
+// a dequantized INT8 or FP8 tensor (per-tensor scale) on its left and constant weights on its right that are exactly
+// values of the same type times one scale per output column (or one for all) becomes one QuantizedMatrixMultiply
+// layer (network/fused/quantized_matrix_multiply.h) that reads the quantized tensor itself, together with what
+// follows it: the addition of a constant row (a bias), an activation and a quantization into the same type
+// (per-tensor scale), each where present. Without the trailing quantization an INT8 layer writes FP32 and an FP8 one
+// the floating-point type its chain computes in. This is how Model Optimizer's INT8 BERT and FP8 ViT state their
+// projections: DQ(Q(x)) x DQ(quantized weights, per column) -> Add(bias) [-> GELU] [-> Q].
 //
-// It fuses only what computes as the layers did: the layers compute in FP32 on FP32 tensors, scales are constants and
-// zero points zero, the weights' INT8 values give them back bit for bit (int8_weights.h), nothing else reads an
-// intermediate tensor and no intermediate tensor is observed (a network output or a debug tensor). A dequantization
-// that other layers read too stays for them until none does. Products of two activations (attention's) and FP8
-// products stay as written. Each backend says which fused layers its kernels run.
+// It fuses only what computes as the layers did: the layers compute in one floating-point type (quantized_patterns.h:
+// INT8 chains in FP32, FP16 or BF16, fused as FP32 ones; FP8 chains in FP32 or FP16, the type the dequantization
+// writes, which the fused layer computes in), scales are constants and zero points zero, the weights' quantized values
+// give them back bit for bit (int8_weights.h), nothing else reads an intermediate tensor and no intermediate tensor is
+// observed (a network output or a debug tensor). A dequantization that other layers read too stays for them until none
+// does. Products of two activations (attention's) stay as written. Each backend says which fused layers its kernels
+// run: the CPU backend runs the INT8 ones (its FP8 layers stay unfused, the exact reference), the CUDA backend both.
 #pragma once
 
 #include "network/layers/activation.h"
@@ -23,7 +26,7 @@ namespace kiln::plan
 
 struct QuantizedMatrixMultiplyFusionRules
 {
-    //! Whether the backend runs this QuantizedMatrixMultiply record with its INT8 kernels (the pass asks with the
+    //! Whether the backend runs this QuantizedMatrixMultiply record with its quantized kernels (the pass asks with the
     //! longest chain first and fuses the first it accepts).
     std::function<bool(PlanModel const&, LayerRecord const&)> runsQuantized;
     //! Whether the backend's quantized kernel applies this activation.

@@ -1,5 +1,6 @@
 #include "plan/passes/quantized_patterns.h"
 
+#include "core/data_type.h"
 #include "network/layers/quantize.h"
 #include "plan/plan_graph.h"
 
@@ -15,7 +16,7 @@ std::optional<float> perTensorScale(PatternGraph const& graph, LayerRecord const
     return scale && noZeroPoint ? scale : std::nullopt;
 }
 
-std::optional<Dequantization> int8DequantizationOf(PatternGraph const& graph, int32_t t)
+std::optional<Dequantization> dequantizationOf(PatternGraph const& graph, int32_t t)
 {
     std::optional<size_t> const p = graph.producer(t);
     if (!p || graph.removed(*p) || paramsOf<network::DequantizeParams>(graph.layer(*p)) == nullptr)
@@ -24,10 +25,18 @@ std::optional<Dequantization> int8DequantizationOf(PatternGraph const& graph, in
     }
     LayerRecord const& dq = graph.layer(*p);
     std::optional<float> const scale = perTensorScale(graph, dq);
-    bool const types = slotType(graph.model(), dq, 0) == DataType::kINT8
-        && slotType(graph.model(), dq, dq.inputs.size()) == DataType::kFLOAT
-        && graph.model().tensors[t].type == DataType::kFLOAT;
-    return scale && types ? std::optional<Dequantization>(Dequantization{*p, dq.inputs[0], *scale}) : std::nullopt;
+    DataType const quantized = slotType(graph.model(), dq, 0);
+    DataType const written = graph.model().tensors[t].type;
+    bool const types = (quantized == DataType::kINT8 || quantized == DataType::kFP8) && isFloatType(written)
+        && slotType(graph.model(), dq, dq.inputs.size()) == written;
+    return scale && types ? std::optional<Dequantization>(Dequantization{*p, dq.inputs[0], *scale, quantized, written})
+                          : std::nullopt;
+}
+
+std::optional<Dequantization> int8DequantizationOf(PatternGraph const& graph, int32_t t)
+{
+    std::optional<Dequantization> dq = dequantizationOf(graph, t);
+    return dq && dq->quantizedType == DataType::kINT8 ? dq : std::nullopt;
 }
 
 bool readOnlyBy(PatternGraph const& graph, Dequantization const& dq, size_t reader)
@@ -36,13 +45,26 @@ bool readOnlyBy(PatternGraph const& graph, Dequantization const& dq, size_t read
     return sole && *sole == reader;
 }
 
+std::optional<DataType> chainType(PatternGraph const& graph, LayerRecord const& record)
+{
+    std::optional<DataType> const type = record.precision;
+    bool const one = type && isFloatType(*type) && computesIn(graph.model(), record, type, *type);
+    return one ? type : std::nullopt;
+}
+
 bool joinsInFloat(PatternGraph const& graph, std::optional<size_t> next, size_t anchor)
 {
-    return next && !graph.removed(*next) && graph.layer(*next).guards == graph.layer(anchor).guards
-        && computesIn(graph.model(), graph.layer(*next), DataType::kFLOAT, DataType::kFLOAT);
+    std::optional<DataType> const type = chainType(graph, graph.layer(anchor));
+    return type && next && !graph.removed(*next) && graph.layer(*next).guards == graph.layer(anchor).guards
+        && chainType(graph, graph.layer(*next)) == type;
 }
 
 bool isInt8Quantization(PatternGraph const& graph, std::optional<size_t> l, size_t anchor)
+{
+    return isQuantization(graph, l, anchor, DataType::kINT8);
+}
+
+bool isQuantization(PatternGraph const& graph, std::optional<size_t> l, size_t anchor, DataType quantizedType)
 {
     if (!l || graph.removed(*l) || graph.layer(*l).guards != graph.layer(anchor).guards)
     {
@@ -50,9 +72,29 @@ bool isInt8Quantization(PatternGraph const& graph, std::optional<size_t> l, size
     }
     LayerRecord const& record = graph.layer(*l);
     auto const* params = paramsOf<network::QuantizeParams>(record);
-    return params != nullptr && params->toType == DataType::kINT8 && perTensorScale(graph, record)
-        && slotType(graph.model(), record, 0) == DataType::kFLOAT
-        && slotType(graph.model(), record, record.inputs.size()) == DataType::kINT8;
+    std::optional<DataType> const type = chainType(graph, graph.layer(anchor));
+    return params != nullptr && params->toType == quantizedType && perTensorScale(graph, record) && type
+        && slotType(graph.model(), record, 0) == *type
+        && slotType(graph.model(), record, record.inputs.size()) == quantizedType;
+}
+
+bool runsWithFloatOutput(PatternGraph& graph, LayerRecord const& record,
+    std::function<bool(PlanModel const&, LayerRecord const&)> const& runs)
+{
+    int32_t const output = record.outputs[0];
+    DataType const stored = graph.model().tensors[output].type;
+    bool const reduced = record.precision == DataType::kFLOAT
+        && (stored == DataType::kHALF || stored == DataType::kBF16);
+    if (reduced)
+    {
+        graph.retype(output, DataType::kFLOAT);
+    }
+    bool const accepted = runs(graph.model(), record);
+    if (reduced && !accepted)
+    {
+        graph.retype(output, stored);
+    }
+    return accepted;
 }
 
 void dropUnreadDequantizations(PlanModel& model)
@@ -72,6 +114,12 @@ network::WeightsBuffer int8WeightsBuffer(std::vector<int8_t> const& values)
 {
     return network::WeightsBuffer(
         nvinfer1::Weights{DataType::kINT8, values.data(), static_cast<int64_t>(values.size())});
+}
+
+network::WeightsBuffer fp8WeightsBuffer(std::vector<uint8_t> const& values)
+{
+    return network::WeightsBuffer(
+        nvinfer1::Weights{DataType::kFP8, values.data(), static_cast<int64_t>(values.size())});
 }
 
 network::WeightsBuffer floatWeightsBuffer(std::vector<float> const& values)

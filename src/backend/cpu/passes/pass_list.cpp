@@ -7,6 +7,7 @@
 #include "plan/passes/gelu_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
+#include "plan/passes/quantization_propagation.h"
 #include "plan/passes/quantized_fusion.h"
 #include "plan/passes/quantized_matrix_multiply_fusion.h"
 
@@ -26,6 +27,14 @@ bool scaleFolding(plan::PlanModel& model, Options& /*options*/, std::string& /*e
 bool geluFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
     plan::fuseGelu(model);
+    return true;
+}
+
+//! Q/DQ layers moved across the layers that only move data, next to the convolutions and products they quantize, so
+//! that the quantized fusions find them; the data between moves as INT8.
+bool quantizationPropagation(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    plan::propagateQuantization(model, plan::QuantizationPropagationRules{fast::runsLayer});
     return true;
 }
 
@@ -99,6 +108,7 @@ backend::PassList<Options> const& cpuPasses()
     static backend::PassList<Options> const passes{
         {"scale folding", scaleFolding},
         {"GELU fusion", geluFusion},
+        {"Q/DQ propagation", quantizationPropagation},
         {"quantized fusion", quantizedFusion},
         {"quantized matrix multiply fusion", quantizedMatrixMultiplyFusion},
         {"convolution epilogue fusion", convolutionEpilogueFusion},

@@ -47,11 +47,31 @@ bool startsRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
         && plan::slotType(model, layer, layer.inputs.size()) == nvinfer1::DataType::kHALF;
 }
 
-//! Whether tensor `t` holds one element at every shape.
-bool singleElement(plan::PlanModel const& model, int32_t t)
+//! Whether 4-D tensor `t` lies in memory alike in kLINEAR and kHWC at every shape: one channel, or no spatial extent
+//! above 1 (a per-channel scale [N, C, 1, 1], a single element). Extents known only at run time count as above 1.
+bool storedAlikeChannelsLast(plan::PlanModel const& model, int32_t t)
 {
-    std::optional<std::vector<int64_t>> const dims = t >= 0 ? plan::constantDims(model, t) : std::nullopt;
-    return dims && volume(*dims) == 1;
+    if (plan::constantExtent(model, t, 1) == 1)
+    {
+        return true;
+    }
+    for (size_t axis = 2; axis < model.tensors[t].dims.size(); ++axis)
+    {
+        if (plan::constantExtent(model, t, axis) != 1)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+//! The kinds the CUDA element-wise and point-wise kernels run: they walk every input in the output's storage order,
+//! broadcasts included (kernels/storage_order.h), so the layer declarations' limits to unbroadcast inputs or single
+//! elements (which a kernel walking rows needs) do not bind them.
+bool walksBroadcasts(network::ChannelsLast kind)
+{
+    return kind == network::ChannelsLast::kCONTINUES_UNBROADCAST
+        || kind == network::ChannelsLast::kCONTINUES_WITH_SINGLES;
 }
 
 //! A layer that computes the same on kHWC data as on kLINEAR, or has a kHWC kernel: it continues a region that
@@ -62,21 +82,14 @@ bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& laye
     {
         return false;
     }
-    // Element by element only where nothing broadcasts: a broadcast walks the axes in the linear order. A fused
-    // chain also reads single elements (its constants), which have no order.
-    auto const elementByElement = [&](bool singlesToo) {
-        return std::all_of(layer.inputs.begin(), layer.inputs.end(), [&](int32_t input) {
-            return input >= 0
-                && (plan::sameShape(model, input, layer.outputs[0]) || (singlesToo && singleElement(model, input)));
-        });
-    };
-    switch (channelsLastOf(layer))
+    network::ChannelsLast const kind = channelsLastOf(layer);
+    if (walksBroadcasts(kind))
     {
-    case network::ChannelsLast::kCONTINUES: return true;
-    case network::ChannelsLast::kCONTINUES_UNBROADCAST: return elementByElement(false);
-    case network::ChannelsLast::kCONTINUES_WITH_SINGLES: return elementByElement(true);
-    default: return false;
+        // Every input at the output's rank, so that its axes follow the output's into storage order.
+        return std::all_of(
+            layer.inputs.begin(), layer.inputs.end(), [&](int32_t input) { return fourDimensional(model, input); });
     }
+    return kind == network::ChannelsLast::kCONTINUES;
 }
 
 //! The format a channels-last convolution reads its input in: kHWC8, with the channels padded to a multiple of 8,
@@ -101,6 +114,30 @@ bool readsChannelsLast(plan::PlanModel const& model, plan::LayerRecord const& la
         }
     }
     return false;
+}
+
+//! Whether a layer that can continue a region joins one: it reads a channels-last tensor other than one stored alike
+//! in both formats, or every input is stored alike and one is channels-last (so that joining converts nothing). A
+//! channels-last [N, C, 1, 1] gate alone does not draw a product with a kLINEAR [N, C, H, W] into a region, which would
+//! convert the large tensor to spare the small one.
+bool entersRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    bool channelsLastInput = false;
+    bool largeChannelsLastInput = false;
+    bool everyInputAlike = true;
+    for (int32_t input : layer.inputs)
+    {
+        if (input < 0)
+        {
+            continue;
+        }
+        bool const alike = fourDimensional(model, input) && storedAlikeChannelsLast(model, input);
+        bool const stored = channelsLast(model.tensors[input].format);
+        channelsLastInput = channelsLastInput || stored;
+        largeChannelsLastInput = largeChannelsLastInput || (stored && !alike);
+        everyInputAlike = everyInputAlike && alike;
+    }
+    return largeChannelsLastInput || (channelsLastInput && everyInputAlike);
 }
 
 //! A shuffle reads a channels-last (kHWC) input as it is stored: its kernel folds the axis order into its transposes
@@ -137,6 +174,29 @@ void chooseShuffleFormats(
     plan::setIoFormats(model, layer, std::move(formats));
 }
 
+//! A reduction's 4-D output stored alike in both formats (a squeeze-and-excitation pool, [N, C, 1, 1]) is marked kHWC
+//! where the reduction reads channels-last data and every reader takes it into a region: the convolution after the
+//! pool then reads it as it is stored, where a conversion would copy it. The reduction writes the same bytes.
+void markPooledChannelsLast(
+    plan::PlanModel& model, plan::LayerRecord const& layer, std::vector<std::vector<size_t>> const& readers)
+{
+    int32_t const output = layer.outputs.size() == 1 ? layer.outputs[0] : -1;
+    if (!fourDimensional(model, output) || plan::isObserved(model.tensors[output]) || readers[output].empty()
+        || !storedAlikeChannelsLast(model, output) || !readsChannelsLast(model, layer))
+    {
+        return;
+    }
+    for (size_t r : readers[output])
+    {
+        plan::LayerRecord const& reader = model.layers[r];
+        if (!startsRegion(model, reader) && !continuesRegion(model, reader))
+        {
+            return;
+        }
+    }
+    model.tensors[output].format = TensorFormat::kHWC;
+}
+
 } // namespace
 
 void chooseChannelsLast(plan::PlanModel& model)
@@ -156,11 +216,12 @@ void chooseChannelsLast(plan::PlanModel& model)
             // The CUDA reduction reads a channels-last input through its strides, and writes a linear output: the
             // global average pooling that ends a convolutional network needs no conversion.
             layer.ioFormats.clear();
+            markPooledChannelsLast(model, layer, readers);
             continue;
         }
         size_t const slots = layer.inputs.size() + layer.outputs.size();
         bool const channelsLast = startsRegion(model, layer)
-            || (continuesRegion(model, layer) && readsChannelsLast(model, layer));
+            || (continuesRegion(model, layer) && entersRegion(model, layer));
         if (!channelsLast)
         {
             plan::setIoFormats(model, layer, std::vector<TensorFormat>(slots, TensorFormat::kLINEAR));
@@ -180,12 +241,12 @@ void chooseChannelsLast(plan::PlanModel& model)
         {
             formats[0] = inputFormatOf(layer);
         }
-        for (size_t input = 0; kind == network::ChannelsLast::kCONTINUES_WITH_SINGLES && input < layer.inputs.size();
-             ++input)
+        for (size_t input = 0; walksBroadcasts(kind) && input < layer.inputs.size(); ++input)
         {
-            if (singleElement(model, layer.inputs[input]))
+            int32_t const tensor = layer.inputs[input];
+            if (storedAlikeChannelsLast(model, tensor))
             {
-                formats[input] = TensorFormat::kLINEAR; // one element is stored alike in every format
+                formats[input] = model.tensors[tensor].format; // read as it is stored: no conversion
             }
         }
         plan::setIoFormats(model, layer, std::move(formats));

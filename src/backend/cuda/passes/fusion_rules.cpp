@@ -4,6 +4,7 @@
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/libraries/cublaslt/quantized_matrix_multiply.h"
 #include "network/layers/matrix_multiply.h"
+#include "network/layers/pooling.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_graph.h"
 
@@ -47,24 +48,30 @@ plan::MatrixMultiplyFusionRules cublasLtFusions()
 
 plan::QuantizedFusionRules int8Kernels()
 {
-    auto runs = [](plan::PlanModel const& model, plan::LayerRecord const& record) {
-        if (auto const* convolution = plan::paramsOf<network::QuantizedConvolutionParams>(record))
-        {
-            return runsQuantizedConvolution(*convolution);
-        }
-        auto const* pooling = plan::paramsOf<network::PoolingParams>(record);
-        return pooling != nullptr && pooling->poolingType == nvinfer1::PoolingType::kMAX
-            && plan::linearThroughout(model, record);
+    auto runs = [](plan::PlanModel const& /*model*/, plan::LayerRecord const& record) {
+        auto const* convolution = plan::paramsOf<network::QuantizedConvolutionParams>(record);
+        return convolution != nullptr && runsQuantizedConvolution(*convolution);
     };
     auto anyActivation = [](network::ActivationParams const&) { return true; };
     return plan::QuantizedFusionRules{runs, anyActivation};
 }
 
-plan::QuantizedMatrixMultiplyFusionRules int8Products()
+plan::QuantizationPropagationRules quantizedPoolings()
 {
     auto runs = [](plan::PlanModel const& model, plan::LayerRecord const& record) {
+        auto const* pooling = plan::paramsOf<network::PoolingParams>(record);
+        return pooling != nullptr && pooling->poolingType == nvinfer1::PoolingType::kMAX
+            && plan::linearThroughout(model, record) && plan::slotType(model, record, 0) == nvinfer1::DataType::kINT8;
+    };
+    return plan::QuantizationPropagationRules{runs};
+}
+
+plan::QuantizedMatrixMultiplyFusionRules quantizedProducts(bool fp8)
+{
+    auto runs = [fp8](plan::PlanModel const& model, plan::LayerRecord const& record) {
         auto const* product = plan::paramsOf<network::QuantizedMatrixMultiplyParams>(record);
-        return product != nullptr && runsQuantizedMatrixMultiply(*product) && plan::linearThroughout(model, record);
+        return product != nullptr && runsQuantizedMatrixMultiply(*product) && plan::linearThroughout(model, record)
+            && (fp8 || product->quantizedType() != nvinfer1::DataType::kFP8);
     };
     auto anyActivation = [](network::ActivationParams const&) { return true; };
     return plan::QuantizedMatrixMultiplyFusionRules{runs, anyActivation};

@@ -7,6 +7,7 @@
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
+#include "plan/passes/quantization_propagation.h"
 #include "plan/passes/quantized_fusion.h"
 #include "plan/passes/quantized_matrix_multiply_fusion.h"
 
@@ -23,14 +24,18 @@ plan::ConvolutionFusionRules cudnnFusions();
 //! the epilogue has no form for an empty sum.
 plan::MatrixMultiplyFusionRules cublasLtFusions();
 
-//! The INT8 layers the CUDA kernels run: quantized convolutions over two spatial axes in one group
-//! (kernels/convolution/quantized_convolution.h), whose epilogue applies any activation, and max pooling of
-//! channels-first INT8 tensors.
+//! The INT8 convolutions the CUDA kernels run: quantized convolutions over two spatial axes in one group
+//! (kernels/convolution/quantized_convolution.h), whose epilogue applies any activation.
 plan::QuantizedFusionRules int8Kernels();
 
-//! The INT8 products by constant weights the CUDA kernel runs (libraries/cublaslt/quantized_matrix_multiply.h): every
-//! one the pass makes, with any activation, on channels-first data.
-plan::QuantizedMatrixMultiplyFusionRules int8Products();
+//! The max poolings the CUDA kernels run on quantized data: INT8 ones, of channels-first tensors.
+plan::QuantizationPropagationRules quantizedPoolings();
+
+//! The quantized products by constant weights the CUDA kernels run (libraries/cublaslt/quantized_matrix_multiply.h),
+//! with any activation, on channels-first data: every INT8 one the pass makes, and the FP8 ones whose K and N are
+//! multiples of 16 (cuBLASLt's FP8 rule; the others stay unfused, FP8 decoded between their Q/DQ layers), where `fp8`
+//! (the GPU has FP8 tensor cores: CudaBuild::fp8Products).
+plan::QuantizedMatrixMultiplyFusionRules quantizedProducts(bool fp8);
 
 //! The attention the kernels run over depths of up to kMaxAttentionDepth: FP16 on the tensor cores (attention.cu),
 //! FP32 on the CUDA cores (attention_fp32.cu, no TF32, as FP32 plans promise).

@@ -12,6 +12,8 @@
 #include "core/logging.h"
 #include "plan/passes/gelu_fusion.h"
 
+#include <cuda_runtime_api.h>
+
 #include <exception>
 #include <utility>
 
@@ -73,6 +75,20 @@ bool geluFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
     return true;
 }
 
+//! Q/DQ layers moved across the layers that only move data, next to the convolutions and products they quantize, so
+//! that the quantized fusions find them; the data between moves as INT8 or FP8.
+bool quantizationPropagation(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    plan::QuantizationPropagation const moved = plan::propagateQuantization(model, quantizedPoolings());
+    if (size_t const all = moved.dequantizationsMoved + moved.quantizationsMoved; all > 0)
+    {
+        logInfo("Q/DQ propagation: " + std::to_string(moved.dequantizationsMoved) + " dequantizations moved forward, "
+            + std::to_string(moved.quantizationsMoved) + " quantizations moved back, "
+            + std::to_string(moved.pairsRemoved) + " DQ -> Q pairs of one scale removed");
+    }
+    return true;
+}
+
 //! Q/DQ networks' convolutions on INT8, with what follows them, before the floating-point epilogue fusions take the
 //! additions and activations.
 bool quantizedFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
@@ -84,13 +100,14 @@ bool quantizedFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*erro
     return true;
 }
 
-//! Q/DQ networks' products by constant weights on INT8 (transformers' projections), with their bias, activation and
-//! quantization, before the matrix multiply epilogue fusion takes the bias and the activation.
-bool quantizedMatrixMultiplyFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+//! Q/DQ networks' products by constant weights on INT8 or FP8 (transformers' projections), with their bias,
+//! activation and quantization, before the matrix multiply epilogue fusion takes the bias and the activation.
+bool quantizedMatrixMultiplyFusion(PlanModel& model, CudaBuild& build, std::string& /*error*/)
 {
-    if (size_t const fused = plan::fuseQuantizedMatrixMultiplies(model, int8Products()); fused > 0)
+    if (size_t const fused = plan::fuseQuantizedMatrixMultiplies(model, quantizedProducts(build.fp8Products()));
+        fused > 0)
     {
-        logInfo("Quantized matrix multiplies: " + std::to_string(fused) + " run on INT8");
+        logInfo("Quantized matrix multiplies: " + std::to_string(fused) + " run on INT8 or FP8");
     }
     return true;
 }
@@ -177,6 +194,14 @@ CudaBuild::CudaBuild(backend::PassOptions const& options, std::string device, st
     , mWhyNoGpu(std::move(whyNoGpu))
     , mBuildCache(mDevice)
 {
+    int gpu = 0;
+    cudaDeviceProp properties{};
+    if (mWhyNoGpu.empty() && cudaGetDevice(&gpu) == cudaSuccess
+        && cudaGetDeviceProperties(&properties, gpu) == cudaSuccess)
+    {
+        mFp8Products = properties.major * 10 + properties.minor >= 89;
+    }
+    cudaGetLastError(); // a failed query above leaves nothing for the next CUDA call to report
 }
 
 CudaBuild::~CudaBuild() = default;
@@ -229,6 +254,7 @@ backend::PassList<CudaBuild> const& cudaPasses()
         {"constants before transposes", constantsBeforeTransposes},
         {"column scale folding", columnScaleFolding},
         {"GELU fusion", geluFusion},
+        {"Q/DQ propagation", quantizationPropagation},
         {"quantized fusion", quantizedFusion},
         {"quantized matrix multiply fusion", quantizedMatrixMultiplyFusion},
         {"convolution epilogue fusion", convolutionEpilogueFusion},

@@ -37,12 +37,20 @@ public:
     //! How matrix multiplies are timed: in the same cache, by cuBLASLt where cuDNN could time too.
     ProductTuning productTuning();
 
+    //! Whether the plan may hold FP8 products (cuBLASLt's FP8 kernels): where the GPU here has FP8 tensor cores
+    //! (compute capability 8.9 or later), or where no GPU is usable here (a plan built for another machine's GPU).
+    bool fp8Products() const
+    {
+        return mFp8Products;
+    }
+
 private:
     backend::TimingCache& cache();
 
     backend::PassOptions const& mOptions;
     std::string mDevice;
     std::string mWhyNoGpu;
+    bool mFp8Products{true};
     backend::TimingCache mBuildCache; //!< this build's own, where the application gave none
     bool mConvolutionTimerTried{false};
     bool mProductTimerTried{false};

@@ -3,7 +3,9 @@
 #include "backend/cpu/kernels/nn/activation.h"
 #include "backend/cpu/kernels/tensor/matrix_multiply.h"
 #include "backend/cpu/layer_kernels.h"
+#include "core/data_type.h"
 #include "core/quantization.h"
+#include "device_common/half.h"
 
 #include <stdexcept>
 
@@ -17,10 +19,10 @@ using nvinfer1::DataType;
 void checkTensors(
     network::QuantizedMatrixMultiplyParams const& params, ConstTensorView const& input, TensorView const& output)
 {
-    if (input.type != DataType::kINT8 || output.type != params.outputType())
+    if (input.type != params.quantizedType() || output.type != params.outputType())
     {
-        throw std::invalid_argument("quantized matrix multiply: reads INT8 and writes "
-            + std::string(params.outputType() == DataType::kINT8 ? "INT8" : "FLOAT") + "; got other types");
+        throw std::invalid_argument("quantized matrix multiply: reads " + dataTypeName(params.quantizedType())
+            + " and writes " + dataTypeName(params.outputType()) + "; got other types");
     }
     Shape expected = input.shape;
     if (expected.size() < 2 || expected.back() != params.inner())
@@ -36,6 +38,19 @@ void checkTensors(
     }
 }
 
+//! Output element `i`: `value` quantized by `outputScale` into the output's INT8 or FP8, or rounded into its FLOAT or
+//! HALF.
+void store(TensorView const& output, size_t i, float value, float outputScale)
+{
+    switch (output.type)
+    {
+    case DataType::kINT8: output.as<int8_t>()[i] = quantizeToInt8(value, outputScale); break;
+    case DataType::kFP8: output.as<uint8_t>()[i] = quantizeToFp8(value, outputScale); break;
+    case DataType::kHALF: output.as<uint16_t>()[i] = floatToHalfBits(value); break;
+    default: output.as<float>()[i] = value; break;
+    }
+}
+
 } // namespace
 
 void runQuantizedMatrixMultiply(
@@ -43,10 +58,12 @@ void runQuantizedMatrixMultiply(
 {
     checkTensors(params, input, output);
     std::vector<float> x(static_cast<size_t>(input.count()));
-    auto const* q = static_cast<int8_t const*>(input.data);
+    bool const fp8 = params.quantizedType() == DataType::kFP8;
+    auto const* q = static_cast<uint8_t const*>(input.data);
     for (size_t i = 0; i < x.size(); ++i)
     {
-        x[i] = dequantizeInt8(q[i], params.inputScale);
+        x[i] = fp8 ? dequantizeFp8(q[i], params.inputScale)
+                   : dequantizeInt8(static_cast<int8_t>(q[i]), params.inputScale);
     }
     // The weights as the replaced product read them: [1, ..., 1, K, N], of the input's rank.
     std::vector<float> const weights = params.dequantizedWeights();
@@ -70,14 +87,7 @@ void runQuantizedMatrixMultiply(
         {
             value = activate(activation, value);
         }
-        if (params.outputType() == DataType::kFLOAT)
-        {
-            output.as<float>()[i] = value;
-        }
-        else
-        {
-            output.as<int8_t>()[i] = quantizeToInt8(value, params.outputScale);
-        }
+        store(output, i, value, params.outputScale);
     }
 }
 

@@ -3,12 +3,15 @@
 // the window's taps in FP32; grid-stride loops cover any size.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/convolution/depthwise_convolution.h"
+#include "backend/shared/channel_order.h"
 
 #include <cuda_fp16.h>
 
 #include <algorithm>
 #include <climits>
+#include <cstddef>
 #include <stdexcept>
+#include <vector>
 
 namespace kiln::cuda
 {
@@ -94,12 +97,12 @@ __global__ void depthwiseChannelsFirst(Problem p, T const* input, T const* kerne
     }
 }
 
-//! Channels-last: thread per output position and group of V channels, consecutive threads along the channels.
+//! Channels-last: thread per output position and group of V channels, consecutive threads along the channels; the
+//! kernel is [taps, C], so that a warp reads each tap's weights, as its data, in consecutive vectors.
 template <typename T, int V>
 __global__ void depthwiseChannelsLast(Problem p, T const* input, T const* kernel, T const* bias, T* output)
 {
     using Chunk = Vector<T, V>;
-    int const taps = p.kernelHeight * p.kernelWidth;
     int const groups = p.channels / V;
     int64_t const threads = p.outputs / V;
     for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < threads; i += int64_t{gridDim.x} * blockDim.x)
@@ -127,19 +130,21 @@ __global__ void depthwiseChannelsLast(Problem p, T const* input, T const* kernel
                 }
                 Chunk const chunk
                     = *reinterpret_cast<Chunk const*>(input + ((n * p.height + y) * p.width + x) * p.channels + c0);
-                int const tap = ky * p.kernelWidth + kx;
+                int64_t const tap = ky * p.kernelWidth + kx;
+                Chunk const weights = *reinterpret_cast<Chunk const*>(kernel + tap * p.channels + c0);
 #pragma unroll
                 for (int v = 0; v < V; ++v)
                 {
-                    sum[v] += toFloat(chunk.values[v]) * toFloat(kernel[int64_t{c0 + v} * taps + tap]);
+                    sum[v] += toFloat(chunk.values[v]) * toFloat(weights.values[v]);
                 }
             }
         }
+        Chunk const biases = bias ? *reinterpret_cast<Chunk const*>(bias + c0) : Chunk{};
         Chunk result;
 #pragma unroll
         for (int v = 0; v < V; ++v)
         {
-            result.values[v] = fromFloat<T>(epilogue(p, sum[v], bias ? toFloat(bias[c0 + v]) : 0.0F));
+            result.values[v] = fromFloat<T>(epilogue(p, sum[v], bias ? toFloat(biases.values[v]) : 0.0F));
         }
         *reinterpret_cast<Chunk*>(output + position * p.channels + c0) = result;
     }
@@ -202,6 +207,22 @@ bool DepthwiseConvolution::takes(network::ConvolutionParams const& params, plan:
         && inputShape[2] * inputShape[3] <= INT32_MAX;
     bool const epilogueRuns = !epilogue.addsResidual && (!epilogue.activates || epilogue.relu());
     return depthwise && fits && epilogueRuns;
+}
+
+DeviceBuffer DepthwiseConvolution::uploadKernel(
+    network::ConvolutionParams const& params, nvinfer1::DataType type, TensorFormat format)
+{
+    network::WeightsBuffer const& kernel = params.kernel;
+    int64_t const channels = params.nbOutputMaps;
+    if (format != TensorFormat::kHWC || channels <= 0 || kernel.count() % channels != 0)
+    {
+        return uploadWeights(kernel, type);
+    }
+    int64_t const taps = kernel.count() / channels;
+    std::vector<std::byte> tapMajor(static_cast<size_t>(kernel.count()) * elementSize(kernel.type()));
+    backend::transposeBatched(kernel.data(), tapMajor.data(), 1, channels, taps, elementSize(kernel.type()));
+    return uploadWeights(
+        network::WeightsBuffer(nvinfer1::Weights{kernel.type(), tapMajor.data(), kernel.count()}), type);
 }
 
 DepthwiseConvolution::DepthwiseConvolution(

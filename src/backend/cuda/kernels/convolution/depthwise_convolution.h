@@ -4,9 +4,10 @@
 // EfficientNet-B0 at batch 8 in FP16 channels-last spends 0.84 ms in its eight largest (0.185 ms for 96 channels at
 // 112 x 112, stride 2, where reading the input once takes about 0.01 ms), more than the same layers take in FP32.
 // This kernel reads each output position's window directly: channels-last data a vector of channels a thread (8 FP16
-// values in 16 bytes where the channels allow), channels-first data one output value a thread along the rows; FP32
-// accumulation; the bias and a ReLU in the epilogue. The builder times it beside cuDNN's algorithms and keeps the
-// fastest (convolution_timing.h).
+// values in 16 bytes where the channels allow), with its weights stored tap by tap so that a tap's weights for those
+// channels are one vector too; channels-first data one output value a thread along the rows; FP32 accumulation; the
+// bias and a ReLU in the epilogue. The builder times it beside cuDNN's algorithms and keeps the fastest
+// (convolution_timing.h).
 #pragma once
 
 #include "backend/cuda/libraries/cudnn/convolution_descriptors.h"
@@ -30,11 +31,16 @@ public:
     static bool takes(network::ConvolutionParams const& params, plan::Epilogue const& epilogue, Shape const& inputShape,
         nvinfer1::DataType type, TensorFormat format);
 
+    //! The layer's kernel [C, 1, k...] uploaded in `type` in the order this kernel reads it for data in `format`:
+    //! [C, taps] for kLINEAR, [taps, C] for kHWC (each tap's channels side by side, as the data's).
+    static DeviceBuffer uploadKernel(
+        network::ConvolutionParams const& params, nvinfer1::DataType type, TensorFormat format);
+
     //! Prepared for `geometry` (convolutionGeometry at the input shape) on data of `type` stored in `format`; `relu`
     //! applies the fused ReLU. Throws std::invalid_argument for a geometry `takes` refuses.
     DepthwiseConvolution(ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format, bool relu);
 
-    //! Queues the convolution: `input` [N, C, H, W] in the format, `kernel` [C, taps] (either format's upload),
+    //! Queues the convolution: `input` [N, C, H, W] in the format, `kernel` as uploadKernel arranges it,
     //! `bias` C values or nullptr, `output` [N, C, P, Q] in the format; all of the type.
     void run(void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream) const;
 

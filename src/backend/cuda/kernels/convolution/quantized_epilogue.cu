@@ -5,7 +5,10 @@
 #include "backend/cuda/kernels/pointwise/pointwise_math.cuh"
 #include "core/quantization.h"
 
+#include <cuda_fp16.h>
+
 #include <algorithm>
+#include <type_traits>
 
 namespace kiln::cuda
 {
@@ -15,7 +18,8 @@ namespace
 using nvinfer1::DataType;
 
 //! Output element `i`'s value, from its sum of map `map`; `i` also indexes the residual, which has the output's layout.
-__device__ float epilogueValue(QuantizedEpilogue const& e, int32_t sum, int64_t map, int64_t i)
+template <typename Sum>
+__device__ float epilogueValue(QuantizedEpilogue const& e, Sum sum, int64_t map, int64_t i)
 {
     float y = static_cast<float>(sum) * e.multipliers[map];
     if (e.bias != nullptr)
@@ -35,7 +39,18 @@ __device__ void storeOutput(QuantizedEpilogue const& e, void* output, int64_t i,
 {
     if (e.outputScale > 0.0F)
     {
-        static_cast<int8_t*>(output)[i] = quantizeToInt8(y, e.outputScale);
+        if (e.quantizedType == DataType::kFP8)
+        {
+            static_cast<uint8_t*>(output)[i] = quantizeToFp8(y, e.outputScale);
+        }
+        else
+        {
+            static_cast<int8_t*>(output)[i] = quantizeToInt8(y, e.outputScale);
+        }
+    }
+    else if (e.floatType == DataType::kHALF)
+    {
+        static_cast<__half*>(output)[i] = __float2half_rn(y);
     }
     else
     {
@@ -43,13 +58,14 @@ __device__ void storeOutput(QuantizedEpilogue const& e, void* output, int64_t i,
     }
 }
 
-//! `Width` INT32 sums from `sums`, in one 16-byte load where Width is 4 (the caller aligns them).
-template <int Width>
-__device__ void loadSums(int32_t const* sums, int32_t (&values)[Width])
+//! `Width` sums from `sums`, in one 16-byte load where Width is 4 (the caller aligns them).
+template <int Width, typename Sum>
+__device__ void loadSums(Sum const* sums, Sum (&values)[Width])
 {
     if constexpr (Width == 4)
     {
-        int4 const loaded = *reinterpret_cast<int4 const*>(sums);
+        using Vector = std::conditional_t<std::is_same_v<Sum, float>, float4, int4>;
+        Vector const loaded = *reinterpret_cast<Vector const*>(sums);
         values[0] = loaded.x;
         values[1] = loaded.y;
         values[2] = loaded.z;
@@ -76,7 +92,7 @@ __global__ void epilogueChannelsFirstKernel(int32_t const* sums, void* output, Q
              p += static_cast<int64_t>(gridDim.x) * blockDim.x * Width)
         {
             int32_t values[Width];
-            loadSums<Width>(planeSums + p, values);
+            loadSums<Width, int32_t>(planeSums + p, values);
             for (int j = 0; j < Width; ++j)
             {
                 int64_t const i = plane * e.positions + p + j;
@@ -87,16 +103,16 @@ __global__ void epilogueChannelsFirstKernel(int32_t const* sums, void* output, Q
 }
 
 //! Channels-last: `Width` adjacent maps of one output position per thread, in the output's order.
-template <int Width>
-__global__ void epilogueChannelsLastKernel(int32_t const* sums, void* output, QuantizedEpilogue e, int64_t count)
+template <int Width, typename Sum>
+__global__ void epilogueChannelsLastKernel(Sum const* sums, void* output, QuantizedEpilogue e, int64_t count)
 {
     for (int64_t i = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) * Width; i < count;
          i += static_cast<int64_t>(blockDim.x) * gridDim.x * Width)
     {
         int64_t const position = i / e.maps;
         int64_t const map = i - position * e.maps;
-        int32_t values[Width];
-        loadSums<Width>(sums + position * e.sumsStride + map, values);
+        Sum values[Width];
+        loadSums<Width, Sum>(sums + position * e.sumsStride + map, values);
         for (int j = 0; j < Width; ++j)
         {
             storeOutput(e, output, i + j, epilogueValue(e, values[j], map + j, i + j));
@@ -109,25 +125,37 @@ unsigned blocksFor(int64_t threads)
     return device::blocksFor(threads);
 }
 
+template <typename Sum>
+void launchChannelsLast(Sum const* sums, void* output, QuantizedEpilogue const& e, int64_t images, cudaStream_t stream)
+{
+    int64_t const count = images * e.positions * e.maps;
+    if (e.maps % 4 == 0)
+    {
+        epilogueChannelsLastKernel<4, Sum>
+            <<<blocksFor(count / 4), device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
+    }
+    else
+    {
+        epilogueChannelsLastKernel<1, Sum>
+            <<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
+    }
+    check(cudaGetLastError(), "quantized layer: scaling its sums");
+}
+
 } // namespace
+
+void launchQuantizedEpilogue(
+    float const* sums, void* output, QuantizedEpilogue const& e, int64_t images, cudaStream_t stream)
+{
+    launchChannelsLast(sums, output, e, images, stream);
+}
 
 void launchQuantizedEpilogue(int32_t const* sums, void* output, QuantizedEpilogue const& e, int64_t images,
     bool channelsLast, cudaStream_t stream)
 {
     if (channelsLast)
     {
-        int64_t const count = images * e.positions * e.maps;
-        if (e.maps % 4 == 0)
-        {
-            epilogueChannelsLastKernel<4>
-                <<<blocksFor(count / 4), device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
-        }
-        else
-        {
-            epilogueChannelsLastKernel<1>
-                <<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
-        }
-        check(cudaGetLastError(), "quantized layer: scaling its INT8 sums");
+        launchChannelsLast(sums, output, e, images, stream);
         return;
     }
     int64_t const planes = images * e.maps;

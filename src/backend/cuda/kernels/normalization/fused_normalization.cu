@@ -124,7 +124,7 @@ void run(network::FusedNormalizationParams const& params, LayerInputs const& inp
     problem.rows = outputs[0].count() / problem.length;
     problem.epsilon = params.epsilon;
     problem.centered = params.centered;
-    normalizeRows(problem, stream);
+    normalizeRows(problem, nullptr, stream); // a layer's rows, many and short: none is cut into chunks
 }
 
 } // namespace kiln::cuda

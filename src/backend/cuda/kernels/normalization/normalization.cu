@@ -10,6 +10,7 @@
 #include "backend/cuda/kernels/normalization/row_normalization.h"
 #include "backend/cuda/kernels/strided_index.cuh"
 #include "backend/cuda/layer_kernels.h"
+#include "backend/cuda/memory/device_buffer.h"
 #include "backend/cuda/prepared_kernel_layer.h"
 
 #include <algorithm>
@@ -389,7 +390,7 @@ private:
         NormalizationLaunch const& l = mLaunch;
         if (l.rows)
         {
-            normalizeRows(*l.rows, stream);
+            normalizeRows(*l.rows, &mScratch, stream);
             return;
         }
         if (l.blocks == 0)
@@ -403,6 +404,7 @@ private:
 
     network::NormalizationParams const& mParams;
     NormalizationLaunch mLaunch;
+    DeviceBuffer mScratch; //!< long rows' partial sums (normalizeRows)
 };
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/memory/device_buffer.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -27,6 +28,10 @@ constexpr int64_t kBlockRowLength = int64_t{kMaxRowThreads} * kCache;
 constexpr int kWarpsPerBlock = 2;
 //! Rows enough that a warp each keeps an H100's multiprocessors busy (about 16 warps each); fewer get a block each.
 constexpr int64_t kRowsThatFillTheGpu = 2048;
+//! Blocks of kMaxRowThreads that keep an H100 busy: rows too long for a block's registers, too few to make this many
+//! blocks, are cut into chunks of at least kChunkLength elements, a block each (splitRows).
+constexpr int64_t kBlocksThatFillTheGpu = 512;
+constexpr int64_t kChunkLength = 4096;
 
 //! `N` elements of one type, loaded and stored as one access (16 bytes where N fills them).
 template <typename Bits, int N>
@@ -425,6 +430,135 @@ __global__ void __launch_bounds__(kMaxRowThreads) streamedRowsKernel(RowProblem 
     }
 }
 
+//! Long rows cut into `chunks` pieces of `chunkLength` elements (the last one shorter), and where each piece's block
+//! leaves its partial sums: [rows, chunks] each.
+struct RowChunks
+{
+    int64_t chunks{1};
+    int64_t chunkLength{0};
+    float* totals{nullptr};
+    float2* moments{nullptr};
+};
+
+//! The columns of the chunk this block works on: [begin, end).
+struct ChunkColumns
+{
+    int64_t begin;
+    int64_t end;
+};
+
+__device__ ChunkColumns chunkColumns(RowProblem const& p, RowChunks const& c)
+{
+    int64_t const begin = static_cast<int64_t>(blockIdx.x) * c.chunkLength;
+    return ChunkColumns{begin, begin + c.chunkLength < p.length ? begin + c.chunkLength : p.length};
+}
+
+//! The row's mean from its chunks' totals, added in chunk order by every thread of every block alike.
+__device__ float chunkedMean(RowProblem const& p, RowChunks const& c, int64_t row)
+{
+    if (!p.centered)
+    {
+        return 0.0F;
+    }
+    float total = 0.0F;
+    for (int64_t k = 0; k < c.chunks; ++k)
+    {
+        total += c.totals[row * c.chunks + k];
+    }
+    return total / static_cast<float>(p.length);
+}
+
+//! Chunked rows, first pass: each chunk's total (block (chunk, row)); writes the sum output where there is one.
+__global__ void __launch_bounds__(kMaxRowThreads) chunkTotalsKernel(RowProblem p, RowChunks c)
+{
+    __shared__ float2 partials[kMaxRowThreads / kWarp];
+    int64_t const row = blockIdx.y;
+    RowStarts const starts = rowStarts(p, row);
+    ChunkColumns const columns = chunkColumns(p, c);
+    float total = 0.0F;
+    for (int64_t column = columns.begin + threadIdx.x; column < columns.end; column += blockDim.x)
+    {
+        float s[1];
+        sumAt<AnyAccess, 1>(p, starts, column, true, s);
+        total += s[0];
+    }
+    float2 const sum = rowSum(float2{total, 0.0F}, static_cast<int>(blockDim.x), partials);
+    if (threadIdx.x == 0)
+    {
+        c.totals[row * c.chunks + blockIdx.x] = sum.x;
+    }
+}
+
+//! Second pass: each chunk's deviations from the row's mean, their sum and the sum of their squares.
+__global__ void __launch_bounds__(kMaxRowThreads) chunkMomentsKernel(RowProblem p, RowChunks c)
+{
+    __shared__ float2 partials[kMaxRowThreads / kWarp];
+    int64_t const row = blockIdx.y;
+    RowStarts const starts = rowStarts(p, row);
+    ChunkColumns const columns = chunkColumns(p, c);
+    float const mean = chunkedMean(p, c, row);
+    float2 moments{0.0F, 0.0F};
+    for (int64_t column = columns.begin + threadIdx.x; column < columns.end; column += blockDim.x)
+    {
+        float s[1];
+        sumAt<AnyAccess, 1>(p, starts, column, false, s);
+        float const d = s[0] - mean;
+        moments.x += d;
+        moments.y += d * d;
+    }
+    float2 const sum = rowSum(moments, static_cast<int>(blockDim.x), partials);
+    if (threadIdx.x == 0)
+    {
+        c.moments[row * c.chunks + blockIdx.x] = sum;
+    }
+}
+
+//! Last pass: the row's statistics from its chunks' moments (in chunk order), then the chunk's normalized values.
+__global__ void __launch_bounds__(kMaxRowThreads) chunkWriteKernel(RowProblem p, RowChunks c)
+{
+    int64_t const row = blockIdx.y;
+    RowStarts const starts = rowStarts(p, row);
+    ChunkColumns const columns = chunkColumns(p, c);
+    float2 moments{0.0F, 0.0F};
+    for (int64_t k = 0; k < c.chunks; ++k)
+    {
+        float2 const chunk = c.moments[row * c.chunks + k];
+        moments.x += chunk.x;
+        moments.y += chunk.y;
+    }
+    RowStatistics const stats = statisticsOf(p, chunkedMean(p, c, row), moments);
+    for (int64_t column = columns.begin + threadIdx.x; column < columns.end; column += blockDim.x)
+    {
+        float s[1];
+        sumAt<AnyAccess, 1>(p, starts, column, false, s);
+        writeAt<AnyAccess, 1>(p, starts.out, column, s, stats.mean, stats.offset, stats.inverse);
+    }
+}
+
+//! How many chunks each of `p`'s rows is cut into: enough that the rows' blocks fill the GPU, each at least
+//! kChunkLength long; 1 where the rows alone fill it.
+int64_t chunksOf(RowProblem const& p)
+{
+    int64_t const wanted = kBlocksThatFillTheGpu / p.rows;
+    return std::clamp<int64_t>(wanted, 1, std::max<int64_t>(p.length / kChunkLength, 1));
+}
+
+//! Queues the three passes over rows cut into `chunks` pieces, their partial sums in `scratch`.
+void launchChunked(RowProblem const& p, int64_t chunks, DeviceBuffer& scratch, cudaStream_t stream)
+{
+    auto const partials = static_cast<size_t>(p.rows * chunks);
+    scratch.reserve(partials * (sizeof(float2) + sizeof(float)), stream, "a normalization's partial sums");
+    RowChunks c;
+    c.chunks = chunks;
+    c.chunkLength = (p.length + chunks - 1) / chunks;
+    c.moments = reinterpret_cast<float2*>(scratch.data());
+    c.totals = reinterpret_cast<float*>(c.moments + partials);
+    dim3 const grid(static_cast<unsigned>(chunks), static_cast<unsigned>(p.rows));
+    chunkTotalsKernel<<<grid, kMaxRowThreads, 0, stream>>>(p, c);
+    chunkMomentsKernel<<<grid, kMaxRowThreads, 0, stream>>>(p, c);
+    chunkWriteKernel<<<grid, kMaxRowThreads, 0, stream>>>(p, c);
+}
+
 int64_t roundUp(int64_t value, int64_t multiple)
 {
     return (value + multiple - 1) / multiple * multiple;
@@ -488,7 +622,7 @@ bool oneType(RowProblem const& p)
 
 } // namespace
 
-void normalizeRows(RowProblem const& problem, cudaStream_t stream)
+void normalizeRows(RowProblem const& problem, DeviceBuffer* scratch, cudaStream_t stream)
 {
     if (problem.rows == 0 || problem.length == 0)
     {
@@ -498,7 +632,12 @@ void normalizeRows(RowProblem const& problem, cudaStream_t stream)
     {
         throw std::invalid_argument("normalization: more rows than the CUDA backend's grid holds");
     }
-    if (problem.length > kBlockRowLength)
+    int64_t const chunks = scratch != nullptr && problem.length > kBlockRowLength ? chunksOf(problem) : 1;
+    if (chunks > 1)
+    {
+        launchChunked(problem, chunks, *scratch, stream);
+    }
+    else if (problem.length > kBlockRowLength)
     {
         streamedRowsKernel<<<static_cast<unsigned>(problem.rows), kMaxRowThreads, 0, stream>>>(problem);
     }

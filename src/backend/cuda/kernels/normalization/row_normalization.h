@@ -5,7 +5,9 @@
 // Each row is read once, kept in registers: a warp per row up to 1024 elements where there are rows enough to fill the
 // GPU, else a block of up to 512 threads per row up to 16384 (for a few rows, about one 16-byte pack a thread), with
 // 16-byte loads and stores where every tensor is of one type, aligned, and the row a multiple of 16 bytes long;
-// longer rows are read three times. Statistics accumulate in float: the mean, then the deviations from it together
+// longer rows are read three times, by a block each, or where they are too few to fill the GPU (a group normalization
+// of one group, PoolFormer's: a row per image), cut into chunks of a block each whose partial sums meet in scratch
+// memory. Statistics accumulate in float: the mean, then the deviations from it together
 // with their sum, which corrects the mean's rounding (a row far from zero keeps its deviations' digits), so results
 // stay within a few float roundings of the CPU reference's double sums.
 #pragma once
@@ -19,6 +21,8 @@
 
 namespace kiln::cuda
 {
+
+class DeviceBuffer;
 
 //! A tensor a row reads: element `j` of a row of a weight (preBias, scale, bias) is element `j * stride` (stride 1:
 //! one value per row element; 0: one value); x and the residual are read by rows (RowLayout). No data: the input is
@@ -63,7 +67,8 @@ struct RowProblem
 };
 
 //! Queues the normalization of `problem`'s rows on `stream`; every tensor is FP32, FP16 or BF16 (each its own).
-//! Throws std::invalid_argument for more rows than a grid holds.
-void normalizeRows(RowProblem const& problem, cudaStream_t stream);
+//! `scratch` (grown as needed) holds the partial sums of rows cut into chunks; without it, a block reads each long
+//! row. Throws std::invalid_argument for more rows than a grid holds.
+void normalizeRows(RowProblem const& problem, DeviceBuffer* scratch, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -5,6 +5,7 @@
 #include "backend/cuda/kernels/pointwise/pointwise_kernel.h"
 #include "backend/cuda/kernels/pointwise/pointwise_math.cuh"
 #include "backend/cuda/kernels/pointwise/pointwise_program.h"
+#include "backend/cuda/kernels/storage_order.h"
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/prepared_kernel_layer.h"
 
@@ -20,7 +21,8 @@ namespace
 using device::DataType;
 using nvinfer1::ElementWiseOperation;
 
-//! Where each operand's element lies for an output index: strides of 0 repeat a broadcast extent.
+//! Where each operand's element lies for an output index, the axes in the output's storage order: strides of 0 repeat
+//! a broadcast extent.
 struct BroadcastIndex
 {
     int32_t rank{0};
@@ -200,13 +202,15 @@ struct ElementWiseLaunch
     pointwise::Program program;
 };
 
-//! Row-major strides of `shape`, with 0 where an extent of 1 is broadcast to a larger output extent.
-void broadcastStrides(Shape const& shape, Shape const& out, int64_t* strides)
+//! Row-major strides of `shape` with its axes in `format`'s storage order (storage_order.h), with 0 where an extent of
+//! 1 is broadcast to a larger output extent.
+void broadcastStrides(Shape const& shape, Shape const& out, TensorFormat format, int64_t* strides)
 {
     int64_t stride = 1;
-    for (int64_t axis = static_cast<int64_t>(shape.size()) - 1; axis >= 0; --axis)
+    for (size_t position = shape.size(); position-- > 0;)
     {
-        strides[axis] = shape[axis] == 1 && out[axis] != 1 ? 0 : stride;
+        size_t const axis = storedAxisAt(format, shape.size(), position);
+        strides[position] = shape[axis] == 1 && out[axis] != 1 ? 0 : stride;
         stride *= shape[axis];
     }
 }
@@ -238,7 +242,7 @@ ElementWiseLaunch prepareElementWise(nvinfer1::ElementWiseOperation op, ConstTen
     index.rank = static_cast<int32_t>(output.shape.size());
     for (int32_t axis = 0; axis < index.rank; ++axis)
     {
-        index.extents[axis] = output.shape[axis];
+        index.extents[axis] = output.shape[storedAxisAt(output.format, output.shape.size(), axis)];
         for (auto const* operand : {&first.shape, &second.shape})
         {
             int64_t const extent = (*operand)[axis];
@@ -249,8 +253,17 @@ ElementWiseLaunch prepareElementWise(nvinfer1::ElementWiseOperation op, ConstTen
             }
         }
     }
-    broadcastStrides(first.shape, output.shape, index.firstStrides);
-    broadcastStrides(second.shape, output.shape, index.secondStrides);
+    for (ConstTensorView const* operand : {&first, &second})
+    {
+        // A broadcast operand is walked in the output's storage order; one of the output's shape at its index.
+        if (operand->shape != output.shape && !walksInStorageOrder(*operand, output))
+        {
+            throw std::invalid_argument("element-wise: a broadcast input is stored in another format than the "
+                                        "output, or in kHWC8, and would be read out of order");
+        }
+    }
+    broadcastStrides(first.shape, output.shape, output.format, index.firstStrides);
+    broadcastStrides(second.shape, output.shape, output.format, index.secondStrides);
     launch.op = op;
     launch.first = first.data;
     launch.second = second.data;

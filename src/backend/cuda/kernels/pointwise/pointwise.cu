@@ -6,6 +6,8 @@
 // aligned, and costs one launch. Single-element inputs are read once per block; only inputs that truly broadcast pay
 // for index arithmetic, along the fewest axes (pointwise_program.h). Steps compute in float; FP16 and BF16 tensors are
 // converted on load and store only, so a chain of FP16 layers rounds once where the layers rounded after each step.
+// The commonest short programs run kernels of their own, each holding one formula and no register rows: one
+// activation or unary step, alone or gated (x * f(x)), and one arithmetic step (Program::soleInput, Program::binary).
 #include "backend/cuda/kernels/pointwise/pointwise_kernel.h"
 
 #include "backend/cuda/cuda_error.h"
@@ -182,6 +184,53 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) pointwiseKernel(__gr
     }
 }
 
+//! A program of one element-wise arithmetic step, operation kOperation (Program::binary): the element-wise layer's
+//! floating-point arithmetic (a squeeze-and-excitation scale, a residual sum) and a lone fused sum. Each group costs
+//! the loads of its two operands, one formula and its store: no register rows in local memory, no formula chosen per
+//! group, as pointwiseKernel pays for chains of any length.
+template <int32_t kOperation>
+__global__ void __launch_bounds__(device::kThreadsPerBlock) binaryKernel(__grid_constant__ Program const program)
+{
+    // An operand names input i (>= 0) or single-element input inputOfConstant(operand), read once per thread.
+    auto const constantOf = [&](int32_t operand) {
+        Input const& input = program.inputs[operand >= 0 ? operand : pointwise::inputOfConstant(operand)];
+        return operand >= 0 ? 0.0F : device::loadFloat(input.data, input.type, 0);
+    };
+    int32_t const first = program.binaryInputs[0];
+    int32_t const second = program.binaryInputs[1];
+    float const firstConstant = constantOf(first);
+    float const secondConstant = constantOf(second);
+    int64_t const groups = (program.count + kGroupElements - 1) / kGroupElements;
+    device::visitElementWise(static_cast<nvinfer1::ElementWiseOperation>(kOperation), [&](auto const& f) {
+        KILN_GRID_STRIDE_LOOP(group, groups)
+        {
+            FloatGroup const a = first >= 0 ? loadInput(program, program.inputs[first], group)
+                                            : device::splat(firstConstant);
+            FloatGroup const b = second >= 0 ? loadInput(program, program.inputs[second], group)
+                                             : device::splat(secondConstant);
+            FloatGroup result;
+#pragma unroll
+            for (int k = 0; k < kGroupElements; ++k)
+            {
+                result.v[k] = f(a.v[k], b.v[k]);
+            }
+            storeOutput(program, group, result);
+        }
+        return 0;
+    });
+}
+
+template <int32_t... kOperations>
+constexpr std::array<void (*)(Program), sizeof...(kOperations)> binaryKernels(
+    std::integer_sequence<int32_t, kOperations...> /*operations*/)
+{
+    return {&binaryKernel<kOperations>...};
+}
+
+//! The binary kernel of every arithmetic operation, kSUM to kFLOOR_DIV, by operation.
+constexpr auto kBinaryKernels = binaryKernels(
+    std::make_integer_sequence<int32_t, static_cast<int32_t>(nvinfer1::ElementWiseOperation::kFLOOR_DIV) + 1>());
+
 //! Eight elements per access: where a one-step program reads FP16 into an FP16 output, both 16-byte aligned.
 constexpr int kOctet = 8;
 
@@ -221,17 +270,29 @@ __device__ void overHalfOctets(Program const& program, Input const& input, F con
 }
 
 //! A program of one activation (kKind kACTIVATION) or unary step, operation kOperation, on input
-//! `program.soleInput` of the output's shape: one kernel per operation, so that each holds only its own formula (a
-//! kernel holding every formula behind a switch waits on instruction fetch more than on memory) and each group costs
-//! its load, its formula and its store. FP16 to FP16, the commonest case, moves eight elements per access.
-template <nvinfer1::LayerType kKind, int32_t kOperation>
+//! `program.soleInput` of the output's shape, and with kGated its product with that input (Program::gated): one
+//! kernel per operation, so that each holds only its own formula (a kernel holding every formula behind a switch, with
+//! its register rows in local memory, waits on instruction fetch and on those rows more than on memory) and each group
+//! costs its load, its formula and its store. FP16 to FP16, the commonest case, moves eight elements per access.
+template <nvinfer1::LayerType kKind, int32_t kOperation, bool kGated>
 __global__ void __launch_bounds__(device::kThreadsPerBlock) oneStepKernel(__grid_constant__ Program const program)
 {
     Step const& step = program.steps[0];
     Input const& input = program.inputs[program.soleInput];
     int64_t const groups = (program.count + kGroupElements - 1) / kGroupElements;
     bool const halfOctets = runsOverHalfOctets(program);
-    auto const overGroups = [&](auto const& f) {
+    auto const overGroups = [&](auto const& activation) {
+        // The step's formula, times its input where gated: computed in float and rounded once, as the chain would.
+        auto const f = [&activation](float x) {
+            if constexpr (kGated)
+            {
+                return x * activation(x);
+            }
+            else
+            {
+                return activation(x);
+            }
+        };
         if (halfOctets)
         {
             overHalfOctets(program, input, f);
@@ -264,22 +325,26 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) oneStepKernel(__grid
 
 using ProgramKernel = void (*)(Program);
 
-template <nvinfer1::LayerType kKind, int32_t... kOperations>
+template <nvinfer1::LayerType kKind, bool kGated, int32_t... kOperations>
 constexpr std::array<ProgramKernel, sizeof...(kOperations)> oneStepKernels(
     std::integer_sequence<int32_t, kOperations...> /*operations*/)
 {
-    return {&oneStepKernel<kKind, kOperations>...};
+    return {&oneStepKernel<kKind, kOperations, kGated>...};
 }
 
-//! The one-step kernel of every activation and every unary operation, by operation.
-constexpr auto kActivationKernels = oneStepKernels<nvinfer1::LayerType::kACTIVATION>(
+//! The one-step kernel of every activation and every unary operation, and the gated one of every activation, by
+//! operation.
+constexpr auto kActivationKernels = oneStepKernels<nvinfer1::LayerType::kACTIVATION, false>(
     std::make_integer_sequence<int32_t, nvinfer1::EnumMax<nvinfer1::ActivationType>()>());
-constexpr auto kUnaryKernels = oneStepKernels<nvinfer1::LayerType::kUNARY>(
+constexpr auto kGatedActivationKernels = oneStepKernels<nvinfer1::LayerType::kACTIVATION, true>(
+    std::make_integer_sequence<int32_t, nvinfer1::EnumMax<nvinfer1::ActivationType>()>());
+constexpr auto kUnaryKernels = oneStepKernels<nvinfer1::LayerType::kUNARY, false>(
     std::make_integer_sequence<int32_t, nvinfer1::EnumMax<nvinfer1::UnaryOperation>()>());
 
-//! The kernel for a program of one activation or unary step (Program::soleInput).
-ProgramKernel oneStepKernelFor(Step const& step)
+//! The kernel for a program of one activation or unary step, gated or not (Program::soleInput, Program::gated).
+ProgramKernel oneStepKernelFor(Program const& program)
 {
+    Step const& step = program.steps[0];
     bool const activation = step.kind == nvinfer1::LayerType::kACTIVATION;
     auto const operation = static_cast<size_t>(step.operation);
     size_t const operations = activation ? kActivationKernels.size() : kUnaryKernels.size();
@@ -287,7 +352,11 @@ ProgramKernel oneStepKernelFor(Step const& step)
     {
         throw std::invalid_argument("point-wise chain: operation " + std::to_string(step.operation) + " is unknown");
     }
-    return activation ? kActivationKernels[operation] : kUnaryKernels[operation];
+    if (!activation)
+    {
+        return kUnaryKernels[operation];
+    }
+    return program.gated ? kGatedActivationKernels[operation] : kActivationKernels[operation];
 }
 
 class PointwiseLayer final : public PreparedKernelLayer
@@ -342,7 +411,12 @@ void launchPointwise(Program const& program, unsigned blocks, cudaStream_t strea
     }
     if (program.soleInput >= 0)
     {
-        oneStepKernelFor(program.steps[0])<<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
+        oneStepKernelFor(program)<<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
+    }
+    else if (program.binary)
+    {
+        kBinaryKernels.at(
+            static_cast<size_t>(program.steps[0].operation))<<<blocks, device::kThreadsPerBlock, 0, stream>>>(program);
     }
     else
     {

@@ -1,5 +1,7 @@
 #include "backend/cuda/kernels/pointwise/pointwise_program.h"
 
+#include "backend/cuda/kernels/storage_order.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -49,14 +51,15 @@ void requireInput(size_t i, ConstTensorView const& input, TensorView const& outp
                 "point-wise chain: input " + std::to_string(i) + " does not broadcast into the output's shape");
         }
     }
-    // Channels-last tensors are read element by element in storage order, which only inputs of the output's shape and
-    // format share with it; a single element reads alike in every format.
+    // Inputs of the output's shape are read at the output's index, broadcast ones through strides along the output's
+    // storage order (storage_order.h): either way each must lie in memory as the output's order walks it. A single
+    // element reads alike in every format.
     bool const sameShape = input.shape == output.shape;
-    bool const sameLayout = input.format == output.format && (input.format == TensorFormat::kLINEAR || sameShape);
-    if (options.checkLayouts && !sameLayout && (sameShape || input.count() != 1))
+    bool const walks = input.count() == 1 || walksInStorageOrder(input, output);
+    if (!walks && (options.checkLayouts || !sameShape))
     {
-        throw std::invalid_argument("point-wise chain: a channels-last input must be one element or have the "
-                                    "output's shape and format");
+        throw std::invalid_argument("point-wise chain: input " + std::to_string(i)
+            + " is stored in another format than the output, or in kHWC8, and would be read out of order");
     }
 }
 
@@ -112,14 +115,17 @@ uint32_t repeatsAlong(Program const& program, ConstTensorView const* const* inpu
     return repeats;
 }
 
-//! Fills the program's axes and each broadcast input's strides along them (Program::extents says how).
-void simplifyAxes(Program& program, ConstTensorView const* const* inputs, Shape const& out)
+//! Fills the program's axes, the output's in storage order, and each broadcast input's strides along them
+//! (Program::extents says how).
+void simplifyAxes(Program& program, ConstTensorView const* const* inputs, TensorView const& output)
 {
+    Shape const& out = output.shape;
     std::array<std::array<int64_t, kMaxRank>, kMaxPointwiseInputs> inputExtents{};
     int32_t rank = 0;
     uint32_t lastRepeats = 0;
-    for (size_t axis = 0; axis < out.size(); ++axis)
+    for (size_t position = 0; position < out.size(); ++position)
     {
+        size_t const axis = storedAxisAt(output.format, out.size(), position);
         if (out[axis] == 1)
         {
             continue;
@@ -249,6 +255,58 @@ bool alignedForGroups(void const* data, nvinfer1::DataType type)
     return reinterpret_cast<uintptr_t>(data) % groupBytes == 0;
 }
 
+//! Whether `second` multiplies `first`'s input by `first`'s result (either way round: a product is commutative).
+bool gates(Step const& first, Step const& second)
+{
+    bool const product = second.kind == nvinfer1::LayerType::kELEMENTWISE
+        && second.operation == static_cast<int32_t>(nvinfer1::ElementWiseOperation::kPROD);
+    return product
+        && ((second.first == first.first && second.second == first.result)
+            || (second.first == first.result && second.second == first.first));
+}
+
+//! Program::soleInput and Program::gated: one activation or unary step on an input of the output's shape, or an
+//! activation and its product with that input.
+void findSoleInput(Program& program)
+{
+    Step const& only = program.steps[0];
+    bool const gated = program.stepCount == 2 && only.kind == nvinfer1::LayerType::kACTIVATION
+        && gates(only, program.steps[1]);
+    if ((program.stepCount != 1 && !gated) || only.kind == nvinfer1::LayerType::kELEMENTWISE || only.first < 0)
+    {
+        return;
+    }
+    for (int32_t i = 0; i < program.inputCount; ++i)
+    {
+        bool const read = program.inputs[i].slot == only.first && program.inputs[i].reach == Reach::kSAME_SHAPE;
+        program.soleInput = read ? i : program.soleInput;
+    }
+    program.gated = gated && program.soleInput >= 0;
+}
+
+//! Program::binary and Program::binaryInputs: one element-wise arithmetic step, its operands named by input.
+void findBinary(Program& program)
+{
+    Step const& only = program.steps[0];
+    bool const arithmetic = only.kind == nvinfer1::LayerType::kELEMENTWISE && only.operation >= 0
+        && only.operation <= static_cast<int32_t>(nvinfer1::ElementWiseOperation::kFLOOR_DIV);
+    if (program.stepCount != 1 || !arithmetic)
+    {
+        return;
+    }
+    int32_t const operands[2] = {only.first, only.second};
+    for (int32_t k = 0; k < 2; ++k)
+    {
+        // A row holds the input loaded into it; a negative operand already names a single-element input.
+        program.binaryInputs[k] = operands[k];
+        for (int32_t i = 0; operands[k] >= 0 && i < program.inputCount; ++i)
+        {
+            program.binaryInputs[k] = program.inputs[i].slot == operands[k] ? i : program.binaryInputs[k];
+        }
+    }
+    program.binary = true;
+}
+
 } // namespace
 
 Program makeProgram(PointwiseStep const* steps, size_t stepCount, ConstTensorView const* const* inputs,
@@ -264,7 +322,7 @@ Program makeProgram(PointwiseStep const* steps, size_t stepCount, ConstTensorVie
         program.inputs[i].type = inputs[i]->type;
         program.inputs[i].reach = reachOf(*inputs[i], output);
     }
-    simplifyAxes(program, inputs, output.shape);
+    simplifyAxes(program, inputs, output);
     allocateSlots(program, steps, stepCount, inputCount);
     program.output = output.data;
     program.outputType = output.type;
@@ -281,15 +339,8 @@ Program makeProgram(PointwiseStep const* steps, size_t stepCount, ConstTensorVie
             program.grouped = program.grouped && alignedForGroups(input.data, input.type);
         }
     }
-    Step const& only = program.steps[0];
-    if (stepCount == 1 && only.kind != nvinfer1::LayerType::kELEMENTWISE && only.first >= 0)
-    {
-        for (size_t i = 0; i < inputCount; ++i)
-        {
-            bool const read = program.inputs[i].slot == only.first && program.inputs[i].reach == Reach::kSAME_SHAPE;
-            program.soleInput = read ? static_cast<int32_t>(i) : program.soleInput;
-        }
-    }
+    findSoleInput(program);
+    findBinary(program);
     return program;
 }
 

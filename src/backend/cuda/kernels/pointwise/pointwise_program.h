@@ -61,8 +61,10 @@ struct Program
 {
     Step steps[kMaxPointwiseSteps];
     Input inputs[kMaxPointwiseInputs];
-    //! The output's shape with extents of 1 left out and neighbouring axes merged where every broadcast input repeats
-    //! along both or along neither: a bias [1, 1, C] added to [N, T, C] is indexed as [N * T, C].
+    //! The output's shape, its axes in storage order (a kHWC output's channels innermost), with extents of 1 left out
+    //! and neighbouring axes merged where every broadcast input repeats along both or along neither: a bias
+    //! [1, 1, C] added to [N, T, C] is indexed as [N * T, C], a scale [N, C, 1, 1] times a kHWC [N, C, H, W] as
+    //! [N, H * W, C].
     int64_t extents[kMaxRank]{};
     int32_t rank{1};
     int32_t stepCount{0};
@@ -79,6 +81,14 @@ struct Program
     //! leaves one): that input, whose groups the kernel then runs through a formula chosen once per thread; -1 for
     //! every other program.
     int32_t soleInput{-1};
+    //! With soleInput: the activation step is followed by its product with that same input, x * f(x) (SiLU as
+    //! exported, x * sigmoid(x); hard-swish, x * hard_sigmoid(x)), which the kernel then computes in one formula.
+    bool gated{false};
+    //! A program of one element-wise arithmetic step (kSUM to kFLOOR_DIV), as the element-wise layer and a lone
+    //! residual sum make: each operand's input, or constantOperand(i) for single-element input i; the kernel then
+    //! reads both groups and applies one formula, with no register rows. Meaningful only where `binary`.
+    bool binary{false};
+    int32_t binaryInputs[2]{0, 0};
     void* output{nullptr};
     nvinfer1::DataType outputType{nvinfer1::DataType::kFLOAT};
     int64_t count{0};
@@ -88,8 +98,9 @@ struct Program
 //! kMaxPointwiseInputs) once per output element; the inputs (views given by pointer, so that a caller holding them
 //! copies none: a copy allocates its shape, and enqueueV3 allocates nothing) broadcast numpy-style, at the output's
 //! rank, into `output`'s shape. Every tensor is FP32, FP16 or BF16; each step computes in float as the layer it stands
-//! for (pointwise_math.cuh). Throws std::invalid_argument for a program, type or shape the kernel does not take. The
-//! output may be an input of its own shape. Allocates nothing unless it throws.
+//! for (pointwise_math.cuh). The output is kLINEAR or kHWC; a broadcast input is stored in its format or alike in both
+//! (storage_order.h), and with options.checkLayouts so is every input. Throws std::invalid_argument for a program, type
+//! or shape the kernel does not take. The output may be an input of its own shape. Allocates nothing unless it throws.
 Program makeProgram(network::PointwiseStep const* steps, size_t stepCount, ConstTensorView const* const* inputs,
     size_t inputCount, TensorView const& output, PointwiseOptions const& options);
 

@@ -1,6 +1,8 @@
 // IReduceLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/reduce.h).
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/kernels/element_groups.cuh"
+#include "backend/cuda/kernels/storage_order.h"
 #include "backend/cuda/kernels/strided_index.cuh"
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/prepared_kernel_layer.h"
@@ -301,6 +303,80 @@ __global__ void finishPartialsKernel(
     }
 }
 
+//! A channels-last spatial reduction of floating-point data (a global average pooling of kHWC [N, C, H, W]): the
+//! input is [N, positions, C] with C a multiple of four and aligned for groups (element_groups.cuh), the outputs
+//! [N, C]. A block's 32 x kPoolRows threads take 32 neighbouring groups of four channels, each thread every
+//! kPoolRows-th position of the block's slice, so that a warp reads 32 groups in a row (256 bytes of FP16, 512 of
+//! FP32) with one access each, where a thread per channel moved one element per access. The rows combine in shared
+//! memory; with one slice per output the block stores the outputs, with several partials[slice][output], which
+//! finishPartialsKernel combines.
+constexpr int kPoolLanes = 32;
+constexpr int kPoolRows = 8;
+
+struct ChannelsLastPool
+{
+    int64_t images{0};
+    int64_t positions{0};
+    int64_t channels{0};
+};
+
+__global__ void __launch_bounds__(kPoolLanes* kPoolRows) channelsLastPoolKernel(void const* input, DataType inType,
+    void* output, DataType outType, Reduction r, ChannelsLastPool pool, int64_t chunk, double* partials)
+{
+    __shared__ double rows[kPoolRows][kPoolLanes * device::kGroupElements];
+    int64_t const groupsPerImage = pool.channels / device::kGroupElements;
+    int64_t const g = static_cast<int64_t>(blockIdx.x) * kPoolLanes + threadIdx.x; // over [N, C / 4]
+    bool const active = g < pool.images * groupsPerImage;
+    int64_t const image = active ? g / groupsPerImage : 0;
+    int64_t const begin = static_cast<int64_t>(blockIdx.y) * chunk;
+    int64_t const end = begin + chunk < pool.positions ? begin + chunk : pool.positions;
+    double acc[device::kGroupElements];
+#pragma unroll
+    for (int k = 0; k < device::kGroupElements; ++k)
+    {
+        acc[k] = identityFloat(r.op);
+    }
+    // Group `g` of image `image`'s position p is group (image * positions + p) * groupsPerImage + g % groupsPerImage.
+    int64_t const column = g - image * groupsPerImage;
+    for (int64_t p = begin + threadIdx.y; active && p < end; p += kPoolRows)
+    {
+        device::FloatGroup const values
+            = device::loadGroup(input, inType, (image * pool.positions + p) * groupsPerImage + column);
+#pragma unroll
+        for (int k = 0; k < device::kGroupElements; ++k)
+        {
+            acc[k] = combineFloat(r.op, acc[k], static_cast<double>(values.v[k]));
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < device::kGroupElements; ++k)
+    {
+        rows[threadIdx.y][threadIdx.x * device::kGroupElements + k] = acc[k];
+    }
+    __syncthreads();
+    if (threadIdx.y != 0 || !active)
+    {
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < device::kGroupElements; ++k)
+    {
+        for (int y = 1; y < kPoolRows; ++y)
+        {
+            acc[k] = combineFloat(r.op, acc[k], rows[y][threadIdx.x * device::kGroupElements + k]);
+        }
+        int64_t const o = g * device::kGroupElements + k; // image * C + channel: the output's index
+        if (partials == nullptr)
+        {
+            FloatFold::store(output, outType, o, r.op, acc[k], r.reducedCount);
+        }
+        else
+        {
+            partials[blockIdx.y * r.outputCount + o] = acc[k];
+        }
+    }
+}
+
 //! Reductions at least this long, with a kept axis innermost, are split between threads (splitReductionKernel).
 constexpr int64_t kSplitFrom = 64;
 //! Reductions of the innermost axis at least this long, of fewer outputs than kSplitBlocks, are split between blocks
@@ -398,6 +474,21 @@ void launchReduction(
     finishPartials<Fold>(partials, slicing, t, r, stream);
 }
 
+//! Queues channelsLastPoolKernel: as many slices of the positions as fill the GPU, each long enough that a thread
+//! reads a few groups.
+void launchChannelsLastPool(ReductionTensors const& t, Reduction const& r, ChannelsLastPool const& pool,
+    DeviceBuffer& scratch, cudaStream_t stream)
+{
+    int64_t const groups = pool.images * (pool.channels / device::kGroupElements);
+    int64_t const blocks = (groups + kPoolLanes - 1) / kPoolLanes;
+    Slicing const slicing = sliceFor(pool.positions, blocks, 4 * kPoolRows);
+    double* const partials = partialsFor<FloatFold>(slicing, r, scratch, stream);
+    dim3 const grid(static_cast<unsigned>(blocks), static_cast<unsigned>(slicing.used));
+    channelsLastPoolKernel<<<grid, dim3(kPoolLanes, kPoolRows), 0, stream>>>(
+        t.input, t.inputType, t.output, t.outputType, r, pool, slicing.chunk, partials);
+    finishPartials<FloatFold>(partials, slicing, t, r, stream);
+}
+
 //! Sets `r.uniform` where the reduced axes' strides are those of one row-major range with a constant step: then
 //! stridedOffset(k, r.reduced) is k * step. Extents of 1 have no say, since their coordinate is always 0.
 void setUniformStep(Reduction& r)
@@ -433,13 +524,38 @@ struct ReductionLaunch
     Reduction reduction;
     bool innermostReduced{false};
     bool floats{true};
+    //! A channels-last spatial reduction channelsLastPoolKernel takes: `pool` holds its extents.
+    bool channelsLastPool{false};
+    ChannelsLastPool pool;
 };
+
+//! Whether channelsLastPoolKernel computes this reduction: floating-point kHWC data of at least three axes reduced
+//! over exactly its spatial axes, its channels a multiple of four and its data aligned for groups of four.
+bool poolsChannelsLast(uint32_t axes, ConstTensorView const& input)
+{
+    size_t const rank = input.shape.size();
+    if (input.format != TensorFormat::kHWC || rank < 3 || rank >= 32 || !isFloatType(input.type))
+    {
+        return false;
+    }
+    uint32_t const spatial = ((1U << rank) - 1U) & ~3U;
+    return axes == spatial && input.shape[1] % device::kGroupElements == 0
+        && device::alignedForGroups(input.data, input.type);
+}
+
+//! Whether `output` holds its elements as a kLINEAR tensor does: kLINEAR, or kHWC stored alike ([N, C, 1, 1]).
+bool linearBytes(TensorView const& output)
+{
+    return output.format == TensorFormat::kLINEAR
+        || (output.format == TensorFormat::kHWC && storedAlikeChannelsLast(output.shape));
+}
 
 //! Every ReduceOperation over the axes bit i of `axes` names; the output has the kept dims (and 1 for each reduced
 //! one with keepDimensions). FP32/FP16/BF16 accumulate in double (max/min propagate NaN; avg of nothing is NaN);
 //! INT32/INT64 wrap and avg truncates toward zero. Reducing nothing gives the operation's identity. The input may be
-//! stored kLINEAR or kHWC (read through its strides); the output is kLINEAR. Its outputCount is 0 where there is
-//! nothing to launch.
+//! stored kLINEAR or kHWC (read through its strides; a spatial reduction of kHWC data by channelsLastPoolKernel); the
+//! output is kLINEAR, or kHWC where that stores it alike ([N, C, 1, 1]). Its outputCount is 0 where there is nothing to
+//! launch.
 ReductionLaunch prepareReduction(
     ReduceOperation op, uint32_t axes, bool keepDimensions, ConstTensorView const& input, TensorView const& output)
 {
@@ -456,9 +572,9 @@ ReductionLaunch prepareReduction(
     {
         throw std::invalid_argument("reduce: the CUDA backend takes FP32, FP16, BF16, INT32 or INT64");
     }
-    if (output.format != TensorFormat::kLINEAR)
+    if (!linearBytes(output))
     {
-        throw std::invalid_argument("reduce: the CUDA backend writes kLINEAR outputs");
+        throw std::invalid_argument("reduce: the CUDA backend writes kLINEAR outputs, or kHWC ones stored alike");
     }
     if (rank > static_cast<size_t>(device::kMaxRank))
     {
@@ -509,6 +625,11 @@ ReductionLaunch prepareReduction(
     launch.innermostReduced = rank > 0 && ((axes >> innermost) & 1U) != 0;
     launch.floats = isFloatType(input.type);
     launch.tensors = ReductionTensors{input.data, input.type, output.data, output.type};
+    launch.channelsLastPool = poolsChannelsLast(axes, input) && r.reducedCount > 0;
+    if (launch.channelsLastPool)
+    {
+        launch.pool = ChannelsLastPool{input.shape[0], r.reducedCount, input.shape[1]};
+    }
     return launch;
 }
 
@@ -536,7 +657,11 @@ private:
         {
             return;
         }
-        if (l.floats)
+        if (l.channelsLastPool)
+        {
+            launchChannelsLastPool(l.tensors, l.reduction, l.pool, mScratch, stream);
+        }
+        else if (l.floats)
         {
             launchReduction<FloatFold>(l.innermostReduced, l.tensors, l.reduction, mScratch, stream);
         }

@@ -1,6 +1,10 @@
-// IConcatenationLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/concatenation.h).
+// IConcatenationLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/concatenation.h). Seen in the
+// order the output is stored, a concatenation copies each input's rows into columns of the output's rows: for
+// channels-last tensors joined along the channels, [N * H * W, C_k] into [N * H * W, C]. Rows are copied in the widest
+// unit (up to 16 bytes) that every row, column and address allows.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/kernels/storage_order.h"
 #include "backend/cuda/kernels/strided_index.cuh"
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/prepared_kernel_layer.h"
@@ -47,18 +51,79 @@ __global__ void concatenationKernel(Batch batch, T* output, int64_t count)
     }
 }
 
-//! One launch: a batch of inputs, the output and the elements it writes.
+//! One launch: a batch of inputs, the output and the units it writes (elements, or the wider unit they allow).
 struct Launch
 {
     Batch batch;
     void* output{nullptr};
-    size_t elementBytes{0};
+    size_t unitBytes{0};
     int64_t count{0};
 };
 
+//! Whether `value` bytes, or an address, is a multiple of `unit`.
+bool multipleOf(uintptr_t value, size_t unit)
+{
+    return value % unit == 0;
+}
+
+//! The widest unit, at most 16 bytes, that divides every row, column and address of `launch` (widths in elements of
+//! `elementBytes`), and the launch rewritten in that unit.
+void widenUnits(Launch& launch, size_t elementBytes)
+{
+    Batch& batch = launch.batch;
+    size_t unit = 16;
+    while (unit > elementBytes)
+    {
+        bool fits = multipleOf(reinterpret_cast<uintptr_t>(launch.output), unit)
+            && multipleOf(static_cast<uintptr_t>(batch.outputWidth) * elementBytes, unit);
+        for (int32_t k = 0; fits && k < batch.count; ++k)
+        {
+            fits = multipleOf(reinterpret_cast<uintptr_t>(batch.data[k]), unit)
+                && multipleOf(static_cast<uintptr_t>(batch.width[k]) * elementBytes, unit)
+                && multipleOf(static_cast<uintptr_t>(batch.column[k]) * elementBytes, unit);
+        }
+        if (fits)
+        {
+            break;
+        }
+        unit /= 2;
+    }
+    auto const perUnit = static_cast<int64_t>(unit / elementBytes);
+    for (int32_t k = 0; k < batch.count; ++k)
+    {
+        batch.width[k] /= perUnit;
+        batch.column[k] /= perUnit;
+    }
+    batch.batchWidth /= perUnit;
+    batch.outputWidth /= perUnit;
+    launch.count /= perUnit;
+    launch.unitBytes = unit;
+}
+
+//! The logical axis `a` of tensors stored like `output`, seen as [outer, extent, inner] in storage order.
+void splitAround(TensorView const& output, size_t a, int64_t& outer, int64_t& inner)
+{
+    size_t const rank = output.shape.size();
+    outer = 1;
+    inner = 1;
+    bool past = false;
+    for (size_t position = 0; position < rank; ++position)
+    {
+        size_t const axis = storedAxisAt(output.format, rank, position);
+        if (axis == a)
+        {
+            past = true;
+        }
+        else
+        {
+            (past ? inner : outer) *= output.shape[axis];
+        }
+    }
+}
+
 //! Joins `inputs` along `axis` (negative counts from the end). Inputs agree with the output on every other dim and
-//! share its byte-addressable type; empty inputs are allowed. Its launches (one kernel per 16 inputs) go into
-//! `launches`.
+//! share its byte-addressable type and its format (kLINEAR or kHWC); empty inputs are allowed. Its launches (one kernel
+//! per 16 inputs) go into `launches`.
 void prepareConcatenation(
     int32_t axis, std::vector<ConstTensorView> const& inputs, TensorView const& output, std::vector<Launch>& launches)
 {
@@ -70,22 +135,20 @@ void prepareConcatenation(
             "concatenation: axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
     }
     auto const a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
+    if (output.format != TensorFormat::kLINEAR && output.format != TensorFormat::kHWC)
+    {
+        throw std::invalid_argument("concatenation: the CUDA backend writes kLINEAR or kHWC");
+    }
     int64_t outer = 1;
     int64_t inner = 1;
-    for (size_t d = 0; d < output.shape.size(); ++d)
-    {
-        if (d < a)
-        {
-            outer *= output.shape[d];
-        }
-        else if (d > a)
-        {
-            inner *= output.shape[d];
-        }
-    }
+    splitAround(output, a, outer, inner);
     int64_t total = 0;
     for (auto const& input : inputs)
     {
+        if (input.format != output.format)
+        {
+            throw std::invalid_argument("concatenation: an input is stored in another format than the output");
+        }
         bool agrees = input.type == output.type && input.rank() == rank;
         for (size_t d = 0; agrees && d < output.shape.size(); ++d)
         {
@@ -129,7 +192,7 @@ void prepareConcatenation(
         if (launch.count > 0)
         {
             launch.output = output.data;
-            launch.elementBytes = elementSize(output.type);
+            widenUnits(launch, elementSize(output.type));
             launches.push_back(launch);
         }
     }
@@ -153,11 +216,19 @@ private:
     {
         for (Launch const& launch : mLaunches)
         {
-            device::withElementOfSize(launch.elementBytes, "concatenation", [&](auto element) {
-                using T = decltype(element);
+            auto const copy = [&](auto unit) {
+                using T = decltype(unit);
                 concatenationKernel<T><<<device::blocksFor(launch.count), device::kThreadsPerBlock, 0, stream>>>(
                     launch.batch, static_cast<T*>(launch.output), launch.count);
-            });
+            };
+            if (launch.unitBytes == sizeof(uint4))
+            {
+                copy(uint4{});
+            }
+            else
+            {
+                device::withElementOfSize(launch.unitBytes, "concatenation", copy);
+            }
             check(cudaGetLastError(), "concatenation: launching the kernel");
         }
     }

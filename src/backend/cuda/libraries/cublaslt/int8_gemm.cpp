@@ -1,8 +1,10 @@
 #include "backend/cuda/libraries/cublaslt/int8_gemm.h"
 
+#include "backend/cuda/libraries/cublaslt/first_algorithm.h"
 #include "backend/cuda/libraries/cublaslt/matrix_multiply_descriptors.h"
 
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -50,26 +52,14 @@ Int8Gemm::Int8Gemm(int64_t m, int64_t n, int64_t k, int64_t ldd, cublasLtHandle_
         mB = makeLayout(CUDA_R_8I, k, n, k);
         mD = makeLayout(CUDA_R_32I, m, n, ldd);
 
-        cublasLtMatmulPreference_t preference = nullptr;
-        checkCublasLt(cublasLtMatmulPreferenceCreate(&preference), "creating a heuristic preference");
-        size_t const maxWorkspace = kMaxGemmWorkspaceBytes;
-        cublasStatus_t status = cublasLtMatmulPreferenceSetAttribute(
-            preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &maxWorkspace, sizeof(maxWorkspace));
-        cublasLtMatmulHeuristicResult_t choice{};
-        int found = 0;
-        if (status == CUBLAS_STATUS_SUCCESS)
-        {
-            status = cublasLtMatmulAlgoGetHeuristic(handle, mMatmul, mA, mB, mD, mD, preference, 1, &choice, &found);
-        }
-        cublasLtMatmulPreferenceDestroy(preference);
-        checkCublasLt(status, "choosing an INT8 product's algorithm");
-        if (found == 0)
+        std::optional<cublasLtMatmulHeuristicResult_t> const choice = firstAlgorithm(handle, mMatmul, mA, mB, mD, mD);
+        if (!choice)
         {
             throw std::runtime_error("INT8 product: cuBLASLt has no algorithm for " + std::to_string(m) + " x "
                 + std::to_string(k) + " by " + std::to_string(k) + " x " + std::to_string(n) + " on this GPU");
         }
-        mAlgorithm = choice.algo;
-        mWorkspaceBytes = choice.workspaceSize;
+        mAlgorithm = choice->algo;
+        mWorkspaceBytes = choice->workspaceSize;
     }
     catch (...)
     {

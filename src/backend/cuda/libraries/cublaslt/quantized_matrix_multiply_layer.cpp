@@ -1,10 +1,12 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/convolution/quantized_epilogue.h"
 #include "backend/cuda/layer_kernels.h"
+#include "backend/cuda/libraries/cublaslt/fp8_gemm.h"
 #include "backend/cuda/libraries/cublaslt/int8_gemm.h"
 #include "backend/cuda/libraries/cublaslt/matrix_multiply_descriptors.h"
 #include "backend/cuda/libraries/cublaslt/quantized_matrix_multiply.h"
 #include "backend/cuda/libraries/cudnn/convolution_descriptors.h"
+#include "core/data_type.h"
 
 #include <algorithm>
 #include <optional>
@@ -43,7 +45,8 @@ public:
         , mHandles(context.handles)
         , mScratch(context.sharedScratch)
     {
-        if (!runsQuantizedMatrixMultiply(params) || context.format != TensorFormat::kLINEAR)
+        if (!runsQuantizedMatrixMultiply(params) || params.quantizedType() != DataType::kINT8
+            || context.format != TensorFormat::kLINEAR)
         {
             throw std::invalid_argument("quantized matrix multiply: the CUDA backend runs INT8 weights of N columns "
                                         "with one FP32 scale each and an FP32 bias or none, on kLINEAR data");
@@ -79,7 +82,7 @@ public:
     {
         ConstTensorView const& input = inputs.at(0);
         TensorView const& output = outputs.at(0);
-        checkTensors(input, output);
+        checkQuantizedProductTensors(mParams, input, output);
         int64_t const rows = input.count() / mInner;
         if (rows == 0)
         {
@@ -111,28 +114,6 @@ public:
     }
 
 private:
-    void checkTensors(ConstTensorView const& input, TensorView const& output) const
-    {
-        if (input.type != DataType::kINT8 || output.type != mParams.outputType()
-            || input.format != TensorFormat::kLINEAR || output.format != TensorFormat::kLINEAR)
-        {
-            throw std::invalid_argument("quantized matrix multiply: the CUDA backend reads a kLINEAR INT8 tensor and "
-                                        "writes the layer's output type");
-        }
-        Shape expected = input.shape;
-        if (expected.size() < 2 || expected.back() != mInner)
-        {
-            throw std::invalid_argument(
-                "quantized matrix multiply: the input's rows must have " + std::to_string(mInner) + " elements");
-        }
-        expected.back() = mColumns;
-        if (output.shape != expected)
-        {
-            throw std::invalid_argument("quantized matrix multiply: the output's shape is not the input's with "
-                + std::to_string(mColumns) + " columns");
-        }
-    }
-
     //! The input's rows, mInner bytes each, into rows of mRowLength bytes whose tail is zero.
     void padRows(int8_t const* input, int8_t* padded, int64_t rows, cudaStream_t stream) const
     {
@@ -183,14 +164,47 @@ private:
 
 bool runsQuantizedMatrixMultiply(network::QuantizedMatrixMultiplyParams const& params)
 {
-    return params.columns > 0 && params.weights.type() == DataType::kINT8 && params.inner() > 0
+    DataType const type = params.weights.type();
+    bool const fp8Extents = params.columns % kFp8GemmAlignment == 0 && params.inner() % kFp8GemmAlignment == 0;
+    bool const typeRuns = (type == DataType::kINT8 && params.floatType == DataType::kFLOAT)
+        || (type == DataType::kFP8 && fp8Extents
+            && (params.floatType == DataType::kFLOAT || params.floatType == DataType::kHALF));
+    return params.columns > 0 && typeRuns && params.inner() > 0
         && params.weights.count() == params.columns * params.inner() && params.weightScales.type() == DataType::kFLOAT
         && params.weightScales.count() == params.columns
         && (params.bias.empty() || (params.bias.type() == DataType::kFLOAT && params.bias.count() == params.columns));
 }
 
+void checkQuantizedProductTensors(
+    network::QuantizedMatrixMultiplyParams const& params, ConstTensorView const& input, TensorView const& output)
+{
+    if (input.type != params.quantizedType() || output.type != params.outputType()
+        || input.format != TensorFormat::kLINEAR || output.format != TensorFormat::kLINEAR)
+    {
+        throw std::invalid_argument("quantized matrix multiply: the CUDA backend reads a kLINEAR "
+            + dataTypeName(params.quantizedType()) + " tensor and writes the layer's output type ("
+            + dataTypeName(params.outputType()) + ")");
+    }
+    Shape expected = input.shape;
+    if (expected.size() < 2 || expected.back() != params.inner())
+    {
+        throw std::invalid_argument(
+            "quantized matrix multiply: the input's rows must have " + std::to_string(params.inner()) + " elements");
+    }
+    expected.back() = params.columns;
+    if (output.shape != expected)
+    {
+        throw std::invalid_argument("quantized matrix multiply: the output's shape is not the input's with "
+            + std::to_string(params.columns) + " columns");
+    }
+}
+
 std::unique_ptr<DeviceLayer> lower(network::QuantizedMatrixMultiplyParams const& params, LayerContext const& context)
 {
+    if (params.quantizedType() == DataType::kFP8)
+    {
+        return lowerFp8MatrixMultiply(params, context);
+    }
     return std::make_unique<QuantizedMatrixMultiplyLayer>(params, context);
 }
 

@@ -21,6 +21,10 @@ ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, pla
         : 0;
     mChannels = cudnnChannels(channels, format);
     mKernel = uploadKernel(params, dataType, format, mChannels / params.nbGroups);
+    if (choice == AlgorithmChoice::depthwiseKernel() && params.nbGroups == channels)
+    {
+        mDepthwiseKernel = DepthwiseConvolution::uploadKernel(params, dataType, format);
+    }
     if (epilogue.any() && mBias.data() == nullptr)
     {
         // cuDNN's fused convolution always adds a bias: give it zeros.
@@ -149,7 +153,7 @@ void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, Tenso
     }
     if (mDepthwise)
     {
-        mDepthwise->run(input, mKernel.data(), mBias.data(), output.data, stream);
+        mDepthwise->run(input, mDepthwiseKernel.data(), mBias.data(), output.data, stream);
         return;
     }
     void const* const residual = residualOf(inputs, output);

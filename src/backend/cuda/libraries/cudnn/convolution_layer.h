@@ -57,6 +57,9 @@ private:
     std::optional<SmallChannelConvolution> mSmallChannel;
     //! The builder's choice of Kiln's depthwise kernel, prepared for the shape; empty when another runs the layer.
     std::optional<DepthwiseConvolution> mDepthwise;
+    //! The weights as Kiln's depthwise kernel reads them, where the builder chose it; mKernel stays for cuDNN, which
+    //! runs the layer at shapes the kernel does not take.
+    DeviceBuffer mDepthwiseKernel;
     //! The builder's choice of one cuBLASLt product, prepared for the shape; empty when cuDNN runs the layer.
     std::optional<PointwiseConvolution> mPointwise;
 };

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""gpu_int8_bert.py's BERT-style encoder quantized to FP8 E4M3 by NVIDIA Model Optimizer, on Kiln's CUDA backend
+beside Kiln FP16 on the unquantized model, in one run (issue 47's GPU benchmark, FP8 BERT row).
+
+The model and inputs are gpu_int8_bert.py's (BERT-base's sizes, 4,096-token vocabulary, 128 tokens, random weights of
+seed 0; --layers as there). Two steps:
+
+  make (on the development machine, where Model Optimizer installs): exports the model and quantizes it as
+      python -m modelopt.onnx.quantization --quantize_mode=fp8 --high_precision_dtype=fp32 --dq_only
+  calibrated on 8 sequences (seed 2): the weights are FP8 initializers behind a DequantizeLinear (about 23 MB at
+  2 layers, the FP32 embeddings most of it).
+  time (on the GPU machine): exports the unquantized model again and times, with
+  `kiln --backend=cuda --useCudaGraph --noDataTransfers` on the same token ids (seed 1):
+    - FP16:        the unquantized model, --fp16
+    - FP8:         the Q/DQ model, --fp8 (its projections fused into cuBLASLt's FP8 products, FP32 between the pairs)
+    - FP8 + FP16:  the Q/DQ model, --fp8 --fp16 (FP16 rounds the weights off FP8's grid, so nothing fuses: the
+                   Q/DQ layers run around FP16 products)
+  and the FP8 / FP16 ratios. Issue 47's target: FP8 >= 1.4x FP16 at batch 8.
+
+Usage: gpu_fp8.py make --output .gpu-fp8/bert_fp8.onnx --layers 2     (run by Model Optimizer's Python)
+       gpu_fp8.py time --kiln build/tools/kiln/kiln --fp8-model .gpu-fp8/bert_fp8.onnx --layers 2 [--batches 1,8,64]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+import cpu_onnxruntime as common
+import gpu_int8_bert as bert
+import resnet50_gpu
+
+
+def make(args):
+    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="kiln_bert_fp8_") as scratch:
+        fp32, names = bert.export_encoder(scratch, args.layers)
+        calibration = os.path.join(scratch, "calibration.npz")
+        samples = bert.token_inputs(bert.CALIBRATION_SAMPLES, bert.CALIBRATION_SEED)
+        np.savez(calibration, **dict(zip(names, samples)))
+        subprocess.run([args.modelopt_python, "-m", "modelopt.onnx.quantization", f"--onnx_path={fp32}",
+                        "--quantize_mode=fp8", f"--calibration_data_path={calibration}", "--calibration_eps=cpu",
+                        "--high_precision_dtype=fp32", "--dq_only", f"--output_path={args.output}"],
+                       check=True, capture_output=True)
+    print(f"{args.output}: {os.path.getsize(args.output) / 1e6:.1f} MB")
+    return 0
+
+
+def time_engines(args):
+    batches = [int(b) for b in args.batches.split(",") if b]
+    engines = (("Kiln FP16", None, True, []), ("Kiln FP8", args.fp8_model, False, ["--fp8"]),
+               ("Kiln FP8 + FP16", args.fp8_model, True, ["--fp8"]))
+    with tempfile.TemporaryDirectory(prefix="kiln_bert_fp8_") as scratch:
+        fp32, names = bert.export_encoder(os.path.join(scratch, "fp32"), args.layers)
+        print("| engine | batch | median ms | p99 ms | sequences/s |")
+        print("|---|---|---|---|---|")
+        for batch in batches:
+            shapes, loads = common.write_raw_inputs(names, bert.token_inputs(batch, common.INPUT_SEED), scratch)
+            name, shape = shapes.split(":", 1)
+            figures = {}
+            for label, model, fp16, flags in engines:
+                figures[label] = resnet50_gpu.kiln_figures(args.kiln, model or fp32, name, shape, fp16, args.seconds,
+                                                           cuda_graph=True, flags=flags + [f"--loadInputs={loads}"])
+                bert.row(label, batch, figures[label])
+            for label in ("Kiln FP8", "Kiln FP8 + FP16"):
+                fp8, fp16 = figures[label], figures["Kiln FP16"]
+                if "error" not in fp8 and "error" not in fp16:
+                    print(f"|   {label[5:]} / FP16 | {batch} | | | {fp8['qps'] / fp16['qps']:.2f}x |", flush=True)
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    steps = parser.add_subparsers(dest="step", required=True)
+    making = steps.add_parser("make", help="export and quantize the encoder (development machine)")
+    making.add_argument("--modelopt-python", default=sys.executable, help="the Python that has Model Optimizer")
+    making.add_argument("--output", required=True, help="where the FP8 model goes")
+    timing = steps.add_parser("time", help="time Kiln FP8 beside Kiln FP16 (GPU machine)")
+    for step in (making, timing):
+        step.add_argument("--layers", type=int, default=common.BERT_LAYERS, help="encoder layers (the same for both)")
+    timing.add_argument("--kiln", required=True, help="path to the kiln executable")
+    timing.add_argument("--fp8-model", required=True, help="the model `make` wrote")
+    timing.add_argument("--batches", default="1,8,64")
+    timing.add_argument("--seconds", type=float, default=2.0, help="timed duration per measurement")
+    args = parser.parse_args()
+    return make(args) if args.step == "make" else time_engines(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
