@@ -11,7 +11,7 @@
 //   y   = x' W'^T + bias                                  y: [batch..., M, N]; bias FP32 [N] or none
 //   y   = activation(y)                                   where activates (IActivationLayer's alpha and beta)
 //   out = quantize(y, outputScale)                        quantizedType() where outputScale > 0 (ONNX's rule); else
-//                                                         y in floatType (FLOAT, or HALF for FP8 layers of FP16 builds)
+//                                                         y in floatType (FLOAT; HALF where a record says so)
 //
 // This is what the layers it replaces compute: the pass fuses only where the quantized weights and their scales give
 // back every weight the product held bit for bit, and the bias is the constant the sum added. A kernel that sums the

@@ -250,8 +250,6 @@ private:
         params->weights = chain.weights.values;
         params->weightScales = floatWeightsBuffer(chain.weights.scales);
         params->inputScale = chain.input.scale;
-        bool const fp8 = chain.input.quantizedType == DataType::kFP8;
-        params->floatType = fp8 ? chain.input.floatType : DataType::kFLOAT;
         std::vector<size_t> absorbed;
         if (readOnlyBy(mGraph, chain.input, chain.product))
         {
@@ -277,14 +275,7 @@ private:
         }
         LayerRecord record = fusedChainRecord(
             mGraph, network::kQuantizedMatrixMultiplyLayerType, product, {chain.input.source}, absorbed, params);
-        record.precision = params->floatType;
-        if (params->floatType != DataType::kFLOAT)
-        {
-            // An FP8 layer of an FP16 chain writes FP16 itself; a network output of another type (FP32) is converted
-            // after it, as it was after the last layer it replaces. FP32 layers' outputs are stored as FP32 instead
-            // (runsWithFloatOutput).
-            setIoTypes(mGraph.model(), record, {chain.input.quantizedType, params->outputType()});
-        }
+        record.precision = DataType::kFLOAT; // chains fuse in FP32 only (productFrom): floatType stays FP32
         return {std::move(record), std::move(absorbed)};
     }
 
