@@ -266,10 +266,9 @@ TEST(PlanDataflow, AConditionalOutputOfAnotherShapeThanItsBranches)
     EXPECT_NE(logger.errors().find("has another shape than the output"), std::string::npos) << logger.errors();
 }
 
-TEST(PlanDataflow, APluginGivenTypesItDoesNotAccept)
+//! The plan of x [8] -> PositiveSelect (FP32 in; FP32 values and an INT32 count out), read back.
+PlanModel positiveSelectPlan()
 {
-    // x [8] -> PositiveSelect (FP32 in; FP32 values and an INT32 count out); its output recorded as BF16, the fuzzer's
-    // ScatterND find, would have it write four-byte elements into two-byte ones.
     kiln::test::PositiveSelectCreator::registerOnce();
     kiln::test::LayerHarness h;
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {8}});
@@ -277,8 +276,15 @@ TEST(PlanDataflow, APluginGivenTypesItDoesNotAccept)
     IPluginV3Layer* layer = h.network->addPluginV3(&x, 1, nullptr, 0, plugin);
     h.output(layer, "values", 0);
     h.output(layer, "count", 1);
-    ASSERT_TRUE(h.build());
-    PlanModel model = modelOf(*h.plan);
+    EXPECT_TRUE(h.build());
+    return h.plan ? modelOf(*h.plan) : PlanModel{};
+}
+
+TEST(PlanDataflow, APluginGivenTypesItDoesNotAccept)
+{
+    // x [8] -> PositiveSelect (FP32 in; FP32 values and an INT32 count out); its output recorded as BF16, the fuzzer's
+    // ScatterND find, would have it write four-byte elements into two-byte ones.
+    PlanModel model = positiveSelectPlan();
     ASSERT_EQ(loadErrors(model), "");
     for (auto& record : model.layers)
     {
@@ -296,15 +302,7 @@ TEST(PlanDataflow, APluginLayerWithAnAbsentInput)
 {
     // The fuzzer's MultilevelProposeROI_TRT find: a plugin's input replaced by an absent one (-1, as an optional input
     // of a built-in layer is recorded), which the plugin read from a null address.
-    kiln::test::PositiveSelectCreator::registerOnce();
-    kiln::test::LayerHarness h;
-    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {8}});
-    kiln::test::PositiveSelectPlugin plugin;
-    IPluginV3Layer* layer = h.network->addPluginV3(&x, 1, nullptr, 0, plugin);
-    h.output(layer, "values", 0);
-    h.output(layer, "count", 1);
-    ASSERT_TRUE(h.build());
-    PlanModel model = modelOf(*h.plan);
+    PlanModel model = positiveSelectPlan();
     ASSERT_EQ(loadErrors(model), "");
     for (auto& record : model.layers)
     {
