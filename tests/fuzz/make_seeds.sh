@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Rewrites tests/fuzz/seeds/plans/: the small CPU plans both plan fuzzers start from. Run it from the repository root
-# after changing the plan format (kPlanFormatVersion), with a build whose plugin collection test, seed workflow and
-# kiln command are built:
-#   ninja -C build-cpu -j2 plugin_collection_test seed_workflow kiln_seed_plugins kiln_cli && tests/fuzz/make_seeds.sh
+# Rewrites tests/fuzz/seeds/plans/: the small CPU plans both plan fuzzers start from, then remakes the plan fuzzer's
+# findings (regressions/plan) from them. Run it from the repository root after changing the plan format
+# (kPlanFormatVersion), with a build (build-cpu, or the one named as the argument) whose plugin collection test, seed
+# workflow, kiln command and plan regression test are built:
+#   ninja -C build-cpu -j2 plugin_collection_test seed_workflow kiln_seed_plugins kiln_cli plan_regression_test \
+#     && tests/fuzz/make_seeds.sh
 # Plans: one per plugin name and version of Kiln's collection (as its tests build them), one per seed plugin, and a
 # few networks from ONNX's node tests, the ONNX fuzzer's valid seeds and the bundled example.
 set -euo pipefail
@@ -40,3 +42,8 @@ done
 "$build/tools/kiln/kiln" --onnx=examples/default_model/model.onnx --backend=cpu --skipInference \
   --staticPlugins="$build/examples/seed_plugins/libkiln_seed_plugins.so" --saveEngine="$out/default_model.plan" > /dev/null
 du -sh "$out"
+
+# Each finding is its seed plan with the damage plan_regression_test.cpp lists for it, written again by this format's
+# writer; the test then checks that each gives the error of the check added for it.
+KILN_FUZZ_REGRESSION_DIR="$(cd tests/fuzz/regressions/plan && pwd)" "$build/tests/fuzz/plan_regression_test" \
+  --gtest_brief=1
