@@ -1,9 +1,10 @@
 // What the plan fuzzer found (tests/fuzz/regressions/plan), replayed outside it: each input is a seed plan with one
-// record damaged, and each must be refused with the error that names the damage, at the check added for it. The
-// fuzzer's CTest replays the same files under the sanitizers, where a crash shows; this test shows that they still
-// reach their checks. A plan of another format version reaches none (the reader refuses it at the version check), so
-// the files are remade from the seeds after each change of the format: with KILN_FUZZ_REGRESSION_DIR set, each test
-// first writes its input there from its seed (tests/fuzz/make_seeds.sh does so into regressions/plan).
+// record damaged, and each must be refused with the error that names the damage, at the check added for it (or, where
+// the fix made such a plan valid, load and run). The fuzzer's CTest replays the same files under the sanitizers, where
+// a crash shows; this test shows that they still reach their checks. A plan of another format version reaches none (the
+// reader refuses it at the version check), so the files are remade from the seeds after each change of the format: with
+// KILN_FUZZ_REGRESSION_DIR set, each test first writes its input there from its seed (tests/fuzz/make_seeds.sh does so
+// into regressions/plan).
 #include "engine_run.h"
 #include "fuzz_plugins.h"
 #include "plan_checksum.h"
@@ -200,12 +201,18 @@ std::vector<uint8_t> findingInput(Finding const& finding)
     return kiln::fuzz::readBytes(path);
 }
 
+//! The collection's and the seed plugins, registered once, as the plan fuzzer registers them.
+void registerPlugins()
+{
+    static ErrorLogger logger;
+    static std::once_flag once;
+    std::call_once(once, [] { kiln::fuzz::registerSeedPlugins("plan_regression_test", logger); });
+}
+
 //! Loads the plan and runs it as the plan fuzzer does; returns every error logged. `ran`: whether a run completed.
 std::string loadAndRun(std::vector<uint8_t> const& plan, bool& ran)
 {
-    static ErrorLogger registration;
-    static bool const registered = (kiln::fuzz::registerSeedPlugins("plan_regression_test", registration), true);
-    (void) registered;
+    registerPlugins();
     ErrorLogger logger;
     kiln::setLogger(&logger);
     std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
