@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Rewrites tests/fuzz/seeds/plans/: the small CPU plans both plan fuzzers start from. Run it from the repository root
-# after changing the plan format (kPlanFormatVersion), with a build whose plugin collection test, seed workflow and
-# kiln command are built:
-#   ninja -C build-cpu -j2 plugin_collection_test seed_workflow kiln_seed_plugins kiln_cli && tests/fuzz/make_seeds.sh
+# Rewrites tests/fuzz/seeds/plans/: the small CPU plans both plan fuzzers start from, then remakes the plan fuzzer's
+# findings (regressions/plan) from them. Run it from the repository root after changing the plan format
+# (kPlanFormatVersion), with a build (build-cpu, or the one named as the argument) whose plugin collection test, seed
+# workflow, kiln command and plan regression test are built:
+#   ninja -C build-cpu -j2 plugin_collection_test seed_workflow kiln_seed_plugins kiln_cli plan_regression_test \
+#     && tests/fuzz/make_seeds.sh
 # Plans: one per plugin name and version of Kiln's collection (as its tests build them), one per seed plugin, and a
 # few networks from ONNX's node tests, the ONNX fuzzer's valid seeds and the bundled example.
 set -euo pipefail
@@ -29,13 +31,19 @@ for model in test_add test_gather_0 test_tril test_maxpool_2d_pads test_softmax_
 done
 # The ONNX fuzzer's valid seeds (tests/onnx/fuzz/make_seeds.py): the layers whose sizes come from the model
 # (convolution, OneHot, Range, Tile, Pad, a shape-tensor input, NonZero...), for plan_mutations.h to change. The
-# external-data one needs its weights beside it, so it is left out.
+# external-data one needs its weights beside it, and the shape-tensor one values for its shape input (which the kiln
+# command cannot give), so they are left out.
 for model in tests/onnx/fuzz/seeds/valid_*.onnx; do
   name=$(basename "$model" .onnx)
-  [ "$name" = valid_external ] && continue
+  case "$name" in valid_external | valid_shape_input) continue ;; esac
   "$build/tools/kiln/kiln" --onnx="$model" --backend=cpu --skipInference --saveEngine="$out/onnx_$name.plan" > /dev/null
 done
 # The bundled example: convolutions and a seed plugin.
 "$build/tools/kiln/kiln" --onnx=examples/default_model/model.onnx --backend=cpu --skipInference \
   --staticPlugins="$build/examples/seed_plugins/libkiln_seed_plugins.so" --saveEngine="$out/default_model.plan" > /dev/null
 du -sh "$out"
+
+# Each finding is its seed plan with the damage plan_regression_test.cpp lists for it, written again by this format's
+# writer; the test then checks that each gives the error of the check added for it.
+KILN_FUZZ_REGRESSION_DIR="$(cd tests/fuzz/regressions/plan && pwd)" "$build/tests/fuzz/plan_regression_test" \
+  --gtest_brief=1

@@ -10,7 +10,7 @@
 #include "engine_run.h"
 #include "fuzz_plugins.h"
 #include "fuzz_support.h"
-#include "plan/plan_format.h"
+#include "plan_checksum.h"
 #include "plan_mutations.h"
 #include "plan_with_payload.h"
 
@@ -27,22 +27,6 @@
 
 namespace
 {
-
-//! `data` with the header's payload size and checksum made to match the payload, where it has a Kiln header.
-std::vector<uint8_t> withValidChecksum(uint8_t const* data, size_t size)
-{
-    std::vector<uint8_t> plan(data, data + size);
-    if (size >= kiln::plan::kPlanHeaderSize
-        && std::memcmp(plan.data(), kiln::plan::kPlanMagic, sizeof(kiln::plan::kPlanMagic)) == 0)
-    {
-        uint64_t const payloadSize = size - kiln::plan::kPlanHeaderSize;
-        std::memcpy(plan.data() + 16, &payloadSize, sizeof(payloadSize));
-        uint64_t const checksum
-            = kiln::plan::planChecksum(plan.data(), plan.data() + kiln::plan::kPlanHeaderSize, payloadSize);
-        std::memcpy(plan.data() + 24, &checksum, sizeof(checksum));
-    }
-    return plan;
-}
 
 //! Writes every seed plan's overflow variants into `folder` as "<seed>.<variant>".
 void writeOverflowSeeds(std::filesystem::path const& seeds, std::filesystem::path const& folder)
@@ -75,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(uint8_t const* data, size_t size)
 {
     static kiln::fuzz::SilentLogger logger;
     static std::unique_ptr<nvinfer1::IRuntime> const runtime{nvinfer1::createInferRuntime(logger)};
-    std::vector<uint8_t> const plan = withValidChecksum(data, size);
+    std::vector<uint8_t> const plan = kiln::fuzz::withValidChecksum(data, size);
     std::unique_ptr<nvinfer1::ICudaEngine> engine{runtime->deserializeCudaEngine(plan.data(), plan.size())};
     if (engine != nullptr)
     {
