@@ -201,7 +201,7 @@ TEST(CudaQuantizedConvolution, StridedDilatedAndOneByOne)
     c.padding = 0;
     c.input = Dims{4, {3, 32, 7, 7}};
     c.maps = 64;
-    expectCudaAgreesWithTheReference(c, "1x1 over 32 channels into 64 (read in place channels-last)");
+    expectCudaAgreesWithTheReference(c, "1x1 over 32 channels into 64");
     c.input = Dims{4, {2, 12, 5, 6}};
     c.maps = 18;
     expectCudaAgreesWithTheReference(c, "1x1 over 12 channels into 18 (gathered: channels not a multiple of 16)");
@@ -212,6 +212,35 @@ TEST(CudaQuantizedConvolution, StridedDilatedAndOneByOne)
     c.input = Dims{4, {1, 3, 23, 19}};
     c.maps = 8;
     expectCudaAgreesWithTheReference(c, "7x7 stride 2 over 3 channels (a stem: 147 taps padded to 160)");
+}
+
+TEST(CudaQuantizedConvolution, ChannelsInVectorsOfSixteen)
+{
+    // Channels-last, a multiple of 16 channels is read 16 at a time: partial tiles of positions (286 of 128 a block)
+    // and of maps (150 of 128), and a last step of 32 taps (288 = 4 x 64 + 32).
+    QdqConvolution c;
+    c.input = Dims{4, {2, 32, 13, 11}};
+    c.maps = 150;
+    expectCudaAgreesWithTheReference(c, "3x3 over 32 channels into 150 maps");
+    c = QdqConvolution{};
+    c.input = Dims{4, {3, 64, 9, 10}};
+    c.kernel = 1;
+    c.padding = 0;
+    c.stride = 2;
+    c.maps = 40;
+    expectCudaAgreesWithTheReference(c, "1x1 stride 2 over 64 channels into 40 maps");
+    c = QdqConvolution{};
+    c.input = Dims{4, {2, 16, 15, 14}};
+    c.stride = 2;
+    c.dilation = 2;
+    c.padding = 2;
+    c.maps = 70;
+    c.residual = Residual::kINT8;
+    expectCudaAgreesWithTheReference(c, "3x3 stride 2 dilation 2 over 16 channels, INT8 residual");
+    c.residual = Residual::kFLOAT;
+    c.quantizesOutput = false;
+    c.relu = false;
+    expectCudaAgreesWithTheReference(c, "3x3 stride 2 dilation 2 over 16 channels, FP32 residual and output");
 }
 
 TEST(CudaQuantizedConvolution, ResidualsOfBothTypes)

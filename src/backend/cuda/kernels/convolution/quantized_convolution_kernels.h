@@ -1,5 +1,5 @@
-// The kernels around the INT8 product of a quantized convolution (quantized_convolution.h), in both layouts its
-// tensors may have: channels-first (kLINEAR: [N, C, H, W]) and channels-last (kHWC: [N, H, W, C] in memory).
+// The windows of a quantized convolution (quantized_convolution.h): their geometry, which both of its kernels read, and
+// the gathering of channels-first (kLINEAR: [N, C, H, W]) windows into rows of taps for cuBLASLt's INT8 product.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -9,9 +9,10 @@
 namespace kiln::cuda
 {
 
-//! Where each output position's window reads the input, and how the rows of taps are laid out: one row per output
-//! position, its taps in the filter's order (channels-first: channel, row, column; channels-last: row, column,
-//! channel), padded with zeros to rowLength.
+//! Where each output position's window reads the input, and how its row of taps is laid out: the taps in the
+//! filter's order (channels-first: channel, row, column; channels-last: row, column, channel), padded with zeros to
+//! rowLength. Channels-first, the rows are gathered into memory; channels-last, the implicit GEMM
+//! (int8_convolution.h) reads them where they lie.
 struct Im2colGeometry
 {
     int32_t channels{0};
@@ -31,8 +32,7 @@ struct Im2colGeometry
     int32_t rowLength{0}; //!< taps padded to kInt8GemmAlignment
 };
 
-//! The rows of taps of `images` images of `input` (INT8) into `rows`.
-void launchIm2col(
-    int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, bool channelsLast, cudaStream_t stream);
+//! The rows of taps of `images` channels-first images of `input` (INT8) into `rows`.
+void launchIm2col(int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -1,4 +1,5 @@
 #include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/convolution/int8_convolution.h"
 #include "backend/cuda/kernels/convolution/quantized_convolution.h"
 #include "backend/cuda/kernels/convolution/quantized_convolution_kernels.h"
 #include "backend/cuda/kernels/convolution/quantized_epilogue.h"
@@ -33,7 +34,8 @@ DeviceBuffer uploaded(void const* values, size_t bytes, char const* what)
     return buffer;
 }
 
-//! Byte offsets of the three parts of the scratch memory one run uses, each aligned for the integer kernels.
+//! Byte offsets of the three parts of the scratch memory a channels-first run uses (rows of taps, their sums,
+//! cuBLASLt's workspace), each aligned for the integer kernels.
 struct ScratchLayout
 {
     size_t sums{0};
@@ -81,7 +83,7 @@ public:
         ConstTensorView const& input = inputs.at(0);
         TensorView const& output = outputs.at(0);
         checkTensors(inputs, output);
-        if (!mGemm || input.shape != mPreparedShape)
+        if (input.shape != mPreparedShape)
         {
             prepare(input.shape);
         }
@@ -89,22 +91,22 @@ public:
         {
             return;
         }
-        mScratch.reserve(mLayout.total, stream, "quantized convolution: rows of taps and their sums");
-        auto* const sums = reinterpret_cast<int32_t*>(mScratch.data() + mLayout.sums);
-        auto const* rows = static_cast<int8_t const*>(input.data); // a 1x1 convolution's input is its rows
-        if (!mReadsInPlace)
-        {
-            auto* const gathered = reinterpret_cast<int8_t*>(mScratch.data());
-            launchIm2col(static_cast<int8_t const*>(input.data), gathered, mIm2col, mImages, channelsLast(), stream);
-            rows = gathered;
-        }
-        auto const* filters = reinterpret_cast<int8_t const*>(mFilters.data());
-        // Channels-first sums are a column per map (rows x filters); channels-last ones a column per position.
-        mGemm->run(mHandles.cublasLt(), channelsLast() ? filters : rows, channelsLast() ? rows : filters, sums,
-            mScratch.data() + mLayout.workspace, stream);
         QuantizedEpilogue e = mEpilogue;
         e.residual = mParams.addsResidual ? inputs.at(1).data : nullptr;
-        launchQuantizedEpilogue(sums, output.data, e, mImages, channelsLast(), stream);
+        auto const* filters = reinterpret_cast<int8_t const*>(mFilters.data());
+        if (channelsLast())
+        {
+            launchInt8Convolution(static_cast<int8_t const*>(input.data), filters, output.data, mIm2col, mImages, e,
+                stream);
+            return;
+        }
+        mScratch.reserve(mLayout.total, stream, "quantized convolution: rows of taps and their sums");
+        auto* const rows = reinterpret_cast<int8_t*>(mScratch.data());
+        auto* const sums = reinterpret_cast<int32_t*>(mScratch.data() + mLayout.sums);
+        launchIm2col(static_cast<int8_t const*>(input.data), rows, mIm2col, mImages, stream);
+        // The sums are a column per map: rows x filters.
+        mGemm->run(mHandles.cublasLt(), rows, filters, sums, mScratch.data() + mLayout.workspace, stream);
+        launchQuantizedEpilogue(sums, output.data, e, mImages, false, stream);
     }
 
 private:
@@ -134,6 +136,34 @@ private:
             throw std::invalid_argument("quantized convolution: the input has " + std::to_string(inputShape[1])
                 + " channels, which the filters do not fit");
         }
+        int64_t const rowCount = geometry.output[0] * geometry.output[2] * geometry.output[3];
+        mImages = geometry.output[0];
+        int64_t const imageBytes = std::max(geometry.input[1] * geometry.input[2] * geometry.input[3],
+            geometry.output[2] * geometry.output[3] * mRowLength);
+        // Channels-first, the gathering's grid has a plane per image.
+        if (imageBytes > std::numeric_limits<int32_t>::max() || (!channelsLast() && mImages > 65535))
+        {
+            throw std::invalid_argument("quantized convolution: the CUDA kernels take images of fewer than 2^31 "
+                                        "elements and windows, and channels-first at most 65535 of them a batch");
+        }
+        mIm2col = windowGeometry(geometry);
+        mPreparedShape = inputShape;
+        prepareEpilogue(geometry);
+        mGemm.reset();
+        if (rowCount == 0 || channelsLast())
+        {
+            return; // the channels-last kernel needs no scratch memory
+        }
+        int64_t const sumsStride = roundUp(rowCount, kInt8GemmAlignment);
+        mGemm.emplace(rowCount, mMaps, mRowLength, sumsStride, mHandles.cublasLt());
+        mLayout.sums = static_cast<size_t>(roundUp(rowCount * mRowLength, 256));
+        mLayout.workspace = mLayout.sums + static_cast<size_t>(roundUp(sumsStride * mMaps * 4, 256));
+        mLayout.total = mLayout.workspace + mGemm->workspaceBytes();
+        mEpilogue.sumsStride = sumsStride;
+    }
+
+    Im2colGeometry windowGeometry(ConvolutionGeometry const& geometry) const
+    {
         Im2colGeometry g;
         g.channels = static_cast<int32_t>(geometry.input[1]);
         g.height = static_cast<int32_t>(geometry.input[2]);
@@ -148,42 +178,13 @@ private:
         g.dilationX = static_cast<int32_t>(geometry.dilation[1]);
         g.outputHeight = static_cast<int32_t>(geometry.output[2]);
         g.outputWidth = static_cast<int32_t>(geometry.output[3]);
-        int64_t const rowCount = geometry.output[0] * geometry.output[2] * geometry.output[3];
-        mImages = geometry.output[0];
-        int64_t const imageBytes = std::max(geometry.input[1] * geometry.input[2] * geometry.input[3],
-            geometry.output[2] * geometry.output[3] * mRowLength);
-        if (imageBytes > std::numeric_limits<int32_t>::max() || mImages > 65535)
-        {
-            throw std::invalid_argument("quantized convolution: the CUDA kernel takes images of fewer than 2^31 "
-                                        "elements and windows, and at most 65535 of them a batch");
-        }
         g.taps = static_cast<int32_t>(mTaps);
         g.rowLength = static_cast<int32_t>(mRowLength);
-        mIm2col = g;
-        mPreparedShape = inputShape;
-        mGemm.reset();
-        if (rowCount == 0)
-        {
-            return;
-        }
-        // A 1x1 window of stride 1 without padding over channels-last data reads each position's channels, as they are
-        // stored, as its row: no gathering, where the channels are the product's padded length already.
-        mReadsInPlace = channelsLast() && g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideY == 1 && g.strideX == 1
-            && g.padY == 0 && g.padX == 0 && g.channels == mRowLength;
-        int64_t const sumsStride = roundUp(channelsLast() ? mMaps : rowCount, kInt8GemmAlignment);
-        if (channelsLast())
-        {
-            mGemm.emplace(mMaps, rowCount, mRowLength, sumsStride, mHandles.cublasLt());
-        }
-        else
-        {
-            mGemm.emplace(rowCount, mMaps, mRowLength, sumsStride, mHandles.cublasLt());
-        }
-        mLayout.sums = mReadsInPlace ? 0 : static_cast<size_t>(roundUp(rowCount * mRowLength, 256));
-        mLayout.workspace
-            = mLayout.sums + static_cast<size_t>(roundUp(sumsStride * (channelsLast() ? rowCount : mMaps) * 4, 256));
-        mLayout.total = mLayout.workspace + mGemm->workspaceBytes();
+        return g;
+    }
 
+    void prepareEpilogue(ConvolutionGeometry const& geometry)
+    {
         mEpilogue.multipliers = reinterpret_cast<float const*>(mMultipliers.data());
         mEpilogue.bias = reinterpret_cast<float const*>(mBias.data());
         mEpilogue.residualType = mParams.residualType();
@@ -195,7 +196,6 @@ private:
         mEpilogue.outputScale = mParams.outputScale;
         mEpilogue.maps = mMaps;
         mEpilogue.positions = geometry.output[2] * geometry.output[3];
-        mEpilogue.sumsStride = sumsStride;
     }
 
     bool channelsLast() const
@@ -239,8 +239,7 @@ private:
     Shape mPreparedShape;
     int64_t mImages{0};
     Im2colGeometry mIm2col;
-    bool mReadsInPlace{false};
-    std::optional<Int8Gemm> mGemm;
+    std::optional<Int8Gemm> mGemm; //!< channels-first only
     ScratchLayout mLayout;
     QuantizedEpilogue mEpilogue;
 };
