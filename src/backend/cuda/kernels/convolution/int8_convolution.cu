@@ -9,8 +9,9 @@
 // - Each warp takes 64 positions by 32 maps: four m16 tiles by four n8 tiles of m16n8k32 products, their operands
 //   loaded by ldmatrix from stages whose 16-byte chunks are XOR-swizzled by row, so that the eight rows one ldmatrix
 //   reads fall in eight different bank groups.
-// - The epilogue scales each INT32 sum, adds the bias and the residual, activates and quantizes
-//   (quantized_epilogue.cuh), writing the output element by element from the registers.
+// - The block's INT32 sums then go through shared memory (the stages' bytes), so that each thread finishes 16 adjacent
+//   maps of one position: it scales the sums, adds the bias and the residual, activates and quantizes
+//   (quantized_epilogue.cuh), reading the residual and writing the output in whole 16-byte vectors.
 #include "backend/cuda/kernels/convolution/int8_convolution.h"
 
 #include "backend/cuda/cuda_error.h"
@@ -30,6 +31,7 @@ constexpr int kWarpPositions = 64;
 constexpr int kWarpMaps = 32;
 constexpr int kPositionTiles = kWarpPositions / 16;
 constexpr int kMapTiles = kWarpMaps / 8;
+constexpr int kChunkMaps = 16; //!< adjacent maps of one position that the epilogue finishes in one thread
 
 //! A block's shape with `WarpColumns` warps across the maps (and two down the positions).
 template <int WarpColumns>
@@ -106,20 +108,27 @@ __device__ inline void loadWindowChunk(int8_t* shared, int8_t const* input, Im2c
     }
     else
     {
+        // One tap after another: the window position moves along a row of the input after each position's channels.
         alignas(16) int8_t bytes[16];
         Tap t = tapOf(g, tap);
-        #pragma unroll
+        int32_t y = w.y0 + t.r * g.dilationY;
+        int32_t x = w.x0 + t.s * g.dilationX;
+        int8_t const* const image = input + w.image;
+#pragma unroll
         for (int j = 0; j < 16; ++j)
         {
-            int64_t const offset = tap + j < g.taps ? tapOffset(g, w, t) : -1;
-            bytes[j] = offset >= 0 ? input[offset] : int8_t{0};
+            bool const inside = w.valid && tap + j < g.taps && static_cast<uint32_t>(y) < static_cast<uint32_t>(g.height)
+                && static_cast<uint32_t>(x) < static_cast<uint32_t>(g.width);
+            bytes[j] = inside ? image[(y * g.width + x) * g.channels + t.channel] : int8_t{0};
             if (++t.channel == g.channels)
             {
                 t.channel = 0;
+                x += g.dilationX;
                 if (++t.s == g.kernelWidth)
                 {
                     t.s = 0;
-                    ++t.r;
+                    x = w.x0;
+                    y += g.dilationY;
                 }
             }
         }
@@ -164,11 +173,47 @@ __device__ inline void multiplyStep(int32_t (&sums)[kPositionTiles][kMapTiles][4
     }
 }
 
+//! Where the sum of (row, map) lies in a block's sums staged in shared memory: [kBlockPositions][Maps] INT32, each
+//! row's 16-byte units XOR-swizzled by the row, so that the eight rows an mma tile's lanes write, and the chunks of 16
+//! maps the threads then read, spread over the banks.
+template <int Maps>
+__device__ inline int stagedSum(int row, int map)
+{
+    return row * Maps + (((map / 4) ^ (row % 8)) * 4) + map % 4;
+}
+
+//! A warp's sums into the staged tile. Accumulators j of tile (m, n): position row lane / 4 (+ 8 for j >= 2), maps
+//! 2 (lane % 4) and the next.
+template <int Maps>
+__device__ inline void stageSums(
+    int32_t* staged, int32_t const (&sums)[kPositionTiles][kMapTiles][4], int warpRow, int warpMap)
+{
+    int const lane = static_cast<int>(threadIdx.x) % 32;
+#pragma unroll
+    for (int m = 0; m < kPositionTiles; ++m)
+    {
+#pragma unroll
+        for (int half = 0; half < 2; ++half)
+        {
+            int const row = warpRow + m * 16 + lane / 4 + half * 8;
+#pragma unroll
+            for (int n = 0; n < kMapTiles; ++n)
+            {
+                int const map = warpMap + n * 8 + (lane % 4) * 2;
+                *reinterpret_cast<int2*>(staged + stagedSum<Maps>(row, map))
+                    = int2{sums[m][n][half * 2], sums[m][n][half * 2 + 1]};
+            }
+        }
+    }
+}
+
 template <int WarpColumns, bool VectorChunks>
 __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads) int8ConvolutionKernel(int8_t const* input,
-    int8_t const* filters, void* output, Im2colGeometry g, int64_t positions, int32_t maps, QuantizedEpilogue e)
+    int8_t const* filters, void* output, Im2colGeometry g, int64_t positions, int32_t maps, QuantizedEpilogue e,
+    bool vectorChunks)
 {
     using Shape = BlockShape<WarpColumns>;
+    static_assert(kBlockPositions * Shape::kMaps * sizeof(int32_t) <= Shape::kSharedBytes, "the sums fit the stages");
     extern __shared__ __align__(16) int8_t stages[];
     int const thread = static_cast<int>(threadIdx.x);
     int const chunk = thread % kChunksPerRow;
@@ -232,33 +277,32 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads) int8Convolu
         }
     }
 
-    // Accumulator j of tile (m, n): position row lane / 4 (+ 8 for j >= 2), map 2 (lane % 4) + j % 2.
-    int const lane = thread % 32;
-    #pragma unroll
-    for (int m = 0; m < kPositionTiles; ++m)
+    awaitCopies<0>();
+    __syncthreads(); // every warp is done with the stages, which now hold the sums
+    auto* const staged = reinterpret_cast<int32_t*>(stages);
+    stageSums<Shape::kMaps>(staged, sums, warpRow, warpMap);
+    __syncthreads();
+    constexpr int kChunksPerPosition = Shape::kMaps / kChunkMaps;
+    for (int item = thread; item < kBlockPositions * kChunksPerPosition; item += Shape::kThreads)
     {
-        #pragma unroll
-        for (int half = 0; half < 2; ++half)
+        int const row = item / kChunksPerPosition;
+        int const firstChunkMap = (item % kChunksPerPosition) * kChunkMaps;
+        int64_t const position = firstPosition + row;
+        int32_t const map = firstMap + firstChunkMap;
+        if (position < positions && map < maps)
         {
-            int64_t const position = firstPosition + warpRow + m * 16 + lane / 4 + half * 8;
-            if (position >= positions)
+            int32_t chunkSums[kChunkMaps];
+#pragma unroll
+            for (int unit = 0; unit < kChunkMaps / 4; ++unit)
             {
-                continue;
+                int4 const v = *reinterpret_cast<int4 const*>(
+                    staged + stagedSum<Shape::kMaps>(row, firstChunkMap + unit * 4));
+                chunkSums[unit * 4] = v.x;
+                chunkSums[unit * 4 + 1] = v.y;
+                chunkSums[unit * 4 + 2] = v.z;
+                chunkSums[unit * 4 + 3] = v.w;
             }
-            #pragma unroll
-            for (int n = 0; n < kMapTiles; ++n)
-            {
-                #pragma unroll
-                for (int j = 0; j < 2; ++j)
-                {
-                    int32_t const map = firstMap + warpMap + n * 8 + (lane % 4) * 2 + j;
-                    if (map < maps)
-                    {
-                        int64_t const i = position * maps + map;
-                        storeOutput(e, output, i, epilogueValue(e, sums[m][n][half * 2 + j], map, i));
-                    }
-                }
-            }
+            finishChunk(e, chunkSums, output, position * maps + map, map, maps - map, vectorChunks);
         }
     }
 }
@@ -274,7 +318,11 @@ void launchShape(int8_t const* input, int8_t const* filters, void* output, Im2co
         "quantized convolution: granting the INT8 kernel its shared memory");
     dim3 const grid(static_cast<unsigned>((positions + kBlockPositions - 1) / kBlockPositions),
         static_cast<unsigned>((maps + Shape::kMaps - 1) / Shape::kMaps));
-    kernel<<<grid, Shape::kThreads, Shape::kSharedBytes, stream>>>(input, filters, output, g, positions, maps, e);
+    // Whole 16-map chunks of the output and the residual are aligned vectors where the maps are a multiple of 16.
+    auto const aligned = [](void const* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; };
+    bool const vectorChunks = maps % kChunkMaps == 0 && aligned(output) && aligned(e.residual);
+    kernel<<<grid, Shape::kThreads, Shape::kSharedBytes, stream>>>(
+        input, filters, output, g, positions, maps, e, vectorChunks);
     check(cudaGetLastError(), "quantized convolution: launching the INT8 kernel");
 }
 

@@ -1,6 +1,7 @@
-// What one output element of a quantized layer's epilogue (quantized_epilogue.h) computes from its sum, for the
-// kernels that finish the sums: the epilogue kernels after cuBLASLt's products, and the INT8 implicit-GEMM
-// convolution (int8_convolution.h), which applies it to the sums it holds in registers.
+// What a quantized layer's epilogue (quantized_epilogue.h) computes from its sums, for the kernels that finish them:
+// one element at a time (the epilogue kernels after cuBLASLt's products), or 16 adjacent maps of one position at a
+// time, reading the residual and writing the output as whole vectors where they are aligned (the INT8 implicit-GEMM
+// convolution, int8_convolution.h). Both compute each value in the same order, so their results are the same bits.
 #pragma once
 
 #include "backend/cuda/kernels/convolution/quantized_epilogue.h"
@@ -11,6 +12,14 @@
 
 namespace kiln::cuda
 {
+
+//! The residual's value for output element `i`.
+__device__ inline float residualValue(QuantizedEpilogue const& e, int64_t i)
+{
+    return e.residualType == nvinfer1::DataType::kINT8
+        ? dequantizeInt8(static_cast<int8_t const*>(e.residual)[i], e.residualScale)
+        : static_cast<float const*>(e.residual)[i];
+}
 
 //! Output element `i`'s value, from its sum of map `map`; `i` also indexes the residual, which has the output's layout.
 template <typename Sum>
@@ -23,9 +32,7 @@ __device__ inline float epilogueValue(QuantizedEpilogue const& e, Sum sum, int64
     }
     if (e.residual != nullptr)
     {
-        y += e.residualType == nvinfer1::DataType::kINT8
-            ? dequantizeInt8(static_cast<int8_t const*>(e.residual)[i], e.residualScale)
-            : static_cast<float const*>(e.residual)[i];
+        y += residualValue(e, i);
     }
     return e.activates ? device::activate(e.activation, e.alpha, e.beta, y) : y;
 }
@@ -50,6 +57,96 @@ __device__ inline void storeOutput(QuantizedEpilogue const& e, void* output, int
     else
     {
         static_cast<float*>(output)[i] = y;
+    }
+}
+
+//! The 16 bytes of `quantized` (INT8 or FP8 codes of 16 values) as one vector.
+__device__ inline int4 packedBytes(uint8_t const (&quantized)[16])
+{
+    int4 packed;
+    auto* const words = reinterpret_cast<uint32_t*>(&packed);
+#pragma unroll
+    for (int w = 0; w < 4; ++w)
+    {
+        words[w] = quantized[4 * w] | (quantized[4 * w + 1] << 8) | (quantized[4 * w + 2] << 16)
+            | (static_cast<uint32_t>(quantized[4 * w + 3]) << 24);
+    }
+    return packed;
+}
+
+//! Output elements i0 .. i0 + 15 (maps map0 .. map0 + 15 of one position), from their sums, as storeOutput writes
+//! them one by one. Where `vectors` holds (the output and the residual aligned to 16 bytes, and i0 a multiple of 16),
+//! the residual is read and the output written as whole vectors; otherwise element by element, the first `count` of
+//! them.
+__device__ inline void finishChunk(QuantizedEpilogue const& e, int32_t const (&sums)[16], void* output, int64_t i0,
+    int64_t map0, int64_t count, bool vectors)
+{
+    if (!vectors || count < 16)
+    {
+#pragma unroll
+        for (int j = 0; j < 16; ++j)
+        {
+            if (j < count)
+            {
+                storeOutput(e, output, i0 + j, epilogueValue(e, sums[j], map0 + j, i0 + j));
+            }
+        }
+        return;
+    }
+    float y[16];
+#pragma unroll
+    for (int j = 0; j < 16; ++j)
+    {
+        y[j] = static_cast<float>(sums[j]) * e.multipliers[map0 + j];
+        if (e.bias != nullptr)
+        {
+            y[j] += e.bias[map0 + j];
+        }
+    }
+    if (e.residual != nullptr && e.residualType == nvinfer1::DataType::kINT8)
+    {
+        int4 const packed = *reinterpret_cast<int4 const*>(static_cast<int8_t const*>(e.residual) + i0);
+        auto const* const residual = reinterpret_cast<int8_t const*>(&packed);
+#pragma unroll
+        for (int j = 0; j < 16; ++j)
+        {
+            y[j] += dequantizeInt8(residual[j], e.residualScale);
+        }
+    }
+    else if (e.residual != nullptr)
+    {
+#pragma unroll
+        for (int j = 0; j < 16; j += 4)
+        {
+            float4 const r = *reinterpret_cast<float4 const*>(static_cast<float const*>(e.residual) + i0 + j);
+            y[j] += r.x;
+            y[j + 1] += r.y;
+            y[j + 2] += r.z;
+            y[j + 3] += r.w;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < 16; ++j)
+    {
+        y[j] = e.activates ? device::activate(e.activation, e.alpha, e.beta, y[j]) : y[j];
+    }
+    if (e.outputScale > 0.0F)
+    {
+        uint8_t quantized[16];
+#pragma unroll
+        for (int j = 0; j < 16; ++j)
+        {
+            quantized[j] = e.quantizedType == nvinfer1::DataType::kFP8
+                ? quantizeToFp8(y[j], e.outputScale)
+                : static_cast<uint8_t>(quantizeToInt8(y[j], e.outputScale));
+        }
+        *reinterpret_cast<int4*>(static_cast<int8_t*>(output) + i0) = packedBytes(quantized);
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < 16; ++j)
+    {
+        storeOutput(e, output, i0 + j, y[j]); // FP32 or FP16: an epilogue that ends a quantized region
     }
 }
 
