@@ -285,6 +285,8 @@ TEST(CudaQuantizedConvolution, MaxPoolingMovesOntoInt8)
     {
         EXPECT_EQ(model.tensors[pool->inputs[0]].type, DataType::kINT8) << "the pooling should read INT8";
     }
+    c.input = Dims{4, {3, 48, 9, 12}};
+    expectCudaAgreesWithTheReference(c, "INT8 max pooling of 48 channels, three vectors a position");
 }
 
 } // namespace
