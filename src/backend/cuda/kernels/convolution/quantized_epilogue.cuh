@@ -93,14 +93,28 @@ __device__ inline void finishChunk(QuantizedEpilogue const& e, int32_t const (&s
         }
         return;
     }
+    // Each decision on the epilogue's kind is taken once for the 16 values, outside their loops: inlined per value,
+    // the activation's and the output type's branches cost more than the arithmetic.
     float y[16];
 #pragma unroll
-    for (int j = 0; j < 16; ++j)
+    for (int j = 0; j < 16; j += 4)
     {
-        y[j] = static_cast<float>(sums[j]) * e.multipliers[map0 + j];
-        if (e.bias != nullptr)
+        float4 const m = *reinterpret_cast<float4 const*>(e.multipliers + map0 + j);
+        y[j] = static_cast<float>(sums[j]) * m.x;
+        y[j + 1] = static_cast<float>(sums[j + 1]) * m.y;
+        y[j + 2] = static_cast<float>(sums[j + 2]) * m.z;
+        y[j + 3] = static_cast<float>(sums[j + 3]) * m.w;
+    }
+    if (e.bias != nullptr)
+    {
+#pragma unroll
+        for (int j = 0; j < 16; j += 4)
         {
-            y[j] += e.bias[map0 + j];
+            float4 const b = *reinterpret_cast<float4 const*>(e.bias + map0 + j);
+            y[j] += b.x;
+            y[j + 1] += b.y;
+            y[j + 2] += b.z;
+            y[j + 3] += b.w;
         }
     }
     if (e.residual != nullptr && e.residualType == nvinfer1::DataType::kINT8)
@@ -125,28 +139,30 @@ __device__ inline void finishChunk(QuantizedEpilogue const& e, int32_t const (&s
             y[j + 3] += r.w;
         }
     }
-#pragma unroll
-    for (int j = 0; j < 16; ++j)
+    if (e.activates)
     {
-        y[j] = e.activates ? device::activate(e.activation, e.alpha, e.beta, y[j]) : y[j];
+        device::visitActivation(e.activation, e.alpha, e.beta, [&y](auto const& f) {
+#pragma unroll
+            for (int j = 0; j < 16; ++j)
+            {
+                y[j] = f(y[j]);
+            }
+        });
     }
-    if (e.outputScale > 0.0F)
+    if (e.outputScale > 0.0F && e.quantizedType == nvinfer1::DataType::kINT8)
     {
         uint8_t quantized[16];
 #pragma unroll
         for (int j = 0; j < 16; ++j)
         {
-            quantized[j] = e.quantizedType == nvinfer1::DataType::kFP8
-                ? quantizeToFp8(y[j], e.outputScale)
-                : static_cast<uint8_t>(quantizeToInt8(y[j], e.outputScale));
+            quantized[j] = static_cast<uint8_t>(quantizeToInt8(y[j], e.outputScale));
         }
         *reinterpret_cast<int4*>(static_cast<int8_t*>(output) + i0) = packedBytes(quantized);
         return;
     }
-#pragma unroll
     for (int j = 0; j < 16; ++j)
     {
-        storeOutput(e, output, i0 + j, y[j]); // FP32 or FP16: an epilogue that ends a quantized region
+        storeOutput(e, output, i0 + j, y[j]); // FP8, FP32 or FP16
     }
 }
 
