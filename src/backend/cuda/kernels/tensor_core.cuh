@@ -1,7 +1,8 @@
 // The tensor cores' warp-wide operations as Kiln's kernels use them (attention.cu, small_channel_convolution.cu,
 // int8_convolution.cu): mma.sync m16n8k16 on FP16 with FP32 accumulators and m16n8k32 on INT8 with INT32 ones,
-// ldmatrix to load their operands from shared memory, and cp.async to fill shared memory without waiting. Fragment layouts are PTX's: in a 16x16 a fragment, lane l holds rows l / 4 and
-// l / 4 + 8 at columns 2 (l % 4), 2 (l % 4) + 1 and the same 8 columns on.
+// ldmatrix to load their operands from shared memory, and cp.async to fill shared memory without waiting. Fragment
+// layouts are PTX's: in a 16x16 a fragment, lane l holds rows l / 4 and l / 4 + 8 at columns 2 (l % 4), 2 (l % 4) + 1
+// and the same 8 columns on.
 #pragma once
 
 #include <cuda_fp16.h>

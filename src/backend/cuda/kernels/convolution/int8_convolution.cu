@@ -44,6 +44,8 @@ struct BlockShape
     static constexpr int kMapRows = kMaps / kRowsApart;
     static constexpr int kStageBytes = (kBlockPositions + kMaps) * kStepTaps;
     static constexpr int kSharedBytes = kStages * kStageBytes;
+    //! Blocks an SM should hold at once, which caps the registers a thread may take (2 x 256 threads: 128).
+    static constexpr int kBlocksPerSm = WarpColumns == 4 ? 2 : 3;
 };
 
 //! Where chunk `chunk` of row `row` lies in a stage's tile.
@@ -87,6 +89,21 @@ __device__ inline Tap tapOf(Im2colGeometry const& g, int32_t tap)
     return Tap{r, rs - r * g.kernelWidth, tap - rs * g.channels};
 }
 
+//! `t` moved `taps` taps on, without dividing.
+__device__ inline void advance(Im2colGeometry const& g, Tap& t, int32_t taps)
+{
+    t.channel += taps;
+    while (t.channel >= g.channels)
+    {
+        t.channel -= g.channels;
+        if (++t.s == g.kernelWidth)
+        {
+            t.s = 0;
+            ++t.r;
+        }
+    }
+}
+
 __device__ inline int64_t tapOffset(Im2colGeometry const& g, Window const& w, Tap const& t)
 {
     int32_t const y = w.y0 + t.r * g.dilationY;
@@ -95,29 +112,30 @@ __device__ inline int64_t tapOffset(Im2colGeometry const& g, Window const& w, Ta
     return inside ? w.image + (static_cast<int64_t>(y) * g.width + x) * g.channels + t.channel : -1;
 }
 
-//! Chunk `tap` / 16 of a window's row of taps into `shared`: one vector copy without waiting where a chunk is 16
-//! channels of one position; else gathered byte by byte and stored at once.
+//! Chunk `tap` / 16 of a window's row of taps, whose first tap is `first`, into `shared`: one vector copy without
+//! waiting where a chunk is 16 channels of one position; else gathered byte by byte and stored at once.
 template <bool VectorChunks>
-__device__ inline void loadWindowChunk(int8_t* shared, int8_t const* input, Im2colGeometry const& g, Window const& w,
-    int32_t tap)
+__device__ inline void loadWindowChunk(
+    int8_t* shared, int8_t const* input, Im2colGeometry const& g, Window const& w, int32_t tap, Tap const& first)
 {
     if constexpr (VectorChunks)
     {
-        int64_t const offset = tap < g.taps ? tapOffset(g, w, tapOf(g, tap)) : -1;
+        int64_t const offset = tap < g.taps ? tapOffset(g, w, first) : -1;
         copyAsync(shared, offset >= 0 ? input + offset : input, offset >= 0 ? 16U : 0U);
     }
     else
     {
         // One tap after another: the window position moves along a row of the input after each position's channels.
         alignas(16) int8_t bytes[16];
-        Tap t = tapOf(g, tap);
+        Tap t = first;
         int32_t y = w.y0 + t.r * g.dilationY;
         int32_t x = w.x0 + t.s * g.dilationX;
         int8_t const* const image = input + w.image;
 #pragma unroll
         for (int j = 0; j < 16; ++j)
         {
-            bool const inside = w.valid && tap + j < g.taps && static_cast<uint32_t>(y) < static_cast<uint32_t>(g.height)
+            bool const inside = w.valid && tap + j < g.taps
+                && static_cast<uint32_t>(y) < static_cast<uint32_t>(g.height)
                 && static_cast<uint32_t>(x) < static_cast<uint32_t>(g.width);
             bytes[j] = inside ? image[(y * g.width + x) * g.channels + t.channel] : int8_t{0};
             if (++t.channel == g.channels)
@@ -143,14 +161,14 @@ __device__ inline void multiplyStep(int32_t (&sums)[kPositionTiles][kMapTiles][4
 {
     int const lane = static_cast<int>(threadIdx.x) % 32;
     uint32_t a[kPositionTiles][4];
-    #pragma unroll
+#pragma unroll
     for (int m = 0; m < kPositionTiles; ++m)
     {
         // Lanes 0-15 give rows 0-15 at the first 16 taps, lanes 16-31 the same rows 16 taps on.
         loadMatrices(a[m], positionTile + swizzled(warpRow + m * 16 + lane % 16, halfStep * 2 + lane / 16));
     }
     uint32_t b[kMapTiles][2];
-    #pragma unroll
+#pragma unroll
     for (int pair = 0; pair < kMapTiles / 2; ++pair)
     {
         // Matrices: map tile 2 pair (taps 0-15, 16-31), then map tile 2 pair + 1 (the same).
@@ -162,10 +180,10 @@ __device__ inline void multiplyStep(int32_t (&sums)[kPositionTiles][kMapTiles][4
         b[2 * pair + 1][0] = r[2];
         b[2 * pair + 1][1] = r[3];
     }
-    #pragma unroll
+#pragma unroll
     for (int m = 0; m < kPositionTiles; ++m)
     {
-        #pragma unroll
+#pragma unroll
         for (int n = 0; n < kMapTiles; ++n)
         {
             mma16832(sums[m][n], a[m], b[n][0], b[n][1]);
@@ -208,9 +226,9 @@ __device__ inline void stageSums(
 }
 
 template <int WarpColumns, bool VectorChunks>
-__global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads) int8ConvolutionKernel(int8_t const* input,
-    int8_t const* filters, void* output, Im2colGeometry g, int64_t positions, int32_t maps, QuantizedEpilogue e,
-    bool vectorChunks)
+__global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<WarpColumns>::kBlocksPerSm)
+    int8ConvolutionKernel(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry g, int64_t positions,
+        int32_t maps, QuantizedEpilogue e, bool vectorChunks)
 {
     using Shape = BlockShape<WarpColumns>;
     static_assert(kBlockPositions * Shape::kMaps * sizeof(int32_t) <= Shape::kSharedBytes, "the sums fit the stages");
@@ -222,22 +240,25 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads) int8Convolu
     int32_t const firstMap = static_cast<int32_t>(blockIdx.y) * Shape::kMaps;
 
     Window windows[Shape::kPositionRows];
-    #pragma unroll
+#pragma unroll
     for (int i = 0; i < Shape::kPositionRows; ++i)
     {
         windows[i] = windowOf(g, firstPosition + firstRow + i * Shape::kRowsApart, positions);
     }
+    // The first tap of this thread's chunk in the next step to load: steps are loaded in order, one after another.
+    Tap nextTap = tapOf(g, chunk * 16);
     auto const load = [&](int step) {
         int8_t* const positionTile = stages + (step % kStages) * Shape::kStageBytes;
         int8_t* const mapTile = positionTile + kBlockPositions * kStepTaps;
         int32_t const tap = step * kStepTaps + chunk * 16;
-        #pragma unroll
+#pragma unroll
         for (int i = 0; i < Shape::kPositionRows; ++i)
         {
             int const row = firstRow + i * Shape::kRowsApart;
-            loadWindowChunk<VectorChunks>(positionTile + swizzled(row, chunk), input, g, windows[i], tap);
+            loadWindowChunk<VectorChunks>(positionTile + swizzled(row, chunk), input, g, windows[i], tap, nextTap);
         }
-        #pragma unroll
+        advance(g, nextTap, kStepTaps);
+#pragma unroll
         for (int i = 0; i < Shape::kMapRows; ++i)
         {
             int const row = firstRow + i * Shape::kRowsApart;
@@ -270,7 +291,7 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads) int8Convolu
         }
         commitCopies();
         int8_t const* const positionTile = stages + (step % kStages) * Shape::kStageBytes;
-        #pragma unroll
+#pragma unroll
         for (int halfStep = 0; halfStep < kStepTaps / 32; ++halfStep)
         {
             multiplyStep(sums, positionTile, positionTile + kBlockPositions * kStepTaps, warpRow, warpMap, halfStep);
@@ -295,8 +316,8 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads) int8Convolu
 #pragma unroll
             for (int unit = 0; unit < kChunkMaps / 4; ++unit)
             {
-                int4 const v = *reinterpret_cast<int4 const*>(
-                    staged + stagedSum<Shape::kMaps>(row, firstChunkMap + unit * 4));
+                int4 const v
+                    = *reinterpret_cast<int4 const*>(staged + stagedSum<Shape::kMaps>(row, firstChunkMap + unit * 4));
                 chunkSums[unit * 4] = v.x;
                 chunkSums[unit * 4 + 1] = v.y;
                 chunkSums[unit * 4 + 2] = v.z;

@@ -96,8 +96,8 @@ public:
         auto const* filters = reinterpret_cast<int8_t const*>(mFilters.data());
         if (channelsLast())
         {
-            launchInt8Convolution(static_cast<int8_t const*>(input.data), filters, output.data, mIm2col, mImages, e,
-                stream);
+            launchInt8Convolution(
+                static_cast<int8_t const*>(input.data), filters, output.data, mIm2col, mImages, e, stream);
             return;
         }
         mScratch.reserve(mLayout.total, stream, "quantized convolution: rows of taps and their sums");

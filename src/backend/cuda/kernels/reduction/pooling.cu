@@ -373,7 +373,7 @@ Windows windowsOf(network::PoolingParams const& params, Shape const& inputShape)
 //! Which kernel pools, and its grid.
 enum class PoolingKernel : uint8_t
 {
-    kNONE, //!< an empty output
+    kNONE,        //!< an empty output
     kMAX_VECTORS, //!< maxPoolVectorKernel
     kCHANNELS_LAST,
     kTWO_AXES,
