@@ -347,7 +347,21 @@ void launchShape(int8_t const* input, int8_t const* filters, void* output, Im2co
     check(cudaGetLastError(), "quantized convolution: launching the INT8 kernel");
 }
 
+//! Whether a block takes 128 maps (four warp columns) rather than 64.
+bool wideBlocks(int64_t maps)
+{
+    return maps > BlockShape<2>::kMaps;
+}
+
 } // namespace
+
+bool int8ConvolutionFillsGpu(Im2colGeometry const& g, int64_t images, int64_t maps, int32_t multiprocessors)
+{
+    int64_t const positions = images * g.outputHeight * g.outputWidth;
+    int64_t const perBlock = wideBlocks(maps) ? BlockShape<4>::kMaps : BlockShape<2>::kMaps;
+    int64_t const blocks = (positions + kBlockPositions - 1) / kBlockPositions * ((maps + perBlock - 1) / perBlock);
+    return blocks >= multiprocessors;
+}
 
 void launchInt8Convolution(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry const& g,
     int64_t images, QuantizedEpilogue const& e, cudaStream_t stream)
@@ -359,7 +373,7 @@ void launchInt8Convolution(int8_t const* input, int8_t const* filters, void* out
         return;
     }
     bool const vectorChunks = g.channels % 16 == 0;
-    bool const wide = maps > BlockShape<2>::kMaps;
+    bool const wide = wideBlocks(maps);
     if (wide && vectorChunks)
     {
         launchShape<4, true>(input, filters, output, g, positions, maps, e, stream);

@@ -1,11 +1,16 @@
 #include "backend/cuda/kernels/convolution/quantized_convolution_kernels.h"
 
 #include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/device_access.cuh"
+
+#include <type_traits>
 
 namespace kiln::cuda
 {
 namespace
 {
+
+// ---- Channels-first ----
 
 //! The tile one block transposes: kTile output positions by kTile taps, so that the loads run along positions (the
 //! input's rows) and the stores along taps (the matrix's rows). Within one image every index fits 32 bits (the layer
@@ -65,14 +70,71 @@ __global__ void im2colChannelsFirstKernel(int8_t const* input, int8_t* rows, Im2
     }
 }
 
+// ---- Channels-last ----
+
+//! One thread per `Bytes` adjacent taps of a row: 16 (one vector) where the channels are a multiple of 16, so that a
+//! chunk never straddles two window positions; else 1. Taps run (r, s, channel), so each window position's channels
+//! are one contiguous run of the input.
+template <int Bytes>
+__global__ void im2colChannelsLastKernel(int8_t const* input, int8_t* rows, Im2colGeometry g, int64_t count)
+{
+    using Chunk = std::conditional_t<Bytes == 16, int4, int8_t>;
+    int32_t const chunksPerRow = g.rowLength / Bytes;
+    int32_t const positions = g.outputHeight * g.outputWidth;
+    for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<int64_t>(blockDim.x) * gridDim.x)
+    {
+        int64_t const row = i / chunksPerRow;
+        int32_t const tap = static_cast<int32_t>(i - row * chunksPerRow) * Bytes;
+        Chunk value{};
+        if (tap < g.taps)
+        {
+            int64_t const image = row / positions;
+            auto const position = static_cast<int32_t>(row - image * positions);
+            int32_t const oy = position / g.outputWidth;
+            int32_t const ox = position - oy * g.outputWidth;
+            int32_t const rs = tap / g.channels;
+            int32_t const channel = tap - rs * g.channels;
+            int32_t const r = rs / g.kernelWidth;
+            int32_t const y = oy * g.strideY - g.padY + r * g.dilationY;
+            int32_t const x = ox * g.strideX - g.padX + (rs - r * g.kernelWidth) * g.dilationX;
+            if (y >= 0 && y < g.height && x >= 0 && x < g.width)
+            {
+                int64_t const offset = ((image * g.height + y) * g.width + x) * g.channels + channel;
+                value = *reinterpret_cast<Chunk const*>(input + offset);
+            }
+        }
+        reinterpret_cast<Chunk*>(rows)[i] = value;
+    }
+}
+
+unsigned blocksFor(int64_t threads)
+{
+    return device::blocksFor(threads);
+}
+
 } // namespace
 
-void launchIm2col(int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, cudaStream_t stream)
+void launchIm2col(
+    int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, bool channelsLast, cudaStream_t stream)
 {
-    int32_t const positions = g.outputHeight * g.outputWidth;
-    dim3 const grid(static_cast<unsigned>((positions + kTile - 1) / kTile),
-        static_cast<unsigned>((g.rowLength + kTile - 1) / kTile), static_cast<unsigned>(images));
-    im2colChannelsFirstKernel<<<grid, dim3(kTile, kTileRowsPerPass), 0, stream>>>(input, rows, g);
+    if (!channelsLast)
+    {
+        int32_t const positions = g.outputHeight * g.outputWidth;
+        dim3 const grid(static_cast<unsigned>((positions + kTile - 1) / kTile),
+            static_cast<unsigned>((g.rowLength + kTile - 1) / kTile), static_cast<unsigned>(images));
+        im2colChannelsFirstKernel<<<grid, dim3(kTile, kTileRowsPerPass), 0, stream>>>(input, rows, g);
+    }
+    else if (g.channels % 16 == 0)
+    {
+        int64_t const count = images * g.outputHeight * g.outputWidth * (g.rowLength / 16);
+        im2colChannelsLastKernel<16><<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(input, rows, g, count);
+    }
+    else
+    {
+        int64_t const count = images * g.outputHeight * g.outputWidth * g.rowLength;
+        im2colChannelsLastKernel<1><<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(input, rows, g, count);
+    }
     check(cudaGetLastError(), "quantized convolution: gathering the windows");
 }
 

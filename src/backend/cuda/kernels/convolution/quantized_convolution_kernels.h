@@ -1,5 +1,6 @@
-// The windows of a quantized convolution (quantized_convolution.h): their geometry, which both of its kernels read, and
-// the gathering of channels-first (kLINEAR: [N, C, H, W]) windows into rows of taps for cuBLASLt's INT8 product.
+// The windows of a quantized convolution (quantized_convolution.h): their geometry, which all of its kernels read, and
+// their gathering into rows of taps for cuBLASLt's INT8 product, in both layouts its tensors may have: channels-first
+// (kLINEAR: [N, C, H, W]) and channels-last (kHWC: [N, H, W, C] in memory).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -11,8 +12,8 @@ namespace kiln::cuda
 
 //! Where each output position's window reads the input, and how its row of taps is laid out: the taps in the
 //! filter's order (channels-first: channel, row, column; channels-last: row, column, channel), padded with zeros to
-//! rowLength. Channels-first, the rows are gathered into memory; channels-last, the implicit GEMM
-//! (int8_convolution.h) reads them where they lie.
+//! rowLength. launchIm2col gathers the rows into memory; the implicit GEMM (int8_convolution.h) reads them where they
+//! lie.
 struct Im2colGeometry
 {
     int32_t channels{0};
@@ -32,7 +33,8 @@ struct Im2colGeometry
     int32_t rowLength{0}; //!< taps padded to kInt8GemmAlignment
 };
 
-//! The rows of taps of `images` channels-first images of `input` (INT8) into `rows`.
-void launchIm2col(int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, cudaStream_t stream);
+//! The rows of taps of `images` images of `input` (INT8) into `rows`.
+void launchIm2col(
+    int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, bool channelsLast, cudaStream_t stream);
 
 } // namespace kiln::cuda

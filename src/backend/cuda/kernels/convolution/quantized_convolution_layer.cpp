@@ -34,7 +34,7 @@ DeviceBuffer uploaded(void const* values, size_t bytes, char const* what)
     return buffer;
 }
 
-//! Byte offsets of the three parts of the scratch memory a channels-first run uses (rows of taps, their sums,
+//! Byte offsets of the three parts of the scratch memory a run through cuBLASLt uses (rows of taps, their sums,
 //! cuBLASLt's workspace), each aligned for the integer kernels.
 struct ScratchLayout
 {
@@ -94,19 +94,25 @@ public:
         QuantizedEpilogue e = mEpilogue;
         e.residual = mParams.addsResidual ? inputs.at(1).data : nullptr;
         auto const* filters = reinterpret_cast<int8_t const*>(mFilters.data());
-        if (channelsLast())
+        if (mImplicitGemm)
         {
             launchInt8Convolution(
                 static_cast<int8_t const*>(input.data), filters, output.data, mIm2col, mImages, e, stream);
             return;
         }
         mScratch.reserve(mLayout.total, stream, "quantized convolution: rows of taps and their sums");
-        auto* const rows = reinterpret_cast<int8_t*>(mScratch.data());
         auto* const sums = reinterpret_cast<int32_t*>(mScratch.data() + mLayout.sums);
-        launchIm2col(static_cast<int8_t const*>(input.data), rows, mIm2col, mImages, stream);
-        // The sums are a column per map: rows x filters.
-        mGemm->run(mHandles.cublasLt(), rows, filters, sums, mScratch.data() + mLayout.workspace, stream);
-        launchQuantizedEpilogue(sums, output.data, e, mImages, false, stream);
+        auto const* rows = static_cast<int8_t const*>(input.data); // a 1x1 convolution's input is its rows
+        if (!mReadsInPlace)
+        {
+            auto* const gathered = reinterpret_cast<int8_t*>(mScratch.data());
+            launchIm2col(static_cast<int8_t const*>(input.data), gathered, mIm2col, mImages, channelsLast(), stream);
+            rows = gathered;
+        }
+        // Channels-first sums are a column per map (rows x filters); channels-last ones a column per position.
+        mGemm->run(mHandles.cublasLt(), channelsLast() ? filters : rows, channelsLast() ? rows : filters, sums,
+            mScratch.data() + mLayout.workspace, stream);
+        launchQuantizedEpilogue(sums, output.data, e, mImages, channelsLast(), stream);
     }
 
 private:
@@ -140,26 +146,50 @@ private:
         mImages = geometry.output[0];
         int64_t const imageBytes = std::max(geometry.input[1] * geometry.input[2] * geometry.input[3],
             geometry.output[2] * geometry.output[3] * mRowLength);
-        // Channels-first, the gathering's grid has a plane per image.
-        if (imageBytes > std::numeric_limits<int32_t>::max() || (!channelsLast() && mImages > 65535))
+        if (imageBytes > std::numeric_limits<int32_t>::max() || mImages > 65535)
         {
             throw std::invalid_argument("quantized convolution: the CUDA kernels take images of fewer than 2^31 "
-                                        "elements and windows, and channels-first at most 65535 of them a batch");
+                                        "elements and windows, and at most 65535 of them a batch");
         }
         mIm2col = windowGeometry(geometry);
         mPreparedShape = inputShape;
         prepareEpilogue(geometry);
         mGemm.reset();
-        if (rowCount == 0 || channelsLast())
+        mImplicitGemm = channelsLast() && int8ConvolutionFillsGpu(mIm2col, mImages, mMaps, multiprocessors());
+        if (rowCount == 0 || mImplicitGemm)
         {
-            return; // the channels-last kernel needs no scratch memory
+            return; // the implicit GEMM needs no scratch memory
         }
-        int64_t const sumsStride = roundUp(rowCount, kInt8GemmAlignment);
-        mGemm.emplace(rowCount, mMaps, mRowLength, sumsStride, mHandles.cublasLt());
-        mLayout.sums = static_cast<size_t>(roundUp(rowCount * mRowLength, 256));
-        mLayout.workspace = mLayout.sums + static_cast<size_t>(roundUp(sumsStride * mMaps * 4, 256));
+        // A 1x1 window of stride 1 without padding over channels-last data reads each position's channels, as they are
+        // stored, as its row: no gathering, where the channels are the product's padded length already.
+        Im2colGeometry const& g = mIm2col;
+        mReadsInPlace = channelsLast() && g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideY == 1 && g.strideX == 1
+            && g.padY == 0 && g.padX == 0 && g.channels == mRowLength;
+        int64_t const sumsStride = roundUp(channelsLast() ? mMaps : rowCount, kInt8GemmAlignment);
+        if (channelsLast())
+        {
+            mGemm.emplace(mMaps, rowCount, mRowLength, sumsStride, mHandles.cublasLt());
+        }
+        else
+        {
+            mGemm.emplace(rowCount, mMaps, mRowLength, sumsStride, mHandles.cublasLt());
+        }
+        mLayout.sums = mReadsInPlace ? 0 : static_cast<size_t>(roundUp(rowCount * mRowLength, 256));
+        mLayout.workspace
+            = mLayout.sums + static_cast<size_t>(roundUp(sumsStride * (channelsLast() ? rowCount : mMaps) * 4, 256));
         mLayout.total = mLayout.workspace + mGemm->workspaceBytes();
         mEpilogue.sumsStride = sumsStride;
+    }
+
+    //! The current device's SMs.
+    static int32_t multiprocessors()
+    {
+        int device = 0;
+        int count = 0;
+        check(cudaGetDevice(&device), "quantized convolution: finding the device");
+        check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device),
+            "quantized convolution: counting the device's SMs");
+        return count;
     }
 
     Im2colGeometry windowGeometry(ConvolutionGeometry const& geometry) const
@@ -239,7 +269,9 @@ private:
     Shape mPreparedShape;
     int64_t mImages{0};
     Im2colGeometry mIm2col;
-    std::optional<Int8Gemm> mGemm; //!< channels-first only
+    bool mImplicitGemm{false}; //!< launchInt8Convolution, rather than the three steps through cuBLASLt
+    bool mReadsInPlace{false}; //!< a channels-last 1x1 convolution's input is its rows of taps
+    std::optional<Int8Gemm> mGemm;
     ScratchLayout mLayout;
     QuantizedEpilogue mEpilogue;
 };
