@@ -2,7 +2,8 @@
 // Optimizer's exports are: the quantized fusion makes one QuantizedConvolution of DQ -> convolution -> [+ residual]
 // [activation] [Q] in the CUDA plan, reading INT8 channels-last (or channels-first where the configuration keeps every
 // tensor linear) (checked without a GPU), and its results agree with the CPU reference kernels, which run every layer
-// as written. The INT8 tensors enter and leave the channels-last region through the reformatter.
+// as written. The INT8 tensors enter and leave the channels-last region through the reformatter. Small cases run the
+// layer through cuBLASLt's product; ManyTilesRunTheImplicitGemm gives channels-last the implicit GEMM.
 //
 // Tolerance: the CUDA kernel sums the INT8 products exactly in INT32 and scales each sum once in FP32; the reference
 // sums the dequantized FP32 products and rounds the sum to FP32. The two differ by a few FP32 roundings of the sum.
@@ -214,6 +215,44 @@ TEST(CudaQuantizedConvolution, StridedDilatedAndOneByOne)
     expectCudaAgreesWithTheReference(c, "7x7 stride 2 over 3 channels (a stem: 147 taps padded to 160)");
 }
 
+TEST(CudaQuantizedConvolution, ManyTilesRunTheImplicitGemm)
+{
+    // Enough output positions for 132 or more tiles of 128 (an H100's or H200's SMs), so that channels-last runs the
+    // implicit GEMM, as a large batch would; the cases above run cuBLASLt's product. Partial tiles of positions and of
+    // maps (150 of 128), a last step of 32 taps (288 = 4 x 64 + 32), channels read 16 at a time and a stem's 3 read
+    // one by one.
+    QdqConvolution c;
+    c.input = Dims{4, {6, 32, 48, 46}};
+    c.maps = 150;
+    expectCudaAgreesWithTheReference(c, "3x3 over 32 channels into 150 maps, many tiles");
+    c = QdqConvolution{};
+    c.input = Dims{4, {10, 64, 90, 90}};
+    c.kernel = 1;
+    c.padding = 0;
+    c.stride = 2;
+    c.maps = 40;
+    expectCudaAgreesWithTheReference(c, "1x1 stride 2 over 64 channels into 40 maps, many tiles");
+    c = QdqConvolution{};
+    c.input = Dims{4, {8, 16, 96, 95}};
+    c.stride = 2;
+    c.dilation = 2;
+    c.padding = 2;
+    c.maps = 70;
+    c.residual = Residual::kINT8;
+    expectCudaAgreesWithTheReference(c, "3x3 stride 2 dilation 2 over 16 channels, INT8 residual, many tiles");
+    c.residual = Residual::kFLOAT;
+    c.quantizesOutput = false;
+    c.relu = false;
+    expectCudaAgreesWithTheReference(c, "the same with an FP32 residual and output, many tiles");
+    c = QdqConvolution{};
+    c.input = Dims{4, {8, 3, 96, 97}};
+    c.kernel = 7;
+    c.padding = 3;
+    c.stride = 2;
+    c.maps = 24;
+    expectCudaAgreesWithTheReference(c, "7x7 stride 2 over 3 channels (a stem), many tiles");
+}
+
 TEST(CudaQuantizedConvolution, ResidualsOfBothTypes)
 {
     QdqConvolution c;
@@ -256,6 +295,8 @@ TEST(CudaQuantizedConvolution, MaxPoolingMovesOntoInt8)
     {
         EXPECT_EQ(model.tensors[pool->inputs[0]].type, DataType::kINT8) << "the pooling should read INT8";
     }
+    c.input = Dims{4, {3, 48, 9, 12}};
+    expectCudaAgreesWithTheReference(c, "INT8 max pooling of 48 channels, three vectors a position");
 }
 
 } // namespace

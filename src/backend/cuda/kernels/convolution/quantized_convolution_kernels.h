@@ -1,5 +1,6 @@
-// The kernels around the INT8 product of a quantized convolution (quantized_convolution.h), in both layouts its
-// tensors may have: channels-first (kLINEAR: [N, C, H, W]) and channels-last (kHWC: [N, H, W, C] in memory).
+// The windows of a quantized convolution (quantized_convolution.h): their geometry, which all of its kernels read, and
+// their gathering into rows of taps for cuBLASLt's INT8 product, in both layouts its tensors may have: channels-first
+// (kLINEAR: [N, C, H, W]) and channels-last (kHWC: [N, H, W, C] in memory).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -9,9 +10,10 @@
 namespace kiln::cuda
 {
 
-//! Where each output position's window reads the input, and how the rows of taps are laid out: one row per output
-//! position, its taps in the filter's order (channels-first: channel, row, column; channels-last: row, column,
-//! channel), padded with zeros to rowLength.
+//! Where each output position's window reads the input, and how its row of taps is laid out: the taps in the
+//! filter's order (channels-first: channel, row, column; channels-last: row, column, channel), padded with zeros to
+//! rowLength. launchIm2col gathers the rows into memory; the implicit GEMM (int8_convolution.h) reads them where they
+//! lie.
 struct Im2colGeometry
 {
     int32_t channels{0};

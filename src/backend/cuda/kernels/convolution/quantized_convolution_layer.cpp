@@ -1,4 +1,5 @@
 #include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/convolution/int8_convolution.h"
 #include "backend/cuda/kernels/convolution/quantized_convolution.h"
 #include "backend/cuda/kernels/convolution/quantized_convolution_kernels.h"
 #include "backend/cuda/kernels/convolution/quantized_epilogue.h"
@@ -33,7 +34,8 @@ DeviceBuffer uploaded(void const* values, size_t bytes, char const* what)
     return buffer;
 }
 
-//! Byte offsets of the three parts of the scratch memory one run uses, each aligned for the integer kernels.
+//! Byte offsets of the three parts of the scratch memory a run through cuBLASLt uses (rows of taps, their sums,
+//! cuBLASLt's workspace), each aligned for the integer kernels.
 struct ScratchLayout
 {
     size_t sums{0};
@@ -81,12 +83,21 @@ public:
         ConstTensorView const& input = inputs.at(0);
         TensorView const& output = outputs.at(0);
         checkTensors(inputs, output);
-        if (!mGemm || input.shape != mPreparedShape)
+        if (input.shape != mPreparedShape)
         {
             prepare(input.shape);
         }
         if (output.count() == 0)
         {
+            return;
+        }
+        QuantizedEpilogue e = mEpilogue;
+        e.residual = mParams.addsResidual ? inputs.at(1).data : nullptr;
+        auto const* filters = reinterpret_cast<int8_t const*>(mFilters.data());
+        if (mImplicitGemm)
+        {
+            launchInt8Convolution(
+                static_cast<int8_t const*>(input.data), filters, output.data, mIm2col, mImages, e, stream);
             return;
         }
         mScratch.reserve(mLayout.total, stream, "quantized convolution: rows of taps and their sums");
@@ -98,12 +109,9 @@ public:
             launchIm2col(static_cast<int8_t const*>(input.data), gathered, mIm2col, mImages, channelsLast(), stream);
             rows = gathered;
         }
-        auto const* filters = reinterpret_cast<int8_t const*>(mFilters.data());
         // Channels-first sums are a column per map (rows x filters); channels-last ones a column per position.
         mGemm->run(mHandles.cublasLt(), channelsLast() ? filters : rows, channelsLast() ? rows : filters, sums,
             mScratch.data() + mLayout.workspace, stream);
-        QuantizedEpilogue e = mEpilogue;
-        e.residual = mParams.addsResidual ? inputs.at(1).data : nullptr;
         launchQuantizedEpilogue(sums, output.data, e, mImages, channelsLast(), stream);
     }
 
@@ -134,40 +142,27 @@ private:
             throw std::invalid_argument("quantized convolution: the input has " + std::to_string(inputShape[1])
                 + " channels, which the filters do not fit");
         }
-        Im2colGeometry g;
-        g.channels = static_cast<int32_t>(geometry.input[1]);
-        g.height = static_cast<int32_t>(geometry.input[2]);
-        g.width = static_cast<int32_t>(geometry.input[3]);
-        g.kernelHeight = static_cast<int32_t>(geometry.filter[2]);
-        g.kernelWidth = static_cast<int32_t>(geometry.filter[3]);
-        g.strideY = static_cast<int32_t>(geometry.stride[0]);
-        g.strideX = static_cast<int32_t>(geometry.stride[1]);
-        g.padY = static_cast<int32_t>(geometry.padding[0]);
-        g.padX = static_cast<int32_t>(geometry.padding[1]);
-        g.dilationY = static_cast<int32_t>(geometry.dilation[0]);
-        g.dilationX = static_cast<int32_t>(geometry.dilation[1]);
-        g.outputHeight = static_cast<int32_t>(geometry.output[2]);
-        g.outputWidth = static_cast<int32_t>(geometry.output[3]);
         int64_t const rowCount = geometry.output[0] * geometry.output[2] * geometry.output[3];
         mImages = geometry.output[0];
         int64_t const imageBytes = std::max(geometry.input[1] * geometry.input[2] * geometry.input[3],
             geometry.output[2] * geometry.output[3] * mRowLength);
         if (imageBytes > std::numeric_limits<int32_t>::max() || mImages > 65535)
         {
-            throw std::invalid_argument("quantized convolution: the CUDA kernel takes images of fewer than 2^31 "
+            throw std::invalid_argument("quantized convolution: the CUDA kernels take images of fewer than 2^31 "
                                         "elements and windows, and at most 65535 of them a batch");
         }
-        g.taps = static_cast<int32_t>(mTaps);
-        g.rowLength = static_cast<int32_t>(mRowLength);
-        mIm2col = g;
+        mIm2col = windowGeometry(geometry);
         mPreparedShape = inputShape;
+        prepareEpilogue(geometry);
         mGemm.reset();
-        if (rowCount == 0)
+        mImplicitGemm = channelsLast() && int8ConvolutionFillsGpu(mIm2col, mImages, mMaps, multiprocessors());
+        if (rowCount == 0 || mImplicitGemm)
         {
-            return;
+            return; // the implicit GEMM needs no scratch memory
         }
         // A 1x1 window of stride 1 without padding over channels-last data reads each position's channels, as they are
         // stored, as its row: no gathering, where the channels are the product's padded length already.
+        Im2colGeometry const& g = mIm2col;
         mReadsInPlace = channelsLast() && g.kernelHeight == 1 && g.kernelWidth == 1 && g.strideY == 1 && g.strideX == 1
             && g.padY == 0 && g.padX == 0 && g.channels == mRowLength;
         int64_t const sumsStride = roundUp(channelsLast() ? mMaps : rowCount, kInt8GemmAlignment);
@@ -183,7 +178,43 @@ private:
         mLayout.workspace
             = mLayout.sums + static_cast<size_t>(roundUp(sumsStride * (channelsLast() ? rowCount : mMaps) * 4, 256));
         mLayout.total = mLayout.workspace + mGemm->workspaceBytes();
+        mEpilogue.sumsStride = sumsStride;
+    }
 
+    //! The current device's SMs.
+    static int32_t multiprocessors()
+    {
+        int device = 0;
+        int count = 0;
+        check(cudaGetDevice(&device), "quantized convolution: finding the device");
+        check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device),
+            "quantized convolution: counting the device's SMs");
+        return count;
+    }
+
+    Im2colGeometry windowGeometry(ConvolutionGeometry const& geometry) const
+    {
+        Im2colGeometry g;
+        g.channels = static_cast<int32_t>(geometry.input[1]);
+        g.height = static_cast<int32_t>(geometry.input[2]);
+        g.width = static_cast<int32_t>(geometry.input[3]);
+        g.kernelHeight = static_cast<int32_t>(geometry.filter[2]);
+        g.kernelWidth = static_cast<int32_t>(geometry.filter[3]);
+        g.strideY = static_cast<int32_t>(geometry.stride[0]);
+        g.strideX = static_cast<int32_t>(geometry.stride[1]);
+        g.padY = static_cast<int32_t>(geometry.padding[0]);
+        g.padX = static_cast<int32_t>(geometry.padding[1]);
+        g.dilationY = static_cast<int32_t>(geometry.dilation[0]);
+        g.dilationX = static_cast<int32_t>(geometry.dilation[1]);
+        g.outputHeight = static_cast<int32_t>(geometry.output[2]);
+        g.outputWidth = static_cast<int32_t>(geometry.output[3]);
+        g.taps = static_cast<int32_t>(mTaps);
+        g.rowLength = static_cast<int32_t>(mRowLength);
+        return g;
+    }
+
+    void prepareEpilogue(ConvolutionGeometry const& geometry)
+    {
         mEpilogue.multipliers = reinterpret_cast<float const*>(mMultipliers.data());
         mEpilogue.bias = reinterpret_cast<float const*>(mBias.data());
         mEpilogue.residualType = mParams.residualType();
@@ -195,7 +226,6 @@ private:
         mEpilogue.outputScale = mParams.outputScale;
         mEpilogue.maps = mMaps;
         mEpilogue.positions = geometry.output[2] * geometry.output[3];
-        mEpilogue.sumsStride = sumsStride;
     }
 
     bool channelsLast() const
@@ -239,7 +269,8 @@ private:
     Shape mPreparedShape;
     int64_t mImages{0};
     Im2colGeometry mIm2col;
-    bool mReadsInPlace{false};
+    bool mImplicitGemm{false}; //!< launchInt8Convolution, rather than the three steps through cuBLASLt
+    bool mReadsInPlace{false}; //!< a channels-last 1x1 convolution's input is its rows of taps
     std::optional<Int8Gemm> mGemm;
     ScratchLayout mLayout;
     QuantizedEpilogue mEpilogue;

@@ -1,11 +1,7 @@
-#include "backend/cuda/kernels/convolution/quantized_epilogue.h"
+#include "backend/cuda/kernels/convolution/quantized_epilogue.cuh"
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
-#include "backend/cuda/kernels/pointwise/pointwise_math.cuh"
-#include "core/quantization.h"
-
-#include <cuda_fp16.h>
 
 #include <algorithm>
 #include <type_traits>
@@ -14,49 +10,6 @@ namespace kiln::cuda
 {
 namespace
 {
-
-using nvinfer1::DataType;
-
-//! Output element `i`'s value, from its sum of map `map`; `i` also indexes the residual, which has the output's layout.
-template <typename Sum>
-__device__ float epilogueValue(QuantizedEpilogue const& e, Sum sum, int64_t map, int64_t i)
-{
-    float y = static_cast<float>(sum) * e.multipliers[map];
-    if (e.bias != nullptr)
-    {
-        y += e.bias[map];
-    }
-    if (e.residual != nullptr)
-    {
-        y += e.residualType == DataType::kINT8
-            ? dequantizeInt8(static_cast<int8_t const*>(e.residual)[i], e.residualScale)
-            : static_cast<float const*>(e.residual)[i];
-    }
-    return e.activates ? device::activate(e.activation, e.alpha, e.beta, y) : y;
-}
-
-__device__ void storeOutput(QuantizedEpilogue const& e, void* output, int64_t i, float y)
-{
-    if (e.outputScale > 0.0F)
-    {
-        if (e.quantizedType == DataType::kFP8)
-        {
-            static_cast<uint8_t*>(output)[i] = quantizeToFp8(y, e.outputScale);
-        }
-        else
-        {
-            static_cast<int8_t*>(output)[i] = quantizeToInt8(y, e.outputScale);
-        }
-    }
-    else if (e.floatType == DataType::kHALF)
-    {
-        static_cast<__half*>(output)[i] = __float2half_rn(y);
-    }
-    else
-    {
-        static_cast<float*>(output)[i] = y;
-    }
-}
 
 //! `Width` sums from `sums`, in one 16-byte load where Width is 4 (the caller aligns them).
 template <int Width, typename Sum>

@@ -230,10 +230,40 @@ __global__ void poolingChannelsLastKernel(
     }
 }
 
-//! Max pooling of FP16 kHWC data with a multiple of 8 channels (a ResNet stem's): one thread per 8 channels of an
-//! output pixel, each window position read as one 16-byte vector and folded 2 channels at a time. The general kernel
-//! above reads 2 bytes per thread and load, and runs at a tenth of the memory's speed on such tensors.
-__global__ void maxPoolHalf8Kernel(uint4 const* input, uint4* output, Windows w, int32_t groups, int64_t count)
+//! The 16-byte lanes of a vector max pooling: FP16 (8 channels, NaN propagating, as on the CPU) or INT8 (16 channels;
+//! the maximum of INT8 values is the maximum of what they dequantize to, the scale being positive).
+struct HalfLanes
+{
+    static constexpr int kChannels = 8;
+    __device__ static uint32_t lowest()
+    {
+        return 0xFC00FC00U; // two FP16 -inf
+    }
+    __device__ static uint32_t maximum(uint32_t a, uint32_t b)
+    {
+        __half2 const m = __hmax2_nan(*reinterpret_cast<__half2 const*>(&a), *reinterpret_cast<__half2 const*>(&b));
+        return *reinterpret_cast<uint32_t const*>(&m);
+    }
+};
+
+struct Int8Lanes
+{
+    static constexpr int kChannels = 16;
+    __device__ static uint32_t lowest()
+    {
+        return 0x80808080U; // four -128
+    }
+    __device__ static uint32_t maximum(uint32_t a, uint32_t b)
+    {
+        return __vmaxs4(a, b);
+    }
+};
+
+//! Max pooling of FP16 or INT8 kHWC data whose channels fill 16-byte vectors (a ResNet stem's): one thread per vector
+//! of an output pixel, each window position read as one vector and folded 4 bytes at a time. The general kernel
+//! above reads one element per thread and load, and runs at a tenth of the memory's speed on such tensors.
+template <typename Lanes>
+__global__ void maxPoolVectorKernel(uint4 const* input, uint4* output, Windows w, int32_t groups, int64_t count)
 {
     auto const inputHeight = static_cast<int64_t>(w.inputSize[0]);
     auto const inputWidth = static_cast<int64_t>(w.inputSize[1]);
@@ -248,36 +278,32 @@ __global__ void maxPoolHalf8Kernel(uint4 const* input, uint4* output, Windows w,
         int64_t const image = pixel / (outputWidth * outputHeight);
         AxisWindow<int64_t> const rows = axisWindow(w, 0, y);
         AxisWindow<int64_t> const columns = axisWindow(w, 1, x);
-        __half2 const lowest = __float2half2_rn(-INFINITY);
-        __half2 maximum[4] = {lowest, lowest, lowest, lowest};
+        uint4 maximum{Lanes::lowest(), Lanes::lowest(), Lanes::lowest(), Lanes::lowest()};
         for (int64_t row = rows.first; row < rows.last; ++row)
         {
             for (int64_t column = columns.first; column < columns.last; ++column)
             {
-                uint4 const loaded = input[((image * inputHeight + row) * inputWidth + column) * groups + group];
-                __half2 const* const values = reinterpret_cast<__half2 const*>(&loaded);
-                for (int k = 0; k < 4; ++k)
-                {
-                    maximum[k] = __hmax2_nan(maximum[k], values[k]); // NaN propagates, as on the CPU
-                }
+                uint4 const v = input[((image * inputHeight + row) * inputWidth + column) * groups + group];
+                maximum = uint4{Lanes::maximum(maximum.x, v.x), Lanes::maximum(maximum.y, v.y),
+                    Lanes::maximum(maximum.z, v.z), Lanes::maximum(maximum.w, v.w)};
             }
         }
-        if (rows.inside() == 0 || columns.inside() == 0)
-        {
-            __half2 const zero = __float2half2_rn(0.0F); // a window wholly in the padding pools to 0
-            maximum[0] = maximum[1] = maximum[2] = maximum[3] = zero;
-        }
-        output[i] = *reinterpret_cast<uint4 const*>(maximum);
+        // A window wholly in the padding pools to 0.
+        output[i] = rows.inside() == 0 || columns.inside() == 0 ? uint4{0, 0, 0, 0} : maximum;
     }
 }
 
-//! Whether maxPoolHalf8Kernel takes this pooling.
-bool takesHalf8(network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
+//! The channels of one 16-byte vector where maxPoolVectorKernel takes this pooling, else 0.
+int32_t vectorChannels(network::PoolingParams const& params, ConstTensorView const& input, TensorView const& output)
 {
     auto const aligned = [](void const* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; };
-    return params.poolingType == nvinfer1::PoolingType::kMAX && input.type == DataType::kHALF
-        && output.type == DataType::kHALF && input.format == TensorFormat::kHWC && input.rank() == 4
-        && input.shape[1] % 8 == 0 && aligned(input.data) && aligned(output.data);
+    int32_t const channels = input.type == DataType::kHALF ? HalfLanes::kChannels
+        : input.type == DataType::kINT8                    ? Int8Lanes::kChannels
+                                                           : 0;
+    bool const takes = channels > 0 && params.poolingType == nvinfer1::PoolingType::kMAX && output.type == input.type
+        && input.format == TensorFormat::kHWC && input.rank() == 4 && input.shape[1] % channels == 0
+        && aligned(input.data) && aligned(output.data);
+    return takes ? channels : 0;
 }
 
 //! Throws std::invalid_argument where the CUDA kernels cannot pool `input` into `output` by `params`.
@@ -347,8 +373,8 @@ Windows windowsOf(network::PoolingParams const& params, Shape const& inputShape)
 //! Which kernel pools, and its grid.
 enum class PoolingKernel : uint8_t
 {
-    kNONE, //!< an empty output
-    kMAX_HALF8,
+    kNONE,        //!< an empty output
+    kMAX_VECTORS, //!< maxPoolVectorKernel
     kCHANNELS_LAST,
     kTWO_AXES,
     kANY_AXES,
@@ -362,8 +388,8 @@ struct PoolingLaunch
     DataType inputType{DataType::kFLOAT};
     void* output{nullptr};
     DataType outputType{DataType::kFLOAT};
-    int64_t count{0};    //!< outputs (kMAX_HALF8: 16-byte vectors of them)
-    int32_t channels{0}; //!< kMAX_HALF8: groups of 8 channels; kCHANNELS_LAST: channels
+    int64_t count{0};    //!< outputs (kMAX_VECTORS: 16-byte vectors of them)
+    int32_t channels{0}; //!< kMAX_VECTORS: vectors of channels; kCHANNELS_LAST: channels
     int32_t rows{0};     //!< kCHANNELS_LAST: output rows in the batch
     dim3 grid{1, 1, 1};  //!< kCHANNELS_LAST
 };
@@ -388,11 +414,12 @@ PoolingLaunch preparePooling(
     launch.count = count;
     Windows const& w = launch.windows;
     bool const channelsLast = input.format == TensorFormat::kHWC;
-    if (channelsLast && takesHalf8(params, input, output))
+    int32_t const perVector = channelsLast ? vectorChannels(params, input, output) : 0;
+    if (perVector > 0)
     {
-        launch.kernel = PoolingKernel::kMAX_HALF8;
-        launch.count = count / 8;
-        launch.channels = static_cast<int32_t>(input.shape[1] / 8);
+        launch.kernel = PoolingKernel::kMAX_VECTORS;
+        launch.count = count / perVector;
+        launch.channels = static_cast<int32_t>(input.shape[1] / perVector);
     }
     else if (channelsLast)
     {
@@ -418,9 +445,17 @@ void launchPooling(PoolingLaunch const& l, cudaStream_t stream)
     switch (l.kernel)
     {
     case PoolingKernel::kNONE: return;
-    case PoolingKernel::kMAX_HALF8:
-        maxPoolHalf8Kernel<<<device::blocksFor(l.count), device::kThreadsPerBlock, 0, stream>>>(
-            static_cast<uint4 const*>(l.input), static_cast<uint4*>(l.output), l.windows, l.channels, l.count);
+    case PoolingKernel::kMAX_VECTORS:
+        if (l.inputType == DataType::kINT8)
+        {
+            maxPoolVectorKernel<Int8Lanes><<<device::blocksFor(l.count), device::kThreadsPerBlock, 0, stream>>>(
+                static_cast<uint4 const*>(l.input), static_cast<uint4*>(l.output), l.windows, l.channels, l.count);
+        }
+        else
+        {
+            maxPoolVectorKernel<HalfLanes><<<device::blocksFor(l.count), device::kThreadsPerBlock, 0, stream>>>(
+                static_cast<uint4 const*>(l.input), static_cast<uint4*>(l.output), l.windows, l.channels, l.count);
+        }
         break;
     case PoolingKernel::kCHANNELS_LAST:
         poolingChannelsLastKernel<<<l.grid, device::kThreadsPerBlock, 0, stream>>>(

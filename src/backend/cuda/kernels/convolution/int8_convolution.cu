@@ -1,0 +1,395 @@
+// The implicit GEMM of int8_convolution.h. The product is [positions x taps] . [taps x maps], each position's row of
+// taps its window's input in (r, s, channel) order, read where it lies in the channels-last input:
+// - A block takes 128 positions (blockIdx.x) by 64 or 128 maps (blockIdx.y; 64 where a layer has no more) and walks the
+//   taps 64 at a time through a ring of four shared-memory stages filled by cp.async, three steps ahead of the one the
+//   tensor cores consume.
+// - Each thread fills the same 16-byte chunk of a few rows of each stage. Where the channels are a multiple of 16, a
+//   chunk is 16 channels of one window position, copied as one vector (zeros where the window overhangs the input);
+//   otherwise (a stem's 3 channels) the thread gathers the chunk's taps one byte at a time.
+// - Each warp takes 64 positions by 32 maps: four m16 tiles by four n8 tiles of m16n8k32 products, their operands
+//   loaded by ldmatrix from stages whose 16-byte chunks are XOR-swizzled by row, so that the eight rows one ldmatrix
+//   reads fall in eight different bank groups.
+// - The block's INT32 sums then go through shared memory (the stages' bytes), so that each thread finishes 16 adjacent
+//   maps of one position: it scales the sums, adds the bias and the residual, activates and quantizes
+//   (quantized_epilogue.cuh), reading the residual and writing the output in whole 16-byte vectors.
+#include "backend/cuda/kernels/convolution/int8_convolution.h"
+
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/convolution/quantized_epilogue.cuh"
+#include "backend/cuda/kernels/tensor_core.cuh"
+
+namespace kiln::cuda
+{
+namespace
+{
+
+constexpr int kBlockPositions = 128;
+constexpr int kStepTaps = 64; //!< bytes of a stage's row
+constexpr int kChunksPerRow = kStepTaps / 16;
+constexpr int kStages = 4;
+constexpr int kWarpPositions = 64;
+constexpr int kWarpMaps = 32;
+constexpr int kPositionTiles = kWarpPositions / 16;
+constexpr int kMapTiles = kWarpMaps / 8;
+constexpr int kChunkMaps = 16; //!< adjacent maps of one position that the epilogue finishes in one thread
+
+//! A block's shape with `WarpColumns` warps across the maps (and two down the positions).
+template <int WarpColumns>
+struct BlockShape
+{
+    static constexpr int kMaps = WarpColumns * kWarpMaps;
+    static constexpr int kThreads = 2 * WarpColumns * 32;
+    static constexpr int kRowsApart = kThreads / kChunksPerRow; //!< between the rows one thread fills
+    static constexpr int kPositionRows = kBlockPositions / kRowsApart;
+    static constexpr int kMapRows = kMaps / kRowsApart;
+    static constexpr int kStageBytes = (kBlockPositions + kMaps) * kStepTaps;
+    static constexpr int kSharedBytes = kStages * kStageBytes;
+    //! Blocks an SM should hold at once, which caps the registers a thread may take (2 x 256 threads: 128).
+    static constexpr int kBlocksPerSm = WarpColumns == 4 ? 2 : 3;
+};
+
+//! Where chunk `chunk` of row `row` lies in a stage's tile.
+__device__ inline int swizzled(int row, int chunk)
+{
+    return row * kStepTaps + ((chunk ^ ((row >> 1) & 3)) << 4);
+}
+
+//! Where an output position's window lies in the input.
+struct Window
+{
+    int64_t image; //!< the offset of its image's first byte
+    int32_t y0;    //!< its top row (negative in the padding)
+    int32_t x0;    //!< its left column
+    bool valid;    //!< a position of the output, not past the last
+};
+
+__device__ inline Window windowOf(Im2colGeometry const& g, int64_t position, int64_t positions)
+{
+    int32_t const imagePositions = g.outputHeight * g.outputWidth;
+    int64_t const image = position / imagePositions;
+    auto const p = static_cast<int32_t>(position - image * imagePositions);
+    int32_t const oy = p / g.outputWidth;
+    int32_t const ox = p - oy * g.outputWidth;
+    return Window{image * g.height * g.width * g.channels, oy * g.strideY - g.padY, ox * g.strideX - g.padX,
+        position < positions};
+}
+
+//! Where tap (r, s, channel) of a window lies, or -1 in the padding (past the taps too).
+struct Tap
+{
+    int32_t r;
+    int32_t s;
+    int32_t channel;
+};
+
+__device__ inline Tap tapOf(Im2colGeometry const& g, int32_t tap)
+{
+    int32_t const rs = tap / g.channels;
+    int32_t const r = rs / g.kernelWidth;
+    return Tap{r, rs - r * g.kernelWidth, tap - rs * g.channels};
+}
+
+//! `t` moved `taps` taps on, without dividing.
+__device__ inline void advance(Im2colGeometry const& g, Tap& t, int32_t taps)
+{
+    t.channel += taps;
+    while (t.channel >= g.channels)
+    {
+        t.channel -= g.channels;
+        if (++t.s == g.kernelWidth)
+        {
+            t.s = 0;
+            ++t.r;
+        }
+    }
+}
+
+__device__ inline int64_t tapOffset(Im2colGeometry const& g, Window const& w, Tap const& t)
+{
+    int32_t const y = w.y0 + t.r * g.dilationY;
+    int32_t const x = w.x0 + t.s * g.dilationX;
+    bool const inside = w.valid && t.r < g.kernelHeight && y >= 0 && y < g.height && x >= 0 && x < g.width;
+    return inside ? w.image + (static_cast<int64_t>(y) * g.width + x) * g.channels + t.channel : -1;
+}
+
+//! Chunk `tap` / 16 of a window's row of taps, whose first tap is `first`, into `shared`: one vector copy without
+//! waiting where a chunk is 16 channels of one position; else gathered byte by byte and stored at once.
+template <bool VectorChunks>
+__device__ inline void loadWindowChunk(
+    int8_t* shared, int8_t const* input, Im2colGeometry const& g, Window const& w, int32_t tap, Tap const& first)
+{
+    if constexpr (VectorChunks)
+    {
+        int64_t const offset = tap < g.taps ? tapOffset(g, w, first) : -1;
+        copyAsync(shared, offset >= 0 ? input + offset : input, offset >= 0 ? 16U : 0U);
+    }
+    else
+    {
+        // One tap after another: the window position moves along a row of the input after each position's channels.
+        alignas(16) int8_t bytes[16];
+        Tap t = first;
+        int32_t y = w.y0 + t.r * g.dilationY;
+        int32_t x = w.x0 + t.s * g.dilationX;
+        int8_t const* const image = input + w.image;
+#pragma unroll
+        for (int j = 0; j < 16; ++j)
+        {
+            bool const inside = w.valid && tap + j < g.taps
+                && static_cast<uint32_t>(y) < static_cast<uint32_t>(g.height)
+                && static_cast<uint32_t>(x) < static_cast<uint32_t>(g.width);
+            bytes[j] = inside ? image[(y * g.width + x) * g.channels + t.channel] : int8_t{0};
+            if (++t.channel == g.channels)
+            {
+                t.channel = 0;
+                x += g.dilationX;
+                if (++t.s == g.kernelWidth)
+                {
+                    t.s = 0;
+                    x = w.x0;
+                    y += g.dilationY;
+                }
+            }
+        }
+        *reinterpret_cast<int4*>(shared) = *reinterpret_cast<int4 const*>(bytes);
+    }
+}
+
+//! The operands of one mma step (32 taps) for a warp: its four position tiles' a fragments and its four map tiles'
+//! b fragments, from the stage's tiles.
+__device__ inline void multiplyStep(int32_t (&sums)[kPositionTiles][kMapTiles][4], int8_t const* positionTile,
+    int8_t const* mapTile, int warpRow, int warpMap, int halfStep)
+{
+    int const lane = static_cast<int>(threadIdx.x) % 32;
+    uint32_t a[kPositionTiles][4];
+#pragma unroll
+    for (int m = 0; m < kPositionTiles; ++m)
+    {
+        // Lanes 0-15 give rows 0-15 at the first 16 taps, lanes 16-31 the same rows 16 taps on.
+        loadMatrices(a[m], positionTile + swizzled(warpRow + m * 16 + lane % 16, halfStep * 2 + lane / 16));
+    }
+    uint32_t b[kMapTiles][2];
+#pragma unroll
+    for (int pair = 0; pair < kMapTiles / 2; ++pair)
+    {
+        // Matrices: map tile 2 pair (taps 0-15, 16-31), then map tile 2 pair + 1 (the same).
+        uint32_t r[4];
+        int const row = warpMap + pair * 16 + lane % 8 + (lane / 16) * 8;
+        loadMatrices(r, mapTile + swizzled(row, halfStep * 2 + (lane / 8) % 2));
+        b[2 * pair][0] = r[0];
+        b[2 * pair][1] = r[1];
+        b[2 * pair + 1][0] = r[2];
+        b[2 * pair + 1][1] = r[3];
+    }
+#pragma unroll
+    for (int m = 0; m < kPositionTiles; ++m)
+    {
+#pragma unroll
+        for (int n = 0; n < kMapTiles; ++n)
+        {
+            mma16832(sums[m][n], a[m], b[n][0], b[n][1]);
+        }
+    }
+}
+
+//! Where the sum of (row, map) lies in a block's sums staged in shared memory: [kBlockPositions][Maps] INT32, each
+//! row's 16-byte units XOR-swizzled by the row, so that the eight rows an mma tile's lanes write, and the chunks of 16
+//! maps the threads then read, spread over the banks.
+template <int Maps>
+__device__ inline int stagedSum(int row, int map)
+{
+    return row * Maps + (((map / 4) ^ (row % 8)) * 4) + map % 4;
+}
+
+//! A warp's sums into the staged tile. Accumulators j of tile (m, n): position row lane / 4 (+ 8 for j >= 2), maps
+//! 2 (lane % 4) and the next.
+template <int Maps>
+__device__ inline void stageSums(
+    int32_t* staged, int32_t const (&sums)[kPositionTiles][kMapTiles][4], int warpRow, int warpMap)
+{
+    int const lane = static_cast<int>(threadIdx.x) % 32;
+#pragma unroll
+    for (int m = 0; m < kPositionTiles; ++m)
+    {
+#pragma unroll
+        for (int half = 0; half < 2; ++half)
+        {
+            int const row = warpRow + m * 16 + lane / 4 + half * 8;
+#pragma unroll
+            for (int n = 0; n < kMapTiles; ++n)
+            {
+                int const map = warpMap + n * 8 + (lane % 4) * 2;
+                *reinterpret_cast<int2*>(staged + stagedSum<Maps>(row, map))
+                    = int2{sums[m][n][half * 2], sums[m][n][half * 2 + 1]};
+            }
+        }
+    }
+}
+
+template <int WarpColumns, bool VectorChunks>
+__global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<WarpColumns>::kBlocksPerSm)
+    int8ConvolutionKernel(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry g, int64_t positions,
+        int32_t maps, QuantizedEpilogue e, bool vectorChunks)
+{
+    using Shape = BlockShape<WarpColumns>;
+    static_assert(kBlockPositions * Shape::kMaps * sizeof(int32_t) <= Shape::kSharedBytes, "the sums fit the stages");
+    extern __shared__ __align__(16) int8_t stages[];
+    int const thread = static_cast<int>(threadIdx.x);
+    int const chunk = thread % kChunksPerRow;
+    int const firstRow = thread / kChunksPerRow;
+    int64_t const firstPosition = static_cast<int64_t>(blockIdx.x) * kBlockPositions;
+    int32_t const firstMap = static_cast<int32_t>(blockIdx.y) * Shape::kMaps;
+
+    Window windows[Shape::kPositionRows];
+#pragma unroll
+    for (int i = 0; i < Shape::kPositionRows; ++i)
+    {
+        windows[i] = windowOf(g, firstPosition + firstRow + i * Shape::kRowsApart, positions);
+    }
+    // The first tap of this thread's chunk in the next step to load: steps are loaded in order, one after another.
+    Tap nextTap = tapOf(g, chunk * 16);
+    auto const load = [&](int step) {
+        int8_t* const positionTile = stages + (step % kStages) * Shape::kStageBytes;
+        int8_t* const mapTile = positionTile + kBlockPositions * kStepTaps;
+        int32_t const tap = step * kStepTaps + chunk * 16;
+#pragma unroll
+        for (int i = 0; i < Shape::kPositionRows; ++i)
+        {
+            int const row = firstRow + i * Shape::kRowsApart;
+            loadWindowChunk<VectorChunks>(positionTile + swizzled(row, chunk), input, g, windows[i], tap, nextTap);
+        }
+        advance(g, nextTap, kStepTaps);
+#pragma unroll
+        for (int i = 0; i < Shape::kMapRows; ++i)
+        {
+            int const row = firstRow + i * Shape::kRowsApart;
+            bool const inside = firstMap + row < maps && tap < g.rowLength;
+            int8_t const* source = filters + static_cast<int64_t>(firstMap + row) * g.rowLength + tap;
+            copyAsync(mapTile + swizzled(row, chunk), inside ? source : filters, inside ? 16U : 0U);
+        }
+    };
+
+    int const steps = (g.rowLength + kStepTaps - 1) / kStepTaps;
+    for (int step = 0; step < kStages - 1; ++step)
+    {
+        if (step < steps)
+        {
+            load(step);
+        }
+        commitCopies();
+    }
+    int const warp = thread / 32;
+    int const warpRow = (warp % 2) * kWarpPositions;
+    int const warpMap = (warp / 2) * kWarpMaps;
+    int32_t sums[kPositionTiles][kMapTiles][4] = {};
+    for (int step = 0; step < steps; ++step)
+    {
+        awaitCopies<kStages - 2>();
+        __syncthreads(); // this step's stage has arrived, and every warp is done with the one refilled next
+        if (step + kStages - 1 < steps)
+        {
+            load(step + kStages - 1);
+        }
+        commitCopies();
+        int8_t const* const positionTile = stages + (step % kStages) * Shape::kStageBytes;
+#pragma unroll
+        for (int halfStep = 0; halfStep < kStepTaps / 32; ++halfStep)
+        {
+            multiplyStep(sums, positionTile, positionTile + kBlockPositions * kStepTaps, warpRow, warpMap, halfStep);
+        }
+    }
+
+    awaitCopies<0>();
+    __syncthreads(); // every warp is done with the stages, which now hold the sums
+    auto* const staged = reinterpret_cast<int32_t*>(stages);
+    stageSums<Shape::kMaps>(staged, sums, warpRow, warpMap);
+    __syncthreads();
+    constexpr int kChunksPerPosition = Shape::kMaps / kChunkMaps;
+    for (int item = thread; item < kBlockPositions * kChunksPerPosition; item += Shape::kThreads)
+    {
+        int const row = item / kChunksPerPosition;
+        int const firstChunkMap = (item % kChunksPerPosition) * kChunkMaps;
+        int64_t const position = firstPosition + row;
+        int32_t const map = firstMap + firstChunkMap;
+        if (position < positions && map < maps)
+        {
+            int32_t chunkSums[kChunkMaps];
+#pragma unroll
+            for (int unit = 0; unit < kChunkMaps / 4; ++unit)
+            {
+                int4 const v
+                    = *reinterpret_cast<int4 const*>(staged + stagedSum<Shape::kMaps>(row, firstChunkMap + unit * 4));
+                chunkSums[unit * 4] = v.x;
+                chunkSums[unit * 4 + 1] = v.y;
+                chunkSums[unit * 4 + 2] = v.z;
+                chunkSums[unit * 4 + 3] = v.w;
+            }
+            finishChunk(e, chunkSums, output, position * maps + map, map, maps - map, vectorChunks);
+        }
+    }
+}
+
+template <int WarpColumns, bool VectorChunks>
+void launchShape(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry const& g, int64_t positions,
+    int32_t maps, QuantizedEpilogue const& e, cudaStream_t stream)
+{
+    using Shape = BlockShape<WarpColumns>;
+    auto const kernel = int8ConvolutionKernel<WarpColumns, VectorChunks>;
+    // The grant is the current device's; asking again costs little next to a launch.
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::kSharedBytes),
+        "quantized convolution: granting the INT8 kernel its shared memory");
+    dim3 const grid(static_cast<unsigned>((positions + kBlockPositions - 1) / kBlockPositions),
+        static_cast<unsigned>((maps + Shape::kMaps - 1) / Shape::kMaps));
+    // Whole 16-map chunks of the output and the residual are aligned vectors where the maps are a multiple of 16.
+    auto const aligned = [](void const* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; };
+    bool const vectorChunks = maps % kChunkMaps == 0 && aligned(output) && aligned(e.residual);
+    kernel<<<grid, Shape::kThreads, Shape::kSharedBytes, stream>>>(
+        input, filters, output, g, positions, maps, e, vectorChunks);
+    check(cudaGetLastError(), "quantized convolution: launching the INT8 kernel");
+}
+
+//! Whether a block takes 128 maps (four warp columns) rather than 64.
+bool wideBlocks(int64_t maps)
+{
+    return maps > BlockShape<2>::kMaps;
+}
+
+} // namespace
+
+bool int8ConvolutionFillsGpu(Im2colGeometry const& g, int64_t images, int64_t maps, int32_t multiprocessors)
+{
+    int64_t const positions = images * g.outputHeight * g.outputWidth;
+    int64_t const perBlock = wideBlocks(maps) ? BlockShape<4>::kMaps : BlockShape<2>::kMaps;
+    int64_t const blocks = (positions + kBlockPositions - 1) / kBlockPositions * ((maps + perBlock - 1) / perBlock);
+    return blocks >= multiprocessors;
+}
+
+void launchInt8Convolution(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry const& g,
+    int64_t images, QuantizedEpilogue const& e, cudaStream_t stream)
+{
+    int64_t const positions = images * g.outputHeight * g.outputWidth;
+    auto const maps = static_cast<int32_t>(e.maps);
+    if (positions == 0)
+    {
+        return;
+    }
+    bool const vectorChunks = g.channels % 16 == 0;
+    bool const wide = wideBlocks(maps);
+    if (wide && vectorChunks)
+    {
+        launchShape<4, true>(input, filters, output, g, positions, maps, e, stream);
+    }
+    else if (wide)
+    {
+        launchShape<4, false>(input, filters, output, g, positions, maps, e, stream);
+    }
+    else if (vectorChunks)
+    {
+        launchShape<2, true>(input, filters, output, g, positions, maps, e, stream);
+    }
+    else
+    {
+        launchShape<2, false>(input, filters, output, g, positions, maps, e, stream);
+    }
+}
+
+} // namespace kiln::cuda

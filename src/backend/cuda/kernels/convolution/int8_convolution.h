@@ -1,0 +1,28 @@
+// The channels-last INT8 convolution of quantized_convolution.h as one implicit GEMM on the tensor cores: each block
+// computes a tile of output positions by output maps, reading the windows' taps straight from the input into shared
+// memory (the rows of taps are never written out), summing the INT8 products exactly in INT32 registers with
+// mma.sync, and applying the quantized epilogue (quantized_epilogue.h) to the sums it holds: the INT32 sums never
+// reach memory.
+#pragma once
+
+#include "backend/cuda/kernels/convolution/quantized_convolution_kernels.h"
+#include "backend/cuda/kernels/convolution/quantized_epilogue.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace kiln::cuda
+{
+
+//! Whether the kernel's tiles fill a GPU of `multiprocessors` SMs, where it beats cuBLASLt's product followed by the
+//! epilogue kernel (ResNet-50 on an H100: from batch 8 on, per layer, at about one tile an SM).
+bool int8ConvolutionFillsGpu(Im2colGeometry const& g, int64_t images, int64_t maps, int32_t multiprocessors);
+
+//! The output ([images, OH, OW, maps], kHWC) of `images` channels-last INT8 images ([images, H, W, C]) convolved with
+//! `filters`: a row of g.rowLength INT8 taps per map, (r, s, channel) order, zeros past g.taps. The input and the
+//! filters are aligned to 16 bytes; every index within one image fits 32 bits.
+void launchInt8Convolution(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry const& g,
+    int64_t images, QuantizedEpilogue const& e, cudaStream_t stream);
+
+} // namespace kiln::cuda
