@@ -74,7 +74,7 @@ __device__ inline Window windowOf(Im2colGeometry const& g, int64_t position, int
         position < positions};
 }
 
-//! Where tap (r, s, channel) of a window lies, or -1 in the padding (past the taps too).
+//! One tap of a window: its row and column in the window, and its channel.
 struct Tap
 {
     int32_t r;
@@ -104,6 +104,7 @@ __device__ inline void advance(Im2colGeometry const& g, Tap& t, int32_t taps)
     }
 }
 
+//! Where tap `t` of window `w` lies in the input, or -1 in the padding (or past the window's last row).
 __device__ inline int64_t tapOffset(Im2colGeometry const& g, Window const& w, Tap const& t)
 {
     int32_t const y = w.y0 + t.r * g.dilationY;
