@@ -128,15 +128,18 @@ def time_callable(run, seconds):
             "qps": calls / elapsed}
 
 
-def pytorch_figures(batch, fp16, seconds, compile_it):
+def pytorch_figures(batch, fp16, seconds, compile_it, make_model=None, image_size=224):
+    """PyTorch eager, eager replayed from a CUDA graph and (with compile_it) torch.compile, channels_last, on images of
+    [batch, 3, image_size, image_size]. make_model() makes the torch module (torchvision's resnet50 by default)."""
     import torch
     import torchvision
 
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dtype = torch.float16 if fp16 else torch.float32
-    model = torchvision.models.resnet50(weights=None).eval().cuda().to(dtype).to(memory_format=torch.channels_last)
-    x = torch.randn(batch, 3, 224, 224, device="cuda", dtype=dtype).to(memory_format=torch.channels_last)
+    module = make_model() if make_model else torchvision.models.resnet50(weights=None)
+    model = module.eval().cuda().to(dtype).to(memory_format=torch.channels_last)
+    x = torch.randn(batch, 3, image_size, image_size, device="cuda", dtype=dtype).to(memory_format=torch.channels_last)
     results = {}
     with torch.inference_mode():
         results["eager"] = time_callable(lambda: model(x), seconds)
