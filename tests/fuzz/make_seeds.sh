@@ -31,12 +31,15 @@ for model in test_add test_gather_0 test_tril test_maxpool_2d_pads test_softmax_
 done
 # The ONNX fuzzer's valid seeds (tests/onnx/fuzz/make_seeds.py): the layers whose sizes come from the model
 # (convolution, OneHot, Range, Tile, Pad, a shape-tensor input, NonZero...), for plan_mutations.h to change. The
-# external-data one needs its weights beside it, and the shape-tensor one values for its shape input (which the kiln
-# command cannot give), so they are left out.
+# external-data one needs its weights beside it, so it is left out; the shape-tensor input S gets its values from
+# --shapes, as trtexec gives them.
 for model in tests/onnx/fuzz/seeds/valid_*.onnx; do
   name=$(basename "$model" .onnx)
-  case "$name" in valid_external | valid_shape_input) continue ;; esac
-  "$build/tools/kiln/kiln" --onnx="$model" --backend=cpu --skipInference --saveEngine="$out/onnx_$name.plan" > /dev/null
+  [ "$name" = valid_external ] && continue
+  values=()
+  [ "$name" = valid_shape_input ] && values=(--shapes=S:1x1)
+  "$build/tools/kiln/kiln" --onnx="$model" --backend=cpu --skipInference "${values[@]}" \
+    --saveEngine="$out/onnx_$name.plan" > /dev/null
 done
 # The bundled example: convolutions and a seed plugin.
 "$build/tools/kiln/kiln" --onnx=examples/default_model/model.onnx --backend=cpu --skipInference \

@@ -229,6 +229,38 @@ TEST(KilnCommand, ZeroDimensionalInputsTakeTrtexecsScalarShapeSyntax)
     }
 }
 
+TEST(KilnCommand, ShapeTensorInputsTakeTheirValuesFromTheShapeFlags)
+{
+    // As trtexec reads them: for a shape-tensor input, the shape flags give its values. --shapes=s:3x2 reshapes x to
+    // [3, 2]; a profile from --minShapes/--optShapes/--maxShapes runs at its opt values; none given is an error naming
+    // the input and the flag, as is a wrong count of values.
+    ScratchDir dir;
+    kiln::test::writeReshapeByInputModel(dir.path("reshape.onnx"));
+    float const x[] = {1.0F, 2.0F, 3.0F, 4.0F, 5.0F, 6.0F};
+    kiln::test::writeBytes(dir.path("x.bin"), x, sizeof(x));
+    std::vector<std::string> const model{"--onnx=" + dir.path("reshape.onnx"), "--loadInputs=x:" + dir.path("x.bin")};
+    auto const fixed
+        = runKiln(model + std::vector<std::string>{"--shapes=s:3x2", "--exportOutput=" + dir.path("a.json")} + kQuick);
+    ASSERT_EQ(fixed.exitCode, 0) << fixed.output;
+    json const a = json::parse(readText(dir.path("a.json")));
+    EXPECT_EQ(a[0]["dimensions"], "3x2");
+    EXPECT_EQ(a[0]["values"], json({1.0, 2.0, 3.0, 4.0, 5.0, 6.0}));
+    auto const profiled = runKiln(model
+        + std::vector<std::string>{"--minShapes=s:1x6", "--optShapes=s:2x3", "--maxShapes=s:6x1",
+            "--exportOutput=" + dir.path("b.json")}
+        + kQuick);
+    ASSERT_EQ(profiled.exitCode, 0) << profiled.output;
+    EXPECT_EQ(json::parse(readText(dir.path("b.json")))[0]["dimensions"], "2x3") << "runs at the opt values";
+    auto const none = runKiln(model + kQuick);
+    EXPECT_NE(none.exitCode, 0);
+    EXPECT_TRUE(contains(none.output, "input \"s\" is a shape tensor: give its values with --shapes=s:"))
+        << none.output;
+    auto const wrongCount = runKiln(model + std::vector<std::string>{"--shapes=s:1x2x3"} + kQuick);
+    EXPECT_NE(wrongCount.exitCode, 0);
+    EXPECT_TRUE(contains(wrongCount.output, "is a shape tensor of 2 values, and the shape flags give it 3"))
+        << wrongCount.output;
+}
+
 TEST(KilnCommand, DataDependentOutputsAreReceivedAndExportedInTheirShape)
 {
     // NonZero's count is known only once the network has run: kiln receives the output through an IOutputAllocator,

@@ -105,6 +105,18 @@ void writeScaledReluModel(std::string const& path)
     save(model, path);
 }
 
+void writeReshapeByInputModel(std::string const& path)
+{
+    onnx::ModelProto model = emptyModel("reshape_by_input");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    addValue(graph.mutable_input(), "x", {6});
+    addValue(graph.mutable_input(), "s", {2});
+    graph.mutable_input(1)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+    addValue(graph.mutable_output(), "y", {-1, -1});
+    addNode(graph, "Reshape", "reshape", {"x", "s"}, "y");
+    save(model, path);
+}
+
 void writeNonZeroModel(std::string const& path)
 {
     onnx::ModelProto model = emptyModel("non_zero");

@@ -20,6 +20,8 @@ void writeHostileNamesModel(std::string const& path);
 void writeScaledReluModel(std::string const& path);
 //! x [N] -> y [1, count]: the positions of x's non-zero elements (ONNX NonZero, cast to FLOAT), a data-dependent shape.
 void writeNonZeroModel(std::string const& path);
+//! y = Reshape(x, s) with x of shape [6] (FP32) and s an INT64 [2] input: a shape-tensor input.
+void writeReshapeByInputModel(std::string const& path);
 //! y = relu(x) - c with x of shape [2, 3] and c a [1, 3] initializer.
 void writeReluMinusConstantModel(std::string const& path);
 

@@ -80,13 +80,19 @@ bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor
         return false;
     }
     mInputs = inputs;
-    for (HostTensor const& input : mInputs)
+    for (HostTensor& input : mInputs)
     {
         if (!mContext->setInputShape(input.name.c_str(), input.dims))
         {
             error = "input \"" + input.name + "\" cannot take the shape " + dimsSpec(input.dims)
                 + " (see the error above; --shapes sets it)";
             return false;
+        }
+        // A shape-tensor input's values decide the output shapes, which the buffers below are sized by; they are read
+        // from host memory on every backend, as in TensorRT.
+        if (engine.isShapeInferenceIO(input.name.c_str()))
+        {
+            mContext->setTensorAddress(input.name.c_str(), input.bytes.data());
         }
     }
     if (!mContext->allInputDimensionsSpecified())
@@ -105,7 +111,8 @@ bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor
     }
     for (size_t i = 0; i < mInputs.size(); ++i)
     {
-        void* address = onDevice ? mDevice.inputAddress(i) : mInputs[i].bytes.data();
+        bool const host = !onDevice || engine.isShapeInferenceIO(mInputs[i].name.c_str());
+        void* address = host ? mInputs[i].bytes.data() : mDevice.inputAddress(i);
         mContext->setTensorAddress(mInputs[i].name.c_str(), address);
     }
     mAllocators.clear();

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
+#include <numeric>
 #include <set>
 #include <unistd.h>
 
@@ -88,8 +90,79 @@ bool checkSpecNames(std::vector<ShapeSpec> const& specs, char const* flag, nvinf
     return true;
 }
 
+//! What the shape flags give input `name`: [kMIN, kOPT, kMAX] from --minShapes/--optShapes/--maxShapes, else --shapes
+//! for all three. false (none given, or an error logged) leaves `shapes` alone; `error` says which.
+bool shapeFlags(Options const& options, char const* name, Dims (&shapes)[3], bool& error)
+{
+    error = false;
+    if (ShapeSpec const* min = findSpec(options.minShapes, name))
+    {
+        ShapeSpec const* opt = findSpec(options.optShapes, name);
+        ShapeSpec const* max = findSpec(options.maxShapes, name);
+        if (opt == nullptr || max == nullptr)
+        {
+            logError("input \"" + std::string(name)
+                + "\" needs a shape in each of --minShapes, --optShapes and "
+                  "--maxShapes");
+            error = true;
+            return false;
+        }
+        shapes[0] = min->dims;
+        shapes[1] = opt->dims;
+        shapes[2] = max->dims;
+        return true;
+    }
+    if (ShapeSpec const* fixed = findSpec(options.shapes, name))
+    {
+        shapes[0] = shapes[1] = shapes[2] = fixed->dims;
+        return true;
+    }
+    return false;
+}
+
+//! A shape-tensor input's values in the profile. trtexec reads them from the shape flags, where other inputs give
+//! their shape: --shapes=S:2x3 gives shape tensor S the values {2, 3}.
+bool profileShapeValues(nvinfer1::IOptimizationProfile& profile, nvinfer1::ITensor const& input, Options const& options)
+{
+    std::string const name = input.getName();
+    Dims values[3];
+    bool error = false;
+    if (!shapeFlags(options, name.c_str(), values, error))
+    {
+        if (!error)
+        {
+            logError("input \"" + name + "\" is a shape tensor: give its values with --shapes=" + name
+                + ":v0xv1... (or in each of --minShapes, --optShapes and --maxShapes), as trtexec takes them");
+        }
+        return false;
+    }
+    Dims const dims = input.getDimensions();
+    int64_t const count = std::accumulate(dims.d, dims.d + dims.nbDims, int64_t{1}, std::multiplies<>());
+    OptProfileSelector const selectors[3]
+        = {OptProfileSelector::kMIN, OptProfileSelector::kOPT, OptProfileSelector::kMAX};
+    for (int k = 0; k < 3; ++k)
+    {
+        if (values[k].nbDims != count)
+        {
+            logError("input \"" + name + "\" is a shape tensor of " + std::to_string(count) + " values, and the shape "
+                + "flags give it " + std::to_string(values[k].nbDims) + " (" + dimsSpec(values[k]) + ")");
+            return false;
+        }
+        std::vector<int32_t> const bounded(values[k].d, values[k].d + values[k].nbDims);
+        if (!std::equal(bounded.begin(), bounded.end(), values[k].d)
+            || !profile.setShapeValues(name.c_str(), selectors[k], bounded.data(), values[k].nbDims))
+        {
+            logError("input \"" + name + "\": the profile refuses the values " + dimsSpec(values[k])
+                + " (see the error above; they must fit 32 bits)");
+            return false;
+        }
+    }
+    return true;
+}
+
 //! One optimization profile from --minShapes/--optShapes/--maxShapes, else --shapes, else the inputs'
-//! dynamic dimensions set to 1 (as trtexec does, with a warning).
+//! dynamic dimensions set to 1 (as trtexec does, with a warning). Shape-tensor inputs take their values from the same
+//! flags.
 bool addProfile(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition& network, nvinfer1::IBuilderConfig& config,
     Options const& options)
 {
@@ -108,6 +181,15 @@ bool addProfile(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition& netwo
     {
         nvinfer1::ITensor* input = network.getInput(i);
         char const* name = input->getName();
+        if (input->isShapeTensor())
+        {
+            if (!profileShapeValues(*profile, *input, options))
+            {
+                return false;
+            }
+            needed = true;
+            continue;
+        }
         Dims const declared = input->getDimensions();
         bool const dynamic = std::any_of(declared.d, declared.d + declared.nbDims, [](int64_t d) { return d < 0; });
         if (!dynamic)
@@ -116,27 +198,13 @@ bool addProfile(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition& netwo
         }
         needed = true;
         Dims shapes[3];
-        if (ShapeSpec const* min = findSpec(options.minShapes, name))
+        bool error = false;
+        if (!shapeFlags(options, name, shapes, error))
         {
-            ShapeSpec const* opt = findSpec(options.optShapes, name);
-            ShapeSpec const* max = findSpec(options.maxShapes, name);
-            if (opt == nullptr || max == nullptr)
+            if (error)
             {
-                logError("input \"" + std::string(name)
-                    + "\" needs a shape in each of --minShapes, --optShapes and "
-                      "--maxShapes");
                 return false;
             }
-            shapes[0] = min->dims;
-            shapes[1] = opt->dims;
-            shapes[2] = max->dims;
-        }
-        else if (ShapeSpec const* fixed = findSpec(options.shapes, name))
-        {
-            shapes[0] = shapes[1] = shapes[2] = fixed->dims;
-        }
-        else
-        {
             Dims ones = declared;
             std::replace_if(
                 ones.d, ones.d + ones.nbDims, [](int64_t d) { return d < 0; }, int64_t{1});

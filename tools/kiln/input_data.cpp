@@ -3,6 +3,7 @@
 #include "bounded_io.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <set>
 
@@ -33,6 +34,10 @@ bool isInput(nvinfer1::ICudaEngine const& engine, std::string const& name)
 //! The shape to run input `name` at.
 nvinfer1::Dims chooseShape(nvinfer1::ICudaEngine const& engine, Options const& options, char const* name)
 {
+    if (engine.isShapeInferenceIO(name))
+    {
+        return engine.getTensorShape(name); // the shape flags give a shape tensor's values, not its shape
+    }
     for (ShapeSpec const& spec : options.shapes)
     {
         if (spec.name == name)
@@ -47,6 +52,43 @@ nvinfer1::Dims chooseShape(nvinfer1::ICudaEngine const& engine, Options const& o
         dims = engine.getProfileShape(name, 0, nvinfer1::OptProfileSelector::kOPT);
     }
     return dims;
+}
+
+//! A shape-tensor input's values: --shapes's, as trtexec reads them, else --optShapes's (the profile this run built;
+//! a plan does not keep the values of its profiles).
+bool fillShapeValues(Options const& options, HostTensor& tensor, std::string& error)
+{
+    std::vector<int64_t> values;
+    for (std::vector<ShapeSpec> const* specs : {&options.shapes, &options.optShapes})
+    {
+        auto const spec
+            = std::find_if(specs->begin(), specs->end(), [&](ShapeSpec const& s) { return s.name == tensor.name; });
+        if (spec != specs->end() && values.empty())
+        {
+            values.assign(spec->dims.d, spec->dims.d + spec->dims.nbDims);
+        }
+    }
+    size_t const count = tensor.bytes.size() / elementSize(tensor.type);
+    bool const integers = tensor.type == nvinfer1::DataType::kINT32 || tensor.type == nvinfer1::DataType::kINT64;
+    if (values.size() != count || !integers)
+    {
+        error = "input \"" + tensor.name + "\" is a shape tensor of " + std::to_string(count)
+            + " values; give them with --shapes=" + tensor.name + ":v0xv1... (or --loadInputs)";
+        return false;
+    }
+    for (size_t i = 0; i < count; ++i)
+    {
+        if (tensor.type == nvinfer1::DataType::kINT32)
+        {
+            auto const value = static_cast<int32_t>(values[i]);
+            std::memcpy(tensor.bytes.data() + i * sizeof(value), &value, sizeof(value));
+        }
+        else
+        {
+            std::memcpy(tensor.bytes.data() + i * sizeof(int64_t), &values[i], sizeof(int64_t));
+        }
+    }
+    return true;
 }
 
 } // namespace
@@ -141,6 +183,13 @@ bool makeInputs(
         if (file != options.loadInputs.end())
         {
             if (!readRawTensor(file->value, tensor, error))
+            {
+                return false;
+            }
+        }
+        else if (engine.isShapeInferenceIO(name))
+        {
+            if (!fillShapeValues(options, tensor, error))
             {
                 return false;
             }

@@ -1,5 +1,6 @@
 // The inputs an inference runs on: their shapes (--shapes, else the plan's own or its profile's
-// opt shape) and their values (--loadInputs files, else deterministic random values).
+// opt shape) and their values (--loadInputs files; a shape-tensor input's from --shapes, as trtexec reads them, or
+// its profile's opt values; else deterministic random values).
 #pragma once
 
 #include "host_tensor.h"

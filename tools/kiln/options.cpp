@@ -60,10 +60,13 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
     app.add_flag("--fp16", o.fp16, "Allow FP16 precision in addition to FP32 (default = disabled)");
     app.add_option("--shapes", raw.shapes,
         "Inference shapes of dynamic inputs: name:1x3x224x224[,name:...] (names may be quoted with '; "
-        "a 0-D input is name:scalar or name:)");
-    app.add_option("--minShapes", raw.minShapes, "Build a profile with these minimum shapes (name:1x3x224x224,...)");
-    app.add_option("--optShapes", raw.optShapes, "Build a profile with these optimum shapes (name:1x3x224x224,...)");
-    app.add_option("--maxShapes", raw.maxShapes, "Build a profile with these maximum shapes (name:1x3x224x224,...)");
+        "a 0-D input is name:scalar or name:; a shape-tensor input takes its values: name:2x3 is {2, 3})");
+    app.add_option("--minShapes", raw.minShapes,
+        "Build a profile with these minimum shapes (name:1x3x224x224,...; shape tensors: values)");
+    app.add_option("--optShapes", raw.optShapes,
+        "Build a profile with these optimum shapes (name:1x3x224x224,...; shape tensors: values)");
+    app.add_option("--maxShapes", raw.maxShapes,
+        "Build a profile with these maximum shapes (name:1x3x224x224,...; shape tensors: values)");
     app.add_option("--memPoolSize", raw.memPoolSize,
         "Memory pool limits: workspace:N[,pool:N]; N in MiB, or with the suffix B, K, M or G");
     app.add_option("--timingCacheFile", o.timingCacheFile,
