@@ -9,6 +9,7 @@
 #include "fuzz_plugins.h"
 #include "plan_checksum.h"
 #include "plan/plan_format.h"
+#include "network/layers/slice.h"
 #include "plan_with_payload.h"
 
 #include <NvInferRuntime.h>
@@ -77,6 +78,23 @@ void pluginType(PlanModel& m, size_t layer, size_t slot, DataType type)
     l.params = std::move(params);
 }
 
+//! The stride of the slice layer named `name` on `axis` set to `stride`.
+void sliceStride(PlanModel& m, std::string const& name, int32_t axis, int64_t stride)
+{
+    for (auto& l : m.layers)
+    {
+        if (l.name == name)
+        {
+            auto params = std::make_unique<kiln::network::SliceParams>(
+                dynamic_cast<kiln::network::SliceParams const&>(*l.params));
+            params->stride.d[axis] = stride;
+            l.params = std::move(params);
+            return;
+        }
+    }
+    ADD_FAILURE() << "the seed has no layer \"" << name << "\"";
+}
+
 // Defined before the tests that take their parameters from it, so initialized before them.
 std::vector<Finding> const kFindings{
     // Layers with no inputs reached kernels that read input 0 (SEGV): the reader now checks each record against
@@ -142,6 +160,14 @@ std::vector<Finding> const kFindings{
     // one Kiln pads, and the application's buffer was too small. It reports Kiln's now, so the plan runs.
     {"hwc8_input_of_five_dimensions", "CustomQKVToContextPluginDynamic_v1",
         [](PlanModel& m) { m.tensors.at(0).format = TensorFormat::kHWC8; }, nullptr},
+    // A broadcast's slice given a stride of 2^62 on an axis of 3: the reader's check of its bounds computed
+    // start + (size - 1) * stride, which overflowed (undefined behaviour, caught by UBSan in the fuzzing build). It
+    // now names the coordinate that does not fit.
+    {"slice_stride_overflows", "onnx_valid_expand",
+        [](PlanModel& m) { sliceStride(m, "Y (broadcast 4)", 1, int64_t{1} << 62); },
+        "(Slice) does not hold for its recorded inputs: slice along axis 1: its last coordinate, start 0 + (size 3 - "
+        "1) "
+        "* stride 4611686018427387904, does not fit in 64 bits"},
 };
 
 //! gtest names a failing case by this rather than by the bytes of its parameter.

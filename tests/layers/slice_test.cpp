@@ -159,6 +159,10 @@ TEST(SliceLayer, ArgumentErrors)
     EXPECT_TRUE(kiln::test::errorMentions(h, "the size entry 1 is -1")) << h.logger.errors();
     EXPECT_EQ(h.network->addSlice(*x, Dims{2, {0, 2}}, Dims{2, {1, 2}}, Dims{2, {1, 1}}), nullptr);
     EXPECT_TRUE(kiln::test::errorMentions(h, "kSTRICT_BOUNDS")) << h.logger.errors();
+    // A stride whose product with the size wraps around 64 bits (as a damaged plan gave one) is named, not wrapped.
+    int64_t const huge = int64_t{1} << 62;
+    EXPECT_EQ(h.network->addSlice(*x, Dims{2, {0, 0}}, Dims{2, {1, 3}}, Dims{2, {1, huge}}), nullptr);
+    EXPECT_TRUE(kiln::test::errorMentions(h, "does not fit in 64 bits")) << h.logger.errors();
     EXPECT_EQ(h.network->addSlice(*x, Dims{1, {0}}, Dims{1, {1}}, Dims{1, {1}}), nullptr);
     EXPECT_TRUE(kiln::test::errorMentions(h, "entries but the input has rank 2")) << h.logger.errors();
 }
