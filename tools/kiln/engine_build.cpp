@@ -63,12 +63,6 @@ bool parseModel(std::string const& path, nvinfer1::INetworkDefinition& network, 
     return false;
 }
 
-ShapeSpec const* findSpec(std::vector<ShapeSpec> const& specs, char const* name)
-{
-    auto const it = std::find_if(specs.begin(), specs.end(), [&](ShapeSpec const& s) { return s.name == name; });
-    return it == specs.end() ? nullptr : &*it;
-}
-
 bool checkSpecNames(std::vector<ShapeSpec> const& specs, char const* flag, nvinfer1::INetworkDefinition& network)
 {
     for (ShapeSpec const& spec : specs)

@@ -38,12 +38,9 @@ nvinfer1::Dims chooseShape(nvinfer1::ICudaEngine const& engine, Options const& o
     {
         return engine.getTensorShape(name); // the shape flags give a shape tensor's values, not its shape
     }
-    for (ShapeSpec const& spec : options.shapes)
+    if (ShapeSpec const* spec = findSpec(options.shapes, name))
     {
-        if (spec.name == name)
-        {
-            return spec.dims;
-        }
+        return spec->dims;
     }
     nvinfer1::Dims dims = engine.getTensorShape(name);
     bool const dynamic = std::any_of(dims.d, dims.d + dims.nbDims, [](int64_t d) { return d < 0; });
@@ -58,15 +55,12 @@ nvinfer1::Dims chooseShape(nvinfer1::ICudaEngine const& engine, Options const& o
 //! a plan does not keep the values of its profiles).
 bool fillShapeValues(Options const& options, HostTensor& tensor, std::string& error)
 {
+    ShapeSpec const* spec = findSpec(options.shapes, tensor.name);
+    spec = spec != nullptr ? spec : findSpec(options.optShapes, tensor.name);
     std::vector<int64_t> values;
-    for (std::vector<ShapeSpec> const* specs : {&options.shapes, &options.optShapes})
+    if (spec != nullptr)
     {
-        auto const spec
-            = std::find_if(specs->begin(), specs->end(), [&](ShapeSpec const& s) { return s.name == tensor.name; });
-        if (spec != specs->end() && values.empty())
-        {
-            values.assign(spec->dims.d, spec->dims.d + spec->dims.nbDims);
-        }
+        values.assign(spec->dims.d, spec->dims.d + spec->dims.nbDims);
     }
     size_t const count = tensor.bytes.size() / elementSize(tensor.type);
     bool const integers = tensor.type == nvinfer1::DataType::kINT32 || tensor.type == nvinfer1::DataType::kINT64;

@@ -141,6 +141,12 @@ bool parseNameValueList(std::string const& text, std::vector<NameValue>& entries
     return true;
 }
 
+ShapeSpec const* findSpec(std::vector<ShapeSpec> const& specs, std::string const& name)
+{
+    auto const it = std::find_if(specs.begin(), specs.end(), [&](ShapeSpec const& s) { return s.name == name; });
+    return it == specs.end() ? nullptr : &*it;
+}
+
 bool parseShapeSpecs(std::string const& text, std::vector<ShapeSpec>& specs, std::string& error)
 {
     specs.clear();

@@ -47,6 +47,9 @@ struct ShapeSpec
 //! error.
 bool parseShapeSpecs(std::string const& text, std::vector<ShapeSpec>& specs, std::string& error);
 
+//! The spec that names `name` among `specs`, or null.
+ShapeSpec const* findSpec(std::vector<ShapeSpec> const& specs, std::string const& name);
+
 //! --memPoolSize: "workspace:1024,dlaSRAM:1M". A bare number is MiB; suffixes B, K, M, G (powers of 1024).
 struct PoolSize
 {
