@@ -50,7 +50,12 @@ __device__ inline float epilogueValue(QuantizedEpilogue const& e, Sum sum, int64
     {
         y += residualValue(e, i);
     }
-    return e.activates ? device::activate(e.activation, e.alpha, e.beta, y) : y;
+    if (!e.activates)
+    {
+        return y;
+    }
+    float const activated = device::activate(e.activation, e.alpha, e.beta, y);
+    return e.selfGated ? y * activated : activated;
 }
 
 __device__ inline void storeOutput(QuantizedEpilogue const& e, void* output, int64_t i, float y)
@@ -155,7 +160,17 @@ __device__ inline void finishChunk(QuantizedEpilogue const& e, int32_t const (&s
             y[j + 3] += r.w;
         }
     }
-    if (e.activates)
+    if (e.activates && e.selfGated)
+    {
+        device::visitActivation(e.activation, e.alpha, e.beta, [&y](auto const& f) {
+#pragma unroll
+            for (int j = 0; j < 16; ++j)
+            {
+                y[j] *= f(y[j]);
+            }
+        });
+    }
+    else if (e.activates)
     {
         device::visitActivation(e.activation, e.alpha, e.beta, [&y](auto const& f) {
 #pragma unroll
