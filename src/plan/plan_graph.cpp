@@ -231,6 +231,35 @@ std::optional<size_t> soleReader(PlanModel const& model, std::vector<std::vector
     return tensorReaders[0];
 }
 
+std::optional<SelfGated> selfGatedOf(PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t x)
+{
+    TensorRecord const& tensor = model.tensors[x];
+    if (isObserved(tensor) || tensor.values || readers[x].size() != 2)
+    {
+        return std::nullopt;
+    }
+    for (size_t a : readers[x])
+    {
+        std::optional<size_t> const product = soleReader(model, readers, a);
+        if (paramsOf<network::ActivationParams>(model.layers[a]) == nullptr || !product)
+        {
+            continue;
+        }
+        LayerRecord const& layer = model.layers[*product];
+        auto const* elementWise = paramsOf<network::ElementWiseParams>(layer);
+        int32_t const gate = model.layers[a].outputs[0];
+        bool const multiplies = elementWise != nullptr
+            && elementWise->operation == nvinfer1::ElementWiseOperation::kPROD && layer.inputs.size() == 2
+            && layer.outputs.size() == 1
+            && ((layer.inputs[0] == x && layer.inputs[1] == gate) || (layer.inputs[0] == gate && layer.inputs[1] == x));
+        if (multiplies)
+        {
+            return SelfGated{a, *product};
+        }
+    }
+    return std::nullopt;
+}
+
 bool computesIn(PlanModel const& model, LayerRecord const& record, std::optional<nvinfer1::DataType> precision,
     nvinfer1::DataType type)
 {

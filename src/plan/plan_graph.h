@@ -66,6 +66,20 @@ std::vector<int64_t> producersOf(PlanModel const& model);
 //! output, not a shape tensor); `readers` is readersOf(model).
 std::optional<size_t> soleReader(PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l);
 
+//! The two layers of a self-gated activation x * f(x) of tensor `x`, as networks write SiLU (x * sigmoid(x)) and
+//! hard-swish (x * hard_sigmoid(x)): an activation layer reading x, and the element-wise product of x by that
+//! layer's output, which reads it alone.
+struct SelfGated
+{
+    size_t activation;
+    size_t product;
+};
+
+//! The self-gated activation of tensor `x` where those two layers are x's only readers and x is an internal
+//! activation (as for soleReader); `readers` is readersOf(model).
+std::optional<SelfGated> selfGatedOf(
+    PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t x);
+
 //! Whether `record` computes in `precision` and reads and writes only `type`.
 bool computesIn(PlanModel const& model, LayerRecord const& record, std::optional<nvinfer1::DataType> precision,
     nvinfer1::DataType type);

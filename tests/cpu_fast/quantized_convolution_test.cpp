@@ -16,6 +16,7 @@
 #include "plan/plan_graph.h"
 
 #include <cmath>
+#include <optional>
 
 namespace kiln::test
 {
@@ -33,6 +34,10 @@ struct QdqCase
 {
     Residual residual{Residual::kNONE};
     bool relu{true};
+    //! Where set: instead of the ReLU, this activation self-gated as a network writes it, the activation ("gate") and
+    //! the product of its input by its output ("gated"): SiLU (kSIGMOID) or hard-swish (kHARD_SIGMOID, 1/6, 1/2).
+    std::optional<ActivationType> gate{};
+    bool gateObserved{false}; //!< the gate's output also a network output
     bool quantizesOutput{true};
     bool perChannelInput{false};
     bool inexactWeights{false};
@@ -145,6 +150,25 @@ private:
         return *dq->getOutput(0);
     }
 
+    ITensor& selfGated(INetworkDefinition& network, ITensor& x) const
+    {
+        IActivationLayer* gate = network.addActivation(x, *mCase.gate);
+        gate->setName("gate");
+        if (*mCase.gate == ActivationType::kHARD_SIGMOID)
+        {
+            gate->setAlpha(1.0F / 6.0F);
+            gate->setBeta(0.5F);
+        }
+        if (mCase.gateObserved)
+        {
+            gate->getOutput(0)->setName("gate output");
+            network.markOutput(*gate->getOutput(0));
+        }
+        IElementWiseLayer* product = network.addElementWise(x, *gate->getOutput(0), ElementWiseOperation::kPROD);
+        product->setName("gated");
+        return *product->getOutput(0);
+    }
+
     void build(INetworkDefinition& network) const
     {
         ITensor* a = network.addInput("a", DataType::kFLOAT, dimsOf(kInputShape));
@@ -170,7 +194,11 @@ private:
                                                                   : *b;
             y = &sumOf(network, *y, residual, "sum");
         }
-        if (mCase.relu)
+        if (mCase.gate)
+        {
+            y = &selfGated(network, *y);
+        }
+        else if (mCase.relu)
         {
             y = &activated(network, *y, ActivationType::kRELU, "relu");
         }
@@ -295,6 +323,40 @@ TEST(QuantizedFusion, StopsAtAnObservedIntermediateTensor)
     }
 }
 
+TEST(QuantizedFusion, FusesSiluAndHardSwishWrittenAsAnActivationAndAProduct)
+{
+    for (ActivationType gate : {ActivationType::kSIGMOID, ActivationType::kHARD_SIGMOID})
+    {
+        SCOPED_TRACE(gate == ActivationType::kSIGMOID ? "SiLU" : "hard-swish");
+        QdqCase c;
+        c.gate = gate;
+        std::map<std::string, LayerType> const types = compareWithReference(c);
+        EXPECT_EQ(types.at("dequantize input + convolution + gate + gated + quantize output"),
+            kQuantizedConvolutionLayerType);
+        EXPECT_EQ(countOf(types, LayerType::kACTIVATION) + countOf(types, LayerType::kELEMENTWISE), 0U);
+        c.residual = Residual::kINT8;
+        EXPECT_EQ(compareWithReference(c).at(
+                      "dequantize input + convolution + dequantize b + sum + gate + gated + quantize output"),
+            kQuantizedConvolutionLayerType);
+        c.quantizesOutput = false;
+        EXPECT_EQ(compareWithReference(c).at("dequantize input + convolution + dequantize b + sum + gate + gated"),
+            kQuantizedConvolutionLayerType);
+    }
+}
+
+TEST(QuantizedFusion, LeavesAGateThatOthersReadUnfused)
+{
+    // The gate's output is a network output: the product stays, and so does the gate, which the convolution's FP32
+    // output feeds.
+    QdqCase c;
+    c.gate = ActivationType::kSIGMOID;
+    c.gateObserved = true;
+    std::map<std::string, LayerType> const types = compareWithReference(c);
+    EXPECT_EQ(types.at("dequantize input + convolution"), kQuantizedConvolutionLayerType);
+    EXPECT_EQ(types.count("gate"), 1U);
+    EXPECT_EQ(types.count("quantize output"), 1U);
+}
+
 // The propagation of Q/DQ (plan/passes/quantization_propagation.h) moves the pooling onto INT8 before the fusion;
 // tests/cpu_fast/quantization_propagation_test.cpp checks it on its own.
 TEST(QuantizedFusion, MovesMaxPoolingBetweenPairsOfOneScaleOntoInt8)
@@ -373,6 +435,19 @@ TEST(QuantizedFusion, FusedPlansSaveAndLoadAsTheyWere)
     EXPECT_EQ(params.inputScale, kInputScale);
     EXPECT_EQ(params.residualScale, kResidualScale);
     EXPECT_EQ(params.outputScale, kOutputScale);
+    EXPECT_FALSE(params.selfGated);
+
+    QdqCase silu;
+    silu.gate = ActivationType::kSIGMOID;
+    std::vector<uint8_t> const gatedBlob = buildCpuPlan(QdqNetwork(silu).maker(), CpuKernels::kFAST);
+    ASSERT_TRUE(plan::readPlan(gatedBlob.data(), gatedBlob.size(), model, error)) << error;
+    auto const gated = std::find_if(model.layers.begin(), model.layers.end(),
+        [](plan::LayerRecord const& l) { return l.type == kQuantizedConvolutionLayerType; });
+    ASSERT_NE(gated, model.layers.end());
+    auto const& gatedParams = *plan::paramsOf<network::QuantizedConvolutionParams>(*gated);
+    EXPECT_TRUE(gatedParams.activates);
+    EXPECT_EQ(gatedParams.activation, ActivationType::kSIGMOID);
+    EXPECT_TRUE(gatedParams.selfGated);
 }
 
 //! The fused plan with its fused layer's parameters changed by `corrupt`, written again.

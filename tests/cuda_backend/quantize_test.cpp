@@ -102,4 +102,29 @@ TEST(CudaBackendQuantize, ZeroPointAndManyBlocks)
     expectAgree(Dims{3, {30, 100, 100}}, DataType::kFP8, spread(100, 0.5F, 8.0F), 1);
 }
 
+TEST(CudaBackendQuantize, OneScaleInt8SixteenValuesAThread)
+{
+    SKIP_WITHOUT_GPU();
+    // INT8 with one scale runs 16 values a thread, quantizing by the scale's inverse unless the product is near a
+    // half-way point. Steps of 0.05 by a scale of 0.1 put every other value within rounding of a tie (x / 0.1 and
+    // x * 10 may round to either side of it); the specials of inputOf come every 7th value. A count that is not a
+    // multiple of 16 leaves a tail to the element kernel.
+    for (Dims const& dims : {Dims{4, {4, 16, 10, 12}}, Dims{3, {3, 13, 197}}})
+    {
+        HostTensor input = inputOf(dims);
+        auto* const values = reinterpret_cast<float*>(input.bytes.data());
+        for (size_t i = 0; i < volumeOf(dims); ++i)
+        {
+            values[i] = i % 7 == 0 ? values[i] : static_cast<float>(i % 4000) * 0.05F - 100.0F;
+        }
+        for (auto const& [fp16, zero] :
+            {std::pair{false, int8_t{0}}, std::pair{true, int8_t{0}}, std::pair{false, int8_t{-3}}})
+        {
+            std::string const what = std::to_string(volumeOf(dims)) + " values" + (fp16 ? ", FP16" : "")
+                + (zero != 0 ? ", zero point -3" : "");
+            expectBackendsAgree(quantizeRoundTrip(dims, DataType::kINT8, {0.1F}, -1, zero), {{"x", input}}, fp16, what);
+        }
+    }
+}
+
 } // namespace

@@ -1,9 +1,10 @@
 // The CUDA backend's INT8 convolution (kernels/convolution/quantized_convolution.h) on Q/DQ networks made as Model
 // Optimizer's exports are: the quantized fusion makes one QuantizedConvolution of DQ -> convolution -> [+ residual]
-// [activation] [Q] in the CUDA plan, reading INT8 channels-last (or channels-first where the configuration keeps every
-// tensor linear) (checked without a GPU), and its results agree with the CPU reference kernels, which run every layer
-// as written. The INT8 tensors enter and leave the channels-last region through the reformatter. Small cases run the
-// layer through cuBLASLt's product; ManyTilesRunTheImplicitGemm gives channels-last the implicit GEMM.
+// [activation, self-gated or not] [Q] in the CUDA plan, reading INT8 channels-last (or channels-first where the
+// configuration keeps every tensor linear) (checked without a GPU), and its results agree with the CPU reference
+// kernels, which run every layer as written. The INT8 tensors enter and leave the channels-last region through the
+// reformatter. Small cases run the layer through cuBLASLt's product; ManyTilesRunTheImplicitGemm gives channels-last
+// the implicit GEMM.
 //
 // Tolerance: the CUDA kernel sums the INT8 products exactly in INT32 and scales each sum once in FP32; the reference
 // sums the dequantized FP32 products and rounds the sum to FP32. The two differ by a few FP32 roundings of the sum.
@@ -13,10 +14,12 @@
 #include "backend_comparison.h"
 #include "core/quantization.h"
 #include "network/fused/quantized_convolution.h"
+#include "plan/plan_graph.h"
 
 #include <kiln/ConvolutionLayout.h>
 #include <kiln/CpuBackend.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -45,6 +48,9 @@ struct QdqConvolution
     int32_t dilation{1};
     Residual residual{Residual::kNONE};
     bool relu{true};
+    //! Where set, instead of the ReLU: this activation self-gated as networks write it, an activation and the product
+    //! of its input by its output: SiLU (kSIGMOID) or hard-swish (kHARD_SIGMOID, alpha 1/6, beta 1/2).
+    std::optional<ActivationType> gate{};
     bool quantizesOutput{true};
     bool pools{
         false}; //!< a 3x3 max pooling of stride 2 between the input's Q/DQ and a pair of the same scale (ResNet's stem)
@@ -122,7 +128,17 @@ NetworkMaker qdqNetwork(QdqConvolution const& c, std::vector<float> const& filte
             ITensor& residual = c.residual == Residual::kINT8 ? quantizedPair(network, *r, kResidualScale) : *r;
             y = network.addElementWise(*y, residual, ElementWiseOperation::kSUM)->getOutput(0);
         }
-        if (c.relu)
+        if (c.gate)
+        {
+            IActivationLayer* gate = network.addActivation(*y, *c.gate);
+            if (*c.gate == ActivationType::kHARD_SIGMOID)
+            {
+                gate->setAlpha(1.0F / 6.0F);
+                gate->setBeta(0.5F);
+            }
+            y = network.addElementWise(*y, *gate->getOutput(0), ElementWiseOperation::kPROD)->getOutput(0);
+        }
+        else if (c.relu)
         {
             y = network.addActivation(*y, ActivationType::kRELU)->getOutput(0);
         }
@@ -156,6 +172,8 @@ void expectCudaAgreesWithTheReference(QdqConvolution const& c, kiln::Convolution
     TensorFormat const expected = layout == kiln::ConvolutionLayout::kLINEAR ? TensorFormat::kLINEAR
                                                                              : TensorFormat::kHWC;
     ASSERT_EQ(firstInputFormat(model, *fused[0]), expected) << what;
+    ASSERT_EQ(kiln::plan::paramsOf<kiln::network::QuantizedConvolutionParams>(*fused[0])->selfGated, c.gate.has_value())
+        << what << ": a self-gated activation should fuse";
     if (!gpuPresent())
     {
         return; // the plan is checked; running it needs a GPU
@@ -269,6 +287,26 @@ TEST(CudaQuantizedConvolution, Fp32OutputWithoutActivation)
     c.relu = false;
     c.quantizesOutput = false;
     expectCudaAgreesWithTheReference(c, "no activation, FP32 output");
+}
+
+TEST(CudaQuantizedConvolution, SiluAndHardSwishJoinTheEpilogue)
+{
+    QdqConvolution c;
+    c.gate = ActivationType::kSIGMOID;
+    expectCudaAgreesWithTheReference(c, "SiLU, INT8 output");
+    c.gate = ActivationType::kHARD_SIGMOID;
+    c.residual = Residual::kINT8;
+    expectCudaAgreesWithTheReference(c, "INT8 residual, hard-swish, INT8 output");
+    // The implicit GEMM's epilogue, 16 maps at a time, and one element at a time where the chunk is partial.
+    c = QdqConvolution{};
+    c.input = Dims{4, {6, 32, 48, 46}};
+    c.maps = 150;
+    c.gate = ActivationType::kSIGMOID;
+    expectCudaAgreesWithTheReference(c, "SiLU, many tiles");
+    c.gate = ActivationType::kHARD_SIGMOID;
+    c.residual = Residual::kFLOAT;
+    c.quantizesOutput = false;
+    expectCudaAgreesWithTheReference(c, "FP32 residual, hard-swish, FP32 output, many tiles");
 }
 
 TEST(CudaQuantizedConvolution, Fp16BuildsFuseToo)

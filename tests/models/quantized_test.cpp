@@ -217,6 +217,35 @@ void expectFp16BuildsFuseAlike(kiln::Backend backend, size_t regnet, size_t effi
     EXPECT_EQ(layersWriting(bert, network::kQuantizedMatrixMultiplyLayerType, nvinfer1::DataType::kFLOAT), 4U);
 }
 
+//! How many of `model`'s quantized convolutions apply a self-gated activation, and how many of those write INT8.
+std::pair<size_t, size_t> selfGatedConvolutions(plan::PlanModel const& model)
+{
+    std::pair<size_t, size_t> counts{0, 0};
+    for (plan::LayerRecord const& layer : model.layers)
+    {
+        auto const* params = plan::paramsOf<network::QuantizedConvolutionParams>(layer);
+        if (params != nullptr && params->selfGated)
+        {
+            ++counts.first;
+            counts.second += params->outputType() == nvinfer1::DataType::kINT8 ? 1 : 0;
+        }
+    }
+    return counts;
+}
+
+TEST(QuantizedModels, SiluFusesIntoEfficientNetsInt8Convolutions)
+{
+    // EfficientNet's SiLU (a sigmoid and a product, as PyTorch exports it) and the Q that Model Optimizer puts after
+    // it join the convolution before it: in the export, 16 convolutions of one group and 8 depthwise ones are
+    // followed so. The CPU fuses all 24; CUDA those of one group (its depthwise convolutions stay FP32 between their
+    // pairs, and their SiLU a point-wise chain).
+    using Counts = std::pair<size_t, size_t>;
+    EXPECT_EQ(selfGatedConvolutions(planOf("efficientnet_int8", kiln::Backend::kCPU)), Counts(24, 24));
+#ifdef KILN_WITH_CUDA_BACKEND
+    EXPECT_EQ(selfGatedConvolutions(planOf("efficientnet_int8", kiln::Backend::kCUDA)), Counts(16, 16));
+#endif
+}
+
 TEST(QuantizedModels, Fp16BuildsFuseAsFp32OnesOnTheCpu)
 {
     expectFp16BuildsFuseAlike(kiln::Backend::kCPU, 18, 38);

@@ -253,12 +253,34 @@ TEST(KilnCommand, ShapeTensorInputsTakeTheirValuesFromTheShapeFlags)
     EXPECT_EQ(json::parse(readText(dir.path("b.json")))[0]["dimensions"], "2x3") << "runs at the opt values";
     auto const none = runKiln(model + kQuick);
     EXPECT_NE(none.exitCode, 0);
-    EXPECT_TRUE(contains(none.output, "input \"s\" is a shape tensor: give its values with --shapes=s:"))
-        << none.output;
+    EXPECT_TRUE(contains(none.output, "input \"s\" is a shape tensor that no shape flag gives values")) << none.output;
+    EXPECT_TRUE(contains(none.output, "give them with --shapes=s:")) << none.output;
     auto const wrongCount = runKiln(model + std::vector<std::string>{"--shapes=s:1x2x3"} + kQuick);
     EXPECT_NE(wrongCount.exitCode, 0);
     EXPECT_TRUE(contains(wrongCount.output, "is a shape tensor of 2 values, and the shape flags give it 3"))
         << wrongCount.output;
+}
+
+TEST(KilnCommand, IntegerInputsThatFeedOnlyDataNeedNoShapeFlags)
+{
+    // An INT64 input of three values that a gather reads as its indices could be a shape tensor while the network is
+    // defined, but no shape depends on it: kiln builds without values for it and runs it as an ordinary input, from
+    // --loadInputs (or random values) at the shape the model declares, as trtexec does with TensorRT.
+    ScratchDir dir;
+    kiln::test::writeGatherByInputModel(dir.path("gather.onnx"));
+    float const x[] = {1.0F, 2.0F, 3.0F, 4.0F, 5.0F, 6.0F, 7.0F, 8.0F};
+    int64_t const i[] = {3, 0, 3};
+    kiln::test::writeBytes(dir.path("x.bin"), x, sizeof(x));
+    kiln::test::writeBytes(dir.path("i.bin"), i, sizeof(i));
+    auto const run = runKiln(
+        std::vector<std::string>{"--onnx=" + dir.path("gather.onnx"),
+            "--loadInputs=x:" + dir.path("x.bin") + ",i:" + dir.path("i.bin"), "--exportOutput=" + dir.path("out.json")}
+        + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    json const out = json::parse(readText(dir.path("out.json")));
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_EQ(out[0]["dimensions"], "3x2");
+    EXPECT_EQ(out[0]["values"], json({7.0, 8.0, 1.0, 2.0, 7.0, 8.0}));
 }
 
 TEST(KilnCommand, DataDependentOutputsAreReceivedAndExportedInTheirShape)

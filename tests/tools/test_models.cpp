@@ -117,6 +117,18 @@ void writeReshapeByInputModel(std::string const& path)
     save(model, path);
 }
 
+void writeGatherByInputModel(std::string const& path)
+{
+    onnx::ModelProto model = emptyModel("gather_by_input");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    addValue(graph.mutable_input(), "x", {4, 2});
+    addValue(graph.mutable_input(), "i", {3});
+    graph.mutable_input(1)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+    addValue(graph.mutable_output(), "y", {3, 2});
+    addNode(graph, "Gather", "gather", {"x", "i"}, "y");
+    save(model, path);
+}
+
 void writeNonZeroModel(std::string const& path)
 {
     onnx::ModelProto model = emptyModel("non_zero");

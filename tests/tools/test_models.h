@@ -22,6 +22,9 @@ void writeScaledReluModel(std::string const& path);
 void writeNonZeroModel(std::string const& path);
 //! y = Reshape(x, s) with x of shape [6] (FP32) and s an INT64 [2] input: a shape-tensor input.
 void writeReshapeByInputModel(std::string const& path);
+//! y = Gather(x, i) along axis 0 with x of shape [4, 2] (FP32) and i an INT64 [3] input: an input of a few integers
+//! that feeds data only, no shape.
+void writeGatherByInputModel(std::string const& path);
 //! y = relu(x) - c with x of shape [2, 3] and c a [1, 3] initializer.
 void writeReluMinusConstantModel(std::string const& path);
 

@@ -115,20 +115,19 @@ bool shapeFlags(Options const& options, char const* name, Dims (&shapes)[3], boo
 }
 
 //! A shape-tensor input's values in the profile. trtexec reads them from the shape flags, where other inputs give
-//! their shape: --shapes=S:2x3 gives shape tensor S the values {2, 3}.
-bool profileShapeValues(nvinfer1::IOptimizationProfile& profile, nvinfer1::ITensor const& input, Options const& options)
+//! their shape: --shapes=S:2x3 gives shape tensor S the values {2, 3}. Where no flag names the input, `given` is
+//! false: while the network is defined, an INT32 or INT64 input of a few values (a gather's indices) reports itself
+//! as a shape tensor, but the builder needs its values only where some shape depends on them, and says so.
+bool profileShapeValues(
+    nvinfer1::IOptimizationProfile& profile, nvinfer1::ITensor const& input, Options const& options, bool& given)
 {
     std::string const name = input.getName();
     Dims values[3];
     bool error = false;
-    if (!shapeFlags(options, name.c_str(), values, error))
+    given = shapeFlags(options, name.c_str(), values, error);
+    if (!given)
     {
-        if (!error)
-        {
-            logError("input \"" + name + "\" is a shape tensor: give its values with --shapes=" + name
-                + ":v0xv1... (or in each of --minShapes, --optShapes and --maxShapes), as trtexec takes them");
-        }
-        return false;
+        return !error;
     }
     Dims const dims = input.getDimensions();
     int64_t const count = std::accumulate(dims.d, dims.d + dims.nbDims, int64_t{1}, std::multiplies<>());
@@ -157,8 +156,9 @@ bool profileShapeValues(nvinfer1::IOptimizationProfile& profile, nvinfer1::ITens
 //! One optimization profile from --minShapes/--optShapes/--maxShapes, else --shapes, else the inputs'
 //! dynamic dimensions set to 1 (as trtexec does, with a warning). Shape-tensor inputs take their values from the same
 //! flags.
+//! `valuesNotGiven` lists the inputs that report themselves as shape tensors and that no flag gives values.
 bool addProfile(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition& network, nvinfer1::IBuilderConfig& config,
-    Options const& options)
+    Options const& options, std::vector<std::string>& valuesNotGiven)
 {
     for (auto const& [specs, flag] :
         {std::pair{&options.shapes, "--shapes"}, std::pair{&options.minShapes, "--minShapes"},
@@ -177,11 +177,16 @@ bool addProfile(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition& netwo
         char const* name = input->getName();
         if (input->isShapeTensor())
         {
-            if (!profileShapeValues(*profile, *input, options))
+            bool given = false;
+            if (!profileShapeValues(*profile, *input, options, given))
             {
                 return false;
             }
-            needed = true;
+            needed = needed || given;
+            if (!given)
+            {
+                valuesNotGiven.emplace_back(name);
+            }
             continue;
         }
         Dims const declared = input->getDimensions();
@@ -372,7 +377,8 @@ std::unique_ptr<nvinfer1::IHostMemory> buildFromOnnx(
         }
         config->setInt8Calibrator(calibrator.get());
     }
-    if (!addProfile(*builder, *network, *config, options))
+    std::vector<std::string> valuesNotGiven;
+    if (!addProfile(*builder, *network, *config, options, valuesNotGiven))
     {
         return nullptr;
     }
@@ -394,6 +400,13 @@ std::unique_ptr<nvinfer1::IHostMemory> buildFromOnnx(
     std::unique_ptr<nvinfer1::IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
     if (plan == nullptr)
     {
+        for (std::string const& name : valuesNotGiven)
+        {
+            logError("input \"" + name
+                + "\" is a shape tensor that no shape flag gives values: where the build needs "
+                  "them (see the error above), give them with --shapes="
+                + name + ":v0xv1... (or in each of --minShapes, --optShapes and --maxShapes), as trtexec takes them");
+        }
         logError("Engine could not be created from network (see the error above)");
         return nullptr;
     }

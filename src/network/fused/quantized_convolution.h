@@ -1,13 +1,14 @@
 // A convolution on INT8 data that the quantized fusion pass (plan/passes/quantized_fusion.h) made of TensorRT's
-// explicit quantization pattern: DQ(x) -> convolution -> [+ residual] -> [activation] -> [Q]. No network holds one:
-// only plans do, and the inspector calls the kind "QuantizedConvolution".
+// explicit quantization pattern: DQ(x) -> convolution -> [+ residual] -> [activation, self-gated or not] -> [Q]. No
+// network holds one: only plans do, and the inspector calls the kind "QuantizedConvolution".
 //
 //   x'  = x * inputScale                                  x: INT8 [N, C, spatial...], dequantized (ONNX's rule)
 //   W'  = kernel[k] * kernelScales[k]                     kernel: INT8 [K, C / groups, k...], one scale per map k
 //   y   = convolution(x', W') + bias                      the convolution's window parameters; bias FP32 [K] or none
 //   y   = y + residual                                    where addsResidual: the layer's second input, shaped as y:
 //                                                         FLOAT, or INT8 dequantized by residualScale (> 0)
-//   y   = activation(y)                                   where activates (IActivationLayer's alpha and beta)
+//   y   = activation(y)                                   where activates (IActivationLayer's alpha and beta);
+//         or y * activation(y)                            where also selfGated (SiLU, hard-swish)
 //   out = quantize(y, outputScale)                        INT8 where outputScale > 0 (ONNX's rule); else FLOAT y
 //
 // This is what the layers it replaces compute, with the dequantized weights holding exactly the values the
@@ -37,6 +38,8 @@ struct QuantizedConvolutionParams final
     nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};
     float alpha{0.0F};
     float beta{0.0F};
+    //! Where activates: y * activation(y), as a network writes SiLU or hard-swish (an activation and a product).
+    bool selfGated{false};
     //! > 0: the output is INT8, quantized by this scale; 0: it is FLOAT.
     float outputScale{0.0F};
 
@@ -52,6 +55,7 @@ struct QuantizedConvolutionParams final
         field(self.activation, "activation");
         field(self.alpha, "activation alpha");
         field(self.beta, "activation beta");
+        field(self.selfGated, "activation self-gated");
         field(self.outputScale, "output scale");
     }
 

@@ -1,6 +1,5 @@
 #include "plan/passes/convolution_fusion.h"
 
-#include "network/layers/elementwise.h"
 #include "plan/plan_graph.h"
 
 #include <optional>
@@ -109,32 +108,13 @@ private:
         {
             return {};
         }
-        int32_t const x = layer.outputs[0];
-        std::vector<size_t> const& readers = mReaders[x];
-        if (isObserved(mModel.tensors[x]) || mModel.tensors[x].values || readers.size() != 2)
+        std::optional<SelfGated> const gated = selfGatedOf(mModel, mReaders, layer.outputs[0]);
+        if (!gated || mTaken[gated->activation] || mTaken[gated->product]
+            || !mRules.fusesSelfGated(*paramsOf<network::ActivationParams>(mModel.layers[gated->activation])))
         {
             return {};
         }
-        for (size_t a : readers)
-        {
-            auto const* activation = paramsOf<network::ActivationParams>(mModel.layers[a]);
-            std::optional<size_t> const product = soleReader(mModel, mReaders, a);
-            if (activation != nullptr && mRules.fusesSelfGated(*activation) && product && !mTaken[a]
-                && !mTaken[*product] && multiplies(mModel.layers[*product], x, mModel.layers[a].outputs[0]))
-            {
-                return {a, *product};
-            }
-        }
-        return {};
-    }
-
-    //! Whether `layer` is the element-wise product of tensors `x` and `y`, in either order.
-    static bool multiplies(LayerRecord const& layer, int32_t x, int32_t y)
-    {
-        auto const* product = paramsOf<network::ElementWiseParams>(layer);
-        return product != nullptr && product->operation == nvinfer1::ElementWiseOperation::kPROD
-            && layer.inputs.size() == 2 && layer.outputs.size() == 1
-            && ((layer.inputs[0] == x && layer.inputs[1] == y) || (layer.inputs[0] == y && layer.inputs[1] == x));
+        return {gated->activation, gated->product};
     }
 
     LayerRecord fused(std::vector<size_t> const& chain) const

@@ -35,6 +35,12 @@ std::optional<size_t> PatternGraph::soleReader(size_t l) const
     return plan::soleReader(mModel, mReaders, l);
 }
 
+std::optional<SelfGated> PatternGraph::selfGated(int32_t t) const
+{
+    std::optional<SelfGated> const gated = plan::selfGatedOf(mModel, mReaders, t);
+    return gated && !mRemoved[gated->activation] && !mRemoved[gated->product] ? gated : std::nullopt;
+}
+
 LayerRecord const* PatternGraph::elementWise(std::optional<size_t> l, nvinfer1::ElementWiseOperation operation) const
 {
     if (!l || mRemoved[*l])

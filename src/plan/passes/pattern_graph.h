@@ -4,6 +4,7 @@
 // the constants that only the replaced layers read.
 #pragma once
 
+#include "plan/plan_graph.h"
 #include "plan/plan_model.h"
 
 #include <NvInfer.h>
@@ -45,6 +46,8 @@ public:
     }
     //! The layer that alone reads layer `l`'s one output, an internal activation (plan::soleReader).
     std::optional<size_t> soleReader(size_t l) const;
+    //! The self-gated activation of tensor `t` (plan::selfGatedOf), where neither of its layers is absorbed yet.
+    std::optional<SelfGated> selfGated(int32_t t) const;
 
     //! Layer `l` (where given and not yet absorbed) when it is an element-wise `operation` of two inputs and one
     //! output.

@@ -20,9 +20,12 @@ struct Chain
 {
     size_t convolution;
     Dequantization input;
-    std::vector<size_t> after;                    //!< [sum] [activation] [quantization], those present
+    std::vector<size_t> after;                    //!< [sum] [activation [product]] [quantization], those present
     int32_t residual{-1};                         //!< the sum's other operand
     std::optional<Dequantization> residualSource; //!< where that operand dequantizes an INT8 tensor
+    //! Where the activation is self-gated: the position in `after` of the product of its input by its output, which
+    //! no prefix of the chain leaves out while it takes the activation.
+    std::optional<size_t> gatingProduct;
 };
 
 class QuantizedFuser
@@ -87,7 +90,7 @@ private:
         {
             return std::nullopt;
         }
-        Chain chain{l, *input, {}, -1, std::nullopt};
+        Chain chain{l, *input, {}, -1, std::nullopt, std::nullopt};
         std::optional<size_t> next = mGraph.soleReader(l);
         int32_t const convolved = convolution.outputs[0];
         if (joins(next, l) && isSum(layer(*next)))
@@ -106,8 +109,16 @@ private:
                 next = mGraph.soleReader(*next);
             }
         }
+        std::optional<SelfGated> const gated = selfGatedAfter(chain.after.empty() ? l : chain.after.back(), l);
         auto const* activation = joins(next, l) ? plan::paramsOf<network::ActivationParams>(layer(*next)) : nullptr;
-        if (activation != nullptr && mRules.fusesActivation(*activation))
+        if (gated)
+        {
+            chain.after.push_back(gated->activation);
+            chain.gatingProduct = chain.after.size();
+            chain.after.push_back(gated->product);
+            next = mGraph.soleReader(gated->product);
+        }
+        else if (activation != nullptr && mRules.fusesActivation(*activation))
         {
             chain.after.push_back(*next);
             next = mGraph.soleReader(*next);
@@ -117,6 +128,18 @@ private:
             chain.after.push_back(*next);
         }
         return chain;
+    }
+
+    //! The self-gated activation of layer `l`'s output, where it may join the chain of convolution `convolution` and
+    //! the backend fuses it.
+    std::optional<SelfGated> selfGatedAfter(size_t l, size_t convolution) const
+    {
+        std::optional<SelfGated> const gated = mGraph.selfGated(layer(l).outputs[0]);
+        return gated && mRules.fusesSelfGated && joins(gated->activation, convolution)
+                && joins(gated->product, convolution)
+                && mRules.fusesSelfGated(*plan::paramsOf<network::ActivationParams>(layer(gated->activation)))
+            ? gated
+            : std::nullopt;
     }
 
     //! Tries the chain's prefixes, longest first (and for each, the residual as INT8 before FP32): fuses the first
@@ -132,6 +155,10 @@ private:
         }
         for (size_t taken = chain.after.size() + 1; taken-- > 0;)
         {
+            if (chain.gatingProduct && taken == *chain.gatingProduct)
+            {
+                continue; // the activation without its product
+            }
             bool const sums = taken > 0 && chain.residual >= 0;
             for (bool int8Residual : {true, false})
             {
@@ -189,6 +216,10 @@ private:
             else if (auto const* activation = plan::paramsOf<network::ActivationParams>(layer(l)))
             {
                 takeActivation(*params, *activation);
+            }
+            else if (chain.gatingProduct == i)
+            {
+                params->selfGated = true;
             }
             else
             {

@@ -2,7 +2,8 @@
 // (per-tensor scale) with weights that are exactly INT8 values times one scale per output map becomes one
 // QuantizedConvolution layer (network/fused/quantized_convolution.h) that reads the INT8 tensor itself, together with
 // what follows it: a residual addition (of an FP32 tensor, or of a dequantized INT8 one, read as INT8), an activation
-// and a quantization to INT8 (per-tensor scale), each where present. Without the trailing quantization the layer
+// (self-gated as SiLU and hard-swish, x * f(x), where the network multiplies its input by it) and a quantization to
+// INT8 (per-tensor scale), each where present. Without the trailing quantization the layer
 // writes FP32. The propagation of Q/DQ across data-movement layers (quantization_propagation.h) runs before it, so
 // that a DQ or Q that a reshape, transpose or max pooling separated from the convolution is next to it.
 //
@@ -27,6 +28,9 @@ struct QuantizedFusionRules
     std::function<bool(PlanModel const&, LayerRecord const&)> runsQuantized;
     //! Whether the backend's quantized kernel applies this activation.
     std::function<bool(network::ActivationParams const&)> fusesActivation;
+    //! Whether it applies this activation self-gated, x * f(x) (QuantizedConvolutionParams::selfGated); empty: none.
+    //! The network writes it as the activation and a product of its input by its output.
+    std::function<bool(network::ActivationParams const&)> fusesSelfGated{};
 };
 
 //! Rewrites `model`'s layer list in place; returns how many convolutions it fused.

@@ -1,8 +1,9 @@
 // The quantized convolution (network::QuantizedConvolutionParams) through oneDNN's INT8 convolution: s8 data and
 // weights multiplied and summed in s32, then in FP32 the per-map output scales (input scale times kernel scale, which
-// give the sums their real values), the bias, the residual through a sum post-op, the activation through an eltwise
-// post-op, and the division by the output scale, rounded to nearest even and saturated into s8 where the layer writes
-// INT8. The residual is copied into the destination first (dequantized there where the destination is FP32).
+// give the sums their real values), the bias, the residual through a sum post-op, the activation through eltwise
+// post-ops (activationPostOps: SiLU and hard-swish as swish and hardswish), and the division by the output scale,
+// rounded to nearest even and saturated into s8 where the layer writes INT8. The residual is copied into the
+// destination first (dequantized there where the destination is FP32).
 //
 // oneDNN 2.x adds the bias to the s32 sums before the output scales, so the bias it is given is the layer's divided
 // by each map's scale. FP32 rounds the scaled sums differently from the reference's FP32 convolution of dequantized
@@ -96,12 +97,16 @@ private:
             postOps.append_sum(writesInt8() ? mParams.residualScale : 1.0F);
         }
         float const toOutput = writesInt8() ? 1.0F / mParams.outputScale : 1.0F;
-        if (mParams.activates)
+        std::vector<Eltwise> const activation = mParams.activates
+            ? activationPostOps(mParams.activation, mParams.alpha, mParams.beta, mParams.selfGated)
+            : std::vector<Eltwise>{};
+        for (size_t i = 0; i < activation.size(); ++i)
         {
-            Eltwise const eltwise = *eltwiseOf(mParams.activation, mParams.alpha, mParams.beta);
-            postOps.append_eltwise(toOutput, eltwise.algorithm, eltwise.alpha, eltwise.beta);
+            // An eltwise post-op's scale multiplies its result: the last one divides by the output scale.
+            float const scale = i + 1 == activation.size() ? toOutput : 1.0F;
+            postOps.append_eltwise(scale, activation[i].algorithm, activation[i].alpha, activation[i].beta);
         }
-        else if (writesInt8())
+        if (activation.empty() && writesInt8())
         {
             postOps.append_eltwise(1.0F, dnnl::algorithm::eltwise_linear, toOutput, 0.0F);
         }
@@ -207,7 +212,7 @@ bool supportsQuantizedConvolution(plan::PlanModel const& model, plan::LayerRecor
     bool const residualFits = !params->addsResidual || params->residualType() == DataType::kINT8
         || params->outputType() == DataType::kFLOAT;
     bool const activationRuns = !params->activates
-        || eltwiseOf(params->activation, params->alpha, params->beta).has_value();
+        || !activationPostOps(params->activation, params->alpha, params->beta, params->selfGated).empty();
     return rank >= 3 && rank <= 5 && params->nbGroups >= 1 && params->nbOutputMaps % params->nbGroups == 0
         && params->kernel.type() == DataType::kINT8 && params->kernelScales.count() == params->nbOutputMaps
         && (params->bias.empty() || params->bias.type() == DataType::kFLOAT) && residualFits && activationRuns;

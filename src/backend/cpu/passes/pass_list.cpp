@@ -42,7 +42,8 @@ bool quantizationPropagation(plan::PlanModel& model, Options& /*options*/, std::
 //! additions and activations.
 bool quantizedFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
-    plan::fuseQuantizedConvolutions(model, plan::QuantizedFusionRules{fast::runsLayer, fast::fusesActivation});
+    plan::fuseQuantizedConvolutions(
+        model, plan::QuantizedFusionRules{fast::runsLayer, fast::fusesActivation, fast::convolutionFusesSelfGated});
     return true;
 }
 

@@ -53,7 +53,7 @@ plan::QuantizedFusionRules int8Kernels()
         return convolution != nullptr && runsQuantizedConvolution(*convolution);
     };
     auto anyActivation = [](network::ActivationParams const&) { return true; };
-    return plan::QuantizedFusionRules{runs, anyActivation};
+    return plan::QuantizedFusionRules{runs, anyActivation, anyActivation};
 }
 
 plan::QuantizationPropagationRules quantizedPoolings()

@@ -25,7 +25,7 @@ plan::ConvolutionFusionRules cudnnFusions();
 plan::MatrixMultiplyFusionRules cublasLtFusions();
 
 //! The INT8 convolutions the CUDA kernels run: quantized convolutions over two spatial axes in one group
-//! (kernels/convolution/quantized_convolution.h), whose epilogue applies any activation.
+//! (kernels/convolution/quantized_convolution.h), whose epilogue applies any activation, self-gated or not.
 plan::QuantizedFusionRules int8Kernels();
 
 //! The max poolings the CUDA kernels run on quantized data: INT8 ones, of channels-first tensors.

@@ -71,7 +71,8 @@ void runQuantizedConvolution(network::QuantizedConvolutionParams const& params, 
         activation.beta = params.beta;
         for (float& value : y)
         {
-            value = activate(activation, value);
+            float const activated = activate(activation, value);
+            value = params.selfGated ? value * activated : activated;
         }
     }
     if (params.outputType() == DataType::kFLOAT)

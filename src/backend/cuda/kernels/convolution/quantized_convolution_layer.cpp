@@ -221,6 +221,7 @@ private:
         mEpilogue.residualScale = mParams.residualScale;
         mEpilogue.activates = mParams.activates;
         mEpilogue.activation = mParams.activation;
+        mEpilogue.selfGated = mParams.selfGated;
         mEpilogue.alpha = mParams.alpha;
         mEpilogue.beta = mParams.beta;
         mEpilogue.outputScale = mParams.outputScale;

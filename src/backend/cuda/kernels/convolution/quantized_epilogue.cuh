@@ -5,6 +5,7 @@
 #pragma once
 
 #include "backend/cuda/kernels/convolution/quantized_epilogue.h"
+#include "backend/cuda/kernels/int8_vectors.cuh"
 #include "backend/cuda/kernels/pointwise/pointwise_math.cuh"
 #include "core/quantization.h"
 
@@ -12,22 +13,6 @@
 
 namespace kiln::cuda
 {
-
-//! quantizeToInt8(y, scale), the same bits, mostly without its division: y times the scale's inverse is within two
-//! units in the last place of y / scale, so both round to the same integer unless the product lies that close to a
-//! half-way point (2^-10 covers every product below 2048; larger ones saturate either way). Only then, or for a NaN,
-//! does the division decide. An IEEE division (a dozen instructions and a branch to a slow path) for every value took
-//! most of a quantized epilogue's time.
-__device__ inline int8_t quantizeToInt8Quickly(float y, float scale, float inverseScale)
-{
-    float const product = y * inverseScale;
-    float const fraction = product - floorf(product);
-    if (!(fabsf(fraction - 0.5F) >= 0x1p-10F))
-    {
-        return quantizeToInt8(y, scale);
-    }
-    return static_cast<int8_t>(fminf(fmaxf(rintf(product), -128.0F), 127.0F));
-}
 
 //! The residual's value for output element `i`.
 __device__ inline float residualValue(QuantizedEpilogue const& e, int64_t i)
@@ -50,7 +35,12 @@ __device__ inline float epilogueValue(QuantizedEpilogue const& e, Sum sum, int64
     {
         y += residualValue(e, i);
     }
-    return e.activates ? device::activate(e.activation, e.alpha, e.beta, y) : y;
+    if (!e.activates)
+    {
+        return y;
+    }
+    float const activated = device::activate(e.activation, e.alpha, e.beta, y);
+    return e.selfGated ? y * activated : activated;
 }
 
 __device__ inline void storeOutput(QuantizedEpilogue const& e, void* output, int64_t i, float y)
@@ -74,20 +64,6 @@ __device__ inline void storeOutput(QuantizedEpilogue const& e, void* output, int
     {
         static_cast<float*>(output)[i] = y;
     }
-}
-
-//! The 16 bytes of `quantized` (INT8 or FP8 codes of 16 values) as one vector.
-__device__ inline int4 packedBytes(uint8_t const (&quantized)[16])
-{
-    int4 packed;
-    auto* const words = reinterpret_cast<uint32_t*>(&packed);
-#pragma unroll
-    for (int w = 0; w < 4; ++w)
-    {
-        words[w] = quantized[4 * w] | (quantized[4 * w + 1] << 8) | (quantized[4 * w + 2] << 16)
-            | (static_cast<uint32_t>(quantized[4 * w + 3]) << 24);
-    }
-    return packed;
 }
 
 //! Output elements i0 .. i0 + 15 (maps map0 .. map0 + 15 of one position), from their sums, as storeOutput writes
@@ -155,7 +131,17 @@ __device__ inline void finishChunk(QuantizedEpilogue const& e, int32_t const (&s
             y[j + 3] += r.w;
         }
     }
-    if (e.activates)
+    if (e.activates && e.selfGated)
+    {
+        device::visitActivation(e.activation, e.alpha, e.beta, [&y](auto const& f) {
+#pragma unroll
+            for (int j = 0; j < 16; ++j)
+            {
+                y[j] *= f(y[j]);
+            }
+        });
+    }
+    else if (e.activates)
     {
         device::visitActivation(e.activation, e.alpha, e.beta, [&y](auto const& f) {
 #pragma unroll

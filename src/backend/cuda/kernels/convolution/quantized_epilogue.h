@@ -19,8 +19,8 @@
 namespace kiln::cuda
 {
 
-//! What the epilogue applies to the sums of map k: y = activation(sum * multipliers[k] + bias[k] + residual), then
-//! quantized by outputScale (> 0) into quantizedType or written in floatType.
+//! What the epilogue applies to the sums of map k: y = activation(sum * multipliers[k] + bias[k] + residual) (or y
+//! times that, self-gated), then quantized by outputScale (> 0) into quantizedType or written in floatType.
 struct QuantizedEpilogue
 {
     float const* multipliers{nullptr}; //!< inputScale * the weight scale of map k
@@ -32,6 +32,7 @@ struct QuantizedEpilogue
     nvinfer1::ActivationType activation{nvinfer1::ActivationType::kRELU};
     float alpha{0.0F};
     float beta{0.0F};
+    bool selfGated{false}; //!< where activates: y * activation(y) (SiLU, hard-swish)
     float outputScale{0.0F};
     nvinfer1::DataType quantizedType{nvinfer1::DataType::kINT8}; //!< kINT8 or kFP8
     nvinfer1::DataType floatType{nvinfer1::DataType::kFLOAT};    //!< kFLOAT or kHALF
