@@ -226,6 +226,37 @@ __device__ inline void stageSums(
     }
 }
 
+//! The block's epilogue: each thread finishes 16 adjacent maps of one position at a time from the sums staged in
+//! shared memory (stageSums), as finishChunk writes them.
+template <typename Shape>
+__device__ void finishBlock(int32_t const* staged, int64_t firstPosition, int32_t firstMap, int64_t positions,
+    int32_t maps, void* output, QuantizedEpilogue const& e, bool vectorChunks)
+{
+    constexpr int kChunksPerPosition = Shape::kMaps / kChunkMaps;
+    for (int item = static_cast<int>(threadIdx.x); item < kBlockPositions * kChunksPerPosition; item += Shape::kThreads)
+    {
+        int const row = item / kChunksPerPosition;
+        int const firstChunkMap = (item % kChunksPerPosition) * kChunkMaps;
+        int64_t const position = firstPosition + row;
+        int32_t const map = firstMap + firstChunkMap;
+        if (position < positions && map < maps)
+        {
+            int32_t chunkSums[kChunkMaps];
+#pragma unroll
+            for (int unit = 0; unit < kChunkMaps / 4; ++unit)
+            {
+                int4 const v
+                    = *reinterpret_cast<int4 const*>(staged + stagedSum<Shape::kMaps>(row, firstChunkMap + unit * 4));
+                chunkSums[unit * 4] = v.x;
+                chunkSums[unit * 4 + 1] = v.y;
+                chunkSums[unit * 4 + 2] = v.z;
+                chunkSums[unit * 4 + 3] = v.w;
+            }
+            finishChunk(e, chunkSums, output, position * maps + map, map, maps - map, vectorChunks);
+        }
+    }
+}
+
 template <int WarpColumns, bool VectorChunks>
 __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<WarpColumns>::kBlocksPerSm)
     int8ConvolutionKernel(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry g, int64_t positions,
@@ -304,29 +335,7 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<
     auto* const staged = reinterpret_cast<int32_t*>(stages);
     stageSums<Shape::kMaps>(staged, sums, warpRow, warpMap);
     __syncthreads();
-    constexpr int kChunksPerPosition = Shape::kMaps / kChunkMaps;
-    for (int item = thread; item < kBlockPositions * kChunksPerPosition; item += Shape::kThreads)
-    {
-        int const row = item / kChunksPerPosition;
-        int const firstChunkMap = (item % kChunksPerPosition) * kChunkMaps;
-        int64_t const position = firstPosition + row;
-        int32_t const map = firstMap + firstChunkMap;
-        if (position < positions && map < maps)
-        {
-            int32_t chunkSums[kChunkMaps];
-#pragma unroll
-            for (int unit = 0; unit < kChunkMaps / 4; ++unit)
-            {
-                int4 const v
-                    = *reinterpret_cast<int4 const*>(staged + stagedSum<Shape::kMaps>(row, firstChunkMap + unit * 4));
-                chunkSums[unit * 4] = v.x;
-                chunkSums[unit * 4 + 1] = v.y;
-                chunkSums[unit * 4 + 2] = v.z;
-                chunkSums[unit * 4 + 3] = v.w;
-            }
-            finishChunk(e, chunkSums, output, position * maps + map, map, maps - map, vectorChunks);
-        }
-    }
+    finishBlock<Shape>(staged, firstPosition, firstMap, positions, maps, output, e, vectorChunks);
 }
 
 template <int WarpColumns, bool VectorChunks>
