@@ -110,6 +110,14 @@ public:
         return true;
     }
 
+    //! Whether layer `l` of `model`, which adds a residual (plan::Epilogue::addsResidual: its last input), may write
+    //! its output over that input: where no later layer reads the residual, the builder then gives the output the
+    //! residual's bytes, and the kernel adds the residual where it already lies instead of copying it first.
+    virtual bool writesOverResidual(plan::PlanModel const& /*model*/, size_t /*l*/) const
+    {
+        return false;
+    }
+
     //! Whether plans built with `options` make views of the layers that only re-describe memory (reshapes, slices of
     //! a contiguous block: builder/view_layers.h), which then run nothing.
     virtual bool makesViews(PassOptions const& /*options*/) const

@@ -12,6 +12,7 @@
 #include "builder/plugin_scales.h"
 #include "builder/prepare_plugin.h"
 #include "builder/repeated_layers.h"
+#include "builder/residual_buffers.h"
 #include "builder/view_layers.h"
 #include "core/checked_size.h"
 #include "core/data_type.h"
@@ -1100,7 +1101,8 @@ private:
     }
 
     //! Pass 6: activation memory. Step s is layer s; I/O tensors live in the application's buffers. A view has no
-    //! memory: a layer reading it reads the viewed tensor, which lives until the last such read.
+    //! memory: a layer reading it reads the viewed tensor, which lives until the last such read. A layer that adds its
+    //! residual in place writes over it (builder/residual_buffers.h).
     bool planActivationMemory()
     {
         std::vector<BufferRequest> requests;
@@ -1158,6 +1160,8 @@ private:
         {
             return false;
         }
+        std::vector<SharedBuffer> const shared
+            = shareResidualBuffers(mModel, *mImplementation, requests, requestTensor);
         std::optional<MemoryPlan> const memory = planMemory(requests);
         if (!memory)
         {
@@ -1168,6 +1172,10 @@ private:
         for (size_t r = 0; r < requests.size(); ++r)
         {
             mModel.tensors[requestTensor[r]].arenaOffset = memory->offsets[r];
+        }
+        for (SharedBuffer const& buffer : shared)
+        {
+            mModel.tensors[buffer.tensor].arenaOffset = mModel.tensors[buffer.owner].arenaOffset;
         }
         mModel.arenaBytes = memory->totalBytes;
         return true;

@@ -25,10 +25,10 @@ struct MemoryPlan
 //! Every buffer is aligned to `alignment` bytes. Greedy: largest buffers first,
 //! each at the lowest offset that does not collide with a placed buffer alive at
 //! the same time. Lifetimes are closed: a buffer last read at step s and one first
-//! written at s never share bytes, so no layer writes over what it reads (Kiln has
-//! no in-place layers). Views (builder/view_layers.h) rely on it: a viewed buffer's
-//! lifetime covers its views' readers, and nothing else writes it meanwhile. None when the buffers' offsets or the
-//! total size overflow int64 (or a size is negative).
+//! written at s never share bytes, so no layer writes over what it reads (a layer
+//! that adds its residual in place is given the residual's request: builder/residual_buffers.h). Views
+//! (builder/view_layers.h) rely on it: a viewed buffer's lifetime covers its views' readers, and nothing else writes it
+//! meanwhile. None when the buffers' offsets or the total size overflow int64 (or a size is negative).
 std::optional<MemoryPlan> planMemory(std::vector<BufferRequest> const& requests, int64_t alignment = 256);
 
 } // namespace kiln::builder

@@ -189,6 +189,59 @@ TEST(FastConvolutionFusion, ChannelsLastResidualIsAddedAsItIsStored)
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"first + relu", true}, {"second + shortcut", true}}));
 }
 
+//! Whether, in serialized plan `blob`, layer `name` writes its output in the bytes of its residual (its last input).
+bool writesOverItsResidual(std::vector<uint8_t> const& blob, std::string const& name)
+{
+    plan::PlanModel model;
+    std::string error;
+    EXPECT_TRUE(plan::readPlan(blob.data(), blob.size(), model, error)) << error;
+    for (plan::LayerRecord const& layer : model.layers)
+    {
+        if (layer.name == name)
+        {
+            plan::TensorRecord const& output = model.tensors[layer.outputs.at(0)];
+            return output.arenaOffset >= 0 && output.arenaOffset == model.tensors[layer.inputs.back()].arenaOffset;
+        }
+    }
+    ADD_FAILURE() << "the plan has no layer " << name;
+    return false;
+}
+
+TEST(FastConvolutionFusion, ResidualChainWritesEachSumOverItsShortcut)
+{
+    // Two residual blocks of two convolutions in a row, as a ResNet stage makes them: the first block's sum, read by
+    // no layer after the block, lies in the bytes of its shortcut, which the sum post-op adds where it lies; the
+    // second block's sum is the network's output, in the application's buffer, and its shortcut is copied there.
+    std::vector<ConvolutionNetwork> convolutions;
+    for (uint32_t seed = 27; seed < 32; ++seed)
+    {
+        convolutions.emplace_back(kBlock, seed);
+    }
+    auto maker = [&](INetworkDefinition& network) {
+        auto convolution = [&](size_t index, ITensor& input, char const* name) -> ITensor& {
+            ILayer* layer = convolutions[index].add(network, input);
+            layer->setName(name);
+            return *layer->getOutput(0);
+        };
+        ITensor& shortcut
+            = activated(network, convolution(0, *blockInput(network), "stem"), ActivationType::kRELU, "relu");
+        ITensor& middle = activated(network, convolution(1, shortcut, "a1"), ActivationType::kRELU, "relu a1");
+        ITensor& block = activated(network, sumOf(network, convolution(2, middle, "b1"), shortcut, "shortcut 1"),
+            ActivationType::kRELU, "relu b1");
+        ITensor& middle2 = activated(network, convolution(3, block, "a2"), ActivationType::kRELU, "relu a2");
+        markOutput(network, sumOf(network, convolution(4, middle2, "b2"), block, "shortcut 2"));
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(maker,
+        {{{"input", randomTensor(kBlock.input, 12)}}, {{"input", randomTensor(kBlock.input, 13)}}},
+        reductionTolerance(5 * convolutions[0].reductionLength()));
+    EXPECT_EQ(layers,
+        (std::map<std::string, bool>{{"stem + relu", true}, {"a1 + relu a1", true}, {"b1 + shortcut 1 + relu b1", true},
+            {"a2 + relu a2", true}, {"b2 + shortcut 2", true}}));
+    std::vector<uint8_t> const plan = buildCpuPlan(maker, CpuKernels::kFAST);
+    EXPECT_TRUE(writesOverItsResidual(plan, "b1 + shortcut 1 + relu b1"));
+    EXPECT_FALSE(writesOverItsResidual(plan, "b2 + shortcut 2"));
+}
+
 //! A convolution followed by `type` (alpha, beta): fused where oneDNN has the activation, else run after it.
 std::map<std::string, bool> convolutionThen(ActivationType type, float alpha, float beta)
 {

@@ -3,6 +3,9 @@
 // stays on the reference; dynamic shapes; thread counts.
 #include "one_layer.h"
 
+#include <dnnl.hpp>
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -65,6 +68,38 @@ TEST(FastElementWise, DivisionByZeroAndInfinitiesAsTheReference)
         SCOPED_TRACE(static_cast<int32_t>(operation));
         expectLayerMatches(oneLayer({{6}, {6}}, elementWise(operation)), {inputs}, Tolerance(0.0), true);
     }
+}
+
+TEST(FastElementWise, ADifferenceOfABroadcastFirstOperandRunsSwappedWithTheReferencesBits)
+{
+    // 1 - m, as a BERT export makes its attention mask: oneDNN's fast kernels take b - a and negate it (its
+    // reference implementation, which broadcasts the first operand, ran 100 times slower). The same bits as the
+    // reference's, the signs of zeros included (1 - 1 is +0), but for (-0) - (+0), which is -0 and runs as +0.
+    float const inf = std::numeric_limits<float>::infinity();
+    Shape const first{1, 1, 1};
+    Shape const second{2, 3, 4};
+    std::vector<float> values = randomTensor(second, 7).floats();
+    std::copy_n(
+        std::vector<float>{1.0F, 0.0F, -0.0F, inf, -inf, 1.0F + 1e-7F, 3e38F, -3e38F}.begin(), 8, values.begin());
+    NetworkMaker const maker = oneLayer({first, second}, elementWise(ElementWiseOperation::kSUB));
+    Tensors const inputs{{"a", fromFloats(first, {1.0F})}, {"b", fromFloats(second, values)}};
+    std::vector<uint8_t> const fast = buildCpuPlan(maker, CpuKernels::kFAST);
+    std::vector<uint8_t> const reference = buildCpuPlan(maker, CpuKernels::kREFERENCE);
+    ASSERT_EQ(fastPathLayers(fast), (std::map<std::string, bool>{{"layer", true}}));
+    dnnl::set_verbose(1);
+    testing::internal::CaptureStdout();
+    std::vector<Tensors> const fastResults = runCpuPlan(fast, {inputs});
+    std::string const log = testing::internal::GetCapturedStdout();
+    dnnl::set_verbose(0);
+    std::vector<Tensors> const referenceResults = runCpuPlan(reference, {inputs});
+    ASSERT_EQ(fastResults.size(), 1U);
+    ASSERT_EQ(referenceResults.size(), 1U);
+    EXPECT_EQ(fastResults[0].at("output").bytes, referenceResults[0].at("output").bytes);
+    EXPECT_NE(log.find("binary,jit"), std::string::npos) << log;
+    EXPECT_EQ(log.find("binary,ref"), std::string::npos) << log;
+    // A quotient cannot swap without changing its rounding: it stays on oneDNN's reference implementation.
+    NetworkMaker const quotient = oneLayer({first, second}, elementWise(ElementWiseOperation::kDIV));
+    expectLayerMatches(quotient, {inputs}, Tolerance(0.0), true);
 }
 
 TEST(FastElementWiseFallback, PowerFloorDivisionComparisonsAndIntegersStayOnTheReference)

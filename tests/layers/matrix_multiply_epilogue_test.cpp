@@ -81,6 +81,24 @@ TEST(MatrixMultiplyEpilogue, TheCpuBackendAddsTheBiasThenAppliesTheRelu)
     EXPECT_NE(error.find("bias"), std::string::npos) << error;
 }
 
+TEST(MatrixMultiplyEpilogue, TheCpuBackendAddsAResidualItWritesOver)
+{
+    // The builder may give a layer that adds its residual the residual's own bytes (builder/residual_buffers.h): the
+    // reference kernels then read the residual before the product overwrites it. a b^T as above, plus [[1, -2], [3,
+    // -4]] held in y itself, then the ReLU: [[5, 2], [13, 9]].
+    std::vector<float> const a{1, 2, 3, 4, 5, 6};
+    std::vector<float> const b{1, 0, 1, 2, 1, 0};
+    std::vector<float> y{1.0F, -2.0F, 3.0F, -4.0F};
+    kiln::ConstTensorView const aView(DataType::kFLOAT, {2, 3}, a.data());
+    kiln::ConstTensorView const bView(DataType::kFLOAT, {2, 3}, b.data());
+    kiln::TensorView const yView{DataType::kFLOAT, {2, 2}, y.data()};
+    Epilogue epilogue = epilogueOf({}, true);
+    epilogue.addsResidual = true;
+    std::string error;
+    ASSERT_TRUE(kiln::cpu::runLayer(transposedProductWith(epilogue), {aView, bView, yView}, {yView}, error)) << error;
+    EXPECT_EQ(y, (std::vector<float>{5.0F, 2.0F, 13.0F, 9.0F}));
+}
+
 TEST(MatrixMultiplyEpilogue, ThePlanKeepsIt)
 {
     std::vector<uint8_t> const bytes = bytesOf(epilogueOf({0.25F, -1.5F, 3.0F}, true));

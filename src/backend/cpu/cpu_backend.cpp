@@ -41,6 +41,14 @@ public:
     {
         return backend::passNames(cpuPasses());
     }
+    //! The fast path's convolution adds its residual through oneDNN's sum post-op, which reads it from the
+    //! destination: written over, the residual is not copied there first. (Where a marked layer runs on the
+    //! reference kernels, they set such a residual aside first: layer_runner.cpp.)
+    bool writesOverResidual(plan::PlanModel const& model, size_t l) const override
+    {
+        plan::LayerRecord const& layer = model.layers[l];
+        return fast::isMarked(layer) && layer.type == nvinfer1::LayerType::kCONVOLUTION;
+    }
     //! A plan for the reference kernels runs every layer as the network describes it, reshapes and slices too.
     bool makesViews(backend::PassOptions const& options) const override
     {
