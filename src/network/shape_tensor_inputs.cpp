@@ -33,7 +33,8 @@ void collectOwners(shape::Expr const& expr, std::unordered_map<shape::SymbolId, 
 
 } // namespace
 
-std::unordered_set<Tensor const*> shapeTensorInputs(NetworkFacts const& facts, std::vector<Tensor const*> const& tensors)
+std::unordered_set<Tensor const*> shapeTensorInputs(
+    NetworkFacts const& facts, std::vector<Tensor const*> const& tensors)
 {
     std::unordered_map<shape::SymbolId, Tensor const*> owners;
     for (auto const& [input, symbols] : facts.inputValueSymbols)

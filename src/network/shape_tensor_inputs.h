@@ -15,6 +15,7 @@ struct NetworkFacts;
 class Tensor;
 
 //! The inputs among `facts.inputValueSymbols` whose values the dimensions of some tensor of `tensors` depend on.
-std::unordered_set<Tensor const*> shapeTensorInputs(NetworkFacts const& facts, std::vector<Tensor const*> const& tensors);
+std::unordered_set<Tensor const*> shapeTensorInputs(
+    NetworkFacts const& facts, std::vector<Tensor const*> const& tensors);
 
 } // namespace kiln::network
