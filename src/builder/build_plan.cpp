@@ -22,6 +22,7 @@
 #include "plan/expr_table.h"
 #include "network/layers/loop.h"
 #include "network/plugin_layer.h"
+#include "network/shape_tensor_inputs.h"
 #include "plan/plan_format.h"
 #include "plan/plan_graph.h"
 #include "plan/plan_loops.h"
@@ -463,13 +464,10 @@ private:
         // stays an ordinary input, read by layers from wherever its data lives, and values computed from it are
         // left to the layers (recordTensor).
         std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> valueSymbolOwners = inputValueOwners();
-        std::set<int32_t> shapeInputs; // those owning a value some dimension depends on: all their values count
-        for (shape::SymbolId id : valueSymbolsDimensionsUse(valueSymbolOwners))
-        {
-            shapeInputs.insert(valueSymbolOwners.at(id).first);
-        }
+        // Those owning a value some dimension depends on: all their values count.
+        std::unordered_set<Tensor const*> const shapeInputs = network::shapeTensorInputs(mFacts, mTensors);
         std::erase_if(valueSymbolOwners, [&](auto const& owner) {
-            bool const dataInput = !shapeInputs.count(owner.second.first);
+            bool const dataInput = shapeInputs.count(mNetwork.inputs()[static_cast<size_t>(owner.second.first)]) == 0;
             if (dataInput)
             {
                 mDataValueSymbols.insert(owner.first);
@@ -544,23 +542,6 @@ private:
             collectSymbols(expr.first(), candidates, found, visited);
             collectSymbols(expr.second(), candidates, found, visited);
         }
-    }
-
-    //! The inputs' value symbols that some tensor's dimensions depend on.
-    std::unordered_set<shape::SymbolId> valueSymbolsDimensionsUse(
-        std::unordered_map<shape::SymbolId, std::pair<int32_t, int32_t>> const& valueSymbolOwners) const
-    {
-        std::unordered_set<shape::SymbolId> used;
-        std::unordered_set<shape::Expr const*> visited;
-        for (Tensor const* tensor : mTensors)
-        {
-            nvinfer1::DimsExprs const& dims = mFacts.tensors.at(tensor).dims;
-            for (int32_t axis = 0; axis < dims.nbDims; ++axis)
-            {
-                collectSymbols(*mFacts.exprs->adopt(dims.d[axis]), valueSymbolOwners, used, visited);
-            }
-        }
-        return used;
     }
 
     //! Whether `values` depend on no data input's values (only on shapes and shape-tensor inputs): else the plan

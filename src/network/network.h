@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -233,6 +234,9 @@ public:
     //! Infers (if needed) the shapes of what changed and copies them onto the tensors.
     //! False, with the message logged, when a layer's inference fails.
     bool refreshShapes() const;
+    //! Whether network input `input` is a shape tensor: some tensor's dimensions depend on its values
+    //! (shape_tensor_inputs.h). Call refreshShapes first.
+    bool isShapeTensorInput(Tensor const& input) const;
     //! The layers ordered so that each comes after the producers of its inputs
     //! (setInput can make a layer depend on one added later). False with error on a cycle.
     bool topologicalOrder(std::vector<Layer const*>& order, std::string& error) const;
@@ -300,6 +304,8 @@ private:
     //! mCopyAll): a query copies only those, so that each costs the change rather than the network's size.
     mutable std::vector<Tensor const*> mToCopy;
     mutable bool mCopyAll{false};
+    //! The shape-tensor inputs by the facts the last refreshShapes left; none until isShapeTensorInput asks.
+    mutable std::optional<std::unordered_set<Tensor const*>> mShapeTensorInputs;
 };
 
 } // namespace kiln::network

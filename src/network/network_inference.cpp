@@ -1,5 +1,6 @@
 // Shape and type inference of a network: every layer in order, or only what changed since the last inference.
 #include "network/network.h"
+#include "network/shape_tensor_inputs.h"
 
 #include "core/data_type.h"
 #include "core/logging.h"
@@ -384,6 +385,10 @@ bool Network::refreshShapes() const
             return false;
         }
     }
+    if (mCopyAll || !mToCopy.empty())
+    {
+        mShapeTensorInputs.reset();
+    }
     if (mCopyAll)
     {
         for (auto const& [tensor, facts] : mFacts.tensors)
@@ -407,12 +412,28 @@ bool Network::refreshShapes() const
     return true;
 }
 
+bool Network::isShapeTensorInput(Tensor const& input) const
+{
+    if (!mShapeTensorInputs)
+    {
+        std::vector<Tensor const*> tensors;
+        tensors.reserve(mFacts.tensors.size());
+        for (auto const& entry : mFacts.tensors)
+        {
+            tensors.push_back(entry.first);
+        }
+        mShapeTensorInputs = shapeTensorInputs(mFacts, tensors);
+    }
+    return mShapeTensorInputs->count(&input) > 0;
+}
+
 void Network::copyFacts(Tensor const& tensor, TensorFacts const& facts)
 {
     auto& mutableTensor = const_cast<Tensor&>(tensor);
-    // An input that can be a shape tensor (its values have symbols) reports itself as one. Values of tensors of
-    // higher rank are known on their way to a shape tensor (Pad's pads as [rank, 2]), but as TensorRT's, shape
-    // tensors are 0-D or 1-D.
+    // A tensor whose values are known while building (from constants, shapes and inputs' value symbols) reports
+    // itself as a shape tensor, and an input only where a shape depends on it (Tensor::isShapeTensor). Values of
+    // tensors of higher rank are known on their way to a shape tensor (Pad's pads as [rank, 2]), but as TensorRT's,
+    // shape tensors are 0-D or 1-D.
     mutableTensor.setShapeTensor(facts.values.has_value() && facts.dims.nbDims <= 1);
     if (tensor.isNetworkInput())
     {

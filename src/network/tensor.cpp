@@ -101,8 +101,9 @@ nvinfer1::TensorFormats Tensor::getAllowedFormats() const noexcept
 
 bool Tensor::isShapeTensor() const noexcept
 {
+    // TensorRT's rule: an input is one where it is needed as one, not wherever it could be (shape_tensor_inputs.h).
     mNetwork.refreshShapes();
-    return mIsShapeTensor;
+    return mIsShapeTensor && (!mIsInput || mNetwork.isShapeTensorInput(*this));
 }
 
 bool Tensor::isExecutionTensor() const noexcept

@@ -267,7 +267,11 @@ ITensor& broadcastTo(ImportContext& ctx, ITensor& input, ITensor& shape)
 
 ITensor& requireShapeValues(ITensor& tensor, char const* what)
 {
-    if (!tensor.isShapeTensor())
+    // An integer graph input becomes a shape tensor once a shape depends on it, which the layer about to read it
+    // makes so; the network says so if it cannot be one (too many values).
+    bool const integerInput = tensor.isNetworkInput()
+        && (tensor.getType() == nvinfer1::DataType::kINT32 || tensor.getType() == nvinfer1::DataType::kINT64);
+    if (!tensor.isShapeTensor() && !integerInput)
     {
         fail(ErrorCode::kUNSUPPORTED_NODE_INPUT,
             std::string(what) + " (\"" + tensor.getName()

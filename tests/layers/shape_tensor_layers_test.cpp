@@ -45,6 +45,25 @@ TEST(ShapeTensors, IsShapeTensorOnlyFor0DAnd1DTensorsComputedFromShapes)
     EXPECT_FALSE(x->isShapeTensor());
 }
 
+// As TensorRT's: an input is a shape tensor where it is needed as one, once a shape depends on its values; an
+// INT32 input that only feeds data (gather indices) is not, though it could be.
+TEST(ShapeTensors, AnInputIsAShapeTensorOnceAShapeDependsOnIt)
+{
+    LayerHarness h;
+    INetworkDefinition& n = *h.network;
+    ITensor* x = n.addInput("x", DataType::kFLOAT, Dims{2, {4, 3}});
+    ITensor* s = n.addInput("s", DataType::kINT32, Dims{1, {2}});
+    ITensor* indices = n.addInput("indices", DataType::kINT32, Dims{1, {2}});
+    EXPECT_FALSE(s->isShapeTensor()) << "nothing reads it yet";
+    IShuffleLayer* reshape = n.addShuffle(*x);
+    reshape->setInput(1, *s);
+    EXPECT_TRUE(s->isShapeTensor()) << "the reshape's dimensions are its values";
+    ITensor& picked = *n.addGather(*x, *indices, 0)->getOutput(0);
+    EXPECT_FALSE(indices->isShapeTensor()) << "gather indices are data";
+    EXPECT_TRUE(indices->isExecutionTensor());
+    EXPECT_FALSE(picked.isShapeTensor());
+}
+
 // A shape-tensor input is shape-inference I/O; an ordinary input, and an INT32 input that layers only read as data
 // (gather indices, element-wise operands), are not: a device backend reads it where the application put it.
 TEST(ShapeTensors, IsShapeInferenceIOForShapeInputsOnly)

@@ -116,8 +116,7 @@ bool shapeFlags(Options const& options, char const* name, Dims (&shapes)[3], boo
 
 //! A shape-tensor input's values in the profile. trtexec reads them from the shape flags, where other inputs give
 //! their shape: --shapes=S:2x3 gives shape tensor S the values {2, 3}. Where no flag names the input, `given` is
-//! false: while the network is defined, an INT32 or INT64 input of a few values (a gather's indices) reports itself
-//! as a shape tensor, but the builder needs its values only where some shape depends on them, and says so.
+//! false and the profile has no values for it: the build then fails naming what needs them, and kiln names the flag.
 bool profileShapeValues(
     nvinfer1::IOptimizationProfile& profile, nvinfer1::ITensor const& input, Options const& options, bool& given)
 {
