@@ -2,6 +2,8 @@
 // lifetimes do not overlap share bytes.
 #pragma once
 
+#include "plan/plan_model.h"
+
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -29,6 +31,7 @@ struct MemoryPlan
 //! that adds its residual in place is given the residual's request: builder/residual_buffers.h). Views
 //! (builder/view_layers.h) rely on it: a viewed buffer's lifetime covers its views' readers, and nothing else writes it
 //! meanwhile. None when the buffers' offsets or the total size overflow int64 (or a size is negative).
-std::optional<MemoryPlan> planMemory(std::vector<BufferRequest> const& requests, int64_t alignment = 256);
+std::optional<MemoryPlan> planMemory(
+    std::vector<BufferRequest> const& requests, int64_t alignment = plan::kArenaAlignment);
 
 } // namespace kiln::builder

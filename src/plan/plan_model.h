@@ -224,6 +224,10 @@ struct PlanModel
     int64_t workspaceBytes{0};
 };
 
+//! Every tensor's offset in the activation memory is a multiple of this (the builder's memory plan aligns each buffer
+//! so), so that kernels may read and write whole vectors of any element type; a plan read back is held to it.
+inline constexpr int64_t kArenaAlignment = 256;
+
 //! Whether every output of layer `l` is a shape tensor whose values the plan gives as expressions of the input
 //! shapes: such a layer can be computed on the host without running it (the CUDA backend does so).
 inline bool computesShapesOnly(PlanModel const& model, size_t l)

@@ -87,6 +87,13 @@ bool validateTensor(PlanModel const& m, TensorRecord const& t, std::string& erro
         error = "tensor \"" + t.name + "\" lies outside the activation memory";
         return false;
     }
+    if (t.arenaOffset > 0 && t.arenaOffset % kArenaAlignment != 0)
+    {
+        error = "tensor \"" + t.name + "\" lies at offset " + std::to_string(t.arenaOffset)
+            + " of the activation memory, not a multiple of " + std::to_string(kArenaAlignment)
+            + " bytes as the builder places every tensor";
+        return false;
+    }
     if (!storableFormat(t.format) || (t.format != nvinfer1::TensorFormat::kLINEAR && t.dims.size() < 3))
     {
         error = "tensor \"" + t.name + "\" is stored in a format Kiln does not store tensors in";

@@ -68,6 +68,18 @@ void withoutMemory(PlanModel& m, size_t tensor, bool plannedEmpty)
     }
 }
 
+//! The tensor record named `name`.
+kiln::plan::TensorRecord& tensorNamed(PlanModel& m, std::string const& name)
+{
+    auto const found = std::find_if(
+        m.tensors.begin(), m.tensors.end(), [&](kiln::plan::TensorRecord const& t) { return t.name == name; });
+    if (found == m.tensors.end())
+    {
+        throw std::runtime_error("no tensor named " + name);
+    }
+    return *found;
+}
+
 //! The plugin layer's negotiated type at `slot` (inputs, then outputs) set to `type`.
 void pluginType(PlanModel& m, size_t layer, size_t slot, DataType type)
 {
@@ -163,6 +175,12 @@ std::vector<Finding> const kFindings{
     // A broadcast's slice given a stride of 2^62 on an axis of 3: the reader's check of its bounds computed
     // start + (size - 1) * stride, which overflowed (undefined behaviour, caught by UBSan in the fuzzing build). It
     // now names the coordinate that does not fit.
+    // The select's INT64 output placed at an odd offset of the activation memory: the gather after it read its
+    // indices from a misaligned address (undefined behaviour, caught by UBSan in the fuzzing build; on a GPU, vector
+    // loads fault). The reader now holds every offset to the builder's alignment.
+    {"int64_tensor_at_odd_offset", "onnx_test_gather_0",
+        [](PlanModel& m) { tensorNamed(m, "(Unnamed Layer* 5) [Select]_output").arenaOffset = 337; },
+        "lies at offset 337 of the activation memory, not a multiple of 256 bytes"},
     {"slice_stride_overflows", "onnx_valid_expand",
         [](PlanModel& m) { sliceStride(m, "Y (broadcast 4)", 1, int64_t{1} << 62); },
         "(Slice) does not hold for its recorded inputs: slice along axis 1: its last coordinate, start 0 + (size 3 - "
