@@ -7,6 +7,7 @@
 #include "backend/cuda/kernels/strided_index.cuh"
 #include "backend/cuda/layer_kernels.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -29,18 +30,24 @@ struct DefaultGather
     int64_t inner; //!< volume of data dims after the axis
 };
 
-template <typename T>
+//! `Index` counts elements: 32 bits where every offset into the data and the output fits (a division by a runtime
+//! value then costs a fraction of a 64-bit one), else 64.
+template <typename T, typename Index>
 __global__ void defaultGatherKernel(
-    T const* data, void const* indices, DataType indexType, T* output, DefaultGather g, int64_t count)
+    T const* data, void const* indices, DataType indexType, T* output, DefaultGather g, Index count)
 {
-    KILN_GRID_STRIDE_LOOP(i, count)
+    auto const inner = static_cast<Index>(g.inner);
+    auto const perBatch = static_cast<Index>(g.indicesPerBatch);
+    auto const axisExtent = static_cast<Index>(g.axisExtent);
+    for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<Index>(blockDim.x) * gridDim.x)
     {
-        int64_t const within = i % g.inner;
-        int64_t const j = (i / g.inner) % g.indicesPerBatch;
-        int64_t const outer = i / (g.inner * g.indicesPerBatch); // batch * outerCount + outer
-        int64_t const batch = outer / g.outerCount;
-        int64_t const index = resolveIndex(indices, indexType, batch * g.indicesPerBatch + j, g.axisExtent);
-        output[i] = index < 0 ? T{0} : data[(outer * g.axisExtent + index) * g.inner + within];
+        Index const within = i % inner;
+        Index const j = (i / inner) % perBatch;
+        Index const outer = i / (inner * perBatch); // batch * outerCount + outer
+        Index const batch = outer / static_cast<Index>(g.outerCount);
+        int64_t const index = resolveIndex(indices, indexType, batch * perBatch + j, g.axisExtent);
+        output[i] = index < 0 ? T{0} : data[(outer * axisExtent + static_cast<Index>(index)) * inner + within];
     }
 }
 
@@ -167,10 +174,23 @@ void defaultGather(int32_t axis, int32_t numElementWiseDims, ConstTensorView con
     {
         storageOrderGather(a, batchDims, data, indices, output, g);
     }
+    // Grid-stride steps stay below 2^32 past any index of either tensor.
+    bool const narrow = std::max(count, data.count()) <= INT32_MAX;
     device::withElementOfSize(bytes, "gather", [&](auto element) {
         using T = decltype(element);
-        defaultGatherKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            static_cast<T const*>(data.data), indices.data, indices.type, static_cast<T*>(output.data), g, count);
+        auto const* from = static_cast<T const*>(data.data);
+        auto* to = static_cast<T*>(output.data);
+        unsigned const blocks = device::blocksFor(count);
+        if (narrow)
+        {
+            defaultGatherKernel<T, uint32_t><<<blocks, device::kThreadsPerBlock, 0, stream>>>(
+                from, indices.data, indices.type, to, g, static_cast<uint32_t>(count));
+        }
+        else
+        {
+            defaultGatherKernel<T, int64_t>
+                <<<blocks, device::kThreadsPerBlock, 0, stream>>>(from, indices.data, indices.type, to, g, count);
+        }
     });
 }
 
