@@ -1,7 +1,11 @@
 // The CUDA backend's Gather layer against the CPU reference: kDEFAULT along every axis with negative indices, INT32
 // and INT64 indices, one element-wise (batch) dim, kELEMENT, kND with 1 to 3 coordinates per tuple and 0 to 2
-// element-wise dims, INT32 and FP16 data.
+// element-wise dims, INT32 and FP16 data; kDEFAULT by a vector of indices over channels-last (kHWC) data and output, as
+// a channel shuffle in a channels-last region runs it.
 #include "backend_comparison.h"
+#include "kernel_comparison.h"
+
+#include "network/layers/gather.h"
 
 namespace
 {
@@ -132,6 +136,46 @@ TEST(CudaBackendGather, NdMode)
             expectBackendsAgree(maker(DataType::kFLOAT), {{"data", data}, {"indices", indices}}, true, what + " fp16");
             expectBackendsAgree(
                 maker(DataType::kINT32), {{"data", intData}, {"indices", indices}}, false, what + " int32");
+        }
+    }
+}
+
+TEST(CudaBackendGather, ChannelsLastByAVectorOfIndicesAlongEveryAxis)
+{
+    // The kernel over kHWC data and output against the CPU reference over the same values stored kLINEAR: the same
+    // elements moved, bit for bit.
+    SKIP_WITHOUT_GPU();
+    kiln::Shape const shape{2, 6, 3, 5};
+    std::vector<int32_t> const picks{1, -1, 0, 1}; // a repeat and an index from the end, inside every axis
+    std::vector<float> const values = scattered(180, -1000.0F, 1000.0F);
+    for (DataType type : {DataType::kHALF, DataType::kFLOAT, DataType::kINT32})
+    {
+        HostTensor const data = type == DataType::kINT32
+            ? fromElements(shape, std::vector<int32_t>(values.begin(), values.end()), type)
+            : fromFloats(shape, values, type);
+        for (int32_t axis = 0; axis < 4; ++axis)
+        {
+            SCOPED_TRACE(kiln::dataTypeName(type) + ", axis " + std::to_string(axis));
+            kiln::network::GatherParams params;
+            params.gatherAxis = axis;
+            HostTensor const indices = fromElements({static_cast<int64_t>(picks.size())}, picks, DataType::kINT32);
+            kiln::Shape gathered = shape;
+            gathered[static_cast<size_t>(axis)] = static_cast<int64_t>(picks.size());
+            HostTensor expected = zeros(gathered, type);
+            kiln::cpu::run(params, {data.constView(), indices.constView()}, {expected.view()});
+
+            DeviceTensor const deviceData(reorderedChannels(data, true));
+            DeviceTensor const deviceIndices(indices);
+            DeviceTensor const output(gathered, type);
+            kiln::ConstTensorView dataView = deviceData.constView();
+            dataView.format = TensorFormat::kHWC;
+            kiln::TensorView outputView = output.view();
+            outputView.format = TensorFormat::kHWC;
+            std::unique_ptr<kiln::cuda::DeviceLayer> const layer
+                = runOnDevice(params, {dataView, deviceIndices.constView()}, {outputView});
+            ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+            EXPECT_EQ(reorderedChannels(output.read(), false).bytes, expected.bytes);
+            EXPECT_TRUE(output.guardsIntact());
         }
     }
 }

@@ -1,8 +1,12 @@
 // The CUDA backend's Slice layer against the CPU reference: static start/size/stride with positive, negative and
 // zero strides in every SampleMode, a fill value from a tensor, start and stride from tensors (read on the device),
 // INT32 and FP16 data, and an empty output inside a network; slices that copy runs of their input (inside it, a step
-// of one along the innermost axis) in vectors of every width their alignment allows.
+// of one along the innermost axis) in vectors of every width their alignment allows; channels-last (kHWC) slices, as
+// a channels-last region runs them, with start and stride from parameters or device tensors.
 #include "backend_comparison.h"
+#include "kernel_comparison.h"
+
+#include "network/layers/slice.h"
 
 namespace
 {
@@ -120,6 +124,72 @@ TEST(CudaBackendSlice, StartStrideAndFillFromTensors)
         std::string const what = "tensor parameters, mode " + std::to_string(static_cast<int32_t>(mode));
         expectBackendsAgree(maker, {{"x", x}}, false, what);
         expectBackendsAgree(maker, {{"x", x}}, true, what + " fp16");
+    }
+}
+
+//! The kernel over a kHWC input and output against the CPU reference over the same values stored kLINEAR, start and
+//! stride given as parameters, or (`fromTensors`) as INT32 device tensors, one value per axis in the axes' own order.
+void expectChannelsLastSliceAgrees(kiln::network::SliceParams const& params, HostTensor const& x, bool fromTensors)
+{
+    SCOPED_TRACE(std::string(fromTensors ? "start and stride from tensors" : "start and stride as parameters")
+        + ", mode " + std::to_string(static_cast<int32_t>(params.mode)) + ", " + kiln::dataTypeName(x.type));
+    kiln::Shape const shape(params.size.d, params.size.d + params.size.nbDims);
+    HostTensor expected = zeros(shape, x.type);
+    kiln::cpu::run(params, {x.constView()}, {expected.view()});
+
+    DeviceTensor const input(reorderedChannels(x, true));
+    std::vector<int32_t> const start(params.start.d, params.start.d + params.start.nbDims);
+    std::vector<int32_t> const stride(params.stride.d, params.stride.d + params.stride.nbDims);
+    DeviceTensor const starts(fromElements({4}, start, DataType::kINT32));
+    DeviceTensor const strides(fromElements({4}, stride, DataType::kINT32));
+    DeviceTensor const output(shape, x.type);
+    kiln::cuda::LayerInputs inputs{input.constView()};
+    inputs.front().format = TensorFormat::kHWC;
+    if (fromTensors)
+    {
+        inputs.push_back(starts.constView());
+        inputs.push_back(kiln::ConstTensorView{}); // the size is the output's shape
+        inputs.push_back(strides.constView());
+    }
+    kiln::TensorView outputView = output.view();
+    outputView.format = TensorFormat::kHWC;
+    std::unique_ptr<kiln::cuda::DeviceLayer> const layer = runOnDevice(params, inputs, {outputView});
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(reorderedChannels(output.read(), false).bytes, expected.bytes);
+    EXPECT_TRUE(output.guardsIntact());
+}
+
+TEST(CudaBackendSlice, ChannelsLastAgreesWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    struct ChannelsLastCase
+    {
+        Dims start;
+        Dims size;
+        Dims stride;
+        SampleMode mode;
+    };
+    std::vector<ChannelsLastCase> const cases{
+        {Dims{4, {0, 3, 0, 0}}, Dims{4, {2, 3, 4, 5}}, Dims{4, {1, 1, 1, 1}}, SampleMode::kSTRICT_BOUNDS}, // a split
+        {Dims{4, {1, 5, 3, 0}}, Dims{4, {1, 3, 2, 3}}, Dims{4, {1, -2, -1, 2}}, SampleMode::kSTRICT_BOUNDS},
+        {Dims{4, {0, -1, -1, 0}}, Dims{4, {2, 8, 6, 5}}, Dims{4, {1, 1, 1, 1}}, SampleMode::kFILL}, // a pad
+        {Dims{4, {0, 4, 2, 1}}, Dims{4, {2, 5, 3, 7}}, Dims{4, {1, 1, 1, 1}}, SampleMode::kWRAP},
+    };
+    for (DataType type : {DataType::kHALF, DataType::kFLOAT})
+    {
+        HostTensor const x = fromFloats({2, 6, 4, 5}, scattered(240, -3.0F, 3.0F), type);
+        for (ChannelsLastCase const& c : cases)
+        {
+            kiln::network::SliceParams params;
+            params.start = c.start;
+            params.size = c.size;
+            params.stride = c.stride;
+            params.mode = c.mode;
+            for (bool fromTensors : {false, true})
+            {
+                expectChannelsLastSliceAgrees(params, x, fromTensors);
+            }
+        }
     }
 }
 

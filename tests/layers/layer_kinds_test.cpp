@@ -95,7 +95,9 @@ TEST(LayerKinds, EachKindSaysHowItTakesChannelsLastData)
     }
     KILN_FOR_EACH_LAYER_KIND(KILN_COLLECT_CHANNELS_LAST)
 #undef KILN_COLLECT_CHANNELS_LAST
-    EXPECT_EQ(continuing, (std::set<std::string>{"ActivationParams", "ConcatenationParams", "UnaryParams"}));
+    EXPECT_EQ(continuing,
+        (std::set<std::string>{
+            "ActivationParams", "ConcatenationParams", "GatherParams", "SliceParams", "UnaryParams"}));
     EXPECT_EQ(other,
         (std::set<std::string>{"ConvolutionParams", "ElementWiseParams", "PointwiseParams",
             "QuantizedConvolutionParams", "ReduceParams", "ShuffleParams"}));
@@ -111,6 +113,14 @@ TEST(LayerKinds, EachKindSaysHowItTakesChannelsLastData)
     EXPECT_EQ(pooling.channelsLast(), ChannelsLast::kCONTINUES);
     pooling.windowSize = nvinfer1::Dims{3, {3, 3, 3}};
     EXPECT_EQ(pooling.channelsLast(), ChannelsLast::kNO);
+
+    // A gather continues a region only in kDEFAULT mode, without element-wise dims (a channel shuffle's gather).
+    GatherParams gather;
+    gather.numElementWiseDims = 1;
+    EXPECT_EQ(gather.channelsLast(), ChannelsLast::kNO);
+    gather.numElementWiseDims = 0;
+    gather.mode = nvinfer1::GatherMode::kELEMENT;
+    EXPECT_EQ(gather.channelsLast(), ChannelsLast::kNO);
 }
 
 } // namespace

@@ -1,7 +1,7 @@
-// What the CUDA backend's build passes make of real exports, read from their plans without a GPU: the small BERT and
-// ConvNeXt of tests/models (transformers' and timm's models, exported by export_zoo.py) in FP32 and FP16, built at
-// their inputs' shapes. Their outputs are checked against ONNX Runtime's on a GPU by zoo_test.cpp; ConvNeXt's with
-// two of the passes also on the CPU reference, here.
+// What the CUDA backend's build passes make of real exports, read from their plans without a GPU: the small BERT,
+// ConvNeXt and ShuffleNetV2 of tests/models (transformers', timm's and torchvision's models, exported by
+// export_zoo.py) in FP32 and FP16, built at their inputs' shapes. Their outputs are checked against ONNX Runtime's on
+// a GPU by zoo_test.cpp; ConvNeXt's with two of the passes also on the CPU reference, here.
 #include "collecting_logger.h"
 #include "backend/cuda/passes/column_scale_folding.h"
 #include "backend/cuda/passes/constant_before_transpose.h"
@@ -138,6 +138,36 @@ TEST(ZooPlans, ConvNeXtsPermutesMoveNothingInChannelsLastFp16)
             EXPECT_FALSE(running.empty()); // linear throughout: the permutes move elements
         }
     }
+}
+
+TEST(ZooPlans, ShuffleNetsChannelShufflesAreGathersInsideItsChannelsLastRegion)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    // torchvision's ShuffleNetV2 (the small export: three stages of two units) shuffles each unit's joined channels
+    // with a reshape, a transpose and a reshape, and splits them for the next unit with two slices. In the FP16
+    // channels-last plan each shuffle is gathers of the join: two where the next unit splits it, one where the next
+    // stage's two branches read it whole. Nothing converts but the network's input, read by the stem.
+    plan::PlanModel const model
+        = cudaPlanOfZooModel("shufflenet_v2", true, {4, {8, 3, 64, 64}}, kiln::ConvolutionLayout::kCHANNELS_LAST);
+    auto const count = [&](nvinfer1::LayerType type) {
+        return std::count_if(model.layers.begin(), model.layers.end(),
+            [type](plan::LayerRecord const& layer) { return layer.type == type; });
+    };
+    EXPECT_EQ(count(nvinfer1::LayerType::kSHUFFLE), 0);
+    EXPECT_EQ(count(nvinfer1::LayerType::kSLICE), 0);
+    EXPECT_EQ(count(nvinfer1::LayerType::kGATHER), 9);
+    std::vector<std::string> converting;
+    for (plan::LayerRecord const& layer : model.layers)
+    {
+        if (!layer.ioFormats.empty())
+        {
+            converting.push_back(layer.name);
+        }
+    }
+    ASSERT_EQ(converting.size(), 1U) << converting.back();
+    EXPECT_EQ(converting.front(), "/conv1/conv1.0/Conv + /conv1/conv1.2/Relu");
 }
 
 TEST(ZooPlans, ConvNeXtWithItsScalesMovedAndFoldedMatchesOnnxRuntimeOnTheCpu)

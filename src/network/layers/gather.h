@@ -27,6 +27,13 @@ struct GatherParams final : LayerParamsOf<GatherParams, nvinfer1::LayerType::kGA
     {
         return true;
     }
+    //! A kDEFAULT gather of one axis of channels-last data by a vector of indices (a channel shuffle) gathers along
+    //! the data's storage order, as the CUDA kernel does; its indices stay row-major.
+    ChannelsLast channelsLast() const override
+    {
+        return mode == nvinfer1::GatherMode::kDEFAULT && numElementWiseDims == 0 ? ChannelsLast::kCONTINUES
+                                                                                 : ChannelsLast::kNO;
+    }
 };
 
 class GatherLayer final : public LayerBase<nvinfer1::IGatherLayer, GatherParams>

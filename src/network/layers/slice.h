@@ -30,6 +30,12 @@ struct SliceParams final : LayerParamsOf<SliceParams, nvinfer1::LayerType::kSLIC
     {
         return true;
     }
+    //! Slices channels-last data along its storage order (the CUDA kernel permutes its axes so); its start, size and
+    //! stride stay row-major.
+    ChannelsLast channelsLast() const override
+    {
+        return ChannelsLast::kCONTINUES;
+    }
 };
 
 class SliceLayer final : public LayerBase<nvinfer1::ISliceLayer, SliceParams>

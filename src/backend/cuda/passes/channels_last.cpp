@@ -75,10 +75,12 @@ bool walksBroadcasts(network::ChannelsLast kind)
 }
 
 //! A layer that computes the same on kHWC data as on kLINEAR, or has a kHWC kernel: it continues a region that
-//! reaches one of its inputs.
+//! reaches one of its inputs. Its data (its first input) and its output are 4-D; other inputs of another rank (a
+//! gather's indices, a slice's bounds) stay row-major.
 bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
-    if (layer.outputs.size() != 1 || !fourDimensional(model, layer.outputs[0]))
+    if (layer.outputs.size() != 1 || !fourDimensional(model, layer.outputs[0]) || layer.inputs.empty()
+        || !fourDimensional(model, layer.inputs[0]))
     {
         return false;
     }
@@ -237,6 +239,13 @@ void chooseChannelsLast(plan::PlanModel& model)
             }
         }
         std::vector<TensorFormat> formats(slots, TensorFormat::kHWC);
+        for (size_t input = 0; input < layer.inputs.size(); ++input)
+        {
+            if (layer.inputs[input] >= 0 && !fourDimensional(model, layer.inputs[input]))
+            {
+                formats[input] = TensorFormat::kLINEAR; // a gather's indices, a slice's bounds
+            }
+        }
         if (layer.type == LayerType::kCONVOLUTION)
         {
             formats[0] = inputFormatOf(layer);

@@ -10,6 +10,7 @@
 #include "backend/cuda/tuning/convolution_timing.h"
 #include "backend/cuda/tuning/product_timing.h"
 #include "core/logging.h"
+#include "plan/passes/channel_permutation.h"
 #include "plan/passes/gelu_fusion.h"
 
 #include <cuda_runtime_api.h>
@@ -147,6 +148,16 @@ bool productMerging(PlanModel& model, CudaBuild& /*build*/, std::string& /*error
     return true;
 }
 
+//! Channel shuffles as one gather each, which a channels-last region can run in place.
+bool channelPermutations(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const gathered = plan::gatherChannelPermutations(model); gathered > 0)
+    {
+        logInfo("Channel shuffles: " + std::to_string(gathered) + " chains of shuffles run as one gather each");
+    }
+    return true;
+}
+
 //! Channels-last regions, as the configuration's ConvolutionLayout says.
 bool channelsLastFormats(PlanModel& model, CudaBuild& build, std::string& /*error*/)
 {
@@ -262,6 +273,7 @@ backend::PassList<CudaBuild> const& cudaPasses()
         {"normalization fusion", normalizationFusion},
         {"point-wise chain fusion", pointwiseChainFusion},
         {"product merging", productMerging},
+        {"channel permutations", channelPermutations},
         {"channels-last formats", channelsLastFormats},
         {"layout timing", layoutTiming},
         {"convolution algorithms", convolutionAlgorithms},

@@ -1,11 +1,13 @@
 // IGatherLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/gather.h): kDEFAULT (with 0 or 1
 // element-wise dims), kELEMENT and kND (with any number of element-wise dims). Indices are INT32 or INT64 and
-// negative ones count from the end.
+// negative ones count from the end. kDEFAULT by a vector of indices also gathers channels-last (kHWC) data.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/kernels/storage_order.h"
 #include "backend/cuda/kernels/strided_index.cuh"
 #include "backend/cuda/layer_kernels.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -28,18 +30,24 @@ struct DefaultGather
     int64_t inner; //!< volume of data dims after the axis
 };
 
-template <typename T>
+//! `Index` counts elements: 32 bits where every offset into the data and the output fits (a division by a runtime
+//! value then costs a fraction of a 64-bit one), else 64.
+template <typename T, typename Index>
 __global__ void defaultGatherKernel(
-    T const* data, void const* indices, DataType indexType, T* output, DefaultGather g, int64_t count)
+    T const* data, void const* indices, DataType indexType, T* output, DefaultGather g, Index count)
 {
-    KILN_GRID_STRIDE_LOOP(i, count)
+    auto const inner = static_cast<Index>(g.inner);
+    auto const perBatch = static_cast<Index>(g.indicesPerBatch);
+    auto const axisExtent = static_cast<Index>(g.axisExtent);
+    for (Index i = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<Index>(blockDim.x) * gridDim.x)
     {
-        int64_t const within = i % g.inner;
-        int64_t const j = (i / g.inner) % g.indicesPerBatch;
-        int64_t const outer = i / (g.inner * g.indicesPerBatch); // batch * outerCount + outer
-        int64_t const batch = outer / g.outerCount;
-        int64_t const index = resolveIndex(indices, indexType, batch * g.indicesPerBatch + j, g.axisExtent);
-        output[i] = index < 0 ? T{0} : data[(outer * g.axisExtent + index) * g.inner + within];
+        Index const within = i % inner;
+        Index const j = (i / inner) % perBatch;
+        Index const outer = i / (inner * perBatch); // batch * outerCount + outer
+        Index const batch = outer / static_cast<Index>(g.outerCount);
+        int64_t const index = resolveIndex(indices, indexType, batch * perBatch + j, g.axisExtent);
+        output[i] = index < 0 ? T{0} : data[(outer * axisExtent + static_cast<Index>(index)) * inner + within];
     }
 }
 
@@ -108,6 +116,34 @@ size_t normalizedAxis(int32_t axis, int32_t rank)
     return static_cast<size_t>(axis < 0 ? axis + rank : axis);
 }
 
+//! A gather of channels-last (kHWC) `data` into a channels-last `output` by a vector of indices (a channel shuffle in
+//! a channels-last region): the output keeps the data's rank and axis order, so `g`'s elements before and after
+//! `axis` are counted in storage order instead. Throws std::invalid_argument for any other formats.
+void storageOrderGather(size_t axis, size_t batchDims, ConstTensorView const& data, ConstTensorView const& indices,
+    TensorView const& output, DefaultGather& g)
+{
+    if (data.format != TensorFormat::kHWC || output.format != TensorFormat::kHWC || indices.shape.size() != 1
+        || batchDims != 0 || data.shape.size() < 3)
+    {
+        throw std::invalid_argument("gather: the CUDA backend gathers channels-last (kHWC) data only by a vector of "
+                                    "indices into a channels-last output");
+    }
+    size_t const rank = data.shape.size();
+    g.outerCount = 1;
+    g.inner = 1;
+    bool past = false;
+    for (size_t position = 0; position < rank; ++position)
+    {
+        size_t const stored = storedAxisAt(TensorFormat::kHWC, rank, position);
+        if (stored == axis)
+        {
+            past = true;
+            continue;
+        }
+        (past ? g.inner : g.outerCount) *= data.shape[stored];
+    }
+}
+
 void defaultGather(int32_t axis, int32_t numElementWiseDims, ConstTensorView const& data,
     ConstTensorView const& indices, TensorView const& output, size_t bytes, cudaStream_t stream)
 {
@@ -134,10 +170,27 @@ void defaultGather(int32_t axis, int32_t numElementWiseDims, ConstTensorView con
     }
     DefaultGather g{product(data.shape, batchDims, a), product(indices.shape, batchDims, indices.shape.size()),
         data.shape[a], product(data.shape, a + 1, data.shape.size())};
+    if (data.format != TensorFormat::kLINEAR || output.format != TensorFormat::kLINEAR)
+    {
+        storageOrderGather(a, batchDims, data, indices, output, g);
+    }
+    // Grid-stride steps stay below 2^32 past any index of either tensor.
+    bool const narrow = std::max(count, data.count()) <= INT32_MAX;
     device::withElementOfSize(bytes, "gather", [&](auto element) {
         using T = decltype(element);
-        defaultGatherKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
-            static_cast<T const*>(data.data), indices.data, indices.type, static_cast<T*>(output.data), g, count);
+        auto const* from = static_cast<T const*>(data.data);
+        auto* to = static_cast<T*>(output.data);
+        unsigned const blocks = device::blocksFor(count);
+        if (narrow)
+        {
+            defaultGatherKernel<T, uint32_t><<<blocks, device::kThreadsPerBlock, 0, stream>>>(
+                from, indices.data, indices.type, to, g, static_cast<uint32_t>(count));
+        }
+        else
+        {
+            defaultGatherKernel<T, int64_t>
+                <<<blocks, device::kThreadsPerBlock, 0, stream>>>(from, indices.data, indices.type, to, g, count);
+        }
     });
 }
 
@@ -246,6 +299,13 @@ void gatherOnDevice(nvinfer1::GatherMode mode, int32_t axis, int32_t numElementW
     if (data.type != output.type)
     {
         throw std::invalid_argument("gather: the data and output types differ");
+    }
+    bool const linear = data.format == TensorFormat::kLINEAR && output.format == TensorFormat::kLINEAR
+        && indices.format == TensorFormat::kLINEAR;
+    if (!linear && (mode != nvinfer1::GatherMode::kDEFAULT || indices.format != TensorFormat::kLINEAR))
+    {
+        throw std::invalid_argument("gather: the CUDA backend gathers channels-last data only in kDEFAULT mode, by "
+                                    "row-major indices");
     }
     size_t const bytes = elementSize(data.type);
     switch (mode)

@@ -2,9 +2,11 @@
 // along dim d reads input coordinate start[d] + i * stride[d], and every SampleMode decides what lies
 // outside the input. Also IPaddingLayer, which is a kFILL slice starting before the input. A slice that stays inside
 // its input and steps by one along the innermost axis (a Split's parts, GPT-2's query, keys and values) copies whole
-// runs of the input in vectors of up to 16 bytes; any other finds each element's source alone.
+// runs of the input in vectors of up to 16 bytes; any other finds each element's source alone. Both walk the tensors as
+// they are stored: row-major, or channels-last (kHWC) in a channels-last region, the axes then listed in that order.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/kernels/storage_order.h"
 #include "backend/cuda/kernels/strided_index.cuh"
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/prepared_kernel_layer.h"
@@ -51,6 +53,9 @@ struct SliceGeometry
     int64_t outputExtents[kMaxRank]{};
     int64_t start[kMaxRank]{};
     int64_t stride[kMaxRank]{};
+    //! The tensors' axis each entry above describes: the axes are listed in storage order, which for a channels-last
+    //! (kHWC) slice is not the axes' own; device start and stride values are one per axis, in the axes' order.
+    int32_t axisOf[kMaxRank]{};
     void const* startData{nullptr}; //!< device values replacing `start` when set
     DataType startType{DataType::kINT32};
     void const* strideData{nullptr};
@@ -128,9 +133,9 @@ __global__ void sliceKernel(T const* input, T* output, SliceGeometry g, int64_t 
     __shared__ T fill;
     if (threadIdx.x < g.rank)
     {
-        start[threadIdx.x] = g.startData ? device::loadInteger(g.startData, g.startType, threadIdx.x)
-                                         : g.start[threadIdx.x];
-        stride[threadIdx.x] = g.strideData ? device::loadInteger(g.strideData, g.strideType, threadIdx.x)
+        int32_t const axis = g.axisOf[threadIdx.x];
+        start[threadIdx.x] = g.startData ? device::loadInteger(g.startData, g.startType, axis) : g.start[threadIdx.x];
+        stride[threadIdx.x] = g.strideData ? device::loadInteger(g.strideData, g.strideType, axis)
                                            : g.stride[threadIdx.x];
     }
     if (threadIdx.x == 0)
@@ -229,6 +234,12 @@ void checkSliceArguments(SliceParameters const& params, ConstTensorView const& i
     {
         throw std::invalid_argument("slice: the input and output types differ");
     }
+    if (input.format != output.format
+        || (input.format != TensorFormat::kLINEAR && (input.format != TensorFormat::kHWC || rank < 3)))
+    {
+        throw std::invalid_argument("slice: the CUDA backend slices a row-major (kLINEAR) or channels-last (kHWC) "
+                                    "tensor into one stored alike");
+    }
     if (rank > static_cast<size_t>(kMaxRank))
     {
         throw std::invalid_argument("slice: the CUDA backend takes tensors of rank at most 8");
@@ -259,6 +270,26 @@ void checkAxisBounds(SliceParameters const& params, SliceGeometry const& g, size
     }
 }
 
+//! Lists `g`'s axes, given in the tensors' order, in the order they lie in memory in `format` (the same for kLINEAR),
+//! with the input's strides: the kernels walk the output as it is stored.
+void listInStorageOrder(TensorFormat format, SliceGeometry& g)
+{
+    auto const rank = static_cast<size_t>(g.rank);
+    SliceGeometry const byAxis = g;
+    int64_t stride = 1;
+    for (size_t position = rank; position-- > 0;)
+    {
+        size_t const axis = storedAxisAt(format, rank, position);
+        g.axisOf[position] = static_cast<int32_t>(axis);
+        g.inputExtents[position] = byAxis.inputExtents[axis];
+        g.outputExtents[position] = byAxis.outputExtents[axis];
+        g.start[position] = byAxis.start[axis];
+        g.stride[position] = byAxis.stride[axis];
+        g.inputStrides[position] = stride;
+        stride *= g.inputExtents[position];
+    }
+}
+
 //! What the kernel reads of `params` to slice `input` into `output`.
 SliceGeometry sliceGeometry(SliceParameters const& params, ConstTensorView const& input, TensorView const& output)
 {
@@ -267,12 +298,6 @@ SliceGeometry sliceGeometry(SliceParameters const& params, ConstTensorView const
     g.rank = static_cast<int32_t>(rank);
     g.mode = params.mode;
     g.outputType = output.type;
-    int64_t stride = 1;
-    for (size_t d = rank; d-- > 0;)
-    {
-        g.inputStrides[d] = stride; // row-major
-        stride *= input.shape[d];
-    }
     for (size_t d = 0; d < rank; ++d)
     {
         g.inputExtents[d] = input.shape[d];
@@ -281,6 +306,7 @@ SliceGeometry sliceGeometry(SliceParameters const& params, ConstTensorView const
         g.stride[d] = params.strideTensor.data != nullptr ? 0 : params.stride[d];
         checkAxisBounds(params, g, d);
     }
+    listInStorageOrder(input.format, g);
     g.startData = params.startTensor.data;
     g.startType = params.startTensor.type;
     g.strideData = params.strideTensor.data;
