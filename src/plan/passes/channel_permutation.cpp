@@ -1,6 +1,5 @@
 #include "plan/passes/channel_permutation.h"
 
-#include "core/tensor_view.h"
 #include "network/layers/constant.h"
 #include "network/layers/gather.h"
 #include "network/layers/shuffle.h"
@@ -25,6 +24,22 @@ using nvinfer1::LayerType;
 constexpr int64_t kMostElementsFollowed = int64_t{1} << 21;
 //! The most shuffles a chain has (ShuffleNet's has three).
 constexpr size_t kLongestChain = 4;
+
+//! The number of elements of extents `dims` where it is at most kMostElementsFollowed (and none is negative): a chain
+//! over more is not followed, and a hostile file's extents cannot overflow the product.
+std::optional<int64_t> followedVolume(std::vector<int64_t> const& dims)
+{
+    int64_t elements = 1;
+    for (int64_t extent : dims)
+    {
+        if (extent < 0 || (extent > 0 && elements > kMostElementsFollowed / extent))
+        {
+            return std::nullopt;
+        }
+        elements *= extent;
+    }
+    return elements;
+}
 
 //! The row-major strides of a tensor of extents `dims`.
 std::vector<int64_t> rowMajorStrides(std::vector<int64_t> const& dims)
@@ -114,7 +129,7 @@ std::optional<ShuffleStep> stepOf(
     }
     std::optional<std::vector<int64_t>> inDims = itemDims(model, known, in, items);
     std::optional<std::vector<int64_t>> outDims = itemDims(model, known, out, items);
-    if (!inDims || !outDims || volume(*inDims) != volume(*outDims)
+    if (!inDims || !outDims || !followedVolume(*inDims) || followedVolume(*inDims) != followedVolume(*outDims)
         || !isPermutation(shuffle->firstTranspose, inDims->size())
         || !isPermutation(shuffle->secondTranspose, outDims->size()))
     {
@@ -180,8 +195,8 @@ private:
 std::optional<std::vector<int32_t>> axisOnePermutation(
     std::vector<ShuffleStep> const& steps, std::vector<int64_t> const& dims)
 {
-    int64_t const elements = volume(dims);
-    if (elements > kMostElementsFollowed || elements == 0 || dims[1] > INT32_MAX)
+    std::optional<int64_t> const elements = followedVolume(dims);
+    if (!elements || *elements == 0)
     {
         return std::nullopt;
     }
@@ -216,7 +231,7 @@ std::optional<std::vector<int32_t>> axisOnePermutation(
     {
         return std::nullopt;
     }
-    for (int64_t o = 0; o < elements; ++o)
+    for (int64_t o = 0; o < *elements; ++o)
     {
         if (sourceOf(o) != permutation[static_cast<size_t>(o / inner)] * inner + o % inner)
         {
