@@ -202,11 +202,11 @@ private:
         normalization.params = std::move(params);
         normalization.inputs = {flatten.inputs[0], fourDimensional(found.scale), fourDimensional(found.bias)};
         normalization.outputs = mModel.layers[found.restore].outputs;
-        for (size_t l : {found.flatten, found.restore})
+        // Each goes with the constants only it read (the reshapes' dimensions, the old scale and bias).
+        for (size_t l : {found.flatten, found.restore, found.normalization})
         {
-            drop(l);
+            plan::removeWithItsConstants(mModel, l, mReaders, mProducers, mRemoved);
         }
-        drop(found.normalization);
         mBefore[found.normalization].push_back(std::move(normalization));
     }
 
@@ -233,28 +233,6 @@ private:
         mBefore[constant].push_back(std::move(copy));
         mFourDimensional[constant] = output;
         return output;
-    }
-
-    //! Layer `l` goes, and each constant that only it read (a reshape's dimensions, the old scale and bias).
-    void drop(size_t l)
-    {
-        mRemoved[l] = true;
-        LayerRecord const& layer = mModel.layers[l];
-        for (size_t slot = 1; slot < layer.inputs.size(); ++slot)
-        {
-            int32_t const t = layer.inputs[slot];
-            if (t < 0)
-            {
-                continue;
-            }
-            std::erase(mReaders[t], l);
-            int64_t const producer = mProducers[t];
-            if (producer >= 0 && mReaders[t].empty() && !plan::isObserved(mModel.tensors[t])
-                && mModel.layers[producer].type == LayerType::kCONSTANT)
-            {
-                mRemoved[producer] = true;
-            }
-        }
     }
 
     PlanModel& mModel;
