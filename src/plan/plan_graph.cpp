@@ -472,6 +472,28 @@ void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed)
     model.layers = std::move(kept);
 }
 
+void removeWithItsConstants(PlanModel const& model, size_t l, std::vector<std::vector<size_t>>& readers,
+    std::vector<int64_t> const& producers, std::vector<bool>& removed)
+{
+    removed[l] = true;
+    LayerRecord const& layer = model.layers[l];
+    for (size_t slot = 1; slot < layer.inputs.size(); ++slot)
+    {
+        int32_t const t = layer.inputs[slot];
+        if (t < 0)
+        {
+            continue;
+        }
+        std::erase(readers[t], l);
+        int64_t const producer = producers[t];
+        if (producer >= 0 && readers[t].empty() && !isObserved(model.tensors[t])
+            && model.layers[producer].type == nvinfer1::LayerType::kCONSTANT)
+        {
+            removed[producer] = true;
+        }
+    }
+}
+
 bool holdsRefittableWeights(LayerRecord const& record)
 {
     for (nvinfer1::WeightsRole role : network::kWeightsRoles)

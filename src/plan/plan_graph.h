@@ -111,6 +111,12 @@ std::optional<LayerRecord> constantOwnedBy(
 //! Removes the layers marked in `absorbed` (by layer index) from the model's layer list, keeping the others' order.
 void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed);
 
+//! For a pass that removes layer `l`: marks it in `removed`, takes it from `readers` (readersOf) of its inputs past the
+//! first, and marks each constant layer (`producers`: producersOf) that wrote one of those and that nothing else reads
+//! now, where the application does not see its output (a reshape's dimensions, a slice's bounds, old weights).
+void removeWithItsConstants(PlanModel const& model, size_t l, std::vector<std::vector<size_t>>& readers,
+    std::vector<int64_t> const& producers, std::vector<bool>& removed);
+
 //! Whether `record` reads and writes every tensor row-major (kLINEAR), as it and its tensors are stored.
 bool linearThroughout(PlanModel const& model, LayerRecord const& record);
 

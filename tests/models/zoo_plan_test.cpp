@@ -1,5 +1,5 @@
 // What the CUDA backend's build passes make of real exports, read from their plans without a GPU: the small BERT,
-// ConvNeXt and ShuffleNetV2 of tests/models (transformers', timm's and torchvision's models, exported by
+// ConvNeXt, ShuffleNetV2 and PoolFormer of tests/models (transformers', timm's and torchvision's models, exported by
 // export_zoo.py) in FP32 and FP16, built at their inputs' shapes. Their outputs are checked against ONNX Runtime's on
 // a GPU by zoo_test.cpp; ConvNeXt's with two of the passes also on the CPU reference, here.
 #include "collecting_logger.h"
@@ -8,6 +8,7 @@
 #include "model_runner.h"
 #include "network/fused/attention.h"
 #include "network/layers/elementwise.h"
+#include "network/layers/normalization.h"
 #include "npy_file.h"
 #include "plan/plan_format.h"
 #include "plan/plan_graph.h"
@@ -168,6 +169,35 @@ TEST(ZooPlans, ShuffleNetsChannelShufflesAreGathersInsideItsChannelsLastRegion)
     }
     ASSERT_EQ(converting.size(), 1U) << converting.back();
     EXPECT_EQ(converting.front(), "/conv1/conv1.0/Conv + /conv1/conv1.2/Relu");
+}
+
+TEST(ZooPlans, PoolFormersGroupNormalizationsStayInsideItsChannelsLastRegion)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    // timm's PoolFormer normalizes each block's input with a group normalization of one group, which PyTorch exports
+    // as a reshape to [N, 1, C * H * W], an instance normalization and a reshape back. In the FP16 channels-last plan
+    // each is one normalization of the 4-D tensor's samples (the small export: four blocks of two), so that nothing
+    // converts but the network's input, read by the stem.
+    plan::PlanModel const model
+        = cudaPlanOfZooModel("poolformer", true, {4, {8, 3, 64, 64}}, kiln::ConvolutionLayout::kCHANNELS_LAST);
+    size_t samples = 0;
+    std::vector<std::string> converting;
+    for (plan::LayerRecord const& layer : model.layers)
+    {
+        auto const* normalization = plan::paramsOf<network::NormalizationParams>(layer);
+        samples += normalization != nullptr && normalization->axes == 0b1110U;
+        bool const moves = layer.type == nvinfer1::LayerType::kSHUFFLE && model.tensors[layer.outputs[0]].viewOf < 0;
+        EXPECT_FALSE(moves) << layer.name << " moves data"; // the head's are views of its pooled [N, C, 1, 1]
+        if (!layer.ioFormats.empty())
+        {
+            converting.push_back(layer.name);
+        }
+    }
+    EXPECT_EQ(samples, 8U);
+    ASSERT_EQ(converting.size(), 1U) << converting.back();
+    EXPECT_EQ(converting.front(), "/stem/conv/Conv");
 }
 
 TEST(ZooPlans, ConvNeXtWithItsScalesMovedAndFoldedMatchesOnnxRuntimeOnTheCpu)

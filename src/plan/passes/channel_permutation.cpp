@@ -413,7 +413,7 @@ private:
         std::optional<nvinfer1::DataType> const precision = first.precision;
         for (size_t member : chain.layers)
         {
-            remove(member);
+            removeWithItsConstants(mModel, member, mReaders, mProducers, mRemoved);
         }
         std::vector<size_t> otherReaders;
         for (size_t r : std::vector<size_t>(mReaders[y]))
@@ -436,35 +436,13 @@ private:
             std::string const sliceName = name + " + " + slice.name;
             int32_t const out = slice.outputs[0];
             std::optional<nvinfer1::DataType> const slicePrecision = slice.precision;
-            remove(r);
+            removeWithItsConstants(mModel, r, mReaders, mProducers, mRemoved);
             mReplacements[r] = gatherOf(sliceName, x, indices, out, slicePrecision, chain.type);
         }
         mReaders[y] = otherReaders;
         if (!otherReaders.empty() || isObserved(mModel.tensors[y]))
         {
             mReplacements[chain.layers.back()] = gatherOf(name, x, chain.permutation, y, precision, chain.type);
-        }
-    }
-
-    //! Layer `l` goes, and with it each constant that only it read (a reshape's dimensions, a slice's size).
-    void remove(size_t l)
-    {
-        mRemoved[l] = true;
-        LayerRecord const& layer = mModel.layers[l];
-        for (size_t slot = 1; slot < layer.inputs.size(); ++slot)
-        {
-            int32_t const t = layer.inputs[slot];
-            if (t < 0)
-            {
-                continue;
-            }
-            std::erase(mReaders[t], l);
-            int64_t const producer = mProducers[t];
-            if (producer >= 0 && mReaders[t].empty() && !isObserved(mModel.tensors[t])
-                && mModel.layers[producer].type == LayerType::kCONSTANT)
-            {
-                mRemoved[producer] = true;
-            }
         }
     }
 

@@ -1,5 +1,6 @@
 #include "backend/cuda/passes/channels_last.h"
 
+#include "backend/cuda/passes/sample_normalization.h"
 #include "core/tensor_view.h"
 #include "network/layer.h"
 #include "network/fused/quantized_convolution.h"
@@ -83,6 +84,10 @@ bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& laye
         || !fourDimensional(model, layer.inputs[0]))
     {
         return false;
+    }
+    if (normalizesWholeSamples(model, layer))
+    {
+        return true; // each sample's elements lie together in both formats; one scale and one bias
     }
     network::ChannelsLast const kind = channelsLastOf(layer);
     if (walksBroadcasts(kind))
@@ -250,10 +255,11 @@ void chooseChannelsLast(plan::PlanModel& model)
         {
             formats[0] = inputFormatOf(layer);
         }
-        for (size_t input = 0; walksBroadcasts(kind) && input < layer.inputs.size(); ++input)
+        bool const readsAlikeAsStored = walksBroadcasts(kind) || normalizesWholeSamples(model, layer);
+        for (size_t input = 0; readsAlikeAsStored && input < layer.inputs.size(); ++input)
         {
             int32_t const tensor = layer.inputs[input];
-            if (storedAlikeChannelsLast(model, tensor))
+            if (tensor >= 0 && storedAlikeChannelsLast(model, tensor))
             {
                 formats[input] = model.tensors[tensor].format; // read as it is stored: no conversion
             }

@@ -7,6 +7,7 @@
 #include "backend/cuda/passes/fusion_rules.h"
 #include "backend/cuda/passes/normalization_fusion.h"
 #include "backend/cuda/passes/product_merging.h"
+#include "backend/cuda/passes/sample_normalization.h"
 #include "backend/cuda/tuning/convolution_timing.h"
 #include "backend/cuda/tuning/product_timing.h"
 #include "core/logging.h"
@@ -158,6 +159,17 @@ bool channelPermutations(PlanModel& model, CudaBuild& /*build*/, std::string& /*
     return true;
 }
 
+//! Group normalizations of one group as normalizations of each sample in place, which a channels-last region runs.
+bool sampleNormalizations(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const replaced = normalizeSamplesInPlace(model); replaced > 0)
+    {
+        logInfo("Normalizations of whole samples: " + std::to_string(replaced)
+            + " reshape -> normalization -> reshape made one normalization of the 4-D tensor");
+    }
+    return true;
+}
+
 //! Channels-last regions, as the configuration's ConvolutionLayout says.
 bool channelsLastFormats(PlanModel& model, CudaBuild& build, std::string& /*error*/)
 {
@@ -274,6 +286,7 @@ backend::PassList<CudaBuild> const& cudaPasses()
         {"point-wise chain fusion", pointwiseChainFusion},
         {"product merging", productMerging},
         {"channel permutations", channelPermutations},
+        {"sample normalizations", sampleNormalizations},
         {"channels-last formats", channelsLastFormats},
         {"layout timing", layoutTiming},
         {"convolution algorithms", convolutionAlgorithms},

@@ -4,7 +4,9 @@
 // with nbGroups > 1 axis 1's channels split into nbGroups consecutive groups, each normalized on its own (whether
 // or not axis 1 is in the mask). Layer normalization over the last axes, with scale and bias that vary along those
 // axes only (or not at all), runs as rows (row_normalization.h: FP32 statistics, each row read once); instance and
-// group normalization and other masks or weights run on the general kernel below, which sums in double.
+// group normalization and other masks or weights run on the general kernel below, which sums in double. A
+// normalization of whole samples with one scale and one bias (a group normalization of one group) also takes
+// channels-last (kHWC) data.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
 #include "backend/cuda/kernels/normalization/row_normalization.h"
@@ -345,10 +347,22 @@ NormalizationLaunch prepareNormalization(uint32_t axes, float epsilon, int64_t n
     if (nbGroups <= 1)
     {
         launch.rows = rowsOf(axes, input, scale, bias, output, epsilon);
-        if (launch.rows)
+    }
+    if (input.format != TensorFormat::kLINEAR || output.format != TensorFormat::kLINEAR)
+    {
+        // Channels-last (kHWC) data in a channels-last region: each sample's elements lie together as in a row-major
+        // tensor, only in another order, which one scale and one bias for all of them do not see.
+        bool const wholeSamples = launch.rows && input.format == TensorFormat::kHWC && output.format == input.format
+            && launch.rows->rows == input.shape[0] && launch.rows->scale.stride == 0 && launch.rows->bias.stride == 0;
+        if (!wholeSamples)
         {
-            return launch;
+            throw std::invalid_argument("normalization: the CUDA backend normalizes channels-last (kHWC) data only "
+                                        "over whole samples, with one scale and one bias");
         }
+    }
+    if (launch.rows)
+    {
+        return launch;
     }
     walkGroups(axes, nbGroups, input.shape, scaleStrides, biasStrides, launch);
     int64_t groupCount = 1;

@@ -1,0 +1,274 @@
+#include "backend/cuda/passes/sample_normalization.h"
+
+#include "core/tensor_view.h"
+#include "network/layers/constant.h"
+#include "network/layers/normalization.h"
+#include "network/layers/shuffle.h"
+#include "plan/plan_graph.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+using nvinfer1::LayerType;
+using plan::LayerRecord;
+using plan::PlanModel;
+
+//! The axes mask of axes 1, 2 and 3: each sample of a 4-D tensor.
+constexpr uint32_t kSampleAxes = 0b1110;
+
+//! Whether shuffle `layer` only reshapes: both transposes leave every axis where it is.
+bool onlyReshapes(PlanModel const& model, LayerRecord const& layer)
+{
+    auto const* shuffle = plan::paramsOf<network::ShuffleParams>(layer);
+    if (shuffle == nullptr || layer.inputs.empty() || layer.inputs[0] < 0 || layer.outputs.size() != 1
+        || layer.epilogue.any() || !layer.guards.empty() || !layer.ioTypes.empty())
+    {
+        return false;
+    }
+    size_t const inRank = model.tensors[layer.inputs[0]].dims.size();
+    size_t const outRank = model.tensors[layer.outputs[0]].dims.size();
+    for (size_t i = 0; i < std::max(inRank, outRank); ++i)
+    {
+        if ((i < inRank && shuffle->firstTranspose.order[i] != static_cast<int32_t>(i))
+            || (i < outRank && shuffle->secondTranspose.order[i] != static_cast<int32_t>(i)))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+//! The fixed constant layer that writes tensor `t` where it holds one value.
+std::optional<size_t> oneValueConstant(PlanModel const& model, std::vector<int64_t> const& producers, int32_t t)
+{
+    if (t < 0 || producers[t] < 0)
+    {
+        return std::nullopt;
+    }
+    auto const layer = static_cast<size_t>(producers[t]);
+    network::ConstantParams const* constant = plan::fixedConstant(model.layers[layer]);
+    return constant != nullptr && constant->weights.count() == 1 ? std::optional<size_t>(layer) : std::nullopt;
+}
+
+//! One value of `known` (valuesNoRunChanges) per extent of tensor `t`, where each is known.
+std::optional<std::vector<int64_t>> knownDims(
+    PlanModel const& model, std::vector<std::optional<int64_t>> const& known, int32_t t)
+{
+    std::vector<int64_t> dims;
+    for (int32_t node : model.tensors[t].dims)
+    {
+        if (!known[static_cast<size_t>(node)])
+        {
+            return std::nullopt;
+        }
+        dims.push_back(*known[static_cast<size_t>(node)]);
+    }
+    return dims;
+}
+
+//! Whether two extents are equal for every run: the same expression, or the same value where no run changes it.
+bool sameExtent(PlanModel const& model, std::vector<std::optional<int64_t>> const& known, int32_t a, int32_t b)
+{
+    return plan::sameExpr(model, a, b) || (known[static_cast<size_t>(a)] && known[a] == known[static_cast<size_t>(b)]);
+}
+
+//! A reshape -> normalization -> reshape of one sample per row, as normalizeSamplesInPlace replaces it.
+struct SampleNormalization
+{
+    size_t flatten;       //!< the first reshape
+    size_t normalization; //!< the instance normalization of one row per sample
+    size_t restore;       //!< the reshape back
+    size_t scale;         //!< the constant layers of the scale and the bias
+    size_t bias;
+};
+
+class Rewriter
+{
+public:
+    explicit Rewriter(PlanModel& model)
+        : mModel(model)
+        , mKnown(plan::valuesNoRunChanges(model))
+        , mReaders(plan::readersOf(model))
+        , mProducers(plan::producersOf(model))
+        , mRemoved(model.layers.size(), false)
+        , mBefore(model.layers.size())
+    {
+    }
+
+    size_t run()
+    {
+        size_t replaced = 0;
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            if (std::optional<SampleNormalization> const found = sampleNormalizationAt(l))
+            {
+                replace(*found);
+                ++replaced;
+            }
+        }
+        std::vector<LayerRecord> layers;
+        for (size_t l = 0; l < mModel.layers.size(); ++l)
+        {
+            for (LayerRecord& added : mBefore[l])
+            {
+                layers.push_back(std::move(added));
+            }
+            if (!mRemoved[l])
+            {
+                layers.push_back(std::move(mModel.layers[l]));
+            }
+        }
+        mModel.layers = std::move(layers);
+        return replaced;
+    }
+
+private:
+    //! The pattern around normalization layer `l`, where it is one.
+    std::optional<SampleNormalization> sampleNormalizationAt(size_t l) const
+    {
+        LayerRecord const& layer = mModel.layers[l];
+        auto const* params = plan::paramsOf<network::NormalizationParams>(layer);
+        if (params == nullptr || mRemoved[l] || params->nbGroups > 1 || layer.inputs.size() != 3
+            || layer.outputs.size() != 1 || layer.epilogue.any() || !layer.guards.empty() || !layer.ioTypes.empty())
+        {
+            return std::nullopt;
+        }
+        int32_t const rows = layer.inputs[0];
+        int32_t const normalized = layer.outputs[0];
+        size_t const rank = mModel.tensors[rows].dims.size();
+        if ((rank != 2 && rank != 3) || params->axes != 1U << (rank - 1) || mProducers[rows] < 0)
+        {
+            return std::nullopt;
+        }
+        auto const flatten = static_cast<size_t>(mProducers[rows]);
+        std::optional<size_t> const restore = plan::soleReader(mModel, mReaders, l);
+        std::optional<size_t> const scale = oneValueConstant(mModel, mProducers, layer.inputs[1]);
+        std::optional<size_t> const bias = oneValueConstant(mModel, mProducers, layer.inputs[2]);
+        if (!restore || !scale || !bias || !onlyReshapes(mModel, mModel.layers[flatten])
+            || !onlyReshapes(mModel, mModel.layers[*restore]) || mReaders[rows].size() != 1
+            || plan::isObserved(mModel.tensors[rows]) || mModel.layers[*restore].inputs[0] != normalized)
+        {
+            return std::nullopt;
+        }
+        int32_t const x = mModel.layers[flatten].inputs[0];
+        int32_t const y = mModel.layers[*restore].outputs[0];
+        std::vector<int32_t> const& xDims = mModel.tensors[x].dims;
+        std::vector<int32_t> const& yDims = mModel.tensors[y].dims;
+        std::vector<int32_t> const& rowDims = mModel.tensors[rows].dims;
+        std::optional<std::vector<int64_t>> const xKnown = knownDims(mModel, mKnown, x);
+        std::optional<std::vector<int64_t>> const rowKnown = knownDims(mModel, mKnown, rows);
+        if (xDims.size() != 4 || yDims.size() != 4 || !xKnown || !rowKnown)
+        {
+            return std::nullopt;
+        }
+        for (size_t axis = 0; axis < 4; ++axis)
+        {
+            if (!sameExtent(mModel, mKnown, xDims[axis], yDims[axis]))
+            {
+                return std::nullopt;
+            }
+        }
+        // [N, 1, K] or [N, K]: one row per sample, K its elements.
+        int64_t const sample = (*xKnown)[1] * (*xKnown)[2] * (*xKnown)[3];
+        bool const oneRowPerSample = sameExtent(mModel, mKnown, rowDims[0], xDims[0])
+            && (rank == 2 || (*rowKnown)[1] == 1) && (*rowKnown)[rank - 1] == sample;
+        nvinfer1::DataType const type = mModel.tensors[x].type;
+        bool const oneType = mModel.tensors[rows].type == type && mModel.tensors[normalized].type == type
+            && mModel.tensors[y].type == type;
+        if (!oneRowPerSample || !oneType)
+        {
+            return std::nullopt;
+        }
+        return SampleNormalization{flatten, l, *restore, *scale, *bias};
+    }
+
+    //! The normalization of X over axes 1 to 3 in place of the three layers; its scale and bias as [1, 1, 1, 1].
+    void replace(SampleNormalization const& found)
+    {
+        LayerRecord const& flatten = mModel.layers[found.flatten];
+        LayerRecord normalization = mModel.layers[found.normalization];
+        auto params = std::make_shared<network::NormalizationParams>(
+            *plan::paramsOf<network::NormalizationParams>(normalization));
+        params->axes = kSampleAxes;
+        params->nbGroups = 1;
+        normalization.params = std::move(params);
+        normalization.inputs = {flatten.inputs[0], fourDimensional(found.scale), fourDimensional(found.bias)};
+        normalization.outputs = mModel.layers[found.restore].outputs;
+        // Each goes with the constants only it read (the reshapes' dimensions, the old scale and bias).
+        for (size_t l : {found.flatten, found.restore, found.normalization})
+        {
+            plan::removeWithItsConstants(mModel, l, mReaders, mProducers, mRemoved);
+        }
+        mBefore[found.normalization].push_back(std::move(normalization));
+    }
+
+    //! A copy of one-value constant layer `constant` shaped [1, 1, 1, 1], added before it (once, whichever
+    //! normalizations read it); its tensor.
+    int32_t fourDimensional(size_t constant)
+    {
+        if (auto const made = mFourDimensional.find(constant); made != mFourDimensional.end())
+        {
+            return made->second;
+        }
+        LayerRecord copy = mModel.layers[constant];
+        auto params = std::make_shared<network::ConstantParams>(*plan::fixedConstant(copy));
+        params->dimensions = nvinfer1::Dims{4, {1, 1, 1, 1}};
+        copy.params = std::move(params);
+        copy.name += " as [1, 1, 1, 1]";
+        plan::TensorRecord tensor = mModel.tensors[copy.outputs[0]];
+        tensor.name = copy.name;
+        int32_t const one = plan::constantNode(mModel, 1);
+        tensor.dims = {one, one, one, one};
+        mModel.tensors.push_back(std::move(tensor));
+        auto const output = static_cast<int32_t>(mModel.tensors.size() - 1);
+        copy.outputs = {output};
+        mBefore[constant].push_back(std::move(copy));
+        mFourDimensional[constant] = output;
+        return output;
+    }
+
+    PlanModel& mModel;
+    std::vector<std::optional<int64_t>> const mKnown;
+    std::vector<std::vector<size_t>> mReaders;
+    std::vector<int64_t> const mProducers;
+    std::vector<bool> mRemoved;
+    std::vector<std::vector<LayerRecord>> mBefore; //!< by layer: what runs just before it
+    std::map<size_t, int32_t> mFourDimensional;    //!< by one-value constant layer: its copy's tensor
+};
+
+} // namespace
+
+size_t normalizeSamplesInPlace(PlanModel& model)
+{
+    return Rewriter(model).run();
+}
+
+bool normalizesWholeSamples(PlanModel const& model, LayerRecord const& layer)
+{
+    auto const* params = plan::paramsOf<network::NormalizationParams>(layer);
+    if (params == nullptr || params->axes != kSampleAxes || params->nbGroups > 1 || layer.inputs.size() != 3
+        || layer.inputs[0] < 0 || model.tensors[layer.inputs[0]].dims.size() != 4)
+    {
+        return false;
+    }
+    for (size_t slot : {1, 2})
+    {
+        int32_t const weight = layer.inputs[slot];
+        std::optional<std::vector<int64_t>> const dims = weight >= 0 ? plan::constantDims(model, weight) : std::nullopt;
+        if (!dims || dims->size() != 4 || volume(*dims) != 1)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace kiln::cuda
