@@ -196,6 +196,25 @@ TEST(ChannelShuffle, ATransposeOfTheSpatialAxesIsNoChannelPermutation)
     EXPECT_EQ(layersOfKind(model, LayerType::kGATHER), 0);
 }
 
+TEST(ChannelShuffle, AChainOverMoreThanItFollowsStaysAsItIs)
+{
+    // Proving a chain a permutation follows each element of a batch item; past 2^21 of them the build leaves it.
+    NetworkMaker const maker = [](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {1, 4, 1024, 1024}});
+        IShuffleLayer* split = network.addShuffle(*x);
+        split->setReshapeDimensions(Dims{5, {0, 2, 2, 1024, 1024}});
+        IShuffleLayer* transpose = network.addShuffle(*split->getOutput(0));
+        transpose->setFirstTranspose(Permutation{{0, 2, 1, 3, 4}});
+        IShuffleLayer* merge = network.addShuffle(*transpose->getOutput(0));
+        merge->setReshapeDimensions(Dims{4, {0, 4, 1024, 1024}});
+        merge->getOutput(0)->setName("y");
+        network.markOutput(*merge->getOutput(0));
+    };
+    kiln::plan::PlanModel const model = cudaPlanOf(maker);
+    EXPECT_EQ(layersOfKind(model, LayerType::kGATHER), 0);
+    EXPECT_EQ(layersOfKind(model, LayerType::kSHUFFLE), 3);
+}
+
 TEST(ChannelShuffle, AgreesWithTheCpu)
 {
     SKIP_WITHOUT_GPU();
