@@ -1,7 +1,8 @@
 // ShuffleNet's channel shuffle in CUDA plans: the reshape, transpose and reshape that permute the channels of the
 // join of two branches, and the two slices that split the result for the next unit, run as one gather of the join per
-// slice (plan/passes/channel_permutation.h), channels-last inside an FP16 region. The plans are read without a GPU;
-// the outputs are compared with the CPU reference, which runs the network's own layers, on one.
+// slice (plan/passes/channel_permutation.h), channels-last inside an FP16 region. The plans are read without a GPU,
+// and each gather's channels checked against what the CPU reference's own shuffles do (for groups of 2 to 4 and
+// chains of two and three shuffles); the outputs are compared with the CPU reference on a GPU.
 #include "backend_comparison.h"
 
 #include "network/layers/constant.h"
@@ -194,6 +195,93 @@ TEST(ChannelShuffle, ATransposeOfTheSpatialAxesIsNoChannelPermutation)
     kiln::plan::PlanModel const model = cudaPlanOf(maker);
     EXPECT_EQ(layersOfKind(model, LayerType::kSHUFFLE), 1);
     EXPECT_EQ(layersOfKind(model, LayerType::kGATHER), 0);
+}
+
+//! One chain of shuffles on x [2, 12, 3, 4]: each step's reshape (none where nbDims is -1) and first transpose.
+struct ShuffleStepSpec
+{
+    Dims reshape;
+    Permutation transpose;
+};
+
+//! x through `steps`, the result marked as the output y.
+NetworkMaker shuffleChain(std::vector<ShuffleStepSpec> const& steps)
+{
+    return [steps](INetworkDefinition& network) {
+        ITensor* t = network.addInput("x", DataType::kFLOAT, Dims{4, {2, 12, 3, 4}});
+        for (ShuffleStepSpec const& step : steps)
+        {
+            IShuffleLayer* shuffle = network.addShuffle(*t);
+            shuffle->setFirstTranspose(step.transpose);
+            if (step.reshape.nbDims >= 0)
+            {
+                shuffle->setReshapeDimensions(step.reshape);
+            }
+            t = shuffle->getOutput(0);
+        }
+        t->setName("y");
+        network.markOutput(*t);
+    };
+}
+
+TEST(ChannelShuffle, EachGatherTakesTheChannelsTheCpuReferenceShuffles)
+{
+    // The CPU reference runs the shuffles themselves (the pass is the CUDA backend's), on x[n, c, h, w] = 100 c + 10 h
+    // + w: where the CUDA plan gathers instead, output channel j must be input channel indices[j] at every position.
+    Permutation const keep{{0, 1, 2, 3, 4}};
+    Permutation const swap12{{0, 2, 1, 3, 4}};
+    Permutation const swap12of4{{0, 2, 1, 3}};
+    Dims const unchanged{-1, {}};
+    std::vector<std::pair<std::string, std::vector<ShuffleStepSpec>>> const chains{
+        {"2 groups", {{Dims{5, {0, 2, 6, 3, 4}}, keep}, {unchanged, swap12}, {Dims{4, {0, 12, 3, 4}}, keep}}},
+        {"3 groups", {{Dims{5, {0, 3, 4, 3, 4}}, keep}, {unchanged, swap12}, {Dims{4, {0, 12, 3, 4}}, keep}}},
+        {"4 groups, transposed as it is reshaped",
+            {{Dims{5, {0, 4, 3, 3, 4}}, keep}, {Dims{4, {0, 12, 3, 4}}, swap12}}},
+        {"2 groups of the flattened image",
+            {{Dims{4, {0, 2, 6, 12}}, Permutation{{0, 1, 2, 3}}}, {unchanged, swap12of4},
+                {Dims{4, {0, 12, 3, 4}}, keep}}},
+        {"rows and columns of each channel exchanged",
+            {{Dims{4, {0, 12, 4, 3}}, Permutation{{0, 1, 3, 2}}}, {Dims{4, {0, 12, 3, 4}}, keep}}},
+    };
+    std::vector<float> values;
+    for (int64_t n = 0; n < 2; ++n)
+    {
+        for (int64_t c = 0; c < 12; ++c)
+        {
+            for (int64_t p = 0; p < 12; ++p)
+            {
+                values.push_back(static_cast<float>(100 * c + 10 * (p / 4) + p % 4));
+            }
+        }
+    }
+    std::map<std::string, HostTensor> const x{{"x", fromFloats({2, 12, 3, 4}, values)}};
+    size_t gathered = 0;
+    for (auto const& [what, steps] : chains)
+    {
+        SCOPED_TRACE(what);
+        std::vector<float> const shuffled = runOn(kiln::Backend::kCPU, shuffleChain(steps), x).at("y").floats();
+        std::vector<std::vector<int32_t>> const channels = gatheredChannels(cudaPlanOf(shuffleChain(steps)));
+        if (channels.empty())
+        {
+            // Left as shuffles: then no channel permutation does what they do.
+            bool permutes = true;
+            for (size_t i = 0; i < shuffled.size(); ++i)
+            {
+                permutes = permutes && static_cast<int64_t>(shuffled[i]) % 100 == static_cast<int64_t>(values[i]) % 100;
+            }
+            EXPECT_FALSE(permutes) << "a channel permutation stayed shuffles";
+            continue;
+        }
+        ++gathered;
+        ASSERT_EQ(channels.size(), 1U);
+        for (size_t i = 0; i < shuffled.size(); ++i)
+        {
+            size_t const j = i / 12 % 12;
+            ASSERT_EQ(shuffled[i], values[i] + 100.0F * static_cast<float>(channels[0][j] - static_cast<int32_t>(j)))
+                << "element " << i;
+        }
+    }
+    EXPECT_EQ(gathered, 4U); // the four shuffles of channel groups; not the transpose of rows and columns
 }
 
 TEST(ChannelShuffle, AChainOverMoreThanItFollowsStaysAsItIs)
