@@ -113,6 +113,21 @@ def eventually(read, wanted, holds=lambda value, wanted: value == wanted, second
     return value
 
 
+def unregister_once_released(unregister, region, seconds=10.0):
+    """unregister(region) once the server has let the region go. Triton counts the requests that use a shared memory
+    region and drops a request's count after its response has gone out, so an unregister sent as soon as the response
+    arrives can find the region still "in use": it is tried again until then."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            unregister(region)
+            return
+        except InferenceServerException as error:
+            if "currently in use" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def infer_in_shared_memory(client, module, region, images, output_bytes):
     """resnest_batched on images placed at the start of region, its logits written right after them; the logits'
     shape as the response gives it."""
@@ -389,7 +404,7 @@ parameters { key: "max_shapes" value: { string_value: "image:3x3x64x64" } }
                                                rtol=0, atol=SAME, err_msg=module.__name__)
                     self.assertEqual(got, list(expected.shape))
                 finally:
-                    client.unregister_system_shared_memory(name)
+                    unregister_once_released(client.unregister_system_shared_memory, name)
         finally:
             shm.destroy_shared_memory_region(region)
 
@@ -410,7 +425,7 @@ parameters { key: "max_shapes" value: { string_value: "image:3x3x64x64" } }
                     np.testing.assert_allclose(logits, expected, rtol=0, atol=SAME, err_msg=module.__name__)
                     self.assertEqual(got, list(expected.shape))
                 finally:
-                    client.unregister_cuda_shared_memory(name)
+                    unregister_once_released(client.unregister_cuda_shared_memory, name)
 
     def success_count(self, model):
         return self.http.get_inference_statistics(model)["model_stats"][0]["inference_stats"]["success"]["count"]
