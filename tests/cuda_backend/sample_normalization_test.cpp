@@ -1,8 +1,9 @@
 // A group normalization of one group as PyTorch exports it (reshape to [N, 1, C * H * W], instance normalization,
 // reshape back) in CUDA plans: one normalization of each sample of the 4-D tensor
 // (backend/cuda/passes/sample_normalization.h), which stays inside an FP16 channels-last region. The plans are read
-// without a GPU; outputs are compared with the CPU reference, which runs the network's own layers, on one; and the
-// kernel refuses channels-last data it cannot normalize so.
+// without a GPU, and the CPU reference shows the two forms compute the same; outputs are compared with the CPU
+// reference, which runs the network's own layers, on a GPU; and the kernel refuses channels-last data it cannot
+// normalize so.
 #include "backend_comparison.h"
 #include "kernel_comparison.h"
 
@@ -99,6 +100,65 @@ TEST(SampleNormalization, TwoGroupsStayAsTheyAre)
     for (kiln::plan::LayerRecord const* normalization : layersOfType(model, LayerType::kNORMALIZATION))
     {
         EXPECT_EQ(kiln::plan::slotFormat(model, *normalization, 0), TensorFormat::kLINEAR);
+    }
+}
+
+TEST(SampleNormalization, WhatItBecomesComputesWhatTheExportComputesOnTheCpu)
+{
+    // The rewrite's semantics on the CPU reference, which runs both networks as written: the export's reshape ->
+    // instance normalization -> reshape, and a normalization of the 4-D tensor over axes 1 to 3 with [1, 1, 1, 1]
+    // weights, as the pass makes it.
+    float const scale = 1.5F;
+    float const bias = -0.25F;
+    NetworkMaker const rewritten = [=](INetworkDefinition& network) {
+        static std::vector<float> const scales{scale};
+        static std::vector<float> const biases{bias};
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {2, kChannels, 5, 3}});
+        IConstantLayer* scaleLayer
+            = network.addConstant(Dims{4, {1, 1, 1, 1}}, Weights{DataType::kFLOAT, scales.data(), 1});
+        IConstantLayer* biasLayer
+            = network.addConstant(Dims{4, {1, 1, 1, 1}}, Weights{DataType::kFLOAT, biases.data(), 1});
+        INormalizationLayer* normalization
+            = network.addNormalization(*x, *scaleLayer->getOutput(0), *biasLayer->getOutput(0), 0b1110U);
+        normalization->getOutput(0)->setName("y");
+        network.markOutput(*normalization->getOutput(0));
+    };
+    NetworkMaker const exported = [=](INetworkDefinition& network) {
+        static std::vector<float> const scales{scale};
+        static std::vector<float> const biases{bias};
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{4, {2, kChannels, 5, 3}});
+        IShuffleLayer* flatten = network.addShuffle(*x);
+        flatten->setReshapeDimensions(Dims{3, {0, 1, -1}});
+        IConstantLayer* scaleLayer
+            = network.addConstant(Dims{3, {1, 1, 1}}, Weights{DataType::kFLOAT, scales.data(), 1});
+        IConstantLayer* biasLayer
+            = network.addConstant(Dims{3, {1, 1, 1}}, Weights{DataType::kFLOAT, biases.data(), 1});
+        INormalizationLayer* normalization = network.addNormalization(
+            *flatten->getOutput(0), *scaleLayer->getOutput(0), *biasLayer->getOutput(0), 1U << 2);
+        IShuffleLayer* restore = network.addShuffle(*normalization->getOutput(0));
+        restore->setReshapeDimensions(Dims{4, {0, kChannels, 5, 3}});
+        restore->getOutput(0)->setName("y");
+        network.markOutput(*restore->getOutput(0));
+    };
+    std::map<std::string, HostTensor> const x{{"x", fromFloats({2, kChannels, 5, 3}, scattered(240, -3.0F, 2.0F))}};
+    HostTensor const expected = runOn(kiln::Backend::kCPU, exported, x).at("y");
+    HostTensor const got = runOn(kiln::Backend::kCPU, rewritten, x).at("y");
+    // The reference sums each sample in the same order both ways: the same bits.
+    EXPECT_EQ(got.bytes, expected.bytes);
+    // And it normalized each sample: mean 0 and variance 1 before the affine step, by hand.
+    std::vector<float> const y = got.floats();
+    for (size_t sample = 0; sample < 2; ++sample)
+    {
+        double sum = 0.0;
+        double squares = 0.0;
+        for (size_t i = 0; i < 120; ++i)
+        {
+            double const normalized = (y[sample * 120 + i] - bias) / scale;
+            sum += normalized;
+            squares += normalized * normalized;
+        }
+        EXPECT_NEAR(sum / 120.0, 0.0, 1e-5);
+        EXPECT_NEAR(squares / 120.0, 1.0, 1e-3); // epsilon 1e-5 against a variance near 2
     }
 }
 
