@@ -199,6 +199,12 @@ std::vector<std::optional<int64_t>> valuesNoRunChanges(PlanModel const& model)
     return values;
 }
 
+bool equalEveryRun(PlanModel const& model, std::vector<std::optional<int64_t>> const& known, int32_t a, int32_t b)
+{
+    std::optional<int64_t> const knownA = known[static_cast<size_t>(a)];
+    return sameExpr(model, a, b) || (knownA && knownA == known[static_cast<size_t>(b)]);
+}
+
 std::vector<std::vector<size_t>> readersOf(PlanModel const& model)
 {
     std::vector<std::vector<size_t>> readers(model.tensors.size());

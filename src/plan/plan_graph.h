@@ -56,6 +56,10 @@ int32_t inputPosition(PlanModel const& model, int32_t t);
 //! shape arithmetic on them (an export's Shape, Gather, Range of its dynamic axes) may be done while building.
 std::vector<std::optional<int64_t>> valuesNoRunChanges(PlanModel const& model);
 
+//! Whether expression nodes `a` and `b` are equal at every run: the same expression (sameExpr), or the same value
+//! where no run changes either (`known`: valuesNoRunChanges(model)).
+bool equalEveryRun(PlanModel const& model, std::vector<std::optional<int64_t>> const& known, int32_t a, int32_t b);
+
 //! By tensor: the indices of the layers that read it.
 std::vector<std::vector<size_t>> readersOf(PlanModel const& model);
 

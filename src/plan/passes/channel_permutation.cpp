@@ -78,7 +78,7 @@ std::optional<std::vector<int64_t>> itemDims(PlanModel const& model, KnownValues
 {
     std::vector<int32_t> const& dims = model.tensors[t].dims;
     auto const knownAt = [&](int32_t node) { return known[static_cast<size_t>(node)]; };
-    if (dims.empty() || (!sameExpr(model, dims[0], items) && (!knownAt(items) || knownAt(dims[0]) != knownAt(items))))
+    if (dims.empty() || !equalEveryRun(model, known, dims[0], items))
     {
         return std::nullopt;
     }
@@ -329,8 +329,7 @@ std::optional<std::vector<int32_t>> slicedChannels(
     auto const knownAt = [&](int32_t node) { return known[static_cast<size_t>(node)]; };
     for (size_t axis : {0, 2, 3})
     {
-        bool const whole = sameExpr(model, in[axis], sliced[axis])
-            || (knownAt(in[axis]) && knownAt(in[axis]) == knownAt(sliced[axis]));
+        bool const whole = equalEveryRun(model, known, in[axis], sliced[axis]);
         if (!whole || slice->start.d[axis] != 0 || slice->stride.d[axis] != 1)
         {
             return std::nullopt;

@@ -74,12 +74,6 @@ std::optional<std::vector<int64_t>> knownDims(
     return dims;
 }
 
-//! Whether two extents are equal for every run: the same expression, or the same value where no run changes it.
-bool sameExtent(PlanModel const& model, std::vector<std::optional<int64_t>> const& known, int32_t a, int32_t b)
-{
-    return plan::sameExpr(model, a, b) || (known[static_cast<size_t>(a)] && known[a] == known[static_cast<size_t>(b)]);
-}
-
 //! A reshape -> normalization -> reshape of one sample per row, as normalizeSamplesInPlace replaces it.
 struct SampleNormalization
 {
@@ -171,14 +165,14 @@ private:
         }
         for (size_t axis = 0; axis < 4; ++axis)
         {
-            if (!sameExtent(mModel, mKnown, xDims[axis], yDims[axis]))
+            if (!plan::equalEveryRun(mModel, mKnown, xDims[axis], yDims[axis]))
             {
                 return std::nullopt;
             }
         }
         // [N, 1, K] or [N, K]: one row per sample, K its elements.
         int64_t const sample = (*xKnown)[1] * (*xKnown)[2] * (*xKnown)[3];
-        bool const oneRowPerSample = sameExtent(mModel, mKnown, rowDims[0], xDims[0])
+        bool const oneRowPerSample = plan::equalEveryRun(mModel, mKnown, rowDims[0], xDims[0])
             && (rank == 2 || (*rowKnown)[1] == 1) && (*rowKnown)[rank - 1] == sample;
         nvinfer1::DataType const type = mModel.tensors[x].type;
         bool const oneType = mModel.tensors[rows].type == type && mModel.tensors[normalized].type == type
