@@ -9,24 +9,11 @@ namespace kiln::cpu
 namespace
 {
 
-bool isIdentity(nvinfer1::Permutation const& permutation)
-{
-    for (int32_t axis = 0; axis < nvinfer1::Dims::MAX_DIMS; ++axis)
-    {
-        if (permutation.order[axis] != axis)
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
 //! A shuffle that changes the shape alone, from dimensions it holds (not from a shape tensor).
 bool onlyReshapes(plan::LayerRecord const& layer)
 {
     auto const* shuffle = plan::paramsOf<network::ShuffleParams>(layer);
-    return shuffle != nullptr && layer.inputs.size() == 1 && isIdentity(shuffle->firstTranspose)
-        && isIdentity(shuffle->secondTranspose);
+    return shuffle != nullptr && layer.inputs.size() == 1 && shuffle->reshapesOnly();
 }
 
 } // namespace

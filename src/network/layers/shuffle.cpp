@@ -4,6 +4,7 @@
 #include "network/layers/layer_utils.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace kiln::network
 {
@@ -222,6 +223,13 @@ nvinfer1::Permutation ShuffleParams::identityPermutation()
         identity.order[i] = i;
     }
     return identity;
+}
+
+bool ShuffleParams::reshapesOnly() const
+{
+    nvinfer1::Permutation const identity = identityPermutation();
+    return std::equal(std::begin(firstTranspose.order), std::end(firstTranspose.order), std::begin(identity.order))
+        && std::equal(std::begin(secondTranspose.order), std::end(secondTranspose.order), std::begin(identity.order));
 }
 
 bool ShuffleParams::infer(InferenceContext& ctx) const

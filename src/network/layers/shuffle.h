@@ -27,6 +27,8 @@ struct ShuffleParams final : LayerParamsOf<ShuffleParams, nvinfer1::LayerType::k
     bool zeroIsPlaceholder{true};
 
     static nvinfer1::Permutation identityPermutation();
+    //! Whether the shuffle changes the shape alone: both transposes leave every axis where it is.
+    bool reshapesOnly() const;
 
     bool infer(InferenceContext& ctx) const override;
     bool foldsWhenConstant() const override

@@ -1,5 +1,6 @@
 #include "plan/passes/channel_permutation.h"
 
+#include "core/checked_size.h"
 #include "network/layers/constant.h"
 #include "network/layers/gather.h"
 #include "network/layers/shuffle.h"
@@ -25,20 +26,12 @@ constexpr int64_t kMostElementsFollowed = int64_t{1} << 21;
 //! The most shuffles a chain has (ShuffleNet's has three).
 constexpr size_t kLongestChain = 4;
 
-//! The number of elements of extents `dims` where it is at most kMostElementsFollowed (and none is negative): a chain
-//! over more is not followed, and a hostile file's extents cannot overflow the product.
+//! The number of elements of extents `dims` where it is at most kMostElementsFollowed: a chain over more is not
+//! followed (and a hostile file's extents neither overflow the count nor make the build follow them).
 std::optional<int64_t> followedVolume(std::vector<int64_t> const& dims)
 {
-    int64_t elements = 1;
-    for (int64_t extent : dims)
-    {
-        if (extent < 0 || (extent > 0 && elements > kMostElementsFollowed / extent))
-        {
-            return std::nullopt;
-        }
-        elements *= extent;
-    }
-    return elements;
+    std::optional<int64_t> const elements = checkedElementCount(dims);
+    return elements && *elements <= kMostElementsFollowed ? elements : std::nullopt;
 }
 
 //! The row-major strides of a tensor of extents `dims`.
@@ -50,22 +43,6 @@ std::vector<int64_t> rowMajorStrides(std::vector<int64_t> const& dims)
         strides[axis - 1] = strides[axis] * dims[axis];
     }
     return strides;
-}
-
-//! Whether the first `rank` entries of `order` are each of 0 to rank - 1 once.
-bool isPermutation(nvinfer1::Permutation const& order, size_t rank)
-{
-    std::vector<bool> seen(rank, false);
-    for (size_t i = 0; i < rank; ++i)
-    {
-        int32_t const from = order.order[i];
-        if (from < 0 || static_cast<size_t>(from) >= rank || seen[static_cast<size_t>(from)])
-        {
-            return false;
-        }
-        seen[static_cast<size_t>(from)] = true;
-    }
-    return true;
 }
 
 //! What the pass knows of extents: the value of each expression node where no run changes it
@@ -129,9 +106,8 @@ std::optional<ShuffleStep> stepOf(
     }
     std::optional<std::vector<int64_t>> inDims = itemDims(model, known, in, items);
     std::optional<std::vector<int64_t>> outDims = itemDims(model, known, out, items);
-    if (!inDims || !outDims || !followedVolume(*inDims) || followedVolume(*inDims) != followedVolume(*outDims)
-        || !isPermutation(shuffle->firstTranspose, inDims->size())
-        || !isPermutation(shuffle->secondTranspose, outDims->size()))
+    // Inference has checked that both transposes are permutations of their tensors' axes.
+    if (!inDims || !outDims || !followedVolume(*inDims) || followedVolume(*inDims) != followedVolume(*outDims))
     {
         return std::nullopt;
     }

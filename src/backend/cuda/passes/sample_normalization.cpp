@@ -24,26 +24,12 @@ using plan::PlanModel;
 //! The axes mask of axes 1, 2 and 3: each sample of a 4-D tensor.
 constexpr uint32_t kSampleAxes = 0b1110;
 
-//! Whether shuffle `layer` only reshapes: both transposes leave every axis where it is.
-bool onlyReshapes(PlanModel const& model, LayerRecord const& layer)
+//! Whether shuffle `layer` only reshapes, reading and writing its tensors' own types unconditionally.
+bool onlyReshapes(LayerRecord const& layer)
 {
     auto const* shuffle = plan::paramsOf<network::ShuffleParams>(layer);
-    if (shuffle == nullptr || layer.inputs.empty() || layer.inputs[0] < 0 || layer.outputs.size() != 1
-        || layer.epilogue.any() || !layer.guards.empty() || !layer.ioTypes.empty())
-    {
-        return false;
-    }
-    size_t const inRank = model.tensors[layer.inputs[0]].dims.size();
-    size_t const outRank = model.tensors[layer.outputs[0]].dims.size();
-    for (size_t i = 0; i < std::max(inRank, outRank); ++i)
-    {
-        if ((i < inRank && shuffle->firstTranspose.order[i] != static_cast<int32_t>(i))
-            || (i < outRank && shuffle->secondTranspose.order[i] != static_cast<int32_t>(i)))
-        {
-            return false;
-        }
-    }
-    return true;
+    return shuffle != nullptr && shuffle->reshapesOnly() && !layer.inputs.empty() && layer.inputs[0] >= 0
+        && layer.outputs.size() == 1 && !layer.epilogue.any() && layer.guards.empty() && layer.ioTypes.empty();
 }
 
 //! The fixed constant layer that writes tensor `t` where it holds one value.
@@ -146,8 +132,8 @@ private:
         std::optional<size_t> const restore = plan::soleReader(mModel, mReaders, l);
         std::optional<size_t> const scale = oneValueConstant(mModel, mProducers, layer.inputs[1]);
         std::optional<size_t> const bias = oneValueConstant(mModel, mProducers, layer.inputs[2]);
-        if (!restore || !scale || !bias || !onlyReshapes(mModel, mModel.layers[flatten])
-            || !onlyReshapes(mModel, mModel.layers[*restore]) || mReaders[rows].size() != 1
+        if (!restore || !scale || !bias || !onlyReshapes(mModel.layers[flatten])
+            || !onlyReshapes(mModel.layers[*restore]) || mReaders[rows].size() != 1
             || plan::isObserved(mModel.tensors[rows]) || mModel.layers[*restore].inputs[0] != normalized)
         {
             return std::nullopt;
