@@ -231,18 +231,26 @@ TEST(CudaQuantizedConvolution, StridedDilatedAndOneByOne)
     c.input = Dims{4, {1, 3, 23, 19}};
     c.maps = 8;
     expectCudaAgreesWithTheReference(c, "7x7 stride 2 over 3 channels (a stem: 147 taps padded to 160)");
+    c.input = Dims{4, {2, 5, 13, 11}};
+    c.kernel = 3;
+    c.padding = 1;
+    c.stride = 1;
+    expectCudaAgreesWithTheReference(c, "3x3 over 5 channels (padded to 8 channels-last)");
 }
 
 TEST(CudaQuantizedConvolution, ManyTilesRunTheImplicitGemm)
 {
     // Enough output positions for 132 or more tiles of 128 (an H100's or H200's SMs), so that channels-last runs the
     // implicit GEMM, as a large batch would; the cases above run cuBLASLt's product. Partial tiles of positions and of
-    // maps (150 of 128), a last step of 32 taps (288 = 4 x 64 + 32), channels read 16 at a time and a stem's 3 read
-    // one by one.
+    // maps (150 of 128), a last step of 32 taps (288 = 4 x 64 + 32), channels read 16 at a time, 24 read 4 at a time,
+    // and stems of 3 and 1 channels padded to 4 (with zero filter taps) and read 4 at a time.
     QdqConvolution c;
     c.input = Dims{4, {6, 32, 48, 46}};
     c.maps = 150;
     expectCudaAgreesWithTheReference(c, "3x3 over 32 channels into 150 maps, many tiles");
+    c.input = Dims{4, {6, 24, 40, 40}};
+    c.maps = 130;
+    expectCudaAgreesWithTheReference(c, "3x3 over 24 channels into 130 maps, many tiles");
     c = QdqConvolution{};
     c.input = Dims{4, {10, 64, 90, 90}};
     c.kernel = 1;
@@ -269,6 +277,9 @@ TEST(CudaQuantizedConvolution, ManyTilesRunTheImplicitGemm)
     c.stride = 2;
     c.maps = 24;
     expectCudaAgreesWithTheReference(c, "7x7 stride 2 over 3 channels (a stem), many tiles");
+    c.input = Dims{4, {8, 1, 96, 97}};
+    c.residual = Residual::kINT8;
+    expectCudaAgreesWithTheReference(c, "7x7 stride 2 over 1 channel with an INT8 residual, many tiles");
 }
 
 TEST(CudaQuantizedConvolution, ResidualsOfBothTypes)

@@ -72,6 +72,13 @@ __device__ inline void copyAsync(void* shared, void const* global, uint32_t byte
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(address), "l"(global), "r"(bytes));
 }
 
+//! Copies 4 bytes from global to shared memory without waiting (both aligned to 4); `bytes` 0 writes zeros instead.
+__device__ inline void copyAsyncWord(void* shared, void const* global, uint32_t bytes)
+{
+    auto const address = static_cast<uint32_t>(__cvta_generic_to_shared(shared));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(address), "l"(global), "r"(bytes));
+}
+
 __device__ inline void commitCopies()
 {
     asm volatile("cp.async.commit_group;\n" ::);

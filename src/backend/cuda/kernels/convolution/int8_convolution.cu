@@ -5,18 +5,24 @@
 //   tensor cores consume.
 // - Each thread fills the same 16-byte chunk of a few rows of each stage. Where the channels are a multiple of 16, a
 //   chunk is 16 channels of one window position, copied as one vector (zeros where the window overhangs the input);
-//   otherwise (a stem's 3 channels) the thread gathers the chunk's taps one byte at a time.
+//   otherwise (channels a multiple of 4: a stem's 3 padded to 4 by the layer) as four words of 4 channels, each of
+//   its own window position.
 // - Each warp takes 64 positions by 32 maps: four m16 tiles by four n8 tiles of m16n8k32 products, their operands
 //   loaded by ldmatrix from stages whose 16-byte chunks are XOR-swizzled by row, so that the eight rows one ldmatrix
 //   reads fall in eight different bank groups.
 // - The block's INT32 sums then go through shared memory (the stages' bytes), so that each thread finishes 16 adjacent
 //   maps of one position: it scales the sums, adds the bias and the residual, activates and quantizes
-//   (quantized_epilogue.cuh), reading the residual and writing the output in whole 16-byte vectors.
+//   (quantized_epilogue.cuh), reading the residual and writing the output in whole 16-byte vectors. The residual's
+//   bytes are asked into L2 when the block starts, so that the epilogue does not wait on DRAM for them after the
+//   product.
 #include "backend/cuda/kernels/convolution/int8_convolution.h"
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/convolution/quantized_epilogue.cuh"
 #include "backend/cuda/kernels/tensor_core.cuh"
+
+#include <stdexcept>
+#include <string>
 
 namespace kiln::cuda
 {
@@ -113,45 +119,37 @@ __device__ inline int64_t tapOffset(Im2colGeometry const& g, Window const& w, Ta
     return inside ? w.image + (static_cast<int64_t>(y) * g.width + x) * g.channels + t.channel : -1;
 }
 
-//! Chunk `tap` / 16 of a window's row of taps, whose first tap is `first`, into `shared`: one vector copy without
-//! waiting where a chunk is 16 channels of one position; else gathered byte by byte and stored at once.
-template <bool VectorChunks>
+//! Chunk `tap` / 16 of a window's row of taps, whose first tap is `first`, into `shared` without waiting, in copies of
+//! `CopyBytes` channels of one window position: 16 (the chunk) where the channels are a multiple of 16, else 4.
+template <int CopyBytes>
 __device__ inline void loadWindowChunk(
     int8_t* shared, int8_t const* input, Im2colGeometry const& g, Window const& w, int32_t tap, Tap const& first)
 {
-    if constexpr (VectorChunks)
+    static_assert(CopyBytes == 16 || CopyBytes == 4, "a chunk is one vector or four words");
+    if constexpr (CopyBytes == 16)
     {
         int64_t const offset = tap < g.taps ? tapOffset(g, w, first) : -1;
         copyAsync(shared, offset >= 0 ? input + offset : input, offset >= 0 ? 16U : 0U);
     }
     else
     {
-        // One tap after another: the window position moves along a row of the input after each position's channels.
-        alignas(16) int8_t bytes[16];
         Tap t = first;
-        int32_t y = w.y0 + t.r * g.dilationY;
-        int32_t x = w.x0 + t.s * g.dilationX;
-        int8_t const* const image = input + w.image;
 #pragma unroll
-        for (int j = 0; j < 16; ++j)
+        for (int j = 0; j < 4; ++j)
         {
-            bool const inside = w.valid && tap + j < g.taps
-                && static_cast<uint32_t>(y) < static_cast<uint32_t>(g.height)
-                && static_cast<uint32_t>(x) < static_cast<uint32_t>(g.width);
-            bytes[j] = inside ? image[(y * g.width + x) * g.channels + t.channel] : int8_t{0};
-            if (++t.channel == g.channels)
+            int64_t const offset = tap + 4 * j < g.taps ? tapOffset(g, w, t) : -1;
+            copyAsyncWord(shared + 4 * j, offset >= 0 ? input + offset : input, offset >= 0 ? 4U : 0U);
+            t.channel += 4; // the channels are a multiple of 4: a word never straddles two window positions
+            if (t.channel == g.channels)
             {
                 t.channel = 0;
-                x += g.dilationX;
                 if (++t.s == g.kernelWidth)
                 {
                     t.s = 0;
-                    x = w.x0;
-                    y += g.dilationY;
+                    ++t.r;
                 }
             }
         }
-        *reinterpret_cast<int4*>(shared) = *reinterpret_cast<int4 const*>(bytes);
     }
 }
 
@@ -226,17 +224,59 @@ __device__ inline void stageSums(
     }
 }
 
+//! The block's epilogue items: 16 adjacent maps of one of its positions each, `item` / kChunksPerPosition its row.
+template <typename Shape>
+struct EpilogueItems
+{
+    static constexpr int kChunksPerPosition = Shape::kMaps / kChunkMaps;
+    static constexpr int kCount = kBlockPositions * kChunksPerPosition;
+
+    __device__ static int row(int item)
+    {
+        return item / kChunksPerPosition;
+    }
+
+    __device__ static int firstMap(int item)
+    {
+        return (item % kChunksPerPosition) * kChunkMaps;
+    }
+};
+
+//! Asks L2 for the residual's bytes of this thread's epilogue items (finishBlock), which are read only once the
+//! product is done.
+template <typename Shape>
+__device__ inline void prefetchResidual(
+    QuantizedEpilogue const& e, int64_t firstPosition, int32_t firstMap, int64_t positions, int32_t maps)
+{
+    if (e.residual == nullptr)
+    {
+        return;
+    }
+    using Items = EpilogueItems<Shape>;
+    int64_t const elementBytes = e.residualType == nvinfer1::DataType::kINT8 ? 1 : 4;
+    for (int item = static_cast<int>(threadIdx.x); item < Items::kCount; item += Shape::kThreads)
+    {
+        int64_t const position = firstPosition + Items::row(item);
+        int32_t const map = firstMap + Items::firstMap(item);
+        if (position < positions && map < maps)
+        {
+            auto const* const bytes = static_cast<char const*>(e.residual) + (position * maps + map) * elementBytes;
+            asm volatile("prefetch.global.L2 [%0];\n" ::"l"(bytes));
+        }
+    }
+}
+
 //! The block's epilogue: each thread finishes 16 adjacent maps of one position at a time from the sums staged in
 //! shared memory (stageSums), as finishChunk writes them.
 template <typename Shape>
 __device__ void finishBlock(int32_t const* staged, int64_t firstPosition, int32_t firstMap, int64_t positions,
     int32_t maps, void* output, QuantizedEpilogue const& e, bool vectorChunks)
 {
-    constexpr int kChunksPerPosition = Shape::kMaps / kChunkMaps;
-    for (int item = static_cast<int>(threadIdx.x); item < kBlockPositions * kChunksPerPosition; item += Shape::kThreads)
+    using Items = EpilogueItems<Shape>;
+    for (int item = static_cast<int>(threadIdx.x); item < Items::kCount; item += Shape::kThreads)
     {
-        int const row = item / kChunksPerPosition;
-        int const firstChunkMap = (item % kChunksPerPosition) * kChunkMaps;
+        int const row = Items::row(item);
+        int const firstChunkMap = Items::firstMap(item);
         int64_t const position = firstPosition + row;
         int32_t const map = firstMap + firstChunkMap;
         if (position < positions && map < maps)
@@ -257,7 +297,7 @@ __device__ void finishBlock(int32_t const* staged, int64_t firstPosition, int32_
     }
 }
 
-template <int WarpColumns, bool VectorChunks>
+template <int WarpColumns, int CopyBytes>
 __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<WarpColumns>::kBlocksPerSm)
     int8ConvolutionKernel(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry g, int64_t positions,
         int32_t maps, QuantizedEpilogue e, bool vectorChunks)
@@ -270,6 +310,7 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<
     int const firstRow = thread / kChunksPerRow;
     int64_t const firstPosition = static_cast<int64_t>(blockIdx.x) * kBlockPositions;
     int32_t const firstMap = static_cast<int32_t>(blockIdx.y) * Shape::kMaps;
+    prefetchResidual<Shape>(e, firstPosition, firstMap, positions, maps);
 
     Window windows[Shape::kPositionRows];
 #pragma unroll
@@ -287,7 +328,7 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<
         for (int i = 0; i < Shape::kPositionRows; ++i)
         {
             int const row = firstRow + i * Shape::kRowsApart;
-            loadWindowChunk<VectorChunks>(positionTile + swizzled(row, chunk), input, g, windows[i], tap, nextTap);
+            loadWindowChunk<CopyBytes>(positionTile + swizzled(row, chunk), input, g, windows[i], tap, nextTap);
         }
         advance(g, nextTap, kStepTaps);
 #pragma unroll
@@ -338,12 +379,12 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<
     finishBlock<Shape>(staged, firstPosition, firstMap, positions, maps, output, e, vectorChunks);
 }
 
-template <int WarpColumns, bool VectorChunks>
+template <int WarpColumns, int CopyBytes>
 void launchShape(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry const& g, int64_t positions,
     int32_t maps, QuantizedEpilogue const& e, cudaStream_t stream)
 {
     using Shape = BlockShape<WarpColumns>;
-    auto const kernel = int8ConvolutionKernel<WarpColumns, VectorChunks>;
+    auto const kernel = int8ConvolutionKernel<WarpColumns, CopyBytes>;
     // The grant is the current device's; asking again costs little next to a launch.
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::kSharedBytes),
         "quantized convolution: granting the INT8 kernel its shared memory");
@@ -382,23 +423,29 @@ void launchInt8Convolution(int8_t const* input, int8_t const* filters, void* out
     {
         return;
     }
-    bool const vectorChunks = g.channels % 16 == 0;
-    bool const wide = wideBlocks(maps);
-    if (wide && vectorChunks)
+    if (g.channels % 4 != 0)
     {
-        launchShape<4, true>(input, filters, output, g, positions, maps, e, stream);
+        throw std::invalid_argument("quantized convolution: the INT8 kernel reads 4 channels at a time at least, "
+                                    "and the input has "
+            + std::to_string(g.channels) + " (the layer pads such inputs)");
+    }
+    bool const vectorCopies = g.channels % 16 == 0;
+    bool const wide = wideBlocks(maps);
+    if (wide && vectorCopies)
+    {
+        launchShape<4, 16>(input, filters, output, g, positions, maps, e, stream);
     }
     else if (wide)
     {
-        launchShape<4, false>(input, filters, output, g, positions, maps, e, stream);
+        launchShape<4, 4>(input, filters, output, g, positions, maps, e, stream);
     }
-    else if (vectorChunks)
+    else if (vectorCopies)
     {
-        launchShape<2, true>(input, filters, output, g, positions, maps, e, stream);
+        launchShape<2, 16>(input, filters, output, g, positions, maps, e, stream);
     }
     else
     {
-        launchShape<2, false>(input, filters, output, g, positions, maps, e, stream);
+        launchShape<2, 4>(input, filters, output, g, positions, maps, e, stream);
     }
 }
 

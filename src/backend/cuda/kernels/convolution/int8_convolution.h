@@ -21,8 +21,9 @@ namespace kiln::cuda
 bool int8ConvolutionFillsGpu(Im2colGeometry const& g, int64_t images, int64_t maps, int32_t multiprocessors);
 
 //! The output ([images, OH, OW, maps], kHWC) of `images` channels-last INT8 images ([images, H, W, C]) convolved with
-//! `filters`: a row of g.rowLength INT8 taps per map, (r, s, channel) order, zeros past g.taps. The input and the
-//! filters are aligned to 16 bytes; every index within one image fits 32 bits.
+//! `filters`: a row of g.rowLength INT8 taps per map, (r, s, channel) order, zeros past g.taps. The channels are a
+//! multiple of 4 (launchPadChannels pads others); the input and the filters are aligned to 16 bytes; every index
+//! within one image fits 32 bits.
 void launchInt8Convolution(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry const& g,
     int64_t images, QuantizedEpilogue const& e, cudaStream_t stream);
 

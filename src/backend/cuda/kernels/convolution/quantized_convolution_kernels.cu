@@ -3,6 +3,8 @@
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
 
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 namespace kiln::cuda
@@ -72,13 +74,13 @@ __global__ void im2colChannelsFirstKernel(int8_t const* input, int8_t* rows, Im2
 
 // ---- Channels-last ----
 
-//! One thread per `Bytes` adjacent taps of a row: 16 (one vector) where the channels are a multiple of 16, so that a
-//! chunk never straddles two window positions; else 1. Taps run (r, s, channel), so each window position's channels
-//! are one contiguous run of the input.
+//! One thread per `Bytes` adjacent taps of a row: 16 (one vector) where the channels are a multiple of 16, else 4 (a
+//! word; the channels are a multiple of 4), so that a chunk never straddles two window positions. Taps run (r, s,
+//! channel), so each window position's channels are one contiguous run of the input.
 template <int Bytes>
 __global__ void im2colChannelsLastKernel(int8_t const* input, int8_t* rows, Im2colGeometry g, int64_t count)
 {
-    using Chunk = std::conditional_t<Bytes == 16, int4, int8_t>;
+    using Chunk = std::conditional_t<Bytes == 16, int4, int32_t>;
     int32_t const chunksPerRow = g.rowLength / Bytes;
     int32_t const positions = g.outputHeight * g.outputWidth;
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
@@ -113,6 +115,31 @@ unsigned blocksFor(int64_t threads)
     return device::blocksFor(threads);
 }
 
+//! One thread per pixel: its `channels` bytes, then zeros up to `padded` (a multiple of 4), written a word at a time.
+__global__ void padChannelsKernel(int8_t const* input, int8_t* output, int64_t pixels, int32_t channels, int32_t padded)
+{
+    for (int64_t p = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; p < pixels;
+         p += static_cast<int64_t>(blockDim.x) * gridDim.x)
+    {
+        int8_t const* const source = input + p * channels;
+        auto* const words = reinterpret_cast<uint32_t*>(output + p * padded);
+        for (int32_t w = 0; w < padded / 4; ++w)
+        {
+            uint32_t word = 0;
+#pragma unroll
+            for (int32_t b = 0; b < 4; ++b)
+            {
+                int32_t const channel = 4 * w + b;
+                if (channel < channels)
+                {
+                    word |= static_cast<uint32_t>(static_cast<uint8_t>(source[channel])) << (8 * b);
+                }
+            }
+            words[w] = word;
+        }
+    }
+}
+
 } // namespace
 
 void launchIm2col(
@@ -130,12 +157,30 @@ void launchIm2col(
         int64_t const count = images * g.outputHeight * g.outputWidth * (g.rowLength / 16);
         im2colChannelsLastKernel<16><<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(input, rows, g, count);
     }
+    else if (g.channels % 4 == 0)
+    {
+        int64_t const count = images * g.outputHeight * g.outputWidth * (g.rowLength / 4);
+        im2colChannelsLastKernel<4><<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(input, rows, g, count);
+    }
     else
     {
-        int64_t const count = images * g.outputHeight * g.outputWidth * g.rowLength;
-        im2colChannelsLastKernel<1><<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(input, rows, g, count);
+        throw std::invalid_argument("quantized convolution: channels-last windows are gathered 4 channels at a time "
+                                    "at least, and the input has "
+            + std::to_string(g.channels));
     }
     check(cudaGetLastError(), "quantized convolution: gathering the windows");
+}
+
+void launchPadChannels(
+    int8_t const* input, int8_t* output, int64_t pixels, int32_t channels, int32_t padded, cudaStream_t stream)
+{
+    if (pixels == 0)
+    {
+        return;
+    }
+    padChannelsKernel<<<blocksFor(pixels), device::kThreadsPerBlock, 0, stream>>>(
+        input, output, pixels, channels, padded);
+    check(cudaGetLastError(), "quantized convolution: padding the input's channels");
 }
 
 } // namespace kiln::cuda

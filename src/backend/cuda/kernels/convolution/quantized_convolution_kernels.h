@@ -1,6 +1,7 @@
 // The windows of a quantized convolution (quantized_convolution.h): their geometry, which all of its kernels read, and
 // their gathering into rows of taps for cuBLASLt's INT8 product, in both layouts its tensors may have: channels-first
-// (kLINEAR: [N, C, H, W]) and channels-last (kHWC: [N, H, W, C] in memory).
+// (kLINEAR: [N, C, H, W]) and channels-last (kHWC: [N, H, W, C] in memory). Channels-last windows are read 4 or 16
+// channels at a time; an input of other channel counts (an RGB stem's 3) is first padded with zero channels.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -33,8 +34,13 @@ struct Im2colGeometry
     int32_t rowLength{0}; //!< taps padded to kInt8GemmAlignment
 };
 
-//! The rows of taps of `images` images of `input` (INT8) into `rows`.
+//! The rows of taps of `images` images of `input` (INT8) into `rows`. Channels-last, the channels are a multiple of 4.
 void launchIm2col(
     int8_t const* input, int8_t* rows, Im2colGeometry const& g, int64_t images, bool channelsLast, cudaStream_t stream);
+
+//! `pixels` channels-last pixels of `channels` INT8 values each, from `input`, into `output` with `padded` values each,
+//! the added channels zero: `padded` is a multiple of 4, and `output` aligned to 4 bytes.
+void launchPadChannels(
+    int8_t const* input, int8_t* output, int64_t pixels, int32_t channels, int32_t padded, cudaStream_t stream);
 
 } // namespace kiln::cuda

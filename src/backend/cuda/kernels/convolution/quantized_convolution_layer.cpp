@@ -34,14 +34,19 @@ DeviceBuffer uploaded(void const* values, size_t bytes, char const* what)
     return buffer;
 }
 
-//! Byte offsets of the three parts of the scratch memory a run through cuBLASLt uses (rows of taps, their sums,
-//! cuBLASLt's workspace), each aligned for the integer kernels.
+//! Byte offsets of the parts of the scratch memory a run uses, each aligned for the integer kernels: the input with its
+//! channels padded (from 0, where the layer pads them), then, through cuBLASLt, rows of taps, their sums and
+//! cuBLASLt's workspace.
 struct ScratchLayout
 {
+    size_t rows{0};
     size_t sums{0};
     size_t workspace{0};
     size_t total{0};
 };
+
+//! Channels-last windows are read 4 channels at a time at least (int8_convolution.h, launchIm2col).
+constexpr int64_t kChannelAlignment = 4;
 
 class QuantizedConvolutionLayer final : public DeviceLayer
 {
@@ -59,7 +64,10 @@ public:
                                         "spatial axes, in one group, with symmetric padding, on kLINEAR or kHWC data");
         }
         mMaps = params.nbOutputMaps;
-        mTaps = params.kernel.count() / mMaps;
+        int64_t const window = params.kernelSize.d[0] * params.kernelSize.d[1];
+        mChannels = params.kernel.count() / mMaps / window;
+        mStoredChannels = channelsLast() ? roundUp(mChannels, kChannelAlignment) : mChannels;
+        mTaps = mStoredChannels * window;
         mRowLength = roundUp(mTaps, kInt8GemmAlignment);
         std::vector<int8_t> const filters = paddedFilters();
         mFilters = uploaded(filters.data(), filters.size(), "quantized convolution: the INT8 filters");
@@ -94,19 +102,30 @@ public:
         QuantizedEpilogue e = mEpilogue;
         e.residual = mParams.addsResidual ? inputs.at(1).data : nullptr;
         auto const* filters = reinterpret_cast<int8_t const*>(mFilters.data());
+        if (mLayout.total > 0)
+        {
+            mScratch.reserve(
+                mLayout.total, stream, "quantized convolution: its padded input, rows of taps, their sums");
+        }
+        auto const* windows = static_cast<int8_t const*>(input.data);
+        if (padsChannels())
+        {
+            auto* const padded = reinterpret_cast<int8_t*>(mScratch.data());
+            launchPadChannels(windows, padded, mImages * mIm2col.height * mIm2col.width,
+                static_cast<int32_t>(mChannels), static_cast<int32_t>(mStoredChannels), stream);
+            windows = padded;
+        }
         if (mImplicitGemm)
         {
-            launchInt8Convolution(
-                static_cast<int8_t const*>(input.data), filters, output.data, mIm2col, mImages, e, stream);
+            launchInt8Convolution(windows, filters, output.data, mIm2col, mImages, e, stream);
             return;
         }
-        mScratch.reserve(mLayout.total, stream, "quantized convolution: rows of taps and their sums");
         auto* const sums = reinterpret_cast<int32_t*>(mScratch.data() + mLayout.sums);
-        auto const* rows = static_cast<int8_t const*>(input.data); // a 1x1 convolution's input is its rows
+        auto const* rows = windows; // a 1x1 convolution's input is its rows
         if (!mReadsInPlace)
         {
-            auto* const gathered = reinterpret_cast<int8_t*>(mScratch.data());
-            launchIm2col(static_cast<int8_t const*>(input.data), gathered, mIm2col, mImages, channelsLast(), stream);
+            auto* const gathered = reinterpret_cast<int8_t*>(mScratch.data() + mLayout.rows);
+            launchIm2col(windows, gathered, mIm2col, mImages, channelsLast(), stream);
             rows = gathered;
         }
         // Channels-first sums are a column per map (rows x filters); channels-last ones a column per position.
@@ -137,14 +156,14 @@ private:
     void prepare(Shape const& inputShape)
     {
         ConvolutionGeometry const geometry = convolutionGeometry(mParams, inputShape, false);
-        if (geometry.input[1] * geometry.filter[2] * geometry.filter[3] != mTaps)
+        if (geometry.input[1] != mChannels)
         {
             throw std::invalid_argument("quantized convolution: the input has " + std::to_string(inputShape[1])
                 + " channels, which the filters do not fit");
         }
         int64_t const rowCount = geometry.output[0] * geometry.output[2] * geometry.output[3];
         mImages = geometry.output[0];
-        int64_t const imageBytes = std::max(geometry.input[1] * geometry.input[2] * geometry.input[3],
+        int64_t const imageBytes = std::max(mStoredChannels * geometry.input[2] * geometry.input[3],
             geometry.output[2] * geometry.output[3] * mRowLength);
         if (imageBytes > std::numeric_limits<int32_t>::max() || mImages > 65535)
         {
@@ -156,9 +175,16 @@ private:
         prepareEpilogue(geometry);
         mGemm.reset();
         mImplicitGemm = channelsLast() && int8ConvolutionFillsGpu(mIm2col, mImages, mMaps, multiprocessors());
+        mLayout = ScratchLayout{};
+        if (padsChannels())
+        {
+            mLayout.rows
+                = static_cast<size_t>(roundUp(mImages * mIm2col.height * mIm2col.width * mStoredChannels, 256));
+        }
+        mLayout.total = mLayout.rows;
         if (rowCount == 0 || mImplicitGemm)
         {
-            return; // the implicit GEMM needs no scratch memory
+            return; // the implicit GEMM reads the windows where they lie
         }
         // A 1x1 window of stride 1 without padding over channels-last data reads each position's channels, as they are
         // stored, as its row: no gathering, where the channels are the product's padded length already.
@@ -174,7 +200,7 @@ private:
         {
             mGemm.emplace(rowCount, mMaps, mRowLength, sumsStride, mHandles.cublasLt());
         }
-        mLayout.sums = mReadsInPlace ? 0 : static_cast<size_t>(roundUp(rowCount * mRowLength, 256));
+        mLayout.sums = mLayout.rows + (mReadsInPlace ? 0 : static_cast<size_t>(roundUp(rowCount * mRowLength, 256)));
         mLayout.workspace
             = mLayout.sums + static_cast<size_t>(roundUp(sumsStride * (channelsLast() ? rowCount : mMaps) * 4, 256));
         mLayout.total = mLayout.workspace + mGemm->workspaceBytes();
@@ -195,7 +221,7 @@ private:
     Im2colGeometry windowGeometry(ConvolutionGeometry const& geometry) const
     {
         Im2colGeometry g;
-        g.channels = static_cast<int32_t>(geometry.input[1]);
+        g.channels = static_cast<int32_t>(mStoredChannels);
         g.height = static_cast<int32_t>(geometry.input[2]);
         g.width = static_cast<int32_t>(geometry.input[3]);
         g.kernelHeight = static_cast<int32_t>(geometry.filter[2]);
@@ -234,23 +260,27 @@ private:
         return mFormat == TensorFormat::kHWC;
     }
 
+    bool padsChannels() const
+    {
+        return mStoredChannels != mChannels;
+    }
+
     //! The INT8 filters as the product reads them: a row of rowLength taps per map, in the order of the layout's rows
-    //! of taps (channels-first: channel, row, column, as the plan stores them; channels-last: row, column, channel),
-    //! the padding zero.
+    //! of taps (channels-first: channel, row, column, as the plan stores them; channels-last: row, column, stored
+    //! channel), the padding (of the row, and of the channels) zero.
     std::vector<int8_t> paddedFilters() const
     {
         std::vector<int8_t> filters(static_cast<size_t>(mMaps * mRowLength), 0);
         auto const* kernel = static_cast<int8_t const*>(mParams.kernel.data());
         int64_t const window = mParams.kernelSize.d[0] * mParams.kernelSize.d[1];
-        int64_t const channels = mTaps / window;
         for (int64_t k = 0; k < mMaps; ++k)
         {
-            for (int64_t c = 0; c < channels; ++c)
+            for (int64_t c = 0; c < mChannels; ++c)
             {
                 for (int64_t rs = 0; rs < window; ++rs)
                 {
-                    int64_t const tap = channelsLast() ? rs * channels + c : c * window + rs;
-                    filters[static_cast<size_t>(k * mRowLength + tap)] = kernel[(k * channels + c) * window + rs];
+                    int64_t const tap = channelsLast() ? rs * mStoredChannels + c : c * window + rs;
+                    filters[static_cast<size_t>(k * mRowLength + tap)] = kernel[(k * mChannels + c) * window + rs];
                 }
             }
         }
@@ -262,7 +292,9 @@ private:
     DeviceBuffer& mScratch;
     TensorFormat mFormat; //!< of the input, the residual and the output
     int64_t mMaps{0};
-    int64_t mTaps{0};
+    int64_t mChannels{0};       //!< of the input
+    int64_t mStoredChannels{0}; //!< of the windows the kernels read: channels-last, padded to kChannelAlignment
+    int64_t mTaps{0};           //!< of a window, mStoredChannels channels deep
     int64_t mRowLength{0};
     DeviceBuffer mFilters;     //!< paddedFilters()
     DeviceBuffer mMultipliers; //!< [maps] FP32
