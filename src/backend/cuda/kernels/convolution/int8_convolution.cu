@@ -411,7 +411,7 @@ bool int8ConvolutionFillsGpu(Im2colGeometry const& g, int64_t images, int64_t ma
     int64_t const positions = images * g.outputHeight * g.outputWidth;
     int64_t const perBlock = wideBlocks(maps) ? BlockShape<4>::kMaps : BlockShape<2>::kMaps;
     int64_t const blocks = (positions + kBlockPositions - 1) / kBlockPositions * ((maps + perBlock - 1) / perBlock);
-    return blocks >= multiprocessors;
+    return 2 * blocks >= multiprocessors;
 }
 
 void launchInt8Convolution(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry const& g,
