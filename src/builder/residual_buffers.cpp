@@ -1,5 +1,7 @@
 #include "builder/residual_buffers.h"
 
+#include "plan/plan_graph.h"
+
 #include <algorithm>
 
 namespace kiln::builder
@@ -43,7 +45,7 @@ std::vector<SharedBuffer> shareResidualBuffers(PlanModel const& model, backend::
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         plan::LayerRecord const& layer = model.layers[l];
-        if (!layer.epilogue.addsResidual || layer.inputs.size() < 2 || layer.outputs.size() != 1
+        if (!plan::addsResidualInput(layer) || layer.inputs.size() < 2 || layer.outputs.size() != 1
             || layer.inputs.back() < 0 || layer.outputs[0] < 0 || !backend.writesOverResidual(model, l))
         {
             continue;

@@ -1,6 +1,7 @@
 #include "plan/plan_graph.h"
 
 #include "core/tensor_view.h"
+#include "network/fused/quantized_convolution.h"
 #include "network/layers/constant.h"
 
 #include "network/layers/activation.h"
@@ -11,6 +12,12 @@
 
 namespace kiln::plan
 {
+
+bool addsResidualInput(LayerRecord const& record)
+{
+    auto const* quantized = paramsOf<network::QuantizedConvolutionParams>(record);
+    return record.epilogue.addsResidual || (quantized != nullptr && quantized->addsResidual);
+}
 
 bool isRelu(LayerRecord const& record)
 {

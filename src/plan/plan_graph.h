@@ -25,6 +25,10 @@ Params const* paramsOf(LayerRecord const& record)
     return dynamic_cast<Params const*>(record.params.get());
 }
 
+//! Whether `record` adds its last input to its output as a residual: a fused epilogue's (Epilogue::addsResidual) or a
+//! quantized convolution's own.
+bool addsResidualInput(LayerRecord const& record);
+
 bool isRelu(LayerRecord const& record);
 bool isSum(LayerRecord const& record);
 

@@ -13,6 +13,7 @@
 // moves these outputs by 6e-3 (regnet) to 7e-2 (vit) from the FP32 models', so 1e-3 still tells a wrong scale, axis
 // or type; the rounding at exact ties is checked by the layer tests (tests/layers/quantize_test.cpp).
 #include "collecting_logger.h"
+#include "backend/cpu/fast/fast_path.h"
 #include "model_runner.h"
 #include "network/fused/quantized_convolution.h"
 #include "network/fused/quantized_matrix_multiply.h"
@@ -166,6 +167,63 @@ TEST(QuantizedModels, Int8ConvolutionsRunFusedOnTheCpu)
         std::vector<nvinfer1::LayerType> const types = planLayerTypes(name, kiln::Backend::kCPU);
         EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedConvolutionLayerType), fused) << name;
     }
+}
+
+//! How regnet's CPU plan stores the INT8 tensors between its fused convolutions.
+struct Int8Chains
+{
+    size_t between{0};          //!< INT8 tensors that a fused convolution writes and only fused convolutions read
+    size_t channelsLast{0};     //!< of those, stored kHWC
+    size_t writtenOver{0};      //!< fused convolutions whose output takes their residual's bytes
+    size_t fastConvolutions{0}; //!< fused convolutions that the fast path runs
+};
+
+Int8Chains int8ChainsOf(plan::PlanModel const& model)
+{
+    std::vector<std::vector<size_t>> const readers = plan::readersOf(model);
+    auto const fastConvolution = [&](plan::LayerRecord const& layer) {
+        return layer.type == network::kQuantizedConvolutionLayerType && cpu::fast::isMarked(layer);
+    };
+    Int8Chains chains;
+    for (plan::LayerRecord const& layer : model.layers)
+    {
+        if (!fastConvolution(layer))
+        {
+            continue;
+        }
+        ++chains.fastConvolutions;
+        plan::TensorRecord const& output = model.tensors[layer.outputs[0]];
+        auto const& params = *plan::paramsOf<network::QuantizedConvolutionParams>(layer);
+        if (params.addsResidual && output.arenaOffset >= 0
+            && output.arenaOffset == model.tensors[layer.inputs.back()].arenaOffset)
+        {
+            ++chains.writtenOver;
+        }
+        std::vector<size_t> const& read = readers[layer.outputs[0]];
+        bool const onlyFused = !read.empty()
+            && std::all_of(read.begin(), read.end(), [&](size_t r) { return fastConvolution(model.layers[r]); });
+        if (output.type == nvinfer1::DataType::kINT8 && onlyFused)
+        {
+            ++chains.between;
+            chains.channelsLast += output.format == nvinfer1::TensorFormat::kHWC ? 1 : 0;
+        }
+    }
+    return chains;
+}
+
+TEST(QuantizedModels, Int8ConvolutionChainsStayChannelsLastOnTheCpu)
+{
+    // oneDNN's INT8 convolutions read and write channels-last tensors: between two of them nothing converts, and a
+    // residual block's sum lies in its shortcut's bytes. (Where oneDNN's INT8 products are not exact on the machine,
+    // the reference kernels run the fused layers, row-major, and nothing is checked.)
+    Int8Chains const chains = int8ChainsOf(planOf("regnet_int8", kiln::Backend::kCPU));
+    if (chains.fastConvolutions == 0)
+    {
+        GTEST_SKIP() << "the CPU fast path does not run INT8 convolutions here";
+    }
+    EXPECT_GT(chains.between, 5U);
+    EXPECT_EQ(chains.channelsLast, chains.between);
+    EXPECT_GT(chains.writtenOver, 0U);
 }
 
 TEST(QuantizedModels, Int8ProductsByWeightsRunFusedOnTheCpu)

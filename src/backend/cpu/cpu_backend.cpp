@@ -5,6 +5,7 @@
 #include "backend/cpu/host_plugin_timer.h"
 #include "backend/cpu/passes/pass_list.h"
 #include "network/fused/pointwise.h"
+#include "network/fused/quantized_convolution.h"
 
 namespace kiln::cpu
 {
@@ -41,13 +42,15 @@ public:
     {
         return backend::passNames(cpuPasses());
     }
-    //! The fast path's convolution adds its residual through oneDNN's sum post-op, which reads it from the
-    //! destination: written over, the residual is not copied there first. (Where a marked layer runs on the
-    //! reference kernels, they set such a residual aside first: layer_runner.cpp.)
+    //! The fast path's convolutions, quantized or not, add their residual through oneDNN's sum post-op, which reads
+    //! it from the destination: written over, the residual is not copied there first. (Where a marked layer runs on
+    //! the reference kernels, they set such a residual aside first: layer_runner.cpp.)
     bool writesOverResidual(plan::PlanModel const& model, size_t l) const override
     {
         plan::LayerRecord const& layer = model.layers[l];
-        return fast::isMarked(layer) && layer.type == nvinfer1::LayerType::kCONVOLUTION;
+        return fast::isMarked(layer)
+            && (layer.type == nvinfer1::LayerType::kCONVOLUTION
+                || layer.type == network::kQuantizedConvolutionLayerType);
     }
     //! A plan for the reference kernels runs every layer as the network describes it, reshapes and slices too.
     bool makesViews(backend::PassOptions const& options) const override

@@ -3,6 +3,7 @@
 #include "backend/cpu/kernels/epilogue.h"
 #include "backend/cpu/layer_kernels.h"
 #include "backend/shared/kernel_checks.h"
+#include "plan/plan_graph.h"
 
 #include <cstddef>
 #include <cstring>
@@ -20,7 +21,7 @@ std::vector<ConstTensorView> const& residualSetAside(plan::LayerRecord const& re
     std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
     std::vector<ConstTensorView>& copy, std::vector<std::byte>& keep)
 {
-    if (!record.epilogue.addsResidual || inputs.empty() || outputs.empty() || inputs.back().data != outputs[0].data
+    if (!plan::addsResidualInput(record) || inputs.empty() || outputs.empty() || inputs.back().data != outputs[0].data
         || inputs.back().data == nullptr)
     {
         return inputs;

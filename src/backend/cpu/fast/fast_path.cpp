@@ -46,7 +46,8 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
     {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle},
     {network::kPointwiseLayerType, supportsPointwise, makePointwise, Use::kCONTINUES},
-    {network::kQuantizedConvolutionLayerType, supportsQuantizedConvolution, makeQuantizedConvolution, Use::kNO, true},
+    {network::kQuantizedConvolutionLayerType, supportsQuantizedConvolution, makeQuantizedConvolution, Use::kSTARTS,
+        true},
     {network::kQuantizedMatrixMultiplyLayerType, supportsQuantizedMatrixMultiply, makeQuantizedMatrixMultiply, Use::kNO,
         true},
 };
@@ -110,14 +111,14 @@ bool float32Throughout(plan::PlanModel const& model, plan::LayerRecord const& la
     return true;
 }
 
-//! A max pooling that the quantized fusion moved onto an INT8 tensor: INT8 in and out, row-major, computing in FP32
-//! as the layer it was.
+//! A max pooling that the quantized fusion moved onto an INT8 tensor: INT8 in and out, row-major or channels-last as
+//! FP32 poolings, computing in FP32 as the layer it was.
 bool int8MaxPooling(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     auto const* pooling = plan::paramsOf<network::PoolingParams>(layer);
     if (pooling == nullptr || pooling->poolingType != nvinfer1::PoolingType::kMAX || layer.inputs.size() != 1
         || layer.outputs.size() != 1 || layer.inputs[0] < 0 || layer.precision != nvinfer1::DataType::kFLOAT
-        || !plan::linearThroughout(model, layer))
+        || !formatsTaken(model, layer, true))
     {
         return false;
     }
@@ -148,8 +149,16 @@ ChannelsLastUse channelsLastUse(plan::PlanModel const& model, plan::LayerRecord 
 {
     KernelKind const* kind = kindOf(layer);
     if (kind == nullptr || kind->channelsLast == Use::kNO || layer.inputs.empty() || layer.inputs[0] < 0
-        || layer.outputs.size() != 1 || model.tensors[layer.inputs[0]].dims.size() != 4
-        || !float32Throughout(model, layer, true))
+        || layer.outputs.size() != 1 || model.tensors[layer.inputs[0]].dims.size() != 4)
+    {
+        return Use::kNO;
+    }
+    // A kind that checks its own types (INT8 slots) takes channels-last tensors of any of them; the others FP32 ones,
+    // and a max pooling INT8 ones too.
+    bool const typesTaken = kind->checksItsTypes
+        ? formatsTaken(model, layer, true)
+        : float32Throughout(model, layer, true) || int8MaxPooling(model, layer);
+    if (!typesTaken)
     {
         return Use::kNO;
     }

@@ -3,7 +3,10 @@
 // give the sums their real values), the bias, the residual through a sum post-op, the activation through eltwise
 // post-ops (activationPostOps: SiLU and hard-swish as swish and hardswish), and the division by the output scale,
 // rounded to nearest even and saturated into s8 where the layer writes INT8. The residual is copied into the
-// destination first (dequantized there where the destination is FP32).
+// destination first (dequantized there where the destination is FP32), unless the plan gave the output the
+// residual's bytes (builder/residual_buffers.h), where it lies already. Its tensors are read and written as stored:
+// row-major, or channels-last between such convolutions (passes/channels_last.h), the layout oneDNN's INT8 kernels
+// take, so that they convert nothing.
 //
 // oneDNN 2.x adds the bias to the s32 sums before the output scales, so the bias it is given is the layer's divided
 // by each map's scale. FP32 rounds the scaled sums differently from the reference's FP32 convolution of dequantized
@@ -22,6 +25,7 @@ using backend::WindowDirection;
 using dnnl::memory;
 using network::QuantizedConvolutionParams;
 using nvinfer1::DataType;
+using nvinfer1::TensorFormat;
 
 memory::data_type onednnType(DataType type)
 {
@@ -52,10 +56,11 @@ public:
         Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs, output); });
         dnnl::stream& stream = mState.stream;
         memory destination = prepared.destination.target(output.data);
-        if (mParams.addsResidual)
+        // The sum post-op adds what the destination holds: the residual, unless the output was given its bytes.
+        void const* residual = mParams.addsResidual ? inputs.at(1).data : nullptr;
+        if (residual != nullptr && residual != destination.get_data_handle())
         {
-            // The sum post-op adds what the destination holds.
-            prepared.residual.set_data_handle(const_cast<void*>(inputs.at(1).data));
+            prepared.residual.set_data_handle(const_cast<void*>(residual));
             prepared.residualToDestination.execute(stream, prepared.residual, destination);
         }
         std::unordered_map<int, memory> arguments{{DNNL_ARG_SRC, prepared.source.read(inputs[0].data, stream)},
@@ -135,8 +140,8 @@ private:
     Prepared prepare(LayerInputs const& inputs, TensorView const& output) const
     {
         Shape const& inputShape = inputs[0].shape;
-        memory::desc const source = linearDesc(inputShape, memory::data_type::s8);
-        memory::desc const destination = linearDesc(output.shape, onednnType(mParams.outputType()));
+        memory::desc const source = storedDesc(inputShape, inputs[0].format, memory::data_type::s8);
+        memory::desc const destination = storedDesc(output.shape, output.format, onednnType(mParams.outputType()));
         memory::desc const weights = linearDesc(
             filterWeights(mParams, WindowDirection::kFORWARD, inputShape[1]).dims(), memory::data_type::s8);
         auto const chosen = describe(source, weights, destination, inputShape, output.shape);
@@ -152,7 +157,8 @@ private:
         if (mParams.addsResidual)
         {
             DataType const residualType = mParams.residualType();
-            prepared.residual = userMemory(linearDesc(output.shape, onednnType(residualType)), mState.engine);
+            prepared.residual
+                = userMemory(storedDesc(output.shape, inputs[1].format, onednnType(residualType)), mState.engine);
             dnnl::primitive_attr dequantizes;
             if (residualType == DataType::kINT8 && !writesInt8())
             {
@@ -173,7 +179,8 @@ private:
     PreparedCache<Prepared> mCache;
 };
 
-//! The record's slots hold the types its description gives, as its tensors do, row-major.
+//! The record's slots hold the types its description gives, as its tensors do, each read and written as stored:
+//! row-major, or channels-last where it has four axes (channels_last.h).
 bool typesHold(plan::PlanModel const& model, plan::LayerRecord const& layer, QuantizedConvolutionParams const& params)
 {
     std::vector<DataType> expected{DataType::kINT8};
@@ -182,7 +189,7 @@ bool typesHold(plan::PlanModel const& model, plan::LayerRecord const& layer, Qua
         expected.push_back(params.residualType());
     }
     expected.push_back(params.outputType());
-    if (layer.inputs.size() + layer.outputs.size() != expected.size() || !plan::linearThroughout(model, layer))
+    if (layer.inputs.size() + layer.outputs.size() != expected.size())
     {
         return false;
     }
@@ -190,6 +197,13 @@ bool typesHold(plan::PlanModel const& model, plan::LayerRecord const& layer, Qua
     {
         int32_t const t = slot < layer.inputs.size() ? layer.inputs[slot] : layer.outputs[slot - layer.inputs.size()];
         if (t < 0 || plan::slotType(model, layer, slot) != expected[slot] || model.tensors[t].type != expected[slot])
+        {
+            return false;
+        }
+        TensorFormat const format = model.tensors[t].format;
+        bool const stored = format == TensorFormat::kLINEAR
+            || (format == TensorFormat::kHWC && model.tensors[t].dims.size() == 4);
+        if (!stored || plan::slotFormat(model, layer, slot) != format)
         {
             return false;
         }

@@ -1,7 +1,6 @@
 #include "backend/cpu/passes/channels_last.h"
 
 #include "backend/cpu/fast/fast_path.h"
-#include "network/fused/quantized_convolution.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_graph.h"
 
@@ -18,8 +17,8 @@ using nvinfer1::LayerType;
 using nvinfer1::TensorFormat;
 
 //! Whether the executor converts a channels-last tensor for `reader` where it reads it row-major: a built-in layer it
-//! runs. Plugins, the boundary layers of loops and conditionals (which the execution context runs itself) and the
-//! quantized convolution (which checks that its tensors are row-major) read tensors as they are stored.
+//! runs. Plugins and the boundary layers of loops and conditionals (which the execution context runs itself) read
+//! tensors as they are stored.
 bool convertsFor(plan::LayerRecord const& reader)
 {
     switch (reader.type)
@@ -31,19 +30,19 @@ bool convertsFor(plan::LayerRecord const& reader)
     case LayerType::kCONDITION:
     case LayerType::kCONDITIONAL_INPUT:
     case LayerType::kCONDITIONAL_OUTPUT: return false;
-    default:
-        return reader.type != network::kQuantizedConvolutionLayerType
-            && dynamic_cast<network::PluginParams const*>(reader.params.get()) == nullptr;
+    default: return dynamic_cast<network::PluginParams const*>(reader.params.get()) == nullptr;
     }
 }
 
-//! Whether tensor `t` may be stored channels-last: FP32 of four axes, not observed by the application (its buffers
-//! and a debug listener's values are row-major), more than one element per channel (one is the same bytes either
-//! way, and stays row-major for the layers that flatten it), every reader converting where it needs to.
+//! Whether tensor `t` may be stored channels-last: FP32 (or INT8, between quantized convolutions) of four axes, not
+//! observed by the application (its buffers and a debug listener's values are row-major), more than one element per
+//! channel (one is the same bytes either way, and stays row-major for the layers that flatten it), every reader
+//! converting where it needs to.
 bool mayStoreChannelsLast(plan::PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t t)
 {
     plan::TensorRecord const& tensor = model.tensors[t];
-    if (tensor.type != nvinfer1::DataType::kFLOAT || tensor.dims.size() != 4 || plan::isObserved(tensor))
+    bool const typeTaken = tensor.type == nvinfer1::DataType::kFLOAT || tensor.type == nvinfer1::DataType::kINT8;
+    if (!typeTaken || tensor.dims.size() != 4 || plan::isObserved(tensor))
     {
         return false;
     }
