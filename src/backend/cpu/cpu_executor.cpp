@@ -49,8 +49,10 @@ void CpuExecutor::prepareConversions(size_t l)
 {
     auto const& model = *mPlan.model;
     plan::LayerRecord const& record = model.layers[l];
-    // The reference kernels read and write kLINEAR tensors only; the fast kernels the formats the plan chose.
-    mLinearFormats[l].assign(record.ioFormats.size(), TensorFormat::kLINEAR);
+    // The reference kernels read and write kLINEAR tensors only; the fast kernels the formats the plan chose. A slot
+    // per input and output: a record whose slots read the tensors as stored holds no formats (a marked layer that the
+    // reference kernels run on this CPU: fast::leavesToReference).
+    mLinearFormats[l].assign(record.inputs.size() + record.outputs.size(), TensorFormat::kLINEAR);
     bool const fast = mFastKernels[l] != nullptr;
     bool converts = false;
     size_t slot = 0;
