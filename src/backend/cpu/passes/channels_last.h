@@ -2,7 +2,8 @@
 // channels-last data (it picks nhwc for every FP32 convolution there), so a convolution between row-major tensors
 // converts its input and its output, which costs as much as the convolution itself on the 1x1 and depthwise
 // convolutions of mobile networks. So the tensors that the fast path's convolutions write are stored kHWC (FP32, and
-// the INT8 ones of its quantized convolutions, whose oneDNN kernels are channels-last too), and so are those of the
+// those of its quantized convolutions, whose oneDNN kernels are channels-last too, where every reader takes them so:
+// most of theirs are standalone Q and DQ layers of the reference kernels), and so are those of the
 // layers whose kernels take them and continue a region (pooling, INT8 max pooling included, arithmetic, point-wise
 // chains, activations: fast::channelsLastUse); a global average pooling reads them as they are and writes a
 // row-major result. Each layer reads its tensors as stored where its kernel takes the format; other layers read
