@@ -1,6 +1,7 @@
 #include "backend/cpu/passes/channels_last.h"
 
 #include "backend/cpu/fast/fast_path.h"
+#include "network/fused/quantized_convolution.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_graph.h"
 
@@ -55,6 +56,24 @@ bool mayStoreChannelsLast(plan::PlanModel const& model, std::vector<std::vector<
         readers[t].begin(), readers[t].end(), [&](size_t reader) { return convertsFor(model.layers[reader]); });
 }
 
+//! Whether every layer that reads tensor `t` runs on the fast path and takes channels-last tensors as they are stored.
+bool readersTakeChannelsLast(plan::PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t t)
+{
+    return std::all_of(readers[t].begin(), readers[t].end(), [&](size_t reader) {
+        plan::LayerRecord const& layer = model.layers[reader];
+        return fast::isMarked(layer) && fast::channelsLastUse(model, layer) != ChannelsLastUse::kNO;
+    });
+}
+
+//! Whether `layer`'s output is stored channels-last only where no reader would convert it: a quantized convolution's
+//! (INT8 or FP32) and any INT8 tensor. Their readers are mostly standalone Q and DQ layers of the reference kernels,
+//! for which the conversion costs more than the convolution saves.
+bool channelsLastForItsReadersOnly(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    return layer.type == network::kQuantizedConvolutionLayerType
+        || model.tensors[layer.outputs[0]].type == nvinfer1::DataType::kINT8;
+}
+
 bool readsChannelsLast(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     return std::any_of(layer.inputs.begin(), layer.inputs.end(),
@@ -97,7 +116,9 @@ void storeChannelsLast(plan::PlanModel& model)
         ChannelsLastUse const use = fast::isMarked(layer) ? fast::channelsLastUse(model, layer) : ChannelsLastUse::kNO;
         bool const continues = use == ChannelsLastUse::kCONTINUES || use == ChannelsLastUse::kKEEPS;
         if ((use == ChannelsLastUse::kSTARTS || (continues && readsChannelsLast(model, layer)))
-            && mayStoreChannelsLast(model, readers, layer.outputs[0]))
+            && mayStoreChannelsLast(model, readers, layer.outputs[0])
+            && (!channelsLastForItsReadersOnly(model, layer)
+                || readersTakeChannelsLast(model, readers, layer.outputs[0])))
         {
             model.tensors[layer.outputs[0]].format = TensorFormat::kHWC;
         }
