@@ -46,6 +46,8 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
     {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle},
     {network::kPointwiseLayerType, supportsPointwise, makePointwise, Use::kCONTINUES},
+    {nvinfer1::LayerType::kQUANTIZE, supportsQuantization, makeQuantization, Use::kCONTINUES, true},
+    {nvinfer1::LayerType::kDEQUANTIZE, supportsQuantization, makeQuantization, Use::kNO, true},
     {network::kQuantizedConvolutionLayerType, supportsQuantizedConvolution, makeQuantizedConvolution, Use::kSTARTS,
         true},
     {network::kQuantizedMatrixMultiplyLayerType, supportsQuantizedMatrixMultiply, makeQuantizedMatrixMultiply, Use::kNO,

@@ -44,6 +44,9 @@ std::unique_ptr<Kernel> makeNormalization(State& state, plan::LayerRecord const&
 bool supportsPointwise(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makePointwise(State& state, plan::LayerRecord const& layer);
 
+bool supportsQuantization(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeQuantization(State& state, plan::LayerRecord const& layer);
+
 bool supportsShuffle(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeShuffle(State& state, plan::LayerRecord const& layer);
 

@@ -1,0 +1,146 @@
+// Quantize and dequantize layers of one scale for the whole tensor, INT8 on one side and FP32 on the other, as loops
+// over the elements that compute what core/quantization.h's functions, the reference kernels' own, compute, the same
+// bits: the division by the scale, rounding half to even and saturation, element by element. An element-wise map does
+// not care how the tensor's axes lie in memory where input and output lie alike, so a quantization continues a
+// channels-last region (its INT8 output stays channels-last where the fused convolutions that read it take it so);
+// where the plan stores the two differently, the input is converted first. A dequantization writes row-major FP32 for
+// the layers after it, which mostly run on row-major tensors.
+#include "backend/cpu/fast/kernels.h"
+
+#include "backend/cpu/kernels/tensor/reformat.h"
+#include "core/quantization.h"
+#include "network/layers/quantize.h"
+#include "plan/plan_graph.h"
+
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace kiln::cpu::fast
+{
+namespace
+{
+
+using nvinfer1::DataType;
+
+//! Fewer elements than this run on one thread: waking the others costs more.
+constexpr int64_t kParallelElements = int64_t{1} << 16;
+
+//! quantizeToInt8(x, scale, zeroPoint), the same bits, in arithmetic that the compiler vectorises: its rounding half
+//! to even (std::nearbyint, a library call per element on x86-64's baseline) by adding and taking away 1.5 * 2^23,
+//! which rounds any float of magnitude below 2^22 to an integer in the current rounding mode, as nearbyint does. The
+//! quotient is first held within +-256, beyond which both saturate alike; a NaN gives the zero point.
+inline int8_t quantizeInLoops(float x, float scale, int8_t zeroPoint)
+{
+    constexpr float kRounding = 12582912.0F;
+    float const scaled = x / scale;
+    float const held = scaled < -256.0F ? -256.0F : (scaled > 256.0F ? 256.0F : scaled);
+    float const shifted = ((held + kRounding) - kRounding) + static_cast<float>(zeroPoint);
+    float const saturated = shifted >= 127.F ? 127.F : (shifted <= -128.F ? -128.F : shifted);
+    return scaled != scaled ? zeroPoint : static_cast<int8_t>(saturated);
+}
+
+class QuantizationKernel final : public Kernel
+{
+public:
+    QuantizationKernel(State& state, bool quantizes)
+        : mState(state)
+        , mQuantizes(quantizes)
+    {
+    }
+
+    void run(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        TensorView const& output = outputs.at(0);
+        ConstTensorView input = inputs.at(0);
+        if (input.format != output.format)
+        {
+            mConverted.resize(static_cast<size_t>(input.count()) * elementSize(input.type));
+            TensorView const converted{input.type, input.shape, mConverted.data(), output.format};
+            reformat(input, converted);
+            input = converted;
+        }
+        float const scale = *static_cast<float const*>(inputs.at(1).data);
+        bool const hasZeroPoint = inputs.size() > 2 && inputs[2].data != nullptr;
+        int8_t const zeroPoint = hasZeroPoint ? *static_cast<int8_t const*>(inputs[2].data) : int8_t{0};
+        int64_t const count = output.count();
+        int const threads = count > kParallelElements ? mState.resolvedThreads() : 1;
+        if (mQuantizes)
+        {
+            auto const* real = static_cast<float const*>(input.data);
+            auto* quantized = static_cast<int8_t*>(output.data);
+#pragma omp parallel for schedule(static) num_threads(threads)
+            for (int64_t i = 0; i < count; ++i)
+            {
+                quantized[i] = quantizeInLoops(real[i], scale, zeroPoint);
+            }
+            return;
+        }
+        auto const* quantized = static_cast<int8_t const*>(input.data);
+        auto* real = static_cast<float*>(output.data);
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (int64_t i = 0; i < count; ++i)
+        {
+            real[i] = dequantizeInt8(quantized[i], scale, zeroPoint);
+        }
+    }
+
+private:
+    State& mState;
+    bool const mQuantizes;
+    std::vector<std::byte> mConverted; //!< the input in the output's format, where the plan stores them differently
+};
+
+//! Whether tensor `t` of `model` holds one element of `type`, read at run time.
+bool oneValueOf(plan::PlanModel const& model, int32_t t, DataType type)
+{
+    std::optional<std::vector<int64_t>> const dims = plan::constantDims(model, t);
+    return t >= 0 && model.tensors[t].type == type && dims
+        && std::accumulate(dims->begin(), dims->end(), int64_t{1}, std::multiplies<int64_t>()) == 1;
+}
+
+//! Whether tensor `t`, at slot `slot` of `layer`, is stored and read kLINEAR or, with four axes, kHWC.
+bool storedAsTaken(plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot, int32_t t)
+{
+    auto const taken = [&](nvinfer1::TensorFormat format) {
+        return format == nvinfer1::TensorFormat::kLINEAR
+            || (format == nvinfer1::TensorFormat::kHWC && model.tensors[t].dims.size() == 4);
+    };
+    return taken(model.tensors[t].format) && taken(plan::slotFormat(model, layer, slot));
+}
+
+} // namespace
+
+bool supportsQuantization(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    bool const quantizes = plan::paramsOf<network::QuantizeParams>(layer) != nullptr;
+    bool const dequantizes = plan::paramsOf<network::DequantizeParams>(layer) != nullptr;
+    if ((!quantizes && !dequantizes) || layer.precision != DataType::kFLOAT || layer.epilogue.any()
+        || layer.inputs.size() < 2 || layer.inputs.size() > 3 || layer.outputs.size() != 1 || layer.inputs[0] < 0
+        || layer.outputs[0] < 0)
+    {
+        return false;
+    }
+    DataType const real = DataType::kFLOAT;
+    DataType const types[] = {quantizes ? real : DataType::kINT8, quantizes ? DataType::kINT8 : real};
+    for (size_t slot = 0; slot < 2; ++slot)
+    {
+        size_t const index = slot == 0 ? 0 : layer.inputs.size();
+        int32_t const t = slot == 0 ? layer.inputs[0] : layer.outputs[0];
+        if (plan::slotType(model, layer, index) != types[slot] || model.tensors[t].type != types[slot]
+            || !storedAsTaken(model, layer, index, t))
+        {
+            return false;
+        }
+    }
+    bool const zeroPoint = layer.inputs.size() < 3 || layer.inputs[2] < 0
+        || oneValueOf(model, layer.inputs[2], DataType::kINT8);
+    return oneValueOf(model, layer.inputs[1], real) && zeroPoint;
+}
+
+std::unique_ptr<Kernel> makeQuantization(State& state, plan::LayerRecord const& layer)
+{
+    return std::make_unique<QuantizationKernel>(state, plan::paramsOf<network::QuantizeParams>(layer) != nullptr);
+}
+
+} // namespace kiln::cpu::fast
