@@ -58,6 +58,19 @@ bool readsOneTensor(plan::LayerRecord const& layer)
     return layer.inputs.size() == 1 && layer.inputs[0] >= 0 && !layer.epilogue.any();
 }
 
+bool readsAsStored(plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot)
+{
+    int32_t const t = slot < layer.inputs.size() ? layer.inputs[slot] : layer.outputs.at(slot - layer.inputs.size());
+    if (t < 0)
+    {
+        return false;
+    }
+    TensorFormat const format = model.tensors[t].format;
+    bool const taken = format == TensorFormat::kLINEAR
+        || (format == TensorFormat::kHWC && model.tensors[t].dims.size() == 4);
+    return taken && plan::slotFormat(model, layer, slot) == format;
+}
+
 bool appliesActivation(plan::Epilogue const& epilogue)
 {
     return !epilogue.activates || eltwiseOf(epilogue.activation, epilogue.alpha, epilogue.beta).has_value();

@@ -48,6 +48,10 @@ std::vector<Eltwise> activationPostOps(nvinfer1::ActivationType type, float alph
 //! Whether `layer` reads one tensor and has no fused epilogue: what the kernels of one input take.
 bool readsOneTensor(plan::LayerRecord const& layer);
 
+//! Whether slot `slot` of `layer` (inputs, then outputs) reads or writes its tensor as it is stored, kLINEAR or, with
+//! four axes, kHWC: what the quantized kernels, which take either, check of their slots.
+bool readsAsStored(plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot);
+
 //! Whether oneDNN applies `epilogue`'s activation, where it has one.
 bool appliesActivation(plan::Epilogue const& epilogue);
 //! A primitive's attributes that apply `epilogue`'s activation (appliesActivation) as an eltwise post-op.

@@ -13,7 +13,6 @@
 #include "plan/plan_graph.h"
 
 #include <cstdint>
-#include <numeric>
 #include <vector>
 
 namespace kiln::cpu::fast
@@ -95,18 +94,7 @@ private:
 bool oneValueOf(plan::PlanModel const& model, int32_t t, DataType type)
 {
     std::optional<std::vector<int64_t>> const dims = plan::constantDims(model, t);
-    return t >= 0 && model.tensors[t].type == type && dims
-        && std::accumulate(dims->begin(), dims->end(), int64_t{1}, std::multiplies<int64_t>()) == 1;
-}
-
-//! Whether tensor `t`, at slot `slot` of `layer`, is stored and read kLINEAR or, with four axes, kHWC.
-bool storedAsTaken(plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot, int32_t t)
-{
-    auto const taken = [&](nvinfer1::TensorFormat format) {
-        return format == nvinfer1::TensorFormat::kLINEAR
-            || (format == nvinfer1::TensorFormat::kHWC && model.tensors[t].dims.size() == 4);
-    };
-    return taken(model.tensors[t].format) && taken(plan::slotFormat(model, layer, slot));
+    return t >= 0 && model.tensors[t].type == type && dims && volume(*dims) == 1;
 }
 
 } // namespace
@@ -128,7 +116,7 @@ bool supportsQuantization(plan::PlanModel const& model, plan::LayerRecord const&
         size_t const index = slot == 0 ? 0 : layer.inputs.size();
         int32_t const t = slot == 0 ? layer.inputs[0] : layer.outputs[0];
         if (plan::slotType(model, layer, index) != types[slot] || model.tensors[t].type != types[slot]
-            || !storedAsTaken(model, layer, index, t))
+            || !readsAsStored(model, layer, index))
         {
             return false;
         }

@@ -25,7 +25,6 @@ using backend::WindowDirection;
 using dnnl::memory;
 using network::QuantizedConvolutionParams;
 using nvinfer1::DataType;
-using nvinfer1::TensorFormat;
 
 memory::data_type onednnType(DataType type)
 {
@@ -196,14 +195,8 @@ bool typesHold(plan::PlanModel const& model, plan::LayerRecord const& layer, Qua
     for (size_t slot = 0; slot < expected.size(); ++slot)
     {
         int32_t const t = slot < layer.inputs.size() ? layer.inputs[slot] : layer.outputs[slot - layer.inputs.size()];
-        if (t < 0 || plan::slotType(model, layer, slot) != expected[slot] || model.tensors[t].type != expected[slot])
-        {
-            return false;
-        }
-        TensorFormat const format = model.tensors[t].format;
-        bool const stored = format == TensorFormat::kLINEAR
-            || (format == TensorFormat::kHWC && model.tensors[t].dims.size() == 4);
-        if (!stored || plan::slotFormat(model, layer, slot) != format)
+        if (t < 0 || plan::slotType(model, layer, slot) != expected[slot] || model.tensors[t].type != expected[slot]
+            || !readsAsStored(model, layer, slot))
         {
             return false;
         }
