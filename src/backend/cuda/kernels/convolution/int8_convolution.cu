@@ -266,38 +266,76 @@ __device__ inline void prefetchResidual(
     }
 }
 
-//! The block's epilogue: each thread finishes 16 adjacent maps of one position at a time from the sums staged in
-//! shared memory (stageSums), as finishChunk writes them.
+//! The residual's 16 INT8 codes of epilogue item `item` (finishBlock), or zeros where it has none or is not INT8.
 template <typename Shape>
+__device__ inline uint4 int8ResidualOf(
+    QuantizedEpilogue const& e, int item, int64_t firstPosition, int32_t firstMap, int64_t positions, int32_t maps)
+{
+    using Items = EpilogueItems<Shape>;
+    int64_t const position = firstPosition + Items::row(item);
+    int32_t const map = firstMap + Items::firstMap(item);
+    bool const present = e.residual != nullptr && e.residualType == nvinfer1::DataType::kINT8;
+    if (!present || item >= Items::kCount || position >= positions || map >= maps)
+    {
+        return uint4{};
+    }
+    return *reinterpret_cast<uint4 const*>(static_cast<int8_t const*>(e.residual) + position * maps + map);
+}
+
+//! The block's epilogue: each thread finishes 16 adjacent maps of one position at a time from the sums staged in
+//! shared memory (stageSums), as finishChunk writes them where the output is in whole aligned vectors, else one value
+//! at a time (a loop, not unrolled: the kernel's code would grow by 16 copies of every activation). An INT8 residual's
+//! codes are read one item ahead, so that a thread waits on L2 for them while it finishes the item before.
+template <typename Shape, EpilogueActivations Activations>
 __device__ void finishBlock(int32_t const* staged, int64_t firstPosition, int32_t firstMap, int64_t positions,
     int32_t maps, void* output, QuantizedEpilogue const& e, bool vectorChunks)
 {
     using Items = EpilogueItems<Shape>;
-    for (int item = static_cast<int>(threadIdx.x); item < Items::kCount; item += Shape::kThreads)
+    int const firstItem = static_cast<int>(threadIdx.x);
+    uint4 nextResidual = vectorChunks ? int8ResidualOf<Shape>(e, firstItem, firstPosition, firstMap, positions, maps)
+                                      : uint4{};
+    for (int item = firstItem; item < Items::kCount; item += Shape::kThreads)
     {
         int const row = Items::row(item);
         int const firstChunkMap = Items::firstMap(item);
         int64_t const position = firstPosition + row;
         int32_t const map = firstMap + firstChunkMap;
-        if (position < positions && map < maps)
+        if (!vectorChunks)
         {
-            int32_t chunkSums[kChunkMaps];
-#pragma unroll
-            for (int unit = 0; unit < kChunkMaps / 4; ++unit)
+            if (position < positions && map < maps)
             {
-                int4 const v
-                    = *reinterpret_cast<int4 const*>(staged + stagedSum<Shape::kMaps>(row, firstChunkMap + unit * 4));
-                chunkSums[unit * 4] = v.x;
-                chunkSums[unit * 4 + 1] = v.y;
-                chunkSums[unit * 4 + 2] = v.z;
-                chunkSums[unit * 4 + 3] = v.w;
+                int64_t const i0 = position * maps + map;
+                int const count = min(kChunkMaps, maps - map);
+#pragma unroll 1
+                for (int j = 0; j < count; ++j)
+                {
+                    finishValue(e, staged[stagedSum<Shape::kMaps>(row, firstChunkMap + j)], output, i0 + j, map + j);
+                }
             }
-            finishChunk(e, chunkSums, output, position * maps + map, map, maps - map, vectorChunks);
+            continue;
         }
+        uint4 const residual = nextResidual;
+        nextResidual = int8ResidualOf<Shape>(e, item + Shape::kThreads, firstPosition, firstMap, positions, maps);
+        if (position >= positions || map >= maps)
+        {
+            continue;
+        }
+        int32_t chunkSums[kChunkMaps];
+#pragma unroll
+        for (int unit = 0; unit < kChunkMaps / 4; ++unit)
+        {
+            int4 const v
+                = *reinterpret_cast<int4 const*>(staged + stagedSum<Shape::kMaps>(row, firstChunkMap + unit * 4));
+            chunkSums[unit * 4] = v.x;
+            chunkSums[unit * 4 + 1] = v.y;
+            chunkSums[unit * 4 + 2] = v.z;
+            chunkSums[unit * 4 + 3] = v.w;
+        }
+        finishChunk<Activations>(e, chunkSums, residual, output, position * maps + map, map);
     }
 }
 
-template <int WarpColumns, int CopyBytes>
+template <int WarpColumns, int CopyBytes, EpilogueActivations Activations>
 __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<WarpColumns>::kBlocksPerSm)
     int8ConvolutionKernel(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry g, int64_t positions,
         int32_t maps, QuantizedEpilogue e, bool vectorChunks)
@@ -376,7 +414,7 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<
     auto* const staged = reinterpret_cast<int32_t*>(stages);
     stageSums<Shape::kMaps>(staged, sums, warpRow, warpMap);
     __syncthreads();
-    finishBlock<Shape>(staged, firstPosition, firstMap, positions, maps, output, e, vectorChunks);
+    finishBlock<Shape, Activations>(staged, firstPosition, firstMap, positions, maps, output, e, vectorChunks);
 }
 
 template <int WarpColumns, int CopyBytes>
@@ -384,7 +422,9 @@ void launchShape(int8_t const* input, int8_t const* filters, void* output, Im2co
     int32_t maps, QuantizedEpilogue const& e, cudaStream_t stream)
 {
     using Shape = BlockShape<WarpColumns>;
-    auto const kernel = int8ConvolutionKernel<WarpColumns, CopyBytes>;
+    auto const kernel = activationsOf(e) == EpilogueActivations::kReluAtMost
+        ? int8ConvolutionKernel<WarpColumns, CopyBytes, EpilogueActivations::kReluAtMost>
+        : int8ConvolutionKernel<WarpColumns, CopyBytes, EpilogueActivations::kAny>;
     // The grant is the current device's; asking again costs little next to a launch.
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::kSharedBytes),
         "quantized convolution: granting the INT8 kernel its shared memory");
