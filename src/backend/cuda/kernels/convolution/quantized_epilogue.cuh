@@ -1,6 +1,6 @@
 // What a quantized layer's epilogue (quantized_epilogue.h) computes from its sums, for the kernels that finish them:
 // one element at a time (the epilogue kernels after cuBLASLt's products, and the INT8 implicit-GEMM convolution where
-// its output is not in whole aligned vectors), or 16 adjacent maps of one position at a time, reading the residual and
+// its output is not in whole aligned vectors), or 8 adjacent maps of one position at a time, reading the residual and
 // writing the output as whole vectors (the implicit GEMM, int8_convolution.h). Both compute each value in the same
 // order, so their results are the same bits.
 #pragma once
@@ -74,8 +74,8 @@ __device__ inline void finishValue(QuantizedEpilogue const& e, Sum sum, void* ou
     storeOutput(e, output, i, epilogueValue(e, sum, map, i));
 }
 
-//! The activations a kernel that finishes 16 values at a time is compiled for. Each activation's code comes 16 times
-//! over in it: a kernel compiled for all of them is several hundred kilobytes of code, which the warps wait on the
+//! The activations a kernel that finishes many values at a time is compiled for. Each activation's code comes once per
+//! value in it: a kernel compiled for all of them is several hundred kilobytes of code, which the warps wait on the
 //! instruction cache to fetch, and most layers (ResNet's) have a ReLU or nothing.
 enum class EpilogueActivations
 {
@@ -90,9 +90,9 @@ inline EpilogueActivations activationsOf(QuantizedEpilogue const& e)
     return reluAtMost ? EpilogueActivations::kReluAtMost : EpilogueActivations::kAny;
 }
 
-//! y activated as `e` says, 16 values at a time: e's activation is one of `Activations`.
-template <EpilogueActivations Activations>
-__device__ inline void activateChunk(QuantizedEpilogue const& e, float (&y)[16])
+//! y activated as `e` says: e's activation is one of `Activations`.
+template <EpilogueActivations Activations, int Count>
+__device__ inline void activateValues(QuantizedEpilogue const& e, float (&y)[Count])
 {
     if (!e.activates)
     {
@@ -101,61 +101,108 @@ __device__ inline void activateChunk(QuantizedEpilogue const& e, float (&y)[16])
     if constexpr (Activations == EpilogueActivations::kReluAtMost)
     {
 #pragma unroll
-        for (int j = 0; j < 16; ++j)
+        for (int j = 0; j < Count; ++j)
         {
             y[j] = device::relu(y[j]);
         }
     }
     else
     {
-        // Each decision is taken once for the 16 values, outside their loop: inlined per value, the activation's
-        // branches cost more than its arithmetic.
-        device::visitActivation(e.activation, e.alpha, e.beta, [&y, gated = e.selfGated](auto const& f) {
+        // Each decision is taken once for all the values, outside their loop: inlined per value, the activation's
+        // branches cost more than its arithmetic. The loop is not unrolled, so that a kernel finishing many values
+        // holds one copy of each activation where it finishes them, not one per value; the values it indexes go
+        // through a buffer in local memory (which y, indexed by constants, stays out of).
+        float values[Count];
 #pragma unroll
-            for (int j = 0; j < 16; ++j)
+        for (int j = 0; j < Count; ++j)
+        {
+            values[j] = y[j];
+        }
+        device::visitActivation(e.activation, e.alpha, e.beta, [&values, gated = e.selfGated](auto const& f) {
+#pragma unroll 1
+            for (int j = 0; j < Count; ++j)
             {
-                float const activated = f(y[j]);
-                y[j] = gated ? y[j] * activated : activated;
+                float const activated = f(values[j]);
+                values[j] = gated ? values[j] * activated : activated;
             }
         });
+#pragma unroll
+        for (int j = 0; j < Count; ++j)
+        {
+            y[j] = values[j];
+        }
     }
 }
 
-//! Output elements i0 .. i0 + 15 (maps map0 .. map0 + 15 of one position), from their sums, as finishValue writes them
-//! one by one: the output and the residual aligned to 16 bytes, i0 a multiple of 16, so that the residual is read and
-//! an INT8 output written as whole vectors. An INT8 residual's 16 codes are `int8Residual` (the caller reads them
-//! ahead); an FP32 one is read here.
-template <EpilogueActivations Activations>
-__device__ inline void finishChunk(
-    QuantizedEpilogue const& e, int32_t const (&sums)[16], uint4 int8Residual, void* output, int64_t i0, int64_t map0)
+//! The multipliers and biases of 8 adjacent maps, which a thread reads once and finishes at many positions.
+struct EightMaps
 {
-    float y[16];
+    float multipliers[8];
+    float bias[8]; //!< zeros where the layer has none (not added then)
+};
+
+//! Maps map0 .. map0 + 7 of `e` (map0 a multiple of 8, and maps too).
+__device__ inline EightMaps eightMapsOf(QuantizedEpilogue const& e, int64_t map0)
+{
+    EightMaps maps{};
 #pragma unroll
-    for (int j = 0; j < 16; j += 4)
+    for (int half = 0; half < 2; ++half)
     {
-        float4 const m = *reinterpret_cast<float4 const*>(e.multipliers + map0 + j);
-        y[j] = static_cast<float>(sums[j]) * m.x;
-        y[j + 1] = static_cast<float>(sums[j + 1]) * m.y;
-        y[j + 2] = static_cast<float>(sums[j + 2]) * m.z;
-        y[j + 3] = static_cast<float>(sums[j + 3]) * m.w;
+        float4 const m = *reinterpret_cast<float4 const*>(e.multipliers + map0 + 4 * half);
+        maps.multipliers[4 * half] = m.x;
+        maps.multipliers[4 * half + 1] = m.y;
+        maps.multipliers[4 * half + 2] = m.z;
+        maps.multipliers[4 * half + 3] = m.w;
+        if (e.bias != nullptr)
+        {
+            float4 const b = *reinterpret_cast<float4 const*>(e.bias + map0 + 4 * half);
+            maps.bias[4 * half] = b.x;
+            maps.bias[4 * half + 1] = b.y;
+            maps.bias[4 * half + 2] = b.z;
+            maps.bias[4 * half + 3] = b.w;
+        }
+    }
+    return maps;
+}
+
+//! The residual's 8 INT8 codes at output elements i0 .. i0 + 7 (i0 a multiple of 8), or zeros where it has none or is
+//! not INT8: read apart from finishEight, so that a thread can have the reads of many positions in flight at once.
+__device__ inline uint2 int8ResidualAt(QuantizedEpilogue const& e, int64_t i0)
+{
+    if (e.residual == nullptr || e.residualType != nvinfer1::DataType::kINT8)
+    {
+        return uint2{};
+    }
+    return *reinterpret_cast<uint2 const*>(static_cast<int8_t const*>(e.residual) + i0);
+}
+
+//! Output elements i0 .. i0 + 7 (maps map0 .. map0 + 7 of one position, `maps` theirs), from their sums, as
+//! finishValue writes them one by one, the residual read and the output written as whole vectors: i0 a multiple of 8,
+//! the output and the residual aligned to 16 bytes, the output INT8, FP32 or FP16 (not FP8). An INT8 residual's codes
+//! are `int8Residual` (int8ResidualAt); an FP32 one is read here.
+template <EpilogueActivations Activations>
+__device__ inline void finishEight(QuantizedEpilogue const& e, int32_t const (&sums)[8], EightMaps const& maps,
+    uint2 int8Residual, void* output, int64_t i0)
+{
+    float y[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+    {
+        y[j] = static_cast<float>(sums[j]) * maps.multipliers[j];
     }
     if (e.bias != nullptr)
     {
 #pragma unroll
-        for (int j = 0; j < 16; j += 4)
+        for (int j = 0; j < 8; ++j)
         {
-            float4 const b = *reinterpret_cast<float4 const*>(e.bias + map0 + j);
-            y[j] += b.x;
-            y[j + 1] += b.y;
-            y[j + 2] += b.z;
-            y[j + 3] += b.w;
+            y[j] += maps.bias[j];
         }
     }
     if (e.residual != nullptr && e.residualType == nvinfer1::DataType::kINT8)
     {
-        uint32_t const words[4] = {int8Residual.x, int8Residual.y, int8Residual.z, int8Residual.w};
+        uint32_t const words[2] = {int8Residual.x, int8Residual.y};
 #pragma unroll
-        for (int w = 0; w < 4; ++w)
+        for (int w = 0; w < 2; ++w)
         {
             float codes[4];
             int8CodesAsFloats(words[w], codes);
@@ -169,33 +216,38 @@ __device__ inline void finishChunk(
     else if (e.residual != nullptr)
     {
 #pragma unroll
-        for (int j = 0; j < 16; j += 4)
+        for (int half = 0; half < 2; ++half)
         {
-            float4 const r = *reinterpret_cast<float4 const*>(static_cast<float const*>(e.residual) + i0 + j);
-            y[j] += r.x;
-            y[j + 1] += r.y;
-            y[j + 2] += r.z;
-            y[j + 3] += r.w;
+            float4 const r = *reinterpret_cast<float4 const*>(static_cast<float const*>(e.residual) + i0 + 4 * half);
+            y[4 * half] += r.x;
+            y[4 * half + 1] += r.y;
+            y[4 * half + 2] += r.z;
+            y[4 * half + 3] += r.w;
         }
     }
-    activateChunk<Activations>(e, y);
+    activateValues<Activations>(e, y);
     if (e.outputScale > 0.0F && e.quantizedType == nvinfer1::DataType::kINT8)
     {
         float const inverse = 1.0F / e.outputScale;
+        *reinterpret_cast<uint2*>(static_cast<int8_t*>(output) + i0)
+            = uint2{quantizeFourToInt8(y, e.outputScale, inverse), quantizeFourToInt8(y + 4, e.outputScale, inverse)};
+    }
+    else if (e.floatType == nvinfer1::DataType::kHALF)
+    {
         uint32_t words[4];
 #pragma unroll
         for (int w = 0; w < 4; ++w)
         {
-            words[w] = quantizeFourToInt8(y + 4 * w, e.outputScale, inverse);
+            words[w] = __half_as_ushort(__float2half_rn(y[2 * w]))
+                | (static_cast<uint32_t>(__half_as_ushort(__float2half_rn(y[2 * w + 1]))) << 16);
         }
-        *reinterpret_cast<uint4*>(static_cast<int8_t*>(output) + i0)
-            = make_uint4(words[0], words[1], words[2], words[3]);
-        return;
+        *reinterpret_cast<uint4*>(static_cast<__half*>(output) + i0) = uint4{words[0], words[1], words[2], words[3]};
     }
-#pragma unroll
-    for (int j = 0; j < 16; ++j)
+    else
     {
-        storeOutput(e, output, i0 + j, y[j]); // FP8, FP32 or FP16
+        auto* const vectors = reinterpret_cast<float4*>(static_cast<float*>(output) + i0);
+        vectors[0] = float4{y[0], y[1], y[2], y[3]};
+        vectors[1] = float4{y[4], y[5], y[6], y[7]};
     }
 }
 
