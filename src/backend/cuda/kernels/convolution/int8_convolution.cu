@@ -14,8 +14,8 @@
 //   INT32 sums of 8 adjacent maps at each of its 8 positions. It scales them, adds the bias and the residual,
 //   activates and quantizes (quantized_epilogue.cuh) straight from its registers, reading the residual and writing the
 //   output 8 maps at a time. The residual's bytes are asked into L2 when the block starts, so that the epilogue does
-//   not wait on DRAM for them after the product. Where the maps are not a multiple of 8, the sums go through shared
-//   memory instead and are finished one value at a time.
+//   not wait on DRAM for them after the product. Where the maps are not a multiple of 8 (or the output is FP8, or not
+//   aligned), the sums go through shared memory instead and are finished one value at a time.
 #include "backend/cuda/kernels/convolution/int8_convolution.h"
 
 #include "backend/cuda/cuda_error.h"
@@ -270,8 +270,8 @@ __device__ inline void prefetchResidual(
 
 //! The epilogue from a thread's own sums, where the output is INT8 or float in whole aligned vectors of 8 maps: the
 //! thread finishes maps `map` .. `map` + 7 (mapInColumn) at each of its 8 positions, as finishEight writes them. An
-//! INT8 residual's codes are read for the 4 positions of two position tiles first, so that the reads wait on L2
-//! together (for all 8, the 128-map kernels spill).
+//! INT8 residual's codes are read for the 4 positions of two position tiles before any of them is finished, so that
+//! the reads wait on L2 together.
 template <EpilogueActivations Activations>
 __device__ void finishOwnSums(int32_t const (&sums)[kPositionTiles][kMapTiles][4], int64_t firstPosition, int warpRow,
     int32_t map, int64_t positions, int32_t maps, void* output, QuantizedEpilogue const& e)
