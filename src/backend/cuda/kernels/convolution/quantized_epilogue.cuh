@@ -74,9 +74,9 @@ __device__ inline void finishValue(QuantizedEpilogue const& e, Sum sum, void* ou
     storeOutput(e, output, i, epilogueValue(e, sum, map, i));
 }
 
-//! The activations a kernel that finishes many values at a time is compiled for. Each activation's code comes once per
-//! value in it: a kernel compiled for all of them is several hundred kilobytes of code, which the warps wait on the
-//! instruction cache to fetch, and most layers (ResNet's) have a ReLU or nothing.
+//! The activations a kernel that finishes many values at a time is compiled for. A kernel that may apply any of them
+//! holds each one's code wherever it finishes values, and runs them one value at a time (activateValues); most layers
+//! (ResNet's) have a ReLU or nothing, which a kernel compiled for those alone applies unrolled, in its own small code.
 enum class EpilogueActivations
 {
     kReluAtMost, //!< none, or ReLU
