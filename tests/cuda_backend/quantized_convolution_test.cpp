@@ -270,6 +270,12 @@ TEST(CudaQuantizedConvolution, ManyTilesRunTheImplicitGemm)
     c.quantizesOutput = false;
     c.relu = false;
     expectCudaAgreesWithTheReference(c, "the same with an FP32 residual and output, many tiles");
+    c.maps = 72; // a multiple of 8: finished from each thread's sums, 8 maps at a time
+    expectCudaAgreesWithTheReference(c, "the same into 72 maps, many tiles");
+    c.residual = Residual::kINT8;
+    c.quantizesOutput = true;
+    c.relu = true;
+    expectCudaAgreesWithTheReference(c, "INT8 residual, ReLU, INT8 output into 72 maps, many tiles");
     c = QdqConvolution{};
     c.input = Dims{4, {8, 3, 96, 97}};
     c.kernel = 7;
@@ -308,16 +314,21 @@ TEST(CudaQuantizedConvolution, SiluAndHardSwishJoinTheEpilogue)
     c.gate = ActivationType::kHARD_SIGMOID;
     c.residual = Residual::kINT8;
     expectCudaAgreesWithTheReference(c, "INT8 residual, hard-swish, INT8 output");
-    // The implicit GEMM's epilogue, 16 maps at a time, and one element at a time where the chunk is partial.
-    c = QdqConvolution{};
-    c.input = Dims{4, {6, 32, 48, 46}};
-    c.maps = 150;
-    c.gate = ActivationType::kSIGMOID;
-    expectCudaAgreesWithTheReference(c, "SiLU, many tiles");
-    c.gate = ActivationType::kHARD_SIGMOID;
-    c.residual = Residual::kFLOAT;
-    c.quantizesOutput = false;
-    expectCudaAgreesWithTheReference(c, "FP32 residual, hard-swish, FP32 output, many tiles");
+    // The implicit GEMM's epilogue: 8 maps at a time from each thread's sums where the maps are a multiple of 8 (144:
+    // a second block of 16), one value at a time through shared memory where they are not (150).
+    for (int32_t const maps : {144, 150})
+    {
+        c = QdqConvolution{};
+        c.input = Dims{4, {6, 32, 48, 46}};
+        c.maps = maps;
+        c.gate = ActivationType::kSIGMOID;
+        expectCudaAgreesWithTheReference(c, "SiLU, many tiles, " + std::to_string(maps) + " maps");
+        c.gate = ActivationType::kHARD_SIGMOID;
+        c.residual = Residual::kFLOAT;
+        c.quantizesOutput = false;
+        expectCudaAgreesWithTheReference(
+            c, "FP32 residual, hard-swish, FP32 output, many tiles, " + std::to_string(maps) + " maps");
+    }
 }
 
 TEST(CudaQuantizedConvolution, Fp16BuildsFuseToo)
@@ -330,6 +341,12 @@ TEST(CudaQuantizedConvolution, Fp16BuildsFuseToo)
     c.quantizesOutput = false;
     c.sigmoid = true;
     expectCudaAgreesWithTheReference(c, "FP16 build, FP32 output read by an FP16 sigmoid");
+    c.input = Dims{4, {6, 32, 48, 46}}; // the implicit GEMM's epilogue, 8 maps at a time
+    c.maps = 48;
+    expectCudaAgreesWithTheReference(c, "FP16 build, FP32 output read by an FP16 sigmoid, many tiles");
+    c.quantizesOutput = true;
+    c.sigmoid = false;
+    expectCudaAgreesWithTheReference(c, "FP16 build, INT8 residual, INT8 output, many tiles");
 }
 
 TEST(CudaQuantizedConvolution, MaxPoolingMovesOntoInt8)

@@ -10,11 +10,12 @@
 // - Each warp takes 64 positions by 32 maps: four m16 tiles by four n8 tiles of m16n8k32 products, their operands
 //   loaded by ldmatrix from stages whose 16-byte chunks are XOR-swizzled by row, so that the eight rows one ldmatrix
 //   reads fall in eight different bank groups.
-// - The block's INT32 sums then go through shared memory (the stages' bytes), so that each thread finishes 16 adjacent
-//   maps of one position: it scales the sums, adds the bias and the residual, activates and quantizes
-//   (quantized_epilogue.cuh), reading the residual and writing the output in whole 16-byte vectors. The residual's
-//   bytes are asked into L2 when the block starts, so that the epilogue does not wait on DRAM for them after the
-//   product.
+// - The map tile's rows hold the filters in an order (mapInColumn) that leaves each thread, after the product, with the
+//   INT32 sums of 8 adjacent maps at each of its 8 positions. It scales them, adds the bias and the residual,
+//   activates and quantizes (quantized_epilogue.cuh) straight from its registers, reading the residual and writing the
+//   output 8 maps at a time. The residual's bytes are asked into L2 when the block starts, so that the epilogue does
+//   not wait on DRAM for them after the product. Where the maps are not a multiple of 8 (or the output is FP8, or not
+//   aligned), the sums go through shared memory instead and are finished one value at a time.
 #include "backend/cuda/kernels/convolution/int8_convolution.h"
 
 #include "backend/cuda/cuda_error.h"
@@ -37,7 +38,7 @@ constexpr int kWarpPositions = 64;
 constexpr int kWarpMaps = 32;
 constexpr int kPositionTiles = kWarpPositions / 16;
 constexpr int kMapTiles = kWarpMaps / 8;
-constexpr int kChunkMaps = 16; //!< adjacent maps of one position that the epilogue finishes in one thread
+constexpr int kOwnMaps = 8; //!< adjacent maps whose sums a thread ends with at each of its positions (mapInColumn)
 
 //! A block's shape with `WarpColumns` warps across the maps (and two down the positions).
 template <int WarpColumns>
@@ -190,9 +191,20 @@ __device__ inline void multiplyStep(int32_t (&sums)[kPositionTiles][kMapTiles][4
     }
 }
 
+//! The map whose filter a block's map tile holds in row `column` (of the block's maps, from its first). The tensor
+//! cores leave the sums of a warp's n-tile n, column 2 (lane % 4) + b, with lane; putting map 8 (lane % 4) + 2 n + b of
+//! the warp's 32 there gives each thread 8 adjacent maps at each of its positions, which it finishes straight from its
+//! registers and writes as one vector.
+__device__ inline int mapInColumn(int column)
+{
+    int const inWarp = column % kWarpMaps; // 8 n + 2 (lane % 4) + b
+    int const tile = inWarp / 8;
+    int const quad = (inWarp % 8) / 2;
+    return column - inWarp + 8 * quad + 2 * tile + inWarp % 2;
+}
+
 //! Where the sum of (row, map) lies in a block's sums staged in shared memory: [kBlockPositions][Maps] INT32, each
-//! row's 16-byte units XOR-swizzled by the row, so that the eight rows an mma tile's lanes write, and the chunks of 16
-//! maps the threads then read, spread over the banks.
+//! row's 16-byte units XOR-swizzled by the row, so that the eight rows an mma tile's lanes write spread over the banks.
 template <int Maps>
 __device__ inline int stagedSum(int row, int map)
 {
@@ -200,7 +212,7 @@ __device__ inline int stagedSum(int row, int map)
 }
 
 //! A warp's sums into the staged tile. Accumulators j of tile (m, n): position row lane / 4 (+ 8 for j >= 2), maps
-//! 2 (lane % 4) and the next.
+//! 8 (lane % 4) + 2 n and the next (mapInColumn).
 template <int Maps>
 __device__ inline void stageSums(
     int32_t* staged, int32_t const (&sums)[kPositionTiles][kMapTiles][4], int warpRow, int warpMap)
@@ -216,7 +228,7 @@ __device__ inline void stageSums(
 #pragma unroll
             for (int n = 0; n < kMapTiles; ++n)
             {
-                int const map = warpMap + n * 8 + (lane % 4) * 2;
+                int const map = warpMap + (lane % 4) * 8 + n * 2;
                 *reinterpret_cast<int2*>(staged + stagedSum<Maps>(row, map))
                     = int2{sums[m][n][half * 2], sums[m][n][half * 2 + 1]};
             }
@@ -224,83 +236,115 @@ __device__ inline void stageSums(
     }
 }
 
-//! The block's epilogue items: 16 adjacent maps of one of its positions each, `item` / kChunksPerPosition its row.
-template <typename Shape>
-struct EpilogueItems
+//! The position (row of the block) of a thread's sums [m][n][2 half + b].
+__device__ inline int rowOfSums(int warpRow, int m, int half)
 {
-    static constexpr int kChunksPerPosition = Shape::kMaps / kChunkMaps;
-    static constexpr int kCount = kBlockPositions * kChunksPerPosition;
+    return warpRow + m * 16 + static_cast<int>(threadIdx.x) % 32 / 4 + half * 8;
+}
 
-    __device__ static int row(int item)
-    {
-        return item / kChunksPerPosition;
-    }
-
-    __device__ static int firstMap(int item)
-    {
-        return (item % kChunksPerPosition) * kChunkMaps;
-    }
-};
-
-//! Asks L2 for the residual's bytes of this thread's epilogue items (finishBlock), which are read only once the
-//! product is done.
-template <typename Shape>
+//! Asks L2 for the residual's bytes of this thread's positions and maps, which are read only once the product is
+//! done.
 __device__ inline void prefetchResidual(
-    QuantizedEpilogue const& e, int64_t firstPosition, int32_t firstMap, int64_t positions, int32_t maps)
+    QuantizedEpilogue const& e, int64_t firstPosition, int warpRow, int32_t map, int64_t positions, int32_t maps)
 {
-    if (e.residual == nullptr)
+    if (e.residual == nullptr || map >= maps)
     {
         return;
     }
-    using Items = EpilogueItems<Shape>;
     int64_t const elementBytes = e.residualType == nvinfer1::DataType::kINT8 ? 1 : 4;
-    for (int item = static_cast<int>(threadIdx.x); item < Items::kCount; item += Shape::kThreads)
-    {
-        int64_t const position = firstPosition + Items::row(item);
-        int32_t const map = firstMap + Items::firstMap(item);
-        if (position < positions && map < maps)
-        {
-            auto const* const bytes = static_cast<char const*>(e.residual) + (position * maps + map) * elementBytes;
-            asm volatile("prefetch.global.L2 [%0];\n" ::"l"(bytes));
-        }
-    }
-}
-
-//! The block's epilogue: each thread finishes 16 adjacent maps of one position at a time from the sums staged in
-//! shared memory (stageSums), as finishChunk writes them.
-template <typename Shape>
-__device__ void finishBlock(int32_t const* staged, int64_t firstPosition, int32_t firstMap, int64_t positions,
-    int32_t maps, void* output, QuantizedEpilogue const& e, bool vectorChunks)
-{
-    using Items = EpilogueItems<Shape>;
-    for (int item = static_cast<int>(threadIdx.x); item < Items::kCount; item += Shape::kThreads)
-    {
-        int const row = Items::row(item);
-        int const firstChunkMap = Items::firstMap(item);
-        int64_t const position = firstPosition + row;
-        int32_t const map = firstMap + firstChunkMap;
-        if (position < positions && map < maps)
-        {
-            int32_t chunkSums[kChunkMaps];
 #pragma unroll
-            for (int unit = 0; unit < kChunkMaps / 4; ++unit)
+    for (int m = 0; m < kPositionTiles; ++m)
+    {
+#pragma unroll
+        for (int half = 0; half < 2; ++half)
+        {
+            int64_t const position = firstPosition + rowOfSums(warpRow, m, half);
+            if (position < positions)
             {
-                int4 const v
-                    = *reinterpret_cast<int4 const*>(staged + stagedSum<Shape::kMaps>(row, firstChunkMap + unit * 4));
-                chunkSums[unit * 4] = v.x;
-                chunkSums[unit * 4 + 1] = v.y;
-                chunkSums[unit * 4 + 2] = v.z;
-                chunkSums[unit * 4 + 3] = v.w;
+                auto const* const bytes = static_cast<char const*>(e.residual) + (position * maps + map) * elementBytes;
+                asm volatile("prefetch.global.L2 [%0];\n" ::"l"(bytes));
             }
-            finishChunk(e, chunkSums, output, position * maps + map, map, maps - map, vectorChunks);
         }
     }
 }
 
-template <int WarpColumns, int CopyBytes>
+//! The epilogue from a thread's own sums, where the output is INT8 or float in whole aligned vectors of 8 maps: the
+//! thread finishes maps `map` .. `map` + 7 (mapInColumn) at each of its 8 positions, as finishEight writes them. An
+//! INT8 residual's codes are read for the 4 positions of two position tiles before any of them is finished, so that
+//! the reads wait on L2 together.
+template <EpilogueActivations Activations>
+__device__ void finishOwnSums(int32_t const (&sums)[kPositionTiles][kMapTiles][4], int64_t firstPosition, int warpRow,
+    int32_t map, int64_t positions, int32_t maps, void* output, QuantizedEpilogue const& e)
+{
+    if (map >= maps)
+    {
+        return;
+    }
+    EightMaps const coefficients = eightMapsOf(e, map);
+    constexpr int kTilesAtOnce = 2;
+#pragma unroll
+    for (int first = 0; first < kPositionTiles; first += kTilesAtOnce)
+    {
+        uint2 residuals[kTilesAtOnce][2];
+#pragma unroll
+        for (int m = 0; m < kTilesAtOnce; ++m)
+        {
+#pragma unroll
+            for (int half = 0; half < 2; ++half)
+            {
+                int64_t const position = firstPosition + rowOfSums(warpRow, first + m, half);
+                residuals[m][half] = position < positions ? int8ResidualAt(e, position * maps + map) : uint2{};
+            }
+        }
+#pragma unroll
+        for (int m = 0; m < kTilesAtOnce; ++m)
+        {
+#pragma unroll
+            for (int half = 0; half < 2; ++half)
+            {
+                int64_t const position = firstPosition + rowOfSums(warpRow, first + m, half);
+                if (position >= positions)
+                {
+                    continue;
+                }
+                int32_t eight[8];
+#pragma unroll
+                for (int n = 0; n < kMapTiles; ++n)
+                {
+                    eight[2 * n] = sums[first + m][n][2 * half];
+                    eight[2 * n + 1] = sums[first + m][n][2 * half + 1];
+                }
+                finishEight<Activations>(e, eight, coefficients, residuals[m][half], output, position * maps + map);
+            }
+        }
+    }
+}
+
+//! The epilogue where the output is not in whole aligned vectors (maps not a multiple of 8): the block's sums staged
+//! in shared memory (stageSums), each thread finishing one value at a time (a loop, not unrolled: the kernel's code
+//! would grow by a copy of every activation for each value).
+template <typename Shape>
+__device__ void finishStagedSums(int32_t const* staged, int64_t firstPosition, int32_t firstMap, int64_t positions,
+    int32_t maps, void* output, QuantizedEpilogue const& e)
+{
+#pragma unroll 1
+    for (int k = static_cast<int>(threadIdx.x); k < kBlockPositions * Shape::kMaps; k += Shape::kThreads)
+    {
+        int const row = k / Shape::kMaps;
+        int const column = k % Shape::kMaps;
+        int64_t const position = firstPosition + row;
+        int32_t const map = firstMap + column;
+        if (position < positions && map < maps)
+        {
+            finishValue(e, staged[stagedSum<Shape::kMaps>(row, column)], output, position * maps + map, map);
+        }
+    }
+}
+
+template <int WarpColumns, int CopyBytes, EpilogueActivations Activations>
 __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<WarpColumns>::kBlocksPerSm)
     int8ConvolutionKernel(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry g, int64_t positions,
-        int32_t maps, QuantizedEpilogue e, bool vectorChunks)
+        int32_t maps, QuantizedEpilogue e, bool vectorOutput)
 {
     using Shape = BlockShape<WarpColumns>;
     static_assert(kBlockPositions * Shape::kMaps * sizeof(int32_t) <= Shape::kSharedBytes, "the sums fit the stages");
@@ -310,7 +354,11 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<
     int const firstRow = thread / kChunksPerRow;
     int64_t const firstPosition = static_cast<int64_t>(blockIdx.x) * kBlockPositions;
     int32_t const firstMap = static_cast<int32_t>(blockIdx.y) * Shape::kMaps;
-    prefetchResidual<Shape>(e, firstPosition, firstMap, positions, maps);
+    int const warp = thread / 32;
+    int const warpRow = (warp % 2) * kWarpPositions;
+    int const warpMap = (warp / 2) * kWarpMaps;
+    int32_t const ownMap = firstMap + warpMap + (thread % 4) * 8; // the first of the 8 maps whose sums it ends with
+    prefetchResidual(e, firstPosition, warpRow, ownMap, positions, maps);
 
     Window windows[Shape::kPositionRows];
 #pragma unroll
@@ -335,8 +383,9 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<
         for (int i = 0; i < Shape::kMapRows; ++i)
         {
             int const row = firstRow + i * Shape::kRowsApart;
-            bool const inside = firstMap + row < maps && tap < g.rowLength;
-            int8_t const* source = filters + static_cast<int64_t>(firstMap + row) * g.rowLength + tap;
+            int32_t const map = firstMap + mapInColumn(row);
+            bool const inside = map < maps && tap < g.rowLength;
+            int8_t const* source = filters + static_cast<int64_t>(map) * g.rowLength + tap;
             copyAsync(mapTile + swizzled(row, chunk), inside ? source : filters, inside ? 16U : 0U);
         }
     };
@@ -350,9 +399,6 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<
         }
         commitCopies();
     }
-    int const warp = thread / 32;
-    int const warpRow = (warp % 2) * kWarpPositions;
-    int const warpMap = (warp / 2) * kWarpMaps;
     int32_t sums[kPositionTiles][kMapTiles][4] = {};
     for (int step = 0; step < steps; ++step)
     {
@@ -371,12 +417,17 @@ __global__ void __launch_bounds__(BlockShape<WarpColumns>::kThreads, BlockShape<
         }
     }
 
+    if (vectorOutput)
+    {
+        finishOwnSums<Activations>(sums, firstPosition, warpRow, ownMap, positions, maps, output, e);
+        return;
+    }
     awaitCopies<0>();
     __syncthreads(); // every warp is done with the stages, which now hold the sums
     auto* const staged = reinterpret_cast<int32_t*>(stages);
     stageSums<Shape::kMaps>(staged, sums, warpRow, warpMap);
     __syncthreads();
-    finishBlock<Shape>(staged, firstPosition, firstMap, positions, maps, output, e, vectorChunks);
+    finishStagedSums<Shape>(staged, firstPosition, firstMap, positions, maps, output, e);
 }
 
 template <int WarpColumns, int CopyBytes>
@@ -384,17 +435,21 @@ void launchShape(int8_t const* input, int8_t const* filters, void* output, Im2co
     int32_t maps, QuantizedEpilogue const& e, cudaStream_t stream)
 {
     using Shape = BlockShape<WarpColumns>;
-    auto const kernel = int8ConvolutionKernel<WarpColumns, CopyBytes>;
+    auto const kernel = activationsOf(e) == EpilogueActivations::kReluAtMost
+        ? int8ConvolutionKernel<WarpColumns, CopyBytes, EpilogueActivations::kReluAtMost>
+        : int8ConvolutionKernel<WarpColumns, CopyBytes, EpilogueActivations::kAny>;
     // The grant is the current device's; asking again costs little next to a launch.
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::kSharedBytes),
         "quantized convolution: granting the INT8 kernel its shared memory");
     dim3 const grid(static_cast<unsigned>((positions + kBlockPositions - 1) / kBlockPositions),
         static_cast<unsigned>((maps + Shape::kMaps - 1) / Shape::kMaps));
-    // Whole 16-map chunks of the output and the residual are aligned vectors where the maps are a multiple of 16.
+    // A thread's 8 maps of the output and the residual are aligned vectors where the maps are a multiple of 8 (an FP8
+    // output, which no export makes, is left to the staged epilogue, which holds less code).
     auto const aligned = [](void const* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; };
-    bool const vectorChunks = maps % kChunkMaps == 0 && aligned(output) && aligned(e.residual);
+    bool const vectorOutput = maps % kOwnMaps == 0 && aligned(output) && aligned(e.residual)
+        && !(e.outputScale > 0.0F && e.quantizedType == nvinfer1::DataType::kFP8);
     kernel<<<grid, Shape::kThreads, Shape::kSharedBytes, stream>>>(
-        input, filters, output, g, positions, maps, e, vectorChunks);
+        input, filters, output, g, positions, maps, e, vectorOutput);
     check(cudaGetLastError(), "quantized convolution: launching the INT8 kernel");
 }
 

@@ -49,7 +49,7 @@ __global__ void epilogueChannelsFirstKernel(int32_t const* sums, void* output, Q
             for (int j = 0; j < Width; ++j)
             {
                 int64_t const i = plane * e.positions + p + j;
-                storeOutput(e, output, i, epilogueValue(e, values[j], map, i));
+                finishValue(e, values[j], output, i, map);
             }
         }
     }
@@ -68,7 +68,7 @@ __global__ void epilogueChannelsLastKernel(Sum const* sums, void* output, Quanti
         loadSums<Width, Sum>(sums + position * e.sumsStride + map, values);
         for (int j = 0; j < Width; ++j)
         {
-            storeOutput(e, output, i + j, epilogueValue(e, values[j], map + j, i + j));
+            finishValue(e, values[j], output, i + j, map + j);
         }
     }
 }

@@ -1,7 +1,8 @@
 // What a quantized layer's epilogue (quantized_epilogue.h) computes from its sums, for the kernels that finish them:
-// one element at a time (the epilogue kernels after cuBLASLt's products), or 16 adjacent maps of one position at a
-// time, reading the residual and writing the output as whole vectors where they are aligned (the INT8 implicit-GEMM
-// convolution, int8_convolution.h). Both compute each value in the same order, so their results are the same bits.
+// one element at a time (the epilogue kernels after cuBLASLt's products, and the INT8 implicit-GEMM convolution where
+// its output is not in whole aligned vectors), or 8 adjacent maps of one position at a time, reading the residual and
+// writing the output as whole vectors (the implicit GEMM, int8_convolution.h). Both compute each value in the same
+// order, so their results are the same bits.
 #pragma once
 
 #include "backend/cuda/kernels/convolution/quantized_epilogue.h"
@@ -66,106 +67,187 @@ __device__ inline void storeOutput(QuantizedEpilogue const& e, void* output, int
     }
 }
 
-//! Output elements i0 .. i0 + 15 (maps map0 .. map0 + 15 of one position), from their sums, as storeOutput writes
-//! them one by one. Where `vectors` holds (the output and the residual aligned to 16 bytes, and i0 a multiple of 16),
-//! the residual is read and the output written as whole vectors; otherwise element by element, the first `count` of
-//! them.
-__device__ inline void finishChunk(QuantizedEpilogue const& e, int32_t const (&sums)[16], void* output, int64_t i0,
-    int64_t map0, int64_t count, bool vectors)
+//! Output element `i` from its sum, as the kernels that finish one value at a time write it.
+template <typename Sum>
+__device__ inline void finishValue(QuantizedEpilogue const& e, Sum sum, void* output, int64_t i, int64_t map)
 {
-    if (!vectors || count < 16)
+    storeOutput(e, output, i, epilogueValue(e, sum, map, i));
+}
+
+//! The activations a kernel that finishes many values at a time is compiled for. A kernel that may apply any of them
+//! holds each one's code wherever it finishes values, and runs them one value at a time (activateValues); most layers
+//! (ResNet's) have a ReLU or nothing, which a kernel compiled for those alone applies unrolled, in its own small code.
+enum class EpilogueActivations
+{
+    kReluAtMost, //!< none, or ReLU
+    kAny,
+};
+
+//! The smallest set of activations that finishes `e`.
+inline EpilogueActivations activationsOf(QuantizedEpilogue const& e)
+{
+    bool const reluAtMost = !e.activates || (e.activation == nvinfer1::ActivationType::kRELU && !e.selfGated);
+    return reluAtMost ? EpilogueActivations::kReluAtMost : EpilogueActivations::kAny;
+}
+
+//! y activated as `e` says: e's activation is one of `Activations`.
+template <EpilogueActivations Activations, int Count>
+__device__ inline void activateValues(QuantizedEpilogue const& e, float (&y)[Count])
+{
+    if (!e.activates)
     {
-#pragma unroll
-        for (int j = 0; j < 16; ++j)
-        {
-            if (j < count)
-            {
-                storeOutput(e, output, i0 + j, epilogueValue(e, sums[j], map0 + j, i0 + j));
-            }
-        }
         return;
     }
-    // Each decision on the epilogue's kind is taken once for the 16 values, outside their loops: inlined per value,
-    // the activation's and the output type's branches cost more than the arithmetic.
-    float y[16];
-#pragma unroll
-    for (int j = 0; j < 16; j += 4)
+    if constexpr (Activations == EpilogueActivations::kReluAtMost)
     {
-        float4 const m = *reinterpret_cast<float4 const*>(e.multipliers + map0 + j);
-        y[j] = static_cast<float>(sums[j]) * m.x;
-        y[j + 1] = static_cast<float>(sums[j + 1]) * m.y;
-        y[j + 2] = static_cast<float>(sums[j + 2]) * m.z;
-        y[j + 3] = static_cast<float>(sums[j + 3]) * m.w;
+#pragma unroll
+        for (int j = 0; j < Count; ++j)
+        {
+            y[j] = device::relu(y[j]);
+        }
+    }
+    else
+    {
+        // Each decision is taken once for all the values, outside their loop: inlined per value, the activation's
+        // branches cost more than its arithmetic. The loop is not unrolled, so that a kernel finishing many values
+        // holds one copy of each activation where it finishes them, not one per value; the values it indexes go
+        // through a buffer in local memory (which y, indexed by constants, stays out of).
+        float values[Count];
+#pragma unroll
+        for (int j = 0; j < Count; ++j)
+        {
+            values[j] = y[j];
+        }
+        device::visitActivation(e.activation, e.alpha, e.beta, [&values, gated = e.selfGated](auto const& f) {
+#pragma unroll 1
+            for (int j = 0; j < Count; ++j)
+            {
+                float const activated = f(values[j]);
+                values[j] = gated ? values[j] * activated : activated;
+            }
+        });
+#pragma unroll
+        for (int j = 0; j < Count; ++j)
+        {
+            y[j] = values[j];
+        }
+    }
+}
+
+//! The multipliers and biases of 8 adjacent maps, which a thread reads once and finishes at many positions.
+struct EightMaps
+{
+    float multipliers[8];
+    float bias[8]; //!< zeros where the layer has none (not added then)
+};
+
+//! Maps map0 .. map0 + 7 of `e` (map0 a multiple of 8, and maps too).
+__device__ inline EightMaps eightMapsOf(QuantizedEpilogue const& e, int64_t map0)
+{
+    EightMaps maps{};
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+    {
+        float4 const m = *reinterpret_cast<float4 const*>(e.multipliers + map0 + 4 * half);
+        maps.multipliers[4 * half] = m.x;
+        maps.multipliers[4 * half + 1] = m.y;
+        maps.multipliers[4 * half + 2] = m.z;
+        maps.multipliers[4 * half + 3] = m.w;
+        if (e.bias != nullptr)
+        {
+            float4 const b = *reinterpret_cast<float4 const*>(e.bias + map0 + 4 * half);
+            maps.bias[4 * half] = b.x;
+            maps.bias[4 * half + 1] = b.y;
+            maps.bias[4 * half + 2] = b.z;
+            maps.bias[4 * half + 3] = b.w;
+        }
+    }
+    return maps;
+}
+
+//! The residual's 8 INT8 codes at output elements i0 .. i0 + 7 (i0 a multiple of 8), or zeros where it has none or is
+//! not INT8: read apart from finishEight, so that a thread can have the reads of many positions in flight at once.
+__device__ inline uint2 int8ResidualAt(QuantizedEpilogue const& e, int64_t i0)
+{
+    if (e.residual == nullptr || e.residualType != nvinfer1::DataType::kINT8)
+    {
+        return uint2{};
+    }
+    return *reinterpret_cast<uint2 const*>(static_cast<int8_t const*>(e.residual) + i0);
+}
+
+//! Output elements i0 .. i0 + 7 (maps map0 .. map0 + 7 of one position, `maps` theirs), from their sums, as
+//! finishValue writes them one by one, the residual read and the output written as whole vectors: i0 a multiple of 8,
+//! the output and the residual aligned to 16 bytes, the output INT8, FP32 or FP16 (not FP8). An INT8 residual's codes
+//! are `int8Residual` (int8ResidualAt); an FP32 one is read here.
+template <EpilogueActivations Activations>
+__device__ inline void finishEight(QuantizedEpilogue const& e, int32_t const (&sums)[8], EightMaps const& maps,
+    uint2 int8Residual, void* output, int64_t i0)
+{
+    float y[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+    {
+        y[j] = static_cast<float>(sums[j]) * maps.multipliers[j];
     }
     if (e.bias != nullptr)
     {
 #pragma unroll
-        for (int j = 0; j < 16; j += 4)
+        for (int j = 0; j < 8; ++j)
         {
-            float4 const b = *reinterpret_cast<float4 const*>(e.bias + map0 + j);
-            y[j] += b.x;
-            y[j + 1] += b.y;
-            y[j + 2] += b.z;
-            y[j + 3] += b.w;
+            y[j] += maps.bias[j];
         }
     }
     if (e.residual != nullptr && e.residualType == nvinfer1::DataType::kINT8)
     {
-        int4 const packed = *reinterpret_cast<int4 const*>(static_cast<int8_t const*>(e.residual) + i0);
-        auto const* const residual = reinterpret_cast<int8_t const*>(&packed);
+        uint32_t const words[2] = {int8Residual.x, int8Residual.y};
 #pragma unroll
-        for (int j = 0; j < 16; ++j)
+        for (int w = 0; w < 2; ++w)
         {
-            y[j] += dequantizeInt8(residual[j], e.residualScale);
+            float codes[4];
+            int8CodesAsFloats(words[w], codes);
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+            {
+                y[4 * w + j] += codes[j] * e.residualScale; // as dequantizeInt8
+            }
         }
     }
     else if (e.residual != nullptr)
     {
 #pragma unroll
-        for (int j = 0; j < 16; j += 4)
+        for (int half = 0; half < 2; ++half)
         {
-            float4 const r = *reinterpret_cast<float4 const*>(static_cast<float const*>(e.residual) + i0 + j);
-            y[j] += r.x;
-            y[j + 1] += r.y;
-            y[j + 2] += r.z;
-            y[j + 3] += r.w;
+            float4 const r = *reinterpret_cast<float4 const*>(static_cast<float const*>(e.residual) + i0 + 4 * half);
+            y[4 * half] += r.x;
+            y[4 * half + 1] += r.y;
+            y[4 * half + 2] += r.z;
+            y[4 * half + 3] += r.w;
         }
     }
-    if (e.activates && e.selfGated)
-    {
-        device::visitActivation(e.activation, e.alpha, e.beta, [&y](auto const& f) {
-#pragma unroll
-            for (int j = 0; j < 16; ++j)
-            {
-                y[j] *= f(y[j]);
-            }
-        });
-    }
-    else if (e.activates)
-    {
-        device::visitActivation(e.activation, e.alpha, e.beta, [&y](auto const& f) {
-#pragma unroll
-            for (int j = 0; j < 16; ++j)
-            {
-                y[j] = f(y[j]);
-            }
-        });
-    }
+    activateValues<Activations>(e, y);
     if (e.outputScale > 0.0F && e.quantizedType == nvinfer1::DataType::kINT8)
     {
         float const inverse = 1.0F / e.outputScale;
-        uint8_t quantized[16];
-#pragma unroll
-        for (int j = 0; j < 16; ++j)
-        {
-            quantized[j] = static_cast<uint8_t>(quantizeToInt8Quickly(y[j], e.outputScale, inverse));
-        }
-        *reinterpret_cast<int4*>(static_cast<int8_t*>(output) + i0) = packedBytes(quantized);
-        return;
+        *reinterpret_cast<uint2*>(static_cast<int8_t*>(output) + i0)
+            = uint2{quantizeFourToInt8(y, e.outputScale, inverse), quantizeFourToInt8(y + 4, e.outputScale, inverse)};
     }
-    for (int j = 0; j < 16; ++j)
+    else if (e.floatType == nvinfer1::DataType::kHALF)
     {
-        storeOutput(e, output, i0 + j, y[j]); // FP8, FP32 or FP16
+        uint32_t words[4];
+#pragma unroll
+        for (int w = 0; w < 4; ++w)
+        {
+            words[w] = __half_as_ushort(__float2half_rn(y[2 * w]))
+                | (static_cast<uint32_t>(__half_as_ushort(__float2half_rn(y[2 * w + 1]))) << 16);
+        }
+        *reinterpret_cast<uint4*>(static_cast<__half*>(output) + i0) = uint4{words[0], words[1], words[2], words[3]};
+    }
+    else
+    {
+        auto* const vectors = reinterpret_cast<float4*>(static_cast<float*>(output) + i0);
+        vectors[0] = float4{y[0], y[1], y[2], y[3]};
+        vectors[1] = float4{y[4], y[5], y[6], y[7]};
     }
 }
 

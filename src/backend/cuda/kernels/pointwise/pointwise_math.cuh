@@ -29,6 +29,12 @@ __device__ inline float sigmoid(float x)
     return e / (1.0F + e);
 }
 
+//! ReLU as the CPU reference computes it: NaN stays NaN.
+__device__ inline float relu(float x)
+{
+    return isnan(x) ? x : fmaxf(x, 0.0F);
+}
+
 // The formulas of the CPU reference (backend/cpu/kernels/nn/activation.cpp), in float: `apply(f)` with f(x).
 template <typename Apply>
 __device__ inline auto visitActivation(nvinfer1::ActivationType type, float alpha, float beta, Apply const& apply)
@@ -36,7 +42,7 @@ __device__ inline auto visitActivation(nvinfer1::ActivationType type, float alph
     using nvinfer1::ActivationType;
     switch (type)
     {
-    case ActivationType::kRELU: return apply([](float x) { return isnan(x) ? x : fmaxf(x, 0.0F); });
+    case ActivationType::kRELU: return apply([](float x) { return relu(x); });
     case ActivationType::kSIGMOID: return apply([](float x) { return sigmoid(x); });
     case ActivationType::kTANH: return apply([](float x) { return tanhf(x); });
     case ActivationType::kLEAKY_RELU: return apply([alpha](float x) { return x >= 0.0F ? x : alpha * x; });

@@ -3,8 +3,8 @@
 // bit. The scale and zero point's shapes and every type are checked on the host as on the CPU
 // (backend/shared/quantization_geometry.h). Two kernels for each direction:
 // - INT8 with one scale (what Q/DQ networks put between their layers), FP32 or FP16 values, 16-byte aligned: 16
-//   values a thread, the INT8 side one vector, the quantization without a division per value (int8_vectors.cuh);
-//   the elements past the last whole vector go to the kernel below;
+//   values a thread, the INT8 side one vector, the quantization without a division or a conversion instruction per
+//   value (int8_vectors.cuh); the elements past the last whole vector go to the kernel below;
 // - anything else, one thread per element, the scale and zero point read per element (a handful of coefficients,
 //   cached). At one element a thread, with 64-bit index arithmetic and a division, it ran at an eighth of the memory's
 //   bandwidth.
@@ -153,13 +153,14 @@ __global__ void quantizeInt8VectorKernel(
     {
         float x[16];
         load16(input, v, x);
-        uint8_t q[16];
+        uint32_t words[4];
 #pragma unroll
-        for (int j = 0; j < 16; ++j)
+        for (int w = 0; w < 4; ++w)
         {
-            q[j] = static_cast<uint8_t>(quantizeToInt8Quickly(x[j], s, inverse, zero));
+            words[w] = quantizeFourToInt8(x + 4 * w, s, inverse, zero);
         }
-        output[v] = packedBytes(q);
+        output[v] = make_int4(static_cast<int32_t>(words[0]), static_cast<int32_t>(words[1]),
+            static_cast<int32_t>(words[2]), static_cast<int32_t>(words[3]));
     }
 }
 
