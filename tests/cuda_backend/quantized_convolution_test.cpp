@@ -365,4 +365,32 @@ TEST(CudaQuantizedConvolution, MaxPoolingMovesOntoInt8)
     expectCudaAgreesWithTheReference(c, "INT8 max pooling of 48 channels, three vectors a position");
 }
 
+TEST(CudaQuantizedConvolution, DequantizationOfOneScaleStaysChannelsLast)
+{
+    // The fused layer's INT8 output dequantized by one scale and read by a sigmoid (as a network's last convolution is
+    // by its global pooling): the dequantization maps each element alone, so it continues the channels-last region
+    // and nothing converts the INT8 tensor; the sigmoid's output, the network's, is converted as it is written.
+    QdqConvolution c;
+    c.sigmoid = true;
+    expectCudaAgreesWithTheReference(c, "INT8 output dequantized and read by a sigmoid");
+    c.input = Dims{4, {6, 32, 48, 46}};
+    c.maps = 48;
+    expectCudaAgreesWithTheReference(c, "INT8 output dequantized and read by a sigmoid, many tiles");
+    kiln::plan::PlanModel const model
+        = cudaPlanOf(qdqNetwork(c, quantizedFilters(c.maps, 32 * 9), spread(static_cast<size_t>(c.maps), -0.4F, 0.3F)));
+    auto const fused = layersOfType(model, kQuantizedConvolutionLayerType);
+    ASSERT_EQ(fused.size(), 1U);
+    int64_t dequantizations = 0;
+    for (auto const* dequantize : layersOfType(model, LayerType::kDEQUANTIZE))
+    {
+        if (dequantize->inputs[0] == fused[0]->outputs[0])
+        {
+            ++dequantizations;
+            EXPECT_EQ(firstInputFormat(model, *dequantize), TensorFormat::kHWC);
+            EXPECT_EQ(model.tensors[dequantize->outputs[0]].format, TensorFormat::kHWC);
+        }
+    }
+    EXPECT_EQ(dequantizations, 1);
+}
+
 } // namespace

@@ -75,6 +75,28 @@ bool walksBroadcasts(network::ChannelsLast kind)
         || kind == network::ChannelsLast::kCONTINUES_WITH_SINGLES;
 }
 
+//! A quantize or dequantize layer of one scale (and zero point) for the whole tensor: it maps each element alone, in
+//! whatever order they are stored (kernels/pointwise/quantize.cu), so a network's standalone Q/DQ pairs between its
+//! fused INT8 convolutions, and the dequantization before its global pooling, need not leave a region. Per-channel
+//! coefficients are found by the row-major index, and stay kLINEAR.
+bool quantizesByOneScale(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    if (layer.type != LayerType::kQUANTIZE && layer.type != LayerType::kDEQUANTIZE)
+    {
+        return false;
+    }
+    for (size_t i = 1; i < layer.inputs.size(); ++i)
+    {
+        std::optional<std::vector<int64_t>> const dims
+            = layer.inputs[i] >= 0 ? plan::constantDims(model, layer.inputs[i]) : std::nullopt;
+        if (layer.inputs[i] >= 0 && (!dims || volume(*dims) != 1))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 //! A layer that computes the same on kHWC data as on kLINEAR, or has a kHWC kernel: it continues a region that
 //! reaches one of its inputs. Its data (its first input) and its output are 4-D; other inputs of another rank (a
 //! gather's indices, a slice's bounds) stay row-major.
@@ -88,6 +110,10 @@ bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& laye
     if (normalizesWholeSamples(model, layer))
     {
         return true; // each sample's elements lie together in both formats; one scale and one bias
+    }
+    if (quantizesByOneScale(model, layer))
+    {
+        return true;
     }
     network::ChannelsLast const kind = channelsLastOf(layer);
     if (walksBroadcasts(kind))

@@ -20,12 +20,16 @@
 
 #include <cuda_fp16.h>
 
+#include <stdexcept>
+#include <string>
+
 namespace kiln::cuda
 {
 namespace
 {
 
 using device::DataType;
+using nvinfer1::TensorFormat;
 
 //! What both directions pass to their kernel by value: the types, and which coefficient element i uses.
 struct QuantizationArguments
@@ -206,6 +210,14 @@ QuantizationArguments prepare(
     a.scaleType = scale.type;
     a.geometry = backend::quantizationGeometry(
         input.shape, scale.shape, zeroPoint ? &zeroPoint->shape : nullptr, axis, kernel);
+    // One scale maps each element alone, in any order the data is stored in (the channels-last pass lets such layers
+    // continue its regions); per-channel coefficients are found by the row-major index, and kHWC8 pads the channels.
+    bool const storedAlike = input.format == output.format && input.format != TensorFormat::kHWC8;
+    if (!storedAlike || (input.format != TensorFormat::kLINEAR && a.geometry.channels > 1))
+    {
+        throw std::invalid_argument(std::string(kernel)
+            + ": the CUDA kernels take row-major data, or data of one scale stored alike on both sides");
+    }
     a.zeroPoints = zeroPoint ? static_cast<uint8_t const*>(zeroPoint->data) : nullptr;
     return a;
 }
