@@ -1,8 +1,10 @@
 // The fast path's quantize and dequantize layers of one scale (fast/quantization.cpp) against the reference kernels:
 // the same bits, for values within rounding of a half-way point between two INT8 steps, saturating ones, infinities,
-// NaN and -0.
+// NaN and -0, and for channels-last data quantized into row-major codes.
 #include "fast_path_comparison.h"
 #include "qdq_builder.h"
+
+#include "plan/plan_format.h"
 
 #include <cmath>
 #include <limits>
@@ -37,6 +39,51 @@ TEST(FastQuantization, QuantizeAndDequantizeGiveTheReferencesBits)
     std::map<std::string, bool> const layers
         = expectFastMatchesReference(maker, {{{"x", fromFloats(shape, values)}}}, Tolerance(0.0));
     EXPECT_EQ(layersNamed(layers, {"q x", "dq x"}), (std::map<std::string, bool>{{"q x", true}, {"dq x", true}}));
+}
+
+TEST(FastQuantization, ChannelsLastDataQuantizesIntoRowMajorCodes)
+{
+    // A convolution's channels-last FP32 output quantized into the network's row-major INT8 output: the kernel
+    // transposes tile by tile as it quantizes (37 channels and 65 positions: partial tiles both ways). The 1x1
+    // convolution copies input channel m into map m (weight 1, the rest 0), exactly on either path, so that the codes
+    // are the quantization's alone; its inputs lie on and beside half-way points (steps of 0.05 by a scale of 0.1) and
+    // beyond the codes' range.
+    Shape const shape{2, 37, 5, 13};
+    int64_t const channels = shape[1];
+    std::vector<float> copies(static_cast<size_t>(channels * channels), 0.0F);
+    for (int64_t m = 0; m < channels; ++m)
+    {
+        copies[static_cast<size_t>(m * channels + m)] = 1.0F;
+    }
+    std::vector<float> const noBias(static_cast<size_t>(channels), 0.0F);
+    auto maker = [&](INetworkDefinition& network) {
+        Builder build(network);
+        IConvolutionLayer* copy = network.addConvolutionNd(
+            build.input("x", shape), channels, DimsHW{1, 1}, weightsOf(copies), weightsOf(noBias));
+        copy->getOutput(0)->setName("copied");
+        ITensor& q = build.quantize(*copy->getOutput(0), {0.1F}, "copied");
+        q.setName("q");
+        network.markOutput(q);
+    };
+    std::vector<float> values(static_cast<size_t>(volume(shape)));
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        values[i] = static_cast<float>(i % 4001) * 0.05F - 100.0F;
+    }
+    std::map<std::string, bool> const layers
+        = expectFastMatchesReference(maker, {{{"x", fromFloats(shape, values)}}}, Tolerance(0.0));
+    EXPECT_EQ(layersNamed(layers, {"q copied"}), (std::map<std::string, bool>{{"q copied", true}}));
+    plan::PlanModel model;
+    std::string error;
+    std::vector<uint8_t> const blob = buildCpuPlan(maker, CpuKernels::kFAST);
+    ASSERT_TRUE(plan::readPlan(blob.data(), blob.size(), model, error)) << error;
+    for (plan::TensorRecord const& tensor : model.tensors)
+    {
+        if (tensor.name == "copied" || tensor.name == "q")
+        {
+            EXPECT_EQ(tensor.format, tensor.name == "q" ? TensorFormat::kLINEAR : TensorFormat::kHWC) << tensor.name;
+        }
+    }
 }
 
 } // namespace

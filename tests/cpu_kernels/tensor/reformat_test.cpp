@@ -48,6 +48,47 @@ TEST(Reformat, EachImageOfTheBatchSeparately)
     EXPECT_EQ(hwc.elements<int32_t>(), (std::vector<int32_t>{0, 2, 4, 1, 3, 5, 10, 12, 14, 11, 13, 15}));
 }
 
+TEST(Reformat, ChannelsLastAcrossTilesOfEveryElementSize)
+{
+    // [N=2, C=37, H=5, W=13]: neither the channels nor the 65 positions a multiple of the transpose's tiles, for
+    // elements of 1, 2, 4 and 8 bytes. Row-major element i holds i % 251 (exact in every type); each is checked where
+    // kHWC puts it, and the way back.
+    Shape const shape{2, 37, 5, 13};
+    int64_t const channels = 37;
+    int64_t const positions = 65;
+    std::vector<float> values(static_cast<size_t>(volume(shape)));
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        values[i] = static_cast<float>(i % 251);
+    }
+    for (DataType const type : {DataType::kUINT8, DataType::kHALF, DataType::kFLOAT, DataType::kINT64})
+    {
+        HostTensor linear = zeros(shape, type);
+        reformat(fromFloats(shape, values).constView(), linear.view()); // the same format: a cast
+        HostTensor hwc = zeros(shape, type);
+        TensorView hwcView = hwc.view();
+        hwcView.format = TensorFormat::kHWC;
+        reformat(linear.constView(), hwcView);
+        std::vector<float> const stored = hwc.floats();
+        for (int64_t n = 0; n < 2; ++n)
+        {
+            for (int64_t c = 0; c < channels; ++c)
+            {
+                for (int64_t p = 0; p < positions; ++p)
+                {
+                    auto const rowMajor = static_cast<size_t>((n * channels + c) * positions + p);
+                    auto const channelsLast = static_cast<size_t>((n * positions + p) * channels + c);
+                    ASSERT_EQ(stored[channelsLast], values[rowMajor])
+                        << kiln::dataTypeName(type) << " n " << n << " c " << c << " p " << p;
+                }
+            }
+        }
+        HostTensor back = zeros(shape, type);
+        reformat(hwcView, back.view());
+        EXPECT_EQ(back.floats(), values) << kiln::dataTypeName(type);
+    }
+}
+
 TEST(Reformat, ConvertsTheTypeOnTheWay)
 {
     HostTensor const linear = fromFloats({1, 2, 1, 2}, {0.5F, 1.0F, -2.0F, 65536.0F});

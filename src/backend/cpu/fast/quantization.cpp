@@ -3,8 +3,9 @@
 // bits: the division by the scale, rounding half to even and saturation, element by element. An element-wise map does
 // not care how the tensor's axes lie in memory where input and output lie alike, so a quantization continues a
 // channels-last region (its INT8 output stays channels-last where the fused convolutions that read it take it so);
-// where the plan stores the two differently, the input is converted first. A dequantization writes row-major FP32 for
-// the layers after it, which mostly run on row-major tensors.
+// where the plan stores the two differently, a quantization of channels-last data into row-major codes transposes as
+// it goes, and otherwise the input is converted first. A dequantization writes row-major FP32 for the layers after it,
+// which mostly run on row-major tensors.
 #include "backend/cpu/fast/kernels.h"
 
 #include "backend/cpu/kernels/tensor/reformat.h"
@@ -12,6 +13,7 @@
 #include "network/layers/quantize.h"
 #include "plan/plan_graph.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -21,22 +23,68 @@ namespace
 {
 
 using nvinfer1::DataType;
+using nvinfer1::TensorFormat;
 
 //! Fewer elements than this run on one thread: waking the others costs more.
 constexpr int64_t kParallelElements = int64_t{1} << 16;
 
-//! quantizeToInt8(x, scale, zeroPoint), the same bits, in arithmetic that the compiler vectorises: its rounding half
-//! to even (std::nearbyint, a library call per element on x86-64's baseline) by adding and taking away 1.5 * 2^23,
+//! quantizeToInt8(x, scale, zeroPoint), the same bits, in arithmetic that vectorises (the loops below ask for it with
+//! `omp simd`, and CMakeLists.txt compiles this file with -fno-trapping-math, without which GCC keeps the selects'
+//! branches: at -O2, which RelWithDebInfo builds use, the loops ran scalar, a division per element): its rounding
+//! half to even (std::nearbyint, a library call per element on x86-64's baseline) by adding and taking away 1.5 * 2^23,
 //! which rounds any float of magnitude below 2^22 to an integer in the current rounding mode, as nearbyint does. The
-//! quotient is first held within +-256, beyond which both saturate alike; a NaN gives the zero point.
+//! quotient is first held within +-256, beyond which both saturate alike.
 inline int8_t quantizeInLoops(float x, float scale, int8_t zeroPoint)
 {
     constexpr float kRounding = 12582912.0F;
     float const scaled = x / scale;
-    float const held = scaled < -256.0F ? -256.0F : (scaled > 256.0F ? 256.0F : scaled);
+    // Every step a choice between floats, and one conversion of a value already in range (a conversion of a NaN or of
+    // a float beyond int32 is undefined, so GCC would not convert before choosing).
+    float const number = scaled == scaled ? scaled : 0.0F; // a NaN gives the zero point
+    float const held = number < -256.0F ? -256.0F : (number > 256.0F ? 256.0F : number);
     float const shifted = ((held + kRounding) - kRounding) + static_cast<float>(zeroPoint);
     float const saturated = shifted >= 127.F ? 127.F : (shifted <= -128.F ? -128.F : shifted);
-    return scaled != scaled ? zeroPoint : static_cast<int8_t>(saturated);
+    return static_cast<int8_t>(static_cast<int32_t>(saturated));
+}
+
+//! Channels-last FP32 [N, positions, C] quantized into row-major INT8 [N, C, positions] in one pass, tile by tile: each
+//! tile of 32 positions by 32 channels quantized along its rows (vectorised) into a small buffer, then written out
+//! along its columns. Converting the FP32 tensor to row-major first moved it through memory twice more, which took
+//! most of such a layer's time (a YOLO-style export's standalone Qs, read by row-major slices).
+void quantizeIntoRowMajor(float const* real, int8_t* quantized, int64_t images, int64_t channels, int64_t positions,
+    float scale, int8_t zeroPoint, int threads)
+{
+    constexpr int64_t kTile = 32;
+    int64_t const tilesPerImage = (positions + kTile - 1) / kTile;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int64_t t = 0; t < images * tilesPerImage; ++t)
+    {
+        int64_t const image = t / tilesPerImage;
+        int64_t const firstPosition = (t % tilesPerImage) * kTile;
+        int64_t const tilePositions = std::min(kTile, positions - firstPosition);
+        for (int64_t firstChannel = 0; firstChannel < channels; firstChannel += kTile)
+        {
+            int64_t const tileChannels = std::min(kTile, channels - firstChannel);
+            int8_t tile[kTile][kTile]; // [position][channel]
+            for (int64_t p = 0; p < tilePositions; ++p)
+            {
+                float const* row = real + ((image * positions + firstPosition + p) * channels + firstChannel);
+#pragma omp simd
+                for (int64_t c = 0; c < tileChannels; ++c)
+                {
+                    tile[p][c] = quantizeInLoops(row[c], scale, zeroPoint);
+                }
+            }
+            for (int64_t c = 0; c < tileChannels; ++c)
+            {
+                int8_t* column = quantized + ((image * channels + firstChannel + c) * positions + firstPosition);
+                for (int64_t p = 0; p < tilePositions; ++p)
+                {
+                    column[p] = tile[p][c];
+                }
+            }
+        }
+    }
 }
 
 class QuantizationKernel final : public Kernel
@@ -52,6 +100,19 @@ public:
     {
         TensorView const& output = outputs.at(0);
         ConstTensorView input = inputs.at(0);
+        float const scale = *static_cast<float const*>(inputs.at(1).data);
+        bool const hasZeroPoint = inputs.size() > 2 && inputs[2].data != nullptr;
+        int8_t const zeroPoint = hasZeroPoint ? *static_cast<int8_t const*>(inputs[2].data) : int8_t{0};
+        int64_t const count = output.count();
+        int const threads = count > kParallelElements ? mState.resolvedThreads() : 1;
+        if (mQuantizes && input.format == TensorFormat::kHWC && output.format == TensorFormat::kLINEAR && count > 0)
+        {
+            int64_t const images = input.shape[0];
+            int64_t const channels = input.shape[1];
+            quantizeIntoRowMajor(static_cast<float const*>(input.data), static_cast<int8_t*>(output.data), images,
+                channels, count / (images * channels), scale, zeroPoint, threads);
+            return;
+        }
         if (input.format != output.format)
         {
             mConverted.resize(static_cast<size_t>(input.count()) * elementSize(input.type));
@@ -59,16 +120,11 @@ public:
             reformat(input, converted);
             input = converted;
         }
-        float const scale = *static_cast<float const*>(inputs.at(1).data);
-        bool const hasZeroPoint = inputs.size() > 2 && inputs[2].data != nullptr;
-        int8_t const zeroPoint = hasZeroPoint ? *static_cast<int8_t const*>(inputs[2].data) : int8_t{0};
-        int64_t const count = output.count();
-        int const threads = count > kParallelElements ? mState.resolvedThreads() : 1;
         if (mQuantizes)
         {
             auto const* real = static_cast<float const*>(input.data);
             auto* quantized = static_cast<int8_t*>(output.data);
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for simd schedule(static) num_threads(threads)
             for (int64_t i = 0; i < count; ++i)
             {
                 quantized[i] = quantizeInLoops(real[i], scale, zeroPoint);
@@ -77,7 +133,7 @@ public:
         }
         auto const* quantized = static_cast<int8_t const*>(input.data);
         auto* real = static_cast<float*>(output.data);
-#pragma omp parallel for schedule(static) num_threads(threads)
+#pragma omp parallel for simd schedule(static) num_threads(threads)
         for (int64_t i = 0; i < count; ++i)
         {
             real[i] = dequantizeInt8(quantized[i], scale, zeroPoint);
