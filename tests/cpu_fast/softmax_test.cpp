@@ -1,5 +1,6 @@
 // The fast path's softmax against the reference kernel: every axis, long rows, 1-D, masked (-inf) entries as
-// attention masks make them, dynamic shapes, thread counts; half precision falls back to the reference.
+// attention masks make them, NaN and infinities along an inner axis, dynamic shapes, thread counts; half precision
+// falls back to the reference.
 #include "fast_path_comparison.h"
 
 #include <limits>
@@ -63,6 +64,20 @@ TEST(FastSoftMax, MaskedEntriesGetNothing)
     }
     std::map<std::string, bool> const layers = expectFastMatchesReference(
         softmaxOf({4, 9}, 2U), {{{"x", fromFloats({4, 9}, values)}}}, reductionTolerance(9));
+    EXPECT_EQ(layers, (std::map<std::string, bool>{{"softmax", true}}));
+}
+
+TEST(FastSoftMax, AlongAnInnerAxisNanAndInfinityFillTheirRows)
+{
+    // A detector's distribution over 16 bins ([N, 4, 16, anchors] along axis 2) runs in Kiln's own loops along the
+    // anchors. A NaN, a +inf and a -inf in three of its rows: NaN through the first two rows, as the reference gives.
+    Shape const shape{1, 4, 16, 50};
+    std::vector<float> values = scores(shape, 4).floats();
+    values[3 * 50 + 7] = std::numeric_limits<float>::quiet_NaN();         // row (0, 0, *, 7)
+    values[(16 + 5) * 50 + 11] = std::numeric_limits<float>::infinity();  // row (0, 1, *, 11)
+    values[(32 + 9) * 50 + 13] = -std::numeric_limits<float>::infinity(); // row (0, 2, *, 13): 0 there
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        softmaxOf(shape, 4U), {{{"x", fromFloats(shape, values)}}}, reductionTolerance(16));
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"softmax", true}}));
 }
 
