@@ -1,6 +1,7 @@
-// The fast path's element-wise arithmetic (oneDNN's binary) against the reference kernel: every operation it has,
-// with every broadcasting pattern (the second operand, the first, both, scalars), odd sizes and ranks; the rest
-// stays on the reference; dynamic shapes; thread counts.
+// The fast path's element-wise arithmetic (oneDNN's binary, and Kiln's loops for values along one axis) against the
+// reference kernel: every operation it has, with every broadcasting pattern (the second operand, the first, both,
+// scalars, one value per index of an inner axis), odd sizes and ranks; the rest stays on the reference; dynamic
+// shapes; thread counts.
 #include "one_layer.h"
 
 #include <dnnl.hpp>
@@ -54,7 +55,9 @@ INSTANTIATE_TEST_SUITE_P(Patterns, FastElementWise,
         Broadcast{"LastAxisSecond", {4, 6, 33}, {1, 1, 33}}, Broadcast{"MiddleAxisFirst", {5, 1, 3}, {5, 4, 3}},
         Broadcast{"Mutual", {3, 1, 5}, {1, 4, 1}}, Broadcast{"Scalars", {}, {}}, Broadcast{"OneDimensional", {1}, {17}},
         Broadcast{"SixDimensional", {2, 1, 3, 1, 2, 5}, {2, 4, 3, 2, 2, 1}},
-        Broadcast{"ResidualAdd", {1, 64, 56, 56}, {1, 64, 56, 56}}),
+        Broadcast{"ResidualAdd", {1, 64, 56, 56}, {1, 64, 56, 56}},
+        Broadcast{"InnerAxisSecond", {2, 4, 16, 50}, {1, 1, 16, 1}},
+        Broadcast{"InnerAxisFirst", {1, 1, 16, 1}, {2, 4, 16, 50}}),
     [](testing::TestParamInfo<Broadcast> const& testInfo) { return std::string(testInfo.param.name); });
 
 TEST(FastElementWise, DivisionByZeroAndInfinitiesAsTheReference)

@@ -8,8 +8,8 @@
 // threads). Each tensor is described as it is stored (kLINEAR or kHWC), so that a channels-last product of a
 // squeeze-and-excitation block reads its tensors as they are. oneDNN 2.6 has no power; comparisons and logic produce
 // BOOL, which the fast path does not take. Unlike the reference, oneDNN's maximum and minimum propagate a NaN of the
-// second operand only. A channels-last product or sum by one value per channel runs in a loop of Kiln's own
-// (ChannelRows).
+// second operand only. A channels-last product or sum by one value per channel, and a row-major one by one value per
+// index along another axis, run in loops of Kiln's own (ChannelRows, AxisRows).
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/elementwise.h"
@@ -48,15 +48,15 @@ Shape atLeastOneAxis(Shape const& shape)
     return shape.empty() ? Shape{1} : shape;
 }
 
+//! Fewer elements than this a loop of Kiln's own below runs on one thread: oneDNN 2.6's binary took about 0.1 ms for
+//! any small size on two threads of the shared machine, mostly in waking its threads.
+constexpr int64_t kParallelElements = int64_t{1} << 16;
+
 //! A product or sum of channels-last activations [N, C, H, W] and a tensor of one value per channel [N or 1, C, 1, 1]
 //! (a squeeze-and-excitation's scale): each row of C values with the channels' row of its image, in a loop of Kiln's
-//! own, with the reference's results bit for bit. oneDNN 2.6's binary took about 0.1 ms for any such size on two
-//! threads of the shared machine, mostly in waking its threads: this one splits the rows between threads only past
-//! kParallelElements.
+//! own, with the reference's results bit for bit.
 struct ChannelRows
 {
-    static constexpr int64_t kParallelElements = int64_t{1} << 16;
-
     bool product{true};    //!< else a sum
     size_t activations{0}; //!< the input holding [N, C, H, W]; the other holds the channels' values
     int64_t images{0};
@@ -118,6 +118,88 @@ struct ChannelRows
     }
 };
 
+//! A product or sum of row-major data and one value per index along one of its axes, the other input 1 along every
+//! other axis (a detector's weights of 16 bins, [1, 1, 16, 1], times [N, 4, 16, anchors]): each run of the
+//! contiguous elements after the axis with its index's value, in a loop of Kiln's own, with the reference's results
+//! bit for bit. oneDNN 2.6's binary broadcasts such an operand only in its reference implementation (11 ms for 410 K
+//! elements on two threads). Where the axis is the last one (a row of values), oneDNN's broadcast is fast.
+struct AxisRows
+{
+    bool product{true};
+    size_t full{0};    //!< the input with the output's shape; the other holds the values
+    int64_t rows{0};   //!< runs of `inner` elements: the elements up to and along the axis
+    int64_t extent{0}; //!< the axis's: run r takes value r % extent
+    int64_t inner{0};  //!< the elements after the axis, which share a value
+
+    static std::optional<AxisRows> of(
+        ElementWiseOperation operation, LayerInputs const& inputs, TensorView const& output)
+    {
+        Shape const& shape = output.shape;
+        if ((operation != ElementWiseOperation::kPROD && operation != ElementWiseOperation::kSUM)
+            || output.format != TensorFormat::kLINEAR)
+        {
+            return std::nullopt;
+        }
+        for (size_t a = 0; a < 2; ++a)
+        {
+            ConstTensorView const& full = inputs[a];
+            Shape const& values = inputs[1 - a].shape;
+            if (full.shape != shape || full.format != TensorFormat::kLINEAR || values.size() != shape.size())
+            {
+                continue;
+            }
+            std::optional<size_t> axis;
+            bool oneAxis = true;
+            for (size_t k = 0; k < shape.size(); ++k)
+            {
+                if (values[k] != 1)
+                {
+                    oneAxis = oneAxis && !axis && values[k] == shape[k];
+                    axis = k;
+                }
+            }
+            int64_t inner = 1;
+            for (size_t k = axis.value_or(0) + 1; k < shape.size(); ++k)
+            {
+                inner *= shape[k];
+            }
+            if (oneAxis && axis && inner > 1)
+            {
+                int64_t const extent = shape[*axis];
+                return AxisRows{operation == ElementWiseOperation::kPROD, a, output.count() / inner, extent, inner};
+            }
+        }
+        return std::nullopt;
+    }
+
+    void run(float const* x, float const* values, float* out) const
+    {
+#pragma omp parallel for schedule(static) if (rows * inner > kParallelElements)
+        for (int64_t r = 0; r < rows; ++r)
+        {
+            float const value = values[r % extent];
+            float const* row = x + r * inner;
+            float* result = out + r * inner;
+            if (product)
+            {
+#pragma omp simd
+                for (int64_t i = 0; i < inner; ++i)
+                {
+                    result[i] = row[i] * value;
+                }
+            }
+            else
+            {
+#pragma omp simd
+                for (int64_t i = 0; i < inner; ++i)
+                {
+                    result[i] = row[i] + value;
+                }
+            }
+        }
+    }
+};
+
 class ElementWiseKernel final : public Kernel
 {
 public:
@@ -142,6 +224,13 @@ public:
                 static_cast<float*>(output.data));
             return;
         }
+        if (prepared.axisRows)
+        {
+            AxisRows const& rows = *prepared.axisRows;
+            rows.run(
+                inputs[rows.full].as<float>(), inputs[1 - rows.full].as<float>(), static_cast<float*>(output.data));
+            return;
+        }
         void const* first = inputs[0].data;
         void const* second = inputs[1].data;
         if (prepared.swapped)
@@ -158,13 +247,18 @@ private:
         //! The primitive's first source is the layer's second input (a difference then negated by a post-op).
         bool swapped{false};
         std::optional<ChannelRows> channelRows; //!< where it runs instead of the primitive
+        std::optional<AxisRows> axisRows;       //!< the same
     };
 
     Prepared prepare(LayerInputs const& inputs, TensorView const& output) const
     {
         if (std::optional<ChannelRows> rows = ChannelRows::of(mOperation, inputs, output))
         {
-            return Prepared{{}, false, rows};
+            return Prepared{{}, false, rows, std::nullopt};
+        }
+        if (std::optional<AxisRows> rows = AxisRows::of(mOperation, inputs, output))
+        {
+            return Prepared{{}, false, std::nullopt, rows};
         }
         Shape const result = atLeastOneAxis(output.shape);
         bool const swapped = (commutes(mOperation) || mOperation == ElementWiseOperation::kSUB)
@@ -186,7 +280,7 @@ private:
         return Prepared{
             PlainPrimitive(dnnl::binary(chosen),
                 {{DNNL_ARG_SRC_0, source0}, {DNNL_ARG_SRC_1, source1}, {DNNL_ARG_DST, destination}}, mState.engine),
-            swapped, std::nullopt};
+            swapped, std::nullopt, std::nullopt};
     }
 
     State& mState;
