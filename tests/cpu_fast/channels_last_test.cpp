@@ -305,5 +305,32 @@ TEST(CpuChannelsLast, PoolingFallsBackToTheReferenceOnChannelsLastTensors)
         (std::map<std::string, TensorFormat>{{"first", TensorFormat::kHWC}, {"pooled", TensorFormat::kHWC}}));
 }
 
+TEST(CpuChannelsLast, SumOfARowMajorSliceAndAChannelsLastOutput)
+{
+    // A CSP block as the YOLO-style detector has it: a convolution's output split by a slice (a reference kernel, so
+    // row-major), one half added to the channels-last output of two convolutions of it (the second's activated), the
+    // sum read by a third. The sum reads its inputs in two formats; the fast path converts the row-major one first,
+    // where oneDNN's binary took its reference implementation.
+    std::vector<std::vector<float>> weights;
+    NetworkMaker const network = [&](INetworkDefinition& n) {
+        weights.clear();
+        ITensor& x = *n.addInput("x", DataType::kFLOAT, Dims4{2, 6, 11, 13});
+        ITensor& expanded = convolution(n, x, 6, 16, 1, 1, weights, "expand");
+        ISliceLayer* half = n.addSlice(expanded, Dims4{0, 8, 0, 0}, Dims4{2, 8, 11, 13}, Dims4{1, 1, 1, 1});
+        half->setName("half");
+        half->getOutput(0)->setName("half");
+        ITensor& first = convolution(n, *half->getOutput(0), 8, 8, 1, 1, weights, "first");
+        // The activation before the sum keeps it out of the convolution's epilogue, as SiLU does in the detector.
+        ITensor& branch
+            = named(activated(n, convolution(n, first, 8, 8, 3, 1, weights, "second"), ActivationType::kRELU, "relu"),
+                "branch");
+        markOutput(n, convolution(n, sumOf(n, *half->getOutput(0), branch, "sum"), 8, 4, 1, 1, weights, "merge"));
+    };
+    expectFastMatchesReference(
+        network, {{{"x", randomTensor({2, 6, 11, 13}, 7)}}}, reductionTolerance(8 * 9 + 6 + 8 + 8));
+    EXPECT_EQ(formatsOf(buildCpuPlan(network, CpuKernels::kFAST), {"half", "branch"}),
+        (std::map<std::string, TensorFormat>{{"half", TensorFormat::kLINEAR}, {"branch", TensorFormat::kHWC}}));
+}
+
 } // namespace
 } // namespace kiln::test

@@ -6,14 +6,19 @@
 // other cases (a broadcast first operand of a quotient, both operands broadcast) run on oneDNN's reference
 // implementation, which broadcasts both (a BERT mask's 1 - m over [N, 1, 128, 128] took 0.49 ms there, on two
 // threads). Each tensor is described as it is stored (kLINEAR or kHWC), so that a channels-last product of a
-// squeeze-and-excitation block reads its tensors as they are. oneDNN 2.6 has no power; comparisons and logic produce
-// BOOL, which the fast path does not take. Unlike the reference, oneDNN's maximum and minimum propagate a NaN of the
-// second operand only. A channels-last product or sum by one value per channel, and a row-major one by one value per
-// index along another axis, run in loops of Kiln's own (ChannelRows, AxisRows).
+// squeeze-and-excitation block reads its tensors as they are; an input of the output's shape stored otherwise is
+// converted into the output's format first. oneDNN 2.6 has no power; comparisons and logic produce BOOL, which the
+// fast path does not take. Unlike the reference, oneDNN's maximum and minimum propagate a NaN of the second operand
+// only. A channels-last product or sum by one value per channel, and a row-major one by one value per index along
+// another axis, run in loops of Kiln's own (ChannelRows, AxisRows).
 #include "backend/cpu/fast/kernels.h"
 
+#include "backend/cpu/kernels/tensor/reformat.h"
 #include "network/layers/elementwise.h"
 #include "plan/plan_graph.h"
+
+#include <array>
+#include <vector>
 
 namespace kiln::cpu::fast
 {
@@ -231,8 +236,8 @@ public:
                 inputs[rows.full].as<float>(), inputs[1 - rows.full].as<float>(), static_cast<float*>(output.data));
             return;
         }
-        void const* first = inputs[0].data;
-        void const* second = inputs[1].data;
+        void const* first = convertedIfNeeded(prepared, inputs, output.format, 0);
+        void const* second = convertedIfNeeded(prepared, inputs, output.format, 1);
         if (prepared.swapped)
         {
             std::swap(first, second);
@@ -248,7 +253,29 @@ private:
         bool swapped{false};
         std::optional<ChannelRows> channelRows; //!< where it runs instead of the primitive
         std::optional<AxisRows> axisRows;       //!< the same
+        //! By input: it has the output's shape but not its format, and is converted into it before the primitive.
+        std::array<bool, 2> converted{false, false};
     };
+
+    //! Whether input `i` of the output's shape is stored in another format: oneDNN 2.6's binary then runs its
+    //! reference implementation (a residual sum of a row-major slice and a channels-last convolution output took 29 ns
+    //! an element, where a conversion first and the fast binary take a fraction of that).
+    static bool storedOtherwise(ConstTensorView const& input, TensorView const& output)
+    {
+        return input.shape == output.shape && input.format != output.format && input.shape.size() >= 3;
+    }
+
+    //! Input `i`'s data as the primitive reads it: converted into `format` where prepare said so.
+    void const* convertedIfNeeded(Prepared const& prepared, LayerInputs const& inputs, TensorFormat format, size_t i)
+    {
+        if (!prepared.converted[i])
+        {
+            return inputs[i].data;
+        }
+        mConverted[i].resize(static_cast<size_t>(inputs[i].count()) * sizeof(float));
+        reformat(inputs[i], TensorView{inputs[i].type, inputs[i].shape, mConverted[i].data(), format});
+        return mConverted[i].data();
+    }
 
     Prepared prepare(LayerInputs const& inputs, TensorView const& output) const
     {
@@ -263,10 +290,14 @@ private:
         Shape const result = atLeastOneAxis(output.shape);
         bool const swapped = (commutes(mOperation) || mOperation == ElementWiseOperation::kSUB)
             && inputs[0].shape != output.shape && inputs[1].shape == output.shape;
-        ConstTensorView const& first = inputs[swapped ? 1 : 0];
-        ConstTensorView const& second = inputs[swapped ? 0 : 1];
-        dnnl::memory::desc const source0 = storedDesc(atLeastOneAxis(first.shape), first.format);
-        dnnl::memory::desc const source1 = storedDesc(atLeastOneAxis(second.shape), second.format);
+        std::array<bool, 2> const converted{storedOtherwise(inputs[0], output), storedOtherwise(inputs[1], output)};
+        size_t const firstIndex = swapped ? 1 : 0;
+        ConstTensorView const& first = inputs[firstIndex];
+        ConstTensorView const& second = inputs[1 - firstIndex];
+        dnnl::memory::desc const source0
+            = storedDesc(atLeastOneAxis(first.shape), converted[firstIndex] ? output.format : first.format);
+        dnnl::memory::desc const source1
+            = storedDesc(atLeastOneAxis(second.shape), converted[1 - firstIndex] ? output.format : second.format);
         dnnl::memory::desc const destination = storedDesc(result, output.format);
         dnnl::binary::desc const description(*binaryOf(mOperation), source0, source1, destination);
         dnnl::primitive_attr attributes;
@@ -280,12 +311,13 @@ private:
         return Prepared{
             PlainPrimitive(dnnl::binary(chosen),
                 {{DNNL_ARG_SRC_0, source0}, {DNNL_ARG_SRC_1, source1}, {DNNL_ARG_DST, destination}}, mState.engine),
-            swapped, std::nullopt, std::nullopt};
+            swapped, std::nullopt, std::nullopt, converted};
     }
 
     State& mState;
     ElementWiseOperation const mOperation;
     PreparedCache<Prepared> mCache;
+    std::array<std::vector<std::byte>, 2> mConverted; //!< inputs converted into the output's format
 };
 
 } // namespace
