@@ -332,5 +332,36 @@ TEST(CpuChannelsLast, SumOfARowMajorSliceAndAChannelsLastOutput)
         (std::map<std::string, TensorFormat>{{"half", TensorFormat::kLINEAR}, {"branch", TensorFormat::kHWC}}));
 }
 
+TEST(CpuChannelsLast, ConcatenationOfInputsInBothFormats)
+{
+    // The same block's concatenation: the two row-major halves of a slice and a channels-last convolution output,
+    // joined along the channels into a channels-last tensor that a convolution reads. The fast path copies each input
+    // from its format into the output's; the reference converts.
+    std::vector<std::vector<float>> weights;
+    NetworkMaker const network = [&](INetworkDefinition& n) {
+        weights.clear();
+        ITensor& x = *n.addInput("x", DataType::kFLOAT, Dims4{2, 6, 11, 13});
+        ITensor& expanded = convolution(n, x, 6, 16, 1, 1, weights, "expand");
+        ISliceLayer* low = n.addSlice(expanded, Dims4{0, 0, 0, 0}, Dims4{2, 8, 11, 13}, Dims4{1, 1, 1, 1});
+        ISliceLayer* high = n.addSlice(expanded, Dims4{0, 8, 0, 0}, Dims4{2, 8, 11, 13}, Dims4{1, 1, 1, 1});
+        low->getOutput(0)->setName("low");
+        ITensor& branch = named(activated(n, convolution(n, *high->getOutput(0), 8, 5, 3, 1, weights, "second"),
+                                    ActivationType::kRELU, "relu"),
+            "branch");
+        std::vector<ITensor*> parts{low->getOutput(0), high->getOutput(0), &branch};
+        IConcatenationLayer* joined = n.addConcatenation(parts.data(), 3);
+        joined->setAxis(1);
+        joined->setName("concatenation");
+        joined->getOutput(0)->setName("joined");
+        markOutput(n, convolution(n, *joined->getOutput(0), 21, 4, 1, 1, weights, "merge"));
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        network, {{{"x", randomTensor({2, 6, 11, 13}, 8)}}}, reductionTolerance(8 * 9 + 6 + 21));
+    EXPECT_TRUE(layers.at("concatenation"));
+    EXPECT_EQ(formatsOf(buildCpuPlan(network, CpuKernels::kFAST), {"low", "branch", "joined"}),
+        (std::map<std::string, TensorFormat>{
+            {"low", TensorFormat::kLINEAR}, {"branch", TensorFormat::kHWC}, {"joined", TensorFormat::kHWC}}));
+}
+
 } // namespace
 } // namespace kiln::test

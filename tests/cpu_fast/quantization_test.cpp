@@ -86,5 +86,33 @@ TEST(FastQuantization, ChannelsLastDataQuantizesIntoRowMajorCodes)
     }
 }
 
+TEST(FastQuantization, Int8ConcatenationCopiesTheCodes)
+{
+    // Two quantized inputs of one scale joined along the channels: propagation moves their dequantizations after the
+    // concatenation, which then joins INT8 codes on the fast path, the same bits as the reference.
+    auto maker = [&](INetworkDefinition& network) {
+        Builder build(network);
+        ITensor& a = build.pair(build.input("a", {2, 5, 6, 7}), {0.1F}, "a");
+        ITensor& b = build.pair(build.input("b", {2, 3, 6, 7}), {0.1F}, "b");
+        ITensor& joined = build.concatenation({&a, &b}, 1);
+        joined.setName("y");
+        network.markOutput(joined);
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        maker, {{{"a", randomTensor({2, 5, 6, 7}, 1)}, {"b", randomTensor({2, 3, 6, 7}, 2)}}}, Tolerance(0.0));
+    EXPECT_TRUE(layers.at("concatenation"));
+    plan::PlanModel model;
+    std::string error;
+    std::vector<uint8_t> const blob = buildCpuPlan(maker, CpuKernels::kFAST);
+    ASSERT_TRUE(plan::readPlan(blob.data(), blob.size(), model, error)) << error;
+    for (plan::LayerRecord const& layer : model.layers)
+    {
+        if (layer.name == "concatenation")
+        {
+            EXPECT_EQ(model.tensors[layer.outputs[0]].type, DataType::kINT8);
+        }
+    }
+}
+
 } // namespace
 } // namespace kiln::test

@@ -47,6 +47,8 @@ std::unique_ptr<Kernel> makePointwise(State& state, plan::LayerRecord const& lay
 bool supportsQuantization(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeQuantization(State& state, plan::LayerRecord const& layer);
 
+bool supportsConcatenation(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeConcatenation(State& state, plan::LayerRecord const& layer);
 bool supportsShuffle(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeShuffle(State& state, plan::LayerRecord const& layer);
 
