@@ -305,50 +305,65 @@ TEST(CpuChannelsLast, PoolingFallsBackToTheReferenceOnChannelsLastTensors)
         (std::map<std::string, TensorFormat>{{"first", TensorFormat::kHWC}, {"pooled", TensorFormat::kHWC}}));
 }
 
+//! The start of a CSP block as the YOLO-style detector has it: input "x" [2, 6, 11, 13], a 1x1 convolution into 16
+//! maps, and its two halves of 8 channels as slices ("low" and "high": reference kernels, so row-major).
+struct SplitBlock
+{
+    ITensor* low;
+    ITensor* high;
+};
+
+SplitBlock splitBlock(INetworkDefinition& n, std::vector<std::vector<float>>& weights)
+{
+    ITensor& expanded
+        = convolution(n, *n.addInput("x", DataType::kFLOAT, Dims4{2, 6, 11, 13}), 6, 16, 1, 1, weights, "expand");
+    SplitBlock halves{};
+    for (auto const& [half, first] : {std::pair{&halves.low, 0}, std::pair{&halves.high, 8}})
+    {
+        ISliceLayer* slice = n.addSlice(expanded, Dims4{0, first, 0, 0}, Dims4{2, 8, 11, 13}, Dims4{1, 1, 1, 1});
+        *half = slice->getOutput(0);
+        (*half)->setName(first == 0 ? "low" : "high");
+    }
+    return halves;
+}
+
+//! A convolution of `input`'s 8 channels into `maps`, activated by ReLU: the activation keeps a following sum out of
+//! the convolution's epilogue, as SiLU does in the detector. Its output is "branch".
+ITensor& activatedBranch(INetworkDefinition& n, ITensor& input, int64_t maps, std::vector<std::vector<float>>& weights)
+{
+    return named(
+        activated(n, convolution(n, input, 8, maps, 3, 1, weights, "second"), ActivationType::kRELU, "relu"), "branch");
+}
+
 TEST(CpuChannelsLast, SumOfARowMajorSliceAndAChannelsLastOutput)
 {
-    // A CSP block as the YOLO-style detector has it: a convolution's output split by a slice (a reference kernel, so
-    // row-major), one half added to the channels-last output of two convolutions of it (the second's activated), the
-    // sum read by a third. The sum reads its inputs in two formats; the fast path converts the row-major one first,
-    // where oneDNN's binary took its reference implementation.
+    // A CSP block's residual sum: a slice's row-major half added to the channels-last output of two convolutions of it,
+    // the sum read by a third. The sum reads its inputs in two formats; the fast path converts the row-major one
+    // first, where oneDNN's binary took its reference implementation.
     std::vector<std::vector<float>> weights;
     NetworkMaker const network = [&](INetworkDefinition& n) {
         weights.clear();
-        ITensor& x = *n.addInput("x", DataType::kFLOAT, Dims4{2, 6, 11, 13});
-        ITensor& expanded = convolution(n, x, 6, 16, 1, 1, weights, "expand");
-        ISliceLayer* half = n.addSlice(expanded, Dims4{0, 8, 0, 0}, Dims4{2, 8, 11, 13}, Dims4{1, 1, 1, 1});
-        half->setName("half");
-        half->getOutput(0)->setName("half");
-        ITensor& first = convolution(n, *half->getOutput(0), 8, 8, 1, 1, weights, "first");
-        // The activation before the sum keeps it out of the convolution's epilogue, as SiLU does in the detector.
-        ITensor& branch
-            = named(activated(n, convolution(n, first, 8, 8, 3, 1, weights, "second"), ActivationType::kRELU, "relu"),
-                "branch");
-        markOutput(n, convolution(n, sumOf(n, *half->getOutput(0), branch, "sum"), 8, 4, 1, 1, weights, "merge"));
+        SplitBlock const block = splitBlock(n, weights);
+        ITensor& first = convolution(n, *block.high, 8, 8, 1, 1, weights, "first");
+        ITensor& branch = activatedBranch(n, first, 8, weights);
+        markOutput(n, convolution(n, sumOf(n, *block.high, branch, "sum"), 8, 4, 1, 1, weights, "merge"));
     };
     expectFastMatchesReference(
         network, {{{"x", randomTensor({2, 6, 11, 13}, 7)}}}, reductionTolerance(8 * 9 + 6 + 8 + 8));
-    EXPECT_EQ(formatsOf(buildCpuPlan(network, CpuKernels::kFAST), {"half", "branch"}),
-        (std::map<std::string, TensorFormat>{{"half", TensorFormat::kLINEAR}, {"branch", TensorFormat::kHWC}}));
+    EXPECT_EQ(formatsOf(buildCpuPlan(network, CpuKernels::kFAST), {"high", "branch"}),
+        (std::map<std::string, TensorFormat>{{"high", TensorFormat::kLINEAR}, {"branch", TensorFormat::kHWC}}));
 }
 
 TEST(CpuChannelsLast, ConcatenationOfInputsInBothFormats)
 {
-    // The same block's concatenation: the two row-major halves of a slice and a channels-last convolution output,
+    // A CSP block's concatenation: the two row-major halves of the slices and a channels-last convolution output,
     // joined along the channels into a channels-last tensor that a convolution reads. The fast path copies each input
     // from its format into the output's; the reference converts.
     std::vector<std::vector<float>> weights;
     NetworkMaker const network = [&](INetworkDefinition& n) {
         weights.clear();
-        ITensor& x = *n.addInput("x", DataType::kFLOAT, Dims4{2, 6, 11, 13});
-        ITensor& expanded = convolution(n, x, 6, 16, 1, 1, weights, "expand");
-        ISliceLayer* low = n.addSlice(expanded, Dims4{0, 0, 0, 0}, Dims4{2, 8, 11, 13}, Dims4{1, 1, 1, 1});
-        ISliceLayer* high = n.addSlice(expanded, Dims4{0, 8, 0, 0}, Dims4{2, 8, 11, 13}, Dims4{1, 1, 1, 1});
-        low->getOutput(0)->setName("low");
-        ITensor& branch = named(activated(n, convolution(n, *high->getOutput(0), 8, 5, 3, 1, weights, "second"),
-                                    ActivationType::kRELU, "relu"),
-            "branch");
-        std::vector<ITensor*> parts{low->getOutput(0), high->getOutput(0), &branch};
+        SplitBlock const block = splitBlock(n, weights);
+        std::vector<ITensor*> parts{block.low, block.high, &activatedBranch(n, *block.high, 5, weights)};
         IConcatenationLayer* joined = n.addConcatenation(parts.data(), 3);
         joined->setAxis(1);
         joined->setName("concatenation");
