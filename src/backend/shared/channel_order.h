@@ -50,6 +50,11 @@ inline bool reformattedFormat(TensorFormat format)
     return storedFormat(format) || vectorWidth(format) > 0;
 }
 
+//! `rows` x `columns` elements of `elementBytes` each at `input` (its rows `inputRowStride` elements apart),
+//! transposed into `output` (whose rows, the input's columns, lie `outputRowStride` elements apart), in host memory.
+void transposeStrided(void const* input, int64_t inputRowStride, void* output, int64_t outputRowStride, int64_t rows,
+    int64_t columns, size_t elementBytes);
+
 //! `batches` matrices of `rows` x `columns` elements of `elementBytes` each, transposed, in host memory. kLINEAR to
 //! kHWC is rows = C, columns = the spatial volume; kHWC to kLINEAR the reverse.
 void transposeBatched(

@@ -5,6 +5,8 @@
 // batch 1 in FP32 on two threads.
 #include "backend/cpu/fast/kernels.h"
 
+#include "backend/shared/channel_order.h"
+
 #include "network/layers/concatenation.h"
 #include "plan/plan_graph.h"
 
@@ -35,7 +37,7 @@ struct Layout
 };
 
 //! Input `in` (all its channels) into channels first .. first + in.channels - 1 of `out`, elements of kBytes: whole
-//! runs where both formats keep them together (a position's channels, or a channel's positions), else tile by tile.
+//! runs where both formats keep them together (a position's channels, or a channel's positions), else transposed.
 template <size_t kBytes>
 void copyInto(
     std::byte const* input, Layout const& in, std::byte* output, Layout const& out, int64_t first, int threads)
@@ -62,25 +64,24 @@ void copyInto(
         }
         return;
     }
-    constexpr int64_t kTile = 32;
-    int64_t const tiles = (in.positions + kTile - 1) / kTile;
+    // The formats differ: each image's block transposed, a run of positions at a time on each thread.
+    constexpr int64_t kRun = 256;
+    int64_t const runs = (in.positions + kRun - 1) / kRun;
 #pragma omp parallel for schedule(static) num_threads(threads)
-    for (int64_t t = 0; t < in.images * tiles; ++t)
+    for (int64_t t = 0; t < in.images * runs; ++t)
     {
-        int64_t const image = t / tiles;
-        int64_t const firstPosition = (t % tiles) * kTile;
-        int64_t const lastPosition = std::min(firstPosition + kTile, in.positions);
-        for (int64_t c0 = 0; c0 < in.channels; c0 += kTile)
+        int64_t const image = t / runs;
+        int64_t const position = (t % runs) * kRun;
+        int64_t const count = std::min(kRun, in.positions - position);
+        std::byte* const target = output + out.offset(image, first, position) * kBytes;
+        std::byte const* const source = input + in.offset(image, 0, position) * kBytes;
+        if (in.channelsLast)
         {
-            int64_t const lastChannel = std::min(c0 + kTile, in.channels);
-            for (int64_t p = firstPosition; p < lastPosition; ++p)
-            {
-                for (int64_t c = c0; c < lastChannel; ++c)
-                {
-                    std::memcpy(output + out.offset(image, first + c, p) * kBytes,
-                        input + in.offset(image, c, p) * kBytes, kBytes);
-                }
-            }
+            backend::transposeStrided(source, in.channels, target, out.positions, count, in.channels, kBytes);
+        }
+        else
+        {
+            backend::transposeStrided(source, in.positions, target, out.channels, in.channels, count, kBytes);
         }
     }
 }

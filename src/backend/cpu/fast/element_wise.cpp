@@ -13,7 +13,6 @@
 // another axis, run in loops of Kiln's own (ChannelRows, AxisRows).
 #include "backend/cpu/fast/kernels.h"
 
-#include "backend/cpu/kernels/tensor/reformat.h"
 #include "network/layers/elementwise.h"
 #include "plan/plan_graph.h"
 
@@ -268,13 +267,7 @@ private:
     //! Input `i`'s data as the primitive reads it: converted into `format` where prepare said so.
     void const* convertedIfNeeded(Prepared const& prepared, LayerInputs const& inputs, TensorFormat format, size_t i)
     {
-        if (!prepared.converted[i])
-        {
-            return inputs[i].data;
-        }
-        mConverted[i].resize(static_cast<size_t>(inputs[i].count()) * sizeof(float));
-        reformat(inputs[i], TensorView{inputs[i].type, inputs[i].shape, mConverted[i].data(), format});
-        return mConverted[i].data();
+        return prepared.converted[i] ? inFormat(inputs[i], format, mConverted[i]).data : inputs[i].data;
     }
 
     Prepared prepare(LayerInputs const& inputs, TensorView const& output) const

@@ -1,4 +1,6 @@
 #include "backend/cpu/fast/onednn.h"
+
+#include "backend/cpu/kernels/tensor/reformat.h"
 #include "core/logging.h"
 
 #include <omp.h>
@@ -284,6 +286,18 @@ bool int8ProductsExact()
         return vnni;
     }();
     return exact;
+}
+
+ConstTensorView inFormat(ConstTensorView const& input, TensorFormat format, std::vector<std::byte>& scratch)
+{
+    if (input.format == format)
+    {
+        return input;
+    }
+    scratch.resize(static_cast<size_t>(input.count()) * elementSize(input.type));
+    TensorView const converted{input.type, input.shape, scratch.data(), format};
+    reformat(input, converted);
+    return converted;
 }
 
 } // namespace kiln::cpu::fast

@@ -52,6 +52,10 @@ bool readsOneTensor(plan::LayerRecord const& layer);
 //! four axes, kHWC: what the quantized kernels, which take either, check of their slots.
 bool readsAsStored(plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot);
 
+//! `input` as a kernel reads it in `format`: itself where it is stored so, else its elements converted into `scratch`
+//! (which the kernel keeps between runs).
+ConstTensorView inFormat(ConstTensorView const& input, TensorFormat format, std::vector<std::byte>& scratch);
+
 //! Whether oneDNN applies `epilogue`'s activation, where it has one.
 bool appliesActivation(plan::Epilogue const& epilogue);
 //! A primitive's attributes that apply `epilogue`'s activation (appliesActivation) as an eltwise post-op.

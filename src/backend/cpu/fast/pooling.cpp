@@ -128,13 +128,9 @@ private:
             runPooling(mParams, input, output);
             return;
         }
-        size_t const bytes = elementSize(input.type);
-        mLinearInput.resize(static_cast<size_t>(input.count()) * bytes);
-        mLinearOutput.resize(static_cast<size_t>(output.count()) * bytes);
-        TensorView const linearInput{input.type, input.shape, mLinearInput.data()};
+        mLinearOutput.resize(static_cast<size_t>(output.count()) * elementSize(output.type));
         TensorView const linearOutput{output.type, output.shape, mLinearOutput.data()};
-        reformat(input, linearInput);
-        runPooling(mParams, linearInput, linearOutput);
+        runPooling(mParams, inFormat(input, TensorFormat::kLINEAR, mLinearInput), linearOutput);
         reformat(linearOutput, output);
     }
 

@@ -8,7 +8,6 @@
 // which mostly run on row-major tensors.
 #include "backend/cpu/fast/kernels.h"
 
-#include "backend/cpu/kernels/tensor/reformat.h"
 #include "core/quantization.h"
 #include "network/layers/quantize.h"
 #include "plan/plan_graph.h"
@@ -113,13 +112,7 @@ public:
                 channels, count / (images * channels), scale, zeroPoint, threads);
             return;
         }
-        if (input.format != output.format)
-        {
-            mConverted.resize(static_cast<size_t>(input.count()) * elementSize(input.type));
-            TensorView const converted{input.type, input.shape, mConverted.data(), output.format};
-            reformat(input, converted);
-            input = converted;
-        }
+        input = inFormat(input, output.format, mConverted);
         if (mQuantizes)
         {
             auto const* real = static_cast<float const*>(input.data);
