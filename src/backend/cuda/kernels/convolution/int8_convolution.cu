@@ -435,8 +435,11 @@ void launchShape(int8_t const* input, int8_t const* filters, void* output, Im2co
     int32_t maps, QuantizedEpilogue const& e, cudaStream_t stream)
 {
     using Shape = BlockShape<WarpColumns>;
-    auto const kernel = activationsOf(e) == EpilogueActivations::kReluAtMost
+    EpilogueActivations const activations = activationsOf(e);
+    auto const kernel = activations == EpilogueActivations::kReluAtMost
         ? int8ConvolutionKernel<WarpColumns, CopyBytes, EpilogueActivations::kReluAtMost>
+        : activations == EpilogueActivations::kSelfGated
+        ? int8ConvolutionKernel<WarpColumns, CopyBytes, EpilogueActivations::kSelfGated>
         : int8ConvolutionKernel<WarpColumns, CopyBytes, EpilogueActivations::kAny>;
     // The grant is the current device's; asking again costs little next to a launch.
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::kSharedBytes),

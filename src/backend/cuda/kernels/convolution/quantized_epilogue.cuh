@@ -76,18 +76,25 @@ __device__ inline void finishValue(QuantizedEpilogue const& e, Sum sum, void* ou
 
 //! The activations a kernel that finishes many values at a time is compiled for. A kernel that may apply any of them
 //! holds each one's code wherever it finishes values, and runs them one value at a time (activateValues); most layers
-//! (ResNet's) have a ReLU or nothing, which a kernel compiled for those alone applies unrolled, in its own small code.
+//! have a ReLU or nothing (ResNet's), or SiLU or hard-swish (YOLO's, MobileNetV3's), which a kernel compiled for those
+//! alone applies unrolled, in its own small code.
 enum class EpilogueActivations
 {
     kReluAtMost, //!< none, or ReLU
+    kSelfGated,  //!< a sigmoid or a hard sigmoid times its input: SiLU, hard-swish
     kAny,
 };
 
 //! The smallest set of activations that finishes `e`.
 inline EpilogueActivations activationsOf(QuantizedEpilogue const& e)
 {
-    bool const reluAtMost = !e.activates || (e.activation == nvinfer1::ActivationType::kRELU && !e.selfGated);
-    return reluAtMost ? EpilogueActivations::kReluAtMost : EpilogueActivations::kAny;
+    using nvinfer1::ActivationType;
+    if (!e.activates || (e.activation == ActivationType::kRELU && !e.selfGated))
+    {
+        return EpilogueActivations::kReluAtMost;
+    }
+    bool const gatedSigmoid = e.activation == ActivationType::kSIGMOID || e.activation == ActivationType::kHARD_SIGMOID;
+    return e.selfGated && gatedSigmoid ? EpilogueActivations::kSelfGated : EpilogueActivations::kAny;
 }
 
 //! y activated as `e` says: e's activation is one of `Activations`.
@@ -104,6 +111,29 @@ __device__ inline void activateValues(QuantizedEpilogue const& e, float (&y)[Cou
         for (int j = 0; j < Count; ++j)
         {
             y[j] = device::relu(y[j]);
+        }
+    }
+    else if constexpr (Activations == EpilogueActivations::kSelfGated)
+    {
+        // The values side by side, each as the general case below computes it (y times f(y)): their dependency chains
+        // (an exponential and a division for SiLU) overlap.
+        if (e.activation == nvinfer1::ActivationType::kSIGMOID)
+        {
+#pragma unroll
+            for (int j = 0; j < Count; ++j)
+            {
+                y[j] = y[j] * device::sigmoid(y[j]);
+            }
+        }
+        else
+        {
+            float const alpha = e.alpha;
+            float const beta = e.beta;
+#pragma unroll
+            for (int j = 0; j < Count; ++j)
+            {
+                y[j] = y[j] * device::hardSigmoid(alpha, beta, y[j]);
+            }
         }
     }
     else

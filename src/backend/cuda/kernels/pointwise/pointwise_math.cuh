@@ -35,6 +35,12 @@ __device__ inline float relu(float x)
     return isnan(x) ? x : fmaxf(x, 0.0F);
 }
 
+//! The hard sigmoid as the CPU reference computes it: NaN stays NaN.
+__device__ inline float hardSigmoid(float alpha, float beta, float x)
+{
+    return isnan(x) ? x : fmaxf(0.0F, fminf(1.0F, alpha * x + beta));
+}
+
 // The formulas of the CPU reference (backend/cpu/kernels/nn/activation.cpp), in float: `apply(f)` with f(x).
 template <typename Apply>
 __device__ inline auto visitActivation(nvinfer1::ActivationType type, float alpha, float beta, Apply const& apply)
@@ -53,8 +59,7 @@ __device__ inline auto visitActivation(nvinfer1::ActivationType type, float alph
     case ActivationType::kSOFTPLUS: return apply([alpha, beta](float x) { return alpha * softplusUnit(beta * x); });
     case ActivationType::kCLIP:
         return apply([alpha, beta](float x) { return isnan(x) ? x : fmaxf(alpha, fminf(beta, x)); });
-    case ActivationType::kHARD_SIGMOID:
-        return apply([alpha, beta](float x) { return isnan(x) ? x : fmaxf(0.0F, fminf(1.0F, alpha * x + beta)); });
+    case ActivationType::kHARD_SIGMOID: return apply([alpha, beta](float x) { return hardSigmoid(alpha, beta, x); });
     case ActivationType::kSCALED_TANH: return apply([alpha, beta](float x) { return alpha * tanhf(beta * x); });
     case ActivationType::kTHRESHOLDED_RELU:
         return apply([alpha](float x) { return x > alpha ? x : (isnan(x) ? x : 0.0F); });
