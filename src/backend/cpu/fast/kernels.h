@@ -49,6 +49,8 @@ std::unique_ptr<Kernel> makeQuantization(State& state, plan::LayerRecord const& 
 
 bool supportsConcatenation(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeConcatenation(State& state, plan::LayerRecord const& layer);
+bool supportsSlice(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeSlice(State& state, plan::LayerRecord const& layer);
 bool supportsShuffle(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeShuffle(State& state, plan::LayerRecord const& layer);
 
