@@ -184,32 +184,13 @@ bool supportsSlice(plan::PlanModel const& model, plan::LayerRecord const& layer)
             return false;
         }
     }
-    // One type, FP32 or INT8, in the data's slots and tensors (the executor converts no type around a fast kernel);
-    // four axes; each kLINEAR or, where the channels-last pass decided so, kHWC.
-    int32_t const data = layer.inputs[0];
-    int32_t const result = layer.outputs[0];
-    nvinfer1::DataType const type = model.tensors[result].type;
+    // One type, FP32 or INT8, for the data and the output, each in either format (copiesFourAxesOf).
+    nvinfer1::DataType const type = model.tensors[layer.outputs[0]].type;
     if (type != nvinfer1::DataType::kFLOAT && type != nvinfer1::DataType::kINT8)
     {
         return false;
     }
-    size_t const outputSlot = layer.inputs.size();
-    for (auto const& [t, slot] : {std::pair{data, size_t{0}}, std::pair{result, outputSlot}})
-    {
-        if (model.tensors[t].dims.size() != 4 || model.tensors[t].type != type
-            || plan::slotType(model, layer, slot) != type)
-        {
-            return false;
-        }
-        for (TensorFormat const format : {model.tensors[t].format, plan::slotFormat(model, layer, slot)})
-        {
-            if (format != TensorFormat::kLINEAR && format != TensorFormat::kHWC)
-            {
-                return false;
-            }
-        }
-    }
-    return true;
+    return copiesFourAxesOf(model, layer, 0, type) && copiesFourAxesOf(model, layer, layer.inputs.size(), type);
 }
 
 std::unique_ptr<Kernel> makeSlice(State& state, plan::LayerRecord const& layer)
