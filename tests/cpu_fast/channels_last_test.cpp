@@ -306,21 +306,29 @@ TEST(CpuChannelsLast, PoolingFallsBackToTheReferenceOnChannelsLastTensors)
 }
 
 //! The start of a CSP block as the YOLO-style detector has it: input "x" [2, 6, 11, 13], a 1x1 convolution into 16
-//! maps, and its two halves of 8 channels as slices ("low" and "high": reference kernels, so row-major).
+//! maps ("expanded", channels-last), and its two halves of 8 channels as slices ("low" and "high"). The fast path's
+//! slices continue the channels-last region; with `rowMajorHalves` they sample in kCLAMP mode (the same window), which
+//! the fast path leaves to the reference kernels, so that the halves are row-major.
 struct SplitBlock
 {
     ITensor* low;
     ITensor* high;
 };
 
-SplitBlock splitBlock(INetworkDefinition& n, std::vector<std::vector<float>>& weights)
+SplitBlock splitBlock(INetworkDefinition& n, std::vector<std::vector<float>>& weights, bool rowMajorHalves)
 {
     ITensor& expanded
-        = convolution(n, *n.addInput("x", DataType::kFLOAT, Dims4{2, 6, 11, 13}), 6, 16, 1, 1, weights, "expand");
+        = named(convolution(n, *n.addInput("x", DataType::kFLOAT, Dims4{2, 6, 11, 13}), 6, 16, 1, 1, weights, "expand"),
+            "expanded");
     SplitBlock halves{};
     for (auto const& [half, first] : {std::pair{&halves.low, 0}, std::pair{&halves.high, 8}})
     {
         ISliceLayer* slice = n.addSlice(expanded, Dims4{0, first, 0, 0}, Dims4{2, 8, 11, 13}, Dims4{1, 1, 1, 1});
+        slice->setName(first == 0 ? "slice low" : "slice high");
+        if (rowMajorHalves)
+        {
+            slice->setMode(SampleMode::kCLAMP);
+        }
         *half = slice->getOutput(0);
         (*half)->setName(first == 0 ? "low" : "high");
     }
@@ -343,7 +351,7 @@ TEST(CpuChannelsLast, SumOfARowMajorSliceAndAChannelsLastOutput)
     std::vector<std::vector<float>> weights;
     NetworkMaker const network = [&](INetworkDefinition& n) {
         weights.clear();
-        SplitBlock const block = splitBlock(n, weights);
+        SplitBlock const block = splitBlock(n, weights, true);
         ITensor& first = convolution(n, *block.high, 8, 8, 1, 1, weights, "first");
         ITensor& branch = activatedBranch(n, first, 8, weights);
         markOutput(n, convolution(n, sumOf(n, *block.high, branch, "sum"), 8, 4, 1, 1, weights, "merge"));
@@ -362,7 +370,7 @@ TEST(CpuChannelsLast, ConcatenationOfInputsInBothFormats)
     std::vector<std::vector<float>> weights;
     NetworkMaker const network = [&](INetworkDefinition& n) {
         weights.clear();
-        SplitBlock const block = splitBlock(n, weights);
+        SplitBlock const block = splitBlock(n, weights, true);
         std::vector<ITensor*> parts{block.low, block.high, &activatedBranch(n, *block.high, 5, weights)};
         IConcatenationLayer* joined = n.addConcatenation(parts.data(), 3);
         joined->setAxis(1);
@@ -376,6 +384,54 @@ TEST(CpuChannelsLast, ConcatenationOfInputsInBothFormats)
     EXPECT_EQ(formatsOf(buildCpuPlan(network, CpuKernels::kFAST), {"low", "branch", "joined"}),
         (std::map<std::string, TensorFormat>{
             {"low", TensorFormat::kLINEAR}, {"branch", TensorFormat::kHWC}, {"joined", TensorFormat::kHWC}}));
+}
+
+TEST(CpuChannelsLast, SlicesContinueTheRegion)
+{
+    // The CSP block's split on the fast path: both halves sliced from the channels-last convolution output as it is
+    // stored, written channels-last for the concatenation and the convolution that read them.
+    std::vector<std::vector<float>> weights;
+    NetworkMaker const network = [&](INetworkDefinition& n) {
+        weights.clear();
+        SplitBlock const block = splitBlock(n, weights, false);
+        std::vector<ITensor*> parts{block.low, block.high, &activatedBranch(n, *block.high, 5, weights)};
+        IConcatenationLayer* joined = n.addConcatenation(parts.data(), 3);
+        joined->setAxis(1);
+        markOutput(n, convolution(n, *joined->getOutput(0), 21, 4, 1, 1, weights, "merge"));
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        network, {{{"x", randomTensor({2, 6, 11, 13}, 9)}}}, reductionTolerance(8 * 9 + 6 + 21));
+    EXPECT_TRUE(layers.at("slice low"));
+    EXPECT_TRUE(layers.at("slice high"));
+    EXPECT_EQ(formatsOf(buildCpuPlan(network, CpuKernels::kFAST), {"expanded", "low", "high"}),
+        (std::map<std::string, TensorFormat>{
+            {"expanded", TensorFormat::kHWC}, {"low", TensorFormat::kHWC}, {"high", TensorFormat::kHWC}}));
+}
+
+TEST(CpuChannelsLast, WindowsOfEveryAxisInBothFormats)
+{
+    // Windows that start inside every axis, from a channels-last convolution output into a network output (row-major:
+    // the slice transposes as it copies) and into a convolution's input (channels-last), and from the row-major network
+    // input into a convolution's input (row-major, as the input it reads).
+    std::vector<std::vector<float>> weights;
+    NetworkMaker const network = [&](INetworkDefinition& n) {
+        weights.clear();
+        ITensor& x = *n.addInput("x", DataType::kFLOAT, Dims4{3, 6, 11, 13});
+        ITensor& expanded = named(convolution(n, x, 6, 16, 1, 1, weights, "expand"), "expanded");
+        ISliceLayer* crop = n.addSlice(expanded, Dims4{1, 3, 2, 4}, Dims4{2, 9, 7, 6}, Dims4{1, 1, 1, 1});
+        crop->setName("crop");
+        n.markOutput(named(*crop->getOutput(0), "cropped"));
+        n.markOutput(convolution(n, *crop->getOutput(0), 9, 4, 3, 1, weights, "after crop"));
+        ISliceLayer* inputCrop = n.addSlice(x, Dims4{0, 1, 3, 0}, Dims4{3, 4, 8, 13}, Dims4{1, 1, 1, 1});
+        inputCrop->setName("input crop");
+        n.markOutput(convolution(n, *inputCrop->getOutput(0), 4, 5, 1, 1, weights, "after input crop"));
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        network, {{{"x", randomTensor({3, 6, 11, 13}, 10)}}}, reductionTolerance(9 * 9 + 6));
+    EXPECT_TRUE(layers.at("crop"));
+    EXPECT_TRUE(layers.at("input crop"));
+    EXPECT_EQ(formatsOf(buildCpuPlan(network, CpuKernels::kFAST), {"expanded", "cropped"}),
+        (std::map<std::string, TensorFormat>{{"expanded", TensorFormat::kHWC}, {"cropped", TensorFormat::kLINEAR}}));
 }
 
 } // namespace

@@ -114,5 +114,44 @@ TEST(FastQuantization, Int8ConcatenationCopiesTheCodes)
     }
 }
 
+TEST(FastQuantization, Int8SlicesCopyTheCodes)
+{
+    // A quantized convolution's output sliced: propagation moves the dequantization after the slice, which then
+    // copies INT8 codes on the fast path, the same bits as the reference, reading them channels-last as the
+    // convolution stores them for it. The input's dequantized values, which the convolution reads too, are sliced in
+    // FP32, row-major, the window starting inside three axes.
+    auto maker = [&](INetworkDefinition& network) {
+        Builder build(network);
+        ITensor& x = build.pair(build.input("x", {2, 6, 9, 7}), {0.1F}, "x");
+        ITensor& maps = build.pair(build.convolution(x, 16), {0.25F}, "maps");
+        ISliceLayer* inputSlice = network.addSlice(x, Dims4{0, 2, 1, 3}, Dims4{2, 3, 7, 4}, Dims4{1, 1, 1, 1});
+        inputSlice->setName("input slice");
+        inputSlice->getOutput(0)->setName("a");
+        network.markOutput(*inputSlice->getOutput(0));
+        ISliceLayer* mapSlice = network.addSlice(maps, Dims4{0, 8, 0, 0}, Dims4{2, 8, 9, 7}, Dims4{1, 1, 1, 1});
+        mapSlice->setName("map slice");
+        mapSlice->getOutput(0)->setName("b");
+        network.markOutput(*mapSlice->getOutput(0));
+    };
+    // The fused convolution sums its INT8 products exactly where the reference sums dequantized ones in FP32: an
+    // output may take the neighbouring step of its scale.
+    std::map<std::string, bool> const layers
+        = expectFastMatchesReference(maker, {{{"x", randomTensor({2, 6, 9, 7}, 3)}}}, Tolerance(0.25 * 1.001));
+    EXPECT_TRUE(layers.at("input slice"));
+    EXPECT_TRUE(layers.at("map slice"));
+    plan::PlanModel model;
+    std::string error;
+    std::vector<uint8_t> const blob = buildCpuPlan(maker, CpuKernels::kFAST);
+    ASSERT_TRUE(plan::readPlan(blob.data(), blob.size(), model, error)) << error;
+    for (plan::LayerRecord const& layer : model.layers)
+    {
+        if (layer.name == "map slice")
+        {
+            EXPECT_EQ(model.tensors[layer.outputs[0]].type, DataType::kINT8);
+            EXPECT_EQ(model.tensors[layer.inputs[0]].format, TensorFormat::kHWC);
+        }
+    }
+}
+
 } // namespace
 } // namespace kiln::test

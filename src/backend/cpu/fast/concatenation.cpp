@@ -132,28 +132,17 @@ bool supportsConcatenation(plan::PlanModel const& model, plan::LayerRecord const
     {
         return false;
     }
-    // One type, FP32 or INT8, in every slot and every tensor there (the executor converts no type around a fast
-    // kernel); four axes; each slot kLINEAR or, where the channels-last pass decided so, kHWC.
+    // One type, FP32 or INT8, for every input and the output, each in either format (copiesFourAxesOf).
     nvinfer1::DataType const type = model.tensors[layer.outputs[0]].type;
     if (type != nvinfer1::DataType::kFLOAT && type != nvinfer1::DataType::kINT8)
     {
         return false;
     }
-    size_t const inputs = layer.inputs.size();
-    for (size_t slot = 0; slot < inputs + 1; ++slot)
+    for (size_t slot = 0; slot < layer.inputs.size() + 1; ++slot)
     {
-        int32_t const t = slot < inputs ? layer.inputs[slot] : layer.outputs[0];
-        if (t < 0 || model.tensors[t].dims.size() != 4 || model.tensors[t].type != type
-            || plan::slotType(model, layer, slot) != type)
+        if (!copiesFourAxesOf(model, layer, slot, type))
         {
             return false;
-        }
-        for (TensorFormat const format : {model.tensors[t].format, plan::slotFormat(model, layer, slot)})
-        {
-            if (format != TensorFormat::kLINEAR && format != TensorFormat::kHWC)
-            {
-                return false;
-            }
         }
     }
     return true;

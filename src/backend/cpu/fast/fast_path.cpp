@@ -46,6 +46,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
     {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle},
     {nvinfer1::LayerType::kCONCATENATION, supportsConcatenation, makeConcatenation, Use::kCONTINUES, true},
+    {nvinfer1::LayerType::kSLICE, supportsSlice, makeSlice, Use::kCONTINUES, true},
     {network::kPointwiseLayerType, supportsPointwise, makePointwise, Use::kCONTINUES},
     {nvinfer1::LayerType::kQUANTIZE, supportsQuantization, makeQuantization, Use::kCONTINUES, true},
     {nvinfer1::LayerType::kDEQUANTIZE, supportsQuantization, makeQuantization, Use::kNO, true},
@@ -138,6 +139,22 @@ bool int8MaxPooling(plan::PlanModel const& model, plan::LayerRecord const& layer
 }
 
 } // namespace
+
+bool copiesFourAxesOf(
+    plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot, nvinfer1::DataType type)
+{
+    size_t const inputs = layer.inputs.size();
+    int32_t const t = slot < inputs ? layer.inputs[slot] : layer.outputs.at(slot - inputs);
+    if (t < 0 || model.tensors[t].dims.size() != 4 || model.tensors[t].type != type
+        || plan::slotType(model, layer, slot) != type)
+    {
+        return false;
+    }
+    auto const taken = [](nvinfer1::TensorFormat format) {
+        return format == nvinfer1::TensorFormat::kLINEAR || format == nvinfer1::TensorFormat::kHWC;
+    };
+    return taken(model.tensors[t].format) && taken(plan::slotFormat(model, layer, slot));
+}
 
 bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {

@@ -47,8 +47,16 @@ std::unique_ptr<Kernel> makePointwise(State& state, plan::LayerRecord const& lay
 bool supportsQuantization(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeQuantization(State& state, plan::LayerRecord const& layer);
 
+//! Whether slot `slot` of `layer` (its inputs, then its outputs) holds a tensor of four axes in `type`, stored and read
+//! or written there in `type`, kLINEAR or kHWC: what the kernels that copy bytes in either format take (the executor
+//! converts no type around a fast kernel, and the channels-last pass decides kHWC).
+bool copiesFourAxesOf(
+    plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot, nvinfer1::DataType type);
+
 bool supportsConcatenation(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeConcatenation(State& state, plan::LayerRecord const& layer);
+bool supportsSlice(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeSlice(State& state, plan::LayerRecord const& layer);
 bool supportsShuffle(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeShuffle(State& state, plan::LayerRecord const& layer);
 
