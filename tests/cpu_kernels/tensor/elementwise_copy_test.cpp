@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -31,6 +32,43 @@ TEST(Select, BroadcastsConditionThenAndElse)
     HostTensor out = zeros(shape, DataType::kINT64);
     select(condition.constView(), thenInput.constView(), elseInput.constView(), out.view());
     EXPECT_EQ(out.elements<int64_t>(), (std::vector<int64_t>{1, 2, 3, 9, 9, 9}));
+}
+
+TEST(Select, BroadcastsAlongInnerAndOuterAxesForEveryElementSize)
+{
+    // [2, 3, 4]: the condition broadcast along the middle axis, then along the first and the last, else whole; FP32
+    // values (NaN and -0 copied as they are) and BOOL ones of one byte.
+    float const nan = std::numeric_limits<float>::quiet_NaN();
+    HostTensor const condition = fromElements<uint8_t>({2, 1, 4}, {1, 0, 0, 1, 0, 1, 1, 0}, DataType::kBOOL);
+    HostTensor const thenInput = fromFloats({3, 1}, {nan, -0.0F, 7.0F});
+    std::vector<float> elseValues(24);
+    for (size_t i = 0; i < elseValues.size(); ++i)
+    {
+        elseValues[i] = 100.0F + static_cast<float>(i);
+    }
+    HostTensor const elseInput = fromFloats({2, 3, 4}, elseValues);
+    HostTensor out = zeros({2, 3, 4}, DataType::kFLOAT);
+    select(condition.constView(), thenInput.constView(), elseInput.constView(), out.view());
+    std::vector<float> const values = out.floats();
+    for (int64_t image = 0; image < 2; ++image)
+    {
+        for (int64_t row = 0; row < 3; ++row)
+        {
+            for (int64_t column = 0; column < 4; ++column)
+            {
+                size_t const i = static_cast<size_t>((image * 3 + row) * 4 + column);
+                bool const chosen = condition.elements<uint8_t>()[static_cast<size_t>(image * 4 + column)] != 0;
+                float const expected = chosen ? thenInput.floats()[static_cast<size_t>(row)] : elseValues[i];
+                EXPECT_EQ(std::memcmp(&values[i], &expected, sizeof(float)), 0) << "element " << i;
+            }
+        }
+    }
+    HostTensor const flags = fromElements<uint8_t>({2, 3}, {1, 0, 1, 1, 1, 0}, DataType::kBOOL);
+    HostTensor const yes = fromElements<uint8_t>({}, {1}, DataType::kBOOL);
+    HostTensor const no = fromElements<uint8_t>({3}, {0, 0, 0}, DataType::kBOOL);
+    HostTensor chosen = zeros({2, 3}, DataType::kBOOL);
+    select(flags.constView(), yes.constView(), no.constView(), chosen.view());
+    EXPECT_EQ(chosen.elements<uint8_t>(), (std::vector<uint8_t>{1, 0, 1, 1, 1, 0}));
 }
 
 TEST(Select, Fp16AndErrors)

@@ -29,6 +29,25 @@ int64_t integerUnary(UnaryOperation op, int64_t x)
     }
 }
 
+//! kISNAN or kISINF of `count` FP32 values into BOOL flags (1 or 0).
+void testFloats(UnaryOperation op, float const* values, uint8_t* flags, int64_t count)
+{
+    if (op == UnaryOperation::kISNAN)
+    {
+        for (int64_t i = 0; i < count; ++i)
+        {
+            flags[i] = std::isnan(values[i]) ? 1 : 0;
+        }
+    }
+    else
+    {
+        for (int64_t i = 0; i < count; ++i)
+        {
+            flags[i] = std::isinf(values[i]) ? 1 : 0;
+        }
+    }
+}
+
 } // namespace
 
 float roundHalfToEven(float x)
@@ -107,6 +126,11 @@ void runUnary(network::UnaryParams const& params, ConstTensorView const& input, 
         {
             storeInt(output, i, integerUnary(op, loadInt(input, i)));
         }
+    }
+    else if (outputType == DataType::kBOOL && input.type == DataType::kFLOAT)
+    {
+        // FP32 tested in a loop of its own per operation: the loads and stores below choose the types per element.
+        testFloats(op, static_cast<float const*>(input.data), static_cast<uint8_t*>(output.data), count);
     }
     else if (outputType == DataType::kBOOL) // kISINF, kISNAN
     {
