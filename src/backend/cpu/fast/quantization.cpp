@@ -7,6 +7,7 @@
 // it goes, and otherwise the input is converted first. A dequantization writes row-major FP32 for the layers after it,
 // which mostly run on row-major tensors.
 #include "backend/cpu/fast/kernels.h"
+#include "backend/cpu/fast/vector_clones.h"
 
 #include "core/quantization.h"
 #include "network/layers/quantize.h"
@@ -33,7 +34,7 @@ constexpr int64_t kParallelElements = int64_t{1} << 16;
 //! half to even (std::nearbyint, a library call per element on x86-64's baseline) by adding and taking away 1.5 * 2^23,
 //! which rounds any float of magnitude below 2^22 to an integer in the current rounding mode, as nearbyint does. The
 //! quotient is first held within +-256, beyond which both saturate alike.
-inline int8_t quantizeInLoops(float x, float scale, int8_t zeroPoint)
+KILN_ELEMENT int8_t quantizeInLoops(float x, float scale, int8_t zeroPoint)
 {
     constexpr float kRounding = 12582912.0F;
     float const scaled = x / scale;
@@ -44,6 +45,59 @@ inline int8_t quantizeInLoops(float x, float scale, int8_t zeroPoint)
     float const shifted = ((held + kRounding) - kRounding) + static_cast<float>(zeroPoint);
     float const saturated = shifted >= 127.F ? 127.F : (shifted <= -128.F ? -128.F : shifted);
     return static_cast<int8_t>(static_cast<int32_t>(saturated));
+}
+
+//! dequantizeInt8(q, scale, zeroPoint), the same arithmetic, always inlined (vector_clones.h).
+KILN_ELEMENT float dequantizeInLoops(int8_t q, float scale, int8_t zeroPoint)
+{
+    return static_cast<float>(static_cast<int32_t>(q) - static_cast<int32_t>(zeroPoint)) * scale;
+}
+
+} // namespace
+
+// The array functions have external linkage (vector_clones.h).
+namespace vectorized
+{
+
+KILN_VECTOR_CLONES void quantizeArray(
+    float const* real, int8_t* quantized, int64_t count, float scale, int8_t zeroPoint)
+{
+#pragma omp simd
+    for (int64_t i = 0; i < count; ++i)
+    {
+        quantized[i] = quantizeInLoops(real[i], scale, zeroPoint);
+    }
+}
+
+KILN_VECTOR_CLONES void dequantizeArray(
+    int8_t const* quantized, float* real, int64_t count, float scale, int8_t zeroPoint)
+{
+#pragma omp simd
+    for (int64_t i = 0; i < count; ++i)
+    {
+        real[i] = dequantizeInLoops(quantized[i], scale, zeroPoint);
+    }
+}
+
+} // namespace vectorized
+
+namespace
+{
+
+using namespace vectorized;
+
+//! apply(first, count) over chunks of `count` elements, spread over `threads`.
+template <typename Apply>
+void inChunks(int64_t count, int threads, Apply const& apply)
+{
+    constexpr int64_t kChunk = int64_t{1} << 14;
+    int64_t const chunks = (count + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int64_t chunk = 0; chunk < chunks; ++chunk)
+    {
+        int64_t const first = chunk * kChunk;
+        apply(first, std::min(kChunk, count - first));
+    }
 }
 
 //! Channels-last FP32 [N, positions, C] quantized into row-major INT8 [N, C, positions] in one pass, tile by tile: each
@@ -117,20 +171,14 @@ public:
         {
             auto const* real = static_cast<float const*>(input.data);
             auto* quantized = static_cast<int8_t*>(output.data);
-#pragma omp parallel for simd schedule(static) num_threads(threads)
-            for (int64_t i = 0; i < count; ++i)
-            {
-                quantized[i] = quantizeInLoops(real[i], scale, zeroPoint);
-            }
+            inChunks(count, threads,
+                [&](int64_t first, int64_t n) { quantizeArray(real + first, quantized + first, n, scale, zeroPoint); });
             return;
         }
         auto const* quantized = static_cast<int8_t const*>(input.data);
         auto* real = static_cast<float*>(output.data);
-#pragma omp parallel for simd schedule(static) num_threads(threads)
-        for (int64_t i = 0; i < count; ++i)
-        {
-            real[i] = dequantizeInt8(quantized[i], scale, zeroPoint);
-        }
+        inChunks(count, threads,
+            [&](int64_t first, int64_t n) { dequantizeArray(quantized + first, real + first, n, scale, zeroPoint); });
     }
 
 private:

@@ -1,5 +1,7 @@
 #include "backend/cpu/fast/vector_functions.h"
 
+#include "backend/cpu/fast/vector_clones.h"
+
 #include <cstdint>
 
 namespace kiln::cpu::fast
@@ -10,19 +12,6 @@ namespace
 using network::PointwiseStep;
 using nvinfer1::ActivationType;
 using nvinfer1::UnaryOperation;
-
-// Each array function is also compiled for AVX2 and AVX-512, and the loader picks the widest one the processor runs
-// (GCC's function multiversioning); elsewhere the compiler's baseline serves. The clones name instruction sets, not
-// processors ("arch=..."), which would be chosen by the processor's model, one a virtual machine may not report.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define KILN_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define KILN_VECTOR_CLONES
-#endif
-// GCC inlines a function into one compiled for another processor only where told to, and a call left in a loop stops
-// its vectorisation: the element functions are always inlined, and use the compiler's built-in functions rather than
-// the standard library's (std::bit_cast, std::fabs and the like are not always inlined).
-#define KILN_ELEMENT [[gnu::always_inline]] inline
 
 // The element functions are branch-free (selects and comparisons the compiler turns into masks), so that the loops
 // over them vectorise (CMakeLists.txt compiles this file with -fno-trapping-math, without which GCC keeps the
@@ -113,7 +102,7 @@ KILN_ELEMENT float hardSigmoidOf(float x, float alpha, float beta)
 
 } // namespace
 
-// The array functions have external linkage: GCC makes no clones of a function local to its file.
+// The array functions have external linkage (vector_clones.h).
 namespace vectorized
 {
 
