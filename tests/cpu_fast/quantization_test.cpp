@@ -41,6 +41,37 @@ TEST(FastQuantization, QuantizeAndDequantizeGiveTheReferencesBits)
     EXPECT_EQ(layersNamed(layers, {"q x", "dq x"}), (std::map<std::string, bool>{{"q x", true}, {"dq x", true}}));
 }
 
+TEST(FastQuantization, ValuesBesideHalfWayPointsOfAnyScaleGiveTheReferencesBits)
+{
+    // Values on, and a few ulps to 1e-3 steps beside, half-way points of scales that are not powers of two (whose
+    // quotients round), mixed with values far from them, and a scale whose inverse is subnormal: the fast path's
+    // vectorised rounding gives the reference's codes for each (a quantization by the product with the scale's
+    // inverse, which would be faster, rounds some of these otherwise).
+    for (float const scale : {0.0137F, 1.0F / 3.0F, 7.5e-4F, 0.3F, 3e38F})
+    {
+        std::vector<float> values;
+        for (int k = -140; k <= 140; ++k)
+        {
+            for (float const offset : {0.0F, 1e-7F, -1e-7F, 1e-6F, -2e-6F, 1e-4F, -1e-3F})
+            {
+                values.push_back((static_cast<float>(k) + 0.5F + offset) * scale);
+            }
+            values.push_back((static_cast<float>(k) + 0.25F) * scale);
+            values.push_back(std::nextafter(values.back(), 0.0F));
+        }
+        Shape const shape{1, static_cast<int64_t>(values.size())};
+        auto maker = [&](INetworkDefinition& network) {
+            Builder build(network);
+            ITensor& y = build.pair(build.input("x", shape), {scale}, "x");
+            y.setName("y");
+            network.markOutput(y);
+        };
+        std::map<std::string, bool> const layers
+            = expectFastMatchesReference(maker, {{{"x", fromFloats(shape, values)}}}, Tolerance(0.0));
+        EXPECT_TRUE(layersNamed(layers, {"q x"}).at("q x")) << scale;
+    }
+}
+
 TEST(FastQuantization, ChannelsLastDataQuantizesIntoRowMajorCodes)
 {
     // A convolution's channels-last FP32 output quantized into the network's row-major INT8 output: the kernel
