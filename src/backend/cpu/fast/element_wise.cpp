@@ -122,18 +122,19 @@ struct ChannelRows
     }
 };
 
-//! A product or sum of row-major data and one value per index along one of its axes, the other input 1 along every
-//! other axis (a detector's weights of 16 bins, [1, 1, 16, 1], times [N, 4, 16, anchors]): each run of the
-//! contiguous elements after the axis with its index's value, in a loop of Kiln's own, with the reference's results
-//! bit for bit. oneDNN 2.6's binary broadcasts such an operand only in its reference implementation (11 ms for 410 K
-//! elements on two threads). Where the axis is the last one (a row of values), oneDNN's broadcast is fast.
+//! A product or sum of row-major data and one value per index along a run of adjacent axes, the other input 1 along
+//! every other axis (a detector's weights of 16 bins, [1, 1, 16, 1], times [N, 4, 16, anchors]; ResNeSt's split
+//! attention, [N, 2, C, 1, 1] times [N, 2, C, H, W]): each run of the contiguous elements after those axes with its
+//! index's value, in a loop of Kiln's own, with the reference's results bit for bit. oneDNN 2.6's binary broadcasts
+//! such an operand only in its reference implementation (11 ms for 410 K elements on two threads; 13 to 26 ms for
+//! ResNeSt-14d's products). Where the axes are the last ones (a row of values), oneDNN's broadcast is fast.
 struct AxisRows
 {
     bool product{true};
     size_t full{0};    //!< the input with the output's shape; the other holds the values
-    int64_t rows{0};   //!< runs of `inner` elements: the elements up to and along the axis
-    int64_t extent{0}; //!< the axis's: run r takes value r % extent
-    int64_t inner{0};  //!< the elements after the axis, which share a value
+    int64_t rows{0};   //!< runs of `inner` elements: the elements up to and along the axes
+    int64_t extent{0}; //!< the values': run r takes value r % extent
+    int64_t inner{0};  //!< the elements after the axes, which share a value
 
     static std::optional<AxisRows> of(
         ElementWiseOperation operation, LayerInputs const& inputs, TensorView const& output)
@@ -152,24 +153,35 @@ struct AxisRows
             {
                 continue;
             }
-            std::optional<size_t> axis;
-            bool oneAxis = true;
+            // The axes where the values are more than one must be adjacent, and match the output's.
+            std::optional<size_t> first;
+            size_t last = 0;
             for (size_t k = 0; k < shape.size(); ++k)
             {
                 if (values[k] != 1)
                 {
-                    oneAxis = oneAxis && !axis && values[k] == shape[k];
-                    axis = k;
+                    first = first.value_or(k);
+                    last = k;
                 }
             }
+            if (!first)
+            {
+                continue;
+            }
+            int64_t extent = 1;
+            bool matches = true;
+            for (size_t k = *first; k <= last; ++k)
+            {
+                matches = matches && values[k] == shape[k];
+                extent *= shape[k];
+            }
             int64_t inner = 1;
-            for (size_t k = axis.value_or(0) + 1; k < shape.size(); ++k)
+            for (size_t k = last + 1; k < shape.size(); ++k)
             {
                 inner *= shape[k];
             }
-            if (oneAxis && axis && inner > 1)
+            if (matches && inner > 1)
             {
-                int64_t const extent = shape[*axis];
                 return AxisRows{operation == ElementWiseOperation::kPROD, a, output.count() / inner, extent, inner};
             }
         }
