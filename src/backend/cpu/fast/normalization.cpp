@@ -1,8 +1,8 @@
 // Layer normalization (statistics over the trailing axes, a scale and a shift per normalized element) through
 // oneDNN's layer_normalization, which normalizes the last axis of a 2-D view of the tensor: [outer, normalized
-// elements]. Group and instance normalization, whose weights vary along the axes that are not normalized, stay on the
-// reference. oneDNN sums squares in FP32, the reference in double: values beyond about 1e19, whose squares overflow,
-// normalize to 0 here.
+// elements]; rows too long and too few for it to spread over the threads, in loops of Kiln's own. Group and instance
+// normalization, whose weights vary along the axes that are not normalized, stay on the reference. oneDNN sums squares
+// in FP32, the reference in double: values beyond about 1e19, whose squares overflow, normalize to 0 here.
 #include "backend/cpu/fast/kernels.h"
 
 #include "backend/cpu/kernels/nn/broadcast.h"
@@ -11,7 +11,10 @@
 #include "plan/plan_graph.h"
 #include "shape/expr.h"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
+#include <vector>
 
 namespace kiln::cpu::fast
 {
@@ -19,6 +22,65 @@ namespace
 {
 
 using dnnl::memory;
+
+//! Rows of this many elements or more are normalized by loops of Kiln's own, each row spread over the threads: oneDNN
+//! 2.6's layer normalization gives each row to one thread (PoolFormer-S12's group normalizations of one group, one
+//! row of 25,088 to 200,704 elements an image, took 0.6 to 2 ms each on two threads). The choice does not depend on the
+//! thread count, so that every count gives the same bits.
+constexpr int64_t kLongRow = int64_t{1} << 14;
+//! A long row's sums are taken over chunks of this many elements and added in order: the same bits at any thread count.
+constexpr int64_t kChunk = 4096;
+
+//! The sum of f(x[i]) over a long row of `count` elements, in double, chunk by chunk.
+template <typename Term>
+double chunkedSum(float const* x, int64_t count, int threads, Term const& term)
+{
+    int64_t const chunks = (count + kChunk - 1) / kChunk;
+    std::vector<double> partial(static_cast<size_t>(chunks));
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int64_t c = 0; c < chunks; ++c)
+    {
+        double sum = 0.0;
+        for (int64_t i = c * kChunk; i < std::min(count, (c + 1) * kChunk); ++i)
+        {
+            sum += term(x[i]);
+        }
+        partial[static_cast<size_t>(c)] = sum;
+    }
+    double total = 0.0;
+    for (double const sum : partial)
+    {
+        total += sum;
+    }
+    return total;
+}
+
+//! A long row's scale or shift: element i's is values[i * step] (a step of 0: one value for all).
+struct Weights
+{
+    float const* values;
+    int64_t step;
+};
+
+//! One long row normalized as the reference does (the mean, then the squared deviations, in double), then scaled and
+//! shifted per element in FP32.
+void normalizeLongRow(
+    float const* x, float* y, int64_t count, Weights const& scale, Weights const& shift, float epsilon, int threads)
+{
+    double const mean
+        = chunkedSum(x, count, threads, [](float v) { return static_cast<double>(v); }) / static_cast<double>(count);
+    double const variance = chunkedSum(x, count, threads, [mean](float v) {
+        double const deviation = static_cast<double>(v) - mean;
+        return deviation * deviation;
+    }) / static_cast<double>(count);
+    auto const center = static_cast<float>(mean);
+    auto const inverseDeviation = static_cast<float>(1.0 / std::sqrt(variance + static_cast<double>(epsilon)));
+#pragma omp parallel for simd schedule(static) num_threads(threads)
+    for (int64_t i = 0; i < count; ++i)
+    {
+        y[i] = (x[i] - center) * inverseDeviation * scale.values[i * scale.step] + shift.values[i * shift.step];
+    }
+}
 
 class NormalizationKernel final : public Kernel
 {
@@ -38,6 +100,20 @@ public:
             return;
         }
         Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(output.shape); });
+        int64_t const elements = volume(prepared.normalized);
+        if (elements >= kLongRow)
+        {
+            int64_t const rows = output.count() / elements;
+            Weights const scale = weightsOf(inputs[1], prepared.normalized, prepared.scaleValues);
+            Weights const shift = weightsOf(inputs[2], prepared.normalized, prepared.shiftValues);
+            for (int64_t row = 0; row < rows; ++row)
+            {
+                normalizeLongRow(inputs[0].as<float>() + row * elements,
+                    static_cast<float*>(output.data) + row * elements, elements, scale, shift, mParams.epsilon,
+                    mState.resolvedThreads());
+            }
+            return;
+        }
         // oneDNN's memory objects are not const-aware; the sources are only read.
         prepared.source.set_data_handle(const_cast<void*>(inputs[0].data));
         prepared.destination.set_data_handle(output.data);
@@ -80,6 +156,17 @@ private:
         return Prepared{dnnl::layer_normalization_forward(chosen), userMemory(data, mState.engine),
             userMemory(data, mState.engine), userMemory(weights, mState.engine), userMemory(weights, mState.engine),
             normalized, {}, {}};
+    }
+
+    //! `weights` as a long row reads them: one value for every element (a group normalization of one group's scale and
+    //! shift), else one per normalized element (perElement).
+    Weights weightsOf(ConstTensorView const& weights, Shape const& normalized, std::vector<float>& storage) const
+    {
+        if (weights.count() == 1)
+        {
+            return Weights{weights.as<float>(), 0};
+        }
+        return Weights{static_cast<float const*>(perElement(weights, normalized, storage)), 1};
     }
 
     //! The values of `weights` (extent 1 along the axes that are not normalized) for each normalized element: its own
