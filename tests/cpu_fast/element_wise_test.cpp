@@ -1,7 +1,7 @@
 // The fast path's element-wise arithmetic (oneDNN's binary, and Kiln's loops for values along adjacent axes) against
 // the reference kernel: every operation it has, with every broadcasting pattern (the second operand, the first, both,
-// scalars, one value per index of one inner axis or of several adjacent ones), odd sizes and ranks; the rest stays on
-// the reference; dynamic shapes; thread counts.
+// scalars, one value per index of one inner axis or of several adjacent ones, a block repeated along one axis), odd
+// sizes and ranks; the rest stays on the reference; dynamic shapes; thread counts.
 #include "one_layer.h"
 
 #include <dnnl.hpp>
@@ -59,7 +59,9 @@ INSTANTIATE_TEST_SUITE_P(Patterns, FastElementWise,
         Broadcast{"InnerAxisSecond", {2, 4, 16, 50}, {1, 1, 16, 1}},
         Broadcast{"InnerAxisFirst", {1, 1, 16, 1}, {2, 4, 16, 50}},
         Broadcast{"AdjacentAxesSecond", {2, 2, 3, 5, 7}, {2, 2, 3, 1, 1}},
-        Broadcast{"AdjacentAxesFirst", {1, 2, 6, 1, 1}, {3, 2, 6, 4, 9}}),
+        Broadcast{"AdjacentAxesFirst", {1, 2, 6, 1, 1}, {3, 2, 6, 4, 9}},
+        Broadcast{"RepeatedAlongAnAxisSecond", {2, 4, 3, 7, 7}, {2, 4, 1, 7, 7}},
+        Broadcast{"RepeatedAlongAnAxisFirst", {3, 1, 5, 6}, {3, 4, 5, 6}}),
     [](testing::TestParamInfo<Broadcast> const& testInfo) { return std::string(testInfo.param.name); });
 
 TEST(FastElementWise, DivisionByZeroAndInfinitiesAsTheReference)

@@ -9,8 +9,9 @@
 // squeeze-and-excitation block reads its tensors as they are; an input of the output's shape stored otherwise is
 // converted into the output's format first. oneDNN 2.6 has no power; comparisons and logic produce BOOL, which the
 // fast path does not take. Unlike the reference, oneDNN's maximum and minimum propagate a NaN of the second operand
-// only. A channels-last product or sum by one value per channel, and a row-major one by one value per index along
-// another axis, run in loops of Kiln's own (ChannelRows, AxisRows).
+// only. A channels-last product or sum by one value per channel, a row-major one by one value per index along
+// adjacent axes, and a row-major sum, difference or product with a tensor repeated along one axis run in loops of
+// Kiln's own (ChannelRows, AxisRows, RepeatedBlocks).
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/elementwise.h"
@@ -216,6 +217,108 @@ struct AxisRows
     }
 };
 
+//! A sum, difference or product of row-major data and a tensor of its shape but for one axis other than the last, along
+//! which it is 1 (a shifted-window attention's mask, [B, W, 1, N, N], added to its scores, [B, W, heads, N, N]): each
+//! block of elements after the axis with the other's same block, in a loop of Kiln's own, with the reference's results
+//! bit for bit. oneDNN 2.6's binary broadcasts such an operand only in its reference implementation (Swin-T's largest,
+//! [1, 64, 3, 49, 49], took 14.5 ms on two threads).
+struct RepeatedBlocks
+{
+    ElementWiseOperation operation{ElementWiseOperation::kSUM};
+    size_t full{0};     //!< the input with the output's shape; the other repeats along the axis
+    int64_t blocks{0};  //!< of the output: its elements up to and along the axis
+    int64_t repeats{0}; //!< the axis's extent: block b reads the other's block b / repeats
+    int64_t inner{0};   //!< the elements of a block, after the axis
+
+    static std::optional<RepeatedBlocks> of(
+        ElementWiseOperation operation, LayerInputs const& inputs, TensorView const& output)
+    {
+        Shape const& shape = output.shape;
+        bool const taken = operation == ElementWiseOperation::kSUM || operation == ElementWiseOperation::kPROD
+            || operation == ElementWiseOperation::kSUB;
+        if (!taken || output.format != TensorFormat::kLINEAR || shape.size() < 2)
+        {
+            return std::nullopt;
+        }
+        for (size_t a = 0; a < 2; ++a)
+        {
+            ConstTensorView const& full = inputs[a];
+            ConstTensorView const& other = inputs[1 - a];
+            if (full.shape != shape || full.format != TensorFormat::kLINEAR || other.format != TensorFormat::kLINEAR
+                || other.shape.size() != shape.size())
+            {
+                continue;
+            }
+            std::optional<size_t> axis;
+            bool oneAxis = true;
+            for (size_t k = 0; k < shape.size(); ++k)
+            {
+                if (other.shape[k] != shape[k])
+                {
+                    oneAxis = oneAxis && !axis && other.shape[k] == 1;
+                    axis = k;
+                }
+            }
+            if (!oneAxis || !axis || *axis + 1 == shape.size())
+            {
+                continue;
+            }
+            int64_t inner = 1;
+            for (size_t k = *axis + 1; k < shape.size(); ++k)
+            {
+                inner *= shape[k];
+            }
+            return RepeatedBlocks{operation, a, output.count() / inner, shape[*axis], inner};
+        }
+        return std::nullopt;
+    }
+
+    //! out = a op b, element by element, where `full` says which of a and b is x: the reference's order for a
+    //! difference.
+    void run(float const* x, float const* other, float* out) const
+    {
+#pragma omp parallel for schedule(static) if (blocks * inner > kParallelElements)
+        for (int64_t b = 0; b < blocks; ++b)
+        {
+            float const* const block = x + b * inner;
+            float const* const repeated = other + b / repeats * inner;
+            float* const result = out + b * inner;
+            if (operation == ElementWiseOperation::kSUM)
+            {
+#pragma omp simd
+                for (int64_t i = 0; i < inner; ++i)
+                {
+                    result[i] = block[i] + repeated[i];
+                }
+            }
+            else if (operation == ElementWiseOperation::kPROD)
+            {
+#pragma omp simd
+                for (int64_t i = 0; i < inner; ++i)
+                {
+                    result[i] = block[i] * repeated[i];
+                }
+            }
+            else if (full == 0)
+            {
+#pragma omp simd
+                for (int64_t i = 0; i < inner; ++i)
+                {
+                    result[i] = block[i] - repeated[i];
+                }
+            }
+            else
+            {
+#pragma omp simd
+                for (int64_t i = 0; i < inner; ++i)
+                {
+                    result[i] = repeated[i] - block[i];
+                }
+            }
+        }
+    }
+};
+
 class ElementWiseKernel final : public Kernel
 {
 public:
@@ -247,6 +350,13 @@ public:
                 inputs[rows.full].as<float>(), inputs[1 - rows.full].as<float>(), static_cast<float*>(output.data));
             return;
         }
+        if (prepared.repeatedBlocks)
+        {
+            RepeatedBlocks const& blocks = *prepared.repeatedBlocks;
+            blocks.run(
+                inputs[blocks.full].as<float>(), inputs[1 - blocks.full].as<float>(), static_cast<float*>(output.data));
+            return;
+        }
         void const* first = convertedIfNeeded(prepared, inputs, output.format, 0);
         void const* second = convertedIfNeeded(prepared, inputs, output.format, 1);
         if (prepared.swapped)
@@ -262,8 +372,9 @@ private:
         PlainPrimitive primitive;
         //! The primitive's first source is the layer's second input (a difference then negated by a post-op).
         bool swapped{false};
-        std::optional<ChannelRows> channelRows; //!< where it runs instead of the primitive
-        std::optional<AxisRows> axisRows;       //!< the same
+        std::optional<ChannelRows> channelRows;       //!< where it runs instead of the primitive
+        std::optional<AxisRows> axisRows;             //!< the same
+        std::optional<RepeatedBlocks> repeatedBlocks; //!< the same
         //! By input: it has the output's shape but not its format, and is converted into it before the primitive.
         std::array<bool, 2> converted{false, false};
     };
@@ -286,11 +397,15 @@ private:
     {
         if (std::optional<ChannelRows> rows = ChannelRows::of(mOperation, inputs, output))
         {
-            return Prepared{{}, false, rows, std::nullopt};
+            return Prepared{{}, false, rows, std::nullopt, std::nullopt};
         }
         if (std::optional<AxisRows> rows = AxisRows::of(mOperation, inputs, output))
         {
-            return Prepared{{}, false, std::nullopt, rows};
+            return Prepared{{}, false, std::nullopt, rows, std::nullopt};
+        }
+        if (std::optional<RepeatedBlocks> blocks = RepeatedBlocks::of(mOperation, inputs, output))
+        {
+            return Prepared{{}, false, std::nullopt, std::nullopt, blocks};
         }
         Shape const result = atLeastOneAxis(output.shape);
         bool const swapped = (commutes(mOperation) || mOperation == ElementWiseOperation::kSUB)
@@ -316,7 +431,7 @@ private:
         return Prepared{
             PlainPrimitive(dnnl::binary(chosen),
                 {{DNNL_ARG_SRC_0, source0}, {DNNL_ARG_SRC_1, source1}, {DNNL_ARG_DST, destination}}, mState.engine),
-            swapped, std::nullopt, std::nullopt, converted};
+            swapped, std::nullopt, std::nullopt, std::nullopt, converted};
     }
 
     State& mState;
