@@ -1,8 +1,9 @@
 // Layer normalization (statistics over the trailing axes, a scale and a shift per normalized element) through
 // oneDNN's layer_normalization, which normalizes the last axis of a 2-D view of the tensor: [outer, normalized
-// elements]; rows too long and too few for it to spread over the threads, in loops of Kiln's own. Group and instance
-// normalization, whose weights vary along the axes that are not normalized, stay on the reference. oneDNN sums squares
-// in FP32, the reference in double: values beyond about 1e19, whose squares overflow, normalize to 0 here.
+// elements]; rows of 2^14 elements or more (which oneDNN gives one thread each) in loops of Kiln's own that spread each
+// row over the threads. Group and instance normalization, whose weights vary along the axes that are not normalized,
+// stay on the reference. oneDNN sums squares in FP32, the reference (and Kiln's loops) in double: values beyond about
+// 1e19, whose squares overflow, normalize to 0 on oneDNN.
 #include "backend/cpu/fast/kernels.h"
 
 #include "backend/cpu/kernels/nn/broadcast.h"
