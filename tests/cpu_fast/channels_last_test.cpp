@@ -150,7 +150,10 @@ TEST(CpuChannelsLast, StoresTheBlocksTensorsChannelsLast)
         {"squeezed", TensorFormat::kLINEAR}, // a reduction's [N, C, 1, 1]
         {"excited", TensorFormat::kHWC},     // the product of channels-last activations and a row-major scale
         {"projected", TensorFormat::kHWC},   // the convolution adding the row-major input
-        {"pooled", TensorFormat::kHWC}, {"hard", TensorFormat::kHWC}, // a point-wise chain of activations
+        {"pooled", TensorFormat::kHWC},
+        // A point-wise chain of activations whose only reader, the LRN, takes row-major tensors: it ends the region,
+        // writing row-major as it goes, where the LRN would convert.
+        {"hard", TensorFormat::kLINEAR},
         {"lrn", TensorFormat::kLINEAR},     // the reference kernels take row-major tensors only
         {"softmax", TensorFormat::kLINEAR}, // so does the fast softmax
     };

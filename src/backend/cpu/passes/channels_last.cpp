@@ -65,6 +65,15 @@ bool readersTakeChannelsLast(plan::PlanModel const& model, std::vector<std::vect
     });
 }
 
+//! Whether some layer that reads tensor `t` runs on the fast path and takes channels-last tensors as they are stored.
+bool aReaderTakesChannelsLast(plan::PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t t)
+{
+    return std::any_of(readers[t].begin(), readers[t].end(), [&](size_t reader) {
+        plan::LayerRecord const& layer = model.layers[reader];
+        return fast::isMarked(layer) && fast::channelsLastUse(model, layer) != ChannelsLastUse::kNO;
+    });
+}
+
 //! Whether `layer`'s output is stored channels-last only where no reader would convert it: a quantized convolution's
 //! (INT8 or FP32) and any INT8 tensor. Their readers are mostly standalone Q and DQ layers of the reference kernels,
 //! for which the conversion costs more than the convolution saves.
@@ -115,7 +124,12 @@ void storeChannelsLast(plan::PlanModel& model)
     {
         ChannelsLastUse const use = fast::isMarked(layer) ? fast::channelsLastUse(model, layer) : ChannelsLastUse::kNO;
         bool const continues = use == ChannelsLastUse::kCONTINUES || use == ChannelsLastUse::kKEEPS;
-        if ((use == ChannelsLastUse::kSTARTS || (continues && readsChannelsLast(model, layer)))
+        // A layer that continues a region ends it where none of its readers would read channels-last data as stored:
+        // it writes row-major as it goes (a concatenation or a slice transposes as it copies), where each reader
+        // would otherwise convert (ShuffleNetV2's joins, read by the reshapes of its channel shuffles).
+        bool const continuesForReaders = continues && readsChannelsLast(model, layer)
+            && aReaderTakesChannelsLast(model, readers, layer.outputs[0]);
+        if ((use == ChannelsLastUse::kSTARTS || continuesForReaders)
             && mayStoreChannelsLast(model, readers, layer.outputs[0])
             && (!channelsLastForItsReadersOnly(model, layer)
                 || readersTakeChannelsLast(model, readers, layer.outputs[0])))
