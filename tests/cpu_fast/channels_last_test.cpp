@@ -437,5 +437,44 @@ TEST(CpuChannelsLast, WindowsOfEveryAxisInBothFormats)
         (std::map<std::string, TensorFormat>{{"expanded", TensorFormat::kHWC}, {"cropped", TensorFormat::kLINEAR}}));
 }
 
+TEST(CpuChannelsLast, PermutesThatMoveTheChannelsLastMoveNothing)
+{
+    // ConvNeXt's blocks permute a convolution's output to [N, H, W, C] for the products over its channels. Read
+    // channels-last as stored, such a permute's row-major output holds the same bytes: inside the network it becomes a
+    // view of the convolution's output ("permuted", read by a ReLU), and as a network output, which no view may be, a
+    // copy of it ("nhwc").
+    std::vector<std::vector<float>> weights;
+    NetworkMaker const network = [&](INetworkDefinition& n) {
+        weights.clear();
+        ITensor& x = *n.addInput("x", DataType::kFLOAT, Dims4{2, 6, 9, 11});
+        ITensor& expanded = named(convolution(n, x, 6, 8, 3, 1, weights, "expand"), "expanded");
+        auto const permute = [&](char const* name) -> ITensor& {
+            IShuffleLayer* layer = n.addShuffle(expanded);
+            layer->setFirstTranspose(Permutation{{0, 2, 3, 1}});
+            layer->setName(name);
+            return named(*layer->getOutput(0), name);
+        };
+        n.markOutput(activated(n, permute("permuted"), ActivationType::kRELU, "relu"));
+        n.markOutput(permute("nhwc"));
+    };
+    std::map<std::string, bool> const layers
+        = expectFastMatchesReference(network, {{{"x", randomTensor({2, 6, 9, 11}, 11)}}}, reductionTolerance(6 * 9));
+    EXPECT_TRUE(layers.at("nhwc"));
+    plan::PlanModel model;
+    std::string error;
+    std::vector<uint8_t> const blob = buildCpuPlan(network, CpuKernels::kFAST);
+    ASSERT_TRUE(plan::readPlan(blob.data(), blob.size(), model, error)) << error;
+    std::map<std::string, plan::TensorRecord const*> tensors;
+    for (plan::TensorRecord const& tensor : model.tensors)
+    {
+        tensors[tensor.name] = &tensor;
+    }
+    EXPECT_EQ(tensors.at("expanded")->format, TensorFormat::kHWC);
+    int32_t const viewed = tensors.at("permuted")->viewOf;
+    ASSERT_GE(viewed, 0) << "the permute inside the network should be a view";
+    EXPECT_EQ(model.tensors[static_cast<size_t>(viewed)].name, "expanded");
+    EXPECT_LT(tensors.at("nhwc")->viewOf, 0);
+}
+
 } // namespace
 } // namespace kiln::test

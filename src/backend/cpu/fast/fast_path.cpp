@@ -44,7 +44,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kMATRIX_MULTIPLY, supportsMatrixMultiply, makeMatrixMultiply},
     {nvinfer1::LayerType::kSOFTMAX, supportsSoftMax, makeSoftMax},
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
-    {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle},
+    {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle, Use::kREADS},
     {nvinfer1::LayerType::kCONCATENATION, supportsConcatenation, makeConcatenation, Use::kCONTINUES, true},
     {nvinfer1::LayerType::kSLICE, supportsSlice, makeSlice, Use::kCONTINUES, true},
     {network::kPointwiseLayerType, supportsPointwise, makePointwise, Use::kCONTINUES},
@@ -181,6 +181,15 @@ ChannelsLastUse channelsLastUse(plan::PlanModel const& model, plan::LayerRecord 
     if (!typesTaken)
     {
         return Use::kNO;
+    }
+    if (kind->channelsLast == Use::kREADS && layer.type == nvinfer1::LayerType::kSHUFFLE)
+    {
+        // A permute that moves the channels last (ConvNeXt's, around its MLP): read channels-last as stored, the
+        // row-major output's bytes are the input's, so that it moves nothing (a view where the builder makes one).
+        return plan::shuffleKeepsStoredOrder(
+                   model, layer, nvinfer1::TensorFormat::kHWC, nvinfer1::TensorFormat::kLINEAR)
+            ? Use::kREADS
+            : Use::kNO;
     }
     if (kind->channelsLast == Use::kREADS)
     {

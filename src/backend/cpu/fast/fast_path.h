@@ -27,7 +27,8 @@ enum class ChannelsLastUse : uint8_t
     //! reads each input as it is stored and writes its output either way (pooling, arithmetic, point-wise chains)
     kCONTINUES,
     kKEEPS, //!< works on memory element by element: reads its input in its output's format (activations)
-    //! a reduction: reads kHWC where it reduces both spatial axes (a global pooling), writes kLINEAR
+    //! reads kHWC, writes kLINEAR: a reduction of both spatial axes (a global pooling), a permute that moves the
+    //! channels last (its output's bytes are the input's as stored)
     kREADS,
 };
 

@@ -7,6 +7,8 @@
 #include "network/layers/shuffle.h"
 #include "plan/plan_graph.h"
 
+#include <cstring>
+
 namespace kiln::cpu::fast
 {
 namespace
@@ -52,6 +54,14 @@ public:
         TensorView const& output = outputs.at(0);
         if (output.count() == 0)
         {
+            return;
+        }
+        if (inputs[0].format == TensorFormat::kHWC)
+        {
+            // A permute that moves the channels last out of a channels-last tensor (channelsLastUse): the output's
+            // row-major bytes are the input's as stored. The builder makes most such layers views; this copies where
+            // it could not.
+            std::memcpy(output.data, inputs[0].data, static_cast<size_t>(output.count()) * sizeof(float));
             return;
         }
         Prepared& prepared
