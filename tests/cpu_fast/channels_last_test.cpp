@@ -439,10 +439,10 @@ TEST(CpuChannelsLast, WindowsOfEveryAxisInBothFormats)
 
 TEST(CpuChannelsLast, PermutesThatMoveTheChannelsLastMoveNothing)
 {
-    // ConvNeXt's blocks permute a convolution's output to [N, H, W, C] for the products over its channels. Read
-    // channels-last as stored, such a permute's row-major output holds the same bytes: inside the network it becomes a
-    // view of the convolution's output ("permuted", read by a ReLU), and as a network output, which no view may be, a
-    // copy of it ("nhwc").
+    // ConvNeXt's blocks permute a convolution's output to [N, H, W, C] for the products over its channels, and back.
+    // Read channels-last as stored, the first permute's row-major output holds the same bytes: inside the network it
+    // becomes a view of the convolution's output ("permuted", read by a ReLU), and as a network output, which no view
+    // may be, a copy of it ("nhwc"). The permute back ("back"), stored channels-last, holds the ReLU's bytes.
     std::vector<std::vector<float>> weights;
     NetworkMaker const network = [&](INetworkDefinition& n) {
         weights.clear();
@@ -454,8 +454,12 @@ TEST(CpuChannelsLast, PermutesThatMoveTheChannelsLastMoveNothing)
             layer->setName(name);
             return named(*layer->getOutput(0), name);
         };
-        n.markOutput(activated(n, permute("permuted"), ActivationType::kRELU, "relu"));
+        ITensor& relu = named(activated(n, permute("permuted"), ActivationType::kRELU, "relu"), "relu");
         n.markOutput(permute("nhwc"));
+        IShuffleLayer* back = n.addShuffle(relu);
+        back->setFirstTranspose(Permutation{{0, 3, 1, 2}});
+        back->setName("back");
+        markOutput(n, convolution(n, named(*back->getOutput(0), "back"), 8, 4, 1, 1, weights, "merge"));
     };
     std::map<std::string, bool> const layers
         = expectFastMatchesReference(network, {{{"x", randomTensor({2, 6, 9, 11}, 11)}}}, reductionTolerance(6 * 9));
@@ -474,6 +478,11 @@ TEST(CpuChannelsLast, PermutesThatMoveTheChannelsLastMoveNothing)
     ASSERT_GE(viewed, 0) << "the permute inside the network should be a view";
     EXPECT_EQ(model.tensors[static_cast<size_t>(viewed)].name, "expanded");
     EXPECT_LT(tensors.at("nhwc")->viewOf, 0);
+    // The permute back into [N, C, H, W] starts a region: stored channels-last, a view of the row-major ReLU output.
+    EXPECT_EQ(tensors.at("back")->format, TensorFormat::kHWC);
+    int32_t const backViewed = tensors.at("back")->viewOf;
+    ASSERT_GE(backViewed, 0) << "the permute back should be a view";
+    EXPECT_EQ(model.tensors[static_cast<size_t>(backViewed)].name, "relu");
 }
 
 } // namespace

@@ -182,13 +182,19 @@ ChannelsLastUse channelsLastUse(plan::PlanModel const& model, plan::LayerRecord 
     {
         return Use::kNO;
     }
-    if (kind->channelsLast == Use::kREADS && layer.type == nvinfer1::LayerType::kSHUFFLE)
+    if (layer.type == nvinfer1::LayerType::kSHUFFLE)
     {
-        // A permute that moves the channels last (ConvNeXt's, around its MLP): read channels-last as stored, the
-        // row-major output's bytes are the input's, so that it moves nothing (a view where the builder makes one).
-        return plan::shuffleKeepsStoredOrder(
-                   model, layer, nvinfer1::TensorFormat::kHWC, nvinfer1::TensorFormat::kLINEAR)
-            ? Use::kREADS
+        // A permute that moves the channels last (ConvNeXt's, around its MLP) reads channels-last data as stored: the
+        // row-major output's bytes are the input's. One that moves them back from a row-major input starts a region:
+        // its channels-last output's bytes are the input's. Either moves nothing (a view where the builder makes one).
+        using nvinfer1::TensorFormat;
+        if (plan::shuffleKeepsStoredOrder(model, layer, TensorFormat::kHWC, TensorFormat::kLINEAR))
+        {
+            return Use::kREADS;
+        }
+        bool const rowMajorInput = model.tensors[layer.inputs[0]].format == TensorFormat::kLINEAR;
+        return rowMajorInput && plan::shuffleKeepsStoredOrder(model, layer, TensorFormat::kLINEAR, TensorFormat::kHWC)
+            ? Use::kSTARTS
             : Use::kNO;
     }
     if (kind->channelsLast == Use::kREADS)

@@ -22,8 +22,10 @@ bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer);
 //! storage-format pass reads (backend/cpu/passes/channels_last.h). Every kernel that takes them takes kLINEAR too.
 enum class ChannelsLastUse : uint8_t
 {
-    kNO,     //!< reads and writes kLINEAR tensors only
-    kSTARTS, //!< a 2-D convolution: oneDNN's fastest kernels here are channels-last, so a region starts at it
+    kNO, //!< reads and writes kLINEAR tensors only
+    //! a 2-D convolution (oneDNN's fastest kernels here are channels-last, so a region starts at it), a permute that
+    //! moves the channels back from a row-major [N, H, W, C] (its channels-last output's bytes are the input's)
+    kSTARTS,
     //! reads each input as it is stored and writes its output either way (pooling, arithmetic, point-wise chains)
     kCONTINUES,
     kKEEPS, //!< works on memory element by element: reads its input in its output's format (activations)

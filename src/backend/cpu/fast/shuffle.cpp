@@ -56,11 +56,11 @@ public:
         {
             return;
         }
-        if (inputs[0].format == TensorFormat::kHWC)
+        if (inputs[0].format == TensorFormat::kHWC || output.format == TensorFormat::kHWC)
         {
-            // A permute that moves the channels last out of a channels-last tensor (channelsLastUse): the output's
-            // row-major bytes are the input's as stored. The builder makes most such layers views; this copies where
-            // it could not.
+            // A permute that moves the channels last out of a channels-last tensor, or back into one (channelsLastUse):
+            // the output's bytes as stored are the input's. The builder makes most such layers views; this copies
+            // where it could not.
             std::memcpy(output.data, inputs[0].data, static_cast<size_t>(output.count()) * sizeof(float));
             return;
         }
