@@ -277,43 +277,37 @@ struct RepeatedBlocks
     //! difference.
     void run(float const* x, float const* other, float* out) const
     {
+        switch (operation)
+        {
+        case ElementWiseOperation::kSUM: combine(x, other, out, [](float a, float b) { return a + b; }); break;
+        case ElementWiseOperation::kPROD: combine(x, other, out, [](float a, float b) { return a * b; }); break;
+        default:
+            if (full == 0)
+            {
+                combine(x, other, out, [](float a, float b) { return a - b; });
+            }
+            else
+            {
+                combine(x, other, out, [](float a, float b) { return b - a; });
+            }
+        }
+    }
+
+private:
+    //! out = f(x, other's repeated block), block by block.
+    template <typename Function>
+    void combine(float const* x, float const* other, float* out, Function const& f) const
+    {
 #pragma omp parallel for schedule(static) if (blocks * inner > kParallelElements)
         for (int64_t b = 0; b < blocks; ++b)
         {
             float const* const block = x + b * inner;
             float const* const repeated = other + b / repeats * inner;
             float* const result = out + b * inner;
-            if (operation == ElementWiseOperation::kSUM)
-            {
 #pragma omp simd
-                for (int64_t i = 0; i < inner; ++i)
-                {
-                    result[i] = block[i] + repeated[i];
-                }
-            }
-            else if (operation == ElementWiseOperation::kPROD)
+            for (int64_t i = 0; i < inner; ++i)
             {
-#pragma omp simd
-                for (int64_t i = 0; i < inner; ++i)
-                {
-                    result[i] = block[i] * repeated[i];
-                }
-            }
-            else if (full == 0)
-            {
-#pragma omp simd
-                for (int64_t i = 0; i < inner; ++i)
-                {
-                    result[i] = block[i] - repeated[i];
-                }
-            }
-            else
-            {
-#pragma omp simd
-                for (int64_t i = 0; i < inner; ++i)
-                {
-                    result[i] = repeated[i] - block[i];
-                }
+                result[i] = f(block[i], repeated[i]);
             }
         }
     }

@@ -44,6 +44,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kMATRIX_MULTIPLY, supportsMatrixMultiply, makeMatrixMultiply},
     {nvinfer1::LayerType::kSOFTMAX, supportsSoftMax, makeSoftMax},
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
+    // Only the permutes that move nothing read or start channels-last data, each as channelsLastUse decides.
     {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle, Use::kREADS},
     {nvinfer1::LayerType::kCONCATENATION, supportsConcatenation, makeConcatenation, Use::kCONTINUES, true},
     {nvinfer1::LayerType::kSLICE, supportsSlice, makeSlice, Use::kCONTINUES, true},

@@ -56,22 +56,24 @@ bool mayStoreChannelsLast(plan::PlanModel const& model, std::vector<std::vector<
         readers[t].begin(), readers[t].end(), [&](size_t reader) { return convertsFor(model.layers[reader]); });
 }
 
-//! Whether every layer that reads tensor `t` runs on the fast path and takes channels-last tensors as they are stored.
-bool readersTakeChannelsLast(plan::PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t t)
+//! Whether `reader` runs on the fast path and takes channels-last tensors as they are stored.
+bool takesChannelsLast(plan::PlanModel const& model, plan::LayerRecord const& reader)
 {
-    return std::all_of(readers[t].begin(), readers[t].end(), [&](size_t reader) {
-        plan::LayerRecord const& layer = model.layers[reader];
-        return fast::isMarked(layer) && fast::channelsLastUse(model, layer) != ChannelsLastUse::kNO;
-    });
+    return fast::isMarked(reader) && fast::channelsLastUse(model, reader) != ChannelsLastUse::kNO;
 }
 
-//! Whether some layer that reads tensor `t` runs on the fast path and takes channels-last tensors as they are stored.
+//! Whether every layer that reads tensor `t` takes channels-last tensors as they are stored (takesChannelsLast).
+bool readersTakeChannelsLast(plan::PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t t)
+{
+    return std::all_of(readers[t].begin(), readers[t].end(),
+        [&](size_t reader) { return takesChannelsLast(model, model.layers[reader]); });
+}
+
+//! Whether some layer that reads tensor `t` takes channels-last tensors as they are stored.
 bool aReaderTakesChannelsLast(plan::PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t t)
 {
-    return std::any_of(readers[t].begin(), readers[t].end(), [&](size_t reader) {
-        plan::LayerRecord const& layer = model.layers[reader];
-        return fast::isMarked(layer) && fast::channelsLastUse(model, layer) != ChannelsLastUse::kNO;
-    });
+    return std::any_of(readers[t].begin(), readers[t].end(),
+        [&](size_t reader) { return takesChannelsLast(model, model.layers[reader]); });
 }
 
 //! Whether `layer`'s output is stored channels-last only where no reader would convert it: a quantized convolution's
