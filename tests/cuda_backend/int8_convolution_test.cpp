@@ -5,7 +5,8 @@
 // - The two kernels, given the same epilogue (bias, residuals of both types, ReLU, SiLU, INT8, FP16 and FP32 outputs),
 //   write the same bytes: both sum exactly in INT32 and finish each sum by the same code.
 // Geometries: 3x3 windows with padding over 64 channels (16-byte copies) into 128 maps, a strided 3x3 over 24
-// channels (4-byte copies) into 72 maps (a partial block of 128), 1x1 windows over 256 channels into 64 maps, and a
+// channels (4-byte copies) into 72 maps (a partial block of 128), 1x1 windows over 256 channels into 64 maps and over
+// 64 channels into 256 (a layer of two steps of taps or fewer, which the warp groups run in blocks of 64 maps), and a
 // 7x7 stem over 4 channels; positions that end mid-tile.
 #include "backend/cuda/kernels/convolution/int8_convolution.h"
 #include "backend/cuda/memory/device_buffer.h"
@@ -45,6 +46,7 @@ std::vector<Case> cases()
         {"3x3 over 64 channels into 128 maps", 3, 64, 29, 128, 3, 1, 1},
         {"3x3 stride 2 over 24 channels into 72 maps", 4, 24, 37, 72, 3, 2, 1},
         {"1x1 over 256 channels into 64 maps", 2, 256, 23, 64, 1, 1, 0},
+        {"1x1 over 64 channels into 256 maps (few taps: blocks of 64 maps)", 2, 64, 25, 256, 1, 1, 0},
         {"7x7 stride 2 stem over 4 channels into 32 maps", 2, 4, 45, 32, 7, 2, 3},
     };
 }

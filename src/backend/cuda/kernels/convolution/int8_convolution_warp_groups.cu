@@ -255,7 +255,9 @@ void launchShape(int8_t const* input, int8_t const* filters, void* output, Im2co
 void launchInt8ConvolutionOnWarpGroups(int8_t const* input, int8_t const* filters, void* output,
     Im2colGeometry const& g, int64_t positions, int32_t maps, QuantizedEpilogue const& e, cudaStream_t stream)
 {
-    bool const wide = maps > 64; // blocks of 128 maps where a layer has more than 64, as the mma.sync kernel's
+    // Blocks of 128 maps where a layer has more than 64, as the mma.sync kernel's, but for layers of few taps, whose
+    // time is the epilogue's: there, more blocks of 64 maps an SM.
+    bool const wide = maps > 64 && g.rowLength > 2 * kStepTaps;
     bool const vectorCopies = g.channels % 16 == 0;
     if (wide && vectorCopies)
     {
