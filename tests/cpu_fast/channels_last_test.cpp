@@ -8,6 +8,8 @@
 
 #include "plan/plan_format.h"
 
+#include <dnnl.hpp>
+
 namespace kiln::test
 {
 namespace
@@ -582,6 +584,55 @@ TEST(CpuChannelsLast, GroupNormalizationOfOneGroupKeepsTheRegion)
             }
         }
     }
+}
+
+TEST(CpuChannelsLast, GroupedConvolutionReadsAndWritesChannelsLastAsStored)
+{
+    // RegNet's grouped convolutions, groups of 16 channels, between channels-last tensors: oneDNN left to choose
+    // (format_tag::any) runs its JIT kernel on a blocked layout (aBcd16b) with a reorder on each side; the same kernel
+    // takes the tensors as they are stored. Its log shows the convolution on acdb (NHWC) and no reorder into or out of
+    // a blocked layout.
+    std::vector<std::vector<float>> weights;
+    NetworkMaker const network = [&](INetworkDefinition& n) {
+        weights.clear();
+        ITensor& x = *n.addInput("x", DataType::kFLOAT, Dims4{1, 8, 20, 18});
+        ITensor& expanded = named(convolution(n, x, 8, 64, 1, 1, weights, "expand"), "expanded");
+        IConvolutionLayer* grouped = n.addConvolutionNd(expanded, 64, DimsHW{3, 3},
+            weightsOf(weights.emplace_back(randomValues(64 * 16 * 9, 90))),
+            weightsOf(weights.emplace_back(randomValues(64, 91))));
+        grouped->setNbGroups(4);
+        grouped->setStrideNd(DimsHW{2, 2});
+        grouped->setPaddingNd(DimsHW{1, 1});
+        grouped->setName("grouped");
+        ITensor& mixed = named(*grouped->getOutput(0), "mixed");
+        markOutput(n, convolution(n, mixed, 64, 5, 1, 1, weights, "project"));
+    };
+    std::vector<uint8_t> const fast = buildCpuPlan(network, CpuKernels::kFAST);
+    EXPECT_EQ(formatsOf(fast, {"expanded", "mixed"}),
+        (std::map<std::string, TensorFormat>{{"expanded", TensorFormat::kHWC}, {"mixed", TensorFormat::kHWC}}));
+    std::vector<Tensors> const runs{{{"x", randomTensor({1, 8, 20, 18}, 92)}}};
+    dnnl::set_verbose(1);
+    testing::internal::CaptureStdout();
+    std::vector<Tensors> const results = runCpuPlan(fast, runs, 2);
+    std::string const log = testing::internal::GetCapturedStdout();
+    dnnl::set_verbose(0);
+    std::vector<Tensors> const expected = runCpuPlan(buildCpuPlan(network, CpuKernels::kREFERENCE), runs);
+    ASSERT_EQ(results.size(), 1U);
+    ASSERT_EQ(expected.size(), 1U);
+    expectClose(results[0].at("output"), expected[0].at("output"), reductionTolerance(16 * 9 + 64 + 8), "output");
+    auto const isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+    auto const avx512 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core);
+    if ((isa & avx512) != avx512)
+    {
+        GTEST_SKIP() << "the layouts are those oneDNN picks on AVX-512";
+    }
+    size_t const line = log.find("g4mb1_ic64oc64");
+    ASSERT_NE(line, std::string::npos) << log;
+    size_t const start = log.rfind('\n', line) + 1;
+    std::string const groupedLine = log.substr(start, log.find('\n', line) - start);
+    EXPECT_NE(groupedLine.find("src_f32::blocked:acdb"), std::string::npos) << groupedLine;
+    EXPECT_NE(groupedLine.find("dst_f32::blocked:acdb"), std::string::npos) << groupedLine;
+    EXPECT_EQ(log.find("aBcd16b"), std::string::npos) << log;
 }
 
 } // namespace
