@@ -8,6 +8,8 @@
 
 #include "plan/plan_format.h"
 
+#include <dnnl.hpp>
+
 namespace kiln::test
 {
 namespace
@@ -483,6 +485,154 @@ TEST(CpuChannelsLast, PermutesThatMoveTheChannelsLastMoveNothing)
     int32_t const backViewed = tensors.at("back")->viewOf;
     ASSERT_GE(backViewed, 0) << "the permute back should be a view";
     EXPECT_EQ(model.tensors[static_cast<size_t>(backViewed)].name, "relu");
+}
+
+//! PoolFormer's token mixer: a convolution into "features" [batch, 12, height, width], its group normalization of one
+//! group as PyTorch exports it (a reshape to [N, 1, C * H * W], a normalization of that one row per sample by a scale
+//! and a shift of one value each, "group norm", and a reshape back into "normalized"), the per-channel affine step, an
+//! average pooling ("pooled") less its input, a per-channel layer scale, the residual sum ("residual"), and
+//! a 1x1 convolution into the output. The sizes choose how the fast path normalizes: rows under 2^14 elements on
+//! oneDNN, longer ones in Kiln's own loops.
+class PoolFormerMixer
+{
+public:
+    static constexpr int64_t kChannels = 12;
+
+    PoolFormerMixer(int64_t batch, int64_t height, int64_t width)
+        : mShape{batch, 5, height, width}
+    {
+    }
+
+    Shape const& inputShape() const
+    {
+        return mShape;
+    }
+
+    //! The elements of each row that the normalization sees: one image's.
+    int64_t rowLength() const
+    {
+        return kChannels * mShape[2] * mShape[3];
+    }
+
+    void operator()(INetworkDefinition& network)
+    {
+        mWeights.clear();
+        int64_t const height = mShape[2];
+        int64_t const width = mShape[3];
+        ITensor& x = *network.addInput("x", DataType::kFLOAT, dimsOf(mShape));
+        ITensor& features = named(convolution(network, x, 5, kChannels, 3, 1, mWeights, "stem"), "features");
+        INormalizationLayer* normalization = network.addNormalization(
+            reshaped(network, features, {0, 1, -1}, "flatten"), constantOf(network, {1, 1, 1}, mScale, "scale"),
+            constantOf(network, {1, 1, 1}, mShift, "shift"), 1U << 2);
+        normalization->setName("group norm");
+        ITensor& normalized = named(
+            reshaped(network, *normalization->getOutput(0), {0, kChannels, height, width}, "restore"), "normalized");
+        Shape const perChannel{1, kChannels, 1, 1};
+        ITensor& affine = binary(network,
+            binary(network, normalized, constantOf(network, perChannel, mGamma, "gamma"), ElementWiseOperation::kPROD,
+                "gamma product"),
+            constantOf(network, perChannel, mBeta, "beta"), ElementWiseOperation::kSUM, "beta sum");
+        IPoolingLayer* pooling = network.addPoolingNd(affine, PoolingType::kAVERAGE, DimsHW{3, 3});
+        pooling->setPaddingNd(DimsHW{1, 1});
+        pooling->setAverageCountExcludesPadding(true);
+        ITensor& mixed
+            = binary(network, named(*pooling->getOutput(0), "pooled"), affine, ElementWiseOperation::kSUB, "mix");
+        ITensor& scaled = binary(network, mixed, constantOf(network, perChannel, mLayerScale, "layer scale values"),
+            ElementWiseOperation::kPROD, "layer scale");
+        ITensor& residual = named(sumOf(network, features, scaled, "residual sum"), "residual");
+        markOutput(network, convolution(network, residual, kChannels, 7, 1, 1, mWeights, "project"));
+    }
+
+private:
+    Shape const mShape;
+    std::vector<std::vector<float>> mWeights;
+    std::vector<float> const mScale{1.25F};
+    std::vector<float> const mShift{-0.5F};
+    std::vector<float> const mGamma = randomValues(kChannels, 81);
+    std::vector<float> const mBeta = randomValues(kChannels, 82);
+    std::vector<float> const mLayerScale = randomValues(kChannels, 83);
+};
+
+TEST(CpuChannelsLast, GroupNormalizationOfOneGroupKeepsTheRegion)
+{
+    // The fast path normalizes each sample of the 4-D tensor as it is stored, without the export's reshapes, and the
+    // whole mixer stays channels-last: the normalization, the affine step, the pooling and the sums read and write
+    // kHWC. The reference runs the network as written.
+    for (PoolFormerMixer mixer : {PoolFormerMixer(2, 9, 11), PoolFormerMixer(1, 40, 36)})
+    {
+        SCOPED_TRACE("rows of " + std::to_string(mixer.rowLength()) + " elements");
+        std::map<std::string, bool> const layers = expectFastMatchesReference(std::ref(mixer),
+            {{{"x", randomTensor(mixer.inputShape(), 12)}}, {{"x", randomTensor(mixer.inputShape(), 13)}}},
+            reductionTolerance(5 * 9 + PoolFormerMixer::kChannels));
+        EXPECT_TRUE(layers.at("group norm"));
+        std::vector<uint8_t> const blob = buildCpuPlan(std::ref(mixer), CpuKernels::kFAST);
+        EXPECT_EQ(formatsOf(blob, {"features", "normalized", "pooled", "residual"}),
+            (std::map<std::string, TensorFormat>{{"features", TensorFormat::kHWC}, {"normalized", TensorFormat::kHWC},
+                {"pooled", TensorFormat::kHWC}, {"residual", TensorFormat::kHWC}}));
+        plan::PlanModel model;
+        std::string error;
+        ASSERT_TRUE(plan::readPlan(blob.data(), blob.size(), model, error)) << error;
+        for (plan::LayerRecord const& layer : model.layers)
+        {
+            EXPECT_NE(layer.type, LayerType::kSHUFFLE) << layer.name;
+            if (layer.type == LayerType::kNORMALIZATION)
+            {
+                // The data as stored, the scale and the shift (one value each) as theirs: nothing converts.
+                EXPECT_EQ(plan::slotFormat(model, layer, 0), TensorFormat::kHWC);
+                EXPECT_EQ(plan::slotFormat(model, layer, 1), TensorFormat::kLINEAR);
+                EXPECT_EQ(plan::slotFormat(model, layer, 3), TensorFormat::kHWC);
+            }
+        }
+    }
+}
+
+TEST(CpuChannelsLast, GroupedConvolutionReadsAndWritesChannelsLastAsStored)
+{
+    // RegNet's grouped convolutions, groups of 16 channels, between channels-last tensors: oneDNN left to choose
+    // (format_tag::any) runs its JIT kernel on a blocked layout (aBcd16b) with a reorder on each side; the same kernel
+    // takes the tensors as they are stored. Its log shows the convolution on acdb (NHWC) and no reorder into or out of
+    // a blocked layout.
+    std::vector<std::vector<float>> weights;
+    NetworkMaker const network = [&](INetworkDefinition& n) {
+        weights.clear();
+        ITensor& x = *n.addInput("x", DataType::kFLOAT, Dims4{1, 8, 20, 18});
+        ITensor& expanded = named(convolution(n, x, 8, 64, 1, 1, weights, "expand"), "expanded");
+        IConvolutionLayer* grouped = n.addConvolutionNd(expanded, 64, DimsHW{3, 3},
+            weightsOf(weights.emplace_back(randomValues(64 * 16 * 9, 90))),
+            weightsOf(weights.emplace_back(randomValues(64, 91))));
+        grouped->setNbGroups(4);
+        grouped->setStrideNd(DimsHW{2, 2});
+        grouped->setPaddingNd(DimsHW{1, 1});
+        grouped->setName("grouped");
+        ITensor& mixed = named(*grouped->getOutput(0), "mixed");
+        markOutput(n, convolution(n, mixed, 64, 5, 1, 1, weights, "project"));
+    };
+    std::vector<uint8_t> const fast = buildCpuPlan(network, CpuKernels::kFAST);
+    EXPECT_EQ(formatsOf(fast, {"expanded", "mixed"}),
+        (std::map<std::string, TensorFormat>{{"expanded", TensorFormat::kHWC}, {"mixed", TensorFormat::kHWC}}));
+    std::vector<Tensors> const runs{{{"x", randomTensor({1, 8, 20, 18}, 92)}}};
+    dnnl::set_verbose(1);
+    testing::internal::CaptureStdout();
+    std::vector<Tensors> const results = runCpuPlan(fast, runs, 2);
+    std::string const log = testing::internal::GetCapturedStdout();
+    dnnl::set_verbose(0);
+    std::vector<Tensors> const expected = runCpuPlan(buildCpuPlan(network, CpuKernels::kREFERENCE), runs);
+    ASSERT_EQ(results.size(), 1U);
+    ASSERT_EQ(expected.size(), 1U);
+    expectClose(results[0].at("output"), expected[0].at("output"), reductionTolerance(16 * 9 + 64 + 8), "output");
+    auto const isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+    auto const avx512 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core);
+    if ((isa & avx512) != avx512)
+    {
+        GTEST_SKIP() << "the layouts are those oneDNN picks on AVX-512";
+    }
+    size_t const line = log.find("g4mb1_ic64oc64");
+    ASSERT_NE(line, std::string::npos) << log;
+    size_t const start = log.rfind('\n', line) + 1;
+    std::string const groupedLine = log.substr(start, log.find('\n', line) - start);
+    EXPECT_NE(groupedLine.find("src_f32::blocked:acdb"), std::string::npos) << groupedLine;
+    EXPECT_NE(groupedLine.find("dst_f32::blocked:acdb"), std::string::npos) << groupedLine;
+    EXPECT_EQ(log.find("aBcd16b"), std::string::npos) << log;
 }
 
 } // namespace

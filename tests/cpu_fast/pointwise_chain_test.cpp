@@ -65,9 +65,10 @@ struct LayerNormTail
 
 //! The chains the pass finds in the reference plan of `maker`'s network (every layer as written), each as its layers'
 //! names joined with " + " and the names of the tensors it reads from outside.
-std::vector<std::pair<std::string, std::vector<std::string>>> chainsOf(NetworkMaker const& maker)
+std::vector<std::pair<std::string, std::vector<std::string>>> chainsOf(
+    NetworkMaker const& maker, BuildSettings const& settings = {})
 {
-    std::vector<uint8_t> const blob = buildCpuPlan(maker, CpuKernels::kREFERENCE);
+    std::vector<uint8_t> const blob = buildCpuPlan(maker, CpuKernels::kREFERENCE, settings);
     plan::PlanModel model;
     std::string error;
     EXPECT_TRUE(plan::readPlan(blob.data(), blob.size(), model, error)) << error;
@@ -303,6 +304,56 @@ TEST(PointwiseChains, AnOperandOfAnotherShapeThatDoesNotBroadcastIntoTheChainIsN
         = expectFastMatchesReference(maker, {{{"a", randomTensor({1, 5}, 71)}, {"b", randomTensor({4, 1}, 72)}}}, 0.0);
     EXPECT_EQ(layers.count("exp"), 1U);
     EXPECT_EQ(layersNamed(layers, {"add + relu"}), (std::map<std::string, bool>{{"add + relu", true}}));
+}
+
+//! exp(a) + b, then ReLU, of two inputs [batch, 3, 7] whose batches are their own (`aBatches` and `bBatches`: the
+//! profile's minimum and maximum): the sum's batch is another expression than exp's, their broadcast.
+NetworkMaker expSumOfOwnBatches()
+{
+    return [](INetworkDefinition& network) {
+        ITensor& a = *network.addInput("a", DataType::kFLOAT, Dims3{-1, 3, 7});
+        ITensor& b = *network.addInput("b", DataType::kFLOAT, Dims3{-1, 3, 7});
+        ITensor& raised = unary(network, a, UnaryOperation::kEXP, "exp");
+        ITensor& sum = binary(network, raised, b, ElementWiseOperation::kSUM, "add");
+        markOutput(network, activation(network, sum, ActivationType::kRELU, 0.0F, 0.0F, "relu"));
+        nameOutputs(network);
+    };
+}
+
+BuildSettings batches(std::pair<int64_t, int64_t> aBatches, std::pair<int64_t, int64_t> bBatches)
+{
+    return [=](IBuilder& builder, IBuilderConfig& config) {
+        IOptimizationProfile* shapes = builder.createOptimizationProfile();
+        for (auto const& [name, range] : {std::pair{"a", aBatches}, std::pair{"b", bBatches}})
+        {
+            shapes->setDimensions(name, OptProfileSelector::kMIN, Dims3{range.first, 3, 7});
+            shapes->setDimensions(name, OptProfileSelector::kOPT, Dims3{range.second, 3, 7});
+            shapes->setDimensions(name, OptProfileSelector::kMAX, Dims3{range.second, 3, 7});
+        }
+        config.addOptimizationProfile(shapes);
+    };
+}
+
+TEST(PointwiseChains, ExtentsTheProfileFixesAreTheChainsShape)
+{
+    // Both batches fixed at 2: exp's [2, 3, 7] is the sum's shape at every run, and exp joins the chain.
+    BuildSettings const fixed = batches({2, 2}, {2, 2});
+    auto const chains = chainsOf(expSumOfOwnBatches(), fixed);
+    ASSERT_EQ(chains.size(), 1U);
+    EXPECT_EQ(chains[0].first, "exp + add + relu");
+    EXPECT_EQ(chains[0].second, (std::vector<std::string>{"a", "b"}));
+    std::map<std::string, bool> const layers = expectFastMatchesReference(expSumOfOwnBatches(),
+        {{{"a", randomTensor({2, 3, 7}, 81)}, {"b", randomTensor({2, 3, 7}, 82)}}},
+        Tolerance(0.0, cpu::fast::kVectorRelativeError), fixed);
+    EXPECT_EQ(layersNamed(layers, {"exp + add + relu"}), (std::map<std::string, bool>{{"exp + add + relu", true}}));
+    // Batches of 1 to 3 each: a of 1 broadcasts into b's 3, so neither exp's shape nor its operands' is always the
+    // sum's, and the sum, whose operands broadcast along axes the plan cannot tell, joins no chain.
+    BuildSettings const ranges = batches({1, 3}, {1, 3});
+    EXPECT_TRUE(chainsOf(expSumOfOwnBatches(), ranges).empty());
+    expectFastMatchesReference(expSumOfOwnBatches(),
+        {{{"a", randomTensor({1, 3, 7}, 83)}, {"b", randomTensor({3, 3, 7}, 84)}},
+            {{"a", randomTensor({2, 3, 7}, 85)}, {"b", randomTensor({2, 3, 7}, 86)}}},
+        Tolerance(0.0, cpu::fast::kVectorRelativeError), ranges);
 }
 
 TEST(PointwiseChains, TheReferencePlanRunsEveryLayerAndTheInspectorNamesTheFusedOnes)

@@ -1,6 +1,6 @@
 // A group normalization of one group as PyTorch exports it (reshape to [N, 1, C * H * W], instance normalization,
 // reshape back) in CUDA plans: one normalization of each sample of the 4-D tensor
-// (backend/cuda/passes/sample_normalization.h), which stays inside an FP16 channels-last region. The plans are read
+// (plan/passes/sample_normalization.h), which stays inside an FP16 channels-last region. The plans are read
 // without a GPU, and the CPU reference shows the two forms compute the same; outputs are compared with the CPU
 // reference, which runs the network's own layers, on a GPU; and the kernel refuses channels-last data it cannot
 // normalize so.

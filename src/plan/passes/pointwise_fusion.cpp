@@ -79,6 +79,7 @@ public:
         , mReaders(readersOf(model))
         , mProducers(producersOf(model))
         , mTaken(model.layers.size(), false)
+        , mKnown(valuesNoRunChanges(model))
     {
     }
 
@@ -122,7 +123,7 @@ private:
             return false;
         }
         int32_t const result = last.outputs[0];
-        if (!sameShape(mModel, layer.outputs[0], result))
+        if (!sameShapeEveryRun(layer.outputs[0], result))
         {
             return false;
         }
@@ -130,7 +131,28 @@ private:
             layer.inputs.begin(), layer.inputs.end(), [&](int32_t t) { return broadcastsInto(t, result); });
     }
 
-    //! Whether tensor `t` has `result`'s rank, and along each axis either its extent or 1.
+    //! Whether tensors `a` and `b` have the same extents at every run: the same expressions, or values no run changes.
+    //! An export's shape arithmetic (PoolFormer's reshape back to Shape(x)) and a broadcast of two such extents give
+    //! other expressions of the same extents, where the profile fixes them.
+    bool sameShapeEveryRun(int32_t a, int32_t b) const
+    {
+        std::vector<int32_t> const& x = mModel.tensors[a].dims;
+        std::vector<int32_t> const& y = mModel.tensors[b].dims;
+        if (x.size() != y.size())
+        {
+            return false;
+        }
+        for (size_t axis = 0; axis < x.size(); ++axis)
+        {
+            if (!equalEveryRun(mModel, mKnown, x[axis], y[axis]))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    //! Whether tensor `t` has `result`'s rank, and along each axis either its extent (at every run) or 1.
     bool broadcastsInto(int32_t t, int32_t result) const
     {
         std::vector<int32_t> const& dims = mModel.tensors[t].dims;
@@ -141,7 +163,7 @@ private:
         }
         for (size_t axis = 0; axis < dims.size(); ++axis)
         {
-            if (!sameExpr(mModel, dims[axis], target[axis]) && constantExtent(mModel, t, axis) != 1)
+            if (!equalEveryRun(mModel, mKnown, dims[axis], target[axis]) && constantExtent(mModel, t, axis) != 1)
             {
                 return false;
             }
@@ -222,6 +244,8 @@ private:
     std::vector<std::vector<size_t>> mReaders;
     std::vector<int64_t> mProducers;
     std::vector<bool> mTaken; //!< by layer: in a chain already
+    //! By expression node: its value where no run changes it (a profile's fixed extents)
+    std::vector<std::optional<int64_t>> const mKnown;
 };
 
 //! The layer that runs `chain`.

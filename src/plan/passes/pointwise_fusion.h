@@ -31,8 +31,9 @@ struct PointwiseChain
 
 //! The largest chains of `model`, each maximal: a pure function of the graph. A layer joins a chain where the
 //! backend's rules take it, it computes in the chain's precision under its guards, its output has the chain's shape
-//! and is read by layers of the chain only (not a network output, not a shape tensor), and every operand it reads
-//! from outside has the chain's rank with each extent 1 or the chain's own. Chains are disjoint.
+//! (the same extents at every run: the same expressions, or values the profiles fix) and is read by layers of the
+//! chain only (not a network output, not a shape tensor), and every operand it reads from outside has the chain's rank
+//! with each extent 1 or the chain's own. Chains are disjoint.
 std::vector<PointwiseChain> findPointwiseChains(PlanModel const& model, PointwiseFusionRules const& rules);
 
 //! Replaces each chain findPointwiseChains finds by one PointwiseParams layer, where its last layer ran, named after

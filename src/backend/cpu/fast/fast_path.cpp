@@ -6,6 +6,7 @@
 #include "network/fused/quantized_matrix_multiply.h"
 #include "network/layers/reduce.h"
 #include "network/plugin_layer.h"
+#include "plan/passes/sample_normalization.h"
 #include "plan/plan_graph.h"
 
 #include <omp.h>
@@ -43,7 +44,8 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kREDUCE, supportsReduce, makeReduce, Use::kREADS},
     {nvinfer1::LayerType::kMATRIX_MULTIPLY, supportsMatrixMultiply, makeMatrixMultiply},
     {nvinfer1::LayerType::kSOFTMAX, supportsSoftMax, makeSoftMax},
-    {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization},
+    // Only normalizations of whole samples keep channels-last data, as channelsLastUse decides.
+    {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization, Use::kKEEPS},
     // Only the permutes that move nothing read or start channels-last data, each as channelsLastUse decides.
     {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle, Use::kREADS},
     {nvinfer1::LayerType::kCONCATENATION, supportsConcatenation, makeConcatenation, Use::kCONTINUES, true},
@@ -197,6 +199,13 @@ ChannelsLastUse channelsLastUse(plan::PlanModel const& model, plan::LayerRecord 
         return rowMajorInput && plan::shuffleKeepsStoredOrder(model, layer, TensorFormat::kLINEAR, TensorFormat::kHWC)
             ? Use::kSTARTS
             : Use::kNO;
+    }
+    if (layer.type == nvinfer1::LayerType::kNORMALIZATION)
+    {
+        // Each sample's elements lie together in either format, and one scale and one shift apply to each alike: a
+        // normalization of whole samples (PoolFormer's group normalizations of one group) computes the same on
+        // channels-last data. Other normalizations mix axes that channels-last memory interleaves.
+        return plan::normalizesWholeSamples(model, layer) ? Use::kKEEPS : Use::kNO;
     }
     if (kind->channelsLast == Use::kREADS)
     {

@@ -28,7 +28,9 @@ enum class ChannelsLastUse : uint8_t
     kSTARTS,
     //! reads each input as it is stored and writes its output either way (pooling, arithmetic, point-wise chains)
     kCONTINUES,
-    kKEEPS, //!< works on memory element by element: reads its input in its output's format (activations)
+    //! computes the same in either format (activations element by element, a normalization of whole samples sample
+    //! by sample): reads its data (its first input) in its output's format, its other inputs (one value) as stored
+    kKEEPS,
     //! reads kHWC, writes kLINEAR: a reduction of both spatial axes (a global pooling), a permute that moves the
     //! channels last (its output's bytes are the input's as stored)
     kREADS,

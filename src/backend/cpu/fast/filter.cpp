@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace kiln::cpu::fast
 {
@@ -42,6 +43,14 @@ struct FilterTraits<dnnl::deconvolution_forward>
     static constexpr dnnl::algorithm kAlgorithm = dnnl::algorithm::deconvolution_direct;
     static constexpr WindowDirection kDirection = WindowDirection::kTRANSPOSED;
 };
+
+//! Whether oneDNN runs `chosen` on one of its JIT kernels (jit, brgconv, brdgmm), not its reference or GEMM-based ones.
+bool runsJitKernel(dnnl::primitive_desc_base const& chosen)
+{
+    std::string const implementation = chosen.impl_info_str();
+    return implementation.rfind("jit", 0) == 0 || implementation.rfind("brg", 0) == 0
+        || implementation.rfind("brdgmm", 0) == 0;
+}
 
 template <typename Primitive>
 class FilterKernel final : public Kernel
@@ -152,22 +161,40 @@ private:
         return attributes;
     }
 
+    //! oneDNN's choice with every layout left to it (format_tag::any): it picks the one its fastest kernel for the
+    //! shape reads. Where both tensors are stored channels-last and one of its JIT kernels reads and writes them so,
+    //! that one: for grouped convolutions of few channels a group (RegNet's groups of 16) `any` picks a blocked layout
+    //! (aBcd16b) for the same kernel, and the reorders on both sides cost as much as the convolution.
     typename Primitive::primitive_desc describe(memory::desc const& source, memory::desc const& weights,
-        memory::desc const& destination, Shape const& inputShape, Shape const& outputShape) const
+        memory::desc const& destination, Shape const& inputShape, Shape const& outputShape, bool channelsLast) const
     {
         FilterWindow const window = filterWindow(mParams, Traits::kDirection, inputShape, outputShape);
-        // Every layout left to oneDNN (format_tag::any): it picks the one its fastest kernel for the shape reads.
         auto any = [](memory::desc const& desc) {
             return memory::desc(desc.dims(), desc.data_type(), memory::format_tag::any);
         };
-        auto const prop = dnnl::prop_kind::forward_inference;
-        auto const description = mBias.empty()
-            ? typename Primitive::desc(prop, Traits::kAlgorithm, any(source), any(weights), any(destination),
-                window.strides, window.dilation, window.before, window.after)
-            : typename Primitive::desc(prop, Traits::kAlgorithm, any(source), any(weights),
-                linearDesc({mParams.nbOutputMaps}), any(destination), window.strides, window.dilation, window.before,
-                window.after);
-        return typename Primitive::primitive_desc(description, attributes(), mState.engine);
+        auto describeWith = [&](memory::desc const& from, memory::desc const& to) {
+            auto const prop = dnnl::prop_kind::forward_inference;
+            if (mBias.empty())
+            {
+                return typename Primitive::desc(prop, Traits::kAlgorithm, from, any(weights), to, window.strides,
+                    window.dilation, window.before, window.after);
+            }
+            return typename Primitive::desc(prop, Traits::kAlgorithm, from, any(weights),
+                linearDesc({mParams.nbOutputMaps}), to, window.strides, window.dilation, window.before, window.after);
+        };
+        typename Primitive::primitive_desc chosen(
+            describeWith(any(source), any(destination)), attributes(), mState.engine);
+        if (channelsLast && (chosen.src_desc() != source || chosen.dst_desc() != destination))
+        {
+            // allow_empty: no kernel may take the tensors as stored.
+            typename Primitive::primitive_desc const asStored(
+                describeWith(source, destination), attributes(), mState.engine, true);
+            if (asStored && runsJitKernel(asStored))
+            {
+                return asStored;
+            }
+        }
+        return chosen;
     }
 
     Prepared prepare(LayerInputs const& inputs, TensorView const& output) const
@@ -176,7 +203,8 @@ private:
         memory::desc const source = storedDesc(inputShape, inputs[0].format);
         memory::desc const destination = storedDesc(output.shape, output.format);
         memory::desc const weights = filterWeights(mParams, Traits::kDirection, inputShape[1]);
-        auto const chosen = describe(source, weights, destination, inputShape, output.shape);
+        bool const channelsLast = inputs[0].format == TensorFormat::kHWC && output.format == TensorFormat::kHWC;
+        auto const chosen = describe(source, weights, destination, inputShape, output.shape, channelsLast);
         Prepared prepared{Primitive(chosen), laidOutWeights(mKernel, weights, chosen.weights_desc(), mState), {},
             Staged(source, chosen.src_desc(), mState.engine), Staged(destination, chosen.dst_desc(), mState.engine), {},
             {}};

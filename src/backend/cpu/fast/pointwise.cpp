@@ -101,6 +101,7 @@ void gather(
             offset += coordinates[axis] * layout.strides[axis];
         }
         int64_t const run = std::min(count - done, inner - coordinates.back());
+#pragma omp simd
         for (int64_t i = 0; i < run; ++i)
         {
             block[done + i] = input[offset + i * step];
@@ -126,13 +127,15 @@ float minOrNan(float a, float b)
 }
 
 //! One step over `count` elements: d = f(a, b). The element-wise loops compute what the reference's function does
-//! (IEEE arithmetic).
+//! (IEEE arithmetic), in vectors: `omp simd` says what GCC's cheap vectoriser at -O2 cannot check itself, that d, a
+//! and b never overlap but where they are the same block (each element is read before it is written).
 void evaluate(PointwiseStep const& step, PointwiseFunction const& function, float const* a, float const* b, float* d,
     int64_t count)
 {
     if (step.kind == nvinfer1::LayerType::kELEMENTWISE)
     {
         auto const each = [&](auto&& f) {
+#pragma omp simd
             for (int64_t i = 0; i < count; ++i)
             {
                 d[i] = f(a[i], b[i]);

@@ -92,14 +92,16 @@ bool readsChannelsLast(plan::PlanModel const& model, plan::LayerRecord const& la
 }
 
 //! The formats `layer` reads and writes, its output's format decided: each tensor as stored where its kernel takes
-//! both formats, its output's where it works on memory element by element, kLINEAR where it takes no other.
+//! both formats, its output's for the data that it computes on alike in both (kKEEPS), kLINEAR where it takes no
+//! other.
 std::vector<TensorFormat> slotFormats(plan::PlanModel const& model, plan::LayerRecord const& layer, ChannelsLastUse use)
 {
     std::vector<TensorFormat> formats;
-    for (int32_t t : layer.inputs)
+    for (size_t slot = 0; slot < layer.inputs.size(); ++slot)
     {
+        int32_t const t = layer.inputs[slot];
         TensorFormat format = TensorFormat::kLINEAR;
-        if (t >= 0 && use == ChannelsLastUse::kKEEPS)
+        if (t >= 0 && use == ChannelsLastUse::kKEEPS && slot == 0)
         {
             format = model.tensors[layer.outputs[0]].format;
         }

@@ -10,6 +10,7 @@
 #include "plan/passes/quantization_propagation.h"
 #include "plan/passes/quantized_fusion.h"
 #include "plan/passes/quantized_matrix_multiply_fusion.h"
+#include "plan/passes/sample_normalization.h"
 
 namespace kiln::cpu
 {
@@ -79,6 +80,14 @@ bool pointwiseChainFusion(plan::PlanModel& model, Options& /*options*/, std::str
     return true;
 }
 
+//! Group normalizations of one group (PoolFormer's) as normalizations of each sample of the 4-D tensor, which the fast
+//! path runs on channels-last data: the export's reshapes around them would copy out of the region and back.
+bool sampleNormalizations(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    plan::normalizeSamplesInPlace(model);
+    return true;
+}
+
 bool fastPathMarking(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
     for (plan::LayerRecord& layer : model.layers)
@@ -115,6 +124,7 @@ backend::PassList<Options> const& cpuPasses()
         {"convolution epilogue fusion", convolutionEpilogueFusion},
         {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
         {"point-wise chain fusion", pointwiseChainFusion},
+        {"sample normalizations", sampleNormalizations},
         {"fast path marking", fastPathMarking},
         {"channels-last formats", channelsLastFormats},
     };

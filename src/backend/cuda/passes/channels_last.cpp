@@ -1,11 +1,11 @@
 #include "backend/cuda/passes/channels_last.h"
 
-#include "backend/cuda/passes/sample_normalization.h"
 #include "core/tensor_view.h"
 #include "network/layer.h"
 #include "network/fused/quantized_convolution.h"
 #include "network/layers/convolution.h"
 #include "network/layers/layer_utils.h"
+#include "plan/passes/sample_normalization.h"
 #include "plan/plan_graph.h"
 
 #include <algorithm>
@@ -107,7 +107,7 @@ bool continuesRegion(plan::PlanModel const& model, plan::LayerRecord const& laye
     {
         return false;
     }
-    if (normalizesWholeSamples(model, layer))
+    if (plan::normalizesWholeSamples(model, layer))
     {
         return true; // each sample's elements lie together in both formats; one scale and one bias
     }
@@ -281,7 +281,7 @@ void chooseChannelsLast(plan::PlanModel& model)
         {
             formats[0] = inputFormatOf(layer);
         }
-        bool const readsAlikeAsStored = walksBroadcasts(kind) || normalizesWholeSamples(model, layer);
+        bool const readsAlikeAsStored = walksBroadcasts(kind) || plan::normalizesWholeSamples(model, layer);
         for (size_t input = 0; readsAlikeAsStored && input < layer.inputs.size(); ++input)
         {
             int32_t const tensor = layer.inputs[input];

@@ -7,12 +7,12 @@
 #include "backend/cuda/passes/fusion_rules.h"
 #include "backend/cuda/passes/normalization_fusion.h"
 #include "backend/cuda/passes/product_merging.h"
-#include "backend/cuda/passes/sample_normalization.h"
 #include "backend/cuda/tuning/convolution_timing.h"
 #include "backend/cuda/tuning/product_timing.h"
 #include "core/logging.h"
 #include "plan/passes/channel_permutation.h"
 #include "plan/passes/gelu_fusion.h"
+#include "plan/passes/sample_normalization.h"
 
 #include <cuda_runtime_api.h>
 
@@ -162,7 +162,7 @@ bool channelPermutations(PlanModel& model, CudaBuild& /*build*/, std::string& /*
 //! Group normalizations of one group as normalizations of each sample in place, which a channels-last region runs.
 bool sampleNormalizations(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
 {
-    if (size_t const replaced = normalizeSamplesInPlace(model); replaced > 0)
+    if (size_t const replaced = plan::normalizeSamplesInPlace(model); replaced > 0)
     {
         logInfo("Normalizations of whole samples: " + std::to_string(replaced)
             + " reshape -> normalization -> reshape made one normalization of the 4-D tensor");

@@ -1,4 +1,4 @@
-#include "backend/cuda/passes/sample_normalization.h"
+#include "plan/passes/sample_normalization.h"
 
 #include "core/tensor_view.h"
 #include "network/layers/constant.h"
@@ -12,14 +12,12 @@
 #include <optional>
 #include <vector>
 
-namespace kiln::cuda
+namespace kiln::plan
 {
 namespace
 {
 
 using nvinfer1::LayerType;
-using plan::LayerRecord;
-using plan::PlanModel;
 
 //! The axes mask of axes 1, 2 and 3: each sample of a 4-D tensor.
 constexpr uint32_t kSampleAxes = 0b1110;
@@ -251,4 +249,4 @@ bool normalizesWholeSamples(PlanModel const& model, LayerRecord const& layer)
     return true;
 }
 
-} // namespace kiln::cuda
+} // namespace kiln::plan

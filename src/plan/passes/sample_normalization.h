@@ -4,14 +4,15 @@
 // nothing in a row-major plan, but inside a channels-last (kHWC) region each leaves it: the first copies the tensor to
 // row-major, and everything after the normalization up to the next convolution runs row-major. A normalization over
 // axes 1 to 3 of the 4-D tensor itself computes the same, and since each sample's elements lie together in either
-// format and a scale and bias of one value apply to each alike, it runs on the tensor as it is stored.
+// format and a scale and bias of one value apply to each alike, it runs on the tensor as it is stored. Both backends
+// rewrite so before they choose their formats: the CUDA backend's channels-last regions and the CPU fast path's.
 #pragma once
 
 #include "plan/plan_model.h"
 
 #include <cstddef>
 
-namespace kiln::cuda
+namespace kiln::plan
 {
 
 //! Replaces each reshape -> normalization -> reshape that normalizes each sample of a 4-D tensor X whole by one
@@ -26,4 +27,4 @@ size_t normalizeSamplesInPlace(plan::PlanModel& model);
 //! and a bias of one value each: it then computes the same on channels-last data as on row-major data.
 bool normalizesWholeSamples(plan::PlanModel const& model, plan::LayerRecord const& layer);
 
-} // namespace kiln::cuda
+} // namespace kiln::plan
