@@ -127,6 +127,8 @@ public:
     }
 
 private:
+    //! What a run of one shape needs: oneDNN's primitive and its memory objects for rows shorter than kLongRow (left
+    //! empty for longer ones).
     struct Prepared
     {
         dnnl::layer_normalization_forward primitive;
@@ -149,6 +151,10 @@ private:
     {
         Shape const normalized(shape.begin() + static_cast<std::ptrdiff_t>(firstAxis()), shape.end());
         int64_t const elements = volume(normalized);
+        if (elements >= kLongRow)
+        {
+            return Prepared{{}, {}, {}, {}, {}, normalized, {}, {}}; // Kiln's loops: no oneDNN primitive to make
+        }
         memory::desc const data = linearDesc({volume(shape) / elements, elements});
         memory::desc const weights = linearDesc({elements});
         dnnl::layer_normalization_forward::desc const description(dnnl::prop_kind::forward_inference, data,
