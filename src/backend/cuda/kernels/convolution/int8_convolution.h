@@ -31,7 +31,8 @@ Int8ConvolutionKernel int8ConvolutionKernelOfDevice(int device);
 //! followed by the epilogue kernel. With fewer, each SM finishes a whole tile alone, and cuBLASLt, which spreads a
 //! small product over every SM, is faster (ResNet-50 on an H100 at batch 1: 0.74 ms through the implicit GEMM, 0.47 ms
 //! through cuBLASLt). Half a wave is the better bound on an H100: ResNet-50 at batch 16 took 1.343 ms with it, 1.393 ms
-//! with a whole wave and 1.453 ms with a quarter (batch 32: 2.191, 2.226 and 2.327 ms).
+//! with a whole wave and 1.453 ms with a quarter (batch 32: 2.191, 2.226 and 2.327 ms). On warp-group products an
+//! eighth of a wave ran batch 1 0.4% faster and batches 4 to 16 3% to 4% slower (performance.md).
 bool int8ConvolutionFillsGpu(Im2colGeometry const& g, int64_t images, int64_t maps, int32_t multiprocessors);
 
 //! The output ([images, OH, OW, maps], kHWC) of `images` channels-last INT8 images ([images, H, W, C]) convolved with
