@@ -18,6 +18,7 @@ public:
         : mModel(model)
         , mRules(rules)
         , mReaders(readersOf(model))
+        , mKnown(valuesNoRunChanges(model))
         , mTaken(model.layers.size(), false)
     {
     }
@@ -75,8 +76,9 @@ private:
             LayerRecord const& sum = mModel.layers[*next];
             int32_t const convolved = convolution.outputs[0];
             int32_t const residual = sum.inputs[0] == convolved ? sum.inputs[1] : sum.inputs[0];
-            if (residual == convolved || !sameShape(mModel, residual, convolved)
-                || !sameShape(mModel, sum.outputs[0], convolved))
+            // The same extents at every run, not only the same expressions (plan_graph.h's sameShapeEveryRun).
+            if (residual == convolved || !sameShapeEveryRun(mModel, mKnown, residual, convolved)
+                || !sameShapeEveryRun(mModel, mKnown, sum.outputs[0], convolved))
             {
                 return {};
             }
@@ -157,8 +159,9 @@ private:
 
     PlanModel& mModel;
     ConvolutionFusionRules const& mRules;
-    std::vector<std::vector<size_t>> mReaders; //!< by tensor: the layers that read it
-    std::vector<bool> mTaken;                  //!< by layer: in a chain already
+    std::vector<std::vector<size_t>> mReaders;        //!< by tensor: the layers that read it
+    std::vector<std::optional<int64_t>> const mKnown; //!< by expression node: valuesNoRunChanges
+    std::vector<bool> mTaken;                         //!< by layer: in a chain already
 };
 
 } // namespace
