@@ -76,9 +76,7 @@ private:
             LayerRecord const& sum = mModel.layers[*next];
             int32_t const convolved = convolution.outputs[0];
             int32_t const residual = sum.inputs[0] == convolved ? sum.inputs[1] : sum.inputs[0];
-            // The same extents at every run, not only the same expressions (plan_graph.h's sameShapeEveryRun).
-            if (residual == convolved || !sameShapeEveryRun(mModel, mKnown, residual, convolved)
-                || !sameShapeEveryRun(mModel, mKnown, sum.outputs[0], convolved))
+            if (residual == convolved || !sameExtents(residual, convolved) || !sameExtents(sum.outputs[0], convolved))
             {
                 return {};
             }
@@ -155,6 +153,13 @@ private:
         types.resize(record.inputs.size() + record.outputs.size(), slotType(mModel, convolution, 1));
         setIoTypes(mModel, record, std::move(types));
         return record;
+    }
+
+    //! Whether tensors `a` and `b` have the same extents as the rules compare them: at every run (plan_graph.h's
+    //! sameShapeEveryRun), or as the same expressions.
+    bool sameExtents(int32_t a, int32_t b) const
+    {
+        return mRules.residualsOfEqualExtents ? sameShapeEveryRun(mModel, mKnown, a, b) : sameShape(mModel, a, b);
     }
 
     PlanModel& mModel;
