@@ -212,6 +212,24 @@ bool equalEveryRun(PlanModel const& model, std::vector<std::optional<int64_t>> c
     return sameExpr(model, a, b) || (knownA && knownA == known[static_cast<size_t>(b)]);
 }
 
+bool sameShapeEveryRun(PlanModel const& model, std::vector<std::optional<int64_t>> const& known, int32_t a, int32_t b)
+{
+    std::vector<int32_t> const& x = model.tensors[a].dims;
+    std::vector<int32_t> const& y = model.tensors[b].dims;
+    if (x.size() != y.size())
+    {
+        return false;
+    }
+    for (size_t axis = 0; axis < x.size(); ++axis)
+    {
+        if (!equalEveryRun(model, known, x[axis], y[axis]))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 std::vector<std::vector<size_t>> readersOf(PlanModel const& model)
 {
     std::vector<std::vector<size_t>> readers(model.tensors.size());

@@ -63,6 +63,10 @@ std::vector<std::optional<int64_t>> valuesNoRunChanges(PlanModel const& model);
 //! Whether expression nodes `a` and `b` are equal at every run: the same expression (sameExpr), or the same value
 //! where no run changes either (`known`: valuesNoRunChanges(model)).
 bool equalEveryRun(PlanModel const& model, std::vector<std::optional<int64_t>> const& known, int32_t a, int32_t b);
+//! Whether tensors `a` and `b` have the same extents at every run (equalEveryRun along each axis): an export's shape
+//! arithmetic (ResNeSt's reshapes by Shape(x), PoolFormer's back to Shape(x)) gives other expressions of the same
+//! extents, where the profile fixes them.
+bool sameShapeEveryRun(PlanModel const& model, std::vector<std::optional<int64_t>> const& known, int32_t a, int32_t b);
 
 //! By tensor: the indices of the layers that read it.
 std::vector<std::vector<size_t>> readersOf(PlanModel const& model);

@@ -635,5 +635,43 @@ TEST(CpuChannelsLast, GroupedConvolutionReadsAndWritesChannelsLastAsStored)
     EXPECT_EQ(log.find("aBcd16b"), std::string::npos) << log;
 }
 
+TEST(CpuChannelsLast, ConvolutionReadOnlyByRowMajorLayersWritesRowMajor)
+{
+    // ResNeSt's split attention reshapes a grouped convolution's [N, 2C, H, W] into its radix groups [N, 2, C, H, W],
+    // which no fast kernel reads channels-last: the convolution writes row-major itself and the reshape is a view,
+    // where the executor converted the output for the reshape, which copied it again.
+    std::vector<std::vector<float>> weights;
+    NetworkMaker const network = [&](INetworkDefinition& n) {
+        weights.clear();
+        ITensor& x = *n.addInput("x", DataType::kFLOAT, Dims4{1, 6, 10, 12});
+        ITensor& expanded = named(convolution(n, x, 6, 16, 1, 1, weights, "expand"), "expanded");
+        ITensor& grouped = named(activated(n, convolution(n, expanded, 16, 16, 3, 2, weights, "grouped"),
+                                     ActivationType::kRELU, "grouped relu"),
+            "radix input");
+        ITensor& radix = named(reshaped(n, grouped, {1, 2, 8, 10, 12}, "split"), "radix groups");
+        IReduceLayer* sum = n.addReduce(radix, ReduceOperation::kSUM, 0b10, false);
+        sum->setName("radix sum");
+        markOutput(n, *sum->getOutput(0));
+    };
+    std::vector<uint8_t> const fast = buildCpuPlan(network, CpuKernels::kFAST);
+    // The first convolution's reader continues the region; the second's reshape does not.
+    EXPECT_EQ(formatsOf(fast, {"expanded", "radix input"}),
+        (std::map<std::string, TensorFormat>{
+            {"expanded", TensorFormat::kHWC}, {"radix input", TensorFormat::kLINEAR}}));
+    plan::PlanModel model;
+    std::string error;
+    ASSERT_TRUE(plan::readPlan(fast.data(), fast.size(), model, error)) << error;
+    for (plan::TensorRecord const& tensor : model.tensors)
+    {
+        if (tensor.name == "radix groups")
+        {
+            EXPECT_GE(tensor.viewOf, 0) << "the reshape copies";
+        }
+    }
+    std::vector<Tensors> const runs{
+        {{"x", randomTensor({1, 6, 10, 12}, 93)}}, {{"x", randomTensor({1, 6, 10, 12}, 94)}}};
+    expectFastMatchesReference(network, runs, reductionTolerance(2 * (8 * 9 + 6 + 2)));
+}
+
 } // namespace
 } // namespace kiln::test

@@ -189,6 +189,33 @@ TEST(FastConvolutionFusion, ChannelsLastResidualIsAddedAsItIsStored)
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"first + relu", true}, {"second + shortcut", true}}));
 }
 
+TEST(FastConvolutionFusion, ShortcutOfTheSameExtentsByOtherExpressionsIsFused)
+{
+    // An export's shape arithmetic (ResNeSt's reshapes by Shape(x)) gives a shortcut other expressions of the same
+    // extents: here the reshape's channels are the input's volume over the other axes. Where the profile fixes the
+    // input's shape, they are the same at every run, and the sum and the ReLU still become the epilogue.
+    ConvolutionCase const dynamic{"Dynamic", {-1, 8, 12, 12}, 8, {3, 3}, {}, {1, 1}, {1, 1}, {}, 1, kExplicit, true};
+    ConvolutionNetwork const convolution(dynamic, 27);
+    auto maker = [&](INetworkDefinition& network) {
+        ITensor* input = network.addInput("input", DataType::kFLOAT, dimsOf(dynamic.input));
+        ITensor& shortcut = reshaped(network, *input, {0, -1, 12, 12}, "reshape");
+        ITensor& sum = sumOf(network, *convolution.add(network, *input)->getOutput(0), shortcut, "shortcut");
+        markOutput(network, activated(network, sum, ActivationType::kRELU, "relu"));
+    };
+    auto pinned = [](IBuilder& builder, IBuilderConfig& config) {
+        IOptimizationProfile* shapes = builder.createOptimizationProfile();
+        for (auto selector : {OptProfileSelector::kMIN, OptProfileSelector::kOPT, OptProfileSelector::kMAX})
+        {
+            shapes->setDimensions("input", selector, Dims4{2, 8, 12, 12});
+        }
+        config.addOptimizationProfile(shapes);
+    };
+    std::map<std::string, bool> const layers = expectFastMatchesReference(maker,
+        {{{"input", randomTensor({2, 8, 12, 12}, 28)}}}, reductionTolerance(convolution.reductionLength()), pinned);
+    EXPECT_EQ(layersNamed(layers, {"convolution + shortcut + relu", "shortcut", "relu"}),
+        (std::map<std::string, bool>{{"convolution + shortcut + relu", true}}));
+}
+
 //! Whether, in serialized plan `blob`, layer `name` writes its output in the bytes of its residual (its last input).
 bool writesOverItsResidual(std::vector<uint8_t> const& blob, std::string const& name)
 {

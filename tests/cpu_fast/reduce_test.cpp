@@ -1,6 +1,6 @@
-// The fast path's reductions (oneDNN's reduction) against the reference kernel: every operation over inner, outer,
-// middle, alternating and all axes, keeping the reduced dimensions or not; axes of extent 1; empty reductions;
-// global average pooling as ONNX imports it; dynamic shapes; thread counts.
+// The fast path's reductions (oneDNN's reduction, Kiln's loops for sums and means) against the reference kernel: every
+// operation over inner, outer, middle, alternating and all axes, keeping the reduced dimensions or not; axes of extent
+// 1; empty reductions; global average pooling as ONNX imports it; dynamic shapes; thread counts.
 #include "one_layer.h"
 
 namespace kiln::test
@@ -75,7 +75,12 @@ INSTANTIATE_TEST_SUITE_P(Axes, FastReduce,
         ReduceCase{"OneDimensional", {37}, 0b1}, ReduceCase{"LongRows", {2, 5000}, 0b10},
         ReduceCase{"LongRowsAndColumns", {2, 5000}, 0b11},
         ReduceCase{"ExtentsOfOneAmongTheAxes", {1, 6, 1, 5, 1}, 0b01101},
-        ReduceCase{"SevenDimensional", {2, 3, 2, 2, 3, 2, 2}, 0b0101001}),
+        ReduceCase{"SevenDimensional", {2, 3, 2, 2, 3, 2, 2}, 0b0101001},
+        // ResNeSt's split attention sums the radix groups of [N, 2, C, H, W]: rows of more than 16,384 elements,
+        // each summed column by column in stretches (the last one shorter).
+        ReduceCase{"FewLongRows", {2, 3, 8, 48, 48}, 0b00010},
+        // Its global average of [N, C, H, W] row-major: each row of H * W summed on its own.
+        ReduceCase{"SpatialAxesOfRowMajorActivations", {1, 40, 56, 56}, 0b1100}),
     [](testing::TestParamInfo<ReduceCase> const& testInfo) { return std::string(testInfo.param.name); });
 
 TEST(FastReduce, OnlyAxesOfExtentOneLeaveTheValuesAsTheyAre)
@@ -133,6 +138,10 @@ TEST(FastReduceThreads, EveryThreadCountGivesTheSameBits)
         expectSameBitsAtEveryThreadCount(
             oneLayer({shape}, reduce(ReduceOperation::kSUM, axes, true)), randomInputs({shape}, 10));
     }
+    // Long rows, summed in stretches of columns that the threads share.
+    Shape const radix{1, 2, 64, 28, 28};
+    expectSameBitsAtEveryThreadCount(
+        oneLayer({radix}, reduce(ReduceOperation::kSUM, 0b10, false)), randomInputs({radix}, 11));
 }
 
 } // namespace

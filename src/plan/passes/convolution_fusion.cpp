@@ -18,6 +18,7 @@ public:
         : mModel(model)
         , mRules(rules)
         , mReaders(readersOf(model))
+        , mKnown(valuesNoRunChanges(model))
         , mTaken(model.layers.size(), false)
     {
     }
@@ -75,8 +76,7 @@ private:
             LayerRecord const& sum = mModel.layers[*next];
             int32_t const convolved = convolution.outputs[0];
             int32_t const residual = sum.inputs[0] == convolved ? sum.inputs[1] : sum.inputs[0];
-            if (residual == convolved || !sameShape(mModel, residual, convolved)
-                || !sameShape(mModel, sum.outputs[0], convolved))
+            if (residual == convolved || !sameExtents(residual, convolved) || !sameExtents(sum.outputs[0], convolved))
             {
                 return {};
             }
@@ -155,10 +155,18 @@ private:
         return record;
     }
 
+    //! Whether tensors `a` and `b` have the same extents as the rules compare them: at every run (plan_graph.h's
+    //! sameShapeEveryRun), or as the same expressions.
+    bool sameExtents(int32_t a, int32_t b) const
+    {
+        return mRules.residualsOfEqualExtents ? sameShapeEveryRun(mModel, mKnown, a, b) : sameShape(mModel, a, b);
+    }
+
     PlanModel& mModel;
     ConvolutionFusionRules const& mRules;
-    std::vector<std::vector<size_t>> mReaders; //!< by tensor: the layers that read it
-    std::vector<bool> mTaken;                  //!< by layer: in a chain already
+    std::vector<std::vector<size_t>> mReaders;        //!< by tensor: the layers that read it
+    std::vector<std::optional<int64_t>> const mKnown; //!< by expression node: valuesNoRunChanges
+    std::vector<bool> mTaken;                         //!< by layer: in a chain already
 };
 
 } // namespace

@@ -23,6 +23,11 @@ struct ConvolutionFusionRules
     //! Whether the backend's fused kernel applies this activation self-gated, x * f(x) (Epilogue::selfGated); empty:
     //! none. The network writes it as the activation and a product of its input by its output.
     std::function<bool(network::ActivationParams const&)> fusesSelfGated{};
+    //! Whether a residual may have the convolution's extents by other expressions of the same values, where the
+    //! profile fixes them (an export's shape arithmetic, ResNeSt's reshapes by Shape(x)), not only by the same
+    //! expressions: the CPU's fused kernels read the shapes each run gives. The CUDA backend keeps the same
+    //! expressions until its fused kernels have run such residuals on a GPU.
+    bool residualsOfEqualExtents{false};
 };
 
 //! Rewrites `model`'s layer list in place. Runs after every layer is recorded and before memory planning; the

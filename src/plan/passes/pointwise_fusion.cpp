@@ -123,33 +123,12 @@ private:
             return false;
         }
         int32_t const result = last.outputs[0];
-        if (!sameShapeEveryRun(layer.outputs[0], result))
+        if (!sameShapeEveryRun(mModel, mKnown, layer.outputs[0], result))
         {
             return false;
         }
         return std::all_of(
             layer.inputs.begin(), layer.inputs.end(), [&](int32_t t) { return broadcastsInto(t, result); });
-    }
-
-    //! Whether tensors `a` and `b` have the same extents at every run: the same expressions, or values no run changes.
-    //! An export's shape arithmetic (PoolFormer's reshape back to Shape(x)) and a broadcast of two such extents give
-    //! other expressions of the same extents, where the profile fixes them.
-    bool sameShapeEveryRun(int32_t a, int32_t b) const
-    {
-        std::vector<int32_t> const& x = mModel.tensors[a].dims;
-        std::vector<int32_t> const& y = mModel.tensors[b].dims;
-        if (x.size() != y.size())
-        {
-            return false;
-        }
-        for (size_t axis = 0; axis < x.size(); ++axis)
-        {
-            if (!equalEveryRun(mModel, mKnown, x[axis], y[axis]))
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     //! Whether tensor `t` has `result`'s rank, and along each axis either its extent (at every run) or 1.

@@ -4,7 +4,8 @@
 // that oneDNN sees the fewest axes (its fast kernel reduces the innermost ones: a global average pooling is
 // [N * C, H * W] -> [N * C, 1]). Unlike the reference, oneDNN's maximum and minimum keep a NaN only where it comes
 // last. A channels-last input is folded in the order its axes lie in memory: a global average pooling of a kHWC
-// tensor is [N, H * W, C] -> [N, 1, C], the same row-major output.
+// tensor is [N, H * W, C] -> [N, 1, C], the same row-major output. Sums and means over the middle or the innermost
+// axis, the shapes above, run in loops of Kiln's own (RowReduction, InnermostReduction).
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/reduce.h"
@@ -141,6 +142,11 @@ struct RowReduction
 
     void run(float const* input, float* output) const
     {
+        if (inner >= kChunkElements)
+        {
+            sumLongRows(input, output);
+            return;
+        }
         int64_t const chunkRows = std::max<int64_t>(1, kChunkElements / inner);
         int64_t const chunks = (rows + chunkRows - 1) / chunkRows;
         std::vector<float> partials(static_cast<size_t>(outer * chunks * inner), 0.0F);
@@ -183,12 +189,78 @@ struct RowReduction
             }
         }
     }
+
+private:
+    //! Rows of kChunkElements or more, where each chunk above would be one row (a split-attention sum of two halves
+    //! of 400,000 elements): each element is the sum of its column in the rows' order, the same bits as the chunks
+    //! give, added straight into the output. Threads take stretches of columns, which needs no partial sums (the
+    //! chunks' cost a pass over memory and an allocation the size of the input) and no serial pass adding them.
+    void sumLongRows(float const* input, float* output) const
+    {
+        int64_t const stretches = (inner + kChunkElements - 1) / kChunkElements;
+        float const scale = mean ? 1.0F / static_cast<float>(rows) : 1.0F;
+#pragma omp parallel for collapse(2) schedule(static) if (outer * rows * inner > kParallelElements)
+        for (int64_t o = 0; o < outer; ++o)
+        {
+            for (int64_t k = 0; k < stretches; ++k)
+            {
+                int64_t const begin = k * kChunkElements;
+                int64_t const length = std::min(kChunkElements, inner - begin);
+                float const* column = input + o * rows * inner + begin;
+                float* const result = output + o * inner + begin;
+                std::copy_n(column, length, result);
+                for (int64_t r = 1; r < rows; ++r)
+                {
+                    float const* row = column + r * inner;
+#pragma omp simd
+                    for (int64_t i = 0; i < length; ++i)
+                    {
+                        result[i] += row[i];
+                    }
+                }
+#pragma omp simd
+                for (int64_t i = 0; i < length; ++i)
+                {
+                    result[i] *= scale;
+                }
+            }
+        }
+    }
+};
+
+//! A sum or mean of each row of row-major [rows, length] data (a global average pooling of row-major activations,
+//! [N * C, H * W]), which oneDNN 2.6's reduction ran at several times the cost of reading the data. Each row is summed
+//! by one thread in a fixed order, so the bits are the same at any thread count; threads take whole rows, and only
+//! past RowReduction::kParallelElements.
+struct InnermostReduction
+{
+    int64_t rows{0};
+    int64_t length{0};
+    bool mean{false};
+
+    void run(float const* input, float* output) const
+    {
+        float const scale = mean ? 1.0F / static_cast<float>(length) : 1.0F;
+#pragma omp parallel for schedule(static) if (rows * length > RowReduction::kParallelElements)
+        for (int64_t r = 0; r < rows; ++r)
+        {
+            float const* row = input + r * length;
+            float sum = 0.0F;
+#pragma omp simd reduction(+ : sum)
+            for (int64_t i = 0; i < length; ++i)
+            {
+                sum += row[i];
+            }
+            output[r] = sum * scale;
+        }
+    }
 };
 
 //! What one input shape needs: nothing (only axes of extent 1 reduced: a copy), the rows' reduction, or oneDNN's.
 struct Prepared
 {
     std::optional<RowReduction> rows;
+    std::optional<InnermostReduction> innermost;
     std::optional<PlainPrimitive> primitive;
 };
 
@@ -223,6 +295,10 @@ public:
         {
             prepared.rows->run(input.as<float>(), output.as<float>());
         }
+        else if (prepared.innermost)
+        {
+            prepared.innermost->run(input.as<float>(), output.as<float>());
+        }
         else if (prepared.primitive)
         {
             prepared.primitive->run({input.data, output.data}, mState.stream);
@@ -254,13 +330,19 @@ private:
         {
             return {
                 RowReduction{folded.source[0], folded.source[1], folded.source[2], mOperation == ReduceOperation::kAVG},
+                std::nullopt, std::nullopt};
+        }
+        if (sums && folded.source.size() == 2 && folded.destination[1] == 1)
+        {
+            return {std::nullopt,
+                InnermostReduction{folded.source[0], folded.source[1], mOperation == ReduceOperation::kAVG},
                 std::nullopt};
         }
         dnnl::memory::desc const source = linearDesc(folded.source);
         dnnl::memory::desc const destination = linearDesc(folded.destination);
         dnnl::reduction::desc const description(reductionOf(mOperation), source, destination, 0.0F, 0.0F);
         dnnl::reduction::primitive_desc const chosen(description, mState.engine);
-        return {std::nullopt,
+        return {std::nullopt, std::nullopt,
             PlainPrimitive(
                 dnnl::reduction(chosen), {{DNNL_ARG_SRC, source}, {DNNL_ARG_DST, destination}}, mState.engine)};
     }

@@ -133,8 +133,12 @@ void storeChannelsLast(plan::PlanModel& model)
         // would otherwise convert (ShuffleNetV2's joins, read by the reshapes of its channel shuffles).
         bool const continuesForReaders = continues && readsChannelsLast(model, layer)
             && aReaderTakesChannelsLast(model, readers, layer.outputs[0]);
-        if ((use == ChannelsLastUse::kSTARTS || continuesForReaders)
-            && mayStoreChannelsLast(model, readers, layer.outputs[0])
+        // A layer that starts a region does so only where a reader continues it: where every reader would convert
+        // (ResNeSt's reshapes that split a convolution's channels into its radix groups), the layer writes row-major
+        // itself, one conversion as it writes instead of one per reader, and a reshape of its output is a view.
+        bool const startsForReaders = use == ChannelsLastUse::kSTARTS
+            && aReaderTakesChannelsLast(model, readers, layer.outputs[0]);
+        if ((startsForReaders || continuesForReaders) && mayStoreChannelsLast(model, readers, layer.outputs[0])
             && (!channelsLastForItsReadersOnly(model, layer)
                 || readersTakeChannelsLast(model, readers, layer.outputs[0])))
         {

@@ -62,7 +62,7 @@ bool convolutionEpilogueFusion(plan::PlanModel& model, Options& /*options*/, std
 {
     plan::fuseConvolutionEpilogues(model,
         plan::ConvolutionFusionRules{
-            fast::runsLayer, fast::convolutionFusesActivation, false, fast::convolutionFusesSelfGated});
+            fast::runsLayer, fast::convolutionFusesActivation, false, fast::convolutionFusesSelfGated, true});
     return true;
 }
 
