@@ -13,8 +13,7 @@ seed 0; --layers as there). Two steps:
   `kiln --backend=cuda --useCudaGraph --noDataTransfers` on the same token ids (seed 1):
     - FP16:        the unquantized model, --fp16
     - FP8:         the Q/DQ model, --fp8 (its projections fused into cuBLASLt's FP8 products, FP32 between the pairs)
-    - FP8 + FP16:  the Q/DQ model, --fp8 --fp16 (FP16 rounds the weights off FP8's grid, so nothing fuses: the
-                   Q/DQ layers run around FP16 products)
+    - FP8 + FP16:  the Q/DQ model, --fp8 --fp16 (trtexec's --best: the same FP8 products, FP16 between the pairs)
   and the FP8 / FP16 ratios. Issue 47's target: FP8 >= 1.4x FP16 at batch 8.
 
 Usage: gpu_fp8.py make --output .gpu-fp8/bert_fp8.onnx --layers 2     (run by Model Optimizer's Python)

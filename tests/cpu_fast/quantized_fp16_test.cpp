@@ -144,5 +144,46 @@ TEST(Int8Weights, RecoversValuesAndScalesFromFp16Weights)
     EXPECT_FALSE(plan::recoverInt8Weights(weights, 1, DataType::kHALF).has_value());
 }
 
+TEST(Fp8Weights, RecoversValuesAndScalesFromFp16Weights)
+{
+    // One channel of a product in an FP16 build (trtexec's --fp8 --fp16): each weight is an FP8 value times Model
+    // Optimizer's scale, rounded to FP16. Codes of 448, -3.25, 1, 3 * 2^-9 (a subnormal), 0 and -104.
+    float const scale = 0.3F / 448.0F;
+    std::vector<uint8_t> const q{0x7E, 0xC5, 0x38, 0x03, 0x00, 0xED};
+    std::vector<float> weights;
+    for (uint8_t code : q)
+    {
+        weights.push_back(roundThroughHalf(dequantizeFp8(code, scale)));
+    }
+    std::optional<plan::Fp8Weights> const recovered = plan::recoverFp8Weights(weights, 1, DataType::kHALF);
+    ASSERT_TRUE(recovered.has_value());
+    EXPECT_EQ(recovered->values, q);
+    for (size_t i = 0; i < q.size(); ++i)
+    {
+        EXPECT_EQ(roundThroughHalf(dequantizeFp8(recovered->values[i], recovered->scales[0])), weights[i]) << i;
+    }
+    EXPECT_FALSE(plan::recoverFp8Weights(weights, 1).has_value()); // as FP32 weights they are off the grid
+    // The same channel with its largest weight at 36 steps (0x61), as in Model Optimizer's ViT export: some scale
+    // gives every weight back (36 steps of s are 288 steps of s / 8, and FP8's values times 8 are FP8 values too).
+    std::vector<uint8_t> const short8{0x61, 0xC5, 0x38, 0x03, 0x00, 0xD5};
+    std::vector<float> shortWeights;
+    for (uint8_t code : short8)
+    {
+        shortWeights.push_back(roundThroughHalf(dequantizeFp8(code, 0.00155171F)));
+    }
+    std::optional<plan::Fp8Weights> const shortRecovered = plan::recoverFp8Weights(shortWeights, 1, DataType::kHALF);
+    ASSERT_TRUE(shortRecovered.has_value());
+    for (size_t i = 0; i < short8.size(); ++i)
+    {
+        EXPECT_EQ(
+            roundThroughHalf(dequantizeFp8(shortRecovered->values[i], shortRecovered->scales[0])), shortWeights[i])
+            << i;
+    }
+    // The weight of one step replaced by 1.0625 steps, which needs a fourth mantissa bit: off FP8's grid by far more
+    // than FP16's rounding.
+    weights[2] = roundThroughHalf(1.0625F * scale);
+    EXPECT_FALSE(plan::recoverFp8Weights(weights, 1, DataType::kHALF).has_value());
+}
+
 } // namespace
 } // namespace kiln::test

@@ -127,4 +127,19 @@ TEST(CudaBackendQuantize, OneScaleInt8SixteenValuesAThread)
     }
 }
 
+TEST(CudaBackendQuantize, OneScaleFp8SixteenValuesAThread)
+{
+    SKIP_WITHOUT_GPU();
+    // FP8 with one scale runs 16 values a thread as well where a tensor has 2^19 values or more, from FP32 or FP16
+    // values; inputOf's values saturate, round to FP8's subnormals and tie. A count that is not a multiple of 16
+    // leaves a tail to the element kernel.
+    for (Dims const& dims : {Dims{3, {2, 512, 512}}, Dims{2, {1031, 517}}})
+    {
+        for (bool const fp16 : {false, true})
+        {
+            expectAgree(dims, DataType::kFP8, {0.75F}, -1, fp16);
+        }
+    }
+}
+
 } // namespace

@@ -1,5 +1,5 @@
-// The CUDA backend's Select layer against the CPU reference: condition, then and else of one shape and broadcast
-// against each other (extents of 1), FP32, FP16 and INT32 values.
+// The CUDA backend's Select layer against the CPU reference: condition, then and else of one shape, broadcast
+// against each other (extents of 1), or of one element beside the others' shape; FP32, FP16 and INT32 values.
 #include "backend_comparison.h"
 
 namespace
@@ -32,7 +32,9 @@ TEST(CudaBackendSelect, SameShapesAndBroadcasts)
     };
     for (Case const& c : {Case{"same shapes", Dims{3, {2, 3, 4}}, Dims{3, {2, 3, 4}}, Dims{3, {2, 3, 4}}},
              Case{"broadcast", Dims{3, {2, 1, 4}}, Dims{3, {1, 3, 4}}, Dims{3, {2, 3, 1}}},
-             Case{"scalar-like", Dims{3, {1, 1, 1}}, Dims{3, {2, 3, 4}}, Dims{3, {1, 1, 4}}}})
+             Case{"scalar-like", Dims{3, {1, 1, 1}}, Dims{3, {2, 3, 4}}, Dims{3, {1, 1, 4}}},
+             Case{"one-element then", Dims{3, {2, 3, 4}}, Dims{3, {1, 1, 1}}, Dims{3, {2, 3, 4}}},
+             Case{"one-element else", Dims{3, {2, 3, 4}}, Dims{3, {2, 3, 4}}, Dims{3, {1, 1, 1}}}})
     {
         std::vector<uint8_t> flags(volumeOf(c.condition));
         for (size_t i = 0; i < flags.size(); ++i)

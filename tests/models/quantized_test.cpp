@@ -379,6 +379,16 @@ TEST(QuantizedModels, Fp8ProductsByWeightsRunFusedOnCuda)
     std::vector<nvinfer1::LayerType> const types = planLayerTypes("vit_fp8", kiln::Backend::kCUDA);
     EXPECT_EQ(std::count(types.begin(), types.end(), network::kQuantizedMatrixMultiplyLayerType), 8);
     EXPECT_EQ(std::count(types.begin(), types.end(), nvinfer1::LayerType::kMATRIX_MULTIPLY), 5);
+    // So in FP16 builds (trtexec's --fp8 --fp16): the builder holds the FP8 weights in FP16, which Model Optimizer's
+    // scales round off FP8's grid, and the fusion finds the FP8 values again. The layers that write no FP8 write FP16
+    // there, FP32 in FP32 builds.
+    using nvinfer1::DataType;
+    plan::PlanModel const fp32 = planOf("vit_fp8", kiln::Backend::kCUDA);
+    plan::PlanModel const fp16 = planOf("vit_fp8", kiln::Backend::kCUDA, true);
+    EXPECT_EQ(layersWriting(fp32, network::kQuantizedMatrixMultiplyLayerType, DataType::kFP8), 5U);
+    EXPECT_EQ(layersWriting(fp32, network::kQuantizedMatrixMultiplyLayerType, DataType::kFLOAT), 3U);
+    EXPECT_EQ(layersWriting(fp16, network::kQuantizedMatrixMultiplyLayerType, DataType::kFP8), 5U);
+    EXPECT_EQ(layersWriting(fp16, network::kQuantizedMatrixMultiplyLayerType, DataType::kHALF), 3U);
 }
 
 TEST(QuantizedModels, Fp8ProductsStayUnfusedOnTheCpu)

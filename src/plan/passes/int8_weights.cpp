@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
-#include <type_traits>
 
 namespace kiln::plan
 {
@@ -121,23 +120,27 @@ std::optional<float> scaleNear(
     return std::nullopt;
 }
 
-//! The INT8 scale of weights held in a 16-bit type, whose rounding moves the largest magnitude over 127 by up to half
-//! a step of that type from the model's scale, too far for its products to round back alike. Each weight bounds the
-//! scale instead: q * s must lie within half a step of the weight as the type holds it. The middle of the interval
-//! all bounds leave is a scale that gives every weight back (checked, as the bounds' ties may not).
-std::optional<float> reducedInt8Scale(
-    float const* weights, size_t count, float largest, int8_t* q, Reduced const& reduced)
+//! The scale of weights held in a 16-bit type whose largest magnitude is `largestCode` steps of the grid. The type's
+//! rounding moves that magnitude by up to half a step of the type from the model's scale times the code, too far for
+//! the products to round back alike from their quotient. Each weight bounds the scale instead: q * s must lie within
+//! half a step of the weight as the type holds it. The middle of the interval all bounds leave is a scale that gives
+//! every weight back (checked, as the bounds' ties may not). The codes are the model's: the type's relative rounding
+//! (2^-11 for FP16, 2^-9 for BF16) stays far below half of the grid's relative spacing at every code that matters.
+template <typename Grid>
+std::optional<float> reducedScale(float const* weights, size_t count, float largest, float largestCode,
+    typename Grid::Code* q, Reduced const& reduced)
 {
-    float const estimate = largest / 127.0F;
+    float const estimate = largest / largestCode;
     double low = 0.0;
     double high = INFINITY;
-    for (size_t i = 0; i < count; ++i)
+    for (size_t i = 0; i < count && low <= high; ++i)
     {
-        double const steps = std::fabs(roundHalfToEven(weights[i] / estimate));
-        if (steps > 127.0)
+        std::optional<typename Grid::Code> const code = Grid::nearestCode(weights[i], estimate);
+        if (!code)
         {
             return std::nullopt;
         }
+        double const steps = std::fabs(Grid::value(*code, 1.0F));
         if (steps > 0.0)
         {
             float const magnitude = std::fabs(weights[i]);
@@ -154,7 +157,7 @@ std::optional<float> reducedInt8Scale(
     }
     // Where a product lies exactly between two values of the type, the bound is a tie that rounding to even decides:
     // the interval may be one point, which FP32 holds only to within a step.
-    return scaleNear<Int8Grid>(weights, count, static_cast<float>((low + high) / 2.0), q, &reduced);
+    return scaleNear<Grid>(weights, count, static_cast<float>((low + high) / 2.0), q, &reduced);
 }
 
 //! The channel's scale, with its codes written into `q`; nullopt where none gives the weights back as stored.
@@ -174,16 +177,12 @@ std::optional<float> channelScale(float const* weights, size_t count, typename G
     {
         return quantizesExactly<Grid>(weights, count, 1.0F, q, reduced) ? std::optional<float>(1.0F) : std::nullopt;
     }
-    if constexpr (std::is_same_v<Grid, Int8Grid>)
-    {
-        if (reduced != nullptr) // INT8 weights rounded into a 16-bit type (FP8 ones are only ever taken exactly)
-        {
-            return reducedInt8Scale(weights, count, largest, q, *reduced);
-        }
-    }
     for (float const code : Grid::largestCodes())
     {
-        if (std::optional<float> const scale = scaleNear<Grid>(weights, count, largest / code, q, reduced))
+        std::optional<float> const scale = reduced != nullptr
+            ? reducedScale<Grid>(weights, count, largest, code, q, *reduced)
+            : scaleNear<Grid>(weights, count, largest / code, q, nullptr);
+        if (scale)
         {
             return scale;
         }
@@ -213,9 +212,9 @@ std::optional<Result> recoverWeights(std::vector<float> const& weights, int64_t 
     return result;
 }
 
-} // namespace
-
-std::optional<Int8Weights> recoverInt8Weights(
+//! The weights' values and scales on `Grid`, as held in `storedIn`; nullopt for a type that is not FP32, FP16 or BF16.
+template <typename Grid, typename Result>
+std::optional<Result> recoverStoredWeights(
     std::vector<float> const& weights, int64_t channels, nvinfer1::DataType storedIn)
 {
     using nvinfer1::DataType;
@@ -223,16 +222,25 @@ std::optional<Int8Weights> recoverInt8Weights(
     static Reduced const bf16{floatToBf16Bits, bf16BitsToFloat};
     switch (storedIn)
     {
-    case DataType::kFLOAT: return recoverWeights<Int8Grid, Int8Weights>(weights, channels, nullptr);
-    case DataType::kHALF: return recoverWeights<Int8Grid, Int8Weights>(weights, channels, &half);
-    case DataType::kBF16: return recoverWeights<Int8Grid, Int8Weights>(weights, channels, &bf16);
+    case DataType::kFLOAT: return recoverWeights<Grid, Result>(weights, channels, nullptr);
+    case DataType::kHALF: return recoverWeights<Grid, Result>(weights, channels, &half);
+    case DataType::kBF16: return recoverWeights<Grid, Result>(weights, channels, &bf16);
     default: return std::nullopt;
     }
 }
 
-std::optional<Fp8Weights> recoverFp8Weights(std::vector<float> const& weights, int64_t channels)
+} // namespace
+
+std::optional<Int8Weights> recoverInt8Weights(
+    std::vector<float> const& weights, int64_t channels, nvinfer1::DataType storedIn)
 {
-    return recoverWeights<Fp8Grid, Fp8Weights>(weights, channels, nullptr);
+    return recoverStoredWeights<Int8Grid, Int8Weights>(weights, channels, storedIn);
+}
+
+std::optional<Fp8Weights> recoverFp8Weights(
+    std::vector<float> const& weights, int64_t channels, nvinfer1::DataType storedIn)
+{
+    return recoverStoredWeights<Fp8Grid, Fp8Weights>(weights, channels, storedIn);
 }
 
 } // namespace kiln::plan

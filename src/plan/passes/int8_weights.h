@@ -43,9 +43,9 @@ struct Fp8Weights
 //! bit for bit. The scales tried are the channel's largest magnitude over 448 (FP8's largest value, where max
 //! calibration puts it) and its nearest FP32 neighbours, then the same for each smaller FP8 magnitude in turn: Model
 //! Optimizer's FP8 weights do not always reach 448. Any scale found gives the weights back exactly, which is all a
-//! kernel needs of it. Unlike INT8 weights, FP16 (or BF16) ones come back only where they are such values exactly, as
-//! FP8 values times a scale of a power of two are: the FP8 layer of an FP16 chain computes in FP16 and fuses only what
-//! computes as the layers did (quantized_matrix_multiply_fusion.h), where an INT8 layer computes as an FP32 one.
-std::optional<Fp8Weights> recoverFp8Weights(std::vector<float> const& weights, int64_t channels);
+//! kernel needs of it. Weights held in FP16 or BF16 come back as INT8 ones do: the FP8 values are the model's (FP8's
+//! values lie at least 1/16 apart relatively, FP16 rounds by 2^-11), the scale within that type's rounding of its.
+std::optional<Fp8Weights> recoverFp8Weights(
+    std::vector<float> const& weights, int64_t channels, nvinfer1::DataType storedIn = nvinfer1::DataType::kFLOAT);
 
 } // namespace kiln::plan

@@ -38,8 +38,7 @@ struct Chain
 };
 
 //! `byColumn` ([N, K]), held in `storedIn`, on `type`'s grid with one scale per column where it has one, else with
-//! one for all (repeated per column). FP8 weights must be on the grid exactly whatever type holds them
-//! (int8_weights.h).
+//! one for all (repeated per column).
 std::optional<QuantizedWeights> recoverWeights(
     std::vector<float> const& byColumn, int64_t n, DataType type, DataType storedIn)
 {
@@ -53,7 +52,7 @@ std::optional<QuantizedWeights> recoverWeights(
                 weights = QuantizedWeights{int8WeightsBuffer(int8->values), std::move(int8->scales)};
             }
         }
-        else if (std::optional<Fp8Weights> fp8 = recoverFp8Weights(byColumn, channels))
+        else if (std::optional<Fp8Weights> fp8 = recoverFp8Weights(byColumn, channels, storedIn))
         {
             weights = QuantizedWeights{fp8WeightsBuffer(fp8->values), std::move(fp8->scales)};
         }
@@ -156,10 +155,8 @@ private:
     }
 
     //! Matrix multiply `l` with a dequantized INT8 (or FP8) left operand and constant weights on the right on the same
-    //! type's grid. INT8 chains compute in any floating-point type (the fused layer computes as in FP32); FP8 ones in
-    //! FP32 only. In FP16 builds FP8 chains stay unfused: there the fused layer, computing in FP16, differed from the
-    //! reference beyond the tests' bounds on an H200 (CudaFp8MatrixMultiply, 26 November 2026), and Model Optimizer's
-    //! FP8 weights, rounded to FP16 by the builder, leave FP8's grid and would not fuse anyway.
+    //! type's grid, as FP32 or as the chain's 16-bit type holds them. Chains of any floating-point type fuse: the fused
+    //! layer computes as in FP32 (fusedRecord).
     std::optional<Chain> productFrom(size_t l) const
     {
         LayerRecord const& product = layer(l);
@@ -174,10 +171,7 @@ private:
             return std::nullopt;
         }
         std::optional<Dequantization> const input = dequantizationOf(mGraph, product.inputs[0]);
-        bool const fp8InFp32 = input && input->quantizedType == DataType::kFP8 && input->floatType == DataType::kFLOAT
-            && *type == DataType::kFLOAT;
-        if (!input || !(input->quantizedType == DataType::kINT8 || fp8InFp32)
-            || layer(input->layer).guards != product.guards)
+        if (!input || layer(input->layer).guards != product.guards)
         {
             return std::nullopt;
         }
@@ -273,9 +267,15 @@ private:
                 params->outputScale = *perTensorScale(mGraph, layer(l));
             }
         }
+        // The sums' scales, the bias and the activation are FP32. An FP8 layer writes an FP16 output as FP16 (FP16
+        // builds: no conversion after it); every other output not quantized is FP32, which a reader of FP16 converts.
+        int32_t const output = layer(absorbed.back()).outputs[0];
+        bool const writesHalf = chain.input.quantizedType == DataType::kFP8 && params->outputScale == 0.0F
+            && mGraph.model().tensors[output].type == DataType::kHALF;
+        params->floatType = writesHalf ? DataType::kHALF : DataType::kFLOAT;
         LayerRecord record = fusedChainRecord(
             mGraph, network::kQuantizedMatrixMultiplyLayerType, product, {chain.input.source}, absorbed, params);
-        record.precision = DataType::kFLOAT; // chains fuse in FP32 only (productFrom): floatType stays FP32
+        record.precision = params->floatType;
         return {std::move(record), std::move(absorbed)};
     }
 

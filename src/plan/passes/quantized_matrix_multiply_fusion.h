@@ -4,16 +4,16 @@
 // layer (network/fused/quantized_matrix_multiply.h) that reads the quantized tensor itself, together with what
 // follows it: the addition of a constant row (a bias), an activation and a quantization into the same type
 // (per-tensor scale), each where present. Without the trailing quantization an INT8 layer writes FP32 and an FP8 one
-// the floating-point type its chain computes in. This is how Model Optimizer's INT8 BERT and FP8 ViT state their
-// projections: DQ(Q(x)) x DQ(quantized weights, per column) -> Add(bias) [-> GELU] [-> Q].
+// FP16 in an FP16 chain, else FP32; either computes its epilogue in FP32. This is how Model Optimizer's INT8 BERT and
+// FP8 ViT state their projections: DQ(Q(x)) x DQ(quantized weights, per column) -> Add(bias) [-> GELU] [-> Q].
 //
 // It fuses only what computes as the layers did: the layers compute in one floating-point type (quantized_patterns.h:
-// INT8 chains in FP32, FP16 or BF16, fused as FP32 ones; FP8 chains in FP32 or FP16, the type the dequantization
-// writes, which the fused layer computes in), scales are constants and zero points zero, the weights' quantized values
-// give them back bit for bit (int8_weights.h), nothing else reads an intermediate tensor and no intermediate tensor is
-// observed (a network output or a debug tensor). A dequantization that other layers read too stays for them until none
-// does. Products of two activations (attention's) stay as written. Each backend says which fused layers its kernels
-// run: the CPU backend runs the INT8 ones (its FP8 layers stay unfused, the exact reference), the CUDA backend both.
+// FP32, FP16 or BF16), scales are constants and zero points zero, the weights' quantized values give them back bit
+// for bit as the chain's type holds them (int8_weights.h), nothing else reads an intermediate tensor and no
+// intermediate tensor is observed (a network output or a debug tensor). A dequantization that other layers read too
+// stays for them until none does. Products of two activations (attention's) stay as written. Each backend says which
+// fused layers its kernels run: the CPU backend runs the INT8 ones (its FP8 layers stay unfused, the exact reference),
+// the CUDA backend both.
 #pragma once
 
 #include "network/layers/activation.h"

@@ -2,9 +2,12 @@
 // core/quantization.h's arithmetic, which the CPU reference and the ONNX parser share, so that the three agree bit for
 // bit. The scale and zero point's shapes and every type are checked on the host as on the CPU
 // (backend/shared/quantization_geometry.h). Two kernels for each direction:
-// - INT8 with one scale (what Q/DQ networks put between their layers), FP32 or FP16 values, 16-byte aligned: 16
-//   values a thread, the INT8 side one vector, the quantization without a division or a conversion instruction per
-//   value (int8_vectors.cuh); the elements past the last whole vector go to the kernel below;
+// - INT8 or FP8 with one scale (what Q/DQ networks put between their layers), FP32 or FP16 values, 16-byte aligned: 16
+//   values a thread, the quantized side one vector; INT8 quantized without a division or a conversion instruction per
+//   value (int8_vectors.cuh), FP8 by core/quantization.h's function (a division and a branchy conversion per value,
+//   so FP8 tensors of fewer than 2^19 values stay with the kernel below, whose 16 times as many threads hide them
+//   better: FP8 BERT at batch 1 took 9% longer with every tensor on 16 values a thread); the elements past the last
+//   whole vector go to the kernel below;
 // - anything else, one thread per element, the scale and zero point read per element (a handful of coefficients,
 //   cached). At one element a thread, with 64-bit index arithmetic and a division, it ran at an eighth of the memory's
 //   bandwidth.
@@ -145,14 +148,47 @@ __device__ inline void store16(Real* values, int64_t v, float const (&y)[16])
     }
 }
 
-//! INT8 with one scale: 16 values a thread over `vectors` whole vectors.
-template <typename Real>
-__global__ void quantizeInt8VectorKernel(
+//! Four codes of `x` by one scale, the first in the lowest byte: INT8 (`fp8` false) or FP8 E4M3FN.
+template <bool fp8>
+__device__ inline uint32_t quantizeFour(float const* x, float scale, float inverseScale, uint8_t zeroPoint)
+{
+    if constexpr (fp8)
+    {
+        uint32_t word = 0;
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+        {
+            word |= static_cast<uint32_t>(quantizeToFp8(x[j], scale, zeroPoint)) << (8 * j);
+        }
+        return word;
+    }
+    else
+    {
+        return quantizeFourToInt8(x, scale, inverseScale, static_cast<int8_t>(zeroPoint));
+    }
+}
+
+template <bool fp8>
+__device__ inline float dequantizeOne(uint8_t code, float scale, uint8_t zeroPoint)
+{
+    if constexpr (fp8)
+    {
+        return dequantizeFp8(code, scale, zeroPoint);
+    }
+    else
+    {
+        return dequantizeInt8(static_cast<int8_t>(code), scale, static_cast<int8_t>(zeroPoint));
+    }
+}
+
+//! One scale: 16 values a thread over `vectors` whole vectors, into INT8 (`fp8` false) or FP8 E4M3FN.
+template <bool fp8, typename Real>
+__global__ void quantizeVectorKernel(
     Real const* input, void const* scale, DataType scaleType, uint8_t const* zeroPoint, int4* output, int64_t vectors)
 {
     float const s = device::loadFloat(scale, scaleType, 0);
     float const inverse = 1.0F / s;
-    int8_t const zero = zeroPoint != nullptr ? static_cast<int8_t>(*zeroPoint) : 0;
+    uint8_t const zero = zeroPoint != nullptr ? *zeroPoint : 0;
     KILN_GRID_STRIDE_LOOP(v, vectors)
     {
         float x[16];
@@ -161,30 +197,63 @@ __global__ void quantizeInt8VectorKernel(
 #pragma unroll
         for (int w = 0; w < 4; ++w)
         {
-            words[w] = quantizeFourToInt8(x + 4 * w, s, inverse, zero);
+            words[w] = quantizeFour<fp8>(x + 4 * w, s, inverse, zero);
         }
         output[v] = make_int4(static_cast<int32_t>(words[0]), static_cast<int32_t>(words[1]),
             static_cast<int32_t>(words[2]), static_cast<int32_t>(words[3]));
     }
 }
 
-template <typename Real>
-__global__ void dequantizeInt8VectorKernel(
+template <bool fp8, typename Real>
+__global__ void dequantizeVectorKernel(
     int4 const* input, void const* scale, DataType scaleType, uint8_t const* zeroPoint, Real* output, int64_t vectors)
 {
     float const s = device::loadFloat(scale, scaleType, 0);
-    int8_t const zero = zeroPoint != nullptr ? static_cast<int8_t>(*zeroPoint) : 0;
+    uint8_t const zero = zeroPoint != nullptr ? *zeroPoint : 0;
     KILN_GRID_STRIDE_LOOP(v, vectors)
     {
         int4 const packed = input[v];
-        auto const* q = reinterpret_cast<int8_t const*>(&packed);
+        auto const* q = reinterpret_cast<uint8_t const*>(&packed);
         float y[16];
 #pragma unroll
         for (int j = 0; j < 16; ++j)
         {
-            y[j] = dequantizeInt8(q[j], s, zero);
+            y[j] = dequantizeOne<fp8>(q[j], s, zero);
         }
         store16(output, v, y);
+    }
+}
+
+//! The vector kernel of `fp8` for `realType` (FP32 or FP16) over `vectors` whole vectors.
+template <bool fp8>
+void quantizeVectors(DataType realType, void const* input, void const* scale, DataType scaleType,
+    uint8_t const* zeroPoint, int4* output, int64_t vectors, cudaStream_t stream)
+{
+    if (realType == DataType::kFLOAT)
+    {
+        quantizeVectorKernel<fp8><<<device::blocksFor(vectors), device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<float const*>(input), scale, scaleType, zeroPoint, output, vectors);
+    }
+    else
+    {
+        quantizeVectorKernel<fp8><<<device::blocksFor(vectors), device::kThreadsPerBlock, 0, stream>>>(
+            static_cast<__half const*>(input), scale, scaleType, zeroPoint, output, vectors);
+    }
+}
+
+template <bool fp8>
+void dequantizeVectors(DataType realType, int4 const* input, void const* scale, DataType scaleType,
+    uint8_t const* zeroPoint, void* output, int64_t vectors, cudaStream_t stream)
+{
+    if (realType == DataType::kFLOAT)
+    {
+        dequantizeVectorKernel<fp8><<<device::blocksFor(vectors), device::kThreadsPerBlock, 0, stream>>>(
+            input, scale, scaleType, zeroPoint, static_cast<float*>(output), vectors);
+    }
+    else
+    {
+        dequantizeVectorKernel<fp8><<<device::blocksFor(vectors), device::kThreadsPerBlock, 0, stream>>>(
+            input, scale, scaleType, zeroPoint, static_cast<__half*>(output), vectors);
     }
 }
 
@@ -222,11 +291,16 @@ QuantizationArguments prepare(
     return a;
 }
 
+//! The fewest values an FP8 layer runs 16 a thread (the file's comment says why).
+constexpr int64_t kFp8VectorMinimum = int64_t{1} << 19;
+
 //! The number of whole 16-value vectors the vector kernels take; 0 where they do not take the layer.
 int64_t vectorsOf(QuantizationArguments const& a, void const* real, void const* quantized, int64_t count)
 {
-    bool const takes = a.quantizedType == DataType::kINT8 && a.geometry.channels == 1
-        && (a.realType == DataType::kFLOAT || a.realType == DataType::kHALF) && aligned16(real) && aligned16(quantized);
+    bool const takes
+        = (a.quantizedType == DataType::kINT8 || (a.quantizedType == DataType::kFP8 && count >= kFp8VectorMinimum))
+        && a.geometry.channels == 1 && (a.realType == DataType::kFLOAT || a.realType == DataType::kHALF)
+        && aligned16(real) && aligned16(quantized);
     return takes ? count / 16 : 0;
 }
 
@@ -243,16 +317,8 @@ void run(
     if (vectors > 0)
     {
         auto* const packed = reinterpret_cast<int4*>(output);
-        if (a.realType == DataType::kFLOAT)
-        {
-            quantizeInt8VectorKernel<<<device::blocksFor(vectors), device::kThreadsPerBlock, 0, stream>>>(
-                static_cast<float const*>(input), inputs[1].data, a.scaleType, a.zeroPoints, packed, vectors);
-        }
-        else
-        {
-            quantizeInt8VectorKernel<<<device::blocksFor(vectors), device::kThreadsPerBlock, 0, stream>>>(
-                static_cast<__half const*>(input), inputs[1].data, a.scaleType, a.zeroPoints, packed, vectors);
-        }
+        auto const launch = a.quantizedType == DataType::kFP8 ? quantizeVectors<true> : quantizeVectors<false>;
+        launch(a.realType, input, inputs[1].data, a.scaleType, a.zeroPoints, packed, vectors, stream);
         check(cudaGetLastError(), "quantize: launching the vector kernel");
     }
     if (16 * vectors < count)
@@ -274,16 +340,8 @@ void run(network::DequantizeParams const& params, LayerInputs const& inputs, Lay
     if (vectors > 0)
     {
         auto const* const packed = reinterpret_cast<int4 const*>(input);
-        if (a.realType == DataType::kFLOAT)
-        {
-            dequantizeInt8VectorKernel<<<device::blocksFor(vectors), device::kThreadsPerBlock, 0, stream>>>(
-                packed, inputs[1].data, a.scaleType, a.zeroPoints, static_cast<float*>(output), vectors);
-        }
-        else
-        {
-            dequantizeInt8VectorKernel<<<device::blocksFor(vectors), device::kThreadsPerBlock, 0, stream>>>(
-                packed, inputs[1].data, a.scaleType, a.zeroPoints, static_cast<__half*>(output), vectors);
-        }
+        auto const launch = a.quantizedType == DataType::kFP8 ? dequantizeVectors<true> : dequantizeVectors<false>;
+        launch(a.realType, packed, inputs[1].data, a.scaleType, a.zeroPoints, output, vectors, stream);
         check(cudaGetLastError(), "dequantize: launching the vector kernel");
     }
     if (16 * vectors < count)

@@ -1,5 +1,8 @@
 // ISelectLayer on the GPU, as the CPU reference (backend/cpu/kernels/tensor/select.h):
-// output = condition ? then : else, element by element, with numpy broadcasting of all three.
+// output = condition ? then : else, element by element, with numpy broadcasting of all three. Where each input has
+// the output's shape or is one element (attention's guard against rows of NaN, where(isnan(p), 0, p)), a kernel
+// without index arithmetic; else each input's offset from the output's index (three divisions an axis, several
+// times slower on attention's probabilities).
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
 #include "backend/cuda/kernels/strided_index.cuh"
@@ -23,6 +26,32 @@ __global__ void selectKernel(uint8_t const* condition, T const* thenInput, T con
         output[i] = condition[device::stridedOffset(i, conditionAt)] != 0 ? thenInput[device::stridedOffset(i, thenAt)]
                                                                           : elseInput[device::stridedOffset(i, elseAt)];
     }
+}
+
+//! Inputs of the output's shape, or of one element (`single`): the output's index, or 0.
+struct AlikeInputs
+{
+    bool conditionSingle;
+    bool thenSingle;
+    bool elseSingle;
+};
+
+template <typename T>
+__global__ void selectAlikeKernel(
+    uint8_t const* condition, T const* thenInput, T const* elseInput, T* output, AlikeInputs single, int64_t count)
+{
+    KILN_GRID_STRIDE_LOOP(i, count)
+    {
+        output[i] = condition[single.conditionSingle ? 0 : i] != 0 ? thenInput[single.thenSingle ? 0 : i]
+                                                                   : elseInput[single.elseSingle ? 0 : i];
+    }
+}
+
+//! Whether `input` is one element or has the output's shape (as a view of the same count).
+bool alike(Shape const& input, Shape const& output, bool& single)
+{
+    single = volume(input) == 1;
+    return single || input == output;
 }
 
 //! The output's extents with `input`'s strides, 0 where an extent of 1 (or a missing leading dim) broadcasts.
@@ -67,8 +96,19 @@ void selectOnDevice(ConstTensorView const& condition, ConstTensorView const& the
     {
         return;
     }
+    AlikeInputs single{};
+    bool const alikeInputs = alike(condition.shape, output.shape, single.conditionSingle)
+        && alike(thenInput.shape, output.shape, single.thenSingle)
+        && alike(elseInput.shape, output.shape, single.elseSingle);
     device::withElementOfSize(elementSize(output.type), "select", [&](auto element) {
         using T = decltype(element);
+        if (alikeInputs)
+        {
+            selectAlikeKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
+                static_cast<uint8_t const*>(condition.data), static_cast<T const*>(thenInput.data),
+                static_cast<T const*>(elseInput.data), static_cast<T*>(output.data), single, count);
+            return;
+        }
         selectKernel<T><<<device::blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(
             static_cast<uint8_t const*>(condition.data), static_cast<T const*>(thenInput.data),
             static_cast<T const*>(elseInput.data), static_cast<T*>(output.data), conditionAt, thenAt, elseAt, count);
