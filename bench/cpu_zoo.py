@@ -7,9 +7,11 @@ tests/models/export_zoo.py's `export` at opset 17 with the inputs it draws) runs
 `kiln --backend=cpu --cpuKernels=fast`, on the same inputs and the same number of threads, timed as
 cpu_onnxruntime.py times them (its measuring functions: the median of at least 5 runs over --seconds after 1 s of
 warm-up), with the largest difference between their outputs scaled by the largest output. Exports are kept in --cache
-and reused. Needs torch, torchvision, timm and transformers for the exports, and onnxruntime.
+and reused. --busy N runs N busy-loop processes beside the whole run, as other work sharing the cores would (the
+issue's loaded target: at most 1.5x ONNX Runtime's time under the same load). Needs torch, torchvision, timm and
+transformers for the exports, and onnxruntime.
 
-Usage: cpu_zoo.py --kiln build/tools/kiln/kiln [--only resnest,poolformer] [--threads 2] [--seconds 2]
+Usage: cpu_zoo.py --kiln build/tools/kiln/kiln [--only resnest,poolformer] [--threads 2] [--seconds 2] [--busy N]
                   [--cache /tmp/zoo-real]
 """
 import argparse
@@ -55,9 +57,26 @@ def main():
     parser.add_argument("--seconds", type=float, default=2.0, help="timed duration per measurement")
     parser.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "kiln-zoo-real"),
                         help="where the exports are kept")
+    parser.add_argument("--busy", type=int, default=0,
+                        help="run this many busy-loop processes beside the whole run, as other work sharing the cores")
     args = parser.parse_args()
+    if args.busy < 0:
+        parser.error("--busy takes a count of processes, 0 or more")
+    busy = measuring.start_busy_loops(args.busy)
+    try:
+        measure(args)
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+
+
+def measure(args):
+    """Every model of --only on both engines, a row each."""
     wanted = args.only.split(",")
     print(measuring.machine_facts())
+    if args.busy:
+        print(f"with {args.busy} busy-loop process{'es' if args.busy > 1 else ''} running beside the whole run")
     print(f"at the start, {measuring.load_text()}")
     print(f"{'model':<22} {'ORT ms':>9} {'Kiln ms':>9} {'Kiln/ORT':>8} {'diff/ref':>8} {'load':>5}", flush=True)
     for model in [m for m in zoo_models.MODELS if m.name in wanted]:
