@@ -38,6 +38,7 @@ struct QdqProductCase
     bool activationOnTheRight{false}; //!< the right operand a dequantized network input, not constant weights
     bool productObserved{false};      //!< the product's output also a network output
     bool secondProduct{false};        //!< a second product reads the same dequantized input (BERT's Q, K and V)
+    float factor{0.0F}; //!< > 0: the sum multiplied by this constant (attention's queries and keys), then the ReLU
 };
 
 constexpr float kInputScale = 1.0F / 127.0F;
@@ -74,6 +75,7 @@ public:
         }
         mSecondWeights = mWeights;
         std::reverse(mSecondWeights.begin(), mSecondWeights.end());
+        mFactor = {c.factor};
     }
 
     NetworkMaker maker() const
@@ -138,6 +140,13 @@ private:
         {
             y = &sumOf(network, *y, constantOf(network, {1, 1, kColumns}, mBias, "bias constant"), "bias");
         }
+        if (mCase.factor != 0.0F)
+        {
+            IElementWiseLayer* scaled = network.addElementWise(
+                *y, constantOf(network, {1, 1, 1}, mFactor, "factor"), ElementWiseOperation::kPROD);
+            scaled->setName("scale");
+            y = scaled->getOutput(0);
+        }
         if (mCase.relu)
         {
             y = &activated(network, *y, ActivationType::kRELU, "relu");
@@ -161,6 +170,7 @@ private:
     std::vector<float> mWeights;
     std::vector<float> mSecondWeights;
     std::vector<float> mBias;
+    std::vector<float> mFactor;
 };
 
 //! The plan's layer types by name.
@@ -203,6 +213,23 @@ TEST(QuantizedMatrixMultiplyFusion, FusesDequantizeProductBiasReluQuantize)
     // The weights and the bias live in the fused layer.
     EXPECT_EQ(types.count("weights"), 0U);
     EXPECT_EQ(types.count("bias constant"), 0U);
+}
+
+TEST(QuantizedMatrixMultiplyFusion, FoldsAProductByAPositiveConstant)
+{
+    // Attention's queries and keys, each scaled by depth^-1/4 before their quantization: the factor joins the columns'
+    // scales and the bias, and the quantization fuses too.
+    QdqProductCase c;
+    c.factor = 0.35355339F;
+    std::map<std::string, LayerType> const types = compareWithReference(c);
+    EXPECT_EQ(types.at("dequantize input + product + bias + scale + relu + quantize output"),
+        kQuantizedMatrixMultiplyLayerType);
+    EXPECT_EQ(countOf(types, LayerType::kELEMENTWISE), 0U);
+    // A negative factor stays a layer of its own (the sign would move into the scales), and so does the quantization.
+    c.factor = -0.5F;
+    std::map<std::string, LayerType> const negative = compareWithReference(c);
+    EXPECT_EQ(negative.at("dequantize input + product + bias"), kQuantizedMatrixMultiplyLayerType);
+    EXPECT_EQ(negative.at("quantize output"), LayerType::kQUANTIZE);
 }
 
 TEST(QuantizedMatrixMultiplyFusion, WritesFp32WithoutATrailingQuantization)

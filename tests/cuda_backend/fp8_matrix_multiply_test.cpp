@@ -305,7 +305,8 @@ struct QdqProduct
     bool activates{true};
     ActivationType activation{ActivationType::kGELU_ERF};
     bool quantizesOutput{true};
-    bool fp16{false}; //!< built with kFP16: the layers between the pairs compute in FP16
+    bool fp16{false};   //!< built with kFP16: the layers between the pairs compute in FP16
+    float factor{0.0F}; //!< > 0: the sum multiplied by this constant (attention's queries and keys)
 };
 
 ITensor& scalar(INetworkDefinition& network, float const& value)
@@ -361,6 +362,13 @@ NetworkMaker qdqNetwork(QdqProduct const& c, std::vector<float> const& weights, 
             biasDims.d[rank - 2] = 1;
             ITensor* b = network.addConstant(biasDims, Weights{DataType::kFLOAT, bias.data(), c.columns})->getOutput(0);
             y = network.addElementWise(*y, *b, ElementWiseOperation::kSUM)->getOutput(0);
+        }
+        if (c.factor > 0.0F)
+        {
+            Dims ones{rank, {}};
+            std::fill(ones.d, ones.d + rank, 1);
+            ITensor* f = network.addConstant(ones, Weights{DataType::kFLOAT, &c.factor, 1})->getOutput(0);
+            y = network.addElementWise(*y, *f, ElementWiseOperation::kPROD)->getOutput(0);
         }
         if (c.activates)
         {
@@ -448,6 +456,7 @@ void expectNetworkAgrees(QdqProduct const& c, std::string const& what, bool powe
     ASSERT_EQ(fused.size(), 1U) << what << ": the CUDA plan should fuse";
     EXPECT_EQ(layersOfKind(model, LayerType::kMATRIX_MULTIPLY), 0) << what;
     EXPECT_EQ(layersOfKind(model, LayerType::kACTIVATION), 0) << what << ": the activation should fuse too";
+    EXPECT_EQ(layersOfKind(model, LayerType::kELEMENTWISE), 0) << what << ": the bias and factor should fuse too";
     EXPECT_EQ(model.tensors[fused[0]->inputs[0]].type, DataType::kFP8) << what;
     DataType const floatOutput = c.fp16 ? DataType::kHALF : DataType::kFLOAT;
     EXPECT_EQ(fused[0]->precision, c.quantizesOutput ? DataType::kFLOAT : floatOutput) << what;
@@ -489,6 +498,19 @@ TEST(CudaFp8MatrixMultiply, Fp16BuildsFuseToo)
     expectNetworkAgrees(c, "FP16 build, K 768, FP8 output");
     c.quantizesOutput = false;
     expectNetworkAgrees(c, "FP16 build, K 768, bias, GELU, FP16 output");
+}
+
+TEST(CudaFp8MatrixMultiply, FoldsAProductByAPositiveConstant)
+{
+    // Attention's queries: DQ -> product -> bias -> times depth^-1/4 -> Q, in FP32 and FP16 builds.
+    QdqProduct c;
+    c.input = Dims{3, {2, 17, 768}};
+    c.columns = 64;
+    c.activates = false;
+    c.factor = 0.35355339F;
+    expectNetworkAgrees(c, "K 768, bias, times 0.354, FP8 output");
+    c.fp16 = true;
+    expectNetworkAgrees(c, "FP16 build, K 768, bias, times 0.354, FP8 output");
 }
 
 TEST(CudaFp8MatrixMultiply, InnerExtentCublasLtRefusesStaysUnfused)

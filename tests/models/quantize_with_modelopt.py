@@ -34,6 +34,7 @@ MODELS = {
     "regnet_int8": ("regnet", "int8", []),
     "vit_fp8": ("vit", "fp8", ["--dq_only"]),
     "bert_int8": ("bert", "int8", ["--dq_only"]),
+    "whisper_encoder_int8": ("whisper_encoder", "int8", ["--dq_only"]),
 }
 
 

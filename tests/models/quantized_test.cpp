@@ -334,6 +334,35 @@ TEST(QuantizedModels, SiluFusesIntoEfficientNetsInt8Convolutions)
     }
 }
 
+//! How many of `model`'s quantized products by weights took a layer whose name contains `part`.
+size_t productsTaking(plan::PlanModel const& model, std::string const& part)
+{
+    return static_cast<size_t>(std::count_if(model.layers.begin(), model.layers.end(), [&](plan::LayerRecord const& l) {
+        return l.type == network::kQuantizedMatrixMultiplyLayerType && l.name.find(part) != std::string::npos;
+    }));
+}
+
+TEST(QuantizedModels, WhispersQueryScalingJoinsItsProjection)
+{
+    // Whisper's attention scales its queries right after their projection (q_proj, its bias, then a product by
+    // head_dim^-1/2): in Model Optimizer's INT8 export the product by that constant joins the fused INT8 layer of
+    // each of its two blocks, on both backends (plans build without a GPU).
+    bool checked = false;
+    if (cpu::fast::Session::available())
+    {
+        EXPECT_EQ(productsTaking(planOf("whisper_encoder_int8", kiln::Backend::kCPU), "self_attn/Mul "), 2U);
+        checked = true;
+    }
+#ifdef KILN_WITH_CUDA_BACKEND
+    EXPECT_EQ(productsTaking(planOf("whisper_encoder_int8", kiln::Backend::kCUDA), "self_attn/Mul "), 2U);
+    checked = true;
+#endif
+    if (!checked)
+    {
+        GTEST_SKIP() << "Kiln was built without the CPU fast path and without its CUDA backend";
+    }
+}
+
 TEST(QuantizedModels, Fp16BuildsFuseAsFp32OnesOnTheCpu)
 {
     SKIP_WITHOUT_FAST_PATH();

@@ -10,7 +10,9 @@
 #include "plan/plan_graph.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
+#include <optional>
 
 namespace kiln::plan
 {
@@ -27,14 +29,17 @@ struct QuantizedWeights
     std::vector<float> scales;
 };
 
-//! The layers after the product that the fused layer may take, in order, and the bias where there is a sum.
+//! The layers after the product that the fused layer may take, in order, the bias where there is a sum and the factor
+//! where there is a product by a constant.
 struct Chain
 {
     size_t product;
     Dequantization input;
     QuantizedWeights weights;
-    std::vector<size_t> after; //!< [sum] [activation] [quantization], those present
-    std::vector<float> bias;   //!< the sum's constant row, where there is a sum
+    std::vector<size_t> after;     //!< [sum] [scaling] [activation] [quantization], those present
+    std::vector<float> bias;       //!< the sum's constant row, where there is a sum
+    std::optional<size_t> scaling; //!< the product by `factor`, where there is one
+    float factor{1.0F};
 };
 
 //! `byColumn` ([N, K]), held in `storedIn`, on `type`'s grid with one scale per column where it has one, else with
@@ -64,6 +69,15 @@ std::optional<QuantizedWeights> recoverWeights(
         }
     }
     return std::nullopt;
+}
+
+std::vector<float> scaledBy(std::vector<float> values, float factor)
+{
+    for (float& value : values)
+    {
+        value *= factor;
+    }
+    return values;
 }
 
 //! The values of a fixed constant layer that writes tensor `t` directly, with the tensor's extents and the
@@ -181,7 +195,7 @@ private:
         {
             return std::nullopt;
         }
-        return Chain{l, *input, std::move(*weights), {}, {}};
+        return Chain{l, *input, std::move(*weights), {}, {}, std::nullopt, 1.0F};
     }
 
     std::optional<Chain> chainFrom(size_t l) const
@@ -193,6 +207,7 @@ private:
         }
         int32_t const product = layer(l).outputs[0];
         auto const columns = static_cast<int64_t>(chain->weights.scales.size());
+        int32_t written = product; // the chain's result so far
         std::optional<size_t> next = mGraph.soleReader(l);
         if (joinsInFloat(mGraph, next, l) && isSum(layer(*next))
             && sameShape(mGraph.model(), layer(*next).outputs[0], product))
@@ -203,6 +218,23 @@ private:
             {
                 chain->after.push_back(*next);
                 chain->bias = std::move(*bias);
+                written = layer(*next).outputs[0];
+                next = mGraph.soleReader(*next);
+            }
+        }
+        // A product by a positive constant (attention's queries and keys, each scaled by depth^-1/4 where transformers
+        // export scaled dot-product attention): the columns' scales and the bias take the factor, and the
+        // quantization after it may join.
+        LayerRecord const* scaling
+            = joinsInFloat(mGraph, next, l) ? mGraph.elementWise(next, nvinfer1::ElementWiseOperation::kPROD) : nullptr;
+        if (scaling != nullptr && sameShape(mGraph.model(), scaling->outputs[0], product))
+        {
+            std::optional<float> const factor = mGraph.scalar(PatternGraph::otherOperand(*scaling, written));
+            if (factor && std::isfinite(*factor) && *factor > 0.0F)
+            {
+                chain->after.push_back(*next);
+                chain->scaling = *next;
+                chain->factor = *factor;
                 next = mGraph.soleReader(*next);
             }
         }
@@ -242,8 +274,9 @@ private:
         auto params = std::make_shared<network::QuantizedMatrixMultiplyParams>();
         params->columns = static_cast<int64_t>(chain.weights.scales.size());
         params->weights = chain.weights.values;
-        params->weightScales = floatWeightsBuffer(chain.weights.scales);
         params->inputScale = chain.input.scale;
+        float factor = 1.0F; // (x W^T + b) c = x (c W)^T + c b: the product by c leaves in the scales and the bias
+        bool biased = false;
         std::vector<size_t> absorbed;
         if (readOnlyBy(mGraph, chain.input, chain.product))
         {
@@ -256,7 +289,11 @@ private:
             absorbed.push_back(l);
             if (isSum(layer(l)))
             {
-                params->bias = floatWeightsBuffer(chain.bias);
+                biased = true;
+            }
+            else if (l == chain.scaling)
+            {
+                factor = chain.factor;
             }
             else if (auto const* activation = paramsOf<network::ActivationParams>(layer(l)))
             {
@@ -266,6 +303,11 @@ private:
             {
                 params->outputScale = *perTensorScale(mGraph, layer(l));
             }
+        }
+        params->weightScales = floatWeightsBuffer(scaledBy(chain.weights.scales, factor));
+        if (biased)
+        {
+            params->bias = floatWeightsBuffer(scaledBy(chain.bias, factor));
         }
         // The sums' scales, the bias and the activation are FP32. An FP8 layer writes an FP16 output as FP16 (FP16
         // builds: no conversion after it); every other output not quantized is FP32, which a reader of FP16 converts.

@@ -2,10 +2,12 @@
 // a dequantized INT8 or FP8 tensor (per-tensor scale) on its left and constant weights on its right that are exactly
 // values of the same type times one scale per output column (or one for all) becomes one QuantizedMatrixMultiply
 // layer (network/fused/quantized_matrix_multiply.h) that reads the quantized tensor itself, together with what
-// follows it: the addition of a constant row (a bias), an activation and a quantization into the same type
-// (per-tensor scale), each where present. Without the trailing quantization an INT8 layer writes FP32 and an FP8 one
-// FP16 in an FP16 chain, else FP32; either computes its epilogue in FP32. This is how Model Optimizer's INT8 BERT and
-// FP8 ViT state their projections: DQ(Q(x)) x DQ(quantized weights, per column) -> Add(bias) [-> GELU] [-> Q].
+// follows it: the addition of a constant row (a bias), a product by a positive constant (folded into the columns'
+// scales and the bias), an activation and a quantization into the same type (per-tensor scale), each where present.
+// Without the trailing quantization an INT8 layer writes FP32 and an FP8 one FP16 in an FP16 chain, else FP32; either
+// computes its epilogue in FP32. This is how Model Optimizer's INT8 BERT and FP8 ViT state their projections: DQ(Q(x))
+// x DQ(quantized weights, per column) -> Add(bias) [-> GELU] [-> Q], and exports of transformers' scaled dot-product
+// attention their queries and keys: -> Add(bias) -> Mul(depth^-1/4) -> Q.
 //
 // It fuses only what computes as the layers did: the layers compute in one floating-point type (quantized_patterns.h:
 // FP32, FP16 or BF16), scales are constants and zero points zero, the weights' quantized values give them back bit
