@@ -38,7 +38,7 @@ struct QdqProductCase
     bool activationOnTheRight{false}; //!< the right operand a dequantized network input, not constant weights
     bool productObserved{false};      //!< the product's output also a network output
     bool secondProduct{false};        //!< a second product reads the same dequantized input (BERT's Q, K and V)
-    float factor{0.0F}; //!< > 0: the sum multiplied by this constant (attention's queries and keys), then the ReLU
+    float factor{0.0F}; //!< not 0: the sum multiplied by this constant (Whisper's queries), before the ReLU
 };
 
 constexpr float kInputScale = 1.0F / 127.0F;
@@ -217,8 +217,8 @@ TEST(QuantizedMatrixMultiplyFusion, FusesDequantizeProductBiasReluQuantize)
 
 TEST(QuantizedMatrixMultiplyFusion, FoldsAProductByAPositiveConstant)
 {
-    // Attention's queries and keys, each scaled by depth^-1/4 before their quantization: the factor joins the columns'
-    // scales and the bias, and the quantization fuses too.
+    // Attention's queries scaled right after their projection (Whisper's): the factor joins the columns' scales and
+    // the bias, and the activation and quantization after it fuse too.
     QdqProductCase c;
     c.factor = 0.35355339F;
     std::map<std::string, LayerType> const types = compareWithReference(c);

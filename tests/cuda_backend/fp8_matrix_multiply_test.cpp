@@ -306,7 +306,7 @@ struct QdqProduct
     ActivationType activation{ActivationType::kGELU_ERF};
     bool quantizesOutput{true};
     bool fp16{false};   //!< built with kFP16: the layers between the pairs compute in FP16
-    float factor{0.0F}; //!< > 0: the sum multiplied by this constant (attention's queries and keys)
+    float factor{0.0F}; //!< > 0: the sum multiplied by this constant (Whisper's queries)
 };
 
 ITensor& scalar(INetworkDefinition& network, float const& value)
@@ -502,7 +502,8 @@ TEST(CudaFp8MatrixMultiply, Fp16BuildsFuseToo)
 
 TEST(CudaFp8MatrixMultiply, FoldsAProductByAPositiveConstant)
 {
-    // Attention's queries: DQ -> product -> bias -> times depth^-1/4 -> Q, in FP32 and FP16 builds.
+    // Attention's queries scaled right after their projection (Whisper's): DQ -> product -> bias -> times a constant
+    // -> Q, in FP32 and FP16 builds.
     QdqProduct c;
     c.input = Dims{3, {2, 17, 768}};
     c.columns = 64;

@@ -71,6 +71,7 @@ std::optional<QuantizedWeights> recoverWeights(
     return std::nullopt;
 }
 
+//! Each of `values` times `factor`.
 std::vector<float> scaledBy(std::vector<float> values, float factor)
 {
     for (float& value : values)
@@ -222,9 +223,8 @@ private:
                 next = mGraph.soleReader(*next);
             }
         }
-        // A product by a positive constant (attention's queries and keys, each scaled by depth^-1/4 where transformers
-        // export scaled dot-product attention): the columns' scales and the bias take the factor, and the
-        // quantization after it may join.
+        // A product by a positive constant (Whisper's attention scales its queries so, right after their projection):
+        // the columns' scales and the bias take the factor, and the activation and quantization after it may join.
         LayerRecord const* scaling
             = joinsInFloat(mGraph, next, l) ? mGraph.elementWise(next, nvinfer1::ElementWiseOperation::kPROD) : nullptr;
         if (scaling != nullptr && sameShape(mGraph.model(), scaling->outputs[0], product))

@@ -6,8 +6,8 @@
 // scales and the bias), an activation and a quantization into the same type (per-tensor scale), each where present.
 // Without the trailing quantization an INT8 layer writes FP32 and an FP8 one FP16 in an FP16 chain, else FP32; either
 // computes its epilogue in FP32. This is how Model Optimizer's INT8 BERT and FP8 ViT state their projections: DQ(Q(x))
-// x DQ(quantized weights, per column) -> Add(bias) [-> GELU] [-> Q], and exports of transformers' scaled dot-product
-// attention their queries and keys: -> Add(bias) -> Mul(depth^-1/4) -> Q.
+// x DQ(quantized weights, per column) -> Add(bias) [-> GELU] [-> Q], and Model Optimizer's INT8 Whisper its queries:
+// -> Add(bias) -> Mul(head_dim^-1/2).
 //
 // It fuses only what computes as the layers did: the layers compute in one floating-point type (quantized_patterns.h:
 // FP32, FP16 or BF16), scales are constants and zero points zero, the weights' quantized values give them back bit
