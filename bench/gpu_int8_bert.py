@@ -16,8 +16,8 @@ the last quarter padded, exported by the zoo's exporter (opset 17, dynamic batch
     - FP16:         the unquantized model, --fp16
     - INT8:         the Q/DQ model, --int8 (its 24 projections fused on INT8 through cuBLASLt, the layers between
                     the pairs FP32)
-    - INT8 + FP16:  the Q/DQ model, --int8 --fp16 (trtexec's --best; the fusion takes FP32 layers only, so nothing
-                    fuses and the Q/DQ layers run around FP16 products)
+    - INT8 + FP16:  the Q/DQ model, --int8 --fp16 (trtexec's --best: the same INT8 products, FP16 between the
+                    pairs)
   Issue 47's BERT target is for FP8 (>= 1.4x FP16 at batch 8); the INT8 / FP16 line says where INT8 stands.
 
 With --layers 2 (given to both steps) the INT8 model is about 29 MB, small enough to travel to the GPU machine beside
