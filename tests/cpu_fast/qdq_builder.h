@@ -138,6 +138,17 @@ public:
         return sumOf(mNetwork, *product->getOutput(0), constantOf(mNetwork, biasShape, bias, "bias"), "bias sum");
     }
 
+    //! x times a constant of one value (of x's rank, every extent 1).
+    ITensor& scaled(ITensor& x, float factor, char const* name)
+    {
+        std::vector<float>& value = keep({factor});
+        Shape const ones(static_cast<size_t>(x.getDimensions().nbDims), 1);
+        IElementWiseLayer* layer
+            = mNetwork.addElementWise(x, constantOf(mNetwork, ones, value, "factor"), ElementWiseOperation::kPROD);
+        layer->setName(name);
+        return *layer->getOutput(0);
+    }
+
     INetworkDefinition& network()
     {
         return mNetwork;

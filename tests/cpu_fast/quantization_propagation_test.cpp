@@ -9,6 +9,7 @@
 // do (quantized_matrix_multiply_test.cpp says why).
 #include "qdq_builder.h"
 
+#include "backend/cpu/fast/fast_path.h"
 #include "network/fused/quantized_matrix_multiply.h"
 #include "plan/passes/quantization_propagation.h"
 #include "plan/plan_graph.h"
@@ -22,12 +23,14 @@ namespace
 
 using network::kQuantizedMatrixMultiplyLayerType;
 
-//! The reference kernels pool INT8 tensors.
+//! The reference kernels pool INT8 tensors; products by one-value constants move back before shuffles, as the CPU
+//! backend's rules say.
 plan::QuantizationPropagationRules referenceRules()
 {
     return plan::QuantizationPropagationRules{[](plan::PlanModel const& model, plan::LayerRecord const& record) {
-        return plan::slotType(model, record, 0) == DataType::kINT8;
-    }};
+                                                  return plan::slotType(model, record, 0) == DataType::kINT8;
+                                              },
+        true};
 }
 
 //! Plan `model` with each tensor in activation memory, and each the pass added, in memory of its own: the moves
@@ -111,6 +114,49 @@ TEST(QuantizationPropagation, LetsTheProductBehindTheShufflesFuseOnTheFastPath)
     EXPECT_EQ(countOf(fast, LayerType::kMATRIX_MULTIPLY), 0U);
     EXPECT_EQ(countOf(fast, LayerType::kQUANTIZE), 1U); // the input's
     EXPECT_EQ(typesOf(fast, "merge"), kInt8);
+    // The shuffles moved onto INT8 run on the fast path too (one oneDNN reorder of bytes each).
+    EXPECT_TRUE(cpu::fast::isMarked(layerNamed(fast, "split heads")));
+    EXPECT_TRUE(cpu::fast::isMarked(layerNamed(fast, "merge")));
+}
+
+//! BERT's queries as transformers export scaled dot-product attention: DQ -> product by weights -> bias -> split into
+//! heads -> times a constant -> Q/DQ; or without the quantization after the product.
+Network scaledQueries(bool quantized)
+{
+    return Network{[quantized](Builder& b) {
+                       ITensor& x = b.pair(b.input("a", {2, 6, 8}), {kScale}, "input");
+                       ITensor& heads = b.shuffle(b.linear(x, 8, 8), {2, 6, 2, 4}, {0, 2, 1, 3}, "split heads");
+                       ITensor& scaled = b.scaled(heads, 0.5946F, "scale");
+                       markOutput(b.network(), quantized ? b.pair(scaled, {kOutputScale}, "output") : scaled);
+                   },
+        {{2, 6, 8}}};
+}
+
+TEST(QuantizationPropagation, MovesAScalingBackBeforeAShuffleForTheQuantizationAfterIt)
+{
+    Propagated const p = expectSameBitsAfterPropagation(scaledQueries(true));
+    EXPECT_EQ(p.moves.scalingsMoved, 1U);
+    EXPECT_EQ(p.moves.quantizationsMoved, 1U);
+    EXPECT_EQ(layerNamed(p.model, "bias sum").outputs[0], layerNamed(p.model, "scale").inputs[0]);
+    EXPECT_EQ(layerNamed(p.model, "scale").outputs[0], layerNamed(p.model, "q output").inputs[0]);
+    EXPECT_EQ(typesOf(p.model, "split heads"), kInt8);
+    // Without a quantization after it the product stays where it was.
+    Propagated const unquantized = expectSameBitsAfterPropagation(scaledQueries(false));
+    EXPECT_EQ(unquantized.moves.scalingsMoved, 0U);
+    EXPECT_EQ(
+        layerNamed(unquantized.model, "split heads").outputs[0], layerNamed(unquantized.model, "scale").inputs[0]);
+}
+
+TEST(QuantizationPropagation, LetsTheScaledProductFuseWithItsQuantizationOnTheFastPath)
+{
+    Network const network = scaledQueries(true);
+    std::vector<Tensors> const runs{randomInputs(network.inputs, 5)};
+    expectFastMatchesReference(network.maker(), runs, Tolerance(kOutputScale * 1.001));
+    plan::PlanModel const fast = readModel(buildCpuPlan(network.maker(), CpuKernels::kFAST));
+    EXPECT_EQ(
+        layerNamed(fast, "dq input + product + bias sum + scale + q output").type, kQuantizedMatrixMultiplyLayerType);
+    EXPECT_EQ(countOf(fast, LayerType::kELEMENTWISE), 0U);
+    EXPECT_EQ(typesOf(fast, "split heads"), kInt8);
 }
 
 Network concatenationOf(float secondScale, int32_t axis)

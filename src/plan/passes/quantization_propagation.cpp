@@ -4,6 +4,7 @@
 #include "core/tensor_view.h"
 #include "network/layers/concatenation.h"
 #include "network/layers/constant.h"
+#include "network/layers/elementwise.h"
 #include "network/layers/pooling.h"
 #include "network/layers/quantize.h"
 #include "plan/passes/data_movement.h"
@@ -98,6 +99,11 @@ private:
                 if (moveQuantizationBack(l))
                 {
                     ++mDone.quantizationsMoved;
+                    return true;
+                }
+                if (moveScalingBack(l))
+                {
+                    ++mDone.scalingsMoved;
                     return true;
                 }
             }
@@ -242,8 +248,8 @@ private:
         return types ? dq : std::nullopt;
     }
 
-    //! A tensor like `like` (its extents) holding `type`, for the quantized data a moved layer writes.
-    int32_t addQuantizedTensor(int32_t like, DataType type)
+    //! A tensor like `like` (its extents) holding `type`, for the data a moved layer writes.
+    int32_t addTensorLike(int32_t like, DataType type)
     {
         TensorRecord const& original = mModel.tensors[like];
         TensorRecord tensor;
@@ -297,6 +303,7 @@ private:
 
     bool moveDequantizationsForward(size_t m);
     bool moveQuantizationBack(size_t m);
+    bool moveScalingBack(size_t m);
     bool removeRoundTrip(size_t d);
 
     PlanModel& mModel;
@@ -341,7 +348,7 @@ bool Propagator::moveDequantizationsForward(size_t m)
     {
         moved.inputs[i] = layer(*producer(moving.inputs[i])).inputs[0];
     }
-    moved.outputs = {addQuantizedTensor(output, scaling->quantized)};
+    moved.outputs = {addTensorLike(output, scaling->quantized)};
     if (isPooling(moved) && !mRules.poolsQuantized(mModel, moved))
     {
         mModel.tensors.pop_back();
@@ -398,7 +405,7 @@ bool Propagator::moveQuantizationBack(size_t m)
         LayerRecord quantizeInput = withAxis<network::QuantizeParams>(quantize, axes[i]);
         quantizeInput.name += inputs > 1 ? " (" + std::to_string(i) + ")" : "";
         quantizeInput.inputs[0] = moving.inputs[i];
-        quantizeInput.outputs = {addQuantizedTensor(moving.inputs[i], scaling->quantized)};
+        quantizeInput.outputs = {addTensorLike(moving.inputs[i], scaling->quantized)};
         moved.inputs[i] = quantizeInput.outputs[0];
         added.push_back(std::move(quantizeInput));
     }
@@ -409,6 +416,73 @@ bool Propagator::moveQuantizationBack(size_t m)
     }
     added.push_back(std::move(moved));
     replaceLayers({m, q}, q, std::move(added));
+    return true;
+}
+
+//! x -> shuffle -> product by a constant of one value -> z -> Q becomes x -> product -> shuffle -> z -> Q (and the Q
+//! then moves back before the shuffle): the product maps each element alone, so the shuffle moves the same values. The
+//! product reads a copy of the constant shaped as x's rank (the original leaves where nothing else reads it). Only
+//! where a quantization reads the product alone: elsewhere nothing would gain.
+bool Propagator::moveScalingBack(size_t m)
+{
+    LayerRecord const& moving = layer(m);
+    int32_t const output = moving.outputs[0];
+    std::vector<size_t> const& readers = mReaders[output];
+    if (!mRules.movesScalingsBack || moving.type != nvinfer1::LayerType::kSHUFFLE || readers.size() != 1
+        || !readOnlyBy(output, readers[0]))
+    {
+        return false;
+    }
+    size_t const p = readers[0];
+    LayerRecord const& product = layer(p);
+    auto const* operation = paramsOf<network::ElementWiseParams>(product);
+    if (operation == nullptr || operation->operation != nvinfer1::ElementWiseOperation::kPROD
+        || product.inputs.size() != 2 || product.outputs.size() != 1 || product.guards != moving.guards
+        || !movesInOneFloatType(product))
+    {
+        return false;
+    }
+    std::vector<size_t> const& quantizations = mReaders[product.outputs[0]];
+    if (quantizations.size() != 1 || !readOnlyBy(product.outputs[0], quantizations[0])
+        || paramsOf<network::QuantizeParams>(layer(quantizations[0])) == nullptr)
+    {
+        return false;
+    }
+    size_t const slot = product.inputs[0] == output ? 1 : 0;
+    int32_t const factor = product.inputs[slot];
+    std::optional<size_t> const constant = producer(factor);
+    auto const* values = constant ? fixedConstant(layer(*constant)) : nullptr;
+    if (values == nullptr || values->weights.count() != 1 || product.inputs[1 - slot] != output)
+    {
+        return false;
+    }
+    int32_t const x = moving.inputs[0];
+    auto const rank = static_cast<int32_t>(mModel.tensors[x].dims.size());
+    LayerRecord reshaped = layer(*constant);
+    auto params = std::make_shared<network::ConstantParams>(*values);
+    params->dimensions = nvinfer1::Dims{rank, {}};
+    std::fill(params->dimensions.d, params->dimensions.d + rank, 1);
+    reshaped.params = std::move(params);
+    reshaped.name += " (rank " + std::to_string(rank) + ")";
+    TensorRecord tensor = mModel.tensors[factor];
+    tensor.name = reshaped.name;
+    tensor.dims.assign(static_cast<size_t>(rank), constantNode(mModel, 1));
+    mModel.tensors.push_back(std::move(tensor));
+    reshaped.outputs = {static_cast<int32_t>(mModel.tensors.size() - 1)};
+
+    LayerRecord scaled = product;
+    scaled.inputs[slot] = reshaped.outputs[0];
+    scaled.inputs[1 - slot] = x;
+    scaled.outputs = {addTensorLike(x, mModel.tensors[output].type)};
+    LayerRecord shuffled = moving;
+    shuffled.inputs[0] = scaled.outputs[0];
+    shuffled.outputs = product.outputs;
+    std::set<size_t> removed{m, p};
+    if (readOnlyBy(factor, p))
+    {
+        removed.insert(*constant);
+    }
+    replaceLayers(removed, m, {std::move(reshaped), std::move(scaled), std::move(shuffled)});
     return true;
 }
 

@@ -118,14 +118,11 @@ bool float32Throughout(plan::PlanModel const& model, plan::LayerRecord const& la
     return true;
 }
 
-//! A max pooling that the quantized fusion moved onto an INT8 tensor: INT8 in and out, row-major or channels-last as
-//! FP32 poolings, computing in FP32 as the layer it was.
-bool int8MaxPooling(plan::PlanModel const& model, plan::LayerRecord const& layer)
+//! Whether `layer` reads one INT8 tensor and writes one, each slot in INT8, in the formats its kernel takes.
+bool int8InAndOut(plan::PlanModel const& model, plan::LayerRecord const& layer, bool takesChannelsLast)
 {
-    auto const* pooling = plan::paramsOf<network::PoolingParams>(layer);
-    if (pooling == nullptr || pooling->poolingType != nvinfer1::PoolingType::kMAX || layer.inputs.size() != 1
-        || layer.outputs.size() != 1 || layer.inputs[0] < 0 || layer.precision != nvinfer1::DataType::kFLOAT
-        || !formatsTaken(model, layer, true))
+    if (layer.inputs.size() != 1 || layer.outputs.size() != 1 || layer.inputs[0] < 0
+        || !formatsTaken(model, layer, takesChannelsLast))
     {
         return false;
     }
@@ -139,6 +136,22 @@ bool int8MaxPooling(plan::PlanModel const& model, plan::LayerRecord const& layer
         }
     }
     return true;
+}
+
+//! A max pooling that the quantized fusion moved onto an INT8 tensor: INT8 in and out, row-major or channels-last as
+//! FP32 poolings, computing in FP32 as the layer it was.
+bool int8MaxPooling(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    auto const* pooling = plan::paramsOf<network::PoolingParams>(layer);
+    return pooling != nullptr && pooling->poolingType == nvinfer1::PoolingType::kMAX
+        && layer.precision == nvinfer1::DataType::kFLOAT && int8InAndOut(model, layer, true);
+}
+
+//! A shuffle that the Q/DQ propagation moved onto INT8 data (a transformer's heads split and merged between quantized
+//! products): INT8 in and out, row-major, its bytes moved as the FP32 ones' floats.
+bool int8Shuffle(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    return layer.type == nvinfer1::LayerType::kSHUFFLE && int8InAndOut(model, layer, false);
 }
 
 } // namespace
@@ -164,7 +177,7 @@ bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer)
     KernelKind const* kind = kindOf(layer);
     return kind != nullptr && dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr
         && (kind->checksItsTypes || float32Throughout(model, layer, kind->channelsLast != Use::kNO)
-            || int8MaxPooling(model, layer))
+            || int8MaxPooling(model, layer) || int8Shuffle(model, layer))
         && kind->supports(model, layer);
 }
 

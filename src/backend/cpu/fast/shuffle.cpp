@@ -1,7 +1,8 @@
 // Shuffle (transpose, reshape, transpose; ONNX's Transpose, and the reshapes and transposes that split a transformer's
 // hidden axis into heads and merge them back) as one oneDNN reorder: the input is read through strides that apply the
 // transpose, and written out row-major. A reshape moves no element, so the reorder sees the shapes on either side of
-// it, which inference gave: the input's, transposed, or the output's, transposed back.
+// it, which inference gave: the input's, transposed, or the output's, transposed back. FP32 data, or INT8 where the
+// Q/DQ propagation moved the shuffle onto quantized data (fast_path.cpp's int8Shuffle): the same reorder of bytes.
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/shuffle.h"
@@ -61,11 +62,11 @@ public:
             // A permute that moves the channels last out of a channels-last tensor, or back into one (channelsLastUse):
             // the output's bytes as stored are the input's. The builder makes most such layers views; this copies
             // where it could not.
-            std::memcpy(output.data, inputs[0].data, static_cast<size_t>(output.count()) * sizeof(float));
+            std::memcpy(output.data, inputs[0].data, static_cast<size_t>(output.count()) * elementSize(output.type));
             return;
         }
         Prepared& prepared
-            = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs[0].shape, output.shape); });
+            = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs[0], output.shape); });
         // oneDNN's memory objects are not const-aware; the source is only read.
         prepared.source.set_data_handle(const_cast<void*>(inputs[0].data));
         prepared.destination.set_data_handle(output.data);
@@ -100,11 +101,13 @@ private:
         return {output, permuted(contiguousStrides(reshaped), mParams.secondTranspose)};
     }
 
-    Prepared prepare(Shape const& input, Shape const& output) const
+    Prepared prepare(ConstTensorView const& input, Shape const& output) const
     {
-        auto const [dims, strides] = transposedView(input, output);
-        dnnl::memory::desc const source(dimsOf(dims), dnnl::memory::data_type::f32, dimsOf(strides));
-        dnnl::memory::desc const destination = linearDesc(dims);
+        auto const [dims, strides] = transposedView(input.shape, output);
+        dnnl::memory::data_type const type = input.type == nvinfer1::DataType::kINT8 ? dnnl::memory::data_type::s8
+                                                                                     : dnnl::memory::data_type::f32;
+        dnnl::memory::desc const source(dimsOf(dims), type, dimsOf(strides));
+        dnnl::memory::desc const destination = linearDesc(dims, type);
         dnnl::reorder::primitive_desc const chosen(mState.engine, source, mState.engine, destination);
         return Prepared{
             dnnl::reorder(chosen), userMemory(source, mState.engine), userMemory(destination, mState.engine)};

@@ -35,7 +35,7 @@ bool geluFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*err
 //! that the quantized fusions find them; the data between moves as INT8.
 bool quantizationPropagation(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
-    plan::propagateQuantization(model, plan::QuantizationPropagationRules{fast::runsLayer});
+    plan::propagateQuantization(model, plan::QuantizationPropagationRules{fast::runsLayer, true});
     return true;
 }
 
