@@ -32,10 +32,11 @@ bool geluFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*err
 }
 
 //! Q/DQ layers moved across the layers that only move data, next to the convolutions and products they quantize, so
-//! that the quantized fusions find them; the data between moves as INT8.
+//! that the quantized fusions find them; the data between moves as INT8. Scalings that a Q reads move back with it
+//! (the fused products take them: BERT's queries and keys).
 bool quantizationPropagation(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
-    plan::propagateQuantization(model, plan::QuantizationPropagationRules{fast::runsLayer, true});
+    plan::propagateQuantization(model, plan::QuantizationPropagationRules{fast::runsLayer, /*movesScalingsBack=*/true});
     return true;
 }
 
