@@ -92,16 +92,19 @@ std::unique_ptr<Kernel> makeActivation(State& state, plan::LayerRecord const& la
     return std::make_unique<EltwiseKernel>(state, *eltwiseOf(params.activation, params.alpha, params.beta));
 }
 
-bool supportsUnary(plan::PlanModel const& /*model*/, plan::LayerRecord const& layer)
+bool supportsUnary(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     auto const* params = plan::paramsOf<network::UnaryParams>(layer);
-    return params != nullptr && readsOneTensor(layer) && eltwiseOfUnary(params->operation).has_value();
+    return params != nullptr && readsOneTensor(layer)
+        && (eltwiseOfUnary(params->operation).has_value() || isFloatFlags(model, layer));
 }
 
 std::unique_ptr<Kernel> makeUnary(State& state, plan::LayerRecord const& layer)
 {
     UnaryOperation const operation = plan::paramsOf<network::UnaryParams>(layer)->operation;
-    return std::make_unique<EltwiseKernel>(state, *eltwiseOfUnary(operation));
+    std::optional<Eltwise> const eltwise = eltwiseOfUnary(operation);
+    return eltwise ? std::unique_ptr<Kernel>(std::make_unique<EltwiseKernel>(state, *eltwise))
+                   : makeFloatFlags(state, layer);
 }
 
 } // namespace kiln::cpu::fast

@@ -48,6 +48,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization, Use::kKEEPS},
     // Only the permutes that move nothing read or start channels-last data, each as channelsLastUse decides.
     {nvinfer1::LayerType::kSHUFFLE, supportsShuffle, makeShuffle, Use::kREADS},
+    {nvinfer1::LayerType::kSELECT, supportsSelect, makeSelect, Use::kNO, true},
     {nvinfer1::LayerType::kCONCATENATION, supportsConcatenation, makeConcatenation, Use::kCONTINUES, true},
     {nvinfer1::LayerType::kSLICE, supportsSlice, makeSlice, Use::kCONTINUES, true},
     {network::kPointwiseLayerType, supportsPointwise, makePointwise, Use::kCONTINUES},
@@ -177,7 +178,7 @@ bool runsLayer(plan::PlanModel const& model, plan::LayerRecord const& layer)
     KernelKind const* kind = kindOf(layer);
     return kind != nullptr && dynamic_cast<network::PluginParams const*>(layer.params.get()) == nullptr
         && (kind->checksItsTypes || float32Throughout(model, layer, kind->channelsLast != Use::kNO)
-            || int8MaxPooling(model, layer) || int8Shuffle(model, layer))
+            || int8MaxPooling(model, layer) || int8Shuffle(model, layer) || isFloatFlags(model, layer))
         && kind->supports(model, layer);
 }
 

@@ -25,6 +25,9 @@ std::unique_ptr<Kernel> makeActivation(State& state, plan::LayerRecord const& la
 
 bool supportsUnary(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeUnary(State& state, plan::LayerRecord const& layer);
+//! IsNaN or IsInf of FP32 data into BOOL flags, row-major (float_flags.cpp): unary layers of their own types.
+bool isFloatFlags(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeFloatFlags(State& state, plan::LayerRecord const& layer);
 
 bool supportsElementWise(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeElementWise(State& state, plan::LayerRecord const& layer);
@@ -59,5 +62,7 @@ bool supportsSlice(plan::PlanModel const& model, plan::LayerRecord const& layer)
 std::unique_ptr<Kernel> makeSlice(State& state, plan::LayerRecord const& layer);
 bool supportsShuffle(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeShuffle(State& state, plan::LayerRecord const& layer);
+bool supportsSelect(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeSelect(State& state, plan::LayerRecord const& layer);
 
 } // namespace kiln::cpu::fast
