@@ -18,9 +18,6 @@ namespace kiln::cpu::fast
 namespace
 {
 
-//! Fewer elements than this run on one thread: waking the others costs more.
-constexpr int64_t kParallelElements = int64_t{1} << 16;
-
 //! Where input and output lie: [images, channels, positions] in the tensor's format.
 struct Layout
 {

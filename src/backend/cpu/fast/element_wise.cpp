@@ -53,10 +53,6 @@ Shape atLeastOneAxis(Shape const& shape)
     return shape.empty() ? Shape{1} : shape;
 }
 
-//! Fewer elements than this a loop of Kiln's own below runs on one thread: oneDNN 2.6's binary took about 0.1 ms for
-//! any small size on two threads of the shared machine, mostly in waking its threads.
-constexpr int64_t kParallelElements = int64_t{1} << 16;
-
 //! A product or sum of channels-last activations [N, C, H, W] and a tensor of one value per channel [N or 1, C, 1, 1]
 //! (a squeeze-and-excitation's scale): each row of C values with the channels' row of its image, in a loop of Kiln's
 //! own, with the reference's results bit for bit.

@@ -119,24 +119,20 @@ bool float32Throughout(plan::PlanModel const& model, plan::LayerRecord const& la
     return true;
 }
 
+//! Whether slot `slot` of `layer` holds `type`, stored and read or written there in `type`.
+bool holdsType(plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot, nvinfer1::DataType type)
+{
+    size_t const inputs = layer.inputs.size();
+    int32_t const t = slot < inputs ? layer.inputs[slot] : layer.outputs.at(slot - inputs);
+    return t >= 0 && model.tensors[t].type == type && plan::slotType(model, layer, slot) == type;
+}
+
 //! Whether `layer` reads one INT8 tensor and writes one, each slot in INT8, in the formats its kernel takes.
 bool int8InAndOut(plan::PlanModel const& model, plan::LayerRecord const& layer, bool takesChannelsLast)
 {
-    if (layer.inputs.size() != 1 || layer.outputs.size() != 1 || layer.inputs[0] < 0
-        || !formatsTaken(model, layer, takesChannelsLast))
-    {
-        return false;
-    }
-    for (size_t slot = 0; slot < 2; ++slot)
-    {
-        int32_t const t = slot == 0 ? layer.inputs[0] : layer.outputs[0];
-        if (plan::slotType(model, layer, slot) != nvinfer1::DataType::kINT8
-            || model.tensors[t].type != nvinfer1::DataType::kINT8)
-        {
-            return false;
-        }
-    }
-    return true;
+    return layer.inputs.size() == 1 && layer.outputs.size() == 1 && formatsTaken(model, layer, takesChannelsLast)
+        && holdsType(model, layer, 0, nvinfer1::DataType::kINT8)
+        && holdsType(model, layer, 1, nvinfer1::DataType::kINT8);
 }
 
 //! A max pooling that the quantized fusion moved onto an INT8 tensor: INT8 in and out, row-major or channels-last as
@@ -157,13 +153,20 @@ bool int8Shuffle(plan::PlanModel const& model, plan::LayerRecord const& layer)
 
 } // namespace
 
+bool rowMajorSlotOf(plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot, nvinfer1::DataType type)
+{
+    size_t const inputs = layer.inputs.size();
+    int32_t const t = slot < inputs ? layer.inputs[slot] : layer.outputs.at(slot - inputs);
+    return holdsType(model, layer, slot, type) && model.tensors[t].format == nvinfer1::TensorFormat::kLINEAR
+        && plan::slotFormat(model, layer, slot) == nvinfer1::TensorFormat::kLINEAR;
+}
+
 bool copiesFourAxesOf(
     plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot, nvinfer1::DataType type)
 {
     size_t const inputs = layer.inputs.size();
     int32_t const t = slot < inputs ? layer.inputs[slot] : layer.outputs.at(slot - inputs);
-    if (t < 0 || model.tensors[t].dims.size() != 4 || model.tensors[t].type != type
-        || plan::slotType(model, layer, slot) != type)
+    if (!holdsType(model, layer, slot, type) || model.tensors[t].dims.size() != 4)
     {
         return false;
     }

@@ -15,9 +15,6 @@ namespace
 
 using nvinfer1::UnaryOperation;
 
-//! Fewer elements than this run on one thread: waking the others costs more.
-constexpr int64_t kParallelElements = int64_t{1} << 16;
-
 class FloatFlagsKernel final : public Kernel
 {
 public:
@@ -56,16 +53,8 @@ bool isFloatFlags(plan::PlanModel const& model, plan::LayerRecord const& layer)
     {
         return false;
     }
-    int32_t const input = layer.inputs[0];
-    int32_t const output = layer.outputs[0];
-    using nvinfer1::DataType;
-    using nvinfer1::TensorFormat;
-    return model.tensors[input].type == DataType::kFLOAT && plan::slotType(model, layer, 0) == DataType::kFLOAT
-        && model.tensors[output].type == DataType::kBOOL && plan::slotType(model, layer, 1) == DataType::kBOOL
-        && model.tensors[input].format == TensorFormat::kLINEAR
-        && plan::slotFormat(model, layer, 0) == TensorFormat::kLINEAR
-        && model.tensors[output].format == TensorFormat::kLINEAR
-        && plan::slotFormat(model, layer, 1) == TensorFormat::kLINEAR;
+    return rowMajorSlotOf(model, layer, 0, nvinfer1::DataType::kFLOAT)
+        && rowMajorSlotOf(model, layer, 1, nvinfer1::DataType::kBOOL);
 }
 
 std::unique_ptr<Kernel> makeFloatFlags(State& state, plan::LayerRecord const& layer)

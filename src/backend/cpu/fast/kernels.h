@@ -8,6 +8,13 @@
 namespace kiln::cpu::fast
 {
 
+//! Fewer elements than this run on one thread in Kiln's own loops: waking the others costs more.
+constexpr int64_t kParallelElements = int64_t{1} << 16;
+
+//! Whether slot `slot` of `layer` (its inputs, then its outputs) holds a tensor of `type`, stored and read or written
+//! there in `type`, row-major: what the kernels of fixed types and one format check of each slot.
+bool rowMajorSlotOf(plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot, nvinfer1::DataType type);
+
 bool supportsConvolution(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeConvolution(State& state, plan::LayerRecord const& layer);
 bool supportsQuantizedConvolution(plan::PlanModel const& model, plan::LayerRecord const& layer);

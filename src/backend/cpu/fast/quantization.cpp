@@ -25,9 +25,6 @@ namespace
 using nvinfer1::DataType;
 using nvinfer1::TensorFormat;
 
-//! Fewer elements than this run on one thread: waking the others costs more.
-constexpr int64_t kParallelElements = int64_t{1} << 16;
-
 //! quantizeToInt8(x, scale, zeroPoint), the same bits, in arithmetic that vectorises (the loops below ask for it with
 //! `omp simd`, and CMakeLists.txt compiles this file with -fno-trapping-math, without which GCC keeps the selects'
 //! branches: at -O2, which RelWithDebInfo builds use, the loops ran scalar, a division per element): its rounding

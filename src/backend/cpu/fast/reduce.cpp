@@ -124,6 +124,27 @@ std::pair<Shape, uint32_t> inMemoryOrder(ConstTensorView const& input, uint32_t 
     return {shape, axes};
 }
 
+//! `result` = the sum of `count` rows of `length` values, `stride` apart from `first`, added in their order, times
+//! `scale`.
+void sumRowsInto(float const* first, int64_t count, int64_t stride, int64_t length, float scale, float* result)
+{
+    std::copy_n(first, length, result);
+    for (int64_t r = 1; r < count; ++r)
+    {
+        float const* row = first + r * stride;
+#pragma omp simd
+        for (int64_t i = 0; i < length; ++i)
+        {
+            result[i] += row[i];
+        }
+    }
+#pragma omp simd
+    for (int64_t i = 0; i < length; ++i)
+    {
+        result[i] *= scale;
+    }
+}
+
 //! A sum or mean over the middle axis of row-major [outer, rows, inner] data with more than one inner element: the
 //! global pooling of channels-last activations ([N, H * W, C]), which oneDNN 2.6's reduction runs one element at a
 //! time. The rows are summed in chunks, each a stretch of memory read in order into a row of partial sums, and the
@@ -133,7 +154,6 @@ std::pair<Shape, uint32_t> inMemoryOrder(ConstTensorView const& input, uint32_t 
 struct RowReduction
 {
     static constexpr int64_t kChunkElements = 16384;
-    static constexpr int64_t kParallelElements = int64_t{1} << 16;
 
     int64_t outer{0};
     int64_t rows{0};
@@ -171,22 +191,7 @@ struct RowReduction
         float const scale = mean ? 1.0F / static_cast<float>(rows) : 1.0F;
         for (int64_t o = 0; o < outer; ++o)
         {
-            float* const result = output + o * inner;
-            std::copy_n(partials.data() + o * chunks * inner, inner, result);
-            for (int64_t k = 1; k < chunks; ++k)
-            {
-                float const* sums = partials.data() + (o * chunks + k) * inner;
-#pragma omp simd
-                for (int64_t i = 0; i < inner; ++i)
-                {
-                    result[i] += sums[i];
-                }
-            }
-#pragma omp simd
-            for (int64_t i = 0; i < inner; ++i)
-            {
-                result[i] *= scale;
-            }
+            sumRowsInto(partials.data() + o * chunks * inner, chunks, inner, inner, scale, output + o * inner);
         }
     }
 
@@ -206,23 +211,7 @@ private:
             {
                 int64_t const begin = k * kChunkElements;
                 int64_t const length = std::min(kChunkElements, inner - begin);
-                float const* column = input + o * rows * inner + begin;
-                float* const result = output + o * inner + begin;
-                std::copy_n(column, length, result);
-                for (int64_t r = 1; r < rows; ++r)
-                {
-                    float const* row = column + r * inner;
-#pragma omp simd
-                    for (int64_t i = 0; i < length; ++i)
-                    {
-                        result[i] += row[i];
-                    }
-                }
-#pragma omp simd
-                for (int64_t i = 0; i < length; ++i)
-                {
-                    result[i] *= scale;
-                }
+                sumRowsInto(input + o * rows * inner + begin, rows, inner, length, scale, output + o * inner + begin);
             }
         }
     }
@@ -231,7 +220,7 @@ private:
 //! A sum or mean of each row of row-major [rows, length] data (a global average pooling of row-major activations,
 //! [N * C, H * W]), which oneDNN 2.6's reduction ran at several times the cost of reading the data. Each row is summed
 //! by one thread in a fixed order, so the bits are the same at any thread count; threads take whole rows, and only
-//! past RowReduction::kParallelElements.
+//! past kParallelElements.
 struct InnermostReduction
 {
     int64_t rows{0};
@@ -241,7 +230,7 @@ struct InnermostReduction
     void run(float const* input, float* output) const
     {
         float const scale = mean ? 1.0F / static_cast<float>(length) : 1.0F;
-#pragma omp parallel for schedule(static) if (rows * length > RowReduction::kParallelElements)
+#pragma omp parallel for schedule(static) if (rows * length > kParallelElements)
         for (int64_t r = 0; r < rows; ++r)
         {
             float const* row = input + r * length;

@@ -17,9 +17,6 @@ namespace
 
 using nvinfer1::DataType;
 
-//! Fewer elements than this run on one thread: waking the others costs more.
-constexpr int64_t kParallelElements = int64_t{1} << 16;
-
 class SelectKernel final : public Kernel
 {
 public:
@@ -58,16 +55,6 @@ private:
     State& mState;
 };
 
-//! Whether slot `slot` of `layer` holds `type`, stored and read or written so, row-major.
-bool rowMajorOf(plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot, DataType type)
-{
-    size_t const inputs = layer.inputs.size();
-    int32_t const t = slot < inputs ? layer.inputs[slot] : layer.outputs[slot - inputs];
-    return t >= 0 && model.tensors[t].type == type && plan::slotType(model, layer, slot) == type
-        && model.tensors[t].format == nvinfer1::TensorFormat::kLINEAR
-        && plan::slotFormat(model, layer, slot) == nvinfer1::TensorFormat::kLINEAR;
-}
-
 //! Whether tensor `t` has the same extents as `output` at every run, or holds one element.
 bool alikeOrSingle(plan::PlanModel const& model, int32_t t, int32_t output)
 {
@@ -84,9 +71,9 @@ bool alikeOrSingle(plan::PlanModel const& model, int32_t t, int32_t output)
 bool supportsSelect(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     if (plan::paramsOf<network::SelectParams>(layer) == nullptr || layer.inputs.size() != 3 || layer.outputs.size() != 1
-        || layer.epilogue.any() || !rowMajorOf(model, layer, 0, DataType::kBOOL)
-        || !rowMajorOf(model, layer, 1, DataType::kFLOAT) || !rowMajorOf(model, layer, 2, DataType::kFLOAT)
-        || !rowMajorOf(model, layer, 3, DataType::kFLOAT))
+        || layer.epilogue.any() || !rowMajorSlotOf(model, layer, 0, DataType::kBOOL)
+        || !rowMajorSlotOf(model, layer, 1, DataType::kFLOAT) || !rowMajorSlotOf(model, layer, 2, DataType::kFLOAT)
+        || !rowMajorSlotOf(model, layer, 3, DataType::kFLOAT))
     {
         return false;
     }

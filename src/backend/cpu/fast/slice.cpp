@@ -20,9 +20,6 @@ namespace kiln::cpu::fast
 namespace
 {
 
-//! Fewer elements than this run on one thread: waking the others costs more.
-constexpr int64_t kParallelElements = int64_t{1} << 16;
-
 //! The inputs of ISliceLayer after the data: start, size, stride (shape tensors) and the kFILL value.
 constexpr size_t kStartInput = 1;
 constexpr size_t kStrideInput = 3;
