@@ -111,13 +111,14 @@ void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
     group->add_flag("--getPlanVersionOnly", o.getPlanVersionOnly,
         "Print the plan file's format version and the Kiln version that wrote it, then exit (with --loadEngine)");
     group->add_flag("--int8", o.int8,
-        "Enable INT8 (kINT8): Q/DQ models quantize as they say (their convolutions run on INT8 on both backends, "
-        "in FP32 builds); other models quantize implicitly with --calib");
+        "Enable INT8 (kINT8): Q/DQ models quantize as they say (their convolutions and products by weights run on "
+        "INT8 on both backends); other models quantize implicitly with --calib");
     group->add_option("--calib", o.calib,
         "Read an INT8 calibration cache (TensorRT's format): its scales quantize convolutions and matrix multiplies "
         "implicitly (with --int8)");
-    group->add_flag(
-        "--fp8", o.fp8, "Enable FP8 (kFP8): Q/DQ models quantize as they say; Kiln has no FP8 matrix multiply yet");
+    group->add_flag("--fp8", o.fp8,
+        "Enable FP8 (kFP8): Q/DQ models quantize as they say (their products by weights run on FP8 on CUDA GPUs of "
+        "compute capability 8.9 or later; the CPU computes FP8 layers as written)");
     group->add_flag("--refit", o.refit,
         "Build a refittable engine (kREFIT: weights an IRefitter can replace) and list its refittable weights");
     group->add_flag("--versionCompatible", f.versionCompatible, "Refused: there is no lean runtime to embed");
