@@ -65,4 +65,11 @@ KILN_HOST_DEVICE inline float dequantizeFp8(uint8_t q, float scale, uint8_t zero
     return ((zeroPoint & 0x7FU) == 0 ? value : value - fp8E4m3BitsToFloat(zeroPoint)) * scale;
 }
 
+//! x quantized by `scale` into FP8 E4M3FN (`fp8`) or INT8 and dequantized again, as a Q -> DQ pair of one scale and a
+//! zero point of zero computes: x rounded onto that type's grid of `scale` and saturated there.
+KILN_HOST_DEVICE inline float roundThroughQuantization(float x, float scale, bool fp8)
+{
+    return fp8 ? dequantizeFp8(quantizeToFp8(x, scale), scale) : dequantizeInt8(quantizeToInt8(x, scale), scale);
+}
+
 } // namespace kiln

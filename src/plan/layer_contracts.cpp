@@ -7,6 +7,7 @@
 #include "plan/expr_table.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kiln::plan
 {
@@ -257,6 +258,26 @@ bool attentionHolds(PlanModel const& m, LayerRecord const& l, std::string& error
     {
         error = describe(l) + ": its output has rank " + std::to_string(rankOf(m, l.outputs[0])) + ", not 2 or more";
         return false;
+    }
+    auto const* params = dynamic_cast<network::AttentionParams const*>(l.params.get());
+    if (params == nullptr)
+    {
+        error = describe(l) + " holds no attention parameters";
+        return false;
+    }
+    for (network::AttentionRounding const* rounding : {&params->queryRounding, &params->keysRounding,
+             &params->valuesRounding, &params->scoresRounding, &params->probabilitiesRounding})
+    {
+        bool const type = !rounding->rounds() || rounding->type == nvinfer1::DataType::kINT8
+            || rounding->type == nvinfer1::DataType::kFP8;
+        bool const scale = std::isfinite(rounding->scale) && rounding->scale > 0.0F;
+        if (!type || !scale || !std::isfinite(rounding->factor))
+        {
+            error = describe(l) + " rounds a value into type " + std::to_string(static_cast<int>(rounding->type))
+                + " by scale " + std::to_string(rounding->scale) + " after a factor " + std::to_string(rounding->factor)
+                + "; roundings are into INT8 or FP8 by a positive scale";
+            return false;
+        }
     }
     return true;
 }

@@ -36,8 +36,9 @@ inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
 // Version 13: plugin layers carry their chosen tactic and the inputs their outputs alias. Version 14: a fused
 // epilogue's activation may be self-gated (x * f(x): SiLU, hard-swish). Version 15: quantized matrix multiplies may
 // be FP8, and carry the type they write where they do not quantize. Version 16: a quantized convolution's activation
-// may be self-gated.
-inline constexpr uint32_t kPlanFormatVersion = 16;
+// may be self-gated. Version 17: an attention layer may round its operands, scores and probabilities as Q -> DQ pairs
+// do.
+inline constexpr uint32_t kPlanFormatVersion = 17;
 inline constexpr size_t kPlanHeaderSize = 32;
 
 std::vector<uint8_t> writePlan(PlanModel const& model);

@@ -89,7 +89,7 @@ TEST(AttentionDecomposition, EveryKindFusesIntoOneAttentionLayer)
         {"grouped-query, causal", 4, 2, true},
     };
     // The rules of the CUDA backend's kernel: HALF, depths it runs (16 here).
-    kiln::cuda::AttentionFusionRules const rules{[](DataType type, int64_t depth, int64_t valueDepth) {
+    kiln::cuda::AttentionFusionRules const rules{[](DataType type, int64_t depth, int64_t valueDepth, bool) {
         return type == DataType::kHALF && depth == 16 && valueDepth == 16;
     }};
     for (Case const& c : cases)

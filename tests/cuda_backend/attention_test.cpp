@@ -2,13 +2,20 @@
 // attention layer in FP16 and FP32 plans, with the transposes around them that exports write (read from the CUDA
 // plan, without a GPU), and that the fused kernels compute what the CPU reference computes unfused, layer by layer:
 // sequence lengths that are not multiples of the kernel's tiles, depths that are not multiples of 16, broadcast
-// masks, rows masked throughout, long sequences, operands read through absorbed transposes.
+// masks, rows masked throughout, long sequences, operands read through absorbed transposes; and quantized attention,
+// whose Q -> DQ pairs join the fused layer as roundings.
 #include "backend_comparison.h"
 #include "network/fused/attention.h"
+#include "plan/plan_format.h"
 #include "plan/plan_graph.h"
+#include "plan/plan_validation.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <memory>
+#include <utility>
 
 namespace
 {
@@ -36,6 +43,17 @@ struct AttentionCase
     //! q, k and v are inputs [batch, tokens, heads, depth], transposed into heads as BERT's export does, and the
     //! output is transposed back into [batch, tokens, heads, value depth]
     bool tokensMajor{false};
+    //! kINT8 or kFP8: Q -> DQ pairs by one scale on the (scaled) query, the keys, the values, the scores before the
+    //! mask and the probabilities, as Model Optimizer's exports put them (kFLOAT: none)
+    DataType quantized{DataType::kFLOAT};
+    //! q, k and v spread over their ranges in a scrambled order rather than as ramps, so that neighbouring keys hold
+    //! unlike values and a change of the probabilities shows in the output
+    bool scrambled{false};
+    float queryStep{0.0F};
+    float keysStep{0.0F};
+    float valuesStep{0.0F};
+    float scoresStep{0.0F};
+    float probabilitiesStep{0.0F};
 
     NetworkMaker maker() const
     {
@@ -60,6 +78,9 @@ struct AttentionCase
                 scaled->setName("scale q");
                 query = scaled->getOutput(0);
             }
+            query = c.rounded(network, *query, c.queryStep, "q");
+            k = c.rounded(network, *k, c.keysStep, "k");
+            v = c.rounded(network, *v, c.valuesStep, "v");
             IMatrixMultiplyLayer* scores
                 = network.addMatrixMultiply(*query, Op::kNONE, *k, c.keysByRow ? Op::kTRANSPOSE : Op::kNONE);
             scores->setName("qk");
@@ -71,6 +92,7 @@ struct AttentionCase
                 divided->setName("divide");
                 s = divided->getOutput(0);
             }
+            s = c.rounded(network, *s, c.scoresStep, "scores");
             if (c.mask)
             {
                 ITensor* maskInput = network.addInput("mask", DataType::kFLOAT, Dims{4, {c.batch, 1, 1, c.keys}});
@@ -88,6 +110,7 @@ struct AttentionCase
                 select->setName("where");
                 p = select->getOutput(0);
             }
+            p = c.rounded(network, *p, c.probabilitiesStep, "p");
             IMatrixMultiplyLayer* product = network.addMatrixMultiply(*p, Op::kNONE, *v, Op::kNONE);
             product->setName("pv");
             ITensor* y = product->getOutput(0);
@@ -98,6 +121,24 @@ struct AttentionCase
             y->setName("y");
             network.markOutput(*y);
         };
+    }
+
+    //! `x` quantized into `quantized` by `step` and dequantized back (a 0-D scale), where the case quantizes and the
+    //! step is not 0; else x.
+    ITensor* rounded(INetworkDefinition& network, ITensor& x, float step, std::string const& name) const
+    {
+        if (quantized == DataType::kFLOAT || step == 0.0F)
+        {
+            return &x;
+        }
+        IConstantLayer* scale = network.addConstant(Dims{0, {}}, Weights{DataType::kFLOAT, &step, 1});
+        scale->setName(("step of " + name).c_str());
+        IQuantizeLayer* quantize = network.addQuantize(x, *scale->getOutput(0), quantized);
+        quantize->setName(("quantize " + name).c_str());
+        IDequantizeLayer* dequantize
+            = network.addDequantize(*quantize->getOutput(0), *scale->getOutput(0), DataType::kFLOAT);
+        dequantize->setName(("dequantize " + name).c_str());
+        return dequantize->getOutput(0);
     }
 
     //! The input `name` [batch, heads, rows, columns] (heads 1 for keys and values shared by every head); where
@@ -143,15 +184,27 @@ struct AttentionCase
         return byColumn ? Dims{4, {batch, operandHeads, columns, rows}} : Dims{4, {batch, operandHeads, rows, columns}};
     }
 
+    //! `count` values over [low, high]: a ramp, or where `scrambled` the fractional parts of i times the golden ratio.
+    std::vector<float> values(size_t count, float low, float high) const
+    {
+        std::vector<float> ramp = spread(count, low, high);
+        for (size_t i = 0; scrambled && i < count; ++i)
+        {
+            double const fraction = static_cast<double>(i) * 0.6180339887498949;
+            ramp[i] = low + (high - low) * static_cast<float>(fraction - std::floor(fraction));
+        }
+        return ramp;
+    }
+
     std::map<std::string, HostTensor> inputs() const
     {
         std::map<std::string, HostTensor> in;
         Dims const qDims = inputDims("q");
         Dims const kDims = inputDims("k");
         Dims const vDims = inputDims("v");
-        in.emplace("q", fromFloats(shapeOf(qDims), spread(volumeOf(qDims), -1.0F, 1.0F)));
-        in.emplace("k", fromFloats(shapeOf(kDims), spread(volumeOf(kDims), -1.5F, 1.0F)));
-        in.emplace("v", fromFloats(shapeOf(vDims), spread(volumeOf(vDims), -1.0F, 0.5F)));
+        in.emplace("q", fromFloats(shapeOf(qDims), values(volumeOf(qDims), -1.0F, 1.0F)));
+        in.emplace("k", fromFloats(shapeOf(kDims), values(volumeOf(kDims), -1.5F, 1.0F)));
+        in.emplace("v", fromFloats(shapeOf(vDims), values(volumeOf(vDims), -1.0F, 0.5F)));
         if (mask)
         {
             // Batch b masks its last b * 3 keys with a large negative number, as BERT's padding mask does.
@@ -242,6 +295,123 @@ TEST(CudaAttentionFusion, Fp32PlansFuseAsWell)
     kiln::plan::LayerRecord const* fused = attentionLayer(cudaPlanOf(AttentionCase{}.maker(), false));
     ASSERT_NE(fused, nullptr);
     EXPECT_EQ(fused->precision, DataType::kFLOAT);
+}
+
+//! The BERT-like case with the Q -> DQ pairs of a quantized export: scales coarse enough that every rounding moves
+//! the output (quantizedAttentionMatters checks that on the CPU).
+AttentionCase quantizedCase(DataType type)
+{
+    AttentionCase c{};
+    c.quantized = type;
+    c.scrambled = true;
+    c.nanGuard = true;
+    if (type == DataType::kFP8)
+    {
+        // Model Optimizer's scales: each tensor's largest magnitude over FP8's 448.
+        c.queryStep = 0.25F / 448.0F;
+        c.keysStep = 1.5F / 448.0F;
+        c.valuesStep = 1.0F / 448.0F;
+        c.scoresStep = 2.0F / 448.0F;
+        c.probabilitiesStep = 1.0F / 448.0F;
+        return c;
+    }
+    c.queryStep = 0.02F;
+    c.keysStep = 0.1F;
+    c.valuesStep = 0.1F;
+    c.scoresStep = 0.05F;
+    c.probabilitiesStep = 1.0F / 16.0F;
+    return c;
+}
+
+//! The BERT-like case with one INT8 pair alone (`which`: the index of its step among queryStep ... probabilitiesStep),
+//! its step coarse, so that the rounding moves most outputs with no other rounding to hide it.
+AttentionCase singleRoundingCase(int which)
+{
+    AttentionCase c{};
+    c.quantized = DataType::kINT8;
+    c.scrambled = true;
+    float AttentionCase::*const steps[] = {&AttentionCase::queryStep, &AttentionCase::keysStep,
+        &AttentionCase::valuesStep, &AttentionCase::scoresStep, &AttentionCase::probabilitiesStep};
+    float const coarse[] = {0.05F, 0.25F, 0.25F, 0.25F, 0.125F};
+    c.*steps[which] = coarse[which];
+    return c;
+}
+
+TEST(CudaAttentionFusion, QuantizedAttentionTakesItsQdqPairsAsRoundings)
+{
+    for (DataType type : {DataType::kFP8, DataType::kINT8})
+    {
+        AttentionCase c = quantizedCase(type);
+        c.tokensMajor = true;
+        kiln::plan::PlanModel const model = cudaPlanOf(c.maker(), true);
+        ASSERT_EQ(model.layers.size(), 1U) << "the five pairs, their scales and the transposes are absorbed";
+        auto const* params = kiln::plan::paramsOf<kiln::network::AttentionParams>(model.layers[0]);
+        ASSERT_NE(params, nullptr);
+        // The query's scaling comes before its rounding: it multiplies the query, not the scores.
+        EXPECT_FLOAT_EQ(params->scale, 1.0F);
+        EXPECT_FLOAT_EQ(params->queryRounding.factor, 0.25F);
+        EXPECT_FLOAT_EQ(params->keysRounding.factor, 1.0F);
+        struct Expected
+        {
+            kiln::network::AttentionRounding const& rounding;
+            float step;
+        };
+        for (Expected const& e :
+            {Expected{params->queryRounding, c.queryStep}, Expected{params->keysRounding, c.keysStep},
+                Expected{params->valuesRounding, c.valuesStep}, Expected{params->scoresRounding, c.scoresStep},
+                Expected{params->probabilitiesRounding, c.probabilitiesStep}})
+        {
+            EXPECT_EQ(e.rounding.type, type);
+            EXPECT_FLOAT_EQ(e.rounding.scale, e.step);
+        }
+        // The FP32 kernel does not round: an FP32 plan keeps the layers.
+        EXPECT_EQ(attentionLayer(cudaPlanOf(c.maker(), false)), nullptr);
+    }
+    // A pair whose quantized tensor is also an output must be written: the attention stays as it is.
+    AttentionCase const c = quantizedCase(DataType::kFP8);
+    auto codesOut = [&](INetworkDefinition& network) {
+        c.maker()(network);
+        for (int32_t l = 0; l < network.getNbLayers(); ++l)
+        {
+            if (std::string(network.getLayer(l)->getName()) == "quantize p")
+            {
+                network.getLayer(l)->getOutput(0)->setName("codes");
+                network.markOutput(*network.getLayer(l)->getOutput(0));
+            }
+        }
+    };
+    EXPECT_EQ(attentionLayer(cudaPlanOf(codesOut, true)), nullptr);
+}
+
+TEST(CudaAttentionFusion, RoundingsAreWrittenAndCheckedWithThePlan)
+{
+    kiln::plan::PlanModel model = cudaPlanOf(quantizedCase(DataType::kINT8).maker(), true);
+    ASSERT_EQ(model.layers.size(), 1U);
+    std::vector<uint8_t> const bytes = kiln::plan::writePlan(model);
+    kiln::plan::PlanModel back;
+    std::string error;
+    ASSERT_TRUE(kiln::plan::readPlan(bytes.data(), bytes.size(), back, error)) << error;
+    auto const* written = kiln::plan::paramsOf<kiln::network::AttentionParams>(model.layers[0]);
+    auto const* read = kiln::plan::paramsOf<kiln::network::AttentionParams>(back.layers.at(0));
+    ASSERT_NE(read, nullptr);
+    EXPECT_EQ(read->probabilitiesRounding.type, DataType::kINT8);
+    EXPECT_EQ(read->probabilitiesRounding.scale, written->probabilitiesRounding.scale);
+    EXPECT_EQ(read->queryRounding.factor, written->queryRounding.factor);
+    // A hand-edited or hostile record: a rounding into FP16, or by a scale of zero, is refused naming the layer.
+    for (auto const& edit : {std::function<void(kiln::network::AttentionParams&)>(
+                                 [](kiln::network::AttentionParams& p) { p.scoresRounding.type = DataType::kHALF; }),
+             std::function<void(kiln::network::AttentionParams&)>(
+                 [](kiln::network::AttentionParams& p) { p.valuesRounding.scale = 0.0F; })})
+    {
+        kiln::plan::PlanModel edited = back;
+        auto params = std::make_shared<kiln::network::AttentionParams>(*read);
+        edit(*params);
+        edited.layers[0].params = params;
+        std::string refusal;
+        EXPECT_FALSE(kiln::plan::validatePlan(edited, refusal));
+        EXPECT_NE(refusal.find("roundings are into INT8 or FP8 by a positive scale"), std::string::npos) << refusal;
+        EXPECT_NE(refusal.find(edited.layers[0].name.substr(0, 20)), std::string::npos) << refusal;
+    }
 }
 
 TEST(CudaAttentionFusion, ChainsThatAreNotAttentionStayAsTheyAre)
@@ -345,6 +515,85 @@ TEST(CudaAttention, FusedAgreesWithTheUnfusedCpuReference)
     shallow.queries = 65;
     shallow.keys = 65;
     expectAgrees(shallow, "depth 8, one query past a block");
+}
+
+//! The share of `a`'s elements that differ from `b`'s beyond FP16 attention's tolerance, and the largest difference.
+std::pair<double, double> disagreement(std::vector<float> const& a, std::vector<float> const& b)
+{
+    size_t beyond = 0;
+    double largest = 0.0;
+    for (size_t i = 0; i < a.size(); ++i)
+    {
+        double const difference = std::fabs(static_cast<double>(a[i]) - b[i]);
+        beyond += difference > 4e-3 + 4e-3 * std::fabs(b[i]) || std::isnan(difference) ? 1 : 0;
+        largest = std::max(largest, difference);
+    }
+    return {static_cast<double>(beyond) / static_cast<double>(a.size()), largest};
+}
+
+TEST(CudaAttention, QuantizedAttentionMatters)
+{
+    // No GPU: the roundings of quantizedCase, and the one of each singleRoundingCase, move many of the unfused CPU
+    // reference's outputs beyond the tolerance that QuantizedAttentionAgreesWithTheUnfusedCpuReference holds the fused
+    // kernel to, so that test sees a rounding the kernel skipped.
+    auto const share = [](AttentionCase const& rounded) {
+        AttentionCase plain = rounded;
+        plain.quantized = DataType::kFLOAT;
+        auto const with = runOn(kiln::Backend::kCPU, rounded.maker(), rounded.inputs(), true, nullptr, {});
+        auto const without = runOn(kiln::Backend::kCPU, plain.maker(), plain.inputs(), true, nullptr, {});
+        return disagreement(without.at("y").floats(), with.at("y").floats()).first;
+    };
+    EXPECT_GT(share(quantizedCase(DataType::kFP8)), 0.2);
+    EXPECT_GT(share(quantizedCase(DataType::kINT8)), 0.2);
+    for (int which = 0; which < 5; ++which)
+    {
+        EXPECT_GT(share(singleRoundingCase(which)), 0.2) << "rounding " << which;
+    }
+}
+
+TEST(CudaAttention, QuantizedAttentionAgreesWithTheUnfusedCpuReference)
+{
+    SKIP_WITHOUT_GPU();
+    for (DataType type : {DataType::kFP8, DataType::kINT8})
+    {
+        for (int64_t keys : {20, 130})
+        {
+            AttentionCase c = quantizedCase(type);
+            c.keys = keys; // 130: three tiles, the keys split between warps
+            c.queries = keys == 130 ? 70 : c.queries;
+            c.tokensMajor = keys == 130;
+            std::string const what
+                = std::string(type == DataType::kFP8 ? "FP8" : "INT8") + ", " + std::to_string(keys) + " keys";
+            ASSERT_NE(attentionLayer(cudaPlanOf(c.maker(), true)), nullptr) << what << ": the case must fuse";
+            auto const cpu = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), true, nullptr, {});
+            auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), true, nullptr, {});
+            // Where the kernel's scores or probabilities land within rounding of a boundary of the quantized grid,
+            // they take the neighbouring step: a few outputs may differ by a step of the probabilities' grid.
+            auto const [share, largest] = disagreement(gpu.at("y").floats(), cpu.at("y").floats());
+            EXPECT_LE(share, 0.02) << what;
+            EXPECT_LE(largest, 0.1) << what;
+        }
+    }
+    for (int which = 0; which < 5; ++which)
+    {
+        AttentionCase const c = singleRoundingCase(which);
+        std::string const what = "INT8, rounding " + std::to_string(which) + " alone";
+        ASSERT_NE(attentionLayer(cudaPlanOf(c.maker(), true)), nullptr) << what << ": the case must fuse";
+        auto const cpu = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), true, nullptr, {});
+        auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), true, nullptr, {});
+        // A value within rounding of a boundary of these coarse grids moves an output by up to a step.
+        auto const [share, largest] = disagreement(gpu.at("y").floats(), cpu.at("y").floats());
+        EXPECT_LE(share, 0.02) << what;
+        EXPECT_LE(largest, 0.3) << what;
+    }
+    // A row masked throughout gives zeros through the NaN guard, as the unfused layers do.
+    AttentionCase guarded = quantizedCase(DataType::kFP8);
+    guarded.maskWholeRow = true;
+    auto const gpu = runOn(kiln::Backend::kCUDA, guarded.maker(), guarded.inputs(), true, nullptr, {});
+    auto const cpu = runOn(kiln::Backend::kCPU, guarded.maker(), guarded.inputs(), true, nullptr, {});
+    std::vector<float> const y = gpu.at("y").floats();
+    EXPECT_EQ(y[0], 0.0F);
+    EXPECT_LE(disagreement(y, cpu.at("y").floats()).first, 0.02);
 }
 
 TEST(CudaAttention, OperandsReadThroughAbsorbedTransposes)

@@ -15,6 +15,7 @@
 #include "collecting_logger.h"
 #include "backend/cpu/fast/fast_path.h"
 #include "model_runner.h"
+#include "network/fused/attention.h"
 #include "network/fused/quantized_convolution.h"
 #include "network/fused/quantized_matrix_multiply.h"
 #include "npy_file.h"
@@ -431,6 +432,20 @@ TEST(QuantizedModels, Fp8ProductsByWeightsRunFusedOnCuda)
     EXPECT_EQ(layersWriting(fp32, network::kQuantizedMatrixMultiplyLayerType, DataType::kFLOAT), 3U);
     EXPECT_EQ(layersWriting(fp16, network::kQuantizedMatrixMultiplyLayerType, DataType::kFP8), 5U);
     EXPECT_EQ(layersWriting(fp16, network::kQuantizedMatrixMultiplyLayerType, DataType::kHALF), 3U);
+    // In FP16 builds each block's attention fuses, its query, keys, values and probabilities rounded onto FP8's grid
+    // as their Q -> DQ pairs round them (the query after its scaling); FP32 builds keep those layers.
+    size_t quantizedAttentions = 0;
+    for (plan::LayerRecord const& layer : fp16.layers)
+    {
+        auto const* params = plan::paramsOf<network::AttentionParams>(layer);
+        bool const fp8 = params != nullptr && params->queryRounding.type == DataType::kFP8
+            && params->keysRounding.type == DataType::kFP8 && params->valuesRounding.type == DataType::kFP8
+            && params->probabilitiesRounding.type == DataType::kFP8 && !params->scoresRounding.rounds()
+            && params->queryRounding.factor != 1.0F;
+        quantizedAttentions += fp8 ? 1 : 0;
+    }
+    EXPECT_EQ(quantizedAttentions, 2U);
+    EXPECT_EQ(std::count(types.begin(), types.end(), network::kAttentionLayerType), 0);
 }
 
 TEST(QuantizedModels, Fp8ProductsStayUnfusedOnTheCpu)
@@ -453,7 +468,10 @@ TEST(QuantizedModels, Fp16BuildsFuseAsFp32OnesOnCuda)
 #ifndef KILN_WITH_CUDA_BACKEND
     GTEST_SKIP() << "Kiln was built without its CUDA backend";
 #endif
-    expectFp16BuildsFuseAlike(kiln::Backend::kCUDA, 15, 30, 8);
+    // In FP16 builds the fused attention takes the values' Q -> DQ pair as a rounding of what it reads
+    // (network/fused/attention.h), so each block's value projection writes floating point where FP32 builds, whose
+    // attention stays unfused, have it write INT8: 6 of 12 write INT8, against 8 in FP32 builds.
+    expectFp16BuildsFuseAlike(kiln::Backend::kCUDA, 15, 30, 6);
 }
 
 TEST(QuantizedModels, CoverInt8AndFp8)

@@ -352,6 +352,24 @@ TEST(KilnCommand, ExportTimesHasOneTraceEntryPerInference)
     EXPECT_LE(times[0]["endComputeMs"].get<double>(), times[1]["startComputeMs"].get<double>());
 }
 
+TEST(KilnCommand, DumpProfileKeepsTheTimesOfALayerWithALongName)
+{
+    // A fused attention of a quantized export is named after the 30 layers it replaces: over 3,000 characters.
+    ScratchDir dir;
+    std::string name;
+    for (int i = 0; name.size() < 3000; ++i)
+    {
+        name += "/encoder/layer.0/attention/self/Layer_" + std::to_string(i) + " + ";
+    }
+    name += "end of the name";
+    kiln::test::writeNamedReluModel(dir.path("named_relu.onnx"), name);
+    auto const run
+        = runKiln(std::vector<std::string>{"--onnx=" + dir.path("named_relu.onnx"), "--dumpProfile"} + kQuick);
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(end of the name +\S+ +\S+ +\S+ +100\.0)")))
+        << run.output.substr(0, 2000);
+}
+
 TEST(KilnCommand, DumpProfileListsLayersWithPluginsByName)
 {
     ScratchDir dir;

@@ -71,6 +71,16 @@ void writeDoubleReluModel(std::string const& path)
     save(model, path);
 }
 
+void writeNamedReluModel(std::string const& path, std::string const& name)
+{
+    onnx::ModelProto model = emptyModel("named_relu");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    addValue(graph.mutable_input(), "x", {2, 3});
+    addValue(graph.mutable_output(), "y", {2, 3});
+    addNode(graph, "Relu", name, {"x"}, "y");
+    save(model, path);
+}
+
 void writeHostileNamesModel(std::string const& path)
 {
     std::string const input = std::string(kHostileInputName);

@@ -16,6 +16,9 @@ constexpr char const* kHostileInputName = "x\x1b[31m";
 constexpr char const* kHostileOutputName = "y\n&&&& PASSED Kiln.kiln # forged";
 void writeHostileNamesModel(std::string const& path);
 
+//! x [2, 3] -> Relu -> y, the Relu named `name` (a fused layer's name can run to thousands of characters).
+void writeNamedReluModel(std::string const& path, std::string const& name);
+
 //! y = relu(x) * s with x of shape [N, 3] (N dynamic) and s a 0-D input.
 void writeScaledReluModel(std::string const& path);
 //! x [N] -> y [1, count]: the positions of x's non-zero elements (ONNX NonZero, cast to FLOAT), a data-dependent shape.

@@ -80,16 +80,17 @@ void LayerProfiler::print() const
     {
         width = std::max(width, displayName(layer).size());
     }
-    char line[1024];
+    // Names are as long as the layers fusion joined (an attention of a quantized export names 30 of them): each line
+    // is built to its length, the name right-aligned in the widest name's column.
+    auto const padded = [&](std::string const& name) { return std::string(width - name.size(), ' ') + name; };
     logInfo("");
     logInfo("=== Profile (" + std::to_string(runs()) + " iterations ) ===");
-    std::snprintf(
-        line, sizeof(line), "%*s   Time(ms)   Avg. Time(ms)   Median Time(ms)   Time %%", int(width), "Layer");
-    logInfo(line);
+    logInfo(padded("Layer") + "   Time(ms)   Avg. Time(ms)   Median Time(ms)   Time %");
     auto row = [&](std::string const& name, double ms, double median) {
-        std::snprintf(line, sizeof(line), "%*s %10.2f %15.4f %17.4f %8.1f", int(width), name.c_str(), ms,
-            ms / static_cast<double>(count), median, total > 0 ? ms / total * 100 : 0.0);
-        logInfo(line);
+        char numbers[128];
+        std::snprintf(numbers, sizeof(numbers), " %10.2f %15.4f %17.4f %8.1f", ms, ms / static_cast<double>(count),
+            median, total > 0 ? ms / total * 100 : 0.0);
+        logInfo(padded(name) + numbers);
     };
     double medianSum = 0;
     for (Layer const& layer : mLayers)

@@ -2,6 +2,19 @@
 // MatMul, Mul or Div by a constant, Add of a mask, SoftMax over the last axis and MatMul. No network has one: the
 // CUDA backend's fusion pass (backend/cuda/passes/attention_fusion.h) makes it from the layers it replaces, and only
 // plans hold it. Like PointwiseParams, its layer type lies beyond nvinfer1::LayerType's range.
+//
+// Quantized exports (Model Optimizer's INT8 and FP8 transformers) put Q -> DQ pairs of one scale inside attention:
+// on the query, keys and values, on the scores and on the probabilities. Each pair rounds a value onto the grid of
+// its type and scale (AttentionRounding), and the layer takes them as the pairs compute them:
+//
+//   q' = R_q(query * queryRounding.factor)   k' = R_k(keys * keysRounding.factor)   v' = R_v(values)
+//   s  = R_s(q' . k' * scale) + mask
+//   p  = softmax(s), NaN probabilities as 0 where zeroNaNProbabilities
+//   y  = R_p(p) . v'
+//
+// R is the identity where a rounding is absent. Each value is rounded into the layer's type (FP16 in FP16 plans, as
+// the replaced layers stored it) before it is quantized; the probabilities R_p reads are normalized, as the SoftMax
+// wrote them.
 #pragma once
 
 #include "network/layer.h"
@@ -9,6 +22,21 @@
 
 namespace kiln::network
 {
+
+//! A quantization and the dequantization after it by one scale, as a Q -> DQ pair of a network computes them
+//! (core/quantization.h): the value multiplied by `factor` (a scaling that the export applies before its
+//! quantization), then rounded onto INT8's or FP8 E4M3's grid of `scale` and saturated there.
+struct AttentionRounding
+{
+    nvinfer1::DataType type{nvinfer1::DataType::kFLOAT}; //!< kINT8 or kFP8; kFLOAT: no rounding
+    float scale{1.0F};
+    float factor{1.0F};
+
+    bool rounds() const
+    {
+        return type != nvinfer1::DataType::kFLOAT;
+    }
+};
 
 //! The layer type of AttentionParams: past every nvinfer1::LayerType and next to kPointwiseLayerType.
 inline constexpr nvinfer1::LayerType kAttentionLayerType = static_cast<nvinfer1::LayerType>(0x4B01);
@@ -30,6 +58,18 @@ struct AttentionParams final : LayerParamsOf<AttentionParams, kAttentionLayerTyp
     nvinfer1::Permutation keyAxes{ShuffleParams::identityPermutation()};
     nvinfer1::Permutation valueAxes{ShuffleParams::identityPermutation()};
     nvinfer1::Permutation outputAxes{ShuffleParams::identityPermutation()};
+    AttentionRounding queryRounding;
+    AttentionRounding keysRounding;
+    AttentionRounding valuesRounding;
+    AttentionRounding scoresRounding;
+    AttentionRounding probabilitiesRounding;
+
+    //! Whether any value is rounded: quantized attention.
+    bool rounds() const
+    {
+        return queryRounding.rounds() || keysRounding.rounds() || valuesRounding.rounds() || scoresRounding.rounds()
+            || probabilitiesRounding.rounds();
+    }
 
     template <typename Self, typename Field>
     static void fields(Self& self, Field&& field)
@@ -41,6 +81,19 @@ struct AttentionParams final : LayerParamsOf<AttentionParams, kAttentionLayerTyp
         field(self.keyAxes, "attention key axes");
         field(self.valueAxes, "attention value axes");
         field(self.outputAxes, "attention output axes");
+        roundingFields(self.queryRounding, "attention query rounding", field);
+        roundingFields(self.keysRounding, "attention keys rounding", field);
+        roundingFields(self.valuesRounding, "attention values rounding", field);
+        roundingFields(self.scoresRounding, "attention scores rounding", field);
+        roundingFields(self.probabilitiesRounding, "attention probabilities rounding", field);
+    }
+
+    template <typename Rounding, typename Field>
+    static void roundingFields(Rounding& rounding, char const* what, Field&& field)
+    {
+        field(rounding.type, what);
+        field(rounding.scale, what);
+        field(rounding.factor, what);
     }
 
     //! A network never holds one (the builder makes it after inference): fails saying so.

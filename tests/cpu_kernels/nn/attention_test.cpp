@@ -50,6 +50,39 @@ TEST(AttentionReference, ByHand)
     expectClose(attention(params, q, k, v, &mask, {1, 2}), {30, 40}, 0.0F);
 }
 
+TEST(AttentionReference, RoundingsByHand)
+{
+    // The ByHand case with INT8 roundings (Q -> DQ pairs): the query times 0.3 by 0.25: 0.3 / 0.25 = 1.2 -> 1, so
+    // [0.25, 0]; scores [0.5, 0] by 0.4: 1.25 -> 1, so [0.4, 0]; probabilities e^0.4 / (e^0.4 + 1) = 0.5987 and 0.4013
+    // by 0.1: 6 and 4, so [0.6, 0.4]; values by 3: 10/3 -> 3, 20/3 -> 7, 10, 40/3 -> 13, so [9, 21] and [30, 39].
+    AttentionParams params;
+    params.scale = 2.0F;
+    auto const int8 = [](float scale, float factor = 1.0F) {
+        return network::AttentionRounding{nvinfer1::DataType::kINT8, scale, factor};
+    };
+    params.queryRounding = int8(0.25F, 0.3F);
+    params.scoresRounding = int8(0.4F);
+    params.probabilitiesRounding = int8(0.1F);
+    params.valuesRounding = int8(3.0F);
+    HostTensor const q = fromFloats({1, 2}, {1, 0});
+    HostTensor const k = fromFloats({2, 2}, {1, 0, 0, 1});
+    HostTensor const v = fromFloats({2, 2}, {10, 20, 30, 40});
+    expectClose(attention(params, q, k, v, nullptr, {1, 2}), {0.6F * 9 + 0.4F * 30, 0.6F * 21 + 0.4F * 39}, 1e-5F);
+    // FP8 E4M3 keys by 0.5: 1 / 0.5 = 2, exactly on the grid; 0.7 / 0.5 = 1.4 -> 1.375 (steps of 1/8 in [1, 2)).
+    AttentionParams fp8;
+    fp8.keysRounding = network::AttentionRounding{nvinfer1::DataType::kFP8, 0.5F};
+    HostTensor const oneKey = fromFloats({2, 1}, {1, 0.7F});
+    HostTensor const one = fromFloats({1, 1}, {5});
+    HostTensor const query = fromFloats({1, 2}, {1, 1});
+    // One key: its probability is 1 whatever its score, so the output is the value; the score is what is rounded.
+    expectClose(attention(fp8, query, oneKey, one, nullptr, {1, 1}), {5}, 0.0F);
+    HostTensor const twoKeys = fromFloats({2, 2}, {1, 0, 0.7F, 0});
+    HostTensor const values = fromFloats({2, 1}, {1, 0});
+    // Scores 1 + 0.6875 against 0: probability e^1.6875 / (e^1.6875 + 1) of the value 1.
+    double const e = std::exp(1.6875);
+    expectClose(attention(fp8, query, twoKeys, values, nullptr, {1, 1}), {static_cast<float>(e / (e + 1))}, 1e-6F);
+}
+
 //! `source` [d0, d1, d2, d3] with its axes 1 and 2 swapped: [d0, d2, d1, d3], as exports transpose heads.
 HostTensor swapMiddleAxes(HostTensor const& source)
 {

@@ -5,12 +5,14 @@
 #include "network/layers/constant.h"
 #include "network/layers/elementwise.h"
 #include "network/layers/matrix_multiply.h"
+#include "network/layers/quantize.h"
 #include "network/layers/shuffle.h"
 #include "network/layers/softmax.h"
 #include "network/layers/unary.h"
 #include "plan/plan_graph.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 
@@ -40,6 +42,16 @@ struct Match
     size_t secondProduct{0}; //!< where the fused layer runs: every input exists by then
     int32_t output{-1};
     network::AttentionParams params;
+};
+
+//! A Q -> DQ pair of one scale the pattern absorbs as one of the layer's roundings.
+struct RoundingPair
+{
+    int32_t source{-1}; //!< what the quantization reads
+    network::AttentionRounding rounding;
+    size_t quantize{0};
+    size_t dequantize{0};
+    std::vector<size_t> constants; //!< the scales' and zero points' constant layers
 };
 
 class AttentionFuser
@@ -104,6 +116,87 @@ private:
         return params->weights.toFloat()[0];
     }
 
+    //! The value of `tensor` when a constant layer makes it and it holds one element of any type (a zero point).
+    std::optional<float> oneValueConstant(int32_t tensor) const
+    {
+        std::optional<size_t> const p = producerOf(tensor);
+        auto const* params = p ? fixedConstant(mModel.layers[*p]) : nullptr;
+        if (params == nullptr || params->weights.count() != 1)
+        {
+            return std::nullopt;
+        }
+        return params->weights.toFloat()[0];
+    }
+
+    //! The scale of quantize or dequantize layer `l`: one positive finite constant, and a zero point absent or zero.
+    std::optional<float> perTensorScale(size_t l) const
+    {
+        LayerRecord const& record = mModel.layers[l];
+        std::optional<float> const scale = record.inputs.size() > 1 ? scalarConstant(record.inputs[1]) : std::nullopt;
+        bool const noZeroPoint = record.inputs.size() < 3 || record.inputs[2] < 0
+            || oneValueConstant(record.inputs[2]) == 0.0F;
+        bool const usable = scale && std::isfinite(*scale) && *scale > 0.0F && noZeroPoint;
+        return usable ? scale : std::nullopt;
+    }
+
+    //! Where `tensor` is DQ(Q(x)) by one scale into INT8 or FP8 and back to `type`, each layer's output read by the
+    //! next alone: the pair, which the fused layer computes as a rounding of x.
+    std::optional<RoundingPair> roundingPairOf(int32_t tensor, DataType type) const
+    {
+        std::optional<size_t> const dq = producerOf(tensor);
+        if (!dq || !internalWithOneReader(tensor) || paramsOf<network::DequantizeParams>(mModel.layers[*dq]) == nullptr
+            || mModel.layers[*dq].inputs.empty())
+        {
+            return std::nullopt;
+        }
+        int32_t const code = mModel.layers[*dq].inputs[0];
+        std::optional<size_t> const q = producerOf(code);
+        if (!q || !internalWithOneReader(code) || paramsOf<network::QuantizeParams>(mModel.layers[*q]) == nullptr)
+        {
+            return std::nullopt;
+        }
+        LayerRecord const& quantize = mModel.layers[*q];
+        LayerRecord const& dequantize = mModel.layers[*dq];
+        DataType const quantized = slotType(mModel, quantize, quantize.inputs.size());
+        std::optional<float> const scale = perTensorScale(*q);
+        bool const types = (quantized == DataType::kINT8 || quantized == DataType::kFP8)
+            && slotType(mModel, quantize, 0) == type && slotType(mModel, dequantize, 0) == quantized
+            && slotType(mModel, dequantize, dequantize.inputs.size()) == type;
+        bool const plain = quantize.outputs.size() == 1 && dequantize.outputs.size() == 1 && quantize.guards.empty()
+            && dequantize.guards.empty() && linearThroughout(mModel, quantize) && linearThroughout(mModel, dequantize);
+        if (!types || !plain || !scale || perTensorScale(*dq) != scale
+            || !sameShape(mModel, quantize.inputs[0], tensor))
+        {
+            return std::nullopt;
+        }
+        RoundingPair pair;
+        pair.source = quantize.inputs[0];
+        pair.rounding.type = quantized;
+        pair.rounding.scale = *scale;
+        pair.quantize = *q;
+        pair.dequantize = *dq;
+        for (LayerRecord const* layer : {&quantize, &dequantize})
+        {
+            for (size_t i = 1; i < layer->inputs.size(); ++i)
+            {
+                if (std::optional<size_t> const c = producerOf(layer->inputs[i]))
+                {
+                    pair.constants.push_back(*c);
+                }
+            }
+        }
+        return pair;
+    }
+
+    //! Takes `pair`'s layers and constants into `match`; gives its rounding.
+    static network::AttentionRounding absorb(RoundingPair const& pair, Match& match)
+    {
+        match.layers.push_back(pair.quantize);
+        match.layers.push_back(pair.dequantize);
+        match.scalarConstants.insert(match.scalarConstants.end(), pair.constants.begin(), pair.constants.end());
+        return pair.rounding;
+    }
+
     //! Whether layer `l` computes in `precision` on `type`, row-major, with its one output read inside the pattern.
     bool fits(size_t l, std::optional<DataType> precision, DataType type) const
     {
@@ -152,21 +245,22 @@ private:
     }
 
     //! Follows constant-scalar multiplications back from `tensor` (an operand of the first product), absorbing
-    //! those that only the pattern reads into `match`'s scale; gives the tensor the multiplications started from.
-    int32_t unscaled(int32_t tensor, Match& match, std::optional<DataType> precision, DataType type) const
+    //! those that only the pattern reads into `factor`; gives the tensor the multiplications started from.
+    int32_t unscaled(
+        int32_t tensor, Match& match, float& factor, std::optional<DataType> precision, DataType type) const
     {
         for (std::optional<size_t> p = producerOf(tensor); p; p = producerOf(tensor))
         {
-            std::optional<std::pair<int32_t, float>> const factor = scaling(*p);
-            if (!factor || !fits(*p, precision, type) || mReaders[tensor].size() != 1
-                || isObserved(mModel.tensors[tensor]) || !sameShape(mModel, factor->first, tensor))
+            std::optional<std::pair<int32_t, float>> const step = scaling(*p);
+            if (!step || !fits(*p, precision, type) || mReaders[tensor].size() != 1
+                || isObserved(mModel.tensors[tensor]) || !sameShape(mModel, step->first, tensor))
             {
                 break;
             }
-            match.params.scale *= factor->second;
+            factor *= step->second;
             match.layers.push_back(*p);
-            match.scalarConstants.push_back(scalarProducer(*p, factor->first));
-            tensor = factor->first;
+            match.scalarConstants.push_back(scalarProducer(*p, step->first));
+            tensor = step->first;
         }
         return tensor;
     }
@@ -215,14 +309,22 @@ private:
         return tensor;
     }
 
-    //! The tensor a query or keys operand comes from, through the scalings and transposes the pattern absorbs.
-    int32_t operandOrigin(int32_t tensor, Match& match, nvinfer1::Permutation& axes, std::optional<DataType> precision,
-        DataType type) const
+    //! The tensor a query or keys operand comes from, through a Q -> DQ pair (`rounding`) and the scalings and
+    //! transposes the pattern absorbs. Scalings multiply the scores where nothing rounds the operand, else the
+    //! operand before its rounding.
+    int32_t operandOrigin(int32_t tensor, Match& match, network::AttentionRounding& rounding,
+        nvinfer1::Permutation& axes, std::optional<DataType> precision, DataType type) const
     {
+        if (std::optional<RoundingPair> const pair = roundingPairOf(tensor, type))
+        {
+            rounding = absorb(*pair, match);
+            tensor = pair->source;
+        }
+        float& factor = rounding.rounds() ? rounding.factor : match.params.scale;
         for (int32_t previous = -1; previous != tensor;)
         {
             previous = tensor;
-            tensor = untransposed(unscaled(tensor, match, precision, type), match, axes, type);
+            tensor = untransposed(unscaled(tensor, match, factor, precision, type), match, axes, type);
         }
         return tensor;
     }
@@ -293,13 +395,19 @@ private:
         std::vector<size_t> scalings;  //!< multiplications and divisions by constant scalars on the way
         std::vector<size_t> constants; //!< the constant layers of those scalars
         float scale{1.0F};
+        std::optional<RoundingPair> rounding; //!< a Q -> DQ pair after the scalings
     };
 
-    //! Walks back from `scores` through constant-scalar scalings to a matrix multiply, each step's result read by
-    //! the next step alone.
+    //! Walks back from `scores` through a Q -> DQ pair and constant-scalar scalings to a matrix multiply, each
+    //! step's result read by the next step alone.
     std::optional<ScoresPath> scoresPath(int32_t scores, std::optional<DataType> precision, DataType type) const
     {
         ScoresPath path;
+        path.rounding = roundingPairOf(scores, type);
+        if (path.rounding)
+        {
+            scores = path.rounding->source;
+        }
         for (std::optional<size_t> p = producerOf(scores); p; p = producerOf(scores))
         {
             if (!internalWithOneReader(scores) || !fits(*p, precision, type))
@@ -408,6 +516,10 @@ private:
             return std::nullopt;
         }
         match.params.scale = path->scale;
+        if (path->rounding)
+        {
+            match.params.scoresRounding = absorb(*path->rounding, match);
+        }
         match.layers.insert(match.layers.end(), path->scalings.begin(), path->scalings.end());
         match.scalarConstants.insert(match.scalarConstants.end(), path->constants.begin(), path->constants.end());
         size_t const first = path->product;
@@ -419,10 +531,20 @@ private:
         }
         match.layers.push_back(first);
         match.params.keysByRow = firstParams->op1 == MatrixOperation::kTRANSPOSE;
-        // Forward from the SoftMax: the optional NaN guard, then the second product.
+        // Forward from the SoftMax: the optional NaN guard, an optional Q -> DQ pair, then the second product.
         std::optional<int32_t> guarded = nanGuard(softmax, match, type);
-        int32_t const probabilities = guarded ? *guarded : normalize.outputs[0];
-        size_t const producerOfProbabilities = guarded ? match.layers.back() : softmax;
+        int32_t probabilities = guarded ? *guarded : normalize.outputs[0];
+        size_t producerOfProbabilities = guarded ? match.layers.back() : softmax;
+        std::optional<size_t> const quantize = soleReaderOf(producerOfProbabilities);
+        std::optional<size_t> const dequantize = quantize ? soleReaderOf(*quantize) : std::nullopt;
+        std::optional<RoundingPair> const rounding
+            = dequantize ? roundingPairOf(mModel.layers[*dequantize].outputs[0], type) : std::nullopt;
+        if (rounding && rounding->source == probabilities)
+        {
+            match.params.probabilitiesRounding = absorb(*rounding, match);
+            probabilities = mModel.layers[*dequantize].outputs[0];
+            producerOfProbabilities = *dequantize;
+        }
         std::optional<size_t> const second = soleReaderOf(producerOfProbabilities);
         if (!second || mModel.layers[*second].type != LayerType::kMATRIX_MULTIPLY || !fits(*second, precision, type)
             || mModel.layers[*second].inputs[0] != probabilities)
@@ -437,9 +559,17 @@ private:
         match.layers.push_back(*second);
         match.secondProduct = *second;
         match.output = mModel.layers[*second].outputs[0];
-        match.values = untransposed(mModel.layers[*second].inputs[1], match, match.params.valueAxes, type);
-        match.query = operandOrigin(mModel.layers[first].inputs[0], match, match.params.queryAxes, precision, type);
-        match.keys = operandOrigin(mModel.layers[first].inputs[1], match, match.params.keyAxes, precision, type);
+        int32_t values = mModel.layers[*second].inputs[1];
+        if (std::optional<RoundingPair> const pair = roundingPairOf(values, type))
+        {
+            match.params.valuesRounding = absorb(*pair, match);
+            values = pair->source;
+        }
+        match.values = untransposed(values, match, match.params.valueAxes, type);
+        match.query = operandOrigin(
+            mModel.layers[first].inputs[0], match, match.params.queryRounding, match.params.queryAxes, precision, type);
+        match.keys = operandOrigin(
+            mModel.layers[first].inputs[1], match, match.params.keysRounding, match.params.keyAxes, precision, type);
         absorbOutputTransposes(match, type);
         return shapesFit(match) ? std::optional<Match>(std::move(match)) : std::nullopt;
     }
@@ -460,7 +590,7 @@ private:
         std::optional<int64_t> const depth = constantExtent(mModel, match.query, last(match.params.queryAxes));
         std::optional<int64_t> const valueDepth = constantExtent(mModel, match.values, last(match.params.valueAxes));
         DataType const type = slotType(mModel, mModel.layers[match.secondProduct], 2);
-        return depth && valueDepth && mRules.runs(type, *depth, *valueDepth);
+        return depth && valueDepth && mRules.runs(type, *depth, *valueDepth, match.params.rounds());
     }
 
     void apply(Match const& match)

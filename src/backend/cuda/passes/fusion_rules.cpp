@@ -79,8 +79,9 @@ plan::QuantizedMatrixMultiplyFusionRules quantizedProducts(bool fp8)
 
 AttentionFusionRules attentionFusions()
 {
-    auto runs = [](nvinfer1::DataType type, int64_t depth, int64_t valueDepth) {
-        bool const kernelType = type == nvinfer1::DataType::kHALF || type == nvinfer1::DataType::kFLOAT;
+    // Quantized attention's roundings run on the FP16 kernel only.
+    auto runs = [](nvinfer1::DataType type, int64_t depth, int64_t valueDepth, bool rounds) {
+        bool const kernelType = type == nvinfer1::DataType::kHALF || (type == nvinfer1::DataType::kFLOAT && !rounds);
         return kernelType && depth > 0 && depth <= kMaxAttentionDepth && valueDepth > 0
             && valueDepth <= kMaxAttentionDepth;
     };

@@ -1,10 +1,12 @@
 // The CPU reference of the attention layer the CUDA backend fuses (network/fused/attention.h): each row of scores
 // computed, scaled, masked and normalized as the unfused SoftMax does (stable, summed in double), then multiplied
 // by the values. Operands are read through their layouts (backend/shared/attention_geometry.h), so absorbed transposes
-// are computed here exactly as the CUDA kernel reads them.
+// are computed here exactly as the CUDA kernel reads them. Quantized attention's roundings (AttentionRounding) are
+// computed as the Q -> DQ pairs they replace computed them, each value first rounded into the layer's type.
 #include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/element_access.h"
 #include "backend/shared/attention_geometry.h"
+#include "core/quantization.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,10 +19,39 @@ namespace
 {
 
 using backend::AttentionGeometry;
+using network::AttentionParams;
+using network::AttentionRounding;
+using nvinfer1::DataType;
 
-//! The scores of query row `i` of batch `b`, scaled and masked, into `scores`; their maximum.
-double scoreRow(AttentionGeometry const& g, float scale, LayerInputs const& inputs, int64_t b, int64_t i,
-    std::vector<double>& scores)
+//! `value` as a tensor of `type` stores it: FP16 and BF16 round to nearest even.
+float storedAs(DataType type, float value)
+{
+    if (type == DataType::kHALF)
+    {
+        return roundThroughHalf(value);
+    }
+    return type == DataType::kBF16 ? bf16BitsToFloat(floatToBf16Bits(value)) : value;
+}
+
+//! `value` through `rounding` as the layers it replaces computed it in `type`: multiplied by the factor and stored,
+//! then quantized and dequantized into `type`.
+float rounded(AttentionRounding const& rounding, DataType type, float value)
+{
+    if (!rounding.rounds() && rounding.factor == 1.0F)
+    {
+        return value;
+    }
+    float const scaled = storedAs(type, value * rounding.factor);
+    if (!rounding.rounds())
+    {
+        return scaled;
+    }
+    return storedAs(type, roundThroughQuantization(scaled, rounding.scale, rounding.type == DataType::kFP8));
+}
+
+//! The scores of query row `i` of batch `b`, scaled, rounded and masked, into `scores`; their maximum.
+double scoreRow(AttentionGeometry const& g, AttentionParams const& params, DataType type, LayerInputs const& inputs,
+    int64_t b, int64_t i, std::vector<double>& scores)
 {
     int64_t const q0 = g.offset(g.queryLayout.batch, b) + i * g.queryLayout.row;
     int64_t const k0 = g.offset(g.keyLayout.batch, b);
@@ -30,10 +61,16 @@ double scoreRow(AttentionGeometry const& g, float scale, LayerInputs const& inpu
         double dot = 0.0;
         for (int64_t d = 0; d < g.depth; ++d)
         {
-            dot += static_cast<double>(loadFloat(inputs[0], q0 + d * g.queryLayout.column))
-                * loadFloat(inputs[1], k0 + j * g.keyLayout.row + d * g.keyLayout.column);
+            float const query = loadFloat(inputs[0], q0 + d * g.queryLayout.column);
+            float const key = loadFloat(inputs[1], k0 + j * g.keyLayout.row + d * g.keyLayout.column);
+            dot += static_cast<double>(rounded(params.queryRounding, type, query))
+                * rounded(params.keysRounding, type, key);
         }
-        double score = dot * scale;
+        double score = dot * params.scale;
+        if (params.scoresRounding.rounds())
+        {
+            score = rounded(params.scoresRounding, type, storedAs(type, static_cast<float>(score)));
+        }
         if (g.masked)
         {
             score += loadFloat(
@@ -68,7 +105,7 @@ void run(network::AttentionParams const& params, LayerInputs const& inputs, Laye
         int64_t const o0 = g.offset(g.outputLayout.batch, b);
         for (int64_t i = 0; i < g.queries; ++i)
         {
-            double const maximum = scoreRow(g, params.scale, inputs, b, i, scores);
+            double const maximum = scoreRow(g, params, output.type, inputs, b, i, scores);
             double sum = 0.0;
             for (double& score : scores)
             {
@@ -85,7 +122,13 @@ void run(network::AttentionParams const& params, LayerInputs const& inputs, Laye
                     {
                         probability = 0.0;
                     }
-                    weighted += probability * loadFloat(values, v0 + j * g.valueLayout.row + c * g.valueLayout.column);
+                    if (params.probabilitiesRounding.rounds())
+                    {
+                        probability = rounded(params.probabilitiesRounding, output.type,
+                            storedAs(output.type, static_cast<float>(probability)));
+                    }
+                    float const value = loadFloat(values, v0 + j * g.valueLayout.row + c * g.valueLayout.column);
+                    weighted += probability * rounded(params.valuesRounding, output.type, value);
                 }
                 storeFloat(
                     output, o0 + i * g.outputLayout.row + c * g.outputLayout.column, static_cast<float>(weighted));

@@ -8,6 +8,11 @@
 // and value tiles are copied to shared memory asynchronously, the next while the current one is computed. Operands are
 // read through their layouts (backend/shared/attention_geometry.h), so the transposes the fusion absorbed cost nothing:
 // a row of a head's query, keys or values is contiguous either way. FP32 operands run attention_fp32.cu's kernel.
+//
+// Quantized attention's roundings (network/fused/attention.h) are computed where the values are: the operands' in
+// shared memory once a tile has landed, the scores' in registers. The probabilities' rounding needs each row's final
+// maximum and sum, which online softmax knows only at the end: with it, the kernel walks the keys twice, first for
+// the rows' maxima and sums, then for the normalized probabilities, rounded, times the values.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/attention/attention_problem.cuh"
 #include "backend/cuda/kernels/device_access.cuh"
@@ -77,6 +82,19 @@ __device__ inline void loadTile(__half* tile, __half const* base, OperandView co
     }
 }
 
+//! Rounds the kRows x kColumns elements of `tile` (pitch kPitch) in place, two at a time, after the block's copies
+//! into it landed.
+template <int kRows, int kColumns, int kPitch>
+__device__ inline void roundTile(__half* tile, attention::Rounding const& rounding)
+{
+    static_assert(kColumns % 2 == 0 && kPitch % 2 == 0, "pairs of a row");
+    for (int32_t i = static_cast<int32_t>(threadIdx.x); i < kRows * kColumns / 2; i += kThreads)
+    {
+        auto* const pair = reinterpret_cast<__half2*>(tile + i / (kColumns / 2) * kPitch) + i % (kColumns / 2);
+        *pair = __float22half2_rn(rounding(__half22float2(*pair)));
+    }
+}
+
 //! One warp's running softmax state and output for its 16 query rows: this lane's rows are g = lane / 4 and
 //! g + 8, its columns 2 (lane % 4) and 2 (lane % 4) + 1 of each 8-wide tile.
 template <int kDepth>
@@ -119,9 +137,9 @@ __device__ inline void addMask(float (&scores)[kWarpKeys / 8][4], HalfProblem co
     }
 }
 
-//! The scores of the warp's rows against its kWarpKeys keys of a tile: scale, mask, -inf past the last key.
-//! `maskRows`: as addMask takes them.
-template <int kDepth, int kWarpKeys>
+//! The scores of the warp's rows against its kWarpKeys keys of a tile: scale, rounding (where kRounds), mask, -inf
+//! past the last key. `maskRows`: as addMask takes them.
+template <int kDepth, int kWarpKeys, bool kRounds>
 __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t const (&query)[kDepth / 16][4],
     __half const* keys, HalfProblem const& p, int64_t const (&maskRows)[2], int32_t firstKey, int32_t row0)
 {
@@ -140,10 +158,16 @@ __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t con
             mma16816(scores[n], query[k], loadPair(key), loadPair(key + 8));
         }
 #pragma unroll
-        for (int e = 0; e < 4; ++e)
+        for (int e = 0; e < 4; e += 2)
         {
-            int32_t const key = firstKey + n * 8 + 2 * t + (e & 1);
-            scores[n][e] = key < p.keyCount ? scores[n][e] * p.scale : -INFINITY;
+            float2 scaled{scores[n][e] * p.scale, scores[n][e + 1] * p.scale};
+            if (kRounds && p.scoresRounding.rounds)
+            {
+                scaled = p.scoresRounding(scaled);
+            }
+            int32_t const key = firstKey + n * 8 + 2 * t;
+            scores[n][e] = key < p.keyCount ? scaled.x : -INFINITY;
+            scores[n][e + 1] = key + 1 < p.keyCount ? scaled.y : -INFINITY;
         }
     }
     if (p.mask == nullptr)
@@ -201,6 +225,34 @@ __device__ inline void softmaxTile(float (&scores)[kWarpKeys / 8][4], RowState<k
     }
 }
 
+//! The second walk where the probabilities are rounded: the scores turned into the normalized probabilities
+//! exp(score - maximum) / sum of the rows' final maxima and sums, NaN where the unfused SoftMax gives NaN (as 0 where
+//! NaN probabilities count as zero), then rounded.
+template <int kDepth, int kWarpKeys>
+__device__ inline void roundedProbabilities(
+    float (&scores)[kWarpKeys / 8][4], RowState<kDepth> const& state, HalfProblem const& p)
+{
+    float const inverse[2] = {1.0F / state.sum[0], 1.0F / state.sum[1]};
+#pragma unroll
+    for (int n = 0; n < kWarpKeys / 8; ++n)
+    {
+#pragma unroll
+        for (int half = 0; half < 2; ++half)
+        {
+            float2 probabilities{__expf(scores[n][2 * half] - state.maximum[half]) * inverse[half],
+                __expf(scores[n][2 * half + 1] - state.maximum[half]) * inverse[half]};
+            if (p.zeroNaN)
+            {
+                probabilities.x = isnan(probabilities.x) ? 0.0F : probabilities.x;
+                probabilities.y = isnan(probabilities.y) ? 0.0F : probabilities.y;
+            }
+            float2 const rounded = p.probabilitiesRounding(probabilities);
+            scores[n][2 * half] = rounded.x;
+            scores[n][2 * half + 1] = rounded.y;
+        }
+    }
+}
+
 //! output += probabilities . values for the warp's rows; the probabilities are the score accumulators, which are
 //! laid out as the product's a fragments need them (two 8-key tiles make one 16-key step).
 template <int kDepth, int kWarpKeys>
@@ -233,9 +285,11 @@ __device__ inline void accumulateTile(
 }
 
 //! Writes the warp's rows: output / sum, or for a row whose probabilities are all NaN (every score -inf, or a NaN
-//! or +inf score, as on the CPU) NaN, or 0 where NaN probabilities count as zero.
+//! or +inf score, as on the CPU) NaN, or 0 where NaN probabilities count as zero. Where the probabilities were
+//! `normalized` (rounded) already, the output as it is.
 template <int kDepth>
-__device__ inline void storeRows(RowState<kDepth>& state, HalfProblem const& p, __half* output, int32_t row0)
+__device__ inline void storeRows(
+    RowState<kDepth>& state, HalfProblem const& p, __half* output, int32_t row0, bool normalized)
 {
     int32_t const t = static_cast<int32_t>(threadIdx.x) % 4;
 #pragma unroll
@@ -249,8 +303,8 @@ __device__ inline void storeRows(RowState<kDepth>& state, HalfProblem const& p, 
         {
             continue;
         }
-        bool const nanRow = state.maximum[half] == -INFINITY || isnan(sum) || sum == 0.0F;
-        float const inverse = 1.0F / sum;
+        bool const nanRow = !normalized && (state.maximum[half] == -INFINITY || isnan(sum) || sum == 0.0F);
+        float const inverse = normalized ? 1.0F : 1.0F / sum;
         auto const valueOf
             = [&](int n, int e) { return nanRow ? (p.zeroNaN ? 0.0F : NAN) : state.output[n][2 * half + e] * inverse; };
         __half* const rowOutput = output + static_cast<int64_t>(row) * p.outputView.row;
@@ -277,9 +331,11 @@ __device__ inline void storeRows(RowState<kDepth>& state, HalfProblem const& p, 
 
 //! Merges the rows of the warps that split a block's keys into the first of them (`split` 0), through shared memory
 //! (`exchange`, which the tiles no longer use): each lane holds the same positions in every warp, so lane l of the
-//! first warp takes lane l's values of the others, rescaled to the rows' overall maxima.
+//! first warp takes lane l's values of the others, rescaled to the rows' overall maxima, or added as they are where
+//! the probabilities were `normalized` already.
 template <int kDepth, int kKeyWarps>
-__device__ inline void mergeSplits(RowState<kDepth>& state, float* exchange, int32_t queryWarp, int32_t split)
+__device__ inline void mergeSplits(
+    RowState<kDepth>& state, float* exchange, int32_t queryWarp, int32_t split, bool normalized)
 {
     constexpr int kValues = kDepth / 2 + 4; // output[kDepth / 8][4], maximum[2], sum[2]
     int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
@@ -313,8 +369,10 @@ __device__ inline void mergeSplits(RowState<kDepth>& state, float* exchange, int
         {
             float const maximum = fmaxf(state.maximum[half], theirs[kDepth / 2 + half]);
             // A split that saw only -inf scores weighs 0; where every split did, the row is NaN whatever is summed.
-            float const keep = maximum == -INFINITY ? 0.0F : __expf(state.maximum[half] - maximum);
-            float const take = maximum == -INFINITY ? 0.0F : __expf(theirs[kDepth / 2 + half] - maximum);
+            float const keep = normalized ? 1.0F : maximum == -INFINITY ? 0.0F : __expf(state.maximum[half] - maximum);
+            float const take = normalized ? 1.0F
+                : maximum == -INFINITY    ? 0.0F
+                                          : __expf(theirs[kDepth / 2 + half] - maximum);
             state.maximum[half] = maximum;
             state.sum[half] = state.sum[half] * keep + theirs[kDepth / 2 + 2 + half] * take;
 #pragma unroll
@@ -330,10 +388,62 @@ __device__ inline void mergeSplits(RowState<kDepth>& state, float* exchange, int
     }
 }
 
+//! After the first walk of the keys: each row's maximum and sum over all of them in every lane of the row, the sums
+//! of the row's four lanes added and, where warps split the keys, every split's merged through shared memory
+//! (`exchange`, which the tiles are not using).
+template <int kDepth, int kKeyWarps>
+__device__ inline void completeRowStatistics(RowState<kDepth>& state, float* exchange, int32_t queryWarp)
+{
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+    {
+        state.sum[half] += __shfl_xor_sync(0xFFFFFFFFU, state.sum[half], 1);
+        state.sum[half] += __shfl_xor_sync(0xFFFFFFFFU, state.sum[half], 2);
+    }
+    if constexpr (kKeyWarps > 1)
+    {
+        int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
+        int32_t const warp = static_cast<int32_t>(threadIdx.x) / 32;
+        float* const mine = exchange + (warp * 32 + lane) * 4;
+        mine[0] = state.maximum[0];
+        mine[1] = state.maximum[1];
+        mine[2] = state.sum[0];
+        mine[3] = state.sum[1];
+        __syncthreads();
+        float maximum[2] = {-INFINITY, -INFINITY};
+        for (int32_t split = 0; split < kKeyWarps; ++split)
+        {
+            float const* theirs = exchange + ((queryWarp * kKeyWarps + split) * 32 + lane) * 4;
+            maximum[0] = fmaxf(maximum[0], theirs[0]);
+            maximum[1] = fmaxf(maximum[1], theirs[1]);
+        }
+        float sum[2] = {0.0F, 0.0F};
+        for (int32_t split = 0; split < kKeyWarps; ++split)
+        {
+            float const* theirs = exchange + ((queryWarp * kKeyWarps + split) * 32 + lane) * 4;
+#pragma unroll
+            for (int half = 0; half < 2; ++half)
+            {
+                // A split that saw only -inf scores adds nothing; a row that is -inf throughout stays so.
+                sum[half] += maximum[half] == -INFINITY ? 0.0F
+                                                        : theirs[2 + half] * __expf(theirs[half] - maximum[half]);
+            }
+        }
+        __syncthreads(); // every warp has read the exchange before the tiles are copied over it
+#pragma unroll
+        for (int half = 0; half < 2; ++half)
+        {
+            state.maximum[half] = maximum[half];
+            state.sum[half] = sum[half];
+        }
+    }
+}
+
 //! kDepth: the query's and the values' depths rounded up to a multiple of 16 (zeros past them). kTileKeys keys per
 //! step, in two shared-memory stages of keys and values: one being computed, the next being copied. kQueryWarps
 //! warps take 16 queries each; the block's other warps split each tile's keys with them (kKeyWarps per query warp).
-template <int kDepth, int kTileKeys, int kQueryWarps>
+//! kRounds: the problem has roundings (quantized attention); without, the kernel is compiled without their code.
+template <int kDepth, int kTileKeys, int kQueryWarps, bool kRounds>
 __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
 {
     constexpr int kKeyWarps = kWarps / kQueryWarps;
@@ -364,6 +474,11 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     commitCopies();
     awaitCopies<0>();
     __syncthreads();
+    if (kRounds && p.queryRounding.changes())
+    {
+        roundTile<kBlockQueries, kDepth, kPitch>(shared, p.queryRounding);
+        __syncthreads();
+    }
     uint32_t query[kDepth / 16][4];
     __half const* warpQueries = shared + queryWarp * kWarpQueries * kPitch;
 #pragma unroll
@@ -383,40 +498,77 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     int64_t const maskRows[2]{starts.mask + static_cast<int64_t>(row0) * p.maskView.row,
         starts.mask + static_cast<int64_t>(row0 + 8) * p.maskView.row};
     int32_t const tiles = (p.keyCount + kTileKeys - 1) / kTileKeys;
-    auto const loadStage = [&](int32_t tile) {
-        __half* stage = shared + (tile % 2) * kStage;
-        loadTile<kTileKeys, kDepth, kPitch>(
-            stage, keys, p.keyView, tile * kTileKeys, p.keyCount, p.depth, p.vectorKeys);
-        loadTile<kTileKeys, kDepth, kPitch>(stage + kTileKeys * kPitch, values, p.valueView, tile * kTileKeys,
-            p.keyCount, p.valueDepth, p.vectorValues);
-    };
-    loadStage(0);
-    commitCopies();
-    for (int32_t tile = 0; tile < tiles; ++tile)
-    {
-        if (tile + 1 < tiles)
-        {
-            loadStage(tile + 1); // into the stage the previous step finished reading
-        }
+    // Walks the key tiles, handing `step` this warp's part of each stage (keys, then the values kTileKeys rows on,
+    // where `withValues`) and the first key of that part.
+    auto const walkKeys = [&](bool withValues, auto&& step) {
+        auto const loadStage = [&](int32_t tile) {
+            __half* stage = shared + (tile % 2) * kStage;
+            loadTile<kTileKeys, kDepth, kPitch>(
+                stage, keys, p.keyView, tile * kTileKeys, p.keyCount, p.depth, p.vectorKeys);
+            if (withValues)
+            {
+                loadTile<kTileKeys, kDepth, kPitch>(stage + kTileKeys * kPitch, values, p.valueView, tile * kTileKeys,
+                    p.keyCount, p.valueDepth, p.vectorValues);
+            }
+        };
+        loadStage(0);
         commitCopies();
-        awaitCopies<1>(); // this tile's copies have landed; the next tile's may still be in flight
-        __syncthreads();
-        __half const* stage = shared + (tile % 2) * kStage + split * kWarpKeys * kPitch;
-        float scores[kWarpKeys / 8][4];
-        scoreTile<kDepth, kWarpKeys>(scores, query, stage, p, maskRows, tile * kTileKeys + split * kWarpKeys, row0);
-        softmaxTile<kDepth, kWarpKeys>(scores, state);
-        accumulateTile<kDepth, kWarpKeys>(scores, stage + kTileKeys * kPitch, state);
-        __syncthreads(); // every warp is done with this stage before the next step copies into it
+        for (int32_t tile = 0; tile < tiles; ++tile)
+        {
+            if (tile + 1 < tiles)
+            {
+                loadStage(tile + 1); // into the stage the previous step finished reading
+            }
+            commitCopies();
+            awaitCopies<1>(); // this tile's copies have landed; the next tile's may still be in flight
+            __syncthreads();
+            __half* const landed = shared + (tile % 2) * kStage;
+            bool const roundsValues = withValues && p.valuesRounding.changes();
+            if (kRounds && (p.keysRounding.changes() || roundsValues))
+            {
+                roundTile<kTileKeys, kDepth, kPitch>(landed, p.keysRounding);
+                if (roundsValues)
+                {
+                    roundTile<kTileKeys, kDepth, kPitch>(landed + kTileKeys * kPitch, p.valuesRounding);
+                }
+                __syncthreads();
+            }
+            step(landed + split * kWarpKeys * kPitch, tile * kTileKeys + split * kWarpKeys);
+            __syncthreads(); // every warp is done with this stage before the next step copies into it
+        }
+    };
+    bool const normalized = kRounds && p.probabilitiesRounding.rounds;
+    if (normalized)
+    {
+        walkKeys(false, [&](__half const* stage, int32_t firstKey) {
+            float scores[kWarpKeys / 8][4];
+            scoreTile<kDepth, kWarpKeys, kRounds>(scores, query, stage, p, maskRows, firstKey, row0);
+            softmaxTile<kDepth, kWarpKeys>(scores, state);
+        });
+        completeRowStatistics<kDepth, kKeyWarps>(state, reinterpret_cast<float*>(shared), queryWarp);
     }
+    walkKeys(true, [&](__half const* stage, int32_t firstKey) {
+        float scores[kWarpKeys / 8][4];
+        scoreTile<kDepth, kWarpKeys, kRounds>(scores, query, stage, p, maskRows, firstKey, row0);
+        if (normalized)
+        {
+            roundedProbabilities<kDepth, kWarpKeys>(scores, state, p);
+        }
+        else
+        {
+            softmaxTile<kDepth, kWarpKeys>(scores, state);
+        }
+        accumulateTile<kDepth, kWarpKeys>(scores, stage + kTileKeys * kPitch, state);
+    });
     if constexpr (kKeyWarps > 1)
     {
-        mergeSplits<kDepth, kKeyWarps>(state, reinterpret_cast<float*>(shared), queryWarp, split);
+        mergeSplits<kDepth, kKeyWarps>(state, reinterpret_cast<float*>(shared), queryWarp, split, normalized);
         if (split != 0)
         {
             return;
         }
     }
-    storeRows<kDepth>(state, p, p.output + starts.output, row0);
+    storeRows<kDepth>(state, p, p.output + starts.output, row0, normalized);
 }
 
 OperandView viewOf(backend::AttentionGeometry const& g, backend::AttentionGeometry::Operand const& operand)
@@ -446,10 +598,24 @@ bool movesInGroupsOf(int64_t elements, void const* data, backend::AttentionGeome
     return aligned;
 }
 
+//! Launches the kernel of these parameters, compiled with the roundings' code where the problem `rounds`.
+template <int kDepth, int kTileKeys, int kQueryWarps>
+void start(HalfProblem const& problem, bool rounds, unsigned grid, cudaStream_t stream)
+{
+    if (rounds)
+    {
+        attentionKernel<kDepth, kTileKeys, kQueryWarps, true><<<grid, kThreads, 0, stream>>>(problem);
+    }
+    else
+    {
+        attentionKernel<kDepth, kTileKeys, kQueryWarps, false><<<grid, kThreads, 0, stream>>>(problem);
+    }
+}
+
 //! Launches the kernel with as many queries per block as keep the GPU's multiprocessors busy: 64 (four warps of
 //! queries) where there are enough of them, else 32 or 16 with the keys split between the block's warps.
 template <int kDepth, int kTileKeys, int kFewestQueryWarps>
-void launch(HalfProblem& problem, int64_t batches, int32_t multiprocessors, cudaStream_t stream)
+void launch(HalfProblem& problem, bool rounds, int64_t batches, int32_t multiprocessors, cudaStream_t stream)
 {
     auto const blocksWith = [&](int32_t queryWarps) {
         return batches * ((problem.queries + queryWarps * kWarpQueries - 1) / (queryWarps * kWarpQueries));
@@ -468,15 +634,15 @@ void launch(HalfProblem& problem, int64_t batches, int32_t multiprocessors, cuda
     auto const grid = static_cast<unsigned>(blocks);
     if (queryWarps == 4)
     {
-        attentionKernel<kDepth, kTileKeys, 4><<<grid, kThreads, 0, stream>>>(problem);
+        start<kDepth, kTileKeys, 4>(problem, rounds, grid, stream);
     }
     else if (queryWarps == 2)
     {
-        attentionKernel<kDepth, kTileKeys, 2><<<grid, kThreads, 0, stream>>>(problem);
+        start<kDepth, kTileKeys, 2>(problem, rounds, grid, stream);
     }
     else if constexpr (kFewestQueryWarps == 1)
     {
-        attentionKernel<kDepth, kTileKeys, 1><<<grid, kThreads, 0, stream>>>(problem);
+        start<kDepth, kTileKeys, 1>(problem, rounds, grid, stream);
     }
     check(cudaGetLastError(), "attention: launching the kernel");
 }
@@ -516,6 +682,12 @@ DataType checkOperands(LayerInputs const& inputs, TensorView const& output, bool
     return type;
 }
 
+attention::Rounding roundingOf(network::AttentionRounding const& rounding)
+{
+    return attention::Rounding{rounding.factor, rounding.scale, 1.0F / rounding.scale, rounding.rounds(),
+        rounding.type == nvinfer1::DataType::kFP8};
+}
+
 //! The problem the kernels read, on operands of type T, without the FP16 kernel's vector flags.
 template <typename T>
 attention::Problem<T> problemOf(network::AttentionParams const& params, LayerInputs const& inputs,
@@ -535,6 +707,11 @@ attention::Problem<T> problemOf(network::AttentionParams const& params, LayerInp
     problem.valueDepth = static_cast<int32_t>(g.valueDepth);
     problem.scale = params.scale;
     problem.zeroNaN = params.zeroNaNProbabilities;
+    problem.queryRounding = roundingOf(params.queryRounding);
+    problem.keysRounding = roundingOf(params.keysRounding);
+    problem.valuesRounding = roundingOf(params.valuesRounding);
+    problem.scoresRounding = roundingOf(params.scoresRounding);
+    problem.probabilitiesRounding = roundingOf(params.probabilitiesRounding);
     problem.batchAxes = g.batchAxes;
     for (int32_t axis = 0; axis < g.batchAxes; ++axis)
     {
@@ -548,7 +725,7 @@ attention::Problem<T> problemOf(network::AttentionParams const& params, LayerInp
     return problem;
 }
 
-void runHalf(HalfProblem problem, LayerInputs const& inputs, TensorView const& output,
+void runHalf(HalfProblem problem, bool rounds, LayerInputs const& inputs, TensorView const& output,
     backend::AttentionGeometry const& g, cudaStream_t stream)
 {
     problem.vectorQuery = movesInGroupsOf(8, inputs[0].data, g, g.queryLayout, g.depth);
@@ -558,15 +735,16 @@ void runHalf(HalfProblem problem, LayerInputs const& inputs, TensorView const& o
     int64_t const depth = std::max(g.depth, g.valueDepth);
     if (depth <= 32)
     {
-        launch<32, 64, 1>(problem, g.batches, multiprocessorCount(), stream);
+        launch<32, 64, 1>(problem, rounds, g.batches, multiprocessorCount(), stream);
     }
     else if (depth <= 64)
     {
-        launch<64, 64, 1>(problem, g.batches, multiprocessorCount(), stream);
+        launch<64, 64, 1>(problem, rounds, g.batches, multiprocessorCount(), stream);
     }
     else
     {
-        launch<128, 32, 2>(problem, g.batches, multiprocessorCount(), stream); // 16-key steps: two warps per tile
+        launch<128, 32, 2>(
+            problem, rounds, g.batches, multiprocessorCount(), stream); // 16-key steps: two warps per tile
     }
 }
 
@@ -593,8 +771,12 @@ void run(
     }
     if (type == DataType::kHALF)
     {
-        runHalf(problemOf<__half>(params, inputs, output, g), inputs, output, g, stream);
+        runHalf(problemOf<__half>(params, inputs, output, g), params.rounds(), inputs, output, g, stream);
         return;
+    }
+    if (params.rounds())
+    {
+        throw std::invalid_argument("attention: the FP32 kernel does not round its values as Q/DQ pairs do");
     }
     attention::Problem<float> problem = problemOf<float>(params, inputs, output, g);
     attention::launchFp32(problem, g.batches, multiprocessorCount(), stream);

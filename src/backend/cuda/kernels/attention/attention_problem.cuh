@@ -5,8 +5,10 @@
 
 #include "backend/cuda/kernels/device_access.cuh"
 #include "backend/shared/attention_geometry.h"
+#include "device_common/fp8.h"
 
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cstdint>
 
@@ -22,6 +24,62 @@ struct OperandView
     int64_t batch[kMaxBatchAxes];
     int64_t row;
     int64_t column;
+};
+
+//! One of quantized attention's roundings (network::AttentionRounding) as a kernel applies it, to two values at a
+//! time. It multiplies by the scale's reciprocal where the layers it replaces divided by the scale, so that a value
+//! within a unit in FP32's last place of the boundary between two steps may take the other one.
+struct Rounding
+{
+    float factor{1.0F};
+    float scale{1.0F};
+    float inverseScale{1.0F};
+    bool rounds{false}; //!< quantizes and dequantizes; else only multiplies by the factor
+    bool fp8{false};    //!< onto FP8 E4M3's grid, else INT8's
+
+    //! Whether the rounding changes anything at all.
+    __host__ __device__ bool changes() const
+    {
+        return rounds || factor != 1.0F;
+    }
+
+    //! `x` multiplied by the factor and stored in FP16, then quantized and dequantized into FP16, as the FP16 layers
+    //! the rounding replaces computed it.
+    __device__ float2 operator()(float2 x) const
+    {
+        float2 const scaled = __half22float2(__floats2half2_rn(x.x * factor, x.y * factor));
+        if (!rounds)
+        {
+            return scaled;
+        }
+        float2 const steps{scaled.x * inverseScale, scaled.y * inverseScale};
+        float2 codes;
+        if (fp8)
+        {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+            // The conversion instructions of GPUs with FP8 (rounding to nearest even, saturating to 448, NaN kept)
+            // compute what fp8.h does in software: one instruction each way for two values.
+            __half2_raw const decoded
+                = __nv_cvt_fp8x2_to_halfraw2(__nv_cvt_float2_to_fp8x2(steps, __NV_SATFINITE, __NV_E4M3), __NV_E4M3);
+            codes = __half22float2(__half2(decoded));
+#else
+            codes = float2{
+                fp8E4m3BitsToFloat(floatToFp8E4m3Bits(steps.x)), fp8E4m3BitsToFloat(floatToFp8E4m3Bits(steps.y))};
+#endif
+        }
+        else
+        {
+            codes = float2{int8Step(steps.x), int8Step(steps.y)};
+        }
+        return __half22float2(__floats2half2_rn(codes.x * scale, codes.y * scale));
+    }
+
+private:
+    //! ONNX's INT8 quantization of a value already divided by the scale: rounded half to even, saturated; NaN 0.
+    __device__ static float int8Step(float steps)
+    {
+        return steps != steps ? 0.0F : fminf(fmaxf(rintf(steps), -128.0F), 127.0F);
+    }
 };
 
 //! What a kernel reads, on operands of type T; plain values, as a kernel argument must be.
@@ -41,6 +99,11 @@ struct Problem
     int32_t queryTiles; //!< blocks per batch
     float scale;
     bool zeroNaN;
+    Rounding queryRounding;
+    Rounding keysRounding;
+    Rounding valuesRounding;
+    Rounding scoresRounding;
+    Rounding probabilitiesRounding;
     //! FP16 only: whether query, keys and values may be copied 16 bytes at a time (contiguous columns,
     //! 8-element-aligned rows and batches, a depth that is a multiple of 8, 16-byte-aligned data).
     bool vectorQuery;
