@@ -551,6 +551,19 @@ TEST(CudaAttention, QuantizedAttentionMatters)
     }
 }
 
+//! Quantized case `c` fused on the GPU against the unfused CPU reference in FP16: where the kernel's scores or
+//! probabilities land within rounding of a boundary of a quantized grid, they take the neighbouring step, so at most
+//! 2% of the outputs may lie beyond FP16 attention's tolerance, none further than `largestStep`.
+void expectQuantizedAgrees(AttentionCase const& c, double largestStep, std::string const& what)
+{
+    ASSERT_NE(attentionLayer(cudaPlanOf(c.maker(), true)), nullptr) << what << ": the case must fuse";
+    auto const cpu = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), true, nullptr, {});
+    auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), true, nullptr, {});
+    auto const [share, largest] = disagreement(gpu.at("y").floats(), cpu.at("y").floats());
+    EXPECT_LE(share, 0.02) << what;
+    EXPECT_LE(largest, largestStep) << what;
+}
+
 TEST(CudaAttention, QuantizedAttentionAgreesWithTheUnfusedCpuReference)
 {
     SKIP_WITHOUT_GPU();
@@ -562,29 +575,14 @@ TEST(CudaAttention, QuantizedAttentionAgreesWithTheUnfusedCpuReference)
             c.keys = keys; // 130: three tiles, the keys split between warps
             c.queries = keys == 130 ? 70 : c.queries;
             c.tokensMajor = keys == 130;
-            std::string const what
-                = std::string(type == DataType::kFP8 ? "FP8" : "INT8") + ", " + std::to_string(keys) + " keys";
-            ASSERT_NE(attentionLayer(cudaPlanOf(c.maker(), true)), nullptr) << what << ": the case must fuse";
-            auto const cpu = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), true, nullptr, {});
-            auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), true, nullptr, {});
-            // Where the kernel's scores or probabilities land within rounding of a boundary of the quantized grid,
-            // they take the neighbouring step: a few outputs may differ by a step of the probabilities' grid.
-            auto const [share, largest] = disagreement(gpu.at("y").floats(), cpu.at("y").floats());
-            EXPECT_LE(share, 0.02) << what;
-            EXPECT_LE(largest, 0.1) << what;
+            expectQuantizedAgrees(
+                c, 0.1, std::string(type == DataType::kFP8 ? "FP8" : "INT8") + ", " + std::to_string(keys) + " keys");
         }
     }
     for (int which = 0; which < 5; ++which)
     {
-        AttentionCase const c = singleRoundingCase(which);
-        std::string const what = "INT8, rounding " + std::to_string(which) + " alone";
-        ASSERT_NE(attentionLayer(cudaPlanOf(c.maker(), true)), nullptr) << what << ": the case must fuse";
-        auto const cpu = runOn(kiln::Backend::kCPU, c.maker(), c.inputs(), true, nullptr, {});
-        auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), true, nullptr, {});
-        // A value within rounding of a boundary of these coarse grids moves an output by up to a step.
-        auto const [share, largest] = disagreement(gpu.at("y").floats(), cpu.at("y").floats());
-        EXPECT_LE(share, 0.02) << what;
-        EXPECT_LE(largest, 0.3) << what;
+        // The coarse grids of these cases move an output by up to a step.
+        expectQuantizedAgrees(singleRoundingCase(which), 0.3, "INT8, rounding " + std::to_string(which) + " alone");
     }
     // A row masked throughout gives zeros through the NaN guard, as the unfused layers do.
     AttentionCase guarded = quantizedCase(DataType::kFP8);

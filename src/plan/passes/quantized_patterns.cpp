@@ -9,11 +9,17 @@ namespace kiln::plan
 
 using nvinfer1::DataType;
 
+std::optional<float> perTensorScale(
+    LayerRecord const& record, std::function<std::optional<float>(int32_t)> const& valueOf)
+{
+    std::optional<float> const scale = record.inputs.size() > 1 ? valueOf(record.inputs[1]) : std::nullopt;
+    bool const noZeroPoint = record.inputs.size() < 3 || record.inputs[2] < 0 || valueOf(record.inputs[2]) == 0.0F;
+    return scale && noZeroPoint ? scale : std::nullopt;
+}
+
 std::optional<float> perTensorScale(PatternGraph const& graph, LayerRecord const& record)
 {
-    std::optional<float> const scale = graph.scalar(record.inputs.size() > 1 ? record.inputs[1] : -1);
-    bool const noZeroPoint = record.inputs.size() < 3 || record.inputs[2] < 0 || graph.isScalar(record.inputs[2], 0.0);
-    return scale && noZeroPoint ? scale : std::nullopt;
+    return perTensorScale(record, [&graph](int32_t t) { return graph.scalar(t); });
 }
 
 std::optional<Dequantization> dequantizationOf(PatternGraph const& graph, int32_t t)

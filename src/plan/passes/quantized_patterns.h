@@ -34,7 +34,11 @@ struct Dequantization
 };
 
 //! The per-tensor scale of a quantize or dequantize layer's scale and zero-point inputs: a constant, and a zero point
-//! that is absent or a constant zero.
+//! that is absent or a constant zero. `valueOf(t)` gives tensor t's one value where a constant holds it.
+std::optional<float> perTensorScale(
+    LayerRecord const& record, std::function<std::optional<float>(int32_t)> const& valueOf);
+
+//! The same, the constants found through `graph`.
 std::optional<float> perTensorScale(PatternGraph const& graph, LayerRecord const& record);
 
 //! The dequantization that writes tensor `t`, where it is one (INT8 into the tensor's floating-point type, per-tensor

@@ -9,6 +9,7 @@
 #include "network/layers/shuffle.h"
 #include "network/layers/softmax.h"
 #include "network/layers/unary.h"
+#include "plan/passes/quantized_patterns.h"
 #include "plan/plan_graph.h"
 
 #include <algorithm>
@@ -100,43 +101,26 @@ private:
         return static_cast<size_t>(mProducers[tensor]);
     }
 
-    //! The value of `tensor` when a constant layer makes it and it holds one element.
-    std::optional<float> scalarConstant(int32_t tensor) const
-    {
-        std::optional<size_t> const p = producerOf(tensor);
-        if (!p || mModel.layers[*p].type != LayerType::kCONSTANT)
-        {
-            return std::nullopt;
-        }
-        auto const* params = fixedConstant(mModel.layers[*p]);
-        if (params == nullptr || params->weights.count() != 1 || !isFloatType(params->weights.type()))
-        {
-            return std::nullopt;
-        }
-        return params->weights.toFloat()[0];
-    }
-
-    //! The value of `tensor` when a constant layer makes it and it holds one element of any type (a zero point).
-    std::optional<float> oneValueConstant(int32_t tensor) const
+    //! The value of `tensor` when a constant layer makes it and it holds one element, of any type (a zero point's
+    //! too) where `anyType`, else of a floating-point one.
+    std::optional<float> scalarConstant(int32_t tensor, bool anyType = false) const
     {
         std::optional<size_t> const p = producerOf(tensor);
         auto const* params = p ? fixedConstant(mModel.layers[*p]) : nullptr;
-        if (params == nullptr || params->weights.count() != 1)
+        if (params == nullptr || params->weights.count() != 1 || !(anyType || isFloatType(params->weights.type())))
         {
             return std::nullopt;
         }
         return params->weights.toFloat()[0];
     }
 
-    //! The scale of quantize or dequantize layer `l`: one positive finite constant, and a zero point absent or zero.
-    std::optional<float> perTensorScale(size_t l) const
+    //! The scale of quantize or dequantize layer `l` (plan::perTensorScale, its constants made by constant layers)
+    //! where it is positive and finite, as a rounding's must be.
+    std::optional<float> roundingScale(size_t l) const
     {
-        LayerRecord const& record = mModel.layers[l];
-        std::optional<float> const scale = record.inputs.size() > 1 ? scalarConstant(record.inputs[1]) : std::nullopt;
-        bool const noZeroPoint = record.inputs.size() < 3 || record.inputs[2] < 0
-            || oneValueConstant(record.inputs[2]) == 0.0F;
-        bool const usable = scale && std::isfinite(*scale) && *scale > 0.0F && noZeroPoint;
-        return usable ? scale : std::nullopt;
+        std::optional<float> const scale
+            = plan::perTensorScale(mModel.layers[l], [this](int32_t t) { return scalarConstant(t, true); });
+        return scale && std::isfinite(*scale) && *scale > 0.0F ? scale : std::nullopt;
     }
 
     //! Where `tensor` is DQ(Q(x)) by one scale into INT8 or FP8 and back to `type`, each layer's output read by the
@@ -158,14 +142,13 @@ private:
         LayerRecord const& quantize = mModel.layers[*q];
         LayerRecord const& dequantize = mModel.layers[*dq];
         DataType const quantized = slotType(mModel, quantize, quantize.inputs.size());
-        std::optional<float> const scale = perTensorScale(*q);
+        std::optional<float> const scale = roundingScale(*q);
         bool const types = (quantized == DataType::kINT8 || quantized == DataType::kFP8)
             && slotType(mModel, quantize, 0) == type && slotType(mModel, dequantize, 0) == quantized
             && slotType(mModel, dequantize, dequantize.inputs.size()) == type;
         bool const plain = quantize.outputs.size() == 1 && dequantize.outputs.size() == 1 && quantize.guards.empty()
             && dequantize.guards.empty() && linearThroughout(mModel, quantize) && linearThroughout(mModel, dequantize);
-        if (!types || !plain || !scale || perTensorScale(*dq) != scale
-            || !sameShape(mModel, quantize.inputs[0], tensor))
+        if (!types || !plain || !scale || roundingScale(*dq) != scale || !sameShape(mModel, quantize.inputs[0], tensor))
         {
             return std::nullopt;
         }
