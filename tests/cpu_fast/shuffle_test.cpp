@@ -72,6 +72,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FastShuffle,
         ShuffleCase{"ReshapeThenRotate", {6, 4}, {}, {2, 3, 4}, {2, 0, 1}},
         ShuffleCase{"FiveDimensional", {2, 3, 4, 5, 6}, {4, 0, 3, 1, 2}, {}, {}},
         ShuffleCase{"OddSizes", {7, 13, 3}, {2, 0, 1}, {}, {}},
+        // ShuffleNetV2's channel shuffle at its first stage: more elements than one thread takes (kParallelElements).
+        ShuffleCase{"ChannelShuffleOfManyElements", {1, 116, 28, 28}, {}, {1, 2, 58, 28, 28}, {0, 2, 1, 3, 4}},
         ShuffleCase{"TransposeThenReshapeThenTranspose", {2, 3, 4}, {1, 0, 2}, {3, 8}, {1, 0}, false}),
     [](testing::TestParamInfo<ShuffleCase> const& testInfo) { return std::string(testInfo.param.name); });
 

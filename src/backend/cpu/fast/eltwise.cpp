@@ -56,8 +56,8 @@ public:
         {
             throw std::invalid_argument("an activation or unary operation reads and writes one format");
         }
-        PlainPrimitive& prepared
-            = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(output.count()); });
+        int32_t const threads = primitiveThreads(mState, output.count());
+        PlainPrimitive& prepared = mCache.get(inputs, threads, [&] { return prepare(output.count()); });
         prepared.run({inputs[0].data, output.data}, mState.stream);
     }
 

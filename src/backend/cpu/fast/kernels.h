@@ -11,6 +11,11 @@ namespace kiln::cpu::fast
 //! Fewer elements than this run on one thread in Kiln's own loops: waking the others costs more.
 constexpr int64_t kParallelElements = int64_t{1} << 16;
 
+//! The threads on which a kernel runs a oneDNN primitive over `elements` elements (a reorder, an eltwise, a pooling),
+//! as Kiln's own loops take them: one up to kParallelElements, else the session's. Sets the calling thread's
+//! OpenMP count to it, from which oneDNN's primitives take theirs when they are made and when they run.
+int32_t primitiveThreads(State const& state, int64_t elements);
+
 //! Whether slot `slot` of `layer` (its inputs, then its outputs) holds a tensor of `type`, stored and read or written
 //! there in `type`, row-major: what the kernels of fixed types and one format check of each slot.
 bool rowMajorSlotOf(plan::PlanModel const& model, plan::LayerRecord const& layer, size_t slot, nvinfer1::DataType type);

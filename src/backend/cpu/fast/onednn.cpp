@@ -1,5 +1,7 @@
 #include "backend/cpu/fast/onednn.h"
 
+#include "backend/cpu/fast/kernels.h"
+
 #include "backend/cpu/kernels/tensor/reformat.h"
 #include "core/logging.h"
 
@@ -259,6 +261,13 @@ dnnl::memory laidOutWeights(
     dnnl::reorder(source, laidOut).execute(stream, source, laidOut);
     stream.wait();
     return laidOut;
+}
+
+int32_t primitiveThreads(State const& state, int64_t elements)
+{
+    int32_t const threads = elements > kParallelElements ? state.resolvedThreads() : 1;
+    omp_set_num_threads(threads);
+    return threads;
 }
 
 int32_t availableCores()

@@ -13,6 +13,7 @@
 #include "network/layers/layer_utils.h"
 #include "plan/plan_graph.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace kiln::cpu::fast
@@ -97,8 +98,10 @@ public:
         {
             return;
         }
-        std::optional<Prepared>& prepared = mCache.get(
-            inputs, mState.resolvedThreads(), [&] { return prepare(inputs[0], output.shape, output.format); });
+        // A global pooling writes few elements from many.
+        int32_t const threads = primitiveThreads(mState, std::max(inputs[0].count(), output.count()));
+        std::optional<Prepared>& prepared
+            = mCache.get(inputs, threads, [&] { return prepare(inputs[0], output.shape, output.format); });
         if (!prepared)
         {
             runOnReference(inputs[0], output);

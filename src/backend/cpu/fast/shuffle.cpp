@@ -65,8 +65,8 @@ public:
             std::memcpy(output.data, inputs[0].data, static_cast<size_t>(output.count()) * elementSize(output.type));
             return;
         }
-        Prepared& prepared
-            = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs[0], output.shape); });
+        int32_t const threads = primitiveThreads(mState, output.count());
+        Prepared& prepared = mCache.get(inputs, threads, [&] { return prepare(inputs[0], output.shape); });
         // oneDNN's memory objects are not const-aware; the source is only read.
         prepared.source.set_data_handle(const_cast<void*>(inputs[0].data));
         prepared.destination.set_data_handle(output.data);
