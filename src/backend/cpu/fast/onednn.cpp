@@ -1,7 +1,6 @@
 #include "backend/cpu/fast/onednn.h"
 
 #include "backend/cpu/fast/kernels.h"
-
 #include "backend/cpu/kernels/tensor/reformat.h"
 #include "core/logging.h"
 
