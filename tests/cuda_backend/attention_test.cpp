@@ -236,6 +236,23 @@ kiln::plan::LayerRecord const* attentionLayer(kiln::plan::PlanModel const& model
     return nullptr;
 }
 
+//! `maker`'s network with the output of its layer named `layer` also a network output, named `name`: a tensor inside
+//! the chain that must be written.
+NetworkMaker withOutputOf(NetworkMaker const& maker, std::string const& layer, char const* name)
+{
+    return [=](INetworkDefinition& network) {
+        maker(network);
+        for (int32_t l = 0; l < network.getNbLayers(); ++l)
+        {
+            if (network.getLayer(l)->getName() == layer)
+            {
+                network.getLayer(l)->getOutput(0)->setName(name);
+                network.markOutput(*network.getLayer(l)->getOutput(0));
+            }
+        }
+    };
+}
+
 // ---- Which chains fuse (no GPU needed) ----
 
 TEST(CudaAttentionFusion, ScaleMaskSoftmaxAndBothProductsBecomeOneLayer)
@@ -368,18 +385,7 @@ TEST(CudaAttentionFusion, QuantizedAttentionTakesItsQdqPairsAsRoundings)
         EXPECT_EQ(attentionLayer(cudaPlanOf(c.maker(), false)), nullptr);
     }
     // A pair whose quantized tensor is also an output must be written: the attention stays as it is.
-    AttentionCase const c = quantizedCase(DataType::kFP8);
-    auto codesOut = [&](INetworkDefinition& network) {
-        c.maker()(network);
-        for (int32_t l = 0; l < network.getNbLayers(); ++l)
-        {
-            if (std::string(network.getLayer(l)->getName()) == "quantize p")
-            {
-                network.getLayer(l)->getOutput(0)->setName("codes");
-                network.markOutput(*network.getLayer(l)->getOutput(0));
-            }
-        }
-    };
+    NetworkMaker const codesOut = withOutputOf(quantizedCase(DataType::kFP8).maker(), "quantize p", "codes");
     EXPECT_EQ(attentionLayer(cudaPlanOf(codesOut, true)), nullptr);
 }
 
@@ -417,18 +423,7 @@ TEST(CudaAttentionFusion, RoundingsAreWrittenAndCheckedWithThePlan)
 TEST(CudaAttentionFusion, ChainsThatAreNotAttentionStayAsTheyAre)
 {
     // The probabilities are also a network output: they must be written.
-    AttentionCase const c{};
-    auto probabilitiesOut = [&](INetworkDefinition& network) {
-        c.maker()(network);
-        for (int32_t l = 0; l < network.getNbLayers(); ++l)
-        {
-            if (std::string(network.getLayer(l)->getName()) == "softmax")
-            {
-                network.getLayer(l)->getOutput(0)->setName("p");
-                network.markOutput(*network.getLayer(l)->getOutput(0));
-            }
-        }
-    };
+    NetworkMaker const probabilitiesOut = withOutputOf(AttentionCase{}.maker(), "softmax", "p");
     EXPECT_EQ(attentionLayer(cudaPlanOf(probabilitiesOut, true)), nullptr);
     // A depth beyond the kernel's 128.
     AttentionCase deep{};

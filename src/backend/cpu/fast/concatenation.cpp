@@ -96,7 +96,7 @@ public:
         TensorView const& output = outputs.at(0);
         Shape const& shape = output.shape;
         Layout const out{shape[0], shape[1], shape[2] * shape[3], output.format == TensorFormat::kHWC};
-        int const threads = output.count() > kParallelElements ? mState.resolvedThreads() : 1;
+        int const threads = threadsFor(mState, output.count());
         auto* const target = static_cast<std::byte*>(output.data);
         int64_t first = 0;
         for (ConstTensorView const& input : inputs)

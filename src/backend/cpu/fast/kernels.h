@@ -11,9 +11,11 @@ namespace kiln::cpu::fast
 //! Fewer elements than this run on one thread in Kiln's own loops: waking the others costs more.
 constexpr int64_t kParallelElements = int64_t{1} << 16;
 
-//! The threads on which a kernel runs a oneDNN primitive over `elements` elements (a reorder, an eltwise, a pooling),
-//! as Kiln's own loops take them: one up to kParallelElements, else the session's. Sets the calling thread's
-//! OpenMP count to it, from which oneDNN's primitives take theirs when they are made and when they run.
+//! The threads a kernel's work over `elements` elements takes: one up to kParallelElements, else the session's.
+int32_t threadsFor(State const& state, int64_t elements);
+
+//! threadsFor's count for a oneDNN primitive (a reorder, an eltwise, a pooling), set as the calling thread's OpenMP
+//! count too, from which oneDNN's primitives take theirs when they are made and when they run.
 int32_t primitiveThreads(State const& state, int64_t elements);
 
 //! Whether slot `slot` of `layer` (its inputs, then its outputs) holds a tensor of `type`, stored and read or written

@@ -262,9 +262,14 @@ dnnl::memory laidOutWeights(
     return laidOut;
 }
 
+int32_t threadsFor(State const& state, int64_t elements)
+{
+    return elements > kParallelElements ? state.resolvedThreads() : 1;
+}
+
 int32_t primitiveThreads(State const& state, int64_t elements)
 {
-    int32_t const threads = elements > kParallelElements ? state.resolvedThreads() : 1;
+    int32_t const threads = threadsFor(state, elements);
     omp_set_num_threads(threads);
     return threads;
 }

@@ -154,7 +154,7 @@ public:
         bool const hasZeroPoint = inputs.size() > 2 && inputs[2].data != nullptr;
         int8_t const zeroPoint = hasZeroPoint ? *static_cast<int8_t const*>(inputs[2].data) : int8_t{0};
         int64_t const count = output.count();
-        int const threads = count > kParallelElements ? mState.resolvedThreads() : 1;
+        int const threads = threadsFor(mState, count);
         if (mQuantizes && input.format == TensorFormat::kHWC && output.format == TensorFormat::kLINEAR && count > 0)
         {
             int64_t const images = input.shape[0];

@@ -128,7 +128,7 @@ public:
         }
         Layout const in = layoutOf(input.shape, input.format);
         Layout const out = layoutOf(output.shape, output.format);
-        int const threads = output.count() > kParallelElements ? mState.resolvedThreads() : 1;
+        int const threads = threadsFor(mState, output.count());
         auto const* source = static_cast<std::byte const*>(input.data);
         auto* const target = static_cast<std::byte*>(output.data);
         bool const int8 = output.type == nvinfer1::DataType::kINT8;
