@@ -45,9 +45,14 @@ KILN_HOST_DEVICE inline int8_t quantizeToInt8(float x, float scale, int8_t zeroP
 }
 
 //! ONNX QuantizeLinear into FP8 E4M3FN with saturate=1: x / scale + zeroPoint in FP8 (fp8.h's rounding and
-//! saturation). A zero point of zero is not added, so that -0 stays -0 as ONNX Runtime keeps it.
+//! saturation). A zero point of zero is not added, so that -0 stays -0 as ONNX Runtime keeps it. NaN keeps its sign,
+//! taken from x: a GPU's division returns NaN without it.
 KILN_HOST_DEVICE inline uint8_t quantizeToFp8(float x, float scale, uint8_t zeroPoint = 0)
 {
+    if (x != x)
+    {
+        return floatToFp8E4m3Bits(x);
+    }
     float const scaled = x / scale;
     return floatToFp8E4m3Bits((zeroPoint & 0x7FU) == 0 ? scaled : scaled + fp8E4m3BitsToFloat(zeroPoint));
 }

@@ -6,7 +6,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <map>
+#include <sstream>
+#include <string>
 
 namespace
 {
@@ -139,6 +143,43 @@ TEST(CudaBackendQuantize, OneScaleFp8SixteenValuesAThread)
         {
             expectAgree(dims, DataType::kFP8, {0.75F}, -1, fp16);
         }
+    }
+}
+
+TEST(CudaBackendQuantize, Fp8CodesOfFloatsOfEveryKind)
+{
+    SKIP_WITHOUT_GPU();
+    // FP8 with one scale runs on the GPU's conversion instruction where it has one (fp8_pairs.cuh), which writes every
+    // NaN as 0x7F. 2^23 float bit patterns spread over all 2^32 (both signs, every exponent, varied low mantissa bits,
+    // both zeros, infinities and NaNs of both signs among them), divided by a scale of 1, from FP32 and FP16 values,
+    // give the CPU reference's codes.
+    Dims const dims{2, {2048, 4096}};
+    std::vector<float> values(volumeOf(dims));
+    for (uint32_t i = 0; i < values.size(); ++i)
+    {
+        uint32_t const bits = i * 512U + (i * 7U) % 512U;
+        std::memcpy(&values[i], &bits, sizeof(bits));
+    }
+    std::map<std::string, HostTensor> const inputs{{"x", fromFloats(shapeOf(dims), values, DataType::kFLOAT)}};
+    NetworkMaker const maker = quantizeRoundTrip(dims, DataType::kFP8, {1.0F}, -1);
+    for (bool const fp16 : {false, true})
+    {
+        std::vector<uint8_t> const expected = runOn(kiln::Backend::kCPU, maker, inputs, fp16).at("q").bytes;
+        std::vector<uint8_t> const codes = runOn(kiln::Backend::kCUDA, maker, inputs, fp16).at("q").bytes;
+        ASSERT_EQ(codes.size(), expected.size());
+        size_t differences = 0;
+        std::ostringstream first;
+        for (size_t i = 0; i < codes.size(); ++i)
+        {
+            if (codes[i] != expected[i] && ++differences <= 8)
+            {
+                uint32_t bits = 0;
+                std::memcpy(&bits, &values[i], sizeof(bits));
+                first << std::hex << " float 0x" << bits << ": 0x" << unsigned{codes[i]} << ", reference 0x"
+                      << unsigned{expected[i]} << ";";
+            }
+        }
+        EXPECT_EQ(differences, 0U) << (fp16 ? "FP16:" : "FP32:") << first.str();
     }
 }
 

@@ -4,10 +4,11 @@
 // (backend/shared/quantization_geometry.h). Two kernels for each direction:
 // - INT8 or FP8 with one scale (what Q/DQ networks put between their layers), FP32 or FP16 values, 16-byte aligned: 16
 //   values a thread, the quantized side one vector; INT8 quantized without a division or a conversion instruction per
-//   value (int8_vectors.cuh), FP8 by core/quantization.h's function (a division and a branchy conversion per value,
-//   so FP8 tensors of fewer than 2^19 values stay with the kernel below, whose 16 times as many threads hide them
-//   better: FP8 BERT at batch 1 took 9% longer with every tensor on 16 values a thread); the elements past the last
-//   whole vector go to the kernel below;
+//   value (int8_vectors.cuh), FP8 by a division and, on GPUs with FP8, their conversion instruction two values at a
+//   time (fp8_pairs.cuh). FP8 tensors of fewer than 2^19 values stay with the kernel below, whose 16 times as many
+//   threads hide its division better: with every tensor on 16 values a thread FP8 BERT at batch 1 took 9% longer with
+//   fp8.h's branchy conversion, and 4% longer with the instruction. The elements past the last whole vector go to the
+//   kernel below;
 // - anything else, one thread per element, the scale and zero point read per element (a handful of coefficients,
 //   cached). At one element a thread, with 64-bit index arithmetic and a division, it ran at an eighth of the memory's
 //   bandwidth.
@@ -15,6 +16,7 @@
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/kernels/fp8_pairs.cuh"
 #include "backend/cuda/kernels/int8_vectors.cuh"
 #include "backend/cuda/kernels/strided_index.cuh"
 #include "backend/shared/kernel_checks.h"
@@ -154,13 +156,17 @@ __device__ inline uint32_t quantizeFour(float const* x, float scale, float inver
 {
     if constexpr (fp8)
     {
-        uint32_t word = 0;
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
+        if ((zeroPoint & 0x7FU) != 0)
         {
-            word |= static_cast<uint32_t>(quantizeToFp8(x[j], scale, zeroPoint)) << (8 * j);
+            uint32_t word = 0;
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+            {
+                word |= static_cast<uint32_t>(quantizeToFp8(x[j], scale, zeroPoint)) << (8 * j);
+            }
+            return word;
         }
-        return word;
+        return quantizeTwoToFp8(x[0], x[1], scale) | quantizeTwoToFp8(x[2], x[3], scale) << 16;
     }
     else
     {
