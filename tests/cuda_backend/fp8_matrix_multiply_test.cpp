@@ -2,7 +2,8 @@
 // form; Fp8Gemm through cuBLASLt's FP8 kernels, Ada or Hopper):
 //   - the kernel against the CPU reference kernel of the same QuantizedMatrixMultiply layer (on a GPU): K 64 and 768,
 //     batch axes, FP32, FP16 and FP8 outputs, bias and none, ReLU and both GELUs, one scale per weight column (Model
-//     Optimizer's; FP32 sums and Kiln's epilogue) and one for all (cuBLASLt's scales and epilogue: the direct form),
+//     Optimizer's: FP32 sums and Kiln's epilogue, or cuBLASLt's outer-vector scales and epilogue, the direct form,
+//     where the output is FP16 or FP32 and the activation none or a ReLU) and one for all (the direct form too),
 //     inputs and outputs at addresses cuBLASLt's kernels do not read in place, a second shape; which layers the
 //     kernel takes (cuBLASLt's rule of K and N multiples of 16; checked without a GPU);
 //   - Q/DQ networks made as Model Optimizer's FP8 exports state a linear layer: the CUDA plan fuses the chain into one
@@ -250,14 +251,33 @@ TEST(CudaFp8MatrixMultiply, UnalignedInputsAndOutputs)
     expectKernelAgrees(c, "one scale, FP16 output 8 elements past an aligned address", 48, 8);
 }
 
-TEST(CudaFp8MatrixMultiply, OneLayerRunsThreeShapes)
+TEST(CudaFp8MatrixMultiply, ColumnScalesRunInCublasLtsEpilogue)
 {
-    SKIP_WITHOUT_GPU();
+    // Model Optimizer's projections: one scale per weight column, no activation, an FP16 output. Where cuBLASLt has
+    // outer-vector scaling (cuBLAS 12.9 and later), the product writes the output itself.
     Fp8Case c;
-    c.input = {2, 5, 64};
-    c.columns = 32;
+    c.input = {4, 50, 768};
+    c.columns = 64;
+    c.quantizesOutput = false;
+    c.floatType = DataType::kHALF;
+    c.activation = ActivationType::kRELU;
+    expectKernelAgrees(c, "scales per column, bias (FP16), ReLU, FP16 output");
+    c.activates = false;
+    expectKernelAgrees(c, "scales per column, bias (FP16), FP16 output");
+    c.bias = false;
+    expectKernelAgrees(c, "scales per column, no bias, FP16 output");
+    c.floatType = DataType::kFLOAT;
+    expectKernelAgrees(c, "scales per column, no bias, FP32 output");
+}
+
+//! One layer of `c` run on inputs of three shapes in turn, more rows, then fewer, each against the CPU reference.
+void expectOneLayerRunsThreeShapes(Fp8Case const& c, std::string const& what)
+{
     QuantizedMatrixMultiplyParams params = paramsOf(c);
-    params.outputScale = outputScaleFor(params, fp8Input(c.input, 5));
+    if (c.quantizesOutput)
+    {
+        params.outputScale = outputScaleFor(params, fp8Input(c.input, 5));
+    }
     kiln::plan::LayerRecord const record;
     kiln::cuda::LibraryHandles handles;
     kiln::cuda::DeviceBuffer scratch;
@@ -265,16 +285,37 @@ TEST(CudaFp8MatrixMultiply, OneLayerRunsThreeShapes)
     std::unique_ptr<kiln::cuda::DeviceLayer> const layer = kiln::cuda::lower(params, context);
     for (kiln::Shape const& shape : {kiln::Shape{2, 5, 64}, kiln::Shape{3, 11, 64}, kiln::Shape{1, 2, 64}})
     {
+        std::string const rows = what + ", input of " + std::to_string(shape[0] * shape[1]) + " rows";
         HostTensor const input = fp8Input(shape, static_cast<uint32_t>(shape[1]));
-        HostTensor cpu = zeros(outputShapeOf(shape, c.columns), DataType::kFP8);
+        HostTensor cpu = zeros(outputShapeOf(shape, c.columns), params.outputType());
         kiln::cpu::run(params, {input.constView()}, {cpu.view()});
         DeviceTensor const deviceInput(input);
-        DeviceTensor const deviceOutput(cpu.shape, DataType::kFP8);
+        DeviceTensor const deviceOutput(cpu.shape, params.outputType());
         layer->run({deviceInput.constView()}, {deviceOutput.view()}, nullptr);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-        expectFp8Agrees(deviceOutput.read(), cpu, "input of " + std::to_string(shape[0] * shape[1]) + " rows");
+        if (c.quantizesOutput)
+        {
+            expectFp8Agrees(deviceOutput.read(), cpu, rows);
+        }
+        else
+        {
+            expectFloatAgrees(deviceOutput.read(), cpu, rows);
+        }
         EXPECT_TRUE(deviceOutput.guardsIntact());
     }
+}
+
+TEST(CudaFp8MatrixMultiply, OneLayerRunsThreeShapes)
+{
+    SKIP_WITHOUT_GPU();
+    Fp8Case c;
+    c.input = {2, 5, 64};
+    c.columns = 32;
+    expectOneLayerRunsThreeShapes(c, "FP8 output");
+    c.quantizesOutput = false;
+    c.floatType = DataType::kHALF;
+    c.activates = false;
+    expectOneLayerRunsThreeShapes(c, "scales per column, FP16 output");
 }
 
 TEST(CudaFp8MatrixMultiply, TakesOnlyWhatCublasLtsFp8KernelsTake)

@@ -2,8 +2,10 @@
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/kernels/fp8_pairs.cuh"
 
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 namespace kiln::cuda
@@ -55,21 +57,82 @@ __global__ void epilogueChannelsFirstKernel(int32_t const* sums, void* output, Q
     }
 }
 
-//! Channels-last: `Width` adjacent maps of one output position per thread, in the output's order.
-template <int Width, typename Sum>
+//! Channels-last, one output element per thread.
+template <typename Sum>
 __global__ void epilogueChannelsLastKernel(Sum const* sums, void* output, QuantizedEpilogue e, int64_t count)
 {
-    for (int64_t i = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) * Width; i < count;
-         i += static_cast<int64_t>(blockDim.x) * gridDim.x * Width)
+    for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<int64_t>(blockDim.x) * gridDim.x)
     {
         int64_t const position = i / e.maps;
         int64_t const map = i - position * e.maps;
-        Sum values[Width];
-        loadSums<Width, Sum>(sums + position * e.sumsStride + map, values);
-        for (int j = 0; j < Width; ++j)
+        finishValue(e, sums[position * e.sumsStride + map], output, i, map);
+    }
+}
+
+//! Output elements i .. i + 3 of `e`'s output (i a multiple of 4, the output aligned to four of its elements) as one
+//! vector, from y: FP8 codes by pairs on the conversion instruction where the GPU has one, INT8 codes four at a time,
+//! each the code finishValue writes (fp8_pairs.cuh, int8_vectors.cuh).
+__device__ inline void storeFour(QuantizedEpilogue const& e, void* output, int64_t i, float const (&y)[4])
+{
+    if (e.outputScale > 0.0F && e.quantizedType == nvinfer1::DataType::kFP8)
+    {
+        *reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(output) + i) = quantizeTwoToFp8(y[0], y[1], e.outputScale)
+            | quantizeTwoToFp8(y[2], y[3], e.outputScale) << 16;
+    }
+    else if (e.outputScale > 0.0F)
+    {
+        *reinterpret_cast<uint32_t*>(static_cast<int8_t*>(output) + i)
+            = quantizeFourToInt8(y, e.outputScale, 1.0F / e.outputScale);
+    }
+    else if (e.floatType == nvinfer1::DataType::kHALF)
+    {
+        auto const pair = [](float a, float b) {
+            return __half_as_ushort(__float2half_rn(a))
+                | static_cast<uint32_t>(__half_as_ushort(__float2half_rn(b))) << 16;
+        };
+        *reinterpret_cast<uint2*>(static_cast<__half*>(output) + i) = uint2{pair(y[0], y[1]), pair(y[2], y[3])};
+    }
+    else
+    {
+        *reinterpret_cast<float4*>(static_cast<float*>(output) + i) = float4{y[0], y[1], y[2], y[3]};
+    }
+}
+
+//! Channels-last, four adjacent maps of one output position per thread (maps a multiple of 4), computed as
+//! epilogueValue computes each value, their multipliers and biases read and their outputs written as vectors; `e`'s
+//! activation is one of `Activations`.
+template <EpilogueActivations Activations, typename Sum>
+__global__ void epilogueFourMapsKernel(Sum const* sums, void* output, QuantizedEpilogue e, int64_t count)
+{
+    for (int64_t i = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) * 4; i < count;
+         i += static_cast<int64_t>(blockDim.x) * gridDim.x * 4)
+    {
+        int64_t const position = i / e.maps;
+        int64_t const map = i - position * e.maps;
+        Sum values[4];
+        loadSums<4, Sum>(sums + position * e.sumsStride + map, values);
+        float4 const multipliers = *reinterpret_cast<float4 const*>(e.multipliers + map);
+        float y[4] = {static_cast<float>(values[0]) * multipliers.x, static_cast<float>(values[1]) * multipliers.y,
+            static_cast<float>(values[2]) * multipliers.z, static_cast<float>(values[3]) * multipliers.w};
+        if (e.bias != nullptr)
         {
-            finishValue(e, values[j], output, i + j, map + j);
+            float4 const bias = *reinterpret_cast<float4 const*>(e.bias + map);
+            y[0] += bias.x;
+            y[1] += bias.y;
+            y[2] += bias.z;
+            y[3] += bias.w;
         }
+        if (e.residual != nullptr)
+        {
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+            {
+                y[j] += residualValue(e, i + j);
+            }
+        }
+        activateValues<Activations>(e, y);
+        storeFour(e, output, i, y);
     }
 }
 
@@ -78,19 +141,40 @@ unsigned blocksFor(int64_t threads)
     return device::blocksFor(threads);
 }
 
+//! The bytes of one element of `e`'s output.
+size_t outputElementBytes(QuantizedEpilogue const& e)
+{
+    return e.outputScale > 0.0F ? 1 : e.floatType == nvinfer1::DataType::kHALF ? 2 : 4;
+}
+
 template <typename Sum>
 void launchChannelsLast(Sum const* sums, void* output, QuantizedEpilogue const& e, int64_t images, cudaStream_t stream)
 {
     int64_t const count = images * e.positions * e.maps;
-    if (e.maps % 4 == 0)
+    bool const vectors = e.maps % 4 == 0 && reinterpret_cast<uintptr_t>(output) % (4 * outputElementBytes(e)) == 0;
+    if (!vectors)
     {
-        epilogueChannelsLastKernel<4, Sum>
-            <<<blocksFor(count / 4), device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
+        epilogueChannelsLastKernel<Sum>
+            <<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
     }
     else
     {
-        epilogueChannelsLastKernel<1, Sum>
-            <<<blocksFor(count), device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
+        unsigned const blocks = blocksFor(count / 4);
+        switch (activationsOf(e))
+        {
+        case EpilogueActivations::kReluAtMost:
+            epilogueFourMapsKernel<EpilogueActivations::kReluAtMost, Sum>
+                <<<blocks, device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
+            break;
+        case EpilogueActivations::kSelfGated:
+            epilogueFourMapsKernel<EpilogueActivations::kSelfGated, Sum>
+                <<<blocks, device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
+            break;
+        case EpilogueActivations::kAny:
+            epilogueFourMapsKernel<EpilogueActivations::kAny, Sum>
+                <<<blocks, device::kThreadsPerBlock, 0, stream>>>(sums, output, e, count);
+            break;
+        }
     }
     check(cudaGetLastError(), "quantized layer: scaling its sums");
 }

@@ -43,10 +43,12 @@ void checkArguments(int64_t m, int64_t n, int64_t k, Fp8GemmOutput const& output
     bool const type = output.type == CUDA_R_32F || output.type == CUDA_R_16F || output.type == CUDA_R_8F_E4M3;
     bool const bias = output.bias == nullptr || output.type != CUDA_R_32F;
     bool const dScale = output.dScale == nullptr || output.type == CUDA_R_8F_E4M3;
-    if (!type || !bias || !dScale)
+    bool const vectors = !output.outerVectors
+        || (output.type != CUDA_R_8F_E4M3 && output.aScale != nullptr && output.bScale != nullptr);
+    if (!type || !bias || !dScale || !vectors)
     {
         throw std::invalid_argument("FP8 product: the output is FP32 (without a bias or an output scale), FP16 "
-                                    "(without an output scale) or FP8 E4M3");
+                                    "(without an output scale) or FP8 E4M3 (not with scales per row and column)");
     }
 }
 
@@ -91,6 +93,17 @@ void Fp8Gemm::describe(int64_t m, int64_t n, int64_t k, Fp8GemmOutput const& out
     if (output.dScale != nullptr)
     {
         setAttribute(mMatmul, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, output.dScale);
+    }
+    if (output.outerVectors)
+    {
+#if CUBLAS_VERSION >= 120900
+        // cuBLASLt takes outer-vector scales for both operands or for neither.
+        auto const mode = static_cast<int32_t>(CUBLASLT_MATMUL_MATRIX_SCALE_OUTER_VEC_32F);
+        setAttribute(mMatmul, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, mode);
+        setAttribute(mMatmul, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, mode);
+#else
+        throw std::runtime_error("FP8 product: this cuBLASLt has no outer-vector scaling (cuBLAS 12.9 and later)");
+#endif
     }
     cublasLtEpilogue_t const epilogue = output.bias != nullptr
         ? (output.relu ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_BIAS)

@@ -5,7 +5,9 @@
 // the output laid out row-major, its m values of a row adjacent. cuBLASLt's FP8 kernels take only this
 // transposed-by-untransposed ("TN") form, FP32 compute and scales, k and the leading dimensions multiples of 16
 // (kFp8GemmAlignment) and operands aligned to 16 bytes; D is FP32, FP16 or FP8 E4M3 (with C, unread, FP16 then).
-// The scales are device pointers to one FP32 each (per-tensor scaling), read when the product runs.
+// The scales are device pointers, read when the product runs: to one FP32 each (per-tensor scaling), or to a vector
+// of m FP32 values for A and one of n for B (cuBLASLt's outer-vector scaling, cuBLAS 12.9 and later: D[i][j] is
+// scaled by aScale[i] * bScale[j]; FP32 and FP16 outputs only).
 #pragma once
 
 #include <cublasLt.h>
@@ -28,6 +30,7 @@ struct Fp8GemmOutput
     float const* dScale{nullptr};    //!< multiplies the result before an E4M3 output rounds it; none: 1
     void const* bias{nullptr};       //!< m FP16 values added to each row (FP16 and E4M3 outputs only)
     bool relu{false};
+    bool outerVectors{false}; //!< aScale and bScale point to m and n values (FP32 and FP16 outputs, no dScale)
 };
 
 class Fp8Gemm

@@ -32,15 +32,32 @@ network::WeightsBuffer floats(std::vector<float> const& values)
         nvinfer1::Weights{DataType::kFLOAT, values.data(), static_cast<int64_t>(values.size())});
 }
 
-//! Whether cuBLASLt's epilogue computes the whole layer after its product (the direct form): one scale for all the
-//! weights (its scales are per tensor), no activation or a ReLU, and an output it adds a bias to where there is one.
-bool directForm(network::QuantizedMatrixMultiplyParams const& params)
+//! How cuBLASLt's epilogue computes the whole layer after its product, where it can (the direct form): no activation
+//! or a ReLU, and an output it adds a bias to where there is one; with one scale for all the weights (its per-tensor
+//! scales, any output), or with one per column (Model Optimizer's) as its outer-vector scales (FP32 and FP16 outputs:
+//! that scaling has no FP8 output).
+enum class DirectForm
+{
+    kNone,
+    kTensorScales,
+    kColumnScales,
+};
+
+DirectForm directFormOf(network::QuantizedMatrixMultiplyParams const& params)
 {
     std::vector<float> const scales = params.weightScales.toFloat();
     bool const oneScale = std::all_of(scales.begin(), scales.end(), [&](float s) { return s == scales.front(); });
     bool const activation = !params.activates || params.activation == nvinfer1::ActivationType::kRELU;
     bool const biasTaken = params.bias.empty() || params.outputType() != DataType::kFLOAT;
-    return oneScale && activation && biasTaken;
+    if (!activation || !biasTaken)
+    {
+        return DirectForm::kNone;
+    }
+    if (oneScale)
+    {
+        return DirectForm::kTensorScales;
+    }
+    return params.outputType() == DataType::kFP8 ? DirectForm::kNone : DirectForm::kColumnScales;
 }
 
 class Fp8MatrixMultiplyLayer final : public DeviceLayer
@@ -52,7 +69,7 @@ public:
         , mScratch(context.sharedScratch)
         , mColumns(params.columns)
         , mInner(params.inner())
-        , mDirectForm(directForm(params))
+        , mDirectForm(directFormOf(params))
     {
         mWeights = DeviceBuffer(static_cast<size_t>(params.weights.count()), "FP8 matrix multiply: the weights");
         check(cudaMemcpy(mWeights.data(), params.weights.data(), static_cast<size_t>(params.weights.count()),
@@ -87,7 +104,7 @@ public:
         {
             return;
         }
-        describe(rows);
+        describe(rows, stream);
         bool const direct = mDirect.has_value() && addressAlignment(output.data) >= kOperandAlignment;
         Fp8Gemm const& gemm = direct ? *mDirect : sumsGemm();
         bool const inPlace = addressAlignment(input.data) >= kOperandAlignment;
@@ -116,7 +133,7 @@ public:
 
 private:
     //! The products for `rows` rows: the direct form where the layer has it and cuBLASLt an algorithm for it.
-    void describe(int64_t rows)
+    void describe(int64_t rows, cudaStream_t stream)
     {
         if (rows == mRows)
         {
@@ -125,10 +142,14 @@ private:
         mDirect.reset();
         mSums.reset();
         mRows = rows;
-        if (mDirectForm)
+        if (mDirectForm != DirectForm::kNone)
         {
             try
             {
+                if (mDirectForm == DirectForm::kColumnScales)
+                {
+                    growRowScales(rows, stream);
+                }
                 mDirect.emplace(mColumns, rows, mInner, directOutput(), mHandles.cublasLt());
             }
             catch (std::runtime_error const&)
@@ -136,6 +157,22 @@ private:
                 // No kernel for this output and epilogue here: the FP32 sums and Kiln's epilogue compute the same.
             }
         }
+    }
+
+    //! The outer-vector form's scale of each input row: ones (the input's scale is in mMultipliers), for `rows`
+    //! rows at least. Grown only, so that a layer that ran its largest shape once never copies while a CUDA graph
+    //! captures it (a buffer that must grow then throws, saying to run the shape before capturing).
+    void growRowScales(int64_t rows, cudaStream_t stream)
+    {
+        size_t const bytes = static_cast<size_t>(rows) * sizeof(float);
+        if (bytes <= mRowScales.size())
+        {
+            return;
+        }
+        mRowScales.reserve(bytes, stream, "FP8 matrix multiply: the rows' scales");
+        std::vector<float> const ones(static_cast<size_t>(rows), 1.0F);
+        check(cudaMemcpyAsync(mRowScales.data(), ones.data(), bytes, cudaMemcpyHostToDevice, stream),
+            "FP8 matrix multiply: the rows' scales");
     }
 
     //! The product of plain FP32 sums, for Kiln's epilogue kernel.
@@ -157,6 +194,13 @@ private:
         out.aScale = scales;
         out.bScale = scales + 1;
         out.dScale = type == DataType::kFP8 ? scales + 2 : nullptr;
+        if (mDirectForm == DirectForm::kColumnScales)
+        {
+            // Each sum times inputScale * weightScales[n], then times 1: the multiplication the epilogue kernel does.
+            out.aScale = reinterpret_cast<float const*>(mMultipliers.data());
+            out.bScale = reinterpret_cast<float const*>(mRowScales.data());
+            out.outerVectors = true;
+        }
         out.bias = mParams.bias.empty() ? nullptr : mHalfBias.data();
         out.relu = mParams.activates;
         return out;
@@ -186,12 +230,13 @@ private:
     DeviceBuffer& mScratch;
     int64_t mColumns{0}; //!< N
     int64_t mInner{0};   //!< K
-    bool mDirectForm{false};
+    DirectForm mDirectForm{DirectForm::kNone};
     DeviceBuffer mWeights;     //!< [N, K] FP8
     DeviceBuffer mScales;      //!< FP32: the weights' scale, the input's, 1 / the output's
-    DeviceBuffer mMultipliers; //!< [N] FP32: inputScale * weightScales[n]
+    DeviceBuffer mMultipliers; //!< [N] FP32: inputScale * weightScales[n] (the column-scales form's A scales)
     DeviceBuffer mBias;        //!< [N] FP32, or empty
     DeviceBuffer mHalfBias;    //!< [N] FP16, for cuBLASLt's epilogue, or empty
+    DeviceBuffer mRowScales;   //!< FP32 ones, one per row at least, in the column-scales direct form
     int64_t mRows{0};          //!< the rows the products were described for
     std::optional<Fp8Gemm> mDirect;
     std::optional<Fp8Gemm> mSums;

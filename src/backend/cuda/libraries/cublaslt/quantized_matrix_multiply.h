@@ -14,14 +14,16 @@
 // lies within that rounding of a step's boundary. The padded rows and the sums live in the context's shared scratch.
 //
 // FP8 E4M3 (fp8_matrix_multiply_layer.cpp), through cuBLASLt's FP8 kernels (Fp8Gemm, fp8_gemm.h: Ada and Hopper),
-// which take K and N only in multiples of 16 (the fusion rules leave other products unfused) and scales per tensor:
-//   - direct form, where the weights have one scale and the layer no activation but a ReLU: one cuBLASLt product with
-//     the weights' and the input's scales as its A and B scales, the bias (rounded to FP16) and the ReLU in its
-//     epilogue, writing the output itself: FP16, or FP8 through its D scale (1 / outputScale), or FP32 (no bias);
-//   - otherwise (Model Optimizer's weights, with one scale per column; GELU and the other activations; an FP32 output
-//     with a bias; an output not aligned to 256 bytes; or no cuBLASLt kernel for the direct form), the product's FP32
-//     sums into scratch, and the INT8 layers' epilogue kernel over them: inputScale * weightScales[n], the FP32 bias,
-//     the activation, the quantization into FP8 (or FP32 or FP16).
+// which take K and N only in multiples of 16 (the fusion rules leave other products unfused):
+//   - direct form, where the layer has no activation but a ReLU: one cuBLASLt product with the bias (rounded to FP16)
+//     and the ReLU in its epilogue, writing the output itself. Weights of one scale: that scale and the input's as its
+//     per-tensor A and B scales, the output FP16, or FP8 through its D scale (1 / outputScale), or FP32 (no bias).
+//     Weights of one scale per column (Model Optimizer's): inputScale * weightScales[n] and ones as its outer-vector
+//     scales (cuBLAS 12.9 and later), the output FP16 or FP32 (no bias);
+//   - otherwise (GELU and the other activations; an FP8 output of weights scaled per column; an FP32 output with a
+//     bias; an output not aligned to 256 bytes; or no cuBLASLt kernel for the direct form), the product's FP32 sums
+//     into scratch, and the INT8 layers' epilogue kernel over them: inputScale * weightScales[n], the FP32 bias, the
+//     activation, the quantization into FP8 (or FP32 or FP16).
 // cuBLASLt sums the FP8 products in FP32 in an order of its own, so the result differs from the CPU reference by the
 // FP32 rounding of the sums (and of the FP16 bias in the direct form); an FP8 output may then take the neighbouring
 // FP8 value where the result lies within that rounding of a rounding boundary (one FP8 step: 1/16 of the value).
