@@ -564,15 +564,31 @@ TEST(CudaAttention, QuantizedAttentionAgreesWithTheUnfusedCpuReference)
     SKIP_WITHOUT_GPU();
     for (DataType type : {DataType::kFP8, DataType::kINT8})
     {
-        for (int64_t keys : {20, 130})
+        // 20 and 100 keys: one tile and two (the second part full), which stay in shared memory while the kernel
+        // passes over them twice; 130: three tiles, walked twice. The keys are split between warps.
+        for (int64_t keys : {20, 100, 130})
         {
             AttentionCase c = quantizedCase(type);
-            c.keys = keys; // 130: three tiles, the keys split between warps
-            c.queries = keys == 130 ? 70 : c.queries;
+            c.keys = keys;
+            c.queries = keys == 20 ? c.queries : keys - 60;
             c.tokensMajor = keys == 130;
             expectQuantizedAgrees(
                 c, 0.1, std::string(type == DataType::kFP8 ? "FP8" : "INT8") + ", " + std::to_string(keys) + " keys");
         }
+    }
+    // BERT-base's heads at 128 tokens, batches of 8 and 12: two tiles of keys in shared memory, split between two
+    // warps and not split (the block's four warps each take queries).
+    for (int64_t batch : {8, 12})
+    {
+        AttentionCase bert = quantizedCase(DataType::kFP8);
+        bert.tokensMajor = true;
+        bert.batch = batch;
+        bert.heads = 12;
+        bert.queries = 128;
+        bert.keys = 128;
+        bert.depth = 64;
+        bert.valueDepth = 64;
+        expectQuantizedAgrees(bert, 0.1, "FP8, BERT-base's heads, batch " + std::to_string(batch));
     }
     for (int which = 0; which < 5; ++which)
     {

@@ -12,7 +12,9 @@
 // Quantized attention's roundings (network/fused/attention.h) are computed where the values are: the operands' in
 // shared memory once a tile has landed, the scores' in registers. The probabilities' rounding needs each row's final
 // maximum and sum, which online softmax knows only at the end: with it, the kernel walks the keys twice, first for
-// the rows' maxima and sums, then for the normalized probabilities, rounded, times the values.
+// the rows' maxima and sums, then for the normalized probabilities, rounded, times the values. Where the keys are at
+// most two tiles (BERT's 128 tokens), they and their values stay in the two stages and their scores in registers
+// between the two passes: each is copied, rounded and multiplied once.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/attention/attention_problem.cuh"
 #include "backend/cuda/kernels/device_access.cuh"
@@ -455,6 +457,9 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     static_assert(2 * kStage >= kBlockQueries * kPitch, "the queries are staged where the tiles go");
     static_assert(kKeyWarps == 1 || 2 * kStage * 2 >= kWarps * 32 * (kDepth / 2 + 4) * 4, "the merge fits");
     __shared__ __align__(16) __half shared[2 * kStage];
+    // The rows' maxima and sums of every lane, where the merge of the splits' statistics cannot go through `shared`
+    // because the keys stay there (two tiles of keys at most, below).
+    __shared__ float rowStatistics[kRounds && kKeyWarps > 1 ? kWarps * 32 * 4 : 1];
 
     uint32_t const batch = blockIdx.x / static_cast<uint32_t>(p.queryTiles);
     int32_t const firstQuery = static_cast<int32_t>(blockIdx.x % static_cast<uint32_t>(p.queryTiles)) * kBlockQueries;
@@ -498,47 +503,103 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     int64_t const maskRows[2]{starts.mask + static_cast<int64_t>(row0) * p.maskView.row,
         starts.mask + static_cast<int64_t>(row0 + 8) * p.maskView.row};
     int32_t const tiles = (p.keyCount + kTileKeys - 1) / kTileKeys;
+    // Copies key tile `tile` into its stage, and its values kTileKeys rows on where `withValues`.
+    auto const loadStage = [&](int32_t tile, bool withValues) {
+        __half* stage = shared + (tile % 2) * kStage;
+        loadTile<kTileKeys, kDepth, kPitch>(
+            stage, keys, p.keyView, tile * kTileKeys, p.keyCount, p.depth, p.vectorKeys);
+        if (withValues)
+        {
+            loadTile<kTileKeys, kDepth, kPitch>(stage + kTileKeys * kPitch, values, p.valueView, tile * kTileKeys,
+                p.keyCount, p.valueDepth, p.vectorValues);
+        }
+    };
+    // Rounds the landed stage's keys, and its values where `withValues`, as the problem's pairs do.
+    auto const roundStage = [&](__half* landed, bool withValues) {
+        bool const roundsValues = withValues && p.valuesRounding.changes();
+        if (kRounds && (p.keysRounding.changes() || roundsValues))
+        {
+            roundTile<kTileKeys, kDepth, kPitch>(landed, p.keysRounding);
+            if (roundsValues)
+            {
+                roundTile<kTileKeys, kDepth, kPitch>(landed + kTileKeys * kPitch, p.valuesRounding);
+            }
+            __syncthreads();
+        }
+    };
     // Walks the key tiles, handing `step` this warp's part of each stage (keys, then the values kTileKeys rows on,
     // where `withValues`) and the first key of that part.
     auto const walkKeys = [&](bool withValues, auto&& step) {
-        auto const loadStage = [&](int32_t tile) {
-            __half* stage = shared + (tile % 2) * kStage;
-            loadTile<kTileKeys, kDepth, kPitch>(
-                stage, keys, p.keyView, tile * kTileKeys, p.keyCount, p.depth, p.vectorKeys);
-            if (withValues)
-            {
-                loadTile<kTileKeys, kDepth, kPitch>(stage + kTileKeys * kPitch, values, p.valueView, tile * kTileKeys,
-                    p.keyCount, p.valueDepth, p.vectorValues);
-            }
-        };
-        loadStage(0);
+        loadStage(0, withValues);
         commitCopies();
         for (int32_t tile = 0; tile < tiles; ++tile)
         {
             if (tile + 1 < tiles)
             {
-                loadStage(tile + 1); // into the stage the previous step finished reading
+                loadStage(tile + 1, withValues); // into the stage the previous step finished reading
             }
             commitCopies();
             awaitCopies<1>(); // this tile's copies have landed; the next tile's may still be in flight
             __syncthreads();
             __half* const landed = shared + (tile % 2) * kStage;
-            bool const roundsValues = withValues && p.valuesRounding.changes();
-            if (kRounds && (p.keysRounding.changes() || roundsValues))
-            {
-                roundTile<kTileKeys, kDepth, kPitch>(landed, p.keysRounding);
-                if (roundsValues)
-                {
-                    roundTile<kTileKeys, kDepth, kPitch>(landed + kTileKeys * kPitch, p.valuesRounding);
-                }
-                __syncthreads();
-            }
+            roundStage(landed, withValues);
             step(landed + split * kWarpKeys * kPitch, tile * kTileKeys + split * kWarpKeys);
             __syncthreads(); // every warp is done with this stage before the next step copies into it
         }
     };
     bool const normalized = kRounds && p.probabilitiesRounding.rounds;
-    if (normalized)
+    if (normalized && tiles <= 2)
+    {
+        // Every key and value fits the two stages (BERT's 128 tokens at depth 64): they are copied and rounded once,
+        // and the scores, computed once, stay in registers from the rows' statistics to their probabilities, where
+        // the walks below copy, round and multiply the keys twice. The same values in the same order: the same bits.
+        for (int32_t tile = 0; tile < tiles; ++tile)
+        {
+            loadStage(tile, true);
+        }
+        commitCopies();
+        awaitCopies<0>();
+        __syncthreads();
+        for (int32_t tile = 0; tile < tiles; ++tile)
+        {
+            roundStage(shared + tile * kStage, true);
+        }
+        float scores[2][kWarpKeys / 8][4];
+#pragma unroll
+        for (int tile = 0; tile < 2; ++tile)
+        {
+            if (tile < tiles)
+            {
+                scoreTile<kDepth, kWarpKeys, kRounds>(scores[tile], query,
+                    shared + tile * kStage + split * kWarpKeys * kPitch, p, maskRows,
+                    tile * kTileKeys + split * kWarpKeys, row0);
+                float probabilities[kWarpKeys / 8][4];
+#pragma unroll
+                for (int n = 0; n < kWarpKeys / 8; ++n)
+                {
+#pragma unroll
+                    for (int e = 0; e < 4; ++e)
+                    {
+                        probabilities[n][e] = scores[tile][n][e];
+                    }
+                }
+                softmaxTile<kDepth, kWarpKeys>(probabilities, state);
+            }
+        }
+        completeRowStatistics<kDepth, kKeyWarps>(state, rowStatistics, queryWarp);
+#pragma unroll
+        for (int tile = 0; tile < 2; ++tile)
+        {
+            if (tile < tiles)
+            {
+                roundedProbabilities<kDepth, kWarpKeys>(scores[tile], state, p);
+                accumulateTile<kDepth, kWarpKeys>(
+                    scores[tile], shared + tile * kStage + split * kWarpKeys * kPitch + kTileKeys * kPitch, state);
+            }
+        }
+        __syncthreads(); // every warp is done with the values before the splits' merge writes over them
+    }
+    else if (normalized)
     {
         walkKeys(false, [&](__half const* stage, int32_t firstKey) {
             float scores[kWarpKeys / 8][4];
@@ -547,19 +608,22 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
         });
         completeRowStatistics<kDepth, kKeyWarps>(state, reinterpret_cast<float*>(shared), queryWarp);
     }
-    walkKeys(true, [&](__half const* stage, int32_t firstKey) {
-        float scores[kWarpKeys / 8][4];
-        scoreTile<kDepth, kWarpKeys, kRounds>(scores, query, stage, p, maskRows, firstKey, row0);
-        if (normalized)
-        {
-            roundedProbabilities<kDepth, kWarpKeys>(scores, state, p);
-        }
-        else
-        {
-            softmaxTile<kDepth, kWarpKeys>(scores, state);
-        }
-        accumulateTile<kDepth, kWarpKeys>(scores, stage + kTileKeys * kPitch, state);
-    });
+    if (!normalized || tiles > 2)
+    {
+        walkKeys(true, [&](__half const* stage, int32_t firstKey) {
+            float scores[kWarpKeys / 8][4];
+            scoreTile<kDepth, kWarpKeys, kRounds>(scores, query, stage, p, maskRows, firstKey, row0);
+            if (normalized)
+            {
+                roundedProbabilities<kDepth, kWarpKeys>(scores, state, p);
+            }
+            else
+            {
+                softmaxTile<kDepth, kWarpKeys>(scores, state);
+            }
+            accumulateTile<kDepth, kWarpKeys>(scores, stage + kTileKeys * kPitch, state);
+        });
+    }
     if constexpr (kKeyWarps > 1)
     {
         mergeSplits<kDepth, kKeyWarps>(state, reinterpret_cast<float*>(shared), queryWarp, split, normalized);
