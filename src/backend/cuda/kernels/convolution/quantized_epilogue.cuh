@@ -1,8 +1,9 @@
 // What a quantized layer's epilogue (quantized_epilogue.h) computes from its sums, for the kernels that finish them:
-// one element at a time (the epilogue kernels after cuBLASLt's products, and the INT8 implicit-GEMM convolution where
-// its output is not in whole aligned vectors), or 8 adjacent maps of one position at a time, reading the residual and
-// writing the output as whole vectors (the implicit GEMM, int8_convolution.h). Both compute each value in the same
-// order, so their results are the same bits.
+// one element at a time (the epilogue kernels after cuBLASLt's products where the output is not in whole aligned
+// vectors, and the INT8 implicit-GEMM convolution likewise), 4 adjacent maps of one position at a time (those
+// epilogue kernels otherwise, quantized_epilogue.cu), or 8, reading the residual and writing the output as whole
+// vectors (the implicit GEMM, int8_convolution.h). All compute each value in the same order, so their results are the
+// same bits.
 #pragma once
 
 #include "backend/cuda/kernels/convolution/quantized_epilogue.h"

@@ -161,7 +161,7 @@ private:
 
     //! The outer-vector form's scale of each input row: ones (the input's scale is in mMultipliers), for `rows`
     //! rows at least. Grown only, so that a layer that ran its largest shape once never copies while a CUDA graph
-    //! captures it (a buffer that must grow then throws, saying to run the shape before capturing).
+    //! captures it (where it would have to, it throws, and describe() takes the sums' form).
     void growRowScales(int64_t rows, cudaStream_t stream)
     {
         size_t const bytes = static_cast<size_t>(rows) * sizeof(float);
