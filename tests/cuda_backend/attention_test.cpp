@@ -340,6 +340,18 @@ AttentionCase quantizedCase(DataType type)
     return c;
 }
 
+//! `c` with BERT-base's attention at 128 tokens: 12 heads of depth 64, q, k and v transposed from the tokens' rows.
+AttentionCase withBertBaseHeads(AttentionCase c)
+{
+    c.tokensMajor = true;
+    c.heads = 12;
+    c.queries = 128;
+    c.keys = 128;
+    c.depth = 64;
+    c.valueDepth = 64;
+    return c;
+}
+
 //! The BERT-like case with one INT8 pair alone (`which`: the index of its step among queryStep ... probabilitiesStep),
 //! its step coarse, so that the rounding moves most outputs with no other rounding to hide it.
 AttentionCase singleRoundingCase(int which)
@@ -580,14 +592,8 @@ TEST(CudaAttention, QuantizedAttentionAgreesWithTheUnfusedCpuReference)
     // warps and not split (the block's four warps each take queries).
     for (int64_t batch : {8, 12})
     {
-        AttentionCase bert = quantizedCase(DataType::kFP8);
-        bert.tokensMajor = true;
+        AttentionCase bert = withBertBaseHeads(quantizedCase(DataType::kFP8));
         bert.batch = batch;
-        bert.heads = 12;
-        bert.queries = 128;
-        bert.keys = 128;
-        bert.depth = 64;
-        bert.valueDepth = 64;
         expectQuantizedAgrees(bert, 0.1, "FP8, BERT-base's heads, batch " + std::to_string(batch));
     }
     for (int which = 0; which < 5; ++which)
@@ -610,14 +616,8 @@ TEST(CudaAttention, OperandsReadThroughAbsorbedTransposes)
     SKIP_WITHOUT_GPU();
     for (bool keysByRow : {false, true})
     {
-        AttentionCase bert{};
-        bert.tokensMajor = true;
+        AttentionCase bert = withBertBaseHeads(AttentionCase{});
         bert.keysByRow = keysByRow;
-        bert.depth = 64;
-        bert.valueDepth = 64;
-        bert.queries = 128;
-        bert.keys = 128;
-        bert.heads = 12;
         expectAgrees(bert, keysByRow ? "BERT-like heads, keys by row" : "BERT-like heads, keys by column");
     }
     AttentionCase odd{};
