@@ -2,7 +2,10 @@
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/kernels/fp8_pairs.cuh"
+#include "backend/cuda/kernels/int8_vectors.cuh"
 #include "backend/cuda/memory/device_buffer.h"
+#include "core/quantization.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -136,6 +139,68 @@ struct AnyAccess
     }
 };
 
+//! Elements `at` to `at + N - 1` of x or the residual, through `Access` where they are floating point; where they are
+//! codes, each dequantized as a DQ layer does and rounded to the value type, as the tensor that DQ wrote held it.
+template <typename Access, int N>
+__device__ void loadRows(RowInput const& t, DataType valueType, int64_t at, float (&out)[N])
+{
+    if (t.codeScale <= 0.0F)
+    {
+        Access::template load<N>(t, at, out);
+        return;
+    }
+    Pack<uint8_t, N> const codes = *reinterpret_cast<Pack<uint8_t, N> const*>(static_cast<uint8_t const*>(t.data) + at);
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+    {
+        float const value = t.type == DataType::kFP8 ? dequantizeFp8(codes.bits[j], t.codeScale)
+                                                     : dequantizeInt8(static_cast<int8_t>(codes.bits[j]), t.codeScale);
+        out[j] = Access::round(valueType, value);
+    }
+}
+
+//! Writes y's elements `at` to `at + N - 1`, through `Access` where y is floating point; where it holds codes, each
+//! value rounded to the value type (as the normalization's output held it), then quantized as a Q layer does: FP8
+//! codes by pairs and INT8 codes four at a time where N allows (fp8_pairs.cuh, int8_vectors.cuh).
+template <typename Access, int N>
+__device__ void storeY(RowProblem const& p, int64_t at, float const (&y)[N])
+{
+    if (p.yScale <= 0.0F)
+    {
+        Access::template store<N>(p.y, p.yType, at, y);
+        return;
+    }
+    float v[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+    {
+        v[j] = Access::round(p.valueType, y[j]);
+    }
+    bool const fp8 = p.yType == DataType::kFP8;
+    Pack<uint8_t, N> codes;
+    if constexpr (N % 4 == 0)
+    {
+        float const inverse = 1.0F / p.yScale;
+#pragma unroll
+        for (int j = 0; j < N; j += 4)
+        {
+            uint32_t const word = fp8
+                ? quantizeTwoToFp8(v[j], v[j + 1], p.yScale) | quantizeTwoToFp8(v[j + 2], v[j + 3], p.yScale) << 16
+                : quantizeFourToInt8(v + j, p.yScale, inverse);
+            memcpy(codes.bits + j, &word, sizeof(word));
+        }
+    }
+    else
+    {
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            codes.bits[j] = fp8 ? quantizeToFp8(v[j], p.yScale) : static_cast<uint8_t>(quantizeToInt8(v[j], p.yScale));
+        }
+    }
+    *reinterpret_cast<Pack<uint8_t, N>*>(static_cast<uint8_t*>(p.y) + at) = codes;
+}
+
 //! Elements `column` to `column + N - 1` of weight `w`'s row, or `absent` where there is no weight.
 template <typename Access, int N>
 __device__ void weightsAt(RowInput const& w, int64_t column, float absent, float (&out)[N])
@@ -199,7 +264,7 @@ __device__ RowStarts rowStarts(RowProblem const& p, int64_t row)
 template <typename Access, int N>
 __device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t column, bool writeSum, float (&s)[N])
 {
-    Access::template load<N>(p.x, starts.x + column, s);
+    loadRows<Access, N>(p.x, p.valueType, starts.x + column, s);
     if (p.preBias.data != nullptr)
     {
         float b[N];
@@ -207,17 +272,17 @@ __device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t colu
 #pragma unroll
         for (int j = 0; j < N; ++j)
         {
-            s[j] = Access::round(p.x.type, s[j] + b[j]);
+            s[j] = Access::round(p.valueType, s[j] + b[j]);
         }
     }
     if (p.residual.data != nullptr)
     {
         float r[N];
-        Access::template load<N>(p.residual, starts.residual + column, r);
+        loadRows<Access, N>(p.residual, p.valueType, starts.residual + column, r);
 #pragma unroll
         for (int j = 0; j < N; ++j)
         {
-            s[j] = Access::round(p.x.type, s[j] + r[j]);
+            s[j] = Access::round(p.valueType, s[j] + r[j]);
         }
     }
     if (writeSum && p.sum != nullptr)
@@ -241,7 +306,7 @@ __device__ void writeAt(
     {
         y[j] = ((s[j] - mean) - offset) * inverse * scale[j] + bias[j];
     }
-    Access::template store<N>(p.y, p.yType, out + column, y);
+    storeY<Access, N>(p, out + column, y);
 }
 
 //! The sums of `value` over the `threadsPerRow` threads of a row (a warp, or the whole block), the same in every one
@@ -611,19 +676,24 @@ void launchTyped(RowProblem const& p, cudaStream_t stream)
     }
 }
 
-//! Whether every tensor `p` reads or writes has x's type.
+//! Whether every floating-point tensor `p` reads or writes has its value type (codes may be of either type).
 bool oneType(RowProblem const& p)
 {
-    DataType const type = p.x.type;
-    auto const same = [&](RowInput const& t) { return t.data == nullptr || t.type == type; };
-    return same(p.preBias) && same(p.residual) && same(p.scale) && same(p.bias) && p.yType == type
-        && (p.sum == nullptr || p.sumType == type);
+    DataType const type = p.valueType;
+    auto const same = [&](RowInput const& t) { return t.data == nullptr || t.codeScale > 0.0F || t.type == type; };
+    return same(p.x) && same(p.preBias) && same(p.residual) && same(p.scale) && same(p.bias)
+        && (p.yScale > 0.0F || p.yType == type) && (p.sum == nullptr || p.sumType == type);
 }
 
 } // namespace
 
-void normalizeRows(RowProblem const& problem, DeviceBuffer* scratch, cudaStream_t stream)
+void normalizeRows(RowProblem const& given, DeviceBuffer* scratch, cudaStream_t stream)
 {
+    RowProblem problem = given;
+    if (problem.x.codeScale <= 0.0F && problem.residual.codeScale <= 0.0F && problem.yScale <= 0.0F)
+    {
+        problem.valueType = problem.x.type;
+    }
     if (problem.rows == 0 || problem.length == 0)
     {
         return;
@@ -645,11 +715,11 @@ void normalizeRows(RowProblem const& problem, DeviceBuffer* scratch, cudaStream_
     {
         launchCached<AnyAccess, 1>(problem, stream);
     }
-    else if (problem.x.type == DataType::kHALF)
+    else if (problem.valueType == DataType::kHALF)
     {
         launchTyped<__half>(problem, stream);
     }
-    else if (problem.x.type == DataType::kBF16)
+    else if (problem.valueType == DataType::kBF16)
     {
         launchTyped<__nv_bfloat16>(problem, stream);
     }
