@@ -44,10 +44,12 @@ struct alignas(sizeof(Bits) * N) Pack
 };
 
 //! Loads, stores and roundings where every tensor has element type `T` (float, __half or __nv_bfloat16), known when
-//! compiling: the conversions are device_access.cuh's, applied to registers.
-template <typename T>
+//! compiling: the conversions are device_access.cuh's, applied to registers. With `kCodes`, x, the residual and y may
+//! hold INT8 or FP8 codes instead (a kernel of its own, so that plain normalizations keep theirs).
+template <typename T, bool kCodes = false>
 struct TypedAccess
 {
+    static constexpr bool kMayHoldCodes = kCodes;
     using Bits = std::conditional_t<std::is_same_v<T, float>, float, uint16_t>;
     static constexpr DataType kType = std::is_same_v<T, float> ? DataType::kFLOAT
         : std::is_same_v<T, __half>                            ? DataType::kHALF
@@ -105,6 +107,8 @@ struct TypedAccess
 //! The same for tensors of different types, each read through its own type, one element at a time.
 struct AnyAccess
 {
+    static constexpr bool kMayHoldCodes = true;
+
     template <int N>
     static __device__ void load(RowInput const& t, int64_t at, float (&out)[N])
     {
@@ -139,17 +143,17 @@ struct AnyAccess
     }
 };
 
-//! Elements `at` to `at + N - 1` of x or the residual, through `Access` where they are floating point; where they are
-//! codes, each dequantized as a DQ layer does and rounded to the value type, as the tensor that DQ wrote held it.
-template <typename Access, int N>
-__device__ void loadRows(RowInput const& t, DataType valueType, int64_t at, float (&out)[N])
+//! N codes of x or the residual, as stored.
+template <int N>
+__device__ Pack<uint8_t, N> loadCodes(RowInput const& t, int64_t at)
 {
-    if (t.codeScale <= 0.0F)
-    {
-        Access::template load<N>(t, at, out);
-        return;
-    }
-    Pack<uint8_t, N> const codes = *reinterpret_cast<Pack<uint8_t, N> const*>(static_cast<uint8_t const*>(t.data) + at);
+    return *reinterpret_cast<Pack<uint8_t, N> const*>(static_cast<uint8_t const*>(t.data) + at);
+}
+
+//! Each code dequantized as a DQ layer does and rounded to the value type, as the tensor that DQ wrote held it.
+template <typename Access, int N>
+__device__ void dequantizeCodes(Pack<uint8_t, N> const& codes, RowInput const& t, DataType valueType, float (&out)[N])
+{
 #pragma unroll
     for (int j = 0; j < N; ++j)
     {
@@ -159,17 +163,27 @@ __device__ void loadRows(RowInput const& t, DataType valueType, int64_t at, floa
     }
 }
 
-//! Writes y's elements `at` to `at + N - 1`, through `Access` where y is floating point; where it holds codes, each
-//! value rounded to the value type (as the normalization's output held it), then quantized as a Q layer does: FP8
-//! codes by pairs and INT8 codes four at a time where N allows (fp8_pairs.cuh, int8_vectors.cuh).
+//! Elements `at` to `at + N - 1` of x or the residual: values through `Access`, or codes dequantized.
 template <typename Access, int N>
-__device__ void storeY(RowProblem const& p, int64_t at, float const (&y)[N])
+__device__ void loadRows(RowInput const& t, DataType valueType, int64_t at, float (&out)[N])
 {
-    if (p.yScale <= 0.0F)
+    if constexpr (Access::kMayHoldCodes)
     {
-        Access::template store<N>(p.y, p.yType, at, y);
-        return;
+        if (t.codeScale > 0.0F)
+        {
+            dequantizeCodes<Access, N>(loadCodes<N>(t, at), t, valueType, out);
+            return;
+        }
     }
+    Access::template load<N>(t, at, out);
+}
+
+//! y's elements as codes: each value rounded to the value type (as the normalization's output held it), then
+//! quantized as a Q layer does, FP8 codes by pairs and INT8 codes four at a time where N allows (fp8_pairs.cuh,
+//! int8_vectors.cuh).
+template <typename Access, int N>
+__device__ void storeCodes(RowProblem const& p, int64_t at, float const (&y)[N])
+{
     float v[N];
 #pragma unroll
     for (int j = 0; j < N; ++j)
@@ -199,6 +213,21 @@ __device__ void storeY(RowProblem const& p, int64_t at, float const (&y)[N])
         }
     }
     *reinterpret_cast<Pack<uint8_t, N>*>(static_cast<uint8_t*>(p.y) + at) = codes;
+}
+
+//! Writes y's elements `at` to `at + N - 1`: values through `Access`, or codes.
+template <typename Access, int N>
+__device__ void storeY(RowProblem const& p, int64_t at, float const (&y)[N])
+{
+    if constexpr (Access::kMayHoldCodes)
+    {
+        if (p.yScale > 0.0F)
+        {
+            storeCodes<Access, N>(p, at, y);
+            return;
+        }
+    }
+    Access::template store<N>(p.y, p.yType, at, y);
 }
 
 //! Elements `column` to `column + N - 1` of weight `w`'s row, or `absent` where there is no weight.
@@ -258,13 +287,76 @@ __device__ RowStarts rowStarts(RowProblem const& p, int64_t row)
         operandRow(p.layout, false, row) * p.length, operandRow(p.layout, true, row) * p.length, row * p.length};
 }
 
+//! x's and the residual's elements `at` to `at + N - 1` (`residual` where there is one), codes or values, for a
+//! TypedAccess that may read codes: both loads are issued before either is converted, so that their round trips to
+//! memory overlap (a conversion right after each load, in a branch of its own, waited for each in turn).
+template <typename Access, int N>
+__device__ void loadOperands(
+    RowProblem const& p, RowStarts const& starts, int64_t column, float (&x)[N], float (&residual)[N])
+{
+    using Values = Pack<typename Access::Bits, N>;
+    bool const hasResidual = p.residual.data != nullptr;
+    bool const xCodes = p.x.codeScale > 0.0F;
+    bool const residualCodes = p.residual.codeScale > 0.0F;
+    Values xValues{};
+    Values residualValues{};
+    Pack<uint8_t, N> xCoded{};
+    Pack<uint8_t, N> residualCoded{};
+    int64_t const xAt = starts.x + column;
+    int64_t const residualAt = starts.residual + column;
+    if (xCodes)
+    {
+        xCoded = loadCodes<N>(p.x, xAt);
+    }
+    else
+    {
+        xValues = *reinterpret_cast<Values const*>(static_cast<typename Access::Bits const*>(p.x.data) + xAt);
+    }
+    if (hasResidual && residualCodes)
+    {
+        residualCoded = loadCodes<N>(p.residual, residualAt);
+    }
+    else if (hasResidual)
+    {
+        residualValues
+            = *reinterpret_cast<Values const*>(static_cast<typename Access::Bits const*>(p.residual.data) + residualAt);
+    }
+    auto const convert
+        = [&](bool codes, Values const& values, Pack<uint8_t, N> const& coded, RowInput const& t, float(&out)[N]) {
+              if (codes)
+              {
+                  dequantizeCodes<Access, N>(coded, t, p.valueType, out);
+                  return;
+              }
+#pragma unroll
+              for (int j = 0; j < N; ++j)
+              {
+                  out[j] = device::loadFloat(values.bits, Access::kType, j);
+              }
+          };
+    convert(xCodes, xValues, xCoded, p.x, x);
+    if (hasResidual)
+    {
+        convert(residualCodes, residualValues, residualCoded, p.residual, residual);
+    }
+}
+
 //! The values an output row normalizes at `column` to `column + N - 1`: x plus the added bias plus the residual, each
 //! sum rounded to x's type as the element-wise layers these replace round theirs; written to the sum output where
 //! `writeSum`.
 template <typename Access, int N>
 __device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t column, bool writeSum, float (&s)[N])
 {
-    loadRows<Access, N>(p.x, p.valueType, starts.x + column, s);
+    constexpr bool kTogether = Access::kMayHoldCodes && !std::is_same_v<Access, AnyAccess>;
+    float r[N];
+    if constexpr (kTogether)
+    {
+        loadOperands<Access, N>(p, starts, column, s, r);
+    }
+    else
+    {
+        loadRows<Access, N>(p.x, p.valueType, starts.x + column, s);
+    }
     if (p.preBias.data != nullptr)
     {
         float b[N];
@@ -277,8 +369,10 @@ __device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t colu
     }
     if (p.residual.data != nullptr)
     {
-        float r[N];
-        loadRows<Access, N>(p.residual, p.valueType, starts.residual + column, r);
+        if constexpr (!kTogether)
+        {
+            loadRows<Access, N>(p.residual, p.valueType, starts.residual + column, r);
+        }
 #pragma unroll
         for (int j = 0; j < N; ++j)
         {
@@ -662,17 +756,36 @@ bool packs(RowProblem const& p, int64_t n)
         && rowOk(p.bias);
 }
 
-template <typename T>
-void launchTyped(RowProblem const& p, cudaStream_t stream)
+template <typename T, bool kCodes>
+void launchVectors(RowProblem const& p, cudaStream_t stream)
 {
     constexpr int kVector = 16 / static_cast<int>(sizeof(T));
     if (packs(p, kVector))
     {
-        launchCached<TypedAccess<T>, kVector>(p, stream);
+        launchCached<TypedAccess<T, kCodes>, kVector>(p, stream);
     }
     else
     {
-        launchCached<TypedAccess<T>, 1>(p, stream);
+        launchCached<TypedAccess<T, kCodes>, 1>(p, stream);
+    }
+}
+
+//! Whether x, the residual or y holds codes.
+bool holdsCodes(RowProblem const& p)
+{
+    return p.x.codeScale > 0.0F || p.residual.codeScale > 0.0F || p.yScale > 0.0F;
+}
+
+template <typename T>
+void launchTyped(RowProblem const& p, cudaStream_t stream)
+{
+    if (holdsCodes(p))
+    {
+        launchVectors<T, true>(p, stream);
+    }
+    else
+    {
+        launchVectors<T, false>(p, stream);
     }
 }
 
@@ -690,7 +803,7 @@ bool oneType(RowProblem const& p)
 void normalizeRows(RowProblem const& given, DeviceBuffer* scratch, cudaStream_t stream)
 {
     RowProblem problem = given;
-    if (problem.x.codeScale <= 0.0F && problem.residual.codeScale <= 0.0F && problem.yScale <= 0.0F)
+    if (!holdsCodes(problem))
     {
         problem.valueType = problem.x.type;
     }
