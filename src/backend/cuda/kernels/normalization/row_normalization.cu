@@ -43,13 +43,24 @@ struct alignas(sizeof(Bits) * N) Pack
     Bits bits[N];
 };
 
+//! The codes x, the residual and y may hold, known when compiling: none, INT8 or FP8; kANY: either, by each tensor's
+//! type. Each kind is a kernel of its own: the conversions of both kinds, or any of them beside a plain normalization,
+//! made the kernel too long for the instruction cache (ncu: twice the time, stalled on fetching instructions).
+enum class Codes
+{
+    kNONE,
+    kINT8,
+    kFP8,
+    kANY,
+};
+
 //! Loads, stores and roundings where every tensor has element type `T` (float, __half or __nv_bfloat16), known when
-//! compiling: the conversions are device_access.cuh's, applied to registers. With `kCodes`, x, the residual and y may
-//! hold INT8 or FP8 codes instead (a kernel of its own, so that plain normalizations keep theirs).
-template <typename T, bool kCodes = false>
+//! compiling: the conversions are device_access.cuh's, applied to registers. x, the residual and y may hold `kCodes`
+//! instead.
+template <typename T, Codes kCodes = Codes::kNONE>
 struct TypedAccess
 {
-    static constexpr bool kMayHoldCodes = kCodes;
+    static constexpr Codes kCodeType = kCodes;
     using Bits = std::conditional_t<std::is_same_v<T, float>, float, uint16_t>;
     static constexpr DataType kType = std::is_same_v<T, float> ? DataType::kFLOAT
         : std::is_same_v<T, __half>                            ? DataType::kHALF
@@ -107,7 +118,7 @@ struct TypedAccess
 //! The same for tensors of different types, each read through its own type, one element at a time.
 struct AnyAccess
 {
-    static constexpr bool kMayHoldCodes = true;
+    static constexpr Codes kCodeType = Codes::kANY;
 
     template <int N>
     static __device__ void load(RowInput const& t, int64_t at, float (&out)[N])
@@ -150,16 +161,56 @@ __device__ Pack<uint8_t, N> loadCodes(RowInput const& t, int64_t at)
     return *reinterpret_cast<Pack<uint8_t, N> const*>(static_cast<uint8_t const*>(t.data) + at);
 }
 
-//! Each code dequantized as a DQ layer does and rounded to the value type, as the tensor that DQ wrote held it.
+//! Whether a tensor holds FP8 codes: by `Access`'s kind of codes where it has one, else by the tensor's type.
+template <typename Access>
+__device__ bool fp8Codes(DataType type)
+{
+    return Access::kCodeType == Codes::kANY ? type == DataType::kFP8 : Access::kCodeType == Codes::kFP8;
+}
+
+//! Each code dequantized as a DQ layer does and rounded to the value type, as the tensor that DQ wrote held it: FP8
+//! codes by pairs on the conversion instruction (exact: every FP8 value is an FP16 value), INT8 codes four at a time
+//! (int8_vectors.cuh), where N allows.
 template <typename Access, int N>
 __device__ void dequantizeCodes(Pack<uint8_t, N> const& codes, RowInput const& t, DataType valueType, float (&out)[N])
 {
+    float values[N];
+    if constexpr (Access::kCodeType == Codes::kFP8 && N % 2 == 0)
+    {
+#pragma unroll
+        for (int j = 0; j < N; j += 2)
+        {
+            fp8PairAsFloats(static_cast<uint16_t>(codes.bits[j] | codes.bits[j + 1] << 8), values[j], values[j + 1]);
+        }
+    }
+    else if constexpr (Access::kCodeType == Codes::kINT8 && N % 4 == 0)
+    {
+#pragma unroll
+        for (int j = 0; j < N; j += 4)
+        {
+            float four[4];
+            int8CodesAsFloats(reinterpret_cast<uint32_t const*>(codes.bits)[j / 4], four);
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+            {
+                values[j + i] = four[i];
+            }
+        }
+    }
+    else
+    {
+        bool const fp8 = fp8Codes<Access>(t.type);
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            values[j] = fp8 ? fp8E4m3BitsToFloat(codes.bits[j])
+                            : static_cast<float>(static_cast<int8_t>(codes.bits[j]));
+        }
+    }
 #pragma unroll
     for (int j = 0; j < N; ++j)
     {
-        float const value = t.type == DataType::kFP8 ? dequantizeFp8(codes.bits[j], t.codeScale)
-                                                     : dequantizeInt8(static_cast<int8_t>(codes.bits[j]), t.codeScale);
-        out[j] = Access::round(valueType, value);
+        out[j] = Access::round(valueType, values[j] * t.codeScale);
     }
 }
 
@@ -167,7 +218,7 @@ __device__ void dequantizeCodes(Pack<uint8_t, N> const& codes, RowInput const& t
 template <typename Access, int N>
 __device__ void loadRows(RowInput const& t, DataType valueType, int64_t at, float (&out)[N])
 {
-    if constexpr (Access::kMayHoldCodes)
+    if constexpr (Access::kCodeType != Codes::kNONE)
     {
         if (t.codeScale > 0.0F)
         {
@@ -190,7 +241,7 @@ __device__ void storeCodes(RowProblem const& p, int64_t at, float const (&y)[N])
     {
         v[j] = Access::round(p.valueType, y[j]);
     }
-    bool const fp8 = p.yType == DataType::kFP8;
+    bool const fp8 = fp8Codes<Access>(p.yType);
     Pack<uint8_t, N> codes;
     if constexpr (N % 4 == 0)
     {
@@ -219,7 +270,7 @@ __device__ void storeCodes(RowProblem const& p, int64_t at, float const (&y)[N])
 template <typename Access, int N>
 __device__ void storeY(RowProblem const& p, int64_t at, float const (&y)[N])
 {
-    if constexpr (Access::kMayHoldCodes)
+    if constexpr (Access::kCodeType != Codes::kNONE)
     {
         if (p.yScale > 0.0F)
         {
@@ -287,76 +338,13 @@ __device__ RowStarts rowStarts(RowProblem const& p, int64_t row)
         operandRow(p.layout, false, row) * p.length, operandRow(p.layout, true, row) * p.length, row * p.length};
 }
 
-//! x's and the residual's elements `at` to `at + N - 1` (`residual` where there is one), codes or values, for a
-//! TypedAccess that may read codes: both loads are issued before either is converted, so that their round trips to
-//! memory overlap (a conversion right after each load, in a branch of its own, waited for each in turn).
-template <typename Access, int N>
-__device__ void loadOperands(
-    RowProblem const& p, RowStarts const& starts, int64_t column, float (&x)[N], float (&residual)[N])
-{
-    using Values = Pack<typename Access::Bits, N>;
-    bool const hasResidual = p.residual.data != nullptr;
-    bool const xCodes = p.x.codeScale > 0.0F;
-    bool const residualCodes = p.residual.codeScale > 0.0F;
-    Values xValues{};
-    Values residualValues{};
-    Pack<uint8_t, N> xCoded{};
-    Pack<uint8_t, N> residualCoded{};
-    int64_t const xAt = starts.x + column;
-    int64_t const residualAt = starts.residual + column;
-    if (xCodes)
-    {
-        xCoded = loadCodes<N>(p.x, xAt);
-    }
-    else
-    {
-        xValues = *reinterpret_cast<Values const*>(static_cast<typename Access::Bits const*>(p.x.data) + xAt);
-    }
-    if (hasResidual && residualCodes)
-    {
-        residualCoded = loadCodes<N>(p.residual, residualAt);
-    }
-    else if (hasResidual)
-    {
-        residualValues
-            = *reinterpret_cast<Values const*>(static_cast<typename Access::Bits const*>(p.residual.data) + residualAt);
-    }
-    auto const convert
-        = [&](bool codes, Values const& values, Pack<uint8_t, N> const& coded, RowInput const& t, float(&out)[N]) {
-              if (codes)
-              {
-                  dequantizeCodes<Access, N>(coded, t, p.valueType, out);
-                  return;
-              }
-#pragma unroll
-              for (int j = 0; j < N; ++j)
-              {
-                  out[j] = device::loadFloat(values.bits, Access::kType, j);
-              }
-          };
-    convert(xCodes, xValues, xCoded, p.x, x);
-    if (hasResidual)
-    {
-        convert(residualCodes, residualValues, residualCoded, p.residual, residual);
-    }
-}
-
 //! The values an output row normalizes at `column` to `column + N - 1`: x plus the added bias plus the residual, each
 //! sum rounded to x's type as the element-wise layers these replace round theirs; written to the sum output where
 //! `writeSum`.
 template <typename Access, int N>
 __device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t column, bool writeSum, float (&s)[N])
 {
-    constexpr bool kTogether = Access::kMayHoldCodes && !std::is_same_v<Access, AnyAccess>;
-    float r[N];
-    if constexpr (kTogether)
-    {
-        loadOperands<Access, N>(p, starts, column, s, r);
-    }
-    else
-    {
-        loadRows<Access, N>(p.x, p.valueType, starts.x + column, s);
-    }
+    loadRows<Access, N>(p.x, p.valueType, starts.x + column, s);
     if (p.preBias.data != nullptr)
     {
         float b[N];
@@ -369,10 +357,8 @@ __device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t colu
     }
     if (p.residual.data != nullptr)
     {
-        if constexpr (!kTogether)
-        {
-            loadRows<Access, N>(p.residual, p.valueType, starts.residual + column, r);
-        }
+        float r[N];
+        loadRows<Access, N>(p.residual, p.valueType, starts.residual + column, r);
 #pragma unroll
         for (int j = 0; j < N; ++j)
         {
@@ -756,7 +742,7 @@ bool packs(RowProblem const& p, int64_t n)
         && rowOk(p.bias);
 }
 
-template <typename T, bool kCodes>
+template <typename T, Codes kCodes>
 void launchVectors(RowProblem const& p, cudaStream_t stream)
 {
     constexpr int kVector = 16 / static_cast<int>(sizeof(T));
@@ -770,23 +756,19 @@ void launchVectors(RowProblem const& p, cudaStream_t stream)
     }
 }
 
-//! Whether x, the residual or y holds codes.
-bool holdsCodes(RowProblem const& p)
+//! The codes x, the residual and y hold: none, one kind, or both (kANY).
+Codes codesOf(RowProblem const& p)
 {
-    return p.x.codeScale > 0.0F || p.residual.codeScale > 0.0F || p.yScale > 0.0F;
-}
-
-template <typename T>
-void launchTyped(RowProblem const& p, cudaStream_t stream)
-{
-    if (holdsCodes(p))
-    {
-        launchVectors<T, true>(p, stream);
-    }
-    else
-    {
-        launchVectors<T, false>(p, stream);
-    }
+    bool int8 = false;
+    bool fp8 = false;
+    auto const note = [&](bool coded, DataType type) {
+        int8 = int8 || (coded && type == DataType::kINT8);
+        fp8 = fp8 || (coded && type == DataType::kFP8);
+    };
+    note(p.x.codeScale > 0.0F, p.x.type);
+    note(p.residual.codeScale > 0.0F, p.residual.type);
+    note(p.yScale > 0.0F, p.yType);
+    return int8 && fp8 ? Codes::kANY : int8 ? Codes::kINT8 : fp8 ? Codes::kFP8 : Codes::kNONE;
 }
 
 //! Whether every floating-point tensor `p` reads or writes has its value type (codes may be of either type).
@@ -798,12 +780,23 @@ bool oneType(RowProblem const& p)
         && (p.yScale > 0.0F || p.yType == type) && (p.sum == nullptr || p.sumType == type);
 }
 
+template <typename T>
+void launchTyped(RowProblem const& p, cudaStream_t stream)
+{
+    switch (codesOf(p))
+    {
+    case Codes::kINT8: launchVectors<T, Codes::kINT8>(p, stream); break;
+    case Codes::kFP8: launchVectors<T, Codes::kFP8>(p, stream); break;
+    default: launchVectors<T, Codes::kNONE>(p, stream); break;
+    }
+}
+
 } // namespace
 
 void normalizeRows(RowProblem const& given, DeviceBuffer* scratch, cudaStream_t stream)
 {
     RowProblem problem = given;
-    if (!holdsCodes(problem))
+    if (codesOf(problem) == Codes::kNONE)
     {
         problem.valueType = problem.x.type;
     }
@@ -824,7 +817,7 @@ void normalizeRows(RowProblem const& given, DeviceBuffer* scratch, cudaStream_t 
     {
         streamedRowsKernel<<<static_cast<unsigned>(problem.rows), kMaxRowThreads, 0, stream>>>(problem);
     }
-    else if (!oneType(problem))
+    else if (!oneType(problem) || codesOf(problem) == Codes::kANY)
     {
         launchCached<AnyAccess, 1>(problem, stream);
     }
