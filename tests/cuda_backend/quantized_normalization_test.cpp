@@ -216,8 +216,8 @@ TEST(CudaQuantizedNormalization, ADequantizationOthersReadStays)
     EXPECT_EQ(facts.dequantizations, 2);
 }
 
-//! The CPU plan of `c` with the CUDA backend's normalization fusion applied, as bytes.
-std::vector<uint8_t> fusedCpuPlan(QuantizedCase const& c, bool fp16)
+//! The CPU plan of `c` with the CUDA backend's normalization fusion applied.
+kiln::plan::PlanModel fusedCpuModel(QuantizedCase const& c, bool fp16)
 {
     RecordingLogger logger;
     std::unique_ptr<IHostMemory> const plan = buildPlan(logger, kiln::Backend::kCPU, networkOf(c), fp16, {});
@@ -226,7 +226,7 @@ std::vector<uint8_t> fusedCpuPlan(QuantizedCase const& c, bool fp16)
     EXPECT_TRUE(plan && kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
     kiln::cuda::fuseNormalizations(model);
     EXPECT_EQ(factsOf(model).dequantizations, 1);
-    return kiln::plan::writePlan(model);
+    return model;
 }
 
 TEST(CudaQuantizedNormalization, FusedReferenceAgreesWithTheUnfusedLayers)
@@ -240,7 +240,7 @@ TEST(CudaQuantizedNormalization, FusedReferenceAgreesWithTheUnfusedLayers)
             std::string const what = c.name() + (fp16 ? " FP16" : " FP32");
             auto const inputs = inputsOf(c);
             auto const unfused = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
-            auto const fused = runPlan(kiln::Backend::kCPU, fusedCpuPlan(c, fp16), inputs);
+            auto const fused = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(fusedCpuModel(c, fp16)), inputs);
             ASSERT_EQ(fused.count("y"), 1U) << what;
             expectQuantizedOutputsAgree(fused.at("y"), unfused.at("y"), c, what);
         }
@@ -249,13 +249,8 @@ TEST(CudaQuantizedNormalization, FusedReferenceAgreesWithTheUnfusedLayers)
 
 TEST(CudaQuantizedNormalization, ScalesAndCodeTypesAreCheckedWithThePlan)
 {
-    QuantizedCase const c;
-    RecordingLogger logger;
-    std::unique_ptr<IHostMemory> const plan = buildPlan(logger, kiln::Backend::kCPU, networkOf(c), false, {});
-    kiln::plan::PlanModel model;
+    kiln::plan::PlanModel const model = fusedCpuModel(QuantizedCase{}, false);
     std::string error;
-    ASSERT_TRUE(plan && kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
-    kiln::cuda::fuseNormalizations(model);
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         if (auto const* norm = dynamic_cast<FusedNormalizationParams const*>(model.layers[l].params.get()))
