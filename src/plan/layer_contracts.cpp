@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace kiln::plan
 {
@@ -161,7 +162,11 @@ bool inferredAgrees(PlanModel const& m, LayerRecord const& l, RecordedFacts& rec
 
 //! Every input slot in `required` holds a tensor; every tensor the layer reads or writes is floating-point (in its
 //! slot); outputs number `nbOutputs`.
-bool fusedSlotsHold(PlanModel const& m, LayerRecord const& l, size_t required, size_t nbOutputs, std::string& error)
+//! Whether `l` has its first `required` inputs and `nbOutputs` outputs, and computes on floating point: every slot
+//! given is FLOAT, HALF or BF16, but those `coded` says hold INT8 or FP8 codes (slots count the inputs, then the
+//! outputs).
+bool fusedSlotsHold(PlanModel const& m, LayerRecord const& l, size_t required, size_t nbOutputs, std::string& error,
+    std::function<bool(size_t)> const& coded = nullptr)
 {
     bool present = l.inputs.size() >= required && l.outputs.size() == nbOutputs;
     for (size_t i = 0; present && i < required; ++i)
@@ -179,10 +184,20 @@ bool fusedSlotsHold(PlanModel const& m, LayerRecord const& l, size_t required, s
     for (size_t slot = 0; slot < inputs + l.outputs.size(); ++slot)
     {
         bool const given = slot >= inputs || l.inputs[slot] >= 0;
-        if (given && !isFloatType(slotType(m, l, slot)))
+        nvinfer1::DataType const type = slotType(m, l, slot);
+        if (given && coded && coded(slot))
         {
-            error = describe(l) + " reads or writes " + dataTypeName(slotType(m, l, slot))
-                + "; its kind computes on FLOAT, HALF or BF16";
+            if (type != nvinfer1::DataType::kINT8 && type != nvinfer1::DataType::kFP8)
+            {
+                error = describe(l) + " reads or writes " + dataTypeName(type) + " where its parameters give a scale "
+                    + "of INT8 or FP8 codes";
+                return false;
+            }
+        }
+        else if (given && !isFloatType(type))
+        {
+            error
+                = describe(l) + " reads or writes " + dataTypeName(type) + "; its kind computes on FLOAT, HALF or BF16";
             return false;
         }
     }
@@ -214,17 +229,32 @@ bool pointwiseHolds(PlanModel const& m, LayerRecord const& l, network::Pointwise
 }
 
 //! A fused normalization: x, pre-bias, residual, scale and bias (all but x optional), y and an optional sum, all of
-//! x's rank, normalized over 1 to rank trailing axes.
+//! x's rank, normalized over 1 to rank trailing axes; x, the residual and y INT8 or FP8 where a scale says so.
 bool normalizationHolds(
     PlanModel const& m, LayerRecord const& l, network::FusedNormalizationParams const& p, std::string& error)
 {
-    if (l.inputs.size() != network::FusedNormalizationParams::kInputCount)
+    using network::FusedNormalizationParams;
+    if (l.inputs.size() != FusedNormalizationParams::kInputCount)
     {
         error = describe(l) + " has " + std::to_string(l.inputs.size())
             + " inputs; its kind takes 5 (x, pre-bias, residual, scale, bias)";
         return false;
     }
-    if (!fusedSlotsHold(m, l, 1, l.outputs.size() == 2 ? 2 : 1, error))
+    float const scales[]{p.inputScale, p.residualScale, p.outputScale};
+    bool const scalesOk = std::all_of(
+        std::begin(scales), std::end(scales), [](float scale) { return std::isfinite(scale) && scale >= 0.0F; });
+    if (!scalesOk || (p.quantizes() && !isFloatType(p.valueType)))
+    {
+        error = describe(l) + " has a quantization scale that is negative or not finite, or holds values in "
+            + dataTypeName(p.valueType);
+        return false;
+    }
+    auto const coded = [&p](size_t slot) {
+        return (slot == FusedNormalizationParams::kInput && p.inputScale > 0.0F)
+            || (slot == FusedNormalizationParams::kResidual && p.residualScale > 0.0F)
+            || (slot == FusedNormalizationParams::kInputCount && p.outputScale > 0.0F);
+    };
+    if (!fusedSlotsHold(m, l, 1, l.outputs.size() == 2 ? 2 : 1, error, coded))
     {
         return false;
     }

@@ -16,6 +16,7 @@
 #include "backend/cpu/fast/fast_path.h"
 #include "model_runner.h"
 #include "network/fused/attention.h"
+#include "network/fused/fused_normalization.h"
 #include "network/fused/quantized_convolution.h"
 #include "network/fused/quantized_matrix_multiply.h"
 #include "npy_file.h"
@@ -269,6 +270,7 @@ struct BertPlan
     size_t floatProducts;
     size_t int8Shuffles;
     size_t quantizations;
+    size_t int8Normalizations; //!< on CUDA, normalizations that take the Q after them (passes/normalization_fusion.h)
 };
 
 void expectBertMovesInt8ThroughItsShuffles(kiln::Backend backend, BertPlan const& expected)
@@ -281,12 +283,14 @@ void expectBertMovesInt8ThroughItsShuffles(kiln::Backend backend, BertPlan const
         layersWriting(model, network::kQuantizedMatrixMultiplyLayerType, DataType::kFLOAT), expected.floatProducts);
     EXPECT_EQ(layersWriting(model, LayerType::kSHUFFLE, DataType::kINT8), expected.int8Shuffles);
     EXPECT_EQ(layersWriting(model, LayerType::kQUANTIZE, DataType::kINT8), expected.quantizations);
+    EXPECT_EQ(
+        layersWriting(model, network::kFusedNormalizationLayerType, DataType::kINT8), expected.int8Normalizations);
 }
 
 TEST(QuantizedModels, BertMovesInt8ThroughItsShufflesOnTheCpu)
 {
     SKIP_WITHOUT_FAST_PATH();
-    expectBertMovesInt8ThroughItsShuffles(kiln::Backend::kCPU, {12, 0, 18, 10});
+    expectBertMovesInt8ThroughItsShuffles(kiln::Backend::kCPU, {12, 0, 18, 10, 0});
 }
 
 //! With kFP16 (trtexec's --int8 --fp16, --best) the layers between the pairs compute in FP16, and the same chains
@@ -460,7 +464,7 @@ TEST(QuantizedModels, BertMovesInt8ThroughItsShufflesOnCuda)
 #ifndef KILN_WITH_CUDA_BACKEND
     GTEST_SKIP() << "Kiln was built without its CUDA backend";
 #endif
-    expectBertMovesInt8ThroughItsShuffles(kiln::Backend::kCUDA, {8, 4, 14, 14});
+    expectBertMovesInt8ThroughItsShuffles(kiln::Backend::kCUDA, {8, 4, 14, 10, 4});
 }
 
 TEST(QuantizedModels, Fp16BuildsFuseAsFp32OnesOnCuda)

@@ -13,6 +13,15 @@
 // layer's shape. x and residual have its extents along the normalized axes and, along the others, its extents or 1
 // (they repeat there, as an element-wise sum broadcasts them); preBias, scale and bias have its rank, extent 1 along
 // the other axes and, along the normalized ones, its extents (a row of weights) or 1 throughout (one weight).
+//
+// Quantized transformers (Model Optimizer's INT8 and FP8 BERT) dequantize both operands of the residual sum and
+// quantize the normalization's output, each by one scale; the layer may take those Q/DQ layers too:
+//
+//   x = dequantize(x codes, inputScale), rounded to valueType     where inputScale > 0 (the same for the residual)
+//   y = quantize(y rounded to valueType, outputScale)             where outputScale > 0
+//
+// The codes are INT8 or FP8 E4M3 (their tensors' types), quantized and dequantized as core/quantization.h does;
+// valueType is the floating-point type the replaced layers held values in, to which the sums round as well.
 #pragma once
 
 #include "core/tensor_view.h"
@@ -36,7 +45,12 @@ struct FusedNormalizationParams final : LayerParamsOf<FusedNormalizationParams, 
 
     int32_t normalizedAxes{1}; //!< how many trailing axes a row spans
     float epsilon{1e-5F};
-    bool centered{true}; //!< LayerNorm subtracts the mean; RMSNorm does not
+    bool centered{true};       //!< LayerNorm subtracts the mean; RMSNorm does not
+    float inputScale{0.0F};    //!< > 0: x holds INT8 or FP8 codes, dequantized by this scale
+    float residualScale{0.0F}; //!< > 0: the residual holds codes, dequantized by this scale
+    float outputScale{0.0F};   //!< > 0: y is written as codes, quantized by this scale
+    //! Where a scale is given: the type x, the residual and y held their values in before the quantizations.
+    nvinfer1::DataType valueType{nvinfer1::DataType::kFLOAT};
 
     template <typename Self, typename Field>
     static void fields(Self& self, Field&& field)
@@ -44,6 +58,16 @@ struct FusedNormalizationParams final : LayerParamsOf<FusedNormalizationParams, 
         field(self.normalizedAxes, "fused normalization axes");
         field(self.epsilon, "fused normalization epsilon");
         field(self.centered, "fused normalization centered");
+        field(self.inputScale, "fused normalization input scale");
+        field(self.residualScale, "fused normalization residual scale");
+        field(self.outputScale, "fused normalization output scale");
+        field(self.valueType, "fused normalization value type");
+    }
+
+    //! Whether any operand or the output holds codes.
+    bool quantizes() const
+    {
+        return inputScale > 0.0F || residualScale > 0.0F || outputScale > 0.0F;
     }
 
     //! A network never holds one (the builder makes it after inference): fails saying so.

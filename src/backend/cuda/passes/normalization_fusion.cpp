@@ -47,6 +47,7 @@ void fuseNormalizations(PlanModel& model)
 {
     fuseNormalizationExpansions(model);
     fuseResidualNormalizations(model);
+    fuseNormalizationQuantizations(model);
 }
 
 } // namespace kiln::cuda

@@ -13,6 +13,10 @@
 //    one of the operands just before (a linear layer's, where its product did not take it) joins, and so does a cast to
 //    a wider floating-point type between the sum and the normalization (T5's and LLaMA's exports cast the residual
 //    stream to float).
+//  - the Q/DQ layers of quantized transformers around a fused normalization (fuseNormalizationQuantizations): the
+//    dequantization by one constant scale that writes x or the residual for it alone (BERT's residual sums add two
+//    DQs' outputs), and the quantization by one constant scale that alone reads y, in the type the normalization
+//    computes in; the layer then reads and writes the INT8 or FP8 codes.
 // A pattern is fused only where nothing outside it reads its intermediate tensors, its layers compute in one precision
 // under the same guards on row-major floating-point tensors, its epsilon and exponent are constants, and its weights
 // vary only along the normalized axes, or are one value. The fused layer is named after the layers it replaces.
@@ -30,7 +34,11 @@ void fuseNormalizationExpansions(plan::PlanModel& model);
 //! Residual sums folded into the normalizations that read them.
 void fuseResidualNormalizations(plan::PlanModel& model);
 
-//! Both, expansions first (so that their residual sums fold too): the CUDA backend's normalization fusion.
+//! The dequantizations fused normalizations read and the quantizations they feed, taken into them.
+void fuseNormalizationQuantizations(plan::PlanModel& model);
+
+//! All three, in this order (so that expansions' residual sums, then the fused layers' Q/DQ layers, fold too): the
+//! CUDA backend's normalization fusion.
 void fuseNormalizations(plan::PlanModel& model);
 
 //! How tensor `weight` is read along the rows of the last `axes` axes of tensor `input`, from the plan's extents

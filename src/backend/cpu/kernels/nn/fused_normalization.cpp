@@ -2,6 +2,8 @@
 
 #include "backend/cpu/kernels/layer_inputs.h"
 #include "backend/cpu/kernels/nn/element_access.h"
+#include "core/data_type.h"
+#include "core/quantization.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -56,35 +58,73 @@ RowOperand rowOperand(LayerInputs const& inputs, size_t slot, Shape const& shape
     return RowOperand{&view, kind == RowWeight::kROW ? 1 : 0};
 }
 
+//! x or the residual: floating point, or INT8 or FP8 codes dequantized by `codeScale` (> 0).
+struct RowsOperand
+{
+    ConstTensorView const* view{nullptr}; //!< nullptr where the input is absent
+    float codeScale{0.0F};
+
+    //! Element i's value, a code's dequantized and rounded to `type` as the dequantization it replaces stored it.
+    float at(int64_t i, nvinfer1::DataType type) const
+    {
+        if (codeScale <= 0.0F)
+        {
+            return loadFloat(*view, i);
+        }
+        float const value = view->type == nvinfer1::DataType::kFP8
+            ? dequantizeFp8(static_cast<uint8_t const*>(view->data)[i], codeScale)
+            : dequantizeInt8(static_cast<int8_t const*>(view->data)[i], codeScale);
+        return roundedTo(type, value);
+    }
+};
+
 //! The checked tensors of one run.
 struct Operands
 {
-    ConstTensorView const* x{nullptr};
+    RowsOperand x;
     RowOperand preBias;
-    ConstTensorView const* residual{nullptr};
+    RowsOperand residual;
     RowOperand scale;
     RowOperand bias;
     TensorView const* y{nullptr};
     TensorView const* sum{nullptr};
     int32_t axes{1};
+    //! The type the sums round to: x's, or the value type where the layer reads or writes codes.
+    nvinfer1::DataType sumType{nvinfer1::DataType::kFLOAT};
 };
 
-//! x or the residual, which may repeat along the axes that are not normalized.
-ConstTensorView const* rowsOperand(
-    LayerInputs const& inputs, size_t slot, Shape const& shape, int32_t axes, char const* what)
+void requireCodes(nvinfer1::DataType type, char const* what)
+{
+    if (type != nvinfer1::DataType::kINT8 && type != nvinfer1::DataType::kFP8)
+    {
+        throw std::invalid_argument(
+            std::string(what) + " has a quantization scale but is " + dataTypeName(type) + ", not INT8 or FP8 codes");
+    }
+}
+
+//! x or the residual, which may repeat along the axes that are not normalized; codes where `codeScale` > 0.
+RowsOperand rowsOperand(
+    LayerInputs const& inputs, size_t slot, float codeScale, Shape const& shape, int32_t axes, char const* what)
 {
     if (!hasInput(inputs, slot))
     {
-        return nullptr;
+        return RowsOperand{};
     }
     ConstTensorView const& view = inputs[slot];
-    requireFloatingPoint(view, what);
+    if (codeScale > 0.0F)
+    {
+        requireCodes(view.type, what);
+    }
+    else
+    {
+        requireFloatingPoint(view, what);
+    }
     if (!network::broadcastsRows(view.shape, shape, axes))
     {
         throw std::invalid_argument(std::string(what) + " " + shapeText(view.shape) + " does not broadcast into "
             + shapeText(shape) + " along the axes before the last " + std::to_string(axes));
     }
-    return &view;
+    return RowsOperand{&view, codeScale};
 }
 
 Operands operandsOf(FusedNormalizationParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
@@ -105,12 +145,25 @@ Operands operandsOf(FusedNormalizationParams const& params, LayerInputs const& i
     }
     for (size_t output = 0; output < outputs.size(); ++output)
     {
-        requireFloatingPoint(outputs[output], "fused normalization output");
+        if (output == 0 && params.outputScale > 0.0F)
+        {
+            requireCodes(outputs[output].type, "fused normalization output");
+        }
+        else
+        {
+            requireFloatingPoint(outputs[output], "fused normalization output");
+        }
         requireShape(outputs[output].shape, shape, "fused normalization output");
     }
-    o.x = rowsOperand(inputs, FusedNormalizationParams::kInput, shape, o.axes, "fused normalization: the input");
-    o.residual
-        = rowsOperand(inputs, FusedNormalizationParams::kResidual, shape, o.axes, "fused normalization: the residual");
+    if (params.quantizes())
+    {
+        requireFloatingPoint(params.valueType, "fused normalization: the value type");
+    }
+    o.x = rowsOperand(
+        inputs, FusedNormalizationParams::kInput, params.inputScale, shape, o.axes, "fused normalization: the input");
+    o.residual = rowsOperand(inputs, FusedNormalizationParams::kResidual, params.residualScale, shape, o.axes,
+        "fused normalization: the residual");
+    o.sumType = params.quantizes() ? params.valueType : o.x.view->type;
     o.preBias = rowOperand(inputs, FusedNormalizationParams::kPreBias, shape, o.axes, "added bias");
     o.scale = rowOperand(inputs, FusedNormalizationParams::kScale, shape, o.axes, "scale");
     o.bias = rowOperand(inputs, FusedNormalizationParams::kBias, shape, o.axes, "bias");
@@ -123,21 +176,21 @@ Operands operandsOf(FusedNormalizationParams const& params, LayerInputs const& i
 void sumRow(Operands const& o, int64_t r, std::vector<float>& row)
 {
     auto const length = static_cast<int64_t>(row.size());
-    nvinfer1::DataType const type = o.x->type;
+    nvinfer1::DataType const type = o.sumType;
     Shape const& shape = o.y->shape;
-    int64_t const xFirst = network::operandRow(o.x->shape, shape, o.axes, r) * length;
+    int64_t const xFirst = network::operandRow(o.x.view->shape, shape, o.axes, r) * length;
     int64_t const residualFirst
-        = o.residual != nullptr ? network::operandRow(o.residual->shape, shape, o.axes, r) * length : 0;
+        = o.residual.view != nullptr ? network::operandRow(o.residual.view->shape, shape, o.axes, r) * length : 0;
     for (int64_t j = 0; j < length; ++j)
     {
-        float value = loadFloat(*o.x, xFirst + j);
+        float value = o.x.at(xFirst + j, type);
         if (o.preBias.view != nullptr)
         {
             value = roundedTo(type, value + o.preBias.at(j, 0.0F));
         }
-        if (o.residual != nullptr)
+        if (o.residual.view != nullptr)
         {
-            value = roundedTo(type, value + loadFloat(*o.residual, residualFirst + j));
+            value = roundedTo(type, value + o.residual.at(residualFirst + j, type));
         }
         row[static_cast<size_t>(j)] = value;
         if (o.sum != nullptr)
@@ -171,8 +224,21 @@ void normalizeRow(FusedNormalizationParams const& params, Operands const& o, int
     {
         auto const at = static_cast<int64_t>(j);
         double const normalized = (row[j] - mean) * inverseDeviation;
-        double const result = normalized * o.scale.at(at, 1.0F) + o.bias.at(at, 0.0F);
-        storeFloat(*o.y, first + at, static_cast<float>(result));
+        auto const result = static_cast<float>(normalized * o.scale.at(at, 1.0F) + o.bias.at(at, 0.0F));
+        if (params.outputScale <= 0.0F)
+        {
+            storeFloat(*o.y, first + at, result);
+            continue;
+        }
+        float const value = roundedTo(params.valueType, result);
+        if (o.y->type == nvinfer1::DataType::kFP8)
+        {
+            static_cast<uint8_t*>(o.y->data)[first + at] = quantizeToFp8(value, params.outputScale);
+        }
+        else
+        {
+            static_cast<int8_t*>(o.y->data)[first + at] = quantizeToInt8(value, params.outputScale);
+        }
     }
 }
 

@@ -14,23 +14,28 @@ namespace
 
 using network::FusedNormalizationParams;
 
-void requireFloat(nvinfer1::DataType type)
+//! A tensor of `type`, holding INT8 or FP8 codes where `codeScale` > 0, else FP32, FP16 or BF16 values.
+void requireType(nvinfer1::DataType type, float codeScale, char const* what)
 {
-    if (!isFloatType(type))
+    bool const codes = type == nvinfer1::DataType::kINT8 || type == nvinfer1::DataType::kFP8;
+    if (codeScale > 0.0F ? !codes : !isFloatType(type))
     {
-        throw std::invalid_argument("fused normalization: every tensor must be FP32, FP16 or BF16");
+        throw std::invalid_argument(std::string("fused normalization: the ") + what + " must be "
+            + (codeScale > 0.0F ? "INT8 or FP8 codes (it has a quantization scale)" : "FP32, FP16 or BF16"));
     }
 }
 
-//! Input `slot` where given (a view with data), as a row of the output of shape `shape` reads it.
-RowInput rowInput(LayerInputs const& inputs, size_t slot, Shape const& shape, int32_t axes, char const* what)
+//! Input `slot` where given (a view with data), as a row of the output of shape `shape` reads it; x and the residual
+//! are codes where `codeScale` > 0.
+RowInput rowInput(
+    LayerInputs const& inputs, size_t slot, float codeScale, Shape const& shape, int32_t axes, char const* what)
 {
     ConstTensorView const& view = inputs[slot];
     if (view.data == nullptr)
     {
         return RowInput{};
     }
-    requireFloat(view.type);
+    requireType(view.type, codeScale, what);
     if (slot == FusedNormalizationParams::kInput || slot == FusedNormalizationParams::kResidual)
     {
         if (!network::broadcastsRows(view.shape, shape, axes))
@@ -38,7 +43,7 @@ RowInput rowInput(LayerInputs const& inputs, size_t slot, Shape const& shape, in
             throw std::invalid_argument(
                 std::string("fused normalization: the ") + what + " does not broadcast into the output's rows");
         }
-        return RowInput{view.data, view.type, 1};
+        return RowInput{view.data, view.type, 1, codeScale};
     }
     network::RowWeight const kind = network::rowWeightOf(view.shape, shape, axes);
     if (kind == network::RowWeight::kNONE)
@@ -95,20 +100,25 @@ void run(network::FusedNormalizationParams const& params, LayerInputs const& inp
         throw std::invalid_argument("fused normalization: " + std::to_string(axes)
             + " normalized axes of an output of rank " + std::to_string(outputs[0].rank()));
     }
-    for (TensorView const& output : outputs)
+    for (size_t output = 0; output < outputs.size(); ++output)
     {
-        requireFloat(output.type);
-        if (output.shape != shape)
+        requireType(outputs[output].type, output == 0 ? params.outputScale : 0.0F, "output");
+        if (outputs[output].shape != shape)
         {
             throw std::invalid_argument("fused normalization: the outputs have different shapes");
         }
     }
+    if (params.quantizes())
+    {
+        requireType(params.valueType, 0.0F, "value type");
+    }
     RowProblem problem;
-    problem.x = rowInput(inputs, FusedNormalizationParams::kInput, shape, axes, "input");
-    problem.preBias = rowInput(inputs, FusedNormalizationParams::kPreBias, shape, axes, "added bias");
-    problem.residual = rowInput(inputs, FusedNormalizationParams::kResidual, shape, axes, "residual");
-    problem.scale = rowInput(inputs, FusedNormalizationParams::kScale, shape, axes, "scale");
-    problem.bias = rowInput(inputs, FusedNormalizationParams::kBias, shape, axes, "bias");
+    problem.x = rowInput(inputs, FusedNormalizationParams::kInput, params.inputScale, shape, axes, "input");
+    problem.preBias = rowInput(inputs, FusedNormalizationParams::kPreBias, 0.0F, shape, axes, "added bias");
+    problem.residual
+        = rowInput(inputs, FusedNormalizationParams::kResidual, params.residualScale, shape, axes, "residual");
+    problem.scale = rowInput(inputs, FusedNormalizationParams::kScale, 0.0F, shape, axes, "scale");
+    problem.bias = rowInput(inputs, FusedNormalizationParams::kBias, 0.0F, shape, axes, "bias");
     if (outputs[0].count() == 0)
     {
         return;
@@ -118,6 +128,8 @@ void run(network::FusedNormalizationParams const& params, LayerInputs const& inp
         residual.data != nullptr ? &residual.shape : nullptr, axes);
     problem.y = outputs[0].data;
     problem.yType = outputs[0].type;
+    problem.yScale = params.outputScale;
+    problem.valueType = params.valueType;
     problem.sum = outputs.size() == 2 ? outputs[1].data : nullptr;
     problem.sumType = outputs.size() == 2 ? outputs[1].type : nvinfer1::DataType::kFLOAT;
     problem.length = volume(Shape(shape.end() - axes, shape.end()));

@@ -2,7 +2,10 @@
 
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/device_access.cuh"
+#include "backend/cuda/kernels/fp8_pairs.cuh"
+#include "backend/cuda/kernels/int8_vectors.cuh"
 #include "backend/cuda/memory/device_buffer.h"
+#include "core/quantization.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -40,11 +43,24 @@ struct alignas(sizeof(Bits) * N) Pack
     Bits bits[N];
 };
 
+//! The codes x, the residual and y may hold, known when compiling: none, INT8 or FP8; kANY: either, by each tensor's
+//! type. Each kind is a kernel of its own: the conversions of both kinds, or any of them beside a plain normalization,
+//! made the kernel too long for the instruction cache (ncu: twice the time, stalled on fetching instructions).
+enum class Codes
+{
+    kNONE,
+    kINT8,
+    kFP8,
+    kANY,
+};
+
 //! Loads, stores and roundings where every tensor has element type `T` (float, __half or __nv_bfloat16), known when
-//! compiling: the conversions are device_access.cuh's, applied to registers.
-template <typename T>
+//! compiling: the conversions are device_access.cuh's, applied to registers. x, the residual and y may hold `kCodes`
+//! instead.
+template <typename T, Codes kCodes = Codes::kNONE>
 struct TypedAccess
 {
+    static constexpr Codes kCodeType = kCodes;
     using Bits = std::conditional_t<std::is_same_v<T, float>, float, uint16_t>;
     static constexpr DataType kType = std::is_same_v<T, float> ? DataType::kFLOAT
         : std::is_same_v<T, __half>                            ? DataType::kHALF
@@ -102,6 +118,8 @@ struct TypedAccess
 //! The same for tensors of different types, each read through its own type, one element at a time.
 struct AnyAccess
 {
+    static constexpr Codes kCodeType = Codes::kANY;
+
     template <int N>
     static __device__ void load(RowInput const& t, int64_t at, float (&out)[N])
     {
@@ -135,6 +153,133 @@ struct AnyAccess
         return device::loadFloat(held, type, 0);
     }
 };
+
+//! N codes of x or the residual, as stored.
+template <int N>
+__device__ Pack<uint8_t, N> loadCodes(RowInput const& t, int64_t at)
+{
+    return *reinterpret_cast<Pack<uint8_t, N> const*>(static_cast<uint8_t const*>(t.data) + at);
+}
+
+//! Whether a tensor holds FP8 codes: by `Access`'s kind of codes where it has one, else by the tensor's type.
+template <typename Access>
+__device__ bool fp8Codes(DataType type)
+{
+    return Access::kCodeType == Codes::kANY ? type == DataType::kFP8 : Access::kCodeType == Codes::kFP8;
+}
+
+//! Each code dequantized as a DQ layer does and rounded to the value type, as the tensor that DQ wrote held it: FP8
+//! codes by pairs on the conversion instruction (exact: every FP8 value is an FP16 value), INT8 codes four at a time
+//! (int8_vectors.cuh), where N allows.
+template <typename Access, int N>
+__device__ void dequantizeCodes(Pack<uint8_t, N> const& codes, RowInput const& t, DataType valueType, float (&out)[N])
+{
+    float values[N];
+    if constexpr (Access::kCodeType == Codes::kFP8 && N % 2 == 0)
+    {
+#pragma unroll
+        for (int j = 0; j < N; j += 2)
+        {
+            fp8PairAsFloats(static_cast<uint16_t>(codes.bits[j] | codes.bits[j + 1] << 8), values[j], values[j + 1]);
+        }
+    }
+    else if constexpr (Access::kCodeType == Codes::kINT8 && N % 4 == 0)
+    {
+#pragma unroll
+        for (int j = 0; j < N; j += 4)
+        {
+            float four[4];
+            int8CodesAsFloats(reinterpret_cast<uint32_t const*>(codes.bits)[j / 4], four);
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+            {
+                values[j + i] = four[i];
+            }
+        }
+    }
+    else
+    {
+        bool const fp8 = fp8Codes<Access>(t.type);
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            values[j] = fp8 ? fp8E4m3BitsToFloat(codes.bits[j])
+                            : static_cast<float>(static_cast<int8_t>(codes.bits[j]));
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+    {
+        out[j] = Access::round(valueType, values[j] * t.codeScale);
+    }
+}
+
+//! Elements `at` to `at + N - 1` of x or the residual: values through `Access`, or codes dequantized.
+template <typename Access, int N>
+__device__ void loadRows(RowInput const& t, DataType valueType, int64_t at, float (&out)[N])
+{
+    if constexpr (Access::kCodeType != Codes::kNONE)
+    {
+        if (t.codeScale > 0.0F)
+        {
+            dequantizeCodes<Access, N>(loadCodes<N>(t, at), t, valueType, out);
+            return;
+        }
+    }
+    Access::template load<N>(t, at, out);
+}
+
+//! y's elements as codes: each value rounded to the value type (as the normalization's output held it), then
+//! quantized as a Q layer does, FP8 codes by pairs and INT8 codes four at a time where N allows (fp8_pairs.cuh,
+//! int8_vectors.cuh).
+template <typename Access, int N>
+__device__ void storeCodes(RowProblem const& p, int64_t at, float const (&y)[N])
+{
+    float v[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+    {
+        v[j] = Access::round(p.valueType, y[j]);
+    }
+    bool const fp8 = fp8Codes<Access>(p.yType);
+    Pack<uint8_t, N> codes;
+    if constexpr (N % 4 == 0)
+    {
+        float const inverse = 1.0F / p.yScale;
+#pragma unroll
+        for (int j = 0; j < N; j += 4)
+        {
+            uint32_t const word = fp8
+                ? quantizeTwoToFp8(v[j], v[j + 1], p.yScale) | quantizeTwoToFp8(v[j + 2], v[j + 3], p.yScale) << 16
+                : quantizeFourToInt8(v + j, p.yScale, inverse);
+            memcpy(codes.bits + j, &word, sizeof(word));
+        }
+    }
+    else
+    {
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+        {
+            codes.bits[j] = fp8 ? quantizeToFp8(v[j], p.yScale) : static_cast<uint8_t>(quantizeToInt8(v[j], p.yScale));
+        }
+    }
+    *reinterpret_cast<Pack<uint8_t, N>*>(static_cast<uint8_t*>(p.y) + at) = codes;
+}
+
+//! Writes y's elements `at` to `at + N - 1`: values through `Access`, or codes.
+template <typename Access, int N>
+__device__ void storeY(RowProblem const& p, int64_t at, float const (&y)[N])
+{
+    if constexpr (Access::kCodeType != Codes::kNONE)
+    {
+        if (p.yScale > 0.0F)
+        {
+            storeCodes<Access, N>(p, at, y);
+            return;
+        }
+    }
+    Access::template store<N>(p.y, p.yType, at, y);
+}
 
 //! Elements `column` to `column + N - 1` of weight `w`'s row, or `absent` where there is no weight.
 template <typename Access, int N>
@@ -199,7 +344,7 @@ __device__ RowStarts rowStarts(RowProblem const& p, int64_t row)
 template <typename Access, int N>
 __device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t column, bool writeSum, float (&s)[N])
 {
-    Access::template load<N>(p.x, starts.x + column, s);
+    loadRows<Access, N>(p.x, p.valueType, starts.x + column, s);
     if (p.preBias.data != nullptr)
     {
         float b[N];
@@ -207,17 +352,17 @@ __device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t colu
 #pragma unroll
         for (int j = 0; j < N; ++j)
         {
-            s[j] = Access::round(p.x.type, s[j] + b[j]);
+            s[j] = Access::round(p.valueType, s[j] + b[j]);
         }
     }
     if (p.residual.data != nullptr)
     {
         float r[N];
-        Access::template load<N>(p.residual, starts.residual + column, r);
+        loadRows<Access, N>(p.residual, p.valueType, starts.residual + column, r);
 #pragma unroll
         for (int j = 0; j < N; ++j)
         {
-            s[j] = Access::round(p.x.type, s[j] + r[j]);
+            s[j] = Access::round(p.valueType, s[j] + r[j]);
         }
     }
     if (writeSum && p.sum != nullptr)
@@ -241,7 +386,7 @@ __device__ void writeAt(
     {
         y[j] = ((s[j] - mean) - offset) * inverse * scale[j] + bias[j];
     }
-    Access::template store<N>(p.y, p.yType, out + column, y);
+    storeY<Access, N>(p, out + column, y);
 }
 
 //! The sums of `value` over the `threadsPerRow` threads of a row (a warp, or the whole block), the same in every one
@@ -597,33 +742,64 @@ bool packs(RowProblem const& p, int64_t n)
         && rowOk(p.bias);
 }
 
-template <typename T>
-void launchTyped(RowProblem const& p, cudaStream_t stream)
+template <typename T, Codes kCodes>
+void launchVectors(RowProblem const& p, cudaStream_t stream)
 {
     constexpr int kVector = 16 / static_cast<int>(sizeof(T));
     if (packs(p, kVector))
     {
-        launchCached<TypedAccess<T>, kVector>(p, stream);
+        launchCached<TypedAccess<T, kCodes>, kVector>(p, stream);
     }
     else
     {
-        launchCached<TypedAccess<T>, 1>(p, stream);
+        launchCached<TypedAccess<T, kCodes>, 1>(p, stream);
     }
 }
 
-//! Whether every tensor `p` reads or writes has x's type.
+//! The codes x, the residual and y hold: none, one kind, or both (kANY).
+Codes codesOf(RowProblem const& p)
+{
+    bool int8 = false;
+    bool fp8 = false;
+    auto const note = [&](bool coded, DataType type) {
+        int8 = int8 || (coded && type == DataType::kINT8);
+        fp8 = fp8 || (coded && type == DataType::kFP8);
+    };
+    note(p.x.codeScale > 0.0F, p.x.type);
+    note(p.residual.codeScale > 0.0F, p.residual.type);
+    note(p.yScale > 0.0F, p.yType);
+    return int8 && fp8 ? Codes::kANY : int8 ? Codes::kINT8 : fp8 ? Codes::kFP8 : Codes::kNONE;
+}
+
+//! Whether every floating-point tensor `p` reads or writes has its value type (codes may be of either type).
 bool oneType(RowProblem const& p)
 {
-    DataType const type = p.x.type;
-    auto const same = [&](RowInput const& t) { return t.data == nullptr || t.type == type; };
-    return same(p.preBias) && same(p.residual) && same(p.scale) && same(p.bias) && p.yType == type
-        && (p.sum == nullptr || p.sumType == type);
+    DataType const type = p.valueType;
+    auto const same = [&](RowInput const& t) { return t.data == nullptr || t.codeScale > 0.0F || t.type == type; };
+    return same(p.x) && same(p.preBias) && same(p.residual) && same(p.scale) && same(p.bias)
+        && (p.yScale > 0.0F || p.yType == type) && (p.sum == nullptr || p.sumType == type);
+}
+
+template <typename T>
+void launchTyped(RowProblem const& p, cudaStream_t stream)
+{
+    switch (codesOf(p))
+    {
+    case Codes::kINT8: launchVectors<T, Codes::kINT8>(p, stream); break;
+    case Codes::kFP8: launchVectors<T, Codes::kFP8>(p, stream); break;
+    default: launchVectors<T, Codes::kNONE>(p, stream); break;
+    }
 }
 
 } // namespace
 
-void normalizeRows(RowProblem const& problem, DeviceBuffer* scratch, cudaStream_t stream)
+void normalizeRows(RowProblem const& given, DeviceBuffer* scratch, cudaStream_t stream)
 {
+    RowProblem problem = given;
+    if (codesOf(problem) == Codes::kNONE)
+    {
+        problem.valueType = problem.x.type;
+    }
     if (problem.rows == 0 || problem.length == 0)
     {
         return;
@@ -641,15 +817,15 @@ void normalizeRows(RowProblem const& problem, DeviceBuffer* scratch, cudaStream_
     {
         streamedRowsKernel<<<static_cast<unsigned>(problem.rows), kMaxRowThreads, 0, stream>>>(problem);
     }
-    else if (!oneType(problem))
+    else if (!oneType(problem) || codesOf(problem) == Codes::kANY)
     {
         launchCached<AnyAccess, 1>(problem, stream);
     }
-    else if (problem.x.type == DataType::kHALF)
+    else if (problem.valueType == DataType::kHALF)
     {
         launchTyped<__half>(problem, stream);
     }
-    else if (problem.x.type == DataType::kBF16)
+    else if (problem.valueType == DataType::kBF16)
     {
         launchTyped<__nv_bfloat16>(problem, stream);
     }

@@ -25,13 +25,15 @@ namespace kiln::cuda
 class DeviceBuffer;
 
 //! A tensor a row reads: element `j` of a row of a weight (preBias, scale, bias) is element `j * stride` (stride 1:
-//! one value per row element; 0: one value); x and the residual are read by rows (RowLayout). No data: the input is
-//! absent.
+//! one value per row element; 0: one value); x and the residual are read by rows (RowLayout), and may hold INT8 or
+//! FP8 codes (their `type`), each read as its dequantization by `codeScale` rounded to the problem's value type. No
+//! data: the input is absent.
 struct RowInput
 {
     void const* data{nullptr};
     nvinfer1::DataType type{nvinfer1::DataType::kFLOAT};
     int64_t stride{1};
+    float codeScale{0.0F}; //!< > 0: codes
 };
 
 //! The most axes before the normalized ones along which x or the residual may repeat.
@@ -57,6 +59,9 @@ struct RowProblem
     RowInput bias;     //!< absent: 0
     void* y{nullptr};
     nvinfer1::DataType yType{nvinfer1::DataType::kFLOAT};
+    float yScale{0.0F}; //!< > 0: y is written as INT8 or FP8 codes (yType), each value rounded to valueType first
+    //! Where x, the residual or y holds codes: the type the sums, and the codes' values, round to (else x's type).
+    nvinfer1::DataType valueType{nvinfer1::DataType::kFLOAT};
     void* sum{nullptr}; //!< where given, receives x (+ preBias) (+ residual)
     nvinfer1::DataType sumType{nvinfer1::DataType::kFLOAT};
     int64_t rows{0};
@@ -66,7 +71,8 @@ struct RowProblem
     bool centered{true}; //!< subtract the mean (LayerNorm), or not (RMSNorm)
 };
 
-//! Queues the normalization of `problem`'s rows on `stream`; every tensor is FP32, FP16 or BF16 (each its own).
+//! Queues the normalization of `problem`'s rows on `stream`; every tensor is FP32, FP16 or BF16 (each its own), but
+//! x, the residual and y where they hold codes.
 //! `scratch` (grown as needed) holds the partial sums of rows cut into chunks; without it, a block reads each long
 //! row. Throws std::invalid_argument for more rows than a grid holds.
 void normalizeRows(RowProblem const& problem, DeviceBuffer* scratch, cudaStream_t stream);

@@ -1,0 +1,159 @@
+// fuseNormalizationQuantizations (normalization_fusion.h): the Q/DQ layers around a fused normalization.
+#include "backend/cuda/passes/normalization_fusion.h"
+#include "network/layers/quantize.h"
+#include "plan/passes/pattern_graph.h"
+#include "plan/passes/quantized_patterns.h"
+#include "plan/plan_graph.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+namespace kiln::cuda
+{
+using plan::Dequantization;
+using plan::LayerRecord;
+using plan::PatternGraph;
+using plan::PlanModel;
+
+namespace
+{
+
+using network::FusedNormalizationParams;
+using nvinfer1::DataType;
+
+//! A quantization by one constant scale, as a fused normalization's output may take it.
+struct Quantization
+{
+    size_t layer;
+    float scale;
+    DataType type; //!< INT8 or FP8
+};
+
+class QuantizationFuser
+{
+public:
+    explicit QuantizationFuser(PlanModel& model)
+        : mGraph(model)
+    {
+    }
+
+    void run()
+    {
+        for (size_t l = 0; l < mGraph.size(); ++l)
+        {
+            auto const* params = mGraph.removed(l) ? nullptr : paramsOf<FusedNormalizationParams>(layer(l));
+            if (params != nullptr && !params->quantizes())
+            {
+                fuseAround(l, *params);
+            }
+        }
+        mGraph.commit();
+    }
+
+private:
+    LayerRecord const& layer(size_t l) const
+    {
+        return mGraph.layer(l);
+    }
+    PlanModel const& model() const
+    {
+        return mGraph.model();
+    }
+
+    //! The dequantization that writes input `slot` of normalization `l` for it alone, into `valueType`.
+    std::optional<Dequantization> dequantizationAt(size_t l, size_t slot, DataType valueType) const
+    {
+        int32_t const t = layer(l).inputs[slot];
+        std::optional<Dequantization> const dq = t >= 0 ? plan::dequantizationOf(mGraph, t) : std::nullopt;
+        bool const fits = dq && dq->floatType == valueType && plan::readOnlyBy(mGraph, *dq, l)
+            && layer(dq->layer).guards == layer(l).guards;
+        return fits ? dq : std::nullopt;
+    }
+
+    //! The quantization that alone reads normalization `l`'s output y, of `valueType`, by one constant scale.
+    std::optional<Quantization> quantizationOfOutput(size_t l, DataType valueType) const
+    {
+        std::optional<size_t> const reader = mGraph.soleReader(l);
+        auto const* params = reader && !mGraph.removed(*reader) ? paramsOf<network::QuantizeParams>(layer(*reader))
+                                                                : nullptr;
+        if (params == nullptr || (params->toType != DataType::kINT8 && params->toType != DataType::kFP8))
+        {
+            return std::nullopt;
+        }
+        LayerRecord const& q = layer(*reader);
+        std::optional<float> const scale = plan::perTensorScale(mGraph, q);
+        bool const fits = scale && q.guards == layer(l).guards && slotType(model(), q, 0) == valueType
+            && slotType(model(), q, q.inputs.size()) == params->toType;
+        return fits ? std::optional<Quantization>(Quantization{*reader, *scale, params->toType}) : std::nullopt;
+    }
+
+    void fuseAround(size_t l, FusedNormalizationParams const& old)
+    {
+        LayerRecord const& norm = layer(l);
+        size_t const ySlot = norm.inputs.size();
+        DataType const valueType = slotType(model(), norm, 0);
+        // The sums round to x's type; the codes' values must round to it too, and y be held in it before its Q.
+        if (norm.outputs.size() != 1 || slotType(model(), norm, ySlot) != valueType)
+        {
+            return;
+        }
+        // x + x reads one tensor twice: its dequantization stays.
+        bool const twice = norm.inputs[FusedNormalizationParams::kResidual] == norm.inputs[0];
+        std::optional<Dequantization> const x
+            = twice ? std::nullopt : dequantizationAt(l, FusedNormalizationParams::kInput, valueType);
+        std::optional<Dequantization> const residual
+            = twice ? std::nullopt : dequantizationAt(l, FusedNormalizationParams::kResidual, valueType);
+        std::optional<Quantization> const y = quantizationOfOutput(l, valueType);
+        if (!x && !residual && !y)
+        {
+            return;
+        }
+        auto params = std::make_shared<FusedNormalizationParams>(old);
+        params->valueType = valueType;
+        LayerRecord record = norm;
+        std::vector<DataType> types;
+        for (size_t slot = 0; slot <= ySlot; ++slot)
+        {
+            types.push_back(slotType(model(), norm, slot));
+        }
+        std::vector<size_t> absorbed{l};
+        auto const takeInput = [&](Dequantization const& dq, size_t slot, float& scale) {
+            record.inputs[slot] = dq.source;
+            types[slot] = dq.quantizedType;
+            scale = dq.scale;
+            absorbed.push_back(dq.layer);
+        };
+        if (x)
+        {
+            takeInput(*x, FusedNormalizationParams::kInput, params->inputScale);
+        }
+        if (residual)
+        {
+            takeInput(*residual, FusedNormalizationParams::kResidual, params->residualScale);
+        }
+        if (y)
+        {
+            record.outputs[0] = layer(y->layer).outputs[0];
+            types[ySlot] = y->type;
+            params->outputScale = y->scale;
+            absorbed.push_back(y->layer);
+        }
+        std::sort(absorbed.begin(), absorbed.end());
+        record.name = mGraph.namesOf(absorbed);
+        record.params = std::move(params);
+        setIoTypes(model(), record, std::move(types));
+        mGraph.replace(absorbed, l, std::move(record));
+    }
+
+    PatternGraph mGraph;
+};
+
+} // namespace
+
+void fuseNormalizationQuantizations(PlanModel& model)
+{
+    QuantizationFuser(model).run();
+}
+
+} // namespace kiln::cuda

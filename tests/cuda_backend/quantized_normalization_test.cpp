@@ -1,0 +1,306 @@
+// Fused normalizations that take the Q/DQ layers around them (backend/cuda/passes/normalization_fusion.h), as
+// Model Optimizer's quantized BERT puts them: y = LayerNorm(DQ(a codes) + DQ(b codes)), then Q(y) -> DQ for the
+// next layers. Without a GPU: which layers the CUDA plan keeps (the two DQs and the Q taken into the normalization,
+// FP32 and FP16 builds, INT8 and FP8; a DQ that another layer also reads stays), and the fused plan on the CPU
+// reference against the unfused one. On a GPU: the CUDA plan against the CPU reference running every layer as
+// written, rows of 31 to 20000 elements, few rows (a block each) and many (a warp each).
+//
+// Tolerance: both compute each row's statistics in their own order (float on the GPU, double on the CPU), so y may
+// differ in its last float bit, or in FP16 builds by one FP16 step where it lies near a rounding boundary; where that
+// moves y across a boundary of the quantization's grid the code differs by one step (an INT8 code, or an FP8 step:
+// 1/8 of the value at most, 2^-9 of the scale below FP8's normal range). Few values lie so close: at most one in a
+// hundred may differ, each by one step at most.
+#include "backend_comparison.h"
+
+#include "backend/cuda/passes/normalization_fusion.h"
+#include "network/fused/fused_normalization.h"
+#include "network/layers/quantize.h"
+#include "plan/plan_format.h"
+
+#include <cmath>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using namespace nvinfer1;
+using namespace kiln::test;
+using kiln::network::FusedNormalizationParams;
+
+constexpr float kScaleA = 0.05F;
+constexpr float kScaleB = 0.02F;
+
+//! One network: rows x length, codes of `type`; `sharedDequantization`: DQ(a) is a network output as well.
+struct QuantizedCase
+{
+    int64_t rows{5};
+    int64_t length{768};
+    DataType type{DataType::kFP8};
+    bool sharedDequantization{false};
+
+    //! The output quantization's scale: y (about unit variance, scaled by up to 1.3) over the type's range.
+    float outputScale() const
+    {
+        return type == DataType::kFP8 ? 4.0F / 448.0F : 4.0F / 127.0F;
+    }
+    std::string name() const
+    {
+        return std::to_string(rows) + " x " + std::to_string(length) + (type == DataType::kFP8 ? " FP8" : " INT8")
+            + (sharedDequantization ? ", DQ(a) also an output" : "");
+    }
+};
+
+//! Constants the network's weights point to, alive while the builder reads them.
+struct Constants
+{
+    std::deque<float> scalars;
+    std::deque<std::vector<float>> rows;
+};
+
+ITensor& scalar(INetworkDefinition& network, Constants& held, float value)
+{
+    held.scalars.push_back(value);
+    return *network.addConstant(Dims{}, Weights{DataType::kFLOAT, &held.scalars.back(), 1})->getOutput(0);
+}
+
+ITensor& row(INetworkDefinition& network, Constants& held, int64_t length, float base)
+{
+    std::vector<float>& values = held.rows.emplace_back(static_cast<size_t>(length));
+    for (size_t j = 0; j < values.size(); ++j)
+    {
+        values[j] = base + 0.3F * std::sin(0.7F * static_cast<float>(j));
+    }
+    return *network.addConstant(Dims2{1, length}, Weights{DataType::kFLOAT, values.data(), length})->getOutput(0);
+}
+
+ITensor& quantizeDequantize(
+    INetworkDefinition& network, Constants& held, ITensor& x, float scale, DataType type, char const* name)
+{
+    IQuantizeLayer* q = network.addQuantize(x, scalar(network, held, scale), type);
+    q->setName((std::string(name) + " Q").c_str());
+    IDequantizeLayer* dq = network.addDequantize(*q->getOutput(0), scalar(network, held, scale), DataType::kFLOAT);
+    dq->setName((std::string(name) + " DQ").c_str());
+    return *dq->getOutput(0);
+}
+
+NetworkMaker networkOf(QuantizedCase const& c)
+{
+    auto held = std::make_shared<Constants>();
+    return [c, held](INetworkDefinition& network) {
+        Dims2 const dims{c.rows, c.length};
+        ITensor& a
+            = quantizeDequantize(network, *held, *network.addInput("a", DataType::kFLOAT, dims), kScaleA, c.type, "a");
+        ITensor& b
+            = quantizeDequantize(network, *held, *network.addInput("b", DataType::kFLOAT, dims), kScaleB, c.type, "b");
+        ITensor& sum = add(network, a, b, "residual sum");
+        INormalizationLayer* norm = network.addNormalization(
+            sum, row(network, *held, c.length, 1.0F), row(network, *held, c.length, 0.1F), 1U << 1);
+        norm->setName("layer norm");
+        ITensor& y = quantizeDequantize(network, *held, *norm->getOutput(0), c.outputScale(), c.type, "y");
+        y.setName("y");
+        network.markOutput(y);
+        if (c.sharedDequantization)
+        {
+            a.setName("a dequantized");
+            network.markOutput(a);
+        }
+    };
+}
+
+//! Rows whose values differ from row to row and along each row, over about [-3, 3] for a and [-1.5, 1.5] for b.
+std::map<std::string, HostTensor> inputsOf(QuantizedCase const& c)
+{
+    auto const values = [&](float amplitude, float phase) {
+        std::vector<float> v(static_cast<size_t>(c.rows * c.length));
+        for (size_t i = 0; i < v.size(); ++i)
+        {
+            v[i] = amplitude * std::sin(0.37F * static_cast<float>(i) + phase) + 0.01F * static_cast<float>(i % 7);
+        }
+        return v;
+    };
+    std::vector<int64_t> const shape{c.rows, c.length};
+    return {{"a", fromFloats(shape, values(3.0F, 0.0F))}, {"b", fromFloats(shape, values(1.5F, 1.0F))}};
+}
+
+//! Whether `actual` is within one step of the quantization grid of `scale` from `expected` (see the file's comment),
+//! each value rounded to FP16 by y's DQ in FP16 builds (2^-11 of it at most).
+bool withinOneStep(float actual, float expected, float scale, DataType type)
+{
+    float const step = type == DataType::kINT8 ? scale : std::max(std::fabs(expected) / 8.0F, scale * 0x1p-9F);
+    return std::fabs(actual - expected) <= step * 1.001F + (std::fabs(actual) + std::fabs(expected)) * 0x1p-11F;
+}
+
+void expectQuantizedOutputsAgree(
+    HostTensor const& actual, HostTensor const& expected, QuantizedCase const& c, std::string const& what)
+{
+    std::vector<float> const a = actual.floats();
+    std::vector<float> const e = expected.floats();
+    ASSERT_EQ(a.size(), e.size()) << what;
+    size_t differing = 0;
+    size_t beyondOneStep = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+    {
+        differing += a[i] != e[i] ? 1 : 0;
+        if (!withinOneStep(a[i], e[i], c.outputScale(), c.type))
+        {
+            ADD_FAILURE_AT(__FILE__, __LINE__) << what << ": element " << i << " is " << a[i] << ", expected " << e[i]
+                                               << ", more than one step of the grid apart";
+            if (++beyondOneStep == 5)
+            {
+                return;
+            }
+        }
+    }
+    EXPECT_LE(differing * 100, a.size()) << what << ": " << differing << " of " << a.size() << " values differ";
+}
+
+//! The fused normalizations of `model`, and how many Q and DQ layers it keeps.
+struct PlanFacts
+{
+    std::vector<FusedNormalizationParams> norms;
+    int64_t quantizations{0};
+    int64_t dequantizations{0};
+};
+
+PlanFacts factsOf(kiln::plan::PlanModel const& model)
+{
+    PlanFacts facts;
+    for (kiln::plan::LayerRecord const& layer : model.layers)
+    {
+        if (auto const* norm = dynamic_cast<FusedNormalizationParams const*>(layer.params.get()))
+        {
+            facts.norms.push_back(*norm);
+        }
+        facts.quantizations += dynamic_cast<kiln::network::QuantizeParams const*>(layer.params.get()) ? 1 : 0;
+        facts.dequantizations += dynamic_cast<kiln::network::DequantizeParams const*>(layer.params.get()) ? 1 : 0;
+    }
+    return facts;
+}
+
+TEST(CudaQuantizedNormalization, TakesTheDequantizedOperandsAndTheOutputQuantization)
+{
+    for (DataType type : {DataType::kFP8, DataType::kINT8})
+    {
+        for (bool fp16 : {false, true})
+        {
+            QuantizedCase c;
+            c.type = type;
+            std::string const what = c.name() + (fp16 ? " FP16" : " FP32");
+            PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), fp16));
+            ASSERT_EQ(facts.norms.size(), 1U) << what;
+            FusedNormalizationParams const& norm = facts.norms[0];
+            EXPECT_FLOAT_EQ(norm.inputScale * norm.residualScale, kScaleA * kScaleB) << what;
+            EXPECT_FLOAT_EQ(norm.outputScale, c.outputScale()) << what;
+            EXPECT_EQ(norm.valueType, fp16 ? DataType::kHALF : DataType::kFLOAT) << what;
+            // Left: a's and b's Qs, and y's DQ.
+            EXPECT_EQ(facts.quantizations, 2) << what;
+            EXPECT_EQ(facts.dequantizations, 1) << what;
+        }
+    }
+}
+
+TEST(CudaQuantizedNormalization, ADequantizationOthersReadStays)
+{
+    QuantizedCase c;
+    c.sharedDequantization = true;
+    PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), true));
+    ASSERT_EQ(facts.norms.size(), 1U);
+    FusedNormalizationParams const& norm = facts.norms[0];
+    // a's DQ is an output too: the normalization reads its FP16 values; b's codes and y's Q are taken.
+    EXPECT_EQ(std::min(norm.inputScale, norm.residualScale), 0.0F);
+    EXPECT_FLOAT_EQ(std::max(norm.inputScale, norm.residualScale), kScaleB);
+    EXPECT_GT(norm.outputScale, 0.0F);
+    EXPECT_EQ(facts.dequantizations, 2);
+}
+
+//! The CPU plan of `c` with the CUDA backend's normalization fusion applied.
+kiln::plan::PlanModel fusedCpuModel(QuantizedCase const& c, bool fp16)
+{
+    RecordingLogger logger;
+    std::unique_ptr<IHostMemory> const plan = buildPlan(logger, kiln::Backend::kCPU, networkOf(c), fp16, {});
+    kiln::plan::PlanModel model;
+    std::string error;
+    EXPECT_TRUE(plan && kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
+    kiln::cuda::fuseNormalizations(model);
+    EXPECT_EQ(factsOf(model).dequantizations, 1);
+    return model;
+}
+
+TEST(CudaQuantizedNormalization, FusedReferenceAgreesWithTheUnfusedLayers)
+{
+    for (DataType type : {DataType::kFP8, DataType::kINT8})
+    {
+        for (bool fp16 : {false, true})
+        {
+            QuantizedCase c;
+            c.type = type;
+            std::string const what = c.name() + (fp16 ? " FP16" : " FP32");
+            auto const inputs = inputsOf(c);
+            auto const unfused = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
+            auto const fused = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(fusedCpuModel(c, fp16)), inputs);
+            ASSERT_EQ(fused.count("y"), 1U) << what;
+            expectQuantizedOutputsAgree(fused.at("y"), unfused.at("y"), c, what);
+        }
+    }
+}
+
+TEST(CudaQuantizedNormalization, ScalesAndCodeTypesAreCheckedWithThePlan)
+{
+    kiln::plan::PlanModel const model = fusedCpuModel(QuantizedCase{}, false);
+    std::string error;
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        if (auto const* norm = dynamic_cast<FusedNormalizationParams const*>(model.layers[l].params.get()))
+        {
+            kiln::plan::PlanModel damaged = model;
+            auto params = std::make_shared<FusedNormalizationParams>(*norm);
+            params->outputScale = -1.0F;
+            damaged.layers[l].params = params;
+            std::vector<uint8_t> const bytes = kiln::plan::writePlan(damaged);
+            kiln::plan::PlanModel read;
+            EXPECT_FALSE(kiln::plan::readPlan(bytes.data(), bytes.size(), read, error));
+            EXPECT_NE(error.find("quantization scale"), std::string::npos) << error;
+
+            params->outputScale = 0.0F; // y then must be floating point, but the layer writes FP8
+            std::vector<uint8_t> const untyped = kiln::plan::writePlan(damaged);
+            EXPECT_FALSE(kiln::plan::readPlan(untyped.data(), untyped.size(), read, error));
+            EXPECT_NE(error.find("FLOAT, HALF or BF16"), std::string::npos) << error;
+        }
+    }
+}
+
+TEST(CudaQuantizedNormalization, AgreesWithTheUnfusedCpuReference)
+{
+    SKIP_WITHOUT_GPU();
+    for (int64_t length : {31, 768, 1024, 4097, 20000})
+    {
+        for (int64_t rows : {int64_t{5}, int64_t{4099}})
+        {
+            if (rows * length > 4099 * 1024)
+            {
+                continue;
+            }
+            for (DataType type : {DataType::kFP8, DataType::kINT8})
+            {
+                for (bool fp16 : {false, true})
+                {
+                    QuantizedCase c;
+                    c.rows = rows;
+                    c.length = length;
+                    c.type = type;
+                    std::string const what = c.name() + (fp16 ? " FP16" : " FP32");
+                    auto const inputs = inputsOf(c);
+                    auto const cpu = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
+                    auto const gpu = runOn(kiln::Backend::kCUDA, networkOf(c), inputs, fp16);
+                    ASSERT_EQ(gpu.count("y"), 1U) << what;
+                    expectQuantizedOutputsAgree(gpu.at("y"), cpu.at("y"), c, what);
+                }
+            }
+        }
+    }
+}
+
+} // namespace
