@@ -1,7 +1,7 @@
 // The CPU context's choice of thread count (backend/cpu/thread_choice.h), fed run times as a quiet machine and one
 // with a busy process beside gave them for ShuffleNetV2 on two cores (2.9 ms on two threads, 3.5 ms on one quiet;
-// 11 ms and 3.5 ms loaded), with the load arriving and leaving: which count it runs on, and how many runs it spends
-// on the other.
+// 11 ms and 3.5 ms loaded), and RegNetY-800MF's quiet ones, with the load arriving and leaving: which count it runs
+// on, and how many runs it spends on the other.
 #include "backend/cpu/thread_choice.h"
 
 #include <gtest/gtest.h>
@@ -47,6 +47,16 @@ TEST(ThreadChoice, QuietMachineKeepsTheThreadsAndTriesOneRarely)
     EXPECT_EQ(choice.nextRun(), 2);
     // Later the tries are 512 runs apart.
     EXPECT_LE(runOn(choice, quiet, 1024), 6);
+}
+
+TEST(ThreadChoice, AFarSlowerCountIsTriedOneRunAtATime)
+{
+    // RegNetY-800MF quiet: 7.1 ms on two threads, 12.5 ms on one. Each try but the first (whose first run is not
+    // timed) is one run: tries after 8, 16, 32 ... 512 runs of two threads, seven runs of one in 1000.
+    ThreadChoice choice(2);
+    EXPECT_EQ(runOn(
+                  choice, [](int32_t threads) { return threads == 2 ? 7.1 : 12.5; }, 1000),
+        7);
 }
 
 TEST(ThreadChoice, BusyNeighbourMovesItToOneThread)

@@ -41,7 +41,9 @@ void ThreadChoice::ran(double milliseconds)
     }
     if (mTrying)
     {
-        if (ran.recent.size() >= kTryRuns)
+        // A try ends after kTryRuns timed runs, or after one where it is plainly slower (half as slow again).
+        bool const lost = !ran.recent.empty() && milliseconds > median(mChosen) * 1.5;
+        if (ran.recent.size() >= kTryRuns || lost)
         {
             mTrying = false;
             decide();

@@ -9,9 +9,10 @@
 //  - at once where its runs have slowed down by a third against those it chose from (the load changed);
 //  - else after an interval of runs that doubles each time the other count loses (8 runs up to 512), so that on an
 //    idle machine, where one thread keeps losing, trying it costs next to nothing.
-// A count's first run is not timed: it makes the layers' primitives for that count. A try is three timed runs, and
-// counts are compared by the medians of their last runs (a try's against the chosen count's last five), so that one
-// slow run (a page fault, a preemption) does not decide. Kiln's results
+// A count's first run is not timed: it makes the layers' primitives for that count. A try is three timed runs, or one
+// that takes half as long again as the chosen count's runs (a plain loss), and counts are compared by the medians of
+// their last runs (a try's against the chosen count's last five), so that one slow run (a page fault, a preemption)
+// does not decide in favour of the other count. Kiln's results
 // are the same at every thread count (include/kiln/CpuBackend.h), so no output depends on the choice.
 #pragma once
 
