@@ -136,7 +136,7 @@ private:
     std::vector<bool> mUnneeded;
     using TimePoint = std::chrono::steady_clock::time_point;
     std::vector<std::pair<TimePoint, TimePoint>> mTimes; //!< by layer: the last profiled run's start and end
-    TimePoint mRunStart;
+    TimePoint mRunStart;                                 //!< when the run under way began
 };
 
 } // namespace kiln::cpu

@@ -12,8 +12,8 @@
 // A count's first run is not timed: it makes the layers' primitives for that count. A try is three timed runs, or one
 // that takes half as long again as the chosen count's runs (a plain loss), and counts are compared by the medians of
 // their last runs (a try's against the chosen count's last five), so that one slow run (a page fault, a preemption)
-// does not decide in favour of the other count. Kiln's results
-// are the same at every thread count (include/kiln/CpuBackend.h), so no output depends on the choice.
+// does not decide in favour of the other count. Kiln's results are the same at every thread count
+// (include/kiln/CpuBackend.h), so no output depends on the choice.
 #pragma once
 
 #include <array>
@@ -34,11 +34,6 @@ public:
     int32_t nextRun() const;
     //! Tells how long the run that nextRun() gave its count to took.
     void ran(double milliseconds);
-
-    int32_t most() const
-    {
-        return mMost;
-    }
 
     //! Runs between tries of the other count: at first, and at most.
     static constexpr int32_t kFirstInterval = 8;
