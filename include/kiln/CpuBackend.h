@@ -27,10 +27,13 @@ bool setCpuKernels(nvinfer1::IBuilderConfig& config, CpuKernels kernels) noexcep
 CpuKernels getCpuKernels(nvinfer1::IBuilderConfig const& config) noexcept;
 
 //! Sets how many threads a CPU execution context runs its layers on: 0 (the default) for the cores this process
-//! may use. Results are the same at every count. False, with an error logged, if `threads` is negative or the
-//! context is not a CPU context of Kiln's.
-bool setCpuThreads(nvinfer1::IExecutionContext& context, int32_t threads) noexcept;
-//! The threads a CPU context runs on, 0 resolved to the count it stands for; 0 for other contexts.
+//! may use. Unless `fixed`, that is the most: the context times its runs and runs on one thread instead where that
+//! has timed faster, as it does where other work shares the cores (each parallel region then waits for a thread that
+//! is not running); it tries the other count now and then, so it follows the load as it changes. Results are the
+//! same at every count. False, with an error logged, if `threads` is negative or the context is not a CPU context of
+//! Kiln's.
+bool setCpuThreads(nvinfer1::IExecutionContext& context, int32_t threads, bool fixed = false) noexcept;
+//! The most threads a CPU context runs on, 0 resolved to the count it stands for; 0 for other contexts.
 int32_t getCpuThreads(nvinfer1::IExecutionContext const& context) noexcept;
 
 } // namespace kiln

@@ -104,7 +104,8 @@ void bindExecutionContext(py::module_& m)
                     throw std::invalid_argument(capture.explain("kiln_cpu_threads: refused"));
                 }
             },
-            "Kiln: the threads a CPU context runs on (0: the cores available).");
+            "Kiln: the most threads a CPU context runs on (0: the cores available); a run takes one thread where that "
+            "has timed faster (other work on the cores).");
     defineContextManager(context);
     bindContextCallbacks(context);
     bindAddresses(context);

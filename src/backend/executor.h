@@ -61,17 +61,25 @@ public:
         return nullptr;
     }
 
-    //! Sets the threads the executor's host kernels run on (0: the cores available); false where its backend does
-    //! not run layers on the host.
-    virtual bool setThreads(int32_t /*threads*/)
+    //! Sets the most threads the executor's host kernels run on (0: the cores available), and whether a run may take
+    //! fewer where that has timed faster (`adaptive`); false where its backend does not run layers on the host.
+    virtual bool setThreads(int32_t /*threads*/, bool /*adaptive*/)
     {
         return false;
     }
-    //! The threads it runs on, 0 resolved; 0 where its backend does not run layers on the host.
+    //! The most threads it runs on, 0 resolved; 0 where its backend does not run layers on the host.
     virtual int32_t threads() const
     {
         return 0;
     }
+    //! Whether its runs may take fewer threads than threads().
+    virtual bool adaptiveThreads() const
+    {
+        return false;
+    }
+    //! Called before a run's first layer and after its last (after a layer that failed too).
+    virtual void beginRun() { }
+    virtual void endRun() { }
 
     //! Runs layer `l`. The views describe its tensors in the backend's memory; on the CUDA backend the work is
     //! queued on `stream` and the call returns without waiting for it.

@@ -9,7 +9,7 @@
 namespace kiln
 {
 
-bool setCpuThreads(nvinfer1::IExecutionContext& context, int32_t threads) noexcept
+bool setCpuThreads(nvinfer1::IExecutionContext& context, int32_t threads, bool fixed) noexcept
 {
     auto* ours = dynamic_cast<runtime::ExecutionContext*>(&context);
     if (threads < 0)
@@ -19,7 +19,7 @@ bool setCpuThreads(nvinfer1::IExecutionContext& context, int32_t threads) noexce
               "or more");
         return false;
     }
-    if (ours == nullptr || !ours->executor().setThreads(threads))
+    if (ours == nullptr || !ours->executor().setThreads(threads, !fixed))
     {
         logError("kiln::setCpuThreads: the context does not run on Kiln's CPU backend");
         return false;

@@ -74,7 +74,7 @@ void ExecutionContext::reloadWeights()
     }
     if (int32_t const threads = mExecutor->threads(); threads > 0)
     {
-        executor->setThreads(threads);
+        executor->setThreads(threads, mExecutor->adaptiveThreads());
     }
     mExecutor = std::move(executor);
     mWeightsGeneration = mEngine.weightsGeneration();
@@ -313,7 +313,10 @@ bool ExecutionContext::run(cudaStream_t stream, std::string& error)
     {
         return false;
     }
-    if (!runLayers(0, model.layers.size(), -1, stream, error))
+    mExecutor->beginRun();
+    bool const ran = runLayers(0, model.layers.size(), -1, stream, error);
+    mExecutor->endRun();
+    if (!ran)
     {
         return false;
     }

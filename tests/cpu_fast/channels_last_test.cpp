@@ -278,6 +278,26 @@ TEST(CpuChannelsLast, SqueezeExcitationGivesTheSameBitsAtEveryThreadCount)
     }
 }
 
+TEST(CpuChannelsLast, RunsWhoseThreadCountChangesGiveTheSameBits)
+{
+    // At most two threads, the context's choice (backend/cpu/thread_choice.h): it tries one thread after eight runs
+    // of two, so forty runs take both counts, and their primitives, which each count makes on its first run.
+    ExcitationBlock block;
+    std::vector<uint8_t> const plan = buildCpuPlan(std::ref(block), CpuKernels::kFAST);
+    Tensors const input{{"x", randomTensor({2, 8, 40, 40}, 8)}};
+    std::vector<Tensors> const one = runCpuPlan(plan, {input}, 1);
+    std::vector<Tensors> const adaptive = runCpuPlan(plan, std::vector<Tensors>(40, input), 2, false);
+    ASSERT_EQ(one.size(), 1U);
+    ASSERT_EQ(adaptive.size(), 40U);
+    for (size_t run = 0; run < adaptive.size(); ++run)
+    {
+        for (char const* output : {"output", "mixed"})
+        {
+            EXPECT_EQ(adaptive[run].at(output).bytes, one[0].at(output).bytes) << output << ", run " << run;
+        }
+    }
+}
+
 //! An average pooling between two convolutions, of dynamic height: at odd heights oneDNN pools the channels-last
 //! tensors; at even ones the last windows reach past the post-padding, and the kernel runs the reference kernel on
 //! row-major copies of them.

@@ -102,10 +102,10 @@ inline std::map<std::string, bool> layersNamed(
     return named;
 }
 
-//! Runs plan `blob` once per entry of `runs` (inputs by name) on one context with `threads` threads, returning each
-//! run's outputs by name. The inputs' shapes are set before each run.
+//! Runs plan `blob` once per entry of `runs` (inputs by name) on one context with `threads` threads (at most, where
+//! not `fixedThreads`), returning each run's outputs by name. The inputs' shapes are set before each run.
 inline std::vector<Tensors> runCpuPlan(
-    std::vector<uint8_t> const& blob, std::vector<Tensors> const& runs, int32_t threads = 0)
+    std::vector<uint8_t> const& blob, std::vector<Tensors> const& runs, int32_t threads = 0, bool fixedThreads = true)
 {
     RecordingLogger logger;
     std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
@@ -117,7 +117,7 @@ inline std::vector<Tensors> runCpuPlan(
         return results;
     }
     std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
-    EXPECT_TRUE(setCpuThreads(*context, threads)) << logger.errors();
+    EXPECT_TRUE(setCpuThreads(*context, threads, fixedThreads)) << logger.errors();
     for (Tensors const& inputs : runs)
     {
         for (auto const& [name, tensor] : inputs)

@@ -74,7 +74,7 @@ bool ContextBuffers::setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor
         error = "cannot create an execution context (see the error above)";
         return false;
     }
-    if (settings.backend == Backend::kCPU && !setCpuThreads(*mContext, settings.cpuThreads))
+    if (settings.backend == Backend::kCPU && !setCpuThreads(*mContext, settings.cpuThreads, settings.fixedThreads))
     {
         error = "cannot run on " + std::to_string(settings.cpuThreads) + " threads (see the error above)";
         return false;

@@ -24,10 +24,11 @@ struct StreamSettings
 {
     Backend backend{Backend::kCPU};
     int32_t device{0};
-    bool transfers{true};  //!< CUDA: copy inputs in and outputs out at every inference (!--noDataTransfers)
-    bool spinWait{false};  //!< CUDA: spin on the last event instead of blocking (--useSpinWait)
-    bool cudaGraph{false}; //!< CUDA: capture one inference into a CUDA graph and replay it (--useCudaGraph)
-    int32_t cpuThreads{0}; //!< CPU: the context's threads (--threads); 0: the cores available
+    bool transfers{true};     //!< CUDA: copy inputs in and outputs out at every inference (!--noDataTransfers)
+    bool spinWait{false};     //!< CUDA: spin on the last event instead of blocking (--useSpinWait)
+    bool cudaGraph{false};    //!< CUDA: capture one inference into a CUDA graph and replay it (--useCudaGraph)
+    int32_t cpuThreads{0};    //!< CPU: the context's most threads (--threads); 0: the cores available
+    bool fixedThreads{false}; //!< CPU: every run on cpuThreads (--fixedThreads)
 };
 
 class ContextBuffers

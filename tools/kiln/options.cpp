@@ -95,7 +95,9 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
     app.add_option("--infStreams", raw.infStreams, "Run inferences on N streams (contexts) at once (default = 1)");
     app.add_option("--device", raw.device, "Select the CUDA device N (default = 0)");
     app.add_option("--threads", raw.threads,
-        "Threads of the CPU backend's context (default = 0: the cores available); results are the same at any count");
+        "The most threads of the CPU backend's context (default = 0: the cores available); a run takes one where that "
+        "times faster (other work on the cores) unless --fixedThreads; results are the same at any count");
+    app.add_flag("--fixedThreads", o.fixedThreads, "Run every inference on --threads threads (CPU backend)");
     app.add_flag("--useCudaGraph", o.useCudaGraph,
         "Capture one inference into a CUDA graph and replay it (CUDA backend; no effect on the CPU backend)");
     app.add_flag("--noDataTransfers", o.noDataTransfers,

@@ -63,7 +63,8 @@ struct Options
     std::vector<float> percentiles{90.0F, 95.0F, 99.0F};
     int32_t infStreams{1};
     int32_t device{0};
-    int32_t threads{0}; //!< --threads: the CPU backend's; 0: the cores available
+    int32_t threads{0};       //!< --threads: the CPU backend's; 0: the cores available
+    bool fixedThreads{false}; //!< --fixedThreads: every run on `threads`, never fewer
     bool useCudaGraph{false};
     bool noDataTransfers{false};
     bool useSpinWait{false};

@@ -28,7 +28,8 @@ bool buildAndRun(Options const& options, BuildRequest const& request, std::vecto
     ContextBuffers buffers;
     std::string error;
     InferenceTrace ignored;
-    StreamSettings const settings{request.backend, options.device, true, false, false, options.threads};
+    StreamSettings const settings{
+        request.backend, options.device, true, false, false, options.threads, options.fixedThreads};
     if (!buffers.setUp(*loaded.engine, inputs, settings, error)
         || !buffers.infer(std::chrono::steady_clock::now(), ignored, error))
     {

@@ -231,7 +231,8 @@ bool runInference(Options const& o, nvinfer1::ICudaEngine& engine)
     logInputs(o, inputs);
     std::vector<ContextBuffers> buffers(static_cast<size_t>(o.infStreams));
     std::vector<ContextBuffers*> streams;
-    StreamSettings const settings{o.backend, o.device, !o.noDataTransfers, o.useSpinWait, o.useCudaGraph, o.threads};
+    StreamSettings const settings{
+        o.backend, o.device, !o.noDataTransfers, o.useSpinWait, o.useCudaGraph, o.threads, o.fixedThreads};
     for (ContextBuffers& stream : buffers)
     {
         if (!stream.setUp(engine, inputs, settings, error))

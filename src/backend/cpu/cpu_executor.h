@@ -4,6 +4,7 @@
 
 #include "backend/cpu/fast/fast_path.h"
 #include "backend/cpu/host_reformatter.h"
+#include "backend/cpu/thread_choice.h"
 #include "backend/executor.h"
 #include "backend/plugin_runner.h"
 
@@ -29,14 +30,38 @@ public:
     //! else owned here.
 
     void allocateContextMemory() override;
-    bool setThreads(int32_t threads) override
+    bool setThreads(int32_t threads, bool adaptive) override
     {
         mFastPath.setThreads(threads);
+        mFastPath.setRunThreads(0);
+        mThreadChoice = ThreadChoice(mFastPath.threads());
+        mAdaptiveThreads = adaptive;
         return true;
     }
     int32_t threads() const override
     {
         return mFastPath.threads();
+    }
+    bool adaptiveThreads() const override
+    {
+        return mAdaptiveThreads;
+    }
+    //! Where its runs may take fewer threads, each run takes the count ThreadChoice gives, and tells it its time.
+    void beginRun() override
+    {
+        if (mAdaptiveThreads)
+        {
+            mFastPath.setRunThreads(mThreadChoice.nextRun());
+        }
+        mRunStart = std::chrono::steady_clock::now();
+    }
+    void endRun() override
+    {
+        if (mAdaptiveThreads)
+        {
+            mThreadChoice.ran(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - mRunStart).count());
+        }
     }
     void const* constantAddress(size_t l) const override;
     bool runLayer(size_t l, std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
@@ -104,11 +129,14 @@ private:
     std::vector<std::vector<TensorFormat>> mLinearFormats; //!< by layer: kLINEAR for every slot, as the reference reads
     std::vector<bool> mConverts; //!< by layer: whether a built-in layer's tensors need converting around it
     fast::Session mFastPath;
+    bool mAdaptiveThreads{true};
+    ThreadChoice mThreadChoice{mFastPath.threads()};
     std::vector<std::unique_ptr<fast::Kernel>> mFastKernels; //!< by layer; null where the reference runs it
     //! By layer: not run, as it makes constant values that fast kernels took when the context was made.
     std::vector<bool> mUnneeded;
     using TimePoint = std::chrono::steady_clock::time_point;
     std::vector<std::pair<TimePoint, TimePoint>> mTimes; //!< by layer: the last profiled run's start and end
+    TimePoint mRunStart;                                 //!< when the run under way began
 };
 
 } // namespace kiln::cpu

@@ -291,7 +291,12 @@ void Session::setThreads(int32_t threads)
 
 int32_t Session::threads() const
 {
-    return mState->resolvedThreads();
+    return mState->mostThreads();
+}
+
+void Session::setRunThreads(int32_t threads)
+{
+    mState->runThreads = threads;
 }
 
 void Session::run(Kernel& kernel, LayerInputs const& inputs, LayerOutputs const& outputs) const

@@ -91,11 +91,13 @@ public:
     //! the layer to the reference kernels on this CPU (leavesToReference).
     std::unique_ptr<Kernel> makeKernel(plan::LayerRecord const& layer);
 
-    //! 0: the cores this process may use.
+    //! The most threads the layers run on; 0: the cores this process may use.
     void setThreads(int32_t threads);
     int32_t threads() const;
+    //! The threads of the runs from now on, at most threads() (cpu/thread_choice.h chooses); 0: threads().
+    void setRunThreads(int32_t threads);
 
-    //! Runs `kernel` on threads() threads. Throws std::exception saying what failed (oneDNN's errors named so).
+    //! Runs `kernel` on the runs' threads. Throws std::exception saying what failed (oneDNN's errors named so).
     void run(Kernel& kernel, LayerInputs const& inputs, LayerOutputs const& outputs) const;
 
     struct State;

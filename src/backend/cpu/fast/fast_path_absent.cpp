@@ -75,6 +75,8 @@ int32_t Session::threads() const
     return mState->threads > 0 ? mState->threads : availableCores();
 }
 
+void Session::setRunThreads(int32_t /*threads*/) { }
+
 void Session::run(Kernel& kernel, LayerInputs const& inputs, LayerOutputs const& outputs) const
 {
     kernel.run(inputs, outputs);

@@ -7,6 +7,7 @@
 
 #include <dnnl.hpp>
 
+#include <algorithm>
 #include <initializer_list>
 #include <optional>
 #include <unordered_map>
@@ -20,11 +21,18 @@ struct Session::State
 {
     dnnl::engine engine{dnnl::engine::kind::cpu, 0};
     dnnl::stream stream{engine};
-    int32_t threads{0}; //!< as set; 0: availableCores()
+    int32_t threads{0};    //!< as set; 0: availableCores()
+    int32_t runThreads{0}; //!< the runs' count where fewer (Session::setRunThreads); 0: mostThreads()
 
-    int32_t resolvedThreads() const
+    //! The setting, resolved.
+    int32_t mostThreads() const
     {
         return threads > 0 ? threads : availableCores();
+    }
+    //! The threads the layers run on now.
+    int32_t resolvedThreads() const
+    {
+        return runThreads > 0 ? std::min(runThreads, mostThreads()) : mostThreads();
     }
 };
 
