@@ -1,6 +1,8 @@
 #include "backend/cpu/thread_choice.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <utility>
 
 namespace kiln::cpu
 {
@@ -16,11 +18,34 @@ int32_t ThreadChoice::nextRun() const
     return count == 0 ? mMost : 1;
 }
 
+void ThreadChoice::Count::add(double milliseconds)
+{
+    if (timed == kSamples)
+    {
+        std::copy(recent.begin() + 1, recent.end(), recent.begin());
+        --timed;
+    }
+    recent[timed++] = milliseconds;
+}
+
 double ThreadChoice::median(size_t count) const
 {
-    std::vector<double> sorted = mCounts[count].recent;
-    std::sort(sorted.begin(), sorted.end());
-    return sorted.empty() ? 0.0 : sorted[sorted.size() / 2];
+    Count const& c = mCounts[count];
+    if (c.timed == 0)
+    {
+        return 0.0;
+    }
+    // An insertion sort of the few timed runs, in place of std::sort over part of the array, which GCC's bounds
+    // warning misreads.
+    std::array<double, kSamples> sorted = c.recent;
+    for (size_t i = 1; i < c.timed; ++i)
+    {
+        for (size_t j = i; j > 0 && sorted[j - 1] > sorted[j]; --j)
+        {
+            std::swap(sorted[j - 1], sorted[j]);
+        }
+    }
+    return sorted[c.timed / 2];
 }
 
 void ThreadChoice::ran(double milliseconds)
@@ -33,17 +58,13 @@ void ThreadChoice::ran(double milliseconds)
     Count& ran = mCounts[count];
     if (ran.runs++ > 0) // the first run of a count makes its primitives
     {
-        ran.recent.push_back(milliseconds);
-        if (ran.recent.size() > kSamples)
-        {
-            ran.recent.erase(ran.recent.begin());
-        }
+        ran.add(milliseconds);
     }
     if (mTrying)
     {
         // A try ends after kTryRuns timed runs, or after one where it is plainly slower (half as slow again).
-        bool const lost = !ran.recent.empty() && milliseconds > median(mChosen) * 1.5;
-        if (ran.recent.size() >= kTryRuns || lost)
+        bool const lost = ran.timed > 0 && milliseconds > median(mChosen) * 1.5;
+        if (ran.timed >= kTryRuns || lost)
         {
             mTrying = false;
             decide();
@@ -51,16 +72,16 @@ void ThreadChoice::ran(double milliseconds)
         return;
     }
     ++mSinceTry;
-    bool const slowed = ran.recent.size() == kSamples && mChosenAtDecision > 0.0
+    bool const slowed = ran.timed == kSamples && mChosenAtDecision > 0.0
         && median(mChosen) > mChosenAtDecision * 4.0 / 3.0;
     if (slowed)
     {
         mInterval = kFirstInterval;
     }
-    if (!ran.recent.empty() && (slowed || mSinceTry >= mInterval))
+    if (ran.timed > 0 && (slowed || mSinceTry >= mInterval))
     {
         mTrying = true;
-        mCounts[1 - mChosen].recent.clear(); // times from before may be of another load
+        mCounts[1 - mChosen].timed = 0; // times from before may be of another load
     }
 }
 

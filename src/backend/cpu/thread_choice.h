@@ -9,17 +9,17 @@
 //  - at once where its runs have slowed down by a third against those it chose from (the load changed);
 //  - else after an interval of runs that doubles each time the other count loses (8 runs up to 512), so that on an
 //    idle machine, where one thread keeps losing, trying it costs next to nothing.
-// A count's first run is not timed: it makes the layers' primitives for that count. A try is three timed runs, or one
-// that takes half as long again as the chosen count's runs (a plain loss), and counts are compared by the medians of
-// their last runs (a try's against the chosen count's last five), so that one slow run (a page fault, a preemption)
-// does not decide in favour of the other count. Kiln's results are the same at every thread count
-// (include/kiln/CpuBackend.h), so no output depends on the choice.
+// A count's first run is not timed: it makes the layers' primitives for that count (so a context whose steady state
+// allocates nothing allocates once more, at its first try of one thread; choosing itself allocates nothing). A try is
+// three timed runs, or one that takes half as long again as the chosen count's runs (a plain loss), and counts are
+// compared by the medians of their last runs (a try's against the chosen count's last five), so that one slow run (a
+// page fault, a preemption) does not decide in favour of the other count. Kiln's results are the same at every thread
+// count (include/kiln/CpuBackend.h), so no output depends on the choice.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace kiln::cpu
 {
@@ -43,11 +43,14 @@ public:
     static constexpr size_t kTryRuns = 3;
 
 private:
-    //! Index 0: `most` threads; 1: one thread.
+    //! Index 0: `most` threads; 1: one thread. Fixed arrays: a run allocates nothing (steady-state enqueues don't).
     struct Count
     {
-        std::vector<double> recent; //!< the last kSamples timed runs, oldest first
-        int64_t runs{0};            //!< all runs, the untimed first one included
+        std::array<double, kSamples> recent{}; //!< the last `timed` timed runs (at most kSamples), oldest first
+        size_t timed{0};
+        int64_t runs{0}; //!< all runs, the untimed first one included
+
+        void add(double milliseconds);
     };
 
     double median(size_t count) const;
