@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -180,26 +181,34 @@ PlanFacts factsOf(kiln::plan::PlanModel const& model)
     return facts;
 }
 
-TEST(CudaQuantizedNormalization, TakesTheDequantizedOperandsAndTheOutputQuantization)
+//! Calls `check` with `base` of FP8 and of INT8 codes, each in an FP32 and an FP16 build, and the case's name.
+void forEveryKind(QuantizedCase const& base,
+    std::function<void(QuantizedCase const& c, bool fp16, std::string const& what)> const& check)
 {
     for (DataType type : {DataType::kFP8, DataType::kINT8})
     {
         for (bool fp16 : {false, true})
         {
-            QuantizedCase c;
+            QuantizedCase c = base;
             c.type = type;
-            std::string const what = c.name() + (fp16 ? " FP16" : " FP32");
-            PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), fp16));
-            ASSERT_EQ(facts.norms.size(), 1U) << what;
-            FusedNormalizationParams const& norm = facts.norms[0];
-            EXPECT_FLOAT_EQ(norm.inputScale * norm.residualScale, kScaleA * kScaleB) << what;
-            EXPECT_FLOAT_EQ(norm.outputScale, c.outputScale()) << what;
-            EXPECT_EQ(norm.valueType, fp16 ? DataType::kHALF : DataType::kFLOAT) << what;
-            // Left: a's and b's Qs, and y's DQ.
-            EXPECT_EQ(facts.quantizations, 2) << what;
-            EXPECT_EQ(facts.dequantizations, 1) << what;
+            check(c, fp16, c.name() + (fp16 ? " FP16" : " FP32"));
         }
     }
+}
+
+TEST(CudaQuantizedNormalization, TakesTheDequantizedOperandsAndTheOutputQuantization)
+{
+    forEveryKind(QuantizedCase{}, [](QuantizedCase const& c, bool fp16, std::string const& what) {
+        PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), fp16));
+        ASSERT_EQ(facts.norms.size(), 1U) << what;
+        FusedNormalizationParams const& norm = facts.norms[0];
+        EXPECT_FLOAT_EQ(norm.inputScale * norm.residualScale, kScaleA * kScaleB) << what;
+        EXPECT_FLOAT_EQ(norm.outputScale, c.outputScale()) << what;
+        EXPECT_EQ(norm.valueType, fp16 ? DataType::kHALF : DataType::kFLOAT) << what;
+        // Left: a's and b's Qs, and y's DQ.
+        EXPECT_EQ(facts.quantizations, 2) << what;
+        EXPECT_EQ(facts.dequantizations, 1) << what;
+    });
 }
 
 TEST(CudaQuantizedNormalization, ADequantizationOthersReadStays)
@@ -231,20 +240,13 @@ kiln::plan::PlanModel fusedCpuModel(QuantizedCase const& c, bool fp16)
 
 TEST(CudaQuantizedNormalization, FusedReferenceAgreesWithTheUnfusedLayers)
 {
-    for (DataType type : {DataType::kFP8, DataType::kINT8})
-    {
-        for (bool fp16 : {false, true})
-        {
-            QuantizedCase c;
-            c.type = type;
-            std::string const what = c.name() + (fp16 ? " FP16" : " FP32");
-            auto const inputs = inputsOf(c);
-            auto const unfused = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
-            auto const fused = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(fusedCpuModel(c, fp16)), inputs);
-            ASSERT_EQ(fused.count("y"), 1U) << what;
-            expectQuantizedOutputsAgree(fused.at("y"), unfused.at("y"), c, what);
-        }
-    }
+    forEveryKind(QuantizedCase{}, [](QuantizedCase const& c, bool fp16, std::string const& what) {
+        auto const inputs = inputsOf(c);
+        auto const unfused = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
+        auto const fused = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(fusedCpuModel(c, fp16)), inputs);
+        ASSERT_EQ(fused.count("y"), 1U) << what;
+        expectQuantizedOutputsAgree(fused.at("y"), unfused.at("y"), c, what);
+    });
 }
 
 TEST(CudaQuantizedNormalization, ScalesAndCodeTypesAreCheckedWithThePlan)
@@ -283,22 +285,16 @@ TEST(CudaQuantizedNormalization, AgreesWithTheUnfusedCpuReference)
             {
                 continue;
             }
-            for (DataType type : {DataType::kFP8, DataType::kINT8})
-            {
-                for (bool fp16 : {false, true})
-                {
-                    QuantizedCase c;
-                    c.rows = rows;
-                    c.length = length;
-                    c.type = type;
-                    std::string const what = c.name() + (fp16 ? " FP16" : " FP32");
-                    auto const inputs = inputsOf(c);
-                    auto const cpu = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
-                    auto const gpu = runOn(kiln::Backend::kCUDA, networkOf(c), inputs, fp16);
-                    ASSERT_EQ(gpu.count("y"), 1U) << what;
-                    expectQuantizedOutputsAgree(gpu.at("y"), cpu.at("y"), c, what);
-                }
-            }
+            QuantizedCase base;
+            base.rows = rows;
+            base.length = length;
+            forEveryKind(base, [](QuantizedCase const& c, bool fp16, std::string const& what) {
+                auto const inputs = inputsOf(c);
+                auto const cpu = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
+                auto const gpu = runOn(kiln::Backend::kCUDA, networkOf(c), inputs, fp16);
+                ASSERT_EQ(gpu.count("y"), 1U) << what;
+                expectQuantizedOutputsAgree(gpu.at("y"), cpu.at("y"), c, what);
+            });
         }
     }
 }

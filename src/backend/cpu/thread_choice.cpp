@@ -14,8 +14,7 @@ ThreadChoice::ThreadChoice(int32_t most)
 
 int32_t ThreadChoice::nextRun() const
 {
-    size_t const count = mTrying ? 1 - mChosen : mChosen;
-    return count == 0 ? mMost : 1;
+    return running() == 0 ? mMost : 1;
 }
 
 void ThreadChoice::Count::add(double milliseconds)
@@ -54,15 +53,15 @@ void ThreadChoice::ran(double milliseconds)
     {
         return;
     }
-    size_t const count = mTrying ? 1 - mChosen : mChosen;
-    Count& ran = mCounts[count];
-    if (ran.runs++ > 0) // the first run of a count makes its primitives
+    Count& ran = mCounts[running()];
+    if (ran.ranBefore) // the first run of a count makes its primitives
     {
         ran.add(milliseconds);
     }
+    ran.ranBefore = true;
     if (mTrying)
     {
-        // A try ends after kTryRuns timed runs, or after one where it is plainly slower (half as slow again).
+        // A try ends after kTryRuns timed runs, or after one where it is plainly slower (half as long again).
         bool const lost = ran.timed > 0 && milliseconds > median(mChosen) * 1.5;
         if (ran.timed >= kTryRuns || lost)
         {

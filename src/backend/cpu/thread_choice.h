@@ -48,11 +48,16 @@ private:
     {
         std::array<double, kSamples> recent{}; //!< the last `timed` timed runs (at most kSamples), oldest first
         size_t timed{0};
-        int64_t runs{0}; //!< all runs, the untimed first one included
+        bool ranBefore{false}; //!< false until its first run, which is not timed
 
         void add(double milliseconds);
     };
 
+    //! The count the coming run takes: the other one during a try.
+    size_t running() const
+    {
+        return mTrying ? 1 - mChosen : mChosen;
+    }
     double median(size_t count) const;
     //! After a try: keeps the faster count.
     void decide();
