@@ -44,6 +44,59 @@ def scaled_error(actual, expected):
     return worst
 
 
+def is_detections(expected):
+    """Detections as torchvision's detection pipelines return them: boxes [K, 4], scores [K], labels [K]."""
+    return (len(expected) == 3 and np.ndim(expected[0]) == 2 and np.shape(expected[0])[1] == 4
+            and np.shape(expected[1]) == np.shape(expected[0])[:1] == np.shape(expected[2]))
+
+
+def box_overlap(box, boxes):
+    """Intersection over union of one (x1, y1, x2, y2) box with each of `boxes`."""
+    low, high = np.maximum(box[:2], boxes[:, :2]), np.minimum(box[2:], boxes[:, 2:])
+    inter = np.prod(np.clip(high - low, 0, None), axis=1)
+    area = lambda b: np.prod(np.clip(b[..., 2:] - b[..., :2], 0, None), axis=-1)  # noqa: E731
+    return inter / np.maximum(area(box) + area(boxes) - inter, 1e-30)
+
+
+def detection_agreement(actual, expected, score_tolerance=0.05, overlap=0.5):
+    """How well detections agree with the expected ones, as one line. Detections whose scores differ by less than the
+    rounding of a precision come in no order the model fixes, and which of two such boxes of one object the
+    non-maximum suppression keeps is a tie too. So each expected detection, best first, takes the unmatched actual one
+    of its label whose score is within score_tolerance and which overlaps it most, if by `overlap` (IoU) at least.
+    Expected detections left over whose scores lie within the tolerance of the lowest kept score may have been pushed
+    out of the top detections by such a tie; any other is a real difference."""
+    boxes, scores, labels = (np.asarray(a, dtype=np.float64) for a in actual)
+    want_boxes, want_scores, want_labels = (np.asarray(a, dtype=np.float64) for a in expected)
+    taken = np.zeros(len(scores), dtype=bool)
+    score_gaps, overlaps, missed = [], [], []
+    for e in np.argsort(-want_scores, kind="stable"):
+        candidates = np.flatnonzero(~taken & (labels == want_labels[e])
+                                    & (np.abs(scores - want_scores[e]) <= score_tolerance))
+        fits = box_overlap(want_boxes[e], boxes[candidates]) if candidates.size else np.zeros(0)
+        if fits.size and fits.max() >= overlap:
+            best = candidates[np.argmax(fits)]
+            taken[best] = True
+            score_gaps.append(abs(scores[best] - want_scores[e]))
+            overlaps.append(fits.max())
+        else:
+            missed.append(want_scores[e])
+    cutoff = want_scores.min() if want_scores.size else 0.0
+    line = f"{len(score_gaps)}/{len(want_scores)} matched"
+    if score_gaps:
+        line += f" (|dscore| <= {max(score_gaps):.1e}, IoU >= {min(overlaps):.3f})"
+    near_cutoff = sum(score <= cutoff + score_tolerance for score in missed)
+    if missed:
+        line += f", {len(missed)} not ({near_cutoff} within {score_tolerance:g} of the last score, {cutoff:.3f})"
+    return line
+
+
+def output_error(actual, expected):
+    """detection_agreement's line for detections, whose order ties decide; scaled_error's figure for the rest."""
+    if is_detections(expected) and len(actual) == len(expected):
+        return detection_agreement(actual, expected)
+    return scaled_error(actual, expected)
+
+
 def read_kiln_outputs(path, names):
     """kiln --exportOutput's outputs as float64 arrays, in the order of `names` (a NaN, JSON's null, reads as NaN)."""
     outputs = read_outputs(path)

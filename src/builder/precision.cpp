@@ -3,9 +3,11 @@
 #include "core/logging.h"
 #include "core/data_type.h"
 #include "network/layers/loop.h"
+#include "network/layers/nms.h"
 #include "network/plugin_layer.h"
 
 #include <unordered_set>
+#include <utility>
 
 namespace kiln::builder
 {
@@ -41,6 +43,83 @@ bool outputTypeWasAsked(network::Layer const& layer, size_t index)
 {
     return layer.requestedOutputType(static_cast<int32_t>(index)).has_value()
         || layer.outputs()[index]->typeRequested();
+}
+
+//! The kinds of layer that post-process boxes: arithmetic, data movement and reductions, no products.
+bool postProcessesBoxes(LayerType type)
+{
+    switch (type)
+    {
+    case LayerType::kELEMENTWISE:
+    case LayerType::kUNARY:
+    case LayerType::kACTIVATION:
+    case LayerType::kSHUFFLE:
+    case LayerType::kSQUEEZE:
+    case LayerType::kUNSQUEEZE:
+    case LayerType::kSLICE:
+    case LayerType::kCONCATENATION:
+    case LayerType::kGATHER:
+    case LayerType::kREDUCE:
+    case LayerType::kSELECT:
+    case LayerType::kIDENTITY:
+    case LayerType::kCAST:
+    case LayerType::kCONSTANT:
+    case LayerType::kSHAPE:
+    case LayerType::kFILL: return true;
+    default: return false;
+    }
+}
+
+//! Non-maximum suppressions and the layers that compute nothing but their boxes (every output read only by an NMS's
+//! boxes input or by another such layer), which compute in FP32 whatever precision the builder may reduce to:
+//! exports that suppress every class in one NMS shift each class's boxes apart by the class's index times the
+//! largest coordinate (torchvision's batched NMS), to coordinates in the tens of thousands, which FP16 holds only to
+//! the nearest 16 and BF16 to the nearest 256, so that rounded boxes overlap other boxes than they do. Only layers
+//! that post-process (postProcessesBoxes) are taken: a convolution ends the search.
+std::unordered_set<network::Layer const*> nmsCoordinateLayers(std::vector<network::Layer const*> const& order)
+{
+    std::unordered_map<network::Tensor const*, std::vector<std::pair<network::Layer const*, size_t>>> readers;
+    for (network::Layer const* layer : order)
+    {
+        for (size_t i = 0; i < layer->inputs().size(); ++i)
+        {
+            if (layer->inputs()[i] != nullptr)
+            {
+                readers[layer->inputs()[i]].emplace_back(layer, i);
+            }
+        }
+    }
+    std::unordered_set<network::Layer const*> taken;
+    // Readers come after their writers in `order`, so walking it backwards decides every reader first.
+    for (auto it = order.rbegin(); it != order.rend(); ++it)
+    {
+        network::Layer const* layer = *it;
+        if (layer->params().type() == LayerType::kNMS)
+        {
+            taken.insert(layer);
+            continue;
+        }
+        bool onlyBoxes = postProcessesBoxes(layer->params().type()) && !layer->outputs().empty();
+        for (network::Tensor const* output : layer->outputs())
+        {
+            auto const found = output ? readers.find(output) : readers.end();
+            if (output == nullptr || output->isNetworkOutput() || found == readers.end())
+            {
+                onlyBoxes = false;
+                break;
+            }
+            for (auto const& [reader, index] : found->second)
+            {
+                bool const isNms = reader->params().type() == LayerType::kNMS;
+                onlyBoxes = onlyBoxes && (isNms ? index == network::NMSParams::kBoxes : taken.count(reader) != 0);
+            }
+        }
+        if (onlyBoxes)
+        {
+            taken.insert(layer);
+        }
+    }
+    return taken;
 }
 
 } // namespace
@@ -121,13 +200,15 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
             keepTheirTypes.insert(recurrence->nextValue());
         }
     }
+    std::unordered_set<network::Layer const*> const nmsCoordinates
+        = reduced == DataType::kFLOAT ? std::unordered_set<network::Layer const*>{} : nmsCoordinateLayers(order);
     int32_t ignoredConstraints = 0;
     for (network::Layer const* layer : order)
     {
         std::optional<DataType> precision;
         if (!keepsItsTypes(*layer) && computesOnFloats(*layer, facts))
         {
-            precision = reduced;
+            precision = nmsCoordinates.count(layer) != 0 ? DataType::kFLOAT : reduced;
             if (std::optional<DataType> const asked = layer->precision())
             {
                 if (!obey && !prefer)

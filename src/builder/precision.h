@@ -1,7 +1,8 @@
 // Which precision each built-in layer computes its floating-point data in, and which type
 // each tensor is stored in: FP32 by default; FP16 (kFP16) or BF16 (kBF16) where the builder
 // may reduce precision; a layer's own ILayer::setPrecision where kOBEY_PRECISION_CONSTRAINTS
-// or kPREFER_PRECISION_CONSTRAINTS asks for it. Network inputs and outputs keep their
+// or kPREFER_PRECISION_CONSTRAINTS asks for it. NMS layers and the layers computing only their
+// boxes stay FP32 (coordinates shifted apart per class). Network inputs and outputs keep their
 // declared types, and types asked for with setOutputType or ITensor::setType are kept.
 // Plugins are not chosen for here: they negotiate their own types (prepare_plugin.h).
 #pragma once

@@ -9,8 +9,11 @@
 #include "recording_output_allocator.h"
 #include "round_trip.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <tuple>
 
 namespace
@@ -110,6 +113,78 @@ TEST(NMSLayer, AThresholdComputedInAnFp16BuildStaysFloat)
             {{"count", &count}}));
         // IoU 0.68: a threshold of 0.5 suppresses box 1, one of 0.7 keeps it.
         EXPECT_EQ(count, half < 0.3F ? 1 : 2) << "threshold " << 2 * half;
+    }
+}
+
+//! torchvision's batched NMS suppresses every class in one NMS, each box shifted by its class times the largest
+//! coordinate plus one. Boxes A (0, 0)-(10, 10) and B (3, 0)-(13, 10) of class 60 overlap by IoU 70 / 130 = 0.54,
+//! under the threshold 0.55; box C of class 0, (300, 300)-(319, 319), makes class 60's shift 60 * 320 = 19200.
+//! Half's spacing there is 16: shifted in half, A and B would both be (19200, 19200)-(19216, 19216) and B would be
+//! suppressed. Under kFP16 the shifts and the NMS compute in FP32 and keep all three, as FP32 does; the product
+//! that makes the boxes (an identity here, exact in half) keeps the reduced precision.
+TEST(NMSLayer, ClassShiftedBoxesInAnFp16BuildKeepTheirOverlaps)
+{
+    std::vector<float> const boxes{0, 0, 10, 10, 3, 0, 13, 10, 300, 300, 319, 319};
+    std::vector<float> const labels{60, 60, 0};
+    std::vector<float> const scores{0.9F, 0.8F, 0.7F};
+    std::vector<float> const identity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    std::vector<float> const one{1};
+    float const iou = 0.55F;
+    int32_t const maxOut = 10;
+    for (bool const fp16 : {false, true})
+    {
+        SCOPED_TRACE(fp16 ? "FP16" : "FP32");
+        LayerHarness h;
+        INetworkDefinition& n = *h.network;
+        ILayer* decode = n.addMatrixMultiply(*n.addInput("boxes", DataType::kFLOAT, Dims{2, {3, 4}}),
+            MatrixOperation::kNONE, *n.addConstant(Dims{2, {4, 4}}, kiln::test::floatWeights(identity))->getOutput(0),
+            MatrixOperation::kNONE);
+        decode->setName("decode");
+        ITensor* decoded = decode->getOutput(0);
+        ITensor* largest = n.addReduce(*decoded, ReduceOperation::kMAX, 0b11, true)->getOutput(0);
+        ITensor* spacing = n.addElementWise(*largest,
+                                *n.addConstant(Dims{2, {1, 1}}, kiln::test::floatWeights(one))->getOutput(0),
+                                ElementWiseOperation::kSUM)
+                               ->getOutput(0);
+        ITensor* shifts = n.addElementWise(*n.addInput("labels", DataType::kFLOAT, Dims{2, {3, 1}}), *spacing,
+                               ElementWiseOperation::kPROD)
+                              ->getOutput(0);
+        ILayer* shift = n.addElementWise(*decoded, *shifts, ElementWiseOperation::kSUM);
+        shift->setName("shift");
+        IShuffleLayer* batched = n.addShuffle(*shift->getOutput(0));
+        batched->setReshapeDimensions(Dims{3, {1, 3, 4}});
+        INMSLayer* nms = n.addNMS(*batched->getOutput(0), *n.addInput("scores", DataType::kFLOAT, Dims{3, {1, 3, 1}}),
+            *kiln::test::scalarConstant(n, DataType::kINT32, &maxOut));
+        nms->setInput(3, *kiln::test::scalarConstant(n, DataType::kFLOAT, &iou));
+        nms->setName("nms");
+        h.output(nms, "selected", 0);
+        h.output(nms, "count", 1);
+        if (fp16)
+        {
+            h.config->setFlag(BuilderFlag::kFP16);
+        }
+        ASSERT_TRUE(h.build());
+        RecordingOutputAllocator allocator;
+        ASSERT_TRUE(h.context->setOutputAllocator("selected", &allocator));
+        int32_t count = -1;
+        ASSERT_TRUE(h.run(
+            {{"boxes", boxes.data()}, {"labels", labels.data()}, {"scores", scores.data()}}, {{"count", &count}}));
+        ASSERT_EQ(count, 3);
+        std::vector<int32_t> selected(9);
+        std::memcpy(selected.data(), allocator.memory(), selected.size() * sizeof(int32_t));
+        EXPECT_EQ(selected, (std::vector<int32_t>{0, 0, 0, 0, 0, 1, 0, 0, 2}));
+
+        std::unique_ptr<IEngineInspector> inspector(h.engine->createEngineInspector());
+        nlohmann::json const layers
+            = nlohmann::json::parse(inspector->getEngineInformation(LayerInformationFormat::kJSON))["Layers"];
+        std::map<std::string, std::string> precisions;
+        for (nlohmann::json const& layer : layers)
+        {
+            precisions[layer["Name"]] = layer.value("Precision", "");
+        }
+        EXPECT_EQ(precisions.at("shift"), "FLOAT");
+        EXPECT_EQ(precisions.at("nms"), "FLOAT");
+        EXPECT_EQ(precisions.at("decode"), fp16 ? "HALF" : "FLOAT");
     }
 }
 

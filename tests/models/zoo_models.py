@@ -221,9 +221,9 @@ def ssdlite_pipeline(small):
             found = self.inner([image[0]])[0]
             return found["boxes"], found["scores"], found["labels"]
 
-    if small:
-        _spread_scores(detector, [torch.rand(3, 120, 150) for _ in range(8)])
-    image = torch.rand(1, 3, 120, 150) if small else torch.rand(1, 3, 160, 200)
+    height, width = (120, 150) if small else (160, 200)
+    _spread_scores(detector, [torch.rand(3, height, width) for _ in range(8)])
+    image = torch.rand(1, 3, height, width)
     return Export(Detections(detector.eval()), (image,), ["image"], ["boxes", "scores", "labels"],
                   {"image": {2: "height", 3: "width"}, "boxes": {0: "detections"}, "scores": {0: "detections"},
                    "labels": {0: "detections"}})
