@@ -64,6 +64,7 @@ public:
         , mReaders(readersOf(model))
         , mProducers(producersOf(model))
         , mRemoved(model.layers.size(), false)
+        , mKnownValues(plan::valuesNoRunChanges(model))
     {
     }
 
@@ -312,17 +313,49 @@ private:
         return tensor;
     }
 
-    //! Follows transposes forward from the output, absorbing those that read it alone into `match`: the fused layer
-    //! writes the last one's output.
+    //! Whether shuffle `l` gives its input's shape back without moving an element (a reshape to the same extents).
+    bool keepsShape(size_t l) const
+    {
+        LayerRecord const& record = mModel.layers[l];
+        auto const* params = paramsOf<network::ShuffleParams>(record);
+        if (params == nullptr || record.inputs.empty() || record.outputs.size() != 1)
+        {
+            return false;
+        }
+        size_t const rank = mModel.tensors[record.outputs[0]].dims.size();
+        for (size_t i = 0; i < rank; ++i)
+        {
+            if (params->firstTranspose.order[i] != static_cast<int32_t>(i)
+                || params->secondTranspose.order[i] != static_cast<int32_t>(i))
+            {
+                return false;
+            }
+        }
+        return sameShapeEveryRun(mModel, mKnownValues, record.inputs[0], record.outputs[0]);
+    }
+
+    //! Follows transposes forward from the output, absorbing those that read it alone into `match`, and reshapes to
+    //! the same extents between them (exports of BERT reshape the attention's output to its own shape before moving
+    //! the heads): the fused layer writes the last one's output.
     void absorbOutputTransposes(Match& match, DataType type) const
     {
         for (std::optional<size_t> reader = soleReaderOf(mProducers[match.output]); reader;
              reader = soleReaderOf(static_cast<size_t>(mProducers[match.output])))
         {
             std::optional<nvinfer1::Permutation> const order = transposeOf(*reader);
-            if (!order || !movesOnly(*reader, type))
+            if (!movesOnly(*reader, type))
             {
                 return;
+            }
+            if (!order)
+            {
+                if (!keepsShape(*reader))
+                {
+                    return;
+                }
+                match.layers.push_back(*reader);
+                match.output = mModel.layers[*reader].outputs[0];
+                continue;
             }
             // Logical axis i is at axis a of the tensor so far, which the transpose moves to axis k where order[k] ==
             // a.
@@ -642,9 +675,10 @@ private:
 
     PlanModel& mModel;
     AttentionFusionRules const& mRules;
-    std::vector<std::vector<size_t>> mReaders; //!< by tensor: the layers that read it, kept current while fusing
-    std::vector<int64_t> mProducers;           //!< by tensor: the layer that writes it, or -1
-    std::vector<bool> mRemoved;                //!< by layer: absorbed into a fused layer
+    std::vector<std::vector<size_t>> mReaders;        //!< by tensor: the layers that read it, kept current while fusing
+    std::vector<int64_t> mProducers;                  //!< by tensor: the layer that writes it, or -1
+    std::vector<bool> mRemoved;                       //!< by layer: absorbed into a fused layer
+    std::vector<std::optional<int64_t>> mKnownValues; //!< by expression node: its value where no run changes it
 };
 
 } // namespace
