@@ -172,20 +172,25 @@ std::vector<Finding> const kFindings{
     // one Kiln pads, and the application's buffer was too small. It reports Kiln's now, so the plan runs.
     {"hwc8_input_of_five_dimensions", "CustomQKVToContextPluginDynamic_v1",
         [](PlanModel& m) { m.tensors.at(0).format = TensorFormat::kHWC8; }, nullptr},
-    // A broadcast's slice given a stride of 2^62 on an axis of 3: the reader's check of its bounds computed
-    // start + (size - 1) * stride, which overflowed (undefined behaviour, caught by UBSan in the fuzzing build). It
-    // now names the coordinate that does not fit.
     // The select's INT64 output placed at an odd offset of the activation memory: the gather after it read its
     // indices from a misaligned address (undefined behaviour, caught by UBSan in the fuzzing build; on a GPU, vector
     // loads fault). The reader now holds every offset to the builder's alignment.
     {"int64_tensor_at_odd_offset", "onnx_test_gather_0",
         [](PlanModel& m) { tensorNamed(m, "(Unnamed Layer* 5) [Select]_output").arenaOffset = 337; },
         "lies at offset 337 of the activation memory, not a multiple of 256 bytes"},
+    // A broadcast's slice given a stride of 2^62 on an axis of 3: the reader's check of its bounds computed
+    // start + (size - 1) * stride, which overflowed (undefined behaviour, caught by UBSan in the fuzzing build). It
+    // now names the coordinate that does not fit.
     {"slice_stride_overflows", "onnx_valid_expand",
         [](PlanModel& m) { sliceStride(m, "Y (broadcast 4)", 1, int64_t{1} << 62); },
         "(Slice) does not hold for its recorded inputs: slice along axis 1: its last coordinate, start 0 + (size 3 - "
         "1) "
         "* stride 4611686018427387904, does not fit in 64 bits"},
+    // Pad's slice (kFILL, its size a run-time input) given a stride of -6917529027641081855: the CPU kernel computed
+    // start + i * stride for each coordinate, which overflowed (UBSan, the fuzzing build). A stride known to the
+    // reader is checked in every mode now, and the kernel checks the last coordinate of run-time extents.
+    {"slice_fill_stride_overflows", "onnx_valid_pad",
+        [](PlanModel& m) { sliceStride(m, "Y (slice 7)", 1, -6917529027641081855LL); }, "does not fit in 64 bits"},
 };
 
 //! gtest names a failing case by this rather than by the bytes of its parameter.

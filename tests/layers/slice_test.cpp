@@ -151,6 +151,23 @@ TEST(SliceLayer, RuntimeDimensionsAndShapeValues)
     expectClose(lastOut, {0, 4}, 1e-5F);
 }
 
+//! start + i * stride past 64 bits in a mode that samples outside the axis (where no bounds check stops it): the
+//! build names it, as it does in kSTRICT_BOUNDS (ArgumentErrors). Shape-tensor strides are bounded to 32 bits by the
+//! profile; the kernel's own check is tested in cpu_kernels (Slice.CoordinatesBeyond64BitsAreErrors).
+TEST(SliceLayer, CoordinatesBeyond64BitsAreErrorsInEveryMode)
+{
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{1, {3}});
+    ISliceLayer* layer = h.network->addSlice(*x, Dims{1, {0}}, Dims{1, {3}}, Dims{1, {1}});
+    ASSERT_NE(layer, nullptr) << h.logger.errors();
+    layer->setMode(SampleMode::kWRAP);
+    layer->setSize(Dims{1, {5}});
+    layer->setStride(Dims{1, {int64_t{1} << 61}}); // fits, but 4 * 2^61 does not
+    h.output(layer, "y");
+    h.expectBuildToFail(
+        "its last coordinate, start 0 + (size 5 - 1) * stride 2305843009213693952, does not fit in 64 bits");
+}
+
 TEST(SliceLayer, ArgumentErrors)
 {
     LayerHarness h;

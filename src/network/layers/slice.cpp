@@ -135,21 +135,25 @@ bool SliceParams::infer(InferenceContext& ctx) const
                 "slice size " + std::to_string(i) + " is negative (" + std::to_string(sizes[i].constant()) + ")");
         }
         Dim const extent = ctx.dim(0, i);
-        bool const known = extent.isConstant() && starts[i].isConstant() && sizes[i].isConstant()
-            && strides[i].isConstant();
-        if (mode == nvinfer1::SampleMode::kSTRICT_BOUNDS && known && sizes[i].constant() > 0)
+        bool const known = starts[i].isConstant() && sizes[i].isConstant() && strides[i].isConstant();
+        if (!known || sizes[i].constant() == 0)
         {
-            int64_t const first = starts[i].constant();
-            int64_t span = 0;
-            int64_t last = 0;
-            // A plan or a network may hold any 64-bit start and stride: the last coordinate must not wrap around.
-            if (__builtin_mul_overflow(sizes[i].constant() - 1, strides[i].constant(), &span)
-                || __builtin_add_overflow(first, span, &last))
-            {
-                return ctx.fail("slice along axis " + std::to_string(i) + ": its last coordinate, start "
-                    + std::to_string(first) + " + (size " + std::to_string(sizes[i].constant()) + " - 1) * stride "
-                    + std::to_string(strides[i].constant()) + ", does not fit in 64 bits");
-            }
+            continue;
+        }
+        int64_t const first = starts[i].constant();
+        int64_t span = 0;
+        int64_t last = 0;
+        // A plan or a network may hold any 64-bit start and stride: in every mode the last coordinate must not wrap
+        // around (the kernels compute each coordinate before sampling it).
+        if (__builtin_mul_overflow(sizes[i].constant() - 1, strides[i].constant(), &span)
+            || __builtin_add_overflow(first, span, &last))
+        {
+            return ctx.fail("slice along axis " + std::to_string(i) + ": its last coordinate, start "
+                + std::to_string(first) + " + (size " + std::to_string(sizes[i].constant()) + " - 1) * stride "
+                + std::to_string(strides[i].constant()) + ", does not fit in 64 bits");
+        }
+        if (mode == nvinfer1::SampleMode::kSTRICT_BOUNDS && extent.isConstant())
+        {
             if (first < 0 || first >= extent.constant() || last < 0 || last >= extent.constant())
             {
                 return ctx.fail("slice along axis " + std::to_string(i) + " reads coordinates " + std::to_string(first)

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <stdexcept>
 
 namespace kiln::cpu
@@ -91,6 +92,22 @@ TEST(Slice, Reflect)
     EXPECT_EQ(slice1d(-3, 5, 1, SampleMode::kREFLECT), (std::vector<float>{13, 12, 11, 10, 11}));
     EXPECT_EQ(slice1d(7, 4, -1, SampleMode::kREFLECT), (std::vector<float>{11, 12, 13, 14}));
     EXPECT_EQ(slice1d(9, 2, -3, SampleMode::kREFLECT), (std::vector<float>{11, 12}));
+}
+
+//! A plan may hold any 64-bit start and stride: where start + i * stride passes 64 bits the kernel refuses the slice
+//! in every mode, rather than sample a wrapped coordinate; up to that it samples as the mode says.
+TEST(Slice, CoordinatesBeyond64BitsAreErrors)
+{
+    int64_t const huge = int64_t{1} << 61;
+    for (SampleMode mode : {SampleMode::kWRAP, SampleMode::kCLAMP, SampleMode::kFILL, SampleMode::kREFLECT})
+    {
+        EXPECT_THROW(slice1d(0, 5, huge, mode), std::invalid_argument);
+        EXPECT_THROW(slice1d(-1, 2, std::numeric_limits<int64_t>::min(), mode), std::invalid_argument);
+    }
+    // 3 * 2^61 fits: coordinates 0, 2^61, 2^62 and 3 * 2^61, which wrap to 0, 2, 4 and 1 along an axis of 5 (2^61 =
+    // 5 * 461168601842738790 + 2).
+    EXPECT_EQ(slice1d(0, 4, huge, SampleMode::kWRAP), (std::vector<float>{10, 12, 14, 11}));
+    EXPECT_EQ(slice1d(0, 4, huge, SampleMode::kCLAMP), (std::vector<float>{10, 14, 14, 14}));
 }
 
 TEST(Slice, TwoDimensionalNegativeStridesForEveryElementSize)

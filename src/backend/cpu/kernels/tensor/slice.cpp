@@ -104,6 +104,20 @@ void sampleWindow(ConstTensorView const& input, TensorView const& output, Shape 
     {
         return;
     }
+    for (size_t d = 0; d < rank; ++d)
+    {
+        // A plan or a shape tensor may hold any 64-bit start and stride: start + i * stride must not wrap around.
+        // It moves one way as i grows, so the last coordinate fitting means every one does.
+        int64_t last = 0;
+        if (__builtin_mul_overflow(output.shape[d] - 1, stride[d], &last)
+            || __builtin_add_overflow(last, start[d], &last))
+        {
+            fail(kKernel,
+                "along axis " + std::to_string(d) + " the last coordinate, start " + std::to_string(start[d])
+                    + " + (size " + std::to_string(output.shape[d]) + " - 1) * stride " + std::to_string(stride[d])
+                    + ", does not fit in 64 bits");
+        }
+    }
     std::vector<std::vector<int64_t>> sources(rank);
     for (size_t d = 0; d < rank; ++d)
     {
