@@ -52,8 +52,8 @@ public:
         if (mAdaptiveThreads)
         {
             mFastPath.setRunThreads(mThreadChoice.nextRun());
+            mRunStart = std::chrono::steady_clock::now();
         }
-        mRunStart = std::chrono::steady_clock::now();
     }
     void endRun() override
     {
@@ -136,7 +136,7 @@ private:
     std::vector<bool> mUnneeded;
     using TimePoint = std::chrono::steady_clock::time_point;
     std::vector<std::pair<TimePoint, TimePoint>> mTimes; //!< by layer: the last profiled run's start and end
-    TimePoint mRunStart;                                 //!< when the run under way began
+    TimePoint mRunStart;                                 //!< when the run under way began, where its threads are chosen
 };
 
 } // namespace kiln::cpu

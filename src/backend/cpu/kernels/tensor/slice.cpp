@@ -104,6 +104,7 @@ void sampleWindow(ConstTensorView const& input, TensorView const& output, Shape 
     {
         return;
     }
+    std::vector<std::vector<int64_t>> sources(rank);
     for (size_t d = 0; d < rank; ++d)
     {
         // A plan or a shape tensor may hold any 64-bit start and stride: start + i * stride must not wrap around.
@@ -117,10 +118,6 @@ void sampleWindow(ConstTensorView const& input, TensorView const& output, Shape 
                     + " + (size " + std::to_string(output.shape[d]) + " - 1) * stride " + std::to_string(stride[d])
                     + ", does not fit in 64 bits");
         }
-    }
-    std::vector<std::vector<int64_t>> sources(rank);
-    for (size_t d = 0; d < rank; ++d)
-    {
         sources[d].resize(static_cast<size_t>(output.shape[d]));
         for (int64_t i = 0; i < output.shape[d]; ++i)
         {
