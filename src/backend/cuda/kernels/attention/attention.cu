@@ -493,6 +493,8 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     static_assert(kWarpKeys % 16 == 0, "a warp takes whole 16-key steps of the second product");
     static_assert(2 * kStage >= kBlockQueries * kPitch, "the queries are staged where the tiles go");
     static_assert(kKeyWarps == 1 || 2 * kStage * 2 >= kWarps * 32 * (kDepth / 2 + 4) * 4, "the merge fits");
+    // Whether a tile's scores (every warp's, FP32) fit where its keys were, for the passes that keep every key.
+    constexpr bool kStashesScores = kWarps * 32 * kWarpKeys / 2 * 4 <= kTileKeys * kPitch * 2;
     __shared__ __align__(16) __half shared[2 * kStage];
     // The rows' maxima and sums of every lane, where the merge of the splits' statistics cannot go through `shared`
     // because the keys stay there (two tiles of keys at most, below).
@@ -605,38 +607,82 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
         {
             roundStage(shared + tile * kStage, true);
         }
-        float scores[2][kWarpKeys / 8][4];
-#pragma unroll
-        for (int tile = 0; tile < 2; ++tile)
+        if constexpr (kStashesScores)
         {
-            if (tile < tiles)
+            // The scores wait in the keys' place, which they no longer need, so that each pass is one loop: the
+            // unrolled passes of the registers' version below make code that the instruction cache holds badly.
+            auto const stash = [&](int32_t tile) {
+                return reinterpret_cast<float4*>(shared + tile * kStage) + warp * (kWarpKeys / 8) * 32 + lane;
+            };
+#pragma unroll 1
+            for (int32_t tile = 0; tile < tiles; ++tile)
             {
-                scoreTile<kDepth, kWarpKeys, kGrids>(scores[tile], query,
-                    shared + tile * kStage + split * kWarpKeys * kPitch, p, scoreScale, maskRows,
-                    tile * kTileKeys + split * kWarpKeys, row0);
-                float probabilities[kWarpKeys / 8][4];
+                float scores[kWarpKeys / 8][4];
+                scoreTile<kDepth, kWarpKeys, kGrids>(scores, query, shared + tile * kStage + split * kWarpKeys * kPitch,
+                    p, scoreScale, maskRows, tile * kTileKeys + split * kWarpKeys, row0);
+                __syncthreads(); // every warp has read the tile's keys
 #pragma unroll
                 for (int n = 0; n < kWarpKeys / 8; ++n)
                 {
-#pragma unroll
-                    for (int e = 0; e < 4; ++e)
-                    {
-                        probabilities[n][e] = scores[tile][n][e];
-                    }
+                    stash(tile)[n * 32] = make_float4(scores[n][0], scores[n][1], scores[n][2], scores[n][3]);
                 }
-                softmaxTile<kDepth, kWarpKeys>(probabilities, state);
+                softmaxTile<kDepth, kWarpKeys>(scores, state);
             }
-        }
-        completeRowStatistics<kDepth, kKeyWarps>(state, rowStatistics, queryWarp);
-#pragma unroll
-        for (int tile = 0; tile < 2; ++tile)
-        {
-            if (tile < tiles)
+            completeRowStatistics<kDepth, kKeyWarps>(state, rowStatistics, queryWarp);
+#pragma unroll 1
+            for (int32_t tile = 0; tile < tiles; ++tile)
             {
+                float scores[kWarpKeys / 8][4];
+#pragma unroll
+                for (int n = 0; n < kWarpKeys / 8; ++n)
+                {
+                    float4 const stashed = stash(tile)[n * 32];
+                    scores[n][0] = stashed.x;
+                    scores[n][1] = stashed.y;
+                    scores[n][2] = stashed.z;
+                    scores[n][3] = stashed.w;
+                }
                 ProbabilityFragments<kWarpKeys> probabilities;
-                roundedProbabilities<kDepth, kWarpKeys, kGrids>(scores[tile], state, p, probabilities);
+                roundedProbabilities<kDepth, kWarpKeys, kGrids>(scores, state, p, probabilities);
                 accumulateTile<kDepth, kWarpKeys>(
                     probabilities, shared + tile * kStage + split * kWarpKeys * kPitch + kTileKeys * kPitch, state);
+            }
+        }
+        else
+        {
+            float scores[2][kWarpKeys / 8][4];
+#pragma unroll
+            for (int tile = 0; tile < 2; ++tile)
+            {
+                if (tile < tiles)
+                {
+                    scoreTile<kDepth, kWarpKeys, kGrids>(scores[tile], query,
+                        shared + tile * kStage + split * kWarpKeys * kPitch, p, scoreScale, maskRows,
+                        tile * kTileKeys + split * kWarpKeys, row0);
+                    float probabilities[kWarpKeys / 8][4];
+#pragma unroll
+                    for (int n = 0; n < kWarpKeys / 8; ++n)
+                    {
+#pragma unroll
+                        for (int e = 0; e < 4; ++e)
+                        {
+                            probabilities[n][e] = scores[tile][n][e];
+                        }
+                    }
+                    softmaxTile<kDepth, kWarpKeys>(probabilities, state);
+                }
+            }
+            completeRowStatistics<kDepth, kKeyWarps>(state, rowStatistics, queryWarp);
+#pragma unroll
+            for (int tile = 0; tile < 2; ++tile)
+            {
+                if (tile < tiles)
+                {
+                    ProbabilityFragments<kWarpKeys> probabilities;
+                    roundedProbabilities<kDepth, kWarpKeys, kGrids>(scores[tile], state, p, probabilities);
+                    accumulateTile<kDepth, kWarpKeys>(
+                        probabilities, shared + tile * kStage + split * kWarpKeys * kPitch + kTileKeys * kPitch, state);
+                }
             }
         }
         __syncthreads(); // every warp is done with the values before the splits' merge writes over them
