@@ -594,8 +594,8 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     if (normalized && tiles <= 2)
     {
         // Every key and value fits the two stages (BERT's 128 tokens at depth 64): they are copied and rounded once,
-        // and the scores, computed once, stay in registers from the rows' statistics to their probabilities, where
-        // the walks below copy, round and multiply the keys twice. The same values in the same order: the same bits.
+        // and the scores, computed once, are kept from the rows' statistics to their probabilities, where the walks
+        // below copy, round and multiply the keys twice. The same values in the same order: the same bits.
         for (int32_t tile = 0; tile < tiles; ++tile)
         {
             loadStage(tile, true);
@@ -609,8 +609,8 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
         }
         if constexpr (kStashesScores)
         {
-            // The scores wait in the keys' place, which they no longer need, so that each pass is one loop: the
-            // unrolled passes of the registers' version below make code that the instruction cache holds badly.
+            // The scores wait in shared memory where their keys were, so that each pass is one loop: the unrolled
+            // passes of the registers' version below make code that the instruction cache holds badly.
             auto const stash = [&](int32_t tile) {
                 return reinterpret_cast<float4*>(shared + tile * kStage) + warp * (kWarpKeys / 8) * 32 + lane;
             };
