@@ -559,8 +559,9 @@ TEST(CudaAttention, QuantizedAttentionMatters)
 }
 
 //! Quantized case `c` fused on the GPU against the unfused CPU reference in FP16: where the kernel's scores or
-//! probabilities land within rounding of a boundary of a quantized grid, they take the neighbouring step, so at most
-//! 2% of the outputs may lie beyond FP16 attention's tolerance, none further than `largestStep`.
+//! probabilities land within rounding of a boundary of a quantized grid (the kernel multiplies the steps of its
+//! operands, where the reference multiplies their dequantized values stored in FP16), they take the neighbouring step,
+//! so at most 2% of the outputs may lie beyond FP16 attention's tolerance, none further than `largestStep`.
 void expectQuantizedAgrees(AttentionCase const& c, double largestStep, std::string const& what)
 {
     ASSERT_NE(attentionLayer(cudaPlanOf(c.maker(), true)), nullptr) << what << ": the case must fuse";

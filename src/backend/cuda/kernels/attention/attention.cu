@@ -10,11 +10,13 @@
 // a row of a head's query, keys or values is contiguous either way. FP32 operands run attention_fp32.cu's kernel.
 //
 // Quantized attention's roundings (network/fused/attention.h) are computed where the values are: the operands' in
-// shared memory once a tile has landed, the scores' in registers. The probabilities' rounding needs each row's final
-// maximum and sum, which online softmax knows only at the end: with it, the kernel walks the keys twice, first for
-// the rows' maxima and sums, then for the normalized probabilities, rounded, times the values. Where the keys are at
-// most two tiles (BERT's 128 tokens), they and their values stay in the two stages and their scores in registers
-// between the two passes: each is copied, rounded and multiplied once.
+// shared memory once a tile has landed, the scores' in registers. The products' operands are kept as the steps of
+// their quantizations (exact in FP16), and their scales applied to the products' sums: to the scores before they are
+// rounded, to the output as it is written. The probabilities' rounding needs each row's final maximum and sum, which
+// online softmax knows only at the end: with it, the kernel walks the keys twice, first for the rows' maxima and
+// sums, then for the normalized probabilities, rounded, times the values. Where the keys are at most two tiles (BERT's
+// 128 tokens), they and their values stay in the two stages and their scores in registers between the two passes:
+// each is copied, rounded and multiplied once.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/attention/attention_problem.cuh"
 #include "backend/cuda/kernels/device_access.cuh"
@@ -35,6 +37,7 @@ namespace
 {
 
 using attention::BatchStarts;
+using attention::Grids;
 using attention::maskValue;
 using attention::OperandView;
 using device::DataType;
@@ -84,16 +87,24 @@ __device__ inline void loadTile(__half* tile, __half const* base, OperandView co
     }
 }
 
-//! Rounds the kRows x kColumns elements of `tile` (pitch kPitch) in place, two at a time, after the block's copies
-//! into it landed.
-template <int kRows, int kColumns, int kPitch>
+//! Replaces the kRows x kColumns elements of `tile` (pitch kPitch) by their steps, 16 bytes at a time, after the
+//! block's copies into it landed.
+template <Grids kGrids, int kRows, int kColumns, int kPitch>
 __device__ inline void roundTile(__half* tile, attention::Rounding const& rounding)
 {
-    static_assert(kColumns % 2 == 0 && kPitch % 2 == 0, "pairs of a row");
-    for (int32_t i = static_cast<int32_t>(threadIdx.x); i < kRows * kColumns / 2; i += kThreads)
+    static_assert(kColumns % 8 == 0 && kPitch % 8 == 0, "16-byte chunks of a row");
+    constexpr int kChunks = kColumns / 8;
+    for (int32_t i = static_cast<int32_t>(threadIdx.x); i < kRows * kChunks; i += kThreads)
     {
-        auto* const pair = reinterpret_cast<__half2*>(tile + i / (kColumns / 2) * kPitch) + i % (kColumns / 2);
-        *pair = __float22half2_rn(rounding(__half22float2(*pair)));
+        auto* const chunk = reinterpret_cast<__half2*>(tile + i / kChunks * kPitch + i % kChunks * 8);
+        uint4 halves = *reinterpret_cast<uint4 const*>(chunk);
+        auto* const pairs = reinterpret_cast<__half2*>(&halves);
+#pragma unroll
+        for (int pair = 0; pair < 4; ++pair)
+        {
+            pairs[pair] = rounding.steps<kGrids>(pairs[pair]);
+        }
+        *reinterpret_cast<uint4*>(chunk) = halves;
     }
 }
 
@@ -139,11 +150,12 @@ __device__ inline void addMask(float (&scores)[kWarpKeys / 8][4], HalfProblem co
     }
 }
 
-//! The scores of the warp's rows against its kWarpKeys keys of a tile: scale, rounding (where kRounds), mask, -inf
-//! past the last key. `maskRows`: as addMask takes them.
-template <int kDepth, int kWarpKeys, bool kRounds>
+//! The scores of the warp's rows against its kWarpKeys keys of a tile: the products times `scale` (the problem's, and
+//! the query's and keys' units where they are steps), rounding, mask, -inf past the last key. `maskRows`: as addMask
+//! takes them.
+template <int kDepth, int kWarpKeys, Grids kGrids>
 __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t const (&query)[kDepth / 16][4],
-    __half const* keys, HalfProblem const& p, int64_t const (&maskRows)[2], int32_t firstKey, int32_t row0)
+    __half const* keys, HalfProblem const& p, float scale, int64_t const (&maskRows)[2], int32_t firstKey, int32_t row0)
 {
     constexpr int kPitch = kDepth + 8;
     int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
@@ -162,10 +174,10 @@ __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t con
 #pragma unroll
         for (int e = 0; e < 4; e += 2)
         {
-            float2 scaled{scores[n][e] * p.scale, scores[n][e + 1] * p.scale};
-            if (kRounds && p.scoresRounding.rounds)
+            float2 scaled{scores[n][e] * scale, scores[n][e + 1] * scale};
+            if (kGrids != Grids::kNone && p.scoresRounding.rounds)
             {
-                scaled = p.scoresRounding(scaled);
+                scaled = p.scoresRounding.rounded<kGrids>(scaled);
             }
             int32_t const key = firstKey + n * 8 + 2 * t;
             scores[n][e] = key < p.keyCount ? scaled.x : -INFINITY;
@@ -227,12 +239,40 @@ __device__ inline void softmaxTile(float (&scores)[kWarpKeys / 8][4], RowState<k
     }
 }
 
+//! The a fragments of the second product (two 8-key tiles make one 16-key step): fragment k holds the pairs of
+//! accumulator tiles 2k and 2k + 1, each tile's row g pair first.
+template <int kWarpKeys>
+using ProbabilityFragments = uint32_t[kWarpKeys / 16][4];
+
+//! Where a pair of probabilities (accumulator tile n, row g + 8 `half`) goes in the a fragments.
+__device__ constexpr int fragmentPair(int n, int half)
+{
+    return (n % 2) * 2 + half;
+}
+
+//! The probabilities, from the score accumulators, as the second product's FP16 operands.
+template <int kWarpKeys>
+__device__ inline void packProbabilities(
+    float const (&probabilities)[kWarpKeys / 8][4], ProbabilityFragments<kWarpKeys>& fragments)
+{
+#pragma unroll
+    for (int n = 0; n < kWarpKeys / 8; ++n)
+    {
+#pragma unroll
+        for (int half = 0; half < 2; ++half)
+        {
+            fragments[n / 2][fragmentPair(n, half)]
+                = packHalves(probabilities[n][2 * half], probabilities[n][2 * half + 1]);
+        }
+    }
+}
+
 //! The second walk where the probabilities are rounded: the scores turned into the normalized probabilities
 //! exp(score - maximum) / sum of the rows' final maxima and sums, NaN where the unfused SoftMax gives NaN (as 0 where
-//! NaN probabilities count as zero), then rounded.
-template <int kDepth, int kWarpKeys>
-__device__ inline void roundedProbabilities(
-    float (&scores)[kWarpKeys / 8][4], RowState<kDepth> const& state, HalfProblem const& p)
+//! NaN probabilities count as zero), then their steps, as the second product's operands.
+template <int kDepth, int kWarpKeys, Grids kGrids>
+__device__ inline void roundedProbabilities(float const (&scores)[kWarpKeys / 8][4], RowState<kDepth> const& state,
+    HalfProblem const& p, ProbabilityFragments<kWarpKeys>& fragments)
 {
     float const inverse[2] = {1.0F / state.sum[0], 1.0F / state.sum[1]};
 #pragma unroll
@@ -248,18 +288,16 @@ __device__ inline void roundedProbabilities(
                 probabilities.x = isnan(probabilities.x) ? 0.0F : probabilities.x;
                 probabilities.y = isnan(probabilities.y) ? 0.0F : probabilities.y;
             }
-            float2 const rounded = p.probabilitiesRounding(probabilities);
-            scores[n][2 * half] = rounded.x;
-            scores[n][2 * half + 1] = rounded.y;
+            __half2 const steps = p.probabilitiesRounding.steps<kGrids>(probabilities);
+            fragments[n / 2][fragmentPair(n, half)] = *reinterpret_cast<uint32_t const*>(&steps);
         }
     }
 }
 
-//! output += probabilities . values for the warp's rows; the probabilities are the score accumulators, which are
-//! laid out as the product's a fragments need them (two 8-key tiles make one 16-key step).
+//! output += probabilities . values for the warp's rows, the probabilities as a fragments.
 template <int kDepth, int kWarpKeys>
 __device__ inline void accumulateTile(
-    float const (&probabilities)[kWarpKeys / 8][4], __half const* values, RowState<kDepth>& state)
+    ProbabilityFragments<kWarpKeys> const& probabilities, __half const* values, RowState<kDepth>& state)
 {
     constexpr int kPitch = kDepth + 8;
     int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
@@ -271,27 +309,24 @@ __device__ inline void accumulateTile(
 #pragma unroll
     for (int k = 0; k < kWarpKeys / 16; ++k)
     {
-        uint32_t const a[4] = {packHalves(probabilities[2 * k][0], probabilities[2 * k][1]),
-            packHalves(probabilities[2 * k][2], probabilities[2 * k][3]),
-            packHalves(probabilities[2 * k + 1][0], probabilities[2 * k + 1][1]),
-            packHalves(probabilities[2 * k + 1][2], probabilities[2 * k + 1][3])};
 #pragma unroll
         for (int n = 0; n < kDepth / 8; n += 2)
         {
             uint32_t b[4];
             loadTransposed(b, values + (k * 16 + rowInStep) * kPitch + n * 8 + columnInPair);
-            mma16816(state.output[n], a, b[0], b[1]);
-            mma16816(state.output[n + 1], a, b[2], b[3]);
+            mma16816(state.output[n], probabilities[k], b[0], b[1]);
+            mma16816(state.output[n + 1], probabilities[k], b[2], b[3]);
         }
     }
 }
 
 //! Writes the warp's rows: output / sum, or for a row whose probabilities are all NaN (every score -inf, or a NaN
 //! or +inf score, as on the CPU) NaN, or 0 where NaN probabilities count as zero. Where the probabilities were
-//! `normalized` (rounded) already, the output as it is.
+//! `normalized` (rounded) already, the output as it is. Either times `scale` (the units of the second product's
+//! operands where they are steps).
 template <int kDepth>
 __device__ inline void storeRows(
-    RowState<kDepth>& state, HalfProblem const& p, __half* output, int32_t row0, bool normalized)
+    RowState<kDepth>& state, HalfProblem const& p, __half* output, int32_t row0, bool normalized, float scale)
 {
     int32_t const t = static_cast<int32_t>(threadIdx.x) % 4;
 #pragma unroll
@@ -306,7 +341,7 @@ __device__ inline void storeRows(
             continue;
         }
         bool const nanRow = !normalized && (state.maximum[half] == -INFINITY || isnan(sum) || sum == 0.0F);
-        float const inverse = normalized ? 1.0F : 1.0F / sum;
+        float const inverse = normalized ? scale : scale / sum;
         auto const valueOf
             = [&](int n, int e) { return nanRow ? (p.zeroNaN ? 0.0F : NAN) : state.output[n][2 * half + e] * inverse; };
         __half* const rowOutput = output + static_cast<int64_t>(row) * p.outputView.row;
@@ -444,10 +479,12 @@ __device__ inline void completeRowStatistics(RowState<kDepth>& state, float* exc
 //! kDepth: the query's and the values' depths rounded up to a multiple of 16 (zeros past them). kTileKeys keys per
 //! step, in two shared-memory stages of keys and values: one being computed, the next being copied. kQueryWarps
 //! warps take 16 queries each; the block's other warps split each tile's keys with them (kKeyWarps per query warp).
-//! kRounds: the problem has roundings (quantized attention); without, the kernel is compiled without their code.
-template <int kDepth, int kTileKeys, int kQueryWarps, bool kRounds>
+//! kGrids: the grids of the problem's roundings (quantized attention); Grids::kNone compiles the kernel without their
+//! code.
+template <int kDepth, int kTileKeys, int kQueryWarps, Grids kGrids>
 __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
 {
+    constexpr bool kRounds = kGrids != Grids::kNone;
     constexpr int kKeyWarps = kWarps / kQueryWarps;
     constexpr int kWarpKeys = kTileKeys / kKeyWarps;
     constexpr int kBlockQueries = kQueryWarps * kWarpQueries;
@@ -456,6 +493,8 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     static_assert(kWarpKeys % 16 == 0, "a warp takes whole 16-key steps of the second product");
     static_assert(2 * kStage >= kBlockQueries * kPitch, "the queries are staged where the tiles go");
     static_assert(kKeyWarps == 1 || 2 * kStage * 2 >= kWarps * 32 * (kDepth / 2 + 4) * 4, "the merge fits");
+    // Whether a tile's scores (every warp's, FP32) fit where its keys were, for the passes that keep every key.
+    constexpr bool kStashesScores = kWarps * 32 * kWarpKeys / 2 * 4 <= kTileKeys * kPitch * 2;
     __shared__ __align__(16) __half shared[2 * kStage];
     // The rows' maxima and sums of every lane, where the merge of the splits' statistics cannot go through `shared`
     // because the keys stay there (two tiles of keys at most, below).
@@ -481,7 +520,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     __syncthreads();
     if (kRounds && p.queryRounding.changes())
     {
-        roundTile<kBlockQueries, kDepth, kPitch>(shared, p.queryRounding);
+        roundTile<kGrids, kBlockQueries, kDepth, kPitch>(shared, p.queryRounding);
         __syncthreads();
     }
     uint32_t query[kDepth / 16][4];
@@ -519,10 +558,10 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
         bool const roundsValues = withValues && p.valuesRounding.changes();
         if (kRounds && (p.keysRounding.changes() || roundsValues))
         {
-            roundTile<kTileKeys, kDepth, kPitch>(landed, p.keysRounding);
+            roundTile<kGrids, kTileKeys, kDepth, kPitch>(landed, p.keysRounding);
             if (roundsValues)
             {
-                roundTile<kTileKeys, kDepth, kPitch>(landed + kTileKeys * kPitch, p.valuesRounding);
+                roundTile<kGrids, kTileKeys, kDepth, kPitch>(landed + kTileKeys * kPitch, p.valuesRounding);
             }
             __syncthreads();
         }
@@ -548,11 +587,15 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
         }
     };
     bool const normalized = kRounds && p.probabilitiesRounding.rounds;
+    // The products' sums scaled by their operands' units, which are 1 where the operands are not steps.
+    float const scoreScale = kRounds ? p.scale * p.queryRounding.unit() * p.keysRounding.unit() : p.scale;
+    float const outputScale = kRounds ? p.valuesRounding.unit() * (normalized ? p.probabilitiesRounding.unit() : 1.0F)
+                                      : 1.0F;
     if (normalized && tiles <= 2)
     {
         // Every key and value fits the two stages (BERT's 128 tokens at depth 64): they are copied and rounded once,
-        // and the scores, computed once, stay in registers from the rows' statistics to their probabilities, where
-        // the walks below copy, round and multiply the keys twice. The same values in the same order: the same bits.
+        // and the scores, computed once, are kept from the rows' statistics to their probabilities, where the walks
+        // below copy, round and multiply the keys twice. The same values in the same order: the same bits.
         for (int32_t tile = 0; tile < tiles; ++tile)
         {
             loadStage(tile, true);
@@ -564,37 +607,82 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
         {
             roundStage(shared + tile * kStage, true);
         }
-        float scores[2][kWarpKeys / 8][4];
-#pragma unroll
-        for (int tile = 0; tile < 2; ++tile)
+        if constexpr (kStashesScores)
         {
-            if (tile < tiles)
+            // The scores wait in shared memory where their keys were, so that each pass is one loop: the unrolled
+            // passes of the registers' version below make code that the instruction cache holds badly.
+            auto const stash = [&](int32_t tile) {
+                return reinterpret_cast<float4*>(shared + tile * kStage) + warp * (kWarpKeys / 8) * 32 + lane;
+            };
+#pragma unroll 1
+            for (int32_t tile = 0; tile < tiles; ++tile)
             {
-                scoreTile<kDepth, kWarpKeys, kRounds>(scores[tile], query,
-                    shared + tile * kStage + split * kWarpKeys * kPitch, p, maskRows,
-                    tile * kTileKeys + split * kWarpKeys, row0);
-                float probabilities[kWarpKeys / 8][4];
+                float scores[kWarpKeys / 8][4];
+                scoreTile<kDepth, kWarpKeys, kGrids>(scores, query, shared + tile * kStage + split * kWarpKeys * kPitch,
+                    p, scoreScale, maskRows, tile * kTileKeys + split * kWarpKeys, row0);
+                __syncthreads(); // every warp has read the tile's keys
 #pragma unroll
                 for (int n = 0; n < kWarpKeys / 8; ++n)
                 {
-#pragma unroll
-                    for (int e = 0; e < 4; ++e)
-                    {
-                        probabilities[n][e] = scores[tile][n][e];
-                    }
+                    stash(tile)[n * 32] = make_float4(scores[n][0], scores[n][1], scores[n][2], scores[n][3]);
                 }
-                softmaxTile<kDepth, kWarpKeys>(probabilities, state);
+                softmaxTile<kDepth, kWarpKeys>(scores, state);
+            }
+            completeRowStatistics<kDepth, kKeyWarps>(state, rowStatistics, queryWarp);
+#pragma unroll 1
+            for (int32_t tile = 0; tile < tiles; ++tile)
+            {
+                float scores[kWarpKeys / 8][4];
+#pragma unroll
+                for (int n = 0; n < kWarpKeys / 8; ++n)
+                {
+                    float4 const stashed = stash(tile)[n * 32];
+                    scores[n][0] = stashed.x;
+                    scores[n][1] = stashed.y;
+                    scores[n][2] = stashed.z;
+                    scores[n][3] = stashed.w;
+                }
+                ProbabilityFragments<kWarpKeys> probabilities;
+                roundedProbabilities<kDepth, kWarpKeys, kGrids>(scores, state, p, probabilities);
+                accumulateTile<kDepth, kWarpKeys>(
+                    probabilities, shared + tile * kStage + split * kWarpKeys * kPitch + kTileKeys * kPitch, state);
             }
         }
-        completeRowStatistics<kDepth, kKeyWarps>(state, rowStatistics, queryWarp);
-#pragma unroll
-        for (int tile = 0; tile < 2; ++tile)
+        else
         {
-            if (tile < tiles)
+            float scores[2][kWarpKeys / 8][4];
+#pragma unroll
+            for (int tile = 0; tile < 2; ++tile)
             {
-                roundedProbabilities<kDepth, kWarpKeys>(scores[tile], state, p);
-                accumulateTile<kDepth, kWarpKeys>(
-                    scores[tile], shared + tile * kStage + split * kWarpKeys * kPitch + kTileKeys * kPitch, state);
+                if (tile < tiles)
+                {
+                    scoreTile<kDepth, kWarpKeys, kGrids>(scores[tile], query,
+                        shared + tile * kStage + split * kWarpKeys * kPitch, p, scoreScale, maskRows,
+                        tile * kTileKeys + split * kWarpKeys, row0);
+                    float probabilities[kWarpKeys / 8][4];
+#pragma unroll
+                    for (int n = 0; n < kWarpKeys / 8; ++n)
+                    {
+#pragma unroll
+                        for (int e = 0; e < 4; ++e)
+                        {
+                            probabilities[n][e] = scores[tile][n][e];
+                        }
+                    }
+                    softmaxTile<kDepth, kWarpKeys>(probabilities, state);
+                }
+            }
+            completeRowStatistics<kDepth, kKeyWarps>(state, rowStatistics, queryWarp);
+#pragma unroll
+            for (int tile = 0; tile < 2; ++tile)
+            {
+                if (tile < tiles)
+                {
+                    ProbabilityFragments<kWarpKeys> probabilities;
+                    roundedProbabilities<kDepth, kWarpKeys, kGrids>(scores[tile], state, p, probabilities);
+                    accumulateTile<kDepth, kWarpKeys>(
+                        probabilities, shared + tile * kStage + split * kWarpKeys * kPitch + kTileKeys * kPitch, state);
+                }
             }
         }
         __syncthreads(); // every warp is done with the values before the splits' merge writes over them
@@ -603,7 +691,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     {
         walkKeys(false, [&](__half const* stage, int32_t firstKey) {
             float scores[kWarpKeys / 8][4];
-            scoreTile<kDepth, kWarpKeys, kRounds>(scores, query, stage, p, maskRows, firstKey, row0);
+            scoreTile<kDepth, kWarpKeys, kGrids>(scores, query, stage, p, scoreScale, maskRows, firstKey, row0);
             softmaxTile<kDepth, kWarpKeys>(scores, state);
         });
         completeRowStatistics<kDepth, kKeyWarps>(state, reinterpret_cast<float*>(shared), queryWarp);
@@ -612,16 +700,18 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     {
         walkKeys(true, [&](__half const* stage, int32_t firstKey) {
             float scores[kWarpKeys / 8][4];
-            scoreTile<kDepth, kWarpKeys, kRounds>(scores, query, stage, p, maskRows, firstKey, row0);
+            scoreTile<kDepth, kWarpKeys, kGrids>(scores, query, stage, p, scoreScale, maskRows, firstKey, row0);
+            ProbabilityFragments<kWarpKeys> probabilities;
             if (normalized)
             {
-                roundedProbabilities<kDepth, kWarpKeys>(scores, state, p);
+                roundedProbabilities<kDepth, kWarpKeys, kGrids>(scores, state, p, probabilities);
             }
             else
             {
                 softmaxTile<kDepth, kWarpKeys>(scores, state);
+                packProbabilities<kWarpKeys>(scores, probabilities);
             }
-            accumulateTile<kDepth, kWarpKeys>(scores, stage + kTileKeys * kPitch, state);
+            accumulateTile<kDepth, kWarpKeys>(probabilities, stage + kTileKeys * kPitch, state);
         });
     }
     if constexpr (kKeyWarps > 1)
@@ -632,7 +722,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
             return;
         }
     }
-    storeRows<kDepth>(state, p, p.output + starts.output, row0, normalized);
+    storeRows<kDepth>(state, p, p.output + starts.output, row0, normalized, outputScale);
 }
 
 OperandView viewOf(backend::AttentionGeometry const& g, backend::AttentionGeometry::Operand const& operand)
@@ -662,24 +752,31 @@ bool movesInGroupsOf(int64_t elements, void const* data, backend::AttentionGeome
     return aligned;
 }
 
-//! Launches the kernel of these parameters, compiled with the roundings' code where the problem `rounds`.
+//! Launches the kernel of these parameters, compiled for the problem's `grids`.
 template <int kDepth, int kTileKeys, int kQueryWarps>
-void start(HalfProblem const& problem, bool rounds, unsigned grid, cudaStream_t stream)
+void start(HalfProblem const& problem, Grids grids, unsigned grid, cudaStream_t stream)
 {
-    if (rounds)
+    switch (grids)
     {
-        attentionKernel<kDepth, kTileKeys, kQueryWarps, true><<<grid, kThreads, 0, stream>>>(problem);
-    }
-    else
-    {
-        attentionKernel<kDepth, kTileKeys, kQueryWarps, false><<<grid, kThreads, 0, stream>>>(problem);
+    case Grids::kNone:
+        attentionKernel<kDepth, kTileKeys, kQueryWarps, Grids::kNone><<<grid, kThreads, 0, stream>>>(problem);
+        break;
+    case Grids::kFp8:
+        attentionKernel<kDepth, kTileKeys, kQueryWarps, Grids::kFp8><<<grid, kThreads, 0, stream>>>(problem);
+        break;
+    case Grids::kInt8:
+        attentionKernel<kDepth, kTileKeys, kQueryWarps, Grids::kInt8><<<grid, kThreads, 0, stream>>>(problem);
+        break;
+    case Grids::kEither:
+        attentionKernel<kDepth, kTileKeys, kQueryWarps, Grids::kEither><<<grid, kThreads, 0, stream>>>(problem);
+        break;
     }
 }
 
 //! Launches the kernel with as many queries per block as keep the GPU's multiprocessors busy: 64 (four warps of
 //! queries) where there are enough of them, else 32 or 16 with the keys split between the block's warps.
 template <int kDepth, int kTileKeys, int kFewestQueryWarps>
-void launch(HalfProblem& problem, bool rounds, int64_t batches, int32_t multiprocessors, cudaStream_t stream)
+void launch(HalfProblem& problem, Grids grids, int64_t batches, int32_t multiprocessors, cudaStream_t stream)
 {
     auto const blocksWith = [&](int32_t queryWarps) {
         return batches * ((problem.queries + queryWarps * kWarpQueries - 1) / (queryWarps * kWarpQueries));
@@ -698,15 +795,15 @@ void launch(HalfProblem& problem, bool rounds, int64_t batches, int32_t multipro
     auto const grid = static_cast<unsigned>(blocks);
     if (queryWarps == 4)
     {
-        start<kDepth, kTileKeys, 4>(problem, rounds, grid, stream);
+        start<kDepth, kTileKeys, 4>(problem, grids, grid, stream);
     }
     else if (queryWarps == 2)
     {
-        start<kDepth, kTileKeys, 2>(problem, rounds, grid, stream);
+        start<kDepth, kTileKeys, 2>(problem, grids, grid, stream);
     }
     else if constexpr (kFewestQueryWarps == 1)
     {
-        start<kDepth, kTileKeys, 1>(problem, rounds, grid, stream);
+        start<kDepth, kTileKeys, 1>(problem, grids, grid, stream);
     }
     check(cudaGetLastError(), "attention: launching the kernel");
 }
@@ -752,6 +849,21 @@ attention::Rounding roundingOf(network::AttentionRounding const& rounding)
         rounding.type == nvinfer1::DataType::kFP8};
 }
 
+//! The grids of the layer's roundings, for which its kernel is compiled.
+Grids gridsOf(network::AttentionParams const& params)
+{
+    bool fp8 = false;
+    bool int8 = false;
+    for (network::AttentionRounding const* rounding : {&params.queryRounding, &params.keysRounding,
+             &params.valuesRounding, &params.scoresRounding, &params.probabilitiesRounding})
+    {
+        bool const onFp8 = rounding->type == nvinfer1::DataType::kFP8; // as roundingOf's `fp8`: else INT8's grid
+        fp8 = fp8 || (rounding->rounds() && onFp8);
+        int8 = int8 || (rounding->rounds() && !onFp8);
+    }
+    return fp8 && int8 ? Grids::kEither : fp8 ? Grids::kFp8 : int8 ? Grids::kInt8 : Grids::kNone;
+}
+
 //! The problem the kernels read, on operands of type T, without the FP16 kernel's vector flags.
 template <typename T>
 attention::Problem<T> problemOf(network::AttentionParams const& params, LayerInputs const& inputs,
@@ -789,7 +901,7 @@ attention::Problem<T> problemOf(network::AttentionParams const& params, LayerInp
     return problem;
 }
 
-void runHalf(HalfProblem problem, bool rounds, LayerInputs const& inputs, TensorView const& output,
+void runHalf(HalfProblem problem, Grids grids, LayerInputs const& inputs, TensorView const& output,
     backend::AttentionGeometry const& g, cudaStream_t stream)
 {
     problem.vectorQuery = movesInGroupsOf(8, inputs[0].data, g, g.queryLayout, g.depth);
@@ -799,16 +911,16 @@ void runHalf(HalfProblem problem, bool rounds, LayerInputs const& inputs, Tensor
     int64_t const depth = std::max(g.depth, g.valueDepth);
     if (depth <= 32)
     {
-        launch<32, 64, 1>(problem, rounds, g.batches, multiprocessorCount(), stream);
+        launch<32, 64, 1>(problem, grids, g.batches, multiprocessorCount(), stream);
     }
     else if (depth <= 64)
     {
-        launch<64, 64, 1>(problem, rounds, g.batches, multiprocessorCount(), stream);
+        launch<64, 64, 1>(problem, grids, g.batches, multiprocessorCount(), stream);
     }
     else
     {
         launch<128, 32, 2>(
-            problem, rounds, g.batches, multiprocessorCount(), stream); // 16-key steps: two warps per tile
+            problem, grids, g.batches, multiprocessorCount(), stream); // 16-key steps: two warps per tile
     }
 }
 
@@ -835,7 +947,7 @@ void run(
     }
     if (type == DataType::kHALF)
     {
-        runHalf(problemOf<__half>(params, inputs, output, g), params.rounds(), inputs, output, g, stream);
+        runHalf(problemOf<__half>(params, inputs, output, g), gridsOf(params), inputs, output, g, stream);
         return;
     }
     if (params.rounds())

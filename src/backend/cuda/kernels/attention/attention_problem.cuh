@@ -26,9 +26,22 @@ struct OperandView
     int64_t column;
 };
 
+//! The grids a kernel's roundings are compiled for: none (the kernel has no roundings' code), FP8 E4M3's alone,
+//! INT8's alone, or either (each rounding's `fp8` says which).
+enum class Grids
+{
+    kNone,
+    kFp8,
+    kInt8,
+    kEither,
+};
+
 //! One of quantized attention's roundings (network::AttentionRounding) as a kernel applies it, to two values at a
 //! time. It multiplies by the scale's reciprocal where the layers it replaces divided by the scale, so that a value
 //! within a unit in FP32's last place of the boundary between two steps may take the other one.
+//!
+//! The operands of the products are kept as steps (the codes of the quantization, exact in FP16) and their scales
+//! applied to the products' sums, which saves converting every element back: a step s stands for s * unit().
 struct Rounding
 {
     float factor{1.0F};
@@ -43,38 +56,62 @@ struct Rounding
         return rounds || factor != 1.0F;
     }
 
-    //! `x` multiplied by the factor and stored in FP16, then quantized and dequantized into FP16, as the FP16 layers
-    //! the rounding replaces computed it.
-    __device__ float2 operator()(float2 x) const
+    //! What one step is worth: the scale where the rounding quantizes; else the steps are the values.
+    __host__ __device__ float unit() const
     {
-        float2 const scaled = __half22float2(__floats2half2_rn(x.x * factor, x.y * factor));
-        if (!rounds)
+        return rounds ? scale : 1.0F;
+    }
+
+    //! The steps of two FP16 values: multiplied by the factor and stored in FP16, then quantized where the rounding
+    //! does.
+    template <Grids kGrids>
+    __device__ __half2 steps(__half2 stored) const
+    {
+        if (factor != 1.0F)
         {
-            return scaled;
+            stored = __floats2half2_rn(__low2float(stored) * factor, __high2float(stored) * factor);
         }
-        float2 const steps{scaled.x * inverseScale, scaled.y * inverseScale};
-        float2 codes;
-        if (fp8)
+        return rounds ? quantized<kGrids>(__half22float2(stored)) : stored;
+    }
+
+    //! The steps of two FP32 values, each stored in FP16 first as the layers the rounding replaces stored it.
+    template <Grids kGrids>
+    __device__ __half2 steps(float2 x) const
+    {
+        __half2 const stored = __floats2half2_rn(x.x * factor, x.y * factor);
+        return rounds ? quantized<kGrids>(__half22float2(stored)) : stored;
+    }
+
+    //! Two values rounded, as the FP16 layers the rounding replaces computed them: their steps times the scale,
+    //! stored in FP16.
+    template <Grids kGrids>
+    __device__ float2 rounded(float2 x) const
+    {
+        float2 const s = __half22float2(steps<kGrids>(x));
+        return rounds ? __half22float2(__floats2half2_rn(s.x * scale, s.y * scale)) : s;
+    }
+
+private:
+    //! The quantization's steps of two values already stored in FP16: divided by the scale, rounded onto the grid.
+    template <Grids kGrids>
+    __device__ __half2 quantized(float2 stored) const
+    {
+        float2 const steps{stored.x * inverseScale, stored.y * inverseScale};
+        if (kGrids == Grids::kFp8 || (kGrids == Grids::kEither && fp8))
         {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
             // The conversion instructions of GPUs with FP8 (rounding to nearest even, saturating to 448, NaN kept)
             // compute what fp8.h does in software: one instruction each way for two values.
-            __half2_raw const decoded
-                = __nv_cvt_fp8x2_to_halfraw2(__nv_cvt_float2_to_fp8x2(steps, __NV_SATFINITE, __NV_E4M3), __NV_E4M3);
-            codes = __half22float2(__half2(decoded));
+            return __half2(
+                __nv_cvt_fp8x2_to_halfraw2(__nv_cvt_float2_to_fp8x2(steps, __NV_SATFINITE, __NV_E4M3), __NV_E4M3));
 #else
-            codes = float2{
-                fp8E4m3BitsToFloat(floatToFp8E4m3Bits(steps.x)), fp8E4m3BitsToFloat(floatToFp8E4m3Bits(steps.y))};
+            return __floats2half2_rn(
+                fp8E4m3BitsToFloat(floatToFp8E4m3Bits(steps.x)), fp8E4m3BitsToFloat(floatToFp8E4m3Bits(steps.y)));
 #endif
         }
-        else
-        {
-            codes = float2{int8Step(steps.x), int8Step(steps.y)};
-        }
-        return __half22float2(__floats2half2_rn(codes.x * scale, codes.y * scale));
+        return __floats2half2_rn(int8Step(steps.x), int8Step(steps.y));
     }
 
-private:
     //! ONNX's INT8 quantization of a value already divided by the scale: rounded half to even, saturated; NaN 0.
     __device__ static float int8Step(float steps)
     {
