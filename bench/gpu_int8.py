@@ -11,8 +11,8 @@ its weight quantizations computed into INT8 initializers by bench/int8_initializ
 the bytes), or, for the models whose weights travel as seeds (ViT-B/16), with its large weights drawn from seeds
 before quantization and left out of the file, drawn again here (bench/seeded_weights.py). ResNet-50's may also be the
 one bench/cpu_int8.py makes. The FP32 export for the FP16 rows is made here, or, for those models, is the seeded export
-gpu_int8_make.py quantized (MODEL_fp32.onnx beside the quantized model), so that both rows run one graph whichever
-version of torch exported it. Each row: `kiln --backend=cuda --useCudaGraph --noDataTransfers` (resnet50_gpu.py's
+gpu_int8_make.py quantized (seeded_weights.export_beside), so that both rows run one graph whichever version of
+torch exported it. Each row: `kiln --backend=cuda --useCudaGraph --noDataTransfers` (resnet50_gpu.py's
 kiln_figures) with
   - FP16:           the FP32 export, --fp16
   - INT8 (FP8):     the Q/DQ export, --int8 (--fp8) (the layers between Q/DQ pairs run quantized where fused, the
@@ -92,12 +92,6 @@ def default_int8_model(name, precision="int8"):
     """Where gpu_int8_make.py writes MODELS[name]'s quantized model by default: .gpu-int8/ of the repository
     (ignored)."""
     return os.path.join(HERE, "..", ".gpu-int8", f"{name}_{precision}.onnx")
-
-
-def seeded_fp32_model(quantized_path, name):
-    """Where gpu_int8_make.py writes the seeded FP32 export of a model whose weights travel as seeds: beside its
-    quantized model."""
-    return os.path.join(os.path.dirname(os.path.abspath(quantized_path)), f"{name}_fp32.onnx")
 
 
 def module(name):
@@ -184,7 +178,7 @@ def main():
         print(f"{args.model}: {label} plan against the CPU reference kernels (batch 1):",
               compare_with_reference(args.kiln, quantized_model, quantized_name, size, flag), flush=True)
         if MODELS[args.model].seeded:
-            fp32_model = unpacked(seeded_fp32_model(args.int8_model, args.model), scratch)
+            fp32_model = unpacked(seeded_weights.export_beside(args.int8_model), scratch)
         else:
             fp32_model = os.path.join(scratch, f"{args.model}.onnx")
             export(args.model, fp32_model)

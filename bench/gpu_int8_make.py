@@ -7,7 +7,7 @@ DequantizeLinear counts. So that the model travels to the GPU machine, either it
 into INT8 initializers (int8_initializers.py; INT8 only), or, for the models whose weights travel as seeds
 (gpu_int8.Model.seeded: ViT-B/16), the export's large weights are drawn from seeds before quantizing and left out of
 the quantized model (seeded_weights.py: ViT-B/16's FP8 model takes 1.7 MB), and the seeded export, stripped likewise,
-goes beside it as MODEL_fp32.onnx for gpu_int8.py's FP16 rows. An output name ending in .gz writes it
+goes beside it (MODEL_PRECISION.seeded_fp32.onnx) for gpu_int8.py's FP16 rows. An output name ending in .gz writes it
 gzip-compressed (gpu_int8.py reads it so): ConvNeXt-T's INT8 model is 31.5 MB, 28.5 MB so, under the 30 MB that a file
 may take of the GPU machine's transfer limit beside the tree.
 
@@ -27,6 +27,7 @@ import tempfile
 import numpy as np
 
 import gpu_int8
+import seeded_weights
 
 CALIBRATION_SEED = 2
 CALIBRATION_SAMPLES = 8
@@ -87,7 +88,7 @@ def main():
         steps = ["strip", qdq, fp32 + ".draws.json", travelling] if seeded else [qdq, travelling]
         subprocess.run([sys.executable, helper, *steps], check=True)
         if seeded:
-            fp32_output = gpu_int8.seeded_fp32_model(output, args.model)
+            fp32_output = seeded_weights.export_beside(output)
             subprocess.run([sys.executable, helper, "strip", fp32, fp32 + ".draws.json", fp32_output], check=True)
         print(describe(travelling))
         if output.endswith(".gz"):

@@ -16,6 +16,7 @@ Usage: seeded_weights.py seed MODEL OUTPUT | strip MODEL DRAWS OUTPUT | restore 
 """
 import hashlib
 import json
+import os
 import sys
 
 import numpy as np
@@ -25,6 +26,12 @@ from onnx import numpy_helper
 MIN_ELEMENTS = 1 << 16
 SEEDS_KEY = "kiln.seeded_weights"
 FIRST_SEED = 1000
+
+
+def export_beside(quantized_path):
+    """Where the seeded FP32 export that a quantized model was made from goes, stripped as the model is: beside it, so
+    that the quantized and unquantized rows of a benchmark run one graph."""
+    return os.path.splitext(quantized_path)[0] + ".seeded_fp32.onnx"
 
 
 def drawn(draw):
