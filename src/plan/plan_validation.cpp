@@ -80,6 +80,30 @@ bool validateTensor(PlanModel const& m, TensorRecord const& t, std::string& erro
         error = "tensor \"" + t.name + "\" refers to a missing shape expression";
         return false;
     }
+    // An application passes a shape-tensor input's values in a buffer of its shape's volume, from which the
+    // context reads one value per entry of `values`: the shape must be fixed and hold exactly that many.
+    if (t.ioMode == nvinfer1::TensorIOMode::kINPUT && t.values)
+    {
+        auto const count = static_cast<int64_t>(t.values->size());
+        int64_t volume = 1; // at most `count` before each product, which therefore cannot overflow
+        for (int32_t d : t.dims)
+        {
+            ExprNode const& extent = m.exprs[static_cast<size_t>(d)];
+            bool const fixed = extent.kind == static_cast<uint8_t>(shape::ExprKind::kCONSTANT) && extent.value >= 0;
+            if (!fixed || (extent.value > 0 && volume > count / extent.value))
+            {
+                volume = -1;
+                break;
+            }
+            volume *= extent.value;
+        }
+        if (volume != count)
+        {
+            error = "shape-tensor input \"" + t.name + "\": the plan reads " + std::to_string(count)
+                + (count == 1 ? " value" : " values") + " from it, which its shape does not hold exactly";
+            return false;
+        }
+    }
     // Compared without adding offset and size, which a corrupted plan could make overflow.
     if (t.arenaOffset < -1 || t.maxBytes < 0
         || (t.arenaOffset >= 0 && (t.arenaOffset > m.arenaBytes || t.maxBytes > m.arenaBytes - t.arenaOffset)))

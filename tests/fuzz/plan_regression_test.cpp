@@ -11,12 +11,14 @@
 #include "plan/plan_format.h"
 #include "network/layers/slice.h"
 #include "plan_with_payload.h"
+#include "shape/expr.h"
 
 #include <NvInferRuntime.h>
 #include <kiln/Logging.h>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -49,6 +51,16 @@ struct Finding
 void noInputs(PlanModel& m, size_t layer)
 {
     m.layers.at(layer).inputs.clear();
+}
+
+//! The plan's shape-expression node of the constant 1.
+int32_t one(PlanModel const& m)
+{
+    auto const node = std::find_if(m.exprs.begin(), m.exprs.end(), [](kiln::plan::ExprNode const& e) {
+        return e.kind == static_cast<uint8_t>(kiln::shape::ExprKind::kCONSTANT) && e.value == 1;
+    });
+    EXPECT_NE(node, m.exprs.end());
+    return static_cast<int32_t>(node - m.exprs.begin());
 }
 
 //! Every input and output of the layer read and written as INT64, as plan_mutations.h's "layer<N>_int64_io" does.
@@ -191,6 +203,11 @@ std::vector<Finding> const kFindings{
     // reader is checked in every mode now, and the kernel checks the last coordinate of run-time extents.
     {"slice_fill_stride_overflows", "onnx_valid_pad",
         [](PlanModel& m) { sliceStride(m, "Y (slice 7)", 1, -6917529027641081855LL); }, "does not fit in 64 bits"},
+    // The shape-tensor input "S" [2] given a shape of one element: a context read its two values from the
+    // application's buffer, sized by the shape, past its end (ASan, the fuzzing build, where the fuzzer's extent was an
+    // operation that came to 1). The reader now checks that a shape-tensor input's fixed shape holds its values.
+    {"shape_input_holds_fewer_values", "onnx_valid_shape_input", [](PlanModel& m) { m.tensors.at(1).dims = {one(m)}; },
+        "shape-tensor input \"S\": the plan reads 2 values from it, which its shape does not hold exactly"},
 };
 
 //! gtest names a failing case by this rather than by the bytes of its parameter.

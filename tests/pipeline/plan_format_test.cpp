@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -44,6 +45,37 @@ kiln::plan::PlanModel smallPlanModel()
     kiln::plan::PlanModel model;
     std::string error;
     EXPECT_TRUE(kiln::plan::readPlan(bytes.data(), bytes.size(), model, error)) << error;
+    return model;
+}
+
+//! A plan whose input "shape" is a shape tensor: x [2, 3] reshaped to the two values it holds, read back.
+kiln::plan::PlanModel shapeInputPlanModel()
+{
+    kiln::test::RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    ITensor* x = network->addInput("x", DataType::kFLOAT, Dims{2, {2, 3}});
+    ITensor* shape = network->addInput("shape", DataType::kINT32, Dims{1, {2}});
+    IShuffleLayer* reshape = network->addShuffle(*x);
+    reshape->setInput(1, *shape);
+    network->markOutput(*reshape->getOutput(0));
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, kiln::Backend::kCPU);
+    IOptimizationProfile* profile = builder->createOptimizationProfile();
+    int32_t const values[2] = {3, 2};
+    for (OptProfileSelector selector : {OptProfileSelector::kMIN, OptProfileSelector::kOPT, OptProfileSelector::kMAX})
+    {
+        profile->setShapeValues("shape", selector, values, 2);
+    }
+    config->addOptimizationProfile(profile);
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    kiln::plan::PlanModel model;
+    std::string error;
+    EXPECT_NE(plan, nullptr) << logger.errors();
+    if (plan != nullptr)
+    {
+        EXPECT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
+    }
     return model;
 }
 
@@ -229,6 +261,30 @@ TEST(PlanFormat, MemorySizesThatWouldOverflowAreRejected)
     EXPECT_NE(rejection(huge).find("the plan asks for 9223372036854775807 bytes of activation memory and 0 bytes of "
                                    "workspace, more than any machine has"),
         std::string::npos);
+}
+
+TEST(PlanFormat, ShapeInputsWhoseShapeDoesNotHoldTheirValuesAreRejected)
+{
+    // A context reads one value per entry of a shape-tensor input's values from the application's buffer, which holds
+    // as many as the input's shape: a plan where the two disagree would read past the buffer's end.
+    kiln::plan::PlanModel const model = shapeInputPlanModel();
+    auto const input = std::find_if(model.tensors.begin(), model.tensors.end(), [](kiln::plan::TensorRecord const& t) {
+        return t.name == "shape";
+    }) - model.tensors.begin();
+    ASSERT_LT(input, static_cast<std::ptrdiff_t>(model.tensors.size()));
+    ASSERT_TRUE(model.tensors[input].values.has_value());
+    ASSERT_EQ(model.tensors[input].values->size(), 2U);
+    kiln::plan::PlanModel more = model;
+    more.tensors[input].values->push_back(more.tensors[input].values->front());
+    EXPECT_NE(rejection(more).find("shape-tensor input \"shape\": the plan reads 3 values from it, which its shape "
+                                   "does not hold exactly"),
+        std::string::npos);
+    kiln::plan::PlanModel fewer = model;
+    fewer.tensors[input].values->pop_back();
+    EXPECT_NE(rejection(fewer).find("the plan reads 1 value from it"), std::string::npos);
+    kiln::plan::PlanModel sixPlaces = model;
+    sixPlaces.tensors[input].dims = sixPlaces.tensors[0].dims; // x's: [2, 3]
+    EXPECT_NE(rejection(sixPlaces).find("the plan reads 2 values"), std::string::npos);
 }
 
 } // namespace
