@@ -56,12 +56,14 @@ Dims ResizeNearestPlugin::getOutputDimensions(int32_t /*index*/, Dims const* inp
         Dims output = inputs[0];
         for (int32_t axis = output.nbDims - 2; axis < output.nbDims; ++axis)
         {
-            output.d[axis] = static_cast<int64_t>(static_cast<float>(inputs[0].d[axis]) * mParams.scale);
-            if (output.d[axis] < 1)
+            // The scale comes from a plan's payload as it is: the product must be an extent before it becomes one.
+            float const scaled = static_cast<float>(inputs[0].d[axis]) * mParams.scale;
+            if (!(scaled >= 1.0F && scaled < 0x1p63F))
             {
                 throw PluginError(std::string(kName) + ": scale " + std::to_string(mParams.scale) + " turns extent "
-                    + std::to_string(inputs[0].d[axis]) + " into " + std::to_string(output.d[axis]));
+                    + std::to_string(inputs[0].d[axis]) + " into " + std::to_string(scaled) + ", not an extent");
             }
+            output.d[axis] = static_cast<int64_t>(scaled);
         }
         return output;
     });

@@ -85,7 +85,12 @@ INSTANTIATE_TEST_SUITE_P(Findings, PayloadRegression,
             "EfficientNMS_TRT: a flag of the serialized plugin holds 6, not a bool (0 or 1)"},
         Finding{"emb_layer_norm_output_fp16_not_a_bool",
             "CustomEmbLayerNormPluginDynamic: field 'output_fp16' of the serialized plugin holds 177, not a bool (0 or "
-            "1)"}),
+            "1)"},
+        // ResizeNearest_TRT with a scale of 2.4e21, whose output extent the plugin converted from a float beyond
+        // 64 bits (undefined behaviour, UBSan in the fuzzing build).
+        Finding{"resize_nearest_huge_scale",
+            "ResizeNearest_TRT: scale 2351959869397967831040.000000 turns extent 2 into "
+            "4703919738795935662080.000000, not an extent"}),
     [](::testing::TestParamInfo<Finding> const& testInfo) { return std::string(testInfo.param.input); });
 
 } // namespace
