@@ -56,12 +56,14 @@ Dims ResizeNearestPlugin::getOutputDimensions(int32_t /*index*/, Dims const* inp
         Dims output = inputs[0];
         for (int32_t axis = output.nbDims - 2; axis < output.nbDims; ++axis)
         {
-            // The scale comes from a plan's payload as it is: the product must be an extent before it becomes one.
+            // A finite positive scale can still make a product past any extent: checked before it becomes one, and
+            // within the 32-bit indices of the kernels.
             float const scaled = static_cast<float>(inputs[0].d[axis]) * mParams.scale;
-            if (!(scaled >= 1.0F && scaled < 0x1p63F))
+            if (!(scaled >= 1.0F && scaled < 0x1p31F))
             {
                 throw PluginError(std::string(kName) + ": scale " + std::to_string(mParams.scale) + " turns extent "
-                    + std::to_string(inputs[0].d[axis]) + " into " + std::to_string(scaled) + ", not an extent");
+                    + std::to_string(inputs[0].d[axis]) + " into " + std::to_string(scaled)
+                    + ", not an extent of 1 to 2^31 - 1");
             }
             output.d[axis] = static_cast<int64_t>(scaled);
         }
