@@ -239,6 +239,19 @@ def vit(small):
     return _image_model(timm.create_model("vit_base_patch16_224", pretrained=False), 224)
 
 
+def vit_torchvision(small):
+    # torchvision's ViT runs its attention through nn.MultiheadAttention, whose export moves the data around each
+    # attention in other ways than timm's. Under torch.no_grad() nn.MultiheadAttention takes its fused fast path,
+    # which has no ONNX export: the exported graph is its Python path, as a user's export outside no_grad gives it.
+    import torch
+    from torchvision.models import VisionTransformer, vit_b_16
+    torch.backends.mha.set_fastpath_enabled(False)
+    if small:
+        return _image_model(VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=32,
+                                              mlp_dim=64, num_classes=10), 32)
+    return _image_model(vit_b_16(weights=None), 224)
+
+
 def deit(small):
     import timm
     if small:
@@ -538,6 +551,7 @@ MODELS = [
     ZooModel("ssdlite_backbone_head", "torchvision", ssdlite_backbone_head),
     ZooModel("ssdlite_pipeline", "torchvision", ssdlite_pipeline),
     ZooModel("vit", "timm", vit),
+    ZooModel("vit_torchvision", "torchvision", vit_torchvision),
     ZooModel("deit", "timm", deit),
     ZooModel("convnext", "timm", convnext),
     ZooModel("resnest", "timm", resnest),
