@@ -241,11 +241,8 @@ def vit(small):
 
 def vit_torchvision(small):
     # torchvision's ViT runs its attention through nn.MultiheadAttention, whose export moves the data around each
-    # attention in other ways than timm's. Under torch.no_grad() nn.MultiheadAttention takes its fused fast path,
-    # which has no ONNX export: the exported graph is its Python path, as a user's export outside no_grad gives it.
-    import torch
+    # attention in other ways than timm's (export_zoo.py exports its Python path, not its fused fast path).
     from torchvision.models import VisionTransformer, vit_b_16
-    torch.backends.mha.set_fastpath_enabled(False)
     if small:
         return _image_model(VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=32,
                                               mlp_dim=64, num_classes=10), 32)
