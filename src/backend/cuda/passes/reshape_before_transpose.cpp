@@ -213,8 +213,8 @@ bool apply(PlanModel& model, Swap const& swap)
     reshapeFirst->zeroIsPlaceholder = true;
     auto transposeAfter = std::make_shared<network::ShuffleParams>();
     transposeAfter->firstTranspose = moved;
-    // The transpose keeps its types and formats: it reads x and writes y' as it read x and wrote y (converting, where it
-    // did). The reshape read y and wrote z in their own types: so does the transpose there, its shape input, if any,
+    // The transpose keeps its types and formats: it reads x and writes y' as it read x and wrote y (converting, where
+    // it did). The reshape read y and wrote z in their own types: so does the transpose there, its shape input, if any,
     // read no more.
     transpose.params = std::move(reshapeFirst);
     reshape.params = std::move(transposeAfter);

@@ -15,10 +15,10 @@ namespace kiln::cuda
 
 //! Rewrites `model`'s layer list in place; runs before the attention fusion. Swaps a shuffle that only transposes (no
 //! reshape, no shape input) with the shuffle that alone reads its output and only reshapes it (by its parameters or
-//! a shape input), where that reshape splits one axis into several and keeps every other axis's extent, both read
-//! and write one type, and neither the application nor a debug listener sees the tensor between them. The swapped
-//! reshape states its extents as constants, copied (0) and at most one inferred (-1): a split whose extents need more
-//! is left as it is. Returns how many it swapped.
+//! a shape input), where that reshape splits one axis into several and keeps every other axis's extent, converts
+//! nothing (the transpose may: the reshape then converts in its place), and neither the application nor a debug
+//! listener sees the tensor between them. The swapped reshape states its extents as constants, copied (0) and at most
+//! one inferred (-1): a split whose extents need more is left as it is. Returns how many it swapped.
 size_t moveSplitsBeforeTransposes(plan::PlanModel& model);
 
 } // namespace kiln::cuda
