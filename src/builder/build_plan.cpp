@@ -1051,7 +1051,8 @@ private:
         }
         if (size_t const views = markViews(mModel); views > 0)
         {
-            logInfo("Views: " + std::to_string(views) + " reshapes and slices read their input's memory in place");
+            logInfo(
+                "Views: " + std::to_string(views) + " reshapes, slices and gathers read their input's memory in place");
         }
     }
 

@@ -1,11 +1,14 @@
 #include "builder/view_layers.h"
 
+#include "network/layers/constant.h"
+#include "network/layers/gather.h"
 #include "network/layers/shuffle.h"
 #include "network/layers/slice.h"
 #include "plan/plan_graph.h"
 #include "shape/expr.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -253,6 +256,82 @@ std::optional<ViewPlace> slicePlace(
     return place;
 }
 
+//! The one index a constant layer gives as `tensor` (INT32 or INT64, one element), if it does.
+std::optional<int64_t> constantIndex(PlanModel const& model, int32_t tensor, std::vector<int64_t> const& producers)
+{
+    int64_t const producer = tensor >= 0 ? producers[static_cast<size_t>(tensor)] : -1;
+    network::ConstantParams const* constant
+        = producer >= 0 ? plan::fixedConstant(model.layers[static_cast<size_t>(producer)]) : nullptr;
+    if (constant == nullptr || constant->weights.count() != 1)
+    {
+        return std::nullopt;
+    }
+    network::WeightsBuffer const& weights = constant->weights;
+    if (weights.type() == nvinfer1::DataType::kINT32)
+    {
+        int32_t index = 0;
+        std::memcpy(&index, weights.data(), sizeof(index));
+        return index;
+    }
+    if (weights.type() == nvinfer1::DataType::kINT64)
+    {
+        int64_t index = 0;
+        std::memcpy(&index, weights.data(), sizeof(index));
+        return index;
+    }
+    return std::nullopt;
+}
+
+//! A gather of one index along one axis (kDEFAULT, no element-wise axes; the index a constant, as exports spell
+//! `x[i]`) keeps one contiguous block where every axis before that axis has extent 1: index i's block starts at
+//! i * inner (inner: the input's elements per index of the axis). A negative index counts from the end, as the
+//! kernels' does. The index must lie inside the axis, whose extent must be a constant: otherwise the layer runs, and
+//! its kernel reports an index outside it.
+std::optional<ViewPlace> gatherPlace(
+    PlanModel const& model, LayerRecord const& layer, std::vector<int64_t> const& producers, NodeMaker& nodes)
+{
+    auto const* gather = plan::paramsOf<network::GatherParams>(layer);
+    if (gather->mode != nvinfer1::GatherMode::kDEFAULT || gather->numElementWiseDims != 0 || layer.inputs.size() != 2)
+    {
+        return std::nullopt;
+    }
+    int32_t const data = layer.inputs[0];
+    std::vector<int32_t> const& in = model.tensors[data].dims;
+    if (gather->gatherAxis < 0 || static_cast<size_t>(gather->gatherAxis) >= in.size())
+    {
+        return std::nullopt;
+    }
+    auto const axis = static_cast<size_t>(gather->gatherAxis);
+    std::optional<int64_t> const index = constantIndex(model, layer.inputs[1], producers);
+    std::optional<int64_t> const extent = plan::constantExtent(model, data, axis);
+    if (!index || !extent)
+    {
+        return std::nullopt;
+    }
+    int64_t const wrapped = *index < 0 ? *index + *extent : *index;
+    if (wrapped < 0 || wrapped >= *extent)
+    {
+        return std::nullopt;
+    }
+    for (size_t j = 0; j < axis; ++j)
+    {
+        if (!isUnit(model, data, j))
+        {
+            return std::nullopt;
+        }
+    }
+    int32_t offset = nodes.constant(wrapped);
+    for (size_t j = axis + 1; j < in.size(); ++j)
+    {
+        offset = nodes.apply(DimensionOperation::kPROD, offset, in[j]);
+    }
+    if (offset < 0)
+    {
+        return std::nullopt; // constants that overflow: the gather's kernel reports what is wrong
+    }
+    return ViewPlace{offset, -1};
+}
+
 //! Whether `layer` reads and writes each tensor as it is stored, nothing converted: row-major, or for a shuffle also
 //! channels-last (kHWC), whose axis order shufflePlace takes into account.
 bool readsAsStored(PlanModel const& model, LayerRecord const& layer)
@@ -284,7 +363,8 @@ bool mayView(PlanModel const& model, size_t l, std::vector<int64_t> const& produ
 {
     LayerRecord const& layer = model.layers[l];
     bool const kind = plan::paramsOf<network::ShuffleParams>(layer) != nullptr
-        || plan::paramsOf<network::SliceParams>(layer) != nullptr;
+        || plan::paramsOf<network::SliceParams>(layer) != nullptr
+        || plan::paramsOf<network::GatherParams>(layer) != nullptr;
     if (!kind || layer.outputs.size() != 1 || layer.inputs.empty() || layer.inputs[0] < 0 || layer.epilogue.any()
         || !readsAsStored(model, layer))
     {
@@ -339,9 +419,13 @@ size_t markViews(PlanModel& model)
             continue;
         }
         LayerRecord const& layer = model.layers[l];
-        std::optional<ViewPlace> const place = layer.type == nvinfer1::LayerType::kSLICE
-            ? slicePlace(model, layer, sized, nodes)
-            : shufflePlace(model, layer, nodes);
+        std::optional<ViewPlace> place;
+        switch (layer.type)
+        {
+        case nvinfer1::LayerType::kSLICE: place = slicePlace(model, layer, sized, nodes); break;
+        case nvinfer1::LayerType::kGATHER: place = gatherPlace(model, layer, producers, nodes); break;
+        default: place = shufflePlace(model, layer, nodes); break;
+        }
         if (!place)
         {
             continue;

@@ -1,9 +1,10 @@
 // Views: layers that only re-describe memory run nothing. A shuffle that leaves the elements where they lie in memory
 // (a reshape, flatten, squeeze or unsqueeze, whose transposes move only axes of extent 1; or, in a CUDA plan, the
-// channels of a channels-last tensor moved last into a linear one, or back) and a stride-1 slice that keeps one
-// contiguous block of its row-major input make their output a view: TensorRecord::viewOf names the tensor whose
-// memory it is, viewOffset the element it starts at (an expression of the run's shapes, so a slice whose start
-// depends on the input's shape works under every profile). A view of a view shows the first view's tensor, at the
+// channels of a channels-last tensor moved last into a linear one, or back), a stride-1 slice that keeps one
+// contiguous block of its row-major input, and a gather of one constant index whose block is contiguous (`x[i]` of
+// an export, every axis before the gathered one of extent 1) make their output a view: TensorRecord::viewOf names the
+// tensor whose memory it is, viewOffset the element it starts at (an expression of the run's shapes, so a slice whose
+// start depends on the input's shape works under every profile). A view of a view shows the first view's tensor, at the
 // sum of both offsets, so chains are one step at run time.
 //
 // A layer becomes a view only where nothing converts on the way: the same type on both sides, each read as stored

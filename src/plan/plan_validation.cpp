@@ -174,7 +174,7 @@ bool validateView(PlanModel const& m, size_t index, std::vector<bool> const& siz
     return false;
 }
 
-//! A view is the only output of a shuffle or slice that reads the viewed tensor or another view of it.
+//! A view is the only output of a shuffle, slice or gather that reads the viewed tensor or another view of it.
 bool validateViewLayer(PlanModel const& m, LayerRecord const& l, std::string& error)
 {
     for (int32_t t : l.outputs)
@@ -184,7 +184,8 @@ bool validateViewLayer(PlanModel const& m, LayerRecord const& l, std::string& er
         {
             continue;
         }
-        bool const kind = l.type == nvinfer1::LayerType::kSHUFFLE || l.type == nvinfer1::LayerType::kSLICE;
+        bool const kind = l.type == nvinfer1::LayerType::kSHUFFLE || l.type == nvinfer1::LayerType::kSLICE
+            || l.type == nvinfer1::LayerType::kGATHER;
         int32_t const input = l.inputs.empty() ? -1 : l.inputs[0];
         if (!kind || l.outputs.size() != 1 || input < 0 || (input != viewed && m.tensors[input].viewOf != viewed))
         {

@@ -6,6 +6,7 @@
 // whose Q -> DQ pairs join the fused layer as roundings.
 #include "backend_comparison.h"
 #include "network/fused/attention.h"
+#include "network/layers/shuffle.h"
 #include "plan/plan_format.h"
 #include "plan/plan_graph.h"
 #include "plan/plan_validation.h"
@@ -43,6 +44,11 @@ struct AttentionCase
     //! q, k and v are inputs [batch, tokens, heads, depth], transposed into heads as BERT's export does, and the
     //! output is transposed back into [batch, tokens, heads, value depth]
     bool tokensMajor{false};
+    //! q, k and v are inputs [tokens, batch * heads, depth] as PyTorch's nn.MultiheadAttention holds them, the heads
+    //! moved to the front by a transpose and split from the batch by a reshape after it (torchvision's ViT), and the
+    //! output is transposed into [tokens, batch, heads, value depth]
+    bool headsSplitAfterTranspose{false};
+    bool dynamicBatch{false}; //!< with headsSplitAfterTranspose: the inputs' second axis is dynamic (-1)
     //! kINT8 or kFP8: Q -> DQ pairs by one scale on the (scaled) query, the keys, the values, the scores before the
     //! mask and the probabilities, as Model Optimizer's exports put them (kFLOAT: none)
     DataType quantized{DataType::kFLOAT};
@@ -118,6 +124,10 @@ struct AttentionCase
             {
                 y = transposed(network, *y, {0, 2, 1, 3}, "merge heads");
             }
+            if (c.headsSplitAfterTranspose)
+            {
+                y = transposed(network, *y, {2, 0, 1, 3}, "tokens first");
+            }
             y->setName("y");
             network.markOutput(*y);
         };
@@ -148,6 +158,18 @@ struct AttentionCase
     {
         int64_t const operandHeads = keysOrValues && sharedKeys ? 1 : heads;
         bool const byColumn = name == std::string("k") && !keysByRow;
+        if (headsSplitAfterTranspose)
+        {
+            Dims dims = inputDims(name);
+            dims.d[1] = dynamicBatch ? -1 : dims.d[1];
+            ITensor* stored = network.addInput(name, DataType::kFLOAT, dims);
+            ITensor* moved = transposed(network, *stored, {1, 0, 2}, (std::string("move heads of ") + name).c_str());
+            IShuffleLayer* split = network.addShuffle(*moved);
+            split->setReshapeDimensions(Dims{4, {-1, operandHeads, rows, columns}});
+            split->setName((std::string("split heads of ") + name).c_str());
+            ITensor* y = split->getOutput(0);
+            return byColumn ? transposed(network, *y, {0, 1, 3, 2}, "keys by column") : y;
+        }
         if (!tokensMajor)
         {
             Dims const dims = byColumn ? Dims{4, {batch, operandHeads, columns, rows}}
@@ -176,6 +198,10 @@ struct AttentionCase
         int64_t const operandHeads = keysOrValues && sharedKeys ? 1 : heads;
         int64_t const rows = keysOrValues ? keys : queries;
         int64_t const columns = name == std::string("q") || name == std::string("k") ? depth : valueDepth;
+        if (headsSplitAfterTranspose)
+        {
+            return Dims{3, {rows, batch * operandHeads, columns}};
+        }
         if (tokensMajor)
         {
             return Dims{4, {batch, rows, operandHeads, columns}};
@@ -253,6 +279,12 @@ NetworkMaker withOutputOf(NetworkMaker const& maker, std::string const& layer, c
     };
 }
 
+//! Logical axis i of a fused layer's operand is stored axis order[i] (AttentionParams' permutations).
+std::vector<int32_t> orderOf(Permutation const& p)
+{
+    return std::vector<int32_t>(p.order, p.order + 4);
+}
+
 // ---- Which chains fuse (no GPU needed) ----
 
 TEST(CudaAttentionFusion, ScaleMaskSoftmaxAndBothProductsBecomeOneLayer)
@@ -297,13 +329,93 @@ TEST(CudaAttentionFusion, TheTransposesAroundAttentionAreAbsorbed)
         // Logical axis i of each operand is stored axis order[i]: heads (1) are stored at 2, tokens (2) at 1.
         std::vector<int32_t> const swapped{0, 2, 1, 3};
         std::vector<int32_t> const keyOrder = keysByRow ? swapped : std::vector<int32_t>{0, 2, 3, 1};
-        auto const orderOf = [](Permutation const& p) { return std::vector<int32_t>(p.order, p.order + 4); };
         EXPECT_EQ(orderOf(params->queryAxes), swapped);
         EXPECT_EQ(orderOf(params->keyAxes), keyOrder);
         EXPECT_EQ(orderOf(params->valueAxes), swapped);
         EXPECT_EQ(orderOf(params->outputAxes), swapped);
         EXPECT_EQ(model.layers[0].name.find("split heads of q"), 0U) << model.layers[0].name;
     }
+}
+
+//! Expects `model` to be one attention layer reading q, k and v with each operand's heads split after their
+//! transpose: the heads of [tokens, batch, heads, depth] read as [batch, heads, tokens, depth]. The transposes have
+//! become reshapes that split the inputs' second axis: views of the inputs, or in FP16 (`converts`) layers that also
+//! convert the FP32 inputs.
+void expectAttentionReadsSplitHeads(kiln::plan::PlanModel const& model, bool keysByRow, bool converts)
+{
+    kiln::plan::LayerRecord const* fused = attentionLayer(model);
+    ASSERT_NE(fused, nullptr);
+    char const* const inputs[] = {"q", "k", "v"};
+    for (size_t i = 0; i < 3; ++i)
+    {
+        int32_t const operand = fused->inputs[i];
+        auto const writer = std::find_if(model.layers.begin(), model.layers.end(),
+            [&](kiln::plan::LayerRecord const& l) { return l.outputs.at(0) == operand; });
+        ASSERT_NE(writer, model.layers.end());
+        EXPECT_EQ(writer->name, std::string("move heads of ") + inputs[i]);
+        EXPECT_TRUE(kiln::plan::paramsOf<kiln::network::ShuffleParams>(*writer)->reshapesOnly()) << inputs[i];
+        EXPECT_EQ(kiln::plan::isView(model, *writer), !converts) << inputs[i];
+    }
+    size_t const running = std::count_if(model.layers.begin(), model.layers.end(),
+        [&](kiln::plan::LayerRecord const& l) { return !kiln::plan::isView(model, l); });
+    EXPECT_EQ(running, converts ? 4U : 1U) << "the transposes and reshapes around the attention run";
+    auto const* params = kiln::plan::paramsOf<kiln::network::AttentionParams>(*fused);
+    ASSERT_NE(params, nullptr);
+    std::vector<int32_t> const headsFirst{1, 2, 0, 3};
+    std::vector<int32_t> const keysByColumn{1, 2, 3, 0};
+    EXPECT_EQ(orderOf(params->queryAxes), headsFirst);
+    EXPECT_EQ(orderOf(params->keyAxes), keysByRow ? headsFirst : keysByColumn);
+    EXPECT_EQ(orderOf(params->valueAxes), headsFirst);
+    EXPECT_EQ(orderOf(params->outputAxes), headsFirst);
+}
+
+TEST(CudaAttentionFusion, HeadsSplitAfterTheirTransposeAreReadThroughIt)
+{
+    for (bool keysByRow : {false, true})
+    {
+        for (bool fp16 : {false, true})
+        {
+            SCOPED_TRACE(std::string(keysByRow ? "keys by row" : "keys by column") + (fp16 ? ", FP16" : ", FP32"));
+            AttentionCase c{};
+            c.headsSplitAfterTranspose = true;
+            c.keysByRow = keysByRow;
+            expectAttentionReadsSplitHeads(cudaPlanOf(c.maker(), fp16), keysByRow, fp16);
+        }
+    }
+}
+
+TEST(CudaAttentionFusion, HeadsSplitAfterTheirTransposeWithADynamicBatch)
+{
+    // The batch the split gives is an expression of the inputs' dynamic axis: the reshape moved before the
+    // transpose infers it (-1).
+    AttentionCase c{};
+    c.headsSplitAfterTranspose = true;
+    c.dynamicBatch = true;
+    c.mask = false;
+    RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    c.maker()(*network);
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, kiln::Backend::kCUDA);
+    IOptimizationProfile* profile = builder->createOptimizationProfile();
+    for (char const* name : {"q", "k", "v"})
+    {
+        for (auto [selector, batch] : {std::pair{OptProfileSelector::kMIN, int64_t{1}},
+                 std::pair{OptProfileSelector::kOPT, c.batch}, std::pair{OptProfileSelector::kMAX, 2 * c.batch}})
+        {
+            Dims shape = c.inputDims(name);
+            shape.d[1] = batch * c.heads;
+            profile->setDimensions(name, selector, shape);
+        }
+    }
+    config->addOptimizationProfile(profile);
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    ASSERT_NE(plan, nullptr) << logger.errors();
+    kiln::plan::PlanModel model;
+    std::string error;
+    ASSERT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
+    expectAttentionReadsSplitHeads(model, false, false);
 }
 
 TEST(CudaAttentionFusion, Fp32PlansFuseAsWell)
@@ -628,6 +740,18 @@ TEST(CudaAttention, OperandsReadThroughAbsorbedTransposes)
     odd.queries = 33;
     odd.keys = 70;
     expectAgrees(odd, "transposed operands that are not 16-byte aligned");
+    for (bool keysByRow : {false, true})
+    {
+        AttentionCase multihead{};
+        multihead.headsSplitAfterTranspose = true;
+        multihead.keysByRow = keysByRow;
+        multihead.heads = 4;
+        multihead.queries = 37;
+        multihead.keys = 37;
+        expectAgrees(multihead,
+            keysByRow ? "heads split after their transpose, keys by row"
+                      : "heads split after their transpose, keys by column");
+    }
 }
 
 TEST(CudaAttention, LongSequences)

@@ -39,6 +39,12 @@ TEST(CudaViews, ReshapesAndOutermostSlicesBecomeViewsInCudaPlans)
         {
             EXPECT_EQ(viewedBy(unbind, part), "qkv") << part;
         }
+        kiln::plan::PlanModel const gathered
+            = cudaPlanOf([](INetworkDefinition& n) { views::gatheredUnbindViews(n); }, fp16);
+        for (char const* part : {"q", "k", "v"})
+        {
+            EXPECT_EQ(viewedBy(gathered, part), "qkv") << part;
+        }
         kiln::plan::PlanModel const lifetime = cudaPlanOf(views::lifetimeViews, fp16);
         EXPECT_EQ(viewedBy(lifetime, "v"), "a");
         EXPECT_EQ(viewedBy(lifetime, "d"), "c");
@@ -72,6 +78,8 @@ TEST(CudaViews, NetworksWithViewsAgreeWithTheCpuReference)
         std::vector<float> const x48 = views::quarters(48, 2);
         expectBackendsAgree([](INetworkDefinition& n) { views::unbindViews(n); }, {{"x", fromFloats({2, 4, 6}, x48)}},
             fp16, "unbind " + precision);
+        expectBackendsAgree([](INetworkDefinition& n) { views::gatheredUnbindViews(n); },
+            {{"x", fromFloats({2, 4, 6}, x48)}}, fp16, "gathered unbind " + precision);
         expectBackendsAgree(
             views::lifetimeViews, {{"x", fromFloats({4, 4}, views::quarters(16, 3))}}, fp16, "lifetime " + precision);
     }
@@ -81,6 +89,10 @@ TEST(CudaViews, NetworksWithViewsAgreeWithTheCpuReference)
         kiln::Backend::kCUDA, [](INetworkDefinition& n) { views::unbindViews(n); }, {{"x", fromFloats({2, 4, 6}, x)}});
     ASSERT_EQ(gpu.count("y"), 1U);
     EXPECT_EQ(gpu.at("y").floats(), views::unbindExpected(x));
+    auto const gathered = runOn(kiln::Backend::kCUDA, [](INetworkDefinition& n) { views::gatheredUnbindViews(n); },
+        {{"x", fromFloats({2, 4, 6}, x)}});
+    ASSERT_EQ(gathered.count("y"), 1U);
+    EXPECT_EQ(gathered.at("y").floats(), views::unbindExpected(x));
 }
 
 //! The plan of `maker` for `backend` (the CPU's reference kernels) with two profiles over axis `axis` of input x:

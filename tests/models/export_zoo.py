@@ -28,11 +28,18 @@ def export(model, small, directory):
     spec = model.make(small)
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, "model.onnx")
-    with warnings.catch_warnings(), torch.no_grad():
-        warnings.simplefilter("ignore")
-        torch.onnx.export(spec.module, spec.inputs, path, input_names=spec.input_names,
-                          output_names=spec.output_names, dynamic_axes=spec.dynamic_axes, opset_version=17,
-                          dynamo=False)
+    # Under no_grad nn.MultiheadAttention (torchvision's ViT) takes its fused fast path, which has no ONNX export: the
+    # export runs its Python path, as a user's export outside no_grad does, and PyTorch's own runs keep the fast path.
+    fast_path = torch.backends.mha.get_fastpath_enabled()
+    torch.backends.mha.set_fastpath_enabled(False)
+    try:
+        with warnings.catch_warnings(), torch.no_grad():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(spec.module, spec.inputs, path, input_names=spec.input_names,
+                              output_names=spec.output_names, dynamic_axes=spec.dynamic_axes, opset_version=17,
+                              dynamo=False)
+    finally:
+        torch.backends.mha.set_fastpath_enabled(fast_path)
     inputs = [tensor.numpy() for tensor in spec.inputs]
     for i, array in enumerate(inputs):
         np.save(os.path.join(directory, f"input_{i}.npy"), array)

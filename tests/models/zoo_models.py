@@ -239,6 +239,16 @@ def vit(small):
     return _image_model(timm.create_model("vit_base_patch16_224", pretrained=False), 224)
 
 
+def vit_torchvision(small):
+    # torchvision's ViT runs its attention through nn.MultiheadAttention, whose export moves the data around each
+    # attention in other ways than timm's (export_zoo.py exports its Python path, not its fused fast path).
+    from torchvision.models import VisionTransformer, vit_b_16
+    if small:
+        return _image_model(VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=32,
+                                              mlp_dim=64, num_classes=10), 32)
+    return _image_model(vit_b_16(weights=None), 224)
+
+
 def deit(small):
     import timm
     if small:
@@ -538,6 +548,7 @@ MODELS = [
     ZooModel("ssdlite_backbone_head", "torchvision", ssdlite_backbone_head),
     ZooModel("ssdlite_pipeline", "torchvision", ssdlite_pipeline),
     ZooModel("vit", "timm", vit),
+    ZooModel("vit_torchvision", "torchvision", vit_torchvision),
     ZooModel("deit", "timm", deit),
     ZooModel("convnext", "timm", convnext),
     ZooModel("resnest", "timm", resnest),

@@ -104,6 +104,50 @@ TEST(ZooPlans, BertsProjectionsMergeAndItsAttentionFusesInBothPrecisions)
     }
 }
 
+TEST(ZooPlans, TorchvisionVitsAttentionReadsItsHeadsWhereTheyLie)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    // torchvision's ViT attends through nn.MultiheadAttention: its export transposes the sequence first, takes the
+    // query, keys and values out of the one projection by three Gathers, and moves each one's heads to the front by a
+    // transpose before splitting them from the batch. The Gathers are views; each split moves before its transpose
+    // (backend/cuda/passes/reshape_before_transpose.h), where it is a view too, and the attention reads the heads
+    // through the transposes. What moves data in each encoder layer's attention: the transpose of the sequence in,
+    // the projection's transpose into query, keys and values, and the transpose of the sequence out.
+    constexpr int64_t kEncoderLayers = 2;
+    for (bool fp16 : {false, true})
+    {
+        SCOPED_TRACE(fp16 ? "fp16" : "fp32");
+        plan::PlanModel const model = cudaPlanOfZooModel("vit_torchvision", fp16, {4, {2, 3, 32, 32}});
+        size_t attentions = 0;
+        std::vector<std::string> moving;
+        for (plan::LayerRecord const& layer : model.layers)
+        {
+            bool const inAttention = layer.name.find("/self_attention/") != std::string::npos;
+            if (layer.type == network::kAttentionLayerType)
+            {
+                ++attentions;
+                for (size_t i = 0; i < 3; ++i)
+                {
+                    EXPECT_GE(model.tensors[static_cast<size_t>(layer.inputs[i])].viewOf, 0)
+                        << "operand " << i << " of " << layer.name;
+                }
+            }
+            else if (inAttention && layer.outputs.size() == 1 && !plan::isView(model, layer)
+                && (layer.type == nvinfer1::LayerType::kSHUFFLE || layer.type == nvinfer1::LayerType::kGATHER))
+            {
+                moving.push_back(layer.name.substr(layer.name.find("/self_attention/")));
+            }
+        }
+        EXPECT_EQ(attentions, kEncoderLayers);
+        std::vector<std::string> const expected{"/self_attention/Transpose", "/self_attention/Transpose_1",
+            "/self_attention/Transpose_7", "/self_attention/Transpose", "/self_attention/Transpose_1",
+            "/self_attention/Transpose_7"};
+        EXPECT_EQ(moving, expected);
+    }
+}
+
 TEST(ZooPlans, ConvNeXtsPermutesMoveNothingInChannelsLastFp16)
 {
 #ifndef KILN_WITH_CUDA_BACKEND

@@ -110,6 +110,42 @@ TEST(OnnxQuantizeLinear, Fp8WeightsAreDequantizedWhileImporting)
     }
 }
 
+//! Weights behind their Q/DQ pair are computed however much else the parser computed: a model's constants computed
+//! from a few values (here 16 ConstantOfShape of 16 MiB, the parser's whole budget for them) leave the weights' Q and
+//! DQ, whose outputs hold one element per element of their input, computed all the same. Charged to that budget, the
+//! weights of ViT-B/16's later layers had become run-time dequantizations, which its FP8 products did not fuse.
+TEST(OnnxQuantizeLinear, WeightsAreComputedWhileImportingAfterTheComputedConstantsBudget)
+{
+    ModelBuilder m(19);
+    m.input("x", kFloat, {2, 2});
+    m.int64s("shape", {2}, {1024, 4096});
+    for (int i = 0; i < 16; ++i)
+    {
+        std::string const name = "filled" + std::to_string(i);
+        auto& fill = m.node("ConstantOfShape", {"shape"}, {name}, "fill " + std::to_string(i));
+        ::onnx::TensorProto* value
+            = kiln::test::addAttribute(fill, "value", ::onnx::AttributeProto::TENSOR).mutable_t();
+        value->set_data_type(kFloat);
+        value->add_dims(1);
+        value->add_float_data(1.0F);
+    }
+    m.floats("w", {2, 2}, {1.0F, -1.25F, 3.0F, 0.5F});
+    m.floats("scale", {}, {0.25F});
+    byteInitializer(m, "zero", kFloat8E4M3FN, {}, {0});
+    m.node("QuantizeLinear", {"w", "scale", "zero"}, {"codes"}, "quantize weights");
+    m.node("DequantizeLinear", {"codes", "scale", "zero"}, {"weights"}, "dequantize weights");
+    m.node("MatMul", {"x", "weights"}, {"y"});
+    m.output("y", kFloat);
+    OnnxHarness h;
+    ASSERT_TRUE(h.parse(m.bytes())) << h.parserErrors();
+    for (int32_t i = 0; i < h.network->getNbLayers(); ++i)
+    {
+        nvinfer1::LayerType const type = h.network->getLayer(i)->getType();
+        EXPECT_TRUE(type != nvinfer1::LayerType::kQUANTIZE && type != nvinfer1::LayerType::kDEQUANTIZE)
+            << h.network->getLayer(i)->getName();
+    }
+}
+
 //! x -> QuantizeLinear "bad" (scale 1, then the zero point `zero` if not empty) -> q.
 ModelBuilder quantizeWith(int64_t opset, std::string const& zero)
 {

@@ -255,6 +255,22 @@ TEST(Views, OutermostSlicesOfAContiguousTensorAreViewsAtTheirOffsets)
     expectBothGive(both, Dims{3, {2, 4, 6}}, x, {{"y", kiln::test::views::unbindExpected(x)}});
 }
 
+TEST(Views, GathersOfOneConstantIndexAlongTheFirstAxisAreViewsAtTheirOffsets)
+{
+    Pair both = buildBoth([](INetworkDefinition& n) { kiln::test::views::gatheredUnbindViews(n); });
+    kiln::plan::PlanModel const views = planOf(*both.views);
+    EXPECT_EQ(viewedBy(views, "qkv"), "") << "a transpose that moves axes copies";
+    char const* const parts[] = {"q", "k", "v"};
+    for (int64_t i = 0; i < 3; ++i)
+    {
+        EXPECT_EQ(viewedBy(views, parts[i]), "qkv") << parts[i];
+        EXPECT_EQ(constantOffset(views, parts[i]), i * 16) << parts[i]; // [2, 4, 2] blocks; v's index is -1
+    }
+    expectMemoryPlanHonoursViews(views);
+    std::vector<float> const x = quarters(48, 4);
+    expectBothGive(both, Dims{3, {2, 4, 6}}, x, {{"y", kiln::test::views::unbindExpected(x)}});
+}
+
 TEST(Views, AViewKeepsItsTensorAliveAfterTheTensorsOtherReaders)
 {
     Pair both = buildBoth(kiln::test::views::lifetimeViews);
@@ -395,7 +411,19 @@ TEST(Views, ASliceOutsideItsInputFailsTheRunAsTheReferenceDoes)
     }
 }
 
-//! What is no view: a transpose that moves axes, a slice of an inner axis, one of stride 2, one that wraps.
+//! A gather along `axis` of `t` by constant INT32 `indices` of shape `shape`.
+ITensor& gathered(INetworkDefinition& n, ITensor& t, int32_t axis, Dims const& shape,
+    std::vector<int32_t> const& indices, char const* name)
+{
+    // The network keeps the weights' address: the values must outlive the build, so they are kept here.
+    static std::vector<std::vector<int32_t>> kept;
+    kept.push_back(indices);
+    Weights const weights{DataType::kINT32, kept.back().data(), static_cast<int64_t>(indices.size())};
+    return kiln::test::views::named(n.addGather(t, *n.addConstant(shape, weights)->getOutput(0), axis), name);
+}
+
+//! What is no view: a transpose that moves axes, a slice of an inner axis, one of stride 2, one that wraps, a gather
+//! of one index along an inner axis, and one of two indices.
 void notViews(INetworkDefinition& n)
 {
     using namespace kiln::test::views;
@@ -412,27 +440,42 @@ void notViews(INetworkDefinition& n)
     wrap->setStart(Dims{2, {3, 0}}); // rows 3 and 0
     ITensor& wrapped = named(wrap, "wrapped");
     ITensor& kept = named(n.addSlice(t, Dims{2, {1, 0}}, Dims{2, {2, 6}}, Dims{2, {1, 1}}), "kept");
+    ITensor& column = gathered(n, t, 1, Dims{0, {}}, {4}, "column");
+    ITensor& rows = gathered(n, t, 0, Dims{1, {2}}, {3, 1}, "rows");
+    ITensor& row = gathered(n, t, 0, Dims{0, {}}, {2}, "row");
     markOutput(n, sum(n, moved, moved, "moved twice"), "a");
     markOutput(n, sum(n, inner, inner, "inner twice"), "b");
     markOutput(n, sum(n, strided, wrapped, "strided + wrapped"), "c");
     markOutput(n, sum(n, kept, kept, "kept twice"), "d");
+    markOutput(n, sum(n, column, column, "column twice"), "e");
+    markOutput(n, sum(n, rows, rows, "rows twice"), "f");
+    markOutput(n, sum(n, row, row, "row twice"), "g");
 }
 
 TEST(Views, LayersThatMoveElementsStayCopies)
 {
     Pair both = buildBoth(notViews);
     kiln::plan::PlanModel const views = planOf(*both.views);
-    for (char const* copy : {"moved", "inner", "strided", "wrapped"})
+    for (char const* copy : {"moved", "inner", "strided", "wrapped", "column", "rows"})
     {
         EXPECT_EQ(viewedBy(views, copy), "") << copy;
     }
     EXPECT_EQ(viewedBy(views, "kept"), "t");
     EXPECT_EQ(constantOffset(views, "kept"), 6);
+    EXPECT_EQ(viewedBy(views, "row"), "t");
+    EXPECT_EQ(constantOffset(views, "row"), 12);
     std::vector<float> const x = quarters(24, 6);
     Outputs const withViews = run(*both.views, Dims{2, {4, 6}}, x);
     EXPECT_EQ(withViews, run(*both.reference, Dims{2, {4, 6}}, x));
     std::vector<float> const t = twice(x);
     EXPECT_EQ(withViews.at("d"), twice(std::vector<float>(t.begin() + 6, t.begin() + 18)));
+    EXPECT_EQ(withViews.at("g"), twice(std::vector<float>(t.begin() + 12, t.begin() + 18)));
+    std::vector<float> column;
+    for (size_t r = 0; r < 4; ++r)
+    {
+        column.push_back(t[r * 6 + 4]);
+    }
+    EXPECT_EQ(withViews.at("e"), twice(column));
 }
 
 //! Names of the layers a profiler hears of.

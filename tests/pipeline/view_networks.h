@@ -138,6 +138,28 @@ inline void unbindViews(INetworkDefinition& n, DataType type = DataType::kFLOAT)
     markOutput(n, sum(n, product(n, *parts[0], *parts[1], "qk"), *parts[2], "qk + v"), "y");
 }
 
+//! unbindViews with each part taken as exports spell `qkv[i]`: a gather of one constant index (a scalar, so the
+//! gathered axis goes) along the first axis; v's index counts from the end (-1). Computes what unbindViews does.
+inline void gatheredUnbindViews(INetworkDefinition& n, DataType type = DataType::kFLOAT)
+{
+    ITensor& x = *n.addInput("x", type, Dims{3, {2, 4, 6}});
+    ITensor& t = sum(n, x, x, "t");
+    IShuffleLayer* transpose = n.addShuffle(reshaped(n, t, Dims{4, {2, 4, 3, 2}}, "heads"));
+    transpose->setFirstTranspose(Permutation{{2, 0, 1, 3}});
+    ITensor& qkv = named(transpose, "qkv");
+    std::vector<ITensor*> parts;
+    char const* const names[] = {"q", "k", "v"};
+    for (int64_t i : {0, 1, -1})
+    {
+        // The network keeps the weights' address: the values must outlive the build, so they are kept here.
+        static int32_t const kIndices[] = {0, 1, -1};
+        Weights const index{DataType::kINT32, &kIndices[i < 0 ? 2 : i], 1};
+        ITensor& indices = *n.addConstant(Dims{0, {}}, index)->getOutput(0);
+        parts.push_back(&named(n.addGather(qkv, indices, 0), names[parts.size()]));
+    }
+    markOutput(n, sum(n, product(n, *parts[0], *parts[1], "qk"), *parts[2], "qk + v"), "y");
+}
+
 //! What unbindViews computes for x (row-major [2, 4, 6]): y [2, 4, 2].
 inline std::vector<float> unbindExpected(std::vector<float> const& x)
 {

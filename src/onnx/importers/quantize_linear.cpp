@@ -169,11 +169,15 @@ std::vector<int64_t> coefficientIndex(std::vector<int64_t> const& shape, int32_t
     return index;
 }
 
-//! The computed constant's bytes, when they fit the parser's budget for computed constants.
-bool admit(ImportContext& ctx, int64_t count, size_t elementBytes)
+//! Whether a Q or DQ of a constant of `count` elements can be computed into one of `elementBytes`-byte elements. The
+//! parser's budget for computed constants (tensor_reader.h) is not charged: it bounds data that a few values ask for,
+//! where a Q or DQ gives one element per element its input already holds (in the model's file, or admitted), at most
+//! four bytes for one. Charged, a model's weights would stop being computed partway through a large model (ViT-B/16's
+//! FP32 weights behind their Q/DQ pairs take 344 MB), and the later layers would read their weights through
+//! run-time layers, which the quantized fusions do not take.
+bool computable(int64_t count, size_t elementBytes)
 {
-    std::optional<size_t> const bytes = checkedByteSize(count, elementBytes);
-    return bytes && ctx.store().admitComputed(*bytes);
+    return checkedByteSize(count, elementBytes).has_value();
 }
 
 std::vector<Value> quantizeConstant(
@@ -254,7 +258,7 @@ std::vector<Value> importQuantizeLinear(ImportContext& ctx, Node const& node)
     }
     int32_t const rank = dimsOf(node.input(0)).nbDims;
     int32_t const axis = quantizationAxis(node, rank, dimsOf(node.input(1)));
-    if (node.input(0).isConstant() && node.input(1).isConstant() && admit(ctx, node.input(0).constant().count(), 1))
+    if (node.input(0).isConstant() && node.input(1).isConstant() && computable(node.input(0).constant().count(), 1))
     {
         return quantizeConstant(ctx, node, type, axis, node.input(1).constant().toFloat());
     }
@@ -273,7 +277,7 @@ std::vector<Value> importDequantizeLinear(ImportContext& ctx, Node const& node)
     int32_t const rank = dimsOf(node.input(0)).nbDims;
     int32_t const axis = quantizationAxis(node, rank, dimsOf(node.input(1)));
     if (node.input(0).isConstant() && node.input(1).isConstant()
-        && admit(ctx, node.input(0).constant().count(), elementSize(outputType)))
+        && computable(node.input(0).constant().count(), elementSize(outputType)))
     {
         return dequantizeConstant(ctx, node, outputType, axis, node.input(1).constant().toFloat());
     }

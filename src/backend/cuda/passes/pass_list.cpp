@@ -7,6 +7,7 @@
 #include "backend/cuda/passes/fusion_rules.h"
 #include "backend/cuda/passes/normalization_fusion.h"
 #include "backend/cuda/passes/product_merging.h"
+#include "backend/cuda/passes/reshape_before_transpose.h"
 #include "backend/cuda/tuning/convolution_timing.h"
 #include "backend/cuda/tuning/product_timing.h"
 #include "core/logging.h"
@@ -40,6 +41,17 @@ std::unique_ptr<Timer> makeTimer(nvinfer1::IGpuAllocator* allocator, std::string
         why = e.what();
     }
     return nullptr;
+}
+
+//! Reshapes that split an axis a transpose wrote moved before the transpose, where the attention fusion can take the
+//! transpose into the operand it reads.
+bool splitsBeforeTransposes(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const moved = moveSplitsBeforeTransposes(model); moved > 0)
+    {
+        logInfo("Transposes: " + std::to_string(moved) + " reshapes that split an axis moved before the transposes");
+    }
+    return true;
 }
 
 bool attentionFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
@@ -273,6 +285,7 @@ ProductTuning CudaBuild::productTuning()
 backend::PassList<CudaBuild> const& cudaPasses()
 {
     static backend::PassList<CudaBuild> const passes{
+        {"splits before transposes", splitsBeforeTransposes},
         {"attention fusion", attentionFusion},
         {"constants before transposes", constantsBeforeTransposes},
         {"column scale folding", columnScaleFolding},
