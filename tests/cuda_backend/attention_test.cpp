@@ -392,29 +392,15 @@ TEST(CudaAttentionFusion, HeadsSplitAfterTheirTransposeWithADynamicBatch)
     c.headsSplitAfterTranspose = true;
     c.dynamicBatch = true;
     c.mask = false;
-    RecordingLogger logger;
-    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
-    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
-    c.maker()(*network);
-    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
-    kiln::setBackend(*config, kiln::Backend::kCUDA);
-    IOptimizationProfile* profile = builder->createOptimizationProfile();
+    std::vector<InputRange> ranges;
     for (char const* name : {"q", "k", "v"})
     {
-        for (auto [selector, batch] : {std::pair{OptProfileSelector::kMIN, int64_t{1}},
-                 std::pair{OptProfileSelector::kOPT, c.batch}, std::pair{OptProfileSelector::kMAX, 2 * c.batch}})
-        {
-            Dims shape = c.inputDims(name);
-            shape.d[1] = batch * c.heads;
-            profile->setDimensions(name, selector, shape);
-        }
+        InputRange range{name, c.inputDims(name), c.inputDims(name), c.inputDims(name)};
+        range.min.d[1] = c.heads;
+        range.max.d[1] = 2 * c.batch * c.heads;
+        ranges.push_back(range);
     }
-    config->addOptimizationProfile(profile);
-    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
-    ASSERT_NE(plan, nullptr) << logger.errors();
-    kiln::plan::PlanModel model;
-    std::string error;
-    ASSERT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
+    kiln::plan::PlanModel const model = cudaPlanWithProfile(c.maker(), ranges);
     expectAttentionReadsSplitHeads(model, false, false);
 }
 

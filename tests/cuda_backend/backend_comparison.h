@@ -323,6 +323,49 @@ inline kiln::plan::PlanModel cudaPlanOf(
     return model;
 }
 
+//! The extents one optimization profile gives an input.
+struct InputRange
+{
+    std::string name;
+    Dims min;
+    Dims opt;
+    Dims max;
+};
+
+//! The CUDA plan built from `maker` with one optimization profile of `ranges` (inputs with dynamic extents), read
+//! back: building needs no GPU.
+inline kiln::plan::PlanModel cudaPlanWithProfile(
+    NetworkMaker const& maker, std::vector<InputRange> const& ranges, bool fp16 = false)
+{
+    RecordingLogger logger;
+    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
+    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
+    maker(*network);
+    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
+    kiln::setBackend(*config, kiln::Backend::kCUDA);
+    if (fp16)
+    {
+        config->setFlag(BuilderFlag::kFP16);
+    }
+    IOptimizationProfile* profile = builder->createOptimizationProfile();
+    for (InputRange const& range : ranges)
+    {
+        profile->setDimensions(range.name.c_str(), OptProfileSelector::kMIN, range.min);
+        profile->setDimensions(range.name.c_str(), OptProfileSelector::kOPT, range.opt);
+        profile->setDimensions(range.name.c_str(), OptProfileSelector::kMAX, range.max);
+    }
+    config->addOptimizationProfile(profile);
+    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
+    EXPECT_NE(plan, nullptr) << logger.errors();
+    kiln::plan::PlanModel model;
+    std::string error;
+    if (plan != nullptr)
+    {
+        EXPECT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
+    }
+    return model;
+}
+
 //! `model` with every layer of kind `type` set to run `choice` (the CUDA backend's AlgorithmChoice, encoded), as a
 //! plan. A convolution's choice that its kernel does not take at its shape leaves it to cuDNN's heuristics.
 inline std::vector<uint8_t> withBackendChoice(

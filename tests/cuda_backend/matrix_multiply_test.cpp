@@ -512,29 +512,18 @@ TEST(CudaMatrixMultiply, AFusedLayerFollowsShapesThatChangeBetweenRuns)
 TEST(CudaMatrixMultiplyFusion, ADynamicRowCountStillFuses)
 {
     // The same network as above, inspected: the row count is symbolic, the bias length and inner extent constant.
-    RecordingLogger logger;
-    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
-    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
     std::vector<float> const weights = valuesOf(12 * 9, 3, 0.5F);
     std::vector<float> const bias = valuesOf(9, 4, 0.5F);
-    ITensor* x = network->addInput("x", DataType::kFLOAT, Dims{2, {-1, 12}});
-    IMatrixMultiplyLayer* product
-        = network->addMatrixMultiply(*x, Op::kNONE, constant(*network, Dims{2, {12, 9}}, weights, "w"), Op::kNONE);
-    product->setName("fc");
-    ITensor& row = constant(*network, Dims{2, {1, 9}}, bias, "bias");
-    output(*network, add(*network, *product->getOutput(0), row, "add"), "y");
-    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
-    kiln::setBackend(*config, kiln::Backend::kCUDA);
-    IOptimizationProfile* profile = builder->createOptimizationProfile();
-    profile->setDimensions("x", OptProfileSelector::kMIN, Dims{2, {1, 12}});
-    profile->setDimensions("x", OptProfileSelector::kOPT, Dims{2, {8, 12}});
-    profile->setDimensions("x", OptProfileSelector::kMAX, Dims{2, {32, 12}});
-    config->addOptimizationProfile(profile);
-    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
-    ASSERT_NE(plan, nullptr) << logger.errors();
-    kiln::plan::PlanModel model;
-    std::string error;
-    ASSERT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
+    auto const maker = [&](INetworkDefinition& network) {
+        ITensor* x = network.addInput("x", DataType::kFLOAT, Dims{2, {-1, 12}});
+        IMatrixMultiplyLayer* product
+            = network.addMatrixMultiply(*x, Op::kNONE, constant(network, Dims{2, {12, 9}}, weights, "w"), Op::kNONE);
+        product->setName("fc");
+        ITensor& row = constant(network, Dims{2, {1, 9}}, bias, "bias");
+        output(network, add(network, *product->getOutput(0), row, "add"), "y");
+    };
+    kiln::plan::PlanModel const model
+        = cudaPlanWithProfile(maker, {{"x", Dims{2, {1, 12}}, Dims{2, {8, 12}}, Dims{2, {32, 12}}}});
     std::vector<std::string> names;
     for (kiln::plan::LayerRecord const& layer : model.layers)
     {
