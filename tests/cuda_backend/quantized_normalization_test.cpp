@@ -225,7 +225,9 @@ TEST(CudaQuantizedNormalization, ADequantizationOthersReadStays)
     EXPECT_EQ(facts.dequantizations, 2);
 }
 
-//! The CPU plan of `c` with the CUDA backend's normalization fusion applied.
+//! The CPU plan of `c` with the CUDA backend's normalization fusion applied. The plan's memory was laid out for the
+//! layers before the fusion: a fused layer writes y's codes where y's Q did, bytes that a's codes, which the same
+//! layer now reads, may share. Each activation gets bytes of its own.
 kiln::plan::PlanModel fusedCpuModel(QuantizedCase const& c, bool fp16)
 {
     RecordingLogger logger;
@@ -235,6 +237,17 @@ kiln::plan::PlanModel fusedCpuModel(QuantizedCase const& c, bool fp16)
     EXPECT_TRUE(plan && kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
     kiln::cuda::fuseNormalizations(model);
     EXPECT_EQ(factsOf(model).dequantizations, 1);
+    constexpr int64_t kAlignment = 256;
+    int64_t end = 0;
+    for (kiln::plan::TensorRecord& tensor : model.tensors)
+    {
+        if (tensor.arenaOffset >= 0)
+        {
+            tensor.arenaOffset = end;
+            end += (tensor.maxBytes + kAlignment - 1) / kAlignment * kAlignment;
+        }
+    }
+    model.arenaBytes = end;
     return model;
 }
 
