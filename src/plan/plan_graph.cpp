@@ -389,6 +389,23 @@ bool increasing(size_t rank, Place place, Unit unit)
 
 } // namespace
 
+std::optional<nvinfer1::Permutation> transposeOf(PlanModel const& model, LayerRecord const& layer)
+{
+    auto const* shuffle = paramsOf<network::ShuffleParams>(layer);
+    bool const shapeInput = layer.inputs.size() > 1 && layer.inputs[1] >= 0;
+    if (shuffle == nullptr || shuffle->reshape || shapeInput || layer.inputs.empty() || layer.outputs.size() != 1)
+    {
+        return std::nullopt;
+    }
+    nvinfer1::Permutation order = network::ShuffleParams::identityPermutation();
+    size_t const rank = model.tensors[layer.outputs[0]].dims.size();
+    for (size_t i = 0; i < rank; ++i)
+    {
+        order.order[i] = shuffle->firstTranspose.order[shuffle->secondTranspose.order[i]];
+    }
+    return order;
+}
+
 bool shuffleKeepsStoredOrder(PlanModel const& model, LayerRecord const& layer, nvinfer1::TensorFormat inputFormat,
     nvinfer1::TensorFormat outputFormat)
 {

@@ -132,6 +132,10 @@ void removeWithItsConstants(PlanModel const& model, size_t l, std::vector<std::v
 //! Whether `record` reads and writes every tensor row-major (kLINEAR), as it and its tensors are stored.
 bool linearThroughout(PlanModel const& model, LayerRecord const& record);
 
+//! Shuffle `layer`'s permutation where it only transposes (no reshape, no shape input; one input, one output): its
+//! output's axis i is its input's axis order[i], both transposes taken together. None for any other layer.
+std::optional<nvinfer1::Permutation> transposeOf(PlanModel const& model, LayerRecord const& layer);
+
 //! Whether shuffle `layer`, reading its input stored in `inputFormat` and writing its output stored in
 //! `outputFormat` (kLINEAR or kHWC), leaves every element where it lies in memory: with each side's axis order
 //! (storedAxisOrder) folded into its transposes, they move only axes of extent 1. Then the output's bytes are the

@@ -249,27 +249,6 @@ private:
         return tensor;
     }
 
-    //! Layer `l`'s permutation where it is a shuffle that only transposes (no reshape): its output's axis i is its
-    //! input's axis order[i].
-    std::optional<nvinfer1::Permutation> transposeOf(size_t l) const
-    {
-        LayerRecord const& record = mModel.layers[l];
-        auto const* params = paramsOf<network::ShuffleParams>(record);
-        bool const reshapes = params == nullptr || params->reshape
-            || (record.inputs.size() > 1 && record.inputs[1] >= 0);
-        if (reshapes || record.inputs.empty() || record.outputs.size() != 1)
-        {
-            return std::nullopt;
-        }
-        nvinfer1::Permutation order{};
-        size_t const rank = mModel.tensors[record.outputs[0]].dims.size();
-        for (size_t i = 0; i < rank; ++i)
-        {
-            order.order[i] = params->firstTranspose.order[params->secondTranspose.order[i]];
-        }
-        return order;
-    }
-
     //! Follows transposes back from `tensor` (an operand the pattern reads), absorbing those that only the pattern
     //! reads into `axes` (logical axis i of the operand is axis axes.order[i] of the tensor read); gives the tensor
     //! the transposes started from.
@@ -277,7 +256,7 @@ private:
     {
         for (std::optional<size_t> p = producerOf(tensor); p; p = producerOf(tensor))
         {
-            std::optional<nvinfer1::Permutation> const order = transposeOf(*p);
+            std::optional<nvinfer1::Permutation> const order = plan::transposeOf(mModel, mModel.layers[*p]);
             if (!order || !movesOnly(*p, type) || !internalWithOneReader(tensor))
             {
                 break;
@@ -342,7 +321,7 @@ private:
         for (std::optional<size_t> reader = soleReaderOf(mProducers[match.output]); reader;
              reader = soleReaderOf(static_cast<size_t>(mProducers[match.output])))
         {
-            std::optional<nvinfer1::Permutation> const order = transposeOf(*reader);
+            std::optional<nvinfer1::Permutation> const order = plan::transposeOf(mModel, mModel.layers[*reader]);
             if (!movesOnly(*reader, type))
             {
                 return;

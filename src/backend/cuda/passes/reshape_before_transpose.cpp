@@ -47,23 +47,6 @@ bool keepsType(PlanModel const& model, LayerRecord const& layer)
         && slotType(model, layer, layer.inputs.size()) == type;
 }
 
-//! Shuffle `layer`'s permutation where it only transposes: its output's axis i is its input's axis order[i].
-std::optional<nvinfer1::Permutation> transposeOf(PlanModel const& model, LayerRecord const& layer)
-{
-    auto const* shuffle = paramsOf<network::ShuffleParams>(layer);
-    if (shuffle->reshape || hasShapeInput(layer))
-    {
-        return std::nullopt;
-    }
-    nvinfer1::Permutation order = network::ShuffleParams::identityPermutation();
-    size_t const rank = model.tensors[layer.outputs[0]].dims.size();
-    for (size_t i = 0; i < rank; ++i)
-    {
-        order.order[i] = shuffle->firstTranspose.order[shuffle->secondTranspose.order[i]];
-    }
-    return order;
-}
-
 //! Where reshape `to` of tensor `from` splits one axis of it into several and keeps every other extent: that axis.
 std::optional<size_t> splitAxis(PlanModel const& model, int32_t from, int32_t to)
 {
@@ -98,7 +81,7 @@ std::optional<Swap> swapAt(PlanModel const& model, std::vector<std::vector<size_
     {
         return std::nullopt;
     }
-    std::optional<nvinfer1::Permutation> const order = transposeOf(model, transpose);
+    std::optional<nvinfer1::Permutation> const order = plan::transposeOf(model, transpose);
     int32_t const between = transpose.outputs[0];
     std::vector<size_t> const& betweenReaders = readers[static_cast<size_t>(between)];
     if (!order || betweenReaders.size() != 1 || isObserved(model.tensors[between]))
