@@ -1,17 +1,19 @@
 // The CUDA backend's INT8 product by constant weights (libraries/cublaslt/quantized_matrix_multiply.h):
 //   - the kernel against the CPU reference kernel of the same QuantizedMatrixMultiply layer (on a GPU): inner extents
-//     that are and are not multiples of the product's padding, batch axes, FP32 and INT8 outputs, ReLU, both GELUs,
+//     that are and are not multiples of the product's padding, batch axes, FP32, FP16 and INT8 outputs, ReLU, both GELUs,
 //     bias and none, an input at an address cuBLASLt's kernels do not read in place, and a second shape; and its
 //     errors for channels-last data and tensors of other shapes or types;
 //   - Q/DQ networks made as Model Optimizer's exports state a linear layer: the CUDA plan fuses the chain into one
 //     QuantizedMatrixMultiply (checked without a GPU), which reads the INT8 activations in place, and agrees with the
-//     CPU reference kernels, which run every layer as written (on a GPU).
+//     CPU reference kernels, which run every layer as written (on a GPU); in FP16 builds an output it does not
+//     quantize is FP16, which the FP16 layer after it reads as it is.
 //
 // Tolerance: the CUDA kernel sums the INT8 products exactly in INT32 and scales each sum once in FP32; the reference
 // sums the dequantized FP32 products and rounds the sum to FP32. The two differ by a few FP32 roundings of the sum.
 // Where the layer quantizes, that can move a value lying within that rounding of a boundary of the INT8 grid to the
 // neighbouring step: INT8 outputs agree within one step, and only a few of them differ at all. FP32 outputs agree
-// within 1e-5 of their magnitude (GELU's erf differs by an ulp between CUDA and the C library, well inside).
+// within 1e-5 of their magnitude (GELU's erf differs by an ulp between CUDA and the C library, well inside); FP16
+// outputs within FP16's rounding of that.
 #include "backend/cuda/libraries/cublaslt/quantized_matrix_multiply.h"
 #include "core/quantization.h"
 #include "kernel_comparison.h"
@@ -46,6 +48,7 @@ struct ProductCase
     bool activates{true};
     ActivationType activation{ActivationType::kRELU};
     bool quantizesOutput{true};
+    DataType floatType{DataType::kFLOAT}; //!< the output's type where it is not quantized
 };
 
 //! The output scale that spreads the case's outputs over most of the INT8 grid: the sums of K products of values
@@ -89,6 +92,7 @@ QuantizedMatrixMultiplyParams paramsOf(ProductCase const& c)
     params.activates = c.activates;
     params.activation = c.activation;
     params.outputScale = c.quantizesOutput ? outputScaleFor(k) : 0.0F;
+    params.floatType = c.floatType;
     return params;
 }
 
@@ -135,7 +139,11 @@ void expectSameResults(HostTensor const& gpu, HostTensor const& cpu, bool quanti
     }
     else
     {
-        expectClose(gpu, cpu, Tolerance(1e-5, 1e-5), what);
+        ASSERT_EQ(gpu.type, cpu.type) << what;
+        // An FP16 output: both round FP32 sums that differ by a few FP32 roundings, which may fall on either side
+        // of an FP16 rounding boundary.
+        double const rounding = cpu.type == DataType::kHALF ? 1e-3 : 0.0;
+        expectClose(gpu, cpu, Tolerance(1e-5 + rounding, 1e-5 + rounding), what);
     }
 }
 
@@ -175,6 +183,23 @@ TEST(CudaQuantizedMatrixMultiply, Fp32OutputWithAndWithoutBias)
     expectKernelAgrees(c, "no bias, no activation, FP32 output");
     c.activates = true;
     expectKernelAgrees(c, "no bias, ReLU, FP32 output");
+}
+
+TEST(CudaQuantizedMatrixMultiply, Fp16Output)
+{
+    ProductCase c;
+    c.quantizesOutput = false;
+    c.floatType = DataType::kHALF;
+    expectKernelAgrees(c, "bias, ReLU, FP16 output");
+    c.input = {2, 2, 6, 64};
+    c.columns = 48;
+    c.activation = ActivationType::kGELU_ERF;
+    expectKernelAgrees(c, "K 64, bias, GELU, FP16 output");
+    c.bias = false;
+    c.activates = false;
+    c.input = {3, 7, 30};
+    c.columns = 13;
+    expectKernelAgrees(c, "K 30 padded, 13 columns, no bias, FP16 output", 3);
 }
 
 TEST(CudaQuantizedMatrixMultiply, GeluBothForms)
@@ -345,6 +370,11 @@ NetworkMaker qdqNetwork(QdqProduct const& c, std::vector<float> const& weights, 
         {
             y = &quantizedPair(network, *y, kNetworkOutputScale);
         }
+        else
+        {
+            // A layer after the chain, so that its output is no network output (FP16 builds keep those FP32).
+            y = network.addUnary(*y, UnaryOperation::kNEG)->getOutput(0);
+        }
         y->setName("y");
         network.markOutput(*y);
     };
@@ -365,7 +395,9 @@ void expectNetworkAgrees(QdqProduct const& c, std::string const& what)
     EXPECT_EQ(layersOfKind(model, LayerType::kMATRIX_MULTIPLY), 0) << what;
     EXPECT_EQ(layersOfKind(model, LayerType::kACTIVATION), 0) << what << ": the activation should fuse too";
     EXPECT_EQ(model.tensors[fused[0]->inputs[0]].type, DataType::kINT8) << what;
-    EXPECT_EQ(model.tensors[fused[0]->outputs[0]].type, c.quantizesOutput ? DataType::kINT8 : DataType::kFLOAT) << what;
+    DataType const floatOutput = c.fp16 ? DataType::kHALF : DataType::kFLOAT;
+    EXPECT_EQ(fused[0]->precision, c.quantizesOutput ? DataType::kFLOAT : floatOutput) << what;
+    EXPECT_EQ(model.tensors[fused[0]->outputs[0]].type, c.quantizesOutput ? DataType::kINT8 : floatOutput) << what;
     if (!gpuPresent())
     {
         return; // the plan is checked; running it needs a GPU
@@ -410,7 +442,11 @@ TEST(CudaQuantizedMatrixMultiply, Fp16BuildsFuseToo)
     expectNetworkAgrees(c, "FP16 build, bias, GELU, INT8 output");
     c.quantizesOutput = false;
     c.activation = ActivationType::kRELU;
-    expectNetworkAgrees(c, "FP16 build, bias, ReLU, FP32 output");
+    expectNetworkAgrees(c, "FP16 build, bias, ReLU, FP16 output");
+    c.activates = false;
+    c.input = Dims{3, {3, 7, 30}};
+    c.columns = 13;
+    expectNetworkAgrees(c, "FP16 build, K 30 padded, 13 columns, bias, FP16 output");
 }
 
 } // namespace

@@ -257,18 +257,27 @@ private:
     {
         for (size_t taken = chain.after.size() + 1; taken-- > 0;)
         {
-            auto [record, absorbed] = fusedRecord(chain, taken);
-            if (runsWithFloatOutput(mGraph, record, mRules.runsQuantized))
+            // An unquantized output that the chain holds in FP16 is written in FP16 where the backend's kernel can,
+            // else in FP32, converted for its readers.
+            for (bool const halfOutput : {true, false})
             {
-                size_t const at = absorbed.back();
-                mGraph.replace(absorbed, at, std::move(record));
-                return true;
+                auto [record, absorbed] = fusedRecord(chain, taken, halfOutput);
+                if (runsWithFloatOutput(mGraph, record, mRules.runsQuantized))
+                {
+                    size_t const at = absorbed.back();
+                    mGraph.replace(absorbed, at, std::move(record));
+                    return true;
+                }
+                if (record.precision != DataType::kHALF)
+                {
+                    break; // no FP16 output was asked for: the FP32 record is this one
+                }
             }
         }
         return false;
     }
 
-    std::pair<LayerRecord, std::vector<size_t>> fusedRecord(Chain const& chain, size_t taken) const
+    std::pair<LayerRecord, std::vector<size_t>> fusedRecord(Chain const& chain, size_t taken, bool halfOutput) const
     {
         LayerRecord const& product = layer(chain.product);
         auto params = std::make_shared<network::QuantizedMatrixMultiplyParams>();
@@ -309,10 +318,10 @@ private:
         {
             params->bias = floatWeightsBuffer(scaledBy(chain.bias, factor));
         }
-        // The sums' scales, the bias and the activation are FP32. An FP8 layer writes an FP16 output as FP16 (FP16
-        // builds: no conversion after it); every other output not quantized is FP32, which a reader of FP16 converts.
+        // The sums' scales, the bias and the activation are FP32. With halfOutput, an unquantized output stored as
+        // FP16 (FP16 builds) is written so; otherwise it is FP32, which a reader of FP16 converts.
         int32_t const output = layer(absorbed.back()).outputs[0];
-        bool const writesHalf = chain.input.quantizedType == DataType::kFP8 && params->outputScale == 0.0F
+        bool const writesHalf = halfOutput && params->outputScale == 0.0F
             && mGraph.model().tensors[output].type == DataType::kHALF;
         params->floatType = writesHalf ? DataType::kHALF : DataType::kFLOAT;
         LayerRecord record = fusedChainRecord(
