@@ -1,7 +1,7 @@
 // The CUDA backend's INT8 product by constant weights (libraries/cublaslt/quantized_matrix_multiply.h):
 //   - the kernel against the CPU reference kernel of the same QuantizedMatrixMultiply layer (on a GPU): inner extents
-//     that are and are not multiples of the product's padding, batch axes, FP32, FP16 and INT8 outputs, ReLU, both GELUs,
-//     bias and none, an input at an address cuBLASLt's kernels do not read in place, and a second shape; and its
+//     that are and are not multiples of the product's padding, batch axes, FP32, FP16 and INT8 outputs, ReLU, both
+//     GELUs, bias and none, an input at an address cuBLASLt's kernels do not read in place, and a second shape; and its
 //     errors for channels-last data and tensors of other shapes or types;
 //   - Q/DQ networks made as Model Optimizer's exports state a linear layer: the CUDA plan fuses the chain into one
 //     QuantizedMatrixMultiply (checked without a GPU), which reads the INT8 activations in place, and agrees with the

@@ -296,8 +296,8 @@ TEST(QuantizedModels, BertMovesInt8ThroughItsShufflesOnTheCpu)
 //! With kFP16 (trtexec's --int8 --fp16, --best) the layers between the pairs compute in FP16, and the same chains
 //! fuse as in FP32 builds: `fused` convolutions of regnet and efficientnet, and BERT's twelve projections,
 //! `int8Writing` of them writing INT8 and the others `floatOutput`.
-void expectFp16BuildsFuseAlike(kiln::Backend backend, size_t regnet, size_t efficientnet, size_t int8Writing,
-    nvinfer1::DataType floatOutput)
+void expectFp16BuildsFuseAlike(
+    kiln::Backend backend, size_t regnet, size_t efficientnet, size_t int8Writing, nvinfer1::DataType floatOutput)
 {
     for (auto const& [name, fused] :
         {std::pair<char const*, size_t>{"regnet_int8", regnet}, {"efficientnet_int8", efficientnet}})
@@ -310,8 +310,7 @@ void expectFp16BuildsFuseAlike(kiln::Backend backend, size_t regnet, size_t effi
     }
     plan::PlanModel const bert = planOf("bert_int8", backend, true);
     EXPECT_EQ(layersWriting(bert, network::kQuantizedMatrixMultiplyLayerType, nvinfer1::DataType::kINT8), int8Writing);
-    EXPECT_EQ(
-        layersWriting(bert, network::kQuantizedMatrixMultiplyLayerType, floatOutput), 12U - int8Writing);
+    EXPECT_EQ(layersWriting(bert, network::kQuantizedMatrixMultiplyLayerType, floatOutput), 12U - int8Writing);
 }
 
 //! How many of `model`'s quantized convolutions apply a self-gated activation, and how many of those write INT8.

@@ -4,10 +4,10 @@
 // layer (network/fused/quantized_matrix_multiply.h) that reads the quantized tensor itself, together with what
 // follows it: the addition of a constant row (a bias), a product by a positive constant (folded into the columns'
 // scales and the bias), an activation and a quantization into the same type (per-tensor scale), each where present.
-// Without the trailing quantization the layer writes FP16 in an FP16 chain where the backend runs that (CUDA does), else
-// FP32; it computes its epilogue in FP32. This is how Model Optimizer's INT8 BERT and FP8 ViT state their projections: DQ(Q(x))
-// x DQ(quantized weights, per column) -> Add(bias) [-> GELU] [-> Q], and Model Optimizer's INT8 Whisper its queries:
-// -> Add(bias) -> Mul(head_dim^-1/2).
+// Without the trailing quantization the layer writes FP16 in an FP16 chain where the backend runs that (CUDA does),
+// else FP32; it computes its epilogue in FP32. This is how Model Optimizer's INT8 BERT and FP8 ViT state their
+// projections: DQ(Q(x)) x DQ(quantized weights, per column) -> Add(bias) [-> GELU] [-> Q], and Model Optimizer's INT8
+// Whisper its queries: -> Add(bias) -> Mul(head_dim^-1/2).
 //
 // It fuses only what computes as the layers did: the layers compute in one floating-point type (quantized_patterns.h:
 // FP32, FP16 or BF16), scales are constants and zero points zero, the weights' quantized values give them back bit
