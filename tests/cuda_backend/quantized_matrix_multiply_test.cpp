@@ -307,7 +307,9 @@ struct QdqProduct
     bool activates{true};
     ActivationType activation{ActivationType::kGELU_ERF};
     bool quantizesOutput{true};
-    bool fp16{false}; //!< built with kFP16: the layers between the pairs compute in FP16
+    bool fp16{false};          //!< built with kFP16: the layers between the pairs compute in FP16
+    bool layerScale{false};    //!< the sum times a positive constant per column (ConvNeXt's layer scale)
+    bool channelsFirst{false}; //!< with layerScale: the sum first transposed to [batch, N, ...], as ConvNeXt's blocks
 };
 
 ITensor& scalar(INetworkDefinition& network, float const& value)
@@ -339,9 +341,10 @@ std::vector<float> columnQuantizedWeights(int64_t k, int64_t n)
     return weights;
 }
 
-NetworkMaker qdqNetwork(QdqProduct const& c, std::vector<float> const& weights, std::vector<float> const& bias)
+NetworkMaker qdqNetwork(QdqProduct const& c, std::vector<float> const& weights, std::vector<float> const& bias,
+    std::vector<float> const& layerScale)
 {
-    return [=, &weights, &bias](INetworkDefinition& network) {
+    return [=, &weights, &bias, &layerScale](INetworkDefinition& network) {
         ITensor* x = network.addInput("x", DataType::kFLOAT, c.input);
         ITensor& dequantized = quantizedPair(network, *x, kInputScale);
         int32_t const rank = c.input.nbDims;
@@ -361,6 +364,30 @@ NetworkMaker qdqNetwork(QdqProduct const& c, std::vector<float> const& weights, 
             biasDims.d[rank - 2] = 1;
             ITensor* b = network.addConstant(biasDims, Weights{DataType::kFLOAT, bias.data(), c.columns})->getOutput(0);
             y = network.addElementWise(*y, *b, ElementWiseOperation::kSUM)->getOutput(0);
+        }
+        if (c.layerScale)
+        {
+            // [1, ..., 1, N] over the product's rows; [1, N, 1, ...] once the columns are moved to axis 1.
+            Dims scaleDims = weightDims;
+            scaleDims.d[rank - 2] = 1;
+            if (c.channelsFirst)
+            {
+                Permutation toChannelsFirst{};
+                toChannelsFirst.order[0] = 0;
+                toChannelsFirst.order[1] = rank - 1;
+                for (int32_t axis = 2; axis < rank; ++axis)
+                {
+                    toChannelsFirst.order[axis] = axis - 1;
+                }
+                IShuffleLayer* transpose = network.addShuffle(*y);
+                transpose->setFirstTranspose(toChannelsFirst);
+                y = transpose->getOutput(0);
+                std::fill(scaleDims.d, scaleDims.d + rank, 1);
+                scaleDims.d[1] = c.columns;
+            }
+            ITensor* g
+                = network.addConstant(scaleDims, Weights{DataType::kFLOAT, layerScale.data(), c.columns})->getOutput(0);
+            y = network.addElementWise(*y, *g, ElementWiseOperation::kPROD)->getOutput(0);
         }
         if (c.activates)
         {
@@ -387,13 +414,16 @@ void expectNetworkAgrees(QdqProduct const& c, std::string const& what)
     int64_t const k = c.input.d[c.input.nbDims - 1];
     std::vector<float> const weights = columnQuantizedWeights(k, c.columns);
     std::vector<float> const bias = spread(static_cast<size_t>(c.columns), -0.5F, 0.4F);
-    NetworkMaker const maker = qdqNetwork(c, weights, bias);
+    std::vector<float> const layerScale = spread(static_cast<size_t>(c.columns), 0.3F, 1.9F);
+    NetworkMaker const maker = qdqNetwork(c, weights, bias, layerScale);
 
     kiln::plan::PlanModel const model = cudaPlanOf(maker, c.fp16);
     auto const fused = layersOfType(model, kQuantizedMatrixMultiplyLayerType);
     ASSERT_EQ(fused.size(), 1U) << what << ": the CUDA plan should fuse";
     EXPECT_EQ(layersOfKind(model, LayerType::kMATRIX_MULTIPLY), 0) << what;
     EXPECT_EQ(layersOfKind(model, LayerType::kACTIVATION), 0) << what << ": the activation should fuse too";
+    EXPECT_EQ(layersOfKind(model, LayerType::kELEMENTWISE), 0)
+        << what << ": the bias and the layer scale should fuse too";
     EXPECT_EQ(model.tensors[fused[0]->inputs[0]].type, DataType::kINT8) << what;
     DataType const floatOutput = c.fp16 ? DataType::kHALF : DataType::kFLOAT;
     EXPECT_EQ(fused[0]->precision, c.quantizesOutput ? DataType::kFLOAT : floatOutput) << what;
@@ -447,6 +477,25 @@ TEST(CudaQuantizedMatrixMultiply, Fp16BuildsFuseToo)
     c.input = Dims{3, {3, 7, 30}};
     c.columns = 13;
     expectNetworkAgrees(c, "FP16 build, K 30 padded, 13 columns, bias, FP16 output");
+}
+
+TEST(CudaQuantizedMatrixMultiply, LayerScalesPerColumnJoinTheProduct)
+{
+    // ConvNeXt's blocks end in a linear layer, its bias, the transpose back to channels-first and a layer scale per
+    // channel before the Q: the CUDA passes move the scale before the transpose and the Q back before it, and the
+    // fused layer takes the scale into its columns' scales (folded into the weights, it would move them off the INT8
+    // grid, and the product would stay unfused).
+    QdqProduct c;
+    c.activates = false;
+    c.layerScale = true;
+    expectNetworkAgrees(c, "bias, a scale per column, INT8 output");
+    c.channelsFirst = true;
+    expectNetworkAgrees(c, "bias, transposed to channels-first, a scale per channel, INT8 output");
+    c.fp16 = true;
+    expectNetworkAgrees(c, "FP16 build, bias, transposed to channels-first, a scale per channel, INT8 output");
+    c.quantizesOutput = false;
+    c.channelsFirst = false;
+    expectNetworkAgrees(c, "FP16 build, bias, a scale per column, FP16 output");
 }
 
 } // namespace
