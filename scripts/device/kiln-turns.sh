@@ -3,8 +3,9 @@
 # (Release) of each source tree .debs/v_NAME.tar.gz, all at once, then times every case on every build in turns, two
 # rounds: the first builds each plan (--saveEngine), the second loads it. Prints one line per case and round, the GPU
 # compute median in ms of each build, with a CUDA graph and no host copies.
-#   kiln-turns.sh CASES   CASES: a file of lines "MODEL SHAPES [kiln flags...]" (MODEL: an ONNX file, its seeded
-#                         weights drawn again first, bench/seeded_weights.py; SHAPES as --shapes takes them)
+#   kiln-turns.sh CASES   CASES: a file of lines "MODEL SHAPES [kiln flags...]" (MODEL: an ONNX file, or one
+#                         gzip-compressed (.gz), its seeded weights drawn again first, bench/seeded_weights.py;
+#                         SHAPES as --shapes takes them)
 # Trees are made here with `git archive COMMIT src include tools plugins cmake CMakeLists.txt | gzip >
 # .debs/v_NAME.tar.gz`; run(command="bash .debs/kiln-turns.sh .debs/cases.txt", carry=[".debs", ...the models]).
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +35,9 @@ n=0
 while read -r model shapes flags; do
   [ -n "$model" ] && [ "${model:0:1}" != "#" ] || continue
   n=$((n + 1))
+  if [[ $model == *.gz ]]; then  # gpu_int8_make.py's larger models travel gzip-compressed
+    gunzip -c "$model" > /tmp/turns/models/$n.unpacked.onnx && model=/tmp/turns/models/$n.unpacked.onnx || exit 1
+  fi
   python3 bench/seeded_weights.py restore "$model" /tmp/turns/models/$n.onnx > /dev/null || exit 1
 done < "$cases"
 median() { grep -oE "GPU Compute Time: .*median = [0-9.]+" | grep -oE "[0-9.]+$"; }
