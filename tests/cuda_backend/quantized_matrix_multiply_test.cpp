@@ -16,6 +16,7 @@
 // outputs within FP16's rounding of that.
 #include "backend/cuda/libraries/cublaslt/quantized_matrix_multiply.h"
 #include "core/quantization.h"
+#include "device_common/half.h"
 #include "kernel_comparison.h"
 #include "network/fused/quantized_matrix_multiply.h"
 
@@ -310,6 +311,9 @@ struct QdqProduct
     bool fp16{false};          //!< built with kFP16: the layers between the pairs compute in FP16
     bool layerScale{false};    //!< the sum times a positive constant per column (ConvNeXt's layer scale)
     bool channelsFirst{false}; //!< with layerScale: the sum first transposed to [batch, N, ...], as ConvNeXt's blocks
+    //! Weights that FP16 holds exactly (scales of powers of two), so that an FP16 build's reference rounds its layers'
+    //! outputs alone (with a layer scale, its rounding of off-grid weights exceeds the tolerance now and then).
+    bool exactInHalf{false};
 };
 
 ITensor& scalar(INetworkDefinition& network, float const& value)
@@ -323,8 +327,9 @@ ITensor& quantizedPair(INetworkDefinition& network, ITensor& input, float const&
     return *network.addDequantize(*q, scalar(network, scale), DataType::kFLOAT)->getOutput(0);
 }
 
-//! Weights [K, N] of INT8 values times one scale per column, exactly, as Model Optimizer's per-channel weights.
-std::vector<float> columnQuantizedWeights(int64_t k, int64_t n)
+//! Weights [K, N] of INT8 values times one scale per column, exactly, as Model Optimizer's per-channel weights; with
+//! `exactInHalf`, scales of 2^-7, 2^-8 and 2^-9, which keep them exact in FP16 too.
+std::vector<float> columnQuantizedWeights(int64_t k, int64_t n, bool exactInHalf = false)
 {
     std::mt19937 engine(23);
     std::uniform_int_distribution<int> values(-127, 127);
@@ -334,7 +339,8 @@ std::vector<float> columnQuantizedWeights(int64_t k, int64_t n)
         for (int64_t column = 0; column < n; ++column)
         {
             int const q = i == column % k ? 127 : values(engine);
-            float const scale = 0.01F / static_cast<float>(column % 3 + 1);
+            float const scale = exactInHalf ? std::ldexp(1.0F, -7 - static_cast<int>(column % 3))
+                                            : 0.01F / static_cast<float>(column % 3 + 1);
             weights[static_cast<size_t>(i * n + column)] = kiln::dequantizeInt8(static_cast<int8_t>(q), scale);
         }
     }
@@ -412,7 +418,7 @@ NetworkMaker qdqNetwork(QdqProduct const& c, std::vector<float> const& weights, 
 void expectNetworkAgrees(QdqProduct const& c, std::string const& what)
 {
     int64_t const k = c.input.d[c.input.nbDims - 1];
-    std::vector<float> const weights = columnQuantizedWeights(k, c.columns);
+    std::vector<float> const weights = columnQuantizedWeights(k, c.columns, c.exactInHalf);
     std::vector<float> const bias = spread(static_cast<size_t>(c.columns), -0.5F, 0.4F);
     std::vector<float> const layerScale = spread(static_cast<size_t>(c.columns), 0.3F, 1.9F);
     NetworkMaker const maker = qdqNetwork(c, weights, bias, layerScale);
@@ -432,8 +438,14 @@ void expectNetworkAgrees(QdqProduct const& c, std::string const& what)
     {
         return; // the plan is checked; running it needs a GPU
     }
-    std::map<std::string, HostTensor> const inputs{
-        {"x", fromFloats(shapeOf(c.input), scattered(volumeOf(c.input), -1.9F, 2.0F, 5))}};
+    // In an FP16 build a backend may quantize the FP32 input as given or rounded to FP16 first, which moves a code
+    // by a step near a rounding boundary: FP16 builds take inputs FP16 holds exactly.
+    std::vector<float> values = scattered(volumeOf(c.input), -1.9F, 2.0F, 5);
+    if (c.fp16)
+    {
+        std::transform(values.begin(), values.end(), values.begin(), kiln::roundThroughHalf);
+    }
+    std::map<std::string, HostTensor> const inputs{{"x", fromFloats(shapeOf(c.input), values)}};
     auto const reference = [](IBuilderConfig& config) { kiln::setCpuKernels(config, kiln::CpuKernels::kREFERENCE); };
     auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, c.fp16, nullptr, reference);
     auto const gpu = runOn(kiln::Backend::kCUDA, maker, inputs, c.fp16);
@@ -488,6 +500,7 @@ TEST(CudaQuantizedMatrixMultiply, LayerScalesPerColumnJoinTheProduct)
     QdqProduct c;
     c.activates = false;
     c.layerScale = true;
+    c.exactInHalf = true;
     expectNetworkAgrees(c, "bias, a scale per column, INT8 output");
     c.channelsFirst = true;
     expectNetworkAgrees(c, "bias, transposed to channels-first, a scale per channel, INT8 output");
