@@ -485,7 +485,7 @@ TEST(QuantizedMatrixMultiplyFusion, CorruptedFusedRecordsAreRefusedOnLoad)
              p.weights = network::WeightsBuffer(Weights{DataType::kFP8, codes.data(), p.weights.count()});
          },
             "with FP8 weights reads FP8 data, not INT8"},
-        {[](auto& p) { p.floatType = DataType::kHALF; }, "writes FLOAT (or HALF, from FP8)"},
+        {[](auto& p) { p.floatType = DataType::kBF16; }, "writes FLOAT or HALF where it does not quantize, not BF16"},
         {[](auto& p) {
              std::vector<float> scales = p.weightScales.toFloat();
              scales[2] = NAN;

@@ -1,19 +1,22 @@
 // The CUDA backend's INT8 product by constant weights (libraries/cublaslt/quantized_matrix_multiply.h):
 //   - the kernel against the CPU reference kernel of the same QuantizedMatrixMultiply layer (on a GPU): inner extents
-//     that are and are not multiples of the product's padding, batch axes, FP32 and INT8 outputs, ReLU, both GELUs,
-//     bias and none, an input at an address cuBLASLt's kernels do not read in place, and a second shape; and its
+//     that are and are not multiples of the product's padding, batch axes, FP32, FP16 and INT8 outputs, ReLU, both
+//     GELUs, bias and none, an input at an address cuBLASLt's kernels do not read in place, and a second shape; and its
 //     errors for channels-last data and tensors of other shapes or types;
 //   - Q/DQ networks made as Model Optimizer's exports state a linear layer: the CUDA plan fuses the chain into one
 //     QuantizedMatrixMultiply (checked without a GPU), which reads the INT8 activations in place, and agrees with the
-//     CPU reference kernels, which run every layer as written (on a GPU).
+//     CPU reference kernels, which run every layer as written (on a GPU); in FP16 builds an output it does not
+//     quantize is FP16, which the FP16 layer after it reads as it is.
 //
 // Tolerance: the CUDA kernel sums the INT8 products exactly in INT32 and scales each sum once in FP32; the reference
 // sums the dequantized FP32 products and rounds the sum to FP32. The two differ by a few FP32 roundings of the sum.
 // Where the layer quantizes, that can move a value lying within that rounding of a boundary of the INT8 grid to the
 // neighbouring step: INT8 outputs agree within one step, and only a few of them differ at all. FP32 outputs agree
-// within 1e-5 of their magnitude (GELU's erf differs by an ulp between CUDA and the C library, well inside).
+// within 1e-5 of their magnitude (GELU's erf differs by an ulp between CUDA and the C library, well inside); FP16
+// outputs within FP16's rounding of that.
 #include "backend/cuda/libraries/cublaslt/quantized_matrix_multiply.h"
 #include "core/quantization.h"
+#include "device_common/half.h"
 #include "kernel_comparison.h"
 #include "network/fused/quantized_matrix_multiply.h"
 
@@ -46,6 +49,7 @@ struct ProductCase
     bool activates{true};
     ActivationType activation{ActivationType::kRELU};
     bool quantizesOutput{true};
+    DataType floatType{DataType::kFLOAT}; //!< the output's type where it is not quantized
 };
 
 //! The output scale that spreads the case's outputs over most of the INT8 grid: the sums of K products of values
@@ -89,6 +93,7 @@ QuantizedMatrixMultiplyParams paramsOf(ProductCase const& c)
     params.activates = c.activates;
     params.activation = c.activation;
     params.outputScale = c.quantizesOutput ? outputScaleFor(k) : 0.0F;
+    params.floatType = c.floatType;
     return params;
 }
 
@@ -135,7 +140,11 @@ void expectSameResults(HostTensor const& gpu, HostTensor const& cpu, bool quanti
     }
     else
     {
-        expectClose(gpu, cpu, Tolerance(1e-5, 1e-5), what);
+        ASSERT_EQ(gpu.type, cpu.type) << what;
+        // An FP16 output: both round FP32 sums that differ by a few FP32 roundings, which may fall on either side
+        // of an FP16 rounding boundary.
+        double const rounding = cpu.type == DataType::kHALF ? 1e-3 : 0.0;
+        expectClose(gpu, cpu, Tolerance(1e-5 + rounding, 1e-5 + rounding), what);
     }
 }
 
@@ -175,6 +184,23 @@ TEST(CudaQuantizedMatrixMultiply, Fp32OutputWithAndWithoutBias)
     expectKernelAgrees(c, "no bias, no activation, FP32 output");
     c.activates = true;
     expectKernelAgrees(c, "no bias, ReLU, FP32 output");
+}
+
+TEST(CudaQuantizedMatrixMultiply, Fp16Output)
+{
+    ProductCase c;
+    c.quantizesOutput = false;
+    c.floatType = DataType::kHALF;
+    expectKernelAgrees(c, "bias, ReLU, FP16 output");
+    c.input = {2, 2, 6, 64};
+    c.columns = 48;
+    c.activation = ActivationType::kGELU_ERF;
+    expectKernelAgrees(c, "K 64, bias, GELU, FP16 output");
+    c.bias = false;
+    c.activates = false;
+    c.input = {3, 7, 30};
+    c.columns = 13;
+    expectKernelAgrees(c, "K 30 padded, 13 columns, no bias, FP16 output", 3);
 }
 
 TEST(CudaQuantizedMatrixMultiply, GeluBothForms)
@@ -282,7 +308,12 @@ struct QdqProduct
     bool activates{true};
     ActivationType activation{ActivationType::kGELU_ERF};
     bool quantizesOutput{true};
-    bool fp16{false}; //!< built with kFP16: the layers between the pairs compute in FP16
+    bool fp16{false};          //!< built with kFP16: the layers between the pairs compute in FP16
+    bool layerScale{false};    //!< the sum times a positive constant per column (ConvNeXt's layer scale)
+    bool channelsFirst{false}; //!< with layerScale: the sum first transposed to [batch, N, ...], as ConvNeXt's blocks
+    //! Weights that FP16 holds exactly (scales of powers of two), so that an FP16 build's reference rounds its layers'
+    //! outputs alone (with a layer scale, its rounding of off-grid weights exceeds the tolerance now and then).
+    bool exactInHalf{false};
 };
 
 ITensor& scalar(INetworkDefinition& network, float const& value)
@@ -296,8 +327,9 @@ ITensor& quantizedPair(INetworkDefinition& network, ITensor& input, float const&
     return *network.addDequantize(*q, scalar(network, scale), DataType::kFLOAT)->getOutput(0);
 }
 
-//! Weights [K, N] of INT8 values times one scale per column, exactly, as Model Optimizer's per-channel weights.
-std::vector<float> columnQuantizedWeights(int64_t k, int64_t n)
+//! Weights [K, N] of INT8 values times one scale per column, exactly, as Model Optimizer's per-channel weights; with
+//! `exactInHalf`, scales of 2^-7, 2^-8 and 2^-9, which keep them exact in FP16 too.
+std::vector<float> columnQuantizedWeights(int64_t k, int64_t n, bool exactInHalf = false)
 {
     std::mt19937 engine(23);
     std::uniform_int_distribution<int> values(-127, 127);
@@ -307,16 +339,18 @@ std::vector<float> columnQuantizedWeights(int64_t k, int64_t n)
         for (int64_t column = 0; column < n; ++column)
         {
             int const q = i == column % k ? 127 : values(engine);
-            float const scale = 0.01F / static_cast<float>(column % 3 + 1);
+            float const scale = exactInHalf ? std::ldexp(1.0F, -7 - static_cast<int>(column % 3))
+                                            : 0.01F / static_cast<float>(column % 3 + 1);
             weights[static_cast<size_t>(i * n + column)] = kiln::dequantizeInt8(static_cast<int8_t>(q), scale);
         }
     }
     return weights;
 }
 
-NetworkMaker qdqNetwork(QdqProduct const& c, std::vector<float> const& weights, std::vector<float> const& bias)
+NetworkMaker qdqNetwork(QdqProduct const& c, std::vector<float> const& weights, std::vector<float> const& bias,
+    std::vector<float> const& layerScale)
 {
-    return [=, &weights, &bias](INetworkDefinition& network) {
+    return [=, &weights, &bias, &layerScale](INetworkDefinition& network) {
         ITensor* x = network.addInput("x", DataType::kFLOAT, c.input);
         ITensor& dequantized = quantizedPair(network, *x, kInputScale);
         int32_t const rank = c.input.nbDims;
@@ -337,6 +371,30 @@ NetworkMaker qdqNetwork(QdqProduct const& c, std::vector<float> const& weights, 
             ITensor* b = network.addConstant(biasDims, Weights{DataType::kFLOAT, bias.data(), c.columns})->getOutput(0);
             y = network.addElementWise(*y, *b, ElementWiseOperation::kSUM)->getOutput(0);
         }
+        if (c.layerScale)
+        {
+            // [1, ..., 1, N] over the product's rows; [1, N, 1, ...] once the columns are moved to axis 1.
+            Dims scaleDims = weightDims;
+            scaleDims.d[rank - 2] = 1;
+            if (c.channelsFirst)
+            {
+                Permutation toChannelsFirst{};
+                toChannelsFirst.order[0] = 0;
+                toChannelsFirst.order[1] = rank - 1;
+                for (int32_t axis = 2; axis < rank; ++axis)
+                {
+                    toChannelsFirst.order[axis] = axis - 1;
+                }
+                IShuffleLayer* transpose = network.addShuffle(*y);
+                transpose->setFirstTranspose(toChannelsFirst);
+                y = transpose->getOutput(0);
+                std::fill(scaleDims.d, scaleDims.d + rank, 1);
+                scaleDims.d[1] = c.columns;
+            }
+            ITensor* g
+                = network.addConstant(scaleDims, Weights{DataType::kFLOAT, layerScale.data(), c.columns})->getOutput(0);
+            y = network.addElementWise(*y, *g, ElementWiseOperation::kPROD)->getOutput(0);
+        }
         if (c.activates)
         {
             y = network.addActivation(*y, c.activation)->getOutput(0);
@@ -344,6 +402,11 @@ NetworkMaker qdqNetwork(QdqProduct const& c, std::vector<float> const& weights, 
         if (c.quantizesOutput)
         {
             y = &quantizedPair(network, *y, kNetworkOutputScale);
+        }
+        else
+        {
+            // A layer after the chain, so that its output is no network output (FP16 builds keep those FP32).
+            y = network.addUnary(*y, UnaryOperation::kNEG)->getOutput(0);
         }
         y->setName("y");
         network.markOutput(*y);
@@ -355,23 +418,34 @@ NetworkMaker qdqNetwork(QdqProduct const& c, std::vector<float> const& weights, 
 void expectNetworkAgrees(QdqProduct const& c, std::string const& what)
 {
     int64_t const k = c.input.d[c.input.nbDims - 1];
-    std::vector<float> const weights = columnQuantizedWeights(k, c.columns);
+    std::vector<float> const weights = columnQuantizedWeights(k, c.columns, c.exactInHalf);
     std::vector<float> const bias = spread(static_cast<size_t>(c.columns), -0.5F, 0.4F);
-    NetworkMaker const maker = qdqNetwork(c, weights, bias);
+    std::vector<float> const layerScale = spread(static_cast<size_t>(c.columns), 0.3F, 1.9F);
+    NetworkMaker const maker = qdqNetwork(c, weights, bias, layerScale);
 
     kiln::plan::PlanModel const model = cudaPlanOf(maker, c.fp16);
     auto const fused = layersOfType(model, kQuantizedMatrixMultiplyLayerType);
     ASSERT_EQ(fused.size(), 1U) << what << ": the CUDA plan should fuse";
     EXPECT_EQ(layersOfKind(model, LayerType::kMATRIX_MULTIPLY), 0) << what;
     EXPECT_EQ(layersOfKind(model, LayerType::kACTIVATION), 0) << what << ": the activation should fuse too";
+    EXPECT_EQ(layersOfKind(model, LayerType::kELEMENTWISE), 0)
+        << what << ": the bias and the layer scale should fuse too";
     EXPECT_EQ(model.tensors[fused[0]->inputs[0]].type, DataType::kINT8) << what;
-    EXPECT_EQ(model.tensors[fused[0]->outputs[0]].type, c.quantizesOutput ? DataType::kINT8 : DataType::kFLOAT) << what;
+    DataType const floatOutput = c.fp16 ? DataType::kHALF : DataType::kFLOAT;
+    EXPECT_EQ(fused[0]->precision, c.quantizesOutput ? DataType::kFLOAT : floatOutput) << what;
+    EXPECT_EQ(model.tensors[fused[0]->outputs[0]].type, c.quantizesOutput ? DataType::kINT8 : floatOutput) << what;
     if (!gpuPresent())
     {
         return; // the plan is checked; running it needs a GPU
     }
-    std::map<std::string, HostTensor> const inputs{
-        {"x", fromFloats(shapeOf(c.input), scattered(volumeOf(c.input), -1.9F, 2.0F, 5))}};
+    // In an FP16 build a backend may quantize the FP32 input as given or rounded to FP16 first, which moves a code
+    // by a step near a rounding boundary: FP16 builds take inputs FP16 holds exactly.
+    std::vector<float> values = scattered(volumeOf(c.input), -1.9F, 2.0F, 5);
+    if (c.fp16)
+    {
+        std::transform(values.begin(), values.end(), values.begin(), kiln::roundThroughHalf);
+    }
+    std::map<std::string, HostTensor> const inputs{{"x", fromFloats(shapeOf(c.input), values)}};
     auto const reference = [](IBuilderConfig& config) { kiln::setCpuKernels(config, kiln::CpuKernels::kREFERENCE); };
     auto const cpu = runOn(kiln::Backend::kCPU, maker, inputs, c.fp16, nullptr, reference);
     auto const gpu = runOn(kiln::Backend::kCUDA, maker, inputs, c.fp16);
@@ -410,7 +484,31 @@ TEST(CudaQuantizedMatrixMultiply, Fp16BuildsFuseToo)
     expectNetworkAgrees(c, "FP16 build, bias, GELU, INT8 output");
     c.quantizesOutput = false;
     c.activation = ActivationType::kRELU;
-    expectNetworkAgrees(c, "FP16 build, bias, ReLU, FP32 output");
+    expectNetworkAgrees(c, "FP16 build, bias, ReLU, FP16 output");
+    c.activates = false;
+    c.input = Dims{3, {3, 7, 30}};
+    c.columns = 13;
+    expectNetworkAgrees(c, "FP16 build, K 30 padded, 13 columns, bias, FP16 output");
+}
+
+TEST(CudaQuantizedMatrixMultiply, LayerScalesPerColumnJoinTheProduct)
+{
+    // ConvNeXt's blocks end in a linear layer, its bias, the transpose back to channels-first and a layer scale per
+    // channel before the Q: the CUDA passes move the scale before the transpose and the Q back before it, and the
+    // fused layer takes the scale into its columns' scales (folded into the weights, it would move them off the INT8
+    // grid, and the product would stay unfused).
+    QdqProduct c;
+    c.activates = false;
+    c.layerScale = true;
+    c.exactInHalf = true;
+    expectNetworkAgrees(c, "bias, a scale per column, INT8 output");
+    c.channelsFirst = true;
+    expectNetworkAgrees(c, "bias, transposed to channels-first, a scale per channel, INT8 output");
+    c.fp16 = true;
+    expectNetworkAgrees(c, "FP16 build, bias, transposed to channels-first, a scale per channel, INT8 output");
+    c.quantizesOutput = false;
+    c.channelsFirst = false;
+    expectNetworkAgrees(c, "FP16 build, bias, a scale per column, FP16 output");
 }
 
 } // namespace

@@ -295,8 +295,9 @@ TEST(QuantizedModels, BertMovesInt8ThroughItsShufflesOnTheCpu)
 
 //! With kFP16 (trtexec's --int8 --fp16, --best) the layers between the pairs compute in FP16, and the same chains
 //! fuse as in FP32 builds: `fused` convolutions of regnet and efficientnet, and BERT's twelve projections,
-//! `int8Writing` of them writing INT8 and the others FP32.
-void expectFp16BuildsFuseAlike(kiln::Backend backend, size_t regnet, size_t efficientnet, size_t int8Writing)
+//! `int8Writing` of them writing INT8 and the others `floatOutput`.
+void expectFp16BuildsFuseAlike(
+    kiln::Backend backend, size_t regnet, size_t efficientnet, size_t int8Writing, nvinfer1::DataType floatOutput)
 {
     for (auto const& [name, fused] :
         {std::pair<char const*, size_t>{"regnet_int8", regnet}, {"efficientnet_int8", efficientnet}})
@@ -309,8 +310,7 @@ void expectFp16BuildsFuseAlike(kiln::Backend backend, size_t regnet, size_t effi
     }
     plan::PlanModel const bert = planOf("bert_int8", backend, true);
     EXPECT_EQ(layersWriting(bert, network::kQuantizedMatrixMultiplyLayerType, nvinfer1::DataType::kINT8), int8Writing);
-    EXPECT_EQ(
-        layersWriting(bert, network::kQuantizedMatrixMultiplyLayerType, nvinfer1::DataType::kFLOAT), 12U - int8Writing);
+    EXPECT_EQ(layersWriting(bert, network::kQuantizedMatrixMultiplyLayerType, floatOutput), 12U - int8Writing);
 }
 
 //! How many of `model`'s quantized convolutions apply a self-gated activation, and how many of those write INT8.
@@ -384,7 +384,7 @@ TEST(QuantizedModels, WhispersQueryScalingJoinsItsProjection)
 TEST(QuantizedModels, Fp16BuildsFuseAsFp32OnesOnTheCpu)
 {
     SKIP_WITHOUT_FAST_PATH();
-    expectFp16BuildsFuseAlike(kiln::Backend::kCPU, 18, 38, 12);
+    expectFp16BuildsFuseAlike(kiln::Backend::kCPU, 18, 38, 12, nvinfer1::DataType::kFLOAT);
 }
 
 TEST(QuantizedModels, Int8ConvolutionsOfOneGroupRunFusedOnCuda)
@@ -474,8 +474,9 @@ TEST(QuantizedModels, Fp16BuildsFuseAsFp32OnesOnCuda)
 #endif
     // In FP16 builds the fused attention takes the values' Q -> DQ pair as a rounding of what it reads
     // (network/fused/attention.h), so each block's value projection writes floating point where FP32 builds, whose
-    // attention stays unfused, have it write INT8: 6 of 12 write INT8, against 8 in FP32 builds.
-    expectFp16BuildsFuseAlike(kiln::Backend::kCUDA, 15, 30, 6);
+    // attention stays unfused, have it write INT8: 6 of 12 write INT8, against 8 in FP32 builds. The others write
+    // FP16, as the layers after them compute.
+    expectFp16BuildsFuseAlike(kiln::Backend::kCUDA, 15, 30, 6, nvinfer1::DataType::kHALF);
 }
 
 TEST(QuantizedModels, CoverInt8AndFp8)

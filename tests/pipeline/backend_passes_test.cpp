@@ -33,11 +33,11 @@ TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 TEST(BackendPasses, CudaListsFusionsThenFormatsThenTiming)
 {
     std::vector<std::string> const expected{"splits before transposes", "attention fusion",
-        "constants before transposes", "column scale folding", "GELU fusion", "Q/DQ propagation", "quantized fusion",
-        "quantized matrix multiply fusion", "convolution epilogue fusion", "matrix multiply epilogue fusion",
-        "normalization fusion", "point-wise chain fusion", "product merging", "channel permutations",
-        "sample normalizations", "channels-last formats", "layout timing", "convolution algorithms",
-        "matrix multiply algorithms"};
+        "constants before transposes", "GELU fusion", "Q/DQ propagation", "quantized fusion",
+        "quantized matrix multiply fusion", "column scale folding", "convolution epilogue fusion",
+        "matrix multiply epilogue fusion", "normalization fusion", "point-wise chain fusion", "product merging",
+        "channel permutations", "sample normalizations", "channels-last formats", "layout timing",
+        "convolution algorithms", "matrix multiply algorithms"};
     EXPECT_EQ(passesOf(kiln::Backend::kCUDA), expected);
 }
 #else

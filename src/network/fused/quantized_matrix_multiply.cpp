@@ -26,10 +26,9 @@ bool checkWeights(InferenceContext& ctx, QuantizedMatrixMultiplyParams const& p)
         return ctx.fail("a quantized matrix multiply needs INT8 or FP8 weights, " + std::to_string(p.columns)
             + " columns of equal length (" + std::to_string(p.weights.count()) + " weights)");
     }
-    bool const halfAllowed = p.weights.type() == DataType::kFP8;
-    if (!(p.floatType == DataType::kFLOAT || (halfAllowed && p.floatType == DataType::kHALF)))
+    if (p.floatType != DataType::kFLOAT && p.floatType != DataType::kHALF)
     {
-        return ctx.fail("a quantized matrix multiply writes FLOAT (or HALF, from FP8) where it does not quantize, not "
+        return ctx.fail("a quantized matrix multiply writes FLOAT or HALF where it does not quantize, not "
             + dataTypeName(p.floatType));
     }
     if (p.weightScales.type() != DataType::kFLOAT || p.weightScales.count() != p.columns)

@@ -11,7 +11,8 @@
 //   y   = x' W'^T + bias                                  y: [batch..., M, N]; bias FP32 [N] or none
 //   y   = activation(y)                                   where activates (IActivationLayer's alpha and beta)
 //   out = quantize(y, outputScale)                        quantizedType() where outputScale > 0 (ONNX's rule); else
-//                                                         y in floatType (FLOAT; HALF where a record says so)
+//                                                         y in floatType (FLOAT; HALF in FP16 chains where the
+//                                                         backend writes it)
 //
 // This is what the layers it replaces compute: the pass fuses only where the quantized weights and their scales give
 // back every weight the product held bit for bit, and the bias is the constant the sum added. A kernel that sums the
@@ -43,7 +44,7 @@ struct QuantizedMatrixMultiplyParams final
     float beta{0.0F};
     //! > 0: the output is quantizedType(), quantized by this scale; 0: it is floatType.
     float outputScale{0.0F};
-    //! The type of the output where the layer does not quantize it: FLOAT, or HALF (FP8 layers only).
+    //! The type of the output where the layer does not quantize it: FLOAT, or HALF.
     nvinfer1::DataType floatType{nvinfer1::DataType::kFLOAT};
 
     template <typename Self, typename Field>

@@ -29,8 +29,8 @@ struct QuantizedWeights
     std::vector<float> scales;
 };
 
-//! The layers after the product that the fused layer may take, in order, the bias where there is a sum and the factor
-//! where there is a product by a constant.
+//! The layers after the product that the fused layer may take, in order, the bias where there is a sum and the
+//! columns' factors where there is a product by constants.
 struct Chain
 {
     size_t product;
@@ -38,8 +38,8 @@ struct Chain
     QuantizedWeights weights;
     std::vector<size_t> after;     //!< [sum] [scaling] [activation] [quantization], those present
     std::vector<float> bias;       //!< the sum's constant row, where there is a sum
-    std::optional<size_t> scaling; //!< the product by `factor`, where there is one
-    float factor{1.0F};
+    std::optional<size_t> scaling; //!< the product by `factors`, where there is one
+    std::vector<float> factors;    //!< [N]: each column's factor, positive
 };
 
 //! `byColumn` ([N, K]), held in `storedIn`, on `type`'s grid with one scale per column where it has one, else with
@@ -71,12 +71,12 @@ std::optional<QuantizedWeights> recoverWeights(
     return std::nullopt;
 }
 
-//! Each of `values` times `factor`.
-std::vector<float> scaledBy(std::vector<float> values, float factor)
+//! Each of `values` times the factor of its column.
+std::vector<float> scaledBy(std::vector<float> values, std::vector<float> const& factors)
 {
-    for (float& value : values)
+    for (size_t n = 0; n < values.size(); ++n)
     {
-        value *= factor;
+        values[n] *= factors[n];
     }
     return values;
 }
@@ -169,6 +169,25 @@ private:
         return row ? std::optional<std::vector<float>>(constant->values) : std::nullopt;
     }
 
+    //! The positive factors by which tensor `t` scales `columns` columns: one constant for all of them (Whisper's
+    //! queries' scaling), or a constant row of one per column (ConvNeXt's layer scale).
+    std::optional<std::vector<float>> columnFactors(int32_t t, int64_t columns) const
+    {
+        std::optional<std::vector<float>> factors = biasRow(t, columns);
+        if (!factors)
+        {
+            std::optional<float> const factor = mGraph.scalar(t);
+            if (!factor)
+            {
+                return std::nullopt;
+            }
+            factors = std::vector<float>(static_cast<size_t>(columns), *factor);
+        }
+        bool const positive
+            = std::all_of(factors->begin(), factors->end(), [](float f) { return std::isfinite(f) && f > 0.0F; });
+        return positive ? factors : std::nullopt;
+    }
+
     //! Matrix multiply `l` with a dequantized INT8 (or FP8) left operand and constant weights on the right on the same
     //! type's grid, as FP32 or as the chain's 16-bit type holds them. Chains of any floating-point type fuse: the fused
     //! layer computes as in FP32 (fusedRecord).
@@ -196,7 +215,8 @@ private:
         {
             return std::nullopt;
         }
-        return Chain{l, *input, std::move(*weights), {}, {}, std::nullopt, 1.0F};
+        std::vector<float> ones(weights->scales.size(), 1.0F);
+        return Chain{l, *input, std::move(*weights), {}, {}, std::nullopt, std::move(ones)};
     }
 
     std::optional<Chain> chainFrom(size_t l) const
@@ -223,18 +243,20 @@ private:
                 next = mGraph.soleReader(*next);
             }
         }
-        // A product by a positive constant (Whisper's attention scales its queries so, right after their projection):
-        // the columns' scales and the bias take the factor, and the activation and quantization after it may join.
+        // A product by positive constants, one for all columns or one per column (Whisper's attention scales its
+        // queries so, right after their projection; ConvNeXt its blocks' branches): the columns' scales and the bias
+        // take the factors, and the activation and quantization after it may join.
         LayerRecord const* scaling
             = joinsInFloat(mGraph, next, l) ? mGraph.elementWise(next, nvinfer1::ElementWiseOperation::kPROD) : nullptr;
         if (scaling != nullptr && sameShape(mGraph.model(), scaling->outputs[0], product))
         {
-            std::optional<float> const factor = mGraph.scalar(PatternGraph::otherOperand(*scaling, written));
-            if (factor && std::isfinite(*factor) && *factor > 0.0F)
+            std::optional<std::vector<float>> factors
+                = columnFactors(PatternGraph::otherOperand(*scaling, written), columns);
+            if (factors)
             {
                 chain->after.push_back(*next);
                 chain->scaling = *next;
-                chain->factor = *factor;
+                chain->factors = std::move(*factors);
                 next = mGraph.soleReader(*next);
             }
         }
@@ -257,25 +279,35 @@ private:
     {
         for (size_t taken = chain.after.size() + 1; taken-- > 0;)
         {
-            auto [record, absorbed] = fusedRecord(chain, taken);
-            if (runsWithFloatOutput(mGraph, record, mRules.runsQuantized))
+            // An unquantized output that the chain holds in FP16 is written in FP16 where the backend's kernel can,
+            // else in FP32, converted for its readers.
+            for (bool const halfOutput : {true, false})
             {
-                size_t const at = absorbed.back();
-                mGraph.replace(absorbed, at, std::move(record));
-                return true;
+                auto [record, absorbed] = fusedRecord(chain, taken, halfOutput);
+                if (runsWithFloatOutput(mGraph, record, mRules.runsQuantized))
+                {
+                    size_t const at = absorbed.back();
+                    mGraph.replace(absorbed, at, std::move(record));
+                    return true;
+                }
+                if (record.precision != DataType::kHALF)
+                {
+                    break; // no FP16 output was asked for: the FP32 record is this one
+                }
             }
         }
         return false;
     }
 
-    std::pair<LayerRecord, std::vector<size_t>> fusedRecord(Chain const& chain, size_t taken) const
+    std::pair<LayerRecord, std::vector<size_t>> fusedRecord(Chain const& chain, size_t taken, bool halfOutput) const
     {
         LayerRecord const& product = layer(chain.product);
         auto params = std::make_shared<network::QuantizedMatrixMultiplyParams>();
         params->columns = static_cast<int64_t>(chain.weights.scales.size());
         params->weights = chain.weights.values;
         params->inputScale = chain.input.scale;
-        float factor = 1.0F; // (x W^T + b) c = x (c W)^T + c b: the product by c leaves in the scales and the bias
+        // (x W^T + b) c = x (c W)^T + c b, c a factor per column: the product by c lives on in the scales and the bias.
+        std::vector<float> factors(chain.factors.size(), 1.0F);
         bool biased = false;
         std::vector<size_t> absorbed;
         if (readOnlyBy(mGraph, chain.input, chain.product))
@@ -293,7 +325,7 @@ private:
             }
             else if (l == chain.scaling)
             {
-                factor = chain.factor;
+                factors = chain.factors;
             }
             else if (auto const* activation = paramsOf<network::ActivationParams>(layer(l)))
             {
@@ -304,15 +336,15 @@ private:
                 params->outputScale = *perTensorScale(mGraph, layer(l));
             }
         }
-        params->weightScales = floatWeightsBuffer(scaledBy(chain.weights.scales, factor));
+        params->weightScales = floatWeightsBuffer(scaledBy(chain.weights.scales, factors));
         if (biased)
         {
-            params->bias = floatWeightsBuffer(scaledBy(chain.bias, factor));
+            params->bias = floatWeightsBuffer(scaledBy(chain.bias, factors));
         }
-        // The sums' scales, the bias and the activation are FP32. An FP8 layer writes an FP16 output as FP16 (FP16
-        // builds: no conversion after it); every other output not quantized is FP32, which a reader of FP16 converts.
+        // The sums' scales, the bias and the activation are FP32. With halfOutput, an unquantized output stored as
+        // FP16 (FP16 builds) is written so; otherwise it is FP32, which a reader of FP16 converts.
         int32_t const output = layer(absorbed.back()).outputs[0];
-        bool const writesHalf = chain.input.quantizedType == DataType::kFP8 && params->outputScale == 0.0F
+        bool const writesHalf = halfOutput && params->outputScale == 0.0F
             && mGraph.model().tensors[output].type == DataType::kHALF;
         params->floatType = writesHalf ? DataType::kHALF : DataType::kFLOAT;
         LayerRecord record = fusedChainRecord(

@@ -72,16 +72,6 @@ bool constantsBeforeTransposes(PlanModel& model, CudaBuild& /*build*/, std::stri
     return true;
 }
 
-//! Then folded into a linear layer's weights where they scale its columns.
-bool columnScaleFolding(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
-{
-    if (size_t const folded = foldColumnScalesIntoProducts(model); folded > 0)
-    {
-        logInfo("Matrix multiplies: " + std::to_string(folded) + " scales per column folded into their weights");
-    }
-    return true;
-}
-
 //! GELU's ONNX expansion made one activation: one step of a point-wise chain instead of five.
 bool geluFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
 {
@@ -122,6 +112,18 @@ bool quantizedMatrixMultiplyFusion(PlanModel& model, CudaBuild& build, std::stri
         fused > 0)
     {
         logInfo("Quantized matrix multiplies: " + std::to_string(fused) + " run on INT8 or FP8");
+    }
+    return true;
+}
+
+//! Products by constants that scale a floating-point linear layer's columns (moved before their transposes above)
+//! folded into its weights. A quantized product has taken its own by then: folded into its weights, they would move
+//! them off their INT8 or FP8 grid, and the layer would stay unfused.
+bool columnScaleFolding(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const folded = foldColumnScalesIntoProducts(model); folded > 0)
+    {
+        logInfo("Matrix multiplies: " + std::to_string(folded) + " scales per column folded into their weights");
     }
     return true;
 }
@@ -288,11 +290,11 @@ backend::PassList<CudaBuild> const& cudaPasses()
         {"splits before transposes", splitsBeforeTransposes},
         {"attention fusion", attentionFusion},
         {"constants before transposes", constantsBeforeTransposes},
-        {"column scale folding", columnScaleFolding},
         {"GELU fusion", geluFusion},
         {"Q/DQ propagation", quantizationPropagation},
         {"quantized fusion", quantizedFusion},
         {"quantized matrix multiply fusion", quantizedMatrixMultiplyFusion},
+        {"column scale folding", columnScaleFolding},
         {"convolution epilogue fusion", convolutionEpilogueFusion},
         {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
         {"normalization fusion", normalizationFusion},

@@ -8,7 +8,7 @@
 //      N sums of each row adjacent, as the output is laid out;
 //   3. the quantized convolution's epilogue (kernels/convolution/quantized_epilogue.h) over those sums, taking each
 //      row for a position and each column for a map: inputScale * weightScales[n], the bias, the activation, and the
-//      quantization (or FP32).
+//      quantization (or FP32, or FP16 in FP16 builds).
 // The sums are exact, so the result differs from the layers it replaced (and from the CPU reference, which computes
 // them) only by the FP32 rounding of the scaled sum: an INT8 output may take the neighbouring step where the value
 // lies within that rounding of a step's boundary. The padded rows and the sums live in the context's shared scratch.

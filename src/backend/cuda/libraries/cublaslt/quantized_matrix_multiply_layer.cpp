@@ -140,6 +140,7 @@ private:
         e.alpha = mParams.alpha;
         e.beta = mParams.beta;
         e.outputScale = mParams.outputScale;
+        e.floatType = mParams.floatType;
         e.maps = mColumns;
         e.positions = rows;
         e.sumsStride = mSumsStride;
@@ -166,9 +167,8 @@ bool runsQuantizedMatrixMultiply(network::QuantizedMatrixMultiplyParams const& p
 {
     DataType const type = params.weights.type();
     bool const fp8Extents = params.columns % kFp8GemmAlignment == 0 && params.inner() % kFp8GemmAlignment == 0;
-    bool const typeRuns = (type == DataType::kINT8 && params.floatType == DataType::kFLOAT)
-        || (type == DataType::kFP8 && fp8Extents
-            && (params.floatType == DataType::kFLOAT || params.floatType == DataType::kHALF));
+    bool const floatRuns = params.floatType == DataType::kFLOAT || params.floatType == DataType::kHALF;
+    bool const typeRuns = floatRuns && (type == DataType::kINT8 || (type == DataType::kFP8 && fp8Extents));
     return params.columns > 0 && typeRuns && params.inner() > 0
         && params.weights.count() == params.columns * params.inner() && params.weightScales.type() == DataType::kFLOAT
         && params.weightScales.count() == params.columns

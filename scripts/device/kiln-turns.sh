@@ -1,0 +1,64 @@
+#!/bin/bash
+# On the GPU machine (see README.md): a change's speed against its baseline on one GPU. Builds the kiln command
+# (Release) of each source tree .debs/v_NAME.tar.gz, all at once, then times every case on every build in turns, two
+# rounds: the first builds each plan (--saveEngine), the second loads it. Prints one line per case and round, the GPU
+# compute median in ms of each build, with a CUDA graph and no host copies.
+#   kiln-turns.sh CASES   CASES: a file of lines "MODEL SHAPES [kiln flags...]" (MODEL: an ONNX file, or one
+#                         gzip-compressed (.gz), its seeded weights drawn again first, bench/seeded_weights.py;
+#                         SHAPES as --shapes takes them)
+# Trees are made here with `git archive COMMIT src include tools plugins cmake CMakeLists.txt python examples triton
+# bench | gzip >
+# .debs/v_NAME.tar.gz`; run(command="bash .debs/kiln-turns.sh .debs/cases.txt", carry=[".debs", ...the models]).
+here=$(cd "$(dirname "$0")" && pwd)
+cases=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$here/.."
+export PYTHONUNBUFFERED=1
+start=$(date +%s)
+mkdir -p /tmp/deps /tmp/turns/models /tmp/turns/plans
+for p in libonnx-dev libonnx1 libprotobuf-dev libprotobuf32 libprotobuf-lite32 libonnxifi protobuf-compiler libprotoc32 \
+    libdnnl-dev libdnnl2 ocl-icd-libopencl1 nlohmann-json3-dev libcli11-dev; do
+  # A package left out of .debs/ is left out of the builds, as in build-kiln.sh (oneDNN, to carry a larger model).
+  [ -e /tmp/deps/.$p ] || ! ls .debs/${p}_*.deb > /dev/null 2>&1 || { dpkg -x .debs/${p}_*.deb /tmp/deps && touch /tmp/deps/.$p; }
+done
+export LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
+trees=$(ls .debs/v_*.tar.gz | sed 's|.debs/v_||; s|.tar.gz$||')
+for t in $trees; do
+  (rm -rf /tmp/turns/src-$t && mkdir -p /tmp/turns/src-$t && tar -xzf .debs/v_$t.tar.gz -C /tmp/turns/src-$t &&
+    cmake -S /tmp/turns/src-$t -B /tmp/turns/build-$t -G Ninja -DKILN_CUDA=ON -DCMAKE_BUILD_TYPE=Release \
+      -DKILN_BUILD_TESTS=OFF -DCMAKE_PREFIX_PATH=/tmp/deps/usr -DProtobuf_INCLUDE_DIR=/tmp/deps/usr/include \
+      -DProtobuf_LIBRARY=/tmp/deps/usr/lib/x86_64-linux-gnu/libprotobuf.so \
+      -DProtobuf_PROTOC_EXECUTABLE=/tmp/deps/usr/bin/protoc > /tmp/turns/cfg-$t.log 2>&1 &&
+    cmake --build /tmp/turns/build-$t -j$(( 16 / $(echo $trees | wc -w) + 1 )) --target kiln_cli \
+      > /tmp/turns/build-$t.log 2>&1 || { echo "$t: the build failed"; grep -E "error" -A3 /tmp/turns/build-$t.log | head; }) &
+done
+wait
+echo "== built $(echo $trees) after $(( $(date +%s) - start )) s on $(nvidia-smi --query-gpu=name --format=csv,noheader)"
+n=0
+while read -r model shapes flags; do
+  [ -n "$model" ] && [ "${model:0:1}" != "#" ] || continue
+  n=$((n + 1))
+  if [[ $model == *.gz ]]; then  # gpu_int8_make.py's larger models travel gzip-compressed
+    gunzip -c "$model" > /tmp/turns/models/$n.unpacked.onnx && model=/tmp/turns/models/$n.unpacked.onnx || exit 1
+  fi
+  python3 bench/seeded_weights.py restore "$model" /tmp/turns/models/$n.onnx > /dev/null || exit 1
+done < "$cases"
+median() { grep -oE "GPU Compute Time: .*median = [0-9.]+" | grep -oE "[0-9.]+$"; }
+for round in 1 2; do
+  n=0
+  while read -r model shapes flags; do
+    [ -n "$model" ] && [ "${model:0:1}" != "#" ] || continue
+    n=$((n + 1))
+    line="round $round: $(basename "$model") $shapes $flags:"
+    for t in $trees; do
+      plan=/tmp/turns/plans/$t-$n.plan
+      if [ $round = 1 ]; then source="--onnx=/tmp/turns/models/$n.onnx $flags --saveEngine=$plan"; else source="--loadEngine=$plan"; fi
+      /tmp/turns/build-$t/tools/kiln/kiln $source --shapes=$shapes --backend=cuda --useCudaGraph --noDataTransfers \
+        --duration=1 --warmUp=200 > /tmp/turns/run.log 2>&1
+      ms=$(median < /tmp/turns/run.log)
+      [ -n "$ms" ] || { echo "$t failed on case $n (round $round):"; grep -iE "error|fail" /tmp/turns/run.log | head -5; }
+      line="$line $t ${ms:-failed}"
+    done
+    echo "$line"
+  done < "$cases"
+  echo "== round $round after $(( $(date +%s) - start )) s"
+done
