@@ -6,9 +6,11 @@
 #   kiln-turns.sh CASES   CASES: a file of lines "MODEL SHAPES [kiln flags...]" (MODEL: an ONNX file, or one
 #                         gzip-compressed (.gz), its seeded weights drawn again first, bench/seeded_weights.py;
 #                         SHAPES as --shapes takes them)
-# Trees are made here with `git archive COMMIT src include tools plugins cmake CMakeLists.txt python examples triton
-# bench | gzip >
-# .debs/v_NAME.tar.gz`; run(command="bash .debs/kiln-turns.sh .debs/cases.txt", carry=[".debs", ...the models]).
+# Trees are made here with
+#   git archive COMMIT src include tools plugins cmake CMakeLists.txt python examples triton bench | gzip > .debs/v_NAME.tar.gz
+# and the run is run(command="bash .debs/kiln-turns.sh .debs/cases.txt", carry=[".debs", ...the models]); the carry
+# limit (64 MiB with the working tree) may need the packages that a Release kiln does not (googletest's, ONNX's test
+# data, oneDNN's) moved out of .debs/ for a large model.
 here=$(cd "$(dirname "$0")" && pwd)
 cases=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 cd "$here/.."
@@ -18,7 +20,8 @@ mkdir -p /tmp/deps /tmp/turns/models /tmp/turns/plans
 for p in libonnx-dev libonnx1 libprotobuf-dev libprotobuf32 libprotobuf-lite32 libonnxifi protobuf-compiler libprotoc32 \
     libdnnl-dev libdnnl2 ocl-icd-libopencl1 nlohmann-json3-dev libcli11-dev; do
   # A package left out of .debs/ is left out of the builds, as in build-kiln.sh (oneDNN, to carry a larger model).
-  [ -e /tmp/deps/.$p ] || ! ls .debs/${p}_*.deb > /dev/null 2>&1 || { dpkg -x .debs/${p}_*.deb /tmp/deps && touch /tmp/deps/.$p; }
+  [ -e /tmp/deps/.$p ] || ! ls .debs/${p}_*.deb > /dev/null 2>&1 ||
+    { dpkg -x .debs/${p}_*.deb /tmp/deps && touch /tmp/deps/.$p; }
 done
 export LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
 trees=$(ls .debs/v_*.tar.gz | sed 's|.debs/v_||; s|.tar.gz$||')
