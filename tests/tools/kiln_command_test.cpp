@@ -153,6 +153,29 @@ TEST(KilnCommand, SkipInferenceBuildsAndSavesOnly)
     EXPECT_EQ(readText(dir.path("model.plan")).substr(0, 8), "KILNPLAN");
 }
 
+TEST(KilnCommand, CudaPlansBuildWithoutAGpu)
+{
+    // The builder needs no GPU: with --skipInference a CUDA plan is built and saved on any machine whose Kiln has the
+    // CUDA backend (loaded too where a GPU is usable), and `kiln inspect` lists it.
+    if (kiln::getNbBackendPasses(kiln::Backend::kCUDA) == 0)
+    {
+        GTEST_SKIP() << "this build of Kiln has no CUDA backend";
+    }
+    ScratchDir dir;
+    auto const run = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda", "--skipInference",
+        "--saveEngine=" + dir.path("cuda.plan")});
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    EXPECT_TRUE(contains(run.output, "Engine built: ")) << run.output;
+    if (!kiln::backendAvailable(kiln::Backend::kCUDA))
+    {
+        EXPECT_TRUE(contains(run.output, "no GPU is usable here; the CUDA plan is built")) << run.output;
+    }
+    auto const inspected = runKiln({"inspect", dir.path("cuda.plan")});
+    ASSERT_EQ(inspected.exitCode, 0) << inspected.output;
+    EXPECT_TRUE(contains(inspected.output, "cuda backend")) << inspected.output;
+    EXPECT_TRUE(contains(inspected.output, "MyCustomPlugin")) << inspected.output;
+}
+
 TEST(KilnCommand, LoadInputsAndExportOutputAgreeWithHandWorkedValues)
 {
     ScratchDir dir;
@@ -890,6 +913,13 @@ TEST(KilnErrors, CudaBackendThatIsNotThere)
         GTEST_SKIP() << "this machine has the CUDA backend (KilnOnGpu tests it)";
     }
     expectError({{"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda"}, "--backend=cuda: "});
+    if (kiln::getNbBackendPasses(kiln::Backend::kCUDA) > 0)
+    {
+        // Built without a GPU, a CUDA plan is not loaded: what needs the engine says where to look instead.
+        expectError({{"--onnx=" + kDefaultModel, kSeedPlugins, "--backend=cuda", "--skipInference", "--dumpLayerInfo"},
+            "--dumpLayerInfo: the engine's layer information needs the plan loaded"});
+        expectError({{"--loadEngine=/nonexistent.plan", "--backend=cuda", "--skipInference"}, "--backend=cuda: "});
+    }
 }
 
 TEST(KilnOnGpu, UseCudaGraphCapturesOneInferenceAndReplaysIt)

@@ -80,7 +80,7 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
         "hwc (always channels-last) or linear (default = timed)");
     app.add_option("--backend", raw.backend,
         "Backend to build for and run on: cpu or cuda (default = the environment variable KILN_BACKEND where it is "
-        "set, else cuda where a GPU is usable, else cpu)");
+        "set, else cuda where a GPU is usable, else cpu); with --skipInference a cuda plan builds without a GPU");
     app.add_option("--cpuKernels", raw.cpuKernels,
         "Kernels of the CPU backend: fast (oneDNN, after fusions) or reference (every layer as written; what "
         "--compare=cpu checks against) (default = fast)");

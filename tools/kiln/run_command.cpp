@@ -136,6 +136,24 @@ bool listRefittableWeights(nvinfer1::ICudaEngine& engine)
     return true;
 }
 
+//! The plan built from --onnx, saved where --saveEngine says; nullptr (the error logged) where either fails.
+std::unique_ptr<nvinfer1::IHostMemory> builtAndSaved(Options const& o)
+{
+    std::unique_ptr<nvinfer1::IHostMemory> plan
+        = buildFromOnnx(o, BuildRequest{o.backend, o.fp16, false, /*showProgress=*/true, o.cpuKernels});
+    if (plan == nullptr)
+    {
+        return nullptr;
+    }
+    logInfo("Engine built: " + std::to_string(plan->size()) + " bytes, for the " + std::string(backendName(o.backend))
+        + " backend");
+    if (!o.saveEngine.empty() && !savePlan(o.saveEngine, plan->data(), plan->size()))
+    {
+        return nullptr;
+    }
+    return plan;
+}
+
 //! The engine to run: loaded from --loadEngine, or built from --onnx (and saved with --saveEngine).
 bool obtainEngine(Options const& o, LoadedEngine& loaded)
 {
@@ -152,19 +170,38 @@ bool obtainEngine(Options const& o, LoadedEngine& loaded)
         return loadEngine(plan.data(), plan.size(), o.loadEngine, loaded)
             && (o.saveEngine.empty() || savePlan(o.saveEngine, plan.data(), plan.size()));
     }
-    std::unique_ptr<nvinfer1::IHostMemory> plan
-        = buildFromOnnx(o, BuildRequest{o.backend, o.fp16, false, /*showProgress=*/true, o.cpuKernels});
-    if (plan == nullptr)
+    std::unique_ptr<nvinfer1::IHostMemory> const plan = builtAndSaved(o);
+    return plan != nullptr && loadEngine(plan->data(), plan->size(), "the built plan", loaded);
+}
+
+//! Whether this command builds a CUDA plan on a machine where the CUDA backend cannot run (this build of Kiln has it,
+//! no GPU is usable): --backend=cuda --skipInference from --onnx, nothing that needs the engine loaded. The builder
+//! needs no GPU; loading a CUDA plan does.
+bool buildsCudaPlanWithoutGpu(Options const& o)
+{
+    return o.backend == Backend::kCUDA && getNbBackendPasses(Backend::kCUDA) > 0 && !backendAvailable(Backend::kCUDA)
+        && o.skipInference && o.loadEngine.empty();
+}
+
+//! --backend=cuda --skipInference without a GPU: the plan built and saved, not loaded. Its cuDNN and cuBLASLt
+//! algorithms are untimed (their heuristics choose them when a context first runs on a GPU).
+bool buildCudaPlanWithoutGpu(Options const& o)
+{
+    if (o.dumpLayerInfo || !o.exportLayerInfo.empty())
+    {
+        logError(std::string(o.dumpLayerInfo ? "--dumpLayerInfo" : "--exportLayerInfo")
+            + ": the engine's layer information needs the plan loaded, and a CUDA plan loads only where a GPU is "
+              "usable; save it (--saveEngine) and list its layers with `kiln inspect PLAN`");
+        return false;
+    }
+    logWarning("--backend=cuda: no GPU is usable here; the CUDA plan is built with its cuDNN and cuBLASLt algorithms "
+               "untimed (chosen by their heuristics when it first runs on a GPU), and not loaded");
+    if (builtAndSaved(o) == nullptr)
     {
         return false;
     }
-    logInfo("Engine built: " + std::to_string(plan->size()) + " bytes, for the " + std::string(backendName(o.backend))
-        + " backend");
-    if (!o.saveEngine.empty() && !savePlan(o.saveEngine, plan->data(), plan->size()))
-    {
-        return false;
-    }
-    return loadEngine(plan->data(), plan->size(), "the built plan", loaded);
+    logInfo("Skipped inference phase since --skipInference is added.");
+    return true;
 }
 
 void logInputs(Options const& o, std::vector<HostTensor> const& inputs)
@@ -267,10 +304,11 @@ namespace
 bool runParsed(Options const& o)
 {
     std::string error;
-    if (!backendAvailable(o.backend))
+    bool const withoutGpu = buildsCudaPlanWithoutGpu(o);
+    if (!backendAvailable(o.backend) && !withoutGpu)
     {
         logError("--backend=cuda: the CUDA backend is not available (this build of Kiln has no CUDA backend, or "
-                 "no GPU was found); use --backend=cpu");
+                 "no GPU was found); use --backend=cpu, or --skipInference to build and save a CUDA plan here");
         return false;
     }
     noteIneffectiveFlags(o);
@@ -282,6 +320,10 @@ bool runParsed(Options const& o)
     if (o.getPlanVersionOnly)
     {
         return printPlanVersion(o.loadEngine);
+    }
+    if (withoutGpu)
+    {
+        return buildCudaPlanWithoutGpu(o);
     }
     LoadedEngine loaded;
     if (!obtainEngine(o, loaded) || (o.refit && !listRefittableWeights(*loaded.engine)))
