@@ -307,8 +307,10 @@ bool runParsed(Options const& o)
     bool const withoutGpu = buildsCudaPlanWithoutGpu(o);
     if (!backendAvailable(o.backend) && !withoutGpu)
     {
+        bool const builds = getNbBackendPasses(Backend::kCUDA) > 0; // no GPU, but this Kiln has the CUDA backend
         logError("--backend=cuda: the CUDA backend is not available (this build of Kiln has no CUDA backend, or "
-                 "no GPU was found); use --backend=cpu, or --skipInference to build and save a CUDA plan here");
+                 "no GPU was found); use --backend=cpu"
+            + std::string(builds ? ", or --skipInference to build and save a CUDA plan without a GPU" : ""));
         return false;
     }
     noteIneffectiveFlags(o);
