@@ -10,9 +10,14 @@
 
 #include <kiln/Backend.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace kiln
 {
@@ -230,6 +235,34 @@ void describeMemoryPlan(PlanModel const& model, std::string& text)
     }
 }
 
+//! One line after the layer list: how many layers of each kind the plan holds, most first, the views apart (they run
+//! nothing), so that what a build's fusions left can be read at a glance.
+void describeLayerKinds(PlanModel const& model, std::string& text)
+{
+    std::map<std::string, size_t> counts;
+    size_t views = 0;
+    for (plan::LayerRecord const& layer : model.layers)
+    {
+        if (plan::isView(model, layer))
+        {
+            ++views;
+        }
+        else
+        {
+            ++counts[network::layerTypeName(layer.type)];
+        }
+    }
+    std::vector<std::pair<std::string, size_t>> kinds(counts.begin(), counts.end());
+    std::stable_sort(kinds.begin(), kinds.end(), [](auto const& a, auto const& b) { return a.second > b.second; });
+    std::string line;
+    for (auto const& [kind, count] : kinds)
+    {
+        line += (line.empty() ? "" : ", ") + std::to_string(count) + " " + kind;
+    }
+    appendf(text, "  by kind: %s; %zu %s (run nothing)\n", line.empty() ? "none" : line.c_str(), views,
+        views == 1 ? "view" : "views");
+}
+
 //! The description of a plan that readPlan accepted, size bytes long, named name.
 void describeModel(PlanModel const& model, size_t size, char const* name, std::string& text)
 {
@@ -288,6 +321,7 @@ void describeModel(PlanModel const& model, size_t size, char const* name, std::s
             network::layerTypeName(layer.type), layer.precision ? trtexecTypeName(*layer.precision).c_str() : "-",
             typesOf(model, layer).c_str(), formatsOf(model, layer).c_str(), printableText(runs).c_str());
     }
+    describeLayerKinds(model, text);
 
     describeMemoryPlan(model, text);
 }

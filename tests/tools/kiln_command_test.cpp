@@ -694,6 +694,10 @@ TEST(KilnInspect, ShowsManifestLayersAndMemoryPlan)
         run.output, std::regex(R"(flatten \(reshape \d+\) +Shuffle .*, view of gap_out \(runs nothing\))")))
         << run.output;
     EXPECT_TRUE(std::regex_search(run.output, std::regex(R"(features +view of gap_out from element 0)")));
+    // After the list, the layers counted by kind, the views apart.
+    EXPECT_TRUE(
+        std::regex_search(run.output, std::regex(R"(\n  by kind: .*\b1 PluginV2\b.*; 1 view \(run nothing\)\n)")))
+        << run.output;
 }
 
 TEST(KilnInspect, ListsTheBuildPassesOfThePlansBackendInOrder)
