@@ -497,18 +497,20 @@ TEST(CudaQuantizedMatrixMultiply, LayerScalesPerColumnJoinTheProduct)
     // channel before the Q: the CUDA passes move the scale before the transpose and the Q back before it, and the
     // fused layer takes the scale into its columns' scales (folded into the weights, it would move them off the INT8
     // grid, and the product would stay unfused).
+    // Model Optimizer's scales: a scale folded into the weights would leave them off the grid.
     QdqProduct c;
     c.activates = false;
     c.layerScale = true;
-    c.exactInHalf = true;
     expectNetworkAgrees(c, "bias, a scale per column, INT8 output");
     c.channelsFirst = true;
     expectNetworkAgrees(c, "bias, transposed to channels-first, a scale per channel, INT8 output");
     c.fp16 = true;
     expectNetworkAgrees(c, "FP16 build, bias, transposed to channels-first, a scale per channel, INT8 output");
+    // An FP16 output, compared with the FP16 reference value by value: weights FP16 holds exactly.
     c.quantizesOutput = false;
     c.channelsFirst = false;
-    expectNetworkAgrees(c, "FP16 build, bias, a scale per column, FP16 output");
+    c.exactInHalf = true;
+    expectNetworkAgrees(c, "FP16 build, bias, a scale per column, FP16 output, weights exact in FP16");
 }
 
 } // namespace
