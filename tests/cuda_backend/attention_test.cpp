@@ -400,7 +400,7 @@ TEST(CudaAttentionFusion, HeadsSplitAfterTheirTransposeWithADynamicBatch)
         range.max.d[1] = 2 * c.batch * c.heads;
         ranges.push_back(range);
     }
-    kiln::plan::PlanModel const model = cudaPlanWithProfile(c.maker(), ranges);
+    kiln::plan::PlanModel const model = cudaPlanOf(c.maker(), false, {}, ranges);
     expectAttentionReadsSplitHeads(model, false, false);
 }
 

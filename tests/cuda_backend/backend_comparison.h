@@ -46,9 +46,19 @@ using NetworkMaker = std::function<void(INetworkDefinition&)>;
 //! Sets what a test needs of the builder's configuration beyond the backend and kFP16 (may be empty).
 using BuildSettings = std::function<void(IBuilderConfig&)>;
 
-//! The plan `maker`'s network builds into for `backend` (with kFP16 where `fp16`), or null with the failure checked.
-inline std::unique_ptr<IHostMemory> buildPlan(
-    RecordingLogger& logger, kiln::Backend backend, NetworkMaker const& maker, bool fp16, BuildSettings const& settings)
+//! The extents one optimization profile gives an input.
+struct InputRange
+{
+    std::string name;
+    Dims min;
+    Dims opt;
+    Dims max;
+};
+
+//! The plan `maker`'s network builds into for `backend` (with kFP16 where `fp16`; with one optimization profile of
+//! `ranges` where it names inputs of dynamic extents), or null with the failure checked.
+inline std::unique_ptr<IHostMemory> buildPlan(RecordingLogger& logger, kiln::Backend backend, NetworkMaker const& maker,
+    bool fp16, BuildSettings const& settings, std::vector<InputRange> const& ranges = {})
 {
     std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
     std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
@@ -64,6 +74,17 @@ inline std::unique_ptr<IHostMemory> buildPlan(
     if (settings)
     {
         settings(*config);
+    }
+    if (!ranges.empty())
+    {
+        IOptimizationProfile* profile = builder->createOptimizationProfile();
+        for (InputRange const& range : ranges)
+        {
+            profile->setDimensions(range.name.c_str(), OptProfileSelector::kMIN, range.min);
+            profile->setDimensions(range.name.c_str(), OptProfileSelector::kOPT, range.opt);
+            profile->setDimensions(range.name.c_str(), OptProfileSelector::kMAX, range.max);
+        }
+        config->addOptimizationProfile(profile);
     }
     std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
     EXPECT_NE(plan, nullptr) << logger.errors();
@@ -308,55 +329,13 @@ inline void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string,
     }
 }
 
-//! The CUDA plan built from `maker` (with kFP16 where `fp16`), read back: building needs no GPU, loading does.
-inline kiln::plan::PlanModel cudaPlanOf(
-    NetworkMaker const& maker, bool fp16 = false, BuildSettings const& settings = {})
+//! The CUDA plan built from `maker` (with kFP16 where `fp16`; with one optimization profile of `ranges` where it
+//! names inputs of dynamic extents), read back: building needs no GPU, loading does.
+inline kiln::plan::PlanModel cudaPlanOf(NetworkMaker const& maker, bool fp16 = false,
+    BuildSettings const& settings = {}, std::vector<InputRange> const& ranges = {})
 {
     RecordingLogger logger;
-    std::unique_ptr<IHostMemory> const plan = buildPlan(logger, kiln::Backend::kCUDA, maker, fp16, settings);
-    kiln::plan::PlanModel model;
-    std::string error;
-    if (plan != nullptr)
-    {
-        EXPECT_TRUE(kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
-    }
-    return model;
-}
-
-//! The extents one optimization profile gives an input.
-struct InputRange
-{
-    std::string name;
-    Dims min;
-    Dims opt;
-    Dims max;
-};
-
-//! The CUDA plan built from `maker` with one optimization profile of `ranges` (inputs with dynamic extents), read
-//! back: building needs no GPU.
-inline kiln::plan::PlanModel cudaPlanWithProfile(
-    NetworkMaker const& maker, std::vector<InputRange> const& ranges, bool fp16 = false)
-{
-    RecordingLogger logger;
-    std::unique_ptr<IBuilder> builder(createInferBuilder(logger));
-    std::unique_ptr<INetworkDefinition> network(builder->createNetworkV2(0));
-    maker(*network);
-    std::unique_ptr<IBuilderConfig> config(builder->createBuilderConfig());
-    kiln::setBackend(*config, kiln::Backend::kCUDA);
-    if (fp16)
-    {
-        config->setFlag(BuilderFlag::kFP16);
-    }
-    IOptimizationProfile* profile = builder->createOptimizationProfile();
-    for (InputRange const& range : ranges)
-    {
-        profile->setDimensions(range.name.c_str(), OptProfileSelector::kMIN, range.min);
-        profile->setDimensions(range.name.c_str(), OptProfileSelector::kOPT, range.opt);
-        profile->setDimensions(range.name.c_str(), OptProfileSelector::kMAX, range.max);
-    }
-    config->addOptimizationProfile(profile);
-    std::unique_ptr<IHostMemory> plan(builder->buildSerializedNetwork(*network, *config));
-    EXPECT_NE(plan, nullptr) << logger.errors();
+    std::unique_ptr<IHostMemory> const plan = buildPlan(logger, kiln::Backend::kCUDA, maker, fp16, settings, ranges);
     kiln::plan::PlanModel model;
     std::string error;
     if (plan != nullptr)

@@ -523,7 +523,7 @@ TEST(CudaMatrixMultiplyFusion, ADynamicRowCountStillFuses)
         output(network, add(network, *product->getOutput(0), row, "add"), "y");
     };
     kiln::plan::PlanModel const model
-        = cudaPlanWithProfile(maker, {{"x", Dims{2, {1, 12}}, Dims{2, {8, 12}}, Dims{2, {32, 12}}}});
+        = cudaPlanOf(maker, false, {}, {{"x", Dims{2, {1, 12}}, Dims{2, {8, 12}}, Dims{2, {32, 12}}}});
     std::vector<std::string> names;
     for (kiln::plan::LayerRecord const& layer : model.layers)
     {

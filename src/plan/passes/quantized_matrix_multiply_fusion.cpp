@@ -161,7 +161,7 @@ private:
     }
 
     //! The constant row of `columns` values ([1, ..., 1, N] or [N]) that tensor `t` holds.
-    std::optional<std::vector<float>> biasRow(int32_t t, int64_t columns) const
+    std::optional<std::vector<float>> constantRow(int32_t t, int64_t columns) const
     {
         std::optional<ConstantValues> const constant = constantValues(t);
         bool const row = constant && !constant->dims.empty() && constant->dims.back() == columns
@@ -173,7 +173,7 @@ private:
     //! queries' scaling), or a constant row of one per column (ConvNeXt's layer scale).
     std::optional<std::vector<float>> columnFactors(int32_t t, int64_t columns) const
     {
-        std::optional<std::vector<float>> factors = biasRow(t, columns);
+        std::optional<std::vector<float>> factors = constantRow(t, columns);
         if (!factors)
         {
             std::optional<float> const factor = mGraph.scalar(t);
@@ -234,7 +234,7 @@ private:
             && sameShape(mGraph.model(), layer(*next).outputs[0], product))
         {
             std::optional<std::vector<float>> bias
-                = biasRow(PatternGraph::otherOperand(layer(*next), product), columns);
+                = constantRow(PatternGraph::otherOperand(layer(*next), product), columns);
             if (bias)
             {
                 chain->after.push_back(*next);
