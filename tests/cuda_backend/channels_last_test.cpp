@@ -30,6 +30,12 @@ struct Filters
         storage.push_back(weightsOf(count, phase));
         return Weights{DataType::kFLOAT, storage.back().data(), static_cast<int64_t>(count)};
     }
+
+    Weights one(float value)
+    {
+        storage.push_back({value});
+        return Weights{DataType::kFLOAT, storage.back().data(), 1};
+    }
 };
 
 ITensor& convolve(INetworkDefinition& network, Filters& filters, ITensor& input, int64_t inputs, int64_t outputs,
@@ -129,6 +135,13 @@ constexpr TensorFormat kLINEAR = TensorFormat::kLINEAR;
 void alwaysChannelsLast(IBuilderConfig& config)
 {
     kiln::setConvolutionLayout(config, kiln::ConvolutionLayout::kCHANNELS_LAST);
+}
+
+//! The same for networks with Q/DQ layers (`--int8`).
+void int8AlwaysChannelsLast(IBuilderConfig& config)
+{
+    alwaysChannelsLast(config);
+    config.setFlag(BuilderFlag::kINT8);
 }
 
 TEST(CudaBackendChannelsLast, Fp16ConvolutionRegionsAreStoredChannelsLast)
@@ -321,10 +334,11 @@ ITensor& shuffled(INetworkDefinition& network, ITensor& input, Permutation const
 //! ConvNeXt's block, in small: a depthwise convolution, its channels moved last for a product over them (a linear
 //! layer), moved back, with `layerScale` a bias added before and a constant per channel multiplied after (which a
 //! second output multiplies by too), and the residual sum before the next convolution. Beside it, the convolution's
-//! spatial axes swapped into a network output.
-NetworkMaker channelsMovedLastAndBack(std::shared_ptr<Filters> const& filters, bool layerScale)
+//! spatial axes swapped into a network output. With `quantized`, the product's output is quantized to INT8 (one
+//! scale) before it moves back and dequantized after, as Model Optimizer's INT8 ConvNeXt has it.
+NetworkMaker channelsMovedLastAndBack(std::shared_ptr<Filters> const& filters, bool layerScale, bool quantized = false)
 {
-    return [filters, layerScale](INetworkDefinition& network) {
+    return [filters, layerScale, quantized](INetworkDefinition& network) {
         ITensor* x = network.addInput("x", DataType::kFLOAT, kBlockInputShape);
         ITensor& c1 = convolve(network, *filters, *x, 16, 16, 3, 16, 1, "c1");
         c1.setName("c1");
@@ -339,7 +353,17 @@ NetworkMaker channelsMovedLastAndBack(std::shared_ptr<Filters> const& filters, b
             IConstantLayer* bias = network.addConstant(Dims{4, {1, 1, 1, 16}}, filters->add(16, 4.0F));
             linear = &named(network.addElementWise(mixed, *bias->getOutput(0), ElementWiseOperation::kSUM), "biased");
         }
+        if (quantized)
+        {
+            IConstantLayer* scale = network.addConstant(Dims{}, filters->one(0.05F));
+            linear = &named(network.addQuantize(*linear, *scale->getOutput(0), DataType::kINT8), "codes");
+        }
         ITensor* nchw = &shuffled(network, *linear, Permutation{{0, 3, 1, 2}}, "nchw");
+        if (quantized)
+        {
+            IConstantLayer* scale = network.addConstant(Dims{}, filters->one(0.05F));
+            nchw = &named(network.addDequantize(*nchw, *scale->getOutput(0), DataType::kFLOAT), "dequantized");
+        }
         if (layerScale)
         {
             // The scale's constant is also read by another layer, a network output: the scale moves with a copy.
@@ -410,6 +434,20 @@ size_t positionOf(kiln::plan::PlanModel const& model, std::string const& name)
     }
     ADD_FAILURE() << "no layer " << name;
     return 0;
+}
+
+TEST(CudaBackendChannelsLast, ChannelsMovedBackOnInt8CodesMoveNothing)
+{
+    // The product's output quantized before it moves back, dequantized after for the residual sum: the transpose
+    // reaches the region through the dequantization (one scale, which maps each element alone), so it writes its
+    // INT8 output channels-last, a view, and the dequantization continues the region.
+    auto const filters = std::make_shared<Filters>();
+    kiln::plan::PlanModel const model
+        = cudaPlanOf(channelsMovedLastAndBack(filters, false, true), true, int8AlwaysChannelsLast);
+    EXPECT_EQ(viewedBy(model, "nchw"), "codes");
+    EXPECT_EQ(formatsOfLayer(model, "nchw"), (std::vector<TensorFormat>{kLINEAR, kHWC}));
+    EXPECT_EQ(formatOfTensor(model, "dequantized"), kHWC);
+    EXPECT_EQ(formatOfTensor(model, "sum"), kHWC);
 }
 
 TEST(CudaBackendChannelsLast, AScaleAfterTheChannelsMoveBackFoldsIntoTheLinearLayer)
@@ -491,6 +529,9 @@ TEST(CudaBackendChannelsLast, ChannelsMovedLastAndBackAgreeWithTheCpuReference)
         expectBackendsAgree(maker, {{"x", x}}, true, "fp16, as timed");
         expectBackendsAgree(maker, {{"x", x}}, false, "fp32, linear");
     }
+    // Moved back on INT8 codes (--int8 --fp16): the transpose a view, the dequantization channels-last.
+    NetworkMaker const quantized = channelsMovedLastAndBack(filters, false, true);
+    expectBackendsAgree(quantized, {{"x", x}}, true, "int8 codes, fp16, channels last", int8AlwaysChannelsLast);
 }
 
 //! `input` reformatted on the GPU and by the CPU reference, byte for byte.

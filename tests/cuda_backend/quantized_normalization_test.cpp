@@ -1,9 +1,10 @@
 // Fused normalizations that take the Q/DQ layers around them (backend/cuda/passes/normalization_fusion.h), as
 // Model Optimizer's quantized BERT puts them: y = LayerNorm(DQ(a codes) + DQ(b codes)), then Q(y) -> DQ for the
-// next layers. Without a GPU: which layers the CUDA plan keeps (the two DQs and the Q taken into the normalization,
-// FP32 and FP16 builds, INT8 and FP8; a DQ that another layer also reads stays), and the fused plan on the CPU
-// reference against the unfused one. On a GPU: the CUDA plan against the CPU reference running every layer as
-// written, rows of 31 to 20000 elements, few rows (a block each) and many (a warp each).
+// next layers; and as its ConvNeXt does, without the residual sum: y = LayerNorm(DQ(a codes)). Without a GPU: which
+// layers the CUDA plan keeps (the two DQs and the Q taken into the normalization, FP32 and FP16 builds, INT8 and FP8; a
+// DQ that another layer also reads stays), and the fused plan on the CPU reference against the unfused one. On a GPU:
+// the CUDA plan against the CPU reference running every layer as written, rows of 31 to 20000 elements, few rows (a
+// block each) and many (a warp each).
 //
 // Tolerance: both compute each row's statistics in their own order (float on the GPU, double on the CPU), so y may
 // differ in its last float bit, or in FP16 builds by one FP16 step where it lies near a rounding boundary; where that
@@ -41,6 +42,7 @@ struct QuantizedCase
     int64_t length{768};
     DataType type{DataType::kFP8};
     bool sharedDequantization{false};
+    bool residual{true}; //!< false: the normalization reads DQ(a) alone (opset 17's LayerNormalization, ConvNeXt's)
 
     //! The output quantization's scale: y (about unit variance, scaled by up to 1.3) over the type's range.
     float outputScale() const
@@ -50,7 +52,7 @@ struct QuantizedCase
     std::string name() const
     {
         return std::to_string(rows) + " x " + std::to_string(length) + (type == DataType::kFP8 ? " FP8" : " INT8")
-            + (sharedDequantization ? ", DQ(a) also an output" : "");
+            + (sharedDequantization ? ", DQ(a) also an output" : "") + (residual ? "" : ", no residual");
     }
 };
 
@@ -94,11 +96,15 @@ NetworkMaker networkOf(QuantizedCase const& c)
         Dims2 const dims{c.rows, c.length};
         ITensor& a
             = quantizeDequantize(network, *held, *network.addInput("a", DataType::kFLOAT, dims), kScaleA, c.type, "a");
-        ITensor& b
-            = quantizeDequantize(network, *held, *network.addInput("b", DataType::kFLOAT, dims), kScaleB, c.type, "b");
-        ITensor& sum = add(network, a, b, "residual sum");
+        ITensor* x = &a;
+        if (c.residual)
+        {
+            ITensor& b = quantizeDequantize(
+                network, *held, *network.addInput("b", DataType::kFLOAT, dims), kScaleB, c.type, "b");
+            x = &add(network, a, b, "residual sum");
+        }
         INormalizationLayer* norm = network.addNormalization(
-            sum, row(network, *held, c.length, 1.0F), row(network, *held, c.length, 0.1F), 1U << 1);
+            *x, row(network, *held, c.length, 1.0F), row(network, *held, c.length, 0.1F), 1U << 1);
         norm->setName("layer norm");
         ITensor& y = quantizeDequantize(network, *held, *norm->getOutput(0), c.outputScale(), c.type, "y");
         y.setName("y");
@@ -123,7 +129,12 @@ std::map<std::string, HostTensor> inputsOf(QuantizedCase const& c)
         return v;
     };
     std::vector<int64_t> const shape{c.rows, c.length};
-    return {{"a", fromFloats(shape, values(3.0F, 0.0F))}, {"b", fromFloats(shape, values(1.5F, 1.0F))}};
+    std::map<std::string, HostTensor> inputs{{"a", fromFloats(shape, values(3.0F, 0.0F))}};
+    if (c.residual)
+    {
+        inputs.emplace("b", fromFloats(shape, values(1.5F, 1.0F)));
+    }
+    return inputs;
 }
 
 //! Whether `actual` is within one step of the quantization grid of `scale` from `expected` (see the file's comment),
@@ -211,6 +222,24 @@ TEST(CudaQuantizedNormalization, TakesTheDequantizedOperandsAndTheOutputQuantiza
     });
 }
 
+TEST(CudaQuantizedNormalization, ANormalizationWithoutAResidualTakesThemToo)
+{
+    QuantizedCase base;
+    base.residual = false;
+    forEveryKind(base, [](QuantizedCase const& c, bool fp16, std::string const& what) {
+        PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), fp16));
+        ASSERT_EQ(facts.norms.size(), 1U) << what << ": the INormalizationLayer should become a fused normalization";
+        FusedNormalizationParams const& norm = facts.norms[0];
+        EXPECT_FLOAT_EQ(norm.inputScale, kScaleA) << what;
+        EXPECT_EQ(norm.residualScale, 0.0F) << what;
+        EXPECT_FLOAT_EQ(norm.outputScale, c.outputScale()) << what;
+        EXPECT_EQ(norm.valueType, fp16 ? DataType::kHALF : DataType::kFLOAT) << what;
+        // Left: a's Q and y's DQ.
+        EXPECT_EQ(facts.quantizations, 1) << what;
+        EXPECT_EQ(facts.dequantizations, 1) << what;
+    });
+}
+
 TEST(CudaQuantizedNormalization, ADequantizationOthersReadStays)
 {
     QuantizedCase c;
@@ -253,13 +282,18 @@ kiln::plan::PlanModel fusedCpuModel(QuantizedCase const& c, bool fp16)
 
 TEST(CudaQuantizedNormalization, FusedReferenceAgreesWithTheUnfusedLayers)
 {
-    forEveryKind(QuantizedCase{}, [](QuantizedCase const& c, bool fp16, std::string const& what) {
-        auto const inputs = inputsOf(c);
-        auto const unfused = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
-        auto const fused = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(fusedCpuModel(c, fp16)), inputs);
-        ASSERT_EQ(fused.count("y"), 1U) << what;
-        expectQuantizedOutputsAgree(fused.at("y"), unfused.at("y"), c, what);
-    });
+    for (bool residual : {true, false})
+    {
+        QuantizedCase base;
+        base.residual = residual;
+        forEveryKind(base, [](QuantizedCase const& c, bool fp16, std::string const& what) {
+            auto const inputs = inputsOf(c);
+            auto const unfused = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
+            auto const fused = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(fusedCpuModel(c, fp16)), inputs);
+            ASSERT_EQ(fused.count("y"), 1U) << what;
+            expectQuantizedOutputsAgree(fused.at("y"), unfused.at("y"), c, what);
+        });
+    }
 }
 
 TEST(CudaQuantizedNormalization, ScalesAndCodeTypesAreCheckedWithThePlan)
@@ -290,6 +324,13 @@ TEST(CudaQuantizedNormalization, ScalesAndCodeTypesAreCheckedWithThePlan)
 TEST(CudaQuantizedNormalization, AgreesWithTheUnfusedCpuReference)
 {
     SKIP_WITHOUT_GPU();
+    auto const check = [](QuantizedCase const& c, bool fp16, std::string const& what) {
+        auto const inputs = inputsOf(c);
+        auto const cpu = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
+        auto const gpu = runOn(kiln::Backend::kCUDA, networkOf(c), inputs, fp16);
+        ASSERT_EQ(gpu.count("y"), 1U) << what;
+        expectQuantizedOutputsAgree(gpu.at("y"), cpu.at("y"), c, what);
+    };
     for (int64_t length : {31, 768, 1024, 4097, 20000})
     {
         for (int64_t rows : {int64_t{5}, int64_t{4099}})
@@ -301,14 +342,17 @@ TEST(CudaQuantizedNormalization, AgreesWithTheUnfusedCpuReference)
             QuantizedCase base;
             base.rows = rows;
             base.length = length;
-            forEveryKind(base, [](QuantizedCase const& c, bool fp16, std::string const& what) {
-                auto const inputs = inputsOf(c);
-                auto const cpu = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
-                auto const gpu = runOn(kiln::Backend::kCUDA, networkOf(c), inputs, fp16);
-                ASSERT_EQ(gpu.count("y"), 1U) << what;
-                expectQuantizedOutputsAgree(gpu.at("y"), cpu.at("y"), c, what);
-            });
+            forEveryKind(base, check);
         }
+    }
+    // Without a residual, at ConvNeXt-T's smallest and largest channel counts.
+    for (int64_t length : {96, 768})
+    {
+        QuantizedCase base;
+        base.rows = 3136;
+        base.length = length;
+        base.residual = false;
+        forEveryKind(base, check);
     }
 }
 

@@ -173,6 +173,20 @@ bool entersRegion(plan::PlanModel const& model, plan::LayerRecord const& layer)
     return largeChannelsLastInput || (channelsLastInput && everyInputAlike);
 }
 
+//! A quantize or dequantize layer of one scale through which a shuffle's output would reach a region: one of its
+//! readers starts one or reads another channels-last input (ConvNeXt's INT8 blocks move their channels back on INT8
+//! codes, then dequantize them for the residual sum).
+bool leadsIntoRegion(
+    plan::PlanModel const& model, plan::LayerRecord const& layer, std::vector<std::vector<size_t>> const& readers)
+{
+    if (!quantizesByOneScale(model, layer) || layer.outputs.size() != 1)
+    {
+        return false;
+    }
+    return std::any_of(readers[layer.outputs[0]].begin(), readers[layer.outputs[0]].end(),
+        [&](size_t r) { return startsRegion(model, model.layers[r]) || readsChannelsLast(model, model.layers[r]); });
+}
+
 //! A shuffle reads a channels-last (kHWC) input as it is stored: its kernel folds the axis order into its transposes
 //! (storedShuffle), so nothing converts the input first. It writes its output channels-last too where that leaves
 //! every element in place (the channels moved back to axis 1, as ConvNeXt does after a LayerNorm over channels), and
@@ -187,14 +201,15 @@ void chooseShuffleFormats(
     bool writeChannelsLast = fourDimensional(model, output) && !plan::isObserved(model.tensors[output])
         && !readers[output].empty() && plan::shuffleKeepsStoredOrder(model, layer, readAs, TensorFormat::kHWC);
     // Every reader takes channels-last data, and the shuffle makes no region of its own: some reader starts one (an
-    // FP16 convolution) or already reads another channels-last input.
+    // FP16 convolution) or already reads another channels-last input, itself or past a Q or DQ of one scale.
     bool joinsRegion = false;
     for (size_t r = 0; writeChannelsLast && r < readers[output].size(); ++r)
     {
         plan::LayerRecord const& reader = model.layers[readers[output][r]];
         bool const starts = startsRegion(model, reader);
         writeChannelsLast = starts || continuesRegion(model, reader);
-        joinsRegion = joinsRegion || starts || readsChannelsLast(model, reader);
+        joinsRegion = joinsRegion || starts || readsChannelsLast(model, reader)
+            || leadsIntoRegion(model, reader, readers);
     }
     writeChannelsLast = writeChannelsLast && joinsRegion;
     std::vector<TensorFormat> formats(layer.inputs.size() + layer.outputs.size(), TensorFormat::kLINEAR);

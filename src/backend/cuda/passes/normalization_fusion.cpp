@@ -1,7 +1,10 @@
 #include "backend/cuda/passes/normalization_fusion.h"
 
+#include "network/layers/normalization.h"
 #include "plan/plan_graph.h"
 #include "shape/expr.h"
+
+#include <algorithm>
 
 namespace kiln::cuda
 {
@@ -41,6 +44,27 @@ network::RowWeight rowWeightIn(PlanModel const& model, int32_t weight, int32_t i
         one = one && unit;
     }
     return row ? network::RowWeight::kROW : one ? network::RowWeight::kONE : network::RowWeight::kNONE;
+}
+
+std::optional<network::FusedNormalizationParams> rowNormalizationOf(
+    PlanModel const& model, plan::LayerRecord const& record)
+{
+    auto const* params = plan::paramsOf<network::NormalizationParams>(record);
+    if (params == nullptr || params->nbGroups != 1 || record.inputs.size() != 3 || record.outputs.size() != 1
+        || std::any_of(record.inputs.begin(), record.inputs.end(), [](int32_t t) { return t < 0; }))
+    {
+        return std::nullopt;
+    }
+    int32_t const x = record.inputs[0];
+    auto const rank = static_cast<int32_t>(model.tensors[x].dims.size());
+    network::FusedNormalizationParams fused;
+    fused.normalizedAxes = network::trailingAxesOf(params->axes, rank);
+    fused.epsilon = params->epsilon;
+    fused.centered = true;
+    int32_t const axes = fused.normalizedAxes;
+    bool const rows = axes > 0 && rowWeightIn(model, record.inputs[1], x, axes) != network::RowWeight::kNONE
+        && rowWeightIn(model, record.inputs[2], x, axes) != network::RowWeight::kNONE;
+    return rows ? std::optional<network::FusedNormalizationParams>(fused) : std::nullopt;
 }
 
 void fuseNormalizations(PlanModel& model)

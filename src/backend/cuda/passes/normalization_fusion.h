@@ -16,7 +16,8 @@
 //  - the Q/DQ layers of quantized transformers around a fused normalization (fuseNormalizationQuantizations): the
 //    dequantization by one constant scale that writes x or the residual for it alone (BERT's residual sums add two
 //    DQs' outputs), and the quantization by one constant scale that alone reads y, in the type the normalization
-//    computes in; the layer then reads and writes the INT8 or FP8 codes.
+//    computes in; the layer then reads and writes the INT8 or FP8 codes. An INormalizationLayer over the last axes
+//    that reads no residual sum (ConvNeXt's, between its Q/DQ pairs) becomes a fused normalization to take them.
 // A pattern is fused only where nothing outside it reads its intermediate tensors, its layers compute in one precision
 // under the same guards on row-major floating-point tensors, its epsilon and exponent are constants, and its weights
 // vary only along the normalized axes, or are one value. The fused layer is named after the layers it replaces.
@@ -24,6 +25,8 @@
 
 #include "network/fused/fused_normalization.h"
 #include "plan/plan_model.h"
+
+#include <optional>
 
 namespace kiln::cuda
 {
@@ -44,5 +47,11 @@ void fuseNormalizations(plan::PlanModel& model);
 //! How tensor `weight` is read along the rows of the last `axes` axes of tensor `input`, from the plan's extents
 //! (network::rowWeightOf on expressions: an extent matches where it is the same expression or the same constant).
 network::RowWeight rowWeightIn(plan::PlanModel const& model, int32_t weight, int32_t input, int32_t axes);
+
+//! What an INormalizationLayer record (opset 17's LayerNormalization) computes, as a fused normalization's
+//! parameters, where it normalizes the rows of its input's last axes in one group and its scale and bias (inputs 1
+//! and 2) are rows of them or one value; nullopt for any other layer.
+std::optional<network::FusedNormalizationParams> rowNormalizationOf(
+    plan::PlanModel const& model, plan::LayerRecord const& record);
 
 } // namespace kiln::cuda

@@ -42,10 +42,21 @@ public:
     {
         for (size_t l = 0; l < mGraph.size(); ++l)
         {
-            auto const* params = mGraph.removed(l) ? nullptr : paramsOf<FusedNormalizationParams>(layer(l));
-            if (params != nullptr && !params->quantizes())
+            if (mGraph.removed(l))
             {
-                fuseAround(l, *params);
+                continue;
+            }
+            if (auto const* params = paramsOf<FusedNormalizationParams>(layer(l)))
+            {
+                if (!params->quantizes())
+                {
+                    fuseAround(l, *params);
+                }
+            }
+            else if (std::optional<FusedNormalizationParams> const rows = rowNormalizationTakingCodes(l))
+            {
+                mGraph.replace({l}, l, fusedRecordOf(layer(l), *rows));
+                fuseAround(l, *rows);
             }
         }
         mGraph.commit();
@@ -86,6 +97,42 @@ private:
         bool const fits = scale && q.guards == layer(l).guards && slotType(model(), q, 0) == valueType
             && slotType(model(), q, q.inputs.size()) == params->toType;
         return fits ? std::optional<Quantization>(Quantization{*reader, *scale, params->toType}) : std::nullopt;
+    }
+
+    //! Normalization `l` as a fused normalization, where it is an INormalizationLayer over its input's last axes (no
+    //! residual sum folded into it: ConvNeXt's) whose input a dequantization writes or whose output a quantization
+    //! reads, as fuseAround takes them.
+    std::optional<FusedNormalizationParams> rowNormalizationTakingCodes(size_t l) const
+    {
+        std::optional<FusedNormalizationParams> const rows = rowNormalizationOf(model(), layer(l));
+        if (!rows)
+        {
+            return std::nullopt;
+        }
+        // fuseAround's conditions, so that a layer that takes nothing stays as it was.
+        DataType const valueType = slotType(model(), layer(l), 0);
+        bool const codes = slotType(model(), layer(l), layer(l).inputs.size()) == valueType
+            && (dequantizationAt(l, 0, valueType) || quantizationOfOutput(l, valueType));
+        return codes ? rows : std::nullopt;
+    }
+
+    //! The fused normalization `params` of INormalizationLayer record `norm`: its input, scale and bias in their
+    //! slots, no residual and no bias before it, each slot in the type the layer read or wrote it in.
+    LayerRecord fusedRecordOf(LayerRecord const& norm, FusedNormalizationParams const& params) const
+    {
+        LayerRecord record;
+        record.type = network::kFusedNormalizationLayerType;
+        record.name = norm.name;
+        record.params = std::make_shared<FusedNormalizationParams>(params);
+        record.inputs = {norm.inputs[0], -1, -1, norm.inputs[1], norm.inputs[2]};
+        record.outputs = norm.outputs;
+        record.precision = norm.precision;
+        record.guards = norm.guards;
+        DataType const x = slotType(model(), norm, 0);
+        setIoTypes(model(), record,
+            {x, DataType::kFLOAT, x, slotType(model(), norm, 1), slotType(model(), norm, 2),
+                slotType(model(), norm, 3)});
+        return record;
     }
 
     void fuseAround(size_t l, FusedNormalizationParams const& old)

@@ -102,22 +102,9 @@ private:
                        record.inputs[FusedNormalizationParams::kScale], record.inputs[FusedNormalizationParams::kBias]})
                          : std::nullopt;
         }
-        auto const* params = paramsOf<network::NormalizationParams>(record);
-        if (params == nullptr || params->nbGroups != 1 || record.inputs.size() != 3 || record.outputs.size() != 1
-            || std::any_of(record.inputs.begin(), record.inputs.end(), [](int32_t t) { return t < 0; }))
-        {
-            return std::nullopt;
-        }
-        int32_t const x = record.inputs[0];
-        auto const rank = static_cast<int32_t>(model().tensors[x].dims.size());
-        Normalization norm{{}, record.inputs[1], record.inputs[2]};
-        norm.params.normalizedAxes = network::trailingAxesOf(params->axes, rank);
-        norm.params.epsilon = params->epsilon;
-        norm.params.centered = true;
-        int32_t const axes = norm.params.normalizedAxes;
-        bool const rows = axes > 0 && rowWeightIn(model(), norm.scale, x, axes) != network::RowWeight::kNONE
-            && rowWeightIn(model(), norm.bias, x, axes) != network::RowWeight::kNONE;
-        return rows ? std::optional<Normalization>(norm) : std::nullopt;
+        std::optional<FusedNormalizationParams> const rows = rowNormalizationOf(model(), record);
+        return rows ? std::optional<Normalization>(Normalization{*rows, record.inputs[1], record.inputs[2]})
+                    : std::nullopt;
     }
 
     //! Whether tensor `t` broadcasts into the rows of `s`'s last `axes` axes: along them it has `s`'s extents; along
