@@ -128,6 +128,34 @@ std::optional<std::vector<int64_t>> constantDims(PlanModel const& model, int32_t
     return extents;
 }
 
+std::optional<float> scalarConstant(
+    PlanModel const& model, int32_t t, std::function<std::optional<size_t>(int32_t)> const& producer)
+{
+    if (t < 0)
+    {
+        return std::nullopt;
+    }
+    std::optional<std::vector<int64_t>> const dims = constantDims(model, t);
+    if (!dims || volume(*dims) != 1)
+    {
+        return std::nullopt;
+    }
+    for (std::optional<size_t> p = producer(t); p; p = producer(model.layers[*p].inputs[0]))
+    {
+        LayerRecord const& layer = model.layers[*p];
+        if (auto const* constant = fixedConstant(layer))
+        {
+            std::vector<float> const values = constant->weights.toFloat();
+            return values.size() == 1 ? std::optional<float>(values[0]) : std::nullopt;
+        }
+        if (layer.type != nvinfer1::LayerType::kSHUFFLE || layer.inputs.size() != 1 || layer.inputs[0] < 0)
+        {
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
 int32_t inputPosition(PlanModel const& model, int32_t t)
 {
     int32_t position = 0;

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -49,6 +50,11 @@ std::optional<int64_t> constantExtent(PlanModel const& model, int32_t t, size_t 
 
 //! Tensor `t`'s extents where every one is a build-time constant.
 std::optional<std::vector<int64_t>> constantDims(PlanModel const& model, int32_t t);
+
+//! The value of tensor `t` where it holds one element that a constant holds, directly or through shuffles of one
+//! input; `producer(u)` gives the layer writing tensor u (none for inputs, or where a pass no longer counts it).
+std::optional<float> scalarConstant(
+    PlanModel const& model, int32_t t, std::function<std::optional<size_t>(int32_t)> const& producer);
 
 //! Where network input `t` stands among the inputs, in ioTensors order (the order of ProfileRecord::inputs); -1 for
 //! a tensor that is not a network input.

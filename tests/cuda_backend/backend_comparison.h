@@ -345,6 +345,32 @@ inline kiln::plan::PlanModel cudaPlanOf(NetworkMaker const& maker, bool fp16 = f
     return model;
 }
 
+//! The CPU plan built from `maker`, read back, with `fuse` (a CUDA fusion pass) applied to it, so that the CPU
+//! reference runs the fused layers. The plan's memory was laid out for the layers before the fusion, where a fused
+//! layer may write bytes that one of its inputs, now read by it, shares: each activation gets bytes of its own.
+inline kiln::plan::PlanModel fusedCpuPlanOf(
+    NetworkMaker const& maker, bool fp16, std::function<void(kiln::plan::PlanModel&)> const& fuse)
+{
+    RecordingLogger logger;
+    std::unique_ptr<IHostMemory> const plan = buildPlan(logger, kiln::Backend::kCPU, maker, fp16, {});
+    kiln::plan::PlanModel model;
+    std::string error;
+    EXPECT_TRUE(plan && kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
+    fuse(model);
+    constexpr int64_t kAlignment = 256;
+    int64_t end = 0;
+    for (kiln::plan::TensorRecord& tensor : model.tensors)
+    {
+        if (tensor.arenaOffset >= 0)
+        {
+            tensor.arenaOffset = end;
+            end += (tensor.maxBytes + kAlignment - 1) / kAlignment * kAlignment;
+        }
+    }
+    model.arenaBytes = end;
+    return model;
+}
+
 //! `model` with every layer of kind `type` set to run `choice` (the CUDA backend's AlgorithmChoice, encoded), as a
 //! plan. A convolution's choice that its kernel does not take at its shape leaves it to cuDNN's heuristics.
 inline std::vector<uint8_t> withBackendChoice(

@@ -2,15 +2,22 @@
 // pointwise.cu): which layers become one (read from the plan, without a GPU), and that the fused kernel computes what
 // the CPU reference computes layer by layer: GELU as ONNX exports it, LayerNorm's tail with broadcast operands (its
 // variance a sum of squares over the count, which the normalization fusion leaves to the chains), SiLU
-// and HardSwish inside a channels-last FP16 region, a chain longer than the kernel's program, FP32 and FP16.
+// and HardSwish inside a channels-last FP16 region, a chain longer than the kernel's program, FP32 and FP16; and a
+// quantized network's residual sum, DQ(codes) + b -> Q -> DQ -> ReLU, whose Q -> DQ pairs join as steps (INT8, FP8).
 #include "backend_comparison.h"
 #include "named_layers.h"
 
 #include "backend/cuda/layer_kernels.h"
+#include "backend/cuda/passes/fusion_rules.h"
 #include "network/fused/fused_normalization.h"
 #include "network/fused/pointwise.h"
+#include "network/layers/quantize.h"
+#include "plan/passes/pointwise_fusion.h"
+#include "plan/plan_format.h"
 #include "plan/plan_graph.h"
 
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -176,6 +183,33 @@ NetworkMaker convolutionsWithActivations(std::shared_ptr<Values> const& values)
     };
 }
 
+//! One Q -> DQ pair by `scale` into `type` codes, named after `name`.
+ITensor& quantizeDequantize(
+    INetworkDefinition& network, Values& values, ITensor& x, float scale, DataType type, std::string const& name)
+{
+    IQuantizeLayer* q
+        = network.addQuantize(x, values.constant(network, Dims{}, {scale}, (name + " scale").c_str()), type);
+    q->setName((name + " Q").c_str());
+    IDequantizeLayer* dq = network.addDequantize(
+        *q->getOutput(0), values.constant(network, Dims{}, {scale}, (name + " DQ scale").c_str()), DataType::kFLOAT);
+    dq->setName((name + " DQ").c_str());
+    return *dq->getOutput(0);
+}
+
+//! The residual sum of a quantized network (Model Optimizer's ConvNeXt): DQ(Q(x)) + b, quantized and dequantized by
+//! one scale for the next block, then a ReLU. Codes of `type`; each pair's scale spans the values it rounds.
+NetworkMaker residualThroughQuantization(std::shared_ptr<Values> const& values, DataType type)
+{
+    return [values, type](INetworkDefinition& network) {
+        float const range = type == DataType::kFP8 ? 448.0F : 127.0F;
+        ITensor& a = quantizeDequantize(
+            network, *values, *network.addInput("x", DataType::kFLOAT, kTokens), 3.0F / range, type, "x");
+        ITensor& sum = add(network, a, *network.addInput("b", DataType::kFLOAT, kTokens), "residual sum");
+        ITensor& rounded = quantizeDequantize(network, *values, sum, 5.0F / range, type, "sum");
+        output(network, relu(network, rounded, "relu"), "y");
+    };
+}
+
 int64_t pointwiseLayers(kiln::plan::PlanModel const& model)
 {
     return layersOfKind(model, kiln::network::kPointwiseLayerType);
@@ -184,6 +218,24 @@ int64_t pointwiseLayers(kiln::plan::PlanModel const& model)
 std::map<std::string, HostTensor> tokens()
 {
     return {{"x", fromFloats({2, 7, 37}, spread(2 * 7 * 37, -3.0F, 2.5F))}};
+}
+
+//! x and b for residualThroughQuantization: x over its scale's range and a little past it (saturating), b such that
+//! the sums fall anywhere on the sum's grid. b's values are FP16 values: a fused chain reads its inputs as stored,
+//! where the FP16 sum read b converted to FP16.
+std::map<std::string, HostTensor> residualInputs()
+{
+    std::vector<float> b(2 * 7 * 37);
+    for (size_t i = 0; i < b.size(); ++i)
+    {
+        b[i] = std::round(1024.0F * std::sin(0.731F * static_cast<float>(i))) / 512.0F;
+    }
+    return {{"x", fromFloats({2, 7, 37}, spread(2 * 7 * 37, -3.3F, 3.2F))}, {"b", fromFloats({2, 7, 37}, b)}};
+}
+
+std::string kindOf(DataType type, bool fp16)
+{
+    return std::string(type == DataType::kFP8 ? "FP8" : "INT8") + (fp16 ? " fp16" : " fp32");
 }
 
 TEST(CudaBackendPointwiseChains, GeluAfterABiasIsOneLayer)
@@ -278,6 +330,124 @@ TEST(CudaBackendPointwiseChains, FusedChainsAgreeWithTheCpuReference)
     expectBackendsAgree(convolutionsWithActivations(values), image, false, "silu and hard swish fp32");
     expectBackendsAgree(convolutionsWithActivations(values), image, true, "silu and hard swish fp16 channels-last",
         [](IBuilderConfig& config) { kiln::setConvolutionLayout(config, kiln::ConvolutionLayout::kCHANNELS_LAST); });
+}
+
+TEST(CudaBackendPointwiseChains, QdqPairsOfAResidualSumAreSteps)
+{
+    auto const values = std::make_shared<Values>();
+    for (DataType type : {DataType::kINT8, DataType::kFP8})
+    {
+        for (bool fp16 : {false, true})
+        {
+            std::string const what = kindOf(type, fp16);
+            kiln::plan::PlanModel const model = cudaPlanOf(residualThroughQuantization(values, type), fp16);
+            // One layer: both pairs, the sum and the ReLU; the pairs' scale constants went with them.
+            ASSERT_EQ(model.layers.size(), 1U) << what;
+            auto const* chain = kiln::plan::paramsOf<kiln::network::PointwiseParams>(model.layers[0]);
+            ASSERT_NE(chain, nullptr) << what;
+            ASSERT_EQ(chain->steps.size(), 4U) << what;
+            float const range = type == DataType::kFP8 ? 448.0F : 127.0F;
+            DataType const valueType = fp16 ? DataType::kHALF : DataType::kFLOAT;
+            for (auto [step, scale] : {std::pair{0, 3.0F / range}, std::pair{2, 5.0F / range}})
+            {
+                kiln::network::PointwiseStep const& pair = chain->steps[static_cast<size_t>(step)];
+                EXPECT_EQ(pair.kind, LayerType::kQUANTIZE) << what << ", step " << step;
+                EXPECT_EQ(pair.operation, static_cast<int32_t>(type)) << what << ", step " << step;
+                EXPECT_FLOAT_EQ(pair.alpha, scale) << what << ", step " << step;
+                EXPECT_EQ(pair.valueType, valueType) << what << ", step " << step;
+            }
+            EXPECT_EQ(chain->steps[1].kind, LayerType::kELEMENTWISE) << what;
+            EXPECT_EQ(chain->steps[3].kind, LayerType::kACTIVATION) << what;
+        }
+    }
+}
+
+TEST(CudaBackendPointwiseChains, AQdqPairWhoseCodesOthersReadStays)
+{
+    auto const values = std::make_shared<Values>();
+    NetworkMaker const maker = [values](INetworkDefinition& network) {
+        ITensor& x = *network.addInput("x", DataType::kFLOAT, kTokens);
+        IQuantizeLayer* q
+            = network.addQuantize(x, values->constant(network, Dims{}, {0.05F}, "scale"), DataType::kINT8);
+        q->setName("Q");
+        IDequantizeLayer* dq = network.addDequantize(
+            *q->getOutput(0), values->constant(network, Dims{}, {0.05F}, "scale 2"), DataType::kFLOAT);
+        dq->setName("DQ");
+        output(network, relu(network, *dq->getOutput(0), "relu"), "y");
+        output(network, *q->getOutput(0), "codes");
+    };
+    kiln::plan::PlanModel const model = cudaPlanOf(maker);
+    // The codes are an output: the Q stays, and so does the DQ that reads them; the ReLU has no chain to join.
+    EXPECT_EQ(pointwiseLayers(model), 0);
+    EXPECT_EQ(layersOfKind(model, LayerType::kQUANTIZE), 1);
+    EXPECT_EQ(layersOfKind(model, LayerType::kDEQUANTIZE), 1);
+}
+
+TEST(CudaBackendPointwiseChains, QdqStepsOnTheCpuReferenceAgreeWithTheUnfusedLayers)
+{
+    // Exactly: a pair's step rounds the sum to the build's type before it quantizes it, as the Q read it, and its
+    // result after, as the DQ wrote it; the ReLU of a rounded value is the rounded ReLU.
+    auto const values = std::make_shared<Values>();
+    for (DataType type : {DataType::kINT8, DataType::kFP8})
+    {
+        for (bool fp16 : {false, true})
+        {
+            std::string const what = kindOf(type, fp16);
+            NetworkMaker const maker = residualThroughQuantization(values, type);
+            kiln::plan::PlanModel const fused = fusedCpuPlanOf(maker, fp16, [](kiln::plan::PlanModel& model) {
+                kiln::plan::fusePointwiseChains(model, kiln::cuda::pointwiseChains());
+            });
+            ASSERT_EQ(pointwiseLayers(fused), 1) << what;
+            auto const unfusedOutputs = runOn(kiln::Backend::kCPU, maker, residualInputs(), fp16);
+            auto const fusedOutputs = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(fused), residualInputs());
+            std::vector<float> const expected = unfusedOutputs.at("y").floats();
+            std::vector<float> const actual = fusedOutputs.at("y").floats();
+            ASSERT_EQ(actual.size(), expected.size()) << what;
+            for (size_t i = 0; i < actual.size(); ++i)
+            {
+                ASSERT_EQ(actual[i], expected[i]) << what << ", element " << i;
+            }
+        }
+    }
+}
+
+TEST(CudaBackendPointwiseChains, QdqStepsAreCheckedWithThePlan)
+{
+    auto const values = std::make_shared<Values>();
+    kiln::plan::PlanModel const model = cudaPlanOf(residualThroughQuantization(values, DataType::kINT8));
+    ASSERT_EQ(pointwiseLayers(model), 1);
+    auto const damaged = [&](auto&& change) {
+        kiln::plan::PlanModel copy = model;
+        auto params = std::make_shared<kiln::network::PointwiseParams>(
+            *kiln::plan::paramsOf<kiln::network::PointwiseParams>(copy.layers[0]));
+        change(params->steps[2]);
+        copy.layers[0].params = params;
+        std::vector<uint8_t> const bytes = kiln::plan::writePlan(copy);
+        kiln::plan::PlanModel read;
+        std::string error;
+        EXPECT_FALSE(kiln::plan::readPlan(bytes.data(), bytes.size(), read, error));
+        return error;
+    };
+    std::string const why = "a Q -> DQ step needs INT8 or FP8 codes";
+    EXPECT_NE(damaged([](auto& step) { step.operation = static_cast<int32_t>(DataType::kINT32); }).find(why),
+        std::string::npos);
+    EXPECT_NE(damaged([](auto& step) { step.alpha = 0.0F; }).find(why), std::string::npos);
+    EXPECT_NE(
+        damaged([](auto& step) { step.alpha = std::numeric_limits<float>::infinity(); }).find(why), std::string::npos);
+    EXPECT_NE(damaged([](auto& step) { step.valueType = DataType::kINT8; }).find(why), std::string::npos);
+}
+
+TEST(CudaBackendPointwiseChains, QdqStepsAgreeWithTheCpuReference)
+{
+    SKIP_WITHOUT_GPU();
+    auto const values = std::make_shared<Values>();
+    for (DataType type : {DataType::kINT8, DataType::kFP8})
+    {
+        for (bool fp16 : {false, true})
+        {
+            expectBackendsAgree(residualThroughQuantization(values, type), residualInputs(), fp16, kindOf(type, fp16));
+        }
+    }
 }
 
 } // namespace

@@ -15,6 +15,7 @@
 
 #include "backend/cuda/passes/normalization_fusion.h"
 #include "network/fused/fused_normalization.h"
+#include "network/fused/pointwise.h"
 #include "network/layers/quantize.h"
 #include "plan/plan_format.h"
 
@@ -175,6 +176,7 @@ struct PlanFacts
     std::vector<FusedNormalizationParams> norms;
     int64_t quantizations{0};
     int64_t dequantizations{0};
+    int64_t pointwise{0}; //!< fused point-wise chains
 };
 
 PlanFacts factsOf(kiln::plan::PlanModel const& model)
@@ -188,6 +190,7 @@ PlanFacts factsOf(kiln::plan::PlanModel const& model)
         }
         facts.quantizations += dynamic_cast<kiln::network::QuantizeParams const*>(layer.params.get()) ? 1 : 0;
         facts.dequantizations += dynamic_cast<kiln::network::DequantizeParams const*>(layer.params.get()) ? 1 : 0;
+        facts.pointwise += layer.type == kiln::network::kPointwiseLayerType ? 1 : 0;
     }
     return facts;
 }
@@ -247,36 +250,21 @@ TEST(CudaQuantizedNormalization, ADequantizationOthersReadStays)
     PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), true));
     ASSERT_EQ(facts.norms.size(), 1U);
     FusedNormalizationParams const& norm = facts.norms[0];
-    // a's DQ is an output too: the normalization reads its FP16 values; b's codes and y's Q are taken.
+    // a's DQ is an output too: the normalization reads its FP16 values, which a's Q -> DQ pair, one point-wise step,
+    // writes; b's codes and y's Q are taken.
     EXPECT_EQ(std::min(norm.inputScale, norm.residualScale), 0.0F);
     EXPECT_FLOAT_EQ(std::max(norm.inputScale, norm.residualScale), kScaleB);
     EXPECT_GT(norm.outputScale, 0.0F);
-    EXPECT_EQ(facts.dequantizations, 2);
+    EXPECT_EQ(facts.dequantizations, 1);
+    EXPECT_EQ(facts.quantizations, 1);
+    EXPECT_EQ(facts.pointwise, 1);
 }
 
-//! The CPU plan of `c` with the CUDA backend's normalization fusion applied. The plan's memory was laid out for the
-//! layers before the fusion: a fused layer writes y's codes where y's Q did, bytes that a's codes, which the same
-//! layer now reads, may share. Each activation gets bytes of its own.
+//! The CPU plan of `c` with the CUDA backend's normalization fusion applied.
 kiln::plan::PlanModel fusedCpuModel(QuantizedCase const& c, bool fp16)
 {
-    RecordingLogger logger;
-    std::unique_ptr<IHostMemory> const plan = buildPlan(logger, kiln::Backend::kCPU, networkOf(c), fp16, {});
-    kiln::plan::PlanModel model;
-    std::string error;
-    EXPECT_TRUE(plan && kiln::plan::readPlan(plan->data(), plan->size(), model, error)) << error;
-    kiln::cuda::fuseNormalizations(model);
+    kiln::plan::PlanModel model = fusedCpuPlanOf(networkOf(c), fp16, kiln::cuda::fuseNormalizations);
     EXPECT_EQ(factsOf(model).dequantizations, 1);
-    constexpr int64_t kAlignment = 256;
-    int64_t end = 0;
-    for (kiln::plan::TensorRecord& tensor : model.tensors)
-    {
-        if (tensor.arenaOffset >= 0)
-        {
-            tensor.arenaOffset = end;
-            end += (tensor.maxBytes + kAlignment - 1) / kAlignment * kAlignment;
-        }
-    }
-    model.arenaBytes = end;
     return model;
 }
 

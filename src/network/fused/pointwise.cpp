@@ -1,5 +1,8 @@
 #include "network/fused/pointwise.h"
 
+#include "core/data_type.h"
+
+#include <cmath>
 #include <string>
 
 namespace kiln::network
@@ -7,6 +10,7 @@ namespace kiln::network
 namespace
 {
 
+using nvinfer1::DataType;
 using nvinfer1::LayerType;
 
 //! The count of the enumeration of a step's operation: the range a plan's value must lie in.
@@ -31,14 +35,28 @@ void PointwiseStep::write(serial::ByteWriter& writer) const
     writer.write(beta);
     writer.write(first);
     writer.write(second);
+    serial::writeEnum(writer, valueType);
 }
 
 bool PointwiseStep::read(serial::ByteReader& reader, char const* what)
 {
     if (!serial::readEnum(reader, kind, what) || !reader.read(operation, what) || !reader.read(alpha, what)
-        || !reader.read(beta, what) || !reader.read(first, what) || !reader.read(second, what))
+        || !reader.read(beta, what) || !reader.read(first, what) || !reader.read(second, what)
+        || !serial::readEnum(reader, valueType, what))
     {
         return false;
+    }
+    if (kind == LayerType::kQUANTIZE)
+    {
+        auto const codes = static_cast<DataType>(operation);
+        bool const scaled = std::isfinite(alpha) && alpha > 0.0F;
+        if ((codes != DataType::kINT8 && codes != DataType::kFP8) || !scaled || !isFloatType(valueType))
+        {
+            return reader.fail(std::string(what) + ": a Q -> DQ step needs INT8 or FP8 codes (type "
+                + std::to_string(operation) + "), a positive finite scale (" + std::to_string(alpha)
+                + ") and a FLOAT, HALF or BF16 value type");
+        }
+        return true;
     }
     if (operation < 0 || operation >= operationCount(kind))
     {
@@ -46,6 +64,17 @@ bool PointwiseStep::read(serial::ByteReader& reader, char const* what)
             + std::to_string(static_cast<int32_t>(kind)) + " is out of range");
     }
     return true;
+}
+
+PointwiseStep quantizationStep(DataType codes, float scale, DataType valueType, int32_t first)
+{
+    PointwiseStep step;
+    step.kind = LayerType::kQUANTIZE;
+    step.operation = static_cast<int32_t>(codes);
+    step.alpha = scale;
+    step.valueType = valueType;
+    step.first = first;
+    return step;
 }
 
 bool PointwiseParams::infer(InferenceContext& ctx) const

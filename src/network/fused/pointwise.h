@@ -34,24 +34,33 @@ struct PointwiseOperand
 };
 
 //! One layer of the chain: what it computes (an element-wise operation, an activation or a unary operation, as the
-//! layer of type `kind` with that enumerator), and its operands (PointwiseOperand).
+//! layer of type `kind` with that enumerator), and its operands (PointwiseOperand). A step of kind kQUANTIZE stands for
+//! a Q -> DQ pair of one scale (`alpha`, zero point none or zero) whose codes (`operation`: DataType kINT8 or kFP8)
+//! only that DQ reads: the value, first rounded to `valueType` as the tensor the Q read held it, is rounded onto the
+//! codes' grid and saturated there (core/quantization.h's roundThroughQuantization), and rounded to `valueType` again
+//! as the DQ wrote it.
 struct PointwiseStep
 {
-    nvinfer1::LayerType kind{nvinfer1::LayerType::kELEMENTWISE}; //!< kELEMENTWISE, kACTIVATION or kUNARY
-    int32_t operation{0}; //!< its ElementWiseOperation, ActivationType or UnaryOperation
-    float alpha{0.0F};    //!< an activation's alpha and beta
+    nvinfer1::LayerType kind{nvinfer1::LayerType::kELEMENTWISE}; //!< kELEMENTWISE, kACTIVATION, kUNARY or kQUANTIZE
+    int32_t operation{0}; //!< its ElementWiseOperation, ActivationType or UnaryOperation; kQUANTIZE: the codes' type
+    float alpha{0.0F};    //!< an activation's alpha and beta; kQUANTIZE: the scale
     float beta{0.0F};
     int32_t first{0};
     int32_t second{0}; //!< element-wise steps only
+    //! kQUANTIZE: the floating-point type the Q's input was held in (FP32 for every other kind)
+    nvinfer1::DataType valueType{nvinfer1::DataType::kFLOAT};
 
     void write(serial::ByteWriter& writer) const;
-    //! Checks the kind and the operation's range.
+    //! Checks the kind and the operation's range; a kQUANTIZE step's codes, scale and value type.
     bool read(serial::ByteReader& reader, char const* what);
     bool binary() const
     {
         return kind == nvinfer1::LayerType::kELEMENTWISE;
     }
 };
+
+//! The kQUANTIZE step of a Q -> DQ pair by `scale` into `codes` (kINT8 or kFP8) of a `valueType` tensor.
+PointwiseStep quantizationStep(nvinfer1::DataType codes, float scale, nvinfer1::DataType valueType, int32_t first);
 
 //! The chain: its steps in the order they run; the last one's result is the output. Inputs broadcast (numpy-style,
 //! equal ranks) into the output's shape.

@@ -78,29 +78,7 @@ int32_t PatternGraph::otherOperand(LayerRecord const& layer, int32_t t)
 
 std::optional<float> PatternGraph::scalar(int32_t t) const
 {
-    if (t < 0)
-    {
-        return std::nullopt;
-    }
-    std::optional<std::vector<int64_t>> const dims = constantDims(mModel, t);
-    if (!dims || volume(*dims) != 1)
-    {
-        return std::nullopt;
-    }
-    for (std::optional<size_t> p = producer(t); p; p = producer(mModel.layers[*p].inputs[0]))
-    {
-        LayerRecord const& layer = mModel.layers[*p];
-        if (auto const* constant = fixedConstant(layer))
-        {
-            std::vector<float> const values = constant->weights.toFloat();
-            return values.size() == 1 ? std::optional<float>(values[0]) : std::nullopt;
-        }
-        if (layer.type != nvinfer1::LayerType::kSHUFFLE || layer.inputs.size() != 1 || layer.inputs[0] < 0)
-        {
-            return std::nullopt;
-        }
-    }
-    return std::nullopt;
+    return scalarConstant(mModel, t, [this](int32_t u) { return producer(u); });
 }
 
 bool PatternGraph::isScalar(int32_t t, double value) const

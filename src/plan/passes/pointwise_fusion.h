@@ -2,7 +2,10 @@
 // tail, GELU, SiLU, HardSwish, a bias-add and activation after a product) become one layer
 // (network::PointwiseParams) that a backend runs in one pass over memory instead of one pass per layer. A group is
 // a set of such layers whose results are read only inside it, but for the last one's: what the chain writes. Its
-// other operands (network inputs, constants, other layers' results) may broadcast into its shape.
+// other operands (network inputs, constants, other layers' results) may broadcast into its shape. A Q -> DQ pair of
+// one constant scale whose codes only its DQ reads (a quantized network's residual sum, Add -> Q -> DQ) joins as one
+// step that rounds the value onto the codes' grid, where the backend's rules take the DQ: the chain reads and writes
+// floating point, and the codes are never stored.
 #pragma once
 
 #include "plan/plan_model.h"
@@ -18,7 +21,7 @@ struct PointwiseFusionRules
     //! Whether the backend runs this element-wise, activation or unary layer inside a fused chain (its types and
     //! operation); the pass checks the rest (one output, no epilogue, shapes, kLINEAR, who reads what).
     std::function<bool(PlanModel const&, LayerRecord const&)> joins;
-    size_t maxLayers{0}; //!< the most layers one chain may take; 0: any number
+    size_t maxLayers{0}; //!< the most steps one chain may take (a Q -> DQ pair is one); 0: any number
     size_t maxInputs{0}; //!< the most tensors one chain may read from outside; 0: any number
 };
 

@@ -72,6 +72,17 @@ __device__ inline void storeFloat(void* data, DataType type, int64_t i, float va
     }
 }
 
+//! `value` as storing it in floating-point `type` leaves it.
+__device__ inline float roundedTo(DataType type, float value)
+{
+    switch (type)
+    {
+    case DataType::kHALF: return halfBitsAsFloat(floatAsHalfBits(value));
+    case DataType::kBF16: return bf16BitsAsFloat(floatAsBf16Bits(value));
+    default: return value;
+    }
+}
+
 //! Element `i` of an integer or BOOL tensor.
 __device__ inline int64_t loadInteger(void const* data, DataType type, int64_t i)
 {

@@ -5,6 +5,7 @@
 #include "backend/cuda/libraries/cublaslt/quantized_matrix_multiply.h"
 #include "network/layers/matrix_multiply.h"
 #include "network/layers/pooling.h"
+#include "network/layers/quantize.h"
 #include "network/plugin_layer.h"
 #include "plan/plan_graph.h"
 
@@ -94,6 +95,11 @@ plan::PointwiseFusionRules pointwiseChains()
         if (dynamic_cast<network::PluginParams const*>(layer.params.get()) != nullptr)
         {
             return false;
+        }
+        if (plan::paramsOf<network::DequantizeParams>(layer) != nullptr)
+        {
+            // The DQ of a Q -> DQ pair (the pass checks the pair): its codes stay in registers, its output is stored.
+            return isFloatType(plan::slotType(model, layer, layer.inputs.size()));
         }
         size_t const inputs = layer.inputs.size();
         for (size_t slot = 0; slot < inputs + layer.outputs.size(); ++slot)

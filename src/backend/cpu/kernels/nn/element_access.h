@@ -99,6 +99,17 @@ inline void storeInt(TensorView const& view, int64_t index, int64_t value)
     storeInt(view.data, view.type, index, value);
 }
 
+//! `value` as storing it in floating-point `type` leaves it.
+inline float roundedTo(nvinfer1::DataType type, float value)
+{
+    switch (type)
+    {
+    case nvinfer1::DataType::kHALF: return roundThroughHalf(value);
+    case nvinfer1::DataType::kBF16: return bf16BitsToFloat(floatToBf16Bits(value));
+    default: return value;
+    }
+}
+
 //! The whole tensor converted to float once, so that kernels with irregular access index a plain array.
 std::vector<float> loadAllAsFloat(ConstTensorView const& view);
 

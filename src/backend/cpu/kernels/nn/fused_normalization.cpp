@@ -17,17 +17,6 @@ namespace
 using network::FusedNormalizationParams;
 using network::RowWeight;
 
-//! `value` as storing it in `type` leaves it.
-float roundedTo(nvinfer1::DataType type, float value)
-{
-    switch (type)
-    {
-    case nvinfer1::DataType::kHALF: return roundThroughHalf(value);
-    case nvinfer1::DataType::kBF16: return bf16BitsToFloat(floatToBf16Bits(value));
-    default: return value;
-    }
-}
-
 //! One of the weights a row reads: element j of the row reads element j * stride (0 for one value).
 struct RowOperand
 {

@@ -6,6 +6,7 @@
 #include "backend/cpu/kernels/nn/element_access.h"
 #include "backend/cpu/kernels/nn/element_wise.h"
 #include "backend/cpu/kernels/nn/unary.h"
+#include "core/quantization.h"
 
 #include <stdexcept>
 
@@ -31,6 +32,10 @@ float PointwiseFunction::operator()(float a, float b) const
         return floatArithmetic(static_cast<nvinfer1::ElementWiseOperation>(mStep.operation), a, b);
     case LayerType::kACTIVATION: return activate(mActivation, a);
     case LayerType::kUNARY: return applyUnary(static_cast<nvinfer1::UnaryOperation>(mStep.operation), a);
+    case LayerType::kQUANTIZE:
+        return roundedTo(mStep.valueType,
+            roundThroughQuantization(roundedTo(mStep.valueType, a), mStep.alpha,
+                static_cast<nvinfer1::DataType>(mStep.operation) == nvinfer1::DataType::kFP8));
     default: return a;
     }
 }

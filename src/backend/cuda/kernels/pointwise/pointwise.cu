@@ -17,6 +17,7 @@
 #include "backend/cuda/kernels/pointwise/pointwise_program.h"
 #include "backend/cuda/kernels/strided_index.cuh"
 #include "backend/cuda/prepared_kernel_layer.h"
+#include "core/quantization.h"
 
 #include <cuda_fp16.h>
 
@@ -126,6 +127,14 @@ __device__ FloatGroup evaluate(Step const& step, FloatGroup const& a, FloatGroup
     case nvinfer1::LayerType::kACTIVATION:
         return device::visitActivation(
             static_cast<nvinfer1::ActivationType>(step.operation), step.alpha, step.beta, ofOne);
+    case nvinfer1::LayerType::kQUANTIZE:
+    {
+        bool const fp8 = static_cast<DataType>(step.operation) == DataType::kFP8;
+        return ofOne([&step, fp8](float x) {
+            float const value = roundThroughQuantization(device::roundedTo(step.valueType, x), step.alpha, fp8);
+            return device::roundedTo(step.valueType, value);
+        });
+    }
     default: return device::visitUnary(static_cast<nvinfer1::UnaryOperation>(step.operation), ofOne);
     }
 }

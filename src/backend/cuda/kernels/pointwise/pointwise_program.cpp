@@ -229,7 +229,7 @@ void allocateSlots(Program& program, PointwiseStep const* steps, size_t stepCoun
         PointwiseStep const& step = steps[s];
         Step& compiled = program.steps[s];
         compiled = Step{step.kind, step.operation, operand(step.first), step.binary() ? operand(step.second) : 0, 0,
-            step.alpha, step.beta};
+            step.alpha, step.beta, step.valueType};
         // The kernel reads both operands before it writes the result, so the result may take an operand's row.
         for (int32_t source : {step.first, step.binary() ? step.second : step.first})
         {
@@ -272,7 +272,8 @@ void findSoleInput(Program& program)
     Step const& only = program.steps[0];
     bool const gated = program.stepCount == 2 && only.kind == nvinfer1::LayerType::kACTIVATION
         && gates(only, program.steps[1]);
-    if ((program.stepCount != 1 && !gated) || only.kind == nvinfer1::LayerType::kELEMENTWISE || only.first < 0)
+    bool const formula = only.kind == nvinfer1::LayerType::kACTIVATION || only.kind == nvinfer1::LayerType::kUNARY;
+    if ((program.stepCount != 1 && !gated) || !formula || only.first < 0)
     {
         return;
     }

@@ -46,15 +46,17 @@ KILN_HOST_DEVICE constexpr int32_t inputOfConstant(int32_t operand)
     return -1 - operand;
 }
 
+//! A step as network::PointwiseStep describes it (kQUANTIZE: a Q -> DQ pair), its operands and result in rows.
 struct Step
 {
-    nvinfer1::LayerType kind{nvinfer1::LayerType::kELEMENTWISE}; //!< kELEMENTWISE, kACTIVATION or kUNARY
+    nvinfer1::LayerType kind{nvinfer1::LayerType::kELEMENTWISE}; //!< kELEMENTWISE, kACTIVATION, kUNARY or kQUANTIZE
     int32_t operation{0};
     int32_t first{0};
     int32_t second{0}; //!< element-wise steps only
     int32_t result{0}; //!< the register row it writes
     float alpha{0.0F};
     float beta{0.0F};
+    nvinfer1::DataType valueType{nvinfer1::DataType::kFLOAT}; //!< kQUANTIZE: what its input rounds to first
 };
 
 struct Program
