@@ -8,7 +8,8 @@
 #                         SHAPES as --shapes takes them)
 # Trees are made here with
 #   git archive COMMIT src include tools plugins cmake CMakeLists.txt python examples triton bench | gzip > .debs/v_NAME.tar.gz
-# and the run is run(command="bash .debs/kiln-turns.sh .debs/cases.txt", carry=[".debs", ...the models]); the carry
+# and the run is run(command="bash .debs/kiln-turns.sh .debs/cases.txt", carry=[".debs", ...the models]); a run that
+# faults leaves its backtrace (fault_trace.c) in the output and in $OUT. The carry
 # limit (64 MiB with the working tree) may need the packages that a Release kiln does not (googletest's, ONNX's test
 # data, oneDNN's) moved out of .debs/ for a large model.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,6 +47,14 @@ while read -r model shapes flags; do
   python3 bench/seeded_weights.py restore "$model" /tmp/turns/models/$n.onnx > /dev/null || exit 1
 done < "$cases"
 median() { grep -oE "GPU Compute Time: .*median = [0-9.]+" | grep -oE "[0-9.]+$"; }
+# A kiln run that faults leaves a trace (fault_trace.c, preloaded into every run): printed with the run's error lines,
+# its frames named by addr2line, and kept in $OUT.
+gcc -shared -fPIC -O1 -o /tmp/turns/fault_trace.so scripts/device/fault_trace.c || exit 1
+symbolize() {
+  sed -nE 's/^([^( ]+)\(\+(0x[0-9a-f]+)\).*/\1 \2/p' "$1" | while read -r file offset; do
+    echo "  $(addr2line -f -C -e "$file" "$offset" 2> /dev/null | head -1) ($(basename "$file")+$offset)"
+  done
+}
 for round in 1 2; do
   n=0
   while read -r model shapes flags; do
@@ -55,10 +64,16 @@ for round in 1 2; do
     for t in $trees; do
       plan=/tmp/turns/plans/$t-$n.plan
       if [ $round = 1 ]; then source="--onnx=/tmp/turns/models/$n.onnx $flags --saveEngine=$plan"; else source="--loadEngine=$plan"; fi
-      /tmp/turns/build-$t/tools/kiln/kiln $source --shapes=$shapes --backend=cuda --useCudaGraph --noDataTransfers \
-        --duration=1 --warmUp=200 > /tmp/turns/run.log 2>&1
+      rm -f /tmp/turns/fault.txt
+      KILN_FAULT_TRACE=/tmp/turns/fault.txt LD_PRELOAD=/tmp/turns/fault_trace.so /tmp/turns/build-$t/tools/kiln/kiln \
+        $source --shapes=$shapes --backend=cuda --useCudaGraph --noDataTransfers --duration=1 --warmUp=200 \
+        > /tmp/turns/run.log 2>&1
       ms=$(median < /tmp/turns/run.log)
       [ -n "$ms" ] || { echo "$t failed on case $n (round $round):"; grep -iE "error|fail" /tmp/turns/run.log | head -5; }
+      if [ -f /tmp/turns/fault.txt ]; then
+        head -1 /tmp/turns/fault.txt && symbolize /tmp/turns/fault.txt | head -40
+        cp /tmp/turns/fault.txt "$OUT/fault-$t-case$n-round$round.txt"
+      fi
       line="$line $t ${ms:-failed}"
     done
     echo "$line"
