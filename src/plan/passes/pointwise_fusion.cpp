@@ -177,15 +177,17 @@ private:
         auto const q = static_cast<size_t>(mProducers[codes]);
         LayerRecord const& quantization = mModel.layers[q];
         auto const* params = paramsOf<network::QuantizeParams>(quantization);
+        if (params == nullptr || quantization.inputs.empty() || quantization.inputs[0] < 0)
+        {
+            return std::nullopt;
+        }
         auto const valueOf = [this](int32_t t) { return scalar(t); };
         std::optional<float> const scale = perTensorScale(quantization, valueOf);
         nvinfer1::DataType const type = mModel.tensors[codes].type;
-        nvinfer1::DataType const valueType = quantization.inputs.empty() || quantization.inputs[0] < 0
-            ? nvinfer1::DataType::kINT32
-            : slotType(mModel, quantization, 0);
+        nvinfer1::DataType const valueType = slotType(mModel, quantization, 0);
         bool const codesOk = (type == nvinfer1::DataType::kINT8 || type == nvinfer1::DataType::kFP8)
-            && params != nullptr && params->toType == type && slotType(mModel, dq, 0) == type
-            && quantization.outputs.size() == 1 && mReaders[codes].size() == 1 && !isObserved(mModel.tensors[codes]);
+            && params->toType == type && slotType(mModel, dq, 0) == type && quantization.outputs.size() == 1
+            && mReaders[codes].size() == 1 && !isObserved(mModel.tensors[codes]);
         bool const fits = codesOk && scale && perTensorScale(dq, valueOf) == scale && isFloatType(valueType)
             && slotType(mModel, dq, dq.inputs.size()) == valueType && quantization.guards == dq.guards
             && linearThroughout(mModel, quantization);
