@@ -12,8 +12,12 @@
 # faults leaves its backtrace (fault_trace.c) in the output and in $OUT. The carry
 # limit (64 MiB with the working tree) may need the packages that a Release kiln does not (googletest's, ONNX's test
 # data, oneDNN's) moved out of .debs/ for a large model.
+# RUN_PREFIX and RUN_FLAGS change how each kiln runs: RUN_PREFIX="compute-sanitizer --tool memcheck --leak-check no
+# --error-exitcode 86" RUN_FLAGS="--iterations=2 --duration=0 --warmUp=0" FAILURE_LINES=40 checks every kernel of the
+# plans for bad memory accesses instead of timing them.
 here=$(cd "$(dirname "$0")" && pwd)
 cases=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+RUN_FLAGS=${RUN_FLAGS:---duration=1 --warmUp=200}
 cd "$here/.."
 export PYTHONUNBUFFERED=1
 start=$(date +%s)
@@ -65,11 +69,15 @@ for round in 1 2; do
       plan=/tmp/turns/plans/$t-$n.plan
       if [ $round = 1 ]; then source="--onnx=/tmp/turns/models/$n.onnx $flags --saveEngine=$plan"; else source="--loadEngine=$plan"; fi
       rm -f /tmp/turns/fault.txt
-      KILN_FAULT_TRACE=/tmp/turns/fault.txt LD_PRELOAD=/tmp/turns/fault_trace.so /tmp/turns/build-$t/tools/kiln/kiln \
-        $source --shapes=$shapes --backend=cuda --useCudaGraph --noDataTransfers --duration=1 --warmUp=200 \
-        > /tmp/turns/run.log 2>&1
+      KILN_FAULT_TRACE=/tmp/turns/fault.txt LD_PRELOAD=/tmp/turns/fault_trace.so $RUN_PREFIX \
+        /tmp/turns/build-$t/tools/kiln/kiln $source --shapes=$shapes --backend=cuda --useCudaGraph --noDataTransfers \
+        $RUN_FLAGS > /tmp/turns/run.log 2>&1
+      status=$?
       ms=$(median < /tmp/turns/run.log)
-      [ -n "$ms" ] || { echo "$t failed on case $n (round $round):"; grep -iE "error|fail" /tmp/turns/run.log | head -5; }
+      if [ -z "$ms" ] || [ $status -ne 0 ]; then
+        echo "$t failed on case $n (round $round), exit status $status:"
+        grep -iE "error|fail|^=========" /tmp/turns/run.log | head -${FAILURE_LINES:-5}
+      fi
       if [ -f /tmp/turns/fault.txt ]; then
         head -1 /tmp/turns/fault.txt && symbolize /tmp/turns/fault.txt | head -40
         cp /tmp/turns/fault.txt "$OUT/fault-$t-case$n-round$round.txt"
