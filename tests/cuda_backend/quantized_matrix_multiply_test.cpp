@@ -496,8 +496,7 @@ TEST(CudaQuantizedMatrixMultiply, LayerScalesPerColumnJoinTheProduct)
     // ConvNeXt's blocks end in a linear layer, its bias, the transpose back to channels-first and a layer scale per
     // channel before the Q: the CUDA passes move the scale before the transpose and the Q back before it, and the
     // fused layer takes the scale into its columns' scales (folded into the weights, it would move them off the INT8
-    // grid, and the product would stay unfused).
-    // Model Optimizer's scales: a scale folded into the weights would leave them off the grid.
+    // grid, and the product would stay unfused). Model Optimizer's weights, which such a folding leaves off the grid.
     QdqProduct c;
     c.activates = false;
     c.layerScale = true;

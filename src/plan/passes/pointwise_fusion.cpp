@@ -91,6 +91,10 @@ public:
         , mTaken(model.layers.size(), false)
         , mKnown(valuesNoRunChanges(model))
     {
+        for (size_t l = 0; l < model.layers.size(); ++l)
+        {
+            mPairs.push_back(pairEndingAt(l));
+        }
     }
 
     std::vector<PointwiseChain> run()
@@ -165,6 +169,7 @@ private:
 
     //! The Q -> DQ pair that layer `l` ends as its dequantization: both by one constant scale (zero point none or
     //! zero), into INT8 or FP8 codes that only it reads, from and into one floating-point type, under the same guards.
+    //! Found once per layer (mPairs).
     std::optional<QuantizationPair> pairEndingAt(size_t l) const
     {
         LayerRecord const& dq = mModel.layers[l];
@@ -201,7 +206,7 @@ private:
     //! Layer `l` as a step of a chain (operands unset): a one-layer step, or the step of the Q -> DQ pair it ends.
     std::optional<PointwiseStep> stepOf(size_t l) const
     {
-        if (std::optional<QuantizationPair> const pair = pairEndingAt(l))
+        if (std::optional<QuantizationPair> const& pair = mPairs[l])
         {
             return pair->step;
         }
@@ -211,7 +216,7 @@ private:
     //! The tensors layer `l`'s step reads as its operands, in order: the layer's inputs, or a pair's quantized input.
     std::vector<int32_t> operandsOf(size_t l) const
     {
-        if (std::optional<QuantizationPair> const pair = pairEndingAt(l))
+        if (std::optional<QuantizationPair> const& pair = mPairs[l])
         {
             return {mModel.layers[pair->quantization].inputs[0]};
         }
@@ -221,7 +226,7 @@ private:
     //! The layers joining a chain with layer `l`: it, and where it ends a Q -> DQ pair, the pair's quantization.
     std::vector<size_t> withPartner(size_t l) const
     {
-        std::optional<QuantizationPair> const pair = pairEndingAt(l);
+        std::optional<QuantizationPair> const& pair = mPairs[l];
         return pair ? std::vector<size_t>{pair->quantization, l} : std::vector<size_t>{l};
     }
 
@@ -353,6 +358,7 @@ private:
     std::vector<bool> mTaken; //!< by layer: in a chain already
     //! By expression node: its value where no run changes it (a profile's fixed extents)
     std::vector<std::optional<int64_t>> const mKnown;
+    std::vector<std::optional<QuantizationPair>> mPairs; //!< by layer: the Q -> DQ pair it ends as its DQ
 };
 
 } // namespace
