@@ -1,10 +1,11 @@
 // Benchmark: the CUDA backend's memory-bound layers at a transformer's sizes (BERT-base at 2 x 128 tokens, ViT-B/16 at
 // batch 8, Whisper-tiny's encoder), each alone in an FP16 network: softmax, GELU as exported (one fused activation),
 // bias and residual sums, a scaling, the attention mask, the attention heads' transposes, the keys' third of GPT-2's
-// fused projection (a slice), LayerNorm, and attention as exporters spell it (fused into one layer). Each network is
-// enqueued kRepeats times into a CUDA graph, so that the host's enqueue time stays out, and the graph replayed; the
-// figure is GPU time per layer run, beside the bandwidth that the bytes it must read and write imply. Prints figures;
-// CTest never runs it. bench/README.md says how to run it.
+// fused projection (a slice), LayerNorm (and ConvNeXt-T's over 96 and 192 channels at batch 8: many short rows), and
+// attention as exporters spell it (fused into one layer). Each network is enqueued kRepeats times into a CUDA graph,
+// so that the host's enqueue time stays out, and the graph replayed; the figure is GPU time per layer run, beside the
+// bandwidth that the bytes it must read and write imply. Prints figures; CTest never runs it. bench/README.md says how
+// to run it.
 #include <NvInfer.h>
 #include <kiln/Backend.h>
 
@@ -124,7 +125,7 @@ ITensor* attention(INetworkDefinition& n, Constants& c, int64_t batch, int64_t h
     return n.addMatrixMultiply(*softmax(n, *scores), MatrixOperation::kNONE, v, MatrixOperation::kNONE)->getOutput(0);
 }
 
-//! LayerNorm over the last axis of x [rows / 768 ... , 768] with weights and bias, as one normalization layer.
+//! LayerNorm over the last axis of x [..., width] with weights and bias, as one normalization layer.
 ITensor* layerNorm(INetworkDefinition& n, Constants& c, Dims const& dims)
 {
     int64_t const width = dims.d[dims.nbDims - 1];
@@ -210,6 +211,14 @@ std::vector<Case> cases()
         {"LayerNorm [8, 197, 768] (ViT)",
             [](INetworkDefinition& n, Constants& c) {
                 return layerNorm(n, c, Dims{3, {8, 197, 768}});
+            }},
+        {"LayerNorm [8, 56, 56, 96] (ConvNeXt-T stage 1)",
+            [](INetworkDefinition& n, Constants& c) {
+                return layerNorm(n, c, Dims{4, {8, 56, 56, 96}});
+            }},
+        {"LayerNorm [8, 28, 28, 192] (ConvNeXt-T stage 2)",
+            [](INetworkDefinition& n, Constants& c) {
+                return layerNorm(n, c, Dims{4, {8, 28, 28, 192}});
             }},
         {"attention [2, 12, 128, 64] masked (BERT)",
             [](INetworkDefinition& n, Constants& c) { return attention(n, c, 2, 12, 128, true); }},

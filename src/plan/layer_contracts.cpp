@@ -184,8 +184,12 @@ bool fusedSlotsHold(PlanModel const& m, LayerRecord const& l, size_t required, s
     for (size_t slot = 0; slot < inputs + l.outputs.size(); ++slot)
     {
         bool const given = slot >= inputs || l.inputs[slot] >= 0;
+        if (!given)
+        {
+            continue; // an absent optional input has no type to check (nor a tensor to read one from)
+        }
         nvinfer1::DataType const type = slotType(m, l, slot);
-        if (given && coded && coded(slot))
+        if (coded && coded(slot))
         {
             if (type != nvinfer1::DataType::kINT8 && type != nvinfer1::DataType::kFP8)
             {
@@ -194,7 +198,7 @@ bool fusedSlotsHold(PlanModel const& m, LayerRecord const& l, size_t required, s
                 return false;
             }
         }
-        else if (given && !isFloatType(type))
+        else if (!isFloatType(type))
         {
             error
                 = describe(l) + " reads or writes " + dataTypeName(type) + "; its kind computes on FLOAT, HALF or BF16";

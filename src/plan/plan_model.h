@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -249,27 +250,32 @@ inline bool isView(PlanModel const& model, LayerRecord const& layer)
     return layer.outputs.size() == 1 && model.tensors[layer.outputs[0]].viewOf >= 0;
 }
 
+//! The tensor `layer` reads (slot < its input count) or writes at `slot` (inputs, then outputs). Throws
+//! std::out_of_range for a slot that holds none (an absent optional input), or that the layer does not have.
+inline TensorRecord const& slotTensor(PlanModel const& model, LayerRecord const& layer, size_t slot)
+{
+    size_t const inputs = layer.inputs.size();
+    int32_t const t = slot < inputs ? layer.inputs[slot] : layer.outputs.at(slot - inputs);
+    if (t < 0 || static_cast<size_t>(t) >= model.tensors.size())
+    {
+        throw std::out_of_range(
+            "slot " + std::to_string(slot) + " of layer \"" + layer.name + "\" holds no tensor of the plan");
+    }
+    return model.tensors[static_cast<size_t>(t)];
+}
+
 //! The type `layer` reads (slot < its input count) or writes at `slot` (inputs, then outputs): its own I/O types
-//! where the builder chose them, else the tensor's. The slot must hold a tensor (not an absent optional input).
+//! where the builder chose them, else the tensor's. Without I/O types, a slot that holds no tensor (an absent optional
+//! input) throws std::out_of_range.
 inline nvinfer1::DataType slotType(PlanModel const& model, LayerRecord const& layer, size_t slot)
 {
-    if (!layer.ioTypes.empty())
-    {
-        return layer.ioTypes.at(slot);
-    }
-    size_t const inputs = layer.inputs.size();
-    return model.tensors[slot < inputs ? layer.inputs[slot] : layer.outputs[slot - inputs]].type;
+    return layer.ioTypes.empty() ? slotTensor(model, layer, slot).type : layer.ioTypes.at(slot);
 }
 
 //! The format `layer` reads or writes at `slot`, as slotType does for types.
 inline nvinfer1::TensorFormat slotFormat(PlanModel const& model, LayerRecord const& layer, size_t slot)
 {
-    if (!layer.ioFormats.empty())
-    {
-        return layer.ioFormats.at(slot);
-    }
-    size_t const inputs = layer.inputs.size();
-    return model.tensors[slot < inputs ? layer.inputs[slot] : layer.outputs[slot - inputs]].format;
+    return layer.ioFormats.empty() ? slotTensor(model, layer, slot).format : layer.ioFormats.at(slot);
 }
 
 } // namespace kiln::plan

@@ -1,8 +1,8 @@
 // The CUDA backend's Normalization layer against the CPU reference: instance, layer and group normalization (one
 // weight per channel and one per group), axes masks that are not contiguous, broadcast scale and bias, epsilon, a
 // requested compute precision, groups of one element, groups far longer than a block, rows few and long enough to be
-// cut between blocks, and data whose mean dwarfs its spread (where a careless reduction loses the deviations). FP32
-// and FP16 (the kFP16 flag).
+// cut between blocks, many short rows sharing warps, and data whose mean dwarfs its spread (where a careless reduction
+// loses the deviations). FP32 and FP16 (the kFP16 flag).
 #include "backend_comparison.h"
 
 #include <cmath>
@@ -146,6 +146,22 @@ TEST(CudaBackendNormalization, FewLongRowsCutIntoChunks)
         {"one group of 64 x 56 x 56", Dims{3, {2, 1, 64 * 56 * 56}}, axis(2), Dims{3, {1, 1, 1}}, Dims{3, {1, 1, 1}}},
         {"three rows of 70001", Dims{2, {3, 70001}}, axis(1), Dims{2, {1, 70001}}, Dims{2, {1, 70001}}},
         {"offset rows of 50000", Dims{2, {2, 50000}}, axis(1), Dims{2, {1, 1}}, Dims{2, {1, 1}}, 1, 1e-5F, 1000.0F},
+    });
+}
+
+TEST(CudaBackendNormalization, ManyShortRowsSeveralToAWarp)
+{
+    SKIP_WITHOUT_GPU();
+    // Rows enough to fill the GPU (2048 or more) of a warp's packs or fewer share warps, a power of two of lanes each:
+    // 3 values (4 lanes, elements one by one), 8 (2 FP32 packs, 1 FP16 pack), 40 (10 and 5 packs, 16 and 8 lanes), 96
+    // (ConvNeXt's first stage: 24 and 12 packs), 4 x 24 over two axes; row counts that leave the last warp part-filled.
+    expectAgreement({
+        {"2049 rows of 3", Dims{2, {2049, 3}}, axis(1), Dims{2, {1, 3}}, Dims{2, {1, 3}}},
+        {"3001 rows of 8", Dims{2, {3001, 8}}, axis(1), Dims{2, {1, 8}}, Dims{2, {1, 8}}},
+        {"2050 rows of 40", Dims{2, {2050, 40}}, axis(1), Dims{2, {1, 40}}, Dims{2, {1, 40}}},
+        {"4097 rows of 96", Dims{3, {17, 241, 96}}, axis(2), Dims{3, {1, 1, 96}}, Dims{3, {1, 1, 96}}},
+        {"2051 rows of 4 x 24", Dims{3, {2051, 4, 24}}, axis(1) | axis(2), Dims{3, {1, 4, 24}}, Dims{3, {1, 4, 24}}},
+        {"offset rows of 96", Dims{2, {2053, 96}}, axis(1), Dims{2, {1, 96}}, Dims{2, {1, 96}}, 1, 1e-5F, 1000.0F},
     });
 }
 

@@ -210,6 +210,18 @@ NetworkMaker residualThroughQuantization(std::shared_ptr<Values> const& values, 
     };
 }
 
+//! A residual sum alone onto its codes' grid: x + b, quantized and dequantized by one scale (the pair after
+//! ConvNeXt's residual sums, whose operands are not codes).
+NetworkMaker sumThroughQuantization(std::shared_ptr<Values> const& values, DataType type)
+{
+    return [values, type](INetworkDefinition& network) {
+        float const range = type == DataType::kFP8 ? 448.0F : 127.0F;
+        ITensor& sum = add(network, *network.addInput("x", DataType::kFLOAT, kTokens),
+            *network.addInput("b", DataType::kFLOAT, kTokens), "residual sum");
+        output(network, quantizeDequantize(network, *values, sum, 5.0F / range, type, "sum"), "y");
+    };
+}
+
 int64_t pointwiseLayers(kiln::plan::PlanModel const& model)
 {
     return layersOfKind(model, kiln::network::kPointwiseLayerType);
@@ -231,6 +243,20 @@ std::map<std::string, HostTensor> residualInputs()
         b[i] = std::round(1024.0F * std::sin(0.731F * static_cast<float>(i))) / 512.0F;
     }
     return {{"x", fromFloats({2, 7, 37}, spread(2 * 7 * 37, -3.3F, 3.2F))}, {"b", fromFloats({2, 7, 37}, b)}};
+}
+
+//! x and b for sumThroughQuantization: both FP16 values (a fused chain reads its inputs as stored, where the FP16 sum
+//! read them converted to FP16), their sums over the sum's scale's range and a little past it (saturating).
+std::map<std::string, HostTensor> sumInputs()
+{
+    std::map<std::string, HostTensor> inputs = residualInputs();
+    std::vector<float> x(2 * 7 * 37);
+    for (size_t i = 0; i < x.size(); ++i)
+    {
+        x[i] = std::round(-1700.0F + 3400.0F * static_cast<float>(i) / static_cast<float>(x.size())) / 512.0F;
+    }
+    inputs.at("x") = fromFloats({2, 7, 37}, x);
+    return inputs;
 }
 
 std::string kindOf(DataType type, bool fp16)
@@ -362,6 +388,22 @@ TEST(CudaBackendPointwiseChains, QdqPairsOfAResidualSumAreSteps)
     }
 }
 
+TEST(CudaBackendPointwiseChains, ASumThenItsQdqPairIsTwoSteps)
+{
+    // The one-arithmetic-step kernel runs it (CudaPointwiseProgram.ASumThenAQdqStepIsBinaryAndRounds).
+    auto const values = std::make_shared<Values>();
+    for (DataType type : {DataType::kINT8, DataType::kFP8})
+    {
+        kiln::plan::PlanModel const model = cudaPlanOf(sumThroughQuantization(values, type), true);
+        ASSERT_EQ(model.layers.size(), 1U) << kindOf(type, true);
+        auto const* chain = kiln::plan::paramsOf<kiln::network::PointwiseParams>(model.layers[0]);
+        ASSERT_NE(chain, nullptr) << kindOf(type, true);
+        ASSERT_EQ(chain->steps.size(), 2U) << kindOf(type, true);
+        EXPECT_EQ(chain->steps[0].kind, LayerType::kELEMENTWISE);
+        EXPECT_EQ(chain->steps[1].kind, LayerType::kQUANTIZE);
+    }
+}
+
 TEST(CudaBackendPointwiseChains, AQdqPairWhoseCodesOthersReadStays)
 {
     auto const values = std::make_shared<Values>();
@@ -446,6 +488,8 @@ TEST(CudaBackendPointwiseChains, QdqStepsAgreeWithTheCpuReference)
         for (bool fp16 : {false, true})
         {
             expectBackendsAgree(residualThroughQuantization(values, type), residualInputs(), fp16, kindOf(type, fp16));
+            expectBackendsAgree(
+                sumThroughQuantization(values, type), sumInputs(), fp16, "sum alone, " + kindOf(type, fp16));
         }
     }
 }

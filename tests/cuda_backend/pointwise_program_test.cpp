@@ -277,6 +277,36 @@ TEST(CudaPointwiseProgram, OneArithmeticStepNamesItsOperandsByInput)
     EXPECT_FALSE(programOf({unary(UnaryOperation::kABS, in(0))}, {tensor({4, 8})}, output({4, 8}, 128), {}).binary);
 }
 
+TEST(CudaPointwiseProgram, ASumThenAQdqStepIsBinaryAndRounds)
+{
+    // ConvNeXt's residual sum onto its codes' grid: the one-step kernel, rounding each sum as the pair does.
+    PointwiseStep const pair = kiln::test::quantizeDequantize(result(0), 0.04F, DataType::kINT8);
+    std::vector<ConstTensorView> const inputs{tensor({4, 8}), tensor({4, 8}, 64)};
+    Program const rounded
+        = programOf({binary(ElementWiseOperation::kSUM, in(0), in(1)), pair}, inputs, output({4, 8}, 128), {});
+    EXPECT_TRUE(rounded.binary);
+    EXPECT_TRUE(rounded.binaryRounds);
+    EXPECT_EQ(rounded.binaryInputs[0], 0);
+    EXPECT_EQ(rounded.binaryInputs[1], 1);
+    EXPECT_EQ(rounded.steps[1].kind, LayerType::kQUANTIZE);
+    EXPECT_FLOAT_EQ(rounded.steps[1].alpha, 0.04F);
+    // A lone sum does not round.
+    EXPECT_FALSE(sumOf(inputs[0], inputs[1], output({4, 8}, 128)).binaryRounds);
+    // Not: a pair before the sum, a pair of an input after a sum, an activation after the sum.
+    auto const notBinary = [&](std::vector<PointwiseStep> const& steps) {
+        Program const program = programOf(steps, inputs, output({4, 8}, 128), {});
+        EXPECT_FALSE(program.binary);
+        EXPECT_FALSE(program.binaryRounds);
+    };
+    notBinary({kiln::test::quantizeDequantize(in(0), 0.04F, DataType::kINT8),
+        binary(ElementWiseOperation::kSUM, result(0), in(1))});
+    notBinary({binary(ElementWiseOperation::kSUM, in(0), in(1)),
+        kiln::test::quantizeDequantize(in(0), 0.04F, DataType::kINT8),
+        binary(ElementWiseOperation::kSUM, result(0), result(1))});
+    notBinary(
+        {binary(ElementWiseOperation::kSUM, in(0), in(1)), kiln::test::activation(ActivationType::kRELU, result(0))});
+}
+
 TEST(CudaPointwiseProgram, RefusesWhatTheKernelCannotRun)
 {
     Shape const shape{2, 8, 4, 4};

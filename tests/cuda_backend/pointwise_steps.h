@@ -42,6 +42,19 @@ inline network::PointwiseStep activation(
     return step;
 }
 
+//! A Q -> DQ pair of `scale` into codes of `codes`, its input held in `valueType`.
+inline network::PointwiseStep quantizeDequantize(
+    int32_t first, float scale, nvinfer1::DataType codes, nvinfer1::DataType valueType = nvinfer1::DataType::kHALF)
+{
+    network::PointwiseStep step;
+    step.kind = nvinfer1::LayerType::kQUANTIZE;
+    step.operation = static_cast<int32_t>(codes);
+    step.alpha = scale;
+    step.first = first;
+    step.valueType = valueType;
+    return step;
+}
+
 //! The chain's input `index` as an operand.
 constexpr int32_t in(int32_t index)
 {

@@ -162,7 +162,8 @@ private:
         std::vector<DataType> types;
         for (size_t slot = 0; slot <= ySlot; ++slot)
         {
-            types.push_back(slotType(model(), norm, slot));
+            bool const absent = slot < ySlot && norm.inputs[slot] < 0 && norm.ioTypes.empty();
+            types.push_back(absent ? DataType::kFLOAT : slotType(model(), norm, slot)); // an absent input has none
         }
         std::vector<size_t> absorbed{l};
         auto const takeInput = [&](Dequantization const& dq, size_t slot, float& scale) {

@@ -389,18 +389,22 @@ __device__ void writeAt(
     storeY<Access, N>(p, out + column, y);
 }
 
-//! The sums of `value` over the `threadsPerRow` threads of a row (a warp, or the whole block), the same in every one
-//! of them: a butterfly within the warp (each lane adds the same two values, so all end equal), then the warps'
-//! partial sums added in one order by every thread.
+//! The sums of `value` over the `threadsPerRow` threads of a row (a power of two of a warp's lanes, a warp, or the
+//! whole block), the same in every one of them: a butterfly within the row's lanes, or the warp (each lane adds the
+//! same two values, so all end equal), then the warps' partial sums added in one order by every thread. Every lane of
+//! the warp takes part, those past the last row too.
 __device__ float2 rowSum(float2 value, int threadsPerRow, float2* partial)
 {
 #pragma unroll
     for (int offset = kWarp / 2; offset > 0; offset /= 2)
     {
-        value.x += __shfl_xor_sync(0xffffffffU, value.x, offset);
-        value.y += __shfl_xor_sync(0xffffffffU, value.y, offset);
+        if (offset < threadsPerRow)
+        {
+            value.x += __shfl_xor_sync(0xffffffffU, value.x, offset);
+            value.y += __shfl_xor_sync(0xffffffffU, value.y, offset);
+        }
     }
-    if (threadsPerRow == kWarp)
+    if (threadsPerRow <= kWarp)
     {
         return value;
     }
@@ -465,24 +469,22 @@ __device__ void packOf(float const (&v)[kHeld], int k, float (&pack)[N])
     }
 }
 
-//! One row per `threadsPerRow` threads (a warp, or the block), kept in registers: each thread holds the packs
-//! lane, lane + threadsPerRow, ... of N elements. The sum output is written once the whole row is read, so that no
-//! store sits between the row's loads (a store may alias a later load, which then waits for it); the weights go
-//! through the read-only cache, whose loads may move past stores.
-template <typename Access, int N>
+//! One row per `threadsPerRow` threads (a power of two up to a warp, a warp, or the block), kept in registers: each
+//! thread holds up to kPacks packs of N elements, lane, lane + threadsPerRow, ... of its row. Rows of a warp's packs
+//! or fewer run kPacks 1 on the fewest lanes that hold them, several rows to a warp: a row of 12 packs (96 FP16
+//! values, ConvNeXt's first stage) on 16 lanes, not a whole warp. The sum output is written once the whole row is
+//! read, so that no store sits between the row's loads (a store may alias a later load, which then waits for it); the
+//! weights go through the read-only cache, whose loads may move past stores.
+template <typename Access, int N, int kPacks = kCache / N>
 __global__ void __launch_bounds__(kMaxRowThreads) cachedRowsKernel(RowProblem p, int threadsPerRow)
 {
-    constexpr int kPacks = kCache / N;
     __shared__ float2 partials[2][kMaxRowThreads / kWarp];
-    HeldPacks const held{static_cast<int>(threadIdx.x) % threadsPerRow, threadsPerRow, p.length / N};
     int64_t const row = static_cast<int64_t>(blockIdx.x) * (static_cast<int>(blockDim.x) / threadsPerRow)
         + static_cast<int>(threadIdx.x) / threadsPerRow;
-    if (row >= p.rows)
-    {
-        return; // a whole warp: rows are warps or blocks
-    }
-    RowStarts const starts = rowStarts(p, row);
-    float v[kCache];
+    // Threads past the last row (of the last block's warps) hold nothing but join their warp's sums.
+    HeldPacks const held{static_cast<int>(threadIdx.x) % threadsPerRow, threadsPerRow, row < p.rows ? p.length / N : 0};
+    RowStarts const starts = rowStarts(p, row < p.rows ? row : 0);
+    float v[kPacks * N];
     float total = 0.0F;
 #pragma unroll
     for (int k = 0; k < kPacks; ++k)
@@ -709,10 +711,29 @@ int64_t roundUp(int64_t value, int64_t multiple)
     return (value + multiple - 1) / multiple * multiple;
 }
 
+//! The fewest lanes, a power of two, that hold `packs` packs (at most a warp's) one each.
+int lanesFor(int64_t packs)
+{
+    int lanes = 1;
+    while (lanes < packs)
+    {
+        lanes *= 2;
+    }
+    return lanes;
+}
+
 template <typename Access, int N>
 void launchCached(RowProblem const& p, cudaStream_t stream)
 {
     int64_t const packs = p.length / N;
+    if (packs <= kWarp && p.rows >= kRowsThatFillTheGpu)
+    {
+        int const lanes = lanesFor(packs);
+        int64_t const rowsPerBlock = kWarpsPerBlock * kWarp / lanes;
+        int64_t const blocks = (p.rows + rowsPerBlock - 1) / rowsPerBlock;
+        cachedRowsKernel<Access, N, 1><<<static_cast<unsigned>(blocks), kWarpsPerBlock * kWarp, 0, stream>>>(p, lanes);
+        return;
+    }
     if (p.length <= kWarpRowLength && p.rows >= kRowsThatFillTheGpu)
     {
         int64_t const blocks = (p.rows + kWarpsPerBlock - 1) / kWarpsPerBlock;

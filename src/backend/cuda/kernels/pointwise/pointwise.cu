@@ -7,7 +7,8 @@
 // for index arithmetic, along the fewest axes (pointwise_program.h). Steps compute in float; FP16 and BF16 tensors are
 // converted on load and store only, so a chain of FP16 layers rounds once where the layers rounded after each step.
 // The commonest short programs run kernels of their own, each holding one formula and no register rows: one
-// activation or unary step, alone or gated (x * f(x)), and one arithmetic step (Program::soleInput, Program::binary).
+// activation or unary step, alone or gated (x * f(x)), and one arithmetic step, alone or followed by a Q -> DQ pair
+// (Program::soleInput, Program::binary).
 #include "backend/cuda/kernels/pointwise/pointwise_kernel.h"
 
 #include "backend/cuda/cuda_error.h"
@@ -99,6 +100,15 @@ __device__ FloatGroup operandOf(int32_t operand, FloatGroup const* slots, float 
     return operand >= 0 ? slots[operand] : device::splat(constants[pointwise::inputOfConstant(operand)]);
 }
 
+//! A Q -> DQ step (kQUANTIZE) on one value: rounded to the type the Q read, onto the codes' grid, and to the type the
+//! DQ wrote.
+__device__ float throughPair(Step const& step, float x)
+{
+    bool const fp8 = static_cast<DataType>(step.operation) == DataType::kFP8;
+    float const value = roundThroughQuantization(device::roundedTo(step.valueType, x), step.alpha, fp8);
+    return device::roundedTo(step.valueType, value);
+}
+
 //! The step on four elements, its formula chosen once.
 __device__ FloatGroup evaluate(Step const& step, FloatGroup const& a, FloatGroup const& b)
 {
@@ -127,14 +137,7 @@ __device__ FloatGroup evaluate(Step const& step, FloatGroup const& a, FloatGroup
     case nvinfer1::LayerType::kACTIVATION:
         return device::visitActivation(
             static_cast<nvinfer1::ActivationType>(step.operation), step.alpha, step.beta, ofOne);
-    case nvinfer1::LayerType::kQUANTIZE:
-    {
-        bool const fp8 = static_cast<DataType>(step.operation) == DataType::kFP8;
-        return ofOne([&step, fp8](float x) {
-            float const value = roundThroughQuantization(device::roundedTo(step.valueType, x), step.alpha, fp8);
-            return device::roundedTo(step.valueType, value);
-        });
-    }
+    case nvinfer1::LayerType::kQUANTIZE: return ofOne([&step](float x) { return throughPair(step, x); });
     default: return device::visitUnary(static_cast<nvinfer1::UnaryOperation>(step.operation), ofOne);
     }
 }
@@ -194,9 +197,10 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) pointwiseKernel(__gr
 }
 
 //! A program of one element-wise arithmetic step, operation kOperation (Program::binary): the element-wise layer's
-//! floating-point arithmetic (a squeeze-and-excitation scale, a residual sum) and a lone fused sum. Each group costs
-//! the loads of its two operands, one formula and its store: no register rows in local memory, no formula chosen per
-//! group, as pointwiseKernel pays for chains of any length.
+//! floating-point arithmetic (a squeeze-and-excitation scale, a residual sum) and a lone fused sum, or one followed by
+//! a Q -> DQ step (Program::binaryRounds). Each group costs the loads of its two operands, one formula (and the pair's
+//! rounding) and its store: no register rows in local memory, no formula chosen per group, as pointwiseKernel pays
+//! for chains of any length.
 template <int32_t kOperation>
 __global__ void __launch_bounds__(device::kThreadsPerBlock) binaryKernel(__grid_constant__ Program const program)
 {
@@ -207,6 +211,8 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) binaryKernel(__grid_
     };
     int32_t const first = program.binaryInputs[0];
     int32_t const second = program.binaryInputs[1];
+    Step const& pair = program.steps[1];
+    bool const rounds = program.binaryRounds;
     float const firstConstant = constantOf(first);
     float const secondConstant = constantOf(second);
     int64_t const groups = (program.count + kGroupElements - 1) / kGroupElements;
@@ -221,7 +227,7 @@ __global__ void __launch_bounds__(device::kThreadsPerBlock) binaryKernel(__grid_
 #pragma unroll
             for (int k = 0; k < kGroupElements; ++k)
             {
-                result.v[k] = f(a.v[k], b.v[k]);
+                result.v[k] = rounds ? throughPair(pair, f(a.v[k], b.v[k])) : f(a.v[k], b.v[k]);
             }
             storeOutput(program, group, result);
         }

@@ -285,13 +285,17 @@ void findSoleInput(Program& program)
     program.gated = gated && program.soleInput >= 0;
 }
 
-//! Program::binary and Program::binaryInputs: one element-wise arithmetic step, its operands named by input.
+//! Program::binary, Program::binaryInputs and Program::binaryRounds: one element-wise arithmetic step, its operands
+//! named by input, alone or followed by a Q -> DQ step on its result.
 void findBinary(Program& program)
 {
     Step const& only = program.steps[0];
     bool const arithmetic = only.kind == nvinfer1::LayerType::kELEMENTWISE && only.operation >= 0
         && only.operation <= static_cast<int32_t>(nvinfer1::ElementWiseOperation::kFLOOR_DIV);
-    if (program.stepCount != 1 || !arithmetic)
+    Step const& next = program.steps[1];
+    bool const rounds = program.stepCount == 2 && next.kind == nvinfer1::LayerType::kQUANTIZE
+        && next.first == only.result;
+    if ((program.stepCount != 1 && !rounds) || !arithmetic)
     {
         return;
     }
@@ -306,6 +310,7 @@ void findBinary(Program& program)
         }
     }
     program.binary = true;
+    program.binaryRounds = rounds;
 }
 
 } // namespace

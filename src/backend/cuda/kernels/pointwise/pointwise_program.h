@@ -91,6 +91,9 @@ struct Program
     //! reads both groups and applies one formula, with no register rows. Meaningful only where `binary`.
     bool binary{false};
     int32_t binaryInputs[2]{0, 0};
+    //! With binary: the arithmetic step is followed by a Q -> DQ step on its result (steps[1], kQUANTIZE: a residual
+    //! sum rounded onto its codes' grid, ConvNeXt's), which the kernel applies to each result.
+    bool binaryRounds{false};
     void* output{nullptr};
     nvinfer1::DataType outputType{nvinfer1::DataType::kFLOAT};
     int64_t count{0};
