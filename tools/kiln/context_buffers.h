@@ -74,15 +74,13 @@ private:
     std::vector<HostTensor> const& reported();
 
     StreamSettings mSettings;
-    //! Declared before the context, so destroyed after it: the stream the context last ran on (its cuDNN handle is
-    //! bound to it) goes after the context, as an application destroys a stream after the contexts that use it.
-    DeviceIo mDevice; //!< CUDA backend only
     std::unique_ptr<nvinfer1::IExecutionContext> mContext;
     std::vector<HostTensor> mInputs;
     std::vector<HostTensor> mOutputs;                              //!< data-dependent ones hold their largest size
     std::vector<bool> mDataDependent;                              //!< by output
     std::vector<std::unique_ptr<DataDependentOutput>> mAllocators; //!< by output; null for the others
     std::vector<HostTensor> mReported;
+    DeviceIo mDevice; //!< CUDA backend only
     bool mGraphCaptured{false};
     bool mCpuQueued{false};   //!< the CPU backend's inference, done by start, waits for finish
     InferenceTrace mCpuTrace; //!< its timeline
