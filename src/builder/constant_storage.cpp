@@ -38,18 +38,6 @@ std::optional<DataType> commonReadType(plan::PlanModel const& model, std::vector
     return common;
 }
 
-//! Every slot's type of `record` as it reads and writes them now.
-std::vector<DataType> slotTypes(plan::PlanModel const& model, plan::LayerRecord const& record)
-{
-    std::vector<DataType> types;
-    for (size_t slot = 0; slot < record.inputs.size() + record.outputs.size(); ++slot)
-    {
-        bool const absent = slot < record.inputs.size() && record.inputs[slot] < 0;
-        types.push_back(absent ? DataType::kFLOAT : plan::slotType(model, record, slot));
-    }
-    return types;
-}
-
 } // namespace
 
 size_t storeConstantsAsRead(plan::PlanModel& model)
@@ -73,7 +61,7 @@ size_t storeConstantsAsRead(plan::PlanModel& model)
         std::vector<std::vector<DataType>> readerTypes;
         for (size_t r : readers[t])
         {
-            readerTypes.push_back(slotTypes(model, model.layers[r]));
+            readerTypes.push_back(plan::slotTypes(model, model.layers[r]));
         }
         auto stored = std::make_shared<network::ConstantParams>(*constant);
         stored->weights = constant->weights.storedAs(*readAs);

@@ -363,6 +363,17 @@ std::vector<Value> unlessTensorsOwn(
 
 } // namespace
 
+std::vector<nvinfer1::DataType> slotTypes(PlanModel const& model, LayerRecord const& record)
+{
+    std::vector<nvinfer1::DataType> types;
+    for (size_t slot = 0; slot < record.inputs.size() + record.outputs.size(); ++slot)
+    {
+        bool const absent = slot < record.inputs.size() && record.inputs[slot] < 0;
+        types.push_back(absent ? nvinfer1::DataType::kFLOAT : slotType(model, record, slot));
+    }
+    return types;
+}
+
 void setIoTypes(PlanModel const& model, LayerRecord& record, std::vector<nvinfer1::DataType> types)
 {
     record.ioTypes = unlessTensorsOwn(model, record, std::move(types), &TensorRecord::type);

@@ -102,6 +102,9 @@ std::optional<SelfGated> selfGatedOf(
 bool computesIn(PlanModel const& model, LayerRecord const& record, std::optional<nvinfer1::DataType> precision,
     nvinfer1::DataType type);
 
+//! Every slot's type of `record` (slotType: inputs, then outputs) as it reads and writes them now, FLOAT for an
+//! optional input not given: a list for setIoTypes to take once some are changed.
+std::vector<nvinfer1::DataType> slotTypes(PlanModel const& model, LayerRecord const& record);
 //! `types` (one per slot: inputs, then outputs) as the record's I/O types, or none where each is its tensor's own.
 void setIoTypes(PlanModel const& model, LayerRecord& record, std::vector<nvinfer1::DataType> types);
 //! The same for I/O formats.

@@ -159,12 +159,7 @@ private:
         auto params = std::make_shared<FusedNormalizationParams>(old);
         params->valueType = valueType;
         LayerRecord record = norm;
-        std::vector<DataType> types;
-        for (size_t slot = 0; slot <= ySlot; ++slot)
-        {
-            bool const absent = slot < ySlot && norm.inputs[slot] < 0 && norm.ioTypes.empty();
-            types.push_back(absent ? DataType::kFLOAT : slotType(model(), norm, slot)); // an absent input has none
-        }
+        std::vector<DataType> types = plan::slotTypes(model(), norm);
         std::vector<size_t> absorbed{l};
         auto const takeInput = [&](Dequantization const& dq, size_t slot, float& scale) {
             record.inputs[slot] = dq.source;
