@@ -140,10 +140,15 @@ private:
         LayerRecord const& norm = layer(l);
         size_t const ySlot = norm.inputs.size();
         DataType const valueType = slotType(model(), norm, 0);
-        // The sums round to x's type; the codes' values must round to it too, and y be held in it before its Q.
-        if (norm.outputs.size() != 1 || slotType(model(), norm, ySlot) != valueType)
+        // A pre-norm block's normalization also writes the residual sum, for the block's next sum.
+        bool const writesSum = norm.outputs.size() == 2;
+        // The sums round to x's type; the codes' values must round to it too, and y (and the sum) be held in it.
+        for (size_t slot = ySlot; slot < ySlot + norm.outputs.size(); ++slot)
         {
-            return;
+            if (slotType(model(), norm, slot) != valueType)
+            {
+                return;
+            }
         }
         // x + x reads one tensor twice: its dequantization stays.
         bool const twice = norm.inputs[FusedNormalizationParams::kResidual] == norm.inputs[0];
@@ -151,7 +156,9 @@ private:
             = twice ? std::nullopt : dequantizationAt(l, FusedNormalizationParams::kInput, valueType);
         std::optional<Dequantization> const residual
             = twice ? std::nullopt : dequantizationAt(l, FusedNormalizationParams::kResidual, valueType);
-        std::optional<Quantization> const y = quantizationOfOutput(l, valueType);
+        // Writing y's codes beside the sum timed slower than leaving y's Q a layer of its own (ViT-B/16 at batch 8,
+        // docs/performance.md): only the operands' DQs go into such a normalization.
+        std::optional<Quantization> const y = writesSum ? std::nullopt : quantizationOfOutput(l, valueType);
         if (!x && !residual && !y)
         {
             return;
