@@ -3,7 +3,7 @@
 // next layers; as its ConvNeXt does, without the residual sum: y = LayerNorm(DQ(a codes)); and as its ViT does, the
 // sum read by the next block too (a pre-norm block: the normalization writes the sum beside y). Without a GPU: which
 // layers the CUDA plan keeps (the two DQs and the Q taken into the normalization, FP32 and FP16 builds, INT8 and FP8; a
-// DQ that another layer also reads stays; beside a sum, y's Q stays), and the fused plan on the CPU reference against
+// DQ that another layer also reads stays), and the fused plan on the CPU reference against
 // the unfused one. On a GPU: the CUDA plan against the CPU reference running every layer as written, rows of 31 to
 // 20000 elements, few rows (a block each) and many (a warp each).
 //
@@ -267,7 +267,7 @@ TEST(CudaQuantizedNormalization, ANormalizationWithoutAResidualTakesThemToo)
     });
 }
 
-TEST(CudaQuantizedNormalization, APreNormSumTakesTheDequantizationsButNotTheQ)
+TEST(CudaQuantizedNormalization, APreNormNormalizationWritingTheSumTakesThemToo)
 {
     QuantizedCase base;
     base.sumRead = true;
@@ -276,12 +276,12 @@ TEST(CudaQuantizedNormalization, APreNormSumTakesTheDequantizationsButNotTheQ)
         ASSERT_EQ(facts.norms.size(), 1U) << what;
         FusedNormalizationParams const& norm = facts.norms[0];
         EXPECT_FLOAT_EQ(norm.inputScale * norm.residualScale, kScaleA * kScaleB) << what;
-        EXPECT_EQ(norm.outputScale, 0.0F) << what << ": y's Q should stay a layer beside the sum";
+        EXPECT_FLOAT_EQ(norm.outputScale, c.outputScale()) << what;
         EXPECT_EQ(norm.valueType, fp16 ? DataType::kHALF : DataType::kFLOAT) << what;
-        // Left: a's and b's Qs, and y's Q -> DQ pair as one point-wise step.
+        // Left: a's and b's Qs, and y's DQ.
         EXPECT_EQ(facts.quantizations, 2) << what;
-        EXPECT_EQ(facts.dequantizations, 0) << what;
-        EXPECT_EQ(facts.pointwise, 1) << what;
+        EXPECT_EQ(facts.dequantizations, 1) << what;
+        EXPECT_EQ(facts.pointwise, 0) << what;
     });
 }
 

@@ -82,10 +82,15 @@ private:
         return fits ? dq : std::nullopt;
     }
 
-    //! The quantization that alone reads normalization `l`'s output y, of `valueType`, by one constant scale.
+    //! The quantization that alone reads normalization `l`'s output y (its first output; a second is the residual
+    //! sum), of `valueType`, by one constant scale.
     std::optional<Quantization> quantizationOfOutput(size_t l, DataType valueType) const
     {
-        std::optional<size_t> const reader = mGraph.soleReader(l);
+        int32_t const y = layer(l).outputs[0];
+        std::vector<size_t> const& readers = mGraph.readers(y);
+        std::optional<size_t> const reader = readers.size() == 1 && !plan::isObserved(model().tensors[y])
+            ? std::optional<size_t>(readers[0])
+            : std::nullopt;
         auto const* params = reader && !mGraph.removed(*reader) ? paramsOf<network::QuantizeParams>(layer(*reader))
                                                                 : nullptr;
         if (params == nullptr || (params->toType != DataType::kINT8 && params->toType != DataType::kFP8))
@@ -140,9 +145,8 @@ private:
         LayerRecord const& norm = layer(l);
         size_t const ySlot = norm.inputs.size();
         DataType const valueType = slotType(model(), norm, 0);
-        // A pre-norm block's normalization also writes the residual sum, for the block's next sum.
-        bool const writesSum = norm.outputs.size() == 2;
-        // The sums round to x's type; the codes' values must round to it too, and y (and the sum) be held in it.
+        // The sums round to x's type; the codes' values must round to it too, and y be held in it before its Q, as the
+        // residual sum a pre-norm block's normalization also writes (its second output, for the block's next sum).
         for (size_t slot = ySlot; slot < ySlot + norm.outputs.size(); ++slot)
         {
             if (slotType(model(), norm, slot) != valueType)
@@ -156,9 +160,7 @@ private:
             = twice ? std::nullopt : dequantizationAt(l, FusedNormalizationParams::kInput, valueType);
         std::optional<Dequantization> const residual
             = twice ? std::nullopt : dequantizationAt(l, FusedNormalizationParams::kResidual, valueType);
-        // Writing y's codes beside the sum timed slower than leaving y's Q a layer of its own (ViT-B/16 at batch 8,
-        // docs/performance.md): only the operands' DQs go into such a normalization.
-        std::optional<Quantization> const y = writesSum ? std::nullopt : quantizationOfOutput(l, valueType);
+        std::optional<Quantization> const y = quantizationOfOutput(l, valueType);
         if (!x && !residual && !y)
         {
             return;
