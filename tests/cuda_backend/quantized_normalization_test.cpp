@@ -181,8 +181,8 @@ void expectQuantizedOutputsAgree(
 }
 
 //! The residual sums agree: both add the same dequantized values, rounded to the value type, in one order.
-void expectSumsAgree(
-    std::map<std::string, HostTensor> const& actual, std::map<std::string, HostTensor> const& expected, std::string const& what)
+void expectSumsAgree(std::map<std::string, HostTensor> const& actual, std::map<std::string, HostTensor> const& expected,
+    std::string const& what)
 {
     ASSERT_EQ(actual.count("s"), 1U) << what;
     std::vector<float> const a = actual.at("s").floats();
@@ -236,17 +236,24 @@ void forEveryKind(QuantizedCase const& base,
 
 TEST(CudaQuantizedNormalization, TakesTheDequantizedOperandsAndTheOutputQuantization)
 {
-    forEveryKind(QuantizedCase{}, [](QuantizedCase const& c, bool fp16, std::string const& what) {
-        PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), fp16));
-        ASSERT_EQ(facts.norms.size(), 1U) << what;
-        FusedNormalizationParams const& norm = facts.norms[0];
-        EXPECT_FLOAT_EQ(norm.inputScale * norm.residualScale, kScaleA * kScaleB) << what;
-        EXPECT_FLOAT_EQ(norm.outputScale, c.outputScale()) << what;
-        EXPECT_EQ(norm.valueType, fp16 ? DataType::kHALF : DataType::kFLOAT) << what;
-        // Left: a's and b's Qs, and y's DQ.
-        EXPECT_EQ(facts.quantizations, 2) << what;
-        EXPECT_EQ(facts.dequantizations, 1) << what;
-    });
+    // Also where the normalization writes the sum as well (a pre-norm block's), y's Q then among its first output's
+    // readers.
+    for (bool sumRead : {false, true})
+    {
+        QuantizedCase base;
+        base.sumRead = sumRead;
+        forEveryKind(base, [](QuantizedCase const& c, bool fp16, std::string const& what) {
+            PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), fp16));
+            ASSERT_EQ(facts.norms.size(), 1U) << what;
+            FusedNormalizationParams const& norm = facts.norms[0];
+            EXPECT_FLOAT_EQ(norm.inputScale * norm.residualScale, kScaleA * kScaleB) << what;
+            EXPECT_FLOAT_EQ(norm.outputScale, c.outputScale()) << what;
+            EXPECT_EQ(norm.valueType, fp16 ? DataType::kHALF : DataType::kFLOAT) << what;
+            // Left: a's and b's Qs, and y's DQ.
+            EXPECT_EQ(facts.quantizations, 2) << what;
+            EXPECT_EQ(facts.dequantizations, 1) << what;
+        });
+    }
 }
 
 TEST(CudaQuantizedNormalization, ANormalizationWithoutAResidualTakesThemToo)
@@ -264,24 +271,6 @@ TEST(CudaQuantizedNormalization, ANormalizationWithoutAResidualTakesThemToo)
         // Left: a's Q and y's DQ.
         EXPECT_EQ(facts.quantizations, 1) << what;
         EXPECT_EQ(facts.dequantizations, 1) << what;
-    });
-}
-
-TEST(CudaQuantizedNormalization, APreNormNormalizationWritingTheSumTakesThemToo)
-{
-    QuantizedCase base;
-    base.sumRead = true;
-    forEveryKind(base, [](QuantizedCase const& c, bool fp16, std::string const& what) {
-        PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), fp16));
-        ASSERT_EQ(facts.norms.size(), 1U) << what;
-        FusedNormalizationParams const& norm = facts.norms[0];
-        EXPECT_FLOAT_EQ(norm.inputScale * norm.residualScale, kScaleA * kScaleB) << what;
-        EXPECT_FLOAT_EQ(norm.outputScale, c.outputScale()) << what;
-        EXPECT_EQ(norm.valueType, fp16 ? DataType::kHALF : DataType::kFLOAT) << what;
-        // Left: a's and b's Qs, and y's DQ.
-        EXPECT_EQ(facts.quantizations, 2) << what;
-        EXPECT_EQ(facts.dequantizations, 1) << what;
-        EXPECT_EQ(facts.pointwise, 0) << what;
     });
 }
 
