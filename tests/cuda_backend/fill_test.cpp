@@ -4,7 +4,11 @@
 // normal: through log and cos, whose last bit may differ, so to float rounding), and still the distribution asked.
 #include "backend_comparison.h"
 
+#include <algorithm>
 #include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
 #include <tuple>
 
 namespace
@@ -134,6 +138,36 @@ TEST(CudaBackendFill, LinspaceShapeAlphaAndDeltasFromTensors)
     };
     expectBackendsAgree(
         mixed, {{"beta", fromFloats({3}, {-1.5F, 9.0F, 0.1F})}}, false, "static alpha, deltas from an input");
+}
+
+// Without a GPU: the CUDA builder's passes ask layers the types and formats of their slots, and a Fill's shape input
+// may be absent; they must not ask it of that slot (the layout timing did, and the build failed with "slot 0 of layer
+// ... holds no tensor of the plan").
+TEST(CudaBackendFill, BuildsWithoutItsShapeInput)
+{
+    auto linspaceOfInputs = [](INetworkDefinition& network) {
+        IFillLayer* fill = network.addFill(Dims{2, {4, 6}}, FillOperation::kLINSPACE, DataType::kFLOAT);
+        fill->setInput(1, *network.addInput("alpha", DataType::kFLOAT, Dims{0, {}}));
+        fill->setInput(2, *network.addInput("beta", DataType::kFLOAT, Dims{1, {2}}));
+        markOutput(network, fill);
+    };
+    std::vector<std::pair<std::string, NetworkMaker>> const networks{{"linspace", linspaceOfInputs},
+        {"uniform", randomFillOfInputs(Dims{2, {4, 6}}, FillOperation::kRANDOM_UNIFORM)},
+        {"normal", randomFillOfInputs(Dims{2, {4, 6}}, FillOperation::kRANDOM_NORMAL)}};
+    for (auto const& [name, maker] : networks)
+    {
+        for (bool fp16 : {false, true})
+        {
+            kiln::plan::PlanModel const plan = cudaPlanOf(maker, fp16);
+            auto const fill = std::find_if(plan.layers.begin(), plan.layers.end(),
+                [](kiln::plan::LayerRecord const& layer) { return layer.type == LayerType::kFILL; });
+            ASSERT_NE(fill, plan.layers.end()) << name << (fp16 ? " FP16" : "");
+            ASSERT_EQ(fill->inputs.size(), 3U) << name;
+            EXPECT_EQ(fill->inputs[0], -1) << name;
+            EXPECT_GE(fill->inputs[1], 0) << name;
+            EXPECT_GE(fill->inputs[2], 0) << name;
+        }
+    }
 }
 
 TEST(CudaBackendFill, RandomUniformIsTheCpuSequenceBitForBit)

@@ -1,10 +1,11 @@
 // Fused normalizations that take the Q/DQ layers around them (backend/cuda/passes/normalization_fusion.h), as
 // Model Optimizer's quantized BERT puts them: y = LayerNorm(DQ(a codes) + DQ(b codes)), then Q(y) -> DQ for the
-// next layers; and as its ConvNeXt does, without the residual sum: y = LayerNorm(DQ(a codes)). Without a GPU: which
+// next layers; as its ConvNeXt does, without the residual sum: y = LayerNorm(DQ(a codes)); and as its ViT does, the
+// sum read by the next block too (a pre-norm block: the normalization writes the sum beside y). Without a GPU: which
 // layers the CUDA plan keeps (the two DQs and the Q taken into the normalization, FP32 and FP16 builds, INT8 and FP8; a
-// DQ that another layer also reads stays), and the fused plan on the CPU reference against the unfused one. On a GPU:
-// the CUDA plan against the CPU reference running every layer as written, rows of 31 to 20000 elements, few rows (a
-// block each) and many (a warp each).
+// DQ that another layer also reads stays), and the fused plan on the CPU reference against
+// the unfused one. On a GPU: the CUDA plan against the CPU reference running every layer as written, rows of 31 to
+// 20000 elements, few rows (a block each) and many (a warp each).
 //
 // Tolerance: both compute each row's statistics in their own order (float on the GPU, double on the CPU), so y may
 // differ in its last float bit, or in FP16 builds by one FP16 step where it lies near a rounding boundary; where that
@@ -22,8 +23,10 @@
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace
@@ -44,6 +47,7 @@ struct QuantizedCase
     DataType type{DataType::kFP8};
     bool sharedDequantization{false};
     bool residual{true}; //!< false: the normalization reads DQ(a) alone (opset 17's LayerNormalization, ConvNeXt's)
+    bool sumRead{false}; //!< the residual sum is an output ("s") too, as a pre-norm block's next block reads it
 
     //! The output quantization's scale: y (about unit variance, scaled by up to 1.3) over the type's range.
     float outputScale() const
@@ -53,7 +57,8 @@ struct QuantizedCase
     std::string name() const
     {
         return std::to_string(rows) + " x " + std::to_string(length) + (type == DataType::kFP8 ? " FP8" : " INT8")
-            + (sharedDequantization ? ", DQ(a) also an output" : "") + (residual ? "" : ", no residual");
+            + (sharedDequantization ? ", DQ(a) also an output" : "") + (residual ? "" : ", no residual")
+            + (sumRead ? ", the sum an output" : "");
     }
 };
 
@@ -103,6 +108,11 @@ NetworkMaker networkOf(QuantizedCase const& c)
             ITensor& b = quantizeDequantize(
                 network, *held, *network.addInput("b", DataType::kFLOAT, dims), kScaleB, c.type, "b");
             x = &add(network, a, b, "residual sum");
+            if (c.sumRead)
+            {
+                x->setName("s");
+                network.markOutput(*x);
+            }
         }
         INormalizationLayer* norm = network.addNormalization(
             *x, row(network, *held, c.length, 1.0F), row(network, *held, c.length, 0.1F), 1U << 1);
@@ -170,6 +180,20 @@ void expectQuantizedOutputsAgree(
     EXPECT_LE(differing * 100, a.size()) << what << ": " << differing << " of " << a.size() << " values differ";
 }
 
+//! The residual sums agree: both add the same dequantized values, rounded to the value type, in one order.
+void expectSumsAgree(std::map<std::string, HostTensor> const& actual, std::map<std::string, HostTensor> const& expected,
+    std::string const& what)
+{
+    ASSERT_EQ(actual.count("s"), 1U) << what;
+    std::vector<float> const a = actual.at("s").floats();
+    std::vector<float> const e = expected.at("s").floats();
+    ASSERT_EQ(a.size(), e.size()) << what;
+    for (size_t i = 0; i < a.size(); ++i)
+    {
+        ASSERT_EQ(a[i], e[i]) << what << ": the sum's element " << i;
+    }
+}
+
 //! The fused normalizations of `model`, and how many Q and DQ layers it keeps.
 struct PlanFacts
 {
@@ -212,17 +236,24 @@ void forEveryKind(QuantizedCase const& base,
 
 TEST(CudaQuantizedNormalization, TakesTheDequantizedOperandsAndTheOutputQuantization)
 {
-    forEveryKind(QuantizedCase{}, [](QuantizedCase const& c, bool fp16, std::string const& what) {
-        PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), fp16));
-        ASSERT_EQ(facts.norms.size(), 1U) << what;
-        FusedNormalizationParams const& norm = facts.norms[0];
-        EXPECT_FLOAT_EQ(norm.inputScale * norm.residualScale, kScaleA * kScaleB) << what;
-        EXPECT_FLOAT_EQ(norm.outputScale, c.outputScale()) << what;
-        EXPECT_EQ(norm.valueType, fp16 ? DataType::kHALF : DataType::kFLOAT) << what;
-        // Left: a's and b's Qs, and y's DQ.
-        EXPECT_EQ(facts.quantizations, 2) << what;
-        EXPECT_EQ(facts.dequantizations, 1) << what;
-    });
+    // Also where the normalization writes the sum as well (a pre-norm block's), y's Q then among its first output's
+    // readers.
+    for (bool sumRead : {false, true})
+    {
+        QuantizedCase base;
+        base.sumRead = sumRead;
+        forEveryKind(base, [](QuantizedCase const& c, bool fp16, std::string const& what) {
+            PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), fp16));
+            ASSERT_EQ(facts.norms.size(), 1U) << what;
+            FusedNormalizationParams const& norm = facts.norms[0];
+            EXPECT_FLOAT_EQ(norm.inputScale * norm.residualScale, kScaleA * kScaleB) << what;
+            EXPECT_FLOAT_EQ(norm.outputScale, c.outputScale()) << what;
+            EXPECT_EQ(norm.valueType, fp16 ? DataType::kHALF : DataType::kFLOAT) << what;
+            // Left: a's and b's Qs, and y's DQ.
+            EXPECT_EQ(facts.quantizations, 2) << what;
+            EXPECT_EQ(facts.dequantizations, 1) << what;
+        });
+    }
 }
 
 TEST(CudaQuantizedNormalization, ANormalizationWithoutAResidualTakesThemToo)
@@ -270,16 +301,21 @@ kiln::plan::PlanModel fusedCpuModel(QuantizedCase const& c, bool fp16)
 
 TEST(CudaQuantizedNormalization, FusedReferenceAgreesWithTheUnfusedLayers)
 {
-    for (bool residual : {true, false})
+    for (auto const& [residual, sumRead] : {std::pair{true, false}, std::pair{false, false}, std::pair{true, true}})
     {
         QuantizedCase base;
         base.residual = residual;
+        base.sumRead = sumRead;
         forEveryKind(base, [](QuantizedCase const& c, bool fp16, std::string const& what) {
             auto const inputs = inputsOf(c);
             auto const unfused = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
             auto const fused = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(fusedCpuModel(c, fp16)), inputs);
             ASSERT_EQ(fused.count("y"), 1U) << what;
             expectQuantizedOutputsAgree(fused.at("y"), unfused.at("y"), c, what);
+            if (c.sumRead)
+            {
+                expectSumsAgree(fused, unfused, what);
+            }
         });
     }
 }
@@ -318,6 +354,10 @@ TEST(CudaQuantizedNormalization, AgreesWithTheUnfusedCpuReference)
         auto const gpu = runOn(kiln::Backend::kCUDA, networkOf(c), inputs, fp16);
         ASSERT_EQ(gpu.count("y"), 1U) << what;
         expectQuantizedOutputsAgree(gpu.at("y"), cpu.at("y"), c, what);
+        if (c.sumRead)
+        {
+            expectSumsAgree(gpu, cpu, what);
+        }
     };
     for (int64_t length : {31, 768, 1024, 4097, 20000})
     {
@@ -330,6 +370,8 @@ TEST(CudaQuantizedNormalization, AgreesWithTheUnfusedCpuReference)
             QuantizedCase base;
             base.rows = rows;
             base.length = length;
+            forEveryKind(base, check);
+            base.sumRead = true;
             forEveryKind(base, check);
         }
     }

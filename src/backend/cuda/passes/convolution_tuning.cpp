@@ -160,8 +160,13 @@ bool channelsLastIsFaster(plan::PlanModel const& model, std::function<Shape(int3
     double linearMs = 0.0;
     for (plan::LayerRecord const& record : model.layers)
     {
+        // Other layers' first input may be absent (a Fill's shape): only convolutions' formats are asked.
+        if (record.type != nvinfer1::LayerType::kCONVOLUTION)
+        {
+            continue;
+        }
         nvinfer1::TensorFormat const format = plan::slotFormat(model, record, 0);
-        if (record.type != nvinfer1::LayerType::kCONVOLUTION || !channelsLast(format))
+        if (!channelsLast(format))
         {
             continue;
         }

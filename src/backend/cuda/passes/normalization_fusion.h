@@ -16,8 +16,9 @@
 //  - the Q/DQ layers of quantized transformers around a fused normalization (fuseNormalizationQuantizations): the
 //    dequantization by one constant scale that writes x or the residual for it alone (BERT's residual sums add two
 //    DQs' outputs), and the quantization by one constant scale that alone reads y, in the type the normalization
-//    computes in; the layer then reads and writes the INT8 or FP8 codes. An INormalizationLayer over the last axes
-//    that reads no residual sum (ConvNeXt's, between its Q/DQ pairs) becomes a fused normalization to take them.
+//    computes in (also where the layer writes the sum, for a pre-norm block's next sum); the layer then reads and
+//    writes the INT8 or FP8 codes. An INormalizationLayer over the last axes that reads no residual sum (ConvNeXt's,
+//    between its Q/DQ pairs) becomes a fused normalization to take them.
 // A pattern is fused only where nothing outside it reads its intermediate tensors, its layers compute in one precision
 // under the same guards on row-major floating-point tensors, its epsilon and exponent are constants, and its weights
 // vary only along the normalized axes, or are one value. The fused layer is named after the layers it replaces.

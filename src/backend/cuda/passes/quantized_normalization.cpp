@@ -82,10 +82,15 @@ private:
         return fits ? dq : std::nullopt;
     }
 
-    //! The quantization that alone reads normalization `l`'s output y, of `valueType`, by one constant scale.
+    //! The quantization that alone reads normalization `l`'s output y (its first output; a second is the residual
+    //! sum), of `valueType`, by one constant scale.
     std::optional<Quantization> quantizationOfOutput(size_t l, DataType valueType) const
     {
-        std::optional<size_t> const reader = mGraph.soleReader(l);
+        int32_t const y = layer(l).outputs[0];
+        std::vector<size_t> const& readers = mGraph.readers(y);
+        std::optional<size_t> const reader = readers.size() == 1 && !plan::isObserved(model().tensors[y])
+            ? std::optional<size_t>(readers[0])
+            : std::nullopt;
         auto const* params = reader && !mGraph.removed(*reader) ? paramsOf<network::QuantizeParams>(layer(*reader))
                                                                 : nullptr;
         if (params == nullptr || (params->toType != DataType::kINT8 && params->toType != DataType::kFP8))
@@ -140,10 +145,14 @@ private:
         LayerRecord const& norm = layer(l);
         size_t const ySlot = norm.inputs.size();
         DataType const valueType = slotType(model(), norm, 0);
-        // The sums round to x's type; the codes' values must round to it too, and y be held in it before its Q.
-        if (norm.outputs.size() != 1 || slotType(model(), norm, ySlot) != valueType)
+        // The sums round to x's type; the codes' values must round to it too, and y be held in it before its Q, as the
+        // residual sum a pre-norm block's normalization also writes (its second output, for the block's next sum).
+        for (size_t slot = ySlot; slot < ySlot + norm.outputs.size(); ++slot)
         {
-            return;
+            if (slotType(model(), norm, slot) != valueType)
+            {
+                return;
+            }
         }
         // x + x reads one tensor twice: its dequantization stays.
         bool const twice = norm.inputs[FusedNormalizationParams::kResidual] == norm.inputs[0];
