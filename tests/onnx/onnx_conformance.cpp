@@ -3,6 +3,11 @@
 // unsupported counts per op; with --expect, fails unless every listed test passes; with --report,
 // writes the full report as Markdown.
 //
+// With --cuda-plans, each test that builds on the CPU backend is built for the CUDA backend as well (no GPU needed to
+// build): the CUDA backend's passes see every op's networks, optional inputs left out included, and an exception
+// inside one (reported as an internal error) fails the test, where the CUDA backend refusing a layer with its own
+// error does not.
+//
 // Kiln's convolution layers take kernels as weights and its shuffle needs reshape dimensions while
 // shapes are inferred, so a test whose such input is a graph input is retried with the test's input
 // values baked into the model as initializers; it then counts as "pass (constant inputs)".
@@ -40,12 +45,17 @@ class QuietLogger final : public nvinfer1::ILogger
 public:
     void log(Severity severity, char const* msg) noexcept override
     {
-        if (severity <= Severity::kERROR && firstError.empty())
+        if (severity <= Severity::kERROR)
         {
-            firstError = msg;
+            if (firstError.empty())
+            {
+                firstError = msg;
+            }
+            lastError = msg;
         }
     }
     std::string firstError;
+    std::string lastError;
 };
 
 enum class Outcome
@@ -159,6 +169,39 @@ std::string bakeInputs(::onnx::ModelProto model, std::vector<::onnx::TensorProto
     return model.SerializeAsString();
 }
 
+//! Whether each test is also built for the CUDA backend (--cuda-plans).
+bool gBuildCudaPlans = false;
+
+//! The internal error (an exception inside the builder) that building `network` for the CUDA backend with `profile`
+//! (where given), in FP32 or with kFP16, ends in; empty where both build, or fail with an error of their own.
+//! `logger` is the builder's; its first error stays what it was.
+std::string cudaInternalError(nvinfer1::IBuilder& builder, nvinfer1::INetworkDefinition& network,
+    nvinfer1::IOptimizationProfile* profile, QuietLogger& logger)
+{
+    std::string const firstError = logger.firstError;
+    for (bool fp16 : {false, true})
+    {
+        logger.lastError.clear();
+        std::unique_ptr<nvinfer1::IBuilderConfig> config{builder.createBuilderConfig()};
+        kiln::setBackend(*config, kiln::Backend::kCUDA);
+        if (fp16)
+        {
+            config->setFlag(nvinfer1::BuilderFlag::kFP16);
+        }
+        if (profile != nullptr)
+        {
+            config->addOptimizationProfile(profile);
+        }
+        std::unique_ptr<nvinfer1::IHostMemory> const plan{builder.buildSerializedNetwork(network, *config)};
+        if (plan == nullptr && logger.lastError.find("internal error") != std::string::npos)
+        {
+            return logger.lastError + (fp16 ? " (FP16)" : "");
+        }
+    }
+    logger.firstError = firstError;
+    return {};
+}
+
 //! Parses, builds and runs one test; the outcome and why.
 Result runTest(fs::path const& dir, std::string const& bytes, bool baked)
 {
@@ -238,6 +281,15 @@ Result runTest(fs::path const& dir, std::string const& bytes, bool baked)
     {
         result.reason = "build failed: " + logger.firstError;
         return result;
+    }
+    if (gBuildCudaPlans)
+    {
+        std::string const internal = cudaInternalError(*builder, *network, dynamic ? profile : nullptr, logger);
+        if (!internal.empty())
+        {
+            result.reason = "CUDA plan: " + internal;
+            return result;
+        }
     }
     std::unique_ptr<nvinfer1::IRuntime> runtime{nvinfer1::createInferRuntime(logger)};
     std::unique_ptr<nvinfer1::ICudaEngine> engine{runtime->deserializeCudaEngine(plan->data(), plan->size())};
@@ -490,9 +542,12 @@ int main(int argc, char** argv)
             filter = next();
         else if (arg == "-v" || arg == "--verbose")
             verbose = true;
+        else if (arg == "--cuda-plans")
+            gBuildCudaPlans = true;
         else
         {
-            std::cerr << "usage: onnx_conformance [--data DIR] [--expect FILE] [--report FILE] [--filter TEXT] [-v]\n";
+            std::cerr << "usage: onnx_conformance [--data DIR] [--expect FILE] [--report FILE] [--filter TEXT] "
+                         "[--cuda-plans] [-v]\n";
             return 2;
         }
     }
