@@ -70,7 +70,8 @@ TEST(LayerKinds, TheBuilderFoldsTheKindsThatSaySo)
     EXPECT_EQ(folded,
         (std::set<std::string>{"ActivationParams", "CastParams", "ConcatenationParams", "CumulativeParams",
             "ElementWiseParams", "FillParams", "GatherParams", "IdentityParams", "OneHotParams", "PaddingParams",
-            "ReduceParams", "SelectParams", "ShapeParams", "ShuffleParams", "SliceParams", "UnaryParams"}));
+            "ReduceParams", "ScatterParams", "SelectParams", "ShapeParams", "ShuffleParams", "SliceParams",
+            "UnaryParams"}));
 
     // A fill folds only where it computes the same values every time.
     FillParams fill;

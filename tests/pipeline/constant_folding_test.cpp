@@ -149,6 +149,29 @@ TEST(ConstantFolding, ANetworkOutputMadeOfConstantsKeepsItsNameAndValues)
     EXPECT_EQ(y, (std::vector<float>{11.0F, 18.0F, 33.0F}));
 }
 
+TEST(ConstantFolding, AScatterOfConstantsFolds)
+{
+    // As Swin's shifted-window mask is made: zeros that a kND scatter fills at picked coordinates, then added to x.
+    std::vector<float> const zeros(8, 0.0F);
+    std::vector<int32_t> const indices{0, 1, 1, 3};
+    std::vector<float> const updates{5.0F, 7.0F};
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, Dims{2, {2, 4}});
+    ITensor* data = named(h.network->addConstant(Dims{2, {2, 4}}, floatWeights(zeros)), "zeros")->getOutput(0);
+    ITensor* picked
+        = named(h.network->addConstant(Dims{2, {2, 2}}, Weights{DataType::kINT32, indices.data(), 4}), "indices")
+              ->getOutput(0);
+    ITensor* values = named(h.network->addConstant(Dims{1, {2}}, floatWeights(updates)), "updates")->getOutput(0);
+    ITensor* mask = named(h.network->addScatter(*data, *picked, *values, ScatterMode::kND), "scatter")->getOutput(0);
+    h.output(named(h.network->addElementWise(*x, *mask, ElementWiseOperation::kSUM), "add"), "y");
+    ASSERT_TRUE(h.build());
+    EXPECT_EQ(layerNames(h), (std::vector<std::string>{"folded: scatter [Constant]", "add [ElementWise]"}));
+    std::vector<float> const in{1.0F, 2.0F, 3.0F, 4.0F, 5.0F, 6.0F, 7.0F, 8.0F};
+    std::vector<float> y(8, 0.0F);
+    ASSERT_TRUE(h.run({{"x", in.data()}}, {{"y", y.data()}}));
+    EXPECT_EQ(y, (std::vector<float>{1.0F, 7.0F, 3.0F, 4.0F, 5.0F, 6.0F, 7.0F, 15.0F})); // 5 at [0, 1], 7 at [1, 3]
+}
+
 TEST(ConstantFolding, AFoldedShapeTensorStillShapesItsReader)
 {
     std::vector<int32_t> const rows{2};

@@ -39,6 +39,12 @@ struct ScatterParams final : LayerParamsOf<ScatterParams, nvinfer1::LayerType::k
     static bool isReducibleType(nvinfer1::DataType type);
 
     bool infer(InferenceContext& ctx) const override;
+    //! Exports build constants with scatters: Swin's shifted-window attention mask is zeros that ScatterND fills
+    //! window by window, from extents known when building.
+    bool foldsWhenConstant() const override
+    {
+        return true;
+    }
 };
 
 //! ONNX's name of the reduction: "none", "add", "mul", "max" or "min" ("unknown" outside the enum).
