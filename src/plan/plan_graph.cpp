@@ -274,20 +274,20 @@ std::vector<std::vector<size_t>> readersOf(PlanModel const& model)
     return readers;
 }
 
+std::optional<size_t> soleReaderOf(PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t t)
+{
+    TensorRecord const& tensor = model.tensors[t];
+    if (isObserved(tensor) || tensor.values || readers[t].size() != 1)
+    {
+        return std::nullopt;
+    }
+    return readers[t][0];
+}
+
 std::optional<size_t> soleReader(PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l)
 {
     LayerRecord const& record = model.layers[l];
-    if (record.outputs.size() != 1)
-    {
-        return std::nullopt;
-    }
-    TensorRecord const& tensor = model.tensors[record.outputs[0]];
-    std::vector<size_t> const& tensorReaders = readers[record.outputs[0]];
-    if (isObserved(tensor) || tensor.values || tensorReaders.size() != 1)
-    {
-        return std::nullopt;
-    }
-    return tensorReaders[0];
+    return record.outputs.size() == 1 ? soleReaderOf(model, readers, record.outputs[0]) : std::nullopt;
 }
 
 std::optional<SelfGated> selfGatedOf(PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t x)

@@ -80,8 +80,10 @@ std::vector<std::vector<size_t>> readersOf(PlanModel const& model);
 //! By tensor: the index of the layer that writes it, or -1 (network inputs).
 std::vector<int64_t> producersOf(PlanModel const& model);
 
-//! The layer that alone reads layer `l`'s only output, when that output is an internal activation (not a network
-//! output, not a shape tensor); `readers` is readersOf(model).
+//! The layer that alone reads tensor `t`, when it is an internal activation (not a network output, not a shape
+//! tensor, not a constant's values); `readers` is readersOf(model).
+std::optional<size_t> soleReaderOf(PlanModel const& model, std::vector<std::vector<size_t>> const& readers, int32_t t);
+//! The same for layer `l`'s only output; none where it has several.
 std::optional<size_t> soleReader(PlanModel const& model, std::vector<std::vector<size_t>> const& readers, size_t l);
 
 //! The two layers of a self-gated activation x * f(x) of tensor `x`, as networks write SiLU (x * sigmoid(x)) and

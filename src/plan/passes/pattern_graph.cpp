@@ -35,6 +35,11 @@ std::optional<size_t> PatternGraph::soleReader(size_t l) const
     return plan::soleReader(mModel, mReaders, l);
 }
 
+std::optional<size_t> PatternGraph::soleReaderOf(int32_t t) const
+{
+    return plan::soleReaderOf(mModel, mReaders, t);
+}
+
 std::optional<SelfGated> PatternGraph::selfGated(int32_t t) const
 {
     std::optional<SelfGated> const gated = plan::selfGatedOf(mModel, mReaders, t);

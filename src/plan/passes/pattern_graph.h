@@ -46,6 +46,8 @@ public:
     }
     //! The layer that alone reads layer `l`'s one output, an internal activation (plan::soleReader).
     std::optional<size_t> soleReader(size_t l) const;
+    //! The layer that alone reads tensor `t`, an internal activation (plan::soleReaderOf).
+    std::optional<size_t> soleReaderOf(int32_t t) const;
     //! The self-gated activation of tensor `t` (plan::selfGatedOf), where neither of its layers is absorbed yet.
     std::optional<SelfGated> selfGated(int32_t t) const;
 

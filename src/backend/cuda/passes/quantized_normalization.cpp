@@ -86,11 +86,7 @@ private:
     //! sum), of `valueType`, by one constant scale.
     std::optional<Quantization> quantizationOfOutput(size_t l, DataType valueType) const
     {
-        int32_t const y = layer(l).outputs[0];
-        std::vector<size_t> const& readers = mGraph.readers(y);
-        std::optional<size_t> const reader = readers.size() == 1 && !plan::isObserved(model().tensors[y])
-            ? std::optional<size_t>(readers[0])
-            : std::nullopt;
+        std::optional<size_t> const reader = mGraph.soleReaderOf(layer(l).outputs[0]);
         auto const* params = reader && !mGraph.removed(*reader) ? paramsOf<network::QuantizeParams>(layer(*reader))
                                                                 : nullptr;
         if (params == nullptr || (params->toType != DataType::kINT8 && params->toType != DataType::kFP8))
