@@ -14,7 +14,8 @@
 # data, oneDNN's) moved out of .debs/ for a large model.
 # RUN_PREFIX and RUN_FLAGS change how each kiln runs: RUN_PREFIX="compute-sanitizer --tool memcheck --leak-check no
 # --error-exitcode 86" RUN_FLAGS="--iterations=2 --duration=0 --warmUp=0" FAILURE_LINES=40 checks every kernel of the
-# plans for bad memory accesses instead of timing them.
+# plans for bad memory accesses instead of timing them. KEEP_LOGS=1 keeps each run's output in $OUT (with
+# RUN_FLAGS="--dumpProfile --separateProfileRun ...", each plan's layer profile).
 here=$(cd "$(dirname "$0")" && pwd)
 cases=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 RUN_FLAGS=${RUN_FLAGS:---duration=1 --warmUp=200}
@@ -74,6 +75,7 @@ for round in 1 2; do
         $RUN_FLAGS > /tmp/turns/run.log 2>&1
       status=$?
       ms=$(median < /tmp/turns/run.log)
+      [ -z "${KEEP_LOGS:-}" ] || cp /tmp/turns/run.log "$OUT/log-$t-case$n-round$round.txt"
       if [ -z "$ms" ] || [ $status -ne 0 ]; then
         echo "$t failed on case $n (round $round), exit status $status:"
         grep -iE "error|fail|^=========" /tmp/turns/run.log | head -${FAILURE_LINES:-5}

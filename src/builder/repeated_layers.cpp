@@ -126,13 +126,24 @@ private:
         {
             plan::TensorRecord const& a = mModel.tensors[first.outputs[o]];
             plan::TensorRecord const& b = mModel.tensors[repeat.outputs[o]];
-            // Their shapes are equal: the same layer computed them from the same inputs.
-            if (a.type != b.type || a.format != b.format)
+            // Their shapes are equal (the same layer computed them from the same inputs), but not always their
+            // extents' expressions: a constant folded from a broadcast keeps the extents it had, expressions of the
+            // inputs' (torchvision's ViT expands its class token to [batch, 1, 768]), while the same values held by
+            // another constant have fixed ones (a normalization's bias of zeros); a reader of the first would no
+            // longer see that its extent is 1, and passes that need it (the normalization's fusion) would not apply.
+            if (a.type != b.type || a.format != b.format || !sameExtents(a, b))
             {
                 return false;
             }
         }
         return true;
+    }
+
+    bool sameExtents(plan::TensorRecord const& a, plan::TensorRecord const& b) const
+    {
+        return a.dims.size() == b.dims.size()
+            && std::equal(a.dims.begin(), a.dims.end(), b.dims.begin(),
+                [&](int32_t x, int32_t y) { return plan::sameExpr(mModel, x, y); });
     }
 
     PlanModel& mModel;

@@ -244,7 +244,7 @@ bool normalizationHolds(
             + " inputs; its kind takes 5 (x, pre-bias, residual, scale, bias)";
         return false;
     }
-    float const scales[]{p.inputScale, p.residualScale, p.outputScale};
+    float const scales[]{p.inputScale, p.residualScale, p.outputScale, p.sumScale};
     bool const scalesOk = std::all_of(
         std::begin(scales), std::end(scales), [](float scale) { return std::isfinite(scale) && scale >= 0.0F; });
     if (!scalesOk || (p.quantizes() && !isFloatType(p.valueType)))
@@ -260,6 +260,11 @@ bool normalizationHolds(
     };
     if (!fusedSlotsHold(m, l, 1, l.outputs.size() == 2 ? 2 : 1, error, coded))
     {
+        return false;
+    }
+    if (p.sumScale > 0.0F && p.sumCodeType != nvinfer1::DataType::kINT8 && p.sumCodeType != nvinfer1::DataType::kFP8)
+    {
+        error = describe(l) + " rounds its sum through codes of " + dataTypeName(p.sumCodeType) + ", not INT8 or FP8";
         return false;
     }
     size_t const rank = rankOf(m, l.inputs[0]);

@@ -38,8 +38,9 @@ inline constexpr char kPlanMagic[8] = {'K', 'I', 'L', 'N', 'P', 'L', 'A', 'N'};
 // be FP8, and carry the type they write where they do not quantize. Version 16: a quantized convolution's activation
 // may be self-gated. Version 17: an attention layer may round its operands, scores and probabilities as Q -> DQ pairs
 // do. Version 18: a fused normalization may read and write INT8 or FP8 codes (its scales and value type). Version 19:
-// a point-wise chain's step may be a Q -> DQ pair, and each step carries a value type.
-inline constexpr uint32_t kPlanFormatVersion = 19;
+// a point-wise chain's step may be a Q -> DQ pair, and each step carries a value type. Version 20: a fused
+// normalization may normalize its sum rounded through codes (their scale and type).
+inline constexpr uint32_t kPlanFormatVersion = 20;
 inline constexpr size_t kPlanHeaderSize = 32;
 
 std::vector<uint8_t> writePlan(PlanModel const& model);

@@ -1,9 +1,10 @@
 // Fused normalizations that take the Q/DQ layers around them (backend/cuda/passes/normalization_fusion.h), as
 // Model Optimizer's quantized BERT puts them: y = LayerNorm(DQ(a codes) + DQ(b codes)), then Q(y) -> DQ for the
 // next layers; as its ConvNeXt does, without the residual sum: y = LayerNorm(DQ(a codes)); and as its ViT does, the
-// sum read by the next block too (a pre-norm block: the normalization writes the sum beside y). Without a GPU: which
-// layers the CUDA plan keeps (the two DQs and the Q taken into the normalization, FP32 and FP16 builds, INT8 and FP8; a
-// DQ that another layer also reads stays), and the fused plan on the CPU reference against
+// sum read by the next block too (a pre-norm block: the normalization writes the sum beside y), and the plain sum of
+// two tensors rounded through a Q -> DQ pair on its way into the normalization while the next block reads the sum
+// itself. Without a GPU: which layers the CUDA plan keeps (the DQs, Qs and sums taken into the normalization, FP32 and
+// FP16 builds, INT8 and FP8; a DQ that another layer also reads stays), and the fused plan on the CPU reference against
 // the unfused one. On a GPU: the CUDA plan against the CPU reference running every layer as written, rows of 31 to
 // 20000 elements, few rows (a block each) and many (a warp each).
 //
@@ -48,17 +49,28 @@ struct QuantizedCase
     bool sharedDequantization{false};
     bool residual{true}; //!< false: the normalization reads DQ(a) alone (opset 17's LayerNormalization, ConvNeXt's)
     bool sumRead{false}; //!< the residual sum is an output ("s") too, as a pre-norm block's next block reads it
+    //! ViT's: a and b are plain, and their sum (an output "s") reaches the normalization through a Q -> DQ pair
+    bool roundedSum{false};
 
     //! The output quantization's scale: y (about unit variance, scaled by up to 1.3) over the type's range.
     float outputScale() const
     {
         return type == DataType::kFP8 ? 4.0F / 448.0F : 4.0F / 127.0F;
     }
+    bool sumIsOutput() const
+    {
+        return sumRead || roundedSum;
+    }
+    //! The sum's quantization: a + b lies within about [-4.6, 4.6].
+    float sumScale() const
+    {
+        return type == DataType::kFP8 ? 5.0F / 448.0F : 5.0F / 127.0F;
+    }
     std::string name() const
     {
         return std::to_string(rows) + " x " + std::to_string(length) + (type == DataType::kFP8 ? " FP8" : " INT8")
             + (sharedDequantization ? ", DQ(a) also an output" : "") + (residual ? "" : ", no residual")
-            + (sumRead ? ", the sum an output" : "");
+            + (sumRead ? ", the sum an output" : "") + (roundedSum ? ", the plain sum through a Q/DQ pair" : "");
     }
 };
 
@@ -95,36 +107,49 @@ ITensor& quantizeDequantize(
     return *dq->getOutput(0);
 }
 
+//! What the normalization reads: DQ(a) (+ DQ(b)), or Q -> DQ(a + b) where the sum is rounded.
+ITensor& normalizationInput(INetworkDefinition& network, Constants& held, QuantizedCase const& c)
+{
+    Dims2 const dims{c.rows, c.length};
+    ITensor& a = *network.addInput("a", DataType::kFLOAT, dims);
+    if (c.roundedSum)
+    {
+        ITensor& s = add(network, a, *network.addInput("b", DataType::kFLOAT, dims), "residual sum");
+        s.setName("s");
+        network.markOutput(s);
+        return quantizeDequantize(network, held, s, c.sumScale(), c.type, "s");
+    }
+    ITensor& aValues = quantizeDequantize(network, held, a, kScaleA, c.type, "a");
+    if (c.sharedDequantization)
+    {
+        aValues.setName("a dequantized");
+        network.markOutput(aValues);
+    }
+    if (!c.residual)
+    {
+        return aValues;
+    }
+    ITensor& b
+        = quantizeDequantize(network, held, *network.addInput("b", DataType::kFLOAT, dims), kScaleB, c.type, "b");
+    ITensor& s = add(network, aValues, b, "residual sum");
+    if (c.sumRead)
+    {
+        s.setName("s");
+        network.markOutput(s);
+    }
+    return s;
+}
+
 NetworkMaker networkOf(QuantizedCase const& c)
 {
     auto held = std::make_shared<Constants>();
     return [c, held](INetworkDefinition& network) {
-        Dims2 const dims{c.rows, c.length};
-        ITensor& a
-            = quantizeDequantize(network, *held, *network.addInput("a", DataType::kFLOAT, dims), kScaleA, c.type, "a");
-        ITensor* x = &a;
-        if (c.residual)
-        {
-            ITensor& b = quantizeDequantize(
-                network, *held, *network.addInput("b", DataType::kFLOAT, dims), kScaleB, c.type, "b");
-            x = &add(network, a, b, "residual sum");
-            if (c.sumRead)
-            {
-                x->setName("s");
-                network.markOutput(*x);
-            }
-        }
-        INormalizationLayer* norm = network.addNormalization(
-            *x, row(network, *held, c.length, 1.0F), row(network, *held, c.length, 0.1F), 1U << 1);
+        INormalizationLayer* norm = network.addNormalization(normalizationInput(network, *held, c),
+            row(network, *held, c.length, 1.0F), row(network, *held, c.length, 0.1F), 1U << 1);
         norm->setName("layer norm");
         ITensor& y = quantizeDequantize(network, *held, *norm->getOutput(0), c.outputScale(), c.type, "y");
         y.setName("y");
         network.markOutput(y);
-        if (c.sharedDequantization)
-        {
-            a.setName("a dequantized");
-            network.markOutput(a);
-        }
     };
 }
 
@@ -141,7 +166,7 @@ std::map<std::string, HostTensor> inputsOf(QuantizedCase const& c)
     };
     std::vector<int64_t> const shape{c.rows, c.length};
     std::map<std::string, HostTensor> inputs{{"a", fromFloats(shape, values(3.0F, 0.0F))}};
-    if (c.residual)
+    if (c.residual || c.roundedSum)
     {
         inputs.emplace("b", fromFloats(shape, values(1.5F, 1.0F)));
     }
@@ -274,6 +299,25 @@ TEST(CudaQuantizedNormalization, ANormalizationWithoutAResidualTakesThemToo)
     });
 }
 
+TEST(CudaQuantizedNormalization, TakesTheSumAndTheQuantizationPairBetweenThem)
+{
+    QuantizedCase base;
+    base.roundedSum = true;
+    forEveryKind(base, [](QuantizedCase const& c, bool fp16, std::string const& what) {
+        PlanFacts const facts = factsOf(cudaPlanOf(networkOf(c), fp16));
+        ASSERT_EQ(facts.norms.size(), 1U) << what;
+        FusedNormalizationParams const& norm = facts.norms[0];
+        EXPECT_FLOAT_EQ(norm.sumScale, c.sumScale()) << what;
+        EXPECT_EQ(norm.sumCodeType, c.type) << what;
+        EXPECT_EQ(norm.inputScale + norm.residualScale, 0.0F) << what << ": a and b are plain";
+        EXPECT_FLOAT_EQ(norm.outputScale, c.outputScale()) << what;
+        // Left: y's DQ. The sum, its Q -> DQ pair and y's Q are the normalization's.
+        EXPECT_EQ(facts.quantizations, 0) << what;
+        EXPECT_EQ(facts.dequantizations, 1) << what;
+        EXPECT_EQ(facts.pointwise, 0) << what;
+    });
+}
+
 TEST(CudaQuantizedNormalization, ADequantizationOthersReadStays)
 {
     QuantizedCase c;
@@ -295,24 +339,27 @@ TEST(CudaQuantizedNormalization, ADequantizationOthersReadStays)
 kiln::plan::PlanModel fusedCpuModel(QuantizedCase const& c, bool fp16)
 {
     kiln::plan::PlanModel model = fusedCpuPlanOf(networkOf(c), fp16, kiln::cuda::fuseNormalizations);
-    EXPECT_EQ(factsOf(model).dequantizations, 1);
+    PlanFacts const facts = factsOf(model);
+    EXPECT_EQ(facts.dequantizations, 1);
+    EXPECT_EQ(facts.norms.size() == 1 && facts.norms[0].sumScale > 0.0F, c.roundedSum);
     return model;
 }
 
 TEST(CudaQuantizedNormalization, FusedReferenceAgreesWithTheUnfusedLayers)
 {
-    for (auto const& [residual, sumRead] : {std::pair{true, false}, std::pair{false, false}, std::pair{true, true}})
+    for (int variant = 0; variant < 4; ++variant)
     {
         QuantizedCase base;
-        base.residual = residual;
-        base.sumRead = sumRead;
+        base.residual = variant != 1;
+        base.sumRead = variant == 2;
+        base.roundedSum = variant == 3;
         forEveryKind(base, [](QuantizedCase const& c, bool fp16, std::string const& what) {
             auto const inputs = inputsOf(c);
             auto const unfused = runOn(kiln::Backend::kCPU, networkOf(c), inputs, fp16);
             auto const fused = runPlan(kiln::Backend::kCPU, kiln::plan::writePlan(fusedCpuModel(c, fp16)), inputs);
             ASSERT_EQ(fused.count("y"), 1U) << what;
             expectQuantizedOutputsAgree(fused.at("y"), unfused.at("y"), c, what);
-            if (c.sumRead)
+            if (c.sumIsOutput())
             {
                 expectSumsAgree(fused, unfused, what);
             }
@@ -341,6 +388,13 @@ TEST(CudaQuantizedNormalization, ScalesAndCodeTypesAreCheckedWithThePlan)
             std::vector<uint8_t> const untyped = kiln::plan::writePlan(damaged);
             EXPECT_FALSE(kiln::plan::readPlan(untyped.data(), untyped.size(), read, error));
             EXPECT_NE(error.find("FLOAT, HALF or BF16"), std::string::npos) << error;
+
+            *params = *norm;
+            params->sumScale = 0.1F;
+            params->sumCodeType = DataType::kHALF;
+            std::vector<uint8_t> const uncoded = kiln::plan::writePlan(damaged);
+            EXPECT_FALSE(kiln::plan::readPlan(uncoded.data(), uncoded.size(), read, error));
+            EXPECT_NE(error.find("not INT8 or FP8"), std::string::npos) << error;
         }
     }
 }
@@ -354,7 +408,7 @@ TEST(CudaQuantizedNormalization, AgreesWithTheUnfusedCpuReference)
         auto const gpu = runOn(kiln::Backend::kCUDA, networkOf(c), inputs, fp16);
         ASSERT_EQ(gpu.count("y"), 1U) << what;
         expectQuantizedOutputsAgree(gpu.at("y"), cpu.at("y"), c, what);
-        if (c.sumRead)
+        if (c.sumIsOutput())
         {
             expectSumsAgree(gpu, cpu, what);
         }
@@ -372,6 +426,9 @@ TEST(CudaQuantizedNormalization, AgreesWithTheUnfusedCpuReference)
             base.length = length;
             forEveryKind(base, check);
             base.sumRead = true;
+            forEveryKind(base, check);
+            base.sumRead = false;
+            base.roundedSum = true;
             forEveryKind(base, check);
         }
     }

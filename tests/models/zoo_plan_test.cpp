@@ -7,6 +7,7 @@
 #include "backend/cuda/passes/constant_before_transpose.h"
 #include "model_runner.h"
 #include "network/fused/attention.h"
+#include "network/fused/fused_normalization.h"
 #include "network/layers/elementwise.h"
 #include "network/layers/normalization.h"
 #include "npy_file.h"
@@ -145,6 +146,29 @@ TEST(ZooPlans, TorchvisionVitsAttentionReadsItsHeadsWhereTheyLie)
             "/self_attention/Transpose_7", "/self_attention/Transpose", "/self_attention/Transpose_1",
             "/self_attention/Transpose_7"};
         EXPECT_EQ(moving, expected);
+    }
+}
+
+TEST(ZooPlans, TorchvisionVitsLayerNormsFuseAtBatchOne)
+{
+#ifndef KILN_WITH_CUDA_BACKEND
+    GTEST_SKIP() << "Kiln was built without its CUDA backend";
+#endif
+    // At batch 1 the class token's expansion folds into a constant whose extents are still the batch's expression;
+    // where its values equal a LayerNorm's bias (both zeros as torchvision initializes them), the bias must not be
+    // replaced by it (builder/repeated_layers.h), or the normalization no longer sees a row of weights and stays
+    // unfused. Each encoder layer's two LayerNorms and the last one fuse, with the residual sums before them.
+    constexpr int64_t kLayerNorms = 2 * 2 + 1;
+    for (bool fp16 : {false, true})
+    {
+        SCOPED_TRACE(fp16 ? "fp16" : "fp32");
+        plan::PlanModel const model = cudaPlanOfZooModel("vit_torchvision", fp16, {4, {1, 3, 32, 32}});
+        auto const count = [&](nvinfer1::LayerType type) {
+            return std::count_if(model.layers.begin(), model.layers.end(),
+                [&](plan::LayerRecord const& layer) { return layer.type == type; });
+        };
+        EXPECT_EQ(count(network::kFusedNormalizationLayerType), kLayerNorms);
+        EXPECT_EQ(count(nvinfer1::LayerType::kNORMALIZATION), 0);
     }
 }
 

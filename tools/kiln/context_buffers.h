@@ -34,6 +34,15 @@ struct StreamSettings
 class ContextBuffers
 {
 public:
+    ContextBuffers() = default;
+    //! Lets queued inferences finish, then releases the context before the stream and buffers they ran on.
+    ~ContextBuffers()
+    {
+        mDevice.synchronize();
+    }
+    ContextBuffers(ContextBuffers const&) = delete;
+    ContextBuffers& operator=(ContextBuffers const&) = delete;
+
     //! Creates a context of engine, sets the inputs' shapes, copies their data and binds every
     //! I/O tensor. False with error naming the tensor that does not fit.
     bool setUp(nvinfer1::ICudaEngine& engine, std::vector<HostTensor> const& inputs, StreamSettings const& settings,
@@ -74,13 +83,13 @@ private:
     std::vector<HostTensor> const& reported();
 
     StreamSettings mSettings;
+    DeviceIo mDevice; //!< CUDA backend only; declared before mContext, so destroyed after it
     std::unique_ptr<nvinfer1::IExecutionContext> mContext;
     std::vector<HostTensor> mInputs;
     std::vector<HostTensor> mOutputs;                              //!< data-dependent ones hold their largest size
     std::vector<bool> mDataDependent;                              //!< by output
     std::vector<std::unique_ptr<DataDependentOutput>> mAllocators; //!< by output; null for the others
     std::vector<HostTensor> mReported;
-    DeviceIo mDevice; //!< CUDA backend only
     bool mGraphCaptured{false};
     bool mCpuQueued{false};   //!< the CPU backend's inference, done by start, waits for finish
     InferenceTrace mCpuTrace; //!< its timeline

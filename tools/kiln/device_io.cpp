@@ -51,11 +51,7 @@ bool createEvent(void*& event, std::string& error)
 
 DeviceIo::~DeviceIo()
 {
-    if (mStream != nullptr)
-    {
-        // Queued inferences still write the buffers freed below.
-        cudaStreamSynchronize(static_cast<cudaStream_t>(mStream));
-    }
+    synchronize(); // queued inferences still write the buffers freed below
     for (void* p : mInputs)
     {
         cudaFree(p);
@@ -207,6 +203,14 @@ bool DeviceIo::start(std::function<bool(cudaStream_t)> const& enqueue, bool tran
     return true;
 }
 
+void DeviceIo::synchronize()
+{
+    if (mStream != nullptr)
+    {
+        cudaStreamSynchronize(static_cast<cudaStream_t>(mStream));
+    }
+}
+
 bool DeviceIo::finish(bool spinWait, InferenceTrace& trace, std::string& error)
 {
     if (mInFlight == 0)
@@ -338,6 +342,8 @@ bool DeviceIo::finish(bool, InferenceTrace&, std::string& error)
     error = kNoCuda;
     return false;
 }
+
+void DeviceIo::synchronize() { }
 
 void DeviceIo::readOutputs(std::vector<HostTensor>&) const { }
 

@@ -53,6 +53,8 @@ public:
     {
         return mInFlight;
     }
+    //! Waits until everything queued on the stream has run (nothing when no stream was made).
+    void synchronize();
 
     //! Copies what the last inference with transfers copied out into `outputs`, once none is queued.
     void readOutputs(std::vector<HostTensor>& outputs) const;

@@ -20,6 +20,12 @@
 //   x = dequantize(x codes, inputScale), rounded to valueType     where inputScale > 0 (the same for the residual)
 //   y = quantize(y rounded to valueType, outputScale)             where outputScale > 0
 //
+// Model Optimizer's ViT also passes the residual sum through a Q -> DQ pair of one scale before the normalization (the
+// next residual sum reads s itself): with sumScale > 0 the layer normalizes s rounded onto that grid of codes of
+// sumCodeType; its sum output, where it has one, holds s:
+//
+//   normalized = dequantize(quantize(s, sumScale), sumScale), rounded to valueType        where sumScale > 0
+//
 // The codes are INT8 or FP8 E4M3 (their tensors' types), quantized and dequantized as core/quantization.h does;
 // valueType is the floating-point type the replaced layers held values in, to which the sums round as well.
 #pragma once
@@ -49,6 +55,8 @@ struct FusedNormalizationParams final : LayerParamsOf<FusedNormalizationParams, 
     float inputScale{0.0F};    //!< > 0: x holds INT8 or FP8 codes, dequantized by this scale
     float residualScale{0.0F}; //!< > 0: the residual holds codes, dequantized by this scale
     float outputScale{0.0F};   //!< > 0: y is written as codes, quantized by this scale
+    float sumScale{0.0F};      //!< > 0: s is normalized as rounded through codes of this scale
+    nvinfer1::DataType sumCodeType{nvinfer1::DataType::kINT8}; //!< where sumScale > 0: those codes' type
     //! Where a scale is given: the type x, the residual and y held their values in before the quantizations.
     nvinfer1::DataType valueType{nvinfer1::DataType::kFLOAT};
 
@@ -61,13 +69,15 @@ struct FusedNormalizationParams final : LayerParamsOf<FusedNormalizationParams, 
         field(self.inputScale, "fused normalization input scale");
         field(self.residualScale, "fused normalization residual scale");
         field(self.outputScale, "fused normalization output scale");
+        field(self.sumScale, "fused normalization sum scale");
+        field(self.sumCodeType, "fused normalization sum code type");
         field(self.valueType, "fused normalization value type");
     }
 
-    //! Whether any operand or the output holds codes.
+    //! Whether any operand or output holds codes.
     bool quantizes() const
     {
-        return inputScale > 0.0F || residualScale > 0.0F || outputScale > 0.0F;
+        return inputScale > 0.0F || residualScale > 0.0F || outputScale > 0.0F || sumScale > 0.0F;
     }
 
     //! A network never holds one (the builder makes it after inference): fails saying so.

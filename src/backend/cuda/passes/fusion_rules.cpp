@@ -105,6 +105,10 @@ plan::PointwiseFusionRules pointwiseChains()
         for (size_t slot = 0; slot < inputs + layer.outputs.size(); ++slot)
         {
             int32_t const t = slot < inputs ? layer.inputs[slot] : layer.outputs[slot - inputs];
+            if (t < 0)
+            {
+                continue; // an absent optional input
+            }
             if (!isFloatType(model.tensors[t].type) || !isFloatType(plan::slotType(model, layer, slot)))
             {
                 return false;

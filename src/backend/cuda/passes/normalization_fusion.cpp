@@ -46,6 +46,24 @@ network::RowWeight rowWeightIn(PlanModel const& model, int32_t weight, int32_t i
     return row ? network::RowWeight::kROW : one ? network::RowWeight::kONE : network::RowWeight::kNONE;
 }
 
+bool operandRowsIn(PlanModel const& model, int32_t operand, int32_t sum, int32_t axes)
+{
+    std::vector<int32_t> const& dims = model.tensors[operand].dims;
+    std::vector<int32_t> const& rows = model.tensors[sum].dims;
+    if (dims.size() != rows.size() || axes < 1 || static_cast<size_t>(axes) > rows.size())
+    {
+        return false;
+    }
+    for (size_t axis = rows.size() - static_cast<size_t>(axes); axis < rows.size(); ++axis)
+    {
+        if (!sameExpr(model, dims[axis], rows[axis]))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 std::optional<network::FusedNormalizationParams> rowNormalizationOf(
     PlanModel const& model, plan::LayerRecord const& record)
 {

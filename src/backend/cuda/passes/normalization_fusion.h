@@ -18,7 +18,9 @@
 //    DQs' outputs), and the quantization by one constant scale that alone reads y, in the type the normalization
 //    computes in (also where the layer writes the sum, for a pre-norm block's next sum); the layer then reads and
 //    writes the INT8 or FP8 codes. An INormalizationLayer over the last axes that reads no residual sum (ConvNeXt's,
-//    between its Q/DQ pairs) becomes a fused normalization to take them.
+//    between its Q/DQ pairs) becomes a fused normalization to take them. Where the DQ it took is the second half of a
+//    Q -> DQ pair of one scale after a residual sum (ViT's, whose next block reads the sum itself), the sum and the Q
+//    join too: the layer normalizes the sum rounded through the pair's codes and writes the sum for its other readers.
 // A pattern is fused only where nothing outside it reads its intermediate tensors, its layers compute in one precision
 // under the same guards on row-major floating-point tensors, its epsilon and exponent are constants, and its weights
 // vary only along the normalized axes, or are one value. The fused layer is named after the layers it replaces.
@@ -48,6 +50,11 @@ void fuseNormalizations(plan::PlanModel& model);
 //! How tensor `weight` is read along the rows of the last `axes` axes of tensor `input`, from the plan's extents
 //! (network::rowWeightOf on expressions: an extent matches where it is the same expression or the same constant).
 network::RowWeight rowWeightIn(plan::PlanModel const& model, int32_t weight, int32_t input, int32_t axes);
+
+//! Whether tensor `operand` broadcasts into the rows of the last `axes` axes of tensor `sum`, which an element-wise
+//! sum of it wrote: along those axes it has `sum`'s extents; along the others `sum`'s extent or 1, which the fused
+//! layer takes at run time.
+bool operandRowsIn(plan::PlanModel const& model, int32_t operand, int32_t sum, int32_t axes);
 
 //! What an INormalizationLayer record (opset 17's LayerNormalization) computes, as a fused normalization's
 //! parameters, where it normalizes the rows of its input's last axes in one group and its scale and bias (inputs 1

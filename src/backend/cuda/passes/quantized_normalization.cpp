@@ -58,6 +58,7 @@ public:
                 mGraph.replace({l}, l, fusedRecordOf(layer(l), *rows));
                 fuseAround(l, *rows);
             }
+            fuseRoundedSum(l);
         }
         mGraph.commit();
     }
@@ -190,6 +191,67 @@ private:
         std::sort(absorbed.begin(), absorbed.end());
         record.name = mGraph.namesOf(absorbed);
         record.params = std::move(params);
+        setIoTypes(model(), record, std::move(types));
+        mGraph.replace(absorbed, l, std::move(record));
+    }
+
+    //! Where normalization `l` took the DQ of a residual sum's Q -> DQ pair (ViT's s = Add(a, b), then Q -> DQ into
+    //! the normalization, s itself read by the block's next sum): the sum and the Q join it, which normalizes s
+    //! rounded through the pair's codes and writes s where other layers read it. The Q and the DQ have one scale; the
+    //! Q reads s in the normalization's value type, and only the normalization reads the codes.
+    void fuseRoundedSum(size_t l)
+    {
+        LayerRecord const& norm = layer(l);
+        auto const* params = paramsOf<FusedNormalizationParams>(norm);
+        if (params == nullptr || params->inputScale <= 0.0F || params->sumScale > 0.0F || norm.outputs.size() != 1
+            || norm.inputs[FusedNormalizationParams::kPreBias] >= 0
+            || norm.inputs[FusedNormalizationParams::kResidual] >= 0)
+        {
+            return;
+        }
+        int32_t const codes = norm.inputs[FusedNormalizationParams::kInput];
+        std::optional<size_t> const q = mGraph.producer(codes);
+        if (!q || mGraph.removed(*q) || paramsOf<network::QuantizeParams>(layer(*q)) == nullptr
+            || mGraph.soleReaderOf(codes) != l || plan::perTensorScale(mGraph, layer(*q)) != params->inputScale
+            || layer(*q).guards != norm.guards || slotType(model(), layer(*q), 0) != params->valueType)
+        {
+            return;
+        }
+        int32_t const s = layer(*q).inputs[0];
+        std::optional<size_t> const add = mGraph.producer(s);
+        LayerRecord const* sum = mGraph.elementWise(add, nvinfer1::ElementWiseOperation::kSUM);
+        int32_t const axes = params->normalizedAxes;
+        if (sum == nullptr || model().tensors[s].values || sum->guards != norm.guards
+            || !computesIn(model(), *sum, norm.precision, params->valueType)
+            || !operandRowsIn(model(), sum->inputs[0], s, axes) || !operandRowsIn(model(), sum->inputs[1], s, axes))
+        {
+            return;
+        }
+        // s is written where the normalization runs, after the sum and the Q: its other readers must come later.
+        std::vector<size_t> const& readers = mGraph.readers(s);
+        if (std::any_of(readers.begin(), readers.end(), [&](size_t r) { return r != *q && r < l; }))
+        {
+            return;
+        }
+        auto fused = std::make_shared<FusedNormalizationParams>(*params);
+        fused->inputScale = 0.0F;
+        fused->sumScale = params->inputScale;
+        fused->sumCodeType = slotType(model(), norm, FusedNormalizationParams::kInput);
+        LayerRecord record = norm;
+        std::vector<DataType> types = plan::slotTypes(model(), norm);
+        record.inputs[FusedNormalizationParams::kInput] = sum->inputs[0];
+        record.inputs[FusedNormalizationParams::kResidual] = sum->inputs[1];
+        types[FusedNormalizationParams::kInput] = slotType(model(), *sum, 0);
+        types[FusedNormalizationParams::kResidual] = slotType(model(), *sum, 1);
+        if (readers.size() > 1 || isObserved(model().tensors[s]))
+        {
+            record.outputs.push_back(s);
+            types.push_back(slotType(model(), *sum, 2));
+        }
+        std::vector<size_t> absorbed{*add, *q, l};
+        std::sort(absorbed.begin(), absorbed.end());
+        record.name = mGraph.namesOf(absorbed);
+        record.params = std::move(fused);
         setIoTypes(model(), record, std::move(types));
         mGraph.replace(absorbed, l, std::move(record));
     }

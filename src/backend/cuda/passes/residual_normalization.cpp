@@ -107,27 +107,6 @@ private:
                     : std::nullopt;
     }
 
-    //! Whether tensor `t` broadcasts into the rows of `s`'s last `axes` axes: along them it has `s`'s extents; along
-    //! the others an operand of the element-wise sum that wrote `s` has `s`'s extent or 1, which the fused layer
-    //! takes at run time.
-    bool rowsOf(int32_t t, int32_t s, int32_t axes) const
-    {
-        std::vector<int32_t> const& dims = model().tensors[t].dims;
-        std::vector<int32_t> const& rows = model().tensors[s].dims;
-        if (dims.size() != rows.size() || axes < 1 || static_cast<size_t>(axes) > rows.size())
-        {
-            return false;
-        }
-        for (size_t axis = rows.size() - static_cast<size_t>(axes); axis < rows.size(); ++axis)
-        {
-            if (!sameExpr(model(), dims[axis], rows[axis]))
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
     //! Layer `l` where it is a cast whose output holds its input's values exactly.
     bool widens(std::optional<size_t> l) const
     {
@@ -169,7 +148,8 @@ private:
         }
         LayerRecord const* sum = mGraph.elementWise(p, ElementWiseOperation::kSUM);
         int32_t const axes = norm.params.normalizedAxes;
-        if (sum == nullptr || !rowsOf(sum->inputs[0], s, axes) || !rowsOf(sum->inputs[1], s, axes))
+        if (sum == nullptr || !operandRowsIn(model(), sum->inputs[0], s, axes)
+            || !operandRowsIn(model(), sum->inputs[1], s, axes))
         {
             return std::nullopt;
         }
@@ -200,7 +180,7 @@ private:
             for (size_t full : {0U, 1U})
             {
                 int32_t const bias = add->inputs[1 - full];
-                bool const rows = rowsOf(add->inputs[full], s, axes)
+                bool const rows = operandRowsIn(model(), add->inputs[full], s, axes)
                     && rowWeightIn(model(), add->inputs[full], s, axes) == network::RowWeight::kNONE;
                 if (rows && rowWeightIn(model(), bias, s, axes) != network::RowWeight::kNONE)
                 {

@@ -158,11 +158,16 @@ Operands operandsOf(FusedNormalizationParams const& params, LayerInputs const& i
     o.bias = rowOperand(inputs, FusedNormalizationParams::kBias, shape, o.axes, "bias");
     o.y = &outputs[0];
     o.sum = outputs.size() == 2 ? &outputs[1] : nullptr;
+    if (params.sumScale > 0.0F)
+    {
+        requireCodes(params.sumCodeType, "fused normalization: the sum's rounding");
+    }
     return o;
 }
 
-//! Row `r`'s sums into `row`, rounded as the element-wise layers they replace rounded them, and into the sum output.
-void sumRow(Operands const& o, int64_t r, std::vector<float>& row)
+//! Row `r`'s sums into the sum output, rounded as the element-wise layers they replace rounded them, and into `row`,
+//! with a sum scale rounded through codes as the Q -> DQ pair between the sum and the normalization.
+void sumRow(FusedNormalizationParams const& params, Operands const& o, int64_t r, std::vector<float>& row)
 {
     auto const length = static_cast<int64_t>(row.size());
     nvinfer1::DataType const type = o.sumType;
@@ -181,11 +186,16 @@ void sumRow(Operands const& o, int64_t r, std::vector<float>& row)
         {
             value = roundedTo(type, value + o.residual.at(residualFirst + j, type));
         }
-        row[static_cast<size_t>(j)] = value;
         if (o.sum != nullptr)
         {
             storeFloat(*o.sum, r * length + j, value);
         }
+        if (params.sumScale > 0.0F)
+        {
+            bool const fp8 = params.sumCodeType == nvinfer1::DataType::kFP8;
+            value = roundedTo(type, roundThroughQuantization(value, params.sumScale, fp8));
+        }
+        row[static_cast<size_t>(j)] = value;
     }
 }
 
@@ -247,7 +257,7 @@ void runFusedNormalization(FusedNormalizationParams const& params, std::vector<C
     std::vector<float> row(static_cast<size_t>(length));
     for (int64_t r = 0; r < count / length; ++r)
     {
-        sumRow(o, r, row);
+        sumRow(params, o, r, row);
         normalizeRow(params, o, r, row);
     }
 }

@@ -112,6 +112,10 @@ void run(network::FusedNormalizationParams const& params, LayerInputs const& inp
     {
         requireType(params.valueType, 0.0F, "value type");
     }
+    if (params.sumScale > 0.0F)
+    {
+        requireType(params.sumCodeType, params.sumScale, "sum's code type");
+    }
     RowProblem problem;
     problem.x = rowInput(inputs, FusedNormalizationParams::kInput, params.inputScale, shape, axes, "input");
     problem.preBias = rowInput(inputs, FusedNormalizationParams::kPreBias, 0.0F, shape, axes, "added bias");
@@ -132,6 +136,8 @@ void run(network::FusedNormalizationParams const& params, LayerInputs const& inp
     problem.valueType = params.valueType;
     problem.sum = outputs.size() == 2 ? outputs[1].data : nullptr;
     problem.sumType = outputs.size() == 2 ? outputs[1].type : nvinfer1::DataType::kFLOAT;
+    problem.sumScale = params.sumScale;
+    problem.sumCodeType = params.sumCodeType;
     problem.length = volume(Shape(shape.end() - axes, shape.end()));
     problem.rows = outputs[0].count() / problem.length;
     problem.epsilon = params.epsilon;

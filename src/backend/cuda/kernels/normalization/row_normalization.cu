@@ -229,29 +229,29 @@ __device__ void loadRows(RowInput const& t, DataType valueType, int64_t at, floa
     Access::template load<N>(t, at, out);
 }
 
-//! y's elements as codes: each value rounded to the value type (as the normalization's output held it), then
-//! quantized as a Q layer does, FP8 codes by pairs and INT8 codes four at a time where N allows (fp8_pairs.cuh,
-//! int8_vectors.cuh).
+//! Values as codes of `type` (INT8 or FP8), each rounded to the value type first (as the tensor the Q layer read held
+//! it), then quantized by `scale` as a Q layer does, FP8 codes by pairs and INT8 codes four at a time where N allows
+//! (fp8_pairs.cuh, int8_vectors.cuh).
 template <typename Access, int N>
-__device__ void storeCodes(RowProblem const& p, int64_t at, float const (&y)[N])
+__device__ Pack<uint8_t, N> quantizeValues(float const (&values)[N], DataType valueType, DataType type, float scale)
 {
     float v[N];
 #pragma unroll
     for (int j = 0; j < N; ++j)
     {
-        v[j] = Access::round(p.valueType, y[j]);
+        v[j] = Access::round(valueType, values[j]);
     }
-    bool const fp8 = fp8Codes<Access>(p.yType);
+    bool const fp8 = fp8Codes<Access>(type);
     Pack<uint8_t, N> codes;
     if constexpr (N % 4 == 0)
     {
-        float const inverse = 1.0F / p.yScale;
+        float const inverse = 1.0F / scale;
 #pragma unroll
         for (int j = 0; j < N; j += 4)
         {
             uint32_t const word = fp8
-                ? quantizeTwoToFp8(v[j], v[j + 1], p.yScale) | quantizeTwoToFp8(v[j + 2], v[j + 3], p.yScale) << 16
-                : quantizeFourToInt8(v + j, p.yScale, inverse);
+                ? quantizeTwoToFp8(v[j], v[j + 1], scale) | quantizeTwoToFp8(v[j + 2], v[j + 3], scale) << 16
+                : quantizeFourToInt8(v + j, scale, inverse);
             memcpy(codes.bits + j, &word, sizeof(word));
         }
     }
@@ -260,10 +260,16 @@ __device__ void storeCodes(RowProblem const& p, int64_t at, float const (&y)[N])
 #pragma unroll
         for (int j = 0; j < N; ++j)
         {
-            codes.bits[j] = fp8 ? quantizeToFp8(v[j], p.yScale) : static_cast<uint8_t>(quantizeToInt8(v[j], p.yScale));
+            codes.bits[j] = fp8 ? quantizeToFp8(v[j], scale) : static_cast<uint8_t>(quantizeToInt8(v[j], scale));
         }
     }
-    *reinterpret_cast<Pack<uint8_t, N>*>(static_cast<uint8_t*>(p.y) + at) = codes;
+    return codes;
+}
+
+template <int N>
+__device__ void storeCodes(void* data, int64_t at, Pack<uint8_t, N> const& codes)
+{
+    *reinterpret_cast<Pack<uint8_t, N>*>(static_cast<uint8_t*>(data) + at) = codes;
 }
 
 //! Writes y's elements `at` to `at + N - 1`: values through `Access`, or codes.
@@ -274,7 +280,7 @@ __device__ void storeY(RowProblem const& p, int64_t at, float const (&y)[N])
     {
         if (p.yScale > 0.0F)
         {
-            storeCodes<Access, N>(p, at, y);
+            storeCodes<N>(p.y, at, quantizeValues<Access, N>(y, p.valueType, p.yType, p.yScale));
             return;
         }
     }
@@ -338,11 +344,10 @@ __device__ RowStarts rowStarts(RowProblem const& p, int64_t row)
         operandRow(p.layout, false, row) * p.length, operandRow(p.layout, true, row) * p.length, row * p.length};
 }
 
-//! The values an output row normalizes at `column` to `column + N - 1`: x plus the added bias plus the residual, each
-//! sum rounded to x's type as the element-wise layers these replace round theirs; written to the sum output where
-//! `writeSum`.
+//! x plus the added bias plus the residual at `column` to `column + N - 1` of an output row, each sum rounded to x's
+//! type as the element-wise layers these replace round theirs: what the sum output receives.
 template <typename Access, int N>
-__device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t column, bool writeSum, float (&s)[N])
+__device__ void residualSumAt(RowProblem const& p, RowStarts const& starts, int64_t column, float (&s)[N])
 {
     loadRows<Access, N>(p.x, p.valueType, starts.x + column, s);
     if (p.preBias.data != nullptr)
@@ -365,10 +370,34 @@ __device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t colu
             s[j] = Access::round(p.valueType, s[j] + r[j]);
         }
     }
+}
+
+//! With a sum scale, the sums rounded through their codes as the Q -> DQ pair between the sum and the normalization
+//! does; else as they are.
+template <typename Access, int N>
+__device__ void roundThroughSumCodes(RowProblem const& p, float (&s)[N])
+{
+    if constexpr (Access::kCodeType != Codes::kNONE)
+    {
+        if (p.sumScale > 0.0F)
+        {
+            Pack<uint8_t, N> const codes = quantizeValues<Access, N>(s, p.valueType, p.sumCodeType, p.sumScale);
+            dequantizeCodes<Access, N>(codes, RowInput{nullptr, p.sumCodeType, 1, p.sumScale}, p.valueType, s);
+        }
+    }
+}
+
+//! The values an output row normalizes at `column` to `column + N - 1` (residualSumAt's, roundThroughSumCodes'),
+//! the sums written to the sum output first where `writeSum`.
+template <typename Access, int N>
+__device__ void sumAt(RowProblem const& p, RowStarts const& starts, int64_t column, bool writeSum, float (&s)[N])
+{
+    residualSumAt<Access, N>(p, starts, column, s);
     if (writeSum && p.sum != nullptr)
     {
         Access::template store<N>(p.sum, p.sumType, starts.out + column, s);
     }
+    roundThroughSumCodes<Access, N>(p, s);
 }
 
 //! Writes the normalized values of `s` (the output row starting at `out`, `column` on) to y.
@@ -484,7 +513,8 @@ __global__ void __launch_bounds__(kMaxRowThreads) cachedRowsKernel(RowProblem p,
     // Threads past the last row (of the last block's warps) hold nothing but join their warp's sums.
     HeldPacks const held{static_cast<int>(threadIdx.x) % threadsPerRow, threadsPerRow, row < p.rows ? p.length / N : 0};
     RowStarts const starts = rowStarts(p, row < p.rows ? row : 0);
-    float v[kPacks * N];
+    float sums[kPacks * N]; // for the sum output
+    float v[kPacks * N];    // the values normalized: the sums, or with a sum scale their roundings
     float total = 0.0F;
 #pragma unroll
     for (int k = 0; k < kPacks; ++k)
@@ -492,7 +522,13 @@ __global__ void __launch_bounds__(kMaxRowThreads) cachedRowsKernel(RowProblem p,
         if (held.has(k))
         {
             float s[N];
-            sumAt<Access, N>(p, starts, held.column(k, N), false, s);
+            residualSumAt<Access, N>(p, starts, held.column(k, N), s);
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+            {
+                sums[k * N + j] = s[j];
+            }
+            roundThroughSumCodes<Access, N>(p, s);
 #pragma unroll
             for (int j = 0; j < N; ++j)
             {
@@ -509,7 +545,7 @@ __global__ void __launch_bounds__(kMaxRowThreads) cachedRowsKernel(RowProblem p,
             if (held.has(k))
             {
                 float s[N];
-                packOf<N>(v, k, s);
+                packOf<N>(sums, k, s);
                 Access::template store<N>(p.sum, p.sumType, starts.out + held.column(k, N), s);
             }
         }
@@ -796,6 +832,7 @@ Codes codesOf(RowProblem const& p)
     note(p.x.codeScale > 0.0F, p.x.type);
     note(p.residual.codeScale > 0.0F, p.residual.type);
     note(p.yScale > 0.0F, p.yType);
+    note(p.sumScale > 0.0F, p.sumCodeType);
     return int8 && fp8 ? Codes::kANY : int8 ? Codes::kINT8 : fp8 ? Codes::kFP8 : Codes::kNONE;
 }
 

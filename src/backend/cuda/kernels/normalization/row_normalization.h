@@ -65,6 +65,10 @@ struct RowProblem
     nvinfer1::DataType valueType{nvinfer1::DataType::kFLOAT};
     void* sum{nullptr}; //!< where given, receives x (+ preBias) (+ residual)
     nvinfer1::DataType sumType{nvinfer1::DataType::kFLOAT};
+    //! > 0: the row normalized is the sum rounded through INT8 or FP8 codes (sumCodeType) of this scale, as a Q -> DQ
+    //! pair between the sum and the normalization computes (the sum output receives the sum itself).
+    float sumScale{0.0F};
+    nvinfer1::DataType sumCodeType{nvinfer1::DataType::kINT8};
     int64_t rows{0};
     int64_t length{0}; //!< elements per row
     RowLayout layout;
