@@ -139,6 +139,7 @@ private:
         return true;
     }
 
+    //! Whether `a` and `b` have the same rank and each extent is the same expression.
     bool sameExtents(plan::TensorRecord const& a, plan::TensorRecord const& b) const
     {
         return a.dims.size() == b.dims.size()
