@@ -66,10 +66,10 @@ size_t roundUp(size_t value, size_t multiple)
 bool PatchConvolution::takes(network::ConvolutionParams const& params, plan::Epilogue const& epilogue,
     Shape const& inputShape, nvinfer1::DataType type, TensorFormat format)
 {
-    bool const types = type == nvinfer1::DataType::kHALF || type == nvinfer1::DataType::kFLOAT;
+    bool const fp16 = type == nvinfer1::DataType::kHALF;
     bool const formats = format == TensorFormat::kHWC || format == TensorFormat::kHWC8;
     bool const epilogueRuns = !epilogue.activates || epilogue.relu();
-    if (!types || !formats || !epilogueRuns || inputShape.size() != 4 || params.kernelSize.nbDims != 2
+    if (!fp16 || !formats || !epilogueRuns || inputShape.size() != 4 || params.kernelSize.nbDims != 2
         || params.nbGroups != 1)
     {
         return false;

@@ -18,15 +18,16 @@ class PatchConvolution
 {
 public:
     //! Whether `params` with `epilogue` on an input of `inputShape` in `type`, stored in `format`, is such a product:
-    //! FP16 or FP32 in kHWC or kHWC8, two spatial axes, strides at least the window (a window of more than one
-    //! position, or a stride above 1), no padding, dilation or groups, and an epilogue of a ReLU at most beside the
-    //! bias and residual. (A 1x1 convolution of stride 1 is PointwiseConvolution's: it has nothing to gather.)
+    //! FP16 in kHWC or kHWC8 (FP32 plans keep convolutions kLINEAR), two spatial axes, strides at least the window (a
+    //! window of more than one position, or a stride above 1), no padding, dilation or groups, and an epilogue of a
+    //! ReLU at most beside the bias and residual. (A 1x1 convolution of stride 1 is PointwiseConvolution's: it has
+    //! nothing to gather.)
     static bool takes(network::ConvolutionParams const& params, plan::Epilogue const& epilogue, Shape const& inputShape,
         nvinfer1::DataType type, TensorFormat format);
 
-    //! Prepared for `geometry` (convolutionGeometry at the input shape, its channels as stored) in `type`, adding
-    //! `bias` (device memory, K values of `type`; nullptr for none) and applying a ReLU where `relu`. Throws
-    //! std::invalid_argument for a geometry `takes` refuses, std::runtime_error where cuBLASLt has no algorithm.
+    //! Prepared for `geometry` (convolutionGeometry at the input shape, its channels as stored) in `type` (FP16 or
+    //! FP32), adding `bias` (device memory, K values of `type`; nullptr for none) and applying a ReLU where `relu`.
+    //! Throws std::invalid_argument for a geometry `takes` refuses, std::runtime_error where cuBLASLt has no algorithm.
     PatchConvolution(ConvolutionGeometry const& geometry, nvinfer1::DataType type, void const* bias, bool relu,
         cublasLtHandle_t handle);
 
