@@ -2,6 +2,8 @@
 // unfolded from channels-last data: row p holds output position p's window, its kh window rows one after another, each
 // kw * C values that lie side by side in the input (kw positions of C channels). So the convolution is the product of
 // these rows with the kernel stored channels-last ([K, kh, kw, C]): PatchConvolution (patch_convolution.h) runs it so.
+// Such windows need no padding or zero fill, so a copy of bytes serves every element type; the quantized
+// convolution's im2col (quantized_convolution_kernels.h) gathers any INT8 window, padding and dilation included.
 #pragma once
 
 #include <cuda_runtime_api.h>

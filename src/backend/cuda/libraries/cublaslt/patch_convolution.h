@@ -1,11 +1,13 @@
 // A convolution whose windows do not overlap (strides at least the window, no padding or dilation: a vision
 // transformer's patch embedding, ConvNeXt's and Swin's 4x4 stems, a 1x1 convolution of stride 2) is a 1x1 convolution
 // over its windows: each output position's window, unfolded into one row of kh * kw * C values, times the kernel stored
-// channels-last ([K, kh, kw, C]). Over channels-last data each window row is kw * C adjacent values, so
-// the rows are gathered by a plain copy into the workspace (window_rows.h), and PointwiseConvolution multiplies them,
-// its bias, ReLU and residual fused in cuBLASLt's epilogue. cuDNN took 176 us for ViT-B/16's 16x16 stride-16 patch
-// embedding over an RGB image in FP16 kHWC8 at batch 8 on an H200 (its fastest algorithm; a product of 1568 x 2048 by
-// 2048 x 768). The builder times this beside cuDNN's algorithms and keeps the fastest (convolution_timing.h).
+// channels-last ([K, kh, kw, C]). Over channels-last data each window row is kw * C adjacent values, so the rows are
+// gathered by a plain copy into the workspace (window_rows.h), and PointwiseConvolution multiplies them, its bias,
+// ReLU and residual fused in cuBLASLt's epilogue. ViT-B/16's 16x16 stride-16 patch embedding over an RGB
+// image (FP16, kHWC8) is a product of 1568 x 2048 by 2048 x 768 at batch 8; in cuDNN's fastest algorithm it was the
+// slowest layer of the model's profile on an H200, and the model runs 59 us faster at batch 8 (44 us at batch 1) with
+// this product (docs/performance.md). The builder times it beside cuDNN's algorithms and keeps the fastest
+// (convolution_timing.h).
 #pragma once
 
 #include "backend/cuda/kernels/convolution/window_rows.h"
