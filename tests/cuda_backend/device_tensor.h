@@ -1,6 +1,6 @@
-// A tensor in device memory for tests that call a CUDA kernel directly: its data may start a chosen number of
-// elements past an aligned address, so that a kernel meets data its vector accesses cannot take, and guard bytes
-// around it show any write outside the tensor.
+// A tensor in device memory for tests that call a CUDA kernel directly: its data starts at an address aligned to 256
+// bytes, as a plan's tensors do, or a chosen number of elements past one, so that a kernel meets data its vector
+// accesses (or a library's fastest kernels) cannot take; guard bytes around it show any write outside the tensor.
 #pragma once
 
 #include "host_tensor.h"
@@ -17,10 +17,12 @@ namespace kiln::test
 class DeviceTensor
 {
 public:
-    static constexpr size_t kGuardBytes = 64;
+    //! Also the alignment of the data at offset 0: a plan aligns its tensors to 256 bytes, and cuBLASLt's kernels
+    //! read operands in place, and fuse epilogues, only at that alignment.
+    static constexpr size_t kGuardBytes = 256;
     static constexpr uint8_t kFill = 0xFF; //!< NaN in every float type, so an element never written shows
 
-    //! `host`'s elements, `offsetElements` elements past a 64-byte-aligned address.
+    //! `host`'s elements, `offsetElements` elements past a 256-byte-aligned address.
     explicit DeviceTensor(HostTensor const& host, size_t offsetElements = 0)
         : DeviceTensor(host.shape, host.type, offsetElements)
     {

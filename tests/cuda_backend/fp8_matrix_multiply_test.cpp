@@ -169,8 +169,9 @@ void expectFloatAgrees(HostTensor const& gpu, HostTensor const& cpu, std::string
 }
 
 //! The layer of `c` on the CUDA kernel and on the CPU reference, its input `inputOffset` and its output
-//! `outputOffset` elements past a 64-byte aligned address (never the 256 bytes cuBLASLt's kernels assume: such runs
-//! copy the rows first, or take the FP32 sums and Kiln's epilogue).
+//! `outputOffset` elements past a 256-byte aligned address: at offsets 0, aligned as a plan's tensors are, cuBLASLt
+//! reads the rows in place and computes the direct form's epilogue; other offsets copy the rows first, or take the
+//! FP32 sums and Kiln's epilogue.
 void expectKernelAgrees(Fp8Case const& c, std::string const& what, size_t inputOffset = 0, size_t outputOffset = 0)
 {
     SKIP_WITHOUT_GPU();

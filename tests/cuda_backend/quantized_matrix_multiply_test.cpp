@@ -148,8 +148,8 @@ void expectSameResults(HostTensor const& gpu, HostTensor const& cpu, bool quanti
     }
 }
 
-//! The layer of `c` on the CUDA kernel and on the CPU reference, its input `inputOffset` elements past a 64-byte
-//! aligned address (never the 256 bytes cuBLASLt's kernels read in place: these runs copy the rows first).
+//! The layer of `c` on the CUDA kernel and on the CPU reference, its input `inputOffset` elements past a 256-byte
+//! aligned address (0: read in place, as cuBLASLt's integer kernels read a plan's rows; others copy the rows first).
 void expectKernelAgrees(ProductCase const& c, std::string const& what, size_t inputOffset = 0)
 {
     SKIP_WITHOUT_GPU();

@@ -47,7 +47,7 @@ TEST(CudaTacticNames, ConvolutionsSayWhichLibraryAndAlgorithm)
     EXPECT_EQ(
         nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::kilnKernel().encode()), "Kiln's small-channel convolution");
     EXPECT_EQ(nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::gemm().encode()),
-        "cuBLASLt, the 1x1 convolution as one product");
+        "cuBLASLt, one product of the input (1x1) or of its windows, unfolded");
     EXPECT_EQ(nameOf(LayerType::kDECONVOLUTION, AlgorithmChoice::perCall(1).encode()),
         "cuDNN backward-data algorithm ALGO_1");
 }

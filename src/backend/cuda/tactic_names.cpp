@@ -68,7 +68,7 @@ std::string convolutionName(AlgorithmChoice const& choice, bool deconvolution)
     case AlgorithmChoice::Source::kKILN_KERNEL:
         return choice.index == AlgorithmChoice::depthwiseKernel().index ? "Kiln's depthwise convolution"
                                                                         : "Kiln's small-channel convolution";
-    case AlgorithmChoice::Source::kGEMM: return "cuBLASLt, the 1x1 convolution as one product";
+    case AlgorithmChoice::Source::kGEMM: return "cuBLASLt, one product of the input (1x1) or of its windows, unfolded";
     }
     return {};
 }

@@ -4,6 +4,7 @@
 #include "backend/cuda/kernels/convolution/depthwise_convolution.h"
 #include "backend/cuda/kernels/convolution/small_channel_convolution.h"
 #include "backend/cuda/libraries/cublaslt/matrix_multiply_descriptors.h"
+#include "backend/cuda/libraries/cublaslt/patch_convolution.h"
 #include "backend/cuda/libraries/cublaslt/pointwise_convolution.h"
 #include "backend/cuda/libraries/cudnn/convolution_graph.h"
 #include "backend/cuda/memory/device_buffer.h"
@@ -178,11 +179,30 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
             // cuBLASLt has no algorithm for the product: cuDNN runs the layer.
         }
     }
+    void const* const residual = epilogue.addsResidual ? mScratch->residual.data() : nullptr;
     if (product && product->workspaceBytes() <= workspace)
     {
-        void const* const residual = epilogue.addsResidual ? mScratch->residual.data() : nullptr;
         keepFaster(fastest, AlgorithmChoice::gemm(), timeRuns([&] {
             product->run(mCublasLt, mScratch->input.data(), mScratch->kernel.data(), residual, mScratch->output.data(),
+                mScratch->workspace.data(), nullptr);
+        }));
+    }
+    std::optional<PatchConvolution> patches;
+    if (PatchConvolution::takes(params, epilogue, inputShape, type, format))
+    {
+        try
+        {
+            patches.emplace(convolutionGeometry(params, shape, false), type, bias, epilogue.relu(), mCublasLt);
+        }
+        catch (std::runtime_error const&)
+        {
+            // cuBLASLt has no algorithm for the product: cuDNN runs the layer.
+        }
+    }
+    if (patches && patches->workspaceBytes() <= workspace)
+    {
+        keepFaster(fastest, AlgorithmChoice::gemm(), timeRuns([&] {
+            patches->run(mCublasLt, mScratch->input.data(), mScratch->kernel.data(), residual, mScratch->output.data(),
                 mScratch->workspace.data(), nullptr);
         }));
     }

@@ -29,6 +29,11 @@ void setAttribute(cublasLtMatmulDesc_t matmul, cublasLtMatmulDescAttributes_t at
         cublasLtMatmulDescSetAttribute(matmul, attribute, &value, sizeof(value)), "describing an FP8 product");
 }
 
+bool aligned(float const* scale)
+{
+    return reinterpret_cast<uintptr_t>(scale) % kFp8ScaleAlignment == 0;
+}
+
 void checkArguments(int64_t m, int64_t n, int64_t k, Fp8GemmOutput const& output)
 {
     int64_t const limit = std::numeric_limits<int32_t>::max();
@@ -45,6 +50,11 @@ void checkArguments(int64_t m, int64_t n, int64_t k, Fp8GemmOutput const& output
     bool const dScale = output.dScale == nullptr || output.type == CUDA_R_8F_E4M3;
     bool const vectors = !output.outerVectors
         || (output.type != CUDA_R_8F_E4M3 && output.aScale != nullptr && output.bScale != nullptr);
+    if (!aligned(output.aScale) || !aligned(output.bScale) || !aligned(output.dScale))
+    {
+        throw std::invalid_argument("FP8 product: a scale pointer is not aligned to "
+            + std::to_string(kFp8ScaleAlignment) + " bytes, which cuBLASLt's FP8 kernels need");
+    }
     if (!type || !bias || !dScale || !vectors)
     {
         throw std::invalid_argument("FP8 product: the output is FP32 (without a bias or an output scale), FP16 "

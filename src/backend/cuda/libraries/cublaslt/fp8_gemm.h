@@ -21,6 +21,10 @@ namespace kiln::cuda
 //! What k, m (the output's row length) and the leading dimensions must be multiples of.
 constexpr int64_t kFp8GemmAlignment = 16;
 
+//! The bytes every scale pointer must be aligned to: cuBLASLt (13.1, on an H200) answers a product whose scales lie
+//! 4 or 8 bytes apart in one buffer with NOT_SUPPORTED when it runs, though its heuristic offers algorithms for it.
+constexpr size_t kFp8ScaleAlignment = 16;
+
 //! The output and cuBLASLt's epilogue of one FP8 product. Every pointer is device memory, or null for none.
 struct Fp8GemmOutput
 {
@@ -37,8 +41,9 @@ class Fp8Gemm
 {
 public:
     //! Describes the product and takes cuBLASLt's first heuristic choice for it. m, n, k must be positive, k and m
-    //! multiples of kFp8GemmAlignment, and `output` one of the combinations above; throws std::invalid_argument
-    //! otherwise, and std::runtime_error where cuBLASLt has no algorithm for it (a GPU before Ada has none).
+    //! multiples of kFp8GemmAlignment, the scales aligned to kFp8ScaleAlignment, and `output` one of the
+    //! combinations above; throws std::invalid_argument otherwise, and std::runtime_error where cuBLASLt has no
+    //! algorithm for it (a GPU before Ada has none).
     Fp8Gemm(int64_t m, int64_t n, int64_t k, Fp8GemmOutput const& output, cublasLtHandle_t handle);
     ~Fp8Gemm();
     Fp8Gemm(Fp8Gemm const&) = delete;

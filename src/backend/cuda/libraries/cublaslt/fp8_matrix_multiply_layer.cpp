@@ -21,6 +21,9 @@ using nvinfer1::DataType;
 //! The alignment cuBLASLt's heuristics assume of every operand: rows or outputs elsewhere go through scratch memory.
 constexpr uint32_t kOperandAlignment = 256;
 
+//! FP32 values from one per-tensor scale to the next, so that each is aligned as Fp8Gemm takes scales.
+constexpr size_t kScaleSlot = kFp8ScaleAlignment / sizeof(float);
+
 size_t roundUp(size_t value, size_t multiple)
 {
     return (value + multiple - 1) / multiple * multiple;
@@ -77,9 +80,11 @@ public:
             "FP8 matrix multiply: uploading the weights");
         std::vector<float> multipliers = params.weightScales.toFloat();
         // The direct form's per-tensor scales: the weights', the input's, and the output's reciprocal (cuBLASLt
-        // multiplies by it before rounding into FP8).
-        std::vector<float> const scales{
-            multipliers.front(), params.inputScale, params.outputScale > 0.0F ? 1.0F / params.outputScale : 1.0F};
+        // multiplies by it before rounding into FP8), each in a slot of its own (kFp8ScaleAlignment).
+        std::vector<float> scales(3 * kScaleSlot, 0.0F);
+        scales[0] = multipliers.front();
+        scales[kScaleSlot] = params.inputScale;
+        scales[2 * kScaleSlot] = params.outputScale > 0.0F ? 1.0F / params.outputScale : 1.0F;
         mScales = uploadWeights(floats(scales), DataType::kFLOAT);
         for (float& multiplier : multipliers)
         {
@@ -192,8 +197,8 @@ private:
         DataType const type = mParams.outputType();
         out.type = type == DataType::kFP8 ? CUDA_R_8F_E4M3 : type == DataType::kHALF ? CUDA_R_16F : CUDA_R_32F;
         out.aScale = scales;
-        out.bScale = scales + 1;
-        out.dScale = type == DataType::kFP8 ? scales + 2 : nullptr;
+        out.bScale = scales + kScaleSlot;
+        out.dScale = type == DataType::kFP8 ? scales + 2 * kScaleSlot : nullptr;
         if (mDirectForm == DirectForm::kColumnScales)
         {
             // Each sum times inputScale * weightScales[n], then times 1: the multiplication the epilogue kernel does.
@@ -232,7 +237,7 @@ private:
     int64_t mInner{0};   //!< K
     DirectForm mDirectForm{DirectForm::kNone};
     DeviceBuffer mWeights;     //!< [N, K] FP8
-    DeviceBuffer mScales;      //!< FP32: the weights' scale, the input's, 1 / the output's
+    DeviceBuffer mScales;      //!< FP32 slots: the weights' scale, the input's, 1 / the output's
     DeviceBuffer mMultipliers; //!< [N] FP32: inputScale * weightScales[n] (the column-scales form's A scales)
     DeviceBuffer mBias;        //!< [N] FP32, or empty
     DeviceBuffer mHalfBias;    //!< [N] FP16, for cuBLASLt's epilogue, or empty

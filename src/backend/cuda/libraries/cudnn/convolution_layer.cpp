@@ -57,6 +57,7 @@ size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
     mSmallChannel.reset();
     mDepthwise.reset();
     mPointwise.reset();
+    mPatch.reset();
     if (mChoice == AlgorithmChoice::depthwiseKernel() && mInputFormat == mFormat
         && DepthwiseConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mFormat))
     {
@@ -76,14 +77,22 @@ size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
             // A plan built on a GPU with more shared memory a block than this one: cuDNN's heuristics choose.
         }
     }
-    if (mChoice.source == AlgorithmChoice::Source::kGEMM
-        && PointwiseConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mInputFormat))
+    if (mChoice.source == AlgorithmChoice::Source::kGEMM)
     {
         try
         {
-            mPointwise.emplace(convolutionGeometry(mParams, shape, false), mDataType, mBias.data(), mEpilogue.relu(),
-                mHandles.cublasLt());
-            return mPointwise->workspaceBytes();
+            if (PointwiseConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mInputFormat))
+            {
+                mPointwise.emplace(convolutionGeometry(mParams, shape, false), mDataType, mBias.data(),
+                    mEpilogue.relu(), mHandles.cublasLt());
+                return mPointwise->workspaceBytes();
+            }
+            if (PatchConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mInputFormat))
+            {
+                mPatch.emplace(convolutionGeometry(mParams, shape, false), mDataType, mBias.data(), mEpilogue.relu(),
+                    mHandles.cublasLt());
+                return mPatch->workspaceBytes();
+            }
         }
         catch (std::runtime_error const&)
         {
@@ -160,6 +169,11 @@ void ConvolutionLayer::compute(std::vector<ConstTensorView> const& inputs, Tenso
     if (mPointwise)
     {
         mPointwise->run(mHandles.cublasLt(), input, mKernel.data(), residual, output.data, mWorkspace.data(), stream);
+        return;
+    }
+    if (mPatch)
+    {
+        mPatch->run(mHandles.cublasLt(), input, mKernel.data(), residual, output.data, mWorkspace.data(), stream);
         return;
     }
     if (mGraphPlan)

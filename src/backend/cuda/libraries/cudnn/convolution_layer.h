@@ -2,8 +2,8 @@
 // cuDNN's heuristic choice: an engine of cuDNN's graph API (convolution_graph.h), an algorithm of
 // its per-call API, Kiln's kernel for few input channels (small_channel_convolution.h) or for depthwise
 // convolutions (depthwise_convolution.h), or one
-// cuBLASLt product for a 1x1 convolution (pointwise_convolution.h). A fused bias, ReLU and residual
-// run in the same call.
+// cuBLASLt product for a 1x1 convolution (pointwise_convolution.h) or for one whose windows tile the input
+// (patch_convolution.h). A fused bias, ReLU and residual run in the same call.
 // FP32 runs without TF32, so results match the CPU reference to FP32 tolerances; FP16 uses
 // tensor cores with FP32 accumulation. Data may be kLINEAR or kHWC, as the builder chose
 // (FP16 tensor cores run fastest channels-last, with a multiple of 8 channels: an RGB input
@@ -12,6 +12,7 @@
 
 #include "backend/cuda/kernels/convolution/depthwise_convolution.h"
 #include "backend/cuda/kernels/convolution/small_channel_convolution.h"
+#include "backend/cuda/libraries/cublaslt/patch_convolution.h"
 #include "backend/cuda/libraries/cublaslt/pointwise_convolution.h"
 #include "backend/cuda/libraries/cudnn/convolution_graph.h"
 #include "backend/cuda/libraries/cudnn/filter_layer.h"
@@ -62,6 +63,8 @@ private:
     DeviceBuffer mDepthwiseKernel;
     //! The builder's choice of one cuBLASLt product, prepared for the shape; empty when cuDNN runs the layer.
     std::optional<PointwiseConvolution> mPointwise;
+    //! The builder's choice of one cuBLASLt product over the unfolded windows; empty when another runs the layer.
+    std::optional<PatchConvolution> mPatch;
 };
 
 } // namespace kiln::cuda
