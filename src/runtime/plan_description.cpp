@@ -77,32 +77,94 @@ char const* operationSymbol(nvinfer1::DimensionOperation op)
     return "?";
 }
 
-//! A dimension as written in the plan's expression table: a number, "x.d0", or "(a + b)".
-std::string expression(PlanModel const& model, int32_t node, int depth = 0)
+//! The longest expression printed whole. The expression table shares nodes, so one whose operands repeat prints far
+//! longer than it is stored: ONNX Reshape's arithmetic for a -1 extent, repeated through a transformer's blocks, made
+//! torchvision's ViT-B/16 output extent print as 400 MB.
+constexpr size_t kPrintedExpressionLimit = 240;
+
+//! Appends node's text to `text`: a number, "x.d0", or "(a + b)"; false (leaving part of it) once `text` passes
+//! `limit` characters. Each operation adds characters before its operands, so even a malformed plan's cycle ends.
+bool appendExpression(PlanModel const& model, int32_t node, std::string& text, size_t limit)
 {
-    if (node < 0 || static_cast<size_t>(node) >= model.exprs.size() || depth > 32)
+    if (text.size() > limit)
     {
-        return "?";
+        return false;
+    }
+    if (node < 0 || static_cast<size_t>(node) >= model.exprs.size())
+    {
+        text += "?";
+        return true;
     }
     plan::ExprNode const& e = model.exprs[static_cast<size_t>(node)];
     switch (static_cast<shape::ExprKind>(e.kind))
     {
-    case shape::ExprKind::kCONSTANT: return std::to_string(e.value);
+    case shape::ExprKind::kCONSTANT: text += std::to_string(e.value); return true;
     case shape::ExprKind::kSYMBOL:
     {
         if (e.symbol < 0 || static_cast<size_t>(e.symbol) >= model.symbols.size())
         {
-            return "?";
+            text += "?";
+            return true;
         }
         plan::SymbolRecord const& s = model.symbols[static_cast<size_t>(e.symbol)];
-        return model.tensors[static_cast<size_t>(s.tensor)].name + ".d" + std::to_string(s.axis);
+        text += model.tensors[static_cast<size_t>(s.tensor)].name + ".d" + std::to_string(s.axis);
+        return true;
     }
     case shape::ExprKind::kOPERATION:
-        return "(" + expression(model, e.first, depth + 1) + " " + operationSymbol(e.op) + " "
-            + expression(model, e.second, depth + 1) + ")";
-    case shape::ExprKind::kSIZE_TENSOR: return "size";
+        text += "(";
+        if (!appendExpression(model, e.first, text, limit))
+        {
+            return false;
+        }
+        text += std::string(" ") + operationSymbol(e.op) + " ";
+        if (!appendExpression(model, e.second, text, limit))
+        {
+            return false;
+        }
+        text += ")";
+        return text.size() <= limit;
+    case shape::ExprKind::kSIZE_TENSOR: text += "size"; return true;
     }
-    return "?";
+    text += "?";
+    return true;
+}
+
+//! The operations node depends on, each counted once.
+size_t operationsUnder(PlanModel const& model, int32_t node)
+{
+    std::vector<bool> seen(model.exprs.size(), false);
+    std::vector<int32_t> pending{node};
+    size_t operations = 0;
+    while (!pending.empty())
+    {
+        int32_t const n = pending.back();
+        pending.pop_back();
+        if (n < 0 || static_cast<size_t>(n) >= model.exprs.size() || seen[static_cast<size_t>(n)])
+        {
+            continue;
+        }
+        seen[static_cast<size_t>(n)] = true;
+        plan::ExprNode const& e = model.exprs[static_cast<size_t>(n)];
+        if (static_cast<shape::ExprKind>(e.kind) == shape::ExprKind::kOPERATION)
+        {
+            ++operations;
+            pending.push_back(e.first);
+            pending.push_back(e.second);
+        }
+    }
+    return operations;
+}
+
+//! A dimension as written in the plan's expression table, or, where that is longer than kPrintedExpressionLimit,
+//! how many operations it is made of.
+std::string expression(PlanModel const& model, int32_t node)
+{
+    std::string text;
+    if (appendExpression(model, node, text, kPrintedExpressionLimit))
+    {
+        return text;
+    }
+    return "<an expression of " + std::to_string(operationsUnder(model, node)) + " operations>";
 }
 
 std::string shapeOf(PlanModel const& model, plan::TensorRecord const& tensor)
