@@ -99,7 +99,7 @@ TensorFacts inputFacts(Tensor& input, NetworkFacts& facts)
     {
         if (dims.d[i] < 0)
         {
-            symbols[i] = exprs.newSymbol(input.name() + ".d" + std::to_string(i));
+            symbols[i] = exprs.newExtent(input.name() + ".d" + std::to_string(i));
             result.dims.d[i] = symbols[i];
         }
         else

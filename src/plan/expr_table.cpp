@@ -65,6 +65,26 @@ bool ExprTableWriter::addSizeTensor(shape::Expr const& expr, ExprNode& node)
     return true;
 }
 
+std::vector<shape::Expr const*> rebuildSymbols(PlanModel const& m, shape::ExprBuilder& builder)
+{
+    std::vector<shape::Expr const*> symbols;
+    for (SymbolRecord const& symbol : m.symbols)
+    {
+        std::string const name = m.tensors[static_cast<size_t>(symbol.tensor)].name;
+        switch (symbol.kind)
+        {
+        case SymbolRecord::Kind::kDIMENSION:
+            symbols.push_back(builder.newExtent(name + ".d" + std::to_string(symbol.axis)));
+            break;
+        case SymbolRecord::Kind::kVALUE:
+            symbols.push_back(builder.newSymbol(name + ".v" + std::to_string(symbol.axis)));
+            break;
+        case SymbolRecord::Kind::kSIZE: symbols.push_back(nullptr); break;
+        }
+    }
+    return symbols;
+}
+
 bool rebuildExprTable(std::vector<ExprNode> const& nodes, shape::ExprBuilder& builder,
     std::vector<shape::Expr const*>& symbols, std::vector<shape::Expr const*>& out, std::string& error)
 {

@@ -21,13 +21,7 @@ class RecordedFacts
 public:
     bool rebuild(PlanModel const& m, std::string& error)
     {
-        for (SymbolRecord const& symbol : m.symbols)
-        {
-            // A size tensor's symbol is made by the expression that declares it.
-            mSymbols.push_back(symbol.kind == SymbolRecord::Kind::kSIZE
-                    ? nullptr
-                    : mBuilder.newSymbol(m.tensors[symbol.tensor].name + ".d" + std::to_string(symbol.axis)));
-        }
+        mSymbols = rebuildSymbols(m, mBuilder);
         if (!rebuildExprTable(m.exprs, mBuilder, mSymbols, mExprs, error))
         {
             error = "the plan is malformed: " + error;

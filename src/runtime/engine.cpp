@@ -78,13 +78,7 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, nvinfer1::IGpuAllo
     {
         return nullptr;
     }
-    for (auto const& symbol : m.symbols)
-    {
-        // A size tensor's symbol is made by the expression that declares it, when the table is rebuilt.
-        engine->mSymbols.push_back(symbol.kind == plan::SymbolRecord::Kind::kSIZE
-                ? nullptr
-                : engine->mBuilder->newSymbol(m.tensors[symbol.tensor].name + ".d" + std::to_string(symbol.axis)));
-    }
+    engine->mSymbols = plan::rebuildSymbols(m, *engine->mBuilder);
     if (!plan::rebuildExprTable(m.exprs, *engine->mBuilder, engine->mSymbols, engine->mExprs, error))
     {
         error = "the plan is malformed: " + error;

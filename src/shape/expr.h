@@ -42,6 +42,8 @@ public:
         Expr const* second{nullptr}; //!< kOPERATION: second operand; kSIZE_TENSOR: the upper bound
         std::string_view name;       //!< kSYMBOL, kSIZE_TENSOR: storage owned by the builder
         uint64_t hash{0};
+        //! The least value it takes for any value its symbols may take, as far as known; kNoLowerBound where none is.
+        int64_t lowerBound{std::numeric_limits<int64_t>::min()};
         uint32_t index{0};
         ExprBuilder const* owner{nullptr};
     };
@@ -124,6 +126,15 @@ public:
     {
         return *mFields.second;
     }
+
+    //! A value the expression is at least whatever its symbols' values, or kNoLowerBound: a constant's value, 0 for
+    //! an extent, a size tensor or a comparison, and what sums, products, quotients, maxima and minima of bounded
+    //! operands are at least.
+    int64_t lowerBound() const noexcept
+    {
+        return mFields.lowerBound;
+    }
+    static constexpr int64_t kNoLowerBound = std::numeric_limits<int64_t>::min();
 
     //! Depends only on structure (never on addresses or creation order), so it agrees across builders.
     uint64_t structuralHash() const noexcept

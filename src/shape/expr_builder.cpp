@@ -47,9 +47,55 @@ bool comesBefore(Expr const& a, Expr const& b)
     return a.index() < b.index();
 }
 
+//! A value op's result is at least, from its operands' (Expr::lowerBound), or Expr::kNoLowerBound: a comparison is
+//! at least 0; a sum at least the sum of its operands' bounds; a product of operands at least 0 at least the product
+//! of their bounds; a quotient of such at least 0, and by a positive constant the quotient of the dividend's bound;
+//! a minimum the smaller bound, a maximum the larger one it knows; c - (a comparison) at least c - 1 (Reshape's
+//! 1 - (a == 0)).
+int64_t lowerBoundOf(DimensionOperation op, Expr const& first, Expr const& second)
+{
+    constexpr int64_t kNone = Expr::kNoLowerBound;
+    int64_t const a = first.lowerBound();
+    int64_t const b = second.lowerBound();
+    bool const bothNonNegative = a >= 0 && b >= 0;
+    int64_t result = kNone;
+    switch (op)
+    {
+    case DimensionOperation::kEQUAL:
+    case DimensionOperation::kLESS: return 0;
+    case DimensionOperation::kMAX: return std::max(a, b);
+    case DimensionOperation::kMIN: return a == kNone || b == kNone ? kNone : std::min(a, b);
+    case DimensionOperation::kSUM:
+        return a == kNone || b == kNone || __builtin_add_overflow(a, b, &result) ? kNone : result;
+    case DimensionOperation::kPROD: return !bothNonNegative || __builtin_mul_overflow(a, b, &result) ? kNone : result;
+    case DimensionOperation::kFLOOR_DIV:
+    case DimensionOperation::kCEIL_DIV:
+        // By a positive constant the quotient grows with the dividend; by a divisor that may grow, it may reach 0.
+        if (a >= 0 && second.isConstant() && b > 0)
+        {
+            return op == DimensionOperation::kFLOOR_DIV ? a / b : a / b + (a % b != 0 ? 1 : 0);
+        }
+        return bothNonNegative ? 0 : kNone;
+    case DimensionOperation::kSUB:
+    {
+        bool const minusComparison = second.isOperation()
+            && (second.operation() == DimensionOperation::kEQUAL || second.operation() == DimensionOperation::kLESS);
+        return first.isConstant() && minusComparison && a > kNone ? a - 1 : kNone;
+    }
+    }
+    return kNone;
+}
+
 bool isConstantEqualTo(Expr const& expr, int64_t value)
 {
     return expr.isConstant() && expr.constantValue() == value;
+}
+
+//! Whether `test` is (a == 0) for this a.
+bool isZeroTestOf(Expr const& test, Expr const& a)
+{
+    return test.isOperation() && test.operation() == DimensionOperation::kEQUAL && &test.first() == &a
+        && isConstantEqualTo(test.second(), 0);
 }
 
 bool isPositiveConstant(Expr const& expr)
@@ -125,6 +171,7 @@ Expr const* ExprBuilder::constant(int64_t value) noexcept
         Expr::Fields fields;
         fields.kind = ExprKind::kCONSTANT;
         fields.value = value;
+        fields.lowerBound = value;
         fields.hash = key.hash;
         Expr const* node = createNode(fields);
         mInterned.emplace(key, node);
@@ -191,6 +238,7 @@ Expr const* ExprBuilder::declareSizeTensor(int32_t outputIndex, IDimensionExpr c
     }
     Expr::Fields fields;
     fields.kind = ExprKind::kSIZE_TENSOR;
+    fields.lowerBound = 0; // a count of elements
     fields.symbolId = symbolCount();
     fields.outputIndex = outputIndex;
     fields.first = optimum;
@@ -205,8 +253,19 @@ Expr const* ExprBuilder::declareSizeTensor(int32_t outputIndex, IDimensionExpr c
 
 Expr const* ExprBuilder::newSymbol(std::string_view name)
 {
+    return makeSymbol(name, false);
+}
+
+Expr const* ExprBuilder::newExtent(std::string_view name)
+{
+    return makeSymbol(name, true);
+}
+
+Expr const* ExprBuilder::makeSymbol(std::string_view name, bool extent)
+{
     Expr::Fields fields;
     fields.kind = ExprKind::kSYMBOL;
+    fields.lowerBound = extent ? 0 : Expr::kNoLowerBound;
     fields.symbolId = symbolCount();
     fields.name = storeName(name);
     fields.hash = mix(kindSeed(ExprKind::kSYMBOL), static_cast<uint64_t>(fields.symbolId));
@@ -379,6 +438,20 @@ std::optional<Expr const*> ExprBuilder::simplifyProduct(Expr const& x, Expr cons
     {
         return &y;
     }
+    // Reshape's rule for a 0 (copy the input's extent) writes a * (a == 0) + a * (1 - (a == 0)) where the requested
+    // extent a is the input's: the first product is 0 and the second a for every a.
+    for (auto const& [factor, other] : {std::pair{&x, &y}, std::pair{&y, &x}})
+    {
+        if (isZeroTestOf(*other, *factor))
+        {
+            return constant(0);
+        }
+        if (other->isOperation() && other->operation() == DimensionOperation::kSUB
+            && isConstantEqualTo(other->first(), 1) && isZeroTestOf(other->second(), *factor))
+        {
+            return factor;
+        }
+    }
     return foldConstants(DimensionOperation::kPROD, x, y);
 }
 
@@ -396,6 +469,17 @@ std::optional<Expr const*> ExprBuilder::simplifyComparison(DimensionOperation op
     if (&x == &y)
     {
         return constant(op == DimensionOperation::kEQUAL ? 1 : 0);
+    }
+    // A value known to be at least l is not a constant below l, nor below one at most l; it is above one below l.
+    bool const equal = op == DimensionOperation::kEQUAL;
+    if (x.lowerBound() > Expr::kNoLowerBound && y.isConstant()
+        && (equal ? y.constantValue() < x.lowerBound() : y.constantValue() <= x.lowerBound()))
+    {
+        return constant(0);
+    }
+    if (y.lowerBound() > Expr::kNoLowerBound && x.isConstant() && x.constantValue() < y.lowerBound())
+    {
+        return constant(equal ? 0 : 1);
     }
     return std::nullopt;
 }
@@ -437,6 +521,7 @@ Expr const* ExprBuilder::internOperation(DimensionOperation op, Expr const* firs
     fields.op = op;
     fields.first = first;
     fields.second = second;
+    fields.lowerBound = lowerBoundOf(op, *first, *second);
     fields.hash = key.hash;
     Expr const* node = createNode(fields);
     mInterned.emplace(key, node);

@@ -21,8 +21,12 @@
 // node; x + 0, x - 0, x * 1, floor_div(x, 1), ceil_div(x, 1) -> x; x * 0 -> 0; x - x -> 0; max(x, x), min(x, x)
 // -> x; (x == x) -> 1; (x < x) -> 0; x - c -> x + (-c); (x + c1) + c2 -> x + (c1 + c2); (x * c1) * c2 -> x * (c1 *
 // c2); max(max(x, c1), c2) -> max(x, max(c1, c2)) (min alike); floor_div(floor_div(x, c1), c2) -> floor_div(x, c1 *
-// c2) for c1, c2 > 0 (ceil_div alike). A rewrite may remove an intermediate overflow, or an error inside an operand
-// that the result no longer depends on (x * 0, x - x); it never adds one.
+// c2) for c1, c2 > 0 (ceil_div alike). For x known to be at least l (Expr::lowerBound: extents and size tensors are
+// at least 0, and sums, products, quotients and extrema of bounded values are bounded), (x == c) -> 0 for c below
+// l, (x < c) -> 0 for c at most l, (c < x) -> 1 for c below l; and a * (a == 0) -> 0, a * (1 - (a == 0)) -> a:
+// ONNX Reshape's rules for a -1 or a 0 among requested extents computed from the input's, which otherwise grew
+// torchvision's ViT-B/16 output extent to 1076 operations. A rewrite may remove an intermediate overflow, or an error
+// inside an operand that the result no longer depends on (x * 0, x - x); it never adds one.
 #pragma once
 
 #include "shape/expr.h"
@@ -56,9 +60,11 @@ public:
     Expr const* declareSizeTensor(
         int32_t outputIndex, nvinfer1::IDimensionExpr const& opt, nvinfer1::IDimensionExpr const& upper) override;
 
-    //! A new runtime dimension with the next SymbolId. Names are labels for printing and findSymbol; they need not
-    //! be unique.
+    //! A new runtime value with the next SymbolId, of any sign (a shape tensor's value). Names are labels for
+    //! printing and findSymbol; they need not be unique.
     Expr const* newSymbol(std::string_view name);
+    //! newSymbol for a tensor's extent, which is never negative: comparisons with negative constants fold.
+    Expr const* newExtent(std::string_view name);
     //! The first symbol or size tensor of that name, else nullptr.
     Expr const* findSymbol(std::string_view name) const noexcept;
     //! The symbol or size tensor with that id, else nullptr.
@@ -116,6 +122,7 @@ private:
     //! (a op c1) op c2 as a op (c1 op c2), for an associative op and constants c1 and c2.
     std::optional<Expr const*> foldConstants(nvinfer1::DimensionOperation op, Expr const& x, Expr const& y);
     Expr const* internOperation(nvinfer1::DimensionOperation op, Expr const* first, Expr const* second);
+    Expr const* makeSymbol(std::string_view name, bool extent);
     Expr const* createNode(Expr::Fields fields);
     Expr const* operandOf(nvinfer1::IDimensionExpr const* expr, char const* role);
     std::string_view storeName(std::string_view name);

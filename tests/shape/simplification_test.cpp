@@ -28,6 +28,7 @@ protected:
     ExprBuilder builder;
     Expr const* x = builder.newSymbol("x");
     Expr const* y = builder.newSymbol("y");
+    Expr const* extent = builder.newExtent("t.d0");
 };
 
 TEST_F(Simplification, NeutralAndAbsorbingConstants)
@@ -127,6 +128,55 @@ TEST_F(Simplification, ConstantDivisorZeroFailsAtOnce)
     EXPECT_EQ(op(DimensionOperation::kFLOOR_DIV, x, c(0)), nullptr);
     EXPECT_NE(builder.lastError().find("floor_div(x, 0): division by zero"), std::string::npos) << builder.lastError();
     EXPECT_EQ(op(DimensionOperation::kCEIL_DIV, x, c(0)), nullptr);
+}
+
+TEST_F(Simplification, ComparisonsDecidedByLowerBounds)
+{
+    auto const eq = [&](Expr const* a, int64_t value) { return op(DimensionOperation::kEQUAL, a, c(value)); };
+    auto const less = [&](Expr const* a, Expr const* b) { return op(DimensionOperation::kLESS, a, b); };
+    // An extent is at least 0: never -1, never below 0, always above -1.
+    EXPECT_EQ(eq(extent, -1), c(0));
+    EXPECT_EQ(less(extent, c(0)), c(0));
+    EXPECT_EQ(less(c(-1), extent), c(1));
+    EXPECT_NE(eq(extent, 0), c(0)) << "an extent may be 0";
+    EXPECT_NE(less(c(0), extent), c(1));
+    // A value of any sign (a shape tensor's) decides nothing.
+    EXPECT_NE(eq(x, -1), c(0));
+    EXPECT_NE(less(x, c(0)), c(0));
+    // Bounds through operations: ONNX Reshape's -1 test on an extent computed from extents.
+    Expr const* half = op(DimensionOperation::kFLOOR_DIV, op(DimensionOperation::kSUM, extent, extent), c(2));
+    EXPECT_EQ(eq(half, -1), c(0));
+    Expr const* atLeastOne = op(DimensionOperation::kMAX, extent, c(1));
+    EXPECT_EQ(eq(atLeastOne, 0), c(0)) << "max(t, 1) is never 0";
+    EXPECT_EQ(eq(op(DimensionOperation::kPROD, atLeastOne, c(768)), 0), c(0));
+    EXPECT_EQ(
+        eq(op(DimensionOperation::kFLOOR_DIV, op(DimensionOperation::kPROD, atLeastOne, c(768)), c(256)), 0), c(0))
+        << "768 max(t, 1) / 256 is at least 3";
+    EXPECT_NE(eq(op(DimensionOperation::kFLOOR_DIV, atLeastOne, extent), 0), c(0)) << "a divisor that may grow";
+    EXPECT_NE(eq(op(DimensionOperation::kSUB, extent, c(1)), -1), c(0)) << "t - 1 may be -1";
+    Expr const* notZero = op(DimensionOperation::kSUB, c(1), eq(x, 0));
+    EXPECT_EQ(eq(notZero, -1), c(0)) << "1 - (a comparison) is 0 or 1";
+}
+
+TEST_F(Simplification, ReshapesZeroPlaceholderOfTheInputsOwnExtent)
+{
+    // Reshape writes a requested extent a as (a == 0) * input + (1 - (a == 0)) * a; where a is the input's extent:
+    Expr const* isZero = op(DimensionOperation::kEQUAL, x, c(0));
+    EXPECT_EQ(op(DimensionOperation::kPROD, isZero, x), c(0));
+    EXPECT_EQ(op(DimensionOperation::kPROD, x, isZero), c(0));
+    EXPECT_EQ(op(DimensionOperation::kPROD, op(DimensionOperation::kSUB, c(1), isZero), x), x);
+    EXPECT_EQ(op(DimensionOperation::kPROD, x, op(DimensionOperation::kSUB, c(1), isZero)), x);
+    // Not for another operand.
+    EXPECT_NE(op(DimensionOperation::kPROD, isZero, y), c(0));
+    EXPECT_NE(op(DimensionOperation::kPROD, op(DimensionOperation::kSUB, c(1), isZero), y), y);
+    // And the identities hold: a * (a == 0) is 0 and a * (1 - (a == 0)) is a for every a, 0 included.
+    for (int64_t value : {-3, -1, 0, 1, 7})
+    {
+        Expr const* a = c(value);
+        Expr const* test = op(DimensionOperation::kEQUAL, a, c(0));
+        EXPECT_EQ(op(DimensionOperation::kPROD, a, test), c(0));
+        EXPECT_EQ(op(DimensionOperation::kPROD, a, op(DimensionOperation::kSUB, c(1), test)), a);
+    }
 }
 
 TEST_F(Simplification, NullOperandsPropagateThroughApply)
