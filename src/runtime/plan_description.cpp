@@ -78,8 +78,9 @@ char const* operationSymbol(nvinfer1::DimensionOperation op)
 }
 
 //! The longest expression printed whole. The expression table shares nodes, so one whose operands repeat prints far
-//! longer than it is stored: ONNX Reshape's arithmetic for a -1 extent, repeated through a transformer's blocks, made
-//! torchvision's ViT-B/16 output extent print as 400 MB.
+//! longer than it is stored: a chain of reshapes whose rules for 0 and -1 each name the requested extent three times
+//! grows its print exponentially (torchvision's ViT-B/16 output extent printed as 400 MB before the shape builder
+//! folded those rules where the extents decide them).
 constexpr size_t kPrintedExpressionLimit = 240;
 
 //! Appends node's text to `text`: a number, "x.d0", or "(a + b)"; false (leaving part of it) once `text` passes

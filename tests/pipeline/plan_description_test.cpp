@@ -1,7 +1,7 @@
 // describePlan, what `kiln inspect` prints: a tensor's extents are printed as expressions of the input extents, and
 // one that would print too long is summarized by its operations. The expression table shares its nodes, so an
-// extent whose operands repeat prints exponentially longer than it is stored (ONNX Reshape's arithmetic for a -1
-// extent, repeated through ViT-B/16's blocks, printed as 400 MB).
+// extent whose operands repeat prints exponentially longer than it is stored (ViT-B/16's output extent, through its
+// blocks' reshapes, once printed as 400 MB).
 #include "../layers/layer_harness.h"
 #include "runtime/plan_description.h"
 
