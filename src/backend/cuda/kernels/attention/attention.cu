@@ -499,7 +499,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     // p.stages stages of kStage halves (launched with that much dynamic shared memory): two, or one per tile.
     extern __shared__ __align__(16) __half shared[];
     // The rows' maxima and sums of every lane, where the merge of the splits' statistics cannot go through `shared`
-    // because the keys stay there (two tiles of keys at most, below).
+    // because the keys stay there (every tile of keys, where they are few: below).
     __shared__ float rowStatistics[kRounds && kKeyWarps > 1 ? kWarps * 32 * 4 : 1];
 
     uint32_t const batch = blockIdx.x / static_cast<uint32_t>(p.queryTiles);
