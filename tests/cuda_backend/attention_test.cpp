@@ -675,8 +675,9 @@ TEST(CudaAttention, QuantizedAttentionAgreesWithTheUnfusedCpuReference)
     SKIP_WITHOUT_GPU();
     for (DataType type : {DataType::kFP8, DataType::kINT8})
     {
-        // 20 and 100 keys: one tile and two (the second part full), which stay in shared memory while the kernel
-        // passes over them twice; 130: three tiles, walked twice. The keys are split between warps.
+        // 20, 100 and 130 keys: one tile, two (the second part full) and three, which stay in shared memory while
+        // the kernel passes over them twice (a stage launched for each of the three). The keys are split between
+        // warps, whose scores wait in shared memory between the passes.
         for (int64_t keys : {20, 100, 130})
         {
             AttentionCase c = quantizedCase(type);
@@ -694,6 +695,17 @@ TEST(CudaAttention, QuantizedAttentionAgreesWithTheUnfusedCpuReference)
         AttentionCase bert = withBertBaseHeads(quantizedCase(DataType::kFP8));
         bert.batch = batch;
         expectQuantizedAgrees(bert, 0.1, "FP8, BERT-base's heads, batch " + std::to_string(batch));
+    }
+    // ViT-B/16's heads at batch 8: 197 keys are four tiles at depth 64, each resident, with every warp of a block
+    // taking queries (the second pass computes the scores again); 400 keys are more tiles than the stages hold,
+    // copied and rounded in each pass.
+    for (int64_t keys : {197, 400})
+    {
+        AttentionCase vit = withBertBaseHeads(quantizedCase(DataType::kFP8));
+        vit.batch = 8;
+        vit.queries = 197;
+        vit.keys = keys;
+        expectQuantizedAgrees(vit, 0.1, "FP8, ViT-B/16's heads, " + std::to_string(keys) + " keys");
     }
     for (int which = 0; which < 5; ++which)
     {

@@ -14,9 +14,10 @@
 // their quantizations (exact in FP16), and their scales applied to the products' sums: to the scores before they are
 // rounded, to the output as it is written. The probabilities' rounding needs each row's final maximum and sum, which
 // online softmax knows only at the end: with it, the kernel walks the keys twice, first for the rows' maxima and
-// sums, then for the normalized probabilities, rounded, times the values. Where the keys are at most two tiles (BERT's
-// 128 tokens), they and their values stay in the two stages and their scores in registers between the two passes:
-// each is copied, rounded and multiplied once.
+// sums, then for the normalized probabilities, rounded, times the values. Where the keys are few (BERT's 128 tokens,
+// ViT's 197), the block's shared memory holds a stage for every tile of keys and values, so each is copied and
+// rounded once; the scores wait between the walks where their keys were, or in registers (two tiles), or else are
+// computed again from the resident keys.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/attention/attention_problem.cuh"
 #include "backend/cuda/kernels/device_access.cuh"
@@ -495,9 +496,10 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     static_assert(kKeyWarps == 1 || 2 * kStage * 2 >= kWarps * 32 * (kDepth / 2 + 4) * 4, "the merge fits");
     // Whether a tile's scores (every warp's, FP32) fit where its keys were, for the passes that keep every key.
     constexpr bool kStashesScores = kWarps * 32 * kWarpKeys / 2 * 4 <= kTileKeys * kPitch * 2;
-    __shared__ __align__(16) __half shared[2 * kStage];
+    // p.stages stages of kStage halves (launched with that much dynamic shared memory): two, or one per tile.
+    extern __shared__ __align__(16) __half shared[];
     // The rows' maxima and sums of every lane, where the merge of the splits' statistics cannot go through `shared`
-    // because the keys stay there (two tiles of keys at most, below).
+    // because the keys stay there (every tile of keys, where they are few: below).
     __shared__ float rowStatistics[kRounds && kKeyWarps > 1 ? kWarps * 32 * 4 : 1];
 
     uint32_t const batch = blockIdx.x / static_cast<uint32_t>(p.queryTiles);
@@ -542,9 +544,9 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     int64_t const maskRows[2]{starts.mask + static_cast<int64_t>(row0) * p.maskView.row,
         starts.mask + static_cast<int64_t>(row0 + 8) * p.maskView.row};
     int32_t const tiles = (p.keyCount + kTileKeys - 1) / kTileKeys;
-    // Copies key tile `tile` into its stage, and its values kTileKeys rows on where `withValues`.
-    auto const loadStage = [&](int32_t tile, bool withValues) {
-        __half* stage = shared + (tile % 2) * kStage;
+    // Copies key tile `tile` into stage `stageIndex`, and its values kTileKeys rows on where `withValues`.
+    auto const loadStage = [&](int32_t tile, int32_t stageIndex, bool withValues) {
+        __half* stage = shared + stageIndex * kStage;
         loadTile<kTileKeys, kDepth, kPitch>(
             stage, keys, p.keyView, tile * kTileKeys, p.keyCount, p.depth, p.vectorKeys);
         if (withValues)
@@ -569,13 +571,13 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     // Walks the key tiles, handing `step` this warp's part of each stage (keys, then the values kTileKeys rows on,
     // where `withValues`) and the first key of that part.
     auto const walkKeys = [&](bool withValues, auto&& step) {
-        loadStage(0, withValues);
+        loadStage(0, 0, withValues);
         commitCopies();
         for (int32_t tile = 0; tile < tiles; ++tile)
         {
             if (tile + 1 < tiles)
             {
-                loadStage(tile + 1, withValues); // into the stage the previous step finished reading
+                loadStage(tile + 1, (tile + 1) % 2, withValues); // into the stage the previous step finished reading
             }
             commitCopies();
             awaitCopies<1>(); // this tile's copies have landed; the next tile's may still be in flight
@@ -591,14 +593,14 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     float const scoreScale = kRounds ? p.scale * p.queryRounding.unit() * p.keysRounding.unit() : p.scale;
     float const outputScale = kRounds ? p.valuesRounding.unit() * (normalized ? p.probabilitiesRounding.unit() : 1.0F)
                                       : 1.0F;
-    if (normalized && tiles <= 2)
+    if (normalized && tiles <= p.stages)
     {
-        // Every key and value fits the two stages (BERT's 128 tokens at depth 64): they are copied and rounded once,
-        // and the scores, computed once, are kept from the rows' statistics to their probabilities, where the walks
-        // below copy, round and multiply the keys twice. The same values in the same order: the same bits.
+        // Every key and value has a stage (BERT's 128 tokens at depth 64 fit the two; ViT's 197 were launched with
+        // four): they are copied and rounded once, where the walks below copy, round and multiply the keys twice. The
+        // same values in the same order: the same bits.
         for (int32_t tile = 0; tile < tiles; ++tile)
         {
-            loadStage(tile, true);
+            loadStage(tile, tile, true);
         }
         commitCopies();
         awaitCopies<0>();
@@ -646,6 +648,31 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
                 roundedProbabilities<kDepth, kWarpKeys, kGrids>(scores, state, p, probabilities);
                 accumulateTile<kDepth, kWarpKeys>(
                     probabilities, shared + tile * kStage + split * kWarpKeys * kPitch + kTileKeys * kPitch, state);
+            }
+        }
+        else if (tiles > 2)
+        {
+            // More tiles than the registers hold scores for: the second walk computes them again from the resident
+            // keys, the same products in the same order.
+#pragma unroll 1
+            for (int32_t tile = 0; tile < tiles; ++tile)
+            {
+                float scores[kWarpKeys / 8][4];
+                scoreTile<kDepth, kWarpKeys, kGrids>(scores, query, shared + tile * kStage + split * kWarpKeys * kPitch,
+                    p, scoreScale, maskRows, tile * kTileKeys + split * kWarpKeys, row0);
+                softmaxTile<kDepth, kWarpKeys>(scores, state);
+            }
+            completeRowStatistics<kDepth, kKeyWarps>(state, rowStatistics, queryWarp);
+#pragma unroll 1
+            for (int32_t tile = 0; tile < tiles; ++tile)
+            {
+                __half const* const stage = shared + tile * kStage + split * kWarpKeys * kPitch;
+                float scores[kWarpKeys / 8][4];
+                scoreTile<kDepth, kWarpKeys, kGrids>(
+                    scores, query, stage, p, scoreScale, maskRows, tile * kTileKeys + split * kWarpKeys, row0);
+                ProbabilityFragments<kWarpKeys> probabilities;
+                roundedProbabilities<kDepth, kWarpKeys, kGrids>(scores, state, p, probabilities);
+                accumulateTile<kDepth, kWarpKeys>(probabilities, stage + kTileKeys * kPitch, state);
             }
         }
         else
@@ -696,7 +723,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
         });
         completeRowStatistics<kDepth, kKeyWarps>(state, reinterpret_cast<float*>(shared), queryWarp);
     }
-    if (!normalized || tiles > 2)
+    if (!normalized || tiles > p.stages)
     {
         walkKeys(true, [&](__half const* stage, int32_t firstKey) {
             float scores[kWarpKeys / 8][4];
@@ -752,24 +779,42 @@ bool movesInGroupsOf(int64_t elements, void const* data, backend::AttentionGeome
     return aligned;
 }
 
+//! The bytes of one stage of keys and values: kTileKeys rows of each, kDepth + 8 halves apart.
+template <int kDepth, int kTileKeys>
+constexpr size_t stageBytes()
+{
+    return size_t{2} * kTileKeys * (kDepth + 8) * sizeof(__half);
+}
+
+//! The most shared memory a block's stages take where every tile of keys has one: enough for ViT's 197 keys at depth
+//! 64 (four stages, 72 KB), and little enough that two blocks share a multiprocessor.
+constexpr size_t kResidentStagesBytes = size_t{96} << 10;
+
+//! Queues the kernel compiled for `kGrids` with problem.stages stages of shared memory.
+template <int kDepth, int kTileKeys, int kQueryWarps, Grids kGrids>
+void queue(HalfProblem const& problem, unsigned grid, cudaStream_t stream)
+{
+    auto const kernel = attentionKernel<kDepth, kTileKeys, kQueryWarps, kGrids>;
+    size_t const bytes = static_cast<size_t>(problem.stages) * stageBytes<kDepth, kTileKeys>();
+    if (bytes > size_t{48} << 10)
+    {
+        // Past 48 KB a kernel's dynamic shared memory must be allowed on each device first.
+        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+            "attention: allowing the kernel its shared memory");
+    }
+    kernel<<<grid, kThreads, bytes, stream>>>(problem);
+}
+
 //! Launches the kernel of these parameters, compiled for the problem's `grids`.
 template <int kDepth, int kTileKeys, int kQueryWarps>
 void start(HalfProblem const& problem, Grids grids, unsigned grid, cudaStream_t stream)
 {
     switch (grids)
     {
-    case Grids::kNone:
-        attentionKernel<kDepth, kTileKeys, kQueryWarps, Grids::kNone><<<grid, kThreads, 0, stream>>>(problem);
-        break;
-    case Grids::kFp8:
-        attentionKernel<kDepth, kTileKeys, kQueryWarps, Grids::kFp8><<<grid, kThreads, 0, stream>>>(problem);
-        break;
-    case Grids::kInt8:
-        attentionKernel<kDepth, kTileKeys, kQueryWarps, Grids::kInt8><<<grid, kThreads, 0, stream>>>(problem);
-        break;
-    case Grids::kEither:
-        attentionKernel<kDepth, kTileKeys, kQueryWarps, Grids::kEither><<<grid, kThreads, 0, stream>>>(problem);
-        break;
+    case Grids::kNone: queue<kDepth, kTileKeys, kQueryWarps, Grids::kNone>(problem, grid, stream); break;
+    case Grids::kFp8: queue<kDepth, kTileKeys, kQueryWarps, Grids::kFp8>(problem, grid, stream); break;
+    case Grids::kInt8: queue<kDepth, kTileKeys, kQueryWarps, Grids::kInt8>(problem, grid, stream); break;
+    case Grids::kEither: queue<kDepth, kTileKeys, kQueryWarps, Grids::kEither>(problem, grid, stream); break;
     }
 }
 
@@ -792,6 +837,12 @@ void launch(HalfProblem& problem, Grids grids, int64_t batches, int32_t multipro
         throw std::invalid_argument("attention: " + std::to_string(blocks) + " blocks of queries are too many");
     }
     problem.queryTiles = static_cast<int32_t>(blocks / batches);
+    // Where the probabilities are rounded, a stage for every tile of keys, as many as kResidentStagesBytes holds, so
+    // that the kernel's two walks of the keys copy and round them once.
+    int32_t const tiles = (problem.keyCount + kTileKeys - 1) / kTileKeys;
+    auto const residentStages = static_cast<int32_t>(kResidentStagesBytes / stageBytes<kDepth, kTileKeys>());
+    bool const roundsProbabilities = grids != Grids::kNone && problem.probabilitiesRounding.rounds;
+    problem.stages = roundsProbabilities && tiles > 2 && tiles <= residentStages ? tiles : 2;
     auto const grid = static_cast<unsigned>(blocks);
     if (queryWarps == 4)
     {
@@ -888,6 +939,7 @@ attention::Problem<T> problemOf(network::AttentionParams const& params, LayerInp
     problem.valuesRounding = roundingOf(params.valuesRounding);
     problem.scoresRounding = roundingOf(params.scoresRounding);
     problem.probabilitiesRounding = roundingOf(params.probabilitiesRounding);
+    problem.stages = 2;
     problem.batchAxes = g.batchAxes;
     for (int32_t axis = 0; axis < g.batchAxes; ++axis)
     {

@@ -134,6 +134,9 @@ struct Problem
     int32_t depth;
     int32_t valueDepth;
     int32_t queryTiles; //!< blocks per batch
+    //! Stages of keys and values the block's shared memory holds (the FP16 kernel): 2, or every tile's where the
+    //! rounded probabilities' two walks keep all the keys (attention.cu).
+    int32_t stages;
     float scale;
     bool zeroNaN;
     Rounding queryRounding;
