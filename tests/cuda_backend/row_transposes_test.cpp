@@ -144,17 +144,6 @@ struct MultiheadCase
         return Weights{DataType::kFLOAT, kept.back().data(), static_cast<int64_t>(kept.back().size())};
     }
 
-    static ITensor* transposed(
-        INetworkDefinition& network, ITensor& input, std::vector<int32_t> const& order, char const* name)
-    {
-        IShuffleLayer* shuffle = network.addShuffle(input);
-        Permutation permutation{};
-        std::copy(order.begin(), order.end(), permutation.order);
-        shuffle->setFirstTranspose(permutation);
-        shuffle->setName(name);
-        return shuffle->getOutput(0);
-    }
-
     static ITensor* reshaped(
         INetworkDefinition& network, ITensor& input, std::vector<int64_t> const& extents, char const* name)
     {
@@ -267,16 +256,16 @@ NetworkMaker rowCycle(bool lastAxesFirst)
         ITensor* y = nullptr;
         if (lastAxesFirst)
         {
-            ITensor* swapped = MultiheadCase::transposed(network, *scaled, {0, 1, 3, 2}, "swap the last axes");
+            ITensor* swapped = transposed(network, *scaled, {0, 1, 3, 2}, "swap the last axes");
             ITensor* projected = c.project(network, *swapped, 6, "projection", false);
-            y = MultiheadCase::transposed(network, *projected, {2, 0, 1, 3}, "cycle rows");
+            y = transposed(network, *projected, {2, 0, 1, 3}, "cycle rows");
         }
         else
         {
-            ITensor* cycled = MultiheadCase::transposed(network, *scaled, {1, 2, 0, 3}, "cycle rows");
+            ITensor* cycled = transposed(network, *scaled, {1, 2, 0, 3}, "cycle rows");
             ITensor* projected = c.project(network, *cycled, 6, "projection", false);
             ITensor* split = MultiheadCase::reshaped(network, *projected, {3, 4, 2, 2, 3}, "split");
-            y = MultiheadCase::transposed(network, *split, {3, 0, 1, 2, 4}, "parts first");
+            y = transposed(network, *split, {3, 0, 1, 2, 4}, "parts first");
         }
         Dims ones{y->getDimensions().nbDims, {}};
         std::fill_n(ones.d, ones.nbDims, 1);
