@@ -55,12 +55,6 @@ struct Chain
     bool backward{true};
 };
 
-bool isConstantNode(PlanModel const& model, int32_t node, int64_t value)
-{
-    plan::ExprNode const& n = model.exprs[static_cast<size_t>(node)];
-    return n.kind == static_cast<uint8_t>(shape::ExprKind::kCONSTANT) && n.value == value;
-}
-
 std::optional<int64_t> constantNodeValue(PlanModel const& model, int32_t node)
 {
     plan::ExprNode const& n = model.exprs[static_cast<size_t>(node)];
@@ -71,7 +65,13 @@ std::optional<int64_t> constantNodeValue(PlanModel const& model, int32_t node)
     return n.value;
 }
 
-//! Whether layer `l` runs whenever the network does, row-major, with one output and nothing fused into it.
+//! Whether expression node `node` is the constant 1: an extent along which nothing moves.
+bool isOne(PlanModel const& model, int32_t node)
+{
+    return constantNodeValue(model, node) == 1;
+}
+
+//! Whether `layer` runs whenever the network does, row-major, with one output and nothing fused into it.
 bool plainLayer(PlanModel const& model, LayerRecord const& layer)
 {
     return layer.guards.empty() && !layer.epilogue.any() && layer.outputs.size() == 1
@@ -109,7 +109,7 @@ std::optional<RowTranspose> rowTransposeAt(PlanModel const& model, size_t l)
     }
     for (size_t i = 0; i < rows; ++i)
     {
-        if (isConstantNode(model, dims[i], 1))
+        if (isOne(model, dims[i]))
         {
             return std::nullopt; // a transpose moving extents of 1 leaves the data where it is already
         }
@@ -149,7 +149,7 @@ std::optional<size_t> rowWiseSlot(
         }
         for (size_t a = 0; a + 2 < weights.size(); ++a)
         {
-            if (!isConstantNode(model, weights[a], 1))
+            if (!isOne(model, weights[a]))
             {
                 return std::nullopt;
             }
@@ -238,7 +238,7 @@ std::optional<size_t> rowAxesAcross(PlanModel const& model, LayerRecord const& l
     return fromDims.size() == toDims.size() ? std::optional<size_t>(rows) : std::nullopt;
 }
 
-//! Whether chain layer `link`'s other operands broadcast alike over any order of the rows: extents of 1 along the
+//! Whether chain layer `layer`'s other operands broadcast alike over any order of the rows: extents of 1 along the
 //! row axes of a constant it adds or multiplies, a quantization's axis within a row.
 bool operandsFollowRows(PlanModel const& model, LayerRecord const& layer, size_t slot, size_t rows)
 {
@@ -247,7 +247,7 @@ bool operandsFollowRows(PlanModel const& model, LayerRecord const& layer, size_t
         std::vector<int32_t> const& other = model.tensors[layer.inputs[1 - slot]].dims;
         for (size_t a = 0; a < rows && a < other.size(); ++a)
         {
-            if (!isConstantNode(model, other[a], 1))
+            if (!isOne(model, other[a]))
             {
                 return false;
             }
@@ -260,7 +260,7 @@ bool operandsFollowRows(PlanModel const& model, LayerRecord const& layer, size_t
         bool single = true;
         for (int32_t extent : scale)
         {
-            single = single && isConstantNode(model, extent, 1);
+            single = single && isOne(model, extent);
         }
         auto const* quantize = plan::paramsOf<network::QuantizeParams>(layer);
         auto const* dequantize = plan::paramsOf<network::DequantizeParams>(layer);
@@ -440,7 +440,7 @@ private:
             Axes rowAxes;
             for (size_t a = 0; a < rows[i]; ++a)
             {
-                if (!isConstantNode(mModel, dims[a], 1))
+                if (!isOne(mModel, dims[a]))
                 {
                     rowAxes.push_back(a);
                 }
