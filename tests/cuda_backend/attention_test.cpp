@@ -180,17 +180,6 @@ struct AttentionCase
         return transposed(network, *stored, order, (std::string("split heads of ") + name).c_str());
     }
 
-    static ITensor* transposed(
-        INetworkDefinition& network, ITensor& input, std::vector<int32_t> const& order, char const* name)
-    {
-        IShuffleLayer* shuffle = network.addShuffle(input);
-        Permutation permutation{};
-        std::copy(order.begin(), order.end(), permutation.order);
-        shuffle->setFirstTranspose(permutation);
-        shuffle->setName(name);
-        return shuffle->getOutput(0);
-    }
-
     //! The stored shape of input `name`, as operand() makes it.
     Dims inputDims(char const* name) const
     {

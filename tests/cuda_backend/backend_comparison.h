@@ -316,6 +316,18 @@ inline ITensor& add(INetworkDefinition& network, ITensor& a, ITensor& b, char co
     return *layer->getOutput(0);
 }
 
+//! A shuffle of `input` that only transposes it: output axis i is input axis order[i].
+inline ITensor* transposed(
+    INetworkDefinition& network, ITensor& input, std::vector<int32_t> const& order, char const* name)
+{
+    IShuffleLayer* shuffle = network.addShuffle(input);
+    Permutation permutation{};
+    std::copy(order.begin(), order.end(), permutation.order);
+    shuffle->setFirstTranspose(permutation);
+    shuffle->setName(name);
+    return shuffle->getOutput(0);
+}
+
 inline void expectBackendsAgree(NetworkMaker const& maker, std::map<std::string, HostTensor> const& inputs, bool fp16,
     std::string const& what, BuildSettings const& settings = {})
 {

@@ -32,7 +32,7 @@ TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 #if KILN_WITH_CUDA
 TEST(BackendPasses, CudaListsFusionsThenFormatsThenTiming)
 {
-    std::vector<std::string> const expected{"splits before transposes", "attention fusion",
+    std::vector<std::string> const expected{"splits before transposes", "attention fusion", "row transposes",
         "constants before transposes", "GELU fusion", "Q/DQ propagation", "quantized fusion",
         "quantized matrix multiply fusion", "column scale folding", "convolution epilogue fusion",
         "matrix multiply epilogue fusion", "normalization fusion", "point-wise chain fusion", "product merging",

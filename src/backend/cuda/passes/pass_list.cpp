@@ -8,6 +8,7 @@
 #include "backend/cuda/passes/normalization_fusion.h"
 #include "backend/cuda/passes/product_merging.h"
 #include "backend/cuda/passes/reshape_before_transpose.h"
+#include "backend/cuda/passes/row_transposes.h"
 #include "backend/cuda/tuning/convolution_timing.h"
 #include "backend/cuda/tuning/product_timing.h"
 #include "core/logging.h"
@@ -57,6 +58,18 @@ bool splitsBeforeTransposes(PlanModel& model, CudaBuild& /*build*/, std::string&
 bool attentionFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
 {
     fuseAttention(model, attentionFusions());
+    return true;
+}
+
+//! Transposes that only reorder rows folded, across the row-wise layers between, into the transpose or attention at
+//! the chain's other end (nn.MultiheadAttention's batch_first transposes around its projections).
+bool rowTransposes(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const folded = foldRowTransposes(model); folded > 0)
+    {
+        logInfo("Transposes: " + std::to_string(folded)
+            + " that reorder rows folded into the transposes or attentions their rows come from or go to");
+    }
     return true;
 }
 
@@ -289,6 +302,7 @@ backend::PassList<CudaBuild> const& cudaPasses()
     static backend::PassList<CudaBuild> const passes{
         {"splits before transposes", splitsBeforeTransposes},
         {"attention fusion", attentionFusion},
+        {"row transposes", rowTransposes},
         {"constants before transposes", constantsBeforeTransposes},
         {"GELU fusion", geluFusion},
         {"Q/DQ propagation", quantizationPropagation},

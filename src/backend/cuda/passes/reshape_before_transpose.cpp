@@ -1,8 +1,8 @@
 #include "backend/cuda/passes/reshape_before_transpose.h"
 
+#include "backend/cuda/passes/shuffle_edits.h"
 #include "network/layers/shuffle.h"
 #include "plan/plan_graph.h"
-#include "shape/expr.h"
 
 #include <memory>
 #include <optional>
@@ -25,27 +25,6 @@ struct Swap
     size_t axis;
     size_t parts;
 };
-
-bool hasShapeInput(LayerRecord const& layer)
-{
-    return layer.inputs.size() > 1 && layer.inputs[1] >= 0;
-}
-
-//! Whether `layer` is a shuffle of one tensor into one other, nothing fused into it, that runs whenever the network
-//! does.
-bool plainShuffle(LayerRecord const& layer)
-{
-    return paramsOf<network::ShuffleParams>(layer) != nullptr && !layer.inputs.empty() && layer.inputs[0] >= 0
-        && layer.outputs.size() == 1 && !layer.epilogue.any() && layer.guards.empty();
-}
-
-//! Whether `layer` reads and writes its tensors' own type, one type (it converts nothing).
-bool keepsType(PlanModel const& model, LayerRecord const& layer)
-{
-    nvinfer1::DataType const type = model.tensors[layer.inputs[0]].type;
-    return model.tensors[layer.outputs[0]].type == type && slotType(model, layer, 0) == type
-        && slotType(model, layer, layer.inputs.size()) == type;
-}
 
 //! Where reshape `to` of tensor `from` splits one axis of it into several and keeps every other extent: that axis.
 std::optional<size_t> splitAxis(PlanModel const& model, int32_t from, int32_t to)
@@ -105,47 +84,6 @@ std::optional<Swap> swapAt(PlanModel const& model, std::vector<std::vector<size_
     return Swap{t, r, *order, *axis, parts};
 }
 
-//! The reshape's dimensions as a shuffle states them: each extent a constant, else copied from the input's same axis
-//! (0), else inferred (-1, once). None where two extents would need inferring, or one is empty (0 would copy).
-std::optional<nvinfer1::Dims> reshapeDimensions(
-    PlanModel const& model, std::vector<int32_t> const& input, std::vector<int32_t> const& extents)
-{
-    nvinfer1::Dims dims{static_cast<int32_t>(extents.size()), {}};
-    bool inferred = false;
-    for (size_t a = 0; a < extents.size(); ++a)
-    {
-        plan::ExprNode const& node = model.exprs[static_cast<size_t>(extents[a])];
-        if (node.kind == static_cast<uint8_t>(shape::ExprKind::kCONSTANT) && node.value > 0)
-        {
-            dims.d[a] = node.value;
-        }
-        else if (a < input.size() && plan::sameExpr(model, input[a], extents[a]))
-        {
-            dims.d[a] = 0;
-        }
-        else if (!inferred && node.kind != static_cast<uint8_t>(shape::ExprKind::kCONSTANT))
-        {
-            dims.d[a] = -1;
-            inferred = true;
-        }
-        else
-        {
-            return std::nullopt;
-        }
-    }
-    return dims;
-}
-
-//! A shuffle's per-slot list (LayerRecord::ioTypes or ioFormats; empty: its tensors' own) without its shape input's.
-template <typename Slot>
-void dropShapeSlot(std::vector<Slot>& slots)
-{
-    if (slots.size() == 3)
-    {
-        slots.erase(slots.begin() + 1);
-    }
-}
-
 //! Rewrites x -> transpose -> y -> reshape -> z as x -> reshape -> y' -> transpose -> z, where the new reshape splits
 //! the axis of x that the transpose moved to the split axis of y. False (nothing changed) where the new reshape's
 //! extents cannot be stated.
@@ -201,12 +139,7 @@ bool apply(PlanModel& model, Swap const& swap)
     // read no more.
     transpose.params = std::move(reshapeFirst);
     reshape.params = std::move(transposeAfter);
-    if (hasShapeInput(reshape))
-    {
-        dropShapeSlot(reshape.ioTypes);
-        dropShapeSlot(reshape.ioFormats);
-    }
-    reshape.inputs.resize(1);
+    dropShapeInput(reshape);
     model.tensors[y].dims = std::move(splitDims);
     model.tensors[y].name += ", split before " + transpose.name;
     return true;
