@@ -65,6 +65,10 @@ bool ExprTableWriter::addSizeTensor(shape::Expr const& expr, ExprNode& node)
     return true;
 }
 
+namespace
+{
+
+//! The builder's symbol of each of the plan's symbols, in order; nullptr for a size tensor, which its node declares.
 std::vector<shape::Expr const*> rebuildSymbols(PlanModel const& m, shape::ExprBuilder& builder)
 {
     std::vector<shape::Expr const*> symbols;
@@ -85,9 +89,13 @@ std::vector<shape::Expr const*> rebuildSymbols(PlanModel const& m, shape::ExprBu
     return symbols;
 }
 
-bool rebuildExprTable(std::vector<ExprNode> const& nodes, shape::ExprBuilder& builder,
-    std::vector<shape::Expr const*>& symbols, std::vector<shape::Expr const*>& out, std::string& error)
+} // namespace
+
+bool rebuildExprTable(PlanModel const& m, shape::ExprBuilder& builder, std::vector<shape::Expr const*>& symbols,
+    std::vector<shape::Expr const*>& out, std::string& error)
 {
+    symbols = rebuildSymbols(m, builder);
+    std::vector<ExprNode> const& nodes = m.exprs;
     out.assign(nodes.size(), nullptr);
     for (size_t i = 0; i < nodes.size(); ++i)
     {

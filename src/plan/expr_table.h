@@ -39,14 +39,11 @@ private:
     std::string mError;
 };
 
-//! The builder's symbol of each of the plan's symbols, in order: an extent (never negative) for a tensor's dimension,
-//! a symbol of any sign for a shape tensor's value, nullptr for a size tensor (its node of the table declares it).
-std::vector<shape::Expr const*> rebuildSymbols(PlanModel const& m, shape::ExprBuilder& builder);
-
-//! Rebuilds every node of the table in builder. symbols[i] is the expression of PlanModel::symbols[i]: given for
-//! dimensions and values, filled in here for size tensors (which are declared by their node of the table). False
-//! with a message if a node cannot be rebuilt.
-bool rebuildExprTable(std::vector<ExprNode> const& nodes, shape::ExprBuilder& builder,
-    std::vector<shape::Expr const*>& symbols, std::vector<shape::Expr const*>& out, std::string& error);
+//! Rebuilds the plan's expression table in `builder`: `symbols` gets the builder's symbol of each of the plan's
+//! symbols (an extent, never negative, for a tensor's dimension; a value of any sign for a shape tensor's; a size
+//! tensor's from its node of the table, which declares it), `out` each node's expression. False with a message if a
+//! node cannot be rebuilt.
+bool rebuildExprTable(PlanModel const& m, shape::ExprBuilder& builder, std::vector<shape::Expr const*>& symbols,
+    std::vector<shape::Expr const*>& out, std::string& error);
 
 } // namespace kiln::plan

@@ -21,8 +21,7 @@ class RecordedFacts
 public:
     bool rebuild(PlanModel const& m, std::string& error)
     {
-        mSymbols = rebuildSymbols(m, mBuilder);
-        if (!rebuildExprTable(m.exprs, mBuilder, mSymbols, mExprs, error))
+        if (!rebuildExprTable(m, mBuilder, mSymbols, mExprs, error))
         {
             error = "the plan is malformed: " + error;
             return false;

@@ -78,8 +78,7 @@ std::unique_ptr<Engine> Engine::create(plan::PlanModel model, nvinfer1::IGpuAllo
     {
         return nullptr;
     }
-    engine->mSymbols = plan::rebuildSymbols(m, *engine->mBuilder);
-    if (!plan::rebuildExprTable(m.exprs, *engine->mBuilder, engine->mSymbols, engine->mExprs, error))
+    if (!plan::rebuildExprTable(m, *engine->mBuilder, engine->mSymbols, engine->mExprs, error))
     {
         error = "the plan is malformed: " + error;
         return nullptr;

@@ -43,7 +43,7 @@ public:
         std::string_view name;       //!< kSYMBOL, kSIZE_TENSOR: storage owned by the builder
         uint64_t hash{0};
         //! The least value it takes for any value its symbols may take, as far as known; kNoLowerBound where none is.
-        int64_t lowerBound{std::numeric_limits<int64_t>::min()};
+        int64_t lowerBound{kNoLowerBound};
         uint32_t index{0};
         ExprBuilder const* owner{nullptr};
     };

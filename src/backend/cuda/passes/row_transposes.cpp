@@ -587,15 +587,25 @@ private:
 size_t foldRowTransposes(PlanModel& model)
 {
     size_t folded = 0;
+    // Who reads and writes what, made again only after a fold rewires tensors.
+    std::optional<RowTransposeFolder> folder;
     for (size_t l = 0; l < model.layers.size(); ++l)
     {
         std::optional<RowTranspose> const transpose = rowTransposeAt(model, l);
-        // Each fold rewires tensors: the folder's view of who reads and writes what is made again for the next.
-        if (transpose && RowTransposeFolder(model).fold(*transpose))
+        if (!transpose)
+        {
+            continue;
+        }
+        if (!folder)
+        {
+            folder.emplace(model);
+        }
+        if (folder->fold(*transpose))
         {
             std::vector<bool> removed(model.layers.size(), false);
             removed[l] = true;
             plan::eraseLayers(model, removed);
+            folder.reset();
             ++folded;
             --l;
         }
