@@ -1,7 +1,8 @@
 // Kiln's kernel for depthwise convolutions (depthwise_convolution.h): which layers it takes, and, forced into the
 // depthwise convolution of a plan, the same results as the CPU reference in FP32 and FP16, channels-first and
-// channels-last (8-, 2- and 1-channel vectors), with strides, dilation, padding, a 5x5 window, and with and without
-// a bias and a fused ReLU.
+// channels-last (8-, 2- and 1-channel vectors; in FP16, strips of 4, 2 and 1 positions a thread), with strides,
+// dilation, padding, 5x5 and 7x7 windows, and with and without a bias and a fused ReLU.
+#include "backend/cuda/device_facts.h"
 #include "backend/cuda/kernels/convolution/depthwise_convolution.h"
 #include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend_comparison.h"
@@ -176,6 +177,71 @@ TEST(DepthwiseConvolution, Fp16ChannelsLastInVectorsOfEightTwoAndOne)
     d.input = Dims{4, {1, 5, 10, 7}};
     d.stride = 2;
     expectKernelAgreesWithTheCpu(d, true, true, "FP16 channels-last, 5 channels (single values), stride 2");
+}
+
+//! A layer of `d`'s geometry whose batch makes enough threads for Kiln's kernel to run strips of `strip` positions
+//! on this GPU (the kernel chooses by the multiprocessors to fill).
+Depthwise withStripsOf(Depthwise d, int32_t strip)
+{
+    int64_t const outHeight = (d.input.d[2] + 2 * d.padding - d.kernel) / d.stride + 1;
+    int64_t const outWidth = (d.input.d[3] + 2 * d.padding - d.kernel) / d.stride + 1;
+    int64_t const threadsPerImage = outHeight * ((outWidth + strip - 1) / strip) * (d.input.d[1] / 8);
+    int64_t const wanted = int64_t{kiln::cuda::multiprocessorCount("the test")} * 1024;
+    d.input.d[0] = static_cast<int32_t>((wanted + threadsPerImage - 1) / threadsPerImage);
+    return d;
+}
+
+//! The strip Kiln's kernel runs `d` in, FP16 channels-last.
+int32_t stripOf(Depthwise const& d)
+{
+    kiln::network::ConvolutionParams params;
+    params.nbOutputMaps = d.input.d[1];
+    params.nbGroups = d.input.d[1];
+    params.setDefaults(Dims{2, {d.kernel, d.kernel}});
+    params.stride = Dims{2, {d.stride, d.stride}};
+    params.prePadding = Dims{2, {d.padding, d.padding}};
+    params.postPadding = params.prePadding;
+    params.dilation = Dims{2, {d.dilation, d.dilation}};
+    std::vector<float> const kernel(static_cast<size_t>(d.input.d[1] * d.kernel * d.kernel), 0.5F);
+    params.kernel = kiln::network::WeightsBuffer(weights(kernel));
+    return DepthwiseConvolution(
+        kiln::cuda::convolutionGeometry(params, shapeOf(d.input), false), DataType::kHALF, TensorFormat::kHWC, d.relu)
+        .strip();
+}
+
+TEST(DepthwiseConvolution, Fp16ChannelsLastStripsAgreeWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    // ConvNeXt's 7x7 window of stride 1, in strips of 4 positions; 29 columns leave a last strip of one.
+    Depthwise d;
+    d.input = Dims{4, {1, 32, 29, 29}};
+    d.kernel = 7;
+    d.padding = 3;
+    d = withStripsOf(d, 4);
+    ASSERT_EQ(stripOf(d), 4) << "batch " << d.input.d[0];
+    expectKernelAgreesWithTheCpu(d, true, true, "FP16 channels-last, 7x7, strips of 4");
+    // EfficientNet's 5x5 window of stride 2: strips of 2 at most; 15 output columns leave a last strip of one.
+    d = Depthwise{};
+    d.input = Dims{4, {1, 40, 30, 29}};
+    d.kernel = 5;
+    d.padding = 2;
+    d.stride = 2;
+    d.relu = false;
+    d = withStripsOf(d, 2);
+    ASSERT_EQ(stripOf(d), 2) << "batch " << d.input.d[0];
+    expectKernelAgreesWithTheCpu(d, true, true, "FP16 channels-last, 5x5 stride 2, strips of 2");
+    // A 3x3 window over few positions: one position a thread, the window's width fixed at compile time.
+    d = Depthwise{};
+    d.input = Dims{4, {1, 16, 6, 7}};
+    d.bias = false;
+    ASSERT_EQ(stripOf(d), 1);
+    expectKernelAgreesWithTheCpu(d, true, true, "FP16 channels-last, 3x3, strips of 1");
+    // A 3x3 window of stride 1 in strips of 4, without padding (every column a strip reads lies in the image).
+    d.input = Dims{4, {1, 24, 18, 18}};
+    d.padding = 0;
+    d = withStripsOf(d, 4);
+    ASSERT_EQ(stripOf(d), 4) << "batch " << d.input.d[0];
+    expectKernelAgreesWithTheCpu(d, true, true, "FP16 channels-last, 3x3 without padding, strips of 4");
 }
 
 } // namespace

@@ -6,7 +6,9 @@
 // This kernel reads each output position's window directly: channels-last data a vector of channels a thread (8 FP16
 // values in 16 bytes where the channels allow), with its weights stored tap by tap so that a tap's weights for those
 // channels are one vector too; channels-first data one output value a thread along the rows; FP32 accumulation; the
-// bias and a ReLU in the epilogue. The builder times it beside cuDNN's algorithms and keeps the fastest
+// bias and a ReLU in the epilogue. FP16 channels-last windows 3, 5 or 7 wide of stride 1 or 2 run in strips: a thread
+// computes up to four neighbouring positions of a row, whose windows share most of their input, as many as leave
+// enough threads to fill the GPU. The builder times it beside cuDNN's algorithms and keeps the fastest
 // (convolution_timing.h).
 #pragma once
 
@@ -44,6 +46,12 @@ public:
     //! `bias` C values or nullptr, `output` [N, C, P, Q] in the format; all of the type.
     void run(void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream) const;
 
+    //! Output positions a thread computes along a row: Problem::strip.
+    int32_t strip() const
+    {
+        return mProblem.strip;
+    }
+
     //! The sizes the kernel reads.
     struct Problem
     {
@@ -62,6 +70,9 @@ public:
         int32_t dilationY{0};
         int32_t dilationX{0};
         bool relu{false};
+        //! Output positions a thread computes along a row (FP16 channels-last windows 3, 5 or 7 wide of stride 1 or 2;
+        //! up to 4 at stride 1, 2 at stride 2); 0 where one position a thread runs the layer.
+        int32_t strip{0};
     };
 
 private:
