@@ -2,7 +2,6 @@
 // (channels-first) or of a group of V consecutive channels (channels-last, read and written as one vector), summing
 // the window's taps in FP32; grid-stride loops cover any size.
 #include "backend/cuda/cuda_error.h"
-#include "backend/cuda/device_facts.h"
 #include "backend/cuda/kernels/convolution/depthwise_convolution.h"
 #include "backend/shared/channel_order.h"
 
@@ -13,6 +12,7 @@
 #include <type_traits>
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace kiln::cuda
@@ -255,6 +255,7 @@ void launchStrips(
         static_cast<T*>(output));
 }
 
+//! Strips of 4 only at stride 1 (DepthwiseConvolution::strips).
 template <typename T, int V, int KW, int SX>
 void launchStripsOf(
     Problem const& p, void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream)
@@ -329,36 +330,6 @@ void launch(Problem const& p, TensorFormat format, void const* input, void const
     }
 }
 
-//! Threads a multiprocessor should have to run for a strip to take more than one position: half of the 2048 it can
-//! hold, so that the wider strips' fewer threads still hide the latency of their loads.
-constexpr int64_t kStripThreadsPerMultiprocessor = 1024;
-
-//! Problem::strip for `p` on data of `type` in `format` on the current device.
-int32_t stripFor(Problem const& p, nvinfer1::DataType type, TensorFormat format)
-{
-    // FP16 alone: plans store only FP16 convolution chains channels-last. Vectors of 8, 16 bytes, as launch reads.
-    bool const takesStrips = type == nvinfer1::DataType::kHALF && format == TensorFormat::kHWC && p.channels % 8 == 0
-        && p.dilationX == 1 && (p.strideX == 1 || p.strideX == 2)
-        && (p.kernelWidth == 3 || p.kernelWidth == 5 || p.kernelWidth == 7);
-    if (!takesStrips || p.outputs == 0)
-    {
-        return 0;
-    }
-    int64_t const enough = multiprocessorCount("depthwise convolution") * kStripThreadsPerMultiprocessor;
-    int64_t const outputRows = p.outputs / (int64_t{p.outWidth} * p.channels);
-    for (int32_t strip : {4, 2})
-    {
-        // Strips of 4 only at stride 1: at stride 2 their windows share less and need more registers than two
-        // blocks a multiprocessor leave.
-        bool const fits = strip == 2 || p.strideX == 1;
-        if (fits && outputRows * ((p.outWidth + strip - 1) / strip) * (p.channels / 8) >= enough)
-        {
-            return strip;
-        }
-    }
-    return 1;
-}
-
 } // namespace
 
 bool DepthwiseConvolution::takes(network::ConvolutionParams const& params, plan::Epilogue const& epilogue,
@@ -397,8 +368,27 @@ DeviceBuffer DepthwiseConvolution::uploadKernel(
         network::WeightsBuffer(nvinfer1::Weights{kernel.type(), tapMajor.data(), kernel.count()}), type);
 }
 
+std::vector<int32_t> DepthwiseConvolution::strips(
+    ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format)
+{
+    // FP16 alone: plans store only FP16 convolution chains channels-last. Vectors of 8, 16 bytes, as launch reads.
+    bool const takesStrips = geometry.input.size() == 4 && geometry.filter.size() == 4 && geometry.stride.size() == 2
+        && geometry.dilation.size() == 2 && type == nvinfer1::DataType::kHALF && format == TensorFormat::kHWC
+        && geometry.input[1] % 8 == 0 && geometry.dilation[1] == 1
+        && (geometry.filter[3] == 3 || geometry.filter[3] == 5 || geometry.filter[3] == 7);
+    if (takesStrips && geometry.stride[1] == 1)
+    {
+        return {0, 1, 2, 4};
+    }
+    if (takesStrips && geometry.stride[1] == 2)
+    {
+        return {0, 1, 2};
+    }
+    return {0};
+}
+
 DepthwiseConvolution::DepthwiseConvolution(
-    ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format, bool relu)
+    ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format, bool relu, int32_t strip)
     : mType(type)
     , mFormat(format)
 {
@@ -425,7 +415,13 @@ DepthwiseConvolution::DepthwiseConvolution(
     mProblem.dilationY = narrow(geometry.dilation[0]);
     mProblem.dilationX = narrow(geometry.dilation[1]);
     mProblem.relu = relu;
-    mProblem.strip = stripFor(mProblem, type, format);
+    std::vector<int32_t> const offered = strips(geometry, type, format);
+    if (std::find(offered.begin(), offered.end(), strip) == offered.end())
+    {
+        throw std::invalid_argument("convolution: Kiln's depthwise kernel has no strips of " + std::to_string(strip)
+            + " positions for this geometry");
+    }
+    mProblem.strip = strip;
 }
 
 void DepthwiseConvolution::run(
