@@ -860,7 +860,8 @@ void launch(HalfProblem& problem, Grids grids, int64_t batches, int32_t multipro
     check(cudaGetLastError(), "attention: launching the kernel");
 }
 
-//! The multiprocessors of the current device, asked once per process (a context runs on one device).
+//! The multiprocessors of the current device, asked once per process: the kernel launches at each enqueue, where a
+//! driver query would cost host time, and a process's contexts are taken to run on GPUs of one kind.
 int32_t multiprocessorCount()
 {
     static int32_t const count = cuda::multiprocessorCount("attention");

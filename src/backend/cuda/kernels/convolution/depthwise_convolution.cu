@@ -1,6 +1,7 @@
 // The kernels of depthwise_convolution.h. Each thread computes one output position's value of one channel
-// (channels-first) or of a group of V consecutive channels (channels-last, read and written as one vector), summing
-// the window's taps in FP32; grid-stride loops cover any size.
+// (channels-first) or of a group of V consecutive channels (channels-last, read and written as one vector), or a
+// strip of S neighbouring positions' groups (channels-last FP16), summing the window's taps in FP32; grid-stride loops
+// cover any size.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/convolution/depthwise_convolution.h"
 #include "backend/shared/channel_order.h"
@@ -9,10 +10,10 @@
 
 #include <algorithm>
 #include <climits>
-#include <type_traits>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kiln::cuda

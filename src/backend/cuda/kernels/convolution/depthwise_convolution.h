@@ -8,8 +8,8 @@
 // channels are one vector too; channels-first data one output value a thread along the rows; FP32 accumulation; the
 // bias and a ReLU in the epilogue. FP16 channels-last windows 3, 5 or 7 wide of stride 1 or 2 may also run in strips:
 // a thread computes up to four neighbouring positions of a row, whose windows share most of their input; wider strips
-// load less but leave fewer threads to fill the GPU, so the builder times each. The builder times it beside cuDNN's
-// algorithms and keeps the fastest (convolution_timing.h).
+// load less but leave fewer threads to fill the GPU. The builder times the kernel, in each strip it offers, beside
+// cuDNN's algorithms and keeps the fastest (convolution_timing.h).
 #pragma once
 
 #include "backend/cuda/libraries/cudnn/convolution_descriptors.h"
