@@ -17,7 +17,21 @@ using kiln::cuda::AlgorithmChoice;
 std::vector<AlgorithmChoice> everySource()
 {
     return {AlgorithmChoice::perCall(6), AlgorithmChoice::graphEngine(3), AlgorithmChoice::kilnKernel(),
-        AlgorithmChoice::gemm(), AlgorithmChoice::gemm(7, 16)};
+        AlgorithmChoice::depthwiseKernel(), AlgorithmChoice::depthwiseKernel(4), AlgorithmChoice::gemm(),
+        AlgorithmChoice::gemm(7, 16)};
+}
+
+TEST(AlgorithmChoice, ADepthwiseChoiceHoldsItsStripAndReadsAsBeforeWithout)
+{
+    EXPECT_EQ(AlgorithmChoice::depthwiseKernel().index, 1) << "plans written before strips";
+    for (int32_t const strip : {0, 1, 2, 4})
+    {
+        AlgorithmChoice const choice = AlgorithmChoice::depthwiseKernel(strip);
+        EXPECT_TRUE(choice.isDepthwiseKernel()) << strip;
+        EXPECT_EQ(choice.depthwiseStrip(), strip);
+    }
+    EXPECT_FALSE(AlgorithmChoice::kilnKernel().isDepthwiseKernel()) << "the small-channel kernel";
+    EXPECT_FALSE(AlgorithmChoice::perCall(1).isDepthwiseKernel()) << "a cuDNN algorithm of the same index";
 }
 
 TEST(AlgorithmChoice, EverySourceRoundTripsThroughThePlanAndTheTimingCache)

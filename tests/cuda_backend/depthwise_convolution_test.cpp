@@ -1,12 +1,13 @@
 // Kiln's kernel for depthwise convolutions (depthwise_convolution.h): which layers it takes, and, forced into the
 // depthwise convolution of a plan, the same results as the CPU reference in FP32 and FP16, channels-first and
-// channels-last (8-, 2- and 1-channel vectors), with strides, dilation, padding, a 5x5 window, and with and without
-// a bias and a fused ReLU.
+// channels-last (8-, 2- and 1-channel vectors; in FP16, strips of 4, 2 and 1 positions a thread), with strides,
+// dilation, padding, 5x5 and 7x7 windows, and with and without a bias and a fused ReLU.
 #include "backend/cuda/kernels/convolution/depthwise_convolution.h"
 #include "backend/cuda/tuning/algorithm_choice.h"
 #include "backend_comparison.h"
 #include "plan/plan_graph.h"
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -59,7 +60,9 @@ NetworkMaker depthwiseNetwork(Depthwise const& d, std::vector<float> const& expa
     };
 }
 
-void expectKernelAgreesWithTheCpu(Depthwise const& d, bool fp16, bool channelsLast, std::string const& what)
+//! Kiln's kernel, in strips of `strip` positions (0: the one-position kernel), against the CPU reference.
+void expectKernelAgreesWithTheCpu(
+    Depthwise const& d, bool fp16, bool channelsLast, std::string const& what, int32_t strip = 0)
 {
     int64_t const channels = d.input.d[1];
     std::vector<float> const expand = spread(static_cast<size_t>(channels * channels), -0.3F, 0.35F);
@@ -83,7 +86,7 @@ void expectKernelAgreesWithTheCpu(Depthwise const& d, bool fp16, bool channelsLa
         depthwise.epilogue, shapeOf(d.input), *depthwise.precision, format))
         << what << ": the kernel should take the layer";
     auto const outputs = runPlan(kiln::Backend::kCUDA,
-        withBackendChoice(model, LayerType::kCONVOLUTION, kiln::cuda::AlgorithmChoice::depthwiseKernel().encode()),
+        withBackendChoice(model, LayerType::kCONVOLUTION, kiln::cuda::AlgorithmChoice::depthwiseKernel(strip).encode()),
         inputs);
     ASSERT_EQ(outputs.count("y"), 1U) << what;
     Tolerance const tolerance = fp16 ? Tolerance{2.5e-3, 1e-3} : Tolerance{1e-5, 1e-4};
@@ -176,6 +179,95 @@ TEST(DepthwiseConvolution, Fp16ChannelsLastInVectorsOfEightTwoAndOne)
     d.input = Dims{4, {1, 5, 10, 7}};
     d.stride = 2;
     expectKernelAgreesWithTheCpu(d, true, true, "FP16 channels-last, 5 channels (single values), stride 2");
+}
+
+//! `d`'s layer as Kiln's kernel sees it, FP16 channels-last.
+kiln::cuda::ConvolutionGeometry geometryOf(Depthwise const& d)
+{
+    kiln::network::ConvolutionParams params;
+    params.nbOutputMaps = d.input.d[1];
+    params.nbGroups = d.input.d[1];
+    params.setDefaults(Dims{2, {d.kernel, d.kernel}});
+    params.stride = Dims{2, {d.stride, d.stride}};
+    params.prePadding = Dims{2, {d.padding, d.padding}};
+    params.postPadding = params.prePadding;
+    params.dilation = Dims{2, {d.dilation, d.dilation}};
+    return kiln::cuda::convolutionGeometry(params, shapeOf(d.input), false);
+}
+
+TEST(DepthwiseConvolution, OffersStripsForFp16ChannelsLastWindowsOfThreeToSeven)
+{
+    auto const strips
+        = [](Depthwise const& d, DataType type = DataType::kHALF, TensorFormat format = TensorFormat::kHWC) {
+              return DepthwiseConvolution::strips(geometryOf(d), type, format);
+          };
+    using Strips = std::vector<int32_t>;
+    Depthwise d;
+    EXPECT_EQ(strips(d), (Strips{0, 1, 2, 4})) << "3x3, stride 1";
+    EXPECT_EQ(strips(d, DataType::kFLOAT), Strips{0}) << "FP32";
+    EXPECT_EQ(strips(d, DataType::kHALF, TensorFormat::kLINEAR), Strips{0}) << "channels-first";
+    d.stride = 2;
+    EXPECT_EQ(strips(d), (Strips{0, 1, 2})) << "stride 2";
+    d.stride = 3;
+    EXPECT_EQ(strips(d), Strips{0}) << "stride 3";
+    d = Depthwise{};
+    d.dilation = 2;
+    EXPECT_EQ(strips(d), Strips{0}) << "dilated";
+    d = Depthwise{};
+    d.kernel = 9;
+    EXPECT_EQ(strips(d), Strips{0}) << "9x9";
+    d.kernel = 7;
+    EXPECT_EQ(strips(d), (Strips{0, 1, 2, 4})) << "7x7";
+    d.input = Dims{4, {2, 12, 13, 11}};
+    EXPECT_EQ(strips(d), Strips{0}) << "12 channels: no vectors of eight";
+
+    // A strip the kernel does not offer (a damaged plan's choice) is refused by name.
+    d = Depthwise{};
+    d.stride = 2;
+    try
+    {
+        DepthwiseConvolution(geometryOf(d), DataType::kHALF, TensorFormat::kHWC, false, 4);
+        FAIL() << "strips of 4 at stride 2 were taken";
+    }
+    catch (std::invalid_argument const& error)
+    {
+        EXPECT_NE(std::string(error.what()).find("no strips of 4 positions"), std::string::npos) << error.what();
+    }
+}
+
+TEST(DepthwiseConvolution, Fp16ChannelsLastStripsAgreeWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    // ConvNeXt's 7x7 window of stride 1; of 29 columns, the last strip of 4 or of 2 holds one position.
+    Depthwise d;
+    d.input = Dims{4, {2, 32, 29, 29}};
+    d.kernel = 7;
+    d.padding = 3;
+    for (int32_t const strip : {1, 2, 4})
+    {
+        expectKernelAgreesWithTheCpu(
+            d, true, true, "FP16 channels-last, 7x7, strips of " + std::to_string(strip), strip);
+    }
+    // EfficientNet's 5x5 window of stride 2; 15 output columns leave a last strip of one.
+    d = Depthwise{};
+    d.input = Dims{4, {3, 16, 30, 29}};
+    d.kernel = 5;
+    d.padding = 2;
+    d.stride = 2;
+    d.relu = false;
+    for (int32_t const strip : {1, 2})
+    {
+        expectKernelAgreesWithTheCpu(
+            d, true, true, "FP16 channels-last, 5x5 stride 2, strips of " + std::to_string(strip), strip);
+    }
+    // A 3x3 window of stride 1 and 2 without padding (every column a strip reads lies in the image), no bias.
+    d = Depthwise{};
+    d.input = Dims{4, {2, 24, 18, 17}};
+    d.padding = 0;
+    d.bias = false;
+    expectKernelAgreesWithTheCpu(d, true, true, "FP16 channels-last, 3x3 without padding, strips of 4", 4);
+    d.stride = 2;
+    expectKernelAgreesWithTheCpu(d, true, true, "FP16 channels-last, 3x3 stride 2 without padding, strips of 2", 2);
 }
 
 } // namespace

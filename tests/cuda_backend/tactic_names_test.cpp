@@ -46,6 +46,10 @@ TEST(CudaTacticNames, ConvolutionsSayWhichLibraryAndAlgorithm)
         nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::graphEngine(2).encode()), "cuDNN graph API, engine of rank 2");
     EXPECT_EQ(
         nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::kilnKernel().encode()), "Kiln's small-channel convolution");
+    EXPECT_EQ(
+        nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::depthwiseKernel().encode()), "Kiln's depthwise convolution");
+    EXPECT_EQ(nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::depthwiseKernel(4).encode()),
+        "Kiln's depthwise convolution, strips of 4 positions a thread");
     EXPECT_EQ(nameOf(LayerType::kCONVOLUTION, AlgorithmChoice::gemm().encode()),
         "cuBLASLt, one product of the input (1x1) or of its windows, unfolded");
     EXPECT_EQ(nameOf(LayerType::kDECONVOLUTION, AlgorithmChoice::perCall(1).encode()),

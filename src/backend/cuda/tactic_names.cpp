@@ -66,8 +66,13 @@ std::string convolutionName(AlgorithmChoice const& choice, bool deconvolution)
     case AlgorithmChoice::Source::kGRAPH_ENGINE:
         return "cuDNN graph API, engine of rank " + std::to_string(choice.index);
     case AlgorithmChoice::Source::kKILN_KERNEL:
-        return choice.index == AlgorithmChoice::depthwiseKernel().index ? "Kiln's depthwise convolution"
-                                                                        : "Kiln's small-channel convolution";
+        if (!choice.isDepthwiseKernel())
+        {
+            return "Kiln's small-channel convolution";
+        }
+        return choice.depthwiseStrip() == 0 ? "Kiln's depthwise convolution"
+                                            : "Kiln's depthwise convolution, strips of "
+                + std::to_string(choice.depthwiseStrip()) + " positions a thread";
     case AlgorithmChoice::Source::kGEMM: return "cuBLASLt, one product of the input (1x1) or of its windows, unfolded";
     }
     return {};

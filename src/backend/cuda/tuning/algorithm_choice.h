@@ -15,7 +15,8 @@ struct AlgorithmChoice
         kHEURISTIC = 0,    //!< nothing timed: cuDNN's heuristics choose when a context first runs the layer
         kPER_CALL = 1,     //!< `index` is a cudnnConvolutionFwdAlgo_t (or BwdDataAlgo_t for a deconvolution)
         kGRAPH_ENGINE = 2, //!< `index` is the rank of an engine of cuDNN's graph API (convolution_graph.h)
-        //! Kiln's own kernel: `index` 0 small_channel_convolution.h, 1 depthwise_convolution.h
+        //! Kiln's own kernel: `index` 0 small_channel_convolution.h, 1 depthwise_convolution.h (plus its strip times
+        //! kDepthwiseStripStride)
         kKILN_KERNEL = 3,
         //! One cuBLASLt matrix product; `index` is the rank of its algorithm among cuBLASLt's heuristic choices (a
         //! convolution's product, pointwise_convolution.h: 0; a matrix multiply: product_timing.h), and how many
@@ -24,6 +25,8 @@ struct AlgorithmChoice
     };
     //! A kGEMM index holds the rank plus this much per split past the first.
     static constexpr int32_t kGemmSplitStride = 1 << 16;
+    //! A depthwise kernel's index holds 1 plus this much per output position a thread computes in strips.
+    static constexpr int32_t kDepthwiseStripStride = 1 << 8;
     Source source{Source::kHEURISTIC};
     int32_t index{-1};
 
@@ -39,9 +42,19 @@ struct AlgorithmChoice
     {
         return {Source::kKILN_KERNEL, 0};
     }
-    static AlgorithmChoice depthwiseKernel()
+    //! Kiln's depthwise kernel, in strips of `strip` positions a thread (0: the one-position kernel; see
+    //! DepthwiseConvolution::strips).
+    static AlgorithmChoice depthwiseKernel(int32_t strip = 0)
     {
-        return {Source::kKILN_KERNEL, 1};
+        return {Source::kKILN_KERNEL, 1 + strip * kDepthwiseStripStride};
+    }
+    bool isDepthwiseKernel() const
+    {
+        return source == Source::kKILN_KERNEL && index % kDepthwiseStripStride == 1;
+    }
+    int32_t depthwiseStrip() const
+    {
+        return index / kDepthwiseStripStride;
     }
     //! cuBLASLt's heuristic choice of rank `rank`, with K split into `splits` parts computed in parallel (1: whole).
     static AlgorithmChoice gemm(int32_t rank = 0, int32_t splits = 1)

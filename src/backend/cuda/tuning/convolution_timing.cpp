@@ -159,11 +159,15 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
     }
     if (DepthwiseConvolution::takes(params, epilogue, inputShape, type, format))
     {
-        DepthwiseConvolution const depthwise(convolutionGeometry(params, shape, false), type, format, epilogue.relu());
-        keepFaster(fastest, AlgorithmChoice::depthwiseKernel(), timeRuns([&] {
-            depthwise.run(mScratch->input.data(), mScratch->kernel.data(), mScratch->bias.data(),
-                mScratch->output.data(), nullptr);
-        }));
+        ConvolutionGeometry const geometry = convolutionGeometry(params, shape, false);
+        for (int32_t const strip : DepthwiseConvolution::strips(geometry, type, format))
+        {
+            DepthwiseConvolution const depthwise(geometry, type, format, epilogue.relu(), strip);
+            keepFaster(fastest, AlgorithmChoice::depthwiseKernel(strip), timeRuns([&] {
+                depthwise.run(mScratch->input.data(), mScratch->kernel.data(), mScratch->bias.data(),
+                    mScratch->output.data(), nullptr);
+            }));
+        }
     }
     // The bias as the 1x1 product's layer passes it: present with any epilogue (zeros where the layer has none).
     void const* const bias = params.bias.empty() && !epilogue.any() ? nullptr : mScratch->bias.data();

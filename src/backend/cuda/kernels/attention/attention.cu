@@ -19,6 +19,7 @@
 // rounded once; the scores wait between the walks where their keys were, or in registers (two tiles), or else are
 // computed again from the resident keys.
 #include "backend/cuda/cuda_error.h"
+#include "backend/cuda/device_facts.h"
 #include "backend/cuda/kernels/attention/attention_problem.cuh"
 #include "backend/cuda/kernels/device_access.cuh"
 #include "backend/cuda/kernels/tensor_core.cuh"
@@ -859,16 +860,11 @@ void launch(HalfProblem& problem, Grids grids, int64_t batches, int32_t multipro
     check(cudaGetLastError(), "attention: launching the kernel");
 }
 
-//! The multiprocessors of the current device, asked once per process (a context runs on one device).
+//! The multiprocessors of the current device, asked once per process: the kernel launches at each enqueue, where a
+//! driver query would cost host time, and a process's contexts are taken to run on GPUs of one kind.
 int32_t multiprocessorCount()
 {
-    static int32_t const count = [] {
-        int device = 0;
-        int value = 0;
-        check(cudaGetDevice(&device), "attention: finding the device");
-        check(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device), "attention: asking the device");
-        return value;
-    }();
+    static int32_t const count = cuda::multiprocessorCount("attention");
     return count;
 }
 

@@ -1,6 +1,7 @@
 // The kernels of depthwise_convolution.h. Each thread computes one output position's value of one channel
-// (channels-first) or of a group of V consecutive channels (channels-last, read and written as one vector), summing
-// the window's taps in FP32; grid-stride loops cover any size.
+// (channels-first) or of a group of V consecutive channels (channels-last, read and written as one vector), or a
+// strip of S neighbouring positions' groups (channels-last FP16), summing the window's taps in FP32; grid-stride loops
+// cover any size.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/convolution/depthwise_convolution.h"
 #include "backend/shared/channel_order.h"
@@ -11,6 +12,8 @@
 #include <climits>
 #include <cstddef>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kiln::cuda
@@ -150,13 +153,142 @@ __global__ void depthwiseChannelsLast(Problem p, T const* input, T const* kernel
     }
 }
 
+//! Channels-last in strips: thread per S consecutive output positions of a row and group of V channels. The windows
+//! of neighbouring positions overlap, so the strip reads each input vector of a window row once for its S positions
+//! and each tap's weights once (a 7x7 window of stride 1 in strips of 4: 10 input and 7 weight loads a window row for
+//! 4 positions, where one position a thread makes 14 for 1). The window's width KW and stride SX are fixed at compile
+//! time so that a window row's vectors stay in registers (two blocks a multiprocessor at least: a strip of 4 of FP16
+//! asks 136 registers a thread otherwise); the taps are summed in the one-position kernel's order.
+template <typename T, int V, int KW, int SX, int S>
+__global__ void __launch_bounds__(kThreads, 2)
+    depthwiseChannelsLastStrips(Problem p, T const* input, T const* kernel, T const* bias, T* output)
+{
+    using Chunk = Vector<T, V>;
+    constexpr int kColumns = (S - 1) * SX + KW; // input vectors a strip's window rows span
+    int const groups = p.channels / V;
+    int const strips = (p.outWidth + S - 1) / S;
+    int64_t const outputRows = p.outputs / (int64_t{p.outWidth} * p.channels); // N * P
+    int64_t const threads = outputRows * strips * groups;
+    for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < threads; i += int64_t{gridDim.x} * blockDim.x)
+    {
+        int const c0 = static_cast<int>(i % groups) * V;
+        int64_t const rowStrip = i / groups; // (n * P + row) * strips + strip
+        int const q0 = static_cast<int>(rowStrip % strips) * S;
+        int64_t const rows = rowStrip / strips;
+        int const row = static_cast<int>(rows % p.outHeight);
+        int64_t const n = rows / p.outHeight;
+        int const x0 = q0 * SX - p.padX;
+        float sum[S][V] = {};
+        for (int ky = 0; ky < p.kernelHeight; ++ky)
+        {
+            int const y = row * p.strideY - p.padY + ky * p.dilationY;
+            if (y < 0 || y >= p.height)
+            {
+                continue;
+            }
+            T const* const line = input + (n * p.height + y) * p.width * p.channels + c0;
+            Chunk columns[kColumns];
+#pragma unroll
+            for (int w = 0; w < kColumns; ++w)
+            {
+                // Columns outside the image are the padding's zeros (or lie past the row's last strip position).
+                int const x = x0 + w;
+                columns[w] = x >= 0 && x < p.width ? *reinterpret_cast<Chunk const*>(line + int64_t{x} * p.channels)
+                                                   : Chunk{};
+            }
+            T const* const rowWeights = kernel + int64_t{ky} * KW * p.channels + c0;
+#pragma unroll
+            for (int kx = 0; kx < KW; ++kx)
+            {
+                Chunk const weights = *reinterpret_cast<Chunk const*>(rowWeights + int64_t{kx} * p.channels);
+#pragma unroll
+                for (int j = 0; j < S; ++j)
+                {
+#pragma unroll
+                    for (int v = 0; v < V; ++v)
+                    {
+                        sum[j][v] += toFloat(columns[j * SX + kx].values[v]) * toFloat(weights.values[v]);
+                    }
+                }
+            }
+        }
+        Chunk const biases = bias ? *reinterpret_cast<Chunk const*>(bias + c0) : Chunk{};
+        T* const out = output + (rows * p.outWidth + q0) * p.channels + c0;
+#pragma unroll
+        for (int j = 0; j < S; ++j)
+        {
+            if (q0 + j < p.outWidth)
+            {
+                Chunk result;
+#pragma unroll
+                for (int v = 0; v < V; ++v)
+                {
+                    result.values[v] = fromFloat<T>(epilogue(p, sum[j][v], bias ? toFloat(biases.values[v]) : 0.0F));
+                }
+                *reinterpret_cast<Chunk*>(out + int64_t{j} * p.channels) = result;
+            }
+        }
+    }
+}
+
+int64_t blocksFor(int64_t threads)
+{
+    return std::min(kMaxBlocks, (threads + kThreads - 1) / kThreads);
+}
+
 template <typename T, int V>
 void launchChannelsLast(
     Problem const& p, void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream)
 {
-    int64_t const blocks = std::min(kMaxBlocks, (p.outputs / V + kThreads - 1) / kThreads);
-    depthwiseChannelsLast<T, V><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(p, static_cast<T const*>(input),
-        static_cast<T const*>(kernel), static_cast<T const*>(bias), static_cast<T*>(output));
+    depthwiseChannelsLast<T, V><<<static_cast<unsigned>(blocksFor(p.outputs / V)), kThreads, 0, stream>>>(p,
+        static_cast<T const*>(input), static_cast<T const*>(kernel), static_cast<T const*>(bias),
+        static_cast<T*>(output));
+}
+
+template <typename T, int V, int KW, int SX, int S>
+void launchStrips(
+    Problem const& p, void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream)
+{
+    int64_t const threads
+        = p.outputs / (int64_t{p.outWidth} * p.channels) * ((p.outWidth + S - 1) / S) * (p.channels / V);
+    depthwiseChannelsLastStrips<T, V, KW, SX, S><<<static_cast<unsigned>(blocksFor(threads)), kThreads, 0, stream>>>(p,
+        static_cast<T const*>(input), static_cast<T const*>(kernel), static_cast<T const*>(bias),
+        static_cast<T*>(output));
+}
+
+//! Strips of 4 only at stride 1 (DepthwiseConvolution::strips).
+template <typename T, int V, int KW, int SX>
+void launchStripsOf(
+    Problem const& p, void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream)
+{
+    if constexpr (SX == 1)
+    {
+        if (p.strip == 4)
+        {
+            launchStrips<T, V, KW, SX, 4>(p, input, kernel, bias, output, stream);
+            return;
+        }
+    }
+    if (p.strip == 2)
+    {
+        launchStrips<T, V, KW, SX, 2>(p, input, kernel, bias, output, stream);
+        return;
+    }
+    launchStrips<T, V, KW, SX, 1>(p, input, kernel, bias, output, stream);
+}
+
+template <typename T, int V, int KW>
+void launchStripsOfWidth(
+    Problem const& p, void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream)
+{
+    if (p.strideX == 1)
+    {
+        launchStripsOf<T, V, KW, 1>(p, input, kernel, bias, output, stream);
+    }
+    else
+    {
+        launchStripsOf<T, V, KW, 2>(p, input, kernel, bias, output, stream);
+    }
 }
 
 template <typename T>
@@ -173,6 +305,18 @@ void launch(Problem const& p, TensorFormat format, void const* input, void const
     }
     // 16-byte vectors where the channels divide into them (every tensor starts 256-byte aligned).
     constexpr int kWide = static_cast<int>(16 / sizeof(T));
+    if constexpr (std::is_same_v<T, __half>)
+    {
+        if (p.strip > 0)
+        {
+            switch (p.kernelWidth)
+            {
+            case 3: launchStripsOfWidth<T, kWide, 3>(p, input, kernel, bias, output, stream); return;
+            case 5: launchStripsOfWidth<T, kWide, 5>(p, input, kernel, bias, output, stream); return;
+            default: launchStripsOfWidth<T, kWide, 7>(p, input, kernel, bias, output, stream); return;
+            }
+        }
+    }
     if (p.channels % kWide == 0)
     {
         launchChannelsLast<T, kWide>(p, input, kernel, bias, output, stream);
@@ -225,8 +369,27 @@ DeviceBuffer DepthwiseConvolution::uploadKernel(
         network::WeightsBuffer(nvinfer1::Weights{kernel.type(), tapMajor.data(), kernel.count()}), type);
 }
 
+std::vector<int32_t> DepthwiseConvolution::strips(
+    ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format)
+{
+    // FP16 alone: plans store only FP16 convolution chains channels-last. Vectors of 8, 16 bytes, as launch reads.
+    bool const takesStrips = geometry.input.size() == 4 && geometry.filter.size() == 4 && geometry.stride.size() == 2
+        && geometry.dilation.size() == 2 && type == nvinfer1::DataType::kHALF && format == TensorFormat::kHWC
+        && geometry.input[1] % 8 == 0 && geometry.dilation[1] == 1
+        && (geometry.filter[3] == 3 || geometry.filter[3] == 5 || geometry.filter[3] == 7);
+    if (takesStrips && geometry.stride[1] == 1)
+    {
+        return {0, 1, 2, 4};
+    }
+    if (takesStrips && geometry.stride[1] == 2)
+    {
+        return {0, 1, 2};
+    }
+    return {0};
+}
+
 DepthwiseConvolution::DepthwiseConvolution(
-    ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format, bool relu)
+    ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format, bool relu, int32_t strip)
     : mType(type)
     , mFormat(format)
 {
@@ -253,6 +416,13 @@ DepthwiseConvolution::DepthwiseConvolution(
     mProblem.dilationY = narrow(geometry.dilation[0]);
     mProblem.dilationX = narrow(geometry.dilation[1]);
     mProblem.relu = relu;
+    std::vector<int32_t> const offered = strips(geometry, type, format);
+    if (std::find(offered.begin(), offered.end(), strip) == offered.end())
+    {
+        throw std::invalid_argument("convolution: Kiln's depthwise kernel has no strips of " + std::to_string(strip)
+            + " positions for this geometry");
+    }
+    mProblem.strip = strip;
 }
 
 void DepthwiseConvolution::run(

@@ -6,8 +6,10 @@
 // This kernel reads each output position's window directly: channels-last data a vector of channels a thread (8 FP16
 // values in 16 bytes where the channels allow), with its weights stored tap by tap so that a tap's weights for those
 // channels are one vector too; channels-first data one output value a thread along the rows; FP32 accumulation; the
-// bias and a ReLU in the epilogue. The builder times it beside cuDNN's algorithms and keeps the fastest
-// (convolution_timing.h).
+// bias and a ReLU in the epilogue. FP16 channels-last windows 3, 5 or 7 wide of stride 1 or 2 may also run in strips:
+// a thread computes up to four neighbouring positions of a row, whose windows share most of their input; wider strips
+// load less but leave fewer threads to fill the GPU. The builder times the kernel, in each strip it offers, beside
+// cuDNN's algorithms and keeps the fastest (convolution_timing.h).
 #pragma once
 
 #include "backend/cuda/libraries/cudnn/convolution_descriptors.h"
@@ -18,6 +20,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace kiln::cuda
 {
@@ -36,9 +39,18 @@ public:
     static DeviceBuffer uploadKernel(
         network::ConvolutionParams const& params, nvinfer1::DataType type, TensorFormat format);
 
-    //! Prepared for `geometry` (convolutionGeometry at the input shape) on data of `type` stored in `format`; `relu`
-    //! applies the fused ReLU. Throws std::invalid_argument for a geometry `takes` refuses.
-    DepthwiseConvolution(ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format, bool relu);
+    //! The strips (output positions a thread computes along a row) the kernel offers for `geometry` on data of `type`
+    //! in `format`: 0, the one-position kernel, always; 1, 2 and 4 for FP16 kHWC data in vectors of eight channels,
+    //! windows 3, 5 or 7 wide, undilated along the rows, of stride 1 (2 at most at stride 2, whose windows share less
+    //! and would take more registers than two blocks a multiprocessor leave).
+    static std::vector<int32_t> strips(
+        ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format);
+
+    //! Prepared for `geometry` (convolutionGeometry at the input shape) on data of `type` stored in `format`, in strips
+    //! of `strip` positions; `relu` applies the fused ReLU. Throws std::invalid_argument for a geometry `takes`
+    //! refuses or a strip `strips` does not offer.
+    DepthwiseConvolution(
+        ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format, bool relu, int32_t strip);
 
     //! Queues the convolution: `input` [N, C, H, W] in the format, `kernel` as uploadKernel arranges it,
     //! `bias` C values or nullptr, `output` [N, C, P, Q] in the format; all of the type.
@@ -62,6 +74,8 @@ public:
         int32_t dilationY{0};
         int32_t dilationX{0};
         bool relu{false};
+        //! Output positions a thread computes along a row (strips); 0: the one-position kernel.
+        int32_t strip{0};
     };
 
 private:

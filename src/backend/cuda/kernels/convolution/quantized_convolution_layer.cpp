@@ -1,4 +1,5 @@
 #include "backend/cuda/cuda_error.h"
+#include "backend/cuda/device_facts.h"
 #include "backend/cuda/kernels/convolution/int8_convolution.h"
 #include "backend/cuda/kernels/convolution/quantized_convolution.h"
 #include "backend/cuda/kernels/convolution/quantized_convolution_kernels.h"
@@ -175,7 +176,8 @@ private:
         prepareEpilogue(geometry);
         mGemm.reset();
         int const device = currentDevice();
-        mImplicitGemm = channelsLast() && int8ConvolutionFillsGpu(mIm2col, mImages, mMaps, multiprocessors(device));
+        mImplicitGemm = channelsLast()
+            && int8ConvolutionFillsGpu(mIm2col, mImages, mMaps, multiprocessorCount("quantized convolution"));
         mKernel = int8ConvolutionKernelOfDevice(device);
         mLayout = ScratchLayout{};
         if (padsChannels())
@@ -214,14 +216,6 @@ private:
         int device = 0;
         check(cudaGetDevice(&device), "quantized convolution: finding the device");
         return device;
-    }
-
-    static int32_t multiprocessors(int device)
-    {
-        int count = 0;
-        check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device),
-            "quantized convolution: counting the device's SMs");
-        return count;
     }
 
     Im2colGeometry windowGeometry(ConvolutionGeometry const& geometry) const

@@ -13,6 +13,7 @@
 //   positions one ldmatrix reads lie in eight consecutive vectors, whatever the stride (no bank conflicts).
 // - The epilogue adds the bias, applies the ReLU, and rounds to FP16.
 #include "backend/cuda/cuda_error.h"
+#include "backend/cuda/device_facts.h"
 #include "backend/cuda/kernels/convolution/small_channel_convolution.h"
 #include "backend/cuda/kernels/tensor_core.cuh"
 
@@ -352,12 +353,10 @@ SmallChannelConvolution::SmallChannelConvolution(ConvolutionGeometry const& geom
     mProblem.relu = relu;
 
     int device = 0;
-    int multiprocessors = 0;
     int sharedBytesOffered = 0;
     int blocksPerMultiprocessor = 0;
     check(cudaGetDevice(&device), "convolution: finding the device");
-    check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
-        "convolution: asking the device");
+    int32_t const multiprocessors = multiprocessorCount("convolution");
     check(cudaDeviceGetAttribute(&sharedBytesOffered, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
         "convolution: asking the device");
     mSharedBytes = sharedBytes(region.vectors(), mProblem.taps);

@@ -21,7 +21,7 @@ ConvolutionLayer::ConvolutionLayer(network::ConvolutionParams const& params, pla
         : 0;
     mChannels = cudnnChannels(channels, format);
     mKernel = uploadKernel(params, dataType, format, mChannels / params.nbGroups);
-    if (choice == AlgorithmChoice::depthwiseKernel() && params.nbGroups == channels)
+    if (choice.isDepthwiseKernel() && params.nbGroups == channels)
     {
         mDepthwiseKernel = DepthwiseConvolution::uploadKernel(params, dataType, format);
     }
@@ -58,10 +58,11 @@ size_t ConvolutionLayer::prepare(Shape const& inputShape, cudnnHandle_t handle)
     mDepthwise.reset();
     mPointwise.reset();
     mPatch.reset();
-    if (mChoice == AlgorithmChoice::depthwiseKernel() && mInputFormat == mFormat
+    if (mChoice.isDepthwiseKernel() && mInputFormat == mFormat
         && DepthwiseConvolution::takes(mParams, mEpilogue, inputShape, mDataType, mFormat))
     {
-        mDepthwise.emplace(convolutionGeometry(mParams, shape, false), mDataType, mFormat, mEpilogue.relu());
+        mDepthwise.emplace(
+            convolutionGeometry(mParams, shape, false), mDataType, mFormat, mEpilogue.relu(), mChoice.depthwiseStrip());
         return 0;
     }
     if (mChoice == AlgorithmChoice::kilnKernel()

@@ -1,0 +1,13 @@
+// What kernels ask of the GPU they launch on, to size their grids and tiles.
+#pragma once
+
+#include <cstdint>
+
+namespace kiln::cuda
+{
+
+//! The streaming multiprocessors of the current device. Throws std::runtime_error naming `what` where CUDA cannot
+//! say (no device, a broken context).
+int32_t multiprocessorCount(char const* what);
+
+} // namespace kiln::cuda
