@@ -671,6 +671,15 @@ TEST(KilnTrtexecFlags, BuildFlagsBeyondKilnsOwnBuildDumpTheLayersAndThePlanSaysI
     ASSERT_EQ(inspected.exitCode, 0) << inspected.output;
     EXPECT_TRUE(std::regex_search(inspected.output, std::regex(R"(conv1.*precision BF16)"))) << inspected.output;
 
+    // --idleTime: the host sleeps between inferences, so four measured ones span at least three sleeps.
+    auto const idle = runKiln(
+        {"--onnx=" + kDefaultModel, kSeedPlugins, "--idleTime=40", "--warmUp=0", "--duration=0", "--iterations=4"});
+    ASSERT_EQ(idle.exitCode, 0) << idle.output;
+    std::smatch walltime;
+    ASSERT_TRUE(std::regex_search(idle.output, walltime, std::regex(R"(Total Host Walltime: ([0-9.]+) s)")))
+        << idle.output;
+    EXPECT_GE(std::stod(walltime[1].str()), 0.120) << idle.output;
+
     auto const dla = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--useDLACore=0", "--allowGPUFallback"});
     EXPECT_NE(dla.exitCode, 0);
     EXPECT_TRUE(contains(dla.output, "--useDLACore: Kiln has no DLA")) << dla.output;

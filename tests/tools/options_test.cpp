@@ -120,16 +120,18 @@ TEST(Options, MoreTrtexecFlagsAreTakenOrWarnedAbout)
 {
     Options o;
     std::string error;
-    ASSERT_EQ(parse({"--onnx=m.onnx", "--bf16", "--noTF32", "--sparsity=enable", "--avgTiming=4", "--minTiming=2",
-                        "--maxAuxStreams=0", "--heuristic", "--tempdir=/tmp", "--useRuntime=full",
-                        "--hardwareCompatibilityLevel=none", "--sleepTime=0", "--buildOnly", "--streams=3"},
-                  o, error),
+    ASSERT_EQ(
+        parse({"--onnx=m.onnx", "--bf16", "--noTF32", "--sparsity=enable", "--avgTiming=4", "--minTiming=2",
+                  "--maxAuxStreams=0", "--heuristic", "--tempdir=/tmp", "--useRuntime=full",
+                  "--hardwareCompatibilityLevel=none", "--sleepTime=0", "--buildOnly", "--streams=3", "--idleTime=7"},
+            o, error),
         ParseOutcome::kRUN)
         << error;
     EXPECT_TRUE(o.bf16 && o.noTF32 && o.sparseWeights);
     EXPECT_EQ(o.avgTimingIterations, 4);
     EXPECT_TRUE(o.skipInference) << "--buildOnly is --skipInference";
     EXPECT_EQ(o.infStreams, 3) << "--streams is --infStreams";
+    EXPECT_EQ(o.idleTimeMs, 7);
     // Said for each flag taken without effect: sparsity, avgTiming, minTiming, maxAuxStreams, heuristic, tempdir.
     EXPECT_EQ(o.flagWarnings.size(), 6U);
     for (char const* flag : {"--sparsity", "--avgTiming", "--minTiming", "--maxAuxStreams", "--heuristic", "--tempdir"})
@@ -177,6 +179,7 @@ TEST(Options, RefusedInputsNameTheProblem)
              {{"--onnx=m.onnx", "--hardwareCompatibilityLevel=ampere+"}, "--hardwareCompatibilityLevel: Kiln's CUDA"},
              {{"--onnx=m.onnx", "--useRuntime=lean"}, "--useRuntime: Kiln has one runtime"},
              {{"--onnx=m.onnx", "--sleepTime=5"}, "--sleepTime: not supported yet"},
+             {{"--onnx=m.onnx", "--idleTime=-3"}, "--idleTime: \"-3\" is not valid"},
              {{"--onnx=m.onnx", "--stripWeights"}, "--stripWeights: not supported yet"},
              {{"--onnx=m.onnx", "--markDebug=x"}, "--markDebug: not supported yet in the kiln command"},
              {{"--onnx=m.onnx", "--timeDeserialize"}, "--timeDeserialize: not supported yet"},

@@ -72,6 +72,7 @@ struct Options
     bool useCudaGraph{false};
     bool noDataTransfers{false};
     bool useSpinWait{false};
+    int32_t idleTimeMs{0};             //!< --idleTime: the host sleeps this long between one stream's inferences
     std::vector<NameValue> loadInputs; //!< tensor name, file
 
     // Reporting.

@@ -53,7 +53,6 @@ constexpr OtherFlag kOtherFlags[] = {
     {"--errorOnTimingCacheMiss", false, true, nullptr, kNotYet},
     {"--persistentCacheRatio", true, true, nullptr, kNotYet},
     {"--sleepTime", true, true, "0", "not supported yet: each inference starts when it is queued"},
-    {"--idleTime", true, true, "0", "not supported yet: iterations run back to back"},
     {"--exposeDMA", false, true, nullptr, kNotYet},
     {"--useManagedMemory", false, true, nullptr,
         "not supported yet: inputs and outputs are separate host and device buffers"},
@@ -209,6 +208,7 @@ void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
     group->add_option(
         "--maxAuxStreams", f.maxAuxStreams, "Taken and ignored: Kiln runs a context's layers on its one stream");
     group->add_flag("--buildOnly", o.skipInference, "trtexec's older name of --skipInference");
+    group->add_option("--idleTime", f.idleTime, "Sleep N milliseconds between two of a stream's inferences");
     for (OtherFlag const& flag : kOtherFlags)
     {
         std::string const help = std::string(flag.refused ? "Refused" : "Taken and ignored") + ": " + flag.why;
@@ -265,6 +265,14 @@ bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, st
         || (!f.maxAuxStreams.empty() && !parseInteger("--maxAuxStreams", f.maxAuxStreams, 0, kInt32Max, count, error)))
     {
         return false;
+    }
+    if (!f.idleTime.empty())
+    {
+        if (!parseInteger("--idleTime", f.idleTime, 0, kInt32Max, count, error))
+        {
+            return false;
+        }
+        o.idleTimeMs = static_cast<int32_t>(count);
     }
     if (!f.minTiming.empty())
     {

@@ -1,7 +1,8 @@
 // trtexec's flags that are not Kiln's own but that scripts written for trtexec pass: taken with trtexec's meaning
 // where Kiln has it (--workspace, --best, --stronglyTyped, --int8, --fp8, --bf16, --builderOptimizationLevel,
 // --profilingVerbosity, --tacticSources, --noBuilderCache, --dumpLayerInfo, --getPlanVersionOnly, --refit,
-// --avgTiming (kept in the configuration), --sparsity=disable/enable, --noTF32 (Kiln's FP32 never computes in TF32), and the older names
+// --avgTiming (kept in the configuration), --idleTime, --sparsity=disable/enable, --noTF32 (Kiln's FP32 never computes
+// in TF32), and the older names
 // --buildOnly and --streams), taken with a warning where they ask for what Kiln cannot use (--minTiming,
 // --maxAuxStreams,
 // --heuristic, --allowGPUFallback, temporary files), refused with the reason where Kiln has not what they ask
@@ -42,6 +43,7 @@ struct TrtexecFlags
     std::string avgTiming;
     std::string minTiming;
     std::string maxAuxStreams;
+    std::string idleTime;
     //! The flags of kOtherFlags (trtexec_flags.cpp) that were given, by name: a flag's "true", an option's value as
     //! typed.
     std::map<std::string, std::string> others;
