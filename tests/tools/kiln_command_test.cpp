@@ -658,6 +658,31 @@ TEST(KilnTrtexecFlags, BuildFlagsBeyondKilnsOwnBuildDumpTheLayersAndThePlanSaysI
     // --int8 sets kINT8: a model without Q/DQ layers builds and runs in FP32, as TensorRT's would without INT8 kernels.
     auto const int8 = runKiln(std::vector<std::string>{"--onnx=" + kDefaultModel, kSeedPlugins, "--int8"} + kQuick);
     EXPECT_EQ(int8.exitCode, 0) << int8.output;
+
+    // --bf16 stores the convolution's weights and tensors in BF16; trtexec's older names and no-op flags build as
+    // trtexec's would, saying which flags do nothing here.
+    auto const bf16 = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--bf16", "--noTF32", "--sparsity=enable",
+        "--tempdir=" + dir.path(""), "--buildOnly", "--saveEngine=" + dir.path("bf16.plan")});
+    ASSERT_EQ(bf16.exitCode, 0) << bf16.output;
+    EXPECT_TRUE(contains(bf16.output, "--sparsity=enable: kSPARSE_WEIGHTS is set")) << bf16.output;
+    EXPECT_TRUE(contains(bf16.output, "--tempdir: taken and ignored")) << bf16.output;
+    EXPECT_FALSE(contains(bf16.output, "Throughput")) << "--buildOnly runs nothing";
+    auto const inspected = runKiln({"inspect", dir.path("bf16.plan")});
+    ASSERT_EQ(inspected.exitCode, 0) << inspected.output;
+    EXPECT_TRUE(std::regex_search(inspected.output, std::regex(R"(conv1.*precision BF16)"))) << inspected.output;
+
+    // --idleTime: the host sleeps between inferences, so four measured ones span at least three sleeps.
+    auto const idle = runKiln(
+        {"--onnx=" + kDefaultModel, kSeedPlugins, "--idleTime=40", "--warmUp=0", "--duration=0", "--iterations=4"});
+    ASSERT_EQ(idle.exitCode, 0) << idle.output;
+    std::smatch walltime;
+    ASSERT_TRUE(std::regex_search(idle.output, walltime, std::regex(R"(Total Host Walltime: ([0-9.]+) s)")))
+        << idle.output;
+    EXPECT_GE(std::stod(walltime[1].str()), 0.120) << idle.output;
+
+    auto const dla = runKiln({"--onnx=" + kDefaultModel, kSeedPlugins, "--useDLACore=0", "--allowGPUFallback"});
+    EXPECT_NE(dla.exitCode, 0);
+    EXPECT_TRUE(contains(dla.output, "--useDLACore: Kiln has no DLA")) << dla.output;
 }
 
 // --- kiln inspect ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,38 @@ TEST(Options, TrtexecFlagsBeyondKilnsOwnTakeTrtexecsMeaning)
     EXPECT_TRUE(quantized.int8 && quantized.fp8 && !quantized.fp16);
 }
 
+TEST(Options, MoreTrtexecFlagsAreTakenOrWarnedAbout)
+{
+    Options o;
+    std::string error;
+    ASSERT_EQ(
+        parse({"--onnx=m.onnx", "--bf16", "--noTF32", "--sparsity=enable", "--avgTiming=4", "--minTiming=2",
+                  "--maxAuxStreams=0", "--heuristic", "--tempdir=/tmp", "--useRuntime=full",
+                  "--hardwareCompatibilityLevel=none", "--sleepTime=0", "--buildOnly", "--streams=3", "--idleTime=7"},
+            o, error),
+        ParseOutcome::kRUN)
+        << error;
+    EXPECT_TRUE(o.bf16 && o.noTF32 && o.sparseWeights);
+    EXPECT_EQ(o.avgTimingIterations, 4);
+    EXPECT_TRUE(o.skipInference) << "--buildOnly is --skipInference";
+    EXPECT_EQ(o.infStreams, 3) << "--streams is --infStreams";
+    EXPECT_EQ(o.idleTimeMs, 7);
+    // Said for each flag taken without effect: sparsity, avgTiming, minTiming, maxAuxStreams, heuristic, tempdir.
+    EXPECT_EQ(o.flagWarnings.size(), 6U);
+    for (char const* flag : {"--sparsity", "--avgTiming", "--minTiming", "--maxAuxStreams", "--heuristic", "--tempdir"})
+    {
+        EXPECT_TRUE(std::any_of(o.flagWarnings.begin(), o.flagWarnings.end(), [&](std::string const& warning) {
+            return warning.rfind(flag, 0) == 0;
+        })) << flag;
+    }
+
+    Options plain;
+    ASSERT_EQ(parse({"--onnx=m.onnx", "--sparsity=disable"}, plain, error), ParseOutcome::kRUN) << error;
+    EXPECT_FALSE(plain.sparseWeights || plain.bf16 || plain.noTF32);
+    EXPECT_EQ(plain.avgTimingIterations, -1);
+    EXPECT_TRUE(plain.flagWarnings.empty());
+}
+
 TEST(Options, RefusedInputsNameTheProblem)
 {
     struct Case
@@ -132,6 +165,24 @@ TEST(Options, RefusedInputsNameTheProblem)
              {{"--onnx=m.onnx", "--layerPrecisions=conv:fp16"}, "--layerPrecisions: not supported yet"},
              {{"--onnx=m.onnx", "--precisionConstraints=obey"}, "--precisionConstraints: not supported yet"},
              {{"--onnx=m.onnx", "--stronglyTyped", "--fp16"}, "--stronglyTyped keeps the types the model gives"},
+             {{"--onnx=m.onnx", "--stronglyTyped", "--bf16"}, "--stronglyTyped keeps the types the model gives"},
+             {{"--loadEngine=p.plan", "--noTF32"}, "are build flags"},
+             {{"--onnx=m.onnx", "--sparsity=force"}, "--sparsity=force: Kiln has no sparse kernels"},
+             {{"--onnx=m.onnx", "--sparsity=some"}, "--sparsity: \"some\" is not a mode"},
+             {{"--onnx=m.onnx", "--avgTiming=0"}, "--avgTiming: \"0\" is not valid"},
+             {{"--onnx=m.onnx", "--minTiming=x"}, "--minTiming: \"x\" is not valid"},
+             {{"--onnx=m.onnx", "--maxAuxStreams=-1"}, "--maxAuxStreams: \"-1\" is not valid"},
+             {{"--onnx=m.onnx", "--streams=2", "--infStreams=2"}, "--streams is trtexec's older name of --infStreams"},
+             {{"--onnx=m.onnx", "--streams=0"}, "--streams: \"0\" is not valid"},
+             {{"--onnx=m.onnx", "--useDLACore=0", "--allowGPUFallback"}, "--useDLACore: Kiln has no DLA"},
+             {{"--onnx=m.onnx", "--safe"}, "--safe: Kiln builds standard engines only"},
+             {{"--onnx=m.onnx", "--hardwareCompatibilityLevel=ampere+"}, "--hardwareCompatibilityLevel: Kiln's CUDA"},
+             {{"--onnx=m.onnx", "--useRuntime=lean"}, "--useRuntime: Kiln has one runtime"},
+             {{"--onnx=m.onnx", "--sleepTime=5"}, "--sleepTime: not supported yet"},
+             {{"--onnx=m.onnx", "--idleTime=-3"}, "--idleTime: \"-3\" is not valid"},
+             {{"--onnx=m.onnx", "--stripWeights"}, "--stripWeights: not supported yet"},
+             {{"--onnx=m.onnx", "--markDebug=x"}, "--markDebug: not supported yet in the kiln command"},
+             {{"--onnx=m.onnx", "--timeDeserialize"}, "--timeDeserialize: not supported yet"},
              {{"--onnx=m.onnx", "--builderOptimizationLevel=6"}, "expected 0 to 5"},
              {{"--onnx=m.onnx", "--profilingVerbosity=loud"}, "expected layer_names_only, detailed or none"},
              {{"--onnx=m.onnx", "--tacticSources=CUDNN"}, "\"CUDNN\" is not +SOURCE or -SOURCE"},

@@ -275,6 +275,22 @@ void configure(nvinfer1::IBuilderConfig& config, Options const& options, BuildRe
     {
         config.setFlag(nvinfer1::BuilderFlag::kFP8);
     }
+    if (options.bf16)
+    {
+        config.setFlag(nvinfer1::BuilderFlag::kBF16);
+    }
+    if (options.noTF32)
+    {
+        config.clearFlag(nvinfer1::BuilderFlag::kTF32);
+    }
+    if (options.sparseWeights)
+    {
+        config.setFlag(nvinfer1::BuilderFlag::kSPARSE_WEIGHTS);
+    }
+    if (options.avgTimingIterations > 0)
+    {
+        config.setAvgTimingIterations(options.avgTimingIterations);
+    }
 }
 
 //! The tensors that plugin layers read or write.

@@ -43,6 +43,7 @@ struct RawSpecs
     std::string duration;
     std::string avgRuns;
     std::string infStreams;
+    std::string streams; //!< trtexec's older name of --infStreams
     std::string device;
     std::string threads;
     std::string atol;
@@ -93,6 +94,7 @@ void addFlags(CLI::App& app, Options& o, RawSpecs& raw)
     app.add_option("--avgRuns", raw.avgRuns, "Report averages over N consecutive iterations (default = 10)");
     app.add_option("--percentile", raw.percentile, "Report these percentiles, in [0, 100] (default = 90,95,99)");
     app.add_option("--infStreams", raw.infStreams, "Run inferences on N streams (contexts) at once (default = 1)");
+    app.add_option("--streams", raw.streams, "trtexec's older name of --infStreams");
     app.add_option("--device", raw.device, "Select the CUDA device N (default = 0)");
     app.add_option("--threads", raw.threads,
         "The most threads of the CPU backend's context (default = 0: the cores available); a run takes one where that "
@@ -241,6 +243,11 @@ bool parseChoiceFlags(Options& o, RawSpecs const& raw, std::string& error)
 //! negative, and caps where a larger value would only exhaust the machine (streams and threads are each a thread).
 bool parseNumericFlags(Options& o, RawSpecs const& raw, std::string& error)
 {
+    if (!raw.streams.empty() && !raw.infStreams.empty())
+    {
+        error = "--streams is trtexec's older name of --infStreams: give one of them";
+        return false;
+    }
     constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
     constexpr double kRealMax = std::numeric_limits<double>::max();
     struct IntegerFlag
@@ -254,6 +261,7 @@ bool parseNumericFlags(Options& o, RawSpecs const& raw, std::string& error)
     for (IntegerFlag const& f : {IntegerFlag{"--iterations", raw.iterations, 1, kInt32Max, o.iterations},
              IntegerFlag{"--avgRuns", raw.avgRuns, 1, kInt32Max, o.avgRuns},
              IntegerFlag{"--infStreams", raw.infStreams, 1, kMaxStreams, o.infStreams},
+             IntegerFlag{"--streams", raw.streams, 1, kMaxStreams, o.infStreams},
              IntegerFlag{"--device", raw.device, 0, kInt32Max, o.device},
              IntegerFlag{"--threads", raw.threads, 0, kMaxThreads, o.threads}})
     {

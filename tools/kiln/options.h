@@ -48,6 +48,10 @@ struct Options
     bool int8{false};                     //!< BuilderFlag::kINT8 (--int8, --best)
     std::string calib;                    //!< --calib: an INT8 calibration cache for implicit quantization
     bool fp8{false};                      //!< BuilderFlag::kFP8 (--fp8, --best)
+    bool bf16{false};                     //!< BuilderFlag::kBF16 (--bf16)
+    bool noTF32{false};                   //!< BuilderFlag::kTF32 cleared (--noTF32)
+    bool sparseWeights{false};            //!< BuilderFlag::kSPARSE_WEIGHTS (--sparsity=enable)
+    int32_t avgTimingIterations{-1};      //!< --avgTiming; -1: the builder's default
     int32_t builderOptimizationLevel{-1}; //!< -1: the builder's default
     std::optional<nvinfer1::ProfilingVerbosity> profilingVerbosity;
     std::vector<TacticSourceChange> tacticSourceChanges;
@@ -68,6 +72,7 @@ struct Options
     bool useCudaGraph{false};
     bool noDataTransfers{false};
     bool useSpinWait{false};
+    int32_t idleTimeMs{0};             //!< --idleTime: the host sleeps this long between one stream's inferences
     std::vector<NameValue> loadInputs; //!< tensor name, file
 
     // Reporting.

@@ -48,6 +48,7 @@ public:
 
     void operator()(Options const& options, nvinfer1::IProfiler* profiler)
     {
+        mIdle = std::chrono::milliseconds(options.idleTimeMs);
         if (!warmUp(options.warmUpMs))
         {
             mRun.error = "during warm-up: " + mRun.error;
@@ -96,9 +97,15 @@ private:
     }
 
     //! Queues one more inference, first waiting for the oldest when depth() are queued: the host prepares the next
-    //! inference while the GPU runs the last, as in trtexec's loop.
+    //! inference while the GPU runs the last, as in trtexec's loop. With --idleTime, the host first sleeps that long
+    //! after every inference but the stream's first.
     bool step(std::vector<InferenceTrace>& done)
     {
+        if (mIdle.count() > 0 && mStarted)
+        {
+            std::this_thread::sleep_for(mIdle);
+        }
+        mStarted = true;
         return (mStream.inFlight() < mStream.depth() || finishOldest(done))
             && mStream.start(mShared.origin, mRun.error);
     }
@@ -129,6 +136,8 @@ private:
     ContextBuffers& mStream;
     StreamRun& mRun;
     SharedProgress& mShared;
+    std::chrono::milliseconds mIdle{0}; //!< --idleTime
+    bool mStarted{false};               //!< whether this stream has queued an inference
 };
 
 //! The streams' measured inferences together, by start time, with the warm-up's count and length and the walltime.

@@ -6,6 +6,7 @@
 #include <NvInferVersion.h>
 
 #include <cstring>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -13,6 +14,53 @@ namespace kiln::cli
 {
 namespace
 {
+
+//! trtexec's flags that Kiln takes without acting on them (`refused` false: a warning says why) or refuses (unless
+//! given `allowed`, the value that asks for what Kiln does).
+struct OtherFlag
+{
+    char const* name;
+    bool takesValue;
+    bool refused;
+    char const* allowed; //!< nullptr: every use is refused
+    char const* why;
+};
+
+constexpr char const* kNotYet = "not supported yet";
+
+constexpr OtherFlag kOtherFlags[] = {
+    {"--heuristic", false, false, nullptr, "Kiln's builder times what it times; there is no heuristic mode to enable"},
+    {"--allowGPUFallback", false, false, nullptr, "Kiln has no DLA, so every layer runs on the backend's device"},
+    {"--tempdir", true, false, nullptr, "Kiln writes no temporary files"},
+    {"--tempfileControls", true, false, nullptr, "Kiln writes no temporary files"},
+    {"--noCompilationCache", false, false, nullptr, "Kiln compiles no kernels while building: there is no cache"},
+    {"--useDLACore", true, true, nullptr, "Kiln has no DLA: its backends are CUDA GPUs and the CPU"},
+    {"--safe", false, true, nullptr, "Kiln builds standard engines only; there is no safety runtime"},
+    {"--consistency", false, true, nullptr, "Kiln builds standard engines only; there is no safety runtime"},
+    {"--hardwareCompatibilityLevel", true, true, "none",
+        "Kiln's CUDA plans record the GPU they were timed on; only none is taken"},
+    {"--useRuntime", true, true, "full", "Kiln has one runtime, the full one; there is no lean or dispatch runtime"},
+    {"--leanDLLPath", true, true, nullptr, "Kiln has one runtime; there is no lean runtime to load"},
+    {"--excludeLeanRuntime", false, true, nullptr, "Kiln's plans embed no lean runtime"},
+    {"--stripWeights", false, true, nullptr, "not supported yet: Kiln's plans hold their weights"},
+    {"--allowWeightStreaming", false, true, nullptr, "not supported yet: an engine's weights stay in device memory"},
+    {"--weightStreamingBudget", true, true, nullptr, "not supported yet: an engine's weights stay in device memory"},
+    {"--setPluginsToSerialize", true, true, nullptr,
+        "not supported yet: a plan names the plugins it needs (kiln inspect); load their libraries with --plugins"},
+    {"--markDebug", true, true, nullptr,
+        "not supported yet in the kiln command: mark debug tensors with INetworkDefinition::markDebug"},
+    {"--directIO", false, true, nullptr, "not supported yet: I/O tensors keep the network's types, in linear layout"},
+    {"--errorOnTimingCacheMiss", false, true, nullptr, kNotYet},
+    {"--persistentCacheRatio", true, true, nullptr, kNotYet},
+    {"--sleepTime", true, true, "0", "not supported yet: each inference starts when it is queued"},
+    {"--exposeDMA", false, true, nullptr, kNotYet},
+    {"--useManagedMemory", false, true, nullptr,
+        "not supported yet: inputs and outputs are separate host and device buffers"},
+    {"--dumpRawBindingsToFile", false, true, nullptr, "not supported yet: --exportOutput writes the outputs (JSON)"},
+    {"--timeDeserialize", false, true, nullptr, kNotYet},
+    {"--timeRefit", false, true, nullptr, kNotYet},
+    {"--dumpRefit", false, true, nullptr, "not supported yet: --refit lists the refittable weights"},
+};
 
 //! The refused flags that were given, each with why Kiln refuses it.
 std::vector<std::string> refusals(TrtexecFlags const& f)
@@ -35,7 +83,27 @@ std::vector<std::string> refusals(TrtexecFlags const& f)
     refuse(!f.layerPrecisions.empty(), "--layerPrecisions", perLayer);
     refuse(!f.layerOutputTypes.empty(), "--layerOutputTypes", perLayer);
     refuse(!f.precisionConstraints.empty() && f.precisionConstraints != "none", "--precisionConstraints", perLayer);
+    refuse(f.sparsity == "force", "--sparsity=force",
+        "Kiln has no sparse kernels, so it would prune the weights to a 2:4 pattern for nothing");
+    for (OtherFlag const& flag : kOtherFlags)
+    {
+        auto const given = f.others.find(flag.name);
+        bool const allowed = given != f.others.end() && flag.allowed != nullptr && given->second == flag.allowed;
+        refuse(flag.refused && given != f.others.end() && !allowed, flag.name, flag.why);
+    }
     return refused;
+}
+
+//! --sparsity's spellings: disable (the default) or enable (kSPARSE_WEIGHTS); force is refused (refusals).
+bool parseSparsity(std::string const& text, bool& sparseWeights, std::string& error)
+{
+    if (text != "disable" && text != "enable" && text != "force")
+    {
+        error = "--sparsity: \"" + text + "\" is not a mode; expected disable, enable or force";
+        return false;
+    }
+    sparseWeights = text == "enable";
+    return true;
 }
 
 bool parseOptimizationLevel(std::string const& text, int32_t& level, std::string& error)
@@ -127,6 +195,35 @@ void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
     group->add_option("--layerPrecisions", f.layerPrecisions, "Refused: no per-layer precisions yet");
     group->add_option("--layerOutputTypes", f.layerOutputTypes, "Refused: no per-layer precisions yet");
     group->add_option("--precisionConstraints", f.precisionConstraints, "none only (Kiln's default)");
+    group->add_flag("--bf16", f.bf16,
+        "Enable BF16 (kBF16): built-in layers store their tensors and weights in BF16 and compute in FP32 (with "
+        "--fp16 too, FP16 is chosen)");
+    group->add_flag("--noTF32", f.noTF32, "Disable TF32 (kTF32 cleared): Kiln's FP32 layers never compute in TF32");
+    group->add_option("--sparsity", f.sparsity,
+        "disable (default) or enable (kSPARSE_WEIGHTS: Kiln has no sparse kernels, so nothing changes); force is "
+        "refused");
+    group->add_option("--avgTiming", f.avgTiming,
+        "Timing runs averaged for each algorithm (kept in the configuration; Kiln's builder takes its own count)");
+    group->add_option("--minTiming", f.minTiming, "Taken and ignored: TensorRT 10's builder has no such setting");
+    group->add_option(
+        "--maxAuxStreams", f.maxAuxStreams, "Taken and ignored: Kiln runs a context's layers on its one stream");
+    group->add_flag("--buildOnly", o.skipInference, "trtexec's older name of --skipInference");
+    group->add_option("--idleTime", f.idleTime, "Sleep N milliseconds between two of a stream's inferences");
+    for (OtherFlag const& flag : kOtherFlags)
+    {
+        std::string const help = std::string(flag.refused ? "Refused" : "Taken and ignored") + ": " + flag.why;
+        std::string const name = flag.name;
+        if (flag.takesValue)
+        {
+            group->add_option_function<std::string>(
+                name, [&f, name](std::string const& value) { f.others[name] = value; }, help);
+        }
+        else
+        {
+            group->add_flag_callback(
+                name, [&f, name] { f.others[name] = "true"; }, help);
+        }
+    }
 }
 
 bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, std::vector<std::string>& warnings)
@@ -145,6 +242,61 @@ bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, st
     if (f.best)
     {
         o.fp16 = o.int8 = o.fp8 = true;
+    }
+    o.bf16 = f.bf16;
+    o.noTF32 = f.noTF32;
+    if (!f.sparsity.empty() && !parseSparsity(f.sparsity, o.sparseWeights, error))
+    {
+        return false;
+    }
+    constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+    int64_t count = 0;
+    if (!f.avgTiming.empty())
+    {
+        if (!parseInteger("--avgTiming", f.avgTiming, 1, kInt32Max, count, error))
+        {
+            return false;
+        }
+        o.avgTimingIterations = static_cast<int32_t>(count);
+        warnings.push_back("--avgTiming: kept in the builder configuration; Kiln's builder times each algorithm "
+                           "over a count of runs of its own");
+    }
+    if ((!f.minTiming.empty() && !parseInteger("--minTiming", f.minTiming, 1, kInt32Max, count, error))
+        || (!f.maxAuxStreams.empty() && !parseInteger("--maxAuxStreams", f.maxAuxStreams, 0, kInt32Max, count, error)))
+    {
+        return false;
+    }
+    if (!f.idleTime.empty())
+    {
+        if (!parseInteger("--idleTime", f.idleTime, 0, kInt32Max, count, error))
+        {
+            return false;
+        }
+        o.idleTimeMs = static_cast<int32_t>(count);
+    }
+    if (!f.minTiming.empty())
+    {
+        warnings.push_back("--minTiming: taken and ignored; TensorRT 10's builder has no minimum of timing runs");
+    }
+    if (!f.maxAuxStreams.empty())
+    {
+        warnings.push_back("--maxAuxStreams: taken and ignored; Kiln runs a context's layers on its one stream");
+    }
+    if (o.sparseWeights)
+    {
+        warnings.push_back(
+            "--sparsity=enable: kSPARSE_WEIGHTS is set, but Kiln has no sparse kernels: dense ones run every layer");
+    }
+    if (o.bf16 && o.fp16)
+    {
+        warnings.push_back("--bf16 with --fp16: Kiln stores the reduced-precision tensors in FP16");
+    }
+    for (OtherFlag const& flag : kOtherFlags)
+    {
+        if (!flag.refused && f.others.count(flag.name) != 0)
+        {
+            warnings.push_back(std::string(flag.name) + ": taken and ignored; " + flag.why);
+        }
     }
     if (!f.builderOptimizationLevel.empty()
         && !parseOptimizationLevel(f.builderOptimizationLevel, o.builderOptimizationLevel, error))
@@ -169,9 +321,9 @@ bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, st
         warnings.push_back("--tacticSources: kept in the builder configuration; Kiln chooses among cuDNN, cuBLASLt "
                            "and its own kernels itself");
     }
-    if (o.stronglyTyped && o.fp16)
+    if (o.stronglyTyped && (o.fp16 || o.bf16))
     {
-        error = "--stronglyTyped keeps the types the model gives: it cannot go with --fp16 or --best";
+        error = "--stronglyTyped keeps the types the model gives: it cannot go with --fp16, --bf16 or --best";
         return false;
     }
     if (!o.calib.empty() && !o.int8)
@@ -179,14 +331,14 @@ bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, st
         error = "--calib gives INT8 scales: it needs --int8 (or --best)";
         return false;
     }
-    bool const buildFlags = !f.workspace.empty() || f.best || o.stronglyTyped || o.int8 || o.fp8
-        || o.builderOptimizationLevel >= 0 || o.profilingVerbosity.has_value() || !o.tacticSourceChanges.empty()
-        || o.noBuilderCache;
+    bool const buildFlags = !f.workspace.empty() || f.best || o.stronglyTyped || o.int8 || o.fp8 || o.bf16 || o.noTF32
+        || !f.sparsity.empty() || !f.avgTiming.empty() || !f.minTiming.empty() || o.builderOptimizationLevel >= 0
+        || o.profilingVerbosity.has_value() || !o.tacticSourceChanges.empty() || o.noBuilderCache;
     if (!o.loadEngine.empty() && buildFlags)
     {
-        error
-            = "--workspace, --best, --stronglyTyped, --int8, --fp8, --builderOptimizationLevel, --profilingVerbosity, "
-              "--tacticSources and --noBuilderCache are build flags; a plan from --loadEngine is already built";
+        error = "--workspace, --best, --stronglyTyped, --int8, --fp8, --bf16, --noTF32, --sparsity, --avgTiming, "
+                "--minTiming, --builderOptimizationLevel, --profilingVerbosity, --tacticSources and --noBuilderCache "
+                "are build flags; a plan from --loadEngine is already built";
         return false;
     }
     if (o.getPlanVersionOnly && o.loadEngine.empty())

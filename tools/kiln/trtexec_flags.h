@@ -1,13 +1,20 @@
 // trtexec's flags that are not Kiln's own but that scripts written for trtexec pass: taken with trtexec's meaning
-// where Kiln has it (--workspace, --best, --stronglyTyped, --int8, --fp8, --builderOptimizationLevel,
-// --profilingVerbosity, --tacticSources, --noBuilderCache, --dumpLayerInfo, --getPlanVersionOnly, --refit), refused
-// with the reason where it has not (--versionCompatible, I/O formats and per-layer precisions). Never "unknown flag".
+// where Kiln has it (--workspace, --best, --stronglyTyped, --int8, --fp8, --bf16, --builderOptimizationLevel,
+// --profilingVerbosity, --tacticSources, --noBuilderCache, --dumpLayerInfo, --getPlanVersionOnly, --refit,
+// --avgTiming (kept in the configuration), --idleTime, --sparsity=disable/enable, --noTF32 (Kiln's FP32 never computes
+// in TF32), and the older names
+// --buildOnly and --streams), taken with a warning where they ask for what Kiln cannot use (--minTiming,
+// --maxAuxStreams,
+// --heuristic, --allowGPUFallback, temporary files), refused with the reason where Kiln has not what they ask
+// (--versionCompatible, DLA, safety, I/O formats, per-layer precisions, forced sparsity, weight streaming, ...).
+// Never "unknown flag".
 #pragma once
 
 #include "options.h"
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +36,17 @@ struct TrtexecFlags
     std::string layerPrecisions;
     std::string layerOutputTypes;
     std::string precisionConstraints;
+    // Taken.
+    bool bf16{false};
+    bool noTF32{false};
+    std::string sparsity;
+    std::string avgTiming;
+    std::string minTiming;
+    std::string maxAuxStreams;
+    std::string idleTime;
+    //! The flags of kOtherFlags (trtexec_flags.cpp) that were given, by name: a flag's "true", an option's value as
+    //! typed.
+    std::map<std::string, std::string> others;
 };
 
 void addTrtexecFlags(CLI::App& app, Options& options, TrtexecFlags& flags);
