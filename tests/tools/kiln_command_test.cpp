@@ -634,6 +634,15 @@ TEST(KilnTrtexecFlags, BuildFlagsBeyondKilnsOwnBuildDumpTheLayersAndThePlanSaysI
     EXPECT_TRUE(contains(built.output, "\"Layers\"")) << built.output;
     EXPECT_TRUE(contains(built.output, "--tacticSources: kept in the builder configuration")) << built.output;
 
+    // --timeDeserialize loads the plan (its plugin library given) and times ten more loads, running nothing.
+    auto const loads = runKiln({"--loadEngine=" + dir.path("model.plan"), kSeedPlugins, "--timeDeserialize"});
+    ASSERT_EQ(loads.exitCode, 0) << loads.output;
+    EXPECT_TRUE(std::regex_search(loads.output,
+        std::regex(
+            R"(Deserialization of [1-9]\d* bytes, 10 times: median [0-9.]+ ms, min [0-9.]+ ms, max [0-9.]+ ms)")))
+        << loads.output;
+    EXPECT_FALSE(contains(loads.output, "Throughput")) << loads.output;
+
     auto const version = runKiln({"--loadEngine=" + dir.path("model.plan"), "--getPlanVersionOnly"});
     ASSERT_EQ(version.exitCode, 0) << version.output;
     EXPECT_TRUE(

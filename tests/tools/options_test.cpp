@@ -182,7 +182,7 @@ TEST(Options, RefusedInputsNameTheProblem)
              {{"--onnx=m.onnx", "--idleTime=-3"}, "--idleTime: \"-3\" is not valid"},
              {{"--onnx=m.onnx", "--stripWeights"}, "--stripWeights: not supported yet"},
              {{"--onnx=m.onnx", "--markDebug=x"}, "--markDebug: not supported yet in the kiln command"},
-             {{"--onnx=m.onnx", "--timeDeserialize"}, "--timeDeserialize: not supported yet"},
+             {{"--onnx=m.onnx", "--timeDeserialize"}, "--timeDeserialize times loading a plan: it needs --loadEngine"},
              {{"--onnx=m.onnx", "--builderOptimizationLevel=6"}, "expected 0 to 5"},
              {{"--onnx=m.onnx", "--profilingVerbosity=loud"}, "expected layer_names_only, detailed or none"},
              {{"--onnx=m.onnx", "--tacticSources=CUDNN"}, "\"CUDNN\" is not +SOURCE or -SOURCE"},

@@ -86,6 +86,7 @@ struct Options
     std::string exportLayerInfo;
     bool dumpLayerInfo{false};
     bool getPlanVersionOnly{false};
+    bool timeDeserialize{false}; //!< --timeDeserialize: time loading the plan of --loadEngine, then exit
     //! What the flags' parsing has to say without refusing them (trtexec flags Kiln takes only in part).
     std::vector<std::string> flagWarnings;
 

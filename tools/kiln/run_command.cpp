@@ -10,6 +10,7 @@
 #include "options.h"
 #include "performance_report.h"
 #include "reference_compare.h"
+#include "statistics.h"
 #include "timing_loop.h"
 #include "trtexec_flags.h"
 
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -110,6 +112,39 @@ bool printPlanVersion(std::string const& path)
         logError(error);
         return false;
     }
+    logInfo(line);
+    return true;
+}
+
+//! --timeDeserialize: the plan of --loadEngine deserialized kDeserializations times more (the first load, before,
+//! loaded the plugin libraries and the backend), each by a runtime of its own, and the times summarized.
+bool timeDeserialization(std::string const& path)
+{
+    constexpr int32_t kDeserializations = 10;
+    std::vector<uint8_t> plan;
+    std::string error;
+    if (!readFile(path, "--loadEngine", plan, error))
+    {
+        logError(error);
+        return false;
+    }
+    std::vector<double> milliseconds;
+    for (int32_t i = 0; i < kDeserializations; ++i)
+    {
+        auto const start = std::chrono::steady_clock::now();
+        LoadedEngine loaded;
+        if (!loadEngine(plan.data(), plan.size(), path, loaded))
+        {
+            return false;
+        }
+        milliseconds.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    Statistics const times = summarize(milliseconds, {});
+    char line[256];
+    std::snprintf(line, sizeof(line),
+        "Deserialization of %zu bytes, %d times: median %.3f ms, min %.3f ms, max %.3f ms", plan.size(),
+        kDeserializations, times.median, times.min, times.max);
     logInfo(line);
     return true;
 }
@@ -331,6 +366,10 @@ bool runParsed(Options const& o)
     if (!obtainEngine(o, loaded) || (o.refit && !listRefittableWeights(*loaded.engine)))
     {
         return false;
+    }
+    if (o.timeDeserialize)
+    {
+        return timeDeserialization(o.loadEngine);
     }
     if (o.skipInference)
     {

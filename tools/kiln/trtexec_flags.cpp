@@ -58,7 +58,6 @@ constexpr OtherFlag kOtherFlags[] = {
     {"--useManagedMemory", false, true, nullptr,
         "not supported yet: inputs and outputs are separate host and device buffers"},
     {"--dumpRawBindingsToFile", false, true, nullptr, "not supported yet: --exportOutput writes the outputs (JSON)"},
-    {"--timeDeserialize", false, true, nullptr, kNotYet},
     {"--timeRefit", false, true, nullptr, kNotYet},
     {"--dumpRefit", false, true, nullptr, "not supported yet: --refit lists the refittable weights"},
 };
@@ -177,6 +176,8 @@ void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
         "Allow (+) or disallow (-) tactic libraries: e.g. -CUDNN,+CUBLAS_LT (kept in the configuration)");
     group->add_flag("--noBuilderCache", o.noBuilderCache, "Build without the timing cache (kDISABLE_TIMING_CACHE)");
     group->add_flag("--dumpLayerInfo", o.dumpLayerInfo, "Print the engine's layer information (JSON)");
+    group->add_flag("--timeDeserialize", o.timeDeserialize,
+        "Time deserializing the plan of --loadEngine (after a first load, which loads what it needs), then exit");
     group->add_flag("--getPlanVersionOnly", o.getPlanVersionOnly,
         "Print the plan file's format version and the Kiln version that wrote it, then exit (with --loadEngine)");
     group->add_flag("--int8", o.int8,
@@ -340,6 +341,11 @@ bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, st
         error = "--workspace, --best, --stronglyTyped, --int8, --fp8, --bf16, --noTF32, --sparsity, --avgTiming, "
                 "--minTiming, --builderOptimizationLevel, --profilingVerbosity, --tacticSources and --noBuilderCache "
                 "are build flags; a plan from --loadEngine is already built";
+        return false;
+    }
+    if (o.timeDeserialize && o.loadEngine.empty())
+    {
+        error = "--timeDeserialize times loading a plan: it needs --loadEngine";
         return false;
     }
     if (o.getPlanVersionOnly && o.loadEngine.empty())

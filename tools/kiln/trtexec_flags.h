@@ -1,9 +1,9 @@
 // trtexec's flags that are not Kiln's own but that scripts written for trtexec pass. Taken with trtexec's meaning
 // where Kiln has it: --workspace, --best, --stronglyTyped, --int8, --fp8, --bf16, --builderOptimizationLevel,
 // --profilingVerbosity, --tacticSources, --noBuilderCache, --dumpLayerInfo, --getPlanVersionOnly, --refit,
-// --avgTiming (kept in the configuration), --idleTime, --sparsity=disable/enable, --noTF32 (Kiln's FP32 never
-// computes in TF32), and the older names --buildOnly and --streams. Taken with a warning where they ask for what Kiln
-// cannot use or does anyway: --minTiming, --maxAuxStreams, --heuristic, --allowGPUFallback, temporary files,
+// --avgTiming (kept in the configuration), --idleTime, --timeDeserialize, --sparsity=disable/enable, --noTF32 (Kiln's
+// FP32 never computes in TF32), and the older names --buildOnly and --streams. Taken with a warning where they ask for
+// what Kiln cannot use or does anyway: --minTiming, --maxAuxStreams, --heuristic, --allowGPUFallback, temporary files,
 // --exposeDMA. Refused with the reason where Kiln has not what they ask: --versionCompatible, DLA, safety, I/O
 // formats, per-layer precisions, forced sparsity, weight streaming, ... Never "unknown flag".
 #pragma once
