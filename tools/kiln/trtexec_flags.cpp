@@ -40,7 +40,7 @@ constexpr OtherFlag kOtherFlags[] = {
     {"--safe", false, true, nullptr, "Kiln builds standard engines only; there is no safety runtime"},
     {"--consistency", false, true, nullptr, "Kiln builds standard engines only; there is no safety runtime"},
     {"--hardwareCompatibilityLevel", true, true, "none",
-        "Kiln's CUDA plans record the GPU they were timed on; only none is taken"},
+        "Kiln builds a plan for the GPU it times on; no compatibility level but none is offered"},
     {"--useRuntime", true, true, "full", "Kiln has one runtime, the full one; there is no lean or dispatch runtime"},
     {"--leanDLLPath", true, true, nullptr, "Kiln has one runtime; there is no lean runtime to load"},
     {"--excludeLeanRuntime", false, true, nullptr, "Kiln's plans embed no lean runtime"},
@@ -159,6 +159,46 @@ bool parseTacticSources(std::string const& text, std::vector<TacticSourceChange>
     return true;
 }
 
+//! --sparsity, --avgTiming, --minTiming, --maxAuxStreams and --idleTime into `o`, with a warning for each that Kiln
+//! takes without acting on it. False with `error` for a bad value.
+bool applyCountsAndModes(TrtexecFlags const& f, Options& o, std::string& error, std::vector<std::string>& warnings)
+{
+    if (!f.sparsity.empty() && !parseSparsity(f.sparsity, o.sparseWeights, error))
+    {
+        return false;
+    }
+    constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+    int64_t avgTiming = -1;
+    int64_t idleTime = 0;
+    int64_t ignored = 0;
+    bool const parsed
+        = (f.avgTiming.empty() || parseInteger("--avgTiming", f.avgTiming, 1, kInt32Max, avgTiming, error))
+        && (f.idleTime.empty() || parseInteger("--idleTime", f.idleTime, 0, kInt32Max, idleTime, error))
+        && (f.minTiming.empty() || parseInteger("--minTiming", f.minTiming, 1, kInt32Max, ignored, error))
+        && (f.maxAuxStreams.empty() || parseInteger("--maxAuxStreams", f.maxAuxStreams, 0, kInt32Max, ignored, error));
+    if (!parsed)
+    {
+        return false;
+    }
+    o.avgTimingIterations = static_cast<int32_t>(avgTiming);
+    o.idleTimeMs = static_cast<int32_t>(idleTime);
+    auto const warnIf = [&](bool given, char const* warning) {
+        if (given)
+        {
+            warnings.emplace_back(warning);
+        }
+    };
+    warnIf(o.sparseWeights,
+        "--sparsity=enable: kSPARSE_WEIGHTS is set, but Kiln has no sparse kernels: dense ones run every layer");
+    warnIf(!f.avgTiming.empty(),
+        "--avgTiming: kept in the builder configuration; Kiln's builder times each algorithm "
+        "over a count of runs of its own");
+    warnIf(!f.minTiming.empty(), "--minTiming: taken and ignored; TensorRT 10's builder has no minimum of timing runs");
+    warnIf(
+        !f.maxAuxStreams.empty(), "--maxAuxStreams: taken and ignored; Kiln runs a context's layers on its one stream");
+    return true;
+}
+
 } // namespace
 
 void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
@@ -247,47 +287,9 @@ bool applyTrtexecFlags(TrtexecFlags const& f, Options& o, std::string& error, st
     }
     o.bf16 = f.bf16;
     o.noTF32 = f.noTF32;
-    if (!f.sparsity.empty() && !parseSparsity(f.sparsity, o.sparseWeights, error))
+    if (!applyCountsAndModes(f, o, error, warnings))
     {
         return false;
-    }
-    constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
-    int64_t count = 0;
-    if (!f.avgTiming.empty())
-    {
-        if (!parseInteger("--avgTiming", f.avgTiming, 1, kInt32Max, count, error))
-        {
-            return false;
-        }
-        o.avgTimingIterations = static_cast<int32_t>(count);
-        warnings.push_back("--avgTiming: kept in the builder configuration; Kiln's builder times each algorithm "
-                           "over a count of runs of its own");
-    }
-    if ((!f.minTiming.empty() && !parseInteger("--minTiming", f.minTiming, 1, kInt32Max, count, error))
-        || (!f.maxAuxStreams.empty() && !parseInteger("--maxAuxStreams", f.maxAuxStreams, 0, kInt32Max, count, error)))
-    {
-        return false;
-    }
-    if (!f.idleTime.empty())
-    {
-        if (!parseInteger("--idleTime", f.idleTime, 0, kInt32Max, count, error))
-        {
-            return false;
-        }
-        o.idleTimeMs = static_cast<int32_t>(count);
-    }
-    if (!f.minTiming.empty())
-    {
-        warnings.push_back("--minTiming: taken and ignored; TensorRT 10's builder has no minimum of timing runs");
-    }
-    if (!f.maxAuxStreams.empty())
-    {
-        warnings.push_back("--maxAuxStreams: taken and ignored; Kiln runs a context's layers on its one stream");
-    }
-    if (o.sparseWeights)
-    {
-        warnings.push_back(
-            "--sparsity=enable: kSPARSE_WEIGHTS is set, but Kiln has no sparse kernels: dense ones run every layer");
     }
     if (o.bf16 && o.fp16)
     {
