@@ -257,35 +257,24 @@ void configure(nvinfer1::IBuilderConfig& config, Options const& options, BuildRe
         }
         config.setTacticSources(sources);
     }
-    if (options.noBuilderCache)
+    // The builder flags that a bool of the options sets. A Q/DQ model runs the same with or without kINT8 and kFP8:
+    // its quantize and dequantize layers as written, and on the CPU backend its quantized convolutions fused on INT8
+    // (docs/quantization.md).
+    std::pair<bool, nvinfer1::BuilderFlag> const flags[]
+        = {{options.noBuilderCache, nvinfer1::BuilderFlag::kDISABLE_TIMING_CACHE},
+            {options.refit, nvinfer1::BuilderFlag::kREFIT}, {options.int8, nvinfer1::BuilderFlag::kINT8},
+            {options.fp8, nvinfer1::BuilderFlag::kFP8}, {options.bf16, nvinfer1::BuilderFlag::kBF16},
+            {options.sparseWeights, nvinfer1::BuilderFlag::kSPARSE_WEIGHTS}};
+    for (auto const& [given, flag] : flags)
     {
-        config.setFlag(nvinfer1::BuilderFlag::kDISABLE_TIMING_CACHE);
-    }
-    if (options.refit)
-    {
-        config.setFlag(nvinfer1::BuilderFlag::kREFIT);
-    }
-    // TensorRT's quantization flags. A Q/DQ model runs the same with or without them: its quantize and dequantize
-    // layers as written, and on the CPU backend its quantized convolutions fused on INT8 (docs/quantization.md).
-    if (options.int8)
-    {
-        config.setFlag(nvinfer1::BuilderFlag::kINT8);
-    }
-    if (options.fp8)
-    {
-        config.setFlag(nvinfer1::BuilderFlag::kFP8);
-    }
-    if (options.bf16)
-    {
-        config.setFlag(nvinfer1::BuilderFlag::kBF16);
+        if (given)
+        {
+            config.setFlag(flag);
+        }
     }
     if (options.noTF32)
     {
         config.clearFlag(nvinfer1::BuilderFlag::kTF32);
-    }
-    if (options.sparseWeights)
-    {
-        config.setFlag(nvinfer1::BuilderFlag::kSPARSE_WEIGHTS);
     }
     if (options.avgTimingIterations > 0)
     {
