@@ -1,6 +1,6 @@
 // Kiln's kernel for depthwise convolutions (depthwise_convolution.h): which layers it takes, and, forced into the
 // depthwise convolution of a plan, the same results as the CPU reference in FP32 and FP16, channels-first and
-// channels-last (8-, 2- and 1-channel vectors; in FP16, strips of 4, 2 and 1 positions a thread), with strides,
+// channels-last (8-, 2- and 1-channel vectors), one position a thread or strips of 4, 2 and 1, with strides,
 // dilation, padding, 5x5 and 7x7 windows, and with and without a bias and a fused ReLU.
 #include "backend/cuda/kernels/convolution/depthwise_convolution.h"
 #include "backend/cuda/tuning/algorithm_choice.h"
@@ -195,7 +195,7 @@ kiln::cuda::ConvolutionGeometry geometryOf(Depthwise const& d)
     return kiln::cuda::convolutionGeometry(params, shapeOf(d.input), false);
 }
 
-TEST(DepthwiseConvolution, OffersStripsForFp16ChannelsLastWindowsOfThreeToSeven)
+TEST(DepthwiseConvolution, OffersStripsForWindowsOfThreeToSevenWide)
 {
     auto const strips
         = [](Depthwise const& d, DataType type = DataType::kHALF, TensorFormat format = TensorFormat::kHWC) {
@@ -204,8 +204,10 @@ TEST(DepthwiseConvolution, OffersStripsForFp16ChannelsLastWindowsOfThreeToSeven)
     using Strips = std::vector<int32_t>;
     Depthwise d;
     EXPECT_EQ(strips(d), (Strips{0, 1, 2, 4})) << "3x3, stride 1";
-    EXPECT_EQ(strips(d, DataType::kFLOAT), Strips{0}) << "FP32";
-    EXPECT_EQ(strips(d, DataType::kHALF, TensorFormat::kLINEAR), Strips{0}) << "channels-first";
+    EXPECT_EQ(strips(d, DataType::kFLOAT), Strips{0}) << "FP32 channels-last (plans store FP32 channels-first)";
+    EXPECT_EQ(strips(d, DataType::kFLOAT, TensorFormat::kLINEAR), (Strips{0, 1, 2, 4})) << "FP32 channels-first";
+    EXPECT_EQ(strips(d, DataType::kHALF, TensorFormat::kLINEAR), (Strips{0, 1, 2, 4})) << "FP16 channels-first";
+    EXPECT_EQ(strips(d, DataType::kBF16, TensorFormat::kLINEAR), Strips{0}) << "BF16";
     d.stride = 2;
     EXPECT_EQ(strips(d), (Strips{0, 1, 2})) << "stride 2";
     d.stride = 3;
@@ -220,6 +222,7 @@ TEST(DepthwiseConvolution, OffersStripsForFp16ChannelsLastWindowsOfThreeToSeven)
     EXPECT_EQ(strips(d), (Strips{0, 1, 2, 4})) << "7x7";
     d.input = Dims{4, {2, 12, 13, 11}};
     EXPECT_EQ(strips(d), Strips{0}) << "12 channels: no vectors of eight";
+    EXPECT_EQ(strips(d, DataType::kHALF, TensorFormat::kLINEAR), (Strips{0, 1, 2, 4})) << "12 channels, channels-first";
 
     // A strip the kernel does not offer (a damaged plan's choice) is refused by name.
     d = Depthwise{};
@@ -233,6 +236,38 @@ TEST(DepthwiseConvolution, OffersStripsForFp16ChannelsLastWindowsOfThreeToSeven)
     {
         EXPECT_NE(std::string(error.what()).find("no strips of 4 positions"), std::string::npos) << error.what();
     }
+}
+
+TEST(DepthwiseConvolution, ChannelsFirstStripsAgreeWithTheCpu)
+{
+    SKIP_WITHOUT_GPU();
+    // ConvNeXt's 7x7 window of stride 1, FP32 and FP16; of 29 columns, the last strip of 4 or of 2 holds one value.
+    Depthwise d;
+    d.input = Dims{4, {2, 12, 29, 29}};
+    d.kernel = 7;
+    d.padding = 3;
+    for (bool const fp16 : {false, true})
+    {
+        for (int32_t const strip : {1, 2, 4})
+        {
+            expectKernelAgreesWithTheCpu(d, fp16, false,
+                std::string(fp16 ? "FP16" : "FP32") + " channels-first, 7x7, strips of " + std::to_string(strip),
+                strip);
+        }
+    }
+    // A 5x5 window of stride 2 (15 output columns), 5 channels, no ReLU; a 3x3 window without padding or bias.
+    d = Depthwise{};
+    d.input = Dims{4, {3, 5, 30, 29}};
+    d.kernel = 5;
+    d.padding = 2;
+    d.stride = 2;
+    d.relu = false;
+    expectKernelAgreesWithTheCpu(d, false, false, "FP32 channels-first, 5x5 stride 2, strips of 2", 2);
+    d = Depthwise{};
+    d.input = Dims{4, {2, 7, 18, 17}};
+    d.padding = 0;
+    d.bias = false;
+    expectKernelAgreesWithTheCpu(d, true, false, "FP16 channels-first, 3x3 without padding, strips of 4", 4);
 }
 
 TEST(DepthwiseConvolution, Fp16ChannelsLastStripsAgreeWithTheCpu)

@@ -10,7 +10,9 @@
 #include "backend/cuda/memory/device_buffer.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 namespace kiln::cuda
 {
@@ -169,47 +171,35 @@ AlgorithmTimer::Result ConvolutionTimer::fastest(network::ConvolutionParams cons
             }));
         }
     }
-    // The bias as the 1x1 product's layer passes it: present with any epilogue (zeros where the layer has none).
+    // One cuBLASLt product of the input (a 1x1 convolution) or of its windows unfolded (windows that do not overlap),
+    // where it takes the layer and cuBLASLt has an algorithm within the workspace. The bias as the product's layer
+    // passes it: present with any epilogue (zeros where the layer has none).
     void const* const bias = params.bias.empty() && !epilogue.any() ? nullptr : mScratch->bias.data();
-    std::optional<PointwiseConvolution> product;
-    if (PointwiseConvolution::takes(params, epilogue, inputShape, type, format))
-    {
+    void const* const residual = epilogue.addsResidual ? mScratch->residual.data() : nullptr;
+    auto const timeProduct = [&]<typename Product>(std::type_identity<Product>) {
+        if (!Product::takes(params, epilogue, inputShape, type, format))
+        {
+            return;
+        }
+        std::optional<Product> product;
         try
         {
             product.emplace(convolutionGeometry(params, shape, false), type, bias, epilogue.relu(), mCublasLt);
         }
         catch (std::runtime_error const&)
         {
-            // cuBLASLt has no algorithm for the product: cuDNN runs the layer.
+            return; // cuBLASLt has no algorithm for the product: cuDNN runs the layer.
         }
-    }
-    void const* const residual = epilogue.addsResidual ? mScratch->residual.data() : nullptr;
-    if (product && product->workspaceBytes() <= workspace)
-    {
-        keepFaster(fastest, AlgorithmChoice::gemm(), timeRuns([&] {
-            product->run(mCublasLt, mScratch->input.data(), mScratch->kernel.data(), residual, mScratch->output.data(),
-                mScratch->workspace.data(), nullptr);
-        }));
-    }
-    std::optional<PatchConvolution> patches;
-    if (PatchConvolution::takes(params, epilogue, inputShape, type, format))
-    {
-        try
+        if (product->workspaceBytes() <= workspace)
         {
-            patches.emplace(convolutionGeometry(params, shape, false), type, bias, epilogue.relu(), mCublasLt);
+            keepFaster(fastest, AlgorithmChoice::gemm(), timeRuns([&] {
+                product->run(mCublasLt, mScratch->input.data(), mScratch->kernel.data(), residual,
+                    mScratch->output.data(), mScratch->workspace.data(), nullptr);
+            }));
         }
-        catch (std::runtime_error const&)
-        {
-            // cuBLASLt has no algorithm for the product: cuDNN runs the layer.
-        }
-    }
-    if (patches && patches->workspaceBytes() <= workspace)
-    {
-        keepFaster(fastest, AlgorithmChoice::gemm(), timeRuns([&] {
-            patches->run(mCublasLt, mScratch->input.data(), mScratch->kernel.data(), residual, mScratch->output.data(),
-                mScratch->workspace.data(), nullptr);
-        }));
-    }
+    };
+    timeProduct(std::type_identity<PointwiseConvolution>{});
+    timeProduct(std::type_identity<PatchConvolution>{});
     return fastest ? *fastest : firstAccepted(descriptors, results, found, workspace); // which throws, saying why
 }
 

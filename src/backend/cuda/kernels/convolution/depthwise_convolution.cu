@@ -1,7 +1,7 @@
 // The kernels of depthwise_convolution.h. Each thread computes one output position's value of one channel
 // (channels-first) or of a group of V consecutive channels (channels-last, read and written as one vector), or a
-// strip of S neighbouring positions' groups (channels-last FP16), summing the window's taps in FP32; grid-stride loops
-// cover any size.
+// strip of S neighbouring positions' values (channels-first) or groups (channels-last FP16), summing the window's taps
+// in FP32; grid-stride loops cover any size.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/convolution/depthwise_convolution.h"
 #include "backend/shared/channel_order.h"
@@ -231,6 +231,67 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
 }
 
+//! Channels-first in strips: thread per S consecutive output values of a row of one channel, consecutive threads along
+//! the row. As in the channels-last strips, a window row's input values are loaded once for the strip's S values
+//! and each tap's weight once; the taps are summed in the one-position kernel's order.
+template <typename T, int KW, int SX, int S>
+__global__ void depthwiseChannelsFirstStrips(Problem p, T const* input, T const* kernel, T const* bias, T* output)
+{
+    constexpr int kColumns = (S - 1) * SX + KW; // input values a strip's window rows span
+    int const strips = (p.outWidth + S - 1) / S;
+    int64_t const outputRows = p.outputs / p.outWidth; // N * C * P
+    int64_t const threads = outputRows * strips;
+    for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < threads; i += int64_t{gridDim.x} * blockDim.x)
+    {
+        int const q0 = static_cast<int>(i % strips) * S;
+        int64_t const rows = i / strips; // (n * C + c) * P + row
+        int const row = static_cast<int>(rows % p.outHeight);
+        int64_t const plane = rows / p.outHeight; // n * C + c
+        int const c = static_cast<int>(plane % p.channels);
+        T const* const in = input + plane * p.height * p.width;
+        T const* const weights = kernel + int64_t{c} * p.kernelHeight * KW;
+        int const x0 = q0 * SX - p.padX;
+        float sum[S] = {};
+        for (int ky = 0; ky < p.kernelHeight; ++ky)
+        {
+            int const y = row * p.strideY - p.padY + ky * p.dilationY;
+            if (y < 0 || y >= p.height)
+            {
+                continue;
+            }
+            T const* const line = in + int64_t{y} * p.width;
+            float columns[kColumns];
+#pragma unroll
+            for (int w = 0; w < kColumns; ++w)
+            {
+                // Columns outside the image are the padding's zeros (or lie past the row's last strip value).
+                int const x = x0 + w;
+                columns[w] = x >= 0 && x < p.width ? toFloat(line[x]) : 0.0F;
+            }
+#pragma unroll
+            for (int kx = 0; kx < KW; ++kx)
+            {
+                float const weight = toFloat(weights[ky * KW + kx]);
+#pragma unroll
+                for (int j = 0; j < S; ++j)
+                {
+                    sum[j] += columns[j * SX + kx] * weight;
+                }
+            }
+        }
+        float const biasValue = bias ? toFloat(bias[c]) : 0.0F;
+        T* const out = output + rows * p.outWidth + q0;
+#pragma unroll
+        for (int j = 0; j < S; ++j)
+        {
+            if (q0 + j < p.outWidth)
+            {
+                out[j] = fromFloat<T>(epilogue(p, sum[j], biasValue));
+            }
+        }
+    }
+}
+
 int64_t blocksFor(int64_t threads)
 {
     return std::min(kMaxBlocks, (threads + kThreads - 1) / kThreads);
@@ -245,49 +306,62 @@ void launchChannelsLast(
         static_cast<T*>(output));
 }
 
-template <typename T, int V, int KW, int SX, int S>
-void launchStrips(
-    Problem const& p, void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream)
+//! The strips kernel of `format` (kHWC: FP16 alone, in vectors of 16 bytes; kLINEAR).
+template <typename T, int KW, int SX, int S>
+void launchStrips(Problem const& p, TensorFormat format, void const* input, void const* kernel, void const* bias,
+    void* output, cudaStream_t stream)
 {
-    int64_t const threads
-        = p.outputs / (int64_t{p.outWidth} * p.channels) * ((p.outWidth + S - 1) / S) * (p.channels / V);
-    depthwiseChannelsLastStrips<T, V, KW, SX, S><<<static_cast<unsigned>(blocksFor(threads)), kThreads, 0, stream>>>(p,
+    int64_t const strips = (p.outWidth + S - 1) / S;
+    if constexpr (std::is_same_v<T, __half>)
+    {
+        if (format == TensorFormat::kHWC)
+        {
+            constexpr int kVector = 8;
+            int64_t const threads = p.outputs / (int64_t{p.outWidth} * p.channels) * strips * (p.channels / kVector);
+            depthwiseChannelsLastStrips<T, kVector, KW, SX, S>
+                <<<static_cast<unsigned>(blocksFor(threads)), kThreads, 0, stream>>>(p, static_cast<T const*>(input),
+                    static_cast<T const*>(kernel), static_cast<T const*>(bias), static_cast<T*>(output));
+            return;
+        }
+    }
+    int64_t const threads = p.outputs / p.outWidth * strips;
+    depthwiseChannelsFirstStrips<T, KW, SX, S><<<static_cast<unsigned>(blocksFor(threads)), kThreads, 0, stream>>>(p,
         static_cast<T const*>(input), static_cast<T const*>(kernel), static_cast<T const*>(bias),
         static_cast<T*>(output));
 }
 
 //! Strips of 4 only at stride 1 (DepthwiseConvolution::strips).
-template <typename T, int V, int KW, int SX>
-void launchStripsOf(
-    Problem const& p, void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream)
+template <typename T, int KW, int SX>
+void launchStripsOf(Problem const& p, TensorFormat format, void const* input, void const* kernel, void const* bias,
+    void* output, cudaStream_t stream)
 {
     if constexpr (SX == 1)
     {
         if (p.strip == 4)
         {
-            launchStrips<T, V, KW, SX, 4>(p, input, kernel, bias, output, stream);
+            launchStrips<T, KW, SX, 4>(p, format, input, kernel, bias, output, stream);
             return;
         }
     }
     if (p.strip == 2)
     {
-        launchStrips<T, V, KW, SX, 2>(p, input, kernel, bias, output, stream);
+        launchStrips<T, KW, SX, 2>(p, format, input, kernel, bias, output, stream);
         return;
     }
-    launchStrips<T, V, KW, SX, 1>(p, input, kernel, bias, output, stream);
+    launchStrips<T, KW, SX, 1>(p, format, input, kernel, bias, output, stream);
 }
 
-template <typename T, int V, int KW>
-void launchStripsOfWidth(
-    Problem const& p, void const* input, void const* kernel, void const* bias, void* output, cudaStream_t stream)
+template <typename T, int KW>
+void launchStripsOfWidth(Problem const& p, TensorFormat format, void const* input, void const* kernel, void const* bias,
+    void* output, cudaStream_t stream)
 {
     if (p.strideX == 1)
     {
-        launchStripsOf<T, V, KW, 1>(p, input, kernel, bias, output, stream);
+        launchStripsOf<T, KW, 1>(p, format, input, kernel, bias, output, stream);
     }
     else
     {
-        launchStripsOf<T, V, KW, 2>(p, input, kernel, bias, output, stream);
+        launchStripsOf<T, KW, 2>(p, format, input, kernel, bias, output, stream);
     }
 }
 
@@ -295,6 +369,15 @@ template <typename T>
 void launch(Problem const& p, TensorFormat format, void const* input, void const* kernel, void const* bias,
     void* output, cudaStream_t stream)
 {
+    if (p.strip > 0)
+    {
+        switch (p.kernelWidth)
+        {
+        case 3: launchStripsOfWidth<T, 3>(p, format, input, kernel, bias, output, stream); return;
+        case 5: launchStripsOfWidth<T, 5>(p, format, input, kernel, bias, output, stream); return;
+        default: launchStripsOfWidth<T, 7>(p, format, input, kernel, bias, output, stream); return;
+        }
+    }
     if (format == TensorFormat::kLINEAR)
     {
         int64_t const blocks = std::min(kMaxBlocks, (p.outputs + kThreads - 1) / kThreads);
@@ -305,18 +388,6 @@ void launch(Problem const& p, TensorFormat format, void const* input, void const
     }
     // 16-byte vectors where the channels divide into them (every tensor starts 256-byte aligned).
     constexpr int kWide = static_cast<int>(16 / sizeof(T));
-    if constexpr (std::is_same_v<T, __half>)
-    {
-        if (p.strip > 0)
-        {
-            switch (p.kernelWidth)
-            {
-            case 3: launchStripsOfWidth<T, kWide, 3>(p, input, kernel, bias, output, stream); return;
-            case 5: launchStripsOfWidth<T, kWide, 5>(p, input, kernel, bias, output, stream); return;
-            default: launchStripsOfWidth<T, kWide, 7>(p, input, kernel, bias, output, stream); return;
-            }
-        }
-    }
     if (p.channels % kWide == 0)
     {
         launchChannelsLast<T, kWide>(p, input, kernel, bias, output, stream);
@@ -372,10 +443,14 @@ DeviceBuffer DepthwiseConvolution::uploadKernel(
 std::vector<int32_t> DepthwiseConvolution::strips(
     ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format)
 {
-    // FP16 alone: plans store only FP16 convolution chains channels-last. Vectors of 8, 16 bytes, as launch reads.
+    // Channels-last: FP16 alone (plans store only FP16 convolution chains channels-last), in vectors of 8 channels,
+    // 16 bytes, as launch reads them.
+    bool const layoutTakes = format == TensorFormat::kLINEAR
+        || (format == TensorFormat::kHWC && type == nvinfer1::DataType::kHALF && geometry.input.size() > 1
+            && geometry.input[1] % 8 == 0);
     bool const takesStrips = geometry.input.size() == 4 && geometry.filter.size() == 4 && geometry.stride.size() == 2
-        && geometry.dilation.size() == 2 && type == nvinfer1::DataType::kHALF && format == TensorFormat::kHWC
-        && geometry.input[1] % 8 == 0 && geometry.dilation[1] == 1
+        && geometry.dilation.size() == 2 && layoutTakes
+        && (type == nvinfer1::DataType::kHALF || type == nvinfer1::DataType::kFLOAT) && geometry.dilation[1] == 1
         && (geometry.filter[3] == 3 || geometry.filter[3] == 5 || geometry.filter[3] == 7);
     if (takesStrips && geometry.stride[1] == 1)
     {

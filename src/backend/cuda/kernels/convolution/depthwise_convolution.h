@@ -6,10 +6,10 @@
 // This kernel reads each output position's window directly: channels-last data a vector of channels a thread (8 FP16
 // values in 16 bytes where the channels allow), with its weights stored tap by tap so that a tap's weights for those
 // channels are one vector too; channels-first data one output value a thread along the rows; FP32 accumulation; the
-// bias and a ReLU in the epilogue. FP16 channels-last windows 3, 5 or 7 wide of stride 1 or 2 may also run in strips:
-// a thread computes up to four neighbouring positions of a row, whose windows share most of their input; wider strips
-// load less but leave fewer threads to fill the GPU. The builder times the kernel, in each strip it offers, beside
-// cuDNN's algorithms and keeps the fastest (convolution_timing.h).
+// bias and a ReLU in the epilogue. Windows 3, 5 or 7 wide of stride 1 or 2 (channels-last: FP16) may also run in
+// strips: a thread computes up to four neighbouring positions of a row, whose windows share most of their input; wider
+// strips load less but leave fewer threads to fill the GPU. The builder times the kernel, in each strip it offers,
+// beside cuDNN's algorithms and keeps the fastest (convolution_timing.h).
 #pragma once
 
 #include "backend/cuda/libraries/cudnn/convolution_descriptors.h"
@@ -40,9 +40,9 @@ public:
         network::ConvolutionParams const& params, nvinfer1::DataType type, TensorFormat format);
 
     //! The strips (output positions a thread computes along a row) the kernel offers for `geometry` on data of `type`
-    //! in `format`: 0, the one-position kernel, always; 1, 2 and 4 for FP16 kHWC data in vectors of eight channels,
-    //! windows 3, 5 or 7 wide, undilated along the rows, of stride 1 (2 at most at stride 2, whose windows share less
-    //! and would take more registers than two blocks a multiprocessor leave).
+    //! in `format`: 0, the one-position kernel, always; 1, 2 and 4 for kLINEAR data and for FP16 kHWC data in vectors
+    //! of eight channels, windows 3, 5 or 7 wide, undilated along the rows, of stride 1 (2 at most at stride 2, whose
+    //! windows share less and, channels-last, would take more registers than two blocks a multiprocessor leave).
     static std::vector<int32_t> strips(
         ConvolutionGeometry const& geometry, nvinfer1::DataType type, TensorFormat format);
 
