@@ -3,7 +3,7 @@
 // (plan/passes/attention_fusion.h), against the reference kernels' unfused layers in double. Blocks of queries that
 // leave a shorter last block, keys many enough to shorten the blocks, operands stored with their heads second
 // (transposes absorbed), masks broadcast or per row, fully masked rows with and without the NaN guard, a NaN input,
-// and shapes that change between runs.
+// and shapes that change between runs, down to no keys.
 #include "fast_path_comparison.h"
 
 #include <limits>
@@ -229,24 +229,28 @@ TEST(FastAttention, FullyMaskedRowsAsTheReference)
 
 TEST(FastAttention, KeysThatChangeBetweenRuns)
 {
-    // The keys' length from a profile: 5 keys, then 300, then 5 again (each shape's products prepared once).
+    // The keys' length from a profile: 5 keys, then 300, then 5 again (each shape's products prepared once), then none
+    // (the reference kernel's zeros).
     AttentionCase c{{1, 2, 24, 16}, {1, 2, -1, 16}, {1, 2, -1, 16}, std::nullopt};
     AttentionCase run5 = c;
     run5.keys[2] = run5.values[2] = 5;
     AttentionCase run300 = c;
     run300.keys[2] = run300.values[2] = 300;
+    AttentionCase run0 = c;
+    run0.keys[2] = run0.values[2] = 0;
     auto const profile = [](IBuilder& builder, IBuilderConfig& config) {
         IOptimizationProfile* p = builder.createOptimizationProfile();
         for (char const* name : {"k", "v"})
         {
-            p->setDimensions(name, OptProfileSelector::kMIN, dimsOf({1, 2, 1, 16}));
+            p->setDimensions(name, OptProfileSelector::kMIN, dimsOf({1, 2, 0, 16}));
             p->setDimensions(name, OptProfileSelector::kOPT, dimsOf({1, 2, 64, 16}));
             p->setDimensions(name, OptProfileSelector::kMAX, dimsOf({1, 2, 512, 16}));
         }
         config.addOptimizationProfile(p);
     };
     expectFusedMatchesReference(c,
-        {AttentionNetwork(run5).inputs(21), AttentionNetwork(run300).inputs(22), AttentionNetwork(run5).inputs(23)},
+        {AttentionNetwork(run5).inputs(21), AttentionNetwork(run300).inputs(22), AttentionNetwork(run5).inputs(23),
+            AttentionNetwork(run0).inputs(24)},
         300, profile);
 }
 

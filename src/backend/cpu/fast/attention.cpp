@@ -20,9 +20,7 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
-#include <limits>
 #include <unordered_map>
 #include <vector>
 
