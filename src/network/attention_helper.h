@@ -3,12 +3,12 @@
 //   masked = scores + mask                              (an additive mask; a BOOL or causal mask becomes 0 / -inf)
 //   probabilities = SoftMax(masked) over the key axis   (or the masked scores, for AttentionNormalizationOp::kNONE)
 //   output = MatrixMultiply(probabilities, value)
-// the form exports write, which the CUDA backend's fusion pass (backend/cuda/passes/attention_fusion.h) turns back
-// into one attention kernel in FP16 plans. With kNONE there is no SoftMax to send -infinity to zero, so a BOOL or
-// causal mask selects zero for the scores it hides.
-// The last product is made once and stays: its output is the attention's. A setter that changes what the other
-// layers compute builds them anew, wires the product to them, and removes the old ones; where the new layers do not
-// build (or the network's shapes no longer infer), it removes them and changes nothing.
+// the form exports write, which the backends' fusion pass (plan/passes/attention_fusion.h) turns back into one
+// attention kernel (CUDA plans; FP32 CPU plans for the fast path). With kNONE there is no SoftMax to send -infinity to
+// zero, so a BOOL or causal mask selects zero for the scores it hides. The last product is made once and stays: its
+// output is the attention's. A setter that changes what the other layers compute builds them anew, wires the product to
+// them, and removes the old ones; where the new layers do not build (or the network's shapes no longer infer), it
+// removes them and changes nothing.
 #pragma once
 
 #include "network/layer.h"

@@ -1,11 +1,11 @@
 // INetworkDefinition::addAttention's layers are the form the CUDA backend's attention fusion recognises: an FP16 plan
 // of each kind of attention (plain, causal, BOOL and additive masks, grouped-query heads), read back and passed
-// through cuda::fuseAttention as the CUDA backend runs it, holds one fused attention layer and none of the products
+// through plan::fuseAttention as the CUDA backend runs it, holds one fused attention layer and none of the products
 // or SoftMax it replaced. Without a GPU: the CPU reference plan carries the same layers the CUDA builder starts from.
 // The values are checked on the CPU backend in tests/dialects/attention_api_test.cpp.
 #include "test_logger.h"
 
-#include "backend/cuda/passes/attention_fusion.h"
+#include "plan/passes/attention_fusion.h"
 #include "network/fused/attention.h"
 #include "plan/plan_format.h"
 
@@ -89,7 +89,7 @@ TEST(AttentionDecomposition, EveryKindFusesIntoOneAttentionLayer)
         {"grouped-query, causal", 4, 2, true},
     };
     // The rules of the CUDA backend's kernel: HALF, depths it runs (16 here).
-    kiln::cuda::AttentionFusionRules const rules{[](DataType type, int64_t depth, int64_t valueDepth, bool) {
+    kiln::plan::AttentionFusionRules const rules{[](DataType type, int64_t depth, int64_t valueDepth, bool) {
         return type == DataType::kHALF && depth == 16 && valueDepth == 16;
     }};
     for (Case const& c : cases)
@@ -97,7 +97,7 @@ TEST(AttentionDecomposition, EveryKindFusesIntoOneAttentionLayer)
         PlanModel model = planOf(c);
         ASSERT_EQ(layersOfKind(model, LayerType::kMATRIX_MULTIPLY), 2) << c.what;
         ASSERT_EQ(layersOfKind(model, LayerType::kSOFTMAX), 1) << c.what;
-        kiln::cuda::fuseAttention(model, rules);
+        kiln::plan::fuseAttention(model, rules);
         EXPECT_EQ(layersOfKind(model, kiln::network::kAttentionLayerType), 1) << c.what;
         EXPECT_EQ(layersOfKind(model, LayerType::kMATRIX_MULTIPLY), 0) << c.what;
         EXPECT_EQ(layersOfKind(model, LayerType::kSOFTMAX), 0) << c.what;

@@ -5,7 +5,7 @@
 // layers the CUDA plan keeps (without a GPU); the CPU reference running the same plan with and without the fold (the
 // same arithmetic, rows stored in another order); and on a GPU the CUDA plan against the CPU reference.
 #include "backend_comparison.h"
-#include "backend/cuda/passes/attention_fusion.h"
+#include "plan/passes/attention_fusion.h"
 #include "backend/cuda/passes/fusion_rules.h"
 #include "backend/cuda/passes/reshape_before_transpose.h"
 #include "backend/cuda/passes/row_transposes.h"
@@ -172,7 +172,7 @@ bool hasLayer(kiln::plan::PlanModel const& model, std::string const& name)
 void fuseAttentionThenFold(kiln::plan::PlanModel& model, bool fold)
 {
     kiln::cuda::moveSplitsBeforeTransposes(model);
-    kiln::cuda::fuseAttention(model, kiln::cuda::attentionFusions());
+    kiln::plan::fuseAttention(model, kiln::cuda::attentionFusions());
     if (fold)
     {
         EXPECT_EQ(kiln::cuda::foldRowTransposes(model), 2U);

@@ -23,9 +23,10 @@ std::vector<std::string> passesOf(kiln::Backend backend)
 
 TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 {
-    std::vector<std::string> const expected{"scale folding", "GELU fusion", "Q/DQ propagation", "quantized fusion",
-        "quantized matrix multiply fusion", "convolution epilogue fusion", "matrix multiply epilogue fusion",
-        "point-wise chain fusion", "sample normalizations", "fast path marking", "channels-last formats"};
+    std::vector<std::string> const expected{"scale folding", "attention fusion", "GELU fusion", "Q/DQ propagation",
+        "quantized fusion", "quantized matrix multiply fusion", "convolution epilogue fusion",
+        "matrix multiply epilogue fusion", "point-wise chain fusion", "sample normalizations", "fast path marking",
+        "channels-last formats"};
     EXPECT_EQ(passesOf(kiln::Backend::kCPU), expected);
 }
 

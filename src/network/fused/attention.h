@@ -1,7 +1,7 @@
 // Scaled dot-product attention as one layer: softmax(query . keys * scale + mask) . values, which exports spell as
 // MatMul, Mul or Div by a constant, Add of a mask, SoftMax over the last axis and MatMul. No network has one: the
-// CUDA backend's fusion pass (backend/cuda/passes/attention_fusion.h) makes it from the layers it replaces, and only
-// plans hold it. Like PointwiseParams, its layer type lies beyond nvinfer1::LayerType's range.
+// backends' fusion pass (plan/passes/attention_fusion.h) makes it from the layers it replaces, and only plans hold
+// it. Like PointwiseParams, its layer type lies beyond nvinfer1::LayerType's range.
 //
 // Quantized exports (Model Optimizer's INT8 and FP8 transformers) put Q -> DQ pairs of one scale inside attention:
 // on the query, keys and values, on the scores and on the probabilities. Each pair rounds a value onto the grid of

@@ -1,6 +1,7 @@
 #include "backend/cpu/fast/kernels.h"
 #include "backend/cpu/fast/onednn.h"
 
+#include "network/fused/attention.h"
 #include "network/fused/pointwise.h"
 #include "network/fused/quantized_convolution.h"
 #include "network/fused/quantized_matrix_multiply.h"
@@ -44,6 +45,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kREDUCE, supportsReduce, makeReduce, Use::kREADS},
     {nvinfer1::LayerType::kMATRIX_MULTIPLY, supportsMatrixMultiply, makeMatrixMultiply},
     {nvinfer1::LayerType::kSOFTMAX, supportsSoftMax, makeSoftMax},
+    {network::kAttentionLayerType, supportsAttention, makeAttention},
     // Only normalizations of whole samples keep channels-last data, as channelsLastUse decides.
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization, Use::kKEEPS},
     // Only the permutes that move nothing read or start channels-last data, each as channelsLastUse decides.

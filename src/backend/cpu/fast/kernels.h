@@ -52,6 +52,10 @@ std::unique_ptr<Kernel> makeReduce(State& state, plan::LayerRecord const& layer)
 bool supportsMatrixMultiply(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeMatrixMultiply(State& state, plan::LayerRecord const& layer);
 
+//! Attention without roundings (attention.cpp): the fused layer of plan/passes/attention_fusion.h.
+bool supportsAttention(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeAttention(State& state, plan::LayerRecord const& layer);
+
 bool supportsSoftMax(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeSoftMax(State& state, plan::LayerRecord const& layer);
 

@@ -6,6 +6,7 @@
 // The output is cut into tiles that the shapes alone decide (per matrix of the batch, blocks of rows and columns),
 // each computed by one thread with a primitive of its shape. oneDNN's own threading would split the inner sum of a
 // small product among the threads, so that its results would change with the thread count.
+#include "backend/cpu/fast/in_parallel.h"
 #include "backend/cpu/fast/kernels.h"
 #include "backend/cpu/fast/linear.h"
 
@@ -18,7 +19,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <exception>
 #include <unordered_map>
 
 namespace kiln::cpu::fast
@@ -32,21 +32,6 @@ using nvinfer1::MatrixOperation;
 //! A tile's rows and columns at most: enough work to repay a primitive call, small enough to share among threads.
 constexpr int64_t kTileRows = 64;
 constexpr int64_t kTileColumns = 256;
-
-//! The oneDNN description of a rows x cols matrix whose element (i, j) lies at i * rowStride + j * colStride. An axis
-//! of extent 1 gets the stride of a dense layout, which oneDNN's checks of plain layouts expect.
-memory::desc matrixDesc(int64_t rows, int64_t cols, int64_t rowStride, int64_t colStride)
-{
-    if (cols == 1)
-    {
-        colStride = rows == 1 ? 1 : rows * rowStride;
-    }
-    if (rows == 1)
-    {
-        rowStride = cols * colStride;
-    }
-    return memory::desc({rows, cols}, memory::data_type::f32, {rowStride, colStride});
-}
 
 //! A primitive for the tiles of one shape.
 struct TileKind
@@ -72,30 +57,6 @@ struct Tile
     int64_t bias;
     size_t kind;
 };
-
-//! Calls run(i) for each i below `count` on the calling thread's OpenMP threads; rethrows what a call threw.
-template <typename Run>
-void inParallel(size_t count, Run&& run)
-{
-    std::exception_ptr failure;
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < count; ++i)
-    {
-        try
-        {
-            run(i);
-        }
-        catch (...)
-        {
-#pragma omp critical(kiln_fast_path_failure)
-            failure = std::current_exception();
-        }
-    }
-    if (failure)
-    {
-        std::rethrow_exception(failure);
-    }
-}
 
 class MatrixMultiplyKernel final : public Kernel
 {

@@ -108,6 +108,19 @@ dnnl::memory::desc linearDesc(Shape const& shape, dnnl::memory::data_type type)
     return dnnl::memory::desc(dims, type, strides);
 }
 
+dnnl::memory::desc matrixDesc(int64_t rows, int64_t cols, int64_t rowStride, int64_t colStride)
+{
+    if (cols == 1)
+    {
+        colStride = rows == 1 ? 1 : rows * rowStride;
+    }
+    if (rows == 1)
+    {
+        rowStride = cols * colStride;
+    }
+    return dnnl::memory::desc({rows, cols}, dnnl::memory::data_type::f32, {rowStride, colStride});
+}
+
 dnnl::memory::desc storedDesc(Shape const& shape, TensorFormat format, dnnl::memory::data_type type)
 {
     if (format == TensorFormat::kLINEAR)

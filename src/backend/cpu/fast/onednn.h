@@ -72,6 +72,9 @@ dnnl::primitive_attr activationAttributes(plan::Epilogue const& epilogue);
 dnnl::memory::dims dimsOf(Shape const& shape);
 //! The row-major (kLINEAR) layout of a tensor of `shape`, FP32 or of `type`.
 dnnl::memory::desc linearDesc(Shape const& shape, dnnl::memory::data_type type = dnnl::memory::data_type::f32);
+//! The FP32 rows x cols matrix whose element (i, j) lies at i * rowStride + j * colStride. An axis of extent 1 gets
+//! the stride of a dense layout, which oneDNN's checks of plain layouts expect.
+dnnl::memory::desc matrixDesc(int64_t rows, int64_t cols, int64_t rowStride, int64_t colStride);
 
 //! The layout of a tensor of `shape` stored in `format` (kLINEAR, or kHWC: the channel axis innermost), FP32 or of
 //! `type`.

@@ -191,6 +191,69 @@ void leakyReluArray(float const* a, float* d, int64_t count, float alpha)
     }
 }
 
+//! Each score scaled and its mask value added; their maximum. NaN scores may or may not take the maximum: either way
+//! every probability of the row comes out NaN, as the reference's.
+KILN_VECTOR_CLONES float scaledScores(float* row, int64_t count, float scale, float const* mask, int64_t maskStep)
+{
+    // One loop per kind of mask, each free of the others' loads, so that each vectorises.
+    if (mask == nullptr)
+    {
+#pragma omp simd
+        for (int64_t j = 0; j < count; ++j)
+        {
+            row[j] *= scale;
+        }
+    }
+    else if (maskStep == 1)
+    {
+#pragma omp simd
+        for (int64_t j = 0; j < count; ++j)
+        {
+            row[j] = row[j] * scale + mask[j];
+        }
+    }
+    else
+    {
+#pragma omp simd
+        for (int64_t j = 0; j < count; ++j)
+        {
+            row[j] = row[j] * scale + mask[j * maskStep];
+        }
+    }
+    float maximum = -__builtin_inff();
+#pragma omp simd reduction(max : maximum)
+    for (int64_t j = 0; j < count; ++j)
+    {
+        maximum = row[j] > maximum ? row[j] : maximum;
+    }
+    return maximum;
+}
+
+//! exp(s - maximum) of each score; their sum.
+KILN_VECTOR_CLONES float exponentialsAndSum(float* row, int64_t count, float maximum)
+{
+    float sum = 0.0F;
+#pragma omp simd reduction(+ : sum)
+    for (int64_t j = 0; j < count; ++j)
+    {
+        float const e = expOf(row[j] - maximum);
+        row[j] = e;
+        sum += e;
+    }
+    return sum;
+}
+
+//! Each value divided by `sum`; NaN results 0 where `zeroNaN`.
+KILN_VECTOR_CLONES void dividedBy(float* row, int64_t count, float sum, bool zeroNaN)
+{
+#pragma omp simd
+    for (int64_t j = 0; j < count; ++j)
+    {
+        float const probability = row[j] / sum;
+        row[j] = zeroNaN && probability != probability ? 0.0F : probability;
+    }
+}
+
 } // namespace vectorized
 
 using namespace vectorized;
@@ -217,6 +280,12 @@ bool vectorizes(PointwiseStep const& step)
     case ActivationType::kGELU_TANH: return true;
     default: return false;
     }
+}
+
+void softmaxOfScores(float* row, int64_t count, float scale, float const* mask, int64_t maskStep, bool zeroNaN)
+{
+    float const maximum = scaledScores(row, count, scale, mask, maskStep);
+    dividedBy(row, count, exponentialsAndSum(row, count, maximum), zeroNaN);
 }
 
 void evaluateVectorized(PointwiseStep const& step, float const* a, float* d, int64_t count)

@@ -30,4 +30,10 @@ bool vectorizes(network::PointwiseStep const& step);
 //! d[i] = step(a[i]) for i < count, for a step that vectorizes(). `d` may be `a`.
 void evaluateVectorized(network::PointwiseStep const& step, float const* a, float* d, int64_t count);
 
+//! One row of attention's `count` scores into its probabilities, in place: each score times `scale` plus its mask
+//! value (`mask` null: none; its values `maskStep` apart), then the row's softmax, the exponentials as Exp's above and
+//! their sum in FP32. A NaN score, or a row whose every score is -infinity, makes the row's probabilities NaN, as in
+//! the reference; NaN probabilities are 0 where `zeroNaN`.
+void softmaxOfScores(float* row, int64_t count, float scale, float const* mask, int64_t maskStep, bool zeroNaN);
+
 } // namespace kiln::cpu::fast

@@ -3,6 +3,7 @@
 #include "backend/cpu/fast/fast_path.h"
 #include "backend/cpu/passes/channels_last.h"
 #include "backend/cpu/passes/scale_folding.h"
+#include "plan/passes/attention_fusion.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/gelu_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
@@ -22,6 +23,18 @@ using Options = backend::PassOptions const;
 bool scaleFolding(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
     foldScalesIntoConvolutions(model);
+    return true;
+}
+
+//! Attention as one layer, whose kernel (fast/attention.cpp) keeps each block of queries' scores in its cache where the
+//! unfused layers wrote them all to memory. FP32 only, without the roundings of quantized attention, which stays in the
+//! layers that quantize it (the quantized fusions below take its products).
+bool attentionFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    auto const runs = [](nvinfer1::DataType type, int64_t /*depth*/, int64_t /*valueDepth*/, bool rounds) {
+        return type == nvinfer1::DataType::kFLOAT && !rounds;
+    };
+    plan::fuseAttention(model, plan::AttentionFusionRules{runs});
     return true;
 }
 
@@ -118,6 +131,7 @@ backend::PassList<Options> const& cpuPasses()
 {
     static backend::PassList<Options> const passes{
         {"scale folding", scaleFolding},
+        {"attention fusion", attentionFusion},
         {"GELU fusion", geluFusion},
         {"Q/DQ propagation", quantizationPropagation},
         {"quantized fusion", quantizedFusion},

@@ -78,7 +78,7 @@ plan::QuantizedMatrixMultiplyFusionRules quantizedProducts(bool fp8)
     return plan::QuantizedMatrixMultiplyFusionRules{runs, anyActivation};
 }
 
-AttentionFusionRules attentionFusions()
+plan::AttentionFusionRules attentionFusions()
 {
     // Quantized attention's roundings run on the FP16 kernel only.
     auto runs = [](nvinfer1::DataType type, int64_t depth, int64_t valueDepth, bool rounds) {
@@ -86,7 +86,7 @@ AttentionFusionRules attentionFusions()
         return kernelType && depth > 0 && depth <= kMaxAttentionDepth && valueDepth > 0
             && valueDepth <= kMaxAttentionDepth;
     };
-    return AttentionFusionRules{runs};
+    return plan::AttentionFusionRules{runs};
 }
 
 plan::PointwiseFusionRules pointwiseChains()

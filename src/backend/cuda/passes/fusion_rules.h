@@ -3,7 +3,7 @@
 // kernel runs. The passes themselves know nothing of the kernels; these rules tell them.
 #pragma once
 
-#include "backend/cuda/passes/attention_fusion.h"
+#include "plan/passes/attention_fusion.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
 #include "plan/passes/pointwise_fusion.h"
@@ -39,7 +39,7 @@ plan::QuantizedMatrixMultiplyFusionRules quantizedProducts(bool fp8);
 
 //! The attention the kernels run over depths of up to kMaxAttentionDepth: FP16 on the tensor cores (attention.cu),
 //! FP32 on the CUDA cores (attention_fp32.cu, no TF32, as FP32 plans promise).
-AttentionFusionRules attentionFusions();
+plan::AttentionFusionRules attentionFusions();
 
 //! The point-wise chains pointwise.cu runs: built-in layers over floating-point tensors, within the kernel's program
 //! size. The kernel reads and writes each tensor in its own type and computes in float, so a layer that converted

@@ -1,6 +1,6 @@
 #include "backend/cuda/passes/pass_list.h"
 
-#include "backend/cuda/passes/attention_fusion.h"
+#include "plan/passes/attention_fusion.h"
 #include "backend/cuda/passes/channels_last.h"
 #include "backend/cuda/passes/column_scale_folding.h"
 #include "backend/cuda/passes/constant_before_transpose.h"
@@ -57,7 +57,7 @@ bool splitsBeforeTransposes(PlanModel& model, CudaBuild& /*build*/, std::string&
 
 bool attentionFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
 {
-    fuseAttention(model, attentionFusions());
+    plan::fuseAttention(model, attentionFusions());
     return true;
 }
 

@@ -11,7 +11,7 @@
 
 #include <functional>
 
-namespace kiln::cuda
+namespace kiln::plan
 {
 
 struct AttentionFusionRules
@@ -25,6 +25,6 @@ struct AttentionFusionRules
 //! see. Fuses only where every absorbed tensor is read inside the pattern alone (not a network output), every layer
 //! computes in one precision on one floating-point type with row-major tensors, and the query, keys and values
 //! share their leading extents.
-void fuseAttention(plan::PlanModel& model, AttentionFusionRules const& rules);
+void fuseAttention(PlanModel& model, AttentionFusionRules const& rules);
 
-} // namespace kiln::cuda
+} // namespace kiln::plan

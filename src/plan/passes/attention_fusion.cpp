@@ -1,4 +1,4 @@
-#include "backend/cuda/passes/attention_fusion.h"
+#include "plan/passes/attention_fusion.h"
 
 #include "core/data_type.h"
 #include "network/fused/attention.h"
@@ -17,11 +17,8 @@
 #include <memory>
 #include <optional>
 
-namespace kiln::cuda
+namespace kiln::plan
 {
-using plan::LayerRecord;
-using plan::PlanModel;
-
 namespace
 {
 
@@ -64,7 +61,7 @@ public:
         , mReaders(readersOf(model))
         , mProducers(producersOf(model))
         , mRemoved(model.layers.size(), false)
-        , mKnownValues(plan::valuesNoRunChanges(model))
+        , mKnownValues(valuesNoRunChanges(model))
     {
     }
 
@@ -120,7 +117,7 @@ private:
     std::optional<float> roundingScale(size_t l) const
     {
         std::optional<float> const scale
-            = plan::perTensorScale(mModel.layers[l], [this](int32_t t) { return scalarConstant(t, true); });
+            = perTensorScale(mModel.layers[l], [this](int32_t t) { return scalarConstant(t, true); });
         return scale && std::isfinite(*scale) && *scale > 0.0F ? scale : std::nullopt;
     }
 
@@ -256,7 +253,7 @@ private:
     {
         for (std::optional<size_t> p = producerOf(tensor); p; p = producerOf(tensor))
         {
-            std::optional<nvinfer1::Permutation> const order = plan::transposeOf(mModel, mModel.layers[*p]);
+            std::optional<nvinfer1::Permutation> const order = transposeOf(mModel, mModel.layers[*p]);
             if (!order || !movesOnly(*p, type) || !internalWithOneReader(tensor))
             {
                 break;
@@ -321,7 +318,7 @@ private:
         for (std::optional<size_t> reader = soleReaderOf(mProducers[match.output]); reader;
              reader = soleReaderOf(static_cast<size_t>(mProducers[match.output])))
         {
-            std::optional<nvinfer1::Permutation> const order = plan::transposeOf(mModel, mModel.layers[*reader]);
+            std::optional<nvinfer1::Permutation> const order = transposeOf(mModel, mModel.layers[*reader]);
             if (!movesOnly(*reader, type))
             {
                 return;
@@ -667,4 +664,4 @@ void fuseAttention(PlanModel& model, AttentionFusionRules const& rules)
     AttentionFuser(model, rules).run();
 }
 
-} // namespace kiln::cuda
+} // namespace kiln::plan
