@@ -1,6 +1,7 @@
 // The point-wise functions the fast path computes in FP32 over arrays, in loops the compiler vectorises (SSE2, and
 // AVX2 or AVX-512 where the processor has them), instead of the reference's one element at a time through double
-// precision: sigmoid, tanh, scaled tanh, GELU's tanh form, hard sigmoid, leaky ReLU, clip and exp.
+// precision: sigmoid, tanh, scaled tanh, GELU's tanh form, hard sigmoid, leaky ReLU, clip and exp; and the softmax of
+// a row of attention's scores.
 //
 // Tolerance against the reference (kernels/nn/activation.h and unary.h, in double and rounded once): within
 // kVectorRelativeError of the reference's result, or kVectorAbsoluteError where that is subnormal; infinities, NaN and

@@ -26,9 +26,9 @@ bool scaleFolding(plan::PlanModel& model, Options& /*options*/, std::string& /*e
     return true;
 }
 
-//! Attention as one layer, whose kernel (fast/attention.cpp) keeps each block of queries' scores in its cache where the
-//! unfused layers wrote them all to memory. FP32 only, without the roundings of quantized attention, which stays in the
-//! layers that quantize it (the quantized fusions below take its products).
+//! Attention as one layer, whose kernel (fast/attention.cpp) keeps each block of queries' scores in a buffer of at most
+//! 2 MB where the unfused layers wrote them all to memory. FP32 only, without the roundings of quantized attention,
+//! which stays in the layers that quantize it (the quantized fusions below take its products).
 bool attentionFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
     auto const runs = [](nvinfer1::DataType type, int64_t /*depth*/, int64_t /*valueDepth*/, bool rounds) {
