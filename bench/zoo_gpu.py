@@ -4,9 +4,9 @@
 
 For each model of tests/models/zoo_models.py, and torchvision's ResNet-50: export it at its real size (random weights,
 seed 0; tests/models/export_zoo.py) and, in FP32, run ONNX Runtime's CPU provider on the same inputs. Then, in each
-precision, time PyTorch eager, eager replayed from a CUDA graph and, for the models of --compile,
-torch.compile(mode="max-autotune") (CUDA events), and Kiln with `kiln --noDataTransfers`, enqueued and replayed from a
-CUDA graph (--useCudaGraph): GPU Compute Time median and p99, and kiln's Throughput. TF32 is off on both sides; in
+precision, time PyTorch eager, eager replayed from a CUDA graph and, for the models of --compile, torch.compile in
+--compile-mode (max-autotune by default) (CUDA events), and Kiln with `kiln --noDataTransfers`, enqueued and replayed
+from a CUDA graph (--useCudaGraph): GPU Compute Time median and p99, and kiln's Throughput. TF32 is off on both sides; in
 FP16 kiln gets --fp16 and PyTorch runs the module and its floating-point inputs in half precision. Kiln's outputs are
 compared with ONNX Runtime's in FP32 and with PyTorch's FP16 outputs in FP16 (max|diff| / max|ref|). The ratio is
 PyTorch eager's median over the row's: above 1, the row is faster than eager.
@@ -34,7 +34,7 @@ import zoo_engines  # noqa: E402
 import zoo_models  # noqa: E402
 
 COMPILED_BY_DEFAULT = "resnet50,vit,convnext,bert,whisper_encoder"  # issue 16's five
-EAGER, EAGER_GRAPH, COMPILED = "PyTorch eager", "PyTorch eager + graph", "torch.compile max-autotune"
+EAGER, EAGER_GRAPH, COMPILED = "PyTorch eager", "PyTorch eager + graph", "torch.compile"
 KILN, KILN_GRAPH = "Kiln", "Kiln + CUDA graph"
 KILN_BASELINE_GRAPH = "Kiln baseline + CUDA graph"
 ENGINES = [EAGER, EAGER_GRAPH, COMPILED, KILN, KILN_GRAPH]
@@ -60,6 +60,8 @@ def parse_args():
     parser.add_argument("--precisions", default="fp32,fp16")
     parser.add_argument("--compile", default=COMPILED_BY_DEFAULT,
                         help="models to time torch.compile on (its autotuning takes minutes each; empty: none)")
+    parser.add_argument("--compile-mode", default="max-autotune",
+                        help="torch.compile's mode: max-autotune (the default; minutes a model), default, ...")
     parser.add_argument("--batch", default="",
                         help="comma-separated rows per batch (the export's rows repeated) for models whose inputs all "
                              "have a dynamic batch axis, each measured in turn (default: the export's own inputs)")
@@ -138,7 +140,7 @@ def measure_precision(args, model, label, spec, inputs, kilns, reference, precis
             expected, against = reference, "ORT"
         measures = [(EAGER, torch_model.eager), (EAGER_GRAPH, torch_model.cuda_graph)]
         if model.name in args.compile:
-            measures.append((COMPILED, torch_model.compiled))
+            measures.append((COMPILED, lambda seconds: torch_model.compiled(seconds, args.compile_mode)))
         for engine, measure in measures:
             figures = zoo_engines.attempt(measure, args.seconds)
             medians[engine] = figures.get("median")
@@ -239,7 +241,8 @@ def main():
     torch.backends.cudnn.allow_tf32 = False
     gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
     print(f"GPU: {gpu or 'none (the PyTorch rows fail)'}; PyTorch {torch.__version__}; Kiln: {args.kiln} "
-          f"--backend={args.kiln_backend}; {args.seconds} s per measurement; batch: {','.join(map(str, args.batch)) if args.batch != [0] else 'the exports'}")
+          f"--backend={args.kiln_backend}; {args.seconds} s per measurement; torch.compile mode {args.compile_mode}; "
+          f"batch: {','.join(map(str, args.batch)) if args.batch != [0] else 'the exports'}")
     print(HEADER, flush=True)
     table = {}
     with tempfile.TemporaryDirectory() as root:
