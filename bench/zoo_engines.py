@@ -197,11 +197,11 @@ class TorchModel:
         del graph
         return figures
 
-    def compiled(self, seconds):
-        """torch.compile(mode="max-autotune"); its first call autotunes, outside the timing."""
+    def compiled(self, seconds, mode="max-autotune"):
+        """torch.compile in `mode`; its first call compiles (and autotunes), outside the timing."""
         import torch
 
-        compiled = torch.compile(self.module, mode="max-autotune")
+        compiled = torch.compile(self.module, mode=mode)
         with torch.inference_mode():
             compiled(*self.inputs)
             return time_callable(lambda: compiled(*self.inputs), seconds)

@@ -4,9 +4,9 @@
 
 For each model of tests/models/zoo_models.py, and torchvision's ResNet-50: export it at its real size (random weights,
 seed 0; tests/models/export_zoo.py) and, in FP32, run ONNX Runtime's CPU provider on the same inputs. Then, in each
-precision, time PyTorch eager, eager replayed from a CUDA graph and, for the models of --compile,
-torch.compile(mode="max-autotune") (CUDA events), and Kiln with `kiln --noDataTransfers`, enqueued and replayed from a
-CUDA graph (--useCudaGraph): GPU Compute Time median and p99, and kiln's Throughput. TF32 is off on both sides; in
+precision, time PyTorch eager, eager replayed from a CUDA graph and, for the models of --compile, torch.compile in
+--compile-mode (max-autotune by default) (CUDA events), and Kiln with `kiln --noDataTransfers`, enqueued and replayed
+from a CUDA graph (--useCudaGraph): GPU Compute Time median and p99, and kiln's Throughput. TF32 is off on both sides; in
 FP16 kiln gets --fp16 and PyTorch runs the module and its floating-point inputs in half precision. Kiln's outputs are
 compared with ONNX Runtime's in FP32 and with PyTorch's FP16 outputs in FP16 (max|diff| / max|ref|). The ratio is
 PyTorch eager's median over the row's: above 1, the row is faster than eager.
@@ -14,7 +14,10 @@ PyTorch eager's median over the row's: above 1, the row is faster than eager.
 Each row is printed as soon as it is measured, so a run cut short keeps what it measured; at the end a summary gives,
 per precision, every model's medians side by side, the median ratio of eager over Kiln and the models below 1.0x.
 
-Usage: zoo_gpu.py --kiln build/tools/kiln/kiln [--only a,b] [--seconds 2] [--precisions fp32,fp16] [--batch 8]
+With --batch 1,8, each model is exported once and measured at each batch size in turn, a row per batch; a model whose
+inputs cannot be batched (a pipeline that takes one image) is measured once, at its export's inputs.
+
+Usage: zoo_gpu.py --kiln build/tools/kiln/kiln [--only a,b] [--seconds 2] [--precisions fp32,fp16] [--batch 1,8]
                   [--compile resnet50,vit,...] [--skip-accuracy] [--baseline-kiln other/kiln]
 """
 import argparse
@@ -31,7 +34,7 @@ import zoo_engines  # noqa: E402
 import zoo_models  # noqa: E402
 
 COMPILED_BY_DEFAULT = "resnet50,vit,convnext,bert,whisper_encoder"  # issue 16's five
-EAGER, EAGER_GRAPH, COMPILED = "PyTorch eager", "PyTorch eager + graph", "torch.compile max-autotune"
+EAGER, EAGER_GRAPH, COMPILED = "PyTorch eager", "PyTorch eager + graph", "torch.compile"
 KILN, KILN_GRAPH = "Kiln", "Kiln + CUDA graph"
 KILN_BASELINE_GRAPH = "Kiln baseline + CUDA graph"
 ENGINES = [EAGER, EAGER_GRAPH, COMPILED, KILN, KILN_GRAPH]
@@ -57,9 +60,11 @@ def parse_args():
     parser.add_argument("--precisions", default="fp32,fp16")
     parser.add_argument("--compile", default=COMPILED_BY_DEFAULT,
                         help="models to time torch.compile on (its autotuning takes minutes each; empty: none)")
-    parser.add_argument("--batch", type=int, default=0,
-                        help="rows per batch (the export's rows repeated) for models whose inputs all have a dynamic "
-                             "batch axis (default: the export's own inputs)")
+    parser.add_argument("--compile-mode", default="max-autotune",
+                        help="torch.compile's mode: max-autotune (the default; minutes a model), default, ...")
+    parser.add_argument("--batch", default="",
+                        help="comma-separated rows per batch (the export's rows repeated) for models whose inputs all "
+                             "have a dynamic batch axis, each measured in turn (default: the export's own inputs)")
     parser.add_argument("--skip-accuracy", action="store_true",
                         help="no ONNX Runtime run and no comparison of outputs")
     parser.add_argument("--small", action="store_true", help="the small configurations: a smoke test only")
@@ -82,15 +87,21 @@ def parse_args():
     if not args.precisions or any(p not in ("fp32", "fp16") for p in args.precisions):
         parser.error(f"--precisions: expected fp32 and/or fp16, got {','.join(args.precisions) or 'nothing'}")
     args.compile = {name for name in args.compile.split(",") if name}  # names outside the zoo never match
+    try:
+        args.batch = [int(size) for size in args.batch.split(",") if size] or [0]
+    except ValueError:
+        parser.error(f"--batch: expected comma-separated positive integers, got {args.batch}")
+    if any(size < 1 for size in args.batch) and args.batch != [0]:
+        parser.error(f"--batch: expected comma-separated positive integers, got {','.join(map(str, args.batch))}")
     return args
 
 
-HEADER = (f"{'model':<22} {'prec':<4}  {'engine':<26} {'median ms':>10} {'p99 ms':>9} {'qps':>9} {'eager/x':>7}  "
+HEADER = (f"{'model':<26} {'prec':<4}  {'engine':<26} {'median ms':>10} {'p99 ms':>9} {'qps':>9} {'eager/x':>7}  "
           f"check")
 
 
 def print_row(model, precision, engine, figures, eager_ms=None, check=""):
-    start = f"{model:<22} {precision.upper():<4}  {engine:<26}"
+    start = f"{model:<26} {precision.upper():<4}  {engine:<26}"
     if "error" in figures:
         print(f"{start} failed: {figures['error']}", flush=True)
         return
@@ -105,17 +116,18 @@ def describe_check(error, against):
     return f"{error:.2e} vs {against}" if isinstance(error, float) else f"{against}: {error}"
 
 
-def measure_precision(args, model, spec, inputs, kilns, reference, precision, table):
-    """Every engine's row for one model in one precision; the medians go into table[(model, precision)]."""
+def measure_precision(args, model, label, spec, inputs, kilns, reference, precision, table):
+    """Every engine's row for one model at one batch size in one precision, each starting with `label` (the model's
+    name, and its batch size where there are several); the medians go into table[(label, precision)]."""
     fp16 = precision == "fp16"
-    medians = table.setdefault((model.name, precision), {})
+    medians = table.setdefault((label, precision), {})
     expected, against = (reference, "ORT") if not fp16 else (None, "PyTorch FP16")
     try:
         torch_model = zoo_engines.TorchModel(spec.module, inputs, fp16)
     except Exception as error:
         torch_model = None
         for engine in (EAGER, EAGER_GRAPH):
-            print_row(model.name, precision, engine, {"error": f"{type(error).__name__}: {error}"})
+            print_row(label, precision, engine, {"error": f"{type(error).__name__}: {error}"})
     eager_check = ""
     if torch_model:
         if fp16 and not args.skip_accuracy:
@@ -128,12 +140,12 @@ def measure_precision(args, model, spec, inputs, kilns, reference, precision, ta
             expected, against = reference, "ORT"
         measures = [(EAGER, torch_model.eager), (EAGER_GRAPH, torch_model.cuda_graph)]
         if model.name in args.compile:
-            measures.append((COMPILED, torch_model.compiled))
+            measures.append((COMPILED, lambda seconds: torch_model.compiled(seconds, args.compile_mode)))
         for engine, measure in measures:
             figures = zoo_engines.attempt(measure, args.seconds)
             medians[engine] = figures.get("median")
             check = eager_check if engine == EAGER else ""
-            print_row(model.name, precision, engine, figures, medians.get(EAGER), check)
+            print_row(label, precision, engine, figures, medians.get(EAGER), check)
         torch_model.release()
     names = None if args.skip_accuracy or expected is None else spec.output_names
     kiln, baseline = kilns
@@ -141,36 +153,52 @@ def measure_precision(args, model, spec, inputs, kilns, reference, precision, ta
         figures = kiln.run(fp16, cuda_graph, args.seconds, names)
         medians[engine] = figures.get("median")
         error = zoo_engines.output_error(figures["outputs"], expected) if "outputs" in figures else None
-        print_row(model.name, precision, engine, figures, medians.get(EAGER), describe_check(error, against))
+        print_row(label, precision, engine, figures, medians.get(EAGER), describe_check(error, against))
     if baseline:
         figures = baseline.run(fp16, True, args.seconds, None)
         medians[KILN_BASELINE_GRAPH] = figures.get("median")
-        print_row(model.name, precision, KILN_BASELINE_GRAPH, figures, medians.get(EAGER))
+        print_row(label, precision, KILN_BASELINE_GRAPH, figures, medians.get(EAGER))
 
 
 def measure_model(args, model, root, table):
+    """Exports the model once, then measures it at each batch size of --batch, a folder of plans for each."""
     import torch
 
     directory = os.path.join(root, model.name)
     try:
         path, _, spec = export_zoo.export(model, args.small, directory)
-        inputs = zoo_engines.batched_inputs(spec, args.batch)
-        reference = None
-        if not args.skip_accuracy and "fp32" in args.precisions:
-            reference = export_zoo.reference(path, [t.numpy() for t in inputs], directory)
     except Exception as error:  # an export failure is a row, not the end of the table
-        print(f"{model.name:<22} export failed: {type(error).__name__}: {str(error)[:160]}", flush=True)
+        print(f"{model.name:<26} export failed: {type(error).__name__}: {str(error)[:160]}", flush=True)
         return
-    shapes = ", ".join(f"{name} {list(t.shape)}" for name, t in zip(spec.input_names, inputs))
-    print(f"{model.name:<22} ({model.source}) {shapes}", flush=True)
-    kiln = zoo_engines.KilnModel(args.kiln, args.kiln_backend, path, spec.input_names, inputs, directory)
-    baseline = None
-    if args.baseline_kiln:
-        folder = os.path.join(directory, "baseline")  # its own plans
+    measured_shapes = set()
+    for batch in args.batch:
+        inputs = zoo_engines.batched_inputs(spec, batch)
+        shapes = tuple(tuple(t.shape) for t in inputs)
+        if shapes in measured_shapes:  # inputs that cannot be batched: measured once
+            continue
+        measured_shapes.add(shapes)
+        batched = any(grown is not own for grown, own in zip(inputs, spec.inputs))
+        label = f"{model.name} b{batch}" if batched and len(args.batch) > 1 else model.name
+        folder = os.path.join(directory, f"batch_{batch}")
         os.makedirs(folder, exist_ok=True)
-        baseline = zoo_engines.KilnModel(args.baseline_kiln, args.kiln_backend, path, spec.input_names, inputs, folder)
-    for precision in args.precisions:
-        measure_precision(args, model, spec, inputs, (kiln, baseline), reference, precision, table)
+        try:
+            reference = None
+            if not args.skip_accuracy and "fp32" in args.precisions:
+                reference = export_zoo.reference(path, [t.numpy() for t in inputs], folder)
+        except Exception as error:
+            print(f"{label:<26} ONNX Runtime failed: {type(error).__name__}: {str(error)[:160]}", flush=True)
+            continue
+        described = ", ".join(f"{name} {list(t.shape)}" for name, t in zip(spec.input_names, inputs))
+        print(f"{label:<26} ({model.source}) {described}", flush=True)
+        kiln = zoo_engines.KilnModel(args.kiln, args.kiln_backend, path, spec.input_names, inputs, folder)
+        baseline = None
+        if args.baseline_kiln:
+            baseline_folder = os.path.join(folder, "baseline")  # its own plans
+            os.makedirs(baseline_folder, exist_ok=True)
+            baseline = zoo_engines.KilnModel(args.baseline_kiln, args.kiln_backend, path, spec.input_names, inputs,
+                                             baseline_folder)
+        for precision in args.precisions:
+            measure_precision(args, model, label, spec, inputs, (kiln, baseline), reference, precision, table)
     del spec
     if torch.cuda.is_available():
         torch.cuda.empty_cache()
@@ -181,7 +209,7 @@ def print_summary(table, precisions, engines):
     short = {EAGER: "eager", EAGER_GRAPH: "eager+graph", COMPILED: "compile", KILN: "Kiln", KILN_GRAPH: "Kiln+graph",
              KILN_BASELINE_GRAPH: "base+graph"}
     print("\nSummary: median ms; ratio = PyTorch eager / Kiln (above 1.0x, Kiln is faster)")
-    print(f"{'model':<22} {'prec':<4} " + " ".join(f"{short[e]:>11}" for e in engines)
+    print(f"{'model':<26} {'prec':<4} " + " ".join(f"{short[e]:>11}" for e in engines)
           + f" {'eager/Kiln':>10} {'eager/Kiln+graph':>16}")
     ratios = {}
     for (name, precision), medians in table.items():
@@ -194,7 +222,7 @@ def print_summary(table, precisions, engines):
                 row.append(f"{ratio:.2f}x")
             else:
                 row.append("-")
-        print(f"{name:<22} {precision.upper():<4} {cells} {row[0]:>10} {row[1]:>16}")
+        print(f"{name:<26} {precision.upper():<4} {cells} {row[0]:>10} {row[1]:>16}")
     for precision in precisions:
         for engine in (KILN, KILN_GRAPH):
             found = ratios.get((precision, engine), [])
@@ -213,7 +241,8 @@ def main():
     torch.backends.cudnn.allow_tf32 = False
     gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
     print(f"GPU: {gpu or 'none (the PyTorch rows fail)'}; PyTorch {torch.__version__}; Kiln: {args.kiln} "
-          f"--backend={args.kiln_backend}; {args.seconds} s per measurement; batch: {args.batch or 'the exports'}")
+          f"--backend={args.kiln_backend}; {args.seconds} s per measurement; torch.compile mode {args.compile_mode}; "
+          f"batch: {','.join(map(str, args.batch)) if args.batch != [0] else 'the exports'}")
     print(HEADER, flush=True)
     table = {}
     with tempfile.TemporaryDirectory() as root:

@@ -1,7 +1,8 @@
 #!/bin/bash
 # On the GPU machine (see README.md): builds kiln with CUDA and runs bench/zoo_gpu.py, the model zoo at real sizes
 # beside PyTorch (eager, eager + CUDA graph, torch.compile), FP32 and FP16. Arguments go to zoo_gpu.py (--only,
-# --seconds, --precisions, --batch, --compile, --skip-accuracy; BASELINE=TREE in the environment adds a baseline's kiln).
+# --seconds, --precisions, --batch, --compile, --compile-mode, --skip-accuracy; BASELINE=TREE in the environment adds
+# a baseline's kiln).
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/.."
 source "$here/build-kiln.sh"

@@ -9,7 +9,8 @@ mkdir -p .debs
 cp scripts/device/check.sh scripts/device/failures.sh scripts/device/bench.sh scripts/device/bench-plugins.sh scripts/device/bench-zoo.sh \
   scripts/device/bench-against.sh scripts/device/profile-zoo.sh scripts/device/bench-host-path.sh \
   scripts/device/sanitize.sh scripts/device/profile.sh scripts/device/build-kiln.sh scripts/device/kernels-zoo.sh \
-  scripts/device/inductor-cache.sh scripts/device/detached.sh scripts/device/ncu-attention.sh .debs/
+  scripts/device/inductor-cache.sh scripts/device/detached.sh scripts/device/ncu-attention.sh \
+  scripts/device/zoo-table.sh .debs/
 cd .debs
 apt-get download nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev googletest \
   libonnx-dev libonnx1 libonnxifi libprotobuf-dev libprotobuf32 libprotobuf-lite32 protobuf-compiler libprotoc32 \

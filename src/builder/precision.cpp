@@ -182,8 +182,9 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
         choice.storage[input] = facts.tensors.at(input).type;
     }
     // Tensors whose readers need them in their own type, so that whatever computes them stores that type rather
-    // than a reduced one: a layer's parameter inputs (thresholds, scales), and a recurrence's next value, which
-    // becomes the recurrence's value in the next iteration, of the initial value's type.
+    // than a reduced one: a layer's parameter inputs (thresholds, scales), and a recurrence's initial and next
+    // values, which the recurrence carries from one iteration to the next in one type (the recurrence keeps its
+    // types, so both must be stored in the type the network gave them).
     std::unordered_set<network::Tensor const*> keepTheirTypes;
     for (network::Layer const* layer : order)
     {
@@ -195,9 +196,13 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
             }
         }
         auto const* recurrence = dynamic_cast<network::RecurrenceLayer const*>(layer);
-        if (recurrence != nullptr && recurrence->nextValue() != nullptr)
+        if (recurrence != nullptr)
         {
-            keepTheirTypes.insert(recurrence->nextValue());
+            keepTheirTypes.insert(recurrence->inputs()[0]);
+            if (recurrence->nextValue() != nullptr)
+            {
+                keepTheirTypes.insert(recurrence->nextValue());
+            }
         }
     }
     std::unordered_set<network::Layer const*> const nmsCoordinates

@@ -113,6 +113,31 @@ TEST(Loop, AnFp16BuildCarriesTheRecurrenceInItsInitialType)
     EXPECT_EQ(lastValue, (std::vector<float>{22, 26, 30}));
 }
 
+TEST(Loop, AnFp16BuildKeepsAComputedInitialValueInItsType)
+{
+    // The initial value computed by a layer that kFP16 lets compute in HALF (an LSTM's initial state from its
+    // inputs): it is stored in its own FLOAT, the type the next value keeps, so that the plan's recurrence holds.
+    // s = (h0 + h0) + r0 + ... + r3, exact in FP16.
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, dims2(4, 3));
+    ITensor* h0 = h.network->addInput("h0", DataType::kFLOAT, dims1(3));
+    static int32_t const kTrips = 4;
+    ILoop* loop = h.network->addLoop();
+    loop->addTripLimit(*scalarInt(h, kTrips), TripLimit::kCOUNT);
+    IRecurrenceLayer* total = loop->addRecurrence(*sum(h, *h0, *h0));
+    ITensor* next = sum(h, *total->getOutput(0), *loop->addIterator(*x)->getOutput(0));
+    total->setInput(1, *next);
+    h.output(loop->addLoopOutput(*next, LoopOutput::kLAST_VALUE), "last");
+    h.config->setFlag(BuilderFlag::kFP16);
+    ASSERT_TRUE(h.build());
+    kiln::test::expectRoundTrip(h);
+    std::vector<float> const values{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    std::vector<float> const initial{0.5F, -1, 2};
+    std::vector<float> lastValue(3);
+    ASSERT_TRUE(h.run({{"x", values.data()}, {"h0", initial.data()}}, {{"last", lastValue.data()}}));
+    EXPECT_EQ(lastValue, (std::vector<float>{23, 24, 34}));
+}
+
 TEST(Loop, WhileLoopRunsAsManyTimesAsTheDataSays)
 {
     // i = 0; p = 1; while (i < n) { i += 1; p *= 2; } gives 2^n. n is a run-time input.

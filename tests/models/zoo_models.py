@@ -528,7 +528,8 @@ def scripted_loop(small):
             self.project = torch.nn.Linear(8, 16 if small else 256)
 
         def forward(self, sequence):
-            state = torch.zeros(sequence.size(0), self.project.out_features)
+            state = torch.zeros(sequence.size(0), self.project.out_features, dtype=sequence.dtype,
+                                device=sequence.device)  # on the GPU too, where the benchmark runs it
             for step in range(sequence.size(1)):
                 state = 0.5 * state + torch.tanh(self.project(sequence.select(1, step)))
             return state

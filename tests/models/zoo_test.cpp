@@ -178,6 +178,50 @@ INSTANTIATE_TEST_SUITE_P(
         return testInfo.param.model + "_" + kiln::backendName(testInfo.param.backend);
     });
 
+// The recurrent models built with kFP16: a loop carries its state from one step to the next in one type, which the
+// builder's choice of precisions must keep for each recurrence's initial and next values (the LSTM's initial state is
+// computed from its input). Their FP16 outputs stay within FP16's rounding of ONNX Runtime's FP32 ones.
+constexpr double kFp16Tolerance = 1e-2;
+
+class RecurrentModelsInFp16 : public ::testing::TestWithParam<ZooCase>
+{
+};
+
+TEST_P(RecurrentModelsInFp16, AgreeWithOnnxRuntimeWithinFp16Rounding)
+{
+    fs::path const folder = kZooDirectory / GetParam().model;
+    ModelRun const run = runOnnxModel((folder / "model.onnx").string(), readArrays(folder, "input"), GetParam().backend,
+        {}, {nvinfer1::BuilderFlag::kFP16});
+    if (run.skipped)
+    {
+        GTEST_SKIP() << run.error;
+    }
+    ASSERT_EQ(run.error, "");
+    std::vector<HostTensor> const expected = readArrays(folder, "expected");
+    ASSERT_EQ(run.outputs.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i)
+    {
+        ASSERT_EQ(run.outputs[i].shape, expected[i].shape) << "output " << i;
+        EXPECT_LE(scaledError(run.outputs[i], expected[i]), kFp16Tolerance) << "output " << i;
+    }
+}
+
+std::vector<ZooCase> recurrentCases()
+{
+    std::vector<ZooCase> cases;
+    for (std::string const model : {"lstm", "gru", "rnn", "scripted_loop"})
+    {
+        cases.push_back({model, kiln::Backend::kCPU});
+        cases.push_back({model, kiln::Backend::kCUDA});
+    }
+    return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, RecurrentModelsInFp16, ::testing::ValuesIn(recurrentCases()),
+    [](::testing::TestParamInfo<ZooCase> const& testInfo) {
+        return testInfo.param.model + "_" + kiln::backendName(testInfo.param.backend);
+    });
+
 TEST(ModelZoo, EveryKnownFailureNamesAModelOfTheZoo)
 {
     std::vector<std::string> const models = zooModels();

@@ -297,7 +297,7 @@ std::vector<uint8_t> rewritten(nvinfer1::IHostMemory const& plan, PlanRewrite co
 }
 
 ModelRun runOrThrow(std::string const& modelPath, std::vector<HostTensor> const& inputs, kiln::Backend backend,
-    PlanRewrite const& rewrite)
+    PlanRewrite const& rewrite, std::vector<nvinfer1::BuilderFlag> const& flags)
 {
     ModelRun result;
     // Asked first, so that a machine that cannot run the backend skips before any work.
@@ -330,6 +330,10 @@ ModelRun runOrThrow(std::string const& modelPath, std::vector<HostTensor> const&
     }
     std::unique_ptr<nvinfer1::IBuilderConfig> config{builder->createBuilderConfig()};
     configure(*builder, *network, inputs, backend, *config);
+    for (nvinfer1::BuilderFlag const flag : flags)
+    {
+        config->setFlag(flag);
+    }
     if (rewrite)
     {
         kiln::setCpuKernels(*config, kiln::CpuKernels::kREFERENCE); // a rewrite sees every layer as written
@@ -356,11 +360,11 @@ ModelRun runOrThrow(std::string const& modelPath, std::vector<HostTensor> const&
 } // namespace
 
 ModelRun runOnnxModel(std::string const& modelPath, std::vector<HostTensor> const& inputs, kiln::Backend backend,
-    PlanRewrite const& rewrite)
+    PlanRewrite const& rewrite, std::vector<nvinfer1::BuilderFlag> const& flags)
 {
     try
     {
-        return runOrThrow(modelPath, inputs, backend, rewrite);
+        return runOrThrow(modelPath, inputs, backend, rewrite, flags);
     }
     catch (std::exception const& e)
     {

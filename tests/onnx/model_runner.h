@@ -6,6 +6,7 @@
 #include "host_tensor.h"
 #include "plan/plan_model.h"
 
+#include <NvInfer.h>
 #include <kiln/Backend.h>
 
 #include <functional>
@@ -29,9 +30,9 @@ struct ModelRun
 using PlanRewrite = std::function<void(plan::PlanModel&)>;
 
 //! Parses `modelPath` and runs it on `inputs` (the network inputs in the graph's order), its plan changed by
-//! `rewrite` where one is given. CUDA errors, unreadable files and the like are reported in ModelRun::error, never
-//! thrown.
+//! `rewrite` where one is given, built with `flags` set in the builder's configuration (kFP16...). CUDA errors,
+//! unreadable files and the like are reported in ModelRun::error, never thrown.
 ModelRun runOnnxModel(std::string const& modelPath, std::vector<HostTensor> const& inputs, kiln::Backend backend,
-    PlanRewrite const& rewrite = {});
+    PlanRewrite const& rewrite = {}, std::vector<nvinfer1::BuilderFlag> const& flags = {});
 
 } // namespace kiln::test
