@@ -162,10 +162,11 @@ TEST_P(ModelZoo, MatchesItsReferenceOrFailsAsListed)
     expectMatches(run.outputs, readArrays(folder, "expected"));
 }
 
-std::vector<ZooCase> zooCases()
+//! Each of `models` on each backend.
+std::vector<ZooCase> onEachBackend(std::vector<std::string> const& models)
 {
     std::vector<ZooCase> cases;
-    for (std::string const& model : zooModels())
+    for (std::string const& model : models)
     {
         cases.push_back({model, kiln::Backend::kCPU});
         cases.push_back({model, kiln::Backend::kCUDA});
@@ -173,10 +174,12 @@ std::vector<ZooCase> zooCases()
     return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Models, ModelZoo, ::testing::ValuesIn(zooCases()), [](::testing::TestParamInfo<ZooCase> const& testInfo) {
-        return testInfo.param.model + "_" + kiln::backendName(testInfo.param.backend);
-    });
+std::string caseName(::testing::TestParamInfo<ZooCase> const& testInfo)
+{
+    return testInfo.param.model + "_" + kiln::backendName(testInfo.param.backend);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, ModelZoo, ::testing::ValuesIn(onEachBackend(zooModels())), caseName);
 
 // The recurrent models built with kFP16: a loop carries its state from one step to the next in one type, which the
 // builder's choice of precisions must keep for each recurrence's initial and next values (the LSTM's initial state is
@@ -206,21 +209,8 @@ TEST_P(RecurrentModelsInFp16, AgreeWithOnnxRuntimeWithinFp16Rounding)
     }
 }
 
-std::vector<ZooCase> recurrentCases()
-{
-    std::vector<ZooCase> cases;
-    for (std::string const model : {"lstm", "gru", "rnn", "scripted_loop"})
-    {
-        cases.push_back({model, kiln::Backend::kCPU});
-        cases.push_back({model, kiln::Backend::kCUDA});
-    }
-    return cases;
-}
-
-INSTANTIATE_TEST_SUITE_P(Models, RecurrentModelsInFp16, ::testing::ValuesIn(recurrentCases()),
-    [](::testing::TestParamInfo<ZooCase> const& testInfo) {
-        return testInfo.param.model + "_" + kiln::backendName(testInfo.param.backend);
-    });
+INSTANTIATE_TEST_SUITE_P(Models, RecurrentModelsInFp16,
+    ::testing::ValuesIn(onEachBackend({"lstm", "gru", "rnn", "scripted_loop"})), caseName);
 
 TEST(ModelZoo, EveryKnownFailureNamesAModelOfTheZoo)
 {
