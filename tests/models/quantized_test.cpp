@@ -79,14 +79,7 @@ TEST_P(QuantizedModels, MatchOnnxRuntime)
         GTEST_SKIP() << run.error;
     }
     ASSERT_EQ(run.error, "");
-    std::vector<HostTensor> const expected = readArrays(folder, "expected");
-    ASSERT_EQ(run.outputs.size(), expected.size());
-    for (size_t i = 0; i < expected.size(); ++i)
-    {
-        SCOPED_TRACE("output " + std::to_string(i));
-        ASSERT_EQ(run.outputs[i].shape, expected[i].shape);
-        EXPECT_LE(scaledError(run.outputs[i], expected[i]), kTolerance);
-    }
+    expectOutputsWithin(run.outputs, readArrays(folder, "expected"), kTolerance);
 }
 
 std::vector<QuantizedCase> quantizedCases()

@@ -4,6 +4,8 @@
 
 #include "npy_file.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -54,6 +56,19 @@ inline double scaledError(HostTensor const& actual, HostTensor const& expected)
         largestReference = std::max(largestReference, std::fabs(static_cast<double>(e[i])));
     }
     return largestReference > 0.0 ? largestDifference / largestReference : largestDifference;
+}
+
+//! Expects as many outputs as `expected` arrays, each of its array's shape and within `tolerance` of it (scaledError).
+inline void expectOutputsWithin(
+    std::vector<HostTensor> const& outputs, std::vector<HostTensor> const& expected, double tolerance)
+{
+    ASSERT_EQ(outputs.size(), expected.size()) << "the number of outputs";
+    for (size_t i = 0; i < expected.size(); ++i)
+    {
+        SCOPED_TRACE("output " + std::to_string(i));
+        ASSERT_EQ(outputs[i].shape, expected[i].shape);
+        EXPECT_LE(scaledError(outputs[i], expected[i]), tolerance);
+    }
 }
 
 } // namespace kiln::test

@@ -117,12 +117,7 @@ void expectMatches(std::vector<HostTensor> const& outputs, std::vector<HostTenso
         expectSameDetections(outputs, expected);
         return;
     }
-    for (size_t i = 0; i < expected.size(); ++i)
-    {
-        SCOPED_TRACE("output " + std::to_string(i));
-        ASSERT_EQ(outputs[i].shape, expected[i].shape);
-        EXPECT_LE(scaledError(outputs[i], expected[i]), kTolerance);
-    }
+    expectOutputsWithin(outputs, expected, kTolerance);
 }
 
 struct ZooCase
@@ -200,13 +195,7 @@ TEST_P(RecurrentModelsInFp16, AgreeWithOnnxRuntimeWithinFp16Rounding)
         GTEST_SKIP() << run.error;
     }
     ASSERT_EQ(run.error, "");
-    std::vector<HostTensor> const expected = readArrays(folder, "expected");
-    ASSERT_EQ(run.outputs.size(), expected.size());
-    for (size_t i = 0; i < expected.size(); ++i)
-    {
-        ASSERT_EQ(run.outputs[i].shape, expected[i].shape) << "output " << i;
-        EXPECT_LE(scaledError(run.outputs[i], expected[i]), kFp16Tolerance) << "output " << i;
-    }
+    expectOutputsWithin(run.outputs, readArrays(folder, "expected"), kFp16Tolerance);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, RecurrentModelsInFp16,
