@@ -189,8 +189,25 @@ private:
     bool runLoop(int32_t k, cudaStream_t stream, std::string& error);
     //! One iteration of loop `k` (the `index`th, of `count`); `stop` when its kWHILE condition is false.
     bool runIteration(int32_t k, int64_t index, int64_t count, bool& stop, cudaStream_t stream, std::string& error);
-    //! Boundary layer `l` of loop `k` in iteration `index` of `count`: an iterator's slice, an output's value.
-    bool runBoundary(size_t l, int64_t index, int64_t count, bool& stop, cudaStream_t stream, std::string& error);
+    //! Boundary layer `l` of loop `k` in iteration `index` of `count`: an iterator's slice, an output's value (a last
+    //! value only where the iteration `mayBeLast`).
+    bool runBoundary(
+        size_t l, int64_t index, int64_t count, bool mayBeLast, bool& stop, cudaStream_t stream, std::string& error);
+    //! After an iteration of `loop`: each recurrence's value becomes its next value.
+    bool updateRecurrences(plan::LoopRange const& loop, cudaStream_t stream, std::string& error);
+    //! Whether no next value of `loop`'s recurrences overlaps a recurrence's value in memory at this run, so that
+    //! each may be copied straight into its value.
+    bool recurrencesReadApart(plan::LoopRange const& loop) const;
+    //! The address of slice `index` of `axis` of tensor `whole` where it is one block that tensor `part` may be
+    //! placed on (row-major, one type, every axis before `axis` of extent 1, aligned as the arena); else nullptr.
+    std::byte* sliceBlock(int32_t whole, int32_t part, int32_t axis, int64_t index) const;
+    //! Whether tensor `t` has memory of its own that a layer of `loop`'s body writes in each iteration (unguarded).
+    bool computedInBody(plan::LoopRange const& loop, int32_t t) const;
+    //! Before iteration `index` of `loop`: each value a stacked output takes that the body computes placed on the
+    //! output's block for the iteration where it has one (sliceBlock), else on its own memory.
+    void placeStackedValues(plan::LoopRange const& loop, int64_t index);
+    //! The address of tensor `t`'s own memory in the arena (for a tensor the context may place elsewhere).
+    std::byte* ownMemory(int32_t t) const;
     //! The value of 0-D `tensor` (INT32, INT64 or BOOL) in this run: from its known values, else read from memory.
     bool scalarValue(int32_t tensor, cudaStream_t stream, int64_t& value, std::string& error);
     //! Copies the slice `index` of `axis` of tensor `whole` into `part` (an iterator), or `part` into it (a stacked

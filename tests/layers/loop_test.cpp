@@ -1,7 +1,8 @@
 // ILoop on the CPU backend: running sums over an iterator with every kind of loop output; a while loop whose trip
 // count comes from the data, changing between runs; a reverse iterator over an inner axis; a trip count and an
-// output length computed from an input's shape; nested loops; recurrences that read one another (a swap); the
-// boundary layers' API; plans that keep the loops (round trip); and the errors of malformed loops.
+// output length computed from an input's shape; slices read and stacked in place or copied; nested loops;
+// recurrences that read one another (a swap); the boundary layers' API; plans that keep the loops (round trip); and
+// the errors of malformed loops.
 #include "host_tensor.h"
 #include "round_trip.h"
 
@@ -232,6 +233,57 @@ TEST(Loop, TripCountAndLengthFromAnInputsShape)
         ASSERT_TRUE(h.run({{"x", values.data()}}, {{"y", y.data()}}));
         EXPECT_EQ(h.shapeOf("y"), (std::vector<int64_t>{n, 2}));
         EXPECT_EQ(y, expected);
+    }
+}
+
+TEST(Loop, AlignedSlicesAreReadAndWrittenInPlaceOthersCopied)
+{
+    // x [4, n]: s_0 = r_0 and s_t = s_(t-1) + r_t over every row, stacked. With n = 64 each row is 256 bytes: the
+    // iterator reads it where it lies and the sum is written into the stacked output's row; with n = 3 rows are
+    // copied both ways. The runs alternate, so each starts where the other left.
+    LayerHarness h;
+    ITensor* x = h.network->addInput("x", DataType::kFLOAT, dims2(4, -1));
+    h.setProfile("x", dims2(4, 1), dims2(4, 64), dims2(4, 64));
+    static int32_t const kFirst = 0;
+    static int32_t const kTrips = 4;
+    ITensor* first = h.network->addGather(*x, *scalarInt(h, kFirst), 0)->getOutput(0);
+    ILoop* loop = h.network->addLoop();
+    loop->addTripLimit(*scalarInt(h, kTrips), TripLimit::kCOUNT);
+    ITensor* row = loop->addIterator(*x)->getOutput(0);
+    IRecurrenceLayer* total = loop->addRecurrence(*first);
+    ITensor* next = sum(h, *total->getOutput(0), *row);
+    total->setInput(1, *next);
+    ILoopOutputLayer* stacked = loop->addLoopOutput(*next, LoopOutput::kCONCATENATE);
+    stacked->setInput(1, *scalarInt(h, kTrips));
+    h.output(stacked, "stacked");
+    h.output(loop->addLoopOutput(*next, LoopOutput::kLAST_VALUE), "last");
+    ASSERT_TRUE(h.build());
+    for (int64_t n : {64, 3, 64, 3})
+    {
+        SCOPED_TRACE(n);
+        std::vector<float> values(static_cast<size_t>(4 * n));
+        for (size_t i = 0; i < values.size(); ++i)
+        {
+            values[i] = static_cast<float>((i * 7 + static_cast<size_t>(n)) % 13) - 6.0F;
+        }
+        std::vector<float> const given = values;
+        std::vector<float> expected(values.size());
+        for (int64_t j = 0; j < n; ++j)
+        {
+            float running = values[static_cast<size_t>(j)];
+            for (int64_t t = 0; t < 4; ++t)
+            {
+                running += values[static_cast<size_t>(t * n + j)];
+                expected[static_cast<size_t>(t * n + j)] = running;
+            }
+        }
+        ASSERT_TRUE(h.context->setInputShape("x", dims2(4, n)));
+        std::vector<float> stackedValues(values.size());
+        std::vector<float> lastValues(static_cast<size_t>(n));
+        ASSERT_TRUE(h.run({{"x", values.data()}}, {{"stacked", stackedValues.data()}, {"last", lastValues.data()}}));
+        EXPECT_EQ(stackedValues, expected);
+        EXPECT_EQ(lastValues, std::vector<float>(expected.end() - n, expected.end()));
+        EXPECT_EQ(values, given); // the iterated input is read, never written
     }
 }
 

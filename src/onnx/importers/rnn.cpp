@@ -252,7 +252,7 @@ Direction directionInputs(ImportContext& ctx, Node const& node, Recurrent const&
         bool const hGate = r.kind == Kind::kGRU && g == 2;
         if (b != nullptr)
         {
-            product = &add(ctx, *product, reshape(ctx, rows(ctx, *b, 0, g * h, h), {1, 1, h}));
+            ITensor* inputBias = &rows(ctx, *b, 0, g * h, h);
             ITensor& recurrenceBias = rows(ctx, *b, 0, (gateCount(r.kind) + g) * h, h);
             if (hGate && r.linearBeforeReset)
             {
@@ -260,8 +260,10 @@ Direction directionInputs(ImportContext& ctx, Node const& node, Recurrent const&
             }
             else
             {
-                product = &add(ctx, *product, reshape(ctx, recurrenceBias, {1, 1, h}));
+                // Both biases summed first: constants, folded when building, so the product takes one sum.
+                inputBias = &add(ctx, *inputBias, recurrenceBias);
             }
+            product = &add(ctx, *product, reshape(ctx, *inputBias, {1, 1, h}));
         }
         dir.inputProducts.push_back(product);
         dir.recurrenceWeights.push_back(&rows(ctx, rWeights, 0, g * h, h));
