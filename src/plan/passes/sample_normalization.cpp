@@ -92,19 +92,7 @@ public:
                 ++replaced;
             }
         }
-        std::vector<LayerRecord> layers;
-        for (size_t l = 0; l < mModel.layers.size(); ++l)
-        {
-            for (LayerRecord& added : mBefore[l])
-            {
-                layers.push_back(std::move(added));
-            }
-            if (!mRemoved[l])
-            {
-                layers.push_back(std::move(mModel.layers[l]));
-            }
-        }
-        mModel.layers = std::move(layers);
+        plan::rebuildLayers(mModel, mRemoved, mBefore);
         return replaced;
     }
 

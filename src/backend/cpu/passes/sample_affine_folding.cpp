@@ -47,19 +47,7 @@ public:
         {
             folded += foldAt(l) ? 1 : 0;
         }
-        std::vector<plan::LayerRecord> layers;
-        for (size_t l = 0; l < mModel.layers.size(); ++l)
-        {
-            for (plan::LayerRecord& added : mBefore[l])
-            {
-                layers.push_back(std::move(added));
-            }
-            if (!mRemoved[l])
-            {
-                layers.push_back(std::move(mModel.layers[l]));
-            }
-        }
-        mModel.layers = std::move(layers);
+        plan::rebuildLayers(mModel, mRemoved, mBefore);
         return folded;
     }
 
