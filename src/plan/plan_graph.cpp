@@ -559,6 +559,23 @@ void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed)
     model.layers = std::move(kept);
 }
 
+void rebuildLayers(PlanModel& model, std::vector<bool> const& removed, std::vector<std::vector<LayerRecord>>& before)
+{
+    std::vector<LayerRecord> layers;
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        for (LayerRecord& added : before[l])
+        {
+            layers.push_back(std::move(added));
+        }
+        if (!removed[l])
+        {
+            layers.push_back(std::move(model.layers[l]));
+        }
+    }
+    model.layers = std::move(layers);
+}
+
 void removeWithItsConstants(PlanModel const& model, size_t l, std::vector<std::vector<size_t>>& readers,
     std::vector<int64_t> const& producers, std::vector<bool>& removed)
 {

@@ -134,6 +134,10 @@ std::optional<LayerRecord> constantOwnedBy(
 //! Removes the layers marked in `absorbed` (by layer index) from the model's layer list, keeping the others' order.
 void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed);
 
+//! The model's layer list rebuilt in order, each layer preceded by the layers `before` holds at its index (moved from
+//! there) and left out where `removed` marks it.
+void rebuildLayers(PlanModel& model, std::vector<bool> const& removed, std::vector<std::vector<LayerRecord>>& before);
+
 //! For a pass that removes layer `l`: marks it in `removed`, takes it from `readers` (readersOf) of its inputs past the
 //! first, and marks each constant layer (`producers`: producersOf) that wrote one of those and that nothing else reads
 //! now, where the application does not see its output (a reshape's dimensions, a slice's bounds, old weights).

@@ -507,19 +507,23 @@ TEST(CpuChannelsLast, PermutesThatMoveTheChannelsLastMoveNothing)
     EXPECT_EQ(model.tensors[static_cast<size_t>(backViewed)].name, "relu");
 }
 
-//! PoolFormer's token mixer: a convolution into "features" [batch, 12, height, width], its group normalization of one
-//! group as PyTorch exports it (a reshape to [N, 1, C * H * W], a normalization of that one row per sample by a scale
-//! and a shift of one value each, "group norm", and a reshape back into "normalized"), the per-channel affine step, an
-//! average pooling ("pooled") less its input, a per-channel layer scale, the residual sum ("residual"), and
-//! a 1x1 convolution into the output. The sizes choose how the fast path normalizes: rows under 2^14 elements on
-//! oneDNN, longer ones in Kiln's own loops.
+//! PoolFormer's token mixer: a convolution into "features" [batch, 12, height, width] (or, without the stem, the input
+//! itself), its group normalization of one group as PyTorch exports it (a reshape to [N, 1, C * H * W], a
+//! normalization of that one row per sample by a scale and a shift of one value each, "group norm", and a reshape back
+//! into "normalized"), the per-channel affine step ("gamma product", "beta sum" into "affine"), an average pooling
+//! ("pooled") less
+//! its input, a per-channel layer scale, the residual sum ("residual"), and a 1x1 convolution into the output. The
+//! sizes choose how the fast path normalizes: rows under 2^14 elements on oneDNN, longer ones in Kiln's own loops.
 class PoolFormerMixer
 {
 public:
     static constexpr int64_t kChannels = 12;
+    //! The normalization's layer once the fast path has folded the affine step into it.
+    static constexpr char const* kFoldedNormalization = "group norm + gamma product + beta sum";
 
-    PoolFormerMixer(int64_t batch, int64_t height, int64_t width)
-        : mShape{batch, 5, height, width}
+    PoolFormerMixer(int64_t batch, int64_t height, int64_t width, bool stem = true)
+        : mShape{batch, stem ? 5 : kChannels, height, width}
+        , mStem(stem)
     {
     }
 
@@ -540,7 +544,8 @@ public:
         int64_t const height = mShape[2];
         int64_t const width = mShape[3];
         ITensor& x = *network.addInput("x", DataType::kFLOAT, dimsOf(mShape));
-        ITensor& features = named(convolution(network, x, 5, kChannels, 3, 1, mWeights, "stem"), "features");
+        ITensor& features = mStem ? named(convolution(network, x, 5, kChannels, 3, 1, mWeights, "stem"), "features")
+                                  : x;
         INormalizationLayer* normalization = network.addNormalization(
             reshaped(network, features, {0, 1, -1}, "flatten"), constantOf(network, {1, 1, 1}, mScale, "scale"),
             constantOf(network, {1, 1, 1}, mShift, "shift"), 1U << 2);
@@ -548,10 +553,12 @@ public:
         ITensor& normalized = named(
             reshaped(network, *normalization->getOutput(0), {0, kChannels, height, width}, "restore"), "normalized");
         Shape const perChannel{1, kChannels, 1, 1};
-        ITensor& affine = binary(network,
-            binary(network, normalized, constantOf(network, perChannel, mGamma, "gamma"), ElementWiseOperation::kPROD,
-                "gamma product"),
-            constantOf(network, perChannel, mBeta, "beta"), ElementWiseOperation::kSUM, "beta sum");
+        ITensor& affine
+            = named(binary(network,
+                        binary(network, normalized, constantOf(network, perChannel, mGamma, "gamma"),
+                            ElementWiseOperation::kPROD, "gamma product"),
+                        constantOf(network, perChannel, mBeta, "beta"), ElementWiseOperation::kSUM, "beta sum"),
+                "affine");
         IPoolingLayer* pooling = network.addPoolingNd(affine, PoolingType::kAVERAGE, DimsHW{3, 3});
         pooling->setPaddingNd(DimsHW{1, 1});
         pooling->setAverageCountExcludesPadding(true);
@@ -565,6 +572,7 @@ public:
 
 private:
     Shape const mShape;
+    bool const mStem;
     std::vector<std::vector<float>> mWeights;
     std::vector<float> const mScale{1.25F};
     std::vector<float> const mShift{-0.5F};
@@ -575,19 +583,19 @@ private:
 
 TEST(CpuChannelsLast, GroupNormalizationOfOneGroupKeepsTheRegion)
 {
-    // The fast path normalizes each sample of the 4-D tensor as it is stored, without the export's reshapes, and the
-    // whole mixer stays channels-last: the normalization, the affine step, the pooling and the sums read and write
-    // kHWC. The reference runs the network as written.
+    // The fast path normalizes each sample of the 4-D tensor as it is stored, without the export's reshapes, the
+    // affine step folded into its weights, and the whole mixer stays channels-last: the normalization, the pooling
+    // and the sums read and write kHWC. The reference runs the network as written.
     for (PoolFormerMixer mixer : {PoolFormerMixer(2, 9, 11), PoolFormerMixer(1, 40, 36)})
     {
         SCOPED_TRACE("rows of " + std::to_string(mixer.rowLength()) + " elements");
         std::map<std::string, bool> const layers = expectFastMatchesReference(std::ref(mixer),
             {{{"x", randomTensor(mixer.inputShape(), 12)}}, {{"x", randomTensor(mixer.inputShape(), 13)}}},
             reductionTolerance(5 * 9 + PoolFormerMixer::kChannels));
-        EXPECT_TRUE(layers.at("group norm"));
+        EXPECT_TRUE(layers.at(PoolFormerMixer::kFoldedNormalization));
         std::vector<uint8_t> const blob = buildCpuPlan(std::ref(mixer), CpuKernels::kFAST);
-        EXPECT_EQ(formatsOf(blob, {"features", "normalized", "pooled", "residual"}),
-            (std::map<std::string, TensorFormat>{{"features", TensorFormat::kHWC}, {"normalized", TensorFormat::kHWC},
+        EXPECT_EQ(formatsOf(blob, {"features", "affine", "pooled", "residual"}),
+            (std::map<std::string, TensorFormat>{{"features", TensorFormat::kHWC}, {"affine", TensorFormat::kHWC},
                 {"pooled", TensorFormat::kHWC}, {"residual", TensorFormat::kHWC}}));
         plan::PlanModel model;
         std::string error;
@@ -597,10 +605,36 @@ TEST(CpuChannelsLast, GroupNormalizationOfOneGroupKeepsTheRegion)
             EXPECT_NE(layer.type, LayerType::kSHUFFLE) << layer.name;
             if (layer.type == LayerType::kNORMALIZATION)
             {
-                // The data as stored, the scale and the shift (one value each) as theirs: nothing converts.
+                // The data as stored, the scale and the shift (one value a channel) as theirs: nothing converts.
                 EXPECT_EQ(plan::slotFormat(model, layer, 0), TensorFormat::kHWC);
                 EXPECT_EQ(plan::slotFormat(model, layer, 1), TensorFormat::kLINEAR);
                 EXPECT_EQ(plan::slotFormat(model, layer, 3), TensorFormat::kHWC);
+            }
+        }
+    }
+}
+
+TEST(CpuChannelsLast, AffineStepFoldsIntoRowMajorSampleNormalizations)
+{
+    // Without the stem the mixer's input is the network's, row-major, and so is the normalization of its samples:
+    // the folded weights are read per channel down each channel's plane. Nothing is left of the affine step.
+    for (PoolFormerMixer mixer : {PoolFormerMixer(2, 9, 11, false), PoolFormerMixer(1, 40, 36, false)})
+    {
+        SCOPED_TRACE("rows of " + std::to_string(mixer.rowLength()) + " elements");
+        std::map<std::string, bool> const layers = expectFastMatchesReference(std::ref(mixer),
+            {{{"x", randomTensor(mixer.inputShape(), 14)}}}, reductionTolerance(PoolFormerMixer::kChannels));
+        EXPECT_TRUE(layers.at(PoolFormerMixer::kFoldedNormalization));
+        std::vector<uint8_t> const blob = buildCpuPlan(std::ref(mixer), CpuKernels::kFAST);
+        EXPECT_EQ(
+            formatsOf(blob, {"affine"}), (std::map<std::string, TensorFormat>{{"affine", TensorFormat::kLINEAR}}));
+        plan::PlanModel model;
+        std::string error;
+        ASSERT_TRUE(plan::readPlan(blob.data(), blob.size(), model, error)) << error;
+        for (plan::LayerRecord const& layer : model.layers)
+        {
+            if (layer.name != PoolFormerMixer::kFoldedNormalization)
+            {
+                EXPECT_EQ(layer.name.find("gamma product"), std::string::npos) << layer.name << " is the affine step's";
             }
         }
     }

@@ -25,8 +25,8 @@ TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 {
     std::vector<std::string> const expected{"scale folding", "attention fusion", "GELU fusion", "Q/DQ propagation",
         "quantized fusion", "quantized matrix multiply fusion", "convolution epilogue fusion",
-        "matrix multiply epilogue fusion", "point-wise chain fusion", "sample normalizations", "fast path marking",
-        "channels-last formats"};
+        "matrix multiply epilogue fusion", "sample normalizations", "sample affine folding", "point-wise chain fusion",
+        "fast path marking", "channels-last formats"};
     EXPECT_EQ(passesOf(kiln::Backend::kCPU), expected);
 }
 

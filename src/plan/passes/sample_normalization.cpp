@@ -92,19 +92,7 @@ public:
                 ++replaced;
             }
         }
-        std::vector<LayerRecord> layers;
-        for (size_t l = 0; l < mModel.layers.size(); ++l)
-        {
-            for (LayerRecord& added : mBefore[l])
-            {
-                layers.push_back(std::move(added));
-            }
-            if (!mRemoved[l])
-            {
-                layers.push_back(std::move(mModel.layers[l]));
-            }
-        }
-        mModel.layers = std::move(layers);
+        plan::rebuildLayers(mModel, mRemoved, mBefore);
         return replaced;
     }
 
@@ -229,7 +217,13 @@ size_t normalizeSamplesInPlace(PlanModel& model)
     return Rewriter(model).run();
 }
 
-bool normalizesWholeSamples(PlanModel const& model, LayerRecord const& layer)
+namespace
+{
+
+//! Whether `layer` normalizes each sample of a 4-D tensor whole, its scale and bias 4-D constants whose extents
+//! `fits` takes.
+template <typename Fits>
+bool normalizesSamplesWith(PlanModel const& model, LayerRecord const& layer, Fits const& fits)
 {
     auto const* params = plan::paramsOf<network::NormalizationParams>(layer);
     if (params == nullptr || params->axes != kSampleAxes || params->nbGroups > 1 || layer.inputs.size() != 3
@@ -241,12 +235,38 @@ bool normalizesWholeSamples(PlanModel const& model, LayerRecord const& layer)
     {
         int32_t const weight = layer.inputs[slot];
         std::optional<std::vector<int64_t>> const dims = weight >= 0 ? plan::constantDims(model, weight) : std::nullopt;
-        if (!dims || dims->size() != 4 || volume(*dims) != 1)
+        if (!dims || dims->size() != 4 || !fits(*dims))
         {
             return false;
         }
     }
     return true;
+}
+
+} // namespace
+
+bool normalizesWholeSamples(PlanModel const& model, LayerRecord const& layer)
+{
+    return normalizesSamplesWith(model, layer, [](std::vector<int64_t> const& dims) { return volume(dims) == 1; });
+}
+
+bool normalizesSamplesPerChannel(PlanModel const& model, LayerRecord const& layer)
+{
+    std::optional<int64_t> const channels
+        = layer.inputs.empty() || layer.inputs[0] < 0 ? std::nullopt : plan::constantExtent(model, layer.inputs[0], 1);
+    return normalizesSamplesWith(model, layer,
+        [&](std::vector<int64_t> const& dims) { return holdsOneValueOrOnePerChannel(dims, channels.value_or(-1)); });
+}
+
+bool holdsOneValueOrOnePerChannel(std::vector<int64_t> const& dims, int64_t channels)
+{
+    if (dims.size() > 4)
+    {
+        return false;
+    }
+    std::vector<int64_t> four(4 - dims.size(), 1);
+    four.insert(four.end(), dims.begin(), dims.end());
+    return four[0] == 1 && four[2] == 1 && four[3] == 1 && (four[1] == 1 || four[1] == channels);
 }
 
 } // namespace kiln::plan

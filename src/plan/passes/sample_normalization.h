@@ -11,6 +11,8 @@
 #include "plan/plan_model.h"
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 namespace kiln::plan
 {
@@ -26,5 +28,13 @@ size_t normalizeSamplesInPlace(plan::PlanModel& model);
 //! Whether normalization `layer` normalizes each sample of a 4-D tensor whole (axes 1 to 3, no groups) with a scale
 //! and a bias of one value each: it then computes the same on channels-last data as on row-major data.
 bool normalizesWholeSamples(plan::PlanModel const& model, plan::LayerRecord const& layer);
+
+//! The same with a scale and a bias of one value or one per channel each ([1, C, 1, 1]): a kernel that reads them
+//! per channel as the data lies computes it on channels-last data too (the CPU fast path's).
+bool normalizesSamplesPerChannel(plan::PlanModel const& model, plan::LayerRecord const& layer);
+
+//! Whether constant extents `dims`, aligned to the right of a 4-D tensor's of `channels` channels, hold one value or
+//! one per channel.
+bool holdsOneValueOrOnePerChannel(std::vector<int64_t> const& dims, int64_t channels);
 
 } // namespace kiln::plan

@@ -221,10 +221,10 @@ ChannelsLastUse channelsLastUse(plan::PlanModel const& model, plan::LayerRecord 
     }
     if (layer.type == nvinfer1::LayerType::kNORMALIZATION)
     {
-        // Each sample's elements lie together in either format, and one scale and one shift apply to each alike: a
-        // normalization of whole samples (PoolFormer's group normalizations of one group) computes the same on
-        // channels-last data. Other normalizations mix axes that channels-last memory interleaves.
-        return plan::normalizesWholeSamples(model, layer) ? Use::kKEEPS : Use::kNO;
+        // Each sample's elements lie together in either format: a normalization of whole samples (PoolFormer's group
+        // normalizations of one group) computes the same on channels-last data, its weights (one value, or one per
+        // channel) read as the data lies. Other normalizations mix axes that channels-last memory interleaves.
+        return plan::normalizesSamplesPerChannel(model, layer) ? Use::kKEEPS : Use::kNO;
     }
     if (kind->channelsLast == Use::kREADS)
     {

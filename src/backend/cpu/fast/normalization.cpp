@@ -1,9 +1,11 @@
 // Layer normalization (statistics over the trailing axes, a scale and a shift per normalized element) through
 // oneDNN's layer_normalization, which normalizes the last axis of a 2-D view of the tensor: [outer, normalized
 // elements]; rows of 2^14 elements or more (which oneDNN gives one thread each) in loops of Kiln's own that spread each
-// row over the threads. Group and instance normalization, whose weights vary along the axes that are not normalized,
-// stay on the reference. oneDNN sums squares in FP32, the reference (and Kiln's loops) in double: values beyond about
-// 1e19, whose squares overflow, normalize to 0 on oneDNN.
+// row over the threads. A normalization of whole samples with weights per channel (PoolFormer's, its affine step folded
+// in: passes/sample_affine_folding.h) reads them per channel, its samples row-major or channels-last. Group and
+// instance normalization, whose weights vary along the axes that are not normalized, stay on the reference. oneDNN sums
+// squares in FP32, the reference (and Kiln's loops) in double: values beyond about 1e19, whose squares overflow,
+// normalize to 0 on oneDNN.
 #include "backend/cpu/fast/kernels.h"
 
 #include "backend/cpu/kernels/nn/broadcast.h"
@@ -56,17 +58,64 @@ double chunkedSum(float const* x, int64_t count, int threads, Term const& term)
     return total;
 }
 
-//! A long row's scale or shift: element i's is values[i * step] (a step of 0: one value for all).
+//! A long row's scale or shift: element i's is values[i * step] (a step of 0: one value for all), or where `perChannel`
+//! the value of its channel (the first normalized axis).
 struct Weights
 {
     float const* values;
     int64_t step;
+    bool perChannel{false};
+
+    float at(int64_t element, int64_t channel) const
+    {
+        return perChannel ? values[channel] : values[element * step];
+    }
 };
+
+//! How a row's elements lie: `channels` along the first normalized axis, innermost where `channelsLast` (a sample of a
+//! kHWC tensor), else outermost.
+struct RowLayout
+{
+    int64_t channels;
+    bool channelsLast;
+};
+
+//! y = (x - center) * inverse * scale + shift over a long row, the weights per channel: a loop over the channels
+//! inside or outside one over the positions, as the row lies.
+void applyPerChannel(float const* x, float* y, int64_t count, Weights const& scale, Weights const& shift,
+    RowLayout const& layout, float center, float inverse, int threads)
+{
+    int64_t const channels = layout.channels;
+    int64_t const positions = count / channels;
+    if (layout.channelsLast)
+    {
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (int64_t p = 0; p < positions; ++p)
+        {
+#pragma omp simd
+            for (int64_t c = 0; c < channels; ++c)
+            {
+                int64_t const i = p * channels + c;
+                y[i] = (x[i] - center) * inverse * scale.at(i, c) + shift.at(i, c);
+            }
+        }
+        return;
+    }
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int64_t c = 0; c < channels; ++c)
+    {
+#pragma omp simd
+        for (int64_t i = c * positions; i < (c + 1) * positions; ++i)
+        {
+            y[i] = (x[i] - center) * inverse * scale.at(i, c) + shift.at(i, c);
+        }
+    }
+}
 
 //! One long row normalized as the reference does (the mean, then the squared deviations, in double), then scaled and
 //! shifted per element in FP32.
-void normalizeLongRow(
-    float const* x, float* y, int64_t count, Weights const& scale, Weights const& shift, float epsilon, int threads)
+void normalizeLongRow(float const* x, float* y, int64_t count, Weights const& scale, Weights const& shift,
+    RowLayout const& layout, float epsilon, int threads)
 {
     double const mean
         = chunkedSum(x, count, threads, [](float v) { return static_cast<double>(v); }) / static_cast<double>(count);
@@ -76,6 +125,11 @@ void normalizeLongRow(
     }) / static_cast<double>(count);
     auto const center = static_cast<float>(mean);
     auto const inverseDeviation = static_cast<float>(1.0 / std::sqrt(variance + static_cast<double>(epsilon)));
+    if (scale.perChannel || shift.perChannel)
+    {
+        applyPerChannel(x, y, count, scale, shift, layout, center, inverseDeviation, threads);
+        return;
+    }
 #pragma omp parallel for simd schedule(static) num_threads(threads)
     for (int64_t i = 0; i < count; ++i)
     {
@@ -107,19 +161,21 @@ public:
             int64_t const rows = output.count() / elements;
             Weights const scale = weightsOf(inputs[1], prepared.normalized, prepared.scaleValues);
             Weights const shift = weightsOf(inputs[2], prepared.normalized, prepared.shiftValues);
+            RowLayout const layout{prepared.normalized[0], inputs[0].format == TensorFormat::kHWC};
             for (int64_t row = 0; row < rows; ++row)
             {
                 normalizeLongRow(inputs[0].as<float>() + row * elements,
-                    static_cast<float*>(output.data) + row * elements, elements, scale, shift, mParams.epsilon,
+                    static_cast<float*>(output.data) + row * elements, elements, scale, shift, layout, mParams.epsilon,
                     mState.resolvedThreads());
             }
             return;
         }
         // oneDNN's memory objects are not const-aware; the sources are only read.
+        bool const channelsLast = inputs[0].format == TensorFormat::kHWC;
         prepared.source.set_data_handle(const_cast<void*>(inputs[0].data));
         prepared.destination.set_data_handle(output.data);
-        prepared.scale.set_data_handle(perElement(inputs[1], prepared.normalized, prepared.scaleValues));
-        prepared.shift.set_data_handle(perElement(inputs[2], prepared.normalized, prepared.shiftValues));
+        prepared.scale.set_data_handle(perElement(inputs[1], prepared.normalized, channelsLast, prepared.scaleValues));
+        prepared.shift.set_data_handle(perElement(inputs[2], prepared.normalized, channelsLast, prepared.shiftValues));
         prepared.primitive.execute(mState.stream,
             {{DNNL_ARG_SRC, prepared.source}, {DNNL_ARG_DST, prepared.destination}, {DNNL_ARG_SCALE, prepared.scale},
                 {DNNL_ARG_SHIFT, prepared.shift}});
@@ -166,24 +222,49 @@ private:
     }
 
     //! `weights` as a long row reads them: one value for every element (a group normalization of one group's scale and
-    //! shift), else one per normalized element (perElement).
+    //! shift), one per channel, else one per normalized element (perElement: the row is row-major, as only weights of
+    //! one value or one per channel keep channels-last samples, plan::normalizesSamplesPerChannel).
     Weights weightsOf(ConstTensorView const& weights, Shape const& normalized, std::vector<float>& storage) const
     {
         if (weights.count() == 1)
         {
             return Weights{weights.as<float>(), 0};
         }
-        return Weights{static_cast<float const*>(perElement(weights, normalized, storage)), 1};
+        if (perChannel(weights, normalized))
+        {
+            return Weights{weights.as<float>(), 0, true};
+        }
+        return Weights{static_cast<float const*>(perElement(weights, normalized, false, storage)), 1};
     }
 
-    //! The values of `weights` (extent 1 along the axes that are not normalized) for each normalized element: its own
-    //! data where it has every one, else broadcast into `storage`.
-    void* perElement(ConstTensorView const& weights, Shape const& normalized, std::vector<float>& storage) const
+    //! Whether `weights` hold one value per channel of a sample of a 4-D tensor ([1, C, 1, 1], more than one element
+    //! a channel).
+    static bool perChannel(ConstTensorView const& weights, Shape const& normalized)
+    {
+        return normalized.size() == 3 && weights.shape.size() == 4 && weights.shape[1] == normalized[0]
+            && weights.count() == normalized[0] && normalized[1] * normalized[2] > 1;
+    }
+
+    //! The values of `weights` (extent 1 along the axes that are not normalized) for each normalized element in the
+    //! order the row lies: its own data where it has every one, else broadcast into `storage` (per channel into a
+    //! channels-last sample where `channelsLast`).
+    void* perElement(
+        ConstTensorView const& weights, Shape const& normalized, bool channelsLast, std::vector<float>& storage) const
     {
         Shape const trailing(weights.shape.end() - static_cast<std::ptrdiff_t>(normalized.size()), weights.shape.end());
         if (trailing == normalized)
         {
             return const_cast<void*>(weights.data);
+        }
+        if (channelsLast && perChannel(weights, normalized))
+        {
+            auto const* values = static_cast<float const*>(weights.data);
+            storage.resize(static_cast<size_t>(volume(normalized)));
+            for (size_t i = 0; i < storage.size(); ++i)
+            {
+                storage[i] = values[i % static_cast<size_t>(normalized[0])];
+            }
+            return storage.data();
         }
         Shape const strides = tensor_detail::broadcastStrides(trailing, normalized, "normalization");
         auto const* values = static_cast<float const*>(weights.data);

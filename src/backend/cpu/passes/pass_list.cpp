@@ -2,7 +2,9 @@
 
 #include "backend/cpu/fast/fast_path.h"
 #include "backend/cpu/passes/channels_last.h"
+#include "backend/cpu/passes/sample_affine_folding.h"
 #include "backend/cpu/passes/scale_folding.h"
+#include "core/logging.h"
 #include "plan/passes/attention_fusion.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/gelu_fusion.h"
@@ -102,6 +104,17 @@ bool sampleNormalizations(plan::PlanModel& model, Options& /*options*/, std::str
     return true;
 }
 
+//! The per-channel affine step after each normalization of whole samples (PoolFormer's) folded into its scale and
+//! shift, before the point-wise chains would take it.
+bool sampleAffineFolding(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    if (size_t const folded = foldAffineIntoSampleNormalizations(model); folded > 0)
+    {
+        logInfo("Normalizations: " + std::to_string(folded) + " take the per-channel affine step after them");
+    }
+    return true;
+}
+
 bool fastPathMarking(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
     for (plan::LayerRecord& layer : model.layers)
@@ -138,8 +151,9 @@ backend::PassList<Options> const& cpuPasses()
         {"quantized matrix multiply fusion", quantizedMatrixMultiplyFusion},
         {"convolution epilogue fusion", convolutionEpilogueFusion},
         {"matrix multiply epilogue fusion", matrixMultiplyEpilogueFusion},
-        {"point-wise chain fusion", pointwiseChainFusion},
         {"sample normalizations", sampleNormalizations},
+        {"sample affine folding", sampleAffineFolding},
+        {"point-wise chain fusion", pointwiseChainFusion},
         {"fast path marking", fastPathMarking},
         {"channels-last formats", channelsLastFormats},
     };
