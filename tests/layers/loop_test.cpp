@@ -238,9 +238,10 @@ TEST(Loop, TripCountAndLengthFromAnInputsShape)
 
 TEST(Loop, AlignedSlicesAreReadAndWrittenInPlaceOthersCopied)
 {
-    // x [4, n]: s_0 = r_0 and s_t = s_(t-1) + r_t over every row, stacked. With n = 64 each row is 256 bytes: the
-    // iterator reads it where it lies and the sum is written into the stacked output's row; with n = 3 rows are
-    // copied both ways. The runs alternate, so each starts where the other left.
+    // x [4, n]: s_0 = r_0 and s_t = s_(t-1) + r_t over every row, stacked in order and in reverse. With n = 64 each
+    // row is 256 bytes: the iterator reads it where it lies and the sum is written into one stacked output's row (the
+    // other copies it from there); with n = 3 rows are copied both ways. The runs alternate, so each starts where the
+    // other left.
     LayerHarness h;
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, dims2(4, -1));
     h.setProfile("x", dims2(4, 1), dims2(4, 64), dims2(4, 64));
@@ -256,6 +257,9 @@ TEST(Loop, AlignedSlicesAreReadAndWrittenInPlaceOthersCopied)
     ILoopOutputLayer* stacked = loop->addLoopOutput(*next, LoopOutput::kCONCATENATE);
     stacked->setInput(1, *scalarInt(h, kTrips));
     h.output(stacked, "stacked");
+    ILoopOutputLayer* reversed = loop->addLoopOutput(*next, LoopOutput::kREVERSE);
+    reversed->setInput(1, *scalarInt(h, kTrips));
+    h.output(reversed, "reversed");
     h.output(loop->addLoopOutput(*next, LoopOutput::kLAST_VALUE), "last");
     ASSERT_TRUE(h.build());
     for (int64_t n : {64, 3, 64, 3})
@@ -278,10 +282,18 @@ TEST(Loop, AlignedSlicesAreReadAndWrittenInPlaceOthersCopied)
             }
         }
         ASSERT_TRUE(h.context->setInputShape("x", dims2(4, n)));
+        std::vector<float> reversedExpected;
+        for (int64_t t = 3; t >= 0; --t)
+        {
+            reversedExpected.insert(reversedExpected.end(), expected.begin() + t * n, expected.begin() + (t + 1) * n);
+        }
         std::vector<float> stackedValues(values.size());
+        std::vector<float> reversedValues(values.size());
         std::vector<float> lastValues(static_cast<size_t>(n));
-        ASSERT_TRUE(h.run({{"x", values.data()}}, {{"stacked", stackedValues.data()}, {"last", lastValues.data()}}));
+        ASSERT_TRUE(h.run({{"x", values.data()}},
+            {{"stacked", stackedValues.data()}, {"reversed", reversedValues.data()}, {"last", lastValues.data()}}));
         EXPECT_EQ(stackedValues, expected);
+        EXPECT_EQ(reversedValues, reversedExpected);
         EXPECT_EQ(lastValues, std::vector<float>(expected.end() - n, expected.end()));
         EXPECT_EQ(values, given); // the iterated input is read, never written
     }
