@@ -511,9 +511,9 @@ TEST(CpuChannelsLast, PermutesThatMoveTheChannelsLastMoveNothing)
 //! itself), its group normalization of one group as PyTorch exports it (a reshape to [N, 1, C * H * W], a
 //! normalization of that one row per sample by a scale and a shift of one value each, "group norm", and a reshape back
 //! into "normalized"), the per-channel affine step ("gamma product", "beta sum" into "affine"), an average pooling
-//! ("pooled") less
-//! its input, a per-channel layer scale, the residual sum ("residual"), and a 1x1 convolution into the output. The
-//! sizes choose how the fast path normalizes: rows under 2^14 elements on oneDNN, longer ones in Kiln's own loops.
+//! ("pooled") less its input, a per-channel layer scale, the residual sum ("residual"), and a 1x1 convolution into the
+//! output. Kiln's own loops normalize, the affine step folded in; the sizes give rows of one chunk of their sums and
+//! of several, which the threads share.
 class PoolFormerMixer
 {
 public:

@@ -2,7 +2,8 @@
 // oneDNN's layer_normalization, which normalizes the last axis of a 2-D view of the tensor: [outer, normalized
 // elements]; rows of 2^14 elements or more (which oneDNN gives one thread each) in loops of Kiln's own that spread each
 // row over the threads. A normalization of whole samples with weights per channel (PoolFormer's, its affine step folded
-// in: passes/sample_affine_folding.h) reads them per channel, its samples row-major or channels-last. Group and
+// in: passes/sample_affine_folding.h) runs in those loops at any length, reading the weights per channel as its samples
+// lie, row-major or channels-last. Group and
 // instance normalization, whose weights vary along the axes that are not normalized, stay on the reference. oneDNN sums
 // squares in FP32, the reference (and Kiln's loops) in double: values beyond about 1e19, whose squares overflow,
 // normalize to 0 on oneDNN.
@@ -31,10 +32,11 @@ using dnnl::memory;
 //! row of 25,088 to 200,704 elements an image, took 0.6 to 2 ms each on two threads). The choice does not depend on the
 //! thread count, so that every count gives the same bits.
 constexpr int64_t kLongRow = int64_t{1} << 14;
-//! A long row's sums are taken over chunks of this many elements and added in order: the same bits at any thread count.
+//! A row's sums in Kiln's loops are taken over chunks of this many elements and added in order: the same bits at any
+//! thread count.
 constexpr int64_t kChunk = 4096;
 
-//! The sum of f(x[i]) over a long row of `count` elements, in double, chunk by chunk.
+//! The sum of f(x[i]) over a row of `count` elements, in double, chunk by chunk.
 template <typename Term>
 double chunkedSum(float const* x, int64_t count, int threads, Term const& term)
 {
@@ -58,8 +60,8 @@ double chunkedSum(float const* x, int64_t count, int threads, Term const& term)
     return total;
 }
 
-//! A long row's scale or shift: element i's is values[i * step] (a step of 0: one value for all), or where `perChannel`
-//! the value of its channel (the first normalized axis).
+//! A row's scale or shift in Kiln's loops: element i's is values[i * step] (a step of 0: one value for all), or where
+//! `perChannel` the value of its channel (the first normalized axis).
 struct Weights
 {
     float const* values;
@@ -80,7 +82,7 @@ struct RowLayout
     bool channelsLast;
 };
 
-//! y = (x - center) * inverse * scale + shift over a long row, the weights per channel: a loop over the channels
+//! y = (x - center) * inverse * scale + shift over a row, the weights per channel: a loop over the channels
 //! inside or outside one over the positions, as the row lies.
 void applyPerChannel(float const* x, float* y, int64_t count, Weights const& scale, Weights const& shift,
     RowLayout const& layout, float center, float inverse, int threads)
@@ -112,9 +114,9 @@ void applyPerChannel(float const* x, float* y, int64_t count, Weights const& sca
     }
 }
 
-//! One long row normalized as the reference does (the mean, then the squared deviations, in double), then scaled and
-//! shifted per element in FP32.
-void normalizeLongRow(float const* x, float* y, int64_t count, Weights const& scale, Weights const& shift,
+//! One row normalized as the reference does (the mean, then the squared deviations, in double), then scaled and
+//! shifted per element in FP32, spread over the threads.
+void normalizeRowAcrossThreads(float const* x, float* y, int64_t count, Weights const& scale, Weights const& shift,
     RowLayout const& layout, float epsilon, int threads)
 {
     double const mean
@@ -154,9 +156,10 @@ public:
         {
             return;
         }
-        Prepared& prepared = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(output.shape); });
+        Prepared& prepared
+            = mCache.get(inputs, mState.resolvedThreads(), [&] { return prepare(inputs, output.shape); });
         int64_t const elements = volume(prepared.normalized);
-        if (elements >= kLongRow)
+        if (prepared.ownLoops)
         {
             int64_t const rows = output.count() / elements;
             Weights const scale = weightsOf(inputs[1], prepared.normalized, prepared.scaleValues);
@@ -164,18 +167,17 @@ public:
             RowLayout const layout{prepared.normalized[0], inputs[0].format == TensorFormat::kHWC};
             for (int64_t row = 0; row < rows; ++row)
             {
-                normalizeLongRow(inputs[0].as<float>() + row * elements,
+                normalizeRowAcrossThreads(inputs[0].as<float>() + row * elements,
                     static_cast<float*>(output.data) + row * elements, elements, scale, shift, layout, mParams.epsilon,
                     mState.resolvedThreads());
             }
             return;
         }
         // oneDNN's memory objects are not const-aware; the sources are only read.
-        bool const channelsLast = inputs[0].format == TensorFormat::kHWC;
         prepared.source.set_data_handle(const_cast<void*>(inputs[0].data));
         prepared.destination.set_data_handle(output.data);
-        prepared.scale.set_data_handle(perElement(inputs[1], prepared.normalized, channelsLast, prepared.scaleValues));
-        prepared.shift.set_data_handle(perElement(inputs[2], prepared.normalized, channelsLast, prepared.shiftValues));
+        prepared.scale.set_data_handle(perElement(inputs[1], prepared.normalized, prepared.scaleValues));
+        prepared.shift.set_data_handle(perElement(inputs[2], prepared.normalized, prepared.shiftValues));
         prepared.primitive.execute(mState.stream,
             {{DNNL_ARG_SRC, prepared.source}, {DNNL_ARG_DST, prepared.destination}, {DNNL_ARG_SCALE, prepared.scale},
                 {DNNL_ARG_SHIFT, prepared.shift}});
@@ -183,8 +185,8 @@ public:
     }
 
 private:
-    //! What a run of one shape needs: oneDNN's primitive and its memory objects for rows shorter than kLongRow (left
-    //! empty for longer ones).
+    //! What a run of one shape needs: oneDNN's primitive and its memory objects for the rows oneDNN normalizes (left
+    //! empty where Kiln's loops do).
     struct Prepared
     {
         dnnl::layer_normalization_forward primitive;
@@ -193,6 +195,7 @@ private:
         memory scale;
         memory shift;
         Shape normalized;               //!< the normalized axes' extents
+        bool ownLoops{false};           //!< rows normalized by Kiln's loops: long ones, or weights per channel
         std::vector<float> scaleValues; //!< the scale per normalized element, where it broadcasts along those axes
         std::vector<float> shiftValues; //!< likewise
     };
@@ -203,13 +206,13 @@ private:
         return static_cast<size_t>(std::countr_zero(mParams.axes));
     }
 
-    Prepared prepare(Shape const& shape) const
+    Prepared prepare(LayerInputs const& inputs, Shape const& shape) const
     {
         Shape const normalized(shape.begin() + static_cast<std::ptrdiff_t>(firstAxis()), shape.end());
         int64_t const elements = volume(normalized);
-        if (elements >= kLongRow)
+        if (elements >= kLongRow || perChannel(inputs[1], normalized) || perChannel(inputs[2], normalized))
         {
-            return Prepared{{}, {}, {}, {}, {}, normalized, {}, {}}; // Kiln's loops: no oneDNN primitive to make
+            return Prepared{{}, {}, {}, {}, {}, normalized, true, {}, {}}; // Kiln's loops: no oneDNN primitive
         }
         memory::desc const data = linearDesc({volume(shape) / elements, elements});
         memory::desc const weights = linearDesc({elements});
@@ -218,10 +221,10 @@ private:
         dnnl::layer_normalization_forward::primitive_desc const chosen(description, mState.engine);
         return Prepared{dnnl::layer_normalization_forward(chosen), userMemory(data, mState.engine),
             userMemory(data, mState.engine), userMemory(weights, mState.engine), userMemory(weights, mState.engine),
-            normalized, {}, {}};
+            normalized, false, {}, {}};
     }
 
-    //! `weights` as a long row reads them: one value for every element (a group normalization of one group's scale and
+    //! `weights` as Kiln's loops read them: one value for every element (a group normalization of one group's scale and
     //! shift), one per channel, else one per normalized element (perElement: the row is row-major, as only weights of
     //! one value or one per channel keep channels-last samples, plan::normalizesSamplesPerChannel).
     Weights weightsOf(ConstTensorView const& weights, Shape const& normalized, std::vector<float>& storage) const
@@ -234,7 +237,7 @@ private:
         {
             return Weights{weights.as<float>(), 0, true};
         }
-        return Weights{static_cast<float const*>(perElement(weights, normalized, false, storage)), 1};
+        return Weights{static_cast<float const*>(perElement(weights, normalized, storage)), 1};
     }
 
     //! Whether `weights` hold one value per channel of a sample of a 4-D tensor ([1, C, 1, 1], more than one element
@@ -245,26 +248,14 @@ private:
             && weights.count() == normalized[0] && normalized[1] * normalized[2] > 1;
     }
 
-    //! The values of `weights` (extent 1 along the axes that are not normalized) for each normalized element in the
-    //! order the row lies: its own data where it has every one, else broadcast into `storage` (per channel into a
-    //! channels-last sample where `channelsLast`).
-    void* perElement(
-        ConstTensorView const& weights, Shape const& normalized, bool channelsLast, std::vector<float>& storage) const
+    //! The values of `weights` (extent 1 along the axes that are not normalized) for each normalized element of a
+    //! row-major row: its own data where it has every one, else broadcast into `storage`.
+    void* perElement(ConstTensorView const& weights, Shape const& normalized, std::vector<float>& storage) const
     {
         Shape const trailing(weights.shape.end() - static_cast<std::ptrdiff_t>(normalized.size()), weights.shape.end());
         if (trailing == normalized)
         {
             return const_cast<void*>(weights.data);
-        }
-        if (channelsLast && perChannel(weights, normalized))
-        {
-            auto const* values = static_cast<float const*>(weights.data);
-            storage.resize(static_cast<size_t>(volume(normalized)));
-            for (size_t i = 0; i < storage.size(); ++i)
-            {
-                storage[i] = values[i % static_cast<size_t>(normalized[0])];
-            }
-            return storage.data();
         }
         Shape const strides = tensor_detail::broadcastStrides(trailing, normalized, "normalization");
         auto const* values = static_cast<float const*>(weights.data);
