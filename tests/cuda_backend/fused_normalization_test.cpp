@@ -11,6 +11,8 @@
 #include "network/fused/fused_normalization.h"
 #include "network/fused/pointwise.h"
 
+#include <cmath>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -164,9 +166,10 @@ TEST(CudaNormalizationFusion, ResidualSumsAgreeWithTheUnfusedReference)
     Case const twoAxes{"two axes", {3, 4, 6}, Form::kLAYER, 2, 1e-5F, true, true, true};
     expectBackendsAgree(networkOf(twoAxes), inputsOf(twoAxes), false, twoAxes.name);
     expectBackendsAgree(networkOf(twoAxes), inputsOf(twoAxes), true, twoAxes.name);
-    // Rows enough to fill the GPU run a warp each (fewer run a block each, above); an odd count, so that the last
-    // block of warps is half used.
-    for (int64_t length : {31, 768, 1024})
+    // Rows enough to fill the GPU run a warp each, or part of one (fewer run a block each, above); an odd count, so
+    // that the last block of warps is half used. 384 FP16 values are 48 packs, on 16 lanes of 3 (Whisper's rows); 200
+    // FP32 values 50 packs, on 8 lanes of up to 7.
+    for (int64_t length : {31, 200, 384, 768, 1024})
     {
         Case many = rowsOf("many rows", length, Form::kLAYER);
         many.shape = {4099, length};
@@ -175,6 +178,29 @@ TEST(CudaNormalizationFusion, ResidualSumsAgreeWithTheUnfusedReference)
         {
             expectBackendsAgree(networkOf(many), inputsOf(many), fp16, many.name);
         }
+    }
+}
+
+TEST(CudaNormalizationFusion, NanAndInfinitiesAgreeWithTheReference)
+{
+    SKIP_WITHOUT_GPU();
+    // A NaN or an infinity among a pack's values: in FP16 the pack converts element by element, not by pairs; its
+    // neighbours in the sum output must come out as before, and its row as NaN.
+    Case c = rowsOf("special values", 384, Form::kLAYER);
+    c.shape = {4099, 384};
+    c.addedBias = true;
+    std::map<std::string, HostTensor> inputs = inputsOf(c);
+    auto* const a = reinterpret_cast<float*>(inputs.at("a").bytes.data());
+    auto* const b = reinterpret_cast<float*>(inputs.at("b").bytes.data());
+    float const inf = std::numeric_limits<float>::infinity();
+    a[5 * 384 + 3] = NAN;
+    a[7 * 384 + 100] = inf;
+    a[9 * 384 + 17] = -inf;
+    b[11 * 384 + 200] = -NAN;
+    b[4098 * 384 + 383] = NAN;
+    for (bool fp16 : {false, true})
+    {
+        expectBackendsAgree(networkOf(c), inputs, fp16, c.name);
     }
 }
 

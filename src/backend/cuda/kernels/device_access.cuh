@@ -9,6 +9,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace kiln::cuda::device
 {
@@ -49,6 +50,75 @@ __device__ inline uint16_t floatAsBf16Bits(float value)
                         : __bfloat16_as_ushort(__float2bfloat16_rn(value));
 }
 
+__device__ inline unsigned int packPair(uint16_t low, uint16_t high)
+{
+    return static_cast<unsigned int>(low) | (static_cast<unsigned int>(high) << 16);
+}
+
+//! Bit 15 of each half of `pair` (two FP16 values, the first in the low half) set where that value is a NaN: a
+//! magnitude above infinity's 0x7C00 carries into bit 15 when 0x03FF is added (and no carry crosses the halves).
+__device__ inline unsigned int halfNaNBits(unsigned int pair)
+{
+    return ((pair & 0x7FFF7FFFU) + 0x03FF03FFU) & 0x80008000U;
+}
+
+//! FP16 values, two to a word, as floats, exactly as halfBitsAsFloat converts them: by pairs on the hardware's
+//! conversion, and element by element where some value is a NaN (its payload kept). One test for every word, so that
+//! the usual case, no NaN, costs a few instructions per pair and one branch.
+template <int kWords>
+__device__ inline void halfPairsAsFloats(unsigned int const (&pairs)[kWords], float (&values)[2 * kWords])
+{
+    unsigned int nanBits = 0;
+#pragma unroll
+    for (int w = 0; w < kWords; ++w)
+    {
+        nanBits |= halfNaNBits(pairs[w]);
+    }
+    if (nanBits == 0)
+    {
+#pragma unroll
+        for (int w = 0; w < kWords; ++w)
+        {
+            __half2 half;
+            memcpy(&half, &pairs[w], sizeof(half));
+            float2 const pair = __half22float2(half);
+            values[2 * w] = pair.x;
+            values[2 * w + 1] = pair.y;
+        }
+        return;
+    }
+#pragma unroll
+    for (int w = 0; w < kWords; ++w)
+    {
+        values[2 * w] = halfBitsAsFloat(pairs[w] & 0xFFFFU);
+        values[2 * w + 1] = halfBitsAsFloat(pairs[w] >> 16);
+    }
+}
+
+//! Floats as FP16 values, two to a word, exactly as floatAsHalfBits rounds them: by pairs on the hardware's
+//! conversion, then element by element where a NaN came out (only a NaN makes one).
+template <int kWords>
+__device__ inline void floatsAsHalfPairs(float const (&values)[2 * kWords], unsigned int (&pairs)[kWords])
+{
+    unsigned int nanBits = 0;
+#pragma unroll
+    for (int w = 0; w < kWords; ++w)
+    {
+        __half2 const half = __floats2half2_rn(values[2 * w], values[2 * w + 1]);
+        memcpy(&pairs[w], &half, sizeof(half));
+        nanBits |= halfNaNBits(pairs[w]);
+    }
+    if (nanBits == 0)
+    {
+        return;
+    }
+#pragma unroll
+    for (int w = 0; w < kWords; ++w)
+    {
+        pairs[w] = packPair(floatAsHalfBits(values[2 * w]), floatAsHalfBits(values[2 * w + 1]));
+    }
+}
+
 //! Element `i` of a floating-point tensor as a float, NaN payloads kept (halfBitsAsFloat).
 __device__ inline float loadFloat(void const* data, DataType type, int64_t i)
 {
@@ -77,7 +147,10 @@ __device__ inline float roundedTo(DataType type, float value)
 {
     switch (type)
     {
-    case DataType::kHALF: return halfBitsAsFloat(floatAsHalfBits(value));
+    case DataType::kHALF:
+        // halfBitsAsFloat(floatAsHalfBits(value)) without the bit tests: a NaN comes back quiet, its sign kept.
+        return isnan(value) ? __uint_as_float((__float_as_uint(value) & 0x80000000U) | 0x7FC00000U)
+                            : __half2float(__float2half_rn(value));
     case DataType::kBF16: return bf16BitsAsFloat(floatAsBf16Bits(value));
     default: return value;
     }

@@ -30,11 +30,6 @@ inline bool alignedForGroups(void const* data, DataType type)
     return reinterpret_cast<uintptr_t>(data) % (kGroupElements * elementSize(type)) == 0;
 }
 
-__device__ inline unsigned int packPair(uint16_t low, uint16_t high)
-{
-    return static_cast<unsigned int>(low) | (static_cast<unsigned int>(high) << 16);
-}
-
 //! Elements [4 * group, 4 * group + 4) of a floating-point tensor aligned for groups (alignedForGroups).
 __device__ inline FloatGroup loadGroup(void const* data, DataType type, int64_t group)
 {
@@ -43,8 +38,10 @@ __device__ inline FloatGroup loadGroup(void const* data, DataType type, int64_t 
     case DataType::kHALF:
     {
         uint2 const bits = static_cast<uint2 const*>(data)[group];
-        return FloatGroup{{halfBitsAsFloat(bits.x & 0xFFFFU), halfBitsAsFloat(bits.x >> 16),
-            halfBitsAsFloat(bits.y & 0xFFFFU), halfBitsAsFloat(bits.y >> 16)}};
+        unsigned int const pairs[2]{bits.x, bits.y};
+        FloatGroup values;
+        halfPairsAsFloats(pairs, values.v);
+        return values;
     }
     case DataType::kBF16:
     {
@@ -66,10 +63,12 @@ __device__ inline void storeGroup(void* data, DataType type, int64_t group, Floa
     switch (type)
     {
     case DataType::kHALF:
-        static_cast<uint2*>(data)[group]
-            = make_uint2(packPair(floatAsHalfBits(values.v[0]), floatAsHalfBits(values.v[1])),
-                packPair(floatAsHalfBits(values.v[2]), floatAsHalfBits(values.v[3])));
+    {
+        unsigned int pairs[2];
+        floatsAsHalfPairs(values.v, pairs);
+        static_cast<uint2*>(data)[group] = make_uint2(pairs[0], pairs[1]);
         break;
+    }
     case DataType::kBF16:
         static_cast<uint2*>(data)[group]
             = make_uint2(packPair(floatAsBf16Bits(values.v[0]), floatAsBf16Bits(values.v[1])),

@@ -66,15 +66,33 @@ struct TypedAccess
         : std::is_same_v<T, __half>                            ? DataType::kHALF
                                                                : DataType::kBF16;
 
+    //! FP16 values of a pack of an even count convert by pairs (device::halfPairsAsFloats).
+    template <int N>
+    static constexpr bool kHalfPairs = N % 2 == 0 && kType == DataType::kHALF;
+
+    template <int N>
+    static __device__ void convert(Pack<Bits, N> const& pack, float (&out)[N])
+    {
+        if constexpr (kHalfPairs<N>)
+        {
+            unsigned int pairs[N / 2];
+            memcpy(pairs, pack.bits, sizeof(pairs));
+            device::halfPairsAsFloats(pairs, out);
+        }
+        else
+        {
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+            {
+                out[j] = device::loadFloat(pack.bits, kType, j);
+            }
+        }
+    }
+
     template <int N>
     static __device__ void load(RowInput const& t, int64_t at, float (&out)[N])
     {
-        Pack<Bits, N> const pack = *reinterpret_cast<Pack<Bits, N> const*>(static_cast<Bits const*>(t.data) + at);
-#pragma unroll
-        for (int j = 0; j < N; ++j)
-        {
-            out[j] = device::loadFloat(pack.bits, kType, j);
-        }
+        convert<N>(*reinterpret_cast<Pack<Bits, N> const*>(static_cast<Bits const*>(t.data) + at), out);
     }
 
     //! The same through the read-only data cache, for weights: such loads may move past stores, which x's may not.
@@ -88,30 +106,33 @@ struct TypedAccess
         Word const word = __ldg(reinterpret_cast<Word const*>(static_cast<Bits const*>(t.data) + at));
         Pack<Bits, N> pack;
         memcpy(&pack, &word, sizeof(pack));
-#pragma unroll
-        for (int j = 0; j < N; ++j)
-        {
-            out[j] = device::loadFloat(pack.bits, kType, j);
-        }
+        convert<N>(pack, out);
     }
 
     template <int N>
     static __device__ void store(void* data, DataType /*type*/, int64_t at, float const (&in)[N])
     {
         Pack<Bits, N> pack;
-#pragma unroll
-        for (int j = 0; j < N; ++j)
+        if constexpr (kHalfPairs<N>)
         {
-            device::storeFloat(pack.bits, kType, j, in[j]);
+            unsigned int pairs[N / 2];
+            device::floatsAsHalfPairs(in, pairs);
+            memcpy(pack.bits, pairs, sizeof(pairs));
+        }
+        else
+        {
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+            {
+                device::storeFloat(pack.bits, kType, j, in[j]);
+            }
         }
         *reinterpret_cast<Pack<Bits, N>*>(static_cast<Bits*>(data) + at) = pack;
     }
 
     static __device__ float round(DataType /*type*/, float value)
     {
-        Bits held[1];
-        device::storeFloat(held, kType, 0, value);
-        return device::loadFloat(held, kType, 0);
+        return device::roundedTo(kType, value);
     }
 };
 
@@ -148,9 +169,7 @@ struct AnyAccess
 
     static __device__ float round(DataType type, float value)
     {
-        uint32_t held[1];
-        device::storeFloat(held, type, 0, value);
-        return device::loadFloat(held, type, 0);
+        return device::roundedTo(type, value);
     }
 };
 
@@ -747,15 +766,24 @@ int64_t roundUp(int64_t value, int64_t multiple)
     return (value + multiple - 1) / multiple * multiple;
 }
 
-//! The fewest lanes, a power of two, that hold `packs` packs (at most a warp's) one each.
-int lanesFor(int64_t packs)
+//! The fewest lanes, a power of two, that hold `packs` packs at most `packsPerLane` each; a warp's where none do.
+int lanesFor(int64_t packs, int64_t packsPerLane)
 {
     int lanes = 1;
-    while (lanes < packs)
+    while (lanes < kWarp && lanes * packsPerLane < packs)
     {
         lanes *= 2;
     }
     return lanes;
+}
+
+//! Queues cachedRowsKernel<Access, N, kPacks> with a row on `lanes` lanes, several rows to a warp where they are few.
+template <typename Access, int N, int kPacks>
+void launchOnLanes(RowProblem const& p, int lanes, cudaStream_t stream)
+{
+    int64_t const rowsPerBlock = kWarpsPerBlock * kWarp / lanes;
+    int64_t const blocks = (p.rows + rowsPerBlock - 1) / rowsPerBlock;
+    cachedRowsKernel<Access, N, kPacks><<<static_cast<unsigned>(blocks), kWarpsPerBlock * kWarp, 0, stream>>>(p, lanes);
 }
 
 template <typename Access, int N>
@@ -764,16 +792,14 @@ void launchCached(RowProblem const& p, cudaStream_t stream)
     int64_t const packs = p.length / N;
     if (packs <= kWarp && p.rows >= kRowsThatFillTheGpu)
     {
-        int const lanes = lanesFor(packs);
-        int64_t const rowsPerBlock = kWarpsPerBlock * kWarp / lanes;
-        int64_t const blocks = (p.rows + rowsPerBlock - 1) / rowsPerBlock;
-        cachedRowsKernel<Access, N, 1><<<static_cast<unsigned>(blocks), kWarpsPerBlock * kWarp, 0, stream>>>(p, lanes);
+        launchOnLanes<Access, N, 1>(p, lanesFor(packs, 1), stream);
         return;
     }
     if (p.length <= kWarpRowLength && p.rows >= kRowsThatFillTheGpu)
     {
-        int64_t const blocks = (p.rows + kWarpsPerBlock - 1) / kWarpsPerBlock;
-        cachedRowsKernel<Access, N><<<static_cast<unsigned>(blocks), kWarpsPerBlock * kWarp, 0, stream>>>(p, kWarp);
+        // Whisper's 384 FP16 values, 48 packs, on 16 lanes of 3 packs: on a warp, half its lanes would idle while the
+        // others read their second pack.
+        launchOnLanes<Access, N, kCache / N>(p, lanesFor(packs, kCache / N), stream);
         return;
     }
     // A block per row: few rows (a sentence's tokens) would leave most of the GPU idle as warps, each thread

@@ -3,14 +3,15 @@
 // (fused_normalization.cu, network::FusedNormalizationParams, whose header states what is computed).
 //
 // Each row is read once, kept in registers: where there are rows enough to fill the GPU, rows of up to 32 packs (a
-// pack: 16 bytes of elements, or one element) share a warp, each on the fewest lanes that hold it a pack each, and a
-// warp takes each row up to 1024 elements; else a block of up to 512 threads per row up to 16384 (for a few rows, about
-// one 16-byte pack a thread), with 16-byte loads and stores where every tensor is of one type, aligned, and the row a
-// multiple of 16 bytes long; longer rows are read three times, by a block each, or where they are too few to fill the
-// GPU (a group normalization of one group, PoolFormer's: a row per image), cut into chunks of a block each whose
-// partial sums meet in scratch memory. Statistics accumulate in float: the mean, then the deviations from it together
-// with their sum, which corrects the mean's rounding (a row far from zero keeps its deviations' digits), so results
-// stay within a few float roundings of the CPU reference's double sums.
+// pack: 16 bytes of elements, or one element) share a warp, each on the fewest lanes that hold it a pack each, and
+// rows up to 1024 elements on the fewest lanes that hold them 32 elements each (a warp or less); else a block of up to
+// 512 threads per row up to 16384 (for a few rows, about one 16-byte pack a thread), with 16-byte loads and stores
+// where every tensor is of one type, aligned, and the row a multiple of 16 bytes long; longer rows are read three
+// times, by a block each, or where they are too few to fill the GPU (a group normalization of one group, PoolFormer's:
+// a row per image), cut into chunks of a block each whose partial sums meet in scratch memory. Statistics accumulate in
+// float: the mean, then the deviations from it together with their sum, which corrects the mean's rounding (a row far
+// from zero keeps its deviations' digits), so results stay within a few float roundings of the CPU reference's double
+// sums.
 #pragma once
 
 #include "core/data_type.h"
