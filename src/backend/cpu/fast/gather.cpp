@@ -5,6 +5,8 @@
 // shuffles' transpose and the slices would each copy the tensor out of the region and back.
 #include "backend/cpu/fast/kernels.h"
 
+#include "backend/cpu/fast/image_layout.h"
+
 #include "backend/cpu/fast/interleave.h"
 
 #include "network/layers/gather.h"
@@ -23,21 +25,6 @@ namespace
 
 constexpr size_t kDataInput = 0;
 constexpr size_t kIndicesInput = 1;
-
-//! Where a 4-D tensor's elements lie: [images, channels, positions] in its format.
-struct Layout
-{
-    int64_t images{0};
-    int64_t channels{0};
-    int64_t positions{0};
-    bool channelsLast{false};
-
-    int64_t offset(int64_t image, int64_t channel, int64_t position) const
-    {
-        return channelsLast ? (image * positions + position) * channels + channel
-                            : (image * channels + channel) * positions + position;
-    }
-};
 
 //! Whether the gathered channels are two runs of consecutive channels interleaved, as each half of a shuffle of two
 //! groups is when the halves hold an even count (ShuffleNetV2's: a, b, a + 1, b + 1, ...).
@@ -77,8 +64,8 @@ void gatherPosition(T const* source, std::vector<int64_t> const& sources, bool i
 //! row-major, else element by element a run of positions at a time, so that one side's reads or writes stay within a
 //! few cache lines.
 template <typename T>
-void gatherChannels(
-    T const* input, Layout const& in, std::vector<int64_t> const& sources, T* output, Layout const& out, int threads)
+void gatherChannels(T const* input, ImageLayout const& in, std::vector<int64_t> const& sources, T* output,
+    ImageLayout const& out, int threads)
 {
     if (in.channelsLast && out.channelsLast)
     {
@@ -135,9 +122,8 @@ public:
         ConstTensorView const& data = inputs.at(kDataInput);
         ConstTensorView const& indices = inputs.at(kIndicesInput);
         TensorView const& output = outputs.at(0);
-        Shape const& shape = output.shape;
-        Layout const in{data.shape[0], data.shape[1], data.shape[2] * data.shape[3], data.format == TensorFormat::kHWC};
-        Layout const out{shape[0], shape[1], shape[2] * shape[3], output.format == TensorFormat::kHWC};
+        ImageLayout const in = ImageLayout::of(data.shape, data.format);
+        ImageLayout const out = ImageLayout::of(output.shape, output.format);
         // Indices as IGatherLayer takes them: from -channels to channels - 1, negatives counting from the end.
         mSources.resize(static_cast<size_t>(indices.count()));
         auto const* values = static_cast<int32_t const*>(indices.data);
