@@ -727,5 +727,107 @@ TEST(CpuChannelsLast, ConvolutionReadOnlyByRowMajorLayersWritesRowMajor)
     expectFastMatchesReference(network, runs, reductionTolerance(2 * (8 * 9 + 6 + 2)));
 }
 
+//! `x`'s channels shuffled in `groups` groups as torchvision's ShuffleNetV2 exports it: a reshape to [N, groups, C /
+//! groups, H, W] (the batch copied by a 0), a transpose of axes 1 and 2, a reshape back; the layers named `name` and
+//! "<name> transpose", "<name> merge".
+ITensor& shuffled(INetworkDefinition& network, ITensor& x, int64_t channels, int64_t groups, std::string const& name)
+{
+    Dims const dims = x.getDimensions();
+    ITensor& split = reshaped(network, x, {0, groups, channels / groups, dims.d[2], dims.d[3]}, name.c_str());
+    IShuffleLayer* transpose = network.addShuffle(split);
+    transpose->setFirstTranspose(Permutation{{0, 2, 1, 3, 4}});
+    transpose->setName((name + " transpose").c_str());
+    return reshaped(network, *transpose->getOutput(0), {0, channels, dims.d[2], dims.d[3]}, (name + " merge").c_str());
+}
+
+TEST(CpuChannelsLast, ChannelShufflesGatherInTheRegion)
+{
+    // ShuffleNetV2's unit: two branches of convolutions joined along the channels, shuffled in two groups, split in
+    // halves by slices that convolutions read. Each half is one gather of the join (plan/passes/channel_permutation.h)
+    // from the channels-last join into a channels-last half: with branches of 6 channels each half interleaves two
+    // runs (0, 6, 1, 7, 2, 8), with 5 it does not (0, 5, 1, 6, 2). The shuffled tensor, an output too, is one gather
+    // into row-major memory; the network input shuffled in three groups into an output gathers row-major to row-major.
+    for (int64_t const branch : {6, 5})
+    {
+        SCOPED_TRACE("branches of " + std::to_string(branch) + " channels");
+        std::vector<std::vector<float>> weights;
+        NetworkMaker const network = [&](INetworkDefinition& n) {
+            weights.clear();
+            ITensor& x = *n.addInput("x", DataType::kFLOAT, Dims4{2, 6, 7, 9});
+            std::vector<ITensor*> branches{&convolution(n, x, 6, branch, 1, 1, weights, "left"),
+                &convolution(n, x, 6, branch, 3, 1, weights, "right")};
+            IConcatenationLayer* join = n.addConcatenation(branches.data(), 2);
+            join->setAxis(1);
+            join->setName("join");
+            ITensor& mixed
+                = named(shuffled(n, named(*join->getOutput(0), "joined"), 2 * branch, 2, "shuffle"), "mixed");
+            n.markOutput(mixed);
+            for (int64_t half = 0; half < 2; ++half)
+            {
+                std::string const name = "half" + std::to_string(half);
+                ISliceLayer* slice
+                    = n.addSlice(mixed, Dims4{0, branch * half, 0, 0}, Dims4{2, branch, 7, 9}, Dims4{1, 1, 1, 1});
+                slice->setName(name.c_str());
+                ITensor& part = named(*slice->getOutput(0), name.c_str());
+                n.markOutput(convolution(n, part, branch, 4, 3, 1, weights, (name + " conv").c_str()));
+            }
+            n.markOutput(named(shuffled(n, x, 6, 3, "input shuffle"), "x mixed"));
+        };
+        std::map<std::string, bool> const layers = expectFastMatchesReference(network,
+            {{{"x", randomTensor({2, 6, 7, 9}, 95)}}, {{"x", randomTensor({2, 6, 7, 9}, 96)}}},
+            reductionTolerance(2 * (6 * 9 + branch * 9)));
+        std::string const chain = "shuffle + shuffle transpose + shuffle merge";
+        std::string const inputChain = "input shuffle + input shuffle transpose + input shuffle merge";
+        std::vector<std::string> const gathers{chain, chain + " + half0", chain + " + half1", inputChain};
+        EXPECT_EQ(layersNamed(layers, gathers),
+            (std::map<std::string, bool>{
+                {gathers[0], true}, {gathers[1], true}, {gathers[2], true}, {gathers[3], true}}));
+        for (char const* replaced : {"shuffle", "shuffle transpose", "half0", "half1", "input shuffle transpose"})
+        {
+            EXPECT_EQ(layers.count(replaced), 0U) << replaced;
+        }
+        EXPECT_EQ(formatsOf(buildCpuPlan(network, CpuKernels::kFAST), {"joined", "mixed", "half0", "half1", "x mixed"}),
+            (std::map<std::string, TensorFormat>{{"joined", TensorFormat::kHWC}, {"mixed", TensorFormat::kLINEAR},
+                {"half0", TensorFormat::kHWC}, {"half1", TensorFormat::kHWC}, {"x mixed", TensorFormat::kLINEAR}}));
+    }
+}
+
+TEST(CpuChannelsLast, GatherOfChannelsByIndicesGivenAtRunTime)
+{
+    // A network's own gather of a convolution's channels by indices it is given at run time, negatives counting from
+    // the end: read from the channels-last convolution output into row-major memory. An index outside the channels
+    // fails the run with an error that names it, as the reference's gather does.
+    std::vector<std::vector<float>> weights;
+    NetworkMaker const network = [&](INetworkDefinition& n) {
+        weights.clear();
+        ITensor& x = *n.addInput("x", DataType::kFLOAT, Dims4{2, 3, 5, 6});
+        ITensor& indices = *n.addInput("i", DataType::kINT32, Dims{1, {4}});
+        IGatherLayer* gather = n.addGather(convolution(n, x, 3, 7, 3, 1, weights, "conv"), indices, 1);
+        gather->setName("gather");
+        markOutput(n, *gather->getOutput(0));
+    };
+    HostTensor const x = randomTensor({2, 3, 5, 6}, 97);
+    std::map<std::string, bool> const layers = expectFastMatchesReference(
+        network, {{{"x", x}, {"i", fromInts({4}, {6, -1, 0, 2}, DataType::kINT32)}}}, reductionTolerance(3 * 9));
+    EXPECT_TRUE(layers.at("gather"));
+    std::vector<uint8_t> const fast = buildCpuPlan(network, CpuKernels::kFAST);
+    EXPECT_EQ(formatsOf(fast, {"conv", "output"}),
+        (std::map<std::string, TensorFormat>{{"conv", TensorFormat::kHWC}, {"output", TensorFormat::kLINEAR}}));
+    RecordingLogger logger;
+    std::unique_ptr<IRuntime> runtime(createInferRuntime(logger));
+    std::unique_ptr<ICudaEngine> engine(runtime->deserializeCudaEngine(fast.data(), fast.size()));
+    ASSERT_NE(engine, nullptr) << logger.errors();
+    std::unique_ptr<IExecutionContext> context(engine->createExecutionContext());
+    HostTensor const outside = fromInts({4}, {0, 7, 1, 2}, DataType::kINT32);
+    HostTensor output = zeros({2, 4, 5, 6});
+    EXPECT_TRUE(context->setInputShape("x", Dims4{2, 3, 5, 6}));
+    EXPECT_TRUE(context->setInputShape("i", Dims{1, {4}}));
+    EXPECT_TRUE(context->setTensorAddress("x", const_cast<uint8_t*>(x.bytes.data())));
+    EXPECT_TRUE(context->setTensorAddress("i", const_cast<uint8_t*>(outside.bytes.data())));
+    EXPECT_TRUE(context->setTensorAddress("output", output.bytes.data()));
+    EXPECT_FALSE(context->enqueueV3(nullptr));
+    EXPECT_NE(logger.errors().find("index 7 is outside the 7 channels"), std::string::npos) << logger.errors();
+}
+
 } // namespace
 } // namespace kiln::test

@@ -26,7 +26,7 @@ TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
     std::vector<std::string> const expected{"scale folding", "attention fusion", "GELU fusion", "Q/DQ propagation",
         "quantized fusion", "quantized matrix multiply fusion", "convolution epilogue fusion",
         "matrix multiply epilogue fusion", "sample normalizations", "sample affine folding", "point-wise chain fusion",
-        "fast path marking", "channels-last formats"};
+        "channel permutations", "fast path marking", "channels-last formats"};
     EXPECT_EQ(passesOf(kiln::Backend::kCPU), expected);
 }
 

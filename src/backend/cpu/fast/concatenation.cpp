@@ -5,6 +5,8 @@
 // batch 1 in FP32 on two threads.
 #include "backend/cpu/fast/kernels.h"
 
+#include "backend/cpu/fast/image_layout.h"
+
 #include "backend/shared/channel_order.h"
 
 #include "network/layers/concatenation.h"
@@ -18,26 +20,11 @@ namespace kiln::cpu::fast
 namespace
 {
 
-//! Where input and output lie: [images, channels, positions] in the tensor's format.
-struct Layout
-{
-    int64_t images{0};
-    int64_t channels{0};
-    int64_t positions{0};
-    bool channelsLast{false};
-
-    int64_t offset(int64_t image, int64_t channel, int64_t position) const
-    {
-        return channelsLast ? (image * positions + position) * channels + channel
-                            : (image * channels + channel) * positions + position;
-    }
-};
-
 //! Input `in` (all its channels) into channels first .. first + in.channels - 1 of `out`, elements of kBytes: whole
 //! runs where both formats keep them together (a position's channels, or a channel's positions), else transposed.
 template <size_t kBytes>
-void copyInto(
-    std::byte const* input, Layout const& in, std::byte* output, Layout const& out, int64_t first, int threads)
+void copyInto(std::byte const* input, ImageLayout const& in, std::byte* output, ImageLayout const& out, int64_t first,
+    int threads)
 {
     if (in.channelsLast && out.channelsLast)
     {
@@ -94,14 +81,13 @@ public:
     void run(LayerInputs const& inputs, LayerOutputs const& outputs) override
     {
         TensorView const& output = outputs.at(0);
-        Shape const& shape = output.shape;
-        Layout const out{shape[0], shape[1], shape[2] * shape[3], output.format == TensorFormat::kHWC};
+        ImageLayout const out = ImageLayout::of(output.shape, output.format);
         int const threads = threadsFor(mState, output.count());
         auto* const target = static_cast<std::byte*>(output.data);
         int64_t first = 0;
         for (ConstTensorView const& input : inputs)
         {
-            Layout const in{out.images, input.shape[1], out.positions, input.format == TensorFormat::kHWC};
+            ImageLayout const in = ImageLayout::of(input.shape, input.format);
             auto const* source = static_cast<std::byte const*>(input.data);
             if (output.type == nvinfer1::DataType::kINT8)
             {

@@ -53,6 +53,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kSELECT, supportsSelect, makeSelect, Use::kNO, true},
     {nvinfer1::LayerType::kCONCATENATION, supportsConcatenation, makeConcatenation, Use::kCONTINUES, true},
     {nvinfer1::LayerType::kSLICE, supportsSlice, makeSlice, Use::kCONTINUES, true},
+    {nvinfer1::LayerType::kGATHER, supportsGather, makeGather, Use::kCONTINUES, true},
     {network::kPointwiseLayerType, supportsPointwise, makePointwise, Use::kCONTINUES},
     {nvinfer1::LayerType::kQUANTIZE, supportsQuantization, makeQuantization, Use::kCONTINUES, true},
     {nvinfer1::LayerType::kDEQUANTIZE, supportsQuantization, makeQuantization, Use::kNO, true},

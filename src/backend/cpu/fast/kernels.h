@@ -80,6 +80,8 @@ bool supportsSlice(plan::PlanModel const& model, plan::LayerRecord const& layer)
 std::unique_ptr<Kernel> makeSlice(State& state, plan::LayerRecord const& layer);
 bool supportsShuffle(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeShuffle(State& state, plan::LayerRecord const& layer);
+bool supportsGather(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeGather(State& state, plan::LayerRecord const& layer);
 bool supportsSelect(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeSelect(State& state, plan::LayerRecord const& layer);
 

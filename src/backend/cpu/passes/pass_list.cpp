@@ -6,6 +6,7 @@
 #include "backend/cpu/passes/scale_folding.h"
 #include "core/logging.h"
 #include "plan/passes/attention_fusion.h"
+#include "plan/passes/channel_permutation.h"
 #include "plan/passes/convolution_fusion.h"
 #include "plan/passes/gelu_fusion.h"
 #include "plan/passes/matrix_multiply_fusion.h"
@@ -115,6 +116,18 @@ bool sampleAffineFolding(plan::PlanModel& model, Options& /*options*/, std::stri
     return true;
 }
 
+//! Channel shuffles, and the slices that split them, as one gather of the channels each (plan/passes/
+//! channel_permutation.h), which the fast path runs on channels-last data as it is stored: ShuffleNetV2's
+//! transposes and slices each copied their tensor out of the channels-last region and back.
+bool channelPermutations(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    if (size_t const gathered = plan::gatherChannelPermutations(model); gathered > 0)
+    {
+        logInfo("Channel shuffles: " + std::to_string(gathered) + " chains of shuffles run as one gather each");
+    }
+    return true;
+}
+
 bool fastPathMarking(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
     for (plan::LayerRecord& layer : model.layers)
@@ -154,6 +167,7 @@ backend::PassList<Options> const& cpuPasses()
         {"sample normalizations", sampleNormalizations},
         {"sample affine folding", sampleAffineFolding},
         {"point-wise chain fusion", pointwiseChainFusion},
+        {"channel permutations", channelPermutations},
         {"fast path marking", fastPathMarking},
         {"channels-last formats", channelsLastFormats},
     };
