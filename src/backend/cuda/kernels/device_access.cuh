@@ -1,5 +1,5 @@
-// Reading and writing one element of a device tensor of any supported type, and the
-// launch shape every elementwise-style kernel uses.
+// Reading and writing one element of a device tensor of any supported type, FP16 values converted two at a time, and
+// the launch shape every elementwise-style kernel uses.
 #pragma once
 
 #include "core/data_type.h"
@@ -50,6 +50,7 @@ __device__ inline uint16_t floatAsBf16Bits(float value)
                         : __bfloat16_as_ushort(__float2bfloat16_rn(value));
 }
 
+//! Two 16-bit values as one word, `low` in its low half (the first element in memory).
 __device__ inline unsigned int packPair(uint16_t low, uint16_t high)
 {
     return static_cast<unsigned int>(low) | (static_cast<unsigned int>(high) << 16);
