@@ -119,6 +119,34 @@ TEST(QuantizationPropagation, LetsTheProductBehindTheShufflesFuseOnTheFastPath)
     EXPECT_TRUE(cpu::fast::isMarked(layerNamed(fast, "merge")));
 }
 
+//! ShuffleNetV2's channel shuffle in a Q/DQ network: a quantized convolution's 12 maps shuffled in two groups (reshape,
+//! transpose, reshape) into another quantized convolution.
+Network const kQuantizedShuffle{[](Builder& b) {
+                                    ITensor& x = b.pair(b.input("a", {2, 3, 6, 7}), {kScale}, "x");
+                                    ITensor& maps = b.pair(b.convolution(x, 12), {kScale}, "maps");
+                                    ITensor& split = b.shuffle(maps, {2, 2, 6, 6, 7}, {}, "split");
+                                    ITensor& moved = b.shuffle(split, {}, {0, 2, 1, 3, 4}, "transpose");
+                                    ITensor& shuffled = b.shuffle(moved, {2, 12, 6, 7}, {}, "merge");
+                                    markOutput(b.network(), b.convolution(b.pair(shuffled, {kScale}, "shuffled"), 5));
+                                },
+    {{2, 3, 6, 7}}};
+
+TEST(QuantizationPropagation, ChannelShufflesOnInt8GatherOnTheFastPath)
+{
+    // The DQ after the first convolution moves across the shuffles and meets the Q after them; the shuffles, moving
+    // INT8 codes, become one gather (plan/passes/channel_permutation.h) from the first convolution's channels-last
+    // output into the second's channels-last input, two runs of channels interleaved (0, 6, 1, 7, ...).
+    expectFastMatchesReference(kQuantizedShuffle.maker(), kQuantizedShuffle.inputValues(), Tolerance(1e-5, 1e-5));
+    plan::PlanModel const fast = readModel(buildCpuPlan(kQuantizedShuffle.maker(), CpuKernels::kFAST));
+    EXPECT_EQ(countOf(fast, LayerType::kSHUFFLE), 0U);
+    plan::LayerRecord const& gather = layerNamed(fast, "split + transpose + merge");
+    EXPECT_EQ(gather.type, LayerType::kGATHER);
+    EXPECT_TRUE(cpu::fast::isMarked(gather));
+    EXPECT_EQ(typesOf(fast, gather.name), kInt8);
+    EXPECT_EQ(plan::slotFormat(fast, gather, 0), TensorFormat::kHWC);
+    EXPECT_EQ(plan::slotFormat(fast, gather, 2), TensorFormat::kHWC);
+}
+
 //! BERT's queries as transformers export scaled dot-product attention: DQ -> product by weights -> bias -> split into
 //! heads -> times a constant -> Q/DQ; or without the quantization after the product.
 Network scaledQueries(bool quantized)
