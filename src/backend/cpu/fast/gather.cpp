@@ -124,6 +124,11 @@ public:
         TensorView const& output = outputs.at(0);
         ImageLayout const in = ImageLayout::of(data.shape, data.format);
         ImageLayout const out = ImageLayout::of(output.shape, output.format);
+        if (indices.count() != out.channels)
+        {
+            throw std::invalid_argument("gather: " + std::to_string(indices.count()) + " indices for an output of "
+                + std::to_string(out.channels) + " channels");
+        }
         // Indices as IGatherLayer takes them: from -channels to channels - 1, negatives counting from the end.
         mSources.resize(static_cast<size_t>(indices.count()));
         auto const* values = static_cast<int32_t const*>(indices.data);
