@@ -2,8 +2,9 @@
 // (read from the plan, without a GPU), and on the GPU the rows' kernel (INormalizationLayer over the last axes) and
 // the fused layers (residual sums, LayerNorm's and RMSNorm's expansions) against the CPU reference, over rows of 1,
 // 31, 200, 384, 768, 1024, 4097 and 20000 elements (a block per row for a few rows, a warp or part of one per row for
-// many, rows too long for registers), FP32, FP16 and BF16, NaN and infinities among them. The networks are tests/layers/normalization_networks.h's, which
-// normalization_fusion_test.cpp also checks on the CPU reference alone (fused against unfused).
+// many, rows too long for registers), FP32, FP16 and BF16, NaN and infinities among them. The networks are
+// tests/layers/normalization_networks.h's, which normalization_fusion_test.cpp also checks on the CPU reference alone
+// (fused against unfused).
 #include "backend_comparison.h"
 #include "normalization_networks.h"
 
