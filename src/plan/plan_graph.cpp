@@ -10,6 +10,9 @@
 #include "shape/arithmetic.h"
 #include "shape/expr.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace kiln::plan
 {
 
@@ -559,23 +562,6 @@ void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed)
     model.layers = std::move(kept);
 }
 
-void rebuildLayers(PlanModel& model, std::vector<bool> const& removed, std::vector<std::vector<LayerRecord>>& before)
-{
-    std::vector<LayerRecord> layers;
-    for (size_t l = 0; l < model.layers.size(); ++l)
-    {
-        for (LayerRecord& added : before[l])
-        {
-            layers.push_back(std::move(added));
-        }
-        if (!removed[l])
-        {
-            layers.push_back(std::move(model.layers[l]));
-        }
-    }
-    model.layers = std::move(layers);
-}
-
 void removeWithItsConstants(PlanModel const& model, size_t l, std::vector<std::vector<size_t>>& readers,
     std::vector<int64_t> const& producers, std::vector<bool>& removed)
 {
@@ -596,6 +582,36 @@ void removeWithItsConstants(PlanModel const& model, size_t l, std::vector<std::v
             removed[producer] = true;
         }
     }
+}
+
+LayerRewrite::LayerRewrite(PlanModel const& model)
+    : known(valuesNoRunChanges(model))
+    , readers(readersOf(model))
+    , producers(producersOf(model))
+    , removed(model.layers.size(), false)
+    , before(model.layers.size())
+    , after(model.layers.size())
+{
+}
+
+void LayerRewrite::remove(PlanModel const& model, size_t l)
+{
+    removeWithItsConstants(model, l, readers, producers, removed);
+}
+
+void LayerRewrite::apply(PlanModel& model)
+{
+    std::vector<LayerRecord> layers;
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        std::move(before[l].begin(), before[l].end(), std::back_inserter(layers));
+        if (!removed[l])
+        {
+            layers.push_back(std::move(model.layers[l]));
+        }
+        std::move(after[l].begin(), after[l].end(), std::back_inserter(layers));
+    }
+    model.layers = std::move(layers);
 }
 
 bool holdsRefittableWeights(LayerRecord const& record)

@@ -134,15 +134,31 @@ std::optional<LayerRecord> constantOwnedBy(
 //! Removes the layers marked in `absorbed` (by layer index) from the model's layer list, keeping the others' order.
 void eraseLayers(PlanModel& model, std::vector<bool> const& absorbed);
 
-//! The model's layer list rebuilt in order, each layer preceded by the layers `before` holds at its index (moved from
-//! there) and left out where `removed` marks it.
-void rebuildLayers(PlanModel& model, std::vector<bool> const& removed, std::vector<std::vector<LayerRecord>>& before);
-
 //! For a pass that removes layer `l`: marks it in `removed`, takes it from `readers` (readersOf) of its inputs past the
 //! first, and marks each constant layer (`producers`: producersOf) that wrote one of those and that nothing else reads
 //! now, where the application does not see its output (a reshape's dimensions, a slice's bounds, old weights).
 void removeWithItsConstants(PlanModel const& model, size_t l, std::vector<std::vector<size_t>>& readers,
     std::vector<int64_t> const& producers, std::vector<bool>& removed);
+
+//! What a pass that rewrites a plan's layers in one sweep works from and builds up: the graph as the sweep found it
+//! (values no run changes, each tensor's readers, kept up to date by remove, and its producer), the layers it removes,
+//! and those it inserts just before or just after a layer.
+struct LayerRewrite
+{
+    explicit LayerRewrite(PlanModel const& model);
+
+    //! Removes layer `l` of `model` with the constants only it read (removeWithItsConstants).
+    void remove(PlanModel const& model, size_t l);
+    //! Rebuilds `model`'s layer list in order: each layer's `before`, the layer unless removed, its `after`.
+    void apply(PlanModel& model);
+
+    std::vector<std::optional<int64_t>> const known;
+    std::vector<std::vector<size_t>> readers;
+    std::vector<int64_t> const producers;
+    std::vector<bool> removed;
+    std::vector<std::vector<LayerRecord>> before; //!< by layer: what runs just before it
+    std::vector<std::vector<LayerRecord>> after;  //!< by layer: what runs just after it (in its place, if removed)
+};
 
 //! Whether `record` reads and writes every tensor row-major (kLINEAR), as it and its tensors are stored.
 bool linearThroughout(PlanModel const& model, LayerRecord const& record);

@@ -336,11 +336,7 @@ class ChainRewriter
 public:
     explicit ChainRewriter(PlanModel& model)
         : mModel(model)
-        , mKnown(valuesNoRunChanges(model))
-        , mReaders(readersOf(model))
-        , mProducers(producersOf(model))
-        , mRemoved(model.layers.size(), false)
-        , mReplacements(model.layers.size())
+        , mEdit(model)
     {
     }
 
@@ -349,26 +345,15 @@ public:
         size_t gathered = 0;
         for (size_t l = 0; l < mModel.layers.size(); ++l)
         {
-            std::optional<Chain> const chain = mRemoved[l] ? std::nullopt : chainFrom(mModel, mKnown, mReaders, l);
+            std::optional<Chain> const chain = mEdit.removed[l] ? std::nullopt
+                                                                : chainFrom(mModel, mEdit.known, mEdit.readers, l);
             if (chain)
             {
                 rewrite(*chain);
                 ++gathered;
             }
         }
-        std::vector<LayerRecord> layers;
-        for (size_t l = 0; l < mModel.layers.size(); ++l)
-        {
-            if (!mRemoved[l])
-            {
-                layers.push_back(std::move(mModel.layers[l]));
-            }
-            for (LayerRecord& replacement : mReplacements[l])
-            {
-                layers.push_back(std::move(replacement));
-            }
-        }
-        mModel.layers = std::move(layers);
+        mEdit.apply(mModel);
         return gathered;
     }
 
@@ -388,14 +373,14 @@ private:
         std::optional<nvinfer1::DataType> const precision = first.precision;
         for (size_t member : chain.layers)
         {
-            removeWithItsConstants(mModel, member, mReaders, mProducers, mRemoved);
+            mEdit.remove(mModel, member);
         }
         std::vector<size_t> otherReaders;
-        for (size_t r : std::vector<size_t>(mReaders[y]))
+        for (size_t r : std::vector<size_t>(mEdit.readers[y]))
         {
             // A slice of an output stored in another type (a network output) reads it converted back: it stays.
             std::optional<std::vector<int32_t>> const channels = mModel.tensors[y].type == chain.type
-                ? slicedChannels(mModel, mKnown, mModel.layers[r], y)
+                ? slicedChannels(mModel, mEdit.known, mModel.layers[r], y)
                 : std::nullopt;
             if (!channels)
             {
@@ -411,13 +396,13 @@ private:
             std::string const sliceName = name + " + " + slice.name;
             int32_t const out = slice.outputs[0];
             std::optional<nvinfer1::DataType> const slicePrecision = slice.precision;
-            removeWithItsConstants(mModel, r, mReaders, mProducers, mRemoved);
-            mReplacements[r] = gatherOf(sliceName, x, indices, out, slicePrecision, chain.type);
+            mEdit.remove(mModel, r);
+            mEdit.after[r] = gatherOf(sliceName, x, indices, out, slicePrecision, chain.type);
         }
-        mReaders[y] = otherReaders;
+        mEdit.readers[y] = otherReaders;
         if (!otherReaders.empty() || isObserved(mModel.tensors[y]))
         {
-            mReplacements[chain.layers.back()] = gatherOf(name, x, chain.permutation, y, precision, chain.type);
+            mEdit.after[chain.layers.back()] = gatherOf(name, x, chain.permutation, y, precision, chain.type);
         }
     }
 
@@ -456,11 +441,7 @@ private:
     }
 
     PlanModel& mModel;
-    KnownValues const mKnown;
-    std::vector<std::vector<size_t>> mReaders;
-    std::vector<int64_t> const mProducers;
-    std::vector<bool> mRemoved;
-    std::vector<std::vector<LayerRecord>> mReplacements; //!< by layer: what runs after it (in its place, if removed)
+    LayerRewrite mEdit;
 };
 
 } // namespace

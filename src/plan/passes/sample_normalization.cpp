@@ -73,11 +73,7 @@ class Rewriter
 public:
     explicit Rewriter(PlanModel& model)
         : mModel(model)
-        , mKnown(plan::valuesNoRunChanges(model))
-        , mReaders(plan::readersOf(model))
-        , mProducers(plan::producersOf(model))
-        , mRemoved(model.layers.size(), false)
-        , mBefore(model.layers.size())
+        , mEdit(model)
     {
     }
 
@@ -92,7 +88,7 @@ public:
                 ++replaced;
             }
         }
-        plan::rebuildLayers(mModel, mRemoved, mBefore);
+        mEdit.apply(mModel);
         return replaced;
     }
 
@@ -102,7 +98,7 @@ private:
     {
         LayerRecord const& layer = mModel.layers[l];
         auto const* params = plan::paramsOf<network::NormalizationParams>(layer);
-        if (params == nullptr || mRemoved[l] || params->nbGroups > 1 || layer.inputs.size() != 3
+        if (params == nullptr || mEdit.removed[l] || params->nbGroups > 1 || layer.inputs.size() != 3
             || layer.outputs.size() != 1 || layer.epilogue.any() || !layer.guards.empty() || !layer.ioTypes.empty())
         {
             return std::nullopt;
@@ -110,16 +106,16 @@ private:
         int32_t const rows = layer.inputs[0];
         int32_t const normalized = layer.outputs[0];
         size_t const rank = mModel.tensors[rows].dims.size();
-        if ((rank != 2 && rank != 3) || params->axes != 1U << (rank - 1) || mProducers[rows] < 0)
+        if ((rank != 2 && rank != 3) || params->axes != 1U << (rank - 1) || mEdit.producers[rows] < 0)
         {
             return std::nullopt;
         }
-        auto const flatten = static_cast<size_t>(mProducers[rows]);
-        std::optional<size_t> const restore = plan::soleReader(mModel, mReaders, l);
-        std::optional<size_t> const scale = oneValueConstant(mModel, mProducers, layer.inputs[1]);
-        std::optional<size_t> const bias = oneValueConstant(mModel, mProducers, layer.inputs[2]);
+        auto const flatten = static_cast<size_t>(mEdit.producers[rows]);
+        std::optional<size_t> const restore = plan::soleReader(mModel, mEdit.readers, l);
+        std::optional<size_t> const scale = oneValueConstant(mModel, mEdit.producers, layer.inputs[1]);
+        std::optional<size_t> const bias = oneValueConstant(mModel, mEdit.producers, layer.inputs[2]);
         if (!restore || !scale || !bias || !onlyReshapes(mModel.layers[flatten])
-            || !onlyReshapes(mModel.layers[*restore]) || mReaders[rows].size() != 1
+            || !onlyReshapes(mModel.layers[*restore]) || mEdit.readers[rows].size() != 1
             || plan::isObserved(mModel.tensors[rows]) || mModel.layers[*restore].inputs[0] != normalized)
         {
             return std::nullopt;
@@ -129,22 +125,22 @@ private:
         std::vector<int32_t> const& xDims = mModel.tensors[x].dims;
         std::vector<int32_t> const& yDims = mModel.tensors[y].dims;
         std::vector<int32_t> const& rowDims = mModel.tensors[rows].dims;
-        std::optional<std::vector<int64_t>> const xKnown = knownDims(mModel, mKnown, x);
-        std::optional<std::vector<int64_t>> const rowKnown = knownDims(mModel, mKnown, rows);
+        std::optional<std::vector<int64_t>> const xKnown = knownDims(mModel, mEdit.known, x);
+        std::optional<std::vector<int64_t>> const rowKnown = knownDims(mModel, mEdit.known, rows);
         if (xDims.size() != 4 || yDims.size() != 4 || !xKnown || !rowKnown)
         {
             return std::nullopt;
         }
         for (size_t axis = 0; axis < 4; ++axis)
         {
-            if (!plan::equalEveryRun(mModel, mKnown, xDims[axis], yDims[axis]))
+            if (!plan::equalEveryRun(mModel, mEdit.known, xDims[axis], yDims[axis]))
             {
                 return std::nullopt;
             }
         }
         // [N, 1, K] or [N, K]: one row per sample, K its elements.
         int64_t const sample = (*xKnown)[1] * (*xKnown)[2] * (*xKnown)[3];
-        bool const oneRowPerSample = plan::equalEveryRun(mModel, mKnown, rowDims[0], xDims[0])
+        bool const oneRowPerSample = plan::equalEveryRun(mModel, mEdit.known, rowDims[0], xDims[0])
             && (rank == 2 || (*rowKnown)[1] == 1) && (*rowKnown)[rank - 1] == sample;
         nvinfer1::DataType const type = mModel.tensors[x].type;
         bool const oneType = mModel.tensors[rows].type == type && mModel.tensors[normalized].type == type
@@ -171,9 +167,9 @@ private:
         // Each goes with the constants only it read (the reshapes' dimensions, the old scale and bias).
         for (size_t l : {found.flatten, found.restore, found.normalization})
         {
-            plan::removeWithItsConstants(mModel, l, mReaders, mProducers, mRemoved);
+            mEdit.remove(mModel, l);
         }
-        mBefore[found.normalization].push_back(std::move(normalization));
+        mEdit.before[found.normalization].push_back(std::move(normalization));
     }
 
     //! A copy of one-value constant layer `constant` shaped [1, 1, 1, 1], added before it (once, whichever
@@ -196,18 +192,14 @@ private:
         mModel.tensors.push_back(std::move(tensor));
         auto const output = static_cast<int32_t>(mModel.tensors.size() - 1);
         copy.outputs = {output};
-        mBefore[constant].push_back(std::move(copy));
+        mEdit.before[constant].push_back(std::move(copy));
         mFourDimensional[constant] = output;
         return output;
     }
 
     PlanModel& mModel;
-    std::vector<std::optional<int64_t>> const mKnown;
-    std::vector<std::vector<size_t>> mReaders;
-    std::vector<int64_t> const mProducers;
-    std::vector<bool> mRemoved;
-    std::vector<std::vector<LayerRecord>> mBefore; //!< by layer: what runs just before it
-    std::map<size_t, int32_t> mFourDimensional;    //!< by one-value constant layer: its copy's tensor
+    plan::LayerRewrite mEdit;
+    std::map<size_t, int32_t> mFourDimensional; //!< by one-value constant layer: its copy's tensor
 };
 
 } // namespace

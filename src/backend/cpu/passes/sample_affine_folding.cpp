@@ -32,11 +32,7 @@ class Folder
 public:
     explicit Folder(plan::PlanModel& model)
         : mModel(model)
-        , mKnown(plan::valuesNoRunChanges(model))
-        , mReaders(plan::readersOf(model))
-        , mProducers(plan::producersOf(model))
-        , mRemoved(model.layers.size(), false)
-        , mBefore(model.layers.size())
+        , mEdit(model)
     {
     }
 
@@ -47,7 +43,7 @@ public:
         {
             folded += foldAt(l) ? 1 : 0;
         }
-        plan::rebuildLayers(mModel, mRemoved, mBefore);
+        mEdit.apply(mModel);
         return folded;
     }
 
@@ -55,11 +51,11 @@ private:
     //! The values of FP32 tensor `t`, one per channel, where a fixed constant holds one value or one per channel.
     std::optional<std::vector<float>> perChannel(int32_t t, int64_t channels) const
     {
-        if (t < 0 || mProducers[t] < 0 || mModel.tensors[t].type != DataType::kFLOAT)
+        if (t < 0 || mEdit.producers[t] < 0 || mModel.tensors[t].type != DataType::kFLOAT)
         {
             return std::nullopt;
         }
-        network::ConstantParams const* constant = plan::fixedConstant(mModel.layers[mProducers[t]]);
+        network::ConstantParams const* constant = plan::fixedConstant(mModel.layers[mEdit.producers[t]]);
         std::optional<std::vector<int64_t>> const dims = plan::constantDims(mModel, t);
         if (constant == nullptr || !dims || !plan::holdsOneValueOrOnePerChannel(*dims, channels))
         {
@@ -78,8 +74,8 @@ private:
     std::optional<std::pair<size_t, std::vector<float>>> affineReader(
         size_t l, ElementWiseOperation operation, int64_t channels) const
     {
-        std::optional<size_t> const reader = plan::soleReader(mModel, mReaders, l);
-        if (!reader || mRemoved[*reader])
+        std::optional<size_t> const reader = plan::soleReader(mModel, mEdit.readers, l);
+        if (!reader || mEdit.removed[*reader])
         {
             return std::nullopt;
         }
@@ -97,7 +93,7 @@ private:
             return std::nullopt;
         }
         // The sum must write the normalization's shape: the constant only broadcasts into it.
-        if (!plan::sameShapeEveryRun(mModel, mKnown, x, layer.outputs[0]))
+        if (!plan::sameShapeEveryRun(mModel, mEdit.known, x, layer.outputs[0]))
         {
             return std::nullopt;
         }
@@ -108,7 +104,7 @@ private:
     bool foldAt(size_t l)
     {
         plan::LayerRecord const& layer = mModel.layers[l];
-        if (mRemoved[l] || !plan::normalizesWholeSamples(mModel, layer) || layer.outputs.size() != 1
+        if (mEdit.removed[l] || !plan::normalizesWholeSamples(mModel, layer) || layer.outputs.size() != 1
             || layer.epilogue.any() || !layer.guards.empty() || !layer.ioTypes.empty()
             || !float32Throughout(mModel, layer))
         {
@@ -154,12 +150,12 @@ private:
         {
             normalization.name += " + " + mModel.layers[f].name;
         }
-        plan::removeWithItsConstants(mModel, l, mReaders, mProducers, mRemoved);
+        mEdit.remove(mModel, l);
         for (size_t f : folded)
         {
-            plan::removeWithItsConstants(mModel, f, mReaders, mProducers, mRemoved);
+            mEdit.remove(mModel, f);
         }
-        mBefore[l].push_back(std::move(normalization));
+        mEdit.before[l].push_back(std::move(normalization));
         return true;
     }
 
@@ -167,7 +163,7 @@ private:
     //! its tensor.
     int32_t channelConstant(size_t l, int32_t like, std::vector<float> const& values, char const* what)
     {
-        plan::LayerRecord constant = mModel.layers[mProducers[like]];
+        plan::LayerRecord constant = mModel.layers[mEdit.producers[like]];
         auto params = std::make_shared<network::ConstantParams>(*plan::fixedConstant(constant));
         auto const channels = static_cast<int64_t>(values.size());
         params->dimensions = nvinfer1::Dims{4, {1, channels, 1, 1}};
@@ -181,16 +177,12 @@ private:
         mModel.tensors.push_back(std::move(tensor));
         auto const output = static_cast<int32_t>(mModel.tensors.size() - 1);
         constant.outputs = {output};
-        mBefore[l].push_back(std::move(constant));
+        mEdit.before[l].push_back(std::move(constant));
         return output;
     }
 
     plan::PlanModel& mModel;
-    std::vector<std::optional<int64_t>> const mKnown;
-    std::vector<std::vector<size_t>> mReaders;
-    std::vector<int64_t> const mProducers;
-    std::vector<bool> mRemoved;
-    std::vector<std::vector<plan::LayerRecord>> mBefore; //!< by layer: what runs just before it
+    plan::LayerRewrite mEdit;
 };
 
 } // namespace
