@@ -122,6 +122,22 @@ std::unordered_set<network::Layer const*> nmsCoordinateLayers(std::vector<networ
     return taken;
 }
 
+//! The type a loop boundary stores the value it carries in, where the builder may choose it: an iterator's slice and
+//! a loop output's value in the type of the tensor they copy from, so that a loop computing in a reduced precision
+//! neither converts each slice it reads nor each value it gives out (the copies convert where types differ, and a
+//! slice in its tensor's type is read in place). A recurrence's is set once its next value's is known.
+std::optional<DataType> carriedType(network::Layer const& layer, PrecisionChoice const& choice)
+{
+    LayerType const type = layer.params().type();
+    if ((type != LayerType::kITERATOR && type != LayerType::kLOOP_OUTPUT) || layer.inputs().empty())
+    {
+        return std::nullopt;
+    }
+    auto const from = choice.storage.find(layer.inputs()[0]);
+    return from != choice.storage.end() && isFloatType(from->second) ? std::optional<DataType>(from->second)
+                                                                     : std::nullopt;
+}
+
 } // namespace
 
 std::optional<DataType> PrecisionChoice::precisionOf(network::Layer const& layer) const
@@ -182,9 +198,7 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
         choice.storage[input] = facts.tensors.at(input).type;
     }
     // Tensors whose readers need them in their own type, so that whatever computes them stores that type rather
-    // than a reduced one: a layer's parameter inputs (thresholds, scales), and a recurrence's initial and next
-    // values, which the recurrence carries from one iteration to the next in one type (the recurrence keeps its
-    // types, so both must be stored in the type the network gave them).
+    // than a reduced one: a layer's parameter inputs (thresholds, scales).
     std::unordered_set<network::Tensor const*> keepTheirTypes;
     for (network::Layer const* layer : order)
     {
@@ -193,15 +207,6 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
             if (layer->inputs()[i] != nullptr && layer->params().isParameterInput(i))
             {
                 keepTheirTypes.insert(layer->inputs()[i]);
-            }
-        }
-        auto const* recurrence = dynamic_cast<network::RecurrenceLayer const*>(layer);
-        if (recurrence != nullptr)
-        {
-            keepTheirTypes.insert(recurrence->inputs()[0]);
-            if (recurrence->nextValue() != nullptr)
-            {
-                keepTheirTypes.insert(recurrence->nextValue());
             }
         }
     }
@@ -243,9 +248,25 @@ bool choosePrecisions(network::Network const& network, std::vector<network::Laye
         {
             network::Tensor const* output = layer->outputs()[i];
             DataType const inferred = facts.tensors.at(output).type;
-            bool const free = precision && isFloatType(inferred) && !output->isNetworkOutput()
-                && !outputTypeWasAsked(*layer, i) && keepTheirTypes.count(output) == 0;
-            choice.storage[output] = free ? *precision : inferred;
+            bool const free = isFloatType(inferred) && !output->isNetworkOutput() && !outputTypeWasAsked(*layer, i)
+                && keepTheirTypes.count(output) == 0;
+            std::optional<DataType> const carried = free ? carriedType(*layer, choice) : std::nullopt;
+            choice.storage[output] = free && precision ? *precision : carried ? *carried : inferred;
+        }
+    }
+    // A recurrence carries its value in its next value's type, chosen above by the layer computing it, so that each
+    // iteration's update copies without converting (the runtime's copies convert where types differ: the initial
+    // value's, once, and a next value that is another recurrence's value stored in another type).
+    for (network::Layer const* layer : order)
+    {
+        auto const* recurrence = dynamic_cast<network::RecurrenceLayer const*>(layer);
+        if (recurrence != nullptr && recurrence->nextValue() != nullptr)
+        {
+            DataType const next = choice.storage.at(recurrence->nextValue());
+            for (network::Tensor const* output : recurrence->outputs())
+            {
+                choice.storage[output] = next;
+            }
         }
     }
     if (ignoredConstraints > 0)

@@ -4,6 +4,7 @@
 // recurrences that read one another (a swap); the boundary layers' API; plans that keep the loops (round trip); and
 // the errors of malformed loops.
 #include "host_tensor.h"
+#include "plan/plan_format.h"
 #include "round_trip.h"
 
 namespace
@@ -92,51 +93,92 @@ TEST(Loop, RunningSumsOverAnIteratorWithEveryOutputKind)
     EXPECT_EQ(reversedValues, (std::vector<float>{1111, 111, 11, 1, 2222, 222, 22, 2, 3333, 333, 33, 3}));
 }
 
-TEST(Loop, AnFp16BuildCarriesTheRecurrenceInItsInitialType)
+//! The types the harness's plan stores the first output of its layers of kind `type` in, layer after layer.
+std::vector<DataType> planOutputTypes(LayerHarness const& h, LayerType type)
 {
-    // With kFP16 the body's sum computes in HALF, but the recurrence carries its value in the initial value's FLOAT:
-    // the next value is stored FLOAT, as the plan's recurrence requires. Sums up to 30 are exact in FP16.
-    LayerHarness h;
-    ITensor* x = h.network->addInput("x", DataType::kFLOAT, dims2(4, 3));
-    static int32_t const kTrips = 4;
-    static std::vector<float> const kZeros(3, 0.0F);
-    ILoop* loop = h.network->addLoop();
-    loop->addTripLimit(*scalarInt(h, kTrips), TripLimit::kCOUNT);
-    IRecurrenceLayer* total = loop->addRecurrence(*zeros(h, kZeros));
-    ITensor* next = sum(h, *total->getOutput(0), *loop->addIterator(*x)->getOutput(0));
-    total->setInput(1, *next);
-    h.output(loop->addLoopOutput(*next, LoopOutput::kLAST_VALUE), "last");
-    h.config->setFlag(BuilderFlag::kFP16);
-    ASSERT_TRUE(h.build());
-    std::vector<float> const values{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-    std::vector<float> lastValue(3);
-    ASSERT_TRUE(h.run({{"x", values.data()}}, {{"last", lastValue.data()}}));
-    EXPECT_EQ(lastValue, (std::vector<float>{22, 26, 30}));
+    kiln::plan::PlanModel model;
+    std::string error;
+    EXPECT_TRUE(kiln::plan::readPlan(h.plan->data(), h.plan->size(), model, error)) << error;
+    std::vector<DataType> types;
+    for (kiln::plan::LayerRecord const& record : model.layers)
+    {
+        if (record.type == type)
+        {
+            types.push_back(model.tensors[static_cast<size_t>(record.outputs.at(0))].type);
+        }
+    }
+    return types;
 }
 
-TEST(Loop, AnFp16BuildKeepsAComputedInitialValueInItsType)
+//! A kFP16 build of s = initial + r0 + ... + r3 over the rows r of x [4, 3] (or of x + x with `doubled`), its last
+//! value the output "last".
+struct Fp16RunningSum
 {
-    // The initial value computed by a layer that kFP16 lets compute in HALF (an LSTM's initial state from its
-    // inputs): it is stored in its own FLOAT, the type the next value keeps, so that the plan's recurrence holds.
-    // s = (h0 + h0) + r0 + ... + r3, exact in FP16.
     LayerHarness h;
     ITensor* x = h.network->addInput("x", DataType::kFLOAT, dims2(4, 3));
-    ITensor* h0 = h.network->addInput("h0", DataType::kFLOAT, dims1(3));
-    static int32_t const kTrips = 4;
     ILoop* loop = h.network->addLoop();
-    loop->addTripLimit(*scalarInt(h, kTrips), TripLimit::kCOUNT);
-    IRecurrenceLayer* total = loop->addRecurrence(*sum(h, *h0, *h0));
-    ITensor* next = sum(h, *total->getOutput(0), *loop->addIterator(*x)->getOutput(0));
-    total->setInput(1, *next);
-    h.output(loop->addLoopOutput(*next, LoopOutput::kLAST_VALUE), "last");
-    h.config->setFlag(BuilderFlag::kFP16);
-    ASSERT_TRUE(h.build());
-    kiln::test::expectRoundTrip(h);
-    std::vector<float> const values{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+
+    void build(ITensor& initial, bool doubled)
+    {
+        static int32_t const kTrips = 4;
+        loop->addTripLimit(*scalarInt(h, kTrips), TripLimit::kCOUNT);
+        IRecurrenceLayer* total = loop->addRecurrence(initial);
+        ITensor* rows = doubled ? sum(h, *x, *x) : x;
+        ITensor* next = sum(h, *total->getOutput(0), *loop->addIterator(*rows)->getOutput(0));
+        total->setInput(1, *next);
+        h.output(loop->addLoopOutput(*next, LoopOutput::kLAST_VALUE), "last");
+        h.config->setFlag(BuilderFlag::kFP16);
+        ASSERT_TRUE(h.build()) << h.logger.errors();
+        kiln::test::expectRoundTrip(h);
+    }
+
+    std::vector<float> run(std::map<std::string, void const*> inputs)
+    {
+        std::vector<float> const values{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+        inputs.emplace("x", values.data());
+        std::vector<float> last(3);
+        EXPECT_TRUE(h.run(inputs, {{"last", last.data()}}));
+        return last;
+    }
+};
+
+TEST(Loop, AnFp16BuildIteratesAComputedTensorInItsType)
+{
+    // The rows of x + x, which kFP16 computes and stores in HALF: the iterator's slices stay HALF (read in place, not
+    // converted to the network's FLOAT each iteration). s = 2 * (r0 + ... + r3), exact in FP16.
+    Fp16RunningSum sums;
+    static std::vector<float> const kZeros(3, 0.0F);
+    sums.build(*zeros(sums.h, kZeros), true);
+    EXPECT_EQ(planOutputTypes(sums.h, LayerType::kITERATOR), (std::vector<DataType>{DataType::kHALF}));
+    EXPECT_EQ(sums.run({}), (std::vector<float>{44, 52, 60}));
+}
+
+TEST(Loop, AnFp16BuildCarriesTheRecurrenceInHalf)
+{
+    // The body's sum computes in HALF and its next value is stored HALF, so the recurrence carries HALF: its initial
+    // FLOAT constant converts once, before the first iteration. Sums up to 30 are exact in FP16.
+    Fp16RunningSum sums;
+    static std::vector<float> const kStart{0.5F, -1, 2};
+    sums.build(*zeros(sums.h, kStart), false);
+    EXPECT_EQ(planOutputTypes(sums.h, LayerType::kRECURRENCE), (std::vector<DataType>{DataType::kHALF}));
+    EXPECT_EQ(planOutputTypes(sums.h, LayerType::kITERATOR), (std::vector<DataType>{DataType::kFLOAT}));
+    // The loop's output is the network's, so it keeps its FLOAT.
+    EXPECT_EQ(planOutputTypes(sums.h, LayerType::kLOOP_OUTPUT), (std::vector<DataType>{DataType::kFLOAT}));
+    EXPECT_EQ(sums.run({}), (std::vector<float>{22.5F, 25, 32}));
+}
+
+TEST(Loop, AnFp16BuildComputesTheInitialValueInHalf)
+{
+    // The initial value computed by a layer that kFP16 lets compute in HALF (an LSTM's initial state from its
+    // inputs) is stored HALF, the type the recurrence carries. s = (h0 + h0) + r0 + ... + r3, exact in FP16.
+    Fp16RunningSum sums;
+    ITensor* h0 = sums.h.network->addInput("h0", DataType::kFLOAT, dims1(3));
+    ILayer* twice = sums.h.network->addElementWise(*h0, *h0, ElementWiseOperation::kSUM);
+    sums.build(*twice->getOutput(0), false);
+    EXPECT_EQ(planOutputTypes(sums.h, LayerType::kELEMENTWISE).front(), DataType::kHALF);
+    EXPECT_EQ(planOutputTypes(sums.h, LayerType::kRECURRENCE), (std::vector<DataType>{DataType::kHALF}));
     std::vector<float> const initial{0.5F, -1, 2};
-    std::vector<float> lastValue(3);
-    ASSERT_TRUE(h.run({{"x", values.data()}, {"h0", initial.data()}}, {{"last", lastValue.data()}}));
-    EXPECT_EQ(lastValue, (std::vector<float>{23, 24, 34}));
+    EXPECT_EQ(sums.run({{"h0", initial.data()}}), (std::vector<float>{23, 24, 34}));
 }
 
 TEST(Loop, WhileLoopRunsAsManyTimesAsTheDataSays)

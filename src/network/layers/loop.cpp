@@ -32,13 +32,18 @@ bool RecurrenceParams::infer(InferenceContext& ctx) const
     TensorFacts const& initial = ctx.input(0);
     if (ctx.hasInput(1))
     {
-        // Only plans hold the next value as an input (the network keeps the back edge out of its order).
+        // Only plans hold the next value as an input (the network keeps the back edge out of its order). A plan
+        // built in a reduced precision may carry the value in another floating-point type than the initial value's
+        // (builder/precision.cpp): the copies that set and update the value convert.
         TensorFacts const& next = ctx.input(1);
-        if (next.type != initial.type || next.dims.nbDims != initial.dims.nbDims)
+        bool const typesAgree = next.type == initial.type || (isFloatType(next.type) && isFloatType(initial.type));
+        if (!typesAgree || next.dims.nbDims != initial.dims.nbDims)
         {
-            return ctx.fail("a recurrence's next value must have its initial value's type and rank, not "
+            return ctx.fail("a recurrence's next value must have its initial value's type (or both be floating "
+                            "point) and rank, not "
                 + describe(next) + " (next) and " + describe(initial) + " (initial)");
         }
+        return ctx.setOutput(0, next.type, initial.dims) && ctx.setOutput(1, next.type, initial.dims);
     }
     return ctx.setOutput(0, initial.type, initial.dims) && ctx.setOutput(1, initial.type, initial.dims);
 }
