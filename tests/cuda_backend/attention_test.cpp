@@ -884,4 +884,43 @@ TEST(CudaAttention, ARowMaskedThroughoutIsNaNWithoutTheGuard)
     }
 }
 
+TEST(CudaAttention, ANanScoreReachesItsRowWhereverItLies)
+{
+    // Batch 0's mask is -inf on the keys of the first tile of 64 but one, which is NaN, and 0 on the keys after it:
+    // while the kernel folds that tile in, its rows have no maximum yet, and the NaN score must still reach them, as
+    // the unfused SoftMax gives it: NaN rows, or zeros through the NaN guard. The CPU's side runs without a GPU.
+    std::vector<kiln::Backend> backends{kiln::Backend::kCPU};
+    if (gpuPresent())
+    {
+        backends.push_back(kiln::Backend::kCUDA);
+    }
+    for (bool guard : {false, true})
+    {
+        AttentionCase c{};
+        c.keys = 80;
+        c.nanGuard = guard;
+        std::vector<float> mask(static_cast<size_t>(c.batch * c.keys), 0.0F);
+        std::fill(mask.begin(), mask.begin() + 64, -std::numeric_limits<float>::infinity());
+        mask[5] = std::numeric_limits<float>::quiet_NaN();
+        std::map<std::string, HostTensor> inputs = c.inputs();
+        inputs.erase("mask");
+        inputs.emplace("mask", fromFloats({c.batch, 1, 1, c.keys}, mask));
+        for (bool fp16 : {true, false})
+        {
+            std::string const what = std::string(guard ? "guarded" : "unguarded") + (fp16 ? ", fp16" : ", fp32");
+            for (kiln::Backend backend : backends)
+            {
+                std::vector<float> const y = runOn(backend, c.maker(), inputs, fp16, nullptr, {}).at("y").floats();
+                size_t const perBatch = y.size() / 2;
+                for (size_t i = 0; i < perBatch; ++i)
+                {
+                    ASSERT_TRUE(guard ? y[i] == 0.0F : std::isnan(y[i]))
+                        << what << (backend == kiln::Backend::kCPU ? ", CPU" : ", CUDA") << ", element " << i;
+                }
+                EXPECT_FALSE(std::isnan(y[perBatch])) << what;
+            }
+        }
+    }
+}
+
 } // namespace

@@ -45,6 +45,18 @@ using attention::OperandView;
 using device::DataType;
 using HalfProblem = attention::Problem<__half>;
 
+//! log2(e): the kernel keeps scores in base-2 units, score * log2(e), so that each probability is one exp2Approx of a
+//! difference (one instruction besides the subtraction) where exp would scale the difference first.
+constexpr float kLog2e = 1.4426950408889634F;
+
+//! 2^x by the hardware's approximation (as __expf computes e^x, after its scaling).
+__device__ inline float exp2Approx(float x)
+{
+    float y;
+    asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
 constexpr int kWarps = 4;
 constexpr int kWarpQueries = 16; //!< one mma tile high
 constexpr int kThreads = kWarps * 32;
@@ -145,45 +157,69 @@ __device__ inline void addMask(float (&scores)[kWarpKeys / 8][4], HalfProblem co
                 int32_t const key = firstKey + n * 8 + 2 * t + e;
                 if (key < p.keyCount)
                 {
-                    scores[n][2 * half + e] += maskValue(row[static_cast<int64_t>(key) * p.maskView.column]);
+                    float const mask = maskValue(row[static_cast<int64_t>(key) * p.maskView.column]);
+                    scores[n][2 * half + e] += mask * kLog2e; // the scores' base-2 units
                 }
             }
         }
     }
 }
 
-//! The scores of the warp's rows against its kWarpKeys keys of a tile: the products times `scale` (the problem's, and
-//! the query's and keys' units where they are steps), rounding, mask, -inf past the last key. `maskRows`: as addMask
-//! takes them.
+//! The scores of the warp's rows against its kWarpKeys keys of a tile, in base-2 units (kLog2e): the products times
+//! `scale` (the problem's, and the query's and keys' units where they are steps; times kLog2e where the scores are
+//! not rounded), rounding, mask, -inf past the last key. `maskRows`: as addMask takes them.
 template <int kDepth, int kWarpKeys, Grids kGrids>
 __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t const (&query)[kDepth / 16][4],
     __half const* keys, HalfProblem const& p, float scale, int64_t const (&maskRows)[2], int32_t firstKey, int32_t row0)
 {
     constexpr int kPitch = kDepth + 8;
+    static_assert(kDepth % 32 == 0, "ldmatrix gives the b fragments of two 16-deep steps at a time");
     int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
-    int32_t const g = lane / 4;
     int32_t const t = lane % 4;
+    // ldmatrix: lanes 8m..8m+7 give the 8 keys' rows of matrix m, columns 8m on: the b fragments (keys g, columns
+    // 2t and 2t + 8) of 16-deep steps k and k + 1.
+    __half const* const keyRows = keys + (lane % 8) * kPitch + lane / 8 * 8;
 #pragma unroll
     for (int n = 0; n < kWarpKeys / 8; ++n)
     {
         scores[n][0] = scores[n][1] = scores[n][2] = scores[n][3] = 0.0F;
 #pragma unroll
-        for (int k = 0; k < kDepth / 16; ++k)
+        for (int k = 0; k < kDepth / 16; k += 2)
         {
-            __half const* key = keys + (n * 8 + g) * kPitch + k * 16 + 2 * t;
-            mma16816(scores[n], query[k], loadPair(key), loadPair(key + 8));
+            uint32_t b[4];
+            loadMatrices(b, keyRows + n * 8 * kPitch + k * 16);
+            mma16816(scores[n], query[k], b[0], b[1]);
+            mma16816(scores[n], query[k + 1], b[2], b[3]);
         }
 #pragma unroll
         for (int e = 0; e < 4; e += 2)
         {
             float2 scaled{scores[n][e] * scale, scores[n][e + 1] * scale};
-            if (kGrids != Grids::kNone && p.scoresRounding.rounds)
+            if (kGrids != Grids::kNone)
             {
-                scaled = p.scoresRounding.rounded<kGrids>(scaled);
+                if (p.scoresRounding.rounds)
+                {
+                    scaled = p.scoresRounding.rounded<kGrids>(scaled);
+                }
+                scaled = float2{scaled.x * kLog2e, scaled.y * kLog2e};
             }
+            scores[n][e] = scaled.x;
+            scores[n][e + 1] = scaled.y;
+        }
+    }
+    if (firstKey + kWarpKeys > p.keyCount)
+    {
+        // The tile runs past the last key (the warp's part of the last tile): a test only there.
+#pragma unroll
+        for (int n = 0; n < kWarpKeys / 8; ++n)
+        {
             int32_t const key = firstKey + n * 8 + 2 * t;
-            scores[n][e] = key < p.keyCount ? scaled.x : -INFINITY;
-            scores[n][e + 1] = key + 1 < p.keyCount ? scaled.y : -INFINITY;
+#pragma unroll
+            for (int e = 0; e < 4; e += 2)
+            {
+                scores[n][e] = key < p.keyCount ? scores[n][e] : -INFINITY;
+                scores[n][e + 1] = key + 1 < p.keyCount ? scores[n][e + 1] : -INFINITY;
+            }
         }
     }
     if (p.mask == nullptr)
@@ -201,7 +237,7 @@ __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t con
 }
 
 //! Folds a tile of scores into the running softmax: new maxima (a NaN score never becomes one, as on the CPU), the
-//! output and sums rescaled to them, and the scores turned into probabilities exp(score - maximum).
+//! output and sums rescaled to them, and the scores turned into probabilities 2^(score - maximum).
 template <int kDepth, int kWarpKeys>
 __device__ inline void softmaxTile(float (&scores)[kWarpKeys / 8][4], RowState<kDepth>& state)
 {
@@ -217,8 +253,11 @@ __device__ inline void softmaxTile(float (&scores)[kWarpKeys / 8][4], RowState<k
         tileMax = fmaxf(tileMax, __shfl_xor_sync(0xFFFFFFFFU, tileMax, 1));
         tileMax = fmaxf(tileMax, __shfl_xor_sync(0xFFFFFFFFU, tileMax, 2));
         float const maximum = fmaxf(state.maximum[half], tileMax);
-        // While every score so far is -inf nothing has accumulated, and exp(-inf - -inf) would be NaN.
-        float const rescale = maximum == -INFINITY ? 1.0F : __expf(state.maximum[half] - maximum);
+        // While every score so far is -inf, subtracting +inf instead of the maximum makes every probability and the
+        // rescale 0 rather than NaN (-inf - -inf), one test a row instead of one a score. A NaN score still gives a
+        // NaN probability, and so a NaN sum: storeRows writes such a row as the CPU does.
+        float const shift = maximum == -INFINITY ? INFINITY : maximum;
+        float const rescale = exp2Approx(state.maximum[half] - shift);
         state.maximum[half] = maximum;
         state.sum[half] *= rescale;
 #pragma unroll
@@ -233,7 +272,7 @@ __device__ inline void softmaxTile(float (&scores)[kWarpKeys / 8][4], RowState<k
 #pragma unroll
             for (int e = 2 * half; e < 2 * half + 2; ++e)
             {
-                float const probability = maximum == -INFINITY ? 0.0F : __expf(scores[n][e] - maximum);
+                float const probability = exp2Approx(scores[n][e] - shift);
                 scores[n][e] = probability;
                 state.sum[half] += probability;
             }
@@ -270,7 +309,7 @@ __device__ inline void packProbabilities(
 }
 
 //! The second walk where the probabilities are rounded: the scores turned into the normalized probabilities
-//! exp(score - maximum) / sum of the rows' final maxima and sums, NaN where the unfused SoftMax gives NaN (as 0 where
+//! 2^(score - maximum) / sum of the rows' final maxima and sums, NaN where the unfused SoftMax gives NaN (as 0 where
 //! NaN probabilities count as zero), then their steps, as the second product's operands.
 template <int kDepth, int kWarpKeys, Grids kGrids>
 __device__ inline void roundedProbabilities(float const (&scores)[kWarpKeys / 8][4], RowState<kDepth> const& state,
@@ -283,8 +322,8 @@ __device__ inline void roundedProbabilities(float const (&scores)[kWarpKeys / 8]
 #pragma unroll
         for (int half = 0; half < 2; ++half)
         {
-            float2 probabilities{__expf(scores[n][2 * half] - state.maximum[half]) * inverse[half],
-                __expf(scores[n][2 * half + 1] - state.maximum[half]) * inverse[half]};
+            float2 probabilities{exp2Approx(scores[n][2 * half] - state.maximum[half]) * inverse[half],
+                exp2Approx(scores[n][2 * half + 1] - state.maximum[half]) * inverse[half]};
             if (p.zeroNaN)
             {
                 probabilities.x = isnan(probabilities.x) ? 0.0F : probabilities.x;
@@ -408,10 +447,12 @@ __device__ inline void mergeSplits(
         {
             float const maximum = fmaxf(state.maximum[half], theirs[kDepth / 2 + half]);
             // A split that saw only -inf scores weighs 0; where every split did, the row is NaN whatever is summed.
-            float const keep = normalized ? 1.0F : maximum == -INFINITY ? 0.0F : __expf(state.maximum[half] - maximum);
+            float const keep = normalized ? 1.0F
+                : maximum == -INFINITY    ? 0.0F
+                                          : exp2Approx(state.maximum[half] - maximum);
             float const take = normalized ? 1.0F
                 : maximum == -INFINITY    ? 0.0F
-                                          : __expf(theirs[kDepth / 2 + half] - maximum);
+                                          : exp2Approx(theirs[kDepth / 2 + half] - maximum);
             state.maximum[half] = maximum;
             state.sum[half] = state.sum[half] * keep + theirs[kDepth / 2 + 2 + half] * take;
 #pragma unroll
@@ -465,7 +506,7 @@ __device__ inline void completeRowStatistics(RowState<kDepth>& state, float* exc
             {
                 // A split that saw only -inf scores adds nothing; a row that is -inf throughout stays so.
                 sum[half] += maximum[half] == -INFINITY ? 0.0F
-                                                        : theirs[2 + half] * __expf(theirs[half] - maximum[half]);
+                                                        : theirs[2 + half] * exp2Approx(theirs[half] - maximum[half]);
             }
         }
         __syncthreads(); // every warp has read the exchange before the tiles are copied over it
@@ -591,7 +632,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(HalfProblem p)
     };
     bool const normalized = kRounds && p.probabilitiesRounding.rounds;
     // The products' sums scaled by their operands' units, which are 1 where the operands are not steps.
-    float const scoreScale = kRounds ? p.scale * p.queryRounding.unit() * p.keysRounding.unit() : p.scale;
+    float const scoreScale = kRounds ? p.scale * p.queryRounding.unit() * p.keysRounding.unit() : p.scale * kLog2e;
     float const outputScale = kRounds ? p.valuesRounding.unit() * (normalized ? p.probabilitiesRounding.unit() : 1.0F)
                                       : 1.0F;
     if (normalized && tiles <= p.stages)

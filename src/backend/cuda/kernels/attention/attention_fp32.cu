@@ -279,8 +279,10 @@ __global__ void __launch_bounds__(kGroups* kGroupThreads) attentionKernel(Proble
             float const score1 = scoreAt(p, starts, dots[r][1], row, key + 1);
             // A NaN score never becomes the maximum (fmaxf), as on the CPU; its probability makes the row NaN.
             float const maximum = fmaxf(state.maximum[r], warpMax(fmaxf(score0, score1)));
-            // While every score so far is -inf nothing has accumulated, and exp(-inf - -inf) would be NaN.
-            float const rescale = maximum == -INFINITY ? 1.0F : expf(state.maximum[r] - maximum);
+            // While every score so far is -inf, subtracting +inf instead of the maximum makes the probabilities and
+            // the rescale 0 rather than NaN (-inf - -inf), and a NaN score's probability still NaN, wherever it lies.
+            float const shift = maximum == -INFINITY ? INFINITY : maximum;
+            float const rescale = expf(state.maximum[r] - shift);
             state.maximum[r] = maximum;
             state.sum[r] *= rescale;
 #pragma unroll
@@ -288,8 +290,7 @@ __global__ void __launch_bounds__(kGroups* kGroupThreads) attentionKernel(Proble
             {
                 state.output[r][i] *= rescale;
             }
-            float2 const probabilities = maximum == -INFINITY ? float2{0.0F, 0.0F}
-                                                              : float2{expf(score0 - maximum), expf(score1 - maximum)};
+            float2 const probabilities{expf(score0 - shift), expf(score1 - shift)};
             state.sum[r] += probabilities.x + probabilities.y;
             *reinterpret_cast<float2*>(warpProbabilities + r * kTileKeys + kLaneKeys * lane) = probabilities;
         }
