@@ -109,6 +109,37 @@ TEST(FastElementWise, ADifferenceOfABroadcastFirstOperandRunsSwappedWithTheRefer
     expectLayerMatches(quotient, {inputs}, Tolerance(0.0), true);
 }
 
+TEST(FastElementWise, APowerByAConstantTwoRunsAsASquareWithTheReferencesBits)
+{
+    // RMSNorm's x^2 as T5's and LLaMA's exports write it: x * x on the fast path, bit for bit the reference's square
+    // (a tie rounded to even, zeros, infinities, NaN, overflow and squares below FLT_MIN included). A power by a
+    // constant 3 stays on the reference.
+    float const inf = std::numeric_limits<float>::infinity();
+    Shape const shape{2, 3, 7};
+    std::vector<float> values = randomTensor(shape, 3).floats();
+    std::transform(values.begin(), values.end(), values.begin(), [](float v) { return v * 300.0F; });
+    std::copy_n(std::vector<float>{0.0F, -0.0F, inf, -inf, std::numeric_limits<float>::quiet_NaN(), 3e19F, -1.5e-19F,
+                    1e-10F, 1.0F + std::ldexp(1.0F, -12), std::ldexp(1.5F, -74)}
+                    .begin(),
+        10, values.begin());
+    for (float exponent : {2.0F, 3.0F})
+    {
+        SCOPED_TRACE(exponent);
+        NetworkMaker const maker = [exponent](INetworkDefinition& network) {
+            ITensor* base = network.addInput("a", DataType::kFLOAT, dimsOf({2, 3, 7}));
+            IConstantLayer* power = network.addConstant(dimsOf({1, 1, 1}), Weights{DataType::kFLOAT, &exponent, 1});
+            power->setName("exponent");
+            ILayer* layer = network.addElementWise(*base, *power->getOutput(0), ElementWiseOperation::kPOW);
+            layer->setName("layer");
+            layer->getOutput(0)->setName("output");
+            network.markOutput(*layer->getOutput(0));
+        };
+        std::map<std::string, bool> const layers
+            = expectFastMatchesReference(maker, {Tensors{{"a", fromFloats(shape, values)}}}, Tolerance(0.0));
+        EXPECT_EQ(layersNamed(layers, {"layer"}), (std::map<std::string, bool>{{"layer", exponent == 2.0F}}));
+    }
+}
+
 TEST(FastElementWiseFallback, PowerFloorDivisionComparisonsAndIntegersStayOnTheReference)
 {
     Shape const shape{2, 3, 4};

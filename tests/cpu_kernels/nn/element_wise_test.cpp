@@ -50,6 +50,10 @@ TEST(ElementWise, FloatArithmetic)
     expectClose(apply(Op::kSUB, a, b).floats(), {5, -9, -1, -4.5F}, 0.0F);
     expectClose(apply(Op::kDIV, a, b).floats(), {3.5F, -3.5F, 2.0F / 3.0F, -0.125F}, 0.0F);
     expectClose(apply(Op::kPOW, a, b).floats(), {49, 49, 8, 0.0625F}, 0.0F);
+    // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 lies halfway between two floats: it rounds to the even 1 + 2^-11.
+    float const tie = 1.0F + std::ldexp(1.0F, -12);
+    EXPECT_EQ(
+        apply(Op::kPOW, fromFloats({1}, {tie}), fromFloats({1}, {2.0F})).floats()[0], 1.0F + std::ldexp(1.0F, -11));
     // Floor division rounds toward negative infinity: -7 / 2 = -4, -0.5 / 4 = -1.
     expectClose(apply(Op::kFLOOR_DIV, a, b).floats(), {3, -4, 0, -1}, 0.0F);
 }

@@ -7,16 +7,17 @@
 // implementation, which broadcasts both (a BERT mask's 1 - m over [N, 1, 128, 128] took 0.49 ms there, on two
 // threads). Each tensor is described as it is stored (kLINEAR or kHWC), so that a channels-last product of a
 // squeeze-and-excitation block reads its tensors as they are; an input of the output's shape stored otherwise is
-// converted into the output's format first. oneDNN 2.6 has no power; comparisons and logic produce BOOL, which the
-// fast path does not take. Unlike the reference, oneDNN's maximum and minimum propagate a NaN of the second operand
-// only. A channels-last product or sum by one value per channel, a row-major one by one value per index along
-// adjacent axes, and a row-major sum, difference or product with a tensor repeated along one axis run in loops of
-// Kiln's own (ChannelRows, AxisRows, RepeatedBlocks).
+// converted into the output's format first. oneDNN 2.6 has no power: a power by a constant 2 runs as x * x, others
+// on the reference; comparisons and logic produce BOOL, which the fast path does not take. Unlike the reference,
+// oneDNN's maximum and minimum propagate a NaN of the second operand only. A channels-last product or sum by one value
+// per channel, a row-major one by one value per index along adjacent axes, and a row-major sum, difference or product
+// with a tensor repeated along one axis run in loops of Kiln's own (ChannelRows, AxisRows, RepeatedBlocks).
 #include "backend/cpu/fast/kernels.h"
 
 #include "network/layers/elementwise.h"
 #include "plan/plan_graph.h"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -430,18 +431,63 @@ private:
     std::array<std::vector<std::byte>, 2> mConverted; //!< inputs converted into the output's format
 };
 
+//! x^2 for a power by a constant exponent of 2 (RMSNorm's and LayerNorm's expansions, T5's among them): the product
+//! x * x, the correctly rounded square, which the reference computes too.
+class SquareKernel final : public Kernel
+{
+public:
+    explicit SquareKernel(State& state)
+        : mProduct(state, ElementWiseOperation::kPROD)
+    {
+    }
+
+    void run(LayerInputs const& inputs, LayerOutputs const& outputs) override
+    {
+        mOperands.assign(2, inputs.at(0));
+        mProduct.run(mOperands, outputs);
+    }
+
+private:
+    ElementWiseKernel mProduct;
+    LayerInputs mOperands; //!< the base twice
+};
+
+//! Whether `layer` raises its first input, of the output's shape, to a constant power of 2.
+bool squares(plan::PlanModel const& model, plan::LayerRecord const& layer)
+{
+    auto const producer = [&model](int32_t t) -> std::optional<size_t> {
+        for (size_t l = 0; l < model.layers.size(); ++l)
+        {
+            std::vector<int32_t> const& outputs = model.layers[l].outputs;
+            if (std::find(outputs.begin(), outputs.end(), t) != outputs.end())
+            {
+                return l;
+            }
+        }
+        return std::nullopt;
+    };
+    return plan::paramsOf<network::ElementWiseParams>(layer)->operation == ElementWiseOperation::kPOW
+        && plan::sameShape(model, layer.inputs[0], layer.outputs.at(0))
+        && plan::scalarConstant(model, layer.inputs[1], producer) == 2.0F;
+}
+
 } // namespace
 
-bool supportsElementWise(plan::PlanModel const& /*model*/, plan::LayerRecord const& layer)
+bool supportsElementWise(plan::PlanModel const& model, plan::LayerRecord const& layer)
 {
     auto const* params = plan::paramsOf<network::ElementWiseParams>(layer);
     return params != nullptr && layer.inputs.size() == 2 && layer.inputs[0] >= 0 && layer.inputs[1] >= 0
-        && !layer.epilogue.any() && binaryOf(params->operation).has_value();
+        && !layer.epilogue.any() && (binaryOf(params->operation).has_value() || squares(model, layer));
 }
 
 std::unique_ptr<Kernel> makeElementWise(State& state, plan::LayerRecord const& layer)
 {
-    return std::make_unique<ElementWiseKernel>(state, plan::paramsOf<network::ElementWiseParams>(layer)->operation);
+    ElementWiseOperation const operation = plan::paramsOf<network::ElementWiseParams>(layer)->operation;
+    if (operation == ElementWiseOperation::kPOW)
+    {
+        return std::make_unique<SquareKernel>(state); // supportsElementWise took only squares
+    }
+    return std::make_unique<ElementWiseKernel>(state, operation);
 }
 
 } // namespace kiln::cpu::fast
