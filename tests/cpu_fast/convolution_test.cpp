@@ -150,6 +150,50 @@ TEST(FastConvolutionFusion, ResidualBlockBecomesOneLayer)
     EXPECT_EQ(layers, (std::map<std::string, bool>{{"convolution + batch norm + shortcut + relu", true}}));
 }
 
+TEST(FastConvolutionFusion, AFrozenBatchNormOfElementWiseLayersFoldsIn)
+{
+    // transformers' ResNet (DETR's backbone) exports each frozen batch norm as x * scale + shift by [1, C, 1, 1]
+    // constants: both fold into the convolution, which then takes the shortcut and the ReLU. The product alone
+    // folds too, the constant first or second; a product by a constant that varies along another axis does not.
+    ConvolutionNetwork const convolution(kBlock, 13);
+    BatchNorm const norm;
+    std::vector<float> const rowFactors = randomValues(12, 23);
+    auto const frozen = [&](bool withShift, bool constantFirst) {
+        return [&, withShift, constantFirst](INetworkDefinition& network) {
+            ITensor* input = blockInput(network);
+            ITensor* x = convolution.add(network, *input)->getOutput(0);
+            ITensor& scale = constantOf(network, {1, 8, 1, 1}, norm.scale, "scale");
+            IElementWiseLayer* product = constantFirst ? network.addElementWise(scale, *x, ElementWiseOperation::kPROD)
+                                                       : network.addElementWise(*x, scale, ElementWiseOperation::kPROD);
+            product->setName("times scale");
+            ITensor* y = product->getOutput(0);
+            if (withShift)
+            {
+                y = &sumOf(network, *y, constantOf(network, {1, 8, 1, 1}, norm.shift, "shift"), "plus shift");
+            }
+            ITensor& sum = sumOf(network, *y, *input, "shortcut");
+            markOutput(network, activated(network, sum, ActivationType::kRELU, "relu"));
+        };
+    };
+    Tolerance const tolerance = reductionTolerance(convolution.reductionLength());
+    std::map<std::string, bool> layers
+        = expectFastMatchesReference(frozen(true, false), {{{"input", randomTensor(kBlock.input, 7)}}}, tolerance);
+    EXPECT_EQ(
+        layers, (std::map<std::string, bool>{{"convolution + times scale + plus shift + shortcut + relu", true}}));
+    layers = expectFastMatchesReference(frozen(false, true), {{{"input", randomTensor(kBlock.input, 8)}}}, tolerance);
+    EXPECT_EQ(layers, (std::map<std::string, bool>{{"convolution + times scale + shortcut + relu", true}}));
+    auto const alongRows = [&](INetworkDefinition& network) {
+        ITensor* x = convolution.add(network, *blockInput(network))->getOutput(0);
+        ITensor& factors = constantOf(network, {1, 1, 12, 1}, rowFactors, "row factors");
+        IElementWiseLayer* product = network.addElementWise(*x, factors, ElementWiseOperation::kPROD);
+        product->setName("times rows");
+        markOutput(network, *product->getOutput(0));
+    };
+    layers = expectFastMatchesReference(alongRows, {{{"input", randomTensor(kBlock.input, 9)}}}, tolerance);
+    EXPECT_EQ(layersNamed(layers, {"convolution", "times rows"}),
+        (std::map<std::string, bool>{{"convolution", true}, {"times rows", true}}));
+}
+
 TEST(FastConvolutionFusion, ProjectionShortcutKeepsBothConvolutions)
 {
     // Both operands of the sum are convolutions: one takes the sum and the ReLU, the other stays a layer of its own.

@@ -1,7 +1,8 @@
 #include "backend/cpu/passes/sample_affine_folding.h"
 
+#include "backend/cpu/passes/channel_affine.h"
+
 #include "network/layers/constant.h"
-#include "network/layers/elementwise.h"
 #include "network/layers/normalization.h"
 #include "plan/passes/sample_normalization.h"
 #include "plan/plan_graph.h"
@@ -18,14 +19,6 @@ namespace
 {
 
 using nvinfer1::DataType;
-using nvinfer1::ElementWiseOperation;
-
-//! Whether `layer` computes in FP32 (or has no precision of its own) and reads and writes only FP32 tensors.
-bool float32Throughout(plan::PlanModel const& model, plan::LayerRecord const& layer)
-{
-    return (!layer.precision || *layer.precision == DataType::kFLOAT)
-        && plan::computesIn(model, layer, layer.precision, DataType::kFLOAT);
-}
 
 class Folder
 {
@@ -48,59 +41,6 @@ public:
     }
 
 private:
-    //! The values of FP32 tensor `t`, one per channel, where a fixed constant holds one value or one per channel.
-    std::optional<std::vector<float>> perChannel(int32_t t, int64_t channels) const
-    {
-        if (t < 0 || mEdit.producers[t] < 0 || mModel.tensors[t].type != DataType::kFLOAT)
-        {
-            return std::nullopt;
-        }
-        network::ConstantParams const* constant = plan::fixedConstant(mModel.layers[mEdit.producers[t]]);
-        std::optional<std::vector<int64_t>> const dims = plan::constantDims(mModel, t);
-        if (constant == nullptr || !dims || !plan::holdsOneValueOrOnePerChannel(*dims, channels))
-        {
-            return std::nullopt;
-        }
-        std::vector<float> values = constant->weights.toFloat();
-        if (values.size() == 1)
-        {
-            values.assign(static_cast<size_t>(channels), values[0]);
-        }
-        return values.size() == static_cast<size_t>(channels) ? std::optional(std::move(values)) : std::nullopt;
-    }
-
-    //! The element-wise layer of `operation` that alone reads layer `l`'s output, FP32 throughout, with a constant of
-    //! one value or one per channel as its other operand: its index and that constant's values.
-    std::optional<std::pair<size_t, std::vector<float>>> affineReader(
-        size_t l, ElementWiseOperation operation, int64_t channels) const
-    {
-        std::optional<size_t> const reader = plan::soleReader(mModel, mEdit.readers, l);
-        if (!reader || mEdit.removed[*reader])
-        {
-            return std::nullopt;
-        }
-        plan::LayerRecord const& layer = mModel.layers[*reader];
-        auto const* params = plan::paramsOf<network::ElementWiseParams>(layer);
-        if (params == nullptr || params->operation != operation || layer.inputs.size() != 2 || layer.epilogue.any()
-            || !layer.guards.empty() || !layer.ioTypes.empty() || !float32Throughout(mModel, layer))
-        {
-            return std::nullopt;
-        }
-        int32_t const x = mModel.layers[l].outputs[0];
-        int32_t const other = layer.inputs[0] == x ? layer.inputs[1] : layer.inputs[0];
-        if (layer.inputs[0] != x && layer.inputs[1] != x)
-        {
-            return std::nullopt;
-        }
-        // The sum must write the normalization's shape: the constant only broadcasts into it.
-        if (!plan::sameShapeEveryRun(mModel, mEdit.known, x, layer.outputs[0]))
-        {
-            return std::nullopt;
-        }
-        std::optional<std::vector<float>> values = perChannel(other, channels);
-        return values ? std::optional(std::pair(*reader, std::move(*values))) : std::nullopt;
-    }
-
     bool foldAt(size_t l)
     {
         plan::LayerRecord const& layer = mModel.layers[l];
@@ -111,37 +51,31 @@ private:
             return false;
         }
         std::optional<int64_t> const channels = plan::constantExtent(mModel, layer.inputs[0], 1);
-        std::optional<std::vector<float>> scale = channels ? perChannel(layer.inputs[1], *channels) : std::nullopt;
-        std::optional<std::vector<float>> shift = channels ? perChannel(layer.inputs[2], *channels) : std::nullopt;
-        if (!scale || !shift)
+        std::optional<std::vector<float>> scale
+            = channels ? perChannelConstant(mModel, mEdit, layer.inputs[1], *channels) : std::nullopt;
+        std::optional<std::vector<float>> shift
+            = channels ? perChannelConstant(mModel, mEdit, layer.inputs[2], *channels) : std::nullopt;
+        std::optional<ChannelAffine> const affine = scale && shift ? channelAffineAfter(mModel, mEdit, l, *channels)
+                                                                   : std::nullopt;
+        if (!affine)
         {
             return false;
         }
-        std::vector<size_t> folded;
-        size_t last = l;
-        if (auto product = affineReader(last, ElementWiseOperation::kPROD, *channels))
+        // y = ((x - mean) * inverse * scale + shift) * factor + the sum's shift
+        for (size_t c = 0; c < scale->size(); ++c)
         {
-            for (size_t c = 0; c < scale->size(); ++c)
+            if (affine->factor)
             {
-                (*scale)[c] *= product->second[c];
-                (*shift)[c] *= product->second[c];
+                (*scale)[c] *= (*affine->factor)[c];
+                (*shift)[c] *= (*affine->factor)[c];
             }
-            last = product->first;
-            folded.push_back(last);
-        }
-        if (auto sum = affineReader(last, ElementWiseOperation::kSUM, *channels))
-        {
-            for (size_t c = 0; c < shift->size(); ++c)
+            if (affine->shift)
             {
-                (*shift)[c] += sum->second[c];
+                (*shift)[c] += (*affine->shift)[c];
             }
-            last = sum->first;
-            folded.push_back(last);
         }
-        if (folded.empty())
-        {
-            return false;
-        }
+        std::vector<size_t> const& folded = affine->layers;
+        size_t const last = folded.back();
         plan::LayerRecord normalization = layer;
         normalization.inputs = {layer.inputs[0], channelConstant(l, layer.inputs[1], *scale, "scale"),
             channelConstant(l, layer.inputs[2], *shift, "shift")};
@@ -151,10 +85,7 @@ private:
             normalization.name += " + " + mModel.layers[f].name;
         }
         mEdit.remove(mModel, l);
-        for (size_t f : folded)
-        {
-            mEdit.remove(mModel, f);
-        }
+        removeChannelAffine(mModel, mEdit, *affine);
         mEdit.before[l].push_back(std::move(normalization));
         return true;
     }

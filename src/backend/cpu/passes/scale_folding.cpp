@@ -1,5 +1,7 @@
 #include "backend/cpu/passes/scale_folding.h"
 
+#include "backend/cpu/passes/channel_affine.h"
+
 #include "network/layers/convolution.h"
 #include "network/layers/scale.h"
 #include "plan/plan_graph.h"
@@ -18,13 +20,13 @@ using nvinfer1::DataType;
 
 //! Per output map of a convolution with `maps` of them: the scale's factor and shift, where the scale layer can be
 //! folded (a factor and shift per channel along axis 1, or one for all, and no power other than 1).
-struct ChannelAffine
+struct MapAffine
 {
     std::vector<float> factor;
     std::vector<float> shift;
 };
 
-std::optional<ChannelAffine> channelAffine(network::ScaleParams const& scale, int64_t maps)
+std::optional<MapAffine> channelAffine(network::ScaleParams const& scale, int64_t maps)
 {
     for (float power : scale.power.toFloat())
     {
@@ -56,7 +58,7 @@ std::optional<ChannelAffine> channelAffine(network::ScaleParams const& scale, in
     {
         return std::nullopt;
     }
-    return ChannelAffine{std::move(*factor), std::move(*shift)};
+    return MapAffine{std::move(*factor), std::move(*shift)};
 }
 
 network::WeightsBuffer floatWeights(std::vector<float> const& values)
@@ -67,7 +69,7 @@ network::WeightsBuffer floatWeights(std::vector<float> const& values)
 
 //! `convolution`'s parameters with `affine` applied to its output maps.
 std::shared_ptr<network::ConvolutionParams> folded(
-    network::ConvolutionParams const& convolution, ChannelAffine const& affine)
+    network::ConvolutionParams const& convolution, MapAffine const& affine)
 {
     auto params = std::make_shared<network::ConvolutionParams>(convolution);
     std::vector<float> kernel = convolution.kernel.toFloat();
@@ -98,6 +100,42 @@ bool foldableConvolution(PlanModel const& model, LayerRecord const& layer)
         && computesIn(model, layer, DataType::kFLOAT, DataType::kFLOAT);
 }
 
+//! The element-wise product and/or sum by per-channel constants after each foldable convolution (a frozen batch
+//! normalization as transformers' ResNet exports write it), folded into it: the convolution takes the first folded
+//! layer's place and writes the last one's output.
+void foldElementWiseAffines(PlanModel& model)
+{
+    plan::LayerRewrite edit(model);
+    for (size_t l = 0; l < model.layers.size(); ++l)
+    {
+        LayerRecord const& convolution = model.layers[l];
+        if (edit.removed[l] || !foldableConvolution(model, convolution) || holdsRefittableWeights(convolution))
+        {
+            continue;
+        }
+        auto const& params = *paramsOf<network::ConvolutionParams>(convolution);
+        std::optional<ChannelAffine> const affine = channelAffineAfter(model, edit, l, params.nbOutputMaps);
+        if (!affine)
+        {
+            continue;
+        }
+        auto const maps = static_cast<size_t>(params.nbOutputMaps);
+        MapAffine const applied{affine->factor.value_or(std::vector<float>(maps, 1.0F)),
+            affine->shift.value_or(std::vector<float>(maps, 0.0F))};
+        LayerRecord merged = convolution;
+        merged.params = folded(params, applied);
+        for (size_t f : affine->layers)
+        {
+            merged.name += " + " + model.layers[f].name;
+        }
+        merged.outputs = model.layers[affine->layers.back()].outputs;
+        edit.remove(model, l);
+        removeChannelAffine(model, edit, *affine);
+        edit.before[l].push_back(std::move(merged));
+    }
+    edit.apply(model);
+}
+
 } // namespace
 
 void foldScalesIntoConvolutions(PlanModel& model)
@@ -120,7 +158,7 @@ void foldScalesIntoConvolutions(PlanModel& model)
             continue;
         }
         auto const& params = *paramsOf<network::ConvolutionParams>(convolution);
-        std::optional<ChannelAffine> const affine = channelAffine(*scale, params.nbOutputMaps);
+        std::optional<MapAffine> const affine = channelAffine(*scale, params.nbOutputMaps);
         if (!affine)
         {
             continue;
@@ -134,6 +172,7 @@ void foldScalesIntoConvolutions(PlanModel& model)
         absorbed[l] = true;
     }
     eraseLayers(model, absorbed);
+    foldElementWiseAffines(model);
 }
 
 } // namespace kiln::cpu
