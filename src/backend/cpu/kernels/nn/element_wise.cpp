@@ -145,8 +145,8 @@ float floatArithmetic(ElementWiseOperation op, float a, float b)
     case ElementWiseOperation::kMIN: return floatMinPropagatingNan(a, b);
     case ElementWiseOperation::kSUB: return a - b;
     case ElementWiseOperation::kDIV: return a / b;
-    // A square as the product, the correctly rounded one: glibc's powf rounds squares that lie halfway between two
-    // floats away from the even one (1.5 million of the 2^32 floats, (1 + 2^-12)^2 among them).
+    // A square as the product, the correctly rounded one: glibc's powf gives a neighbour of it for 1.5 million of the
+    // 2^32 floats, an eighth of them squares halfway between two floats ((1 + 2^-12)^2 among them), the rest near it.
     case ElementWiseOperation::kPOW: return b == 2.0F ? a * a : std::pow(a, b);
     case ElementWiseOperation::kFLOOR_DIV: return std::floor(a / b);
     default: return 0.0F;
