@@ -5,6 +5,7 @@
 #include "network/fused/pointwise.h"
 #include "network/fused/quantized_convolution.h"
 #include "network/fused/quantized_matrix_multiply.h"
+#include "network/fused/recurrent_sequence.h"
 
 namespace kiln::network
 {
@@ -31,6 +32,10 @@ char const* layerTypeName(nvinfer1::LayerType type)
     if (type == kQuantizedMatrixMultiplyLayerType)
     {
         return "QuantizedMatrixMultiply";
+    }
+    if (type == kRecurrentSequenceLayerType)
+    {
+        return "RecurrentSequence";
     }
     switch (type)
     {

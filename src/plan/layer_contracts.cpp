@@ -314,6 +314,67 @@ bool attentionHolds(PlanModel const& m, LayerRecord const& l, std::string& error
     return true;
 }
 
+//! A recurrent sequence: the inputs and outputs its cell takes (each gate's input and weights, the initial states,
+//! GRU's bias), of the ranks the layer reads them in, on floating point.
+bool recurrentSequenceHolds(PlanModel const& m, LayerRecord const& l, std::string& error)
+{
+    auto const* params = dynamic_cast<network::RecurrentSequenceParams const*>(l.params.get());
+    if (params == nullptr)
+    {
+        error = describe(l) + " holds no recurrent sequence parameters";
+        return false;
+    }
+    using Sequence = network::RecurrentSequenceParams;
+    bool const lstm = params->gates == Sequence::kLstmGates;
+    bool const gru = params->gates == Sequence::kGruGates;
+    if (!lstm && !gru && params->gates != Sequence::kRnnGates)
+    {
+        error = describe(l) + " has " + std::to_string(params->gates) + " gates: an RNN has 1, a GRU 3, an LSTM 4";
+        return false;
+    }
+    if (params->writesLastCell && !lstm)
+    {
+        error = describe(l) + " writes a last cell state, which only an LSTM has";
+        return false;
+    }
+    if (l.inputs.size() != params->inputCount())
+    {
+        error = describe(l) + " has " + std::to_string(l.inputs.size()) + " input slots; its cell has "
+            + std::to_string(params->inputCount());
+        return false;
+    }
+    if (!fusedSlotsHold(m, l, params->initialHiddenSlot() + 1, params->outputCount(), error))
+    {
+        return false;
+    }
+    bool const cellGiven = l.inputs[params->initialCellSlot()] >= 0;
+    bool const biasGiven = l.inputs[params->hiddenBiasSlot()] >= 0;
+    if (cellGiven != lstm || (biasGiven && !gru))
+    {
+        error = describe(l) + ": an initial cell state is given to an LSTM alone, and a recurrence bias to a GRU alone";
+        return false;
+    }
+    auto const rankIs = [&](int32_t t, size_t rank) { return t < 0 || rankOf(m, t) == rank; };
+    bool ranks = rankOf(m, l.outputs[0]) == 3 && rankOf(m, l.inputs[params->initialHiddenSlot()]) == 2
+        && rankIs(l.inputs[params->initialCellSlot()], 2) && rankIs(l.inputs[params->hiddenBiasSlot()], 2);
+    for (int32_t g = 0; g < params->gates; ++g)
+    {
+        ranks = ranks && rankIs(l.inputs[params->inputSlot(g)], 3) && rankIs(l.inputs[params->weightsSlot(g)], 2);
+    }
+    for (size_t o = 1; o < l.outputs.size(); ++o)
+    {
+        ranks = ranks && rankIs(l.outputs[o], 2);
+    }
+    if (!ranks)
+    {
+        error = describe(l)
+            + ": its gates' inputs and stacked output are 3-D ([steps, batch, hidden]), its weights, "
+              "states and bias 2-D";
+        return false;
+    }
+    return true;
+}
+
 //! A plugin's record: its shape inputs among its inputs, as many outputs as the plugin declared when the plan was
 //! built, and one negotiated type per tensor it reads or writes (shape inputs excepted). The plugin itself is checked
 //! against the record once the registry recreates it (runtime/engine_plugin_check.cpp).
@@ -406,6 +467,10 @@ bool layerHolds(PlanModel const& m, LayerRecord const& l, RecordedFacts& recorde
     if (l.type == network::kAttentionLayerType)
     {
         return attentionHolds(m, l, error);
+    }
+    if (l.type == network::kRecurrentSequenceLayerType)
+    {
+        return recurrentSequenceHolds(m, l, error);
     }
     if (isMergedBlock(l))
     {

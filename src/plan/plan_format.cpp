@@ -434,7 +434,8 @@ bool readGuards(ByteReader& r, LayerRecord& l)
 }
 
 //! TensorRT's layer types, and Kiln's own that only plans hold (network::kPointwiseLayerType, kAttentionLayerType,
-//! kFusedNormalizationLayerType, kQuantizedConvolutionLayerType, kQuantizedMatrixMultiplyLayerType). Kiln's own kinds
+//! kFusedNormalizationLayerType, kQuantizedConvolutionLayerType, kQuantizedMatrixMultiplyLayerType,
+//! kRecurrentSequenceLayerType). Kiln's own kinds
 //! are additions within a format version: they change no other layer's bytes, and a Kiln without one refuses a plan
 //! holding it here, naming its layer type.
 bool readLayerType(ByteReader& r, nvinfer1::LayerType& type)
@@ -444,9 +445,9 @@ bool readLayerType(ByteReader& r, nvinfer1::LayerType& type)
     {
         return false;
     }
-    for (nvinfer1::LayerType const own :
-        {network::kPointwiseLayerType, network::kAttentionLayerType, network::kFusedNormalizationLayerType,
-            network::kQuantizedConvolutionLayerType, network::kQuantizedMatrixMultiplyLayerType})
+    for (nvinfer1::LayerType const own : {network::kPointwiseLayerType, network::kAttentionLayerType,
+             network::kFusedNormalizationLayerType, network::kQuantizedConvolutionLayerType,
+             network::kQuantizedMatrixMultiplyLayerType, network::kRecurrentSequenceLayerType})
     {
         if (raw == static_cast<int32_t>(own))
         {

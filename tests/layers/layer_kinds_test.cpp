@@ -54,7 +54,7 @@ TEST(LayerKinds, TheKindsOnlyPlansHoldAreTheFusedOnes)
 #undef KILN_COLLECT_PLAN_ONLY
     EXPECT_EQ(planOnly,
         (std::set<std::string>{"AttentionParams", "FusedNormalizationParams", "PointwiseParams",
-            "QuantizedConvolutionParams", "QuantizedMatrixMultiplyParams"}));
+            "QuantizedConvolutionParams", "QuantizedMatrixMultiplyParams", "RecurrentSequenceParams"}));
 }
 
 TEST(LayerKinds, TheBuilderFoldsTheKindsThatSaySo)

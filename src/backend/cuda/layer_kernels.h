@@ -101,6 +101,7 @@ std::unique_ptr<DeviceLayer> lower(network::NMSParams const& params, LayerContex
 std::unique_ptr<DeviceLayer> lower(network::NonZeroParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::QuantizedConvolutionParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::QuantizedMatrixMultiplyParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::RecurrentSequenceParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ReduceParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ScaleParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::TopKParams const& params, LayerContext const& context);

@@ -9,6 +9,7 @@
 #include "network/fused/pointwise.h"
 #include "network/fused/quantized_convolution.h"
 #include "network/fused/quantized_matrix_multiply.h"
+#include "network/fused/recurrent_sequence.h"
 #include "network/layers/activation.h"
 #include "network/layers/concatenation.h"
 #include "network/layers/constant.h"
@@ -90,7 +91,8 @@
     X(FusedNormalizationParams)                                                                                        \
     X(PointwiseParams)                                                                                                 \
     X(QuantizedConvolutionParams)                                                                                      \
-    X(QuantizedMatrixMultiplyParams)
+    X(QuantizedMatrixMultiplyParams)                                                                                   \
+    X(RecurrentSequenceParams)
 
 //! X(parameter struct) for every built-in layer kind.
 #define KILN_FOR_EACH_LAYER_KIND(X) KILN_FOR_EACH_NETWORK_LAYER_KIND(X) KILN_FOR_EACH_PLAN_ONLY_LAYER_KIND(X)

@@ -89,6 +89,14 @@ plan::AttentionFusionRules attentionFusions()
     return plan::AttentionFusionRules{runs};
 }
 
+plan::RecurrenceFusionRules recurrentSequences()
+{
+    auto runs = [](nvinfer1::DataType type, int64_t hidden) {
+        return (type == nvinfer1::DataType::kFLOAT || type == nvinfer1::DataType::kHALF) && hidden > 0;
+    };
+    return plan::RecurrenceFusionRules{runs};
+}
+
 plan::PointwiseFusionRules pointwiseChains()
 {
     auto floatingPointThroughout = [](plan::PlanModel const& model, plan::LayerRecord const& layer) {

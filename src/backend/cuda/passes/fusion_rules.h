@@ -1,6 +1,7 @@
 // What the CUDA backend's layers take from the fusion passes: which convolutions and products fuse which epilogue
-// (cuDNN's and cuBLASLt's), which attention the attention kernels run, and which point-wise chains the point-wise
-// kernel runs. The passes themselves know nothing of the kernels; these rules tell them.
+// (cuDNN's and cuBLASLt's), which attention the attention kernels run, which loops the recurrence kernel runs, and
+// which point-wise chains the point-wise kernel runs. The passes themselves know nothing of the kernels; these rules
+// tell them.
 #pragma once
 
 #include "plan/passes/attention_fusion.h"
@@ -10,6 +11,7 @@
 #include "plan/passes/quantization_propagation.h"
 #include "plan/passes/quantized_fusion.h"
 #include "plan/passes/quantized_matrix_multiply_fusion.h"
+#include "plan/passes/recurrence_fusion.h"
 
 namespace kiln::cuda
 {
@@ -40,6 +42,10 @@ plan::QuantizedMatrixMultiplyFusionRules quantizedProducts(bool fp8);
 //! The attention the kernels run over depths of up to kMaxAttentionDepth: FP16 on the tensor cores (attention.cu),
 //! FP32 on the CUDA cores (attention_fp32.cu, no TF32, as FP32 plans promise).
 plan::AttentionFusionRules attentionFusions();
+
+//! The recurrent sequences the persistent kernel runs (kernels/recurrence/recurrent_sequence.cu): FP32 and FP16, any
+//! hidden size (each step's products are summed by a warp per state, whatever their length).
+plan::RecurrenceFusionRules recurrentSequences();
 
 //! The point-wise chains pointwise.cu runs: built-in layers over floating-point tensors, within the kernel's program
 //! size. The kernel reads and writes each tensor in its own type and computes in float, so a layer that converted

@@ -55,6 +55,16 @@ bool splitsBeforeTransposes(PlanModel& model, CudaBuild& /*build*/, std::string&
     return true;
 }
 
+//! Loops that run an LSTM, GRU or RNN cell over a sequence, each one kernel that runs every step on the device.
+bool recurrenceFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const fused = plan::fuseRecurrences(model, recurrentSequences()); fused > 0)
+    {
+        logInfo("Recurrences: " + std::to_string(fused) + " loops over a recurrent cell run as one layer each");
+    }
+    return true;
+}
+
 bool attentionFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
 {
     plan::fuseAttention(model, attentionFusions());
@@ -300,6 +310,7 @@ ProductTuning CudaBuild::productTuning()
 backend::PassList<CudaBuild> const& cudaPasses()
 {
     static backend::PassList<CudaBuild> const passes{
+        {"recurrence fusion", recurrenceFusion},
         {"splits before transposes", splitsBeforeTransposes},
         {"attention fusion", attentionFusion},
         {"row transposes", rowTransposes},

@@ -1,0 +1,381 @@
+// The recurrent sequence (network/fused/recurrent_sequence.h) as one persistent kernel: every step of the loop runs
+// inside it, so that a sequence of S steps costs one launch instead of S times the body's kernels. Each warp computes
+// the states of (batch row, unit) pairs: its lanes sum the products of the hidden state with the unit's row of each
+// gate's weights, lane 0 applies the cell. The whole grid then waits for every state of the step (a cooperative
+// launch's grid barrier) before the next step reads them. The states live in scratch memory in float, rounded into
+// the layer's type as the loop stored them; they are read and written through L2 alone (__ldcg, __stcg), since other
+// multiprocessors wrote them (a cell state's first value too). Consecutive warps take the same unit for consecutive
+// batch rows, so its weights are read from L1; a lane issues the loads of 8 elements of the state and the weights at
+// once, so that a step waits on few latencies.
+#include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/pointwise/pointwise_math.cuh"
+#include "backend/cuda/layer_kernels.h"
+#include "backend/cuda/memory/device_buffer.h"
+#include "backend/shared/recurrent_sequence_geometry.h"
+
+#include <cooperative_groups.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace kiln::cuda
+{
+namespace
+{
+
+namespace cg = cooperative_groups;
+using network::CellFunction;
+using network::RecurrentSequenceParams;
+
+constexpr int kThreads = 512;
+constexpr int kWarpsPerBlock = kThreads / 32;
+//! The elements of the hidden state (and of each gate's weights) a lane loads at once.
+constexpr int kLoadsInFlight = 8;
+
+//! Whether an optional input is given: it has data, or no elements (which need none).
+bool given(ConstTensorView const& view)
+{
+    return view.data != nullptr || view.count() == 0;
+}
+
+__device__ inline float loadValue(float const* data, int64_t i)
+{
+    return data[i];
+}
+__device__ inline float loadValue(__half const* data, int64_t i)
+{
+    return __half2float(data[i]);
+}
+__device__ inline void storeValue(float* data, int64_t i, float value)
+{
+    data[i] = value;
+}
+__device__ inline void storeValue(__half* data, int64_t i, float value)
+{
+    data[i] = __float2half_rn(value);
+}
+//! `value` as a tensor of T stores it.
+template <typename T>
+__device__ inline float storedAs(float value)
+{
+    if constexpr (std::is_same_v<T, __half>)
+    {
+        return __half2float(__float2half_rn(value));
+    }
+    return value;
+}
+
+__device__ inline float applied(CellFunction const& f, float x)
+{
+    return device::activate(f.type, f.alpha, f.beta, x);
+}
+
+__device__ inline float warpSum(float value)
+{
+    for (int offset = 16; offset > 0; offset /= 2)
+    {
+        value += __shfl_xor_sync(0xFFFFFFFFU, value, offset);
+    }
+    return value;
+}
+
+//! What the kernel reads and writes; absent tensors are null.
+template <typename T>
+struct Sequence
+{
+    T const* inputs[RecurrentSequenceParams::kLstmGates]{};
+    T const* weights[RecurrentSequenceParams::kLstmGates]{};
+    T const* hiddenBias{nullptr};
+    T const* initialHidden{nullptr};
+    T const* initialCell{nullptr};
+    T* stacked{nullptr};
+    T* lastHidden{nullptr};
+    T* lastCell{nullptr};
+    float* hidden[2]{}; //!< the hidden states, read and written in turns
+    float* cell{nullptr};
+    backend::RecurrentSequenceGeometry geometry;
+    bool iteratesBackwards{false};
+    bool stacksBackwards{false};
+    CellFunction gate;
+    CellFunction candidate;
+    CellFunction output;
+};
+
+template <typename T, int Gates>
+__global__ void __launch_bounds__(kThreads) recurrentSequenceKernel(Sequence<T> s)
+{
+    cg::grid_group grid = cg::this_grid();
+    int64_t const batch = s.geometry.batch;
+    int64_t const size = s.geometry.hidden;
+    int64_t const states = batch * size;
+    for (int64_t i = blockIdx.x * int64_t{kThreads} + threadIdx.x; i < states; i += gridDim.x * int64_t{kThreads})
+    {
+        __stcg(s.hidden[0] + i, storedAs<T>(loadValue(s.initialHidden, i)));
+        if constexpr (Gates == RecurrentSequenceParams::kLstmGates)
+        {
+            __stcg(s.cell + i, storedAs<T>(loadValue(s.initialCell, i)));
+        }
+    }
+    grid.sync();
+    int const lane = static_cast<int>(threadIdx.x % 32);
+    int64_t const warp = blockIdx.x * int64_t{kWarpsPerBlock} + threadIdx.x / 32;
+    int64_t const warps = gridDim.x * int64_t{kWarpsPerBlock};
+    for (int64_t k = 0; k < s.geometry.steps; ++k)
+    {
+        float const* hidden = s.hidden[k & 1];
+        float* next = s.hidden[(k + 1) & 1];
+        int64_t const row = s.iteratesBackwards ? s.geometry.inputSteps - 1 - k : k;
+        int64_t const stackedRow = s.stacksBackwards ? s.geometry.steps - 1 - k : k;
+        bool const last = k == s.geometry.steps - 1;
+        for (int64_t task = warp; task < states; task += warps)
+        {
+            int64_t const j = task / batch;
+            int64_t const b = task - j * batch;
+            int64_t const at = b * size + j;
+            int64_t const x = (row * batch + b) * size + j;
+            // Lane 0's operands of the cell, loaded before the products so that their latency overlaps them.
+            float inputs[Gates]{};
+            float previous = 0.0F;
+            if (lane == 0)
+            {
+                for (int g = 0; g < Gates; ++g)
+                {
+                    inputs[g] = loadValue(s.inputs[g], x);
+                }
+                previous = __ldcg(hidden + at);
+            }
+            float sums[Gates];
+            for (int g = 0; g < Gates; ++g)
+            {
+                sums[g] = 0.0F;
+            }
+            float const* hiddenRow = hidden + b * size;
+            T const* weightRows[Gates];
+            for (int g = 0; g < Gates; ++g)
+            {
+                weightRows[g] = s.weights[g] + j * size;
+            }
+            for (int64_t first = lane; first < size; first += 32 * kLoadsInFlight)
+            {
+                // Every load of the chunk issued before any product: one latency a chunk, not one an element.
+                float h[kLoadsInFlight];
+                float w[Gates][kLoadsInFlight];
+#pragma unroll
+                for (int u = 0; u < kLoadsInFlight; ++u)
+                {
+                    int64_t const i = first + 32 * u;
+                    bool const inside = i < size;
+                    h[u] = inside ? __ldcg(hiddenRow + i) : 0.0F;
+                    for (int g = 0; g < Gates; ++g)
+                    {
+                        w[g][u] = inside ? loadValue(weightRows[g], i) : 0.0F;
+                    }
+                }
+#pragma unroll
+                for (int u = 0; u < kLoadsInFlight; ++u)
+                {
+                    for (int g = 0; g < Gates; ++g)
+                    {
+                        sums[g] = fmaf(h[u], w[g][u], sums[g]);
+                    }
+                }
+            }
+            for (int g = 0; g < Gates; ++g)
+            {
+                sums[g] = warpSum(sums[g]);
+            }
+            if (lane != 0)
+            {
+                continue;
+            }
+            auto const a = [&](int g) { return inputs[g] + sums[g]; };
+            float h = 0.0F;
+            if constexpr (Gates == RecurrentSequenceParams::kRnnGates)
+            {
+                h = applied(s.gate, a(0));
+            }
+            else if constexpr (Gates == RecurrentSequenceParams::kGruGates)
+            {
+                float const z = applied(s.gate, a(0));
+                float const r = applied(s.gate, a(1));
+                float const recurrent = sums[2] + (s.hiddenBias != nullptr ? loadValue(s.hiddenBias, j) : 0.0F);
+                float const n = applied(s.candidate, inputs[2] + r * recurrent);
+                h = n + z * (previous - n);
+            }
+            else
+            {
+                float const c = storedAs<T>(
+                    applied(s.gate, a(2)) * __ldcg(s.cell + at) + applied(s.gate, a(0)) * applied(s.candidate, a(3)));
+                __stcg(s.cell + at, c);
+                h = applied(s.gate, a(1)) * applied(s.output, c);
+                if (last && s.lastCell != nullptr)
+                {
+                    storeValue(s.lastCell, at, c);
+                }
+            }
+            __stcg(next + at, storedAs<T>(h));
+            storeValue(s.stacked, stackedRow * states + at, h);
+            if (last && s.lastHidden != nullptr)
+            {
+                storeValue(s.lastHidden, at, h);
+            }
+        }
+        grid.sync();
+    }
+}
+
+template <typename T>
+void const* kernelFor(int32_t gates)
+{
+    switch (gates)
+    {
+    case RecurrentSequenceParams::kRnnGates:
+        return reinterpret_cast<void const*>(&recurrentSequenceKernel<T, RecurrentSequenceParams::kRnnGates>);
+    case RecurrentSequenceParams::kGruGates:
+        return reinterpret_cast<void const*>(&recurrentSequenceKernel<T, RecurrentSequenceParams::kGruGates>);
+    case RecurrentSequenceParams::kLstmGates:
+        return reinterpret_cast<void const*>(&recurrentSequenceKernel<T, RecurrentSequenceParams::kLstmGates>);
+    default: break;
+    }
+    throw std::invalid_argument("recurrent sequence: " + std::to_string(gates) + " gates, where a cell has 1, 3 or 4");
+}
+
+class RecurrentSequenceLayer final : public DeviceLayer
+{
+public:
+    RecurrentSequenceLayer(RecurrentSequenceParams const& params, nvinfer1::DataType type)
+        : mParams(params)
+        , mType(type)
+    {
+        if (type != nvinfer1::DataType::kFLOAT && type != nvinfer1::DataType::kHALF)
+        {
+            throw std::invalid_argument(
+                "recurrent sequence: computes in FP32 or FP16, not type " + std::to_string(static_cast<int32_t>(type)));
+        }
+        mKernel = type == nvinfer1::DataType::kHALF ? kernelFor<__half>(params.gates) : kernelFor<float>(params.gates);
+        int gpu = 0;
+        int cooperative = 0;
+        int multiprocessors = 0;
+        int blocksPerMultiprocessor = 0;
+        check(cudaGetDevice(&gpu), "recurrent sequence: the current GPU");
+        check(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, gpu),
+            "recurrent sequence: whether the GPU launches cooperative kernels");
+        check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, gpu),
+            "recurrent sequence: the GPU's multiprocessors");
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, mKernel, kThreads, 0),
+            "recurrent sequence: the kernel's occupancy");
+        if (cooperative == 0 || blocksPerMultiprocessor == 0)
+        {
+            throw std::runtime_error("recurrent sequence: the GPU cannot launch the kernel cooperatively");
+        }
+        // One block of 16 warps a multiprocessor gives a warp to each state of 8 x 256 on an H200; more blocks would
+        // make each step's grid barrier, which every step pays, slower.
+        mMaxBlocks = multiprocessors;
+    }
+
+    void run(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+        cudaStream_t stream) override
+    {
+        std::vector<Shape const*> inputShapes;
+        for (ConstTensorView const& input : inputs)
+        {
+            inputShapes.push_back(given(input) ? &input.shape : nullptr);
+        }
+        std::vector<Shape const*> outputShapes;
+        for (TensorView const& output : outputs)
+        {
+            outputShapes.push_back(&output.shape);
+        }
+        for (size_t slot = 0; slot < inputs.size() + outputs.size(); ++slot)
+        {
+            bool const given = slot >= inputs.size() || inputShapes[slot] != nullptr;
+            nvinfer1::DataType const type = slot < inputs.size() ? inputs[slot].type
+                                                                 : outputs[slot - inputs.size()].type;
+            if (given && type != mType)
+            {
+                throw std::invalid_argument("recurrent sequence: tensor " + std::to_string(slot) + " is of type "
+                    + std::to_string(static_cast<int32_t>(type)) + ", not the layer's "
+                    + std::to_string(static_cast<int32_t>(mType)));
+            }
+        }
+        backend::RecurrentSequenceGeometry const g
+            = backend::recurrentSequenceGeometry(mParams, inputShapes, outputShapes);
+        int64_t const states = g.batch * g.hidden;
+        if (g.steps == 0 || states == 0)
+        {
+            // No step runs: the last values are zeros, as a loop's outputs are.
+            for (size_t o = 1; o < outputs.size(); ++o)
+            {
+                size_t const bytes
+                    = static_cast<size_t>(outputs[o].count()) * (mType == nvinfer1::DataType::kHALF ? 2 : 4);
+                check(cudaMemsetAsync(outputs[o].data, 0, bytes, stream),
+                    "recurrent sequence: zeroing a last-value output");
+            }
+            return;
+        }
+        if (mType == nvinfer1::DataType::kHALF)
+        {
+            launch<__half>(inputs, outputs, g, stream);
+        }
+        else
+        {
+            launch<float>(inputs, outputs, g, stream);
+        }
+    }
+
+private:
+    template <typename T>
+    void launch(std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs,
+        backend::RecurrentSequenceGeometry const& g, cudaStream_t stream)
+    {
+        int64_t const states = g.batch * g.hidden;
+        mScratch.reserve(3 * static_cast<size_t>(states) * sizeof(float), stream, "recurrent sequence states");
+        auto* const scratch = reinterpret_cast<float*>(mScratch.data());
+        auto const data = [&](size_t slot) { return static_cast<T const*>(inputs[slot].data); };
+        Sequence<T> s;
+        for (int32_t gate = 0; gate < mParams.gates; ++gate)
+        {
+            s.inputs[gate] = data(mParams.inputSlot(gate));
+            s.weights[gate] = data(mParams.weightsSlot(gate));
+        }
+        s.hiddenBias = data(mParams.hiddenBiasSlot());
+        s.initialHidden = data(mParams.initialHiddenSlot());
+        s.initialCell = data(mParams.initialCellSlot());
+        s.stacked = static_cast<T*>(outputs[0].data);
+        s.lastHidden = mParams.writesLastHidden ? static_cast<T*>(outputs[mParams.lastHiddenSlot()].data) : nullptr;
+        s.lastCell = mParams.writesLastCell ? static_cast<T*>(outputs[mParams.lastCellSlot()].data) : nullptr;
+        s.hidden[0] = scratch;
+        s.hidden[1] = scratch + states;
+        s.cell = scratch + 2 * states;
+        s.geometry = g;
+        s.iteratesBackwards = mParams.iteratesBackwards;
+        s.stacksBackwards = mParams.stacksBackwards;
+        s.gate = mParams.gateFunction;
+        s.candidate = mParams.candidateFunction;
+        s.output = mParams.outputFunction;
+        int64_t const wanted = (states + kWarpsPerBlock - 1) / kWarpsPerBlock;
+        unsigned const blocks = static_cast<unsigned>(std::min<int64_t>(wanted, mMaxBlocks));
+        void* arguments[] = {&s};
+        check(cudaLaunchCooperativeKernel(mKernel, dim3(blocks), dim3(kThreads), arguments, 0, stream),
+            "recurrent sequence: launching the kernel");
+    }
+
+    RecurrentSequenceParams const& mParams;
+    nvinfer1::DataType mType;
+    void const* mKernel{nullptr};
+    int64_t mMaxBlocks{1};
+    DeviceBuffer mScratch; //!< the hidden states (two) and the cell state, in float; grown as batches grow
+};
+
+} // namespace
+
+std::unique_ptr<DeviceLayer> lower(RecurrentSequenceParams const& params, LayerContext const& context)
+{
+    return std::make_unique<RecurrentSequenceLayer>(params, context.record.precision.value_or(context.dataType));
+}
+
+} // namespace kiln::cuda
