@@ -301,6 +301,15 @@ inline std::vector<float> weightsOf(size_t count, float phase)
     return values;
 }
 
+//! A FP32 constant of `values` with extents `dims`, its weights kept alive for the build that reads them.
+inline ITensor* constantOf(INetworkDefinition& network, Dims const& dims, std::vector<float> const& values)
+{
+    static std::vector<std::vector<float>> kept;
+    kept.push_back(values);
+    Weights const weights{DataType::kFLOAT, kept.back().data(), static_cast<int64_t>(kept.back().size())};
+    return network.addConstant(dims, weights)->getOutput(0);
+}
+
 //! A named ReLU of `input`, and a named sum of `a` and `b`: the layers the builder fuses into what precedes them.
 inline ITensor& relu(INetworkDefinition& network, ITensor& input, char const* name)
 {

@@ -11,14 +11,6 @@ namespace
 using namespace nvinfer1;
 using namespace kiln::test;
 
-ITensor* constantOf(INetworkDefinition& network, Dims const& dims, std::vector<float> const& values)
-{
-    static std::vector<std::vector<float>> kept; // the network reads weights when the plan is built
-    kept.push_back(values);
-    Weights const weights{DataType::kFLOAT, kept.back().data(), static_cast<int64_t>(kept.back().size())};
-    return network.addConstant(dims, weights)->getOutput(0);
-}
-
 ITensor* intScalar(INetworkDefinition& network, int32_t value)
 {
     static std::vector<int32_t> kept(64);

@@ -67,14 +67,6 @@ std::vector<float> hiddenBiasOf(CellCase const& c)
     return weightsOf(static_cast<size_t>(c.hidden), 5.0F);
 }
 
-ITensor* constantOf(INetworkDefinition& network, Dims const& dims, std::vector<float> const& values)
-{
-    static std::vector<std::vector<float>> kept; // the network reads weights when the plan is built
-    kept.push_back(values);
-    Weights const weights{DataType::kFLOAT, kept.back().data(), static_cast<int64_t>(kept.back().size())};
-    return network.addConstant(dims, weights)->getOutput(0);
-}
-
 //! The loop of one direction of `c`, as the importer builds it: gate inputs x0.. ([S, B, H]) and the initial states
 //! h0 (and c0) are the network's inputs; outputs "y" (stacked), "h" and, for an LSTM, "c" (the last states).
 NetworkMaker cellLoop(CellCase c)

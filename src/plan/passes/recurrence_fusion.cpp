@@ -79,9 +79,9 @@ public:
         return record(*precision);
     }
 
-    std::vector<size_t> const& taken() const
+    std::vector<size_t> taken() const
     {
-        return mTakenList;
+        return std::vector<size_t>(mTaken.begin(), mTaken.end());
     }
 
 private:
@@ -91,10 +91,7 @@ private:
     }
     void take(size_t l)
     {
-        if (mTaken.insert(l).second)
-        {
-            mTakenList.push_back(l);
-        }
+        mTaken.insert(l);
     }
     //! The loop's layer that writes `t`, where it is of `type`.
     std::optional<size_t> bodyLayer(int32_t t, LayerType type) const
@@ -113,13 +110,11 @@ private:
     bool attempt(bool (LoopMatch::*matcher)())
     {
         std::set<size_t> const taken = mTaken;
-        std::vector<size_t> const takenList = mTakenList;
         if ((this->*matcher)())
         {
             return true;
         }
         mTaken = taken;
-        mTakenList = takenList;
         mHiddenBias = -1;
         return false;
     }
@@ -199,7 +194,6 @@ private:
             return false;
         }
         std::set<size_t> const before = mTaken;
-        std::vector<size_t> const beforeList = mTakenList;
         for (int32_t order = 0; order < 2; ++order)
         {
             int32_t const a = layer->inputs[order];
@@ -210,13 +204,20 @@ private:
                 return true;
             }
             mTaken = before;
-            mTakenList = beforeList;
             if (operation == ElementWiseOperation::kSUB)
             {
                 break; // not commutative
             }
         }
         return false;
+    }
+
+    //! The loop's iterator that writes `t`.
+    std::optional<size_t> iteratorOf(int32_t t) const
+    {
+        std::optional<size_t> const l = bodyLayer(t, LayerType::kITERATOR);
+        bool const ours = l && std::find(mLoop.iterators.begin(), mLoop.iterators.end(), *l) != mLoop.iterators.end();
+        return ours ? l : std::nullopt;
     }
 
     //! `t` as the product of the hidden state with transposed weights computed outside the loop: the weights.
@@ -245,13 +246,9 @@ private:
     {
         Gate gate;
         auto const iterator = [&](int32_t operand) {
-            std::optional<size_t> const l = bodyLayer(operand, LayerType::kITERATOR);
-            if (!l || std::find(mLoop.iterators.begin(), mLoop.iterators.end(), *l) == mLoop.iterators.end())
-            {
-                return false;
-            }
-            gate.iterator = *l;
-            return true;
+            std::optional<size_t> const l = iteratorOf(operand);
+            gate.iterator = l.value_or(0);
+            return l.has_value();
         };
         auto const product = [&](int32_t operand) {
             std::optional<int32_t> const weights = productOfHidden(operand);
@@ -340,28 +337,24 @@ private:
         }
         auto const resetTimesProduct = [&](int32_t t) {
             auto const reset = [&](int32_t u) { return activatedGate(u, 1, f); };
+            auto const product = [&](int32_t u) {
+                std::optional<int32_t> const weights = productOfHidden(u);
+                mGates[2].weights = weights.value_or(-1);
+                return weights.has_value();
+            };
+            auto const bias = [&](int32_t u) {
+                mHiddenBias = u;
+                return outside(u);
+            };
+            // The product, or the product plus the bias kept for the loop.
             auto const recurrent = [&](int32_t u) {
                 mHiddenBias = -1;
-                if (std::optional<int32_t> const weights = productOfHidden(u))
-                {
-                    mGates[2].weights = *weights;
-                    return true;
-                }
-                auto const product = [&](int32_t v) {
-                    std::optional<int32_t> const weights = productOfHidden(v);
-                    mGates[2].weights = weights.value_or(-1);
-                    return weights.has_value();
-                };
-                auto const bias = [&](int32_t v) {
-                    mHiddenBias = v;
-                    return outside(v);
-                };
-                return operands(u, ElementWiseOperation::kSUM, product, bias);
+                return product(u) || operands(u, ElementWiseOperation::kSUM, product, bias);
             };
             return operands(t, ElementWiseOperation::kPROD, reset, recurrent);
         };
         auto const iterator = [&](int32_t t) {
-            std::optional<size_t> const l = bodyLayer(t, LayerType::kITERATOR);
+            std::optional<size_t> const l = iteratorOf(t);
             mGates[2].iterator = l.value_or(0);
             return l.has_value();
         };
@@ -560,7 +553,6 @@ private:
     PatternGraph const& mGraph;
     LoopRange const& mLoop;
     std::set<size_t> mTaken;
-    std::vector<size_t> mTakenList;
     int64_t mHidden{-1};
     int64_t mCell{-1};
     std::vector<Gate> mGates;
