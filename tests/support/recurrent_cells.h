@@ -4,6 +4,7 @@
 #pragma once
 
 #include "host_tensor.h"
+#include "varied_constants.h"
 
 #include <NvInfer.h>
 
@@ -19,26 +20,6 @@ namespace kiln::test
 {
 
 using namespace nvinfer1;
-
-//! Small values that vary by position, so that a misplaced unit or gate shows.
-inline std::vector<float> cellValues(size_t count, float phase)
-{
-    std::vector<float> values(count);
-    for (size_t i = 0; i < count; ++i)
-    {
-        values[i] = 0.04F * static_cast<float>(static_cast<int64_t>((i * 7 + 3) % 13) - 6) + 0.01F * phase;
-    }
-    return values;
-}
-
-//! A FP32 constant of `values` with extents `dims`, its weights kept alive for the builds that read them.
-inline ITensor* cellConstant(INetworkDefinition& network, Dims const& dims, std::vector<float> const& values)
-{
-    static std::deque<std::vector<float>> kept; // a deque: earlier networks' weights stay where they are
-    kept.push_back(values);
-    Weights const weights{DataType::kFLOAT, kept.back().data(), static_cast<int64_t>(kept.back().size())};
-    return network.addConstant(dims, weights)->getOutput(0);
-}
 
 enum class Cell
 {
@@ -78,7 +59,7 @@ struct CellCase
 //! Gate g's recurrence weights: small, so that the activations stay away from saturation.
 inline std::vector<float> recurrenceWeights(CellCase const& c, int32_t g)
 {
-    std::vector<float> weights = cellValues(static_cast<size_t>(c.hidden * c.hidden), static_cast<float>(g));
+    std::vector<float> weights = weightsOf(static_cast<size_t>(c.hidden * c.hidden), static_cast<float>(g));
     for (float& w : weights)
     {
         w *= 6.0F / static_cast<float>(c.hidden);
@@ -88,7 +69,7 @@ inline std::vector<float> recurrenceWeights(CellCase const& c, int32_t g)
 
 inline std::vector<float> hiddenBiasOf(CellCase const& c)
 {
-    return cellValues(static_cast<size_t>(c.hidden), 5.0F);
+    return weightsOf(static_cast<size_t>(c.hidden), 5.0F);
 }
 
 //! The loop of one direction of `c`, as the importer builds it: gate inputs x0.. ([S, B, H]) and the initial states
@@ -124,7 +105,7 @@ inline std::function<void(INetworkDefinition&)> cellLoop(CellCase c)
             Dims const square{2, {c.hidden, c.hidden}};
             std::string const given = "r" + std::to_string(g);
             weights.push_back(c.weightsGiven ? network.addInput(given.c_str(), DataType::kFLOAT, square)
-                                             : cellConstant(network, square, recurrenceWeights(c, g)));
+                                             : constantOf(network, square, recurrenceWeights(c, g)));
         }
         IRecurrenceLayer* h = loop->addRecurrence(*network.addInput("h0", DataType::kFLOAT, state));
         IRecurrenceLayer* cell
@@ -156,8 +137,8 @@ inline std::function<void(INetworkDefinition&)> cellLoop(CellCase c)
                 ITensor* p = &product(hidden, 2);
                 if (c.hiddenBias)
                 {
-                    p = &op(*p, *cellConstant(network, Dims{2, {1, c.hidden}}, hiddenBiasOf(c)),
-                        ElementWiseOperation::kSUM);
+                    p = &op(
+                        *p, *constantOf(network, Dims{2, {1, c.hidden}}, hiddenBiasOf(c)), ElementWiseOperation::kSUM);
                 }
                 recurrent = &op(reset, *p, ElementWiseOperation::kPROD);
             }
@@ -211,7 +192,7 @@ inline std::map<std::string, HostTensor> cellInputs(CellCase const& c, bool anot
     std::map<std::string, HostTensor> inputs;
     float const shift = another ? 2.5F : 0.0F;
     auto const varied = [shift](size_t count, float phase) {
-        std::vector<float> values = cellValues(count, phase);
+        std::vector<float> values = weightsOf(count, phase);
         for (size_t i = 0; i < count; ++i)
         {
             values[i] = values[i] * 6.0F + 0.3F * std::sin(0.37F * static_cast<float>(i) + phase + shift);
