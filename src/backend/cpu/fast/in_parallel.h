@@ -49,7 +49,8 @@ void inLockstep(size_t count, int64_t steps, Run&& run)
     // The first step a call threw in. A thread reads it after a step's barrier, by which every call of that step and
     // of the steps before it has returned: all threads leave after the same step.
     std::atomic<int64_t> failedStep{steps};
-#pragma omp parallel num_threads(static_cast <int>(count))
+    auto const wanted = static_cast<int>(count);
+#pragma omp parallel num_threads(wanted)
     {
         auto const threads = static_cast<size_t>(omp_get_num_threads());
         for (int64_t k = 0; k < steps; ++k)
