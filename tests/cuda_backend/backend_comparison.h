@@ -7,6 +7,7 @@
 #include "plan/plan_format.h"
 #include "recording_output_allocator.h"
 #include "test_logger.h"
+#include "varied_constants.h"
 
 #include <NvInfer.h>
 #include <kiln/Backend.h>
@@ -288,26 +289,6 @@ inline size_t volumeOf(Dims const& dims)
         volume *= static_cast<size_t>(dims.d[i]);
     }
     return volume;
-}
-
-//! Small weights that vary by position, so that a misplaced channel or tap shows.
-inline std::vector<float> weightsOf(size_t count, float phase)
-{
-    std::vector<float> values(count);
-    for (size_t i = 0; i < count; ++i)
-    {
-        values[i] = 0.04F * static_cast<float>(static_cast<int64_t>((i * 7 + 3) % 13) - 6) + 0.01F * phase;
-    }
-    return values;
-}
-
-//! A FP32 constant of `values` with extents `dims`, its weights kept alive for the build that reads them.
-inline ITensor* constantOf(INetworkDefinition& network, Dims const& dims, std::vector<float> const& values)
-{
-    static std::vector<std::vector<float>> kept;
-    kept.push_back(values);
-    Weights const weights{DataType::kFLOAT, kept.back().data(), static_cast<int64_t>(kept.back().size())};
-    return network.addConstant(dims, weights)->getOutput(0);
 }
 
 //! A named ReLU of `input`, and a named sum of `a` and `b`: the layers the builder fuses into what precedes them.

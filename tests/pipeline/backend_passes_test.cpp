@@ -23,8 +23,8 @@ std::vector<std::string> passesOf(kiln::Backend backend)
 
 TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 {
-    std::vector<std::string> const expected{"scale folding", "attention fusion", "GELU fusion", "Q/DQ propagation",
-        "quantized fusion", "quantized matrix multiply fusion", "convolution epilogue fusion",
+    std::vector<std::string> const expected{"recurrence fusion", "scale folding", "attention fusion", "GELU fusion",
+        "Q/DQ propagation", "quantized fusion", "quantized matrix multiply fusion", "convolution epilogue fusion",
         "matrix multiply epilogue fusion", "sample normalizations", "sample affine folding", "point-wise chain fusion",
         "channel permutations", "fast path marking", "channels-last formats"};
     EXPECT_EQ(passesOf(kiln::Backend::kCPU), expected);

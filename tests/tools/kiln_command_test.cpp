@@ -753,7 +753,7 @@ TEST(KilnInspect, ListsTheBuildPassesOfThePlansBackendInOrder)
         expected += "  " + std::string(number) + " " + kiln::getBackendPassName(kiln::Backend::kCPU, i) + "\n";
     }
     EXPECT_TRUE(contains(run.output, expected)) << run.output;
-    EXPECT_TRUE(contains(run.output, "    1 scale folding\n")) << run.output;
+    EXPECT_TRUE(contains(run.output, "    1 recurrence fusion\n")) << run.output;
 }
 
 TEST(KilnInspect, ShowsSymbolicShapesAndProfiles)

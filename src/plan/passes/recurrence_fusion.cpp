@@ -72,7 +72,7 @@ public:
         }
         std::optional<nvinfer1::DataType> const precision = bodyPrecision();
         std::optional<int64_t> const hidden = hiddenSize();
-        if (!precision || !hidden || !rules.runs(*precision, *hidden))
+        if (!precision || !hidden || !rules.runs(mParams, *precision, *hidden))
         {
             return std::nullopt;
         }

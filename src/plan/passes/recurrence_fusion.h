@@ -9,6 +9,7 @@
 // before the product) keep running as loops. The backend's kernel then runs every step without returning to the host.
 #pragma once
 
+#include "network/fused/recurrent_sequence.h"
 #include "plan/plan_model.h"
 
 #include <cstddef>
@@ -20,8 +21,9 @@ namespace kiln::plan
 
 struct RecurrenceFusionRules
 {
-    //! Whether the backend runs a recurrent sequence computing in `type` with `hidden` units.
-    std::function<bool(nvinfer1::DataType type, int64_t hidden)> runs;
+    //! Whether the backend runs a recurrent sequence of `cell` (its gates and functions; the outputs are not yet set)
+    //! computing in `type` with `hidden` units.
+    std::function<bool(network::RecurrentSequenceParams const& cell, nvinfer1::DataType type, int64_t hidden)> runs;
 };
 
 //! Rewrites `model`'s layer list in place; runs before the other fusions, which would change the loops' bodies.

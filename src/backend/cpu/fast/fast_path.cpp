@@ -5,6 +5,7 @@
 #include "network/fused/pointwise.h"
 #include "network/fused/quantized_convolution.h"
 #include "network/fused/quantized_matrix_multiply.h"
+#include "network/fused/recurrent_sequence.h"
 #include "network/layers/reduce.h"
 #include "network/plugin_layer.h"
 #include "plan/passes/sample_normalization.h"
@@ -46,6 +47,7 @@ constexpr KernelKind kKernels[] = {
     {nvinfer1::LayerType::kMATRIX_MULTIPLY, supportsMatrixMultiply, makeMatrixMultiply},
     {nvinfer1::LayerType::kSOFTMAX, supportsSoftMax, makeSoftMax},
     {network::kAttentionLayerType, supportsAttention, makeAttention},
+    {network::kRecurrentSequenceLayerType, supportsRecurrentSequence, makeRecurrentSequence},
     // Only normalizations of whole samples keep channels-last data, as channelsLastUse decides.
     {nvinfer1::LayerType::kNORMALIZATION, supportsNormalization, makeNormalization, Use::kKEEPS},
     // Only the permutes that move nothing read or start channels-last data, each as channelsLastUse decides.

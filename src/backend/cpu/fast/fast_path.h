@@ -5,6 +5,7 @@
 #pragma once
 
 #include "backend/cpu/layer_kernels.h"
+#include "network/fused/recurrent_sequence.h"
 #include "network/layers/activation.h"
 #include "plan/plan_model.h"
 
@@ -56,6 +57,10 @@ bool convolutionFusesActivation(network::ActivationParams const& activation);
 //! Whether the fast path's convolutions apply `activation` self-gated, x * f(x), as their fused epilogue (SiLU from
 //! sigmoid, hard-swish from ONNX's hard sigmoid).
 bool convolutionFusesSelfGated(network::ActivationParams const& activation);
+
+//! Whether the fast path's recurrent sequence kernel computes `cell`'s activations (those vector_functions.h
+//! vectorises): where it does, the CPU backend fuses the loops of such cells into one layer.
+bool runsRecurrentCell(network::RecurrentSequenceParams const& cell);
 
 //! One layer's oneDNN work. Its primitives and laid-out weights are made on the first run at a shape and thread
 //! count, and kept for the next runs at them.

@@ -38,6 +38,11 @@ bool convolutionFusesSelfGated(network::ActivationParams const&)
     return false;
 }
 
+bool runsRecurrentCell(network::RecurrentSequenceParams const&)
+{
+    return false;
+}
+
 struct Session::State
 {
     int32_t threads{0};

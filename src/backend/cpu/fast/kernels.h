@@ -56,6 +56,10 @@ std::unique_ptr<Kernel> makeMatrixMultiply(State& state, plan::LayerRecord const
 bool supportsAttention(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeAttention(State& state, plan::LayerRecord const& layer);
 
+//! A recurrent sequence in FP32 (recurrent_sequence.cpp): the fused loop of plan/passes/recurrence_fusion.h.
+bool supportsRecurrentSequence(plan::PlanModel const& model, plan::LayerRecord const& layer);
+std::unique_ptr<Kernel> makeRecurrentSequence(State& state, plan::LayerRecord const& layer);
+
 bool supportsSoftMax(plan::PlanModel const& model, plan::LayerRecord const& layer);
 std::unique_ptr<Kernel> makeSoftMax(State& state, plan::LayerRecord const& layer);
 

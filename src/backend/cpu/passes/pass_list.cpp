@@ -14,6 +14,7 @@
 #include "plan/passes/quantization_propagation.h"
 #include "plan/passes/quantized_fusion.h"
 #include "plan/passes/quantized_matrix_multiply_fusion.h"
+#include "plan/passes/recurrence_fusion.h"
 #include "plan/passes/sample_normalization.h"
 
 namespace kiln::cpu
@@ -22,6 +23,22 @@ namespace
 {
 
 using Options = backend::PassOptions const;
+
+//! First, before the fusions that would change the loops' bodies: the loops of LSTM, GRU and RNN cells as one layer
+//! each, whose kernel (fast/recurrent_sequence.cpp) runs every step with one product of all the gates' weights a step
+//! and the threads meeting once a step, where the loop ran a dozen layers a step. FP32, cells whose activations the
+//! kernel vectorises.
+bool recurrenceFusion(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
+{
+    auto const runs = [](network::RecurrentSequenceParams const& cell, nvinfer1::DataType type, int64_t hidden) {
+        return type == nvinfer1::DataType::kFLOAT && hidden > 0 && fast::runsRecurrentCell(cell);
+    };
+    if (size_t const fused = plan::fuseRecurrences(model, plan::RecurrenceFusionRules{runs}); fused > 0)
+    {
+        logInfo("Recurrences: " + std::to_string(fused) + " loops over a recurrent cell run as one layer each");
+    }
+    return true;
+}
 
 bool scaleFolding(plan::PlanModel& model, Options& /*options*/, std::string& /*error*/)
 {
@@ -156,6 +173,7 @@ bool channelsLastFormats(plan::PlanModel& model, Options& options, std::string& 
 backend::PassList<Options> const& cpuPasses()
 {
     static backend::PassList<Options> const passes{
+        {"recurrence fusion", recurrenceFusion},
         {"scale folding", scaleFolding},
         {"attention fusion", attentionFusion},
         {"GELU fusion", geluFusion},

@@ -91,7 +91,7 @@ plan::AttentionFusionRules attentionFusions()
 
 plan::RecurrenceFusionRules recurrentSequences()
 {
-    auto runs = [](nvinfer1::DataType type, int64_t hidden) {
+    auto runs = [](network::RecurrentSequenceParams const& /*cell*/, nvinfer1::DataType type, int64_t hidden) {
         return (type == nvinfer1::DataType::kFLOAT || type == nvinfer1::DataType::kHALF) && hidden > 0;
     };
     return plan::RecurrenceFusionRules{runs};

@@ -10,6 +10,7 @@
 // every key is masked from.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/attention/attention_problem.cuh"
+#include "backend/cuda/kernels/warp_sum.cuh"
 #include "backend/cuda/layer_kernels.h"
 
 #include <algorithm>
@@ -23,6 +24,8 @@ namespace kiln::cuda::attention
 {
 namespace
 {
+
+using device::warpSum;
 
 constexpr int kQueryWarps = 4; //!< warps that share a tile of keys, each taking its own query rows
 constexpr int kGroupThreads = kQueryWarps * 32;
@@ -59,16 +62,6 @@ __device__ inline float warpMax(float value)
     for (int offset = 16; offset > 0; offset /= 2)
     {
         value = fmaxf(value, __shfl_xor_sync(0xFFFFFFFFU, value, offset));
-    }
-    return value;
-}
-
-__device__ inline float warpSum(float value)
-{
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2)
-    {
-        value += __shfl_xor_sync(0xFFFFFFFFU, value, offset);
     }
     return value;
 }

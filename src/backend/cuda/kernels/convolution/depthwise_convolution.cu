@@ -4,6 +4,7 @@
 // in FP32; grid-stride loops cover any size.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/convolution/depthwise_convolution.h"
+#include "backend/cuda/kernels/float_or_half.cuh"
 #include "backend/shared/channel_order.h"
 
 #include <cuda_fp16.h>
@@ -21,35 +22,12 @@ namespace kiln::cuda
 namespace
 {
 
+using device::fromFloat;
+using device::toFloat;
 using Problem = DepthwiseConvolution::Problem;
 
 constexpr int kThreads = 256;
 constexpr int64_t kMaxBlocks = int64_t{1} << 20;
-
-__device__ __forceinline__ float toFloat(float value)
-{
-    return value;
-}
-
-__device__ __forceinline__ float toFloat(__half value)
-{
-    return __half2float(value);
-}
-
-template <typename T>
-__device__ __forceinline__ T fromFloat(float value);
-
-template <>
-__device__ __forceinline__ float fromFloat<float>(float value)
-{
-    return value;
-}
-
-template <>
-__device__ __forceinline__ __half fromFloat<__half>(float value)
-{
-    return __float2half_rn(value);
-}
 
 //! V values of T moved as one piece: 16 bytes for eight FP16 values, so that a load is one vector instruction.
 template <typename T, int V>

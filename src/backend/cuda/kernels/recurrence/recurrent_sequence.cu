@@ -8,7 +8,9 @@
 // batch rows, so its weights are read from L1; a lane issues the loads of 8 elements of the state and the weights at
 // once, so that a step waits on few latencies.
 #include "backend/cuda/cuda_error.h"
+#include "backend/cuda/kernels/float_or_half.cuh"
 #include "backend/cuda/kernels/pointwise/pointwise_math.cuh"
+#include "backend/cuda/kernels/warp_sum.cuh"
 #include "backend/cuda/layer_kernels.h"
 #include "backend/cuda/memory/device_buffer.h"
 #include "backend/shared/recurrent_sequence_geometry.h"
@@ -20,7 +22,6 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 namespace kiln::cuda
 {
@@ -28,6 +29,10 @@ namespace
 {
 
 namespace cg = cooperative_groups;
+using device::fromFloat;
+using device::storedAs;
+using device::toFloat;
+using device::warpSum;
 using network::CellFunction;
 using network::RecurrentSequenceParams;
 
@@ -42,45 +47,9 @@ bool given(ConstTensorView const& view)
     return view.data != nullptr || view.count() == 0;
 }
 
-__device__ inline float loadValue(float const* data, int64_t i)
-{
-    return data[i];
-}
-__device__ inline float loadValue(__half const* data, int64_t i)
-{
-    return __half2float(data[i]);
-}
-__device__ inline void storeValue(float* data, int64_t i, float value)
-{
-    data[i] = value;
-}
-__device__ inline void storeValue(__half* data, int64_t i, float value)
-{
-    data[i] = __float2half_rn(value);
-}
-//! `value` as a tensor of T stores it.
-template <typename T>
-__device__ inline float storedAs(float value)
-{
-    if constexpr (std::is_same_v<T, __half>)
-    {
-        return __half2float(__float2half_rn(value));
-    }
-    return value;
-}
-
 __device__ inline float applied(CellFunction const& f, float x)
 {
     return device::activate(f.type, f.alpha, f.beta, x);
-}
-
-__device__ inline float warpSum(float value)
-{
-    for (int offset = 16; offset > 0; offset /= 2)
-    {
-        value += __shfl_xor_sync(0xFFFFFFFFU, value, offset);
-    }
-    return value;
 }
 
 //! What the kernel reads and writes; absent tensors are null.
@@ -114,10 +83,10 @@ __global__ void __launch_bounds__(kThreads) recurrentSequenceKernel(Sequence<T> 
     int64_t const states = batch * size;
     for (int64_t i = blockIdx.x * int64_t{kThreads} + threadIdx.x; i < states; i += gridDim.x * int64_t{kThreads})
     {
-        __stcg(s.hidden[0] + i, storedAs<T>(loadValue(s.initialHidden, i)));
+        __stcg(s.hidden[0] + i, storedAs<T>(toFloat(s.initialHidden[i])));
         if constexpr (Gates == RecurrentSequenceParams::kLstmGates)
         {
-            __stcg(s.cell + i, storedAs<T>(loadValue(s.initialCell, i)));
+            __stcg(s.cell + i, storedAs<T>(toFloat(s.initialCell[i])));
         }
     }
     grid.sync();
@@ -139,14 +108,17 @@ __global__ void __launch_bounds__(kThreads) recurrentSequenceKernel(Sequence<T> 
             int64_t const x = (row * batch + b) * size + j;
             // Lane 0's operands of the cell, loaded before the products so that their latency overlaps them.
             float inputs[Gates]{};
-            float previous = 0.0F;
+            float previous = 0.0F; // the GRU's: its next state interpolates from it
             if (lane == 0)
             {
                 for (int g = 0; g < Gates; ++g)
                 {
-                    inputs[g] = loadValue(s.inputs[g], x);
+                    inputs[g] = toFloat(s.inputs[g][x]);
                 }
-                previous = __ldcg(hidden + at);
+                if constexpr (Gates == RecurrentSequenceParams::kGruGates)
+                {
+                    previous = __ldcg(hidden + at);
+                }
             }
             float sums[Gates];
             for (int g = 0; g < Gates; ++g)
@@ -172,7 +144,7 @@ __global__ void __launch_bounds__(kThreads) recurrentSequenceKernel(Sequence<T> 
                     h[u] = inside ? __ldcg(hiddenRow + i) : 0.0F;
                     for (int g = 0; g < Gates; ++g)
                     {
-                        w[g][u] = inside ? loadValue(weightRows[g], i) : 0.0F;
+                        w[g][u] = inside ? toFloat(weightRows[g][i]) : 0.0F;
                     }
                 }
 #pragma unroll
@@ -202,7 +174,7 @@ __global__ void __launch_bounds__(kThreads) recurrentSequenceKernel(Sequence<T> 
             {
                 float const z = applied(s.gate, a(0));
                 float const r = applied(s.gate, a(1));
-                float const recurrent = sums[2] + (s.hiddenBias != nullptr ? loadValue(s.hiddenBias, j) : 0.0F);
+                float const recurrent = sums[2] + (s.hiddenBias != nullptr ? toFloat(s.hiddenBias[j]) : 0.0F);
                 float const n = applied(s.candidate, inputs[2] + r * recurrent);
                 h = n + z * (previous - n);
             }
@@ -214,14 +186,14 @@ __global__ void __launch_bounds__(kThreads) recurrentSequenceKernel(Sequence<T> 
                 h = applied(s.gate, a(1)) * applied(s.output, c);
                 if (last && s.lastCell != nullptr)
                 {
-                    storeValue(s.lastCell, at, c);
+                    s.lastCell[at] = fromFloat<T>(c);
                 }
             }
             __stcg(next + at, storedAs<T>(h));
-            storeValue(s.stacked, stackedRow * states + at, h);
+            s.stacked[stackedRow * states + at] = fromFloat<T>(h);
             if (last && s.lastHidden != nullptr)
             {
-                storeValue(s.lastHidden, at, h);
+                s.lastHidden[at] = fromFloat<T>(h);
             }
         }
         grid.sync();
