@@ -186,12 +186,11 @@ __device__ void stepState(Sequence<T> const& s, int64_t k, int64_t task, int lan
     }
 }
 
-//! Up to two sequences of one launch, and how many of them there are.
-template <typename T>
+//! The sequences of one launch: one, or the two of a pair.
+template <typename T, int Count>
 struct Sequences
 {
-    Sequence<T> sequence[2];
-    int count{1};
+    Sequence<T> sequence[Count];
 
     __device__ int64_t states(int q) const
     {
@@ -199,13 +198,14 @@ struct Sequences
     }
 };
 
-template <typename T, int Gates>
-__global__ void __launch_bounds__(kThreads) recurrentSequenceKernel(__grid_constant__ Sequences<T> const all)
+template <typename T, int Gates, int Count>
+__global__ void __launch_bounds__(kThreads) recurrentSequenceKernel(__grid_constant__ Sequences<T, Count> const all)
 {
     cg::grid_group grid = cg::this_grid();
     int64_t steps = 0;
     int64_t tasks = 0;
-    for (int q = 0; q < all.count; ++q)
+#pragma unroll
+    for (int q = 0; q < Count; ++q)
     {
         Sequence<T> const& s = all.sequence[q];
         int64_t const states = all.states(q);
@@ -229,28 +229,43 @@ __global__ void __launch_bounds__(kThreads) recurrentSequenceKernel(__grid_const
     {
         for (int64_t task = warp; task < tasks; task += warps)
         {
-            int const q = task < firstStates ? 0 : 1;
-            Sequence<T> const& s = all.sequence[q];
-            if (k < s.geometry.steps)
+            if constexpr (Count == 1)
             {
-                stepState<T, Gates>(s, k, q == 0 ? task : task - firstStates, lane);
+                stepState<T, Gates>(all.sequence[0], k, task, lane);
+            }
+            else
+            {
+                // The states of the first sequence, then the second's; one that has run all its steps waits.
+                int const q = task < firstStates ? 0 : 1;
+                Sequence<T> const& s = all.sequence[q];
+                if (k < s.geometry.steps)
+                {
+                    stepState<T, Gates>(s, k, q == 0 ? task : task - firstStates, lane);
+                }
             }
         }
         grid.sync();
     }
 }
 
+//! The kernel of `count` sequences (1 or 2) of cells of `gates`, storing T.
 template <typename T>
-void const* kernelFor(int32_t gates)
+void const* kernelFor(int32_t gates, size_t count)
 {
+    auto const of = [count](auto one, auto two) {
+        return count == 1 ? reinterpret_cast<void const*>(one) : reinterpret_cast<void const*>(two);
+    };
     switch (gates)
     {
     case RecurrentSequenceParams::kRnnGates:
-        return reinterpret_cast<void const*>(&recurrentSequenceKernel<T, RecurrentSequenceParams::kRnnGates>);
+        return of(&recurrentSequenceKernel<T, RecurrentSequenceParams::kRnnGates, 1>,
+            &recurrentSequenceKernel<T, RecurrentSequenceParams::kRnnGates, 2>);
     case RecurrentSequenceParams::kGruGates:
-        return reinterpret_cast<void const*>(&recurrentSequenceKernel<T, RecurrentSequenceParams::kGruGates>);
+        return of(&recurrentSequenceKernel<T, RecurrentSequenceParams::kGruGates, 1>,
+            &recurrentSequenceKernel<T, RecurrentSequenceParams::kGruGates, 2>);
     case RecurrentSequenceParams::kLstmGates:
-        return reinterpret_cast<void const*>(&recurrentSequenceKernel<T, RecurrentSequenceParams::kLstmGates>);
+        return of(&recurrentSequenceKernel<T, RecurrentSequenceParams::kLstmGates, 1>,
+            &recurrentSequenceKernel<T, RecurrentSequenceParams::kLstmGates, 2>);
     default: break;
     }
     throw std::invalid_argument("recurrent sequence: " + std::to_string(gates) + " gates, where a cell has 1, 3 or 4");
@@ -284,7 +299,11 @@ public:
                 throw std::invalid_argument("recurrent sequence: a pair's cells have different gates");
             }
         }
-        mKernel = type == nvinfer1::DataType::kHALF ? kernelFor<__half>(gates) : kernelFor<float>(gates);
+        for (size_t count = 1; count <= mParts.size(); ++count)
+        {
+            mKernels.push_back(
+                type == nvinfer1::DataType::kHALF ? kernelFor<__half>(gates, count) : kernelFor<float>(gates, count));
+        }
         int gpu = 0;
         int cooperative = 0;
         int multiprocessors = 0;
@@ -294,7 +313,7 @@ public:
             "recurrent sequence: whether the GPU launches cooperative kernels");
         check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, gpu),
             "recurrent sequence: the GPU's multiprocessors");
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, mKernel, kThreads, 0),
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, mKernels.back(), kThreads, 0),
             "recurrent sequence: the kernel's occupancy");
         if (cooperative == 0 || blocksPerMultiprocessor == 0)
         {
@@ -354,13 +373,14 @@ public:
         {
             return;
         }
-        if (mType == nvinfer1::DataType::kHALF)
+        bool const half = mType == nvinfer1::DataType::kHALF;
+        if (running.size() == 1)
         {
-            launch<__half>(running, stream);
+            half ? launch<__half, 1>(running, stream) : launch<float, 1>(running, stream);
         }
         else
         {
-            launch<float>(running, stream);
+            half ? launch<__half, 2>(running, stream) : launch<float, 2>(running, stream);
         }
     }
 
@@ -381,7 +401,7 @@ private:
             all.begin() + static_cast<ptrdiff_t>(std::min(first + count, all.size())));
     }
 
-    template <typename T>
+    template <typename T, int Count>
     void launch(std::vector<Running> const& running, cudaStream_t stream)
     {
         int64_t tasks = 0;
@@ -391,8 +411,7 @@ private:
         }
         mScratch.reserve(3 * static_cast<size_t>(tasks) * sizeof(float), stream, "recurrent sequence states");
         auto* scratch = reinterpret_cast<float*>(mScratch.data());
-        Sequences<T> all;
-        all.count = static_cast<int>(running.size());
+        Sequences<T, Count> all;
         for (size_t q = 0; q < running.size(); ++q)
         {
             Running const& sequence = running[q];
@@ -428,13 +447,13 @@ private:
         int64_t const wanted = (tasks + kWarpsPerBlock - 1) / kWarpsPerBlock;
         unsigned const blocks = static_cast<unsigned>(std::min<int64_t>(wanted, mMaxBlocks));
         void* arguments[] = {&all};
-        check(cudaLaunchCooperativeKernel(mKernel, dim3(blocks), dim3(kThreads), arguments, 0, stream),
+        check(cudaLaunchCooperativeKernel(mKernels[Count - 1], dim3(blocks), dim3(kThreads), arguments, 0, stream),
             "recurrent sequence: launching the kernel");
     }
 
     std::vector<Part> mParts;
     nvinfer1::DataType mType;
-    void const* mKernel{nullptr};
+    std::vector<void const*> mKernels; //!< by the count of sequences that run, 1 and (for a pair) 2
     int64_t mMaxBlocks{1};
     DeviceBuffer mScratch; //!< each sequence's hidden states (two) and cell state, in float; grown as batches grow
 };
