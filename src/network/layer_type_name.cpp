@@ -37,6 +37,10 @@ char const* layerTypeName(nvinfer1::LayerType type)
     {
         return "RecurrentSequence";
     }
+    if (type == kRecurrentSequencePairLayerType)
+    {
+        return "RecurrentSequencePair";
+    }
     switch (type)
     {
     case LayerType::kCONVOLUTION: return "Convolution";

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <type_traits>
 
 namespace kiln::plan
 {
@@ -316,9 +317,9 @@ bool attentionHolds(PlanModel const& m, LayerRecord const& l, std::string& error
 
 //! A recurrent sequence: the inputs and outputs its cell takes (each gate's input and weights, the initial states,
 //! GRU's bias), of the ranks the layer reads them in, on floating point.
-bool recurrentSequenceHolds(PlanModel const& m, LayerRecord const& l, std::string& error)
+bool recurrentSequenceHolds(
+    PlanModel const& m, LayerRecord const& l, network::RecurrentSequenceParams const* params, std::string& error)
 {
-    auto const* params = dynamic_cast<network::RecurrentSequenceParams const*>(l.params.get());
     if (params == nullptr)
     {
         error = describe(l) + " holds no recurrent sequence parameters";
@@ -373,6 +374,59 @@ bool recurrentSequenceHolds(PlanModel const& m, LayerRecord const& l, std::strin
         return false;
     }
     return true;
+}
+
+//! A pair of recurrent sequences: each one's record as a recurrent sequence of its own, with the same gates.
+bool recurrentSequencePairHolds(PlanModel const& m, LayerRecord const& l, std::string& error)
+{
+    auto const* pair = dynamic_cast<network::RecurrentSequencePairParams const*>(l.params.get());
+    if (pair == nullptr)
+    {
+        error = describe(l) + " holds no parameters of a pair of recurrent sequences";
+        return false;
+    }
+    if (pair->first.gates != pair->second.gates)
+    {
+        error = describe(l) + " pairs cells of " + std::to_string(pair->first.gates) + " and "
+            + std::to_string(pair->second.gates) + " gates: a pair's cells are alike";
+        return false;
+    }
+    size_t const inputs = pair->secondInput() + pair->second.inputCount();
+    size_t const outputs = pair->secondOutput() + pair->second.outputCount();
+    if (l.inputs.size() != inputs || l.outputs.size() != outputs)
+    {
+        error = describe(l) + " has " + std::to_string(l.inputs.size()) + " inputs and "
+            + std::to_string(l.outputs.size()) + " outputs; its two sequences take " + std::to_string(inputs) + " and "
+            + std::to_string(outputs);
+        return false;
+    }
+    auto const listsEachSlot = [&](size_t size) { return size == 0 || size == inputs + outputs; };
+    if (!listsEachSlot(l.ioTypes.size()) || !listsEachSlot(l.ioFormats.size()))
+    {
+        error = describe(l) + " lists types or formats for " + std::to_string(l.ioTypes.size()) + " and "
+            + std::to_string(l.ioFormats.size()) + " of its " + std::to_string(inputs + outputs) + " slots";
+        return false;
+    }
+    // Each half as a layer of its own: its inputs, outputs, and their types and formats where the record lists them.
+    auto const half = [&](network::RecurrentSequenceParams const& params, size_t input, size_t output) {
+        auto const slotsOf = [&](auto const& all, size_t first, size_t count) {
+            return std::remove_cvref_t<decltype(all)>(
+                all.begin() + static_cast<ptrdiff_t>(first), all.begin() + static_cast<ptrdiff_t>(first + count));
+        };
+        auto const ioOf = [&](auto const& all) {
+            auto part = slotsOf(all, input, params.inputCount());
+            auto const written = slotsOf(all, inputs + output, params.outputCount());
+            part.insert(part.end(), written.begin(), written.end());
+            return part;
+        };
+        LayerRecord part = l;
+        part.inputs = slotsOf(l.inputs, input, params.inputCount());
+        part.outputs = slotsOf(l.outputs, output, params.outputCount());
+        part.ioTypes = l.ioTypes.empty() ? l.ioTypes : ioOf(l.ioTypes);
+        part.ioFormats = l.ioFormats.empty() ? l.ioFormats : ioOf(l.ioFormats);
+        return recurrentSequenceHolds(m, part, &params, error);
+    };
+    return half(pair->first, 0, 0) && half(pair->second, pair->secondInput(), pair->secondOutput());
 }
 
 //! A plugin's record: its shape inputs among its inputs, as many outputs as the plugin declared when the plan was
@@ -470,7 +524,12 @@ bool layerHolds(PlanModel const& m, LayerRecord const& l, RecordedFacts& recorde
     }
     if (l.type == network::kRecurrentSequenceLayerType)
     {
-        return recurrentSequenceHolds(m, l, error);
+        return recurrentSequenceHolds(
+            m, l, dynamic_cast<network::RecurrentSequenceParams const*>(l.params.get()), error);
+    }
+    if (l.type == network::kRecurrentSequencePairLayerType)
+    {
+        return recurrentSequencePairHolds(m, l, error);
     }
     if (isMergedBlock(l))
     {

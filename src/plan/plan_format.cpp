@@ -435,9 +435,9 @@ bool readGuards(ByteReader& r, LayerRecord& l)
 
 //! TensorRT's layer types, and Kiln's own that only plans hold (network::kPointwiseLayerType, kAttentionLayerType,
 //! kFusedNormalizationLayerType, kQuantizedConvolutionLayerType, kQuantizedMatrixMultiplyLayerType,
-//! kRecurrentSequenceLayerType). Kiln's own kinds
-//! are additions within a format version: they change no other layer's bytes, and a Kiln without one refuses a plan
-//! holding it here, naming its layer type.
+//! kRecurrentSequenceLayerType, kRecurrentSequencePairLayerType). Kiln's own kinds are additions within a format
+//! version: they change no other layer's bytes, and a Kiln without one refuses a plan holding it here, naming its layer
+//! type.
 bool readLayerType(ByteReader& r, nvinfer1::LayerType& type)
 {
     int32_t raw = 0;
@@ -445,9 +445,10 @@ bool readLayerType(ByteReader& r, nvinfer1::LayerType& type)
     {
         return false;
     }
-    for (nvinfer1::LayerType const own : {network::kPointwiseLayerType, network::kAttentionLayerType,
-             network::kFusedNormalizationLayerType, network::kQuantizedConvolutionLayerType,
-             network::kQuantizedMatrixMultiplyLayerType, network::kRecurrentSequenceLayerType})
+    for (nvinfer1::LayerType const own :
+        {network::kPointwiseLayerType, network::kAttentionLayerType, network::kFusedNormalizationLayerType,
+            network::kQuantizedConvolutionLayerType, network::kQuantizedMatrixMultiplyLayerType,
+            network::kRecurrentSequenceLayerType, network::kRecurrentSequencePairLayerType})
     {
         if (raw == static_cast<int32_t>(own))
         {

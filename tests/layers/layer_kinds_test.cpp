@@ -54,7 +54,8 @@ TEST(LayerKinds, TheKindsOnlyPlansHoldAreTheFusedOnes)
 #undef KILN_COLLECT_PLAN_ONLY
     EXPECT_EQ(planOnly,
         (std::set<std::string>{"AttentionParams", "FusedNormalizationParams", "PointwiseParams",
-            "QuantizedConvolutionParams", "QuantizedMatrixMultiplyParams", "RecurrentSequenceParams"}));
+            "QuantizedConvolutionParams", "QuantizedMatrixMultiplyParams", "RecurrentSequenceParams",
+            "RecurrentSequencePairParams"}));
 }
 
 TEST(LayerKinds, TheBuilderFoldsTheKindsThatSaySo)

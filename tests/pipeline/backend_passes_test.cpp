@@ -33,9 +33,9 @@ TEST(BackendPasses, CpuListsItsFastPathPassesInOrder)
 #if KILN_WITH_CUDA
 TEST(BackendPasses, CudaListsFusionsThenFormatsThenTiming)
 {
-    std::vector<std::string> const expected{"recurrence fusion", "splits before transposes", "attention fusion",
-        "row transposes", "constants before transposes", "GELU fusion", "Q/DQ propagation", "quantized fusion",
-        "quantized matrix multiply fusion", "column scale folding", "convolution epilogue fusion",
+    std::vector<std::string> const expected{"recurrence fusion", "recurrence pairing", "splits before transposes",
+        "attention fusion", "row transposes", "constants before transposes", "GELU fusion", "Q/DQ propagation",
+        "quantized fusion", "quantized matrix multiply fusion", "column scale folding", "convolution epilogue fusion",
         "matrix multiply epilogue fusion", "normalization fusion", "point-wise chain fusion", "product merging",
         "channel permutations", "sample normalizations", "channels-last formats", "layout timing",
         "convolution algorithms", "matrix multiply algorithms"};

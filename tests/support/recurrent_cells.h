@@ -53,6 +53,9 @@ struct CellCase
     bool hiddenBias{false}; //!< GRU: the recurrence bias of its h gate
     Extra extra{Extra::kNONE};
     bool weightsGiven{false}; //!< the recurrence weights as inputs r0.. rather than constants
+    std::string prefix{};     //!< before the name of every input and output: loops of one network apart
+    //! Where not empty, the network's output of this name (another loop's stacked output) is every gate's input.
+    std::string gateInputsFrom{};
     ActivationType rnnFunction{ActivationType::kTANH};
 };
 
@@ -70,6 +73,19 @@ inline std::vector<float> recurrenceWeights(CellCase const& c, int32_t g)
 inline std::vector<float> hiddenBiasOf(CellCase const& c)
 {
     return weightsOf(static_cast<size_t>(c.hidden), 5.0F);
+}
+
+//! The network's output named `name`; null where it has none.
+inline ITensor* outputNamed(INetworkDefinition& network, std::string const& name)
+{
+    for (int32_t i = 0; i < network.getNbOutputs(); ++i)
+    {
+        if (name == network.getOutput(i)->getName())
+        {
+            return network.getOutput(i);
+        }
+    }
+    return nullptr;
 }
 
 //! The loop of one direction of `c`, as the importer builds it: gate inputs x0.. ([S, B, H]) and the initial states
@@ -99,17 +115,20 @@ inline std::function<void(INetworkDefinition&)> cellLoop(CellCase c)
         std::vector<ITensor*> weights;
         for (int32_t g = 0; g < gates; ++g)
         {
-            std::string const name = "x" + std::to_string(g);
-            ITensor* x = network.addInput(name.c_str(), DataType::kFLOAT, sequence);
+            std::string const name = c.prefix + "x" + std::to_string(g);
+            ITensor* x = c.gateInputsFrom.empty() ? network.addInput(name.c_str(), DataType::kFLOAT, sequence)
+                                                  : outputNamed(network, c.gateInputsFrom);
             xs.push_back(loop->addIterator(*x, 0, c.backwards)->getOutput(0));
             Dims const square{2, {c.hidden, c.hidden}};
-            std::string const given = "r" + std::to_string(g);
+            std::string const given = c.prefix + "r" + std::to_string(g);
             weights.push_back(c.weightsGiven ? network.addInput(given.c_str(), DataType::kFLOAT, square)
                                              : constantOf(network, square, recurrenceWeights(c, g)));
         }
-        IRecurrenceLayer* h = loop->addRecurrence(*network.addInput("h0", DataType::kFLOAT, state));
-        IRecurrenceLayer* cell
-            = c.cell == Cell::kLSTM ? loop->addRecurrence(*network.addInput("c0", DataType::kFLOAT, state)) : nullptr;
+        IRecurrenceLayer* h
+            = loop->addRecurrence(*network.addInput((c.prefix + "h0").c_str(), DataType::kFLOAT, state));
+        IRecurrenceLayer* cell = c.cell == Cell::kLSTM
+            ? loop->addRecurrence(*network.addInput((c.prefix + "c0").c_str(), DataType::kFLOAT, state))
+            : nullptr;
         ITensor& hidden = *h->getOutput(0);
         auto const product = [&](ITensor& left, int32_t g) -> ITensor& {
             return *network.addMatrixMultiply(left, MatrixOperation::kNONE, *weights[g], MatrixOperation::kTRANSPOSE)
@@ -167,7 +186,7 @@ inline std::function<void(INetworkDefinition&)> cellLoop(CellCase c)
         }
         h->setInput(1, *next);
         auto const mark = [&](ILoopOutputLayer* output, char const* name) {
-            output->getOutput(0)->setName(name);
+            output->getOutput(0)->setName((c.prefix + name).c_str());
             network.markOutput(*output->getOutput(0));
         };
         if (c.extra != Extra::kNO_STACKED_OUTPUT)
@@ -203,8 +222,11 @@ inline std::map<std::string, HostTensor> cellInputs(CellCase const& c, bool anot
     size_t const state = static_cast<size_t>(c.batch * c.hidden);
     for (int32_t g = 0; g < gatesOf(c.cell); ++g)
     {
-        inputs["x" + std::to_string(g)]
-            = fromFloats({c.steps, c.batch, c.hidden}, varied(sequence, static_cast<float>(g)));
+        if (c.gateInputsFrom.empty())
+        {
+            inputs[c.prefix + "x" + std::to_string(g)]
+                = fromFloats({c.steps, c.batch, c.hidden}, varied(sequence, static_cast<float>(g)));
+        }
         if (c.weightsGiven)
         {
             std::vector<float> weights = recurrenceWeights(c, g);
@@ -212,13 +234,33 @@ inline std::map<std::string, HostTensor> cellInputs(CellCase const& c, bool anot
             {
                 std::reverse(weights.begin(), weights.end());
             }
-            inputs["r" + std::to_string(g)] = fromFloats({c.hidden, c.hidden}, weights);
+            inputs[c.prefix + "r" + std::to_string(g)] = fromFloats({c.hidden, c.hidden}, weights);
         }
     }
-    inputs["h0"] = fromFloats({c.batch, c.hidden}, varied(state, 7.0F));
+    inputs[c.prefix + "h0"] = fromFloats({c.batch, c.hidden}, varied(state, 7.0F));
     if (c.cell == Cell::kLSTM)
     {
-        inputs["c0"] = fromFloats({c.batch, c.hidden}, varied(state, 8.0F));
+        inputs[c.prefix + "c0"] = fromFloats({c.batch, c.hidden}, varied(state, 8.0F));
+    }
+    return inputs;
+}
+
+//! The loops of `cases` in one network, each case with its own prefix; and their inputs.
+inline std::function<void(INetworkDefinition&)> cellLoops(std::vector<CellCase> const& cases)
+{
+    return [cases](INetworkDefinition& network) {
+        for (CellCase const& c : cases)
+        {
+            cellLoop(c)(network);
+        }
+    };
+}
+inline std::map<std::string, HostTensor> cellLoopsInputs(std::vector<CellCase> const& cases)
+{
+    std::map<std::string, HostTensor> inputs;
+    for (CellCase const& c : cases)
+    {
+        inputs.merge(cellInputs(c));
     }
     return inputs;
 }
@@ -238,7 +280,7 @@ inline std::vector<CellCase> fusedCases()
 inline std::string describe(CellCase const& c)
 {
     char const* const names[] = {"RNN", "GRU", "LSTM"};
-    return std::string(names[static_cast<int>(c.cell)]) + (c.backwards ? " backwards" : "")
+    return c.prefix + std::string(names[static_cast<int>(c.cell)]) + (c.backwards ? " backwards" : "")
         + (c.swapped ? " with operands swapped" : "") + " S=" + std::to_string(c.steps)
         + " B=" + std::to_string(c.batch) + " H=" + std::to_string(c.hidden);
 }

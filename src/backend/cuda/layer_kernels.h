@@ -102,6 +102,7 @@ std::unique_ptr<DeviceLayer> lower(network::NonZeroParams const& params, LayerCo
 std::unique_ptr<DeviceLayer> lower(network::QuantizedConvolutionParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::QuantizedMatrixMultiplyParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::RecurrentSequenceParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::RecurrentSequencePairParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ReduceParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ScaleParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::TopKParams const& params, LayerContext const& context);

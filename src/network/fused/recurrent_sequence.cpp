@@ -8,4 +8,9 @@ bool RecurrentSequenceParams::infer(InferenceContext& ctx) const
     return ctx.fail("a recurrent sequence is made by a backend's fusion pass, never added to a network");
 }
 
+bool RecurrentSequencePairParams::infer(InferenceContext& ctx) const
+{
+    return ctx.fail("a pair of recurrent sequences is made by a backend's fusion pass, never added to a network");
+}
+
 } // namespace kiln::network

@@ -26,8 +26,10 @@
 namespace kiln::network
 {
 
-//! The layer type of RecurrentSequenceParams: past every nvinfer1::LayerType and next to kPointwiseLayerType.
+//! The layer types of RecurrentSequenceParams and RecurrentSequencePairParams: past every nvinfer1::LayerType and
+//! next to kPointwiseLayerType.
 inline constexpr nvinfer1::LayerType kRecurrentSequenceLayerType = static_cast<nvinfer1::LayerType>(0x4B05);
+inline constexpr nvinfer1::LayerType kRecurrentSequencePairLayerType = static_cast<nvinfer1::LayerType>(0x4B06);
 
 //! An activation of the cell, as an IActivationLayer of this type, alpha and beta computes it.
 struct CellFunction
@@ -119,6 +121,37 @@ struct RecurrentSequenceParams final : LayerParamsOf<RecurrentSequenceParams, kR
         field(function.type, what);
         field(function.alpha, what);
         field(function.beta, what);
+    }
+
+    //! A network never holds one (the builder makes it after inference): fails saying so.
+    bool infer(InferenceContext& ctx) const override;
+};
+
+//! Two recurrent sequences that read nothing of each other, as the two directions of a bidirectional layer are, run as
+//! one layer so that their steps run side by side (plan/passes/recurrence_pairing.h): `first`'s inputs then
+//! `second`'s, and `first`'s outputs then `second`'s, each in the slots its own parameters give. Both have the same
+//! gates.
+struct RecurrentSequencePairParams final
+    : LayerParamsOf<RecurrentSequencePairParams, kRecurrentSequencePairLayerType, PlanOnly>
+{
+    RecurrentSequenceParams first;
+    RecurrentSequenceParams second;
+
+    //! Where `second`'s inputs and outputs start among the layer's.
+    size_t secondInput() const
+    {
+        return first.inputCount();
+    }
+    size_t secondOutput() const
+    {
+        return first.outputCount();
+    }
+
+    template <typename Self, typename Field>
+    static void fields(Self& self, Field&& field)
+    {
+        RecurrentSequenceParams::fields(self.first, field);
+        RecurrentSequenceParams::fields(self.second, field);
     }
 
     //! A network never holds one (the builder makes it after inference): fails saying so.

@@ -92,7 +92,8 @@
     X(PointwiseParams)                                                                                                 \
     X(QuantizedConvolutionParams)                                                                                      \
     X(QuantizedMatrixMultiplyParams)                                                                                   \
-    X(RecurrentSequenceParams)
+    X(RecurrentSequenceParams)                                                                                         \
+    X(RecurrentSequencePairParams)
 
 //! X(parameter struct) for every built-in layer kind.
 #define KILN_FOR_EACH_LAYER_KIND(X) KILN_FOR_EACH_NETWORK_LAYER_KIND(X) KILN_FOR_EACH_PLAN_ONLY_LAYER_KIND(X)

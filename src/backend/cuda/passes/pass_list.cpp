@@ -14,6 +14,7 @@
 #include "core/logging.h"
 #include "plan/passes/channel_permutation.h"
 #include "plan/passes/gelu_fusion.h"
+#include "plan/passes/recurrence_pairing.h"
 #include "plan/passes/sample_normalization.h"
 
 #include <cuda_runtime_api.h>
@@ -61,6 +62,17 @@ bool recurrenceFusion(PlanModel& model, CudaBuild& /*build*/, std::string& /*err
     if (size_t const fused = plan::fuseRecurrences(model, recurrentSequences()); fused > 0)
     {
         logInfo("Recurrences: " + std::to_string(fused) + " loops over a recurrent cell run as one layer each");
+    }
+    return true;
+}
+
+//! The recurrent sequences that read nothing of each other (a bidirectional layer's two directions) as one kernel
+//! each pair, whose steps wait at one grid barrier for both.
+bool recurrencePairing(PlanModel& model, CudaBuild& /*build*/, std::string& /*error*/)
+{
+    if (size_t const pairs = plan::pairRecurrences(model); pairs > 0)
+    {
+        logInfo("Recurrences: " + std::to_string(pairs) + " pairs of them run side by side");
     }
     return true;
 }
@@ -311,6 +323,7 @@ backend::PassList<CudaBuild> const& cudaPasses()
 {
     static backend::PassList<CudaBuild> const passes{
         {"recurrence fusion", recurrenceFusion},
+        {"recurrence pairing", recurrencePairing},
         {"splits before transposes", splitsBeforeTransposes},
         {"attention fusion", attentionFusion},
         {"row transposes", rowTransposes},

@@ -8,6 +8,7 @@
 #include "backend/cpu/layer_kernels.h"
 #include "backend/shared/recurrent_sequence_geometry.h"
 
+#include <type_traits>
 #include <vector>
 
 namespace kiln::cpu
@@ -136,6 +137,21 @@ void run(RecurrentSequenceParams const& params, LayerInputs const& inputs, Layer
             storeFloat(outputs[params.lastCellSlot()], i, g.steps > 0 ? cell[i] : 0.0F);
         }
     }
+}
+
+void run(network::RecurrentSequencePairParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
+{
+    auto const slotsOf = [](auto const& all, size_t first, size_t count) {
+        std::remove_cvref_t<decltype(all)> slots;
+        for (size_t i = first; i < first + count && i < all.size(); ++i)
+        {
+            slots.push_back(all[i]);
+        }
+        return slots;
+    };
+    run(params.first, slotsOf(inputs, 0, params.secondInput()), slotsOf(outputs, 0, params.secondOutput()));
+    run(params.second, slotsOf(inputs, params.secondInput(), params.second.inputCount()),
+        slotsOf(outputs, params.secondOutput(), params.second.outputCount()));
 }
 
 } // namespace kiln::cpu
