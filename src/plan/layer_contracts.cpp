@@ -407,26 +407,37 @@ bool recurrentSequencePairHolds(PlanModel const& m, LayerRecord const& l, std::s
             + std::to_string(l.ioFormats.size()) + " of its " + std::to_string(inputs + outputs) + " slots";
         return false;
     }
-    // Each half as a layer of its own: its inputs, outputs, and their types and formats where the record lists them.
-    auto const half = [&](network::RecurrentSequenceParams const& params, size_t input, size_t output) {
-        auto const slotsOf = [&](auto const& all, size_t first, size_t count) {
-            return std::remove_cvref_t<decltype(all)>(
-                all.begin() + static_cast<ptrdiff_t>(first), all.begin() + static_cast<ptrdiff_t>(first + count));
-        };
-        auto const ioOf = [&](auto const& all) {
-            auto part = slotsOf(all, input, params.inputCount());
-            auto const written = slotsOf(all, inputs + output, params.outputCount());
-            part.insert(part.end(), written.begin(), written.end());
-            return part;
-        };
+    // Each half as a layer of its own: its inputs, outputs, and their types and formats where the record lists them
+    // (inputs then outputs: each part cut apart, then the halves' parts joined).
+    auto const halvesOf = [&](auto const& io) {
+        using Slots = std::remove_cvref_t<decltype(io)>;
+        if (io.empty())
+        {
+            return std::pair<Slots, Slots>{};
+        }
+        auto const at = io.begin() + static_cast<ptrdiff_t>(inputs);
+        auto [firstRead, secondRead] = pair->split(Slots(io.begin(), at), false);
+        auto const [firstWritten, secondWritten] = pair->split(Slots(at, io.end()), true);
+        firstRead.insert(firstRead.end(), firstWritten.begin(), firstWritten.end());
+        secondRead.insert(secondRead.end(), secondWritten.begin(), secondWritten.end());
+        return std::pair<Slots, Slots>{firstRead, secondRead};
+    };
+    auto const [firstInputs, secondInputs] = pair->split(l.inputs, false);
+    auto const [firstOutputs, secondOutputs] = pair->split(l.outputs, true);
+    auto const [firstTypes, secondTypes] = halvesOf(l.ioTypes);
+    auto const [firstFormats, secondFormats] = halvesOf(l.ioFormats);
+    auto const half = [&](network::RecurrentSequenceParams const& params, std::vector<int32_t> const& read,
+                          std::vector<int32_t> const& written, std::vector<nvinfer1::DataType> const& types,
+                          std::vector<nvinfer1::TensorFormat> const& formats) {
         LayerRecord part = l;
-        part.inputs = slotsOf(l.inputs, input, params.inputCount());
-        part.outputs = slotsOf(l.outputs, output, params.outputCount());
-        part.ioTypes = l.ioTypes.empty() ? l.ioTypes : ioOf(l.ioTypes);
-        part.ioFormats = l.ioFormats.empty() ? l.ioFormats : ioOf(l.ioFormats);
+        part.inputs = read;
+        part.outputs = written;
+        part.ioTypes = types;
+        part.ioFormats = formats;
         return recurrentSequenceHolds(m, part, &params, error);
     };
-    return half(pair->first, 0, 0) && half(pair->second, pair->secondInput(), pair->secondOutput());
+    return half(pair->first, firstInputs, firstOutputs, firstTypes, firstFormats)
+        && half(pair->second, secondInputs, secondOutputs, secondTypes, secondFormats);
 }
 
 //! A plugin's record: its shape inputs among its inputs, as many outputs as the plugin declared when the plan was

@@ -80,4 +80,20 @@ RecurrentSequenceGeometry recurrentSequenceGeometry(network::RecurrentSequencePa
     return g;
 }
 
+RecurrentSequenceGeometry recurrentSequenceGeometry(network::RecurrentSequenceParams const& params,
+    std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs)
+{
+    std::vector<Shape const*> inputShapes;
+    for (ConstTensorView const& input : inputs)
+    {
+        inputShapes.push_back(input.data != nullptr || input.count() == 0 ? &input.shape : nullptr);
+    }
+    std::vector<Shape const*> outputShapes;
+    for (TensorView const& output : outputs)
+    {
+        outputShapes.push_back(&output.shape);
+    }
+    return recurrentSequenceGeometry(params, inputShapes, outputShapes);
+}
+
 } // namespace kiln::backend

@@ -39,4 +39,8 @@ struct RecurrentSequenceGeometry
 RecurrentSequenceGeometry recurrentSequenceGeometry(network::RecurrentSequenceParams const& params,
     std::vector<Shape const*> const& inputs, std::vector<Shape const*> const& outputs);
 
+//! The same from the layer's tensors, where an input without data that has elements is absent.
+RecurrentSequenceGeometry recurrentSequenceGeometry(network::RecurrentSequenceParams const& params,
+    std::vector<ConstTensorView> const& inputs, std::vector<TensorView> const& outputs);
+
 } // namespace kiln::backend

@@ -20,8 +20,10 @@
 
 #include "network/layer.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace kiln::network
 {
@@ -145,6 +147,14 @@ struct RecurrentSequencePairParams final
     size_t secondOutput() const
     {
         return first.outputCount();
+    }
+    //! `slots` (a value per input of the layer, or per output where `outputs`) cut into first's and second's.
+    template <typename Slots>
+    std::pair<Slots, Slots> split(Slots const& slots, bool outputs) const
+    {
+        auto const at
+            = slots.begin() + static_cast<ptrdiff_t>(std::min(outputs ? secondOutput() : secondInput(), slots.size()));
+        return {Slots(slots.begin(), at), Slots(at, slots.end())};
     }
 
     template <typename Self, typename Field>

@@ -152,19 +152,12 @@ public:
 private:
     backend::RecurrentSequenceGeometry geometryOf(LayerInputs const& inputs, LayerOutputs const& outputs) const
     {
-        std::vector<Shape const*> inputShapes;
+        LayerInputs read;
         for (size_t slot = 0; slot < inputs.size(); ++slot)
         {
-            ConstTensorView const& view = inputOf(inputs, slot);
-            // An input left empty arrives without data (hasInput).
-            inputShapes.push_back(view.data != nullptr || view.count() == 0 ? &view.shape : nullptr);
+            read.push_back(inputOf(inputs, slot));
         }
-        std::vector<Shape const*> outputShapes;
-        for (TensorView const& output : outputs)
-        {
-            outputShapes.push_back(&output.shape);
-        }
-        return backend::recurrentSequenceGeometry(mParams, inputShapes, outputShapes);
+        return backend::recurrentSequenceGeometry(mParams, read, outputs);
     }
 
     bool weightsConstant() const

@@ -8,7 +8,6 @@
 #include "backend/cpu/layer_kernels.h"
 #include "backend/shared/recurrent_sequence_geometry.h"
 
-#include <type_traits>
 #include <vector>
 
 namespace kiln::cpu
@@ -41,18 +40,11 @@ private:
 
 void run(RecurrentSequenceParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
-    std::vector<Shape const*> inputShapes;
-    for (size_t slot = 0; slot < inputs.size(); ++slot)
-    {
-        inputShapes.push_back(hasInput(inputs, slot) ? &inputs[slot].shape : nullptr);
-    }
-    std::vector<Shape const*> outputShapes;
     for (TensorView const& output : outputs)
     {
-        outputShapes.push_back(&output.shape);
         requireFloatingPoint(output, "recurrent sequence output");
     }
-    backend::RecurrentSequenceGeometry const g = backend::recurrentSequenceGeometry(params, inputShapes, outputShapes);
+    backend::RecurrentSequenceGeometry const g = backend::recurrentSequenceGeometry(params, inputs, outputs);
     for (size_t slot = 0; slot < inputs.size(); ++slot)
     {
         if (hasInput(inputs, slot))
@@ -141,17 +133,10 @@ void run(RecurrentSequenceParams const& params, LayerInputs const& inputs, Layer
 
 void run(network::RecurrentSequencePairParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs)
 {
-    auto const slotsOf = [](auto const& all, size_t first, size_t count) {
-        std::remove_cvref_t<decltype(all)> slots;
-        for (size_t i = first; i < first + count && i < all.size(); ++i)
-        {
-            slots.push_back(all[i]);
-        }
-        return slots;
-    };
-    run(params.first, slotsOf(inputs, 0, params.secondInput()), slotsOf(outputs, 0, params.secondOutput()));
-    run(params.second, slotsOf(inputs, params.secondInput(), params.second.inputCount()),
-        slotsOf(outputs, params.secondOutput(), params.second.outputCount()));
+    auto const [firstInputs, secondInputs] = params.split(inputs, false);
+    auto const [firstOutputs, secondOutputs] = params.split(outputs, true);
+    run(params.first, firstInputs, firstOutputs);
+    run(params.second, secondInputs, secondOutputs);
 }
 
 } // namespace kiln::cpu
