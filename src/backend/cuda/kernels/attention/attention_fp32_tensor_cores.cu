@@ -85,27 +85,47 @@ struct Layout
     }
 };
 
-//! Reads rows [first, first + kRows) of an operand, columns [0, kColumns), splits each element and stores its parts at
-//! tile + place(row, column). Zeros past `rowCount` rows and `columnCount` columns. Each thread keeps one column and
-//! steps down the rows, so that its source moves by a fixed step and a warp reads neighbouring columns.
-template <int kRows, int kColumns, typename Place>
-__device__ inline void loadSplit(float* tile, float const* base, OperandView const& view, int32_t first,
-    int32_t rowCount, int32_t columnCount, Place place)
+//! A thread's share of rows [first, first + kRows) of an operand, columns [0, kColumns), held in registers between
+//! reading them (fetch) and storing them split into shared memory (store), so that all of a thread's reads are in
+//! flight at once, and, where the registers allow, during the previous tile's products. Each thread keeps one column
+//! and steps down the rows, so that its source moves by a fixed step and a warp reads neighbouring columns.
+template <int kRows, int kColumns>
+struct TileShare
 {
     static_assert(kThreads % kColumns == 0, "every pass covers whole rows");
-    constexpr int kRowStep = kThreads / kColumns;
-    int32_t const c = static_cast<int32_t>(threadIdx.x) % kColumns;
-    int32_t r = static_cast<int32_t>(threadIdx.x) / kColumns;
-    bool const insideColumns = c < columnCount;
-    float const* source = base + static_cast<int64_t>(first + r) * view.row + c * view.column;
-    int64_t const step = kRowStep * view.row;
-#pragma unroll 4
-    for (; r < kRows; r += kRowStep, source += step)
+    static constexpr int kRowStep = kThreads / kColumns;
+    static constexpr int kCount = kRows / kRowStep;
+    float values[kCount];
+
+    //! Reads the share; zeros past `rowCount` rows and `columnCount` columns.
+    __device__ void fetch(
+        float const* base, OperandView const& view, int32_t first, int32_t rowCount, int32_t columnCount)
     {
-        float const x = insideColumns && first + r < rowCount ? *source : 0.0F;
-        *reinterpret_cast<float2*>(tile + place(r, c)) = splitTf32(x);
+        int32_t const c = static_cast<int32_t>(threadIdx.x) % kColumns;
+        int32_t const r = static_cast<int32_t>(threadIdx.x) / kColumns;
+        bool const insideColumns = c < columnCount;
+        float const* source = base + static_cast<int64_t>(first + r) * view.row + c * view.column;
+        int64_t const step = kRowStep * view.row;
+#pragma unroll
+        for (int i = 0; i < kCount; ++i, source += step)
+        {
+            values[i] = insideColumns && first + r + i * kRowStep < rowCount ? *source : 0.0F;
+        }
     }
-}
+
+    //! Stores each value's two parts at tile + place(row, column).
+    template <typename Place>
+    __device__ void store(float* tile, Place place) const
+    {
+        int32_t const c = static_cast<int32_t>(threadIdx.x) % kColumns;
+        int32_t const r = static_cast<int32_t>(threadIdx.x) / kColumns;
+#pragma unroll
+        for (int i = 0; i < kCount; ++i)
+        {
+            *reinterpret_cast<float2*>(tile + place(r + i * kRowStep, c)) = splitTf32(values[i]);
+        }
+    }
+};
 
 //! One product's operand fragment as its big and small registers.
 struct SplitFragment
@@ -250,8 +270,11 @@ __global__ void __launch_bounds__(kThreads) splitTf32AttentionKernel(Problem<flo
     auto const byRow = [](int32_t row, int32_t column) { return Shape::byRow(row, column); };
     auto const byPair = [](int32_t key, int32_t column) { return Shape::byPair(key, column); };
 
-    loadSplit<kBlockQueries, kDepth>(
-        queries, p.query + starts.query, p.queryView, firstQuery, p.queries, p.depth, byRow);
+    {
+        TileShare<kBlockQueries, kDepth> query;
+        query.fetch(p.query + starts.query, p.queryView, firstQuery, p.queries, p.depth);
+        query.store(queries, byRow);
+    }
     float const* const warpQueries = queries + warp * kWarpQueries * Shape::kRowPitch;
 
     RowState<kDepth> state{};
@@ -260,12 +283,38 @@ __global__ void __launch_bounds__(kThreads) splitTf32AttentionKernel(Problem<flo
     int64_t const maskRows[2]{starts.mask + static_cast<int64_t>(row0) * p.maskView.row,
         starts.mask + static_cast<int64_t>(row0 + 8) * p.maskView.row};
     float const scale = p.scale * kLog2e; // the scores in base-2 units
+    // Up to depth 64 the next tile is read while this one is multiplied (64 registers a thread); deeper tiles are
+    // read after, the keys' reads at once, then the values'.
+    constexpr bool kReadsAhead = kDepth <= 64;
+    TileShare<kTileKeys, kDepth> keyShare;
+    TileShare<kTileKeys, kDepth> valueShare;
+    auto const fetchTile = [&](int32_t first) {
+        keyShare.fetch(p.keys + starts.keys, p.keyView, first, p.keyCount, p.depth);
+        valueShare.fetch(p.values + starts.values, p.valueView, first, p.keyCount, p.valueDepth);
+    };
+    if (kReadsAhead)
+    {
+        fetchTile(0);
+    }
     for (int32_t first = 0; first < p.keyCount; first += kTileKeys)
     {
         __syncthreads(); // every warp is done with the previous tiles
-        loadSplit<kTileKeys, kDepth>(keys, p.keys + starts.keys, p.keyView, first, p.keyCount, p.depth, byRow);
-        loadSplit<kTileKeys, kDepth>(
-            values, p.values + starts.values, p.valueView, first, p.keyCount, p.valueDepth, byPair);
+        if (!kReadsAhead)
+        {
+            keyShare.fetch(p.keys + starts.keys, p.keyView, first, p.keyCount, p.depth);
+            keyShare.store(keys, byRow);
+            valueShare.fetch(p.values + starts.values, p.valueView, first, p.keyCount, p.valueDepth);
+            valueShare.store(values, byPair);
+        }
+        else
+        {
+            keyShare.store(keys, byRow);
+            valueShare.store(values, byPair);
+        }
+        if (kReadsAhead && first + kTileKeys < p.keyCount)
+        {
+            fetchTile(first + kTileKeys);
+        }
         __syncthreads(); // the tiles, and the queries before the first, are stored
         float scores[kTileKeys / 8][4];
         scoreTile<kDepth>(scores, warpQueries, keys, scale);
