@@ -745,9 +745,11 @@ TEST(CudaAttention, LongSequences)
 {
     SKIP_WITHOUT_GPU();
     // The kernel gives a block 16, 32 or 64 queries, whichever keeps the multiprocessors busy, the block's other
-    // warps splitting the keys: on a GPU of 132 multiprocessors (H100, H200) these cases take each of the three. The
-    // FP32 kernel gives a warp 8 queries where their blocks fill the multiprocessors twice over (6 and 12 heads, the
-    // depth-32 case and the depth-128 ones), and 4 with a second group of warps splitting the keys otherwise (2 heads).
+    // warps splitting the keys: on a GPU of 132 multiprocessors (H100, H200) these cases take each of the three. In
+    // FP32 the cases whose blocks of 64 queries fill the multiprocessors (6 and 12 heads, the depth-32 case and the
+    // depth-128 ones) run on the tensor cores, their products in 3xTF32, which the tolerance of expectAgrees tells
+    // from one TF32 product (2^-11 of each); the CUDA cores' kernel runs the 2-head case, 4 queries a warp and a second
+    // group of warps splitting the keys.
     for (int64_t heads : {2, 6, 12})
     {
         AttentionCase whisper{};
@@ -867,20 +869,30 @@ TEST(CudaAttention, AddAttentionRunsAsTheFusedKernel)
     }
 }
 
+//! Queries enough for the FP32 kernel on the tensor cores (attention_fp32_tensor_cores.cu) to run a batch of 2 x 3
+//! heads on a GPU of up to 192 multiprocessors: it takes a problem whose blocks of 64 queries fill them. With fewer
+//! queries the CUDA cores' kernel runs.
+constexpr int64_t kQueriesForTensorCores = 2048;
+
 TEST(CudaAttention, ARowMaskedThroughoutIsNaNWithoutTheGuard)
 {
     SKIP_WITHOUT_GPU();
-    AttentionCase c{};
-    c.maskWholeRow = true;
-    for (bool fp16 : {true, false})
+    for (int64_t queries : {int64_t{20}, kQueriesForTensorCores})
     {
-        auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), fp16, nullptr, {});
-        std::vector<float> const y = gpu.at("y").floats();
-        // Batch 0 is masked throughout: 0 / 0 as the unfused SoftMax gives; batch 1 is not.
-        size_t const perBatch = y.size() / 2;
-        EXPECT_TRUE(std::isnan(y[0])) << fp16;
-        EXPECT_TRUE(std::isnan(y[perBatch - 1])) << fp16;
-        EXPECT_FALSE(std::isnan(y[perBatch])) << fp16;
+        AttentionCase c{};
+        c.maskWholeRow = true;
+        c.queries = queries;
+        for (bool fp16 : {true, false})
+        {
+            auto const gpu = runOn(kiln::Backend::kCUDA, c.maker(), c.inputs(), fp16, nullptr, {});
+            std::vector<float> const y = gpu.at("y").floats();
+            // Batch 0 is masked throughout: 0 / 0 as the unfused SoftMax gives; batch 1 is not.
+            size_t const perBatch = y.size() / 2;
+            std::string const what = std::to_string(queries) + " queries" + (fp16 ? ", fp16" : ", fp32");
+            EXPECT_TRUE(std::isnan(y[0])) << what;
+            EXPECT_TRUE(std::isnan(y[perBatch - 1])) << what;
+            EXPECT_FALSE(std::isnan(y[perBatch])) << what;
+        }
     }
 }
 
@@ -894,10 +906,12 @@ TEST(CudaAttention, ANanScoreReachesItsRowWhereverItLies)
     {
         backends.push_back(kiln::Backend::kCUDA);
     }
-    for (bool guard : {false, true})
+    for (auto [guard, queries] : {std::pair{false, int64_t{20}}, std::pair{true, int64_t{20}},
+             std::pair{false, kQueriesForTensorCores}, std::pair{true, kQueriesForTensorCores}})
     {
         AttentionCase c{};
         c.keys = 80;
+        c.queries = queries;
         c.nanGuard = guard;
         std::vector<float> mask(static_cast<size_t>(c.batch * c.keys), 0.0F);
         std::fill(mask.begin(), mask.begin() + 64, -std::numeric_limits<float>::infinity());
@@ -907,7 +921,8 @@ TEST(CudaAttention, ANanScoreReachesItsRowWhereverItLies)
         inputs.emplace("mask", fromFloats({c.batch, 1, 1, c.keys}, mask));
         for (bool fp16 : {true, false})
         {
-            std::string const what = std::string(guard ? "guarded" : "unguarded") + (fp16 ? ", fp16" : ", fp32");
+            std::string const what = std::string(guard ? "guarded, " : "unguarded, ") + std::to_string(queries)
+                + " queries" + (fp16 ? ", fp16" : ", fp32");
             for (kiln::Backend backend : backends)
             {
                 std::vector<float> const y = runOn(backend, c.maker(), inputs, fp16, nullptr, {}).at("y").floats();

@@ -240,7 +240,8 @@ void addTrtexecFlags(CLI::App& app, Options& o, TrtexecFlags& f)
     group->add_flag("--bf16", f.bf16,
         "Enable BF16 (kBF16): built-in layers store their tensors and weights in BF16 and compute in FP32 (with "
         "--fp16 too, FP16 is chosen)");
-    group->add_flag("--noTF32", f.noTF32, "Disable TF32 (kTF32 cleared): Kiln's FP32 layers never compute in TF32");
+    group->add_flag(
+        "--noTF32", f.noTF32, "Disable TF32 (kTF32 cleared): Kiln's FP32 layers never compute at TF32's precision");
     group->add_option("--sparsity", f.sparsity,
         "disable (default) or enable (kSPARSE_WEIGHTS: Kiln has no sparse kernels, so nothing changes); force is "
         "refused");

@@ -2,10 +2,10 @@
 // where Kiln has it: --workspace, --best, --stronglyTyped, --int8, --fp8, --bf16, --builderOptimizationLevel,
 // --profilingVerbosity, --tacticSources, --noBuilderCache, --dumpLayerInfo, --getPlanVersionOnly, --refit,
 // --avgTiming (kept in the configuration), --idleTime, --timeDeserialize, --sparsity=disable/enable, --noTF32 (Kiln's
-// FP32 never computes in TF32), and the older names --buildOnly and --streams. Taken with a warning where they ask for
-// what Kiln cannot use or does anyway: --minTiming, --maxAuxStreams, --heuristic, --allowGPUFallback, temporary files,
-// --exposeDMA. Refused with the reason where Kiln has not what they ask: --versionCompatible, DLA, safety, I/O
-// formats, per-layer precisions, forced sparsity, weight streaming, ... Never "unknown flag".
+// FP32 never computes at TF32's precision), and the older names --buildOnly and --streams. Taken with a warning where
+// they ask for what Kiln cannot use or does anyway: --minTiming, --maxAuxStreams, --heuristic, --allowGPUFallback,
+// temporary files, --exposeDMA. Refused with the reason where Kiln has not what they ask: --versionCompatible, DLA,
+// safety, I/O formats, per-layer precisions, forced sparsity, weight streaming, ... Never "unknown flag".
 #pragma once
 
 #include "options.h"

@@ -18,4 +18,14 @@ int32_t multiprocessorCount(char const* what)
     return count;
 }
 
+int32_t sharedMemoryPerBlock(char const* what)
+{
+    int device = 0;
+    int bytes = 0;
+    std::string const asking = std::string(what) + ": asking the device how much shared memory a block may have";
+    check(cudaGetDevice(&device), asking.c_str());
+    check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), asking.c_str());
+    return bytes;
+}
+
 } // namespace kiln::cuda

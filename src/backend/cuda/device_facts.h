@@ -10,4 +10,8 @@ namespace kiln::cuda
 //! say (no device, a broken context).
 int32_t multiprocessorCount(char const* what);
 
+//! The shared memory a block of the current device may ask for (past the default 48 KiB, by
+//! cudaFuncAttributeMaxDynamicSharedMemorySize), in bytes. Throws as multiprocessorCount does.
+int32_t sharedMemoryPerBlock(char const* what);
+
 } // namespace kiln::cuda

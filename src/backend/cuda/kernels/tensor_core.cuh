@@ -1,8 +1,8 @@
-// The tensor cores' warp-wide operations as Kiln's kernels use them (attention.cu, small_channel_convolution.cu,
-// int8_convolution.cu): mma.sync m16n8k16 on FP16 with FP32 accumulators and m16n8k32 on INT8 with INT32 ones,
-// ldmatrix to load their operands from shared memory, and cp.async to fill shared memory without waiting. Fragment
-// layouts are PTX's: in a 16x16 a fragment, lane l holds rows l / 4 and l / 4 + 8 at columns 2 (l % 4), 2 (l % 4) + 1
-// and the same 8 columns on.
+// The tensor cores' warp-wide operations as Kiln's kernels use them (attention.cu, attention_fp32_tensor_cores.cu,
+// small_channel_convolution.cu, int8_convolution.cu): mma.sync m16n8k16 on FP16 and m16n8k8 on TF32 with FP32
+// accumulators, m16n8k32 on INT8 with INT32 ones, ldmatrix to load their operands from shared memory, and cp.async to
+// fill shared memory without waiting. Fragment layouts are PTX's: in a 16x16 a fragment, lane l holds rows l / 4 and l
+// / 4 + 8 at columns 2 (l % 4), 2 (l % 4) + 1 and the same 8 columns on.
 #pragma once
 
 #include <cuda_fp16.h>
@@ -28,6 +28,17 @@ __device__ inline uint32_t loadPair(__half const* shared)
 __device__ inline void mma16816(float (&d)[4], uint32_t const (&a)[4], uint32_t b0, uint32_t b1)
 {
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+//! d += a . b for one 16x8 tile: a 16x8, b 8x8, TF32 operands (FP32 bit patterns whose low 13 bits mma ignores), FP32
+//! accumulators. Lane l holds a's rows l / 4 (a[0], a[2]) and l / 4 + 8 (a[1], a[3]) at columns l % 4 (a[0], a[1]) and
+//! l % 4 + 4, and b's column l / 4 at rows l % 4 (b0) and l % 4 + 4 (b1); d as mma16816's.
+__device__ inline void mma1688(float (&d)[4], uint32_t const (&a)[4], uint32_t b0, uint32_t b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
                  "{%0, %1, %2, %3};\n"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));

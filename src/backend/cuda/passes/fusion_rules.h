@@ -40,7 +40,8 @@ plan::QuantizationPropagationRules quantizedPoolings();
 plan::QuantizedMatrixMultiplyFusionRules quantizedProducts(bool fp8);
 
 //! The attention the kernels run over depths of up to kMaxAttentionDepth: FP16 on the tensor cores (attention.cu),
-//! FP32 on the CUDA cores (attention_fp32.cu, no TF32, as FP32 plans promise).
+//! FP32 on them in 3xTF32 (attention_fp32_tensor_cores.cu, FP32's accuracy, as FP32 plans promise) or on the CUDA
+//! cores (attention_fp32.cu).
 plan::AttentionFusionRules attentionFusions();
 
 //! The recurrent sequences the persistent kernel runs (kernels/recurrence/recurrent_sequence.cu): FP32 and FP16, any

@@ -7,7 +7,8 @@
 // probabilities go from the first product's accumulators into the second product's operands without leaving them. Key
 // and value tiles are copied to shared memory asynchronously, the next while the current one is computed. Operands are
 // read through their layouts (backend/shared/attention_geometry.h), so the transposes the fusion absorbed cost nothing:
-// a row of a head's query, keys or values is contiguous either way. FP32 operands run attention_fp32.cu's kernel.
+// a row of a head's query, keys or values is contiguous either way. FP32 operands run
+// attention_fp32_tensor_cores.cu's kernel or attention_fp32.cu's.
 //
 // Quantized attention's roundings (network/fused/attention.h) are computed where the values are: the operands' in
 // shared memory once a tile has landed, the scores' in registers. The products' operands are kept as the steps of
@@ -20,6 +21,7 @@
 // computed again from the resident keys.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/device_facts.h"
+#include "backend/cuda/kernels/attention/attention_fragments.cuh"
 #include "backend/cuda/kernels/attention/attention_problem.cuh"
 #include "backend/cuda/kernels/device_access.cuh"
 #include "backend/cuda/kernels/tensor_core.cuh"
@@ -39,23 +41,14 @@ namespace
 {
 
 using attention::BatchStarts;
+using attention::exp2Approx;
 using attention::Grids;
-using attention::maskValue;
+using attention::kLog2e;
 using attention::OperandView;
+using attention::RowState;
+using attention::softmaxTile;
 using device::DataType;
 using HalfProblem = attention::Problem<__half>;
-
-//! log2(e): the kernel keeps scores in base-2 units, score * log2(e), so that each probability is one exp2Approx of a
-//! difference (one instruction besides the subtraction) where exp would scale the difference first.
-constexpr float kLog2e = 1.4426950408889634F;
-
-//! 2^x by the hardware's approximation (as __expf computes e^x, after its scaling).
-__device__ inline float exp2Approx(float x)
-{
-    float y;
-    asm("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
 
 constexpr int kWarps = 4;
 constexpr int kWarpQueries = 16; //!< one mma tile high
@@ -122,49 +115,6 @@ __device__ inline void roundTile(__half* tile, attention::Rounding const& roundi
     }
 }
 
-//! One warp's running softmax state and output for its 16 query rows: this lane's rows are g = lane / 4 and
-//! g + 8, its columns 2 (lane % 4) and 2 (lane % 4) + 1 of each 8-wide tile.
-template <int kDepth>
-struct RowState
-{
-    float output[kDepth / 8][4]; //!< per 8-column tile: (g, c), (g, c + 1), (g + 8, c), (g + 8, c + 1)
-    float maximum[2];
-    float sum[2]; //!< this lane's share of the row sums; the four lanes of a row add theirs at the end
-};
-
-//! Adds the mask (of type T, FP32 or FP16: the type is chosen once per tile, not per element) to the scores of this
-//! lane's rows inside the problem and keys before the last. `maskRows`: where the mask's rows of this lane's two
-//! query rows (row0 and row0 + 8) start.
-template <typename T, int kWarpKeys>
-__device__ inline void addMask(float (&scores)[kWarpKeys / 8][4], HalfProblem const& p, int64_t const (&maskRows)[2],
-    int32_t firstKey, int32_t row0)
-{
-    int32_t const t = static_cast<int32_t>(threadIdx.x) % 4;
-#pragma unroll
-    for (int half = 0; half < 2; ++half)
-    {
-        if (row0 + half * 8 >= p.queries)
-        {
-            continue;
-        }
-        T const* const row = static_cast<T const*>(p.mask) + maskRows[half];
-#pragma unroll
-        for (int n = 0; n < kWarpKeys / 8; ++n)
-        {
-#pragma unroll
-            for (int e = 0; e < 2; ++e)
-            {
-                int32_t const key = firstKey + n * 8 + 2 * t + e;
-                if (key < p.keyCount)
-                {
-                    float const mask = maskValue(row[static_cast<int64_t>(key) * p.maskView.column]);
-                    scores[n][2 * half + e] += mask * kLog2e; // the scores' base-2 units
-                }
-            }
-        }
-    }
-}
-
 //! The scores of the warp's rows against its kWarpKeys keys of a tile, in base-2 units (kLog2e): the products times
 //! `scale` (the problem's, and the query's and keys' units where they are steps; times kLog2e where the scores are
 //! not rounded), rounding, mask, -inf past the last key. `maskRows`: as addMask takes them.
@@ -175,7 +125,6 @@ __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t con
     constexpr int kPitch = kDepth + 8;
     static_assert(kDepth % 32 == 0, "ldmatrix gives the b fragments of two 16-deep steps at a time");
     int32_t const lane = static_cast<int32_t>(threadIdx.x) % 32;
-    int32_t const t = lane % 4;
     // ldmatrix: lanes 8m..8m+7 give the 8 keys' rows of matrix m, columns 8m on: the b fragments (keys g, columns
     // 2t and 2t + 8) of 16-deep steps k and k + 1.
     __half const* const keyRows = keys + (lane % 8) * kPitch + lane / 8 * 8;
@@ -207,77 +156,7 @@ __device__ inline void scoreTile(float (&scores)[kWarpKeys / 8][4], uint32_t con
             scores[n][e + 1] = scaled.y;
         }
     }
-    if (firstKey + kWarpKeys > p.keyCount)
-    {
-        // The tile runs past the last key (the warp's part of the last tile): a test only there.
-#pragma unroll
-        for (int n = 0; n < kWarpKeys / 8; ++n)
-        {
-            int32_t const key = firstKey + n * 8 + 2 * t;
-#pragma unroll
-            for (int e = 0; e < 4; e += 2)
-            {
-                scores[n][e] = key < p.keyCount ? scores[n][e] : -INFINITY;
-                scores[n][e + 1] = key + 1 < p.keyCount ? scores[n][e + 1] : -INFINITY;
-            }
-        }
-    }
-    if (p.mask == nullptr)
-    {
-        return;
-    }
-    if (p.maskType == DataType::kHALF)
-    {
-        addMask<__half, kWarpKeys>(scores, p, maskRows, firstKey, row0);
-    }
-    else
-    {
-        addMask<float, kWarpKeys>(scores, p, maskRows, firstKey, row0);
-    }
-}
-
-//! Folds a tile of scores into the running softmax: new maxima (a NaN score never becomes one, as on the CPU), the
-//! output and sums rescaled to them, and the scores turned into probabilities 2^(score - maximum).
-template <int kDepth, int kWarpKeys>
-__device__ inline void softmaxTile(float (&scores)[kWarpKeys / 8][4], RowState<kDepth>& state)
-{
-#pragma unroll
-    for (int half = 0; half < 2; ++half)
-    {
-        float tileMax = -INFINITY;
-#pragma unroll
-        for (int n = 0; n < kWarpKeys / 8; ++n)
-        {
-            tileMax = fmaxf(tileMax, fmaxf(scores[n][2 * half], scores[n][2 * half + 1]));
-        }
-        tileMax = fmaxf(tileMax, __shfl_xor_sync(0xFFFFFFFFU, tileMax, 1));
-        tileMax = fmaxf(tileMax, __shfl_xor_sync(0xFFFFFFFFU, tileMax, 2));
-        float const maximum = fmaxf(state.maximum[half], tileMax);
-        // While every score so far is -inf, subtracting +inf instead of the maximum makes every probability and the
-        // rescale 0 rather than NaN (-inf - -inf), one test a row instead of one a score. A NaN score still gives a
-        // NaN probability, and so a NaN sum: storeRows writes such a row as the CPU does.
-        float const shift = maximum == -INFINITY ? INFINITY : maximum;
-        float const rescale = exp2Approx(state.maximum[half] - shift);
-        state.maximum[half] = maximum;
-        state.sum[half] *= rescale;
-#pragma unroll
-        for (int n = 0; n < kDepth / 8; ++n)
-        {
-            state.output[n][2 * half] *= rescale;
-            state.output[n][2 * half + 1] *= rescale;
-        }
-#pragma unroll
-        for (int n = 0; n < kWarpKeys / 8; ++n)
-        {
-#pragma unroll
-            for (int e = 2 * half; e < 2 * half + 2; ++e)
-            {
-                float const probability = exp2Approx(scores[n][e] - shift);
-                scores[n][e] = probability;
-                state.sum[half] += probability;
-            }
-        }
-    }
+    attention::boundTile<kWarpKeys>(scores, p, maskRows, firstKey, row0);
 }
 
 //! The a fragments of the second product (two 8-key tiles make one 16-key step): fragment k holds the pairs of
@@ -914,6 +793,13 @@ int32_t multiprocessorCount()
     return count;
 }
 
+//! The shared memory a block may have on the current device, asked once per process as multiprocessorCount is.
+int32_t sharedMemoryPerBlock()
+{
+    static int32_t const bytes = cuda::sharedMemoryPerBlock("attention");
+    return bytes;
+}
+
 //! The operands' one type, FP16 or FP32; throws std::invalid_argument for others, mixed types, or a mask of another.
 DataType checkOperands(LayerInputs const& inputs, TensorView const& output, bool masked)
 {
@@ -1049,7 +935,7 @@ void run(
         throw std::invalid_argument("attention: the FP32 kernel does not round its values as Q/DQ pairs do");
     }
     attention::Problem<float> problem = problemOf<float>(params, inputs, output, g);
-    attention::launchFp32(problem, g.batches, multiprocessorCount(), stream);
+    attention::launchFp32(problem, g.batches, multiprocessorCount(), sharedMemoryPerBlock(), stream);
 }
 
 } // namespace kiln::cuda

@@ -1,13 +1,13 @@
-// The attention layer on FP32 operands, on the CUDA cores (FP32 plans promise FP32 arithmetic: no tensor-core TF32),
-// as flash attention computes it: a group of four warps takes 16 or 32 queries of one batch, each warp 4 or 8 of them,
-// and walks the keys 64 at a time, keeping a running maximum and sum per query row ("online softmax"), so that neither
-// the scores nor the probabilities are ever written to memory. In a tile, lane l scores keys 2l and 2l + 1 against the
-// warp's rows, reading both from the transposed keys with one load; the probabilities then go through shared memory,
-// and lane l accumulates the output columns [l * d / 32, (l + 1) * d / 32) side by side. So each shared-memory read
-// feeds 4 (four rows a warp) or 5.3 (eight) multiply-adds. Where a batch has few queries, a block holds two groups
-// that take alternate tiles and merge at the end (depths up to 64), so that enough warps stay in flight. Operands are
-// read through their layouts, as attention.cu's FP16 kernel reads them, with the same treatment of NaN and of rows that
-// every key is masked from.
+// The attention layer on FP32 operands on the CUDA cores, where attention_fp32_tensor_cores.cu's kernel does not suit
+// (too few queries to fill the GPU, or blocks that cannot have its shared memory), as flash attention computes it: a
+// group of four warps takes 16 or 32 queries of one batch, each warp 4 or 8 of them, and walks the keys 64 at a time,
+// keeping a running maximum and sum per query row ("online softmax"), so that neither the scores nor the probabilities
+// are ever written to memory. In a tile, lane l scores keys 2l and 2l + 1 against the warp's rows, reading both from
+// the transposed keys with one load; the probabilities then go through shared memory, and lane l accumulates the output
+// columns [l * d / 32, (l + 1) * d / 32) side by side. So each shared-memory read feeds 4 (four rows a warp) or 5.3
+// (eight) multiply-adds. Where a batch has few queries, a block holds two groups that take alternate tiles and merge at
+// the end (depths up to 64), so that enough warps stay in flight. Operands are read through their layouts, as
+// attention.cu's FP16 kernel reads them, with the same treatment of NaN and of rows that every key is masked from.
 #include "backend/cuda/cuda_error.h"
 #include "backend/cuda/kernels/attention/attention_problem.cuh"
 #include "backend/cuda/kernels/warp_sum.cuh"
@@ -397,8 +397,14 @@ void launchDepth(Problem<float>& problem, int64_t batches, int32_t multiprocesso
 
 } // namespace
 
-void launchFp32(Problem<float>& problem, int64_t batches, int32_t multiprocessors, cudaStream_t stream)
+void launchFp32(Problem<float>& problem, int64_t batches, int32_t multiprocessors, int32_t sharedMemoryPerBlock,
+    cudaStream_t stream)
 {
+    if (splitTf32Suits(problem, batches, multiprocessors, sharedMemoryPerBlock))
+    {
+        launchSplitTf32(problem, batches, stream);
+        return;
+    }
     int32_t const depth = std::max(problem.depth, problem.valueDepth);
     static_assert(kMaxAttentionDepth == 128, "the kernels below cover depths up to kMaxAttentionDepth");
     if (depth <= 32)

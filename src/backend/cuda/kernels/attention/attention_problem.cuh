@@ -1,6 +1,7 @@
 // What the attention kernels read: the operands' layouts (backend/shared/attention_geometry.h) as plain kernel
-// arguments, and where a batch starts in each operand. attention.cu runs FP16 operands on the tensor cores and
-// attention_fp32.cu FP32 operands on the CUDA cores; both read a problem described here.
+// arguments, and where a batch starts in each operand. attention.cu runs FP16 operands on the tensor cores,
+// attention_fp32_tensor_cores.cu and attention_fp32.cu FP32 operands on the tensor cores and on the CUDA cores; all
+// read a problem described here.
 #pragma once
 
 #include "backend/cuda/kernels/device_access.cuh"
@@ -200,8 +201,18 @@ __device__ inline float maskValue(__half value)
     return __half2float(value);
 }
 
-//! Runs `problem` (FP32 operands) with the CUDA cores' kernel of attention_fp32.cu over `batches` batches, on a device
-//! of `multiprocessors` multiprocessors.
-void launchFp32(Problem<float>& problem, int64_t batches, int32_t multiprocessors, cudaStream_t stream);
+//! Runs `problem` (FP32 operands) over `batches` batches on a device of `multiprocessors` multiprocessors whose blocks
+//! may have `sharedMemoryPerBlock` bytes of shared memory: on the tensor cores (attention_fp32_tensor_cores.cu) where
+//! that kernel's blocks fill the multiprocessors and fit, else on the CUDA cores (attention_fp32.cu).
+void launchFp32(Problem<float>& problem, int64_t batches, int32_t multiprocessors, int32_t sharedMemoryPerBlock,
+    cudaStream_t stream);
+
+//! Whether attention_fp32_tensor_cores.cu's kernel suits `problem`: one block for each multiprocessor at least, and
+//! its shared memory within `sharedMemoryPerBlock` bytes.
+bool splitTf32Suits(
+    Problem<float> const& problem, int64_t batches, int32_t multiprocessors, int32_t sharedMemoryPerBlock);
+
+//! Runs `problem` with attention_fp32_tensor_cores.cu's kernel, where splitTf32Suits.
+void launchSplitTf32(Problem<float>& problem, int64_t batches, cudaStream_t stream);
 
 } // namespace kiln::cuda::attention
