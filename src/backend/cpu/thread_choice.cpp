@@ -71,13 +71,16 @@ void ThreadChoice::ran(double milliseconds)
         return;
     }
     ++mSinceTry;
+    mMillisecondsSinceTry += milliseconds;
     bool const slowed = ran.timed == kSamples && mChosenAtDecision > 0.0
         && median(mChosen) > mChosenAtDecision * 4.0 / 3.0;
     if (slowed)
     {
         mInterval = kFirstInterval;
     }
-    if (ran.timed > 0 && (slowed || mSinceTry >= mInterval))
+    bool const due = mSinceTry >= mInterval
+        || (mSinceTry >= kTimedInterval && mMillisecondsSinceTry >= kTimedIntervalMilliseconds);
+    if (ran.timed > 0 && (slowed || due))
     {
         mTrying = true;
         mCounts[1 - mChosen].timed = 0; // times from before may be of another load
@@ -87,6 +90,7 @@ void ThreadChoice::ran(double milliseconds)
 void ThreadChoice::decide()
 {
     mSinceTry = 0;
+    mMillisecondsSinceTry = 0.0;
     size_t const other = 1 - mChosen;
     if (median(other) < median(mChosen))
     {

@@ -8,7 +8,11 @@
 // context runs on the count that has timed faster, and tries the other now and then:
 //  - at once where its runs have slowed down by a third against those it chose from (the load changed);
 //  - else after an interval of runs that doubles each time the other count loses (8 runs up to 512), so that on an
-//    idle machine, where one thread keeps losing, trying it costs next to nothing.
+//    idle machine, where one thread keeps losing, trying it costs next to nothing; but never more than 128 runs apart
+//    once those have taken a second. Load that leaves does not slow one thread, so a context that load moved to one
+//    thread finds two faster again only at a try: within 128 runs (2 s) for a network of 16 ms on one thread
+//    (RegNetY-800MF), where 512 runs would have been 8 s at half its speed. A try of one thread on an idle machine
+//    costs that network one run of 16.3 ms where two threads take 8.7 ms (a plain loss, below): 0.7% of 128 runs.
 // A count's first run is not timed: it makes the layers' primitives for that count (so a context whose steady state
 // allocates nothing allocates once more, at its first try of one thread; choosing itself allocates nothing). A try is
 // three timed runs, or one that takes half as long again as the chosen count's runs (a plain loss), and counts are
@@ -38,6 +42,10 @@ public:
     //! Runs between tries of the other count: at first, and at most.
     static constexpr int32_t kFirstInterval = 8;
     static constexpr int32_t kLongestInterval = 512;
+    //! Runs after which the other count is tried once they have taken kTimedIntervalMilliseconds, however long the
+    //! interval has grown.
+    static constexpr int32_t kTimedInterval = 128;
+    static constexpr double kTimedIntervalMilliseconds = 1000.0;
     //! The runs of each count whose median stands for it, and the timed runs of a try.
     static constexpr size_t kSamples = 5;
     static constexpr size_t kTryRuns = 3;
@@ -66,8 +74,9 @@ private:
     size_t mChosen{0};   //!< the count the context runs on
     bool mTrying{false}; //!< the next run tries the other count
     int32_t mInterval{kFirstInterval};
-    int32_t mSinceTry{0};        //!< runs of the chosen count since the last try
-    double mChosenAtDecision{0}; //!< the chosen count's median when it was last chosen or kept
+    int32_t mSinceTry{0};              //!< runs of the chosen count since the last try
+    double mMillisecondsSinceTry{0.0}; //!< their time
+    double mChosenAtDecision{0};       //!< the chosen count's median when it was last chosen or kept
     std::array<Count, 2> mCounts;
 };
 
