@@ -747,9 +747,9 @@ TEST(CudaAttention, LongSequences)
     // The kernel gives a block 16, 32 or 64 queries, whichever keeps the multiprocessors busy, the block's other
     // warps splitting the keys: on a GPU of 132 multiprocessors (H100, H200) these cases take each of the three. In
     // FP32 the cases whose blocks of 64 queries fill the multiprocessors (6 and 12 heads, the depth-32 case and the
-    // depth-128 ones) run on the tensor cores, their products in 3xTF32, which the tolerance of expectAgrees tells
-    // from one TF32 product (2^-11 of each); the CUDA cores' kernel runs the 2-head case, 4 queries a warp and a second
-    // group of warps splitting the keys.
+    // depth-128 ones) run on the tensor cores, their products in 3xTF32, held to the same FP32 tolerance of the CPU
+    // reference; the CUDA cores' kernel runs the 2-head case, 4 queries a warp and a second group of warps splitting
+    // the keys.
     for (int64_t heads : {2, 6, 12})
     {
         AttentionCase whisper{};
