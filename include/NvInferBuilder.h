@@ -529,7 +529,8 @@ public:
     virtual void setErrorRecorder(IErrorRecorder* recorder) noexcept = 0;
     virtual IErrorRecorder* getErrorRecorder() const noexcept = 0;
     virtual void reset() noexcept = 0;
-    //! False: Kiln's CUDA backend computes FP32 without TF32 (deprecated in TensorRT 10.5).
+    //! False: Kiln's CUDA backend never computes FP32 at TF32's precision; its FP32 attention multiplies in 3xTF32,
+    //! which keeps FP32's accuracy (deprecated in TensorRT 10.5).
     virtual bool platformHasTf32() const noexcept = 0;
     //! The plan, or nullptr with the reason logged. The caller deletes the result.
     virtual IHostMemory* buildSerializedNetwork(INetworkDefinition& network, IBuilderConfig& config) noexcept = 0;
