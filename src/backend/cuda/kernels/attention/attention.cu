@@ -906,7 +906,7 @@ void runHalf(HalfProblem problem, Grids grids, LayerInputs const& inputs, Tensor
 
 } // namespace
 
-void run(
+void runAttentionKernel(
     network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     bool const masked = inputs.size() > 3 && inputs[3].data != nullptr;
