@@ -22,8 +22,8 @@ enum TensorId : int64_t
 
 BackendDescriptor operandTensor(TensorId id, SdpaOperand const& operand)
 {
-    return graphTensor(id, {operand.dims.begin(), operand.dims.end()},
-        {operand.strides.begin(), operand.strides.end()}, CUDNN_DATA_HALF, false);
+    return graphTensor(id, {operand.dims.begin(), operand.dims.end()}, {operand.strides.begin(), operand.strides.end()},
+        CUDNN_DATA_HALF, false);
 }
 
 } // namespace
@@ -57,7 +57,8 @@ std::optional<AttentionGraph> AttentionGraph::make(
             .set(CUDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC, scaleTensor, "giving attention its scale")
             .finalize("describing attention");
         parts.emplace_back(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR)
-            .set(CUDNN_ATTR_OPERATIONGRAPH_OPS, std::vector<BackendDescriptor const*>{&attention}, "describing attention")
+            .set(CUDNN_ATTR_OPERATIONGRAPH_OPS, std::vector<BackendDescriptor const*>{&attention},
+                "describing attention")
             .set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle, "giving the graph a handle")
             .finalize("describing attention");
     }
@@ -90,8 +91,8 @@ void AttentionGraph::execute(cudnnHandle_t handle, SdpaData const& data)
     {
         mPack.reset();
         mPack = variantPack({kQUERY, kKEYS, kVALUES, kOUTPUT, kSCALE},
-            {const_cast<void*>(data.query), const_cast<void*>(data.keys), const_cast<void*>(data.values),
-                data.output, mScale.get()},
+            {const_cast<void*>(data.query), const_cast<void*>(data.keys), const_cast<void*>(data.values), data.output,
+                mScale.get()},
             data.workspace);
         mPackData = data;
     }

@@ -15,6 +15,10 @@ using Geometry = backend::AttentionGeometry;
 
 //! The deepest query and values cuDNN's attention takes on the GPUs it was measured on.
 constexpr int64_t kCudnnMaxDepth = 128;
+//! The fewest keys for which cuDNN's attention runs. Below, Kiln's kernel, which splits short rows of keys between
+//! warps, is as fast: on an H200, ViT-B/16 and DeiT-S in FP16 (197 tokens) took 1% to 4% longer through cuDNN, while
+//! Whisper's encoder (1500 tokens) took 17% to 18% less (docs/performance.md, "FP16 attention through cuDNN").
+constexpr int64_t kCudnnFewestKeys = 256;
 //! Elements of a 16-byte row start or vector, in FP16.
 constexpr int64_t kAlignedElements = 8;
 
@@ -42,11 +46,13 @@ bool folds(BatchAxis const& outer, BatchAxis const& inner)
 //! attention_layer.h).
 std::optional<SdpaOperands> sdpaOperandsOf(Geometry const& g)
 {
-    if (g.masked || g.depth != g.valueDepth || g.depth % kAlignedElements != 0 || g.depth > kCudnnMaxDepth)
+    if (g.masked || g.keys < kCudnnFewestKeys || g.depth != g.valueDepth || g.depth % kAlignedElements != 0
+        || g.depth > kCudnnMaxDepth)
     {
         return std::nullopt;
     }
-    std::array<Geometry::Operand const*, 4> const layouts{&g.queryLayout, &g.keyLayout, &g.valueLayout, &g.outputLayout};
+    std::array<Geometry::Operand const*, 4> const layouts{
+        &g.queryLayout, &g.keyLayout, &g.valueLayout, &g.outputLayout};
     for (Geometry::Operand const* layout : layouts)
     {
         if (layout->column != 1 || layout->row % kAlignedElements != 0)

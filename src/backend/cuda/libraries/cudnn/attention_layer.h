@@ -1,8 +1,8 @@
 // The attention layer (network/fused/attention.h) on the GPU: through cuDNN's fused attention (attention_graph.h)
 // where it takes the problem, else on Kiln's kernels (kernels/attention/). cuDNN runs FP16 attention without a mask,
-// roundings or NaN guard whose operands' rows are contiguous and 16-byte aligned, whose batch axes fold into two
-// (batch and heads, none broadcast) and whose query and value depths are one multiple of 8 up to 128: ViT's, BERT's
-// without padding, Whisper's. Its plan is made the first time a shape runs (cuDNN compiles its kernels then, see
+// roundings or NaN guard over at least 256 keys whose operands' rows are contiguous and 16-byte aligned, whose batch
+// axes fold into two (batch and heads, none broadcast) and whose query and value depths are one multiple of 8 up to
+// 128: Whisper's encoder, for one. Its plan is made the first time a shape runs (cuDNN compiles its kernels then, see
 // attention_graph.h) and kept for the last few shapes, as is the finding that cuDNN does not take one. A layer whose
 // plan records the choice of Kiln's kernel (plan::LayerRecord::backendChoice) always runs the kernel.
 #pragma once
