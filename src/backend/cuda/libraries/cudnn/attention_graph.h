@@ -2,9 +2,8 @@
 //     output = softmax(scale * query . keys^T) . values
 // over [batch, heads, rows, depth] operands in any strides whose rows are contiguous, without a mask, the products
 // accumulated and the softmax computed in FP32. On Hopper its engines are flash attention on the warp-group
-// products, about twice as fast as Kiln's own FP16 kernel at Whisper's 1500 tokens (docs/performance.md). They
-// compile their kernels at run time (NVRTC): a process's first plan takes about a second, later shapes tens of
-// milliseconds.
+// products, 1.7 times as fast as Kiln's own FP16 kernel at Whisper's 1500 tokens (docs/performance.md). They compile
+// their kernels when a plan is made (NVRTC), which takes up to about a second.
 #pragma once
 
 #include "backend/cuda/libraries/cudnn/cudnn_backend.h"

@@ -16,7 +16,7 @@ using Geometry = backend::AttentionGeometry;
 //! The deepest query and values cuDNN's attention takes on the GPUs it was measured on.
 constexpr int64_t kCudnnMaxDepth = 128;
 //! The fewest keys for which cuDNN's attention runs. Below, Kiln's kernel, which splits short rows of keys between
-//! warps, is as fast: on an H200, ViT-B/16 and DeiT-S in FP16 (197 tokens) took 1% to 4% longer through cuDNN, while
+//! warps, is as fast: on an H200, ViT-B/16 and DeiT-S in FP16 (197 tokens) took up to 5% longer through cuDNN, while
 //! Whisper's encoder (1500 tokens) took 17% to 18% less (docs/performance.md, "FP16 attention through cuDNN").
 constexpr int64_t kCudnnFewestKeys = 256;
 //! Elements of a 16-byte row start or vector, in FP16.
