@@ -4,12 +4,13 @@ the GPU time go that PyTorch's kernels do not spend?).
 
 For each model and precision, one process runs the export on Kiln's CUDA backend through the Python API (the engine
 built as `kiln --shapes` builds it: one profile pinned at the export's shapes) and the module in PyTorch eager, and
-optionally under torch.compile(mode="max-autotune-no-cudagraphs"), each under torch.profiler for a few inferences.
+optionally under torch.compile (max-autotune-no-cudagraphs by default), each under torch.profiler for a few inferences.
 CUPTI records every kernel's own duration, without the serialization or timing events a per-layer profile adds. It
 prints, per engine, the kernel time of one inference by kind (matrix multiply, attention, normalization, ...) and
 its largest kernels, so that the same work can be compared across engines.
 
-Usage: zoo_kernels.py --only bert,vit [--precisions fp16,fp32] [--compile bert] [--top 15]
+Usage: zoo_kernels.py --only bert,vit [--precisions fp16,fp32] [--batch 8] [--compile bert [--compile-mode default]]
+    [--top 15]
 Needs Kiln's Python package on PYTHONPATH (scripts/device/kernels-zoo.sh builds it), torch and the zoo's exporters.
 """
 import argparse
@@ -55,6 +56,11 @@ def parse_args():
     parser.add_argument("--only", required=True, help="comma-separated model names")
     parser.add_argument("--precisions", default="fp16,fp32")
     parser.add_argument("--compile", default="", help="models to also profile under torch.compile (minutes each)")
+    parser.add_argument("--compile-mode", default="max-autotune-no-cudagraphs",
+                        help="torch.compile's mode; one that replays CUDA graphs runs the same kernels as its mode "
+                             "without them (reduce-overhead: default)")
+    parser.add_argument("--batch", type=int, default=0,
+                        help="rows of every input, where the export's batch axis is dynamic (0: the export's own)")
     parser.add_argument("--top", type=int, default=15, help="largest kernels listed per engine")
     return parser.parse_args()
 
@@ -166,25 +172,25 @@ def report(engine, totals, top):
     sys.stdout.flush()
 
 
-def profile_model(model, folder, precisions, compile_it, top):
+def profile_model(model, folder, args):
     import torch
 
     path, _, spec = export_zoo.export(model, False, folder)
-    inputs = zoo_engines.batched_inputs(spec, 0)
-    for precision in precisions:
+    inputs = zoo_engines.batched_inputs(spec, args.batch)
+    for precision in args.precisions.split(","):
         fp16 = precision == "fp16"
-        print(f"{model.name} {precision}", flush=True)
+        print(f"{model.name} {precision}, inputs {[tuple(tensor.shape) for tensor in inputs]}", flush=True)
         engines = [("Kiln", lambda: KilnEngine(path, spec.input_names, inputs, fp16))]
         reference = zoo_engines.TorchModel(spec.module, inputs, fp16)
         eager = lambda: reference.module(*reference.inputs)  # noqa: E731
         engines.append(("PyTorch eager", lambda: eager))
-        if compile_it:
-            compiled = torch.compile(reference.module, mode="max-autotune-no-cudagraphs")
+        if model.name in args.compile.split(","):
+            compiled = torch.compile(reference.module, mode=args.compile_mode)
             engines.append(("torch.compile", lambda: lambda: compiled(*reference.inputs)))
         with torch.inference_mode():
             for name, make in engines:
                 try:
-                    report(name, kernel_times(make()), top)
+                    report(name, kernel_times(make()), args.top)
                 except Exception as error:
                     print(f"  {name}: {type(error).__name__}: {' '.join(str(error).split())[:200]}", flush=True)
         reference.release()
@@ -198,12 +204,10 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     wanted = args.only.split(",")
-    compiled = args.compile.split(",") if args.compile else []
     with tempfile.TemporaryDirectory() as root:
         for model in zoo_gpu.MODELS:
             if model.name in wanted:
-                profile_model(model, os.path.join(root, model.name), args.precisions.split(","),
-                              model.name in compiled, args.top)
+                profile_model(model, os.path.join(root, model.name), args)
     return 0
 
 

@@ -749,7 +749,8 @@ TEST(CudaAttention, LongSequences)
     // FP32 the cases whose blocks of 64 queries fill the multiprocessors (6 and 12 heads, the depth-32 case and the
     // depth-128 ones) run on the tensor cores, their products in 3xTF32, held to the same FP32 tolerance of the CPU
     // reference; the CUDA cores' kernel runs the 2-head case, 4 queries a warp and a second group of warps splitting
-    // the keys.
+    // the keys. In FP16 the unmasked Whisper-like cases run cuDNN's fused attention where cuDNN takes them
+    // (cudnn_attention_test.cpp holds Kiln's kernel to the CPU reference at that size too).
     for (int64_t heads : {2, 6, 12})
     {
         AttentionCase whisper{};

@@ -46,9 +46,12 @@ constexpr int32_t kMaxPointwiseInputs = 16;
 //! The largest depth (of query and keys, and of values) the attention kernel takes.
 constexpr int64_t kMaxAttentionDepth = 128;
 
-// Stateless kernels.
-void run(network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
+//! Kiln's attention kernels (kernels/attention/), which the attention layer runs where cuDNN does not
+//! (libraries/cudnn/attention_layer.h).
+void runAttentionKernel(network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
+
+// Stateless kernels.
 void run(network::CumulativeParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs,
     cudaStream_t stream);
 void run(
@@ -77,6 +80,7 @@ void run(
 // Layers with state per execution context, and kernels whose checks, grid and arguments are prepared once per shape
 // and addresses (prepared_kernel_layer.h).
 std::unique_ptr<DeviceLayer> lower(network::ActivationParams const& params, LayerContext const& context);
+std::unique_ptr<DeviceLayer> lower(network::AttentionParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::CastParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ConcatenationParams const& params, LayerContext const& context);
 std::unique_ptr<DeviceLayer> lower(network::ElementWiseParams const& params, LayerContext const& context);

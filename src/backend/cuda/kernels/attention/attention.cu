@@ -8,7 +8,8 @@
 // and value tiles are copied to shared memory asynchronously, the next while the current one is computed. Operands are
 // read through their layouts (backend/shared/attention_geometry.h), so the transposes the fusion absorbed cost nothing:
 // a row of a head's query, keys or values is contiguous either way. FP32 operands run
-// attention_fp32_tensor_cores.cu's kernel or attention_fp32.cu's.
+// attention_fp32_tensor_cores.cu's kernel or attention_fp32.cu's. The layer (libraries/cudnn/attention_layer.h) runs
+// cuDNN's fused attention instead on long unmasked FP16 problems that cuDNN takes.
 //
 // Quantized attention's roundings (network/fused/attention.h) are computed where the values are: the operands' in
 // shared memory once a tile has landed, the scores' in registers. The products' operands are kept as the steps of
@@ -906,7 +907,7 @@ void runHalf(HalfProblem problem, Grids grids, LayerInputs const& inputs, Tensor
 
 } // namespace
 
-void run(
+void runAttentionKernel(
     network::AttentionParams const& params, LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream)
 {
     bool const masked = inputs.size() > 3 && inputs[3].data != nullptr;

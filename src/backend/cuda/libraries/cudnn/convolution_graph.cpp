@@ -23,24 +23,8 @@ enum TensorId : int64_t
     kINTERMEDIATES, //!< the convolution's result before the epilogue, then each epilogue stage's but the last
 };
 
-//! The alignment the graph promises cuDNN for every tensor in memory: what its vectorized kernels load by.
-constexpr int64_t kAlignment = 16;
-
 //! The type of the convolution's accumulation and of the epilogue's intermediates.
 constexpr cudnnDataType_t kAccumulator = CUDNN_DATA_FLOAT;
-
-BackendDescriptor tensor(int64_t id, Shape const& dims, Shape const& strides, cudnnDataType_t type, bool isVirtual)
-{
-    BackendDescriptor described(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
-    described.set(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &type, "describing a tensor's type")
-        .set(CUDNN_ATTR_TENSOR_DIMENSIONS, dims, "describing a tensor's dimensions")
-        .set(CUDNN_ATTR_TENSOR_STRIDES, strides, "describing a tensor's strides")
-        .set(CUDNN_ATTR_TENSOR_UNIQUE_ID, id, "naming a tensor")
-        .set(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, kAlignment, "describing a tensor's alignment")
-        .set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &isVirtual, "describing a tensor")
-        .finalize("describing a tensor");
-    return described;
-}
 
 //! An element-wise operation `mode` of `x` (and `b`, for a binary one) into `y`, computed in FP32.
 BackendDescriptor pointwise(cudnnPointwiseMode_t mode, BackendDescriptor const& x, BackendDescriptor const* b,
@@ -67,29 +51,10 @@ BackendDescriptor pointwise(cudnnPointwiseMode_t mode, BackendDescriptor const& 
     return operation;
 }
 
-template <typename Note>
-std::vector<Note> notesOf(BackendDescriptor const& engine, cudnnBackendAttributeName_t name,
-    cudnnBackendAttributeType_t type, int64_t capacity)
+//! Whether `engine` has numerical note `note`.
+bool hasNumericalNote(BackendDescriptor const& engine, cudnnBackendNumericalNote_t note)
 {
-    std::vector<Note> notes(static_cast<size_t>(capacity));
-    int64_t count = 0;
-    checkBackend(cudnnBackendGetAttribute(engine.get(), name, type, capacity, &count, notes.data()),
-        "reading an engine's notes");
-    notes.resize(static_cast<size_t>(count));
-    return notes;
-}
-
-template <typename Note>
-bool has(std::vector<Note> const& notes, Note note)
-{
-    for (Note const present : notes)
-    {
-        if (present == note)
-        {
-            return true;
-        }
-    }
-    return false;
+    return engineHasNote(engine, CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE, note);
 }
 
 bool sameAddresses(ConvolutionGraphData const& a, ConvolutionGraphData const& b)
@@ -129,10 +94,11 @@ BackendDescriptor const& ConvolutionGraphPlan::packFor(ConvolutionGraphData cons
     void const* const tensors[]{data.input, data.kernel, data.output, data.bias, data.residual};
     for (void const* pointer : tensors)
     {
-        if (reinterpret_cast<uintptr_t>(pointer) % kAlignment != 0)
+        if (reinterpret_cast<uintptr_t>(pointer) % kGraphTensorAlignment != 0)
         {
             throw std::invalid_argument("convolution: the CUDA backend needs tensors aligned to "
-                + std::to_string(kAlignment) + " bytes; one of this layer's is not (check the addresses bound)");
+                + std::to_string(kGraphTensorAlignment)
+                + " bytes; one of this layer's is not (check the addresses bound)");
         }
     }
     std::vector<int64_t> ids{kINPUT, kKERNEL, kOUTPUT};
@@ -147,13 +113,7 @@ BackendDescriptor const& ConvolutionGraphPlan::packFor(ConvolutionGraphData cons
         ids.push_back(kRESIDUAL);
         pointers.push_back(const_cast<void*>(data.residual));
     }
-    void* workspace = data.workspace;
-    BackendDescriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-    pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, ids, "naming the tensors of a run")
-        .set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, static_cast<int64_t>(pointers.size()),
-            pointers.data(), "giving the tensors of a run")
-        .set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace, "giving the workspace")
-        .finalize("preparing a run");
+    BackendDescriptor pack = variantPack(ids, pointers, data.workspace);
     if (mPacks.size() < kPacksKept)
     {
         mPacks.push_back(KeptPack{data, std::move(pack)});
@@ -215,7 +175,7 @@ void ConvolutionGraph::describe(network::ConvolutionParams const& params, plan::
         bool const last = i + 1 == stages.size();
         int64_t const id = last ? kOUTPUT : kINTERMEDIATES + 1 + static_cast<int64_t>(i);
         BackendDescriptor const& next = mParts.emplace_back(
-            tensor(id, tensors.outputDims, tensors.outputStrides, last ? tensors.type : kAccumulator, !last));
+            graphTensor(id, tensors.outputDims, tensors.outputStrides, last ? tensors.type : kAccumulator, !last));
         operations.push_back(pointwise(stages[i].mode, *result, stages[i].operand, next, mParts));
         result = &next;
     }
@@ -232,13 +192,13 @@ std::vector<ConvolutionGraph::Stage> ConvolutionGraph::epilogueStages(
         Shape biasDims(geometry.output.size(), 1);
         biasDims[1] = geometry.output[1];
         BackendDescriptor const& bias = mParts.emplace_back(
-            tensor(kBIAS, biasDims, stridesIn(biasDims, TensorFormat::kLINEAR), tensors.type, false));
+            graphTensor(kBIAS, biasDims, stridesIn(biasDims, TensorFormat::kLINEAR), tensors.type, false));
         stages.push_back({CUDNN_POINTWISE_ADD, &bias});
     }
     if (mResidualInGraph)
     {
-        BackendDescriptor const& residual
-            = mParts.emplace_back(tensor(kRESIDUAL, tensors.outputDims, tensors.outputStrides, tensors.type, false));
+        BackendDescriptor const& residual = mParts.emplace_back(
+            graphTensor(kRESIDUAL, tensors.outputDims, tensors.outputStrides, tensors.type, false));
         stages.push_back({CUDNN_POINTWISE_ADD, &residual});
     }
     if (reluInGraph)
@@ -251,12 +211,12 @@ std::vector<ConvolutionGraph::Stage> ConvolutionGraph::epilogueStages(
 BackendDescriptor const& ConvolutionGraph::describeConvolution(ConvolutionGeometry const& geometry, TensorFormat format,
     GraphTensors const& tensors, bool hasStages, std::vector<BackendDescriptor>& operations)
 {
-    BackendDescriptor const& input
-        = mParts.emplace_back(tensor(kINPUT, geometry.input, stridesIn(geometry.input, format), tensors.type, false));
+    BackendDescriptor const& input = mParts.emplace_back(
+        graphTensor(kINPUT, geometry.input, stridesIn(geometry.input, format), tensors.type, false));
     BackendDescriptor const& kernel = mParts.emplace_back(
-        tensor(kKERNEL, geometry.filter, stridesIn(geometry.filter, format), tensors.type, false));
+        graphTensor(kKERNEL, geometry.filter, stridesIn(geometry.filter, format), tensors.type, false));
     // The convolution writes the output directly, or an FP32 intermediate that the epilogue carries on.
-    BackendDescriptor const& result = mParts.emplace_back(tensor(hasStages ? kINTERMEDIATES : kOUTPUT,
+    BackendDescriptor const& result = mParts.emplace_back(graphTensor(hasStages ? kINTERMEDIATES : kOUTPUT,
         tensors.outputDims, tensors.outputStrides, hasStages ? kAccumulator : tensors.type, hasStages));
 
     cudnnDataType_t const accumulator = kAccumulator;
@@ -304,25 +264,7 @@ void ConvolutionGraph::rankEngines()
 {
     for (cudnnBackendHeurMode_t const heuristic : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK})
     {
-        BackendDescriptor ranking(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
-        ranking.set(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, *mGraph, "ranking engines")
-            .set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &heuristic, "ranking engines")
-            .finalize("ranking engines");
-        int64_t count = 0;
-        checkBackend(cudnnBackendGetAttribute(ranking.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                         CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr),
-            "counting engines");
-        std::vector<BackendDescriptor> configs;
-        std::vector<cudnnBackendDescriptor_t> handles;
-        for (int64_t i = 0; i < count; ++i)
-        {
-            handles.push_back(configs.emplace_back(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR).get());
-        }
-        checkBackend(cudnnBackendGetAttribute(ranking.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                         CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &count, handles.data()),
-            "reading the engines");
-        configs.erase(configs.begin() + count, configs.end());
-        for (BackendDescriptor& config : configs)
+        for (BackendDescriptor& config : rankedEngineConfigs(*mGraph, heuristic))
         {
             if (keepsNumerics(config))
             {
@@ -339,32 +281,24 @@ void ConvolutionGraph::rankEngines()
 
 bool ConvolutionGraph::keepsNumerics(BackendDescriptor const& config) const
 {
-    BackendDescriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
-    cudnnBackendDescriptor_t engineHandle = engine.get();
-    int64_t count = 0;
-    checkBackend(cudnnBackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                     &count, &engineHandle),
-        "reading an engine");
-    auto const numerics = notesOf<cudnnBackendNumericalNote_t>(
-        engine, CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE, CUDNN_NUMERICAL_NOTE_TYPE_COUNT);
-    auto const behaviour = notesOf<cudnnBackendBehaviorNote_t>(
-        engine, CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE, CUDNN_TYPE_BEHAVIOR_NOTE, CUDNN_BEHAVIOR_NOTE_TYPE_COUNT);
+    BackendDescriptor const engine = engineOf(config);
     for (cudnnBackendNumericalNote_t const excluded : {CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC,
              CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS, CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION,
              CUDNN_NUMERICAL_NOTE_FFT, CUDNN_NUMERICAL_NOTE_WINOGRAD, CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4,
              CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6, CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13})
     {
-        if (has(numerics, excluded))
+        if (hasNumericalNote(engine, excluded))
         {
             return false;
         }
     }
     // On FP32 data, tensor cores mean TF32.
-    if (mType == nvinfer1::DataType::kFLOAT && has(numerics, CUDNN_NUMERICAL_NOTE_TENSOR_CORE))
+    if (mType == nvinfer1::DataType::kFLOAT && hasNumericalNote(engine, CUDNN_NUMERICAL_NOTE_TENSOR_CORE))
     {
         return false;
     }
-    return !has(behaviour, CUDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION);
+    return !engineHasNote(
+        engine, CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE, CUDNN_TYPE_BEHAVIOR_NOTE, CUDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION);
 }
 
 std::optional<ConvolutionGraphPlan> ConvolutionGraph::plan(int64_t rank, int64_t workspaceLimit) const
@@ -373,24 +307,17 @@ std::optional<ConvolutionGraphPlan> ConvolutionGraph::plan(int64_t rank, int64_t
     {
         return std::nullopt;
     }
-    BackendDescriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-    cudnnHandle_t handle = mHandle;
-    plan.set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle, "giving a plan its handle")
-        .set(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, mConfigs[static_cast<size_t>(rank)], "choosing an engine");
-    if (!plan.tryFinalize())
+    std::optional<BackendDescriptor> plan = executionPlan(mHandle, mConfigs[static_cast<size_t>(rank)]);
+    if (!plan)
     {
         return std::nullopt;
     }
-    int64_t workspace = 0;
-    int64_t count = 0;
-    checkBackend(cudnnBackendGetAttribute(
-                     plan.get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &count, &workspace),
-        "sizing a plan's workspace");
+    int64_t const workspace = workspaceBytesOf(*plan);
     if (workspace > workspaceLimit)
     {
         return std::nullopt;
     }
-    return ConvolutionGraphPlan(std::move(plan), workspace, mBias, mResidualInGraph, mAfter);
+    return ConvolutionGraphPlan(std::move(*plan), workspace, mBias, mResidualInGraph, mAfter);
 }
 
 std::optional<ConvolutionGraphPlan> ConvolutionGraph::planOrFirstWorking(int64_t rank) const

@@ -1,11 +1,14 @@
 // An owning handle on one descriptor of cuDNN's backend (graph) API, which describes work as a
-// graph of operations on tensors and runs it through engines that cuDNN's heuristics rank.
-// Setting an attribute or finalizing throws with cuDNN's own explanation of what it refused.
+// graph of operations on tensors and runs it through engines that cuDNN's heuristics rank, and
+// the steps every graph of Kiln's takes: its tensors, its ranked engines, their execution plans,
+// a run's variant pack. Setting an attribute or finalizing throws with cuDNN's own explanation of
+// what it refused.
 #pragma once
 
 #include <cudnn.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace kiln::cuda
@@ -48,5 +51,35 @@ private:
 
 //! Throws std::runtime_error naming `what`, with cuDNN's last error message, when `status` is an error.
 void checkBackend(cudnnStatus_t status, char const* what);
+
+//! The alignment Kiln's graphs promise cuDNN for every tensor in memory: what its vectorized kernels load by.
+constexpr int64_t kGraphTensorAlignment = 16;
+
+//! A tensor of a graph, named by `id` in a run's variant pack: in memory, or `isVirtual` (an intermediate that
+//! stays inside the engine's kernels), or `byValue` (a scalar the variant pack points to in host memory).
+BackendDescriptor graphTensor(int64_t id, std::vector<int64_t> const& dims, std::vector<int64_t> const& strides,
+    cudnnDataType_t type, bool isVirtual, bool byValue = false);
+
+//! The engine configurations `mode`'s heuristics rank for the finalized operation `graph`, best first.
+std::vector<BackendDescriptor> rankedEngineConfigs(BackendDescriptor const& graph, cudnnBackendHeurMode_t mode);
+
+//! The engine of configuration `config`, whose notes (CUDNN_ATTR_ENGINE_*_NOTE) say how it computes.
+BackendDescriptor engineOf(BackendDescriptor const& config);
+
+//! Whether `engine`'s notes of attribute `name` (of type `type`: CUDNN_TYPE_NUMERICAL_NOTE or
+//! CUDNN_TYPE_BEHAVIOR_NOTE) include `note`.
+bool engineHasNote(
+    BackendDescriptor const& engine, cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type, int32_t note);
+
+//! The execution plan of engine configuration `config` on `handle`, or nullopt where the engine cannot run its
+//! graph after all.
+std::optional<BackendDescriptor> executionPlan(cudnnHandle_t handle, BackendDescriptor const& config);
+
+//! The bytes of workspace a finalized execution `plan` needs.
+int64_t workspaceBytesOf(BackendDescriptor const& plan);
+
+//! A run's variant pack: the tensors named `ids` at `pointers` (device memory, or host memory for by-value
+//! scalars), and the workspace.
+BackendDescriptor variantPack(std::vector<int64_t> const& ids, std::vector<void*> const& pointers, void* workspace);
 
 } // namespace kiln::cuda

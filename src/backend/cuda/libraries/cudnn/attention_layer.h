@@ -1,0 +1,58 @@
+// The attention layer (network/fused/attention.h) on the GPU: through cuDNN's fused attention (attention_graph.h)
+// where it takes the problem, else on Kiln's kernels (kernels/attention/). cuDNN runs FP16 attention without a mask,
+// roundings or NaN guard over at least 256 keys whose operands' rows are contiguous and 16-byte aligned, whose batch
+// axes fold into two (batch and heads, none broadcast) and whose query and value depths are one multiple of 8 up to
+// 128: Whisper's encoder, for one. Its plan is made the first time a shape runs (cuDNN compiles its kernels then, see
+// attention_graph.h) and kept for the last few shapes, as is the finding that cuDNN does not take one. A layer whose
+// plan records the choice of Kiln's kernel (plan::LayerRecord::backendChoice) always runs the kernel.
+#pragma once
+
+#include "backend/cuda/layer_kernels.h"
+#include "backend/cuda/libraries/cudnn/attention_graph.h"
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace kiln::cuda
+{
+
+class AttentionLayer final : public DeviceLayer
+{
+public:
+    AttentionLayer(network::AttentionParams const& params, LayerContext const& context);
+
+    void run(LayerInputs const& inputs, LayerOutputs const& outputs, cudaStream_t stream) override;
+
+    //! Whether the last run went through cuDNN (else through Kiln's kernel).
+    bool ranOnCudnn() const
+    {
+        return mRanOnCudnn;
+    }
+
+private:
+    //! cuDNN's plan for one shape of the layer's tensors, or none where cuDNN does not take that shape.
+    struct ShapePlan
+    {
+        std::array<Shape, 4> shapes; //!< query, keys, values, output
+        std::optional<AttentionGraph> graph;
+    };
+    static constexpr size_t kShapesKept = 4;
+    //! The most workspace a cuDNN plan may take: its Hopper engines take 256 bytes or none, and the buffer is made
+    //! with the context, not while a run may be captured into a CUDA graph.
+    static constexpr size_t kWorkspaceBytes = size_t{64} << 10;
+
+    //! The plan for this run's shapes: a kept one, else made now (replacing the oldest kept); nullptr where cuDNN
+    //! does not take them.
+    AttentionGraph* planFor(LayerInputs const& inputs, TensorView const& output, cudaStream_t stream);
+
+    network::AttentionParams const& mParams;
+    LibraryHandles& mHandles;
+    bool const mKernelOnly; //!< the builder chose Kiln's kernel
+    DeviceBuffer mWorkspace;
+    std::vector<ShapePlan> mPlans; //!< at most kShapesKept
+    size_t mOldestPlan{0};         //!< the one a new shape replaces once mPlans is full
+    bool mRanOnCudnn{false};
+};
+
+} // namespace kiln::cuda
