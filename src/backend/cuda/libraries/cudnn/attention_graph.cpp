@@ -41,6 +41,7 @@ std::optional<AttentionGraph> AttentionGraph::make(
 #if CUDNN_VERSION >= 91301
     // What the graph refers to stays with the plan, as the convolution graphs keep theirs.
     std::deque<BackendDescriptor> parts;
+    std::vector<BackendDescriptor> configs;
     try
     {
         BackendDescriptor const& query = parts.emplace_back(operandTensor(kQUERY, operands.query));
@@ -61,14 +62,15 @@ std::optional<AttentionGraph> AttentionGraph::make(
                 "describing attention")
             .set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle, "giving the graph a handle")
             .finalize("describing attention");
+        configs = rankedEngineConfigs(parts.back(), CUDNN_HEUR_MODE_A);
     }
     catch (std::runtime_error const&)
     {
-        // A cuDNN library older than its headers (without the operation), or operands the operation does not take:
-        // Kiln's own kernel runs the layer.
+        // A cuDNN library older than its headers (without the operation), operands the operation does not take, or
+        // a GPU whose heuristics refuse it: Kiln's own kernel runs the layer.
         return std::nullopt;
     }
-    for (BackendDescriptor const& config : rankedEngineConfigs(parts.back(), CUDNN_HEUR_MODE_A))
+    for (BackendDescriptor const& config : configs)
     {
         std::optional<BackendDescriptor> plan = executionPlan(handle, config);
         if (plan && workspaceBytesOf(*plan) <= workspaceLimit)
