@@ -27,8 +27,7 @@ using Op = MatrixOperation;
 class StandInTimer final : public kiln::cuda::AttentionAlgorithmTimer
 {
 public:
-    Result fastest(
-        kiln::network::AttentionParams const&, kiln::cuda::AttentionOperandShapes const& shapes) override
+    Result fastest(kiln::network::AttentionParams const&, kiln::cuda::AttentionOperandShapes const& shapes) override
     {
         timed.push_back(shapes);
         if (fails)

@@ -31,7 +31,7 @@ private:
     nvinfer1::IGpuAllocator* mAllocator;
     EventStopwatch mStopwatch;
     LibraryHandles mHandles;
-    DeviceBuffer mScratch; //!< the layers' shared scratch (the attention layer takes none)
+    DeviceBuffer mScratch;                 //!< the layers' shared scratch (the attention layer takes none)
     std::array<DeviceBuffer, 4> mOperands; //!< query, keys, values, output
     AttentionOperandShapes mShapes;        //!< the shapes being timed
 };

@@ -112,11 +112,6 @@ std::optional<SdpaOperands> sdpaOperandsOf(Geometry const& g)
     return SdpaOperands{operands[0], operands[1], operands[2], operands[3]};
 }
 
-bool aligned(void const* data)
-{
-    return reinterpret_cast<uintptr_t>(data) % kGraphTensorAlignment == 0;
-}
-
 //! Whether the layer's parameters and tensor types are ones cuDNN's attention computes as Kiln's kernel does.
 bool cudnnComputes(network::AttentionParams const& params, LayerInputs const& inputs, TensorView const& output)
 {
@@ -197,8 +192,8 @@ void AttentionLayer::run(LayerInputs const& inputs, LayerOutputs const& outputs,
     bool const tried = mChoice != Choice::kKERNEL && mWorkspace.size() != 0 && cudnnComputes(mParams, inputs, output)
         && output.count() != 0;
     AttentionGraph* const graph = tried ? planFor(inputs, output, stream) : nullptr;
-    if (graph != nullptr && aligned(inputs[0].data) && aligned(inputs[1].data) && aligned(inputs[2].data)
-        && aligned(output.data))
+    if (graph != nullptr && graphAligned(inputs[0].data) && graphAligned(inputs[1].data) && graphAligned(inputs[2].data)
+        && graphAligned(output.data))
     {
         graph->execute(mHandles.cudnn(stream),
             SdpaData{inputs[0].data, inputs[1].data, inputs[2].data, output.data, mWorkspace.data()});
