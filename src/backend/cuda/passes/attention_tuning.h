@@ -5,8 +5,8 @@
 // Untimed (no GPU here, and no cache entry), the layer keeps the rule by key count.
 #pragma once
 
+#include "backend/cuda/passes/timed_tuning.h"
 #include "backend/cuda/tuning/algorithm_choice.h"
-#include "backend/timing_cache.h"
 #include "core/tensor_view.h"
 #include "network/fused/attention.h"
 #include "plan/plan_model.h"
@@ -36,13 +36,7 @@ public:
     virtual Result fastest(network::AttentionParams const& params, AttentionOperandShapes const& shapes) = 0;
 };
 
-struct AttentionTuning
-{
-    backend::TimingCache& cache;
-    AttentionAlgorithmTimer* timer{nullptr}; //!< nullptr where no GPU is usable: only cached choices are taken
-    std::string device;                      //!< the CUDA backend's deviceIdentity(): the timer's GPU
-    bool errorOnCacheMiss{false};            //!< BuilderFlag::kERROR_ON_TIMING_CACHE_MISS
-};
+using AttentionTuning = TimedTuning<AttentionAlgorithmTimer>;
 
 //! Sets the backend choice of every attention layer of `model` cuDNN may run; `optShape(t)` is tensor t's shape at
 //! the first profile's kOPT, for the first `networkTensors` tensors (a layer reading or writing another keeps the
