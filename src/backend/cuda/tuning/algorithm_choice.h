@@ -16,9 +16,10 @@ struct AlgorithmChoice
         //! nothing timed: cuDNN's heuristics choose when a context first runs the layer (an attention layer: the
         //! rule attention_layer.h states)
         kHEURISTIC = 0,
-        kPER_CALL = 1, //!< `index` is a cudnnConvolutionFwdAlgo_t (or BwdDataAlgo_t for a deconvolution)
-                       //! `index` is the rank of an engine of cuDNN's graph API (convolution_graph.h); an attention
-                       //! layer's 0: cuDNN's fused attention wherever it takes the shape (attention_graph.h)
+        //! `index` is a cudnnConvolutionFwdAlgo_t (or BwdDataAlgo_t for a deconvolution)
+        kPER_CALL = 1,
+        //! `index` is the rank of an engine of cuDNN's graph API (convolution_graph.h); an attention layer's 0:
+        //! cuDNN's fused attention wherever it takes the shape (attention_graph.h)
         kGRAPH_ENGINE = 2,
         //! Kiln's own kernel: `index` 0 small_channel_convolution.h (an attention layer: kernels/attention/), 1
         //! depthwise_convolution.h (plus its strip times kDepthwiseStripStride)
